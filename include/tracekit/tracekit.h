@@ -12,6 +12,9 @@
 #include "input.h"
 #include "output.h"
 #include "status.h"
+#include "deps.h"
+#include "slice.h"
+#include "wet.h"
 
 #ifdef __cplusplus
 extern "C" {
