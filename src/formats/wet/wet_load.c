@@ -207,7 +207,7 @@ tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err)
                           (unsigned long long)l.problems);
     if (st == TK_OK)
         st = tk_deps_finish(l.deps, err);
-    if (st == TK_ERR_LIMIT || st == TK_ERR_NOMEM)
+    if ((st == TK_ERR_LIMIT || st == TK_ERR_NOMEM) && err && err->line == 0 && err->offset < 0)
         tk_error_locate(err, tk_input_path(in), -1, 0, 0);
     tk_wet_reader_free(r);
     TK_VEC_FREE(&l.pending);
