@@ -375,6 +375,8 @@ tk_status tk_deps_finish(tk_deps *d, tk_error *err)
         uint64_t max_plus1 = d->form == TK_DEPS_COMPREHENSIVE ? 1 : 0;
         for (uint32_t p = 0; p < in->nports; p++) {
             deps_port *port = &d->ports.data[in->first_port + p];
+            if (port->count == 0)
+                continue;
             tk_dep *e = d->entries.data + port->start;
             int sorted = 1, dense = 1;
             for (uint32_t j = 0; j < port->count; j++) {
@@ -496,7 +498,7 @@ size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, con
         return 0;
     }
     const deps_port *p = &d->ports.data[in->first_port + port];
-    *out = d->entries.data + p->start;
+    *out = p->count ? d->entries.data + p->start : NULL;
     return p->count;
 }
 
@@ -505,6 +507,10 @@ size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32
 {
     const deps_instr *in = &d->instrs.data[index];
     const deps_port *p = &d->ports.data[in->first_port + port];
+    if (p->count == 0) {
+        *out = NULL;
+        return 0;
+    }
     const tk_dep *e = d->entries.data + p->start;
     if (p->dense) {
         if (inst < p->count) {
@@ -532,8 +538,8 @@ size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
                       const uint64_t **values)
 {
     const deps_instr *in = &d->instrs.data[index];
-    *insts = d->value_insts.data ? d->value_insts.data + in->values_start : NULL;
-    *values = d->values.data ? d->values.data + in->values_start : NULL;
+    *insts = in->nvalues ? d->value_insts.data + in->values_start : NULL;
+    *values = in->nvalues ? d->values.data + in->values_start : NULL;
     return in->nvalues;
 }
 
@@ -591,7 +597,8 @@ tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err)
         tk_free(rev);
         return nomem(err);
     }
-    memcpy(fill, off, d->node_count * sizeof *fill);
+    if (d->node_count)
+        memcpy(fill, off, d->node_count * sizeof *fill);
     for (uint32_t i = 0; i < d->instrs.len; i++) {
         const deps_instr *in = &d->instrs.data[i];
         for (uint32_t p = 0; p < in->nports; p++) {
