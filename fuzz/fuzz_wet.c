@@ -14,6 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_error_clear(&err);
     tk_input_options opt = TK_INPUT_OPTIONS_INIT;
     opt.max_line = 1 << 16;
+    opt.no_decompress = 1; /* decompression is fuzzed by fuzz_detect */
     if (tk_input_open_memory(&in, data, size, "fuzz", &opt, &err) != TK_OK)
         return 0;
     tk_deps *d = NULL;

@@ -327,7 +327,7 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
         tk_deps_instr in;
         tk_deps_get_instr(d, n.instr, &in);
         int pushed = 0;
-        while (f->port < in.nports && !pushed) {
+        while (!pushed && f->port < in.nports) {
             const tk_dep *e;
             size_t cnt = tk_deps_port_find(d, n.instr, f->port, n.inst, &e);
             if (f->entry >= cnt) {
