@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -15,6 +16,7 @@ static const cli_opt slice_opts[] = {
     {"lines", 0, NULL, "also list the distinct file:line of the slice"},
     {"format", 0, "FMT", "text (default) or json"},
     {"to", 0, "FMT", "dot: draw the slice for Graphviz"},
+    {"timing", 0, NULL, "print the time spent loading, slicing and writing on stderr"},
     {"static", 0, "TRACE", "comprehensive trace giving file:line for a limited-history trace"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
@@ -71,6 +73,27 @@ static void free_lines(char **l, size_t n)
     for (size_t i = 0; i < n; i++)
         free(l[i]);
     free(l);
+}
+
+/* Wall-clock and CPU seconds. */
+typedef struct stamp {
+    double wall, cpu;
+} stamp;
+
+static stamp now(void)
+{
+    struct timespec w, c;
+    clock_gettime(CLOCK_MONOTONIC, &w);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+    stamp s = {(double)w.tv_sec + (double)w.tv_nsec / 1e9,
+               (double)c.tv_sec + (double)c.tv_nsec / 1e9};
+    return s;
+}
+
+static void report_time(const char *what, stamp from, stamp to)
+{
+    fprintf(stderr, "tracekit slice: %s: %.3f s (cpu %.3f s)\n", what, to.wall - from.wall,
+            to.cpu - from.cpu);
 }
 
 static void write_dot(FILE *f, const tk_deps *d, const tk_deps *statics, const tk_slice *s,
@@ -229,9 +252,11 @@ int cmd_slice(int argc, char **argv)
         rc = cli_usage_error(cmd, "--to: only 'dot' is supported");
         goto done;
     }
-    int progress = cli_has(&a, "progress");
+    int progress = cli_has(&a, "progress"), timing = cli_has(&a, "timing");
+    stamp t0 = now();
     if ((rc = wet_cli_load_path(a.pos[0], progress, &d)) != CLI_EXIT_OK)
         goto done;
+    stamp t1 = now();
     if (cli_get(&a, "static") &&
         (rc = wet_cli_load_path(cli_get(&a, "static"), progress, &statics)) != CLI_EXIT_OK)
         goto done;
@@ -257,6 +282,7 @@ int cmd_slice(int argc, char **argv)
     }
     tk_status st = tk_slice_compute(d, nodes, nnodes, &so, &s, &err);
     free(nodes);
+    stamp t2 = now();
     if (st != TK_OK) {
         rc = st == TK_ERR_ARG ? cli_usage_error(cmd, "%s", err.message) : cli_error(&err);
         goto done;
@@ -277,6 +303,13 @@ int cmd_slice(int argc, char **argv)
     else
         write_text(f, d, statics, s, order, cli_has(&a, "lines"));
     rc = cli_output_commit(out);
+    if (timing) {
+        stamp t3 = now();
+        report_time("load", t0, t1);
+        report_time("slice", t1, t2);
+        report_time("output", t2, t3);
+        fprintf(stderr, "tracekit slice: %" PRIu64 " instances in the slice\n", tk_slice_size(s));
+    }
 done:
     free(order);
     tk_slice_free(s);

@@ -8,6 +8,13 @@
 
 /* ---- shared helpers ------------------------------------------------------------ */
 
+int wet_cli_load_ctx(cli_ctx *ctx, int i, tk_deps **out)
+{
+    if (strcmp(ctx->paths[i], "-") == 0)
+        return wet_cli_load(ctx->inputs[i], out);
+    return wet_cli_load_path(ctx->paths[i], ctx->progress, out);
+}
+
 int wet_cli_load(tk_input *in, tk_deps **out)
 {
     tk_error err;
@@ -18,12 +25,20 @@ int wet_cli_load(tk_input *in, tk_deps **out)
     return CLI_EXIT_OK;
 }
 
+/* Traces are read once, front to back: stream them (read(2) into a buffer)
+ * instead of mapping them, so the file's pages do not stay resident next to
+ * the model. */
 int wet_cli_load_path(const char *path, int progress, tk_deps **out)
 {
     tk_input *in;
-    int rc = cli_open_input(path, progress, &in);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    tk_input_options opt;
+    cli_input_options(&opt, progress);
+    opt.no_mmap = 1;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_input_open(&in, path, &opt, &err) != TK_OK)
+        return cli_error(&err);
+    int rc;
     rc = wet_cli_load(in, out);
     tk_input_free(in);
     return rc;
@@ -102,7 +117,7 @@ static int run_info(cli_ctx *ctx, const cli_args *a)
     (void)a;
     for (int i = 0; i < ctx->ninputs; i++) {
         tk_deps *d;
-        int rc = wet_cli_load(ctx->inputs[i], &d);
+        int rc = wet_cli_load_ctx(ctx, i, &d);
         if (rc != CLI_EXIT_OK)
             return rc;
         tk_deps_stats s;
@@ -258,7 +273,7 @@ static int run_report(cli_ctx *ctx, const cli_args *a)
     if (json < 0)
         return CLI_EXIT_USAGE;
     tk_deps *d;
-    int rc = wet_cli_load(ctx->inputs[0], &d);
+    int rc = wet_cli_load_ctx(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)
         return rc;
     tk_deps_stats s;
@@ -404,7 +419,7 @@ static int run_annotate(cli_ctx *ctx, const cli_args *a)
     const char *crit = cli_get(a, "criterion");
     const char *dir = cli_get(a, "source-dir");
     tk_deps *d;
-    int rc = wet_cli_load(ctx->inputs[0], &d);
+    int rc = wet_cli_load_ctx(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)
         return rc;
     tk_error err;
@@ -503,7 +518,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
         return cli_usage_error(ctx->command,
                                "cannot convert wet to '%s' (targets: wet wet-history json)", to);
     tk_deps *d;
-    int rc = wet_cli_load(ctx->inputs[0], &d);
+    int rc = wet_cli_load_ctx(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)
         return rc;
     tk_output *o;
@@ -527,7 +542,7 @@ static int run_dump(cli_ctx *ctx, const cli_args *a)
 {
     (void)a;
     tk_deps *d;
-    int rc = wet_cli_load(ctx->inputs[0], &d);
+    int rc = wet_cli_load_ctx(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)
         return rc;
     tk_error err;

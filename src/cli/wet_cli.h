@@ -9,6 +9,8 @@
 /* Load a WET trace from an opened input; prints the error and returns an
  * exit code, or CLI_EXIT_OK with *out set. */
 int wet_cli_load(tk_input *in, tk_deps **out);
+/* Load input i of a generic command (reopened as a stream, see fmt_wet.c). */
+int wet_cli_load_ctx(cli_ctx *ctx, int i, tk_deps **out);
 /* Open path and load it. */
 int wet_cli_load_path(const char *path, int progress, tk_deps **out);
 

@@ -24,6 +24,13 @@ typedef struct loader {
     TK_VEC(pending_ref) pending;
     uint8_t *reported;    /* per instruction: "never defined" already reported */
     uint64_t problems;
+    /* the last dependence target (entries of a port often repeat it); reset per block */
+    int cache_valid;
+    uint64_t cache_id;
+    uint32_t cache_target;
+    int cache_complete;   /* defined in an earlier block */
+    int cache_has_count;
+    uint64_t cache_count;
 } loader;
 
 /* Report a reference problem: to the diag (and go on) or as the error. */
@@ -78,10 +85,19 @@ static tk_status check_target_instance(loader *l, uint64_t line, uint32_t col, u
 
 static tk_status on_dep(loader *l, const tk_wet_rec *rec)
 {
-    uint32_t target;
-    tk_status st = tk_deps_ref(l->deps, rec->dep_id, rec->line, rec->col_dep, &target, l->err);
-    if (st != TK_OK)
-        return st;
+    tk_status st = TK_OK;
+    if (!l->cache_valid || l->cache_id != rec->dep_id) {
+        uint32_t target;
+        st = tk_deps_ref(l->deps, rec->dep_id, rec->line, rec->col_dep, &target, l->err);
+        if (st != TK_OK)
+            return st;
+        l->cache_valid = 1;
+        l->cache_id = rec->dep_id;
+        l->cache_target = target;
+        l->cache_complete = tk_deps_is_defined(l->deps, target, NULL) && target != l->current;
+        l->cache_has_count = l->cache_complete && known_count(l->deps, target, &l->cache_count);
+    }
+    uint32_t target = l->cache_target;
     if (target == l->current && rec->dep_inst == rec->inst) {
         st = problem(l, rec->line, rec->col_dep_inst,
                      "instance %u of instruction %llu depends on itself", rec->inst,
@@ -89,8 +105,9 @@ static tk_status on_dep(loader *l, const tk_wet_rec *rec)
         if (st != TK_OK)
             return st;
     }
-    if (tk_deps_is_defined(l->deps, target, NULL) && target != l->current) {
-        st = check_target_instance(l, rec->line, rec->col_dep_inst, target, rec->dep_inst);
+    if (l->cache_complete) {
+        if (l->cache_has_count && rec->dep_inst >= l->cache_count)
+            st = check_target_instance(l, rec->line, rec->col_dep_inst, target, rec->dep_inst);
     } else {
         pending_ref p = {rec->line, rec->col_dep, target, rec->dep_inst};
         if (TK_VEC_PUSH(&l->pending, p) != 0)
@@ -113,6 +130,7 @@ static tk_status on_instr(loader *l, const tk_wet_rec *rec)
                                "instruction id %llu is defined twice (first at line %llu)",
                                (unsigned long long)rec->id, (unsigned long long)first);
     l->current = index;
+    l->cache_valid = 0;
     return tk_deps_define(l->deps, index, rec->line, rec->nports, rec->addr, rec->file,
                           rec->file_len, rec->function, rec->function_len, rec->src_line,
                           l->err);

@@ -382,7 +382,7 @@ static tk_status parse_size(line_ctx *c, const char *p, tk_wet_rec *rec)
 }
 
 /* "X:" prefix shared by dependence and value lines; checks the order. */
-static tk_status parse_instance_prefix(line_ctx *c, const char **pp, const char *list,
+static tk_status parse_instance_prefix(line_ctx *c, const char **pp, int port_list,
                                        uint32_t *inst)
 {
     tk_wet_reader *r = c->r;
@@ -391,12 +391,18 @@ static tk_status parse_instance_prefix(line_ctx *c, const char **pp, const char 
     tk_status st = expect_dec(c, pp, TK_DEPS_MAX_INSTANCE, "instance", &v);
     if (st != TK_OK)
         return st;
-    if ((int64_t)v <= r->prev_inst)
+    if ((int64_t)v <= r->prev_inst) {
+        char list[48];
+        if (port_list)
+            snprintf(list, sizeof list, "use port %u", r->port);
+        else
+            snprintf(list, sizeof list, "values");
         return fail_at(c, TK_ERR_FORMAT, at,
                        "instance %llu in the %s of instruction %llu is not greater than the "
                        "previous one (%lld): entries must be in increasing instance order",
                        (unsigned long long)v, list, (unsigned long long)r->id,
                        (long long)r->prev_inst);
+    }
     if ((st = expect_char(c, pp, ':', "':' after the instance")) != TK_OK)
         return st;
     r->prev_inst = (int64_t)v;
@@ -418,9 +424,7 @@ static tk_status parse_entry(line_ctx *c, const char *p, tk_wet_rec *rec)
                        (unsigned long long)r->done + 1, (unsigned long long)r->count, r->port,
                        (unsigned long long)r->id, quote(at, c->end, q, sizeof q));
     }
-    char list[48];
-    snprintf(list, sizeof list, "use port %u", r->port);
-    if ((st = parse_instance_prefix(c, &p, list, &rec->inst)) != TK_OK)
+    if ((st = parse_instance_prefix(c, &p, 1, &rec->inst)) != TK_OK)
         return st;
     rec->col_dep = (uint32_t)(skip_blank(p, c->end) - c->start) + 1;
     if ((st = expect_dec(c, &p, UINT64_MAX, "instruction id", &rec->dep_id)) != TK_OK)
@@ -495,7 +499,7 @@ static tk_status parse_value(line_ctx *c, const char *p, tk_wet_rec *rec)
                        (unsigned long long)r->done + 1, (unsigned long long)r->count,
                        (unsigned long long)r->id, quote(at, c->end, q, sizeof q));
     }
-    if ((st = parse_instance_prefix(c, &p, "values", &rec->inst)) != TK_OK)
+    if ((st = parse_instance_prefix(c, &p, 0, &rec->inst)) != TK_OK)
         return st;
     p = skip_blank(p, c->end);
     if ((st = expect_hex(c, &p, "value", &rec->value)) != TK_OK ||
@@ -578,6 +582,85 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
     return TK_ERR_FORMAT;
 }
 
+/* Fast paths for the lines that make up nearly all of a trace: a dependence
+ * entry "  X:ID N" and a value "  X:HEX" in their plain form. They return 0
+ * when the line is anything else; the careful parsers then report it. */
+static inline const char *fast_dec(const char *p, const char *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *start = p;
+    while (p < end && (unsigned)(*p - '0') <= 9) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        p++;
+    }
+    if (p == start || p - start > 18)
+        return NULL; /* none, or possibly too big: the careful path decides */
+    *out = v;
+    return p;
+}
+
+static int fast_entry(tk_wet_reader *r, const char *p, const char *end, const char *start,
+                      tk_wet_rec *rec)
+{
+    uint64_t inst, id, dinst;
+    const char *q = fast_dec(p, end, &inst);
+    if (!q || q == end || *q != ':' || (int64_t)inst <= r->prev_inst ||
+        inst > TK_DEPS_MAX_INSTANCE)
+        return 0;
+    const char *idp = q + 1;
+    if (!(q = fast_dec(idp, end, &id)) || q == end || *q != ' ')
+        return 0;
+    const char *ip = q + 1;
+    if (!(q = fast_dec(ip, end, &dinst)) || dinst > TK_DEPS_MAX_INSTANCE)
+        return 0;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+        q++;
+    if (q != end)
+        return 0;
+    rec->kind = TK_WET_REC_DEP;
+    rec->port = r->port;
+    rec->inst = (uint32_t)inst;
+    rec->dep_id = id;
+    rec->dep_inst = (uint32_t)dinst;
+    rec->col_dep = (uint32_t)(idp - start) + 1;
+    rec->col_dep_inst = (uint32_t)(ip - start) + 1;
+    r->prev_inst = (int64_t)inst;
+    if (++r->done == r->count)
+        port_done(r);
+    return 1;
+}
+
+static int fast_value(tk_wet_reader *r, const char *p, const char *end, tk_wet_rec *rec)
+{
+    uint64_t inst, v = 0;
+    const char *q = fast_dec(p, end, &inst);
+    if (!q || q == end || *q != ':' || (int64_t)inst <= r->prev_inst ||
+        inst > TK_DEPS_MAX_INSTANCE)
+        return 0;
+    q++;
+    if (end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+        q += 2;
+    const char *h = q;
+    int x;
+    while (q < end && (x = hexval(*q)) >= 0) {
+        v = (v << 4) | (uint64_t)x;
+        q++;
+    }
+    if (q == h || q - h > 16)
+        return 0;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+        q++;
+    if (q != end)
+        return 0;
+    rec->kind = TK_WET_REC_VALUE;
+    rec->inst = (uint32_t)inst;
+    rec->value = v;
+    r->prev_inst = (int64_t)inst;
+    if (++r->done == r->count)
+        block_done(r);
+    return 1;
+}
+
 tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
 {
     if (r->state == ST_FAILED) {
@@ -599,8 +682,17 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
             r->state = ST_FAILED;
             return st;
         }
-        line_ctx c = {r, line, line + len, tk_input_line_number(r->in), err};
-        const char *p = skip_blank(line, c.end);
+        const char *end = line + len;
+        const char *p = skip_blank(line, end);
+        if (r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
+            rec->line = tk_input_line_number(r->in);
+            return TK_OK;
+        }
+        if (r->state == ST_VALUE && fast_value(r, p, end, rec)) {
+            rec->line = tk_input_line_number(r->in);
+            return TK_OK;
+        }
+        line_ctx c = {r, line, end, tk_input_line_number(r->in), err};
         if (p == c.end)
             continue; /* blank lines are allowed anywhere */
         if (memchr(line, '\0', len))
