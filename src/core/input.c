@@ -351,6 +351,21 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
 static tk_status produce(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
 {
     if (in->comp != TK_COMP_NONE) return dec_read(in, dst, n, got, err);
+    /* plain stream with the raw window drained: read straight into dst (one copy less) */
+    *got = 0;
+    if (!in->ravail && !in->raw_eof && !in->mem && n >= RAW_BUF_SIZE) {
+        for (;;) {
+            ssize_t r = read(in->fd, dst, n);
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0)
+                return fail(in, err, TK_ERR_IO, (int64_t)in->raw_fed, "read failed: %s", strerror(errno));
+            if (r == 0) in->raw_eof = 1;
+            in->raw_fed += (uint64_t)r;
+            progress(in, in->raw_fed);
+            *got = (size_t)r;
+            return TK_OK;
+        }
+    }
     /* plain stream: first drain the raw window (bytes read during detection) */
     tk_status st = raw_refill(in, err);
     if (st != TK_OK) return st;
