@@ -32,7 +32,16 @@ struct tk_wet_reader {
     uint64_t done;        /* entries read so far */
     int64_t prev_inst;    /* previous instance in the list, -1 at its start */
     tk_error failure;     /* returned again after a failure */
+    /* line splitting over tk_input_chunk (zero copy except across chunk ends) */
+    const char *cur;
+    const char *chunk_end;
+    char *carry;          /* a line that spans chunks */
+    size_t carry_len, carry_cap;
+    uint64_t line_no;
 };
+
+/* Longest line accepted (real lines are short; this bounds memory on junk). */
+#define WET_MAX_LINE (1u << 20)
 
 tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err)
 {
@@ -47,7 +56,82 @@ tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err)
 
 void tk_wet_reader_free(tk_wet_reader *r)
 {
+    if (r)
+        tk_free(r->carry);
     tk_free(r);
+}
+
+static tk_status carry_append(tk_wet_reader *r, const char *p, size_t n, tk_error *err)
+{
+    if (r->carry_len + n > WET_MAX_LINE)
+        return tk_error_set_at(err, TK_ERR_LIMIT, tk_input_path(r->in), -1, r->line_no + 1, 1,
+                               "line longer than %u bytes", WET_MAX_LINE);
+    if (r->carry_len + n > r->carry_cap) {
+        size_t cap = r->carry_cap ? r->carry_cap : 256;
+        while (cap < r->carry_len + n)
+            cap *= 2;
+        char *c = tk_realloc(r->carry, cap);
+        if (!c)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        r->carry = c;
+        r->carry_cap = cap;
+    }
+    memcpy(r->carry + r->carry_len, p, n);
+    r->carry_len += n;
+    return TK_OK;
+}
+
+/* The next line without its newline (and one trailing '\r'); borrowed until
+ * the next call. TK_END at the end of the input. */
+static tk_status next_line(tk_wet_reader *r, const char **line, size_t *len, tk_error *err)
+{
+    for (;;) {
+        if (r->cur < r->chunk_end) {
+            const char *nl = memchr(r->cur, '\n', (size_t)(r->chunk_end - r->cur));
+            if (nl) {
+                if (r->carry_len) {
+                    tk_status st = carry_append(r, r->cur, (size_t)(nl - r->cur), err);
+                    if (st != TK_OK)
+                        return st;
+                    *line = r->carry;
+                    *len = r->carry_len;
+                    r->carry_len = 0;
+                } else {
+                    if ((size_t)(nl - r->cur) > WET_MAX_LINE)
+                        return tk_error_set_at(err, TK_ERR_LIMIT, tk_input_path(r->in), -1,
+                                               r->line_no + 1, 1, "line longer than %u bytes",
+                                               WET_MAX_LINE);
+                    *line = r->cur;
+                    *len = (size_t)(nl - r->cur);
+                }
+                r->cur = nl + 1;
+                break;
+            }
+            tk_status st = carry_append(r, r->cur, (size_t)(r->chunk_end - r->cur), err);
+            if (st != TK_OK)
+                return st;
+            r->cur = r->chunk_end;
+        }
+        const uint8_t *data;
+        size_t n;
+        tk_status st = tk_input_chunk(r->in, &data, &n, err);
+        if (st == TK_END) {
+            if (!r->carry_len)
+                return TK_END;
+            *line = r->carry; /* a last line without a newline */
+            *len = r->carry_len;
+            r->carry_len = 0;
+            break;
+        }
+        if (st != TK_OK)
+            return st;
+        r->cur = (const char *)data;
+        r->chunk_end = r->cur + n;
+    }
+    if (*len && (*line)[*len - 1] == '\r')
+        (*len)--;
+    r->line_no++;
+    return TK_OK;
 }
 
 tk_deps_form tk_wet_reader_form(const tk_wet_reader *r)
@@ -57,8 +141,10 @@ tk_deps_form tk_wet_reader_form(const tk_wet_reader *r)
 
 /* ---- small scanners over [p, end) ---------------------------------------- */
 
-static const char *skip_blank(const char *p, const char *end)
+static inline const char *skip_blank(const char *p, const char *end)
 {
+    while (p < end && *p == ' ')
+        p++;
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
         p++;
     return p;
@@ -90,15 +176,16 @@ static int scan_dec(const char **pp, const char *end, uint64_t *out)
     return 0;
 }
 
-static int hexval(char c)
+/* Value of a hex digit, -1 for anything else. */
+static const int8_t hex_digit[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+}; /* stored plus one so that the zero default means "not a digit" */
+
+static inline int hexval(char c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return hex_digit[(unsigned char)c] - 1;
 }
 
 /* Hex digits with an optional 0x. 0 = ok, -1 = no digit, -2 = wider than 64 bits. */
@@ -540,7 +627,7 @@ static tk_status parse_first(line_ctx *c, const char *p, tk_wet_rec *rec)
 static tk_status at_end(tk_wet_reader *r, tk_error *err)
 {
     const char *path = tk_input_path(r->in);
-    uint64_t line = tk_input_line_number(r->in) + 1;
+    uint64_t line = r->line_no + 1;
     char what[160];
     switch (r->state) {
     case ST_TRAILER:
@@ -589,11 +676,13 @@ static inline const char *fast_dec(const char *p, const char *end, uint64_t *out
 {
     uint64_t v = 0;
     const char *start = p;
-    while (p < end && (unsigned)(*p - '0') <= 9) {
-        v = v * 10 + (uint64_t)(*p - '0');
+    const char *limit = end - p > 18 ? p + 18 : end;
+    unsigned dgt;
+    while (p < limit && (dgt = (unsigned)(unsigned char)*p - '0') <= 9) {
+        v = v * 10 + dgt;
         p++;
     }
-    if (p == start || p - start > 18)
+    if (p == start || (p < end && (unsigned)(unsigned char)*p - '0' <= 9))
         return NULL; /* none, or possibly too big: the careful path decides */
     *out = v;
     return p;
@@ -669,13 +758,14 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
         return r->failure.code;
     }
     for (;;) {
-        const char *line;
-        size_t len;
-        tk_status st = tk_input_getline(r->in, &line, &len, err);
+        const char *line = NULL;
+        size_t len = 0;
+        tk_status st = next_line(r, &line, &len, err);
         if (st == TK_END)
             return at_end(r, err);
         if (st != TK_OK) {
-            tk_error_locate(err, tk_input_path(r->in), -1, tk_input_line_number(r->in) + 1, 1);
+            if (err && err->line == 0)
+                tk_error_locate(err, tk_input_path(r->in), -1, r->line_no + 1, 1);
             if (err)
                 r->failure = *err;
             r->failure.code = st;
@@ -685,14 +775,14 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
         const char *end = line + len;
         const char *p = skip_blank(line, end);
         if (r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
-            rec->line = tk_input_line_number(r->in);
+            rec->line = r->line_no;
             return TK_OK;
         }
         if (r->state == ST_VALUE && fast_value(r, p, end, rec)) {
-            rec->line = tk_input_line_number(r->in);
+            rec->line = r->line_no;
             return TK_OK;
         }
-        line_ctx c = {r, line, end, tk_input_line_number(r->in), err};
+        line_ctx c = {r, line, end, r->line_no, err};
         if (p == c.end)
             continue; /* blank lines are allowed anywhere */
         if (memchr(line, '\0', len))
