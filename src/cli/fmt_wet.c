@@ -233,33 +233,62 @@ static int cmp_line_stat_hot(const void *a, const void *b)
     return x->first_instr < y->first_instr ? -1 : x->first_instr > y->first_instr;
 }
 
-/* One entry per distinct (file, line); unknown lines grouped per instruction. */
-static line_stat *collect_lines(const tk_deps *d, size_t *n)
+/* Order of instructions by (file, line, address); instructions without a file last. */
+static int cmp_instr_pos(const void *a, const void *b)
+{
+    tk_deps_instr p, q;
+    tk_deps_get_instr(sort_deps, *(const uint32_t *)a, &p);
+    tk_deps_get_instr(sort_deps, *(const uint32_t *)b, &q);
+    if (!p.file != !q.file)
+        return p.file ? -1 : 1;
+    int c = p.file ? strcmp(p.file, q.file) : 0;
+    if (c)
+        return c;
+    if (p.line != q.line)
+        return p.line < q.line ? -1 : 1;
+    return p.addr < q.addr ? -1 : p.addr > q.addr;
+}
+
+/* One entry per distinct (file, line), in source order; instructions without
+ * debug information each get their own. With group, group[i] = entry of
+ * instruction i. Sorting keeps this O(n log n) for big programs. */
+static line_stat *collect_lines(const tk_deps *d, size_t *n, uint32_t **group)
 {
     uint32_t count = tk_deps_count(d);
     line_stat *ls = calloc(count ? count : 1, sizeof *ls);
-    if (!ls)
+    uint32_t *order = malloc((count ? count : 1) * sizeof *order);
+    uint32_t *grp = malloc((count ? count : 1) * sizeof *grp);
+    if (!ls || !order || !grp) {
+        free(ls);
+        free(order);
+        free(grp);
         return NULL;
-    size_t k = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        tk_deps_instr in;
-        tk_deps_get_instr(d, i, &in);
-        size_t j = 0;
-        if (in.file) {
-            for (j = 0; j < k; j++) {
-                tk_deps_instr o;
-                tk_deps_get_instr(d, ls[j].first_instr, &o);
-                if (o.file && o.line == in.line && strcmp(o.file, in.file) == 0)
-                    break;
-            }
-        } else {
-            j = k;
-        }
-        if (j == k)
-            ls[k++].first_instr = i;
-        ls[j].instances += in.ninstances;
-        ls[j].instrs++;
     }
+    for (uint32_t i = 0; i < count; i++)
+        order[i] = i;
+    sort_deps = d;
+    qsort(order, count, sizeof *order, cmp_instr_pos);
+    sort_deps = NULL;
+    size_t k = 0;
+    tk_deps_instr prev;
+    memset(&prev, 0, sizeof prev);
+    for (uint32_t o = 0; o < count; o++) {
+        tk_deps_instr in;
+        tk_deps_get_instr(d, order[o], &in);
+        int same = k > 0 && in.file && prev.file && in.line == prev.line &&
+                   strcmp(in.file, prev.file) == 0;
+        if (!same)
+            ls[k++].first_instr = order[o];
+        ls[k - 1].instances += in.ninstances;
+        ls[k - 1].instrs++;
+        grp[order[o]] = (uint32_t)(k - 1);
+        prev = in;
+    }
+    free(order);
+    if (group)
+        *group = grp;
+    else
+        free(grp);
     *n = k;
     return ls;
 }
@@ -279,7 +308,7 @@ static int run_report(cli_ctx *ctx, const cli_args *a)
     tk_deps_stats s;
     tk_deps_get_stats(d, &s);
     size_t nlines = 0;
-    line_stat *ls = collect_lines(d, &nlines);
+    line_stat *ls = collect_lines(d, &nlines, NULL);
     tk_chain_summary *chains = calloc(top ? top : 1, sizeof *chains);
     size_t nchains = 0;
     int cyclic = 0;
@@ -352,20 +381,6 @@ static int run_report(cli_ctx *ctx, const cli_args *a)
 }
 
 /* ---- annotate --------------------------------------------------------------------- */
-
-static int cmp_line_stat_pos(const void *a, const void *b)
-{
-    const line_stat *x = a, *y = b;
-    tk_deps_instr p, q;
-    tk_deps_get_instr(sort_deps, x->first_instr, &p);
-    tk_deps_get_instr(sort_deps, y->first_instr, &q);
-    int c = strcmp(p.file ? p.file : "", q.file ? q.file : "");
-    if (c)
-        return c;
-    if (p.line != q.line)
-        return p.line < q.line ? -1 : 1;
-    return p.addr < q.addr ? -1 : p.addr > q.addr;
-}
 
 /* Print the source text of `line` of `file` (looked up as given, then under dir). */
 static void print_source_line(const char *file, const char *dir, uint32_t line, FILE **cache,
@@ -440,7 +455,8 @@ static int run_annotate(cli_ctx *ctx, const cli_args *a)
         }
     }
     size_t nlines = 0;
-    line_stat *ls = collect_lines(d, &nlines);
+    uint32_t *group = NULL;
+    line_stat *ls = collect_lines(d, &nlines, &group);
     if (!ls) {
         tk_slice_free(s);
         tk_deps_free(d);
@@ -448,22 +464,9 @@ static int run_annotate(cli_ctx *ctx, const cli_args *a)
         return cli_error(&err);
     }
     if (s)
-        for (uint32_t i = 0; i < tk_deps_count(d); i++) {
-            tk_deps_instr in;
-            tk_deps_get_instr(d, i, &in);
-            for (size_t j = 0; j < nlines; j++) {
-                tk_deps_instr o;
-                tk_deps_get_instr(d, ls[j].first_instr, &o);
-                if (ls[j].first_instr == i ||
-                    (in.file && o.file && o.line == in.line && strcmp(o.file, in.file) == 0)) {
-                    ls[j].in_slice += tk_slice_count_instr(s, d, i);
-                    break;
-                }
-            }
-        }
-    sort_deps = d;
-    qsort(ls, nlines, sizeof *ls, cmp_line_stat_pos);
-    sort_deps = NULL;
+        for (uint32_t i = 0; i < tk_deps_count(d); i++)
+            ls[group[i]].in_slice += tk_slice_count_instr(s, d, i);
+    free(group);
     const char *current = NULL;
     int have_current = 0;
     FILE *cache = NULL;
