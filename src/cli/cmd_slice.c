@@ -174,15 +174,32 @@ static void write_text(FILE *f, const tk_deps *d, const tk_deps *statics, const 
     }
 }
 
+static void json_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst)
+{
+    tk_deps_instr in;
+    tk_deps_get_instr(d, instr, &in);
+    if (tk_deps_get_form(d) == TK_DEPS_HISTORY)
+        fprintf(f, "[\"0x%" PRIx64 "\",%" PRIu32 "]", in.addr, inst);
+    else
+        fprintf(f, "[%" PRIu64 ",%" PRIu32 "]", in.id, inst);
+}
+
 static void write_json(FILE *f, const tk_deps *d, const tk_deps *statics, const tk_slice *s,
-                       const uint32_t *order, const tk_slice_options *so)
+                       const uint32_t *order, const tk_slice_options *so, const tk_node *crit,
+                       size_t ncrit)
 {
     uint32_t count = tk_deps_count(d);
-    int history = tk_deps_get_form(d) == TK_DEPS_HISTORY;
     static const char *const kinds[] = {"all", "data", "control"};
-    fprintf(f, "{\"version\":1,\"direction\":\"%s\",\"deps\":\"%s\",\"size\":%" PRIu64
-               ",\"instances\":[",
-            so->forward ? "forward" : "backward", kinds[so->deps], tk_slice_size(s));
+    fprintf(f, "{\"version\":1,\"criterion\":[");
+    for (size_t c = 0; c < ncrit; c++) {
+        if (c)
+            fputc(',', f);
+        json_node(f, d, crit[c].instr, crit[c].inst);
+    }
+    fprintf(f, "],\"direction\":\"%s\",\"deps\":\"%s\",\"depth\":%" PRIu64
+               ",\"size\":%" PRIu64 ",\"instances\":[",
+            so->forward ? "forward" : "backward", kinds[so->deps], so->max_depth,
+            tk_slice_size(s));
     int first = 1;
     for (uint32_t o = 0; o < count; o++) {
         uint32_t i = order[o];
@@ -191,10 +208,9 @@ static void write_json(FILE *f, const tk_deps *d, const tk_deps *statics, const 
         for (uint32_t k = 0; k < in.ninstances; k++) {
             if (!tk_slice_contains(s, d, i, k))
                 continue;
-            if (history)
-                fprintf(f, "%s[\"0x%" PRIx64 "\",%" PRIu32 "]", first ? "" : ",", in.addr, k);
-            else
-                fprintf(f, "%s[%" PRIu64 ",%" PRIu32 "]", first ? "" : ",", in.id, k);
+            if (!first)
+                fputc(',', f);
+            json_node(f, d, i, k);
             first = 0;
         }
     }
@@ -224,6 +240,8 @@ int cmd_slice(int argc, char **argv)
     tk_slice *s = NULL;
     uint32_t *order = NULL;
     tk_output *out = NULL;
+    tk_node *nodes = NULL;
+    size_t nnodes = 0;
     tk_slice_options so = TK_SLICE_OPTIONS_INIT;
     const char *crits[64];
     int ncrit = cli_get_all(&a, "criterion", crits, 64);
@@ -262,13 +280,10 @@ int cmd_slice(int argc, char **argv)
         goto done;
     tk_error err;
     tk_error_clear(&err);
-    tk_node *nodes = NULL;
-    size_t nnodes = 0;
     for (int c = 0; c < ncrit; c++) {
         tk_node *part, *grown;
         size_t n;
         if (tk_criterion_parse(d, crits[c], &part, &n, &err) != TK_OK) {
-            free(nodes);
             rc = cli_usage_error(cmd, "%s", err.message);
             goto done;
         }
@@ -281,7 +296,6 @@ int cmd_slice(int argc, char **argv)
         tk_nodes_free(part);
     }
     tk_status st = tk_slice_compute(d, nodes, nnodes, &so, &s, &err);
-    free(nodes);
     stamp t2 = now();
     if (st != TK_OK) {
         rc = st == TK_ERR_ARG ? cli_usage_error(cmd, "%s", err.message) : cli_error(&err);
@@ -299,10 +313,11 @@ int cmd_slice(int argc, char **argv)
     if (to)
         write_dot(f, d, statics, s, so.deps, order);
     else if (json)
-        write_json(f, d, statics, s, order, &so);
+        write_json(f, d, statics, s, order, &so, nodes, nnodes);
     else
         write_text(f, d, statics, s, order, cli_has(&a, "lines"));
     rc = cli_output_commit(out);
+    out = NULL;
     if (timing) {
         stamp t3 = now();
         report_time("load", t0, t1);
@@ -311,6 +326,7 @@ int cmd_slice(int argc, char **argv)
         fprintf(stderr, "tracekit slice: %" PRIu64 " instances in the slice\n", tk_slice_size(s));
     }
 done:
+    free(nodes);
     free(order);
     tk_slice_free(s);
     tk_deps_free(d);
