@@ -140,42 +140,59 @@ static int run_info(cli_ctx *ctx, const cli_args *a)
 
 /* ---- check ------------------------------------------------------------------------ */
 
-/* Every dependence of the history trace h must be one of the comprehensive trace c. */
-static void check_join(const tk_deps *h, const tk_deps *c, const char *hpath, tk_diag *diag)
+/* Whether the comprehensive trace c has "instance inst of the instruction at
+ * addr depends on instance dep_inst of the instruction at dep_addr". */
+static int comprehensive_has(const tk_deps *c, uint64_t addr, uint32_t inst, uint64_t dep_addr,
+                             uint32_t dep_inst)
 {
-    uint32_t n = tk_deps_count(h);
-    for (uint32_t i = 0; i < n; i++) {
-        tk_deps_instr hi;
-        tk_deps_get_instr(h, i, &hi);
-        uint32_t ci = tk_deps_find_addr(c, hi.addr);
-        const tk_dep *e;
-        size_t cnt = tk_deps_port_entries(h, i, 0, &e);
-        for (size_t j = 0; j < cnt; j++) {
-            tk_deps_instr ht;
-            tk_deps_get_instr(h, e[j].dep, &ht);
-            int found = 0;
-            if (ci != TK_DEPS_NONE) {
-                tk_deps_instr cin;
-                tk_deps_get_instr(c, ci, &cin);
-                for (uint32_t p = 0; p < cin.nports && !found; p++) {
-                    const tk_dep *ce;
-                    size_t cc = tk_deps_port_find(c, ci, p, e[j].inst, &ce);
-                    for (size_t k = 0; k < cc && !found; k++) {
-                        tk_deps_instr ct;
-                        tk_deps_get_instr(c, ce[k].dep, &ct);
-                        found = ct.addr == ht.addr && ce[k].dep_inst == e[j].dep_inst;
-                    }
-                }
-            }
-            if (!found) {
-                tk_location loc = {hpath, -1, 0, 0};
-                tk_diag_report(diag, TK_SEV_ERROR, &loc,
-                               "dependence 0x%" PRIx64 "#%" PRIu32 " --> 0x%" PRIx64 "#%" PRIu32
-                               " is not in the comprehensive trace",
-                               hi.addr, e[j].inst, ht.addr, e[j].dep_inst);
-            }
+    uint32_t ci = tk_deps_find_addr(c, addr);
+    if (ci == TK_DEPS_NONE)
+        return 0;
+    tk_deps_instr cin;
+    tk_deps_get_instr(c, ci, &cin);
+    for (uint32_t p = 0; p < cin.nports; p++) {
+        const tk_dep *ce;
+        size_t cc = tk_deps_port_find(c, ci, p, inst, &ce);
+        for (size_t k = 0; k < cc; k++) {
+            tk_deps_instr ct;
+            tk_deps_get_instr(c, ce[k].dep, &ct);
+            if (ct.addr == dep_addr && ce[k].dep_inst == dep_inst)
+                return 1;
         }
     }
+    return 0;
+}
+
+/* Every dependence of the history trace at hpath must be one of the
+ * comprehensive trace c: the history file is read again to locate each miss. */
+static int check_join(const char *hpath, const tk_deps *c, tk_diag *diag)
+{
+    tk_input *in;
+    tk_input_options opt = TK_INPUT_OPTIONS_INIT;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_input_open(&in, hpath, &opt, &err) != TK_OK) {
+        tk_diag_error(diag, &err);
+        return 1;
+    }
+    tk_wet_reader *r;
+    tk_wet_rec rec;
+    tk_status st = tk_wet_reader_open(&r, in, &err);
+    while (st == TK_OK && (st = tk_wet_reader_next(r, &rec, &err)) == TK_OK) {
+        if (rec.kind != TK_WET_REC_EDGE ||
+            comprehensive_has(c, rec.addr_from, rec.inst, rec.dep_id, rec.dep_inst))
+            continue;
+        tk_location loc = {tk_input_path(in), -1, rec.line, 1};
+        tk_diag_report(diag, TK_SEV_ERROR, &loc,
+                       "dependence 0x%" PRIx64 "#%" PRIu32 " --> 0x%" PRIx64 "#%" PRIu32
+                       " is not in the comprehensive trace",
+                       rec.addr_from, rec.inst, rec.dep_id, rec.dep_inst);
+    }
+    if (st != TK_END && st != TK_OK)
+        tk_diag_error(diag, &err);
+    tk_wet_reader_free(r);
+    tk_input_free(in);
+    return 0;
 }
 
 static int run_check(cli_ctx *ctx, const cli_args *a)
@@ -205,7 +222,14 @@ static int run_check(cli_ctx *ctx, const cli_args *a)
         int h = tk_deps_get_form(models[0]) == TK_DEPS_HISTORY ? 0 : 1;
         tk_diag diag;
         cli_diag_init(&diag);
-        check_join(models[h], models[1 - h], ctx->paths[h], &diag);
+        if (strcmp(ctx->paths[h], "-") == 0) {
+            tk_location loc = {"<stdin>", -1, 0, 0};
+            tk_diag_report(&diag, TK_SEV_WARNING, &loc,
+                           "standard input cannot be read twice: not checked against %s",
+                           ctx->paths[1 - h]);
+        } else {
+            check_join(ctx->paths[h], models[1 - h], &diag);
+        }
         char what[1024];
         snprintf(what, sizeof what, "%s against %s", ctx->paths[h], ctx->paths[1 - h]);
         if (cli_diag_summary(&diag, what) != 0)
