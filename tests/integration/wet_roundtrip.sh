@@ -37,4 +37,8 @@ cmp "$tmp/h1.dump" "$tmp/h2.dump" || { echo "history differs from the generator'
 addr=$("$T" dump "$tmp/gen.wet" | sed -n 's/^instr 1126 addr \(0x[0-9a-f]*\) .*/\1/p')
 "$T" slice "$tmp/gen.hist" -c "$addr#0" --static "$tmp/gen.wet" --lines | sed -n '/^$/,$p' >"$tmp/l2"
 cmp "$tmp/l1" "$tmp/l2" || { echo "history slice lines differ"; diff "$tmp/l1" "$tmp/l2"; exit 1; }
+# a limited history (the last 50 dependences) is a subset of the whole trace
+"$tmp/wet_gen" --iterations 40 --seed 3 -o "$tmp/gen.wet" --history "$tmp/last50.hist" --history-limit 50
+[ "$(wc -l <"$tmp/last50.hist")" = 50 ] || { echo "generator history limit"; exit 1; }
+"$T" check "$tmp/last50.hist" "$tmp/gen.wet" 2>/dev/null
 echo "round trips ok (${#traces[@]} traces)"
