@@ -17,6 +17,7 @@ static const cli_opt slice_opts[] = {
     {"format", 0, "FMT", "text (default) or json"},
     {"to", 0, "FMT", "dot: draw the slice for Graphviz"},
     {"timing", 0, NULL, "print the time spent loading, slicing and writing on stderr"},
+    {"progress", 0, NULL, "show progress on stderr while loading"},
     {"static", 0, "TRACE", "comprehensive trace giving file:line for a limited-history trace"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
