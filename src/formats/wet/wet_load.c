@@ -1,5 +1,6 @@
 /* Load a WET trace into the deps model, checking references on the way. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -15,6 +16,18 @@ typedef struct pending_ref {
     uint32_t target_inst;
 } pending_ref;
 
+/* A reference problem kept until the end of the file, so that `check`
+ * prints them in file order (some are only found at the end). */
+typedef struct held_problem {
+    uint64_t line;
+    uint64_t col;
+    uint64_t seq;
+    char *message;
+} held_problem;
+
+/* Problems held for sorting; past this many they are reported at once. */
+#define WET_MAX_HELD 10000
+
 typedef struct loader {
     tk_input *in;
     tk_diag *diag;
@@ -24,6 +37,7 @@ typedef struct loader {
     TK_VEC(pending_ref) pending;
     uint8_t *reported;    /* per instruction: "never defined" already reported */
     uint64_t problems;
+    TK_VEC(held_problem) held;
     /* the last dependence target (entries of a port often repeat it); reset per block */
     int cache_valid;
     uint64_t cache_id;
@@ -46,6 +60,12 @@ static tk_status problem(loader *l, uint64_t line, uint64_t col, const char *fmt
     va_end(ap);
     l->problems++;
     if (l->diag) {
+        if (l->held.len < WET_MAX_HELD) {
+            held_problem h = {line, col, l->held.len, tk_strdup(msg)};
+            if (h.message && TK_VEC_PUSH(&l->held, h) == 0)
+                return TK_OK;
+            tk_free(h.message);
+        }
         tk_location loc = {tk_input_path(l->in), -1, line, col};
         tk_diag_report(l->diag, TK_SEV_ERROR, &loc, "%s", msg);
         return TK_OK;
@@ -194,6 +214,30 @@ static tk_status resolve_pending(loader *l)
     return TK_OK;
 }
 
+static int cmp_held(const void *a, const void *b)
+{
+    const held_problem *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->col != y->col)
+        return x->col < y->col ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Report the held problems in file order. */
+static void flush_held(loader *l)
+{
+    if (l->held.len > 1)
+        qsort(l->held.data, l->held.len, sizeof *l->held.data, cmp_held);
+    for (size_t i = 0; i < l->held.len; i++) {
+        held_problem *h = &l->held.data[i];
+        tk_location loc = {tk_input_path(l->in), -1, h->line, h->col};
+        tk_diag_report(l->diag, TK_SEV_ERROR, &loc, "%s", h->message);
+        tk_free(h->message);
+    }
+    TK_VEC_FREE(&l->held);
+}
+
 tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err)
 {
     loader l;
@@ -220,6 +264,8 @@ tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err)
         st = resolve_pending(&l);
     else if (st == TK_END)
         st = TK_OK;
+    if (diag)
+        flush_held(&l);
     if (st == TK_OK && l.problems > 0)
         st = tk_error_set(err, TK_ERR_CHECK, "%llu problems found",
                           (unsigned long long)l.problems);
