@@ -1,6 +1,8 @@
 /* Unit tests of the WET reader, the deps model and slicing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
@@ -183,5 +185,74 @@ static void test_diag_collects(void)
     tk_deps_free(d);
 }
 
-TK_TEST_MAIN(TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds), TK_CASE(test_chain),
+static void test_reader_records(void)
+{
+    const char *t = "\n1\n  7 2 0x8048242 f.c main 8  \r\nSIZE 1\n\t0:1873 0\nSIZE 0\n"
+                    "VALUES 1\n    0:0x2\n";
+    tk_input *in;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_input_open_memory(&in, t, strlen(t), "mem", NULL, &err), TK_OK);
+    tk_wet_reader *r;
+    TK_CHECK_EQ_I64(tk_wet_reader_open(&r, in, &err), TK_OK);
+    tk_wet_rec rec;
+    static const tk_wet_rec_kind want[] = {TK_WET_REC_COUNT, TK_WET_REC_INSTR, TK_WET_REC_PORT,
+                                           TK_WET_REC_DEP, TK_WET_REC_PORT, TK_WET_REC_VALUES,
+                                           TK_WET_REC_VALUE};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        TK_CHECK_EQ_I64(tk_wet_reader_next(r, &rec, &err), TK_OK);
+        TK_CHECK_EQ_U64(rec.kind, want[i]);
+        if (rec.kind == TK_WET_REC_INSTR) {
+            TK_CHECK_EQ_U64(rec.line, 3);
+            TK_CHECK_EQ_U64(rec.id, 7);
+            TK_CHECK_EQ_U64(rec.addr, 0x8048242);
+            TK_CHECK_EQ_U64(rec.src_line, 8);
+            TK_CHECK(rec.function_len == 4 && memcmp(rec.function, "main", 4) == 0);
+        }
+        if (rec.kind == TK_WET_REC_DEP) {
+            TK_CHECK_EQ_U64(rec.dep_id, 1873);
+            TK_CHECK_EQ_U64(rec.col_dep, 4);
+            TK_CHECK_EQ_U64(rec.col_dep_inst, 9);
+        }
+        if (rec.kind == TK_WET_REC_VALUE)
+            TK_CHECK_EQ_U64(rec.value, 2);
+    }
+    TK_CHECK_EQ_I64(tk_wet_reader_next(r, &rec, &err), TK_END);
+    TK_CHECK_EQ_U64(tk_wet_reader_form(r), TK_DEPS_COMPREHENSIVE);
+    tk_wet_reader_free(r);
+    tk_input_free(in);
+}
+
+/* A line split across the input's chunks is read whole (stdin-like streaming). */
+static void test_reader_long_stream(void)
+{
+    size_t n = 200000;
+    char *t = malloc(n * 24 + 64);
+    size_t o = (size_t)sprintf(t, "1\n1 1 10\nSIZE 0\nVALUES %zu\n", n);
+    for (size_t i = 0; i < n; i++)
+        o += (size_t)sprintf(t + o, "    %zu:%zx\n", i, i * 7);
+    char path[] = "/tmp/tk_test_wet_XXXXXX";
+    int fd = mkstemp(path);
+    TK_CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    TK_CHECK(f && fwrite(t, 1, o, f) == o);
+    fclose(f);
+    tk_input *in;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_input_options opt = TK_INPUT_OPTIONS_INIT;
+    opt.no_mmap = 1; /* streamed in buffer-sized chunks: lines cross chunk ends */
+    TK_CHECK_EQ_I64(tk_input_open(&in, path, &opt, &err), TK_OK);
+    remove(path);
+    tk_deps *d = NULL;
+    TK_CHECK_EQ_I64(tk_wet_load(in, NULL, &d, &err), TK_OK);
+    uint64_t v = 0;
+    TK_CHECK(d && tk_deps_value_at(d, 0, 123456, &v));
+    TK_CHECK_EQ_U64(v, 123456 * 7);
+    tk_deps_free(d);
+    tk_input_free(in);
+    free(t);
+}
+
+TK_TEST_MAIN(TK_CASE(test_reader_records), TK_CASE(test_reader_long_stream), TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds), TK_CASE(test_chain),
              TK_CASE(test_history), TK_CASE(test_errors_located), TK_CASE(test_diag_collects))
