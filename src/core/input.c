@@ -579,12 +579,15 @@ uint64_t tk_input_offset(const tk_input *in) { return in->base + in->pos; }
 
 /* ---- reading ------------------------------------------------------------ */
 
+/* The next unread byte; NULL while no buffer exists yet (nothing buffered). */
+static const uint8_t *cursor(const tk_input *in) { return in->buf ? in->buf + in->pos : NULL; }
+
 tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t *len, tk_error *err)
 {
     tk_status st = fill(in, want, err);
     if (st != TK_OK) return st;
     size_t avail = in->end - in->pos;
-    *data = in->buf + in->pos;
+    *data = cursor(in);
     *len = avail < want ? avail : want;
     return TK_OK;
 }
@@ -617,7 +620,7 @@ tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_erro
     size_t scanned = 0;
     for (;;) {
         size_t avail = in->end - in->pos;
-        const uint8_t *start = in->buf + in->pos;
+        const uint8_t *start = cursor(in);
         const uint8_t *nl = scanned < avail ? memchr(start + scanned, '\n', avail - scanned) : NULL;
         size_t l, consumed;
         if (nl) {
@@ -658,7 +661,7 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
         if (st != TK_OK) return st;
         if (in->pos == in->end) return TK_END;
     }
-    *data = in->buf + in->pos;
+    *data = cursor(in);
     *len = in->end - in->pos;
     in->pos = in->end;
     if (in->mapped) progress(in, in->pos);
@@ -674,7 +677,7 @@ tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error
         tk_status st = fill(in, avail + more, err);
         if (st != TK_OK) return st;
     }
-    *data = in->buf + in->pos;
+    *data = in->buf ? in->buf + in->pos : (const uint8_t *)"";
     *len = in->end - in->pos;
     in->pos = in->end;
     return TK_OK;
