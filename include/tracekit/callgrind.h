@@ -9,8 +9,9 @@
 
 #include <stdio.h>
 
-#include "tracekit/profile.h"
-#include "tracekit/status.h"
+#include "input.h"
+#include "profile.h"
+#include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,11 @@ typedef struct tk_callgrind_read_options {
  * through the diag); TK_ERR_NOMEM. An empty buffer is a profile with no parts. */
 tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                                    const tk_callgrind_read_options *opt, tk_error *err);
+
+/* Read a whole input (mapped: zero copy; streamed: line by line). The path
+ * in errors defaults to the input's name. Returns like tk_callgrind_read_buffer. */
+tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
+                                  const tk_callgrind_read_options *opt, tk_error *err);
 
 /* Incremental form, for line-by-line input. */
 typedef struct tk_callgrind_parser tk_callgrind_parser;

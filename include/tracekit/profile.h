@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tracekit/status.h"
+#include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -123,6 +123,11 @@ tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *
 const char *tk_profile_str(const tk_profile *p, uint32_t id);
 size_t tk_profile_str_len(const tk_profile *p, uint32_t id);
 
+size_t tk_profile_string_count(const tk_profile *p);
+/* Sort rank of every string (rank[id], byte order), for deterministic output.
+ * The caller frees the array; NULL when out of memory. */
+uint32_t *tk_profile_string_ranks(const tk_profile *p);
+
 /* ---- event types ------------------------------------------------------- */
 size_t tk_profile_event_count(const tk_profile *p);
 const tk_prof_event *tk_profile_event(const tk_profile *p, size_t i);
@@ -146,6 +151,9 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
                               uint32_t *fn);
 size_t tk_profile_function_count(const tk_profile *p);
 const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
+
+/* Rank of every function (sorted by name, object, file ranks); caller frees. */
+uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank);
 
 /* ---- parts ------------------------------------------------------------- */
 tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out);

@@ -1148,3 +1148,39 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
     tk_callgrind_parser_free(ps);
     return st;
 }
+
+tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
+                                  const tk_callgrind_read_options *opt, tk_error *err)
+{
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    if (opt) o = *opt;
+    if (!o.path) o.path = tk_input_path(in);
+    if (tk_input_is_mapped(in)) {
+        const uint8_t *data;
+        size_t len;
+        tk_status st = tk_input_map(in, &data, &len, err);
+        if (st != TK_OK) return st;
+        return tk_callgrind_read_buffer(p, (const char *)data, len, &o, err);
+    }
+    /* streamed input (pipes, compressed files): line by line */
+    tk_callgrind_parser *ps;
+    if (tk_callgrind_parser_new(&ps, p, &o) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_status st;
+    for (;;) {
+        const char *line;
+        size_t len;
+        st = tk_input_getline(in, &line, &len, err);
+        if (st == TK_END) {
+            st = TK_OK;
+            break;
+        }
+        if (st != TK_OK) break;
+        st = tk_callgrind_parser_line(ps, line, len, tk_input_line_number(in),
+                                      (int64_t)tk_input_line_offset(in), err);
+        if (st != TK_OK) break;
+    }
+    if (st == TK_OK) st = tk_callgrind_parser_finish(ps, err);
+    tk_callgrind_parser_free(ps);
+    return st;
+}
