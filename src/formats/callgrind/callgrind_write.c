@@ -31,7 +31,10 @@ typedef struct writer {
 static void put_name(writer *w, int kind, uint32_t sid)
 {
     const char *s = tk_profile_str(w->p, sid);
-    if (!w->opt.compress_names) {
+    /* A name that starts like "(12" would read as a compressed reference when
+     * written plain, so it always gets an id; an empty name never does. */
+    int looks_like_id = s[0] == '(' && s[1] >= '0' && s[1] <= '9';
+    if ((!w->opt.compress_names && !looks_like_id) || !*s) {
         fputs(s, w->out);
         return;
     }
@@ -127,7 +130,7 @@ static void write_header(writer *w, const tk_prof_part *part)
     const tk_profile *p = w->p;
     FILE *o = w->out;
     fputs("# callgrind format\nversion: 1\n", o);
-    fprintf(o, "creator: %s\n", part->creator ? part->creator : "tracekit");
+    if (part->creator) fprintf(o, "creator: %s\n", part->creator);
     if (part->has_pid) fprintf(o, "pid: %" PRIu64 "\n", part->pid);
     if (part->cmd) fprintf(o, "cmd: %s\n", part->cmd);
     if (part->has_number) fprintf(o, "part: %" PRIu64 "\n", part->number);
@@ -232,7 +235,9 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         const tk_prof_function *f = tk_profile_function_at(p, fn);
         if (fn != cur_fn) {
             if (cur_fn != UINT32_MAX) fputc('\n', o);
-            if (f->object != cur_ob) name_line(w, "ob=", KIND_OBJECT, f->object);
+            /* readers start a part with the empty object: no "ob=" needed for it */
+            if (f->object != cur_ob && !(cur_ob == UINT32_MAX && !*tk_profile_str(p, f->object)))
+                name_line(w, "ob=", KIND_OBJECT, f->object);
             if (f->file != cur_fl) name_line(w, "fl=", KIND_FILE, f->file);
             name_line(w, "fn=", KIND_FUNCTION, f->name);
             cur_fn = fn;
