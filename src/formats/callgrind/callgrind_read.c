@@ -138,7 +138,8 @@ static void found_text(const char *s, const char *e, char *buf, size_t size)
         return;
     }
     buf[n++] = '\'';
-    for (; s < e && n + 6 < size && *s != ' ' && *s != '\t'; s++) {
+    /* room kept at the end: one escape (4), "..." (3), quote and NUL (2) */
+    for (; s < e && n + 9 < size && *s != ' ' && *s != '\t'; s++) {
         unsigned char c = (unsigned char)*s;
         if (c >= 0x20 && c < 0x7f)
             buf[n++] = (char)c;
@@ -565,6 +566,9 @@ static tk_status header_line(tk_callgrind_parser *ps, const char *key, size_t kl
 {
 #define KEY(str) (klen == sizeof(str) - 1 && memcmp(key, str, sizeof(str) - 1) == 0)
     tk_status st;
+    if (KEY("version") && ps->part && ps->part_has_events) {
+        if ((st = begin_part(ps)) != TK_OK) return st;
+    }
     int starts = KEY("part") || KEY("pid") || KEY("thread") || KEY("positions") ||
                  KEY("events") || KEY("version") || KEY("creator") || KEY("cmd");
     if ((st = header_part(ps, starts)) != TK_OK) return st;
@@ -1024,7 +1028,8 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
     char c = *s;
     if ((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') return cost_line(ps, s, e);
     if (c == '#') {
-        if (e - s >= 18 && memcmp(s, "# callgrind format", 18) == 0) return header_part(ps, 1);
+        if (e - s >= 18 && memcmp(s, "# callgrind format", 18) == 0)
+            return ps->part && ps->part_has_events ? begin_part(ps) : header_part(ps, 1);
         return TK_OK;
     }
     if (ps->expecting == EXPECT_CALL_COST) {
@@ -1056,10 +1061,13 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
     ps->lineno = lineno;
     ps->offset = offset;
     const char *e = line + len;
+    const char *nul;
     tk_status st = TK_OK;
     if (len > TK_CALLGRIND_MAX_LINE) {
         st = fail_at(ps, TK_ERR_LIMIT, line, "line of %zu bytes is longer than the limit of %u",
                      len, TK_CALLGRIND_MAX_LINE);
+    } else if ((nul = memchr(line, 0, len)) != NULL) {
+        st = fail_at(ps, TK_ERR_FORMAT, nul, "NUL byte in a text line (binary data?)");
     } else {
         const char *s = line;
         while (s < e && (is_space(*s) || *s == '\r')) s++;
@@ -1143,6 +1151,13 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
         st = tk_callgrind_parser_line(ps, s, (size_t)(le - s), ++lineno, s - data, err);
         if (st != TK_OK) break;
         s = nl ? nl + 1 : end;
+    }
+    if (st == TK_OK && len && data[len - 1] != '\n') {
+        const char *last = data + len;
+        while (last > data && last[-1] != '\n') last--;
+        ps->line = last;
+        ps->lineno = lineno;
+        warn_at(ps, data + len, "the last line has no newline (truncated file?)");
     }
     if (st == TK_OK) st = tk_callgrind_parser_finish(ps, err);
     tk_callgrind_parser_free(ps);
