@@ -938,7 +938,9 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     ps->jump.target_file = ps->have_jfi ? ps->jfi : ps->file;
     ps->jump.target_fn = ps->fn;
     if (ps->have_jfn) {
-        if (tk_profile_function(ps->p, ps->ob, ps->jump.target_file, ps->jfn,
+        /* The jump line does not say the target function's own file (jfi= is
+         * the target position's file): it is taken to be the current fl=. */
+        if (tk_profile_function(ps->p, ps->ob, ps->fl, ps->jfn,
                                 &ps->jump.target_fn) != TK_OK)
             return nomem(ps);
     }
