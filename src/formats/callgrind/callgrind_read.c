@@ -78,6 +78,15 @@ struct tk_callgrind_parser {
 
     uint64_t costs[TK_PROFILE_MAX_EVENTS];
 
+    /* self costs of consecutive lines with the same key are summed here and
+     * added to the profile when the key changes (one hash lookup per run of
+     * lines instead of one per line) */
+    int pend_valid;
+    tk_prof_self pend_key;
+    uint64_t pend[TK_PROFILE_MAX_EVENTS];
+    /* input known to hold no NUL byte before this address (NULL: unknown) */
+    const char *nul_free_end;
+
     /* whole input when known: lets a reference to an id that is defined
      * later in the part (old callgrind versions write those) be resolved */
     const char *buf, *buf_end;
@@ -258,12 +267,16 @@ static int parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
         if (s == start) return NUM_NONE;
     } else {
         const char *start = s;
-        for (; s < e && (unsigned)(*s - '0') < 10; s++) {
-            uint64_t d = (uint64_t)(*s - '0');
-            if (v > (UINT64_MAX - d) / 10) return NUM_OVERFLOW;
-            v = v * 10 + d;
-        }
+        for (; s < e && (unsigned)(*s - '0') < 10; s++) v = v * 10 + (uint64_t)(*s - '0');
         if (s == start) return NUM_NONE;
+        if (s - start > 19) { /* up to 19 digits cannot overflow; check the rest */
+            v = 0;
+            for (const char *d = start; d < s; d++) {
+                if (__builtin_mul_overflow(v, 10, &v) ||
+                    __builtin_add_overflow(v, (uint64_t)(*d - '0'), &v))
+                    return NUM_OVERFLOW;
+            }
+        }
     }
     if (s < e && !is_space(*s) && !(stop && *s == stop) && *s != '\r') return NUM_NONE;
     *sp = s;
@@ -295,10 +308,26 @@ static void set_positions(tk_callgrind_parser *ps, unsigned positions)
 
 static tk_status check_totals(tk_callgrind_parser *ps);
 
+static tk_status flush_self(tk_callgrind_parser *ps)
+{
+    if (!ps->pend_valid) return TK_OK;
+    ps->pend_valid = 0;
+    size_t w = tk_profile_event_count(ps->p);
+    for (size_t i = 0; i < w; i++)
+        if (__builtin_add_overflow(ps->sum[i], ps->pend[i], &ps->sum[i]))
+            return fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+    tk_status st = tk_profile_add_self(ps->p, ps->part, &ps->pend_key, ps->pend);
+    if (st == TK_ERR_LIMIT) return fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
+    if (st != TK_OK) return nomem(ps);
+    return TK_OK;
+}
+
 static tk_status end_part(tk_callgrind_parser *ps)
 {
     tk_status st = TK_OK;
     if (!ps->part) return TK_OK;
+    st = flush_self(ps);
+    if (st != TK_OK && !ps->opt.diag) return st;
     if (ps->expecting == EXPECT_CALL_COST) {
         uint64_t save = ps->lineno;
         const char *sl = ps->line;
@@ -814,6 +843,125 @@ static tk_status add_status(tk_callgrind_parser *ps, tk_status st, const char *s
     return nomem(ps);
 }
 
+
+/* ---- fast path for plain cost lines -------------------------------------- */
+
+enum { FAST_DONE = 0, FAST_SLOW = 1 };
+
+/* Decimal digits at *pp (at most 19, so no overflow); returns 0 if none or too many. */
+static inline __attribute__((always_inline)) int fast_dec(const char **pp, const char *e,
+                                                          uint64_t *out)
+{
+    const char *p = *pp, *start = p;
+    uint64_t v = 0;
+    while (p < e && (unsigned)(*p - '0') < 10) v = v * 10 + (uint64_t)(*p++ - '0');
+    if (p == start || p - start > 19) return 0;
+    *pp = p;
+    *out = v;
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int fast_hex(const char **pp, const char *e,
+                                                          uint64_t *out)
+{
+    const char *p = *pp + 2, *start = p;
+    uint64_t v = 0;
+    for (; p < e; p++) {
+        unsigned c = (unsigned char)*p, d;
+        if (c - '0' < 10)
+            d = c - '0';
+        else if ((c | 0x20) - 'a' < 6)
+            d = (c | 0x20) - 'a' + 10;
+        else
+            break;
+        v = (v << 4) | d;
+    }
+    if (p == start || p - start > 16) return 0;
+    *pp = p;
+    *out = v;
+    return 1;
+}
+
+/* The common case of a cost line in a function body, in one pass. Anything
+ * unusual (errors, tabs, CR, hex costs, long numbers) returns FAST_SLOW
+ * without having changed any state, and the general code handles the line. */
+static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
+{
+    uint64_t v[3];
+    for (size_t i = 0; i < ps->npos; i++) {
+        if (i) {
+            if (p >= e || *p != ' ') return FAST_SLOW;
+            p++;
+        }
+        if (p >= e) return FAST_SLOW;
+        char c = *p;
+        if (c == '*') {
+            if (!ps->have_last[i]) return FAST_SLOW;
+            v[i] = ps->last[i];
+            p++;
+        } else if (c == '+' || c == '-') {
+            uint64_t d;
+            p++;
+            if (!ps->have_last[i] || !fast_dec(&p, e, &d)) return FAST_SLOW;
+            if (c == '+') {
+                if (__builtin_add_overflow(ps->last[i], d, &v[i])) return FAST_SLOW;
+            } else {
+                if (d > ps->last[i]) return FAST_SLOW;
+                v[i] = ps->last[i] - d;
+            }
+        } else if (c == '0' && e - p > 2 && (p[1] == 'x' || p[1] == 'X')) {
+            if (!fast_hex(&p, e, &v[i])) return FAST_SLOW;
+        } else if (!fast_dec(&p, e, &v[i])) {
+            return FAST_SLOW;
+        }
+        if (p < e && *p != ' ') return FAST_SLOW;
+    }
+    uint64_t vals[TK_PROFILE_MAX_EVENTS];
+    size_t n = 0;
+    while (p < e) {
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        if (n >= ps->ncols || !fast_dec(&p, e, &vals[n])) return FAST_SLOW;
+        if (p < e && *p != ' ') return FAST_SLOW;
+        n++;
+    }
+    /* commit */
+    for (size_t i = 0; i < ps->npos; i++) {
+        ps->last[i] = v[i];
+        ps->have_last[i] = 1;
+    }
+    if (n == 0) return FAST_DONE; /* position only */
+    tk_prof_self key;
+    key.fn = ps->fn;
+    key.file = ps->file;
+    memset(&key.pos, 0, sizeof key.pos);
+    if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
+        for (size_t i = 0; i < ps->npos; i++) {
+            switch (ps->pos_order[i]) {
+            case TK_POS_INSTR: key.pos.addr = v[i]; break;
+            case TK_POS_BB: key.pos.bb = v[i]; break;
+            default: key.pos.line = v[i]; break;
+            }
+        }
+        if (ps->opt.detail == TK_CALLGRIND_DETAIL_LINES) key.pos.addr = key.pos.bb = 0;
+    }
+    if (!ps->pend_valid || memcmp(&key, &ps->pend_key, sizeof key) != 0) {
+        tk_status st = flush_self(ps);
+        if (st != TK_OK) return (int)st;
+        ps->pend_key = key;
+        memset(ps->pend, 0, tk_profile_event_count(ps->p) * sizeof *ps->pend);
+        ps->pend_valid = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *t = &ps->pend[ps->col_map[i]];
+        if (__builtin_add_overflow(*t, vals[i], t))
+            return fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+    }
+    return FAST_DONE;
+}
+
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     tk_status st;
@@ -849,11 +997,18 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
             return st;
     }
     if (!any) return TK_OK;
-    for (size_t i = 0; i < w; i++)
-        if (__builtin_add_overflow(ps->sum[i], ps->costs[i], &ps->sum[i]))
-            return fail_at(ps, TK_ERR_LIMIT, start, "sum of costs overflows 64 bits");
     tk_prof_self key = {ps->fn, ps->file, pos};
-    return add_status(ps, tk_profile_add_self(ps->p, ps->part, &key, ps->costs), start);
+    if (ps->pend_valid && memcmp(&key, &ps->pend_key, sizeof key) == 0) {
+        for (size_t i = 0; i < w; i++)
+            if (__builtin_add_overflow(ps->pend[i], ps->costs[i], &ps->pend[i]))
+                return fail_at(ps, TK_ERR_LIMIT, start, "sum of costs overflows 64 bits");
+        return TK_OK;
+    }
+    if ((st = flush_self(ps)) != TK_OK) return st;
+    ps->pend_key = key;
+    memcpy(ps->pend, ps->costs, w * sizeof *ps->pend);
+    ps->pend_valid = 1;
+    return TK_OK;
 }
 
 static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
@@ -1028,7 +1183,13 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
 static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     char c = *s;
-    if ((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') return cost_line(ps, s, e);
+    if ((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') {
+        if (ps->expecting == EXPECT_ANY && ps->have_fn && ps->part && ps->part_has_events) {
+            int r = fast_cost_line(ps, s, e);
+            if (r != FAST_SLOW) return (tk_status)r;
+        }
+        return cost_line(ps, s, e);
+    }
     if (c == '#') {
         if (e - s >= 18 && memcmp(s, "# callgrind format", 18) == 0)
             return ps->part && ps->part_has_events ? begin_part(ps) : header_part(ps, 1);
@@ -1068,7 +1229,8 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
     if (len > TK_CALLGRIND_MAX_LINE) {
         st = fail_at(ps, TK_ERR_LIMIT, line, "line of %zu bytes is longer than the limit of %u",
                      len, TK_CALLGRIND_MAX_LINE);
-    } else if ((nul = memchr(line, 0, len)) != NULL) {
+    } else if ((!ps->nul_free_end || e > ps->nul_free_end) &&
+               (nul = memchr(line, 0, len)) != NULL) {
         st = fail_at(ps, TK_ERR_FORMAT, nul, "NUL byte in a text line (binary data?)");
     } else {
         const char *s = line;
@@ -1144,6 +1306,8 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->buf = data;
     ps->buf_end = data + len;
+    const char *nul = memchr(data, 0, len);
+    ps->nul_free_end = nul ? nul : data + len;
     const char *s = data, *end = data + len;
     uint64_t lineno = 0;
     tk_status st = TK_OK;
