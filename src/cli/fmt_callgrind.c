@@ -39,19 +39,41 @@ static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
     return *s ? s : dflt;
 }
 
-static void put_commas(FILE *f, uint64_t v)
+/* Decimal digits of v into the end of buf (no NUL); returns the start. */
+static char *u64_digits(uint64_t v, char *end)
 {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%" PRIu64, v);
-    char out[48];
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0) out[k++] = ',';
-        out[k++] = buf[i];
-    }
-    out[k] = 0;
-    fputs(out, f);
+    char *p = end;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
 }
+
+static void put_u64(FILE *f, uint64_t v)
+{
+    char buf[24];
+    char *p = u64_digits(v, buf + sizeof buf);
+    fwrite(p, 1, (size_t)(buf + sizeof buf - p), f);
+}
+
+/* v with thousands separators, right-aligned in width (0: no padding). */
+static void put_padded(FILE *f, uint64_t v, int width)
+{
+    char buf[64];
+    char *end = buf + sizeof buf, *p = end;
+    int digits = 0;
+    do {
+        if (digits && digits % 3 == 0) *--p = ',';
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+        digits++;
+    } while (v);
+    while (end - p < width && p > buf) *--p = ' ';
+    fwrite(p, 1, (size_t)(end - p), f);
+}
+
+static void put_commas(FILE *f, uint64_t v) { put_padded(f, v, 0); }
 
 static int width_commas(uint64_t v)
 {
@@ -61,12 +83,6 @@ static int width_commas(uint64_t v)
         d++;
     }
     return d + (d - 1) / 3;
-}
-
-static void put_padded(FILE *f, uint64_t v, int width)
-{
-    for (int i = width_commas(v); i < width; i++) fputc(' ', f);
-    put_commas(f, v);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -100,13 +116,35 @@ static void csv_str(FILE *f, const char *s)
 static void json_u64s(FILE *f, const uint64_t *v, size_t n)
 {
     fputc('[', f);
-    for (size_t i = 0; i < n; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", v[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (i) fputc(',', f);
+        put_u64(f, v[i]);
+    }
     fputc(']', f);
 }
 
 static double pct(uint64_t v, uint64_t total)
 {
     return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* " ( 12.3%) ", like printf(" (%5.1f%%) ") for 0..999.9, without printf. */
+static void put_pct(FILE *f, double v)
+{
+    if (!(v >= 0) || v >= 999.95) {
+        fprintf(f, " (%5.1f%%) ", v);
+        return;
+    }
+    unsigned t = (unsigned)(v * 10.0 + 0.5);
+    char buf[16] = " (";
+    unsigned whole = t / 10;
+    buf[2] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
+    buf[3] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
+    buf[4] = (char)('0' + whole % 10);
+    buf[5] = '.';
+    buf[6] = (char)('0' + t % 10);
+    memcpy(buf + 7, "%) ", 3);
+    fwrite(buf, 1, 10, f);
 }
 
 /* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
@@ -384,8 +422,14 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             fputc(',', f);
             csv_str(f, str_or(p, e->name, ""));
             fprintf(f, ",%" PRIu64, e->line);
-            for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
-            for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
+            for (size_t j = 0; j < nev; j++) {
+                fputc(',', f);
+                put_u64(f, e->self[j]);
+            }
+            for (size_t j = 0; j < nev; j++) {
+                fputc(',', f);
+                put_u64(f, e->inclusive[j]);
+            }
             fprintf(f, ",%" PRIu64 "\n", e->calls);
         }
     } else {
@@ -429,7 +473,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             for (size_t j = 0; j < nev; j++) {
                 put_padded(f, e->self[j], w[j]);
                 if (j == primary)
-                    fprintf(f, " (%5.1f%%) ", pct(e->self[j], s->totals[j]));
+                    put_pct(f, pct(e->self[j], s->totals[j]));
                 else
                     fputc(' ', f);
             }
@@ -437,7 +481,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
                 for (size_t j = 0; j < nev; j++) {
                     put_padded(f, e->inclusive[j], w[j]);
                     if (j == primary)
-                        fprintf(f, " (%5.1f%%) ", pct(e->inclusive[j], s->totals[j]));
+                        put_pct(f, pct(e->inclusive[j], s->totals[j]));
                     else
                         fputc(' ', f);
                 }
