@@ -927,12 +927,12 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         if (p < e && *p != ' ') return FAST_SLOW;
         n++;
     }
+    if (ps->expecting == EXPECT_JUMP_POS && n) return FAST_SLOW; /* jump source with costs */
     /* commit */
     for (size_t i = 0; i < ps->npos; i++) {
         ps->last[i] = v[i];
         ps->have_last[i] = 1;
     }
-    if (n == 0) return FAST_DONE; /* position only */
     tk_prof_self key;
     key.fn = ps->fn;
     key.file = ps->file;
@@ -947,6 +947,29 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         }
         if (ps->opt.detail == TK_CALLGRIND_DETAIL_LINES) key.pos.addr = key.pos.bb = 0;
     }
+    if (ps->expecting == EXPECT_CALL_COST) {
+        ps->expecting = EXPECT_ANY;
+        size_t w = tk_profile_event_count(ps->p);
+        memset(ps->costs, 0, w * sizeof *ps->costs);
+        for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
+        ps->call.pos = key.pos;
+        ps->call.fn = ps->fn;
+        ps->call.file = ps->file;
+        return add_status(ps,
+                          tk_profile_add_call(ps->p, ps->part, &ps->call, ps->call_count, ps->costs),
+                          ps->line);
+    }
+    if (ps->expecting == EXPECT_JUMP_POS) {
+        ps->expecting = EXPECT_ANY;
+        ps->jump.pos = key.pos;
+        ps->jump.fn = ps->fn;
+        ps->jump.file = ps->file;
+        return add_status(ps,
+                          tk_profile_add_jump(ps->p, ps->part, &ps->jump, ps->jump_exec,
+                                              ps->jump_follow),
+                          ps->line);
+    }
+    if (n == 0) return FAST_DONE; /* position only */
     if (!ps->pend_valid || memcmp(&key, &ps->pend_key, sizeof key) != 0) {
         tk_status st = flush_self(ps);
         if (st != TK_OK) return (int)st;
@@ -1184,7 +1207,7 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     char c = *s;
     if ((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') {
-        if (ps->expecting == EXPECT_ANY && ps->have_fn && ps->part && ps->part_has_events) {
+        if (ps->have_fn && ps->part && ps->part_has_events) {
             int r = fast_cost_line(ps, s, e);
             if (r != FAST_SLOW) return (tk_status)r;
         }
@@ -1314,7 +1337,27 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
     while (s < end) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         const char *le = nl ? nl : end;
-        st = tk_callgrind_parser_line(ps, s, (size_t)(le - s), ++lineno, s - data, err);
+        ++lineno;
+        /* the common case first: a cost line inside a function body */
+        unsigned char c = (unsigned char)*s;
+        if (((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') && ps->have_fn &&
+            ps->part && ps->part_has_events && le <= ps->nul_free_end &&
+            (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
+            ps->line = s;
+            ps->lineno = lineno;
+            ps->offset = s - data;
+            int r = fast_cost_line(ps, s, le);
+            if (r < 0 && (!ps->opt.diag || r == TK_ERR_NOMEM)) {
+                if (err) *err = ps->first_error;
+                st = (tk_status)r;
+                break;
+            }
+            if (r != FAST_SLOW) {
+                s = nl ? nl + 1 : end;
+                continue;
+            }
+        }
+        st = tk_callgrind_parser_line(ps, s, (size_t)(le - s), lineno, s - data, err);
         if (st != TK_OK) break;
         s = nl ? nl + 1 : end;
     }
