@@ -9,7 +9,8 @@
 /* ---- shared helpers ------------------------------------------------------------- */
 
 /* Read every input into one profile (their parts appended in order). */
-static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
+static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jumps,
+                             tk_profile **out)
 {
     tk_profile *p;
     if (tk_profile_new(&p) != TK_OK) {
@@ -20,6 +21,7 @@ static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **o
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
         o.path = ctx->paths[i];
         o.detail = detail;
+        o.skip_jumps = skip_jumps;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
@@ -30,6 +32,11 @@ static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **o
     }
     *out = p;
     return CLI_EXIT_OK;
+}
+
+static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
+{
+    return load_profile_opts(ctx, detail, 0, out);
 }
 
 static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
@@ -237,7 +244,7 @@ static int run_check(cli_ctx *ctx, const cli_args *args)
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
         o.path = ctx->paths[i];
         o.diag = &d;
-        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        o.detail = TK_CALLGRIND_DETAIL_NONE;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
@@ -329,7 +336,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
                                                         : TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_profile *p;
-    int rc = load_profile(ctx, detail, &p);
+    int rc = load_profile_opts(ctx, detail, 1, &p); /* the report needs no jumps */
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
     size_t sort[4] = {0};
@@ -758,6 +765,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
         o.path = ctx->paths[i];
         o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        o.skip_jumps = 1;
         tk_error err;
         tk_error_clear(&err);
         if (tk_callgrind_read_input(one, ctx->inputs[i], &o, &err) != TK_OK) {

@@ -308,6 +308,21 @@ static void set_positions(tk_callgrind_parser *ps, unsigned positions)
 
 static tk_status check_totals(tk_callgrind_parser *ps);
 
+/* Rows the caller asked not to keep are dropped here. */
+static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
+                            const uint64_t *inclusive)
+{
+    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) return TK_OK;
+    return tk_profile_add_call(ps->p, ps->part, key, count, inclusive);
+}
+
+static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, uint64_t executed,
+                            uint64_t followed)
+{
+    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
+    return tk_profile_add_jump(ps->p, ps->part, key, executed, followed);
+}
+
 static tk_status flush_self(tk_callgrind_parser *ps)
 {
     if (!ps->pend_valid) return TK_OK;
@@ -316,7 +331,9 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     for (size_t i = 0; i < w; i++)
         if (__builtin_add_overflow(ps->sum[i], ps->pend[i], &ps->sum[i]))
             return fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
-    tk_status st = tk_profile_add_self(ps->p, ps->part, &ps->pend_key, ps->pend);
+    tk_status st = ps->opt.detail == TK_CALLGRIND_DETAIL_NONE
+                       ? TK_OK
+                       : tk_profile_add_self(ps->p, ps->part, &ps->pend_key, ps->pend);
     if (st == TK_ERR_LIMIT) return fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
     if (st != TK_OK) return nomem(ps);
     return TK_OK;
@@ -956,7 +973,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         ps->call.fn = ps->fn;
         ps->call.file = ps->file;
         return add_status(ps,
-                          tk_profile_add_call(ps->p, ps->part, &ps->call, ps->call_count, ps->costs),
+                          store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           ps->line);
     }
     if (ps->expecting == EXPECT_JUMP_POS) {
@@ -965,7 +982,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         ps->jump.fn = ps->fn;
         ps->jump.file = ps->file;
         return add_status(ps,
-                          tk_profile_add_jump(ps->p, ps->part, &ps->jump, ps->jump_exec,
+                          store_jump(ps,  &ps->jump, ps->jump_exec,
                                               ps->jump_follow),
                           ps->line);
     }
@@ -1004,7 +1021,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->call.fn = ps->fn;
         ps->call.file = ps->file;
         return add_status(ps,
-                          tk_profile_add_call(ps->p, ps->part, &ps->call, ps->call_count, ps->costs),
+                          store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           start);
     }
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
@@ -1014,7 +1031,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->jump.fn = ps->fn;
         ps->jump.file = ps->file;
         if ((st = add_status(ps,
-                             tk_profile_add_jump(ps->p, ps->part, &ps->jump, ps->jump_exec,
+                             store_jump(ps,  &ps->jump, ps->jump_exec,
                                                  ps->jump_follow),
                              start)) != TK_OK)
             return st;
