@@ -987,7 +987,9 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
                           ps->line);
     }
     if (n == 0) return FAST_DONE; /* position only */
-    if (!ps->pend_valid || memcmp(&key, &ps->pend_key, sizeof key) != 0) {
+    const tk_prof_self *pk = &ps->pend_key;
+    if (!ps->pend_valid || key.fn != pk->fn || key.file != pk->file ||
+        key.pos.line != pk->pos.line || key.pos.addr != pk->pos.addr || key.pos.bb != pk->pos.bb) {
         tk_status st = flush_self(ps);
         if (st != TK_OK) return (int)st;
         ps->pend_key = key;
