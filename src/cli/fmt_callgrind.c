@@ -302,6 +302,41 @@ static const cli_opt report_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* Derived events ("event: Sum = Ir + 2 Dr") evaluated on a cost vector;
+ * ok[i] = 0 when the formula cannot be evaluated (unknown event, overflow). */
+static void eval_derived(const tk_profile *p, const uint64_t *costs, uint64_t *out, int *ok)
+{
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++)
+        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i]) == TK_OK;
+}
+
+static void json_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    fputc('[', f);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        if (i) fputc(',', f);
+        if (ok[i])
+            put_u64(f, v[i]);
+        else
+            fputs("null", f);
+    }
+    fputc(']', f);
+}
+
+static void csv_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        fputc(',', f);
+        if (ok[i]) put_u64(f, v[i]);
+    }
+}
+
 static const char *const group_names[] = {"function", "file-function", "file", "object", "line"};
 
 static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
@@ -339,6 +374,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     int rc = load_profile_opts(ctx, detail, 1, &p); /* the report needs no jumps */
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
+    size_t nder = tk_profile_derived_count(p);
     size_t sort[4] = {0};
     size_t nsort = nev ? 1 : 0;
     const char *sortarg = cli_get(args, "sort");
@@ -395,6 +431,19 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         }
         fputs("],\"totals\":", f);
         json_u64s(f, s->totals, nev);
+        if (nder) {
+            fputs(",\"derived_events\":[", f);
+            for (size_t i = 0; i < nder; i++) {
+                const tk_prof_derived *d = tk_profile_derived(p, i);
+                fputs(i ? ",{\"name\":" : "{\"name\":", f);
+                json_str(f, tk_profile_str(p, d->name));
+                fputs(",\"formula\":", f);
+                json_str(f, tk_profile_str(p, d->formula));
+                fputc('}', f);
+            }
+            fputs("],\"derived_totals\":", f);
+            json_derived(f, p, s->totals);
+        }
         fputs(",\"functions\":[", f);
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
@@ -410,6 +459,12 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             json_u64s(f, e->self, nev);
             fputs(",\"inclusive\":", f);
             json_u64s(f, e->inclusive, nev);
+            if (nder) {
+                fputs(",\"derived_self\":", f);
+                json_derived(f, p, e->self);
+                fputs(",\"derived_inclusive\":", f);
+                json_derived(f, p, e->inclusive);
+            }
             fprintf(f, ",\"calls\":%" PRIu64 "}", e->calls);
             shown++;
         }
@@ -420,7 +475,12 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
         for (size_t i = 0; i < nev; i++)
             fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
-        fputs(",calls\n", f);
+        fputs(",calls", f);
+        for (size_t i = 0; i < nder; i++)
+            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+        for (size_t i = 0; i < nder; i++)
+            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+        fputc('\n', f);
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
             csv_str(f, str_or(p, e->object, ""));
@@ -437,7 +497,10 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
                 fputc(',', f);
                 put_u64(f, e->inclusive[j]);
             }
-            fprintf(f, ",%" PRIu64 "\n", e->calls);
+            fprintf(f, ",%" PRIu64, e->calls);
+            csv_derived(f, p, e->self);
+            csv_derived(f, p, e->inclusive);
+            fputc('\n', f);
         }
     } else {
         fprintf(f, "parts: %zu%s\n", part ? (size_t)1 : tk_profile_part_count(p),
@@ -456,7 +519,23 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             fputc(' ', f);
             put_commas(f, s->totals[j]);
         }
-        fprintf(f, "\n\n");
+        fputc('\n', f);
+        if (nder) {
+            uint64_t dv[TK_PROFILE_MAX_EVENTS];
+            int ok[TK_PROFILE_MAX_EVENTS];
+            eval_derived(p, s->totals, dv, ok);
+            for (size_t i = 0; i < nder; i++) {
+                const tk_prof_derived *d = tk_profile_derived(p, i);
+                fprintf(f, "derived %s = %s: ", tk_profile_str(p, d->name),
+                        tk_profile_str(p, d->formula));
+                if (ok[i])
+                    put_commas(f, dv[i]);
+                else
+                    fputs("(cannot be evaluated)", f);
+                fputc('\n', f);
+            }
+        }
+        fputc('\n', f);
         for (size_t j = 0; j < nev; j++) {
             const char *n = tk_profile_str(p, tk_profile_event(p, j)->name);
             if (j == primary)
