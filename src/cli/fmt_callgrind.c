@@ -46,6 +46,15 @@ static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
     return *s ? s : dflt;
 }
 
+/* Report output writes many small pieces: skip stdio's per-call locking. */
+#ifdef __GLIBC__
+#define out_write(p, n, f) fwrite_unlocked((p), 1, (n), (f))
+#define out_char(c, f) putc_unlocked((c), (f))
+#else
+#define out_write(p, n, f) fwrite((p), 1, (n), (f))
+#define out_char(c, f) putc((c), (f))
+#endif
+
 /* Decimal digits of v into the end of buf (no NUL); returns the start. */
 static char *u64_digits(uint64_t v, char *end)
 {
@@ -61,7 +70,7 @@ static void put_u64(FILE *f, uint64_t v)
 {
     char buf[24];
     char *p = u64_digits(v, buf + sizeof buf);
-    fwrite(p, 1, (size_t)(buf + sizeof buf - p), f);
+    out_write(p, (size_t)(buf + sizeof buf - p), f);
 }
 
 /* v with thousands separators, right-aligned in width (0: no padding). */
@@ -77,7 +86,7 @@ static void put_padded(FILE *f, uint64_t v, int width)
         digits++;
     } while (v);
     while (end - p < width && p > buf) *--p = ' ';
-    fwrite(p, 1, (size_t)(end - p), f);
+    out_write(p, (size_t)(end - p), f);
 }
 
 static void put_commas(FILE *f, uint64_t v) { put_padded(f, v, 0); }
@@ -151,7 +160,7 @@ static void put_pct(FILE *f, double v)
     buf[5] = '.';
     buf[6] = (char)('0' + t % 10);
     memcpy(buf + 7, "%) ", 3);
-    fwrite(buf, 1, 10, f);
+    out_write(buf, 10, f);
 }
 
 /* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
