@@ -335,6 +335,15 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             }
         }
     }
+    /* Call costs can exceed the sum of the cost lines (valgrind's call costs
+     * match its summary: line, a few events above totals:; partial collection
+     * with --toggle-collect; converted profiles): no entry is shown above the
+     * program total. */
+    for (size_t i = 0; i < t.count && st == TK_OK; i++) {
+        uint64_t *incl = t.values + i * 2 * nev + nev;
+        for (size_t j = 0; j < nev; j++)
+            if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
+    }
     if (st == TK_OK) {
         s->entries = calloc(t.count ? t.count : 1, sizeof *s->entries);
         if (!s->entries) st = TK_ERR_NOMEM;
