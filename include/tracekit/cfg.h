@@ -170,6 +170,7 @@ typedef struct tk_cfg_routine {
     uint32_t image;
     uint32_t exits, nexits;    /* block indexes in the pool */
     uint32_t nodes, nnodes;    /* block indexes in the pool (file order) */
+    uint32_t first_loop, nloops; /* the routine's loops are contiguous in loops[] */
     uint32_t flags;            /* TK_CFG_COMPUTED, TK_CFG_ROUTINE_* */
     tk_cfg_loc loc;
 } tk_cfg_routine;

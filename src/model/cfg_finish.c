@@ -555,6 +555,8 @@ static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_ido
             return st;
         }
         uint32_t base = p->nloops;
+        p->routines[r].first_loop = base;
+        p->routines[r].nloops = L.nloops;
         if (!tk_cfg_grow((void **)&p->loops, loop_cap, p->nloops + L.nloops, sizeof *p->loops)) {
             tk_loops_free(&L);
             local_free(&g);

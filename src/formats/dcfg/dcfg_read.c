@@ -528,6 +528,9 @@ static tk_status loop_begin(reader *r, void *ctx, const tk_json_token *row)
     (void)ctx;
     tk_cfg_process *p = r->p;
     GROW(p->loops, p->nloops, r->cap_loops);
+    tk_cfg_routine *ro = &p->routines[r->routine];
+    if (!ro->nloops) ro->first_loop = p->nloops;
+    ro->nloops++;
     tk_cfg_loop *l = &p->loops[p->nloops++];
     memset(l, 0, sizeof *l);
     l->routine = r->routine;
