@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tracekit/status.h"
 
@@ -336,6 +337,18 @@ uint64_t tk_cfg_loop_entry_count_thread(const tk_cfg *cfg, const tk_cfg_process 
 uint64_t tk_cfg_loop_iteration_count(const tk_cfg_process *p, uint32_t loop);
 /* Is the edge a back edge of the loop (source in back_srcs, target = head)? */
 int tk_cfg_loop_is_back_edge(const tk_cfg_process *p, uint32_t loop, uint32_t edge);
+
+/* ---- Graphviz ------------------------------------------------------------- */
+/* What to draw: the routines containing the given node ids, the loops with
+ * the given head ids, the given images; everything when all are empty.
+ * Edges touching a drawn block are drawn, with their outside endpoint. */
+typedef struct tk_cfg_dot_options {
+    const uint32_t *routines; size_t nroutines;
+    const uint32_t *loops; size_t nloops;
+    const uint32_t *images; size_t nimages;
+} tk_cfg_dot_options;
+#define TK_CFG_DOT_OPTIONS_INIT {NULL, 0, NULL, 0, NULL, 0}
+tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, FILE *f, tk_error *err);
 
 /* ---- building (used by readers) ------------------------------------------ */
 /* Copy a string into the string table; returns its offset or UINT32_MAX on

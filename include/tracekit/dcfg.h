@@ -49,6 +49,31 @@ tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_o
  * loops, routine reachability and membership, counts.  Reports through diag. */
 tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag);
 
+typedef enum tk_dcfg_report_format {
+    TK_DCFG_REPORT_TEXT = 0,
+    TK_DCFG_REPORT_JSON,
+    TK_DCFG_REPORT_CSV
+} tk_dcfg_report_format;
+
+typedef struct tk_dcfg_report_options {
+    tk_dcfg_report_format format;
+    uint32_t top;          /* rows of the hot-block and hot-routine tables (0 = all) */
+    const char *table;     /* NULL: all; else "summary", "blocks", "routines" or "loops" */
+    int has_image, has_routine, has_loop;
+    uint32_t image_id;     /* --image: only this image's blocks, routines, loops */
+    uint32_t routine_id;   /* --routine: only this routine (entry id) and its loops */
+    uint32_t loop_id;      /* --loop: this loop (head id), its nested loops and its blocks */
+} tk_dcfg_report_options;
+
+#define TK_DCFG_REPORT_OPTIONS_INIT {TK_DCFG_REPORT_TEXT, 20, NULL, 0, 0, 0, 0, 0, 0}
+
+/* Summaries (the numbers of Intel's dcfg-reader), hot blocks, hot routines
+ * (calls = entry count), loops (visits = entry-edge counts, iterations = head
+ * count, static and dynamic instructions, like LoopPoint's loop_info).
+ * JSON output carries "version": 1.  TK_ERR_IO, TK_ERR_NOMEM. */
+tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
+                         tk_error *err);
+
 /* Canonical DCFG writer: what Intel's reader accepts (no \u escapes, '/'
  * written as '\/', integers as integers, addresses as hex strings, canonical
  * key and column order, computed routines/loops included).  TK_ERR_IO. */
