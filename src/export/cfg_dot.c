@@ -23,24 +23,14 @@ static void dot_str(FILE *f, const char *s)
 static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t n)
 {
     if (n >= p->nblocks) {
-        const tk_cfg_special *s = &cfg->specials[n - p->nblocks];
-        fprintf(f, "node%" PRIu32 " [label=\"", s->id);
-        dot_str(f, tk_cfg_str(cfg, s->name));
-        fputs("\"];\n", f);
+        /* special nodes are declared bare, as dcfg-to-dot does */
+        fprintf(f, "node%" PRIu32 ";\n", cfg->specials[n - p->nblocks].id);
         return;
     }
     const tk_cfg_block *b = &p->blocks[n];
     fprintf(f, "node%" PRIu32 " [label=\"BB %" PRIu32 "\\naddr=0x%" PRIx64 "\\nnum-instrs=%" PRIu32
                "\\nexecutions=%" PRIu64 "\"];\n",
             b->id, b->id, tk_cfg_block_addr(p, b), b->num_instrs, b->count);
-}
-
-/* Nearest symbol at or below the entry (linear; only for drawn routines). */
-static const char *routine_name(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t entry)
-{
-    uint64_t off = 0;
-    const char *s = tk_cfg_block_symbol(cfg, p, entry, &off);
-    return s && off == 0 ? s : s ? s : "";
 }
 
 tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
@@ -87,10 +77,17 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
                 const tk_cfg_routine *ro = &p->routines[r];
                 if (!rsel[r] || ro->entry == TK_CFG_NONE) continue;
                 const tk_cfg_block *e = &p->blocks[ro->entry];
-                fprintf(f, "  subgraph cluster_routine%" PRIu32 " {\n   color=violet;\n   label=\"Routine %" PRIu32 "\\nname='",
+                fprintf(f, "  subgraph cluster_routine%" PRIu32 " {\n   color=violet;\n   label=\"Routine %" PRIu32,
                         e->id, e->id);
-                dot_str(f, routine_name(cfg, p, ro->entry));
-                fprintf(f, "'\\naddr=0x%" PRIx64 "\";\n", tk_cfg_block_addr(p, e));
+                uint64_t off = 0;
+                const char *sym = tk_cfg_block_symbol(cfg, p, ro->entry, &off);
+                if (sym) {
+                    fputs("\\nname='", f);
+                    dot_str(f, sym);
+                    fputc('\'', f);
+                    if (off) fprintf(f, "+0x%" PRIx64, off);
+                }
+                fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", tk_cfg_block_addr(p, e));
                 for (uint32_t q = 0; q < ro->nnodes; q++) {
                     uint32_t b = p->pool[ro->nodes + q];
                     if (!(sel[b] & 1)) continue;

@@ -465,7 +465,7 @@ static int loops_table(rep *r, int *first_table)
         rk[n++].index = l;
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
-    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loops\": [", f);
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
         fputs("loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,dynamic_instrs\n", f);
