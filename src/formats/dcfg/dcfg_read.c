@@ -204,7 +204,9 @@ typedef struct table_state {
  * Returns TK_END when the table is empty ("[]"). */
 static tk_status table_header(reader *r, const table_spec *spec, table_state *ts)
 {
-    TRY(expect(r, TK_JSON_ARRAY_BEGIN, "a table (an array whose first row is a header)"));
+    if (r->tok.type != TK_JSON_ARRAY_BEGIN)
+        return fail(r, &r->tok, "%s: expected a table (an array whose first row is a header), found %s",
+                    spec->name, tk_json_type_name(r->tok.type));
     TRY(next(r));
     if (r->tok.type == TK_JSON_ARRAY_END) return TK_END;
     if (r->tok.type != TK_JSON_ARRAY_BEGIN)
