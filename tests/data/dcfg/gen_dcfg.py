@@ -59,7 +59,7 @@ class Gen:
 
     # structured code: returns (entry, exit, tree)
     def seq(self, rt, depth):
-        n = self.r.randint(1, 4)
+        n = self.r.randint(1, self.a.seq)
         parts = [self.stmt(rt, depth) for _ in range(n)]
         for (a, b) in zip(parts, parts[1:]):
             self.edge(a[1], b[0], "FALL_THROUGH")
@@ -68,7 +68,8 @@ class Gen:
     def stmt(self, rt, depth):
         x = self.r.random()
         later = len(self.routines) - 1 > rt
-        if depth < 3 and x < 0.2:
+        p_if, p_loop, p_call = self.a.p_if, self.a.p_if + self.a.p_loop, self.a.p_if + self.a.p_loop + self.a.p_call
+        if depth < 3 and x < p_if:
             c = self.block(rt)
             t = self.seq(rt, depth + 1)
             e = self.seq(rt, depth + 1)
@@ -78,7 +79,7 @@ class Gen:
             self.edge(t[1], j, "DIRECT_UNCONDITIONAL_BRANCH")
             self.edge(e[1], j, "FALL_THROUGH")
             return c, j, ("if", c, t, e, j)
-        if depth < 3 and x < 0.4:
+        if depth < 3 and x < p_loop:
             h = self.block(rt)
             body = self.seq(rt, depth + 1)
             after = self.block(rt)
@@ -87,7 +88,7 @@ class Gen:
             self.edge(h, after, "DIRECT_CONDITIONAL_BRANCH")
             self.routines[rt]["loops"].append((h, body[1]))
             return h, after, ("loop", h, body, after)
-        if later and x < 0.55:
+        if later and x < p_call:
             callee = self.r.randint(rt + 1, min(len(self.routines) - 1, rt + 1 + self.a.fanout))
             c = self.block(rt)
             ret = self.block(rt)
@@ -198,17 +199,29 @@ class Gen:
             self.edges[(s, t)] = [0, ty, [0] * self.a.threads]
         self.edges[(s, t)][2][thread] += 1
 
+    INTER = ("DIRECT_CALL", "RETURN", "ENTRY", "EXIT")
+
+    def graphs(self):
+        """Per routine: intra-routine successors and predecessors (one pass)."""
+        rt_of = {b["id"]: b["routine"] for b in self.blocks}
+        self.succ = [dict() for _ in self.routines]
+        self.pred = [dict() for _ in self.routines]
+        self.leaving = [set() for _ in self.routines]
+        for (s, t), e in self.edges.items():
+            rs = rt_of.get(s)
+            if rs is None:
+                continue
+            if rt_of.get(t) == rs and e[1] not in self.INTER:
+                self.succ[rs].setdefault(s, []).append(t)
+                self.pred[rs].setdefault(t, []).append(s)
+            else:
+                self.leaving[rs].add(s)
+
     # dominators with plain set data-flow (independent of tracekit's CHK)
     def idoms(self, rt):
-        R = self.routines[rt]
-        nodes = R["blocks"]
-        inr = set(nodes)
-        preds = {n: [] for n in nodes}
-        for (s, t), e in self.edges.items():
-            if s in inr and t in inr and e[1] not in ("DIRECT_CALL", "RETURN", "ENTRY", "EXIT"):
-                preds[t].append(s)
-        entry = R["entry"]
-        order = self.rpo(rt, inr)
+        entry = self.routines[rt]["entry"]
+        preds = self.pred[rt]
+        order = self.rpo(rt)
         dom = {n: set(order) for n in order}
         dom[entry] = {entry}
         changed = True
@@ -217,7 +230,7 @@ class Gen:
             for n in order:
                 if n == entry:
                     continue
-                ps = [dom[p] for p in preds[n] if p in dom]
+                ps = [dom[p] for p in preds.get(n, []) if p in dom]
                 new = set.intersection(*ps) | {n} if ps else {n}
                 if new != dom[n]:
                     dom[n] = new
@@ -232,11 +245,8 @@ class Gen:
             idom[n] = max(strict, key=lambda d: len(dom[d]))
         return idom
 
-    def rpo(self, rt, inr):
-        succ = {}
-        for (s, t), e in self.edges.items():
-            if s in inr and t in inr and e[1] not in ("DIRECT_CALL", "RETURN", "ENTRY", "EXIT"):
-                succ.setdefault(s, []).append(t)
+    def rpo(self, rt):
+        succ = self.succ[rt]
         seen, out = set(), []
         entry = self.routines[rt]["entry"]
         stack = [(entry, iter(succ.get(entry, [])))]
@@ -345,9 +355,7 @@ def emit(g):
                 if rt % nimages != im:
                     continue
                 idom = g.idoms(rt)
-                inr = set(R["blocks"])
-                exits = sorted({s for (s, t), e in g.edges.items() if s in inr and
-                                (t not in inr or e[1] in ("DIRECT_CALL", "RETURN", "ENTRY", "EXIT"))})
+                exits = sorted(g.leaving[rt])
                 nodes = [[n, idom[n]] for n in R["blocks"] if n in idom]
                 if a.hard:
                     r.shuffle(nodes)
@@ -399,11 +407,7 @@ def emit(g):
 def loop_nodes(g, rt, h, latch):
     """Natural loop of back edge latch->h: h plus the nodes reaching latch
     without passing h (intra-routine edges)."""
-    inr = set(g.routines[rt]["blocks"])
-    preds = {}
-    for (s, t), e in g.edges.items():
-        if s in inr and t in inr and e[1] not in ("DIRECT_CALL", "RETURN", "ENTRY", "EXIT"):
-            preds.setdefault(t, []).append(s)
+    preds = g.pred[rt]
     body = {h, latch}
     work = [latch] if latch != h else []
     while work:
@@ -431,6 +435,10 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--fanout", type=int, default=3)
     ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--seq", type=int, default=4, help="statements per sequence (max)")
+    ap.add_argument("--p-if", type=float, default=0.2)
+    ap.add_argument("--p-loop", type=float, default=0.2)
+    ap.add_argument("--p-call", type=float, default=0.15)
     ap.add_argument("--hard", action="store_true")
     ap.add_argument("--no-routines", action="store_true")
     a = ap.parse_args()
@@ -439,6 +447,7 @@ def main():
     g.build()
     for t in range(a.threads):
         g.run(t, a.steps)
+    g.graphs()
     write(emit(g), a.hard, sys.stdout)
 
 
