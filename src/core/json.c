@@ -306,15 +306,24 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
     }
 }
 
-static int is_num_char(int c)
+static inline int is_num_char(int c)
 {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+    return (unsigned)(c - '0') < 10 || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
 static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
 {
     j->scratch_len = 0;
-    for (;;) {
+    /* fast path: the whole literal is inside the current chunk */
+    const uint8_t *p = j->cur;
+    while (p < j->lim && is_num_char(*p)) p++;
+    if (p < j->lim && (size_t)(p - j->cur) < 400) {
+        size_t n = (size_t)(p - j->cur);
+        if (scratch_reserve(j, n + 1)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        memcpy(j->scratch, j->cur, n);
+        j->scratch_len = n;
+        j->cur = p;
+    } else for (;;) {
         tk_status st = TK_OK;
         int c = peekc(j, err, &st);
         if (st != TK_OK) return st;
@@ -361,10 +370,19 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
     tok->is_int = 0;
     tok->u = 0;
     if (is_int) {
-        uint64_t u;
-        if (tk_parse_u64(s + int_start, int_len, &u) == TK_OK) {
+        uint64_t u = 0;
+        int overflow = 0;
+        if (int_len <= 19) { /* cannot overflow */
+            for (size_t k = int_start; k < int_start + int_len; k++) u = u * 10 + (unsigned)(s[k] - '0');
+        } else {
+            for (size_t k = int_start; k < int_start + int_len && !overflow; k++)
+                overflow = __builtin_mul_overflow(u, 10, &u) || __builtin_add_overflow(u, (unsigned)(s[k] - '0'), &u);
+        }
+        if (!overflow) {
             tok->is_int = 1;
             tok->u = u;
+            tok->d = tok->negative ? -(double)u : (double)u;
+            return TK_OK;
         }
     }
     tok->d = strtod(s, NULL);
