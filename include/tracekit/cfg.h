@@ -225,7 +225,7 @@ typedef struct tk_cfg_process {
     uint64_t *counts; uint32_t ncounts; /* per-thread edge counts */
 
     /* adjacency (CSR over node indexes): edges out of / into node n are
-     * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, ascending edge id) */
+     * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order) */
     uint32_t *out_start, *out_edges, *in_start, *in_edges;
 
     tk_cfg_idmap *node_map;      /* node id -> node index */
