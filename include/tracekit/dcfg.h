@@ -21,6 +21,7 @@
 
 #include "tracekit/cfg.h"
 #include "tracekit/input.h"
+#include "tracekit/profile.h"
 #include "tracekit/status.h"
 
 #ifdef __cplusplus
@@ -57,7 +58,7 @@ typedef enum tk_dcfg_report_format {
 
 typedef struct tk_dcfg_report_options {
     tk_dcfg_report_format format;
-    uint32_t top;          /* rows of the hot-block and hot-routine tables (0 = all) */
+    uint32_t top;          /* rows of the block, routine and loop tables (0 = all) */
     const char *table;     /* NULL: all; else "summary", "blocks", "routines" or "loops" */
     int has_image, has_routine, has_loop;
     uint32_t image_id;     /* --image: only this image's blocks, routines, loops */
@@ -78,6 +79,15 @@ tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, F
  * written as '\/', integers as integers, addresses as hex strings, canonical
  * key and column order, computed routines/loops included).  TK_ERR_IO. */
 tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
+
+/* The profile model of a DCFG (for tk_callgrind_write): event Ir; one
+ * function per routine (object = image file, name = entry symbol[+offset]);
+ * self cost of a block = COUNT x NUM_INSTRS at its first instruction address
+ * and source line; call edges as calls with counts and inclusive costs (each
+ * callee's inclusive cost per entry, shared out by call counts: the DCFG has
+ * no call stacks); one part per thread when there are several.
+ * TK_ERR_NOMEM. *out is the caller's (tk_profile_free). */
+tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err);
 
 /* Canonical deterministic text of the model (the golden format of tests). */
 tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err);

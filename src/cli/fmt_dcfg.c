@@ -111,7 +111,7 @@ static int run_dump(cli_ctx *ctx, const cli_args *a)
 
 static const cli_opt report_opts[] = {
     {"format", 0, "FMT", "text, json or csv (default text)"},
-    {"top", 0, "N", "rows of the hot-block and hot-routine tables (default 20, 0 = all)"},
+    {"top", 0, "N", "rows of the block, routine and loop tables (default 20, 0 = all)"},
     {"table", 0, "NAME", "only one table: summary, blocks, routines or loops"},
     {"image", 0, "ID", "only this image's blocks, routines and loops"},
     {"routine", 0, "ID", "only the routine with this entry node id, and its loops"},
@@ -164,7 +164,7 @@ static int run_report(cli_ctx *ctx, const cli_args *a)
 /* ---- convert ---------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json) or dot (Graphviz)"},
+    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json), dot (Graphviz) or callgrind"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
     {"force", 'f', NULL, "overwrite OUT if it exists"},
     {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
@@ -194,9 +194,9 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
 
 static int run_convert(cli_ctx *ctx, const cli_args *a)
 {
-    int to = cli_get_choice(ctx->command, a, "to", "dcfg|json|dot", -1);
+    int to = cli_get_choice(ctx->command, a, "to", "dcfg|json|dot|callgrind", -1);
     if (to < 0) {
-        if (!cli_has(a, "to")) cli_usage_error(ctx->command, "--to FMT is required (dcfg, json or dot)");
+        if (!cli_has(a, "to")) cli_usage_error(ctx->command, "--to FMT is required (dcfg, json, dot or callgrind)");
         return CLI_EXIT_USAGE;
     }
     if (ctx->ninputs != 1) return cli_usage_error(ctx->command, "convert takes one FILE");
@@ -221,8 +221,20 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
     }
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = to == 2 ? tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err)
-                           : tk_dcfg_write(cfg, tk_output_file(out), &err);
+    tk_status st;
+    if (to == 3) {
+        tk_profile *prof = NULL;
+        st = tk_dcfg_to_profile(cfg, &prof, &err);
+        if (st == TK_OK) {
+            tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+            st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
+        }
+        tk_profile_free(prof);
+    } else if (to == 2) {
+        st = tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err);
+    } else {
+        st = tk_dcfg_write(cfg, tk_output_file(out), &err);
+    }
     tk_cfg_free(cfg);
     if (st != TK_OK) {
         tk_output_abort(out);

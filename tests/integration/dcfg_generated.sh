@@ -8,7 +8,8 @@
 #   2. the same file without ROUTINES dumps identically (tracekit computes
 #      routines, exits, dominators and loops, and gets the generator's);
 #   3. round trip: dump(read(write(read(x)))) == dump(read(x)), and check
-#      accepts the written file; the same for the two real passlab DCFGs.
+#      accepts the written file; the callgrind export has the same
+#      instruction total; the same for the two real passlab DCFGs.
 set -u
 cd "$(dirname "$0")/../.."
 T=${TRACEKIT:-build/tracekit}
@@ -22,6 +23,12 @@ roundtrip() {  # file label
     cmp -s "$tmp/d1" "$tmp/d2" || { echo "$2: round trip changes the model"; diff "$tmp/d1" "$tmp/d2" | head; fail=1; }
     "$T" check "$tmp/w.json" >/dev/null 2>"$tmp/err" || { echo "$2: check rejects the written file"; cat "$tmp/err"; fail=1; }
     if grep -q '\\u' "$tmp/w.json"; then echo "$2: the writer emitted a \\u escape"; fail=1; fi
+    # callgrind export: the callgrind reader finds the same instruction total
+    "$T" convert --to callgrind "$1" -o "$tmp/w.cg" --force || { echo "$2: convert --to callgrind failed"; fail=1; return; }
+    "$T" check "$tmp/w.cg" >/dev/null 2>"$tmp/err" || { echo "$2: check rejects the callgrind output"; cat "$tmp/err"; fail=1; }
+    want=$("$T" info "$1" | sed -n 's/.*instructions \([0-9]*\)$/\1/p' | awk "{s+=\$1} END {print s}")
+    got=$("$T" report "$tmp/w.cg" | sed -n 's/^program totals: //p' | tr -d ,)
+    [ "$want" = "$got" ] || { echo "$2: callgrind total $got, DCFG instructions $want"; fail=1; }
 }
 n=${DCFG_GEN_CASES:-12}
 for seed in $(seq 1 "$n"); do

@@ -454,23 +454,23 @@ static int loops_table(rep *r, int *first_table)
 {
     const tk_cfg_process *p = r->p;
     FILE *f = r->f;
-    /* ordered by image, then head address (stable, like a source listing) */
+    /* hottest first (dynamic instructions), like the other tables; --top applies */
     ranked *rk = malloc(sizeof *rk * (p->nloops ? p->nloops : 1));
     if (!rk) return 0;
     uint32_t n = 0;
     for (uint32_t l = 0; l < p->nloops; l++) {
         if (!loop_selected(r, l)) continue;
-        const tk_cfg_block *h = &p->blocks[p->loops[l].head];
-        rk[n].key = UINT64_MAX - tk_cfg_block_addr(p, h);
+        rk[n].key = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_LOOP, l});
         rk[n++].index = l;
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
+    if (r->o->top && n > r->o->top) n = r->o->top;
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
         fputs("loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,dynamic_instrs\n", f);
     } else
-        fprintf(f, "\nloops\n  %8s  %5s  %-18s  %-30s  %5s  %8s  %8s  %10s  %10s  %7s  %12s\n", "loop", "image",
+        fprintf(f, "\nloops (by dynamic instructions)\n  %8s  %5s  %-18s  %-30s  %5s  %8s  %8s  %10s  %10s  %7s  %12s\n", "loop", "image",
                 "head-address", "source", "depth", "parent", "routine", "visits", "iterations", "static", "dynamic");
     for (uint32_t k = 0; k < n; k++) {
         uint32_t l = rk[k].index;
