@@ -324,6 +324,18 @@ uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
 uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
 
 /* ---- routines and loops --------------------------------------------------- */
+/* Routine id (its entry block's id), 0 when the entry did not resolve. */
+static inline uint32_t tk_cfg_routine_id(const tk_cfg_process *p, uint32_t routine)
+{
+    if (routine >= p->nroutines || p->routines[routine].entry >= p->nblocks) return 0;
+    return p->blocks[p->routines[routine].entry].id;
+}
+/* Loop id (its head block's id), 0 when the head did not resolve. */
+static inline uint32_t tk_cfg_loop_id(const tk_cfg_process *p, uint32_t loop)
+{
+    if (loop >= p->nloops || p->loops[loop].head >= p->nblocks) return 0;
+    return p->blocks[p->loops[loop].head].id;
+}
 /* Entry count = entry block's execution count. */
 uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
 /* Immediate dominator (node index) of a block in a routine: the entry's is

@@ -290,8 +290,7 @@ static void resolve_routines(finish_ctx *c)
                 else
                     report(c, TK_SEV_ERROR, ro->loc,
                            "node %u is in two routines (%u and %u)", id,
-                           p->blocks[p->routines[bl->routine].entry].id,
-                           ro->entry < p->nblocks ? p->blocks[ro->entry].id : 0);
+                           tk_cfg_routine_id(p, bl->routine), tk_cfg_routine_id(p, r));
                 continue;
             }
             bl->routine = r;

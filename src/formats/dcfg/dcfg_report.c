@@ -137,7 +137,7 @@ static int block_selected(const rep *r, uint32_t b)
     const tk_cfg_block *bl = &p->blocks[b];
     if (o->has_image && p->images[bl->image].id != o->image_id) return 0;
     if (o->has_routine &&
-        (bl->routine == TK_CFG_NONE || p->blocks[p->routines[bl->routine].entry].id != o->routine_id))
+        (bl->routine == TK_CFG_NONE || tk_cfg_routine_id(p, bl->routine) != o->routine_id))
         return 0;
     if (o->has_loop) {
         uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loop_id));
@@ -160,8 +160,7 @@ static int loop_selected(const rep *r, uint32_t l)
     }
 ok:
     if (r->o->has_image && p->images[p->blocks[h].image].id != r->o->image_id) return 0;
-    if (r->o->has_routine && (p->loops[l].routine == TK_CFG_NONE ||
-                              p->blocks[p->routines[p->loops[l].routine].entry].id != r->o->routine_id))
+    if (r->o->has_routine && tk_cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
         return 0;
     return 1;
 }
@@ -478,8 +477,8 @@ static int loops_table(rep *r, int *first_table)
         const tk_cfg_block *h = &p->blocks[lo->head];
         const char *file;
         uint32_t line = block_line(r, lo->head, &file);
-        uint32_t parent = lo->parent == TK_CFG_NONE ? 0 : p->blocks[p->loops[lo->parent].head].id;
-        uint32_t routine = lo->routine == TK_CFG_NONE ? 0 : p->blocks[p->routines[lo->routine].entry].id;
+        uint32_t parent = tk_cfg_loop_id(p, lo->parent);
+        uint32_t routine = tk_cfg_routine_id(p, lo->routine);
         uint64_t visits = tk_cfg_loop_entry_count(r->cfg, p, l);
         uint64_t iters = tk_cfg_loop_iteration_count(p, l);
         tk_cfg_scope s = {TK_SCOPE_LOOP, l};
