@@ -432,6 +432,17 @@ tk_status tk_json_next(tk_json *j, tk_json_token *tok, tk_error *err)
         tk_status st = skip_ws(j, err);
         if (st != TK_OK) return st;
         int c = j->cur < j->lim ? *j->cur : -1;
+        /* separators first: no token, no location to fill */
+        if (c == ',' && (j->state == ST_ARR_NEXT || j->state == ST_OBJ_NEXT)) {
+            j->cur++;
+            j->state = j->state == ST_ARR_NEXT ? ST_ARR_VALUE : ST_OBJ_KEY;
+            continue;
+        }
+        if (c == ':' && j->state == ST_OBJ_COLON) {
+            j->cur++;
+            j->state = ST_OBJ_VALUE;
+            continue;
+        }
         memset(tok, 0, sizeof *tok);
         uint64_t off = cur_offset(j);
         tok->offset = (int64_t)off;
