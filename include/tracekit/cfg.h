@@ -150,7 +150,6 @@ typedef struct tk_cfg_block {
     uint64_t addr_offset;        /* relative to the image load address */
     uint64_t count;              /* COUNT cell, or derived (see top) */
     uint32_t flags;
-    tk_cfg_loc loc;
 } tk_cfg_block;
 
 typedef struct tk_cfg_edge {
@@ -161,7 +160,6 @@ typedef struct tk_cfg_edge {
     uint32_t counts;       /* offset of COUNT_PER_THREAD in the process's u64 pool */
     uint32_t nthreads;     /* length of COUNT_PER_THREAD */
     uint64_t count;        /* sum over threads */
-    tk_cfg_loc loc;
 } tk_cfg_edge;
 
 #define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
@@ -232,6 +230,9 @@ typedef struct tk_cfg_process {
     tk_cfg_idmap *edge_map;      /* edge id -> edge index */
     tk_cfg_idmap *loop_map;      /* head block index -> loop index */
     tk_cfg_idmap *routine_map;   /* entry block index -> routine index */
+    /* where each block / edge row was in the file: only kept when read with
+     * a diagnostics sink (check mode), else NULL (see tk_cfg_block_loc) */
+    tk_cfg_loc *block_locs, *edge_locs;
     tk_cfg_loc loc;
     int routines_computed;       /* ROUTINES absent everywhere: computed */
 } tk_cfg_process;
@@ -287,6 +288,17 @@ uint32_t tk_cfg_node_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nod
 uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_special_kind k);
 
 /* ---- blocks --------------------------------------------------------------- */
+/* Row location of a block / edge ({0, 0} when locations were not kept). */
+static inline tk_cfg_loc tk_cfg_block_loc(const tk_cfg_process *p, uint32_t block)
+{
+    tk_cfg_loc none = {0, 0};
+    return p->block_locs && block < p->nblocks ? p->block_locs[block] : none;
+}
+static inline tk_cfg_loc tk_cfg_edge_loc(const tk_cfg_process *p, uint32_t edge)
+{
+    tk_cfg_loc none = {0, 0};
+    return p->edge_locs && edge < p->nedges ? p->edge_locs[edge] : none;
+}
 uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
 uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
 /* Per-thread execution count (derived from edges). */

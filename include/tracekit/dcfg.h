@@ -34,15 +34,21 @@ typedef struct tk_dcfg_read_options {
      * located errors/warnings and reading goes on.  When NULL, the first such
      * error fails the read with TK_ERR_FORMAT. */
     tk_diag *diag;
+    /* tk_dcfg_read_path: how to open the file (NULL: defaults). Files are
+     * read as a stream (no_mmap is forced): the reader needs each byte once. */
+    const tk_input_options *input;
 } tk_dcfg_read_options;
 
-#define TK_DCFG_READ_OPTIONS_INIT {NULL}
+#define TK_DCFG_READ_OPTIONS_INIT {NULL, NULL}
 
 /* Read a DCFG from an open input.  Returns TK_OK, TK_ERR_FORMAT / TK_ERR_LIMIT
  * (located: path:line:column), TK_ERR_NOMEM, TK_ERR_IO.  *out is the caller's. */
 tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
                        tk_error *err);
-/* Same from a path ("-" = stdin). */
+/* Same from a path ("-" = stdin).  Row locations are kept only in check
+ * mode; when a strict read fails on a reference error found after parsing
+ * (dangling edge, duplicate id), the file is read again in check mode to
+ * locate it (not possible for stdin). */
 tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_options *opt,
                             tk_error *err);
 

@@ -11,17 +11,11 @@ static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
     tk_error_clear(&err);
     tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
     o.diag = diag;
-    /* A mapped file would count in the resident memory as it is read: the
-     * reader streams, so read the file in chunks instead. */
-    tk_input *in = ctx->inputs[i], *reopened = NULL;
-    if (tk_input_is_mapped(in) && strcmp(ctx->paths[i], "-") != 0) {
-        tk_input_options io = ctx->input_opt;
-        io.no_mmap = 1;
-        if (tk_input_open(&reopened, ctx->paths[i], &io, &err) == TK_OK) in = reopened;
-        tk_error_clear(&err);
-    }
-    tk_status st = tk_dcfg_read(out, in, &o, &err);
-    tk_input_free(reopened);
+    /* regular files: by path, streamed (a mapped file would count in the
+     * resident memory) and re-read to locate late errors */
+    tk_status st = strcmp(ctx->paths[i], "-") != 0
+                       ? (o.input = &ctx->input_opt, tk_dcfg_read_path(out, ctx->paths[i], &o, &err))
+                       : tk_dcfg_read(out, ctx->inputs[i], &o, &err);
     if (st != TK_OK) {
         if (diag) {
             tk_diag_error(diag, &err);

@@ -85,13 +85,13 @@ static tk_status build_node_map(finish_ctx *c)
         uint32_t old = tk_cfg_idmap_put(p->node_map, p->blocks[b].id, b);
         if (old == TK_CFG_NONE) continue;
         if (old >= p->nblocks)
-            report(c, TK_SEV_ERROR, p->blocks[b].loc,
+            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                    "basic-block id %u reuses the id of special node %s", p->blocks[b].id,
                    tk_cfg_str(cfg, cfg->specials[old - p->nblocks].name));
         else
-            report(c, TK_SEV_ERROR, p->blocks[b].loc,
+            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                    "duplicate node id %u (first defined at line %u)", p->blocks[b].id,
-                   p->blocks[old].loc.line);
+                   tk_cfg_block_loc(p, old).line);
     }
     return TK_OK;
 }
@@ -117,19 +117,19 @@ static tk_status resolve_edges(finish_ctx *c)
         tk_cfg_edge *ed = &p->edges[e];
         uint32_t old = tk_cfg_idmap_put(p->edge_map, ed->id, e);
         if (old != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "duplicate edge id %u (first defined at line %u)",
-                   ed->id, p->edges[old].loc.line);
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
+                   ed->id, tk_cfg_edge_loc(p, old).line);
         uint32_t s = tk_cfg_idmap_get(p->node_map, ed->src);
         uint32_t t = tk_cfg_idmap_get(p->node_map, ed->tgt);
         if (s == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "edge %u: source node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: source node %u does not exist", ed->id,
                    ed->src);
         if (t == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "edge %u: target node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: target node %u does not exist", ed->id,
                    ed->tgt);
         uint32_t ty = tk_cfg_idmap_get(types, ed->type);
         if (ty == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "edge %u: edge type id %u is not in EDGE_TYPES",
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: edge type id %u is not in EDGE_TYPES",
                    ed->id, ed->type);
         ed->src = s;
         ed->tgt = t;

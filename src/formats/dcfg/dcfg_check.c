@@ -88,13 +88,13 @@ static void check_images(checker *c)
         for (uint32_t k = 0; k < im->nblocks; k++) {
             const tk_cfg_block *b = &p->blocks[im->first_block + k];
             if (b->size && b->last_instr_offset >= b->size)
-                say(c, TK_SEV_ERROR, b->loc,
+                say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, im->first_block + k),
                     "block %" PRIu32 ": LAST_INSTR_OFFSET %" PRIu32 " is not inside the block (SIZE %" PRIu32 ")",
                     b->id, b->last_instr_offset, b->size);
             if (b->num_instrs == 0)
-                say(c, TK_SEV_WARNING, b->loc, "block %" PRIu32 ": NUM_INSTRS is 0", b->id);
+                say(c, TK_SEV_WARNING, tk_cfg_block_loc(p, im->first_block + k), "block %" PRIu32 ": NUM_INSTRS is 0", b->id);
             if (im->size && (b->addr_offset > im->size || b->size > im->size - b->addr_offset))
-                say(c, TK_SEV_WARNING, b->loc,
+                say(c, TK_SEV_WARNING, tk_cfg_block_loc(p, im->first_block + k),
                     "block %" PRIu32 " (offset 0x%" PRIx64 ", size %" PRIu32 ") extends beyond its image (size %" PRIu64 ")",
                     b->id, b->addr_offset, b->size, im->size);
         }
@@ -113,11 +113,11 @@ static void check_counts(checker *c)
         for (uint32_t k = p->out_start[b]; k < p->out_start[b + 1]; k++)
             out += p->edges[p->out_edges[k]].count;
         if (p->in_start[b] != p->in_start[b + 1] && in != bl->count)
-            say(c, TK_SEV_ERROR, bl->loc,
+            say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its in-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, in);
         if (p->out_start[b] != p->out_start[b + 1] && out != bl->count)
-            say(c, TK_SEV_ERROR, bl->loc,
+            say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its out-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, out);
     }
@@ -140,7 +140,7 @@ static void check_counts(checker *c)
         const tk_cfg_edge *ed = &p->edges[e];
         if (p->file_instr_count_per_thread && ed->nthreads != p->n_file_instr_count_per_thread &&
             warned++ < 10)
-            say(c, TK_SEV_WARNING, ed->loc,
+            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e),
                 "edge %" PRIu32 ": COUNT_PER_THREAD has %" PRIu32 " values for %" PRIu32 " threads",
                 ed->id, ed->nthreads, p->n_file_instr_count_per_thread);
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
@@ -148,16 +148,16 @@ static void check_counts(checker *c)
         tk_special_kind ss = tk_cfg_node_special(cfg, p, ed->src),
                         ts = tk_cfg_node_special(cfg, p, ed->tgt);
         if (ss == TK_SPECIAL_START && k != TK_EDGE_ENTRY)
-            say(c, TK_SEV_WARNING, ed->loc, "edge %" PRIu32 " leaves the START node but is not an ENTRY edge", ed->id);
+            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the START node but is not an ENTRY edge", ed->id);
         if (ts == TK_SPECIAL_END && k != TK_EDGE_EXIT)
-            say(c, TK_SEV_WARNING, ed->loc, "edge %" PRIu32 " enters the END node but is not an EXIT edge", ed->id);
+            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " enters the END node but is not an EXIT edge", ed->id);
         if (ts == TK_SPECIAL_START)
-            say(c, TK_SEV_ERROR, ed->loc, "edge %" PRIu32 " enters the START node", ed->id);
+            say(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " enters the START node", ed->id);
         if (ss == TK_SPECIAL_END)
-            say(c, TK_SEV_ERROR, ed->loc, "edge %" PRIu32 " leaves the END node", ed->id);
+            say(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the END node", ed->id);
         uint32_t dup = tk_cfg_find_edge_between(p, ed->src, ed->tgt);
         if (dup != TK_CFG_NONE && dup != e)
-            say(c, TK_SEV_WARNING, ed->loc, "edge %" PRIu32 " duplicates edge %" PRIu32 " (same source and target)",
+            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " duplicates edge %" PRIu32 " (same source and target)",
                 ed->id, p->edges[dup].id);
     }
 }
@@ -176,7 +176,7 @@ static tk_status check_routines(checker *c)
     for (uint32_t b = 0; b < p->nblocks; b++) {
         const tk_cfg_block *bl = &p->blocks[b];
         if (bl->routine == TK_CFG_NONE)
-            say(c, TK_SEV_ERROR, bl->loc, "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
+            say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b), "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
                 p->images[bl->image].id);
     }
     uint32_t *idom = NULL, *local = malloc(sizeof *local * (p->nblocks ? p->nblocks : 1));
