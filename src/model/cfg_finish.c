@@ -77,21 +77,25 @@ static tk_status build_node_map(finish_ctx *c)
         if (cfg->specials[s].id > max_id) max_id = cfg->specials[s].id;
     p->node_map = tk_cfg_idmap_new(p->nnodes, max_id);
     if (!p->node_map) return TK_ERR_NOMEM;
-    for (uint32_t s = 0; s < cfg->nspecials; s++)
-        if (tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s) != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u",
-                   cfg->specials[s].id);
+    /* blocks first: when a producer reuses a block id for a special node
+     * (jdomke's QEMU plugin sets START and END to real blocks), the id means
+     * the block, with a warning */
     for (uint32_t b = 0; b < p->nblocks; b++) {
         uint32_t old = tk_cfg_idmap_put(p->node_map, p->blocks[b].id, b);
-        if (old == TK_CFG_NONE) continue;
-        if (old >= p->nblocks)
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
-                   "basic-block id %u reuses the id of special node %s", p->blocks[b].id,
-                   tk_cfg_str(cfg, cfg->specials[old - p->nblocks].name));
-        else
+        if (old != TK_CFG_NONE)
             report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                    "duplicate node id %u (first defined at line %u)", p->blocks[b].id,
                    tk_cfg_block_loc(p, old).line);
+    }
+    for (uint32_t s = 0; s < cfg->nspecials; s++) {
+        uint32_t old = tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s);
+        if (old == TK_CFG_NONE) continue;
+        if (old < p->nblocks)
+            report(c, TK_SEV_WARNING, tk_cfg_block_loc(p, old),
+                   "basic-block id %u is also the id of special node %s: the id refers to the block",
+                   p->blocks[old].id, tk_cfg_str(cfg, cfg->specials[s].name));
+        else
+            report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u", cfg->specials[s].id);
     }
     return TK_OK;
 }
