@@ -321,18 +321,41 @@ static int hot_blocks(rep *r, int *first_table)
 {
     const tk_cfg_process *p = r->p;
     FILE *f = r->f;
-    ranked *rk = malloc(sizeof *rk * (p->nblocks ? p->nblocks : 1));
+    /* with --top N, only the N best are kept (a bounded min-heap): no array
+     * as large as the block table */
+    uint32_t cap = r->o->top && r->o->top < p->nblocks ? r->o->top : p->nblocks;
+    ranked *rk = malloc(sizeof *rk * (cap ? cap : 1));
     if (!rk) return 0;
     uint32_t n = 0;
     uint64_t total = 0;
     for (uint32_t b = 0; b < p->nblocks; b++) {
         total += p->blocks[b].count * p->blocks[b].num_instrs;
         if (!block_selected(r, b)) continue;
-        rk[n].key = p->blocks[b].count * p->blocks[b].num_instrs;
-        rk[n++].index = b;
+        ranked x = {p->blocks[b].count * p->blocks[b].num_instrs, b};
+        if (n < cap) {
+            /* sift up: heap root = worst kept (cmp_ranked sorts best first) */
+            uint32_t i = n++;
+            while (i && cmp_ranked(&rk[(i - 1) / 2], &x) < 0) {
+                rk[i] = rk[(i - 1) / 2];
+                i = (i - 1) / 2;
+            }
+            rk[i] = x;
+        } else if (cap && cmp_ranked(&x, &rk[0]) < 0) {
+            /* better than the worst kept: replace the root, sift down */
+            uint32_t i = 0;
+            for (;;) {
+                uint32_t l = 2 * i + 1, w = i;
+                const ranked *worst = &x;
+                if (l < n && cmp_ranked(&rk[l], worst) > 0) { w = l; worst = &rk[l]; }
+                if (l + 1 < n && cmp_ranked(&rk[l + 1], worst) > 0) w = l + 1;
+                if (w == i) break;
+                rk[i] = rk[w];
+                i = w;
+            }
+            rk[i] = x;
+        }
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
-    if (r->o->top && n > r->o->top) n = r->o->top;
     char pbuf[32];
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_blocks\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
