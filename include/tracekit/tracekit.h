@@ -9,6 +9,8 @@
 
 #include "alloc.h"
 #include "callgrind.h"
+#include "cfg.h"
+#include "dcfg.h"
 #include "format.h"
 #include "input.h"
 #include "output.h"
