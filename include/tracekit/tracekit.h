@@ -8,6 +8,8 @@
 #define TK_VERSION_STRING "0.1.0"
 
 #include "alloc.h"
+#include "ball_larus.h"
+#include "csi.h"
 #include "format.h"
 #include "input.h"
 #include "output.h"

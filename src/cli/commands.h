@@ -14,6 +14,8 @@ int cmd_diff(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 
 void cmd_info_help(FILE *f);
 void cmd_check_help(FILE *f);
@@ -23,5 +25,7 @@ void cmd_convert_help(FILE *f);
 void cmd_dump_help(FILE *f);
 void cmd_diff_help(FILE *f);
 void cmd_merge_help(FILE *f);
+void cmd_paths_help(FILE *f);
+void cmd_extract_help(FILE *f);
 
 #endif
