@@ -199,6 +199,49 @@ static int topo_sort(tk_bl *bl, tk_bl_issue_fn fn, void *ctx)
     bl->ntopo = tail;
     if (tail == n)
         return 0;
+    /* Left over: nodes on a cycle and nodes downstream of one. Peel off,
+     * backwards, every left-over node whose left-over successors are all
+     * gone: what remains lies on a cycle (or between two). outdeg counts
+     * left-over successors; a predecessor CSR walks edges backwards. */
+    uint32_t *outdeg = bl->scratch2;
+    uint32_t *pred_start = tk_calloc(n + (size_t)1, sizeof *pred_start);
+    uint32_t *pred_list = tk_reallocarray(NULL, bl->ne ? bl->ne : 1, sizeof *pred_list);
+    if (!pred_start || !pred_list) {
+        tk_free(pred_start);
+        tk_free(pred_list);
+        for (uint32_t v = 0; v < n; v++)
+            if (indeg[v] != 0)
+                report(fn, ctx, TK_BL_ISSUE_CYCLE, TK_SEV_ERROR, v, TK_BL_NONE, TK_BL_NONE, 0, 0);
+        return -1;
+    }
+    memset(outdeg, 0, n * sizeof *outdeg);
+    for (size_t i = 0; i < bl->ne; i++) {
+        pred_start[bl->e[i].dst + 1]++;
+        if (indeg[bl->e[i].src] != 0 && indeg[bl->e[i].dst] != 0)
+            outdeg[bl->e[i].src]++;
+    }
+    for (uint32_t v = 0; v < n; v++)
+        pred_start[v + 1] += pred_start[v];
+    uint32_t *pos = bl->topo; /* free until the graph is acyclic */
+    memcpy(pos, pred_start, n * sizeof *pos);
+    for (size_t i = 0; i < bl->ne; i++)
+        pred_list[pos[bl->e[i].dst]++] = (uint32_t)i;
+    uint32_t *queue = pos;
+    head = tail = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (indeg[v] != 0 && outdeg[v] == 0)
+            queue[tail++] = v;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        indeg[v] = 0; /* peeled */
+        for (uint32_t k = pred_start[v]; k < pred_start[v + 1]; k++) {
+            uint32_t u = bl->e[pred_list[k]].src;
+            if (indeg[u] != 0 && outdeg[u] > 0 && --outdeg[u] == 0)
+                queue[tail++] = u;
+        }
+    }
+    tk_free(pred_start);
+    tk_free(pred_list);
     for (uint32_t v = 0; v < n; v++)
         if (indeg[v] != 0)
             report(fn, ctx, TK_BL_ISSUE_CYCLE, TK_SEV_ERROR, v, TK_BL_NONE, TK_BL_NONE, 0, 0);

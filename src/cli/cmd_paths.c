@@ -309,7 +309,11 @@ int cmd_paths(int argc, char **argv)
     if (states) {
         for (size_t k = 0; k < nstates; k++) {
             fflush(streams[k]);
-            if (!found[k]) {
+            if (!found[k] && states[k].ordered) {
+                /* a stack frame of a function without path tracing */
+                printf("%s: function %s: not in %s (not instrumented for path tracing)\n",
+                       states[k].label, states[k].function, meta);
+            } else if (!found[k]) {
                 fprintf(stderr, "tracekit: %s: %s: no function %s in %s\n",
                         cli_get(&args, "state"), states[k].label,
                         states[k].function[0] ? states[k].function : sel, meta);

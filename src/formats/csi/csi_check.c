@@ -103,10 +103,10 @@ static void edge_name(const tk_csi_function *fn, uint32_t ei, int hidden_entry, 
     unsigned long long a = (unsigned long long)fn->blocks[e->src].id;
     unsigned long long b = (unsigned long long)fn->blocks[e->dst].id;
     if (hidden_entry)
-        snprintf(buf, size, "hidden edge ENTRY->%llu of %llu~>%llu (line %llu)", b, a, b,
+        snprintf(buf, size, "hidden edge ENTRY->%llu of %llu~>%llu at line %llu", b, a, b,
                  (unsigned long long)e->text_line);
     else
-        snprintf(buf, size, "edge %llu%s%llu (line %llu)", a, e->back ? "~>" : "->", b,
+        snprintf(buf, size, "edge %llu%s%llu at line %llu", a, e->back ? "~>" : "->", b,
                  (unsigned long long)e->text_line);
 }
 
