@@ -569,7 +569,7 @@ tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t 
     tk_status st = fill(in, want, err);
     if (st != TK_OK) return st;
     size_t avail = in->end - in->pos;
-    *data = in->buf + in->pos;
+    *data = in->buf ? in->buf + in->pos : (const uint8_t *)"";
     *len = avail < want ? avail : want;
     return TK_OK;
 }
@@ -602,7 +602,7 @@ tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_erro
     size_t scanned = 0;
     for (;;) {
         size_t avail = in->end - in->pos;
-        const uint8_t *start = in->buf + in->pos;
+        const uint8_t *start = in->buf ? in->buf + in->pos : (const uint8_t *)"";
         const uint8_t *nl = scanned < avail ? memchr(start + scanned, '\n', avail - scanned) : NULL;
         size_t l, consumed;
         if (nl) {
@@ -643,7 +643,7 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
         if (st != TK_OK) return st;
         if (in->pos == in->end) return TK_END;
     }
-    *data = in->buf + in->pos;
+    *data = in->buf ? in->buf + in->pos : (const uint8_t *)"";
     *len = in->end - in->pos;
     in->pos = in->end;
     if (in->mapped) progress(in, in->pos);
@@ -659,7 +659,7 @@ tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error
         tk_status st = fill(in, avail + more, err);
         if (st != TK_OK) return st;
     }
-    *data = in->buf + in->pos;
+    *data = in->buf ? in->buf + in->pos : (const uint8_t *)"";
     *len = in->end - in->pos;
     in->pos = in->end;
     return TK_OK;
