@@ -118,6 +118,13 @@ const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n);
 /* A path buffer sized for the loaded function (valid until the next load). */
 tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
 
+/* Fresh Ball–Larus numbering of fn's CFG (back edges found by DFS from
+ * ENTRY, in edge order; the file's '~>' marks are ignored, so split edges
+ * become ordinary edges). Writes fn->nedges edges into out (same order, new
+ * back/inc/weight; inc = weight). TK_OK, TK_ERR_LIMIT (path count overflow),
+ * TK_ERR_CHECK (a block has no path to EXIT), TK_ERR_NOMEM. */
+tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out);
+
 /* ---- checking --------------------------------------------------------- */
 
 /* Semantic check of one function: numbering (distinct sums 0..NumPaths-1),

@@ -18,8 +18,17 @@ typedef struct dag_edge {
     uint64_t weight;
 } dag_edge;
 
+/* Decode table: the out-edges of each node as contiguous intervals. */
+typedef struct out_slot {
+    uint64_t lo, hi;       /* path numbers [lo, hi) go through this edge */
+    uint32_t dst, origin;
+    uint8_t kind, guessed;
+} out_slot;
+
 struct tk_bl {
     uint32_t n, entry, exit;
+    out_slot *slots;       /* ne, in out_list order */
+    size_t slots_cap;
     dag_edge *e;
     size_t ne, ecap;
     size_t norig;
@@ -57,6 +66,7 @@ void tk_bl_free(tk_bl *bl)
     if (!bl)
         return;
     tk_free(bl->e);
+    tk_free(bl->slots);
     tk_free(bl->exit_dummy);
     tk_free(bl->out_start);
     tk_free(bl->out_list);
@@ -462,6 +472,31 @@ static void check_reachable(tk_bl *bl, tk_bl_issue_fn fn, void *ctx)
                    0, 0);
 }
 
+/* Known out-edges as [lo, hi) slots in weight order (unknown ones left out). */
+static int build_slots(tk_bl *bl)
+{
+    if (bl->slots_cap < bl->ne + 1) {
+        out_slot *sl = tk_reallocarray(bl->slots, bl->ne + 1, sizeof *sl);
+        if (!sl)
+            return -1;
+        bl->slots = sl;
+        bl->slots_cap = bl->ne + 1;
+    }
+    for (size_t k = 0; k < bl->ne; k++) {
+        const dag_edge *d = &bl->e[bl->out_list[k]];
+        out_slot *o = &bl->slots[k];
+        o->dst = d->dst;
+        o->origin = d->origin;
+        o->kind = d->kind;
+        o->guessed = d->guessed;
+        o->lo = d->weight;
+        /* unknown or overflowing: an empty slot never matches */
+        if (!d->known || __builtin_add_overflow(d->weight, bl->np[d->dst], &o->hi))
+            o->hi = o->lo;
+    }
+    return 0;
+}
+
 static tk_status load_built(tk_bl *bl, const tk_bl_edge *edges, tk_bl_issue_fn fn, void *ctx)
 {
     size_t errors = 0;
@@ -487,6 +522,8 @@ static tk_status load_built(tk_bl *bl, const tk_bl_edge *edges, tk_bl_issue_fn f
     tk_free(tmp);
     errors += check_increments(bl, edges, fn, ctx);
     errors += (size_t)dead;
+    if (build_slots(bl) != 0)
+        return TK_ERR_NOMEM;
     return errors ? TK_ERR_CHECK : TK_OK;
 }
 
@@ -595,7 +632,7 @@ static tk_status number_common(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint3
     st = load_built(bl, edges, fn, ctx);
     if (st == TK_OK)
         for (size_t i = 0; i < bl->ne; i++)
-            bl->e[i].guessed = 0; /* fresh numbering: the gap order is ours */
+            bl->e[i].guessed = bl->slots[i].guessed = 0; /* fresh numbering: the gap order is ours */
     return st;
 }
 
@@ -640,34 +677,31 @@ tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weight)
 
 size_t tk_bl_max_nodes(const tk_bl *bl) { return (size_t)bl->n + 1; }
 
-/* The out-edge of v whose interval holds r, or NONE. */
-static uint32_t find_edge(const tk_bl *bl, uint32_t v, uint64_t r)
+/* The slot of v whose interval holds r, or NULL. */
+static const out_slot *find_slot(const tk_bl *bl, uint32_t v, uint64_t r)
 {
     uint32_t lo = bl->out_start[v], hi = bl->out_start[v + 1];
+    const out_slot *s = bl->slots;
     if (hi - lo > 8) {
-        /* last edge with weight <= r */
+        /* last slot starting at or before r */
         uint32_t a = lo, b = hi;
         while (b - a > 1) {
             uint32_t m = a + (b - a) / 2;
-            if (bl->e[bl->out_list[m]].weight <= r)
+            if (s[m].lo <= r)
                 a = m;
             else
                 b = m;
         }
+        /* equal starts (a broken numbering) may precede: scan back */
         lo = a;
-        hi = a + 1;
-        /* equal weights (a broken numbering) may precede: scan back a little */
-        while (lo > bl->out_start[v] && bl->e[bl->out_list[lo - 1]].weight == bl->e[bl->out_list[a]].weight)
+        while (lo > bl->out_start[v] && s[lo - 1].lo == s[a].lo)
             lo--;
+        hi = a + 1;
     }
-    for (uint32_t k = lo; k < hi; k++) {
-        const dag_edge *d = &bl->e[bl->out_list[k]];
-        if (!d->known || d->weight > r)
-            continue;
-        if (r - d->weight < bl->np[d->dst])
-            return bl->out_list[k];
-    }
-    return TK_BL_NONE;
+    for (uint32_t k = lo; k < hi; k++)
+        if (s[k].lo <= r && r < s[k].hi)
+            return &s[k];
+    return NULL;
 }
 
 tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path)
@@ -680,31 +714,36 @@ tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path)
         return TK_ERR_ARG;
     uint64_t r = id;
     uint32_t v = bl->entry;
-    int first = 1;
+    uint32_t *nodes = path->nodes, *edges = path->edges;
+    size_t len = 0;
     for (size_t steps = 0; steps <= bl->n; steps++) {
         if (v == bl->exit) {
-            path->nodes[path->len++] = v;
+            nodes[len++] = v;
+            path->len = len;
             return r == 0 ? TK_OK : TK_ERR_FORMAT;
         }
-        uint32_t ei = find_edge(bl, v, r);
-        if (ei == TK_BL_NONE)
+        const out_slot *d = find_slot(bl, v, r);
+        if (!d) {
+            path->len = len;
             return TK_ERR_FORMAT;
-        const dag_edge *d = &bl->e[ei];
-        r -= d->weight;
-        if (d->kind == DAG_FROM_ENTRY && first) {
+        }
+        r -= d->lo;
+        if (d->kind == DAG_FROM_ENTRY && steps == 0) {
             path->start_edge = d->origin;
         } else {
-            if (d->kind != DAG_TO_EXIT && path->edges)
-                path->edges[path->len] = d->origin;
-            path->nodes[path->len++] = v;
             if (d->kind == DAG_TO_EXIT) {
+                nodes[len++] = v;
+                path->len = len;
                 path->end_edge = d->origin;
                 path->end_ambiguous = d->guessed;
                 return r == 0 ? TK_OK : TK_ERR_FORMAT;
             }
+            if (edges)
+                edges[len] = d->origin;
+            nodes[len++] = v;
         }
-        first = 0;
         v = d->dst;
     }
+    path->len = len;
     return TK_ERR_FORMAT;
 }

@@ -492,6 +492,7 @@ static const cli_opt convert_opts[] = {
     {"force", 0, NULL, "replace an existing OUT"},
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"path", 0, "ID", "dot: highlight the decoded path ID"},
+    {"renumber", 0, NULL, "csi: write a fresh Ball-Larus numbering (back edges found by DFS)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -501,6 +502,7 @@ static int write_all(cli_ctx *ctx, const cli_args *args, int mode, FILE *out)
     const char *sel = cli_get(args, "function");
     uint64_t path_id = 0;
     int highlight = mode == 2 && cli_has(args, "path");
+    int renumber = mode == 1 && cli_has(args, "renumber");
     if (highlight && cli_get_u64(ctx->command, args, "path", 0, &path_id) != 0)
         return CLI_EXIT_USAGE;
     int rc = CLI_EXIT_OK;
@@ -520,7 +522,25 @@ static int write_all(cli_ctx *ctx, const cli_args *args, int mode, FILE *out)
         while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
             if (!csi_function_matches(sel, fn, label))
                 continue;
-            if (mode == 1) {
+            if (mode == 1 && renumber) {
+                tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
+                if (!edges) {
+                    st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                tk_status rs = tk_csi_renumber(fn, num, edges);
+                if (rs == TK_OK) {
+                    tk_csi_function copy = *fn;
+                    copy.edges = edges;
+                    st = tk_csi_write_function(out, &copy, &err);
+                } else {
+                    st = tk_error_set_at(&err, TK_ERR_FORMAT, src.name, -1, fn->text_line, 1,
+                                         "cannot number function %s: %s", label,
+                                         rs == TK_ERR_LIMIT ? "path count overflow"
+                                                            : "a block has no path to EXIT");
+                }
+                free(edges);
+            } else if (mode == 1) {
                 st = tk_csi_write_function(out, fn, &err);
             } else if (mode == 0) {
                 tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);

@@ -71,6 +71,28 @@ tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
                       fn_issue, ctx);
 }
 
+tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out)
+{
+    n->edges.len = 0;
+    if (TK_VEC_RESERVE(&n->edges, fn->nedges + (size_t)1) != 0)
+        return TK_ERR_NOMEM;
+    for (uint32_t i = 0; i < fn->nedges; i++) {
+        tk_bl_edge be = {fn->edges[i].src, fn->edges[i].dst, 0, 0, 0};
+        n->edges.data[n->edges.len++] = be;
+    }
+    tk_status st = tk_bl_number(n->bl, fn->nblocks, fn->entry, fn->exit, n->edges.data,
+                                n->edges.len, NULL, NULL);
+    if (st != TK_OK)
+        return st;
+    for (uint32_t i = 0; i < fn->nedges; i++) {
+        out[i] = fn->edges[i];
+        out[i].back = n->edges.data[i].back;
+        out[i].inc = n->edges.data[i].inc;
+        out[i].weight = n->edges.data[i].weight;
+    }
+    return TK_OK;
+}
+
 const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n) { return n->bl; }
 
 tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n) { return &n->path; }
