@@ -54,7 +54,7 @@ void csi_source_close(csi_source *s)
     tk_csi_reader_free(s->reader);
     tk_input_free(s->owned);
     free(s->section);
-    for (size_t i = 0; i < s->nnames; i++)
+    for (size_t i = 0; i < s->names_cap; i++)
         free(s->names[i]);
     free(s->names);
     free(s->counts);
