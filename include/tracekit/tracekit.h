@@ -9,7 +9,9 @@
 
 #include "alloc.h"
 #include "ball_larus.h"
+#include "cfg.h"
 #include "csi.h"
+#include "dcfg.h"
 #include "format.h"
 #include "input.h"
 #include "output.h"
