@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "ball_larus.h"
+#include "cfg.h"
 #include "input.h"
 #include "status.h"
 
@@ -207,6 +208,18 @@ typedef struct tk_csi_decoded {
 tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *n,
                               const tk_csi_state *s, tk_csi_decoded *out, tk_error *err);
 void tk_csi_decoded_free(tk_csi_decoded *d);
+
+/* ---- DCFG -> CSI ------------------------------------------------------ */
+
+/* Ball–Larus metadata for every routine of a CFG model (read from DCFG):
+ * the routine's blocks (ENTRY = its entry block; EXIT a new block, id = the
+ * largest block id + 1), its intra-routine edges (branches, fall-throughs,
+ * call bypasses; returns and edges leaving the routine go to EXIT; calls are
+ * left out), source lines from SOURCE_DATA (the line of each block's first
+ * instruction, NULL when unknown) and a fresh numbering (tk_csi_renumber).
+ * Routines whose paths overflow 64 bits are left out, as csi-cc does, and
+ * counted in *skipped. TK_OK, TK_ERR_IO, TK_ERR_NOMEM. */
+tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
 
 /* ---- ELF -------------------------------------------------------------- */
 

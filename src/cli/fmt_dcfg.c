@@ -154,7 +154,8 @@ static int run_report(cli_ctx *ctx, const cli_args *a)
 /* ---- convert ---------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json) or dot (Graphviz)"},
+    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json), dot (Graphviz) or csi "
+                       "(Ball-Larus path-tracing metadata of every routine)"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
     {"force", 'f', NULL, "overwrite OUT if it exists"},
     {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
@@ -184,7 +185,7 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
 
 static int run_convert(cli_ctx *ctx, const cli_args *a)
 {
-    int to = cli_get_choice(ctx->command, a, "to", "dcfg|json|dot", -1);
+    int to = cli_get_choice(ctx->command, a, "to", "dcfg|json|dot|csi", -1);
     if (to < 0) {
         if (!cli_has(a, "to")) cli_usage_error(ctx->command, "--to FMT is required (dcfg, json or dot)");
         return CLI_EXIT_USAGE;
@@ -211,8 +212,13 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
     }
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = to == 2 ? tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err)
-                           : tk_dcfg_write(cfg, tk_output_file(out), &err);
+    uint64_t skipped = 0;
+    tk_status st = to == 2   ? tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err)
+                   : to == 3 ? tk_csi_write_cfg(tk_output_file(out), cfg, &skipped, &err)
+                             : tk_dcfg_write(cfg, tk_output_file(out), &err);
+    if (skipped)
+        fprintf(stderr, "tracekit: warning: %llu routines left out: their path count overflows 64 bits\n",
+                (unsigned long long)skipped);
     tk_cfg_free(cfg);
     if (st != TK_OK) {
         tk_output_abort(out);
