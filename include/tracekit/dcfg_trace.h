@@ -94,7 +94,7 @@ size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_
                                       const char **key, const char **value, size_t *value_len);
 
 /* Receives decoded edge ids in order, in batches. Return 0 to go on, non-zero
- * to stop (decode then returns TK_ERR_ARG... no: returns TK_END). */
+ * to stop (the decode call then returns TK_END). */
 typedef int (*tk_dcfg_trace_emit_fn)(void *ctx, const uint32_t *edges, size_t n);
 
 /* Decode chunk `i` (global index). *edges gets the number of edge ids
@@ -127,6 +127,44 @@ typedef struct tk_dcfg_trace_decode_options {
 tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
                                tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
                                tk_diag *diag, tk_error *err);
+
+/* ---- writing --------------------------------------------------------------- */
+
+typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
+
+/* Writes n bytes; returns 0 on success. */
+typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
+
+typedef struct tk_dcfg_trace_encode_options {
+    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary */
+    int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
+    uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
+    uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit) */
+    /* NUM_INSTRS of the source block of an edge (for INSTR_COUNT and
+     * PRECEDING_INSTR_COUNT); NULL writes 0 for both. */
+    uint64_t (*source_instrs)(void *ctx, uint64_t pid, uint32_t edge);
+    void *ctx;
+} tk_dcfg_trace_encode_options;
+
+#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL}
+
+/* Two passes over the same data. Pass 1: observe() every edge sequence
+ * (per process and thread, in order; a thread may be given in several
+ * calls; each thread's edges together, each process's threads together).
+ * Then start() writes the header; pass 2: encode() with exactly the same
+ * calls; finish() writes the rest. Errors: TK_ERR_ARG (calls out of order,
+ * pass 2 differs), TK_ERR_FORMAT (a thread or process not contiguous),
+ * TK_ERR_NOMEM, TK_ERR_IO (write failed). */
+tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+                                    const tk_dcfg_trace_encode_options *opt, tk_error *err);
+void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
+tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+                                        const uint32_t *edges, size_t n, tk_error *err);
+tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
+                                      void *ctx, tk_error *err);
+tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+                                       const uint32_t *edges, size_t n, tk_error *err);
+tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);
 
 #ifdef __cplusplus
 }
