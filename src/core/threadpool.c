@@ -1,4 +1,5 @@
 /* tracekit core: thread pool (see threadpool.h). */
+#include "core/alloc.h"
 #include "threadpool.h"
 
 #include <pthread.h>
@@ -39,7 +40,7 @@ static void run_loop(tk_threadpool *pool, unsigned worker) {
 
 static void *helper_main(void *p) {
     helper_arg arg = *(helper_arg *)p;
-    free(p);
+    tk_free(p);
     tk_threadpool *pool = arg.pool;
     unsigned long seen = 0;
     for (;;) {
@@ -71,19 +72,19 @@ tk_status tk_threadpool_create(tk_threadpool **out, unsigned threads, tk_error *
         threads = tk_cpu_count();
     if (threads > 256)
         threads = 256;
-    tk_threadpool *pool = calloc(1, sizeof *pool);
+    tk_threadpool *pool = tk_calloc(1, sizeof *pool);
     if (!pool)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     pool->size = 1;
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->work_cv, NULL);
     pthread_cond_init(&pool->done_cv, NULL);
-    if (threads > 1 && !(pool->threads = calloc(threads - 1, sizeof *pool->threads))) {
+    if (threads > 1 && !(pool->threads = tk_calloc(threads - 1, sizeof *pool->threads))) {
         tk_threadpool_free(pool);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     for (unsigned i = 1; i < threads; i++) {
-        helper_arg *arg = malloc(sizeof *arg);
+        helper_arg *arg = tk_malloc(sizeof *arg);
         if (!arg) {
             tk_threadpool_free(pool);
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -91,7 +92,7 @@ tk_status tk_threadpool_create(tk_threadpool **out, unsigned threads, tk_error *
         arg->pool = pool;
         arg->worker = i;
         if (pthread_create(&pool->threads[i - 1], NULL, helper_main, arg) != 0) {
-            free(arg);
+            tk_free(arg);
             tk_threadpool_free(pool);
             return tk_error_set(err, TK_ERR_IO, "cannot create a thread");
         }
@@ -113,8 +114,8 @@ void tk_threadpool_free(tk_threadpool *pool) {
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->work_cv);
     pthread_cond_destroy(&pool->done_cv);
-    free(pool->threads);
-    free(pool);
+    tk_free(pool->threads);
+    tk_free(pool);
 }
 
 unsigned tk_threadpool_size(const tk_threadpool *pool) { return pool ? pool->size : 1; }

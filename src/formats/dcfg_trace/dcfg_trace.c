@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/threadpool.h"
 #include "dt_internal.h"
 #include "tracekit/input.h"
 
-tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err);
 
 static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *diag, tk_error *err) {
     tk_status st = dt_parse(t, diag, err);
@@ -20,13 +20,13 @@ static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *dia
 }
 
 static tk_dcfg_trace *new_trace(const char *name) {
-    tk_dcfg_trace *t = calloc(1, sizeof *t);
+    tk_dcfg_trace *t = tk_calloc(1, sizeof *t);
     if (!t)
         return NULL;
     size_t n = strlen(name);
-    char *p = malloc(n + 1);
+    char *p = tk_malloc(n + 1);
     if (!p) {
-        free(t);
+        tk_free(t);
         return NULL;
     }
     memcpy(p, name, n + 1);
@@ -62,9 +62,9 @@ tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_
                                     const char *name, tk_diag *diag, tk_error *err) {
     *out = NULL;
     tk_dcfg_trace *t = new_trace(name ? name : "<memory>");
-    void *copy = malloc(len ? len : 1);
+    void *copy = tk_malloc(len ? len : 1);
     if (!t || !copy) {
-        free(copy);
+        tk_free(copy);
         tk_dcfg_trace_free(t);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
@@ -82,18 +82,18 @@ void tk_dcfg_trace_free(tk_dcfg_trace *t) {
     for (size_t i = 0; i < t->nprocs; i++) {
         dt_process *p = &t->procs[i];
         for (size_t j = 0; j < p->ndict; j++)
-            free(p->dict[j].key);
-        free(p->dict);
+            tk_free(p->dict[j].key);
+        tk_free(p->dict);
         dt_table_free(&p->table);
     }
-    free(t->procs);
-    free(t->threads);
-    free(t->chunks);
-    free(t->owned_data);
+    tk_free(t->procs);
+    tk_free(t->threads);
+    tk_free(t->chunks);
+    tk_free(t->owned_data);
     if (t->input)
         tk_input_free((tk_input *)t->input);
-    free((void *)t->path);
-    free(t);
+    tk_free((void *)t->path);
+    tk_free(t);
 }
 
 const char *tk_dcfg_trace_path(const tk_dcfg_trace *t) { return t->path; }
@@ -228,7 +228,7 @@ static int collect(void *ctx, const uint32_t *edges, size_t n) {
         size_t cap = j->cap ? j->cap : 4096;
         while (cap < j->n + n)
             cap *= 2;
-        uint32_t *p = realloc(j->edges, cap * sizeof *p);
+        uint32_t *p = tk_realloc(j->edges, cap * sizeof *p);
         if (!p)
             return 1;
         j->edges = p;
@@ -293,7 +293,7 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
         return st;
     unsigned nworkers = tk_threadpool_size(pool);
     size_t window = nworkers > 1 ? (size_t)nworkers * 4 : 1;
-    chunk_job *jobs = calloc(window, sizeof *jobs);
+    chunk_job *jobs = tk_calloc(window, sizeof *jobs);
     if (!jobs) {
         tk_threadpool_free(pool);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -351,8 +351,8 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
         st = TK_ERR_CHECK;
 done:
     for (size_t i = 0; i < window; i++)
-        free(jobs[i].edges);
-    free(jobs);
+        tk_free(jobs[i].edges);
+    tk_free(jobs);
     tk_threadpool_free(pool);
     return st;
 }

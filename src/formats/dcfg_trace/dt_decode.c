@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "dt_internal.h"
 
 #define OUT_BATCH 4096

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "dt_internal.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -29,7 +30,7 @@ static int sb_reserve(strbuf *b, size_t more) {
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->n + more)
         cap *= 2;
-    char *q = realloc(b->p, cap);
+    char *q = tk_realloc(b->p, cap);
     if (!q)
         return -1;
     b->p = q;
@@ -77,10 +78,10 @@ typedef struct pair_map {
 
 static int pm_grow(pair_map *m) {
     size_t cap = m->cap ? m->cap * 2 : 1024;
-    pair_map nm = {calloc(cap, sizeof(uint64_t)), calloc(cap, sizeof(uint64_t)), NULL, NULL, cap, 0};
+    pair_map nm = {tk_calloc(cap, sizeof(uint64_t)), tk_calloc(cap, sizeof(uint64_t)), NULL, NULL, cap, 0};
     if (!nm.keys || !nm.counts) {
-        free(nm.keys);
-        free(nm.counts);
+        tk_free(nm.keys);
+        tk_free(nm.counts);
         return -1;
     }
     for (size_t i = 0; i < m->cap; i++) {
@@ -93,8 +94,8 @@ static int pm_grow(pair_map *m) {
         nm.counts[j] = m->counts[i];
         nm.n++;
     }
-    free(m->keys);
-    free(m->counts);
+    tk_free(m->keys);
+    tk_free(m->counts);
     *m = nm;
     return 0;
 }
@@ -171,14 +172,14 @@ static tk_status nomem(tk_error *err) { return tk_error_set(err, TK_ERR_NOMEM, "
 
 tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
                                     const tk_dcfg_trace_encode_options *opt, tk_error *err) {
-    tk_dcfg_trace_encoder *e = calloc(1, sizeof *e);
+    tk_dcfg_trace_encoder *e = tk_calloc(1, sizeof *e);
     if (!e)
         return nomem(err);
     tk_dcfg_trace_encode_options def = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     e->opt = opt ? *opt : def;
     if (e->opt.level < 0 || e->opt.level > 9) {
         int level = e->opt.level;
-        free(e);
+        tk_free(e);
         return tk_error_set(err, TK_ERR_ARG, "level %d out of range 0..9", level);
     }
     *out = e;
@@ -189,18 +190,18 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
     if (!e)
         return;
     for (size_t i = 0; i < e->nprocs; i++) {
-        free(e->procs[i].pairs.keys);
-        free(e->procs[i].pairs.counts);
-        free(e->procs[i].pairs.code);
-        free(e->procs[i].pairs.len);
+        tk_free(e->procs[i].pairs.keys);
+        tk_free(e->procs[i].pairs.counts);
+        tk_free(e->procs[i].pairs.code);
+        tk_free(e->procs[i].pairs.len);
     }
-    free(e->procs);
-    free(e->groups);
-    free(e->rows.p);
-    free(e->chunk_text.p);
-    free(e->last_seen);
-    free(e->seq_spans);
-    free(e);
+    tk_free(e->procs);
+    tk_free(e->groups);
+    tk_free(e->rows.p);
+    tk_free(e->chunk_text.p);
+    tk_free(e->last_seen);
+    tk_free(e->seq_spans);
+    tk_free(e);
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
@@ -209,7 +210,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     size_t n = *cap ? *cap : 16;
     while (n < need)
         n *= 2;
-    void *q = realloc(*p, n * elem);
+    void *q = tk_realloc(*p, n * elem);
     if (!q)
         return -1;
     *p = q;
@@ -353,12 +354,12 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
     pair_map *m = &p->pairs;
     if (m->cap == 0)
         return TK_OK;
-    m->code = calloc(m->cap, sizeof *m->code);
-    m->len = calloc(m->cap, sizeof *m->len);
+    m->code = tk_calloc(m->cap, sizeof *m->code);
+    m->len = tk_calloc(m->cap, sizeof *m->len);
     /* group slots by prev edge: sort slot indexes by key */
-    size_t *order = malloc((m->n ? m->n : 1) * sizeof *order);
+    size_t *order = tk_malloc((m->n ? m->n : 1) * sizeof *order);
     if (!m->code || !m->len || !order) {
-        free(order);
+        tk_free(order);
         return nomem(err);
     }
     size_t k = 0;
@@ -366,9 +367,9 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
         if (m->keys[i])
             order[k++] = i;
     {
-        key_slot *tmp = malloc((k ? k : 1) * sizeof *tmp);
+        key_slot *tmp = tk_malloc((k ? k : 1) * sizeof *tmp);
         if (!tmp) {
-            free(order);
+            tk_free(order);
             return nomem(err);
         }
         for (size_t i = 0; i < k; i++)
@@ -376,7 +377,7 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
         qsort(tmp, k, sizeof *tmp, cmp_key_slot);
         for (size_t i = 0; i < k; i++)
             order[i] = tmp[i].slot;
-        free(tmp);
+        tk_free(tmp);
     }
     sym *syms = NULL;
     uint64_t *w = NULL;
@@ -391,12 +392,12 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
         size_t n = j - i;
         if (n > cap) {
             cap = n * 2;
-            free(syms);
-            free(w);
-            free(parent);
-            syms = malloc(cap * sizeof *syms);
-            w = malloc(2 * cap * sizeof *w);
-            parent = malloc(2 * cap * sizeof *parent);
+            tk_free(syms);
+            tk_free(w);
+            tk_free(parent);
+            syms = tk_malloc(cap * sizeof *syms);
+            w = tk_malloc(2 * cap * sizeof *w);
+            parent = tk_malloc(2 * cap * sizeof *parent);
             if (!syms || !w || !parent) {
                 st = nomem(err);
                 break;
@@ -429,10 +430,10 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
         }
         i = j;
     }
-    free(syms);
-    free(w);
-    free(parent);
-    free(order);
+    tk_free(syms);
+    tk_free(w);
+    tk_free(parent);
+    tk_free(order);
     return st;
 }
 
@@ -459,7 +460,7 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
             return st;
     }
     if (e->opt.level >= 1) {
-        e->last_seen = malloc(((size_t)1 << 18) * sizeof *e->last_seen);
+        e->last_seen = tk_malloc(((size_t)1 << 18) * sizeof *e->last_seen);
         if (!e->last_seen)
             return nomem(err);
     }
@@ -659,14 +660,14 @@ static tk_status write_dictionary_and_rows(tk_dcfg_trace_encoder *e, const char 
         size_t total = 0;
         for (size_t i = 0; i < e->nspans; i += 2)
             total += e->seq_spans[i + 1] - e->seq_spans[i];
-        segs = malloc((total + 1) * sizeof *segs);
+        segs = tk_malloc((total + 1) * sizeof *segs);
         if (!segs)
             return nomem(err);
         for (size_t i = 0; i < e->nspans; i += 2)
             nseg += split_segments(s, e->seq_spans[i], e->seq_spans[i + 1], segs + nseg, total + 1 - nseg);
-        cands = malloc((nseg + 1) * sizeof *cands);
+        cands = tk_malloc((nseg + 1) * sizeof *cands);
         if (!cands) {
-            free(segs);
+            tk_free(segs);
             return nomem(err);
         }
         for (size_t i = 0; i < nseg; i++) {
@@ -726,7 +727,7 @@ static tk_status write_dictionary_and_rows(tk_dcfg_trace_encoder *e, const char 
         for (size_t i = 0; i < ncand; i++)
             if (cands[i].key > nkeys)
                 nkeys = cands[i].key;
-        size_t *by_key = calloc(nkeys + 1, sizeof *by_key);
+        size_t *by_key = tk_calloc(nkeys + 1, sizeof *by_key);
         if (!by_key) {
             st = nomem(err);
             goto done;
@@ -744,7 +745,7 @@ static tk_status write_dictionary_and_rows(tk_dcfg_trace_encoder *e, const char 
             if ((st = outs(e, head, err)) == TK_OK && (st = out(e, s + c->off, c->len, err)) == TK_OK)
                 st = outs(e, "\"", err);
         }
-        free(by_key);
+        tk_free(by_key);
         if (st != TK_OK)
             goto done;
     }
@@ -773,8 +774,8 @@ static tk_status write_dictionary_and_rows(tk_dcfg_trace_encoder *e, const char 
     }
     st = out(e, s + pos, e->rows.n - pos, err);
 done:
-    free(segs);
-    free(cands);
+    tk_free(segs);
+    tk_free(cands);
     return st;
 }
 
@@ -786,7 +787,7 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
     tk_status st = TK_OK;
     /* transition table, sorted by (current, next) */
     size_t k = 0;
-    key_slot *ks = malloc((m->n ? m->n : 1) * sizeof *ks);
+    key_slot *ks = tk_malloc((m->n ? m->n : 1) * sizeof *ks);
     if (!ks)
         return nomem(err);
     for (size_t i = 0; i < m->cap; i++)
@@ -822,8 +823,8 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
         goto done;
     st = outs(e, " ] ]", err);
 done:
-    free(ks);
-    free(table.p);
+    tk_free(ks);
+    tk_free(table.p);
     e->rows.n = 0;
     e->nspans = 0;
     return st;

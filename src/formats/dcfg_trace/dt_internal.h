@@ -128,6 +128,9 @@ struct tk_dcfg_trace {
     size_t nchunks, cap_chunks;
 };
 
+/* Parse the content of t (data, len, path set) into t. */
+tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err);
+
 /* Line and column (1-based) of a byte offset in the content. */
 void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col);
 /* Set a located error at a byte offset of the content. */

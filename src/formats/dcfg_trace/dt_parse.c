@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "dt_internal.h"
 
 void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col) {
@@ -242,7 +243,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     size_t n = *cap ? *cap : 16;
     while (n < need)
         n *= 2;
-    void *q = realloc(*p, n * elem);
+    void *q = tk_realloc(*p, n * elem);
     if (!q)
         return -1;
     *p = q;
@@ -268,7 +269,7 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
         skip_ws(lx);
         if ((st = string_span(lx, &k, &klen, &koff, "a dictionary key (a string)")) != TK_OK)
             return st;
-        char *key = malloc(klen + 1);
+        char *key = tk_malloc(klen + 1);
         if (!key)
             return nomem(lx);
         size_t n = 0;
@@ -277,7 +278,7 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
             if (c == ' ' || c == '\t')
                 continue;
             if (dt_b64_value[(unsigned char)c] < 0) {
-                free(key);
+                tk_free(key);
                 return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, koff + (int64_t)i,
                                    "dictionary keys use the characters A-Z a-z 0-9 + -; found '%c'", c);
             }
@@ -286,12 +287,12 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
         key[n] = 0;
         for (size_t i = 0; i < proc->ndict; i++)
             if (proc->dict[i].key_len == n && memcmp(proc->dict[i].key, key, n) == 0) {
-                free(key);
+                tk_free(key);
                 return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, koff - 1,
                                    "duplicate dictionary key \"%.*s\"", (int)klen, k);
             }
         if (grow((void **)&proc->dict, &cap, proc->ndict + 1, sizeof *proc->dict)) {
-            free(key);
+            tk_free(key);
             return nomem(lx);
         }
         dt_dict_entry *d = &proc->dict[proc->ndict++];
@@ -635,7 +636,7 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err) {
                        (unsigned long long)t->major, (unsigned long long)t->minor);
     }
 out:
-    free(lx.pool);
-    free(lx.rows);
+    tk_free(lx.pool);
+    tk_free(lx.rows);
     return st;
 }

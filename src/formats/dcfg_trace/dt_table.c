@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "dt_internal.h"
 
 typedef struct code_ref {
@@ -66,11 +67,11 @@ static void map_put(dt_table *t, uint64_t edge, uint32_t state) {
 void dt_table_free(dt_table *t) {
     if (!t)
         return;
-    free(t->states);
-    free(t->entries);
-    free(t->multi_edges);
-    free(t->map_keys);
-    free(t->map_vals);
+    tk_free(t->states);
+    tk_free(t->entries);
+    tk_free(t->multi_edges);
+    tk_free(t->map_keys);
+    tk_free(t->map_vals);
     memset(t, 0, sizeof *t);
 }
 
@@ -93,7 +94,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     size_t n = *cap ? *cap : 64;
     while (n < need)
         n *= 2;
-    void *q = realloc(*p, n * elem);
+    void *q = tk_realloc(*p, n * elem);
     if (!q)
         return -1;
     *p = q;
@@ -183,7 +184,7 @@ static tk_status fill_tables(builder *b, uint32_t state, uint32_t root, const dt
             break;
     }
     (void)pool;
-    free(todo);
+    tk_free(todo);
     return st;
 }
 
@@ -201,7 +202,7 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
     code_ref *refs = NULL;
     uint32_t *row_edge = NULL, *row_state = NULL;
     char c1[40], c2[40];
-    if (nrows > 0 && !(refs = malloc(nrows * sizeof *refs)))
+    if (nrows > 0 && !(refs = tk_malloc(nrows * sizeof *refs)))
         return nomem(err);
 
     /* 1. each code on its own */
@@ -307,8 +308,8 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
     while (want < nkeys * 2)
         want *= 2;
     t->map_cap = want;
-    t->map_keys = calloc(want, sizeof *t->map_keys);
-    t->map_vals = malloc(want * sizeof *t->map_vals);
+    t->map_keys = tk_calloc(want, sizeof *t->map_keys);
+    t->map_vals = tk_malloc(want * sizeof *t->map_vals);
     if (!t->map_keys || !t->map_vals) {
         st = nomem(&*err);
         goto out;
@@ -357,8 +358,8 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
     }
 
     /* 5. resolve transitions: edges emitted and the state of the last one, per row */
-    if (nrows > 0 && (!(row_edge = malloc(nrows * sizeof *row_edge)) ||
-                      !(row_state = malloc(nrows * sizeof *row_state)))) {
+    if (nrows > 0 && (!(row_edge = tk_malloc(nrows * sizeof *row_edge)) ||
+                      !(row_state = tk_malloc(nrows * sizeof *row_state)))) {
         st = nomem(err);
         goto out;
     }
@@ -405,10 +406,10 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
         e->next = row_state[row];
     }
 out:
-    free(refs);
-    free(row_edge);
-    free(row_state);
-    free(b.nodes);
+    tk_free(refs);
+    tk_free(row_edge);
+    tk_free(row_state);
+    tk_free(b.nodes);
     if (st != TK_OK)
         dt_table_free(t);
     return st;
