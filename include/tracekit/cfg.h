@@ -1,0 +1,354 @@
+/* tracekit: the control-flow-graph model (processes, images, symbols, source
+ * lines, basic blocks, typed edges with per-thread counts, routines with
+ * immediate dominators, loops with nesting).
+ *
+ * Read from DCFG (tracekit/dcfg.h); used by the DCFG-Trace cross-checks and
+ * the DCFG -> CSI bridge.
+ *
+ * Shape.  A tk_cfg owns everything.  Objects live in flat arrays and are
+ * addressed by *index* (uint32_t, TK_CFG_NONE when absent); the file's *ids*
+ * are fields.  Lookups id -> index are O(1) (direct table when ids are dense,
+ * hash table otherwise).  The structs are readable directly (treat them as
+ * const); the functions below cover every query of Intel's DCFG API.
+ *
+ * Node indexes of a process: 0 .. nblocks-1 are basic blocks,
+ * nblocks .. nblocks+nspecial-1 the special nodes (START, END, UNKNOWN)
+ * of the file, so edges always refer to node indexes.
+ *
+ * Lists (exit nodes, back-edge sources, loop nodes, ...) are (offset, length)
+ * pairs into the process's u32 pool `ids`: tk_cfg_list(p, off) gives a pointer.
+ *
+ * Counts.  A block's execution count is its COUNT cell when present, else the
+ * sum of its in-edge counts.  Per-thread block counts are always derived from
+ * the edges (sum of in-edge per-thread counts; out-edges for a node without
+ * in-edges), as the spec says.  Instruction count of a set of blocks =
+ * sum COUNT x NUM_INSTRS (the file's INSTR_COUNT is kept separately as
+ * file_instr_count, like Intel's API which ignores it).
+ */
+#ifndef TRACEKIT_CFG_H
+#define TRACEKIT_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TK_CFG_NONE UINT32_MAX
+
+/* The pre-defined edge types of DCFG 1.00 (section 2.5), plus OTHER for a
+ * name the spec does not define (kept verbatim in the type table). */
+typedef enum tk_edge_kind {
+    TK_EDGE_ENTRY = 0,
+    TK_EDGE_EXIT,
+    TK_EDGE_CALL,
+    TK_EDGE_DIRECT_CALL,
+    TK_EDGE_INDIRECT_CALL,
+    TK_EDGE_RETURN,
+    TK_EDGE_CALL_BYPASS,
+    TK_EDGE_BRANCH,
+    TK_EDGE_CONDITIONAL_BRANCH,
+    TK_EDGE_UNCONDITIONAL_BRANCH,
+    TK_EDGE_DIRECT_BRANCH,
+    TK_EDGE_INDIRECT_BRANCH,
+    TK_EDGE_DIRECT_CONDITIONAL_BRANCH,
+    TK_EDGE_INDIRECT_CONDITIONAL_BRANCH,
+    TK_EDGE_DIRECT_UNCONDITIONAL_BRANCH,
+    TK_EDGE_INDIRECT_UNCONDITIONAL_BRANCH,
+    TK_EDGE_REP,
+    TK_EDGE_FALL_THROUGH,
+    TK_EDGE_SYSTEM_CALL,
+    TK_EDGE_SYSTEM_RETURN,
+    TK_EDGE_SYSTEM_CALL_BYPASS,
+    TK_EDGE_CONTEXT_CHANGE,
+    TK_EDGE_CONTEXT_CHANGE_RETURN,
+    TK_EDGE_CONTEXT_CHANGE_BYPASS,
+    TK_EDGE_EXCLUDED_CODE_BYPASS,
+    TK_EDGE_UNKNOWN,
+    TK_EDGE_OTHER, /* a name not in the spec */
+    TK_EDGE_KIND_COUNT
+} tk_edge_kind;
+
+/* Spec name of a kind ("DIRECT_CALL"); "OTHER" for TK_EDGE_OTHER. */
+const char *tk_edge_kind_name(tk_edge_kind k);
+/* Kind of a spec name; TK_EDGE_OTHER when unknown. */
+tk_edge_kind tk_edge_kind_from_name(const char *name, size_t len);
+
+/* Predicates of Intel's API (is_any_*). */
+int tk_edge_kind_is_any_branch(tk_edge_kind k);  /* BRANCH .. INDIRECT_UNCONDITIONAL_BRANCH */
+int tk_edge_kind_is_any_call(tk_edge_kind k);    /* CALL, DIRECT_CALL, INDIRECT_CALL, SYSTEM_CALL, CONTEXT_CHANGE */
+int tk_edge_kind_is_any_return(tk_edge_kind k);  /* RETURN, SYSTEM_RETURN, CONTEXT_CHANGE_RETURN */
+int tk_edge_kind_is_any_bypass(tk_edge_kind k);  /* CALL_BYPASS, SYSTEM_CALL_BYPASS, CONTEXT_CHANGE_BYPASS, EXCLUDED_CODE_BYPASS */
+/* Calls, returns, ENTRY and EXIT: edges that routine/loop traversals do not
+ * follow (bypass, branch, fall-through, REP and UNKNOWN edges are followed). */
+int tk_edge_kind_is_any_inter_routine(tk_edge_kind k);
+
+typedef enum tk_special_kind {
+    TK_SPECIAL_START = 0,
+    TK_SPECIAL_END,
+    TK_SPECIAL_UNKNOWN,
+    TK_SPECIAL_OTHER
+} tk_special_kind;
+
+/* Source location of the row an object came from (0 when built in memory). */
+typedef struct tk_cfg_loc {
+    uint32_t line;
+    uint32_t column;
+} tk_cfg_loc;
+
+typedef struct tk_cfg_file_name {
+    uint32_t id;
+    uint32_t name;   /* offset in strings (NUL-terminated) */
+    tk_cfg_loc loc;
+} tk_cfg_file;
+
+typedef struct tk_cfg_edge_type {
+    uint32_t id;
+    uint32_t name;   /* offset in strings */
+    tk_edge_kind kind;
+    tk_cfg_loc loc;
+} tk_cfg_edge_type;
+
+typedef struct tk_cfg_special {
+    uint32_t id;
+    uint32_t name;   /* offset in strings */
+    tk_special_kind kind;
+    tk_cfg_loc loc;
+} tk_cfg_special;
+
+typedef struct tk_cfg_symbol {
+    uint32_t name;   /* offset in strings */
+    uint32_t image;  /* image index */
+    uint64_t addr_offset;
+    uint64_t size;
+} tk_cfg_symbol;
+
+typedef struct tk_cfg_source {
+    uint32_t file_name_id;
+    uint32_t line_num;
+    uint32_t image;
+    uint32_t num_instrs;
+    uint64_t addr_offset;
+    uint64_t size;
+} tk_cfg_source;
+
+#define TK_CFG_BLOCK_HAS_COUNT 1u
+
+typedef struct tk_cfg_block {
+    uint32_t id;
+    uint32_t image;        /* image index */
+    uint32_t routine;      /* routine index or NONE */
+    uint32_t loop;         /* innermost loop index or NONE */
+    uint32_t idom;         /* node index of the immediate dominator, or NONE */
+    uint32_t num_instrs;
+    uint32_t size;
+    uint32_t last_instr_offset;  /* relative to the block's first instruction */
+    uint64_t addr_offset;        /* relative to the image load address */
+    uint64_t count;              /* COUNT cell, or derived (see top) */
+    uint32_t flags;
+    tk_cfg_loc loc;
+} tk_cfg_block;
+
+typedef struct tk_cfg_edge {
+    uint32_t id;
+    uint32_t src;          /* node index (block or special) */
+    uint32_t tgt;          /* node index */
+    uint32_t type;         /* index in cfg->edge_types, or NONE when the type id is unknown */
+    uint32_t counts;       /* offset of COUNT_PER_THREAD in the process's u64 pool */
+    uint32_t nthreads;     /* length of COUNT_PER_THREAD */
+    uint64_t count;        /* sum over threads */
+    tk_cfg_loc loc;
+} tk_cfg_edge;
+
+#define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
+
+typedef struct tk_cfg_routine {
+    uint32_t entry;        /* block index; the routine id is the entry's id */
+    uint32_t image;
+    uint32_t exits, nexits;    /* block indexes in the pool */
+    uint32_t nodes, nnodes;    /* block indexes in the pool (file order) */
+    uint32_t first_loop, nloops; /* the routine's loops are contiguous in loops[] */
+    uint32_t flags;            /* TK_CFG_COMPUTED, TK_CFG_ROUTINE_* */
+    tk_cfg_loc loc;
+} tk_cfg_routine;
+#define TK_CFG_ROUTINE_HAS_IDOMS 2u  /* the NODES table had IDOM_NODE_ID */
+#define TK_CFG_ROUTINE_HAS_LOOPS 4u  /* the row had a LOOPS cell */
+
+typedef struct tk_cfg_loop {
+    uint32_t head;         /* block index; the loop id is the head's id */
+    uint32_t routine;
+    uint32_t parent;       /* loop index or NONE */
+    uint32_t depth;        /* 0 for an outermost loop */
+    uint32_t back_srcs, nback_srcs;  /* block indexes in the pool */
+    uint32_t nodes, nnodes;          /* block indexes in the pool */
+    uint32_t flags;
+    tk_cfg_loc loc;
+} tk_cfg_loop;
+
+typedef struct tk_cfg_image {
+    uint32_t id;           /* may be 0 */
+    uint32_t file_name_id; /* 0 = none */
+    uint64_t load_addr;
+    uint64_t size;
+    uint32_t first_block, nblocks;     /* blocks of an image are contiguous */
+    uint32_t first_symbol, nsymbols;
+    uint32_t first_source, nsources;
+    uint32_t first_routine, nroutines;
+    uint32_t *by_addr;                 /* block indexes sorted by addr_offset */
+    tk_cfg_loc loc;
+} tk_cfg_image;
+
+typedef struct tk_cfg_idmap tk_cfg_idmap;  /* internal */
+
+typedef struct tk_cfg_process {
+    uint64_t pid;
+    uint64_t file_instr_count;   /* INSTR_COUNT of the file */
+    int has_file_instr_count;
+    uint32_t nthreads;           /* length of INSTR_COUNT_PER_THREAD (or longest COUNT_PER_THREAD) */
+    uint64_t *file_instr_count_per_thread; /* nthreads values (NULL if absent) */
+    uint32_t n_file_instr_count_per_thread;
+
+    tk_cfg_image *images; uint32_t nimages;
+    tk_cfg_block *blocks; uint32_t nblocks;
+    tk_cfg_symbol *symbols; uint32_t nsymbols;
+    tk_cfg_source *sources; uint32_t nsources;
+    tk_cfg_edge *edges; uint32_t nedges;
+    tk_cfg_routine *routines; uint32_t nroutines;
+    tk_cfg_loop *loops; uint32_t nloops;
+    uint32_t nnodes;             /* nblocks + number of special nodes */
+
+    uint32_t *pool; uint32_t npool;   /* u32 lists */
+    uint64_t *counts; uint32_t ncounts; /* per-thread edge counts */
+
+    /* adjacency (CSR over node indexes): edges out of / into node n are
+     * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, ascending edge id) */
+    uint32_t *out_start, *out_edges, *in_start, *in_edges;
+
+    tk_cfg_idmap *node_map;      /* node id -> node index */
+    tk_cfg_idmap *edge_map;      /* edge id -> edge index */
+    tk_cfg_idmap *loop_map;      /* head block index -> loop index */
+    tk_cfg_idmap *routine_map;   /* entry block index -> routine index */
+    tk_cfg_loc loc;
+    int routines_computed;       /* ROUTINES absent everywhere: computed */
+} tk_cfg_process;
+
+typedef struct tk_cfg {
+    uint32_t major_version, minor_version;
+    int has_version;
+    tk_cfg_file *file_names; uint32_t nfile_names;
+    tk_cfg_edge_type *edge_types; uint32_t nedge_types;
+    tk_cfg_special *specials; uint32_t nspecials;
+    tk_cfg_process *processes; uint32_t nprocesses;
+    char *strings; size_t nstrings, cap_strings;
+} tk_cfg;
+
+/* ---- lifetime ----------------------------------------------------------- */
+tk_cfg *tk_cfg_new(void);
+void tk_cfg_free(tk_cfg *cfg);
+
+/* ---- tables ------------------------------------------------------------- */
+static inline const char *tk_cfg_str(const tk_cfg *cfg, uint32_t off) { return cfg->strings + off; }
+static inline const uint32_t *tk_cfg_list(const tk_cfg_process *p, uint32_t off) { return p->pool + off; }
+/* File name of an id, or NULL. */
+const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t file_name_id);
+/* Kind of an edge (TK_EDGE_OTHER when its type id is unknown). */
+tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e);
+const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e);
+
+/* ---- lookups ------------------------------------------------------------ */
+/* Process index of a pid, or NONE. */
+uint32_t tk_cfg_find_process(const tk_cfg *cfg, uint64_t pid);
+/* Node index of a node id (block or special), or NONE. */
+uint32_t tk_cfg_find_node(const tk_cfg_process *p, uint32_t node_id);
+/* Block index of a block id, or NONE (also NONE for special nodes). */
+uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t node_id);
+uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t edge_id);
+/* Edge index from src to tgt (node indexes), or NONE. */
+uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt);
+/* Routine index whose entry is the block, or NONE. */
+uint32_t tk_cfg_find_routine(const tk_cfg_process *p, uint32_t entry_block);
+/* Loop index whose head is the block, or NONE. */
+uint32_t tk_cfg_find_loop(const tk_cfg_process *p, uint32_t head_block);
+uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t image_id);
+/* Blocks containing the absolute address (first instruction <= addr < end).
+ * Writes up to max block indexes into out; returns the number of hits
+ * (several when images overlapped). */
+size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max);
+
+/* ---- nodes ---------------------------------------------------------------- */
+static inline int tk_cfg_is_block(const tk_cfg_process *p, uint32_t node) { return node < p->nblocks; }
+/* Special kind of a node index (TK_SPECIAL_OTHER for blocks). */
+tk_special_kind tk_cfg_node_special(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
+uint32_t tk_cfg_node_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
+uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_special_kind k);
+
+/* ---- blocks --------------------------------------------------------------- */
+uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
+uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
+/* Per-thread execution count (derived from edges). */
+uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread);
+/* Symbol containing the block start (nearest symbol at or below), with the
+ * offset from it; NULL when none. */
+const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
+                                uint64_t *offset);
+/* Source file and line of the block's first instruction; 0 when unknown. */
+uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
+                             const char **file);
+uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e, uint32_t thread);
+
+/* ---- sets of blocks: inbound / outbound / internal edges ----------------- */
+/* A block set is described by a membership predicate over block indexes. */
+typedef enum tk_cfg_scope_kind {
+    TK_SCOPE_PROCESS, TK_SCOPE_IMAGE, TK_SCOPE_ROUTINE, TK_SCOPE_LOOP, TK_SCOPE_BLOCK
+} tk_cfg_scope_kind;
+typedef struct tk_cfg_scope {
+    tk_cfg_scope_kind kind;
+    uint32_t index;   /* image, routine, loop or block index */
+} tk_cfg_scope;
+/* Is node (index) inside the scope?  Special nodes are inside no scope
+ * (for PROCESS: inside, as Intel's internal edges exclude only ENTRY/EXIT). */
+int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
+typedef enum tk_cfg_edge_class { TK_EDGES_INBOUND, TK_EDGES_OUTBOUND, TK_EDGES_INTERNAL } tk_cfg_edge_class;
+/* Edge indexes of a class for a scope, appended to *out (realloc'd; *n and
+ * *cap updated).  Returns TK_OK or TK_ERR_NOMEM. */
+tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
+                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap);
+/* Instruction count (sum COUNT x NUM_INSTRS) and static instruction count. */
+uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s);
+uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread);
+uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
+uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
+
+/* ---- routines and loops --------------------------------------------------- */
+/* Entry count = entry block's execution count. */
+uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
+/* Immediate dominator (node index) of a block in a routine: the entry's is
+ * itself; NONE if not in the routine. */
+uint32_t tk_cfg_routine_idom(const tk_cfg_process *p, uint32_t routine, uint32_t block);
+/* Loop visits = sum of the counts of entry edges (edges from outside into the
+ * head; calls/returns excluded), iterations = head count. */
+uint64_t tk_cfg_loop_entry_count(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop);
+uint64_t tk_cfg_loop_entry_count_thread(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop,
+                                        uint32_t thread);
+uint64_t tk_cfg_loop_iteration_count(const tk_cfg_process *p, uint32_t loop);
+/* Is the edge a back edge of the loop (source in back_srcs, target = head)? */
+int tk_cfg_loop_is_back_edge(const tk_cfg_process *p, uint32_t loop, uint32_t edge);
+
+/* ---- building (used by readers) ------------------------------------------ */
+/* Copy a string into the string table; returns its offset or UINT32_MAX on
+ * out-of-memory. */
+uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len);
+/* After the tables are filled: resolve ids, build maps, adjacency, address
+ * index, derived counts, routine/loop membership; compute routines,
+ * dominators and loops where the file has none.  Errors (duplicate ids,
+ * unknown ids) are reported through diag when not NULL; the first fatal one
+ * also returns TK_ERR_FORMAT with err set. */
+tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,852 @@
+/* DCFG reader: one streaming pass of the JSON pull tokenizer into the cfg
+ * model.  The format's nesting is fixed (at most ~12 levels), so the
+ * functions below follow it; anything unknown is skipped with tk_json_skip. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "model/cfg_internal.h"
+#include "tracekit/dcfg.h"
+
+#define MAX_COLS 64
+
+typedef struct reader {
+    tk_json *j;
+    tk_cfg *cfg;
+    const char *path;
+    tk_diag *diag;
+    tk_error *err;
+    uint64_t soft_errors;
+    tk_json_token tok;
+    /* capacities of the growing arrays */
+    uint32_t cap_files, cap_types, cap_specials, cap_processes;
+    uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
+        cap_loops, cap_pool, cap_counts;
+    tk_cfg_process *p;   /* current process */
+    uint32_t image;      /* current image index */
+    uint32_t routine;    /* current routine index */
+} reader;
+
+/* ---- errors ------------------------------------------------------------- */
+
+static tk_cfg_loc loc_of(const tk_json_token *t)
+{
+    tk_cfg_loc l = {(uint32_t)(t->line > UINT32_MAX ? UINT32_MAX : t->line),
+                    (uint32_t)(t->column > UINT32_MAX ? UINT32_MAX : t->column)};
+    return l;
+}
+
+static tk_status fail(reader *r, const tk_json_token *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static tk_status fail(reader *r, const tk_json_token *t, const char *fmt, ...)
+{
+    char msg[TK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tk_json_fail(r->j, t, r->err, "%s", msg);
+}
+
+/* A problem that leaves the data usable: reported in check mode, fatal otherwise. */
+static tk_status soft(reader *r, tk_severity sev, const tk_json_token *t, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static tk_status soft(reader *r, tk_severity sev, const tk_json_token *t, const char *fmt, ...)
+{
+    char msg[TK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (r->diag) {
+        tk_location l = {r->path, t->offset, t->line, t->column};
+        tk_diag_report(r->diag, sev, &l, "%s", msg);
+        if (sev == TK_SEV_ERROR) r->soft_errors++;
+        return TK_OK;
+    }
+    if (sev != TK_SEV_ERROR) return TK_OK;
+    return tk_json_fail(r->j, t, r->err, "%s", msg);
+}
+
+static tk_status nomem(reader *r)
+{
+    return tk_error_set(r->err, TK_ERR_NOMEM, "out of memory");
+}
+
+#define TRY(x)                                                                                    \
+    do {                                                                                          \
+        tk_status st_ = (x);                                                                      \
+        if (st_ != TK_OK) return st_;                                                             \
+    } while (0)
+
+#define GROW(arr, n, cap)                                                                         \
+    do {                                                                                          \
+        if (!tk_cfg_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))) return nomem(r);      \
+    } while (0)
+
+static tk_status next(reader *r)
+{
+    tk_status st = tk_json_next(r->j, &r->tok, r->err);
+    if (st == TK_END) return fail(r, &r->tok, "unexpected end of the JSON text");
+    return st;
+}
+
+static tk_status skip_value(reader *r)
+{
+    return tk_json_skip(r->j, &r->tok, r->err);
+}
+
+static tk_status expect(reader *r, tk_json_type t, const char *what)
+{
+    if (r->tok.type != t)
+        return fail(r, &r->tok, "expected %s, found %s", what, tk_json_type_name(r->tok.type));
+    return TK_OK;
+}
+
+/* ---- scalar values ------------------------------------------------------ */
+
+/* An integer: JSON integer, hex/decimal string, or an integral float (Intel
+ * accepts those; a warning in check mode). */
+static tk_status read_u64(reader *r, const char *what, uint64_t *out)
+{
+    tk_json_token *t = &r->tok;
+    if (t->type == TK_JSON_NUMBER || t->type == TK_JSON_STRING) {
+        if (t->type == TK_JSON_NUMBER && t->negative)
+            return fail(r, t, "%s: expected a non-negative integer, found %.*s", what,
+                        (int)(t->len > 40 ? 40 : t->len), t->str);
+        tk_status st = tk_json_token_u64(t, out);
+        if (st == TK_OK) return TK_OK;
+        if (st == TK_ERR_LIMIT)
+            return fail(r, t, "%s: integer does not fit in 64 bits", what);
+        if (t->type == TK_JSON_NUMBER && t->d >= 0 && t->d < 18446744073709551616.0 &&
+            floor(t->d) == t->d) {
+            *out = (uint64_t)t->d;
+            return soft(r, TK_SEV_WARNING, t, "%s: integer written as a float (%.*s)", what,
+                        (int)(t->len > 40 ? 40 : t->len), t->str);
+        }
+        if (t->type == TK_JSON_STRING)
+            return fail(r, t, "%s: expected an integer, found the string \"%.*s\"", what,
+                        (int)(t->len > 40 ? 40 : t->len), t->str);
+        return fail(r, t, "%s: expected a non-negative integer, found %.*s", what,
+                    (int)(t->len > 40 ? 40 : t->len), t->str);
+    }
+    return fail(r, t, "%s: expected an integer, found %s", what, tk_json_type_name(t->type));
+}
+
+static tk_status read_u32(reader *r, const char *what, uint32_t *out)
+{
+    uint64_t v;
+    TRY(read_u64(r, what, &v));
+    if (v > UINT32_MAX) return fail(r, &r->tok, "%s: %llu does not fit in 32 bits", what,
+                                    (unsigned long long)v);
+    *out = (uint32_t)v;
+    return TK_OK;
+}
+
+/* An id of section 1.2.3: 1 .. 0x7fffffff (0 allowed when zero_ok). */
+static tk_status read_id(reader *r, const char *what, int zero_ok, uint32_t *out)
+{
+    TRY(read_u32(r, what, out));
+    if (*out == 0 && !zero_ok) return soft(r, TK_SEV_ERROR, &r->tok, "%s: id 0 is reserved", what);
+    if (*out > 0x7fffffffu)
+        return soft(r, TK_SEV_WARNING, &r->tok, "%s: id %u is above 0x7fffffff (reserved)", what,
+                    *out);
+    return TK_OK;
+}
+
+static tk_status read_string(reader *r, const char *what, uint32_t *out)
+{
+    if (r->tok.type != TK_JSON_STRING)
+        return fail(r, &r->tok, "%s: expected a string, found %s", what,
+                    tk_json_type_name(r->tok.type));
+    *out = tk_cfg_add_string(r->cfg, r->tok.str, r->tok.len);
+    if (*out == UINT32_MAX) return nomem(r);
+    return TK_OK;
+}
+
+/* An array of ids appended to the process pool at (*off, *n). */
+static tk_status read_id_list(reader *r, const char *what, uint32_t *off, uint32_t *n)
+{
+    tk_cfg_process *p = r->p;
+    TRY(expect(r, TK_JSON_ARRAY_BEGIN, "an array of node ids"));
+    *off = p->npool;
+    *n = 0;
+    for (;;) {
+        TRY(next(r));
+        if (r->tok.type == TK_JSON_ARRAY_END) return TK_OK;
+        uint32_t id;
+        TRY(read_id(r, what, 0, &id));
+        GROW(p->pool, p->npool, r->cap_pool);
+        p->pool[p->npool++] = id;
+        (*n)++;
+    }
+}
+
+/* ---- tables --------------------------------------------------------------- */
+
+typedef struct table_spec {
+    const char *name;
+    const char *const *cols;
+    int ncols;
+    unsigned required; /* bit mask of columns that every row must have */
+} table_spec;
+
+typedef struct table_state {
+    int map[MAX_COLS];   /* header cell -> column, -1 unknown */
+    int nheader;
+    unsigned present;    /* columns in the header */
+} table_state;
+
+/* Called at the current token = ARRAY_BEGIN of the table: reads the header.
+ * Returns TK_END when the table is empty ("[]"). */
+static tk_status table_header(reader *r, const table_spec *spec, table_state *ts)
+{
+    TRY(expect(r, TK_JSON_ARRAY_BEGIN, "a table (an array whose first row is a header)"));
+    TRY(next(r));
+    if (r->tok.type == TK_JSON_ARRAY_END) return TK_END;
+    if (r->tok.type != TK_JSON_ARRAY_BEGIN)
+        return fail(r, &r->tok, "%s: expected the header row (an array of column names), found %s",
+                    spec->name, tk_json_type_name(r->tok.type));
+    ts->nheader = 0;
+    ts->present = 0;
+    tk_json_token first = r->tok;
+    for (;;) {
+        TRY(next(r));
+        if (r->tok.type == TK_JSON_ARRAY_END) break;
+        if (r->tok.type != TK_JSON_STRING)
+            return fail(r, &r->tok, "%s: header cells must be strings, found %s", spec->name,
+                        tk_json_type_name(r->tok.type));
+        int col = -1;
+        for (int k = 0; k < spec->ncols; k++)
+            if (strlen(spec->cols[k]) == r->tok.len && memcmp(spec->cols[k], r->tok.str, r->tok.len) == 0)
+                col = k;
+        if (col >= 0) {
+            if (ts->present & (1u << col))
+                return fail(r, &r->tok, "%s: duplicate column %s", spec->name, spec->cols[col]);
+            ts->present |= 1u << col;
+        }
+        if (ts->nheader < MAX_COLS) ts->map[ts->nheader] = col;
+        ts->nheader++;
+    }
+    unsigned missing = spec->required & ~ts->present;
+    if (missing) {
+        for (int k = 0; k < spec->ncols; k++)
+            if (missing & (1u << k))
+                return fail(r, &first, "%s: the header has no %s column", spec->name, spec->cols[k]);
+    }
+    return TK_OK;
+}
+
+typedef tk_status (*cell_fn)(reader *r, void *ctx, int col);
+typedef tk_status (*row_fn)(reader *r, void *ctx, const tk_json_token *row);
+typedef tk_status (*row_end_fn)(reader *r, void *ctx, const tk_json_token *row, unsigned cells);
+
+/* Reads the rows of a table whose header was read. */
+static tk_status table_rows(reader *r, const table_spec *spec, const table_state *ts, void *ctx,
+                            row_fn begin, cell_fn cell, row_end_fn end)
+{
+    for (;;) {
+        TRY(next(r));
+        if (r->tok.type == TK_JSON_ARRAY_END) return TK_OK;
+        if (r->tok.type != TK_JSON_ARRAY_BEGIN)
+            return fail(r, &r->tok, "%s: expected a row (an array), found %s", spec->name,
+                        tk_json_type_name(r->tok.type));
+        tk_json_token row = r->tok;
+        if (begin) TRY(begin(r, ctx, &row));
+        unsigned cells = 0;
+        int i = 0;
+        for (;; i++) {
+            TRY(next(r));
+            if (r->tok.type == TK_JSON_ARRAY_END) break;
+            int col = i < ts->nheader && i < MAX_COLS ? ts->map[i] : -1;
+            if (i >= ts->nheader)
+                TRY(soft(r, TK_SEV_WARNING, &r->tok, "%s: row has more cells than the header (%d)",
+                         spec->name, ts->nheader));
+            if (col < 0) {
+                TRY(skip_value(r));
+                continue;
+            }
+            cells |= 1u << col;
+            TRY(cell(r, ctx, col));
+        }
+        unsigned missing = spec->required & ~cells;
+        if (missing) {
+            for (int k = 0; k < spec->ncols; k++)
+                if (missing & (1u << k))
+                    return fail(r, &row, "%s: row has no %s cell", spec->name, spec->cols[k]);
+        }
+        if (end) TRY(end(r, ctx, &row, cells));
+    }
+}
+
+static tk_status read_table(reader *r, const table_spec *spec, void *ctx, row_fn begin,
+                            cell_fn cell, row_end_fn end, table_state *ts_out)
+{
+    table_state ts;
+    tk_status st = table_header(r, spec, &ts);
+    if (ts_out) *ts_out = st == TK_END ? (table_state){{0}, 0, 0} : ts;
+    if (st == TK_END) return TK_OK;
+    TRY(st);
+    return table_rows(r, spec, &ts, ctx, begin, cell, end);
+}
+
+/* ---- objects -------------------------------------------------------------- */
+
+typedef tk_status (*key_fn)(reader *r, void *ctx, int key);
+
+/* Reads an object at the current OBJECT_BEGIN; each known key's value is
+ * handed to fn (current token = first token of the value). Duplicate known
+ * keys are errors; unknown keys are skipped. */
+static tk_status read_object(reader *r, const char *what, const char *const *keys, int nkeys,
+                             void *ctx, key_fn fn)
+{
+    TRY(expect(r, TK_JSON_OBJECT_BEGIN, "an object"));
+    unsigned seen = 0;
+    for (;;) {
+        TRY(next(r));
+        if (r->tok.type == TK_JSON_OBJECT_END) return TK_OK;
+        int key = -1;
+        for (int k = 0; k < nkeys; k++)
+            if (strlen(keys[k]) == r->tok.len && memcmp(keys[k], r->tok.str, r->tok.len) == 0)
+                key = k;
+        if (key >= 0 && (seen & (1u << key)))
+            return fail(r, &r->tok, "%s: duplicate key %s", what, keys[key]);
+        if (key >= 0) seen |= 1u << key;
+        TRY(next(r));
+        if (key < 0) {
+            TRY(skip_value(r));
+            continue;
+        }
+        TRY(fn(r, ctx, key));
+    }
+}
+
+/* ---- top-level tables ------------------------------------------------------- */
+
+static const char *const file_cols[] = {"FILE_NAME_ID", "FILE_NAME"};
+static const table_spec file_spec = {"FILE_NAMES", file_cols, 2, 3};
+
+static tk_status file_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    GROW(r->cfg->file_names, r->cfg->nfile_names, r->cap_files);
+    tk_cfg_file *f = &r->cfg->file_names[r->cfg->nfile_names++];
+    memset(f, 0, sizeof *f);
+    f->loc = loc_of(row);
+    return TK_OK;
+}
+
+static tk_status file_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_file *f = &r->cfg->file_names[r->cfg->nfile_names - 1];
+    if (col == 0) return read_id(r, "FILE_NAME_ID", 0, &f->id);
+    return read_string(r, "FILE_NAME", &f->name);
+}
+
+static const char *const type_cols[] = {"EDGE_TYPE_ID", "EDGE_TYPE"};
+static const table_spec type_spec = {"EDGE_TYPES", type_cols, 2, 3};
+
+static tk_status type_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    GROW(r->cfg->edge_types, r->cfg->nedge_types, r->cap_types);
+    tk_cfg_edge_type *t = &r->cfg->edge_types[r->cfg->nedge_types++];
+    memset(t, 0, sizeof *t);
+    t->loc = loc_of(row);
+    return TK_OK;
+}
+
+static tk_status type_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_edge_type *t = &r->cfg->edge_types[r->cfg->nedge_types - 1];
+    if (col == 0) return read_id(r, "EDGE_TYPE_ID", 0, &t->id);
+    TRY(read_string(r, "EDGE_TYPE", &t->name));
+    t->kind = tk_edge_kind_from_name(r->tok.str, r->tok.len);
+    if (t->kind == TK_EDGE_OTHER)
+        return soft(r, TK_SEV_WARNING, &r->tok, "EDGE_TYPE: \"%.*s\" is not a type of the spec",
+                    (int)(r->tok.len > 60 ? 60 : r->tok.len), r->tok.str);
+    return TK_OK;
+}
+
+static const char *const special_cols[] = {"NODE_ID", "NODE_NAME"};
+static const table_spec special_spec = {"SPECIAL_NODES", special_cols, 2, 3};
+
+static tk_status special_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    GROW(r->cfg->specials, r->cfg->nspecials, r->cap_specials);
+    tk_cfg_special *s = &r->cfg->specials[r->cfg->nspecials++];
+    memset(s, 0, sizeof *s);
+    s->loc = loc_of(row);
+    return TK_OK;
+}
+
+static tk_status special_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_special *s = &r->cfg->specials[r->cfg->nspecials - 1];
+    if (col == 0) return read_id(r, "NODE_ID", 0, &s->id);
+    TRY(read_string(r, "NODE_NAME", &s->name));
+    const char *n = r->tok.str;
+    size_t len = r->tok.len;
+    s->kind = len == 5 && !memcmp(n, "START", 5)     ? TK_SPECIAL_START
+              : len == 3 && !memcmp(n, "END", 3)     ? TK_SPECIAL_END
+              : len == 7 && !memcmp(n, "UNKNOWN", 7) ? TK_SPECIAL_UNKNOWN
+                                                     : TK_SPECIAL_OTHER;
+    if (s->kind == TK_SPECIAL_OTHER)
+        return soft(r, TK_SEV_WARNING, &r->tok, "NODE_NAME: \"%.*s\" is not a special node of the spec",
+                    (int)(len > 60 ? 60 : len), n);
+    return TK_OK;
+}
+
+/* ---- image data ------------------------------------------------------------- */
+
+static const char *const symbol_cols[] = {"NAME", "ADDR_OFFSET", "SIZE"};
+static const table_spec symbol_spec = {"SYMBOLS", symbol_cols, 3, 3};
+
+static tk_status symbol_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    (void)row;
+    tk_cfg_process *p = r->p;
+    GROW(p->symbols, p->nsymbols, r->cap_symbols);
+    tk_cfg_symbol *s = &p->symbols[p->nsymbols++];
+    memset(s, 0, sizeof *s);
+    s->image = r->image;
+    p->images[r->image].nsymbols++;
+    return TK_OK;
+}
+
+static tk_status symbol_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_symbol *s = &r->p->symbols[r->p->nsymbols - 1];
+    switch (col) {
+    case 0: return read_string(r, "NAME", &s->name);
+    case 1: return read_u64(r, "ADDR_OFFSET", &s->addr_offset);
+    default: return read_u64(r, "SIZE", &s->size);
+    }
+}
+
+static const char *const source_cols[] = {"FILE_NAME_ID", "LINE_NUM", "ADDR_OFFSET", "SIZE",
+                                          "NUM_INSTRS"};
+static const table_spec source_spec = {"SOURCE_DATA", source_cols, 5, 0x7};
+
+static tk_status source_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    (void)row;
+    tk_cfg_process *p = r->p;
+    GROW(p->sources, p->nsources, r->cap_sources);
+    tk_cfg_source *s = &p->sources[p->nsources++];
+    memset(s, 0, sizeof *s);
+    s->image = r->image;
+    p->images[r->image].nsources++;
+    return TK_OK;
+}
+
+static tk_status source_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_source *s = &r->p->sources[r->p->nsources - 1];
+    switch (col) {
+    case 0: return read_id(r, "FILE_NAME_ID", 0, &s->file_name_id);
+    case 1: return read_u32(r, "LINE_NUM", &s->line_num);
+    case 2: return read_u64(r, "ADDR_OFFSET", &s->addr_offset);
+    case 3: return read_u64(r, "SIZE", &s->size);
+    default: return read_u32(r, "NUM_INSTRS", &s->num_instrs);
+    }
+}
+
+static const char *const block_cols[] = {"NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS",
+                                         "LAST_INSTR_OFFSET", "COUNT"};
+static const table_spec block_spec = {"BASIC_BLOCKS", block_cols, 6, 0x1 | 0x2 | 0x8};
+
+static tk_status block_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    tk_cfg_process *p = r->p;
+    GROW(p->blocks, p->nblocks, r->cap_blocks);
+    tk_cfg_block *b = &p->blocks[p->nblocks++];
+    memset(b, 0, sizeof *b);
+    b->image = r->image;
+    b->loc = loc_of(row);
+    p->images[r->image].nblocks++;
+    return TK_OK;
+}
+
+static tk_status block_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_block *b = &r->p->blocks[r->p->nblocks - 1];
+    switch (col) {
+    case 0: return read_id(r, "NODE_ID", 0, &b->id);
+    case 1: return read_u64(r, "ADDR_OFFSET", &b->addr_offset);
+    case 2: return read_u32(r, "SIZE", &b->size);
+    case 3: return read_u32(r, "NUM_INSTRS", &b->num_instrs);
+    case 4: return read_u32(r, "LAST_INSTR_OFFSET", &b->last_instr_offset);
+    default:
+        b->flags |= TK_CFG_BLOCK_HAS_COUNT;
+        return read_u64(r, "COUNT", &b->count);
+    }
+}
+
+/* routines */
+static const char *const node_cols[] = {"NODE_ID", "IDOM_NODE_ID"};
+static const table_spec node_spec = {"NODES", node_cols, 2, 1};
+
+static tk_status node_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    (void)row;
+    tk_cfg_process *p = r->p;
+    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + 2, sizeof *p->pool))
+        return nomem(r);
+    p->pool[p->npool++] = 0;
+    p->pool[p->npool++] = 0;
+    p->routines[r->routine].nnodes++;
+    return TK_OK;
+}
+
+static tk_status node_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    return read_id(r, col == 0 ? "NODE_ID" : "IDOM_NODE_ID", 0, &r->p->pool[r->p->npool - 2 + col]);
+}
+
+static const char *const loop_cols[] = {"LOOP_HEAD_NODE_ID", "LOOP_BACK_EDGE_SOURCE_NODE_IDS",
+                                        "LOOP_NODE_IDS", "PARENT_LOOP_HEAD_NODE_ID"};
+static const table_spec loop_spec = {"LOOPS", loop_cols, 4, 0x7};
+
+static tk_status loop_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    tk_cfg_process *p = r->p;
+    GROW(p->loops, p->nloops, r->cap_loops);
+    tk_cfg_routine *ro = &p->routines[r->routine];
+    if (!ro->nloops) ro->first_loop = p->nloops;
+    ro->nloops++;
+    tk_cfg_loop *l = &p->loops[p->nloops++];
+    memset(l, 0, sizeof *l);
+    l->routine = r->routine;
+    l->loc = loc_of(row);
+    return TK_OK;
+}
+
+static tk_status loop_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_loop *l = &r->p->loops[r->p->nloops - 1];
+    switch (col) {
+    case 0: return read_id(r, "LOOP_HEAD_NODE_ID", 0, &l->head);
+    case 1: return read_id_list(r, "LOOP_BACK_EDGE_SOURCE_NODE_IDS", &l->back_srcs, &l->nback_srcs);
+    case 2: return read_id_list(r, "LOOP_NODE_IDS", &l->nodes, &l->nnodes);
+    default: return read_id(r, "PARENT_LOOP_HEAD_NODE_ID", 1, &l->parent);
+    }
+}
+
+static const char *const routine_cols[] = {"ENTRY_NODE_ID", "EXIT_NODE_IDS", "NODES", "LOOPS"};
+static const table_spec routine_spec = {"ROUTINES", routine_cols, 4, 0x1 | 0x4};
+
+static tk_status routine_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    const table_state *ts = ctx;
+    tk_cfg_process *p = r->p;
+    GROW(p->routines, p->nroutines, r->cap_routines);
+    r->routine = p->nroutines;
+    tk_cfg_routine *ro = &p->routines[p->nroutines++];
+    memset(ro, 0, sizeof *ro);
+    ro->image = r->image;
+    ro->loc = loc_of(row);
+    if (ts->present & 0x8) ro->flags |= TK_CFG_ROUTINE_HAS_LOOPS;
+    p->images[r->image].nroutines++;
+    return TK_OK;
+}
+
+static tk_status routine_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_routine *ro = &r->p->routines[r->routine];
+    switch (col) {
+    case 0: return read_id(r, "ENTRY_NODE_ID", 0, &ro->entry);
+    case 1: return read_id_list(r, "EXIT_NODE_IDS", &ro->exits, &ro->nexits);
+    case 2: {
+        table_state ts;
+        ro->nodes = r->p->npool;
+        ro->nnodes = 0;
+        TRY(read_table(r, &node_spec, NULL, node_begin, node_cell, NULL, &ts));
+        ro = &r->p->routines[r->routine];
+        if (ts.present & 2) ro->flags |= TK_CFG_ROUTINE_HAS_IDOMS;
+        return TK_OK;
+    }
+    default: return read_table(r, &loop_spec, NULL, loop_begin, loop_cell, NULL, NULL);
+    }
+}
+
+static const char *const image_keys[] = {"FILE_NAME_ID", "SYMBOLS", "SOURCE_DATA", "BASIC_BLOCKS",
+                                         "ROUTINES"};
+
+static tk_status image_key(reader *r, void *ctx, int key)
+{
+    (void)ctx;
+    tk_cfg_process *p = r->p;
+    tk_cfg_image *im = &p->images[r->image];
+    switch (key) {
+    case 0: return read_id(r, "FILE_NAME_ID", 0, &im->file_name_id);
+    case 1: im->first_symbol = p->nsymbols; return read_table(r, &symbol_spec, NULL, symbol_begin, symbol_cell, NULL, NULL);
+    case 2: im->first_source = p->nsources; return read_table(r, &source_spec, NULL, source_begin, source_cell, NULL, NULL);
+    case 3: im->first_block = p->nblocks; return read_table(r, &block_spec, NULL, block_begin, block_cell, NULL, NULL);
+    default: {
+        im->first_routine = p->nroutines;
+        table_state ts;
+        tk_status st = table_header(r, &routine_spec, &ts);
+        if (st == TK_END) return TK_OK;
+        TRY(st);
+        return table_rows(r, &routine_spec, &ts, &ts, routine_begin, routine_cell, NULL);
+    }
+    }
+}
+
+static const char *const image_cols[] = {"IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"};
+static const table_spec image_spec = {"IMAGES", image_cols, 4, 0x1};
+
+static tk_status image_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    tk_cfg_process *p = r->p;
+    GROW(p->images, p->nimages, r->cap_images);
+    r->image = p->nimages;
+    tk_cfg_image *im = &p->images[p->nimages++];
+    memset(im, 0, sizeof *im);
+    im->loc = loc_of(row);
+    im->first_block = p->nblocks;
+    im->first_symbol = p->nsymbols;
+    im->first_source = p->nsources;
+    im->first_routine = p->nroutines;
+    return TK_OK;
+}
+
+static tk_status image_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_image *im = &r->p->images[r->image];
+    switch (col) {
+    case 0: return read_id(r, "IMAGE_ID", 1, &im->id);
+    case 1: return read_u64(r, "LOAD_ADDR", &im->load_addr);
+    case 2: return read_u64(r, "SIZE", &im->size);
+    default: return read_object(r, "IMAGE_DATA", image_keys, 5, NULL, image_key);
+    }
+}
+
+/* edges */
+static const char *const edge_cols[] = {"EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID",
+                                        "EDGE_TYPE_ID", "COUNT_PER_THREAD"};
+static const table_spec edge_spec = {"EDGES", edge_cols, 5, 0xf};
+
+static tk_status edge_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    tk_cfg_process *p = r->p;
+    GROW(p->edges, p->nedges, r->cap_edges);
+    tk_cfg_edge *e = &p->edges[p->nedges++];
+    memset(e, 0, sizeof *e);
+    e->loc = loc_of(row);
+    return TK_OK;
+}
+
+static tk_status edge_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    tk_cfg_process *p = r->p;
+    tk_cfg_edge *e = &p->edges[p->nedges - 1];
+    switch (col) {
+    case 0: return read_id(r, "EDGE_ID", 0, &e->id);
+    case 1: return read_id(r, "SOURCE_NODE_ID", 0, &e->src);
+    case 2: return read_id(r, "TARGET_NODE_ID", 0, &e->tgt);
+    case 3: return read_id(r, "EDGE_TYPE_ID", 0, &e->type);
+    default:
+        TRY(expect(r, TK_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD (an array of counts)"));
+        e->counts = p->ncounts;
+        e->nthreads = 0;
+        e->count = 0;
+        for (;;) {
+            TRY(next(r));
+            if (r->tok.type == TK_JSON_ARRAY_END) return TK_OK;
+            uint64_t v;
+            TRY(read_u64(r, "COUNT_PER_THREAD", &v));
+            if (!tk_cfg_grow((void **)&p->counts, &r->cap_counts, p->ncounts + 1, sizeof *p->counts))
+                return nomem(r);
+            p->counts[p->ncounts++] = v;
+            e = &p->edges[p->nedges - 1];
+            e->nthreads++;
+            if (__builtin_add_overflow(e->count, v, &e->count))
+                return fail(r, &r->tok, "COUNT_PER_THREAD: the sum overflows 64 bits");
+        }
+    }
+}
+
+/* processes */
+static const char *const process_keys[] = {"INSTR_COUNT", "INSTR_COUNT_PER_THREAD", "IMAGES",
+                                           "EDGES"};
+
+static tk_status process_key(reader *r, void *ctx, int key)
+{
+    (void)ctx;
+    tk_cfg_process *p = r->p;
+    switch (key) {
+    case 0:
+        p->has_file_instr_count = 1;
+        return read_u64(r, "INSTR_COUNT", &p->file_instr_count);
+    case 1: {
+        TRY(expect(r, TK_JSON_ARRAY_BEGIN, "INSTR_COUNT_PER_THREAD (an array of counts)"));
+        uint32_t cap = 0;
+        for (;;) {
+            TRY(next(r));
+            if (r->tok.type == TK_JSON_ARRAY_END) return TK_OK;
+            GROW(p->file_instr_count_per_thread, p->n_file_instr_count_per_thread, cap);
+            TRY(read_u64(r, "INSTR_COUNT_PER_THREAD",
+                         &p->file_instr_count_per_thread[p->n_file_instr_count_per_thread]));
+            p->n_file_instr_count_per_thread++;
+        }
+    }
+    case 2: return read_table(r, &image_spec, NULL, image_begin, image_cell, NULL, NULL);
+    default: return read_table(r, &edge_spec, NULL, edge_begin, edge_cell, NULL, NULL);
+    }
+}
+
+static const char *const process_cols[] = {"PROCESS_ID", "PROCESS_DATA"};
+static const table_spec process_spec = {"PROCESSES", process_cols, 2, 0x1};
+
+static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
+{
+    (void)ctx;
+    tk_cfg *cfg = r->cfg;
+    GROW(cfg->processes, cfg->nprocesses, r->cap_processes);
+    r->p = &cfg->processes[cfg->nprocesses++];
+    memset(r->p, 0, sizeof *r->p);
+    r->p->loc = loc_of(row);
+    r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
+        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = 0;
+    return TK_OK;
+}
+
+static tk_status process_cell(reader *r, void *ctx, int col)
+{
+    (void)ctx;
+    if (col == 0) return read_u64(r, "PROCESS_ID", &r->p->pid);
+    return read_object(r, "PROCESS_DATA", process_keys, 4, NULL, process_key);
+}
+
+/* Give back the slack of the growing arrays (they doubled). */
+static void trim_process(tk_cfg_process *p)
+{
+#define TRIM(arr, n)                                                                              \
+    do {                                                                                          \
+        if ((n) && (arr)) {                                                                       \
+            void *t_ = realloc((arr), sizeof *(arr) * (size_t)(n));                               \
+            if (t_) (arr) = t_;                                                                   \
+        }                                                                                         \
+    } while (0)
+    TRIM(p->blocks, p->nblocks);
+    TRIM(p->edges, p->nedges);
+    TRIM(p->counts, p->ncounts);
+    TRIM(p->pool, p->npool);
+#undef TRIM
+}
+
+static tk_status process_end(reader *r, void *ctx, const tk_json_token *row, unsigned cells)
+{
+    (void)ctx;
+    (void)row;
+    (void)cells;
+    trim_process(r->p);
+    return TK_OK;
+}
+
+/* ---- top level ---------------------------------------------------------------- */
+
+static const char *const top_keys[] = {"MAJOR_VERSION", "MINOR_VERSION", "FILE_NAMES",
+                                       "EDGE_TYPES",    "SPECIAL_NODES", "PROCESSES"};
+
+static tk_status top_key(reader *r, void *ctx, int key)
+{
+    (void)ctx;
+    tk_cfg *cfg = r->cfg;
+    switch (key) {
+    case 0:
+        cfg->has_version |= 1;
+        return read_u32(r, "MAJOR_VERSION", &cfg->major_version);
+    case 1:
+        cfg->has_version |= 2;
+        return read_u32(r, "MINOR_VERSION", &cfg->minor_version);
+    case 2: return read_table(r, &file_spec, NULL, file_begin, file_cell, NULL, NULL);
+    case 3: return read_table(r, &type_spec, NULL, type_begin, type_cell, NULL, NULL);
+    case 4: return read_table(r, &special_spec, NULL, special_begin, special_cell, NULL, NULL);
+    default:
+        return read_table(r, &process_spec, NULL, process_begin, process_cell, process_end, NULL);
+    }
+}
+
+tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
+                       tk_error *err)
+{
+    *out = NULL;
+    reader r;
+    memset(&r, 0, sizeof r);
+    r.err = err;
+    r.path = tk_input_path(in);
+    r.diag = opt ? opt->diag : NULL;
+    tk_json_options jo = TK_JSON_OPTIONS_INIT;
+    tk_status st = tk_json_open(&r.j, in, &jo, err);
+    if (st != TK_OK) return st;
+    r.cfg = tk_cfg_new();
+    if (!r.cfg) {
+        tk_json_free(r.j);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    st = tk_json_next(r.j, &r.tok, err);
+    if (st == TK_END) st = fail(&r, &r.tok, "empty input: expected a DCFG JSON object");
+    if (st == TK_OK && r.tok.type != TK_JSON_OBJECT_BEGIN)
+        st = fail(&r, &r.tok, "a DCFG is a JSON object; found %s", tk_json_type_name(r.tok.type));
+    if (st == TK_OK) st = read_object(&r, "DCFG", top_keys, 6, NULL, top_key);
+    if (st == TK_OK) {
+        st = tk_json_next(r.j, &r.tok, err);
+        if (st == TK_END) st = TK_OK;
+        else if (st == TK_OK) st = fail(&r, &r.tok, "unexpected data after the DCFG object");
+    }
+    if (st == TK_OK && (r.cfg->has_version & 3) != 3)
+        st = soft(&r, TK_SEV_WARNING, &r.tok, "MAJOR_VERSION or MINOR_VERSION is missing");
+    if (st == TK_OK && r.cfg->has_version && (r.cfg->major_version != 1 || r.cfg->minor_version != 0)) {
+        tk_json_token t0 = r.tok;
+        t0.line = 1;
+        t0.column = 1;
+        t0.offset = 0;
+        st = soft(&r, TK_SEV_WARNING, &t0, "format version %u.%02u: tracekit reads version 1.00",
+                  r.cfg->major_version, r.cfg->minor_version);
+    }
+    tk_json_free(r.j);
+    if (st == TK_OK) st = tk_cfg_finish(r.cfg, r.path, r.diag, err);
+    if (st != TK_OK) {
+        tk_cfg_free(r.cfg);
+        return st;
+    }
+    *out = r.cfg;
+    return TK_OK;
+}
+
+tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_options *opt,
+                            tk_error *err)
+{
+    tk_input *in;
+    tk_input_options io = TK_INPUT_OPTIONS_INIT;
+    tk_status st = tk_input_open(&in, path, &io, err);
+    if (st != TK_OK) return st;
+    st = tk_dcfg_read(out, in, opt, err);
+    tk_input_free(in);
+    return st;
+}

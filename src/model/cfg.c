@@ -1,0 +1,624 @@
+/* The control-flow-graph model: lifetime, lookups, queries. */
+#include "model/cfg_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[TK_EDGE_KIND_COUNT] = {
+    "ENTRY", "EXIT", "CALL", "DIRECT_CALL", "INDIRECT_CALL", "RETURN", "CALL_BYPASS", "BRANCH",
+    "CONDITIONAL_BRANCH", "UNCONDITIONAL_BRANCH", "DIRECT_BRANCH", "INDIRECT_BRANCH",
+    "DIRECT_CONDITIONAL_BRANCH", "INDIRECT_CONDITIONAL_BRANCH", "DIRECT_UNCONDITIONAL_BRANCH",
+    "INDIRECT_UNCONDITIONAL_BRANCH", "REP", "FALL_THROUGH", "SYSTEM_CALL", "SYSTEM_RETURN",
+    "SYSTEM_CALL_BYPASS", "CONTEXT_CHANGE", "CONTEXT_CHANGE_RETURN", "CONTEXT_CHANGE_BYPASS",
+    "EXCLUDED_CODE_BYPASS", "UNKNOWN", "OTHER"};
+
+const char *tk_edge_kind_name(tk_edge_kind k)
+{
+    return (unsigned)k < TK_EDGE_KIND_COUNT ? kind_names[k] : "OTHER";
+}
+
+tk_edge_kind tk_edge_kind_from_name(const char *name, size_t len)
+{
+    for (int k = 0; k < TK_EDGE_OTHER; k++)
+        if (strlen(kind_names[k]) == len && memcmp(kind_names[k], name, len) == 0)
+            return (tk_edge_kind)k;
+    return TK_EDGE_OTHER;
+}
+
+int tk_edge_kind_is_any_branch(tk_edge_kind k)
+{
+    return k >= TK_EDGE_BRANCH && k <= TK_EDGE_INDIRECT_UNCONDITIONAL_BRANCH;
+}
+
+int tk_edge_kind_is_any_call(tk_edge_kind k)
+{
+    return k == TK_EDGE_CALL || k == TK_EDGE_DIRECT_CALL || k == TK_EDGE_INDIRECT_CALL ||
+           k == TK_EDGE_SYSTEM_CALL || k == TK_EDGE_CONTEXT_CHANGE;
+}
+
+int tk_edge_kind_is_any_return(tk_edge_kind k)
+{
+    return k == TK_EDGE_RETURN || k == TK_EDGE_SYSTEM_RETURN || k == TK_EDGE_CONTEXT_CHANGE_RETURN;
+}
+
+int tk_edge_kind_is_any_bypass(tk_edge_kind k)
+{
+    return k == TK_EDGE_CALL_BYPASS || k == TK_EDGE_SYSTEM_CALL_BYPASS ||
+           k == TK_EDGE_CONTEXT_CHANGE_BYPASS || k == TK_EDGE_EXCLUDED_CODE_BYPASS;
+}
+
+int tk_edge_kind_is_any_inter_routine(tk_edge_kind k)
+{
+    return tk_edge_kind_is_any_call(k) || tk_edge_kind_is_any_return(k) || k == TK_EDGE_ENTRY ||
+           k == TK_EDGE_EXIT;
+}
+
+/* ---- id maps ------------------------------------------------------------ */
+
+struct tk_cfg_idmap {
+    int direct;
+    uint32_t cap;   /* direct: max key + 1; hash: power of two */
+    uint32_t *keys; /* hash only */
+    uint32_t *vals; /* TK_CFG_NONE = empty */
+};
+
+tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key)
+{
+    tk_cfg_idmap *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    if ((uint64_t)max_key <= 2 * (uint64_t)count + 1024) {
+        m->direct = 1;
+        m->cap = max_key + 1;
+        m->vals = malloc(sizeof *m->vals * (size_t)m->cap);
+    } else {
+        uint32_t cap = 16;
+        while (cap < 2 * (uint64_t)count) cap *= 2;
+        m->cap = cap;
+        m->vals = malloc(sizeof *m->vals * (size_t)cap);
+        m->keys = malloc(sizeof *m->keys * (size_t)cap);
+        if (!m->keys) {
+            free(m->vals);
+            m->vals = NULL;
+        }
+    }
+    if (!m->vals) {
+        free(m);
+        return NULL;
+    }
+    memset(m->vals, 0xff, sizeof *m->vals * (size_t)m->cap);
+    return m;
+}
+
+void tk_cfg_idmap_free(tk_cfg_idmap *m)
+{
+    if (!m) return;
+    free(m->keys);
+    free(m->vals);
+    free(m);
+}
+
+static uint32_t hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
+{
+    if (m->direct) {
+        if (key >= m->cap) return TK_CFG_NONE; /* cannot happen: sized by max key */
+        uint32_t old = m->vals[key];
+        if (old == TK_CFG_NONE) m->vals[key] = val;
+        return old;
+    }
+    uint32_t mask = m->cap - 1;
+    for (uint32_t i = hash32(key) & mask;; i = (i + 1) & mask) {
+        if (m->vals[i] == TK_CFG_NONE) {
+            m->keys[i] = key;
+            m->vals[i] = val;
+            return TK_CFG_NONE;
+        }
+        if (m->keys[i] == key) return m->vals[i];
+    }
+}
+
+uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key)
+{
+    if (!m) return TK_CFG_NONE;
+    if (m->direct) return key < m->cap ? m->vals[key] : TK_CFG_NONE;
+    uint32_t mask = m->cap - 1;
+    for (uint32_t i = hash32(key) & mask;; i = (i + 1) & mask) {
+        if (m->vals[i] == TK_CFG_NONE) return TK_CFG_NONE;
+        if (m->keys[i] == key) return m->vals[i];
+    }
+}
+
+/* ---- lifetime ----------------------------------------------------------- */
+
+tk_cfg *tk_cfg_new(void)
+{
+    tk_cfg *cfg = calloc(1, sizeof *cfg);
+    if (!cfg) return NULL;
+    if (tk_cfg_add_string(cfg, "", 0) == UINT32_MAX) {
+        free(cfg);
+        return NULL;
+    }
+    return cfg;
+}
+
+void tk_cfg_process_release(tk_cfg_process *p)
+{
+    for (uint32_t i = 0; i < p->nimages; i++) free(p->images[i].by_addr);
+    free(p->images);
+    free(p->blocks);
+    free(p->symbols);
+    free(p->sources);
+    free(p->edges);
+    free(p->routines);
+    free(p->loops);
+    free(p->pool);
+    free(p->counts);
+    free(p->file_instr_count_per_thread);
+    free(p->out_start);
+    free(p->out_edges);
+    free(p->in_start);
+    free(p->in_edges);
+    tk_cfg_idmap_free(p->node_map);
+    tk_cfg_idmap_free(p->edge_map);
+    tk_cfg_idmap_free(p->loop_map);
+    tk_cfg_idmap_free(p->routine_map);
+    memset(p, 0, sizeof *p);
+}
+
+void tk_cfg_free(tk_cfg *cfg)
+{
+    if (!cfg) return;
+    for (uint32_t i = 0; i < cfg->nprocesses; i++) tk_cfg_process_release(&cfg->processes[i]);
+    free(cfg->processes);
+    free(cfg->file_names);
+    free(cfg->edge_types);
+    free(cfg->specials);
+    free(cfg->strings);
+    free(cfg);
+}
+
+int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) return 1;
+    if (need > UINT32_MAX / 2) return 0;
+    uint64_t c = *cap ? *cap : 8;
+    while (c < need) c *= 2;
+    if (c > UINT32_MAX) c = UINT32_MAX;
+    void *p = realloc(*arr, (size_t)c * elem);
+    if (!p) return 0;
+    *arr = p;
+    *cap = (uint32_t)c;
+    return 1;
+}
+
+uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len)
+{
+    if (cfg->nstrings + len + 1 > UINT32_MAX) return UINT32_MAX;
+    if (cfg->nstrings + len + 1 > cfg->cap_strings) {
+        size_t c = cfg->cap_strings ? cfg->cap_strings : 256;
+        while (c < cfg->nstrings + len + 1) c *= 2;
+        char *p = realloc(cfg->strings, c);
+        if (!p) return UINT32_MAX;
+        cfg->strings = p;
+        cfg->cap_strings = c;
+    }
+    uint32_t off = (uint32_t)cfg->nstrings;
+    if (len) memcpy(cfg->strings + off, s, len);
+    cfg->strings[off + len] = 0;
+    cfg->nstrings += len + 1;
+    return off;
+}
+
+/* ---- tables ------------------------------------------------------------- */
+
+const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t id)
+{
+    for (uint32_t i = 0; i < cfg->nfile_names; i++)
+        if (cfg->file_names[i].id == id) return tk_cfg_str(cfg, cfg->file_names[i].name);
+    return NULL;
+}
+
+tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e)
+{
+    return e->type < cfg->nedge_types ? cfg->edge_types[e->type].kind : TK_EDGE_OTHER;
+}
+
+const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e)
+{
+    return e->type < cfg->nedge_types ? tk_cfg_str(cfg, cfg->edge_types[e->type].name) : "?";
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+uint32_t tk_cfg_find_process(const tk_cfg *cfg, uint64_t pid)
+{
+    for (uint32_t i = 0; i < cfg->nprocesses; i++)
+        if (cfg->processes[i].pid == pid) return i;
+    return TK_CFG_NONE;
+}
+
+uint32_t tk_cfg_find_node(const tk_cfg_process *p, uint32_t id)
+{
+    return tk_cfg_idmap_get(p->node_map, id);
+}
+
+uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t id)
+{
+    uint32_t n = tk_cfg_find_node(p, id);
+    return n < p->nblocks ? n : TK_CFG_NONE;
+}
+
+uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t id)
+{
+    return tk_cfg_idmap_get(p->edge_map, id);
+}
+
+uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt)
+{
+    if (src >= p->nnodes || !p->out_start) return TK_CFG_NONE;
+    for (uint32_t k = p->out_start[src]; k < p->out_start[src + 1]; k++)
+        if (p->edges[p->out_edges[k]].tgt == tgt) return p->out_edges[k];
+    return TK_CFG_NONE;
+}
+
+uint32_t tk_cfg_find_routine(const tk_cfg_process *p, uint32_t block)
+{
+    return tk_cfg_idmap_get(p->routine_map, block);
+}
+
+uint32_t tk_cfg_find_loop(const tk_cfg_process *p, uint32_t block)
+{
+    return tk_cfg_idmap_get(p->loop_map, block);
+}
+
+uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t id)
+{
+    for (uint32_t i = 0; i < p->nimages; i++)
+        if (p->images[i].id == id) return i;
+    return TK_CFG_NONE;
+}
+
+size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max)
+{
+    size_t hits = 0;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        if (addr < im->load_addr || !im->by_addr) continue;
+        uint64_t off = addr - im->load_addr;
+        /* last block with addr_offset <= off */
+        uint32_t lo = 0, hi = im->nblocks;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (p->blocks[im->by_addr[mid]].addr_offset <= off) lo = mid + 1;
+            else hi = mid;
+        }
+        /* blocks may overlap (mid-instruction starts): scan back while they cover */
+        for (uint32_t k = lo; k-- > 0;) {
+            const tk_cfg_block *b = &p->blocks[im->by_addr[k]];
+            if (off - b->addr_offset >= (uint64_t)(b->size ? b->size : 1)) {
+                if (off - b->addr_offset > (1u << 16)) break;
+                continue;
+            }
+            if (hits < max) out[hits] = im->by_addr[k];
+            hits++;
+        }
+    }
+    return hits;
+}
+
+/* ---- nodes ---------------------------------------------------------------- */
+
+tk_special_kind tk_cfg_node_special(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node)
+{
+    if (node < p->nblocks || node - p->nblocks >= cfg->nspecials) return TK_SPECIAL_OTHER;
+    return cfg->specials[node - p->nblocks].kind;
+}
+
+uint32_t tk_cfg_node_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node)
+{
+    if (node < p->nblocks) return p->blocks[node].id;
+    if (node - p->nblocks < cfg->nspecials) return cfg->specials[node - p->nblocks].id;
+    return 0;
+}
+
+uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_special_kind k)
+{
+    for (uint32_t i = 0; i < cfg->nspecials; i++)
+        if (cfg->specials[i].kind == k) return p->nblocks + i;
+    return TK_CFG_NONE;
+}
+
+/* ---- blocks --------------------------------------------------------------- */
+
+uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b)
+{
+    return p->images[b->image].load_addr + b->addr_offset;
+}
+
+uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b)
+{
+    return tk_cfg_block_addr(p, b) + b->last_instr_offset;
+}
+
+uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e, uint32_t thread)
+{
+    return thread < e->nthreads ? p->counts[e->counts + thread] : 0;
+}
+
+uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread)
+{
+    uint64_t sum = 0;
+    if (block >= p->nnodes || !p->in_start) return 0;
+    const uint32_t *st = p->in_start, *ed = p->in_edges;
+    if (st[block] == st[block + 1]) {
+        st = p->out_start;
+        ed = p->out_edges;
+    }
+    for (uint32_t k = st[block]; k < st[block + 1]; k++)
+        sum += tk_cfg_edge_count_thread(p, &p->edges[ed[k]], thread);
+    return sum;
+}
+
+const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
+                                uint64_t *offset)
+{
+    const tk_cfg_block *b = &p->blocks[block];
+    const tk_cfg_image *im = &p->images[b->image];
+    const tk_cfg_symbol *best = NULL;
+    for (uint32_t i = 0; i < im->nsymbols; i++) {
+        const tk_cfg_symbol *s = &p->symbols[im->first_symbol + i];
+        if (s->addr_offset <= b->addr_offset && (!best || s->addr_offset > best->addr_offset))
+            best = s;
+    }
+    if (!best) return NULL;
+    if (offset) *offset = b->addr_offset - best->addr_offset;
+    return tk_cfg_str(cfg, best->name);
+}
+
+uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
+                             const char **file)
+{
+    const tk_cfg_block *b = &p->blocks[block];
+    const tk_cfg_image *im = &p->images[b->image];
+    for (uint32_t i = 0; i < im->nsources; i++) {
+        const tk_cfg_source *s = &p->sources[im->first_source + i];
+        if (s->addr_offset <= b->addr_offset && b->addr_offset - s->addr_offset < s->size) {
+            if (file) *file = tk_cfg_file_name(cfg, s->file_name_id);
+            return s->line_num;
+        }
+    }
+    if (file) *file = NULL;
+    return 0;
+}
+
+/* ---- scopes --------------------------------------------------------------- */
+
+static int loop_contains(const tk_cfg_process *p, uint32_t loop, uint32_t block)
+{
+    /* block's innermost loop, then its parents */
+    uint32_t l = p->blocks[block].loop;
+    for (uint32_t guard = 0; l != TK_CFG_NONE && guard <= p->nloops; guard++) {
+        if (l == loop) return 1;
+        l = p->loops[l].parent;
+    }
+    return 0;
+}
+
+int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node)
+{
+    if (node >= p->nnodes) return 0;
+    if (s.kind == TK_SCOPE_PROCESS) return node < p->nblocks;
+    if (node >= p->nblocks) return 0;
+    const tk_cfg_block *b = &p->blocks[node];
+    switch (s.kind) {
+    case TK_SCOPE_IMAGE: return b->image == s.index;
+    case TK_SCOPE_ROUTINE: return b->routine == s.index;
+    case TK_SCOPE_LOOP: return loop_contains(p, s.index, node);
+    case TK_SCOPE_BLOCK: return node == s.index;
+    default: return 0;
+    }
+}
+
+/* Blocks of a scope: calls fn(ctx, block) for each. */
+static void scope_blocks(const tk_cfg_process *p, tk_cfg_scope s,
+                         void (*fn)(void *, const tk_cfg_process *, uint32_t), void *ctx)
+{
+    switch (s.kind) {
+    case TK_SCOPE_PROCESS:
+        for (uint32_t b = 0; b < p->nblocks; b++) fn(ctx, p, b);
+        break;
+    case TK_SCOPE_IMAGE: {
+        const tk_cfg_image *im = &p->images[s.index];
+        for (uint32_t b = 0; b < im->nblocks; b++) fn(ctx, p, im->first_block + b);
+        break;
+    }
+    case TK_SCOPE_ROUTINE: {
+        const tk_cfg_routine *r = &p->routines[s.index];
+        for (uint32_t k = 0; k < r->nnodes; k++)
+            if (p->pool[r->nodes + k] < p->nblocks) fn(ctx, p, p->pool[r->nodes + k]);
+        break;
+    }
+    case TK_SCOPE_LOOP: {
+        const tk_cfg_loop *l = &p->loops[s.index];
+        for (uint32_t k = 0; k < l->nnodes; k++)
+            if (p->pool[l->nodes + k] < p->nblocks) fn(ctx, p, p->pool[l->nodes + k]);
+        break;
+    }
+    case TK_SCOPE_BLOCK: fn(ctx, p, s.index); break;
+    }
+}
+
+typedef struct sum_ctx {
+    uint64_t instrs, statics, blocks;
+    uint32_t thread;
+} sum_ctx;
+
+static void add_counts(void *ctx, const tk_cfg_process *p, uint32_t b)
+{
+    sum_ctx *c = ctx;
+    c->instrs += p->blocks[b].count * p->blocks[b].num_instrs;
+    c->statics += p->blocks[b].num_instrs;
+    c->blocks++;
+}
+
+static void add_thread_counts(void *ctx, const tk_cfg_process *p, uint32_t b)
+{
+    sum_ctx *c = ctx;
+    c->instrs += tk_cfg_block_count_thread(p, b, c->thread) * p->blocks[b].num_instrs;
+}
+
+uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s)
+{
+    sum_ctx c = {0, 0, 0, 0};
+    scope_blocks(p, s, add_counts, &c);
+    return c.instrs;
+}
+
+uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread)
+{
+    sum_ctx c = {0, 0, 0, thread};
+    scope_blocks(p, s, add_thread_counts, &c);
+    return c.instrs;
+}
+
+uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s)
+{
+    sum_ctx c = {0, 0, 0, 0};
+    scope_blocks(p, s, add_counts, &c);
+    return c.statics;
+}
+
+uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s)
+{
+    sum_ctx c = {0, 0, 0, 0};
+    scope_blocks(p, s, add_counts, &c);
+    return c.blocks;
+}
+
+typedef struct edges_ctx {
+    const tk_cfg_process *p;
+    tk_cfg_scope s;
+    tk_cfg_edge_class cls;
+    uint32_t **out;
+    size_t *n, *cap;
+    int failed;
+} edges_ctx;
+
+static void push_edge(edges_ctx *c, uint32_t e)
+{
+    if (*c->n == *c->cap) {
+        size_t nc = *c->cap ? *c->cap * 2 : 16;
+        uint32_t *q = realloc(*c->out, nc * sizeof *q);
+        if (!q) {
+            c->failed = 1;
+            return;
+        }
+        *c->out = q;
+        *c->cap = nc;
+    }
+    (*c->out)[(*c->n)++] = e;
+}
+
+static void collect_edges(void *ctx, const tk_cfg_process *p, uint32_t b)
+{
+    edges_ctx *c = ctx;
+    if (c->cls == TK_EDGES_INBOUND) {
+        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
+            if (!tk_cfg_scope_contains(p, c->s, p->edges[p->in_edges[k]].src))
+                push_edge(c, p->in_edges[k]);
+    } else {
+        for (uint32_t k = p->out_start[b]; k < p->out_start[b + 1]; k++) {
+            int inside = tk_cfg_scope_contains(p, c->s, p->edges[p->out_edges[k]].tgt);
+            if (inside == (c->cls == TK_EDGES_INTERNAL)) push_edge(c, p->out_edges[k]);
+        }
+    }
+}
+
+tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
+                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap)
+{
+    (void)cfg;
+    if (!p->out_start) return TK_OK;
+    edges_ctx c = {p, s, cls, out, n, cap, 0};
+    if (s.kind == TK_SCOPE_PROCESS && cls != TK_EDGES_INTERNAL) {
+        /* edges from / to special nodes */
+        for (uint32_t e = 0; e < p->nedges; e++) {
+            const tk_cfg_edge *ed = &p->edges[e];
+            if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
+            int src_in = ed->src < p->nblocks, tgt_in = ed->tgt < p->nblocks;
+            if ((cls == TK_EDGES_INBOUND && !src_in && tgt_in) ||
+                (cls == TK_EDGES_OUTBOUND && src_in && !tgt_in))
+                push_edge(&c, e);
+        }
+    } else {
+        scope_blocks(p, s, collect_edges, &c);
+    }
+    return c.failed ? TK_ERR_NOMEM : TK_OK;
+}
+
+/* ---- routines and loops --------------------------------------------------- */
+
+uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r)
+{
+    return r->entry < p->nblocks ? p->blocks[r->entry].count : 0;
+}
+
+uint32_t tk_cfg_routine_idom(const tk_cfg_process *p, uint32_t routine, uint32_t block)
+{
+    if (block >= p->nblocks || p->blocks[block].routine != routine) return TK_CFG_NONE;
+    return p->blocks[block].idom;
+}
+
+static uint64_t loop_entries(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop, int thread)
+{
+    const tk_cfg_loop *l = &p->loops[loop];
+    uint64_t sum = 0;
+    tk_cfg_scope s = {TK_SCOPE_LOOP, loop};
+    for (uint32_t k = 0; k < l->nnodes; k++) {
+        uint32_t b = p->pool[l->nodes + k];
+        if (b >= p->nblocks) continue;
+        for (uint32_t q = p->in_start[b]; q < p->in_start[b + 1]; q++) {
+            const tk_cfg_edge *e = &p->edges[p->in_edges[q]];
+            if (tk_cfg_scope_contains(p, s, e->src)) continue;
+            if (tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, e))) continue;
+            sum += thread < 0 ? e->count : tk_cfg_edge_count_thread(p, e, (uint32_t)thread);
+        }
+    }
+    return sum;
+}
+
+uint64_t tk_cfg_loop_entry_count(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop)
+{
+    return loop_entries(cfg, p, loop, -1);
+}
+
+uint64_t tk_cfg_loop_entry_count_thread(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop,
+                                        uint32_t thread)
+{
+    return loop_entries(cfg, p, loop, (int)thread);
+}
+
+uint64_t tk_cfg_loop_iteration_count(const tk_cfg_process *p, uint32_t loop)
+{
+    uint32_t h = p->loops[loop].head;
+    return h < p->nblocks ? p->blocks[h].count : 0;
+}
+
+int tk_cfg_loop_is_back_edge(const tk_cfg_process *p, uint32_t loop, uint32_t edge)
+{
+    const tk_cfg_loop *l = &p->loops[loop];
+    const tk_cfg_edge *e = &p->edges[edge];
+    if (e->tgt != l->head) return 0;
+    for (uint32_t k = 0; k < l->nback_srcs; k++)
+        if (p->pool[l->back_srcs + k] == e->src) return 1;
+    return 0;
+}

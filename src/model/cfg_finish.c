@@ -1,0 +1,733 @@
+/* Turning the tables a reader filled (raw ids) into the linked model:
+ * id maps, adjacency, derived counts, routine and loop membership, and the
+ * routines, dominators and loops a file does not provide.
+ *
+ * Raw conventions of a reader (see cfg_internal.h):
+ *   edge.src/tgt = node ids, edge.type = edge-type id;
+ *   routine.entry = node id, exits = node ids,
+ *   routine.nodes = 2*nnodes pool cells (node id, idom id or 0);
+ *   loop.head/back_srcs/nodes = node ids, loop.parent = head id or 0. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dominators.h"
+#include "analysis/loops.h"
+#include "model/cfg_internal.h"
+
+typedef struct finish_ctx {
+    tk_cfg *cfg;
+    tk_cfg_process *p;
+    const char *path;
+    tk_diag *diag;
+    tk_error *err;
+    uint64_t errors;
+    uint32_t pool_cap;
+    uint32_t *scratch; /* per block, NONE when unused */
+} finish_ctx;
+
+static void report(finish_ctx *c, tk_severity sev, tk_cfg_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void report(finish_ctx *c, tk_severity sev, tk_cfg_loc loc, const char *fmt, ...)
+{
+    char msg[TK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (sev == TK_SEV_ERROR) c->errors++;
+    if (c->diag) {
+        tk_location l = {c->path, -1, loc.line, loc.column};
+        tk_diag_report(c->diag, sev, &l, "%s", msg);
+    } else if (sev == TK_SEV_ERROR && c->errors == 1) {
+        tk_error_set_at(c->err, TK_ERR_FORMAT, c->path, -1, loc.line, loc.column, "%s", msg);
+    }
+}
+
+static int pool_push(finish_ctx *c, uint32_t v)
+{
+    tk_cfg_process *p = c->p;
+    if (p->npool + 1 > c->pool_cap) {
+        if (c->pool_cap < p->npool) c->pool_cap = p->npool;
+        if (!tk_cfg_grow((void **)&p->pool, &c->pool_cap, p->npool + 1, sizeof *p->pool)) return 0;
+    }
+    p->pool[p->npool++] = v;
+    return 1;
+}
+
+static int is_intra(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge *e)
+{
+    if (e->src >= p->nblocks || e->tgt >= p->nblocks) return 0;
+    return !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e));
+}
+
+/* ---- ids, edges, adjacency ------------------------------------------------ */
+
+static tk_status build_node_map(finish_ctx *c)
+{
+    tk_cfg *cfg = c->cfg;
+    tk_cfg_process *p = c->p;
+    p->nnodes = p->nblocks + cfg->nspecials;
+    uint32_t max_id = 0;
+    for (uint32_t b = 0; b < p->nblocks; b++)
+        if (p->blocks[b].id > max_id) max_id = p->blocks[b].id;
+    for (uint32_t s = 0; s < cfg->nspecials; s++)
+        if (cfg->specials[s].id > max_id) max_id = cfg->specials[s].id;
+    p->node_map = tk_cfg_idmap_new(p->nnodes, max_id);
+    if (!p->node_map) return TK_ERR_NOMEM;
+    for (uint32_t s = 0; s < cfg->nspecials; s++)
+        if (tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s) != TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u",
+                   cfg->specials[s].id);
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        uint32_t old = tk_cfg_idmap_put(p->node_map, p->blocks[b].id, b);
+        if (old == TK_CFG_NONE) continue;
+        if (old >= p->nblocks)
+            report(c, TK_SEV_ERROR, p->blocks[b].loc,
+                   "basic-block id %u reuses the id of special node %s", p->blocks[b].id,
+                   tk_cfg_str(cfg, cfg->specials[old - p->nblocks].name));
+        else
+            report(c, TK_SEV_ERROR, p->blocks[b].loc,
+                   "duplicate node id %u (first defined at line %u)", p->blocks[b].id,
+                   p->blocks[old].loc.line);
+    }
+    return TK_OK;
+}
+
+static tk_status resolve_edges(finish_ctx *c)
+{
+    tk_cfg *cfg = c->cfg;
+    tk_cfg_process *p = c->p;
+    uint32_t max_id = 0, max_type = 0;
+    for (uint32_t e = 0; e < p->nedges; e++)
+        if (p->edges[e].id > max_id) max_id = p->edges[e].id;
+    for (uint32_t t = 0; t < cfg->nedge_types; t++)
+        if (cfg->edge_types[t].id > max_type) max_type = cfg->edge_types[t].id;
+    p->edge_map = tk_cfg_idmap_new(p->nedges, max_id);
+    tk_cfg_idmap *types = tk_cfg_idmap_new(cfg->nedge_types, max_type);
+    if (!p->edge_map || !types) {
+        tk_cfg_idmap_free(types);
+        return TK_ERR_NOMEM;
+    }
+    for (uint32_t t = 0; t < cfg->nedge_types; t++)
+        tk_cfg_idmap_put(types, cfg->edge_types[t].id, t); /* duplicates: checked by the checker */
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        tk_cfg_edge *ed = &p->edges[e];
+        uint32_t old = tk_cfg_idmap_put(p->edge_map, ed->id, e);
+        if (old != TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, ed->loc, "duplicate edge id %u (first defined at line %u)",
+                   ed->id, p->edges[old].loc.line);
+        uint32_t s = tk_cfg_idmap_get(p->node_map, ed->src);
+        uint32_t t = tk_cfg_idmap_get(p->node_map, ed->tgt);
+        if (s == TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, ed->loc, "edge %u: source node %u does not exist", ed->id,
+                   ed->src);
+        if (t == TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, ed->loc, "edge %u: target node %u does not exist", ed->id,
+                   ed->tgt);
+        uint32_t ty = tk_cfg_idmap_get(types, ed->type);
+        if (ty == TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, ed->loc, "edge %u: edge type id %u is not in EDGE_TYPES",
+                   ed->id, ed->type);
+        ed->src = s;
+        ed->tgt = t;
+        ed->type = ty;
+        if (ed->nthreads > p->nthreads) p->nthreads = ed->nthreads;
+    }
+    tk_cfg_idmap_free(types);
+    return TK_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static tk_status build_adjacency(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    size_t nn = (size_t)p->nnodes + 1;
+    p->out_start = calloc(nn, sizeof *p->out_start);
+    p->in_start = calloc(nn, sizeof *p->in_start);
+    p->out_edges = malloc(sizeof *p->out_edges * (p->nedges ? p->nedges : 1));
+    p->in_edges = malloc(sizeof *p->in_edges * (p->nedges ? p->nedges : 1));
+    uint32_t *fill_out = malloc(sizeof *fill_out * nn), *fill_in = malloc(sizeof *fill_in * nn);
+    if (!p->out_start || !p->in_start || !p->out_edges || !p->in_edges || !fill_out || !fill_in) {
+        free(fill_out);
+        free(fill_in);
+        return TK_ERR_NOMEM;
+    }
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
+        p->out_start[ed->src + 1]++;
+        p->in_start[ed->tgt + 1]++;
+    }
+    for (uint32_t n = 0; n < p->nnodes; n++) {
+        p->out_start[n + 1] += p->out_start[n];
+        p->in_start[n + 1] += p->in_start[n];
+    }
+    memcpy(fill_out, p->out_start, sizeof *fill_out * nn);
+    memcpy(fill_in, p->in_start, sizeof *fill_in * nn);
+    /* edges in ascending id order within each list */
+    uint32_t *by_id = malloc(sizeof *by_id * (p->nedges ? p->nedges : 1));
+    if (!by_id) {
+        free(fill_out);
+        free(fill_in);
+        return TK_ERR_NOMEM;
+    }
+    int sorted = 1;
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        by_id[e] = e;
+        if (e && p->edges[e].id < p->edges[e - 1].id) sorted = 0;
+    }
+    if (!sorted) {
+        uint64_t *keyed = malloc(sizeof *keyed * p->nedges);
+        if (keyed) {
+            for (uint32_t e = 0; e < p->nedges; e++)
+                keyed[e] = ((uint64_t)p->edges[e].id << 32) | e;
+            qsort(keyed, p->nedges, sizeof *keyed, cmp_u64);
+            for (uint32_t e = 0; e < p->nedges; e++) by_id[e] = (uint32_t)keyed[e];
+            free(keyed);
+        }
+    }
+    for (uint32_t k = 0; k < p->nedges; k++) {
+        uint32_t e = by_id[k];
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
+        p->out_edges[fill_out[ed->src]++] = e;
+        p->in_edges[fill_in[ed->tgt]++] = e;
+    }
+    free(by_id);
+    free(fill_out);
+    free(fill_in);
+    return TK_OK;
+}
+
+static void derive_block_counts(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        tk_cfg_block *bl = &p->blocks[b];
+        if (bl->flags & TK_CFG_BLOCK_HAS_COUNT) continue;
+        uint64_t sum = 0;
+        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
+            sum += p->edges[p->in_edges[k]].count;
+        bl->count = sum;
+    }
+}
+
+static tk_status build_address_index(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        tk_cfg_image *im = &p->images[i];
+        free(im->by_addr);
+        im->by_addr = malloc(sizeof *im->by_addr * (im->nblocks ? im->nblocks : 1));
+        uint64_t *keyed = malloc(sizeof *keyed * (im->nblocks ? im->nblocks : 1));
+        if (!im->by_addr || !keyed) {
+            free(keyed);
+            return TK_ERR_NOMEM;
+        }
+        int sorted = 1;
+        for (uint32_t k = 0; k < im->nblocks; k++) {
+            im->by_addr[k] = im->first_block + k;
+            if (k && p->blocks[im->first_block + k].addr_offset <
+                         p->blocks[im->first_block + k - 1].addr_offset)
+                sorted = 0;
+        }
+        if (!sorted) {
+            /* addr offsets can be 64-bit: sort indexes by (offset, index) */
+            uint32_t *idx = im->by_addr;
+            const tk_cfg_block *bl = p->blocks;
+            /* simple bottom-up merge sort on idx by addr_offset (stable) */
+            uint32_t *tmp = malloc(sizeof *tmp * im->nblocks);
+            if (!tmp) {
+                free(keyed);
+                return TK_ERR_NOMEM;
+            }
+            for (uint32_t w = 1; w < im->nblocks; w *= 2) {
+                for (uint32_t lo = 0; lo < im->nblocks; lo += 2 * w) {
+                    uint32_t mid = lo + w < im->nblocks ? lo + w : im->nblocks;
+                    uint32_t hi = lo + 2 * w < im->nblocks ? lo + 2 * w : im->nblocks;
+                    uint32_t a = lo, b = mid, o = lo;
+                    while (a < mid && b < hi)
+                        tmp[o++] = bl[idx[b]].addr_offset < bl[idx[a]].addr_offset ? idx[b++]
+                                                                                    : idx[a++];
+                    while (a < mid) tmp[o++] = idx[a++];
+                    while (b < hi) tmp[o++] = idx[b++];
+                }
+                memcpy(idx, tmp, sizeof *tmp * im->nblocks);
+                if (w > UINT32_MAX / 2) break;
+            }
+            free(tmp);
+        }
+        free(keyed);
+    }
+    return TK_OK;
+}
+
+/* ---- routines and loops read from the file ------------------------------ */
+
+static uint32_t resolve_block(finish_ctx *c, uint32_t id, tk_cfg_loc loc, const char *what)
+{
+    uint32_t b = tk_cfg_idmap_get(c->p->node_map, id);
+    if (b == TK_CFG_NONE || b >= c->p->nblocks) {
+        report(c, TK_SEV_ERROR, loc, "%s %u is not a basic block", what, id);
+        return TK_CFG_NONE;
+    }
+    return b;
+}
+
+static void resolve_routines(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    for (uint32_t r = 0; r < p->nroutines; r++) {
+        tk_cfg_routine *ro = &p->routines[r];
+        ro->entry = resolve_block(c, ro->entry, ro->loc, "routine entry node");
+        for (uint32_t k = 0; k < ro->nexits; k++)
+            p->pool[ro->exits + k] =
+                resolve_block(c, p->pool[ro->exits + k], ro->loc, "routine exit node");
+        uint32_t w = 0;
+        for (uint32_t k = 0; k < ro->nnodes; k++) {
+            uint32_t id = p->pool[ro->nodes + 2 * k], idom = p->pool[ro->nodes + 2 * k + 1];
+            uint32_t b = resolve_block(c, id, ro->loc, "routine node");
+            if (b == TK_CFG_NONE) continue;
+            tk_cfg_block *bl = &p->blocks[b];
+            if (bl->routine != TK_CFG_NONE) {
+                if (bl->routine == r)
+                    report(c, TK_SEV_ERROR, ro->loc, "node %u is listed twice in routine %u", id,
+                           ro->entry < p->nblocks ? p->blocks[ro->entry].id : 0);
+                else
+                    report(c, TK_SEV_ERROR, ro->loc,
+                           "node %u is in two routines (%u and %u)", id,
+                           p->blocks[p->routines[bl->routine].entry].id,
+                           ro->entry < p->nblocks ? p->blocks[ro->entry].id : 0);
+                continue;
+            }
+            bl->routine = r;
+            if (ro->flags & TK_CFG_ROUTINE_HAS_IDOMS)
+                bl->idom = idom ? resolve_block(c, idom, ro->loc, "immediate dominator") : TK_CFG_NONE;
+            p->pool[ro->nodes + w++] = b;
+        }
+        ro->nnodes = w;
+        if (ro->entry != TK_CFG_NONE && p->blocks[ro->entry].routine != r &&
+            p->blocks[ro->entry].routine == TK_CFG_NONE) {
+            report(c, TK_SEV_ERROR, ro->loc, "routine entry %u is not in its NODES table",
+                   p->blocks[ro->entry].id);
+        }
+    }
+}
+
+static void resolve_loops_nodes(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    for (uint32_t l = 0; l < p->nloops; l++) {
+        tk_cfg_loop *lo = &p->loops[l];
+        lo->head = resolve_block(c, lo->head, lo->loc, "loop head node");
+        uint32_t w = 0;
+        for (uint32_t k = 0; k < lo->nback_srcs; k++) {
+            uint32_t b = resolve_block(c, p->pool[lo->back_srcs + k], lo->loc,
+                                       "loop back-edge source node");
+            if (b != TK_CFG_NONE) p->pool[lo->back_srcs + w++] = b;
+        }
+        lo->nback_srcs = w;
+        w = 0;
+        for (uint32_t k = 0; k < lo->nnodes; k++) {
+            uint32_t b = resolve_block(c, p->pool[lo->nodes + k], lo->loc, "loop node");
+            if (b != TK_CFG_NONE) p->pool[lo->nodes + w++] = b;
+        }
+        lo->nnodes = w;
+    }
+}
+
+/* ---- computing what the file lacks ------------------------------------------- */
+
+/* Local graph of a routine: nodes in pool order, intra-routine edges only. */
+typedef struct local_graph {
+    uint32_t n, entry;
+    uint32_t *start, *adj, *idom;
+} local_graph;
+
+static void local_free(local_graph *g)
+{
+    free(g->start);
+    free(g->adj);
+    free(g->idom);
+    memset(g, 0, sizeof *g);
+}
+
+/* Uses c->scratch as block -> local index; leaves it all NONE again. */
+static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
+{
+    tk_cfg_process *p = c->p;
+    const tk_cfg_routine *ro = &p->routines[r];
+    memset(g, 0, sizeof *g);
+    g->n = ro->nnodes;
+    const uint32_t *nodes = p->pool + ro->nodes;
+    for (uint32_t k = 0; k < g->n; k++) c->scratch[nodes[k]] = k;
+    g->entry = ro->entry != TK_CFG_NONE ? c->scratch[ro->entry] : TK_CFG_NONE;
+    g->start = calloc((size_t)g->n + 1, sizeof *g->start);
+    g->idom = malloc(sizeof *g->idom * (g->n ? g->n : 1));
+    uint32_t nadj = 0;
+    tk_status st = TK_ERR_NOMEM;
+    if (!g->start || !g->idom) goto out;
+    for (uint32_t k = 0; k < g->n; k++) {
+        uint32_t b = nodes[k];
+        for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
+            const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+            if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE) nadj++;
+        }
+        g->start[k + 1] = nadj;
+    }
+    g->adj = malloc(sizeof *g->adj * (nadj ? nadj : 1));
+    if (!g->adj) goto out;
+    nadj = 0;
+    for (uint32_t k = 0; k < g->n; k++) {
+        uint32_t b = nodes[k];
+        for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
+            const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+            if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE)
+                g->adj[nadj++] = c->scratch[e->tgt];
+        }
+    }
+    if (g->entry != TK_CFG_NONE) {
+        st = tk_dominators(g->n, g->start, g->adj, g->entry, g->idom);
+    } else {
+        for (uint32_t k = 0; k < g->n; k++) g->idom[k] = TK_DOM_NONE;
+        st = TK_OK;
+    }
+out:
+    for (uint32_t k = 0; k < g->n; k++) c->scratch[nodes[k]] = TK_CFG_NONE;
+    if (st != TK_OK) local_free(g);
+    return st;
+}
+
+tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t r,
+                                    uint32_t *idom_blocks)
+{
+    finish_ctx c;
+    memset(&c, 0, sizeof c);
+    c.cfg = (tk_cfg *)cfg;
+    c.p = (tk_cfg_process *)p;
+    c.scratch = malloc(sizeof *c.scratch * (p->nblocks ? p->nblocks : 1));
+    if (!c.scratch) return TK_ERR_NOMEM;
+    memset(c.scratch, 0xff, sizeof *c.scratch * (p->nblocks ? p->nblocks : 1));
+    local_graph g;
+    tk_status st = local_build(&c, r, &g);
+    if (st == TK_OK) {
+        const uint32_t *nodes = p->pool + p->routines[r].nodes;
+        for (uint32_t k = 0; k < g.n; k++)
+            idom_blocks[k] = g.idom[k] == TK_DOM_NONE ? TK_CFG_NONE : nodes[g.idom[k]];
+        local_free(&g);
+    }
+    free(c.scratch);
+    return st;
+}
+
+static tk_status compute_routines(finish_ctx *c, uint32_t image)
+{
+    tk_cfg *cfg = c->cfg;
+    tk_cfg_process *p = c->p;
+    tk_cfg_image *im = &p->images[image];
+    uint32_t first = im->first_block, nb = im->nblocks;
+    uint32_t *claim = c->scratch; /* NONE = unclaimed; else routine index */
+    uint32_t *queue = malloc(sizeof *queue * (nb ? nb : 1));
+    if (!queue) return TK_ERR_NOMEM;
+    uint32_t cap = p->nroutines;
+    im->first_routine = p->nroutines;
+    im->nroutines = 0;
+    /* entries: call / ENTRY targets, and blocks without intra-routine in-edges */
+    for (uint32_t b = first; b < first + nb; b++) {
+        int intra_in = 0, called = 0;
+        for (uint32_t q = p->in_start[b]; q < p->in_start[b + 1]; q++) {
+            const tk_cfg_edge *e = &p->edges[p->in_edges[q]];
+            tk_edge_kind k = tk_cfg_edge_kind(cfg, e);
+            if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY) called = 1;
+            else if (is_intra(cfg, p, e) && e->src != b && p->blocks[e->src].image == image)
+                intra_in = 1;
+        }
+        if (called || !intra_in) {
+            if (!tk_cfg_grow((void **)&p->routines, &cap, p->nroutines + 1, sizeof *p->routines))
+                goto nomem;
+            tk_cfg_routine *ro = &p->routines[p->nroutines];
+            memset(ro, 0, sizeof *ro);
+            ro->entry = b;
+            ro->image = image;
+            ro->flags = TK_CFG_COMPUTED;
+            claim[b] = p->nroutines++;
+        }
+    }
+    /* claim by breadth-first search from each entry, then from leftovers */
+    uint32_t next_leftover = first;
+    for (uint32_t r = im->first_routine;; r++) {
+        if (r == p->nroutines) {
+            while (next_leftover < first + nb && claim[next_leftover] != TK_CFG_NONE)
+                next_leftover++;
+            if (next_leftover == first + nb) break;
+            if (!tk_cfg_grow((void **)&p->routines, &cap, p->nroutines + 1, sizeof *p->routines))
+                goto nomem;
+            tk_cfg_routine *ro = &p->routines[p->nroutines];
+            memset(ro, 0, sizeof *ro);
+            ro->entry = next_leftover;
+            ro->image = image;
+            ro->flags = TK_CFG_COMPUTED;
+            claim[next_leftover] = p->nroutines++;
+        }
+        uint32_t head = 0, tail = 0;
+        queue[tail++] = p->routines[r].entry;
+        while (head < tail) {
+            uint32_t b = queue[head++];
+            for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
+                const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+                if (!is_intra(cfg, p, e) || p->blocks[e->tgt].image != image) continue;
+                if (claim[e->tgt] != TK_CFG_NONE) continue;
+                claim[e->tgt] = r;
+                queue[tail++] = e->tgt;
+            }
+        }
+    }
+    im->nroutines = p->nroutines - im->first_routine;
+    /* node lists (block order), exits */
+    for (uint32_t r = im->first_routine; r < p->nroutines; r++) {
+        p->routines[r].nodes = p->npool;
+        p->routines[r].nnodes = 0;
+    }
+    /* counting pass */
+    for (uint32_t b = first; b < first + nb; b++) p->routines[claim[b]].nnodes++;
+    uint32_t base = p->npool;
+    for (uint32_t r = im->first_routine; r < p->nroutines; r++) {
+        p->routines[r].nodes = base;
+        base += p->routines[r].nnodes;
+        p->routines[r].nnodes = 0;
+    }
+    for (uint32_t k = p->npool; k < base; k++)
+        if (!pool_push(c, 0)) goto nomem;
+    for (uint32_t b = first; b < first + nb; b++) {
+        tk_cfg_routine *ro = &p->routines[claim[b]];
+        p->pool[ro->nodes + ro->nnodes++] = b;
+        p->blocks[b].routine = claim[b];
+    }
+    for (uint32_t r = im->first_routine; r < p->nroutines; r++) {
+        tk_cfg_routine *ro = &p->routines[r];
+        ro->exits = p->npool;
+        for (uint32_t k = 0; k < ro->nnodes; k++) {
+            uint32_t b = p->pool[ro->nodes + k];
+            for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
+                const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+                if (!is_intra(cfg, p, e) || claim[e->tgt] != r) {
+                    if (!pool_push(c, b)) goto nomem;
+                    ro->nexits++;
+                    break;
+                }
+            }
+        }
+    }
+    for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
+    free(queue);
+    return TK_OK;
+nomem:
+    for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
+    free(queue);
+    return TK_ERR_NOMEM;
+}
+
+static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_idoms, int want_loops,
+                                         uint32_t *loop_cap)
+{
+    tk_cfg_process *p = c->p;
+    local_graph g;
+    tk_status st = local_build(c, r, &g);
+    if (st != TK_OK) return st;
+    uint32_t nodes_off = p->routines[r].nodes;
+    if (want_idoms)
+        for (uint32_t k = 0; k < g.n; k++)
+            p->blocks[p->pool[nodes_off + k]].idom =
+                g.idom[k] == TK_DOM_NONE ? TK_CFG_NONE : p->pool[nodes_off + g.idom[k]];
+    if (want_loops && g.n) {
+        tk_loops L;
+        st = tk_loops_find(&L, g.n, g.start, g.adj, g.idom);
+        if (st != TK_OK) {
+            local_free(&g);
+            return st;
+        }
+        uint32_t base = p->nloops;
+        p->routines[r].first_loop = base;
+        p->routines[r].nloops = L.nloops;
+        if (!tk_cfg_grow((void **)&p->loops, loop_cap, p->nloops + L.nloops, sizeof *p->loops)) {
+            tk_loops_free(&L);
+            local_free(&g);
+            return TK_ERR_NOMEM;
+        }
+        for (uint32_t i = 0; i < L.nloops; i++) {
+            tk_cfg_loop *lo = &p->loops[base + i];
+            memset(lo, 0, sizeof *lo);
+            lo->head = p->pool[nodes_off + L.head[i]];
+            lo->routine = r;
+            lo->parent = L.parent[i] == TK_DOM_NONE ? TK_CFG_NONE : base + L.parent[i];
+            lo->depth = L.depth[i];
+            lo->flags = TK_CFG_COMPUTED;
+            lo->back_srcs = p->npool;
+            for (uint32_t k = L.back_start[i]; k < L.back_start[i + 1]; k++)
+                if (!pool_push(c, p->pool[nodes_off + L.back[k]])) st = TK_ERR_NOMEM;
+            lo->nback_srcs = L.back_start[i + 1] - L.back_start[i];
+            lo->nodes = p->npool;
+            for (uint32_t k = L.node_start[i]; k < L.node_start[i + 1]; k++)
+                if (!pool_push(c, p->pool[nodes_off + L.nodes[k]])) st = TK_ERR_NOMEM;
+            lo->nnodes = L.node_start[i + 1] - L.node_start[i];
+        }
+        p->nloops += L.nloops;
+        tk_loops_free(&L);
+    }
+    local_free(&g);
+    return st;
+}
+
+/* Resolve raw parents of file loops, compute depths (detecting cycles) and
+ * each block's innermost loop. */
+static tk_status link_loops(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    tk_cfg_idmap_free(p->loop_map);
+    p->loop_map = tk_cfg_idmap_new(p->nloops, p->nblocks);
+    if (!p->loop_map) return TK_ERR_NOMEM;
+    for (uint32_t l = 0; l < p->nloops; l++) {
+        tk_cfg_loop *lo = &p->loops[l];
+        if (lo->head == TK_CFG_NONE) continue;
+        if (tk_cfg_idmap_put(p->loop_map, lo->head, l) != TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, lo->loc, "two loops have the head node %u",
+                   p->blocks[lo->head].id);
+    }
+    for (uint32_t l = 0; l < p->nloops; l++) {
+        tk_cfg_loop *lo = &p->loops[l];
+        if (lo->flags & TK_CFG_COMPUTED) continue;
+        uint32_t raw = lo->parent;
+        lo->parent = TK_CFG_NONE;
+        if (raw == 0) continue;
+        uint32_t b = resolve_block(c, raw, lo->loc, "parent loop head node");
+        if (b == TK_CFG_NONE) continue;
+        uint32_t pl = tk_cfg_idmap_get(p->loop_map, b);
+        if (pl == TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, lo->loc, "parent loop head %u is not the head of a loop", raw);
+        else if (pl == l)
+            report(c, TK_SEV_ERROR, lo->loc, "loop %u is its own parent", raw);
+        else
+            lo->parent = pl;
+    }
+    /* depths: walk up with an explicit path; 'state' = NONE unknown, NONE-1 on path */
+    uint32_t *state = malloc(sizeof *state * (p->nloops ? p->nloops : 1));
+    uint32_t *path = malloc(sizeof *path * (p->nloops ? p->nloops : 1));
+    if (!state || !path) {
+        free(state);
+        free(path);
+        return TK_ERR_NOMEM;
+    }
+    const uint32_t on_path = TK_CFG_NONE - 1;
+    for (uint32_t l = 0; l < p->nloops; l++) state[l] = TK_CFG_NONE;
+    for (uint32_t l = 0; l < p->nloops; l++) {
+        uint32_t n = 0, cur = l;
+        while (cur != TK_CFG_NONE && state[cur] == TK_CFG_NONE) {
+            state[cur] = on_path;
+            path[n++] = cur;
+            cur = p->loops[cur].parent;
+        }
+        uint32_t depth;
+        if (cur == TK_CFG_NONE) {
+            depth = 0;
+        } else if (state[cur] == on_path) {
+            /* cycle: break it at cur */
+            report(c, TK_SEV_ERROR, p->loops[cur].loc, "cycle in loop parents through loop %u",
+                   p->loops[cur].head < p->nblocks ? p->blocks[p->loops[cur].head].id : 0);
+            p->loops[cur].parent = TK_CFG_NONE;
+            /* re-walk from scratch for this chain */
+            for (uint32_t k = 0; k < n; k++) state[path[k]] = TK_CFG_NONE;
+            l--;
+            continue;
+        } else {
+            depth = state[cur] + 1;
+        }
+        while (n) {
+            uint32_t x = path[--n];
+            state[x] = depth;
+            p->loops[x].depth = depth;
+            depth++;
+        }
+    }
+    free(path);
+    free(state);
+    for (uint32_t l = 0; l < p->nloops; l++) {
+        const tk_cfg_loop *lo = &p->loops[l];
+        for (uint32_t k = 0; k < lo->nnodes; k++) {
+            tk_cfg_block *b = &p->blocks[p->pool[lo->nodes + k]];
+            if (b->loop == TK_CFG_NONE || p->loops[b->loop].depth < lo->depth) b->loop = l;
+        }
+    }
+    return TK_OK;
+}
+
+static tk_status finish_process(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    tk_status st;
+    c->pool_cap = p->npool;
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        p->blocks[b].routine = p->blocks[b].loop = p->blocks[b].idom = TK_CFG_NONE;
+    }
+    if ((st = build_node_map(c)) != TK_OK) return st;
+    if ((st = resolve_edges(c)) != TK_OK) return st;
+    if (p->n_file_instr_count_per_thread > p->nthreads) p->nthreads = p->n_file_instr_count_per_thread;
+    if ((st = build_adjacency(c)) != TK_OK) return st;
+    derive_block_counts(c);
+    if ((st = build_address_index(c)) != TK_OK) return st;
+    resolve_routines(c);
+    resolve_loops_nodes(c);
+    c->scratch = malloc(sizeof *c->scratch * (p->nblocks ? p->nblocks : 1));
+    if (!c->scratch) return TK_ERR_NOMEM;
+    memset(c->scratch, 0xff, sizeof *c->scratch * (p->nblocks ? p->nblocks : 1));
+    uint32_t file_routines = p->nroutines;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        if (p->images[i].nblocks && !p->images[i].nroutines) {
+            if ((st = compute_routines(c, i)) != TK_OK) return st;
+            p->routines_computed = 1;
+        }
+    }
+    uint32_t loop_cap = p->nloops;
+    for (uint32_t r = 0; r < p->nroutines; r++) {
+        tk_cfg_routine *ro = &p->routines[r];
+        int want_idoms = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_IDOMS);
+        int want_loops = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_LOOPS);
+        if (!want_idoms && !want_loops) continue;
+        if ((st = compute_idoms_and_loops(c, r, want_idoms, want_loops, &loop_cap)) != TK_OK)
+            return st;
+    }
+    p->routine_map = tk_cfg_idmap_new(p->nroutines, p->nblocks);
+    if (!p->routine_map) return TK_ERR_NOMEM;
+    for (uint32_t r = 0; r < p->nroutines; r++)
+        if (p->routines[r].entry != TK_CFG_NONE &&
+            tk_cfg_idmap_put(p->routine_map, p->routines[r].entry, r) != TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, p->routines[r].loc, "two routines have the entry node %u",
+                   p->blocks[p->routines[r].entry].id);
+    return link_loops(c);
+}
+
+tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err)
+{
+    finish_ctx c;
+    memset(&c, 0, sizeof c);
+    c.cfg = cfg;
+    c.path = path;
+    c.diag = diag;
+    c.err = err;
+    for (uint32_t i = 0; i < cfg->nprocesses; i++) {
+        c.p = &cfg->processes[i];
+        tk_status st = finish_process(&c);
+        free(c.scratch);
+        c.scratch = NULL;
+        if (st != TK_OK) return tk_error_set(err, st, "out of memory while linking the graph");
+    }
+    if (!diag && c.errors) return TK_ERR_FORMAT;
+    return TK_OK;
+}

@@ -1,0 +1,23 @@
+/* Internal helpers of the cfg model, shared by the model and its readers. */
+#ifndef TK_MODEL_CFG_INTERNAL_H
+#define TK_MODEL_CFG_INTERNAL_H
+
+#include "tracekit/cfg.h"
+
+tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key);
+void tk_cfg_idmap_free(tk_cfg_idmap *m);
+/* Insert key -> val unless present; returns the previous value or NONE. */
+uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val);
+uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key);
+
+/* Grow *arr (elements of elem bytes, capacity *cap) to hold need; 0 on failure. */
+int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem);
+void tk_cfg_process_release(tk_cfg_process *p);
+
+/* Immediate dominators of routine r computed from its intra-routine edges:
+ * idom_blocks[k] for the k-th node of the routine's node list (block index,
+ * NONE when unreachable from the entry). */
+tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t r,
+                                    uint32_t *idom_blocks);
+
+#endif
