@@ -46,6 +46,10 @@ typedef struct tk_dcfg_trace tk_dcfg_trace;
  * located error. The caller owns *out (tk_dcfg_trace_free). */
 tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
                              tk_error *err);
+/* Parse from an open input (borrowed: it must outlive the trace). */
+typedef struct tk_input tk_input;
+tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
+                                   tk_error *err);
 /* The same on memory (copied). name is used in messages. */
 tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
                                     const char *name, tk_diag *diag, tk_error *err);
@@ -127,6 +131,17 @@ typedef struct tk_dcfg_trace_decode_options {
 tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
                                tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
                                tk_diag *diag, tk_error *err);
+
+/* Check a trace: chunk order, every chunk decodes (errors and leftover-bit
+ * warnings to diag), and with cfg (NULL: none) the cross-checks: processes
+ * and edges exist, each edge starts where the previous one ended, INSTR_COUNT
+ * = sum of NUM_INSTRS of the source blocks, per-thread edge counts within the
+ * DCFG's COUNT_PER_THREAD. threads: decoding workers (0/1 = serial).
+ * Returns TK_OK (no errors), TK_ERR_CHECK (errors reported), or another error
+ * (err set) when checking could not go on. */
+typedef struct tk_cfg tk_cfg;
+tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
+                              tk_diag *diag, tk_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
 

@@ -12,6 +12,7 @@
 #include "input.h"
 #include "output.h"
 #include "status.h"
+#include "dcfg_trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,6 +17,12 @@ static const cli_command commands[] = {
     {"dump", "canonical deterministic text of the model", "dump FILE", cmd_dump, cmd_dump_help},
     {"diff", "compare two files", "diff [OPTIONS] FILE1 FILE2", cmd_diff, cmd_diff_help},
     {"merge", "add up files of the same program", "merge [-o OUT] FILE...", cmd_merge, cmd_merge_help},
+    {"decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
+     "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] TRACE",
+     cmd_decode, cmd_decode_help},
+    {"encode", "DCFG-Trace: write a trace from an edge list",
+     "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
+     cmd_encode, cmd_encode_help},
     {"formats", "every format and what tracekit can do with it", "formats", cmd_formats, NULL},
     {"help", "help on tracekit or a command", "help [COMMAND]", cmd_help, NULL},
 };

@@ -13,6 +13,10 @@ int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+void cmd_decode_help(FILE *f);
+void cmd_encode_help(FILE *f);
 int cmd_help(int argc, char **argv);
 
 void cmd_info_help(FILE *f);

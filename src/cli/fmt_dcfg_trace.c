@@ -1,6 +1,178 @@
-/* Command handlers for dcfg-trace files. */
-#include "cli.h"
+/* Command handlers for dcfg-trace files: info, check, dump, report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcfg_trace_cli.h"
+
+static const cli_opt check_opts[] = {
+    {"dcfg", 0, "DCFG", "cross-check edges, instruction and edge counts against this DCFG"},
+    {"jobs", 'j', "N", "decoding threads (default: the number of CPUs)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const cli_opt report_opts[] = {
+    {"dcfg", 0, "DCFG", "add hot blocks and hot loops (by dynamic instructions)"},
+    {"top", 0, "N", "rows per table (default 10)"},
+    {"jobs", 'j', "N", "decoding threads (default: the number of CPUs)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const cli_opt dump_opts[] = {
+    {"no-edges", 0, NULL, "only the structure, not the decoded edges"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int open_ctx_trace(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag) {
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_dcfg_trace_open_input(t, ctx->inputs[0], diag, &err);
+    if (st != TK_OK) {
+        if (diag) {
+            tk_diag_error(diag, &err);
+            return CLI_EXIT_BAD_INPUT;
+        }
+        return cli_error(&err);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- info ------------------------------------------------------------------ */
+
+static int run_info(cli_ctx *ctx, const cli_args *a) {
+    (void)a;
+    tk_dcfg_trace *t;
+    int rc = open_ctx_trace(ctx, &t, NULL);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    uint64_t major, minor;
+    tk_dcfg_trace_version(t, &major, &minor);
+    printf("version: %llu.%llu\n", (unsigned long long)major, (unsigned long long)minor);
+    size_t np = tk_dcfg_trace_process_count(t);
+    printf("processes: %zu\n", np);
+    for (size_t i = 0; i < np; i++) {
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, i, &pi);
+        printf("process %llu: %zu threads, %zu transition rows from %zu edges (codes up to %u bits), "
+               "%zu dictionary entries\n",
+               (unsigned long long)pi.pid, pi.nthreads, pi.transition_rows, pi.transition_states,
+               pi.max_code_bits, pi.dictionary_entries);
+        for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
+            tk_dcfg_trace_thread_info ti;
+            tk_dcfg_trace_thread(t, th, &ti);
+            if (ti.process != i)
+                continue;
+            uint64_t edges = 0, instrs = 0, first = 0, end = 0, chars = 0;
+            for (size_t c = 0; c < ti.nchunks; c++) {
+                tk_dcfg_trace_chunk_info ci;
+                tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
+                edges += ci.edge_count;
+                instrs += ci.instr_count;
+                chars += ci.sequence_chars;
+                if (c == 0)
+                    first = ci.preceding_instr_count;
+                end = ci.preceding_instr_count + ci.instr_count;
+            }
+            printf("  thread %llu: %zu chunks, %llu edges (EDGE_COUNT), %llu instructions "
+                   "(INSTR_COUNT), instructions %llu..%llu, %llu sequence characters\n",
+                   (unsigned long long)ti.thread_id, ti.nchunks, (unsigned long long)edges,
+                   (unsigned long long)instrs, (unsigned long long)first, (unsigned long long)end,
+                   (unsigned long long)chars);
+        }
+    }
+    tk_dcfg_trace_free(t);
+    return CLI_EXIT_OK;
+}
+
+/* ---- check ------------------------------------------------------------------ */
+
+static int run_check(cli_ctx *ctx, const cli_args *a) {
+    tk_diag diag;
+    cli_diag_init(&diag);
+    unsigned jobs;
+    int rc = dtc_jobs("check", a, &jobs);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_cfg *cfg = NULL;
+    if ((rc = dtc_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
+        return rc;
+    tk_dcfg_trace *t = NULL;
+    if (open_ctx_trace(ctx, &t, &diag) == CLI_EXIT_OK) {
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_dcfg_trace_check(t, cfg, jobs, &diag, &err);
+        if (st != TK_OK && st != TK_ERR_CHECK)
+            tk_diag_error(&diag, &err);
+    }
+    rc = cli_diag_summary(&diag, ctx->paths[0]);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+    return rc;
+}
+
+/* ---- dump ------------------------------------------------------------------- */
+
+static int dump_edges(void *ctx, const uint32_t *edges, size_t n) {
+    dtc_writer *w = ctx;
+    for (size_t i = 0; i < n; i++) {
+        dtc_w_char(w, ' ');
+        dtc_w_u64(w, edges[i]);
+    }
+    return w->failed;
+}
+
+static int run_dump(cli_ctx *ctx, const cli_args *a) {
+    tk_dcfg_trace *t;
+    int rc = open_ctx_trace(ctx, &t, NULL);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    int with_edges = !cli_has(a, "no-edges");
+    uint64_t major, minor;
+    tk_dcfg_trace_version(t, &major, &minor);
+    printf("dcfg-trace %llu.%llu\n", (unsigned long long)major, (unsigned long long)minor);
+    tk_error err;
+    tk_error_clear(&err);
+    for (size_t i = 0; i < tk_dcfg_trace_process_count(t) && rc == CLI_EXIT_OK; i++) {
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, i, &pi);
+        printf("process %llu\n", (unsigned long long)pi.pid);
+        for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
+            tk_dcfg_trace_thread_info ti;
+            tk_dcfg_trace_thread(t, th, &ti);
+            if (ti.process != i)
+                continue;
+            printf("  thread %llu\n", (unsigned long long)ti.thread_id);
+            for (size_t c = 0; c < ti.nchunks; c++) {
+                tk_dcfg_trace_chunk_info ci;
+                tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
+                printf("  chunk preceding=%llu instrs=%llu edge_count=%llu first=%llu\n",
+                       (unsigned long long)ci.preceding_instr_count,
+                       (unsigned long long)ci.instr_count, (unsigned long long)ci.edge_count,
+                       (unsigned long long)(ci.edge_count ? ci.first_edge_id : 0));
+                if (!with_edges)
+                    continue;
+                dtc_writer w;
+                dtc_w_init(&w, stdout);
+                fflush(stdout);
+                dtc_w_str(&w, "    edges:");
+                uint64_t n;
+                tk_status st =
+                    tk_dcfg_trace_decode_chunk(t, ti.first_chunk + c, dump_edges, &w, &n, NULL, &err);
+                dtc_w_char(&w, '\n');
+                if (dtc_w_flush(&w) != 0 && st == TK_OK)
+                    st = tk_error_set(&err, TK_ERR_IO, "cannot write the output");
+                if (st != TK_OK) {
+                    rc = cli_error(&err);
+                    break;
+                }
+            }
+        }
+    }
+    tk_dcfg_trace_free(t);
+    return rc;
+}
 
 const cli_format_ops cli_fmt_dcfg_trace = {
     .format = "dcfg-trace",
+    .opts = {[CLI_CHECK] = check_opts, [CLI_REPORT] = report_opts, [CLI_DUMP] = dump_opts},
+    .run = {[CLI_INFO] = run_info, [CLI_CHECK] = run_check, [CLI_DUMP] = run_dump},
 };

@@ -58,6 +58,24 @@ tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *dia
     return finish_open(t, out, diag, err);
 }
 
+tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
+                                   tk_error *err) {
+    *out = NULL;
+    tk_dcfg_trace *t = new_trace(tk_input_path(in));
+    if (!t)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    const uint8_t *data;
+    size_t len;
+    tk_status st = tk_input_map(in, &data, &len, err);
+    if (st != TK_OK) {
+        tk_dcfg_trace_free(t);
+        return st;
+    }
+    t->data = (const char *)data;
+    t->len = len;
+    return finish_open(t, out, diag, err);
+}
+
 tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
                                     const char *name, tk_diag *diag, tk_error *err) {
     *out = NULL;
