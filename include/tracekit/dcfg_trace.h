@@ -35,6 +35,9 @@ extern "C" {
 
 /* Deepest nesting of repeats and dictionary references inside one sequence. */
 #define TK_DCFG_TRACE_MAX_NESTING 64
+/* Most transitions in a row that consume no bits (sole successors): a
+ * longer run can only be a cycle of "" codes, reported as an error. */
+#define TK_DCFG_TRACE_MAX_ZERO_BIT_RUN (1 << 22)
 /* Longest transition code (bits), as the spec says. */
 #define TK_DCFG_TRACE_MAX_CODE_BITS 32
 

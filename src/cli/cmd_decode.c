@@ -135,6 +135,9 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
             return 1;
         }
         const tk_cfg_edge *e = &p->edges[ei];
+        /* the edge leaves its source block after the block's instructions */
+        if (tk_cfg_is_block(p, e->src))
+            d->instrs += p->blocks[e->src].num_instrs;
         if (d->what == WHAT_CALLS) {
             tk_edge_kind k = tk_cfg_edge_kind(d->cfg, e);
             if (tk_edge_kind_is_any_call(k))
@@ -146,8 +149,6 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
                 put_node(d, e->src);
             put_node(d, e->tgt);
         }
-        if (tk_cfg_is_block(p, e->src))
-            d->instrs += p->blocks[e->src].num_instrs;
     }
     return d->w.failed;
 }
@@ -260,7 +261,8 @@ void cmd_decode_help(FILE *f) {
           "          the target of every edge; special nodes are skipped)\n"
           "  addrs   PID THREAD IMAGE_FILE+0xOFFSET of the same blocks\n"
           "  calls   PID THREAD INSTRS call|return SOURCE TARGET [SYMBOL] for CALL and\n"
-          "          RETURN edges; INSTRS is the thread's instruction count so far\n"
+          "          RETURN edges; INSTRS is the thread's instruction count at the
+          end of the source block (PRECEDING_INSTR_COUNT + the chunk's blocks)\n"
           "  count   the number of edges\n\n"
           "Options:\n",
           f);

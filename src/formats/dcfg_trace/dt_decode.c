@@ -75,6 +75,7 @@ tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_
     uint64_t consumed = 0;  /* bits consumed (for messages) */
     int at_end = 0;
     uint64_t left = transitions;
+    uint32_t zero_run = 0;
     while (left > 0) {
         const dt_state *st = &states[s];
         unsigned k = st->bits;
@@ -126,6 +127,16 @@ tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_
         buf <<= e->len;
         nbits -= e->len;
         consumed += e->len;
+        if (e->len == 0) {
+            if (++zero_run > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN)
+                return dt_error_at(t, err, TK_ERR_LIMIT, c->row_offset,
+                                   "more than %d transitions in a row consume no bits (a cycle of "
+                                   "sole successors around edge %u); EDGE_COUNT %llu is not credible",
+                                   TK_DCFG_TRACE_MAX_ZERO_BIT_RUN, st->edge,
+                                   (unsigned long long)c->edge_count);
+        } else {
+            zero_run = 0;
+        }
         if (e->nedges == 1) {
             out[nout++] = e->edge;
         } else {
