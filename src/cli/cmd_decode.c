@@ -261,8 +261,8 @@ void cmd_decode_help(FILE *f) {
           "          the target of every edge; special nodes are skipped)\n"
           "  addrs   PID THREAD IMAGE_FILE+0xOFFSET of the same blocks\n"
           "  calls   PID THREAD INSTRS call|return SOURCE TARGET [SYMBOL] for CALL and\n"
-          "          RETURN edges; INSTRS is the thread's instruction count at the
-          end of the source block (PRECEDING_INSTR_COUNT + the chunk's blocks)\n"
+          "          RETURN edges; INSTRS is the thread's instruction count at the\n"
+          "          end of the source block (PRECEDING_INSTR_COUNT + the chunk's blocks)\n"
           "  count   the number of edges\n\n"
           "Options:\n",
           f);
