@@ -19,7 +19,7 @@ const tk_format tk_format_dcfg_trace = {
     .name = "dcfg-trace",
     .title = "Intel DCFG-Trace (compressed edge sequence, JSON)",
     .extensions = ".trace.json .trace.json.bz2",
-    .caps = TK_CAP_DETECT | TK_CAP_INFO,
+    .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_DUMP | TK_CAP_WRITE,
     .targets = "",
     .detect = detect_dcfg_trace,
 };

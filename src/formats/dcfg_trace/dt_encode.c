@@ -39,6 +39,8 @@ static int sb_reserve(strbuf *b, size_t more) {
 }
 
 static int sb_add(strbuf *b, const char *s, size_t n) {
+    if (n == 0)
+        return 0;
     if (sb_reserve(b, n))
         return -1;
     memcpy(b->p + b->n, s, n);
