@@ -213,7 +213,8 @@ int cmd_decode(int argc, char **argv) {
     tk_error err;
     tk_error_clear(&err);
     uint64_t total = 0;
-    tk_status st = tk_dcfg_trace_decode(t, &opt, on_chunk, &d, &total, NULL, &err);
+    tk_status st = tk_dcfg_trace_decode(t, &opt, what == WHAT_COUNT ? NULL : on_chunk, &d, &total,
+                                        NULL, &err);
     if (what == WHAT_COUNT && st == TK_OK) {
         dtc_w_u64(&d.w, total);
         dtc_w_char(&d.w, '\n');
