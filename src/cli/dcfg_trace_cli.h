@@ -18,6 +18,10 @@ int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out);
 /* --jobs N (default: number of CPUs). */
 int dtc_jobs(const char *cmd, const cli_args *a, unsigned *out);
 
+/* convert --to bbv (dcfg_trace_bbv.c). Returns an exit code. */
+typedef struct tk_output tk_output;
+int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a, tk_output *out);
+
 /* A buffered writer of decimal lines (fast path for big outputs). */
 typedef struct dtc_writer {
     FILE *f;

@@ -568,6 +568,48 @@ done:
     return rc;
 }
 
+/* ---- convert --------------------------------------------------------------------- */
+
+static const cli_opt convert_opts[] = {
+    {"to", 0, "FMT", "bbv: SimPoint basic-block vectors (needs --dcfg)"},
+    {"output", 'o', "OUT", "write to OUT (default: standard output)"},
+    {"force", 0, NULL, "overwrite OUT"},
+    {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
+    {"interval", 0, "N", "bbv: instructions per slice (default 100000000)"},
+    {"loop-boundaries", 0, NULL, "bbv: end slices at the next loop-head execution (LoopPoint)"},
+    {"markers", 0, "FILE", "bbv: write the region boundaries (loop head, count) to FILE"},
+    {"pid", 0, "P", "only process P"},
+    {"thread", 0, "T", "only thread T"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int run_convert(cli_ctx *ctx, const cli_args *a) {
+    const char *to = cli_get(a, "to");
+    if (!to)
+        return cli_usage_error("convert", "--to FMT is required (dcfg-trace: bbv)");
+    if (strcmp(to, "bbv") != 0)
+        return cli_usage_error("convert", "dcfg-trace converts to: bbv (not '%s')", to);
+    if (!cli_has(a, "dcfg"))
+        return cli_usage_error("convert", "--to bbv needs --dcfg DCFG (block sizes and loops)");
+    tk_cfg *cfg = NULL;
+    int rc = dtc_load_dcfg(a, ctx->progress, &cfg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_dcfg_trace *t = NULL;
+    tk_output *out = NULL;
+    if ((rc = open_ctx_trace(ctx, &t, NULL)) == CLI_EXIT_OK &&
+        (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
+        rc = dtc_convert_bbv(t, cfg, a, out);
+        if (rc == CLI_EXIT_OK)
+            rc = cli_output_commit(out);
+        else
+            tk_output_abort(out);
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+    return rc;
+}
+
 static const cli_opt diff_opts[] = {
     {"dcfg", 0, "DCFG", "describe the diverging edges (types, block addresses)"},
     {NULL, 0, NULL, NULL},
@@ -576,7 +618,7 @@ static const cli_opt diff_opts[] = {
 const cli_format_ops cli_fmt_dcfg_trace = {
     .format = "dcfg-trace",
     .opts = {[CLI_CHECK] = check_opts, [CLI_REPORT] = report_opts, [CLI_DUMP] = dump_opts,
-             [CLI_DIFF] = diff_opts},
+             [CLI_DIFF] = diff_opts, [CLI_CONVERT] = convert_opts},
     .run = {[CLI_INFO] = run_info, [CLI_CHECK] = run_check, [CLI_DUMP] = run_dump,
-            [CLI_REPORT] = run_report, [CLI_DIFF] = run_diff},
+            [CLI_REPORT] = run_report, [CLI_DIFF] = run_diff, [CLI_CONVERT] = run_convert},
 };
