@@ -4,8 +4,9 @@
  * per thread (threads one after the other in file order; --pid/--thread
  * select one). With --loop-boundaries a slice does not end at the N-th
  * instruction but at the next execution of a loop head (as LoopPoint does);
- * the region boundaries (loop-head address, execution count) go to
- * --markers FILE. */
+ * the region boundaries go to --markers FILE, one line per boundary:
+ * "PID THREAD slice N ends at loop head BLOCK ADDRESS count C", C being the
+ * number of executions of the head before the boundary. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +158,7 @@ int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a
                     c.is_head[c.p->loops[l].head] = 1;
             c.ntouched = 0;
             c.in_slice = 0;
+            c.slices = 0;
             c.cur_chunk = SIZE_MAX;
             tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
             opt.has_pid = 1;
