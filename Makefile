@@ -1,0 +1,133 @@
+# tracekit — one GNU Makefile. Objects go under $(BUILD)/ (out of tree).
+#   make            library (static + shared) and the tracekit program
+#   make check      the whole test suite, plain and under ASan+UBSan
+#   make demo       tracekit on the bundled sample traces
+#   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600
+#   make bench      benchmarks against the tools users would pick instead
+#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make clean
+
+CC ?= cc
+BUILD ?= build
+PREFIX ?= /usr/local
+SAN ?=
+FUZZ_TIME ?= 60
+VERSION := 0.1.0
+
+PKGS := zlib liblzma libzstd libelf libdw
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lz -llzma -lzstd -ldw -lelf) -lbz2
+LIBS := $(PKG_LIBS) -lpthread -lm
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wpointer-arith -Wvla -Wformat=2
+OPT ?= -O2 -g
+CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE
+ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(LDFLAGS)
+
+ifeq ($(SAN),asan)
+  ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  LDFLAGS_ALL += -fsanitize=address,undefined
+endif
+ifeq ($(SAN),fuzz)
+  ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined -DTK_FUZZING=1
+  LDFLAGS_ALL += -fsanitize=address,undefined
+endif
+
+LIB_SRC := $(sort $(wildcard src/core/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
+                             src/analysis/*.c src/export/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_SUPPORT_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+REPLAY_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/replay_%)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+
+STATIC_LIB := $(BUILD)/libtracekit.a
+SHARED_LIB := $(BUILD)/libtracekit.so
+PROGRAM := $(BUILD)/tracekit
+
+.PHONY: all deps check check-regen test-binaries demo fuzz fuzzers fuzz-run bench install clean
+
+all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
+
+deps:
+	@scripts/setup-deps.sh
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(STATIC_LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libtracekit.so.0 $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(PROGRAM): $(CLI_OBJ) $(STATIC_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(STATIC_LIB) $(LIBS)
+
+$(BUILD)/fuzz/replay_%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/replay.o $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/obj/fuzz/replay.o $(STATIC_LIB) $(LIBS)
+
+test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
+
+# The whole suite: plain build, then the same tests under ASan+UBSan.
+check: deps
+	@$(MAKE) --no-print-directory -s test-binaries BUILD=build
+	@$(MAKE) --no-print-directory -s test-binaries BUILD=build-asan SAN=asan
+	@tests/run.sh build build-asan
+
+check-regen: test-binaries
+	@TK_REGEN=1 tests/run.sh $(BUILD)
+
+demo: deps
+	@$(MAKE) --no-print-directory -s all
+	@scripts/demo.sh $(PROGRAM)
+
+# libFuzzer harnesses, built with clang.
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzzers BUILD=build-fuzz SAN=fuzz CC=clang
+
+fuzzers: $(FUZZ_BIN)
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(STATIC_LIB) $(LIBS)
+
+fuzz-run: fuzz
+	@scripts/fuzz-run.sh build-fuzz $(FUZZ_TIME)
+
+bench: deps
+	@$(MAKE) --no-print-directory -s all BUILD=build
+	@scripts/bench-all.sh build/tracekit
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tracekit
+	install -m 755 $(PROGRAM) $(DESTDIR)$(PREFIX)/bin/tracekit
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/libtracekit.so.$(VERSION)
+	ln -sf libtracekit.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtracekit.so.0
+	ln -sf libtracekit.so.0 $(DESTDIR)$(PREFIX)/lib/libtracekit.so
+	install -m 644 include/tracekit/*.h $(DESTDIR)$(PREFIX)/include/tracekit/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracekit.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tracekit.pc
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

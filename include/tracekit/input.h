@@ -1,0 +1,95 @@
+/* tracekit: input files and streams with transparent decompression. */
+#ifndef TRACEKIT_INPUT_H
+#define TRACEKIT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_compression {
+    TK_COMP_NONE = 0,
+    TK_COMP_GZIP,
+    TK_COMP_BZIP2,
+    TK_COMP_XZ,
+    TK_COMP_ZSTD
+} tk_compression;
+
+/* "none", "gzip", "bzip2", "xz", "zstd". */
+const char *tk_compression_name(tk_compression c);
+
+/* Detect a compression from the first bytes (magic numbers only, never names). */
+tk_compression tk_compression_detect(const uint8_t *data, size_t len);
+
+typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+typedef struct tk_input_options {
+    int no_mmap;          /* always stream, even regular files */
+    int no_decompress;    /* read compressed bytes as they are */
+    size_t max_line;      /* longest line tk_input_getline accepts; 0 = 256 MiB */
+    tk_progress_fn progress; /* called now and then with raw bytes consumed / raw size */
+    void *progress_ctx;
+} tk_input_options;
+
+#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL}
+
+typedef struct tk_input tk_input;
+
+/* Open a path, or "-" for standard input. Regular uncompressed files are
+ * memory-mapped; pipes and compressed files stream. opt may be NULL.
+ * Returns TK_OK, TK_ERR_IO (with the OS message), TK_ERR_NOMEM.
+ * The caller owns *out and frees it with tk_input_free. */
+tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options *opt,
+                        tk_error *err);
+
+/* Read from memory (borrowed; must outlive the input). name is used in errors.
+ * Compressed data is decompressed as for files. */
+tk_status tk_input_open_memory(tk_input **out, const void *data, size_t len, const char *name,
+                               const tk_input_options *opt, tk_error *err);
+
+void tk_input_free(tk_input *in);
+
+/* The name given at open ("-" shows as "<stdin>"). */
+const char *tk_input_path(const tk_input *in);
+tk_compression tk_input_compression(const tk_input *in);
+/* Size in bytes of the raw (possibly compressed) file, or -1 when unknown (pipes). */
+int64_t tk_input_raw_size(const tk_input *in);
+/* True when the content is served from one memory block (mmap or memory input, not compressed). */
+int tk_input_is_mapped(const tk_input *in);
+
+/* Look at up to `want` bytes of content from the current position without
+ * consuming them. *len < want only at end of input. Borrowed until the next call. */
+tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t *len,
+                        tk_error *err);
+
+/* Read up to n bytes; *got < n only at end of input (TK_OK with *got == 0 at end). */
+tk_status tk_input_read(tk_input *in, void *buf, size_t n, size_t *got, tk_error *err);
+
+/* Next line without its '\n' (and without one trailing '\r'). TK_END at end of
+ * input. The line is borrowed until the next call; for mapped input it points
+ * into the map (zero copy). A line longer than max_line is TK_ERR_LIMIT. */
+tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_error *err);
+
+/* 1-based number of the line last returned by tk_input_getline (0 before any). */
+uint64_t tk_input_line_number(const tk_input *in);
+/* Content byte offset of the start of the line last returned. */
+uint64_t tk_input_line_offset(const tk_input *in);
+/* Content bytes consumed so far (offset of the next unread byte). */
+uint64_t tk_input_offset(const tk_input *in);
+
+/* The next block of content, of whatever size is available: TK_END at the end.
+ * Borrowed until the next call. For mapped input the whole rest at once. */
+tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
+
+/* All remaining content in one block (the map, or a buffer the input owns and
+ * grows to the content's size). Borrowed until tk_input_free. */
+tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

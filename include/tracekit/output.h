@@ -1,0 +1,40 @@
+/* tracekit: output files written safely (temp file + rename). */
+#ifndef TRACEKIT_OUTPUT_H
+#define TRACEKIT_OUTPUT_H
+
+#include <stdio.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    TK_OUTPUT_FORCE = 1u << 0,  /* overwrite an existing file */
+    TK_OUTPUT_BINARY = 1u << 1  /* binary data: refuse to write it to a terminal */
+};
+
+typedef struct tk_output tk_output;
+
+/* Open path for writing ("-" or NULL: standard output). A file is written to a
+ * temporary file in the same directory and renamed over path by
+ * tk_output_commit, so a failure never leaves a half-written file.
+ * Errors: TK_ERR_EXISTS (path exists, no TK_OUTPUT_FORCE), TK_ERR_ARG (binary
+ * to a terminal), TK_ERR_IO. The caller owns *out: end it with commit or abort. */
+tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_error *err);
+
+/* The stream to write to. */
+FILE *tk_output_file(tk_output *o);
+const char *tk_output_path(const tk_output *o);
+
+/* Flush, close and rename into place; frees o. On error the temp file is removed. */
+tk_status tk_output_commit(tk_output *o, tk_error *err);
+
+/* Discard: remove the temporary file; frees o. Accepts NULL. */
+void tk_output_abort(tk_output *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

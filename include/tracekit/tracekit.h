@@ -1,0 +1,26 @@
+/* tracekit: read, check, analyse, convert and write execution traces and profiles. */
+#ifndef TRACEKIT_TRACEKIT_H
+#define TRACEKIT_TRACEKIT_H
+
+#define TK_VERSION_MAJOR 0
+#define TK_VERSION_MINOR 1
+#define TK_VERSION_PATCH 0
+#define TK_VERSION_STRING "0.1.0"
+
+#include "alloc.h"
+#include "format.h"
+#include "input.h"
+#include "output.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library's version string, e.g. "0.1.0". */
+const char *tk_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

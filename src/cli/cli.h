@@ -1,0 +1,139 @@
+/* The tracekit command line: shared declarations. The CLI uses only the public API. */
+#ifndef TK_CLI_H
+#define TK_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracekit/tracekit.h"
+
+/* Exit codes. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_BAD_INPUT = 1, CLI_EXIT_USAGE = 2 };
+
+/* ---- options --------------------------------------------------------------- */
+
+typedef struct cli_opt {
+    const char *name;   /* long name without "--"; NULL ends a table */
+    char short_name;    /* 0 for none */
+    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT") */
+    const char *help;
+} cli_opt;
+
+typedef struct cli_value {
+    const cli_opt *opt;
+    const char *value;  /* "" for flags */
+} cli_value;
+
+typedef struct cli_args {
+    const char **pos;   /* positional arguments */
+    int npos;
+    cli_value *vals;    /* options in command-line order */
+    int nvals;
+} cli_args;
+
+/* Parse argv[first..argc) against the option tables (a NULL-terminated list of
+ * tables). On a usage error prints "tracekit CMD: ..." and returns -1.
+ * lenient: unknown options are skipped instead of rejected. */
+int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *const *tables,
+              int lenient, cli_args *out);
+void cli_args_free(cli_args *a);
+
+/* Last value of an option, or NULL when absent ("" for a present flag). */
+const char *cli_get(const cli_args *a, const char *name);
+int cli_has(const cli_args *a, const char *name);
+/* All values of a repeated option, in order; returns how many (at most max). */
+int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
+/* Unsigned number option: 0 ok (default when absent), -1 after printing a usage error. */
+int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
+/* Percentage/real option. */
+int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
+/* Value among choices ("text|json|csv"); returns its index, or -1 after a usage error. */
+int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const char *choices,
+                   int dflt);
+
+void cli_print_options(FILE *f, const cli_opt *table);
+
+/* ---- generic commands and per-format handlers --------------------------------- */
+
+typedef enum cli_cmd_id {
+    CLI_INFO,
+    CLI_CHECK,
+    CLI_REPORT,
+    CLI_ANNOTATE,
+    CLI_CONVERT,
+    CLI_DUMP,
+    CLI_DIFF,
+    CLI_MERGE,
+    CLI_NCMDS
+} cli_cmd_id;
+
+/* What a format handler receives. */
+typedef struct cli_ctx {
+    const char *command;        /* "report", ... */
+    const tk_format *format;
+    tk_input **inputs;          /* one per FILE argument, opened, nothing consumed */
+    const char **paths;         /* the FILE arguments as given */
+    int ninputs;
+    tk_input_options input_opt; /* for inputs the handler opens itself */
+    int progress;               /* show progress on stderr */
+} cli_ctx;
+
+/* A handler returns an exit code (CLI_EXIT_*). */
+typedef int (*cli_run_fn)(cli_ctx *ctx, const cli_args *args);
+
+typedef struct cli_format_ops {
+    const char *format;                /* registry name */
+    const cli_opt *opts[CLI_NCMDS];    /* options of each command (NULL: none) */
+    cli_run_fn run[CLI_NCMDS];         /* NULL: the format does not support the command */
+} cli_format_ops;
+
+const cli_format_ops *cli_format_ops_find(const char *format);
+const cli_format_ops *cli_format_ops_at(size_t i);
+
+/* Run a generic command: detection, option checking, dispatch. */
+int cli_dispatch(cli_cmd_id id, int argc, char **argv);
+const char *cli_cmd_name(cli_cmd_id id);
+
+/* ---- the command table ---------------------------------------------------------- */
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    const char *usage;          /* the synopsis after "tracekit " */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    void (*help)(FILE *f);      /* extra help text, may be NULL */
+} cli_command;
+
+const cli_command *cli_command_find(const char *name);
+size_t cli_command_count(void);
+const cli_command *cli_command_at(size_t i);
+void cli_command_help(const cli_command *c, FILE *f);
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+/* "tracekit: <error>" on stderr; returns the exit code for the status. */
+int cli_error(const tk_error *err);
+/* "tracekit CMD: <message>" on stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_exit_code(tk_status st);
+
+/* Input options with the progress meter when wanted. */
+void cli_input_options(tk_input_options *opt, int progress);
+/* Open a file argument (for commands that open their own inputs). */
+int cli_open_input(const char *path, int progress, tk_input **out);
+
+/* A diagnostics sink that prints "path:line:col: error: ..." to stderr. */
+void cli_diag_init(tk_diag *d);
+/* "path: N errors, M warnings" on stderr; returns 0 or 1 (errors present). */
+int cli_diag_summary(const tk_diag *d, const char *path);
+
+/* Open the output named by -o/--output (default stdout) honouring --force.
+ * binary: refuse a terminal. Returns 0 or prints the error and returns an exit code. */
+int cli_output_open(const cli_args *a, int binary, tk_output **out);
+/* Commit; prints the error. Returns an exit code. */
+int cli_output_commit(tk_output *o);
+
+/* Options every generic command accepts. */
+extern const cli_opt cli_common_opts[];
+
+#endif

@@ -1,0 +1,168 @@
+/* Generic commands: find the format of the inputs, check the options against
+ * that format's handler, and run it. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const cli_opt cli_common_opts[] = {
+    {"from", 0, "FMT", "read the input as FMT instead of detecting it"},
+    {"progress", 0, NULL, "show progress on stderr"},
+    {"no-progress", 0, NULL, "do not show progress (default when stderr is not a terminal)"},
+    {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const char *const cmd_names[CLI_NCMDS] = {"info", "check", "report", "annotate",
+                                                 "convert", "dump", "diff", "merge"};
+
+const char *cli_cmd_name(cli_cmd_id id) { return cmd_names[id]; }
+
+static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
+
+/* All option tables of every format for this command, plus the common ones. */
+static const cli_opt **union_tables(cli_cmd_id id)
+{
+    size_t n = 0;
+    while (cli_format_ops_at(n)) n++;
+    const cli_opt **t = calloc(n + 2, sizeof *t);
+    if (!t) return NULL;
+    size_t k = 0;
+    t[k++] = cli_common_opts;
+    for (size_t i = 0; i < n; i++)
+        if (cli_format_ops_at(i)->opts[id]) t[k++] = cli_format_ops_at(i)->opts[id];
+    t[k] = NULL;
+    return t;
+}
+
+static void print_help(cli_cmd_id id)
+{
+    const cli_command *c = cli_command_find(cmd_names[id]);
+    if (c) cli_command_help(c, stdout);
+    printf("\nOptions for every format:\n");
+    cli_print_options(stdout, cli_common_opts);
+    for (size_t i = 0; cli_format_ops_at(i); i++) {
+        const cli_format_ops *ops = cli_format_ops_at(i);
+        if (!ops->run[id]) continue;
+        printf("\nOptions for %s files:\n", ops->format);
+        if (ops->opts[id] && ops->opts[id]->name)
+            cli_print_options(stdout, ops->opts[id]);
+        else
+            printf("  (none)\n");
+    }
+    printf("\nFormats that support '%s':", cmd_names[id]);
+    for (size_t i = 0; cli_format_ops_at(i); i++)
+        if (cli_format_ops_at(i)->run[id]) printf(" %s", cli_format_ops_at(i)->format);
+    printf("\n");
+}
+
+static void print_generic_info(cli_ctx *ctx, int i)
+{
+    tk_input *in = ctx->inputs[i];
+    printf("file: %s\n", ctx->paths[i]);
+    printf("format: %s (%s)\n", ctx->format->name, ctx->format->title);
+    printf("compression: %s\n", tk_compression_name(tk_input_compression(in)));
+    int64_t size = tk_input_raw_size(in);
+    if (size >= 0) printf("size: %lld bytes\n", (long long)size);
+}
+
+int cli_dispatch(cli_cmd_id id, int argc, char **argv)
+{
+    const char *cmd = cmd_names[id];
+    const cli_opt **all = union_tables(id);
+    if (!all) return cli_usage_error(cmd, "out of memory");
+    cli_args loose;
+    int rc = cli_parse(cmd, argc, argv, 1, all, 0, &loose);
+    free(all);
+    if (rc != 0) return CLI_EXIT_USAGE;
+    if (cli_has(&loose, "help")) {
+        cli_args_free(&loose);
+        print_help(id);
+        return CLI_EXIT_OK;
+    }
+    if (loose.npos < min_inputs(id)) {
+        cli_args_free(&loose);
+        return cli_usage_error(cmd, "missing FILE argument%s (see 'tracekit %s --help')",
+                               min_inputs(id) > 1 ? "s" : "", cmd);
+    }
+
+    cli_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.command = cmd;
+    ctx.progress = cli_has(&loose, "progress") ||
+                   (!cli_has(&loose, "no-progress") && isatty(STDERR_FILENO));
+    cli_input_options(&ctx.input_opt, ctx.progress);
+    const char *from = cli_get(&loose, "from");
+    if (from) {
+        ctx.format = tk_format_find(from);
+        if (!ctx.format) {
+            cli_args_free(&loose);
+            return cli_usage_error(cmd, "unknown format '%s' (see 'tracekit formats')", from);
+        }
+    }
+    ctx.ninputs = loose.npos;
+    ctx.inputs = calloc((size_t)ctx.ninputs, sizeof *ctx.inputs);
+    ctx.paths = loose.pos;
+    rc = CLI_EXIT_OK;
+    if (!ctx.inputs) {
+        rc = cli_usage_error(cmd, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < ctx.ninputs; i++) {
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_input_open(&ctx.inputs[i], ctx.paths[i], &ctx.input_opt, &err);
+        if (st != TK_OK) {
+            rc = cli_error(&err);
+            goto done;
+        }
+        if (from) continue;
+        const tk_format *f;
+        st = tk_format_detect_input(ctx.inputs[i], &f, &err);
+        if (st != TK_OK) {
+            rc = cli_error(&err);
+            goto done;
+        }
+        if (!ctx.format) {
+            ctx.format = f;
+        } else if (f != ctx.format) {
+            fprintf(stderr, "tracekit: %s: is a %s file, but %s is a %s file\n", ctx.paths[i],
+                    f->name, ctx.paths[0], ctx.format->name);
+            rc = CLI_EXIT_BAD_INPUT;
+            goto done;
+        }
+    }
+
+    const cli_format_ops *ops = cli_format_ops_find(ctx.format->name);
+    if (id == CLI_INFO) {
+        for (int i = 0; i < ctx.ninputs && rc == CLI_EXIT_OK; i++) {
+            if (i) printf("\n");
+            print_generic_info(&ctx, i);
+        }
+        if (!ops || !ops->run[id] || rc != CLI_EXIT_OK) goto done;
+        fflush(stdout);
+    } else if (!ops || !ops->run[id]) {
+        rc = cli_usage_error(cmd, "'%s' is not supported for %s files (yet); see 'tracekit formats'",
+                             cmd, ctx.format->name);
+        goto done;
+    }
+
+    /* strict parse with this format's options */
+    const cli_opt *tables[3] = {cli_common_opts, ops->opts[id], NULL};
+    cli_args args;
+    if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) {
+        fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd,
+                ctx.format->name, cmd);
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
+    rc = ops->run[id](&ctx, &args);
+    cli_args_free(&args);
+done:
+    for (int i = 0; i < ctx.ninputs; i++)
+        if (ctx.inputs) tk_input_free(ctx.inputs[i]);
+    free(ctx.inputs);
+    cli_args_free(&loose);
+    return rc;
+}

@@ -1,0 +1,27 @@
+/* Entry points of the commands (one cmd_<name>.c each). */
+#ifndef TK_CLI_COMMANDS_H
+#define TK_CLI_COMMANDS_H
+
+#include <stdio.h>
+
+int cmd_info(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+void cmd_info_help(FILE *f);
+void cmd_check_help(FILE *f);
+void cmd_report_help(FILE *f);
+void cmd_annotate_help(FILE *f);
+void cmd_convert_help(FILE *f);
+void cmd_dump_help(FILE *f);
+void cmd_diff_help(FILE *f);
+void cmd_merge_help(FILE *f);
+
+#endif

@@ -1,0 +1,152 @@
+#include "elf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+
+struct tk_elf {
+    Elf *elf;
+    int fd;
+    char *path;
+    GElf_Ehdr ehdr;
+    size_t shstrndx;
+};
+
+int tk_elf_is_elf(const uint8_t *d, size_t n)
+{
+    return n >= 4 && d[0] == 0x7f && d[1] == 'E' && d[2] == 'L' && d[3] == 'F';
+}
+
+static tk_status finish_open(tk_elf *e, tk_error *err)
+{
+    if (!e->elf || elf_kind(e->elf) != ELF_K_ELF)
+        return tk_error_set_at(err, TK_ERR_FORMAT, e->path, 0, 0, 0, "not an ELF file%s%s",
+                               elf_errmsg(-1) ? ": " : "", elf_errmsg(-1) ? elf_errmsg(-1) : "");
+    if (!gelf_getehdr(e->elf, &e->ehdr))
+        return tk_error_set_at(err, TK_ERR_FORMAT, e->path, 0, 0, 0, "bad ELF header: %s",
+                               elf_errmsg(-1));
+    if (elf_getshdrstrndx(e->elf, &e->shstrndx) != 0)
+        return tk_error_set_at(err, TK_ERR_FORMAT, e->path, 0, 0, 0,
+                               "bad ELF section header string table: %s", elf_errmsg(-1));
+    return TK_OK;
+}
+
+static tk_status elf_new(tk_elf **out, const char *name, tk_error *err)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return tk_error_set(err, TK_ERR_UNSUPPORTED, "libelf is out of date");
+    tk_elf *e = tk_calloc(1, sizeof *e);
+    if (!e) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    e->fd = -1;
+    e->path = tk_strdup(name);
+    if (!e->path) {
+        tk_free(e);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    *out = e;
+    return TK_OK;
+}
+
+tk_status tk_elf_open(tk_elf **out, const char *path, tk_error *err)
+{
+    tk_elf *e;
+    tk_status st = elf_new(&e, path, err);
+    if (st != TK_OK) return st;
+    e->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (e->fd < 0) {
+        tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot open: %s", strerror(errno));
+        tk_elf_free(e);
+        return TK_ERR_IO;
+    }
+    e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+    st = finish_open(e, err);
+    if (st != TK_OK) {
+        tk_elf_free(e);
+        return st;
+    }
+    *out = e;
+    return TK_OK;
+}
+
+tk_status tk_elf_open_memory(tk_elf **out, const void *data, size_t len, const char *name,
+                             tk_error *err)
+{
+    tk_elf *e;
+    tk_status st = elf_new(&e, name ? name : "<memory>", err);
+    if (st != TK_OK) return st;
+    e->elf = elf_memory((char *)(uintptr_t)data, len);
+    st = finish_open(e, err);
+    if (st != TK_OK) {
+        tk_elf_free(e);
+        return st;
+    }
+    *out = e;
+    return TK_OK;
+}
+
+void tk_elf_free(tk_elf *e)
+{
+    if (!e) return;
+    if (e->elf) elf_end(e->elf);
+    if (e->fd >= 0) close(e->fd);
+    tk_free(e->path);
+    tk_free(e);
+}
+
+tk_status tk_elf_each_section(tk_elf *e, const char *name,
+                              int (*fn)(void *ctx, const tk_elf_section *s), void *ctx,
+                              tk_error *err)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            return tk_error_set_at(err, TK_ERR_FORMAT, e->path, -1, 0, 0, "bad section header: %s",
+                                   elf_errmsg(-1));
+        const char *sname = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
+        if (!sname || strcmp(sname, name) != 0) continue;
+        tk_elf_section s = {sname, NULL, (size_t)sh.sh_size, sh.sh_addr, sh.sh_offset,
+                            sh.sh_type, sh.sh_flags, elf_ndxscn(scn)};
+        if (sh.sh_type != SHT_NOBITS) {
+            Elf_Data *d = elf_rawdata(scn, NULL);
+            if (!d && sh.sh_size)
+                return tk_error_set_at(err, TK_ERR_FORMAT, e->path, (int64_t)sh.sh_offset, 0, 0,
+                                       "cannot read section %s: %s", name, elf_errmsg(-1));
+            if (d) {
+                s.data = d->d_buf;
+                s.size = d->d_size;
+            }
+        }
+        if (fn(ctx, &s)) break;
+    }
+    return TK_OK;
+}
+
+static int take_first(void *ctx, const tk_elf_section *s)
+{
+    tk_elf_section *out = ctx;
+    *out = *s;
+    out->name = s->name;
+    return 1;
+}
+
+tk_status tk_elf_find_section(tk_elf *e, const char *name, tk_elf_section *out, tk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    tk_status st = tk_elf_each_section(e, name, take_first, out, err);
+    if (st != TK_OK) return st;
+    return out->name ? TK_OK : TK_END;
+}
+
+int tk_elf_class64(const tk_elf *e) { return e->ehdr.e_ident[EI_CLASS] == ELFCLASS64; }
+int tk_elf_big_endian(const tk_elf *e) { return e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB; }
+uint16_t tk_elf_type(const tk_elf *e) { return e->ehdr.e_type; }
+uint16_t tk_elf_machine(const tk_elf *e) { return e->ehdr.e_machine; }
+const char *tk_elf_path(const tk_elf *e) { return e->path; }
+void *tk_elf_handle(tk_elf *e) { return e->elf; }
+int tk_elf_fd(const tk_elf *e) { return e->fd; }

@@ -1,0 +1,123 @@
+#include "hash.h"
+
+#include <string.h>
+
+#include "alloc.h"
+
+uint64_t tk_hash_bytes(const void *data, size_t len)
+{
+    /* FNV-1a over 8-byte words, finished with a mixer. */
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ULL ^ len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, len);
+    h = (h ^ w) * 0x100000001b3ULL;
+    return tk_hash_u64(h);
+}
+
+static size_t find(const tk_hmap *m, uint64_t key, int *found)
+{
+    size_t mask = m->cap - 1;
+    size_t i = (size_t)tk_hash_u64(key) & mask;
+    while (m->used[i]) {
+        if (m->keys[i] == key) {
+            *found = 1;
+            return i;
+        }
+        i = (i + 1) & mask;
+    }
+    *found = 0;
+    return i;
+}
+
+int tk_hmap_get(const tk_hmap *m, uint64_t key, uint64_t *val)
+{
+    if (!m->cap) return 0;
+    int found;
+    size_t i = find(m, key, &found);
+    if (found && val) *val = m->vals[i];
+    return found;
+}
+
+static int grow(tk_hmap *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 16;
+    if (ncap < m->cap) return -1;
+    tk_hmap n = {tk_calloc(ncap, sizeof(uint64_t)), tk_calloc(ncap, sizeof(uint64_t)),
+                 tk_calloc(ncap, 1), ncap, 0};
+    if (!n.keys || !n.vals || !n.used) {
+        tk_hmap_free(&n);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->used[i]) continue;
+        int found;
+        size_t j = find(&n, m->keys[i], &found);
+        n.used[j] = 1;
+        n.keys[j] = m->keys[i];
+        n.vals[j] = m->vals[i];
+        n.len++;
+    }
+    tk_hmap_free(m);
+    *m = n;
+    return 0;
+}
+
+uint64_t *tk_hmap_slot(tk_hmap *m, uint64_t key, uint64_t init, int *inserted)
+{
+    if ((m->len + 1) * 4 > m->cap * 3 && grow(m) != 0) return NULL;
+    int found;
+    size_t i = find(m, key, &found);
+    if (!found) {
+        m->used[i] = 1;
+        m->keys[i] = key;
+        m->vals[i] = init;
+        m->len++;
+    }
+    if (inserted) *inserted = !found;
+    return &m->vals[i];
+}
+
+int tk_hmap_put(tk_hmap *m, uint64_t key, uint64_t val)
+{
+    uint64_t *slot = tk_hmap_slot(m, key, val, NULL);
+    if (!slot) return -1;
+    *slot = val;
+    return 0;
+}
+
+void tk_hmap_clear(tk_hmap *m)
+{
+    if (m->cap) memset(m->used, 0, m->cap);
+    m->len = 0;
+}
+
+void tk_hmap_free(tk_hmap *m)
+{
+    tk_free(m->keys);
+    tk_free(m->vals);
+    tk_free(m->used);
+    memset(m, 0, sizeof *m);
+}
+
+int tk_hmap_next(const tk_hmap *m, size_t *iter, uint64_t *key, uint64_t *val)
+{
+    for (size_t i = *iter; i < m->cap; i++) {
+        if (m->used[i]) {
+            if (key) *key = m->keys[i];
+            if (val) *val = m->vals[i];
+            *iter = i + 1;
+            return 1;
+        }
+    }
+    *iter = m->cap;
+    return 0;
+}

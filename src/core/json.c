@@ -1,0 +1,575 @@
+#include "json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "num.h"
+
+enum state {
+    ST_TOP_VALUE,    /* top level: expect the value */
+    ST_TOP_DONE,     /* top level: expect end of input */
+    ST_ARR_FIRST,    /* after '[': value or ']' */
+    ST_ARR_VALUE,    /* after ',': value */
+    ST_ARR_NEXT,     /* after a value: ',' or ']' */
+    ST_OBJ_FIRST,    /* after '{': key or '}' */
+    ST_OBJ_KEY,      /* after ',': key */
+    ST_OBJ_COLON,    /* after a key: ':' */
+    ST_OBJ_VALUE,    /* after ':': value */
+    ST_OBJ_NEXT      /* after a value: ',' or '}' */
+};
+
+struct tk_json {
+    tk_input *in;
+    const uint8_t *cur, *lim;
+    uint64_t chunk_base; /* content offset of the chunk start */
+    const uint8_t *chunk;
+    int eof;
+    uint64_t line;
+    uint64_t line_start; /* content offset of the current line's first byte */
+    enum state state;
+    uint8_t *stack;      /* 'a' or 'o' per open container */
+    size_t depth, max_depth, max_string;
+    char *scratch;
+    size_t scratch_len, scratch_cap;
+};
+
+const char *tk_json_type_name(tk_json_type t)
+{
+    switch (t) {
+    case TK_JSON_NONE: return "nothing";
+    case TK_JSON_OBJECT_BEGIN: return "object";
+    case TK_JSON_OBJECT_END: return "'}'";
+    case TK_JSON_ARRAY_BEGIN: return "array";
+    case TK_JSON_ARRAY_END: return "']'";
+    case TK_JSON_KEY: return "key";
+    case TK_JSON_STRING: return "string";
+    case TK_JSON_NUMBER: return "number";
+    case TK_JSON_TRUE: return "true";
+    case TK_JSON_FALSE: return "false";
+    case TK_JSON_NULL: return "null";
+    }
+    return "?";
+}
+
+tk_status tk_json_open(tk_json **out, tk_input *in, const tk_json_options *opt, tk_error *err)
+{
+    tk_json *j = tk_calloc(1, sizeof *j);
+    if (!j) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    j->in = in;
+    j->line = 1;
+    j->max_depth = opt && opt->max_depth ? opt->max_depth : 512;
+    j->max_string = opt && opt->max_string ? opt->max_string : (size_t)64 * 1024 * 1024;
+    j->stack = tk_malloc(j->max_depth);
+    j->scratch_cap = 256;
+    j->scratch = tk_malloc(j->scratch_cap);
+    if (!j->stack || !j->scratch) {
+        tk_json_free(j);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    j->state = ST_TOP_VALUE;
+    j->chunk_base = tk_input_offset(in);
+    j->line_start = j->chunk_base;
+    *out = j;
+    return TK_OK;
+}
+
+void tk_json_free(tk_json *j)
+{
+    if (!j) return;
+    tk_free(j->stack);
+    tk_free(j->scratch);
+    tk_free(j);
+}
+
+size_t tk_json_depth(const tk_json *j) { return j->depth; }
+const char *tk_json_path(const tk_json *j) { return tk_input_path(j->in); }
+
+static uint64_t cur_offset(const tk_json *j) { return j->chunk_base + (uint64_t)(j->cur - j->chunk); }
+
+static tk_status fail_here(tk_json *j, tk_error *err, tk_status code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static tk_status fail_here(tk_json *j, tk_error *err, tk_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tk_error_vset(err, code, fmt, ap);
+    va_end(ap);
+    uint64_t off = cur_offset(j);
+    tk_error_locate(err, tk_input_path(j->in), (int64_t)off, j->line, off - j->line_start + 1);
+    return code;
+}
+
+tk_status tk_json_fail(const tk_json *j, const tk_json_token *tok, tk_error *err, const char *fmt,
+                       ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tk_error_vset(err, TK_ERR_FORMAT, fmt, ap);
+    va_end(ap);
+    tk_error_locate(err, tk_input_path(j->in), tok->offset, tok->line, tok->column);
+    return TK_ERR_FORMAT;
+}
+
+/* Make cur < lim unless at end of input. */
+static tk_status refill(tk_json *j, tk_error *err)
+{
+    if (j->cur < j->lim || j->eof) return TK_OK;
+    const uint8_t *data;
+    size_t len;
+    uint64_t base = tk_input_offset(j->in);
+    tk_status st = tk_input_chunk(j->in, &data, &len, err);
+    if (st == TK_END) {
+        j->eof = 1;
+        j->chunk_base = base;
+        j->chunk = j->cur = j->lim = NULL;
+        return TK_OK;
+    }
+    if (st != TK_OK) return st;
+    j->chunk_base = base;
+    j->chunk = j->cur = data;
+    j->lim = data + len;
+    return TK_OK;
+}
+
+/* Next byte or -1 at end; does not consume. */
+static int peekc(tk_json *j, tk_error *err, tk_status *st)
+{
+    if (j->cur == j->lim) {
+        *st = refill(j, err);
+        if (*st != TK_OK || j->cur == j->lim) return -1;
+    }
+    return *j->cur;
+}
+
+static tk_status skip_ws(tk_json *j, tk_error *err)
+{
+    for (;;) {
+        if (j->cur == j->lim) {
+            tk_status st = refill(j, err);
+            if (st != TK_OK) return st;
+            if (j->cur == j->lim) return TK_OK;
+        }
+        uint8_t c = *j->cur;
+        if (c == '\n') {
+            j->cur++;
+            j->line++;
+            j->line_start = cur_offset(j);
+        } else if (c == ' ' || c == '\t' || c == '\r') {
+            j->cur++;
+        } else {
+            return TK_OK;
+        }
+    }
+}
+
+static int scratch_reserve(tk_json *j, size_t extra)
+{
+    if (j->scratch_len + extra + 1 <= j->scratch_cap) return 0;
+    size_t ncap = j->scratch_cap;
+    while (ncap < j->scratch_len + extra + 1) ncap *= 2;
+    char *p = tk_realloc(j->scratch, ncap);
+    if (!p) return -1;
+    j->scratch = p;
+    j->scratch_cap = ncap;
+    return 0;
+}
+
+static void put_utf8(char *dst, size_t *n, uint32_t cp)
+{
+    if (cp < 0x80) {
+        dst[(*n)++] = (char)cp;
+    } else if (cp < 0x800) {
+        dst[(*n)++] = (char)(0xc0 | (cp >> 6));
+        dst[(*n)++] = (char)(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        dst[(*n)++] = (char)(0xe0 | (cp >> 12));
+        dst[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        dst[(*n)++] = (char)(0x80 | (cp & 0x3f));
+    } else {
+        dst[(*n)++] = (char)(0xf0 | (cp >> 18));
+        dst[(*n)++] = (char)(0x80 | ((cp >> 12) & 0x3f));
+        dst[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        dst[(*n)++] = (char)(0x80 | (cp & 0x3f));
+    }
+}
+
+static tk_status read_hex4(tk_json *j, tk_error *err, uint32_t *out)
+{
+    uint32_t v = 0;
+    for (int k = 0; k < 4; k++) {
+        tk_status st = TK_OK;
+        int c = peekc(j, err, &st);
+        if (st != TK_OK) return st;
+        int d = -1;
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+        if (d < 0) return fail_here(j, err, TK_ERR_FORMAT, "expected 4 hex digits after \\u");
+        v = v * 16 + (uint32_t)d;
+        j->cur++;
+    }
+    *out = v;
+    return TK_OK;
+}
+
+/* Read a string; the opening quote is already consumed. */
+static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
+{
+    j->scratch_len = 0;
+    tok->had_escapes = 0;
+    for (;;) {
+        if (j->cur == j->lim) {
+            tk_status st = refill(j, err);
+            if (st != TK_OK) return st;
+            if (j->cur == j->lim)
+                return fail_here(j, err, TK_ERR_FORMAT, "unterminated string (end of input)");
+        }
+        /* copy a run of plain characters */
+        const uint8_t *p = j->cur;
+        while (p < j->lim && *p != '"' && *p != '\\' && *p >= 0x20) p++;
+        size_t run = (size_t)(p - j->cur);
+        if (run) {
+            if (j->scratch_len + run > j->max_string)
+                return fail_here(j, err, TK_ERR_LIMIT, "string longer than the limit of %zu bytes",
+                                 j->max_string);
+            if (scratch_reserve(j, run)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            memcpy(j->scratch + j->scratch_len, j->cur, run);
+            j->scratch_len += run;
+            j->cur = p;
+        }
+        if (j->cur == j->lim) continue;
+        uint8_t c = *j->cur;
+        if (c == '"') {
+            j->cur++;
+            j->scratch[j->scratch_len] = '\0';
+            tok->str = j->scratch;
+            tok->len = j->scratch_len;
+            return TK_OK;
+        }
+        if (c < 0x20)
+            return fail_here(j, err, TK_ERR_FORMAT, "control character 0x%02x inside a string", c);
+        /* escape */
+        tok->had_escapes = 1;
+        j->cur++;
+        tk_status st = TK_OK;
+        int e = peekc(j, err, &st);
+        if (st != TK_OK) return st;
+        if (scratch_reserve(j, 8)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (j->scratch_len + 4 > j->max_string)
+            return fail_here(j, err, TK_ERR_LIMIT, "string longer than the limit of %zu bytes",
+                             j->max_string);
+        char *s = j->scratch;
+        switch (e) {
+        case '"': s[j->scratch_len++] = '"'; break;
+        case '\\': s[j->scratch_len++] = '\\'; break;
+        case '/': s[j->scratch_len++] = '/'; break;
+        case 'b': s[j->scratch_len++] = '\b'; break;
+        case 'f': s[j->scratch_len++] = '\f'; break;
+        case 'n': s[j->scratch_len++] = '\n'; break;
+        case 'r': s[j->scratch_len++] = '\r'; break;
+        case 't': s[j->scratch_len++] = '\t'; break;
+        case 'u': {
+            j->cur++;
+            uint32_t cp;
+            st = read_hex4(j, err, &cp);
+            if (st != TK_OK) return st;
+            if (cp >= 0xd800 && cp < 0xdc00) {
+                /* high surrogate: a low one must follow */
+                if (peekc(j, err, &st) != '\\')
+                    return st != TK_OK ? st : fail_here(j, err, TK_ERR_FORMAT, "unpaired surrogate in \\u escape");
+                j->cur++;
+                if (peekc(j, err, &st) != 'u')
+                    return st != TK_OK ? st : fail_here(j, err, TK_ERR_FORMAT, "unpaired surrogate in \\u escape");
+                j->cur++;
+                uint32_t lo;
+                st = read_hex4(j, err, &lo);
+                if (st != TK_OK) return st;
+                if (lo < 0xdc00 || lo > 0xdfff)
+                    return fail_here(j, err, TK_ERR_FORMAT, "unpaired surrogate in \\u escape");
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+                return fail_here(j, err, TK_ERR_FORMAT, "unpaired surrogate in \\u escape");
+            }
+            put_utf8(s, &j->scratch_len, cp);
+            continue; /* cur already past the digits */
+        }
+        default:
+            if (e < 0) return fail_here(j, err, TK_ERR_FORMAT, "unterminated string (end of input)");
+            return fail_here(j, err, TK_ERR_FORMAT, "invalid escape '\\%c' in a string",
+                             e >= 0x20 && e < 0x7f ? e : '?');
+        }
+        j->cur++;
+    }
+}
+
+static int is_num_char(int c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
+{
+    j->scratch_len = 0;
+    for (;;) {
+        tk_status st = TK_OK;
+        int c = peekc(j, err, &st);
+        if (st != TK_OK) return st;
+        if (c < 0 || !is_num_char(c)) break;
+        if (j->scratch_len >= 400)
+            return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
+        if (scratch_reserve(j, 1)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        j->scratch[j->scratch_len++] = (char)c;
+        j->cur++;
+    }
+    j->scratch[j->scratch_len] = '\0';
+    const char *s = j->scratch;
+    size_t n = j->scratch_len, i = 0;
+    /* validate the JSON number grammar */
+    tok->negative = 0;
+    if (i < n && s[i] == '-') { tok->negative = 1; i++; }
+    size_t int_start = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    size_t int_len = i - int_start;
+    int ok = int_len > 0 && !(int_len > 1 && s[int_start] == '0');
+    int is_int = 1;
+    if (ok && i < n && s[i] == '.') {
+        is_int = 0;
+        i++;
+        size_t f = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        ok = i > f;
+    }
+    if (ok && i < n && (s[i] == 'e' || s[i] == 'E')) {
+        is_int = 0;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        size_t f = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        ok = i > f;
+    }
+    if (!ok || i != n) {
+        tok->str = s;
+        tok->len = n;
+        return tk_json_fail(j, tok, err, "malformed number '%.40s'", s);
+    }
+    tok->str = s;
+    tok->len = n;
+    tok->is_int = 0;
+    tok->u = 0;
+    if (is_int) {
+        uint64_t u;
+        if (tk_parse_u64(s + int_start, int_len, &u) == TK_OK) {
+            tok->is_int = 1;
+            tok->u = u;
+        }
+    }
+    tok->d = strtod(s, NULL);
+    return TK_OK;
+}
+
+static tk_status expect_word(tk_json *j, const char *word, tk_json_token *tok, tk_error *err)
+{
+    for (const char *w = word; *w; w++) {
+        tk_status st = TK_OK;
+        int c = peekc(j, err, &st);
+        if (st != TK_OK) return st;
+        if (c != *w) return tk_json_fail(j, tok, err, "invalid literal (expected '%s')", word);
+        j->cur++;
+    }
+    tk_status st = TK_OK;
+    int c = peekc(j, err, &st);
+    if (st != TK_OK) return st;
+    if (c >= 0 && (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+        return tk_json_fail(j, tok, err, "invalid literal (expected '%s')", word);
+    return TK_OK;
+}
+
+static enum state after_value(const tk_json *j)
+{
+    if (j->depth == 0) return ST_TOP_DONE;
+    return j->stack[j->depth - 1] == 'a' ? ST_ARR_NEXT : ST_OBJ_NEXT;
+}
+
+static const char *describe(int c, char *buf)
+{
+    if (c < 0) return "end of input";
+    if (c >= 0x20 && c < 0x7f) {
+        buf[0] = '\'';
+        buf[1] = (char)c;
+        buf[2] = '\'';
+        buf[3] = '\0';
+    } else {
+        snprintf(buf, 16, "byte 0x%02x", c);
+    }
+    return buf;
+}
+
+tk_status tk_json_next(tk_json *j, tk_json_token *tok, tk_error *err)
+{
+    for (;;) {
+        tk_status st = skip_ws(j, err);
+        if (st != TK_OK) return st;
+        int c = j->cur < j->lim ? *j->cur : -1;
+        memset(tok, 0, sizeof *tok);
+        uint64_t off = cur_offset(j);
+        tok->offset = (int64_t)off;
+        tok->line = j->line;
+        tok->column = off - j->line_start + 1;
+        char b[16];
+        switch (j->state) {
+        case ST_TOP_DONE:
+            if (c < 0) return TK_END;
+            return fail_here(j, err, TK_ERR_FORMAT, "expected end of input after the JSON value, found %s",
+                             describe(c, b));
+        case ST_ARR_NEXT:
+        case ST_OBJ_NEXT: {
+            char close = j->state == ST_ARR_NEXT ? ']' : '}';
+            if (c == ',') {
+                j->cur++;
+                j->state = j->state == ST_ARR_NEXT ? ST_ARR_VALUE : ST_OBJ_KEY;
+                continue;
+            }
+            if (c == close) {
+                j->cur++;
+                tok->type = close == ']' ? TK_JSON_ARRAY_END : TK_JSON_OBJECT_END;
+                j->depth--;
+                j->state = after_value(j);
+                return TK_OK;
+            }
+            return fail_here(j, err, TK_ERR_FORMAT, "expected ',' or '%c', found %s", close, describe(c, b));
+        }
+        case ST_OBJ_FIRST:
+        case ST_OBJ_KEY:
+            if (c == '}' && j->state == ST_OBJ_FIRST) {
+                j->cur++;
+                tok->type = TK_JSON_OBJECT_END;
+                j->depth--;
+                j->state = after_value(j);
+                return TK_OK;
+            }
+            if (c != '"')
+                return fail_here(j, err, TK_ERR_FORMAT, "expected a string key%s, found %s",
+                                 j->state == ST_OBJ_FIRST ? " or '}'" : "", describe(c, b));
+            j->cur++;
+            st = read_string(j, tok, err);
+            if (st != TK_OK) return st;
+            tok->type = TK_JSON_KEY;
+            j->state = ST_OBJ_COLON;
+            return TK_OK;
+        case ST_OBJ_COLON:
+            if (c != ':') return fail_here(j, err, TK_ERR_FORMAT, "expected ':' after a key, found %s", describe(c, b));
+            j->cur++;
+            j->state = ST_OBJ_VALUE;
+            continue;
+        case ST_ARR_FIRST:
+            if (c == ']') {
+                j->cur++;
+                tok->type = TK_JSON_ARRAY_END;
+                j->depth--;
+                j->state = after_value(j);
+                return TK_OK;
+            }
+            /* fall through */
+        case ST_ARR_VALUE:
+        case ST_OBJ_VALUE:
+        case ST_TOP_VALUE:
+            break;
+        }
+        /* a value */
+        switch (c) {
+        case '{':
+        case '[':
+            if (j->depth >= j->max_depth)
+                return fail_here(j, err, TK_ERR_LIMIT, "nesting deeper than the limit of %zu", j->max_depth);
+            j->cur++;
+            j->stack[j->depth++] = c == '[' ? 'a' : 'o';
+            j->state = c == '[' ? ST_ARR_FIRST : ST_OBJ_FIRST;
+            tok->type = c == '[' ? TK_JSON_ARRAY_BEGIN : TK_JSON_OBJECT_BEGIN;
+            return TK_OK;
+        case '"':
+            j->cur++;
+            st = read_string(j, tok, err);
+            if (st != TK_OK) return st;
+            tok->type = TK_JSON_STRING;
+            break;
+        case 't':
+            st = expect_word(j, "true", tok, err);
+            if (st != TK_OK) return st;
+            tok->type = TK_JSON_TRUE;
+            break;
+        case 'f':
+            st = expect_word(j, "false", tok, err);
+            if (st != TK_OK) return st;
+            tok->type = TK_JSON_FALSE;
+            break;
+        case 'n':
+            st = expect_word(j, "null", tok, err);
+            if (st != TK_OK) return st;
+            tok->type = TK_JSON_NULL;
+            break;
+        default:
+            if (c == '-' || (c >= '0' && c <= '9')) {
+                st = read_number(j, tok, err);
+                if (st != TK_OK) return st;
+                tok->type = TK_JSON_NUMBER;
+                break;
+            }
+            return fail_here(j, err, TK_ERR_FORMAT, "expected a JSON value, found %s", describe(c, b));
+        }
+        j->state = after_value(j);
+        return TK_OK;
+    }
+}
+
+tk_status tk_json_skip(tk_json *j, const tk_json_token *tok, tk_error *err)
+{
+    if (tok->type != TK_JSON_OBJECT_BEGIN && tok->type != TK_JSON_ARRAY_BEGIN) return TK_OK;
+    size_t target = j->depth - 1;
+    tk_json_token t;
+    while (j->depth > target) {
+        tk_status st = tk_json_next(j, &t, err);
+        if (st == TK_END) return tk_json_fail(j, &t, err, "unexpected end of input");
+        if (st != TK_OK) return st;
+    }
+    return TK_OK;
+}
+
+/* A NUMBER written as an integer (no fraction or exponent), whatever its size. */
+static int integral_literal(const tk_json_token *tok)
+{
+    return memchr(tok->str, '.', tok->len) == NULL && memchr(tok->str, 'e', tok->len) == NULL &&
+           memchr(tok->str, 'E', tok->len) == NULL;
+}
+
+tk_status tk_json_token_u64(const tk_json_token *tok, uint64_t *out)
+{
+    if (tok->type == TK_JSON_NUMBER) {
+        if (!tok->is_int) return integral_literal(tok) ? TK_ERR_LIMIT : TK_ERR_FORMAT;
+        if (tok->negative && tok->u != 0) return TK_ERR_FORMAT;
+        *out = tok->u;
+        return TK_OK;
+    }
+    if (tok->type == TK_JSON_STRING) return tk_parse_u64(tok->str, tok->len, out);
+    return TK_ERR_FORMAT;
+}
+
+tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
+{
+    if (tok->type == TK_JSON_NUMBER) {
+        if (!tok->is_int) return integral_literal(tok) ? TK_ERR_LIMIT : TK_ERR_FORMAT;
+        if (tok->negative) {
+            if (tok->u > (uint64_t)INT64_MAX + 1) return TK_ERR_LIMIT;
+            *out = tok->u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)tok->u;
+        } else {
+            if (tok->u > (uint64_t)INT64_MAX) return TK_ERR_LIMIT;
+            *out = (int64_t)tok->u;
+        }
+        return TK_OK;
+    }
+    if (tok->type == TK_JSON_STRING) return tk_parse_i64(tok->str, tok->len, out);
+    return TK_ERR_FORMAT;
+}

@@ -1,0 +1,83 @@
+/* Streaming JSON pull tokenizer: one token at a time, no document tree.
+ * Validates the grammar (commas, colons, nesting) as it goes; locations are
+ * line/column/byte offset of each token's first byte. */
+#ifndef TK_CORE_JSON_H
+#define TK_CORE_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/input.h"
+#include "tracekit/status.h"
+
+typedef enum tk_json_type {
+    TK_JSON_NONE = 0,
+    TK_JSON_OBJECT_BEGIN,
+    TK_JSON_OBJECT_END,
+    TK_JSON_ARRAY_BEGIN,
+    TK_JSON_ARRAY_END,
+    TK_JSON_KEY,     /* an object member name; its value follows */
+    TK_JSON_STRING,
+    TK_JSON_NUMBER,
+    TK_JSON_TRUE,
+    TK_JSON_FALSE,
+    TK_JSON_NULL
+} tk_json_type;
+
+typedef struct tk_json_token {
+    tk_json_type type;
+    /* KEY, STRING: the unescaped UTF-8 text, NUL-terminated (may contain NUL
+     * bytes from \u0000; len is exact). NUMBER: the literal as written.
+     * Borrowed until the next call. */
+    const char *str;
+    size_t len;
+    /* NUMBER only */
+    int is_int;      /* an integer literal (no fraction, no exponent) that fits 64 bits */
+    int negative;    /* the literal had a '-' */
+    uint64_t u;      /* magnitude when is_int */
+    double d;        /* value as a double */
+    /* STRING/KEY: whether escapes were present (Intel-style writers care) */
+    int had_escapes;
+    /* where the token starts */
+    uint64_t line, column;
+    int64_t offset;
+} tk_json_token;
+
+typedef struct tk_json_options {
+    size_t max_depth;  /* 0: 512 */
+    size_t max_string; /* 0: 64 MiB */
+} tk_json_options;
+
+#define TK_JSON_OPTIONS_INIT {0, 0}
+
+typedef struct tk_json tk_json;
+
+/* Tokenize the content of `in` (borrowed; must outlive the tokenizer). */
+tk_status tk_json_open(tk_json **out, tk_input *in, const tk_json_options *opt, tk_error *err);
+void tk_json_free(tk_json *j);
+
+/* Next token. TK_END once the single top-level value and trailing white
+ * space are consumed. Errors: TK_ERR_FORMAT (located), TK_ERR_LIMIT, TK_ERR_NOMEM, I/O. */
+tk_status tk_json_next(tk_json *j, tk_json_token *tok, tk_error *err);
+
+/* After a token that begins a value (OBJECT_BEGIN/ARRAY_BEGIN), skip to the
+ * end of that value; other tokens need no skipping (returns TK_OK). */
+tk_status tk_json_skip(tk_json *j, const tk_json_token *tok, tk_error *err);
+
+/* Current nesting depth (0 at top level). */
+size_t tk_json_depth(const tk_json *j);
+const char *tk_json_path(const tk_json *j);
+
+/* A located TK_ERR_FORMAT at tok. Returns TK_ERR_FORMAT. */
+tk_status tk_json_fail(const tk_json *j, const tk_json_token *tok, tk_error *err, const char *fmt,
+                       ...) __attribute__((format(printf, 4, 5)));
+
+/* Integer value of tok: a JSON integer, or a string holding a decimal or
+ * C-style hex ("0x1f") integer. TK_ERR_FORMAT when neither, TK_ERR_LIMIT on overflow. */
+tk_status tk_json_token_u64(const tk_json_token *tok, uint64_t *out);
+tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out);
+
+/* "object", "string", ... for messages. */
+const char *tk_json_type_name(tk_json_type t);
+
+#endif

@@ -1,0 +1,117 @@
+/* Output: stdout, or a temporary file renamed into place on commit. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "tracekit/output.h"
+
+struct tk_output {
+    FILE *f;
+    char *path;     /* final path, NULL for stdout */
+    char *tmp;      /* temporary path */
+};
+
+tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_error *err)
+{
+    tk_output *o = tk_calloc(1, sizeof *o);
+    if (!o) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!path || strcmp(path, "-") == 0) {
+        if ((flags & TK_OUTPUT_BINARY) && isatty(STDOUT_FILENO)) {
+            tk_free(o);
+            return tk_error_set(err, TK_ERR_ARG,
+                                "refusing to write binary data to a terminal (use -o FILE)");
+        }
+        o->f = stdout;
+        *out = o;
+        return TK_OK;
+    }
+    struct stat sb;
+    if (!(flags & TK_OUTPUT_FORCE) && stat(path, &sb) == 0) {
+        tk_free(o);
+        return tk_error_set_at(err, TK_ERR_EXISTS, path, -1, 0, 0, "output file already exists");
+    }
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        tk_free(o);
+        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "output is a directory");
+    }
+    size_t n = strlen(path);
+    o->path = tk_strdup(path);
+    o->tmp = tk_malloc(n + 16);
+    if (!o->path || !o->tmp) {
+        tk_output_abort(o);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    memcpy(o->tmp, path, n);
+    memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        tk_free(o->tmp);
+        o->tmp = NULL;
+        tk_output_abort(o);
+        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot create output: %s", strerror(e));
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        close(fd);
+        tk_output_abort(o);
+        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot open output: %s", strerror(errno));
+    }
+    setvbuf(o->f, NULL, _IOFBF, 1 << 20);
+    *out = o;
+    return TK_OK;
+}
+
+FILE *tk_output_file(tk_output *o) { return o->f; }
+const char *tk_output_path(const tk_output *o) { return o->path ? o->path : "<stdout>"; }
+
+tk_status tk_output_commit(tk_output *o, tk_error *err)
+{
+    if (!o->path) {
+        int bad = fflush(stdout) != 0 || ferror(stdout);
+        tk_free(o);
+        if (bad) return tk_error_set(err, TK_ERR_IO, "write failure on standard output: %s", strerror(errno));
+        return TK_OK;
+    }
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno;
+    if (fclose(o->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    o->f = NULL;
+    if (bad) {
+        tk_error_set_at(err, TK_ERR_IO, o->path, -1, 0, 0, "write failed: %s", strerror(e));
+        tk_output_abort(o);
+        return TK_ERR_IO;
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        tk_error_set_at(err, TK_ERR_IO, o->path, -1, 0, 0, "cannot rename into place: %s", strerror(errno));
+        tk_output_abort(o);
+        return TK_ERR_IO;
+    }
+    tk_free(o->tmp);
+    tk_free(o->path);
+    tk_free(o);
+    return TK_OK;
+}
+
+void tk_output_abort(tk_output *o)
+{
+    if (!o) return;
+    if (o->path) {
+        if (o->f) fclose(o->f);
+        if (o->tmp) unlink(o->tmp);
+    }
+    tk_free(o->tmp);
+    tk_free(o->path);
+    tk_free(o);
+}

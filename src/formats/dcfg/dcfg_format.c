@@ -1,0 +1,28 @@
+/* The DCFG format descriptor and its content detection. */
+#include "../detect_util.h"
+#include "tracekit/format.h"
+
+/* A JSON object with MAJOR_VERSION and none of the DCFG-Trace keys. */
+static int detect_dcfg(const uint8_t *d, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r')) i++;
+    if (i >= n || d[i] != '{') return 0;
+    if (!tk_detect_contains(d, n, "\"MAJOR_VERSION\"")) return 0;
+    if (tk_detect_contains(d, n, "\"TRANSITION_TABLE\"") || tk_detect_contains(d, n, "\"THREAD_DATA\"") ||
+        tk_detect_contains(d, n, "\"TRACE_DATA\"") || tk_detect_contains(d, n, "\"EDGE_ID_SEQUENCE\""))
+        return 0;
+    if (tk_detect_contains(d, n, "\"EDGE_TYPES\"") || tk_detect_contains(d, n, "\"FILE_NAMES\"") ||
+        tk_detect_contains(d, n, "\"IMAGES\"") || tk_detect_contains(d, n, "\"NODES\""))
+        return 90;
+    return 60;
+}
+
+const tk_format tk_format_dcfg = {
+    .name = "dcfg",
+    .title = "Intel DCFG (dynamic control-flow graph, JSON)",
+    .extensions = ".dcfg.json .dcfg.json.bz2",
+    .caps = TK_CAP_DETECT | TK_CAP_INFO,
+    .targets = "",
+    .detect = detect_dcfg,
+};

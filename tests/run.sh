@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Runs the whole test suite against one or more build directories and ends
+# with one line "N passed, N failed".
+#   tests/run.sh build [build-asan ...]
+# Parts, for each build directory:
+#   unit         build/tests/test_*            (each case counts)
+#   cli golden   tests/cli/**/NAME.cmd         (+ NAME.out, NAME.err, NAME.exit)
+#   integration  tests/integration/*.sh        (exit 0 pass, 77 skip)
+#   fuzz replay  build/fuzz/replay_fuzz_X over fuzz/corpus/X and tests/data/X/{pass,fail}
+# TK_REGEN=1 rewrites the golden files of the CLI cases from the first build.
+# TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
+set -u
+cd "$(dirname "$0")/.."
+root=$(pwd)
+[ $# -ge 1 ] || set -- build
+pass=0 fail=0 skip=0
+failed=()
+only=${TK_ONLY:-}
+
+note_pass() { pass=$((pass + 1)); }
+note_fail() { fail=$((fail + 1)); failed+=("$1"); echo "FAIL: $1" >&2; }
+wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
+
+first=1
+for build in "$@"; do
+    [ -x "$build/tracekit" ] || { note_fail "$build: tracekit was not built"; continue; }
+    label=$build
+    echo "== tests with $build" >&2
+    tmp=$(mktemp -d)
+    export TRACEKIT="$root/$build/tracekit" BUILD="$root/$build"
+    case "$build" in *asan*) export TK_SANITIZED=1 ;; *) unset TK_SANITIZED ;; esac
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+    # unit tests
+    for t in "$build"/tests/test_*; do
+        [ -x "$t" ] || continue
+        name=$(basename "$t")
+        wanted "$name" || continue
+        out=$("$t" 2>"$tmp/err")
+        rc=$?
+        res=$(printf '%s\n' "$out" | sed -n 's/^RESULT pass=\([0-9]*\) fail=\([0-9]*\)$/\1 \2/p' | tail -1)
+        if [ -z "$res" ]; then
+            note_fail "$label unit $name (crashed, exit $rc)"; sed 's/^/    /' "$tmp/err" | head -40 >&2; continue
+        fi
+        set -- $res "$@"; p=$1 f=$2; shift 2
+        pass=$((pass + p))
+        if [ "$f" -gt 0 ] || [ $rc -ne 0 ]; then
+            fail=$((fail + f)); [ "$f" -eq 0 ] && fail=$((fail + 1))
+            failed+=("$label unit $name ($f failed)"); echo "FAIL: $label unit $name" >&2
+            sed 's/^/    /' "$tmp/err" | head -40 >&2
+        fi
+    done
+
+    # CLI golden cases (run from the repository root, tracekit first on PATH)
+    while IFS= read -r cmdfile; do
+        case_=${cmdfile%.cmd}
+        name=${case_#tests/cli/}
+        wanted "$name" || continue
+        ( cd "$root" && PATH="$root/$build:$PATH" bash "$cmdfile" >"$tmp/out" 2>"$tmp/err" </dev/null; echo $? >"$tmp/rc" )
+        rc=$(cat "$tmp/rc")
+        if [ -n "${TK_REGEN:-}" ] && [ $first = 1 ]; then
+            cp "$tmp/out" "$case_.out"; cp "$tmp/err" "$case_.err"; echo "$rc" >"$case_.exit"
+            note_pass; continue
+        fi
+        want_rc=0; [ -f "$case_.exit" ] && want_rc=$(cat "$case_.exit")
+        ok=1 why=""
+        [ "$rc" = "$want_rc" ] || { ok=0; why="exit $rc, expected $want_rc"; }
+        if [ -f "$case_.out" ] && ! cmp -s "$tmp/out" "$case_.out"; then ok=0; why="$why stdout differs"; fi
+        if [ -f "$case_.err" ] && ! cmp -s "$tmp/err" "$case_.err"; then ok=0; why="$why stderr differs"; fi
+        if [ $ok = 1 ]; then note_pass; else
+            note_fail "$label cli $name ($why)"
+            [ -f "$case_.out" ] && diff "$case_.out" "$tmp/out" | head -20 | sed 's/^/    /' >&2
+            [ -f "$case_.err" ] && diff "$case_.err" "$tmp/err" | head -20 | sed 's/^/    /' >&2
+        fi
+    done < <(find tests/cli -name '*.cmd' | sort)
+
+    # integration scripts
+    for s in tests/integration/*.sh; do
+        [ -f "$s" ] || continue
+        name=$(basename "$s" .sh)
+        wanted "$name" || continue
+        bash "$s" >"$tmp/out" 2>&1
+        rc=$?
+        if [ $rc = 0 ]; then note_pass
+        elif [ $rc = 77 ]; then skip=$((skip + 1)); echo "skip: $label integration $name: $(tail -1 "$tmp/out")" >&2
+        else note_fail "$label integration $name (exit $rc)"; tail -30 "$tmp/out" | sed 's/^/    /' >&2; fi
+    done
+
+    # fuzz corpora replayed through the harnesses
+    for r in "$build"/fuzz/replay_fuzz_*; do
+        [ -x "$r" ] || continue
+        x=${r##*/replay_fuzz_}
+        wanted "fuzz_$x" || continue
+        dirs=()
+        for d in "fuzz/corpus/$x" "tests/data/$x/pass" "tests/data/$x/fail"; do [ -d "$d" ] && dirs+=("$d"); done
+        [ ${#dirs[@]} -gt 0 ] || { note_fail "$label fuzz $x (no corpus)"; continue; }
+        if "$r" "${dirs[@]}" >"$tmp/out" 2>&1; then note_pass
+        else note_fail "$label fuzz replay $x"; tail -30 "$tmp/out" | sed 's/^/    /' >&2; fi
+    done
+    rm -rf "$tmp"
+    first=0
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+    echo >&2
+    echo "failed:" >&2
+    printf '  %s\n' "${failed[@]}" >&2
+fi
+if [ $skip -gt 0 ]; then
+    echo "$pass passed, $fail failed, $skip skipped"
+else
+    echo "$pass passed, $fail failed"
+fi
+[ $fail -eq 0 ]

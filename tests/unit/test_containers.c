@@ -1,0 +1,84 @@
+#include <stdio.h>
+
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "core/hash.h"
+#include "core/strpool.h"
+#include "core/vec.h"
+#include "tk_test.h"
+
+static void test_arena(void)
+{
+    tk_arena a = TK_ARENA_INIT;
+    char *p = tk_arena_strndup(&a, "hello", 5);
+    TK_CHECK_STR(p, "hello");
+    for (int i = 0; i < 10000; i++) {
+        uint64_t *q = tk_arena_alloc(&a, sizeof *q);
+        TK_CHECK(q != NULL && ((uintptr_t)q % sizeof(uint64_t)) == 0);
+        *q = (uint64_t)i;
+    }
+    void *big = tk_arena_alloc(&a, 1 << 20);
+    TK_CHECK(big != NULL);
+    TK_CHECK_STR(p, "hello");
+    tk_arena_free(&a);
+    TK_CHECK(a.head == NULL);
+}
+
+static void test_strpool(void)
+{
+    tk_strpool sp;
+    tk_strpool_init(&sp);
+    uint32_t a = tk_strpool_intern(&sp, "main", 4);
+    uint32_t b = tk_strpool_intern(&sp, "foo", 3);
+    TK_CHECK(a != b);
+    TK_CHECK_EQ_U64(tk_strpool_intern(&sp, "main", 4), a);
+    TK_CHECK_EQ_U64(tk_strpool_find(&sp, "foo", 3), b);
+    TK_CHECK_EQ_U64(tk_strpool_find(&sp, "bar", 3), TK_STR_NONE);
+    char name[32];
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(name, sizeof name, "fn%d", i);
+        uint32_t id = tk_strpool_intern(&sp, name, (size_t)n);
+        TK_CHECK_STR(tk_strpool_get(&sp, id), name);
+    }
+    TK_CHECK_EQ_U64(tk_strpool_count(&sp), 5002);
+    TK_CHECK_STR(tk_strpool_get(&sp, a), "main");
+    /* embedded NUL bytes are part of the string */
+    uint32_t z1 = tk_strpool_intern(&sp, "a\0b", 3), z2 = tk_strpool_intern(&sp, "a\0c", 3);
+    TK_CHECK(z1 != z2);
+    TK_CHECK_EQ_U64(tk_strpool_len(&sp, z1), 3);
+    tk_strpool_free(&sp);
+}
+
+static void test_hmap(void)
+{
+    tk_hmap m = TK_HMAP_INIT;
+    uint64_t v;
+    TK_CHECK(!tk_hmap_get(&m, 7, &v));
+    for (uint64_t k = 0; k < 20000; k++) TK_CHECK(tk_hmap_put(&m, k * 7919, k) == 0);
+    TK_CHECK_EQ_U64(m.len, 20000);
+    TK_CHECK(tk_hmap_get(&m, 7919 * 123, &v) && v == 123);
+    TK_CHECK(tk_hmap_put(&m, UINT64_MAX, 5) == 0);
+    TK_CHECK(tk_hmap_get(&m, UINT64_MAX, &v) && v == 5);
+    int inserted;
+    uint64_t *slot = tk_hmap_slot(&m, 0, 99, &inserted);
+    TK_CHECK(slot && !inserted && *slot == 0);
+    (*slot)++;
+    TK_CHECK(tk_hmap_get(&m, 0, &v) && v == 1);
+    uint64_t sum = 0, k2, v2;
+    size_t n = 0;
+    for (size_t it = 0; tk_hmap_next(&m, &it, &k2, &v2);) n++, sum += v2;
+    TK_CHECK_EQ_U64(n, 20001);
+    tk_hmap_free(&m);
+}
+
+static void test_vec(void)
+{
+    TK_VEC(int) v = {0};
+    for (int i = 0; i < 1000; i++) TK_CHECK(TK_VEC_PUSH(&v, i * 2) == 0);
+    TK_CHECK_EQ_U64(v.len, 1000);
+    TK_CHECK_EQ_U64((uint64_t)v.data[999], 1998);
+    TK_VEC_FREE(&v);
+    TK_CHECK(v.data == NULL && v.len == 0);
+}
+
+TK_TEST_MAIN(TK_CASE(test_arena), TK_CASE(test_strpool), TK_CASE(test_hmap), TK_CASE(test_vec))
