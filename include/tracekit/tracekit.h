@@ -12,6 +12,10 @@
 #include "input.h"
 #include "output.h"
 #include "status.h"
+#include "events.h"
+#include "latency.h"
+#include "viewers.h"
+#include "xray.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "input.h"
 #include "status.h"
@@ -140,6 +141,25 @@ void tk_xray_events_free(tk_xray_events *e);
 void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
 /* Distinct function ids seen that the map does not know (0 without a map), and the largest. */
 uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest);
+
+/* ---- check and dump --------------------------------------------------------- */
+
+typedef struct tk_xray_check_summary {
+    uint64_t records;
+    uint64_t buffers;
+    uint64_t open_calls; /* calls without an exit at the end (normal for a stopped trace) */
+    uint32_t threads;
+} tk_xray_check_summary;
+
+/* Validate a trace: decoding, the record grammar of each FDR buffer (NewBuffer, Walltime,
+ * [Pid], NewCPUId at the start; CallArgument only after EnterArgs), extents, TSC regressions,
+ * exits without entries, function ids missing from map (may be NULL). Every problem goes to
+ * diag with its byte offset; returns TK_OK unless the check itself failed (TK_ERR_NOMEM). */
+tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_diag *diag,
+                        tk_xray_check_summary *sum, tk_error *err);
+
+/* Canonical text: the header, then one line per record ("@offset kind fields..."). */
+tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err);
 
 /* ---- instrumentation map and symbols ------------------------------------- */
 

@@ -12,7 +12,5 @@ void tk_xray_write_header(FILE *out, const tk_xray_header *h);
 /* One line: "@offset kind fields...". map may be NULL. */
 void tk_xray_write_record(FILE *out, const tk_xray_header *h, const tk_xray_map *map,
                           const tk_xray_record *rec);
-/* Header and every record in reader order. */
-tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err);
 
 #endif
