@@ -310,8 +310,10 @@ static void debug_info(const xray_session *s, uint64_t func, char *buf, size_t s
     const tk_xray_function *f = s->map && func <= UINT32_MAX
                                     ? tk_xray_map_function(s->map, (uint32_t)func)
                                     : NULL;
-    if (f && f->file)
-        snprintf(buf, size, "%s:%" PRIu32, f->file, f->line);
+    if (f && f->file) { /* the base name: reports stay the same wherever the binary was built */
+        const char *base = strrchr(f->file, '/');
+        snprintf(buf, size, "%s:%" PRIu32, base ? base + 1 : f->file, f->line);
+    }
     else
         buf[0] = 0;
 }

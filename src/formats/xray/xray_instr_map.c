@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,52 @@ static const symbol *find_symbol(const symbol *syms, size_t n, uint64_t addr)
     return NULL;
 }
 
+/* The compile unit holding addr: through .debug_aranges when present, else by scanning the
+ * units' address ranges (clang emits no aranges by default). */
+static int find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+    if (dwarf_addrdie(dw, addr, cu))
+        return 1;
+    Dwarf_Off off = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(dw, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+        if (dwarf_offdie(dw, off + header_size, cu) && dwarf_haspc(cu, addr) == 1)
+            return 1;
+        off = next;
+    }
+    return 0;
+}
+
+/* File and line of the function at f->address: the declaration of the subprogram that
+ * contains it, else the line table entry of the address. */
+static void locate_function(tk_xray_map *m, tk_xray_function *f, Dwarf_Die *cu)
+{
+    const char *file = NULL;
+    int lineno = 0;
+    Dwarf_Die *scopes = NULL;
+    int n = dwarf_getscopes(cu, f->address, &scopes);
+    for (int i = 0; i < n; i++) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+            continue;
+        file = dwarf_decl_file(&scopes[i]);
+        if (dwarf_decl_line(&scopes[i], &lineno) != 0)
+            lineno = 0;
+        break;
+    }
+    free(scopes);
+    if (!file) { /* libdw 0.188 cannot resolve DWARF 5 decl_file: use the line table */
+        Dwarf_Line *line = dwarf_getsrc_die(cu, f->address);
+        file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+        int table_line = 0;
+        if (lineno <= 0 && line && dwarf_lineno(line, &table_line) == 0)
+            lineno = table_line;
+    }
+    if (file)
+        f->file = tk_arena_strndup(&m->names, file, strlen(file));
+    if (lineno > 0)
+        f->line = (uint32_t)lineno;
+}
+
 static void symbolise(tk_xray_map *m, Elf *elf)
 {
     size_t nsyms = 0;
@@ -177,15 +224,8 @@ static void symbolise(tk_xray_map *m, Elf *elf)
         }
         if (dw) {
             Dwarf_Die cu;
-            if (dwarf_addrdie(dw, f->address, &cu)) {
-                Dwarf_Line *line = dwarf_getsrc_die(&cu, f->address);
-                int lineno = 0;
-                const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
-                if (line && dwarf_lineno(line, &lineno) == 0 && lineno > 0)
-                    f->line = (uint32_t)lineno;
-                if (file)
-                    f->file = tk_arena_strndup(&m->names, file, strlen(file));
-            }
+            if (find_cu(dw, f->address, &cu))
+                locate_function(m, f, &cu);
         }
     }
     if (dw)
