@@ -34,6 +34,7 @@ struct tk_xray_reader {
     xray_buffer *buffers;
     uint32_t nbuffers;
     uint32_t *order; /* visiting order: indices into buffers */
+    char broken_msg[160]; /* why the index stopped at the broken region */
 
     /* iteration state */
     uint32_t next_slot;     /* next entry of order to open */
@@ -205,27 +206,33 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
     while (pos < r->size) {
         const uint8_t *rec = r->data + pos;
         uint64_t left = r->size - pos;
-        const char *problem = NULL;
+        char problem[160] = "";
         uint64_t n = 0;
-        if (rec[0] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS))
-            problem = "expected a BufferExtents record";
-        else if (left < XRAY_METADATA_RECORD_SIZE)
-            problem = "truncated BufferExtents record";
-        else {
+        if (rec[0] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS)) {
+            snprintf(problem, sizeof problem, "expected a BufferExtents record, found byte 0x%02x",
+                     rec[0]);
+        } else if (left < XRAY_METADATA_RECORD_SIZE) {
+            snprintf(problem, sizeof problem,
+                     "truncated BufferExtents record: expected 16 bytes, found %llu",
+                     (unsigned long long)left);
+        } else {
             n = xray_u64(rec + 1, be);
             if (n > left - XRAY_METADATA_RECORD_SIZE) {
-                report(r, TK_SEV_ERROR, pos,
-                       "buffer extents of %llu bytes run past the end of the file "
-                       "(%llu bytes remain)", (unsigned long long)n,
-                       (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE));
-                if (!r->diag)
-                    problem = "buffer extents past the end of the file";
-                n = left - XRAY_METADATA_RECORD_SIZE;
+                char msg[160];
+                snprintf(msg, sizeof msg, "buffer extents of %llu bytes run past the end of the "
+                         "file (%llu bytes remain)", (unsigned long long)n,
+                         (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE));
+                if (r->diag) { /* report, then read what is there */
+                    report(r, TK_SEV_ERROR, pos, "%s", msg);
+                    n = left - XRAY_METADATA_RECORD_SIZE;
+                } else {
+                    memcpy(problem, msg, sizeof msg);
+                }
             }
         }
-        if (problem) {
+        if (problem[0]) {
             if (r->diag) {
-                report(r, TK_SEV_ERROR, pos, "%s, found byte 0x%02x", problem, rec[0]);
+                report(r, TK_SEV_ERROR, pos, "%s", problem);
                 /* resynchronise like llvm-xray: scan for the next BufferExtents introducer */
                 uint64_t q = pos + 1;
                 while (q < r->size && r->data[q] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS))
@@ -233,6 +240,8 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
                 pos = q;
                 continue;
             }
+            /* the records before stay readable; the error comes when the region is reached */
+            memcpy(r->broken_msg, problem, sizeof problem);
             xray_buffer b = {pos, r->size, UINT64_MAX, UINT64_MAX, -1, 0, 1};
             if (push_buffer(r, &cap, &b) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
@@ -627,9 +636,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
                 return TK_OK;
             }
             if (b->broken) {
-                tk_status st = format_error(r, err, b->start,
-                                            "expected a BufferExtents record, found byte 0x%02x",
-                                            r->data[b->start]);
+                tk_status st = format_error(r, err, b->start, "%s", r->broken_msg);
                 close_buffer(r);
                 r->next_slot = r->nbuffers;
                 return st;
