@@ -51,7 +51,8 @@ static void print_help(cli_cmd_id id)
         else
             printf("  (none)\n");
     }
-    printf("\nFormats that support '%s':", cmd_names[id]);
+    if (id == CLI_INFO) printf("\nEvery format is recognised; details beyond format and compression come from:");
+    else printf("\nFormats that support '%s':", cmd_names[id]);
     for (size_t i = 0; cli_format_ops_at(i); i++)
         if (cli_format_ops_at(i)->run[id]) printf(" %s", cli_format_ops_at(i)->format);
     printf("\n");

@@ -8,5 +8,5 @@ int cmd_annotate(int argc, char **argv) { return cli_dispatch(CLI_ANNOTATE, argc
 
 void cmd_annotate_help(FILE *f)
 {
-    fputs("Prints source lines (or instructions) with the costs the file gives them.\\n", f);
+    fputs("Prints source lines (or instructions) with the costs the file gives them.\n", f);
 }

@@ -8,5 +8,5 @@ int cmd_merge(int argc, char **argv) { return cli_dispatch(CLI_MERGE, argc, argv
 
 void cmd_merge_help(FILE *f)
 {
-    fputs("Adds FILEs of the same program into one (merge is associative).\\n", f);
+    fputs("Adds FILEs of the same program into one (merge is associative).\n", f);
 }

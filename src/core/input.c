@@ -147,6 +147,33 @@ static tk_status raw_refill(tk_input *in, tk_error *err)
 /* Offset in the raw file of the next raw byte not yet consumed by a decoder. */
 static int64_t raw_offset(const tk_input *in) { return (int64_t)(in->raw_fed - in->ravail); }
 
+/* Bytes of the raw window handed to a decoder per call: small enough that an
+ * error's byte offset is close to the damage, large enough to cost nothing. */
+#define DEC_WINDOW ((size_t)64 * 1024)
+static size_t dec_window(const tk_input *in) { return in->ravail < DEC_WINDOW ? in->ravail : DEC_WINDOW; }
+
+static const char *bz2_error_name(int r)
+{
+    switch (r) {
+    case BZ_DATA_ERROR: return "data integrity error";
+    case BZ_DATA_ERROR_MAGIC: return "bad stream header";
+    case BZ_MEM_ERROR: return "out of memory";
+    default: return "decoder error";
+    }
+}
+
+static const char *lzma_error_name(lzma_ret r)
+{
+    switch (r) {
+    case LZMA_DATA_ERROR: return "data is corrupt";
+    case LZMA_FORMAT_ERROR: return "not in the xz format";
+    case LZMA_OPTIONS_ERROR: return "unsupported options";
+    case LZMA_MEM_ERROR: return "out of memory";
+    case LZMA_MEMLIMIT_ERROR: return "memory limit reached";
+    default: return "decoder error";
+    }
+}
+
 /* ---- decoders ---------------------------------------------------------- */
 
 static tk_status dec_start(tk_input *in, tk_error *err)
@@ -230,7 +257,7 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
         switch (in->comp) {
         case TK_COMP_GZIP: {
             in->z.next_in = (Bytef *)(uintptr_t)in->rp;
-            in->z.avail_in = (uInt)(in->ravail > UINT32_MAX ? UINT32_MAX : in->ravail);
+            in->z.avail_in = (uInt)dec_window(in);
             uInt given = in->z.avail_in;
             in->z.next_out = dst;
             in->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
@@ -252,7 +279,7 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
         }
         case TK_COMP_BZIP2: {
             in->bz.next_in = (char *)(uintptr_t)in->rp;
-            in->bz.avail_in = (unsigned)(in->ravail > UINT32_MAX ? UINT32_MAX : in->ravail);
+            in->bz.avail_in = (unsigned)dec_window(in);
             unsigned given = in->bz.avail_in;
             in->bz.next_out = (char *)dst;
             in->bz.avail_out = (unsigned)(n > UINT32_MAX ? UINT32_MAX : n);
@@ -265,7 +292,8 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
             if (r == BZ_STREAM_END) {
                 in->dec_ended = 1;
             } else if (r != BZ_OK) {
-                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt bzip2 data (error %d)", r);
+                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt bzip2 data: %s",
+                            bz2_error_name(r));
             } else if (*got == 0 && used == 0 && in->raw_eof) {
                 return truncated(in, err);
             }
@@ -273,11 +301,12 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
         }
         case TK_COMP_XZ: {
             in->lz.next_in = in->rp;
-            in->lz.avail_in = in->ravail;
+            in->lz.avail_in = dec_window(in);
+            size_t given = in->lz.avail_in;
             in->lz.next_out = dst;
             in->lz.avail_out = n;
             lzma_ret r = lzma_code(&in->lz, in->raw_eof && in->ravail == 0 ? LZMA_FINISH : LZMA_RUN);
-            size_t used = in->ravail - in->lz.avail_in;
+            size_t used = given - in->lz.avail_in;
             in->rp += used;
             in->ravail -= used;
             *got = n - in->lz.avail_out;
@@ -287,21 +316,25 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
             } else if (r == LZMA_BUF_ERROR) {
                 return truncated(in, err);
             } else if (r != LZMA_OK) {
-                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt xz data (error %d)",
-                            (int)r);
+                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt xz data: %s",
+                            lzma_error_name(r));
             }
             break;
         }
         case TK_COMP_ZSTD: {
-            ZSTD_inBuffer ib = {in->rp, in->ravail, 0};
+            ZSTD_inBuffer ib = {in->rp, dec_window(in), 0};
             ZSTD_outBuffer ob = {dst, n, 0};
             size_t r = ZSTD_decompressStream(in->zs, &ob, &ib);
             in->rp += ib.pos;
             in->ravail -= ib.pos;
             *got = ob.pos;
-            if (ZSTD_isError(r))
-                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt zstd data: %s",
+            if (ZSTD_isError(r)) {
+                /* zstd does not say where in the window it stopped */
+                int64_t at = raw_offset(in);
+                return fail(in, err, TK_ERR_FORMAT, at, "corrupt zstd data (in bytes %lld to %lld): %s",
+                            (long long)at, (long long)(at + (int64_t)ib.size - (int64_t)ib.pos),
                             ZSTD_getErrorName(r));
+            }
             in->zs_last = r;
             if (ob.pos == 0 && ib.pos == 0 && in->raw_eof && in->ravail == 0)
                 return r == 0 ? TK_OK : truncated(in, err);

@@ -1,0 +1,1 @@
+tracekit info tests/data/detect/empty.trace.json | head -3

@@ -1,0 +1,1 @@
+tracekit info examples/fib.callgrind | head -3

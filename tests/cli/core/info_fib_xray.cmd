@@ -1,0 +1,1 @@
+tracekit info examples/fib.xray | head -3

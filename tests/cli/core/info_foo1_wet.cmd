@@ -1,0 +1,1 @@
+tracekit info tests/data/detect/foo1.wet | head -3

@@ -1,0 +1,1 @@
+tracekit info tests/data/detect/loop.debug_PT | head -3

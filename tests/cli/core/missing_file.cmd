@@ -1,0 +1,1 @@
+tracekit info no/such/file.callgrind

@@ -1,0 +1,6 @@
+tracekit; echo "exit $?"
+tracekit frobnicate; echo "exit $?"
+tracekit info; echo "exit $?"
+tracekit info --bogus examples/fib.callgrind; echo "exit $?"
+tracekit info --from nosuch examples/fib.callgrind; echo "exit $?"
+tracekit --version | sed 's/[0-9][0-9.]*/VERSION/'; echo "exit $?"

@@ -1,0 +1,140 @@
+/* The streaming JSON tokenizer. */
+#include "core/json.h"
+#include "tk_test.h"
+
+/* Tokenize text; write a compact description of the tokens into out. */
+static tk_status tokens(const char *text, char *out, size_t size, tk_error *err)
+{
+    tk_input *in;
+    tk_json *j;
+    tk_json_options jo = TK_JSON_OPTIONS_INIT;
+    jo.max_depth = 8;
+    jo.max_string = 32;
+    if (tk_input_open_memory(&in, text, strlen(text), "t.json", NULL, err) != TK_OK) return TK_ERR_IO;
+    if (tk_json_open(&j, in, &jo, err) != TK_OK) return TK_ERR_NOMEM;
+    size_t n = 0;
+    out[0] = '\0';
+    tk_json_token t;
+    tk_status st;
+    while ((st = tk_json_next(j, &t, err)) == TK_OK) {
+        const char *s = "";
+        char buf[96];
+        switch (t.type) {
+        case TK_JSON_OBJECT_BEGIN: s = "{"; break;
+        case TK_JSON_OBJECT_END: s = "}"; break;
+        case TK_JSON_ARRAY_BEGIN: s = "["; break;
+        case TK_JSON_ARRAY_END: s = "]"; break;
+        case TK_JSON_KEY: snprintf(buf, sizeof buf, "k:%s", t.str); s = buf; break;
+        case TK_JSON_STRING: snprintf(buf, sizeof buf, "s:%s", t.str); s = buf; break;
+        case TK_JSON_NUMBER:
+            if (t.is_int) snprintf(buf, sizeof buf, "i:%s%llu", t.negative ? "-" : "", (unsigned long long)t.u);
+            else snprintf(buf, sizeof buf, "d:%g", t.d);
+            s = buf;
+            break;
+        case TK_JSON_TRUE: s = "T"; break;
+        case TK_JSON_FALSE: s = "F"; break;
+        case TK_JSON_NULL: s = "N"; break;
+        case TK_JSON_NONE: s = "?"; break;
+        }
+        n += (size_t)snprintf(out + n, size - n, "%s%s", n ? " " : "", s);
+    }
+    tk_json_free(j);
+    tk_input_free(in);
+    return st;
+}
+
+static void test_values(void)
+{
+    char out[512];
+    tk_error err;
+    TK_CHECK(tokens("{\"a\": [1, -2, 3.5, \"0x1f\", true, false, null, {}], \"b\": {\"c\": []}}", out, sizeof out, &err) == TK_END);
+    TK_CHECK_STR(out, "{ k:a [ i:1 i:-2 d:3.5 s:0x1f T F N { } ] k:b { k:c [ ] } }");
+    TK_CHECK(tokens("18446744073709551615", out, sizeof out, &err) == TK_END);
+    TK_CHECK_STR(out, "i:18446744073709551615");
+    TK_CHECK(tokens("18446744073709551616", out, sizeof out, &err) == TK_END);
+    TK_CHECK_STR(out, "d:1.84467e+19");
+}
+
+static void test_escapes(void)
+{
+    char out[512];
+    tk_error err;
+    TK_CHECK(tokens("[\"\\/usr\\/bin\", \"\\u00e9\\ud83d\\ude00\", \"\\t\\\"\"]", out, sizeof out, &err) == TK_END);
+    TK_CHECK_STR(out, "[ s:/usr/bin s:\xc3\xa9\xf0\x9f\x98\x80 s:\t\" ]");
+}
+
+static void test_errors_are_located(void)
+{
+    char out[512];
+    tk_error err;
+    TK_CHECK(tokens("{\"a\": 1,\n  \"b\" 2}", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK_EQ_U64(err.line, 2);
+    TK_CHECK_EQ_U64(err.column, 7);
+    TK_CHECK(strstr(err.message, "expected ':'") != NULL);
+    TK_CHECK(tokens("[1, 2", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "end of input") != NULL);
+    TK_CHECK(tokens("[1,]", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("[01]", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("[\"a\\x\"]", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("[\"\\ud800\"]", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("[tru]", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("{} {}", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("[\"unterminated", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("", out, sizeof out, &err) == TK_ERR_FORMAT);
+}
+
+static void test_limits(void)
+{
+    char out[512];
+    tk_error err;
+    TK_CHECK(tokens("[[[[[[[[[[[[]]]]]]]]]]]]", out, sizeof out, &err) == TK_ERR_LIMIT);
+    TK_CHECK(strstr(err.message, "nesting") != NULL);
+    TK_CHECK(tokens("[\"0123456789012345678901234567890123456789\"]", out, sizeof out, &err) == TK_ERR_LIMIT);
+}
+
+static void test_token_integers(void)
+{
+    tk_json_token t;
+    memset(&t, 0, sizeof t);
+    uint64_t u;
+    int64_t i;
+    t.type = TK_JSON_STRING;
+    t.str = "0x400000";
+    t.len = 8;
+    TK_CHECK(tk_json_token_u64(&t, &u) == TK_OK && u == 0x400000);
+    t.str = "main";
+    t.len = 4;
+    TK_CHECK(tk_json_token_u64(&t, &u) == TK_ERR_FORMAT);
+    t.type = TK_JSON_NUMBER;
+    t.str = "-5";
+    t.len = 2;
+    t.is_int = 1;
+    t.negative = 1;
+    t.u = 5;
+    TK_CHECK(tk_json_token_i64(&t, &i) == TK_OK && i == -5);
+    TK_CHECK(tk_json_token_u64(&t, &u) == TK_ERR_FORMAT);
+}
+
+static void test_skip(void)
+{
+    const char *text = "{\"skip\": {\"x\": [1, [2, 3]]}, \"keep\": 7}";
+    tk_input *in;
+    tk_json *j;
+    tk_error err;
+    TK_CHECK(tk_input_open_memory(&in, text, strlen(text), "s", NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_open(&j, in, NULL, &err) == TK_OK);
+    tk_json_token t;
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_OBJECT_BEGIN);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_KEY);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_OBJECT_BEGIN);
+    TK_CHECK(tk_json_skip(j, &t, &err) == TK_OK);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_KEY && strcmp(t.str, "keep") == 0);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_NUMBER && t.u == 7);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_OBJECT_END);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_END);
+    tk_json_free(j);
+    tk_input_free(in);
+}
+
+TK_TEST_MAIN(TK_CASE(test_values), TK_CASE(test_escapes), TK_CASE(test_errors_are_located),
+             TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip))
