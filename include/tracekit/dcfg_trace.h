@@ -146,6 +146,19 @@ typedef struct tk_cfg tk_cfg;
 tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
                               tk_diag *diag, tk_error *err);
 
+/* The events model of a trace (tracekit/events.h), for the viewer exports:
+ * CALL-type edges are enters, RETURN-type edges exits, time = the thread's
+ * instruction count; functions are routine entry block ids, named by their
+ * symbols. Threads one after the other; each starts inside the function of
+ * its first block. The source borrows t and cfg. */
+typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
+typedef struct tk_event_source tk_event_source;
+tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
+                                    const tk_cfg *cfg, tk_error *err);
+void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x);
+/* Fill src (time_unit "instructions", ticks_per_second 0). */
+void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
+
 /* ---- writing --------------------------------------------------------------- */
 
 typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;

@@ -571,7 +571,7 @@ done:
 /* ---- convert --------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 0, "FMT", "bbv: SimPoint basic-block vectors (needs --dcfg)"},
+    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs) or bbv (SimPoint); all need --dcfg"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -580,17 +580,39 @@ static const cli_opt convert_opts[] = {
     {"markers", 0, "FILE", "bbv: write the region boundaries (loop head, count) to FILE"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread"},
     {NULL, 0, NULL, NULL},
 };
+
+static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome, int per_thread,
+                          tk_output *out) {
+    tk_dcfg_trace_events *x;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_dcfg_trace_events_open(&x, t, cfg, &err) != TK_OK)
+        return cli_error(&err);
+    tk_event_source src;
+    tk_dcfg_trace_events_source(x, &src);
+    tk_status st;
+    if (chrome) {
+        src.ticks_per_second = 1e6; /* one instruction = one microsecond: ts = instructions */
+        st = tk_export_chrome(&src, tk_output_file(out), &err);
+    } else {
+        st = tk_export_folded(&src, tk_output_file(out), TK_FOLDED_TIME, per_thread, &err);
+    }
+    tk_dcfg_trace_events_free(x);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
 
 static int run_convert(cli_ctx *ctx, const cli_args *a) {
     const char *to = cli_get(a, "to");
     if (!to)
         return cli_usage_error("convert", "--to FMT is required (dcfg-trace: bbv)");
-    if (strcmp(to, "bbv") != 0)
-        return cli_usage_error("convert", "dcfg-trace converts to: bbv (not '%s')", to);
+    int bbv = strcmp(to, "bbv") == 0, chrome = strcmp(to, "chrome") == 0;
+    if (!bbv && !chrome && strcmp(to, "folded") != 0)
+        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, bbv (not '%s')", to);
     if (!cli_has(a, "dcfg"))
-        return cli_usage_error("convert", "--to bbv needs --dcfg DCFG (block sizes and loops)");
+        return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)", to);
     tk_cfg *cfg = NULL;
     int rc = dtc_load_dcfg(a, ctx->progress, &cfg);
     if (rc != CLI_EXIT_OK)
@@ -599,7 +621,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
     tk_output *out = NULL;
     if ((rc = open_ctx_trace(ctx, &t, NULL)) == CLI_EXIT_OK &&
         (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = dtc_convert_bbv(t, cfg, a, out);
+        rc = bbv ? dtc_convert_bbv(t, cfg, a, out)
+                 : convert_events(t, cfg, chrome, cli_has(a, "per-thread"), out);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else
