@@ -16,6 +16,11 @@
 #include "input.h"
 #include "output.h"
 #include "status.h"
+#include "dcfg_trace.h"
+#include "events.h"
+#include "latency.h"
+#include "viewers.h"
+#include "xray.h"
 
 #ifdef __cplusplus
 extern "C" {

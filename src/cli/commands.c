@@ -22,6 +22,12 @@ static const cli_command commands[] = {
      cmd_paths_help},
     {"extract", "copy a section (default .debug_PT) out of an ELF executable or object",
      "extract BIN [--section NAME] [-o OUT] [--force]", cmd_extract, cmd_extract_help},
+    {"decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
+     "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] TRACE",
+     cmd_decode, cmd_decode_help},
+    {"encode", "DCFG-Trace: write a trace from an edge list",
+     "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
+     cmd_encode, cmd_encode_help},
     {"formats", "every format and what tracekit can do with it", "formats", cmd_formats, NULL},
     {"help", "help on tracekit or a command", "help [COMMAND]", cmd_help, NULL},
 };
