@@ -221,6 +221,42 @@ void tk_csi_decoded_free(tk_csi_decoded *d);
  * counted in *skipped. TK_OK, TK_ERR_IO, TK_ERR_NOMEM. */
 tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
 
+/* ---- path profile of a DCFG-Trace ------------------------------------ */
+
+/* Ball–Larus paths counted over a DCFG-Trace: each routine numbered as
+ * tk_csi_write_cfg does (the same path ids), each thread's edges walked with
+ * a call stack (calls push, returns pop and resume the caller at its call
+ * bypass edge). A path whose start was not seen (the trace began inside the
+ * routine, or an unknown edge broke the walk) is counted as unknown_start;
+ * frames still open at the end as unfinished. */
+typedef struct tk_csi_profile tk_csi_profile;
+
+typedef struct tk_csi_profile_stats {
+    uint64_t completed;     /* completed path executions counted */
+    uint64_t distinct;      /* distinct path ids among them */
+    uint64_t unknown_start; /* completed paths whose start was not seen */
+    uint64_t unfinished;    /* paths still running when the trace ended */
+} tk_csi_profile_stats;
+
+/* For process pid of cfg (borrowed: must outlive the profile). TK_OK,
+ * TK_ERR_FORMAT (no such process), TK_ERR_NOMEM. */
+tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
+                             tk_error *err);
+void tk_csi_profile_free(tk_csi_profile *pr);
+/* Feed the next edges (DCFG edge ids) of a thread. TK_OK or TK_ERR_NOMEM. */
+tk_status tk_csi_profile_edges(tk_csi_profile *pr, uint64_t thread, const uint32_t *edges,
+                               size_t n, tk_error *err);
+/* End of the trace: open frames become unfinished paths. */
+void tk_csi_profile_finish(tk_csi_profile *pr);
+void tk_csi_profile_totals(const tk_csi_profile *pr, uint64_t *edges, uint64_t *unknown_edges);
+uint32_t tk_csi_profile_routine_count(const tk_csi_profile *pr);
+/* Routine i as a CSI function, its numbering (NULL when it overflows) and counts. */
+const tk_csi_function *tk_csi_profile_routine(const tk_csi_profile *pr, uint32_t i,
+                                              tk_csi_numbering **num, tk_csi_profile_stats *stats);
+/* The most executed paths of routine i as (id, count) pairs, most first;
+ * returns how many were written (at most max). */
+size_t tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs, size_t max);
+
 /* ---- ELF -------------------------------------------------------------- */
 
 /* Bytes start with the ELF magic. */

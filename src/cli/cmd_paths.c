@@ -17,6 +17,8 @@ static const cli_opt paths_opts[] = {
     {"decode", 0, "ID", "regenerate path ID"},
     {"state", 0, "FILE", "decode the runtime states in FILE (key=value sections or "
                          "csi-grissom local.data frames)"},
+    {"profile", 0, "TRACE", "META is a DCFG: count the Ball-Larus paths of every routine over "
+                            "the DCFG-Trace TRACE (ids as in 'convert --to csi' of the DCFG)"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -30,7 +32,9 @@ void cmd_paths_help(FILE *f)
           "                and its source lines.\n"
           "  --state FILE  decodes each runtime state: the completed paths (oldest first),\n"
           "                the readings of the unfinished current path (several = ambiguous),\n"
-          "                and the block sequence they encode.\n\n",
+          "                and the block sequence they encode.\n"
+          "  --profile TRACE  META is a DCFG; counts every routine's Ball-Larus paths over\n"
+          "                the whole DCFG-Trace (a path profile of an SDE run).\n\n",
           f);
     cli_print_options(f, paths_opts);
 }
@@ -158,6 +162,129 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
     return bad;
 }
 
+/* ---- --profile ------------------------------------------------------------------ */
+
+typedef struct profile_ctx {
+    tk_csi_profile *pr;
+    const uint64_t *chunk_thread;
+    tk_error *err;
+    int failed;
+} profile_ctx;
+
+static int on_chunk(void *vctx, size_t chunk, const uint32_t *edges, size_t n)
+{
+    profile_ctx *c = vctx;
+    if (tk_csi_profile_edges(c->pr, c->chunk_thread[chunk], edges, n, c->err) != TK_OK) {
+        c->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
+{
+    uint64_t *pairs = malloc((limit ? limit : 1) * 2 * sizeof *pairs);
+    if (!pairs)
+        return cli_usage_error("paths", "out of memory");
+    for (uint32_t i = 0; i < tk_csi_profile_routine_count(pr); i++) {
+        tk_csi_numbering *num;
+        tk_csi_profile_stats stats;
+        const tk_csi_function *fn = tk_csi_profile_routine(pr, i, &num, &stats);
+        if (!csi_function_matches(sel, fn, fn->name))
+            continue;
+        if (!stats.completed && !stats.unknown_start && !stats.unfinished)
+            continue;
+        printf("routine %s: %" PRIu64 " completed paths (%" PRIu64 " distinct), %" PRIu64
+               " with an unseen start, %" PRIu64 " unfinished%s\n",
+               fn->name, stats.completed, stats.distinct, stats.unknown_start, stats.unfinished,
+               num ? "" : " (path count overflow: not numbered)");
+        size_t n = tk_csi_profile_paths(pr, i, pairs, (size_t)limit);
+        for (size_t k = 0; k < n && num; k++) {
+            tk_bl_path *p = tk_csi_numbering_path(num);
+            printf("  %10" PRIu64 "  %" PRIu64 ": ", pairs[2 * k + 1], pairs[2 * k]);
+            if (tk_bl_decode(tk_csi_numbering_bl(num), pairs[2 * k], p) != TK_OK) {
+                printf("(does not decode)\n");
+                continue;
+            }
+            csi_print_blocks(stdout, fn, p->nodes, p->len);
+            fputs("  [", stdout);
+            csi_print_start(stdout, fn, p);
+            fputs(" .. ", stdout);
+            csi_print_end(stdout, fn, p);
+            fputs("]\n", stdout);
+        }
+        if (stats.distinct > n)
+            printf("  (%" PRIu64 " more paths; --limit)\n", stats.distinct - n);
+    }
+    free(pairs);
+    return CLI_EXIT_OK;
+}
+
+static int run_profile(const char *dcfg_path, const char *trace_path, const char *sel,
+                       uint64_t limit)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_cfg *cfg = NULL;
+    tk_dcfg_trace *t = NULL;
+    uint64_t *chunk_thread = NULL;
+    int rc = CLI_EXIT_OK;
+    tk_status st = tk_dcfg_read_path(&cfg, dcfg_path, NULL, &err);
+    if (st == TK_OK)
+        st = tk_dcfg_trace_open(&t, trace_path, NULL, &err);
+    if (st != TK_OK) {
+        rc = cli_error(&err);
+        goto done;
+    }
+    size_t nchunks = tk_dcfg_trace_chunk_count(t);
+    chunk_thread = calloc(nchunks + 1, sizeof *chunk_thread);
+    if (!chunk_thread) {
+        rc = cli_usage_error("paths", "out of memory");
+        goto done;
+    }
+    for (size_t j = 0; j < tk_dcfg_trace_thread_count(t); j++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, j, &ti);
+        for (size_t c = 0; c < ti.nchunks && ti.first_chunk + c < nchunks; c++)
+            chunk_thread[ti.first_chunk + c] = ti.thread_id;
+    }
+    printf("path profile of %s over %s\n", trace_path, dcfg_path);
+    for (size_t i = 0; i < tk_dcfg_trace_process_count(t) && rc == CLI_EXIT_OK; i++) {
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, i, &pi);
+        tk_csi_profile *pr;
+        st = tk_csi_profile_new(&pr, cfg, pi.pid, &err);
+        if (st != TK_OK) {
+            rc = cli_error(&err);
+            break;
+        }
+        profile_ctx c = {pr, chunk_thread, &err, 0};
+        tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        opt.has_pid = 1;
+        opt.pid = pi.pid;
+        uint64_t total = 0;
+        st = tk_dcfg_trace_decode(t, &opt, on_chunk, &c, &total, NULL, &err);
+        if (st != TK_OK || c.failed) {
+            rc = cli_error(&err);
+            tk_csi_profile_free(pr);
+            break;
+        }
+        tk_csi_profile_finish(pr);
+        uint64_t edges, unknown;
+        tk_csi_profile_totals(pr, &edges, &unknown);
+        printf("process %" PRIu64 ": %zu threads, %" PRIu64 " edges (%" PRIu64
+               " not in the DCFG)\n",
+               pi.pid, pi.nthreads, edges, unknown);
+        rc = print_profile(pr, sel, limit);
+        tk_csi_profile_free(pr);
+    }
+done:
+    free(chunk_thread);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+    return rc;
+}
+
 /* ---- main ---------------------------------------------------------------------- */
 
 int cmd_paths(int argc, char **argv)
@@ -181,11 +308,12 @@ int cmd_paths(int argc, char **argv)
         cli_command_help(cli_command_find("paths"), stdout);
         goto done;
     }
-    int modes = cli_has(&args, "list") + cli_has(&args, "decode") + cli_has(&args, "state");
+    int modes = cli_has(&args, "list") + cli_has(&args, "decode") + cli_has(&args, "state") +
+                cli_has(&args, "profile");
     if (args.npos != 1 || modes != 1) {
         rc = cli_usage_error("paths", args.npos != 1 ? "expected one metadata FILE"
                                                      : "give exactly one of --list, --decode ID, "
-                                                       "--state FILE");
+                                                       "--state FILE, --profile TRACE");
         goto done;
     }
     uint64_t limit = 0, id = 0;
@@ -196,6 +324,11 @@ int cmd_paths(int argc, char **argv)
     }
     const char *sel = cli_get(&args, "function");
     const char *meta = args.pos[0];
+    if (cli_has(&args, "profile")) {
+        uint64_t plimit = cli_get(&args, "limit") ? limit : 20;
+        rc = run_profile(meta, cli_get(&args, "profile"), sel, plimit ? plimit : UINT32_MAX);
+        goto done;
+    }
     if (tk_csi_numbering_new(&num) != TK_OK) {
         rc = cli_usage_error("paths", "out of memory");
         goto done;
