@@ -10,6 +10,8 @@
 
 struct tk_csi_numbering {
     tk_bl *bl;
+    tk_bl *fresh;          /* check: a fresh numbering to compare with */
+    TK_VEC(tk_bl_edge) fresh_edges;
     TK_VEC(tk_bl_edge) edges;
     uint32_t *nodes;
     uint32_t *path_edges;
@@ -35,7 +37,9 @@ void tk_csi_numbering_free(tk_csi_numbering *n)
     if (!n)
         return;
     tk_bl_free(n->bl);
+    tk_bl_free(n->fresh);
     TK_VEC_FREE(&n->edges);
+    TK_VEC_FREE(&n->fresh_edges);
     tk_free(n->nodes);
     tk_free(n->path_edges);
     tk_free(n);
@@ -237,5 +241,29 @@ tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
     tk_status st = tk_csi_numbering_load(n, fn, on_issue, &c);
     if (st == TK_ERR_NOMEM || st == TK_ERR_ARG)
         return st == TK_ERR_ARG ? TK_ERR_CHECK : st;
+    if (st == TK_OK && !c.errors) {
+        /* compare with a fresh numbering (same back edges, edge order): a
+         * valid numbering may order the intervals differently */
+        if (!n->fresh && tk_bl_new(&n->fresh) != TK_OK)
+            return TK_ERR_NOMEM;
+        n->fresh_edges.len = 0;
+        if (TK_VEC_RESERVE(&n->fresh_edges, fn->nedges + (size_t)1) != 0)
+            return TK_ERR_NOMEM;
+        memcpy(n->fresh_edges.data, n->edges.data, fn->nedges * sizeof *n->edges.data);
+        n->fresh_edges.len = fn->nedges;
+        if (tk_bl_number_keep_back(n->fresh, fn->nblocks, fn->entry, fn->exit,
+                                   n->fresh_edges.data, fn->nedges, NULL, NULL) == TK_OK) {
+            for (uint32_t i = 0; i < fn->nedges; i++) {
+                if (n->fresh_edges.data[i].weight == fn->edges[i].weight)
+                    continue;
+                tk_location loc = {path, -1, fn->edges[i].text_line, 1};
+                tk_diag_report(diag, TK_SEV_NOTE, &loc,
+                               "valid numbering, but not the fresh one in edge order (csi-cc's): "
+                               "weight %" PRIu64 " here, %" PRIu64 " there",
+                               fn->edges[i].weight, n->fresh_edges.data[i].weight);
+                break;
+            }
+        }
+    }
     return c.errors ? TK_ERR_CHECK : TK_OK;
 }
