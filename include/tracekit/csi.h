@@ -86,9 +86,6 @@ void tk_csi_reader_free(tk_csi_reader *r);
  * go on. */
 tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **fn, tk_error *err);
 
-/* Bytes at the start of data look like .debug_PT text (for detection). */
-int tk_csi_looks_like(const uint8_t *data, size_t len);
-
 /* ---- writing ---------------------------------------------------------- */
 
 /* Canonical csi-cc text of one function. TK_OK or TK_ERR_IO. */

@@ -147,11 +147,10 @@ typedef struct fn_row {
     int status; /* 0 ok, 1 overflow, 2 invalid */
 } fn_row;
 
-static int sort_key;
-
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
 {
     const fn_row *a = pa, *b = pb;
+    int sort_key = *(const int *)key_ptr;
     uint64_t x = 0, y = 0;
     switch (sort_key) {
     case 0: /* paths: overflow counts as the most */
@@ -271,8 +270,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         if (st != TK_END) {
             rc = cli_error(&err);
         } else {
-            sort_key = key;
-            qsort(rows, n, sizeof *rows, cmp_rows);
+            qsort_r(rows, n, sizeof *rows, cmp_rows, &key);
             size_t shown = top == 0 || top > n ? n : (size_t)top;
             char pbuf[32];
             if (fmt == 0) {
@@ -356,7 +354,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
 
 static const cli_opt annotate_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
-    {"limit", 0, "N", "enumerate at most N paths per function (default 1000)"},
+    {"limit", 0, "N", "enumerate at most N paths per function (default 1000; 0 = all)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -396,17 +394,21 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
         if (u == 0 || lines[u - 1] != lines[k])
             lines[u++] = lines[k];
     nl = u;
-    uint64_t npaths = total < limit ? total : limit;
-    /* one bit per (line, path): bounded by limit * lines */
-    size_t words = (size_t)((npaths + 63) / 64);
-    uint64_t *bits = calloc(nl * words + 1, sizeof *bits);
+    uint64_t npaths = limit == 0 || total < limit ? total : limit;
+    /* per line: how many paths run it, and the first ANNOTATE_IDS of them */
+    enum { ANNOTATE_IDS = 32 };
     uint64_t *count = calloc(nl + 1, sizeof *count);
-    if (!bits || !count) {
+    uint64_t *last = malloc((nl + 1) * sizeof *last);
+    uint64_t *ids = malloc((nl + 1) * ANNOTATE_IDS * sizeof *ids);
+    if (!count || !last || !ids) {
         free(lines);
-        free(bits);
         free(count);
+        free(last);
+        free(ids);
         return -1;
     }
+    for (size_t li = 0; li < nl; li++)
+        last[li] = UINT64_MAX;
     tk_bl_path *p = tk_csi_numbering_path(num);
     for (uint64_t id = 0; id < npaths; id++) {
         if (tk_bl_decode(bl, id, p) != TK_OK)
@@ -418,12 +420,12 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
                     continue;
                 int64_t *hit = bsearch(&b->lines[k], lines, nl, sizeof *lines, cmp_i64);
                 size_t li = (size_t)(hit - lines);
-                uint64_t *w = &bits[li * words + id / 64];
-                uint64_t m = 1ULL << (id % 64);
-                if (!(*w & m)) {
-                    *w |= m;
-                    count[li]++;
-                }
+                if (last[li] == id)
+                    continue; /* this path already counted for the line */
+                last[li] = id;
+                if (count[li] < ANNOTATE_IDS)
+                    ids[li * ANNOTATE_IDS + count[li]] = id;
+                count[li]++;
             }
         }
     }
@@ -434,15 +436,17 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
     for (size_t li = 0; li < nl; li++) {
         printf("  line %" PRId64 ": %" PRIu64 " path%s:", lines[li], count[li],
                count[li] == 1 ? "" : "s");
-        for (uint64_t id = 0; id < npaths; id++)
-            if (bits[li * words + id / 64] & (1ULL << (id % 64)))
-                printf(" %" PRIu64, id);
+        for (uint64_t k = 0; k < count[li] && k < ANNOTATE_IDS; k++)
+            printf(" %" PRIu64, ids[li * ANNOTATE_IDS + k]);
+        if (count[li] > ANNOTATE_IDS)
+            printf(" ...");
         printf("\n");
     }
     printf("\n");
     free(lines);
-    free(bits);
     free(count);
+    free(last);
+    free(ids);
     return 0;
 }
 
@@ -451,8 +455,6 @@ static int run_annotate(cli_ctx *ctx, const cli_args *args)
     uint64_t limit;
     if (cli_get_u64("annotate", args, "limit", 1000, &limit) != 0)
         return CLI_EXIT_USAGE;
-    if (limit > (1u << 20))
-        return cli_usage_error("annotate", "--limit is at most %u", 1u << 20);
     const char *sel = cli_get(args, "function");
     int rc = CLI_EXIT_OK;
     tk_csi_numbering *num = NULL;

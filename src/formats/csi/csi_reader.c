@@ -526,27 +526,3 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
     *out = &r->fn;
     return TK_OK;
 }
-
-int tk_csi_looks_like(const uint8_t *data, size_t len)
-{
-    const char *s = (const char *)data, *end = s + len;
-    /* skip blank lines */
-    while (s < end && (*s == '\n' || *s == '\r' || *s == ' ' || *s == '\t' || *s == '\0'))
-        s++;
-    if (end - s < 2 || s[0] != '#' || (s[1] != '\n' && s[1] != '\r'))
-        return 0;
-    s += s[1] == '\r' ? 3 : 2;
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    if (!nl || nl == s)
-        return 0;
-    s = nl + 1;
-    const char *p = s;
-    while (p < end && *p >= '0' && *p <= '9')
-        p++;
-    if (p == s || p >= end || *p != '|')
-        return 0;
-    p++;
-    return (end - p >= 4 && (memcmp(p, "EXIT", 4) == 0 || memcmp(p, "ENTR", 4) == 0)) ||
-           (p < end && *p >= '0' && *p <= '9') || (end - p >= 2 && memcmp(p, "-1", 2) == 0) ||
-           (end - p >= 4 && memcmp(p, "NULL", 4) == 0);
-}
