@@ -422,8 +422,9 @@ typedef struct search {
     int64_t want;        /* cur */
     int has_want;
     int prune;           /* all increments >= 0: stop when the sum passes cur */
-    uint32_t *stack;     /* blocks of the path being built */
-    size_t depth;
+    uint32_t *stack;     /* blocks of the path being built (nblocks + 1) */
+    int64_t *sums;       /* running sum at each depth */
+    uint32_t *pos;       /* next out-edge to try at each depth */
     uint32_t *out_start; /* CSR of real (non-back) edges */
     uint32_t *out_list;
     size_t steps;
@@ -460,40 +461,55 @@ static int add_reading(tk_csi_decoded *d, int after, const uint32_t *blocks, siz
     return 0;
 }
 
-static void dfs(search *s, uint32_t v, int64_t sum)
+/* Depth-first search (iterative: paths may be as long as the function has
+ * blocks) for the partial paths from start to the target. */
+static void dfs(search *s, uint32_t start, int64_t sum0)
 {
-    if (s->status != TK_OK || s->truncated)
-        return;
-    if (++s->steps > MAX_SEARCH_STEPS) {
-        s->truncated = 1;
-        return;
-    }
-    s->stack[s->depth++] = v;
-    if (v == s->target) {
-        if (!s->has_want || sum == s->want) {
-            if (add_reading(s->d, 0, s->stack, s->depth, s->start_edge, v) != 0)
-                s->status = TK_ERR_NOMEM;
-            if (s->d->readings_truncated)
+    size_t depth = 0;
+    s->stack[0] = start;
+    s->sums[0] = sum0;
+    s->pos[0] = UINT32_MAX; /* not expanded yet */
+    depth = 1;
+    while (depth > 0 && s->status == TK_OK && !s->truncated) {
+        size_t top = depth - 1;
+        uint32_t v = s->stack[top];
+        if (s->pos[top] == UINT32_MAX) {
+            if (++s->steps > MAX_SEARCH_STEPS) {
                 s->truncated = 1;
+                break;
+            }
+            if (v == s->target) {
+                if (!s->has_want || s->sums[top] == s->want) {
+                    if (add_reading(s->d, 0, s->stack, depth, s->start_edge, v) != 0)
+                        s->status = TK_ERR_NOMEM;
+                    if (s->d->readings_truncated)
+                        s->truncated = 1;
+                }
+                depth--;
+                continue;
+            }
+            /* a write in v would have ended the path before the target */
+            if (csi_write_pos(&s->fn->blocks[v]) >= 0 || v == s->fn->exit) {
+                depth--;
+                continue;
+            }
+            s->pos[top] = s->out_start[v];
         }
-        s->depth--;
-        return;
-    }
-    /* a write in v would have ended the path before reaching the target */
-    if (csi_write_pos(&s->fn->blocks[v]) >= 0 || v == s->fn->exit) {
-        s->depth--;
-        return;
-    }
-    for (uint32_t k = s->out_start[v]; k < s->out_start[v + 1]; k++) {
-        const tk_csi_edge *e = &s->fn->edges[s->out_list[k]];
+        if (s->pos[top] >= s->out_start[v + 1] || depth > s->fn->nblocks) {
+            depth--;
+            continue;
+        }
+        const tk_csi_edge *e = &s->fn->edges[s->out_list[s->pos[top]++]];
         int64_t next;
-        if (__builtin_add_overflow(sum, e->inc, &next))
+        if (__builtin_add_overflow(s->sums[top], e->inc, &next))
             continue;
         if (s->prune && s->has_want && next > s->want)
             continue;
-        dfs(s, e->dst, next);
+        s->stack[depth] = e->dst;
+        s->sums[depth] = next;
+        s->pos[depth] = UINT32_MAX;
+        depth++;
     }
-    s->depth--;
 }
 
 /* Build CSR of non-back edges. */
@@ -663,9 +679,13 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
                    : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     uint32_t *start = NULL, *list = NULL;
-    uint32_t *stack = tk_reallocarray(NULL, fn->nblocks + (size_t)1, sizeof *stack);
-    if (!stack || real_edges(fn, &start, &list) != TK_OK) {
+    uint32_t *stack = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *stack);
+    int64_t *sums = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *sums);
+    uint32_t *pos = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *pos);
+    if (!stack || !sums || !pos || real_edges(fn, &start, &list) != TK_OK) {
         tk_free(stack);
+        tk_free(sums);
+        tk_free(pos);
         tk_free(start);
         tk_free(list);
         tk_csi_decoded_free(d);
@@ -733,6 +753,8 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
         sr.has_want = s->has_cur;
         sr.prune = prune;
         sr.stack = stack;
+        sr.sums = sums;
+        sr.pos = pos;
         sr.out_start = start;
         sr.out_list = list;
         sr.d = d;
@@ -769,6 +791,8 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
     }
 out:
     tk_free(stack);
+    tk_free(sums);
+    tk_free(pos);
     tk_free(start);
     tk_free(list);
     if (st != TK_OK)
