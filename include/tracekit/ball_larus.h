@@ -85,10 +85,13 @@ tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
 
 /* Fresh Ball–Larus numbering of a CFG: marks back edges (DFS from ENTRY in
  * edge order, then from every node not reached), and writes back, weight
- * and inc (= weight) into edges[]. Out-edge order: the order of edges[]; a
- * back edge's hidden src->EXIT edge takes that back edge's place; hidden
- * ENTRY->dst edges follow ENTRY's own edges, in edge order. Then loads the
- * result as tk_bl_load does. Returns as tk_bl_load. */
+ * and inc into edges[]. Out-edge order: the order of edges[]; a back edge's
+ * hidden src->EXIT edge takes that back edge's place; hidden ENTRY->dst
+ * edges follow ENTRY's own edges, in edge order. Increments are placed as
+ * csi-cc places them: inc = weight, then each increment on an edge out of
+ * ENTRY is pushed down through blocks with a single predecessor (a back
+ * edge into a block counts as two) onto their out-edges, up to EXIT. Then
+ * loads the result as tk_bl_load does. Returns as tk_bl_load. */
 tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                        tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx);
 

@@ -119,7 +119,7 @@ tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
 /* Fresh Ball–Larus numbering of fn's CFG (back edges found by DFS from
  * ENTRY, in edge order; the file's '~>' marks are ignored, so split edges
  * become ordinary edges). Writes fn->nedges edges into out (same order, new
- * back/inc/weight; inc = weight). TK_OK, TK_ERR_LIMIT (path count overflow),
+ * back/inc/weight; increments placed as csi-cc does, see tk_bl_number). TK_OK, TK_ERR_LIMIT (path count overflow),
  * TK_ERR_CHECK (a block has no path to EXIT), TK_ERR_NOMEM. */
 tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out);
 

@@ -594,6 +594,56 @@ done:
     return st;
 }
 
+/* csi-cc's placement of increments (from LLVM's path profiler): with every
+ * increment equal to its weight, "push initialisation" moves the increment
+ * of each edge out of ENTRY down through every block that has a single
+ * predecessor (a back edge counts twice: itself and its hidden ENTRY edge)
+ * onto that block's edges, recursively, stopping at EXIT. */
+static tk_status push_initialization(uint32_t n, uint32_t entry, uint32_t exit, tk_bl_edge *edges,
+                                     size_t ne)
+{
+    uint32_t *preds = tk_calloc(n + (size_t)1, sizeof *preds);
+    uint32_t *start = tk_calloc(n + (size_t)2, sizeof *start);
+    uint32_t *list = tk_reallocarray(NULL, ne + 1, sizeof *list);
+    uint32_t *work = tk_reallocarray(NULL, ne + 1, sizeof *work);
+    tk_status st = TK_OK;
+    if (!preds || !start || !list || !work) {
+        st = TK_ERR_NOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < ne; i++) {
+        preds[edges[i].dst] += edges[i].back ? 2 : 1;
+        if (!edges[i].back)
+            start[edges[i].src + 1]++;
+    }
+    for (uint32_t v = 0; v < n; v++)
+        start[v + 1] += start[v];
+    memcpy(work, start, n * sizeof *work); /* as fill positions */
+    for (size_t i = 0; i < ne; i++)
+        if (!edges[i].back)
+            list[work[edges[i].src]++] = (uint32_t)i;
+    size_t sp = 0;
+    for (uint32_t k = start[entry]; k < start[entry + 1]; k++)
+        work[sp++] = list[k];
+    while (sp > 0) {
+        tk_bl_edge *e = &edges[work[--sp]];
+        uint32_t t = e->dst;
+        if (preds[t] != 1 || t == exit)
+            continue;
+        for (uint32_t k = start[t]; k < start[t + 1]; k++) {
+            edges[list[k]].inc += e->inc;
+            work[sp++] = list[k];
+        }
+        e->inc = 0;
+    }
+done:
+    tk_free(preds);
+    tk_free(start);
+    tk_free(list);
+    tk_free(work);
+    return st;
+}
+
 static tk_status number_common(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                                tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx)
 {
@@ -624,6 +674,9 @@ static tk_status number_common(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint3
             }
         }
     }
+    st = push_initialization(nnodes, entry, exit, edges, nedges);
+    if (st != TK_OK)
+        return st;
     /* reload as given weights: the hidden exits come back from the gaps, in
      * the same order, and everything is checked once more */
     st = build_dag(bl, nnodes, entry, exit, edges, nedges);

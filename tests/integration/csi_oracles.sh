@@ -132,16 +132,13 @@ else
     echo "FAIL: $missing enumerated paths not decoded by tracekit"; comm -23 "$tmp/a" "$tmp/b" | head -5; fail=1
 fi
 # 3. Numbering: a fresh numbering (convert --renumber: back edges by DFS,
-#    weights in edge order) gives csi-cc's own weights and edge kinds, edge
-#    by edge, on every csi-cc test output (increments may sit elsewhere).
-n=0 bad=0
+#    weights in edge order, increments pushed down from ENTRY as csi-cc
+#    does) rewrites every csi-cc test output byte for byte.
+n=0
 for f in $C/v1.4.0/tests/*/*-PT.expected; do
-    "$T" convert --to csi --renumber "$f" > "$tmp/rn.txt" || { echo "FAIL: renumber $f"; fail=1; continue; }
-    while IFS=' ' read -r a b; do
-        n=$((n + 1))
-        [ "${a%%|*}" = "${b%%|*}" ] && [ "${a##*\$}" = "${b##*\$}" ] || { echo "differs: $f: $a vs $b"; bad=$((bad + 1)); }
-    done < <(paste -d' ' <(grep -E -- '->|~>' "$f") <(grep -E -- '->|~>' "$tmp/rn.txt"))
+    n=$((n + 1))
+    if "$T" convert --to csi --renumber "$f" | cmp -s - "$f"; then :
+    else echo "FAIL: --renumber differs from csi-cc on $f"; fail=1; fi
 done
-if [ $bad = 0 ] && [ $n -gt 40 ]; then echo "ok: fresh numbering = csi-cc's weights on all $n edges of its test outputs"
-else echo "FAIL: $bad of $n edges differ from csi-cc's weights"; fail=1; fi
+echo "ok so far: fresh numbering = csi-cc's metadata, byte for byte, on $n test outputs"
 exit $fail
