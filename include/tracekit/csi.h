@@ -83,7 +83,8 @@ void tk_csi_reader_free(tk_csi_reader *r);
  * duplicate block, missing or repeated ENTRY/EXIT), TK_ERR_LIMIT (a number
  * or a count too large), TK_ERR_IO, TK_ERR_NOMEM. After TK_ERR_FORMAT or
  * TK_ERR_LIMIT the next call resumes at the next "#" header, so a checker can
- * go on. */
+ * go on; after an error of the input itself (a line longer than the input's
+ * max_line, I/O, corrupt compressed data) the next call returns TK_END. */
 tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **fn, tk_error *err);
 
 /* ---- writing ---------------------------------------------------------- */

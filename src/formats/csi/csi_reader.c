@@ -26,6 +26,7 @@ struct tk_csi_reader {
     int pending_header;     /* the "#" of the next function was already read */
     uint64_t header_line;
     int resync;             /* skip to the next "#" before reading */
+    int input_failed;       /* the input returned an error: it is sticky, stop */
 };
 
 tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err)
@@ -401,6 +402,8 @@ static tk_status getline_(tk_csi_reader *r, const char **s, size_t *len, tk_erro
     tk_status st = tk_input_getline(r->in, s, len, err);
     if (st == TK_ERR_LIMIT)
         tk_error_locate(err, tk_input_path(r->in), -1, tk_input_line_number(r->in) + 1, 1);
+    if (st != TK_OK && st != TK_END)
+        r->input_failed = 1;
     return st;
 }
 
@@ -411,6 +414,8 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
     tk_status st;
     *out = NULL;
     reset_function(r);
+    if (r->input_failed)
+        return TK_END; /* the input's error was returned already */
     if (r->resync) {
         r->resync = 0;
         for (;;) {
