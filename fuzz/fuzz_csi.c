@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracekit/tracekit.h"
@@ -54,6 +55,14 @@ static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *nu
         tk_bl_path *p = tk_csi_numbering_path(num);
         for (uint64_t k = 0; k < 8 && total; k++)
             (void)tk_bl_decode(bl, (k * 0x9e3779b97f4a7c15ULL) % total, p);
+        /* a fresh numbering of the same CFG (convert --renumber) */
+        tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
+        if (edges && tk_csi_renumber(fn, num, edges) == TK_OK && sink) {
+            tk_csi_function copy = *fn;
+            copy.edges = edges;
+            tk_csi_write_function(sink, &copy, &err);
+        }
+        free(edges);
         if (sink) {
             tk_csi_write_function(sink, fn, &err);
             tk_csi_dump_function(sink, fn, bl, &err);

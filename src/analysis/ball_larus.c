@@ -606,8 +606,9 @@ static tk_status push_initialization(uint32_t n, uint32_t entry, uint32_t exit, 
     uint32_t *start = tk_calloc(n + (size_t)2, sizeof *start);
     uint32_t *list = tk_reallocarray(NULL, ne + 1, sizeof *list);
     uint32_t *work = tk_reallocarray(NULL, ne + 1, sizeof *work);
+    uint32_t *fill = tk_reallocarray(NULL, n + (size_t)1, sizeof *fill);
     tk_status st = TK_OK;
-    if (!preds || !start || !list || !work) {
+    if (!preds || !start || !list || !work || !fill) {
         st = TK_ERR_NOMEM;
         goto done;
     }
@@ -618,10 +619,10 @@ static tk_status push_initialization(uint32_t n, uint32_t entry, uint32_t exit, 
     }
     for (uint32_t v = 0; v < n; v++)
         start[v + 1] += start[v];
-    memcpy(work, start, n * sizeof *work); /* as fill positions */
+    memcpy(fill, start, n * sizeof *fill);
     for (size_t i = 0; i < ne; i++)
         if (!edges[i].back)
-            list[work[edges[i].src]++] = (uint32_t)i;
+            list[fill[edges[i].src]++] = (uint32_t)i;
     size_t sp = 0;
     for (uint32_t k = start[entry]; k < start[entry + 1]; k++)
         work[sp++] = list[k];
@@ -641,6 +642,7 @@ done:
     tk_free(start);
     tk_free(list);
     tk_free(work);
+    tk_free(fill);
     return st;
 }
 
