@@ -51,7 +51,8 @@ typedef enum tk_bl_issue_kind {
     TK_BL_ISSUE_WEIGHT_RANGE,   /* edge's interval [w, w+NumPaths(dst)) leaves [0, NumPaths(src)): a=w, b=NumPaths(src) */
     TK_BL_ISSUE_WEIGHT_OVERLAP, /* edge's interval overlaps other's: a=w(edge), b=w(other) */
     TK_BL_ISSUE_INC_MISMATCH,   /* increments do not add up to the weights: a, b = the two (inc-weight) sums met */
-    TK_BL_ISSUE_INC_EXIT        /* a path ending at this edge into EXIT: sum(inc)-sum(weight) = a (not 0) */
+    TK_BL_ISSUE_INC_EXIT,       /* a path ending at this edge into EXIT: sum(inc)-sum(weight) = a (not 0) */
+    TK_BL_ISSUE_TOO_MANY        /* fresh numbering: more than 2^63-1 paths (signed 64-bit increments) */
 } tk_bl_issue_kind;
 
 typedef struct tk_bl_issue {

@@ -632,7 +632,10 @@ static tk_status push_initialization(uint32_t n, uint32_t entry, uint32_t exit, 
         if (preds[t] != 1 || t == exit)
             continue;
         for (uint32_t k = start[t]; k < start[t + 1]; k++) {
-            edges[list[k]].inc += e->inc;
+            if (__builtin_add_overflow(edges[list[k]].inc, e->inc, &edges[list[k]].inc)) {
+                st = TK_ERR_LIMIT; /* not reached when the paths fit in int64 */
+                goto done;
+            }
             work[sp++] = list[k];
         }
         e->inc = 0;
@@ -659,6 +662,13 @@ static tk_status number_common(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint3
     int dead = 0;
     if (count_paths(bl, fn, ctx, &dead) != 0)
         return TK_ERR_LIMIT;
+    /* increments are signed 64-bit (csi-cc's long): more paths than
+     * INT64_MAX cannot be instrumented (csi-cc stops at ULONG_MAX/2-1) */
+    if (bl->np[entry] > (uint64_t)INT64_MAX) {
+        report(fn, ctx, TK_BL_ISSUE_TOO_MANY, TK_SEV_ERROR, entry, TK_BL_NONE, TK_BL_NONE, 0, 0);
+        bl->counted = 0;
+        return TK_ERR_LIMIT;
+    }
     /* Val(e_i) = sum of NumPaths of the targets of the earlier out-edges */
     for (uint32_t v = 0; v < nnodes; v++) {
         uint64_t val = 0;

@@ -227,14 +227,30 @@ static void test_overflow_reported(void)
     TK_CHECK(tk_bl_number(bl, n, 0, n - 1, e, ne, keep_kind, NULL) == TK_ERR_LIMIT);
     TK_CHECK(last_kind == TK_BL_ISSUE_OVERFLOW);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 0);
-    /* 63 diamonds fit: 2^63 */
-    TK_CHECK(tk_bl_number(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, NULL, NULL) == TK_OK);
-    TK_CHECK_EQ_U64(tk_bl_total(bl), 1ULL << 63);
-    uint32_t nodes[3 * 63 + 2];
+    /* 63 diamonds: 2^63 paths count in 64 bits, but are too many for the
+     * signed increments of a fresh numbering */
+    TK_CHECK(tk_bl_number(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, keep_kind, NULL) == TK_ERR_LIMIT);
+    TK_CHECK(last_kind == TK_BL_ISSUE_TOO_MANY);
+    /* 62 diamonds: numbered; the last path decodes, one past it does not */
+    TK_CHECK(tk_bl_number(bl, 3 * 62 + 1, 0, 3 * 62, e, 4 * 62, NULL, NULL) == TK_OK);
+    TK_CHECK_EQ_U64(tk_bl_total(bl), 1ULL << 62);
+    uint32_t nodes[3 * 62 + 2];
     tk_bl_path p = {nodes, NULL, 0, 0, 0, 0};
-    TK_CHECK(tk_bl_decode(bl, (1ULL << 63) - 1, &p) == TK_OK);
-    TK_CHECK_EQ_U64(p.len, 2 * 63 + 1);
-    TK_CHECK(tk_bl_decode(bl, 1ULL << 63, &p) == TK_ERR_ARG);
+    TK_CHECK(tk_bl_decode(bl, (1ULL << 62) - 1, &p) == TK_OK);
+    TK_CHECK_EQ_U64(p.len, 2 * 62 + 1);
+    TK_CHECK(tk_bl_decode(bl, 1ULL << 62, &p) == TK_ERR_ARG);
+    /* the 2^63 numbering loads (weights given) and counts */
+    for (uint32_t d = 0; d < 63; d++) {
+        for (int k = 0; k < 4; k++)
+            e[4 * d + k].back = 0, e[4 * d + k].weight = 0, e[4 * d + k].inc = 0;
+        e[4 * d + 1].weight = 1ULL << (62 - d);
+        e[4 * d + 1].inc = (int64_t)(1ULL << (62 - d));
+    }
+    TK_CHECK(tk_bl_load(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, NULL, NULL) == TK_OK);
+    TK_CHECK_EQ_U64(tk_bl_total(bl), 1ULL << 63);
+    uint32_t nodes63[3 * 63 + 2];
+    tk_bl_path p63 = {nodes63, NULL, 0, 0, 0, 0};
+    TK_CHECK(tk_bl_decode(bl, (1ULL << 63) - 1, &p63) == TK_OK);
     tk_bl_free(bl);
     free(e);
 }

@@ -194,6 +194,12 @@ void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char
                      "through %s have sum(inc)-sum(weight) = %" PRId64 ", through %s %" PRId64,
                      node, e1, is->a, e2, is->b);
         break;
+    case TK_BL_ISSUE_TOO_MANY:
+        snprintf(buf, size,
+                 "function %s has more than 2^63-1 paths: signed 64-bit increments cannot number "
+                 "them",
+                 fn->name);
+        break;
     case TK_BL_ISSUE_INC_EXIT:
         snprintf(buf, size,
                  "increments do not add up to the weights: paths ending with %s have "
