@@ -17,7 +17,7 @@ VERSION := 0.1.0
 PKGS := zlib liblzma libzstd libelf libdw
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lz -llzma -lzstd -ldw -lelf) -lbz2
-LIBS := $(PKG_LIBS) -lpthread -lm
+LIBS := $(PKG_LIBS) -liberty -lpthread -lm
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wpointer-arith -Wvla -Wformat=2

@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="
 build-essential pkg-config make
-zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libelf-dev libdw-dev
+zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libelf-dev libdw-dev libiberty-dev
 gzip bzip2 xz-utils zstd
 clang llvm libclang-rt-14-dev
 valgrind

@@ -9,7 +9,9 @@
 
 #include "alloc.h"
 #include "callgrind.h"
+#include "ball_larus.h"
 #include "cfg.h"
+#include "csi.h"
 #include "dcfg.h"
 #include "format.h"
 #include "input.h"
@@ -20,6 +22,11 @@
 #include "deps.h"
 #include "slice.h"
 #include "wet.h"
+#include "dcfg_trace.h"
+#include "events.h"
+#include "latency.h"
+#include "viewers.h"
+#include "xray.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,10 +13,16 @@ int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+void cmd_decode_help(FILE *f);
+void cmd_encode_help(FILE *f);
 int cmd_help(int argc, char **argv);
 int cmd_slice(int argc, char **argv);
 int cmd_chain(int argc, char **argv);
 int cmd_values(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 
 void cmd_info_help(FILE *f);
 void cmd_check_help(FILE *f);
@@ -29,5 +35,7 @@ void cmd_merge_help(FILE *f);
 void cmd_slice_help(FILE *f);
 void cmd_chain_help(FILE *f);
 void cmd_values_help(FILE *f);
+void cmd_paths_help(FILE *f);
+void cmd_extract_help(FILE *f);
 
 #endif

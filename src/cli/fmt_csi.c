@@ -1,6 +1,616 @@
-/* Command handlers for csi files. */
+/* Command handlers for CSI path-tracing metadata (.debug_PT text, or an ELF
+ * file holding the section). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "csi_cli.h"
+
+#define LABEL_MAX 512
+
+/* csi-cc's default PT_HASH_SIZE: ULONG_MAX / 2 - 1 paths at most. */
+#define CSI_DEFAULT_PATH_LIMIT (UINT64_MAX / 2 - 1)
+
+static const cli_opt select_opts[] = {
+    {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* ---- info ------------------------------------------------------------------ */
+
+static int run_info(cli_ctx *ctx, const cli_args *args)
+{
+    (void)args;
+    int rc = CLI_EXIT_OK;
+    tk_csi_numbering *num = NULL;
+    if (tk_csi_numbering_new(&num) != TK_OK)
+        return cli_usage_error("info", "out of memory");
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
+        csi_source src;
+        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        if (rc != CLI_EXIT_OK)
+            break;
+        uint64_t nf = 0, nb = 0, ne = 0, nback = 0, lines = 0, nbad = 0, over = 0;
+        uint64_t maxp = 0;
+        char maxname[LABEL_MAX] = "", label[LABEL_MAX];
+        const tk_csi_function *fn;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st;
+        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+            nf++;
+            nb += fn->nblocks;
+            ne += fn->nedges;
+            for (uint32_t k = 0; k < fn->nedges; k++)
+                nback += fn->edges[k].back != 0;
+            for (uint32_t k = 0; k < fn->nblocks; k++)
+                lines += fn->blocks[k].nlines;
+            tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+            uint64_t p = tk_bl_total(tk_csi_numbering_bl(num));
+            if (ls == TK_ERR_LIMIT)
+                over++;
+            else if (ls != TK_OK)
+                nbad++;
+            if (ls == TK_OK && p > maxp) {
+                maxp = p;
+                snprintf(maxname, sizeof maxname, "%s", label);
+            }
+        }
+        if (st != TK_END) {
+            rc = cli_error(&err);
+        } else {
+            if (src.owned)
+                printf("section: .debug_PT\n");
+            printf("functions: %" PRIu64 "\n", nf);
+            printf("blocks: %" PRIu64 "\n", nb);
+            printf("edges: %" PRIu64 " (%" PRIu64 " back or split edges ~>)\n", ne, nback);
+            printf("line entries: %" PRIu64 "\n", lines);
+            if (maxname[0])
+                printf("most paths: %s (%" PRIu64 ")\n", maxname, maxp);
+            printf("path count overflow: %" PRIu64 " functions\n", over);
+            printf("invalid numbering: %" PRIu64 " functions (see 'tracekit check')\n", nbad);
+        }
+        csi_source_close(&src);
+    }
+    tk_csi_numbering_free(num);
+    return rc;
+}
+
+/* ---- check ----------------------------------------------------------------- */
+
+static int run_check(cli_ctx *ctx, const cli_args *args)
+{
+    (void)args;
+    int rc = CLI_EXIT_OK;
+    tk_csi_numbering *num = NULL;
+    if (tk_csi_numbering_new(&num) != TK_OK)
+        return cli_usage_error("check", "out of memory");
+    for (int i = 0; i < ctx->ninputs; i++) {
+        csi_source src;
+        int orc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        if (orc != CLI_EXIT_OK) {
+            rc = orc;
+            continue;
+        }
+        tk_diag diag;
+        cli_diag_init(&diag);
+        const tk_csi_function *fn;
+        char label[LABEL_MAX];
+        uint64_t nf = 0;
+        for (;;) {
+            tk_error err;
+            tk_error_clear(&err);
+            tk_status st = csi_source_next(&src, &fn, label, sizeof label, &err);
+            if (st == TK_END)
+                break;
+            if (st == TK_ERR_FORMAT || st == TK_ERR_LIMIT) {
+                tk_diag_error(&diag, &err);
+                continue;
+            }
+            if (st != TK_OK) {
+                tk_diag_error(&diag, &err);
+                break;
+            }
+            nf++;
+            if (tk_csi_check_function(fn, num, src.name, &diag) == TK_ERR_NOMEM) {
+                tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+                tk_diag_error(&diag, &err);
+                break;
+            }
+        }
+        if (diag.errors == 0)
+            printf("%s: ok, %" PRIu64 " functions\n", src.name, nf);
+        if (cli_diag_summary(&diag, src.name) != CLI_EXIT_OK)
+            rc = CLI_EXIT_BAD_INPUT;
+        csi_source_close(&src);
+    }
+    tk_csi_numbering_free(num);
+    return rc;
+}
+
+/* ---- report ---------------------------------------------------------------- */
+
+static const cli_opt report_opts[] = {
+    {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
+    {"top", 0, "N", "show the N functions with most paths (default 20; 0 = all)"},
+    {"sort", 0, "KEY", "paths (default), blocks, edges, name or order"},
+    {"limit", 0, "N", "path limit: functions with more paths are listed (default 2^63-2, "
+                      "csi-cc's PT_HASH_SIZE)"},
+    {"format", 0, "FMT", "text (default), csv or json"},
+    {NULL, 0, NULL, NULL},
+};
+
+typedef struct fn_row {
+    char *label;
+    uint64_t order, blocks, edges, back, paths;
+    int status; /* 0 ok, 1 overflow, 2 invalid */
+} fn_row;
+
+static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
+{
+    const fn_row *a = pa, *b = pb;
+    int sort_key = *(const int *)key_ptr;
+    uint64_t x = 0, y = 0;
+    switch (sort_key) {
+    case 0: /* paths: overflow counts as the most */
+        x = a->status == 1 ? UINT64_MAX : a->paths;
+        y = b->status == 1 ? UINT64_MAX : b->paths;
+        break;
+    case 1:
+        x = a->blocks;
+        y = b->blocks;
+        break;
+    case 2:
+        x = a->edges;
+        y = b->edges;
+        break;
+    case 3: {
+        int c = strcmp(a->label, b->label);
+        if (c)
+            return c;
+        break;
+    }
+    default:
+        break;
+    }
+    if (x != y)
+        return x < y ? 1 : -1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void paths_text(char *buf, size_t size, const fn_row *r)
+{
+    if (r->status == 1)
+        snprintf(buf, size, "overflow");
+    else if (r->status == 2)
+        snprintf(buf, size, "invalid");
+    else
+        snprintf(buf, size, "%" PRIu64, r->paths);
+}
+
+static int run_report(cli_ctx *ctx, const cli_args *args)
+{
+    uint64_t top, limit;
+    if (cli_get_u64("report", args, "top", 20, &top) != 0 ||
+        cli_get_u64("report", args, "limit", CSI_DEFAULT_PATH_LIMIT, &limit) != 0)
+        return CLI_EXIT_USAGE;
+    int key = cli_get_choice("report", args, "sort", "paths|blocks|edges|name|order", 0);
+    int fmt = cli_get_choice("report", args, "format", "text|csv|json", 0);
+    if (key < 0 || fmt < 0)
+        return CLI_EXIT_USAGE;
+    const char *sel = cli_get(args, "function");
+    int rc = CLI_EXIT_OK;
+    tk_csi_numbering *num = NULL;
+    if (tk_csi_numbering_new(&num) != TK_OK)
+        return cli_usage_error("report", "out of memory");
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
+        csi_source src;
+        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        if (rc != CLI_EXIT_OK)
+            break;
+        fn_row *rows = NULL;
+        size_t n = 0, cap = 0;
+        uint64_t tb = 0, te = 0, tback = 0, nover = 0, ninvalid = 0, nlimit = 0;
+        const tk_csi_function *fn;
+        char label[LABEL_MAX];
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st;
+        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+            if (!csi_function_matches(sel, fn, label))
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                fn_row *r = realloc(rows, cap * sizeof *r);
+                if (!r) {
+                    st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                rows = r;
+            }
+            fn_row *r = &rows[n];
+            memset(r, 0, sizeof *r);
+            r->label = strdup(label);
+            if (!r->label) {
+                st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+                break;
+            }
+            n++;
+            r->order = fn->ordinal;
+            r->blocks = fn->nblocks;
+            r->edges = fn->nedges;
+            for (uint32_t k = 0; k < fn->nedges; k++)
+                r->back += fn->edges[k].back != 0;
+            tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+            r->paths = tk_bl_total(tk_csi_numbering_bl(num));
+            r->status = ls == TK_ERR_LIMIT ? 1 : ls != TK_OK ? 2 : 0;
+            tb += r->blocks;
+            te += r->edges;
+            tback += r->back;
+            nover += r->status == 1;
+            ninvalid += r->status == 2;
+            nlimit += r->status == 1 || (r->status == 0 && r->paths > limit);
+        }
+        if (st != TK_END) {
+            rc = cli_error(&err);
+        } else {
+            qsort_r(rows, n, sizeof *rows, cmp_rows, &key);
+            size_t shown = top == 0 || top > n ? n : (size_t)top;
+            char pbuf[32];
+            if (fmt == 0) {
+                printf("%s: %zu functions, %" PRIu64 " blocks, %" PRIu64 " edges (%" PRIu64
+                       " ~>)\n",
+                       src.name, n, tb, te, tback);
+                printf("path limit %" PRIu64 ": %" PRIu64 " functions over it (%" PRIu64
+                       " overflow 64 bits), %" PRIu64 " with an invalid numbering\n",
+                       limit, nlimit, nover, ninvalid);
+                printf("\n%20s %8s %8s %6s  %s\n", "paths", "blocks", "edges", "~>", "function");
+                for (size_t k = 0; k < shown; k++) {
+                    paths_text(pbuf, sizeof pbuf, &rows[k]);
+                    printf("%20s %8" PRIu64 " %8" PRIu64 " %6" PRIu64 "  %s\n", pbuf,
+                           rows[k].blocks, rows[k].edges, rows[k].back, rows[k].label);
+                }
+                if (shown < n)
+                    printf("(%zu more functions; --top 0 shows all)\n", n - shown);
+                if (nlimit) {
+                    printf("\nfunctions over the path limit:\n");
+                    for (size_t k = 0; k < n; k++)
+                        if (rows[k].status == 1 ||
+                            (rows[k].status == 0 && rows[k].paths > limit)) {
+                            paths_text(pbuf, sizeof pbuf, &rows[k]);
+                            printf("  %s (%s)\n", rows[k].label, pbuf);
+                        }
+                }
+            } else if (fmt == 1) {
+                printf("function,paths,blocks,edges,back_edges,status\n");
+                for (size_t k = 0; k < shown; k++) {
+                    const char *l = rows[k].label;
+                    int quote = strpbrk(l, ",\"\n") != NULL;
+                    if (quote) {
+                        fputc('"', stdout);
+                        for (const char *p = l; *p; p++) {
+                            if (*p == '"')
+                                fputc('"', stdout);
+                            fputc(*p, stdout);
+                        }
+                        fputc('"', stdout);
+                    } else {
+                        fputs(l, stdout);
+                    }
+                    printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+                           rows[k].status ? 0 : rows[k].paths, rows[k].blocks, rows[k].edges,
+                           rows[k].back,
+                           rows[k].status == 1 ? "overflow" : rows[k].status == 2 ? "invalid" : "ok");
+                }
+            } else {
+                printf("{\"version\": 1, \"file\": ");
+                json_string(stdout, src.name);
+                printf(", \"functions\": %zu, \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64
+                       ", \"back_edges\": %" PRIu64 ", \"path_limit\": %" PRIu64
+                       ", \"over_limit\": %" PRIu64 ", \"overflow\": %" PRIu64
+                       ", \"invalid\": %" PRIu64 ",\n \"rows\": [",
+                       n, tb, te, tback, limit, nlimit, nover, ninvalid);
+                for (size_t k = 0; k < shown; k++) {
+                    printf("%s\n  {\"function\": ", k ? "," : "");
+                    json_string(stdout, rows[k].label);
+                    if (rows[k].status == 0)
+                        printf(", \"paths\": %" PRIu64, rows[k].paths);
+                    else
+                        printf(", \"paths\": null");
+                    printf(", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64
+                           ", \"back_edges\": %" PRIu64 ", \"status\": \"%s\"}",
+                           rows[k].blocks, rows[k].edges, rows[k].back,
+                           rows[k].status == 1 ? "overflow" : rows[k].status == 2 ? "invalid" : "ok");
+                }
+                printf("]}\n");
+            }
+        }
+        for (size_t k = 0; k < n; k++)
+            free(rows[k].label);
+        free(rows);
+        csi_source_close(&src);
+    }
+    tk_csi_numbering_free(num);
+    return rc;
+}
+
+/* ---- annotate -------------------------------------------------------------- */
+
+static const cli_opt annotate_opts[] = {
+    {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
+    {"limit", 0, "N", "enumerate at most N paths per function (default 1000; 0 = all)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Source lines of one function with the paths that run them. */
+static int annotate_function(const tk_csi_function *fn, const char *label, tk_csi_numbering *num,
+                             uint64_t limit)
+{
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    const tk_bl *bl = tk_csi_numbering_bl(num);
+    uint64_t total = tk_bl_total(bl);
+    if (ls != TK_OK || total == 0) {
+        printf("function %s: %s\n\n", label,
+               ls == TK_ERR_LIMIT ? "path count overflow" : "invalid numbering (see 'tracekit check')");
+        return 0;
+    }
+    /* distinct source lines */
+    size_t nl = 0;
+    for (uint32_t b = 0; b < fn->nblocks; b++)
+        nl += fn->blocks[b].nlines;
+    int64_t *lines = malloc((nl ? nl : 1) * sizeof *lines);
+    if (!lines)
+        return -1;
+    nl = 0;
+    for (uint32_t b = 0; b < fn->nblocks; b++)
+        for (size_t k = 0; k < fn->blocks[b].nlines; k++)
+            if (fn->blocks[b].lines[k] != TK_CSI_PATH_WRITE)
+                lines[nl++] = fn->blocks[b].lines[k];
+    qsort(lines, nl, sizeof *lines, cmp_i64);
+    size_t u = 0;
+    for (size_t k = 0; k < nl; k++)
+        if (u == 0 || lines[u - 1] != lines[k])
+            lines[u++] = lines[k];
+    nl = u;
+    uint64_t npaths = limit == 0 || total < limit ? total : limit;
+    /* per line: how many paths run it, and the first ANNOTATE_IDS of them */
+    enum { ANNOTATE_IDS = 32 };
+    uint64_t *count = calloc(nl + 1, sizeof *count);
+    uint64_t *last = malloc((nl + 1) * sizeof *last);
+    uint64_t *ids = malloc((nl + 1) * ANNOTATE_IDS * sizeof *ids);
+    if (!count || !last || !ids) {
+        free(lines);
+        free(count);
+        free(last);
+        free(ids);
+        return -1;
+    }
+    for (size_t li = 0; li < nl; li++)
+        last[li] = UINT64_MAX;
+    tk_bl_path *p = tk_csi_numbering_path(num);
+    for (uint64_t id = 0; id < npaths; id++) {
+        if (tk_bl_decode(bl, id, p) != TK_OK)
+            continue;
+        for (size_t i = 0; i < p->len; i++) {
+            const tk_csi_block *b = &fn->blocks[p->nodes[i]];
+            for (size_t k = 0; k < b->nlines; k++) {
+                if (b->lines[k] == TK_CSI_PATH_WRITE)
+                    continue;
+                int64_t *hit = bsearch(&b->lines[k], lines, nl, sizeof *lines, cmp_i64);
+                size_t li = (size_t)(hit - lines);
+                if (last[li] == id)
+                    continue; /* this path already counted for the line */
+                last[li] = id;
+                if (count[li] < ANNOTATE_IDS)
+                    ids[li * ANNOTATE_IDS + count[li]] = id;
+                count[li]++;
+            }
+        }
+    }
+    printf("function %s: %" PRIu64 " paths", label, total);
+    if (npaths < total)
+        printf(" (first %" PRIu64 " enumerated; --limit)", npaths);
+    printf("\n");
+    for (size_t li = 0; li < nl; li++) {
+        printf("  line %" PRId64 ": %" PRIu64 " path%s:", lines[li], count[li],
+               count[li] == 1 ? "" : "s");
+        for (uint64_t k = 0; k < count[li] && k < ANNOTATE_IDS; k++)
+            printf(" %" PRIu64, ids[li * ANNOTATE_IDS + k]);
+        if (count[li] > ANNOTATE_IDS)
+            printf(" ...");
+        printf("\n");
+    }
+    printf("\n");
+    free(lines);
+    free(count);
+    free(last);
+    free(ids);
+    return 0;
+}
+
+static int run_annotate(cli_ctx *ctx, const cli_args *args)
+{
+    uint64_t limit;
+    if (cli_get_u64("annotate", args, "limit", 1000, &limit) != 0)
+        return CLI_EXIT_USAGE;
+    const char *sel = cli_get(args, "function");
+    int rc = CLI_EXIT_OK;
+    tk_csi_numbering *num = NULL;
+    if (tk_csi_numbering_new(&num) != TK_OK)
+        return cli_usage_error("annotate", "out of memory");
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
+        csi_source src;
+        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        if (rc != CLI_EXIT_OK)
+            break;
+        const tk_csi_function *fn;
+        char label[LABEL_MAX];
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st;
+        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+            if (!csi_function_matches(sel, fn, label))
+                continue;
+            if (annotate_function(fn, label, num, limit) != 0) {
+                st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+                break;
+            }
+        }
+        if (st != TK_END)
+            rc = cli_error(&err);
+        csi_source_close(&src);
+    }
+    tk_csi_numbering_free(num);
+    return rc;
+}
+
+/* ---- dump and convert ------------------------------------------------------ */
+
+static const cli_opt convert_opts[] = {
+    {"to", 0, "FMT", "csi (canonical metadata) or dot (CFG with increments and weights)"},
+    {"output", 'o', "OUT", "write to OUT (default: standard output)"},
+    {"force", 0, NULL, "replace an existing OUT"},
+    {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
+    {"path", 0, "ID", "dot: highlight the decoded path ID"},
+    {"renumber", 0, NULL, "csi: write a fresh Ball-Larus numbering (back edges found by DFS)"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* mode: 0 dump, 1 csi, 2 dot */
+static int write_all(cli_ctx *ctx, const cli_args *args, int mode, FILE *out)
+{
+    const char *sel = cli_get(args, "function");
+    uint64_t path_id = 0;
+    int highlight = mode == 2 && cli_has(args, "path");
+    int renumber = mode == 1 && cli_has(args, "renumber");
+    if (highlight && cli_get_u64(ctx->command, args, "path", 0, &path_id) != 0)
+        return CLI_EXIT_USAGE;
+    int rc = CLI_EXIT_OK;
+    tk_csi_numbering *num = NULL;
+    if (tk_csi_numbering_new(&num) != TK_OK)
+        return cli_usage_error(ctx->command, "out of memory");
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
+        csi_source src;
+        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        if (rc != CLI_EXIT_OK)
+            break;
+        const tk_csi_function *fn;
+        char label[LABEL_MAX];
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st;
+        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+            if (!csi_function_matches(sel, fn, label))
+                continue;
+            if (mode == 1 && renumber) {
+                tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
+                if (!edges) {
+                    st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                tk_status rs = tk_csi_renumber(fn, num, edges);
+                if (rs == TK_OK) {
+                    tk_csi_function copy = *fn;
+                    copy.edges = edges;
+                    st = tk_csi_write_function(out, &copy, &err);
+                } else {
+                    st = tk_error_set_at(&err, TK_ERR_FORMAT, src.name, -1, fn->text_line, 1,
+                                         "cannot number function %s: %s", label,
+                                         rs == TK_ERR_LIMIT ? "path count overflow"
+                                                            : "a block has no path to EXIT");
+                }
+                free(edges);
+            } else if (mode == 1) {
+                st = tk_csi_write_function(out, fn, &err);
+            } else if (mode == 0) {
+                tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+                st = tk_csi_dump_function(out, fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
+                                          &err);
+            } else {
+                tk_bl_path *p = NULL;
+                if (highlight) {
+                    tk_csi_numbering_load(num, fn, NULL, NULL);
+                    p = tk_csi_numbering_path(num);
+                    st = tk_bl_decode(tk_csi_numbering_bl(num), path_id, p);
+                    if (st != TK_OK) {
+                        st = tk_error_set(&err, TK_ERR_FORMAT,
+                                          "%s: function %s has no path %" PRIu64
+                                          " (it has %" PRIu64 ")",
+                                          src.name, label, path_id,
+                                          tk_bl_total(tk_csi_numbering_bl(num)));
+                        break;
+                    }
+                }
+                st = tk_csi_write_dot(out, fn, p, &err);
+            }
+            if (st != TK_OK)
+                break;
+        }
+        if (st != TK_END)
+            rc = cli_error(&err);
+        csi_source_close(&src);
+    }
+    tk_csi_numbering_free(num);
+    return rc;
+}
+
+static int run_dump(cli_ctx *ctx, const cli_args *args)
+{
+    return write_all(ctx, args, 0, stdout);
+}
+
+static int run_convert(cli_ctx *ctx, const cli_args *args)
+{
+    int to = cli_get_choice("convert", args, "to", "csi|dot", -1);
+    if (to < 0) {
+        if (!cli_get(args, "to"))
+            return cli_usage_error("convert", "--to FMT is required (csi or dot)");
+        return CLI_EXIT_USAGE;
+    }
+    tk_output *o;
+    int rc = cli_output_open(args, 0, &o);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = write_all(ctx, args, to == 0 ? 1 : 2, tk_output_file(o));
+    if (rc != CLI_EXIT_OK) {
+        tk_output_abort(o);
+        return rc;
+    }
+    return cli_output_commit(o);
+}
 
 const cli_format_ops cli_fmt_csi = {
     .format = "csi",
+    .opts = {[CLI_REPORT] = report_opts,
+             [CLI_ANNOTATE] = annotate_opts,
+             [CLI_CONVERT] = convert_opts,
+             [CLI_DUMP] = select_opts},
+    .run = {[CLI_INFO] = run_info,
+            [CLI_CHECK] = run_check,
+            [CLI_REPORT] = run_report,
+            [CLI_ANNOTATE] = run_annotate,
+            [CLI_CONVERT] = run_convert,
+            [CLI_DUMP] = run_dump},
 };

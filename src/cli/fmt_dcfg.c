@@ -158,7 +158,8 @@ static int run_report(cli_ctx *ctx, const cli_args *a)
 /* ---- convert ---------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json), dot (Graphviz) or callgrind"},
+    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json), dot (Graphviz), callgrind, or csi "
+                       "(Ball-Larus path-tracing metadata of every routine)"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
     {"force", 'f', NULL, "overwrite OUT if it exists"},
     {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
@@ -188,9 +189,9 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
 
 static int run_convert(cli_ctx *ctx, const cli_args *a)
 {
-    int to = cli_get_choice(ctx->command, a, "to", "dcfg|json|dot|callgrind", -1);
+    int to = cli_get_choice(ctx->command, a, "to", "dcfg|json|dot|callgrind|csi", -1);
     if (to < 0) {
-        if (!cli_has(a, "to")) cli_usage_error(ctx->command, "--to FMT is required (dcfg, json, dot or callgrind)");
+        if (!cli_has(a, "to")) cli_usage_error(ctx->command, "--to FMT is required (dcfg, json, dot, callgrind or csi)");
         return CLI_EXIT_USAGE;
     }
     if (ctx->ninputs != 1) return cli_usage_error(ctx->command, "convert takes one FILE");
@@ -216,6 +217,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
     tk_error err;
     tk_error_clear(&err);
     tk_status st;
+    uint64_t skipped = 0;
     if (to == 3) {
         tk_profile *prof = NULL;
         st = tk_dcfg_to_profile(cfg, &prof, &err);
@@ -224,11 +226,16 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
             st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
         }
         tk_profile_free(prof);
+    } else if (to == 4) {
+        st = tk_csi_write_cfg(tk_output_file(out), cfg, &skipped, &err);
     } else if (to == 2) {
         st = tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err);
     } else {
         st = tk_dcfg_write(cfg, tk_output_file(out), &err);
     }
+    if (skipped)
+        fprintf(stderr, "tracekit: warning: %llu routines left out: their path count overflows 64 bits\n",
+                (unsigned long long)skipped);
     tk_cfg_free(cfg);
     if (st != TK_OK) {
         tk_output_abort(out);

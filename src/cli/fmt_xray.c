@@ -1,6 +1,604 @@
-/* Command handlers for xray files. */
+/* Command handlers for XRay traces: info, check, report (latency accounting), convert
+ * (chrome, folded, json) and dump. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+
+/* ---- shared -------------------------------------------------------------------- */
+
+#define MAP_OPT {"instr-map", 'm', "BIN", "instrumented binary: names functions from its xray_instr_map"}
+
+typedef struct xray_session {
+    tk_xray_map *map;
+    tk_xray_reader *reader;
+    tk_xray_events *events;
+    tk_event_source src;
+} xray_session;
+
+static void session_close(xray_session *s)
+{
+    tk_xray_events_free(s->events);
+    tk_xray_free(s->reader);
+    tk_xray_map_free(s->map);
+    memset(s, 0, sizeof *s);
+}
+
+static int open_map(const cli_args *args, tk_xray_map **map)
+{
+    *map = NULL;
+    const char *bin = cli_get(args, "instr-map");
+    if (!bin)
+        return CLI_EXIT_OK;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_xray_map_open(map, bin, &err) != TK_OK)
+        return cli_error(&err);
+    return CLI_EXIT_OK;
+}
+
+/* Reader (+ events source) over input i; release: a one-pass consumer of a big file. */
+static int session_open(cli_ctx *ctx, const cli_args *args, int i, int release, int with_map,
+                        xray_session *s)
+{
+    memset(s, 0, sizeof *s);
+    int rc = with_map ? open_map(args, &s->map) : CLI_EXIT_OK;
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
+    opt.release_pages = release;
+    tk_status st = tk_xray_open(&s->reader, ctx->inputs[i], &opt, &err);
+    if (st == TK_OK)
+        st = tk_xray_events_open(&s->events, s->reader, s->map, &err);
+    if (st != TK_OK) {
+        session_close(s);
+        return cli_error(&err);
+    }
+    tk_xray_events_source(s->events, &s->src);
+    return CLI_EXIT_OK;
+}
+
+static void warn_unknown_ids(const xray_session *s, const char *path)
+{
+    uint32_t largest;
+    uint64_t n = s->map ? tk_xray_events_unknown_ids(s->events, &largest) : 0;
+    if (n)
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function ids (up to %" PRIu32
+                ") are not in the instrumentation map, which has %" PRIu32 " functions; "
+                "does the binary match the trace?\n", path, n, largest,
+                tk_xray_map_count(s->map));
+}
+
+static int single_input(cli_ctx *ctx)
+{
+    if (ctx->ninputs != 1)
+        return cli_usage_error(ctx->command, "takes one XRay trace (got %d)", ctx->ninputs);
+    return CLI_EXIT_OK;
+}
+
+/* ---- info ------------------------------------------------------------------------ */
+
+static const cli_opt info_opts[] = {MAP_OPT, {NULL, 0, NULL, NULL}};
+
+typedef struct thread_info {
+    int32_t pid, tid;
+    uint64_t records, buffers;
+} thread_info;
+
+static int info_one(cli_ctx *ctx, const cli_args *args, int i)
+{
+    xray_session s;
+    int rc = session_open(ctx, args, i, 1, 1, &s);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const tk_xray_header *h = tk_xray_get_header(s.reader);
+    uint64_t by_kind[TK_XRAY_KIND_MAX] = {0};
+    thread_info *threads = NULL;
+    size_t nthreads = 0, capthreads = 0;
+    uint64_t first = UINT64_MAX, last = 0, functions = 0;
+    int32_t pids[16];
+    size_t npids = 0;
+    uint32_t last_buffer = UINT32_MAX;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_xray_record rec;
+    tk_status st;
+    while ((st = tk_xray_next(s.reader, &rec, &err)) == TK_OK) {
+        by_kind[rec.kind]++;
+        if (!tk_xray_is_function(rec.kind) && rec.kind != TK_XRAY_CUSTOM_EVENT &&
+            rec.kind != TK_XRAY_TYPED_EVENT)
+            continue;
+        if (tk_xray_is_function(rec.kind))
+            functions++;
+        if (rec.tsc < first)
+            first = rec.tsc;
+        if (rec.tsc > last)
+            last = rec.tsc;
+        size_t t = 0;
+        while (t < nthreads && (threads[t].tid != rec.tid || threads[t].pid != rec.pid))
+            t++;
+        if (t == nthreads) {
+            if (nthreads == capthreads) {
+                capthreads = capthreads ? capthreads * 2 : 8;
+                thread_info *nt = realloc(threads, capthreads * sizeof *nt);
+                if (!nt) {
+                    free(threads);
+                    session_close(&s);
+                    return cli_usage_error(ctx->command, "out of memory");
+                }
+                threads = nt;
+            }
+            threads[nthreads++] = (thread_info){rec.pid, rec.tid, 0, 0};
+            size_t p = 0;
+            while (p < npids && pids[p] != rec.pid)
+                p++;
+            if (p == npids && npids < 16)
+                pids[npids++] = rec.pid;
+        }
+        threads[t].records++;
+        if (rec.buffer != last_buffer || h->type == TK_XRAY_BASIC) {
+            if (h->type == TK_XRAY_FDR)
+                threads[t].buffers++;
+            last_buffer = rec.buffer;
+        }
+    }
+    if (st != TK_END) {
+        free(threads);
+        session_close(&s);
+        return cli_error(&err);
+    }
+    printf("xray mode: %s\n", h->type == TK_XRAY_FDR ? "fdr" : "basic");
+    printf("version: %u\n", h->version);
+    printf("byte order: %s-endian\n", h->big_endian ? "big" : "little");
+    printf("tsc: %s, %" PRIu64 " Hz%s\n", tk_xray_emulated_tsc(h) ? "emulated" : "real",
+           h->cycle_frequency,
+           tk_xray_emulated_tsc(h) ? " (the runtime found no TSC frequency: ticks are ns)" : "");
+    printf("constant tsc: %s, nonstop tsc: %s\n", h->flags & 1 ? "yes" : "no",
+           h->flags & 2 ? "yes" : "no");
+    if (h->type == TK_XRAY_FDR) {
+        printf("buffer size: %" PRIu64 " bytes\n", h->buffer_size);
+        printf("buffers: %" PRIu64 "\n", tk_xray_buffer_count(s.reader));
+    }
+    printf("pids:");
+    for (size_t p = 0; p < npids; p++)
+        printf(" %" PRId32, pids[p]);
+    printf("\nthreads: %zu\n", nthreads);
+    for (size_t t = 0; t < nthreads; t++) {
+        printf("  tid %" PRId32 " pid %" PRId32 ": %" PRIu64 " records", threads[t].tid,
+               threads[t].pid, threads[t].records);
+        if (h->type == TK_XRAY_FDR)
+            printf(" in %" PRIu64 " buffers", threads[t].buffers);
+        printf("\n");
+    }
+    printf("records:\n");
+    for (int k = 0; k < TK_XRAY_KIND_MAX; k++)
+        if (by_kind[k])
+            printf("  %-15s %" PRIu64 "\n", tk_xray_kind_name((tk_xray_kind)k), by_kind[k]);
+    printf("function records: %" PRIu64 "\n", functions);
+    if (first <= last) {
+        double span = h->cycle_frequency ? (double)(last - first) / (double)h->cycle_frequency : 0;
+        printf("time span: %.6f s (tsc %" PRIu64 " .. %" PRIu64 ")\n", span, first, last);
+    }
+    if (s.map)
+        printf("instrumentation map: %" PRIu32 " functions, %" PRIu64 " sleds, sled version %u\n",
+               tk_xray_map_count(s.map), tk_xray_map_sleds(s.map), tk_xray_map_version(s.map));
+    free(threads);
+    session_close(&s);
+    return CLI_EXIT_OK;
+}
+
+static int run_info(cli_ctx *ctx, const cli_args *args)
+{
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++)
+        rc = info_one(ctx, args, i);
+    return rc;
+}
+
+/* ---- check ------------------------------------------------------------------------ */
+
+static const cli_opt check_opts[] = {MAP_OPT, {NULL, 0, NULL, NULL}};
+
+static int run_check(cli_ctx *ctx, const cli_args *args)
+{
+    tk_xray_map *map;
+    int rc = open_map(args, &map);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    int worst = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs; i++) {
+        tk_diag d;
+        cli_diag_init(&d);
+        tk_error err;
+        tk_error_clear(&err);
+        tk_xray_check_summary sum;
+        if (tk_xray_check(ctx->inputs[i], map, &d, &sum, &err) != TK_OK) {
+            tk_xray_map_free(map);
+            return cli_error(&err);
+        }
+        if (cli_diag_summary(&d, ctx->paths[i]) != CLI_EXIT_OK)
+            worst = CLI_EXIT_BAD_INPUT;
+        else
+            printf("%s: ok: %" PRIu64 " records, %" PRIu64 " buffers, %" PRIu32
+                   " threads, %" PRIu64 " calls open at the end\n", ctx->paths[i], sum.records,
+                   sum.buffers, sum.threads, sum.open_calls);
+    }
+    tk_xray_map_free(map);
+    return worst;
+}
+
+/* ---- report ------------------------------------------------------------------------ */
+
+static const cli_opt report_opts[] = {
+    MAP_OPT,
+    {"sort", 's', "KEY", "funcid|count|min|med|90p|99p|max|sum|func (default sum)"},
+    {"order", 'r', "DIR", "asc|dsc (default dsc, asc for funcid and func)"},
+    {"top", 'p', "N", "only the first N rows"},
+    {"per-thread", 0, NULL, "one row per thread and function"},
+    {"format", 'f', "FMT", "text|json|csv (default text)"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 0, NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+enum { SORT_FUNCID, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99, SORT_MAX, SORT_SUM,
+       SORT_FUNC };
+
+typedef struct report_sort {
+    int key;
+    int desc;
+    const tk_event_source *src;
+} report_sort;
+
+static report_sort sort_spec; /* qsort has no context in C11 */
+
+static uint64_t sort_value(const tk_latency_row *r, int key)
+{
+    switch (key) {
+    case SORT_COUNT: return r->count;
+    case SORT_MIN: return r->min;
+    case SORT_MED: return r->median;
+    case SORT_P90: return r->p90;
+    case SORT_P99: return r->p99;
+    case SORT_MAX: return r->max;
+    case SORT_SUM: return r->sum;
+    default: return r->func;
+    }
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+    const tk_latency_row *x = a, *y = b;
+    int c = 0;
+    if (sort_spec.key == SORT_FUNC) {
+        char bx[64], by[64];
+        c = strcmp(tk_event_func_name(sort_spec.src, x->func, bx, sizeof bx),
+                   tk_event_func_name(sort_spec.src, y->func, by, sizeof by));
+    } else {
+        uint64_t vx = sort_value(x, sort_spec.key), vy = sort_value(y, sort_spec.key);
+        c = vx < vy ? -1 : vx > vy;
+    }
+    if (sort_spec.desc)
+        c = -c;
+    if (c == 0) /* ties: thread, then function id, ascending */
+        c = x->thread != y->thread ? (x->thread < y->thread ? -1 : 1)
+                                   : (x->func < y->func ? -1 : x->func > y->func);
+    return c;
+}
+
+static void put_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void debug_info(const xray_session *s, uint64_t func, char *buf, size_t size)
+{
+    const tk_xray_function *f = s->map && func <= UINT32_MAX
+                                    ? tk_xray_map_function(s->map, (uint32_t)func)
+                                    : NULL;
+    if (f && f->file) { /* the base name: reports stay the same wherever the binary was built */
+        const char *base = strrchr(f->file, '/');
+        snprintf(buf, size, "%s:%" PRIu32, base ? base + 1 : f->file, f->line);
+    }
+    else
+        buf[0] = 0;
+}
+
+static void report_text(FILE *f, const xray_session *s, const tk_latency_row *rows, size_t n,
+                        int per_thread, double hz)
+{
+    fprintf(f, "Functions with latencies: %zu\n", n);
+    if (per_thread)
+        fprintf(f, "%9s ", "tid");
+    fprintf(f, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %s\n", "funcid", "count", "min", "med",
+            "90p", "99p", "max", "sum", "function");
+    for (size_t i = 0; i < n; i++) {
+        const tk_latency_row *r = &rows[i];
+        char nb[64], db[600];
+        debug_info(s, r->func, db, sizeof db);
+        if (per_thread)
+            fprintf(f, "%9" PRId64 " ", r->tid);
+        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  %s%s%s",
+                r->func, r->count, (double)r->min / hz, (double)r->median / hz,
+                (double)r->p90 / hz, (double)r->p99 / hz, (double)r->max / hz,
+                (double)r->sum / hz, db, db[0] ? ": " : "",
+                tk_event_func_name(&s->src, r->func, nb, sizeof nb));
+        if (r->open)
+            fprintf(f, " (%" PRIu64 " open at end)", r->open);
+        fputc('\n', f);
+    }
+}
+
+static void report_csv(FILE *f, const xray_session *s, const tk_latency_row *rows, size_t n,
+                       int per_thread, double hz)
+{
+    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,debug,function,open\n",
+            per_thread ? "tid," : "");
+    for (size_t i = 0; i < n; i++) {
+        const tk_latency_row *r = &rows[i];
+        char nb[64], db[600];
+        debug_info(s, r->func, db, sizeof db);
+        if (per_thread)
+            fprintf(f, "%" PRId64 ",", r->tid);
+        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%" PRIu64
+                   "\n", r->func, r->count, (double)r->min / hz, (double)r->median / hz,
+                (double)r->p90 / hz, (double)r->p99 / hz, (double)r->max / hz,
+                (double)r->sum / hz, db, tk_event_func_name(&s->src, r->func, nb, sizeof nb),
+                r->open);
+    }
+}
+
+static void report_json(FILE *f, const xray_session *s, const tk_latency_row *rows, size_t n,
+                        int per_thread, double hz, const tk_latency_totals *t)
+{
+    fprintf(f, "{\"version\":1,\"clock\":{\"ticks_per_second\":%.0f,\"unit\":\"%s\"},"
+               "\"per_thread\":%s,\"functions\":[",
+            hz, s->src.time_unit, per_thread ? "true" : "false");
+    for (size_t i = 0; i < n; i++) {
+        const tk_latency_row *r = &rows[i];
+        char nb[64], db[600];
+        debug_info(s, r->func, db, sizeof db);
+        fprintf(f, "%s\n{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", r->func);
+        put_json_string(f, tk_event_func_name(&s->src, r->func, nb, sizeof nb));
+        if (db[0]) {
+            fprintf(f, ",\"debug\":");
+            put_json_string(f, db);
+        }
+        if (per_thread)
+            fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
+        fprintf(f, ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
+                   "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"open\":%" PRIu64
+                   ",\"unwound\":%" PRIu64 "}",
+                r->count, (double)r->min / hz, (double)r->median / hz, (double)r->p90 / hz,
+                (double)r->p99 / hz, (double)r->max / hz, (double)r->sum / hz, r->open,
+                r->unwound);
+    }
+    fprintf(f, "\n],\"totals\":{\"threads\":%" PRIu32 ",\"enters\":%" PRIu64 ",\"exits\":%" PRIu64
+               ",\"unmatched_exits\":%" PRIu64 ",\"unwound\":%" PRIu64 ",\"open_at_end\":%" PRIu64
+               ",\"max_depth\":%" PRIu32 "}}\n",
+            t->threads, t->enters, t->exits, t->unmatched_exits, t->unwound, t->open_at_end,
+            t->max_depth);
+}
+
+static int run_report(cli_ctx *ctx, const cli_args *args)
+{
+    int rc = single_input(ctx);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    int key = cli_get_choice(ctx->command, args, "sort", "funcid|count|min|med|90p|99p|max|sum|func",
+                             SORT_SUM);
+    if (key < 0)
+        return CLI_EXIT_USAGE;
+    int dflt_desc = key == SORT_FUNCID || key == SORT_FUNC ? 0 : 1;
+    int order = cli_get_choice(ctx->command, args, "order", "asc|dsc", dflt_desc);
+    int format = cli_get_choice(ctx->command, args, "format", "text|json|csv", 0);
+    uint64_t top;
+    if (order < 0 || format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0)
+        return CLI_EXIT_USAGE;
+    int per_thread = cli_has(args, "per-thread");
+    xray_session s;
+    rc = session_open(ctx, args, 0, 1, 1, &s);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_latency *l = tk_latency_new(per_thread);
+    const tk_latency_row *rows = NULL;
+    size_t n = 0;
+    tk_status st = l ? tk_latency_run(l, &s.src, &err)
+                     : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK)
+        st = tk_latency_rows(l, &rows, &n, &err);
+    if (st != TK_OK) {
+        tk_latency_free(l);
+        session_close(&s);
+        return cli_error(&err);
+    }
+    tk_latency_row *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    size_t shown = 0;
+    for (size_t i = 0; sorted && i < n; i++)
+        if (rows[i].count)
+            sorted[shown++] = rows[i];
+    if (sorted) {
+        sort_spec = (report_sort){key, order == 1, &s.src};
+        qsort(sorted, shown, sizeof *sorted, compare_rows);
+    }
+    if (top && shown > top)
+        shown = (size_t)top;
+    tk_latency_totals totals;
+    tk_latency_get_totals(l, &totals);
+    tk_output *out = NULL;
+    rc = sorted ? cli_output_open(args, 0, &out) : cli_usage_error(ctx->command, "out of memory");
+    if (rc == CLI_EXIT_OK) {
+        FILE *f = tk_output_file(out);
+        double hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 1.0;
+        if (format == 0)
+            report_text(f, &s, sorted, shown, per_thread, hz);
+        else if (format == 1)
+            report_json(f, &s, sorted, shown, per_thread, hz, &totals);
+        else
+            report_csv(f, &s, sorted, shown, per_thread, hz);
+        rc = cli_output_commit(out);
+    }
+    if (totals.unmatched_exits)
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exits without a matching entry were "
+                "ignored (lost records or a wrapped buffer ring)\n", ctx->paths[0],
+                totals.unmatched_exits);
+    if (totals.unwound)
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " calls had no exit of their own and "
+                "were closed by the exit of a caller\n", ctx->paths[0], totals.unwound);
+    if (totals.open_at_end)
+        fprintf(stderr, "tracekit: %s: note: %" PRIu64 " calls were still open at the end of the "
+                "trace (not in the statistics)\n", ctx->paths[0], totals.open_at_end);
+    warn_unknown_ids(&s, ctx->paths[0]);
+    free(sorted);
+    tk_latency_free(l);
+    session_close(&s);
+    return rc;
+}
+
+/* ---- convert ----------------------------------------------------------------------- */
+
+static const cli_opt convert_opts[] = {
+    MAP_OPT,
+    {"to", 't', "FMT", "chrome|folded|json"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 0, NULL, "overwrite FILE"},
+    {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* The events as JSON lines inside one object: the model as data. */
+static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error *err)
+{
+    fprintf(f, "{\"version\":1,\"clock\":{\"ticks_per_second\":%.0f,\"unit\":\"%s\"},"
+               "\"events\":[", src->ticks_per_second, src->time_unit);
+    tk_event ev;
+    tk_status st;
+    int first = 1;
+    char nb[64];
+    while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
+        fprintf(f, "%s\n{\"kind\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"cpu\":%" PRIu32
+                   ",\"time\":%" PRIu64, first ? "" : ",", tk_event_kind_name(ev.kind), ev.pid,
+                ev.tid, ev.cpu, ev.time);
+        first = 0;
+        if (ev.kind <= TK_EVENT_TAIL_EXIT) {
+            fprintf(f, ",\"func\":%" PRIu64 ",\"name\":", ev.func);
+            put_json_string(f, tk_event_func_name(src, ev.func, nb, sizeof nb));
+        }
+        if (ev.nargs) {
+            fputs(",\"args\":[", f);
+            for (uint32_t i = 0; i < ev.nargs; i++)
+                fprintf(f, "%s%" PRIu64, i ? "," : "", ev.args[i]);
+            fputc(']', f);
+        }
+        if (ev.kind == TK_EVENT_TYPED)
+            fprintf(f, ",\"type\":%" PRIu32, ev.type);
+        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) {
+            fputs(",\"data\":\"", f);
+            for (size_t i = 0; i < ev.size; i++)
+                fprintf(f, "%02x", ev.data[i]);
+            fputc('"', f);
+        }
+        fputc('}', f);
+    }
+    if (st != TK_END)
+        return st;
+    fputs("\n]}\n", f);
+    return TK_OK;
+}
+
+static int run_convert(cli_ctx *ctx, const cli_args *args)
+{
+    int rc = single_input(ctx);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const char *to = cli_get(args, "to");
+    if (!to)
+        return cli_usage_error(ctx->command, "missing --to FMT (chrome, folded or json)");
+    int target = strcmp(to, "chrome") == 0 ? 0 : strcmp(to, "folded") == 0 ? 1
+                                              : strcmp(to, "json") == 0    ? 2
+                                                                           : -1;
+    if (target < 0)
+        return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
+                               "(targets: chrome, folded, json)", to);
+    int weight = cli_get_choice(ctx->command, args, "weight", "time|calls", 0);
+    if (weight < 0)
+        return CLI_EXIT_USAGE;
+    xray_session s;
+    rc = session_open(ctx, args, 0, 1, 1, &s);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_output *out;
+    rc = cli_output_open(args, 0, &out);
+    if (rc != CLI_EXIT_OK) {
+        session_close(&s);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    FILE *f = tk_output_file(out);
+    tk_status st;
+    if (target == 0)
+        st = tk_export_chrome(&s.src, f, &err);
+    else if (target == 1)
+        st = tk_export_folded(&s.src, f, weight == 1 ? TK_FOLDED_CALLS : TK_FOLDED_TIME,
+                              cli_has(args, "per-thread"), &err);
+    else
+        st = write_events_json(&s.src, f, &err);
+    if (st != TK_OK) {
+        tk_output_abort(out);
+        rc = cli_error(&err);
+    } else {
+        rc = cli_output_commit(out);
+        warn_unknown_ids(&s, ctx->paths[0]);
+    }
+    session_close(&s);
+    return rc;
+}
+
+/* ---- dump --------------------------------------------------------------------------- */
+
+static const cli_opt dump_opts[] = {MAP_OPT, {NULL, 0, NULL, NULL}};
+
+static int run_dump(cli_ctx *ctx, const cli_args *args)
+{
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
+        xray_session s;
+        rc = session_open(ctx, args, i, 1, 1, &s);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_xray_dump(s.reader, s.map, stdout, &err);
+        fflush(stdout);
+        if (st != TK_OK)
+            rc = cli_error(&err);
+        session_close(&s);
+    }
+    return rc;
+}
 
 const cli_format_ops cli_fmt_xray = {
     .format = "xray",
+    .opts = {[CLI_INFO] = info_opts, [CLI_CHECK] = check_opts, [CLI_REPORT] = report_opts,
+             [CLI_CONVERT] = convert_opts, [CLI_DUMP] = dump_opts},
+    .run = {[CLI_INFO] = run_info, [CLI_CHECK] = run_check, [CLI_REPORT] = run_report,
+            [CLI_CONVERT] = run_convert, [CLI_DUMP] = run_dump},
 };

@@ -33,7 +33,8 @@ const tk_format tk_format_csi = {
     .name = "csi",
     .title = "CSI path-tracing metadata (.debug_PT)",
     .extensions = ".debug_PT .txt (or an ELF file with a .debug_PT section)",
-    .caps = TK_CAP_DETECT | TK_CAP_INFO,
-    .targets = "",
+    .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT |
+            TK_CAP_ANNOTATE | TK_CAP_DUMP | TK_CAP_CONVERT | TK_CAP_WRITE,
+    .targets = "csi dot",
     .detect = detect_csi,
 };

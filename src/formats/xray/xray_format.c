@@ -33,7 +33,8 @@ const tk_format tk_format_xray = {
     .name = "xray",
     .title = "LLVM XRay trace (FDR and basic mode)",
     .extensions = "xray-log.*",
-    .caps = TK_CAP_DETECT | TK_CAP_INFO,
-    .targets = "",
+    .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_DUMP |
+            TK_CAP_CONVERT,
+    .targets = "chrome folded json",
     .detect = detect_xray,
 };

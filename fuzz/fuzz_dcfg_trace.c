@@ -1,0 +1,73 @@
+/* Fuzz the DCFG-Trace reader: parse, decode every chunk (serially and on two
+ * threads), and run `check` against a tiny built-in DCFG. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/dcfg.h"
+#include "tracekit/tracekit.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* main() of the vectors: 29 -1690-> 31 -303-> 30 -306-> 31 -1193-> 32 -1905-> 9 */
+static const char tiny_dcfg[] =
+    "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+    "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"a.out\" ] ],\n"
+    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"ENTRY\" ], [ 4, \"DIRECT_CALL\" ],\n"
+    "    [ 13, \"DIRECT_CONDITIONAL_BRANCH\" ], [ 18, \"FALL_THROUGH\" ] ],\n"
+    "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ] ],\n"
+    "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 29003,\n"
+    "    { \"INSTR_COUNT_PER_THREAD\" : [ 100 ], \"INSTR_COUNT\" : 100,\n"
+    "      \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],\n"
+    "        [ 1, \"0x400000\", 4096, { \"FILE_NAME_ID\" : 1,\n"
+    "          \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\", "
+    "\"LAST_INSTR_OFFSET\", \"COUNT\" ],\n"
+    "            [ 9, \"0x10\", 4, 1, 0, 1 ], [ 29, \"0x20\", 20, 5, 16, 1 ], [ 30, \"0x40\", 12, 3, 8, 10 ],\n"
+    "            [ 31, \"0x50\", 16, 4, 12, 11 ], [ 32, \"0x60\", 8, 2, 4, 1 ] ] } ] ],\n"
+    "      \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", "
+    "\"COUNT_PER_THREAD\" ],\n"
+    "        [ 1690, 29, 31, 18, [ 1 ] ], [ 303, 31, 30, 13, [ 10 ] ], [ 306, 30, 31, 18, [ 10 ] ],\n"
+    "        [ 1193, 31, 32, 18, [ 1 ] ], [ 1905, 32, 9, 4, [ 1 ] ] ] } ] ] }\n";
+
+static int count_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
+    (void)chunk;
+    (void)edges;
+    *(uint64_t *)ctx += n;
+    return 0;
+}
+
+static void ignore(void *ctx, tk_severity sev, const tk_location *loc, const char *msg) {
+    (void)ctx;
+    (void)sev;
+    (void)loc;
+    (void)msg;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static tk_cfg *cfg;
+    tk_error err;
+    tk_error_clear(&err);
+    if (!cfg) {
+        tk_input *in;
+        if (tk_input_open_memory(&in, tiny_dcfg, sizeof tiny_dcfg - 1, "tiny.dcfg", NULL, &err) != TK_OK)
+            return 0;
+        if (tk_dcfg_read(&cfg, in, NULL, &err) != TK_OK)
+            cfg = NULL;
+        tk_input_free(in);
+    }
+    tk_dcfg_trace *t;
+    tk_diag diag;
+    tk_diag_init(&diag, ignore, NULL);
+    if (tk_dcfg_trace_open_memory(&t, data, size, "fuzz", &diag, &err) != TK_OK)
+        return 0;
+    uint64_t a = 0, b = 0, total;
+    tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    opt.max_chunk_edges = 1000;
+    tk_status s1 = tk_dcfg_trace_decode(t, &opt, count_edges, &a, &total, NULL, &err);
+    opt.threads = 2;
+    tk_status s2 = tk_dcfg_trace_decode(t, &opt, count_edges, &b, &total, NULL, &err);
+    if (s1 != s2 || a != b)
+        __builtin_trap();  /* parallel and serial decoding must agree */
+    tk_dcfg_trace_check(t, cfg, 1, &diag, &err);
+    tk_dcfg_trace_free(t);
+    return 0;
+}

@@ -1,0 +1,203 @@
+/* tracekit: DCFG-Trace (Intel DCFG and DCFG-Trace format 1.00, section 3).
+ *
+ * Reading.  tk_dcfg_trace_open parses the structure of a trace in one pass:
+ * version, processes, per-process string dictionary and transition table
+ * (validated and compiled into table-driven decoders), threads and chunks.
+ * Edge-id sequences are not decoded at open time: each chunk keeps a span of
+ * the content, and tk_dcfg_trace_decode_chunk expands it lazily (repeats and
+ * dictionary references through a stack of cursors, never materialised), so
+ * memory does not grow with the number of edges. Chunks are independent and
+ * may be decoded in parallel (one tk_dcfg_trace is read-only after open).
+ *
+ * Decisions (docs/formats/dcfg-trace.md has the full list): bits are taken
+ * most-significant first from each base64 character of the alphabet
+ * A-Z a-z 0-9 + -; EDGE_COUNT is 1 (FIRST_EDGE_ID) plus one per transition
+ * decoded (a multi-edge NEXT_EDGE_IDS row emits all its edges for one unit),
+ * as Intel's reader does; running out of bits before EDGE_COUNT is an error,
+ * more than 5 unused bits a warning.
+ *
+ * Writing.  tk_dcfg_trace_encoder turns edge sequences (per process and
+ * thread) into a trace: Huffman codes per process from the observed
+ * transition frequencies, chunking by instructions, repeat compression and a
+ * string dictionary depending on the level.
+ */
+#ifndef TRACEKIT_DCFG_TRACE_H
+#define TRACEKIT_DCFG_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Deepest nesting of repeats and dictionary references inside one sequence. */
+#define TK_DCFG_TRACE_MAX_NESTING 64
+/* Most transitions in a row that consume no bits (sole successors): a
+ * longer run can only be a cycle of "" codes, reported as an error. */
+#define TK_DCFG_TRACE_MAX_ZERO_BIT_RUN (1 << 22)
+/* Longest transition code (bits), as the spec says. */
+#define TK_DCFG_TRACE_MAX_CODE_BITS 32
+
+typedef struct tk_dcfg_trace tk_dcfg_trace;
+
+/* Parse a trace file (path or "-"; compressed files are decompressed).
+ * Warnings (header names, version) go to diag when not NULL.
+ * Returns TK_OK, TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_FORMAT or TK_ERR_LIMIT with a
+ * located error. The caller owns *out (tk_dcfg_trace_free). */
+tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
+                             tk_error *err);
+/* Parse from an open input (borrowed: it must outlive the trace). */
+typedef struct tk_input tk_input;
+tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
+                                   tk_error *err);
+/* The same on memory (copied). name is used in messages. */
+tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
+                                    const char *name, tk_diag *diag, tk_error *err);
+void tk_dcfg_trace_free(tk_dcfg_trace *t);
+
+const char *tk_dcfg_trace_path(const tk_dcfg_trace *t);
+void tk_dcfg_trace_version(const tk_dcfg_trace *t, uint64_t *major, uint64_t *minor);
+
+typedef struct tk_dcfg_trace_process_info {
+    uint64_t pid;
+    size_t dictionary_entries;
+    size_t transition_rows;
+    size_t transition_states;   /* distinct CURRENT_EDGE_IDs */
+    unsigned max_code_bits;
+    size_t nthreads;
+} tk_dcfg_trace_process_info;
+
+typedef struct tk_dcfg_trace_thread_info {
+    uint64_t thread_id;
+    size_t process;             /* process index */
+    size_t nchunks;
+    size_t first_chunk;         /* global chunk index of the first chunk */
+} tk_dcfg_trace_thread_info;
+
+typedef struct tk_dcfg_trace_chunk_info {
+    uint64_t preceding_instr_count;
+    uint64_t instr_count;
+    uint64_t edge_count;
+    uint64_t first_edge_id;
+    size_t sequence_chars;      /* length of the raw sequence string */
+    uint64_t line, column;      /* of the chunk's row */
+} tk_dcfg_trace_chunk_info;
+
+size_t tk_dcfg_trace_process_count(const tk_dcfg_trace *t);
+void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_process_info *out);
+/* Threads of all processes, in file order. */
+size_t tk_dcfg_trace_thread_count(const tk_dcfg_trace *t);
+void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread_info *out);
+/* Chunks of all threads, in file order (a thread's chunks are consecutive). */
+size_t tk_dcfg_trace_chunk_count(const tk_dcfg_trace *t);
+void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_info *out);
+
+/* A transition-table row of process `proc` (for dumps): the code as text
+ * (NUL-terminated in buf, "" for the sole successor) and its next edges. */
+size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,
+                                      const char **key, const char **value, size_t *value_len);
+
+/* Receives decoded edge ids in order, in batches. Return 0 to go on, non-zero
+ * to stop (the decode call then returns TK_END). */
+typedef int (*tk_dcfg_trace_emit_fn)(void *ctx, const uint32_t *edges, size_t n);
+
+/* Decode chunk `i` (global index). *edges gets the number of edge ids
+ * emitted. Returns TK_OK, TK_END (emit asked to stop), TK_ERR_FORMAT or
+ * TK_ERR_LIMIT (located). Leftover bits are reported to diag (warning).
+ * Thread-safe for different chunks of the same trace. */
+tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_emit_fn emit,
+                                     void *ctx, uint64_t *edges, tk_diag *diag, tk_error *err);
+
+/* Receives each chunk's edges in file order (all chunks, or those selected). */
+typedef int (*tk_dcfg_trace_chunk_fn)(void *ctx, size_t chunk, const uint32_t *edges, size_t n);
+
+typedef struct tk_dcfg_trace_decode_options {
+    unsigned threads;       /* worker threads; 0 or 1 = decode on the caller's thread */
+    int has_pid;            /* only this process */
+    uint64_t pid;
+    int has_thread;         /* only this thread id */
+    uint64_t thread_id;
+    size_t max_chunk_edges; /* a chunk with more edges is delivered in pieces (0 = 1 Mi) */
+} tk_dcfg_trace_decode_options;
+
+#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0}
+
+/* Decode the selected chunks, in parallel when opt->threads > 1, delivering
+ * every chunk's edges to fn in file order (a chunk may arrive in several
+ * calls with the same index when it is big). Stops at the first error
+ * (located) unless diag is given, in which case chunk errors are reported to
+ * diag and decoding goes on with the next chunk (returns TK_ERR_CHECK at the
+ * end if any). *total gets the number of edges delivered. */
+tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
+                               tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
+                               tk_diag *diag, tk_error *err);
+
+/* Check a trace: chunk order, every chunk decodes (errors and leftover-bit
+ * warnings to diag), and with cfg (NULL: none) the cross-checks: processes
+ * and edges exist, each edge starts where the previous one ended, INSTR_COUNT
+ * = sum of NUM_INSTRS of the source blocks, per-thread edge counts within the
+ * DCFG's COUNT_PER_THREAD. threads: decoding workers (0/1 = serial).
+ * Returns TK_OK (no errors), TK_ERR_CHECK (errors reported), or another error
+ * (err set) when checking could not go on. */
+typedef struct tk_cfg tk_cfg;
+tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
+                              tk_diag *diag, tk_error *err);
+
+/* The events model of a trace (tracekit/events.h), for the viewer exports:
+ * CALL-type edges are enters, RETURN-type edges exits, time = the thread's
+ * instruction count; functions are routine entry block ids, named by their
+ * symbols. Threads one after the other; each starts inside the function of
+ * its first block. The source borrows t and cfg. */
+typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
+typedef struct tk_event_source tk_event_source;
+tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
+                                    const tk_cfg *cfg, tk_error *err);
+void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x);
+/* Fill src (time_unit "instructions", ticks_per_second 0). */
+void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
+
+/* ---- writing --------------------------------------------------------------- */
+
+typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
+
+/* Writes n bytes; returns 0 on success. */
+typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
+
+typedef struct tk_dcfg_trace_encode_options {
+    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary */
+    int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
+    uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
+    uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit) */
+    /* NUM_INSTRS of the source block of an edge (for INSTR_COUNT and
+     * PRECEDING_INSTR_COUNT); NULL writes 0 for both. */
+    uint64_t (*source_instrs)(void *ctx, uint64_t pid, uint32_t edge);
+    void *ctx;
+} tk_dcfg_trace_encode_options;
+
+#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL}
+
+/* Two passes over the same data. Pass 1: observe() every edge sequence
+ * (per process and thread, in order; a thread may be given in several
+ * calls; each thread's edges together, each process's threads together).
+ * Then start() writes the header; pass 2: encode() with exactly the same
+ * calls; finish() writes the rest. Errors: TK_ERR_ARG (calls out of order,
+ * pass 2 differs), TK_ERR_FORMAT (a thread or process not contiguous),
+ * TK_ERR_NOMEM, TK_ERR_IO (write failed). */
+tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+                                    const tk_dcfg_trace_encode_options *opt, tk_error *err);
+void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
+tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+                                        const uint32_t *edges, size_t n, tk_error *err);
+tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
+                                      void *ctx, tk_error *err);
+tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+                                       const uint32_t *edges, size_t n, tk_error *err);
+tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

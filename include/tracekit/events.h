@@ -1,0 +1,62 @@
+/* tracekit: the events model, a timed stream of function enters/exits and events per thread.
+ * Readers (XRay, DCFG-Trace) produce it as a pull source; analyses and exporters consume it one
+ * event at a time, so memory does not grow with the trace. */
+#ifndef TRACEKIT_EVENTS_H
+#define TRACEKIT_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_event_kind {
+    TK_EVENT_ENTER = 0,     /* a function was entered */
+    TK_EVENT_EXIT = 1,      /* a function returned */
+    TK_EVENT_TAIL_EXIT = 2, /* a function left through a tail call */
+    TK_EVENT_CUSTOM = 3,    /* an application event with an opaque payload */
+    TK_EVENT_TYPED = 4      /* an application event with a type and a payload */
+} tk_event_kind;
+
+/* "enter", "exit", "tail-exit", "custom", "typed". */
+const char *tk_event_kind_name(tk_event_kind k);
+
+/* One event. Pointers are borrowed until the source's next call. */
+typedef struct tk_event {
+    tk_event_kind kind;
+    uint32_t thread;      /* dense thread index 0..n-1, in order of first appearance */
+    int64_t pid;          /* process id, 0 when unknown */
+    int64_t tid;          /* thread id as recorded */
+    uint32_t cpu;
+    uint64_t time;        /* in the source's clock units (see tk_event_source.ticks_per_second) */
+    uint64_t func;        /* function id (enter/exit/tail-exit) */
+    uint32_t nargs;       /* logged arguments of an enter */
+    const uint64_t *args;
+    uint32_t type;        /* typed events */
+    size_t size;          /* event payload */
+    const uint8_t *data;
+    uint64_t offset;      /* byte offset in the source file, for messages */
+} tk_event;
+
+/* A pull source of events. next returns TK_OK, TK_END or an error. name returns the display
+ * name of a function id (written into buf when it has to be built; never NULL). */
+typedef struct tk_event_source {
+    void *ctx;
+    tk_status (*next)(void *ctx, tk_event *ev, tk_error *err);
+    const char *(*name)(void *ctx, uint64_t func, char *buf, size_t size);
+    double ticks_per_second; /* clock rate; 0 when time is not in seconds (instruction counts) */
+    const char *time_unit;   /* "ticks", "ns", "instructions" */
+    uint64_t start_time;     /* a lower bound of the stream's times (0 when unknown); viewers
+                                show times relative to it */
+} tk_event_source;
+
+/* Display name of a function through the source (falls back to "#<id>"). */
+const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

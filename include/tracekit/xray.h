@@ -1,0 +1,197 @@
+/* tracekit: LLVM XRay traces (FDR versions 1-5 and basic/naive mode versions 1-3) and the
+ * xray_instr_map of instrumented ELF binaries. See docs/formats/xray.md. */
+#ifndef TRACEKIT_XRAY_H
+#define TRACEKIT_XRAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "input.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- file header ------------------------------------------------------- */
+
+#define TK_XRAY_HEADER_SIZE 32
+
+typedef enum tk_xray_mode { TK_XRAY_BASIC = 0, TK_XRAY_FDR = 1 } tk_xray_mode;
+
+typedef struct tk_xray_header {
+    uint16_t version;         /* FDR 1-5, basic 1-3 */
+    uint16_t type;            /* tk_xray_mode */
+    uint32_t flags;           /* raw word; bit 0 constant TSC, bit 1 nonstop TSC */
+    uint64_t cycle_frequency; /* ticks per second; 1e9 when the runtime emulated the TSC */
+    uint64_t buffer_size;     /* FDR: configured per-thread buffer size; basic: 0 */
+    int big_endian;           /* the file's byte order */
+} tk_xray_header;
+
+/* Parse the 32-byte header (either byte order). TK_ERR_FORMAT with byte offsets when it is not
+ * an XRay header or its version/type is unsupported. path is used in errors (may be NULL). */
+tk_status tk_xray_parse_header(const uint8_t *data, size_t len, const char *path,
+                               tk_xray_header *out, tk_error *err);
+
+/* 1 when the runtime emulated the TSC (frequency exactly 1e9 Hz; ticks are nanoseconds). */
+int tk_xray_emulated_tsc(const tk_xray_header *h);
+
+/* ---- records ------------------------------------------------------------ */
+
+typedef enum tk_xray_kind {
+    /* function records (FDR 8 bytes, basic 32 bytes) */
+    TK_XRAY_ENTER = 0,
+    TK_XRAY_EXIT = 1,
+    TK_XRAY_TAIL_EXIT = 2,
+    TK_XRAY_ENTER_ARGS = 3,
+    /* FDR metadata records (16 bytes, kind = first byte >> 1), numbered 16 + kind */
+    TK_XRAY_NEW_BUFFER = 16,
+    TK_XRAY_END_OF_BUFFER = 17,
+    TK_XRAY_NEW_CPU = 18,
+    TK_XRAY_TSC_WRAP = 19,
+    TK_XRAY_WALLTIME = 20,
+    TK_XRAY_CUSTOM_EVENT = 21,
+    TK_XRAY_CALL_ARG = 22,
+    TK_XRAY_BUFFER_EXTENTS = 23,
+    TK_XRAY_TYPED_EVENT = 24,
+    TK_XRAY_PID = 25,
+    /* basic mode: the argument payload record after an ENTER_ARGS */
+    TK_XRAY_ARG_PAYLOAD = 32
+} tk_xray_kind;
+
+#define TK_XRAY_KIND_MAX 33
+
+/* Stable lower-case name ("enter", "exit", "tail-exit", "enter-args", "new-buffer", ...). */
+const char *tk_xray_kind_name(tk_xray_kind k);
+static inline int tk_xray_is_function(tk_xray_kind k) { return k <= TK_XRAY_ENTER_ARGS; }
+
+#define TK_XRAY_MAX_ARGS 6
+
+/* One record with its reconstructed context. Borrowed until the next call of tk_xray_next. */
+typedef struct tk_xray_record {
+    tk_xray_kind kind;
+    uint64_t offset;     /* byte offset of the record in the file content */
+    uint32_t buffer;     /* FDR: index of the buffer in file order; basic: 0 */
+    int32_t tid;         /* thread id (from NewBuffer, or the basic record) */
+    int32_t pid;         /* process id (Pid record / basic v3), 0 when the trace has none */
+    uint16_t cpu;        /* CPU from the last NewCPUId (basic: the record's) */
+    uint64_t tsc;        /* absolute timestamp of function/event records (and NewCPUId/TSCWrap) */
+    uint32_t func_id;    /* function records; basic ARG_PAYLOAD */
+    uint32_t delta;      /* FDR function records: raw tsc delta */
+    uint64_t value;      /* CallArgument/ARG_PAYLOAD arg, BufferExtents size, Walltime seconds,
+                            NewBuffer tid, Pid pid, NewCPUId/TSCWrap tsc */
+    uint32_t micros;     /* Walltime microseconds */
+    int32_t event_size;  /* custom/typed event payload size */
+    uint16_t event_type; /* typed event type */
+    const uint8_t *payload; /* custom/typed event payload (event_size bytes) */
+    uint32_t nargs;      /* ENTER_ARGS: arguments found in the records that follow */
+    uint64_t args[TK_XRAY_MAX_ARGS];
+} tk_xray_record;
+
+/* ---- reader ------------------------------------------------------------- */
+
+typedef struct tk_xray_reader tk_xray_reader;
+
+typedef struct tk_xray_options {
+    /* 0: visit each thread's FDR buffers in timestamp order (fixes the order of a wrapped ring
+     * buffer; threads keep their slots in the file); 1: strict file order. */
+    int file_order;
+    /* When not NULL, structural problems are reported here (with byte offsets) and the reader
+     * skips to the next buffer instead of failing; used by `check`. */
+    struct tk_diag *diag;
+    /* 1: hand the pages of finished buffers of a memory-mapped file back to the kernel, so a
+     * one-pass reader keeps little of a big trace resident. */
+    int release_pages;
+} tk_xray_options;
+
+#define TK_XRAY_OPTIONS_INIT {0, NULL, 0}
+
+/* Open a reader over an input positioned at the start of the content. The input must stay
+ * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header), TK_ERR_IO,
+ * TK_ERR_NOMEM. The caller owns *out (tk_xray_free). */
+tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options *opt,
+                       tk_error *err);
+void tk_xray_free(tk_xray_reader *r);
+const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
+
+/* The next record: TK_OK, TK_END, or TK_ERR_FORMAT with a byte offset (truncated records,
+ * unknown kinds, extents past the end, a record past its buffer). */
+tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
+
+/* Number of FDR buffers found (after open), and the file's content size. */
+uint64_t tk_xray_buffer_count(const tk_xray_reader *r);
+uint64_t tk_xray_content_size(const tk_xray_reader *r);
+/* Earliest timestamp at the start of a buffer (FDR) or of any record (basic); 0 when none. */
+uint64_t tk_xray_first_tsc(const tk_xray_reader *r);
+
+/* ---- events ------------------------------------------------------------------ */
+
+struct tk_event_source;
+typedef struct tk_xray_map tk_xray_map;
+typedef struct tk_xray_events tk_xray_events;
+
+/* An events-model source over a reader: function records and custom/typed events with dense
+ * thread indices (by pid and tid, in order of first appearance). map (may be NULL) names the
+ * functions. Borrows r and map. Caller owns *out. */
+tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
+                              tk_error *err);
+void tk_xray_events_free(tk_xray_events *e);
+/* Fill src so that analyses and exporters can pull from e. */
+void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
+/* Distinct function ids seen that the map does not know (0 without a map), and the largest. */
+uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest);
+
+/* ---- check and dump --------------------------------------------------------- */
+
+typedef struct tk_xray_check_summary {
+    uint64_t records;
+    uint64_t buffers;
+    uint64_t open_calls; /* calls without an exit at the end (normal for a stopped trace) */
+    uint32_t threads;
+} tk_xray_check_summary;
+
+/* Validate a trace: decoding, the record grammar of each FDR buffer (NewBuffer, Walltime,
+ * [Pid], NewCPUId at the start; CallArgument only after EnterArgs), extents, TSC regressions,
+ * exits without entries, function ids missing from map (may be NULL). Every problem goes to
+ * diag with its byte offset; returns TK_OK unless the check itself failed (TK_ERR_NOMEM). */
+tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_diag *diag,
+                        tk_xray_check_summary *sum, tk_error *err);
+
+/* Canonical text: the header, then one line per record ("@offset kind fields..."). */
+tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err);
+
+/* ---- instrumentation map and symbols ------------------------------------- */
+
+typedef struct tk_xray_function {
+    uint32_t id;          /* 1-based, as the runtime assigns them */
+    uint64_t address;     /* link-time address of the function */
+    const char *name;     /* demangled symbol name, or NULL when unknown */
+    const char *file;     /* DWARF file of the function, or NULL */
+    uint32_t line;        /* DWARF line, or 0 */
+    uint32_t sleds;       /* sleds of the function */
+    int always_instrument;
+    int logs_args;
+} tk_xray_function;
+
+/* Read the xray_instr_map section of an instrumented ELF binary and symbolise every function
+ * (symbol table, DWARF file/line, demangled C++ names). Errors: TK_ERR_IO, TK_ERR_FORMAT (not
+ * ELF, no xray_instr_map, bad sled entries) with the binary's path. Caller owns *out. */
+tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err);
+void tk_xray_map_free(tk_xray_map *m);
+/* Number of function ids (ids run from 1 to count). */
+uint32_t tk_xray_map_count(const tk_xray_map *m);
+/* The function with this id, or NULL when out of range. */
+const tk_xray_function *tk_xray_map_function(const tk_xray_map *m, uint32_t id);
+/* Total sleds and the sled entry version found. */
+uint64_t tk_xray_map_sleds(const tk_xray_map *m);
+unsigned tk_xray_map_version(const tk_xray_map *m);
+
+/* Demangle an Itanium C++ name ("_Z..."); returns a malloc'd string the caller frees with
+ * free(), or NULL when name is not mangled or cannot be demangled. */
+char *tk_xray_demangle(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

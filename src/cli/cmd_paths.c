@@ -1,0 +1,480 @@
+/* tracekit paths: Ball–Larus paths of CSI metadata: list them, decode one id,
+ * or decode runtime path-tracing states into the block sequences they encode. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "csi_cli.h"
+
+#define LABEL_MAX 512
+
+static const cli_opt paths_opts[] = {
+    {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
+    {"list", 0, NULL, "list every acyclic path: id, blocks, start, end, source lines"},
+    {"limit", 0, "N", "--list: at most N paths per function (default 1000; 0 = all)"},
+    {"decode", 0, "ID", "regenerate path ID"},
+    {"state", 0, "FILE", "decode the runtime states in FILE (key=value sections or "
+                         "csi-grissom local.data frames)"},
+    {"profile", 0, "TRACE", "META is a DCFG: count the Ball-Larus paths of every routine over "
+                            "the DCFG-Trace TRACE (ids as in 'convert --to csi' of the DCFG)"},
+    {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+void cmd_paths_help(FILE *f)
+{
+    fputs("Regenerates Ball-Larus paths from CSI path-tracing metadata (.debug_PT text, or\n"
+          "an executable/object holding it). Path IDs are per function.\n"
+          "  --decode ID   prints 'FUNCTION ID: BLOCK BLOCK ...', then how the path starts\n"
+          "                (ENTRY, or after a back edge) and ends (EXIT, or by a back edge),\n"
+          "                and its source lines.\n"
+          "  --state FILE  decodes each runtime state: the completed paths (oldest first),\n"
+          "                the readings of the unfinished current path (several = ambiguous),\n"
+          "                and the block sequence they encode.\n"
+          "  --profile TRACE  META is a DCFG; counts every routine's Ball-Larus paths over\n"
+          "                the whole DCFG-Trace (a path profile of an SDE run).\n\n",
+          f);
+    cli_print_options(f, paths_opts);
+}
+
+/* ---- --state ------------------------------------------------------------------ */
+
+static void print_seq(FILE *out, const tk_csi_function *fn, const uint32_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%" PRIu64, i ? " " : "", fn->blocks[a[i]].id);
+}
+
+static int seq_equal(const tk_csi_function *fn, const uint32_t *a, size_t n, const uint64_t *b,
+                     size_t m)
+{
+    if (n != m)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (fn->blocks[a[i]].id != b[i])
+            return 0;
+    return 1;
+}
+
+static int state_matches(const tk_csi_state *s, const char *sel, const tk_csi_function *fn,
+                         const char *label)
+{
+    if (!s->function[0])
+        return csi_function_matches(sel, fn, label);
+    if (csi_function_matches(s->function, fn, label))
+        return 1;
+    /* a frame may carry the variant's name (foo$CC$PT) or the plain one */
+    size_t a = strcspn(s->function, "$"), b = strcspn(fn->name, "$");
+    return a == b && strncmp(s->function, fn->name, a) == 0;
+}
+
+/* Decode one state against one function; returns 0 ok, 1 bad input. */
+static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
+                        tk_csi_numbering *num, const tk_csi_state *s, const char *meta)
+{
+    fprintf(out, "%s: function %s\n", s->label, label);
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    if (ls != TK_OK) {
+        fprintf(out, "  error: the numbering of %s is %s (see 'tracekit check %s')\n", label,
+                ls == TK_ERR_LIMIT ? "overflowing" : "invalid", meta);
+        return 1;
+    }
+    tk_csi_decoded d;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_csi_state_decode(fn, num, s, &d, &err) != TK_OK) {
+        fprintf(out, "  error: %s\n", err.message);
+        return 1;
+    }
+    int bad = 0;
+    fprintf(out, "  completed paths (oldest first): %zu\n", d.nids);
+    for (size_t i = 0; i < d.nids; i++) {
+        fprintf(out, "    path %" PRIu64 ": ", d.ids[i]);
+        if (!d.path_ok[i]) {
+            fputs("(does not decode)\n", out);
+            continue;
+        }
+        csi_print_blocks(out, fn, d.paths[i].nodes, d.paths[i].len);
+        fputs("  [", out);
+        csi_print_start(out, fn, &d.paths[i]);
+        fputs(" .. ", out);
+        csi_print_end(out, fn, &d.paths[i]);
+        fputs("]\n", out);
+    }
+    if (s->has_block || s->has_line) {
+        fputs("  current path:", out);
+        if (s->has_cur)
+            fprintf(out, " sum %" PRId64, s->cur);
+        if (s->has_block)
+            fprintf(out, " at block %" PRIu64, s->block);
+        if (s->has_line)
+            fprintf(out, " at line %" PRId64, s->line);
+        fprintf(out, ": %zu reading%s%s\n", d.nreadings, d.nreadings == 1 ? "" : "s",
+                d.nreadings > 1 ? " (ambiguous)" : "");
+        for (size_t k = 0; k < d.nreadings; k++) {
+            const tk_csi_reading *r = &d.readings[k];
+            fprintf(out, "    reading %zu: ", k + 1);
+            if (r->after_write) {
+                fprintf(out,
+                        "the newest completed path was already written; the program point is "
+                        "in its block %" PRIu64 "\n",
+                        fn->blocks[r->at_block].id);
+                continue;
+            }
+            print_seq(out, fn, r->blocks, r->nblocks);
+            if (r->start_edge == TK_BL_NONE)
+                fputs("  [ENTRY .. before the path write]\n", out);
+            else
+                fprintf(out, "  [after back edge %" PRIu64 "~>%" PRIu64 " .. before the path write]\n",
+                        fn->blocks[fn->edges[r->start_edge].src].id,
+                        fn->blocks[fn->edges[r->start_edge].dst].id);
+        }
+        if (d.readings_truncated)
+            fputs("    (more readings not searched: the search limit was reached)\n", out);
+    }
+    int matched = 0;
+    for (size_t k = 0; k < d.nseqs; k++) {
+        if (d.nseqs > 1)
+            fprintf(out, "  blocks (reading %zu): ", k + 1);
+        else
+            fputs("  blocks: ", out);
+        print_seq(out, fn, d.seqs[k], d.seq_lens[k]);
+        fputc('\n', out);
+        if (s->has_expected && seq_equal(fn, d.seqs[k], d.seq_lens[k], s->expected, s->nexpected))
+            matched = 1;
+    }
+    if (s->has_expected) {
+        fprintf(out, "  documented sequence: %s\n", matched ? "matches" : "DIFFERS");
+        if (!matched)
+            bad = 1;
+    }
+    if (d.notes[0]) {
+        for (char *p = d.notes; *p;) {
+            char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            fprintf(out, "  note: %.*s\n", (int)len, p);
+            p += len + (nl != NULL);
+        }
+    }
+    tk_csi_decoded_free(&d);
+    return bad;
+}
+
+/* ---- --profile ------------------------------------------------------------------ */
+
+typedef struct profile_ctx {
+    tk_csi_profile *pr;
+    const uint64_t *chunk_thread;
+    tk_error *err;
+    int failed;
+} profile_ctx;
+
+static int on_chunk(void *vctx, size_t chunk, const uint32_t *edges, size_t n)
+{
+    profile_ctx *c = vctx;
+    if (tk_csi_profile_edges(c->pr, c->chunk_thread[chunk], edges, n, c->err) != TK_OK) {
+        c->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
+{
+    uint64_t *pairs = malloc((limit ? limit : 1) * 2 * sizeof *pairs);
+    if (!pairs)
+        return cli_usage_error("paths", "out of memory");
+    for (uint32_t i = 0; i < tk_csi_profile_routine_count(pr); i++) {
+        tk_csi_numbering *num;
+        tk_csi_profile_stats stats;
+        const tk_csi_function *fn = tk_csi_profile_routine(pr, i, &num, &stats);
+        if (!csi_function_matches(sel, fn, fn->name))
+            continue;
+        if (!stats.completed && !stats.unknown_start && !stats.unfinished)
+            continue;
+        printf("routine %s: %" PRIu64 " completed paths (%" PRIu64 " distinct), %" PRIu64
+               " with an unseen start, %" PRIu64 " unfinished%s\n",
+               fn->name, stats.completed, stats.distinct, stats.unknown_start, stats.unfinished,
+               num ? "" : " (path count overflow: not numbered)");
+        size_t n = tk_csi_profile_paths(pr, i, pairs, (size_t)limit);
+        for (size_t k = 0; k < n && num; k++) {
+            tk_bl_path *p = tk_csi_numbering_path(num);
+            printf("  %10" PRIu64 "  %" PRIu64 ": ", pairs[2 * k + 1], pairs[2 * k]);
+            if (tk_bl_decode(tk_csi_numbering_bl(num), pairs[2 * k], p) != TK_OK) {
+                printf("(does not decode)\n");
+                continue;
+            }
+            csi_print_blocks(stdout, fn, p->nodes, p->len);
+            fputs("  [", stdout);
+            csi_print_start(stdout, fn, p);
+            fputs(" .. ", stdout);
+            csi_print_end(stdout, fn, p);
+            fputs("]\n", stdout);
+        }
+        if (stats.distinct > n)
+            printf("  (%" PRIu64 " more paths; --limit)\n", stats.distinct - n);
+    }
+    free(pairs);
+    return CLI_EXIT_OK;
+}
+
+static int run_profile(const char *dcfg_path, const char *trace_path, const char *sel,
+                       uint64_t limit)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_cfg *cfg = NULL;
+    tk_dcfg_trace *t = NULL;
+    uint64_t *chunk_thread = NULL;
+    int rc = CLI_EXIT_OK;
+    tk_status st = tk_dcfg_read_path(&cfg, dcfg_path, NULL, &err);
+    if (st == TK_OK)
+        st = tk_dcfg_trace_open(&t, trace_path, NULL, &err);
+    if (st != TK_OK) {
+        rc = cli_error(&err);
+        goto done;
+    }
+    size_t nchunks = tk_dcfg_trace_chunk_count(t);
+    chunk_thread = calloc(nchunks + 1, sizeof *chunk_thread);
+    if (!chunk_thread) {
+        rc = cli_usage_error("paths", "out of memory");
+        goto done;
+    }
+    for (size_t j = 0; j < tk_dcfg_trace_thread_count(t); j++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, j, &ti);
+        for (size_t c = 0; c < ti.nchunks && ti.first_chunk + c < nchunks; c++)
+            chunk_thread[ti.first_chunk + c] = ti.thread_id;
+    }
+    printf("path profile of %s over %s\n", trace_path, dcfg_path);
+    for (size_t i = 0; i < tk_dcfg_trace_process_count(t) && rc == CLI_EXIT_OK; i++) {
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, i, &pi);
+        tk_csi_profile *pr;
+        st = tk_csi_profile_new(&pr, cfg, pi.pid, &err);
+        if (st != TK_OK) {
+            rc = cli_error(&err);
+            break;
+        }
+        profile_ctx c = {pr, chunk_thread, &err, 0};
+        tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        opt.has_pid = 1;
+        opt.pid = pi.pid;
+        uint64_t total = 0;
+        st = tk_dcfg_trace_decode(t, &opt, on_chunk, &c, &total, NULL, &err);
+        if (st != TK_OK || c.failed) {
+            rc = cli_error(&err);
+            tk_csi_profile_free(pr);
+            break;
+        }
+        tk_csi_profile_finish(pr);
+        uint64_t edges, unknown;
+        tk_csi_profile_totals(pr, &edges, &unknown);
+        printf("process %" PRIu64 ": %zu threads, %" PRIu64 " edges (%" PRIu64
+               " not in the DCFG)\n",
+               pi.pid, pi.nthreads, edges, unknown);
+        rc = print_profile(pr, sel, limit);
+        tk_csi_profile_free(pr);
+    }
+done:
+    free(chunk_thread);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+    return rc;
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+int cmd_paths(int argc, char **argv)
+{
+    const cli_opt *tables[] = {paths_opts, NULL};
+    cli_args args;
+    if (cli_parse("paths", argc, argv, 1, tables, 0, &args) != 0)
+        return CLI_EXIT_USAGE;
+    int rc = CLI_EXIT_OK;
+    tk_csi_state *states = NULL;
+    size_t nstates = 0;
+    char **outs = NULL;
+    size_t *out_lens = NULL;
+    FILE **streams = NULL;
+    int *found = NULL;
+    tk_csi_numbering *num = NULL;
+    csi_source src;
+    int src_open = 0;
+    tk_input *in = NULL;
+    if (cli_has(&args, "help")) {
+        cli_command_help(cli_command_find("paths"), stdout);
+        goto done;
+    }
+    int modes = cli_has(&args, "list") + cli_has(&args, "decode") + cli_has(&args, "state") +
+                cli_has(&args, "profile");
+    if (args.npos != 1 || modes != 1) {
+        rc = cli_usage_error("paths", args.npos != 1 ? "expected one metadata FILE"
+                                                     : "give exactly one of --list, --decode ID, "
+                                                       "--state FILE, --profile TRACE");
+        goto done;
+    }
+    uint64_t limit = 0, id = 0;
+    if (cli_get_u64("paths", &args, "limit", 1000, &limit) != 0 ||
+        cli_get_u64("paths", &args, "decode", 0, &id) != 0) {
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
+    const char *sel = cli_get(&args, "function");
+    const char *meta = args.pos[0];
+    if (cli_has(&args, "profile")) {
+        uint64_t plimit = cli_get(&args, "limit") ? limit : 20;
+        rc = run_profile(meta, cli_get(&args, "profile"), sel, plimit ? plimit : UINT32_MAX);
+        goto done;
+    }
+    if (tk_csi_numbering_new(&num) != TK_OK) {
+        rc = cli_usage_error("paths", "out of memory");
+        goto done;
+    }
+    if (cli_has(&args, "state")) {
+        tk_input *sin;
+        rc = cli_open_input(cli_get(&args, "state"), 0, &sin);
+        if (rc != CLI_EXIT_OK)
+            goto done;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_csi_states_read(sin, &states, &nstates, &err);
+        tk_input_free(sin);
+        if (st != TK_OK) {
+            rc = cli_error(&err);
+            goto done;
+        }
+        for (size_t k = 0; k < nstates; k++)
+            if (!states[k].function[0] && !sel) {
+                rc = cli_usage_error("paths",
+                                     "%s: %s names no function: give --function NAME",
+                                     cli_get(&args, "state"), states[k].label);
+                goto done;
+            }
+        outs = calloc(nstates, sizeof *outs);
+        out_lens = calloc(nstates, sizeof *out_lens);
+        streams = calloc(nstates, sizeof *streams);
+        found = calloc(nstates, sizeof *found);
+        if (!outs || !out_lens || !streams || !found) {
+            rc = cli_usage_error("paths", "out of memory");
+            goto done;
+        }
+        for (size_t k = 0; k < nstates; k++) {
+            streams[k] = open_memstream(&outs[k], &out_lens[k]);
+            if (!streams[k]) {
+                rc = cli_usage_error("paths", "out of memory");
+                goto done;
+            }
+        }
+    }
+    rc = cli_open_input(meta, 0, &in);
+    if (rc != CLI_EXIT_OK)
+        goto done;
+    rc = csi_source_open(&src, in, meta);
+    if (rc != CLI_EXIT_OK)
+        goto done;
+    src_open = 1;
+    const tk_csi_function *fn;
+    char label[LABEL_MAX];
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st;
+    int matched_any = 0;
+    while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+        if (states) {
+            for (size_t k = 0; k < nstates; k++) {
+                if (!state_matches(&states[k], sel, fn, label))
+                    continue;
+                found[k]++;
+                if (decode_state(streams[k], fn, label, num, &states[k], meta) != 0)
+                    rc = CLI_EXIT_BAD_INPUT;
+            }
+            continue;
+        }
+        if (!csi_function_matches(sel, fn, label))
+            continue;
+        matched_any = 1;
+        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+        const tk_bl *bl = tk_csi_numbering_bl(num);
+        uint64_t total = tk_bl_total(bl);
+        if (ls != TK_OK || total == 0) {
+            fprintf(stderr, "tracekit: %s: function %s: %s (see 'tracekit check')\n", src.name,
+                    label, ls == TK_ERR_LIMIT ? "path count overflow" : "invalid numbering");
+            rc = CLI_EXIT_BAD_INPUT;
+            continue;
+        }
+        tk_bl_path *p = tk_csi_numbering_path(num);
+        if (cli_has(&args, "decode")) {
+            if (id >= total) {
+                fprintf(stderr, "tracekit: %s: function %s has paths 0..%" PRIu64 ", not %" PRIu64 "\n",
+                        src.name, label, total - 1, id);
+                rc = CLI_EXIT_BAD_INPUT;
+                continue;
+            }
+            if (tk_bl_decode(bl, id, p) != TK_OK) {
+                fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
+                        src.name, label, id);
+                rc = CLI_EXIT_BAD_INPUT;
+                continue;
+            }
+            csi_print_path(stdout, fn, label, id, p);
+            continue;
+        }
+        uint64_t n = limit == 0 || limit > total ? total : limit;
+        for (uint64_t k = 0; k < n; k++) {
+            if (tk_bl_decode(bl, k, p) != TK_OK) {
+                fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
+                        src.name, label, k);
+                rc = CLI_EXIT_BAD_INPUT;
+                continue;
+            }
+            csi_print_path(stdout, fn, label, k, p);
+        }
+        if (n < total)
+            printf("%s: %" PRIu64 " more paths (--limit)\n", label, total - n);
+    }
+    if (st != TK_END) {
+        rc = cli_error(&err);
+        goto done;
+    }
+    if (states) {
+        for (size_t k = 0; k < nstates; k++) {
+            fflush(streams[k]);
+            if (!found[k] && states[k].ordered) {
+                /* a stack frame of a function without path tracing */
+                printf("%s: function %s: not in %s (not instrumented for path tracing)\n",
+                       states[k].label, states[k].function, meta);
+            } else if (!found[k]) {
+                fprintf(stderr, "tracekit: %s: %s: no function %s in %s\n",
+                        cli_get(&args, "state"), states[k].label,
+                        states[k].function[0] ? states[k].function : sel, meta);
+                rc = CLI_EXIT_BAD_INPUT;
+            }
+            fwrite(outs[k], 1, out_lens[k], stdout);
+        }
+    } else if (!matched_any && sel) {
+        fprintf(stderr, "tracekit: %s: no function %s\n", meta, sel);
+        rc = CLI_EXIT_BAD_INPUT;
+    }
+done:
+    if (streams)
+        for (size_t k = 0; k < nstates; k++)
+            if (streams[k])
+                fclose(streams[k]);
+    if (outs)
+        for (size_t k = 0; k < nstates; k++)
+            free(outs[k]);
+    free(outs);
+    free(out_lens);
+    free(streams);
+    free(found);
+    tk_csi_states_free(states, nstates);
+    if (src_open)
+        csi_source_close(&src);
+    tk_input_free(in);
+    tk_csi_numbering_free(num);
+    cli_args_free(&args);
+    return rc;
+}

@@ -1,0 +1,97 @@
+/* Helpers shared by the DCFG-Trace commands. */
+#include "dcfg_trace_cli.h"
+
+#include <string.h>
+
+#include <unistd.h>
+
+int dtc_open_path(const char *path, int progress, tk_dcfg_trace **out) {
+    (void)progress;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_dcfg_trace_open(out, path, NULL, &err);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
+int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
+    *out = NULL;
+    const char *path = cli_get(a, "dcfg");
+    if (!path)
+        return CLI_EXIT_OK;
+    tk_input *in;
+    int rc = cli_open_input(path, progress, &in);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_dcfg_read(out, in, NULL, &err);
+    tk_input_free(in);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
+static uint64_t dtc_cpu_count(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (uint64_t)n;
+}
+
+int dtc_jobs(const char *cmd, const cli_args *a, unsigned *out) {
+    uint64_t n;
+    if (cli_get_u64(cmd, a, "jobs", dtc_cpu_count(), &n) != 0)
+        return CLI_EXIT_USAGE;
+    if (n == 0 || n > 256)
+        return cli_usage_error(cmd, "--jobs must be 1..256");
+    *out = (unsigned)n;
+    return CLI_EXIT_OK;
+}
+
+void dtc_w_init(dtc_writer *w, FILE *f) {
+    w->f = f;
+    w->n = 0;
+    w->failed = 0;
+}
+
+static void w_room(dtc_writer *w, size_t need) {
+    if (w->n + need > sizeof w->buf) {
+        if (fwrite(w->buf, 1, w->n, w->f) != w->n)
+            w->failed = 1;
+        w->n = 0;
+    }
+}
+
+void dtc_w_u64(dtc_writer *w, uint64_t v) {
+    char tmp[24];
+    size_t k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    w_room(w, k);
+    while (k)
+        w->buf[w->n++] = tmp[--k];
+}
+
+void dtc_w_str(dtc_writer *w, const char *s) {
+    size_t len = strlen(s);
+    while (len > 0) {
+        w_room(w, len < 4096 ? len : 4096);
+        size_t k = len < 4096 ? len : 4096;
+        memcpy(w->buf + w->n, s, k);
+        w->n += k;
+        s += k;
+        len -= k;
+    }
+}
+
+void dtc_w_char(dtc_writer *w, char c) {
+    w_room(w, 1);
+    w->buf[w->n++] = c;
+}
+
+int dtc_w_flush(dtc_writer *w) {
+    if (w->n && fwrite(w->buf, 1, w->n, w->f) != w->n)
+        w->failed = 1;
+    w->n = 0;
+    if (fflush(w->f) != 0)
+        w->failed = 1;
+    return w->failed ? -1 : 0;
+}

@@ -1,0 +1,39 @@
+/* Helpers shared by the DCFG-Trace commands (fmt_dcfg_trace.c, cmd_decode.c,
+ * cmd_encode.c). */
+#ifndef TK_CLI_DCFG_TRACE_H
+#define TK_CLI_DCFG_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "tracekit/cfg.h"
+#include "tracekit/dcfg.h"
+#include "tracekit/dcfg_trace.h"
+
+/* Open a trace from a path; prints the error. Returns an exit code. */
+int dtc_open_path(const char *path, int progress, tk_dcfg_trace **out);
+/* Read the DCFG named by --dcfg (NULL *out when the option is absent). */
+int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out);
+/* --jobs N (default: number of CPUs). */
+int dtc_jobs(const char *cmd, const cli_args *a, unsigned *out);
+
+/* convert --to bbv (dcfg_trace_bbv.c). Returns an exit code. */
+typedef struct tk_output tk_output;
+int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a, tk_output *out);
+
+/* A buffered writer of decimal lines (fast path for big outputs). */
+typedef struct dtc_writer {
+    FILE *f;
+    char buf[1 << 16];
+    size_t n;
+    int failed;
+} dtc_writer;
+
+void dtc_w_init(dtc_writer *w, FILE *f);
+void dtc_w_u64(dtc_writer *w, uint64_t v);
+void dtc_w_str(dtc_writer *w, const char *s);
+void dtc_w_char(dtc_writer *w, char c);
+int dtc_w_flush(dtc_writer *w);
+
+#endif

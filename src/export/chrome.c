@@ -1,0 +1,404 @@
+/* Chrome trace-event / Perfetto JSON from an events stream, written with hand-rolled number
+ * formatting into a block buffer (the export of a big trace is dominated by formatting). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "core/hash.h"
+#include "model/events.h"
+#include "tracekit/viewers.h"
+
+#define OUT_BLOCK (1u << 16)
+
+typedef struct outbuf {
+    FILE *f;
+    char buf[OUT_BLOCK + 1024];
+    size_t len;
+    int failed;
+} outbuf;
+
+static void ob_flush(outbuf *o)
+{
+    if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
+        o->failed = 1;
+    o->len = 0;
+}
+
+/* Room for n more bytes (n <= 1024 for the small writes). */
+static inline char *ob_room(outbuf *o, size_t n)
+{
+    if (o->len + n > sizeof o->buf)
+        ob_flush(o);
+    return o->buf + o->len;
+}
+
+static void ob_write(outbuf *o, const char *s, size_t n)
+{
+    if (n > 1024) {
+        ob_flush(o);
+        if (fwrite(s, 1, n, o->f) != n)
+            o->failed = 1;
+        return;
+    }
+    memcpy(ob_room(o, n), s, n);
+    o->len += n;
+}
+
+static inline void ob_puts(outbuf *o, const char *s) { ob_write(o, s, strlen(s)); }
+
+static inline void ob_u64(outbuf *o, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char *p = ob_room(o, 24);
+    for (int i = 0; i < n; i++)
+        p[i] = tmp[n - 1 - i];
+    o->len += (size_t)n;
+}
+
+static inline void ob_i64(outbuf *o, int64_t v)
+{
+    if (v < 0) {
+        ob_write(o, "-", 1);
+        ob_u64(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        ob_u64(o, (uint64_t)v);
+    }
+}
+
+/* ns as microseconds with exactly 3 decimals. */
+static inline void ob_micros(outbuf *o, int64_t ns)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    if (ns < 0)
+        ob_write(o, "-", 1);
+    ob_u64(o, a / 1000);
+    char *p = ob_room(o, 4);
+    unsigned frac = (unsigned)(a % 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + frac / 100);
+    p[2] = (char)('0' + frac / 10 % 10);
+    p[3] = (char)('0' + frac % 10);
+    o->len += 4;
+}
+
+/* A JSON string literal (quotes included) of arbitrary bytes; bytes >= 0x80 pass through. */
+static void json_quote(tk_arena *a, const char *s, size_t n, const char **out, size_t *outlen)
+{
+    char *q = tk_arena_alloc(a, n * 6 + 3);
+    if (!q) {
+        *out = "\"?\"";
+        *outlen = 3;
+        return;
+    }
+    size_t k = 0;
+    q[k++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            q[k++] = '\\';
+            q[k++] = (char)c;
+        } else if (c < 0x20) {
+            k += (size_t)sprintf(q + k, "\\u%04x", c);
+        } else {
+            q[k++] = (char)c;
+        }
+    }
+    q[k++] = '"';
+    q[k] = 0;
+    *out = q;
+    *outlen = k;
+}
+
+typedef struct arg_slot {
+    uint32_t nargs;
+    uint64_t args[6];
+} arg_slot;
+
+typedef struct thread_args {
+    arg_slot *slots;
+    uint32_t cap;
+} thread_args;
+
+typedef struct chrome {
+    const tk_event_source *src;
+    outbuf *out;
+    double scale;    /* ns per tick */
+    uint64_t start;
+    tk_arena names;
+    tk_hmap name_of; /* func -> index in name_str */
+    const char **name_str;
+    size_t *name_len;
+    size_t nnames, capnames;
+    thread_args *targs;
+    uint32_t ntargs;
+    int first;
+    int failed;
+} chrome;
+
+static int64_t to_ns(const chrome *c, uint64_t t)
+{
+    double d = t >= c->start ? (double)(t - c->start) : -(double)(c->start - t);
+    return (int64_t)llround(d * c->scale);
+}
+
+static void sep(chrome *c)
+{
+    if (c->first) {
+        c->first = 0;
+        ob_write(c->out, "\n", 1);
+    } else {
+        ob_write(c->out, ",\n", 2);
+    }
+}
+
+static void put_name(chrome *c, uint64_t func)
+{
+    int inserted = 0;
+    uint64_t *slot = tk_hmap_slot(&c->name_of, func, c->nnames, &inserted);
+    if (!slot) {
+        c->failed = 1;
+        ob_write(c->out, "\"?\"", 3);
+        return;
+    }
+    if (inserted) {
+        if (c->nnames == c->capnames) {
+            size_t ncap = c->capnames ? c->capnames * 2 : 256;
+            const char **ns = tk_reallocarray(c->name_str, ncap, sizeof *ns);
+            size_t *nl = ns ? tk_reallocarray(c->name_len, ncap, sizeof *nl) : NULL;
+            if (ns)
+                c->name_str = ns;
+            if (!ns || !nl) {
+                c->failed = 1;
+                ob_write(c->out, "\"?\"", 3);
+                return;
+            }
+            c->name_len = nl;
+            c->capnames = ncap;
+        }
+        char buf[64];
+        const char *name = tk_event_func_name(c->src, func, buf, sizeof buf);
+        json_quote(&c->names, name, strlen(name), &c->name_str[c->nnames],
+                   &c->name_len[c->nnames]);
+        c->nnames++;
+    }
+    ob_write(c->out, c->name_str[*slot], c->name_len[*slot]);
+}
+
+static void put_ids(chrome *c, int64_t pid, int64_t tid)
+{
+    ob_write(c->out, ",\"pid\":", 7);
+    ob_i64(c->out, pid);
+    ob_write(c->out, ",\"tid\":", 7);
+    ob_i64(c->out, tid);
+}
+
+static void on_open(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
+                    const tk_event *ev)
+{
+    (void)f;
+    chrome *c = ctx;
+    if (t->index >= c->ntargs) {
+        uint32_t n = t->index + 1;
+        thread_args *nt = tk_reallocarray(c->targs, n, sizeof *nt);
+        if (!nt) {
+            c->failed = 1;
+            return;
+        }
+        memset(nt + c->ntargs, 0, (n - c->ntargs) * sizeof *nt);
+        c->targs = nt;
+        c->ntargs = n;
+    }
+    thread_args *ta = &c->targs[t->index];
+    if (depth > ta->cap) {
+        uint32_t ncap = ta->cap ? ta->cap : 64;
+        while (ncap < depth)
+            ncap *= 2;
+        arg_slot *ns = tk_reallocarray(ta->slots, ncap, sizeof *ns);
+        if (!ns) {
+            c->failed = 1;
+            return;
+        }
+        ta->slots = ns;
+        ta->cap = ncap;
+    }
+    arg_slot *s = &ta->slots[depth - 1];
+    s->nargs = ev->nargs < 6 ? ev->nargs : 6;
+    for (uint32_t i = 0; i < s->nargs; i++)
+        s->args[i] = ev->args[i];
+}
+
+static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
+                     uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+{
+    (void)end;
+    (void)self;
+    chrome *c = ctx;
+    outbuf *o = c->out;
+    sep(c);
+    ob_write(o, "{\"name\":", 8);
+    put_name(c, f->func);
+    ob_write(o, ",\"ph\":\"X\",\"ts\":", 15);
+    ob_micros(o, to_ns(c, f->start));
+    ob_write(o, ",\"dur\":", 7);
+    ob_micros(o, (int64_t)llround((double)duration * c->scale));
+    put_ids(c, t->pid, t->tid);
+    const arg_slot *s = t->index < c->ntargs && depth <= c->targs[t->index].cap
+                            ? &c->targs[t->index].slots[depth - 1]
+                            : NULL;
+    uint32_t nargs = s ? s->nargs : 0;
+    if (nargs || how != TK_CLOSE_MATCHED) {
+        ob_write(o, ",\"args\":{", 9);
+        int any = 0;
+        for (uint32_t i = 0; i < nargs; i++) {
+            char key[16];
+            int n = snprintf(key, sizeof key, "%s\"arg%u\":", any ? "," : "", i);
+            ob_write(o, key, (size_t)n);
+            ob_u64(o, s->args[i]);
+            any = 1;
+        }
+        if (how == TK_CLOSE_AT_END) {
+            ob_puts(o, any ? ",\"open\":true" : "\"open\":true");
+        } else if (how == TK_CLOSE_UNWOUND) {
+            ob_puts(o, any ? ",\"unwound\":true" : "\"unwound\":true");
+        }
+        ob_write(o, "}", 1);
+    }
+    ob_write(o, "}", 1);
+    if (s)
+        c->targs[t->index].slots[depth - 1].nargs = 0;
+}
+
+static void put_payload(chrome *c, const uint8_t *data, size_t size)
+{
+    int printable = 1;
+    for (size_t i = 0; i < size; i++)
+        if (data[i] < 0x20 || data[i] > 0x7e)
+            printable = 0;
+    if (printable) {
+        tk_arena tmp = TK_ARENA_INIT;
+        const char *q;
+        size_t n;
+        json_quote(&tmp, (const char *)data, size, &q, &n);
+        ob_write(c->out, q, n);
+        tk_arena_free(&tmp);
+        return;
+    }
+    ob_write(c->out, "\"0x", 3);
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < size; i++) {
+        char *p = ob_room(c->out, 2);
+        p[0] = hex[data[i] >> 4];
+        p[1] = hex[data[i] & 15];
+        c->out->len += 2;
+    }
+    ob_write(c->out, "\"", 1);
+}
+
+static void put_instant(chrome *c, const tk_event *ev)
+{
+    outbuf *o = c->out;
+    sep(c);
+    ob_puts(o, ev->kind == TK_EVENT_TYPED ? "{\"name\":\"typed-event\"" : "{\"name\":\"custom-event\"");
+    ob_puts(o, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
+    ob_micros(o, to_ns(c, ev->time));
+    put_ids(c, ev->pid, ev->tid);
+    ob_puts(o, ",\"args\":{");
+    if (ev->kind == TK_EVENT_TYPED) {
+        ob_puts(o, "\"type\":");
+        ob_u64(o, ev->type);
+        ob_puts(o, ",");
+    }
+    ob_puts(o, "\"data\":");
+    put_payload(c, ev->data, ev->size);
+    ob_puts(o, "}}");
+}
+
+static void put_metadata(chrome *c, const tk_callstacks *cs)
+{
+    tk_hmap seen = TK_HMAP_INIT;
+    char buf[128];
+    for (uint32_t i = 0; i < cs->nthreads; i++) {
+        const tk_stack_thread *t = &cs->threads[i];
+        if (!t->events)
+            continue;
+        if (!tk_hmap_get(&seen, (uint64_t)t->pid, NULL)) {
+            if (tk_hmap_put(&seen, (uint64_t)t->pid, 1) < 0)
+                c->failed = 1;
+            sep(c);
+            snprintf(buf, sizeof buf,
+                     "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%" PRId64
+                     ",\"args\":{\"name\":\"pid %" PRId64 "\"}}", t->pid, t->pid);
+            ob_puts(c->out, buf);
+        }
+        sep(c);
+        snprintf(buf, sizeof buf,
+                 "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
+                 ",\"args\":{\"name\":\"thread %" PRId64 "\"}}", t->pid, t->tid, t->tid);
+        ob_puts(c->out, buf);
+    }
+    tk_hmap_free(&seen);
+}
+
+tk_status tk_export_chrome(const tk_event_source *src, FILE *out, tk_error *err)
+{
+    outbuf *o = tk_malloc(sizeof *o);
+    if (!o)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    o->f = out;
+    o->len = 0;
+    o->failed = 0;
+    chrome c;
+    memset(&c, 0, sizeof c);
+    c.src = src;
+    c.out = o;
+    c.scale = src->ticks_per_second > 0 ? 1e9 / src->ticks_per_second : 1.0;
+    c.start = src->start_time;
+    c.first = 1;
+    tk_arena_init(&c.names);
+    tk_callstacks cs;
+    tk_callstacks_init(&cs, on_open, on_close, &c);
+    ob_puts(o, "{\"traceEvents\":[");
+    tk_event ev;
+    tk_status st;
+    while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
+        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED)
+            put_instant(&c, &ev);
+        st = tk_callstacks_feed(&cs, &ev, err);
+        if (st != TK_OK)
+            break;
+    }
+    if (st == TK_END) {
+        st = TK_OK;
+        tk_callstacks_finish(&cs);
+        put_metadata(&c, &cs);
+        char tail[256];
+        snprintf(tail, sizeof tail,
+                 "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"version\":1,"
+                 "\"producer\":\"tracekit\",\"clock\":\"%s\",\"ticks_per_second\":%.0f}}\n",
+                 src->time_unit ? src->time_unit : "ticks", src->ticks_per_second);
+        ob_puts(o, tail);
+        ob_flush(o);
+        if (c.failed)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory writing the Chrome trace");
+        else if (o->failed || ferror(out))
+            st = tk_error_set(err, TK_ERR_IO, "cannot write the Chrome trace");
+    }
+    tk_callstacks_free(&cs);
+    for (uint32_t i = 0; i < c.ntargs; i++)
+        tk_free(c.targs[i].slots);
+    tk_free(c.targs);
+    tk_free(c.name_str);
+    tk_free(c.name_len);
+    tk_hmap_free(&c.name_of);
+    tk_arena_free(&c.names);
+    tk_free(o);
+    return st;
+}

@@ -1,0 +1,217 @@
+/* DCFG -> CSI: Ball–Larus path-tracing metadata for every routine of a CFG
+ * model, in csi-cc's text layout. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "csi_internal.h"
+#include "tracekit/cfg.h"
+#include "tracekit/csi.h"
+
+static int push_edge(csi_bridge_routine *b, size_t *n, uint32_t src, uint32_t dst, uint32_t *k)
+{
+    for (size_t q = *n; q-- > 0;) /* one edge per pair: DCFG has one per pair too */
+        if (b->edges[q].src == src && b->edges[q].dst == dst) {
+            *k = (uint32_t)q;
+            return 0;
+        }
+    if (*n == b->edges_cap) {
+        size_t cap = b->edges_cap ? b->edges_cap * 2 : 64;
+        tk_csi_edge *e = tk_reallocarray(b->edges, cap, sizeof *e);
+        if (!e)
+            return -1;
+        b->edges = e;
+        tk_csi_edge *m = tk_reallocarray(b->numbered, cap, sizeof *m);
+        if (!m)
+            return -1;
+        b->numbered = m;
+        b->edges_cap = cap;
+    }
+    tk_csi_edge e;
+    memset(&e, 0, sizeof e);
+    e.src = src;
+    e.dst = dst;
+    *k = (uint32_t)*n;
+    b->edges[(*n)++] = e;
+    return 0;
+}
+
+static int map_edge(csi_bridge_routine *b, uint32_t edge, uint32_t k)
+{
+    if (b->nmapped == b->mapped_cap) {
+        size_t cap = b->mapped_cap ? b->mapped_cap * 2 : 64;
+        uint32_t *x = tk_reallocarray(b->mapped_edge, cap, sizeof *x);
+        if (!x)
+            return -1;
+        b->mapped_edge = x;
+        x = tk_reallocarray(b->mapped_k, cap, sizeof *x);
+        if (!x)
+            return -1;
+        b->mapped_k = x;
+        b->mapped_cap = cap;
+    }
+    b->mapped_edge[b->nmapped] = edge;
+    b->mapped_k[b->nmapped++] = k;
+    return 0;
+}
+
+tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cfg_process *p)
+{
+    memset(b, 0, sizeof *b);
+    b->cfg = cfg;
+    b->p = p;
+    size_t nb = p->nblocks + (size_t)2;
+    b->local = tk_reallocarray(NULL, nb, sizeof *b->local);
+    b->order = tk_reallocarray(NULL, nb, sizeof *b->order);
+    b->blocks = tk_reallocarray(NULL, nb, sizeof *b->blocks);
+    b->lines = tk_reallocarray(NULL, nb, sizeof *b->lines);
+    if (!b->local || !b->order || !b->blocks || !b->lines ||
+        tk_csi_numbering_new(&b->num) != TK_OK) {
+        csi_bridge_end(b);
+        return TK_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < nb; i++)
+        b->local[i] = TK_CFG_NONE;
+    return TK_OK;
+}
+
+void csi_bridge_end(csi_bridge_routine *b)
+{
+    tk_free(b->local);
+    tk_free(b->order);
+    tk_free(b->blocks);
+    tk_free(b->lines);
+    tk_free(b->edges);
+    tk_free(b->numbered);
+    tk_free(b->mapped_edge);
+    tk_free(b->mapped_k);
+    tk_csi_numbering_free(b->num);
+    memset(b, 0, sizeof *b);
+}
+
+tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
+{
+    const tk_cfg_process *p = b->p;
+    const tk_cfg_routine *r = &p->routines[ri];
+    const uint32_t *nodes = tk_cfg_list(p, r->nodes);
+    uint32_t n = r->nnodes;
+    b->nmapped = 0;
+    /* local layout: 0 = EXIT, 1 = ENTRY, then the other blocks in file order */
+    uint32_t k = 1;
+    uint64_t max_id = 0;
+    b->order[0] = TK_CFG_NONE;
+    b->order[k] = r->entry;
+    b->local[r->entry] = k++;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t blk = nodes[i];
+        if (b->local[blk] != TK_CFG_NONE)
+            continue;
+        b->order[k] = blk;
+        b->local[blk] = k++;
+    }
+    uint32_t nb = k;
+    for (uint32_t i = 1; i < nb; i++) {
+        const tk_cfg_block *bl = &p->blocks[b->order[i]];
+        if (bl->id > max_id)
+            max_id = bl->id;
+        const char *file = NULL;
+        uint32_t line = tk_cfg_block_source(b->cfg, p, b->order[i], &file);
+        tk_csi_block *cb = &b->blocks[i];
+        memset(cb, 0, sizeof *cb);
+        cb->id = bl->id;
+        cb->kind = i == 1 ? TK_CSI_BLOCK_ENTRY : TK_CSI_BLOCK_PLAIN;
+        b->lines[i] = line;
+        cb->lines = &b->lines[i];
+        cb->nlines = line ? 1 : 0;
+        cb->null_lines = line == 0;
+    }
+    memset(&b->blocks[0], 0, sizeof b->blocks[0]);
+    b->blocks[0].id = max_id + 1;
+    b->blocks[0].kind = TK_CSI_BLOCK_EXIT;
+    /* edges inside the routine; returns, ENTRY/EXIT edges and jumps out of
+     * the routine go to EXIT; calls are left out (their bypass edge stays) */
+    size_t ne = 0;
+    int status = 0;
+    const uint32_t *exits = tk_cfg_list(p, r->exits);
+    for (uint32_t i = 1; i < nb && status == 0; i++) {
+        uint32_t blk = b->order[i];
+        int to_exit = 0, any = 0;
+        for (uint32_t x = 0; x < r->nexits; x++)
+            to_exit |= exits[x] == blk;
+        for (uint32_t q = p->out_start[blk]; q < p->out_start[blk + 1] && status == 0; q++) {
+            uint32_t ei = p->out_edges[q];
+            const tk_cfg_edge *e = &p->edges[ei];
+            tk_edge_kind kind = tk_cfg_edge_kind(b->cfg, e);
+            if (tk_edge_kind_is_any_call(kind))
+                continue;
+            uint32_t kk;
+            if (!tk_edge_kind_is_any_inter_routine(kind) && tk_cfg_is_block(p, e->tgt) &&
+                b->local[e->tgt] != TK_CFG_NONE) {
+                status = push_edge(b, &ne, i, b->local[e->tgt], &kk);
+                any = 1;
+            } else {
+                status = push_edge(b, &ne, i, 0, &kk);
+                to_exit = 1;
+            }
+            if (status == 0)
+                status = map_edge(b, ei, kk);
+        }
+        uint32_t kk;
+        if (status == 0 && (to_exit || !any))
+            status = push_edge(b, &ne, i, 0, &kk);
+    }
+    for (uint32_t i = 1; i < nb; i++)
+        b->local[b->order[i]] = TK_CFG_NONE;
+    if (status != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    uint64_t off = 0;
+    const char *sym = tk_cfg_block_symbol(b->cfg, p, r->entry, &off);
+    if (sym && off == 0)
+        snprintf(b->name, sizeof b->name, "%s", sym);
+    else if (sym)
+        snprintf(b->name, sizeof b->name, "%s+0x%" PRIx64, sym, off);
+    else
+        snprintf(b->name, sizeof b->name, "routine_%" PRIu32, p->blocks[r->entry].id);
+    tk_csi_function *fn = &b->fn;
+    memset(fn, 0, sizeof *fn);
+    fn->name = b->name;
+    fn->name_len = strlen(b->name);
+    fn->blocks = b->blocks;
+    fn->nblocks = nb;
+    fn->edges = b->edges;
+    fn->nedges = (uint32_t)ne;
+    fn->entry = 1;
+    fn->exit = 0;
+    tk_status st = tk_csi_renumber(fn, b->num, b->numbered);
+    if (st == TK_ERR_NOMEM)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    b->numbered_ok = st == TK_OK;
+    if (b->numbered_ok)
+        fn->edges = b->numbered;
+    return TK_OK;
+}
+
+tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
+{
+    *skipped = 0;
+    tk_status st = TK_OK;
+    for (uint32_t pi = 0; pi < cfg->nprocesses && st == TK_OK; pi++) {
+        csi_bridge_routine b;
+        if (csi_bridge_begin(&b, cfg, &cfg->processes[pi]) != TK_OK)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        for (uint32_t ri = 0; ri < cfg->processes[pi].nroutines && st == TK_OK; ri++) {
+            st = csi_bridge_build(&b, ri, err);
+            if (st != TK_OK)
+                break;
+            if (!b.numbered_ok) {
+                (*skipped)++; /* too many paths: left out, as csi-cc does */
+                continue;
+            }
+            st = tk_csi_write_function(out, &b.fn, err);
+        }
+        csi_bridge_end(&b);
+    }
+    return st;
+}

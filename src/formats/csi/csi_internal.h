@@ -1,0 +1,47 @@
+/* Helpers shared by the CSI modules (not public API). */
+#ifndef TK_CSI_INTERNAL_H
+#define TK_CSI_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/csi.h"
+
+/* Quote at most 40 bytes of s for a message ('abc', unprintable as \xNN). */
+void csi_quote(const char *s, size_t len, char *buf, size_t size);
+
+/* Index of the block with this id, or UINT32_MAX (linear search). */
+uint32_t csi_find_block(const tk_csi_function *fn, uint64_t id);
+
+/* Does the block's line list contain the path write (-1)? Position of the first one, or -1. */
+long csi_write_pos(const tk_csi_block *b);
+
+/* ---- DCFG -> CSI bridge (csi_from_cfg.c) ---- */
+
+#include "tracekit/cfg.h"
+
+/* One routine of a DCFG process as a CSI function: local block 0 is EXIT,
+ * 1 is ENTRY; order[i] is the DCFG block index of local block i. */
+typedef struct csi_bridge_routine {
+    const tk_cfg *cfg;
+    const tk_cfg_process *p;
+    uint32_t *local;          /* scratch: block index -> local index */
+    uint32_t *order;          /* local index -> block index */
+    tk_csi_block *blocks;
+    int64_t *lines;
+    tk_csi_edge *edges, *numbered;
+    size_t edges_cap;
+    tk_csi_numbering *num;
+    char name[512];
+    tk_csi_function fn;       /* the routine (edges numbered when numbered_ok) */
+    int numbered_ok;          /* 0: path count overflow */
+    /* DCFG edge index -> CSI edge index, for the edges the bridge kept */
+    uint32_t *mapped_edge, *mapped_k;
+    size_t nmapped, mapped_cap;
+} csi_bridge_routine;
+
+tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cfg_process *p);
+tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t routine, tk_error *err);
+void csi_bridge_end(csi_bridge_routine *b);
+
+#endif

@@ -1,0 +1,533 @@
+/* Streaming reader of CSI .debug_PT metadata: one function per call. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "core/vec.h"
+#include "csi_internal.h"
+#include "tracekit/csi.h"
+
+/* Blocks or edges in one function. Bounded so indices fit in uint32_t. */
+#define CSI_MAX_ITEMS (UINT32_MAX / 4)
+
+struct tk_csi_reader {
+    tk_input *in;
+    char *name;
+    size_t name_cap;
+    TK_VEC(tk_csi_block) blocks;
+    TK_VEC(size_t) line_off;
+    TK_VEC(int64_t) lines;
+    TK_VEC(tk_csi_edge) edges;
+    tk_hmap ids; /* block id -> index */
+    tk_csi_function fn;
+    uint64_t ordinal;
+    int pending_header;     /* the "#" of the next function was already read */
+    uint64_t header_line;
+    int resync;             /* skip to the next "#" before reading */
+    int input_failed;       /* the input returned an error: it is sticky, stop */
+};
+
+tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err)
+{
+    *out = tk_calloc(1, sizeof **out);
+    if (!*out)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    (*out)->in = in;
+    return TK_OK;
+}
+
+void tk_csi_reader_free(tk_csi_reader *r)
+{
+    if (!r)
+        return;
+    tk_free(r->name);
+    TK_VEC_FREE(&r->blocks);
+    TK_VEC_FREE(&r->line_off);
+    TK_VEC_FREE(&r->lines);
+    TK_VEC_FREE(&r->edges);
+    tk_hmap_free(&r->ids);
+    tk_free(r);
+}
+
+/* ---- small text helpers ------------------------------------------------ */
+
+static size_t trim_right(const char *s, size_t len)
+{
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+        len--;
+    return len;
+}
+
+/* Blank: only spaces, tabs, CR, or NUL padding between concatenated sections. */
+static int is_blank(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\0')
+            return 0;
+    return 1;
+}
+
+/* A function header: "#" alone (NUL padding before it tolerated). */
+static int is_header(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && s[i] == '\0')
+        i++;
+    len = trim_right(s, len);
+    return len == i + 1 && s[i] == '#';
+}
+
+/* Quote at most 40 bytes of s for an error message, escaping the unprintable. */
+void csi_quote(const char *s, size_t len, char *buf, size_t size)
+{
+    size_t o = 0;
+    if (size < 8) {
+        if (size)
+            buf[0] = 0;
+        return;
+    }
+    buf[o++] = '\'';
+    for (size_t i = 0; i < len && o + 6 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i >= 40) {
+            memcpy(buf + o, "...", 3);
+            o += 3;
+            break;
+        }
+        if (c >= 0x20 && c < 0x7f && c != '\'') {
+            buf[o++] = (char)c;
+        } else {
+            int k = snprintf(buf + o, size - o, "\\x%02x", c);
+            if (k < 0 || (size_t)k >= size - o)
+                break;
+            o += (size_t)k;
+        }
+    }
+    buf[o++] = '\'';
+    buf[o] = 0;
+}
+
+/* Decimal digits only (csi-cc never writes anything else). */
+static tk_status scan_dec(const char **pp, const char *end, uint64_t *out)
+{
+    const char *p = *pp;
+    uint64_t v = 0;
+    int overflow = 0;
+    if (p >= end || *p < '0' || *p > '9')
+        return TK_ERR_FORMAT;
+    while (p < end && *p >= '0' && *p <= '9') {
+        uint64_t d = (uint64_t)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            overflow = 1;
+        else
+            v = v * 10 + d;
+        p++;
+    }
+    *pp = p;
+    *out = v;
+    return overflow ? TK_ERR_LIMIT : TK_OK;
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line,
+                      uint64_t col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line,
+                      uint64_t col, const char *fmt, ...)
+{
+    char msg[TK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!r->pending_header)
+        r->resync = 1;
+    return tk_error_set_at(err, code, tk_input_path(r->in), -1, line, col, "%s", msg);
+}
+
+/* ---- blocks ----------------------------------------------------------- */
+
+static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64_t lno,
+                             tk_error *err)
+{
+    const char *p = s, *end = s + len;
+    char q[128];
+    tk_csi_block b;
+    memset(&b, 0, sizeof b);
+    b.text_line = lno;
+    tk_status st = scan_dec(&p, end, &b.id);
+    if (st == TK_ERR_FORMAT) {
+        csi_quote(s, len, q, sizeof q);
+        return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                    "expected a block line (id|lines...) or '$', found %s", q);
+    }
+    if (st == TK_ERR_LIMIT)
+        return fail(r, err, TK_ERR_LIMIT, lno, 1, "block id does not fit in 64 bits");
+    if (r->blocks.len >= CSI_MAX_ITEMS)
+        return fail(r, err, TK_ERR_LIMIT, lno, 1, "too many blocks in function %s", r->name);
+    int first_field = 1;
+    size_t nlines0 = r->lines.len;
+    while (p < end) {
+        if (*p != '|') {
+            csi_quote(p, (size_t)(end - p), q, sizeof q);
+            return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                        "expected '|' after the block id, found %s", q);
+        }
+        p++;
+        const char *f = p;
+        while (p < end && *p != '|')
+            p++;
+        size_t flen = (size_t)(p - f);
+        uint64_t col = (uint64_t)(f - s) + 1;
+        if (flen == 5 && memcmp(f, "ENTRY", 5) == 0 && first_field) {
+            b.kind = TK_CSI_BLOCK_ENTRY;
+        } else if (flen == 4 && memcmp(f, "EXIT", 4) == 0 && first_field) {
+            b.kind = TK_CSI_BLOCK_EXIT;
+            if (p < end)
+                return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                            "the EXIT block has no lines: expected end of line after EXIT");
+        } else if (flen == 4 && memcmp(f, "NULL", 4) == 0) {
+            if (r->lines.len != nlines0)
+                return fail(r, err, TK_ERR_FORMAT, lno, col,
+                            "NULL after line numbers: a block is NULL or has lines, not both");
+            if (p < end)
+                return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                            "expected end of line after NULL");
+            b.null_lines = 1;
+        } else if (flen == 2 && f[0] == '-' && f[1] == '1') {
+            if (TK_VEC_PUSH(&r->lines, (int64_t)TK_CSI_PATH_WRITE) != 0)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        } else if (flen > 0 && f[0] >= '0' && f[0] <= '9') {
+            const char *np = f;
+            uint64_t v;
+            st = scan_dec(&np, f + flen, &v);
+            if (st == TK_OK && np != f + flen)
+                st = TK_ERR_FORMAT;
+            if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
+                return fail(r, err, TK_ERR_LIMIT, lno, col, "line number too large");
+            if (st != TK_OK) {
+                csi_quote(f, flen, q, sizeof q);
+                return fail(r, err, TK_ERR_FORMAT, lno, col,
+                            "expected a line number, -1 or NULL, found %s", q);
+            }
+            if (TK_VEC_PUSH(&r->lines, (int64_t)v) != 0)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        } else if (flen == 0) {
+            return fail(r, err, TK_ERR_FORMAT, lno, col,
+                        "empty field: expected a line number, -1 or NULL");
+        } else {
+            csi_quote(f, flen, q, sizeof q);
+            return fail(r, err, TK_ERR_FORMAT, lno, col,
+                        first_field ? "expected ENTRY, EXIT, NULL, a line number or -1, found %s"
+                                    : "expected a line number, -1 or NULL, found %s",
+                        q);
+        }
+        first_field = 0;
+    }
+    int inserted = 0;
+    uint64_t *slot = tk_hmap_slot(&r->ids, b.id, r->blocks.len, &inserted);
+    if (!slot)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!inserted)
+        return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                    "block %llu defined twice in function %s (first at line %llu)",
+                    (unsigned long long)b.id, r->name,
+                    (unsigned long long)r->blocks.data[*slot].text_line);
+    if (b.kind == TK_CSI_BLOCK_ENTRY) {
+        if (r->fn.entry != UINT32_MAX)
+            return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                        "second ENTRY block in function %s (first is block %llu at line %llu)",
+                        r->name, (unsigned long long)r->blocks.data[r->fn.entry].id,
+                        (unsigned long long)r->blocks.data[r->fn.entry].text_line);
+        r->fn.entry = (uint32_t)r->blocks.len;
+    } else if (b.kind == TK_CSI_BLOCK_EXIT) {
+        if (r->fn.exit != UINT32_MAX)
+            return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                        "second EXIT block in function %s (first is block %llu at line %llu)",
+                        r->name, (unsigned long long)r->blocks.data[r->fn.exit].id,
+                        (unsigned long long)r->blocks.data[r->fn.exit].text_line);
+        r->fn.exit = (uint32_t)r->blocks.len;
+    }
+    b.nlines = r->lines.len - nlines0;
+    if (TK_VEC_PUSH(&r->line_off, nlines0) != 0 || TK_VEC_PUSH(&r->blocks, b) != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return TK_OK;
+}
+
+/* ---- edges ------------------------------------------------------------ */
+
+static tk_status edge_end(tk_csi_reader *r, const char *s, const char *p, uint64_t lno,
+                          uint64_t *id, uint32_t *index, const char *what, tk_error *err)
+{
+    uint64_t found;
+    if (!tk_hmap_get(&r->ids, *id, &found))
+        return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                    "edge %s unknown block %llu: function %s has no such block", what,
+                    (unsigned long long)*id, r->name);
+    *index = (uint32_t)found;
+    return TK_OK;
+}
+
+static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_t lno,
+                            tk_error *err)
+{
+    const char *p = s, *end = s + len;
+    char q[128];
+    tk_csi_edge e;
+    memset(&e, 0, sizeof e);
+    e.text_line = lno;
+    uint64_t src, dst, w;
+    tk_status st = scan_dec(&p, end, &src);
+    if (st != TK_OK) {
+        csi_quote(s, len, q, sizeof q);
+        return fail(r, err, st, lno, 1,
+                    st == TK_ERR_LIMIT ? "block id does not fit in 64 bits"
+                                       : "expected an edge (src->dst|inc$weight) or '#', found %s",
+                    q);
+    }
+    const char *src_at = s;
+    if (end - p >= 2 && (p[0] == '-' || p[0] == '~') && p[1] == '>') {
+        e.back = p[0] == '~';
+        p += 2;
+    } else {
+        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                    "expected '->' or '~>' after the source block, found %s", q);
+    }
+    const char *dst_at = p;
+    st = scan_dec(&p, end, &dst);
+    if (st != TK_OK) {
+        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        return fail(r, err, st, lno, (uint64_t)(p - s) + 1,
+                    st == TK_ERR_LIMIT ? "block id does not fit in 64 bits"
+                                       : "expected the target block id, found %s",
+                    q);
+    }
+    if (p >= end || *p != '|') {
+        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                    "expected '|' before the increment, found %s", q);
+    }
+    p++;
+    const char *inc_at = p;
+    int neg = 0;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    uint64_t mag;
+    st = scan_dec(&p, end, &mag);
+    if (st == TK_OK && (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX))
+        st = TK_ERR_LIMIT;
+    if (st != TK_OK) {
+        csi_quote(inc_at, (size_t)(end - inc_at), q, sizeof q);
+        return fail(r, err, st, lno, (uint64_t)(inc_at - s) + 1,
+                    st == TK_ERR_LIMIT ? "increment does not fit in a signed 64-bit number"
+                                       : "expected the increment (an integer), found %s",
+                    q);
+    }
+    e.inc = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+    if (p >= end || *p != '$') {
+        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                    "expected '$' before the weight, found %s", q);
+    }
+    p++;
+    const char *w_at = p;
+    st = scan_dec(&p, end, &w);
+    if (st != TK_OK) {
+        csi_quote(w_at, (size_t)(end - w_at), q, sizeof q);
+        return fail(r, err, st, lno, (uint64_t)(w_at - s) + 1,
+                    st == TK_ERR_LIMIT ? "weight does not fit in an unsigned 64-bit number"
+                                       : "expected the weight (a number >= 0), found %s",
+                    q);
+    }
+    if (p != end) {
+        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                    "expected end of line after the weight, found %s", q);
+    }
+    e.weight = w;
+    st = edge_end(r, s, src_at, lno, &src, &e.src, "from", err);
+    if (st == TK_OK)
+        st = edge_end(r, s, dst_at, lno, &dst, &e.dst, "to", err);
+    if (st != TK_OK)
+        return st;
+    if (r->edges.len >= CSI_MAX_ITEMS)
+        return fail(r, err, TK_ERR_LIMIT, lno, 1, "too many edges in function %s", r->name);
+    if (TK_VEC_PUSH(&r->edges, e) != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return TK_OK;
+}
+
+/* ---- functions -------------------------------------------------------- */
+
+static void reset_function(tk_csi_reader *r)
+{
+    r->blocks.len = 0;
+    r->line_off.len = 0;
+    r->lines.len = 0;
+    r->edges.len = 0;
+    if (r->ids.cap > 4096 && r->ids.len < r->ids.cap / 16)
+        tk_hmap_free(&r->ids);
+    else
+        tk_hmap_clear(&r->ids);
+    memset(&r->fn, 0, sizeof r->fn);
+    r->fn.entry = UINT32_MAX;
+    r->fn.exit = UINT32_MAX;
+}
+
+static tk_status set_name(tk_csi_reader *r, const char *s, size_t len, tk_error *err)
+{
+    if (len + 1 > r->name_cap) {
+        size_t cap = len + 1 < 64 ? 64 : len + 1;
+        char *n = tk_realloc(r->name, cap);
+        if (!n)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        r->name = n;
+        r->name_cap = cap;
+    }
+    memcpy(r->name, s, len);
+    r->name[len] = 0;
+    r->fn.name = r->name;
+    r->fn.name_len = len;
+    return TK_OK;
+}
+
+static tk_status getline_(tk_csi_reader *r, const char **s, size_t *len, tk_error *err)
+{
+    tk_status st = tk_input_getline(r->in, s, len, err);
+    if (st == TK_ERR_LIMIT)
+        tk_error_locate(err, tk_input_path(r->in), -1, tk_input_line_number(r->in) + 1, 1);
+    if (st != TK_OK && st != TK_END)
+        r->input_failed = 1;
+    return st;
+}
+
+tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_error *err)
+{
+    const char *s;
+    size_t len;
+    tk_status st;
+    *out = NULL;
+    reset_function(r);
+    if (r->input_failed)
+        return TK_END; /* the input's error was returned already */
+    if (r->resync) {
+        r->resync = 0;
+        for (;;) {
+            st = getline_(r, &s, &len, err);
+            if (st == TK_END)
+                return TK_END;
+            if (st != TK_OK)
+                return st;
+            if (is_header(s, len)) {
+                r->pending_header = 1;
+                r->header_line = tk_input_line_number(r->in);
+                break;
+            }
+        }
+    }
+    if (!r->pending_header) {
+        for (;;) {
+            st = getline_(r, &s, &len, err);
+            if (st != TK_OK)
+                return st;
+            if (is_blank(s, len))
+                continue;
+            if (is_header(s, len)) {
+                r->header_line = tk_input_line_number(r->in);
+                break;
+            }
+            char q[128];
+            csi_quote(s, trim_right(s, len), q, sizeof q);
+            return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in), 1,
+                        "expected '#' (start of a function), found %s", q);
+        }
+    }
+    r->pending_header = 0;
+    r->fn.text_line = r->header_line;
+    r->fn.ordinal = r->ordinal++;
+    /* name */
+    st = getline_(r, &s, &len, err);
+    if (st == TK_END)
+        return fail(r, err, TK_ERR_FORMAT, r->header_line, 2,
+                    "unexpected end of input: expected a function name after '#'");
+    if (st != TK_OK)
+        return st;
+    uint64_t lno = tk_input_line_number(r->in);
+    len = trim_right(s, len);
+    if (len == 0 || is_header(s, len))
+        return fail(r, err, TK_ERR_FORMAT, lno, 1, "expected a function name, found %s",
+                    len == 0 ? "an empty line" : "'#'");
+    if (memchr(s, '\0', len))
+        return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)((const char *)memchr(s, '\0', len) - s) + 1,
+                    "NUL byte in the function name");
+    st = set_name(r, s, len, err);
+    if (st != TK_OK)
+        return st;
+    /* blocks up to "$" */
+    for (;;) {
+        st = getline_(r, &s, &len, err);
+        if (st == TK_END)
+            return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in) + 1, 1,
+                        "unexpected end of input in function %s: expected '$' after the blocks",
+                        r->name);
+        if (st != TK_OK)
+            return st;
+        lno = tk_input_line_number(r->in);
+        len = trim_right(s, len);
+        if (len == 1 && s[0] == '$')
+            break;
+        if (is_header(s, len)) {
+            r->pending_header = 1;
+            r->header_line = lno;
+            return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                        "function %s has no '$' line: '#' starts the next function before the "
+                        "blocks ended",
+                        r->name);
+        }
+        st = parse_block(r, s, len, lno, err);
+        if (st != TK_OK)
+            return st;
+    }
+    uint64_t dollar_line = lno;
+    if (r->fn.entry == UINT32_MAX || r->fn.exit == UINT32_MAX)
+        return fail(r, err, TK_ERR_FORMAT, dollar_line, 1, "function %s has no %s block",
+                    r->name, r->fn.entry == UINT32_MAX ? "ENTRY" : "EXIT");
+    /* edges up to the next "#" or the end */
+    for (;;) {
+        st = getline_(r, &s, &len, err);
+        if (st == TK_END)
+            break;
+        if (st != TK_OK)
+            return st;
+        lno = tk_input_line_number(r->in);
+        if (is_header(s, len)) {
+            r->pending_header = 1;
+            r->header_line = lno;
+            break;
+        }
+        /* end-of-line comments, as upstream readers strip them */
+        const char *hash = memchr(s, '#', len);
+        if (hash)
+            len = (size_t)(hash - s);
+        len = trim_right(s, len);
+        if (is_blank(s, len))
+            continue;
+        st = parse_edge(r, s, len, lno, err);
+        if (st != TK_OK)
+            return st;
+    }
+    for (size_t i = 0; i < r->blocks.len; i++)
+        r->blocks.data[i].lines = r->lines.data ? r->lines.data + r->line_off.data[i] : NULL;
+    r->fn.blocks = r->blocks.data;
+    r->fn.nblocks = (uint32_t)r->blocks.len;
+    r->fn.edges = r->edges.data;
+    r->fn.nedges = (uint32_t)r->edges.len;
+    *out = &r->fn;
+    return TK_OK;
+}

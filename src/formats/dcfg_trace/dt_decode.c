@@ -1,0 +1,203 @@
+/* DCFG-Trace: decoding one chunk (spec 3.7.2) with the compiled tables.
+ *
+ * The bit buffer holds up to 64 bits, most significant first; it is refilled
+ * from the lazy expander 6 bits per character. Each step looks the next
+ * `bits` bits up in the current state's table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dt_internal.h"
+
+#define OUT_BATCH 4096
+
+typedef struct bitpos_ctx {
+    uint64_t bit;  /* bit index in the chunk's expanded bit string */
+} bitpos_ctx;
+
+/* Byte offset of the character that holds bit `bit` of the expanded sequence
+ * (re-expands from the start: used for error messages only). */
+static int64_t offset_of_bit(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
+                             uint64_t bit) {
+    dt_expander x;
+    tk_error e;
+    dt_expander_init(&x, t, p, c->seq, c->seq_len, UINT64_MAX);
+    uint64_t want = bit / 6 + 1;
+    int64_t off = c->seq_offset;
+    for (uint64_t i = 0; i < want; i++) {
+        int v = dt_expander_next(&x, &e);
+        if (v < 0)
+            return i == 0 ? c->seq_offset : (int64_t)(x.last_char - t->data);
+        off = (int64_t)(x.last_char - t->data);
+    }
+    return off;
+}
+
+static void bits_text(uint64_t buf, unsigned n, char *out) {
+    for (unsigned i = 0; i < n && i < 32; i++)
+        out[i] = (char)('0' + ((buf >> (63 - i)) & 1u));
+    out[n < 32 ? n : 32] = 0;
+}
+
+tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
+                          tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out, tk_diag *diag,
+                          tk_error *err) {
+    uint32_t out[OUT_BATCH];
+    size_t nout = 0;
+    uint64_t emitted = 0;
+    *edges_out = 0;
+    if (c->edge_count == 0)
+        return TK_OK;
+    const dt_table *tab = &p->table;
+    uint64_t transitions = c->edge_count - 1;
+    uint64_t max_bits = transitions * (uint64_t)tab->max_code_len;
+    if (tab->max_code_len != 0 && max_bits / tab->max_code_len != transitions)
+        max_bits = UINT64_MAX;
+    uint64_t budget = max_bits == UINT64_MAX ? UINT64_MAX / 8 : (max_bits + 5) / 6;
+
+    dt_expander x;
+    dt_expander_init(&x, t, p, c->seq, c->seq_len, budget);
+
+    out[nout++] = (uint32_t)c->first_edge_id;
+    uint32_t s = UINT32_MAX;
+    if (transitions > 0) {
+        s = dt_table_state_of(tab, c->first_edge_id);
+        if (s == UINT32_MAX)
+            return dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
+                               "FIRST_EDGE_ID %llu has no transitions in the process's TRANSITION_TABLE "
+                               "but EDGE_COUNT is %llu",
+                               (unsigned long long)c->first_edge_id, (unsigned long long)c->edge_count);
+    }
+    const dt_state *states = tab->states;
+    const dt_entry *entries = tab->entries;
+    uint64_t buf = 0;
+    unsigned nbits = 0;
+    uint64_t consumed = 0;  /* bits consumed (for messages) */
+    int at_end = 0;
+    uint64_t left = transitions;
+    uint32_t zero_run = 0;
+    while (left > 0) {
+        const dt_state *st = &states[s];
+        unsigned k = st->bits;
+        if (nbits < k && !at_end) {
+            while (nbits <= 58) {
+                int v = dt_expander_next(&x, err);
+                if (v < 0) {
+                    if (v == -2)
+                        return err->code;
+                    at_end = 1;
+                    break;
+                }
+                buf |= (uint64_t)v << (58 - nbits);
+                nbits += 6;
+            }
+        }
+        uint32_t idx = k ? (uint32_t)(buf >> (64 - k)) : 0;
+        const dt_entry *e = &entries[st->first + idx];
+        if (e->kind != DT_ENTRY_TRANSITION || e->len > nbits) {
+            if (st->dead)
+                return dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
+                                   "no transitions from edge %u in TRANSITION_TABLE, but %llu more "
+                                   "edge(s) remain to decode (edge %llu of the chunk)",
+                                   st->edge, (unsigned long long)left,
+                                   (unsigned long long)(emitted + nout));
+            if (e->len > nbits || (e->kind == DT_ENTRY_SUBTABLE && nbits == 0)) {
+                return dt_error_at(t, err, TK_ERR_FORMAT, offset_of_bit(t, p, c, consumed ? consumed - 1 : 0),
+                                   "EDGE_ID_SEQUENCE ran out of bits after %llu of %llu edges "
+                                   "(EDGE_COUNT); no padding is assumed",
+                                   (unsigned long long)(c->edge_count - left),
+                                   (unsigned long long)c->edge_count);
+            }
+            if (e->kind == DT_ENTRY_SUBTABLE) {
+                buf <<= e->len;
+                nbits -= e->len;
+                consumed += e->len;
+                s = e->next;
+                continue;
+            }
+            char bits[40];
+            bits_text(buf, e->len, bits);
+            return dt_error_at(t, err, TK_ERR_FORMAT, offset_of_bit(t, p, c, consumed),
+                               "no transition from edge %u for the bits %s%s (bit %llu of the "
+                               "chunk, edge %llu of %llu)",
+                               st->edge, st->depth ? "..." : "", bits, (unsigned long long)consumed,
+                               (unsigned long long)(c->edge_count - left + 1),
+                               (unsigned long long)c->edge_count);
+        }
+        buf <<= e->len;
+        nbits -= e->len;
+        consumed += e->len;
+        if (e->len == 0) {
+            if (++zero_run > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN)
+                return dt_error_at(t, err, TK_ERR_LIMIT, c->row_offset,
+                                   "more than %d transitions in a row consume no bits (a cycle of "
+                                   "sole successors around edge %u); EDGE_COUNT %llu is not credible",
+                                   TK_DCFG_TRACE_MAX_ZERO_BIT_RUN, st->edge,
+                                   (unsigned long long)c->edge_count);
+        } else {
+            zero_run = 0;
+        }
+        if (e->nedges == 1) {
+            out[nout++] = e->edge;
+        } else {
+            const uint32_t *m = tab->multi_edges + e->edge;
+            for (unsigned i = 0; i < e->nedges; i++) {
+                if (nout == OUT_BATCH) {
+                    if (emit && emit(ctx, out, nout)) {
+                        *edges_out = emitted + nout;
+                        return TK_END;
+                    }
+                    emitted += nout;
+                    nout = 0;
+                }
+                out[nout++] = m[i];
+            }
+        }
+        if (nout == OUT_BATCH) {
+            if (emit && emit(ctx, out, nout)) {
+                *edges_out = emitted + nout;
+                return TK_END;
+            }
+            emitted += nout;
+            nout = 0;
+        }
+        s = e->next;
+        left--;
+    }
+    if (nout > 0) {
+        if (emit && emit(ctx, out, nout)) {
+            *edges_out = emitted + nout;
+            return TK_END;
+        }
+        emitted += nout;
+    }
+    *edges_out = emitted;
+
+    /* what is left: bits in the buffer plus characters not yet read */
+    uint64_t extra_chars = 0;
+    if (!at_end) {
+        for (;;) {
+            int v = dt_expander_next(&x, err);
+            if (v == -2)
+                return err->code;
+            if (v < 0)
+                break;
+            extra_chars++;
+            if (extra_chars > 1000000)
+                break;
+        }
+    }
+    uint64_t leftover = nbits + 6 * extra_chars;
+    if (leftover > 5 && diag) {
+        uint64_t line, col;
+        int64_t off = c->seq_offset;
+        dt_line_col(t, off, &line, &col);
+        tk_location loc = {t->path, off, line, col};
+        tk_diag_report(diag, TK_SEV_WARNING, &loc,
+                       "EDGE_ID_SEQUENCE has %s%llu unused bits after EDGE_COUNT %llu edges "
+                       "(at most 5 are padding)",
+                       extra_chars > 1000000 ? "more than " : "", (unsigned long long)leftover,
+                       (unsigned long long)c->edge_count);
+    }
+    return TK_OK;
+}

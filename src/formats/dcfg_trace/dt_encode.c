@@ -1,0 +1,944 @@
+/* DCFG-Trace encoder.
+ *
+ * Two passes over the same edge sequences. Pass 1 (observe) counts, per
+ * process, how often each edge follows each other edge. start() turns those
+ * counts into one Huffman code per (edge, successor) (length-limited to 32
+ * bits, canonical, "" for a sole successor). Pass 2 (encode) writes the bits
+ * of each chunk MSB-first as modified base64, then compresses the text:
+ * level >= 1 replaces consecutive repeats by "(n*...)", level >= 5 adds a
+ * STRING_DICTIONARY of segments that recur across chunks. A process's rows
+ * are kept (compressed) until the process ends, because the dictionary comes
+ * before the thread data in the file. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dt_internal.h"
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+typedef struct strbuf {
+    char *p;
+    size_t n, cap;
+} strbuf;
+
+static int sb_reserve(strbuf *b, size_t more) {
+    if (b->n + more <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->n + more)
+        cap *= 2;
+    char *q = tk_realloc(b->p, cap);
+    if (!q)
+        return -1;
+    b->p = q;
+    b->cap = cap;
+    return 0;
+}
+
+static int sb_add(strbuf *b, const char *s, size_t n) {
+    if (n == 0)
+        return 0;
+    if (sb_reserve(b, n))
+        return -1;
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    return 0;
+}
+
+static int sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int sb_printf(strbuf *b, const char *fmt, ...) {
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return -1;
+    return sb_add(b, tmp, (size_t)n);
+}
+
+static uint64_t mix64(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+/* (prev, next) pair -> slot; open addressing, key 0 = empty (edge ids are >= 1). */
+typedef struct pair_map {
+    uint64_t *keys;
+    uint64_t *counts;
+    uint32_t *code;     /* left-aligned code bits, after start() */
+    uint8_t *len;       /* code length */
+    size_t cap, n;
+} pair_map;
+
+static int pm_grow(pair_map *m) {
+    size_t cap = m->cap ? m->cap * 2 : 1024;
+    pair_map nm = {tk_calloc(cap, sizeof(uint64_t)), tk_calloc(cap, sizeof(uint64_t)), NULL, NULL, cap, 0};
+    if (!nm.keys || !nm.counts) {
+        tk_free(nm.keys);
+        tk_free(nm.counts);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        size_t j = mix64(m->keys[i]) & (cap - 1);
+        while (nm.keys[j])
+            j = (j + 1) & (cap - 1);
+        nm.keys[j] = m->keys[i];
+        nm.counts[j] = m->counts[i];
+        nm.n++;
+    }
+    tk_free(m->keys);
+    tk_free(m->counts);
+    *m = nm;
+    return 0;
+}
+
+static size_t pm_find(const pair_map *m, uint64_t key) {
+    if (!m->cap)
+        return SIZE_MAX;
+    size_t j = mix64(key) & (m->cap - 1);
+    while (m->keys[j]) {
+        if (m->keys[j] == key)
+            return j;
+        j = (j + 1) & (m->cap - 1);
+    }
+    return SIZE_MAX;
+}
+
+static int pm_add(pair_map *m, uint64_t key, uint64_t count) {
+    if ((m->n + 1) * 2 > m->cap && pm_grow(m))
+        return -1;
+    size_t j = mix64(key) & (m->cap - 1);
+    while (m->keys[j] && m->keys[j] != key)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->keys[j]) {
+        m->keys[j] = key;
+        m->n++;
+    }
+    m->counts[j] += count;
+    return 0;
+}
+
+/* ---- the encoder -------------------------------------------------------------- */
+
+typedef struct enc_thread {
+    uint64_t pid, tid;
+} enc_thread;
+
+typedef struct enc_process {
+    uint64_t pid;
+    pair_map pairs;
+    size_t first_group, ngroups;  /* threads, in order */
+} enc_process;
+
+struct tk_dcfg_trace_encoder {
+    tk_dcfg_trace_encode_options opt;
+    enc_process *procs;
+    size_t nprocs, cap_procs;
+    enc_thread *groups;           /* (pid, tid) in the order observed */
+    size_t ngroups, cap_groups;
+    int observing_has_prev;
+    uint32_t observe_prev;
+    /* pass 2 */
+    int started;
+    tk_dcfg_trace_write_fn write;
+    void *write_ctx;
+    size_t cur_proc;              /* index of the process being encoded */
+    size_t cur_group;             /* group being encoded (pass 2) */
+    int in_group;
+    int wrote_any_process;
+    strbuf rows;                  /* the current process's thread rows (text) */
+    int wrote_any_group;
+    strbuf chunk_text;            /* plain base64 of the current chunk */
+    uint64_t acc;                 /* pending bits, right-aligned */
+    unsigned nacc;
+    uint64_t chunk_edges, chunk_instrs, preceding;
+    uint32_t chunk_first, prev;
+    int chunk_open;
+    int32_t *last_seen;           /* repeat finder: last position of each 3-char gram */
+    /* chunk texts kept for the dictionary (offsets in rows where sequences start/end) */
+    size_t *seq_spans;
+    size_t nspans, cap_spans;
+};
+
+static tk_status nomem(tk_error *err) { return tk_error_set(err, TK_ERR_NOMEM, "out of memory"); }
+
+tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+                                    const tk_dcfg_trace_encode_options *opt, tk_error *err) {
+    tk_dcfg_trace_encoder *e = tk_calloc(1, sizeof *e);
+    if (!e)
+        return nomem(err);
+    tk_dcfg_trace_encode_options def = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
+    e->opt = opt ? *opt : def;
+    if (e->opt.level < 0 || e->opt.level > 9) {
+        int level = e->opt.level;
+        tk_free(e);
+        return tk_error_set(err, TK_ERR_ARG, "level %d out of range 0..9", level);
+    }
+    *out = e;
+    return TK_OK;
+}
+
+void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->nprocs; i++) {
+        tk_free(e->procs[i].pairs.keys);
+        tk_free(e->procs[i].pairs.counts);
+        tk_free(e->procs[i].pairs.code);
+        tk_free(e->procs[i].pairs.len);
+    }
+    tk_free(e->procs);
+    tk_free(e->groups);
+    tk_free(e->rows.p);
+    tk_free(e->chunk_text.p);
+    tk_free(e->last_seen);
+    tk_free(e->seq_spans);
+    tk_free(e);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = tk_realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* Enter group (pid, tid) in pass 1: a new group, or the continuation of the last one. */
+static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid, tk_error *err) {
+    if (e->ngroups > 0 && e->groups[e->ngroups - 1].pid == pid && e->groups[e->ngroups - 1].tid == tid)
+        return TK_OK;
+    for (size_t i = 0; i < e->ngroups; i++)
+        if (e->groups[i].pid == pid && e->groups[i].tid == tid)
+            return tk_error_set(err, TK_ERR_FORMAT,
+                                "the edges of process %llu thread %llu are not contiguous (each "
+                                "thread's edges must come together)",
+                                (unsigned long long)pid, (unsigned long long)tid);
+    if (e->nprocs == 0 || e->procs[e->nprocs - 1].pid != pid) {
+        for (size_t i = 0; i < e->nprocs; i++)
+            if (e->procs[i].pid == pid)
+                return tk_error_set(err, TK_ERR_FORMAT,
+                                    "the threads of process %llu are not contiguous (each process's "
+                                    "edges must come together)",
+                                    (unsigned long long)pid);
+        if (grow((void **)&e->procs, &e->cap_procs, e->nprocs + 1, sizeof *e->procs))
+            return nomem(err);
+        enc_process *p = &e->procs[e->nprocs++];
+        memset(p, 0, sizeof *p);
+        p->pid = pid;
+        p->first_group = e->ngroups;
+    }
+    if (grow((void **)&e->groups, &e->cap_groups, e->ngroups + 1, sizeof *e->groups))
+        return nomem(err);
+    e->groups[e->ngroups++] = (enc_thread){pid, tid};
+    e->procs[e->nprocs - 1].ngroups++;
+    e->observing_has_prev = 0;
+    return TK_OK;
+}
+
+/* Pass 1. Chunk boundaries do not matter for the statistics: every
+ * consecutive pair of the thread is counted (a pair that ends up split by a
+ * chunk boundary only costs an unused table row). */
+tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+                                        const uint32_t *edges, size_t n, tk_error *err) {
+    if (e->started)
+        return tk_error_set(err, TK_ERR_ARG, "observe() after start()");
+    tk_status st = observe_group(e, pid, tid, err);
+    if (st != TK_OK)
+        return st;
+    pair_map *m = &e->procs[e->nprocs - 1].pairs;
+    size_t i = 0;
+    if (n > 0 && !e->observing_has_prev) {
+        e->observe_prev = edges[0];
+        e->observing_has_prev = 1;
+        i = 1;
+    }
+    uint32_t prev = e->observe_prev;
+    for (; i < n; i++) {
+        if (edges[i] == 0)
+            return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
+        if (pm_add(m, ((uint64_t)prev << 32) | edges[i], 1))
+            return nomem(err);
+        prev = edges[i];
+    }
+    e->observe_prev = prev;
+    return TK_OK;
+}
+
+/* ---- Huffman codes -------------------------------------------------------------- */
+
+typedef struct sym {
+    uint64_t weight;
+    uint32_t next;   /* successor edge */
+    size_t slot;     /* in the pair map */
+    uint8_t len;
+} sym;
+
+static int cmp_weight(const void *a, const void *b) {
+    const sym *x = a, *y = b;
+    if (x->weight != y->weight)
+        return x->weight < y->weight ? -1 : 1;
+    return x->next < y->next ? -1 : (x->next > y->next);
+}
+
+static int cmp_len_next(const void *a, const void *b) {
+    const sym *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return x->next < y->next ? -1 : (x->next > y->next);
+}
+
+/* Huffman code lengths of s[0..n) (sorted by weight); two-queue method.
+ * Returns the longest length. scratch needs 2n weights and 2n parents. */
+static unsigned huffman_lengths(sym *s, size_t n, uint64_t *w, size_t *parent) {
+    if (n == 1) {
+        s[0].len = 0;
+        return 0;
+    }
+    /* leaves 0..n-1, internal n..2n-2 */
+    for (size_t i = 0; i < n; i++)
+        w[i] = s[i].weight;
+    size_t leaf = 0, node = n, next_internal = n;
+    for (size_t k = 0; k < n - 1; k++) {
+        size_t pick[2];
+        for (int j = 0; j < 2; j++) {
+            if (leaf < n && (node >= next_internal || w[leaf] <= w[node]))
+                pick[j] = leaf++;
+            else
+                pick[j] = node++;
+        }
+        w[next_internal] = w[pick[0]] + w[pick[1]];
+        parent[pick[0]] = parent[pick[1]] = next_internal;
+        next_internal++;
+    }
+    /* depth of internal nodes top-down (root = 2n-2) */
+    size_t root = 2 * n - 2;
+    unsigned maxlen = 0;
+    w[root] = 0;
+    for (size_t i = root; i-- > n;)
+        w[i] = w[parent[i]] + 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned d = (unsigned)(w[parent[i]] + 1);
+        s[i].len = (uint8_t)(d > 255 ? 255 : d);
+        if (d > maxlen)
+            maxlen = d;
+    }
+    return maxlen;
+}
+
+typedef struct key_slot {
+    uint64_t key;
+    size_t slot;
+} key_slot;
+
+static int cmp_key_slot(const void *a, const void *b) {
+    const key_slot *x = a, *y = b;
+    return x->key < y->key ? -1 : (x->key > y->key);
+}
+
+static tk_status build_codes(enc_process *p, tk_error *err) {
+    pair_map *m = &p->pairs;
+    if (m->cap == 0)
+        return TK_OK;
+    m->code = tk_calloc(m->cap, sizeof *m->code);
+    m->len = tk_calloc(m->cap, sizeof *m->len);
+    /* group slots by prev edge: sort slot indexes by key */
+    size_t *order = tk_malloc((m->n ? m->n : 1) * sizeof *order);
+    if (!m->code || !m->len || !order) {
+        tk_free(order);
+        return nomem(err);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i])
+            order[k++] = i;
+    {
+        key_slot *tmp = tk_malloc((k ? k : 1) * sizeof *tmp);
+        if (!tmp) {
+            tk_free(order);
+            return nomem(err);
+        }
+        for (size_t i = 0; i < k; i++)
+            tmp[i] = (key_slot){m->keys[order[i]], order[i]};
+        qsort(tmp, k, sizeof *tmp, cmp_key_slot);
+        for (size_t i = 0; i < k; i++)
+            order[i] = tmp[i].slot;
+        tk_free(tmp);
+    }
+    sym *syms = NULL;
+    uint64_t *w = NULL;
+    size_t *parent = NULL;
+    size_t cap = 0;
+    tk_status st = TK_OK;
+    for (size_t i = 0; i < k;) {
+        uint64_t prev = m->keys[order[i]] >> 32;
+        size_t j = i;
+        while (j < k && (m->keys[order[j]] >> 32) == prev)
+            j++;
+        size_t n = j - i;
+        if (n > cap) {
+            cap = n * 2;
+            tk_free(syms);
+            tk_free(w);
+            tk_free(parent);
+            syms = tk_malloc(cap * sizeof *syms);
+            w = tk_malloc(2 * cap * sizeof *w);
+            parent = tk_malloc(2 * cap * sizeof *parent);
+            if (!syms || !w || !parent) {
+                st = nomem(err);
+                break;
+            }
+        }
+        for (size_t a = 0; a < n; a++) {
+            size_t slot = order[i + a];
+            syms[a] = (sym){m->counts[slot], (uint32_t)m->keys[slot], slot, 0};
+        }
+        /* length-limit to 32 bits by flattening the weights until it fits */
+        for (unsigned shift = 0;; shift++) {
+            qsort(syms, n, sizeof *syms, cmp_weight);
+            if (huffman_lengths(syms, n, w, parent) <= TK_DCFG_TRACE_MAX_CODE_BITS)
+                break;
+            for (size_t a = 0; a < n; a++)
+                syms[a].weight = (syms[a].weight >> 1) + 1;
+        }
+        /* canonical codes: by (length, next edge) */
+        qsort(syms, n, sizeof *syms, cmp_len_next);
+        uint64_t code = 0;
+        unsigned last_len = syms[0].len;
+        for (size_t a = 0; a < n; a++) {
+            if (a > 0) {
+                code++;
+                code <<= (syms[a].len - last_len);
+                last_len = syms[a].len;
+            }
+            m->code[syms[a].slot] = (uint32_t)code;
+            m->len[syms[a].slot] = syms[a].len;
+        }
+        i = j;
+    }
+    tk_free(syms);
+    tk_free(w);
+    tk_free(parent);
+    tk_free(order);
+    return st;
+}
+
+
+/* ---- output ----------------------------------------------------------------------- */
+
+static tk_status out(tk_dcfg_trace_encoder *e, const char *s, size_t n, tk_error *err) {
+    if (e->write(e->write_ctx, s, n))
+        return tk_error_set(err, TK_ERR_IO, "cannot write the trace");
+    return TK_OK;
+}
+
+static tk_status outs(tk_dcfg_trace_encoder *e, const char *s, tk_error *err) {
+    return out(e, s, strlen(s), err);
+}
+
+tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
+                                      void *ctx, tk_error *err) {
+    if (e->started)
+        return tk_error_set(err, TK_ERR_ARG, "start() called twice");
+    for (size_t i = 0; i < e->nprocs; i++) {
+        tk_status st = build_codes(&e->procs[i], err);
+        if (st != TK_OK)
+            return st;
+    }
+    if (e->opt.level >= 1) {
+        e->last_seen = tk_malloc(((size_t)1 << 18) * sizeof *e->last_seen);
+        if (!e->last_seen)
+            return nomem(err);
+    }
+    e->started = 1;
+    e->write = write;
+    e->write_ctx = ctx;
+    e->cur_group = 0;
+    e->in_group = 0;
+    return outs(e,
+                "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+                " \"PROCESSES\" : [ [ \"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", "
+                "\"THREAD_DATA\" ]",
+                err);
+}
+
+/* ---- repeat compression ("(n*...)") ------------------------------------------------- */
+
+static unsigned digits(uint64_t v) {
+    unsigned d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+#define MAX_PERIOD 4096
+
+/* Append s[0..n) to dst with consecutive repeats folded. The finder keeps the
+ * last position of every 3-character gram; a gram seen p characters back
+ * proposes a run of period p starting there. */
+static int compress_repeats(tk_dcfg_trace_encoder *e, const char *s, size_t n, strbuf *dst) {
+    if (n < 8 || !e->last_seen)
+        return sb_add(dst, s, n);
+    int32_t *last = e->last_seen;
+    memset(last, 0xff, ((size_t)1 << 18) * sizeof *last);
+    size_t lit = 0, i = 0;
+    while (i + 3 <= n) {
+        uint32_t g = ((uint32_t)dt_b64_value[(unsigned char)s[i]] << 12) |
+                     ((uint32_t)dt_b64_value[(unsigned char)s[i + 1]] << 6) |
+                     (uint32_t)dt_b64_value[(unsigned char)s[i + 2]];
+        int32_t j = last[g];
+        last[g] = (int32_t)i;
+        if (j >= 0 && (size_t)j >= lit && i - (size_t)j <= MAX_PERIOD) {
+            size_t p = i - (size_t)j;
+            size_t L = 0;
+            while (i + L < n && s[i + L] == s[(size_t)j + L])
+                L++;
+            uint64_t r = (p + L) / p;
+            if (r >= 2 && p * r > p + digits(r) + 3) {
+                if (sb_add(dst, s + lit, (size_t)j - lit) || sb_printf(dst, "(%llu*", (unsigned long long)r) ||
+                    sb_add(dst, s + j, p) || sb_add(dst, ")", 1))
+                    return -1;
+                i = (size_t)j + p * r;
+                lit = i;
+                continue;
+            }
+        }
+        i++;
+    }
+    return sb_add(dst, s + lit, n - lit);
+}
+
+/* ---- chunks --------------------------------------------------------------------------- */
+
+static tk_status close_chunk(tk_dcfg_trace_encoder *e, tk_error *err) {
+    if (!e->chunk_open)
+        return TK_OK;
+    if (e->nacc > 0) {
+        unsigned v = (unsigned)(e->acc << (6 - e->nacc)) & 63u;
+        if (sb_add(&e->chunk_text, &dt_b64_chars[v], 1))
+            return nomem(err);
+        e->nacc = 0;
+        e->acc = 0;
+    }
+    strbuf *r = &e->rows;
+    if (sb_printf(r, ",\n      [ %llu, %llu, %llu, %u, \"",
+                  (unsigned long long)e->preceding, (unsigned long long)e->chunk_instrs,
+                  (unsigned long long)e->chunk_edges, e->chunk_first))
+        return nomem(err);
+    size_t start = r->n;
+    if (compress_repeats(e, e->chunk_text.p, e->chunk_text.n, r))
+        return nomem(err);
+    if (grow((void **)&e->seq_spans, &e->cap_spans, e->nspans + 2, sizeof *e->seq_spans))
+        return nomem(err);
+    e->seq_spans[e->nspans++] = start;
+    e->seq_spans[e->nspans++] = r->n;
+    if (sb_add(r, "\" ]", 3))
+        return nomem(err);
+    e->preceding += e->chunk_instrs;
+    e->chunk_text.n = 0;
+    e->chunk_open = 0;
+    return TK_OK;
+}
+
+static tk_status close_thread(tk_dcfg_trace_encoder *e, tk_error *err) {
+    if (!e->in_group)
+        return TK_OK;
+    tk_status st = close_chunk(e, err);
+    if (st != TK_OK)
+        return st;
+    if (sb_add(&e->rows, " ] ]", 4))
+        return nomem(err);
+    e->in_group = 0;
+    return TK_OK;
+}
+
+/* ---- the dictionary (level >= 5) --------------------------------------------------------
+ * Candidates are the segments of the compressed sequences: each repeat group
+ * "(n*...)" at top level and each literal run between them. A segment that
+ * occurs often enough to pay for its entry gets a key. */
+
+typedef struct seg {
+    size_t off, len;     /* in rows */
+    uint64_t hash;
+    size_t entry;        /* dictionary entry index + 1, 0 = none */
+} seg;
+
+typedef struct dict_cand {
+    uint64_t hash;
+    size_t off, len;     /* first occurrence */
+    uint64_t count;
+    size_t key;          /* key number + 1 when chosen */
+} dict_cand;
+
+static uint64_t hash_span(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+static void key_name(size_t k, char *buf) {
+    /* 0 -> "A", 63 -> "-", 64 -> "AA", ... */
+    char tmp[16];
+    size_t n = 0;
+    k++;
+    while (k > 0) {
+        k--;
+        tmp[n++] = dt_b64_chars[k % 64];
+        k /= 64;
+    }
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    buf[n] = 0;
+}
+
+static size_t split_segments(const char *s, size_t start, size_t end, seg *out, size_t max) {
+    size_t n = 0, i = start;
+    while (i < end && n < max) {
+        size_t j = i;
+        if (s[i] == '(') {
+            int depth = 0;
+            do {
+                if (s[j] == '(')
+                    depth++;
+                else if (s[j] == ')')
+                    depth--;
+                j++;
+            } while (j < end && depth > 0);
+        } else {
+            while (j < end && s[j] != '(')
+                j++;
+        }
+        out[n].off = i;
+        out[n].len = j - i;
+        out[n].entry = 0;
+        n++;
+        i = j;
+    }
+    return n;
+}
+
+static int cmp_cand(const void *a, const void *b) {
+    const dict_cand *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return x->off < y->off ? -1 : (x->off > y->off);
+}
+
+static int same_text(const char *s, const dict_cand *a, const seg *b) {
+    return a->len == b->len && memcmp(s + a->off, s + b->off, a->len) == 0;
+}
+
+/* Write STRING_DICTIONARY and the rows with references substituted. */
+static tk_status write_dictionary_and_rows(tk_dcfg_trace_encoder *e, const char *table_text,
+                                           size_t table_len, tk_error *err) {
+    const char *s = e->rows.p;
+    size_t nseg = 0;
+    seg *segs = NULL;
+    dict_cand *cands = NULL;
+    tk_status st = TK_OK;
+    int use_dict = e->opt.level >= 5 && !e->opt.compat_intel && e->nspans > 0;
+    size_t ncand = 0;
+    if (use_dict) {
+        /* count segments */
+        size_t total = 0;
+        for (size_t i = 0; i < e->nspans; i += 2)
+            total += e->seq_spans[i + 1] - e->seq_spans[i];
+        segs = tk_malloc((total + 1) * sizeof *segs);
+        if (!segs)
+            return nomem(err);
+        for (size_t i = 0; i < e->nspans; i += 2)
+            nseg += split_segments(s, e->seq_spans[i], e->seq_spans[i + 1], segs + nseg, total + 1 - nseg);
+        cands = tk_malloc((nseg + 1) * sizeof *cands);
+        if (!cands) {
+            tk_free(segs);
+            return nomem(err);
+        }
+        for (size_t i = 0; i < nseg; i++) {
+            segs[i].hash = hash_span(s + segs[i].off, segs[i].len);
+            cands[i] = (dict_cand){segs[i].hash, segs[i].off, segs[i].len, 1, 0};
+        }
+        qsort(cands, nseg, sizeof *cands, cmp_cand);
+        /* merge identical texts */
+        for (size_t i = 0; i < nseg;) {
+            size_t j = i + 1;
+            while (j < nseg && cands[j].hash == cands[i].hash && cands[j].len == cands[i].len &&
+                   memcmp(s + cands[j].off, s + cands[i].off, cands[i].len) == 0)
+                j++;
+            dict_cand c = cands[i];
+            c.count = j - i;
+            cands[ncand++] = c;
+            i = j;
+        }
+        /* choose: an entry costs len + key + 8 once and saves len - key - 2 per use */
+        size_t nkeys = 0;
+        for (size_t i = 0; i < ncand; i++) {
+            char key[16];
+            key_name(nkeys, key);
+            size_t kl = strlen(key);
+            if (cands[i].len <= kl + 2)
+                continue;
+            uint64_t saved = cands[i].count * (cands[i].len - kl - 2);
+            if (saved > cands[i].len + kl + 8) {
+                cands[i].key = ++nkeys;
+            }
+        }
+        /* find each segment's candidate (binary search by hash) */
+        for (size_t i = 0; i < nseg; i++) {
+            size_t lo = 0, hi = ncand;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (cands[mid].hash < segs[i].hash)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (size_t k = lo; k < ncand && cands[k].hash == segs[i].hash; k++)
+                if (same_text(s, &cands[k], &segs[i])) {
+                    if (cands[k].key)
+                        segs[i].entry = cands[k].key;
+                    break;
+                }
+        }
+    }
+    /* dictionary */
+    if ((st = outs(e, "{ ", err)) != TK_OK)
+        goto done;
+    int first = 1;
+    if (use_dict) {
+        /* entries in key order */
+        size_t nkeys = 0;
+        for (size_t i = 0; i < ncand; i++)
+            if (cands[i].key > nkeys)
+                nkeys = cands[i].key;
+        size_t *by_key = tk_calloc(nkeys + 1, sizeof *by_key);
+        if (!by_key) {
+            st = nomem(err);
+            goto done;
+        }
+        for (size_t i = 0; i < ncand; i++)
+            if (cands[i].key)
+                by_key[cands[i].key - 1] = i;
+        for (size_t k = 0; k < nkeys && st == TK_OK; k++) {
+            char key[16];
+            key_name(k, key);
+            const dict_cand *c = &cands[by_key[k]];
+            char head[40];
+            snprintf(head, sizeof head, "%s\n    \"%s\" : \"", first ? "" : ",", key);
+            first = 0;
+            if ((st = outs(e, head, err)) == TK_OK && (st = out(e, s + c->off, c->len, err)) == TK_OK)
+                st = outs(e, "\"", err);
+        }
+        tk_free(by_key);
+        if (st != TK_OK)
+            goto done;
+    }
+    if ((st = outs(e, first ? "},\n" : " },\n", err)) != TK_OK)
+        goto done;
+    if ((st = out(e, table_text, table_len, err)) != TK_OK)
+        goto done;
+    if ((st = outs(e, ",\n   [ [ \"THREAD_ID\", \"TRACE_DATA\" ]", err)) != TK_OK)
+        goto done;
+    /* rows, with references */
+    size_t pos = 0, si = 0;
+    while (use_dict && si < nseg) {
+        const seg *g = &segs[si++];
+        if (!g->entry)
+            continue;
+        if ((st = out(e, s + pos, g->off - pos, err)) != TK_OK)
+            goto done;
+        char key[20];
+        key[0] = '<';
+        key_name(g->entry - 1, key + 1);
+        size_t kl = strlen(key);
+        key[kl] = '>';
+        if ((st = out(e, key, kl + 1, err)) != TK_OK)
+            goto done;
+        pos = g->off + g->len;
+    }
+    st = out(e, s + pos, e->rows.n - pos, err);
+done:
+    tk_free(segs);
+    tk_free(cands);
+    return st;
+}
+
+/* Write the finished process (index e->cur_proc). */
+static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
+    enc_process *p = &e->procs[e->cur_proc];
+    pair_map *m = &p->pairs;
+    strbuf table = {0};
+    tk_status st = TK_OK;
+    /* transition table, sorted by (current, next) */
+    size_t k = 0;
+    key_slot *ks = tk_malloc((m->n ? m->n : 1) * sizeof *ks);
+    if (!ks)
+        return nomem(err);
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i])
+            ks[k++] = (key_slot){m->keys[i], i};
+    qsort(ks, k, sizeof *ks, cmp_key_slot);
+    if (sb_printf(&table, "   [ [ \"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\" ]")) {
+        st = nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < k; i++) {
+        size_t slot = ks[i].slot;
+        char code[40];
+        unsigned len = m->len[slot];
+        for (unsigned b = 0; b < len; b++)
+            code[b] = (char)('0' + ((m->code[slot] >> (len - 1 - b)) & 1u));
+        code[len] = 0;
+        if (sb_printf(&table, ",\n    [ %u, \"%s\", [ %u ] ]", (unsigned)(ks[i].key >> 32), code,
+                      (unsigned)(ks[i].key & 0xffffffffu))) {
+            st = nomem(err);
+            goto done;
+        }
+    }
+    if (sb_add(&table, " ]", 2)) {
+        st = nomem(err);
+        goto done;
+    }
+    char head[64];
+    snprintf(head, sizeof head, ",\n  [ %llu, ", (unsigned long long)p->pid);
+    if ((st = outs(e, head, err)) != TK_OK)
+        goto done;
+    if ((st = write_dictionary_and_rows(e, table.p, table.n, err)) != TK_OK)
+        goto done;
+    st = outs(e, " ] ]", err);
+done:
+    tk_free(ks);
+    tk_free(table.p);
+    e->rows.n = 0;
+    e->nspans = 0;
+    return st;
+}
+
+/* Enter (pid, tid) in pass 2: must follow the order of pass 1. */
+static tk_status enter_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid, tk_error *err) {
+    if (e->in_group && e->groups[e->cur_group].pid == pid && e->groups[e->cur_group].tid == tid)
+        return TK_OK;
+    tk_status st = close_thread(e, err);
+    if (st != TK_OK)
+        return st;
+    size_t next = e->wrote_any_group ? e->cur_group + 1 : 0;
+    if (next >= e->ngroups || e->groups[next].pid != pid || e->groups[next].tid != tid)
+        return tk_error_set(err, TK_ERR_ARG,
+                            "encode(): process %llu thread %llu is not the next thread observed in "
+                            "pass 1",
+                            (unsigned long long)pid, (unsigned long long)tid);
+    if (e->wrote_any_group && e->groups[e->cur_group].pid != pid) {
+        if ((st = flush_process(e, err)) != TK_OK)
+            return st;
+        e->cur_proc++;
+    }
+    e->cur_group = next;
+    e->wrote_any_group = 1;
+    e->in_group = 1;
+    e->preceding = 0;
+    if (sb_printf(&e->rows, ",\n    [ %llu, [ [ \"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", "
+                            "\"EDGE_COUNT\", \"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ]",
+                  (unsigned long long)tid))
+        return nomem(err);
+    return TK_OK;
+}
+
+static inline tk_status put_bits(tk_dcfg_trace_encoder *e, uint32_t code, unsigned len,
+                                 tk_error *err) {
+    if (len == 0)
+        return TK_OK;
+    e->acc = (e->acc << len) | code;
+    e->nacc += len;
+    if (e->nacc >= 6) {
+        if (sb_reserve(&e->chunk_text, 8))
+            return nomem(err);
+        while (e->nacc >= 6) {
+            e->nacc -= 6;
+            e->chunk_text.p[e->chunk_text.n++] = dt_b64_chars[(e->acc >> e->nacc) & 63u];
+        }
+        e->acc &= ((uint64_t)1 << e->nacc) - 1;
+    }
+    return TK_OK;
+}
+
+tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+                                       const uint32_t *edges, size_t n, tk_error *err) {
+    if (!e->started)
+        return tk_error_set(err, TK_ERR_ARG, "encode() before start()");
+    tk_status st = enter_group(e, pid, tid, err);
+    if (st != TK_OK)
+        return st;
+    const pair_map *m = &e->procs[e->cur_proc].pairs;
+    const tk_dcfg_trace_encode_options *o = &e->opt;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t edge = edges[i];
+        if (!e->chunk_open) {
+            e->chunk_open = 1;
+            e->chunk_first = edge;
+            e->chunk_edges = 1;
+            e->chunk_instrs = 0;
+            e->acc = 0;
+            e->nacc = 0;
+        } else {
+            size_t slot = pm_find(m, ((uint64_t)e->prev << 32) | edge);
+            if (slot == SIZE_MAX)
+                return tk_error_set(err, TK_ERR_ARG,
+                                    "encode(): edge %u after edge %u was not seen in pass 1", edge,
+                                    e->prev);
+            /* code lengths <= 32; keep acc below 64 bits */
+            unsigned len = m->len[slot];
+            if (len > 26) {
+                if ((st = put_bits(e, m->code[slot] >> 16, len - 16, err)) != TK_OK ||
+                    (st = put_bits(e, m->code[slot] & 0xffffu, 16, err)) != TK_OK)
+                    return st;
+            } else if ((st = put_bits(e, m->code[slot], len, err)) != TK_OK) {
+                return st;
+            }
+            e->chunk_edges++;
+        }
+        if (o->source_instrs)
+            e->chunk_instrs += o->source_instrs(o->ctx, pid, edge);
+        e->prev = edge;
+        if ((o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
+            (o->chunk_edges && e->chunk_edges >= o->chunk_edges)) {
+            if ((st = close_chunk(e, err)) != TK_OK)
+                return st;
+        }
+    }
+    return TK_OK;
+}
+
+tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err) {
+    if (!e->started)
+        return tk_error_set(err, TK_ERR_ARG, "finish() before start()");
+    tk_status st = close_thread(e, err);
+    if (st != TK_OK)
+        return st;
+    if (e->wrote_any_group) {
+        if (e->cur_group + 1 != e->ngroups)
+            return tk_error_set(err, TK_ERR_ARG, "finish(): pass 2 ended before all threads of pass 1");
+        if ((st = flush_process(e, err)) != TK_OK)
+            return st;
+    } else if (e->ngroups > 0) {
+        return tk_error_set(err, TK_ERR_ARG, "finish(): pass 2 ended before all threads of pass 1");
+    }
+    return outs(e, " ] }\n", err);
+}

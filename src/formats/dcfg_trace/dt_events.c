@@ -1,0 +1,224 @@
+/* DCFG-Trace -> events model: CALL edges become enters, RETURN edges exits,
+ * time is the thread's instruction count (PRECEDING_INSTR_COUNT of the chunk
+ * plus NUM_INSTRS of the source blocks of the edges so far). Functions are
+ * identified by the entry block id of the routine that holds the callee
+ * block (the block itself when the DCFG has no routine for it). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dt_internal.h"
+#include "tracekit/cfg.h"
+#include "tracekit/events.h"
+
+struct tk_dcfg_trace_events {
+    const tk_dcfg_trace *t;
+    const tk_cfg *cfg;
+    size_t thread;              /* index in t->threads */
+    size_t chunk;               /* next chunk of the thread to decode (relative) */
+    const tk_cfg_process *p;
+    uint64_t pid, tid;
+    uint32_t *edges;            /* current chunk */
+    size_t n, cap, pos;
+    int first_of_chunk;
+    int thread_started;
+    uint64_t time;
+    uint64_t *stack;
+    size_t depth, cap_stack;
+    tk_event pending;           /* an event to deliver before the next edge */
+    int has_pending;
+};
+
+static int collect(void *ctx, const uint32_t *e, size_t n) {
+    tk_dcfg_trace_events *x = ctx;
+    if (x->n + n > x->cap) {
+        size_t cap = x->cap ? x->cap * 2 : 4096;
+        while (cap < x->n + n)
+            cap *= 2;
+        uint32_t *q = tk_realloc(x->edges, cap * sizeof *q);
+        if (!q)
+            return 1;
+        x->edges = q;
+        x->cap = cap;
+    }
+    memcpy(x->edges + x->n, e, n * sizeof *e);
+    x->n += n;
+    return 0;
+}
+
+static uint64_t func_of(const tk_cfg_process *p, uint32_t node) {
+    if (!tk_cfg_is_block(p, node))
+        return 0;
+    uint32_t r = p->blocks[node].routine;
+    if (r != TK_CFG_NONE && r < p->nroutines)
+        return p->blocks[p->routines[r].entry].id;
+    return p->blocks[node].id;
+}
+
+static int push(tk_dcfg_trace_events *x, uint64_t f) {
+    if (x->depth == x->cap_stack) {
+        size_t cap = x->cap_stack ? x->cap_stack * 2 : 64;
+        uint64_t *q = tk_realloc(x->stack, cap * sizeof *q);
+        if (!q)
+            return -1;
+        x->stack = q;
+        x->cap_stack = cap;
+    }
+    x->stack[x->depth++] = f;
+    return 0;
+}
+
+static void make_event(tk_dcfg_trace_events *x, tk_event *ev, tk_event_kind kind, uint64_t func) {
+    memset(ev, 0, sizeof *ev);
+    ev->kind = kind;
+    ev->thread = (uint32_t)x->thread;
+    ev->pid = (int64_t)x->pid;
+    ev->tid = (int64_t)x->tid;
+    ev->time = x->time;
+    ev->func = func;
+}
+
+static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
+    tk_dcfg_trace_events *x = ctx;
+    const tk_dcfg_trace *t = x->t;
+    for (;;) {
+        if (x->has_pending) {
+            *ev = x->pending;
+            x->has_pending = 0;
+            return TK_OK;
+        }
+        while (x->pos >= x->n) {
+            /* next chunk, or next thread */
+            if (x->thread >= t->nthreads)
+                return TK_END;
+            const dt_thread *th = &t->threads[x->thread];
+            if (x->chunk >= th->nchunks) {
+                x->thread++;
+                x->chunk = 0;
+                x->thread_started = 0;
+                x->depth = 0;
+                continue;
+            }
+            if (x->chunk == 0) {
+                const dt_process *P = NULL;
+                for (size_t i = 0; i < t->nprocs; i++)
+                    if (x->thread >= t->procs[i].first_thread &&
+                        x->thread < t->procs[i].first_thread + t->procs[i].nthreads)
+                        P = &t->procs[i];
+                x->pid = P ? P->pid : 0;
+                x->tid = th->thread_id;
+                uint32_t pix = tk_cfg_find_process(x->cfg, x->pid);
+                if (pix == TK_CFG_NONE)
+                    return dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1,
+                                       "process %llu is not in the DCFG", (unsigned long long)x->pid);
+                x->p = &x->cfg->processes[pix];
+            }
+            size_t ci = th->first_chunk + x->chunk++;
+            x->n = x->pos = 0;
+            x->time = t->chunks[ci].preceding_instr_count;
+            x->first_of_chunk = 1;
+            uint64_t got;
+            tk_status st = tk_dcfg_trace_decode_chunk(t, ci, collect, x, &got, NULL, err);
+            if (st == TK_END)
+                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (st != TK_OK)
+                return st;
+        }
+        const tk_cfg_process *p = x->p;
+        uint32_t id = x->edges[x->pos++];
+        uint32_t e = tk_cfg_find_edge(p, id);
+        if (e == TK_CFG_NONE)
+            return tk_error_set(err, TK_ERR_FORMAT, "%s: edge %u is not an edge of process %llu in the DCFG",
+                                t->path, id, (unsigned long long)x->pid);
+        const tk_cfg_edge *ed = &p->edges[e];
+        x->first_of_chunk = 0;
+        if (!x->thread_started) {
+            /* the thread starts inside the function of its first block */
+            x->thread_started = 1;
+            uint64_t f = func_of(p, tk_cfg_is_block(p, ed->src) ? ed->src : ed->tgt);
+            if (f) {
+                if (push(x, f))
+                    return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+                make_event(x, &x->pending, TK_EVENT_ENTER, f);
+                x->has_pending = 1;
+            }
+        }
+        if (tk_cfg_is_block(p, ed->src))
+            x->time += p->blocks[ed->src].num_instrs;
+        tk_edge_kind k = tk_cfg_edge_kind(x->cfg, ed);
+        tk_event next_ev;
+        int have = 0;
+        if (tk_edge_kind_is_any_call(k)) {
+            uint64_t f = func_of(p, ed->tgt);
+            if (f) {
+                if (push(x, f))
+                    return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+                make_event(x, &next_ev, TK_EVENT_ENTER, f);
+                have = 1;
+            }
+        } else if (tk_edge_kind_is_any_return(k) && x->depth > 0) {
+            uint64_t f = x->stack[--x->depth];
+            make_event(x, &next_ev, TK_EVENT_EXIT, f);
+            have = 1;
+        }
+        if (have) {
+            if (x->has_pending) {
+                *ev = x->pending;
+                x->pending = next_ev;
+                return TK_OK;
+            }
+            *ev = next_ev;
+            return TK_OK;
+        }
+    }
+}
+
+static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size) {
+    tk_dcfg_trace_events *x = ctx;
+    for (uint32_t i = 0; i < x->cfg->nprocesses; i++) {
+        const tk_cfg_process *p = &x->cfg->processes[i];
+        uint32_t b = func <= UINT32_MAX ? tk_cfg_find_block(p, (uint32_t)func) : TK_CFG_NONE;
+        if (b == TK_CFG_NONE)
+            continue;
+        uint64_t off = 0;
+        const char *sym = tk_cfg_block_symbol(x->cfg, p, b, &off);
+        if (sym && off == 0)
+            return sym;
+        if (sym)
+            snprintf(buf, size, "%s+0x%llx", sym, (unsigned long long)off);
+        else
+            snprintf(buf, size, "block %llu", (unsigned long long)func);
+        return buf;
+    }
+    snprintf(buf, size, "block %llu", (unsigned long long)func);
+    return buf;
+}
+
+tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
+                                    const tk_cfg *cfg, tk_error *err) {
+    tk_dcfg_trace_events *x = tk_calloc(1, sizeof *x);
+    if (!x)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    x->t = t;
+    x->cfg = cfg;
+    *out = x;
+    return TK_OK;
+}
+
+void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x) {
+    if (!x)
+        return;
+    tk_free(x->edges);
+    tk_free(x->stack);
+    tk_free(x);
+}
+
+void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src) {
+    memset(src, 0, sizeof *src);
+    src->ctx = x;
+    src->next = events_next;
+    src->name = events_name;
+    src->ticks_per_second = 0;
+    src->time_unit = "instructions";
+    src->start_time = 0;
+}

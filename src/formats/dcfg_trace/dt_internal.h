@@ -1,0 +1,201 @@
+/* DCFG-Trace internals: the parsed file (spans into the content), the
+ * compiled transition tables, the lazy sequence expander. */
+#ifndef TK_DCFG_TRACE_INTERNAL_H
+#define TK_DCFG_TRACE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/dcfg_trace.h"
+
+/* ---- compiled transition table ------------------------------------------
+ * One state per CURRENT_EDGE_ID, plus one "dead end" state per edge that is
+ * only ever a target. Each state owns a lookup table of 2^bits entries indexed
+ * by the next `bits` bits of the stream (MSB first); an entry either is a
+ * transition (consumes len bits, emits one or more edges, moves to a state),
+ * points to a sub-table for longer codes, or marks a bit pattern with no
+ * transition. */
+
+#define DT_ENTRY_TRANSITION 0u
+#define DT_ENTRY_SUBTABLE 1u
+#define DT_ENTRY_NONE 2u
+
+/* The widest lookup of one table level. */
+#define DT_LOOKUP_BITS 8
+
+typedef struct dt_entry {
+    uint32_t next;   /* state after the transition, or the sub-table state */
+    uint32_t edge;   /* the single edge emitted, or index in multi_edges when nedges > 1 */
+    uint16_t nedges; /* edges emitted (transitions); 0 for sub-table and NONE */
+    uint8_t len;     /* bits consumed */
+    uint8_t kind;    /* DT_ENTRY_* */
+} dt_entry;
+
+typedef struct dt_state {
+    uint32_t first;  /* index of the state's first entry in entries */
+    uint32_t edge;   /* the edge id this state stands for (for messages) */
+    uint8_t bits;    /* lookup width; 0 = sole "" successor */
+    uint8_t dead;    /* 1: no transitions from this edge */
+    uint8_t depth;   /* bits already consumed before this (sub-)table */
+    uint8_t pad;
+} dt_state;
+
+typedef struct dt_table {
+    dt_state *states;
+    size_t nstates;
+    dt_entry *entries;
+    size_t nentries;
+    uint32_t *multi_edges;  /* edge lists of multi-edge transitions */
+    size_t nmulti;
+    /* edge id -> state index (open addressing, keys+1 so 0 = empty) */
+    uint64_t *map_keys;
+    uint32_t *map_vals;
+    size_t map_cap;
+    unsigned max_code_len;  /* longest code in the table (bits) */
+    size_t nrows;
+} dt_table;
+
+/* State of an edge id, or UINT32_MAX when the edge never appears in the table. */
+uint32_t dt_table_state_of(const dt_table *t, uint64_t edge);
+void dt_table_free(dt_table *t);
+
+/* One row of TRANSITION_TABLE as parsed. */
+typedef struct dt_row {
+    uint64_t current;
+    const char *code;      /* the raw code string (span in the content) */
+    uint32_t code_len;
+    uint32_t next_first;   /* index in the parse's next-id pool */
+    uint32_t next_count;
+    int64_t code_offset;   /* byte offset of the code string (for messages) */
+    int64_t row_offset;
+} dt_row;
+
+/* Validate rows and build t. next_pool holds the NEXT_EDGE_IDS of all rows.
+ * Located errors refer to path/content (offsets only; the caller adds lines). */
+tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const uint32_t *next_pool,
+                         int64_t *err_offset, tk_error *err);
+
+/* ---- the parsed file ------------------------------------------------------ */
+
+typedef struct dt_dict_entry {
+    char *key;             /* key without whitespace (owned) */
+    size_t key_len;
+    const char *value;     /* raw value span in the content */
+    size_t value_len;
+    int64_t value_offset;  /* byte offset of the value's first character */
+} dt_dict_entry;
+
+typedef struct dt_chunk {
+    uint64_t preceding_instr_count;
+    uint64_t instr_count;
+    uint64_t edge_count;
+    uint64_t first_edge_id;
+    const char *seq;       /* raw EDGE_ID_SEQUENCE span */
+    size_t seq_len;
+    int64_t seq_offset;    /* byte offset of the sequence's first character */
+    int64_t row_offset;
+} dt_chunk;
+
+typedef struct dt_thread {
+    uint64_t thread_id;
+    size_t first_chunk;
+    size_t nchunks;
+    int64_t offset;
+} dt_thread;
+
+typedef struct dt_process {
+    uint64_t pid;
+    dt_dict_entry *dict;
+    size_t ndict;
+    dt_table table;
+    size_t first_thread;
+    size_t nthreads;
+    int64_t offset;
+} dt_process;
+
+struct tk_dcfg_trace {
+    const char *path;      /* owned copy */
+    const char *data;      /* the content (borrowed from input or owned copy) */
+    size_t len;
+    void *owned_data;
+    void *input;           /* tk_input kept open while data is borrowed */
+    uint64_t major, minor;
+    dt_process *procs;
+    size_t nprocs;
+    dt_thread *threads;
+    size_t nthreads, cap_threads;
+    dt_chunk *chunks;
+    size_t nchunks, cap_chunks;
+};
+
+/* Parse the content of t (data, len, path set) into t. */
+tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err);
+
+/* Line and column (1-based) of a byte offset in the content. */
+void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col);
+/* Set a located error at a byte offset of the content. */
+tk_status dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- the lazy sequence expander --------------------------------------------
+ * Yields the 6-bit values of a sequence string with repeats and dictionary
+ * references expanded on the fly. Memory: one frame per open repeat or
+ * reference (at most TK_DCFG_TRACE_MAX_NESTING). */
+
+#define DT_FRAME_REPEAT 1
+#define DT_FRAME_DICT 2
+
+typedef struct dt_frame {
+    const char *body;       /* REPEAT: first char of the body; DICT: where to resume */
+    const char *end;        /* DICT: end of the text to resume */
+    uint64_t remaining;     /* REPEAT: iterations still to run after this one */
+    uint64_t count;         /* REPEAT: the count as written */
+    uint64_t chars_at_iter; /* REPEAT: characters produced when this iteration started */
+    uint32_t dict_index;    /* DICT: the entry being expanded */
+    uint8_t kind;
+} dt_frame;
+
+typedef struct dt_expander {
+    const char *p;          /* cursor in the current text */
+    const char *end;
+    const tk_dcfg_trace *trace;
+    const dt_process *proc;
+    uint64_t chars;         /* base64 characters produced so far */
+    uint64_t char_budget;   /* characters the chunk can consume at most (+1 slack) */
+    size_t depth;
+    dt_frame frames[TK_DCFG_TRACE_MAX_NESTING];
+    const char *last_char;  /* position of the last character produced */
+} dt_expander;
+
+/* Value of a base64 character, or -1. */
+extern const signed char dt_b64_value[256];
+/* The alphabet in value order. */
+extern const char dt_b64_chars[65];
+
+void dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *p, const char *seq,
+                      size_t len, uint64_t char_budget);
+/* Slow path: next 6-bit value (>= 0), -1 at the end of the sequence, or -2 on
+ * an error (err set, located). */
+int dt_expander_next_slow(dt_expander *x, tk_error *err);
+
+static inline int dt_expander_next(dt_expander *x, tk_error *err) {
+    if (x->p < x->end) {
+        int v = dt_b64_value[(unsigned char)*x->p];
+        if (v >= 0) {
+            x->last_char = x->p++;
+            x->chars++;
+            return v;
+        }
+    }
+    return dt_expander_next_slow(x, err);
+}
+
+/* ---- chunk decoding ------------------------------------------------------- */
+
+/* Decode one chunk of process p, calling emit for batches of edge ids.
+ * Warnings (leftover bits) go to diag when not NULL. */
+tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
+                          tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out,
+                          tk_diag *diag, tk_error *err);
+
+#endif

@@ -1,0 +1,642 @@
+/* DCFG-Trace: one-pass parser of the file structure (spec 3.1-3.7).
+ *
+ * The layout is fixed, so this is a small dedicated JSON scanner over the
+ * content: strings are kept as spans (zero copy), numbers are checked for
+ * overflow, every error carries the byte offset (and line:column) of what
+ * was found instead of what was expected. No recursion: the nesting of a
+ * DCFG-Trace is fixed (at most 6 levels). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dt_internal.h"
+
+void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col) {
+    uint64_t l = 1, c = 1;
+    if (offset > (int64_t)t->len)
+        offset = (int64_t)t->len;
+    for (int64_t i = 0; i < offset; i++) {
+        if (t->data[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+tk_status dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,
+                      const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    tk_error_vset(err, code, fmt, ap);
+    va_end(ap);
+    uint64_t line = 0, col = 0;
+    if (offset >= 0)
+        dt_line_col(t, offset, &line, &col);
+    tk_error_locate(err, t->path, offset, line, col);
+    return code;
+}
+
+typedef struct lexer {
+    tk_dcfg_trace *t;
+    const char *p, *end;
+    tk_error *err;
+    uint32_t *pool;        /* NEXT_EDGE_IDS of the current process */
+    size_t npool, cap_pool;
+    dt_row *rows;
+    size_t nrows, cap_rows;
+} lexer;
+
+static int64_t off_of(const lexer *lx, const char *p) { return (int64_t)(p - lx->t->data); }
+
+static void skip_ws(lexer *lx) {
+    while (lx->p < lx->end &&
+           (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\n' || *lx->p == '\r'))
+        lx->p++;
+}
+
+static const char *found_text(const lexer *lx, char *buf, size_t size) {
+    if (lx->p >= lx->end)
+        return "end of file";
+    char c = *lx->p;
+    if (c == '"') {
+        const char *q = lx->p + 1;
+        size_t n = 0;
+        while (q < lx->end && *q != '"' && n < 40)
+            q++, n++;
+        snprintf(buf, size, "\"%.*s%s", (int)n, lx->p + 1, (q < lx->end && *q == '"') ? "\"" : "...");
+        return buf;
+    }
+    if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
+        snprintf(buf, size, "byte 0x%02x", (unsigned char)c);
+    else
+        snprintf(buf, size, "'%c'", c);
+    return buf;
+}
+
+static tk_status fail_here(lexer *lx, const char *what) {
+    char buf[64];
+    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, lx->p), "expected %s, found %s",
+                       what, found_text(lx, buf, sizeof buf));
+}
+
+static tk_status expect(lexer *lx, char c, const char *what) {
+    skip_ws(lx);
+    if (lx->p < lx->end && *lx->p == c) {
+        lx->p++;
+        return TK_OK;
+    }
+    return fail_here(lx, what);
+}
+
+/* ',' then more, or the closing char: returns 1 for more, 0 for closed, <0 error. */
+static int more(lexer *lx, char close, const char *what) {
+    skip_ws(lx);
+    if (lx->p < lx->end && *lx->p == ',') {
+        lx->p++;
+        return 1;
+    }
+    if (lx->p < lx->end && *lx->p == close) {
+        lx->p++;
+        return 0;
+    }
+    return fail_here(lx, what);
+}
+
+static int peek_is(lexer *lx, char c) {
+    skip_ws(lx);
+    return lx->p < lx->end && *lx->p == c;
+}
+
+/* A string as a raw span (escapes kept as written). */
+static tk_status string_span(lexer *lx, const char **s, size_t *len, int64_t *offset,
+                             const char *what) {
+    skip_ws(lx);
+    if (lx->p >= lx->end || *lx->p != '"')
+        return fail_here(lx, what);
+    const char *q = lx->p + 1;
+    while (q < lx->end && *q != '"') {
+        if ((unsigned char)*q < 0x20)
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, q),
+                               "control character 0x%02x inside a JSON string", (unsigned char)*q);
+        if (*q == '\\') {
+            q++;
+            if (q >= lx->end)
+                break;
+        }
+        q++;
+    }
+    if (q >= lx->end)
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, lx->p),
+                           "unterminated JSON string");
+    *s = lx->p + 1;
+    *len = (size_t)(q - lx->p - 1);
+    if (offset)
+        *offset = off_of(lx, lx->p + 1);
+    lx->p = q + 1;
+    return TK_OK;
+}
+
+static int span_is(const char *s, size_t len, const char *word) {
+    return strlen(word) == len && memcmp(s, word, len) == 0;
+}
+
+/* A non-negative integer: a JSON number, or (hex_ok) a "0x..." string. */
+static tk_status uint_value(lexer *lx, uint64_t *v, int hex_ok, const char *what) {
+    skip_ws(lx);
+    const char *start = lx->p;
+    char buf[64];
+    if (hex_ok && lx->p < lx->end && *lx->p == '"') {
+        const char *s;
+        size_t len;
+        tk_status st = string_span(lx, &s, &len, NULL, what);
+        if (st != TK_OK)
+            return st;
+        if (len < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || len > 18)
+            goto bad_hex;
+        uint64_t x = 0;
+        for (size_t i = 2; i < len; i++) {
+            char c = s[i];
+            int d = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (d < 0)
+                goto bad_hex;
+            x = (x << 4) | (uint64_t)d;
+        }
+        *v = x;
+        return TK_OK;
+    bad_hex:
+        lx->p = start;
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+                           "expected %s (an integer or a \"0x...\" hex string of at most 64 bits), "
+                           "found %s", what, found_text(lx, buf, sizeof buf));
+    }
+    if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9') {
+        if (lx->p < lx->end && *lx->p == '-')
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+                               "expected %s (a non-negative integer), found a negative number", what);
+        return fail_here(lx, what);
+    }
+    uint64_t x = 0;
+    while (lx->p < lx->end && *lx->p >= '0' && *lx->p <= '9') {
+        unsigned d = (unsigned)(*lx->p - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return dt_error_at(lx->t, lx->err, TK_ERR_LIMIT, off_of(lx, start),
+                               "%s does not fit in 64 bits", what);
+        x = x * 10 + d;
+        lx->p++;
+    }
+    if (lx->p < lx->end && (*lx->p == '.' || *lx->p == 'e' || *lx->p == 'E'))
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+                           "expected %s (an integer), found a fractional number", what);
+    if (x > 1 && *start == '0' && start + 1 < lx->end && start[1] >= '0' && start[1] <= '9')
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+                           "JSON numbers have no leading zeros (%s)", what);
+    *v = x;
+    return TK_OK;
+}
+
+static tk_status edge_id_value(lexer *lx, uint64_t *v, int hex_ok, const char *what) {
+    const char *start = (skip_ws(lx), lx->p);
+    tk_status st = uint_value(lx, v, hex_ok, what);
+    if (st != TK_OK)
+        return st;
+    if (*v == 0 || *v > UINT32_MAX)
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+                           "%s %llu out of range (edge ids are 1..4294967295)", what,
+                           (unsigned long long)*v);
+    return TK_OK;
+}
+
+/* A header row: exactly these names in this order. */
+static tk_status header_row(lexer *lx, const char *table, const char *const *names, size_t n) {
+    tk_status st = expect(lx, '[', "'[' opening the header row");
+    if (st != TK_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        const char *s;
+        size_t len;
+        int64_t off;
+        if (i > 0 && (st = expect(lx, ',', "',' in the header row")) != TK_OK)
+            return st;
+        skip_ws(lx);
+        const char *at = lx->p;
+        if ((st = string_span(lx, &s, &len, &off, "a column name")) != TK_OK)
+            return st;
+        if (!span_is(s, len, names[i]))
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, at),
+                               "%s column %zu must be \"%s\" (columns are positional), found \"%.*s\"",
+                               table, i + 1, names[i], (int)(len > 60 ? 60 : len), s);
+    }
+    return expect(lx, ']', "']' closing the header row (no more columns)");
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = tk_realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static tk_status nomem(lexer *lx) { return tk_error_set(lx->err, TK_ERR_NOMEM, "out of memory"); }
+
+static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
+    tk_status st = expect(lx, '{', "'{' opening STRING_DICTIONARY");
+    if (st != TK_OK)
+        return st;
+    size_t cap = 0;
+    if (peek_is(lx, '}')) {
+        lx->p++;
+        return TK_OK;
+    }
+    for (;;) {
+        const char *k, *v;
+        size_t klen, vlen;
+        int64_t koff, voff;
+        skip_ws(lx);
+        if ((st = string_span(lx, &k, &klen, &koff, "a dictionary key (a string)")) != TK_OK)
+            return st;
+        char *key = tk_malloc(klen + 1);
+        if (!key)
+            return nomem(lx);
+        size_t n = 0;
+        for (size_t i = 0; i < klen; i++) {
+            char c = k[i];
+            if (c == ' ' || c == '\t')
+                continue;
+            if (dt_b64_value[(unsigned char)c] < 0) {
+                tk_free(key);
+                return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, koff + (int64_t)i,
+                                   "dictionary keys use the characters A-Z a-z 0-9 + -; found '%c'", c);
+            }
+            key[n++] = c;
+        }
+        key[n] = 0;
+        for (size_t i = 0; i < proc->ndict; i++)
+            if (proc->dict[i].key_len == n && memcmp(proc->dict[i].key, key, n) == 0) {
+                tk_free(key);
+                return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, koff - 1,
+                                   "duplicate dictionary key \"%.*s\"", (int)klen, k);
+            }
+        if (grow((void **)&proc->dict, &cap, proc->ndict + 1, sizeof *proc->dict)) {
+            tk_free(key);
+            return nomem(lx);
+        }
+        dt_dict_entry *d = &proc->dict[proc->ndict++];
+        d->key = key;
+        d->key_len = n;
+        if ((st = expect(lx, ':', "':' after a dictionary key")) != TK_OK)
+            return st;
+        skip_ws(lx);
+        if (!peek_is(lx, '"'))
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, lx->p),
+                               "the value of dictionary key \"%s\" must be a string (an edge-id "
+                               "sequence)", key);
+        if ((st = string_span(lx, &v, &vlen, &voff, "a string")) != TK_OK)
+            return st;
+        d->value = v;
+        d->value_len = vlen;
+        d->value_offset = voff;
+        int m = more(lx, '}', "',' or '}' in STRING_DICTIONARY");
+        if (m < 0)
+            return (tk_status)m;
+        if (m == 0)
+            return TK_OK;
+    }
+}
+
+enum { COL_CURRENT, COL_CODE, COL_NEXT, COL_COUNT };
+
+static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
+    tk_status st = expect(lx, '[', "'[' opening TRANSITION_TABLE");
+    if (st != TK_OK)
+        return st;
+    static const char *const names[COL_COUNT] = {"CURRENT_EDGE_ID", "TRANSITION_CODE",
+                                                 "NEXT_EDGE_IDS"};
+    int col_of[COL_COUNT] = {-1, -1, -1};
+    int kind_of[COL_COUNT];
+    skip_ws(lx);
+    const char *hdr = lx->p;
+    if ((st = expect(lx, '[', "'[' opening the TRANSITION_TABLE header row")) != TK_OK)
+        return st;
+    int ncols = 0;
+    do {
+        const char *s;
+        size_t len;
+        skip_ws(lx);
+        const char *at = lx->p;
+        if ((st = string_span(lx, &s, &len, NULL, "a column name")) != TK_OK)
+            return st;
+        int which = -1;
+        for (int i = 0; i < COL_COUNT; i++)
+            if (span_is(s, len, names[i]))
+                which = i;
+        if (which < 0 || col_of[which] >= 0)
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, at),
+                               "%s TRANSITION_TABLE column \"%.*s\" (expected CURRENT_EDGE_ID, "
+                               "TRANSITION_CODE, NEXT_EDGE_IDS)",
+                               which < 0 ? "unknown" : "duplicate", (int)(len > 60 ? 60 : len), s);
+        col_of[which] = ncols;
+        kind_of[ncols] = which;
+        ncols++;
+    } while ((st = (tk_status)more(lx, ']', "',' or ']' in the TRANSITION_TABLE header")) == 1);
+    if ((int)st < 0)
+        return st;
+    for (int i = 0; i < COL_COUNT; i++)
+        if (col_of[i] < 0)
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, hdr),
+                               "TRANSITION_TABLE header has no %s column", names[i]);
+    lx->nrows = 0;
+    lx->npool = 0;
+    for (;;) {
+        int m = more(lx, ']', "',' or ']' in TRANSITION_TABLE");
+        if (m < 0)
+            return (tk_status)m;
+        if (m == 0)
+            break;
+        skip_ws(lx);
+        const char *row_at = lx->p;
+        if ((st = expect(lx, '[', "'[' opening a TRANSITION_TABLE row")) != TK_OK)
+            return st;
+        if (grow((void **)&lx->rows, &lx->cap_rows, lx->nrows + 1, sizeof *lx->rows))
+            return nomem(lx);
+        dt_row *r = &lx->rows[lx->nrows];
+        memset(r, 0, sizeof *r);
+        r->row_offset = off_of(lx, row_at);
+        for (int c = 0; c < ncols; c++) {
+            if (c > 0 && (st = expect(lx, ',', "',' (a TRANSITION_TABLE row has 3 cells)")) != TK_OK)
+                return st;
+            switch (kind_of[c]) {
+            case COL_CURRENT:
+                if ((st = edge_id_value(lx, &r->current, 1, "CURRENT_EDGE_ID")) != TK_OK)
+                    return st;
+                break;
+            case COL_CODE: {
+                const char *s;
+                size_t len;
+                if ((st = string_span(lx, &s, &len, &r->code_offset, "TRANSITION_CODE (a string)")) !=
+                    TK_OK)
+                    return st;
+                if (len > 64)
+                    len = 64;  /* longer than any legal code: reported by the table check */
+                r->code = s;
+                r->code_len = (uint32_t)len;
+                break;
+            }
+            default: {
+                if ((st = expect(lx, '[', "'[' opening NEXT_EDGE_IDS")) != TK_OK)
+                    return st;
+                r->next_first = (uint32_t)lx->npool;
+                if (!peek_is(lx, ']')) {
+                    do {
+                        uint64_t id;
+                        if ((st = edge_id_value(lx, &id, 1, "an id in NEXT_EDGE_IDS")) != TK_OK)
+                            return st;
+                        if (grow((void **)&lx->pool, &lx->cap_pool, lx->npool + 1, sizeof *lx->pool))
+                            return nomem(lx);
+                        lx->pool[lx->npool++] = (uint32_t)id;
+                    } while ((st = (tk_status)more(lx, ']', "',' or ']' in NEXT_EDGE_IDS")) == 1);
+                    if ((int)st < 0)
+                        return st;
+                } else {
+                    lx->p++;
+                }
+                r->next_count = (uint32_t)(lx->npool - r->next_first);
+                break;
+            }
+            }
+        }
+        if ((st = expect(lx, ']', "']' closing a TRANSITION_TABLE row (3 cells)")) != TK_OK)
+            return st;
+        lx->nrows++;
+    }
+    int64_t bad = -1;
+    st = dt_table_build(&proc->table, lx->rows, lx->nrows, lx->pool, &bad, lx->err);
+    if (st != TK_OK && bad >= 0) {
+        uint64_t line, col;
+        dt_line_col(lx->t, bad, &line, &col);
+        tk_error_locate(lx->err, lx->t->path, bad, line, col);
+    }
+    return st;
+}
+
+static const char *const trace_cols[5] = {"PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT",
+                                          "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE"};
+
+static tk_status parse_trace_data(lexer *lx) {
+    tk_dcfg_trace *t = lx->t;
+    tk_status st = expect(lx, '[', "'[' opening TRACE_DATA");
+    if (st != TK_OK)
+        return st;
+    if ((st = header_row(lx, "TRACE_DATA", trace_cols, 5)) != TK_OK)
+        return st;
+    for (;;) {
+        int m = more(lx, ']', "',' or ']' in TRACE_DATA");
+        if (m < 0)
+            return (tk_status)m;
+        if (m == 0)
+            return TK_OK;
+        skip_ws(lx);
+        const char *row_at = lx->p;
+        if ((st = expect(lx, '[', "'[' opening a TRACE_DATA row")) != TK_OK)
+            return st;
+        if (grow((void **)&t->chunks, &t->cap_chunks, t->nchunks + 1, sizeof *t->chunks))
+            return nomem(lx);
+        dt_chunk *c = &t->chunks[t->nchunks];
+        memset(c, 0, sizeof *c);
+        c->row_offset = off_of(lx, row_at);
+        if ((st = uint_value(lx, &c->preceding_instr_count, 0, "PRECEDING_INSTR_COUNT")) != TK_OK ||
+            (st = expect(lx, ',', "',' after PRECEDING_INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
+            (st = uint_value(lx, &c->instr_count, 0, "INSTR_COUNT")) != TK_OK ||
+            (st = expect(lx, ',', "',' after INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
+            (st = uint_value(lx, &c->edge_count, 0, "EDGE_COUNT")) != TK_OK ||
+            (st = expect(lx, ',', "',' after EDGE_COUNT (a TRACE_DATA row has 5 cells)")))
+            return st;
+        skip_ws(lx);
+        const char *first_at = lx->p;
+        if ((st = uint_value(lx, &c->first_edge_id, 0, "FIRST_EDGE_ID")) != TK_OK)
+            return st;
+        if (c->edge_count > 0 && (c->first_edge_id == 0 || c->first_edge_id > UINT32_MAX))
+            return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, first_at),
+                               "FIRST_EDGE_ID %llu out of range (edge ids are 1..4294967295)",
+                               (unsigned long long)c->first_edge_id);
+        if ((st = expect(lx, ',', "',' after FIRST_EDGE_ID (a TRACE_DATA row has 5 cells, "
+                                  "EDGE_ID_SEQUENCE is missing)")) != TK_OK)
+            return st;
+        if ((st = string_span(lx, &c->seq, &c->seq_len, &c->seq_offset,
+                              "EDGE_ID_SEQUENCE (a string)")) != TK_OK)
+            return st;
+        if ((st = expect(lx, ']', "']' closing a TRACE_DATA row (5 cells)")) != TK_OK)
+            return st;
+        t->nchunks++;
+    }
+}
+
+static const char *const thread_cols[2] = {"THREAD_ID", "TRACE_DATA"};
+
+static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
+    tk_dcfg_trace *t = lx->t;
+    tk_status st = expect(lx, '[', "'[' opening THREAD_DATA");
+    if (st != TK_OK)
+        return st;
+    if ((st = header_row(lx, "THREAD_DATA", thread_cols, 2)) != TK_OK)
+        return st;
+    proc->first_thread = t->nthreads;
+    for (;;) {
+        int m = more(lx, ']', "',' or ']' in THREAD_DATA");
+        if (m < 0)
+            return (tk_status)m;
+        if (m == 0)
+            return TK_OK;
+        skip_ws(lx);
+        const char *row_at = lx->p;
+        if ((st = expect(lx, '[', "'[' opening a THREAD_DATA row")) != TK_OK)
+            return st;
+        uint64_t tid;
+        skip_ws(lx);
+        const char *tid_at = lx->p;
+        if ((st = uint_value(lx, &tid, 0, "THREAD_ID")) != TK_OK)
+            return st;
+        for (size_t i = proc->first_thread; i < t->nthreads; i++)
+            if (t->threads[i].thread_id == tid)
+                return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, tid_at),
+                                   "thread %llu appears twice in process %llu", (unsigned long long)tid,
+                                   (unsigned long long)proc->pid);
+        if ((st = expect(lx, ',', "',' after THREAD_ID")) != TK_OK)
+            return st;
+        if (grow((void **)&t->threads, &t->cap_threads, t->nthreads + 1, sizeof *t->threads))
+            return nomem(lx);
+        size_t ti = t->nthreads++;
+        t->threads[ti].thread_id = tid;
+        t->threads[ti].first_chunk = t->nchunks;
+        t->threads[ti].offset = off_of(lx, row_at);
+        proc->nthreads++;
+        if ((st = parse_trace_data(lx)) != TK_OK)
+            return st;
+        t->threads[ti].nchunks = t->nchunks - t->threads[ti].first_chunk;
+        if ((st = expect(lx, ']', "']' closing a THREAD_DATA row (2 cells)")) != TK_OK)
+            return st;
+    }
+}
+
+static const char *const process_cols[4] = {"PROCESS_ID", "STRING_DICTIONARY", "TRANSITION_TABLE",
+                                            "THREAD_DATA"};
+
+static tk_status parse_processes(lexer *lx) {
+    tk_dcfg_trace *t = lx->t;
+    size_t cap = 0;
+    tk_status st = expect(lx, '[', "'[' opening PROCESSES");
+    if (st != TK_OK)
+        return st;
+    if ((st = header_row(lx, "PROCESSES", process_cols, 4)) != TK_OK)
+        return st;
+    for (;;) {
+        int m = more(lx, ']', "',' or ']' in PROCESSES");
+        if (m < 0)
+            return (tk_status)m;
+        if (m == 0)
+            return TK_OK;
+        skip_ws(lx);
+        const char *row_at = lx->p;
+        if ((st = expect(lx, '[', "'[' opening a PROCESSES row")) != TK_OK)
+            return st;
+        if (grow((void **)&t->procs, &cap, t->nprocs + 1, sizeof *t->procs))
+            return nomem(lx);
+        dt_process *p = &t->procs[t->nprocs++];
+        memset(p, 0, sizeof *p);
+        p->offset = off_of(lx, row_at);
+        skip_ws(lx);
+        const char *pid_at = lx->p;
+        if ((st = uint_value(lx, &p->pid, 0, "PROCESS_ID")) != TK_OK)
+            return st;
+        for (size_t i = 0; i + 1 < t->nprocs; i++)
+            if (t->procs[i].pid == p->pid)
+                return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, pid_at),
+                                   "process %llu appears twice", (unsigned long long)p->pid);
+        if ((st = expect(lx, ',', "',' after PROCESS_ID")) != TK_OK ||
+            (st = parse_dictionary(lx, p)) != TK_OK ||
+            (st = expect(lx, ',', "',' after STRING_DICTIONARY")) != TK_OK ||
+            (st = parse_transition_table(lx, p)) != TK_OK ||
+            (st = expect(lx, ',', "',' after TRANSITION_TABLE")) != TK_OK ||
+            (st = parse_thread_data(lx, p)) != TK_OK ||
+            (st = expect(lx, ']', "']' closing a PROCESSES row (4 cells)")) != TK_OK)
+            return st;
+    }
+}
+
+static tk_status top_key(lexer *lx, const char *want) {
+    skip_ws(lx);
+    const char *at = lx->p;
+    const char *s;
+    size_t len;
+    char what[96];
+    snprintf(what, sizeof what, "the key \"%s\"", want);
+    tk_status st = string_span(lx, &s, &len, NULL, what);
+    if (st != TK_OK)
+        return st;
+    if (!span_is(s, len, want))
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, at),
+                           "expected the key \"%s\" (the top-level keys are MAJOR_VERSION, "
+                           "MINOR_VERSION, PROCESSES in this order), found \"%.*s\"",
+                           want, (int)(len > 60 ? 60 : len), s);
+    return expect(lx, ':', "':' after a key");
+}
+
+tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err) {
+    lexer lx;
+    memset(&lx, 0, sizeof lx);
+    lx.t = t;
+    lx.p = t->data;
+    lx.end = t->data + t->len;
+    lx.err = err;
+    tk_status st;
+    skip_ws(&lx);
+    const char *ver_at = NULL;
+    if ((st = expect(&lx, '{', "'{' (a DCFG-Trace is a JSON object)")) != TK_OK ||
+        (st = top_key(&lx, "MAJOR_VERSION")) != TK_OK ||
+        (ver_at = (skip_ws(&lx), lx.p), st = uint_value(&lx, &t->major, 1, "MAJOR_VERSION")) !=
+            TK_OK ||
+        (st = expect(&lx, ',', "',' after MAJOR_VERSION")) != TK_OK ||
+        (st = top_key(&lx, "MINOR_VERSION")) != TK_OK ||
+        (st = uint_value(&lx, &t->minor, 1, "MINOR_VERSION")) != TK_OK ||
+        (st = expect(&lx, ',', "',' after MINOR_VERSION")) != TK_OK ||
+        (st = top_key(&lx, "PROCESSES")) != TK_OK || (st = parse_processes(&lx)) != TK_OK)
+        goto out;
+    skip_ws(&lx);
+    if (lx.p < lx.end && *lx.p == ',') {
+        st = dt_error_at(t, err, TK_ERR_FORMAT, off_of(&lx, lx.p),
+                         "expected '}' after PROCESSES (no other top-level keys), found ','");
+        goto out;
+    }
+    if ((st = expect(&lx, '}', "'}' closing the top-level object")) != TK_OK)
+        goto out;
+    skip_ws(&lx);
+    if (lx.p < lx.end) {
+        st = fail_here(&lx, "end of file after the top-level object");
+        goto out;
+    }
+    if ((t->major != 1 || t->minor != 0) && diag) {
+        uint64_t line, col;
+        dt_line_col(t, off_of(&lx, ver_at), &line, &col);
+        tk_location loc = {t->path, off_of(&lx, ver_at), line, col};
+        tk_diag_report(diag, TK_SEV_WARNING, &loc, "version %llu.%llu; tracekit reads version 1.0",
+                       (unsigned long long)t->major, (unsigned long long)t->minor);
+    }
+out:
+    tk_free(lx.pool);
+    tk_free(lx.rows);
+    return st;
+}

@@ -1,0 +1,236 @@
+/* DCFG-Trace: lazy expansion of EDGE_ID_SEQUENCE strings (spec 3.7.1).
+ *
+ * Repeats "(n*...)" and dictionary references "<key>" are expanded with a
+ * stack of frames; nothing is materialised. A repeat body that produced no
+ * character in one iteration produces none in the next, so the remaining
+ * iterations are skipped (no hang on "(99999999999*)"). A repeat whose
+ * remaining iterations would produce more characters than the chunk can
+ * consume is an error as soon as one iteration has been measured. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dt_internal.h"
+
+const char dt_b64_chars[65] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
+
+#define X -1
+const signed char dt_b64_value[256] = {
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  62, X,  63, X,  X,
+    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, X,  X,  X,  X,  X,  X,
+    X,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
+    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, X,  X,  X,  X,  X,
+    X,  26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+};
+#undef X
+
+static int is_seq_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+void dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *p, const char *seq,
+                      size_t len, uint64_t char_budget) {
+    x->p = seq;
+    x->end = seq + len;
+    x->trace = t;
+    x->proc = p;
+    x->chars = 0;
+    x->char_budget = char_budget;
+    x->depth = 0;
+    x->last_char = seq;
+}
+
+static int fail(dt_expander *x, tk_error *err, const char *at, tk_status code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail(dt_expander *x, tk_error *err, const char *at, tk_status code, const char *fmt, ...) {
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    dt_error_at(x->trace, err, code, (int64_t)(at - x->trace->data), "%s", msg);
+    return -2;
+}
+
+static const char *describe_char(char c, char *buf) {
+    if (c == '"')
+        return "end of string";
+    if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) {
+        snprintf(buf, 8, "0x%02x", (unsigned char)c);
+        return buf;
+    }
+    buf[0] = '\'';
+    buf[1] = c;
+    buf[2] = '\'';
+    buf[3] = 0;
+    return buf;
+}
+
+/* Find a dictionary entry by key chars [k, kend) with whitespace skipped. */
+static long find_key(const dt_process *p, const char *k, const char *kend) {
+    char key[256];
+    size_t n = 0;
+    for (const char *q = k; q < kend; q++) {
+        if (is_seq_space(*q))
+            continue;
+        if (n + 1 >= sizeof key)
+            return -1;
+        key[n++] = *q;
+    }
+    for (size_t i = 0; i < p->ndict; i++)
+        if (p->dict[i].key_len == n && memcmp(p->dict[i].key, key, n) == 0)
+            return (long)i;
+    return -1;
+}
+
+int dt_expander_next_slow(dt_expander *x, tk_error *err) {
+    char cbuf[8];
+    for (;;) {
+        if (x->p >= x->end) {
+            /* end of the current text */
+            if (x->depth == 0)
+                return -1;
+            dt_frame *f = &x->frames[x->depth - 1];
+            if (f->kind == DT_FRAME_REPEAT) {
+                const char *open = f->body;
+                while (open > x->trace->data && *open != '(')
+                    open--;
+                return fail(x, err, open, TK_ERR_FORMAT, "unterminated repeat (no ')')");
+            }
+            x->p = f->body;
+            x->end = f->end;
+            x->depth--;
+            continue;
+        }
+        char c = *x->p;
+        int v = dt_b64_value[(unsigned char)c];
+        if (v >= 0) {
+            x->last_char = x->p++;
+            x->chars++;
+            return v;
+        }
+        if (is_seq_space(c)) {
+            x->p++;
+            continue;
+        }
+        if (c == '(') {
+            const char *at = x->p;
+            const char *q = at + 1;
+            uint64_t n = 0;
+            int digits = 0, overflow = 0;
+            while (q < x->end && *q >= '0' && *q <= '9') {
+                if (n > (UINT64_MAX - 9) / 10)
+                    overflow = 1;
+                else
+                    n = n * 10 + (uint64_t)(*q - '0');
+                digits++;
+                q++;
+            }
+            if (digits == 0)
+                return fail(x, err, q, TK_ERR_FORMAT,
+                            "expected a decimal repeat count after '(', found %s", describe_char(q < x->end ? *q : '"', cbuf));
+            if (q >= x->end || *q != '*')
+                return fail(x, err, q, TK_ERR_FORMAT, "expected '*' after the repeat count, found %s",
+                            describe_char(q < x->end ? *q : '"', cbuf));
+            if (overflow)
+                return fail(x, err, at, TK_ERR_LIMIT, "repeat count too large (over %llu)",
+                            (unsigned long long)UINT64_MAX);
+            if (n == 0)
+                return fail(x, err, at + 1, TK_ERR_FORMAT, "repeat count must be at least 1, found 0");
+            if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
+                return fail(x, err, at, TK_ERR_LIMIT,
+                            "repeats and dictionary references nested deeper than %d",
+                            TK_DCFG_TRACE_MAX_NESTING);
+            dt_frame *f = &x->frames[x->depth++];
+            f->kind = DT_FRAME_REPEAT;
+            f->body = q + 1;
+            f->end = NULL;
+            f->count = n;
+            f->remaining = n - 1;
+            f->chars_at_iter = x->chars;
+            x->p = q + 1;
+            continue;
+        }
+        if (c == ')') {
+            if (x->depth == 0 || x->frames[x->depth - 1].kind != DT_FRAME_REPEAT)
+                return fail(x, err, x->p, TK_ERR_FORMAT, "')' without a matching '('");
+            dt_frame *f = &x->frames[x->depth - 1];
+            uint64_t produced = x->chars - f->chars_at_iter;
+            if (f->remaining == 0 || produced == 0) {
+                x->depth--;
+                x->p++;
+                continue;
+            }
+            /* the remaining iterations produce `produced` characters each */
+            uint64_t left = x->char_budget > x->chars ? x->char_budget - x->chars : 0;
+            if (f->remaining > left / produced) {
+                const char *open = f->body;
+                while (open > x->trace->data && *open != '(')
+                    open--;
+                return fail(x, err, open, TK_ERR_LIMIT,
+                            "repeat count %llu is larger than what the chunk's EDGE_COUNT can consume",
+                            (unsigned long long)f->count);
+            }
+            f->remaining--;
+            f->chars_at_iter = x->chars;
+            x->p = f->body;
+            continue;
+        }
+        if (c == '<') {
+            const char *at = x->p;
+            const char *q = at + 1;
+            while (q < x->end && *q != '>') {
+                if (dt_b64_value[(unsigned char)*q] < 0 && !is_seq_space(*q))
+                    return fail(x, err, q, TK_ERR_FORMAT,
+                                "unexpected %s in a dictionary reference (keys use A-Z a-z 0-9 + -)",
+                                describe_char(*q, cbuf));
+                q++;
+            }
+            if (q >= x->end)
+                return fail(x, err, at, TK_ERR_FORMAT, "unterminated dictionary reference (no '>')");
+            long idx = find_key(x->proc, at + 1, q);
+            if (idx < 0) {
+                char key[128];
+                size_t n = (size_t)(q - at - 1);
+                if (n > sizeof key - 1)
+                    n = sizeof key - 1;
+                memcpy(key, at + 1, n);
+                key[n] = 0;
+                return fail(x, err, at, TK_ERR_FORMAT, "key <%s> is not in STRING_DICTIONARY", key);
+            }
+            for (size_t i = 0; i < x->depth; i++)
+                if (x->frames[i].kind == DT_FRAME_DICT && x->frames[i].dict_index == (uint32_t)idx)
+                    return fail(x, err, at, TK_ERR_FORMAT,
+                                "recursive dictionary reference: <%s> refers to itself",
+                                x->proc->dict[idx].key);
+            if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
+                return fail(x, err, at, TK_ERR_LIMIT,
+                            "repeats and dictionary references nested deeper than %d",
+                            TK_DCFG_TRACE_MAX_NESTING);
+            dt_frame *f = &x->frames[x->depth++];
+            f->kind = DT_FRAME_DICT;
+            f->body = q + 1;
+            f->end = x->end;
+            f->dict_index = (uint32_t)idx;
+            x->p = x->proc->dict[idx].value;
+            x->end = x->p + x->proc->dict[idx].value_len;
+            continue;
+        }
+        if (c == '\\')
+            return fail(x, err, x->p, TK_ERR_FORMAT,
+                        "JSON escape in an edge-id sequence (sequences hold raw characters only)");
+        return fail(x, err, x->p, TK_ERR_FORMAT,
+                    "unexpected %s in an edge-id sequence (expected A-Z a-z 0-9 + - ( ) < > or space)",
+                    describe_char(c, cbuf));
+    }
+}

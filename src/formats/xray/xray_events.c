@@ -1,0 +1,128 @@
+/* XRay records as an events-model source. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "tracekit/events.h"
+#include "xray_internal.h"
+
+struct tk_xray_events {
+    tk_xray_reader *reader;
+    const tk_xray_map *map;
+    tk_hmap thread_of;  /* (pid << 32 | tid) -> dense index */
+    uint32_t nthreads;
+    tk_hmap unknown;    /* function ids missing from the map */
+    uint32_t largest_unknown;
+    tk_xray_record rec;
+};
+
+tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
+                              tk_error *err)
+{
+    tk_xray_events *e = tk_calloc(1, sizeof *e);
+    if (!e)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    e->reader = r;
+    e->map = map;
+    *out = e;
+    return TK_OK;
+}
+
+void tk_xray_events_free(tk_xray_events *e)
+{
+    if (!e)
+        return;
+    tk_hmap_free(&e->thread_of);
+    tk_hmap_free(&e->unknown);
+    tk_free(e);
+}
+
+uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest)
+{
+    if (largest)
+        *largest = e->largest_unknown;
+    return e->unknown.len;
+}
+
+static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
+{
+    tk_xray_events *e = ctx;
+    tk_xray_record *rec = &e->rec;
+    for (;;) {
+        tk_status st = tk_xray_next(e->reader, rec, err);
+        if (st != TK_OK)
+            return st;
+        switch (rec->kind) {
+        case TK_XRAY_ENTER:
+        case TK_XRAY_ENTER_ARGS:
+            ev->kind = TK_EVENT_ENTER;
+            break;
+        case TK_XRAY_EXIT:
+            ev->kind = TK_EVENT_EXIT;
+            break;
+        case TK_XRAY_TAIL_EXIT:
+            ev->kind = TK_EVENT_TAIL_EXIT;
+            break;
+        case TK_XRAY_CUSTOM_EVENT:
+            ev->kind = TK_EVENT_CUSTOM;
+            break;
+        case TK_XRAY_TYPED_EVENT:
+            ev->kind = TK_EVENT_TYPED;
+            break;
+        default:
+            continue;
+        }
+        uint64_t key = (uint64_t)(uint32_t)rec->pid << 32 | (uint32_t)rec->tid;
+        int inserted = 0;
+        uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
+        if (!slot)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+        if (inserted)
+            e->nthreads++;
+        ev->thread = (uint32_t)*slot;
+        ev->pid = rec->pid;
+        ev->tid = rec->tid;
+        ev->cpu = rec->cpu;
+        ev->time = rec->tsc;
+        ev->func = tk_xray_is_function(rec->kind) ? rec->func_id : 0;
+        ev->nargs = rec->kind == TK_XRAY_ENTER_ARGS ? rec->nargs : 0;
+        ev->args = rec->args;
+        ev->type = rec->event_type;
+        ev->size = rec->kind >= TK_XRAY_CUSTOM_EVENT ? (size_t)rec->event_size : 0;
+        ev->data = rec->payload;
+        ev->offset = rec->offset;
+        if (e->map && tk_xray_is_function(rec->kind) &&
+            !tk_xray_map_function(e->map, rec->func_id)) {
+            if (tk_hmap_put(&e->unknown, rec->func_id, 1) < 0)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (rec->func_id > e->largest_unknown)
+                e->largest_unknown = rec->func_id;
+        }
+        return TK_OK;
+    }
+}
+
+static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
+{
+    tk_xray_events *e = ctx;
+    const tk_xray_function *f = e->map && func <= UINT32_MAX
+                                    ? tk_xray_map_function(e->map, (uint32_t)func)
+                                    : NULL;
+    if (f && f->name)
+        return f->name;
+    snprintf(buf, size, "#%llu", (unsigned long long)func);
+    return buf;
+}
+
+void tk_xray_events_source(tk_xray_events *e, tk_event_source *src)
+{
+    const tk_xray_header *h = tk_xray_get_header(e->reader);
+    memset(src, 0, sizeof *src);
+    src->ctx = e;
+    src->next = events_next;
+    src->name = events_name;
+    src->ticks_per_second = (double)h->cycle_frequency;
+    src->time_unit = tk_xray_emulated_tsc(h) ? "ns" : "ticks";
+    src->start_time = tk_xray_first_tsc(e->reader);
+}

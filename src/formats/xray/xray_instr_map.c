@@ -1,0 +1,374 @@
+/* The xray_instr_map section of an instrumented ELF binary: sled entries (absolute versions 0-1,
+ * PC-relative version 2), function ids assigned as the runtime does, and symbols (ELF symbol
+ * table, DWARF file/line via libdw, C++ names demangled with libiberty). */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libiberty/demangle.h>
+
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "core/hash.h"
+#include "xray_internal.h"
+
+/* Most sled entries accepted (a map larger than this is not a real binary's). */
+#define XRAY_MAX_SLEDS (1u << 26)
+
+struct tk_xray_map {
+    tk_xray_function *functions; /* index id - 1 */
+    uint32_t count;
+    uint64_t sleds;
+    unsigned version;
+    tk_arena names;
+};
+
+char *tk_xray_demangle(const char *name)
+{
+    if (!name || name[0] != '_' || name[1] != 'Z')
+        return NULL;
+    return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+}
+
+void tk_xray_map_free(tk_xray_map *m)
+{
+    if (!m)
+        return;
+    tk_free(m->functions);
+    tk_arena_free(&m->names);
+    tk_free(m);
+}
+
+uint32_t tk_xray_map_count(const tk_xray_map *m) { return m->count; }
+uint64_t tk_xray_map_sleds(const tk_xray_map *m) { return m->sleds; }
+unsigned tk_xray_map_version(const tk_xray_map *m) { return m->version; }
+
+const tk_xray_function *tk_xray_map_function(const tk_xray_map *m, uint32_t id)
+{
+    return id >= 1 && id <= m->count ? &m->functions[id - 1] : NULL;
+}
+
+/* R_*_RELATIVE addends by offset, for absolute sled entries in PIE binaries. */
+static int load_relative_relocs(Elf *elf, tk_hmap *out)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d || !sh.sh_entsize)
+            continue;
+        size_t n = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Rela rela;
+            if (!gelf_getrela(d, (int)i, &rela))
+                break;
+            unsigned type = (unsigned)GELF_R_TYPE(rela.r_info);
+            if (type == R_X86_64_RELATIVE || type == R_AARCH64_RELATIVE)
+                if (tk_hmap_put(out, rela.r_offset, (uint64_t)rela.r_addend) < 0)
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+typedef struct symbol {
+    uint64_t addr, size;
+    const char *name;
+} symbol;
+
+static int by_address(const void *a, const void *b)
+{
+    const symbol *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    /* prefer global symbols' shorter names deterministically */
+    return strcmp(x->name, y->name);
+}
+
+static symbol *load_symbols(Elf *elf, size_t *count)
+{
+    symbol *syms = NULL;
+    size_t n = 0, cap = 0;
+    Elf_Scn *scn = NULL;
+    int have_symtab = 0;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+            have_symtab = 1;
+    }
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type != (have_symtab ? SHT_SYMTAB : SHT_DYNSYM) || !sh.sh_entsize)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d)
+            continue;
+        size_t total = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 0; i < total; i++) {
+            GElf_Sym sym;
+            if (!gelf_getsym(d, (int)i, &sym))
+                break;
+            if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0)
+                continue;
+            const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (!name || !*name)
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                symbol *ns = tk_reallocarray(syms, cap, sizeof *ns);
+                if (!ns) {
+                    tk_free(syms);
+                    return NULL;
+                }
+                syms = ns;
+            }
+            syms[n++] = (symbol){sym.st_value, sym.st_size, name};
+        }
+    }
+    if (n)
+        qsort(syms, n, sizeof *syms, by_address);
+    *count = n;
+    return syms;
+}
+
+static const symbol *find_symbol(const symbol *syms, size_t n, uint64_t addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (syms[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const symbol *s = &syms[lo - 1];
+    /* the first of several symbols at the same address */
+    while (s > syms && s[-1].addr == s->addr)
+        s--;
+    if (s->addr == addr || addr < s->addr + s->size)
+        return s;
+    return NULL;
+}
+
+/* The compile unit holding addr: through .debug_aranges when present, else by scanning the
+ * units' address ranges (clang emits no aranges by default). */
+static int find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+    if (dwarf_addrdie(dw, addr, cu))
+        return 1;
+    Dwarf_Off off = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(dw, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+        if (dwarf_offdie(dw, off + header_size, cu) && dwarf_haspc(cu, addr) == 1)
+            return 1;
+        off = next;
+    }
+    return 0;
+}
+
+/* File and line of the function at f->address: the declaration of the subprogram that
+ * contains it, else the line table entry of the address. */
+static void locate_function(tk_xray_map *m, tk_xray_function *f, Dwarf_Die *cu)
+{
+    const char *file = NULL;
+    int lineno = 0;
+    Dwarf_Die *scopes = NULL;
+    int n = dwarf_getscopes(cu, f->address, &scopes);
+    for (int i = 0; i < n; i++) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+            continue;
+        file = dwarf_decl_file(&scopes[i]);
+        if (dwarf_decl_line(&scopes[i], &lineno) != 0)
+            lineno = 0;
+        break;
+    }
+    free(scopes);
+    if (!file) { /* libdw 0.188 cannot resolve DWARF 5 decl_file: use the line table */
+        Dwarf_Line *line = dwarf_getsrc_die(cu, f->address);
+        file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+        int table_line = 0;
+        if (lineno <= 0 && line && dwarf_lineno(line, &table_line) == 0)
+            lineno = table_line;
+    }
+    if (file)
+        f->file = tk_arena_strndup(&m->names, file, strlen(file));
+    if (lineno > 0)
+        f->line = (uint32_t)lineno;
+}
+
+static void symbolise(tk_xray_map *m, Elf *elf)
+{
+    size_t nsyms = 0;
+    symbol *syms = load_symbols(elf, &nsyms);
+    Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+    for (uint32_t i = 0; i < m->count; i++) {
+        tk_xray_function *f = &m->functions[i];
+        const symbol *s = syms ? find_symbol(syms, nsyms, f->address) : NULL;
+        if (s) {
+            char *demangled = tk_xray_demangle(s->name);
+            const char *name = demangled ? demangled : s->name;
+            f->name = tk_arena_strndup(&m->names, name, strlen(name));
+            free(demangled);
+        }
+        if (dw) {
+            Dwarf_Die cu;
+            if (find_cu(dw, f->address, &cu))
+                locate_function(m, f, &cu);
+        }
+    }
+    if (dw)
+        dwarf_end(dw);
+    tk_free(syms);
+}
+
+static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error *err)
+{
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(elf, &eh))
+        return tk_error_set(err, TK_ERR_FORMAT, "%s: not an ELF file", path);
+    int is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+    int be = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    size_t entry_size = is64 ? 32 : 16;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return tk_error_set(err, TK_ERR_FORMAT, "%s: ELF file without section names", path);
+    Elf_Scn *scn = NULL, *map_scn = NULL;
+    GElf_Shdr map_sh;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (name && strcmp(name, "xray_instr_map") == 0) {
+            map_scn = scn;
+            map_sh = sh;
+            break;
+        }
+    }
+    if (!map_scn)
+        return tk_error_set(err, TK_ERR_FORMAT,
+                            "%s: no xray_instr_map section (was it built with -fxray-instrument?)",
+                            path);
+    Elf_Data *d = elf_rawdata(map_scn, NULL);
+    if (!d || !d->d_buf || d->d_size != map_sh.sh_size)
+        return tk_error_set(err, TK_ERR_FORMAT, "%s: cannot read the xray_instr_map section",
+                            path);
+    if (d->d_size % entry_size != 0)
+        return tk_error_set(err, TK_ERR_FORMAT,
+                            "%s: xray_instr_map is %zu bytes, not a multiple of the %zu-byte "
+                            "sled entry", path, d->d_size, entry_size);
+    size_t n = d->d_size / entry_size;
+    if (n > XRAY_MAX_SLEDS)
+        return tk_error_set(err, TK_ERR_LIMIT, "%s: %zu sled entries (limit %u)", path, n,
+                            XRAY_MAX_SLEDS);
+    tk_hmap relocs = TK_HMAP_INIT;
+    if (eh.e_type == ET_DYN && load_relative_relocs(elf, &relocs) < 0) {
+        tk_hmap_free(&relocs);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory reading relocations");
+    }
+    m->functions = tk_calloc(n ? n : 1, sizeof *m->functions);
+    if (!m->functions) {
+        tk_hmap_free(&relocs);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory reading the instrumentation map");
+    }
+    const uint8_t *base = d->d_buf;
+    uint64_t prev_func = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *e = base + i * entry_size;
+        uint64_t entry_addr = map_sh.sh_addr + i * entry_size;
+        uint64_t addr, func;
+        unsigned kind, always, version;
+        if (is64) {
+            addr = xray_u64(e, be);
+            func = xray_u64(e + 8, be);
+            kind = e[16];
+            always = e[17];
+            version = e[18];
+        } else {
+            addr = xray_u32(e, be);
+            func = xray_u32(e + 4, be);
+            kind = e[8];
+            always = e[9];
+            version = e[10];
+        }
+        size_t word = is64 ? 8 : 4;
+        if (version >= 2) {
+            addr += entry_addr;
+            func += entry_addr + word;
+            if (!is64) {
+                addr &= UINT32_MAX;
+                func &= UINT32_MAX;
+            }
+        } else if (relocs.len) {
+            uint64_t addend;
+            if (tk_hmap_get(&relocs, entry_addr, &addend))
+                addr = addend;
+            if (tk_hmap_get(&relocs, entry_addr + word, &addend))
+                func = addend;
+        }
+        if (version > m->version)
+            m->version = version;
+        if (m->count == 0 || func != prev_func) {
+            tk_xray_function *f = &m->functions[m->count++];
+            f->id = m->count;
+            f->address = func;
+            prev_func = func;
+        }
+        tk_xray_function *f = &m->functions[m->count - 1];
+        f->sleds++;
+        if (always)
+            f->always_instrument = 1;
+        if (kind == 3)
+            f->logs_args = 1;
+        (void)addr;
+    }
+    m->sleds = n;
+    tk_hmap_free(&relocs);
+    return TK_OK;
+}
+
+tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err)
+{
+    *out = NULL;
+    int fd = open(binary, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return tk_error_set(err, TK_ERR_IO, "%s: cannot open: %s", binary, strerror(errno));
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        if (elf)
+            elf_end(elf);
+        close(fd);
+        return tk_error_set(err, TK_ERR_FORMAT, "%s: not an ELF file", binary);
+    }
+    tk_xray_map *m = tk_calloc(1, sizeof *m);
+    if (!m) {
+        elf_end(elf);
+        close(fd);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    tk_arena_init(&m->names);
+    tk_status st = parse_map(m, elf, binary, err);
+    if (st == TK_OK)
+        symbolise(m, elf);
+    elf_end(elf);
+    close(fd);
+    if (st != TK_OK) {
+        tk_xray_map_free(m);
+        return st;
+    }
+    *out = m;
+    return TK_OK;
+}

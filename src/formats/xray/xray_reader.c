@@ -1,0 +1,668 @@
+/* XRay trace reader: the file header, FDR buffers (versions 1-5) and basic-mode records, as a
+ * pull iterator. The content is mapped once; FDR buffers are indexed first (a jump from one
+ * BufferExtents to the next) so that each thread's buffers can be visited in timestamp order. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "xray_internal.h"
+
+typedef struct xray_buffer {
+    uint64_t start;     /* first record byte (after BufferExtents) */
+    uint64_t end;       /* one past the last byte */
+    uint64_t extents_offset; /* offset of the BufferExtents record, or UINT64_MAX (v1) */
+    uint64_t first_tsc; /* first NewCPUId/TSCWrap timestamp, for ordering */
+    int32_t tid;
+    uint32_t file_index;
+    int broken;         /* the index stopped here: decode this region sequentially to report */
+} xray_buffer;
+
+struct tk_xray_reader {
+    tk_xray_header header;
+    const char *path;
+    const uint8_t *data;
+    uint64_t size;
+    int release_pages;
+    tk_diag *diag;
+
+    xray_buffer *buffers;
+    uint32_t nbuffers;
+    uint32_t *order; /* visiting order: indices into buffers */
+    char broken_msg[160]; /* why the index stopped at the broken region */
+
+    /* iteration state */
+    uint32_t next_slot;     /* next entry of order to open */
+    int in_buffer;
+    const xray_buffer *cur;
+    uint64_t pos;
+    uint64_t end;
+    uint64_t base_tsc;
+    int32_t tid;
+    int32_t pid;
+    uint16_t cpu;
+};
+
+static const char *const kind_names[TK_XRAY_KIND_MAX] = {
+    [TK_XRAY_ENTER] = "enter",
+    [TK_XRAY_EXIT] = "exit",
+    [TK_XRAY_TAIL_EXIT] = "tail-exit",
+    [TK_XRAY_ENTER_ARGS] = "enter-args",
+    [TK_XRAY_NEW_BUFFER] = "new-buffer",
+    [TK_XRAY_END_OF_BUFFER] = "end-of-buffer",
+    [TK_XRAY_NEW_CPU] = "new-cpu",
+    [TK_XRAY_TSC_WRAP] = "tsc-wrap",
+    [TK_XRAY_WALLTIME] = "walltime",
+    [TK_XRAY_CUSTOM_EVENT] = "custom-event",
+    [TK_XRAY_CALL_ARG] = "call-argument",
+    [TK_XRAY_BUFFER_EXTENTS] = "buffer-extents",
+    [TK_XRAY_TYPED_EVENT] = "typed-event",
+    [TK_XRAY_PID] = "pid",
+    [TK_XRAY_ARG_PAYLOAD] = "arg-payload",
+};
+
+const char *tk_xray_kind_name(tk_xray_kind k)
+{
+    if ((unsigned)k < TK_XRAY_KIND_MAX && kind_names[k])
+        return kind_names[k];
+    return "unknown";
+}
+
+int tk_xray_emulated_tsc(const tk_xray_header *h)
+{
+    return h->cycle_frequency == 1000000000ull;
+}
+
+/* ---- header -------------------------------------------------------------- */
+
+static int plausible(uint16_t version, uint16_t type)
+{
+    if (type == TK_XRAY_FDR)
+        return version >= 1 && version <= 5;
+    if (type == TK_XRAY_BASIC)
+        return version >= 1 && version <= 3;
+    return 0;
+}
+
+tk_status tk_xray_parse_header(const uint8_t *data, size_t len, const char *path,
+                               tk_xray_header *out, tk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (len < TK_XRAY_HEADER_SIZE)
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, (int64_t)len, 0, 0,
+                               "truncated XRay file header: expected 32 bytes, found %zu", len);
+    uint16_t le_version = xray_u16(data, 0), le_type = xray_u16(data + 2, 0);
+    uint16_t be_version = xray_u16(data, 1), be_type = xray_u16(data + 2, 1);
+    int be;
+    if (plausible(le_version, le_type))
+        be = 0;
+    else if (plausible(be_version, be_type))
+        be = 1;
+    else if (le_type == TK_XRAY_FDR || le_type == TK_XRAY_BASIC)
+        return tk_error_set_at(err, TK_ERR_UNSUPPORTED, path, 0, 0, 0,
+                               "unsupported XRay %s version %u (tracekit reads FDR 1-5, basic 1-3)",
+                               le_type == TK_XRAY_FDR ? "FDR" : "basic", le_version);
+    else
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, 2, 0, 0,
+                               "not an XRay trace: expected file type 0 (basic) or 1 (FDR), "
+                               "found %u", le_type);
+    out->big_endian = be;
+    out->version = be ? be_version : le_version;
+    out->type = be ? be_type : le_type;
+    out->flags = xray_u32(data + 4, be);
+    out->cycle_frequency = xray_u64(data + 8, be);
+    out->buffer_size = out->type == TK_XRAY_FDR ? xray_u64(data + 16, be) : 0;
+    return TK_OK;
+}
+
+/* ---- buffer index ----------------------------------------------------------- */
+
+static void report(tk_xray_reader *r, tk_severity sev, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void report(tk_xray_reader *r, tk_severity sev, uint64_t offset, const char *fmt, ...)
+{
+    if (!r->diag)
+        return;
+    tk_location loc = {r->path, (int64_t)offset, 0, 0};
+    va_list ap;
+    va_start(ap, fmt);
+    tk_diag_vreport(r->diag, sev, &loc, fmt, ap);
+    va_end(ap);
+}
+
+static int push_buffer(tk_xray_reader *r, uint32_t *cap, const xray_buffer *b)
+{
+    if (r->nbuffers == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 64;
+        xray_buffer *nb = tk_reallocarray(r->buffers, ncap, sizeof *nb);
+        if (!nb)
+            return -1;
+        r->buffers = nb;
+        *cap = ncap;
+    }
+    r->buffers[r->nbuffers] = *b;
+    r->buffers[r->nbuffers].file_index = r->nbuffers;
+    r->nbuffers++;
+    return 0;
+}
+
+/* Look at the first metadata records of a buffer for its thread and first timestamp. */
+static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b)
+{
+    int be = r->header.big_endian;
+    b->tid = -1;
+    b->first_tsc = UINT64_MAX;
+    uint64_t p = b->start;
+    for (int i = 0; i < 8 && p + XRAY_METADATA_RECORD_SIZE <= b->end; i++) {
+        const uint8_t *rec = r->data + p;
+        if (!(rec[0] & 1))
+            break;
+        unsigned kind = rec[0] >> 1;
+        if (kind == XRAY_META_NEW_BUFFER)
+            b->tid = (int32_t)xray_u32(rec + 1, be);
+        else if (kind == XRAY_META_NEW_CPU) {
+            b->first_tsc = xray_u64(rec + 3, be);
+            break;
+        } else if (kind == XRAY_META_TSC_WRAP) {
+            b->first_tsc = xray_u64(rec + 1, be);
+            break;
+        } else if (kind != XRAY_META_WALLTIME && kind != XRAY_META_PID)
+            break;
+        p += XRAY_METADATA_RECORD_SIZE;
+    }
+}
+
+static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
+{
+    uint32_t cap = 0;
+    uint64_t pos = TK_XRAY_HEADER_SIZE;
+    int be = r->header.big_endian;
+    if (r->header.type == TK_XRAY_BASIC) {
+        xray_buffer b = {pos, r->size, UINT64_MAX, 0, 0, 0, 0};
+        if (r->size > pos && push_buffer(r, &cap, &b) < 0)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
+        return TK_OK;
+    }
+    if (r->header.version == 1) {
+        uint64_t bs = r->header.buffer_size;
+        if (bs < XRAY_METADATA_RECORD_SIZE || bs > (1ull << 40))
+            return tk_error_set_at(err, TK_ERR_FORMAT, r->path, 16, 0, 0,
+                                   "FDR version 1 buffer size %llu is not usable "
+                                   "(expected 16 bytes to 1 TiB)", (unsigned long long)bs);
+        for (; pos < r->size; pos += bs) {
+            xray_buffer b = {pos, pos + bs < r->size ? pos + bs : r->size, UINT64_MAX, 0, 0, 0, 0};
+            peek_buffer_identity(r, &b);
+            if (push_buffer(r, &cap, &b) < 0)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
+        }
+        return TK_OK;
+    }
+    while (pos < r->size) {
+        const uint8_t *rec = r->data + pos;
+        uint64_t left = r->size - pos;
+        char problem[160] = "";
+        uint64_t n = 0;
+        if (rec[0] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS)) {
+            snprintf(problem, sizeof problem, "expected a BufferExtents record, found byte 0x%02x",
+                     rec[0]);
+        } else if (left < XRAY_METADATA_RECORD_SIZE) {
+            snprintf(problem, sizeof problem,
+                     "truncated BufferExtents record: expected 16 bytes, found %llu",
+                     (unsigned long long)left);
+        } else {
+            n = xray_u64(rec + 1, be);
+            if (n > left - XRAY_METADATA_RECORD_SIZE) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "buffer extents of %llu bytes run past the end of the "
+                         "file (%llu bytes remain)", (unsigned long long)n,
+                         (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE));
+                if (r->diag) { /* report, then read what is there */
+                    report(r, TK_SEV_ERROR, pos, "%s", msg);
+                    n = left - XRAY_METADATA_RECORD_SIZE;
+                } else {
+                    memcpy(problem, msg, sizeof msg);
+                }
+            }
+        }
+        if (problem[0]) {
+            if (r->diag) {
+                report(r, TK_SEV_ERROR, pos, "%s", problem);
+                /* resynchronise like llvm-xray: scan for the next BufferExtents introducer */
+                uint64_t q = pos + 1;
+                while (q < r->size && r->data[q] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS))
+                    q++;
+                pos = q;
+                continue;
+            }
+            /* the records before stay readable; the error comes when the region is reached */
+            memcpy(r->broken_msg, problem, sizeof problem);
+            xray_buffer b = {pos, r->size, UINT64_MAX, UINT64_MAX, -1, 0, 1};
+            if (push_buffer(r, &cap, &b) < 0)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
+            return TK_OK;
+        }
+        xray_buffer b = {pos + XRAY_METADATA_RECORD_SIZE, pos + XRAY_METADATA_RECORD_SIZE + n, pos,
+                         0, 0, 0, 0};
+        peek_buffer_identity(r, &b);
+        if (push_buffer(r, &cap, &b) < 0)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
+        pos = b.end;
+    }
+    return TK_OK;
+}
+
+static const xray_buffer *sort_base;
+
+static int by_thread_then_time(const void *a, const void *b)
+{
+    const xray_buffer *x = &sort_base[*(const uint32_t *)a], *y = &sort_base[*(const uint32_t *)b];
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->first_tsc != y->first_tsc)
+        return x->first_tsc < y->first_tsc ? -1 : 1;
+    return x->file_index < y->file_index ? -1 : x->file_index > y->file_index;
+}
+
+/* Each thread keeps the file slots its buffers occupy; within them its buffers go in timestamp
+ * order. Broken regions keep their slot. */
+static tk_status order_buffers(tk_xray_reader *r, int file_order, tk_error *err)
+{
+    uint32_t n = r->nbuffers;
+    r->order = tk_calloc(n ? n : 1, sizeof *r->order);
+    if (!r->order)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory ordering XRay buffers");
+    for (uint32_t i = 0; i < n; i++)
+        r->order[i] = i;
+    if (file_order || n < 2 || r->header.type == TK_XRAY_BASIC)
+        return TK_OK;
+    uint32_t *sorted = tk_calloc(n, sizeof *sorted);
+    if (!sorted)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory ordering XRay buffers");
+    for (uint32_t i = 0; i < n; i++)
+        sorted[i] = i;
+    sort_base = r->buffers; /* qsort has no context argument in C11 */
+    qsort(sorted, n, sizeof *sorted, by_thread_then_time);
+    sort_base = NULL;
+    tk_hmap next_of_thread = TK_HMAP_INIT; /* tid -> position in sorted */
+    for (uint32_t i = n; i-- > 0;)
+        if (tk_hmap_put(&next_of_thread, (uint64_t)(uint32_t)r->buffers[sorted[i]].tid, i) < 0)
+            goto nomem;
+    for (uint32_t slot = 0; slot < n; slot++) {
+        if (r->buffers[slot].broken)
+            continue;
+        uint64_t *at = tk_hmap_slot(&next_of_thread, (uint64_t)(uint32_t)r->buffers[slot].tid, 0,
+                                    NULL);
+        if (!at)
+            goto nomem;
+        while (r->buffers[sorted[*at]].broken)
+            (*at)++;
+        r->order[slot] = sorted[(*at)++];
+    }
+    tk_hmap_free(&next_of_thread);
+    tk_free(sorted);
+    return TK_OK;
+nomem:
+    tk_hmap_free(&next_of_thread);
+    tk_free(sorted);
+    return tk_error_set(err, TK_ERR_NOMEM, "out of memory ordering XRay buffers");
+}
+
+/* ---- open / free ------------------------------------------------------------- */
+
+tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options *opt,
+                       tk_error *err)
+{
+    *out = NULL;
+    tk_xray_options defaults = TK_XRAY_OPTIONS_INIT;
+    if (!opt)
+        opt = &defaults;
+    const uint8_t *data;
+    size_t len;
+    tk_status st = tk_input_map(in, &data, &len, err);
+    if (st != TK_OK)
+        return st;
+    tk_xray_reader *r = tk_calloc(1, sizeof *r);
+    if (!r)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory opening the XRay trace");
+    r->path = tk_input_path(in);
+    r->data = data;
+    r->size = len;
+    r->diag = opt->diag;
+    r->release_pages = opt->release_pages && tk_input_is_mapped(in) &&
+                       tk_input_compression(in) == TK_COMP_NONE;
+    st = tk_xray_parse_header(data, len, r->path, &r->header, err);
+    if (st == TK_OK)
+        st = index_buffers(r, err);
+    if (st == TK_OK)
+        st = order_buffers(r, opt->file_order, err);
+    if (st != TK_OK) {
+        tk_xray_free(r);
+        return st;
+    }
+    *out = r;
+    return TK_OK;
+}
+
+void tk_xray_free(tk_xray_reader *r)
+{
+    if (!r)
+        return;
+    tk_free(r->buffers);
+    tk_free(r->order);
+    tk_free(r);
+}
+
+const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r) { return &r->header; }
+uint64_t tk_xray_buffer_count(const tk_xray_reader *r)
+{
+    return r->header.type == TK_XRAY_FDR ? r->nbuffers : 0;
+}
+uint64_t tk_xray_content_size(const tk_xray_reader *r) { return r->size; }
+
+uint64_t tk_xray_first_tsc(const tk_xray_reader *r)
+{
+    uint64_t first = UINT64_MAX;
+    if (r->header.type == TK_XRAY_BASIC) {
+        int be = r->header.big_endian;
+        for (uint64_t p = TK_XRAY_HEADER_SIZE; r->size - p >= XRAY_BASIC_RECORD_SIZE;
+             p += XRAY_BASIC_RECORD_SIZE) {
+            uint64_t tsc = xray_u64(r->data + p + 8, be);
+            if (xray_u16(r->data + p, be) == 0 && tsc < first)
+                first = tsc;
+        }
+    } else {
+        for (uint32_t i = 0; i < r->nbuffers; i++)
+            if (!r->buffers[i].broken && r->buffers[i].first_tsc < first)
+                first = r->buffers[i].first_tsc;
+    }
+    return first == UINT64_MAX ? 0 : first;
+}
+
+/* ---- records ----------------------------------------------------------------- */
+
+/* Give the pages of a finished buffer back to the kernel: a one-pass reader of a mapped file
+ * then keeps only a buffer's worth of the trace resident. MADV_PAGEOUT never loses data (file
+ * pages are re-read on access), so it is safe on any mapping. */
+static void release_range(const tk_xray_reader *r, uint64_t start, uint64_t end)
+{
+#ifdef MADV_PAGEOUT
+    static long page;
+    if (!page)
+        page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)(r->data + start), hi = (uintptr_t)(r->data + end);
+    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    hi &= ~((uintptr_t)page - 1);
+    if (hi > lo + (uintptr_t)page * 4)
+        (void)madvise((void *)lo, hi - lo, MADV_PAGEOUT);
+#else
+    (void)r;
+    (void)start;
+    (void)end;
+#endif
+}
+
+static tk_status format_error(tk_xray_reader *r, tk_error *err, uint64_t offset, const char *fmt,
+                              ...) __attribute__((format(printf, 4, 5)));
+
+static tk_status format_error(tk_xray_reader *r, tk_error *err, uint64_t offset, const char *fmt,
+                              ...)
+{
+    char msg[TK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tk_error_set_at(err, TK_ERR_FORMAT, r->path, (int64_t)offset, 0, 0, "%s", msg);
+}
+
+static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
+{
+    r->cur = b;
+    r->in_buffer = 1;
+    r->pos = b->start;
+    r->end = b->end;
+    r->base_tsc = 0;
+    r->cpu = 0;
+    r->tid = b->tid;
+    /* llvm-xray reports pid = tid for version 2 (no Pid record); we report 0 = unknown. */
+    r->pid = 0;
+}
+
+static void close_buffer(tk_xray_reader *r)
+{
+    if (r->release_pages && r->cur && !r->cur->broken)
+        release_range(r, r->cur->start, r->cur->end);
+    r->in_buffer = 0;
+    r->cur = NULL;
+}
+
+static void fill_common(const tk_xray_reader *r, tk_xray_record *rec, uint64_t offset)
+{
+    memset(rec, 0, offsetof(tk_xray_record, args));
+    rec->offset = offset;
+    rec->buffer = r->cur ? r->cur->file_index : 0;
+    rec->tid = r->tid;
+    rec->pid = r->pid;
+    rec->cpu = r->cpu;
+}
+
+/* Custom/typed event payload bounds. */
+static tk_status take_payload(tk_xray_reader *r, tk_xray_record *rec, uint64_t at, int32_t size,
+                              tk_error *err)
+{
+    if (size < 0 || (uint32_t)size > XRAY_MAX_EVENT_SIZE)
+        return format_error(r, err, at + 1, "%s payload size %d is out of range (0 to %u)",
+                            tk_xray_kind_name(rec->kind), size, XRAY_MAX_EVENT_SIZE);
+    uint64_t p = at + XRAY_METADATA_RECORD_SIZE;
+    if ((uint64_t)size > r->end - p)
+        return format_error(r, err, at, "%s payload of %d bytes runs past the end of its buffer "
+                            "(%llu bytes left)", tk_xray_kind_name(rec->kind), size,
+                            (unsigned long long)(r->end - p));
+    rec->event_size = size;
+    rec->payload = r->data + p;
+    r->pos = p + (uint64_t)size;
+    return TK_OK;
+}
+
+static tk_status next_metadata(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+{
+    uint64_t at = r->pos;
+    const uint8_t *p = r->data + at;
+    int be = r->header.big_endian;
+    unsigned kind = p[0] >> 1;
+    if (r->end - at < XRAY_METADATA_RECORD_SIZE)
+        return format_error(r, err, at, "truncated metadata record: expected 16 bytes, "
+                            "the buffer has %llu left", (unsigned long long)(r->end - at));
+    if (kind >= XRAY_META_KINDS)
+        return format_error(r, err, at, "unknown metadata record kind %u (expected 0-9)", kind);
+    fill_common(r, rec, at);
+    rec->kind = (tk_xray_kind)(TK_XRAY_NEW_BUFFER + kind);
+    r->pos = at + XRAY_METADATA_RECORD_SIZE;
+    switch (kind) {
+    case XRAY_META_NEW_BUFFER:
+        r->tid = (int32_t)xray_u32(p + 1, be);
+        rec->tid = r->tid;
+        rec->value = (uint64_t)(uint32_t)r->tid;
+        break;
+    case XRAY_META_END_OF_BUFFER:
+        if (r->header.version >= 2)
+            return format_error(r, err, at, "EndOfBuffer record in a version %u file "
+                                "(only version 1 has it)", r->header.version);
+        r->pos = r->end; /* the rest of a version-1 buffer is unused */
+        break;
+    case XRAY_META_NEW_CPU:
+        r->cpu = xray_u16(p + 1, be);
+        r->base_tsc = xray_u64(p + 3, be);
+        rec->cpu = r->cpu;
+        rec->tsc = rec->value = r->base_tsc;
+        break;
+    case XRAY_META_TSC_WRAP:
+        r->base_tsc = xray_u64(p + 1, be);
+        rec->tsc = rec->value = r->base_tsc;
+        break;
+    case XRAY_META_WALLTIME:
+        rec->value = xray_u64(p + 1, be);
+        rec->micros = xray_u32(p + 9, be);
+        break;
+    case XRAY_META_CUSTOM_EVENT: {
+        int32_t size = (int32_t)xray_u32(p + 1, be);
+        if (r->header.version >= 5) {
+            r->base_tsc += (uint64_t)(int64_t)(int32_t)xray_u32(p + 5, be);
+            rec->tsc = r->base_tsc;
+        } else {
+            rec->tsc = xray_u64(p + 5, be);
+            if (r->header.version == 4)
+                rec->cpu = xray_u16(p + 13, be);
+        }
+        return take_payload(r, rec, at, size, err);
+    }
+    case XRAY_META_CALL_ARG:
+        rec->value = xray_u64(p + 1, be);
+        break;
+    case XRAY_META_BUFFER_EXTENTS:
+        return format_error(r, err, at, "BufferExtents record inside a buffer "
+                            "(the buffer's extents should have ended before it)");
+    case XRAY_META_TYPED_EVENT: {
+        int32_t size = (int32_t)xray_u32(p + 1, be);
+        r->base_tsc += (uint64_t)(int64_t)(int32_t)xray_u32(p + 5, be);
+        rec->tsc = r->base_tsc;
+        rec->event_type = xray_u16(p + 9, be);
+        return take_payload(r, rec, at, size, err);
+    }
+    case XRAY_META_PID:
+        r->pid = (int32_t)xray_u32(p + 1, be);
+        rec->pid = r->pid;
+        rec->value = (uint64_t)(uint32_t)r->pid;
+        break;
+    }
+    return TK_OK;
+}
+
+static tk_status next_function(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+{
+    uint64_t at = r->pos;
+    const uint8_t *p = r->data + at;
+    int be = r->header.big_endian;
+    if (r->end - at < XRAY_FUNCTION_RECORD_SIZE)
+        return format_error(r, err, at, "truncated function record: expected 8 bytes, "
+                            "the buffer has %llu left", (unsigned long long)(r->end - at));
+    uint32_t w = xray_u32(p, be);
+    unsigned kind = (w >> 1) & 7;
+    if (kind > 3)
+        return format_error(r, err, at, "unknown function record kind %u (expected 0-3)", kind);
+    fill_common(r, rec, at);
+    rec->kind = (tk_xray_kind)kind;
+    rec->func_id = w >> 4;
+    rec->delta = xray_u32(p + 4, be);
+    r->base_tsc += rec->delta;
+    rec->tsc = r->base_tsc;
+    r->pos = at + XRAY_FUNCTION_RECORD_SIZE;
+    rec->nargs = 0;
+    if (kind == TK_XRAY_ENTER_ARGS) {
+        uint64_t q = r->pos;
+        while (rec->nargs < TK_XRAY_MAX_ARGS && r->end - q >= XRAY_METADATA_RECORD_SIZE &&
+               r->data[q] == XRAY_META_BYTE(XRAY_META_CALL_ARG)) {
+            rec->args[rec->nargs++] = xray_u64(r->data + q + 1, be);
+            q += XRAY_METADATA_RECORD_SIZE;
+        }
+    }
+    return TK_OK;
+}
+
+static tk_status next_basic(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+{
+    uint64_t at = r->pos;
+    const uint8_t *p = r->data + at;
+    int be = r->header.big_endian;
+    if (r->end - at < XRAY_BASIC_RECORD_SIZE)
+        return format_error(r, err, at, "truncated basic-mode record: expected 32 bytes, "
+                            "found %llu", (unsigned long long)(r->end - at));
+    uint16_t record_type = xray_u16(p, be);
+    fill_common(r, rec, at);
+    r->pos = at + XRAY_BASIC_RECORD_SIZE;
+    int has_pid = r->header.version >= 3;
+    if (record_type == 1) {
+        rec->kind = TK_XRAY_ARG_PAYLOAD;
+        rec->func_id = xray_u32(p + 4, be);
+        rec->tid = (int32_t)xray_u32(p + 8, be);
+        rec->pid = has_pid ? (int32_t)xray_u32(p + 12, be) : 0;
+        rec->value = xray_u64(p + 16, be);
+        return TK_OK;
+    }
+    if (record_type != 0)
+        return format_error(r, err, at, "unknown basic-mode record type %u (expected 0 or 1)",
+                            record_type);
+    unsigned kind = p[3];
+    if (kind > 3 || (kind == TK_XRAY_TAIL_EXIT && r->header.version < 2))
+        return format_error(r, err, at + 3, "unknown function record kind %u in a version %u "
+                            "basic-mode log", kind, r->header.version);
+    rec->kind = (tk_xray_kind)kind;
+    rec->cpu = p[2];
+    rec->func_id = xray_u32(p + 4, be);
+    rec->tsc = xray_u64(p + 8, be);
+    rec->tid = (int32_t)xray_u32(p + 16, be);
+    rec->pid = has_pid ? (int32_t)xray_u32(p + 20, be) : 0;
+    rec->nargs = 0;
+    if (kind == TK_XRAY_ENTER_ARGS) {
+        uint64_t q = r->pos;
+        while (rec->nargs < TK_XRAY_MAX_ARGS && r->end - q >= XRAY_BASIC_RECORD_SIZE &&
+               xray_u16(r->data + q, be) == 1 &&
+               (int32_t)xray_u32(r->data + q + 8, be) == rec->tid) {
+            rec->args[rec->nargs++] = xray_u64(r->data + q + 16, be);
+            q += XRAY_BASIC_RECORD_SIZE;
+        }
+    }
+    return TK_OK;
+}
+
+tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+{
+    for (;;) {
+        if (!r->in_buffer) {
+            if (r->next_slot >= r->nbuffers)
+                return TK_END;
+            const xray_buffer *b = &r->buffers[r->order[r->next_slot++]];
+            open_buffer(r, b);
+            if (b->extents_offset != UINT64_MAX && r->header.type == TK_XRAY_FDR) {
+                fill_common(r, rec, b->extents_offset);
+                rec->kind = TK_XRAY_BUFFER_EXTENTS;
+                rec->value = b->end - b->start;
+                return TK_OK;
+            }
+            if (b->broken) {
+                tk_status st = format_error(r, err, b->start, "%s", r->broken_msg);
+                close_buffer(r);
+                r->next_slot = r->nbuffers;
+                return st;
+            }
+        }
+        if (r->pos >= r->end) {
+            close_buffer(r);
+            continue;
+        }
+        tk_status st;
+        if (r->header.type == TK_XRAY_BASIC)
+            st = next_basic(r, rec, err);
+        else if (r->data[r->pos] & 1)
+            st = next_metadata(r, rec, err);
+        else
+            st = next_function(r, rec, err);
+        if (st == TK_OK)
+            return TK_OK;
+        /* A broken buffer: in check mode report it and go on with the next buffer. */
+        if (r->diag && r->header.type == TK_XRAY_FDR) {
+            tk_diag_error(r->diag, err);
+            close_buffer(r);
+            continue;
+        }
+        close_buffer(r);
+        r->next_slot = r->nbuffers;
+        return st;
+    }
+}

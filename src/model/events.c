@@ -1,0 +1,253 @@
+/* Events model: per-thread call stacks and call-path interning over a tk_event stream. */
+#include "model/events.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+static const char *const event_kind_names[] = {"enter", "exit", "tail-exit", "custom", "typed"};
+
+const char *tk_event_kind_name(tk_event_kind k)
+{
+    return (unsigned)k < sizeof event_kind_names / sizeof *event_kind_names ? event_kind_names[k]
+                                                                             : "unknown";
+}
+
+const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size)
+{
+    const char *name = src->name ? src->name(src->ctx, func, buf, size) : NULL;
+    if (name)
+        return name;
+    snprintf(buf, size, "#%" PRIu64, func);
+    return buf;
+}
+
+void tk_callstacks_init(tk_callstacks *cs, tk_frame_opened_fn on_open, tk_frame_closed_fn on_close,
+                        void *ctx)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->on_open = on_open;
+    cs->on_close = on_close;
+    cs->ctx = ctx;
+}
+
+void tk_callstacks_free(tk_callstacks *cs)
+{
+    for (uint32_t i = 0; i < cs->nthreads; i++)
+        tk_free(cs->threads[i].frames);
+    tk_free(cs->threads);
+    tk_free(cs->path_parent);
+    tk_free(cs->path_func);
+    tk_free(cs->path_is_thread);
+    tk_hmap_free(&cs->path_index);
+    memset(cs, 0, sizeof *cs);
+}
+
+static tk_status add_path(tk_callstacks *cs, uint32_t parent, uint64_t func, int is_thread,
+                          uint32_t *out, tk_error *err)
+{
+    if (cs->npaths == cs->path_cap) {
+        if (cs->npaths >= TK_PATH_MAX_NODES)
+            return tk_error_set(err, TK_ERR_LIMIT, "more than %u distinct call paths",
+                                TK_PATH_MAX_NODES);
+        uint32_t ncap = cs->path_cap ? cs->path_cap * 2 : 1024;
+        uint32_t *np = tk_reallocarray(cs->path_parent, ncap, sizeof *np);
+        if (np)
+            cs->path_parent = np;
+        uint64_t *nf = tk_reallocarray(cs->path_func, ncap, sizeof *nf);
+        if (nf)
+            cs->path_func = nf;
+        uint8_t *nt = tk_reallocarray(cs->path_is_thread, ncap, sizeof *nt);
+        if (nt)
+            cs->path_is_thread = nt;
+        if (!np || !nf || !nt)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory interning call paths");
+        cs->path_cap = ncap;
+    }
+    uint32_t id = cs->npaths++;
+    cs->path_parent[id] = parent;
+    cs->path_func[id] = func;
+    cs->path_is_thread[id] = (uint8_t)is_thread;
+    *out = id;
+    return TK_OK;
+}
+
+tk_status tk_callstacks_track_paths(tk_callstacks *cs, int per_thread, tk_error *err)
+{
+    cs->paths = 1;
+    cs->per_thread_roots = per_thread;
+    uint32_t root;
+    return add_path(cs, UINT32_MAX, 0, 0, &root, err); /* TK_PATH_ROOT */
+}
+
+static tk_status child_path(tk_callstacks *cs, uint32_t parent, uint64_t func, int is_thread,
+                            uint32_t *out, tk_error *err)
+{
+    if (func > UINT32_MAX >> 1)
+        return tk_error_set(err, TK_ERR_LIMIT, "function id %" PRIu64 " too large for call paths",
+                            func);
+    uint64_t key = (uint64_t)parent << 32 | (uint64_t)is_thread << 31 | func;
+    int inserted = 0;
+    uint64_t *slot = tk_hmap_slot(&cs->path_index, key, 0, &inserted);
+    if (!slot)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory interning call paths");
+    if (!inserted) {
+        *out = (uint32_t)*slot;
+        return TK_OK;
+    }
+    tk_status st = add_path(cs, parent, func, is_thread, out, err);
+    if (st != TK_OK)
+        return st;
+    /* add_path does not touch the map, so the slot is still valid */
+    *slot = *out;
+    return TK_OK;
+}
+
+tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
+{
+    uint32_t index = ev->thread;
+    if (index >= cs->nthreads) {
+        if (index >= cs->cap) {
+            uint32_t ncap = cs->cap ? cs->cap : 8;
+            while (ncap <= index)
+                ncap *= 2;
+            tk_stack_thread *nt = tk_reallocarray(cs->threads, ncap, sizeof *nt);
+            if (!nt)
+                return NULL;
+            cs->threads = nt;
+            cs->cap = ncap;
+        }
+        memset(cs->threads + cs->nthreads, 0,
+               (size_t)(index + 1 - cs->nthreads) * sizeof *cs->threads);
+        for (uint32_t i = cs->nthreads; i <= index; i++)
+            cs->threads[i].index = i;
+        cs->nthreads = index + 1;
+    }
+    tk_stack_thread *t = &cs->threads[index];
+    if (!t->events) {
+        t->pid = ev->pid;
+        t->tid = ev->tid;
+        t->first_time = ev->time;
+        t->root_path = TK_PATH_ROOT;
+        if (cs->paths && cs->per_thread_roots) {
+            tk_error ignored;
+            if (child_path(cs, TK_PATH_ROOT, index, 1, &t->root_path, &ignored) != TK_OK)
+                return NULL;
+        }
+    }
+    return t;
+}
+
+static void close_top(tk_callstacks *cs, tk_stack_thread *t, uint64_t end, tk_close_how how)
+{
+    tk_frame *f = &t->frames[t->depth - 1];
+    uint64_t duration = 0;
+    if (end >= f->start)
+        duration = end - f->start;
+    else
+        t->backwards++;
+    uint64_t self = duration > f->child ? duration - f->child : 0;
+    if (cs->on_close)
+        cs->on_close(cs->ctx, t, f, t->depth, end, duration, self, how);
+    t->depth--;
+    if (t->depth > 0)
+        t->frames[t->depth - 1].child += duration;
+    if (how == TK_CLOSE_UNWOUND)
+        t->unwound++;
+    else if (how == TK_CLOSE_AT_END)
+        t->open_at_end++;
+}
+
+static tk_status push_frame(tk_callstacks *cs, tk_stack_thread *t, const tk_event *ev,
+                            tk_error *err)
+{
+    if (t->depth == t->cap) {
+        if (t->cap >= TK_STACK_MAX_DEPTH)
+            return tk_error_set_at(err, TK_ERR_LIMIT, NULL, (int64_t)ev->offset, 0, 0,
+                                   "call stack of thread %" PRId64 " deeper than %u frames",
+                                   t->tid, TK_STACK_MAX_DEPTH);
+        uint32_t ncap = t->cap ? t->cap * 2 : 64;
+        tk_frame *nf = tk_reallocarray(t->frames, ncap, sizeof *nf);
+        if (!nf)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory growing a call stack");
+        t->frames = nf;
+        t->cap = ncap;
+    }
+    tk_frame *f = &t->frames[t->depth];
+    f->func = ev->func;
+    f->start = ev->time;
+    f->child = 0;
+    f->path = TK_PATH_ROOT;
+    if (cs->paths) {
+        uint32_t parent = t->depth ? t->frames[t->depth - 1].path : t->root_path;
+        tk_status st = child_path(cs, parent, ev->func, 0, &f->path, err);
+        if (st != TK_OK)
+            return st;
+    }
+    t->depth++;
+    if (t->depth > t->max_depth)
+        t->max_depth = t->depth;
+    if (cs->on_open)
+        cs->on_open(cs->ctx, t, f, t->depth, ev);
+    return TK_OK;
+}
+
+tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *err)
+{
+    tk_stack_thread *t = tk_callstacks_thread(cs, ev);
+    if (!t)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    t->events++;
+    if (ev->time > t->last_time)
+        t->last_time = ev->time;
+    switch (ev->kind) {
+    case TK_EVENT_ENTER:
+        t->enters++;
+        return push_frame(cs, t, ev, err);
+    case TK_EVENT_EXIT:
+    case TK_EVENT_TAIL_EXIT: {
+        t->exits++;
+        uint32_t k = t->depth;
+        while (k > 0 && t->frames[k - 1].func != ev->func)
+            k--;
+        if (k == 0) {
+            t->unmatched_exits++;
+            return TK_OK;
+        }
+        while (t->depth > k)
+            close_top(cs, t, ev->time, TK_CLOSE_UNWOUND);
+        close_top(cs, t, ev->time, TK_CLOSE_MATCHED);
+        return TK_OK;
+    }
+    case TK_EVENT_CUSTOM:
+    case TK_EVENT_TYPED:
+        return TK_OK;
+    }
+    return TK_OK;
+}
+
+void tk_callstacks_finish(tk_callstacks *cs)
+{
+    for (uint32_t i = 0; i < cs->nthreads; i++) {
+        tk_stack_thread *t = &cs->threads[i];
+        while (t->depth > 0)
+            close_top(cs, t, t->last_time, TK_CLOSE_AT_END);
+    }
+}
+
+tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_error *err)
+{
+    tk_event ev;
+    tk_status st;
+    while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
+        st = tk_callstacks_feed(cs, &ev, err);
+        if (st != TK_OK)
+            return st;
+    }
+    if (st != TK_END)
+        return st;
+    tk_callstacks_finish(cs);
+    return TK_OK;
+}

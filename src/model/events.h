@@ -1,0 +1,92 @@
+/* Events model internals: per-thread call stacks rebuilt from a tk_event stream, with optional
+ * call-path interning (a trie of (parent path, function) nodes) for flame graphs and profiles.
+ * Used by latency accounting, the Chrome and folded exporters and the profile builder. */
+#ifndef TK_MODEL_EVENTS_H
+#define TK_MODEL_EVENTS_H
+
+#include <stdint.h>
+
+#include "core/hash.h"
+#include "tracekit/events.h"
+
+/* Deepest call stack accepted per thread; deeper input is an error (TK_ERR_LIMIT). */
+#define TK_STACK_MAX_DEPTH (1u << 20)
+/* Most distinct call paths interned. */
+#define TK_PATH_MAX_NODES (1u << 26)
+#define TK_PATH_ROOT 0u
+
+typedef struct tk_frame {
+    uint64_t func;
+    uint64_t start; /* time of the enter */
+    uint64_t child; /* time spent in callees that already returned */
+    uint32_t path;  /* call-path node (TK_PATH_ROOT when paths are off) */
+} tk_frame;
+
+/* How a frame ended. */
+typedef enum tk_close_how {
+    TK_CLOSE_MATCHED = 0, /* its own exit */
+    TK_CLOSE_UNWOUND = 1, /* an exit of a function further down the stack popped it */
+    TK_CLOSE_AT_END = 2   /* still open when the stream ended; closed at the thread's last time */
+} tk_close_how;
+
+typedef struct tk_stack_thread {
+    tk_frame *frames;
+    uint32_t depth, cap;
+    uint32_t index; /* dense thread index */
+    int64_t pid, tid;
+    uint64_t first_time, last_time;
+    uint64_t enters, exits, events;
+    uint64_t unmatched_exits; /* exits with no entry on the stack */
+    uint64_t unwound;         /* frames closed by an exit of a caller */
+    uint64_t open_at_end;     /* frames still open at the end */
+    uint64_t backwards;       /* exits earlier than their enter (duration taken as 0) */
+    uint32_t max_depth;
+    uint32_t root_path;       /* path node of the thread's root */
+} tk_stack_thread;
+
+typedef struct tk_callstacks tk_callstacks;
+
+/* Called when a frame ends; duration = end - start (0 when the clock went backwards), self =
+ * duration - time in closed callees. depth is the frame's depth (1 = outermost). */
+typedef void (*tk_frame_closed_fn)(void *ctx, const tk_stack_thread *t, const tk_frame *f,
+                                   uint32_t depth, uint64_t end, uint64_t duration, uint64_t self,
+                                   tk_close_how how);
+/* Called after a frame was pushed (ev is the enter). */
+typedef void (*tk_frame_opened_fn)(void *ctx, const tk_stack_thread *t, const tk_frame *f,
+                                   uint32_t depth, const tk_event *ev);
+
+struct tk_callstacks {
+    tk_stack_thread *threads;
+    uint32_t nthreads, cap;
+    tk_frame_opened_fn on_open;
+    tk_frame_closed_fn on_close;
+    void *ctx;
+    /* call paths: enabled by tk_callstacks_track_paths */
+    int paths;
+    int per_thread_roots; /* each thread's stacks start at its own root node */
+    uint32_t *path_parent;
+    uint64_t *path_func;  /* the function; for thread roots the thread index */
+    uint8_t *path_is_thread;
+    uint32_t npaths, path_cap;
+    tk_hmap path_index;   /* (parent << 32 | func) -> node */
+};
+
+void tk_callstacks_init(tk_callstacks *cs, tk_frame_opened_fn on_open, tk_frame_closed_fn on_close,
+                        void *ctx);
+/* Intern call paths (functions must have ids < 2^32). per_thread: separate roots per thread. */
+tk_status tk_callstacks_track_paths(tk_callstacks *cs, int per_thread, tk_error *err);
+void tk_callstacks_free(tk_callstacks *cs);
+
+/* Feed one event (enter/exit/tail-exit update the stacks; other kinds only the thread's times).
+ * Errors: TK_ERR_LIMIT (stack too deep, too many paths), TK_ERR_NOMEM. */
+tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *err);
+/* Close every open frame at its thread's last time (TK_CLOSE_AT_END). */
+void tk_callstacks_finish(tk_callstacks *cs);
+
+/* The thread with this dense index, creating it; NULL when out of memory. */
+tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev);
+
+/* Drive a whole source through the stacks and finish them. */
+tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_error *err);
+
+#endif

@@ -1,0 +1,1 @@
+tracekit convert --to csi tests/data/dcfg/pass/minimal.dcfg.json

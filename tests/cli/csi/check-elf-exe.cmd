@@ -1,0 +1,1 @@
+tracekit check tests/data/csi/elf/multifile-pt.exe

@@ -1,0 +1,1 @@
+tracekit check tests/data/csi/elf/no-pt.o

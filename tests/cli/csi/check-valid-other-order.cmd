@@ -1,0 +1,1 @@
+tracekit check tests/data/csi/pass/valid-other-order.PT

@@ -1,0 +1,1 @@
+tracekit extract tests/data/csi/elf/no-pt.o

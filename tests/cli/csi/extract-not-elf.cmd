@@ -1,0 +1,1 @@
+tracekit extract ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt

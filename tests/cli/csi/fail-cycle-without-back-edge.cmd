@@ -1,0 +1,1 @@
+tracekit check --from csi tests/data/csi/fail/cycle-without-back-edge.txt

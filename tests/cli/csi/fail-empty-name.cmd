@@ -1,0 +1,1 @@
+tracekit check --from csi tests/data/csi/fail/empty-name.txt

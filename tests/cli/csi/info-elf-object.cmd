@@ -1,0 +1,1 @@
+tracekit info tests/data/csi/elf/foo-pt.o

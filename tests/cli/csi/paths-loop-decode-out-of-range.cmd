@@ -1,0 +1,1 @@
+tracekit paths ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt --function main --decode 6

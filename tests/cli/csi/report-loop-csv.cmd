@@ -1,0 +1,1 @@
+tracekit report --format csv --sort name ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt

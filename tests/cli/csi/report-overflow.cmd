@@ -1,0 +1,1 @@
+tracekit report tests/data/csi/fail/path-count-overflow.txt

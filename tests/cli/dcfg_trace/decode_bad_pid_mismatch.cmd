@@ -1,0 +1,1 @@
+tracekit decode ../shared/corpus/dcfg-thirdparty/trace-vectors/bad_pid_mismatch.trace.json

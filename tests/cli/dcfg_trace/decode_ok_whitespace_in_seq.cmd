@@ -1,0 +1,1 @@
+tracekit decode ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_whitespace_in_seq.trace.json

@@ -1,0 +1,1 @@
+tracekit decode ../shared/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json

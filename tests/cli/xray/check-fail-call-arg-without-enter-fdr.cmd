@@ -1,0 +1,1 @@
+tracekit check tests/data/xray/fail/call-arg-without-enter.fdr

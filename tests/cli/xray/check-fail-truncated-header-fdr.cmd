@@ -1,0 +1,1 @@
+tracekit check --from xray tests/data/xray/fail/truncated-header.fdr

@@ -1,0 +1,1 @@
+tracekit convert --to pprof tests/data/xray/pass/calltree.fdr

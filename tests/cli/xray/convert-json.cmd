@@ -1,0 +1,1 @@
+tracekit convert --to json tests/data/xray/pass/calltree-typed.fdr | head -12

@@ -1,0 +1,1 @@
+tracekit convert --to folded -o tests/data/xray/pass/calltree.fdr tests/data/xray/pass/calltree.fdr

@@ -1,0 +1,1 @@
+tracekit dump tests/data/xray/pass/calltree-typed.fdr | tail -5

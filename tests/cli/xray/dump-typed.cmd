@@ -1,0 +1,1 @@
+tracekit dump tests/data/xray/pass/calltree-typed.fdr -m tests/data/xray/bin/calltree-typed | head -60

@@ -1,0 +1,1 @@
+tracekit info tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/calltree

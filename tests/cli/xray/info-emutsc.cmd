@@ -1,0 +1,1 @@
+tracekit info tests/data/xray/pass/calltree-emutsc.fdr

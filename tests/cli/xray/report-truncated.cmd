@@ -1,0 +1,1 @@
+tracekit report tests/data/xray/fail/truncated-record.fdr

@@ -1,0 +1,1 @@
+tracekit report tests/data/xray/pass/mtpool-wrapped.fdr -m tests/data/xray/bin/mtpool

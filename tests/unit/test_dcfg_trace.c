@@ -1,0 +1,350 @@
+/* Unit tests of the DCFG-Trace reader, decoder and encoder (in memory). */
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+typedef struct edges_buf {
+    uint32_t *v;
+    size_t n, cap;
+} edges_buf;
+
+static int collect(void *ctx, size_t chunk, const uint32_t *e, size_t n) {
+    (void)chunk;
+    edges_buf *b = ctx;
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2;
+        b->v = realloc(b->v, b->cap * sizeof *b->v);
+    }
+    memcpy(b->v + b->n, e, n * sizeof *e);
+    b->n += n;
+    return 0;
+}
+
+static int collect_one(void *ctx, const uint32_t *e, size_t n) { return collect(ctx, 0, e, n); }
+
+static void count_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg) {
+    (void)loc;
+    (void)msg;
+    if (sev == TK_SEV_WARNING)
+        ++*(int *)ctx;
+}
+
+static const char H1[] =
+    "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+    " \"PROCESSES\" : [ [ \"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", \"THREAD_DATA\" ],\n"
+    "  [ 7, ";
+static const char H2[] = ",\n   [ [\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"]";
+static const char H3[] =
+    " ],\n   [ [ \"THREAD_ID\", \"TRACE_DATA\" ],\n"
+    "    [ 0, [ [ \"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", \"EDGE_COUNT\", \"FIRST_EDGE_ID\", "
+    "\"EDGE_ID_SEQUENCE\" ],\n      [ 0, 0, ";
+static const char H4[] = ", 1, \"";
+static const char H5[] = "\" ] ] ] ] ] ] }\n";
+
+/* The vectors' table, renumbered: 1 -0-> 2 | 1 -1-> 4; 2 -""-> 3; 3 -0-> 2 | 3 -1-> 4; 4 -""-> 5 */
+#define TABLE ",\n [1, \"0\", [2]], [1, \"1\", [4]], [2, \"\", [3]], [3, \"0\", [2]], " \
+              "[3, \"1\", [4]], [4, \"\", [5]]"
+
+static tk_status decode_text(const char *dict, const char *table, const char *count, const char *seq,
+                             edges_buf *out, tk_error *err, int *warnings) {
+    char doc[4096];
+    snprintf(doc, sizeof doc, "%s%s%s%s%s%s%s%s%s", H1, dict, H2, table, H3, count, H4, seq, H5);
+    tk_dcfg_trace *t;
+    tk_diag diag;
+    int w = 0;
+    tk_diag_init(&diag, count_diag, &w);
+    tk_error_clear(err);
+    tk_status st = tk_dcfg_trace_open_memory(&t, doc, strlen(doc), "mem.trace.json", &diag, err);
+    if (st != TK_OK)
+        return st;
+    for (size_t c = 0; c < tk_dcfg_trace_chunk_count(t) && st == TK_OK; c++) {
+        uint64_t n;
+        st = tk_dcfg_trace_decode_chunk(t, c, collect_one, out, &n, &diag, err);
+    }
+    tk_dcfg_trace_free(t);
+    if (warnings)
+        *warnings = w;
+    return st;
+}
+
+static int same(const edges_buf *b, const uint32_t *want, size_t n) {
+    return b->n == n && memcmp(b->v, want, n * sizeof *want) == 0;
+}
+
+/* ---- decoding ---------------------------------------------------------------------- */
+
+static void test_basic_and_msb_first(void) {
+    edges_buf b = {0};
+    tk_error err;
+    /* 'I' = 001000: 1 -0-> 2 -""-> 3 -0-> 2 -> 3 -1-> 4 */
+    TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "6", "I", &b, &err, NULL), TK_OK);
+    const uint32_t want[] = {1, 2, 3, 2, 3, 4};
+    TK_CHECK(same(&b, want, 6));
+    free(b.v);
+}
+
+static void test_repeats_dictionary_whitespace(void) {
+    edges_buf a = {0}, b = {0};
+    tk_error err;
+    /* 12 x (2 3) = 12 zero bits: "AA"; then "I" */
+    TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "26", "(2*A) I", &a, &err, NULL), TK_OK);
+    TK_CHECK_EQ_I64(decode_text("{ \"k\" : \"(1*<j>)\", \"j\" : \"A\" }", TABLE, "26", "< k ><k>I", &b,
+                                &err, NULL),
+                    TK_OK);
+    TK_CHECK_EQ_U64(a.n, 26);
+    TK_CHECK(a.n == b.n && memcmp(a.v, b.v, a.n * 4) == 0);
+    free(a.v);
+    free(b.v);
+}
+
+static void test_errors_are_located(void) {
+    edges_buf b = {0};
+    tk_error err;
+    static const struct {
+        const char *dict, *table, *count, *seq;
+        tk_status st;
+        const char *needle;
+    } cases[] = {
+        {"{ }", ",[1, \"0\", [2]], [1, \"00\", [4]]", "2", "A", TK_ERR_FORMAT, "left-aligned"},
+        {"{ }", ",[1, \"0\", [2]], [1, \"01\", [4]]", "2", "A", TK_ERR_FORMAT, "prefix"},
+        {"{ }", ",[1, \"\", [2]], [1, \"1\", [4]]", "2", "A", TK_ERR_FORMAT, "sole"},
+        {"{ }", ",[1, \"0\", [2]], [1, \"0\", [4]]", "2", "A", TK_ERR_FORMAT, "duplicate"},
+        {"{ }", ",[1, \"012\", [2]]", "2", "A", TK_ERR_FORMAT, "'2'"},
+        {"{ }", ",[1, \"0\", []]", "2", "A", TK_ERR_FORMAT, "empty"},
+        {"{ }", ",[1, \"0\", [0]]", "2", "A", TK_ERR_FORMAT, "out of range"},
+        {"{ }", TABLE, "30", "A", TK_ERR_FORMAT, "ran out of bits"},
+        {"{ }", TABLE, "6", "(0*A)", TK_ERR_FORMAT, "at least 1"},
+        {"{ }", TABLE, "6", "(99999999999*A)", TK_ERR_LIMIT, "larger than"},
+        {"{ }", TABLE, "6", "(3*A", TK_ERR_FORMAT, "unterminated"},
+        {"{ }", TABLE, "6", "A)", TK_ERR_FORMAT, "without a matching"},
+        {"{ }", TABLE, "6", "<zz>", TK_ERR_FORMAT, "not in STRING_DICTIONARY"},
+        {"{ \"a\" : \"<b>\", \"b\" : \"<a>\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "recursive"},
+        {"{ \"a\" : \"I\", \"a\" : \"A\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "duplicate dictionary key"},
+        {"{ \"a_\" : \"I\" }", TABLE, "6", "I", TK_ERR_FORMAT, "keys use"},
+        {"{ }", TABLE, "6", "I=", TK_ERR_FORMAT, "'='"},
+        {"{ }", TABLE, "6", "I\\\\", TK_ERR_FORMAT, "escape"},
+        {"{ }", ",[1, \"\", [1]]", "100000000", "", TK_ERR_LIMIT, "consume no bits"},
+        {"{ }", ",[1, \"1\", [2]]", "2", "A", TK_ERR_FORMAT, "no transition from edge 1"},
+        {"{ }", ",[1, \"0\", [2]]", "3", "A", TK_ERR_FORMAT, "no transitions from edge 2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        b.n = 0;
+        tk_status st = decode_text(cases[i].dict, cases[i].table, cases[i].count, cases[i].seq, &b, &err,
+                                   NULL);
+        if (!TK_CHECK(st == cases[i].st) || !TK_CHECK(strstr(err.message, cases[i].needle) != NULL) ||
+            !TK_CHECK(err.line > 0 && err.column > 0))
+            fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
+    }
+    free(b.v);
+}
+
+static void test_nesting_limit(void) {
+    char seq[1024];
+    size_t n = 0;
+    for (int i = 0; i < TK_DCFG_TRACE_MAX_NESTING + 1; i++)
+        n += (size_t)snprintf(seq + n, sizeof seq - n, "(1*");
+    n += (size_t)snprintf(seq + n, sizeof seq - n, "I");
+    for (int i = 0; i < TK_DCFG_TRACE_MAX_NESTING + 1; i++)
+        seq[n++] = ')';
+    seq[n] = 0;
+    edges_buf b = {0};
+    tk_error err;
+    TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "6", seq, &b, &err, NULL), TK_ERR_LIMIT);
+    TK_CHECK(strstr(err.message, "nested") != NULL);
+    free(b.v);
+}
+
+static void test_leftover_bits_warn(void) {
+    edges_buf b = {0};
+    tk_error err;
+    int w = 0;
+    TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "6", "I", &b, &err, &w), TK_OK);
+    TK_CHECK_EQ_I64(w, 0);          /* 3 bits used, 3 left: padding */
+    b.n = 0;
+    TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "6", "IA", &b, &err, &w), TK_OK);
+    TK_CHECK_EQ_I64(w, 1);          /* 9 bits left */
+    free(b.v);
+}
+
+static void test_key_order_and_trailing_garbage(void) {
+    const char *bad[] = {
+        "{ \"MINOR_VERSION\" : 0, \"MAJOR_VERSION\" : 1, \"PROCESSES\" : [ [ \"PROCESS_ID\", "
+        "\"STRING_DICTIONARY\", \"TRANSITION_TABLE\", \"THREAD_DATA\" ] ] }",
+        "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"PROCESSES\" : [ [ \"PROCESS_ID\", "
+        "\"STRING_DICTIONARY\", \"TRANSITION_TABLE\", \"THREAD_DATA\" ] ] } x",
+        "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"PROCESSES\" : [ [ \"PROCESS_ID\" ] ] }",
+        "{ \"MAJOR_VERSION\" : -1",
+        "",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tk_dcfg_trace *t;
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_open_memory(&t, bad[i], strlen(bad[i]), "x", NULL, &err),
+                        TK_ERR_FORMAT);
+        TK_CHECK(err.line == 1 && err.column > 0);
+    }
+}
+
+/* ---- encoder round trips ------------------------------------------------------------ */
+
+typedef struct membuf {
+    char *p;
+    size_t n, cap;
+} membuf;
+
+static int write_mem(void *ctx, const void *data, size_t n) {
+    membuf *m = ctx;
+    if (m->n + n > m->cap) {
+        m->cap = (m->n + n) * 2;
+        m->p = realloc(m->p, m->cap);
+    }
+    memcpy(m->p + m->n, data, n);
+    m->n += n;
+    return 0;
+}
+
+static uint64_t instrs_of(void *ctx, uint64_t pid, uint32_t edge) {
+    (void)ctx;
+    return (pid + edge) % 7 + 1;
+}
+
+typedef struct seq {
+    uint64_t pid, tid;
+    uint32_t *e;
+    size_t n;
+} seq;
+
+static void round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
+    tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
+    opt.level = level;
+    opt.compat_intel = compat;
+    opt.chunk_instrs = chunk_instrs;
+    opt.source_instrs = instrs_of;
+    tk_dcfg_trace_encoder *enc;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_new(&enc, &opt, &err), TK_OK);
+    for (size_t i = 0; i < nseq; i++) {
+        /* feed in two pieces to exercise continuation */
+        size_t half = s[i].n / 2;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, s[i].pid, s[i].tid, s[i].e, half, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, s[i].pid, s[i].tid, s[i].e + half,
+                                                      s[i].n - half, &err),
+                        TK_OK);
+    }
+    membuf m = {0};
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err), TK_OK);
+    for (size_t i = 0; i < nseq; i++)
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, s[i].pid, s[i].tid, s[i].e, s[i].n, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);
+    tk_dcfg_trace_encoder_free(enc);
+
+    tk_dcfg_trace *t;
+    tk_status st = tk_dcfg_trace_open_memory(&t, m.p, m.n, "encoded", NULL, &err);
+    if (!TK_CHECK(st == TK_OK)) {
+        fprintf(stderr, "    %s (line %llu col %llu)\n", err.message, (unsigned long long)err.line,
+                (unsigned long long)err.column);
+        free(m.p);
+        return;
+    }
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        edges_buf b = {0};
+        uint64_t total;
+        tk_dcfg_trace_decode_options dopt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        dopt.threads = threads;
+        dopt.max_chunk_edges = 100; /* big chunks go through the piecewise path */
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &dopt, collect, &b, &total, NULL, &err), TK_OK);
+        size_t off = 0, bad = 0;
+        for (size_t i = 0; i < nseq; i++) {
+            if (off + s[i].n > b.n || memcmp(b.v + off, s[i].e, s[i].n * 4) != 0)
+                bad++;
+            off += s[i].n;
+        }
+        TK_CHECK_EQ_U64(off, b.n);
+        TK_CHECK_EQ_U64(bad, 0);
+        free(b.v);
+    }
+    /* chunk bookkeeping: PRECEDING is the running sum of INSTR_COUNT per thread */
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        uint64_t sum = 0;
+        for (size_t c = 0; c < ti.nchunks; c++) {
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
+            TK_CHECK_EQ_U64(ci.preceding_instr_count, sum);
+            sum += ci.instr_count;
+        }
+    }
+    if (compat)
+        TK_CHECK(memchr(m.p, '<', m.n) == NULL);
+    tk_dcfg_trace_free(t);
+    free(m.p);
+}
+
+static uint64_t rnd(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void test_encoder_round_trips(void) {
+    uint64_t r = 88172645463325252ULL;
+    seq s[5];
+    uint64_t ids[5][2] = {{1, 0}, {1, 3}, {2, 0}, {9, 1}, {9, 2}};
+    for (int i = 0; i < 5; i++) {
+        s[i].pid = ids[i][0];
+        s[i].tid = ids[i][1];
+        s[i].n = 1 + rnd(&r) % 5000;
+        s[i].e = malloc(s[i].n * sizeof *s[i].e);
+        /* a loop-ish walk over 40 edges with a deterministic pattern and noise */
+        uint32_t cur = 1;
+        for (size_t k = 0; k < s[i].n; k++) {
+            s[i].e[k] = cur;
+            cur = (rnd(&r) % 16 == 0) ? (uint32_t)(1 + rnd(&r) % 40) : (uint32_t)(cur % 40 + 1);
+        }
+    }
+    for (int level = 0; level <= 9; level += 3) {
+        round_trip(s, 5, level, 0, 0);
+        round_trip(s, 5, level, 0, 500);
+    }
+    round_trip(s, 5, 9, 1, 1000);
+    round_trip(s, 1, 9, 0, 1);  /* one edge per chunk */
+    for (int i = 0; i < 5; i++)
+        free(s[i].e);
+}
+
+static void test_long_codes_and_length_limit(void) {
+    /* one edge with 600 successors of geometric frequencies: Huffman lengths
+     * beyond 32 bits are limited, and codes longer than one lookup level
+     * go through sub-tables */
+    uint64_t r = 12345;
+    size_t n = 0, cap = 400000;
+    uint32_t *e = malloc(cap * sizeof *e);
+    for (uint32_t k = 0; k < 600 && n + 2 < cap; k++) {
+        uint64_t times = k < 40 ? ((uint64_t)1 << (20 - k / 2)) >> 8 : 1;
+        for (uint64_t j = 0; j < times + 1 && n + 2 < cap; j++) {
+            e[n++] = 1;
+            e[n++] = 2 + k;
+        }
+    }
+    /* shuffle pairs a little so the stream is not sorted */
+    for (size_t i = 0; i + 3 < n; i += 2) {
+        size_t j = (rnd(&r) % ((n - i) / 2)) * 2 + i;
+        uint32_t tmp = e[i + 1];
+        e[i + 1] = e[j + 1];
+        e[j + 1] = tmp;
+    }
+    seq s = {5, 0, e, n};
+    round_trip(&s, 1, 0, 0, 0);
+    round_trip(&s, 1, 9, 0, 0);
+    free(e);
+}
+
+TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
+             TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
+             TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
+             TK_CASE(test_encoder_round_trips), TK_CASE(test_long_codes_and_length_limit))
