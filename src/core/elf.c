@@ -24,9 +24,11 @@ int tk_elf_is_elf(const uint8_t *d, size_t n)
 
 static tk_status finish_open(tk_elf *e, tk_error *err)
 {
-    if (!e->elf || elf_kind(e->elf) != ELF_K_ELF)
+    if (!e->elf || elf_kind(e->elf) != ELF_K_ELF) {
+        int code = elf_errno(); /* 0: libelf saw no error, the data is just not ELF */
         return tk_error_set_at(err, TK_ERR_FORMAT, e->path, 0, 0, 0, "not an ELF file%s%s",
-                               elf_errmsg(-1) ? ": " : "", elf_errmsg(-1) ? elf_errmsg(-1) : "");
+                               code ? ": " : "", code ? elf_errmsg(code) : "");
+    }
     if (!gelf_getehdr(e->elf, &e->ehdr))
         return tk_error_set_at(err, TK_ERR_FORMAT, e->path, 0, 0, 0, "bad ELF header: %s",
                                elf_errmsg(-1));
