@@ -41,6 +41,17 @@ typedef struct tk_event {
     uint64_t offset;      /* byte offset in the source file, for messages */
 } tk_event;
 
+/* A run of calls (enter, exit, tail-exit only) of one thread, in time order. Arrays borrowed
+ * until the source's next call. */
+typedef struct tk_event_batch {
+    uint32_t thread;
+    int64_t pid, tid;
+    size_t n;
+    const uint8_t *kind;  /* tk_event_kind */
+    const uint64_t *func;
+    const uint64_t *time;
+} tk_event_batch;
+
 /* A pull source of events. next returns TK_OK, TK_END or an error. name returns the display
  * name of a function id (written into buf when it has to be built; never NULL). */
 typedef struct tk_event_source {
@@ -51,6 +62,10 @@ typedef struct tk_event_source {
     const char *time_unit;   /* "ticks", "ns", "instructions" */
     uint64_t start_time;     /* a lower bound of the stream's times (0 when unknown); viewers
                                 show times relative to it */
+    /* Optional fast path for consumers that need only calls: the next batch (TK_OK with n >= 1,
+     * TK_END, or an error). Custom/typed events and arguments are skipped. A consumer uses either
+     * next or next_batch on a source, never both. NULL when the source has no batches. */
+    tk_status (*next_batch)(void *ctx, tk_event_batch *batch, tk_error *err);
 } tk_event_source;
 
 /* Display name of a function through the source (falls back to "#<id>"). */

@@ -13,8 +13,16 @@ struct tk_xray_events {
     tk_hmap thread_of;  /* (pid << 32 | tid) -> dense index */
     uint32_t nthreads;
     tk_hmap unknown;    /* function ids missing from the map */
+    uint32_t map_count; /* functions in the map (ids 1..map_count) */
+    uint64_t last_key;  /* thread of the previous record, a one-entry cache */
+    uint32_t last_thread;
+    int have_last;
     uint32_t largest_unknown;
     tk_xray_record rec;
+    /* batches */
+    uint8_t kind[4096];
+    uint64_t func[4096];
+    uint64_t time[4096];
 };
 
 tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
@@ -25,6 +33,7 @@ tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     e->reader = r;
     e->map = map;
+    e->map_count = map ? tk_xray_map_count(map) : 0;
     *out = e;
     return TK_OK;
 }
@@ -74,13 +83,18 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
             continue;
         }
         uint64_t key = (uint64_t)(uint32_t)rec->pid << 32 | (uint32_t)rec->tid;
-        int inserted = 0;
-        uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
-        if (!slot)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
-        if (inserted)
-            e->nthreads++;
-        ev->thread = (uint32_t)*slot;
+        if (!e->have_last || key != e->last_key) {
+            int inserted = 0;
+            uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
+            if (!slot)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+            if (inserted)
+                e->nthreads++;
+            e->last_key = key;
+            e->last_thread = (uint32_t)*slot;
+            e->have_last = 1;
+        }
+        ev->thread = e->last_thread;
         ev->pid = rec->pid;
         ev->tid = rec->tid;
         ev->cpu = rec->cpu;
@@ -93,7 +107,7 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
         ev->data = rec->payload;
         ev->offset = rec->offset;
         if (e->map && tk_xray_is_function(rec->kind) &&
-            !tk_xray_map_function(e->map, rec->func_id)) {
+            (rec->func_id == 0 || rec->func_id > e->map_count)) {
             if (tk_hmap_put(&e->unknown, rec->func_id, 1) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             if (rec->func_id > e->largest_unknown)
@@ -101,6 +115,47 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
         }
         return TK_OK;
     }
+}
+
+static tk_status events_next_batch(void *ctx, tk_event_batch *b, tk_error *err)
+{
+    tk_xray_events *e = ctx;
+    size_t n = 0;
+    int32_t tid = 0, pid = 0;
+    tk_status st = tk_xray_next_calls(e->reader, e->kind, e->func, e->time,
+                                      sizeof e->kind / sizeof *e->kind, &n, &tid, &pid, err);
+    if (st != TK_OK)
+        return st;
+    uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+    if (!e->have_last || key != e->last_key) {
+        int inserted = 0;
+        uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
+        if (!slot)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+        if (inserted)
+            e->nthreads++;
+        e->last_key = key;
+        e->last_thread = (uint32_t)*slot;
+        e->have_last = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (e->kind[i] == TK_XRAY_ENTER_ARGS)
+            e->kind[i] = TK_EVENT_ENTER; /* the other kinds have the same numbers */
+        if (e->map && (e->func[i] == 0 || e->func[i] > e->map_count)) {
+            if (tk_hmap_put(&e->unknown, e->func[i], 1) < 0)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (e->func[i] > e->largest_unknown)
+                e->largest_unknown = (uint32_t)e->func[i];
+        }
+    }
+    b->thread = e->last_thread;
+    b->pid = pid;
+    b->tid = tid;
+    b->n = n;
+    b->kind = e->kind;
+    b->func = e->func;
+    b->time = e->time;
+    return TK_OK;
 }
 
 static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
@@ -121,6 +176,7 @@ void tk_xray_events_source(tk_xray_events *e, tk_event_source *src)
     memset(src, 0, sizeof *src);
     src->ctx = e;
     src->next = events_next;
+    src->next_batch = events_next_batch;
     src->name = events_name;
     src->ticks_per_second = (double)h->cycle_frequency;
     src->time_unit = tk_xray_emulated_tsc(h) ? "ns" : "ticks";

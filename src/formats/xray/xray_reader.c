@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/hash.h"
@@ -26,6 +24,7 @@ typedef struct xray_buffer {
 struct tk_xray_reader {
     tk_xray_header header;
     const char *path;
+    tk_input *in;
     const uint8_t *data;
     uint64_t size;
     int release_pages;
@@ -35,6 +34,8 @@ struct tk_xray_reader {
     uint32_t nbuffers;
     uint32_t *order; /* visiting order: indices into buffers */
     char broken_msg[160]; /* why the index stopped at the broken region */
+    tk_xray_record pending; /* tk_xray_next_calls: a record of the next run (basic mode) */
+    int have_pending;
 
     /* iteration state */
     uint32_t next_slot;     /* next entry of order to open */
@@ -181,7 +182,7 @@ static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b)
 static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
 {
     uint32_t cap = 0;
-    uint64_t pos = TK_XRAY_HEADER_SIZE;
+    uint64_t pos = TK_XRAY_HEADER_SIZE, released = 0;
     int be = r->header.big_endian;
     if (r->header.type == TK_XRAY_BASIC) {
         xray_buffer b = {pos, r->size, UINT64_MAX, 0, 0, 0, 0};
@@ -253,6 +254,9 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         if (push_buffer(r, &cap, &b) < 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
         pos = b.end;
+        /* each peek maps the pages around it: give them back as we go */
+        if (r->release_pages && r->nbuffers % 16 == 0)
+            tk_input_release(r->in, released, pos - released), released = pos;
     }
     return TK_OK;
 }
@@ -334,13 +338,16 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
     r->data = data;
     r->size = len;
     r->diag = opt->diag;
-    r->release_pages = opt->release_pages && tk_input_is_mapped(in) &&
-                       tk_input_compression(in) == TK_COMP_NONE;
+    r->release_pages = opt->release_pages;
+    r->in = in;
     st = tk_xray_parse_header(data, len, r->path, &r->header, err);
     if (st == TK_OK)
         st = index_buffers(r, err);
     if (st == TK_OK)
         st = order_buffers(r, opt->file_order, err);
+    /* indexing touched the start of every buffer, and the kernel maps pages around each touch */
+    if (st == TK_OK && r->release_pages)
+        tk_input_release(in, 0, len);
     if (st != TK_OK) {
         tk_xray_free(r);
         return st;
@@ -386,27 +393,6 @@ uint64_t tk_xray_first_tsc(const tk_xray_reader *r)
 
 /* ---- records ----------------------------------------------------------------- */
 
-/* Give the pages of a finished buffer back to the kernel: a one-pass reader of a mapped file
- * then keeps only a buffer's worth of the trace resident. MADV_PAGEOUT never loses data (file
- * pages are re-read on access), so it is safe on any mapping. */
-static void release_range(const tk_xray_reader *r, uint64_t start, uint64_t end)
-{
-#ifdef MADV_PAGEOUT
-    static long page;
-    if (!page)
-        page = sysconf(_SC_PAGESIZE);
-    uintptr_t lo = (uintptr_t)(r->data + start), hi = (uintptr_t)(r->data + end);
-    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-    hi &= ~((uintptr_t)page - 1);
-    if (hi > lo + (uintptr_t)page * 4)
-        (void)madvise((void *)lo, hi - lo, MADV_PAGEOUT);
-#else
-    (void)r;
-    (void)start;
-    (void)end;
-#endif
-}
-
 static tk_status format_error(tk_xray_reader *r, tk_error *err, uint64_t offset, const char *fmt,
                               ...) __attribute__((format(printf, 4, 5)));
 
@@ -437,19 +423,27 @@ static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
 static void close_buffer(tk_xray_reader *r)
 {
     if (r->release_pages && r->cur && !r->cur->broken)
-        release_range(r, r->cur->start, r->cur->end);
+        tk_input_release(r->in, r->cur->start, r->cur->end - r->cur->start);
     r->in_buffer = 0;
     r->cur = NULL;
 }
 
-static void fill_common(const tk_xray_reader *r, tk_xray_record *rec, uint64_t offset)
+static inline void fill_common(const tk_xray_reader *r, tk_xray_record *rec, uint64_t offset)
 {
-    memset(rec, 0, offsetof(tk_xray_record, args));
     rec->offset = offset;
     rec->buffer = r->cur ? r->cur->file_index : 0;
     rec->tid = r->tid;
     rec->pid = r->pid;
     rec->cpu = r->cpu;
+    rec->tsc = 0;
+    rec->func_id = 0;
+    rec->delta = 0;
+    rec->value = 0;
+    rec->micros = 0;
+    rec->event_size = 0;
+    rec->event_type = 0;
+    rec->payload = NULL;
+    rec->nargs = 0;
 }
 
 /* Custom/typed event payload bounds. */
@@ -665,4 +659,77 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
         r->next_slot = r->nbuffers;
         return st;
     }
+}
+
+tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, uint64_t *tsc,
+                             size_t cap, size_t *n, int32_t *tid, int32_t *pid, tk_error *err)
+{
+    size_t k = 0;
+    int be = r->header.big_endian;
+    tk_xray_record rec;
+    if (r->have_pending && cap > 0) {
+        r->have_pending = 0;
+        kind[k] = (uint8_t)r->pending.kind;
+        func[k] = r->pending.func_id;
+        tsc[k] = r->pending.tsc;
+        *tid = r->pending.tid;
+        *pid = r->pending.pid;
+        k++;
+    }
+    for (;;) {
+        /* fast path: the function records of an open FDR buffer */
+        if (r->in_buffer && r->header.type == TK_XRAY_FDR) {
+            const uint8_t *d = r->data;
+            uint64_t pos = r->pos, end = r->end, base = r->base_tsc;
+            while (k < cap && end - pos >= XRAY_FUNCTION_RECORD_SIZE && pos < end &&
+                   !(d[pos] & 1)) {
+                uint32_t w = xray_u32(d + pos, be);
+                unsigned fk = (w >> 1) & 7;
+                if (fk > 3)
+                    break; /* the slow path reports it */
+                base += xray_u32(d + pos + 4, be);
+                kind[k] = (uint8_t)fk;
+                func[k] = w >> 4;
+                tsc[k] = base;
+                k++;
+                pos += XRAY_FUNCTION_RECORD_SIZE;
+            }
+            r->pos = pos;
+            r->base_tsc = base;
+            if (k == cap)
+                break;
+            if (k > 0 && (r->pos >= r->end || r->data[r->pos] == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
+                          r->data[r->pos] == XRAY_META_BYTE(XRAY_META_PID)))
+                break; /* the thread may change: end the run here */
+        }
+        if (k > 0 && !r->in_buffer)
+            break;
+        tk_status st = tk_xray_next(r, &rec, err);
+        if (st == TK_END && k > 0)
+            break;
+        if (st != TK_OK)
+            return st;
+        if (!tk_xray_is_function(rec.kind))
+            continue;
+        if (k > 0 && (rec.tid != *tid || rec.pid != *pid)) {
+            /* basic mode: another thread's record; keep it for the next run */
+            r->pending = rec;
+            r->have_pending = 1;
+            break;
+        }
+        kind[k] = (uint8_t)rec.kind;
+        func[k] = rec.func_id;
+        tsc[k] = rec.tsc;
+        *tid = rec.tid;
+        *pid = rec.pid;
+        k++;
+        if (k == cap)
+            break;
+    }
+    if (k > 0 && r->in_buffer && r->header.type == TK_XRAY_FDR) {
+        *tid = r->tid;
+        *pid = r->pid;
+    }
+    *n = k;
+    return TK_OK;
 }
