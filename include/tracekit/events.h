@@ -66,6 +66,8 @@ typedef struct tk_event_source {
      * TK_END, or an error). Custom/typed events and arguments are skipped. A consumer uses either
      * next or next_batch on a source, never both. NULL when the source has no batches. */
     tk_status (*next_batch)(void *ctx, tk_event_batch *batch, tk_error *err);
+    /* Optional: source file and line of a function (1 and the values when known, else 0). */
+    int (*location)(void *ctx, uint64_t func, const char **file, uint32_t *line);
 } tk_event_source;
 
 /* Display name of a function through the source (falls back to "#<id>"). */

@@ -16,6 +16,7 @@
 #include "profile_analysis.h"
 #include "status.h"
 #include "events.h"
+#include "events_profile.h"
 #include "latency.h"
 #include "viewers.h"
 #include "xray.h"

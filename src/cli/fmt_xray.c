@@ -475,11 +475,11 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
 
 static const cli_opt convert_opts[] = {
     MAP_OPT,
-    {"to", 't', "FMT", "chrome|folded|json"},
+    {"to", 't', "FMT", "chrome|folded|callgrind|json"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per thread"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -523,6 +523,19 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
     return TK_OK;
 }
 
+static tk_status write_callgrind(const tk_event_source *src, const char *object, int per_thread,
+                                 FILE *f, tk_error *err)
+{
+    tk_profile *p;
+    tk_status st = tk_events_profile(src, object, per_thread, &p, err);
+    if (st != TK_OK)
+        return st;
+    tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    st = tk_callgrind_write(p, f, &opt, err);
+    tk_profile_free(p);
+    return st;
+}
+
 static int run_convert(cli_ctx *ctx, const cli_args *args)
 {
     int rc = single_input(ctx);
@@ -530,13 +543,15 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         return rc;
     const char *to = cli_get(args, "to");
     if (!to)
-        return cli_usage_error(ctx->command, "missing --to FMT (chrome, folded or json)");
-    int target = strcmp(to, "chrome") == 0 ? 0 : strcmp(to, "folded") == 0 ? 1
-                                              : strcmp(to, "json") == 0    ? 2
-                                                                           : -1;
+        return cli_usage_error(ctx->command, "missing --to FMT (chrome, folded, callgrind or json)");
+    int target = strcmp(to, "chrome") == 0      ? 0
+                 : strcmp(to, "folded") == 0    ? 1
+                 : strcmp(to, "json") == 0      ? 2
+                 : strcmp(to, "callgrind") == 0 ? 3
+                                                : -1;
     if (target < 0)
         return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
-                               "(targets: chrome, folded, json)", to);
+                               "(targets: chrome, folded, callgrind, json)", to);
     int weight = cli_get_choice(ctx->command, args, "weight", "time|calls", 0);
     if (weight < 0)
         return CLI_EXIT_USAGE;
@@ -559,8 +574,11 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     else if (target == 1)
         st = tk_export_folded(&s.src, f, weight == 1 ? TK_FOLDED_CALLS : TK_FOLDED_TIME,
                               cli_has(args, "per-thread"), &err);
-    else
+    else if (target == 2)
         st = write_events_json(&s.src, f, &err);
+    else
+        st = write_callgrind(&s.src, cli_get(args, "instr-map"), cli_has(args, "per-thread"), f,
+                             &err);
     if (st != TK_OK) {
         tk_output_abort(out);
         rc = cli_error(&err);

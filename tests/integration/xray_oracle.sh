@@ -72,4 +72,17 @@ PY
     if cmp -s "$tmp/llvm-counts" "$tmp/our-counts"; then echo "calls per function $t: equal ($(wc -l <"$tmp/our-counts") functions)"
     else echo "calls per function $t differ:"; diff "$tmp/llvm-counts" "$tmp/our-counts" | head; fail=1; fi
 done
+# 4. convert --to callgrind: tracekit's own callgrind check accepts it, and callgrind_annotate
+#    reads it with the same program totals.
+if command -v callgrind_annotate >/dev/null; then
+    for t in calltree.fdr mtpool.fdr mtpool.basic; do
+        bin=$D/bin/${t%%.*}
+        "$TRACEKIT" convert --to callgrind -m "$bin" "$D/pass/$t" -o "$tmp/out.callgrind" --force || { fail=1; continue; }
+        "$TRACEKIT" check "$tmp/out.callgrind" >/dev/null 2>&1 || { echo "callgrind check failed on $t"; fail=1; }
+        ours=$(sed -n 's/^totals: //p' "$tmp/out.callgrind")
+        theirs=$(callgrind_annotate "$tmp/out.callgrind" 2>/dev/null | sed -n 's/ *(100.0%)//g; s/  *PROGRAM TOTALS//p' | tr -d , | xargs)
+        if [ "$ours" = "$theirs" ]; then echo "callgrind $t: totals $ours, equal in callgrind_annotate"
+        else echo "callgrind $t: totals '$ours', callgrind_annotate '$theirs'"; fail=1; fi
+    done
+fi
 exit $fail

@@ -281,7 +281,7 @@ static void test_latency_quantiles_and_unwinding(void)
     evs[n++] = (tk_event)E(TK_EVENT_ENTER, 4, 120);
     evs[n++] = (tk_event)E(TK_EVENT_CUSTOM, 0, 130);
     script s = {evs, n, 0};
-    tk_event_source src = {&s, script_next, NULL, 1.0, "ticks", 0, NULL};
+    tk_event_source src = {&s, script_next, NULL, 1.0, "ticks", 0, NULL, NULL};
     tk_latency *l = tk_latency_new(0);
     tk_error err;
     tk_error_clear(&err);

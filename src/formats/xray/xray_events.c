@@ -170,6 +170,19 @@ static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
     return buf;
 }
 
+static int events_location(void *ctx, uint64_t func, const char **file, uint32_t *line)
+{
+    tk_xray_events *e = ctx;
+    const tk_xray_function *f = e->map && func <= UINT32_MAX
+                                    ? tk_xray_map_function(e->map, (uint32_t)func)
+                                    : NULL;
+    if (!f || !f->file)
+        return 0;
+    *file = f->file;
+    *line = f->line;
+    return 1;
+}
+
 void tk_xray_events_source(tk_xray_events *e, tk_event_source *src)
 {
     const tk_xray_header *h = tk_xray_get_header(e->reader);
@@ -177,6 +190,7 @@ void tk_xray_events_source(tk_xray_events *e, tk_event_source *src)
     src->ctx = e;
     src->next = events_next;
     src->next_batch = events_next_batch;
+    src->location = events_location;
     src->name = events_name;
     src->ticks_per_second = (double)h->cycle_frequency;
     src->time_unit = tk_xray_emulated_tsc(h) ? "ns" : "ticks";

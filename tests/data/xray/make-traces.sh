@@ -16,7 +16,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p bin pass
 
-CFLAGS="-std=c2x -O1 -g -fxray-instrument -fxray-instruction-threshold=1"
+# -fdebug-prefix-map keeps the machine path of this folder out of the committed binaries
+CFLAGS="-std=c2x -O1 -g -fxray-instrument -fxray-instruction-threshold=1 -fdebug-prefix-map=$(pwd)=."
 $CC $CFLAGS -o bin/calltree src/calltree.c
 $CC $CFLAGS -DWITH_TYPED_EVENTS -o bin/calltree-typed src/calltree.c
 $CC $CFLAGS -pthread -o bin/mtpool src/mtpool.c
