@@ -144,7 +144,8 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
     return t;
 }
 
-static void close_top(tk_callstacks *cs, tk_stack_thread *t, uint64_t end, tk_close_how how)
+static inline __attribute__((always_inline)) void close_top(tk_callstacks *cs, tk_stack_thread *t,
+                                                          uint64_t end, tk_close_how how)
 {
     tk_frame *f = &t->frames[t->depth - 1];
     uint64_t duration = 0;
