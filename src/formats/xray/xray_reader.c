@@ -261,11 +261,15 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
     return TK_OK;
 }
 
-static const xray_buffer *sort_base;
+typedef struct order_key {
+    int32_t tid;
+    uint32_t file_index;
+    uint64_t first_tsc;
+} order_key;
 
 static int by_thread_then_time(const void *a, const void *b)
 {
-    const xray_buffer *x = &sort_base[*(const uint32_t *)a], *y = &sort_base[*(const uint32_t *)b];
+    const order_key *x = a, *y = b;
     if (x->tid != y->tid)
         return x->tid < y->tid ? -1 : 1;
     if (x->first_tsc != y->first_tsc)
@@ -285,14 +289,19 @@ static tk_status order_buffers(tk_xray_reader *r, int file_order, tk_error *err)
         r->order[i] = i;
     if (file_order || n < 2 || r->header.type == TK_XRAY_BASIC)
         return TK_OK;
+    order_key *keys = tk_calloc(n, sizeof *keys);
     uint32_t *sorted = tk_calloc(n, sizeof *sorted);
-    if (!sorted)
+    if (!keys || !sorted) {
+        tk_free(keys);
+        tk_free(sorted);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory ordering XRay buffers");
+    }
     for (uint32_t i = 0; i < n; i++)
-        sorted[i] = i;
-    sort_base = r->buffers; /* qsort has no context argument in C11 */
-    qsort(sorted, n, sizeof *sorted, by_thread_then_time);
-    sort_base = NULL;
+        keys[i] = (order_key){r->buffers[i].tid, i, r->buffers[i].first_tsc};
+    qsort(keys, n, sizeof *keys, by_thread_then_time);
+    for (uint32_t i = 0; i < n; i++)
+        sorted[i] = keys[i].file_index;
+    tk_free(keys);
     tk_hmap next_of_thread = TK_HMAP_INIT; /* tid -> position in sorted */
     for (uint32_t i = n; i-- > 0;)
         if (tk_hmap_put(&next_of_thread, (uint64_t)(uint32_t)r->buffers[sorted[i]].tid, i) < 0)
