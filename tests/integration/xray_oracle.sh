@@ -72,7 +72,52 @@ PY
     if cmp -s "$tmp/llvm-counts" "$tmp/our-counts"; then echo "calls per function $t: equal ($(wc -l <"$tmp/our-counts") functions)"
     else echo "calls per function $t differ:"; diff "$tmp/llvm-counts" "$tmp/our-counts" | head; fail=1; fi
 done
-# 4. convert --to callgrind: tracekit's own callgrind check accepts it, and callgrind_annotate
+# 4. Folded stacks against `llvm-xray stack -all-stacks -stack-format=flame -aggregate-threads`:
+#    calls per stack equal its -aggregation-type=count exactly; llvm's time per stack is the
+#    inclusive time in ticks, so tracekit's self nanoseconds are summed over each stack's subtree
+#    and compared after scaling (each folded line is rounded to a whole ns).
+for t in mtpool.fdr calltree.fdr mtpool.basic calltree.basic mtpool-emutsc.fdr; do
+    bin=$D/bin/${t%%[.-]*}
+    python3 - "$XRAY" "$TRACEKIT" "$bin" "$D/pass/$t" <<'PY' || fail=1
+import collections, subprocess, sys
+xray, tracekit, binary, trace = sys.argv[1:]
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()
+def llvm(agg):
+    rows = {}
+    for line in run([xray, "stack", "-instr_map=" + binary, "-all-stacks", "-stack-format=flame",
+                     "-aggregate-threads", "-aggregation-type=" + agg, trace]):
+        path, _, v = line.rpartition(" ")
+        rows[path.rstrip(";")] = int(v)
+    return rows
+def ours(weight):
+    rows = {}
+    for line in run([tracekit, "convert", "--to", "folded", "--weight=" + weight, "-m", binary, trace]):
+        path, _, v = line.rpartition(" ")
+        rows[path] = int(v)
+    return rows
+freq = [l for l in run([tracekit, "info", trace]) if l.startswith("tsc:")][0]
+hz = float(freq.split(",")[1].split()[0])
+count_a, count_b = llvm("count"), ours("calls")
+bad = sum(1 for k in set(count_a) | set(count_b) if count_a.get(k) != count_b.get(k))
+time_a, self_b = llvm("time"), ours("time")
+incl, lines = collections.Counter(), collections.Counter()
+for k, v in self_b.items():
+    parts = k.split(";")
+    for i in range(1, len(parts) + 1):
+        incl[";".join(parts[:i])] += v
+        lines[";".join(parts[:i])] += 1
+for k, ticks in time_a.items():
+    want = ticks * 1e9 / hz
+    if abs(incl.get(k, 0) - want) > lines.get(k, 0) + 1:
+        bad += 1
+        print(f"  {k}: llvm {want:.0f} ns, tracekit {incl.get(k, 0)} ns")
+print(f"stack {trace.split('/')[-1]}: {len(count_a)} stacks, calls and inclusive time compared, {bad} differences")
+sys.exit(1 if bad else 0)
+PY
+done
+
+# 5. convert --to callgrind: tracekit's own callgrind check accepts it, and callgrind_annotate
 #    reads it with the same program totals.
 if command -v callgrind_annotate >/dev/null; then
     for t in calltree.fdr mtpool.fdr mtpool.basic; do
