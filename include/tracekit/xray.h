@@ -119,12 +119,15 @@ const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
  * unknown kinds, extents past the end, a record past its buffer). */
 tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
 
-/* The next run of function records of one thread: up to cap records into kind (TK_XRAY_ENTER,
- * EXIT, TAIL_EXIT, ENTER_ARGS), func and tsc, skipping every other record (whose timestamps are
- * still applied). TK_OK with *n >= 1, TK_END, or an error as tk_xray_next. Do not mix with
- * tk_xray_next on the same reader. */
+/* The next run of function records of one thread: up to cap records into kind (tk_event_kind
+ * values: 0 enter, also for EnterArgs; 1 exit; 2 tail exit), func and tsc, skipping every other
+ * record (whose timestamps are still applied). *max_func is the largest function id of the run
+ * (2^32 when the run holds the invalid id 0).
+ * TK_OK with *n >= 1, TK_END, or an error as tk_xray_next. Do not mix with tk_xray_next on the
+ * same reader. */
 tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, uint64_t *tsc,
-                             size_t cap, size_t *n, int32_t *tid, int32_t *pid, tk_error *err);
+                             size_t cap, size_t *n, int32_t *tid, int32_t *pid,
+                             uint64_t *max_func, tk_error *err);
 
 /* Number of FDR buffers found (after open), and the file's content size. */
 uint64_t tk_xray_buffer_count(const tk_xray_reader *r);

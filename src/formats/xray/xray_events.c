@@ -122,8 +122,10 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, tk_error *err)
     tk_xray_events *e = ctx;
     size_t n = 0;
     int32_t tid = 0, pid = 0;
+    uint64_t max_func = 0;
     tk_status st = tk_xray_next_calls(e->reader, e->kind, e->func, e->time,
-                                      sizeof e->kind / sizeof *e->kind, &n, &tid, &pid, err);
+                                      sizeof e->kind / sizeof *e->kind, &n, &tid, &pid, &max_func,
+                                      err);
     if (st != TK_OK)
         return st;
     uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
@@ -138,10 +140,11 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, tk_error *err)
         e->last_thread = (uint32_t)*slot;
         e->have_last = 1;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (e->kind[i] == TK_XRAY_ENTER_ARGS)
-            e->kind[i] = TK_EVENT_ENTER; /* the other kinds have the same numbers */
-        if (e->map && (e->func[i] == 0 || e->func[i] > e->map_count)) {
+    /* ids outside the map are rare: only a run whose largest id is out of range is scanned */
+    if (e->map && max_func > e->map_count) {
+        for (size_t i = 0; i < n; i++) {
+            if (e->func[i] != 0 && e->func[i] <= e->map_count)
+                continue;
             if (tk_hmap_put(&e->unknown, e->func[i], 1) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             if (e->func[i] > e->largest_unknown)

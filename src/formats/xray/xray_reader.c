@@ -671,15 +671,18 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 }
 
 tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, uint64_t *tsc,
-                             size_t cap, size_t *n, int32_t *tid, int32_t *pid, tk_error *err)
+                             size_t cap, size_t *n, int32_t *tid, int32_t *pid,
+                             uint64_t *max_func, tk_error *err)
 {
     size_t k = 0;
+    uint32_t top = 0;
     int be = r->header.big_endian;
     tk_xray_record rec;
     if (r->have_pending && cap > 0) {
         r->have_pending = 0;
-        kind[k] = (uint8_t)r->pending.kind;
+        kind[k] = (uint8_t)(r->pending.kind == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : r->pending.kind);
         func[k] = r->pending.func_id;
+        top = r->pending.func_id - 1u;
         tsc[k] = r->pending.tsc;
         *tid = r->pending.tid;
         *pid = r->pending.pid;
@@ -697,8 +700,10 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, u
                 if (fk > 3)
                     break; /* the slow path reports it */
                 base += xray_u32(d + pos + 4, be);
-                kind[k] = (uint8_t)fk;
+                kind[k] = (uint8_t)(fk == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : fk);
                 func[k] = w >> 4;
+                if ((w >> 4) - 1u > top) /* id 0 wraps to the top */
+                    top = (w >> 4) - 1u;
                 tsc[k] = base;
                 k++;
                 pos += XRAY_FUNCTION_RECORD_SIZE;
@@ -726,8 +731,10 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, u
             r->have_pending = 1;
             break;
         }
-        kind[k] = (uint8_t)rec.kind;
+        kind[k] = (uint8_t)(rec.kind == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : rec.kind);
         func[k] = rec.func_id;
+        if (rec.func_id - 1u > top)
+            top = rec.func_id - 1u;
         tsc[k] = rec.tsc;
         *tid = rec.tid;
         *pid = rec.pid;
@@ -740,5 +747,6 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, u
         *pid = r->pid;
     }
     *n = k;
+    *max_func = k ? (uint64_t)top + 1 : 0;
     return TK_OK;
 }
