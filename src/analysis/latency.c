@@ -41,6 +41,9 @@ struct tk_latency {
     series *series;
     size_t nseries, capseries;
     int failed;    /* out of memory inside a callback */
+    series *last;  /* series of the previous close, a one-entry cache */
+    uint64_t last_func;
+    uint32_t last_thread;
     tk_latency_row *rows;
     size_t nrows;
 };
@@ -104,7 +107,25 @@ static series *series_slow(tk_latency *l, const tk_stack_thread *t, uint64_t fun
     return new_series(l, t, func);
 }
 
-static series *series_for(tk_latency *l, const tk_stack_thread *t, uint64_t func)
+static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t func);
+
+static inline series *series_for(tk_latency *l, const tk_stack_thread *t, uint64_t func)
+{
+    if (l->last && l->last_func == func && (!l->per_thread || l->last_thread == t->index))
+        return l->last;
+    size_t before = l->nseries;
+    series *s = series_lookup(l, t, func);
+    if (l->nseries != before) /* the array may have moved: forget the cache */
+        l->last = NULL;
+    if (s) {
+        l->last = s;
+        l->last_func = func;
+        l->last_thread = t->index;
+    }
+    return s;
+}
+
+static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t func)
 {
     if (func >= DIRECT_MAX)
         return series_slow(l, t, func);
