@@ -17,6 +17,8 @@ static const cli_command commands[] = {
     {"dump", "canonical deterministic text of the model", "dump FILE", cmd_dump, cmd_dump_help},
     {"diff", "compare two files", "diff [OPTIONS] FILE1 FILE2", cmd_diff, cmd_diff_help},
     {"merge", "add up files of the same program", "merge [-o OUT] FILE...", cmd_merge, cmd_merge_help},
+    {"extract", "XRay function ids, names and source lines of an instrumented binary",
+     "extract [--format=text|json] BINARY", cmd_extract, cmd_extract_help},
     {"formats", "every format and what tracekit can do with it", "formats", cmd_formats, NULL},
     {"help", "help on tracekit or a command", "help [COMMAND]", cmd_help, NULL},
 };

@@ -13,6 +13,8 @@ int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+void cmd_extract_help(FILE *f);
 int cmd_help(int argc, char **argv);
 
 void cmd_info_help(FILE *f);

@@ -40,6 +40,19 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# 0. The instrumentation maps: ids, function addresses and names equal `llvm-xray extract`.
+for b in calltree mtpool; do
+    "$XRAY" extract --symbolize "$D/bin/$b" 2>/dev/null |
+        sed -n 's/.*id: \([0-9]*\), address: [^,]*, function: 0x\([0-9A-Fa-f]*\), kind: [a-z-]*, .*function-name: \([^,]*\), version.*/\1 \2 \3/p' |
+        awk '{ print $1, tolower($2), $3 }' | sort -n -u >"$tmp/llvm-map"
+    "$TRACEKIT" extract "$D/bin/$b" | awk '!/^#/ { sub(/^0x/, "", $2); print $1, $2, $5 }' | sort -n >"$tmp/our-map"
+    if [ -s "$tmp/llvm-map" ] && cmp -s "$tmp/llvm-map" "$tmp/our-map"; then
+        echo "extract $b: $(wc -l <"$tmp/our-map") functions, ids/addresses/names equal"
+    else
+        echo "extract $b differs:"; diff "$tmp/llvm-map" "$tmp/our-map" | head; fail=1
+    fi
+done
+
 for t in calltree.fdr calltree-emutsc.fdr calltree.basic calltree-emutsc.basic; do
     "$XRAY" account -format=csv -sort=funcid "$D/pass/$t" -o "$tmp/llvm.csv" 2>"$tmp/llvm.err" ||
         { echo "llvm-xray account failed on $t:"; head -3 "$tmp/llvm.err"; fail=1; continue; }

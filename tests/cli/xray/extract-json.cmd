@@ -1,0 +1,1 @@
+tracekit extract --format=json tests/data/xray/bin/mtpool | head -5
