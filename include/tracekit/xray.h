@@ -152,6 +152,27 @@ void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
 /* Distinct function ids seen that the map does not know (0 without a map), and the largest. */
 uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest);
 
+/* ---- summary (info) ------------------------------------------------------------ */
+
+typedef struct tk_xray_thread_summary {
+    int32_t pid, tid;
+    uint64_t records; /* function records and events */
+    uint64_t buffers; /* FDR buffers holding them */
+} tk_xray_thread_summary;
+
+typedef struct tk_xray_summary {
+    uint64_t by_kind[TK_XRAY_KIND_MAX];
+    uint64_t functions;           /* function records */
+    uint64_t first_tsc, last_tsc; /* of function records and events; first > last when none */
+    tk_xray_thread_summary *threads; /* in order of first appearance */
+    size_t nthreads;
+} tk_xray_summary;
+
+/* Read the whole trace and count. Errors as tk_xray_next (the counts so far stay valid).
+ * Free with tk_xray_summary_free. */
+tk_status tk_xray_summarize(tk_xray_reader *r, tk_xray_summary *out, tk_error *err);
+void tk_xray_summary_free(tk_xray_summary *s);
+
 /* ---- check and dump --------------------------------------------------------- */
 
 typedef struct tk_xray_check_summary {
