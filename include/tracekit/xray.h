@@ -119,15 +119,31 @@ const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
  * unknown kinds, extents past the end, a record past its buffer). */
 tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
 
-/* The next run of function records of one thread: up to cap records into kind (tk_event_kind
- * values: 0 enter, also for EnterArgs; 1 exit; 2 tail exit), func and tsc, skipping every other
- * record (whose timestamps are still applied). *max_func is the largest function id of the run
- * (2^32 when the run holds the invalid id 0).
- * TK_OK with *n >= 1, TK_END, or an error as tk_xray_next. Do not mix with tk_xray_next on the
- * same reader. */
-tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, uint64_t *tsc,
-                             size_t cap, size_t *n, int32_t *tid, int32_t *pid,
-                             uint64_t *max_func, tk_error *err);
+/* Buffers and results of tk_xray_next_calls. The caller provides the arrays and capacities;
+ * the arg and event arrays may be NULL (those records are then skipped). */
+typedef struct tk_xray_calls {
+    uint8_t *kind;  /* tk_event_kind values: 0 enter (also EnterArgs), 1 exit, 2 tail exit */
+    uint64_t *func;
+    uint64_t *tsc;
+    size_t cap;
+    uint32_t *arg_at;     /* call index of each enter with arguments */
+    uint8_t *arg_count;
+    uint64_t *arg_values; /* TK_XRAY_MAX_ARGS slots each */
+    size_t arg_cap;
+    tk_xray_record *events; /* custom/typed event records (payloads point into the file) */
+    uint32_t *event_at;     /* the call index the event comes before */
+    size_t event_cap;
+    /* results */
+    size_t n, nargs, nevents;
+    int32_t tid, pid;
+    uint64_t max_func; /* largest function id; 2^32 when the run holds the invalid id 0 */
+} tk_xray_calls;
+
+/* The next run of records of one thread: function records, and (when asked) their arguments and
+ * the custom/typed events between them; other records are skipped (their timestamps still
+ * apply). TK_OK with n + nevents >= 1, TK_END, or an error as tk_xray_next. Do not mix with
+ * tk_xray_next on the same reader. */
+tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err);
 
 /* Number of FDR buffers found (after open), and the file's content size. */
 uint64_t tk_xray_buffer_count(const tk_xray_reader *r);

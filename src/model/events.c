@@ -308,7 +308,7 @@ tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_er
     tk_status st;
     if (src->next_batch) {
         tk_event_batch b;
-        while ((st = src->next_batch(src->ctx, &b, err)) == TK_OK) {
+        while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK) {
             st = tk_callstacks_feed_batch(cs, &b, err);
             if (st != TK_OK)
                 return st;

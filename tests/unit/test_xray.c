@@ -371,7 +371,52 @@ static void test_batches_equal_records(void)
     }
 }
 
-TK_TEST_MAIN(TK_CASE(test_batches_equal_records), TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
+/* The Chrome export through batches (with arguments and events) equals the export pulled one
+ * event at a time. */
+static char *chrome_of(const char *path, int batches, size_t *len)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_input *in;
+    if (tk_input_open(&in, path, NULL, &err) != TK_OK)
+        return NULL;
+    tk_xray_reader *r;
+    tk_xray_events *e;
+    tk_event_source src;
+    TK_CHECK(tk_xray_open(&r, in, NULL, &err) == TK_OK);
+    TK_CHECK(tk_xray_events_open(&e, r, NULL, &err) == TK_OK);
+    tk_xray_events_source(e, &src);
+    if (!batches)
+        src.next_batch = NULL;
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    TK_CHECK(tk_export_chrome(&src, f, &err) == TK_OK);
+    fclose(f);
+    tk_xray_events_free(e);
+    tk_xray_free(r);
+    tk_input_free(in);
+    return buf;
+}
+
+static void test_chrome_batches_equal_events(void)
+{
+    static const char *const traces[] = {
+        "tests/data/xray/pass/calltree.fdr", "tests/data/xray/pass/calltree-typed.fdr",
+        "tests/data/xray/pass/mtpool.fdr", "tests/data/xray/pass/mtpool-wrapped.fdr",
+        "tests/data/xray/pass/mtpool.basic", "tests/data/xray/pass/calltree.basic"};
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        size_t la = 0, lb = 0;
+        char *a = chrome_of(traces[t], 1, &la), *b = chrome_of(traces[t], 0, &lb);
+        TK_CHECK(a && b);
+        TK_CHECK_EQ_U64(la, lb);
+        TK_CHECK(a && b && la == lb && memcmp(a, b, la) == 0);
+        TK_CHECK(a && strstr(a, "\"traceEvents\"") != NULL);
+        free(a);
+        free(b);
+    }
+}
+
+TK_TEST_MAIN(TK_CASE(test_batches_equal_records), TK_CASE(test_chrome_batches_equal_events), TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
              TK_CASE(test_v4_custom_event_absolute), TK_CASE(test_errors_are_located),
              TK_CASE(test_header_big_endian), TK_CASE(test_basic_mode_args),
              TK_CASE(test_latency_quantiles_and_unwinding))

@@ -23,6 +23,12 @@ struct tk_xray_events {
     uint8_t kind[4096];
     uint64_t func[4096];
     uint64_t time[4096];
+    uint32_t arg_at[512];
+    uint8_t arg_count[512];
+    uint64_t arg_values[512 * TK_XRAY_MAX_ARGS];
+    tk_xray_record event_records[64];
+    uint32_t event_at[64];
+    tk_event extra[64];
 };
 
 tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
@@ -117,18 +123,31 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
     }
 }
 
-static tk_status events_next_batch(void *ctx, tk_event_batch *b, tk_error *err)
+static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags, tk_error *err)
 {
     tk_xray_events *e = ctx;
-    size_t n = 0;
-    int32_t tid = 0, pid = 0;
-    uint64_t max_func = 0;
-    tk_status st = tk_xray_next_calls(e->reader, e->kind, e->func, e->time,
-                                      sizeof e->kind / sizeof *e->kind, &n, &tid, &pid, &max_func,
-                                      err);
+    int extras = (flags & TK_BATCH_EXTRAS) != 0;
+    tk_xray_calls c;
+    memset(&c, 0, sizeof c);
+    c.kind = e->kind;
+    c.func = e->func;
+    c.tsc = e->time;
+    c.cap = sizeof e->kind / sizeof *e->kind;
+    if (extras) {
+        c.arg_at = e->arg_at;
+        c.arg_count = e->arg_count;
+        c.arg_values = e->arg_values;
+        c.arg_cap = sizeof e->arg_at / sizeof *e->arg_at;
+        c.events = e->event_records;
+        c.event_at = e->event_at;
+        c.event_cap = sizeof e->event_at / sizeof *e->event_at;
+    }
+    tk_status st = tk_xray_next_calls(e->reader, &c, err);
     if (st != TK_OK)
         return st;
-    uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+    size_t n = c.n;
+    uint64_t max_func = c.max_func;
+    uint64_t key = (uint64_t)(uint32_t)c.pid << 32 | (uint32_t)c.tid;
     if (!e->have_last || key != e->last_key) {
         int inserted = 0;
         uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
@@ -140,6 +159,29 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, tk_error *err)
         e->last_thread = (uint32_t)*slot;
         e->have_last = 1;
     }
+    memset(b, 0, sizeof *b);
+    for (size_t i = 0; i < c.nevents; i++) {
+        const tk_xray_record *rec = &c.events[i];
+        tk_event *ev = &e->extra[i];
+        memset(ev, 0, sizeof *ev);
+        ev->kind = rec->kind == TK_XRAY_TYPED_EVENT ? TK_EVENT_TYPED : TK_EVENT_CUSTOM;
+        ev->thread = e->last_thread;
+        ev->pid = rec->pid;
+        ev->tid = rec->tid;
+        ev->cpu = rec->cpu;
+        ev->time = rec->tsc;
+        ev->type = rec->event_type;
+        ev->size = (size_t)rec->event_size;
+        ev->data = rec->payload;
+        ev->offset = rec->offset;
+    }
+    b->nargs = c.nargs;
+    b->arg_at = e->arg_at;
+    b->arg_count = e->arg_count;
+    b->arg_values = e->arg_values;
+    b->nextra = c.nevents;
+    b->extra_at = e->event_at;
+    b->extra = e->extra;
     /* ids outside the map are rare: only a run whose largest id is out of range is scanned */
     if (e->map && max_func > e->map_count) {
         for (size_t i = 0; i < n; i++) {
@@ -152,8 +194,8 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, tk_error *err)
         }
     }
     b->thread = e->last_thread;
-    b->pid = pid;
-    b->tid = tid;
+    b->pid = c.pid;
+    b->tid = c.tid;
     b->n = n;
     b->kind = e->kind;
     b->func = e->func;

@@ -670,83 +670,124 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
     }
 }
 
-tk_status tk_xray_next_calls(tk_xray_reader *r, uint8_t *kind, uint64_t *func, uint64_t *tsc,
-                             size_t cap, size_t *n, int32_t *tid, int32_t *pid,
-                             uint64_t *max_func, tk_error *err)
+/* Append a function record (and its arguments) to a run; 0 when the argument table is full. */
+static inline void calls_add(tk_xray_calls *c, unsigned kind, uint32_t id, uint64_t tsc,
+                             uint32_t *top)
 {
-    size_t k = 0;
+    c->kind[c->n] = (uint8_t)(kind == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : kind);
+    c->func[c->n] = id;
+    c->tsc[c->n] = tsc;
+    if (id - 1u > *top) /* id 0 wraps to the top */
+        *top = id - 1u;
+    c->n++;
+}
+
+static inline void calls_add_args(tk_xray_calls *c, const uint64_t *args, uint32_t nargs)
+{
+    c->arg_at[c->nargs] = (uint32_t)(c->n - 1);
+    c->arg_count[c->nargs] = (uint8_t)nargs;
+    memcpy(c->arg_values + c->nargs * TK_XRAY_MAX_ARGS, args, nargs * sizeof *args);
+    c->nargs++;
+}
+
+tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
+{
+    c->n = c->nargs = c->nevents = 0;
     uint32_t top = 0;
     int be = r->header.big_endian;
+    int want_args = c->arg_at != NULL && c->arg_cap > 0;
+    int want_events = c->events != NULL && c->event_cap > 0;
     tk_xray_record rec;
-    if (r->have_pending && cap > 0) {
+    if (r->have_pending) {
         r->have_pending = 0;
-        kind[k] = (uint8_t)(r->pending.kind == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : r->pending.kind);
-        func[k] = r->pending.func_id;
-        top = r->pending.func_id - 1u;
-        tsc[k] = r->pending.tsc;
-        *tid = r->pending.tid;
-        *pid = r->pending.pid;
-        k++;
+        rec = r->pending;
+        c->tid = rec.tid;
+        c->pid = rec.pid;
+        goto take;
     }
     for (;;) {
         /* fast path: the function records of an open FDR buffer */
         if (r->in_buffer && r->header.type == TK_XRAY_FDR) {
             const uint8_t *d = r->data;
             uint64_t pos = r->pos, end = r->end, base = r->base_tsc;
-            while (k < cap && end - pos >= XRAY_FUNCTION_RECORD_SIZE && pos < end &&
+            if (c->n + c->nevents == 0) {
+                c->tid = r->tid;
+                c->pid = r->pid;
+            }
+            while (c->n < c->cap && pos < end && end - pos >= XRAY_FUNCTION_RECORD_SIZE &&
                    !(d[pos] & 1)) {
                 uint32_t w = xray_u32(d + pos, be);
                 unsigned fk = (w >> 1) & 7;
                 if (fk > 3)
                     break; /* the slow path reports it */
+                if (fk == TK_XRAY_ENTER_ARGS && want_args && c->nargs == c->arg_cap)
+                    break; /* no room for its arguments: next run */
                 base += xray_u32(d + pos + 4, be);
-                kind[k] = (uint8_t)(fk == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : fk);
-                func[k] = w >> 4;
-                if ((w >> 4) - 1u > top) /* id 0 wraps to the top */
-                    top = (w >> 4) - 1u;
-                tsc[k] = base;
-                k++;
+                calls_add(c, fk, w >> 4, base, &top);
                 pos += XRAY_FUNCTION_RECORD_SIZE;
+                if (fk == TK_XRAY_ENTER_ARGS && want_args) {
+                    uint64_t args[TK_XRAY_MAX_ARGS];
+                    uint32_t na = 0;
+                    while (na < TK_XRAY_MAX_ARGS && end - pos >= XRAY_METADATA_RECORD_SIZE &&
+                           d[pos] == XRAY_META_BYTE(XRAY_META_CALL_ARG)) {
+                        args[na++] = xray_u64(d + pos + 1, be);
+                        pos += XRAY_METADATA_RECORD_SIZE;
+                    }
+                    if (na)
+                        calls_add_args(c, args, na);
+                }
             }
             r->pos = pos;
             r->base_tsc = base;
-            if (k == cap)
+            if (c->n == c->cap)
                 break;
-            if (k > 0 && (r->pos >= r->end || r->data[r->pos] == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
-                          r->data[r->pos] == XRAY_META_BYTE(XRAY_META_PID)))
+            if (c->n + c->nevents > 0 &&
+                (r->pos >= r->end || r->data[r->pos] == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
+                 r->data[r->pos] == XRAY_META_BYTE(XRAY_META_PID)))
                 break; /* the thread may change: end the run here */
         }
-        if (k > 0 && !r->in_buffer)
+        if (c->n + c->nevents > 0 && !r->in_buffer)
+            break;
+        if (want_events && c->nevents == c->event_cap)
             break;
         tk_status st = tk_xray_next(r, &rec, err);
-        if (st == TK_END && k > 0)
+        if (st == TK_END && c->n + c->nevents > 0)
             break;
         if (st != TK_OK)
             return st;
-        if (!tk_xray_is_function(rec.kind))
+        int is_event = rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT;
+        if (!tk_xray_is_function(rec.kind) && !(is_event && want_events))
             continue;
-        if (k > 0 && (rec.tid != *tid || rec.pid != *pid)) {
+        if (c->n + c->nevents > 0 && (rec.tid != c->tid || rec.pid != c->pid)) {
             /* basic mode: another thread's record; keep it for the next run */
             r->pending = rec;
             r->have_pending = 1;
             break;
         }
-        kind[k] = (uint8_t)(rec.kind == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : rec.kind);
-        func[k] = rec.func_id;
-        if (rec.func_id - 1u > top)
-            top = rec.func_id - 1u;
-        tsc[k] = rec.tsc;
-        *tid = rec.tid;
-        *pid = rec.pid;
-        k++;
-        if (k == cap)
+        c->tid = rec.tid;
+        c->pid = rec.pid;
+    take:
+        if (rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT) {
+            c->events[c->nevents] = rec;
+            c->event_at[c->nevents] = (uint32_t)c->n;
+            c->nevents++;
+        } else {
+            if (rec.kind == TK_XRAY_ENTER_ARGS && want_args && rec.nargs && c->nargs == c->arg_cap) {
+                r->pending = rec;
+                r->have_pending = 1;
+                break;
+            }
+            calls_add(c, rec.kind, rec.func_id, rec.tsc, &top);
+            if (rec.kind == TK_XRAY_ENTER_ARGS && want_args && rec.nargs)
+                calls_add_args(c, rec.args, rec.nargs);
+        }
+        if (c->n == c->cap)
             break;
     }
-    if (k > 0 && r->in_buffer && r->header.type == TK_XRAY_FDR) {
-        *tid = r->tid;
-        *pid = r->pid;
+    if (c->n + c->nevents > 0 && r->in_buffer && r->header.type == TK_XRAY_FDR) {
+        c->tid = r->tid;
+        c->pid = r->pid;
     }
-    *n = k;
-    *max_func = k ? (uint64_t)top + 1 : 0;
+    c->max_func = c->n ? (uint64_t)top + 1 : 0;
     return TK_OK;
 }
