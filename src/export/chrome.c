@@ -166,11 +166,18 @@ typedef struct chrome {
     int failed;
 } chrome;
 
+/* A non-negative tick count in ns, rounded; saturates instead of overflowing. */
+static inline int64_t scaled(const chrome *c, uint64_t ticks)
+{
+    double ns = (double)ticks * c->scale + 0.5;
+    return ns < 9.2e18 ? (int64_t)ns : INT64_MAX;
+}
+
 static int64_t to_ns(const chrome *c, uint64_t t)
 {
     if (t >= c->start)
-        return (int64_t)((double)(t - c->start) * c->scale + 0.5);
-    return -(int64_t)((double)(c->start - t) * c->scale + 0.5);
+        return scaled(c, t - c->start);
+    return -scaled(c, c->start - t);
 }
 
 static void sep(chrome *c)
@@ -331,7 +338,7 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
     ob_write(o, ",\"ph\":\"X\",\"ts\":", 15);
     ob_micros(o, to_ns(c, f->start));
     ob_write(o, ",\"dur\":", 7);
-    ob_micros(o, (int64_t)((double)duration * c->scale + 0.5));
+    ob_micros(o, scaled(c, duration));
     put_thread_ids(c, t);
     const arg_slot *s = t->index < c->ntargs && depth <= c->targs[t->index].cap
                             ? &c->targs[t->index].slots[depth - 1]

@@ -165,7 +165,10 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
 
 static uint64_t to_unit(uint64_t ticks, double scale)
 {
-    return scale == 1.0 ? ticks : (uint64_t)llround((double)ticks * scale);
+    if (scale == 1.0)
+        return ticks;
+    double v = (double)ticks * scale + 0.5;
+    return v < 1.8e19 ? (uint64_t)v : UINT64_MAX; /* saturate, never overflow */
 }
 
 /* The profile function of an event function id (interned on first use). */
