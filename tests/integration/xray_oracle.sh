@@ -53,6 +53,27 @@ for b in calltree mtpool; do
     fi
 done
 
+# C++ names: demangled like llvm-xray's symbolizer does.
+python3 - "$XRAY" "$TRACEKIT" "$D/bin/cxxdemo" <<'PY' || fail=1
+import re, subprocess, sys
+xray, tracekit, binary = sys.argv[1:]
+theirs = {}
+for line in subprocess.run([xray, "extract", "--symbolize", binary], capture_output=True,
+                           text=True).stdout.splitlines():
+    m = re.search(r"id: (\d+), .*function-name: '?(.*?)'?, version", line)
+    if m:
+        theirs[int(m.group(1))] = m.group(2)
+ours = {}
+for line in subprocess.run([tracekit, "extract", "--format=json", binary], capture_output=True,
+                           text=True).stdout.splitlines():
+    m = re.match(r'[{,]?\{"id":(\d+),.*"name":"(.*?)","file"', line)
+    if m:
+        ours[int(m.group(1))] = m.group(2)
+bad = sum(1 for k in theirs if theirs[k] != ours.get(k))
+print(f"extract cxxdemo: {len(theirs)} C++ functions, {bad} names differ")
+sys.exit(1 if bad or not theirs else 0)
+PY
+
 for t in calltree.fdr calltree-emutsc.fdr calltree.basic calltree-emutsc.basic; do
     "$XRAY" account -format=csv -sort=funcid "$D/pass/$t" -o "$tmp/llvm.csv" 2>"$tmp/llvm.err" ||
         { echo "llvm-xray account failed on $t:"; head -3 "$tmp/llvm.err"; fail=1; continue; }

@@ -1,0 +1,1 @@
+tracekit extract tests/data/xray/bin/cxxdemo
