@@ -108,7 +108,8 @@ typedef struct tk_xray_options {
 #define TK_XRAY_OPTIONS_INIT {0, NULL, 0}
 
 /* Open a reader over an input positioned at the start of the content. The input must stay
- * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header), TK_ERR_IO,
+ * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header),
+ * TK_ERR_UNSUPPORTED (a version tracekit does not read), TK_ERR_IO,
  * TK_ERR_NOMEM. The caller owns *out (tk_xray_free). */
 tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options *opt,
                        tk_error *err);

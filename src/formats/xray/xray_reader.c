@@ -670,7 +670,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
     }
 }
 
-/* Append a function record (and its arguments) to a run; 0 when the argument table is full. */
+/* Append a function record to a run (EnterArgs becomes an enter; the caller adds arguments). */
 static inline void calls_add(tk_xray_calls *c, unsigned kind, uint32_t id, uint64_t tsc,
                              uint32_t *top)
 {
