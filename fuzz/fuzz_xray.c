@@ -1,5 +1,5 @@
 /* Fuzz the XRay reader (strict and check modes), the events adapter, latency accounting and
- * the Chrome and folded exporters on arbitrary bytes. */
+ * the Chrome, folded and callgrind exporters on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tk_input_free(in);
     }
     /* strict reader through every consumer */
-    for (int consumer = 0; consumer < 4; consumer++) {
+    for (int consumer = 0; consumer < 5; consumer++) {
         in = open_input(data, size);
         if (!in)
             break;
@@ -64,8 +64,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 tk_latency_free(l);
             } else if (consumer == 2) {
                 (void)tk_export_chrome(&src, sink, &err);
-            } else {
+            } else if (consumer == 3) {
                 (void)tk_export_folded(&src, sink, TK_FOLDED_TIME, 1, &err);
+            } else {
+                tk_profile *p = NULL;
+                if (tk_events_profile(&src, NULL, 1, &p, &err) == TK_OK) {
+                    tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+                    (void)tk_callgrind_write(p, sink, &opt, &err);
+                }
+                tk_profile_free(p);
             }
         }
         tk_xray_events_free(e);

@@ -41,6 +41,29 @@ typedef struct tk_event {
     uint64_t offset;      /* byte offset in the source file, for messages */
 } tk_event;
 
+/* A run of calls (enter, exit, tail-exit) of one thread, in time order. Arrays borrowed until
+ * the source's next call. With TK_BATCH_EXTRAS the batch also carries the logged arguments of
+ * its enters and the custom/typed events of the thread that happen between its calls. */
+#define TK_BATCH_EXTRAS 1u
+#define TK_BATCH_MAX_ARGS 6
+
+typedef struct tk_event_batch {
+    uint32_t thread;
+    int64_t pid, tid;
+    size_t n;
+    const uint8_t *kind;  /* tk_event_kind */
+    const uint64_t *func;
+    const uint64_t *time;
+    /* TK_BATCH_EXTRAS only (else 0): */
+    size_t nargs;                /* enters with arguments */
+    const uint32_t *arg_at;      /* their indices in the batch, increasing */
+    const uint8_t *arg_count;
+    const uint64_t *arg_values;  /* TK_BATCH_MAX_ARGS slots per enter with arguments */
+    size_t nextra;               /* custom/typed events */
+    const uint32_t *extra_at;    /* event i happens before call extra_at[i] (n: after the last) */
+    const tk_event *extra;
+} tk_event_batch;
+
 /* A pull source of events. next returns TK_OK, TK_END or an error. name returns the display
  * name of a function id (written into buf when it has to be built; never NULL). */
 typedef struct tk_event_source {
@@ -51,6 +74,13 @@ typedef struct tk_event_source {
     const char *time_unit;   /* "ticks", "ns", "instructions" */
     uint64_t start_time;     /* a lower bound of the stream's times (0 when unknown); viewers
                                 show times relative to it */
+    /* Optional fast path: the next batch (TK_OK with n >= 1 or nextra >= 1, TK_END, or an
+     * error). Without TK_BATCH_EXTRAS in flags, custom/typed events and arguments are skipped. A
+     * consumer uses either next or next_batch on a source, never both. NULL when the source has
+     * no batches. */
+    tk_status (*next_batch)(void *ctx, tk_event_batch *batch, unsigned flags, tk_error *err);
+    /* Optional: source file and line of a function (1 and the values when known, else 0). */
+    int (*location)(void *ctx, uint64_t func, const char **file, uint32_t *line);
 } tk_event_source;
 
 /* Display name of a function through the source (falls back to "#<id>"). */

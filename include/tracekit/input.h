@@ -89,6 +89,12 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
  * grows to the content's size). Borrowed until tk_input_free. */
 tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
+/* Tell the input that content [offset, offset + len) will not be read again. For a memory-
+ * mapped file the whole pages inside are handed back to the kernel (they stay in the page cache
+ * and are re-read if touched), so a one-pass reader of a huge file keeps little resident.
+ * A no-op for any other input. */
+void tk_input_release(tk_input *in, uint64_t offset, uint64_t len);
+
 #ifdef __cplusplus
 }
 #endif

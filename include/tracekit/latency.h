@@ -1,6 +1,6 @@
 /* Latency accounting over an events stream (what `llvm-xray account` computes): per function
  * (or per function and thread) the count, min, median, 90th and 99th percentile, max and sum of
- * call durations. Durations are kept exactly, 4 bytes per call (8 for calls over 2^32 ticks). */
+ * call durations. Durations are kept exactly: 2 bytes per call under 2^16 ticks, 4 under 2^32, else 8. */
 #ifndef TRACEKIT_LATENCY_H
 #define TRACEKIT_LATENCY_H
 

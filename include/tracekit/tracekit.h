@@ -24,6 +24,7 @@
 #include "wet.h"
 #include "dcfg_trace.h"
 #include "events.h"
+#include "events_profile.h"
 #include "latency.h"
 #include "viewers.h"
 #include "xray.h"

@@ -108,7 +108,8 @@ typedef struct tk_xray_options {
 #define TK_XRAY_OPTIONS_INIT {0, NULL, 0}
 
 /* Open a reader over an input positioned at the start of the content. The input must stay
- * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header), TK_ERR_IO,
+ * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header),
+ * TK_ERR_UNSUPPORTED (a version tracekit does not read), TK_ERR_IO,
  * TK_ERR_NOMEM. The caller owns *out (tk_xray_free). */
 tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options *opt,
                        tk_error *err);
@@ -118,6 +119,32 @@ const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
 /* The next record: TK_OK, TK_END, or TK_ERR_FORMAT with a byte offset (truncated records,
  * unknown kinds, extents past the end, a record past its buffer). */
 tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
+
+/* Buffers and results of tk_xray_next_calls. The caller provides the arrays and capacities;
+ * the arg and event arrays may be NULL (those records are then skipped). */
+typedef struct tk_xray_calls {
+    uint8_t *kind;  /* tk_event_kind values: 0 enter (also EnterArgs), 1 exit, 2 tail exit */
+    uint64_t *func;
+    uint64_t *tsc;
+    size_t cap;
+    uint32_t *arg_at;     /* call index of each enter with arguments */
+    uint8_t *arg_count;
+    uint64_t *arg_values; /* TK_XRAY_MAX_ARGS slots each */
+    size_t arg_cap;
+    tk_xray_record *events; /* custom/typed event records (payloads point into the file) */
+    uint32_t *event_at;     /* the call index the event comes before */
+    size_t event_cap;
+    /* results */
+    size_t n, nargs, nevents;
+    int32_t tid, pid;
+    uint64_t max_func; /* largest function id; 2^32 when the run holds the invalid id 0 */
+} tk_xray_calls;
+
+/* The next run of records of one thread: function records, and (when asked) their arguments and
+ * the custom/typed events between them; other records are skipped (their timestamps still
+ * apply). TK_OK with n + nevents >= 1, TK_END, or an error as tk_xray_next. Do not mix with
+ * tk_xray_next on the same reader. */
+tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err);
 
 /* Number of FDR buffers found (after open), and the file's content size. */
 uint64_t tk_xray_buffer_count(const tk_xray_reader *r);
@@ -141,6 +168,27 @@ void tk_xray_events_free(tk_xray_events *e);
 void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
 /* Distinct function ids seen that the map does not know (0 without a map), and the largest. */
 uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest);
+
+/* ---- summary (info) ------------------------------------------------------------ */
+
+typedef struct tk_xray_thread_summary {
+    int32_t pid, tid;
+    uint64_t records; /* function records and events */
+    uint64_t buffers; /* FDR buffers holding them */
+} tk_xray_thread_summary;
+
+typedef struct tk_xray_summary {
+    uint64_t by_kind[TK_XRAY_KIND_MAX];
+    uint64_t functions;           /* function records */
+    uint64_t first_tsc, last_tsc; /* of function records and events; first > last when none */
+    tk_xray_thread_summary *threads; /* in order of first appearance */
+    size_t nthreads;
+} tk_xray_summary;
+
+/* Read the whole trace and count. Errors as tk_xray_next (the counts so far stay valid).
+ * Free with tk_xray_summary_free. */
+tk_status tk_xray_summarize(tk_xray_reader *r, tk_xray_summary *out, tk_error *err);
+void tk_xray_summary_free(tk_xray_summary *s);
 
 /* ---- check and dump --------------------------------------------------------- */
 

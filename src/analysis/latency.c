@@ -13,7 +13,11 @@ typedef struct series {
     uint64_t func;
     uint32_t thread;
     int64_t pid, tid;
-    uint32_t *small; /* durations below 2^32 */
+    /* Durations by size class; every value of a class is below every value of the next, so
+     * the sorted order is the three arrays one after the other. */
+    uint16_t *tiny;  /* below 2^16 ticks */
+    size_t ntiny, captiny;
+    uint32_t *small; /* below 2^32 */
     size_t nsmall, capsmall;
     uint64_t *large; /* the rest */
     size_t nlarge, caplarge;
@@ -21,13 +25,25 @@ typedef struct series {
     uint64_t open, unwound;
 } series;
 
+/* Series index + 1 by function id (0 = none), per thread slot; ids beyond DIRECT_MAX use the map. */
+#define DIRECT_MAX (1u << 22)
+typedef struct direct_table {
+    uint32_t *idx;
+    uint32_t cap;
+} direct_table;
+
 struct tk_latency {
     int per_thread;
+    direct_table *direct; /* one per thread (per-thread mode) or one */
+    uint32_t ndirect;
     tk_callstacks stacks;
     tk_hmap index; /* key -> series index */
     series *series;
     size_t nseries, capseries;
     int failed;    /* out of memory inside a callback */
+    series *last;  /* series of the previous close, a one-entry cache */
+    uint64_t last_func;
+    uint32_t last_thread;
     tk_latency_row *rows;
     size_t nrows;
 };
@@ -45,25 +61,22 @@ void tk_latency_free(tk_latency *l)
     if (!l)
         return;
     for (size_t i = 0; i < l->nseries; i++) {
+        tk_free(l->series[i].tiny);
         tk_free(l->series[i].small);
         tk_free(l->series[i].large);
     }
     tk_free(l->series);
+    for (uint32_t i = 0; i < l->ndirect; i++)
+        tk_free(l->direct[i].idx);
+    tk_free(l->direct);
     tk_free(l->rows);
     tk_hmap_free(&l->index);
     tk_callstacks_free(&l->stacks);
     tk_free(l);
 }
 
-static series *series_for(tk_latency *l, const tk_stack_thread *t, uint64_t func)
+static series *new_series(tk_latency *l, const tk_stack_thread *t, uint64_t func)
 {
-    uint64_t key = l->per_thread ? ((uint64_t)t->index << 40) ^ func : func;
-    int inserted = 0;
-    uint64_t *slot = tk_hmap_slot(&l->index, key, l->nseries, &inserted);
-    if (!slot)
-        return NULL;
-    if (!inserted)
-        return &l->series[*slot];
     if (l->nseries == l->capseries) {
         size_t ncap = l->capseries ? l->capseries * 2 : 64;
         series *ns = tk_reallocarray(l->series, ncap, sizeof *ns);
@@ -82,11 +95,92 @@ static series *series_for(tk_latency *l, const tk_stack_thread *t, uint64_t func
     return s;
 }
 
+static series *series_slow(tk_latency *l, const tk_stack_thread *t, uint64_t func)
+{
+    uint64_t key = l->per_thread ? ((uint64_t)t->index << 40) ^ func : func;
+    int inserted = 0;
+    uint64_t *slot = tk_hmap_slot(&l->index, key, l->nseries, &inserted);
+    if (!slot)
+        return NULL;
+    if (!inserted)
+        return &l->series[*slot];
+    return new_series(l, t, func);
+}
+
+static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t func);
+
+static inline series *series_for(tk_latency *l, const tk_stack_thread *t, uint64_t func)
+{
+    if (l->last && l->last_func == func && (!l->per_thread || l->last_thread == t->index))
+        return l->last;
+    size_t before = l->nseries;
+    series *s = series_lookup(l, t, func);
+    if (l->nseries != before) /* the array may have moved: forget the cache */
+        l->last = NULL;
+    if (s) {
+        l->last = s;
+        l->last_func = func;
+        l->last_thread = t->index;
+    }
+    return s;
+}
+
+static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t func)
+{
+    if (func >= DIRECT_MAX)
+        return series_slow(l, t, func);
+    uint32_t slot = l->per_thread ? t->index : 0;
+    if (slot >= l->ndirect) {
+        direct_table *nd = tk_reallocarray(l->direct, slot + 1, sizeof *nd);
+        if (!nd)
+            return NULL;
+        memset(nd + l->ndirect, 0, (slot + 1 - l->ndirect) * sizeof *nd);
+        l->direct = nd;
+        l->ndirect = slot + 1;
+    }
+    direct_table *d = &l->direct[slot];
+    if (func >= d->cap) {
+        uint32_t ncap = d->cap ? d->cap : 256;
+        while (ncap <= func)
+            ncap *= 2;
+        uint32_t *ni = tk_reallocarray(d->idx, ncap, sizeof *ni);
+        if (!ni)
+            return NULL;
+        memset(ni + d->cap, 0, (size_t)(ncap - d->cap) * sizeof *ni);
+        d->idx = ni;
+        d->cap = ncap;
+    }
+    if (d->idx[func])
+        return &l->series[d->idx[func] - 1];
+    series *s = new_series(l, t, func);
+    if (s)
+        d->idx[func] = (uint32_t)l->nseries;
+    return s;
+}
+
+/* Growth of the duration arrays: doubling while small, +25% when large (realloc of a large
+ * block moves pages, not bytes), so the slack stays a quarter of the data. */
+static size_t grow_cap(size_t cap, size_t min)
+{
+    size_t ncap = cap < (1u << 20) ? cap * 2 : cap + cap / 4;
+    return ncap < min ? min : ncap;
+}
+
 static int add_duration(series *s, uint64_t d)
 {
-    if (d <= UINT32_MAX) {
+    if (d <= UINT16_MAX) {
+        if (s->ntiny == s->captiny) {
+            size_t ncap = grow_cap(s->captiny, 16);
+            uint16_t *n = tk_reallocarray(s->tiny, ncap, sizeof *n);
+            if (!n)
+                return -1;
+            s->tiny = n;
+            s->captiny = ncap;
+        }
+        s->tiny[s->ntiny++] = (uint16_t)d;
+    } else if (d <= UINT32_MAX) {
         if (s->nsmall == s->capsmall) {
-            size_t ncap = s->capsmall ? s->capsmall * 2 : 16;
+            size_t ncap = grow_cap(s->capsmall, 16);
             uint32_t *n = tk_reallocarray(s->small, ncap, sizeof *n);
             if (!n)
                 return -1;
@@ -96,7 +190,7 @@ static int add_duration(series *s, uint64_t d)
         s->small[s->nsmall++] = (uint32_t)d;
     } else {
         if (s->nlarge == s->caplarge) {
-            size_t ncap = s->caplarge ? s->caplarge * 2 : 4;
+            size_t ncap = grow_cap(s->caplarge, 4);
             uint64_t *n = tk_reallocarray(s->large, ncap, sizeof *n);
             if (!n)
                 return -1;
@@ -147,9 +241,9 @@ tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *er
 /* k-th smallest (0-based) of v[0..n) by quickselect with a three-way partition (many calls have
  * equal durations); reorders v. */
 #define DEFINE_SELECT(name, T)                                                        \
-    static T name(T *v, size_t n, size_t k)                                           \
+    static T name(T *v, size_t from, size_t n, size_t k)                              \
     {                                                                                 \
-        size_t lo = 0, hi = n - 1;                                                    \
+        size_t lo = from, hi = n - 1;                                                 \
         while (lo < hi) {                                                             \
             T a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];                        \
             T pivot = a < b ? (b < c ? b : (a < c ? c : a))                           \
@@ -177,14 +271,55 @@ tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *er
         return v[k];                                                                  \
     }
 
+DEFINE_SELECT(select_u16, uint16_t)
 DEFINE_SELECT(select_u32, uint32_t)
 DEFINE_SELECT(select_u64, uint64_t)
 
-static uint64_t kth(series *s, size_t k)
+/* The k-th smallest duration. Called with growing k: each selection leaves v[0..k) <= v[k] <=
+ * v(k..n), so the next one only searches from the previous k on. */
+typedef struct select_state {
+    size_t from_tiny, from_small, from_large;
+} select_state;
+
+static uint64_t kth(series *s, size_t k, select_state *st)
 {
-    if (k < s->nsmall)
-        return select_u32(s->small, s->nsmall, k);
-    return select_u64(s->large, s->nlarge, k - s->nsmall);
+    if (k < s->ntiny) {
+        uint16_t v = select_u16(s->tiny, st->from_tiny, s->ntiny, k);
+        st->from_tiny = k;
+        return v;
+    }
+    k -= s->ntiny;
+    if (k < s->nsmall) {
+        uint32_t v = select_u32(s->small, st->from_small, s->nsmall, k);
+        st->from_small = k;
+        return v;
+    }
+    k -= s->nsmall;
+    uint64_t v = select_u64(s->large, st->from_large, s->nlarge, k);
+    st->from_large = k;
+    return v;
+}
+
+/* Values of the sorted durations at three increasing ranks. Many 16-bit durations are ranked
+ * with a histogram (one pass), the rest by selection. hist: 65536 counters or NULL. */
+static void quantiles(series *s, const size_t ranks[3], uint64_t out[3], uint32_t *hist)
+{
+    int j = 0;
+    if (hist && s->ntiny >= 8192) {
+        memset(hist, 0, 65536 * sizeof *hist);
+        for (size_t i = 0; i < s->ntiny; i++)
+            hist[s->tiny[i]]++;
+        size_t cum = 0;
+        for (uint32_t v = 0; v < 65536 && j < 3; v++) {
+            cum += hist[v];
+            while (j < 3 && ranks[j] < cum)
+                out[j++] = v;
+        }
+    }
+    /* after a histogram, the ranks left are beyond the 16-bit durations */
+    select_state sel = {0, 0, 0};
+    for (; j < 3; j++)
+        out[j] = kth(s, ranks[j], &sel);
 }
 
 static int by_key(const void *a, const void *b)
@@ -203,6 +338,7 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
         if (!l->rows)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         l->nrows = 0;
+        uint32_t *hist = tk_malloc(65536 * sizeof *hist); /* NULL: selection only */
         for (size_t i = 0; i < l->nseries; i++) {
             series *s = &l->series[i];
             tk_latency_row *r = &l->rows[l->nrows++];
@@ -212,17 +348,22 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
             r->tid = s->tid;
             r->open = s->open;
             r->unwound = s->unwound;
-            size_t n = s->nsmall + s->nlarge;
+            size_t n = s->ntiny + s->nsmall + s->nlarge;
             r->count = n;
             if (n == 0)
                 continue;
             r->min = s->min;
             r->max = s->max;
             r->sum = s->sum;
-            r->median = kth(s, n / 2);
-            r->p90 = kth(s, (size_t)floor((double)n * 0.9));
-            r->p99 = kth(s, (size_t)floor((double)n * 0.99));
+            size_t ranks[3] = {n / 2, (size_t)floor((double)n * 0.9),
+                               (size_t)floor((double)n * 0.99)};
+            uint64_t q[3];
+            quantiles(s, ranks, q, hist);
+            r->median = q[0];
+            r->p90 = q[1];
+            r->p99 = q[2];
         }
+        tk_free(hist);
         qsort(l->rows, l->nrows, sizeof *l->rows, by_key);
     }
     *rows = l->rows;

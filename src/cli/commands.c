@@ -31,6 +31,8 @@ static const cli_command commands[] = {
     {"encode", "DCFG-Trace: write a trace from an edge list",
      "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
      cmd_encode, cmd_encode_help},
+    {"instr-map", "XRay: function ids, names and source lines of an instrumented binary",
+     "instr-map [--format=text|json] BINARY", cmd_instr_map, cmd_instr_map_help},
     {"formats", "every format and what tracekit can do with it", "formats", cmd_formats, NULL},
     {"help", "help on tracekit or a command", "help [COMMAND]", cmd_help, NULL},
 };

@@ -17,12 +17,15 @@ int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 void cmd_decode_help(FILE *f);
 void cmd_encode_help(FILE *f);
+int cmd_extract(int argc, char **argv);
+int cmd_instr_map(int argc, char **argv);
+void cmd_extract_help(FILE *f);
+void cmd_instr_map_help(FILE *f);
 int cmd_help(int argc, char **argv);
 int cmd_slice(int argc, char **argv);
 int cmd_chain(int argc, char **argv);
 int cmd_values(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
-int cmd_extract(int argc, char **argv);
 
 void cmd_info_help(FILE *f);
 void cmd_check_help(FILE *f);
@@ -36,6 +39,5 @@ void cmd_slice_help(FILE *f);
 void cmd_chain_help(FILE *f);
 void cmd_values_help(FILE *f);
 void cmd_paths_help(FILE *f);
-void cmd_extract_help(FILE *f);
 
 #endif

@@ -84,11 +84,6 @@ static int single_input(cli_ctx *ctx)
 
 static const cli_opt info_opts[] = {MAP_OPT, {NULL, 0, NULL, NULL}};
 
-typedef struct thread_info {
-    int32_t pid, tid;
-    uint64_t records, buffers;
-} thread_info;
-
 static int info_one(cli_ctx *ctx, const cli_args *args, int i)
 {
     xray_session s;
@@ -96,58 +91,11 @@ static int info_one(cli_ctx *ctx, const cli_args *args, int i)
     if (rc != CLI_EXIT_OK)
         return rc;
     const tk_xray_header *h = tk_xray_get_header(s.reader);
-    uint64_t by_kind[TK_XRAY_KIND_MAX] = {0};
-    thread_info *threads = NULL;
-    size_t nthreads = 0, capthreads = 0;
-    uint64_t first = UINT64_MAX, last = 0, functions = 0;
-    int32_t pids[16];
-    size_t npids = 0;
-    uint32_t last_buffer = UINT32_MAX;
     tk_error err;
     tk_error_clear(&err);
-    tk_xray_record rec;
-    tk_status st;
-    while ((st = tk_xray_next(s.reader, &rec, &err)) == TK_OK) {
-        by_kind[rec.kind]++;
-        if (!tk_xray_is_function(rec.kind) && rec.kind != TK_XRAY_CUSTOM_EVENT &&
-            rec.kind != TK_XRAY_TYPED_EVENT)
-            continue;
-        if (tk_xray_is_function(rec.kind))
-            functions++;
-        if (rec.tsc < first)
-            first = rec.tsc;
-        if (rec.tsc > last)
-            last = rec.tsc;
-        size_t t = 0;
-        while (t < nthreads && (threads[t].tid != rec.tid || threads[t].pid != rec.pid))
-            t++;
-        if (t == nthreads) {
-            if (nthreads == capthreads) {
-                capthreads = capthreads ? capthreads * 2 : 8;
-                thread_info *nt = realloc(threads, capthreads * sizeof *nt);
-                if (!nt) {
-                    free(threads);
-                    session_close(&s);
-                    return cli_usage_error(ctx->command, "out of memory");
-                }
-                threads = nt;
-            }
-            threads[nthreads++] = (thread_info){rec.pid, rec.tid, 0, 0};
-            size_t p = 0;
-            while (p < npids && pids[p] != rec.pid)
-                p++;
-            if (p == npids && npids < 16)
-                pids[npids++] = rec.pid;
-        }
-        threads[t].records++;
-        if (rec.buffer != last_buffer || h->type == TK_XRAY_BASIC) {
-            if (h->type == TK_XRAY_FDR)
-                threads[t].buffers++;
-            last_buffer = rec.buffer;
-        }
-    }
-    if (st != TK_END) {
-        free(threads);
+    tk_xray_summary sum;
+    if (tk_xray_summarize(s.reader, &sum, &err) != TK_OK) {
+        tk_xray_summary_free(&sum);
         session_close(&s);
         return cli_error(&err);
     }
@@ -164,29 +112,44 @@ static int info_one(cli_ctx *ctx, const cli_args *args, int i)
         printf("buffers: %" PRIu64 "\n", tk_xray_buffer_count(s.reader));
     }
     printf("pids:");
-    for (size_t p = 0; p < npids; p++)
-        printf(" %" PRId32, pids[p]);
-    printf("\nthreads: %zu\n", nthreads);
-    for (size_t t = 0; t < nthreads; t++) {
-        printf("  tid %" PRId32 " pid %" PRId32 ": %" PRIu64 " records", threads[t].tid,
-               threads[t].pid, threads[t].records);
+    for (size_t t = 0; t < sum.nthreads; t++) {
+        size_t p = 0;
+        while (p < t && sum.threads[p].pid != sum.threads[t].pid)
+            p++;
+        if (p == t)
+            printf(" %" PRId32, sum.threads[t].pid);
+        if (t == 64) {
+            printf(" ...");
+            break;
+        }
+    }
+    printf("\nthreads: %zu\n", sum.nthreads);
+    for (size_t t = 0; t < sum.nthreads && t < 64; t++) {
+        const tk_xray_thread_summary *ts = &sum.threads[t];
+        printf("  tid %" PRId32 " pid %" PRId32 ": %" PRIu64 " records", ts->tid, ts->pid,
+               ts->records);
         if (h->type == TK_XRAY_FDR)
-            printf(" in %" PRIu64 " buffers", threads[t].buffers);
+            printf(" in %" PRIu64 " buffers", ts->buffers);
         printf("\n");
     }
+    if (sum.nthreads > 64)
+        printf("  ... %zu more threads\n", sum.nthreads - 64);
     printf("records:\n");
     for (int k = 0; k < TK_XRAY_KIND_MAX; k++)
-        if (by_kind[k])
-            printf("  %-15s %" PRIu64 "\n", tk_xray_kind_name((tk_xray_kind)k), by_kind[k]);
-    printf("function records: %" PRIu64 "\n", functions);
-    if (first <= last) {
-        double span = h->cycle_frequency ? (double)(last - first) / (double)h->cycle_frequency : 0;
-        printf("time span: %.6f s (tsc %" PRIu64 " .. %" PRIu64 ")\n", span, first, last);
+        if (sum.by_kind[k])
+            printf("  %-15s %" PRIu64 "\n", tk_xray_kind_name((tk_xray_kind)k), sum.by_kind[k]);
+    printf("function records: %" PRIu64 "\n", sum.functions);
+    if (sum.first_tsc <= sum.last_tsc) {
+        double span = h->cycle_frequency
+                          ? (double)(sum.last_tsc - sum.first_tsc) / (double)h->cycle_frequency
+                          : 0;
+        printf("time span: %.6f s (tsc %" PRIu64 " .. %" PRIu64 ")\n", span, sum.first_tsc,
+               sum.last_tsc);
     }
     if (s.map)
         printf("instrumentation map: %" PRIu32 " functions, %" PRIu64 " sleds, sled version %u\n",
                tk_xray_map_count(s.map), tk_xray_map_sleds(s.map), tk_xray_map_version(s.map));
-    free(threads);
+    tk_xray_summary_free(&sum);
     session_close(&s);
     return CLI_EXIT_OK;
 }
@@ -248,13 +211,12 @@ static const cli_opt report_opts[] = {
 enum { SORT_FUNCID, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99, SORT_MAX, SORT_SUM,
        SORT_FUNC };
 
-typedef struct report_sort {
-    int key;
-    int desc;
-    const tk_event_source *src;
-} report_sort;
-
-static report_sort sort_spec; /* qsort has no context in C11 */
+/* Rows are sorted through items that carry their key: qsort has no context argument in C11. */
+typedef struct sort_item {
+    tk_latency_row row;
+    uint64_t value;
+    char name[96];
+} sort_item;
 
 static uint64_t sort_value(const tk_latency_row *r, int key)
 {
@@ -270,24 +232,40 @@ static uint64_t sort_value(const tk_latency_row *r, int key)
     }
 }
 
-static int compare_rows(const void *a, const void *b)
+static int tie_break(const sort_item *x, const sort_item *y)
 {
-    const tk_latency_row *x = a, *y = b;
-    int c = 0;
-    if (sort_spec.key == SORT_FUNC) {
-        char bx[64], by[64];
-        c = strcmp(tk_event_func_name(sort_spec.src, x->func, bx, sizeof bx),
-                   tk_event_func_name(sort_spec.src, y->func, by, sizeof by));
-    } else {
-        uint64_t vx = sort_value(x, sort_spec.key), vy = sort_value(y, sort_spec.key);
-        c = vx < vy ? -1 : vx > vy;
-    }
-    if (sort_spec.desc)
-        c = -c;
-    if (c == 0) /* ties: thread, then function id, ascending */
-        c = x->thread != y->thread ? (x->thread < y->thread ? -1 : 1)
-                                   : (x->func < y->func ? -1 : x->func > y->func);
-    return c;
+    /* thread, then function id, ascending */
+    if (x->row.thread != y->row.thread)
+        return x->row.thread < y->row.thread ? -1 : 1;
+    return x->row.func < y->row.func ? -1 : x->row.func > y->row.func;
+}
+
+static int by_value_asc(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    int c = x->value < y->value ? -1 : x->value > y->value;
+    return c ? c : tie_break(x, y);
+}
+
+static int by_value_desc(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    int c = x->value < y->value ? 1 : -(x->value > y->value);
+    return c ? c : tie_break(x, y);
+}
+
+static int by_name_asc(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : tie_break(x, y);
+}
+
+static int by_name_desc(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    int c = -strcmp(x->name, y->name);
+    return c ? c : tie_break(x, y);
 }
 
 static void put_json_string(FILE *f, const char *s)
@@ -428,15 +406,28 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         session_close(&s);
         return cli_error(&err);
     }
+    sort_item *items = malloc((n ? n : 1) * sizeof *items);
     tk_latency_row *sorted = malloc((n ? n : 1) * sizeof *sorted);
     size_t shown = 0;
-    for (size_t i = 0; sorted && i < n; i++)
-        if (rows[i].count)
-            sorted[shown++] = rows[i];
-    if (sorted) {
-        sort_spec = (report_sort){key, order == 1, &s.src};
-        qsort(sorted, shown, sizeof *sorted, compare_rows);
+    for (size_t i = 0; items && sorted && i < n; i++) {
+        if (!rows[i].count)
+            continue;
+        sort_item *it = &items[shown++];
+        it->row = rows[i];
+        it->value = sort_value(&rows[i], key);
+        char nb[64];
+        snprintf(it->name, sizeof it->name, "%s",
+                 key == SORT_FUNC ? tk_event_func_name(&s.src, rows[i].func, nb, sizeof nb) : "");
     }
+    if (items && sorted) {
+        int desc = order == 1;
+        qsort(items, shown, sizeof *items,
+              key == SORT_FUNC ? (desc ? by_name_desc : by_name_asc)
+                               : (desc ? by_value_desc : by_value_asc));
+        for (size_t i = 0; i < shown; i++)
+            sorted[i] = items[i].row;
+    }
+    free(items);
     if (top && shown > top)
         shown = (size_t)top;
     tk_latency_totals totals;
@@ -475,11 +466,11 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
 
 static const cli_opt convert_opts[] = {
     MAP_OPT,
-    {"to", 't', "FMT", "chrome|folded|json"},
+    {"to", 't', "FMT", "chrome|folded|callgrind|json"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per thread"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -523,6 +514,19 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
     return TK_OK;
 }
 
+static tk_status write_callgrind(const tk_event_source *src, const char *object, int per_thread,
+                                 FILE *f, tk_error *err)
+{
+    tk_profile *p;
+    tk_status st = tk_events_profile(src, object, per_thread, &p, err);
+    if (st != TK_OK)
+        return st;
+    tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    st = tk_callgrind_write(p, f, &opt, err);
+    tk_profile_free(p);
+    return st;
+}
+
 static int run_convert(cli_ctx *ctx, const cli_args *args)
 {
     int rc = single_input(ctx);
@@ -530,13 +534,15 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         return rc;
     const char *to = cli_get(args, "to");
     if (!to)
-        return cli_usage_error(ctx->command, "missing --to FMT (chrome, folded or json)");
-    int target = strcmp(to, "chrome") == 0 ? 0 : strcmp(to, "folded") == 0 ? 1
-                                              : strcmp(to, "json") == 0    ? 2
-                                                                           : -1;
+        return cli_usage_error(ctx->command, "missing --to FMT (chrome, folded, callgrind or json)");
+    int target = strcmp(to, "chrome") == 0      ? 0
+                 : strcmp(to, "folded") == 0    ? 1
+                 : strcmp(to, "json") == 0      ? 2
+                 : strcmp(to, "callgrind") == 0 ? 3
+                                                : -1;
     if (target < 0)
         return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
-                               "(targets: chrome, folded, json)", to);
+                               "(targets: chrome, folded, callgrind, json)", to);
     int weight = cli_get_choice(ctx->command, args, "weight", "time|calls", 0);
     if (weight < 0)
         return CLI_EXIT_USAGE;
@@ -559,8 +565,11 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     else if (target == 1)
         st = tk_export_folded(&s.src, f, weight == 1 ? TK_FOLDED_CALLS : TK_FOLDED_TIME,
                               cli_has(args, "per-thread"), &err);
-    else
+    else if (target == 2)
         st = write_events_json(&s.src, f, &err);
+    else
+        st = write_callgrind(&s.src, cli_get(args, "instr-map"), cli_has(args, "per-thread"), f,
+                             &err);
     if (st != TK_OK) {
         tk_output_abort(out);
         rc = cli_error(&err);

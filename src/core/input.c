@@ -573,6 +573,21 @@ const char *tk_input_path(const tk_input *in) { return in->path; }
 tk_compression tk_input_compression(const tk_input *in) { return in->comp; }
 int64_t tk_input_raw_size(const tk_input *in) { return in->raw_size; }
 int tk_input_is_mapped(const tk_input *in) { return in->mapped; }
+
+void tk_input_release(tk_input *in, uint64_t offset, uint64_t len)
+{
+    if (!in->map || in->comp != TK_COMP_NONE || offset >= in->map_len)
+        return;
+    if (len > in->map_len - offset)
+        len = in->map_len - offset;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)in->map + (uintptr_t)offset;
+    uintptr_t hi = lo + (uintptr_t)len;
+    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    hi &= ~((uintptr_t)page - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED); /* read-only private file map */
+}
 uint64_t tk_input_line_number(const tk_input *in) { return in->line_no; }
 uint64_t tk_input_line_offset(const tk_input *in) { return in->line_off; }
 uint64_t tk_input_offset(const tk_input *in) { return in->base + in->pos; }

@@ -12,6 +12,7 @@
 #include "tracekit/viewers.h"
 
 #define OUT_BLOCK (1u << 16)
+#define NAME_DIRECT_MAX (1u << 22)
 
 typedef struct outbuf {
     FILE *f;
@@ -35,12 +36,17 @@ static inline char *ob_room(outbuf *o, size_t n)
     return o->buf + o->len;
 }
 
-static void ob_write(outbuf *o, const char *s, size_t n)
+static void ob_write_long(outbuf *o, const char *s, size_t n)
+{
+    ob_flush(o);
+    if (fwrite(s, 1, n, o->f) != n)
+        o->failed = 1;
+}
+
+static inline void ob_write(outbuf *o, const char *s, size_t n)
 {
     if (n > 1024) {
-        ob_flush(o);
-        if (fwrite(s, 1, n, o->f) != n)
-            o->failed = 1;
+        ob_write_long(o, s, n);
         return;
     }
     memcpy(ob_room(o, n), s, n);
@@ -49,18 +55,30 @@ static void ob_write(outbuf *o, const char *s, size_t n)
 
 static inline void ob_puts(outbuf *o, const char *s) { ob_write(o, s, strlen(s)); }
 
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 static inline void ob_u64(outbuf *o, uint64_t v)
 {
     char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    char *p = ob_room(o, 24);
-    for (int i = 0; i < n; i++)
-        p[i] = tmp[n - 1 - i];
-    o->len += (size_t)n;
+    char *e = tmp + sizeof tmp, *p = e;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * d, 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    size_t n = (size_t)(e - p);
+    memcpy(ob_room(o, 24), p, n);
+    o->len += n;
 }
 
 static inline void ob_i64(outbuf *o, int64_t v)
@@ -133,7 +151,12 @@ typedef struct chrome {
     double scale;    /* ns per tick */
     uint64_t start;
     tk_arena names;
-    tk_hmap name_of; /* func -> index in name_str */
+    tk_hmap name_of; /* func -> index in name_str + 1 (large ids) */
+    uint32_t *name_direct; /* func -> index + 1, for ids below NAME_DIRECT_MAX */
+    uint32_t name_direct_cap;
+    char **ids;      /* per thread: ",\"pid\":P,\"tid\":T" */
+    size_t *ids_len;
+    uint32_t nids;
     const char **name_str;
     size_t *name_len;
     size_t nnames, capnames;
@@ -143,10 +166,18 @@ typedef struct chrome {
     int failed;
 } chrome;
 
+/* A non-negative tick count in ns, rounded; saturates instead of overflowing. */
+static inline int64_t scaled(const chrome *c, uint64_t ticks)
+{
+    double ns = (double)ticks * c->scale + 0.5;
+    return ns < 9.2e18 ? (int64_t)ns : INT64_MAX;
+}
+
 static int64_t to_ns(const chrome *c, uint64_t t)
 {
-    double d = t >= c->start ? (double)(t - c->start) : -(double)(c->start - t);
-    return (int64_t)llround(d * c->scale);
+    if (t >= c->start)
+        return scaled(c, t - c->start);
+    return -scaled(c, c->start - t);
 }
 
 static void sep(chrome *c)
@@ -161,13 +192,39 @@ static void sep(chrome *c)
 
 static void put_name(chrome *c, uint64_t func)
 {
-    int inserted = 0;
-    uint64_t *slot = tk_hmap_slot(&c->name_of, func, c->nnames, &inserted);
-    if (!slot) {
-        c->failed = 1;
-        ob_write(c->out, "\"?\"", 3);
-        return;
+    uint32_t *direct = NULL;
+    if (func < NAME_DIRECT_MAX) {
+        if (func >= c->name_direct_cap) {
+            uint32_t ncap = c->name_direct_cap ? c->name_direct_cap : 256;
+            while (ncap <= func)
+                ncap *= 2;
+            uint32_t *nd = tk_reallocarray(c->name_direct, ncap, sizeof *nd);
+            if (!nd) {
+                c->failed = 1;
+                ob_write(c->out, "\"?\"", 3);
+                return;
+            }
+            memset(nd + c->name_direct_cap, 0, (ncap - c->name_direct_cap) * sizeof *nd);
+            c->name_direct = nd;
+            c->name_direct_cap = ncap;
+        }
+        direct = &c->name_direct[func];
+        if (*direct) {
+            ob_write(c->out, c->name_str[*direct - 1], c->name_len[*direct - 1]);
+            return;
+        }
     }
+    int inserted = 1;
+    uint64_t *slot = NULL;
+    if (!direct) {
+        slot = tk_hmap_slot(&c->name_of, func, c->nnames, &inserted);
+        if (!slot) {
+            c->failed = 1;
+            ob_write(c->out, "\"?\"", 3);
+            return;
+        }
+    }
+    size_t index = slot ? (size_t)*slot : c->nnames;
     if (inserted) {
         if (c->nnames == c->capnames) {
             size_t ncap = c->capnames ? c->capnames * 2 : 256;
@@ -187,9 +244,11 @@ static void put_name(chrome *c, uint64_t func)
         const char *name = tk_event_func_name(c->src, func, buf, sizeof buf);
         json_quote(&c->names, name, strlen(name), &c->name_str[c->nnames],
                    &c->name_len[c->nnames]);
-        c->nnames++;
+        index = c->nnames++;
+        if (direct)
+            *direct = (uint32_t)index + 1;
     }
-    ob_write(c->out, c->name_str[*slot], c->name_len[*slot]);
+    ob_write(c->out, c->name_str[index], c->name_len[index]);
 }
 
 static void put_ids(chrome *c, int64_t pid, int64_t tid)
@@ -198,6 +257,37 @@ static void put_ids(chrome *c, int64_t pid, int64_t tid)
     ob_i64(c->out, pid);
     ob_write(c->out, ",\"tid\":", 7);
     ob_i64(c->out, tid);
+}
+
+/* The pid/tid members of a thread's events, formatted once. */
+static void put_thread_ids(chrome *c, const tk_stack_thread *t)
+{
+    if (t->index >= c->nids) {
+        uint32_t n = t->index + 1;
+        char **ni = tk_reallocarray(c->ids, n, sizeof *ni);
+        size_t *nl = ni ? tk_reallocarray(c->ids_len, n, sizeof *nl) : NULL;
+        if (ni)
+            c->ids = ni;
+        if (!ni || !nl) {
+            c->failed = 1;
+            return;
+        }
+        c->ids_len = nl;
+        for (uint32_t i = c->nids; i < n; i++)
+            c->ids[i] = NULL;
+        c->nids = n;
+    }
+    if (!c->ids[t->index]) {
+        char buf[64];
+        int len = snprintf(buf, sizeof buf, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, t->pid, t->tid);
+        c->ids[t->index] = tk_arena_strndup(&c->names, buf, (size_t)len);
+        c->ids_len[t->index] = (size_t)len;
+        if (!c->ids[t->index]) {
+            c->failed = 1;
+            return;
+        }
+    }
+    ob_write(c->out, c->ids[t->index], c->ids_len[t->index]);
 }
 
 static void on_open(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
@@ -248,8 +338,8 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
     ob_write(o, ",\"ph\":\"X\",\"ts\":", 15);
     ob_micros(o, to_ns(c, f->start));
     ob_write(o, ",\"dur\":", 7);
-    ob_micros(o, (int64_t)llround((double)duration * c->scale));
-    put_ids(c, t->pid, t->tid);
+    ob_micros(o, scaled(c, duration));
+    put_thread_ids(c, t);
     const arg_slot *s = t->index < c->ntargs && depth <= c->targs[t->index].cap
                             ? &c->targs[t->index].slots[depth - 1]
                             : NULL;
@@ -347,6 +437,46 @@ static void put_metadata(chrome *c, const tk_callstacks *cs)
     tk_hmap_free(&seen);
 }
 
+/* The same walk through batches with their arguments and events (no per-record call into the
+ * source). Returns TK_END at the end, like a source. */
+static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source *src,
+                             tk_error *err)
+{
+    tk_event_batch b;
+    tk_status st;
+    tk_event ev;
+    memset(&ev, 0, sizeof ev);
+    while ((st = src->next_batch(src->ctx, &b, TK_BATCH_EXTRAS, err)) == TK_OK) {
+        ev.thread = b.thread;
+        ev.pid = b.pid;
+        ev.tid = b.tid;
+        size_t a = 0, x = 0;
+        for (size_t i = 0;; i++) {
+            for (; x < b.nextra && b.extra_at[x] == i; x++) {
+                put_instant(c, &b.extra[x]);
+                st = tk_callstacks_feed(cs, &b.extra[x], err);
+                if (st != TK_OK)
+                    return st;
+            }
+            if (i >= b.n)
+                break;
+            ev.kind = (tk_event_kind)b.kind[i];
+            ev.func = b.func[i];
+            ev.time = b.time[i];
+            ev.nargs = 0;
+            if (a < b.nargs && b.arg_at[a] == i) {
+                ev.nargs = b.arg_count[a];
+                ev.args = b.arg_values + a * TK_BATCH_MAX_ARGS;
+                a++;
+            }
+            st = tk_callstacks_feed(cs, &ev, err);
+            if (st != TK_OK)
+                return st;
+        }
+    }
+    return st;
+}
+
 tk_status tk_export_chrome(const tk_event_source *src, FILE *out, tk_error *err)
 {
     outbuf *o = tk_malloc(sizeof *o);
@@ -368,12 +498,16 @@ tk_status tk_export_chrome(const tk_event_source *src, FILE *out, tk_error *err)
     ob_puts(o, "{\"traceEvents\":[");
     tk_event ev;
     tk_status st;
-    while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
-        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED)
-            put_instant(&c, &ev);
-        st = tk_callstacks_feed(&cs, &ev, err);
-        if (st != TK_OK)
-            break;
+    if (src->next_batch) {
+        st = run_batches(&c, &cs, src, err);
+    } else {
+        while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
+            if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED)
+                put_instant(&c, &ev);
+            st = tk_callstacks_feed(&cs, &ev, err);
+            if (st != TK_OK)
+                break;
+        }
     }
     if (st == TK_END) {
         st = TK_OK;
@@ -396,6 +530,9 @@ tk_status tk_export_chrome(const tk_event_source *src, FILE *out, tk_error *err)
         tk_free(c.targs[i].slots);
     tk_free(c.targs);
     tk_free(c.name_str);
+    tk_free(c.name_direct);
+    tk_free(c.ids);
+    tk_free(c.ids_len);
     tk_free(c.name_len);
     tk_hmap_free(&c.name_of);
     tk_arena_free(&c.names);

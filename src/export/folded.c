@@ -72,8 +72,10 @@ tk_status tk_export_folded(const tk_event_source *src, FILE *out, tk_folded_weig
         char buf[64];
         for (uint32_t node = 1; node < cs.npaths && node < fo.cap; node++) {
             uint64_t w = fo.w[node];
-            if (weight == TK_FOLDED_TIME)
-                w = (uint64_t)llround((double)w * scale);
+            if (weight == TK_FOLDED_TIME) {
+                double v = (double)w * scale + 0.5; /* saturate, never overflow */
+                w = v < 1.8e19 ? (uint64_t)v : UINT64_MAX;
+            }
             if (!w)
                 continue;
             uint32_t depth = 0;

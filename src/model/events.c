@@ -108,6 +108,8 @@ static tk_status child_path(tk_callstacks *cs, uint32_t parent, uint64_t func, i
 tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
 {
     uint32_t index = ev->thread;
+    if (cs->last && cs->last->index == index && cs->last->events)
+        return cs->last;
     if (index >= cs->nthreads) {
         if (index >= cs->cap) {
             uint32_t ncap = cs->cap ? cs->cap : 8;
@@ -118,6 +120,7 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
                 return NULL;
             cs->threads = nt;
             cs->cap = ncap;
+            cs->last = NULL;
         }
         memset(cs->threads + cs->nthreads, 0,
                (size_t)(index + 1 - cs->nthreads) * sizeof *cs->threads);
@@ -137,10 +140,12 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
                 return NULL;
         }
     }
+    cs->last = t;
     return t;
 }
 
-static void close_top(tk_callstacks *cs, tk_stack_thread *t, uint64_t end, tk_close_how how)
+static inline __attribute__((always_inline)) void close_top(tk_callstacks *cs, tk_stack_thread *t,
+                                                          uint64_t end, tk_close_how how)
 {
     tk_frame *f = &t->frames[t->depth - 1];
     uint64_t duration = 0;
@@ -228,6 +233,66 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
     return TK_OK;
 }
 
+tk_status tk_callstacks_feed_batch(tk_callstacks *cs, const tk_event_batch *b, tk_error *err)
+{
+    if (b->n == 0)
+        return TK_OK;
+    tk_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.thread = b->thread;
+    ev.pid = b->pid;
+    ev.tid = b->tid;
+    ev.time = b->time[0];
+    tk_stack_thread *t = tk_callstacks_thread(cs, &ev);
+    if (!t)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    uint64_t last = t->last_time;
+    for (size_t i = 0; i < b->n; i++) {
+        uint64_t time = b->time[i];
+        if (time > last)
+            last = time;
+        if (b->kind[i] == TK_EVENT_ENTER) {
+            t->enters++;
+            if (t->depth < t->cap && !cs->paths && !cs->on_open) { /* the common case, inline */
+                tk_frame *f = &t->frames[t->depth++];
+                f->func = b->func[i];
+                f->start = time;
+                f->child = 0;
+                f->path = TK_PATH_ROOT;
+                if (t->depth > t->max_depth)
+                    t->max_depth = t->depth;
+                continue;
+            }
+            ev.kind = TK_EVENT_ENTER;
+            ev.func = b->func[i];
+            ev.time = time;
+            tk_status st = push_frame(cs, t, &ev, err);
+            if (st != TK_OK)
+                return st;
+            continue;
+        }
+        t->exits++;
+        uint64_t func = b->func[i];
+        uint32_t k = t->depth;
+        if (k > 0 && t->frames[k - 1].func == func) {
+            close_top(cs, t, time, TK_CLOSE_MATCHED);
+            continue;
+        }
+        while (k > 0 && t->frames[k - 1].func != func)
+            k--;
+        if (k == 0) {
+            t->unmatched_exits++;
+            continue;
+        }
+        while (t->depth > k)
+            close_top(cs, t, time, TK_CLOSE_UNWOUND);
+        close_top(cs, t, time, TK_CLOSE_MATCHED);
+    }
+    t->events += b->n;
+    t->last_time = last;
+    return TK_OK;
+}
+
 void tk_callstacks_finish(tk_callstacks *cs)
 {
     for (uint32_t i = 0; i < cs->nthreads; i++) {
@@ -241,6 +306,18 @@ tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_er
 {
     tk_event ev;
     tk_status st;
+    if (src->next_batch) {
+        tk_event_batch b;
+        while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK) {
+            st = tk_callstacks_feed_batch(cs, &b, err);
+            if (st != TK_OK)
+                return st;
+        }
+        if (st != TK_END)
+            return st;
+        tk_callstacks_finish(cs);
+        return TK_OK;
+    }
     while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
         st = tk_callstacks_feed(cs, &ev, err);
         if (st != TK_OK)

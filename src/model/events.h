@@ -69,6 +69,7 @@ struct tk_callstacks {
     uint8_t *path_is_thread;
     uint32_t npaths, path_cap;
     tk_hmap path_index;   /* (parent << 32 | func) -> node */
+    tk_stack_thread *last; /* thread of the previous event */
 };
 
 void tk_callstacks_init(tk_callstacks *cs, tk_frame_opened_fn on_open, tk_frame_closed_fn on_close,
@@ -80,13 +81,16 @@ void tk_callstacks_free(tk_callstacks *cs);
 /* Feed one event (enter/exit/tail-exit update the stacks; other kinds only the thread's times).
  * Errors: TK_ERR_LIMIT (stack too deep, too many paths), TK_ERR_NOMEM. */
 tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *err);
+/* Feed a batch of calls of one thread (same rules as tk_callstacks_feed). */
+tk_status tk_callstacks_feed_batch(tk_callstacks *cs, const tk_event_batch *b, tk_error *err);
 /* Close every open frame at its thread's last time (TK_CLOSE_AT_END). */
 void tk_callstacks_finish(tk_callstacks *cs);
 
 /* The thread with this dense index, creating it; NULL when out of memory. */
 tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev);
 
-/* Drive a whole source through the stacks and finish them. */
+/* Drive a whole source through the stacks and finish them (through batches when the source
+ * has them). */
 tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_error *err);
 
 #endif

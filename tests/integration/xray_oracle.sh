@@ -40,6 +40,40 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# 0. The instrumentation maps: ids, function addresses and names equal `llvm-xray extract`.
+for b in calltree mtpool; do
+    "$XRAY" extract --symbolize "$D/bin/$b" 2>/dev/null |
+        sed -n 's/.*id: \([0-9]*\), address: [^,]*, function: 0x\([0-9A-Fa-f]*\), kind: [a-z-]*, .*function-name: \([^,]*\), version.*/\1 \2 \3/p' |
+        awk '{ print $1, tolower($2), $3 }' | sort -n -u >"$tmp/llvm-map"
+    "$TRACEKIT" instr-map "$D/bin/$b" | awk '!/^#/ { sub(/^0x/, "", $2); print $1, $2, $5 }' | sort -n >"$tmp/our-map"
+    if [ -s "$tmp/llvm-map" ] && cmp -s "$tmp/llvm-map" "$tmp/our-map"; then
+        echo "extract $b: $(wc -l <"$tmp/our-map") functions, ids/addresses/names equal"
+    else
+        echo "extract $b differs:"; diff "$tmp/llvm-map" "$tmp/our-map" | head; fail=1
+    fi
+done
+
+# C++ names: demangled like llvm-xray's symbolizer does.
+python3 - "$XRAY" "$TRACEKIT" "$D/bin/cxxdemo" <<'PY' || fail=1
+import re, subprocess, sys
+xray, tracekit, binary = sys.argv[1:]
+theirs = {}
+for line in subprocess.run([xray, "extract", "--symbolize", binary], capture_output=True,
+                           text=True).stdout.splitlines():
+    m = re.search(r"id: (\d+), .*function-name: '?(.*?)'?, version", line)
+    if m:
+        theirs[int(m.group(1))] = m.group(2)
+ours = {}
+for line in subprocess.run([tracekit, "instr-map", "--format=json", binary], capture_output=True,
+                           text=True).stdout.splitlines():
+    m = re.match(r'[{,]?\{"id":(\d+),.*"name":"(.*?)","file"', line)
+    if m:
+        ours[int(m.group(1))] = m.group(2)
+bad = sum(1 for k in theirs if theirs[k] != ours.get(k))
+print(f"extract cxxdemo: {len(theirs)} C++ functions, {bad} names differ")
+sys.exit(1 if bad or not theirs else 0)
+PY
+
 for t in calltree.fdr calltree-emutsc.fdr calltree.basic calltree-emutsc.basic; do
     "$XRAY" account -format=csv -sort=funcid "$D/pass/$t" -o "$tmp/llvm.csv" 2>"$tmp/llvm.err" ||
         { echo "llvm-xray account failed on $t:"; head -3 "$tmp/llvm.err"; fail=1; continue; }
@@ -72,4 +106,62 @@ PY
     if cmp -s "$tmp/llvm-counts" "$tmp/our-counts"; then echo "calls per function $t: equal ($(wc -l <"$tmp/our-counts") functions)"
     else echo "calls per function $t differ:"; diff "$tmp/llvm-counts" "$tmp/our-counts" | head; fail=1; fi
 done
+# 4. Folded stacks against `llvm-xray stack -all-stacks -stack-format=flame -aggregate-threads`:
+#    calls per stack equal its -aggregation-type=count exactly; llvm's time per stack is the
+#    inclusive time in ticks, so tracekit's self nanoseconds are summed over each stack's subtree
+#    and compared after scaling (each folded line is rounded to a whole ns).
+for t in mtpool.fdr calltree.fdr mtpool.basic calltree.basic mtpool-emutsc.fdr; do
+    bin=$D/bin/${t%%[.-]*}
+    python3 - "$XRAY" "$TRACEKIT" "$bin" "$D/pass/$t" <<'PY' || fail=1
+import collections, subprocess, sys
+xray, tracekit, binary, trace = sys.argv[1:]
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()
+def llvm(agg):
+    rows = {}
+    for line in run([xray, "stack", "-instr_map=" + binary, "-all-stacks", "-stack-format=flame",
+                     "-aggregate-threads", "-aggregation-type=" + agg, trace]):
+        path, _, v = line.rpartition(" ")
+        rows[path.rstrip(";")] = int(v)
+    return rows
+def ours(weight):
+    rows = {}
+    for line in run([tracekit, "convert", "--to", "folded", "--weight=" + weight, "-m", binary, trace]):
+        path, _, v = line.rpartition(" ")
+        rows[path] = int(v)
+    return rows
+freq = [l for l in run([tracekit, "info", trace]) if l.startswith("tsc:")][0]
+hz = float(freq.split(",")[1].split()[0])
+count_a, count_b = llvm("count"), ours("calls")
+bad = sum(1 for k in set(count_a) | set(count_b) if count_a.get(k) != count_b.get(k))
+time_a, self_b = llvm("time"), ours("time")
+incl, lines = collections.Counter(), collections.Counter()
+for k, v in self_b.items():
+    parts = k.split(";")
+    for i in range(1, len(parts) + 1):
+        incl[";".join(parts[:i])] += v
+        lines[";".join(parts[:i])] += 1
+for k, ticks in time_a.items():
+    want = ticks * 1e9 / hz
+    if abs(incl.get(k, 0) - want) > lines.get(k, 0) + 1:
+        bad += 1
+        print(f"  {k}: llvm {want:.0f} ns, tracekit {incl.get(k, 0)} ns")
+print(f"stack {trace.split('/')[-1]}: {len(count_a)} stacks, calls and inclusive time compared, {bad} differences")
+sys.exit(1 if bad else 0)
+PY
+done
+
+# 5. convert --to callgrind: tracekit's own callgrind check accepts it, and callgrind_annotate
+#    reads it with the same program totals.
+if command -v callgrind_annotate >/dev/null; then
+    for t in calltree.fdr mtpool.fdr mtpool.basic; do
+        bin=$D/bin/${t%%.*}
+        "$TRACEKIT" convert --to callgrind -m "$bin" "$D/pass/$t" -o "$tmp/out.callgrind" --force || { fail=1; continue; }
+        "$TRACEKIT" check "$tmp/out.callgrind" >/dev/null 2>&1 || { echo "callgrind check failed on $t"; fail=1; }
+        ours=$(sed -n 's/^totals: //p' "$tmp/out.callgrind")
+        theirs=$(callgrind_annotate "$tmp/out.callgrind" 2>/dev/null | sed -n 's/ *(100.0%)//g; s/  *PROGRAM TOTALS//p' | tr -d , | xargs)
+        if [ "$ours" = "$theirs" ]; then echo "callgrind $t: totals $ours, equal in callgrind_annotate"
+        else echo "callgrind $t: totals '$ours', callgrind_annotate '$theirs'"; fail=1; fi
+    done
+fi
 exit $fail

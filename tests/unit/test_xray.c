@@ -281,7 +281,7 @@ static void test_latency_quantiles_and_unwinding(void)
     evs[n++] = (tk_event)E(TK_EVENT_ENTER, 4, 120);
     evs[n++] = (tk_event)E(TK_EVENT_CUSTOM, 0, 130);
     script s = {evs, n, 0};
-    tk_event_source src = {&s, script_next, NULL, 1.0, "ticks", 0};
+    tk_event_source src = {&s, script_next, NULL, 1.0, "ticks", 0, NULL, NULL};
     tk_latency *l = tk_latency_new(0);
     tk_error err;
     tk_error_clear(&err);
@@ -312,7 +312,111 @@ static void test_latency_quantiles_and_unwinding(void)
     tk_latency_free(l);
 }
 
-TK_TEST_MAIN(TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
+/* The batch fast path (tk_xray_next_calls) and the record-by-record path give the same
+ * statistics on the real traces. */
+static int latency_of(const char *path, int batches, int per_thread, tk_latency_row *rows,
+                      size_t max)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_input *in;
+    if (tk_input_open(&in, path, NULL, &err) != TK_OK)
+        return -1;
+    tk_xray_reader *r;
+    tk_xray_events *e;
+    tk_event_source src;
+    TK_CHECK(tk_xray_open(&r, in, NULL, &err) == TK_OK);
+    TK_CHECK(tk_xray_events_open(&e, r, NULL, &err) == TK_OK);
+    tk_xray_events_source(e, &src);
+    if (!batches)
+        src.next_batch = NULL;
+    tk_latency *l = tk_latency_new(per_thread);
+    TK_CHECK(tk_latency_run(l, &src, &err) == TK_OK);
+    const tk_latency_row *got;
+    size_t n = 0;
+    TK_CHECK(tk_latency_rows(l, &got, &n, &err) == TK_OK);
+    if (n > max)
+        n = max;
+    memcpy(rows, got, n * sizeof *rows);
+    tk_latency_free(l);
+    tk_xray_events_free(e);
+    tk_xray_free(r);
+    tk_input_free(in);
+    return (int)n;
+}
+
+static void test_batches_equal_records(void)
+{
+    static const char *const traces[] = {
+        "tests/data/xray/pass/calltree.fdr", "tests/data/xray/pass/mtpool.fdr",
+        "tests/data/xray/pass/mtpool-wrapped.fdr", "tests/data/xray/pass/mtpool.basic",
+        "tests/data/xray/pass/calltree-typed.fdr"};
+    static tk_latency_row a[512], b[512];
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        for (int per_thread = 0; per_thread <= 1; per_thread++) {
+            int na = latency_of(traces[t], 1, per_thread, a, 512);
+            int nb = latency_of(traces[t], 0, per_thread, b, 512);
+            TK_CHECK(na > 0);
+            TK_CHECK_EQ_I64(na, nb);
+            for (int i = 0; i < na && i < nb; i++) {
+                TK_CHECK_EQ_U64(a[i].func, b[i].func);
+                TK_CHECK_EQ_U64(a[i].count, b[i].count);
+                TK_CHECK_EQ_U64(a[i].sum, b[i].sum);
+                TK_CHECK_EQ_U64(a[i].median, b[i].median);
+                TK_CHECK_EQ_U64(a[i].p99, b[i].p99);
+                TK_CHECK_EQ_U64(a[i].open, b[i].open);
+                TK_CHECK_EQ_I64(a[i].tid, b[i].tid);
+            }
+        }
+    }
+}
+
+/* The Chrome export through batches (with arguments and events) equals the export pulled one
+ * event at a time. */
+static char *chrome_of(const char *path, int batches, size_t *len)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_input *in;
+    if (tk_input_open(&in, path, NULL, &err) != TK_OK)
+        return NULL;
+    tk_xray_reader *r;
+    tk_xray_events *e;
+    tk_event_source src;
+    TK_CHECK(tk_xray_open(&r, in, NULL, &err) == TK_OK);
+    TK_CHECK(tk_xray_events_open(&e, r, NULL, &err) == TK_OK);
+    tk_xray_events_source(e, &src);
+    if (!batches)
+        src.next_batch = NULL;
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    TK_CHECK(tk_export_chrome(&src, f, &err) == TK_OK);
+    fclose(f);
+    tk_xray_events_free(e);
+    tk_xray_free(r);
+    tk_input_free(in);
+    return buf;
+}
+
+static void test_chrome_batches_equal_events(void)
+{
+    static const char *const traces[] = {
+        "tests/data/xray/pass/calltree.fdr", "tests/data/xray/pass/calltree-typed.fdr",
+        "tests/data/xray/pass/mtpool.fdr", "tests/data/xray/pass/mtpool-wrapped.fdr",
+        "tests/data/xray/pass/mtpool.basic", "tests/data/xray/pass/calltree.basic"};
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        size_t la = 0, lb = 0;
+        char *a = chrome_of(traces[t], 1, &la), *b = chrome_of(traces[t], 0, &lb);
+        TK_CHECK(a && b);
+        TK_CHECK_EQ_U64(la, lb);
+        TK_CHECK(a && b && la == lb && memcmp(a, b, la) == 0);
+        TK_CHECK(a && strstr(a, "\"traceEvents\"") != NULL);
+        free(a);
+        free(b);
+    }
+}
+
+TK_TEST_MAIN(TK_CASE(test_batches_equal_records), TK_CASE(test_chrome_batches_equal_events), TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
              TK_CASE(test_v4_custom_event_absolute), TK_CASE(test_errors_are_located),
              TK_CASE(test_header_big_endian), TK_CASE(test_basic_mode_args),
              TK_CASE(test_latency_quantiles_and_unwinding))

@@ -13,8 +13,22 @@ struct tk_xray_events {
     tk_hmap thread_of;  /* (pid << 32 | tid) -> dense index */
     uint32_t nthreads;
     tk_hmap unknown;    /* function ids missing from the map */
+    uint32_t map_count; /* functions in the map (ids 1..map_count) */
+    uint64_t last_key;  /* thread of the previous record, a one-entry cache */
+    uint32_t last_thread;
+    int have_last;
     uint32_t largest_unknown;
     tk_xray_record rec;
+    /* batches */
+    uint8_t kind[4096];
+    uint64_t func[4096];
+    uint64_t time[4096];
+    uint32_t arg_at[512];
+    uint8_t arg_count[512];
+    uint64_t arg_values[512 * TK_XRAY_MAX_ARGS];
+    tk_xray_record event_records[64];
+    uint32_t event_at[64];
+    tk_event extra[64];
 };
 
 tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
@@ -25,6 +39,7 @@ tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     e->reader = r;
     e->map = map;
+    e->map_count = map ? tk_xray_map_count(map) : 0;
     *out = e;
     return TK_OK;
 }
@@ -74,13 +89,18 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
             continue;
         }
         uint64_t key = (uint64_t)(uint32_t)rec->pid << 32 | (uint32_t)rec->tid;
-        int inserted = 0;
-        uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
-        if (!slot)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
-        if (inserted)
-            e->nthreads++;
-        ev->thread = (uint32_t)*slot;
+        if (!e->have_last || key != e->last_key) {
+            int inserted = 0;
+            uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
+            if (!slot)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+            if (inserted)
+                e->nthreads++;
+            e->last_key = key;
+            e->last_thread = (uint32_t)*slot;
+            e->have_last = 1;
+        }
+        ev->thread = e->last_thread;
         ev->pid = rec->pid;
         ev->tid = rec->tid;
         ev->cpu = rec->cpu;
@@ -93,7 +113,7 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
         ev->data = rec->payload;
         ev->offset = rec->offset;
         if (e->map && tk_xray_is_function(rec->kind) &&
-            !tk_xray_map_function(e->map, rec->func_id)) {
+            (rec->func_id == 0 || rec->func_id > e->map_count)) {
             if (tk_hmap_put(&e->unknown, rec->func_id, 1) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             if (rec->func_id > e->largest_unknown)
@@ -101,6 +121,86 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
         }
         return TK_OK;
     }
+}
+
+static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags, tk_error *err)
+{
+    tk_xray_events *e = ctx;
+    int extras = (flags & TK_BATCH_EXTRAS) != 0;
+    tk_xray_calls c;
+    memset(&c, 0, sizeof c);
+    c.kind = e->kind;
+    c.func = e->func;
+    c.tsc = e->time;
+    c.cap = sizeof e->kind / sizeof *e->kind;
+    if (extras) {
+        c.arg_at = e->arg_at;
+        c.arg_count = e->arg_count;
+        c.arg_values = e->arg_values;
+        c.arg_cap = sizeof e->arg_at / sizeof *e->arg_at;
+        c.events = e->event_records;
+        c.event_at = e->event_at;
+        c.event_cap = sizeof e->event_at / sizeof *e->event_at;
+    }
+    tk_status st = tk_xray_next_calls(e->reader, &c, err);
+    if (st != TK_OK)
+        return st;
+    size_t n = c.n;
+    uint64_t max_func = c.max_func;
+    uint64_t key = (uint64_t)(uint32_t)c.pid << 32 | (uint32_t)c.tid;
+    if (!e->have_last || key != e->last_key) {
+        int inserted = 0;
+        uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
+        if (!slot)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+        if (inserted)
+            e->nthreads++;
+        e->last_key = key;
+        e->last_thread = (uint32_t)*slot;
+        e->have_last = 1;
+    }
+    memset(b, 0, sizeof *b);
+    for (size_t i = 0; i < c.nevents; i++) {
+        const tk_xray_record *rec = &c.events[i];
+        tk_event *ev = &e->extra[i];
+        memset(ev, 0, sizeof *ev);
+        ev->kind = rec->kind == TK_XRAY_TYPED_EVENT ? TK_EVENT_TYPED : TK_EVENT_CUSTOM;
+        ev->thread = e->last_thread;
+        ev->pid = rec->pid;
+        ev->tid = rec->tid;
+        ev->cpu = rec->cpu;
+        ev->time = rec->tsc;
+        ev->type = rec->event_type;
+        ev->size = (size_t)rec->event_size;
+        ev->data = rec->payload;
+        ev->offset = rec->offset;
+    }
+    b->nargs = c.nargs;
+    b->arg_at = e->arg_at;
+    b->arg_count = e->arg_count;
+    b->arg_values = e->arg_values;
+    b->nextra = c.nevents;
+    b->extra_at = e->event_at;
+    b->extra = e->extra;
+    /* ids outside the map are rare: only a run whose largest id is out of range is scanned */
+    if (e->map && max_func > e->map_count) {
+        for (size_t i = 0; i < n; i++) {
+            if (e->func[i] != 0 && e->func[i] <= e->map_count)
+                continue;
+            if (tk_hmap_put(&e->unknown, e->func[i], 1) < 0)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (e->func[i] > e->largest_unknown)
+                e->largest_unknown = (uint32_t)e->func[i];
+        }
+    }
+    b->thread = e->last_thread;
+    b->pid = c.pid;
+    b->tid = c.tid;
+    b->n = n;
+    b->kind = e->kind;
+    b->func = e->func;
+    b->time = e->time;
+    return TK_OK;
 }
 
 static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
@@ -115,12 +215,27 @@ static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
     return buf;
 }
 
+static int events_location(void *ctx, uint64_t func, const char **file, uint32_t *line)
+{
+    tk_xray_events *e = ctx;
+    const tk_xray_function *f = e->map && func <= UINT32_MAX
+                                    ? tk_xray_map_function(e->map, (uint32_t)func)
+                                    : NULL;
+    if (!f || !f->file)
+        return 0;
+    *file = f->file;
+    *line = f->line;
+    return 1;
+}
+
 void tk_xray_events_source(tk_xray_events *e, tk_event_source *src)
 {
     const tk_xray_header *h = tk_xray_get_header(e->reader);
     memset(src, 0, sizeof *src);
     src->ctx = e;
     src->next = events_next;
+    src->next_batch = events_next_batch;
+    src->location = events_location;
     src->name = events_name;
     src->ticks_per_second = (double)h->cycle_frequency;
     src->time_unit = tk_xray_emulated_tsc(h) ? "ns" : "ticks";

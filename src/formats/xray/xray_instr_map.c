@@ -178,6 +178,27 @@ static int find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
     return 0;
 }
 
+/* The subprogram DIE starting at addr among the children of parent (namespaces and classes
+ * searched too, to a small depth). */
+static int find_subprogram(Dwarf_Die *parent, uint64_t addr, int depth, Dwarf_Die *out)
+{
+    Dwarf_Die child;
+    if (depth > 6 || dwarf_child(parent, &child) != 0)
+        return 0;
+    do {
+        int tag = dwarf_tag(&child);
+        Dwarf_Addr low;
+        if (tag == DW_TAG_subprogram && dwarf_lowpc(&child, &low) == 0 && low == addr) {
+            *out = child;
+            return 1;
+        }
+        if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+             tag == DW_TAG_structure_type) && find_subprogram(&child, addr, depth + 1, out))
+            return 1;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
 /* File and line of the function at f->address: the declaration of the subprogram that
  * contains it, else the line table entry of the address. */
 static void locate_function(tk_xray_map *m, tk_xray_function *f, Dwarf_Die *cu)
@@ -195,7 +216,16 @@ static void locate_function(tk_xray_map *m, tk_xray_function *f, Dwarf_Die *cu)
         break;
     }
     free(scopes);
-    if (!file) { /* libdw 0.188 cannot resolve DWARF 5 decl_file: use the line table */
+    Dwarf_Die sub;
+    if (lineno <= 0 && find_subprogram(cu, f->address, 0, &sub)) {
+        /* libdw found no scope (seen with C++ units): the subprogram itself */
+        if (dwarf_decl_line(&sub, &lineno) != 0)
+            lineno = 0;
+        file = dwarf_decl_file(&sub);
+    }
+    if (!file && lineno > 0) /* libdw 0.188 cannot resolve DWARF 5 decl_file: the unit's file */
+        file = dwarf_diename(cu);
+    if (!file) { /* no subprogram: the line table at the address */
         Dwarf_Line *line = dwarf_getsrc_die(cu, f->address);
         file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
         int table_line = 0;

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/hash.h"
@@ -26,6 +24,7 @@ typedef struct xray_buffer {
 struct tk_xray_reader {
     tk_xray_header header;
     const char *path;
+    tk_input *in;
     const uint8_t *data;
     uint64_t size;
     int release_pages;
@@ -35,6 +34,8 @@ struct tk_xray_reader {
     uint32_t nbuffers;
     uint32_t *order; /* visiting order: indices into buffers */
     char broken_msg[160]; /* why the index stopped at the broken region */
+    tk_xray_record pending; /* tk_xray_next_calls: a record of the next run (basic mode) */
+    int have_pending;
 
     /* iteration state */
     uint32_t next_slot;     /* next entry of order to open */
@@ -181,7 +182,7 @@ static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b)
 static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
 {
     uint32_t cap = 0;
-    uint64_t pos = TK_XRAY_HEADER_SIZE;
+    uint64_t pos = TK_XRAY_HEADER_SIZE, released = 0;
     int be = r->header.big_endian;
     if (r->header.type == TK_XRAY_BASIC) {
         xray_buffer b = {pos, r->size, UINT64_MAX, 0, 0, 0, 0};
@@ -253,15 +254,22 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         if (push_buffer(r, &cap, &b) < 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
         pos = b.end;
+        /* each peek maps the pages around it: give them back as we go */
+        if (r->release_pages && r->nbuffers % 16 == 0)
+            tk_input_release(r->in, released, pos - released), released = pos;
     }
     return TK_OK;
 }
 
-static const xray_buffer *sort_base;
+typedef struct order_key {
+    int32_t tid;
+    uint32_t file_index;
+    uint64_t first_tsc;
+} order_key;
 
 static int by_thread_then_time(const void *a, const void *b)
 {
-    const xray_buffer *x = &sort_base[*(const uint32_t *)a], *y = &sort_base[*(const uint32_t *)b];
+    const order_key *x = a, *y = b;
     if (x->tid != y->tid)
         return x->tid < y->tid ? -1 : 1;
     if (x->first_tsc != y->first_tsc)
@@ -281,14 +289,19 @@ static tk_status order_buffers(tk_xray_reader *r, int file_order, tk_error *err)
         r->order[i] = i;
     if (file_order || n < 2 || r->header.type == TK_XRAY_BASIC)
         return TK_OK;
+    order_key *keys = tk_calloc(n, sizeof *keys);
     uint32_t *sorted = tk_calloc(n, sizeof *sorted);
-    if (!sorted)
+    if (!keys || !sorted) {
+        tk_free(keys);
+        tk_free(sorted);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory ordering XRay buffers");
+    }
     for (uint32_t i = 0; i < n; i++)
-        sorted[i] = i;
-    sort_base = r->buffers; /* qsort has no context argument in C11 */
-    qsort(sorted, n, sizeof *sorted, by_thread_then_time);
-    sort_base = NULL;
+        keys[i] = (order_key){r->buffers[i].tid, i, r->buffers[i].first_tsc};
+    qsort(keys, n, sizeof *keys, by_thread_then_time);
+    for (uint32_t i = 0; i < n; i++)
+        sorted[i] = keys[i].file_index;
+    tk_free(keys);
     tk_hmap next_of_thread = TK_HMAP_INIT; /* tid -> position in sorted */
     for (uint32_t i = n; i-- > 0;)
         if (tk_hmap_put(&next_of_thread, (uint64_t)(uint32_t)r->buffers[sorted[i]].tid, i) < 0)
@@ -334,13 +347,16 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
     r->data = data;
     r->size = len;
     r->diag = opt->diag;
-    r->release_pages = opt->release_pages && tk_input_is_mapped(in) &&
-                       tk_input_compression(in) == TK_COMP_NONE;
+    r->release_pages = opt->release_pages;
+    r->in = in;
     st = tk_xray_parse_header(data, len, r->path, &r->header, err);
     if (st == TK_OK)
         st = index_buffers(r, err);
     if (st == TK_OK)
         st = order_buffers(r, opt->file_order, err);
+    /* indexing touched the start of every buffer, and the kernel maps pages around each touch */
+    if (st == TK_OK && r->release_pages)
+        tk_input_release(in, 0, len);
     if (st != TK_OK) {
         tk_xray_free(r);
         return st;
@@ -386,27 +402,6 @@ uint64_t tk_xray_first_tsc(const tk_xray_reader *r)
 
 /* ---- records ----------------------------------------------------------------- */
 
-/* Give the pages of a finished buffer back to the kernel: a one-pass reader of a mapped file
- * then keeps only a buffer's worth of the trace resident. MADV_PAGEOUT never loses data (file
- * pages are re-read on access), so it is safe on any mapping. */
-static void release_range(const tk_xray_reader *r, uint64_t start, uint64_t end)
-{
-#ifdef MADV_PAGEOUT
-    static long page;
-    if (!page)
-        page = sysconf(_SC_PAGESIZE);
-    uintptr_t lo = (uintptr_t)(r->data + start), hi = (uintptr_t)(r->data + end);
-    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-    hi &= ~((uintptr_t)page - 1);
-    if (hi > lo + (uintptr_t)page * 4)
-        (void)madvise((void *)lo, hi - lo, MADV_PAGEOUT);
-#else
-    (void)r;
-    (void)start;
-    (void)end;
-#endif
-}
-
 static tk_status format_error(tk_xray_reader *r, tk_error *err, uint64_t offset, const char *fmt,
                               ...) __attribute__((format(printf, 4, 5)));
 
@@ -437,19 +432,27 @@ static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
 static void close_buffer(tk_xray_reader *r)
 {
     if (r->release_pages && r->cur && !r->cur->broken)
-        release_range(r, r->cur->start, r->cur->end);
+        tk_input_release(r->in, r->cur->start, r->cur->end - r->cur->start);
     r->in_buffer = 0;
     r->cur = NULL;
 }
 
-static void fill_common(const tk_xray_reader *r, tk_xray_record *rec, uint64_t offset)
+static inline void fill_common(const tk_xray_reader *r, tk_xray_record *rec, uint64_t offset)
 {
-    memset(rec, 0, offsetof(tk_xray_record, args));
     rec->offset = offset;
     rec->buffer = r->cur ? r->cur->file_index : 0;
     rec->tid = r->tid;
     rec->pid = r->pid;
     rec->cpu = r->cpu;
+    rec->tsc = 0;
+    rec->func_id = 0;
+    rec->delta = 0;
+    rec->value = 0;
+    rec->micros = 0;
+    rec->event_size = 0;
+    rec->event_type = 0;
+    rec->payload = NULL;
+    rec->nargs = 0;
 }
 
 /* Custom/typed event payload bounds. */
@@ -665,4 +668,126 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
         r->next_slot = r->nbuffers;
         return st;
     }
+}
+
+/* Append a function record to a run (EnterArgs becomes an enter; the caller adds arguments). */
+static inline void calls_add(tk_xray_calls *c, unsigned kind, uint32_t id, uint64_t tsc,
+                             uint32_t *top)
+{
+    c->kind[c->n] = (uint8_t)(kind == TK_XRAY_ENTER_ARGS ? TK_XRAY_ENTER : kind);
+    c->func[c->n] = id;
+    c->tsc[c->n] = tsc;
+    if (id - 1u > *top) /* id 0 wraps to the top */
+        *top = id - 1u;
+    c->n++;
+}
+
+static inline void calls_add_args(tk_xray_calls *c, const uint64_t *args, uint32_t nargs)
+{
+    c->arg_at[c->nargs] = (uint32_t)(c->n - 1);
+    c->arg_count[c->nargs] = (uint8_t)nargs;
+    memcpy(c->arg_values + c->nargs * TK_XRAY_MAX_ARGS, args, nargs * sizeof *args);
+    c->nargs++;
+}
+
+tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
+{
+    c->n = c->nargs = c->nevents = 0;
+    uint32_t top = 0;
+    int be = r->header.big_endian;
+    int want_args = c->arg_at != NULL && c->arg_cap > 0;
+    int want_events = c->events != NULL && c->event_cap > 0;
+    tk_xray_record rec;
+    if (r->have_pending) {
+        r->have_pending = 0;
+        rec = r->pending;
+        c->tid = rec.tid;
+        c->pid = rec.pid;
+        goto take;
+    }
+    for (;;) {
+        /* fast path: the function records of an open FDR buffer */
+        if (r->in_buffer && r->header.type == TK_XRAY_FDR) {
+            const uint8_t *d = r->data;
+            uint64_t pos = r->pos, end = r->end, base = r->base_tsc;
+            if (c->n + c->nevents == 0) {
+                c->tid = r->tid;
+                c->pid = r->pid;
+            }
+            while (c->n < c->cap && pos < end && end - pos >= XRAY_FUNCTION_RECORD_SIZE &&
+                   !(d[pos] & 1)) {
+                uint32_t w = xray_u32(d + pos, be);
+                unsigned fk = (w >> 1) & 7;
+                if (fk > 3)
+                    break; /* the slow path reports it */
+                if (fk == TK_XRAY_ENTER_ARGS && want_args && c->nargs == c->arg_cap)
+                    break; /* no room for its arguments: next run */
+                base += xray_u32(d + pos + 4, be);
+                calls_add(c, fk, w >> 4, base, &top);
+                pos += XRAY_FUNCTION_RECORD_SIZE;
+                if (fk == TK_XRAY_ENTER_ARGS && want_args) {
+                    uint64_t args[TK_XRAY_MAX_ARGS];
+                    uint32_t na = 0;
+                    while (na < TK_XRAY_MAX_ARGS && end - pos >= XRAY_METADATA_RECORD_SIZE &&
+                           d[pos] == XRAY_META_BYTE(XRAY_META_CALL_ARG)) {
+                        args[na++] = xray_u64(d + pos + 1, be);
+                        pos += XRAY_METADATA_RECORD_SIZE;
+                    }
+                    if (na)
+                        calls_add_args(c, args, na);
+                }
+            }
+            r->pos = pos;
+            r->base_tsc = base;
+            if (c->n == c->cap)
+                break;
+            if (c->n + c->nevents > 0 &&
+                (r->pos >= r->end || r->data[r->pos] == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
+                 r->data[r->pos] == XRAY_META_BYTE(XRAY_META_PID)))
+                break; /* the thread may change: end the run here */
+        }
+        if (c->n + c->nevents > 0 && !r->in_buffer)
+            break;
+        if (want_events && c->nevents == c->event_cap)
+            break;
+        tk_status st = tk_xray_next(r, &rec, err);
+        if (st == TK_END && c->n + c->nevents > 0)
+            break;
+        if (st != TK_OK)
+            return st;
+        int is_event = rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT;
+        if (!tk_xray_is_function(rec.kind) && !(is_event && want_events))
+            continue;
+        if (c->n + c->nevents > 0 && (rec.tid != c->tid || rec.pid != c->pid)) {
+            /* basic mode: another thread's record; keep it for the next run */
+            r->pending = rec;
+            r->have_pending = 1;
+            break;
+        }
+        c->tid = rec.tid;
+        c->pid = rec.pid;
+    take:
+        if (rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT) {
+            c->events[c->nevents] = rec;
+            c->event_at[c->nevents] = (uint32_t)c->n;
+            c->nevents++;
+        } else {
+            if (rec.kind == TK_XRAY_ENTER_ARGS && want_args && rec.nargs && c->nargs == c->arg_cap) {
+                r->pending = rec;
+                r->have_pending = 1;
+                break;
+            }
+            calls_add(c, rec.kind, rec.func_id, rec.tsc, &top);
+            if (rec.kind == TK_XRAY_ENTER_ARGS && want_args && rec.nargs)
+                calls_add_args(c, rec.args, rec.nargs);
+        }
+        if (c->n == c->cap)
+            break;
+    }
+    if (c->n + c->nevents > 0 && r->in_buffer && r->header.type == TK_XRAY_FDR) {
+        c->tid = r->tid;
+        c->pid = r->pid;
+    }
+    c->max_func = c->n ? (uint64_t)top + 1 : 0;
+    return TK_OK;
 }

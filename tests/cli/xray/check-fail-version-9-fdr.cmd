@@ -1,1 +1,1 @@
-tracekit check tests/data/xray/fail/version-9.fdr
+tracekit check --from xray tests/data/xray/fail/version-9.fdr

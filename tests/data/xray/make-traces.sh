@@ -16,10 +16,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p bin pass
 
-CFLAGS="-std=c2x -O1 -g -fxray-instrument -fxray-instruction-threshold=1"
+# -fdebug-prefix-map keeps the machine path of this folder out of the committed binaries
+CFLAGS="-std=c2x -O1 -g -fxray-instrument -fxray-instruction-threshold=1 -fdebug-prefix-map=$(pwd)=."
 $CC $CFLAGS -o bin/calltree src/calltree.c
 $CC $CFLAGS -DWITH_TYPED_EVENTS -o bin/calltree-typed src/calltree.c
 $CC $CFLAGS -pthread -o bin/mtpool src/mtpool.c
+${CXX:-clang++-14} $(echo "$CFLAGS" | sed 's/-std=c2x/-std=c++17/') -o bin/cxxdemo src/cxxdemo.cpp
 $CC -O1 -o "$work/tscfreq" src/tscfreq.c
 
 real_tsc=no

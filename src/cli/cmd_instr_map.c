@@ -1,0 +1,109 @@
+/* tracekit instr-map: the XRay instrumentation map of an instrumented binary (function ids as the
+ * runtime assigns them, addresses, names, source locations), like `llvm-xray extract`. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const cli_opt instr_map_opts[] = {
+    {"format", 'f', "FMT", "text|json (default text)"},
+    {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+void cmd_instr_map_help(FILE *f)
+{
+    fputs("Reads the xray_instr_map section of a binary built with clang -fxray-instrument and\n"
+          "lists its functions: id (1-based, in sled order, as the XRay runtime numbers them),\n"
+          "address, number of sleds, flags (a: always instrumented, l: logs arguments), name\n"
+          "(demangled) and file:line from DWARF.\n\nOptions:\n", f);
+    cli_print_options(f, instr_map_opts);
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+int cmd_instr_map(int argc, char **argv)
+{
+    const cli_opt *tables[] = {instr_map_opts, NULL};
+    cli_args args;
+    if (cli_parse("instr-map", argc, argv, 1, tables, 0, &args) != 0)
+        return CLI_EXIT_USAGE;
+    int rc = CLI_EXIT_OK;
+    if (cli_has(&args, "help")) {
+        cli_command_help(cli_command_find("instr-map"), stdout);
+        goto done;
+    }
+    int format = cli_get_choice("instr-map", &args, "format", "text|json", 0);
+    if (format < 0) {
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
+    if (args.npos != 1) {
+        rc = cli_usage_error("instr-map", "takes one instrumented binary (see 'tracekit instr-map --help')");
+        goto done;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    tk_xray_map *map;
+    if (tk_xray_map_open(&map, args.pos[0], &err) != TK_OK) {
+        rc = cli_error(&err);
+        goto done;
+    }
+    uint32_t n = tk_xray_map_count(map);
+    if (format == 0)
+        printf("# %s: %" PRIu32 " functions, %" PRIu64 " sleds, sled version %u\n"
+               "# id address sleds flags name location\n",
+               args.pos[0], n, tk_xray_map_sleds(map), tk_xray_map_version(map));
+    else
+        printf("{\"version\":1,\"sled_version\":%u,\"sleds\":%" PRIu64 ",\"functions\":[",
+               tk_xray_map_version(map), tk_xray_map_sleds(map));
+    for (uint32_t id = 1; id <= n; id++) {
+        const tk_xray_function *f = tk_xray_map_function(map, id);
+        const char *base = f->file ? strrchr(f->file, '/') : NULL;
+        base = base ? base + 1 : f->file;
+        if (format == 0) {
+            printf("%" PRIu32 " 0x%" PRIx64 " %" PRIu32 " %s%s%s %s", f->id, f->address, f->sleds,
+                   f->always_instrument ? "a" : "", f->logs_args ? "l" : "",
+                   f->always_instrument || f->logs_args ? "" : "-", f->name ? f->name : "?");
+            if (base)
+                printf(" %s:%" PRIu32, base, f->line);
+            putchar('\n');
+        } else {
+            printf("%s\n{\"id\":%" PRIu32 ",\"address\":%" PRIu64 ",\"sleds\":%" PRIu32
+                   ",\"always_instrument\":%s,\"logs_args\":%s,\"name\":",
+                   id > 1 ? "," : "", f->id, f->address, f->sleds,
+                   f->always_instrument ? "true" : "false", f->logs_args ? "true" : "false");
+            if (f->name)
+                json_string(f->name);
+            else
+                fputs("null", stdout);
+            fputs(",\"file\":", stdout);
+            if (f->file)
+                json_string(f->file);
+            else
+                fputs("null", stdout);
+            printf(",\"line\":%" PRIu32 "}", f->line);
+        }
+    }
+    if (format == 1)
+        puts("\n]}");
+    tk_xray_map_free(map);
+done:
+    cli_args_free(&args);
+    return rc;
+}

@@ -1,0 +1,1 @@
+diff <(tracekit report tests/data/xray/pass/calltree-typed.fdr -m tests/data/xray/bin/calltree-typed 2>&1) <(tracekit report tests/data/xray/pass/calltree-typed-be.fdr -m tests/data/xray/bin/calltree-typed 2>&1 | sed 's/-be.fdr/.fdr/') && echo 'big-endian report equals little-endian report'

@@ -1,0 +1,1 @@
+tracekit check tests/data/xray/pass/calltree-typed-be.fdr

@@ -1,0 +1,1 @@
+tracekit instr-map tests/data/xray/pass/mtpool.fdr

@@ -1,0 +1,1 @@
+gzip -c tests/data/xray/pass/mtpool.fdr | tracekit report - -m tests/data/xray/bin/mtpool --top 3

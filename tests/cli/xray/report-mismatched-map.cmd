@@ -1,0 +1,1 @@
+tracekit report tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/mtpool --top 3
