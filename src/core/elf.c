@@ -22,11 +22,13 @@ int tk_elf_is_elf(const uint8_t *d, size_t n)
     return n >= 4 && d[0] == 0x7f && d[1] == 'E' && d[2] == 'L' && d[3] == 'F';
 }
 
-static tk_status finish_open(tk_elf *e, tk_error *err)
+/* has_magic: the data starts with the ELF magic (then it is damaged, not foreign). */
+static tk_status finish_open(tk_elf *e, int has_magic, tk_error *err)
 {
     if (!e->elf || elf_kind(e->elf) != ELF_K_ELF) {
         int code = elf_errno(); /* 0: libelf saw no error, the data is just not ELF */
-        return tk_error_set_at(err, TK_ERR_FORMAT, e->path, 0, 0, 0, "not an ELF file%s%s",
+        return tk_error_set_at(err, TK_ERR_FORMAT, e->path, 0, 0, 0, "%s%s%s",
+                               has_magic ? "truncated or malformed ELF file" : "not an ELF file",
                                code ? ": " : "", code ? elf_errmsg(code) : "");
     }
     if (!gelf_getehdr(e->elf, &e->ehdr))
@@ -65,8 +67,10 @@ tk_status tk_elf_open(tk_elf **out, const char *path, tk_error *err)
         tk_elf_free(e);
         return TK_ERR_IO;
     }
+    uint8_t head[4] = {0};
+    int has_magic = pread(e->fd, head, sizeof head, 0) == (ssize_t)sizeof head && tk_elf_is_elf(head, sizeof head);
     e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
-    st = finish_open(e, err);
+    st = finish_open(e, has_magic, err);
     if (st != TK_OK) {
         tk_elf_free(e);
         return st;
@@ -82,7 +86,7 @@ tk_status tk_elf_open_memory(tk_elf **out, const void *data, size_t len, const c
     tk_status st = elf_new(&e, name ? name : "<memory>", err);
     if (st != TK_OK) return st;
     e->elf = elf_memory((char *)(uintptr_t)data, len);
-    st = finish_open(e, err);
+    st = finish_open(e, tk_elf_is_elf(data, len), err);
     if (st != TK_OK) {
         tk_elf_free(e);
         return st;
