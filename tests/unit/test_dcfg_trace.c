@@ -120,6 +120,8 @@ static void test_errors_are_located(void) {
         {"{ }", TABLE, "6", "A)", TK_ERR_FORMAT, "without a matching"},
         {"{ }", TABLE, "6", "<zz>", TK_ERR_FORMAT, "not in STRING_DICTIONARY"},
         {"{ \"a\" : \"<b>\", \"b\" : \"<a>\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "recursive"},
+        {"{ \"u\" : \"(2*<v>)\", \"v\" : \"A<u>\" }", TABLE, "6", "I", TK_ERR_FORMAT, "reached again"},
+        {"{ \"u\" : \"<zz>\" }", TABLE, "6", "I", TK_ERR_FORMAT, "not in STRING_DICTIONARY"},
         {"{ \"a\" : \"I\", \"a\" : \"A\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "duplicate dictionary key"},
         {"{ \"a_\" : \"I\" }", TABLE, "6", "I", TK_ERR_FORMAT, "keys use"},
         {"{ }", TABLE, "6", "I=", TK_ERR_FORMAT, "'='"},
