@@ -8,9 +8,12 @@
 #define TK_VERSION_STRING "0.1.0"
 
 #include "alloc.h"
+#include "callgrind.h"
 #include "format.h"
 #include "input.h"
 #include "output.h"
+#include "profile.h"
+#include "profile_analysis.h"
 #include "status.h"
 #include "dcfg_trace.h"
 #include "events.h"

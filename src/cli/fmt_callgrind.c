@@ -1,6 +1,897 @@
-/* Command handlers for callgrind files. */
+/* Command handlers for callgrind files: info, check, report, annotate,
+ * convert (callgrind, json, dot), dump, diff, merge. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+
+/* ---- shared helpers ------------------------------------------------------------- */
+
+/* Read every input into one profile (their parts appended in order). */
+static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
+{
+    tk_profile *p;
+    if (tk_profile_new(&p) != TK_OK) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        return CLI_EXIT_BAD_INPUT;
+    }
+    for (int i = 0; i < ctx->ninputs; i++) {
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        o.path = ctx->paths[i];
+        o.detail = detail;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
+        if (st != TK_OK) {
+            tk_profile_free(p);
+            return cli_error(&err);
+        }
+    }
+    *out = p;
+    return CLI_EXIT_OK;
+}
+
+static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
+{
+    if (id == TK_PROF_NONE) return dflt;
+    const char *s = tk_profile_str(p, id);
+    return *s ? s : dflt;
+}
+
+static void put_commas(FILE *f, uint64_t v)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%" PRIu64, v);
+    char out[48];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0) out[k++] = ',';
+        out[k++] = buf[i];
+    }
+    out[k] = 0;
+    fputs(out, f);
+}
+
+static int width_commas(uint64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d + (d - 1) / 3;
+}
+
+static void put_padded(FILE *f, uint64_t v, int width)
+{
+    for (int i = width_commas(v); i < width; i++) fputc(' ', f);
+    put_commas(f, v);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(f, "\\u%04x", *c);
+        else
+            fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_u64s(FILE *f, const uint64_t *v, size_t n)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", v[i]);
+    fputc(']', f);
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+    return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
+static int parse_event_list(const char *cmd, const tk_profile *p, const char *list,
+                            size_t *idx, size_t max)
+{
+    size_t n = 0;
+    const char *s = list;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        int ev = tk_profile_find_event(p, s, len);
+        if (ev < 0) {
+            cli_usage_error(cmd, "unknown event '%.*s' (the profile has:%s)", (int)len, s,
+                            tk_profile_event_count(p) ? "" : " none");
+            for (size_t i = 0; i < tk_profile_event_count(p); i++)
+                fprintf(stderr, " %s", tk_profile_str(p, tk_profile_event(p, i)->name));
+            if (tk_profile_event_count(p)) fputc('\n', stderr);
+            return -1;
+        }
+        if (n < max) idx[n++] = (size_t)ev;
+        if (!e) break;
+        s = e + 1;
+    }
+    return (int)n;
+}
+
+/* ---- info ----------------------------------------------------------------------- */
+
+static const cli_opt info_opts[] = {{NULL, 0, NULL, NULL}};
+
+static int run_info(cli_ctx *ctx, const cli_args *args)
+{
+    (void)args;
+    tk_profile *p;
+    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    if (rc) return rc;
+    size_t nev = tk_profile_event_count(p);
+    printf("parts: %zu\n", tk_profile_part_count(p));
+    printf("events:");
+    for (size_t i = 0; i < nev; i++) printf(" %s", tk_profile_str(p, tk_profile_event(p, i)->name));
+    printf("\n");
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        const tk_prof_derived *d = tk_profile_derived(p, i);
+        printf("derived event: %s = %s\n", tk_profile_str(p, d->name),
+               tk_profile_str(p, d->formula));
+    }
+    printf("functions: %zu\n", tk_profile_function_count(p));
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        printf("part %zu:", i + 1);
+        if (pt->has_number) printf(" part=%" PRIu64, pt->number);
+        if (pt->has_thread) printf(" thread=%" PRIu64, pt->thread);
+        if (pt->has_pid) printf(" pid=%" PRIu64, pt->pid);
+        printf(" positions=%s%s%s", pt->positions & TK_POS_INSTR ? "instr " : "",
+               pt->positions & TK_POS_BB ? "bb " : "", pt->positions & TK_POS_LINE ? "line" : "");
+        printf(" cost-rows=%zu calls=%zu jumps=%zu\n", pt->self.count, pt->calls.count,
+               pt->jumps.count);
+        if (pt->cmd) printf("  cmd: %s\n", pt->cmd);
+        if (pt->creator) printf("  creator: %s\n", pt->creator);
+        for (size_t d = 0; d < pt->desc_count; d++)
+            if (strncmp(pt->desc[d], "Trigger:", 8) == 0) printf("  %s\n", pt->desc[d]);
+        uint64_t sum[TK_PROFILE_MAX_EVENTS];
+        if (tk_profile_part_sum(p, pt, sum) == TK_OK) {
+            printf("  totals:");
+            for (size_t e = 0; e < nev; e++) {
+                printf(" ");
+                put_commas(stdout, sum[e]);
+            }
+            printf("\n");
+        }
+    }
+    tk_profile_free(p);
+    return CLI_EXIT_OK;
+}
+
+/* ---- check ---------------------------------------------------------------------- */
+
+static const cli_opt check_opts[] = {{NULL, 0, NULL, NULL}};
+
+static int run_check(cli_ctx *ctx, const cli_args *args)
+{
+    (void)args;
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs; i++) {
+        tk_profile *p;
+        if (tk_profile_new(&p) != TK_OK) return cli_usage_error("check", "out of memory");
+        tk_diag d;
+        cli_diag_init(&d);
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        o.path = ctx->paths[i];
+        o.diag = &d;
+        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
+        if (st != TK_OK && st != TK_ERR_CHECK && d.errors == 0) {
+            rc = cli_error(&err);
+        }
+        int r = cli_diag_summary(&d, ctx->paths[i]);
+        if (r) rc = r;
+        tk_profile_free(p);
+    }
+    return rc;
+}
+
+/* ---- dump ----------------------------------------------------------------------- */
+
+static const cli_opt dump_opts[] = {
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int run_dump(cli_ctx *ctx, const cli_args *args)
+{
+    tk_profile *p;
+    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    if (rc) return rc;
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc == CLI_EXIT_OK) {
+        tk_status st = tk_profile_dump(p, tk_output_file(o));
+        if (st != TK_OK) {
+            tk_output_abort(o);
+            fprintf(stderr, "tracekit: dump: %s\n", tk_status_name(st));
+            rc = CLI_EXIT_BAD_INPUT;
+        } else {
+            rc = cli_output_commit(o);
+        }
+    }
+    tk_profile_free(p);
+    return rc;
+}
+
+/* ---- report --------------------------------------------------------------------- */
+
+static const cli_opt report_opts[] = {
+    {"by", 0, "KEY", "function (default), file-function (callgrind_annotate's key), file, object, line"},
+    {"sort", 0, "EVENT[,EVENT]", "sort by these events (default: the first event)"},
+    {"top", 'n', "N", "show at most N rows"},
+    {"threshold", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
+    {"inclusive", 0, NULL, "sort by and show inclusive costs"},
+    {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
+    {"format", 0, "FMT", "text (default), json or csv"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const char *const group_names[] = {"function", "file-function", "file", "object", "line"};
+
+static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
+{
+    switch (g) {
+    case TK_GROUP_FUNCTION:
+        fprintf(f, "%s [%s] %s", str_or(p, e->name, "???"), str_or(p, e->object, "???"),
+                str_or(p, e->file, "???"));
+        break;
+    case TK_GROUP_FILE_FUNCTION:
+        fprintf(f, "%s:%s", str_or(p, e->file, "???"), str_or(p, e->name, "???"));
+        break;
+    case TK_GROUP_FILE: fputs(str_or(p, e->file, "???"), f); break;
+    case TK_GROUP_OBJECT: fputs(str_or(p, e->object, "???"), f); break;
+    case TK_GROUP_LINE: fprintf(f, "%s:%" PRIu64, str_or(p, e->file, "???"), e->line); break;
+    }
+}
+
+static int run_report(cli_ctx *ctx, const cli_args *args)
+{
+    const char *cmd = "report";
+    int by = cli_get_choice(cmd, args, "by", "function|file-function|file|object|line", 0);
+    int fmt = cli_get_choice(cmd, args, "format", "text|json|csv", 0);
+    uint64_t top, part;
+    double threshold;
+    if (by < 0 || fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top) ||
+        cli_get_u64(cmd, args, "part", 0, &part) ||
+        cli_get_double(cmd, args, "threshold", 0.0, &threshold))
+        return CLI_EXIT_USAGE;
+    int inclusive = cli_has(args, "inclusive");
+    tk_prof_group group = (tk_prof_group)by;
+    tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
+                                                        : TK_CALLGRIND_DETAIL_FUNCTIONS;
+    tk_profile *p;
+    int rc = load_profile(ctx, detail, &p);
+    if (rc) return rc;
+    size_t nev = tk_profile_event_count(p);
+    size_t sort[4] = {0};
+    size_t nsort = nev ? 1 : 0;
+    const char *sortarg = cli_get(args, "sort");
+    if (sortarg) {
+        int n = parse_event_list(cmd, p, sortarg, sort, 4);
+        if (n < 0) {
+            tk_profile_free(p);
+            return CLI_EXIT_USAGE;
+        }
+        nsort = (size_t)n;
+    }
+    tk_prof_summary *s;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_profile_summarize(p, (size_t)part, group, &s, &err) != TK_OK) {
+        tk_profile_free(p);
+        if (err.code == TK_ERR_ARG) return cli_usage_error(cmd, "%s", err.message);
+        return cli_error(&err);
+    }
+    tk_prof_summary_sort(s, p, sort, nsort, inclusive);
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc) {
+        tk_prof_summary_free(s);
+        tk_profile_free(p);
+        return rc;
+    }
+    FILE *f = tk_output_file(o);
+    size_t shown = 0;
+    size_t primary = nsort ? sort[0] : 0;
+    uint64_t total_primary = nev ? s->totals[primary] : 0;
+    /* rows to show: after threshold and top */
+    size_t limit = s->count;
+    for (size_t i = 0; i < s->count; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        uint64_t v = nev ? (inclusive ? e->inclusive : e->self)[primary] : 0;
+        int all_zero = 1;
+        for (size_t j = 0; j < nev; j++)
+            if (e->self[j] || e->inclusive[j]) all_zero = 0;
+        if (all_zero || (threshold > 0 && pct(v, total_primary) < threshold)) {
+            limit = i;
+            break;
+        }
+    }
+    if (top && top < limit) limit = (size_t)top;
+
+    if (fmt == 1) {
+        fprintf(f, "{\"version\":1,\"format\":\"callgrind\",\"by\":\"%s\",\"parts\":%zu,",
+                group_names[by], part ? (size_t)1 : tk_profile_part_count(p));
+        fputs("\"events\":[", f);
+        for (size_t i = 0; i < nev; i++) {
+            if (i) fputc(',', f);
+            json_str(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+        }
+        fputs("],\"totals\":", f);
+        json_u64s(f, s->totals, nev);
+        fputs(",\"functions\":[", f);
+        for (size_t i = 0; i < limit; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            fputs(i ? ",\n{" : "\n{", f);
+            fputs("\"object\":", f);
+            json_str(f, str_or(p, e->object, ""));
+            fputs(",\"file\":", f);
+            json_str(f, str_or(p, e->file, ""));
+            fputs(",\"name\":", f);
+            json_str(f, str_or(p, e->name, ""));
+            if (group == TK_GROUP_LINE) fprintf(f, ",\"line\":%" PRIu64, e->line);
+            fputs(",\"self\":", f);
+            json_u64s(f, e->self, nev);
+            fputs(",\"inclusive\":", f);
+            json_u64s(f, e->inclusive, nev);
+            fprintf(f, ",\"calls\":%" PRIu64 "}", e->calls);
+            shown++;
+        }
+        fputs("\n]}\n", f);
+    } else if (fmt == 2) {
+        fputs("object,file,name,line", f);
+        for (size_t i = 0; i < nev; i++)
+            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
+        for (size_t i = 0; i < nev; i++)
+            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
+        fputs(",calls\n", f);
+        for (size_t i = 0; i < limit; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            csv_str(f, str_or(p, e->object, ""));
+            fputc(',', f);
+            csv_str(f, str_or(p, e->file, ""));
+            fputc(',', f);
+            csv_str(f, str_or(p, e->name, ""));
+            fprintf(f, ",%" PRIu64, e->line);
+            for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
+            for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
+            fprintf(f, ",%" PRIu64 "\n", e->calls);
+        }
+    } else {
+        fprintf(f, "parts: %zu%s\n", part ? (size_t)1 : tk_profile_part_count(p),
+                part ? " (selected)" : "");
+        fputs("events:", f);
+        for (size_t i = 0; i < nev; i++) fprintf(f, " %s", tk_profile_str(p, tk_profile_event(p, i)->name));
+        fputs("\n", f);
+        int w[TK_PROFILE_MAX_EVENTS];
+        for (size_t j = 0; j < nev; j++) {
+            w[j] = width_commas(s->totals[j]);
+            int nl = (int)strlen(tk_profile_str(p, tk_profile_event(p, j)->name)) + (inclusive ? 5 : 0);
+            if (nl > w[j]) w[j] = nl;
+        }
+        fputs("program totals:", f);
+        for (size_t j = 0; j < nev; j++) {
+            fputc(' ', f);
+            put_commas(f, s->totals[j]);
+        }
+        fprintf(f, "\n\n");
+        for (size_t j = 0; j < nev; j++) {
+            const char *n = tk_profile_str(p, tk_profile_event(p, j)->name);
+            if (j == primary)
+                fprintf(f, "%*s %-9s", w[j], n, "");
+            else
+                fprintf(f, "%*s ", w[j], n);
+        }
+        if (inclusive)
+            for (size_t j = 0; j < nev; j++) {
+                char h[80];
+                snprintf(h, sizeof h, "%s-incl", tk_profile_str(p, tk_profile_event(p, j)->name));
+                if (j == primary)
+                    fprintf(f, "%*s %-9s", w[j], h, "");
+                else
+                    fprintf(f, "%*s ", w[j], h);
+            }
+        if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) fprintf(f, "%10s ", "calls");
+        fprintf(f, "%s\n", group_names[by]);
+        for (size_t i = 0; i < limit; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            for (size_t j = 0; j < nev; j++) {
+                put_padded(f, e->self[j], w[j]);
+                if (j == primary)
+                    fprintf(f, " (%5.1f%%) ", pct(e->self[j], s->totals[j]));
+                else
+                    fputc(' ', f);
+            }
+            if (inclusive)
+                for (size_t j = 0; j < nev; j++) {
+                    put_padded(f, e->inclusive[j], w[j]);
+                    if (j == primary)
+                        fprintf(f, " (%5.1f%%) ", pct(e->inclusive[j], s->totals[j]));
+                    else
+                        fputc(' ', f);
+                }
+            if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
+                put_padded(f, e->calls, 10);
+                fputc(' ', f);
+            }
+            entry_label(f, p, group, e);
+            fputc('\n', f);
+        }
+        if (limit < s->count) fprintf(f, "(%zu more rows not shown)\n", s->count - limit);
+    }
+    (void)shown;
+    rc = cli_output_commit(o);
+    tk_prof_summary_free(s);
+    tk_profile_free(p);
+    return rc;
+}
+
+/* ---- convert -------------------------------------------------------------------- */
+
+static const cli_opt convert_opts[] = {
+    {"to", 't', "FMT", "callgrind, dot or json"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
+    {"node-threshold", 0, "PCT", "dot: drop functions below PCT% inclusive (default 0.5)"},
+    {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% (default 0.1)"},
+    {"event", 0, "EVENT", "dot: the event for percentages and colours (default: the first)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static void json_pos(FILE *f, const tk_prof_pos *pos)
+{
+    fprintf(f, "\"line\":%" PRIu64 ",\"addr\":%" PRIu64 ",\"bb\":%" PRIu64, pos->line, pos->addr,
+            pos->bb);
+}
+
+/* The whole model as JSON (names inline, rows in storage order). */
+static void write_json(const tk_profile *p, FILE *f)
+{
+    size_t nev = tk_profile_event_count(p);
+    fputs("{\"version\":1,\"format\":\"tracekit-profile\",\"events\":[", f);
+    for (size_t i = 0; i < nev; i++) {
+        if (i) fputc(',', f);
+        json_str(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+    }
+    fputs("],\n\"functions\":[", f);
+    for (size_t i = 0; i < tk_profile_function_count(p); i++) {
+        const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)i);
+        fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
+        json_str(f, tk_profile_str(p, fn->object));
+        fputs(",\"file\":", f);
+        json_str(f, tk_profile_str(p, fn->file));
+        fputs(",\"name\":", f);
+        json_str(f, tk_profile_str(p, fn->name));
+        fputc('}', f);
+    }
+    fputs("],\n\"parts\":[", f);
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        fputs(i ? ",\n{" : "\n{", f);
+        if (pt->has_thread) fprintf(f, "\"thread\":%" PRIu64 ",", pt->thread);
+        if (pt->has_pid) fprintf(f, "\"pid\":%" PRIu64 ",", pt->pid);
+        if (pt->cmd) {
+            fputs("\"cmd\":", f);
+            json_str(f, pt->cmd);
+            fputc(',', f);
+        }
+        fputs("\"self\":[", f);
+        const tk_prof_self *sr = pt->self.rows;
+        for (size_t r = 0; r < pt->self.count; r++) {
+            fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr[r].fn);
+            json_str(f, tk_profile_str(p, sr[r].file));
+            fputc(',', f);
+            json_pos(f, &sr[r].pos);
+            fputs(",\"cost\":", f);
+            json_u64s(f, pt->self.values + r * nev, nev);
+            fputc('}', f);
+        }
+        fputs("],\"calls\":[", f);
+        const tk_prof_call *cr = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count; r++) {
+            const uint64_t *v = pt->calls.values + r * (nev + 1);
+            fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64 ",\"file\":",
+                    r ? "," : "", cr[r].fn, cr[r].callee, v[0]);
+            json_str(f, tk_profile_str(p, cr[r].file));
+            fputc(',', f);
+            json_pos(f, &cr[r].pos);
+            fputs(",\"inclusive\":", f);
+            json_u64s(f, v + 1, nev);
+            fputc('}', f);
+        }
+        fputs("],\"jumps\":[", f);
+        const tk_prof_jump *jr = pt->jumps.rows;
+        for (size_t r = 0; r < pt->jumps.count; r++) {
+            const uint64_t *v = pt->jumps.values + r * 2;
+            fprintf(f,
+                    "%s\n{\"fn\":%" PRIu32 ",\"target_fn\":%" PRIu32 ",\"conditional\":%s,"
+                    "\"executed\":%" PRIu64 ",\"followed\":%" PRIu64 ",",
+                    r ? "," : "", jr[r].fn, jr[r].target_fn, jr[r].conditional ? "true" : "false",
+                    v[0], v[1]);
+            json_pos(f, &jr[r].pos);
+            fputc('}', f);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+}
+
+static int run_convert(cli_ctx *ctx, const cli_args *args)
+{
+    const char *cmd = "convert";
+    int to = cli_get_choice(cmd, args, "to", "callgrind|dot|json", -1);
+    if (to < 0) {
+        if (!cli_get(args, "to"))
+            return cli_usage_error(cmd, "missing --to FMT (callgrind, dot or json)");
+        return CLI_EXIT_USAGE;
+    }
+    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    if (cli_get_double(cmd, args, "node-threshold", dot.node_threshold, &dot.node_threshold) ||
+        cli_get_double(cmd, args, "edge-threshold", dot.edge_threshold, &dot.edge_threshold))
+        return CLI_EXIT_USAGE;
+    tk_profile *p;
+    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    if (rc) return rc;
+    const char *ev = cli_get(args, "event");
+    if (ev) {
+        size_t idx;
+        if (parse_event_list(cmd, p, ev, &idx, 1) != 1) {
+            tk_profile_free(p);
+            return CLI_EXIT_USAGE;
+        }
+        dot.event = idx;
+    }
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc) {
+        tk_profile_free(p);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = TK_OK;
+    if (to == 0) {
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        if (cli_has(args, "no-compress")) wo.compress_names = wo.compress_positions = 0;
+        st = tk_callgrind_write(p, tk_output_file(o), &wo, &err);
+    } else if (to == 1) {
+        st = tk_profile_write_dot(p, &dot, tk_output_file(o), &err);
+    } else {
+        write_json(p, tk_output_file(o));
+    }
+    if (st != TK_OK) {
+        tk_output_abort(o);
+        rc = cli_error(&err);
+    } else {
+        rc = cli_output_commit(o);
+    }
+    tk_profile_free(p);
+    return rc;
+}
+
+/* ---- merge ---------------------------------------------------------------------- */
+
+static const cli_opt merge_opts[] = {
+    {"output", 'o', "FILE", "write the merged profile to FILE (default: standard output)"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {"keep-parts", 0, NULL, "keep every part (thread, dump) as its own part"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int run_merge(cli_ctx *ctx, const cli_args *args)
+{
+    tk_profile *src;
+    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &src);
+    if (rc) return rc;
+    tk_profile *dst = NULL;
+    tk_prof_part *into = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_profile_new(&dst);
+    if (st == TK_OK && !cli_has(args, "keep-parts")) {
+        st = tk_profile_add_part(dst, &into);
+        if (st == TK_OK && tk_profile_part_count(src)) {
+            const tk_prof_part *first = tk_profile_part(src, 0);
+            if (first->cmd) st = tk_profile_part_set_string(&into->cmd, first->cmd, strlen(first->cmd));
+            if (st == TK_OK)
+                st = tk_profile_part_add_desc(into, "Trigger: tracekit merge",
+                                              strlen("Trigger: tracekit merge"));
+        }
+    }
+    if (st != TK_OK) {
+        tk_error_set(&err, st, "out of memory");
+    } else {
+        st = tk_profile_merge(dst, src, into, &err);
+        if (st == TK_OK && into) {
+            into->has_summary = 0;
+            st = tk_profile_part_fill_totals(dst, into);
+            if (st == TK_OK) {
+                memcpy(into->summary, into->totals, sizeof into->summary);
+                into->has_summary = 1;
+            }
+            if (st != TK_OK) tk_error_set(&err, st, "cost sum overflows 64 bits");
+        }
+    }
+    if (st != TK_OK) {
+        tk_profile_free(src);
+        tk_profile_free(dst);
+        return cli_error(&err);
+    }
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc == CLI_EXIT_OK) {
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        st = tk_callgrind_write(dst, tk_output_file(o), &wo, &err);
+        if (st != TK_OK) {
+            tk_output_abort(o);
+            rc = cli_error(&err);
+        } else {
+            rc = cli_output_commit(o);
+        }
+    }
+    tk_profile_free(src);
+    tk_profile_free(dst);
+    return rc;
+}
+
+/* ---- diff ----------------------------------------------------------------------- */
+
+static const cli_opt diff_opts[] = {
+    {"sort", 0, "EVENT", "order by the absolute difference of EVENT (default: the first)"},
+    {"top", 'n', "N", "show at most N functions"},
+    {"format", 0, "FMT", "text (default) or json"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+typedef struct diff_row {
+    uint64_t absdiff;
+    const char *name, *file, *object;
+    const uint64_t *a_self, *b_self, *a_incl, *b_incl;
+} diff_row;
+
+static int cmp_diff_row(const void *x, const void *y)
+{
+    const diff_row *a = x, *b = y;
+    if (a->absdiff != b->absdiff) return a->absdiff > b->absdiff ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c) return c;
+    c = strcmp(a->file, b->file);
+    return c ? c : strcmp(a->object, b->object);
+}
+
+static int run_diff(cli_ctx *ctx, const cli_args *args)
+{
+    const char *cmd = "diff";
+    if (ctx->ninputs != 2) return cli_usage_error(cmd, "expected exactly two files");
+    int fmt = cli_get_choice(cmd, args, "format", "text|json", 0);
+    uint64_t top;
+    if (fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top)) return CLI_EXIT_USAGE;
+    /* both profiles share one string table: function ids are comparable */
+    tk_profile *pa = NULL, *pb = NULL;
+    tk_profile *both;
+    if (tk_profile_new(&both) != TK_OK) return cli_usage_error(cmd, "out of memory");
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
+        tk_profile *one;
+        if (tk_profile_new(&one) != TK_OK) {
+            rc = cli_usage_error(cmd, "out of memory");
+            break;
+        }
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        o.path = ctx->paths[i];
+        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        tk_error err;
+        tk_error_clear(&err);
+        if (tk_callgrind_read_input(one, ctx->inputs[i], &o, &err) != TK_OK) {
+            rc = cli_error(&err);
+            tk_profile_free(one);
+            break;
+        }
+        /* merge into one part of `both`, so names intern into one table */
+        tk_prof_part *into;
+        if (tk_profile_add_part(both, &into) != TK_OK ||
+            tk_profile_merge(both, one, into, &err) != TK_OK) {
+            if (!err.message[0]) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+            rc = cli_error(&err);
+        }
+        tk_profile_free(one);
+    }
+    (void)pa;
+    (void)pb;
+    if (rc) {
+        tk_profile_free(both);
+        return rc;
+    }
+    size_t nev = tk_profile_event_count(both);
+    size_t ev = 0;
+    const char *sortarg = cli_get(args, "sort");
+    if (sortarg && parse_event_list(cmd, both, sortarg, &ev, 1) != 1) {
+        tk_profile_free(both);
+        return CLI_EXIT_USAGE;
+    }
+    tk_prof_summary *sa = NULL, *sb = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_profile_summarize(both, 1, TK_GROUP_FUNCTION, &sa, &err) != TK_OK ||
+        tk_profile_summarize(both, 2, TK_GROUP_FUNCTION, &sb, &err) != TK_OK) {
+        tk_prof_summary_free(sa);
+        tk_profile_free(both);
+        return cli_error(&err);
+    }
+    /* function mode: entry i is function i in both summaries */
+    size_t n = sa->count;
+    diff_row *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!rows) {
+        tk_prof_summary_free(sa);
+        tk_prof_summary_free(sb);
+        tk_profile_free(both);
+        return cli_usage_error(cmd, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tk_prof_entry *a = &sa->entries[i], *b = &sb->entries[i];
+        int same = 1;
+        for (size_t j = 0; j < nev; j++)
+            if (a->self[j] != b->self[j] || a->inclusive[j] != b->inclusive[j]) same = 0;
+        if (same) continue;
+        diff_row *r = &rows[k++];
+        r->absdiff = nev ? (a->self[ev] > b->self[ev] ? a->self[ev] - b->self[ev]
+                                                      : b->self[ev] - a->self[ev])
+                         : 0;
+        r->name = str_or(both, a->name, "???");
+        r->file = str_or(both, a->file, "???");
+        r->object = str_or(both, a->object, "???");
+        r->a_self = a->self;
+        r->b_self = b->self;
+        r->a_incl = a->inclusive;
+        r->b_incl = b->inclusive;
+    }
+    qsort(rows, k, sizeof *rows, cmp_diff_row);
+    if (top && top < k) k = (size_t)top;
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc == CLI_EXIT_OK) {
+        FILE *f = tk_output_file(o);
+        if (fmt == 1) {
+            fputs("{\"version\":1,\"format\":\"callgrind-diff\",\"events\":[", f);
+            for (size_t j = 0; j < nev; j++) {
+                if (j) fputc(',', f);
+                json_str(f, tk_profile_str(both, tk_profile_event(both, j)->name));
+            }
+            fputs("],\"totals_a\":", f);
+            json_u64s(f, sa->totals, nev);
+            fputs(",\"totals_b\":", f);
+            json_u64s(f, sb->totals, nev);
+            fputs(",\"functions\":[", f);
+            for (size_t i = 0; i < k; i++) {
+                const diff_row *r = &rows[i];
+                fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
+                json_str(f, r->object);
+                fputs(",\"file\":", f);
+                json_str(f, r->file);
+                fputs(",\"name\":", f);
+                json_str(f, r->name);
+                fputs(",\"self_a\":", f);
+                json_u64s(f, r->a_self, nev);
+                fputs(",\"self_b\":", f);
+                json_u64s(f, r->b_self, nev);
+                fputs(",\"inclusive_a\":", f);
+                json_u64s(f, r->a_incl, nev);
+                fputs(",\"inclusive_b\":", f);
+                json_u64s(f, r->b_incl, nev);
+                fputc('}', f);
+            }
+            fputs("\n]}\n", f);
+        } else {
+            const char *en = nev ? tk_profile_str(both, tk_profile_event(both, ev)->name) : "";
+            fprintf(f, "event: %s\ntotals: ", en);
+            put_commas(f, nev ? sa->totals[ev] : 0);
+            fputs(" -> ", f);
+            put_commas(f, nev ? sb->totals[ev] : 0);
+            fputs("\n\n", f);
+            fprintf(f, "%16s %16s %17s  function\n", "A self", "B self", "B - A");
+            for (size_t i = 0; i < k; i++) {
+                const diff_row *r = &rows[i];
+                uint64_t a = nev ? r->a_self[ev] : 0, b = nev ? r->b_self[ev] : 0;
+                put_padded(f, a, 16);
+                fputc(' ', f);
+                put_padded(f, b, 16);
+                fputc(' ', f);
+                fputc(b >= a ? '+' : '-', f);
+                put_padded(f, b >= a ? b - a : a - b, 16);
+                fprintf(f, "  %s [%s] %s\n", r->name, r->object, r->file);
+            }
+        }
+        rc = cli_output_commit(o);
+    }
+    free(rows);
+    tk_prof_summary_free(sa);
+    tk_prof_summary_free(sb);
+    tk_profile_free(both);
+    return rc;
+}
+
+/* ---- annotate ------------------------------------------------------------------- */
+
+static const cli_opt annotate_opts[] = {
+    {"source-dir", 'I', "DIR", "look for source files in DIR (repeatable)"},
+    {"part", 0, "N", "only part N (default: all parts combined)"},
+    {"event", 0, "EVENT", "the event to annotate with (default: all events)"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FILE *f);
+
+static int run_annotate(cli_ctx *ctx, const cli_args *args)
+{
+    tk_profile *p;
+    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    if (rc) return rc;
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc == CLI_EXIT_OK) {
+        rc = cli_callgrind_annotate(ctx, args, p, tk_output_file(o));
+        if (rc == CLI_EXIT_OK)
+            rc = cli_output_commit(o);
+        else
+            tk_output_abort(o);
+    }
+    tk_profile_free(p);
+    return rc;
+}
 
 const cli_format_ops cli_fmt_callgrind = {
     .format = "callgrind",
+    .opts = {[CLI_INFO] = info_opts,
+             [CLI_CHECK] = check_opts,
+             [CLI_REPORT] = report_opts,
+             [CLI_ANNOTATE] = annotate_opts,
+             [CLI_CONVERT] = convert_opts,
+             [CLI_DUMP] = dump_opts,
+             [CLI_DIFF] = diff_opts,
+             [CLI_MERGE] = merge_opts},
+    .run = {[CLI_INFO] = run_info,
+            [CLI_CHECK] = run_check,
+            [CLI_REPORT] = run_report,
+            [CLI_ANNOTATE] = run_annotate,
+            [CLI_CONVERT] = run_convert,
+            [CLI_DUMP] = run_dump,
+            [CLI_DIFF] = run_diff,
+            [CLI_MERGE] = run_merge},
 };

@@ -37,7 +37,9 @@ const tk_format tk_format_callgrind = {
     .name = "callgrind",
     .title = "Callgrind profile",
     .extensions = "callgrind.out.* .callgrind .out",
-    .caps = TK_CAP_DETECT | TK_CAP_INFO,
-    .targets = "",
+    .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT |
+            TK_CAP_ANNOTATE | TK_CAP_DUMP | TK_CAP_CONVERT | TK_CAP_WRITE | TK_CAP_DIFF |
+            TK_CAP_MERGE,
+    .targets = "callgrind dot json",
     .detect = detect_callgrind,
 };

@@ -1,0 +1,90 @@
+/* Fuzz the callgrind reader in read and check mode, the summary, the writer,
+ * and the round trip: what the writer writes must read back to the same dump. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracekit/tracekit.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void ignore_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    (void)ctx;
+    (void)sev;
+    (void)loc;
+    (void)msg;
+}
+
+static char *dump_text(const tk_profile *p, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f) return NULL;
+    tk_status st = tk_profile_dump(p, f);
+    fclose(f);
+    if (st != TK_OK) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tk_error err;
+    tk_error_clear(&err);
+
+    /* check mode: every problem reported, never a crash */
+    tk_profile *c;
+    if (tk_profile_new(&c) != TK_OK) return 0;
+    tk_diag d;
+    tk_diag_init(&d, ignore_diag, NULL);
+    tk_callgrind_read_options co = TK_CALLGRIND_READ_OPTIONS_INIT;
+    co.diag = &d;
+    (void)tk_callgrind_read_buffer(c, (const char *)data, size, &co, &err);
+    tk_profile_free(c);
+
+    /* read mode, then summary, writer and round trip */
+    tk_profile *p;
+    if (tk_profile_new(&p) != TK_OK) return 0;
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    if (tk_callgrind_read_buffer(p, (const char *)data, size, &o, &err) == TK_OK) {
+        tk_prof_summary *s;
+        if (tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err) == TK_OK)
+            tk_prof_summary_free(s);
+        if (tk_profile_summarize(p, 0, TK_GROUP_LINE, &s, &err) == TK_OK)
+            tk_prof_summary_free(s);
+        for (int plain = 0; plain < 2; plain++) {
+            char *out = NULL;
+            size_t outlen = 0;
+            FILE *f = open_memstream(&out, &outlen);
+            if (!f) break;
+            tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+            if (plain) wo.compress_names = wo.compress_positions = 0;
+            tk_status st = tk_callgrind_write(p, f, &wo, &err);
+            fclose(f);
+            tk_profile *q;
+            if (st == TK_OK && tk_profile_new(&q) == TK_OK) {
+                if (tk_callgrind_read_buffer(q, out, outlen, &o, &err) != TK_OK) {
+                    fprintf(stderr, "written profile does not read back: %s (line %llu)\n",
+                            err.message, (unsigned long long)err.line);
+                    abort();
+                }
+                size_t la, lb;
+                char *a = dump_text(p, &la), *b = dump_text(q, &lb);
+                if (a && b && (la != lb || memcmp(a, b, la) != 0)) {
+                    fprintf(stderr, "round trip changed the dump\n");
+                    abort();
+                }
+                free(a);
+                free(b);
+                tk_profile_free(q);
+            }
+            free(out);
+        }
+    }
+    tk_profile_free(p);
+    return 0;
+}

@@ -1,0 +1,77 @@
+/* tracekit: the Callgrind profile format (valgrind --tool=callgrind).
+ *
+ * Reading builds a tk_profile (tracekit/profile.h): every part of every file
+ * read into the same profile is appended as a part. Writing is a function of
+ * the profile model only, so any profile (also one aggregated from XRay or
+ * DCFG) can be written as callgrind. */
+#ifndef TRACEKIT_CALLGRIND_H
+#define TRACEKIT_CALLGRIND_H
+
+#include <stdio.h>
+
+#include "input.h"
+#include "profile.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How much position detail the reader keeps (less detail, less memory). */
+typedef enum tk_callgrind_detail {
+    TK_CALLGRIND_DETAIL_FULL = 0,     /* every subposition (address, bb, line) */
+    TK_CALLGRIND_DETAIL_LINES = 1,    /* source lines only (addresses and bbs dropped) */
+    TK_CALLGRIND_DETAIL_FUNCTIONS = 2 /* no positions: per function and file */
+} tk_callgrind_detail;
+
+/* Longest line accepted (bytes); longer lines are a TK_ERR_LIMIT error. */
+#define TK_CALLGRIND_MAX_LINE (1u << 20)
+
+typedef struct tk_callgrind_read_options {
+    const char *path;          /* for error locations; may be NULL */
+    tk_diag *diag;             /* non-NULL: check mode, report every problem and go on */
+    tk_callgrind_detail detail;
+} tk_callgrind_read_options;
+
+#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL}
+
+/* Parse callgrind text from a buffer into `p` (parts are appended).
+ * Returns TK_OK; TK_ERR_FORMAT/TK_ERR_LIMIT/TK_ERR_UNSUPPORTED with a located
+ * error (read mode); TK_ERR_CHECK when check mode found errors (all reported
+ * through the diag); TK_ERR_NOMEM. An empty buffer is a profile with no parts. */
+tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
+                                   const tk_callgrind_read_options *opt, tk_error *err);
+
+/* Read a whole input (mapped: zero copy; streamed: line by line). The path
+ * in errors defaults to the input's name. Returns like tk_callgrind_read_buffer. */
+tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
+                                  const tk_callgrind_read_options *opt, tk_error *err);
+
+/* Incremental form, for line-by-line input. */
+typedef struct tk_callgrind_parser tk_callgrind_parser;
+tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
+                                  const tk_callgrind_read_options *opt);
+/* One line without its newline; lineno is 1-based; offset is the byte offset
+ * of the line start. Returns TK_OK or an error (read mode). */
+tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
+                                   uint64_t lineno, int64_t offset, tk_error *err);
+/* End of input: final checks. Returns like tk_callgrind_read_buffer. */
+tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *err);
+void tk_callgrind_parser_free(tk_callgrind_parser *ps);
+
+typedef struct tk_callgrind_write_options {
+    int compress_names;     /* "(id) name" on first use, "(id)" after */
+    int compress_positions; /* "+N -N *" relative subpositions */
+    int part;               /* write only this part (1-based), 0 = all */
+} tk_callgrind_write_options;
+
+#define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0}
+
+/* Write the profile as callgrind text. Returns TK_OK or TK_ERR_IO/TK_ERR_NOMEM. */
+tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
+                             const tk_callgrind_write_options *opt, tk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,70 @@
+/* tracekit: analyses of a profile: per-function (or file, object, line)
+ * summary with self and inclusive costs, differences of two profiles, and the
+ * call graph as Graphviz dot. */
+#ifndef TRACEKIT_PROFILE_ANALYSIS_H
+#define TRACEKIT_PROFILE_ANALYSIS_H
+
+#include <stdio.h>
+
+#include "profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_prof_group {
+    TK_GROUP_FUNCTION = 0,      /* (object, file of fl=, function) */
+    TK_GROUP_FILE_FUNCTION = 1, /* (file of the cost line, function name): callgrind_annotate's key */
+    TK_GROUP_FILE = 2,          /* file of the cost line */
+    TK_GROUP_OBJECT = 3,        /* object */
+    TK_GROUP_LINE = 4           /* (file of the cost line, line) */
+} tk_prof_group;
+
+typedef struct tk_prof_entry {
+    uint32_t object;  /* string id or TK_PROF_NONE (when not part of the key) */
+    uint32_t file;    /* string id or TK_PROF_NONE */
+    uint32_t name;    /* string id or TK_PROF_NONE */
+    uint32_t fn;      /* function id (TK_GROUP_FUNCTION), else TK_PROF_NONE */
+    uint64_t line;    /* TK_GROUP_LINE */
+    uint64_t calls;   /* calls into this function (all call arcs, also recursive) */
+    uint64_t *self;      /* n_events values */
+    uint64_t *inclusive; /* n_events values */
+} tk_prof_entry;
+
+typedef struct tk_prof_summary {
+    size_t n_events;
+    uint64_t *totals; /* sum of all self costs */
+    tk_prof_entry *entries;
+    size_t count;
+    uint64_t *values_; /* storage */
+} tk_prof_summary;
+
+/* Summarise the parts of a profile (part = 0: all parts; else the 1-based part).
+ * Inclusive cost of a function: the cost of all its activations counted once
+ * even under recursion (see docs/formats/callgrind.md). Returns TK_OK,
+ * TK_ERR_ARG (no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
+tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
+                               tk_prof_summary **out, tk_error *err);
+void tk_prof_summary_free(tk_prof_summary *s);
+
+/* Sort entries by the given event indexes (descending), on inclusive costs
+ * when `inclusive`, ties by names. */
+void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                          size_t n_events, int inclusive);
+
+/* ---- dot call graph ------------------------------------------------------ */
+typedef struct tk_dot_options {
+    size_t event;          /* event index used for percentages and colours */
+    double node_threshold; /* percent of total inclusive cost below which nodes are dropped */
+    double edge_threshold; /* percent of total below which edges are dropped */
+} tk_dot_options;
+
+#define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1}
+
+tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+                               tk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,452 @@
+/* Per-function (file, object, line) summary of a profile: self costs,
+ * inclusive costs that stay correct under recursion, call counts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/profile.h"
+#include "tracekit/profile_analysis.h"
+
+typedef struct group_key {
+    uint64_t a, b, c;
+} group_key;
+
+typedef struct group_table {
+    group_key *keys;
+    uint64_t *values; /* per entry: 2 * nev (self, inclusive) */
+    uint64_t *calls;
+    uint32_t *fn;
+    size_t count, cap;
+    uint32_t *slots;
+    size_t nslots;
+    size_t nev;
+} group_table;
+
+static uint64_t key_hash(const group_key *k)
+{
+    uint64_t h = k->a * 0x9e3779b97f4a7c15ULL;
+    h ^= (k->b + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL;
+    h ^= (k->c + 0x8cb92ba72f3d8dd7ULL) * 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+    return h * 0xd6e8feb86659fd93ULL;
+}
+
+static tk_status group_find(group_table *t, const group_key *k, size_t *index)
+{
+    uint64_t h = key_hash(k);
+    if (t->nslots) {
+        size_t mask = t->nslots - 1;
+        for (size_t j = h & mask; t->slots[j]; j = (j + 1) & mask) {
+            const group_key *o = &t->keys[t->slots[j] - 1];
+            if (o->a == k->a && o->b == k->b && o->c == k->c) {
+                *index = t->slots[j] - 1;
+                return TK_OK;
+            }
+        }
+    }
+    if ((t->count + 1) * 2 > t->nslots) {
+        size_t n = t->nslots ? t->nslots * 2 : 1024;
+        uint32_t *ns = calloc(n, sizeof *ns);
+        if (!ns) return TK_ERR_NOMEM;
+        for (size_t i = 0; i < t->count; i++) {
+            size_t j = key_hash(&t->keys[i]) & (n - 1);
+            while (ns[j]) j = (j + 1) & (n - 1);
+            ns[j] = (uint32_t)i + 1;
+        }
+        free(t->slots);
+        t->slots = ns;
+        t->nslots = n;
+    }
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        group_key *nk = realloc(t->keys, cap * sizeof *nk);
+        if (!nk) return TK_ERR_NOMEM;
+        t->keys = nk;
+        uint64_t *nv = realloc(t->values, cap * 2 * (t->nev ? t->nev : 1) * sizeof *nv);
+        if (!nv) return TK_ERR_NOMEM;
+        t->values = nv;
+        uint64_t *nc = realloc(t->calls, cap * sizeof *nc);
+        if (!nc) return TK_ERR_NOMEM;
+        t->calls = nc;
+        uint32_t *nf = realloc(t->fn, cap * sizeof *nf);
+        if (!nf) return TK_ERR_NOMEM;
+        t->fn = nf;
+        t->cap = cap;
+    }
+    size_t i = t->count++;
+    t->keys[i] = *k;
+    memset(t->values + i * 2 * t->nev, 0, 2 * t->nev * sizeof *t->values);
+    t->calls[i] = 0;
+    t->fn[i] = TK_PROF_NONE;
+    size_t mask = t->nslots - 1;
+    size_t j = h & mask;
+    while (t->slots[j]) j = (j + 1) & mask;
+    t->slots[j] = (uint32_t)i + 1;
+    *index = i;
+    return TK_OK;
+}
+
+static group_key key_of(const tk_profile *p, tk_prof_group g, uint32_t fn, uint32_t file,
+                        uint64_t line)
+{
+    const tk_prof_function *f = tk_profile_function_at(p, fn);
+    group_key k = {0, 0, 0};
+    switch (g) {
+    case TK_GROUP_FUNCTION: k.a = fn; break;
+    case TK_GROUP_FILE_FUNCTION: k.a = file; k.b = f->name; break;
+    case TK_GROUP_FILE: k.a = file; break;
+    case TK_GROUP_OBJECT: k.a = f->object; break;
+    case TK_GROUP_LINE: k.a = file; k.b = line; break;
+    }
+    return k;
+}
+
+static tk_status add_vec(uint64_t *d, const uint64_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (__builtin_add_overflow(d[i], s[i], &d[i])) return TK_ERR_LIMIT;
+    return TK_OK;
+}
+
+/* ---- strongly connected components of the function call graph (iterative Tarjan) ---- */
+
+typedef struct edge {
+    uint32_t from, to;
+    size_t row; /* into edge values */
+} edge;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    return (x->to > y->to) - (x->to < y->to);
+}
+
+/* comp[v] = component id of function v. Edges sorted by `from`; first[v] is the
+ * index of v's first edge (first[n] = edge count). */
+static tk_status tarjan(size_t n, const edge *edges, const size_t *first, uint32_t *comp)
+{
+    uint32_t *index = malloc((n ? n : 1) * sizeof *index);
+    uint32_t *low = malloc((n ? n : 1) * sizeof *low);
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    uint32_t *call = malloc((n ? n : 1) * sizeof *call);
+    size_t *next_edge = malloc((n ? n : 1) * sizeof *next_edge);
+    unsigned char *on = calloc(n ? n : 1, 1);
+    tk_status st = TK_OK;
+    if (!index || !low || !stack || !call || !next_edge || !on) {
+        st = TK_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t v = 0; v < n; v++) index[v] = UINT32_MAX;
+    uint32_t counter = 0, ncomp = 0;
+    size_t sp = 0, cp = 0;
+    for (size_t root = 0; root < n; root++) {
+        if (index[root] != UINT32_MAX) continue;
+        call[cp++] = (uint32_t)root;
+        index[root] = low[root] = counter++;
+        next_edge[root] = first[root];
+        stack[sp++] = (uint32_t)root;
+        on[root] = 1;
+        while (cp) {
+            uint32_t v = call[cp - 1];
+            if (next_edge[v] < first[v + 1]) {
+                uint32_t w = edges[next_edge[v]++].to;
+                if (index[w] == UINT32_MAX) {
+                    index[w] = low[w] = counter++;
+                    next_edge[w] = first[w];
+                    stack[sp++] = w;
+                    on[w] = 1;
+                    call[cp++] = w;
+                } else if (on[w] && index[w] < low[v]) {
+                    low[v] = index[w];
+                }
+                continue;
+            }
+            if (low[v] == index[v]) {
+                uint32_t w;
+                do {
+                    w = stack[--sp];
+                    on[w] = 0;
+                    comp[w] = ncomp;
+                } while (w != v);
+                ncomp++;
+            }
+            cp--;
+            if (cp) {
+                uint32_t u = call[cp - 1];
+                if (low[v] < low[u]) low[u] = low[v];
+            }
+        }
+    }
+out:
+    free(index);
+    free(low);
+    free(stack);
+    free(call);
+    free(next_edge);
+    free(on);
+    return st;
+}
+
+/* Inclusive cost per function: max(sum of calls into f from outside f's
+ * recursion cycle, self(f) + sum of calls from f to outside the cycle). Both
+ * count each activation chain once, so no function exceeds the total. */
+static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *const *parts,
+                                    size_t nparts, group_table *t)
+{
+    size_t nev = t->nev, nfn = tk_profile_function_count(p);
+    size_t nedges = 0;
+    for (size_t i = 0; i < nparts; i++) nedges += parts[i]->calls.count;
+    edge *edges = malloc((nedges ? nedges : 1) * sizeof *edges);
+    size_t *first = calloc(nfn + 1, sizeof *first);
+    uint32_t *comp = malloc((nfn ? nfn : 1) * sizeof *comp);
+    uint64_t *in = calloc((nfn ? nfn : 1) * nev, sizeof *in);
+    uint64_t *out = calloc((nfn ? nfn : 1) * nev, sizeof *out);
+    size_t *entry_of = malloc((nfn ? nfn : 1) * sizeof *entry_of);
+    tk_status st = TK_OK;
+    if (!edges || !first || !comp || !in || !out || !entry_of) {
+        st = TK_ERR_NOMEM;
+        goto done;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        const tk_prof_call *rows = parts[i]->calls.rows;
+        for (size_t r = 0; r < parts[i]->calls.count; r++, k++) {
+            edges[k].from = rows[r].fn;
+            edges[k].to = rows[r].callee;
+            edges[k].row = (i << 32) | r; /* part index, row (parts < 2^32) */
+        }
+    }
+    qsort(edges, nedges, sizeof *edges, cmp_edge);
+    for (size_t e = 0; e < nedges; e++) first[edges[e].from + 1]++;
+    for (size_t v = 0; v < nfn; v++) first[v + 1] += first[v];
+    if ((st = tarjan(nfn, edges, first, comp)) != TK_OK) goto done;
+    for (size_t e = 0; e < nedges; e++) {
+        if (comp[edges[e].from] == comp[edges[e].to]) continue;
+        const tk_prof_part *part = parts[edges[e].row >> 32];
+        size_t r = edges[e].row & 0xffffffffu;
+        const uint64_t *v = part->calls.values + r * (nev + 1) + 1;
+        if ((st = add_vec(in + (size_t)edges[e].to * nev, v, nev)) != TK_OK ||
+            (st = add_vec(out + (size_t)edges[e].from * nev, v, nev)) != TK_OK)
+            goto done;
+    }
+    for (size_t v = 0; v < nfn; v++) entry_of[v] = SIZE_MAX;
+    for (size_t i = 0; i < t->count; i++) entry_of[t->keys[i].a] = i;
+    for (size_t v = 0; v < nfn; v++) {
+        if (entry_of[v] == SIZE_MAX) continue;
+        uint64_t *self = t->values + entry_of[v] * 2 * nev;
+        uint64_t *incl = self + nev;
+        for (size_t j = 0; j < nev; j++) {
+            uint64_t a = in[v * nev + j], b;
+            if (__builtin_add_overflow(self[j], out[v * nev + j], &b)) {
+                st = TK_ERR_LIMIT;
+                goto done;
+            }
+            incl[j] = a > b ? a : b;
+        }
+    }
+done:
+    free(edges);
+    free(first);
+    free(comp);
+    free(in);
+    free(out);
+    free(entry_of);
+    return st;
+}
+
+tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
+                               tk_prof_summary **out, tk_error *err)
+{
+    *out = NULL;
+    size_t np = tk_profile_part_count(p);
+    if (part > np)
+        return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", part, np,
+                            np == 1 ? "" : "s");
+    const tk_prof_part **parts = malloc((np ? np : 1) * sizeof *parts);
+    if (!parts) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    size_t nparts = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!part || part == i + 1) parts[nparts++] = tk_profile_part(p, i);
+
+    size_t nev = tk_profile_event_count(p);
+    group_table t;
+    memset(&t, 0, sizeof t);
+    t.nev = nev;
+    tk_prof_summary *s = calloc(1, sizeof *s);
+    tk_status st = s ? TK_OK : TK_ERR_NOMEM;
+    if (s) {
+        s->n_events = nev;
+        s->totals = calloc(nev ? nev : 1, sizeof *s->totals);
+        if (!s->totals) st = TK_ERR_NOMEM;
+    }
+    /* Every function gets an entry in function mode (also ones with calls only). */
+    if (st == TK_OK && group == TK_GROUP_FUNCTION) {
+        for (size_t f = 0; f < tk_profile_function_count(p) && st == TK_OK; f++) {
+            group_key k = {f, 0, 0};
+            size_t idx;
+            st = group_find(&t, &k, &idx);
+        }
+    }
+    for (size_t i = 0; i < nparts && st == TK_OK; i++) {
+        const tk_prof_part *pt = parts[i];
+        const tk_prof_self *rows = pt->self.rows;
+        for (size_t r = 0; r < pt->self.count && st == TK_OK; r++) {
+            group_key k = key_of(p, group, rows[r].fn, rows[r].file, rows[r].pos.line);
+            size_t idx;
+            if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
+            t.fn[idx] = rows[r].fn;
+            const uint64_t *v = pt->self.values + r * nev;
+            if ((st = add_vec(t.values + idx * 2 * nev, v, nev)) != TK_OK) break;
+            st = add_vec(s->totals, v, nev);
+        }
+        const tk_prof_call *crows = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count && st == TK_OK; r++) {
+            const tk_prof_call *c = &crows[r];
+            const uint64_t *v = pt->calls.values + r * (nev + 1);
+            const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
+            if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
+                group_key ck = key_of(p, group, c->callee, cf->file, 0);
+                size_t cidx;
+                if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
+                if (__builtin_add_overflow(t.calls[cidx], v[0], &t.calls[cidx])) st = TK_ERR_LIMIT;
+            }
+        }
+    }
+    /* inclusive */
+    for (size_t i = 0; i < t.count && st == TK_OK; i++)
+        memcpy(t.values + i * 2 * nev + nev, t.values + i * 2 * nev, nev * sizeof *t.values);
+    if (st == TK_OK && group == TK_GROUP_FUNCTION) {
+        st = function_inclusive(p, parts, nparts, &t);
+    } else if (st == TK_OK) {
+        /* self + calls made from the group to other groups */
+        for (size_t i = 0; i < nparts && st == TK_OK; i++) {
+            const tk_prof_part *pt = parts[i];
+            const tk_prof_call *crows = pt->calls.rows;
+            for (size_t r = 0; r < pt->calls.count && st == TK_OK; r++) {
+                const tk_prof_call *c = &crows[r];
+                group_key k = key_of(p, group, c->fn, c->file, c->pos.line);
+                const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
+                group_key ck = key_of(p, group, c->callee, cf->file, 0);
+                if (group != TK_GROUP_LINE && k.a == ck.a && k.b == ck.b) continue;
+                size_t idx;
+                if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
+                st = add_vec(t.values + idx * 2 * nev + nev, pt->calls.values + r * (nev + 1) + 1,
+                             nev);
+            }
+        }
+    }
+    if (st == TK_OK) {
+        s->entries = calloc(t.count ? t.count : 1, sizeof *s->entries);
+        if (!s->entries) st = TK_ERR_NOMEM;
+    }
+    if (st == TK_OK) {
+        s->count = t.count;
+        s->values_ = t.values;
+        t.values = NULL;
+        for (size_t i = 0; i < t.count; i++) {
+            tk_prof_entry *e = &s->entries[i];
+            const group_key *k = &t.keys[i];
+            e->object = e->file = e->name = e->fn = TK_PROF_NONE;
+            e->self = s->values_ + i * 2 * nev;
+            e->inclusive = e->self + nev;
+            e->calls = t.calls[i];
+            const tk_prof_function *f =
+                t.fn[i] != TK_PROF_NONE ? tk_profile_function_at(p, t.fn[i]) : NULL;
+            switch (group) {
+            case TK_GROUP_FUNCTION:
+                f = tk_profile_function_at(p, (uint32_t)k->a);
+                e->fn = (uint32_t)k->a;
+                e->object = f->object;
+                e->file = f->file;
+                e->name = f->name;
+                break;
+            case TK_GROUP_FILE_FUNCTION:
+                e->file = (uint32_t)k->a;
+                e->name = (uint32_t)k->b;
+                if (f) e->object = f->object;
+                break;
+            case TK_GROUP_FILE: e->file = (uint32_t)k->a; break;
+            case TK_GROUP_OBJECT: e->object = (uint32_t)k->a; break;
+            case TK_GROUP_LINE:
+                e->file = (uint32_t)k->a;
+                e->line = k->b;
+                break;
+            }
+        }
+    }
+    free(t.keys);
+    free(t.values);
+    free(t.calls);
+    free(t.fn);
+    free(t.slots);
+    free(parts);
+    if (st != TK_OK) {
+        tk_prof_summary_free(s);
+        return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost sum overflows 64 bits"
+                                                        : "out of memory");
+    }
+    *out = s;
+    return TK_OK;
+}
+
+void tk_prof_summary_free(tk_prof_summary *s)
+{
+    if (!s) return;
+    free(s->totals);
+    free(s->entries);
+    free(s->values_);
+    free(s);
+}
+
+/* qsort has no context argument: sort an array of (keys..., entry) records. */
+typedef struct sort_rec {
+    uint64_t k[4];
+    uint32_t r_name, r_file, r_object;
+    uint32_t line_hi, line_lo;
+    size_t entry;
+} sort_rec;
+
+static int cmp_sort_rec(const void *a, const void *b)
+{
+    const sort_rec *x = a, *y = b;
+    for (int i = 0; i < 4; i++)
+        if (x->k[i] != y->k[i]) return x->k[i] > y->k[i] ? -1 : 1; /* descending */
+    if (x->r_name != y->r_name) return x->r_name < y->r_name ? -1 : 1;
+    if (x->r_file != y->r_file) return x->r_file < y->r_file ? -1 : 1;
+    if (x->r_object != y->r_object) return x->r_object < y->r_object ? -1 : 1;
+    if (x->line_hi != y->line_hi) return x->line_hi < y->line_hi ? -1 : 1;
+    if (x->line_lo != y->line_lo) return x->line_lo < y->line_lo ? -1 : 1;
+    return 0;
+}
+
+void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                          size_t n_events, int inclusive)
+{
+    uint32_t *rank = tk_profile_string_ranks(p);
+    sort_rec *v = malloc((s->count ? s->count : 1) * sizeof *v);
+    tk_prof_entry *copy = malloc((s->count ? s->count : 1) * sizeof *copy);
+    if (!rank || !v || !copy) {
+        free(rank);
+        free(v);
+        free(copy);
+        return; /* out of memory: leave the order as it is */
+    }
+    for (size_t i = 0; i < s->count; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        memset(&v[i], 0, sizeof v[i]);
+        for (size_t j = 0; j < n_events && j < 4; j++)
+            v[i].k[j] = (inclusive ? e->inclusive : e->self)[events[j]];
+        v[i].r_name = e->name == TK_PROF_NONE ? 0 : rank[e->name];
+        v[i].r_file = e->file == TK_PROF_NONE ? 0 : rank[e->file];
+        v[i].r_object = e->object == TK_PROF_NONE ? 0 : rank[e->object];
+        v[i].line_hi = (uint32_t)(e->line >> 32);
+        v[i].line_lo = (uint32_t)e->line;
+        v[i].entry = i;
+    }
+    qsort(v, s->count, sizeof *v, cmp_sort_rec);
+    memcpy(copy, s->entries, s->count * sizeof *copy);
+    for (size_t i = 0; i < s->count; i++) s->entries[i] = copy[v[i].entry];
+    free(rank);
+    free(v);
+    free(copy);
+}

@@ -1,0 +1,275 @@
+/* tracekit annotate for callgrind profiles: per source line self cost and the
+ * inclusive cost of the calls made on that line, next to the source text when
+ * the file can be found; per instruction address when the profile has them. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CONTEXT_LINES 3
+
+typedef struct line_row {
+    uint32_t file_rank;
+    uint32_t file;
+    uint64_t line;
+    uint64_t addr;
+    uint32_t fn_rank;
+    uint32_t fn;
+    int is_call;
+    const uint64_t *costs;
+} line_row;
+
+static int cmp_line_row(const void *a, const void *b)
+{
+    const line_row *x = a, *y = b;
+    if (x->file_rank != y->file_rank) return x->file_rank < y->file_rank ? -1 : 1;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    return (x->is_call > y->is_call) - (x->is_call < y->is_call);
+}
+
+static int cmp_addr_row(const void *a, const void *b)
+{
+    const line_row *x = a, *y = b;
+    if (x->fn_rank != y->fn_rank) return x->fn_rank < y->fn_rank ? -1 : 1;
+    if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+    return (x->is_call > y->is_call) - (x->is_call < y->is_call);
+}
+
+static void put_num(FILE *f, uint64_t v, int width)
+{
+    char buf[32], out[48];
+    int n = snprintf(buf, sizeof buf, "%" PRIu64, v), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0) out[k++] = ',';
+        out[k++] = buf[i];
+    }
+    out[k] = 0;
+    fprintf(f, "%*s", width, out);
+}
+
+static void put_cost_cols(FILE *f, const uint64_t *self, const uint64_t *incl, const size_t *ev,
+                          size_t nev, int any)
+{
+    for (size_t j = 0; j < nev; j++) {
+        if (any && self[ev[j]])
+            put_num(f, self[ev[j]], 14);
+        else
+            fprintf(f, "%14s", any ? "." : "");
+        fputc(' ', f);
+    }
+    for (size_t j = 0; j < nev; j++) {
+        if (incl[ev[j]])
+            put_num(f, incl[ev[j]], 14);
+        else
+            fprintf(f, "%14s", "");
+        fputc(' ', f);
+    }
+}
+
+/* Find a source file: as named, then under each --source-dir (the name as is,
+ * without a leading "./", and its base name). */
+static FILE *open_source(const char *name, const char **dirs, int ndirs, char *found,
+                         size_t size)
+{
+    FILE *f = NULL;
+    if (*name && (f = fopen(name, "r"))) {
+        snprintf(found, size, "%s", name);
+        return f;
+    }
+    const char *trimmed = name;
+    while (trimmed[0] == '.' && trimmed[1] == '/') trimmed += 2;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    for (int i = 0; i < ndirs; i++) {
+        const char *cands[2] = {trimmed, base};
+        for (int c = 0; c < 2; c++) {
+            snprintf(found, size, "%s/%s", dirs[i], cands[c]);
+            if ((f = fopen(found, "r"))) return f;
+        }
+    }
+    return NULL;
+}
+
+/* Source lines [from, to] with costs of rows[lo, hi) (sorted by line). */
+static void annotate_source(FILE *out, FILE *src, const line_row *rows, size_t lo, size_t hi,
+                            const size_t *ev, size_t nev, size_t w)
+{
+    /* windows of lines around costed lines */
+    char *line = NULL;
+    size_t cap = 0;
+    uint64_t lineno = 0;
+    size_t r = lo;
+    uint64_t shown_to = 0;
+    uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
+    ssize_t got;
+    int gap = 0;
+    while ((got = getline(&line, &cap, src)) >= 0) {
+        lineno++;
+        while (r < hi && rows[r].line < lineno) r++; /* line 0 and lines before */
+        /* next costed line at or after lineno */
+        uint64_t next = r < hi ? rows[r].line : UINT64_MAX;
+        int in_window = (next != UINT64_MAX && next - lineno <= CONTEXT_LINES) ||
+                        (shown_to && lineno <= shown_to);
+        if (!in_window) {
+            gap = 1;
+            continue;
+        }
+        if (gap) fprintf(out, "-- line %" PRIu64 " ----------------------------------------\n", lineno);
+        gap = 0;
+        memset(self, 0, w * sizeof *self);
+        memset(incl, 0, w * sizeof *incl);
+        int any = 0;
+        while (r < hi && rows[r].line == lineno) {
+            for (size_t j = 0; j < w; j++) (rows[r].is_call ? incl : self)[j] += rows[r].costs[j];
+            if (!rows[r].is_call) any = 1;
+            r++;
+        }
+        if (any || next == lineno) {
+            shown_to = lineno + CONTEXT_LINES;
+            any = 1;
+        }
+        if (any)
+            for (size_t j = 0; j < w; j++) incl[j] += self[j];
+        put_cost_cols(out, self, incl, ev, nev, any);
+        if (got > 0 && line[got - 1] == '\n') line[got - 1] = 0;
+        fprintf(out, " %s\n", line);
+    }
+    if (r < hi) fprintf(out, "-- %zu costed line(s) beyond the end of the source file\n", hi - r);
+    free(line);
+}
+
+int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FILE *out);
+
+int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FILE *out)
+{
+    (void)ctx;
+    const char *cmd = "annotate";
+    uint64_t part;
+    if (cli_get_u64(cmd, args, "part", 0, &part)) return CLI_EXIT_USAGE;
+    if (part > tk_profile_part_count(p))
+        return cli_usage_error(cmd, "no part %" PRIu64 " (the profile has %zu)", part,
+                               tk_profile_part_count(p));
+    const char *dirs[64];
+    int ndirs = cli_get_all(args, "source-dir", dirs, 64);
+    size_t w = tk_profile_event_count(p);
+    size_t ev[TK_PROFILE_MAX_EVENTS], nev = w;
+    for (size_t i = 0; i < w; i++) ev[i] = i;
+    const char *evarg = cli_get(args, "event");
+    if (evarg) {
+        int ei = tk_profile_find_event(p, evarg, strlen(evarg));
+        if (ei < 0) return cli_usage_error(cmd, "unknown event '%s'", evarg);
+        ev[0] = (size_t)ei;
+        nev = 1;
+    }
+    uint32_t *rank = tk_profile_string_ranks(p);
+    size_t n = 0;
+    unsigned positions = 0;
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        if (part && part != i + 1) continue;
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        n += pt->self.count + pt->calls.count;
+        positions |= pt->positions;
+    }
+    line_row *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!rank || !rows) {
+        free(rank);
+        free(rows);
+        return cli_usage_error(cmd, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        if (part && part != i + 1) continue;
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_self *sr = pt->self.rows;
+        for (size_t r = 0; r < pt->self.count; r++, k++) {
+            rows[k] = (line_row){rank[sr[r].file], sr[r].file, sr[r].pos.line, sr[r].pos.addr,
+                                 rank[tk_profile_function_at(p, sr[r].fn)->name], sr[r].fn, 0,
+                                 pt->self.values + r * w};
+        }
+        const tk_prof_call *cr = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count; r++, k++) {
+            rows[k] = (line_row){rank[cr[r].file], cr[r].file, cr[r].pos.line, cr[r].pos.addr,
+                                 rank[tk_profile_function_at(p, cr[r].fn)->name], cr[r].fn, 1,
+                                 pt->calls.values + r * (w + 1) + 1};
+        }
+    }
+    fputs("Columns: self cost per event, then self + cost of the calls made on the line.\n", out);
+    fputs("Events:", out);
+    for (size_t j = 0; j < nev; j++) fprintf(out, " %s", tk_profile_str(p, tk_profile_event(p, ev[j])->name));
+    fputs("\n", out);
+    if (positions & (TK_POS_LINE)) {
+        qsort(rows, k, sizeof *rows, cmp_line_row);
+        for (size_t lo = 0; lo < k;) {
+            size_t hi = lo;
+            uint64_t file_self = 0;
+            while (hi < k && rows[hi].file == rows[lo].file) {
+                if (!rows[hi].is_call) file_self += rows[hi].costs[ev[0]];
+                hi++;
+            }
+            const char *name = tk_profile_str(p, rows[lo].file);
+            char found[4096];
+            FILE *src = (file_self && strcmp(name, "???") != 0)
+                            ? open_source(name, dirs, ndirs, found, sizeof found)
+                            : NULL;
+            if (file_self == 0) {
+                lo = hi;
+                continue;
+            }
+            fprintf(out, "\n================ %s", *name ? name : "???");
+            if (src) {
+                fprintf(out, " (%s)\n", found);
+                annotate_source(out, src, rows, lo, hi, ev, nev, w);
+                fclose(src);
+            } else {
+                fputs(" (source not found; costs per line)\n", out);
+                uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
+                for (size_t r = lo; r < hi;) {
+                    uint64_t line = rows[r].line;
+                    memset(self, 0, sizeof self);
+                    memset(incl, 0, sizeof incl);
+                    int any = 0;
+                    for (; r < hi && rows[r].line == line; r++) {
+                        for (size_t j = 0; j < w; j++)
+                            (rows[r].is_call ? incl : self)[j] += rows[r].costs[j];
+                        if (!rows[r].is_call) any = 1;
+                    }
+                    for (size_t j = 0; j < w; j++) incl[j] += self[j];
+                    put_cost_cols(out, self, incl, ev, nev, any);
+                    fprintf(out, " line %" PRIu64 "\n", line);
+                }
+            }
+            lo = hi;
+        }
+    }
+    if (positions & TK_POS_INSTR) {
+        qsort(rows, k, sizeof *rows, cmp_addr_row);
+        fputs("\n================ instructions\n", out);
+        uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
+        uint32_t cur_fn = TK_PROF_NONE;
+        for (size_t r = 0; r < k;) {
+            if (rows[r].fn != cur_fn) {
+                cur_fn = rows[r].fn;
+                const tk_prof_function *f = tk_profile_function_at(p, cur_fn);
+                fprintf(out, "-- %s [%s]\n", tk_profile_str(p, f->name), tk_profile_str(p, f->object));
+            }
+            uint64_t addr = rows[r].addr;
+            uint64_t line = rows[r].line;
+            memset(self, 0, sizeof self);
+            memset(incl, 0, sizeof incl);
+            int any = 0;
+            for (; r < k && rows[r].fn == cur_fn && rows[r].addr == addr; r++) {
+                for (size_t j = 0; j < w; j++) (rows[r].is_call ? incl : self)[j] += rows[r].costs[j];
+                if (!rows[r].is_call) any = 1;
+            }
+            for (size_t j = 0; j < w; j++) incl[j] += self[j];
+            put_cost_cols(out, self, incl, ev, nev, any);
+            fprintf(out, " 0x%" PRIx64, addr);
+            if (positions & TK_POS_LINE) fprintf(out, " (line %" PRIu64 ")", line);
+            fputc('\n', out);
+        }
+    }
+    free(rows);
+    free(rank);
+    return CLI_EXIT_OK;
+}

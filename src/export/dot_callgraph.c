@@ -1,0 +1,133 @@
+/* Call graph of a profile as Graphviz dot: one node per function with self
+ * and inclusive percentages, one edge per caller/callee pair with the call
+ * count; nodes and edges under the thresholds are dropped; colours go from
+ * blue (cold) to red (hot) by inclusive cost. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/profile.h"
+#include "tracekit/profile_analysis.h"
+
+typedef struct dot_edge {
+    uint32_t from, to;
+    uint64_t calls, cost;
+} dot_edge;
+
+static int cmp_dot_edge(const void *a, const void *b)
+{
+    const dot_edge *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    return (x->to > y->to) - (x->to < y->to);
+}
+
+static void dot_label_str(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if ((unsigned char)*s < 0x20)
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+}
+
+/* Hue from 0.66 (blue, cold) to 0 (red, hot). */
+static void colour(FILE *f, double frac)
+{
+    if (frac < 0) frac = 0;
+    if (frac > 1) frac = 1;
+    fprintf(f, "\"%.3f 0.85 0.85\"", 0.66 * (1.0 - frac));
+}
+
+tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+                               tk_error *err)
+{
+    tk_dot_options o = TK_DOT_OPTIONS_INIT;
+    if (opt) o = *opt;
+    size_t nev = tk_profile_event_count(p);
+    tk_prof_summary *s;
+    tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
+    if (st != TK_OK) return st;
+    size_t ev = o.event < nev ? o.event : 0;
+    uint64_t total = nev ? s->totals[ev] : 0;
+    size_t nfn = tk_profile_function_count(p);
+    /* summary entries are indexed by function id in function mode */
+    size_t ncalls = 0;
+    for (size_t i = 0; i < tk_profile_part_count(p); i++)
+        ncalls += tk_profile_part(p, i)->calls.count;
+    dot_edge *edges = malloc((ncalls ? ncalls : 1) * sizeof *edges);
+    unsigned char *keep = calloc(nfn ? nfn : 1, 1);
+    if (!edges || !keep) {
+        free(edges);
+        free(keep);
+        tk_prof_summary_free(s);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_call *rows = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count; r++) {
+            const uint64_t *v = pt->calls.values + r * (nev + 1);
+            edges[k].from = rows[r].fn;
+            edges[k].to = rows[r].callee;
+            edges[k].calls = v[0];
+            edges[k].cost = nev ? v[1 + ev] : 0;
+            k++;
+        }
+    }
+    qsort(edges, k, sizeof *edges, cmp_dot_edge);
+    size_t m = 0; /* merge edges of the same pair (several parts, call sites) */
+    for (size_t i = 0; i < k; i++) {
+        if (m && edges[m - 1].from == edges[i].from && edges[m - 1].to == edges[i].to) {
+            edges[m - 1].calls += edges[i].calls;
+            edges[m - 1].cost += edges[i].cost;
+        } else {
+            edges[m++] = edges[i];
+        }
+    }
+    for (size_t f = 0; f < nfn; f++) {
+        const tk_prof_entry *e = &s->entries[f];
+        uint64_t incl = nev ? e->inclusive[ev] : 0;
+        keep[f] = total && 100.0 * (double)incl / (double)total >= o.node_threshold;
+    }
+    fputs("digraph callgraph {\n  graph [fontname=\"Helvetica\", nodesep=0.25, ranksep=0.4];\n"
+          "  node [shape=box, style=filled, fontname=\"Helvetica\", fontcolor=white];\n"
+          "  edge [fontname=\"Helvetica\"];\n",
+          out);
+    if (nev) {
+        fputs("  label=\"event: ", out);
+        dot_label_str(out, tk_profile_str(p, tk_profile_event(p, ev)->name));
+        fprintf(out, ", total %" PRIu64 "\";\n", total);
+    }
+    for (size_t f = 0; f < nfn; f++) {
+        if (!keep[f]) continue;
+        const tk_prof_entry *e = &s->entries[f];
+        double si = total ? 100.0 * (double)e->self[ev] / (double)total : 0;
+        double ii = total ? 100.0 * (double)e->inclusive[ev] / (double)total : 0;
+        fprintf(out, "  f%zu [label=\"", f);
+        dot_label_str(out, tk_profile_str(p, e->name));
+        fputs("\\n", out);
+        dot_label_str(out, tk_profile_str(p, e->object));
+        fprintf(out, "\\n%.2f%% (%.2f%% self)\\n%" PRIu64 " calls\", color=", ii, si, e->calls);
+        colour(out, ii / 100.0);
+        fputs("];\n", out);
+    }
+    for (size_t i = 0; i < m; i++) {
+        const dot_edge *d = &edges[i];
+        if (!keep[d->from] || !keep[d->to]) continue;
+        double pe = total ? 100.0 * (double)d->cost / (double)total : 0;
+        if (pe < o.edge_threshold) continue;
+        fprintf(out, "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%" PRIu64 "x\", color=",
+                d->from, d->to, pe, d->calls);
+        colour(out, pe / 100.0);
+        fprintf(out, ", penwidth=%.2f];\n", 1.0 + 3.0 * pe / 100.0);
+    }
+    fputs("}\n", out);
+    free(edges);
+    free(keep);
+    tk_prof_summary_free(s);
+    if (ferror(out)) return tk_error_set(err, TK_ERR_IO, "write error");
+    return TK_OK;
+}

@@ -1,0 +1,777 @@
+/* The profile model: string table, events, functions, parts with cost tables. */
+#include "model/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STR_CHUNK (64 * 1024)
+
+typedef struct str_chunk {
+    struct str_chunk *next;
+    size_t used, size;
+    char data[];
+} str_chunk;
+
+struct tk_profile {
+    /* strings: pointers into chunks, deduplicated by an open-addressing set */
+    const char **strs;
+    uint32_t *str_lens;
+    uint64_t *str_hashes;
+    size_t str_count, str_cap;
+    uint32_t *str_slots;
+    size_t str_slot_count;
+    str_chunk *chunks;
+
+    tk_prof_event events[TK_PROFILE_MAX_EVENTS];
+    size_t event_count;
+    tk_prof_derived *derived;
+    size_t derived_count, derived_cap;
+
+    tk_prof_function *fns;
+    size_t fn_count, fn_cap;
+    uint32_t *fn_slots;
+    size_t fn_slot_count;
+
+    tk_prof_part **parts;
+    size_t part_count, part_cap;
+    int has_rows;
+};
+
+/* ---- hashing ------------------------------------------------------------ */
+
+static uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, s + i, len - i);
+    h = (h ^ tail) * 0x100000001b3ULL;
+    return mix64(h);
+}
+
+static uint64_t hash_words(const void *key, size_t size)
+{
+    const unsigned char *b = key;
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < size; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 31;
+    }
+    return mix64(h);
+}
+
+static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 1;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem) return 0;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (!p) return 0;
+    *arr = p;
+    *cap = n;
+    return 1;
+}
+
+/* ---- profile ------------------------------------------------------------ */
+
+tk_status tk_profile_new(tk_profile **out)
+{
+    *out = NULL;
+    tk_profile *p = calloc(1, sizeof *p);
+    if (!p) return TK_ERR_NOMEM;
+    *out = p;
+    return TK_OK;
+}
+
+static void table_free(tk_prof_table *t)
+{
+    free(t->rows);
+    free(t->values);
+    free(t->slots);
+}
+
+static void part_free(tk_prof_part *part)
+{
+    if (!part) return;
+    free(part->cmd);
+    free(part->creator);
+    for (size_t i = 0; i < part->desc_count; i++) free(part->desc[i]);
+    free(part->desc);
+    table_free(&part->self);
+    table_free(&part->calls);
+    table_free(&part->jumps);
+    free(part);
+}
+
+void tk_profile_free(tk_profile *p)
+{
+    if (!p) return;
+    free(p->strs);
+    free(p->str_lens);
+    free(p->str_hashes);
+    free(p->str_slots);
+    for (str_chunk *c = p->chunks, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(p->derived);
+    free(p->fns);
+    free(p->fn_slots);
+    for (size_t i = 0; i < p->part_count; i++) part_free(p->parts[i]);
+    free(p->parts);
+    free(p);
+}
+
+/* ---- strings ------------------------------------------------------------ */
+
+static char *str_store(tk_profile *p, const char *s, size_t len)
+{
+    str_chunk *c = p->chunks;
+    if (!c || c->size - c->used < len + 1) {
+        size_t size = len + 1 > STR_CHUNK ? len + 1 : STR_CHUNK;
+        str_chunk *n = malloc(sizeof *n + size);
+        if (!n) return NULL;
+        n->size = size;
+        n->used = 0;
+        if (c && len + 1 > STR_CHUNK) { /* keep filling the current chunk */
+            n->next = c->next;
+            c->next = n;
+        } else {
+            n->next = c;
+            p->chunks = n;
+        }
+        c = n;
+    }
+    char *d = c->data + c->used;
+    memcpy(d, s, len);
+    d[len] = 0;
+    c->used += len + 1;
+    return d;
+}
+
+static int str_rehash(tk_profile *p, size_t slots)
+{
+    uint32_t *ns = calloc(slots, sizeof *ns);
+    if (!ns) return 0;
+    for (size_t i = 0; i < p->str_count; i++) {
+        size_t j = p->str_hashes[i] & (slots - 1);
+        while (ns[j]) j = (j + 1) & (slots - 1);
+        ns[j] = (uint32_t)i + 1;
+    }
+    free(p->str_slots);
+    p->str_slots = ns;
+    p->str_slot_count = slots;
+    return 1;
+}
+
+tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id)
+{
+    if (len > UINT32_MAX) return TK_ERR_LIMIT;
+    uint64_t h = hash_bytes(s, len);
+    if (p->str_slot_count) {
+        size_t mask = p->str_slot_count - 1;
+        for (size_t j = h & mask;; j = (j + 1) & mask) {
+            uint32_t v = p->str_slots[j];
+            if (!v) break;
+            v--;
+            if (p->str_hashes[v] == h && p->str_lens[v] == len && memcmp(p->strs[v], s, len) == 0) {
+                *id = v;
+                return TK_OK;
+            }
+        }
+    }
+    if (p->str_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
+    if ((p->str_count + 1) * 2 > p->str_slot_count &&
+        !str_rehash(p, p->str_slot_count ? p->str_slot_count * 2 : 1024))
+        return TK_ERR_NOMEM;
+    size_t cap = p->str_cap;
+    if (!grow_array((void **)&p->strs, &cap, p->str_count + 1, sizeof *p->strs))
+        return TK_ERR_NOMEM;
+    cap = p->str_cap;
+    if (!grow_array((void **)&p->str_lens, &cap, p->str_count + 1, sizeof *p->str_lens))
+        return TK_ERR_NOMEM;
+    cap = p->str_cap;
+    if (!grow_array((void **)&p->str_hashes, &cap, p->str_count + 1, sizeof *p->str_hashes))
+        return TK_ERR_NOMEM;
+    p->str_cap = cap;
+    char *d = str_store(p, s, len);
+    if (!d) return TK_ERR_NOMEM;
+    size_t i = p->str_count++;
+    p->strs[i] = d;
+    p->str_lens[i] = (uint32_t)len;
+    p->str_hashes[i] = h;
+    size_t mask = p->str_slot_count - 1;
+    size_t j = h & mask;
+    while (p->str_slots[j]) j = (j + 1) & mask;
+    p->str_slots[j] = (uint32_t)i + 1;
+    *id = (uint32_t)i;
+    return TK_OK;
+}
+
+const char *tk_profile_str(const tk_profile *p, uint32_t id)
+{
+    return id < p->str_count ? p->strs[id] : "";
+}
+
+size_t tk_profile_str_len(const tk_profile *p, uint32_t id)
+{
+    return id < p->str_count ? p->str_lens[id] : 0;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+size_t tk_profile_event_count(const tk_profile *p) { return p->event_count; }
+
+const tk_prof_event *tk_profile_event(const tk_profile *p, size_t i)
+{
+    return i < p->event_count ? &p->events[i] : NULL;
+}
+
+int tk_profile_find_event(const tk_profile *p, const char *name, size_t len)
+{
+    for (size_t i = 0; i < p->event_count; i++) {
+        uint32_t n = p->events[i].name;
+        if (p->str_lens[n] == len && memcmp(p->strs[n], name, len) == 0) return (int)i;
+    }
+    return -1;
+}
+
+tk_status tk_profile_add_event(tk_profile *p, const char *name, size_t len, size_t *index,
+                               tk_error *err)
+{
+    int found = tk_profile_find_event(p, name, len);
+    if (found >= 0) {
+        *index = (size_t)found;
+        return TK_OK;
+    }
+    if (p->has_rows)
+        return tk_error_set(err, TK_ERR_UNSUPPORTED,
+                            "event type '%.*s' appears after costs were recorded without it",
+                            (int)(len > 200 ? 200 : len), name);
+    if (p->event_count >= TK_PROFILE_MAX_EVENTS)
+        return tk_error_set(err, TK_ERR_LIMIT, "more than %d event types", TK_PROFILE_MAX_EVENTS);
+    uint32_t id;
+    tk_status st = tk_profile_intern(p, name, len, &id);
+    if (st != TK_OK) return tk_error_set(err, st, "out of memory");
+    p->events[p->event_count].name = id;
+    p->events[p->event_count].long_name = TK_PROF_NONE;
+    *index = p->event_count++;
+    return TK_OK;
+}
+
+void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_name)
+{
+    if (index < p->event_count) p->events[index].long_name = long_name;
+}
+
+tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
+                                 uint32_t long_name)
+{
+    for (size_t i = 0; i < p->derived_count; i++) {
+        if (p->derived[i].name == name) {
+            p->derived[i].formula = formula;
+            if (long_name != TK_PROF_NONE) p->derived[i].long_name = long_name;
+            return TK_OK;
+        }
+    }
+    if (!grow_array((void **)&p->derived, &p->derived_cap, p->derived_count + 1,
+                    sizeof *p->derived))
+        return TK_ERR_NOMEM;
+    tk_prof_derived *d = &p->derived[p->derived_count++];
+    d->name = name;
+    d->formula = formula;
+    d->long_name = long_name;
+    return TK_OK;
+}
+
+size_t tk_profile_derived_count(const tk_profile *p) { return p->derived_count; }
+
+const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i)
+{
+    return i < p->derived_count ? &p->derived[i] : NULL;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t'; }
+static int is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* Grammar (spec InheritedExpr): term ('+' term)*, term = [Number ['*']] Name. */
+tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
+                                  uint64_t *result)
+{
+    if (i >= p->derived_count) return TK_ERR_ARG;
+    const char *s = p->strs[p->derived[i].formula];
+    const char *e = s + p->str_lens[p->derived[i].formula];
+    uint64_t sum = 0;
+    for (;;) {
+        while (s < e && is_space(*s)) s++;
+        uint64_t coef = 1;
+        if (s < e && *s >= '0' && *s <= '9') {
+            coef = 0;
+            while (s < e && *s >= '0' && *s <= '9') {
+                if (__builtin_mul_overflow(coef, 10, &coef) ||
+                    __builtin_add_overflow(coef, (uint64_t)(*s - '0'), &coef))
+                    return TK_ERR_LIMIT;
+                s++;
+            }
+            while (s < e && is_space(*s)) s++;
+            if (s < e && *s == '*') s++;
+            while (s < e && is_space(*s)) s++;
+        }
+        const char *n = s;
+        while (s < e && is_name_char(*s)) s++;
+        if (s == n) return TK_ERR_FORMAT;
+        int ev = tk_profile_find_event(p, n, (size_t)(s - n));
+        if (ev < 0) return TK_ERR_FORMAT;
+        uint64_t term;
+        if (__builtin_mul_overflow(coef, costs[ev], &term) ||
+            __builtin_add_overflow(sum, term, &sum))
+            return TK_ERR_LIMIT;
+        while (s < e && is_space(*s)) s++;
+        if (s == e) break;
+        if (*s != '+') return TK_ERR_FORMAT;
+        s++;
+    }
+    *result = sum;
+    return TK_OK;
+}
+
+/* ---- functions ---------------------------------------------------------- */
+
+static uint64_t fn_hash(const tk_prof_function *f)
+{
+    return mix64(((uint64_t)f->object << 40) ^ ((uint64_t)f->file << 20) ^ f->name ^
+                 ((uint64_t)f->name << 44));
+}
+
+static int fn_rehash(tk_profile *p, size_t slots)
+{
+    uint32_t *ns = calloc(slots, sizeof *ns);
+    if (!ns) return 0;
+    for (size_t i = 0; i < p->fn_count; i++) {
+        size_t j = fn_hash(&p->fns[i]) & (slots - 1);
+        while (ns[j]) j = (j + 1) & (slots - 1);
+        ns[j] = (uint32_t)i + 1;
+    }
+    free(p->fn_slots);
+    p->fn_slots = ns;
+    p->fn_slot_count = slots;
+    return 1;
+}
+
+tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
+                              uint32_t *fn)
+{
+    tk_prof_function key = {object, file, name};
+    uint64_t h = fn_hash(&key);
+    if (p->fn_slot_count) {
+        size_t mask = p->fn_slot_count - 1;
+        for (size_t j = h & mask;; j = (j + 1) & mask) {
+            uint32_t v = p->fn_slots[j];
+            if (!v) break;
+            const tk_prof_function *f = &p->fns[v - 1];
+            if (f->object == object && f->file == file && f->name == name) {
+                *fn = v - 1;
+                return TK_OK;
+            }
+        }
+    }
+    if (p->fn_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
+    if ((p->fn_count + 1) * 2 > p->fn_slot_count &&
+        !fn_rehash(p, p->fn_slot_count ? p->fn_slot_count * 2 : 256))
+        return TK_ERR_NOMEM;
+    if (!grow_array((void **)&p->fns, &p->fn_cap, p->fn_count + 1, sizeof *p->fns))
+        return TK_ERR_NOMEM;
+    p->fns[p->fn_count] = key;
+    size_t mask = p->fn_slot_count - 1;
+    size_t j = h & mask;
+    while (p->fn_slots[j]) j = (j + 1) & mask;
+    p->fn_slots[j] = (uint32_t)p->fn_count + 1;
+    *fn = (uint32_t)p->fn_count++;
+    return TK_OK;
+}
+
+size_t tk_profile_function_count(const tk_profile *p) { return p->fn_count; }
+
+const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn)
+{
+    return fn < p->fn_count ? &p->fns[fn] : NULL;
+}
+
+/* ---- parts -------------------------------------------------------------- */
+
+tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out)
+{
+    if (!grow_array((void **)&p->parts, &p->part_cap, p->part_count + 1, sizeof *p->parts))
+        return TK_ERR_NOMEM;
+    tk_prof_part *part = calloc(1, sizeof *part);
+    if (!part) return TK_ERR_NOMEM;
+    p->parts[p->part_count++] = part;
+    *out = part;
+    return TK_OK;
+}
+
+size_t tk_profile_part_count(const tk_profile *p) { return p->part_count; }
+
+tk_prof_part *tk_profile_part(const tk_profile *p, size_t i)
+{
+    return i < p->part_count ? p->parts[i] : NULL;
+}
+
+tk_status tk_profile_part_set_string(char **field, const char *s, size_t len)
+{
+    char *d = malloc(len + 1);
+    if (!d) return TK_ERR_NOMEM;
+    memcpy(d, s, len);
+    d[len] = 0;
+    free(*field);
+    *field = d;
+    return TK_OK;
+}
+
+tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len)
+{
+    char **nd = realloc(part->desc, (part->desc_count + 1) * sizeof *nd);
+    if (!nd) return TK_ERR_NOMEM;
+    part->desc = nd;
+    part->desc[part->desc_count] = NULL;
+    tk_status st = tk_profile_part_set_string(&part->desc[part->desc_count], s, len);
+    if (st == TK_OK) part->desc_count++;
+    return st;
+}
+
+/* ---- cost tables -------------------------------------------------------- */
+
+static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
+{
+    uint32_t *ns = calloc(slots, sizeof *ns);
+    if (!ns) return 0;
+    const char *rows = t->rows;
+    for (size_t i = 0; i < t->count; i++) {
+        size_t j = hash_words(rows + i * row_size, row_size) & (slots - 1);
+        while (ns[j]) j = (j + 1) & (slots - 1);
+        ns[j] = (uint32_t)i + 1;
+    }
+    free(t->slots);
+    t->slots = ns;
+    t->slot_count = slots;
+    return 1;
+}
+
+/* Find the row with this key or append a zeroed one; *row gets its index. */
+static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size, size_t width,
+                             size_t *row)
+{
+    char *rows = t->rows;
+    if (t->last && memcmp(rows + (t->last - 1) * row_size, key, row_size) == 0) {
+        *row = t->last - 1;
+        return TK_OK;
+    }
+    uint64_t h = hash_words(key, row_size);
+    if (t->slot_count) {
+        size_t mask = t->slot_count - 1;
+        for (size_t j = h & mask;; j = (j + 1) & mask) {
+            uint32_t v = t->slots[j];
+            if (!v) break;
+            if (memcmp(rows + (v - 1) * row_size, key, row_size) == 0) {
+                *row = v - 1;
+                t->last = v;
+                return TK_OK;
+            }
+        }
+    }
+    if (t->count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
+    if ((t->count + 1) * 2 > t->slot_count &&
+        !table_rehash(t, row_size, t->slot_count ? t->slot_count * 2 : 256))
+        return TK_ERR_NOMEM;
+    if (t->count + 1 > t->capacity) {
+        size_t cap = t->capacity ? t->capacity * 2 : 256;
+        void *nr = realloc(t->rows, cap * row_size);
+        if (!nr) return TK_ERR_NOMEM;
+        t->rows = nr;
+        if (width) {
+            uint64_t *nv = realloc(t->values, cap * width * sizeof *nv);
+            if (!nv) return TK_ERR_NOMEM;
+            t->values = nv;
+        }
+        t->capacity = cap;
+        rows = t->rows;
+    }
+    size_t i = t->count++;
+    memcpy(rows + i * row_size, key, row_size);
+    if (width) memset(t->values + i * width, 0, width * sizeof *t->values);
+    size_t mask = t->slot_count - 1;
+    size_t j = h & mask;
+    while (t->slots[j]) j = (j + 1) & mask;
+    t->slots[j] = (uint32_t)i + 1;
+    t->last = i + 1;
+    *row = i;
+    return TK_OK;
+}
+
+static tk_status add_values(uint64_t *dst, const uint64_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return TK_ERR_LIMIT;
+    return TK_OK;
+}
+
+tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
+                              const uint64_t *costs)
+{
+    size_t row;
+    size_t w = p->event_count;
+    tk_status st = table_upsert(&part->self, key, sizeof *key, w, &row);
+    if (st != TK_OK) return st;
+    p->has_rows = 1;
+    return add_values(part->self.values + row * w, costs, w);
+}
+
+tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
+                              uint64_t count, const uint64_t *inclusive)
+{
+    size_t row;
+    size_t w = p->event_count + 1;
+    tk_status st = table_upsert(&part->calls, key, sizeof *key, w, &row);
+    if (st != TK_OK) return st;
+    p->has_rows = 1;
+    uint64_t *v = part->calls.values + row * w;
+    if (__builtin_add_overflow(v[0], count, &v[0])) return TK_ERR_LIMIT;
+    return add_values(v + 1, inclusive, w - 1);
+}
+
+tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
+                              uint64_t executed, uint64_t followed)
+{
+    size_t row;
+    tk_status st = table_upsert(&part->jumps, key, sizeof *key, 2, &row);
+    if (st != TK_OK) return st;
+    p->has_rows = 1;
+    uint64_t *v = part->jumps.values + row * 2;
+    if (__builtin_add_overflow(v[0], executed, &v[0]) ||
+        __builtin_add_overflow(v[1], followed, &v[1]))
+        return TK_ERR_LIMIT;
+    return TK_OK;
+}
+
+tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum)
+{
+    size_t w = p->event_count;
+    memset(sum, 0, w * sizeof *sum);
+    for (size_t r = 0; r < part->self.count; r++) {
+        tk_status st = add_values(sum, part->self.values + r * w, w);
+        if (st != TK_OK) return st;
+    }
+    return TK_OK;
+}
+
+tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part)
+{
+    tk_status st = tk_profile_part_sum(p, part, part->totals);
+    if (st == TK_OK) part->has_totals = 1;
+    return st;
+}
+
+/* ---- merge -------------------------------------------------------------- */
+
+static tk_status remap_str(tk_profile *dst, const tk_profile *src, uint32_t id, uint32_t *out)
+{
+    if (id == TK_PROF_NONE) {
+        *out = TK_PROF_NONE;
+        return TK_OK;
+    }
+    return tk_profile_intern(dst, src->strs[id], src->str_lens[id], out);
+}
+
+static tk_status remap_fn(tk_profile *dst, const tk_profile *src, uint32_t fn, uint32_t *out)
+{
+    const tk_prof_function *f = &src->fns[fn];
+    uint32_t o, fl, n;
+    tk_status st;
+    if ((st = remap_str(dst, src, f->object, &o)) != TK_OK) return st;
+    if ((st = remap_str(dst, src, f->file, &fl)) != TK_OK) return st;
+    if ((st = remap_str(dst, src, f->name, &n)) != TK_OK) return st;
+    return tk_profile_function(dst, o, fl, n, out);
+}
+
+static tk_status copy_part_header(tk_prof_part *d, const tk_prof_part *s)
+{
+    tk_status st = TK_OK;
+    d->has_number = s->has_number;
+    d->number = s->number;
+    d->has_thread = s->has_thread;
+    d->thread = s->thread;
+    d->has_pid = s->has_pid;
+    d->pid = s->pid;
+    d->positions = s->positions;
+    if (s->cmd && (st = tk_profile_part_set_string(&d->cmd, s->cmd, strlen(s->cmd))) != TK_OK)
+        return st;
+    if (s->creator &&
+        (st = tk_profile_part_set_string(&d->creator, s->creator, strlen(s->creator))) != TK_OK)
+        return st;
+    for (size_t i = 0; i < s->desc_count; i++)
+        if ((st = tk_profile_part_add_desc(d, s->desc[i], strlen(s->desc[i]))) != TK_OK)
+            return st;
+    return TK_OK;
+}
+
+tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
+                           tk_error *err)
+{
+    size_t map[TK_PROFILE_MAX_EVENTS];
+    tk_status st;
+    for (size_t i = 0; i < src->event_count; i++) {
+        uint32_t n = src->events[i].name;
+        st = tk_profile_add_event(dst, src->strs[n], src->str_lens[n], &map[i], err);
+        if (st != TK_OK) return st;
+        if (src->events[i].long_name != TK_PROF_NONE) {
+            uint32_t ln;
+            if ((st = remap_str(dst, src, src->events[i].long_name, &ln)) != TK_OK)
+                return tk_error_set(err, st, "out of memory");
+            tk_profile_set_event_long_name(dst, map[i], ln);
+        }
+    }
+    for (size_t i = 0; i < src->derived_count; i++) {
+        uint32_t n, f, l;
+        if ((st = remap_str(dst, src, src->derived[i].name, &n)) != TK_OK ||
+            (st = remap_str(dst, src, src->derived[i].formula, &f)) != TK_OK ||
+            (st = remap_str(dst, src, src->derived[i].long_name, &l)) != TK_OK ||
+            (st = tk_profile_add_derived(dst, n, f, l)) != TK_OK)
+            return tk_error_set(err, st, "out of memory");
+    }
+    size_t dw = dst->event_count, sw = src->event_count;
+    uint64_t costs[TK_PROFILE_MAX_EVENTS];
+    for (size_t pi = 0; pi < src->part_count; pi++) {
+        const tk_prof_part *sp = src->parts[pi];
+        tk_prof_part *dp = into;
+        if (!dp) {
+            if ((st = tk_profile_add_part(dst, &dp)) != TK_OK ||
+                (st = copy_part_header(dp, sp)) != TK_OK)
+                return tk_error_set(err, st, "out of memory");
+            dp->has_summary = sp->has_summary;
+            dp->has_totals = sp->has_totals;
+            for (size_t i = 0; i < sw; i++) {
+                dp->summary[map[i]] = sp->summary[i];
+                dp->totals[map[i]] = sp->totals[i];
+                dp->events_present |= (uint64_t)((sp->events_present >> i) & 1) << map[i];
+            }
+            dp->events_mask_valid = sp->events_mask_valid;
+        } else {
+            dp->positions |= sp->positions;
+            if (!sp->has_totals) dp->has_totals = 0;
+            if (!sp->has_summary) dp->has_summary = 0;
+            for (size_t i = 0; i < sw; i++) {
+                if (__builtin_add_overflow(dp->summary[map[i]], sp->summary[i],
+                                           &dp->summary[map[i]]) ||
+                    __builtin_add_overflow(dp->totals[map[i]], sp->totals[i],
+                                           &dp->totals[map[i]]))
+                    return tk_error_set(err, TK_ERR_LIMIT, "totals overflow 64 bits");
+                dp->events_present |= (uint64_t)((sp->events_present >> i) & 1) << map[i];
+            }
+        }
+        const tk_prof_self *srows = sp->self.rows;
+        for (size_t r = 0; r < sp->self.count; r++) {
+            tk_prof_self k = srows[r];
+            if ((st = remap_fn(dst, src, k.fn, &k.fn)) != TK_OK ||
+                (st = remap_str(dst, src, k.file, &k.file)) != TK_OK)
+                return tk_error_set(err, st, "out of memory");
+            memset(costs, 0, dw * sizeof *costs);
+            for (size_t i = 0; i < sw; i++) costs[map[i]] = sp->self.values[r * sw + i];
+            if ((st = tk_profile_add_self(dst, dp, &k, costs)) != TK_OK)
+                return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
+                                                                : "out of memory");
+        }
+        const tk_prof_call *crows = sp->calls.rows;
+        for (size_t r = 0; r < sp->calls.count; r++) {
+            tk_prof_call k = crows[r];
+            if ((st = remap_fn(dst, src, k.fn, &k.fn)) != TK_OK ||
+                (st = remap_fn(dst, src, k.callee, &k.callee)) != TK_OK ||
+                (st = remap_str(dst, src, k.file, &k.file)) != TK_OK)
+                return tk_error_set(err, st, "out of memory");
+            const uint64_t *v = sp->calls.values + r * (sw + 1);
+            memset(costs, 0, dw * sizeof *costs);
+            for (size_t i = 0; i < sw; i++) costs[map[i]] = v[1 + i];
+            if ((st = tk_profile_add_call(dst, dp, &k, v[0], costs)) != TK_OK)
+                return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
+                                                                : "out of memory");
+        }
+        const tk_prof_jump *jrows = sp->jumps.rows;
+        for (size_t r = 0; r < sp->jumps.count; r++) {
+            tk_prof_jump k = jrows[r];
+            if ((st = remap_fn(dst, src, k.fn, &k.fn)) != TK_OK ||
+                (st = remap_fn(dst, src, k.target_fn, &k.target_fn)) != TK_OK ||
+                (st = remap_str(dst, src, k.file, &k.file)) != TK_OK ||
+                (st = remap_str(dst, src, k.target_file, &k.target_file)) != TK_OK)
+                return tk_error_set(err, st, "out of memory");
+            const uint64_t *v = sp->jumps.values + r * 2;
+            if ((st = tk_profile_add_jump(dst, dp, &k, v[0], v[1])) != TK_OK)
+                return tk_error_set(err, st, st == TK_ERR_LIMIT ? "count overflows 64 bits"
+                                                                : "out of memory");
+        }
+    }
+    return TK_OK;
+}
+
+/* ---- string ranks (for deterministic output) ---------------------------- */
+
+typedef struct str_ref {
+    const char *s;
+    size_t len;
+    uint32_t id;
+} str_ref;
+
+static int cmp_str_ref(const void *a, const void *b)
+{
+    const str_ref *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, n);
+    if (c) return c;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+uint32_t *tk_profile_string_ranks(const tk_profile *p)
+{
+    size_t n = p->str_count;
+    str_ref *refs = malloc((n ? n : 1) * sizeof *refs);
+    uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
+    if (!refs || !rank) {
+        free(refs);
+        free(rank);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        refs[i].s = p->strs[i];
+        refs[i].len = p->str_lens[i];
+        refs[i].id = (uint32_t)i;
+    }
+    qsort(refs, n, sizeof *refs, cmp_str_ref);
+    for (size_t i = 0; i < n; i++) rank[refs[i].id] = (uint32_t)i;
+    free(refs);
+    return rank;
+}
+
+size_t tk_profile_string_count(const tk_profile *p) { return p->str_count; }

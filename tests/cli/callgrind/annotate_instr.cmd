@@ -1,0 +1,1 @@
+tracekit annotate tests/data/callgrind/pass/spec-features.out

@@ -1,0 +1,1 @@
+tracekit annotate --source-dir tests/data/callgrind/prog --event Ir tests/data/callgrind/pass/demo-default.out | sed -n '1,60p'

@@ -1,0 +1,1 @@
+tracekit check tests/data/callgrind/pass/spec-features.out

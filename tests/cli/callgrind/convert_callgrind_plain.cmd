@@ -1,0 +1,1 @@
+tracekit convert --to callgrind --no-compress tests/data/callgrind/pass/spec-features.out

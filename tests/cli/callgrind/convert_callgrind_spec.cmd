@@ -1,0 +1,1 @@
+tracekit convert --to callgrind tests/data/callgrind/pass/spec-features.out

@@ -1,0 +1,1 @@
+tracekit convert --to json tests/data/callgrind/pass/spec-features.out

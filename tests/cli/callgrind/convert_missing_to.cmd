@@ -1,0 +1,1 @@
+tracekit convert tests/data/callgrind/pass/spec-features.out

@@ -1,0 +1,1 @@
+tracekit dump tests/data/callgrind/fail/overflow-decimal.out

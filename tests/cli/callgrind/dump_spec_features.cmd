@@ -1,0 +1,1 @@
+tracekit dump tests/data/callgrind/pass/spec-features.out

@@ -1,0 +1,1 @@
+tracekit info tests/data/callgrind/pass/demo-combined.out

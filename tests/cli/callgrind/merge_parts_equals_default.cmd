@@ -1,0 +1,1 @@
+tracekit merge tests/data/callgrind/pass/demo-combined.out | tracekit report --top 5 -

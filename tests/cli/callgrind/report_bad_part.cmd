@@ -1,0 +1,1 @@
+tracekit report --part 9 tests/data/callgrind/pass/demo-default.out

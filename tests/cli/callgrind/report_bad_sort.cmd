@@ -1,0 +1,1 @@
+tracekit report --sort Nope tests/data/callgrind/pass/demo-default.out

@@ -1,0 +1,1 @@
+tracekit report --part 2 --top 5 tests/data/callgrind/pass/demo-combined.out

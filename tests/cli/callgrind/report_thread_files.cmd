@@ -1,0 +1,1 @@
+tracekit report --from callgrind --top 6 tests/data/callgrind/pass/threads-sep.out tests/data/callgrind/pass/threads-sep.out-01 tests/data/callgrind/pass/threads-sep.out-02 tests/data/callgrind/pass/threads-sep.out-03

@@ -1,0 +1,1 @@
+tracekit report --top 10 tests/data/callgrind/pass/demo-default.out

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Oracle: callgrind_annotate (valgrind) and `tracekit report` must agree on the
+# program totals and on the self cost of every file:function for every event,
+# on every single-part profile produced by valgrind in tests/data/callgrind/pass.
+# callgrind_annotate keys functions by (file of the cost line, function name),
+# which is `tracekit report --by=file-function`.
+# Two documented differences are applied to tracekit's numbers before comparing
+# (docs/formats/callgrind.md): callgrind_annotate adds the cost line after a
+# `calls=0` line (a call still active at a dump) to the caller's self cost, and
+# prints the `summary:` line as the program totals where tracekit prints the sum
+# of the cost lines (which must equal the file's `totals:` line).
+set -u
+cd "$(dirname "$0")/../.."
+command -v callgrind_annotate >/dev/null || { echo "callgrind_annotate not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+TRACEKIT=${TRACEKIT:-build/tracekit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+for f in tests/data/callgrind/pass/*; do
+    [ -s "$f" ] || continue
+    # callgrind_annotate reads one part only and dies on the bb position column
+    [ "$(grep -c '^events:' "$f")" = 1 ] || continue
+    grep -q '^positions:.*bb' "$f" && continue
+    callgrind_annotate --auto=no --threshold=100 "$f" >"$tmp/cga" 2>"$tmp/cga.err" || {
+        echo "callgrind_annotate failed on $f"; cat "$tmp/cga.err"; fail=1; continue; }
+    "$TRACEKIT" report --by=file-function --format=json "$f" >"$tmp/tk.json" || {
+        echo "tracekit report failed on $f"; fail=1; continue; }
+    "$TRACEKIT" convert --to json "$f" >"$tmp/model.json" || {
+        echo "tracekit convert --to json failed on $f"; fail=1; continue; }
+    n=$((n + 1))
+    python3 - "$f" "$tmp/cga" "$tmp/tk.json" "$tmp/model.json" <<'PY' || fail=1
+import json, re, sys
+name, cga_path, tk_path, model_path = sys.argv[1:]
+tk = json.load(open(tk_path))
+model = json.load(open(model_path))
+events = tk["events"]
+ours = {}
+for e in tk["functions"]:
+    key = e["file"] + ":" + e["name"]
+    ours[key] = [a + b for a, b in zip(ours.get(key, [0] * len(events)), e["self"])]
+# callgrind_annotate: the cost line of a calls=0 counts as the caller's self cost
+fns = model["functions"]
+for part in model["parts"]:
+    for c in part["calls"]:
+        if c["count"] == 0:
+            key = c["file"] + ":" + fns[c["fn"]]["name"]
+            ours[key] = [a + b for a, b in zip(ours.get(key, [0] * len(events)), c["inclusive"])]
+# totals: callgrind_annotate prints summary: (when not zero), else totals:
+summary = file_totals = None
+def header_costs(line):
+    v = [int(x, 0) for x in line.split(":", 1)[1].split()]
+    return v + [0] * (len(events) - len(v))
+for line in open(name, encoding="utf-8", errors="replace"):
+    if line.startswith("summary:"):
+        summary = header_costs(line)
+    elif line.startswith("totals:"):
+        file_totals = header_costs(line)
+expected_cga_totals = summary if summary and any(summary) else (file_totals or tk["totals"])
+lines = open(cga_path, encoding="utf-8", errors="replace").read().split("\n")
+num = re.compile(r"\s*(\.|[0-9][0-9,]*)(?: \(\s*[0-9.]+%\))?")
+def costs(line):
+    vals, pos = [], 0
+    for _ in events:
+        m = num.match(line, pos)
+        if not m:
+            return None, None
+        vals.append(0 if m.group(1) == "." else int(m.group(1).replace(",", "")))
+        pos = m.end()
+    return vals, line[pos:].strip()
+errors = []
+totals = None
+section = 0
+seen = set()
+for line in lines:
+    if line.startswith("-----"):
+        continue
+    if "PROGRAM TOTALS" in line:
+        totals, _ = costs(line)
+        continue
+    if line.rstrip().endswith("file:function"):
+        section = 1
+        continue
+    if section != 1 or not line.strip():
+        if section == 1 and not line.strip() and seen:
+            section = 2
+        continue
+    vals, key = costs(line)
+    if vals is None:
+        continue
+    if key not in ours:
+        m = re.match(r"^(.*) \[[^\]]*\]$", key)
+        if m and m.group(1) in ours:
+            key = m.group(1)
+    if key not in ours:
+        errors.append("callgrind_annotate row %r not in tracekit report" % key)
+        continue
+    seen.add(key)
+    if ours[key] != vals:
+        errors.append("%s: callgrind_annotate %s, tracekit %s" % (key, vals, ours[key]))
+if file_totals is not None and file_totals != tk["totals"]:
+    errors.append("totals: file says %s, tracekit sums %s" % (file_totals, tk["totals"]))
+if totals != expected_cga_totals:
+    errors.append("totals: callgrind_annotate %s, expected %s" % (totals, expected_cga_totals))
+for key, vals in ours.items():
+    if vals[0] and key not in seen:
+        errors.append("tracekit row %r (%s) missing from callgrind_annotate" % (key, vals))
+if errors:
+    print("%s: %d differences" % (name, len(errors)))
+    for e in errors[:20]:
+        print("  " + e)
+    sys.exit(1)
+print("%s: %d functions, %d events: equal" % (name, len(seen), len(events)))
+PY
+done
+echo "$n profiles compared"
+[ $n -gt 0 ] || { echo "no profiles compared"; exit 1; }
+exit $fail

@@ -1,0 +1,331 @@
+/* Unit tests of the callgrind reader and writer and of the profile model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+static tk_profile *read_text(const char *text, tk_status *st, tk_error *err)
+{
+    tk_profile *p;
+    if (tk_profile_new(&p) != TK_OK) return NULL;
+    tk_error_clear(err);
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.path = "t.out";
+    *st = tk_callgrind_read_buffer(p, text, strlen(text), &o, err);
+    return p;
+}
+
+static uint32_t fn_named(const tk_profile *p, const char *name)
+{
+    for (size_t i = 0; i < tk_profile_function_count(p); i++)
+        if (strcmp(tk_profile_str(p, tk_profile_function_at(p, (uint32_t)i)->name), name) == 0)
+            return (uint32_t)i;
+    return TK_PROF_NONE;
+}
+
+/* Self cost of event ev at (fn, line) summed over the rows of part 0. */
+static uint64_t self_at(const tk_profile *p, const char *fn, uint64_t line, size_t ev)
+{
+    const tk_prof_part *pt = tk_profile_part(p, 0);
+    const tk_prof_self *rows = pt->self.rows;
+    uint64_t sum = 0;
+    for (size_t r = 0; r < pt->self.count; r++)
+        if (rows[r].fn == fn_named(p, fn) && rows[r].pos.line == line)
+            sum += pt->self.values[r * tk_profile_event_count(p) + ev];
+    return sum;
+}
+
+static void test_relative_positions_and_short_cost_lines(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("events: Ir Dr\nfn=main\n10 5 2\n+2 3\n-1 7 1\n* 1\n", &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    TK_CHECK_EQ_U64(self_at(p, "main", 10, 0), 5);
+    TK_CHECK_EQ_U64(self_at(p, "main", 10, 1), 2);
+    TK_CHECK_EQ_U64(self_at(p, "main", 12, 0), 3);
+    TK_CHECK_EQ_U64(self_at(p, "main", 12, 1), 0); /* shorter line: zero */
+    TK_CHECK_EQ_U64(self_at(p, "main", 11, 0), 8); /* "-1" then "*" */
+    TK_CHECK_EQ_U64(self_at(p, "main", 11, 1), 1);
+    tk_profile_free(p);
+}
+
+static void test_name_compression_separate_id_spaces(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("events: Ir\nob=(1) libx\nfl=(1) a.c\nfn=(1) f\n1 1\n"
+                              "fn=(2) (below main)\n2 2\nfl=(2) b.c\nfn=(1)\n3 3\n",
+                              &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    /* file (1) and function (1) and object (1) are different names */
+    TK_CHECK(fn_named(p, "f") != TK_PROF_NONE);
+    TK_CHECK(fn_named(p, "(below main)") != TK_PROF_NONE);
+    /* f in a.c and f in b.c are two functions (keyed by object, file, name) */
+    size_t count_f = 0;
+    for (size_t i = 0; i < tk_profile_function_count(p); i++) {
+        const tk_prof_function *f = tk_profile_function_at(p, (uint32_t)i);
+        if (strcmp(tk_profile_str(p, f->name), "f") == 0) {
+            count_f++;
+            TK_CHECK_STR(tk_profile_str(p, f->object), "libx");
+        }
+    }
+    TK_CHECK_EQ_U64(count_f, 2);
+    tk_profile_free(p);
+}
+
+static void test_calls_with_two_target_subpositions(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("positions: instr line\nevents: Ir\nfn=main\n0x1000 5 1\n"
+                              "cob=(3) libc\ncfi=x.c\ncfn=g\ncalls=2 0x2000 40\n+4 +1 30\n",
+                              &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    const tk_prof_part *pt = tk_profile_part(p, 0);
+    TK_CHECK_EQ_U64(pt->calls.count, 1);
+    const tk_prof_call *c = pt->calls.rows;
+    TK_CHECK_EQ_U64(c->target.addr, 0x2000);
+    TK_CHECK_EQ_U64(c->target.line, 40);
+    TK_CHECK_EQ_U64(c->pos.addr, 0x1004);
+    TK_CHECK_EQ_U64(c->pos.line, 6);
+    TK_CHECK_EQ_U64(pt->calls.values[0], 2);  /* count */
+    TK_CHECK_EQ_U64(pt->calls.values[1], 30); /* inclusive Ir */
+    const tk_prof_function *callee = tk_profile_function_at(p, c->callee);
+    TK_CHECK_STR(tk_profile_str(p, callee->object), "libc");
+    TK_CHECK_STR(tk_profile_str(p, callee->file), "x.c");
+    /* the call line is not a self cost */
+    TK_CHECK_EQ_U64(pt->self.count, 1);
+    tk_profile_free(p);
+}
+
+static void test_jcnd_followed_then_executed(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("positions: line\nevents: Ir\nfn=main\n3 1\njcnd=1/4 +5\n*\n"
+                              "jump=7 9\n*\n",
+                              &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    const tk_prof_part *pt = tk_profile_part(p, 0);
+    TK_CHECK_EQ_U64(pt->jumps.count, 2);
+    const tk_prof_jump *j = pt->jumps.rows;
+    for (size_t i = 0; i < pt->jumps.count; i++) {
+        if (j[i].conditional) {
+            TK_CHECK_EQ_U64(pt->jumps.values[i * 2], 4);     /* executed */
+            TK_CHECK_EQ_U64(pt->jumps.values[i * 2 + 1], 1); /* followed */
+            TK_CHECK_EQ_U64(j[i].target.line, 8);
+        } else {
+            TK_CHECK_EQ_U64(pt->jumps.values[i * 2 + 1], 7);
+            TK_CHECK_EQ_U64(j[i].target.line, 9);
+        }
+    }
+    TK_CHECK_EQ_U64(pt->self.count, 1); /* position-only lines add no cost */
+    tk_profile_free(p);
+}
+
+static void test_parts_and_threads(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("# callgrind format\nversion: 1\npart: 1\nevents: Ir\nfn=(1) a\n1 5\n"
+                              "totals: 5\n\npart: 2\nevents: Ir\nfn=(1) b\n1 7\n"
+                              "# callgrind format\nversion: 1\nthread: 3\nevents: Ir\nfn=(1) c\n1 1\n",
+                              &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    TK_CHECK_EQ_U64(tk_profile_part_count(p), 3);
+    TK_CHECK_EQ_U64(tk_profile_part(p, 1)->number, 2);
+    TK_CHECK_EQ_U64(tk_profile_part(p, 2)->thread, 3);
+    /* ids are per part: (1) is a, then b, then c */
+    TK_CHECK(fn_named(p, "a") != TK_PROF_NONE && fn_named(p, "b") != TK_PROF_NONE &&
+             fn_named(p, "c") != TK_PROF_NONE);
+    tk_prof_summary *s;
+    TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+    TK_CHECK_EQ_U64(s->totals[0], 13);
+    tk_prof_summary_free(s);
+    TK_CHECK_EQ_I64(tk_profile_summarize(p, 2, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+    TK_CHECK_EQ_U64(s->totals[0], 7);
+    tk_prof_summary_free(s);
+    TK_CHECK_EQ_I64(tk_profile_summarize(p, 4, TK_GROUP_FUNCTION, &s, &err), TK_ERR_ARG);
+    tk_profile_free(p);
+}
+
+static void test_errors_are_located(void)
+{
+    static const struct {
+        const char *text;
+        uint64_t line, col;
+        tk_status code;
+    } cases[] = {
+        {"events: Ir\nfn=main\n1 2 3\n", 3, 5, TK_ERR_FORMAT},
+        {"events: Ir\nfn=(4\n", 2, 6, TK_ERR_FORMAT},
+        {"events: Ir\nfn=main\n+1 2\n", 3, 1, TK_ERR_FORMAT},
+        {"events: Ir\nfn=main\n1 99999999999999999999\n", 3, 3, TK_ERR_LIMIT},
+        {"events: Ir\nfn=main\ncfn=f\ncalls=1 2\nfn=g\n", 5, 1, TK_ERR_FORMAT},
+        {"fn=main\n1 1\n", 2, 1, TK_ERR_FORMAT},
+        {"events: Ir\nevents: Ir\n", 2, 8, TK_ERR_FORMAT},
+        {"version: 3\n", 1, 10, TK_ERR_UNSUPPORTED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tk_profile *p;
+        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+        tk_error err;
+        tk_error_clear(&err);
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        o.path = "bad.out";
+        o.diag = NULL;
+        tk_status st = tk_callgrind_read_buffer(p, cases[i].text, strlen(cases[i].text), &o, &err);
+        TK_CHECK_EQ_I64(st, cases[i].code);
+        TK_CHECK_EQ_U64(err.line, cases[i].line);
+        TK_CHECK_EQ_U64(err.column, cases[i].col);
+        TK_CHECK_STR(err.path, "bad.out");
+        tk_profile_free(p);
+    }
+}
+
+static void count_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    (void)loc;
+    (void)msg;
+    if (sev == TK_SEV_ERROR) (*(int *)ctx)++;
+}
+
+static void test_check_mode_reports_every_error(void)
+{
+    const char *text = "events: Ir\nfn=main\n1 2 3\nfn=(9)\n+x\n1 1\ntotals: 5\n";
+    tk_profile *p;
+    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    int errors = 0;
+    tk_diag d;
+    tk_diag_init(&d, count_diag, &errors);
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.diag = &d;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, text, strlen(text), &o, &err), TK_ERR_CHECK);
+    /* too many costs, undefined id, bad relative position, totals 5 != 1 */
+    TK_CHECK_EQ_I64(errors, 4);
+    tk_profile_free(p);
+}
+
+/* Recursion: main -> fib (inclusive 100), fib -> fib (inclusive 90, recursive).
+ * Summing arcs would give fib 190; tracekit counts the chain once. Mutual
+ * recursion even(2) -> odd(1) -> even(0): even is entered from main once. */
+static void test_inclusive_under_recursion(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("events: Ir\nfn=main\n1 10\ncfn=fib\ncalls=1 5\n2 100\n"
+                              "fn=fib\n5 100\ncfn=fib\ncalls=9 5\n6 90\n"
+                              "fn=even\n20 2\ncfn=odd\ncalls=1 30\n21 4\n"
+                              "fn=odd\n30 3\ncfn=even\ncalls=1 20\n31 1\n"
+                              "fn=main\ncfn=even\ncalls=1 20\n3 5\n",
+                              &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    tk_prof_summary *s;
+    TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+    TK_CHECK_EQ_U64(s->totals[0], 115);
+    for (size_t i = 0; i < s->count; i++) {
+        const char *n = tk_profile_str(p, s->entries[i].name);
+        TK_CHECK(s->entries[i].inclusive[0] <= s->totals[0]);
+        if (strcmp(n, "fib") == 0) {
+            TK_CHECK_EQ_U64(s->entries[i].inclusive[0], 100);
+            TK_CHECK_EQ_U64(s->entries[i].self[0], 100);
+            TK_CHECK_EQ_U64(s->entries[i].calls, 10);
+        }
+        if (strcmp(n, "main") == 0) TK_CHECK_EQ_U64(s->entries[i].inclusive[0], 115);
+        if (strcmp(n, "even") == 0) TK_CHECK_EQ_U64(s->entries[i].inclusive[0], 5);
+    }
+    tk_prof_summary_free(s);
+    tk_profile_free(p);
+}
+
+static char *dump_string(const tk_profile *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    tk_profile_dump(p, f);
+    fclose(f);
+    return buf;
+}
+
+static void test_writer_round_trip(void)
+{
+    const char *text = "# callgrind format\nversion: 1\ncreator: t\npositions: instr line\n"
+                       "event: Sum = Ir + 2 Dr\nevents: Ir Dr\nob=o\nfl=a.c\nfn=f\n0x10 3 4 1\n"
+                       "+2 * 1\nfi=h.h\n0x40 9 2\ncob=p\ncfn=g\ncalls=3 0x99 7\n0x44 9 10 2\n"
+                       "jcnd=2/5 0x10 3\n* *\nob=p\nfl=h.h\nfn=g\n0x99 7 10 2\ntotals: 17 3\n";
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text(text, &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    for (int plain = 0; plain < 2; plain++) {
+        char *out = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&out, &len);
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        if (plain) wo.compress_names = wo.compress_positions = 0;
+        TK_CHECK_EQ_I64(tk_callgrind_write(p, f, &wo, &err), TK_OK);
+        fclose(f);
+        TK_CHECK(strncmp(out, "# callgrind format\n", 19) == 0);
+        TK_CHECK(plain ? strstr(out, "fn=f\n") != NULL : strstr(out, "fn=(1) f\n") != NULL);
+        tk_profile *q = read_text(out, &st, &err);
+        TK_CHECK_EQ_I64(st, TK_OK);
+        char *a = dump_string(p), *b = dump_string(q);
+        TK_CHECK(a && b && strcmp(a, b) == 0);
+        free(a);
+        free(b);
+        free(out);
+        tk_profile_free(q);
+    }
+    uint64_t costs[2] = {10, 3}, v = 0;
+    TK_CHECK_EQ_I64(tk_profile_eval_derived(p, 0, costs, &v), TK_OK);
+    TK_CHECK_EQ_U64(v, 16);
+    tk_profile_free(p);
+}
+
+static void test_builder_aggregates_and_detects_overflow(void)
+{
+    tk_profile *p;
+    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    size_t ev;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_profile_add_event(p, "Ir", 2, &ev, &err), TK_OK);
+    uint32_t o, fl, n, fn, again;
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "obj", 3, &o), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.c", 3, &fl), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "f", 1, &n), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.c", 3, &again), TK_OK);
+    TK_CHECK_EQ_U64(again, fl);
+    TK_CHECK_EQ_I64(tk_profile_function(p, o, fl, n, &fn), TK_OK);
+    tk_prof_part *part;
+    TK_CHECK_EQ_I64(tk_profile_add_part(p, &part), TK_OK);
+    tk_prof_self key;
+    memset(&key, 0, sizeof key);
+    key.fn = fn;
+    key.file = fl;
+    key.pos.line = 3;
+    uint64_t c = 5;
+    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c), TK_OK);
+    TK_CHECK_EQ_U64(part->self.count, 1);
+    TK_CHECK_EQ_U64(part->self.values[0], 10);
+    c = UINT64_MAX;
+    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c), TK_ERR_LIMIT);
+    /* events cannot be added once rows exist */
+    TK_CHECK_EQ_I64(tk_profile_add_event(p, "Dr", 2, &ev, &err), TK_ERR_UNSUPPORTED);
+    tk_profile_free(p);
+}
+
+TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
+             TK_CASE(test_name_compression_separate_id_spaces),
+             TK_CASE(test_calls_with_two_target_subpositions),
+             TK_CASE(test_jcnd_followed_then_executed), TK_CASE(test_parts_and_threads),
+             TK_CASE(test_errors_are_located), TK_CASE(test_check_mode_reports_every_error),
+             TK_CASE(test_inclusive_under_recursion), TK_CASE(test_writer_round_trip),
+             TK_CASE(test_builder_aggregates_and_detects_overflow))
