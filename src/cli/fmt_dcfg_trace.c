@@ -294,14 +294,14 @@ static void report_thread(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th, 
         printf("\n");
     }
     if (p) {
-        /* block executions = traversals of their in-edges (first blocks of chunks aside) */
+        /* block executions = traversals of their out-edges (INSTR_COUNT's rule) */
         uint64_t *bc = calloc(p->nblocks ? p->nblocks : 1, sizeof *bc);
         ranked *bv = calloc(p->nblocks ? p->nblocks : 1, sizeof *bv);
         if (bc && bv) {
             for (size_t i = 0; i < n; i++) {
                 uint32_t e = tk_cfg_find_edge(p, v[i].id);
-                if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].tgt))
-                    bc[p->edges[e].tgt] += v[i].value;
+                if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].src))
+                    bc[p->edges[e].src] += v[i].value;
             }
             size_t nb = 0;
             for (uint32_t b = 0; b < p->nblocks; b++)
@@ -571,7 +571,7 @@ done:
 /* ---- convert --------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs) or bbv (SimPoint); all need --dcfg"},
+    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), callgrind or bbv (SimPoint); all need --dcfg"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -604,13 +604,30 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
+static int convert_callgrind(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_output *out) {
+    tk_profile *prof;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_profile_new(&prof) != TK_OK)
+        return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
+    tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
+    if (st == TK_OK) {
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
+    }
+    tk_profile_free(prof);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
 static int run_convert(cli_ctx *ctx, const cli_args *a) {
     const char *to = cli_get(a, "to");
     if (!to)
         return cli_usage_error("convert", "--to FMT is required (dcfg-trace: bbv)");
     int bbv = strcmp(to, "bbv") == 0, chrome = strcmp(to, "chrome") == 0;
-    if (!bbv && !chrome && strcmp(to, "folded") != 0)
-        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, bbv (not '%s')", to);
+    int callgrind = strcmp(to, "callgrind") == 0;
+    if (!bbv && !chrome && !callgrind && strcmp(to, "folded") != 0)
+        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, callgrind, bbv (not '%s')",
+                               to);
     if (!cli_has(a, "dcfg"))
         return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)", to);
     tk_cfg *cfg = NULL;
@@ -621,8 +638,9 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
     tk_output *out = NULL;
     if ((rc = open_ctx_trace(ctx, &t, NULL)) == CLI_EXIT_OK &&
         (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = bbv ? dtc_convert_bbv(t, cfg, a, out)
-                 : convert_events(t, cfg, chrome, cli_has(a, "per-thread"), out);
+        rc = bbv         ? dtc_convert_bbv(t, cfg, a, out)
+             : callgrind ? convert_callgrind(t, cfg, out)
+                         : convert_events(t, cfg, chrome, cli_has(a, "per-thread"), out);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else

@@ -35,6 +35,16 @@ for spec in "1 4 1 3000 5000" "2 12 2 20000 20000" "3 30 4 8000 3000" "4 3 3 500
         if ! cmp -s "$tmp/dump.$level" "$tmp/dump.0"; then echo "seed $seed level $level: dump differs from level 0"; fail=1; fi
         if [ "$level" = intel ] && grep -q '<' "$out"; then echo "seed $seed: --compat=intel wrote a dictionary reference"; fail=1; fi
     done
-    echo "seed $seed: $(wc -l <"$tmp/g.edges") edges, sizes: $(for l in 0 1 5 9 intel; do printf '%s=%s ' $l $(wc -c <"$tmp/t.$l.trace.json"); done)"
+    # the same instruction total four ways: INSTR_COUNT, callgrind, bbv, folded
+    out="$tmp/t.9.trace.json"
+    want=$("$TRACEKIT" info "$out" | sed -n 's/.* \([0-9]*\) instructions (INSTR_COUNT).*/\1/p' | awk '{ s += $1 } END { print s }')
+    "$TRACEKIT" convert --to callgrind --force --dcfg "$tmp/g.dcfg.json" -o "$tmp/g.cg" "$out"
+    cg=$(sed -n 's/^totals: //p' "$tmp/g.cg" | awk '{ s += $1 } END { print s }')
+    bbv=$("$TRACEKIT" convert --to bbv --interval 10000 --dcfg "$tmp/g.dcfg.json" "$out" | tr ' ' '\n' | awk -F: 'NF >= 3 { s += $NF } END { print s }')
+    folded=$("$TRACEKIT" convert --to folded --dcfg "$tmp/g.dcfg.json" "$out" | awk '{ s += $NF } END { print s }')
+    if [ "$want" != "$cg" ] || [ "$want" != "$bbv" ] || [ "$want" != "$folded" ]; then
+        echo "seed $seed: instructions: INSTR_COUNT $want, callgrind $cg, bbv $bbv, folded $folded"; fail=1
+    fi
+    echo "seed $seed: instructions $want (callgrind $cg, bbv $bbv, folded $folded); $(wc -l <"$tmp/g.edges") edges, sizes: $(for l in 0 1 5 9 intel; do printf '%s=%s ' $l $(wc -c <"$tmp/t.$l.trace.json"); done)"
 done
 exit $fail
