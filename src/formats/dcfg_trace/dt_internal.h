@@ -167,6 +167,10 @@ typedef struct dt_expander {
     const char *last_char;  /* position of the last character produced */
 } dt_expander;
 
+/* Index of the dictionary entry whose key equals the characters [k, kend)
+ * with spaces and tabs skipped, or -1. */
+long dt_dict_find(const dt_process *p, const char *k, const char *kend);
+
 /* Value of a base64 character, or -1. */
 extern const signed char dt_b64_value[256];
 /* The alphabet in value order. */

@@ -344,24 +344,19 @@ static tk_status check_dictionary(lexer *lx, dt_process *proc) {
         for (size_t k = 0; k < d->value_len; k++) {
             if (d->value[k] != '<')
                 continue;
-            char key[256];
-            size_t kl = 0, j = k + 1;
-            while (j < d->value_len && d->value[j] != '>') {
-                if (d->value[j] != ' ' && d->value[j] != '\t' && kl + 1 < sizeof key)
-                    key[kl++] = d->value[j];
+            size_t j = k + 1;
+            while (j < d->value_len && d->value[j] != '>')
                 j++;
-            }
             if (j >= d->value_len)
                 break; /* reported when the value is expanded */
-            size_t target = n;
-            for (size_t e = 0; e < n; e++)
-                if (proc->dict[e].key_len == kl && memcmp(proc->dict[e].key, key, kl) == 0)
-                    target = e;
-            if (target == n) {
+            long found = dt_dict_find(proc, d->value + k + 1, d->value + j);
+            if (found < 0) {
+                int kl = (int)(j - k - 1 > 60 ? 60 : j - k - 1);
                 st = dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, d->value_offset + (int64_t)k,
-                                 "key <%.*s> is not in STRING_DICTIONARY", (int)kl, key);
+                                 "key <%.*s> is not in STRING_DICTIONARY", kl, d->value + k + 1);
                 break;
             }
+            size_t target = (size_t)found;
             if (grow((void **)&refs, &cap, nrefs + 1, sizeof *refs) ||
                 grow((void **)&ref_at, &cap_at, nrefs + 1, sizeof *ref_at)) {
                 st = nomem(lx);

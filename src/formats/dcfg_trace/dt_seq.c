@@ -76,20 +76,21 @@ static const char *describe_char(char c, char *buf) {
     return buf;
 }
 
-/* Find a dictionary entry by key chars [k, kend) with whitespace skipped. */
-static long find_key(const dt_process *p, const char *k, const char *kend) {
-    char key[256];
-    size_t n = 0;
-    for (const char *q = k; q < kend; q++) {
-        if (is_seq_space(*q))
-            continue;
-        if (n + 1 >= sizeof key)
-            return -1;
-        key[n++] = *q;
-    }
-    for (size_t i = 0; i < p->ndict; i++)
-        if (p->dict[i].key_len == n && memcmp(p->dict[i].key, key, n) == 0)
+long dt_dict_find(const dt_process *p, const char *k, const char *kend) {
+    for (size_t i = 0; i < p->ndict; i++) {
+        const char *key = p->dict[i].key, *kp = k;
+        size_t j = 0, n = p->dict[i].key_len;
+        for (;; kp++) {
+            while (kp < kend && is_seq_space(*kp))
+                kp++;
+            if (kp >= kend || j >= n)
+                break;
+            if (*kp != key[j++])
+                break;
+        }
+        if (kp >= kend && j == n)
             return (long)i;
+    }
     return -1;
 }
 
@@ -198,7 +199,7 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err) {
             }
             if (q >= x->end)
                 return fail(x, err, at, TK_ERR_FORMAT, "unterminated dictionary reference (no '>')");
-            long idx = find_key(x->proc, at + 1, q);
+            long idx = dt_dict_find(x->proc, at + 1, q);
             if (idx < 0) {
                 char key[128];
                 size_t n = (size_t)(q - at - 1);
