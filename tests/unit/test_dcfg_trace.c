@@ -2,6 +2,8 @@
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
 
+static const char dt_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
+
 /* ---- helpers ------------------------------------------------------------------- */
 
 typedef struct edges_buf {
@@ -138,6 +140,21 @@ static void test_errors_are_located(void) {
             !TK_CHECK(err.line > 0 && err.column > 0))
             fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
     }
+    free(b.v);
+}
+
+static void test_long_dictionary_key(void) {
+    char dict[1024], seq[1024];
+    char key[301];
+    for (int i = 0; i < 300; i++)
+        key[i] = dt_chars[i % 64];
+    key[300] = 0;
+    snprintf(dict, sizeof dict, "{ \"%s\" : \"I\" }", key);
+    snprintf(seq, sizeof seq, "<%s>", key);
+    edges_buf b = {0};
+    tk_error err;
+    TK_CHECK_EQ_I64(decode_text(dict, TABLE, "6", seq, &b, &err, NULL), TK_OK);
+    TK_CHECK_EQ_U64(b.n, 6);
     free(b.v);
 }
 
@@ -348,5 +365,6 @@ static void test_long_codes_and_length_limit(void) {
 
 TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
+             TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_long_codes_and_length_limit))
