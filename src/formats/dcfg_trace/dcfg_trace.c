@@ -102,6 +102,7 @@ void tk_dcfg_trace_free(tk_dcfg_trace *t) {
         for (size_t j = 0; j < p->ndict; j++)
             tk_free(p->dict[j].key);
         tk_free(p->dict);
+        tk_free(p->dict_slots);
         dt_table_free(&p->table);
     }
     tk_free(t->procs);

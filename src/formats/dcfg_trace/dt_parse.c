@@ -285,12 +285,6 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
             key[n++] = c;
         }
         key[n] = 0;
-        for (size_t i = 0; i < proc->ndict; i++)
-            if (proc->dict[i].key_len == n && memcmp(proc->dict[i].key, key, n) == 0) {
-                tk_free(key);
-                return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, koff - 1,
-                                   "duplicate dictionary key \"%.*s\"", (int)klen, k);
-            }
         if (grow((void **)&proc->dict, &cap, proc->ndict + 1, sizeof *proc->dict)) {
             tk_free(key);
             return nomem(lx);
@@ -298,6 +292,7 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
         dt_dict_entry *d = &proc->dict[proc->ndict++];
         d->key = key;
         d->key_len = n;
+        d->key_offset = koff - 1;
         if ((st = expect(lx, ':', "':' after a dictionary key")) != TK_OK)
             return st;
         skip_ws(lx);
@@ -326,6 +321,16 @@ static tk_status check_dictionary(lexer *lx, dt_process *proc) {
     size_t n = proc->ndict;
     if (n == 0)
         return TK_OK;
+    if (dt_dict_index(proc) != 0)
+        return nomem(lx);
+    /* duplicates: linear probing finds the first entry with a key first */
+    for (size_t i = 0; i < n; i++) {
+        const dt_dict_entry *d = &proc->dict[i];
+        long first = dt_dict_find(proc, d->key, d->key + d->key_len);
+        if (first != (long)i)
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, d->key_offset,
+                               "duplicate dictionary key \"%s\"", d->key);
+    }
     /* edges of the reference graph: per entry, the referenced entries */
     size_t *first = tk_calloc(n + 1, sizeof *first);
     size_t *refs = NULL, nrefs = 0, cap = 0;
