@@ -410,7 +410,7 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
             syms[a] = (sym){m->counts[slot], (uint32_t)m->keys[slot], slot, 0};
         }
         /* length-limit to 32 bits by flattening the weights until it fits */
-        for (unsigned shift = 0;; shift++) {
+        for (;;) {
             qsort(syms, n, sizeof *syms, cmp_weight);
             if (huffman_lengths(syms, n, w, parent) <= TK_DCFG_TRACE_MAX_CODE_BITS)
                 break;
