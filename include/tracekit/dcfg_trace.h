@@ -177,7 +177,8 @@ typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
 typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
 
 typedef struct tk_dcfg_trace_encode_options {
-    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary */
+    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary,
+                               7-9 also multi-edge rows (4-edge paths) when they are smaller */
     int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
     uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
     uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit) */

@@ -235,7 +235,10 @@ typedef struct seq {
     size_t n;
 } seq;
 
-static void round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
+/* Encodes, decodes (serially and on 3 threads) and compares; returns the
+ * sum of EDGE_COUNT (less than the edges when multi-edge rows are used). */
+static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
+    uint64_t edge_counts = 0;
     tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     opt.level = level;
     opt.compat_intel = compat;
@@ -266,7 +269,7 @@ static void round_trip(const seq *s, size_t nseq, int level, int compat, uint64_
         fprintf(stderr, "    %s (line %llu col %llu)\n", err.message, (unsigned long long)err.line,
                 (unsigned long long)err.column);
         free(m.p);
-        return;
+        return 0;
     }
     for (unsigned threads = 1; threads <= 3; threads += 2) {
         edges_buf b = {0};
@@ -295,12 +298,14 @@ static void round_trip(const seq *s, size_t nseq, int level, int compat, uint64_
             tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
             TK_CHECK_EQ_U64(ci.preceding_instr_count, sum);
             sum += ci.instr_count;
+            edge_counts += ci.edge_count;
         }
     }
     if (compat)
         TK_CHECK(memchr(m.p, '<', m.n) == NULL);
     tk_dcfg_trace_free(t);
     free(m.p);
+    return edge_counts;
 }
 
 static uint64_t rnd(uint64_t *s) {
@@ -336,6 +341,32 @@ static void test_encoder_round_trips(void) {
         free(s[i].e);
 }
 
+static void test_multi_edge_transitions(void) {
+    /* a long program-like walk: nested loops with fixed trip counts and rare
+     * noise; at level 9 the encoder chooses multi-edge transitions */
+    uint64_t r = 777;
+    size_t n = 300000;
+    uint32_t *e = malloc(n * sizeof *e);
+    size_t k = 0;
+    uint32_t outer = 0;
+    while (k < n) {
+        e[k++] = 1;
+        for (uint32_t it = 0; it < 6 && k < n; it++) {
+            e[k++] = 2;
+            e[k++] = 3;
+            e[k++] = (rnd(&r) % 97 == 0) ? 5 : 4;
+        }
+        if (k < n)
+            e[k++] = (outer++ % 3) ? 6 : 7;
+    }
+    seq s = {3, 0, e, n};
+    uint64_t plain = round_trip(&s, 1, 5, 0, 100000);
+    uint64_t multi = round_trip(&s, 1, 9, 0, 100000);
+    TK_CHECK_EQ_U64(plain, n);
+    TK_CHECK(multi < n / 2);
+    free(e);
+}
+
 static void test_long_codes_and_length_limit(void) {
     /* one edge with 600 successors of geometric frequencies: Huffman lengths
      * beyond 32 bits are limited, and codes longer than one lookup level
@@ -367,4 +398,5 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
-             TK_CASE(test_encoder_round_trips), TK_CASE(test_long_codes_and_length_limit))
+             TK_CASE(test_encoder_round_trips), TK_CASE(test_multi_edge_transitions),
+             TK_CASE(test_long_codes_and_length_limit))
