@@ -60,15 +60,6 @@ static int sb_printf(strbuf *b, const char *fmt, ...) {
     return sb_add(b, tmp, (size_t)n);
 }
 
-static uint64_t mix64(uint64_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
 /* Symbols of the transition tables: (current edge, path of 1..K next edges).
  * Keys are stored with a fixed stride: x, n, e[0..K). Open addressing over
  * symbol indexes. */
@@ -85,16 +76,21 @@ typedef struct sym_map {
     unsigned stride;
 } sym_map;
 
-static uint64_t sym_hash(uint32_t x, const uint32_t *e, unsigned n) {
-    uint64_t h = mix64(((uint64_t)x << 8) | n);
+static inline uint64_t sym_hash(uint32_t x, const uint32_t *e, unsigned n) {
+    uint64_t h = (uint64_t)x * 0x9e3779b97f4a7c15ULL + n;
     for (unsigned i = 0; i < n; i++)
-        h = mix64(h ^ ((uint64_t)e[i] * 0x9e3779b97f4a7c15ULL));
-    return h;
+        h = (h ^ e[i]) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29) ^ (h >> 47);
 }
 
-static int sym_equal(const sym_map *m, size_t s, uint32_t x, const uint32_t *e, unsigned n) {
+static inline int sym_equal(const sym_map *m, size_t s, uint32_t x, const uint32_t *e, unsigned n) {
     const uint32_t *k = m->keys + s * m->stride;
-    return k[0] == x && k[1] == n && memcmp(k + 2, e, n * sizeof *e) == 0;
+    if (k[0] != x || k[1] != n)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (k[2 + i] != e[i])
+            return 0;
+    return 1;
 }
 
 static size_t sm_find(const sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
