@@ -61,6 +61,8 @@ static int write_mem(void *ctx, const void *data, size_t n) {
 static int keep_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
     (void)chunk;
     edge_buf *b = ctx;
+    if (n == 0)
+        return 0;
     if (b->n + n > b->cap) {
         size_t cap = (b->n + n) * 2;
         uint32_t *q = realloc(b->v, cap * sizeof *q);

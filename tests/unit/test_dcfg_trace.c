@@ -14,6 +14,8 @@ typedef struct edges_buf {
 static int collect(void *ctx, size_t chunk, const uint32_t *e, size_t n) {
     (void)chunk;
     edges_buf *b = ctx;
+    if (n == 0)
+        return 0;
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2;
         b->v = realloc(b->v, b->cap * sizeof *b->v);

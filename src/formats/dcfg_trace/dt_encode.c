@@ -311,6 +311,8 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
 
 static tk_status append_pending(tk_dcfg_trace_encoder *e, const uint32_t *edges, size_t n,
                                  tk_error *err) {
+    if (n == 0)
+        return TK_OK;
     for (size_t i = 0; i < n; i++)
         if (edges[i] == 0)
             return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
@@ -1068,8 +1070,11 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
                 return st;
         }
     }
-    memmove(e->pend, e->pend + i, (e->npend - i) * sizeof *e->pend);
-    e->npend -= i;
+    if (i > 0) {
+        if (e->npend > i)
+            memmove(e->pend, e->pend + i, (e->npend - i) * sizeof *e->pend);
+        e->npend -= i;
+    }
     return TK_OK;
 }
 
