@@ -54,6 +54,8 @@ STATIC_LIB := $(BUILD)/libtracekit.a
 SHARED_LIB := $(BUILD)/libtracekit.so
 PROGRAM := $(BUILD)/tracekit
 
+.SECONDARY:
+
 .PHONY: all deps check check-regen test-binaries demo fuzz fuzzers fuzz-run bench install clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)

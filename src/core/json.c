@@ -36,6 +36,23 @@ struct tk_json {
     size_t scratch_len, scratch_cap;
 };
 
+/* Character classes for the scanning loops. */
+enum { C_WS = 1, C_NUM = 2, C_PLAIN = 4, C_DIGIT = 8 };
+
+static const uint8_t char_class[256] = {
+    ['\t'] = C_WS, ['\r'] = C_WS, [' '] = C_WS | C_PLAIN,
+    ['-'] = C_NUM | C_PLAIN, ['+'] = C_NUM | C_PLAIN, ['.'] = C_NUM | C_PLAIN,
+    ['e'] = C_NUM | C_PLAIN, ['E'] = C_NUM | C_PLAIN,
+    ['0'] = C_NUM | C_PLAIN | C_DIGIT, ['1'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['2'] = C_NUM | C_PLAIN | C_DIGIT, ['3'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['4'] = C_NUM | C_PLAIN | C_DIGIT, ['5'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['6'] = C_NUM | C_PLAIN | C_DIGIT, ['7'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['8'] = C_NUM | C_PLAIN | C_DIGIT, ['9'] = C_NUM | C_PLAIN | C_DIGIT,
+};
+
+/* Bytes that may be copied as they are inside a string: >= 0x20, not '"' or '\\'. */
+static inline int plain_string_byte(uint8_t c) { return c >= 0x20 && c != '"' && c != '\\'; }
+
 const char *tk_json_type_name(tk_json_type t)
 {
     switch (t) {
@@ -148,6 +165,9 @@ static int peekc(tk_json *j, tk_error *err, tk_status *st)
 static tk_status skip_ws(tk_json *j, tk_error *err)
 {
     for (;;) {
+        const uint8_t *p = j->cur, *lim = j->lim;
+        while (p < lim && (char_class[*p] & C_WS)) p++;
+        j->cur = p;
         if (j->cur == j->lim) {
             tk_status st = refill(j, err);
             if (st != TK_OK) return st;
@@ -230,7 +250,7 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
         }
         /* copy a run of plain characters */
         const uint8_t *p = j->cur;
-        while (p < j->lim && *p != '"' && *p != '\\' && *p >= 0x20) p++;
+        while (p < j->lim && plain_string_byte(*p)) p++;
         size_t run = (size_t)(p - j->cur);
         if (run) {
             if (j->scratch_len + run > j->max_string)
@@ -306,33 +326,30 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
     }
 }
 
-static int is_num_char(int c)
-{
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
+static int is_num_char(int c) { return c >= 0 && (char_class[c] & C_NUM); }
 
-static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
+/* Validate the JSON number grammar of s[0..n) and fill the token's values. */
+static tk_status finish_number(tk_json *j, tk_json_token *tok, const char *s, size_t n, tk_error *err)
 {
-    j->scratch_len = 0;
-    for (;;) {
-        tk_status st = TK_OK;
-        int c = peekc(j, err, &st);
-        if (st != TK_OK) return st;
-        if (c < 0 || !is_num_char(c)) break;
-        if (j->scratch_len >= 400)
-            return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
-        if (scratch_reserve(j, 1)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        j->scratch[j->scratch_len++] = (char)c;
-        j->cur++;
-    }
-    j->scratch[j->scratch_len] = '\0';
-    const char *s = j->scratch;
-    size_t n = j->scratch_len, i = 0;
-    /* validate the JSON number grammar */
+    size_t i = 0;
+    tok->str = s;
+    tok->len = n;
     tok->negative = 0;
-    if (i < n && s[i] == '-') { tok->negative = 1; i++; }
+    tok->is_int = 0;
+    tok->u = 0;
+    if (i < n && s[i] == '-') {
+        tok->negative = 1;
+        i++;
+    }
     size_t int_start = i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    uint64_t v = 0;
+    int overflow = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10)) overflow = 1;
+        v = v * 10 + d;
+        i++;
+    }
     size_t int_len = i - int_start;
     int ok = int_len > 0 && !(int_len > 1 && s[int_start] == '0');
     int is_int = 1;
@@ -351,24 +368,59 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
         while (i < n && s[i] >= '0' && s[i] <= '9') i++;
         ok = i > f;
     }
-    if (!ok || i != n) {
-        tok->str = s;
-        tok->len = n;
-        return tk_json_fail(j, tok, err, "malformed number '%.40s'", s);
+    if (!ok || i != n) return tk_json_fail(j, tok, err, "malformed number '%.*s'", (int)(n < 40 ? n : 40), s);
+    if (is_int && !overflow) {
+        tok->is_int = 1;
+        tok->u = v;
+        tok->d = tok->negative ? -(double)v : (double)v;
+        return TK_OK;
     }
-    tok->str = s;
-    tok->len = n;
-    tok->is_int = 0;
-    tok->u = 0;
-    if (is_int) {
-        uint64_t u;
-        if (tk_parse_u64(s + int_start, int_len, &u) == TK_OK) {
-            tok->is_int = 1;
-            tok->u = u;
-        }
-    }
-    tok->d = strtod(s, NULL);
+    char buf[448];
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    tok->d = strtod(buf, NULL);
     return TK_OK;
+}
+
+static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
+{
+    /* fast path: the literal ends inside the current chunk (always, for mapped input) */
+    const uint8_t *p = j->cur, *lim = j->lim;
+    /* common case: a plain non-negative integer that fits, parsed while scanning */
+    uint64_t v = 0;
+    while (p < lim && (char_class[*p] & C_DIGIT) && v < UINT64_MAX / 10 - 1) v = v * 10 + (uint64_t)(*p++ - '0');
+    if (p < lim && !(char_class[*p] & C_NUM) && p > j->cur && (*j->cur != '0' || p == j->cur + 1)) {
+        tok->str = (const char *)j->cur;
+        tok->len = (size_t)(p - j->cur);
+        tok->is_int = 1;
+        tok->u = v;
+        tok->d = (double)v;
+        j->cur = p;
+        return TK_OK;
+    }
+    p = j->cur;
+    while (p < lim && is_num_char(*p)) p++;
+    if (p < j->lim || tk_input_is_mapped(j->in)) {
+        size_t n = (size_t)(p - j->cur);
+        if (n > 400) return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
+        const char *s = (const char *)j->cur;
+        j->cur = p;
+        return finish_number(j, tok, s, n, err);
+    }
+    /* slow path: the literal may continue in the next chunk */
+    j->scratch_len = 0;
+    for (;;) {
+        tk_status st = TK_OK;
+        int c = peekc(j, err, &st);
+        if (st != TK_OK) return st;
+        if (c < 0 || !is_num_char(c)) break;
+        if (j->scratch_len >= 400) return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
+        if (scratch_reserve(j, 1)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        j->scratch[j->scratch_len++] = (char)c;
+        j->cur++;
+    }
+    j->scratch[j->scratch_len] = '\0';
+    return finish_number(j, tok, j->scratch, j->scratch_len, err);
 }
 
 static tk_status expect_word(tk_json *j, const char *word, tk_json_token *tok, tk_error *err)
@@ -414,7 +466,12 @@ tk_status tk_json_next(tk_json *j, tk_json_token *tok, tk_error *err)
         tk_status st = skip_ws(j, err);
         if (st != TK_OK) return st;
         int c = j->cur < j->lim ? *j->cur : -1;
-        memset(tok, 0, sizeof *tok);
+        tok->type = TK_JSON_NONE;
+        tok->str = NULL;
+        tok->len = 0;
+        tok->is_int = tok->negative = tok->had_escapes = 0;
+        tok->u = 0;
+        tok->d = 0;
         uint64_t off = cur_offset(j);
         tok->offset = (int64_t)off;
         tok->line = j->line;

@@ -31,7 +31,7 @@ typedef struct tk_json_token {
      * Borrowed until the next call. */
     const char *str;
     size_t len;
-    /* NUMBER only */
+    /* NUMBER only (str is then not NUL-terminated) */
     int is_int;      /* an integer literal (no fraction, no exponent) that fits 64 bits */
     int negative;    /* the literal had a '-' */
     uint64_t u;      /* magnitude when is_int */

@@ -29,7 +29,7 @@ tk_status tk_scan_u64(const char **pp, const char *end, uint64_t *out)
         if (p >= end || *p < '0' || *p > '9') return TK_ERR_FORMAT;
         while (p < end && *p >= '0' && *p <= '9') {
             uint64_t d = (uint64_t)(*p - '0');
-            if (v > (UINT64_MAX - d) / 10) overflow = 1;
+            if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10)) overflow = 1;
             v = v * 10 + d;
             p++;
         }
