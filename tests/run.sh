@@ -33,10 +33,12 @@ for build in "$@"; do
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
     # unit tests
-    for t in "$build"/tests/test_*; do
-        [ -x "$t" ] || continue
-        name=$(basename "$t")
+    for src in tests/unit/test_*.c; do
+        [ -f "$src" ] || continue
+        name=$(basename "$src" .c)
+        t="$build/tests/$name"
         wanted "$name" || continue
+        [ -x "$t" ] || { note_fail "$label unit $name (not built)"; continue; }
         out=$("$t" 2>"$tmp/err")
         rc=$?
         res=$(printf '%s\n' "$out" | sed -n 's/^RESULT pass=\([0-9]*\) fail=\([0-9]*\)$/\1 \2/p' | tail -1)
@@ -88,9 +90,11 @@ for build in "$@"; do
     done
 
     # fuzz corpora replayed through the harnesses
-    for r in "$build"/fuzz/replay_fuzz_*; do
-        [ -x "$r" ] || continue
-        x=${r##*/replay_fuzz_}
+    for src in fuzz/fuzz_*.c; do
+        [ -f "$src" ] || continue
+        x=$(basename "$src" .c); x=${x#fuzz_}
+        r="$build/fuzz/replay_fuzz_$x"
+        [ -x "$r" ] || { note_fail "$label fuzz $x (replay driver not built)"; continue; }
         wanted "fuzz_$x" || continue
         dirs=()
         for d in "fuzz/corpus/$x" "tests/data/$x/pass" "tests/data/$x/fail"; do [ -d "$d" ] && dirs+=("$d"); done

@@ -21,7 +21,8 @@ extern "C" {
 typedef enum tk_callgrind_detail {
     TK_CALLGRIND_DETAIL_FULL = 0,     /* every subposition (address, bb, line) */
     TK_CALLGRIND_DETAIL_LINES = 1,    /* source lines only (addresses and bbs dropped) */
-    TK_CALLGRIND_DETAIL_FUNCTIONS = 2 /* no positions: per function and file */
+    TK_CALLGRIND_DETAIL_FUNCTIONS = 2, /* no positions: per function and file */
+    TK_CALLGRIND_DETAIL_NONE = 3       /* no rows at all: validate only (check) */
 } tk_callgrind_detail;
 
 /* Longest line accepted (bytes); longer lines are a TK_ERR_LIMIT error. */
@@ -31,9 +32,10 @@ typedef struct tk_callgrind_read_options {
     const char *path;          /* for error locations; may be NULL */
     tk_diag *diag;             /* non-NULL: check mode, report every problem and go on */
     tk_callgrind_detail detail;
+    int skip_jumps;            /* do not keep jump rows */
 } tk_callgrind_read_options;
 
-#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL}
+#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL, 0}
 
 /* Parse callgrind text from a buffer into `p` (parts are appended).
  * Returns TK_OK; TK_ERR_FORMAT/TK_ERR_LIMIT/TK_ERR_UNSUPPORTED with a located

@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tracekit/status.h"
 
@@ -149,7 +150,6 @@ typedef struct tk_cfg_block {
     uint64_t addr_offset;        /* relative to the image load address */
     uint64_t count;              /* COUNT cell, or derived (see top) */
     uint32_t flags;
-    tk_cfg_loc loc;
 } tk_cfg_block;
 
 typedef struct tk_cfg_edge {
@@ -160,7 +160,6 @@ typedef struct tk_cfg_edge {
     uint32_t counts;       /* offset of COUNT_PER_THREAD in the process's u64 pool */
     uint32_t nthreads;     /* length of COUNT_PER_THREAD */
     uint64_t count;        /* sum over threads */
-    tk_cfg_loc loc;
 } tk_cfg_edge;
 
 #define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
@@ -224,13 +223,16 @@ typedef struct tk_cfg_process {
     uint64_t *counts; uint32_t ncounts; /* per-thread edge counts */
 
     /* adjacency (CSR over node indexes): edges out of / into node n are
-     * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, ascending edge id) */
+     * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order) */
     uint32_t *out_start, *out_edges, *in_start, *in_edges;
 
     tk_cfg_idmap *node_map;      /* node id -> node index */
     tk_cfg_idmap *edge_map;      /* edge id -> edge index */
     tk_cfg_idmap *loop_map;      /* head block index -> loop index */
     tk_cfg_idmap *routine_map;   /* entry block index -> routine index */
+    /* where each block / edge row was in the file: only kept when read with
+     * a diagnostics sink (check mode), else NULL (see tk_cfg_block_loc) */
+    tk_cfg_loc *block_locs, *edge_locs;
     tk_cfg_loc loc;
     int routines_computed;       /* ROUTINES absent everywhere: computed */
 } tk_cfg_process;
@@ -286,6 +288,17 @@ uint32_t tk_cfg_node_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nod
 uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_special_kind k);
 
 /* ---- blocks --------------------------------------------------------------- */
+/* Row location of a block / edge ({0, 0} when locations were not kept). */
+static inline tk_cfg_loc tk_cfg_block_loc(const tk_cfg_process *p, uint32_t block)
+{
+    tk_cfg_loc none = {0, 0};
+    return p->block_locs && block < p->nblocks ? p->block_locs[block] : none;
+}
+static inline tk_cfg_loc tk_cfg_edge_loc(const tk_cfg_process *p, uint32_t edge)
+{
+    tk_cfg_loc none = {0, 0};
+    return p->edge_locs && edge < p->nedges ? p->edge_locs[edge] : none;
+}
 uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
 uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
 /* Per-thread execution count (derived from edges). */
@@ -323,6 +336,18 @@ uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
 uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
 
 /* ---- routines and loops --------------------------------------------------- */
+/* Routine id (its entry block's id), 0 when the entry did not resolve. */
+static inline uint32_t tk_cfg_routine_id(const tk_cfg_process *p, uint32_t routine)
+{
+    if (routine >= p->nroutines || p->routines[routine].entry >= p->nblocks) return 0;
+    return p->blocks[p->routines[routine].entry].id;
+}
+/* Loop id (its head block's id), 0 when the head did not resolve. */
+static inline uint32_t tk_cfg_loop_id(const tk_cfg_process *p, uint32_t loop)
+{
+    if (loop >= p->nloops || p->loops[loop].head >= p->nblocks) return 0;
+    return p->blocks[p->loops[loop].head].id;
+}
 /* Entry count = entry block's execution count. */
 uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
 /* Immediate dominator (node index) of a block in a routine: the entry's is
@@ -336,6 +361,18 @@ uint64_t tk_cfg_loop_entry_count_thread(const tk_cfg *cfg, const tk_cfg_process 
 uint64_t tk_cfg_loop_iteration_count(const tk_cfg_process *p, uint32_t loop);
 /* Is the edge a back edge of the loop (source in back_srcs, target = head)? */
 int tk_cfg_loop_is_back_edge(const tk_cfg_process *p, uint32_t loop, uint32_t edge);
+
+/* ---- Graphviz ------------------------------------------------------------- */
+/* What to draw: the routines containing the given node ids, the loops with
+ * the given head ids, the given images; everything when all are empty.
+ * Edges touching a drawn block are drawn, with their outside endpoint. */
+typedef struct tk_cfg_dot_options {
+    const uint32_t *routines; size_t nroutines;
+    const uint32_t *loops; size_t nloops;
+    const uint32_t *images; size_t nimages;
+} tk_cfg_dot_options;
+#define TK_CFG_DOT_OPTIONS_INIT {NULL, 0, NULL, 0, NULL, 0}
+tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, FILE *f, tk_error *err);
 
 /* ---- building (used by readers) ------------------------------------------ */
 /* Copy a string into the string table; returns its offset or UINT32_MAX on

@@ -9,6 +9,8 @@
 
 #include "alloc.h"
 #include "callgrind.h"
+#include "cfg.h"
+#include "dcfg.h"
 #include "format.h"
 #include "input.h"
 #include "output.h"
@@ -20,6 +22,9 @@
 #include "latency.h"
 #include "viewers.h"
 #include "xray.h"
+#include "deps.h"
+#include "slice.h"
+#include "wet.h"
 
 #ifdef __cplusplus
 extern "C" {

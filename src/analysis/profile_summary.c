@@ -335,6 +335,15 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             }
         }
     }
+    /* Call costs can exceed the sum of the cost lines (valgrind's call costs
+     * match its summary: line, a few events above totals:; partial collection
+     * with --toggle-collect; converted profiles): no entry is shown above the
+     * program total. */
+    for (size_t i = 0; i < t.count && st == TK_OK; i++) {
+        uint64_t *incl = t.values + i * 2 * nev + nev;
+        for (size_t j = 0; j < nev; j++)
+            if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
+    }
     if (st == TK_OK) {
         s->entries = calloc(t.count ? t.count : 1, sizeof *s->entries);
         if (!s->entries) st = TK_ERR_NOMEM;
@@ -398,11 +407,12 @@ void tk_prof_summary_free(tk_prof_summary *s)
     free(s);
 }
 
-/* qsort has no context argument: sort an array of (keys..., entry) records. */
+/* qsort has no context argument: sort an array of (keys..., entry) records.
+ * Names are compared only on cost ties, in byte order (like the dump). */
 typedef struct sort_rec {
     uint64_t k[4];
-    uint32_t r_name, r_file, r_object;
-    uint32_t line_hi, line_lo;
+    const char *name, *file, *object;
+    uint64_t line;
     size_t entry;
 } sort_rec;
 
@@ -411,22 +421,19 @@ static int cmp_sort_rec(const void *a, const void *b)
     const sort_rec *x = a, *y = b;
     for (int i = 0; i < 4; i++)
         if (x->k[i] != y->k[i]) return x->k[i] > y->k[i] ? -1 : 1; /* descending */
-    if (x->r_name != y->r_name) return x->r_name < y->r_name ? -1 : 1;
-    if (x->r_file != y->r_file) return x->r_file < y->r_file ? -1 : 1;
-    if (x->r_object != y->r_object) return x->r_object < y->r_object ? -1 : 1;
-    if (x->line_hi != y->line_hi) return x->line_hi < y->line_hi ? -1 : 1;
-    if (x->line_lo != y->line_lo) return x->line_lo < y->line_lo ? -1 : 1;
-    return 0;
+    int c = strcmp(x->name, y->name);
+    if (!c) c = strcmp(x->file, y->file);
+    if (!c) c = strcmp(x->object, y->object);
+    if (c) return c;
+    return (x->line > y->line) - (x->line < y->line);
 }
 
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive)
 {
-    uint32_t *rank = tk_profile_string_ranks(p);
     sort_rec *v = malloc((s->count ? s->count : 1) * sizeof *v);
     tk_prof_entry *copy = malloc((s->count ? s->count : 1) * sizeof *copy);
-    if (!rank || !v || !copy) {
-        free(rank);
+    if (!v || !copy) {
         free(v);
         free(copy);
         return; /* out of memory: leave the order as it is */
@@ -436,17 +443,15 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
         memset(&v[i], 0, sizeof v[i]);
         for (size_t j = 0; j < n_events && j < 4; j++)
             v[i].k[j] = (inclusive ? e->inclusive : e->self)[events[j]];
-        v[i].r_name = e->name == TK_PROF_NONE ? 0 : rank[e->name];
-        v[i].r_file = e->file == TK_PROF_NONE ? 0 : rank[e->file];
-        v[i].r_object = e->object == TK_PROF_NONE ? 0 : rank[e->object];
-        v[i].line_hi = (uint32_t)(e->line >> 32);
-        v[i].line_lo = (uint32_t)e->line;
+        v[i].name = e->name == TK_PROF_NONE ? "" : tk_profile_str(p, e->name);
+        v[i].file = e->file == TK_PROF_NONE ? "" : tk_profile_str(p, e->file);
+        v[i].object = e->object == TK_PROF_NONE ? "" : tk_profile_str(p, e->object);
+        v[i].line = e->line;
         v[i].entry = i;
     }
     qsort(v, s->count, sizeof *v, cmp_sort_rec);
     memcpy(copy, s->entries, s->count * sizeof *copy);
     for (size_t i = 0; i < s->count; i++) s->entries[i] = copy[v[i].entry];
-    free(rank);
     free(v);
     free(copy);
 }

@@ -106,6 +106,7 @@ int cli_dispatch(cli_cmd_id id, int argc, char **argv)
     ctx.inputs = calloc((size_t)ctx.ninputs, sizeof *ctx.inputs);
     ctx.paths = loose.pos;
     rc = CLI_EXIT_OK;
+    int nempty = 0;
     if (!ctx.inputs) {
         rc = cli_usage_error(cmd, "out of memory");
         goto done;
@@ -119,6 +120,19 @@ int cli_dispatch(cli_cmd_id id, int argc, char **argv)
             goto done;
         }
         if (from) continue;
+        /* An empty file has no format of its own (callgrind writes an empty
+         * base file beside its per-thread files): it takes the others'. */
+        const uint8_t *head;
+        size_t head_len;
+        st = tk_input_peek(ctx.inputs[i], 1, &head, &head_len, &err);
+        if (st != TK_OK) {
+            rc = cli_error(&err);
+            goto done;
+        }
+        if (head_len == 0) {
+            nempty++;
+            continue;
+        }
         const tk_format *f;
         st = tk_format_detect_input(ctx.inputs[i], &f, &err);
         if (st != TK_OK) {
@@ -134,6 +148,15 @@ int cli_dispatch(cli_cmd_id id, int argc, char **argv)
             goto done;
         }
     }
+
+    if (!ctx.format) {
+        tk_error err;
+        tk_error_set_at(&err, TK_ERR_FORMAT, ctx.paths[0], 0, 0, 0,
+                        "empty input: cannot tell its format (use --from FORMAT)");
+        rc = cli_error(&err);
+        goto done;
+    }
+    (void)nempty;
 
     const cli_format_ops *ops = cli_format_ops_find(ctx.format->name);
     if (id == CLI_INFO) {

@@ -23,6 +23,9 @@ static const cli_command commands[] = {
     {"encode", "DCFG-Trace: write a trace from an edge list",
      "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
      cmd_encode, cmd_encode_help},
+    {"slice", "dynamic slice of a WET trace", "slice TRACE --criterion C [--forward] [--deps KIND] [--depth N] [--lines] [--format FMT] [--to dot]", cmd_slice, cmd_slice_help},
+    {"chain", "shortest dependence chain between two instances of a WET trace", "chain [--deps KIND] TRACE FROM TO", cmd_chain, cmd_chain_help},
+    {"values", "values computed by instructions of a WET trace", "values TRACE INSTR[:INSTANCE]", cmd_values, cmd_values_help},
     {"formats", "every format and what tracekit can do with it", "formats", cmd_formats, NULL},
     {"help", "help on tracekit or a command", "help [COMMAND]", cmd_help, NULL},
 };

@@ -18,6 +18,9 @@ int cmd_encode(int argc, char **argv);
 void cmd_decode_help(FILE *f);
 void cmd_encode_help(FILE *f);
 int cmd_help(int argc, char **argv);
+int cmd_slice(int argc, char **argv);
+int cmd_chain(int argc, char **argv);
+int cmd_values(int argc, char **argv);
 
 void cmd_info_help(FILE *f);
 void cmd_check_help(FILE *f);
@@ -27,5 +30,8 @@ void cmd_convert_help(FILE *f);
 void cmd_dump_help(FILE *f);
 void cmd_diff_help(FILE *f);
 void cmd_merge_help(FILE *f);
+void cmd_slice_help(FILE *f);
+void cmd_chain_help(FILE *f);
+void cmd_values_help(FILE *f);
 
 #endif

@@ -9,7 +9,8 @@
 /* ---- shared helpers ------------------------------------------------------------- */
 
 /* Read every input into one profile (their parts appended in order). */
-static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
+static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jumps,
+                             tk_profile **out)
 {
     tk_profile *p;
     if (tk_profile_new(&p) != TK_OK) {
@@ -20,6 +21,7 @@ static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **o
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
         o.path = ctx->paths[i];
         o.detail = detail;
+        o.skip_jumps = skip_jumps;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
@@ -32,6 +34,11 @@ static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **o
     return CLI_EXIT_OK;
 }
 
+static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
+{
+    return load_profile_opts(ctx, detail, 0, out);
+}
+
 static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
 {
     if (id == TK_PROF_NONE) return dflt;
@@ -39,19 +46,50 @@ static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
     return *s ? s : dflt;
 }
 
-static void put_commas(FILE *f, uint64_t v)
+/* Report output writes many small pieces: skip stdio's per-call locking. */
+#ifdef __GLIBC__
+#define out_write(p, n, f) fwrite_unlocked((p), 1, (n), (f))
+#define out_char(c, f) putc_unlocked((c), (f))
+#else
+#define out_write(p, n, f) fwrite((p), 1, (n), (f))
+#define out_char(c, f) putc((c), (f))
+#endif
+
+/* Decimal digits of v into the end of buf (no NUL); returns the start. */
+static char *u64_digits(uint64_t v, char *end)
 {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%" PRIu64, v);
-    char out[48];
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0) out[k++] = ',';
-        out[k++] = buf[i];
-    }
-    out[k] = 0;
-    fputs(out, f);
+    char *p = end;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
 }
+
+static void put_u64(FILE *f, uint64_t v)
+{
+    char buf[24];
+    char *p = u64_digits(v, buf + sizeof buf);
+    out_write(p, (size_t)(buf + sizeof buf - p), f);
+}
+
+/* v with thousands separators, right-aligned in width (0: no padding). */
+static void put_padded(FILE *f, uint64_t v, int width)
+{
+    char buf[64];
+    char *end = buf + sizeof buf, *p = end;
+    int digits = 0;
+    do {
+        if (digits && digits % 3 == 0) *--p = ',';
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+        digits++;
+    } while (v);
+    while (end - p < width && p > buf) *--p = ' ';
+    out_write(p, (size_t)(end - p), f);
+}
+
+static void put_commas(FILE *f, uint64_t v) { put_padded(f, v, 0); }
 
 static int width_commas(uint64_t v)
 {
@@ -61,12 +99,6 @@ static int width_commas(uint64_t v)
         d++;
     }
     return d + (d - 1) / 3;
-}
-
-static void put_padded(FILE *f, uint64_t v, int width)
-{
-    for (int i = width_commas(v); i < width; i++) fputc(' ', f);
-    put_commas(f, v);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -100,13 +132,35 @@ static void csv_str(FILE *f, const char *s)
 static void json_u64s(FILE *f, const uint64_t *v, size_t n)
 {
     fputc('[', f);
-    for (size_t i = 0; i < n; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", v[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (i) fputc(',', f);
+        put_u64(f, v[i]);
+    }
     fputc(']', f);
 }
 
 static double pct(uint64_t v, uint64_t total)
 {
     return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* " ( 12.3%) ", like printf(" (%5.1f%%) ") for 0..999.9, without printf. */
+static void put_pct(FILE *f, double v)
+{
+    if (!(v >= 0) || v >= 999.95) {
+        fprintf(f, " (%5.1f%%) ", v);
+        return;
+    }
+    unsigned t = (unsigned)(v * 10.0 + 0.5);
+    char buf[16] = " (";
+    unsigned whole = t / 10;
+    buf[2] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
+    buf[3] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
+    buf[4] = (char)('0' + whole % 10);
+    buf[5] = '.';
+    buf[6] = (char)('0' + t % 10);
+    memcpy(buf + 7, "%) ", 3);
+    out_write(buf, 10, f);
 }
 
 /* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
@@ -199,7 +253,7 @@ static int run_check(cli_ctx *ctx, const cli_args *args)
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
         o.path = ctx->paths[i];
         o.diag = &d;
-        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        o.detail = TK_CALLGRIND_DETAIL_NONE;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
@@ -257,6 +311,41 @@ static const cli_opt report_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* Derived events ("event: Sum = Ir + 2 Dr") evaluated on a cost vector;
+ * ok[i] = 0 when the formula cannot be evaluated (unknown event, overflow). */
+static void eval_derived(const tk_profile *p, const uint64_t *costs, uint64_t *out, int *ok)
+{
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++)
+        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i]) == TK_OK;
+}
+
+static void json_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    fputc('[', f);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        if (i) fputc(',', f);
+        if (ok[i])
+            put_u64(f, v[i]);
+        else
+            fputs("null", f);
+    }
+    fputc(']', f);
+}
+
+static void csv_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        fputc(',', f);
+        if (ok[i]) put_u64(f, v[i]);
+    }
+}
+
 static const char *const group_names[] = {"function", "file-function", "file", "object", "line"};
 
 static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
@@ -291,9 +380,10 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
                                                         : TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_profile *p;
-    int rc = load_profile(ctx, detail, &p);
+    int rc = load_profile_opts(ctx, detail, 1, &p); /* the report needs no jumps */
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
+    size_t nder = tk_profile_derived_count(p);
     size_t sort[4] = {0};
     size_t nsort = nev ? 1 : 0;
     const char *sortarg = cli_get(args, "sort");
@@ -350,6 +440,19 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         }
         fputs("],\"totals\":", f);
         json_u64s(f, s->totals, nev);
+        if (nder) {
+            fputs(",\"derived_events\":[", f);
+            for (size_t i = 0; i < nder; i++) {
+                const tk_prof_derived *d = tk_profile_derived(p, i);
+                fputs(i ? ",{\"name\":" : "{\"name\":", f);
+                json_str(f, tk_profile_str(p, d->name));
+                fputs(",\"formula\":", f);
+                json_str(f, tk_profile_str(p, d->formula));
+                fputc('}', f);
+            }
+            fputs("],\"derived_totals\":", f);
+            json_derived(f, p, s->totals);
+        }
         fputs(",\"functions\":[", f);
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
@@ -365,6 +468,12 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             json_u64s(f, e->self, nev);
             fputs(",\"inclusive\":", f);
             json_u64s(f, e->inclusive, nev);
+            if (nder) {
+                fputs(",\"derived_self\":", f);
+                json_derived(f, p, e->self);
+                fputs(",\"derived_inclusive\":", f);
+                json_derived(f, p, e->inclusive);
+            }
             fprintf(f, ",\"calls\":%" PRIu64 "}", e->calls);
             shown++;
         }
@@ -375,7 +484,12 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
         for (size_t i = 0; i < nev; i++)
             fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
-        fputs(",calls\n", f);
+        fputs(",calls", f);
+        for (size_t i = 0; i < nder; i++)
+            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+        for (size_t i = 0; i < nder; i++)
+            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+        fputc('\n', f);
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
             csv_str(f, str_or(p, e->object, ""));
@@ -384,9 +498,18 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             fputc(',', f);
             csv_str(f, str_or(p, e->name, ""));
             fprintf(f, ",%" PRIu64, e->line);
-            for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
-            for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
-            fprintf(f, ",%" PRIu64 "\n", e->calls);
+            for (size_t j = 0; j < nev; j++) {
+                fputc(',', f);
+                put_u64(f, e->self[j]);
+            }
+            for (size_t j = 0; j < nev; j++) {
+                fputc(',', f);
+                put_u64(f, e->inclusive[j]);
+            }
+            fprintf(f, ",%" PRIu64, e->calls);
+            csv_derived(f, p, e->self);
+            csv_derived(f, p, e->inclusive);
+            fputc('\n', f);
         }
     } else {
         fprintf(f, "parts: %zu%s\n", part ? (size_t)1 : tk_profile_part_count(p),
@@ -405,7 +528,23 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             fputc(' ', f);
             put_commas(f, s->totals[j]);
         }
-        fprintf(f, "\n\n");
+        fputc('\n', f);
+        if (nder) {
+            uint64_t dv[TK_PROFILE_MAX_EVENTS];
+            int ok[TK_PROFILE_MAX_EVENTS];
+            eval_derived(p, s->totals, dv, ok);
+            for (size_t i = 0; i < nder; i++) {
+                const tk_prof_derived *d = tk_profile_derived(p, i);
+                fprintf(f, "derived %s = %s: ", tk_profile_str(p, d->name),
+                        tk_profile_str(p, d->formula));
+                if (ok[i])
+                    put_commas(f, dv[i]);
+                else
+                    fputs("(cannot be evaluated)", f);
+                fputc('\n', f);
+            }
+        }
+        fputc('\n', f);
         for (size_t j = 0; j < nev; j++) {
             const char *n = tk_profile_str(p, tk_profile_event(p, j)->name);
             if (j == primary)
@@ -429,7 +568,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             for (size_t j = 0; j < nev; j++) {
                 put_padded(f, e->self[j], w[j]);
                 if (j == primary)
-                    fprintf(f, " (%5.1f%%) ", pct(e->self[j], s->totals[j]));
+                    put_pct(f, pct(e->self[j], s->totals[j]));
                 else
                     fputc(' ', f);
             }
@@ -437,7 +576,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
                 for (size_t j = 0; j < nev; j++) {
                     put_padded(f, e->inclusive[j], w[j]);
                     if (j == primary)
-                        fprintf(f, " (%5.1f%%) ", pct(e->inclusive[j], s->totals[j]));
+                        put_pct(f, pct(e->inclusive[j], s->totals[j]));
                     else
                         fputc(' ', f);
                 }
@@ -714,6 +853,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
         o.path = ctx->paths[i];
         o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        o.skip_jumps = 1;
         tk_error err;
         tk_error_clear(&err);
         if (tk_callgrind_read_input(one, ctx->inputs[i], &o, &err) != TK_OK) {

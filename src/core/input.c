@@ -351,6 +351,21 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
 static tk_status produce(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
 {
     if (in->comp != TK_COMP_NONE) return dec_read(in, dst, n, got, err);
+    /* plain stream with the raw window drained: read straight into dst (one copy less) */
+    *got = 0;
+    if (!in->ravail && !in->raw_eof && !in->mem && n >= RAW_BUF_SIZE) {
+        for (;;) {
+            ssize_t r = read(in->fd, dst, n);
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0)
+                return fail(in, err, TK_ERR_IO, (int64_t)in->raw_fed, "read failed: %s", strerror(errno));
+            if (r == 0) in->raw_eof = 1;
+            in->raw_fed += (uint64_t)r;
+            progress(in, in->raw_fed);
+            *got = (size_t)r;
+            return TK_OK;
+        }
+    }
     /* plain stream: first drain the raw window (bytes read during detection) */
     tk_status st = raw_refill(in, err);
     if (st != TK_OK) return st;
@@ -564,12 +579,15 @@ uint64_t tk_input_offset(const tk_input *in) { return in->base + in->pos; }
 
 /* ---- reading ------------------------------------------------------------ */
 
+/* The next unread byte; NULL while no buffer exists yet (nothing buffered). */
+static const uint8_t *cursor(const tk_input *in) { return in->buf ? in->buf + in->pos : NULL; }
+
 tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t *len, tk_error *err)
 {
     tk_status st = fill(in, want, err);
     if (st != TK_OK) return st;
     size_t avail = in->end - in->pos;
-    *data = in->buf + in->pos;
+    *data = cursor(in);
     *len = avail < want ? avail : want;
     return TK_OK;
 }
@@ -602,7 +620,7 @@ tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_erro
     size_t scanned = 0;
     for (;;) {
         size_t avail = in->end - in->pos;
-        const uint8_t *start = in->buf + in->pos;
+        const uint8_t *start = cursor(in);
         const uint8_t *nl = scanned < avail ? memchr(start + scanned, '\n', avail - scanned) : NULL;
         size_t l, consumed;
         if (nl) {
@@ -643,7 +661,7 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
         if (st != TK_OK) return st;
         if (in->pos == in->end) return TK_END;
     }
-    *data = in->buf + in->pos;
+    *data = cursor(in);
     *len = in->end - in->pos;
     in->pos = in->end;
     if (in->mapped) progress(in, in->pos);
@@ -659,7 +677,7 @@ tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error
         tk_status st = fill(in, avail + more, err);
         if (st != TK_OK) return st;
     }
-    *data = in->buf + in->pos;
+    *data = in->buf ? in->buf + in->pos : (const uint8_t *)"";
     *len = in->end - in->pos;
     in->pos = in->end;
     return TK_OK;

@@ -163,6 +163,8 @@ void tk_cfg_process_release(tk_cfg_process *p)
     free(p->pool);
     free(p->counts);
     free(p->file_instr_count_per_thread);
+    free(p->block_locs);
+    free(p->edge_locs);
     free(p->out_start);
     free(p->out_edges);
     free(p->in_start);

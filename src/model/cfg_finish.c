@@ -77,21 +77,25 @@ static tk_status build_node_map(finish_ctx *c)
         if (cfg->specials[s].id > max_id) max_id = cfg->specials[s].id;
     p->node_map = tk_cfg_idmap_new(p->nnodes, max_id);
     if (!p->node_map) return TK_ERR_NOMEM;
-    for (uint32_t s = 0; s < cfg->nspecials; s++)
-        if (tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s) != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u",
-                   cfg->specials[s].id);
+    /* blocks first: when a producer reuses a block id for a special node
+     * (jdomke's QEMU plugin sets START and END to real blocks), the id means
+     * the block, with a warning */
     for (uint32_t b = 0; b < p->nblocks; b++) {
         uint32_t old = tk_cfg_idmap_put(p->node_map, p->blocks[b].id, b);
-        if (old == TK_CFG_NONE) continue;
-        if (old >= p->nblocks)
-            report(c, TK_SEV_ERROR, p->blocks[b].loc,
-                   "basic-block id %u reuses the id of special node %s", p->blocks[b].id,
-                   tk_cfg_str(cfg, cfg->specials[old - p->nblocks].name));
-        else
-            report(c, TK_SEV_ERROR, p->blocks[b].loc,
+        if (old != TK_CFG_NONE)
+            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                    "duplicate node id %u (first defined at line %u)", p->blocks[b].id,
-                   p->blocks[old].loc.line);
+                   tk_cfg_block_loc(p, old).line);
+    }
+    for (uint32_t s = 0; s < cfg->nspecials; s++) {
+        uint32_t old = tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s);
+        if (old == TK_CFG_NONE) continue;
+        if (old < p->nblocks)
+            report(c, TK_SEV_WARNING, tk_cfg_block_loc(p, old),
+                   "basic-block id %u is also the id of special node %s: the id refers to the block",
+                   p->blocks[old].id, tk_cfg_str(cfg, cfg->specials[s].name));
+        else
+            report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u", cfg->specials[s].id);
     }
     return TK_OK;
 }
@@ -117,19 +121,19 @@ static tk_status resolve_edges(finish_ctx *c)
         tk_cfg_edge *ed = &p->edges[e];
         uint32_t old = tk_cfg_idmap_put(p->edge_map, ed->id, e);
         if (old != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "duplicate edge id %u (first defined at line %u)",
-                   ed->id, p->edges[old].loc.line);
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
+                   ed->id, tk_cfg_edge_loc(p, old).line);
         uint32_t s = tk_cfg_idmap_get(p->node_map, ed->src);
         uint32_t t = tk_cfg_idmap_get(p->node_map, ed->tgt);
         if (s == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "edge %u: source node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: source node %u does not exist", ed->id,
                    ed->src);
         if (t == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "edge %u: target node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: target node %u does not exist", ed->id,
                    ed->tgt);
         uint32_t ty = tk_cfg_idmap_get(types, ed->type);
         if (ty == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, ed->loc, "edge %u: edge type id %u is not in EDGE_TYPES",
+            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: edge type id %u is not in EDGE_TYPES",
                    ed->id, ed->type);
         ed->src = s;
         ed->tgt = t;
@@ -138,12 +142,6 @@ static tk_status resolve_edges(finish_ctx *c)
     }
     tk_cfg_idmap_free(types);
     return TK_OK;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
 }
 
 static tk_status build_adjacency(finish_ctx *c)
@@ -172,36 +170,12 @@ static tk_status build_adjacency(finish_ctx *c)
     }
     memcpy(fill_out, p->out_start, sizeof *fill_out * nn);
     memcpy(fill_in, p->in_start, sizeof *fill_in * nn);
-    /* edges in ascending id order within each list */
-    uint32_t *by_id = malloc(sizeof *by_id * (p->nedges ? p->nedges : 1));
-    if (!by_id) {
-        free(fill_out);
-        free(fill_in);
-        return TK_ERR_NOMEM;
-    }
-    int sorted = 1;
     for (uint32_t e = 0; e < p->nedges; e++) {
-        by_id[e] = e;
-        if (e && p->edges[e].id < p->edges[e - 1].id) sorted = 0;
-    }
-    if (!sorted) {
-        uint64_t *keyed = malloc(sizeof *keyed * p->nedges);
-        if (keyed) {
-            for (uint32_t e = 0; e < p->nedges; e++)
-                keyed[e] = ((uint64_t)p->edges[e].id << 32) | e;
-            qsort(keyed, p->nedges, sizeof *keyed, cmp_u64);
-            for (uint32_t e = 0; e < p->nedges; e++) by_id[e] = (uint32_t)keyed[e];
-            free(keyed);
-        }
-    }
-    for (uint32_t k = 0; k < p->nedges; k++) {
-        uint32_t e = by_id[k];
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
         p->out_edges[fill_out[ed->src]++] = e;
         p->in_edges[fill_in[ed->tgt]++] = e;
     }
-    free(by_id);
     free(fill_out);
     free(fill_in);
     return TK_OK;
@@ -220,6 +194,42 @@ static void derive_block_counts(finish_ctx *c)
     }
 }
 
+typedef struct addr_key {
+    uint64_t addr;
+    uint32_t index;
+} addr_key;
+
+/* LSD radix sort of n keys by addr (stable), 16 bits per pass, only as many
+ * passes as the largest address needs. */
+static int radix_sort(addr_key *k, uint32_t n)
+{
+    uint64_t max = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (k[i].addr > max) max = k[i].addr;
+    addr_key *tmp = malloc(sizeof *tmp * (n ? n : 1));
+    uint32_t *count = malloc(sizeof *count * 65536);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return 0;
+    }
+    for (unsigned shift = 0; shift < 64 && (max >> shift); shift += 16) {
+        memset(count, 0, sizeof *count * 65536);
+        for (uint32_t i = 0; i < n; i++) count[(k[i].addr >> shift) & 0xffff]++;
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d < 65536; d++) {
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++) tmp[count[(k[i].addr >> shift) & 0xffff]++] = k[i];
+        memcpy(k, tmp, sizeof *k * n);
+    }
+    free(tmp);
+    free(count);
+    return 1;
+}
+
 static tk_status build_address_index(finish_ctx *c)
 {
     tk_cfg_process *p = c->p;
@@ -227,11 +237,7 @@ static tk_status build_address_index(finish_ctx *c)
         tk_cfg_image *im = &p->images[i];
         free(im->by_addr);
         im->by_addr = malloc(sizeof *im->by_addr * (im->nblocks ? im->nblocks : 1));
-        uint64_t *keyed = malloc(sizeof *keyed * (im->nblocks ? im->nblocks : 1));
-        if (!im->by_addr || !keyed) {
-            free(keyed);
-            return TK_ERR_NOMEM;
-        }
+        if (!im->by_addr) return TK_ERR_NOMEM;
         int sorted = 1;
         for (uint32_t k = 0; k < im->nblocks; k++) {
             im->by_addr[k] = im->first_block + k;
@@ -239,33 +245,17 @@ static tk_status build_address_index(finish_ctx *c)
                          p->blocks[im->first_block + k - 1].addr_offset)
                 sorted = 0;
         }
-        if (!sorted) {
-            /* addr offsets can be 64-bit: sort indexes by (offset, index) */
-            uint32_t *idx = im->by_addr;
-            const tk_cfg_block *bl = p->blocks;
-            /* simple bottom-up merge sort on idx by addr_offset (stable) */
-            uint32_t *tmp = malloc(sizeof *tmp * im->nblocks);
-            if (!tmp) {
-                free(keyed);
-                return TK_ERR_NOMEM;
-            }
-            for (uint32_t w = 1; w < im->nblocks; w *= 2) {
-                for (uint32_t lo = 0; lo < im->nblocks; lo += 2 * w) {
-                    uint32_t mid = lo + w < im->nblocks ? lo + w : im->nblocks;
-                    uint32_t hi = lo + 2 * w < im->nblocks ? lo + 2 * w : im->nblocks;
-                    uint32_t a = lo, b = mid, o = lo;
-                    while (a < mid && b < hi)
-                        tmp[o++] = bl[idx[b]].addr_offset < bl[idx[a]].addr_offset ? idx[b++]
-                                                                                    : idx[a++];
-                    while (a < mid) tmp[o++] = idx[a++];
-                    while (b < hi) tmp[o++] = idx[b++];
-                }
-                memcpy(idx, tmp, sizeof *tmp * im->nblocks);
-                if (w > UINT32_MAX / 2) break;
-            }
-            free(tmp);
+        if (sorted) continue;
+        addr_key *keys = malloc(sizeof *keys * im->nblocks);
+        if (!keys) return TK_ERR_NOMEM;
+        for (uint32_t k = 0; k < im->nblocks; k++) {
+            keys[k].addr = p->blocks[im->first_block + k].addr_offset;
+            keys[k].index = im->first_block + k;
         }
-        free(keyed);
+        int ok = radix_sort(keys, im->nblocks);
+        for (uint32_t k = 0; ok && k < im->nblocks; k++) im->by_addr[k] = keys[k].index;
+        free(keys);
+        if (!ok) return TK_ERR_NOMEM;
     }
     return TK_OK;
 }
@@ -304,8 +294,7 @@ static void resolve_routines(finish_ctx *c)
                 else
                     report(c, TK_SEV_ERROR, ro->loc,
                            "node %u is in two routines (%u and %u)", id,
-                           p->blocks[p->routines[bl->routine].entry].id,
-                           ro->entry < p->nblocks ? p->blocks[ro->entry].id : 0);
+                           tk_cfg_routine_id(p, bl->routine), tk_cfg_routine_id(p, r));
                 continue;
             }
             bl->routine = r;

@@ -308,6 +308,21 @@ static void set_positions(tk_callgrind_parser *ps, unsigned positions)
 
 static tk_status check_totals(tk_callgrind_parser *ps);
 
+/* Rows the caller asked not to keep are dropped here. */
+static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
+                            const uint64_t *inclusive)
+{
+    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) return TK_OK;
+    return tk_profile_add_call(ps->p, ps->part, key, count, inclusive);
+}
+
+static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, uint64_t executed,
+                            uint64_t followed)
+{
+    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
+    return tk_profile_add_jump(ps->p, ps->part, key, executed, followed);
+}
+
 static tk_status flush_self(tk_callgrind_parser *ps)
 {
     if (!ps->pend_valid) return TK_OK;
@@ -316,7 +331,9 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     for (size_t i = 0; i < w; i++)
         if (__builtin_add_overflow(ps->sum[i], ps->pend[i], &ps->sum[i]))
             return fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
-    tk_status st = tk_profile_add_self(ps->p, ps->part, &ps->pend_key, ps->pend);
+    tk_status st = ps->opt.detail == TK_CALLGRIND_DETAIL_NONE
+                       ? TK_OK
+                       : tk_profile_add_self(ps->p, ps->part, &ps->pend_key, ps->pend);
     if (st == TK_ERR_LIMIT) return fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
     if (st != TK_OK) return nomem(ps);
     return TK_OK;
@@ -927,12 +944,12 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         if (p < e && *p != ' ') return FAST_SLOW;
         n++;
     }
+    if (ps->expecting == EXPECT_JUMP_POS && n) return FAST_SLOW; /* jump source with costs */
     /* commit */
     for (size_t i = 0; i < ps->npos; i++) {
         ps->last[i] = v[i];
         ps->have_last[i] = 1;
     }
-    if (n == 0) return FAST_DONE; /* position only */
     tk_prof_self key;
     key.fn = ps->fn;
     key.file = ps->file;
@@ -947,7 +964,32 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         }
         if (ps->opt.detail == TK_CALLGRIND_DETAIL_LINES) key.pos.addr = key.pos.bb = 0;
     }
-    if (!ps->pend_valid || memcmp(&key, &ps->pend_key, sizeof key) != 0) {
+    if (ps->expecting == EXPECT_CALL_COST) {
+        ps->expecting = EXPECT_ANY;
+        size_t w = tk_profile_event_count(ps->p);
+        memset(ps->costs, 0, w * sizeof *ps->costs);
+        for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
+        ps->call.pos = key.pos;
+        ps->call.fn = ps->fn;
+        ps->call.file = ps->file;
+        return add_status(ps,
+                          store_call(ps,  &ps->call, ps->call_count, ps->costs),
+                          ps->line);
+    }
+    if (ps->expecting == EXPECT_JUMP_POS) {
+        ps->expecting = EXPECT_ANY;
+        ps->jump.pos = key.pos;
+        ps->jump.fn = ps->fn;
+        ps->jump.file = ps->file;
+        return add_status(ps,
+                          store_jump(ps,  &ps->jump, ps->jump_exec,
+                                              ps->jump_follow),
+                          ps->line);
+    }
+    if (n == 0) return FAST_DONE; /* position only */
+    const tk_prof_self *pk = &ps->pend_key;
+    if (!ps->pend_valid || key.fn != pk->fn || key.file != pk->file ||
+        key.pos.line != pk->pos.line || key.pos.addr != pk->pos.addr || key.pos.bb != pk->pos.bb) {
         tk_status st = flush_self(ps);
         if (st != TK_OK) return (int)st;
         ps->pend_key = key;
@@ -981,7 +1023,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->call.fn = ps->fn;
         ps->call.file = ps->file;
         return add_status(ps,
-                          tk_profile_add_call(ps->p, ps->part, &ps->call, ps->call_count, ps->costs),
+                          store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           start);
     }
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
@@ -991,7 +1033,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->jump.fn = ps->fn;
         ps->jump.file = ps->file;
         if ((st = add_status(ps,
-                             tk_profile_add_jump(ps->p, ps->part, &ps->jump, ps->jump_exec,
+                             store_jump(ps,  &ps->jump, ps->jump_exec,
                                                  ps->jump_follow),
                              start)) != TK_OK)
             return st;
@@ -1184,7 +1226,7 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     char c = *s;
     if ((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') {
-        if (ps->expecting == EXPECT_ANY && ps->have_fn && ps->part && ps->part_has_events) {
+        if (ps->have_fn && ps->part && ps->part_has_events) {
             int r = fast_cost_line(ps, s, e);
             if (r != FAST_SLOW) return (tk_status)r;
         }
@@ -1314,7 +1356,27 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
     while (s < end) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         const char *le = nl ? nl : end;
-        st = tk_callgrind_parser_line(ps, s, (size_t)(le - s), ++lineno, s - data, err);
+        ++lineno;
+        /* the common case first: a cost line inside a function body */
+        unsigned char c = (unsigned char)*s;
+        if (((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') && ps->have_fn &&
+            ps->part && ps->part_has_events && le <= ps->nul_free_end &&
+            (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
+            ps->line = s;
+            ps->lineno = lineno;
+            ps->offset = s - data;
+            int r = fast_cost_line(ps, s, le);
+            if (r < 0 && (!ps->opt.diag || r == TK_ERR_NOMEM)) {
+                if (err) *err = ps->first_error;
+                st = (tk_status)r;
+                break;
+            }
+            if (r != FAST_SLOW) {
+                s = nl ? nl + 1 : end;
+                continue;
+            }
+        }
+        st = tk_callgrind_parser_line(ps, s, (size_t)(le - s), lineno, s - data, err);
         if (st != TK_OK) break;
         s = nl ? nl + 1 : end;
     }

@@ -24,7 +24,7 @@ typedef struct reader {
     /* capacities of the growing arrays */
     uint32_t cap_files, cap_types, cap_specials, cap_processes;
     uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
-        cap_loops, cap_pool, cap_counts;
+        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs;
     tk_cfg_process *p;   /* current process */
     uint32_t image;      /* current image index */
     uint32_t routine;    /* current routine index */
@@ -204,7 +204,9 @@ typedef struct table_state {
  * Returns TK_END when the table is empty ("[]"). */
 static tk_status table_header(reader *r, const table_spec *spec, table_state *ts)
 {
-    TRY(expect(r, TK_JSON_ARRAY_BEGIN, "a table (an array whose first row is a header)"));
+    if (r->tok.type != TK_JSON_ARRAY_BEGIN)
+        return fail(r, &r->tok, "%s: expected a table (an array whose first row is a header), found %s",
+                    spec->name, tk_json_type_name(r->tok.type));
     TRY(next(r));
     if (r->tok.type == TK_JSON_ARRAY_END) return TK_END;
     if (r->tok.type != TK_JSON_ARRAY_BEGIN)
@@ -475,7 +477,11 @@ static tk_status block_begin(reader *r, void *ctx, const tk_json_token *row)
     tk_cfg_block *b = &p->blocks[p->nblocks++];
     memset(b, 0, sizeof *b);
     b->image = r->image;
-    b->loc = loc_of(row);
+    if (r->diag) {
+        if (!tk_cfg_grow((void **)&p->block_locs, &r->cap_block_locs, p->nblocks, sizeof *p->block_locs))
+            return nomem(r);
+        p->block_locs[p->nblocks - 1] = loc_of(row);
+    }
     p->images[r->image].nblocks++;
     return TK_OK;
 }
@@ -655,7 +661,11 @@ static tk_status edge_begin(reader *r, void *ctx, const tk_json_token *row)
     GROW(p->edges, p->nedges, r->cap_edges);
     tk_cfg_edge *e = &p->edges[p->nedges++];
     memset(e, 0, sizeof *e);
-    e->loc = loc_of(row);
+    if (r->diag) {
+        if (!tk_cfg_grow((void **)&p->edge_locs, &r->cap_edge_locs, p->nedges, sizeof *p->edge_locs))
+            return nomem(r);
+        p->edge_locs[p->nedges - 1] = loc_of(row);
+    }
     return TK_OK;
 }
 
@@ -731,7 +741,7 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     memset(r->p, 0, sizeof *r->p);
     r->p->loc = loc_of(row);
     r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
-        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = 0;
+        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs = r->cap_edge_locs = 0;
     return TK_OK;
 }
 
@@ -839,14 +849,52 @@ tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *o
     return TK_OK;
 }
 
+/* A diagnostics sink keeping the first error with its location. */
+typedef struct first_error {
+    tk_error err;
+    int have;
+} first_error;
+
+static void keep_first_error(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    first_error *fe = ctx;
+    if (sev != TK_SEV_ERROR || fe->have) return;
+    fe->have = 1;
+    tk_error_set_at(&fe->err, TK_ERR_FORMAT, loc->path, loc->offset, loc->line, loc->column, "%s", msg);
+}
+
+static tk_status open_stream(tk_input **in, const char *path, const tk_dcfg_read_options *opt, tk_error *err)
+{
+    tk_input_options io = TK_INPUT_OPTIONS_INIT;
+    if (opt && opt->input) io = *opt->input;
+    io.no_mmap = 1;
+    return tk_input_open(in, path, &io, err);
+}
+
 tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_options *opt,
                             tk_error *err)
 {
     tk_input *in;
-    tk_input_options io = TK_INPUT_OPTIONS_INIT;
-    tk_status st = tk_input_open(&in, path, &io, err);
+    tk_status st = open_stream(&in, path, opt, err);
     if (st != TK_OK) return st;
     st = tk_dcfg_read(out, in, opt, err);
     tk_input_free(in);
+    if (st == TK_ERR_FORMAT && err && err->line == 0 && !(opt && opt->diag) && strcmp(path, "-") != 0) {
+        first_error fe;
+        memset(&fe, 0, sizeof fe);
+        tk_diag d;
+        tk_diag_init(&d, keep_first_error, &fe);
+        tk_dcfg_read_options again = TK_DCFG_READ_OPTIONS_INIT;
+        if (opt) again = *opt;
+        again.diag = &d;
+        tk_error e2;
+        tk_error_clear(&e2);
+        tk_cfg *cfg = NULL;
+        if (open_stream(&in, path, opt, &e2) == TK_OK) {
+            if (tk_dcfg_read(&cfg, in, &again, &e2) == TK_OK) tk_cfg_free(cfg);
+            tk_input_free(in);
+            if (fe.have && fe.err.line) *err = fe.err;
+        }
+    }
     return st;
 }

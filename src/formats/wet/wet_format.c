@@ -57,7 +57,8 @@ const tk_format tk_format_wet = {
     .name = "wet",
     .title = "WET whole execution trace (comprehensive and limited-history forms)",
     .extensions = ".wet .txt",
-    .caps = TK_CAP_DETECT | TK_CAP_INFO,
-    .targets = "",
+    .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT |
+            TK_CAP_ANNOTATE | TK_CAP_DUMP | TK_CAP_CONVERT | TK_CAP_WRITE,
+    .targets = "wet wet-history json",
     .detect = detect_wet,
 };

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Benchmark: `tracekit report` against `callgrind_annotate --auto=no` (the tool
+# users run) on one large real callgrind profile, plus tracekit's throughput.
+# The profile (>= 100 MB) is made once by valgrind on a Python workload with
+# --dump-instr=yes --collect-jumps=yes --cache-sim=yes --branch-sim=yes
+# --separate-callers=N and cached in $BENCH_CACHE (default ~/.cache/tracekit-bench);
+# making it takes a few minutes of CPU.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
+    { echo "bench callgrind: valgrind not installed, skipped"; exit 0; }
+cache=${BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracekit-bench}
+mkdir -p "$cache"
+callers=${CALLGRIND_BENCH_CALLERS:-12}
+profile=$cache/callgrind-python-instr-jumps-cache-callers$callers.out
+if [ ! -s "$profile" ]; then
+    py=$(python3 -c 'import sys; print(sys.executable)')
+    echo "bench callgrind: generating $profile (valgrind on python3, a few minutes)"
+    valgrind -q --tool=callgrind --dump-instr=yes --collect-jumps=yes --cache-sim=yes \
+        --branch-sim=yes --separate-callers="$callers" --callgrind-out-file="$profile.tmp" \
+        "$py" bench/callgrind_workload.py >/dev/null 2>"$cache/valgrind.log" &&
+        mv "$profile.tmp" "$profile" || { echo "bench callgrind: valgrind failed"; cat "$cache/valgrind.log"; exit 1; }
+fi
+bytes=$(stat -c %s "$profile")
+echo "bench callgrind: profile $profile, $((bytes / 1000000)) MB, $(wc -l <"$profile") lines"
+[ "$bytes" -ge 100000000 ] || echo "bench callgrind: note: profile is under 100 MB (raise CALLGRIND_BENCH_CALLERS)"
+
+bench_compare callgrind-report "'$TRACEKIT' report '$profile'" "callgrind_annotate --auto=no '$profile'"
+
+# Throughput on one core from CPU time (user + sys), which stays meaningful on
+# a busy machine where wall time does not; best of three runs.
+best=
+for _ in 1 2 3; do
+    /usr/bin/time -f '%U %S' -o "$BENCH_OUT/cpu" "$TRACEKIT" report "$profile" >/dev/null 2>&1
+    cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$BENCH_OUT/cpu")
+    if [ -z "$best" ] || awk -v a="$cpu" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$cpu; fi
+done
+bench_throughput callgrind-report-cpu "$bytes" "$best"
+/usr/bin/time -f '%U %S' -o "$BENCH_OUT/cpu" callgrind_annotate --auto=no "$profile" >/dev/null 2>&1
+other=$(awk '{ printf "%.3f", $1 + $2 }' "$BENCH_OUT/cpu")
+awk -v a="$best" -v b="$other" 'BEGIN { if (a > 0) printf "bench callgrind-report-cpu: tracekit %.3f s CPU, callgrind_annotate %.3f s CPU, ratio %.0fx\n", a, b, b / a }'

@@ -1,0 +1,162 @@
+/* tracekit: the deps model — dynamic dependences between instruction instances.
+ *
+ * A node is an instance (instr, k) of a static instruction: the k-th execution,
+ * 0-based. Each instruction has use ports; port 0 is the control dependence,
+ * ports 1.. are data dependences. A dependence entry of port p of instruction i
+ * says "instance `inst` of i used, on port p, what instance `dep_inst` of
+ * instruction `dep` produced". Entries of a port are sorted by `inst`.
+ *
+ * The limited-history form has no ports: every instruction (keyed by address)
+ * has one port of kind TK_DEP_UNKNOWN that may hold several entries per instance.
+ *
+ * Memory: 12 bytes per dependence entry, 12 bytes per value, a few dozen bytes
+ * per static instruction; no allocation per entry. Instances are limited to
+ * TK_DEPS_MAX_INSTANCE and the total number of instance nodes to 2^32-2. */
+#ifndef TRACEKIT_DEPS_H
+#define TRACEKIT_DEPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_deps_form {
+    TK_DEPS_COMPREHENSIVE = 0, /* WET comprehensive trace: ids, ports, values */
+    TK_DEPS_HISTORY = 1        /* WET limited history: address#instance edges only */
+} tk_deps_form;
+
+typedef enum tk_dep_kind {
+    TK_DEP_CONTROL = 0,
+    TK_DEP_DATA = 1,
+    TK_DEP_UNKNOWN = 2 /* limited-history dependences do not say */
+} tk_dep_kind;
+
+/* Largest instance number accepted (instances are 0-based). */
+#define TK_DEPS_MAX_INSTANCE 0xFFFFFFFDu
+/* "No instruction" index. */
+#define TK_DEPS_NONE UINT32_MAX
+
+/* One dependence: instance `inst` of the owning instruction depends on
+ * instance `dep_inst` of instruction index `dep`. */
+typedef struct tk_dep {
+    uint32_t inst;
+    uint32_t dep;
+    uint32_t dep_inst;
+} tk_dep;
+
+/* One reverse dependence: instance `inst` of instruction `user` used (on `port`)
+ * the instance it is listed under. */
+typedef struct tk_dep_use {
+    uint32_t user;
+    uint32_t inst;
+    uint32_t port;
+} tk_dep_use;
+
+/* Static facts of an instruction, filled by tk_deps_get_instr (strings borrowed
+ * from the model). */
+typedef struct tk_deps_instr {
+    uint64_t id;          /* WET id; in the history form, the address */
+    uint64_t addr;
+    const char *file;     /* NULL when unknown */
+    const char *function; /* NULL when unknown */
+    uint32_t line;        /* 0 when unknown */
+    uint32_t nports;
+    uint32_t ninstances;  /* executions: 1 + highest instance mentioned anywhere */
+    uint32_t nvalues;
+    int has_values;       /* 1: "VALUES n" (n may be 0); 0: "NO VALUES" */
+} tk_deps_instr;
+
+typedef struct tk_deps_stats {
+    uint64_t instructions;
+    uint64_t instances;       /* sum of ninstances */
+    uint64_t deps_control;
+    uint64_t deps_data;
+    uint64_t deps_unknown;
+    uint64_t values;
+    uint64_t ports;
+} tk_deps_stats;
+
+typedef struct tk_deps tk_deps;
+
+/* ---- building ------------------------------------------------------------ */
+
+/* A new empty model. Returns TK_OK or TK_ERR_NOMEM. */
+tk_status tk_deps_new(tk_deps **out, tk_deps_form form, tk_error *err);
+void tk_deps_free(tk_deps *d);
+
+/* The index of the instruction with this id (address in the history form),
+ * creating an undefined placeholder when it is new; `loc_line`/`loc_col` are
+ * remembered as the place of the first reference. */
+tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_col,
+                      uint32_t *index, tk_error *err);
+/* Whether instruction `index` was defined by tk_deps_define; its definition line. */
+int tk_deps_is_defined(const tk_deps *d, uint32_t index, uint64_t *def_line);
+
+/* Define the static facts of an instruction and open its ports. file/function
+ * may be NULL (unknown); line 0 = unknown. Then call tk_deps_add_dep for each
+ * entry, tk_deps_next_port between ports (nports - 1 times), and
+ * tk_deps_set_values / tk_deps_add_value. */
+tk_status tk_deps_define(tk_deps *d, uint32_t index, uint64_t def_line, uint32_t nports,
+                         uint64_t addr, const char *file, size_t file_len, const char *function,
+                         size_t function_len, uint32_t line, tk_error *err);
+tk_status tk_deps_next_port(tk_deps *d, tk_error *err);
+tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32_t dep_inst,
+                          tk_error *err);
+/* Index (in the whole model) of the entry that the next tk_deps_add_dep creates. */
+uint64_t tk_deps_entry_count(const tk_deps *d);
+void tk_deps_set_values(tk_deps *d, int has_values);
+tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error *err);
+
+/* History form: instance from_inst of `from` depends on instance to_inst of `to`. */
+tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
+                           uint32_t to_inst, tk_error *err);
+
+/* Finish building: sorts, counts instances, numbers the nodes. Undefined
+ * placeholders must have been reported by the caller (the comprehensive form
+ * requires every instruction to be defined: TK_ERR_FORMAT otherwise).
+ * TK_ERR_LIMIT when there are more than 2^32-2 instance nodes. */
+tk_status tk_deps_finish(tk_deps *d, tk_error *err);
+
+/* ---- reading ------------------------------------------------------------- */
+
+tk_deps_form tk_deps_get_form(const tk_deps *d);
+uint32_t tk_deps_count(const tk_deps *d);
+void tk_deps_get_instr(const tk_deps *d, uint32_t index, tk_deps_instr *out);
+/* Index of the instruction with this id / address, or TK_DEPS_NONE. */
+uint32_t tk_deps_find_id(const tk_deps *d, uint64_t id);
+uint32_t tk_deps_find_addr(const tk_deps *d, uint64_t addr);
+void tk_deps_get_stats(const tk_deps *d, tk_deps_stats *out);
+
+/* Kind of port `port` (control for port 0, data for the others, unknown in
+ * the history form). */
+tk_dep_kind tk_deps_port_kind(const tk_deps *d, uint32_t port);
+
+/* All entries of a port (sorted by inst). Returns the count. */
+size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, const tk_dep **out);
+/* Entries of a port for one instance: returns the count (0 or 1 in the
+ * comprehensive form), *out the first. */
+size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
+                         const tk_dep **out);
+/* Values of an instruction: instances (sorted) and values. Returns the count. */
+size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
+                      const uint64_t **values);
+/* The value instance `inst` computed: 1 and *value when listed, else 0. */
+int tk_deps_value_at(const tk_deps *d, uint32_t index, uint32_t inst, uint64_t *value);
+
+/* Dense numbering of instance nodes: node = base(index) + inst. */
+uint64_t tk_deps_node_count(const tk_deps *d);
+uint64_t tk_deps_node_base(const tk_deps *d, uint32_t index);
+
+/* Build the reverse index (who depends on me) once; TK_ERR_NOMEM. */
+tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err);
+/* Users of instance inst of instruction index (after tk_deps_build_reverse). */
+size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, const tk_dep_use **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

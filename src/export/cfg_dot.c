@@ -1,0 +1,133 @@
+/* Graphviz DOT of a cfg: the layout of Intel's dcfg-to-dot (process, image
+ * and routine clusters, blocks labelled with address, instruction count and
+ * executions, edges with id, type and executions), restricted to chosen
+ * routines, loops or images, since the whole-program graph is unreadable. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracekit/cfg.h"
+
+static void dot_str(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if (*s == '\n') {
+            fputs("\\n", f);
+            continue;
+        }
+        fputc(*s, f);
+    }
+}
+
+static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t n)
+{
+    if (n >= p->nblocks) {
+        /* special nodes are declared bare, as dcfg-to-dot does */
+        fprintf(f, "node%" PRIu32 ";\n", cfg->specials[n - p->nblocks].id);
+        return;
+    }
+    const tk_cfg_block *b = &p->blocks[n];
+    fprintf(f, "node%" PRIu32 " [label=\"BB %" PRIu32 "\\naddr=0x%" PRIx64 "\\nnum-instrs=%" PRIu32
+               "\\nexecutions=%" PRIu64 "\"];\n",
+            b->id, b->id, tk_cfg_block_addr(p, b), b->num_instrs, b->count);
+}
+
+tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
+{
+    fputs("# This file is in the DOT graph-visualization language.\n"
+          "# See http://www.graphviz.org for a list of programs to render the graph.\n"
+          "digraph dcfg {\n",
+          f);
+    int everything = !o->nroutines && !o->nloops && !o->nimages;
+    for (uint32_t pi = 0; pi < cfg->nprocesses; pi++) {
+        const tk_cfg_process *p = &cfg->processes[pi];
+        unsigned char *sel = calloc((size_t)p->nnodes + 1, 1);  /* bit 0 selected, bit 1 declared */
+        unsigned char *rsel = calloc((size_t)p->nroutines + 1, 1);
+        if (!sel || !rsel) {
+            free(sel);
+            free(rsel);
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        }
+        for (uint32_t b = 0; b < p->nblocks; b++) {
+            const tk_cfg_block *bl = &p->blocks[b];
+            int s = everything;
+            for (size_t k = 0; k < o->nroutines && !s; k++) {
+                uint32_t nb = tk_cfg_find_block(p, o->routines[k]);
+                s = nb != TK_CFG_NONE && p->blocks[nb].routine != TK_CFG_NONE && p->blocks[nb].routine == bl->routine;
+            }
+            for (size_t k = 0; k < o->nloops && !s; k++) {
+                uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loops[k]));
+                s = l != TK_CFG_NONE && tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, b);
+            }
+            for (size_t k = 0; k < o->nimages && !s; k++) s = p->images[bl->image].id == o->images[k];
+            if (s) {
+                sel[b] = 1;
+                if (bl->routine != TK_CFG_NONE) rsel[bl->routine] = 1;
+            }
+        }
+        fprintf(f, " subgraph cluster_pid%" PRIu64 " {\n  color=blue;\n  label=\"Process %" PRIu64 "\";\n", p->pid, p->pid);
+        for (uint32_t i = 0; i < p->nimages; i++) {
+            const tk_cfg_image *im = &p->images[i];
+            fprintf(f, "  subgraph cluster_image%" PRIu32 " {\n   color=plum;\n   label=\"Image %" PRIu32 "\\n", im->id, im->id);
+            dot_str(f, tk_cfg_file_name(cfg, im->file_name_id));
+            fprintf(f, "\\nload-addr = 0x%" PRIx64 "\\nsize = %" PRIu64 "\";\n", im->load_addr, im->size);
+            for (uint32_t k = 0; k < im->nroutines; k++) {
+                uint32_t r = im->first_routine + k;
+                const tk_cfg_routine *ro = &p->routines[r];
+                if (!rsel[r] || ro->entry == TK_CFG_NONE) continue;
+                const tk_cfg_block *e = &p->blocks[ro->entry];
+                fprintf(f, "  subgraph cluster_routine%" PRIu32 " {\n   color=violet;\n   label=\"Routine %" PRIu32,
+                        e->id, e->id);
+                uint64_t off = 0;
+                const char *sym = tk_cfg_block_symbol(cfg, p, ro->entry, &off);
+                if (sym) {
+                    fputs("\\nname='", f);
+                    dot_str(f, sym);
+                    fputc('\'', f);
+                    if (off) fprintf(f, "+0x%" PRIx64, off);
+                }
+                fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", tk_cfg_block_addr(p, e));
+                for (uint32_t q = 0; q < ro->nnodes; q++) {
+                    uint32_t b = p->pool[ro->nodes + q];
+                    if (!(sel[b] & 1)) continue;
+                    fputs("   ", f);
+                    block_label(f, cfg, p, b);
+                    sel[b] |= 2;
+                }
+                fputs("  }\n", f);
+            }
+            /* selected blocks outside any routine */
+            for (uint32_t k = 0; k < im->nblocks; k++) {
+                uint32_t b = im->first_block + k;
+                if (sel[b] != 1) continue;
+                fputs("   ", f);
+                block_label(f, cfg, p, b);
+                sel[b] |= 2;
+            }
+            fprintf(f, "  } /* image%" PRIu32 " */\n", im->id);
+        }
+        fputs("\n# Edges\n", f);
+        for (uint32_t e = 0; e < p->nedges; e++) {
+            const tk_cfg_edge *ed = &p->edges[e];
+            if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
+            if (!(sel[ed->src] & 1) && !(sel[ed->tgt] & 1)) continue;
+            fprintf(f, "node%" PRIu32 " -> node%" PRIu32 " [label=\"EDGE%" PRIu32 "\\n%s\\nexecutions=%" PRIu64 "\"];\n",
+                    tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt), ed->id,
+                    tk_cfg_edge_type_name(cfg, ed), ed->count);
+            uint32_t ends[2] = {ed->src, ed->tgt};
+            for (int k = 0; k < 2; k++)
+                if (!(sel[ends[k]] & 2)) {
+                    fputs("   ", f);
+                    block_label(f, cfg, p, ends[k]);
+                    sel[ends[k]] |= 2;
+                }
+        }
+        fprintf(f, " } /* pid%" PRIu64 " */\n", p->pid);
+        free(sel);
+        free(rsel);
+    }
+    fputs("}\n", f);
+    if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
+    return TK_OK;
+}

@@ -1,0 +1,575 @@
+/* `report` for DCFG: process and image summaries (the numbers of Intel's
+ * dcfg-reader), hot blocks, hot routines, and the loop table of Intel's
+ * loop reports / LoopPoint's loop_info. Text, JSON or CSV. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracekit/dcfg.h"
+
+typedef struct rep {
+    const tk_cfg *cfg;
+    const tk_cfg_process *p;
+    const tk_dcfg_report_options *o;
+    FILE *f;
+    uint32_t *src_order; /* per image: sources sorted by addr (indexes into p->sources) */
+    uint32_t *sym_order; /* per image: symbols sorted by addr */
+} rep;
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int cmp_src(const void *a, const void *b, void *ctx)
+{
+    const tk_cfg_process *cur_p = ctx;
+    uint64_t x = cur_p->sources[*(const uint32_t *)a].addr_offset,
+             y = cur_p->sources[*(const uint32_t *)b].addr_offset;
+    if (x != y) return x < y ? -1 : 1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+static int cmp_sym(const void *a, const void *b, void *ctx)
+{
+    const tk_cfg_process *cur_p = ctx;
+    uint64_t x = cur_p->symbols[*(const uint32_t *)a].addr_offset,
+             y = cur_p->symbols[*(const uint32_t *)b].addr_offset;
+    if (x != y) return x < y ? -1 : 1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+static int index_image_tables(rep *r)
+{
+    const tk_cfg_process *p = r->p;
+    r->src_order = malloc(sizeof *r->src_order * (p->nsources ? p->nsources : 1));
+    r->sym_order = malloc(sizeof *r->sym_order * (p->nsymbols ? p->nsymbols : 1));
+    if (!r->src_order || !r->sym_order) return 0;
+    for (uint32_t i = 0; i < p->nsources; i++) r->src_order[i] = i;
+    for (uint32_t i = 0; i < p->nsymbols; i++) r->sym_order[i] = i;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        qsort_r(r->src_order + im->first_source, im->nsources, sizeof(uint32_t), cmp_src, (void *)p);
+        qsort_r(r->sym_order + im->first_symbol, im->nsymbols, sizeof(uint32_t), cmp_sym, (void *)p);
+    }
+    return 1;
+}
+
+/* Source line of a block (0 = none) and its file. */
+static uint32_t block_line(const rep *r, uint32_t b, const char **file)
+{
+    const tk_cfg_process *p = r->p;
+    const tk_cfg_block *bl = &p->blocks[b];
+    const tk_cfg_image *im = &p->images[bl->image];
+    const uint32_t *ord = r->src_order + im->first_source;
+    uint32_t lo = 0, hi = im->nsources;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->sources[ord[mid]].addr_offset <= bl->addr_offset) lo = mid + 1;
+        else hi = mid;
+    }
+    *file = NULL;
+    if (lo == 0) return 0;
+    const tk_cfg_source *s = &p->sources[ord[lo - 1]];
+    if (bl->addr_offset - s->addr_offset >= s->size) return 0;
+    *file = tk_cfg_file_name(r->cfg, s->file_name_id);
+    return s->line_num;
+}
+
+static const char *block_symbol(const rep *r, uint32_t b, uint64_t *off)
+{
+    const tk_cfg_process *p = r->p;
+    const tk_cfg_block *bl = &p->blocks[b];
+    const tk_cfg_image *im = &p->images[bl->image];
+    const uint32_t *ord = r->sym_order + im->first_symbol;
+    uint32_t lo = 0, hi = im->nsymbols;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->symbols[ord[mid]].addr_offset <= bl->addr_offset) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return NULL;
+    const tk_cfg_symbol *s = &p->symbols[ord[lo - 1]];
+    *off = bl->addr_offset - s->addr_offset;
+    return tk_cfg_str(r->cfg, s->name);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *q = (const unsigned char *)(s ? s : ""); *q; q++) {
+        if (*q == '"' || *q == '\\') fprintf(f, "\\%c", *q);
+        else if (*q < 0x20) fprintf(f, "\\u%04x", *q);
+        else fputc(*q, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+    s = s ? s : "";
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+typedef struct ranked {
+    uint64_t key;
+    uint32_t index;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Filters: does the block pass --image/--routine/--loop? */
+static int block_selected(const rep *r, uint32_t b)
+{
+    const tk_cfg_process *p = r->p;
+    const tk_dcfg_report_options *o = r->o;
+    const tk_cfg_block *bl = &p->blocks[b];
+    if (o->has_image && p->images[bl->image].id != o->image_id) return 0;
+    if (o->has_routine &&
+        (bl->routine == TK_CFG_NONE || tk_cfg_routine_id(p, bl->routine) != o->routine_id))
+        return 0;
+    if (o->has_loop) {
+        uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loop_id));
+        if (l == TK_CFG_NONE || !tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, b)) return 0;
+    }
+    return 1;
+}
+
+static int loop_selected(const rep *r, uint32_t l)
+{
+    const tk_cfg_process *p = r->p;
+    uint32_t h = p->loops[l].head;
+    if (h == TK_CFG_NONE) return 0;
+    if (r->o->has_loop) {
+        /* the loop and the loops nested in it */
+        uint32_t want = tk_cfg_find_loop(p, tk_cfg_find_block(p, r->o->loop_id));
+        for (uint32_t x = l, guard = 0; x != TK_CFG_NONE && guard <= p->nloops; x = p->loops[x].parent, guard++)
+            if (x == want) goto ok;
+        return 0;
+    }
+ok:
+    if (r->o->has_image && p->images[p->blocks[h].image].id != r->o->image_id) return 0;
+    if (r->o->has_routine && tk_cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
+        return 0;
+    return 1;
+}
+
+static int routine_selected(const rep *r, uint32_t ro)
+{
+    const tk_cfg_process *p = r->p;
+    const tk_cfg_routine *rt = &p->routines[ro];
+    if (rt->entry == TK_CFG_NONE) return 0;
+    if (r->o->has_image && p->images[rt->image].id != r->o->image_id) return 0;
+    if (r->o->has_routine && p->blocks[rt->entry].id != r->o->routine_id) return 0;
+    if (r->o->has_loop) return 0;
+    return 1;
+}
+
+static int want(const rep *r, const char *table)
+{
+    return !r->o->table || strcmp(r->o->table, table) == 0;
+}
+
+static const char *pct(uint64_t part, uint64_t total, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.2f", total ? 100.0 * (double)part / (double)total : 0.0);
+    return buf;
+}
+
+/* ---- summary -------------------------------------------------------------- */
+
+typedef struct image_stats {
+    uint64_t blocks, routines, loops, inner_loops, statics, instrs, execs, calls, iterations;
+} image_stats;
+
+static void image_stats_of(const rep *r, uint32_t i, image_stats *s)
+{
+    const tk_cfg_process *p = r->p;
+    const tk_cfg_image *im = &p->images[i];
+    memset(s, 0, sizeof *s);
+    s->blocks = im->nblocks;
+    s->routines = im->nroutines;
+    for (uint32_t k = 0; k < im->nblocks; k++) {
+        const tk_cfg_block *b = &p->blocks[im->first_block + k];
+        s->statics += b->num_instrs;
+        s->instrs += b->count * b->num_instrs;
+        s->execs += b->count;
+    }
+    for (uint32_t k = 0; k < im->nroutines; k++)
+        s->calls += tk_cfg_routine_entry_count(p, &p->routines[im->first_routine + k]);
+    for (uint32_t k = 0; k < im->nroutines; k++) {
+        const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
+        for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
+            s->loops++;
+            s->iterations += tk_cfg_loop_iteration_count(p, l);
+        }
+    }
+    /* inner-most loops: loops that are no loop's parent */
+    for (uint32_t k = 0; k < im->nroutines; k++) {
+        const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
+        for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
+            int parent = 0;
+            for (uint32_t m = ro->first_loop; m < ro->first_loop + ro->nloops && !parent; m++)
+                parent = p->loops[m].parent == l;
+            if (!parent) s->inner_loops++;
+        }
+    }
+}
+
+static void summary(rep *r, int first_process)
+{
+    const tk_cfg_process *p = r->p;
+    FILE *f = r->f;
+    image_stats tot, s;
+    memset(&tot, 0, sizeof tot);
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        image_stats_of(r, i, &s);
+        tot.blocks += s.blocks;
+        tot.routines += s.routines;
+        tot.loops += s.loops;
+        tot.inner_loops += s.inner_loops;
+        tot.statics += s.statics;
+        tot.instrs += s.instrs;
+        tot.execs += s.execs;
+        tot.calls += s.calls;
+        tot.iterations += s.iterations;
+    }
+    size_t nint = 0, cap = 0;
+    uint32_t *internal = NULL;
+    tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, &internal, &nint, &cap);
+    free(internal);
+    if (r->o->format == TK_DCFG_REPORT_JSON) {
+        fprintf(f, "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
+                   ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
+                   ", \"routines\": %" PRIu64 ", \"routines_computed\": %s, \"loops\": %" PRIu64
+                   ", \"instr_count\": %" PRIu64,
+                first_process ? "" : ", ", p->pid, p->nthreads, p->nimages, tot.blocks, p->nedges, nint,
+                tot.routines, p->routines_computed ? "true" : "false", tot.loops, tot.instrs);
+        if (p->has_file_instr_count) fprintf(f, ", \"file_instr_count\": %" PRIu64, p->file_instr_count);
+        fputs(", \"instr_count_per_thread\": [", f);
+        for (uint32_t t = 0; t < p->nthreads; t++)
+            fprintf(f, "%s%" PRIu64, t ? ", " : "",
+                    tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t));
+        fprintf(f, "], \"routine_calls\": %" PRIu64 ", \"loop_iterations\": %" PRIu64
+                   ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
+                tot.calls, tot.iterations, tot.execs, tot.statics);
+        fputs(", \"image_table\": [", f);
+        for (uint32_t i = 0; i < p->nimages; i++) {
+            const tk_cfg_image *im = &p->images[i];
+            image_stats_of(r, i, &s);
+            fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64 ", \"file\": ",
+                    i ? ", " : "", im->id, im->load_addr, im->size);
+            json_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
+            fprintf(f, ", \"blocks\": %" PRIu64 ", \"routines\": %" PRIu64 ", \"loops\": %" PRIu64
+                       ", \"inner_loops\": %" PRIu64 ", \"static_instrs\": %" PRIu64 ", \"instr_count\": %" PRIu64 "}",
+                    s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
+        }
+        fputs("]", f);
+        return;
+    }
+    if (r->o->format == TK_DCFG_REPORT_CSV) {
+        fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,instr_count\n", f);
+        for (uint32_t i = 0; i < p->nimages; i++) {
+            const tk_cfg_image *im = &p->images[i];
+            image_stats_of(r, i, &s);
+            fprintf(f, "%" PRIu32 ",0x%" PRIx64 ",%" PRIu64 ",", im->id, im->load_addr, im->size);
+            csv_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
+            fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s.blocks,
+                    s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
+        }
+        return;
+    }
+    fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " images, %" PRIu64 " blocks, %" PRIu32
+               " edges (%zu internal), %" PRIu64 " routines%s, %" PRIu64 " loops\n",
+            p->pid, p->nthreads, p->nthreads == 1 ? "" : "s", p->nimages, tot.blocks, p->nedges, nint,
+            tot.routines, p->routines_computed ? " (computed)" : "", tot.loops);
+    fprintf(f, "  instructions      %" PRIu64, tot.instrs);
+    if (p->has_file_instr_count) fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
+    fputc('\n', f);
+    for (uint32_t t = 0; t < p->nthreads; t++)
+        fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t,
+                tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t));
+    fprintf(f, "  routine calls     %" PRIu64 "\n  loop iterations   %" PRIu64 "\n  block executions  %" PRIu64
+               "\n  static instrs     %" PRIu64 "\n",
+            tot.calls, tot.iterations, tot.execs, tot.statics);
+    fputs("\nimages\n  image  load-addr           size      blocks  routines  loops  inner  static-instrs  instructions  file\n", f);
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        image_stats_of(r, i, &s);
+        const char *fn = tk_cfg_file_name(r->cfg, im->file_name_id);
+        fprintf(f, "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64 "  %5" PRIu64 "  %5" PRIu64
+                   "  %13" PRIu64 "  %12" PRIu64 "  %s\n",
+                im->id, im->load_addr, im->size, s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs,
+                fn ? fn : "-");
+    }
+}
+
+/* ---- hot blocks --------------------------------------------------------------- */
+
+static int hot_blocks(rep *r, int *first_table)
+{
+    const tk_cfg_process *p = r->p;
+    FILE *f = r->f;
+    /* with --top N, only the N best are kept (a bounded min-heap): no array
+     * as large as the block table */
+    uint32_t cap = r->o->top && r->o->top < p->nblocks ? r->o->top : p->nblocks;
+    ranked *rk = malloc(sizeof *rk * (cap ? cap : 1));
+    if (!rk) return 0;
+    uint32_t n = 0;
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        total += p->blocks[b].count * p->blocks[b].num_instrs;
+        if (!block_selected(r, b)) continue;
+        ranked x = {p->blocks[b].count * p->blocks[b].num_instrs, b};
+        if (n < cap) {
+            /* sift up: heap root = worst kept (cmp_ranked sorts best first) */
+            uint32_t i = n++;
+            while (i && cmp_ranked(&rk[(i - 1) / 2], &x) < 0) {
+                rk[i] = rk[(i - 1) / 2];
+                i = (i - 1) / 2;
+            }
+            rk[i] = x;
+        } else if (cap && cmp_ranked(&x, &rk[0]) < 0) {
+            /* better than the worst kept: replace the root, sift down */
+            uint32_t i = 0;
+            for (;;) {
+                uint32_t l = 2 * i + 1, w = i;
+                const ranked *worst = &x;
+                if (l < n && cmp_ranked(&rk[l], worst) > 0) { w = l; worst = &rk[l]; }
+                if (l + 1 < n && cmp_ranked(&rk[l + 1], worst) > 0) w = l + 1;
+                if (w == i) break;
+                rk[i] = rk[w];
+                i = w;
+            }
+            rk[i] = x;
+        }
+    }
+    qsort(rk, n, sizeof *rk, cmp_ranked);
+    char pbuf[32];
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_blocks\": [", f);
+    else if (r->o->format == TK_DCFG_REPORT_CSV) {
+        if (!*first_table) fputc('\n', f);
+        fputs("block,image,address,symbol,offset,file,line,count,instrs,instructions,percent\n", f);
+    } else
+        fprintf(f, "\nhot blocks (by instructions executed)\n  %5s  %8s  %5s  %-18s  %-30s  %-30s  %10s  %6s  %12s  %6s\n",
+                "rank", "block", "image", "address", "symbol+offset", "source", "count", "instrs", "instructions", "%");
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t b = rk[k].index;
+        const tk_cfg_block *bl = &p->blocks[b];
+        uint64_t off = 0;
+        const char *sym = block_symbol(r, b, &off), *file;
+        uint32_t line = block_line(r, b, &file);
+        uint64_t addr = tk_cfg_block_addr(p, bl);
+        if (r->o->format == TK_DCFG_REPORT_JSON) {
+            fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"symbol\": ",
+                    k ? ", " : "", bl->id, p->images[bl->image].id, addr);
+            if (sym) json_str(f, sym); else fputs("null", f);
+            fprintf(f, ", \"offset\": %" PRIu64 ", \"file\": ", off);
+            if (file) json_str(f, file); else fputs("null", f);
+            fprintf(f, ", \"line\": %" PRIu32 ", \"count\": %" PRIu64 ", \"instrs\": %" PRIu32
+                       ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
+                    line, bl->count, bl->num_instrs, rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
+        } else if (r->o->format == TK_DCFG_REPORT_CSV) {
+            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", bl->id, p->images[bl->image].id, addr);
+            csv_str(f, sym);
+            fprintf(f, ",%" PRIu64 ",", off);
+            csv_str(f, file);
+            fprintf(f, ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu64 ",%s\n", line, bl->count, bl->num_instrs,
+                    rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
+        } else {
+            char symbuf[64], srcbuf[64];
+            if (sym) snprintf(symbuf, sizeof symbuf, "%s+0x%" PRIx64, sym, off);
+            else snprintf(symbuf, sizeof symbuf, "-");
+            if (line) {
+                const char *base = file ? strrchr(file, '/') : NULL;
+                snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32, base ? base + 1 : file ? file : "?", line);
+            } else
+                snprintf(srcbuf, sizeof srcbuf, "-");
+            fprintf(f, "  %5" PRIu32 "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %-30s  %10" PRIu64 "  %6" PRIu32
+                       "  %12" PRIu64 "  %6s\n",
+                    k + 1, bl->id, p->images[bl->image].id, addr, symbuf, srcbuf, bl->count, bl->num_instrs, rk[k].key,
+                    pct(rk[k].key, total, pbuf, sizeof pbuf));
+        }
+    }
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
+    *first_table = 0;
+    free(rk);
+    return 1;
+}
+
+/* ---- hot routines ------------------------------------------------------------- */
+
+static int hot_routines(rep *r, int *first_table)
+{
+    const tk_cfg_process *p = r->p;
+    FILE *f = r->f;
+    ranked *rk = malloc(sizeof *rk * (p->nroutines ? p->nroutines : 1));
+    if (!rk) return 0;
+    uint32_t n = 0;
+    uint64_t total = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
+    for (uint32_t ro = 0; ro < p->nroutines; ro++) {
+        if (!routine_selected(r, ro)) continue;
+        rk[n].key = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
+        rk[n++].index = ro;
+    }
+    qsort(rk, n, sizeof *rk, cmp_ranked);
+    if (r->o->top && n > r->o->top) n = r->o->top;
+    char pbuf[32];
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_routines\": [", f);
+    else if (r->o->format == TK_DCFG_REPORT_CSV) {
+        if (!*first_table) fputc('\n', f);
+        fputs("routine,name,image,address,blocks,loops,calls,static_instrs,instructions,percent\n", f);
+    } else
+        fprintf(f, "\nhot routines (instructions in the routine's own blocks)\n  %5s  %8s  %-32s  %5s  %-18s  %6s  %5s  %10s  %12s  %6s\n",
+                "rank", "routine", "name", "image", "address", "blocks", "loops", "calls", "instructions", "%");
+    for (uint32_t k = 0; k < n; k++) {
+        const tk_cfg_routine *ro = &p->routines[rk[k].index];
+        const tk_cfg_block *e = &p->blocks[ro->entry];
+        uint64_t off = 0;
+        const char *sym = block_symbol(r, ro->entry, &off);
+        char namebuf[80];
+        if (sym && off) snprintf(namebuf, sizeof namebuf, "%s+0x%" PRIx64, sym, off);
+        else snprintf(namebuf, sizeof namebuf, "%s", sym ? sym : "-");
+        uint64_t calls = tk_cfg_routine_entry_count(p, ro);
+        uint64_t statics = tk_cfg_scope_static_instrs(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, rk[k].index});
+        uint64_t addr = tk_cfg_block_addr(p, e);
+        if (r->o->format == TK_DCFG_REPORT_JSON) {
+            fprintf(f, "%s{\"routine\": %" PRIu32 ", \"name\": ", k ? ", " : "", e->id);
+            json_str(f, namebuf);
+            fprintf(f, ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"blocks\": %" PRIu32 ", \"loops\": %" PRIu32
+                       ", \"calls\": %" PRIu64 ", \"static_instrs\": %" PRIu64 ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
+                    p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics, rk[k].key,
+                    pct(rk[k].key, total, pbuf, sizeof pbuf));
+        } else if (r->o->format == TK_DCFG_REPORT_CSV) {
+            fprintf(f, "%" PRIu32 ",", e->id);
+            csv_str(f, namebuf);
+            fprintf(f, ",%" PRIu32 ",0x%" PRIx64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+                    p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics, rk[k].key,
+                    pct(rk[k].key, total, pbuf, sizeof pbuf));
+        } else {
+            fprintf(f, "  %5" PRIu32 "  %8" PRIu32 "  %-32s  %5" PRIu32 "  0x%-16" PRIx64 "  %6" PRIu32 "  %5" PRIu32 "  %10" PRIu64
+                       "  %12" PRIu64 "  %6s\n",
+                    k + 1, e->id, namebuf, p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, rk[k].key,
+                    pct(rk[k].key, total, pbuf, sizeof pbuf));
+        }
+    }
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
+    *first_table = 0;
+    free(rk);
+    return 1;
+}
+
+/* ---- loops ------------------------------------------------------------------- */
+
+static int loops_table(rep *r, int *first_table)
+{
+    const tk_cfg_process *p = r->p;
+    FILE *f = r->f;
+    /* hottest first (dynamic instructions), like the other tables; --top applies */
+    ranked *rk = malloc(sizeof *rk * (p->nloops ? p->nloops : 1));
+    if (!rk) return 0;
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < p->nloops; l++) {
+        if (!loop_selected(r, l)) continue;
+        rk[n].key = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_LOOP, l});
+        rk[n++].index = l;
+    }
+    qsort(rk, n, sizeof *rk, cmp_ranked);
+    if (r->o->top && n > r->o->top) n = r->o->top;
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
+    else if (r->o->format == TK_DCFG_REPORT_CSV) {
+        if (!*first_table) fputc('\n', f);
+        fputs("loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,dynamic_instrs\n", f);
+    } else
+        fprintf(f, "\nloops (by dynamic instructions)\n  %8s  %5s  %-18s  %-30s  %5s  %8s  %8s  %10s  %10s  %7s  %12s\n", "loop", "image",
+                "head-address", "source", "depth", "parent", "routine", "visits", "iterations", "static", "dynamic");
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t l = rk[k].index;
+        const tk_cfg_loop *lo = &p->loops[l];
+        const tk_cfg_block *h = &p->blocks[lo->head];
+        const char *file;
+        uint32_t line = block_line(r, lo->head, &file);
+        uint32_t parent = tk_cfg_loop_id(p, lo->parent);
+        uint32_t routine = tk_cfg_routine_id(p, lo->routine);
+        uint64_t visits = tk_cfg_loop_entry_count(r->cfg, p, l);
+        uint64_t iters = tk_cfg_loop_iteration_count(p, l);
+        tk_cfg_scope s = {TK_SCOPE_LOOP, l};
+        uint64_t statics = tk_cfg_scope_static_instrs(p, s), dyn = tk_cfg_scope_instr_count(p, s);
+        uint64_t addr = tk_cfg_block_addr(p, h);
+        if (r->o->format == TK_DCFG_REPORT_JSON) {
+            fprintf(f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"file\": ",
+                    k ? ", " : "", h->id, p->images[h->image].id, addr);
+            if (file) json_str(f, file); else fputs("null", f);
+            fprintf(f, ", \"line\": %" PRIu32 ", \"depth\": %" PRIu32 ", \"parent\": %" PRIu32 ", \"routine\": %" PRIu32
+                       ", \"visits\": %" PRIu64 ", \"iterations\": %" PRIu64 ", \"static_instrs\": %" PRIu64
+                       ", \"dynamic_instrs\": %" PRIu64 "}",
+                    line, lo->depth, parent, routine, visits, iters, statics, dyn);
+        } else if (r->o->format == TK_DCFG_REPORT_CSV) {
+            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", h->id, p->images[h->image].id, addr);
+            csv_str(f, file);
+            fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                    line, lo->depth, parent, routine, visits, iters, statics, dyn);
+        } else {
+            char srcbuf[64], parbuf[16];
+            if (line) {
+                const char *base = file ? strrchr(file, '/') : NULL;
+                snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32, base ? base + 1 : file ? file : "?", line);
+            } else
+                snprintf(srcbuf, sizeof srcbuf, "-");
+            if (parent) snprintf(parbuf, sizeof parbuf, "%" PRIu32, parent);
+            else snprintf(parbuf, sizeof parbuf, "-");
+            fprintf(f, "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %5" PRIu32 "  %8s  %8" PRIu32 "  %10" PRIu64
+                       "  %10" PRIu64 "  %7" PRIu64 "  %12" PRIu64 "\n",
+                    h->id, p->images[h->image].id, addr, srcbuf, lo->depth, parbuf, routine, visits, iters, statics, dyn);
+        }
+    }
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
+    *first_table = 0;
+    free(rk);
+    return 1;
+}
+
+tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FILE *f, tk_error *err)
+{
+    if (o->format == TK_DCFG_REPORT_JSON)
+        fprintf(f, "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32 "\", \"processes\": [",
+                cfg->major_version, cfg->minor_version);
+    for (uint32_t i = 0; i < cfg->nprocesses; i++) {
+        rep r = {cfg, &cfg->processes[i], o, f, NULL, NULL};
+        if (!index_image_tables(&r)) {
+            free(r.src_order);
+            free(r.sym_order);
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        }
+        int first_table = 1, ok = 1;
+        if (i && o->format == TK_DCFG_REPORT_TEXT) fputc('\n', f);
+        if (o->format == TK_DCFG_REPORT_CSV && i) fputc('\n', f);
+        if (o->format == TK_DCFG_REPORT_JSON || want(&r, "summary")) {
+            if (o->format != TK_DCFG_REPORT_CSV || want(&r, "summary")) {
+                summary(&r, i == 0);
+                first_table = 0;
+            }
+        }
+        if (ok && want(&r, "blocks")) ok = hot_blocks(&r, &first_table);
+        if (ok && want(&r, "routines")) ok = hot_routines(&r, &first_table);
+        if (ok && want(&r, "loops")) ok = loops_table(&r, &first_table);
+        if (o->format == TK_DCFG_REPORT_JSON) fputs("}", f);
+        free(r.src_order);
+        free(r.sym_order);
+        if (!ok) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    if (o->format == TK_DCFG_REPORT_JSON) fputs("]}\n", f);
+    if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
+    return TK_OK;
+}

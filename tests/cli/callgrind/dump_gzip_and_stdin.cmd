@@ -1,0 +1,1 @@
+tracekit dump tests/data/callgrind/pass/demo-jumps.out.gz | cmp - <(tracekit dump tests/data/callgrind/pass/demo-jumps.out) && echo "gzip input: same dump"; tracekit report --top 3 - < tests/data/callgrind/pass/demo-jumps.out

@@ -1,0 +1,1 @@
+tracekit report --format=csv tests/data/callgrind/pass/spec-features.out

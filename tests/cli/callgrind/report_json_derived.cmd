@@ -1,0 +1,1 @@
+tracekit report --format=json --inclusive tests/data/callgrind/pass/spec-features.out

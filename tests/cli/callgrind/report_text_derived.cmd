@@ -1,0 +1,1 @@
+tracekit report --inclusive tests/data/callgrind/pass/spec-features.out

@@ -1,0 +1,1 @@
+tracekit check tests/data/dcfg/fail/dangling-edge.dcfg.json

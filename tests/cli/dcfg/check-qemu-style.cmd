@@ -1,0 +1,1 @@
+tracekit check tests/data/dcfg/pass/qemu-plugin-style.dcfg.json

@@ -1,0 +1,1 @@
+tracekit check ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2

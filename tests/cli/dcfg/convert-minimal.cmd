@@ -1,0 +1,1 @@
+tracekit convert --to dcfg tests/data/dcfg/pass/minimal.dcfg.json

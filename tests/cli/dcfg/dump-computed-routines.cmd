@@ -1,0 +1,1 @@
+tracekit dump tests/data/dcfg/pass/generated-no-routines.dcfg.json

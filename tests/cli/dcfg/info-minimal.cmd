@@ -1,0 +1,1 @@
+tracekit info tests/data/dcfg/pass/minimal.dcfg.json

@@ -1,0 +1,1 @@
+tracekit report --format=json --routine 4 tests/data/dcfg/pass/minimal.dcfg.json

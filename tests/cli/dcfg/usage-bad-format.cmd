@@ -1,0 +1,1 @@
+tracekit report --format=xml tests/data/dcfg/pass/minimal.dcfg.json

@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/bad_line_number.wet

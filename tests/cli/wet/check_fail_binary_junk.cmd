@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/binary_junk.wet

@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/count_blocks_extra.wet

@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/duplicate_id.wet

@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/huge_instance.wet

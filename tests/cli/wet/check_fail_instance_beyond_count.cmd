@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/instance_beyond_count.wet

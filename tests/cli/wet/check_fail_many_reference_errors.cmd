@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/many_reference_errors.wet

@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/negative_instance.wet

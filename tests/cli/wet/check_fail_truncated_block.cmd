@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/truncated_block.wet

@@ -1,0 +1,1 @@
+tracekit check tests/data/wet/fail/value_too_wide.wet

@@ -1,0 +1,1 @@
+tracekit convert --to json tests/data/wet/pass/foo1.wet

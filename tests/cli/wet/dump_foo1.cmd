@@ -1,0 +1,1 @@
+tracekit dump tests/data/wet/pass/foo1.wet

@@ -1,0 +1,1 @@
+tracekit dump tests/data/wet/pass/nodebug_spacing.wet

@@ -1,0 +1,1 @@
+tracekit info tests/data/wet/pass/foo1.history

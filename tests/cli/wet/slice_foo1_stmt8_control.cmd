@@ -1,0 +1,1 @@
+tracekit slice tests/data/wet/pass/foo1.wet --criterion 2118:0 --deps control --lines

@@ -1,0 +1,1 @@
+tracekit values tests/data/wet/pass/foo1.wet foo1.c:4

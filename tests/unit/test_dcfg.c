@@ -1,0 +1,233 @@
+/* DCFG reader, cfg model, dominators and loops. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dominators.h"
+#include "analysis/loops.h"
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+/* ---- dominators and loops on small graphs ------------------------------- */
+
+/* CSR from an edge list */
+typedef struct graph {
+    uint32_t n, start[32], adj[64];
+} graph;
+
+static void build(graph *g, uint32_t n, const uint32_t (*e)[2], size_t ne)
+{
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    for (size_t k = 0; k < ne; k++) g->start[e[k][0] + 1]++;
+    for (uint32_t v = 0; v < n; v++) g->start[v + 1] += g->start[v];
+    uint32_t fill[32];
+    memcpy(fill, g->start, sizeof fill);
+    for (size_t k = 0; k < ne; k++) g->adj[fill[e[k][0]]++] = e[k][1];
+}
+
+static void test_dominators_diamond_loop(void)
+{
+    /* 0 -> 1 -> {2,3} -> 4 -> 1 (back), 4 -> 5; 6 unreachable */
+    static const uint32_t e[][2] = {{0, 1}, {1, 2}, {1, 3}, {2, 4}, {3, 4}, {4, 1}, {4, 5}, {6, 5}};
+    graph g;
+    build(&g, 7, e, sizeof e / sizeof e[0]);
+    uint32_t idom[7];
+    TK_CHECK(tk_dominators(g.n, g.start, g.adj, 0, idom) == TK_OK);
+    TK_CHECK_EQ_U64(idom[0], 0);
+    TK_CHECK_EQ_U64(idom[1], 0);
+    TK_CHECK_EQ_U64(idom[2], 1);
+    TK_CHECK_EQ_U64(idom[3], 1);
+    TK_CHECK_EQ_U64(idom[4], 1);
+    TK_CHECK_EQ_U64(idom[5], 4);
+    TK_CHECK_EQ_U64(idom[6], TK_DOM_NONE);
+    tk_loops L;
+    TK_CHECK(tk_loops_find(&L, g.n, g.start, g.adj, idom) == TK_OK);
+    TK_CHECK_EQ_U64(L.nloops, 1);
+    TK_CHECK_EQ_U64(L.head[0], 1);
+    TK_CHECK_EQ_U64(L.node_start[1] - L.node_start[0], 4); /* 1 2 3 4 */
+    TK_CHECK_EQ_U64(L.back[0], 4);
+    TK_CHECK_EQ_U64(L.inner[5], TK_DOM_NONE);
+    TK_CHECK_EQ_U64(L.inner[3], 0);
+    tk_loops_free(&L);
+}
+
+static void test_loops_nesting(void)
+{
+    /* 0 -> 1 (outer head) -> 2 (inner head) -> 3 -> 2 (inner back), 3 -> 4 -> 1 (outer back), 4 -> 5;
+     * plus a self loop on 5 */
+    static const uint32_t e[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 2}, {3, 4}, {4, 1}, {4, 5}, {5, 5}};
+    graph g;
+    build(&g, 6, e, sizeof e / sizeof e[0]);
+    uint32_t idom[6];
+    TK_CHECK(tk_dominators(g.n, g.start, g.adj, 0, idom) == TK_OK);
+    tk_loops L;
+    TK_CHECK(tk_loops_find(&L, g.n, g.start, g.adj, idom) == TK_OK);
+    TK_CHECK_EQ_U64(L.nloops, 3);
+    /* loops ordered by head: 1, 2, 5 */
+    TK_CHECK_EQ_U64(L.head[0], 1);
+    TK_CHECK_EQ_U64(L.head[1], 2);
+    TK_CHECK_EQ_U64(L.head[2], 5);
+    TK_CHECK_EQ_U64(L.parent[0], TK_DOM_NONE);
+    TK_CHECK_EQ_U64(L.parent[1], 0);
+    TK_CHECK_EQ_U64(L.depth[1], 1);
+    TK_CHECK_EQ_U64(L.parent[2], TK_DOM_NONE);
+    TK_CHECK_EQ_U64(L.node_start[3] - L.node_start[2], 1);
+    TK_CHECK_EQ_U64(L.inner[3], 1);
+    TK_CHECK_EQ_U64(L.inner[4], 0);
+    tk_loops_free(&L);
+}
+
+static void test_dominators_deep_chain(void)
+{
+    /* a 200000-node chain with a back edge: iterative code, no stack growth */
+    uint32_t n = 200000;
+    uint32_t *start = malloc(sizeof *start * (n + 1)), *adj = malloc(sizeof *adj * n), *idom = malloc(sizeof *idom * n);
+    TK_CHECK(start && adj && idom);
+    if (!start || !adj || !idom) return;
+    for (uint32_t v = 0; v <= n; v++) start[v] = v;
+    for (uint32_t v = 0; v + 1 < n; v++) adj[v] = v + 1;
+    adj[n - 1] = 1;
+    TK_CHECK(tk_dominators(n, start, adj, 0, idom) == TK_OK);
+    TK_CHECK_EQ_U64(idom[n - 1], n - 2);
+    tk_loops L;
+    TK_CHECK(tk_loops_find(&L, n, start, adj, idom) == TK_OK);
+    TK_CHECK_EQ_U64(L.nloops, 1);
+    TK_CHECK_EQ_U64(L.node_start[1], n - 1);
+    tk_loops_free(&L);
+    free(start);
+    free(adj);
+    free(idom);
+}
+
+/* ---- reader ----------------------------------------------------------------- */
+
+static tk_status read_text(const char *text, tk_cfg **cfg, tk_error *err)
+{
+    tk_input *in;
+    tk_error_clear(err);
+    tk_status st = tk_input_open_memory(&in, text, strlen(text), "mem.json", NULL, err);
+    if (st != TK_OK) return st;
+    st = tk_dcfg_read(cfg, in, NULL, err);
+    tk_input_free(in);
+    return st;
+}
+
+/* Shuffled columns, hex strings, short rows, unknown keys and columns, no
+ * ROUTINES (computed), two images at the same address. */
+static const char *const hard_dcfg =
+    "{ \"X_NEW\" : { \"a\" : [ 1, { \"b\" : null } ] },\n"
+    "  \"PROCESSES\" : [ [ \"PROCESS_DATA\", \"PROCESS_ID\" ],\n"
+    "    [ { \"EDGES\" : [ [ \"COUNT_PER_THREAD\", \"EDGE_TYPE_ID\", \"TARGET_NODE_ID\", \"SOURCE_NODE_ID\", \"EDGE_ID\" ],\n"
+    "          [ [ 1, \"0x2\" ], 11, 10, 1, 1 ],\n"
+    "          [ [ 1, 2 ], 13, 11, 10, 2 ],\n"
+    "          [ [ 4, 6 ], 13, 11, 11, 3 ],\n"
+    "          [ [ 1, 2 ], 13, 12, 11, 4 ],\n"
+    "          [ [ 1, 2 ], 12, 2, 12, 5 ] ],\n"
+    "        \"IMAGES\" : [ [ \"IMAGE_DATA\", \"SIZE\", \"IMAGE_ID\", \"LOAD_ADDR\", \"X_COL\" ],\n"
+    "          [ { \"BASIC_BLOCKS\" : [ [ \"COUNT\", \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\", \"SIZE\" ],\n"
+    "              [ \"0X3\", 10, \"0x10\", 2, 8 ], [ 13, 11, 24, 1, 4 ], [ 3, 12, \"0x1c\", 3 ] ] },\n"
+    "            \"0x100\", 0, \"0x400000\", \"ignored\" ],\n"
+    "          [ { \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 20, 16, 1 ] ] }, 256, 7, 4194304 ] ] },\n"
+    "      29003 ] ],\n"
+    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE\", \"EDGE_TYPE_ID\" ], [ \"ENTRY\", 11 ], [ \"EXIT\", 12 ], [ \"FALL_THROUGH\", 13 ] ],\n"
+    "  \"SPECIAL_NODES\" : [ [ \"NODE_NAME\", \"NODE_ID\" ], [ \"START\", 1 ], [ \"END\", 2 ] ],\n"
+    "  \"MINOR_VERSION\" : 0, \"MAJOR_VERSION\" : \"0x1\" }\n";
+
+static void test_read_hard(void)
+{
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    TK_CHECK(read_text(hard_dcfg, &cfg, &err) == TK_OK);
+    if (!cfg) {
+        fprintf(stderr, "  %s\n", err.message);
+        return;
+    }
+    TK_CHECK_EQ_U64(cfg->major_version, 1);
+    TK_CHECK_EQ_U64(cfg->nprocesses, 1);
+    const tk_cfg_process *p = &cfg->processes[0];
+    TK_CHECK_EQ_U64(p->pid, 29003);
+    TK_CHECK_EQ_U64(p->nthreads, 2);
+    TK_CHECK_EQ_U64(p->nimages, 2);
+    TK_CHECK_EQ_U64(p->images[0].id, 0); /* IMAGE_ID 0 is allowed */
+    TK_CHECK_EQ_U64(p->images[0].load_addr, 0x400000);
+    uint32_t b11 = tk_cfg_find_block(p, 11);
+    TK_CHECK(b11 != TK_CFG_NONE);
+    if (b11 == TK_CFG_NONE) goto out;
+    TK_CHECK_EQ_U64(p->blocks[b11].count, 13);
+    TK_CHECK_EQ_U64(p->blocks[b11].addr_offset, 24);
+    TK_CHECK_EQ_U64(tk_cfg_block_count_thread(p, b11, 0), 5);
+    TK_CHECK_EQ_U64(tk_cfg_block_count_thread(p, b11, 1), 8);
+    /* short row: block 12 has no SIZE cell */
+    uint32_t b12 = tk_cfg_find_block(p, 12);
+    TK_CHECK_EQ_U64(p->blocks[b12].size, 0);
+    TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}), 3 * 2 + 13 * 1 + 3 * 3);
+    TK_CHECK_EQ_U64(tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, 1), 2 * 2 + 8 + 2 * 3);
+    /* block 20 has no COUNT: derived from in-edges (none) */
+    TK_CHECK_EQ_U64(p->blocks[tk_cfg_find_block(p, 20)].count, 0);
+    /* computed routines: 10 (ENTRY target) holds 10, 11, 12; 20 is alone */
+    TK_CHECK(p->routines_computed);
+    TK_CHECK_EQ_U64(p->nroutines, 2);
+    TK_CHECK_EQ_U64(p->blocks[b11].routine, p->blocks[tk_cfg_find_block(p, 10)].routine);
+    TK_CHECK_EQ_U64(p->blocks[b11].idom, tk_cfg_find_block(p, 10));
+    /* loop: self loop on 11 */
+    uint32_t l = tk_cfg_find_loop(p, b11);
+    TK_CHECK(l != TK_CFG_NONE);
+    if (l != TK_CFG_NONE) {
+        TK_CHECK_EQ_U64(tk_cfg_loop_iteration_count(p, l), 13);
+        TK_CHECK_EQ_U64(tk_cfg_loop_entry_count(cfg, p, l), 3);
+        TK_CHECK_EQ_U64(p->blocks[b11].loop, l);
+        TK_CHECK(tk_cfg_loop_is_back_edge(p, l, tk_cfg_find_edge(p, 3)));
+    }
+    /* overlapping images: address 0x400010 is in block 10 and block 20 */
+    uint32_t hits[4];
+    TK_CHECK_EQ_U64(tk_cfg_blocks_at(p, 0x400010, hits, 4), 2);
+    TK_CHECK_EQ_U64(tk_cfg_blocks_at(p, 0x400019, hits, 4), 1);
+    TK_CHECK_EQ_U64(p->blocks[hits[0]].id, 11);
+    /* edges: internal edges of the process exclude ENTRY/EXIT */
+    uint32_t *ids = NULL;
+    size_t n = 0, cap = 0;
+    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, &ids, &n, &cap) == TK_OK);
+    TK_CHECK_EQ_U64(n, 3);
+    n = 0;
+    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INBOUND, &ids, &n, &cap) == TK_OK);
+    TK_CHECK_EQ_U64(n, 1);
+    if (n == 1) TK_CHECK(tk_cfg_edge_kind(cfg, &p->edges[ids[0]]) == TK_EDGE_ENTRY);
+    free(ids);
+    TK_CHECK_EQ_U64(tk_cfg_find_edge_between(p, tk_cfg_find_block(p, 10), b11), tk_cfg_find_edge(p, 2));
+out:
+    tk_cfg_free(cfg);
+}
+
+static void test_read_errors_located(void)
+{
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    TK_CHECK(read_text("{ \"MAJOR_VERSION\" : 1,\n  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ \"x\", \"y\" ] ] }",
+                       &cfg, &err) == TK_ERR_FORMAT);
+    TK_CHECK_EQ_U64(err.line, 2);
+    TK_CHECK_EQ_U64(err.column, 55);
+    TK_CHECK(strstr(err.message, "FILE_NAME_ID") != NULL);
+    TK_CHECK(cfg == NULL);
+    TK_CHECK(read_text("{ \"PROCESSES\" : [ [ \"PROCESS_ID\" ], [ -1 ] ] }", &cfg, &err) == TK_ERR_FORMAT);
+    TK_CHECK(read_text("{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\", \"EDGE_TYPE\" ] ] }", &cfg, &err) ==
+             TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "duplicate column") != NULL);
+}
+
+static void test_edge_kinds(void)
+{
+    TK_CHECK(tk_edge_kind_from_name("DIRECT_CALL", 11) == TK_EDGE_DIRECT_CALL);
+    TK_CHECK(tk_edge_kind_from_name("INTERRUPT", 9) == TK_EDGE_OTHER);
+    TK_CHECK_STR(tk_edge_kind_name(TK_EDGE_EXCLUDED_CODE_BYPASS), "EXCLUDED_CODE_BYPASS");
+    TK_CHECK(tk_edge_kind_is_any_call(TK_EDGE_INDIRECT_CALL));
+    TK_CHECK(!tk_edge_kind_is_any_call(TK_EDGE_CALL_BYPASS));
+    TK_CHECK(tk_edge_kind_is_any_bypass(TK_EDGE_CALL_BYPASS));
+    TK_CHECK(tk_edge_kind_is_any_return(TK_EDGE_SYSTEM_RETURN));
+    TK_CHECK(tk_edge_kind_is_any_branch(TK_EDGE_INDIRECT_CONDITIONAL_BRANCH));
+    TK_CHECK(!tk_edge_kind_is_any_branch(TK_EDGE_FALL_THROUGH));
+    TK_CHECK(tk_edge_kind_is_any_inter_routine(TK_EDGE_ENTRY));
+    TK_CHECK(!tk_edge_kind_is_any_inter_routine(TK_EDGE_REP));
+}
+
+TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
+             TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_edge_kinds))
