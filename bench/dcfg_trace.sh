@@ -18,16 +18,19 @@ echo "bench dcfg-trace: generating and encoding $((per_thread * threads)) edges 
 "$dir/gen" $common --dcfg "$dir/b.dcfg.json" --encode "$dir/b.trace.json" --level 9 | sed 's/^/bench dcfg-trace encode level 9: /'
 "$dir/gen" $common --encode "$dir/b.intel.trace.json" --compat --level 1 | sed 's/^/bench dcfg-trace encode --compat=intel: /'
 total=$((per_thread * threads))
-for j in 1 2; do
-    /usr/bin/time -f '%e %U %S %M' -o "$dir/time.$j" "$TRACEKIT" decode --what count -j $j "$dir/b.trace.json" >"$dir/count.$j" ||
+for run in 1:b 2:b 1:b.intel 2:b.intel; do
+    j=${run%%:*} name=${run#*:}
+    /usr/bin/time -f '%e %U %S %M' -o "$dir/time.$j" "$TRACEKIT" decode --what count -j $j "$dir/$name.trace.json" >"$dir/count.$j" ||
         { echo "bench dcfg-trace: decode failed"; exit 1; }
     got=$(cat "$dir/count.$j")
     [ "$got" = "$total" ] || { echo "bench dcfg-trace: decoded $got edges, expected $total"; exit 1; }
     read -r wall user sys rss <"$dir/time.$j"
-    awk -v j=$j -v w="$wall" -v u="$user" -v s="$sys" -v n="$total" -v r="$rss" 'BEGIN {
+    what="level 9"
+    [ "$name" = b.intel ] && what="--compat=intel (one edge per row)"
+    awk -v j=$j -v what="$what" -v w="$wall" -v u="$user" -v s="$sys" -v n="$total" -v r="$rss" 'BEGIN {
         cpu = u + s
-        printf "bench dcfg-trace decode -j %d: wall %.3f s (%.1f M edges/s), CPU %.3f s (%.1f M edges/s per core), peak RSS %.1f MB\n",
-               j, w, (w > 0 ? n / w / 1e6 : 0), cpu, (cpu > 0 ? n / cpu / 1e6 : 0), r / 1024 }'
+        printf "bench dcfg-trace decode %s -j %d: wall %.3f s (%.1f M edges/s), CPU %.3f s (%.1f M edges/s per core), peak RSS %.1f MB\n",
+               what, j, w, (w > 0 ? n / w / 1e6 : 0), cpu, (cpu > 0 ? n / cpu / 1e6 : 0), r / 1024 }'
 done
 echo "bench dcfg-trace: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (wall times are only meaningful on an idle machine)"
 bzip2 -9 -k -c "$dir/b.intel.trace.json" >"$dir/b.intel.trace.json.bz2"

@@ -150,7 +150,8 @@ tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigne
  * CALL-type edges are enters, RETURN-type edges exits, time = the thread's
  * instruction count; functions are routine entry block ids, named by their
  * symbols. Threads one after the other; each starts inside the function of
- * its first block. The source borrows t and cfg. */
+ * its first block, and its open calls are closed at its last instruction.
+ * The source borrows t and cfg. */
 typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
 typedef struct tk_event_source tk_event_source;
 tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
@@ -158,6 +159,15 @@ tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_tr
 void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x);
 /* Fill src (time_unit "instructions", ticks_per_second 0). */
 void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
+
+/* Add the trace to a profile (tracekit/profile.h) for callgrind output:
+ * event Ir, one part per thread, self cost per block address in the
+ * function of the block's routine (object = image file), call arcs of CALL
+ * edges with inclusive Ir up to their RETURN. Errors: TK_ERR_FORMAT (a
+ * process or edge not in the DCFG, or a decoding error), TK_ERR_NOMEM. */
+typedef struct tk_profile tk_profile;
+tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
+                                   tk_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
 
@@ -167,7 +177,8 @@ typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
 typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
 
 typedef struct tk_dcfg_trace_encode_options {
-    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary */
+    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary,
+                               7-9 also multi-edge rows (4-edge paths) when they are smaller */
     int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
     uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
     uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit) */

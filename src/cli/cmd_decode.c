@@ -145,9 +145,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
             else if (tk_edge_kind_is_any_return(k))
                 put_call(d, e, "return");
         } else {
-            if (first && i == 0)
-                put_node(d, e->src);
-            put_node(d, e->tgt);
+            put_node(d, e->src);
         }
     }
     return d->w.failed;
@@ -258,8 +256,8 @@ void cmd_decode_help(FILE *f) {
     fputs("Decodes the edge-id sequences of a DCFG-Trace. Output, one line per item,\n"
           "threads in file order, chunks in order:\n"
           "  edges   PID THREAD EDGE_ID\n"
-          "  blocks  PID THREAD BLOCK_ID (the source of each chunk's first edge, then\n"
-          "          the target of every edge; special nodes are skipped)\n"
+          "  blocks  PID THREAD BLOCK_ID: the source block of every edge (the blocks\n"
+          "          INSTR_COUNT counts; special nodes are skipped)\n"
           "  addrs   PID THREAD IMAGE_FILE+0xOFFSET of the same blocks\n"
           "  calls   PID THREAD INSTRS call|return SOURCE TARGET [SYMBOL] for CALL and\n"
           "          RETURN edges; INSTRS is the thread's instruction count at the\n"

@@ -9,10 +9,10 @@ static const cli_opt encode_opts[] = {
     {"dcfg", 0, "DCFG", "the DCFG of the run: instruction counts of the chunks"},
     {"output", 'o', "OUT", "write the trace to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
-    {"level", 0, "N", "0 plain, 1-4 repeats, 5-9 repeats and dictionary (default 9)"},
+    {"level", 0, "N", "0 plain, 1-4 repeats, 5-9 repeats and dictionary, 7-9 multi-edge rows (default 9)"},
     {"chunk-instrs", 0, "N", "start a new chunk after N instructions (default 1000000 with --dcfg)"},
     {"chunk-edges", 0, "N", "start a new chunk after N edges (default: none, 1000000 without --dcfg)"},
-    {"compat", 0, "intel", "write what Intel's reader reads: empty dictionary"},
+    {"compat", 0, "intel", "write what Intel's reader writes: one edge per row, empty dictionary"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -84,7 +84,6 @@ static void exec_block(bbv_ctx *c, uint32_t b) {
 
 static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
     bbv_ctx *c = ctx;
-    int first = chunk != c->cur_chunk;
     c->cur_chunk = chunk;
     for (size_t i = 0; i < n; i++) {
         uint32_t e = tk_cfg_find_edge(c->p, edges[i]);
@@ -94,10 +93,9 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
             return 1;
         }
         const tk_cfg_edge *ed = &c->p->edges[e];
-        if (first && i == 0 && tk_cfg_is_block(c->p, ed->src))
+        /* the source block of every edge executes (INSTR_COUNT's rule) */
+        if (tk_cfg_is_block(c->p, ed->src))
             exec_block(c, ed->src);
-        if (tk_cfg_is_block(c->p, ed->tgt))
-            exec_block(c, ed->tgt);
     }
     return c->w.failed;
 }

@@ -95,3 +95,17 @@ int dtc_w_flush(dtc_writer *w) {
         w->failed = 1;
     return w->failed ? -1 : 0;
 }
+
+int dtc_open_ctx_trace(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag) {
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_dcfg_trace_open_input(t, ctx->inputs[0], diag, &err);
+    if (st != TK_OK) {
+        if (diag) {
+            tk_diag_error(diag, &err);
+            return CLI_EXIT_BAD_INPUT;
+        }
+        return cli_error(&err);
+    }
+    return CLI_EXIT_OK;
+}

@@ -13,6 +13,13 @@
 
 /* Open a trace from a path; prints the error. Returns an exit code. */
 int dtc_open_path(const char *path, int progress, tk_dcfg_trace **out);
+/* Parse the handler's first input as a trace; errors go to diag when given
+ * (check), else are printed. Returns an exit code. */
+int dtc_open_ctx_trace(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag);
+/* report and diff (dcfg_trace_report.c, dcfg_trace_diff.c). */
+int dtc_run_report(cli_ctx *ctx, const cli_args *a);
+int dtc_run_diff(cli_ctx *ctx, const cli_args *a);
+
 /* Read the DCFG named by --dcfg (NULL *out when the option is absent). */
 int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out);
 /* --jobs N (default: number of CPUs). */

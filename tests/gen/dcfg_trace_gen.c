@@ -119,7 +119,7 @@ static void build(prog *p, rng *r, uint32_t nroutines) {
     uint32_t total = 0;
     for (uint32_t i = 0; i < nroutines; i++) {
         p->r[i].first = total;
-        p->r[i].n = 4 + below(r, 12);
+        p->r[i].n = i == 0 ? 16 + below(r, 16) : 4 + below(r, 12);
         total += p->r[i].n;
     }
     p->nb = total;
@@ -154,9 +154,12 @@ static void build(prog *p, rng *r, uint32_t nroutines) {
                 continue;
             }
             uint32_t kind = below(r, 10);
-            if (i + 1 < nroutines && kind < 2) {
+            /* main calls from every other block, anywhere in the program; the
+             * others call later routines (the call graph is a DAG) */
+            if (i + 1 < nroutines && (kind < 2 || (i == 0 && k % 2 == 1))) {
                 /* a call to a later routine, returning to the next block */
-                b->callee = (int32_t)(i + 1 + below(r, nroutines - i - 1 < 4 ? nroutines - i - 1 : 4));
+                uint32_t span = i == 0 ? nroutines - 1 : (nroutines - i - 1 < 8 ? nroutines - i - 1 : 8);
+                b->callee = (int32_t)(i + 1 + below(r, span));
                 b->call_edge = add_edge(p, b->id, p->b[p->r[b->callee].first].id, ET_DIRECT_CALL);
                 b->bypass_edge = add_edge(p, b->id, p->b[bi + 1].id, ET_CALL_BYPASS);
                 continue;

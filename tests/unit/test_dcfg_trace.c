@@ -2,6 +2,8 @@
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
 
+static const char dt_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
+
 /* ---- helpers ------------------------------------------------------------------- */
 
 typedef struct edges_buf {
@@ -12,6 +14,8 @@ typedef struct edges_buf {
 static int collect(void *ctx, size_t chunk, const uint32_t *e, size_t n) {
     (void)chunk;
     edges_buf *b = ctx;
+    if (n == 0)
+        return 0;
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2;
         b->v = realloc(b->v, b->cap * sizeof *b->v);
@@ -120,6 +124,8 @@ static void test_errors_are_located(void) {
         {"{ }", TABLE, "6", "A)", TK_ERR_FORMAT, "without a matching"},
         {"{ }", TABLE, "6", "<zz>", TK_ERR_FORMAT, "not in STRING_DICTIONARY"},
         {"{ \"a\" : \"<b>\", \"b\" : \"<a>\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "recursive"},
+        {"{ \"u\" : \"(2*<v>)\", \"v\" : \"A<u>\" }", TABLE, "6", "I", TK_ERR_FORMAT, "reached again"},
+        {"{ \"u\" : \"<zz>\" }", TABLE, "6", "I", TK_ERR_FORMAT, "not in STRING_DICTIONARY"},
         {"{ \"a\" : \"I\", \"a\" : \"A\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "duplicate dictionary key"},
         {"{ \"a_\" : \"I\" }", TABLE, "6", "I", TK_ERR_FORMAT, "keys use"},
         {"{ }", TABLE, "6", "I=", TK_ERR_FORMAT, "'='"},
@@ -136,6 +142,21 @@ static void test_errors_are_located(void) {
             !TK_CHECK(err.line > 0 && err.column > 0))
             fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
     }
+    free(b.v);
+}
+
+static void test_long_dictionary_key(void) {
+    char dict[1024], seq[1024];
+    char key[301];
+    for (int i = 0; i < 300; i++)
+        key[i] = dt_chars[i % 64];
+    key[300] = 0;
+    snprintf(dict, sizeof dict, "{ \"%s\" : \"I\" }", key);
+    snprintf(seq, sizeof seq, "<%s>", key);
+    edges_buf b = {0};
+    tk_error err;
+    TK_CHECK_EQ_I64(decode_text(dict, TABLE, "6", seq, &b, &err, NULL), TK_OK);
+    TK_CHECK_EQ_U64(b.n, 6);
     free(b.v);
 }
 
@@ -216,7 +237,10 @@ typedef struct seq {
     size_t n;
 } seq;
 
-static void round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
+/* Encodes, decodes (serially and on 3 threads) and compares; returns the
+ * sum of EDGE_COUNT (less than the edges when multi-edge rows are used). */
+static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
+    uint64_t edge_counts = 0;
     tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     opt.level = level;
     opt.compat_intel = compat;
@@ -247,7 +271,7 @@ static void round_trip(const seq *s, size_t nseq, int level, int compat, uint64_
         fprintf(stderr, "    %s (line %llu col %llu)\n", err.message, (unsigned long long)err.line,
                 (unsigned long long)err.column);
         free(m.p);
-        return;
+        return 0;
     }
     for (unsigned threads = 1; threads <= 3; threads += 2) {
         edges_buf b = {0};
@@ -276,12 +300,14 @@ static void round_trip(const seq *s, size_t nseq, int level, int compat, uint64_
             tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
             TK_CHECK_EQ_U64(ci.preceding_instr_count, sum);
             sum += ci.instr_count;
+            edge_counts += ci.edge_count;
         }
     }
     if (compat)
         TK_CHECK(memchr(m.p, '<', m.n) == NULL);
     tk_dcfg_trace_free(t);
     free(m.p);
+    return edge_counts;
 }
 
 static uint64_t rnd(uint64_t *s) {
@@ -317,6 +343,32 @@ static void test_encoder_round_trips(void) {
         free(s[i].e);
 }
 
+static void test_multi_edge_transitions(void) {
+    /* a long program-like walk: nested loops with fixed trip counts and rare
+     * noise; at level 9 the encoder chooses multi-edge transitions */
+    uint64_t r = 777;
+    size_t n = 300000;
+    uint32_t *e = malloc(n * sizeof *e);
+    size_t k = 0;
+    uint32_t outer = 0;
+    while (k < n) {
+        e[k++] = 1;
+        for (uint32_t it = 0; it < 6 && k < n; it++) {
+            e[k++] = 2;
+            e[k++] = 3;
+            e[k++] = (rnd(&r) % 97 == 0) ? 5 : 4;
+        }
+        if (k < n)
+            e[k++] = (outer++ % 3) ? 6 : 7;
+    }
+    seq s = {3, 0, e, n};
+    uint64_t plain = round_trip(&s, 1, 5, 0, 100000);
+    uint64_t multi = round_trip(&s, 1, 9, 0, 100000);
+    TK_CHECK_EQ_U64(plain, n);
+    TK_CHECK(multi < n / 2);
+    free(e);
+}
+
 static void test_long_codes_and_length_limit(void) {
     /* one edge with 600 successors of geometric frequencies: Huffman lengths
      * beyond 32 bits are limited, and codes longer than one lookup level
@@ -346,5 +398,7 @@ static void test_long_codes_and_length_limit(void) {
 
 TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
+             TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
-             TK_CASE(test_encoder_round_trips), TK_CASE(test_long_codes_and_length_limit))
+             TK_CASE(test_encoder_round_trips), TK_CASE(test_multi_edge_transitions),
+             TK_CASE(test_long_codes_and_length_limit))

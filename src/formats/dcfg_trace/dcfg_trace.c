@@ -102,6 +102,7 @@ void tk_dcfg_trace_free(tk_dcfg_trace *t) {
         for (size_t j = 0; j < p->ndict; j++)
             tk_free(p->dict[j].key);
         tk_free(p->dict);
+        tk_free(p->dict_slots);
         dt_table_free(&p->table);
     }
     tk_free(t->procs);
@@ -289,6 +290,8 @@ static int deliver_piece(void *ctx, const uint32_t *edges, size_t n) {
     return pc->fn(pc->ctx, pc->chunk, edges, n);
 }
 
+static const uint32_t no_edges[1] = {0};
+
 static int selected(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt, size_t thread) {
     if (opt->has_thread && t->threads[thread].thread_id != opt->thread_id)
         return 0;
@@ -345,7 +348,8 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
                     st = TK_END;
                     goto done;
                 }
-            } else if (j->status == TK_OK && fn && fn(ctx, j->chunk, j->edges, j->n)) {
+            } else if (j->status == TK_OK && fn &&
+                       fn(ctx, j->chunk, j->edges ? j->edges : no_edges, j->n)) {
                 *total += j->count;
                 st = TK_END;
                 goto done;

@@ -17,6 +17,7 @@ typedef struct check_run {
     const tk_cfg_process *proc;    /* DCFG process of the thread (NULL when unknown) */
     uint64_t *edge_counts;         /* per edge index of proc, this thread */
     int reported_chunk;            /* errors reported for the current chunk (limit) */
+    int unknown_edge;              /* the chunk holds an edge the DCFG lacks */
     size_t cur_chunk;
     uint64_t cur_edge_index;
     uint64_t cur_instrs;
@@ -60,7 +61,7 @@ static void end_chunk(check_run *r) {
     if (!r->proc || r->cur_chunk == SIZE_MAX)
         return;
     const dt_chunk *c = &r->t->chunks[r->cur_chunk];
-    if (r->cur_edge_index >= c->edge_count && r->cur_instrs != c->instr_count)
+    if (r->cur_edge_index >= c->edge_count && !r->unknown_edge && r->cur_instrs != c->instr_count)
         report_chunk(r, r->cur_chunk, TK_SEV_ERROR,
                      "INSTR_COUNT is %llu, but the source blocks of the chunk's %llu edges hold %llu "
                      "instructions in the DCFG",
@@ -80,11 +81,13 @@ static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
         r->cur_edge_index = 0;
         r->cur_instrs = 0;
         r->reported_chunk = 0;
+        r->unknown_edge = 0;
     }
     const tk_cfg_process *p = r->proc;
     for (size_t i = 0; i < n; i++, r->cur_edge_index++) {
         uint32_t e = tk_cfg_find_edge(p, edges[i]);
         if (e == TK_CFG_NONE) {
+            r->unknown_edge = 1;
             if (r->reported_chunk++ < MAX_CHUNK_REPORTS)
                 report_chunk(r, chunk, TK_SEV_ERROR,
                              "edge %u (edge %llu of the chunk) is not an edge of process %llu in the "

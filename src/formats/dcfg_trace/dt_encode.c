@@ -60,72 +60,109 @@ static int sb_printf(strbuf *b, const char *fmt, ...) {
     return sb_add(b, tmp, (size_t)n);
 }
 
-static uint64_t mix64(uint64_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
+/* Symbols of the transition tables: (current edge, path of 1..K next edges).
+ * Keys are stored with a fixed stride: x, n, e[0..K). Open addressing over
+ * symbol indexes. */
+#define DT_MAX_PATH 8
 
-/* (prev, next) pair -> slot; open addressing, key 0 = empty (edge ids are >= 1). */
-typedef struct pair_map {
-    uint64_t *keys;
+typedef struct sym_map {
+    uint32_t *keys;     /* stride words per symbol */
     uint64_t *counts;
-    uint32_t *code;     /* left-aligned code bits, after start() */
+    uint32_t *code;     /* right-aligned code bits, after start() */
     uint8_t *len;       /* code length */
-    size_t cap, n;
-} pair_map;
+    size_t n, cap;
+    uint32_t *slots;    /* symbol index + 1, 0 = empty */
+    size_t nslots;
+    unsigned stride;
+} sym_map;
 
-static int pm_grow(pair_map *m) {
-    size_t cap = m->cap ? m->cap * 2 : 1024;
-    pair_map nm = {tk_calloc(cap, sizeof(uint64_t)), tk_calloc(cap, sizeof(uint64_t)), NULL, NULL, cap, 0};
-    if (!nm.keys || !nm.counts) {
-        tk_free(nm.keys);
-        tk_free(nm.counts);
-        return -1;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i])
-            continue;
-        size_t j = mix64(m->keys[i]) & (cap - 1);
-        while (nm.keys[j])
-            j = (j + 1) & (cap - 1);
-        nm.keys[j] = m->keys[i];
-        nm.counts[j] = m->counts[i];
-        nm.n++;
-    }
-    tk_free(m->keys);
-    tk_free(m->counts);
-    *m = nm;
-    return 0;
+static inline uint64_t sym_hash(uint32_t x, const uint32_t *e, unsigned n) {
+    uint64_t h = (uint64_t)x * 0x9e3779b97f4a7c15ULL + n;
+    for (unsigned i = 0; i < n; i++)
+        h = (h ^ e[i]) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29) ^ (h >> 47);
 }
 
-static size_t pm_find(const pair_map *m, uint64_t key) {
-    if (!m->cap)
+static inline int sym_equal(const sym_map *m, size_t s, uint32_t x, const uint32_t *e, unsigned n) {
+    const uint32_t *k = m->keys + s * m->stride;
+    if (k[0] != x || k[1] != n)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (k[2 + i] != e[i])
+            return 0;
+    return 1;
+}
+
+static size_t sm_find(const sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
+    if (!m->nslots)
         return SIZE_MAX;
-    size_t j = mix64(key) & (m->cap - 1);
-    while (m->keys[j]) {
-        if (m->keys[j] == key)
-            return j;
-        j = (j + 1) & (m->cap - 1);
+    size_t j = sym_hash(x, e, n) & (m->nslots - 1);
+    while (m->slots[j]) {
+        if (sym_equal(m, m->slots[j] - 1, x, e, n))
+            return m->slots[j] - 1;
+        j = (j + 1) & (m->nslots - 1);
     }
     return SIZE_MAX;
 }
 
-static int pm_add(pair_map *m, uint64_t key, uint64_t count) {
-    if ((m->n + 1) * 2 > m->cap && pm_grow(m))
+static int sm_rehash(sym_map *m, size_t nslots) {
+    uint32_t *slots = tk_calloc(nslots, sizeof *slots);
+    if (!slots)
         return -1;
-    size_t j = mix64(key) & (m->cap - 1);
-    while (m->keys[j] && m->keys[j] != key)
-        j = (j + 1) & (m->cap - 1);
-    if (!m->keys[j]) {
-        m->keys[j] = key;
-        m->n++;
+    for (size_t s = 0; s < m->n; s++) {
+        const uint32_t *k = m->keys + s * m->stride;
+        size_t j = sym_hash(k[0], k + 2, k[1]) & (nslots - 1);
+        while (slots[j])
+            j = (j + 1) & (nslots - 1);
+        slots[j] = (uint32_t)s + 1;
     }
-    m->counts[j] += count;
+    tk_free(m->slots);
+    m->slots = slots;
+    m->nslots = nslots;
     return 0;
+}
+
+/* Count one occurrence of (x, e[0..n)). */
+static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
+    size_t s = sm_find(m, x, e, n);
+    if (s != SIZE_MAX) {
+        m->counts[s]++;
+        return 0;
+    }
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        uint32_t *keys = tk_realloc(m->keys, cap * m->stride * sizeof *keys);
+        if (!keys)
+            return -1;
+        m->keys = keys;
+        uint64_t *counts = tk_realloc(m->counts, cap * sizeof *counts);
+        if (!counts)
+            return -1;
+        m->counts = counts;
+        m->cap = cap;
+    }
+    if ((m->n + 1) * 2 > m->nslots && sm_rehash(m, m->nslots ? m->nslots * 2 : 512))
+        return -1;
+    uint32_t *k = m->keys + m->n * m->stride;
+    memset(k, 0, m->stride * sizeof *k);
+    k[0] = x;
+    k[1] = n;
+    memcpy(k + 2, e, n * sizeof *e);
+    m->counts[m->n] = 1;
+    size_t j = sym_hash(x, e, n) & (m->nslots - 1);
+    while (m->slots[j])
+        j = (j + 1) & (m->nslots - 1);
+    m->slots[j] = (uint32_t)m->n + 1;
+    m->n++;
+    return 0;
+}
+
+static void sm_free(sym_map *m) {
+    tk_free(m->keys);
+    tk_free(m->counts);
+    tk_free(m->code);
+    tk_free(m->len);
+    tk_free(m->slots);
 }
 
 /* ---- the encoder -------------------------------------------------------------- */
@@ -136,7 +173,9 @@ typedef struct enc_thread {
 
 typedef struct enc_process {
     uint64_t pid;
-    pair_map pairs;
+    sym_map syms;       /* symbols of the parse with path_len edges per transition */
+    sym_map single;     /* when path_len > 1: the symbols of the one-edge parse */
+    unsigned path_len;  /* chosen at start(): the parse with the smaller estimate */
     size_t first_group, ngroups;  /* threads, in order */
 } enc_process;
 
@@ -146,8 +185,14 @@ struct tk_dcfg_trace_encoder {
     size_t nprocs, cap_procs;
     enc_thread *groups;           /* (pid, tid) in the order observed */
     size_t ngroups, cap_groups;
-    int observing_has_prev;
-    uint32_t observe_prev;
+    unsigned path_len;            /* K: edges per transition tried in pass 1 (1, or more) */
+    /* pass 1, path_len > 1: the one-edge parse runs alongside */
+    int s_open;
+    uint32_t s_prev;
+    uint64_t s_edges, s_instrs;
+    int pass;                     /* 0 observe, 1 encode */
+    uint32_t *pend;               /* edges of the current thread not parsed yet */
+    size_t npend, cap_pend;
     /* pass 2 */
     int started;
     tk_dcfg_trace_write_fn write;
@@ -184,6 +229,7 @@ tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
         tk_free(e);
         return tk_error_set(err, TK_ERR_ARG, "level %d out of range 0..9", level);
     }
+    e->path_len = e->opt.level >= 7 && !e->opt.compat_intel ? 4 : 1;
     *out = e;
     return TK_OK;
 }
@@ -192,11 +238,10 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
     if (!e)
         return;
     for (size_t i = 0; i < e->nprocs; i++) {
-        tk_free(e->procs[i].pairs.keys);
-        tk_free(e->procs[i].pairs.counts);
-        tk_free(e->procs[i].pairs.code);
-        tk_free(e->procs[i].pairs.len);
+        sm_free(&e->procs[i].syms);
+        sm_free(&e->procs[i].single);
     }
+    tk_free(e->pend);
     tk_free(e->procs);
     tk_free(e->groups);
     tk_free(e->rows.p);
@@ -221,9 +266,19 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
 }
 
 /* Enter group (pid, tid) in pass 1: a new group, or the continuation of the last one. */
+static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err);
+
 static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid, tk_error *err) {
     if (e->ngroups > 0 && e->groups[e->ngroups - 1].pid == pid && e->groups[e->ngroups - 1].tid == tid)
         return TK_OK;
+    if (e->ngroups > 0) {
+        /* the previous thread is complete */
+        tk_status st = parse(e, 1, err);
+        if (st != TK_OK)
+            return st;
+        e->chunk_open = 0;
+        e->s_open = 0;
+    }
     for (size_t i = 0; i < e->ngroups; i++)
         if (e->groups[i].pid == pid && e->groups[i].tid == tid)
             return tk_error_set(err, TK_ERR_FORMAT,
@@ -243,65 +298,113 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
         memset(p, 0, sizeof *p);
         p->pid = pid;
         p->first_group = e->ngroups;
+        p->syms.stride = 2 + e->path_len;
+        p->single.stride = 3;
+        p->path_len = e->path_len;
     }
     if (grow((void **)&e->groups, &e->cap_groups, e->ngroups + 1, sizeof *e->groups))
         return nomem(err);
     e->groups[e->ngroups++] = (enc_thread){pid, tid};
     e->procs[e->nprocs - 1].ngroups++;
-    e->observing_has_prev = 0;
     return TK_OK;
 }
 
-/* Pass 1. Chunk boundaries do not matter for the statistics: every
- * consecutive pair of the thread is counted (a pair that ends up split by a
- * chunk boundary only costs an unused table row). */
+static tk_status append_pending(tk_dcfg_trace_encoder *e, const uint32_t *edges, size_t n,
+                                 tk_error *err) {
+    if (n == 0)
+        return TK_OK;
+    for (size_t i = 0; i < n; i++)
+        if (edges[i] == 0)
+            return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
+    if (grow((void **)&e->pend, &e->cap_pend, e->npend + n, sizeof *e->pend))
+        return nomem(err);
+    memcpy(e->pend + e->npend, edges, n * sizeof *edges);
+    e->npend += n;
+    return TK_OK;
+}
+
+/* Pass 1, when multi-edge transitions are tried: the statistics of the
+ * one-edge parse (same chunk rule), to choose the smaller at start(). */
+static tk_status observe_single(tk_dcfg_trace_encoder *e, const uint32_t *edges, size_t n,
+                                tk_error *err) {
+    const tk_dcfg_trace_encode_options *o = &e->opt;
+    enc_process *P = &e->procs[e->nprocs - 1];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = edges[i];
+        if (!e->s_open) {
+            e->s_open = 1;
+            e->s_edges = 1;
+            e->s_instrs = 0;
+        } else {
+            if (sm_add(&P->single, e->s_prev, &x, 1))
+                return nomem(err);
+            e->s_edges++;
+        }
+        if (o->source_instrs)
+            e->s_instrs += o->source_instrs(o->ctx, P->pid, x);
+        e->s_prev = x;
+        if ((o->chunk_instrs && e->s_instrs >= o->chunk_instrs) ||
+            (o->chunk_edges && e->s_edges >= o->chunk_edges))
+            e->s_open = 0;
+    }
+    return TK_OK;
+}
+
+/* Pass 1: the same parse as pass 2 (chunks and transitions of path_len
+ * edges), counting the symbols, so the codes fit the transitions written. */
 tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                         const uint32_t *edges, size_t n, tk_error *err) {
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "observe() after start()");
     tk_status st = observe_group(e, pid, tid, err);
-    if (st != TK_OK)
+    if (st != TK_OK || (st = append_pending(e, edges, n, err)) != TK_OK)
         return st;
-    pair_map *m = &e->procs[e->nprocs - 1].pairs;
-    size_t i = 0;
-    if (n > 0 && !e->observing_has_prev) {
-        e->observe_prev = edges[0];
-        e->observing_has_prev = 1;
-        i = 1;
-    }
-    uint32_t prev = e->observe_prev;
-    for (; i < n; i++) {
-        if (edges[i] == 0)
-            return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
-        if (pm_add(m, ((uint64_t)prev << 32) | edges[i], 1))
-            return nomem(err);
-        prev = edges[i];
-    }
-    e->observe_prev = prev;
-    return TK_OK;
+    if (e->path_len > 1 && (st = observe_single(e, edges, n, err)) != TK_OK)
+        return st;
+    return parse(e, 0, err);
 }
 
 /* ---- Huffman codes -------------------------------------------------------------- */
 
 typedef struct sym {
     uint64_t weight;
-    uint32_t next;   /* successor edge */
-    size_t slot;     /* in the pair map */
+    size_t index;    /* symbol index in the map */
     uint8_t len;
 } sym;
+
+/* Symbol order for canonical codes and table rows: by path (n, then edges). */
+static const sym_map *order_map;
+
+static int cmp_path(size_t a, size_t b) {
+    const uint32_t *x = order_map->keys + a * order_map->stride, *y = order_map->keys + b * order_map->stride;
+    unsigned n = x[1] < y[1] ? x[1] : y[1];
+    for (unsigned i = 0; i < n; i++)
+        if (x[2 + i] != y[2 + i])
+            return x[2 + i] < y[2 + i] ? -1 : 1;
+    return x[1] < y[1] ? -1 : (x[1] > y[1]);
+}
 
 static int cmp_weight(const void *a, const void *b) {
     const sym *x = a, *y = b;
     if (x->weight != y->weight)
         return x->weight < y->weight ? -1 : 1;
-    return x->next < y->next ? -1 : (x->next > y->next);
+    return cmp_path(x->index, y->index);
 }
 
-static int cmp_len_next(const void *a, const void *b) {
+static int cmp_len_path(const void *a, const void *b) {
     const sym *x = a, *y = b;
     if (x->len != y->len)
         return x->len < y->len ? -1 : 1;
-    return x->next < y->next ? -1 : (x->next > y->next);
+    return cmp_path(x->index, y->index);
+}
+
+/* Symbols sorted by (current edge, path): the table's row order. */
+static int cmp_row(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    uint32_t cx = order_map->keys[x * order_map->stride], cy = order_map->keys[y * order_map->stride];
+    if (cx != cy)
+        return cx < cy ? -1 : 1;
+    return cmp_path(x, y);
 }
 
 /* Huffman code lengths of s[0..n) (sorted by weight); two-queue method.
@@ -342,54 +445,53 @@ static unsigned huffman_lengths(sym *s, size_t n, uint64_t *w, size_t *parent) {
     return maxlen;
 }
 
-typedef struct key_slot {
-    uint64_t key;
-    size_t slot;
-} key_slot;
-
-static int cmp_key_slot(const void *a, const void *b) {
-    const key_slot *x = a, *y = b;
-    return x->key < y->key ? -1 : (x->key > y->key);
+/* Sorted row order of the process's symbols (caller frees). */
+static size_t *row_order(const sym_map *m) {
+    size_t *order = tk_malloc((m->n ? m->n : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (size_t i = 0; i < m->n; i++)
+        order[i] = i;
+    order_map = m;
+    qsort(order, m->n, sizeof *order, cmp_row);
+    return order;
 }
 
-static tk_status build_codes(enc_process *p, tk_error *err) {
-    pair_map *m = &p->pairs;
-    if (m->cap == 0)
+static unsigned digits(uint64_t v);
+
+/* Estimated bytes of a table and the sequences it codes. */
+static uint64_t estimate_size(const sym_map *m) {
+    uint64_t bits = 0, text = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const uint32_t *k = m->keys + i * m->stride;
+        bits += m->counts[i] * m->len[i];
+        text += 16 + digits(k[0]) + m->len[i];
+        for (unsigned j = 0; j < k[1]; j++)
+            text += 2 + digits(k[2 + j]);
+    }
+    return bits / 6 + text;
+}
+
+static tk_status build_codes(sym_map *m, tk_error *err) {
+    if (m->n == 0)
         return TK_OK;
-    m->code = tk_calloc(m->cap, sizeof *m->code);
-    m->len = tk_calloc(m->cap, sizeof *m->len);
-    /* group slots by prev edge: sort slot indexes by key */
-    size_t *order = tk_malloc((m->n ? m->n : 1) * sizeof *order);
+    m->code = tk_calloc(m->n, sizeof *m->code);
+    m->len = tk_calloc(m->n, sizeof *m->len);
+    size_t *order = row_order(m);
     if (!m->code || !m->len || !order) {
         tk_free(order);
         return nomem(err);
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i])
-            order[k++] = i;
-    {
-        key_slot *tmp = tk_malloc((k ? k : 1) * sizeof *tmp);
-        if (!tmp) {
-            tk_free(order);
-            return nomem(err);
-        }
-        for (size_t i = 0; i < k; i++)
-            tmp[i] = (key_slot){m->keys[order[i]], order[i]};
-        qsort(tmp, k, sizeof *tmp, cmp_key_slot);
-        for (size_t i = 0; i < k; i++)
-            order[i] = tmp[i].slot;
-        tk_free(tmp);
     }
     sym *syms = NULL;
     uint64_t *w = NULL;
     size_t *parent = NULL;
     size_t cap = 0;
     tk_status st = TK_OK;
-    for (size_t i = 0; i < k;) {
-        uint64_t prev = m->keys[order[i]] >> 32;
+    order_map = m;
+    for (size_t i = 0; i < m->n;) {
+        uint32_t cur = m->keys[order[i] * m->stride];
         size_t j = i;
-        while (j < k && (m->keys[order[j]] >> 32) == prev)
+        while (j < m->n && m->keys[order[j] * m->stride] == cur)
             j++;
         size_t n = j - i;
         if (n > cap) {
@@ -405,20 +507,18 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
                 break;
             }
         }
-        for (size_t a = 0; a < n; a++) {
-            size_t slot = order[i + a];
-            syms[a] = (sym){m->counts[slot], (uint32_t)m->keys[slot], slot, 0};
-        }
+        for (size_t a = 0; a < n; a++)
+            syms[a] = (sym){m->counts[order[i + a]], order[i + a], 0};
         /* length-limit to 32 bits by flattening the weights until it fits */
-        for (unsigned shift = 0;; shift++) {
+        for (;;) {
             qsort(syms, n, sizeof *syms, cmp_weight);
             if (huffman_lengths(syms, n, w, parent) <= TK_DCFG_TRACE_MAX_CODE_BITS)
                 break;
             for (size_t a = 0; a < n; a++)
                 syms[a].weight = (syms[a].weight >> 1) + 1;
         }
-        /* canonical codes: by (length, next edge) */
-        qsort(syms, n, sizeof *syms, cmp_len_next);
+        /* canonical codes: by (length, path) */
+        qsort(syms, n, sizeof *syms, cmp_len_path);
         uint64_t code = 0;
         unsigned last_len = syms[0].len;
         for (size_t a = 0; a < n; a++) {
@@ -427,8 +527,8 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
                 code <<= (syms[a].len - last_len);
                 last_len = syms[a].len;
             }
-            m->code[syms[a].slot] = (uint32_t)code;
-            m->len[syms[a].slot] = syms[a].len;
+            m->code[syms[a].index] = (uint32_t)code;
+            m->len[syms[a].index] = syms[a].len;
         }
         i = j;
     }
@@ -438,7 +538,6 @@ static tk_status build_codes(enc_process *p, tk_error *err) {
     tk_free(order);
     return st;
 }
-
 
 /* ---- output ----------------------------------------------------------------------- */
 
@@ -456,10 +555,33 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
                                       void *ctx, tk_error *err) {
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "start() called twice");
-    for (size_t i = 0; i < e->nprocs; i++) {
-        tk_status st = build_codes(&e->procs[i], err);
+    if (e->ngroups > 0) {
+        tk_status st = parse(e, 1, err);
         if (st != TK_OK)
             return st;
+    }
+    e->chunk_open = 0;
+    e->npend = 0;
+    e->pass = 1;
+    for (size_t i = 0; i < e->nprocs; i++) {
+        enc_process *P = &e->procs[i];
+        tk_status st = build_codes(&P->syms, err);
+        if (st != TK_OK)
+            return st;
+        if (P->path_len > 1) {
+            /* keep the multi-edge parse only when it is estimated smaller */
+            if ((st = build_codes(&P->single, err)) != TK_OK)
+                return st;
+            if (estimate_size(&P->single) <= estimate_size(&P->syms)) {
+                sm_free(&P->syms);
+                P->syms = P->single;
+                memset(&P->single, 0, sizeof P->single);
+                P->path_len = 1;
+            } else {
+                sm_free(&P->single);
+                memset(&P->single, 0, sizeof P->single);
+            }
+        }
     }
     if (e->opt.level >= 1) {
         e->last_seen = tk_malloc(((size_t)1 << 18) * sizeof *e->last_seen);
@@ -480,6 +602,7 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
 
 /* ---- repeat compression ("(n*...)") ------------------------------------------------- */
 
+static unsigned digits(uint64_t v);
 static unsigned digits(uint64_t v) {
     unsigned d = 1;
     while (v >= 10) {
@@ -784,31 +907,35 @@ done:
 /* Write the finished process (index e->cur_proc). */
 static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
     enc_process *p = &e->procs[e->cur_proc];
-    pair_map *m = &p->pairs;
+    sym_map *m = &p->syms;
     strbuf table = {0};
     tk_status st = TK_OK;
-    /* transition table, sorted by (current, next) */
-    size_t k = 0;
-    key_slot *ks = tk_malloc((m->n ? m->n : 1) * sizeof *ks);
+    /* transition table, sorted by (current edge, path) */
+    size_t *ks = row_order(m);
     if (!ks)
         return nomem(err);
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i])
-            ks[k++] = (key_slot){m->keys[i], i};
-    qsort(ks, k, sizeof *ks, cmp_key_slot);
     if (sb_printf(&table, "   [ [ \"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\" ]")) {
         st = nomem(err);
         goto done;
     }
-    for (size_t i = 0; i < k; i++) {
-        size_t slot = ks[i].slot;
+    for (size_t i = 0; i < m->n; i++) {
+        size_t s = ks[i];
+        const uint32_t *key = m->keys + s * m->stride;
         char code[40];
-        unsigned len = m->len[slot];
+        unsigned len = m->len[s];
         for (unsigned b = 0; b < len; b++)
-            code[b] = (char)('0' + ((m->code[slot] >> (len - 1 - b)) & 1u));
+            code[b] = (char)('0' + ((m->code[s] >> (len - 1 - b)) & 1u));
         code[len] = 0;
-        if (sb_printf(&table, ",\n    [ %u, \"%s\", [ %u ] ]", (unsigned)(ks[i].key >> 32), code,
-                      (unsigned)(ks[i].key & 0xffffffffu))) {
+        if (sb_printf(&table, ",\n    [ %u, \"%s\", [ %u", key[0], code, key[2])) {
+            st = nomem(err);
+            goto done;
+        }
+        for (unsigned j = 1; j < key[1]; j++)
+            if (sb_printf(&table, ", %u", key[2 + j])) {
+                st = nomem(err);
+                goto done;
+            }
+        if (sb_add(&table, " ] ]", 4)) {
             st = nomem(err);
             goto done;
         }
@@ -836,7 +963,9 @@ done:
 static tk_status enter_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid, tk_error *err) {
     if (e->in_group && e->groups[e->cur_group].pid == pid && e->groups[e->cur_group].tid == tid)
         return TK_OK;
-    tk_status st = close_thread(e, err);
+    tk_status st = e->in_group ? parse(e, 1, err) : TK_OK;
+    if (st == TK_OK)
+        st = close_thread(e, err);
     if (st != TK_OK)
         return st;
     size_t next = e->wrote_any_group ? e->cur_group + 1 : 0;
@@ -879,57 +1008,92 @@ static inline tk_status put_bits(tk_dcfg_trace_encoder *e, uint32_t code, unsign
     return TK_OK;
 }
 
+/* The parse shared by both passes: a chunk starts with its FIRST_EDGE_ID,
+ * then each transition takes the next path_len edges (fewer at the end of
+ * the thread); a chunk closes after the transition that brings it to
+ * chunk_instrs instructions or chunk_edges EDGE_COUNT. Pass 1 counts the
+ * symbols, pass 2 writes their codes. final: the thread has no more edges. */
+static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
+    const tk_dcfg_trace_encode_options *o = &e->opt;
+    enc_process *P = &e->procs[e->pass ? e->cur_proc : e->nprocs - 1];
+    sym_map *m = &P->syms;
+    uint64_t pid = P->pid;
+    size_t i = 0;
+    tk_status st = TK_OK;
+    while (i < e->npend) {
+        if (!e->chunk_open) {
+            uint32_t f = e->pend[i++];
+            e->chunk_open = 1;
+            e->chunk_first = f;
+            e->chunk_edges = 1;
+            e->chunk_instrs = o->source_instrs ? o->source_instrs(o->ctx, pid, f) : 0;
+            e->prev = f;
+            e->acc = 0;
+            e->nacc = 0;
+        } else {
+            size_t avail = e->npend - i;
+            if (avail < P->path_len && !final)
+                break;
+            unsigned k = avail < P->path_len ? (unsigned)avail : P->path_len;
+            const uint32_t *path = e->pend + i;
+            if (e->pass == 0) {
+                if (sm_add(m, e->prev, path, k))
+                    return nomem(err);
+            } else {
+                size_t sidx = sm_find(m, e->prev, path, k);
+                if (sidx == SIZE_MAX)
+                    return tk_error_set(err, TK_ERR_ARG,
+                                        "encode(): edge %u after edge %u was not seen in pass 1",
+                                        path[0], e->prev);
+                /* code lengths <= 32; keep acc below 64 bits */
+                unsigned len = m->len[sidx];
+                if (len > 26) {
+                    if ((st = put_bits(e, m->code[sidx] >> 16, len - 16, err)) != TK_OK ||
+                        (st = put_bits(e, m->code[sidx] & 0xffffu, 16, err)) != TK_OK)
+                        return st;
+                } else if ((st = put_bits(e, m->code[sidx], len, err)) != TK_OK) {
+                    return st;
+                }
+            }
+            if (o->source_instrs)
+                for (unsigned j = 0; j < k; j++)
+                    e->chunk_instrs += o->source_instrs(o->ctx, pid, path[j]);
+            e->chunk_edges++;
+            e->prev = path[k - 1];
+            i += k;
+        }
+        if ((o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
+            (o->chunk_edges && e->chunk_edges >= o->chunk_edges)) {
+            if (e->pass == 0)
+                e->chunk_open = 0;
+            else if ((st = close_chunk(e, err)) != TK_OK)
+                return st;
+        }
+    }
+    if (i > 0) {
+        if (e->npend > i)
+            memmove(e->pend, e->pend + i, (e->npend - i) * sizeof *e->pend);
+        e->npend -= i;
+    }
+    return TK_OK;
+}
+
 tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                        const uint32_t *edges, size_t n, tk_error *err) {
     if (!e->started)
         return tk_error_set(err, TK_ERR_ARG, "encode() before start()");
     tk_status st = enter_group(e, pid, tid, err);
-    if (st != TK_OK)
+    if (st != TK_OK || (st = append_pending(e, edges, n, err)) != TK_OK)
         return st;
-    const pair_map *m = &e->procs[e->cur_proc].pairs;
-    const tk_dcfg_trace_encode_options *o = &e->opt;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t edge = edges[i];
-        if (!e->chunk_open) {
-            e->chunk_open = 1;
-            e->chunk_first = edge;
-            e->chunk_edges = 1;
-            e->chunk_instrs = 0;
-            e->acc = 0;
-            e->nacc = 0;
-        } else {
-            size_t slot = pm_find(m, ((uint64_t)e->prev << 32) | edge);
-            if (slot == SIZE_MAX)
-                return tk_error_set(err, TK_ERR_ARG,
-                                    "encode(): edge %u after edge %u was not seen in pass 1", edge,
-                                    e->prev);
-            /* code lengths <= 32; keep acc below 64 bits */
-            unsigned len = m->len[slot];
-            if (len > 26) {
-                if ((st = put_bits(e, m->code[slot] >> 16, len - 16, err)) != TK_OK ||
-                    (st = put_bits(e, m->code[slot] & 0xffffu, 16, err)) != TK_OK)
-                    return st;
-            } else if ((st = put_bits(e, m->code[slot], len, err)) != TK_OK) {
-                return st;
-            }
-            e->chunk_edges++;
-        }
-        if (o->source_instrs)
-            e->chunk_instrs += o->source_instrs(o->ctx, pid, edge);
-        e->prev = edge;
-        if ((o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
-            (o->chunk_edges && e->chunk_edges >= o->chunk_edges)) {
-            if ((st = close_chunk(e, err)) != TK_OK)
-                return st;
-        }
-    }
-    return TK_OK;
+    return parse(e, 0, err);
 }
 
 tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err) {
     if (!e->started)
         return tk_error_set(err, TK_ERR_ARG, "finish() before start()");
-    tk_status st = close_thread(e, err);
+    tk_status st = e->in_group ? parse(e, 1, err) : TK_OK;
+    if (st == TK_OK)
+        st = close_thread(e, err);
     if (st != TK_OK)
         return st;
     if (e->wrote_any_group) {

@@ -93,6 +93,11 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
                 return TK_END;
             const dt_thread *th = &t->threads[x->thread];
             if (x->chunk >= th->nchunks) {
+                /* the thread's trace ends: close its open calls at its last instruction */
+                if (x->depth > 0) {
+                    make_event(x, ev, TK_EVENT_EXIT, x->stack[--x->depth]);
+                    return TK_OK;
+                }
                 x->thread++;
                 x->chunk = 0;
                 x->thread_started = 0;

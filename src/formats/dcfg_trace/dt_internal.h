@@ -83,6 +83,7 @@ typedef struct dt_dict_entry {
     const char *value;     /* raw value span in the content */
     size_t value_len;
     int64_t value_offset;  /* byte offset of the value's first character */
+    int64_t key_offset;    /* byte offset of the key's opening quote */
 } dt_dict_entry;
 
 typedef struct dt_chunk {
@@ -107,6 +108,8 @@ typedef struct dt_process {
     uint64_t pid;
     dt_dict_entry *dict;
     size_t ndict;
+    uint32_t *dict_slots;  /* hash of the keys: entry index + 1, 0 = empty */
+    size_t dict_cap;       /* power of two (0 without entries) */
     dt_table table;
     size_t first_thread;
     size_t nthreads;
@@ -166,6 +169,12 @@ typedef struct dt_expander {
     dt_frame frames[TK_DCFG_TRACE_MAX_NESTING];
     const char *last_char;  /* position of the last character produced */
 } dt_expander;
+
+/* Index of the dictionary entry whose key equals the characters [k, kend)
+ * with spaces and tabs skipped, or -1. */
+long dt_dict_find(const dt_process *p, const char *k, const char *kend);
+/* Build p->dict_slots (after the dictionary is read). Returns 0 or -1 (no memory). */
+int dt_dict_index(dt_process *p);
 
 /* Value of a base64 character, or -1. */
 extern const signed char dt_b64_value[256];

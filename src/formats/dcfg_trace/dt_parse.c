@@ -285,12 +285,6 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
             key[n++] = c;
         }
         key[n] = 0;
-        for (size_t i = 0; i < proc->ndict; i++)
-            if (proc->dict[i].key_len == n && memcmp(proc->dict[i].key, key, n) == 0) {
-                tk_free(key);
-                return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, koff - 1,
-                                   "duplicate dictionary key \"%.*s\"", (int)klen, k);
-            }
         if (grow((void **)&proc->dict, &cap, proc->ndict + 1, sizeof *proc->dict)) {
             tk_free(key);
             return nomem(lx);
@@ -298,6 +292,7 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
         dt_dict_entry *d = &proc->dict[proc->ndict++];
         d->key = key;
         d->key_len = n;
+        d->key_offset = koff - 1;
         if ((st = expect(lx, ':', "':' after a dictionary key")) != TK_OK)
             return st;
         skip_ws(lx);
@@ -316,6 +311,106 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
         if (m == 0)
             return TK_OK;
     }
+}
+
+
+/* Every reference inside the dictionary's values names an existing key, and
+ * no key reaches itself through references (checked once here, so a cycle in
+ * an entry no chunk uses is found too). Iterative DFS, no recursion. */
+static tk_status check_dictionary(lexer *lx, dt_process *proc) {
+    size_t n = proc->ndict;
+    if (n == 0)
+        return TK_OK;
+    if (dt_dict_index(proc) != 0)
+        return nomem(lx);
+    /* duplicates: linear probing finds the first entry with a key first */
+    for (size_t i = 0; i < n; i++) {
+        const dt_dict_entry *d = &proc->dict[i];
+        long first = dt_dict_find(proc, d->key, d->key + d->key_len);
+        if (first != (long)i)
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, d->key_offset,
+                               "duplicate dictionary key \"%s\"", d->key);
+    }
+    /* edges of the reference graph: per entry, the referenced entries */
+    size_t *first = tk_calloc(n + 1, sizeof *first);
+    size_t *refs = NULL, nrefs = 0, cap = 0;
+    int64_t *ref_at = NULL;
+    size_t cap_at = 0;
+    uint8_t *color = tk_calloc(n, 1);
+    size_t *stack = tk_malloc(n * sizeof *stack), *iter = tk_malloc(n * sizeof *iter);
+    tk_status st = TK_OK;
+    if (!first || !color || !stack || !iter) {
+        st = nomem(lx);
+        goto out;
+    }
+    for (size_t i = 0; i < n && st == TK_OK; i++) {
+        first[i] = nrefs;
+        const dt_dict_entry *d = &proc->dict[i];
+        for (size_t k = 0; k < d->value_len; k++) {
+            if (d->value[k] != '<')
+                continue;
+            size_t j = k + 1;
+            while (j < d->value_len && d->value[j] != '>')
+                j++;
+            if (j >= d->value_len)
+                break; /* reported when the value is expanded */
+            long found = dt_dict_find(proc, d->value + k + 1, d->value + j);
+            if (found < 0) {
+                int kl = (int)(j - k - 1 > 60 ? 60 : j - k - 1);
+                st = dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, d->value_offset + (int64_t)k,
+                                 "key <%.*s> is not in STRING_DICTIONARY", kl, d->value + k + 1);
+                break;
+            }
+            size_t target = (size_t)found;
+            if (grow((void **)&refs, &cap, nrefs + 1, sizeof *refs) ||
+                grow((void **)&ref_at, &cap_at, nrefs + 1, sizeof *ref_at)) {
+                st = nomem(lx);
+                break;
+            }
+            ref_at[nrefs] = d->value_offset + (int64_t)k;
+            refs[nrefs++] = target;
+            k = j;
+        }
+    }
+    first[n] = nrefs;
+    /* colors: 0 new, 1 on the DFS path, 2 done */
+    for (size_t root = 0; root < n && st == TK_OK; root++) {
+        if (color[root])
+            continue;
+        size_t depth = 0;
+        stack[depth] = root;
+        iter[depth++] = first[root];
+        color[root] = 1;
+        while (depth > 0 && st == TK_OK) {
+            size_t v = stack[depth - 1];
+            if (iter[depth - 1] >= first[v + 1]) {
+                color[v] = 2;
+                depth--;
+                continue;
+            }
+            size_t r = iter[depth - 1]++;
+            size_t w = refs[r];
+            if (color[w] == 1) {
+                st = dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, ref_at[r],
+                                 w == v ? "recursive dictionary reference: <%s> refers to itself"
+                                        : "recursive dictionary reference: <%s> is reached again "
+                                          "through its own references",
+                                 proc->dict[w].key);
+            } else if (color[w] == 0) {
+                color[w] = 1;
+                stack[depth] = w;
+                iter[depth++] = first[w];
+            }
+        }
+    }
+out:
+    tk_free(first);
+    tk_free(refs);
+    tk_free(ref_at);
+    tk_free(color);
+    tk_free(stack);
+    tk_free(iter);
+    return st;
 }
 
 enum { COL_CURRENT, COL_CODE, COL_NEXT, COL_COUNT };
@@ -567,7 +662,7 @@ static tk_status parse_processes(lexer *lx) {
                 return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, pid_at),
                                    "process %llu appears twice", (unsigned long long)p->pid);
         if ((st = expect(lx, ',', "',' after PROCESS_ID")) != TK_OK ||
-            (st = parse_dictionary(lx, p)) != TK_OK ||
+            (st = parse_dictionary(lx, p)) != TK_OK || (st = check_dictionary(lx, p)) != TK_OK ||
             (st = expect(lx, ',', "',' after STRING_DICTIONARY")) != TK_OK ||
             (st = parse_transition_table(lx, p)) != TK_OK ||
             (st = expect(lx, ',', "',' after TRANSITION_TABLE")) != TK_OK ||

@@ -76,20 +76,54 @@ static const char *describe_char(char c, char *buf) {
     return buf;
 }
 
-/* Find a dictionary entry by key chars [k, kend) with whitespace skipped. */
-static long find_key(const dt_process *p, const char *k, const char *kend) {
-    char key[256];
-    size_t n = 0;
-    for (const char *q = k; q < kend; q++) {
-        if (is_seq_space(*q))
-            continue;
-        if (n + 1 >= sizeof key)
-            return -1;
-        key[n++] = *q;
+static uint64_t key_hash(const char *k, const char *kend) {
+    uint64_t h = 1469598103934665603ULL;
+    for (; k < kend; k++)
+        if (!is_seq_space(*k))
+            h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+    return h;
+}
+
+int dt_dict_index(dt_process *p) {
+    if (p->ndict == 0)
+        return 0;
+    size_t cap = 16;
+    while (cap < p->ndict * 2)
+        cap *= 2;
+    p->dict_slots = tk_calloc(cap, sizeof *p->dict_slots);
+    if (!p->dict_slots)
+        return -1;
+    p->dict_cap = cap;
+    for (size_t i = 0; i < p->ndict; i++) {
+        size_t j = key_hash(p->dict[i].key, p->dict[i].key + p->dict[i].key_len) & (cap - 1);
+        while (p->dict_slots[j])
+            j = (j + 1) & (cap - 1);
+        p->dict_slots[j] = (uint32_t)i + 1;
     }
-    for (size_t i = 0; i < p->ndict; i++)
-        if (p->dict[i].key_len == n && memcmp(p->dict[i].key, key, n) == 0)
-            return (long)i;
+    return 0;
+}
+
+static int key_equal(const dt_dict_entry *d, const char *k, const char *kend) {
+    size_t j = 0;
+    for (; k < kend; k++) {
+        if (is_seq_space(*k))
+            continue;
+        if (j >= d->key_len || d->key[j++] != *k)
+            return 0;
+    }
+    return j == d->key_len;
+}
+
+long dt_dict_find(const dt_process *p, const char *k, const char *kend) {
+    if (p->dict_cap == 0)
+        return -1;
+    size_t j = key_hash(k, kend) & (p->dict_cap - 1);
+    while (p->dict_slots[j]) {
+        const dt_dict_entry *d = &p->dict[p->dict_slots[j] - 1];
+        if (key_equal(d, k, kend))
+            return (long)(p->dict_slots[j] - 1);
+        j = (j + 1) & (p->dict_cap - 1);
+    }
     return -1;
 }
 
@@ -198,7 +232,7 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err) {
             }
             if (q >= x->end)
                 return fail(x, err, at, TK_ERR_FORMAT, "unterminated dictionary reference (no '>')");
-            long idx = find_key(x->proc, at + 1, q);
+            long idx = dt_dict_find(x->proc, at + 1, q);
             if (idx < 0) {
                 char key[128];
                 size_t n = (size_t)(q - at - 1);
@@ -208,11 +242,7 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err) {
                 key[n] = 0;
                 return fail(x, err, at, TK_ERR_FORMAT, "key <%s> is not in STRING_DICTIONARY", key);
             }
-            for (size_t i = 0; i < x->depth; i++)
-                if (x->frames[i].kind == DT_FRAME_DICT && x->frames[i].dict_index == (uint32_t)idx)
-                    return fail(x, err, at, TK_ERR_FORMAT,
-                                "recursive dictionary reference: <%s> refers to itself",
-                                x->proc->dict[idx].key);
+            /* no cycle check here: dt_parse rejects cycles through the dictionary */
             if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
                 return fail(x, err, at, TK_ERR_LIMIT,
                             "repeats and dictionary references nested deeper than %d",

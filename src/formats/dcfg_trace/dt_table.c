@@ -116,7 +116,7 @@ static uint32_t new_state(builder *b, uint32_t edge, uint8_t depth) {
 /* Fill the lookup table of `state` from trie node `root`. Sub-tables are
  * created for deeper codes; done with an explicit work list (no recursion). */
 static tk_status fill_tables(builder *b, uint32_t state, uint32_t root, const dt_row *rows,
-                             const uint32_t *pool, tk_error *err) {
+                             tk_error *err) {
     typedef struct work { uint32_t state, node; } work;
     work *todo = NULL;
     size_t ntodo = 0, cap = 0;
@@ -183,7 +183,6 @@ static tk_status fill_tables(builder *b, uint32_t state, uint32_t root, const dt
         if (st != TK_OK)
             break;
     }
-    (void)pool;
     tk_free(todo);
     return st;
 }
@@ -302,16 +301,14 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
 
     /* 3. the edge -> state map: one state per CURRENT_EDGE_ID and per target-only edge */
     size_t want = 16;
-    size_t nkeys = ngroups;
-    for (size_t i = 0; i < nrows; i++)
-        nkeys++;  /* upper bound for targets (last edge of each row) */
+    size_t nkeys = ngroups + nrows;  /* currents + at most one target-only edge per row */
     while (want < nkeys * 2)
         want *= 2;
     t->map_cap = want;
     t->map_keys = tk_calloc(want, sizeof *t->map_keys);
     t->map_vals = tk_malloc(want * sizeof *t->map_vals);
     if (!t->map_keys || !t->map_vals) {
-        st = nomem(&*err);
+        st = nomem(err);
         goto out;
     }
 
@@ -351,7 +348,7 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
             }
             b.nodes[node].row = refs[k].row + 1;
         }
-        st = fill_tables(&b, s, 0, rows, pool, err);
+        st = fill_tables(&b, s, 0, rows, err);
         if (st != TK_OK)
             goto out;
         i = j;

@@ -1,0 +1,180 @@
+/* diff for dcfg-trace files: the first divergence between two traces of the
+ * same program (thread, chunk, edge index, both edges, block addresses). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcfg_trace_cli.h"
+
+/* ---- diff ----------------------------------------------------------------------- */
+
+typedef struct seq_cursor {
+    const tk_dcfg_trace *t;
+    size_t first_chunk, nchunks, chunk; /* chunk: next to decode (relative) */
+    uint32_t *buf;
+    size_t n, cap, pos;
+    size_t cur_chunk;                   /* chunk of the edges in buf (absolute) */
+    uint64_t chunk_pos;                 /* index in that chunk of buf[pos] */
+} seq_cursor;
+
+static int cursor_collect(void *ctx, const uint32_t *e, size_t n) {
+    seq_cursor *c = ctx;
+    if (c->n + n > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 4096;
+        while (cap < c->n + n)
+            cap *= 2;
+        uint32_t *q = realloc(c->buf, cap * sizeof *q);
+        if (!q)
+            return 1;
+        c->buf = q;
+        c->cap = cap;
+    }
+    memcpy(c->buf + c->n, e, n * sizeof *e);
+    c->n += n;
+    return 0;
+}
+
+/* Next edge: 1 and *e, 0 at the end, -1 on error (err set). */
+static int cursor_next(seq_cursor *c, uint32_t *e, tk_error *err) {
+    while (c->pos >= c->n) {
+        if (c->chunk >= c->nchunks)
+            return 0;
+        c->n = c->pos = 0;
+        c->cur_chunk = c->first_chunk + c->chunk++;
+        c->chunk_pos = 0;
+        uint64_t got;
+        tk_status st = tk_dcfg_trace_decode_chunk(c->t, c->cur_chunk, cursor_collect, c, &got, NULL, err);
+        if (st == TK_END)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (st != TK_OK)
+            return -1;
+    }
+    *e = c->buf[c->pos++];
+    c->chunk_pos++;
+    return 1;
+}
+
+static void describe_edge(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t id) {
+    printf("edge %u", id);
+    uint32_t e = p ? tk_cfg_find_edge(p, id) : TK_CFG_NONE;
+    if (e == TK_CFG_NONE) {
+        printf("\n");
+        return;
+    }
+    const tk_cfg_edge *ed = &p->edges[e];
+    printf(" (%s) %u -> %u", tk_cfg_edge_type_name(cfg, ed), tk_cfg_node_id(cfg, p, ed->src),
+           tk_cfg_node_id(cfg, p, ed->tgt));
+    uint32_t ends[2] = {ed->src, ed->tgt};
+    for (int k = 0; k < 2; k++) {
+        if (!tk_cfg_is_block(p, ends[k]))
+            continue;
+        const tk_cfg_block *b = &p->blocks[ends[k]];
+        const char *file = tk_cfg_file_name(cfg, p->images[b->image].file_name_id);
+        printf("%s %s+0x%llx", k ? " ->" : ":", file && *file ? file : "?",
+               (unsigned long long)b->addr_offset);
+    }
+    printf("\n");
+}
+
+static int find_thread(const tk_dcfg_trace *t, uint64_t pid, uint64_t tid, tk_dcfg_trace_thread_info *out) {
+    for (size_t i = 0; i < tk_dcfg_trace_thread_count(t); i++) {
+        tk_dcfg_trace_thread(t, i, out);
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, out->process, &pi);
+        if (pi.pid == pid && out->thread_id == tid)
+            return 1;
+    }
+    return 0;
+}
+
+int dtc_run_diff(cli_ctx *ctx, const cli_args *a) {
+    if (ctx->ninputs != 2)
+        return cli_usage_error("diff", "expected two traces");
+    tk_cfg *cfg = NULL;
+    int rc = dtc_load_dcfg(a, ctx->progress, &cfg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_dcfg_trace *ta = NULL, *tb = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_dcfg_trace_open_input(&ta, ctx->inputs[0], NULL, &err) != TK_OK ||
+        tk_dcfg_trace_open_input(&tb, ctx->inputs[1], NULL, &err) != TK_OK) {
+        rc = cli_error(&err);
+        goto done;
+    }
+    int differ = 0;
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(ta) && rc == CLI_EXIT_OK && !differ; th++) {
+        tk_dcfg_trace_thread_info tia, tib;
+        tk_dcfg_trace_thread(ta, th, &tia);
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(ta, tia.process, &pi);
+        if (!find_thread(tb, pi.pid, tia.thread_id, &tib)) {
+            printf("process %llu thread %llu: only in %s\n", (unsigned long long)pi.pid,
+                   (unsigned long long)tia.thread_id, ctx->paths[0]);
+            differ = 1;
+            break;
+        }
+        const tk_cfg_process *p = NULL;
+        if (cfg) {
+            uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
+            p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
+        }
+        seq_cursor ca = {ta, tia.first_chunk, tia.nchunks, 0, NULL, 0, 0, 0, 0, 0};
+        seq_cursor cb = {tb, tib.first_chunk, tib.nchunks, 0, NULL, 0, 0, 0, 0, 0};
+        uint64_t index = 0;
+        for (;;) {
+            uint32_t ea = 0, eb = 0;
+            int ra = cursor_next(&ca, &ea, &err), rb = ra < 0 ? 0 : cursor_next(&cb, &eb, &err);
+            if (ra < 0 || rb < 0) {
+                rc = cli_error(&err);
+                break;
+            }
+            if (ra == 0 && rb == 0)
+                break;
+            if (ra && rb && ea == eb) {
+                index++;
+                continue;
+            }
+            differ = 1;
+            printf("first divergence: process %llu thread %llu, edge %llu of the thread\n",
+                   (unsigned long long)pi.pid, (unsigned long long)tia.thread_id,
+                   (unsigned long long)index + 1);
+            const char *names[2] = {ctx->paths[0], ctx->paths[1]};
+            seq_cursor *cs[2] = {&ca, &cb};
+            int rs[2] = {ra, rb};
+            uint32_t es[2] = {ea, eb};
+            for (int k = 0; k < 2; k++) {
+                if (!rs[k]) {
+                    printf("  %s: ends after %llu edges\n", names[k], (unsigned long long)index);
+                    continue;
+                }
+                printf("  %s: chunk %zu, edge %llu of the chunk: ", names[k],
+                       cs[k]->cur_chunk - cs[k]->first_chunk + 1, (unsigned long long)cs[k]->chunk_pos);
+                describe_edge(cfg, p, es[k]);
+            }
+            break;
+        }
+        free(ca.buf);
+        free(cb.buf);
+    }
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(tb) && rc == CLI_EXIT_OK && !differ; th++) {
+        tk_dcfg_trace_thread_info tib, tia;
+        tk_dcfg_trace_thread(tb, th, &tib);
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(tb, tib.process, &pi);
+        if (!find_thread(ta, pi.pid, tib.thread_id, &tia)) {
+            printf("process %llu thread %llu: only in %s\n", (unsigned long long)pi.pid,
+                   (unsigned long long)tib.thread_id, ctx->paths[1]);
+            differ = 1;
+        }
+    }
+    if (rc == CLI_EXIT_OK) {
+        if (!differ)
+            printf("no difference: the traces hold the same edge sequences\n");
+        rc = differ ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
+    }
+done:
+    tk_dcfg_trace_free(ta);
+    tk_dcfg_trace_free(tb);
+    tk_cfg_free(cfg);
+    return rc;
+}

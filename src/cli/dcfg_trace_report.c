@@ -1,0 +1,229 @@
+/* report for dcfg-trace files: per thread chunks, edges, instructions and
+ * the most frequent edges; with --dcfg the hottest blocks and hot loops by
+ * dynamic instructions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcfg_trace_cli.h"
+
+/* ---- report ------------------------------------------------------------------ */
+
+/* edge id -> count (open addressing; id 0 never occurs) */
+typedef struct count_map {
+    uint32_t *keys;
+    uint64_t *vals;
+    size_t cap, n;
+} count_map;
+
+static int cm_add(count_map *m, uint32_t key, uint64_t v) {
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 1024;
+        uint32_t *k = calloc(cap, sizeof *k);
+        uint64_t *x = calloc(cap, sizeof *x);
+        if (!k || !x) {
+            free(k);
+            free(x);
+            return -1;
+        }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i])
+                continue;
+            size_t j = (m->keys[i] * 2654435761u) & (cap - 1);
+            while (k[j])
+                j = (j + 1) & (cap - 1);
+            k[j] = m->keys[i];
+            x[j] = m->vals[i];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = k;
+        m->vals = x;
+        m->cap = cap;
+    }
+    size_t j = (key * 2654435761u) & (m->cap - 1);
+    while (m->keys[j] && m->keys[j] != key)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->keys[j]) {
+        m->keys[j] = key;
+        m->n++;
+    }
+    m->vals[j] += v;
+    return 0;
+}
+
+typedef struct report_ctx {
+    count_map edges;
+    uint64_t decoded;
+    int failed;
+} report_ctx;
+
+static int report_edges(void *ctx, size_t chunk, const uint32_t *e, size_t n) {
+    (void)chunk;
+    report_ctx *r = ctx;
+    r->decoded += n;
+    for (size_t i = 0; i < n; i++)
+        if (cm_add(&r->edges, e[i], 1)) {
+            r->failed = 1;
+            return 1;
+        }
+    return 0;
+}
+
+typedef struct ranked {
+    uint64_t value;
+    uint32_t id;
+    uint64_t extra;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b) {
+    const ranked *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value > y->value ? -1 : 1;
+    return x->id < y->id ? -1 : (x->id > y->id);
+}
+
+static void print_block_name(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b) {
+    uint64_t off = 0;
+    const char *sym = tk_cfg_block_symbol(cfg, p, b, &off);
+    if (sym)
+        printf(" %s+0x%llx", sym, (unsigned long long)off);
+}
+
+static void report_thread(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th, report_ctx *r,
+                          uint64_t top) {
+    tk_dcfg_trace_thread_info ti;
+    tk_dcfg_trace_thread(t, th, &ti);
+    tk_dcfg_trace_process_info pi;
+    tk_dcfg_trace_process(t, ti.process, &pi);
+    uint64_t instrs = 0;
+    for (size_t c = 0; c < ti.nchunks; c++) {
+        tk_dcfg_trace_chunk_info ci;
+        tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
+        instrs += ci.instr_count;
+    }
+    printf("process %llu thread %llu: %zu chunks, %llu edges, %llu instructions (INSTR_COUNT), %zu "
+           "distinct edges\n",
+           (unsigned long long)pi.pid, (unsigned long long)ti.thread_id, ti.nchunks,
+           (unsigned long long)r->decoded, (unsigned long long)instrs, r->edges.n);
+    ranked *v = calloc(r->edges.n ? r->edges.n : 1, sizeof *v);
+    if (!v)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < r->edges.cap; i++)
+        if (r->edges.keys[i])
+            v[n++] = (ranked){r->edges.vals[i], r->edges.keys[i], 0};
+    qsort(v, n, sizeof *v, cmp_ranked);
+    const tk_cfg_process *p = NULL;
+    if (cfg) {
+        uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
+        p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
+    }
+    printf("  most frequent edges:\n  %12s %10s\n", "count", "edge");
+    for (size_t i = 0; i < n && i < top; i++) {
+        printf("  %12llu %10u", (unsigned long long)v[i].value, v[i].id);
+        uint32_t e = p ? tk_cfg_find_edge(p, v[i].id) : TK_CFG_NONE;
+        if (e != TK_CFG_NONE)
+            printf("  %u -> %u %s", tk_cfg_node_id(cfg, p, p->edges[e].src),
+                   tk_cfg_node_id(cfg, p, p->edges[e].tgt), tk_cfg_edge_type_name(cfg, &p->edges[e]));
+        printf("\n");
+    }
+    if (p) {
+        /* block executions = traversals of their out-edges (INSTR_COUNT's rule) */
+        uint64_t *bc = calloc(p->nblocks ? p->nblocks : 1, sizeof *bc);
+        ranked *bv = calloc(p->nblocks ? p->nblocks : 1, sizeof *bv);
+        if (bc && bv) {
+            for (size_t i = 0; i < n; i++) {
+                uint32_t e = tk_cfg_find_edge(p, v[i].id);
+                if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].src))
+                    bc[p->edges[e].src] += v[i].value;
+            }
+            size_t nb = 0;
+            for (uint32_t b = 0; b < p->nblocks; b++)
+                if (bc[b])
+                    bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
+            qsort(bv, nb, sizeof *bv, cmp_ranked);
+            printf("  hottest blocks (by instructions):\n  %12s %12s %10s\n", "instrs", "execs", "block");
+            for (size_t i = 0; i < nb && i < top; i++) {
+                printf("  %12llu %12llu %10u", (unsigned long long)bv[i].value,
+                       (unsigned long long)bv[i].extra, bv[i].id);
+                print_block_name(cfg, p, tk_cfg_find_block(p, bv[i].id));
+                printf("\n");
+            }
+            /* loops by dynamic instructions */
+            ranked *lv = calloc(p->nloops ? p->nloops : 1, sizeof *lv);
+            if (lv) {
+                size_t nl = 0;
+                for (uint32_t l = 0; l < p->nloops; l++) {
+                    const tk_cfg_loop *L = &p->loops[l];
+                    const uint32_t *nodes = tk_cfg_list(p, L->nodes);
+                    uint64_t dyn = 0;
+                    for (uint32_t k = 0; k < L->nnodes; k++)
+                        if (nodes[k] < p->nblocks)
+                            dyn += bc[nodes[k]] * p->blocks[nodes[k]].num_instrs;
+                    if (dyn)
+                        lv[nl++] = (ranked){dyn, p->blocks[L->head].id, bc[L->head]};
+                }
+                qsort(lv, nl, sizeof *lv, cmp_ranked);
+                printf("  hot loops (by dynamic instructions):\n  %12s %12s %10s\n", "instrs",
+                       "iterations", "head");
+                for (size_t i = 0; i < nl && i < top; i++) {
+                    printf("  %12llu %12llu %10u", (unsigned long long)lv[i].value,
+                           (unsigned long long)lv[i].extra, lv[i].id);
+                    print_block_name(cfg, p, tk_cfg_find_block(p, lv[i].id));
+                    printf("\n");
+                }
+                free(lv);
+            }
+        }
+        free(bc);
+        free(bv);
+    }
+    free(v);
+}
+
+int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
+    unsigned jobs;
+    uint64_t top;
+    int rc = dtc_jobs("report", a, &jobs);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (cli_get_u64("report", a, "top", 10, &top) != 0)
+        return CLI_EXIT_USAGE;
+    tk_cfg *cfg = NULL;
+    if ((rc = dtc_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
+        return rc;
+    tk_dcfg_trace *t;
+    if ((rc = dtc_open_ctx_trace(ctx, &t, NULL)) != CLI_EXIT_OK) {
+        tk_cfg_free(cfg);
+        return rc;
+    }
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, ti.process, &pi);
+        report_ctx r;
+        memset(&r, 0, sizeof r);
+        tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        opt.threads = jobs;
+        opt.has_pid = 1;
+        opt.pid = pi.pid;
+        opt.has_thread = 1;
+        opt.thread_id = ti.thread_id;
+        tk_error err;
+        tk_error_clear(&err);
+        uint64_t total;
+        tk_status st = tk_dcfg_trace_decode(t, &opt, report_edges, &r, &total, NULL, &err);
+        if (r.failed)
+            st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+        if (st != TK_OK)
+            rc = cli_error(&err);
+        else
+            report_thread(t, cfg, th, &r, top);
+        free(r.edges.keys);
+        free(r.edges.vals);
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+    return rc;
+}

@@ -1,0 +1,1 @@
+tracekit check tests/data/dcfg_trace/fail/bad_unknown_table_column.trace.json

@@ -1,0 +1,1 @@
+tracekit encode --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json --chunk-instrs 700 --level 0 tests/data/dcfg_trace/pass/gen11.edges | cmp - tests/data/dcfg_trace/pass/gen11.level0.trace.json && echo same
