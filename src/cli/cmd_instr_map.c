@@ -8,7 +8,7 @@
 #include "commands.h"
 
 static const cli_opt instr_map_opts[] = {
-    {"format", 'f', "FMT", "text|json (default text)"},
+    {"format", 0, "FMT", "text|json (default text)"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -202,7 +202,7 @@ static const cli_opt report_opts[] = {
     {"order", 'r', "DIR", "asc|dsc (default dsc, asc for funcid and func)"},
     {"top", 'p', "N", "only the first N rows"},
     {"per-thread", 0, NULL, "one row per thread and function"},
-    {"format", 'f', "FMT", "text|json|csv (default text)"},
+    {"format", 0, "FMT", "text|json|csv (default text)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
