@@ -17,4 +17,5 @@ sed -e "s|$tmp/||g" -e "s|$(pwd)/||g" "$tmp/cg.out" > fib.callgrind
 clang -O1 -g -DWITH_XRAY -fxray-instrument -fxray-instruction-threshold=1 -o "$tmp/fib-xray" src/fib.c
 ( cd "$tmp" && XRAY_OPTIONS="patch_premain=false xray_logfile_base=xray-log.fib. verbosity=0" ./fib-xray 10 2>/dev/null >/dev/null )
 cp "$tmp"/xray-log.fib.* fib.xray
+cp "$tmp/fib-xray" fib-xray.bin   # the instrumented binary: function names for the trace
 echo "examples regenerated" >&2
