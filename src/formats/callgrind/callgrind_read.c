@@ -1170,6 +1170,146 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     return p;
 }
 
+/* Consecutive plain cost lines of one function body when only per-function
+ * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
+ * self-cost key (function, file) cannot change between them, so the lines are
+ * parsed in one loop with the position state in locals. Preconditions: as for
+ * fast_line_nl, s <= last_nl, and s starts like a cost line. Returns the start
+ * of the first line not taken (the general code handles it); *lineno counts
+ * the lines taken. *st receives an error status, TK_OK otherwise; after an
+ * error the location is set and the line is counted. */
+static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *last_nl,
+                            uint64_t *lineno, int *st)
+{
+    const size_t npos = ps->npos, ncols = ps->ncols;
+    uint64_t last[3] = {ps->last[0], ps->last[1], ps->last[2]};
+    int have[3] = {ps->have_last[0], ps->have_last[1], ps->have_last[2]};
+    uint64_t ln = *lineno;
+    const size_t *map = ps->col_map;
+    uint64_t *pend = ps->pend;
+    int pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
+                     ps->pend_key.file == ps->file && ps->pend_key.pos.line == 0 &&
+                     ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
+    *st = TK_OK;
+    for (;;) {
+        const char *p = s;
+        uint64_t v[3];
+        size_t i;
+        for (i = 0; i < npos; i++) {
+            if (i) {
+                if (*p != ' ') break;
+                p++;
+            }
+            unsigned c = (unsigned char)*p;
+            if (c - '0' < 10) {
+                if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
+                    const char *start = p + 2;
+                    uint64_t x = 0;
+                    for (p = start;; p++) {
+                        unsigned h = (unsigned char)*p, d;
+                        if (h - '0' < 10)
+                            d = h - '0';
+                        else if ((h | 0x20) - 'a' < 6)
+                            d = (h | 0x20) - 'a' + 10;
+                        else
+                            break;
+                        x = (x << 4) | d;
+                    }
+                    if (p == start || p - start > 16) break;
+                    v[i] = x;
+                } else {
+                    p = nl_dec(p, &v[i]);
+                    if (!p) break;
+                }
+            } else if (c == '*' && have[i]) {
+                v[i] = last[i];
+                p++;
+            } else if ((c == '+' || c == '-') && have[i] &&
+                       (unsigned)((unsigned char)p[1] - '0') < 10) {
+                uint64_t d;
+                p = nl_dec(p + 1, &d);
+                if (!p) break;
+                if (c == '+') {
+                    if (__builtin_add_overflow(last[i], d, &v[i])) break;
+                } else {
+                    if (d > last[i]) break;
+                    v[i] = last[i] - d;
+                }
+            } else {
+                break;
+            }
+        }
+        if (i < npos || (*p != ' ' && *p != '\n')) break;
+        uint64_t vals[TK_PROFILE_MAX_EVENTS];
+        size_t n = 0;
+        for (;;) {
+            unsigned c = (unsigned char)*p;
+            if (c == ' ') {
+                p++;
+                continue;
+            }
+            if (c - '0' >= 10 || n >= ncols) break;
+            p = nl_dec(p, &vals[n]);
+            if (!p) break;
+            n++;
+        }
+        if (!p || *p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE) break;
+        /* commit the line */
+        ln++;
+        last[0] = v[0];
+        have[0] = 1;
+        if (npos > 1) {
+            last[1] = v[1];
+            have[1] = 1;
+            if (npos > 2) {
+                last[2] = v[2];
+                have[2] = 1;
+            }
+        }
+        if (n) {
+            if (!pend_ready) {
+                ps->line = s;
+                ps->lineno = ln;
+                int fst = flush_self(ps);
+                if (fst != TK_OK) {
+                    *st = fst;
+                    s = p + 1;
+                    break;
+                }
+                memset(&ps->pend_key, 0, sizeof ps->pend_key);
+                ps->pend_key.fn = ps->fn;
+                ps->pend_key.file = ps->file;
+                memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
+                ps->pend_valid = 1;
+                pend_ready = 1;
+            }
+            for (i = 0; i < n; i++) {
+                uint64_t *t = &pend[map[i]];
+                if (__builtin_add_overflow(*t, vals[i], t)) break;
+            }
+            if (i < n) {
+                ps->line = s;
+                ps->lineno = ln;
+                *st = fail_at(ps, TK_ERR_LIMIT, s, "sum of costs overflows 64 bits");
+                s = p + 1;
+                break;
+            }
+        }
+        s = p + 1;
+        if (s > last_nl) break;
+        unsigned c0 = (unsigned char)*s;
+        if (!((c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*')) break;
+    }
+    ps->last[0] = last[0];
+    ps->last[1] = last[1];
+    ps->last[2] = last[2];
+    ps->have_last[0] = have[0];
+    ps->have_last[1] = have[1];
+    ps->have_last[2] = have[2];
+    *lineno = ln;
+    return s;
+}
+
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     tk_status st;
@@ -1529,6 +1669,20 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
             unsigned char c0 = (unsigned char)*s;
             if (((unsigned)(c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*') &&
                 ps->have_fn && ps->part && ps->part_has_events) {
+                if (ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS &&
+                    ps->expecting == EXPECT_ANY) {
+                    int fst;
+                    const char *next = fast_run(ps, s, last_nl, &lineno, &fst);
+                    if (fst != TK_OK && (!ps->opt.diag || fst == TK_ERR_NOMEM)) {
+                        if (err) *err = ps->first_error;
+                        st = (tk_status)fst;
+                        break;
+                    }
+                    if (next != s) {
+                        s = next;
+                        continue;
+                    }
+                }
                 ps->line = s;
                 ps->lineno = lineno + 1;
                 ps->offset = s - data;
