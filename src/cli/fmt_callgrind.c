@@ -94,22 +94,18 @@ static void put_commas(FILE *f, uint64_t v) { put_padded(f, v, 0); }
 /* put_padded into memory: appends at out (room for 64 bytes), returns the new end. */
 static char *fmt_padded(char *out, uint64_t v, int width)
 {
-    char buf[32];
-    char *end = buf + sizeof buf, *p = end;
-    int digits = 0;
-    do {
-        if (digits && digits % 3 == 0) *--p = ',';
+    int digits = 1;
+    for (uint64_t t = v; t >= 10; t /= 10) digits++;
+    int len = digits + (digits - 1) / 3;
+    if (width > 64) width = 64; /* put_padded's limit */
+    for (int i = len; i < width; i++) *out++ = ' ';
+    char *p = out + len;
+    for (int d = 0;; d++) {
+        if (d && d % 3 == 0) *--p = ',';
         *--p = (char)('0' + v % 10);
         v /= 10;
-        digits++;
-    } while (v);
-    int len = (int)(end - p);
-    if (width > 64) width = 64; /* put_padded's limit */
-    if (len < width) {
-        memset(out, ' ', (size_t)(width - len));
-        out += width - len;
+        if (!v) break;
     }
-    memcpy(out, p, (size_t)len);
     return out + len;
 }
 
