@@ -1068,8 +1068,8 @@ nl_subpos(const tk_callgrind_parser *ps, size_t i, const char *p, uint64_t *out)
 /* A cost line of a function body (also the cost line of a call and the
  * source position of a jump) that ends with '\n' somewhere at or after p.
  * Returns the address of that '\n', or NULL without having changed any state
- * when the line is anything unusual (the general code then handles it). *st receives an error status (overflow,
- * out of memory), TK_OK otherwise. */
+ * when the line is anything unusual (the general code then handles it).
+ * *st receives an error status (overflow, out of memory), TK_OK otherwise. */
 static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
 {
     const char *line = p;
