@@ -91,6 +91,24 @@ static void put_padded(FILE *f, uint64_t v, int width)
 
 static void put_commas(FILE *f, uint64_t v) { put_padded(f, v, 0); }
 
+/* put_padded into memory: appends at out (room for 64 bytes), returns the new end. */
+static char *fmt_padded(char *out, uint64_t v, int width)
+{
+    int digits = 1;
+    for (uint64_t t = v; t >= 10; t /= 10) digits++;
+    int len = digits + (digits - 1) / 3;
+    if (width > 64) width = 64; /* put_padded's limit */
+    for (int i = len; i < width; i++) *out++ = ' ';
+    char *p = out + len;
+    for (int d = 0;; d++) {
+        if (d && d % 3 == 0) *--p = ',';
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+        if (!v) break;
+    }
+    return out + len;
+}
+
 static int width_commas(uint64_t v)
 {
     int d = 1;
@@ -144,23 +162,25 @@ static double pct(uint64_t v, uint64_t total)
     return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
-/* " ( 12.3%) ", like printf(" (%5.1f%%) ") for 0..999.9, without printf. */
-static void put_pct(FILE *f, double v)
+/* " ( 12.3%) ", like printf(" (%5.1f%%) ") for 0..999.9, without printf: appends at out
+ * (room for 64 bytes), returns the new end. */
+static char *fmt_pct(char *out, double v)
 {
     if (!(v >= 0) || v >= 999.95) {
-        fprintf(f, " (%5.1f%%) ", v);
-        return;
+        int n = snprintf(out, 64, " (%5.1f%%) ", v);
+        return out + (n < 0 ? 0 : n > 63 ? 63 : n);
     }
     unsigned t = (unsigned)(v * 10.0 + 0.5);
-    char buf[16] = " (";
     unsigned whole = t / 10;
-    buf[2] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
-    buf[3] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
-    buf[4] = (char)('0' + whole % 10);
-    buf[5] = '.';
-    buf[6] = (char)('0' + t % 10);
-    memcpy(buf + 7, "%) ", 3);
-    out_write(buf, 10, f);
+    out[0] = ' ';
+    out[1] = '(';
+    out[2] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
+    out[3] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
+    out[4] = (char)('0' + whole % 10);
+    out[5] = '.';
+    out[6] = (char)('0' + t % 10);
+    memcpy(out + 7, "%) ", 3);
+    return out + 10;
 }
 
 /* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
@@ -351,10 +371,16 @@ static const char *const group_names[] = {"function", "file-function", "file", "
 static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
 {
     switch (g) {
-    case TK_GROUP_FUNCTION:
-        fprintf(f, "%s [%s] %s", str_or(p, e->name, "???"), str_or(p, e->object, "???"),
-                str_or(p, e->file, "???"));
+    case TK_GROUP_FUNCTION: {
+        const char *n = str_or(p, e->name, "???"), *o = str_or(p, e->object, "???");
+        const char *fl = str_or(p, e->file, "???");
+        out_write(n, strlen(n), f);
+        out_write(" [", 2, f);
+        out_write(o, strlen(o), f);
+        out_write("] ", 2, f);
+        out_write(fl, strlen(fl), f);
         break;
+    }
     case TK_GROUP_FILE_FUNCTION:
         fprintf(f, "%s:%s", str_or(p, e->file, "???"), str_or(p, e->name, "???"));
         break;
@@ -563,29 +589,33 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             }
         if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) fprintf(f, "%10s ", "calls");
         fprintf(f, "%s\n", group_names[by]);
+        /* each row's numbers are formatted in memory and written at once */
+        char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
+            char *r = row;
             for (size_t j = 0; j < nev; j++) {
-                put_padded(f, e->self[j], w[j]);
+                r = fmt_padded(r, e->self[j], w[j]);
                 if (j == primary)
-                    put_pct(f, pct(e->self[j], s->totals[j]));
+                    r = fmt_pct(r, pct(e->self[j], s->totals[j]));
                 else
-                    fputc(' ', f);
+                    *r++ = ' ';
             }
             if (inclusive)
                 for (size_t j = 0; j < nev; j++) {
-                    put_padded(f, e->inclusive[j], w[j]);
+                    r = fmt_padded(r, e->inclusive[j], w[j]);
                     if (j == primary)
-                        put_pct(f, pct(e->inclusive[j], s->totals[j]));
+                        r = fmt_pct(r, pct(e->inclusive[j], s->totals[j]));
                     else
-                        fputc(' ', f);
+                        *r++ = ' ';
                 }
             if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
-                put_padded(f, e->calls, 10);
-                fputc(' ', f);
+                r = fmt_padded(r, e->calls, 10);
+                *r++ = ' ';
             }
+            out_write(row, (size_t)(r - row), f);
             entry_label(f, p, group, e);
-            fputc('\n', f);
+            out_char('\n', f);
         }
         if (limit < s->count) fprintf(f, "(%zu more rows not shown)\n", s->count - limit);
     }

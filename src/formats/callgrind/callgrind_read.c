@@ -1004,6 +1004,312 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
     return FAST_DONE;
 }
 
+/* ---- fused fast path over a mapped buffer -------------------------------- */
+
+/* Decimal digits at p (p[0] is a digit). The caller guarantees a '\n' at or
+ * after p, so the scan needs no end pointer. NULL when more than 19 digits. */
+static inline __attribute__((always_inline)) const char *nl_dec(const char *p, uint64_t *out)
+{
+    const char *start = p;
+    uint64_t v = (unsigned char)*p++ - '0';
+    unsigned d;
+    while ((d = (unsigned char)*p - '0') < 10) {
+        v = v * 10 + d;
+        p++;
+    }
+    if (p - start > 19) return NULL;
+    *out = v;
+    return p;
+}
+
+/* One subposition at p: absolute decimal or 0x hex, or relative to last[i]. */
+static inline __attribute__((always_inline)) const char *
+nl_subpos(const tk_callgrind_parser *ps, size_t i, const char *p, uint64_t *out)
+{
+    unsigned c = (unsigned char)*p;
+    if (c - '0' < 10) {
+        if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            const char *start = p + 2;
+            uint64_t v = 0;
+            for (p = start;; p++) {
+                unsigned h = (unsigned char)*p, d;
+                if (h - '0' < 10)
+                    d = h - '0';
+                else if ((h | 0x20) - 'a' < 6)
+                    d = (h | 0x20) - 'a' + 10;
+                else
+                    break;
+                v = (v << 4) | d;
+            }
+            if (p == start || p - start > 16) return NULL;
+            *out = v;
+            return p;
+        }
+        return nl_dec(p, out);
+    }
+    if (!ps->have_last[i]) return NULL;
+    if (c == '*') {
+        *out = ps->last[i];
+        return p + 1;
+    }
+    uint64_t d;
+    if ((c != '+' && c != '-') || (unsigned)((unsigned char)p[1] - '0') >= 10) return NULL;
+    p = nl_dec(p + 1, &d);
+    if (!p) return NULL;
+    if (c == '+') {
+        if (__builtin_add_overflow(ps->last[i], d, out)) return NULL;
+    } else {
+        if (d > ps->last[i]) return NULL;
+        *out = ps->last[i] - d;
+    }
+    return p;
+}
+
+/* A cost line of a function body (also the cost line of a call and the
+ * source position of a jump) that ends with '\n' somewhere at or after p.
+ * Returns the address of that '\n', or NULL without having changed any state
+ * when the line is anything unusual (the general code then handles it).
+ * *st receives an error status (overflow, out of memory), TK_OK otherwise. */
+static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
+{
+    const char *line = p;
+    uint64_t v[3];
+    size_t npos = ps->npos;
+    for (size_t i = 0; i < npos; i++) {
+        if (i) {
+            if (*p != ' ') return NULL;
+            p++;
+        }
+        p = nl_subpos(ps, i, p, &v[i]);
+        if (!p) return NULL;
+    }
+    if (*p != ' ' && *p != '\n') return NULL;
+    /* costs: a number ends at a non-digit, which the next round checks */
+    uint64_t vals[TK_PROFILE_MAX_EVENTS];
+    size_t n = 0, ncols = ps->ncols;
+    for (;;) {
+        unsigned c = (unsigned char)*p;
+        if (c == ' ') {
+            p++;
+            continue;
+        }
+        if (c - '0' >= 10) {
+            if (c == '\n') break;
+            return NULL;
+        }
+        if (n >= ncols) return NULL;
+        p = nl_dec(p, &vals[n]);
+        if (!p) return NULL;
+        n++;
+    }
+    if ((size_t)(p - line) > TK_CALLGRIND_MAX_LINE) return NULL;
+    if (ps->expecting == EXPECT_JUMP_POS && n) return NULL; /* jump source with costs */
+    /* commit */
+    *st = TK_OK;
+    switch (npos) {
+    case 3: ps->last[2] = v[2]; ps->have_last[2] = 1; /* fall through */
+    case 2: ps->last[1] = v[1]; ps->have_last[1] = 1; /* fall through */
+    default: ps->last[0] = v[0]; ps->have_last[0] = 1; break;
+    }
+    tk_prof_pos pos = {0, 0, 0};
+    if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
+        for (size_t i = 0; i < npos; i++) {
+            switch (ps->pos_order[i]) {
+            case TK_POS_INSTR: pos.addr = v[i]; break;
+            case TK_POS_BB: pos.bb = v[i]; break;
+            default: pos.line = v[i]; break;
+            }
+        }
+        if (ps->opt.detail == TK_CALLGRIND_DETAIL_LINES) pos.addr = pos.bb = 0;
+    }
+    if (ps->expecting != EXPECT_ANY) {
+        if (ps->expecting == EXPECT_CALL_COST) {
+            ps->expecting = EXPECT_ANY;
+            size_t w = tk_profile_event_count(ps->p);
+            memset(ps->costs, 0, w * sizeof *ps->costs);
+            for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
+            ps->call.pos = pos;
+            ps->call.fn = ps->fn;
+            ps->call.file = ps->file;
+            *st = add_status(ps, store_call(ps, &ps->call, ps->call_count, ps->costs), ps->line);
+            return p;
+        }
+        ps->expecting = EXPECT_ANY;
+        ps->jump.pos = pos;
+        ps->jump.fn = ps->fn;
+        ps->jump.file = ps->file;
+        *st = add_status(ps, store_jump(ps, &ps->jump, ps->jump_exec, ps->jump_follow),
+                         ps->line);
+        return p;
+    }
+    if (n == 0) return p; /* position only */
+    const tk_prof_self *pk = &ps->pend_key;
+    if (!ps->pend_valid || ps->fn != pk->fn || ps->file != pk->file || pos.line != pk->pos.line ||
+        pos.addr != pk->pos.addr || pos.bb != pk->pos.bb) {
+        int fst = flush_self(ps);
+        if (fst != TK_OK) {
+            *st = fst;
+            return p;
+        }
+        memset(&ps->pend_key, 0, sizeof ps->pend_key);
+        ps->pend_key.fn = ps->fn;
+        ps->pend_key.file = ps->file;
+        ps->pend_key.pos = pos;
+        memset(ps->pend, 0, tk_profile_event_count(ps->p) * sizeof *ps->pend);
+        ps->pend_valid = 1;
+    }
+    const size_t *map = ps->col_map;
+    uint64_t *pend = ps->pend;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *t = &pend[map[i]];
+        if (__builtin_add_overflow(*t, vals[i], t)) {
+            *st = fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+            return p;
+        }
+    }
+    return p;
+}
+
+/* Consecutive plain cost lines of one function body when only per-function
+ * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
+ * self-cost key (function, file) cannot change between them, so the lines are
+ * parsed in one loop with the position state in locals. Preconditions: as for
+ * fast_line_nl, s <= last_nl, and s starts like a cost line. Returns the start
+ * of the first line not taken (the general code handles it); *lineno counts
+ * the lines taken. *st receives an error status, TK_OK otherwise; after an
+ * error the location is set and the line is counted. */
+static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *last_nl,
+                            uint64_t *lineno, int *st)
+{
+    const size_t npos = ps->npos, ncols = ps->ncols;
+    uint64_t last[3] = {ps->last[0], ps->last[1], ps->last[2]};
+    int have[3] = {ps->have_last[0], ps->have_last[1], ps->have_last[2]};
+    uint64_t ln = *lineno;
+    const size_t *map = ps->col_map;
+    uint64_t *pend = ps->pend;
+    int pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
+                     ps->pend_key.file == ps->file && ps->pend_key.pos.line == 0 &&
+                     ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
+    *st = TK_OK;
+    for (;;) {
+        const char *p = s;
+        uint64_t v[3];
+        size_t i;
+        for (i = 0; i < npos; i++) {
+            if (i) {
+                if (*p != ' ') break;
+                p++;
+            }
+            unsigned c = (unsigned char)*p;
+            if (c - '0' < 10) {
+                if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
+                    const char *start = p + 2;
+                    uint64_t x = 0;
+                    for (p = start;; p++) {
+                        unsigned h = (unsigned char)*p, d;
+                        if (h - '0' < 10)
+                            d = h - '0';
+                        else if ((h | 0x20) - 'a' < 6)
+                            d = (h | 0x20) - 'a' + 10;
+                        else
+                            break;
+                        x = (x << 4) | d;
+                    }
+                    if (p == start || p - start > 16) break;
+                    v[i] = x;
+                } else {
+                    p = nl_dec(p, &v[i]);
+                    if (!p) break;
+                }
+            } else if (c == '*' && have[i]) {
+                v[i] = last[i];
+                p++;
+            } else if ((c == '+' || c == '-') && have[i] &&
+                       (unsigned)((unsigned char)p[1] - '0') < 10) {
+                uint64_t d;
+                p = nl_dec(p + 1, &d);
+                if (!p) break;
+                if (c == '+') {
+                    if (__builtin_add_overflow(last[i], d, &v[i])) break;
+                } else {
+                    if (d > last[i]) break;
+                    v[i] = last[i] - d;
+                }
+            } else {
+                break;
+            }
+        }
+        if (i < npos || (*p != ' ' && *p != '\n')) break;
+        uint64_t vals[TK_PROFILE_MAX_EVENTS];
+        size_t n = 0;
+        for (;;) {
+            unsigned c = (unsigned char)*p;
+            if (c == ' ') {
+                p++;
+                continue;
+            }
+            if (c - '0' >= 10 || n >= ncols) break;
+            p = nl_dec(p, &vals[n]);
+            if (!p) break;
+            n++;
+        }
+        if (!p || *p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE) break;
+        /* commit the line */
+        ln++;
+        last[0] = v[0];
+        have[0] = 1;
+        if (npos > 1) {
+            last[1] = v[1];
+            have[1] = 1;
+            if (npos > 2) {
+                last[2] = v[2];
+                have[2] = 1;
+            }
+        }
+        if (n) {
+            if (!pend_ready) {
+                ps->line = s;
+                ps->lineno = ln;
+                int fst = flush_self(ps);
+                if (fst != TK_OK) {
+                    *st = fst;
+                    s = p + 1;
+                    break;
+                }
+                memset(&ps->pend_key, 0, sizeof ps->pend_key);
+                ps->pend_key.fn = ps->fn;
+                ps->pend_key.file = ps->file;
+                memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
+                ps->pend_valid = 1;
+                pend_ready = 1;
+            }
+            for (i = 0; i < n; i++) {
+                uint64_t *t = &pend[map[i]];
+                if (__builtin_add_overflow(*t, vals[i], t)) break;
+            }
+            if (i < n) {
+                ps->line = s;
+                ps->lineno = ln;
+                *st = fail_at(ps, TK_ERR_LIMIT, s, "sum of costs overflows 64 bits");
+                s = p + 1;
+                break;
+            }
+        }
+        s = p + 1;
+        if (s > last_nl) break;
+        unsigned c0 = (unsigned char)*s;
+        if (!((c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*')) break;
+    }
+    ps->last[0] = last[0];
+    ps->last[1] = last[1];
+    ps->last[2] = last[2];
+    ps->have_last[0] = have[0];
+    ps->have_last[1] = have[1];
+    ps->have_last[2] = have[2];
+    *lineno = ln;
+    return s;
+}
+
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     tk_status st;
@@ -1351,9 +1657,49 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
     const char *nul = memchr(data, 0, len);
     ps->nul_free_end = nul ? nul : data + len;
     const char *s = data, *end = data + len;
+    /* lines that start at or before the last newline end with a newline:
+     * the fused fast path scans them without an end pointer */
+    const char *last_nl = end;
+    while (last_nl > data && last_nl[-1] != '\n') last_nl--;
+    last_nl = last_nl > data ? last_nl - 1 : NULL;
     uint64_t lineno = 0;
     tk_status st = TK_OK;
     while (s < end) {
+        if (s <= last_nl) {
+            unsigned char c0 = (unsigned char)*s;
+            if (((unsigned)(c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*') &&
+                ps->have_fn && ps->part && ps->part_has_events) {
+                if (ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS &&
+                    ps->expecting == EXPECT_ANY) {
+                    int fst;
+                    const char *next = fast_run(ps, s, last_nl, &lineno, &fst);
+                    if (fst != TK_OK && (!ps->opt.diag || fst == TK_ERR_NOMEM)) {
+                        if (err) *err = ps->first_error;
+                        st = (tk_status)fst;
+                        break;
+                    }
+                    if (next != s) {
+                        s = next;
+                        continue;
+                    }
+                }
+                ps->line = s;
+                ps->lineno = lineno + 1;
+                ps->offset = s - data;
+                int fst = TK_OK;
+                const char *nl = fast_line_nl(ps, s, &fst);
+                if (nl) {
+                    ++lineno;
+                    if (fst != TK_OK && (!ps->opt.diag || fst == TK_ERR_NOMEM)) {
+                        if (err) *err = ps->first_error;
+                        st = (tk_status)fst;
+                        break;
+                    }
+                    s = nl + 1;
+                    continue;
+                }
+            }
+        }
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         const char *le = nl ? nl : end;
         ++lineno;
