@@ -668,6 +668,50 @@ static tk_status loop_cell(reader *r, void *ctx, int col)
     }
 }
 
+/* Appends an array cell of usual ids to the pool; 0 when one is unusual. */
+static int usual_id_array(const tk_json_row *row, uint64_t first, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (row->vals[first + i] < 1 || row->vals[first + i] > 0x7fffffffu) return 0;
+    return 1;
+}
+
+static int pool_append(reader *r, const tk_json_row *row, uint64_t first, uint32_t n, uint32_t *off,
+                       uint32_t *cnt)
+{
+    tk_cfg_process *p = r->p;
+    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + n, sizeof *p->pool)) return 0;
+    *off = p->npool;
+    *cnt = n;
+    for (uint32_t i = 0; i < n; i++) p->pool[p->npool++] = (uint32_t)row->vals[first + i];
+    return 1;
+}
+
+static int loop_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+{
+    uint64_t v[4];
+    uint8_t k[4];
+    unsigned c;
+    int cell[4];
+    if (!fast_cols(&loop_spec, ts, row, v, k, &c, cell)) return 0;
+    if (!usual_id(v[0], k[0]) || k[1] != TK_JSON_ARRAY_BEGIN || k[2] != TK_JSON_ARRAY_BEGIN) return 0;
+    if ((c & 0x8) && (k[3] == TK_JSON_ARRAY_BEGIN || v[3] > 0x7fffffffu)) return 0;
+    if (!usual_id_array(row, v[1], row->n[cell[1]]) || !usual_id_array(row, v[2], row->n[cell[2]]))
+        return 0;
+    *st = loop_begin(r, NULL, &row->tok);
+    if (*st != TK_OK) return 1;
+    tk_cfg_loop *l = &r->p->loops[r->p->nloops - 1];
+    l->head = (uint32_t)v[0];
+    if (c & 0x8) l->parent = (uint32_t)v[3];
+    /* in cell order, like the token reader */
+    int a = cell[1] < cell[2] ? 1 : 2, b = 3 - a;
+    uint32_t *off[3] = {NULL, &l->back_srcs, &l->nodes}, *cnt[3] = {NULL, &l->nback_srcs, &l->nnodes};
+    if (!pool_append(r, row, v[a], row->n[cell[a]], off[a], cnt[a]) ||
+        !pool_append(r, row, v[b], row->n[cell[b]], off[b], cnt[b]))
+        *st = nomem(r);
+    return 1;
+}
+
 static const char *const routine_cols[] = {"ENTRY_NODE_ID", "EXIT_NODE_IDS", "NODES", "LOOPS"};
 static const table_spec routine_spec = {"ROUTINES", routine_cols, 4, 0x1 | 0x4};
 
@@ -702,7 +746,7 @@ static tk_status routine_cell(reader *r, void *ctx, int col)
         if (ts.present & 2) ro->flags |= TK_CFG_ROUTINE_HAS_IDOMS;
         return TK_OK;
     }
-    default: return read_table(r, &loop_spec, NULL, loop_begin, loop_cell, NULL, NULL);
+    default: return read_table_fast(r, &loop_spec, NULL, loop_begin, loop_cell, NULL, NULL, loop_fast);
     }
 }
 
