@@ -643,10 +643,15 @@ static inline int hex_digit(uint8_t c) { return hex_tab[c] - 1; }
 
 /* A plain JSON integer at *pp (first byte a digit); 0 when unusual (more
  * than 19 digits, a leading zero, a fraction or exponent, the chunk's end). */
-static inline int fast_int(const uint8_t **pp, const uint8_t *lim, uint64_t *out)
+static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, const uint8_t *lim, uint64_t *out)
 {
     const uint8_t *p = *pp, *s = p;
     uint64_t v = 0;
+    if (lim - p >= 2 && !(char_class[p[1]] & C_NUM)) { /* one digit (counts of 0, small sizes) */
+        *pp = p + 1;
+        *out = (uint64_t)(*p - '0');
+        return 1;
+    }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (lim - p >= 16) {
         /* up to 7 digits at once: find the first non-digit byte of 8, then
@@ -767,6 +772,10 @@ int tk_json_peek_row(const tk_json *j, tk_json_row *row)
                 return 0;
             }
             nc++;
+            if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') { /* the usual ", " */
+                p += 2;
+                continue;
+            }
             FAST_WS();
             if (*p == ']') break;
             if (*p != ',') return 0;

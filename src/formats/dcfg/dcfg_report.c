@@ -46,8 +46,19 @@ static int index_image_tables(rep *r)
     for (uint32_t i = 0; i < p->nsymbols; i++) r->sym_order[i] = i;
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
-        qsort_r(r->src_order + im->first_source, im->nsources, sizeof(uint32_t), cmp_src, (void *)p);
-        qsort_r(r->sym_order + im->first_symbol, im->nsymbols, sizeof(uint32_t), cmp_sym, (void *)p);
+        /* files list them by address: sort only when they are not */
+        uint32_t k = 1;
+        while (k < im->nsources &&
+               p->sources[im->first_source + k - 1].addr_offset <= p->sources[im->first_source + k].addr_offset)
+            k++;
+        if (k < im->nsources)
+            qsort_r(r->src_order + im->first_source, im->nsources, sizeof(uint32_t), cmp_src, (void *)p);
+        k = 1;
+        while (k < im->nsymbols &&
+               p->symbols[im->first_symbol + k - 1].addr_offset <= p->symbols[im->first_symbol + k].addr_offset)
+            k++;
+        if (k < im->nsymbols)
+            qsort_r(r->sym_order + im->first_symbol, im->nsymbols, sizeof(uint32_t), cmp_sym, (void *)p);
     }
     return 1;
 }
