@@ -255,7 +255,7 @@ typedef int (*fast_fn)(reader *r, const table_state *ts, const tk_json_row *row,
 /* Maps the row's cells to columns: val[col], kind[col] (arrays: val is the
  * index of the first value in row->vals and cell[col] the row's cell, for
  * row->n); 0 when a cell is beyond the header or a required cell is missing. */
-static int fast_cols(const table_spec *spec, const table_state *ts, const tk_json_row *row,
+static inline __attribute__((always_inline)) int fast_cols(const table_spec *spec, const table_state *ts, const tk_json_row *row,
                      uint64_t *val, uint8_t *kind, unsigned *cells, int *cell)
 {
     if (row->ncells > ts->nheader || ts->nheader > MAX_COLS) return 0;
@@ -891,7 +891,8 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row *row, t
         e->counts = p->ncounts;
         e->nthreads = n;
         e->count = sum;
-        if (n) memcpy(p->counts + p->ncounts, vals, n * sizeof *vals);
+        uint64_t *dst = p->counts + p->ncounts;
+        for (uint32_t i = 0; i < n; i++) dst[i] = vals[i];
         p->ncounts += n;
     }
     return 1;
