@@ -246,11 +246,52 @@ typedef tk_status (*cell_fn)(reader *r, void *ctx, int col);
 typedef tk_status (*row_fn)(reader *r, void *ctx, const tk_json_token *row);
 typedef tk_status (*row_end_fn)(reader *r, void *ctx, const tk_json_token *row, unsigned cells);
 
+/* The fast path: a row of integers scanned by tk_json_peek_row, handled
+ * without per-cell dispatch when every cell is usual (in range, the right
+ * kind, no cell missing or extra). Returns 0 to decline (nothing consumed;
+ * the row is then read token by token, which reports what is unusual). */
+typedef int (*fast_fn)(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st);
+
+/* Maps the row's cells to columns: val[col], kind[col] (arrays: val is the
+ * index of the first value in row->vals and cell[col] the row's cell, for
+ * row->n); 0 when a cell is beyond the header or a required cell is missing. */
+static inline __attribute__((always_inline)) int fast_cols(const table_spec *spec, const table_state *ts, const tk_json_row *row,
+                     uint64_t *val, uint8_t *kind, unsigned *cells, int *cell)
+{
+    if (row->ncells > ts->nheader || ts->nheader > MAX_COLS) return 0;
+    unsigned c = 0;
+    for (int i = 0; i < row->ncells; i++) {
+        int col = ts->map[i];
+        if (col < 0) continue;
+        c |= 1u << col;
+        val[col] = row->v[i];
+        kind[col] = row->kind[i];
+        if (cell) cell[col] = i;
+    }
+    if (spec->required & ~c) return 0;
+    *cells = c;
+    return 1;
+}
+
+/* Usual values: ids in 1..0x7fffffff, u32 fields that fit, integers not arrays. */
+static inline int usual_id(uint64_t v, uint8_t kind) { return kind != TK_JSON_ARRAY_BEGIN && v >= 1 && v <= 0x7fffffffu; }
+static inline int usual_u32(uint64_t v, uint8_t kind) { return kind != TK_JSON_ARRAY_BEGIN && v <= UINT32_MAX; }
+static inline int usual_u64(uint8_t kind) { return kind != TK_JSON_ARRAY_BEGIN; }
+
 /* Reads the rows of a table whose header was read. */
 static tk_status table_rows(reader *r, const table_spec *spec, const table_state *ts, void *ctx,
-                            row_fn begin, cell_fn cell, row_end_fn end)
+                            row_fn begin, cell_fn cell, row_end_fn end, fast_fn fast)
 {
+    tk_json_row row_buf;
     for (;;) {
+        if (fast && tk_json_peek_row(r->j, &row_buf)) {
+            tk_status fst = TK_OK;
+            if (fast(r, ts, &row_buf, &fst)) {
+                if (fst != TK_OK) return fst;
+                tk_json_take_row(r->j, &row_buf);
+                continue;
+            }
+        }
         TRY(next(r));
         if (r->tok.type == TK_JSON_ARRAY_END) return TK_OK;
         if (r->tok.type != TK_JSON_ARRAY_BEGIN)
@@ -284,6 +325,17 @@ static tk_status table_rows(reader *r, const table_spec *spec, const table_state
     }
 }
 
+static tk_status read_table_fast(reader *r, const table_spec *spec, void *ctx, row_fn begin,
+                                 cell_fn cell, row_end_fn end, table_state *ts_out, fast_fn fast)
+{
+    table_state ts;
+    tk_status st = table_header(r, spec, &ts);
+    if (ts_out) *ts_out = st == TK_END ? (table_state){{0}, 0, 0} : ts;
+    if (st == TK_END) return TK_OK;
+    TRY(st);
+    return table_rows(r, spec, &ts, ctx, begin, cell, end, fast);
+}
+
 static tk_status read_table(reader *r, const table_spec *spec, void *ctx, row_fn begin,
                             cell_fn cell, row_end_fn end, table_state *ts_out)
 {
@@ -292,7 +344,7 @@ static tk_status read_table(reader *r, const table_spec *spec, void *ctx, row_fn
     if (ts_out) *ts_out = st == TK_END ? (table_state){{0}, 0, 0} : ts;
     if (st == TK_END) return TK_OK;
     TRY(st);
-    return table_rows(r, spec, &ts, ctx, begin, cell, end);
+    return table_rows(r, spec, &ts, ctx, begin, cell, end, NULL);
 }
 
 /* ---- objects -------------------------------------------------------------- */
@@ -502,6 +554,51 @@ static tk_status block_cell(reader *r, void *ctx, int col)
     }
 }
 
+static int block_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+{
+    uint64_t v[6];
+    uint8_t k[6];
+    unsigned c;
+    if (!fast_cols(&block_spec, ts, row, v, k, &c, NULL)) return 0;
+    if (!usual_id(v[0], k[0]) || !usual_u64(k[1]) || !usual_u32(v[3], k[3])) return 0;
+    if ((c & 0x4) && !usual_u32(v[2], k[2])) return 0;
+    if ((c & 0x10) && !usual_u32(v[4], k[4])) return 0;
+    if ((c & 0x20) && !usual_u64(k[5])) return 0;
+    *st = block_begin(r, NULL, &row->tok);
+    if (*st != TK_OK) return 1;
+    tk_cfg_block *b = &r->p->blocks[r->p->nblocks - 1];
+    b->id = (uint32_t)v[0];
+    b->addr_offset = v[1];
+    if (c & 0x4) b->size = (uint32_t)v[2];
+    b->num_instrs = (uint32_t)v[3];
+    if (c & 0x10) b->last_instr_offset = (uint32_t)v[4];
+    if (c & 0x20) {
+        b->flags |= TK_CFG_BLOCK_HAS_COUNT;
+        b->count = v[5];
+    }
+    return 1;
+}
+
+static int source_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+{
+    uint64_t v[5];
+    uint8_t k[5];
+    unsigned c;
+    if (!fast_cols(&source_spec, ts, row, v, k, &c, NULL)) return 0;
+    if (!usual_id(v[0], k[0]) || !usual_u32(v[1], k[1]) || !usual_u64(k[2])) return 0;
+    if ((c & 0x8) && !usual_u64(k[3])) return 0;
+    if ((c & 0x10) && !usual_u32(v[4], k[4])) return 0;
+    *st = source_begin(r, NULL, &row->tok);
+    if (*st != TK_OK) return 1;
+    tk_cfg_source *s = &r->p->sources[r->p->nsources - 1];
+    s->file_name_id = (uint32_t)v[0];
+    s->line_num = (uint32_t)v[1];
+    s->addr_offset = v[2];
+    if (c & 0x8) s->size = v[3];
+    if (c & 0x10) s->num_instrs = (uint32_t)v[4];
+    return 1;
+}
+
 /* routines */
 static const char *const node_cols[] = {"NODE_ID", "IDOM_NODE_ID"};
 static const table_spec node_spec = {"NODES", node_cols, 2, 1};
@@ -523,6 +620,21 @@ static tk_status node_cell(reader *r, void *ctx, int col)
 {
     (void)ctx;
     return read_id(r, col == 0 ? "NODE_ID" : "IDOM_NODE_ID", 0, &r->p->pool[r->p->npool - 2 + col]);
+}
+
+static int node_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+{
+    uint64_t v[2];
+    uint8_t k[2];
+    unsigned c;
+    if (!fast_cols(&node_spec, ts, row, v, k, &c, NULL)) return 0;
+    if (!usual_id(v[0], k[0])) return 0;
+    if ((c & 0x2) && !usual_id(v[1], k[1])) return 0;
+    *st = node_begin(r, NULL, &row->tok);
+    if (*st != TK_OK) return 1;
+    r->p->pool[r->p->npool - 2] = (uint32_t)v[0];
+    if (c & 0x2) r->p->pool[r->p->npool - 1] = (uint32_t)v[1];
+    return 1;
 }
 
 static const char *const loop_cols[] = {"LOOP_HEAD_NODE_ID", "LOOP_BACK_EDGE_SOURCE_NODE_IDS",
@@ -556,6 +668,50 @@ static tk_status loop_cell(reader *r, void *ctx, int col)
     }
 }
 
+/* Appends an array cell of usual ids to the pool; 0 when one is unusual. */
+static int usual_id_array(const tk_json_row *row, uint64_t first, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (row->vals[first + i] < 1 || row->vals[first + i] > 0x7fffffffu) return 0;
+    return 1;
+}
+
+static int pool_append(reader *r, const tk_json_row *row, uint64_t first, uint32_t n, uint32_t *off,
+                       uint32_t *cnt)
+{
+    tk_cfg_process *p = r->p;
+    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + n, sizeof *p->pool)) return 0;
+    *off = p->npool;
+    *cnt = n;
+    for (uint32_t i = 0; i < n; i++) p->pool[p->npool++] = (uint32_t)row->vals[first + i];
+    return 1;
+}
+
+static int loop_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+{
+    uint64_t v[4];
+    uint8_t k[4];
+    unsigned c;
+    int cell[4];
+    if (!fast_cols(&loop_spec, ts, row, v, k, &c, cell)) return 0;
+    if (!usual_id(v[0], k[0]) || k[1] != TK_JSON_ARRAY_BEGIN || k[2] != TK_JSON_ARRAY_BEGIN) return 0;
+    if ((c & 0x8) && (k[3] == TK_JSON_ARRAY_BEGIN || v[3] > 0x7fffffffu)) return 0;
+    if (!usual_id_array(row, v[1], row->n[cell[1]]) || !usual_id_array(row, v[2], row->n[cell[2]]))
+        return 0;
+    *st = loop_begin(r, NULL, &row->tok);
+    if (*st != TK_OK) return 1;
+    tk_cfg_loop *l = &r->p->loops[r->p->nloops - 1];
+    l->head = (uint32_t)v[0];
+    if (c & 0x8) l->parent = (uint32_t)v[3];
+    /* in cell order, like the token reader */
+    int a = cell[1] < cell[2] ? 1 : 2, b = 3 - a;
+    uint32_t *off[3] = {NULL, &l->back_srcs, &l->nodes}, *cnt[3] = {NULL, &l->nback_srcs, &l->nnodes};
+    if (!pool_append(r, row, v[a], row->n[cell[a]], off[a], cnt[a]) ||
+        !pool_append(r, row, v[b], row->n[cell[b]], off[b], cnt[b]))
+        *st = nomem(r);
+    return 1;
+}
+
 static const char *const routine_cols[] = {"ENTRY_NODE_ID", "EXIT_NODE_IDS", "NODES", "LOOPS"};
 static const table_spec routine_spec = {"ROUTINES", routine_cols, 4, 0x1 | 0x4};
 
@@ -585,12 +741,12 @@ static tk_status routine_cell(reader *r, void *ctx, int col)
         table_state ts;
         ro->nodes = r->p->npool;
         ro->nnodes = 0;
-        TRY(read_table(r, &node_spec, NULL, node_begin, node_cell, NULL, &ts));
+        TRY(read_table_fast(r, &node_spec, NULL, node_begin, node_cell, NULL, &ts, node_fast));
         ro = &r->p->routines[r->routine];
         if (ts.present & 2) ro->flags |= TK_CFG_ROUTINE_HAS_IDOMS;
         return TK_OK;
     }
-    default: return read_table(r, &loop_spec, NULL, loop_begin, loop_cell, NULL, NULL);
+    default: return read_table_fast(r, &loop_spec, NULL, loop_begin, loop_cell, NULL, NULL, loop_fast);
     }
 }
 
@@ -605,15 +761,15 @@ static tk_status image_key(reader *r, void *ctx, int key)
     switch (key) {
     case 0: return read_id(r, "FILE_NAME_ID", 0, &im->file_name_id);
     case 1: im->first_symbol = p->nsymbols; return read_table(r, &symbol_spec, NULL, symbol_begin, symbol_cell, NULL, NULL);
-    case 2: im->first_source = p->nsources; return read_table(r, &source_spec, NULL, source_begin, source_cell, NULL, NULL);
-    case 3: im->first_block = p->nblocks; return read_table(r, &block_spec, NULL, block_begin, block_cell, NULL, NULL);
+    case 2: im->first_source = p->nsources; return read_table_fast(r, &source_spec, NULL, source_begin, source_cell, NULL, NULL, source_fast);
+    case 3: im->first_block = p->nblocks; return read_table_fast(r, &block_spec, NULL, block_begin, block_cell, NULL, NULL, block_fast);
     default: {
         im->first_routine = p->nroutines;
         table_state ts;
         tk_status st = table_header(r, &routine_spec, &ts);
         if (st == TK_END) return TK_OK;
         TRY(st);
-        return table_rows(r, &routine_spec, &ts, &ts, routine_begin, routine_cell, NULL);
+        return table_rows(r, &routine_spec, &ts, &ts, routine_begin, routine_cell, NULL, NULL);
     }
     }
 }
@@ -700,6 +856,48 @@ static tk_status edge_cell(reader *r, void *ctx, int col)
     }
 }
 
+static int edge_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+{
+    uint64_t v[5];
+    uint8_t k[5];
+    unsigned c;
+    int cell[5];
+    if (!fast_cols(&edge_spec, ts, row, v, k, &c, cell)) return 0;
+    for (int i = 0; i < 4; i++)
+        if (!usual_id(v[i], k[i])) return 0;
+    uint64_t sum = 0;
+    uint32_t n = 0;
+    const uint64_t *vals = NULL;
+    if (c & 0x10) {
+        if (k[4] != TK_JSON_ARRAY_BEGIN) return 0;
+        vals = row->vals + v[4];
+        n = row->n[cell[4]];
+        for (uint32_t i = 0; i < n; i++)
+            if (__builtin_add_overflow(sum, vals[i], &sum)) return 0;
+    }
+    tk_cfg_process *p = r->p;
+    *st = edge_begin(r, NULL, &row->tok);
+    if (*st != TK_OK) return 1;
+    if (n && !tk_cfg_grow((void **)&p->counts, &r->cap_counts, p->ncounts + n, sizeof *p->counts)) {
+        *st = nomem(r);
+        return 1;
+    }
+    tk_cfg_edge *e = &p->edges[p->nedges - 1];
+    e->id = (uint32_t)v[0];
+    e->src = (uint32_t)v[1];
+    e->tgt = (uint32_t)v[2];
+    e->type = (uint32_t)v[3];
+    if (c & 0x10) {
+        e->counts = p->ncounts;
+        e->nthreads = n;
+        e->count = sum;
+        uint64_t *dst = p->counts + p->ncounts;
+        for (uint32_t i = 0; i < n; i++) dst[i] = vals[i];
+        p->ncounts += n;
+    }
+    return 1;
+}
+
 /* processes */
 static const char *const process_keys[] = {"INSTR_COUNT", "INSTR_COUNT_PER_THREAD", "IMAGES",
                                            "EDGES"};
@@ -725,7 +923,7 @@ static tk_status process_key(reader *r, void *ctx, int key)
         }
     }
     case 2: return read_table(r, &image_spec, NULL, image_begin, image_cell, NULL, NULL);
-    default: return read_table(r, &edge_spec, NULL, edge_begin, edge_cell, NULL, NULL);
+    default: return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, NULL, NULL, edge_fast);
     }
 }
 
