@@ -299,7 +299,7 @@ static const char *node_text(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
 
 static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *f)
 {
-    char b1[16], b2[16];
+    char b1[16], b2[16], b3[16];
     fprintf(f, "process %" PRIu64 " threads %" PRIu32 " instr_count %" PRIu64, p->pid, p->nthreads,
             tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}));
     if (p->has_file_instr_count) fprintf(f, " file_instr_count %" PRIu64, p->file_instr_count);
@@ -343,7 +343,7 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
                 b->last_instr_offset, b->count,
                 b->routine == TK_CFG_NONE ? "-" : node_text(cfg, p, p->routines[b->routine].entry, b1, sizeof b1),
                 b->idom == TK_CFG_NONE ? "-" : node_text(cfg, p, b->idom, b2, sizeof b2),
-                b->loop == TK_CFG_NONE ? "-" : node_text(cfg, p, p->loops[b->loop].head, b1, sizeof b1));
+                b->loop == TK_CFG_NONE ? "-" : node_text(cfg, p, p->loops[b->loop].head, b3, sizeof b3));
     }
     for (uint32_t k = 0; k < p->nroutines; k++) {
         const tk_cfg_routine *r = &p->routines[ro[k]];
