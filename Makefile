@@ -1,6 +1,6 @@
 # tracekit — one GNU Makefile. Objects go under $(BUILD)/ (out of tree).
 #   make            library (static + shared) and the tracekit program
-#   make check      the whole test suite, plain and under ASan+UBSan
+#   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600
 #   make bench      benchmarks against the tools users would pick instead
@@ -88,11 +88,13 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/replay.o $(STATI
 
 test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
 
-# The whole suite: plain build, then the same tests under ASan+UBSan.
+# The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
+# build (a second compiler catches order-dependent code and other warnings).
 check: deps
 	@$(MAKE) --no-print-directory -s test-binaries BUILD=build
 	@$(MAKE) --no-print-directory -s test-binaries BUILD=build-asan SAN=asan
-	@tests/run.sh build build-asan
+	@$(MAKE) --no-print-directory -s test-binaries BUILD=build-clang CC=clang
+	@tests/run.sh build build-asan build-clang
 
 check-regen: test-binaries
 	@TK_REGEN=1 tests/run.sh $(BUILD)
@@ -130,6 +132,6 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tracekit.pc
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-clang build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
