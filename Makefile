@@ -2,7 +2,7 @@
 #   make            library (static + shared) and the tracekit program
 #   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang
 #   make demo       tracekit on the bundled sample traces
-#   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600
+#   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
 #   make bench      benchmarks against the tools users would pick instead
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make clean
@@ -12,6 +12,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 SAN ?=
 FUZZ_TIME ?= 60
+FUZZ_NAMES ?=
 VERSION := 0.1.0
 
 PKGS := zlib liblzma libzstd libelf libdw
@@ -114,7 +115,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(STATIC_LIB)
 	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(STATIC_LIB) $(LIBS)
 
 fuzz-run: fuzz
-	@scripts/fuzz-run.sh build-fuzz $(FUZZ_TIME)
+	@scripts/fuzz-run.sh build-fuzz $(FUZZ_TIME) $(FUZZ_NAMES)
 
 bench: deps
 	@$(MAKE) --no-print-directory -s all BUILD=build
