@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 #include "dt_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/events.h"
@@ -31,16 +32,8 @@ struct tk_dcfg_trace_events {
 
 static int collect(void *ctx, const uint32_t *e, size_t n) {
     tk_dcfg_trace_events *x = ctx;
-    if (x->n + n > x->cap) {
-        size_t cap = x->cap ? x->cap * 2 : 4096;
-        while (cap < x->n + n)
-            cap *= 2;
-        uint32_t *q = tk_realloc(x->edges, cap * sizeof *q);
-        if (!q)
-            return 1;
-        x->edges = q;
-        x->cap = cap;
-    }
+    if (n > SIZE_MAX - x->n || tk_vec_reserve_((void **)&x->edges, &x->cap, x->n + n, sizeof *x->edges) != 0)
+        return 1;
     memcpy(x->edges + x->n, e, n * sizeof *e);
     x->n += n;
     return 0;
