@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/textout.h"
 #include "commands.h"
 
 static const cli_opt instr_map_opts[] = {
@@ -20,21 +21,6 @@ void cmd_instr_map_help(FILE *f)
           "address, number of sleds, flags (a: always instrumented, l: logs arguments), name\n"
           "(demangled) and file:line from DWARF.\n\nOptions:\n", f);
     cli_print_options(f, instr_map_opts);
-}
-
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
 }
 
 int cmd_instr_map(int argc, char **argv)
@@ -89,12 +75,12 @@ int cmd_instr_map(int argc, char **argv)
                    id > 1 ? "," : "", f->id, f->address, f->sleds,
                    f->always_instrument ? "true" : "false", f->logs_args ? "true" : "false");
             if (f->name)
-                json_string(f->name);
+                tk_put_json_string(stdout, f->name);
             else
                 fputs("null", stdout);
             fputs(",\"file\":", stdout);
             if (f->file)
-                json_string(f->file);
+                tk_put_json_string(stdout, f->file);
             else
                 fputs("null", stdout);
             printf(",\"line\":%" PRIu32 "}", f->line);

@@ -8,8 +8,6 @@
 #include "commands.h"
 #include "csi_cli.h"
 
-#define LABEL_MAX 512
-
 static const cli_opt paths_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"list", 0, NULL, "list every acyclic path: id, blocks, start, end, source lines"},
@@ -377,7 +375,7 @@ int cmd_paths(int argc, char **argv)
         goto done;
     src_open = 1;
     const tk_csi_function *fn;
-    char label[LABEL_MAX];
+    char label[CSI_LABEL_MAX];
     tk_error err;
     tk_error_clear(&err);
     tk_status st;

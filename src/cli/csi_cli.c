@@ -123,6 +123,39 @@ tk_status csi_source_next(csi_source *s, const tk_csi_function **fn, char *label
     return TK_OK;
 }
 
+int csi_visit_functions(cli_ctx *ctx, const csi_visitor *v)
+{
+    tk_csi_numbering *num = NULL;
+    if (tk_csi_numbering_new(&num) != TK_OK)
+        return cli_usage_error(ctx->command, "out of memory");
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
+        csi_source src;
+        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        if (rc != CLI_EXIT_OK)
+            break;
+        const tk_csi_function *fn;
+        char label[CSI_LABEL_MAX];
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st;
+        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+            if (!csi_function_matches(v->selector, fn, label))
+                continue;
+            st = v->function(v->user, &src, fn, label, num, &err);
+            if (st != TK_OK)
+                break;
+        }
+        if (st != TK_END)
+            rc = cli_error(&err);
+        else if (v->input_done)
+            v->input_done(v->user, &src);
+        csi_source_close(&src);
+    }
+    tk_csi_numbering_free(num);
+    return rc;
+}
+
 int csi_function_matches(const char *sel, const tk_csi_function *fn, const char *label)
 {
     if (!sel)

@@ -8,6 +8,9 @@
 #include "cli.h"
 #include "tracekit/csi.h"
 
+/* Room for a function's display label ("name" or "name#K"). */
+#define CSI_LABEL_MAX 512
+
 /* Metadata text to read: the input itself, or the .debug_PT section of an
  * ELF file (executable or object) copied into memory. */
 typedef struct csi_source {
@@ -31,6 +34,21 @@ void csi_source_close(csi_source *s);
  * function called foo). */
 tk_status csi_source_next(csi_source *s, const tk_csi_function **fn, char *label, size_t size,
                           tk_error *err);
+
+/* A walk over the functions of every input of a command, in file order. */
+typedef struct csi_visitor {
+    const char *selector; /* --function, or NULL for all */
+    void *user;
+    /* Each selected function; num is a numbering workspace shared by the
+     * calls. Anything but TK_OK stops the walk; err must then be filled. */
+    tk_status (*function)(void *user, const csi_source *src, const tk_csi_function *fn,
+                          const char *label, tk_csi_numbering *num, tk_error *err);
+    /* After an input was read to its end without error (may be NULL). */
+    void (*input_done)(void *user, const csi_source *src);
+} csi_visitor;
+
+/* Walks ctx's inputs; prints the first error. Returns a CLI exit code. */
+int csi_visit_functions(cli_ctx *ctx, const csi_visitor *v);
 
 /* Does the function (with its label) match a --function selector? NULL
  * selects all. "NAME" matches NAME and its variants NAME$...; "NAME#K" only

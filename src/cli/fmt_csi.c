@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/textout.h"
 #include "csi_cli.h"
-
-#define LABEL_MAX 512
 
 /* csi-cc's default PT_HASH_SIZE: ULONG_MAX / 2 - 1 paths at most. */
 #define CSI_DEFAULT_PATH_LIMIT (UINT64_MAX / 2 - 1)
@@ -19,62 +18,60 @@ static const cli_opt select_opts[] = {
 
 /* ---- info ------------------------------------------------------------------ */
 
+typedef struct info_totals {
+    uint64_t functions, blocks, edges, back, lines, invalid, overflow, max_paths;
+    char max_name[CSI_LABEL_MAX];
+} info_totals;
+
+static tk_status info_function(void *user, const csi_source *src, const tk_csi_function *fn,
+                               const char *label, tk_csi_numbering *num, tk_error *err)
+{
+    (void)src;
+    (void)err;
+    info_totals *t = user;
+    t->functions++;
+    t->blocks += fn->nblocks;
+    t->edges += fn->nedges;
+    for (uint32_t k = 0; k < fn->nedges; k++)
+        t->back += fn->edges[k].back != 0;
+    for (uint32_t k = 0; k < fn->nblocks; k++)
+        t->lines += fn->blocks[k].nlines;
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    uint64_t p = tk_bl_total(tk_csi_numbering_bl(num));
+    if (ls == TK_ERR_LIMIT)
+        t->overflow++;
+    else if (ls != TK_OK)
+        t->invalid++;
+    if (ls == TK_OK && p > t->max_paths) {
+        t->max_paths = p;
+        snprintf(t->max_name, sizeof t->max_name, "%s", label);
+    }
+    return TK_OK;
+}
+
+static void info_print(void *user, const csi_source *src)
+{
+    info_totals *t = user;
+    if (src->owned)
+        printf("section: .debug_PT\n");
+    printf("functions: %" PRIu64 "\n", t->functions);
+    printf("blocks: %" PRIu64 "\n", t->blocks);
+    printf("edges: %" PRIu64 " (%" PRIu64 " back or split edges ~>)\n", t->edges, t->back);
+    printf("line entries: %" PRIu64 "\n", t->lines);
+    if (t->max_name[0])
+        printf("most paths: %s (%" PRIu64 ")\n", t->max_name, t->max_paths);
+    printf("path count overflow: %" PRIu64 " functions\n", t->overflow);
+    printf("invalid numbering: %" PRIu64 " functions (see 'tracekit check')\n", t->invalid);
+    memset(t, 0, sizeof *t);
+}
+
 static int run_info(cli_ctx *ctx, const cli_args *args)
 {
     (void)args;
-    int rc = CLI_EXIT_OK;
-    tk_csi_numbering *num = NULL;
-    if (tk_csi_numbering_new(&num) != TK_OK)
-        return cli_usage_error("info", "out of memory");
-    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
-        csi_source src;
-        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
-        if (rc != CLI_EXIT_OK)
-            break;
-        uint64_t nf = 0, nb = 0, ne = 0, nback = 0, lines = 0, nbad = 0, over = 0;
-        uint64_t maxp = 0;
-        char maxname[LABEL_MAX] = "", label[LABEL_MAX];
-        const tk_csi_function *fn;
-        tk_error err;
-        tk_error_clear(&err);
-        tk_status st;
-        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-            nf++;
-            nb += fn->nblocks;
-            ne += fn->nedges;
-            for (uint32_t k = 0; k < fn->nedges; k++)
-                nback += fn->edges[k].back != 0;
-            for (uint32_t k = 0; k < fn->nblocks; k++)
-                lines += fn->blocks[k].nlines;
-            tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
-            uint64_t p = tk_bl_total(tk_csi_numbering_bl(num));
-            if (ls == TK_ERR_LIMIT)
-                over++;
-            else if (ls != TK_OK)
-                nbad++;
-            if (ls == TK_OK && p > maxp) {
-                maxp = p;
-                snprintf(maxname, sizeof maxname, "%s", label);
-            }
-        }
-        if (st != TK_END) {
-            rc = cli_error(&err);
-        } else {
-            if (src.owned)
-                printf("section: .debug_PT\n");
-            printf("functions: %" PRIu64 "\n", nf);
-            printf("blocks: %" PRIu64 "\n", nb);
-            printf("edges: %" PRIu64 " (%" PRIu64 " back or split edges ~>)\n", ne, nback);
-            printf("line entries: %" PRIu64 "\n", lines);
-            if (maxname[0])
-                printf("most paths: %s (%" PRIu64 ")\n", maxname, maxp);
-            printf("path count overflow: %" PRIu64 " functions\n", over);
-            printf("invalid numbering: %" PRIu64 " functions (see 'tracekit check')\n", nbad);
-        }
-        csi_source_close(&src);
-    }
-    tk_csi_numbering_free(num);
-    return rc;
+    info_totals totals;
+    memset(&totals, 0, sizeof totals);
+    csi_visitor v = {.user = &totals, .function = info_function, .input_done = info_print};
+    return csi_visit_functions(ctx, &v);
 }
 
 /* ---- check ----------------------------------------------------------------- */
@@ -96,7 +93,7 @@ static int run_check(cli_ctx *ctx, const cli_args *args)
         tk_diag diag;
         cli_diag_init(&diag);
         const tk_csi_function *fn;
-        char label[LABEL_MAX];
+        char label[CSI_LABEL_MAX];
         uint64_t nf = 0;
         for (;;) {
             tk_error err;
@@ -179,21 +176,6 @@ static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void paths_text(char *buf, size_t size, const fn_row *r)
 {
     if (r->status == 1)
@@ -204,149 +186,157 @@ static void paths_text(char *buf, size_t size, const fn_row *r)
         snprintf(buf, size, "%" PRIu64, r->paths);
 }
 
+static const char *status_text(const fn_row *r)
+{
+    return r->status == 1 ? "overflow" : r->status == 2 ? "invalid" : "ok";
+}
+
+typedef struct report_state {
+    int key, fmt;
+    uint64_t top, limit;
+    fn_row *rows;
+    size_t n, cap;
+    uint64_t blocks, edges, back, overflow, invalid, over_limit;
+} report_state;
+
+static tk_status report_function(void *user, const csi_source *src, const tk_csi_function *fn,
+                                 const char *label, tk_csi_numbering *num, tk_error *err)
+{
+    (void)src;
+    report_state *rs = user;
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? rs->cap * 2 : 256;
+        fn_row *rows = realloc(rs->rows, cap * sizeof *rows);
+        if (!rows)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        rs->rows = rows;
+        rs->cap = cap;
+    }
+    fn_row *r = &rs->rows[rs->n];
+    memset(r, 0, sizeof *r);
+    r->label = strdup(label);
+    if (!r->label)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    rs->n++;
+    r->order = fn->ordinal;
+    r->blocks = fn->nblocks;
+    r->edges = fn->nedges;
+    for (uint32_t k = 0; k < fn->nedges; k++)
+        r->back += fn->edges[k].back != 0;
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    r->paths = tk_bl_total(tk_csi_numbering_bl(num));
+    r->status = ls == TK_ERR_LIMIT ? 1 : ls != TK_OK ? 2 : 0;
+    rs->blocks += r->blocks;
+    rs->edges += r->edges;
+    rs->back += r->back;
+    rs->overflow += r->status == 1;
+    rs->invalid += r->status == 2;
+    rs->over_limit += r->status == 1 || (r->status == 0 && r->paths > rs->limit);
+    return TK_OK;
+}
+
+static void report_text(const report_state *rs, const char *name, size_t shown)
+{
+    const fn_row *rows = rs->rows;
+    char pbuf[32];
+    printf("%s: %zu functions, %" PRIu64 " blocks, %" PRIu64 " edges (%" PRIu64 " ~>)\n", name,
+           rs->n, rs->blocks, rs->edges, rs->back);
+    printf("path limit %" PRIu64 ": %" PRIu64 " functions over it (%" PRIu64
+           " overflow 64 bits), %" PRIu64 " with an invalid numbering\n",
+           rs->limit, rs->over_limit, rs->overflow, rs->invalid);
+    printf("\n%20s %8s %8s %6s  %s\n", "paths", "blocks", "edges", "~>", "function");
+    for (size_t k = 0; k < shown; k++) {
+        paths_text(pbuf, sizeof pbuf, &rows[k]);
+        printf("%20s %8" PRIu64 " %8" PRIu64 " %6" PRIu64 "  %s\n", pbuf, rows[k].blocks,
+               rows[k].edges, rows[k].back, rows[k].label);
+    }
+    if (shown < rs->n)
+        printf("(%zu more functions; --top 0 shows all)\n", rs->n - shown);
+    if (rs->over_limit) {
+        printf("\nfunctions over the path limit:\n");
+        for (size_t k = 0; k < rs->n; k++)
+            if (rows[k].status == 1 || (rows[k].status == 0 && rows[k].paths > rs->limit)) {
+                paths_text(pbuf, sizeof pbuf, &rows[k]);
+                printf("  %s (%s)\n", rows[k].label, pbuf);
+            }
+    }
+}
+
+static void report_csv(const report_state *rs, size_t shown)
+{
+    printf("function,paths,blocks,edges,back_edges,status\n");
+    for (size_t k = 0; k < shown; k++) {
+        const fn_row *r = &rs->rows[k];
+        tk_put_csv_field(stdout, r->label);
+        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n", r->status ? 0 : r->paths,
+               r->blocks, r->edges, r->back, status_text(r));
+    }
+}
+
+static void report_json(const report_state *rs, const char *name, size_t shown)
+{
+    printf("{\"version\": 1, \"file\": ");
+    tk_put_json_string(stdout, name);
+    printf(", \"functions\": %zu, \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64
+           ", \"back_edges\": %" PRIu64 ", \"path_limit\": %" PRIu64 ", \"over_limit\": %" PRIu64
+           ", \"overflow\": %" PRIu64 ", \"invalid\": %" PRIu64 ",\n \"rows\": [",
+           rs->n, rs->blocks, rs->edges, rs->back, rs->limit, rs->over_limit, rs->overflow,
+           rs->invalid);
+    for (size_t k = 0; k < shown; k++) {
+        const fn_row *r = &rs->rows[k];
+        printf("%s\n  {\"function\": ", k ? "," : "");
+        tk_put_json_string(stdout, r->label);
+        if (r->status == 0)
+            printf(", \"paths\": %" PRIu64, r->paths);
+        else
+            printf(", \"paths\": null");
+        printf(", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"back_edges\": %" PRIu64
+               ", \"status\": \"%s\"}",
+               r->blocks, r->edges, r->back, status_text(r));
+    }
+    printf("]}\n");
+}
+
+static void report_clear(report_state *rs)
+{
+    for (size_t k = 0; k < rs->n; k++)
+        free(rs->rows[k].label);
+    rs->n = 0;
+    rs->blocks = rs->edges = rs->back = rs->overflow = rs->invalid = rs->over_limit = 0;
+}
+
+static void report_print(void *user, const csi_source *src)
+{
+    report_state *rs = user;
+    qsort_r(rs->rows, rs->n, sizeof *rs->rows, cmp_rows, &rs->key);
+    size_t shown = rs->top == 0 || rs->top > rs->n ? rs->n : (size_t)rs->top;
+    if (rs->fmt == 0)
+        report_text(rs, src->name, shown);
+    else if (rs->fmt == 1)
+        report_csv(rs, shown);
+    else
+        report_json(rs, src->name, shown);
+    report_clear(rs);
+}
+
 static int run_report(cli_ctx *ctx, const cli_args *args)
 {
-    uint64_t top, limit;
-    if (cli_get_u64("report", args, "top", 20, &top) != 0 ||
-        cli_get_u64("report", args, "limit", CSI_DEFAULT_PATH_LIMIT, &limit) != 0)
+    report_state rs;
+    memset(&rs, 0, sizeof rs);
+    if (cli_get_u64("report", args, "top", 20, &rs.top) != 0 ||
+        cli_get_u64("report", args, "limit", CSI_DEFAULT_PATH_LIMIT, &rs.limit) != 0)
         return CLI_EXIT_USAGE;
-    int key = cli_get_choice("report", args, "sort", "paths|blocks|edges|name|order", 0);
-    int fmt = cli_get_choice("report", args, "format", "text|csv|json", 0);
-    if (key < 0 || fmt < 0)
+    rs.key = cli_get_choice("report", args, "sort", "paths|blocks|edges|name|order", 0);
+    rs.fmt = cli_get_choice("report", args, "format", "text|csv|json", 0);
+    if (rs.key < 0 || rs.fmt < 0)
         return CLI_EXIT_USAGE;
-    const char *sel = cli_get(args, "function");
-    int rc = CLI_EXIT_OK;
-    tk_csi_numbering *num = NULL;
-    if (tk_csi_numbering_new(&num) != TK_OK)
-        return cli_usage_error("report", "out of memory");
-    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
-        csi_source src;
-        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
-        if (rc != CLI_EXIT_OK)
-            break;
-        fn_row *rows = NULL;
-        size_t n = 0, cap = 0;
-        uint64_t tb = 0, te = 0, tback = 0, nover = 0, ninvalid = 0, nlimit = 0;
-        const tk_csi_function *fn;
-        char label[LABEL_MAX];
-        tk_error err;
-        tk_error_clear(&err);
-        tk_status st;
-        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-            if (!csi_function_matches(sel, fn, label))
-                continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 256;
-                fn_row *r = realloc(rows, cap * sizeof *r);
-                if (!r) {
-                    st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-                    break;
-                }
-                rows = r;
-            }
-            fn_row *r = &rows[n];
-            memset(r, 0, sizeof *r);
-            r->label = strdup(label);
-            if (!r->label) {
-                st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-                break;
-            }
-            n++;
-            r->order = fn->ordinal;
-            r->blocks = fn->nblocks;
-            r->edges = fn->nedges;
-            for (uint32_t k = 0; k < fn->nedges; k++)
-                r->back += fn->edges[k].back != 0;
-            tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
-            r->paths = tk_bl_total(tk_csi_numbering_bl(num));
-            r->status = ls == TK_ERR_LIMIT ? 1 : ls != TK_OK ? 2 : 0;
-            tb += r->blocks;
-            te += r->edges;
-            tback += r->back;
-            nover += r->status == 1;
-            ninvalid += r->status == 2;
-            nlimit += r->status == 1 || (r->status == 0 && r->paths > limit);
-        }
-        if (st != TK_END) {
-            rc = cli_error(&err);
-        } else {
-            qsort_r(rows, n, sizeof *rows, cmp_rows, &key);
-            size_t shown = top == 0 || top > n ? n : (size_t)top;
-            char pbuf[32];
-            if (fmt == 0) {
-                printf("%s: %zu functions, %" PRIu64 " blocks, %" PRIu64 " edges (%" PRIu64
-                       " ~>)\n",
-                       src.name, n, tb, te, tback);
-                printf("path limit %" PRIu64 ": %" PRIu64 " functions over it (%" PRIu64
-                       " overflow 64 bits), %" PRIu64 " with an invalid numbering\n",
-                       limit, nlimit, nover, ninvalid);
-                printf("\n%20s %8s %8s %6s  %s\n", "paths", "blocks", "edges", "~>", "function");
-                for (size_t k = 0; k < shown; k++) {
-                    paths_text(pbuf, sizeof pbuf, &rows[k]);
-                    printf("%20s %8" PRIu64 " %8" PRIu64 " %6" PRIu64 "  %s\n", pbuf,
-                           rows[k].blocks, rows[k].edges, rows[k].back, rows[k].label);
-                }
-                if (shown < n)
-                    printf("(%zu more functions; --top 0 shows all)\n", n - shown);
-                if (nlimit) {
-                    printf("\nfunctions over the path limit:\n");
-                    for (size_t k = 0; k < n; k++)
-                        if (rows[k].status == 1 ||
-                            (rows[k].status == 0 && rows[k].paths > limit)) {
-                            paths_text(pbuf, sizeof pbuf, &rows[k]);
-                            printf("  %s (%s)\n", rows[k].label, pbuf);
-                        }
-                }
-            } else if (fmt == 1) {
-                printf("function,paths,blocks,edges,back_edges,status\n");
-                for (size_t k = 0; k < shown; k++) {
-                    const char *l = rows[k].label;
-                    int quote = strpbrk(l, ",\"\n") != NULL;
-                    if (quote) {
-                        fputc('"', stdout);
-                        for (const char *p = l; *p; p++) {
-                            if (*p == '"')
-                                fputc('"', stdout);
-                            fputc(*p, stdout);
-                        }
-                        fputc('"', stdout);
-                    } else {
-                        fputs(l, stdout);
-                    }
-                    printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
-                           rows[k].status ? 0 : rows[k].paths, rows[k].blocks, rows[k].edges,
-                           rows[k].back,
-                           rows[k].status == 1 ? "overflow" : rows[k].status == 2 ? "invalid" : "ok");
-                }
-            } else {
-                printf("{\"version\": 1, \"file\": ");
-                json_string(stdout, src.name);
-                printf(", \"functions\": %zu, \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64
-                       ", \"back_edges\": %" PRIu64 ", \"path_limit\": %" PRIu64
-                       ", \"over_limit\": %" PRIu64 ", \"overflow\": %" PRIu64
-                       ", \"invalid\": %" PRIu64 ",\n \"rows\": [",
-                       n, tb, te, tback, limit, nlimit, nover, ninvalid);
-                for (size_t k = 0; k < shown; k++) {
-                    printf("%s\n  {\"function\": ", k ? "," : "");
-                    json_string(stdout, rows[k].label);
-                    if (rows[k].status == 0)
-                        printf(", \"paths\": %" PRIu64, rows[k].paths);
-                    else
-                        printf(", \"paths\": null");
-                    printf(", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64
-                           ", \"back_edges\": %" PRIu64 ", \"status\": \"%s\"}",
-                           rows[k].blocks, rows[k].edges, rows[k].back,
-                           rows[k].status == 1 ? "overflow" : rows[k].status == 2 ? "invalid" : "ok");
-                }
-                printf("]}\n");
-            }
-        }
-        for (size_t k = 0; k < n; k++)
-            free(rows[k].label);
-        free(rows);
-        csi_source_close(&src);
-    }
-    tk_csi_numbering_free(num);
+    csi_visitor v = {.selector = cli_get(args, "function"),
+                     .user = &rs,
+                     .function = report_function,
+                     .input_done = report_print};
+    int rc = csi_visit_functions(ctx, &v);
+    report_clear(&rs);
+    free(rs.rows);
     return rc;
 }
 
@@ -450,40 +440,23 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
     return 0;
 }
 
+static tk_status annotate_visit(void *user, const csi_source *src, const tk_csi_function *fn,
+                                const char *label, tk_csi_numbering *num, tk_error *err)
+{
+    (void)src;
+    if (annotate_function(fn, label, num, *(const uint64_t *)user) != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return TK_OK;
+}
+
 static int run_annotate(cli_ctx *ctx, const cli_args *args)
 {
     uint64_t limit;
     if (cli_get_u64("annotate", args, "limit", 1000, &limit) != 0)
         return CLI_EXIT_USAGE;
-    const char *sel = cli_get(args, "function");
-    int rc = CLI_EXIT_OK;
-    tk_csi_numbering *num = NULL;
-    if (tk_csi_numbering_new(&num) != TK_OK)
-        return cli_usage_error("annotate", "out of memory");
-    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
-        csi_source src;
-        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
-        if (rc != CLI_EXIT_OK)
-            break;
-        const tk_csi_function *fn;
-        char label[LABEL_MAX];
-        tk_error err;
-        tk_error_clear(&err);
-        tk_status st;
-        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-            if (!csi_function_matches(sel, fn, label))
-                continue;
-            if (annotate_function(fn, label, num, limit) != 0) {
-                st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-                break;
-            }
-        }
-        if (st != TK_END)
-            rc = cli_error(&err);
-        csi_source_close(&src);
-    }
-    tk_csi_numbering_free(num);
-    return rc;
+    csi_visitor v = {.selector = cli_get(args, "function"), .user = &limit,
+                     .function = annotate_visit};
+    return csi_visit_functions(ctx, &v);
 }
 
 /* ---- dump and convert ------------------------------------------------------ */
@@ -498,87 +471,90 @@ static const cli_opt convert_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-/* mode: 0 dump, 1 csi, 2 dot */
-static int write_all(cli_ctx *ctx, const cli_args *args, int mode, FILE *out)
+typedef enum write_mode { WRITE_DUMP, WRITE_CSI, WRITE_DOT } write_mode;
+
+typedef struct write_state {
+    write_mode mode;
+    FILE *out;
+    int renumber;  /* csi: a fresh Ball-Larus numbering */
+    int highlight; /* dot: highlight path_id */
+    uint64_t path_id;
+} write_state;
+
+static tk_status write_renumbered(FILE *out, const csi_source *src, const tk_csi_function *fn,
+                                  const char *label, tk_csi_numbering *num, tk_error *err)
 {
-    const char *sel = cli_get(args, "function");
-    uint64_t path_id = 0;
-    int highlight = mode == 2 && cli_has(args, "path");
-    int renumber = mode == 1 && cli_has(args, "renumber");
-    if (highlight && cli_get_u64(ctx->command, args, "path", 0, &path_id) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
-    tk_csi_numbering *num = NULL;
-    if (tk_csi_numbering_new(&num) != TK_OK)
-        return cli_usage_error(ctx->command, "out of memory");
-    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
-        csi_source src;
-        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
-        if (rc != CLI_EXIT_OK)
-            break;
-        const tk_csi_function *fn;
-        char label[LABEL_MAX];
-        tk_error err;
-        tk_error_clear(&err);
-        tk_status st;
-        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-            if (!csi_function_matches(sel, fn, label))
-                continue;
-            if (mode == 1 && renumber) {
-                tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
-                if (!edges) {
-                    st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-                    break;
-                }
-                tk_status rs = tk_csi_renumber(fn, num, edges);
-                if (rs == TK_OK) {
-                    tk_csi_function copy = *fn;
-                    copy.edges = edges;
-                    st = tk_csi_write_function(out, &copy, &err);
-                } else {
-                    st = tk_error_set_at(&err, TK_ERR_FORMAT, src.name, -1, fn->text_line, 1,
-                                         "cannot number function %s: %s", label,
-                                         rs == TK_ERR_LIMIT ? "path count overflow"
-                                                            : "a block has no path to EXIT");
-                }
-                free(edges);
-            } else if (mode == 1) {
-                st = tk_csi_write_function(out, fn, &err);
-            } else if (mode == 0) {
-                tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
-                st = tk_csi_dump_function(out, fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
-                                          &err);
-            } else {
-                tk_bl_path *p = NULL;
-                if (highlight) {
-                    tk_csi_numbering_load(num, fn, NULL, NULL);
-                    p = tk_csi_numbering_path(num);
-                    st = tk_bl_decode(tk_csi_numbering_bl(num), path_id, p);
-                    if (st != TK_OK) {
-                        st = tk_error_set(&err, TK_ERR_FORMAT,
-                                          "%s: function %s has no path %" PRIu64
-                                          " (it has %" PRIu64 ")",
-                                          src.name, label, path_id,
-                                          tk_bl_total(tk_csi_numbering_bl(num)));
-                        break;
-                    }
-                }
-                st = tk_csi_write_dot(out, fn, p, &err);
-            }
-            if (st != TK_OK)
-                break;
-        }
-        if (st != TK_END)
-            rc = cli_error(&err);
-        csi_source_close(&src);
+    tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
+    if (!edges)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_status st;
+    tk_status rs = tk_csi_renumber(fn, num, edges);
+    if (rs == TK_OK) {
+        tk_csi_function copy = *fn;
+        copy.edges = edges;
+        st = tk_csi_write_function(out, &copy, err);
+    } else {
+        st = tk_error_set_at(err, TK_ERR_FORMAT, src->name, -1, fn->text_line, 1,
+                             "cannot number function %s: %s", label,
+                             rs == TK_ERR_LIMIT ? "path count overflow"
+                                                : "a block has no path to EXIT");
     }
-    tk_csi_numbering_free(num);
-    return rc;
+    free(edges);
+    return st;
+}
+
+static tk_status write_dot(const write_state *ws, const csi_source *src,
+                           const tk_csi_function *fn, const char *label, tk_csi_numbering *num,
+                           tk_error *err)
+{
+    tk_bl_path *p = NULL;
+    if (ws->highlight) {
+        tk_csi_numbering_load(num, fn, NULL, NULL);
+        p = tk_csi_numbering_path(num);
+        if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p) != TK_OK)
+            return tk_error_set(err, TK_ERR_FORMAT,
+                                "%s: function %s has no path %" PRIu64 " (it has %" PRIu64 ")",
+                                src->name, label, ws->path_id,
+                                tk_bl_total(tk_csi_numbering_bl(num)));
+    }
+    return tk_csi_write_dot(ws->out, fn, p, err);
+}
+
+static tk_status write_visit(void *user, const csi_source *src, const tk_csi_function *fn,
+                             const char *label, tk_csi_numbering *num, tk_error *err)
+{
+    const write_state *ws = user;
+    switch (ws->mode) {
+    case WRITE_DUMP: {
+        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+        return tk_csi_dump_function(ws->out, fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
+                                    err);
+    }
+    case WRITE_CSI:
+        if (ws->renumber)
+            return write_renumbered(ws->out, src, fn, label, num, err);
+        return tk_csi_write_function(ws->out, fn, err);
+    case WRITE_DOT:
+        return write_dot(ws, src, fn, label, num, err);
+    }
+    return TK_OK;
+}
+
+static int write_all(cli_ctx *ctx, const cli_args *args, write_mode mode, FILE *out)
+{
+    write_state ws = {.mode = mode, .out = out};
+    ws.highlight = mode == WRITE_DOT && cli_has(args, "path");
+    ws.renumber = mode == WRITE_CSI && cli_has(args, "renumber");
+    if (ws.highlight && cli_get_u64(ctx->command, args, "path", 0, &ws.path_id) != 0)
+        return CLI_EXIT_USAGE;
+    csi_visitor v = {.selector = cli_get(args, "function"), .user = &ws,
+                     .function = write_visit};
+    return csi_visit_functions(ctx, &v);
 }
 
 static int run_dump(cli_ctx *ctx, const cli_args *args)
 {
-    return write_all(ctx, args, 0, stdout);
+    return write_all(ctx, args, WRITE_DUMP, stdout);
 }
 
 static int run_convert(cli_ctx *ctx, const cli_args *args)
@@ -593,7 +569,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     int rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK)
         return rc;
-    rc = write_all(ctx, args, to == 0 ? 1 : 2, tk_output_file(o));
+    rc = write_all(ctx, args, to == 0 ? WRITE_CSI : WRITE_DOT, tk_output_file(o));
     if (rc != CLI_EXIT_OK) {
         tk_output_abort(o);
         return rc;

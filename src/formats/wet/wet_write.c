@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/textout.h"
 #include "tracekit/wet.h"
 
 static tk_status write_result(FILE *f, tk_error *err)
@@ -148,22 +149,13 @@ tk_status tk_wet_write_history(const tk_deps *d, FILE *f, tk_error *err)
     return write_result(f, err);
 }
 
-static void json_string(FILE *f, const char *s)
+/* A JSON string, or null for a missing name. */
+static void json_string_or_null(FILE *f, const char *s)
 {
-    if (!s) {
+    if (s)
+        tk_put_json_string(f, s);
+    else
         fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
 }
 
 static const char *form_name(tk_deps_form form)
@@ -181,9 +173,9 @@ tk_status tk_wet_write_json(const tk_deps *d, FILE *f, tk_error *err)
         tk_deps_get_instr(d, i, &in);
         fprintf(f, "%s\n{\"id\":%" PRIu64 ",\"addr\":\"0x%" PRIx64 "\",\"file\":", i ? "," : "",
                 in.id, in.addr);
-        json_string(f, in.file);
+        json_string_or_null(f, in.file);
         fputs(",\"function\":", f);
-        json_string(f, in.function);
+        json_string_or_null(f, in.function);
         fprintf(f, ",\"line\":%" PRIu32 ",\"instances\":%" PRIu32 ",\"ports\":[", in.line,
                 in.ninstances);
         for (uint32_t p = 0; p < in.nports; p++) {

@@ -1,0 +1,45 @@
+#include "core/textout.h"
+#include "tk_test.h"
+
+/* What f wrote to a memory stream, as a string (caller frees). */
+static char *capture(void (*put)(FILE *, const char *), const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    put(f, s);
+    fclose(f);
+    return buf;
+}
+
+static void check_put(void (*put)(FILE *, const char *), const char *in, const char *want)
+{
+    char *got = capture(put, in);
+    TK_CHECK_STR(got, want);
+    free(got);
+}
+
+static void test_json_string(void)
+{
+    check_put(tk_put_json_string, "plain", "\"plain\"");
+    check_put(tk_put_json_string, "a\"b\\c", "\"a\\\"b\\\\c\"");
+    check_put(tk_put_json_string, "tab\there\nnl\x01", "\"tab\\u0009here\\u000anl\\u0001\"");
+    check_put(tk_put_json_string, "caf\xc3\xa9 /x", "\"caf\xc3\xa9 /x\"");
+    check_put(tk_put_json_string, "", "\"\"");
+    check_put(tk_put_json_string, NULL, "\"\"");
+}
+
+static void test_csv_field(void)
+{
+    check_put(tk_put_csv_field, "main", "main");
+    check_put(tk_put_csv_field, "f(int, char)", "\"f(int, char)\"");
+    check_put(tk_put_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\"");
+    check_put(tk_put_csv_field, "two\nlines", "\"two\nlines\"");
+    check_put(tk_put_csv_field, "cr\r", "\"cr\r\"");
+    check_put(tk_put_csv_field, "", "");
+    check_put(tk_put_csv_field, NULL, "");
+}
+
+TK_TEST_MAIN(TK_CASE(test_json_string), TK_CASE(test_csv_field))
