@@ -38,6 +38,15 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
               int lenient, cli_args *out);
 void cli_args_free(cli_args *a);
 
+/* The arguments of a command of its own (decode, slice, ...): parses argv
+ * against opts (which has "help"), prints the command's help for --help, and
+ * requires exactly npos positional arguments (else prints npos_error as a
+ * usage error). Returns 1 when the command should run (*exit_code is then
+ * CLI_EXIT_OK; the caller frees args with cli_args_free), or 0 with *exit_code
+ * set to the command's exit status and nothing left to free. */
+int cli_parse_command(const char *cmd, int argc, char **argv, const cli_opt *opts, int npos,
+                      const char *npos_error, cli_args *args, int *exit_code);
+
 /* Last value of an option, or NULL when absent ("" for a present flag). */
 const char *cli_get(const cli_args *a, const char *name);
 int cli_has(const cli_args *a, const char *name);

@@ -102,6 +102,27 @@ fail:
     return -1;
 }
 
+int cli_parse_command(const char *cmd, int argc, char **argv, const cli_opt *opts, int npos,
+                      const char *npos_error, cli_args *args, int *exit_code)
+{
+    const cli_opt *tables[] = {opts, NULL};
+    *exit_code = CLI_EXIT_OK;
+    if (cli_parse(cmd, argc, argv, 1, tables, 0, args) != 0) {
+        *exit_code = CLI_EXIT_USAGE;
+        return 0;
+    }
+    if (cli_has(args, "help")) {
+        cli_command_help(cli_command_find(cmd), stdout);
+        *exit_code = CLI_EXIT_OK;
+    } else if (args->npos != npos) {
+        *exit_code = cli_usage_error(cmd, "%s", npos_error);
+    } else {
+        return 1;
+    }
+    cli_args_free(args);
+    return 0;
+}
+
 void cli_args_free(cli_args *a)
 {
     free(a->pos);

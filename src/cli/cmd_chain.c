@@ -50,23 +50,15 @@ static void print_step(const tk_deps *d, const tk_chain_step *st)
 int cmd_chain(int argc, char **argv)
 {
     const char *cmd = "chain";
-    const cli_opt *tables[] = {chain_opts, NULL};
     cli_args a;
-    if (cli_parse(cmd, argc, argv, 1, tables, 0, &a) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
+    int rc;
+    if (!cli_parse_command(cmd, argc, argv, chain_opts, 3,
+                           "expected TRACE FROM TO (see 'tracekit chain --help')", &a, &rc))
+        return rc;
     tk_deps *d = NULL;
     tk_slice_deps deps = TK_SLICE_ALL;
-    if (cli_has(&a, "help")) {
-        cli_command_help(cli_command_find(cmd), stdout);
-        goto done;
-    }
     if (wet_cli_deps_option(cmd, &a, &deps) != 0) {
         rc = CLI_EXIT_USAGE;
-        goto done;
-    }
-    if (a.npos != 3) {
-        rc = cli_usage_error(cmd, "expected TRACE FROM TO (see 'tracekit chain --help')");
         goto done;
     }
     if ((rc = wet_cli_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)

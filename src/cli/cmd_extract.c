@@ -25,21 +25,13 @@ void cmd_extract_help(FILE *f)
 
 int cmd_extract(int argc, char **argv)
 {
-    const cli_opt *tables[] = {extract_opts, NULL};
     cli_args args;
-    if (cli_parse("extract", argc, argv, 1, tables, 0, &args) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
+    int rc;
+    if (!cli_parse_command("extract", argc, argv, extract_opts, 1,
+                           "expected one FILE (an executable or object)", &args, &rc))
+        return rc;
     tk_input *in = NULL;
     uint8_t *data = NULL;
-    if (cli_has(&args, "help")) {
-        cli_command_help(cli_command_find("extract"), stdout);
-        goto done;
-    }
-    if (args.npos != 1) {
-        rc = cli_usage_error("extract", "expected one FILE (an executable or object)");
-        goto done;
-    }
     const char *path = args.pos[0];
     const char *section = cli_get(&args, "section");
     if (!section)

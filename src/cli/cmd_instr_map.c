@@ -25,22 +25,15 @@ void cmd_instr_map_help(FILE *f)
 
 int cmd_instr_map(int argc, char **argv)
 {
-    const cli_opt *tables[] = {instr_map_opts, NULL};
     cli_args args;
-    if (cli_parse("instr-map", argc, argv, 1, tables, 0, &args) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
-    if (cli_has(&args, "help")) {
-        cli_command_help(cli_command_find("instr-map"), stdout);
-        goto done;
-    }
+    int rc;
+    if (!cli_parse_command("instr-map", argc, argv, instr_map_opts, 1,
+                           "takes one instrumented binary (see 'tracekit instr-map --help')", &args,
+                           &rc))
+        return rc;
     int format = cli_get_choice("instr-map", &args, "format", "text|json", 0);
     if (format < 0) {
         rc = CLI_EXIT_USAGE;
-        goto done;
-    }
-    if (args.npos != 1) {
-        rc = cli_usage_error("instr-map", "takes one instrumented binary (see 'tracekit instr-map --help')");
         goto done;
     }
     tk_error err;

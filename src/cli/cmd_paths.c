@@ -287,11 +287,11 @@ done:
 
 int cmd_paths(int argc, char **argv)
 {
-    const cli_opt *tables[] = {paths_opts, NULL};
     cli_args args;
-    if (cli_parse("paths", argc, argv, 1, tables, 0, &args) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
+    int rc;
+    if (!cli_parse_command("paths", argc, argv, paths_opts, 1, "expected one metadata FILE", &args,
+                           &rc))
+        return rc;
     tk_csi_state *states = NULL;
     size_t nstates = 0;
     char **outs = NULL;
@@ -302,16 +302,11 @@ int cmd_paths(int argc, char **argv)
     csi_source src;
     int src_open = 0;
     tk_input *in = NULL;
-    if (cli_has(&args, "help")) {
-        cli_command_help(cli_command_find("paths"), stdout);
-        goto done;
-    }
     int modes = cli_has(&args, "list") + cli_has(&args, "decode") + cli_has(&args, "state") +
                 cli_has(&args, "profile");
-    if (args.npos != 1 || modes != 1) {
-        rc = cli_usage_error("paths", args.npos != 1 ? "expected one metadata FILE"
-                                                     : "give exactly one of --list, --decode ID, "
-                                                       "--state FILE, --profile TRACE");
+    if (modes != 1) {
+        rc = cli_usage_error("paths", "give exactly one of --list, --decode ID, --state FILE, "
+                                      "--profile TRACE");
         goto done;
     }
     uint64_t limit = 0, id = 0;

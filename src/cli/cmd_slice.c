@@ -232,11 +232,11 @@ static void write_json(FILE *f, const tk_deps *d, const tk_deps *statics, const 
 int cmd_slice(int argc, char **argv)
 {
     const char *cmd = "slice";
-    const cli_opt *tables[] = {slice_opts, NULL};
     cli_args a;
-    if (cli_parse(cmd, argc, argv, 1, tables, 0, &a) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
+    int rc;
+    if (!cli_parse_command(cmd, argc, argv, slice_opts, 1,
+                           "expected one TRACE argument (see 'tracekit slice --help')", &a, &rc))
+        return rc;
     tk_deps *d = NULL, *statics = NULL;
     tk_slice *s = NULL;
     uint32_t *order = NULL;
@@ -248,20 +248,12 @@ int cmd_slice(int argc, char **argv)
     int ncrit = cli_get_all(&a, "criterion", crits, 64);
     const char *to = cli_get(&a, "to");
     int json = cli_get_choice(cmd, &a, "format", "text|json", 0);
-    if (cli_has(&a, "help")) {
-        cli_command_help(cli_command_find(cmd), stdout);
-        goto done;
-    }
     if (json < 0 || wet_cli_deps_option(cmd, &a, &so.deps) != 0 ||
         cli_get_u64(cmd, &a, "depth", 0, &so.max_depth) != 0) {
         rc = CLI_EXIT_USAGE;
         goto done;
     }
     so.forward = cli_has(&a, "forward");
-    if (a.npos != 1) {
-        rc = cli_usage_error(cmd, "expected one TRACE argument (see 'tracekit slice --help')");
-        goto done;
-    }
     if (ncrit == 0) {
         rc = cli_usage_error(cmd, "missing --criterion (ID:INSTANCE, 0xADDR#INSTANCE or "
                                   "FILE:LINE[#INSTANCE])");

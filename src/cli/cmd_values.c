@@ -41,21 +41,13 @@ static int has_instance(const char *text)
 int cmd_values(int argc, char **argv)
 {
     const char *cmd = "values";
-    const cli_opt *tables[] = {values_opts, NULL};
     cli_args a;
-    if (cli_parse(cmd, argc, argv, 1, tables, 0, &a) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
+    int rc;
+    if (!cli_parse_command(cmd, argc, argv, values_opts, 2,
+                           "expected TRACE INSTR (see 'tracekit values --help')", &a, &rc))
+        return rc;
     tk_deps *d = NULL;
     tk_node *nodes = NULL;
-    if (cli_has(&a, "help")) {
-        cli_command_help(cli_command_find(cmd), stdout);
-        goto done;
-    }
-    if (a.npos != 2) {
-        rc = cli_usage_error(cmd, "expected TRACE INSTR (see 'tracekit values --help')");
-        goto done;
-    }
     if ((rc = wet_cli_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)
         goto done;
     if (tk_deps_get_form(d) == TK_DEPS_HISTORY) {
