@@ -11,6 +11,7 @@ gzip bzip2 xz-utils zstd
 clang llvm libclang-rt-14-dev
 valgrind
 time python3 binutils
+graphviz
 "
 
 missing=""
