@@ -5,6 +5,28 @@
 
 #include "csi_cli.h"
 
+/* An ELF file without .debug_PT: say what it is when it is an XRay binary. */
+static void no_section_error(const char *path, const uint8_t *img, size_t len)
+{
+    uint8_t *sec = NULL;
+    size_t slen;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_csi_elf_section(path, img, len, "xray_instr_map", &sec, &slen, &err) == TK_OK) {
+        free(sec);
+        fprintf(stderr,
+                "tracekit: %s: error: an XRay-instrumented binary (xray_instr_map section), not "
+                "trace data: give its trace with --instr-map %s, or list its functions with "
+                "'tracekit instr-map %s'\n",
+                path, path, path);
+        return;
+    }
+    fprintf(stderr,
+            "tracekit: %s: error: no .debug_PT section (not built by csi-cc with path "
+            "tracing?)\n",
+            path);
+}
+
 int csi_source_open(csi_source *s, tk_input *in, const char *path)
 {
     memset(s, 0, sizeof *s);
@@ -25,10 +47,7 @@ int csi_source_open(csi_source *s, tk_input *in, const char *path)
             size_t len;
             st = tk_csi_elf_section(path, img, ilen, ".debug_PT", &s->section, &len, &err);
             if (st == TK_END) {
-                fprintf(stderr,
-                        "tracekit: %s: error: no .debug_PT section (not built by csi-cc with path "
-                        "tracing?)\n",
-                        path);
+                no_section_error(path, img, ilen);
                 return CLI_EXIT_BAD_INPUT;
             }
             snprintf(s->name, sizeof s->name, "%s(.debug_PT)", path);
