@@ -81,13 +81,11 @@ const char *wet_cli_source(const tk_deps *d, const tk_deps *statics, uint32_t in
     return buf;
 }
 
-static const tk_deps *sort_deps;
-
-static int cmp_by_id(const void *a, const void *b)
+static int cmp_by_id(const void *a, const void *b, void *deps)
 {
     tk_deps_instr x, y;
-    tk_deps_get_instr(sort_deps, *(const uint32_t *)a, &x);
-    tk_deps_get_instr(sort_deps, *(const uint32_t *)b, &y);
+    tk_deps_get_instr(deps, *(const uint32_t *)a, &x);
+    tk_deps_get_instr(deps, *(const uint32_t *)b, &y);
     return x.id < y.id ? -1 : x.id > y.id;
 }
 
@@ -99,9 +97,7 @@ uint32_t *wet_cli_sorted_by_id(const tk_deps *d)
         return NULL;
     for (uint32_t i = 0; i < n; i++)
         order[i] = i;
-    sort_deps = d;
-    qsort(order, n, sizeof *order, cmp_by_id);
-    sort_deps = NULL;
+    qsort_r(order, n, sizeof *order, cmp_by_id, (void *)d);
     return order;
 }
 
@@ -258,11 +254,11 @@ static int cmp_line_stat_hot(const void *a, const void *b)
 }
 
 /* Order of instructions by (file, line, address); instructions without a file last. */
-static int cmp_instr_pos(const void *a, const void *b)
+static int cmp_instr_pos(const void *a, const void *b, void *deps)
 {
     tk_deps_instr p, q;
-    tk_deps_get_instr(sort_deps, *(const uint32_t *)a, &p);
-    tk_deps_get_instr(sort_deps, *(const uint32_t *)b, &q);
+    tk_deps_get_instr(deps, *(const uint32_t *)a, &p);
+    tk_deps_get_instr(deps, *(const uint32_t *)b, &q);
     if (!p.file != !q.file)
         return p.file ? -1 : 1;
     int c = p.file ? strcmp(p.file, q.file) : 0;
@@ -290,9 +286,7 @@ static line_stat *collect_lines(const tk_deps *d, size_t *n, uint32_t **group)
     }
     for (uint32_t i = 0; i < count; i++)
         order[i] = i;
-    sort_deps = d;
-    qsort(order, count, sizeof *order, cmp_instr_pos);
-    sort_deps = NULL;
+    qsort_r(order, count, sizeof *order, cmp_instr_pos, (void *)d);
     size_t k = 0;
     tk_deps_instr prev;
     memset(&prev, 0, sizeof prev);
