@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `make install` into a temporary prefix gives a library an outside program can
+# use: tests/api/consumer.c, compiled against the installed headers only and
+# linked through the installed tracekit.pc (shared and static), reports the
+# same numbers as `tracekit info`; the umbrella header also compiles as C++.
+# Runs for the plain gcc build only (the install target builds with its flags).
+set -u
+cd "$(dirname "$0")/../.."
+B=${BUILD:-build}
+[ "$(basename "$B")" = build ] || { echo "only for the plain build"; exit 77; }
+command -v pkg-config >/dev/null || { echo "pkg-config missing"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make -s install BUILD=build PREFIX="$tmp/prefix" > "$tmp/install.log" 2>&1 ||
+    { echo "FAIL: make install"; cat "$tmp/install.log"; exit 1; }
+export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+cc -std=c11 -Wall -Wextra -Werror tests/api/consumer.c -o "$tmp/consumer" \
+    $(pkg-config --cflags --libs tracekit) || { echo "FAIL: shared link"; exit 1; }
+cc -std=c11 -Wall -Wextra -Werror tests/api/consumer.c -o "$tmp/consumer-static" \
+    $(pkg-config --cflags tracekit) "$tmp/prefix/lib/libtracekit.a" \
+    $(pkg-config --static --libs-only-l tracekit | sed 's/-ltracekit//') ||
+    { echo "FAIL: static link"; exit 1; }
+printf '#include <tracekit/tracekit.h>\nint main() { return tk_version()[0] == 0; }\n' > "$tmp/cxx.cpp"
+if command -v c++ >/dev/null; then
+    c++ -Wall -Werror "$tmp/cxx.cpp" -o "$tmp/cxx" $(pkg-config --cflags --libs tracekit) ||
+        { echo "FAIL: the headers do not compile as C++"; exit 1; }
+fi
+
+files="examples/fib.callgrind examples/fib.xray"
+for exe in consumer consumer-static; do
+    LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/$exe" $files > "$tmp/$exe.out" ||
+        { echo "FAIL: $exe exited with an error"; exit 1; }
+done
+cmp -s "$tmp/consumer.out" "$tmp/consumer-static.out" ||
+    { echo "FAIL: shared and static consumers differ"; exit 1; }
+# the installed library is the one that was built (its version string)
+ver=$(grep -o '"[0-9]*\.[0-9]*\.[0-9]*"' include/tracekit/tracekit.h | tr -d '"')
+grep -qx "tracekit $ver" "$tmp/consumer.out" || { echo "FAIL: version"; exit 1; }
+# the numbers `tracekit info` prints for the same files
+T=${TRACEKIT:-build/tracekit}
+want=$(
+    for f in $files; do
+        info=$("$T" info "$f")
+        echo "$info" | grep '^format:' | cut -d' ' -f1-2
+        case "$f" in
+        *.callgrind)
+            echo "$info" | grep '^parts:'
+            echo "events: $(echo "$info" | grep '^events:' | wc -w | awk '{print $1 - 1}')"
+            echo "$info" | grep '^functions:' ;;
+        *.xray)
+            echo "$info" | grep '^version:'
+            echo "enter: $(echo "$info" | awk '$1 == "enter" {print $2}')"
+            echo "exit: $(echo "$info" | awk '$1 == "exit" {print $2}')" ;;
+        esac
+    done)
+got=$(grep -v '^tracekit ' "$tmp/consumer.out")
+if [ "$want" != "$got" ]; then
+    echo "FAIL: the consumer and tracekit info disagree"
+    diff <(echo "$want") <(echo "$got")
+    exit 1
+fi
+echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info"
