@@ -13,8 +13,34 @@
 struct tk_output {
     FILE *f;
     char *path;     /* final path, NULL for stdout */
-    char *tmp;      /* temporary path */
+    char *tmp;      /* temporary path; NULL when writing a device or FIFO directly */
 };
+
+/* A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe): written
+ * directly; a temporary file renamed over it would replace the device. */
+static tk_status open_special(tk_output *o, tk_output **out, const char *path, unsigned flags,
+                              tk_error *err)
+{
+    o->path = tk_strdup(path);
+    if (!o->path) {
+        tk_free(o);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    o->f = fopen(path, "w");
+    if (!o->f) {
+        int e = errno;
+        tk_output_abort(o);
+        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot open output: %s",
+                               strerror(e));
+    }
+    if ((flags & TK_OUTPUT_BINARY) && isatty(fileno(o->f))) {
+        tk_output_abort(o);
+        return tk_error_set_at(err, TK_ERR_ARG, path, -1, 0, 0,
+                               "refusing to write binary data to a terminal");
+    }
+    *out = o;
+    return TK_OK;
+}
 
 tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_error *err)
 {
@@ -31,17 +57,30 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
         return TK_OK;
     }
     struct stat sb;
-    if (!(flags & TK_OUTPUT_FORCE) && stat(path, &sb) == 0) {
+    int exists = stat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) {
+        tk_free(o);
+        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "output is a directory");
+    }
+    if (exists && !S_ISREG(sb.st_mode))
+        return open_special(o, out, path, flags, err);
+    if (exists && !(flags & TK_OUTPUT_FORCE)) {
         tk_free(o);
         return tk_error_set_at(err, TK_ERR_EXISTS, path, -1, 0, 0, "output file already exists");
     }
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        tk_free(o);
-        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "output is a directory");
+    /* A symbolic link to a file: replace the file it points to, keep the link. */
+    char *resolved = NULL;
+    struct stat lsb;
+    if (exists && lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode)) {
+        resolved = realpath(path, NULL);
+        if (resolved)
+            path = resolved;
     }
     size_t n = strlen(path);
     o->path = tk_strdup(path);
     o->tmp = tk_malloc(n + 16);
+    free(resolved); /* from realpath: the C library's allocator */
+    path = o->path;
     if (!o->path || !o->tmp) {
         tk_output_abort(o);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -93,7 +132,7 @@ tk_status tk_output_commit(tk_output *o, tk_error *err)
         tk_output_abort(o);
         return TK_ERR_IO;
     }
-    if (rename(o->tmp, o->path) != 0) {
+    if (o->tmp && rename(o->tmp, o->path) != 0) {
         tk_error_set_at(err, TK_ERR_IO, o->path, -1, 0, 0, "cannot rename into place: %s", strerror(errno));
         tk_output_abort(o);
         return TK_ERR_IO;
