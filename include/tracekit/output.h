@@ -19,8 +19,10 @@ typedef struct tk_output tk_output;
 
 /* Open path for writing ("-" or NULL: standard output). A file is written to a
  * temporary file in the same directory and renamed over path by
- * tk_output_commit, so a failure never leaves a half-written file.
- * Errors: TK_ERR_EXISTS (path exists, no TK_OUTPUT_FORCE), TK_ERR_ARG (binary
+ * tk_output_commit, so a failure never leaves a half-written file (a symbolic
+ * link to a file: the file it names is replaced, the link stays). A device,
+ * FIFO or socket (/dev/null, a named pipe) is written directly, without
+ * TK_OUTPUT_FORCE. Errors: TK_ERR_EXISTS (path exists, no TK_OUTPUT_FORCE), TK_ERR_ARG (binary
  * to a terminal), TK_ERR_IO. The caller owns *out: end it with commit or abort. */
 tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_error *err);
 
