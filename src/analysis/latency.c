@@ -41,9 +41,6 @@ struct tk_latency {
     series *series;
     size_t nseries, capseries;
     int failed;    /* out of memory inside a callback */
-    series *last;  /* series of the previous close, a one-entry cache */
-    uint64_t last_func;
-    uint32_t last_thread;
     tk_latency_row *rows;
     size_t nrows;
 };
@@ -111,18 +108,13 @@ static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t f
 
 static inline series *series_for(tk_latency *l, const tk_stack_thread *t, uint64_t func)
 {
-    if (l->last && l->last_func == func && (!l->per_thread || l->last_thread == t->index))
-        return l->last;
-    size_t before = l->nseries;
-    series *s = series_lookup(l, t, func);
-    if (l->nseries != before) /* the array may have moved: forget the cache */
-        l->last = NULL;
-    if (s) {
-        l->last = s;
-        l->last_func = func;
-        l->last_thread = t->index;
+    uint32_t slot = l->per_thread ? t->index : 0;
+    if (slot < l->ndirect) {
+        const direct_table *d = &l->direct[slot];
+        if (func < d->cap && d->idx[func])
+            return &l->series[d->idx[func] - 1];
     }
-    return s;
+    return series_lookup(l, t, func);
 }
 
 static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t func)
@@ -166,7 +158,7 @@ static size_t grow_cap(size_t cap, size_t min)
     return ncap < min ? min : ncap;
 }
 
-static int add_duration(series *s, uint64_t d)
+static int add_duration_slow(series *s, uint64_t d)
 {
     if (d <= UINT16_MAX) {
         if (s->ntiny == s->captiny) {
@@ -199,16 +191,24 @@ static int add_duration(series *s, uint64_t d)
         }
         s->large[s->nlarge++] = d;
     }
-    s->sum += d;
-    if (d < s->min)
-        s->min = d;
-    if (d > s->max)
-        s->max = d;
     return 0;
 }
 
-static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
-                     uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+static inline int add_duration(series *s, uint64_t d)
+{
+    if (d <= UINT16_MAX && s->ntiny < s->captiny)
+        s->tiny[s->ntiny++] = (uint16_t)d;
+    else if (add_duration_slow(s, d) < 0)
+        return -1;
+    s->sum += d;
+    s->min = d < s->min ? d : s->min;
+    s->max = d > s->max ? d : s->max;
+    return 0;
+}
+
+static inline __attribute__((always_inline)) void
+on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
+         uint64_t duration, uint64_t self, tk_close_how how)
 {
     (void)depth;
     (void)end;
@@ -232,7 +232,20 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
     tk_callstacks_init(&l->stacks, NULL, on_close, l);
-    tk_status st = tk_callstacks_run(&l->stacks, src, err);
+    tk_status st;
+    if (src->next_batch) {
+        /* the batch loop with on_close compiled in */
+        tk_event_batch b;
+        while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK)
+            if ((st = tk_callstacks_feed_batch_with(&l->stacks, &b, on_close, l, err)) != TK_OK)
+                return st;
+        if (st != TK_END)
+            return st;
+        tk_callstacks_finish(&l->stacks);
+        st = TK_OK;
+    } else {
+        st = tk_callstacks_run(&l->stacks, src, err);
+    }
     if (st == TK_OK && l->failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording call durations");
     return st;
