@@ -232,20 +232,7 @@ on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
     tk_callstacks_init(&l->stacks, NULL, on_close, l);
-    tk_status st;
-    if (src->next_batch) {
-        /* the batch loop with on_close compiled in */
-        tk_event_batch b;
-        while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK)
-            if ((st = tk_callstacks_feed_batch_with(&l->stacks, &b, on_close, l, err)) != TK_OK)
-                return st;
-        if (st != TK_END)
-            return st;
-        tk_callstacks_finish(&l->stacks);
-        st = TK_OK;
-    } else {
-        st = tk_callstacks_run(&l->stacks, src, err);
-    }
+    tk_status st = tk_callstacks_run_with(&l->stacks, src, on_close, l, err);
     if (st == TK_OK && l->failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording call durations");
     return st;

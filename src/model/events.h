@@ -92,6 +92,10 @@ void tk_callstacks_finish(tk_callstacks *cs);
 /* The thread with this dense index, creating it; NULL when out of memory. */
 tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev);
 
+/* Drive a whole source through the stacks and finish them (through batches when the source
+ * has them). */
+tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_error *err);
+
 /* ---- the batch loop, inline --------------------------------------------------------------
  * tk_callstacks_feed_batch_with is tk_callstacks_feed_batch with the close callback given as
  * an argument: a consumer that passes its own static function gets the loop and the callback
@@ -151,6 +155,10 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
     const uint8_t *kind = b->kind;
     const uint64_t *funcs = b->func, *times = b->time;
     uint64_t last = t->last_time, enters = 0, exits = 0;
+    /* the stack in locals; t->depth is stored before every call out of the loop */
+    tk_frame *frames = t->frames;
+    uint32_t depth = t->depth, cap = t->cap, max_depth = t->max_depth;
+    const int inline_push = !cs->on_open, paths = cs->paths;
     tk_status st = TK_OK;
     size_t n = b->n, i;
     for (i = 0; i < n; i++) {
@@ -158,10 +166,10 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
         last = time > last ? time : last;
         if (kind[i] == TK_EVENT_ENTER) {
             enters++;
-            if (t->depth < t->cap && !cs->on_open) { /* the common case, inline */
+            if (depth < cap && inline_push) { /* the common case */
                 uint32_t path = TK_PATH_ROOT;
-                if (cs->paths) {
-                    uint32_t parent = t->depth ? t->frames[t->depth - 1].path : t->root_path;
+                if (paths) {
+                    uint32_t parent = depth ? frames[depth - 1].path : t->root_path;
                     uint64_t key = (uint64_t)parent << 32 | func;
                     uint32_t slot = tk_path_memo_slot(key);
                     if (func <= UINT32_MAX >> 1 && cs->memo_key[slot] == key)
@@ -169,38 +177,60 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
                     else if ((st = tk_callstacks_child_path(cs, parent, func, &path, err)) != TK_OK)
                         break;
                 }
-                tk_frame *f = &t->frames[t->depth++];
+                tk_frame *f = &frames[depth++];
                 f->func = func;
                 f->start = time;
                 f->child = 0;
                 f->path = path;
-                if (t->depth > t->max_depth)
-                    t->max_depth = t->depth;
+                max_depth = depth > max_depth ? depth : max_depth;
                 continue;
             }
             ev.kind = TK_EVENT_ENTER;
             ev.func = func;
             ev.time = time;
-            if ((st = tk_callstacks_push(cs, t, &ev, err)) != TK_OK)
+            t->depth = depth;
+            t->max_depth = max_depth;
+            st = tk_callstacks_push(cs, t, &ev, err);
+            frames = t->frames;
+            depth = t->depth;
+            cap = t->cap;
+            max_depth = t->max_depth;
+            if (st != TK_OK)
                 break;
             continue;
         }
         exits++;
-        uint32_t k = t->depth;
-        if (k > 0 && t->frames[k - 1].func == func) {
-            tk_callstacks_close_top_with(t, time, TK_CLOSE_MATCHED, on_close, ctx);
+        if (depth > 0 && frames[depth - 1].func == func) { /* the common case */
+            tk_frame *f = &frames[depth - 1];
+            uint64_t duration = 0;
+            if (time >= f->start)
+                duration = time - f->start;
+            else
+                t->backwards++;
+            uint64_t self = duration > f->child ? duration - f->child : 0;
+            t->depth = depth;
+            if (on_close)
+                on_close(ctx, t, f, depth, time, duration, self, TK_CLOSE_MATCHED);
+            depth--;
+            if (depth > 0)
+                frames[depth - 1].child += duration;
             continue;
         }
-        while (k > 0 && t->frames[k - 1].func != func)
+        uint32_t k = depth;
+        while (k > 0 && frames[k - 1].func != func)
             k--;
         if (k == 0) {
             t->unmatched_exits++;
             continue;
         }
+        t->depth = depth;
         while (t->depth > k)
             tk_callstacks_close_top_with(t, time, TK_CLOSE_UNWOUND, on_close, ctx);
         tk_callstacks_close_top_with(t, time, TK_CLOSE_MATCHED, on_close, ctx);
+        depth = t->depth;
     }
+    t->depth = depth;
+    t->max_depth = max_depth;
     t->enters += enters;
     t->exits += exits;
     t->events += i;
@@ -208,8 +238,24 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
     return st;
 }
 
-/* Drive a whole source through the stacks and finish them (through batches when the source
- * has them). */
-tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_error *err);
+/* tk_callstacks_run with the close callback compiled into the batch loop (sources without
+ * batches go through tk_callstacks_run). cs must have been initialised with the same callback. */
+static inline __attribute__((always_inline)) tk_status
+tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_closed_fn on_close,
+                       void *ctx, tk_error *err)
+{
+    if (!src->next_batch)
+        return tk_callstacks_run(cs, src, err);
+    tk_event_batch b;
+    tk_status st;
+    while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK)
+        if ((st = tk_callstacks_feed_batch_with(cs, &b, on_close, ctx, err)) != TK_OK)
+            return st;
+    if (st != TK_END)
+        return st;
+    tk_callstacks_finish(cs);
+    return TK_OK;
+}
+
 
 #endif

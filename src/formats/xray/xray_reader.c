@@ -179,6 +179,19 @@ static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b)
     }
 }
 
+/* The page cache may hold a file in folios of up to 2 MiB, and a fault maps a whole folio: the
+ * buffers of other threads around this one come in with it, and they are visited much later.
+ * So a finished buffer gives back the 2 MiB-aligned region around it (what is needed again
+ * faults back in from the page cache), which keeps the mapped part of a trace near one folio. */
+#define XRAY_RELEASE_ALIGN (2u << 20)
+
+static void release_around(tk_xray_reader *r, uint64_t from, uint64_t to)
+{
+    uint64_t lo = from & ~(uint64_t)(XRAY_RELEASE_ALIGN - 1);
+    uint64_t hi = (to + XRAY_RELEASE_ALIGN - 1) & ~(uint64_t)(XRAY_RELEASE_ALIGN - 1);
+    tk_input_release(r->in, lo, hi - lo); /* clamped to the file */
+}
+
 static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
 {
     uint32_t cap = 0;
@@ -254,9 +267,12 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         if (push_buffer(r, &cap, &b) < 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
         pos = b.end;
-        /* each peek maps the pages around it: give them back as we go */
-        if (r->release_pages && r->nbuffers % 16 == 0)
-            tk_input_release(r->in, released, pos - released), released = pos;
+        /* each peek maps the pages (or the whole large folio) around it: give them back as we
+         * go, in whole 2 MiB-aligned regions (see release_around) */
+        if (r->release_pages && r->nbuffers % 16 == 0) {
+            release_around(r, released, pos);
+            released = pos;
+        }
     }
     return TK_OK;
 }
@@ -432,7 +448,7 @@ static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
 static void close_buffer(tk_xray_reader *r)
 {
     if (r->release_pages && r->cur && !r->cur->broken)
-        tk_input_release(r->in, r->cur->start, r->cur->end - r->cur->start);
+        release_around(r, r->cur->start, r->cur->end);
     r->in_buffer = 0;
     r->cur = NULL;
 }
