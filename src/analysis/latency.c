@@ -21,7 +21,6 @@ typedef struct series {
     size_t nsmall, capsmall;
     uint64_t *large; /* the rest */
     size_t nlarge, caplarge;
-    uint64_t sum, min, max;
     uint64_t open, unwound;
 } series;
 
@@ -88,7 +87,6 @@ static series *new_series(tk_latency *l, const tk_stack_thread *t, uint64_t func
     s->thread = l->per_thread ? t->index : UINT32_MAX;
     s->pid = l->per_thread ? t->pid : 0;
     s->tid = l->per_thread ? t->tid : 0;
-    s->min = UINT64_MAX;
     return s;
 }
 
@@ -200,10 +198,7 @@ static inline int add_duration(series *s, uint64_t d)
         s->tiny[s->ntiny++] = (uint16_t)d;
     else if (add_duration_slow(s, d) < 0)
         return -1;
-    s->sum += d;
-    s->min = d < s->min ? d : s->min;
-    s->max = d > s->max ? d : s->max;
-    return 0;
+    return 0; /* sum, min and max are computed from the arrays at the end */
 }
 
 static inline __attribute__((always_inline)) void
@@ -232,7 +227,8 @@ on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
     tk_callstacks_init(&l->stacks, NULL, on_close, l);
-    tk_status st = tk_callstacks_run_with(&l->stacks, src, on_close, l, err);
+    tk_status st = tk_callstacks_run_with(&l->stacks, src, on_close, l,
+                                          TK_FEED_NO_PATHS | TK_FEED_NO_OPEN, err);
     if (st == TK_OK && l->failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording call durations");
     return st;
@@ -300,22 +296,80 @@ static uint64_t kth(series *s, size_t k, select_state *st)
     return v;
 }
 
-/* Values of the sorted durations at three increasing ranks. Many 16-bit durations are ranked
- * with a histogram (one pass), the rest by selection. hist: 65536 counters or NULL. */
-static void quantiles(series *s, const size_t ranks[3], uint64_t out[3], uint32_t *hist)
+/* Sum, min and max of the durations of a series, one pass per size class; the classes are
+ * ordered, so the min is in the first non-empty one and the max in the last. With tiny_done
+ * the 16-bit class is already in *sum, *min, *max (from the histogram). */
+static void totals(const series *s, int tiny_done, uint64_t *sum, uint64_t *min, uint64_t *max)
 {
-    int j = 0;
+    uint64_t t = *sum, lo = *min, hi = *max;
+    if (!tiny_done && s->ntiny) {
+        uint16_t lo16 = UINT16_MAX, hi16 = 0;
+        for (size_t i = 0; i < s->ntiny; i++) {
+            uint16_t v = s->tiny[i];
+            t += v;
+            lo16 = v < lo16 ? v : lo16;
+            hi16 = v > hi16 ? v : hi16;
+        }
+        lo = lo16;
+        hi = hi16;
+    }
+    if (s->nsmall) {
+        uint32_t lo32 = UINT32_MAX, hi32 = 0;
+        for (size_t i = 0; i < s->nsmall; i++) {
+            uint32_t v = s->small[i];
+            t += v;
+            lo32 = v < lo32 ? v : lo32;
+            hi32 = v > hi32 ? v : hi32;
+        }
+        lo = lo < lo32 ? lo : lo32;
+        hi = hi32;
+    }
+    for (size_t i = 0; i < s->nlarge; i++) {
+        uint64_t v = s->large[i];
+        t += v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    *sum = t;
+    *min = lo;
+    *max = hi;
+}
+
+/* Values of the sorted durations at three increasing ranks, and their sum, min and max. Many
+ * 16-bit durations are counted in a histogram (one pass that also sums them), the rest are
+ * ranked by selection. hist: 65536 counters or NULL. */
+static void quantiles(series *s, const size_t ranks[3], uint64_t out[3], uint32_t *hist,
+                      uint64_t *sum, uint64_t *min, uint64_t *max)
+{
+    int j = 0, tiny_done = 0;
+    *sum = 0;
+    *min = UINT64_MAX;
+    *max = 0;
     if (hist && s->ntiny >= 8192) {
         memset(hist, 0, 65536 * sizeof *hist);
-        for (size_t i = 0; i < s->ntiny; i++)
-            hist[s->tiny[i]]++;
+        uint64_t t = 0;
+        for (size_t i = 0; i < s->ntiny; i++) {
+            uint16_t v = s->tiny[i];
+            hist[v]++;
+            t += v;
+        }
+        uint32_t lo = 0, hi = 65535;
+        while (!hist[lo])
+            lo++;
+        while (!hist[hi])
+            hi--;
+        *sum = t;
+        *min = lo;
+        *max = hi;
+        tiny_done = 1;
         size_t cum = 0;
-        for (uint32_t v = 0; v < 65536 && j < 3; v++) {
+        for (uint32_t v = lo; v <= hi && j < 3; v++) {
             cum += hist[v];
             while (j < 3 && ranks[j] < cum)
                 out[j++] = v;
         }
     }
+    totals(s, tiny_done, sum, min, max);
     /* after a histogram, the ranks left are beyond the 16-bit durations */
     select_state sel = {0, 0, 0};
     for (; j < 3; j++)
@@ -352,13 +406,10 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
             r->count = n;
             if (n == 0)
                 continue;
-            r->min = s->min;
-            r->max = s->max;
-            r->sum = s->sum;
             size_t ranks[3] = {n / 2, (size_t)floor((double)n * 0.9),
                                (size_t)floor((double)n * 0.99)};
             uint64_t q[3];
-            quantiles(s, ranks, q, hist);
+            quantiles(s, ranks, q, hist, &r->sum, &r->min, &r->max);
             r->median = q[0];
             r->p90 = q[1];
             r->p99 = q[2];

@@ -68,7 +68,7 @@ tk_status tk_export_folded(const tk_event_source *src, FILE *out, tk_folded_weig
     tk_callstacks_init(&cs, NULL, on_close, &fo);
     tk_status st = tk_callstacks_track_paths(&cs, per_thread, err);
     if (st == TK_OK)
-        st = tk_callstacks_run_with(&cs, src, on_close, &fo, err);
+        st = tk_callstacks_run_with(&cs, src, on_close, &fo, TK_FEED_NO_OPEN, err);
     if (st == TK_OK && fo.failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory accumulating call paths");
     uint32_t *chain = NULL;

@@ -240,7 +240,7 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
 
 tk_status tk_callstacks_feed_batch(tk_callstacks *cs, const tk_event_batch *b, tk_error *err)
 {
-    return tk_callstacks_feed_batch_with(cs, b, cs->on_close, cs->ctx, err);
+    return tk_callstacks_feed_batch_with(cs, b, cs->on_close, cs->ctx, 0, err);
 }
 
 void tk_callstacks_finish(tk_callstacks *cs)

@@ -109,6 +109,11 @@ tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_eve
 tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t func,
                                    uint32_t *out, tk_error *err);
 
+/* Promises a caller of the _with functions can make (compile-time constants let the compiler
+ * drop the code): the stacks intern no paths / have no on_open callback. */
+#define TK_FEED_NO_PATHS 1u
+#define TK_FEED_NO_OPEN 2u
+
 #define TK_PATH_MEMO_BITS 12
 static inline uint32_t tk_path_memo_slot(uint64_t key)
 {
@@ -139,7 +144,8 @@ tk_callstacks_close_top_with(tk_stack_thread *t, uint64_t end, tk_close_how how,
 
 static inline __attribute__((always_inline)) tk_status
 tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
-                              tk_frame_closed_fn on_close, void *ctx, tk_error *err)
+                              tk_frame_closed_fn on_close, void *ctx, unsigned promises,
+                              tk_error *err)
 {
     if (b->n == 0)
         return TK_OK;
@@ -154,11 +160,12 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
     const uint8_t *kind = b->kind;
     const uint64_t *funcs = b->func, *times = b->time;
-    uint64_t last = t->last_time, enters = 0, exits = 0;
+    uint64_t last = t->last_time, enters = 0;
     /* the stack in locals; t->depth is stored before every call out of the loop */
     tk_frame *frames = t->frames;
     uint32_t depth = t->depth, cap = t->cap, max_depth = t->max_depth;
-    const int inline_push = !cs->on_open, paths = cs->paths;
+    const int inline_push = (promises & TK_FEED_NO_OPEN) || !cs->on_open;
+    const int paths = !(promises & TK_FEED_NO_PATHS) && cs->paths;
     tk_status st = TK_OK;
     size_t n = b->n, i;
     for (i = 0; i < n; i++) {
@@ -199,7 +206,6 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
                 break;
             continue;
         }
-        exits++;
         if (depth > 0 && frames[depth - 1].func == func) { /* the common case */
             tk_frame *f = &frames[depth - 1];
             uint64_t duration = 0;
@@ -232,7 +238,7 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
     t->depth = depth;
     t->max_depth = max_depth;
     t->enters += enters;
-    t->exits += exits;
+    t->exits += i - enters; /* a batch holds calls only */
     t->events += i;
     t->last_time = last;
     return st;
@@ -242,14 +248,14 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
  * batches go through tk_callstacks_run). cs must have been initialised with the same callback. */
 static inline __attribute__((always_inline)) tk_status
 tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_closed_fn on_close,
-                       void *ctx, tk_error *err)
+                       void *ctx, unsigned promises, tk_error *err)
 {
     if (!src->next_batch)
         return tk_callstacks_run(cs, src, err);
     tk_event_batch b;
     tk_status st;
     while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK)
-        if ((st = tk_callstacks_feed_batch_with(cs, &b, on_close, ctx, err)) != TK_OK)
+        if ((st = tk_callstacks_feed_batch_with(cs, &b, on_close, ctx, promises, err)) != TK_OK)
             return st;
     if (st != TK_END)
         return st;
