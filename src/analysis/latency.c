@@ -17,6 +17,8 @@ typedef struct series {
      * the sorted order is the three arrays one after the other. */
     uint16_t *tiny;  /* below 2^16 ticks */
     size_t ntiny, captiny;
+    uint64_t *hist;  /* once there are many 16-bit durations: a count per value instead of
+                        tiny (then empty); memory stays bounded however long the trace */
     uint32_t *small; /* below 2^32 */
     size_t nsmall, capsmall;
     uint64_t *large; /* the rest */
@@ -58,6 +60,7 @@ void tk_latency_free(tk_latency *l)
         return;
     for (size_t i = 0; i < l->nseries; i++) {
         tk_free(l->series[i].tiny);
+        tk_free(l->series[i].hist);
         tk_free(l->series[i].small);
         tk_free(l->series[i].large);
     }
@@ -156,9 +159,26 @@ static size_t grow_cap(size_t cap, size_t min)
     return ncap < min ? min : ncap;
 }
 
+/* A series switches its 16-bit durations to a histogram after this many (128 KiB of array for
+ * 512 KiB of counters). */
+#define HIST_AFTER 65536u
+
 static int add_duration_slow(series *s, uint64_t d)
 {
-    if (d <= UINT16_MAX) {
+    if (d <= UINT16_MAX && !s->hist && s->ntiny >= HIST_AFTER) {
+        uint64_t *h = tk_calloc(65536, sizeof *h);
+        if (!h)
+            return -1;
+        for (size_t i = 0; i < s->ntiny; i++)
+            h[s->tiny[i]]++;
+        tk_free(s->tiny);
+        s->tiny = NULL;
+        s->ntiny = s->captiny = 0;
+        s->hist = h;
+    }
+    if (d <= UINT16_MAX && s->hist) {
+        s->hist[d]++;
+    } else if (d <= UINT16_MAX) {
         if (s->ntiny == s->captiny) {
             size_t ncap = grow_cap(s->captiny, 16);
             uint16_t *n = tk_reallocarray(s->tiny, ncap, sizeof *n);
@@ -194,11 +214,17 @@ static int add_duration_slow(series *s, uint64_t d)
 
 static inline int add_duration(series *s, uint64_t d)
 {
-    if (d <= UINT16_MAX && s->ntiny < s->captiny)
-        s->tiny[s->ntiny++] = (uint16_t)d;
-    else if (add_duration_slow(s, d) < 0)
-        return -1;
-    return 0; /* sum, min and max are computed from the arrays at the end */
+    if (d <= UINT16_MAX) {
+        if (s->hist) {
+            s->hist[d]++;
+            return 0;
+        }
+        if (s->ntiny < s->captiny) {
+            s->tiny[s->ntiny++] = (uint16_t)d;
+            return 0;
+        }
+    }
+    return add_duration_slow(s, d); /* sum, min and max are computed at the end */
 }
 
 static inline __attribute__((always_inline)) void
@@ -335,45 +361,60 @@ static void totals(const series *s, int tiny_done, uint64_t *sum, uint64_t *min,
     *max = hi;
 }
 
-/* Values of the sorted durations at three increasing ranks, and their sum, min and max. Many
- * 16-bit durations are counted in a histogram (one pass that also sums them), the rest are
- * ranked by selection. hist: 65536 counters or NULL. */
-static void quantiles(series *s, const size_t ranks[3], uint64_t out[3], uint32_t *hist,
-                      uint64_t *sum, uint64_t *min, uint64_t *max)
+/* Number of 16-bit durations of a series. */
+static uint64_t tiny_count(const series *s)
+{
+    if (!s->hist)
+        return s->ntiny;
+    uint64_t n = 0;
+    for (uint32_t v = 0; v < 65536; v++)
+        n += s->hist[v];
+    return n;
+}
+
+/* Values of the sorted durations at three increasing ranks, and their sum, min and max. The
+ * 16-bit durations are ranked with a histogram (the series' own, or scratch filled in one pass
+ * when the array is long), the rest by selection. ntiny: tiny_count(s). scratch: 65536
+ * counters or NULL. */
+static void quantiles(series *s, uint64_t ntiny, const size_t ranks[3], uint64_t out[3],
+                      uint64_t *scratch, uint64_t *sum, uint64_t *min, uint64_t *max)
 {
     int j = 0, tiny_done = 0;
     *sum = 0;
     *min = UINT64_MAX;
     *max = 0;
-    if (hist && s->ntiny >= 8192) {
-        memset(hist, 0, 65536 * sizeof *hist);
-        uint64_t t = 0;
-        for (size_t i = 0; i < s->ntiny; i++) {
-            uint16_t v = s->tiny[i];
-            hist[v]++;
-            t += v;
-        }
+    const uint64_t *h = s->hist;
+    if (!h && scratch && s->ntiny >= 8192) {
+        memset(scratch, 0, 65536 * sizeof *scratch);
+        for (size_t i = 0; i < s->ntiny; i++)
+            scratch[s->tiny[i]]++;
+        h = scratch;
+    }
+    if (h && ntiny) {
         uint32_t lo = 0, hi = 65535;
-        while (!hist[lo])
+        while (!h[lo])
             lo++;
-        while (!hist[hi])
+        while (!h[hi])
             hi--;
+        uint64_t t = 0, cum = 0;
+        for (uint32_t v = lo; v <= hi; v++) {
+            t += h[v] * v;
+            cum += h[v];
+            while (j < 3 && ranks[j] < cum)
+                out[j++] = v;
+        }
         *sum = t;
         *min = lo;
         *max = hi;
         tiny_done = 1;
-        size_t cum = 0;
-        for (uint32_t v = lo; v <= hi && j < 3; v++) {
-            cum += hist[v];
-            while (j < 3 && ranks[j] < cum)
-                out[j++] = v;
-        }
     }
     totals(s, tiny_done, sum, min, max);
-    /* after a histogram, the ranks left are beyond the 16-bit durations */
+    /* the ranks left are beyond the histogram's durations: select among the arrays (the
+     * series' own histogram holds durations that are in no array) */
+    uint64_t skip = s->hist ? ntiny : 0;
     select_state sel = {0, 0, 0};
     for (; j < 3; j++)
-        out[j] = kth(s, ranks[j], &sel);
+        out[j] = kth(s, (size_t)(ranks[j] - skip), &sel);
 }
 
 static int by_key(const void *a, const void *b)
@@ -392,7 +433,7 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
         if (!l->rows)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         l->nrows = 0;
-        uint32_t *hist = tk_malloc(65536 * sizeof *hist); /* NULL: selection only */
+        uint64_t *hist = tk_malloc(65536 * sizeof *hist); /* NULL: selection only */
         for (size_t i = 0; i < l->nseries; i++) {
             series *s = &l->series[i];
             tk_latency_row *r = &l->rows[l->nrows++];
@@ -402,14 +443,15 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
             r->tid = s->tid;
             r->open = s->open;
             r->unwound = s->unwound;
-            size_t n = s->ntiny + s->nsmall + s->nlarge;
+            uint64_t ntiny = tiny_count(s);
+            size_t n = (size_t)ntiny + s->nsmall + s->nlarge;
             r->count = n;
             if (n == 0)
                 continue;
             size_t ranks[3] = {n / 2, (size_t)floor((double)n * 0.9),
                                (size_t)floor((double)n * 0.99)};
             uint64_t q[3];
-            quantiles(s, ranks, q, hist, &r->sum, &r->min, &r->max);
+            quantiles(s, ntiny, ranks, q, hist, &r->sum, &r->min, &r->max);
             r->median = q[0];
             r->p90 = q[1];
             r->p99 = q[2];
