@@ -110,7 +110,8 @@ tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t 
                                    uint32_t *out, tk_error *err);
 
 /* Promises a caller of the _with functions can make (compile-time constants let the compiler
- * drop the code): the stacks intern no paths / have no on_open callback. */
+ * drop the code): the stacks intern no paths / on_open is not to be called (there is none, or
+ * the caller handles what it needs). */
 #define TK_FEED_NO_PATHS 1u
 #define TK_FEED_NO_OPEN 2u
 
