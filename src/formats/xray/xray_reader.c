@@ -35,6 +35,7 @@ struct tk_xray_reader {
     uint32_t *order; /* visiting order: indices into buffers */
     char broken_msg[160]; /* why the index stopped at the broken region */
     tk_xray_record pending; /* tk_xray_next_calls: a record of the next run (basic mode) */
+    uint64_t span_lo, span_hi; /* 2 MiB-aligned span of the last buffer released */
     int have_pending;
 
     /* iteration state */
@@ -447,8 +448,22 @@ static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
 
 static void close_buffer(tk_xray_reader *r)
 {
-    if (r->release_pages && r->cur && !r->cur->broken)
-        release_around(r, r->cur->start, r->cur->end);
+    if (r->release_pages && r->cur && !r->cur->broken) {
+        /* the buffer itself, and the 2 MiB-aligned span of the previous buffer where it is not
+         * the span of this one: what a fault may have mapped is within the span of a visited
+         * buffer, and the data ahead in this span is not faulted in again */
+        const uint64_t m = XRAY_RELEASE_ALIGN - 1;
+        uint64_t lo = r->cur->start & ~m, hi = (r->cur->end + m) & ~m;
+        tk_input_release(r->in, r->cur->start, r->cur->end - r->cur->start);
+        if (r->span_lo < lo)
+            tk_input_release(r->in, r->span_lo, (r->span_hi < lo ? r->span_hi : lo) - r->span_lo);
+        if (r->span_hi > hi) {
+            uint64_t from = r->span_lo > hi ? r->span_lo : hi;
+            tk_input_release(r->in, from, r->span_hi - from);
+        }
+        r->span_lo = lo;
+        r->span_hi = hi;
+    }
     r->in_buffer = 0;
     r->cur = NULL;
 }
