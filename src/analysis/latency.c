@@ -42,6 +42,8 @@ struct tk_latency {
     series *series;
     size_t nseries, capseries;
     int failed;    /* out of memory inside a callback */
+    uint64_t **hist_of; /* aggregate mode: each function's histogram, by id (NULL: none yet) */
+    uint32_t hist_cap;
     tk_latency_row *rows;
     size_t nrows;
 };
@@ -65,6 +67,7 @@ void tk_latency_free(tk_latency *l)
         tk_free(l->series[i].large);
     }
     tk_free(l->series);
+    tk_free(l->hist_of);
     for (uint32_t i = 0; i < l->ndirect; i++)
         tk_free(l->direct[i].idx);
     tk_free(l->direct);
@@ -175,6 +178,8 @@ static int add_duration_slow(series *s, uint64_t d)
         s->tiny = NULL;
         s->ntiny = s->captiny = 0;
         s->hist = h;
+        h[d]++;
+        return 1;
     }
     if (d <= UINT16_MAX && s->hist) {
         s->hist[d]++;
@@ -227,6 +232,25 @@ static inline int add_duration(series *s, uint64_t d)
     return add_duration_slow(s, d); /* sum, min and max are computed at the end */
 }
 
+/* Aggregate mode: a function's histogram reachable from its id alone. */
+static void register_hist(tk_latency *l, uint64_t func, uint64_t *h)
+{
+    if (l->per_thread || func >= DIRECT_MAX)
+        return;
+    if (func >= l->hist_cap) {
+        uint32_t ncap = l->hist_cap ? l->hist_cap : 256;
+        while (ncap <= func)
+            ncap *= 2;
+        uint64_t **n = tk_reallocarray(l->hist_of, ncap, sizeof *n);
+        if (!n)
+            return; /* the slower path still works */
+        memset(n + l->hist_cap, 0, (ncap - l->hist_cap) * sizeof *n);
+        l->hist_of = n;
+        l->hist_cap = ncap;
+    }
+    l->hist_of[func] = h;
+}
+
 static inline __attribute__((always_inline)) void
 on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
          uint64_t duration, uint64_t self, tk_close_how how)
@@ -235,7 +259,13 @@ on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
     (void)end;
     (void)self;
     tk_latency *l = ctx;
-    series *s = series_for(l, t, f->func);
+    uint64_t func = f->func;
+    if (how == TK_CLOSE_MATCHED && duration <= UINT16_MAX && func < l->hist_cap &&
+        l->hist_of[func]) { /* the common case of a long trace: one count */
+        l->hist_of[func][duration]++;
+        return;
+    }
+    series *s = series_for(l, t, func);
     if (!s) {
         l->failed = 1;
         return;
@@ -246,8 +276,11 @@ on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
     }
     if (how == TK_CLOSE_UNWOUND)
         s->unwound++;
-    if (add_duration(s, duration) < 0)
+    int added = add_duration(s, duration);
+    if (added < 0)
         l->failed = 1;
+    else if (added > 0)
+        register_hist(l, func, s->hist);
 }
 
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
