@@ -17,11 +17,12 @@ typedef struct series {
      * the sorted order is the three arrays one after the other. */
     uint16_t *tiny;  /* below 2^16 ticks */
     size_t ntiny, captiny;
+    uint64_t *hist;  /* once there are many 16-bit durations: a count per value instead of
+                        tiny (then empty); memory stays bounded however long the trace */
     uint32_t *small; /* below 2^32 */
     size_t nsmall, capsmall;
     uint64_t *large; /* the rest */
     size_t nlarge, caplarge;
-    uint64_t sum, min, max;
     uint64_t open, unwound;
 } series;
 
@@ -41,9 +42,8 @@ struct tk_latency {
     series *series;
     size_t nseries, capseries;
     int failed;    /* out of memory inside a callback */
-    series *last;  /* series of the previous close, a one-entry cache */
-    uint64_t last_func;
-    uint32_t last_thread;
+    uint64_t **hist_of; /* aggregate mode: each function's histogram, by id (NULL: none yet) */
+    uint32_t hist_cap;
     tk_latency_row *rows;
     size_t nrows;
 };
@@ -62,10 +62,12 @@ void tk_latency_free(tk_latency *l)
         return;
     for (size_t i = 0; i < l->nseries; i++) {
         tk_free(l->series[i].tiny);
+        tk_free(l->series[i].hist);
         tk_free(l->series[i].small);
         tk_free(l->series[i].large);
     }
     tk_free(l->series);
+    tk_free(l->hist_of);
     for (uint32_t i = 0; i < l->ndirect; i++)
         tk_free(l->direct[i].idx);
     tk_free(l->direct);
@@ -91,7 +93,6 @@ static series *new_series(tk_latency *l, const tk_stack_thread *t, uint64_t func
     s->thread = l->per_thread ? t->index : UINT32_MAX;
     s->pid = l->per_thread ? t->pid : 0;
     s->tid = l->per_thread ? t->tid : 0;
-    s->min = UINT64_MAX;
     return s;
 }
 
@@ -111,18 +112,13 @@ static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t f
 
 static inline series *series_for(tk_latency *l, const tk_stack_thread *t, uint64_t func)
 {
-    if (l->last && l->last_func == func && (!l->per_thread || l->last_thread == t->index))
-        return l->last;
-    size_t before = l->nseries;
-    series *s = series_lookup(l, t, func);
-    if (l->nseries != before) /* the array may have moved: forget the cache */
-        l->last = NULL;
-    if (s) {
-        l->last = s;
-        l->last_func = func;
-        l->last_thread = t->index;
+    uint32_t slot = l->per_thread ? t->index : 0;
+    if (slot < l->ndirect) {
+        const direct_table *d = &l->direct[slot];
+        if (func < d->cap && d->idx[func])
+            return &l->series[d->idx[func] - 1];
     }
-    return s;
+    return series_lookup(l, t, func);
 }
 
 static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t func)
@@ -166,9 +162,28 @@ static size_t grow_cap(size_t cap, size_t min)
     return ncap < min ? min : ncap;
 }
 
-static int add_duration(series *s, uint64_t d)
+/* A series switches its 16-bit durations to a histogram after this many (128 KiB of array for
+ * 512 KiB of counters). */
+#define HIST_AFTER 65536u
+
+static int add_duration_slow(series *s, uint64_t d)
 {
-    if (d <= UINT16_MAX) {
+    if (d <= UINT16_MAX && !s->hist && s->ntiny >= HIST_AFTER) {
+        uint64_t *h = tk_calloc(65536, sizeof *h);
+        if (!h)
+            return -1;
+        for (size_t i = 0; i < s->ntiny; i++)
+            h[s->tiny[i]]++;
+        tk_free(s->tiny);
+        s->tiny = NULL;
+        s->ntiny = s->captiny = 0;
+        s->hist = h;
+        h[d]++;
+        return 1;
+    }
+    if (d <= UINT16_MAX && s->hist) {
+        s->hist[d]++;
+    } else if (d <= UINT16_MAX) {
         if (s->ntiny == s->captiny) {
             size_t ncap = grow_cap(s->captiny, 16);
             uint16_t *n = tk_reallocarray(s->tiny, ncap, sizeof *n);
@@ -199,22 +214,58 @@ static int add_duration(series *s, uint64_t d)
         }
         s->large[s->nlarge++] = d;
     }
-    s->sum += d;
-    if (d < s->min)
-        s->min = d;
-    if (d > s->max)
-        s->max = d;
     return 0;
 }
 
-static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
-                     uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+static inline int add_duration(series *s, uint64_t d)
+{
+    if (d <= UINT16_MAX) {
+        if (s->hist) {
+            s->hist[d]++;
+            return 0;
+        }
+        if (s->ntiny < s->captiny) {
+            s->tiny[s->ntiny++] = (uint16_t)d;
+            return 0;
+        }
+    }
+    return add_duration_slow(s, d); /* sum, min and max are computed at the end */
+}
+
+/* Aggregate mode: a function's histogram reachable from its id alone. */
+static void register_hist(tk_latency *l, uint64_t func, uint64_t *h)
+{
+    if (l->per_thread || func >= DIRECT_MAX)
+        return;
+    if (func >= l->hist_cap) {
+        uint32_t ncap = l->hist_cap ? l->hist_cap : 256;
+        while (ncap <= func)
+            ncap *= 2;
+        uint64_t **n = tk_reallocarray(l->hist_of, ncap, sizeof *n);
+        if (!n)
+            return; /* the slower path still works */
+        memset(n + l->hist_cap, 0, (ncap - l->hist_cap) * sizeof *n);
+        l->hist_of = n;
+        l->hist_cap = ncap;
+    }
+    l->hist_of[func] = h;
+}
+
+static inline __attribute__((always_inline)) void
+on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
+         uint64_t duration, uint64_t self, tk_close_how how)
 {
     (void)depth;
     (void)end;
     (void)self;
     tk_latency *l = ctx;
-    series *s = series_for(l, t, f->func);
+    uint64_t func = f->func;
+    if (how == TK_CLOSE_MATCHED && duration <= UINT16_MAX && func < l->hist_cap &&
+        l->hist_of[func]) { /* the common case of a long trace: one count */
+        l->hist_of[func][duration]++;
+        return;
+    }
+    series *s = series_for(l, t, func);
     if (!s) {
         l->failed = 1;
         return;
@@ -225,14 +276,18 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
     }
     if (how == TK_CLOSE_UNWOUND)
         s->unwound++;
-    if (add_duration(s, duration) < 0)
+    int added = add_duration(s, duration);
+    if (added < 0)
         l->failed = 1;
+    else if (added > 0)
+        register_hist(l, func, s->hist);
 }
 
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
     tk_callstacks_init(&l->stacks, NULL, on_close, l);
-    tk_status st = tk_callstacks_run(&l->stacks, src, err);
+    tk_status st = tk_callstacks_run_with(&l->stacks, src, on_close, l,
+                                          TK_FEED_NO_PATHS | TK_FEED_NO_OPEN, err);
     if (st == TK_OK && l->failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording call durations");
     return st;
@@ -300,26 +355,99 @@ static uint64_t kth(series *s, size_t k, select_state *st)
     return v;
 }
 
-/* Values of the sorted durations at three increasing ranks. Many 16-bit durations are ranked
- * with a histogram (one pass), the rest by selection. hist: 65536 counters or NULL. */
-static void quantiles(series *s, const size_t ranks[3], uint64_t out[3], uint32_t *hist)
+/* Sum, min and max of the durations of a series, one pass per size class; the classes are
+ * ordered, so the min is in the first non-empty one and the max in the last. With tiny_done
+ * the 16-bit class is already in *sum, *min, *max (from the histogram). */
+static void totals(const series *s, int tiny_done, uint64_t *sum, uint64_t *min, uint64_t *max)
 {
-    int j = 0;
-    if (hist && s->ntiny >= 8192) {
-        memset(hist, 0, 65536 * sizeof *hist);
+    uint64_t t = *sum, lo = *min, hi = *max;
+    if (!tiny_done && s->ntiny) {
+        uint16_t lo16 = UINT16_MAX, hi16 = 0;
+        for (size_t i = 0; i < s->ntiny; i++) {
+            uint16_t v = s->tiny[i];
+            t += v;
+            lo16 = v < lo16 ? v : lo16;
+            hi16 = v > hi16 ? v : hi16;
+        }
+        lo = lo16;
+        hi = hi16;
+    }
+    if (s->nsmall) {
+        uint32_t lo32 = UINT32_MAX, hi32 = 0;
+        for (size_t i = 0; i < s->nsmall; i++) {
+            uint32_t v = s->small[i];
+            t += v;
+            lo32 = v < lo32 ? v : lo32;
+            hi32 = v > hi32 ? v : hi32;
+        }
+        lo = lo < lo32 ? lo : lo32;
+        hi = hi32;
+    }
+    for (size_t i = 0; i < s->nlarge; i++) {
+        uint64_t v = s->large[i];
+        t += v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    *sum = t;
+    *min = lo;
+    *max = hi;
+}
+
+/* Number of 16-bit durations of a series. */
+static uint64_t tiny_count(const series *s)
+{
+    if (!s->hist)
+        return s->ntiny;
+    uint64_t n = 0;
+    for (uint32_t v = 0; v < 65536; v++)
+        n += s->hist[v];
+    return n;
+}
+
+/* Values of the sorted durations at three increasing ranks, and their sum, min and max. The
+ * 16-bit durations are ranked with a histogram (the series' own, or scratch filled in one pass
+ * when the array is long), the rest by selection. ntiny: tiny_count(s). scratch: 65536
+ * counters or NULL. */
+static void quantiles(series *s, uint64_t ntiny, const size_t ranks[3], uint64_t out[3],
+                      uint64_t *scratch, uint64_t *sum, uint64_t *min, uint64_t *max)
+{
+    int j = 0, tiny_done = 0;
+    *sum = 0;
+    *min = UINT64_MAX;
+    *max = 0;
+    const uint64_t *h = s->hist;
+    if (!h && scratch && s->ntiny >= 8192) {
+        memset(scratch, 0, 65536 * sizeof *scratch);
         for (size_t i = 0; i < s->ntiny; i++)
-            hist[s->tiny[i]]++;
-        size_t cum = 0;
-        for (uint32_t v = 0; v < 65536 && j < 3; v++) {
-            cum += hist[v];
+            scratch[s->tiny[i]]++;
+        h = scratch;
+    }
+    if (h && ntiny) {
+        uint32_t lo = 0, hi = 65535;
+        while (!h[lo])
+            lo++;
+        while (!h[hi])
+            hi--;
+        uint64_t t = 0, cum = 0;
+        for (uint32_t v = lo; v <= hi; v++) {
+            t += h[v] * v;
+            cum += h[v];
             while (j < 3 && ranks[j] < cum)
                 out[j++] = v;
         }
+        *sum = t;
+        *min = lo;
+        *max = hi;
+        tiny_done = 1;
     }
-    /* after a histogram, the ranks left are beyond the 16-bit durations */
+    totals(s, tiny_done, sum, min, max);
+    /* the ranks left are beyond the histogram's durations: select among the arrays (the
+     * series' own histogram holds durations that are in no array) */
+    uint64_t skip = s->hist ? ntiny : 0;
     select_state sel = {0, 0, 0};
     for (; j < 3; j++)
-        out[j] = kth(s, ranks[j], &sel);
+        out[j] = kth(s, (size_t)(ranks[j] - skip), &sel);
 }
 
 static int by_key(const void *a, const void *b)
@@ -338,7 +466,7 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
         if (!l->rows)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         l->nrows = 0;
-        uint32_t *hist = tk_malloc(65536 * sizeof *hist); /* NULL: selection only */
+        uint64_t *hist = tk_malloc(65536 * sizeof *hist); /* NULL: selection only */
         for (size_t i = 0; i < l->nseries; i++) {
             series *s = &l->series[i];
             tk_latency_row *r = &l->rows[l->nrows++];
@@ -348,17 +476,15 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
             r->tid = s->tid;
             r->open = s->open;
             r->unwound = s->unwound;
-            size_t n = s->ntiny + s->nsmall + s->nlarge;
+            uint64_t ntiny = tiny_count(s);
+            size_t n = (size_t)ntiny + s->nsmall + s->nlarge;
             r->count = n;
             if (n == 0)
                 continue;
-            r->min = s->min;
-            r->max = s->max;
-            r->sum = s->sum;
             size_t ranks[3] = {n / 2, (size_t)floor((double)n * 0.9),
                                (size_t)floor((double)n * 0.99)};
             uint64_t q[3];
-            quantiles(s, ranks, q, hist);
+            quantiles(s, ntiny, ranks, q, hist, &r->sum, &r->min, &r->max);
             r->median = q[0];
             r->p90 = q[1];
             r->p99 = q[2];

@@ -107,6 +107,41 @@ static inline void ob_micros(outbuf *o, int64_t ns)
     o->len += 4;
 }
 
+/* Formatting into reserved room: p has at least 64 bytes free (tmp digits are copied as a fixed
+ * 24-byte block, so the bytes after the number are scratch until overwritten). */
+static inline char *put_u64_at(char *p, uint64_t v)
+{
+    char tmp[48];
+    char *e = tmp + 24, *q = e;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * d, 2);
+    }
+    if (v >= 10) {
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * v, 2);
+    } else {
+        *--q = (char)('0' + v);
+    }
+    memcpy(p, q, 24);
+    return p + (e - q);
+}
+
+static inline char *put_micros_at(char *p, int64_t ns)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    if (ns < 0)
+        *p++ = '-';
+    p = put_u64_at(p, a / 1000);
+    unsigned frac = (unsigned)(a % 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + frac / 100);
+    memcpy(p + 2, digit_pairs + 2 * (frac % 100), 2);
+    return p + 4;
+}
+
 /* A JSON string literal (quotes included) of arbitrary bytes; bytes >= 0x80 pass through. */
 static void json_quote(tk_arena *a, const char *s, size_t n, const char **out, size_t *outlen)
 {
@@ -316,6 +351,8 @@ static void on_open(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint
             c->failed = 1;
             return;
         }
+        /* frames pushed without on_open (the batch loop) find no arguments here */
+        memset(ns + ta->cap, 0, (ncap - ta->cap) * sizeof *ns);
         ta->slots = ns;
         ta->cap = ncap;
     }
@@ -364,6 +401,44 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
     ob_write(o, "}", 1);
     if (s)
         c->targs[t->index].slots[depth - 1].nargs = 0;
+}
+
+/* The common complete event (a matched call without arguments, its name and thread ids
+ * already formatted), written into one reserved stretch of the buffer; everything else goes
+ * through on_close. */
+static inline __attribute__((always_inline)) void
+on_close_fast(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
+              uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+{
+    chrome *c = ctx;
+    uint64_t func = f->func;
+    uint32_t ti = t->index, name = 0;
+    if (func < c->name_direct_cap)
+        name = c->name_direct[func];
+    if (how != TK_CLOSE_MATCHED || !name || c->first || ti >= c->nids || !c->ids[ti] ||
+        (ti < c->ntargs && depth <= c->targs[ti].cap && c->targs[ti].slots[depth - 1].nargs)) {
+        on_close(ctx, t, f, depth, end, duration, self, how);
+        return;
+    }
+    size_t nlen = c->name_len[name - 1], ilen = c->ids_len[ti];
+    if (nlen + ilen > 800) {
+        on_close(ctx, t, f, depth, end, duration, self, how);
+        return;
+    }
+    outbuf *o = c->out;
+    char *p = ob_room(o, nlen + ilen + 200);
+    memcpy(p, ",\n{\"name\":", 10);
+    p += 10;
+    memcpy(p, c->name_str[name - 1], nlen);
+    p += nlen;
+    memcpy(p, ",\"ph\":\"X\",\"ts\":", 15);
+    p = put_micros_at(p + 15, to_ns(c, f->start));
+    memcpy(p, ",\"dur\":", 7);
+    p = put_micros_at(p + 7, scaled(c, duration));
+    memcpy(p, c->ids[ti], ilen);
+    p += ilen;
+    *p++ = '}';
+    o->len = (size_t)(p - o->buf);
 }
 
 static void put_payload(chrome *c, const uint8_t *data, size_t size)
@@ -450,8 +525,8 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
         ev.thread = b.thread;
         ev.pid = b.pid;
         ev.tid = b.tid;
-        size_t a = 0, x = 0;
-        for (size_t i = 0;; i++) {
+        size_t a = 0, x = 0, i = 0;
+        for (;;) {
             for (; x < b.nextra && b.extra_at[x] == i; x++) {
                 put_instant(c, &b.extra[x]);
                 st = tk_callstacks_feed(cs, &b.extra[x], err);
@@ -460,15 +535,33 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
             }
             if (i >= b.n)
                 break;
+            /* the calls up to the next event or enter with arguments: the inline loop */
+            size_t stop = b.n;
+            if (x < b.nextra && b.extra_at[x] < stop)
+                stop = b.extra_at[x];
+            if (a < b.nargs && b.arg_at[a] < stop)
+                stop = b.arg_at[a];
+            if (stop > i) {
+                tk_event_batch seg = b;
+                seg.n = stop - i;
+                seg.kind = b.kind + i;
+                seg.func = b.func + i;
+                seg.time = b.time + i;
+                st = tk_callstacks_feed_batch_with(cs, &seg, on_close_fast, c,
+                                                   TK_FEED_NO_PATHS | TK_FEED_NO_OPEN, err);
+                if (st != TK_OK)
+                    return st;
+                i = stop;
+                continue;
+            }
+            /* an enter with arguments: on_open keeps them for its close */
             ev.kind = (tk_event_kind)b.kind[i];
             ev.func = b.func[i];
             ev.time = b.time[i];
-            ev.nargs = 0;
-            if (a < b.nargs && b.arg_at[a] == i) {
-                ev.nargs = b.arg_count[a];
-                ev.args = b.arg_values + a * TK_BATCH_MAX_ARGS;
-                a++;
-            }
+            ev.nargs = b.arg_count[a];
+            ev.args = b.arg_values + a * TK_BATCH_MAX_ARGS;
+            a++;
+            i++;
             st = tk_callstacks_feed(cs, &ev, err);
             if (st != TK_OK)
                 return st;

@@ -16,8 +16,24 @@ typedef struct folded {
     int failed;
 } folded;
 
-static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
-                     uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+static void grow(folded *fo, uint32_t path)
+{
+    uint32_t ncap = fo->cap ? fo->cap : 1024;
+    while (ncap <= path)
+        ncap *= 2;
+    uint64_t *nw = tk_reallocarray(fo->w, ncap, sizeof *nw);
+    if (!nw) {
+        fo->failed = 1;
+        return;
+    }
+    memset(nw + fo->cap, 0, (size_t)(ncap - fo->cap) * sizeof *nw);
+    fo->w = nw;
+    fo->cap = ncap;
+}
+
+static inline __attribute__((always_inline)) void
+on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
+         uint64_t duration, uint64_t self, tk_close_how how)
 {
     (void)t;
     (void)depth;
@@ -25,17 +41,9 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
     (void)duration;
     folded *fo = ctx;
     if (f->path >= fo->cap) {
-        uint32_t ncap = fo->cap ? fo->cap : 1024;
-        while (ncap <= f->path)
-            ncap *= 2;
-        uint64_t *nw = tk_reallocarray(fo->w, ncap, sizeof *nw);
-        if (!nw) {
-            fo->failed = 1;
+        grow(fo, f->path);
+        if (f->path >= fo->cap)
             return;
-        }
-        memset(nw + fo->cap, 0, (size_t)(ncap - fo->cap) * sizeof *nw);
-        fo->w = nw;
-        fo->cap = ncap;
     }
     if (fo->weight == TK_FOLDED_CALLS) {
         if (how != TK_CLOSE_AT_END)
@@ -60,7 +68,7 @@ tk_status tk_export_folded(const tk_event_source *src, FILE *out, tk_folded_weig
     tk_callstacks_init(&cs, NULL, on_close, &fo);
     tk_status st = tk_callstacks_track_paths(&cs, per_thread, err);
     if (st == TK_OK)
-        st = tk_callstacks_run(&cs, src, err);
+        st = tk_callstacks_run_with(&cs, src, on_close, &fo, TK_FEED_NO_OPEN, err);
     if (st == TK_OK && fo.failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory accumulating call paths");
     uint32_t *chain = NULL;

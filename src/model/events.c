@@ -41,6 +41,8 @@ void tk_callstacks_free(tk_callstacks *cs)
     tk_free(cs->path_parent);
     tk_free(cs->path_func);
     tk_free(cs->path_is_thread);
+    tk_free(cs->memo_key);
+    tk_free(cs->memo_node);
     tk_hmap_free(&cs->path_index);
     memset(cs, 0, sizeof *cs);
 }
@@ -78,6 +80,11 @@ tk_status tk_callstacks_track_paths(tk_callstacks *cs, int per_thread, tk_error 
 {
     cs->paths = 1;
     cs->per_thread_roots = per_thread;
+    cs->memo_key = tk_malloc(sizeof *cs->memo_key << TK_PATH_MEMO_BITS);
+    cs->memo_node = tk_malloc(sizeof *cs->memo_node << TK_PATH_MEMO_BITS);
+    if (!cs->memo_key || !cs->memo_node)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory interning call paths");
+    memset(cs->memo_key, 0xff, sizeof *cs->memo_key << TK_PATH_MEMO_BITS);
     uint32_t root;
     return add_path(cs, UINT32_MAX, 0, 0, &root, err); /* TK_PATH_ROOT */
 }
@@ -103,6 +110,19 @@ static tk_status child_path(tk_callstacks *cs, uint32_t parent, uint64_t func, i
     /* add_path does not touch the map, so the slot is still valid */
     *slot = *out;
     return TK_OK;
+}
+
+tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t func,
+                                   uint32_t *out, tk_error *err)
+{
+    tk_status st = child_path(cs, parent, func, 0, out, err);
+    if (st == TK_OK) {
+        uint64_t key = (uint64_t)parent << 32 | func;
+        uint32_t slot = tk_path_memo_slot(key);
+        cs->memo_key[slot] = key;
+        cs->memo_node[slot] = *out;
+    }
+    return st;
 }
 
 tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
@@ -144,29 +164,14 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
     return t;
 }
 
-static inline __attribute__((always_inline)) void close_top(tk_callstacks *cs, tk_stack_thread *t,
-                                                          uint64_t end, tk_close_how how)
+static inline void close_top(tk_callstacks *cs, tk_stack_thread *t, uint64_t end,
+                             tk_close_how how)
 {
-    tk_frame *f = &t->frames[t->depth - 1];
-    uint64_t duration = 0;
-    if (end >= f->start)
-        duration = end - f->start;
-    else
-        t->backwards++;
-    uint64_t self = duration > f->child ? duration - f->child : 0;
-    if (cs->on_close)
-        cs->on_close(cs->ctx, t, f, t->depth, end, duration, self, how);
-    t->depth--;
-    if (t->depth > 0)
-        t->frames[t->depth - 1].child += duration;
-    if (how == TK_CLOSE_UNWOUND)
-        t->unwound++;
-    else if (how == TK_CLOSE_AT_END)
-        t->open_at_end++;
+    tk_callstacks_close_top_with(t, end, how, cs->on_close, cs->ctx);
 }
 
-static tk_status push_frame(tk_callstacks *cs, tk_stack_thread *t, const tk_event *ev,
-                            tk_error *err)
+tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_event *ev,
+                             tk_error *err)
 {
     if (t->depth == t->cap) {
         if (t->cap >= TK_STACK_MAX_DEPTH)
@@ -187,7 +192,7 @@ static tk_status push_frame(tk_callstacks *cs, tk_stack_thread *t, const tk_even
     f->path = TK_PATH_ROOT;
     if (cs->paths) {
         uint32_t parent = t->depth ? t->frames[t->depth - 1].path : t->root_path;
-        tk_status st = child_path(cs, parent, ev->func, 0, &f->path, err);
+        tk_status st = tk_callstacks_child_path(cs, parent, ev->func, &f->path, err);
         if (st != TK_OK)
             return st;
     }
@@ -210,7 +215,7 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
     switch (ev->kind) {
     case TK_EVENT_ENTER:
         t->enters++;
-        return push_frame(cs, t, ev, err);
+        return tk_callstacks_push(cs, t, ev, err);
     case TK_EVENT_EXIT:
     case TK_EVENT_TAIL_EXIT: {
         t->exits++;
@@ -235,62 +240,7 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
 
 tk_status tk_callstacks_feed_batch(tk_callstacks *cs, const tk_event_batch *b, tk_error *err)
 {
-    if (b->n == 0)
-        return TK_OK;
-    tk_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.thread = b->thread;
-    ev.pid = b->pid;
-    ev.tid = b->tid;
-    ev.time = b->time[0];
-    tk_stack_thread *t = tk_callstacks_thread(cs, &ev);
-    if (!t)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
-    uint64_t last = t->last_time;
-    for (size_t i = 0; i < b->n; i++) {
-        uint64_t time = b->time[i];
-        if (time > last)
-            last = time;
-        if (b->kind[i] == TK_EVENT_ENTER) {
-            t->enters++;
-            if (t->depth < t->cap && !cs->paths && !cs->on_open) { /* the common case, inline */
-                tk_frame *f = &t->frames[t->depth++];
-                f->func = b->func[i];
-                f->start = time;
-                f->child = 0;
-                f->path = TK_PATH_ROOT;
-                if (t->depth > t->max_depth)
-                    t->max_depth = t->depth;
-                continue;
-            }
-            ev.kind = TK_EVENT_ENTER;
-            ev.func = b->func[i];
-            ev.time = time;
-            tk_status st = push_frame(cs, t, &ev, err);
-            if (st != TK_OK)
-                return st;
-            continue;
-        }
-        t->exits++;
-        uint64_t func = b->func[i];
-        uint32_t k = t->depth;
-        if (k > 0 && t->frames[k - 1].func == func) {
-            close_top(cs, t, time, TK_CLOSE_MATCHED);
-            continue;
-        }
-        while (k > 0 && t->frames[k - 1].func != func)
-            k--;
-        if (k == 0) {
-            t->unmatched_exits++;
-            continue;
-        }
-        while (t->depth > k)
-            close_top(cs, t, time, TK_CLOSE_UNWOUND);
-        close_top(cs, t, time, TK_CLOSE_MATCHED);
-    }
-    t->events += b->n;
-    t->last_time = last;
-    return TK_OK;
+    return tk_callstacks_feed_batch_with(cs, b, cs->on_close, cs->ctx, 0, err);
 }
 
 void tk_callstacks_finish(tk_callstacks *cs)

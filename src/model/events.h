@@ -5,6 +5,7 @@
 #define TK_MODEL_EVENTS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "core/hash.h"
 #include "tracekit/events.h"
@@ -69,6 +70,8 @@ struct tk_callstacks {
     uint8_t *path_is_thread;
     uint32_t npaths, path_cap;
     tk_hmap path_index;   /* (parent << 32 | func) -> node */
+    uint64_t *memo_key;   /* a direct-mapped cache in front of path_index (UINT64_MAX = empty) */
+    uint32_t *memo_node;
     tk_stack_thread *last; /* thread of the previous event */
 };
 
@@ -92,5 +95,174 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev);
 /* Drive a whole source through the stacks and finish them (through batches when the source
  * has them). */
 tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_error *err);
+
+/* ---- the batch loop, inline --------------------------------------------------------------
+ * tk_callstacks_feed_batch_with is tk_callstacks_feed_batch with the close callback given as
+ * an argument: a consumer that passes its own static function gets the loop and the callback
+ * compiled into one (no call through a pointer per record). The pieces it needs: */
+
+/* Push a frame for the enter ev (grows the stack, interns the path, calls on_open). */
+tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_event *ev,
+                             tk_error *err);
+/* The path node of func called from parent (interned when new). Errors: TK_ERR_LIMIT,
+ * TK_ERR_NOMEM. */
+tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t func,
+                                   uint32_t *out, tk_error *err);
+
+/* Promises a caller of the _with functions can make (compile-time constants let the compiler
+ * drop the code): the stacks intern no paths / on_open is not to be called (there is none, or
+ * the caller handles what it needs). */
+#define TK_FEED_NO_PATHS 1u
+#define TK_FEED_NO_OPEN 2u
+
+#define TK_PATH_MEMO_BITS 12
+static inline uint32_t tk_path_memo_slot(uint64_t key)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - TK_PATH_MEMO_BITS));
+}
+
+static inline __attribute__((always_inline)) void
+tk_callstacks_close_top_with(tk_stack_thread *t, uint64_t end, tk_close_how how,
+                             tk_frame_closed_fn on_close, void *ctx)
+{
+    tk_frame *f = &t->frames[t->depth - 1];
+    uint64_t duration = 0;
+    if (end >= f->start)
+        duration = end - f->start;
+    else
+        t->backwards++;
+    uint64_t self = duration > f->child ? duration - f->child : 0;
+    if (on_close)
+        on_close(ctx, t, f, t->depth, end, duration, self, how);
+    t->depth--;
+    if (t->depth > 0)
+        t->frames[t->depth - 1].child += duration;
+    if (how == TK_CLOSE_UNWOUND)
+        t->unwound++;
+    else if (how == TK_CLOSE_AT_END)
+        t->open_at_end++;
+}
+
+static inline __attribute__((always_inline)) tk_status
+tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
+                              tk_frame_closed_fn on_close, void *ctx, unsigned promises,
+                              tk_error *err)
+{
+    if (b->n == 0)
+        return TK_OK;
+    tk_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.thread = b->thread;
+    ev.pid = b->pid;
+    ev.tid = b->tid;
+    ev.time = b->time[0];
+    tk_stack_thread *t = tk_callstacks_thread(cs, &ev);
+    if (!t)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    const uint8_t *kind = b->kind;
+    const uint64_t *funcs = b->func, *times = b->time;
+    uint64_t last = t->last_time, enters = 0;
+    /* the stack in locals; t->depth is stored before every call out of the loop */
+    tk_frame *frames = t->frames;
+    uint32_t depth = t->depth, cap = t->cap, max_depth = t->max_depth;
+    const int inline_push = (promises & TK_FEED_NO_OPEN) || !cs->on_open;
+    const int paths = !(promises & TK_FEED_NO_PATHS) && cs->paths;
+    tk_status st = TK_OK;
+    size_t n = b->n, i;
+    for (i = 0; i < n; i++) {
+        uint64_t time = times[i], func = funcs[i];
+        last = time > last ? time : last;
+        if (kind[i] == TK_EVENT_ENTER) {
+            enters++;
+            if (depth < cap && inline_push) { /* the common case */
+                uint32_t path = TK_PATH_ROOT;
+                if (paths) {
+                    uint32_t parent = depth ? frames[depth - 1].path : t->root_path;
+                    uint64_t key = (uint64_t)parent << 32 | func;
+                    uint32_t slot = tk_path_memo_slot(key);
+                    if (func <= UINT32_MAX >> 1 && cs->memo_key[slot] == key)
+                        path = cs->memo_node[slot];
+                    else if ((st = tk_callstacks_child_path(cs, parent, func, &path, err)) != TK_OK)
+                        break;
+                }
+                tk_frame *f = &frames[depth++];
+                f->func = func;
+                f->start = time;
+                f->child = 0;
+                f->path = path;
+                max_depth = depth > max_depth ? depth : max_depth;
+                continue;
+            }
+            ev.kind = TK_EVENT_ENTER;
+            ev.func = func;
+            ev.time = time;
+            t->depth = depth;
+            t->max_depth = max_depth;
+            st = tk_callstacks_push(cs, t, &ev, err);
+            frames = t->frames;
+            depth = t->depth;
+            cap = t->cap;
+            max_depth = t->max_depth;
+            if (st != TK_OK)
+                break;
+            continue;
+        }
+        if (depth > 0 && frames[depth - 1].func == func) { /* the common case */
+            tk_frame *f = &frames[depth - 1];
+            uint64_t duration = 0;
+            if (time >= f->start)
+                duration = time - f->start;
+            else
+                t->backwards++;
+            uint64_t self = duration > f->child ? duration - f->child : 0;
+            t->depth = depth;
+            if (on_close)
+                on_close(ctx, t, f, depth, time, duration, self, TK_CLOSE_MATCHED);
+            depth--;
+            if (depth > 0)
+                frames[depth - 1].child += duration;
+            continue;
+        }
+        uint32_t k = depth;
+        while (k > 0 && frames[k - 1].func != func)
+            k--;
+        if (k == 0) {
+            t->unmatched_exits++;
+            continue;
+        }
+        t->depth = depth;
+        while (t->depth > k)
+            tk_callstacks_close_top_with(t, time, TK_CLOSE_UNWOUND, on_close, ctx);
+        tk_callstacks_close_top_with(t, time, TK_CLOSE_MATCHED, on_close, ctx);
+        depth = t->depth;
+    }
+    t->depth = depth;
+    t->max_depth = max_depth;
+    t->enters += enters;
+    t->exits += i - enters; /* a batch holds calls only */
+    t->events += i;
+    t->last_time = last;
+    return st;
+}
+
+/* tk_callstacks_run with the close callback compiled into the batch loop (sources without
+ * batches go through tk_callstacks_run). cs must have been initialised with the same callback. */
+static inline __attribute__((always_inline)) tk_status
+tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_closed_fn on_close,
+                       void *ctx, unsigned promises, tk_error *err)
+{
+    if (!src->next_batch)
+        return tk_callstacks_run(cs, src, err);
+    tk_event_batch b;
+    tk_status st;
+    while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK)
+        if ((st = tk_callstacks_feed_batch_with(cs, &b, on_close, ctx, promises, err)) != TK_OK)
+            return st;
+    if (st != TK_END)
+        return st;
+    tk_callstacks_finish(cs);
+    return TK_OK;
+}
+
 
 #endif

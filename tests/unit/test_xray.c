@@ -1,5 +1,6 @@
 /* XRay reader on hand-built traces (versions 1, 4, 5, big-endian header, basic mode), the call
  * stacks of the events model and the latency statistics. */
+#include <math.h>
 #include <string.h>
 
 #include "tk_test.h"
@@ -312,6 +313,110 @@ static void test_latency_quantiles_and_unwinding(void)
     tk_latency_free(l);
 }
 
+/* A generated source: calls of three functions whose durations mix the 16-bit, 32-bit and
+ * 64-bit classes in different proportions, enough of them that the 16-bit ones move into the
+ * per-series histogram. */
+typedef struct gen {
+    uint64_t state, t;
+    size_t i, n;
+    int pending; /* the exit of the call just entered */
+    uint64_t func, end;
+    uint64_t *durations[3];
+    size_t count[3];
+} gen;
+
+static uint64_t gen_rand(gen *g)
+{
+    g->state = g->state * 6364136223846793005ull + 1442695040888963407ull;
+    return g->state >> 16;
+}
+
+static tk_status gen_next(void *ctx, tk_event *ev, tk_error *err)
+{
+    (void)err;
+    gen *g = ctx;
+    memset(ev, 0, sizeof *ev);
+    ev->pid = ev->tid = 1;
+    if (g->pending) {
+        g->pending = 0;
+        ev->kind = TK_EVENT_EXIT;
+        ev->func = g->func;
+        ev->time = g->end;
+        g->t = g->end + 1;
+        return TK_OK;
+    }
+    if (g->i == g->n)
+        return TK_END;
+    g->i++;
+    uint64_t r = gen_rand(g), f = r % 3, pick = (r >> 8) % 1000, d;
+    /* func 1: 99% 16-bit; func 2: 85% 16-bit, 14% 32-bit, 1% 64-bit; func 3: 50/50 */
+    uint64_t tiny = f == 0 ? 990 : f == 1 ? 850 : 500;
+    if (pick < tiny)
+        d = gen_rand(g) % 65536;
+    else if (f == 1 && pick >= 990)
+        d = (1ull << 32) + gen_rand(g) % 1000000;
+    else
+        d = 65536 + gen_rand(g) % 5000000;
+    g->func = f + 1;
+    g->end = g->t + d;
+    g->durations[f][g->count[f]++] = d;
+    g->pending = 1;
+    ev->kind = TK_EVENT_ENTER;
+    ev->func = g->func;
+    ev->time = g->t;
+    return TK_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_latency_histogram_matches_sorting(void)
+{
+    gen g;
+    memset(&g, 0, sizeof g);
+    g.state = 42;
+    g.t = 1;
+    g.n = 600000;
+    for (int f = 0; f < 3; f++)
+        g.durations[f] = malloc(g.n * sizeof(uint64_t));
+    tk_event_source src = {&g, gen_next, NULL, 1.0, "ticks", 0, NULL, NULL};
+    tk_latency *l = tk_latency_new(0);
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_latency_run(l, &src, &err) == TK_OK);
+    const tk_latency_row *rows;
+    size_t nrows;
+    TK_CHECK(tk_latency_rows(l, &rows, &nrows, &err) == TK_OK);
+    TK_CHECK_EQ_U64(nrows, 3);
+    for (size_t f = 0; f < 3 && f < nrows; f++) {
+        uint64_t *d = g.durations[f];
+        size_t n = g.count[f];
+        TK_CHECK(n > 150000); /* well beyond the switch to the histogram */
+        qsort(d, n, sizeof *d, cmp_u64);
+        uint64_t sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += d[i];
+        TK_CHECK_EQ_U64(rows[f].func, f + 1);
+        TK_CHECK_EQ_U64(rows[f].count, n);
+        TK_CHECK_EQ_U64(rows[f].sum, sum);
+        TK_CHECK_EQ_U64(rows[f].min, d[0]);
+        TK_CHECK_EQ_U64(rows[f].max, d[n - 1]);
+        TK_CHECK_EQ_U64(rows[f].median, d[n / 2]);
+        TK_CHECK_EQ_U64(rows[f].p90, d[(size_t)floor((double)n * 0.9)]);
+        TK_CHECK_EQ_U64(rows[f].p99, d[(size_t)floor((double)n * 0.99)]);
+    }
+    /* the ranks land in every class: 16-bit (func 1), 32-bit (func 2 p90, func 3), 64-bit
+     * (func 2 max) */
+    TK_CHECK(nrows == 3 && rows[0].p99 < 65536 && rows[1].p99 >= 65536 &&
+             rows[1].max >= (1ull << 32) && rows[2].median >= 65536);
+    for (int f = 0; f < 3; f++)
+        free(g.durations[f]);
+    tk_latency_free(l);
+}
+
 /* The batch fast path (tk_xray_next_calls) and the record-by-record path give the same
  * statistics on the real traces. */
 static int latency_of(const char *path, int batches, int per_thread, tk_latency_row *rows,
@@ -419,4 +524,5 @@ static void test_chrome_batches_equal_events(void)
 TK_TEST_MAIN(TK_CASE(test_batches_equal_records), TK_CASE(test_chrome_batches_equal_events), TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
              TK_CASE(test_v4_custom_event_absolute), TK_CASE(test_errors_are_located),
              TK_CASE(test_header_big_endian), TK_CASE(test_basic_mode_args),
-             TK_CASE(test_latency_quantiles_and_unwinding))
+             TK_CASE(test_latency_quantiles_and_unwinding),
+             TK_CASE(test_latency_histogram_matches_sorting))

@@ -207,6 +207,7 @@ tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, tk_diag *diag,
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
     opt.diag = diag;
     opt.file_order = 1;
+    opt.release_pages = 1; /* one pass: give finished buffers back (re-reading one stays correct) */
     tk_xray_reader *r;
     tk_status st = tk_xray_open(&r, in, &opt, err);
     if (st != TK_OK) {

@@ -35,6 +35,7 @@ struct tk_xray_reader {
     uint32_t *order; /* visiting order: indices into buffers */
     char broken_msg[160]; /* why the index stopped at the broken region */
     tk_xray_record pending; /* tk_xray_next_calls: a record of the next run (basic mode) */
+    uint64_t span_lo, span_hi; /* 2 MiB-aligned span of the last buffer released */
     int have_pending;
 
     /* iteration state */
@@ -179,6 +180,19 @@ static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b)
     }
 }
 
+/* The page cache may hold a file in folios of up to 2 MiB, and a fault maps a whole folio: the
+ * buffers of other threads around this one come in with it, and they are visited much later.
+ * So a finished buffer gives back the 2 MiB-aligned region around it (what is needed again
+ * faults back in from the page cache), which keeps the mapped part of a trace near one folio. */
+#define XRAY_RELEASE_ALIGN (2u << 20)
+
+static void release_around(tk_xray_reader *r, uint64_t from, uint64_t to)
+{
+    uint64_t lo = from & ~(uint64_t)(XRAY_RELEASE_ALIGN - 1);
+    uint64_t hi = (to + XRAY_RELEASE_ALIGN - 1) & ~(uint64_t)(XRAY_RELEASE_ALIGN - 1);
+    tk_input_release(r->in, lo, hi - lo); /* clamped to the file */
+}
+
 static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
 {
     uint32_t cap = 0;
@@ -254,9 +268,12 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         if (push_buffer(r, &cap, &b) < 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
         pos = b.end;
-        /* each peek maps the pages around it: give them back as we go */
-        if (r->release_pages && r->nbuffers % 16 == 0)
-            tk_input_release(r->in, released, pos - released), released = pos;
+        /* each peek maps the pages (or the whole large folio) around it: give them back as we
+         * go, in whole 2 MiB-aligned regions (see release_around) */
+        if (r->release_pages && r->nbuffers % 16 == 0) {
+            release_around(r, released, pos);
+            released = pos;
+        }
     }
     return TK_OK;
 }
@@ -431,8 +448,22 @@ static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
 
 static void close_buffer(tk_xray_reader *r)
 {
-    if (r->release_pages && r->cur && !r->cur->broken)
+    if (r->release_pages && r->cur && !r->cur->broken) {
+        /* the buffer itself, and the 2 MiB-aligned span of the previous buffer where it is not
+         * the span of this one: what a fault may have mapped is within the span of a visited
+         * buffer, and the data ahead in this span is not faulted in again */
+        const uint64_t m = XRAY_RELEASE_ALIGN - 1;
+        uint64_t lo = r->cur->start & ~m, hi = (r->cur->end + m) & ~m;
         tk_input_release(r->in, r->cur->start, r->cur->end - r->cur->start);
+        if (r->span_lo < lo)
+            tk_input_release(r->in, r->span_lo, (r->span_hi < lo ? r->span_hi : lo) - r->span_lo);
+        if (r->span_hi > hi) {
+            uint64_t from = r->span_lo > hi ? r->span_lo : hi;
+            tk_input_release(r->in, from, r->span_hi - from);
+        }
+        r->span_lo = lo;
+        r->span_hi = hi;
+    }
     r->in_buffer = 0;
     r->cur = NULL;
 }
@@ -690,6 +721,40 @@ static inline void calls_add_args(tk_xray_calls *c, const uint64_t *args, uint32
     c->nargs++;
 }
 
+/* Function records Enter, Exit and TailExit from p into c->kind/func/tsc[i..stop): stops before
+ * a metadata record, an EnterArgs or an unknown kind (the caller handles those). Returns the
+ * index reached. One body per byte order so that the loads need no test. */
+#define DEFINE_CALLS_RUN(name, BE, OTHER)                                                  \
+    static inline size_t name(tk_xray_calls *c, const uint8_t *p, size_t i, size_t stop,  \
+                              uint64_t *basep, uint32_t *topp)                             \
+    {                                                                                      \
+        uint8_t *kind = c->kind;                                                           \
+        uint64_t *func = c->func, *tsc = c->tsc;                                           \
+        uint64_t base = *basep;                                                            \
+        uint32_t top = *topp;                                                              \
+        for (; i < stop; i++, p += XRAY_FUNCTION_RECORD_SIZE) {                            \
+            uint32_t w = xray_u32(p, BE);                                                  \
+            if (OTHER(p, w)) /* metadata, EnterArgs or an unknown kind */                  \
+                break;                                                                     \
+            base += xray_u32(p + 4, BE);                                                   \
+            uint32_t id = w >> 4;                                                          \
+            kind[i] = (uint8_t)((w >> 1) & 7);                                             \
+            func[i] = id;                                                                  \
+            tsc[i] = base;                                                                 \
+            top = id - 1u > top ? id - 1u : top; /* id 0 wraps to the top */               \
+        }                                                                                  \
+        *basep = base;                                                                     \
+        *topp = top;                                                                       \
+        return i;                                                                          \
+    }
+
+/* Records are told apart by bit 0 of their first byte (in both byte orders); function kinds
+ * 0-2 are the plain calls. Little-endian: the low 4 bits of the word are 0, 2 or 4 (mask 0x15). */
+#define OTHER_LE(p, w) (!((0x15u >> ((w) & 0xf)) & 1))
+#define OTHER_BE(p, w) (((p)[0] & 1) || (((w) >> 1) & 7) > TK_XRAY_TAIL_EXIT)
+DEFINE_CALLS_RUN(calls_run_le, 0, OTHER_LE)
+DEFINE_CALLS_RUN(calls_run_be, 1, OTHER_BE)
+
 tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
 {
     c->n = c->nargs = c->nevents = 0;
@@ -714,18 +779,32 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
                 c->tid = r->tid;
                 c->pid = r->pid;
             }
-            while (c->n < c->cap && pos < end && end - pos >= XRAY_FUNCTION_RECORD_SIZE &&
-                   !(d[pos] & 1)) {
+            for (;;) {
+                /* The tight loop: no bounds check per record, one branch on the first byte. */
+                size_t room = c->cap - c->n;
+                uint64_t whole = (end - pos) / XRAY_FUNCTION_RECORD_SIZE;
+                size_t lim = whole < room ? (size_t)whole : room;
+                size_t i = c->n, stop = c->n + lim;
+                const uint8_t *p = d + pos;
+                if (!be)
+                    i = calls_run_le(c, p, i, stop, &base, &top);
+                else
+                    i = calls_run_be(c, p, i, stop, &base, &top);
+                pos += (uint64_t)(i - c->n) * XRAY_FUNCTION_RECORD_SIZE;
+                c->n = i;
+                if (i == stop || pos >= end || (d[pos] & 1))
+                    break;
                 uint32_t w = xray_u32(d + pos, be);
                 unsigned fk = (w >> 1) & 7;
-                if (fk > 3)
-                    break; /* the slow path reports it */
-                if (fk == TK_XRAY_ENTER_ARGS && want_args && c->nargs == c->arg_cap)
+                if (fk != TK_XRAY_ENTER_ARGS)
+                    break; /* an unknown kind: the slow path reports it */
+                /* EnterArgs: the call, then its CallArgument records */
+                if (want_args && c->nargs == c->arg_cap)
                     break; /* no room for its arguments: next run */
                 base += xray_u32(d + pos + 4, be);
                 calls_add(c, fk, w >> 4, base, &top);
                 pos += XRAY_FUNCTION_RECORD_SIZE;
-                if (fk == TK_XRAY_ENTER_ARGS && want_args) {
+                if (want_args) {
                     uint64_t args[TK_XRAY_MAX_ARGS];
                     uint32_t na = 0;
                     while (na < TK_XRAY_MAX_ARGS && end - pos >= XRAY_METADATA_RECORD_SIZE &&
