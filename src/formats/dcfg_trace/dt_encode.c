@@ -60,21 +60,24 @@ static int sb_printf(strbuf *b, const char *fmt, ...) {
     return sb_add(b, tmp, (size_t)n);
 }
 
-/* Symbols of the transition tables: (current edge, path of 1..K next edges).
- * Keys are stored with a fixed stride: x, n, e[0..K). Open addressing over
- * symbol indexes. */
+/* Symbols of the transition tables: (current edge, path of 1..n next edges).
+ * Keys are variable-length records x, n, e[0..n) in one array (koff[s] is
+ * where symbol s's record starts). Open addressing over symbol indexes. */
 #define DT_MAX_PATH 8
 
 typedef struct sym_map {
-    uint32_t *keys;     /* stride words per symbol */
+    uint32_t *keys;     /* key records */
+    size_t nkeys, cap_keys;
+    size_t *koff;       /* record offset of each symbol */
     uint64_t *counts;
     uint32_t *code;     /* right-aligned code bits, after start() */
     uint8_t *len;       /* code length */
     size_t n, cap;
     uint32_t *slots;    /* symbol index + 1, 0 = empty */
     size_t nslots;
-    unsigned stride;
 } sym_map;
+
+static inline const uint32_t *sm_key(const sym_map *m, size_t s) { return m->keys + m->koff[s]; }
 
 static inline uint64_t sym_hash(uint32_t x, const uint32_t *e, unsigned n) {
     uint64_t h = (uint64_t)x * 0x9e3779b97f4a7c15ULL + n;
@@ -84,7 +87,7 @@ static inline uint64_t sym_hash(uint32_t x, const uint32_t *e, unsigned n) {
 }
 
 static inline int sym_equal(const sym_map *m, size_t s, uint32_t x, const uint32_t *e, unsigned n) {
-    const uint32_t *k = m->keys + s * m->stride;
+    const uint32_t *k = sm_key(m, s);
     if (k[0] != x || k[1] != n)
         return 0;
     for (unsigned i = 0; i < n; i++)
@@ -110,7 +113,7 @@ static int sm_rehash(sym_map *m, size_t nslots) {
     if (!slots)
         return -1;
     for (size_t s = 0; s < m->n; s++) {
-        const uint32_t *k = m->keys + s * m->stride;
+        const uint32_t *k = sm_key(m, s);
         size_t j = sym_hash(k[0], k + 2, k[1]) & (nslots - 1);
         while (slots[j])
             j = (j + 1) & (nslots - 1);
@@ -122,6 +125,42 @@ static int sm_rehash(sym_map *m, size_t nslots) {
     return 0;
 }
 
+/* Append a new symbol (x, e[0..n)) with count 0 without indexing it; its
+ * index in *out. */
+static int sm_append(sym_map *m, uint32_t x, const uint32_t *e, unsigned n, size_t *out) {
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        size_t *koff = tk_realloc(m->koff, cap * sizeof *koff);
+        if (!koff)
+            return -1;
+        m->koff = koff;
+        uint64_t *counts = tk_realloc(m->counts, cap * sizeof *counts);
+        if (!counts)
+            return -1;
+        m->counts = counts;
+        m->cap = cap;
+    }
+    if (m->nkeys + 2 + n > m->cap_keys) {
+        size_t cap = m->cap_keys ? m->cap_keys : 1024;
+        while (cap < m->nkeys + 2 + n)
+            cap *= 2;
+        uint32_t *keys = tk_realloc(m->keys, cap * sizeof *keys);
+        if (!keys)
+            return -1;
+        m->keys = keys;
+        m->cap_keys = cap;
+    }
+    uint32_t *k = m->keys + m->nkeys;
+    k[0] = x;
+    k[1] = n;
+    memcpy(k + 2, e, n * sizeof *e);
+    m->koff[m->n] = m->nkeys;
+    m->nkeys += 2 + n;
+    m->counts[m->n] = 0;
+    *out = m->n++;
+    return 0;
+}
+
 /* Count one occurrence of (x, e[0..n)). */
 static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
     size_t s = sm_find(m, x, e, n);
@@ -129,36 +168,21 @@ static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
         m->counts[s]++;
         return 0;
     }
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 256;
-        uint32_t *keys = tk_realloc(m->keys, cap * m->stride * sizeof *keys);
-        if (!keys)
-            return -1;
-        m->keys = keys;
-        uint64_t *counts = tk_realloc(m->counts, cap * sizeof *counts);
-        if (!counts)
-            return -1;
-        m->counts = counts;
-        m->cap = cap;
-    }
     if ((m->n + 1) * 2 > m->nslots && sm_rehash(m, m->nslots ? m->nslots * 2 : 512))
         return -1;
-    uint32_t *k = m->keys + m->n * m->stride;
-    memset(k, 0, m->stride * sizeof *k);
-    k[0] = x;
-    k[1] = n;
-    memcpy(k + 2, e, n * sizeof *e);
-    m->counts[m->n] = 1;
+    if (sm_append(m, x, e, n, &s))
+        return -1;
+    m->counts[s] = 1;
     size_t j = sym_hash(x, e, n) & (m->nslots - 1);
     while (m->slots[j])
         j = (j + 1) & (m->nslots - 1);
-    m->slots[j] = (uint32_t)m->n + 1;
-    m->n++;
+    m->slots[j] = (uint32_t)s + 1;
     return 0;
 }
 
 static void sm_free(sym_map *m) {
     tk_free(m->keys);
+    tk_free(m->koff);
     tk_free(m->counts);
     tk_free(m->code);
     tk_free(m->len);
@@ -298,8 +322,6 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
         memset(p, 0, sizeof *p);
         p->pid = pid;
         p->first_group = e->ngroups;
-        p->syms.stride = 2 + e->path_len;
-        p->single.stride = 3;
         p->path_len = e->path_len;
     }
     if (grow((void **)&e->groups, &e->cap_groups, e->ngroups + 1, sizeof *e->groups))
@@ -376,7 +398,7 @@ typedef struct sym {
 static const sym_map *order_map;
 
 static int cmp_path(size_t a, size_t b) {
-    const uint32_t *x = order_map->keys + a * order_map->stride, *y = order_map->keys + b * order_map->stride;
+    const uint32_t *x = sm_key(order_map, a), *y = sm_key(order_map, b);
     unsigned n = x[1] < y[1] ? x[1] : y[1];
     for (unsigned i = 0; i < n; i++)
         if (x[2 + i] != y[2 + i])
@@ -401,7 +423,7 @@ static int cmp_len_path(const void *a, const void *b) {
 /* Symbols sorted by (current edge, path): the table's row order. */
 static int cmp_row(const void *a, const void *b) {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    uint32_t cx = order_map->keys[x * order_map->stride], cy = order_map->keys[y * order_map->stride];
+    uint32_t cx = sm_key(order_map, x)[0], cy = sm_key(order_map, y)[0];
     if (cx != cy)
         return cx < cy ? -1 : 1;
     return cmp_path(x, y);
@@ -463,7 +485,7 @@ static unsigned digits(uint64_t v);
 static uint64_t estimate_size(const sym_map *m) {
     uint64_t bits = 0, text = 0;
     for (size_t i = 0; i < m->n; i++) {
-        const uint32_t *k = m->keys + i * m->stride;
+        const uint32_t *k = sm_key(m, i);
         bits += m->counts[i] * m->len[i];
         text += 16 + digits(k[0]) + m->len[i];
         for (unsigned j = 0; j < k[1]; j++)
@@ -489,9 +511,9 @@ static tk_status build_codes(sym_map *m, tk_error *err) {
     tk_status st = TK_OK;
     order_map = m;
     for (size_t i = 0; i < m->n;) {
-        uint32_t cur = m->keys[order[i] * m->stride];
+        uint32_t cur = sm_key(m, order[i])[0];
         size_t j = i;
-        while (j < m->n && m->keys[order[j] * m->stride] == cur)
+        while (j < m->n && sm_key(m, order[j])[0] == cur)
             j++;
         size_t n = j - i;
         if (n > cap) {
@@ -920,7 +942,7 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
     }
     for (size_t i = 0; i < m->n; i++) {
         size_t s = ks[i];
-        const uint32_t *key = m->keys + s * m->stride;
+        const uint32_t *key = sm_key(m, s);
         char code[40];
         unsigned len = m->len[s];
         for (unsigned b = 0; b < len; b++)
