@@ -16,6 +16,7 @@
 
 #include "core/alloc.h"
 #include "dt_internal.h"
+#include "dt_phrase.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -63,8 +64,6 @@ static int sb_printf(strbuf *b, const char *fmt, ...) {
 /* Symbols of the transition tables: (current edge, path of 1..n next edges).
  * Keys are variable-length records x, n, e[0..n) in one array (koff[s] is
  * where symbol s's record starts). Open addressing over symbol indexes. */
-#define DT_MAX_PATH 8
-
 typedef struct sym_map {
     uint32_t *keys;     /* key records */
     size_t nkeys, cap_keys;
@@ -161,11 +160,13 @@ static int sm_append(sym_map *m, uint32_t x, const uint32_t *e, unsigned n, size
     return 0;
 }
 
-/* Count one occurrence of (x, e[0..n)). */
-static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
+/* Count one occurrence of (x, e[0..n)); its index in *out when out is set. */
+static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n, size_t *out) {
     size_t s = sm_find(m, x, e, n);
     if (s != SIZE_MAX) {
         m->counts[s]++;
+        if (out)
+            *out = s;
         return 0;
     }
     if ((m->n + 1) * 2 > m->nslots && sm_rehash(m, m->nslots ? m->nslots * 2 : 512))
@@ -177,6 +178,8 @@ static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
     while (m->slots[j])
         j = (j + 1) & (m->nslots - 1);
     m->slots[j] = (uint32_t)s + 1;
+    if (out)
+        *out = s;
     return 0;
 }
 
@@ -197,9 +200,14 @@ typedef struct enc_thread {
 
 typedef struct enc_process {
     uint64_t pid;
-    sym_map syms;       /* symbols of the parse with path_len edges per transition */
-    sym_map single;     /* when path_len > 1: the symbols of the one-edge parse */
-    unsigned path_len;  /* chosen at start(): the parse with the smaller estimate */
+    sym_map syms;       /* symbols of the parse (phrases, or one edge per transition) */
+    sym_map single;     /* with phrases: the symbols of the one-edge parse */
+    int phrases;        /* multi-edge rows; start() keeps them when estimated smaller */
+    int ph_ready;       /* the phrases are chosen (pass 1) */
+    dt_phrases ph;
+    /* recent one-edge transitions of the one-edge parse (direct-mapped):
+     * (previous edge, edge) -> symbol + 1 */
+    uint32_t single_prev[4096], single_edge[4096], single_sym[4096];
     size_t first_group, ngroups;  /* threads, in order */
 } enc_process;
 
@@ -209,8 +217,15 @@ struct tk_dcfg_trace_encoder {
     size_t nprocs, cap_procs;
     enc_thread *groups;           /* (pid, tid) in the order observed */
     size_t ngroups, cap_groups;
-    unsigned path_len;            /* K: edges per transition tried in pass 1 (1, or more) */
-    /* pass 1, path_len > 1: the one-edge parse runs alongside */
+    int phrases;                  /* multi-edge rows tried (level >= 7, not compat) */
+    /* pass 1, phrases: the sample of the process being sampled, in segments
+     * (one per thread), and the one-edge parse running alongside */
+    int sampling;
+    uint32_t *sample;
+    size_t nsample, cap_sample;
+    size_t *sseg;                 /* segment starts, plus room for the end */
+    size_t nsseg, cap_sseg;
+    size_t sample_group;          /* group of the last segment */
     int s_open;
     uint32_t s_prev;
     uint64_t s_edges, s_instrs;
@@ -253,7 +268,7 @@ tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
         tk_free(e);
         return tk_error_set(err, TK_ERR_ARG, "level %d out of range 0..9", level);
     }
-    e->path_len = e->opt.level >= 7 && !e->opt.compat_intel ? 4 : 1;
+    e->phrases = e->opt.level >= 7 && !e->opt.compat_intel;
     *out = e;
     return TK_OK;
 }
@@ -264,8 +279,11 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
     for (size_t i = 0; i < e->nprocs; i++) {
         sm_free(&e->procs[i].syms);
         sm_free(&e->procs[i].single);
+        dt_phrases_free(&e->procs[i].ph);
     }
     tk_free(e->pend);
+    tk_free(e->sample);
+    tk_free(e->sseg);
     tk_free(e->procs);
     tk_free(e->groups);
     tk_free(e->rows.p);
@@ -322,7 +340,7 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
         memset(p, 0, sizeof *p);
         p->pid = pid;
         p->first_group = e->ngroups;
-        p->path_len = e->path_len;
+        p->phrases = e->phrases;
     }
     if (grow((void **)&e->groups, &e->cap_groups, e->ngroups + 1, sizeof *e->groups))
         return nomem(err);
@@ -358,8 +376,17 @@ static tk_status observe_single(tk_dcfg_trace_encoder *e, const uint32_t *edges,
             e->s_edges = 1;
             e->s_instrs = 0;
         } else {
-            if (sm_add(&P->single, e->s_prev, &x, 1))
-                return nomem(err);
+            unsigned slot = ((e->s_prev * 0x9e3779b1u) ^ (x * 0x85ebca6bu)) >> 20;
+            if (P->single_prev[slot] == e->s_prev && P->single_edge[slot] == x && P->single_sym[slot]) {
+                P->single.counts[P->single_sym[slot] - 1]++;
+            } else {
+                size_t sidx;
+                if (sm_add(&P->single, e->s_prev, &x, 1, &sidx))
+                    return nomem(err);
+                P->single_prev[slot] = e->s_prev;
+                P->single_edge[slot] = x;
+                P->single_sym[slot] = (uint32_t)sidx + 1;
+            }
             e->s_edges++;
         }
         if (o->source_instrs)
@@ -372,16 +399,86 @@ static tk_status observe_single(tk_dcfg_trace_encoder *e, const uint32_t *edges,
     return TK_OK;
 }
 
-/* Pass 1: the same parse as pass 2 (chunks and transitions of path_len
- * edges), counting the symbols, so the codes fit the transitions written. */
+/* Phrases are chosen from the first DT_SAMPLE_EDGES edges of each process. */
+#define DT_SAMPLE_EDGES ((size_t)1 << 22)
+
+/* The sample of the last process is complete: choose its phrases, then
+ * parse the sample (counting symbols) as if it had just been observed. */
+static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err) {
+    enc_process *P = &e->procs[e->nprocs - 1];
+    e->sampling = 0;
+    P->ph_ready = 1;
+    if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 1, sizeof *e->sseg))
+        return nomem(err);
+    e->sseg[e->nsseg] = e->nsample;
+    /* Thresholds grow with the sample: a row costs about 6 characters per
+     * edge in the table, so only sequences that recur often enough to pay
+     * for it become rows (tuned on bench/dcfg_trace.sh: 10 M and 100 M edges). */
+    dt_phrase_params prm = {4, 256, 32};
+    if (e->nsample / 32768 > prm.min_count)
+        prm.min_count = (unsigned)(e->nsample / 32768);
+    if (e->nsample / 65536 > prm.min_uses)
+        prm.min_uses = (unsigned)(e->nsample / 65536);
+    if (dt_phrases_select(&P->ph, e->sample, e->sseg, e->nsseg, &prm))
+        return nomem(err);
+    tk_status st = TK_OK;
+    for (size_t s = 0; s < e->nsseg && st == TK_OK; s++) {
+        if (s > 0) {
+            /* the previous segment's thread is complete */
+            if ((st = parse(e, 1, err)) != TK_OK)
+                break;
+            e->chunk_open = 0;
+        }
+        st = append_pending(e, e->sample + e->sseg[s], e->sseg[s + 1] - e->sseg[s], err);
+        if (st == TK_OK)
+            st = parse(e, 0, err);
+    }
+    e->nsample = 0;
+    e->nsseg = 0;
+    return st;
+}
+
+/* Pass 1: the same parse as pass 2 (chunks and transitions), counting the
+ * symbols, so the codes fit the transitions written. With phrases, the
+ * first edges of each process are only kept until the phrases are chosen. */
 tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                         const uint32_t *edges, size_t n, tk_error *err) {
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "observe() after start()");
-    tk_status st = observe_group(e, pid, tid, err);
-    if (st != TK_OK || (st = append_pending(e, edges, n, err)) != TK_OK)
+    tk_status st;
+    if (e->sampling && e->procs[e->nprocs - 1].pid != pid && (st = finish_sample(e, err)) != TK_OK)
         return st;
-    if (e->path_len > 1 && (st = observe_single(e, edges, n, err)) != TK_OK)
+    if ((st = observe_group(e, pid, tid, err)) != TK_OK)
+        return st;
+    enc_process *P = &e->procs[e->nprocs - 1];
+    if (P->phrases) {
+        if ((st = observe_single(e, edges, n, err)) != TK_OK)
+            return st;
+        if (!P->ph_ready) {
+            for (size_t i = 0; i < n; i++)
+                if (edges[i] == 0)
+                    return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
+            if (!e->sampling || e->sample_group != e->ngroups - 1) {
+                if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 2, sizeof *e->sseg))
+                    return nomem(err);
+                e->sseg[e->nsseg++] = e->nsample;
+                e->sample_group = e->ngroups - 1;
+                e->sampling = 1;
+            }
+            size_t take = DT_SAMPLE_EDGES - e->nsample < n ? DT_SAMPLE_EDGES - e->nsample : n;
+            if (grow((void **)&e->sample, &e->cap_sample, e->nsample + take, sizeof *e->sample))
+                return nomem(err);
+            memcpy(e->sample + e->nsample, edges, take * sizeof *edges);
+            e->nsample += take;
+            if (e->nsample < DT_SAMPLE_EDGES)
+                return TK_OK;
+            if ((st = finish_sample(e, err)) != TK_OK)
+                return st;
+            edges += take;
+            n -= take;
+        }
+    }
+    if ((st = append_pending(e, edges, n, err)) != TK_OK)
         return st;
     return parse(e, 0, err);
 }
@@ -577,6 +674,11 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
                                       void *ctx, tk_error *err) {
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "start() called twice");
+    if (e->sampling) {
+        tk_status st = finish_sample(e, err);
+        if (st != TK_OK)
+            return st;
+    }
     if (e->ngroups > 0) {
         tk_status st = parse(e, 1, err);
         if (st != TK_OK)
@@ -590,7 +692,7 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
         tk_status st = build_codes(&P->syms, err);
         if (st != TK_OK)
             return st;
-        if (P->path_len > 1) {
+        if (P->phrases) {
             /* keep the multi-edge parse only when it is estimated smaller */
             if ((st = build_codes(&P->single, err)) != TK_OK)
                 return st;
@@ -598,7 +700,8 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
                 sm_free(&P->syms);
                 P->syms = P->single;
                 memset(&P->single, 0, sizeof P->single);
-                P->path_len = 1;
+                P->phrases = 0;
+                dt_phrases_free(&P->ph);
             } else {
                 sm_free(&P->single);
                 memset(&P->single, 0, sizeof P->single);
@@ -1031,8 +1134,10 @@ static inline tk_status put_bits(tk_dcfg_trace_encoder *e, uint32_t code, unsign
 }
 
 /* The parse shared by both passes: a chunk starts with its FIRST_EDGE_ID,
- * then each transition takes the next path_len edges (fewer at the end of
- * the thread); a chunk closes after the transition that brings it to
+ * then each transition takes the next edge, or with phrases the longest
+ * phrase from the current edge that the next edges start with (greedy,
+ * looking at most max_depth edges ahead, so the parse does not depend on how
+ * the edges are handed in); a chunk closes after the transition that brings it to
  * chunk_instrs instructions or chunk_edges EDGE_COUNT. Pass 1 counts the
  * symbols, pass 2 writes their codes. final: the thread has no more edges. */
 static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
@@ -1054,15 +1159,34 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
             e->nacc = 0;
         } else {
             size_t avail = e->npend - i;
-            if (avail < P->path_len && !final)
-                break;
-            unsigned k = avail < P->path_len ? (unsigned)avail : P->path_len;
             const uint32_t *path = e->pend + i;
-            if (e->pass == 0) {
-                if (sm_add(m, e->prev, path, k))
+            unsigned k = 1;
+            size_t sidx = SIZE_MAX;
+            if (P->phrases) {
+                if (avail < P->ph.max_depth && !final)
+                    break;
+                uint32_t node = dt_phrases_match(&P->ph, e->prev, path, avail, e->pass == 0, &k);
+                if (node != DT_PHRASE_NONE) {
+                    uint32_t *slot = &P->ph.nodes[node].sym;
+                    if (*slot == DT_PHRASE_NONE && e->pass == 0) {
+                        if (sm_append(m, e->prev, path, k, &sidx) || sidx >= DT_PHRASE_NONE)
+                            return nomem(err);
+                        *slot = (uint32_t)sidx;
+                    }
+                    if (*slot != DT_PHRASE_NONE)
+                        sidx = *slot;
+                } else if (e->pass == 0) {
+                    return nomem(err);
+                }
+                if (e->pass == 0)
+                    m->counts[sidx]++;
+            } else if (e->pass == 0) {
+                if (sm_add(m, e->prev, path, 1, NULL))
                     return nomem(err);
             } else {
-                size_t sidx = sm_find(m, e->prev, path, k);
+                sidx = sm_find(m, e->prev, path, 1);
+            }
+            if (e->pass == 1) {
                 if (sidx == SIZE_MAX)
                     return tk_error_set(err, TK_ERR_ARG,
                                         "encode(): edge %u after edge %u was not seen in pass 1",
