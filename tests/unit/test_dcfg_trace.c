@@ -441,6 +441,20 @@ static void test_multi_edge_transitions(void) {
     free(e);
 }
 
+static void test_zero_bit_chunks_stay_readable(void) {
+    /* a loop of three edges, every transition a sole successor (""): with no
+     * chunk limit the encoder still cuts chunks so that no chunk has more
+     * zero-bit transitions in a row than the decoder accepts */
+    size_t n = (size_t)TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1000;
+    uint32_t *e = malloc(n * sizeof *e);
+    for (size_t k = 0; k < n; k++)
+        e[k] = (uint32_t)(1 + k % 3);
+    seq s = {5, 1, e, n};
+    uint64_t counted = round_trip(&s, 1, 5, 0, 0);
+    TK_CHECK_EQ_U64(counted, n);
+    free(e);
+}
+
 static void test_long_codes_and_length_limit(void) {
     /* one edge with 600 successors of geometric frequencies: Huffman lengths
      * beyond 32 bits are limited, and codes longer than one lookup level
@@ -473,4 +487,4 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_multi_edge_transitions),
-             TK_CASE(test_long_codes_and_length_limit))
+             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit))

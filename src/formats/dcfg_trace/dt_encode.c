@@ -393,7 +393,8 @@ static tk_status observe_single(tk_dcfg_trace_encoder *e, const uint32_t *edges,
             e->s_instrs += o->source_instrs(o->ctx, P->pid, x);
         e->s_prev = x;
         if ((o->chunk_instrs && e->s_instrs >= o->chunk_instrs) ||
-            (o->chunk_edges && e->s_edges >= o->chunk_edges))
+            (o->chunk_edges && e->s_edges >= o->chunk_edges) ||
+            e->s_edges > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN)  /* as parse() */
             e->s_open = 0;
     }
     return TK_OK;
@@ -1208,8 +1209,11 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
             e->prev = path[k - 1];
             i += k;
         }
+        /* a chunk never holds more transitions than a reader accepts in a row
+         * without bits (a periodic trace may code as a cycle of "" codes) */
         if ((o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
-            (o->chunk_edges && e->chunk_edges >= o->chunk_edges)) {
+            (o->chunk_edges && e->chunk_edges >= o->chunk_edges) ||
+            e->chunk_edges > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN) {
             if (e->pass == 0)
                 e->chunk_open = 0;
             else if ((st = close_chunk(e, err)) != TK_OK)
