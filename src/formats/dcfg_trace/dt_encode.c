@@ -488,15 +488,13 @@ tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, 
 
 typedef struct sym {
     uint64_t weight;
-    size_t index;    /* symbol index in the map */
+    size_t index;          /* symbol index in the map */
+    const uint32_t *key;   /* its key record */
     uint8_t len;
 } sym;
 
 /* Symbol order for canonical codes and table rows: by path (n, then edges). */
-static const sym_map *order_map;
-
-static int cmp_path(size_t a, size_t b) {
-    const uint32_t *x = sm_key(order_map, a), *y = sm_key(order_map, b);
+static int cmp_path(const uint32_t *x, const uint32_t *y) {
     unsigned n = x[1] < y[1] ? x[1] : y[1];
     for (unsigned i = 0; i < n; i++)
         if (x[2 + i] != y[2 + i])
@@ -508,22 +506,26 @@ static int cmp_weight(const void *a, const void *b) {
     const sym *x = a, *y = b;
     if (x->weight != y->weight)
         return x->weight < y->weight ? -1 : 1;
-    return cmp_path(x->index, y->index);
+    return cmp_path(x->key, y->key);
 }
 
 static int cmp_len_path(const void *a, const void *b) {
     const sym *x = a, *y = b;
     if (x->len != y->len)
         return x->len < y->len ? -1 : 1;
-    return cmp_path(x->index, y->index);
+    return cmp_path(x->key, y->key);
 }
 
 /* Symbols sorted by (current edge, path): the table's row order. */
+typedef struct row_ref {
+    const uint32_t *key;
+    size_t index;
+} row_ref;
+
 static int cmp_row(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    uint32_t cx = sm_key(order_map, x)[0], cy = sm_key(order_map, y)[0];
-    if (cx != cy)
-        return cx < cy ? -1 : 1;
+    const uint32_t *x = ((const row_ref *)a)->key, *y = ((const row_ref *)b)->key;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
     return cmp_path(x, y);
 }
 
@@ -568,12 +570,18 @@ static unsigned huffman_lengths(sym *s, size_t n, uint64_t *w, size_t *parent) {
 /* Sorted row order of the process's symbols (caller frees). */
 static size_t *row_order(const sym_map *m) {
     size_t *order = tk_malloc((m->n ? m->n : 1) * sizeof *order);
-    if (!order)
+    row_ref *refs = tk_malloc((m->n ? m->n : 1) * sizeof *refs);
+    if (!order || !refs) {
+        tk_free(order);
+        tk_free(refs);
         return NULL;
+    }
     for (size_t i = 0; i < m->n; i++)
-        order[i] = i;
-    order_map = m;
-    qsort(order, m->n, sizeof *order, cmp_row);
+        refs[i] = (row_ref){sm_key(m, i), i};
+    qsort(refs, m->n, sizeof *refs, cmp_row);
+    for (size_t i = 0; i < m->n; i++)
+        order[i] = refs[i].index;
+    tk_free(refs);
     return order;
 }
 
@@ -607,7 +615,6 @@ static tk_status build_codes(sym_map *m, tk_error *err) {
     size_t *parent = NULL;
     size_t cap = 0;
     tk_status st = TK_OK;
-    order_map = m;
     for (size_t i = 0; i < m->n;) {
         uint32_t cur = sm_key(m, order[i])[0];
         size_t j = i;
@@ -628,7 +635,7 @@ static tk_status build_codes(sym_map *m, tk_error *err) {
             }
         }
         for (size_t a = 0; a < n; a++)
-            syms[a] = (sym){m->counts[order[i + a]], order[i + a], 0};
+            syms[a] = (sym){m->counts[order[i + a]], order[i + a], sm_key(m, order[i + a]), 0};
         /* length-limit to 32 bits by flattening the weights until it fits */
         for (;;) {
             qsort(syms, n, sizeof *syms, cmp_weight);
