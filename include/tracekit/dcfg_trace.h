@@ -202,10 +202,12 @@ typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
 
 typedef struct tk_dcfg_trace_encode_options {
     int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary,
-                               7-9 also multi-edge rows (4-edge paths) when they are smaller */
+                               7-9 also multi-edge rows (variable-length paths chosen from
+                               the first 4 Mi edges of each process) when estimated smaller */
     int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
     uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
-    uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit) */
+    uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit; a
+                               chunk never exceeds TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1) */
     /* NUM_INSTRS of the source block of an edge (for INSTR_COUNT and
      * PRECEDING_INSTR_COUNT); NULL writes 0 for both. */
     uint64_t (*source_instrs)(void *ctx, uint64_t pid, uint32_t edge);
