@@ -151,6 +151,11 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
     return d->w.failed;
 }
 
+static const char digits2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 /* --what edges on the decoding threads: "PID THREAD EDGE" lines of a chunk. */
 static int render_edges(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
                         tk_dcfg_trace_text *out) {
@@ -170,22 +175,37 @@ static int render_edges(const void *ctx, size_t chunk, const uint32_t *edges, si
     }
     char head[48];
     int hl = snprintf(head, sizeof head, "%llu %llu ", (unsigned long long)pid, (unsigned long long)tid);
-    if (hl < 0 || (size_t)hl >= sizeof head || tk_dcfg_trace_text_reserve(out, n * ((size_t)hl + 11)))
+    /* fixed-size copies (no library call per line): room for 48 bytes past the end */
+    if (hl < 0 || (size_t)hl >= sizeof head ||
+        tk_dcfg_trace_text_reserve(out, n * ((size_t)hl + 11) + sizeof head))
         return 1;
     char *p = out->data + out->len;
     for (size_t i = 0; i < n; i++) {
-        memcpy(p, head, (size_t)hl);
+        if (hl <= 16)
+            memcpy(p, head, 16);
+        else
+            memcpy(p, head, sizeof head);
         p += hl;
-        char tmp[10];
-        unsigned k = 0;
+        /* decimal, two digits at a time, right to left */
         uint32_t v = edges[i];
-        do {
-            tmp[k++] = (char)('0' + v % 10);
-            v /= 10;
-        } while (v);
-        while (k)
-            *p++ = tmp[--k];
-        *p++ = '\n';
+        unsigned d = 1;
+        for (uint32_t x = v; x >= 10; x /= 10)
+            d++;
+        char *q = p + d;
+        *q = '\n';
+        while (v >= 100) {
+            unsigned r = v % 100;
+            v /= 100;
+            *--q = digits2[2 * r + 1];
+            *--q = digits2[2 * r];
+        }
+        if (v >= 10) {
+            *--q = digits2[2 * v + 1];
+            *--q = digits2[2 * v];
+        } else {
+            *--q = (char)('0' + v);
+        }
+        p += d + 1;
     }
     out->len = (size_t)(p - out->data);
     return 0;
