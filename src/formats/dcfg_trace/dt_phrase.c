@@ -120,8 +120,15 @@ typedef struct pair_map {
 } pair_map;
 
 static void pm_clear(pair_map *m) {
-    if (m->cap)
+    if (m->cap > 4096 && m->n * 8 < m->cap) {
+        /* much bigger than the last use needed: let it grow again */
+        tk_free(m->keys);
+        tk_free(m->vals);
+        m->keys = m->vals = NULL;
+        m->cap = 0;
+    } else if (m->cap) {
         memset(m->keys, 0xff, m->cap * sizeof *m->keys);
+    }
     m->n = 0;
 }
 
@@ -173,9 +180,18 @@ static void pm_free(pair_map *m) {
     tk_free(m->vals);
 }
 
+/* Flags of a token during the rounds: created in the last round, left or
+ * right of a pair that occurred at least min_count times in the last round.
+ * A pair's count can only grow when one of its tokens is new, so the other
+ * pairs need not be counted again. */
+#define TF_NEW 1u
+#define TF_LEFT 2u
+#define TF_RIGHT 4u
+
 typedef struct tokens {
     uint32_t *l, *r;  /* pair tokens: children; leaves: l = NONE, r = the edge */
     uint32_t *len;    /* edges */
+    uint8_t *flag;
     size_t n, cap;
 } tokens;
 
@@ -192,6 +208,10 @@ static uint32_t new_token(tokens *t, uint32_t l, uint32_t r, uint32_t len) {
         if (!(a = tk_realloc(t->len, cap * sizeof *a)))
             return DT_PHRASE_NONE;
         t->len = a;
+        uint8_t *f = tk_realloc(t->flag, cap);
+        if (!f)
+            return DT_PHRASE_NONE;
+        t->flag = f;
         t->cap = cap;
     }
     if (t->n >= DT_PHRASE_NONE)
@@ -199,6 +219,7 @@ static uint32_t new_token(tokens *t, uint32_t l, uint32_t r, uint32_t len) {
     t->l[t->n] = l;
     t->r[t->n] = r;
     t->len[t->n] = len;
+    t->flag[t->n] = TF_NEW;
     return (uint32_t)t->n++;
 }
 
@@ -263,6 +284,9 @@ int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, 
         uint64_t maxc = 0;
         for (size_t s = 0; s < nseg; s++)
             for (size_t i = bound[s]; i + 1 < bound[s + 1]; i++) {
+                uint8_t fa = t.flag[seq[i]], fb = t.flag[seq[i + 1]];
+                if (!((fa | fb) & TF_NEW) && !((fa & TF_LEFT) && (fb & TF_RIGHT)))
+                    continue;
                 if ((uint64_t)t.len[seq[i]] + t.len[seq[i + 1]] > prm->max_len)
                     continue;
                 uint64_t *v = pm_slot(&pairs, ((uint64_t)seq[i] << 32) | seq[i + 1]);
@@ -273,7 +297,16 @@ int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, 
             }
         if (maxc < prm->min_count)
             break;
-        uint64_t thr = maxc / 4 > prm->min_count ? maxc / 4 : prm->min_count;
+        for (size_t k = 0; k < t.n; k++)
+            t.flag[k] = 0;
+        for (size_t k = 0; k < pairs.cap; k++)
+            if (pairs.keys[k] != UINT64_MAX && pairs.vals[k] >= prm->min_count) {
+                t.flag[pairs.keys[k] >> 32] |= TF_LEFT;
+                t.flag[(uint32_t)pairs.keys[k]] |= TF_RIGHT;
+            }
+        /* the pairs within a factor 2 of the most frequent (closer to Re-Pair's
+         * one pair per round is smaller still but needs many more rounds) */
+        uint64_t thr = maxc / 2 > prm->min_count ? maxc / 2 : prm->min_count;
         size_t w = 0, created = 0;
         for (size_t s = 0; s < nseg; s++) {
             size_t i = bound[s], end = bound[s + 1];
@@ -282,7 +315,8 @@ int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, 
                 if (i + 1 < end) {
                     uint64_t key = ((uint64_t)seq[i] << 32) | seq[i + 1];
                     uint64_t *v = NULL;
-                    if ((uint64_t)t.len[seq[i]] + t.len[seq[i + 1]] <= prm->max_len)
+                    if ((t.flag[seq[i]] & TF_LEFT) && (t.flag[seq[i + 1]] & TF_RIGHT) &&
+                        (uint64_t)t.len[seq[i]] + t.len[seq[i + 1]] <= prm->max_len)
                         v = pm_slot(&pairs, key);
                     if (v && (*v & 0xffffffffu) >= thr) {
                         uint32_t id = (uint32_t)(*v >> 32);
@@ -337,6 +371,7 @@ done:
     tk_free(t.l);
     tk_free(t.r);
     tk_free(t.len);
+    tk_free(t.flag);
     tk_hmap_free(&leaf);
     pm_free(&pairs);
     return rc;
