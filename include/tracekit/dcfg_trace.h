@@ -114,6 +114,21 @@ tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_t
 /* Receives each chunk's edges in file order (all chunks, or those selected). */
 typedef int (*tk_dcfg_trace_chunk_fn)(void *ctx, size_t chunk, const uint32_t *edges, size_t n);
 
+/* Bytes produced by a render callback (see below). */
+typedef struct tk_dcfg_trace_text {
+    char *data;
+    size_t len, cap;
+} tk_dcfg_trace_text;
+
+/* Make room for `more` bytes after t->len: 0, or -1 when out of memory. */
+int tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more);
+
+/* Formats decoded edges: appends to out; returns 0, or non-zero to stop. */
+typedef int (*tk_dcfg_trace_render_fn)(const void *ctx, size_t chunk, const uint32_t *edges,
+                                       size_t n, tk_dcfg_trace_text *out);
+/* Receives the rendered bytes of a chunk (or piece of a chunk), in order. */
+typedef int (*tk_dcfg_trace_write_text_fn)(void *ctx, size_t chunk, const char *data, size_t len);
+
 typedef struct tk_dcfg_trace_decode_options {
     unsigned threads;       /* worker threads; 0 or 1 = decode on the caller's thread */
     int has_pid;            /* only this process */
@@ -121,13 +136,22 @@ typedef struct tk_dcfg_trace_decode_options {
     int has_thread;         /* only this thread id */
     uint64_t thread_id;
     size_t max_chunk_edges; /* a chunk with more edges is delivered in pieces (0 = 1 Mi) */
+    /* Parallel formatting (optional): render(render_ctx, ...) runs on the
+     * decoding thread right after a chunk is decoded (chunks in any order,
+     * several at once: it may only read shared data), then write_text(ctx,
+     * ...) receives the bytes in file order instead of fn receiving edges. */
+    tk_dcfg_trace_render_fn render;
+    const void *render_ctx;
+    tk_dcfg_trace_write_text_fn write_text;
 } tk_dcfg_trace_decode_options;
 
-#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0}
+#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0, NULL, NULL, NULL}
 
 /* Decode the selected chunks, in parallel when opt->threads > 1, delivering
  * every chunk's edges to fn in file order (a chunk may arrive in several
- * calls with the same index when it is big). Stops at the first error
+ * calls with the same index when it is big). With threads > 1, fn (or
+ * write_text) is called on whichever worker thread delivers next, never two
+ * at once, and decoding goes on meanwhile (no barrier between windows). Stops at the first error
  * (located) unless diag is given, in which case chunk errors are reported to
  * diag and decoding goes on with the next chunk (returns TK_ERR_CHECK at the
  * end if any). *total gets the number of edges delivered. */
@@ -178,10 +202,12 @@ typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
 
 typedef struct tk_dcfg_trace_encode_options {
     int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary,
-                               7-9 also multi-edge rows (4-edge paths) when they are smaller */
+                               7-9 also multi-edge rows (variable-length paths chosen from
+                               the first 4 Mi edges of each process) when estimated smaller */
     int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
     uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
-    uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit) */
+    uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit; a
+                               chunk never exceeds TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1) */
     /* NUM_INSTRS of the source block of an edge (for INSTR_COUNT and
      * PRECEDING_INSTR_COUNT); NULL writes 0 for both. */
     uint64_t (*source_instrs)(void *ctx, uint64_t pid, uint32_t edge);

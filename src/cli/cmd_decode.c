@@ -151,6 +151,72 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
     return d->w.failed;
 }
 
+static const char digits2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* --what edges on the decoding threads: "PID THREAD EDGE" lines of a chunk. */
+static int render_edges(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
+                        tk_dcfg_trace_text *out) {
+    const tk_dcfg_trace *t = ctx;
+    uint64_t pid = 0, tid = 0;
+    size_t nth = tk_dcfg_trace_thread_count(t);
+    for (size_t i = 0; i < nth; i++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, i, &ti);
+        if (chunk >= ti.first_chunk && chunk < ti.first_chunk + ti.nchunks) {
+            tk_dcfg_trace_process_info pi;
+            tk_dcfg_trace_process(t, ti.process, &pi);
+            pid = pi.pid;
+            tid = ti.thread_id;
+            break;
+        }
+    }
+    char head[48];
+    int hl = snprintf(head, sizeof head, "%llu %llu ", (unsigned long long)pid, (unsigned long long)tid);
+    /* fixed-size copies (no library call per line): room for 48 bytes past the end */
+    if (hl < 0 || (size_t)hl >= sizeof head ||
+        tk_dcfg_trace_text_reserve(out, n * ((size_t)hl + 11) + sizeof head))
+        return 1;
+    char *p = out->data + out->len;
+    for (size_t i = 0; i < n; i++) {
+        if (hl <= 16)
+            memcpy(p, head, 16);
+        else
+            memcpy(p, head, sizeof head);
+        p += hl;
+        /* decimal, two digits at a time, right to left */
+        uint32_t v = edges[i];
+        unsigned d = 1;
+        for (uint32_t x = v; x >= 10; x /= 10)
+            d++;
+        char *q = p + d;
+        *q = '\n';
+        while (v >= 100) {
+            unsigned r = v % 100;
+            v /= 100;
+            *--q = digits2[2 * r + 1];
+            *--q = digits2[2 * r];
+        }
+        if (v >= 10) {
+            *--q = digits2[2 * v + 1];
+            *--q = digits2[2 * v];
+        } else {
+            *--q = (char)('0' + v);
+        }
+        p += d + 1;
+    }
+    out->len = (size_t)(p - out->data);
+    return 0;
+}
+
+static int write_text(void *ctx, size_t chunk, const char *data, size_t len) {
+    (void)chunk;
+    decode_ctx *d = ctx;
+    return len && fwrite(data, 1, len, d->w.f) != len;
+}
+
 int cmd_decode(int argc, char **argv) {
     const cli_opt *tables[] = {decode_opts, NULL};
     cli_args a;
@@ -211,6 +277,12 @@ int cmd_decode(int argc, char **argv) {
     tk_error err;
     tk_error_clear(&err);
     uint64_t total = 0;
+    if (what == WHAT_EDGES) {
+        /* formatted on the decoding threads, written in order */
+        opt.render = render_edges;
+        opt.render_ctx = t;
+        opt.write_text = write_text;
+    }
     tk_status st = tk_dcfg_trace_decode(t, &opt, what == WHAT_COUNT ? NULL : on_chunk, &d, &total,
                                         NULL, &err);
     if (what == WHAT_COUNT && st == TK_OK) {

@@ -237,6 +237,47 @@ typedef struct seq {
     size_t n;
 } seq;
 
+/* Parallel formatting: each edge as "%u\n". */
+static int render_ids(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
+                      tk_dcfg_trace_text *out) {
+    (void)ctx;
+    (void)chunk;
+    if (tk_dcfg_trace_text_reserve(out, n * 11))
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        out->len += (size_t)snprintf(out->data + out->len, 12, "%u\n", edges[i]);
+    return 0;
+}
+
+typedef struct text_sink {
+    char *p;
+    size_t n, cap;
+    size_t last_chunk, calls;
+} text_sink;
+
+static int append_text(void *ctx, size_t chunk, const char *data, size_t len) {
+    text_sink *t = ctx;
+    if (t->calls++ > 0 && chunk < t->last_chunk)
+        return 1; /* out of order */
+    t->last_chunk = chunk;
+    if (t->n + len > t->cap) {
+        t->cap = (t->n + len) * 2;
+        t->p = realloc(t->p, t->cap);
+        if (!t->p)
+            return 1;
+    }
+    memcpy(t->p + t->n, data, len);
+    t->n += len;
+    return 0;
+}
+
+static int stop_after_two(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
+    (void)chunk;
+    (void)edges;
+    (void)n;
+    return ++*(size_t *)ctx >= 2;
+}
+
 /* Encodes, decodes (serially and on 3 threads) and compares; returns the
  * sum of EDGE_COUNT (less than the edges when multi-edge rows are used). */
 static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
@@ -289,6 +330,37 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
         TK_CHECK_EQ_U64(off, b.n);
         TK_CHECK_EQ_U64(bad, 0);
         free(b.v);
+    }
+    {
+        /* formatted on 3 threads, written in order */
+        text_sink o = {0};
+        uint64_t total;
+        tk_dcfg_trace_decode_options dopt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        dopt.threads = 3;
+        dopt.max_chunk_edges = 100;
+        dopt.render = render_ids;
+        dopt.write_text = append_text;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &dopt, NULL, &o, &total, NULL, &err), TK_OK);
+        size_t want_len = 0, k = 0, bad = 0;
+        char line[16];
+        for (size_t i = 0; i < nseq; i++)
+            for (size_t j = 0; j < s[i].n; j++) {
+                size_t l = (size_t)snprintf(line, sizeof line, "%u\n", s[i].e[j]);
+                if (k + l > o.n || memcmp(o.p + k, line, l) != 0)
+                    bad++;
+                k += l;
+                want_len += l;
+            }
+        TK_CHECK_EQ_U64(o.n, want_len);
+        TK_CHECK_EQ_U64(bad, 0);
+        free(o.p);
+        /* a callback that stops: TK_END, no hang, whatever the threads */
+        size_t calls = 0;
+        dopt = (tk_dcfg_trace_decode_options)TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        dopt.threads = 3;
+        tk_status ds = tk_dcfg_trace_decode(t, &dopt, stop_after_two, &calls, &total, NULL, &err);
+        TK_CHECK(ds == (calls >= 2 ? TK_END : TK_OK));
+        TK_CHECK(calls <= 2);
     }
     /* chunk bookkeeping: PRECEDING is the running sum of INSTR_COUNT per thread */
     for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
@@ -369,6 +441,20 @@ static void test_multi_edge_transitions(void) {
     free(e);
 }
 
+static void test_zero_bit_chunks_stay_readable(void) {
+    /* a loop of three edges, every transition a sole successor (""): with no
+     * chunk limit the encoder still cuts chunks so that no chunk has more
+     * zero-bit transitions in a row than the decoder accepts */
+    size_t n = (size_t)TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1000;
+    uint32_t *e = malloc(n * sizeof *e);
+    for (size_t k = 0; k < n; k++)
+        e[k] = (uint32_t)(1 + k % 3);
+    seq s = {5, 1, e, n};
+    uint64_t counted = round_trip(&s, 1, 5, 0, 0);
+    TK_CHECK_EQ_U64(counted, n);
+    free(e);
+}
+
 static void test_long_codes_and_length_limit(void) {
     /* one edge with 600 successors of geometric frequencies: Huffman lengths
      * beyond 32 bits are limited, and codes longer than one lookup level
@@ -401,4 +487,4 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_multi_edge_transitions),
-             TK_CASE(test_long_codes_and_length_limit))
+             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit))

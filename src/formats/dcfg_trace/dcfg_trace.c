@@ -1,4 +1,5 @@
 /* DCFG-Trace: open, accessors, and ordered (optionally parallel) decoding. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,16 +208,41 @@ tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_t
     return dt_decode_chunk(t, p, &t->chunks[i], emit, ctx, edges, diag, err);
 }
 
-/* ---- ordered decoding of many chunks --------------------------------------- */
+/* ---- ordered decoding of many chunks ---------------------------------------
+ *
+ * One parallel loop over the selected chunks (handed out in increasing
+ * order). A worker decodes its chunk into the job slot (index % window),
+ * renders it when asked, marks it ready, and then, if no other thread is
+ * delivering, delivers every ready job in order (the callbacks run outside
+ * the lock, one thread at a time). No barrier: the other workers keep
+ * decoding while one delivers. A worker whose slot is still occupied (it is
+ * `window` chunks ahead of delivery) waits; the chunk being delivered next is
+ * then always held by a worker that does not wait, so this cannot deadlock. */
+
+int tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more) {
+    if (t->len + more <= t->cap)
+        return 0;
+    size_t cap = t->cap ? t->cap : 4096;
+    while (cap < t->len + more)
+        cap *= 2;
+    char *p = tk_realloc(t->data, cap);
+    if (!p)
+        return -1;
+    t->data = p;
+    t->cap = cap;
+    return 0;
+}
 
 typedef struct chunk_job {
     size_t chunk;
     uint32_t *edges;
     size_t n, cap;
+    tk_dcfg_trace_text text;
     uint64_t count;
     tk_status status;
     tk_error err;
-    int overflow;           /* more edges than the buffer limit: decode again serially */
+    int overflow;           /* more edges than the buffer limit: decode again while delivering */
+    int ready;
     tk_diag warnings;       /* per-job sink: diag sinks are not thread-safe */
     int has_warning;
     tk_severity warn_sev;
@@ -236,9 +262,24 @@ static void keep_warning(void *ctx, tk_severity sev, const tk_location *loc, con
 
 typedef struct decode_run {
     const tk_dcfg_trace *t;
+    const tk_dcfg_trace_decode_options *opt;
+    tk_dcfg_trace_chunk_fn fn;
+    void *ctx;
+    tk_diag *diag;
+    const size_t *chunks;   /* the selected chunks */
     chunk_job *jobs;
+    size_t window;          /* job slots */
     size_t limit;           /* max edges buffered per chunk */
     int count_only;
+    pthread_mutex_t lock;
+    pthread_cond_t slot_free;
+    size_t next;            /* next job to deliver */
+    int delivering;         /* a thread is delivering */
+    int stop;               /* stop decoding (TK_END or an error without diag) */
+    int failed;             /* errors went to diag */
+    tk_status st;
+    tk_error err;
+    uint64_t total;
 } decode_run;
 
 static int collect(void *ctx, const uint32_t *edges, size_t n) {
@@ -258,39 +299,124 @@ static int collect(void *ctx, const uint32_t *edges, size_t n) {
     return 0;
 }
 
-static void decode_job(void *ctx, size_t index, unsigned worker) {
-    (void)worker;
-    decode_run *run = ctx;
-    chunk_job *j = &run->jobs[index];
-    tk_error_clear(&j->err);
-    j->n = 0;
-    const dt_chunk *c = &run->t->chunks[j->chunk];
-    if (!run->count_only && c->edge_count > run->limit) {
-        j->overflow = 1;  /* delivered piecewise by the caller's thread */
-        j->status = TK_OK;
-        return;
-    }
-    j->overflow = 0;
-    j->has_warning = 0;
-    tk_diag_init(&j->warnings, keep_warning, j);
-    j->status = tk_dcfg_trace_decode_chunk(run->t, j->chunk, run->count_only ? NULL : collect, j,
-                                           &j->count, &j->warnings, &j->err);
-    if (j->status == TK_END)
-        j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "out of memory");
-}
-
 typedef struct piece_ctx {
-    tk_dcfg_trace_chunk_fn fn;
-    void *ctx;
-    size_t chunk;
+    decode_run *run;
+    chunk_job *job;
 } piece_ctx;
 
 static int deliver_piece(void *ctx, const uint32_t *edges, size_t n) {
     piece_ctx *pc = ctx;
-    return pc->fn(pc->ctx, pc->chunk, edges, n);
+    decode_run *run = pc->run;
+    const tk_dcfg_trace_decode_options *o = run->opt;
+    if (!o->render)
+        return run->fn(run->ctx, pc->job->chunk, edges, n);
+    pc->job->text.len = 0;
+    if (o->render(o->render_ctx, pc->job->chunk, edges, n, &pc->job->text))
+        return 1;
+    return o->write_text(run->ctx, pc->job->chunk, pc->job->text.data, pc->job->text.len);
 }
 
 static const uint32_t no_edges[1] = {0};
+
+/* Deliver job j (the next in order); called by one thread at a time, without
+ * the lock. Only the delivering thread writes stop, st, err, failed and total
+ * (the lock hands the delivering role over). */
+static int deliver(decode_run *run, chunk_job *j) {
+    const tk_dcfg_trace_decode_options *o = run->opt;
+    if (run->stop)
+        return 1;
+    if (j->overflow) {
+        piece_ctx pc = {run, j};
+        j->status = tk_dcfg_trace_decode_chunk(run->t, j->chunk, deliver_piece, &pc, &j->count,
+                                               run->diag, &j->err);
+        if (j->status == TK_END) {
+            run->total += j->count;
+            run->st = TK_END;
+            return 1;
+        }
+    } else if (j->status == TK_OK && !run->count_only) {
+        int r = o->render ? o->write_text(run->ctx, j->chunk, j->text.data ? j->text.data : "", j->text.len)
+                          : run->fn(run->ctx, j->chunk, j->edges ? j->edges : no_edges, j->n);
+        if (r) {
+            run->total += j->count;
+            run->st = TK_END;
+            return 1;
+        }
+    }
+    if (j->status != TK_OK) {
+        if (!run->diag) {
+            run->err = j->err;
+            run->st = j->status;
+            return 1;
+        }
+        tk_diag_error(run->diag, &j->err);
+        run->failed = 1;
+        return 0;
+    }
+    run->total += j->count;
+    if (run->diag && !j->overflow && j->has_warning)
+        tk_diag_report(run->diag, j->warn_sev, &j->warn_loc, "%s", j->warn_msg);
+    return 0;
+}
+
+static void decode_job(void *ctx, size_t index, unsigned worker) {
+    (void)worker;
+    decode_run *run = ctx;
+    const tk_dcfg_trace_decode_options *o = run->opt;
+    chunk_job *j = &run->jobs[index % run->window];
+    pthread_mutex_lock(&run->lock);
+    while (index >= run->next + run->window && !run->stop)
+        pthread_cond_wait(&run->slot_free, &run->lock);
+    if (run->stop) {
+        /* nothing more is delivered; the slot may still be in use */
+        pthread_mutex_unlock(&run->lock);
+        return;
+    }
+    pthread_mutex_unlock(&run->lock);
+    j->chunk = run->chunks[index];
+    j->n = 0;
+    j->count = 0;
+    j->overflow = 0;
+    j->has_warning = 0;
+    j->status = TK_OK;
+    j->text.len = 0;
+    tk_error_clear(&j->err);
+    {
+        const dt_chunk *c = &run->t->chunks[j->chunk];
+        if (!run->count_only && c->edge_count > run->limit) {
+            j->overflow = 1;  /* decoded piecewise when its turn comes */
+        } else {
+            tk_diag_init(&j->warnings, keep_warning, j);
+            j->status = tk_dcfg_trace_decode_chunk(run->t, j->chunk, run->count_only ? NULL : collect, j,
+                                                   &j->count, &j->warnings, &j->err);
+            if (j->status == TK_END)
+                j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "out of memory");
+            if (j->status == TK_OK && o->render && !run->count_only &&
+                o->render(o->render_ctx, j->chunk, j->edges ? j->edges : no_edges, j->n, &j->text))
+                j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "cannot format chunk %zu", j->chunk);
+        }
+    }
+    pthread_mutex_lock(&run->lock);
+    j->ready = 1;
+    if (!run->delivering) {
+        run->delivering = 1;
+        for (;;) {
+            chunk_job *d = &run->jobs[run->next % run->window];
+            if (!d->ready || d->chunk != run->chunks[run->next])
+                break;
+            pthread_mutex_unlock(&run->lock);
+            int stop = deliver(run, d);
+            pthread_mutex_lock(&run->lock);
+            if (stop)
+                run->stop = 1;
+            d->ready = 0;
+            run->next++;
+            pthread_cond_broadcast(&run->slot_free);
+        }
+        run->delivering = 0;
+    }
+    pthread_mutex_unlock(&run->lock);
+}
 
 static int selected(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt, size_t thread) {
     if (opt->has_thread && t->threads[thread].thread_id != opt->thread_id)
@@ -307,74 +433,66 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
     if (optp)
         opt = *optp;
     *total = 0;
-    size_t limit = opt.max_chunk_edges ? opt.max_chunk_edges : ((size_t)1 << 20);
+    if (opt.render && !opt.write_text)
+        return tk_error_set(err, TK_ERR_ARG, "render without write_text");
+    /* the selected chunks */
+    size_t nsel = 0;
+    for (size_t i = 0; i < t->nthreads; i++)
+        if (selected(t, &opt, i))
+            nsel += t->threads[i].nchunks;
+    size_t *chunks = tk_malloc((nsel ? nsel : 1) * sizeof *chunks);
+    if (!chunks)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    nsel = 0;
+    for (size_t i = 0; i < t->nthreads; i++)
+        if (selected(t, &opt, i))
+            for (size_t k = 0; k < t->threads[i].nchunks; k++)
+                chunks[nsel++] = t->threads[i].first_chunk + k;
     tk_threadpool *pool = NULL;
     tk_status st = TK_OK;
-    if (opt.threads > 1 && (st = tk_threadpool_create(&pool, opt.threads, err)) != TK_OK)
+    if (opt.threads > 1 && nsel > 1 && (st = tk_threadpool_create(&pool, opt.threads, err)) != TK_OK) {
+        tk_free(chunks);
         return st;
+    }
     unsigned nworkers = tk_threadpool_size(pool);
-    size_t window = nworkers > 1 ? (size_t)nworkers * 4 : 1;
+    size_t window = nworkers > 1 ? (size_t)nworkers * 2 + 2 : 1;
     chunk_job *jobs = tk_calloc(window, sizeof *jobs);
     if (!jobs) {
+        tk_free(chunks);
         tk_threadpool_free(pool);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    decode_run run = {t, jobs, limit, fn == NULL};
-    int failed = 0;
-    size_t next_thread = 0, next_chunk = 0; /* cursor over selected chunks */
-    for (;;) {
-        /* fill a window of selected chunks */
-        size_t n = 0;
-        while (n < window && next_thread < t->nthreads) {
-            const dt_thread *th = &t->threads[next_thread];
-            if (!selected(t, &opt, next_thread) || next_chunk >= th->nchunks) {
-                next_thread++;
-                next_chunk = 0;
-                continue;
-            }
-            jobs[n++].chunk = th->first_chunk + next_chunk++;
-        }
-        if (n == 0)
-            break;
-        tk_threadpool_for(pool, n, decode_job, &run);
-        for (size_t i = 0; i < n; i++) {
-            chunk_job *j = &jobs[i];
-            if (j->overflow) {
-                piece_ctx pc = {fn, ctx, j->chunk};
-                j->status = tk_dcfg_trace_decode_chunk(t, j->chunk, deliver_piece, &pc, &j->count,
-                                                       diag, &j->err);
-                if (j->status == TK_END) {
-                    *total += j->count;
-                    st = TK_END;
-                    goto done;
-                }
-            } else if (j->status == TK_OK && fn &&
-                       fn(ctx, j->chunk, j->edges ? j->edges : no_edges, j->n)) {
-                *total += j->count;
-                st = TK_END;
-                goto done;
-            }
-            if (j->status != TK_OK) {
-                if (!diag) {
-                    *err = j->err;
-                    st = j->status;
-                    goto done;
-                }
-                tk_diag_error(diag, &j->err);
-                failed = 1;
-                continue;
-            }
-            *total += j->count;
-            if (diag && !j->overflow && j->has_warning)
-                tk_diag_report(diag, j->warn_sev, &j->warn_loc, "%s", j->warn_msg);
-        }
-    }
-    if (failed)
+    decode_run run;
+    memset(&run, 0, sizeof run);
+    run.t = t;
+    run.opt = &opt;
+    run.fn = fn;
+    run.ctx = ctx;
+    run.diag = diag;
+    run.chunks = chunks;
+    run.jobs = jobs;
+    run.window = window;
+    run.limit = opt.max_chunk_edges ? opt.max_chunk_edges : ((size_t)1 << 20);
+    run.count_only = fn == NULL && !opt.render;
+    run.st = TK_OK;
+    tk_error_clear(&run.err);
+    pthread_mutex_init(&run.lock, NULL);
+    pthread_cond_init(&run.slot_free, NULL);
+    tk_threadpool_for(pool, nsel, decode_job, &run);
+    pthread_cond_destroy(&run.slot_free);
+    pthread_mutex_destroy(&run.lock);
+    *total = run.total;
+    st = run.st;
+    if (st != TK_OK && st != TK_END)
+        *err = run.err;
+    else if (st == TK_OK && run.failed)
         st = TK_ERR_CHECK;
-done:
-    for (size_t i = 0; i < window; i++)
+    for (size_t i = 0; i < window; i++) {
         tk_free(jobs[i].edges);
+        tk_free(jobs[i].text.data);
+    }
     tk_free(jobs);
+    tk_free(chunks);
     tk_threadpool_free(pool);
     return st;
 }

@@ -16,6 +16,7 @@
 
 #include "core/alloc.h"
 #include "dt_internal.h"
+#include "dt_phrase.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -60,21 +61,22 @@ static int sb_printf(strbuf *b, const char *fmt, ...) {
     return sb_add(b, tmp, (size_t)n);
 }
 
-/* Symbols of the transition tables: (current edge, path of 1..K next edges).
- * Keys are stored with a fixed stride: x, n, e[0..K). Open addressing over
- * symbol indexes. */
-#define DT_MAX_PATH 8
-
+/* Symbols of the transition tables: (current edge, path of 1..n next edges).
+ * Keys are variable-length records x, n, e[0..n) in one array (koff[s] is
+ * where symbol s's record starts). Open addressing over symbol indexes. */
 typedef struct sym_map {
-    uint32_t *keys;     /* stride words per symbol */
+    uint32_t *keys;     /* key records */
+    size_t nkeys, cap_keys;
+    size_t *koff;       /* record offset of each symbol */
     uint64_t *counts;
     uint32_t *code;     /* right-aligned code bits, after start() */
     uint8_t *len;       /* code length */
     size_t n, cap;
     uint32_t *slots;    /* symbol index + 1, 0 = empty */
     size_t nslots;
-    unsigned stride;
 } sym_map;
+
+static inline const uint32_t *sm_key(const sym_map *m, size_t s) { return m->keys + m->koff[s]; }
 
 static inline uint64_t sym_hash(uint32_t x, const uint32_t *e, unsigned n) {
     uint64_t h = (uint64_t)x * 0x9e3779b97f4a7c15ULL + n;
@@ -84,7 +86,7 @@ static inline uint64_t sym_hash(uint32_t x, const uint32_t *e, unsigned n) {
 }
 
 static inline int sym_equal(const sym_map *m, size_t s, uint32_t x, const uint32_t *e, unsigned n) {
-    const uint32_t *k = m->keys + s * m->stride;
+    const uint32_t *k = sm_key(m, s);
     if (k[0] != x || k[1] != n)
         return 0;
     for (unsigned i = 0; i < n; i++)
@@ -110,7 +112,7 @@ static int sm_rehash(sym_map *m, size_t nslots) {
     if (!slots)
         return -1;
     for (size_t s = 0; s < m->n; s++) {
-        const uint32_t *k = m->keys + s * m->stride;
+        const uint32_t *k = sm_key(m, s);
         size_t j = sym_hash(k[0], k + 2, k[1]) & (nslots - 1);
         while (slots[j])
             j = (j + 1) & (nslots - 1);
@@ -122,43 +124,68 @@ static int sm_rehash(sym_map *m, size_t nslots) {
     return 0;
 }
 
-/* Count one occurrence of (x, e[0..n)). */
-static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n) {
-    size_t s = sm_find(m, x, e, n);
-    if (s != SIZE_MAX) {
-        m->counts[s]++;
-        return 0;
-    }
+/* Append a new symbol (x, e[0..n)) with count 0 without indexing it; its
+ * index in *out. */
+static int sm_append(sym_map *m, uint32_t x, const uint32_t *e, unsigned n, size_t *out) {
     if (m->n == m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 256;
-        uint32_t *keys = tk_realloc(m->keys, cap * m->stride * sizeof *keys);
-        if (!keys)
+        size_t *koff = tk_realloc(m->koff, cap * sizeof *koff);
+        if (!koff)
             return -1;
-        m->keys = keys;
+        m->koff = koff;
         uint64_t *counts = tk_realloc(m->counts, cap * sizeof *counts);
         if (!counts)
             return -1;
         m->counts = counts;
         m->cap = cap;
     }
-    if ((m->n + 1) * 2 > m->nslots && sm_rehash(m, m->nslots ? m->nslots * 2 : 512))
-        return -1;
-    uint32_t *k = m->keys + m->n * m->stride;
-    memset(k, 0, m->stride * sizeof *k);
+    if (m->nkeys + 2 + n > m->cap_keys) {
+        size_t cap = m->cap_keys ? m->cap_keys : 1024;
+        while (cap < m->nkeys + 2 + n)
+            cap *= 2;
+        uint32_t *keys = tk_realloc(m->keys, cap * sizeof *keys);
+        if (!keys)
+            return -1;
+        m->keys = keys;
+        m->cap_keys = cap;
+    }
+    uint32_t *k = m->keys + m->nkeys;
     k[0] = x;
     k[1] = n;
     memcpy(k + 2, e, n * sizeof *e);
-    m->counts[m->n] = 1;
+    m->koff[m->n] = m->nkeys;
+    m->nkeys += 2 + n;
+    m->counts[m->n] = 0;
+    *out = m->n++;
+    return 0;
+}
+
+/* Count one occurrence of (x, e[0..n)); its index in *out when out is set. */
+static int sm_add(sym_map *m, uint32_t x, const uint32_t *e, unsigned n, size_t *out) {
+    size_t s = sm_find(m, x, e, n);
+    if (s != SIZE_MAX) {
+        m->counts[s]++;
+        if (out)
+            *out = s;
+        return 0;
+    }
+    if ((m->n + 1) * 2 > m->nslots && sm_rehash(m, m->nslots ? m->nslots * 2 : 512))
+        return -1;
+    if (sm_append(m, x, e, n, &s))
+        return -1;
+    m->counts[s] = 1;
     size_t j = sym_hash(x, e, n) & (m->nslots - 1);
     while (m->slots[j])
         j = (j + 1) & (m->nslots - 1);
-    m->slots[j] = (uint32_t)m->n + 1;
-    m->n++;
+    m->slots[j] = (uint32_t)s + 1;
+    if (out)
+        *out = s;
     return 0;
 }
 
 static void sm_free(sym_map *m) {
     tk_free(m->keys);
+    tk_free(m->koff);
     tk_free(m->counts);
     tk_free(m->code);
     tk_free(m->len);
@@ -173,9 +200,14 @@ typedef struct enc_thread {
 
 typedef struct enc_process {
     uint64_t pid;
-    sym_map syms;       /* symbols of the parse with path_len edges per transition */
-    sym_map single;     /* when path_len > 1: the symbols of the one-edge parse */
-    unsigned path_len;  /* chosen at start(): the parse with the smaller estimate */
+    sym_map syms;       /* symbols of the parse (phrases, or one edge per transition) */
+    sym_map single;     /* with phrases: the symbols of the one-edge parse */
+    int phrases;        /* multi-edge rows; start() keeps them when estimated smaller */
+    int ph_ready;       /* the phrases are chosen (pass 1) */
+    dt_phrases ph;
+    /* recent one-edge transitions of the one-edge parse (direct-mapped):
+     * (previous edge, edge) -> symbol + 1 */
+    uint32_t single_prev[4096], single_edge[4096], single_sym[4096];
     size_t first_group, ngroups;  /* threads, in order */
 } enc_process;
 
@@ -185,8 +217,15 @@ struct tk_dcfg_trace_encoder {
     size_t nprocs, cap_procs;
     enc_thread *groups;           /* (pid, tid) in the order observed */
     size_t ngroups, cap_groups;
-    unsigned path_len;            /* K: edges per transition tried in pass 1 (1, or more) */
-    /* pass 1, path_len > 1: the one-edge parse runs alongside */
+    int phrases;                  /* multi-edge rows tried (level >= 7, not compat) */
+    /* pass 1, phrases: the sample of the process being sampled, in segments
+     * (one per thread), and the one-edge parse running alongside */
+    int sampling;
+    uint32_t *sample;
+    size_t nsample, cap_sample;
+    size_t *sseg;                 /* segment starts, plus room for the end */
+    size_t nsseg, cap_sseg;
+    size_t sample_group;          /* group of the last segment */
     int s_open;
     uint32_t s_prev;
     uint64_t s_edges, s_instrs;
@@ -229,7 +268,7 @@ tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
         tk_free(e);
         return tk_error_set(err, TK_ERR_ARG, "level %d out of range 0..9", level);
     }
-    e->path_len = e->opt.level >= 7 && !e->opt.compat_intel ? 4 : 1;
+    e->phrases = e->opt.level >= 7 && !e->opt.compat_intel;
     *out = e;
     return TK_OK;
 }
@@ -240,8 +279,11 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
     for (size_t i = 0; i < e->nprocs; i++) {
         sm_free(&e->procs[i].syms);
         sm_free(&e->procs[i].single);
+        dt_phrases_free(&e->procs[i].ph);
     }
     tk_free(e->pend);
+    tk_free(e->sample);
+    tk_free(e->sseg);
     tk_free(e->procs);
     tk_free(e->groups);
     tk_free(e->rows.p);
@@ -298,9 +340,7 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
         memset(p, 0, sizeof *p);
         p->pid = pid;
         p->first_group = e->ngroups;
-        p->syms.stride = 2 + e->path_len;
-        p->single.stride = 3;
-        p->path_len = e->path_len;
+        p->phrases = e->phrases;
     }
     if (grow((void **)&e->groups, &e->cap_groups, e->ngroups + 1, sizeof *e->groups))
         return nomem(err);
@@ -336,30 +376,110 @@ static tk_status observe_single(tk_dcfg_trace_encoder *e, const uint32_t *edges,
             e->s_edges = 1;
             e->s_instrs = 0;
         } else {
-            if (sm_add(&P->single, e->s_prev, &x, 1))
-                return nomem(err);
+            unsigned slot = ((e->s_prev * 0x9e3779b1u) ^ (x * 0x85ebca6bu)) >> 20;
+            if (P->single_prev[slot] == e->s_prev && P->single_edge[slot] == x && P->single_sym[slot]) {
+                P->single.counts[P->single_sym[slot] - 1]++;
+            } else {
+                size_t sidx;
+                if (sm_add(&P->single, e->s_prev, &x, 1, &sidx))
+                    return nomem(err);
+                P->single_prev[slot] = e->s_prev;
+                P->single_edge[slot] = x;
+                P->single_sym[slot] = (uint32_t)sidx + 1;
+            }
             e->s_edges++;
         }
         if (o->source_instrs)
             e->s_instrs += o->source_instrs(o->ctx, P->pid, x);
         e->s_prev = x;
         if ((o->chunk_instrs && e->s_instrs >= o->chunk_instrs) ||
-            (o->chunk_edges && e->s_edges >= o->chunk_edges))
+            (o->chunk_edges && e->s_edges >= o->chunk_edges) ||
+            e->s_edges > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN)  /* as parse() */
             e->s_open = 0;
     }
     return TK_OK;
 }
 
-/* Pass 1: the same parse as pass 2 (chunks and transitions of path_len
- * edges), counting the symbols, so the codes fit the transitions written. */
+/* Phrases are chosen from the first DT_SAMPLE_EDGES edges of each process. */
+#define DT_SAMPLE_EDGES ((size_t)1 << 22)
+
+/* The sample of the last process is complete: choose its phrases, then
+ * parse the sample (counting symbols) as if it had just been observed. */
+static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err) {
+    enc_process *P = &e->procs[e->nprocs - 1];
+    e->sampling = 0;
+    P->ph_ready = 1;
+    if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 1, sizeof *e->sseg))
+        return nomem(err);
+    e->sseg[e->nsseg] = e->nsample;
+    /* Thresholds grow with the sample: a row costs about 6 characters per
+     * edge in the table, so only sequences that recur often enough to pay
+     * for it become rows (tuned on bench/dcfg_trace.sh: 10 M and 100 M edges). */
+    dt_phrase_params prm = {4, 256, 32};
+    if (e->nsample / 32768 > prm.min_count)
+        prm.min_count = (unsigned)(e->nsample / 32768);
+    if (e->nsample / 65536 > prm.min_uses)
+        prm.min_uses = (unsigned)(e->nsample / 65536);
+    if (dt_phrases_select(&P->ph, e->sample, e->sseg, e->nsseg, &prm))
+        return nomem(err);
+    tk_status st = TK_OK;
+    for (size_t s = 0; s < e->nsseg && st == TK_OK; s++) {
+        if (s > 0) {
+            /* the previous segment's thread is complete */
+            if ((st = parse(e, 1, err)) != TK_OK)
+                break;
+            e->chunk_open = 0;
+        }
+        st = append_pending(e, e->sample + e->sseg[s], e->sseg[s + 1] - e->sseg[s], err);
+        if (st == TK_OK)
+            st = parse(e, 0, err);
+    }
+    e->nsample = 0;
+    e->nsseg = 0;
+    return st;
+}
+
+/* Pass 1: the same parse as pass 2 (chunks and transitions), counting the
+ * symbols, so the codes fit the transitions written. With phrases, the
+ * first edges of each process are only kept until the phrases are chosen. */
 tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                         const uint32_t *edges, size_t n, tk_error *err) {
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "observe() after start()");
-    tk_status st = observe_group(e, pid, tid, err);
-    if (st != TK_OK || (st = append_pending(e, edges, n, err)) != TK_OK)
+    tk_status st;
+    if (e->sampling && e->procs[e->nprocs - 1].pid != pid && (st = finish_sample(e, err)) != TK_OK)
         return st;
-    if (e->path_len > 1 && (st = observe_single(e, edges, n, err)) != TK_OK)
+    if ((st = observe_group(e, pid, tid, err)) != TK_OK)
+        return st;
+    enc_process *P = &e->procs[e->nprocs - 1];
+    if (P->phrases) {
+        if ((st = observe_single(e, edges, n, err)) != TK_OK)
+            return st;
+        if (!P->ph_ready) {
+            for (size_t i = 0; i < n; i++)
+                if (edges[i] == 0)
+                    return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
+            if (!e->sampling || e->sample_group != e->ngroups - 1) {
+                if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 2, sizeof *e->sseg))
+                    return nomem(err);
+                e->sseg[e->nsseg++] = e->nsample;
+                e->sample_group = e->ngroups - 1;
+                e->sampling = 1;
+            }
+            size_t take = DT_SAMPLE_EDGES - e->nsample < n ? DT_SAMPLE_EDGES - e->nsample : n;
+            if (grow((void **)&e->sample, &e->cap_sample, e->nsample + take, sizeof *e->sample))
+                return nomem(err);
+            memcpy(e->sample + e->nsample, edges, take * sizeof *edges);
+            e->nsample += take;
+            if (e->nsample < DT_SAMPLE_EDGES)
+                return TK_OK;
+            if ((st = finish_sample(e, err)) != TK_OK)
+                return st;
+            edges += take;
+            n -= take;
+        }
+    }
+    if ((st = append_pending(e, edges, n, err)) != TK_OK)
         return st;
     return parse(e, 0, err);
 }
@@ -368,15 +488,13 @@ tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, 
 
 typedef struct sym {
     uint64_t weight;
-    size_t index;    /* symbol index in the map */
+    size_t index;          /* symbol index in the map */
+    const uint32_t *key;   /* its key record */
     uint8_t len;
 } sym;
 
 /* Symbol order for canonical codes and table rows: by path (n, then edges). */
-static const sym_map *order_map;
-
-static int cmp_path(size_t a, size_t b) {
-    const uint32_t *x = order_map->keys + a * order_map->stride, *y = order_map->keys + b * order_map->stride;
+static int cmp_path(const uint32_t *x, const uint32_t *y) {
     unsigned n = x[1] < y[1] ? x[1] : y[1];
     for (unsigned i = 0; i < n; i++)
         if (x[2 + i] != y[2 + i])
@@ -388,22 +506,26 @@ static int cmp_weight(const void *a, const void *b) {
     const sym *x = a, *y = b;
     if (x->weight != y->weight)
         return x->weight < y->weight ? -1 : 1;
-    return cmp_path(x->index, y->index);
+    return cmp_path(x->key, y->key);
 }
 
 static int cmp_len_path(const void *a, const void *b) {
     const sym *x = a, *y = b;
     if (x->len != y->len)
         return x->len < y->len ? -1 : 1;
-    return cmp_path(x->index, y->index);
+    return cmp_path(x->key, y->key);
 }
 
 /* Symbols sorted by (current edge, path): the table's row order. */
+typedef struct row_ref {
+    const uint32_t *key;
+    size_t index;
+} row_ref;
+
 static int cmp_row(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    uint32_t cx = order_map->keys[x * order_map->stride], cy = order_map->keys[y * order_map->stride];
-    if (cx != cy)
-        return cx < cy ? -1 : 1;
+    const uint32_t *x = ((const row_ref *)a)->key, *y = ((const row_ref *)b)->key;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
     return cmp_path(x, y);
 }
 
@@ -448,12 +570,18 @@ static unsigned huffman_lengths(sym *s, size_t n, uint64_t *w, size_t *parent) {
 /* Sorted row order of the process's symbols (caller frees). */
 static size_t *row_order(const sym_map *m) {
     size_t *order = tk_malloc((m->n ? m->n : 1) * sizeof *order);
-    if (!order)
+    row_ref *refs = tk_malloc((m->n ? m->n : 1) * sizeof *refs);
+    if (!order || !refs) {
+        tk_free(order);
+        tk_free(refs);
         return NULL;
+    }
     for (size_t i = 0; i < m->n; i++)
-        order[i] = i;
-    order_map = m;
-    qsort(order, m->n, sizeof *order, cmp_row);
+        refs[i] = (row_ref){sm_key(m, i), i};
+    qsort(refs, m->n, sizeof *refs, cmp_row);
+    for (size_t i = 0; i < m->n; i++)
+        order[i] = refs[i].index;
+    tk_free(refs);
     return order;
 }
 
@@ -463,7 +591,7 @@ static unsigned digits(uint64_t v);
 static uint64_t estimate_size(const sym_map *m) {
     uint64_t bits = 0, text = 0;
     for (size_t i = 0; i < m->n; i++) {
-        const uint32_t *k = m->keys + i * m->stride;
+        const uint32_t *k = sm_key(m, i);
         bits += m->counts[i] * m->len[i];
         text += 16 + digits(k[0]) + m->len[i];
         for (unsigned j = 0; j < k[1]; j++)
@@ -487,11 +615,10 @@ static tk_status build_codes(sym_map *m, tk_error *err) {
     size_t *parent = NULL;
     size_t cap = 0;
     tk_status st = TK_OK;
-    order_map = m;
     for (size_t i = 0; i < m->n;) {
-        uint32_t cur = m->keys[order[i] * m->stride];
+        uint32_t cur = sm_key(m, order[i])[0];
         size_t j = i;
-        while (j < m->n && m->keys[order[j] * m->stride] == cur)
+        while (j < m->n && sm_key(m, order[j])[0] == cur)
             j++;
         size_t n = j - i;
         if (n > cap) {
@@ -508,7 +635,7 @@ static tk_status build_codes(sym_map *m, tk_error *err) {
             }
         }
         for (size_t a = 0; a < n; a++)
-            syms[a] = (sym){m->counts[order[i + a]], order[i + a], 0};
+            syms[a] = (sym){m->counts[order[i + a]], order[i + a], sm_key(m, order[i + a]), 0};
         /* length-limit to 32 bits by flattening the weights until it fits */
         for (;;) {
             qsort(syms, n, sizeof *syms, cmp_weight);
@@ -555,6 +682,11 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
                                       void *ctx, tk_error *err) {
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "start() called twice");
+    if (e->sampling) {
+        tk_status st = finish_sample(e, err);
+        if (st != TK_OK)
+            return st;
+    }
     if (e->ngroups > 0) {
         tk_status st = parse(e, 1, err);
         if (st != TK_OK)
@@ -568,7 +700,7 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
         tk_status st = build_codes(&P->syms, err);
         if (st != TK_OK)
             return st;
-        if (P->path_len > 1) {
+        if (P->phrases) {
             /* keep the multi-edge parse only when it is estimated smaller */
             if ((st = build_codes(&P->single, err)) != TK_OK)
                 return st;
@@ -576,7 +708,8 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
                 sm_free(&P->syms);
                 P->syms = P->single;
                 memset(&P->single, 0, sizeof P->single);
-                P->path_len = 1;
+                P->phrases = 0;
+                dt_phrases_free(&P->ph);
             } else {
                 sm_free(&P->single);
                 memset(&P->single, 0, sizeof P->single);
@@ -920,7 +1053,7 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
     }
     for (size_t i = 0; i < m->n; i++) {
         size_t s = ks[i];
-        const uint32_t *key = m->keys + s * m->stride;
+        const uint32_t *key = sm_key(m, s);
         char code[40];
         unsigned len = m->len[s];
         for (unsigned b = 0; b < len; b++)
@@ -1009,8 +1142,10 @@ static inline tk_status put_bits(tk_dcfg_trace_encoder *e, uint32_t code, unsign
 }
 
 /* The parse shared by both passes: a chunk starts with its FIRST_EDGE_ID,
- * then each transition takes the next path_len edges (fewer at the end of
- * the thread); a chunk closes after the transition that brings it to
+ * then each transition takes the next edge, or with phrases the longest
+ * phrase from the current edge that the next edges start with (greedy,
+ * looking at most max_depth edges ahead, so the parse does not depend on how
+ * the edges are handed in); a chunk closes after the transition that brings it to
  * chunk_instrs instructions or chunk_edges EDGE_COUNT. Pass 1 counts the
  * symbols, pass 2 writes their codes. final: the thread has no more edges. */
 static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
@@ -1032,15 +1167,34 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
             e->nacc = 0;
         } else {
             size_t avail = e->npend - i;
-            if (avail < P->path_len && !final)
-                break;
-            unsigned k = avail < P->path_len ? (unsigned)avail : P->path_len;
             const uint32_t *path = e->pend + i;
-            if (e->pass == 0) {
-                if (sm_add(m, e->prev, path, k))
+            unsigned k = 1;
+            size_t sidx = SIZE_MAX;
+            if (P->phrases) {
+                if (avail < P->ph.max_depth && !final)
+                    break;
+                uint32_t node = dt_phrases_match(&P->ph, e->prev, path, avail, e->pass == 0, &k);
+                if (node != DT_PHRASE_NONE) {
+                    uint32_t *slot = &P->ph.nodes[node].sym;
+                    if (*slot == DT_PHRASE_NONE && e->pass == 0) {
+                        if (sm_append(m, e->prev, path, k, &sidx) || sidx >= DT_PHRASE_NONE)
+                            return nomem(err);
+                        *slot = (uint32_t)sidx;
+                    }
+                    if (*slot != DT_PHRASE_NONE)
+                        sidx = *slot;
+                } else if (e->pass == 0) {
+                    return nomem(err);
+                }
+                if (e->pass == 0)
+                    m->counts[sidx]++;
+            } else if (e->pass == 0) {
+                if (sm_add(m, e->prev, path, 1, NULL))
                     return nomem(err);
             } else {
-                size_t sidx = sm_find(m, e->prev, path, k);
+                sidx = sm_find(m, e->prev, path, 1);
+            }
+            if (e->pass == 1) {
                 if (sidx == SIZE_MAX)
                     return tk_error_set(err, TK_ERR_ARG,
                                         "encode(): edge %u after edge %u was not seen in pass 1",
@@ -1062,8 +1216,11 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
             e->prev = path[k - 1];
             i += k;
         }
+        /* a chunk never holds more transitions than a reader accepts in a row
+         * without bits (a periodic trace may code as a cycle of "" codes) */
         if ((o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
-            (o->chunk_edges && e->chunk_edges >= o->chunk_edges)) {
+            (o->chunk_edges && e->chunk_edges >= o->chunk_edges) ||
+            e->chunk_edges > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN) {
             if (e->pass == 0)
                 e->chunk_open = 0;
             else if ((st = close_chunk(e, err)) != TK_OK)

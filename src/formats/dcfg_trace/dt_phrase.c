@@ -1,0 +1,378 @@
+/* DCFG-Trace encoder: choosing variable-length multi-edge rows (see dt_phrase.h). */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dt_phrase.h"
+
+/* ---- the trie ----------------------------------------------------------------- */
+
+static uint32_t new_node(dt_phrases *ph, uint32_t edge) {
+    if (ph->n == ph->cap) {
+        size_t cap = ph->cap ? ph->cap * 2 : 1024;
+        dt_phrase_node *p = tk_realloc(ph->nodes, cap * sizeof *p);
+        if (!p)
+            return DT_PHRASE_NONE;
+        ph->nodes = p;
+        ph->cap = cap;
+    }
+    if (ph->n >= DT_PHRASE_NONE)
+        return DT_PHRASE_NONE;
+    ph->nodes[ph->n] = (dt_phrase_node){edge, DT_PHRASE_NONE, DT_PHRASE_NONE, DT_PHRASE_NONE, 0};
+    return (uint32_t)ph->n++;
+}
+
+static inline uint32_t find_child(const dt_phrases *ph, uint32_t node, uint32_t edge) {
+    uint32_t c = ph->nodes[node].child;
+    while (c != DT_PHRASE_NONE && ph->nodes[c].edge != edge)
+        c = ph->nodes[c].sib;
+    return c;
+}
+
+static uint32_t add_child(dt_phrases *ph, uint32_t node, uint32_t edge) {
+    uint32_t c = find_child(ph, node, edge);
+    if (c != DT_PHRASE_NONE)
+        return c;
+    c = new_node(ph, edge);
+    if (c == DT_PHRASE_NONE)
+        return c;
+    ph->nodes[c].sib = ph->nodes[node].child;
+    ph->nodes[node].child = c;
+    return c;
+}
+
+static uint32_t root_of(dt_phrases *ph, uint32_t x, int create) {
+    unsigned slot = (x * 0x9e3779b1u) >> 24;
+    if (ph->cache_edge[slot] == x && x != 0)
+        return ph->cache_root[slot];
+    uint64_t v;
+    uint32_t r;
+    if (tk_hmap_get(&ph->roots, x, &v)) {
+        r = (uint32_t)v;
+    } else {
+        if (!create)
+            return DT_PHRASE_NONE;
+        r = new_node(ph, x);
+        if (r == DT_PHRASE_NONE || tk_hmap_put(&ph->roots, x, r))
+            return DT_PHRASE_NONE;
+    }
+    ph->cache_edge[slot] = x;
+    ph->cache_root[slot] = r;
+    return r;
+}
+
+static int insert_path(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t n) {
+    uint32_t node = root_of(ph, x, 1);
+    for (size_t i = 0; i < n && node != DT_PHRASE_NONE; i++)
+        node = add_child(ph, node, e[i]);
+    if (node == DT_PHRASE_NONE)
+        return -1;
+    ph->nodes[node].end = 1;
+    if (n > ph->max_depth)
+        ph->max_depth = (unsigned)n;
+    return 0;
+}
+
+uint32_t dt_phrases_match(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t avail, int create,
+                          unsigned *len) {
+    *len = 0;
+    uint32_t root = root_of(ph, x, create);
+    if (root == DT_PHRASE_NONE || avail == 0)
+        return DT_PHRASE_NONE;
+    const dt_phrase_node *nodes = ph->nodes;
+    uint32_t node = root, best = DT_PHRASE_NONE;
+    size_t lim = avail < ph->max_depth ? avail : ph->max_depth;
+    for (size_t d = 0; d < lim; d++) {
+        uint32_t c = nodes[node].child;
+        while (c != DT_PHRASE_NONE && nodes[c].edge != e[d])
+            c = nodes[c].sib;
+        if (c == DT_PHRASE_NONE)
+            break;
+        node = c;
+        if (nodes[c].end) {
+            best = c;
+            *len = (unsigned)(d + 1);
+        }
+    }
+    if (best != DT_PHRASE_NONE)
+        return best;
+    /* one edge */
+    uint32_t c = create ? add_child(ph, root, e[0]) : find_child(ph, root, e[0]);
+    if (c == DT_PHRASE_NONE || (!create && !ph->nodes[c].end))
+        return DT_PHRASE_NONE;
+    ph->nodes[c].end = 1;
+    *len = 1;
+    return c;
+}
+
+void dt_phrases_free(dt_phrases *ph) {
+    tk_free(ph->nodes);
+    tk_hmap_free(&ph->roots);
+    memset(ph, 0, sizeof *ph);
+}
+
+/* ---- choosing the phrases ------------------------------------------------------- */
+
+/* Pair counts: open addressing, key (a << 32 | b) with a, b < DT_PHRASE_NONE
+ * (so UINT64_MAX marks a free slot); value: count, and new token + 1 << 32. */
+typedef struct pair_map {
+    uint64_t *keys, *vals;
+    size_t cap, n;
+} pair_map;
+
+static void pm_clear(pair_map *m) {
+    if (m->cap > 4096 && m->n * 8 < m->cap) {
+        /* much bigger than the last use needed: let it grow again */
+        tk_free(m->keys);
+        tk_free(m->vals);
+        m->keys = m->vals = NULL;
+        m->cap = 0;
+    } else if (m->cap) {
+        memset(m->keys, 0xff, m->cap * sizeof *m->keys);
+    }
+    m->n = 0;
+}
+
+static int pm_grow(pair_map *m) {
+    size_t cap = m->cap ? m->cap * 2 : 4096;
+    uint64_t *k = tk_malloc(cap * sizeof *k), *v = tk_malloc(cap * sizeof *v);
+    if (!k || !v) {
+        tk_free(k);
+        tk_free(v);
+        return -1;
+    }
+    memset(k, 0xff, cap * sizeof *k);
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->keys[i] == UINT64_MAX)
+            continue;
+        size_t j = tk_hash_u64(m->keys[i]) & (cap - 1);
+        while (k[j] != UINT64_MAX)
+            j = (j + 1) & (cap - 1);
+        k[j] = m->keys[i];
+        v[j] = m->vals[i];
+    }
+    tk_free(m->keys);
+    tk_free(m->vals);
+    m->keys = k;
+    m->vals = v;
+    m->cap = cap;
+    return 0;
+}
+
+/* The value of key, inserted as 0 when absent; NULL when out of memory. */
+static uint64_t *pm_slot(pair_map *m, uint64_t key) {
+    if ((m->n + 1) * 2 > m->cap && pm_grow(m))
+        return NULL;
+    size_t j = tk_hash_u64(key) & (m->cap - 1);
+    while (m->keys[j] != key) {
+        if (m->keys[j] == UINT64_MAX) {
+            m->keys[j] = key;
+            m->vals[j] = 0;
+            m->n++;
+            break;
+        }
+        j = (j + 1) & (m->cap - 1);
+    }
+    return &m->vals[j];
+}
+
+static void pm_free(pair_map *m) {
+    tk_free(m->keys);
+    tk_free(m->vals);
+}
+
+/* Flags of a token during the rounds: created in the last round, left or
+ * right of a pair that occurred at least min_count times in the last round.
+ * A pair's count can only grow when one of its tokens is new, so the other
+ * pairs need not be counted again. */
+#define TF_NEW 1u
+#define TF_LEFT 2u
+#define TF_RIGHT 4u
+
+typedef struct tokens {
+    uint32_t *l, *r;  /* pair tokens: children; leaves: l = NONE, r = the edge */
+    uint32_t *len;    /* edges */
+    uint8_t *flag;
+    size_t n, cap;
+} tokens;
+
+static uint32_t new_token(tokens *t, uint32_t l, uint32_t r, uint32_t len) {
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        uint32_t *a = tk_realloc(t->l, cap * sizeof *a);
+        if (!a)
+            return DT_PHRASE_NONE;
+        t->l = a;
+        if (!(a = tk_realloc(t->r, cap * sizeof *a)))
+            return DT_PHRASE_NONE;
+        t->r = a;
+        if (!(a = tk_realloc(t->len, cap * sizeof *a)))
+            return DT_PHRASE_NONE;
+        t->len = a;
+        uint8_t *f = tk_realloc(t->flag, cap);
+        if (!f)
+            return DT_PHRASE_NONE;
+        t->flag = f;
+        t->cap = cap;
+    }
+    if (t->n >= DT_PHRASE_NONE)
+        return DT_PHRASE_NONE;
+    t->l[t->n] = l;
+    t->r[t->n] = r;
+    t->len[t->n] = len;
+    t->flag[t->n] = TF_NEW;
+    return (uint32_t)t->n++;
+}
+
+/* The edges of token k into out (room for t->len[k]); explicit stack (the
+ * depth is at most the number of rounds). */
+#define MAX_ROUNDS 60
+
+static size_t expand(const tokens *t, uint32_t k, uint32_t *out) {
+    uint32_t stack[MAX_ROUNDS + 2];
+    size_t sp = 0, n = 0;
+    stack[sp++] = k;
+    while (sp > 0) {
+        uint32_t x = stack[--sp];
+        if (t->l[x] == DT_PHRASE_NONE) {
+            out[n++] = t->r[x];
+            continue;
+        }
+        stack[sp++] = t->r[x];
+        stack[sp++] = t->l[x];
+    }
+    return n;
+}
+
+static uint32_t last_edge(const tokens *t, uint32_t k) {
+    while (t->l[k] != DT_PHRASE_NONE)
+        k = t->r[k];
+    return t->r[k];
+}
+
+int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, size_t nseg,
+                      const dt_phrase_params *prm) {
+    int rc = -1;
+    size_t n = seg[nseg];
+    tokens t = {0};
+    tk_hmap leaf = TK_HMAP_INIT;
+    pair_map pairs = {0};
+    uint32_t *seq = tk_malloc((n ? n : 1) * sizeof *seq);
+    size_t *bound = tk_malloc((nseg + 1) * sizeof *bound);
+    uint32_t *path = NULL;
+    if (!seq || !bound)
+        goto done;
+    if (ph->max_depth == 0)
+        ph->max_depth = 1;
+    /* leaves */
+    for (size_t i = 0; i < n; i++) {
+        int inserted;
+        uint64_t *v = tk_hmap_slot(&leaf, edges[i], 0, &inserted);
+        if (!v)
+            goto done;
+        if (inserted) {
+            uint32_t k = new_token(&t, DT_PHRASE_NONE, edges[i], 1);
+            if (k == DT_PHRASE_NONE)
+                goto done;
+            *v = k;
+        }
+        seq[i] = (uint32_t)*v;
+    }
+    memcpy(bound, seg, (nseg + 1) * sizeof *bound);
+    /* rounds of pair replacement */
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        pm_clear(&pairs);
+        uint64_t maxc = 0;
+        for (size_t s = 0; s < nseg; s++)
+            for (size_t i = bound[s]; i + 1 < bound[s + 1]; i++) {
+                uint8_t fa = t.flag[seq[i]], fb = t.flag[seq[i + 1]];
+                if (!((fa | fb) & TF_NEW) && !((fa & TF_LEFT) && (fb & TF_RIGHT)))
+                    continue;
+                if ((uint64_t)t.len[seq[i]] + t.len[seq[i + 1]] > prm->max_len)
+                    continue;
+                uint64_t *v = pm_slot(&pairs, ((uint64_t)seq[i] << 32) | seq[i + 1]);
+                if (!v)
+                    goto done;
+                if (++*v > maxc)
+                    maxc = *v;
+            }
+        if (maxc < prm->min_count)
+            break;
+        for (size_t k = 0; k < t.n; k++)
+            t.flag[k] = 0;
+        for (size_t k = 0; k < pairs.cap; k++)
+            if (pairs.keys[k] != UINT64_MAX && pairs.vals[k] >= prm->min_count) {
+                t.flag[pairs.keys[k] >> 32] |= TF_LEFT;
+                t.flag[(uint32_t)pairs.keys[k]] |= TF_RIGHT;
+            }
+        /* the pairs within a factor 2 of the most frequent (closer to Re-Pair's
+         * one pair per round is smaller still but needs many more rounds) */
+        uint64_t thr = maxc / 2 > prm->min_count ? maxc / 2 : prm->min_count;
+        size_t w = 0, created = 0;
+        for (size_t s = 0; s < nseg; s++) {
+            size_t i = bound[s], end = bound[s + 1];
+            bound[s] = w;
+            while (i < end) {
+                if (i + 1 < end) {
+                    uint64_t key = ((uint64_t)seq[i] << 32) | seq[i + 1];
+                    uint64_t *v = NULL;
+                    if ((t.flag[seq[i]] & TF_LEFT) && (t.flag[seq[i + 1]] & TF_RIGHT) &&
+                        (uint64_t)t.len[seq[i]] + t.len[seq[i + 1]] <= prm->max_len)
+                        v = pm_slot(&pairs, key);
+                    if (v && (*v & 0xffffffffu) >= thr) {
+                        uint32_t id = (uint32_t)(*v >> 32);
+                        if (id == 0) {
+                            uint32_t k = new_token(&t, seq[i], seq[i + 1], t.len[seq[i]] + t.len[seq[i + 1]]);
+                            if (k == DT_PHRASE_NONE)
+                                goto done;
+                            id = k + 1;
+                            *v |= (uint64_t)id << 32;
+                            created++;
+                        }
+                        seq[w++] = id - 1;
+                        i += 2;
+                        continue;
+                    }
+                }
+                seq[w++] = seq[i++];
+            }
+        }
+        bound[nseg] = w;
+        if (created == 0)
+            break;
+    }
+    /* (current edge, token) of the final parse: those that recur become phrases */
+    pm_clear(&pairs);
+    for (size_t s = 0; s < nseg; s++)
+        for (size_t i = bound[s] + 1; i < bound[s + 1]; i++) {
+            if (t.len[seq[i]] < 2)
+                continue;
+            uint64_t *v = pm_slot(&pairs, ((uint64_t)last_edge(&t, seq[i - 1]) << 32) | seq[i]);
+            if (!v)
+                goto done;
+            ++*v;
+        }
+    path = tk_malloc((prm->max_len + 1) * sizeof *path);
+    if (!path)
+        goto done;
+    for (size_t it = 0; it < pairs.cap; it++) {
+        uint64_t key = pairs.keys[it], count = pairs.vals[it];
+        if (key == UINT64_MAX || count < prm->min_uses)
+            continue;
+        uint32_t k = (uint32_t)key;
+        size_t len = expand(&t, k, path);
+        if (insert_path(ph, (uint32_t)(key >> 32), path, len))
+            goto done;
+    }
+    rc = 0;
+done:
+    tk_free(seq);
+    tk_free(bound);
+    tk_free(path);
+    tk_free(t.l);
+    tk_free(t.r);
+    tk_free(t.len);
+    tk_free(t.flag);
+    tk_hmap_free(&leaf);
+    pm_free(&pairs);
+    return rc;
+}
