@@ -64,6 +64,12 @@ struct tk_callgrind_parser {
     uint32_t ob, fl, file; /* string ids; file = current cost file (fl/fi/fe) */
     int have_fn;
     uint32_t fn;
+    /* fn= seen, function not created yet: it is created (with the ob= and
+     * fl= of the fn= line) at its first cost, calls= or jump line, so bare
+     * definitions (--compress-mangled=yes writes `fn=(10) f` for the parts of
+     * a context name) add no function */
+    int fn_lazy;
+    uint32_t lazy_ob, lazy_fl, lazy_name;
     int have_cob, have_cfi, have_cfn, have_jfi, have_jfn;
     uint32_t cob, cfi, cfn, jfi, jfn;
     uint64_t last[3]; /* last subposition values, indexed by pos_order slot */
@@ -377,6 +383,7 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
+    ps->fn_lazy = 0;
     ps->have_cob = ps->have_cfi = ps->have_cfn = ps->have_jfi = ps->have_jfn = 0;
     memset(ps->have_last, 0, sizeof ps->have_last);
     memset(ps->last, 0, sizeof ps->last);
@@ -720,6 +727,71 @@ static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, 
     return TK_OK;
 }
 
+/* valgrind's hidden --compress-mangled=yes writes a context name
+ * (`f'2'caller'caller2`) as the ids of its parts in the function id space:
+ * `fn=(12) (10)'2'(7)'(3)`, after definitions `fn=(10) f` of the parts
+ * (callgrind's dump.c, print_mangled_fn). n..e is the text after the id; when
+ * it is such a list of `(id)` parts (the first one an id) and recursion
+ * numbers, all ids defined, the expanded name is interned into *sid and 1 is
+ * returned (*st: TK_OK or an error). Otherwise 0: the text is a plain name. */
+static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e, uint32_t *sid,
+                          tk_status *st)
+{
+    enum { MAX_PARTS = 64 };
+    uint32_t parts[MAX_PARTS]; /* string id + 1, or 0 for a literal part */
+    const char *lit[MAX_PARTS], *lit_end[MAX_PARTS];
+    size_t np = 0, len = 0;
+    for (const char *s = n; s < e;) {
+        const char *q = memchr(s, '\'', (size_t)(e - s));
+        const char *pe = q ? q : e;
+        if (np == MAX_PARTS || pe == s) return 0;
+        if (*s == '(') {
+            const char *d = s + 1;
+            uint64_t id;
+            if (d >= pe || (unsigned)(*d - '0') >= 10 || parse_u64(&d, pe, &id, ')') != NUM_OK ||
+                d + 1 != pe || *d != ')')
+                return 0;
+            uint32_t have = id_map_get(&ps->ids[KIND_FUNCTION], id);
+            if (!have) return 0;
+            parts[np] = have;
+            len += tk_profile_str_len(ps->p, have - 1);
+        } else {
+            if (np == 0) return 0;
+            for (const char *d = s; d < pe; d++)
+                if ((unsigned)(*d - '0') >= 10) return 0;
+            parts[np] = 0;
+            len += (size_t)(pe - s);
+        }
+        lit[np] = s;
+        lit_end[np] = pe;
+        np++;
+        if (!q) break;
+        s = q + 1;
+        if (s == e) return 0; /* trailing quote */
+    }
+    len += np - 1;
+    char *buf = malloc(len ? len : 1);
+    if (!buf) {
+        *st = nomem(ps);
+        return 1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (i) buf[k++] = '\'';
+        if (parts[i]) {
+            size_t l = tk_profile_str_len(ps->p, parts[i] - 1);
+            memcpy(buf + k, tk_profile_str(ps->p, parts[i] - 1), l);
+            k += l;
+        } else {
+            memcpy(buf + k, lit[i], (size_t)(lit_end[i] - lit[i]));
+            k += (size_t)(lit_end[i] - lit[i]);
+        }
+    }
+    *st = tk_profile_intern(ps->p, buf, k, sid) == TK_OK ? TK_OK : nomem(ps);
+    free(buf);
+    return 1;
+}
+
 /* "(id) name", "(id)" or "name"; returns the string id in *out. */
 static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
                             uint32_t *out)
@@ -760,7 +832,12 @@ static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, co
             return TK_OK;
         }
         uint32_t sid;
-        if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid) != TK_OK) return nomem(ps);
+        tk_status xst = TK_OK;
+        if (kind == KIND_FUNCTION && *n == '(' && expand_mangled(ps, n, e, &sid, &xst)) {
+            if (xst != TK_OK) return xst;
+        } else if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid) != TK_OK) {
+            return nomem(ps);
+        }
         if (have && have - 1 != sid)
             return fail_at(ps, TK_ERR_FORMAT, at,
                            "%s id (%llu) redefined as '%.*s' (was '%s')", kind_names[kind],
@@ -1310,6 +1387,28 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
     return s;
 }
 
+static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
+{
+    ps->lazy_ob = ps->ob;
+    ps->lazy_fl = ps->fl;
+    ps->lazy_name = name;
+    ps->fn_lazy = 1;
+    ps->have_fn = 0;
+    ps->file = ps->fl;
+    return TK_OK;
+}
+
+/* Creates the function of the last fn= line if that is still pending. */
+static tk_status resolve_function(tk_callgrind_parser *ps)
+{
+    if (!ps->fn_lazy) return TK_OK;
+    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn) != TK_OK)
+        return nomem(ps);
+    ps->fn_lazy = 0;
+    ps->have_fn = 1;
+    return TK_OK;
+}
+
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     tk_status st;
@@ -1332,6 +1431,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
                           store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           start);
     }
+    if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
     if (ps->expecting == EXPECT_JUMP_POS) {
         ps->expecting = EXPECT_ANY;
@@ -1359,19 +1459,13 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
     return TK_OK;
 }
 
-static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
-{
-    if (tk_profile_function(ps->p, ps->ob, ps->fl, name, &ps->fn) != TK_OK) return nomem(ps);
-    ps->have_fn = 1;
-    ps->file = ps->fl;
-    return TK_OK;
-}
 
 static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char *s,
                             const char *e)
 {
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
+    if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, key, "'calls=' before any 'fn=' line");
     if (!ps->have_cfn)
         return fail_at(ps, TK_ERR_FORMAT, key, "'calls=' without a preceding 'cfn=' line");
@@ -1404,6 +1498,7 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
 {
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
+    if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, key, "jump before any 'fn=' line");
     s = skip_space(s, e);
     const char *at = s;
@@ -1532,6 +1627,10 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     char c = *s;
     if ((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') {
+        if (ps->fn_lazy && ps->expecting != EXPECT_CALL_COST && ps->part_has_events) {
+            tk_status st = resolve_function(ps);
+            if (st != TK_OK) return st;
+        }
         if (ps->have_fn && ps->part && ps->part_has_events) {
             int r = fast_cost_line(ps, s, e);
             if (r != FAST_SLOW) return (tk_status)r;
