@@ -291,9 +291,13 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
         const tk_prof_part *pt = parts[i];
         const tk_prof_self *rows = pt->self.rows;
         for (size_t r = 0; r < pt->self.count && st == TK_OK; r++) {
-            group_key k = key_of(p, group, rows[r].fn, rows[r].file, rows[r].pos.line);
             size_t idx;
-            if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
+            if (group == TK_GROUP_FUNCTION) {
+                idx = rows[r].fn; /* entry f is function f (inserted in order above) */
+            } else {
+                group_key k = key_of(p, group, rows[r].fn, rows[r].file, rows[r].pos.line);
+                if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
+            }
             t.fn[idx] = rows[r].fn;
             const uint64_t *v = pt->self.values + r * nev;
             if ((st = add_vec(t.values + idx * 2 * nev, v, nev)) != TK_OK) break;
@@ -305,9 +309,10 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             const uint64_t *v = pt->calls.values + r * (nev + 1);
             const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
             if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
+                size_t cidx = c->callee;
                 group_key ck = key_of(p, group, c->callee, cf->file, 0);
-                size_t cidx;
-                if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
+                if (group != TK_GROUP_FUNCTION && (st = group_find(&t, &ck, &cidx)) != TK_OK)
+                    break;
                 if (__builtin_add_overflow(t.calls[cidx], v[0], &t.calls[cidx])) st = TK_ERR_LIMIT;
             }
         }

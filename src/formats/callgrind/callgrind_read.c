@@ -20,7 +20,12 @@ typedef struct id_map {
     uint64_t *keys;
     uint32_t *vals; /* string id + 1, 0 = empty */
     size_t cap, count;
+    /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array */
+    uint32_t *direct; /* string id + 1, 0 = empty */
+    size_t direct_cap;
 } id_map;
+
+#define ID_DIRECT_MAX (1u << 22)
 
 typedef enum expect {
     EXPECT_ANY = 0,
@@ -50,6 +55,7 @@ struct tk_callgrind_parser {
     uint64_t events_lineno;
     size_t ncols;
     size_t col_map[TK_PROFILE_MAX_EVENTS];
+    int col_identity; /* col_map[i] == i for every event of the profile */
     unsigned positions; /* TK_POS_* of this part */
     size_t npos;        /* subpositions per position */
     unsigned pos_order[3];
@@ -175,6 +181,7 @@ static void id_map_clear(id_map *m)
 {
     free(m->keys);
     free(m->vals);
+    free(m->direct);
     memset(m, 0, sizeof *m);
 }
 
@@ -189,6 +196,7 @@ static uint64_t id_hash(uint64_t k)
 /* Returns string id + 1, or 0 when not defined. */
 static uint32_t id_map_get(const id_map *m, uint64_t key)
 {
+    if (key < m->direct_cap) return m->direct[key];
     if (!m->cap) return 0;
     size_t mask = m->cap - 1;
     for (size_t j = id_hash(key) & mask; m->vals[j]; j = (j + 1) & mask)
@@ -198,6 +206,19 @@ static uint32_t id_map_get(const id_map *m, uint64_t key)
 
 static int id_map_put(id_map *m, uint64_t key, uint32_t val)
 {
+    if (key < ID_DIRECT_MAX) {
+        if (key >= m->direct_cap) {
+            size_t ncap = m->direct_cap ? m->direct_cap : 1024;
+            while (ncap <= key) ncap *= 2;
+            uint32_t *nd = realloc(m->direct, ncap * sizeof *nd);
+            if (!nd) return 0;
+            memset(nd + m->direct_cap, 0, (ncap - m->direct_cap) * sizeof *nd);
+            m->direct = nd;
+            m->direct_cap = ncap;
+        }
+        m->direct[key] = val + 1;
+        return 1;
+    }
     if ((m->count + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 64;
         uint64_t *nk = calloc(ncap, sizeof *nk);
@@ -483,6 +504,9 @@ static tk_status header_events(tk_callgrind_parser *ps, const char *s, const cha
         present |= 1ULL << idx;
     }
     if (ps->ncols == 0) return fail_at(ps, TK_ERR_FORMAT, s, "'events:' names no event type");
+    ps->col_identity = ps->ncols == tk_profile_event_count(ps->p);
+    for (size_t c = 0; c < ps->ncols; c++)
+        if (ps->col_map[c] != c) ps->col_identity = 0;
     ps->part_has_events = 1;
     ps->events_lineno = ps->lineno;
     ps->part->events_mask_valid = 1;
@@ -796,6 +820,19 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
 static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
                             uint32_t *out)
 {
+    /* the common case: a defined "(id)" reference and nothing else */
+    if (e - s >= 3 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
+        const char *d = s + 1;
+        uint64_t id = 0;
+        while (d < e && (unsigned)(*d - '0') < 10 && d - s <= 9) id = id * 10 + (uint64_t)(*d++ - '0');
+        if (d + 1 == e && *d == ')') {
+            uint32_t have = id_map_get(&ps->ids[kind], id);
+            if (have) {
+                *out = have - 1;
+                return TK_OK;
+            }
+        }
+    }
     s = skip_space(s, e);
     e = trim_end(s, e);
     if (e - s >= 2 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
@@ -854,11 +891,71 @@ static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, co
 /* ---- positions and cost lines ------------------------------------------- */
 
 /* Parse npos subpositions. update: store them as the new "last" values. */
+/* The common forms of a position (one space before each subposition, decimal,
+ * 0x hex, * and +N/-N within range): 1 with *sp advanced and v filled, else 0
+ * and the general loop parses (and reports) it. */
+static int quick_position(const tk_callgrind_parser *ps, const char **sp, const char *e,
+                          uint64_t *v)
+{
+    const char *s = *sp;
+    for (size_t i = 0; i < ps->npos; i++) {
+        if (s < e && *s == ' ') s++;
+        if (s >= e) return 0;
+        unsigned c = (unsigned char)*s;
+        if (c - '0' < 10) {
+            if (c == '0' && e - s > 2 && (s[1] == 'x' || s[1] == 'X')) {
+                const char *start = s + 2;
+                uint64_t x = 0;
+                for (s = start; s < e; s++) {
+                    unsigned h = (unsigned char)*s, d;
+                    if (h - '0' < 10)
+                        d = h - '0';
+                    else if ((h | 0x20) - 'a' < 6)
+                        d = (h | 0x20) - 'a' + 10;
+                    else
+                        break;
+                    x = (x << 4) | d;
+                }
+                if (s == start || s - start > 16) return 0;
+                v[i] = x;
+            } else {
+                const char *start = s;
+                uint64_t x = 0;
+                for (; s < e && (unsigned)(*s - '0') < 10; s++) x = x * 10 + (uint64_t)(*s - '0');
+                if (s - start > 19) return 0;
+                v[i] = x;
+            }
+        } else if (c == '*') {
+            if (!ps->have_last[i]) return 0;
+            v[i] = ps->last[i];
+            s++;
+        } else if (c == '+' || c == '-') {
+            if (!ps->have_last[i]) return 0;
+            const char *start = ++s;
+            uint64_t d = 0;
+            for (; s < e && (unsigned)(*s - '0') < 10; s++) d = d * 10 + (uint64_t)(*s - '0');
+            if (s == start || s - start > 19) return 0;
+            if (c == '+') {
+                if (__builtin_add_overflow(ps->last[i], d, &v[i])) return 0;
+            } else {
+                if (d > ps->last[i]) return 0;
+                v[i] = ps->last[i] - d;
+            }
+        } else {
+            return 0;
+        }
+        if (s < e && *s != ' ') return 0;
+    }
+    *sp = s;
+    return 1;
+}
+
 static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const char *e,
                                 tk_prof_pos *pos, int update)
 {
     const char *s = *sp;
     uint64_t v[3];
+    if (quick_position(ps, &s, e, v)) goto parsed;
     for (size_t i = 0; i < ps->npos; i++) {
         s = skip_space(s, e);
         const char *at = s;
@@ -899,6 +996,7 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
             if (rc != NUM_OK) return number_error(ps, rc, at, e, "a subposition");
         }
     }
+parsed:
     memset(pos, 0, sizeof *pos);
     for (size_t i = 0; i < ps->npos; i++) {
         switch (ps->pos_order[i]) {
@@ -1267,6 +1365,19 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
     int pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
                      ps->pend_key.file == ps->file && ps->pend_key.pos.line == 0 &&
                      ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
+    /* the pending sums in column order, written back at the end */
+    uint64_t acc[TK_PROFILE_MAX_EVENTS];
+    /* col_map is the identity in the first part of a file (the usual case) */
+    int identity = ps->col_identity;
+    if (pend_ready) {
+        if (identity)
+            memcpy(acc, pend, ncols * sizeof *acc);
+        else
+            for (size_t i = 0; i < ncols; i++) acc[i] = pend[map[i]];
+    } else {
+        memset(acc, 0, ncols * sizeof *acc);
+    }
+    int touched = 0;
     *st = TK_OK;
     for (;;) {
         const char *p = s;
@@ -1317,22 +1428,74 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
             }
         }
         if (i < npos || (*p != ' ' && *p != '\n')) break;
-        uint64_t vals[TK_PROFILE_MAX_EVENTS];
+        /* costs: " N" repeated, then '\n'. Sums go straight into acc and are
+         * taken back if the line turns out to be unusual. */
+        const char *costs = p;
         size_t n = 0;
-        for (;;) {
-            unsigned c = (unsigned char)*p;
-            if (c == ' ') {
-                p++;
-                continue;
+        int bad = 0;
+        while (*p == ' ') {
+            unsigned d = (unsigned char)p[1] - '0';
+            if (d >= 10 || n >= ncols) {
+                bad = 1;
+                break;
             }
-            if (c - '0' >= 10 || n >= ncols) break;
-            p = nl_dec(p, &vals[n]);
-            if (!p) break;
+            unsigned c2 = (unsigned char)p[2];
+            uint64_t x = d;
+            if (c2 == ' ' || c2 == '\n') {
+                p += 2; /* one digit: the common case */
+            } else {
+                const char *ds = p + 1;
+                p += 2;
+                while ((d = (unsigned char)*p - '0') < 10) {
+                    x = x * 10 + d;
+                    p++;
+                }
+                if (p - ds > 19) {
+                    bad = 1;
+                    break;
+                }
+            }
+            /* an overflowing sum is reported by the general code */
+            if (__builtin_add_overflow(acc[n], x, &acc[n])) {
+                acc[n] -= x;
+                bad = 1;
+                break;
+            }
             n++;
         }
-        if (!p || *p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE) break;
+        if (bad || *p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE) {
+            /* take back the n numbers added (they parse the same again) */
+            for (i = 0; i < n; i++) {
+                uint64_t x = 0;
+                costs++;
+                while ((unsigned)((unsigned char)*costs - '0') < 10)
+                    x = x * 10 + (uint64_t)((unsigned char)*costs++ - '0');
+                acc[i] -= x;
+            }
+            break;
+        }
+        if (n && !pend_ready) {
+            /* the first costed line of a new self-cost key: flush the old
+             * one (acc was zero and holds this line's costs) */
+            ps->line = s;
+            ps->lineno = ln + 1;
+            int fst = flush_self(ps);
+            if (fst != TK_OK) {
+                *st = fst;
+                ln++;
+                s = p + 1;
+                break;
+            }
+            memset(&ps->pend_key, 0, sizeof ps->pend_key);
+            ps->pend_key.fn = ps->fn;
+            ps->pend_key.file = ps->file;
+            memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
+            ps->pend_valid = 1;
+            pend_ready = 1;
+        }
         /* commit the line */
         ln++;
+        touched |= n != 0;
         last[0] = v[0];
         have[0] = 1;
         if (npos > 1) {
@@ -1343,39 +1506,16 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
                 have[2] = 1;
             }
         }
-        if (n) {
-            if (!pend_ready) {
-                ps->line = s;
-                ps->lineno = ln;
-                int fst = flush_self(ps);
-                if (fst != TK_OK) {
-                    *st = fst;
-                    s = p + 1;
-                    break;
-                }
-                memset(&ps->pend_key, 0, sizeof ps->pend_key);
-                ps->pend_key.fn = ps->fn;
-                ps->pend_key.file = ps->file;
-                memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
-                ps->pend_valid = 1;
-                pend_ready = 1;
-            }
-            for (i = 0; i < n; i++) {
-                uint64_t *t = &pend[map[i]];
-                if (__builtin_add_overflow(*t, vals[i], t)) break;
-            }
-            if (i < n) {
-                ps->line = s;
-                ps->lineno = ln;
-                *st = fail_at(ps, TK_ERR_LIMIT, s, "sum of costs overflows 64 bits");
-                s = p + 1;
-                break;
-            }
-        }
         s = p + 1;
         if (s > last_nl) break;
         unsigned c0 = (unsigned char)*s;
         if (!((c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*')) break;
+    }
+    if (touched) {
+        if (identity)
+            memcpy(pend, acc, ncols * sizeof *acc);
+        else
+            for (size_t i = 0; i < ncols; i++) pend[map[i]] = acc[i];
     }
     ps->last[0] = last[0];
     ps->last[1] = last[1];
