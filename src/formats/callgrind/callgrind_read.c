@@ -1345,6 +1345,55 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     return p;
 }
 
+/* One subposition of a cost line at p for fast_run (the caller guarantees a
+ * '\n' ahead): +N, *, absolute decimal or 0x hex, -N; NULL when unusual. */
+static inline __attribute__((always_inline)) const char *
+run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
+{
+    unsigned c = (unsigned char)*p;
+    if (c == '+') {
+        uint64_t d;
+        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
+            __builtin_add_overflow(last, d, out))
+            return NULL;
+        return p;
+    }
+    if (c == '*') {
+        if (!have) return NULL;
+        *out = last;
+        return p + 1;
+    }
+    if (c - '0' < 10) {
+        if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            const char *start = p + 2;
+            uint64_t x = 0;
+            for (p = start;; p++) {
+                unsigned h = (unsigned char)*p, d;
+                if (h - '0' < 10)
+                    d = h - '0';
+                else if ((h | 0x20) - 'a' < 6)
+                    d = (h | 0x20) - 'a' + 10;
+                else
+                    break;
+                x = (x << 4) | d;
+            }
+            if (p == start || p - start > 16) return NULL;
+            *out = x;
+            return p;
+        }
+        return nl_dec(p, out);
+    }
+    if (c == '-') {
+        uint64_t d;
+        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
+            d > last)
+            return NULL;
+        *out = last - d;
+        return p;
+    }
+    return NULL;
+}
+
 /* Consecutive plain cost lines of one function body when only per-function
  * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
  * self-cost key (function, file) cannot change between them, so the lines are
@@ -1381,52 +1430,16 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
     *st = TK_OK;
     for (;;) {
         const char *p = s;
-        uint64_t v[3];
+        uint64_t v[3] = {0, 0, 0};
         size_t i;
-        for (i = 0; i < npos; i++) {
-            if (i) {
-                if (*p != ' ') break;
-                p++;
-            }
-            unsigned c = (unsigned char)*p;
-            if (c - '0' < 10) {
-                if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
-                    const char *start = p + 2;
-                    uint64_t x = 0;
-                    for (p = start;; p++) {
-                        unsigned h = (unsigned char)*p, d;
-                        if (h - '0' < 10)
-                            d = h - '0';
-                        else if ((h | 0x20) - 'a' < 6)
-                            d = (h | 0x20) - 'a' + 10;
-                        else
-                            break;
-                        x = (x << 4) | d;
-                    }
-                    if (p == start || p - start > 16) break;
-                    v[i] = x;
-                } else {
-                    p = nl_dec(p, &v[i]);
-                    if (!p) break;
-                }
-            } else if (c == '*' && have[i]) {
-                v[i] = last[i];
-                p++;
-            } else if ((c == '+' || c == '-') && have[i] &&
-                       (unsigned)((unsigned char)p[1] - '0') < 10) {
-                uint64_t d;
-                p = nl_dec(p + 1, &d);
-                if (!p) break;
-                if (c == '+') {
-                    if (__builtin_add_overflow(last[i], d, &v[i])) break;
-                } else {
-                    if (d > last[i]) break;
-                    v[i] = last[i] - d;
-                }
-            } else {
+        p = run_subpos(p, have[0], last[0], &v[0]);
+        if (!p) break;
+        if (npos > 1) {
+            if (*p != ' ' || !(p = run_subpos(p + 1, have[1], last[1], &v[1]))) break;
+            if (npos > 2 && (*p != ' ' || !(p = run_subpos(p + 1, have[2], last[2], &v[2]))))
                 break;
-            }
         }
+        i = npos;
         if (i < npos || (*p != ' ' && *p != '\n')) break;
         /* costs: " N" repeated, then '\n'. Sums go straight into acc and are
          * taken back if the line turns out to be unusual. */
@@ -1443,6 +1456,10 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
             uint64_t x = d;
             if (c2 == ' ' || c2 == '\n') {
                 p += 2; /* one digit: the common case */
+                if (!d) { /* " 0" adds nothing */
+                    n++;
+                    continue;
+                }
             } else {
                 const char *ds = p + 1;
                 p += 2;
