@@ -99,11 +99,18 @@ struct tk_callgrind_parser {
     /* input known to hold no NUL byte before this address (NULL: unknown) */
     const char *nul_free_end;
 
+    /* opt.drop_files with TK_CALLGRIND_DETAIL_FUNCTIONS: self and call rows
+     * are keyed by function only (the cost file is the empty string) */
+    int drop_files;
+
     /* whole input when known: lets a reference to an id that is defined
      * later in the part (old callgrind versions write those) be resolved */
     const char *buf, *buf_end;
     unsigned forward_scans;
 };
+
+/* The cost file of self and call rows. */
+#define ROW_FILE(ps) ((ps)->drop_files ? (ps)->empty_str : (ps)->file)
 
 /* Bound on forward searches for ids defined after their first use. */
 #define MAX_FORWARD_SCANS 4096
@@ -1127,7 +1134,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
     }
     tk_prof_self key;
     key.fn = ps->fn;
-    key.file = ps->file;
+    key.file = ROW_FILE(ps);
     memset(&key.pos, 0, sizeof key.pos);
     if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
         for (size_t i = 0; i < ps->npos; i++) {
@@ -1146,7 +1153,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
         ps->call.pos = key.pos;
         ps->call.fn = ps->fn;
-        ps->call.file = ps->file;
+        ps->call.file = ROW_FILE(ps);
         return add_status(ps,
                           store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           ps->line);
@@ -1305,7 +1312,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
             for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
             ps->call.pos = pos;
             ps->call.fn = ps->fn;
-            ps->call.file = ps->file;
+            ps->call.file = ROW_FILE(ps);
             *st = add_status(ps, store_call(ps, &ps->call, ps->call_count, ps->costs), ps->line);
             return p;
         }
@@ -1319,8 +1326,8 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     }
     if (n == 0) return p; /* position only */
     const tk_prof_self *pk = &ps->pend_key;
-    if (!ps->pend_valid || ps->fn != pk->fn || ps->file != pk->file || pos.line != pk->pos.line ||
-        pos.addr != pk->pos.addr || pos.bb != pk->pos.bb) {
+    if (!ps->pend_valid || ps->fn != pk->fn || ROW_FILE(ps) != pk->file ||
+        pos.line != pk->pos.line || pos.addr != pk->pos.addr || pos.bb != pk->pos.bb) {
         int fst = flush_self(ps);
         if (fst != TK_OK) {
             *st = fst;
@@ -1328,7 +1335,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
         }
         memset(&ps->pend_key, 0, sizeof ps->pend_key);
         ps->pend_key.fn = ps->fn;
-        ps->pend_key.file = ps->file;
+        ps->pend_key.file = ROW_FILE(ps);
         ps->pend_key.pos = pos;
         memset(ps->pend, 0, tk_profile_event_count(ps->p) * sizeof *ps->pend);
         ps->pend_valid = 1;
@@ -1412,7 +1419,7 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
     const size_t *map = ps->col_map;
     uint64_t *pend = ps->pend;
     int pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
-                     ps->pend_key.file == ps->file && ps->pend_key.pos.line == 0 &&
+                     ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&
                      ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
     /* the pending sums in column order, written back at the end */
     uint64_t acc[TK_PROFILE_MAX_EVENTS];
@@ -1505,7 +1512,7 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
             }
             memset(&ps->pend_key, 0, sizeof ps->pend_key);
             ps->pend_key.fn = ps->fn;
-            ps->pend_key.file = ps->file;
+            ps->pend_key.file = ROW_FILE(ps);
             memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
             ps->pend_valid = 1;
             pend_ready = 1;
@@ -1583,7 +1590,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->expecting = EXPECT_ANY;
         ps->call.pos = pos;
         ps->call.fn = ps->fn;
-        ps->call.file = ps->file;
+        ps->call.file = ROW_FILE(ps);
         return add_status(ps,
                           store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           start);
@@ -1602,7 +1609,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
             return st;
     }
     if (!any) return TK_OK;
-    tk_prof_self key = {ps->fn, ps->file, pos};
+    tk_prof_self key = {ps->fn, ROW_FILE(ps), pos};
     if (ps->pend_valid && memcmp(&key, &ps->pend_key, sizeof key) == 0) {
         for (size_t i = 0; i < w; i++)
             if (__builtin_add_overflow(ps->pend[i], ps->costs[i], &ps->pend[i]))
@@ -1866,6 +1873,7 @@ tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
     if (!ps) return TK_ERR_NOMEM;
     ps->p = p;
     if (opt) ps->opt = *opt;
+    ps->drop_files = ps->opt.drop_files && ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_error_clear(&ps->first_error);
     if (tk_profile_intern(p, "", 0, &ps->empty_str) != TK_OK) {
         free(ps);
