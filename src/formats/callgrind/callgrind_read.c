@@ -1401,6 +1401,74 @@ run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
     return NULL;
 }
 
+/* The costs of a cost line for fast_run: " N" repeated up to '\n' (p is
+ * after the subpositions, line is the line start). The numbers are added to
+ * acc[0..n) and *np = n; returns the address of the '\n'. An unusual line
+ * (anything else, more than ncols numbers, a number over 19 digits, an
+ * overflowing sum, a line over the limit) returns NULL with acc unchanged. */
+static inline __attribute__((always_inline)) const char *
+run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, size_t ncols,
+          size_t *np)
+{
+    const char *costs = p;
+    size_t n = 0;
+    int bad = 0;
+    while (*p == ' ') {
+        unsigned d = (unsigned char)p[1] - '0';
+        if (d >= 10 || n >= ncols) {
+            bad = 1;
+            break;
+        }
+        unsigned c2 = (unsigned char)p[2];
+        uint64_t x = d;
+        if (c2 == ' ' || c2 == '\n') {
+            p += 2; /* one digit: the common case */
+            if (!d) { /* " 0" adds nothing; often three more follow */
+                n++;
+                uint64_t w;
+                if (p + 8 <= last_nl && n + 3 <= ncols &&
+                    (memcpy(&w, p, 8), (w & 0xffffffffffffULL) == 0x302030203020ULL) &&
+                    ((w >> 48 & 0xff) == ' ' || (w >> 48 & 0xff) == '\n')) {
+                    p += 6;
+                    n += 3;
+                }
+                continue;
+            }
+        } else {
+            const char *ds = p + 1;
+            p += 2;
+            while ((d = (unsigned char)*p - '0') < 10) {
+                x = x * 10 + d;
+                p++;
+            }
+            if (p - ds > 19) {
+                bad = 1;
+                break;
+            }
+        }
+        /* an overflowing sum is reported by the general code */
+        if (__builtin_add_overflow(acc[n], x, &acc[n])) {
+            acc[n] -= x;
+            bad = 1;
+            break;
+        }
+        n++;
+    }
+    if (bad || *p != '\n' || (size_t)(p - line) > TK_CALLGRIND_MAX_LINE) {
+        /* take back the n numbers added (they parse the same again) */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x = 0;
+            costs++;
+            while ((unsigned)((unsigned char)*costs - '0') < 10)
+                x = x * 10 + (uint64_t)((unsigned char)*costs++ - '0');
+            acc[i] -= x;
+        }
+        return NULL;
+    }
+    *np = n;
+    return p;
+}
+
 /* Consecutive plain cost lines of one function body when only per-function
  * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
  * self-cost key (function, file) cannot change between them, so the lines are
@@ -1409,12 +1477,14 @@ run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
  * of the first line not taken (the general code handles it); *lineno counts
  * the lines taken. *st receives an error status, TK_OK otherwise; after an
  * error the location is set and the line is counted. */
-static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *last_nl,
-                            uint64_t *lineno, int *st)
+static inline __attribute__((always_inline)) const char *
+fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *lineno,
+              int *st, const size_t npos, const int have_all)
 {
-    const size_t npos = ps->npos, ncols = ps->ncols;
+    const size_t ncols = ps->ncols;
     uint64_t last[3] = {ps->last[0], ps->last[1], ps->last[2]};
-    int have[3] = {ps->have_last[0], ps->have_last[1], ps->have_last[2]};
+    int have[3] = {have_all || ps->have_last[0], have_all || ps->have_last[1],
+                   have_all || ps->have_last[2]};
     uint64_t ln = *lineno;
     const size_t *map = ps->col_map;
     uint64_t *pend = ps->pend;
@@ -1438,7 +1508,6 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
     for (;;) {
         const char *p = s;
         uint64_t v[3] = {0, 0, 0};
-        size_t i;
         p = run_subpos(p, have[0], last[0], &v[0]);
         if (!p) break;
         if (npos > 1) {
@@ -1446,58 +1515,12 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
             if (npos > 2 && (*p != ' ' || !(p = run_subpos(p + 1, have[2], last[2], &v[2]))))
                 break;
         }
-        i = npos;
-        if (i < npos || (*p != ' ' && *p != '\n')) break;
+        if (*p != ' ' && *p != '\n') break;
         /* costs: " N" repeated, then '\n'. Sums go straight into acc and are
          * taken back if the line turns out to be unusual. */
-        const char *costs = p;
-        size_t n = 0;
-        int bad = 0;
-        while (*p == ' ') {
-            unsigned d = (unsigned char)p[1] - '0';
-            if (d >= 10 || n >= ncols) {
-                bad = 1;
-                break;
-            }
-            unsigned c2 = (unsigned char)p[2];
-            uint64_t x = d;
-            if (c2 == ' ' || c2 == '\n') {
-                p += 2; /* one digit: the common case */
-                if (!d) { /* " 0" adds nothing */
-                    n++;
-                    continue;
-                }
-            } else {
-                const char *ds = p + 1;
-                p += 2;
-                while ((d = (unsigned char)*p - '0') < 10) {
-                    x = x * 10 + d;
-                    p++;
-                }
-                if (p - ds > 19) {
-                    bad = 1;
-                    break;
-                }
-            }
-            /* an overflowing sum is reported by the general code */
-            if (__builtin_add_overflow(acc[n], x, &acc[n])) {
-                acc[n] -= x;
-                bad = 1;
-                break;
-            }
-            n++;
-        }
-        if (bad || *p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE) {
-            /* take back the n numbers added (they parse the same again) */
-            for (i = 0; i < n; i++) {
-                uint64_t x = 0;
-                costs++;
-                while ((unsigned)((unsigned char)*costs - '0') < 10)
-                    x = x * 10 + (uint64_t)((unsigned char)*costs++ - '0');
-                acc[i] -= x;
-            }
-            break;
-        }
+        size_t n;
+        p = run_costs(p, s, last_nl, acc, ncols, &n);
+        if (!p) break;
         if (n && !pend_ready) {
             /* the first costed line of a new self-cost key: flush the old
              * one (acc was zero and holds this line's costs) */
@@ -1549,6 +1572,21 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
     ps->have_last[2] = have[2];
     *lineno = ln;
     return s;
+}
+
+/* fast_run for `positions: instr line` (two subpositions, the usual case
+ * with --dump-instr=yes) once both have a value, compiled with that known,
+ * and for any count. */
+static const char *fast_run2(tk_callgrind_parser *ps, const char *s, const char *last_nl,
+                             uint64_t *lineno, int *st)
+{
+    return fast_run_body(ps, s, last_nl, lineno, st, 2, 1);
+}
+
+static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *last_nl,
+                            uint64_t *lineno, int *st)
+{
+    return fast_run_body(ps, s, last_nl, lineno, st, ps->npos, 0);
 }
 
 static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
@@ -1936,7 +1974,10 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                 if (ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS &&
                     ps->expecting == EXPECT_ANY) {
                     int fst;
-                    const char *next = fast_run(ps, s, last_nl, &lineno, &fst);
+                    const char *next =
+                        ps->npos == 2 && ps->have_last[0] && ps->have_last[1]
+                            ? fast_run2(ps, s, last_nl, &lineno, &fst)
+                            : fast_run(ps, s, last_nl, &lineno, &fst);
                     if (fst != TK_OK && (!ps->opt.diag || fst == TK_ERR_NOMEM)) {
                         if (err) *err = ps->first_error;
                         st = (tk_status)fst;
@@ -1982,6 +2023,28 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                 break;
             }
             if (r != FAST_SLOW) {
+                s = nl ? nl + 1 : end;
+                continue;
+            }
+        }
+        /* a body line "key=..." (fn= cfn= calls= jcnd= fi= ...): straight to
+         * body_spec, as dispatch would after its checks */
+        if ((unsigned)(c - 'a') < 26 && ps->expecting != EXPECT_CALL_COST && le <= ps->nul_free_end &&
+            (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
+            const char *k = s + 1;
+            while (k < le && (unsigned char)(*k - 'a') < 26) k++;
+            if (k < le && *k == '=') {
+                ps->line = s;
+                ps->lineno = lineno;
+                ps->offset = s - data;
+                ps->expecting = EXPECT_ANY;
+                st = body_spec(ps, s, (size_t)(k - s), k + 1, le);
+                if (st != TK_OK && (!ps->opt.diag || st == TK_ERR_NOMEM)) {
+                    if (err) *err = ps->first_error;
+                    st = ps->opt.diag ? st : ps->first_error.code;
+                    break;
+                }
+                st = TK_OK;
                 s = nl ? nl + 1 : end;
                 continue;
             }
