@@ -831,7 +831,8 @@ static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, co
     if (e - s >= 3 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
         const char *d = s + 1;
         uint64_t id = 0;
-        while (d < e && (unsigned)(*d - '0') < 10 && d - s <= 9) id = id * 10 + (uint64_t)(*d++ - '0');
+        while (d < e && (unsigned)(*d - '0') < 10 && d - s <= 9)
+            id = id * 10 + (uint64_t)(*d++ - '0');
         if (d + 1 == e && *d == ')') {
             uint32_t have = id_map_get(&ps->ids[kind], id);
             if (have) {
@@ -2029,8 +2030,8 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
         }
         /* a body line "key=..." (fn= cfn= calls= jcnd= fi= ...): straight to
          * body_spec, as dispatch would after its checks */
-        if ((unsigned)(c - 'a') < 26 && ps->expecting != EXPECT_CALL_COST && le <= ps->nul_free_end &&
-            (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
+        if ((unsigned)(c - 'a') < 26 && ps->expecting != EXPECT_CALL_COST &&
+            le <= ps->nul_free_end && (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
             const char *k = s + 1;
             while (k < le && (unsigned char)(*k - 'a') < 26) k++;
             if (k < le && *k == '=') {
