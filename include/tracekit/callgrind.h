@@ -33,9 +33,12 @@ typedef struct tk_callgrind_read_options {
     tk_diag *diag;             /* non-NULL: check mode, report every problem and go on */
     tk_callgrind_detail detail;
     int skip_jumps;            /* do not keep jump rows */
+    int drop_files;            /* with TK_CALLGRIND_DETAIL_FUNCTIONS: self and call rows keyed
+                                  by function only, their cost file is "" (less memory; what
+                                  a per-function summary needs) */
 } tk_callgrind_read_options;
 
-#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL, 0}
+#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL, 0, 0}
 
 /* Parse callgrind text from a buffer into `p` (parts are appended).
  * Returns TK_OK; TK_ERR_FORMAT/TK_ERR_LIMIT/TK_ERR_UNSUPPORTED with a located

@@ -52,6 +52,19 @@ void tk_prof_summary_free(tk_prof_summary *s);
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive);
 
+/* Recursion classes of the call graph of the parts (part = 0: all parts).
+ * Returns in *out an array of one class id per function (caller frees): a
+ * call arc from f to g can be active twice in one call chain (recursion)
+ * exactly when cls[f] == cls[g]; arcs between classes never nest, so their
+ * inclusive costs add up without counting a chain twice. Classes are the
+ * strongly connected components of the call graph; with `by_base_name`,
+ * functions that differ only in a callgrind context suffix (`fib'2`,
+ * `f'caller'caller2`: the name up to the first quote) in the same object and
+ * file are one node first (annotate adds rows of such clones on one line).
+ * Returns TK_OK, TK_ERR_ARG (no such part), TK_ERR_NOMEM. */
+tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_base_name,
+                                       uint32_t **out, tk_error *err);
+
 /* ---- dot call graph ------------------------------------------------------ */
 typedef struct tk_dot_options {
     size_t event;          /* event index used for percentages and colours */

@@ -291,9 +291,13 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
         const tk_prof_part *pt = parts[i];
         const tk_prof_self *rows = pt->self.rows;
         for (size_t r = 0; r < pt->self.count && st == TK_OK; r++) {
-            group_key k = key_of(p, group, rows[r].fn, rows[r].file, rows[r].pos.line);
             size_t idx;
-            if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
+            if (group == TK_GROUP_FUNCTION) {
+                idx = rows[r].fn; /* entry f is function f (inserted in order above) */
+            } else {
+                group_key k = key_of(p, group, rows[r].fn, rows[r].file, rows[r].pos.line);
+                if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
+            }
             t.fn[idx] = rows[r].fn;
             const uint64_t *v = pt->self.values + r * nev;
             if ((st = add_vec(t.values + idx * 2 * nev, v, nev)) != TK_OK) break;
@@ -305,9 +309,10 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             const uint64_t *v = pt->calls.values + r * (nev + 1);
             const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
             if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
+                size_t cidx = c->callee;
                 group_key ck = key_of(p, group, c->callee, cf->file, 0);
-                size_t cidx;
-                if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
+                if (group != TK_GROUP_FUNCTION && (st = group_find(&t, &ck, &cidx)) != TK_OK)
+                    break;
                 if (__builtin_add_overflow(t.calls[cidx], v[0], &t.calls[cidx])) st = TK_ERR_LIMIT;
             }
         }
@@ -454,4 +459,92 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
     for (size_t i = 0; i < s->count; i++) s->entries[i] = copy[v[i].entry];
     free(v);
     free(copy);
+}
+
+/* ---- recursion classes (annotate) ----------------------------------------- */
+
+typedef struct base_rec {
+    uint32_t object, file, fn;
+    const char *name;
+    size_t len; /* of the base name */
+} base_rec;
+
+static int cmp_base_rec(const void *a, const void *b)
+{
+    const base_rec *x = a, *y = b;
+    if (x->object != y->object) return x->object < y->object ? -1 : 1;
+    if (x->file != y->file) return x->file < y->file ? -1 : 1;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->name, y->name, n);
+    if (c) return c;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_base_name,
+                                       uint32_t **out, tk_error *err)
+{
+    *out = NULL;
+    size_t np = tk_profile_part_count(p);
+    if (part > np)
+        return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", part, np,
+                            np == 1 ? "" : "s");
+    size_t nfn = tk_profile_function_count(p), nedges = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!part || part == i + 1) nedges += tk_profile_part(p, i)->calls.count;
+    uint32_t *node = malloc((nfn ? nfn : 1) * sizeof *node);
+    uint32_t *comp = malloc((nfn ? nfn : 1) * sizeof *comp);
+    size_t *first = calloc(nfn + 1, sizeof *first);
+    edge *edges = malloc((nedges ? nedges : 1) * sizeof *edges);
+    base_rec *recs = by_base_name ? malloc((nfn ? nfn : 1) * sizeof *recs) : NULL;
+    tk_status st = TK_OK;
+    if (!node || !comp || !first || !edges || (by_base_name && !recs)) {
+        st = TK_ERR_NOMEM;
+        goto done;
+    }
+    size_t nnodes = nfn;
+    for (size_t f = 0; f < nfn; f++) node[f] = (uint32_t)f;
+    if (by_base_name) {
+        for (size_t f = 0; f < nfn; f++) {
+            const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)f);
+            const char *name = tk_profile_str(p, fn->name);
+            size_t len = tk_profile_str_len(p, fn->name);
+            const char *q = len > 1 ? memchr(name + 1, '\'', len - 1) : NULL;
+            recs[f] = (base_rec){fn->object, fn->file, (uint32_t)f, name,
+                                 q ? (size_t)(q - name) : len};
+        }
+        qsort(recs, nfn, sizeof *recs, cmp_base_rec);
+        nnodes = 0;
+        for (size_t i = 0; i < nfn; i++) {
+            if (i && cmp_base_rec(&recs[i - 1], &recs[i]) != 0) nnodes++;
+            node[recs[i].fn] = (uint32_t)nnodes;
+        }
+        if (nfn) nnodes++;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (part && part != i + 1) continue;
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_call *rows = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count; r++, k++) {
+            edges[k].from = node[rows[r].fn];
+            edges[k].to = node[rows[r].callee];
+            edges[k].row = 0;
+        }
+    }
+    qsort(edges, nedges, sizeof *edges, cmp_edge);
+    for (size_t e = 0; e < nedges; e++) first[edges[e].from + 1]++;
+    for (size_t v = 0; v < nnodes; v++) first[v + 1] += first[v];
+    if ((st = tarjan(nnodes, edges, first, comp)) != TK_OK) goto done;
+    for (size_t f = 0; f < nfn; f++) node[f] = comp[node[f]];
+done:
+    free(comp);
+    free(first);
+    free(edges);
+    free(recs);
+    if (st != TK_OK) {
+        free(node);
+        return tk_error_set(err, st, "out of memory");
+    }
+    *out = node;
+    return TK_OK;
 }

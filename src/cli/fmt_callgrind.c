@@ -10,7 +10,7 @@
 
 /* Read every input into one profile (their parts appended in order). */
 static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jumps,
-                             tk_profile **out)
+                             int drop_files, tk_profile **out)
 {
     tk_profile *p;
     if (tk_profile_new(&p) != TK_OK) {
@@ -22,6 +22,7 @@ static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_
         o.path = ctx->paths[i];
         o.detail = detail;
         o.skip_jumps = skip_jumps;
+        o.drop_files = drop_files;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
@@ -36,7 +37,7 @@ static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_
 
 static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
 {
-    return load_profile_opts(ctx, detail, 0, out);
+    return load_profile_opts(ctx, detail, 0, 0, out);
 }
 
 static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
@@ -390,6 +391,34 @@ static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_
     }
 }
 
+/* Text rows are collected in a 1 MiB buffer and written with one fwrite
+ * each time it fills: a report can be as large as its input (long context
+ * names), and stdio's own 4 KiB buffer would make one write(2) per 4 KiB. */
+typedef struct row_buf {
+    char *b;
+    size_t n, cap;
+    FILE *f;
+} row_buf;
+
+static void rb_flush(row_buf *o)
+{
+    if (o->n) out_write(o->b, o->n, o->f);
+    o->n = 0;
+}
+
+static void rb_put(row_buf *o, const char *p, size_t n)
+{
+    if (o->n + n > o->cap) {
+        rb_flush(o);
+        if (n > o->cap) {
+            out_write(p, n, o->f);
+            return;
+        }
+    }
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+
 static int run_report(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "report";
@@ -406,7 +435,8 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
                                                         : TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_profile *p;
-    int rc = load_profile_opts(ctx, detail, 1, &p); /* the report needs no jumps */
+    /* the report needs no jumps; per function it needs no cost files either */
+    int rc = load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, &p);
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
     size_t nder = tk_profile_derived_count(p);
@@ -591,6 +621,8 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         fprintf(f, "%s\n", group_names[by]);
         /* each row's numbers are formatted in memory and written at once */
         char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
+        row_buf rb = {NULL, 0, 0, f};
+        if (limit > 64 && (rb.b = malloc(1 << 20)) != NULL) rb.cap = 1 << 20;
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
             char *r = row;
@@ -613,10 +645,24 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
                 r = fmt_padded(r, e->calls, 10);
                 *r++ = ' ';
             }
+            if (rb.b && group == TK_GROUP_FUNCTION) {
+                rb_put(&rb, row, (size_t)(r - row));
+                const char *n = str_or(p, e->name, "???"), *ob = str_or(p, e->object, "???");
+                const char *fl = str_or(p, e->file, "???");
+                rb_put(&rb, n, strlen(n));
+                rb_put(&rb, " [", 2);
+                rb_put(&rb, ob, strlen(ob));
+                rb_put(&rb, "] ", 2);
+                rb_put(&rb, fl, strlen(fl));
+                rb_put(&rb, "\n", 1);
+                continue;
+            }
             out_write(row, (size_t)(r - row), f);
             entry_label(f, p, group, e);
             out_char('\n', f);
         }
+        rb_flush(&rb);
+        free(rb.b);
         if (limit < s->count) fprintf(f, "(%zu more rows not shown)\n", s->count - limit);
     }
     (void)shown;

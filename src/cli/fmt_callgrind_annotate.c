@@ -1,9 +1,18 @@
 /* tracekit annotate for callgrind profiles: per source line self cost and the
  * inclusive cost of the calls made on that line, next to the source text when
- * the file can be found; per instruction address when the profile has them. */
+ * the file can be found; per instruction address when the profile has them.
+ *
+ * Recursion: a call arc whose caller and callee are in one recursion class
+ * (tk_profile_recursion_classes with context suffixes merged, so `fib` and
+ * `fib'2` are one function) can be active several times in one call chain,
+ * and its inclusive cost already contains the costs of the nested activations
+ * of the same lines: it adds nothing to the line's inclusive column. Arcs
+ * between classes never nest and are added in full. The column is finally
+ * capped at the program total, like report's inclusive costs. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -16,7 +25,7 @@ typedef struct line_row {
     uint64_t addr;
     uint32_t fn_rank;
     uint32_t fn;
-    int is_call;
+    int is_call; /* 0 self row, 1 call row, 2 call row inside a recursion class */
     const uint64_t *costs;
 } line_row;
 
@@ -26,6 +35,24 @@ static int cmp_line_row(const void *a, const void *b)
     if (x->file_rank != y->file_rank) return x->file_rank < y->file_rank ? -1 : 1;
     if (x->line != y->line) return x->line < y->line ? -1 : 1;
     return (x->is_call > y->is_call) - (x->is_call < y->is_call);
+}
+
+/* Adds row r's costs to self (self rows) or incl (call rows outside a recursion class). */
+static void add_row(const line_row *r, uint64_t *self, uint64_t *incl, size_t w)
+{
+    if (r->is_call == 2) return;
+    uint64_t *d = r->is_call ? incl : self;
+    for (size_t j = 0; j < w; j++)
+        if (__builtin_add_overflow(d[j], r->costs[j], &d[j])) d[j] = UINT64_MAX;
+}
+
+/* incl = min(incl + self, total) per event. */
+static void finish_incl(uint64_t *incl, const uint64_t *self, const uint64_t *total, size_t w)
+{
+    for (size_t j = 0; j < w; j++) {
+        if (__builtin_add_overflow(incl[j], self[j], &incl[j])) incl[j] = UINT64_MAX;
+        if (incl[j] > total[j]) incl[j] = total[j];
+    }
 }
 
 static int cmp_addr_row(const void *a, const void *b)
@@ -48,32 +75,56 @@ static void put_num(FILE *f, uint64_t v, int width)
     fprintf(f, "%*s", width, out);
 }
 
+/* Characters of v with thousands separators. */
+static int num_width(uint64_t v)
+{
+    int digits = 1;
+    while (v >= 10) {
+        v /= 10;
+        digits++;
+    }
+    return digits + (digits - 1) / 3;
+}
+
+/* Columns are cw characters wide: no value exceeds the program total. */
 static void put_cost_cols(FILE *f, const uint64_t *self, const uint64_t *incl, const size_t *ev,
-                          size_t nev, int any)
+                          size_t nev, int any, int cw)
 {
     for (size_t j = 0; j < nev; j++) {
         if (any && self[ev[j]])
-            put_num(f, self[ev[j]], 14);
+            put_num(f, self[ev[j]], cw);
         else
-            fprintf(f, "%14s", any ? "." : "");
+            fprintf(f, "%*s", cw, any ? "." : "");
         fputc(' ', f);
     }
     for (size_t j = 0; j < nev; j++) {
         if (incl[ev[j]])
-            put_num(f, incl[ev[j]], 14);
+            put_num(f, incl[ev[j]], cw);
         else
-            fprintf(f, "%14s", "");
+            fprintf(f, "%*s", cw, "");
         fputc(' ', f);
     }
 }
 
 /* Find a source file: as named, then under each --source-dir (the name as is,
  * without a leading "./", and its base name). */
+/* A regular file opened for reading, or NULL (directories open too). */
+static FILE *open_regular(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (f && (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))) {
+        fclose(f);
+        f = NULL;
+    }
+    return f;
+}
+
 static FILE *open_source(const char *name, const char **dirs, int ndirs, char *found,
                          size_t size)
 {
     FILE *f = NULL;
-    if (*name && (f = fopen(name, "r"))) {
+    if (*name && (f = open_regular(name))) {
         snprintf(found, size, "%s", name);
         return f;
     }
@@ -84,8 +135,9 @@ static FILE *open_source(const char *name, const char **dirs, int ndirs, char *f
     for (int i = 0; i < ndirs; i++) {
         const char *cands[2] = {trimmed, base};
         for (int c = 0; c < 2; c++) {
+            if (!*cands[c]) continue;
             snprintf(found, size, "%s/%s", dirs[i], cands[c]);
-            if ((f = fopen(found, "r"))) return f;
+            if ((f = open_regular(found))) return f;
         }
     }
     return NULL;
@@ -93,7 +145,8 @@ static FILE *open_source(const char *name, const char **dirs, int ndirs, char *f
 
 /* Source lines [from, to] with costs of rows[lo, hi) (sorted by line). */
 static void annotate_source(FILE *out, FILE *src, const line_row *rows, size_t lo, size_t hi,
-                            const size_t *ev, size_t nev, size_t w)
+                            const size_t *ev, size_t nev, size_t w, const uint64_t *total,
+                            int cw)
 {
     /* windows of lines around costed lines */
     char *line = NULL;
@@ -121,7 +174,7 @@ static void annotate_source(FILE *out, FILE *src, const line_row *rows, size_t l
         memset(incl, 0, w * sizeof *incl);
         int any = 0;
         while (r < hi && rows[r].line == lineno) {
-            for (size_t j = 0; j < w; j++) (rows[r].is_call ? incl : self)[j] += rows[r].costs[j];
+            add_row(&rows[r], self, incl, w);
             if (!rows[r].is_call) any = 1;
             r++;
         }
@@ -129,9 +182,8 @@ static void annotate_source(FILE *out, FILE *src, const line_row *rows, size_t l
             shown_to = lineno + CONTEXT_LINES;
             any = 1;
         }
-        if (any)
-            for (size_t j = 0; j < w; j++) incl[j] += self[j];
-        put_cost_cols(out, self, incl, ev, nev, any);
+        if (any) finish_incl(incl, self, total, w);
+        put_cost_cols(out, self, incl, ev, nev, any, cw);
         if (got > 0 && line[got - 1] == '\n') line[got - 1] = 0;
         fprintf(out, " %s\n", line);
     }
@@ -172,11 +224,17 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
         positions |= pt->positions;
     }
     line_row *rows = malloc((n ? n : 1) * sizeof *rows);
-    if (!rank || !rows) {
+    uint32_t *cls = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    if (!rank || !rows ||
+        tk_profile_recursion_classes(p, (size_t)part, 1, &cls, &err) != TK_OK) {
         free(rank);
         free(rows);
         return cli_usage_error(cmd, "out of memory");
     }
+    uint64_t total[TK_PROFILE_MAX_EVENTS];
+    memset(total, 0, sizeof total);
     size_t k = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
         if (part && part != i + 1) continue;
@@ -186,15 +244,23 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
             rows[k] = (line_row){rank[sr[r].file], sr[r].file, sr[r].pos.line, sr[r].pos.addr,
                                  rank[tk_profile_function_at(p, sr[r].fn)->name], sr[r].fn, 0,
                                  pt->self.values + r * w};
+            uint64_t zero[TK_PROFILE_MAX_EVENTS];
+            memset(zero, 0, sizeof zero);
+            add_row(&rows[k], total, zero, w);
         }
         const tk_prof_call *cr = pt->calls.rows;
         for (size_t r = 0; r < pt->calls.count; r++, k++) {
             rows[k] = (line_row){rank[cr[r].file], cr[r].file, cr[r].pos.line, cr[r].pos.addr,
-                                 rank[tk_profile_function_at(p, cr[r].fn)->name], cr[r].fn, 1,
+                                 rank[tk_profile_function_at(p, cr[r].fn)->name], cr[r].fn,
+                                 cls[cr[r].fn] == cls[cr[r].callee] ? 2 : 1,
                                  pt->calls.values + r * (w + 1) + 1};
         }
     }
-    fputs("Columns: self cost per event, then self + cost of the calls made on the line.\n", out);
+    int cw = 14;
+    for (size_t j = 0; j < nev; j++)
+        if (num_width(total[ev[j]]) > cw) cw = num_width(total[ev[j]]);
+    fputs("Columns: self cost per event, then self + cost of the calls made on the line\n"
+          "(calls within a recursion are not counted again).\n", out);
     fputs("Events:", out);
     for (size_t j = 0; j < nev; j++) fprintf(out, " %s", tk_profile_str(p, tk_profile_event(p, ev[j])->name));
     fputs("\n", out);
@@ -219,7 +285,7 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
             fprintf(out, "\n================ %s", *name ? name : "???");
             if (src) {
                 fprintf(out, " (%s)\n", found);
-                annotate_source(out, src, rows, lo, hi, ev, nev, w);
+                annotate_source(out, src, rows, lo, hi, ev, nev, w, total, cw);
                 fclose(src);
             } else {
                 fputs(" (source not found; costs per line)\n", out);
@@ -230,12 +296,11 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
                     memset(incl, 0, sizeof incl);
                     int any = 0;
                     for (; r < hi && rows[r].line == line; r++) {
-                        for (size_t j = 0; j < w; j++)
-                            (rows[r].is_call ? incl : self)[j] += rows[r].costs[j];
+                        add_row(&rows[r], self, incl, w);
                         if (!rows[r].is_call) any = 1;
                     }
-                    for (size_t j = 0; j < w; j++) incl[j] += self[j];
-                    put_cost_cols(out, self, incl, ev, nev, any);
+                    finish_incl(incl, self, total, w);
+                    put_cost_cols(out, self, incl, ev, nev, any, cw);
                     fprintf(out, " line %" PRIu64 "\n", line);
                 }
             }
@@ -259,11 +324,11 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
             memset(incl, 0, sizeof incl);
             int any = 0;
             for (; r < k && rows[r].fn == cur_fn && rows[r].addr == addr; r++) {
-                for (size_t j = 0; j < w; j++) (rows[r].is_call ? incl : self)[j] += rows[r].costs[j];
+                add_row(&rows[r], self, incl, w);
                 if (!rows[r].is_call) any = 1;
             }
-            for (size_t j = 0; j < w; j++) incl[j] += self[j];
-            put_cost_cols(out, self, incl, ev, nev, any);
+            finish_incl(incl, self, total, w);
+            put_cost_cols(out, self, incl, ev, nev, any, cw);
             fprintf(out, " 0x%" PRIx64, addr);
             if (positions & TK_POS_LINE) fprintf(out, " (line %" PRIu64 ")", line);
             fputc('\n', out);
@@ -271,5 +336,6 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
     }
     free(rows);
     free(rank);
+    free(cls);
     return CLI_EXIT_OK;
 }

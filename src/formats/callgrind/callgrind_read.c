@@ -20,7 +20,12 @@ typedef struct id_map {
     uint64_t *keys;
     uint32_t *vals; /* string id + 1, 0 = empty */
     size_t cap, count;
+    /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array */
+    uint32_t *direct; /* string id + 1, 0 = empty */
+    size_t direct_cap;
 } id_map;
+
+#define ID_DIRECT_MAX (1u << 22)
 
 typedef enum expect {
     EXPECT_ANY = 0,
@@ -50,6 +55,7 @@ struct tk_callgrind_parser {
     uint64_t events_lineno;
     size_t ncols;
     size_t col_map[TK_PROFILE_MAX_EVENTS];
+    int col_identity; /* col_map[i] == i for every event of the profile */
     unsigned positions; /* TK_POS_* of this part */
     size_t npos;        /* subpositions per position */
     unsigned pos_order[3];
@@ -64,6 +70,12 @@ struct tk_callgrind_parser {
     uint32_t ob, fl, file; /* string ids; file = current cost file (fl/fi/fe) */
     int have_fn;
     uint32_t fn;
+    /* fn= seen, function not created yet: it is created (with the ob= and
+     * fl= of the fn= line) at its first cost, calls= or jump line, so bare
+     * definitions (--compress-mangled=yes writes `fn=(10) f` for the parts of
+     * a context name) add no function */
+    int fn_lazy;
+    uint32_t lazy_ob, lazy_fl, lazy_name;
     int have_cob, have_cfi, have_cfn, have_jfi, have_jfn;
     uint32_t cob, cfi, cfn, jfi, jfn;
     uint64_t last[3]; /* last subposition values, indexed by pos_order slot */
@@ -87,11 +99,18 @@ struct tk_callgrind_parser {
     /* input known to hold no NUL byte before this address (NULL: unknown) */
     const char *nul_free_end;
 
+    /* opt.drop_files with TK_CALLGRIND_DETAIL_FUNCTIONS: self and call rows
+     * are keyed by function only (the cost file is the empty string) */
+    int drop_files;
+
     /* whole input when known: lets a reference to an id that is defined
      * later in the part (old callgrind versions write those) be resolved */
     const char *buf, *buf_end;
     unsigned forward_scans;
 };
+
+/* The cost file of self and call rows. */
+#define ROW_FILE(ps) ((ps)->drop_files ? (ps)->empty_str : (ps)->file)
 
 /* Bound on forward searches for ids defined after their first use. */
 #define MAX_FORWARD_SCANS 4096
@@ -169,6 +188,7 @@ static void id_map_clear(id_map *m)
 {
     free(m->keys);
     free(m->vals);
+    free(m->direct);
     memset(m, 0, sizeof *m);
 }
 
@@ -183,6 +203,7 @@ static uint64_t id_hash(uint64_t k)
 /* Returns string id + 1, or 0 when not defined. */
 static uint32_t id_map_get(const id_map *m, uint64_t key)
 {
+    if (key < m->direct_cap) return m->direct[key];
     if (!m->cap) return 0;
     size_t mask = m->cap - 1;
     for (size_t j = id_hash(key) & mask; m->vals[j]; j = (j + 1) & mask)
@@ -192,6 +213,19 @@ static uint32_t id_map_get(const id_map *m, uint64_t key)
 
 static int id_map_put(id_map *m, uint64_t key, uint32_t val)
 {
+    if (key < ID_DIRECT_MAX) {
+        if (key >= m->direct_cap) {
+            size_t ncap = m->direct_cap ? m->direct_cap : 1024;
+            while (ncap <= key) ncap *= 2;
+            uint32_t *nd = realloc(m->direct, ncap * sizeof *nd);
+            if (!nd) return 0;
+            memset(nd + m->direct_cap, 0, (ncap - m->direct_cap) * sizeof *nd);
+            m->direct = nd;
+            m->direct_cap = ncap;
+        }
+        m->direct[key] = val + 1;
+        return 1;
+    }
     if ((m->count + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 64;
         uint64_t *nk = calloc(ncap, sizeof *nk);
@@ -377,6 +411,7 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
+    ps->fn_lazy = 0;
     ps->have_cob = ps->have_cfi = ps->have_cfn = ps->have_jfi = ps->have_jfn = 0;
     memset(ps->have_last, 0, sizeof ps->have_last);
     memset(ps->last, 0, sizeof ps->last);
@@ -476,6 +511,9 @@ static tk_status header_events(tk_callgrind_parser *ps, const char *s, const cha
         present |= 1ULL << idx;
     }
     if (ps->ncols == 0) return fail_at(ps, TK_ERR_FORMAT, s, "'events:' names no event type");
+    ps->col_identity = ps->ncols == tk_profile_event_count(ps->p);
+    for (size_t c = 0; c < ps->ncols; c++)
+        if (ps->col_map[c] != c) ps->col_identity = 0;
     ps->part_has_events = 1;
     ps->events_lineno = ps->lineno;
     ps->part->events_mask_valid = 1;
@@ -720,10 +758,89 @@ static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, 
     return TK_OK;
 }
 
+/* valgrind's hidden --compress-mangled=yes writes a context name
+ * (`f'2'caller'caller2`) as the ids of its parts in the function id space:
+ * `fn=(12) (10)'2'(7)'(3)`, after definitions `fn=(10) f` of the parts
+ * (callgrind's dump.c, print_mangled_fn). n..e is the text after the id; when
+ * it is such a list of `(id)` parts (the first one an id) and recursion
+ * numbers, all ids defined, the expanded name is interned into *sid and 1 is
+ * returned (*st: TK_OK or an error). Otherwise 0: the text is a plain name. */
+static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e, uint32_t *sid,
+                          tk_status *st)
+{
+    enum { MAX_PARTS = 64 };
+    uint32_t parts[MAX_PARTS]; /* string id + 1, or 0 for a literal part */
+    const char *lit[MAX_PARTS], *lit_end[MAX_PARTS];
+    size_t np = 0, len = 0;
+    for (const char *s = n; s < e;) {
+        const char *q = memchr(s, '\'', (size_t)(e - s));
+        const char *pe = q ? q : e;
+        if (np == MAX_PARTS || pe == s) return 0;
+        if (*s == '(') {
+            const char *d = s + 1;
+            uint64_t id;
+            if (d >= pe || (unsigned)(*d - '0') >= 10 || parse_u64(&d, pe, &id, ')') != NUM_OK ||
+                d + 1 != pe || *d != ')')
+                return 0;
+            uint32_t have = id_map_get(&ps->ids[KIND_FUNCTION], id);
+            if (!have) return 0;
+            parts[np] = have;
+            len += tk_profile_str_len(ps->p, have - 1);
+        } else {
+            if (np == 0) return 0;
+            for (const char *d = s; d < pe; d++)
+                if ((unsigned)(*d - '0') >= 10) return 0;
+            parts[np] = 0;
+            len += (size_t)(pe - s);
+        }
+        lit[np] = s;
+        lit_end[np] = pe;
+        np++;
+        if (!q) break;
+        s = q + 1;
+        if (s == e) return 0; /* trailing quote */
+    }
+    len += np - 1;
+    char *buf = malloc(len ? len : 1);
+    if (!buf) {
+        *st = nomem(ps);
+        return 1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (i) buf[k++] = '\'';
+        if (parts[i]) {
+            size_t l = tk_profile_str_len(ps->p, parts[i] - 1);
+            memcpy(buf + k, tk_profile_str(ps->p, parts[i] - 1), l);
+            k += l;
+        } else {
+            memcpy(buf + k, lit[i], (size_t)(lit_end[i] - lit[i]));
+            k += (size_t)(lit_end[i] - lit[i]);
+        }
+    }
+    *st = tk_profile_intern(ps->p, buf, k, sid) == TK_OK ? TK_OK : nomem(ps);
+    free(buf);
+    return 1;
+}
+
 /* "(id) name", "(id)" or "name"; returns the string id in *out. */
 static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
                             uint32_t *out)
 {
+    /* the common case: a defined "(id)" reference and nothing else */
+    if (e - s >= 3 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
+        const char *d = s + 1;
+        uint64_t id = 0;
+        while (d < e && (unsigned)(*d - '0') < 10 && d - s <= 9)
+            id = id * 10 + (uint64_t)(*d++ - '0');
+        if (d + 1 == e && *d == ')') {
+            uint32_t have = id_map_get(&ps->ids[kind], id);
+            if (have) {
+                *out = have - 1;
+                return TK_OK;
+            }
+        }
+    }
     s = skip_space(s, e);
     e = trim_end(s, e);
     if (e - s >= 2 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
@@ -760,7 +877,12 @@ static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, co
             return TK_OK;
         }
         uint32_t sid;
-        if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid) != TK_OK) return nomem(ps);
+        tk_status xst = TK_OK;
+        if (kind == KIND_FUNCTION && *n == '(' && expand_mangled(ps, n, e, &sid, &xst)) {
+            if (xst != TK_OK) return xst;
+        } else if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid) != TK_OK) {
+            return nomem(ps);
+        }
         if (have && have - 1 != sid)
             return fail_at(ps, TK_ERR_FORMAT, at,
                            "%s id (%llu) redefined as '%.*s' (was '%s')", kind_names[kind],
@@ -777,11 +899,71 @@ static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, co
 /* ---- positions and cost lines ------------------------------------------- */
 
 /* Parse npos subpositions. update: store them as the new "last" values. */
+/* The common forms of a position (one space before each subposition, decimal,
+ * 0x hex, * and +N/-N within range): 1 with *sp advanced and v filled, else 0
+ * and the general loop parses (and reports) it. */
+static int quick_position(const tk_callgrind_parser *ps, const char **sp, const char *e,
+                          uint64_t *v)
+{
+    const char *s = *sp;
+    for (size_t i = 0; i < ps->npos; i++) {
+        if (s < e && *s == ' ') s++;
+        if (s >= e) return 0;
+        unsigned c = (unsigned char)*s;
+        if (c - '0' < 10) {
+            if (c == '0' && e - s > 2 && (s[1] == 'x' || s[1] == 'X')) {
+                const char *start = s + 2;
+                uint64_t x = 0;
+                for (s = start; s < e; s++) {
+                    unsigned h = (unsigned char)*s, d;
+                    if (h - '0' < 10)
+                        d = h - '0';
+                    else if ((h | 0x20) - 'a' < 6)
+                        d = (h | 0x20) - 'a' + 10;
+                    else
+                        break;
+                    x = (x << 4) | d;
+                }
+                if (s == start || s - start > 16) return 0;
+                v[i] = x;
+            } else {
+                const char *start = s;
+                uint64_t x = 0;
+                for (; s < e && (unsigned)(*s - '0') < 10; s++) x = x * 10 + (uint64_t)(*s - '0');
+                if (s - start > 19) return 0;
+                v[i] = x;
+            }
+        } else if (c == '*') {
+            if (!ps->have_last[i]) return 0;
+            v[i] = ps->last[i];
+            s++;
+        } else if (c == '+' || c == '-') {
+            if (!ps->have_last[i]) return 0;
+            const char *start = ++s;
+            uint64_t d = 0;
+            for (; s < e && (unsigned)(*s - '0') < 10; s++) d = d * 10 + (uint64_t)(*s - '0');
+            if (s == start || s - start > 19) return 0;
+            if (c == '+') {
+                if (__builtin_add_overflow(ps->last[i], d, &v[i])) return 0;
+            } else {
+                if (d > ps->last[i]) return 0;
+                v[i] = ps->last[i] - d;
+            }
+        } else {
+            return 0;
+        }
+        if (s < e && *s != ' ') return 0;
+    }
+    *sp = s;
+    return 1;
+}
+
 static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const char *e,
                                 tk_prof_pos *pos, int update)
 {
     const char *s = *sp;
     uint64_t v[3];
+    if (quick_position(ps, &s, e, v)) goto parsed;
     for (size_t i = 0; i < ps->npos; i++) {
         s = skip_space(s, e);
         const char *at = s;
@@ -822,6 +1004,7 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
             if (rc != NUM_OK) return number_error(ps, rc, at, e, "a subposition");
         }
     }
+parsed:
     memset(pos, 0, sizeof *pos);
     for (size_t i = 0; i < ps->npos; i++) {
         switch (ps->pos_order[i]) {
@@ -952,7 +1135,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
     }
     tk_prof_self key;
     key.fn = ps->fn;
-    key.file = ps->file;
+    key.file = ROW_FILE(ps);
     memset(&key.pos, 0, sizeof key.pos);
     if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
         for (size_t i = 0; i < ps->npos; i++) {
@@ -971,7 +1154,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
         for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
         ps->call.pos = key.pos;
         ps->call.fn = ps->fn;
-        ps->call.file = ps->file;
+        ps->call.file = ROW_FILE(ps);
         return add_status(ps,
                           store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           ps->line);
@@ -1130,7 +1313,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
             for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
             ps->call.pos = pos;
             ps->call.fn = ps->fn;
-            ps->call.file = ps->file;
+            ps->call.file = ROW_FILE(ps);
             *st = add_status(ps, store_call(ps, &ps->call, ps->call_count, ps->costs), ps->line);
             return p;
         }
@@ -1144,8 +1327,8 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     }
     if (n == 0) return p; /* position only */
     const tk_prof_self *pk = &ps->pend_key;
-    if (!ps->pend_valid || ps->fn != pk->fn || ps->file != pk->file || pos.line != pk->pos.line ||
-        pos.addr != pk->pos.addr || pos.bb != pk->pos.bb) {
+    if (!ps->pend_valid || ps->fn != pk->fn || ROW_FILE(ps) != pk->file ||
+        pos.line != pk->pos.line || pos.addr != pk->pos.addr || pos.bb != pk->pos.bb) {
         int fst = flush_self(ps);
         if (fst != TK_OK) {
             *st = fst;
@@ -1153,7 +1336,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
         }
         memset(&ps->pend_key, 0, sizeof ps->pend_key);
         ps->pend_key.fn = ps->fn;
-        ps->pend_key.file = ps->file;
+        ps->pend_key.file = ROW_FILE(ps);
         ps->pend_key.pos = pos;
         memset(ps->pend, 0, tk_profile_event_count(ps->p) * sizeof *ps->pend);
         ps->pend_valid = 1;
@@ -1170,6 +1353,123 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     return p;
 }
 
+/* One subposition of a cost line at p for fast_run (the caller guarantees a
+ * '\n' ahead): +N, *, absolute decimal or 0x hex, -N; NULL when unusual. */
+static inline __attribute__((always_inline)) const char *
+run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
+{
+    unsigned c = (unsigned char)*p;
+    if (c == '+') {
+        uint64_t d;
+        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
+            __builtin_add_overflow(last, d, out))
+            return NULL;
+        return p;
+    }
+    if (c == '*') {
+        if (!have) return NULL;
+        *out = last;
+        return p + 1;
+    }
+    if (c - '0' < 10) {
+        if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            const char *start = p + 2;
+            uint64_t x = 0;
+            for (p = start;; p++) {
+                unsigned h = (unsigned char)*p, d;
+                if (h - '0' < 10)
+                    d = h - '0';
+                else if ((h | 0x20) - 'a' < 6)
+                    d = (h | 0x20) - 'a' + 10;
+                else
+                    break;
+                x = (x << 4) | d;
+            }
+            if (p == start || p - start > 16) return NULL;
+            *out = x;
+            return p;
+        }
+        return nl_dec(p, out);
+    }
+    if (c == '-') {
+        uint64_t d;
+        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
+            d > last)
+            return NULL;
+        *out = last - d;
+        return p;
+    }
+    return NULL;
+}
+
+/* The costs of a cost line for fast_run: " N" repeated up to '\n' (p is
+ * after the subpositions, line is the line start). The numbers are added to
+ * acc[0..n) and *np = n; returns the address of the '\n'. An unusual line
+ * (anything else, more than ncols numbers, a number over 19 digits, an
+ * overflowing sum, a line over the limit) returns NULL with acc unchanged. */
+static inline __attribute__((always_inline)) const char *
+run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, size_t ncols,
+          size_t *np)
+{
+    const char *costs = p;
+    size_t n = 0;
+    int bad = 0;
+    while (*p == ' ') {
+        unsigned d = (unsigned char)p[1] - '0';
+        if (d >= 10 || n >= ncols) {
+            bad = 1;
+            break;
+        }
+        unsigned c2 = (unsigned char)p[2];
+        uint64_t x = d;
+        if (c2 == ' ' || c2 == '\n') {
+            p += 2; /* one digit: the common case */
+            if (!d) { /* " 0" adds nothing; often three more follow */
+                n++;
+                uint64_t w;
+                if (p + 8 <= last_nl && n + 3 <= ncols &&
+                    (memcpy(&w, p, 8), (w & 0xffffffffffffULL) == 0x302030203020ULL) &&
+                    ((w >> 48 & 0xff) == ' ' || (w >> 48 & 0xff) == '\n')) {
+                    p += 6;
+                    n += 3;
+                }
+                continue;
+            }
+        } else {
+            const char *ds = p + 1;
+            p += 2;
+            while ((d = (unsigned char)*p - '0') < 10) {
+                x = x * 10 + d;
+                p++;
+            }
+            if (p - ds > 19) {
+                bad = 1;
+                break;
+            }
+        }
+        /* an overflowing sum is reported by the general code */
+        if (__builtin_add_overflow(acc[n], x, &acc[n])) {
+            acc[n] -= x;
+            bad = 1;
+            break;
+        }
+        n++;
+    }
+    if (bad || *p != '\n' || (size_t)(p - line) > TK_CALLGRIND_MAX_LINE) {
+        /* take back the n numbers added (they parse the same again) */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x = 0;
+            costs++;
+            while ((unsigned)((unsigned char)*costs - '0') < 10)
+                x = x * 10 + (uint64_t)((unsigned char)*costs++ - '0');
+            acc[i] -= x;
+        }
+        return NULL;
+    }
+    *np = n;
+    return p;
+}
+
 /* Consecutive plain cost lines of one function body when only per-function
  * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
  * self-cost key (function, file) cannot change between them, so the lines are
@@ -1178,84 +1478,72 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
  * of the first line not taken (the general code handles it); *lineno counts
  * the lines taken. *st receives an error status, TK_OK otherwise; after an
  * error the location is set and the line is counted. */
-static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *last_nl,
-                            uint64_t *lineno, int *st)
+static inline __attribute__((always_inline)) const char *
+fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *lineno,
+              int *st, const size_t npos, const int have_all)
 {
-    const size_t npos = ps->npos, ncols = ps->ncols;
+    const size_t ncols = ps->ncols;
     uint64_t last[3] = {ps->last[0], ps->last[1], ps->last[2]};
-    int have[3] = {ps->have_last[0], ps->have_last[1], ps->have_last[2]};
+    int have[3] = {have_all || ps->have_last[0], have_all || ps->have_last[1],
+                   have_all || ps->have_last[2]};
     uint64_t ln = *lineno;
     const size_t *map = ps->col_map;
     uint64_t *pend = ps->pend;
     int pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
-                     ps->pend_key.file == ps->file && ps->pend_key.pos.line == 0 &&
+                     ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&
                      ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
+    /* the pending sums in column order, written back at the end */
+    uint64_t acc[TK_PROFILE_MAX_EVENTS];
+    /* col_map is the identity in the first part of a file (the usual case) */
+    int identity = ps->col_identity;
+    if (pend_ready) {
+        if (identity)
+            memcpy(acc, pend, ncols * sizeof *acc);
+        else
+            for (size_t i = 0; i < ncols; i++) acc[i] = pend[map[i]];
+    } else {
+        memset(acc, 0, ncols * sizeof *acc);
+    }
+    int touched = 0;
     *st = TK_OK;
     for (;;) {
         const char *p = s;
-        uint64_t v[3];
-        size_t i;
-        for (i = 0; i < npos; i++) {
-            if (i) {
-                if (*p != ' ') break;
-                p++;
-            }
-            unsigned c = (unsigned char)*p;
-            if (c - '0' < 10) {
-                if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
-                    const char *start = p + 2;
-                    uint64_t x = 0;
-                    for (p = start;; p++) {
-                        unsigned h = (unsigned char)*p, d;
-                        if (h - '0' < 10)
-                            d = h - '0';
-                        else if ((h | 0x20) - 'a' < 6)
-                            d = (h | 0x20) - 'a' + 10;
-                        else
-                            break;
-                        x = (x << 4) | d;
-                    }
-                    if (p == start || p - start > 16) break;
-                    v[i] = x;
-                } else {
-                    p = nl_dec(p, &v[i]);
-                    if (!p) break;
-                }
-            } else if (c == '*' && have[i]) {
-                v[i] = last[i];
-                p++;
-            } else if ((c == '+' || c == '-') && have[i] &&
-                       (unsigned)((unsigned char)p[1] - '0') < 10) {
-                uint64_t d;
-                p = nl_dec(p + 1, &d);
-                if (!p) break;
-                if (c == '+') {
-                    if (__builtin_add_overflow(last[i], d, &v[i])) break;
-                } else {
-                    if (d > last[i]) break;
-                    v[i] = last[i] - d;
-                }
-            } else {
+        uint64_t v[3] = {0, 0, 0};
+        p = run_subpos(p, have[0], last[0], &v[0]);
+        if (!p) break;
+        if (npos > 1) {
+            if (*p != ' ' || !(p = run_subpos(p + 1, have[1], last[1], &v[1]))) break;
+            if (npos > 2 && (*p != ' ' || !(p = run_subpos(p + 1, have[2], last[2], &v[2]))))
+                break;
+        }
+        if (*p != ' ' && *p != '\n') break;
+        /* costs: " N" repeated, then '\n'. Sums go straight into acc and are
+         * taken back if the line turns out to be unusual. */
+        size_t n;
+        p = run_costs(p, s, last_nl, acc, ncols, &n);
+        if (!p) break;
+        if (n && !pend_ready) {
+            /* the first costed line of a new self-cost key: flush the old
+             * one (acc was zero and holds this line's costs) */
+            ps->line = s;
+            ps->lineno = ln + 1;
+            int fst = flush_self(ps);
+            if (fst != TK_OK) {
+                *st = fst;
+                ln++;
+                s = p + 1;
                 break;
             }
+            memset(&ps->pend_key, 0, sizeof ps->pend_key);
+            ps->pend_key.fn = ps->fn;
+            ps->pend_key.file = ROW_FILE(ps);
+            memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
+            ps->pend_valid = 1;
+            pend_ready = 1;
         }
-        if (i < npos || (*p != ' ' && *p != '\n')) break;
-        uint64_t vals[TK_PROFILE_MAX_EVENTS];
-        size_t n = 0;
-        for (;;) {
-            unsigned c = (unsigned char)*p;
-            if (c == ' ') {
-                p++;
-                continue;
-            }
-            if (c - '0' >= 10 || n >= ncols) break;
-            p = nl_dec(p, &vals[n]);
-            if (!p) break;
-            n++;
-        }
-        if (!p || *p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE) break;
         /* commit the line */
         ln++;
+        touched |= n != 0;
         last[0] = v[0];
         have[0] = 1;
         if (npos > 1) {
@@ -1266,39 +1554,16 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
                 have[2] = 1;
             }
         }
-        if (n) {
-            if (!pend_ready) {
-                ps->line = s;
-                ps->lineno = ln;
-                int fst = flush_self(ps);
-                if (fst != TK_OK) {
-                    *st = fst;
-                    s = p + 1;
-                    break;
-                }
-                memset(&ps->pend_key, 0, sizeof ps->pend_key);
-                ps->pend_key.fn = ps->fn;
-                ps->pend_key.file = ps->file;
-                memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
-                ps->pend_valid = 1;
-                pend_ready = 1;
-            }
-            for (i = 0; i < n; i++) {
-                uint64_t *t = &pend[map[i]];
-                if (__builtin_add_overflow(*t, vals[i], t)) break;
-            }
-            if (i < n) {
-                ps->line = s;
-                ps->lineno = ln;
-                *st = fail_at(ps, TK_ERR_LIMIT, s, "sum of costs overflows 64 bits");
-                s = p + 1;
-                break;
-            }
-        }
         s = p + 1;
         if (s > last_nl) break;
         unsigned c0 = (unsigned char)*s;
         if (!((c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*')) break;
+    }
+    if (touched) {
+        if (identity)
+            memcpy(pend, acc, ncols * sizeof *acc);
+        else
+            for (size_t i = 0; i < ncols; i++) pend[map[i]] = acc[i];
     }
     ps->last[0] = last[0];
     ps->last[1] = last[1];
@@ -1308,6 +1573,43 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
     ps->have_last[2] = have[2];
     *lineno = ln;
     return s;
+}
+
+/* fast_run for `positions: instr line` (two subpositions, the usual case
+ * with --dump-instr=yes) once both have a value, compiled with that known,
+ * and for any count. */
+static const char *fast_run2(tk_callgrind_parser *ps, const char *s, const char *last_nl,
+                             uint64_t *lineno, int *st)
+{
+    return fast_run_body(ps, s, last_nl, lineno, st, 2, 1);
+}
+
+static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *last_nl,
+                            uint64_t *lineno, int *st)
+{
+    return fast_run_body(ps, s, last_nl, lineno, st, ps->npos, 0);
+}
+
+static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
+{
+    ps->lazy_ob = ps->ob;
+    ps->lazy_fl = ps->fl;
+    ps->lazy_name = name;
+    ps->fn_lazy = 1;
+    ps->have_fn = 0;
+    ps->file = ps->fl;
+    return TK_OK;
+}
+
+/* Creates the function of the last fn= line if that is still pending. */
+static tk_status resolve_function(tk_callgrind_parser *ps)
+{
+    if (!ps->fn_lazy) return TK_OK;
+    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn) != TK_OK)
+        return nomem(ps);
+    ps->fn_lazy = 0;
+    ps->have_fn = 1;
+    return TK_OK;
 }
 
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
@@ -1327,11 +1629,12 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->expecting = EXPECT_ANY;
         ps->call.pos = pos;
         ps->call.fn = ps->fn;
-        ps->call.file = ps->file;
+        ps->call.file = ROW_FILE(ps);
         return add_status(ps,
                           store_call(ps,  &ps->call, ps->call_count, ps->costs),
                           start);
     }
+    if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
     if (ps->expecting == EXPECT_JUMP_POS) {
         ps->expecting = EXPECT_ANY;
@@ -1345,7 +1648,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
             return st;
     }
     if (!any) return TK_OK;
-    tk_prof_self key = {ps->fn, ps->file, pos};
+    tk_prof_self key = {ps->fn, ROW_FILE(ps), pos};
     if (ps->pend_valid && memcmp(&key, &ps->pend_key, sizeof key) == 0) {
         for (size_t i = 0; i < w; i++)
             if (__builtin_add_overflow(ps->pend[i], ps->costs[i], &ps->pend[i]))
@@ -1359,19 +1662,13 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
     return TK_OK;
 }
 
-static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
-{
-    if (tk_profile_function(ps->p, ps->ob, ps->fl, name, &ps->fn) != TK_OK) return nomem(ps);
-    ps->have_fn = 1;
-    ps->file = ps->fl;
-    return TK_OK;
-}
 
 static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char *s,
                             const char *e)
 {
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
+    if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, key, "'calls=' before any 'fn=' line");
     if (!ps->have_cfn)
         return fail_at(ps, TK_ERR_FORMAT, key, "'calls=' without a preceding 'cfn=' line");
@@ -1404,6 +1701,7 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
 {
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
+    if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, key, "jump before any 'fn=' line");
     s = skip_space(s, e);
     const char *at = s;
@@ -1532,6 +1830,10 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     char c = *s;
     if ((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') {
+        if (ps->fn_lazy && ps->expecting != EXPECT_CALL_COST && ps->part_has_events) {
+            tk_status st = resolve_function(ps);
+            if (st != TK_OK) return st;
+        }
         if (ps->have_fn && ps->part && ps->part_has_events) {
             int r = fast_cost_line(ps, s, e);
             if (r != FAST_SLOW) return (tk_status)r;
@@ -1610,6 +1912,7 @@ tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
     if (!ps) return TK_ERR_NOMEM;
     ps->p = p;
     if (opt) ps->opt = *opt;
+    ps->drop_files = ps->opt.drop_files && ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_error_clear(&ps->first_error);
     if (tk_profile_intern(p, "", 0, &ps->empty_str) != TK_OK) {
         free(ps);
@@ -1672,7 +1975,10 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                 if (ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS &&
                     ps->expecting == EXPECT_ANY) {
                     int fst;
-                    const char *next = fast_run(ps, s, last_nl, &lineno, &fst);
+                    const char *next =
+                        ps->npos == 2 && ps->have_last[0] && ps->have_last[1]
+                            ? fast_run2(ps, s, last_nl, &lineno, &fst)
+                            : fast_run(ps, s, last_nl, &lineno, &fst);
                     if (fst != TK_OK && (!ps->opt.diag || fst == TK_ERR_NOMEM)) {
                         if (err) *err = ps->first_error;
                         st = (tk_status)fst;
@@ -1718,6 +2024,28 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                 break;
             }
             if (r != FAST_SLOW) {
+                s = nl ? nl + 1 : end;
+                continue;
+            }
+        }
+        /* a body line "key=..." (fn= cfn= calls= jcnd= fi= ...): straight to
+         * body_spec, as dispatch would after its checks */
+        if ((unsigned)(c - 'a') < 26 && ps->expecting != EXPECT_CALL_COST &&
+            le <= ps->nul_free_end && (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
+            const char *k = s + 1;
+            while (k < le && (unsigned char)(*k - 'a') < 26) k++;
+            if (k < le && *k == '=') {
+                ps->line = s;
+                ps->lineno = lineno;
+                ps->offset = s - data;
+                ps->expecting = EXPECT_ANY;
+                st = body_spec(ps, s, (size_t)(k - s), k + 1, le);
+                if (st != TK_OK && (!ps->opt.diag || st == TK_ERR_NOMEM)) {
+                    if (err) *err = ps->first_error;
+                    st = ps->opt.diag ? st : ps->first_error.code;
+                    break;
+                }
+                st = TK_OK;
                 s = nl ? nl + 1 : end;
                 continue;
             }

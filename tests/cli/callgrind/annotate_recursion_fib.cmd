@@ -1,0 +1,1 @@
+tracekit annotate examples/fib.callgrind | sed -n '/^=* src\/fib.c/,/^$/p'
