@@ -14,7 +14,18 @@ struct tk_output {
     FILE *f;
     char *path;     /* final path, NULL for stdout */
     char *tmp;      /* temporary path; NULL when writing a device or FIFO directly */
+    char *buf;      /* stdio buffer of f (glibc ignores a size given without a buffer) */
 };
+
+#define OUTPUT_BUFFER_SIZE ((size_t)1 << 20)
+
+/* A large stdio buffer: exports write hundreds of MB in small pieces. */
+static void big_buffer(tk_output *o)
+{
+    o->buf = tk_malloc(OUTPUT_BUFFER_SIZE);
+    if (o->buf)
+        setvbuf(o->f, o->buf, _IOFBF, OUTPUT_BUFFER_SIZE);
+}
 
 /* A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe): written
  * directly; a temporary file renamed over it would replace the device. */
@@ -38,6 +49,7 @@ static tk_status open_special(tk_output *o, tk_output **out, const char *path, u
         return tk_error_set_at(err, TK_ERR_ARG, path, -1, 0, 0,
                                "refusing to write binary data to a terminal");
     }
+    big_buffer(o);
     *out = o;
     return TK_OK;
 }
@@ -69,23 +81,20 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
         return tk_error_set_at(err, TK_ERR_EXISTS, path, -1, 0, 0, "output file already exists");
     }
     /* A symbolic link to a file: replace the file it points to, keep the link. */
-    char *resolved = NULL;
+    char *resolved = NULL; /* from realpath: the C library's allocator */
     struct stat lsb;
-    if (exists && lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode)) {
+    if (exists && lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode))
         resolved = realpath(path, NULL);
-        if (resolved)
-            path = resolved;
-    }
-    size_t n = strlen(path);
-    o->path = tk_strdup(path);
+    const char *target = resolved ? resolved : path;
+    size_t n = strlen(target);
+    o->path = tk_strdup(target);
     o->tmp = tk_malloc(n + 16);
-    free(resolved); /* from realpath: the C library's allocator */
-    path = o->path;
+    free(resolved);
     if (!o->path || !o->tmp) {
         tk_output_abort(o);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    memcpy(o->tmp, path, n);
+    memcpy(o->tmp, o->path, n);
     memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
@@ -104,7 +113,7 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
         tk_output_abort(o);
         return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot open output: %s", strerror(errno));
     }
-    setvbuf(o->f, NULL, _IOFBF, 1 << 20);
+    big_buffer(o);
     *out = o;
     return TK_OK;
 }
@@ -137,6 +146,7 @@ tk_status tk_output_commit(tk_output *o, tk_error *err)
         tk_output_abort(o);
         return TK_ERR_IO;
     }
+    tk_free(o->buf);
     tk_free(o->tmp);
     tk_free(o->path);
     tk_free(o);
@@ -150,6 +160,7 @@ void tk_output_abort(tk_output *o)
         if (o->f) fclose(o->f);
         if (o->tmp) unlink(o->tmp);
     }
+    tk_free(o->buf);
     tk_free(o->tmp);
     tk_free(o->path);
     tk_free(o);
