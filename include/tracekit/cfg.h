@@ -157,10 +157,10 @@ typedef struct tk_cfg_edge {
     uint32_t src;          /* node index (block or special) */
     uint32_t tgt;          /* node index */
     uint32_t type;         /* index in cfg->edge_types, or NONE when the type id is unknown */
-    uint32_t counts;       /* offset of COUNT_PER_THREAD in the process's u64 pool */
+    uint32_t counts;       /* offset of COUNT_PER_THREAD in the process's count pool */
     uint32_t nthreads;     /* length of COUNT_PER_THREAD */
-    uint64_t count;        /* sum over threads */
-} tk_cfg_edge;
+} tk_cfg_edge;            /* the total count: tk_cfg_edge_count (sum over threads, checked
+                           * for 64-bit overflow when read) */
 
 #define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
 
@@ -220,7 +220,12 @@ typedef struct tk_cfg_process {
     uint32_t nnodes;             /* nblocks + number of special nodes */
 
     uint32_t *pool; uint32_t npool;   /* u32 lists */
-    uint64_t *counts; uint32_t ncounts; /* per-thread edge counts */
+    /* per-thread edge counts (COUNT_PER_THREAD cells, ncounts of them): in
+     * counts32 while every one fits 32 bits (then counts64 is NULL), else all
+     * in counts64 (counts32 NULL).  Read them with tk_cfg_edge_count_thread. */
+    uint32_t *counts32;
+    uint64_t *counts64;
+    uint32_t ncounts;
 
     /* adjacency (CSR over node indexes): edges out of / into node n are
      * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order) */
@@ -310,7 +315,22 @@ const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint
 /* Source file and line of the block's first instruction; 0 when unknown. */
 uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file);
-uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e, uint32_t thread);
+/* Count of an edge on one thread (0 beyond its COUNT_PER_THREAD), and in all threads. */
+static inline uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e,
+                                                uint32_t thread)
+{
+    if (thread >= e->nthreads) return 0;
+    return p->counts32 ? p->counts32[e->counts + thread] : p->counts64[e->counts + thread];
+}
+static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_edge *e)
+{
+    uint64_t sum = 0;
+    if (p->counts32)
+        for (uint32_t t = 0; t < e->nthreads; t++) sum += p->counts32[e->counts + t];
+    else
+        for (uint32_t t = 0; t < e->nthreads; t++) sum += p->counts64[e->counts + t];
+    return sum;
+}
 
 /* ---- sets of blocks: inbound / outbound / internal edges ----------------- */
 /* A block set is described by a membership predicate over block indexes. */

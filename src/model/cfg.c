@@ -161,7 +161,8 @@ void tk_cfg_process_release(tk_cfg_process *p)
     free(p->routines);
     free(p->loops);
     free(p->pool);
-    free(p->counts);
+    free(p->counts32);
+    free(p->counts64);
     free(p->file_instr_count_per_thread);
     free(p->block_locs);
     free(p->edge_locs);
@@ -349,11 +350,6 @@ uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 {
     return tk_cfg_block_addr(p, b) + b->last_instr_offset;
-}
-
-uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e, uint32_t thread)
-{
-    return thread < e->nthreads ? p->counts[e->counts + thread] : 0;
 }
 
 uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread)
@@ -592,7 +588,7 @@ static uint64_t loop_entries(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
             const tk_cfg_edge *e = &p->edges[p->in_edges[q]];
             if (tk_cfg_scope_contains(p, s, e->src)) continue;
             if (tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, e))) continue;
-            sum += thread < 0 ? e->count : tk_cfg_edge_count_thread(p, e, (uint32_t)thread);
+            sum += thread < 0 ? tk_cfg_edge_count(p, e) : tk_cfg_edge_count_thread(p, e, (uint32_t)thread);
         }
     }
     return sum;

@@ -189,7 +189,7 @@ static void derive_block_counts(finish_ctx *c)
         if (bl->flags & TK_CFG_BLOCK_HAS_COUNT) continue;
         uint64_t sum = 0;
         for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
-            sum += p->edges[p->in_edges[k]].count;
+            sum += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
         bl->count = sum;
     }
 }

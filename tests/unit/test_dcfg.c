@@ -214,6 +214,56 @@ static void test_read_errors_located(void)
     TK_CHECK(strstr(err.message, "duplicate column") != NULL);
 }
 
+/* Per-thread counts are kept in 32 bits until one does not fit: then the
+ * whole pool moves to 64 bits (fast row path and token path alike). */
+static void test_wide_counts(void)
+{
+    static const char *const head =
+        "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
+        "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
+        "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, 64, {\n"
+        "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, 1 ], [ 6, 4, 1 ], [ 7, 8, 1 ] ] } ] ],\n"
+        "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
+        "      [ 1, 5, 6, 1, [ 4294967295, 3 ] ],\n"
+        "      [ 2, 6, 7, 1, [ 2, ";
+    static const char *const tail = " ] ],\n"
+        "      [ 3, 7, 5, 1, [ \"0x7\", 1 ] ] ] } ] ] }\n";
+    /* the big count as a JSON integer (fast path) and as a hex string (token path) */
+    const char *const big[] = {"8589934592", "\"0x200000000\""};
+    for (int k = 0; k < 2; k++) {
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%s%s%s", head, big[k], tail);
+        tk_cfg *cfg = NULL;
+        tk_error err;
+        TK_CHECK(read_text(buf, &cfg, &err) == TK_OK);
+        if (!cfg) {
+            fprintf(stderr, "  %s\n", err.message);
+            continue;
+        }
+        const tk_cfg_process *p = &cfg->processes[0];
+        TK_CHECK(p->counts32 == NULL && p->counts64 != NULL);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 1)], 0), 4294967295u);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 1)]), 4294967298u);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 2)], 1), 8589934592u);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 3)]), 8);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 3)], 2), 0);
+        TK_CHECK_EQ_U64(p->blocks[tk_cfg_find_block(p, 7)].count, 8589934594u);
+        tk_cfg_free(cfg);
+    }
+    /* all small: 32-bit pool */
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s4%s", head, tail);
+    TK_CHECK(read_text(buf, &cfg, &err) == TK_OK);
+    if (cfg) {
+        const tk_cfg_process *p = &cfg->processes[0];
+        TK_CHECK(p->counts32 != NULL && p->counts64 == NULL);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 2)]), 6);
+        tk_cfg_free(cfg);
+    }
+}
+
 static void test_edge_kinds(void)
 {
     TK_CHECK(tk_edge_kind_from_name("DIRECT_CALL", 11) == TK_EDGE_DIRECT_CALL);
@@ -230,4 +280,5 @@ static void test_edge_kinds(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
-             TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_edge_kinds))
+             TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
+             TK_CASE(test_edge_kinds))

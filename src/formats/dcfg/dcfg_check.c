@@ -109,9 +109,9 @@ static void check_counts(checker *c)
         const tk_cfg_block *bl = &p->blocks[b];
         if (!(bl->flags & TK_CFG_BLOCK_HAS_COUNT)) continue;
         uint64_t in = 0, out = 0;
-        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++) in += p->edges[p->in_edges[k]].count;
+        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++) in += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
         for (uint32_t k = p->out_start[b]; k < p->out_start[b + 1]; k++)
-            out += p->edges[p->out_edges[k]].count;
+            out += tk_cfg_edge_count(p, &p->edges[p->out_edges[k]]);
         if (p->in_start[b] != p->in_start[b + 1] && in != bl->count)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its in-edge counts (%" PRIu64 ")",

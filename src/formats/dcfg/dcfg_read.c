@@ -806,6 +806,45 @@ static tk_status image_cell(reader *r, void *ctx, int col)
 }
 
 /* edges */
+
+/* Room for n more per-thread counts; values above 32 bits switch the whole
+ * pool to 64 bits (counts_widen).  0 on out-of-memory. */
+static int counts_reserve(reader *r, uint32_t n)
+{
+    tk_cfg_process *p = r->p;
+    if (p->ncounts > UINT32_MAX - n) return 0;
+    if (p->counts64)
+        return tk_cfg_grow((void **)&p->counts64, &r->cap_counts, p->ncounts + n, sizeof *p->counts64);
+    return tk_cfg_grow((void **)&p->counts32, &r->cap_counts, p->ncounts + n, sizeof *p->counts32);
+}
+
+static int counts_widen(reader *r)
+{
+    tk_cfg_process *p = r->p;
+    uint64_t *w = malloc(sizeof *w * (size_t)(r->cap_counts ? r->cap_counts : 1));
+    if (!w) return 0;
+    for (uint32_t i = 0; i < p->ncounts; i++) w[i] = p->counts32[i];
+    free(p->counts32);
+    p->counts32 = NULL;
+    p->counts64 = w;
+    return 1;
+}
+
+/* Appends v (room reserved). */
+static inline int counts_put(reader *r, uint64_t v)
+{
+    tk_cfg_process *p = r->p;
+    if (!p->counts64) {
+        if (v <= UINT32_MAX) {
+            p->counts32[p->ncounts++] = (uint32_t)v;
+            return 1;
+        }
+        if (!counts_widen(r)) return 0;
+    }
+    p->counts64[p->ncounts++] = v;
+    return 1;
+}
+
 static const char *const edge_cols[] = {"EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID",
                                         "EDGE_TYPE_ID", "COUNT_PER_THREAD"};
 static const table_spec edge_spec = {"EDGES", edge_cols, 5, 0xf};
@@ -839,18 +878,16 @@ static tk_status edge_cell(reader *r, void *ctx, int col)
         TRY(expect(r, TK_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD (an array of counts)"));
         e->counts = p->ncounts;
         e->nthreads = 0;
-        e->count = 0;
+        uint64_t sum = 0;
         for (;;) {
             TRY(next(r));
             if (r->tok.type == TK_JSON_ARRAY_END) return TK_OK;
             uint64_t v;
             TRY(read_u64(r, "COUNT_PER_THREAD", &v));
-            if (!tk_cfg_grow((void **)&p->counts, &r->cap_counts, p->ncounts + 1, sizeof *p->counts))
-                return nomem(r);
-            p->counts[p->ncounts++] = v;
+            if (!counts_reserve(r, 1) || !counts_put(r, v)) return nomem(r);
             e = &p->edges[p->nedges - 1];
             e->nthreads++;
-            if (__builtin_add_overflow(e->count, v, &e->count))
+            if (__builtin_add_overflow(sum, v, &sum))
                 return fail(r, &r->tok, "COUNT_PER_THREAD: the sum overflows 64 bits");
         }
     }
@@ -878,7 +915,7 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row *row, t
     tk_cfg_process *p = r->p;
     *st = edge_begin(r, NULL, &row->tok);
     if (*st != TK_OK) return 1;
-    if (n && !tk_cfg_grow((void **)&p->counts, &r->cap_counts, p->ncounts + n, sizeof *p->counts)) {
+    if (n && !counts_reserve(r, n)) {
         *st = nomem(r);
         return 1;
     }
@@ -890,10 +927,11 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row *row, t
     if (c & 0x10) {
         e->counts = p->ncounts;
         e->nthreads = n;
-        e->count = sum;
-        uint64_t *dst = p->counts + p->ncounts;
-        for (uint32_t i = 0; i < n; i++) dst[i] = vals[i];
-        p->ncounts += n;
+        for (uint32_t i = 0; i < n; i++)
+            if (!counts_put(r, vals[i])) {
+                *st = nomem(r);
+                return 1;
+            }
     }
     return 1;
 }
@@ -962,7 +1000,8 @@ static void trim_process(tk_cfg_process *p)
     } while (0)
     TRIM(p->blocks, p->nblocks);
     TRIM(p->edges, p->nedges);
-    TRIM(p->counts, p->ncounts);
+    TRIM(p->counts32, p->ncounts);
+    TRIM(p->counts64, p->ncounts);
     TRIM(p->pool, p->npool);
 #undef TRIM
 }
