@@ -799,3 +799,140 @@ void tk_json_take_row(tk_json *j, const tk_json_row *row)
     j->line_start = row->line_start;
     j->state = ST_ARR_NEXT;
 }
+
+/* ---- compiled rows ---------------------------------------------------------- */
+
+/* A scalar cell at *pp: a plain JSON integer or a "0x…"/decimal string; 0
+ * when unusual (same rules as tk_json_peek_row). */
+static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp, const uint8_t *lim,
+                                                             uint64_t *out)
+{
+    const uint8_t *p = *pp;
+    uint8_t c = *p;
+    if (c >= '0' && c <= '9') return fast_int(pp, lim, out);
+    if (c != '"') return 0;
+    p++;
+    uint64_t v = 0;
+    if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
+        p += 2;
+        int d;
+        while (p < lim && (d = hex_digit(*p)) >= 0) {
+            if (v >> 60) return 0;
+            v = (v << 4) | (uint64_t)d;
+            p++;
+        }
+    } else {
+        const uint8_t *s = p;
+        while (p < lim && (char_class[*p] & C_DIGIT)) {
+            if (p - s >= 19) return 0;
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        }
+        if (p == s) return 0;
+    }
+    if (p == lim || *p != '"') return 0;
+    *pp = p + 1;
+    *out = v;
+    return 1;
+}
+
+int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_out *row)
+{
+    const uint8_t *p = j->cur, *lim = j->lim;
+    uint64_t line = j->line, line_start = j->line_start;
+    if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return -1;
+    int need_comma = j->state == ST_ARR_NEXT;
+    if (!need_comma && j->state != ST_ARR_FIRST && j->state != ST_ARR_VALUE) return -1;
+#define SCAN_WS()                                                                                 \
+    for (;;) {                                                                                    \
+        if (p == lim) return -1;                                                                  \
+        if (*p > ' ') break;                                                                      \
+        if (*p == ' ' || *p == '\t' || *p == '\r') p++;                                           \
+        else if (*p == '\n') {                                                                    \
+            p++;                                                                                  \
+            line++;                                                                               \
+            line_start = j->chunk_base + (uint64_t)(p - j->chunk);                                \
+        } else break;                                                                             \
+    }
+    if (need_comma) {
+        if (lim - p >= 2 && p[0] == ',' && p[1] == ' ') /* the usual ", [" */
+            p += 2;
+        else {
+            SCAN_WS();
+            if (*p != ',') return -1;
+            p++;
+        }
+    }
+    SCAN_WS();
+    if (*p != '[') return -1;
+    const uint8_t *open = p;
+    uint64_t open_line = line, open_line_start = line_start;
+    p++;
+    int nc = 0;
+    uint32_t nv = 0;
+    SCAN_WS();
+    if (*p != ']') {
+        for (;;) {
+            if (nc == pg->ncells) return -1;
+            unsigned slot = pg->slot[nc];
+            uint64_t v;
+            if (!pg->is_array[nc]) {
+                if (!scan_scalar(&p, lim, &v)) return -1;
+                if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+                row->v[slot] = v;
+            } else {
+                if (*p != '[') return -1;
+                p++;
+                uint32_t first = nv;
+                SCAN_WS();
+                if (*p != ']') {
+                    for (;;) {
+                        if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9') return -1;
+                        if (!fast_int(&p, lim, &v)) return -1;
+                        if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+                        row->vals[nv++] = v;
+                        if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') {
+                            p += 2;
+                            continue;
+                        }
+                        SCAN_WS();
+                        if (*p == ']') break;
+                        if (*p != ',') return -1;
+                        p++;
+                        SCAN_WS();
+                    }
+                }
+                p++;
+                row->v[slot] = first;
+                row->n[slot] = nv - first;
+            }
+            nc++;
+            if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') { /* the usual ", " */
+                p += 2;
+                continue;
+            }
+            SCAN_WS();
+            if (*p == ']') break;
+            if (*p != ',') return -1;
+            p++;
+            SCAN_WS();
+        }
+    }
+#undef SCAN_WS
+    if (nc < pg->min_cells) return -1;
+    uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
+    row->offset = (int64_t)off;
+    row->line = open_line;
+    row->column = off - open_line_start + 1;
+    row->end = p + 1;
+    row->end_line = line;
+    row->end_line_start = line_start;
+    return nc;
+}
+
+void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row)
+{
+    j->cur = row->end;
+    j->line = row->end_line;
+    j->line_start = row->end_line_start;
+    j->state = ST_ARR_NEXT;
+}
