@@ -136,8 +136,6 @@ typedef struct tk_cfg_source {
     uint64_t size;
 } tk_cfg_source;
 
-#define TK_CFG_BLOCK_HAS_COUNT 1u
-
 typedef struct tk_cfg_block {
     uint32_t id;
     uint32_t image;        /* image index */
@@ -149,8 +147,9 @@ typedef struct tk_cfg_block {
     uint32_t last_instr_offset;  /* relative to the block's first instruction */
     uint64_t addr_offset;        /* relative to the image load address */
     uint64_t count;              /* COUNT cell, or derived (see top) */
-    uint32_t flags;
-} tk_cfg_block;
+} tk_cfg_block;                  /* flags: p->block_flags[index] */
+
+#define TK_CFG_BLOCK_HAS_COUNT 1u  /* the row had a COUNT cell */
 
 typedef struct tk_cfg_edge {
     uint32_t id;
@@ -212,6 +211,7 @@ typedef struct tk_cfg_process {
 
     tk_cfg_image *images; uint32_t nimages;
     tk_cfg_block *blocks; uint32_t nblocks;
+    uint8_t *block_flags;        /* per block: TK_CFG_BLOCK_* */
     tk_cfg_symbol *symbols; uint32_t nsymbols;
     tk_cfg_source *sources; uint32_t nsources;
     tk_cfg_edge *edges; uint32_t nedges;

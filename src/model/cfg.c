@@ -155,6 +155,7 @@ void tk_cfg_process_release(tk_cfg_process *p)
     for (uint32_t i = 0; i < p->nimages; i++) free(p->images[i].by_addr);
     free(p->images);
     free(p->blocks);
+    free(p->block_flags);
     free(p->symbols);
     free(p->sources);
     free(p->edges);

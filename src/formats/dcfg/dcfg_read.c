@@ -24,7 +24,7 @@ typedef struct reader {
     /* capacities of the growing arrays */
     uint32_t cap_files, cap_types, cap_specials, cap_processes;
     uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
-        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs;
+        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags;
     tk_cfg_process *p;   /* current process */
     uint32_t image;      /* current image index */
     uint32_t routine;    /* current routine index */
@@ -567,6 +567,8 @@ static tk_status block_begin(reader *r, void *ctx, const tk_json_token *row)
     (void)ctx;
     tk_cfg_process *p = r->p;
     GROW(p->blocks, p->nblocks, r->cap_blocks);
+    if (!tk_cfg_grow((void **)&p->block_flags, &r->cap_block_flags, p->nblocks + 1, 1)) return nomem(r);
+    p->block_flags[p->nblocks] = 0;
     tk_cfg_block *b = &p->blocks[p->nblocks++];
     memset(b, 0, sizeof *b);
     b->image = r->image;
@@ -590,7 +592,7 @@ static tk_status block_cell(reader *r, void *ctx, int col)
     case 3: return read_u32(r, "NUM_INSTRS", &b->num_instrs);
     case 4: return read_u32(r, "LAST_INSTR_OFFSET", &b->last_instr_offset);
     default:
-        b->flags |= TK_CFG_BLOCK_HAS_COUNT;
+        r->p->block_flags[r->p->nblocks - 1] = TK_CFG_BLOCK_HAS_COUNT;
         return read_u64(r, "COUNT", &b->count);
     }
 }
@@ -609,7 +611,7 @@ static int block_fast(reader *r, const table_state *ts, const tk_json_row_out *r
     b->num_instrs = (uint32_t)row->v[3];
     if (c & 0x10) b->last_instr_offset = (uint32_t)row->v[4];
     if (c & 0x20) {
-        b->flags |= TK_CFG_BLOCK_HAS_COUNT;
+        r->p->block_flags[r->p->nblocks - 1] = TK_CFG_BLOCK_HAS_COUNT;
         b->count = row->v[5];
     }
     return 1;
@@ -995,7 +997,8 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     memset(r->p, 0, sizeof *r->p);
     r->p->loc = loc_of(row);
     r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
-        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs = r->cap_edge_locs = 0;
+        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs = r->cap_edge_locs =
+        r->cap_block_flags = 0;
     return TK_OK;
 }
 
@@ -1017,6 +1020,7 @@ static void trim_process(tk_cfg_process *p)
         }                                                                                         \
     } while (0)
     TRIM(p->blocks, p->nblocks);
+    TRIM(p->block_flags, p->nblocks);
     TRIM(p->edges, p->nedges);
     TRIM(p->counts32, p->ncounts);
     TRIM(p->counts64, p->ncounts);
