@@ -220,6 +220,9 @@ typedef struct tk_cfg_process {
     uint32_t nnodes;             /* nblocks + number of special nodes */
 
     uint32_t *pool; uint32_t npool;   /* u32 lists */
+    /* while reading: the IDOM_NODE_ID cell (0 when none) of every NODES row
+     * of every routine, in routine order; tk_cfg_finish frees it (NULL after) */
+    uint32_t *node_idom_ids;
     /* per-thread edge counts (COUNT_PER_THREAD cells, ncounts of them): in
      * counts32 while every one fits 32 bits (then counts64 is NULL), else all
      * in counts64 (counts32 NULL).  Read them with tk_cfg_edge_count_thread. */

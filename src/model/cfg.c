@@ -162,6 +162,7 @@ void tk_cfg_process_release(tk_cfg_process *p)
     free(p->routines);
     free(p->loops);
     free(p->pool);
+    free(p->node_idom_ids);
     free(p->counts32);
     free(p->counts64);
     free(p->file_instr_count_per_thread);

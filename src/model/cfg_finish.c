@@ -5,7 +5,8 @@
  * Raw conventions of a reader (see cfg_internal.h):
  *   edge.src/tgt = node ids, edge.type = edge-type id;
  *   routine.entry = node id, exits = node ids,
- *   routine.nodes = 2*nnodes pool cells (node id, idom id or 0);
+ *   routine.nodes = nnodes pool cells (node ids), their IDOM_NODE_ID cells
+ *   (or 0) in p->node_idom_ids (all routines' in routine order);
  *   loop.head/back_srcs/nodes = node ids, loop.parent = head id or 0. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -194,50 +195,44 @@ static void derive_block_counts(finish_ctx *c)
     }
 }
 
-typedef struct addr_key {
-    uint64_t addr;
-    uint32_t index;
-} addr_key;
-
-/* LSD radix sort of n keys by addr (stable), 16 bits per pass, only as many
- * passes as the largest address needs. */
-static int radix_sort(addr_key *k, uint32_t n)
+/* Sorts the block indexes ord[0..n) (ascending on entry) by addr_offset,
+ * equal addresses by index: a stable LSD radix sort of the indexes, 16 bits a
+ * pass, passes where every key has the same digit skipped; tmp has n cells.
+ * Only 4 bytes a block beside by_addr itself. */
+static void radix_sort_blocks(const tk_cfg_block *blocks, uint32_t *ord, uint32_t *tmp, uint32_t n,
+                              uint32_t *count)
 {
+    uint32_t *src = ord, *dst = tmp;
     uint64_t max = 0;
     for (uint32_t i = 0; i < n; i++)
-        if (k[i].addr > max) max = k[i].addr;
-    addr_key *tmp = malloc(sizeof *tmp * (n ? n : 1));
-    uint32_t *count = malloc(sizeof *count * 65536);
-    if (!tmp || !count) {
-        free(tmp);
-        free(count);
-        return 0;
-    }
+        if (blocks[ord[i]].addr_offset > max) max = blocks[ord[i]].addr_offset;
     for (unsigned shift = 0; shift < 64 && (max >> shift); shift += 16) {
         memset(count, 0, sizeof *count * 65536);
-        for (uint32_t i = 0; i < n; i++) count[(k[i].addr >> shift) & 0xffff]++;
+        for (uint32_t i = 0; i < n; i++) count[(blocks[src[i]].addr_offset >> shift) & 0xffff]++;
+        if (count[(blocks[src[0]].addr_offset >> shift) & 0xffff] == n) continue;
         uint32_t sum = 0;
         for (uint32_t d = 0; d < 65536; d++) {
             uint32_t c = count[d];
             count[d] = sum;
             sum += c;
         }
-        for (uint32_t i = 0; i < n; i++) tmp[count[(k[i].addr >> shift) & 0xffff]++] = k[i];
-        memcpy(k, tmp, sizeof *k * n);
+        for (uint32_t i = 0; i < n; i++) dst[count[(blocks[src[i]].addr_offset >> shift) & 0xffff]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
     }
-    free(tmp);
-    free(count);
-    return 1;
+    if (src != ord) memcpy(ord, src, sizeof *ord * n);
 }
 
 static tk_status build_address_index(finish_ctx *c)
 {
     tk_cfg_process *p = c->p;
+    uint32_t *tmp = NULL, *count = NULL;
     for (uint32_t i = 0; i < p->nimages; i++) {
         tk_cfg_image *im = &p->images[i];
         free(im->by_addr);
         im->by_addr = malloc(sizeof *im->by_addr * (im->nblocks ? im->nblocks : 1));
-        if (!im->by_addr) return TK_ERR_NOMEM;
+        if (!im->by_addr) goto nomem;
         int sorted = 1;
         for (uint32_t k = 0; k < im->nblocks; k++) {
             im->by_addr[k] = im->first_block + k;
@@ -246,18 +241,19 @@ static tk_status build_address_index(finish_ctx *c)
                 sorted = 0;
         }
         if (sorted) continue;
-        addr_key *keys = malloc(sizeof *keys * im->nblocks);
-        if (!keys) return TK_ERR_NOMEM;
-        for (uint32_t k = 0; k < im->nblocks; k++) {
-            keys[k].addr = p->blocks[im->first_block + k].addr_offset;
-            keys[k].index = im->first_block + k;
-        }
-        int ok = radix_sort(keys, im->nblocks);
-        for (uint32_t k = 0; ok && k < im->nblocks; k++) im->by_addr[k] = keys[k].index;
-        free(keys);
-        if (!ok) return TK_ERR_NOMEM;
+        free(tmp);
+        tmp = malloc(sizeof *tmp * im->nblocks);
+        if (!count) count = malloc(sizeof *count * 65536);
+        if (!tmp || !count) goto nomem;
+        radix_sort_blocks(p->blocks, im->by_addr, tmp, im->nblocks, count);
     }
+    free(tmp);
+    free(count);
     return TK_OK;
+nomem:
+    free(tmp);
+    free(count);
+    return TK_ERR_NOMEM;
 }
 
 /* ---- routines and loops read from the file ------------------------------ */
@@ -275,6 +271,7 @@ static uint32_t resolve_block(finish_ctx *c, uint32_t id, tk_cfg_loc loc, const 
 static void resolve_routines(finish_ctx *c)
 {
     tk_cfg_process *p = c->p;
+    uint32_t idom_pos = 0; /* in node_idom_ids: the routines' NODES rows in order */
     for (uint32_t r = 0; r < p->nroutines; r++) {
         tk_cfg_routine *ro = &p->routines[r];
         ro->entry = resolve_block(c, ro->entry, ro->loc, "routine entry node");
@@ -282,8 +279,10 @@ static void resolve_routines(finish_ctx *c)
             p->pool[ro->exits + k] =
                 resolve_block(c, p->pool[ro->exits + k], ro->loc, "routine exit node");
         uint32_t w = 0;
+        const uint32_t *idoms = p->node_idom_ids ? p->node_idom_ids + idom_pos : NULL;
+        idom_pos += ro->nnodes;
         for (uint32_t k = 0; k < ro->nnodes; k++) {
-            uint32_t id = p->pool[ro->nodes + 2 * k], idom = p->pool[ro->nodes + 2 * k + 1];
+            uint32_t id = p->pool[ro->nodes + k], idom = idoms ? idoms[k] : 0;
             uint32_t b = resolve_block(c, id, ro->loc, "routine node");
             if (b == TK_CFG_NONE) continue;
             tk_cfg_block *bl = &p->blocks[b];
@@ -668,10 +667,12 @@ static tk_status finish_process(finish_ctx *c)
     if ((st = build_node_map(c)) != TK_OK) return st;
     if ((st = resolve_edges(c)) != TK_OK) return st;
     if (p->n_file_instr_count_per_thread > p->nthreads) p->nthreads = p->n_file_instr_count_per_thread;
+    resolve_routines(c);
+    free(p->node_idom_ids);
+    p->node_idom_ids = NULL;
     if ((st = build_adjacency(c)) != TK_OK) return st;
     derive_block_counts(c);
     if ((st = build_address_index(c)) != TK_OK) return st;
-    resolve_routines(c);
     resolve_loops_nodes(c);
     c->scratch = malloc(sizeof *c->scratch * (p->nblocks ? p->nblocks : 1));
     if (!c->scratch) return TK_ERR_NOMEM;

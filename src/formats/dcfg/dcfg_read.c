@@ -24,7 +24,8 @@ typedef struct reader {
     /* capacities of the growing arrays */
     uint32_t cap_files, cap_types, cap_specials, cap_processes;
     uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
-        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags;
+        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags,
+        cap_idoms, nidoms;
     tk_cfg_process *p;   /* current process */
     uint32_t image;      /* current image index */
     uint32_t routine;    /* current routine index */
@@ -643,10 +644,11 @@ static tk_status node_begin(reader *r, void *ctx, const tk_json_token *row)
     (void)ctx;
     (void)row;
     tk_cfg_process *p = r->p;
-    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + 2, sizeof *p->pool))
+    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + 1, sizeof *p->pool) ||
+        !tk_cfg_grow((void **)&p->node_idom_ids, &r->cap_idoms, r->nidoms + 1, sizeof *p->node_idom_ids))
         return nomem(r);
     p->pool[p->npool++] = 0;
-    p->pool[p->npool++] = 0;
+    p->node_idom_ids[r->nidoms++] = 0;
     p->routines[r->routine].nnodes++;
     return TK_OK;
 }
@@ -654,7 +656,8 @@ static tk_status node_begin(reader *r, void *ctx, const tk_json_token *row)
 static tk_status node_cell(reader *r, void *ctx, int col)
 {
     (void)ctx;
-    return read_id(r, col == 0 ? "NODE_ID" : "IDOM_NODE_ID", 0, &r->p->pool[r->p->npool - 2 + col]);
+    if (col == 0) return read_id(r, "NODE_ID", 0, &r->p->pool[r->p->npool - 1]);
+    return read_id(r, "IDOM_NODE_ID", 0, &r->p->node_idom_ids[r->nidoms - 1]);
 }
 
 static int node_fast(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned c,
@@ -664,8 +667,8 @@ static int node_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
     tk_json_token t = row_token(row);
     *st = node_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
-    r->p->pool[r->p->npool - 2] = (uint32_t)row->v[0];
-    if (c & 0x2) r->p->pool[r->p->npool - 1] = (uint32_t)row->v[1];
+    r->p->pool[r->p->npool - 1] = (uint32_t)row->v[0];
+    if (c & 0x2) r->p->node_idom_ids[r->nidoms - 1] = (uint32_t)row->v[1];
     return 1;
 }
 
@@ -998,7 +1001,7 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     r->p->loc = loc_of(row);
     r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
         r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs = r->cap_edge_locs =
-        r->cap_block_flags = 0;
+        r->cap_block_flags = r->cap_idoms = r->nidoms = 0;
     return TK_OK;
 }
 
