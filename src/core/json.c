@@ -835,13 +835,29 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
     return 1;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TK_JSON_SWAR 1
+/* Non-zero bytes where w (8 bytes, little-endian) has no ASCII digit. */
+static inline uint64_t swar_nondigits(uint64_t w)
+{
+    return ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+           (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
+}
+/* Value of the first n (1..7) digits of w. */
+static inline uint64_t swar_value(uint64_t w, unsigned n)
+{
+    uint64_t d = (w - 0x3030303030303030ull) << (8 * (8 - n));
+    d = ((d & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
+    d = ((d & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
+    return ((d & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+}
+#endif
+
 int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_out *row)
 {
     const uint8_t *p = j->cur, *lim = j->lim;
     uint64_t line = j->line, line_start = j->line_start;
     if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return -1;
-    int need_comma = j->state == ST_ARR_NEXT;
-    if (!need_comma && j->state != ST_ARR_FIRST && j->state != ST_ARR_VALUE) return -1;
 #define SCAN_WS()                                                                                 \
     for (;;) {                                                                                    \
         if (p == lim) return -1;                                                                  \
@@ -853,16 +869,20 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_o
             line_start = j->chunk_base + (uint64_t)(p - j->chunk);                                \
         } else break;                                                                             \
     }
-    if (need_comma) {
-        if (lim - p >= 2 && p[0] == ',' && p[1] == ' ') /* the usual ", [" */
+    if (j->state == ST_ARR_NEXT) {
+        if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '[') { /* the usual ", [" */
             p += 2;
-        else {
+        } else {
             SCAN_WS();
             if (*p != ',') return -1;
             p++;
+            SCAN_WS();
         }
+    } else if (j->state == ST_ARR_FIRST || j->state == ST_ARR_VALUE) {
+        SCAN_WS();
+    } else {
+        return -1;
     }
-    SCAN_WS();
     if (*p != '[') return -1;
     const uint8_t *open = p;
     uint64_t open_line = line, open_line_start = line_start;
@@ -876,7 +896,30 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_o
             unsigned slot = pg->slot[nc];
             uint64_t v;
             if (!pg->is_array[nc]) {
+#ifdef TK_JSON_SWAR
+                /* the usual cell: 1 to 7 digits (bytes up to p + 15 readable) */
+                if (lim - p >= 16) {
+                    uint64_t w;
+                    memcpy(&w, p, 8);
+                    uint64_t nd = swar_nondigits(w);
+                    unsigned n = (unsigned)__builtin_ctzll(nd | (1ull << 63)) >> 3;
+                    if (n && nd) {
+                        if (n == 1)
+                            v = (uint64_t)(*p - '0');
+                        else {
+                            if (*p == '0') return -1;
+                            v = swar_value(w, n);
+                        }
+                        p += n;
+                        if (char_class[*p] & C_NUM) return -1;
+                        goto scalar;
+                    }
+                }
+#endif
                 if (!scan_scalar(&p, lim, &v)) return -1;
+#ifdef TK_JSON_SWAR
+            scalar:
+#endif
                 if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
                 row->v[slot] = v;
             } else {
@@ -910,6 +953,7 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_o
                 p += 2;
                 continue;
             }
+            if (p < lim && *p == ']') break;
             SCAN_WS();
             if (*p == ']') break;
             if (*p != ',') return -1;
