@@ -349,7 +349,8 @@ typedef struct tk_cfg_scope {
 int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
 typedef enum tk_cfg_edge_class { TK_EDGES_INBOUND, TK_EDGES_OUTBOUND, TK_EDGES_INTERNAL } tk_cfg_edge_class;
 /* Edge indexes of a class for a scope, appended to *out (realloc'd; *n and
- * *cap updated).  Returns TK_OK or TK_ERR_NOMEM. */
+ * *cap updated).  With out NULL, only counts them (*n increased, cap unused).
+ * Returns TK_OK or TK_ERR_NOMEM. */
 tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
                              tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap);
 /* Instruction count (sum COUNT x NUM_INSTRS) and static instruction count. */

@@ -515,6 +515,10 @@ typedef struct edges_ctx {
 
 static void push_edge(edges_ctx *c, uint32_t e)
 {
+    if (!c->out) { /* counting only */
+        (*c->n)++;
+        return;
+    }
     if (*c->n == *c->cap) {
         size_t nc = *c->cap ? *c->cap * 2 : 16;
         uint32_t *q = realloc(*c->out, nc * sizeof *q);

@@ -297,10 +297,8 @@ static void summary(rep *r, int first_process)
         tot.calls += s.calls;
         tot.iterations += s.iterations;
     }
-    size_t nint = 0, cap = 0;
-    uint32_t *internal = NULL;
-    tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, &internal, &nint, &cap);
-    free(internal);
+    size_t nint = 0;
+    tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL, &nint, NULL);
     if (r->o->format == TK_DCFG_REPORT_JSON) {
         fprintf(f, "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
                    ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
