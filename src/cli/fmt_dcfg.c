@@ -11,8 +11,8 @@ static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
     tk_error_clear(&err);
     tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
     o.diag = diag;
-    /* regular files: by path, streamed (a mapped file would count in the
-     * resident memory) and re-read to locate late errors */
+    /* regular files: by path (mapped, the pages released behind the reader,
+     * so the file does not stay resident) and re-read to locate late errors */
     tk_status st = strcmp(ctx->paths[i], "-") != 0
                        ? (o.input = &ctx->input_opt, tk_dcfg_read_path(out, ctx->paths[i], &o, &err))
                        : tk_dcfg_read(out, ctx->inputs[i], &o, &err);

@@ -34,6 +34,7 @@ struct tk_json {
     size_t depth, max_depth, max_string;
     char *scratch;
     size_t scratch_len, scratch_cap;
+    uint64_t released;   /* content offset up to which tk_json_release_consumed released */
 };
 
 /* Character classes for the scanning loops. */
@@ -102,6 +103,16 @@ void tk_json_free(tk_json *j)
 }
 
 size_t tk_json_depth(const tk_json *j) { return j->depth; }
+
+void tk_json_release_consumed(tk_json *j)
+{
+    if (!tk_input_is_mapped(j->in)) return;
+    uint64_t off = j->chunk_base + (uint64_t)(j->cur - j->chunk);
+    if (off > j->released) {
+        tk_input_release(j->in, j->released, off - j->released);
+        j->released = off & ~(uint64_t)4095;
+    }
+}
 const char *tk_json_path(const tk_json *j) { return tk_input_path(j->in); }
 
 static uint64_t cur_offset(const tk_json *j) { return j->chunk_base + (uint64_t)(j->cur - j->chunk); }

@@ -64,6 +64,11 @@ tk_status tk_json_next(tk_json *j, tk_json_token *tok, tk_error *err);
  * end of that value; other tokens need no skipping (returns TK_OK). */
 tk_status tk_json_skip(tk_json *j, const tk_json_token *tok, tk_error *err);
 
+/* Gives the pages of a mapped input before the current token back to the
+ * system (tk_input_release): a long read of a mapped file then does not keep
+ * it resident.  No-op for streamed inputs. */
+void tk_json_release_consumed(tk_json *j);
+
 /* Current nesting depth (0 at top level). */
 size_t tk_json_depth(const tk_json *j);
 const char *tk_json_path(const tk_json *j);

@@ -26,6 +26,7 @@ typedef struct reader {
     uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
         cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags,
         cap_idoms, nidoms;
+    uint32_t rows;       /* rows read by the fast path (to release the mapped input now and then) */
     tk_cfg_process *p;   /* current process */
     uint32_t image;      /* current image index */
     uint32_t routine;    /* current routine index */
@@ -329,6 +330,7 @@ static tk_status table_rows(reader *r, const table_spec *spec, const table_state
             if (fast(r, ts, &row_buf, ts->upto[nc], &fst)) {
                 if (fst != TK_OK) return fst;
                 tk_json_take_scanned(r->j, &row_buf);
+                if ((++r->rows & 0x3fff) == 0) tk_json_release_consumed(r->j);
                 continue;
             }
         }
@@ -1129,7 +1131,6 @@ static tk_status open_stream(tk_input **in, const char *path, const tk_dcfg_read
 {
     tk_input_options io = TK_INPUT_OPTIONS_INIT;
     if (opt && opt->input) io = *opt->input;
-    io.no_mmap = 1;
     return tk_input_open(in, path, &io, err);
 }
 
