@@ -84,9 +84,15 @@ static tk_status nomem(reader *r)
         if (st_ != TK_OK) return st_;                                                             \
     } while (0)
 
+/* tk_cfg_grow with the usual case (room left) inline. */
+static inline int room(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    return need <= *cap || tk_cfg_grow(arr, cap, need, elem);
+}
+
 #define GROW(arr, n, cap)                                                                         \
     do {                                                                                          \
-        if (!tk_cfg_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))) return nomem(r);      \
+        if (!room((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))) return nomem(r);             \
     } while (0)
 
 static tk_status next(reader *r)
@@ -318,8 +324,11 @@ static inline tk_json_token row_token(const tk_json_row_out *row)
 }
 
 /* Reads the rows of a table whose header was read. */
-static tk_status table_rows(reader *r, const table_spec *spec, const table_state *ts, void *ctx,
-                            row_fn begin, cell_fn cell, row_end_fn end, fast_fn fast)
+/* Inlined into each caller, so that the fast path of each table is compiled
+ * with its handler inline. */
+static inline __attribute__((always_inline)) tk_status
+table_rows(reader *r, const table_spec *spec, const table_state *ts, void *ctx, row_fn begin,
+           cell_fn cell, row_end_fn end, fast_fn fast)
 {
     tk_json_row_out row_buf;
     if (!ts->fast_ok) fast = NULL;
@@ -367,8 +376,9 @@ static tk_status table_rows(reader *r, const table_spec *spec, const table_state
     }
 }
 
-static tk_status read_table_fast(reader *r, const table_spec *spec, void *ctx, row_fn begin,
-                                 cell_fn cell, row_end_fn end, table_state *ts_out, fast_fn fast)
+static inline __attribute__((always_inline)) tk_status
+read_table_fast(reader *r, const table_spec *spec, void *ctx, row_fn begin, cell_fn cell,
+                row_end_fn end, table_state *ts_out, fast_fn fast)
 {
     table_state ts;
     tk_status st = table_header(r, spec, &ts);
@@ -570,13 +580,13 @@ static tk_status block_begin(reader *r, void *ctx, const tk_json_token *row)
     (void)ctx;
     tk_cfg_process *p = r->p;
     GROW(p->blocks, p->nblocks, r->cap_blocks);
-    if (!tk_cfg_grow((void **)&p->block_flags, &r->cap_block_flags, p->nblocks + 1, 1)) return nomem(r);
+    if (!room((void **)&p->block_flags, &r->cap_block_flags, p->nblocks + 1, 1)) return nomem(r);
     p->block_flags[p->nblocks] = 0;
     tk_cfg_block *b = &p->blocks[p->nblocks++];
     memset(b, 0, sizeof *b);
     b->image = r->image;
     if (r->diag) {
-        if (!tk_cfg_grow((void **)&p->block_locs, &r->cap_block_locs, p->nblocks, sizeof *p->block_locs))
+        if (!room((void **)&p->block_locs, &r->cap_block_locs, p->nblocks, sizeof *p->block_locs))
             return nomem(r);
         p->block_locs[p->nblocks - 1] = loc_of(row);
     }
@@ -646,8 +656,8 @@ static tk_status node_begin(reader *r, void *ctx, const tk_json_token *row)
     (void)ctx;
     (void)row;
     tk_cfg_process *p = r->p;
-    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + 1, sizeof *p->pool) ||
-        !tk_cfg_grow((void **)&p->node_idom_ids, &r->cap_idoms, r->nidoms + 1, sizeof *p->node_idom_ids))
+    if (!room((void **)&p->pool, &r->cap_pool, p->npool + 1, sizeof *p->pool) ||
+        !room((void **)&p->node_idom_ids, &r->cap_idoms, r->nidoms + 1, sizeof *p->node_idom_ids))
         return nomem(r);
     p->pool[p->npool++] = 0;
     p->node_idom_ids[r->nidoms++] = 0;
@@ -710,7 +720,7 @@ static int pool_append(reader *r, const tk_json_row_out *row, uint64_t first, ui
                        uint32_t *off, uint32_t *cnt)
 {
     tk_cfg_process *p = r->p;
-    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + n, sizeof *p->pool)) return 0;
+    if (!room((void **)&p->pool, &r->cap_pool, p->npool + n, sizeof *p->pool)) return 0;
     *off = p->npool;
     *cnt = n;
     for (uint32_t i = 0; i < n; i++) p->pool[p->npool++] = (uint32_t)row->vals[first + i];
@@ -843,8 +853,8 @@ static int counts_reserve(reader *r, uint32_t n)
     tk_cfg_process *p = r->p;
     if (p->ncounts > UINT32_MAX - n) return 0;
     if (p->counts64)
-        return tk_cfg_grow((void **)&p->counts64, &r->cap_counts, p->ncounts + n, sizeof *p->counts64);
-    return tk_cfg_grow((void **)&p->counts32, &r->cap_counts, p->ncounts + n, sizeof *p->counts32);
+        return room((void **)&p->counts64, &r->cap_counts, p->ncounts + n, sizeof *p->counts64);
+    return room((void **)&p->counts32, &r->cap_counts, p->ncounts + n, sizeof *p->counts32);
 }
 
 static int counts_widen(reader *r)
@@ -887,7 +897,7 @@ static tk_status edge_begin(reader *r, void *ctx, const tk_json_token *row)
     tk_cfg_edge *e = &p->edges[p->nedges++];
     memset(e, 0, sizeof *e);
     if (r->diag) {
-        if (!tk_cfg_grow((void **)&p->edge_locs, &r->cap_edge_locs, p->nedges, sizeof *p->edge_locs))
+        if (!room((void **)&p->edge_locs, &r->cap_edge_locs, p->nedges, sizeof *p->edge_locs))
             return nomem(r);
         p->edge_locs[p->nedges - 1] = loc_of(row);
     }
