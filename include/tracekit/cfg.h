@@ -356,6 +356,9 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
 /* Instruction count (sum COUNT x NUM_INSTRS) and static instruction count. */
 uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s);
 uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread);
+/* tk_cfg_scope_instr_count_thread of threads 0 .. nthreads-1 into out[], in one pass. */
+void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, uint64_t *out,
+                                      uint32_t nthreads);
 uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
 uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
 

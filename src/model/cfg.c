@@ -490,6 +490,36 @@ uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s
     return c.instrs;
 }
 
+typedef struct threads_ctx {
+    uint64_t *out;
+    uint32_t nthreads;
+} threads_ctx;
+
+static void add_all_thread_counts(void *ctx, const tk_cfg_process *p, uint32_t b)
+{
+    threads_ctx *c = ctx;
+    if (b >= p->nnodes || !p->in_start) return;
+    const uint32_t *st = p->in_start, *ed = p->in_edges;
+    if (st[b] == st[b + 1]) {
+        st = p->out_start;
+        ed = p->out_edges;
+    }
+    uint64_t n = p->blocks[b].num_instrs;
+    for (uint32_t k = st[b]; k < st[b + 1]; k++) {
+        const tk_cfg_edge *e = &p->edges[ed[k]];
+        uint32_t nt = e->nthreads < c->nthreads ? e->nthreads : c->nthreads;
+        for (uint32_t t = 0; t < nt; t++) c->out[t] += tk_cfg_edge_count_thread(p, e, t) * n;
+    }
+}
+
+void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, uint64_t *out,
+                                      uint32_t nthreads)
+{
+    threads_ctx c = {out, nthreads};
+    for (uint32_t t = 0; t < nthreads; t++) out[t] = 0;
+    scope_blocks(p, s, add_all_thread_counts, &c);
+}
+
 uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s)
 {
     sum_ctx c = {0, 0, 0, 0};

@@ -299,6 +299,12 @@ static void summary(rep *r, int first_process)
     }
     size_t nint = 0;
     tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL, &nint, NULL);
+    /* instructions per thread, all threads in one pass (one per thread when
+     * out of memory) */
+    uint64_t *per_thread = malloc(sizeof *per_thread * (p->nthreads ? p->nthreads : 1));
+    if (per_thread) tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, per_thread, p->nthreads);
+#define THREAD_INSTRS(t)                                                                          \
+    (per_thread ? per_thread[t] : tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t))
     if (r->o->format == TK_DCFG_REPORT_JSON) {
         fprintf(f, "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
                    ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
@@ -309,8 +315,7 @@ static void summary(rep *r, int first_process)
         if (p->has_file_instr_count) fprintf(f, ", \"file_instr_count\": %" PRIu64, p->file_instr_count);
         fputs(", \"instr_count_per_thread\": [", f);
         for (uint32_t t = 0; t < p->nthreads; t++)
-            fprintf(f, "%s%" PRIu64, t ? ", " : "",
-                    tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t));
+            fprintf(f, "%s%" PRIu64, t ? ", " : "", THREAD_INSTRS(t));
         fprintf(f, "], \"routine_calls\": %" PRIu64 ", \"loop_iterations\": %" PRIu64
                    ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
                 tot.calls, tot.iterations, tot.execs, tot.statics);
@@ -326,7 +331,7 @@ static void summary(rep *r, int first_process)
                     s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
         }
         fputs("]", f);
-        return;
+        goto out;
     }
     if (r->o->format == TK_DCFG_REPORT_CSV) {
         fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,instr_count\n", f);
@@ -338,7 +343,7 @@ static void summary(rep *r, int first_process)
             fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s.blocks,
                     s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
         }
-        return;
+        goto out;
     }
     fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " images, %" PRIu64 " blocks, %" PRIu32
                " edges (%zu internal), %" PRIu64 " routines%s, %" PRIu64 " loops\n",
@@ -348,8 +353,7 @@ static void summary(rep *r, int first_process)
     if (p->has_file_instr_count) fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
     fputc('\n', f);
     for (uint32_t t = 0; t < p->nthreads; t++)
-        fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t,
-                tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t));
+        fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t, THREAD_INSTRS(t));
     fprintf(f, "  routine calls     %" PRIu64 "\n  loop iterations   %" PRIu64 "\n  block executions  %" PRIu64
                "\n  static instrs     %" PRIu64 "\n",
             tot.calls, tot.iterations, tot.execs, tot.statics);
@@ -363,6 +367,9 @@ static void summary(rep *r, int first_process)
                 im->id, im->load_addr, im->size, s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs,
                 fn ? fn : "-");
     }
+out:
+    free(per_thread);
+#undef THREAD_INSTRS
 }
 
 /* ---- hot blocks --------------------------------------------------------------- */
