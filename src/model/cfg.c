@@ -191,6 +191,78 @@ void tk_cfg_free(tk_cfg *cfg)
     free(cfg);
 }
 
+static uint64_t addr_at(const void *base, size_t stride, size_t off, uint32_t i)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)base + (size_t)i * stride + off, sizeof v);
+    return v;
+}
+
+#define SORT_DIGIT 11u /* bits a pass: 2 passes for addresses below 4 MiB */
+
+int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off,
+                        int pairs)
+{
+    if (n < 2) return 1;
+    uint64_t max = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = addr_at(base, stride, off, ord[i]);
+        if (a > max) max = a;
+    }
+    uint32_t count[1u << SORT_DIGIT];
+    const uint32_t mask = (1u << SORT_DIGIT) - 1;
+    if (pairs && max <= UINT32_MAX) {
+        /* pairs (address << 32 | index): the passes read one array in order */
+        uint64_t *k = malloc(sizeof *k * n), *tmp = malloc(sizeof *tmp * n);
+        if (!k || !tmp) {
+            free(k);
+            free(tmp);
+            return 0;
+        }
+        for (uint32_t i = 0; i < n; i++) k[i] = addr_at(base, stride, off, ord[i]) << 32 | ord[i];
+        uint64_t *src = k, *dst = tmp;
+        for (unsigned shift = 32; shift < 64 && (max >> (shift - 32)); shift += SORT_DIGIT) {
+            memset(count, 0, sizeof count);
+            for (uint32_t i = 0; i < n; i++) count[(src[i] >> shift) & mask]++;
+            if (count[(src[0] >> shift) & mask] == n) continue;
+            uint32_t pos = 0;
+            for (uint32_t d = 0; d <= mask; d++) {
+                uint32_t c = count[d];
+                count[d] = pos;
+                pos += c;
+            }
+            for (uint32_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & mask]++] = src[i];
+            uint64_t *t = src;
+            src = dst;
+            dst = t;
+        }
+        for (uint32_t i = 0; i < n; i++) ord[i] = (uint32_t)src[i];
+        free(k);
+        free(tmp);
+        return 1;
+    }
+    uint32_t *tmp = malloc(sizeof *tmp * n), *src = ord, *dst = tmp;
+    if (!tmp) return 0;
+    for (unsigned shift = 0; shift < 64 && (max >> shift); shift += SORT_DIGIT) {
+        memset(count, 0, sizeof count);
+        for (uint32_t i = 0; i < n; i++) count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++;
+        if (count[(addr_at(base, stride, off, src[0]) >> shift) & mask] == n) continue;
+        uint32_t pos = 0;
+        for (uint32_t d = 0; d <= mask; d++) {
+            uint32_t c = count[d];
+            count[d] = pos;
+            pos += c;
+        }
+        for (uint32_t i = 0; i < n; i++) dst[count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != ord) memcpy(ord, src, sizeof *ord * n);
+    free(tmp);
+    return 1;
+}
+
 int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 {
     if (need <= *cap) return 1;
@@ -583,7 +655,11 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
     (void)cfg;
     if (!p->out_start) return TK_OK;
     edges_ctx c = {p, s, cls, out, n, cap, 0};
-    if (s.kind == TK_SCOPE_PROCESS && cls != TK_EDGES_INTERNAL) {
+    if (!out && s.kind == TK_SCOPE_PROCESS && cls == TK_EDGES_INTERNAL) {
+        /* counting only: one pass over the edges (block to block) */
+        for (uint32_t e = 0; e < p->nedges; e++)
+            if (p->edges[e].src < p->nblocks && p->edges[e].tgt < p->nblocks) (*n)++;
+    } else if (s.kind == TK_SCOPE_PROCESS && cls != TK_EDGES_INTERNAL) {
         /* edges from / to special nodes */
         for (uint32_t e = 0; e < p->nedges; e++) {
             const tk_cfg_edge *ed = &p->edges[e];

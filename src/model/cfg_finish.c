@@ -9,6 +9,7 @@
  *   (or 0) in p->node_idom_ids (all routines' in routine order);
  *   loop.head/back_srcs/nodes = node ids, loop.parent = head id or 0. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,44 +196,14 @@ static void derive_block_counts(finish_ctx *c)
     }
 }
 
-/* Sorts the block indexes ord[0..n) (ascending on entry) by addr_offset,
- * equal addresses by index: a stable LSD radix sort of the indexes, 16 bits a
- * pass, passes where every key has the same digit skipped; tmp has n cells.
- * Only 4 bytes a block beside by_addr itself. */
-static void radix_sort_blocks(const tk_cfg_block *blocks, uint32_t *ord, uint32_t *tmp, uint32_t n,
-                              uint32_t *count)
-{
-    uint32_t *src = ord, *dst = tmp;
-    uint64_t max = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (blocks[ord[i]].addr_offset > max) max = blocks[ord[i]].addr_offset;
-    for (unsigned shift = 0; shift < 64 && (max >> shift); shift += 16) {
-        memset(count, 0, sizeof *count * 65536);
-        for (uint32_t i = 0; i < n; i++) count[(blocks[src[i]].addr_offset >> shift) & 0xffff]++;
-        if (count[(blocks[src[0]].addr_offset >> shift) & 0xffff] == n) continue;
-        uint32_t sum = 0;
-        for (uint32_t d = 0; d < 65536; d++) {
-            uint32_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (uint32_t i = 0; i < n; i++) dst[count[(blocks[src[i]].addr_offset >> shift) & 0xffff]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != ord) memcpy(ord, src, sizeof *ord * n);
-}
-
 static tk_status build_address_index(finish_ctx *c)
 {
     tk_cfg_process *p = c->p;
-    uint32_t *tmp = NULL, *count = NULL;
     for (uint32_t i = 0; i < p->nimages; i++) {
         tk_cfg_image *im = &p->images[i];
         free(im->by_addr);
         im->by_addr = malloc(sizeof *im->by_addr * (im->nblocks ? im->nblocks : 1));
-        if (!im->by_addr) goto nomem;
+        if (!im->by_addr) return TK_ERR_NOMEM;
         int sorted = 1;
         for (uint32_t k = 0; k < im->nblocks; k++) {
             im->by_addr[k] = im->first_block + k;
@@ -240,20 +211,11 @@ static tk_status build_address_index(finish_ctx *c)
                          p->blocks[im->first_block + k - 1].addr_offset)
                 sorted = 0;
         }
-        if (sorted) continue;
-        free(tmp);
-        tmp = malloc(sizeof *tmp * im->nblocks);
-        if (!count) count = malloc(sizeof *count * 65536);
-        if (!tmp || !count) goto nomem;
-        radix_sort_blocks(p->blocks, im->by_addr, tmp, im->nblocks, count);
+        if (!sorted && !tk_cfg_sort_by_addr(im->by_addr, im->nblocks, p->blocks, sizeof *p->blocks,
+                                            offsetof(tk_cfg_block, addr_offset), 1))
+            return TK_ERR_NOMEM;
     }
-    free(tmp);
-    free(count);
     return TK_OK;
-nomem:
-    free(tmp);
-    free(count);
-    return TK_ERR_NOMEM;
 }
 
 /* ---- routines and loops read from the file ------------------------------ */

@@ -14,6 +14,14 @@ uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key);
 int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem);
 void tk_cfg_process_release(tk_cfg_process *p);
 
+/* Sorts ord[0..n) (record indexes, ascending on entry) by the u64 address at
+ * byte `off` of the records of `stride` bytes at base, equal addresses by
+ * index: a stable LSD radix sort.  With pairs, of (address, index) pairs when
+ * addresses fit 32 bits (passes in memory order, faster; 16 bytes of scratch
+ * an element), else of the indexes (4 bytes).  0 when out of memory. */
+int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off,
+                        int pairs);
+
 /* Immediate dominators of routine r computed from its intra-routine edges:
  * idom_blocks[k] for the k-th node of the routine's node list (block index,
  * NONE when unreachable from the entry). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
 typedef struct rep {
@@ -37,42 +38,6 @@ static int cmp_sym(const void *a, const void *b, void *ctx)
     return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-/* Sorts ord[0..n) (indexes into an array of records of `stride` bytes whose
- * u64 address is at `off`) by address, equal addresses by index: a stable
- * LSD radix sort of the indexes, 8 bits a pass, passes where every key has
- * the same byte skipped. ord must come in ascending order. 0 when out of memory. */
-static uint64_t addr_at(const void *base, size_t stride, size_t off, uint32_t i)
-{
-    uint64_t v;
-    memcpy(&v, (const char *)base + (size_t)i * stride + off, sizeof v);
-    return v;
-}
-
-static int sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off)
-{
-    if (n < 2) return 1;
-    uint32_t *tmp = malloc(sizeof *tmp * n), *src = ord, *dst = tmp;
-    if (!tmp) return 0;
-    for (unsigned shift = 0; shift < 64; shift += 8) {
-        uint32_t count[256] = {0};
-        for (uint32_t i = 0; i < n; i++) count[(addr_at(base, stride, off, src[i]) >> shift) & 0xff]++;
-        if (count[(addr_at(base, stride, off, src[0]) >> shift) & 0xff] == n) continue;
-        uint32_t pos = 0;
-        for (unsigned d = 0; d < 256; d++) {
-            uint32_t c = count[d];
-            count[d] = pos;
-            pos += c;
-        }
-        for (uint32_t i = 0; i < n; i++) dst[count[(addr_at(base, stride, off, src[i]) >> shift) & 0xff]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != ord) memcpy(ord, src, sizeof *ord * n);
-    free(tmp);
-    return 1;
-}
-
 static int index_image_tables(rep *r)
 {
     const tk_cfg_process *p = r->p;
@@ -89,16 +54,16 @@ static int index_image_tables(rep *r)
                p->sources[im->first_source + k - 1].addr_offset <= p->sources[im->first_source + k].addr_offset)
             k++;
         if (k < im->nsources &&
-            !sort_by_addr(r->src_order + im->first_source, im->nsources, p->sources, sizeof *p->sources,
-                          offsetof(tk_cfg_source, addr_offset)))
+            !tk_cfg_sort_by_addr(r->src_order + im->first_source, im->nsources, p->sources, sizeof *p->sources,
+                          offsetof(tk_cfg_source, addr_offset), 0))
             qsort_r(r->src_order + im->first_source, im->nsources, sizeof(uint32_t), cmp_src, (void *)p);
         k = 1;
         while (k < im->nsymbols &&
                p->symbols[im->first_symbol + k - 1].addr_offset <= p->symbols[im->first_symbol + k].addr_offset)
             k++;
         if (k < im->nsymbols &&
-            !sort_by_addr(r->sym_order + im->first_symbol, im->nsymbols, p->symbols, sizeof *p->symbols,
-                          offsetof(tk_cfg_symbol, addr_offset)))
+            !tk_cfg_sort_by_addr(r->sym_order + im->first_symbol, im->nsymbols, p->symbols, sizeof *p->symbols,
+                          offsetof(tk_cfg_symbol, addr_offset), 0))
             qsort_r(r->sym_order + im->first_symbol, im->nsymbols, sizeof(uint32_t), cmp_sym, (void *)p);
     }
     return 1;
