@@ -250,8 +250,12 @@ static void summary(rep *r, int first_process)
     FILE *f = r->f;
     image_stats tot, s;
     memset(&tot, 0, sizeof tot);
+    /* each image's figures once (kept for the image table when memory allows) */
+    image_stats *stats = malloc(sizeof *stats * (p->nimages ? p->nimages : 1));
+#define IMAGE_STATS(i, s) (stats ? (void)(*(s) = stats[i]) : image_stats_of(r, i, s))
     for (uint32_t i = 0; i < p->nimages; i++) {
         image_stats_of(r, i, &s);
+        if (stats) stats[i] = s;
         tot.blocks += s.blocks;
         tot.routines += s.routines;
         tot.loops += s.loops;
@@ -287,7 +291,7 @@ static void summary(rep *r, int first_process)
         fputs(", \"image_table\": [", f);
         for (uint32_t i = 0; i < p->nimages; i++) {
             const tk_cfg_image *im = &p->images[i];
-            image_stats_of(r, i, &s);
+            IMAGE_STATS(i, &s);
             fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64 ", \"file\": ",
                     i ? ", " : "", im->id, im->load_addr, im->size);
             json_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
@@ -302,7 +306,7 @@ static void summary(rep *r, int first_process)
         fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,instr_count\n", f);
         for (uint32_t i = 0; i < p->nimages; i++) {
             const tk_cfg_image *im = &p->images[i];
-            image_stats_of(r, i, &s);
+            IMAGE_STATS(i, &s);
             fprintf(f, "%" PRIu32 ",0x%" PRIx64 ",%" PRIu64 ",", im->id, im->load_addr, im->size);
             csv_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
             fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s.blocks,
@@ -325,7 +329,7 @@ static void summary(rep *r, int first_process)
     fputs("\nimages\n  image  load-addr           size      blocks  routines  loops  inner  static-instrs  instructions  file\n", f);
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
-        image_stats_of(r, i, &s);
+        IMAGE_STATS(i, &s);
         const char *fn = tk_cfg_file_name(r->cfg, im->file_name_id);
         fprintf(f, "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64 "  %5" PRIu64 "  %5" PRIu64
                    "  %13" PRIu64 "  %12" PRIu64 "  %s\n",
@@ -334,7 +338,9 @@ static void summary(rep *r, int first_process)
     }
 out:
     free(per_thread);
+    free(stats);
 #undef THREAD_INSTRS
+#undef IMAGE_STATS
 }
 
 /* ---- hot blocks --------------------------------------------------------------- */
@@ -440,11 +446,19 @@ static int hot_routines(rep *r, int *first_table)
     if (!rk) return 0;
     uint32_t n = 0;
     uint64_t total = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
+    /* instructions of every routine in one pass over the blocks (a routine's
+     * nodes are the blocks whose routine it is); one scope each when short of memory */
+    uint64_t *sums = calloc(p->nroutines ? p->nroutines : 1, sizeof *sums);
+    if (sums)
+        for (uint32_t b = 0; b < p->nblocks; b++)
+            if (p->blocks[b].routine < p->nroutines)
+                sums[p->blocks[b].routine] += p->blocks[b].count * p->blocks[b].num_instrs;
     for (uint32_t ro = 0; ro < p->nroutines; ro++) {
         if (!routine_selected(r, ro)) continue;
-        rk[n].key = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
+        rk[n].key = sums ? sums[ro] : tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
         rk[n++].index = ro;
     }
+    free(sums);
     qsort(rk, n, sizeof *rk, cmp_ranked);
     if (r->o->top && n > r->o->top) n = r->o->top;
     char pbuf[32];
