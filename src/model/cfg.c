@@ -589,6 +589,23 @@ void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, u
 {
     threads_ctx c = {out, nthreads};
     for (uint32_t t = 0; t < nthreads; t++) out[t] = 0;
+    if (s.kind == TK_SCOPE_PROCESS && p->in_start) {
+        /* one pass in edge order: an edge counts for its target block (whose
+         * in-edges it is one of) and for its source block when that block has
+         * no in-edges (its count then comes from its out-edges) */
+        for (uint32_t e = 0; e < p->nedges; e++) {
+            const tk_cfg_edge *ed = &p->edges[e];
+            if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue; /* not in the adjacency */
+            uint64_t n = 0;
+            if (ed->tgt < p->nblocks) n += p->blocks[ed->tgt].num_instrs;
+            if (ed->src < p->nblocks && p->in_start[ed->src] == p->in_start[ed->src + 1])
+                n += p->blocks[ed->src].num_instrs;
+            if (!n) continue;
+            uint32_t nt = ed->nthreads < nthreads ? ed->nthreads : nthreads;
+            for (uint32_t t = 0; t < nt; t++) out[t] += tk_cfg_edge_count_thread(p, ed, t) * n;
+        }
+        return;
+    }
     scope_blocks(p, s, add_all_thread_counts, &c);
 }
 
