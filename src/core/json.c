@@ -921,16 +921,24 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg, tk_j
                             if (*p == '0') return -1;
                             v = swar_value(w, n);
                         }
+                        if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+                        row->v[slot] = v;
+                        nc++;
+                        /* the bytes after the digits are in w: the usual ", " then a
+                         * value, or the row's ']' */
+                        uint64_t after = w >> (8 * n);
+                        if (n <= 5 && (after & 0xffff) == 0x202c && ((after >> 16) & 0xff) > ' ') {
+                            p += n + 2;
+                            continue;
+                        }
                         p += n;
+                        if ((after & 0xff) == ']') break;
                         if (char_class[*p] & C_NUM) return -1;
-                        goto scalar;
+                        goto separator;
                     }
                 }
 #endif
                 if (!scan_scalar(&p, lim, &v)) return -1;
-#ifdef TK_JSON_SWAR
-            scalar:
-#endif
                 if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
                 row->v[slot] = v;
             } else {
@@ -960,6 +968,9 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg, tk_j
                 row->n[slot] = nv - first;
             }
             nc++;
+#ifdef TK_JSON_SWAR
+        separator:
+#endif
             if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') { /* the usual ", " */
                 p += 2;
                 continue;
