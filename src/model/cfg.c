@@ -200,10 +200,73 @@ static uint64_t addr_at(const void *base, size_t stride, size_t off, uint32_t i)
 
 #define SORT_DIGIT 11u /* bits a pass: 2 passes for addresses below 4 MiB */
 
+/* A run of ord in address order: ord[start .. start+len), addresses first .. last. */
+typedef struct addr_run {
+    uint64_t first, last;
+    uint32_t start, len;
+} addr_run;
+
+static int cmp_run(const void *a, const void *b)
+{
+    const addr_run *x = a, *y = b;
+    if (x->first != y->first) return x->first < y->first ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Files list blocks and source lines routine by routine: the entries are a
+ * few runs in address order that do not overlap.  Then sorting the runs by
+ * their first address and putting them end to end sorts everything (with
+ * equal addresses in index order).  1 when done, 0 when the runs are too
+ * many or overlap (or out of memory): ord is then unchanged. */
+static int sort_runs(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off)
+{
+    uint32_t nruns = 1;
+    for (uint32_t i = 1; i < n; i++)
+        if (addr_at(base, stride, off, ord[i]) < addr_at(base, stride, off, ord[i - 1])) nruns++;
+    if (nruns > n / 8) return 0;
+    addr_run *runs = malloc(sizeof *runs * nruns);
+    uint32_t *tmp = malloc(sizeof *tmp * n);
+    int ok = runs && tmp;
+    if (ok) {
+        uint32_t k = 0;
+        runs[0].start = 0;
+        runs[0].first = addr_at(base, stride, off, ord[0]);
+        for (uint32_t i = 1; i <= n; i++) {
+            uint64_t a = i < n ? addr_at(base, stride, off, ord[i]) : 0;
+            uint64_t prev = addr_at(base, stride, off, ord[i - 1]);
+            if (i == n || a < prev) {
+                runs[k].last = prev;
+                runs[k].len = i - runs[k].start;
+                if (i < n) {
+                    k++;
+                    runs[k].start = i;
+                    runs[k].first = a;
+                }
+            }
+        }
+        qsort(runs, nruns, sizeof *runs, cmp_run);
+        for (uint32_t r = 1; r < nruns && ok; r++)
+            ok = runs[r - 1].last < runs[r].first ||
+                 (runs[r - 1].last == runs[r].first && runs[r - 1].start < runs[r].start);
+        if (ok) {
+            uint32_t w = 0;
+            for (uint32_t r = 0; r < nruns; r++) {
+                memcpy(tmp + w, ord + runs[r].start, sizeof *tmp * runs[r].len);
+                w += runs[r].len;
+            }
+            memcpy(ord, tmp, sizeof *ord * n);
+        }
+    }
+    free(runs);
+    free(tmp);
+    return ok;
+}
+
 int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off,
                         int pairs)
 {
     if (n < 2) return 1;
+    if (sort_runs(ord, n, base, stride, off)) return 1;
     uint64_t max = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t a = addr_at(base, stride, off, ord[i]);

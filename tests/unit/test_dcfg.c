@@ -1,9 +1,11 @@
 /* DCFG reader, cfg model, dominators and loops. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
+#include "model/cfg_internal.h"
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
 
@@ -264,6 +266,62 @@ static void test_wide_counts(void)
     }
 }
 
+/* tk_cfg_sort_by_addr against a plain stable sort: runs that do not overlap
+ * (the usual file order), overlapping runs, ties across runs, shuffles, and
+ * addresses above 32 bits; records of 16 bytes with the address at 8. */
+typedef struct addr_rec {
+    uint64_t other, addr;
+} addr_rec;
+
+static const addr_rec *sort_ref_base;
+static int cmp_ref(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t ax = sort_ref_base[x].addr, ay = sort_ref_base[y].addr;
+    if (ax != ay) return ax < ay ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static void test_sort_by_addr(void)
+{
+    enum { N = 3000 };
+    static addr_rec rec[N];
+    static uint32_t ord[N], ref[N];
+    uint64_t seed = 12345;
+    for (int round = 0; round < 40; round++) {
+        uint32_t n = 1 + (uint32_t)(round * 977 % N);
+        int kind = round % 5;
+        uint64_t a = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t rnd = (uint32_t)(seed >> 33);
+            if (kind == 0) { /* runs of 20 ascending, runs placed anywhere (no overlap) */
+                if (i % 20 == 0) a = (uint64_t)(rnd % 1000) * 1000;
+                a += rnd % 3; /* ties inside a run */
+            } else if (kind == 1) { /* overlapping runs */
+                if (i % 20 == 0) a = rnd % 5000;
+                a += rnd % 50;
+            } else if (kind == 2) { /* shuffled, many ties */
+                a = rnd % 64;
+            } else if (kind == 3) { /* above 32 bits */
+                a = ((uint64_t)(rnd % 7) << 33) | (rnd % 100);
+            } else { /* runs whose ends touch: equal addresses across runs */
+                if (i % 10 == 0) a = (uint64_t)(rnd % 8) * 9;
+                else a += 1;
+            }
+            rec[i].addr = a;
+            rec[i].other = i;
+        }
+        for (int pairs = 0; pairs < 2; pairs++) {
+            for (uint32_t i = 0; i < n; i++) ord[i] = ref[i] = i;
+            sort_ref_base = rec;
+            qsort(ref, n, sizeof *ref, cmp_ref);
+            TK_CHECK(tk_cfg_sort_by_addr(ord, n, rec, sizeof *rec, offsetof(addr_rec, addr), pairs));
+            TK_CHECK(memcmp(ord, ref, sizeof *ord * n) == 0);
+        }
+    }
+}
+
 static void test_edge_kinds(void)
 {
     TK_CHECK(tk_edge_kind_from_name("DIRECT_CALL", 11) == TK_EDGE_DIRECT_CALL);
@@ -281,4 +339,4 @@ static void test_edge_kinds(void)
 
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
              TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
-             TK_CASE(test_edge_kinds))
+             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds))
