@@ -55,12 +55,6 @@ int tk_edge_kind_is_any_inter_routine(tk_edge_kind k)
 
 /* ---- id maps ------------------------------------------------------------ */
 
-struct tk_cfg_idmap {
-    int direct;
-    uint32_t cap;   /* direct: max key + 1; hash: power of two */
-    uint32_t *keys; /* hash only */
-    uint32_t *vals; /* TK_CFG_NONE = empty */
-};
 
 tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key)
 {
@@ -97,15 +91,6 @@ void tk_cfg_idmap_free(tk_cfg_idmap *m)
     free(m);
 }
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
 
 uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
 {
@@ -116,7 +101,7 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
         return old;
     }
     uint32_t mask = m->cap - 1;
-    for (uint32_t i = hash32(key) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = tk_cfg_hash32(key) & mask;; i = (i + 1) & mask) {
         if (m->vals[i] == TK_CFG_NONE) {
             m->keys[i] = key;
             m->vals[i] = val;
@@ -126,16 +111,6 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
     }
 }
 
-uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key)
-{
-    if (!m) return TK_CFG_NONE;
-    if (m->direct) return key < m->cap ? m->vals[key] : TK_CFG_NONE;
-    uint32_t mask = m->cap - 1;
-    for (uint32_t i = hash32(key) & mask;; i = (i + 1) & mask) {
-        if (m->vals[i] == TK_CFG_NONE) return TK_CFG_NONE;
-        if (m->keys[i] == key) return m->vals[i];
-    }
-}
 
 /* ---- lifetime ----------------------------------------------------------- */
 
