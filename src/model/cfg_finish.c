@@ -154,12 +154,7 @@ static tk_status build_adjacency(finish_ctx *c)
     p->in_start = calloc(nn, sizeof *p->in_start);
     p->out_edges = malloc(sizeof *p->out_edges * (p->nedges ? p->nedges : 1));
     p->in_edges = malloc(sizeof *p->in_edges * (p->nedges ? p->nedges : 1));
-    uint32_t *fill_out = malloc(sizeof *fill_out * nn), *fill_in = malloc(sizeof *fill_in * nn);
-    if (!p->out_start || !p->in_start || !p->out_edges || !p->in_edges || !fill_out || !fill_in) {
-        free(fill_out);
-        free(fill_in);
-        return TK_ERR_NOMEM;
-    }
+    if (!p->out_start || !p->in_start || !p->out_edges || !p->in_edges) return TK_ERR_NOMEM;
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
@@ -170,16 +165,17 @@ static tk_status build_adjacency(finish_ctx *c)
         p->out_start[n + 1] += p->out_start[n];
         p->in_start[n + 1] += p->in_start[n];
     }
-    memcpy(fill_out, p->out_start, sizeof *fill_out * nn);
-    memcpy(fill_in, p->in_start, sizeof *fill_in * nn);
+    /* fill with start[n] as the cursor of node n (it ends at the start of
+     * n + 1), then shift the starts back: no scratch arrays */
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
-        p->out_edges[fill_out[ed->src]++] = e;
-        p->in_edges[fill_in[ed->tgt]++] = e;
+        p->out_edges[p->out_start[ed->src]++] = e;
+        p->in_edges[p->in_start[ed->tgt]++] = e;
     }
-    free(fill_out);
-    free(fill_in);
+    memmove(p->out_start + 1, p->out_start, sizeof *p->out_start * (nn - 1));
+    memmove(p->in_start + 1, p->in_start, sizeof *p->in_start * (nn - 1));
+    p->out_start[0] = p->in_start[0] = 0;
     return TK_OK;
 }
 
