@@ -374,8 +374,21 @@ tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, 
     return st;
 }
 
+/* c->scratch (per block, all NONE), allocated when first needed: files
+ * with routines, dominators and loops never need it. */
+static tk_status need_scratch(finish_ctx *c)
+{
+    if (c->scratch) return TK_OK;
+    uint32_t n = c->p->nblocks ? c->p->nblocks : 1;
+    c->scratch = malloc(sizeof *c->scratch * n);
+    if (!c->scratch) return TK_ERR_NOMEM;
+    memset(c->scratch, 0xff, sizeof *c->scratch * n);
+    return TK_OK;
+}
+
 static tk_status compute_routines(finish_ctx *c, uint32_t image)
 {
+    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
     tk_cfg *cfg = c->cfg;
     tk_cfg_process *p = c->p;
     tk_cfg_image *im = &p->images[image];
@@ -484,6 +497,7 @@ nomem:
 static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_idoms, int want_loops,
                                          uint32_t *loop_cap)
 {
+    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
     tk_cfg_process *p = c->p;
     local_graph g;
     tk_status st = local_build(c, r, &g);
@@ -632,9 +646,6 @@ static tk_status finish_process(finish_ctx *c)
     derive_block_counts(c);
     if ((st = build_address_index(c)) != TK_OK) return st;
     resolve_loops_nodes(c);
-    c->scratch = malloc(sizeof *c->scratch * (p->nblocks ? p->nblocks : 1));
-    if (!c->scratch) return TK_ERR_NOMEM;
-    memset(c->scratch, 0xff, sizeof *c->scratch * (p->nblocks ? p->nblocks : 1));
     uint32_t file_routines = p->nroutines;
     for (uint32_t i = 0; i < p->nimages; i++) {
         if (p->images[i].nblocks && !p->images[i].nroutines) {
