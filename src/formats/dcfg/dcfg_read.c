@@ -614,6 +614,22 @@ static int block_fast(reader *r, const table_state *ts, const tk_json_row_out *r
                       tk_status *st)
 {
     (void)ts;
+    tk_cfg_process *p = r->p;
+    if (!r->diag && p->nblocks < r->cap_blocks && p->nblocks < r->cap_block_flags) {
+        /* the usual row: room left, no row locations kept */
+        tk_cfg_block *b = &p->blocks[p->nblocks];
+        b->id = (uint32_t)row->v[0];
+        b->image = r->image;
+        b->routine = b->loop = b->idom = 0;
+        b->num_instrs = (uint32_t)row->v[3];
+        b->size = (c & 0x4) ? (uint32_t)row->v[2] : 0;
+        b->last_instr_offset = (c & 0x10) ? (uint32_t)row->v[4] : 0;
+        b->addr_offset = row->v[1];
+        b->count = (c & 0x20) ? row->v[5] : 0;
+        p->block_flags[p->nblocks++] = (c & 0x20) ? TK_CFG_BLOCK_HAS_COUNT : 0;
+        p->images[r->image].nblocks++;
+        return 1;
+    }
     tk_json_token t = row_token(row);
     *st = block_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
@@ -676,6 +692,13 @@ static int node_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
                      tk_status *st)
 {
     (void)ts;
+    tk_cfg_process *p = r->p;
+    if (p->npool < r->cap_pool && r->nidoms < r->cap_idoms) { /* the usual row: room left */
+        p->pool[p->npool++] = (uint32_t)row->v[0];
+        p->node_idom_ids[r->nidoms++] = (c & 0x2) ? (uint32_t)row->v[1] : 0;
+        p->routines[r->routine].nnodes++;
+        return 1;
+    }
     tk_json_token t = row_token(row);
     *st = node_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
@@ -937,16 +960,34 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
                      tk_status *st)
 {
     (void)ts;
-    uint64_t sum = 0;
+    uint64_t sum = 0, any = 0;
     uint32_t n = 0;
     const uint64_t *vals = NULL;
     if (c & 0x10) {
         vals = row->vals + row->v[4];
         n = row->n[4];
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             if (__builtin_add_overflow(sum, vals[i], &sum)) return 0;
+            any |= vals[i];
+        }
     }
     tk_cfg_process *p = r->p;
+    if (!r->diag && p->nedges < r->cap_edges && p->ncounts <= r->cap_counts &&
+        n <= r->cap_counts - p->ncounts && (p->counts64 || (p->counts32 && any <= UINT32_MAX) || !n)) {
+        /* the usual row: room everywhere, counts of the pool's width */
+        tk_cfg_edge *e = &p->edges[p->nedges++];
+        e->id = (uint32_t)row->v[0];
+        e->src = (uint32_t)row->v[1];
+        e->tgt = (uint32_t)row->v[2];
+        e->type = (uint32_t)row->v[3];
+        e->counts = (c & 0x10) ? p->ncounts : 0;
+        e->nthreads = n;
+        if (p->counts64)
+            for (uint32_t i = 0; i < n; i++) p->counts64[p->ncounts++] = vals[i];
+        else
+            for (uint32_t i = 0; i < n; i++) p->counts32[p->ncounts++] = (uint32_t)vals[i];
+        return 1;
+    }
     tk_json_token t = row_token(row);
     *st = edge_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
