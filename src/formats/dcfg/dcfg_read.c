@@ -650,6 +650,18 @@ static int source_fast(reader *r, const table_state *ts, const tk_json_row_out *
                        tk_status *st)
 {
     (void)ts;
+    tk_cfg_process *p = r->p;
+    if (p->nsources < r->cap_sources) { /* the usual row: room left */
+        tk_cfg_source *s = &p->sources[p->nsources++];
+        s->file_name_id = (uint32_t)row->v[0];
+        s->line_num = (uint32_t)row->v[1];
+        s->image = r->image;
+        s->num_instrs = (c & 0x10) ? (uint32_t)row->v[4] : 0;
+        s->addr_offset = row->v[2];
+        s->size = (c & 0x8) ? row->v[3] : 0;
+        p->images[r->image].nsources++;
+        return 1;
+    }
     tk_json_token t = row_token(row);
     *st = source_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
