@@ -815,6 +815,29 @@ void tk_json_take_row(tk_json *j, const tk_json_row *row)
 
 /* A scalar cell at *pp: a plain JSON integer or a "0x…"/decimal string; 0
  * when unusual (same rules as tk_json_peek_row). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The number of leading hex digits of w (8 bytes, little-endian; 8 when all
+ * are) and, when 1..7, their value. */
+static inline unsigned swar_hex(uint64_t w, uint64_t *value)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t x = w & ~high, l = x | 0x20 * ones;
+    /* per byte 0x80 when in range, for 7-bit bytes (no carries between bytes) */
+    uint64_t digit = (x + (0x80 - '0') * ones) & ~(x + (0x7f - '9') * ones);
+    uint64_t alpha = (l + (0x80 - 'a') * ones) & ~(l + (0x7f - 'f') * ones);
+    uint64_t bad = ~(digit | alpha) & high;
+    bad |= w & high; /* bytes >= 0x80 */
+    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+    if (n == 0 || n == 8) return n;
+    uint64_t nib = (w & 0x0f * ones) + 9 * ((w >> 6) & ones); /* '0'-'9': c & 15; letters: + 9 */
+    uint64_t d = nib << (8 * (8 - n));
+    d = ((d * 4097) >> 8) & 0x00ff00ff00ff00ffull;
+    d = ((d * 16777217) >> 16) & 0x0000ffff0000ffffull;
+    *value = (d * 281474976710657ull) >> 32;
+    return n;
+}
+#endif
+
 static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp, const uint8_t *lim,
                                                              uint64_t *out)
 {
@@ -826,6 +849,17 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
     uint64_t v = 0;
     if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
         p += 2;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (lim - p >= 8) { /* up to 7 hex digits at once */
+            uint64_t w;
+            memcpy(&w, p, 8);
+            unsigned n = swar_hex(w, &v);
+            if (n < 8) {
+                p += n;
+                goto hex_done;
+            }
+        }
+#endif
         int d;
         while (p < lim && (d = hex_digit(*p)) >= 0) {
             if (v >> 60) return 0;
@@ -840,6 +874,9 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
         }
         if (p == s) return 0;
     }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+hex_done:
+#endif
     if (p == lim || *p != '"') return 0;
     *pp = p + 1;
     *out = v;

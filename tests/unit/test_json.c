@@ -242,6 +242,63 @@ static void test_scan_rows(void)
     tk_input_free(in);
 }
 
+/* Hex strings of 1 to 16 digits (either case, leading zeros) in compiled
+ * rows: the 8-bytes-at-once path and the digit loop give the same values. */
+static void test_scan_hex(void)
+{
+    enum { ROWS = 600 };
+    static char text[ROWS * 40 + 64];
+    static uint64_t want[ROWS];
+    size_t len = 0;
+    uint64_t seed = 99;
+    text[len++] = '[';
+    for (int i = 0; i < ROWS; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int digits = 1 + (int)((seed >> 40) % 16), zeros = (int)((seed >> 20) % 3);
+        uint64_t v = seed >> (64 - 4 * digits);
+        if (digits == 16) v = seed;
+        want[i] = v;
+        char hex[40];
+        const char *alphabet = (seed >> 8) & 1 ? "0123456789abcdef" : "0123456789ABCDEF";
+        int n = 0;
+        for (int k = 0; k < zeros; k++) hex[n++] = '0';
+        for (int k = digits - 1; k >= 0; k--) hex[n++] = alphabet[(v >> (4 * k)) & 15];
+        hex[n] = 0;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s[\"0%c%s\"]", i ? ", " : "",
+                                (seed >> 9) & 1 ? 'x' : 'X', hex);
+    }
+    text[len++] = ']';
+    tk_input *in;
+    tk_json *j;
+    tk_error err;
+    tk_json_token t;
+    tk_json_row_prog pg;
+    tk_json_row_out row;
+    memset(&pg, 0, sizeof pg);
+    pg.ncells = 1;
+    pg.min_cells = 1;
+    pg.hi[0] = UINT64_MAX;
+    TK_CHECK(tk_input_open_memory(&in, text, len, "h", NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_open(&j, in, NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+    int bad = 0;
+    for (int i = 0; i < ROWS; i++) {
+        if (tk_json_scan_row(j, &pg, &row) != 1) { /* the last rows near the end: token path */
+            uint64_t v = 0;
+            TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+            TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && tk_json_token_u64(&t, &v) == TK_OK);
+            TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_END);
+            bad += v != want[i];
+            continue;
+        }
+        bad += row.v[0] != want[i];
+        tk_json_take_scanned(j, &row);
+    }
+    TK_CHECK_EQ_U64(bad, 0);
+    tk_json_free(j);
+    tk_input_free(in);
+}
+
 TK_TEST_MAIN(TK_CASE(test_values), TK_CASE(test_escapes), TK_CASE(test_errors_are_located),
              TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip), TK_CASE(test_rows),
-             TK_CASE(test_scan_rows))
+             TK_CASE(test_scan_rows), TK_CASE(test_scan_hex))
