@@ -156,10 +156,9 @@ typedef struct tk_cfg_edge {
     uint32_t src;          /* node index (block or special) */
     uint32_t tgt;          /* node index */
     uint32_t type;         /* index in cfg->edge_types, or NONE when the type id is unknown */
-    uint32_t counts;       /* offset of COUNT_PER_THREAD in the process's count pool */
-    uint32_t nthreads;     /* length of COUNT_PER_THREAD */
-} tk_cfg_edge;            /* the total count: tk_cfg_edge_count (sum over threads, checked
-                           * for 64-bit overflow when read) */
+} tk_cfg_edge;            /* COUNT_PER_THREAD: tk_cfg_edge_nthreads, tk_cfg_edge_count_thread;
+                           * the total: tk_cfg_edge_count (sum over threads, checked for
+                           * 64-bit overflow when read) */
 
 #define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
 
@@ -229,6 +228,12 @@ typedef struct tk_cfg_process {
     uint32_t *counts32;
     uint64_t *counts64;
     uint32_t ncounts;
+    /* where an edge's counts are: when every COUNT_PER_THREAD has the same
+     * length, edge_counts is NULL and edge e has edge_stride counts from
+     * e * edge_stride; else edge e has edge_nthreads[e] counts from
+     * edge_counts[e].  Read them with the functions below. */
+    uint32_t edge_stride;
+    uint32_t *edge_counts, *edge_nthreads;
 
     /* adjacency (CSR over node indexes): edges out of / into node n are
      * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order) */
@@ -318,20 +323,30 @@ const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint
 /* Source file and line of the block's first instruction; 0 when unknown. */
 uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file);
-/* Count of an edge on one thread (0 beyond its COUNT_PER_THREAD), and in all threads. */
+/* Length of the COUNT_PER_THREAD of edge index e (0 when it had none). */
+static inline uint32_t tk_cfg_edge_nthreads(const tk_cfg_process *p, uint32_t e)
+{
+    return p->edge_nthreads ? p->edge_nthreads[e] : p->edge_stride;
+}
+/* Count of an edge (of p->edges) on one thread (0 beyond its COUNT_PER_THREAD),
+ * and in all threads. */
 static inline uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e,
                                                 uint32_t thread)
 {
-    if (thread >= e->nthreads) return 0;
-    return p->counts32 ? p->counts32[e->counts + thread] : p->counts64[e->counts + thread];
+    uint32_t i = (uint32_t)(e - p->edges);
+    if (thread >= tk_cfg_edge_nthreads(p, i)) return 0;
+    uint32_t at = (p->edge_counts ? p->edge_counts[i] : i * p->edge_stride) + thread;
+    return p->counts32 ? p->counts32[at] : p->counts64[at];
 }
 static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_edge *e)
 {
+    uint32_t i = (uint32_t)(e - p->edges), n = tk_cfg_edge_nthreads(p, i);
+    uint32_t at = p->edge_counts ? p->edge_counts[i] : i * p->edge_stride;
     uint64_t sum = 0;
     if (p->counts32)
-        for (uint32_t t = 0; t < e->nthreads; t++) sum += p->counts32[e->counts + t];
+        for (uint32_t t = 0; t < n; t++) sum += p->counts32[at + t];
     else
-        for (uint32_t t = 0; t < e->nthreads; t++) sum += p->counts64[e->counts + t];
+        for (uint32_t t = 0; t < n; t++) sum += p->counts64[at + t];
     return sum;
 }
 

@@ -140,6 +140,8 @@ void tk_cfg_process_release(tk_cfg_process *p)
     free(p->node_idom_ids);
     free(p->counts32);
     free(p->counts64);
+    free(p->edge_counts);
+    free(p->edge_nthreads);
     free(p->file_instr_count_per_thread);
     free(p->block_locs);
     free(p->edge_locs);
@@ -617,7 +619,7 @@ static void add_all_thread_counts(void *ctx, const tk_cfg_process *p, uint32_t b
     uint64_t n = p->blocks[b].num_instrs;
     for (uint32_t k = st[b]; k < st[b + 1]; k++) {
         const tk_cfg_edge *e = &p->edges[ed[k]];
-        uint32_t nt = e->nthreads < c->nthreads ? e->nthreads : c->nthreads;
+        uint32_t ne = tk_cfg_edge_nthreads(p, ed[k]), nt = ne < c->nthreads ? ne : c->nthreads;
         for (uint32_t t = 0; t < nt; t++) c->out[t] += tk_cfg_edge_count_thread(p, e, t) * n;
     }
 }
@@ -639,7 +641,7 @@ void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, u
             if (ed->src < p->nblocks && p->in_start[ed->src] == p->in_start[ed->src + 1])
                 n += p->blocks[ed->src].num_instrs;
             if (!n) continue;
-            uint32_t nt = ed->nthreads < nthreads ? ed->nthreads : nthreads;
+            uint32_t ne = tk_cfg_edge_nthreads(p, e), nt = ne < nthreads ? ne : nthreads;
             for (uint32_t t = 0; t < nt; t++) out[t] += tk_cfg_edge_count_thread(p, ed, t) * n;
         }
         return;

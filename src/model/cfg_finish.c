@@ -140,7 +140,7 @@ static tk_status resolve_edges(finish_ctx *c)
         ed->src = s;
         ed->tgt = t;
         ed->type = ty;
-        if (ed->nthreads > p->nthreads) p->nthreads = ed->nthreads;
+        if (tk_cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = tk_cfg_edge_nthreads(p, e);
     }
     tk_cfg_idmap_free(types);
     return TK_OK;

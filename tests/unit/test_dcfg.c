@@ -252,6 +252,37 @@ static void test_wide_counts(void)
         TK_CHECK_EQ_U64(p->blocks[tk_cfg_find_block(p, 7)].count, 8589934594u);
         tk_cfg_free(cfg);
     }
+    /* COUNT_PER_THREAD of different lengths (and none): positions kept per edge */
+    {
+        static const char *const uneven =
+            "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
+            "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
+            "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, 64, {\n"
+            "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, 1 ], [ 6, 4, 2 ], [ 7, 8, 3 ] ] } ] ],\n"
+            "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
+            "      [ 1, 5, 6, 1, [ 4, 3 ] ], [ 2, 6, 7, 1, [ 2, 5 ] ], [ 3, 7, 5, 1, [ 9 ] ],\n"
+            "      [ 4, 5, 7, 1, [ 1, 2, \"0x3\" ] ], [ 5, 6, 5, 1 ], [ 6, 7, 6, 1, [ 8, 0 ] ] ] } ] ] }\n";
+        tk_cfg *u = NULL;
+        tk_error uerr;
+        TK_CHECK(read_text(uneven, &u, &uerr) == TK_OK);
+        if (u) {
+            const tk_cfg_process *p = &u->processes[0];
+            static const uint32_t n[] = {2, 2, 1, 3, 0, 2};
+            static const uint64_t c[][3] = {{4, 3, 0}, {2, 5, 0}, {9, 0, 0}, {1, 2, 3}, {0, 0, 0}, {8, 0, 0}};
+            TK_CHECK(p->edge_counts != NULL);
+            TK_CHECK_EQ_U64(p->nthreads, 3);
+            for (uint32_t id = 1; id <= 6; id++) {
+                uint32_t e = tk_cfg_find_edge(p, id);
+                TK_CHECK(e != TK_CFG_NONE);
+                if (e == TK_CFG_NONE) continue;
+                TK_CHECK_EQ_U64(tk_cfg_edge_nthreads(p, e), n[id - 1]);
+                for (uint32_t t = 0; t < 4; t++)
+                    TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[e], t), t < 3 ? c[id - 1][t] : 0);
+                TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[e]), c[id - 1][0] + c[id - 1][1] + c[id - 1][2]);
+            }
+            tk_cfg_free(u);
+        }
+    }
     /* all small: 32-bit pool */
     tk_cfg *cfg = NULL;
     tk_error err;
@@ -261,6 +292,7 @@ static void test_wide_counts(void)
     if (cfg) {
         const tk_cfg_process *p = &cfg->processes[0];
         TK_CHECK(p->counts32 != NULL && p->counts64 == NULL);
+        TK_CHECK(p->edge_counts == NULL && p->edge_stride == 2); /* every edge has 2 counts */
         TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 2)]), 6);
         tk_cfg_free(cfg);
     }

@@ -138,11 +138,11 @@ static void check_counts(checker *c)
     uint32_t warned = 0;
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
-        if (p->file_instr_count_per_thread && ed->nthreads != p->n_file_instr_count_per_thread &&
-            warned++ < 10)
+        if (p->file_instr_count_per_thread &&
+            tk_cfg_edge_nthreads(p, e) != p->n_file_instr_count_per_thread && warned++ < 10)
             say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e),
                 "edge %" PRIu32 ": COUNT_PER_THREAD has %" PRIu32 " values for %" PRIu32 " threads",
-                ed->id, ed->nthreads, p->n_file_instr_count_per_thread);
+                ed->id, tk_cfg_edge_nthreads(p, e), p->n_file_instr_count_per_thread);
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
         tk_edge_kind k = tk_cfg_edge_kind(cfg, ed);
         tk_special_kind ss = tk_cfg_node_special(cfg, p, ed->src),

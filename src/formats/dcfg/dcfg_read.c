@@ -25,7 +25,8 @@ typedef struct reader {
     uint32_t cap_files, cap_types, cap_specials, cap_processes;
     uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
         cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags,
-        cap_idoms, nidoms;
+        cap_idoms, nidoms, cap_edge_counts;
+    uint32_t edge_counts_at; /* token path: the pool size when the current edge row began */
     uint32_t rows;       /* rows read by the fast path (to release the mapped input now and then) */
     tk_cfg_process *p;   /* current process */
     uint32_t image;      /* current image index */
@@ -904,6 +905,38 @@ static int counts_widen(reader *r)
     return 1;
 }
 
+/* Records that edge index e has the n counts from pool offset `at` (the
+ * counts of the edges are appended in edge order).  While every edge has the
+ * same number the positions are implicit (edge_stride); the first edge that
+ * differs makes them explicit for all.  0 on out-of-memory. */
+static int edge_set_counts(reader *r, uint32_t e, uint32_t at, uint32_t n)
+{
+    tk_cfg_process *p = r->p;
+    if (!p->edge_counts) {
+        if (e == 0) p->edge_stride = n;
+        if (n == p->edge_stride && at == e * p->edge_stride) return 1;
+        uint32_t cap = r->cap_edges > e ? r->cap_edges : e + 1;
+        p->edge_counts = malloc(sizeof *p->edge_counts * cap);
+        p->edge_nthreads = malloc(sizeof *p->edge_nthreads * cap);
+        if (!p->edge_counts || !p->edge_nthreads) return 0;
+        r->cap_edge_counts = cap;
+        for (uint32_t i = 0; i < e; i++) {
+            p->edge_counts[i] = i * p->edge_stride;
+            p->edge_nthreads[i] = p->edge_stride;
+        }
+        p->edge_stride = 0;
+    }
+    if (e >= r->cap_edge_counts) {
+        uint32_t cap = r->cap_edge_counts;
+        if (!room((void **)&p->edge_counts, &cap, e + 1, sizeof *p->edge_counts) ||
+            !room((void **)&p->edge_nthreads, &r->cap_edge_counts, e + 1, sizeof *p->edge_nthreads))
+            return 0;
+    }
+    p->edge_counts[e] = at;
+    p->edge_nthreads[e] = n;
+    return 1;
+}
+
 /* Appends v (room reserved). */
 static inline int counts_put(reader *r, uint64_t v)
 {
@@ -931,6 +964,7 @@ static tk_status edge_begin(reader *r, void *ctx, const tk_json_token *row)
     GROW(p->edges, p->nedges, r->cap_edges);
     tk_cfg_edge *e = &p->edges[p->nedges++];
     memset(e, 0, sizeof *e);
+    r->edge_counts_at = p->ncounts;
     if (r->diag) {
         if (!room((void **)&p->edge_locs, &r->cap_edge_locs, p->nedges, sizeof *p->edge_locs))
             return nomem(r);
@@ -951,8 +985,6 @@ static tk_status edge_cell(reader *r, void *ctx, int col)
     case 3: return read_id(r, "EDGE_TYPE_ID", 0, &e->type);
     default:
         TRY(expect(r, TK_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD (an array of counts)"));
-        e->counts = p->ncounts;
-        e->nthreads = 0;
         uint64_t sum = 0;
         for (;;) {
             TRY(next(r));
@@ -960,12 +992,21 @@ static tk_status edge_cell(reader *r, void *ctx, int col)
             uint64_t v;
             TRY(read_u64(r, "COUNT_PER_THREAD", &v));
             if (!counts_reserve(r, 1) || !counts_put(r, v)) return nomem(r);
-            e = &p->edges[p->nedges - 1];
-            e->nthreads++;
             if (__builtin_add_overflow(sum, v, &sum))
                 return fail(r, &r->tok, "COUNT_PER_THREAD: the sum overflows 64 bits");
         }
     }
+}
+
+static tk_status edge_end(reader *r, void *ctx, const tk_json_token *row, unsigned cells)
+{
+    (void)ctx;
+    (void)row;
+    (void)cells;
+    tk_cfg_process *p = r->p;
+    if (!edge_set_counts(r, p->nedges - 1, r->edge_counts_at, p->ncounts - r->edge_counts_at))
+        return nomem(r);
+    return TK_OK;
 }
 
 static int edge_fast(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned c,
@@ -985,15 +1026,15 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
     }
     tk_cfg_process *p = r->p;
     if (!r->diag && p->nedges < r->cap_edges && p->ncounts <= r->cap_counts &&
-        n <= r->cap_counts - p->ncounts && (p->counts64 || (p->counts32 && any <= UINT32_MAX) || !n)) {
-        /* the usual row: room everywhere, counts of the pool's width */
+        n <= r->cap_counts - p->ncounts && (p->counts64 || (p->counts32 && any <= UINT32_MAX) || !n) &&
+        !p->edge_counts && p->nedges && n == p->edge_stride) {
+        /* the usual row: room everywhere, counts of the pool's width, as many
+         * as every edge before */
         tk_cfg_edge *e = &p->edges[p->nedges++];
         e->id = (uint32_t)row->v[0];
         e->src = (uint32_t)row->v[1];
         e->tgt = (uint32_t)row->v[2];
         e->type = (uint32_t)row->v[3];
-        e->counts = (c & 0x10) ? p->ncounts : 0;
-        e->nthreads = n;
         if (p->counts64)
             for (uint32_t i = 0; i < n; i++) p->counts64[p->ncounts++] = vals[i];
         else
@@ -1012,15 +1053,12 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
     e->src = (uint32_t)row->v[1];
     e->tgt = (uint32_t)row->v[2];
     e->type = (uint32_t)row->v[3];
-    if (c & 0x10) {
-        e->counts = p->ncounts;
-        e->nthreads = n;
-        for (uint32_t i = 0; i < n; i++)
-            if (!counts_put(r, vals[i])) {
-                *st = nomem(r);
-                return 1;
-            }
-    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!counts_put(r, vals[i])) {
+            *st = nomem(r);
+            return 1;
+        }
+    if (!edge_set_counts(r, p->nedges - 1, r->edge_counts_at, n)) *st = nomem(r);
     return 1;
 }
 
@@ -1049,7 +1087,7 @@ static tk_status process_key(reader *r, void *ctx, int key)
         }
     }
     case 2: return read_table(r, &image_spec, NULL, image_begin, image_cell, NULL, NULL);
-    default: return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, NULL, NULL, edge_fast);
+    default: return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, edge_end, NULL, edge_fast);
     }
 }
 
@@ -1066,7 +1104,7 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     r->p->loc = loc_of(row);
     r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
         r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs = r->cap_edge_locs =
-        r->cap_block_flags = r->cap_idoms = r->nidoms = 0;
+        r->cap_block_flags = r->cap_idoms = r->nidoms = r->cap_edge_counts = 0;
     return TK_OK;
 }
 
@@ -1090,6 +1128,8 @@ static void trim_process(tk_cfg_process *p)
     TRIM(p->blocks, p->nblocks);
     TRIM(p->block_flags, p->nblocks);
     TRIM(p->edges, p->nedges);
+    TRIM(p->edge_counts, p->nedges);
+    TRIM(p->edge_nthreads, p->nedges);
     TRIM(p->counts32, p->ncounts);
     TRIM(p->counts64, p->ncounts);
     TRIM(p->pool, p->npool);
