@@ -901,7 +901,8 @@ static inline uint64_t swar_value(uint64_t w, unsigned n)
 }
 #endif
 
-int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg, tk_json_row_out *restrict row)
+int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
+                     tk_json_row_out *restrict row)
 {
     const uint8_t *p = j->cur, *lim = j->lim;
     uint64_t line = j->line, line_start = j->line_start;

@@ -119,8 +119,9 @@ void tk_json_take_row(tk_json *j, const tk_json_row *row);
  * for array cells, in its range; at least min_cells and at most ncells cells;
  * wholly in the current chunk); tk_json_take_scanned then consumes it.  An
  * unusual row gives -1 (the caller reads it token by token, which also gives
- * the exact errors).  Nothing is consumed before tk_json_take_scanned.  Scalars are JSON integers or strings holding a decimal or
- * "0x" hex integer, as for tk_json_peek_row. */
+ * the exact errors).  Nothing is consumed before tk_json_take_scanned.
+ * Scalars are JSON integers or strings holding a decimal or "0x" hex
+ * integer, as for tk_json_peek_row. */
 #define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS  /* a cell of an unknown column */
 
 typedef struct tk_json_row_prog {
@@ -128,11 +129,12 @@ typedef struct tk_json_row_prog {
     int min_cells;                            /* shorter rows are unusual */
     uint8_t slot[TK_JSON_ROW_MAX_CELLS];      /* cell -> index in v / n (or SLOT_IGNORE) */
     uint8_t is_array[TK_JSON_ROW_MAX_CELLS];  /* 1: a flat array of JSON integers */
-    uint64_t lo[TK_JSON_ROW_MAX_CELLS], hi[TK_JSON_ROW_MAX_CELLS]; /* usual values (scalars and array elements) */
+    /* usual values (of scalars and of array elements) */
+    uint64_t lo[TK_JSON_ROW_MAX_CELLS], hi[TK_JSON_ROW_MAX_CELLS];
 } tk_json_row_prog;
 
 typedef struct tk_json_row_out {
-    uint64_t v[TK_JSON_ROW_MAX_CELLS + 1];    /* by slot; arrays: index of the first value in vals */
+    uint64_t v[TK_JSON_ROW_MAX_CELLS + 1];    /* by slot; arrays: index of the first in vals */
     uint32_t n[TK_JSON_ROW_MAX_CELLS + 1];    /* arrays: number of values */
     uint64_t vals[TK_JSON_ROW_MAX_VALUES];
     /* the row's '[': content offset, line, column */

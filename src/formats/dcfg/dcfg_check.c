@@ -109,7 +109,8 @@ static void check_counts(checker *c)
         const tk_cfg_block *bl = &p->blocks[b];
         if (!(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
         uint64_t in = 0, out = 0;
-        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++) in += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
+        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
+            in += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
         for (uint32_t k = p->out_start[b]; k < p->out_start[b + 1]; k++)
             out += tk_cfg_edge_count(p, &p->edges[p->out_edges[k]]);
         if (p->in_start[b] != p->in_start[b + 1] && in != bl->count)

@@ -1025,9 +1025,10 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
         }
     }
     tk_cfg_process *p = r->p;
+    int width_ok = p->counts64 || (p->counts32 && any <= UINT32_MAX) || !n;
     if (!r->diag && p->nedges < r->cap_edges && p->ncounts <= r->cap_counts &&
-        n <= r->cap_counts - p->ncounts && (p->counts64 || (p->counts32 && any <= UINT32_MAX) || !n) &&
-        !p->edge_counts && p->nedges && n == p->edge_stride) {
+        n <= r->cap_counts - p->ncounts && width_ok && !p->edge_counts && p->nedges &&
+        n == p->edge_stride) {
         /* the usual row: room everywhere, counts of the pool's width, as many
          * as every edge before */
         tk_cfg_edge *e = &p->edges[p->nedges++];
@@ -1087,7 +1088,8 @@ static tk_status process_key(reader *r, void *ctx, int key)
         }
     }
     case 2: return read_table(r, &image_spec, NULL, image_begin, image_cell, NULL, NULL);
-    default: return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, edge_end, NULL, edge_fast);
+    default:
+        return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, edge_end, NULL, edge_fast);
     }
 }
 
@@ -1103,8 +1105,9 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     memset(r->p, 0, sizeof *r->p);
     r->p->loc = loc_of(row);
     r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
-        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs = r->cap_edge_locs =
-        r->cap_block_flags = r->cap_idoms = r->nidoms = r->cap_edge_counts = 0;
+        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs =
+            r->cap_edge_locs = r->cap_block_flags = r->cap_idoms = r->nidoms =
+                r->cap_edge_counts = 0;
     return TK_OK;
 }
 

@@ -54,16 +54,16 @@ static int index_image_tables(rep *r)
                p->sources[im->first_source + k - 1].addr_offset <= p->sources[im->first_source + k].addr_offset)
             k++;
         if (k < im->nsources &&
-            !tk_cfg_sort_by_addr(r->src_order + im->first_source, im->nsources, p->sources, sizeof *p->sources,
-                          offsetof(tk_cfg_source, addr_offset), 0))
+            !tk_cfg_sort_by_addr(r->src_order + im->first_source, im->nsources, p->sources,
+                                 sizeof *p->sources, offsetof(tk_cfg_source, addr_offset), 0))
             qsort_r(r->src_order + im->first_source, im->nsources, sizeof(uint32_t), cmp_src, (void *)p);
         k = 1;
         while (k < im->nsymbols &&
                p->symbols[im->first_symbol + k - 1].addr_offset <= p->symbols[im->first_symbol + k].addr_offset)
             k++;
         if (k < im->nsymbols &&
-            !tk_cfg_sort_by_addr(r->sym_order + im->first_symbol, im->nsymbols, p->symbols, sizeof *p->symbols,
-                          offsetof(tk_cfg_symbol, addr_offset), 0))
+            !tk_cfg_sort_by_addr(r->sym_order + im->first_symbol, im->nsymbols, p->symbols,
+                                 sizeof *p->symbols, offsetof(tk_cfg_symbol, addr_offset), 0))
             qsort_r(r->sym_order + im->first_symbol, im->nsymbols, sizeof(uint32_t), cmp_sym, (void *)p);
     }
     return 1;
