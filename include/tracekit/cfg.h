@@ -136,8 +136,6 @@ typedef struct tk_cfg_source {
     uint64_t size;
 } tk_cfg_source;
 
-#define TK_CFG_BLOCK_HAS_COUNT 1u
-
 typedef struct tk_cfg_block {
     uint32_t id;
     uint32_t image;        /* image index */
@@ -149,18 +147,18 @@ typedef struct tk_cfg_block {
     uint32_t last_instr_offset;  /* relative to the block's first instruction */
     uint64_t addr_offset;        /* relative to the image load address */
     uint64_t count;              /* COUNT cell, or derived (see top) */
-    uint32_t flags;
-} tk_cfg_block;
+} tk_cfg_block;                  /* flags: p->block_flags[index] */
+
+#define TK_CFG_BLOCK_HAS_COUNT 1u  /* the row had a COUNT cell */
 
 typedef struct tk_cfg_edge {
     uint32_t id;
     uint32_t src;          /* node index (block or special) */
     uint32_t tgt;          /* node index */
     uint32_t type;         /* index in cfg->edge_types, or NONE when the type id is unknown */
-    uint32_t counts;       /* offset of COUNT_PER_THREAD in the process's u64 pool */
-    uint32_t nthreads;     /* length of COUNT_PER_THREAD */
-    uint64_t count;        /* sum over threads */
-} tk_cfg_edge;
+} tk_cfg_edge;            /* COUNT_PER_THREAD: tk_cfg_edge_nthreads, tk_cfg_edge_count_thread;
+                           * the total: tk_cfg_edge_count (sum over threads, checked for
+                           * 64-bit overflow when read) */
 
 #define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
 
@@ -212,6 +210,7 @@ typedef struct tk_cfg_process {
 
     tk_cfg_image *images; uint32_t nimages;
     tk_cfg_block *blocks; uint32_t nblocks;
+    uint8_t *block_flags;        /* per block: TK_CFG_BLOCK_* */
     tk_cfg_symbol *symbols; uint32_t nsymbols;
     tk_cfg_source *sources; uint32_t nsources;
     tk_cfg_edge *edges; uint32_t nedges;
@@ -220,7 +219,21 @@ typedef struct tk_cfg_process {
     uint32_t nnodes;             /* nblocks + number of special nodes */
 
     uint32_t *pool; uint32_t npool;   /* u32 lists */
-    uint64_t *counts; uint32_t ncounts; /* per-thread edge counts */
+    /* while reading: the IDOM_NODE_ID cell (0 when none) of every NODES row
+     * of every routine, in routine order; tk_cfg_finish frees it (NULL after) */
+    uint32_t *node_idom_ids;
+    /* per-thread edge counts (COUNT_PER_THREAD cells, ncounts of them): in
+     * counts32 while every one fits 32 bits (then counts64 is NULL), else all
+     * in counts64 (counts32 NULL).  Read them with tk_cfg_edge_count_thread. */
+    uint32_t *counts32;
+    uint64_t *counts64;
+    uint32_t ncounts;
+    /* where an edge's counts are: when every COUNT_PER_THREAD has the same
+     * length, edge_counts is NULL and edge e has edge_stride counts from
+     * e * edge_stride; else edge e has edge_nthreads[e] counts from
+     * edge_counts[e].  Read them with the functions below. */
+    uint32_t edge_stride;
+    uint32_t *edge_counts, *edge_nthreads;
 
     /* adjacency (CSR over node indexes): edges out of / into node n are
      * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order) */
@@ -310,7 +323,32 @@ const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint
 /* Source file and line of the block's first instruction; 0 when unknown. */
 uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file);
-uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e, uint32_t thread);
+/* Length of the COUNT_PER_THREAD of edge index e (0 when it had none). */
+static inline uint32_t tk_cfg_edge_nthreads(const tk_cfg_process *p, uint32_t e)
+{
+    return p->edge_nthreads ? p->edge_nthreads[e] : p->edge_stride;
+}
+/* Count of an edge (of p->edges) on one thread (0 beyond its COUNT_PER_THREAD),
+ * and in all threads. */
+static inline uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e,
+                                                uint32_t thread)
+{
+    uint32_t i = (uint32_t)(e - p->edges);
+    if (thread >= tk_cfg_edge_nthreads(p, i)) return 0;
+    uint32_t at = (p->edge_counts ? p->edge_counts[i] : i * p->edge_stride) + thread;
+    return p->counts32 ? p->counts32[at] : p->counts64[at];
+}
+static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_edge *e)
+{
+    uint32_t i = (uint32_t)(e - p->edges), n = tk_cfg_edge_nthreads(p, i);
+    uint32_t at = p->edge_counts ? p->edge_counts[i] : i * p->edge_stride;
+    uint64_t sum = 0;
+    if (p->counts32)
+        for (uint32_t t = 0; t < n; t++) sum += p->counts32[at + t];
+    else
+        for (uint32_t t = 0; t < n; t++) sum += p->counts64[at + t];
+    return sum;
+}
 
 /* ---- sets of blocks: inbound / outbound / internal edges ----------------- */
 /* A block set is described by a membership predicate over block indexes. */
@@ -326,12 +364,16 @@ typedef struct tk_cfg_scope {
 int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
 typedef enum tk_cfg_edge_class { TK_EDGES_INBOUND, TK_EDGES_OUTBOUND, TK_EDGES_INTERNAL } tk_cfg_edge_class;
 /* Edge indexes of a class for a scope, appended to *out (realloc'd; *n and
- * *cap updated).  Returns TK_OK or TK_ERR_NOMEM. */
+ * *cap updated).  With out NULL, only counts them (*n increased, cap unused).
+ * Returns TK_OK or TK_ERR_NOMEM. */
 tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
                              tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap);
 /* Instruction count (sum COUNT x NUM_INSTRS) and static instruction count. */
 uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s);
 uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread);
+/* tk_cfg_scope_instr_count_thread of threads 0 .. nthreads-1 into out[], in one pass. */
+void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, uint64_t *out,
+                                      uint32_t nthreads);
 uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
 uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
 

@@ -34,8 +34,9 @@ typedef struct tk_dcfg_read_options {
      * located errors/warnings and reading goes on.  When NULL, the first such
      * error fails the read with TK_ERR_FORMAT. */
     tk_diag *diag;
-    /* tk_dcfg_read_path: how to open the file (NULL: defaults). Files are
-     * read as a stream (no_mmap is forced): the reader needs each byte once. */
+    /* tk_dcfg_read_path: how to open the file (NULL: defaults).  A mapped
+     * file's pages are given back behind the reader as it goes (it needs each
+     * byte once), so the file does not stay resident. */
     const tk_input_options *input;
 } tk_dcfg_read_options;
 

@@ -11,8 +11,8 @@ static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
     tk_error_clear(&err);
     tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
     o.diag = diag;
-    /* regular files: by path, streamed (a mapped file would count in the
-     * resident memory) and re-read to locate late errors */
+    /* regular files: by path (mapped, the pages released behind the reader,
+     * so the file does not stay resident) and re-read to locate late errors */
     tk_status st = strcmp(ctx->paths[i], "-") != 0
                        ? (o.input = &ctx->input_opt, tk_dcfg_read_path(out, ctx->paths[i], &o, &err))
                        : tk_dcfg_read(out, ctx->inputs[i], &o, &err);
@@ -364,19 +364,20 @@ static int run_diff(cli_ctx *ctx, const cli_args *a)
                     : cmp_diff_key(&(diff_key){ep[i].a, ep[i].b, ep[i].c, 0}, &(diff_key){eq[j].a, eq[j].b, eq[j].c, 0});
             if (c < 0) {
                 const tk_cfg_edge *e = &p->edges[ep[i++].index];
-                printf("edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n", e->id, tk_cfg_edge_type_name(x, e), e->count);
+                printf("edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n", e->id, tk_cfg_edge_type_name(x, e), tk_cfg_edge_count(p, e));
                 differences++;
             } else if (c > 0) {
                 const tk_cfg_edge *e = &q->edges[eq[j++].index];
-                printf("edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n", e->id, tk_cfg_edge_type_name(y, e), e->count);
+                printf("edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n", e->id, tk_cfg_edge_type_name(y, e), tk_cfg_edge_count(q, e));
                 differences++;
             } else {
                 const tk_cfg_edge *e1 = &p->edges[ep[i++].index], *e2 = &q->edges[eq[j++].index];
-                if (e1->count != e2->count || all) {
+                uint64_t c1 = tk_cfg_edge_count(p, e1), c2 = tk_cfg_edge_count(q, e2);
+                if (c1 != c2 || all) {
                     printf("edge %" PRIu32 " / %" PRIu32 " (%s): count %" PRIu64 " / %" PRIu64, e1->id, e2->id,
-                           tk_cfg_edge_type_name(x, e1), e1->count, e2->count);
-                    print_delta(e1->count, e2->count);
-                    differences += e1->count != e2->count;
+                           tk_cfg_edge_type_name(x, e1), c1, c2);
+                    print_delta(c1, c2);
+                    differences += c1 != c2;
                 }
             }
         }

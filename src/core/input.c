@@ -32,6 +32,7 @@ struct tk_input {
     const uint8_t *rp;      /* raw window */
     size_t ravail;
     uint64_t raw_fed;       /* raw bytes handed to the window so far */
+    uint64_t raw_released;  /* mapped compressed file: bytes before this were given back */
     int raw_eof;
 
     /* decompression */
@@ -230,10 +231,25 @@ static tk_status truncated(tk_input *in, tk_error *err)
                 tk_compression_name(in->comp));
 }
 
+/* A mapped compressed file: the pages the decoder is done with are given back
+ * to the system now and then (each is read once), so that the compressed file
+ * does not stay resident beside what is built from it. */
+static void release_raw(tk_input *in)
+{
+    if (!in->map || in->comp == TK_COMP_NONE || !in->rp) return;
+    uint64_t done = (uint64_t)(in->rp - (const uint8_t *)in->map);
+    if (done > in->map_len || done < in->raw_released + ((uint64_t)4 << 20)) return;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t lo = (in->raw_released + page - 1) / page * page, hi = done / page * page;
+    if (hi > lo) (void)madvise((char *)in->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
+    in->raw_released = hi;
+}
+
 /* Decode up to n bytes into dst. *got == 0 only at the end of all content. */
 static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
 {
     *got = 0;
+    release_raw(in);
     while (*got == 0) {
         tk_status st = raw_refill(in, err);
         if (st != TK_OK) return st;

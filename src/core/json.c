@@ -34,6 +34,7 @@ struct tk_json {
     size_t depth, max_depth, max_string;
     char *scratch;
     size_t scratch_len, scratch_cap;
+    uint64_t released;   /* content offset up to which tk_json_release_consumed released */
 };
 
 /* Character classes for the scanning loops. */
@@ -102,6 +103,16 @@ void tk_json_free(tk_json *j)
 }
 
 size_t tk_json_depth(const tk_json *j) { return j->depth; }
+
+void tk_json_release_consumed(tk_json *j)
+{
+    if (!tk_input_is_mapped(j->in)) return;
+    uint64_t off = j->chunk_base + (uint64_t)(j->cur - j->chunk);
+    if (off > j->released) {
+        tk_input_release(j->in, j->released, off - j->released);
+        j->released = off & ~(uint64_t)4095;
+    }
+}
 const char *tk_json_path(const tk_json *j) { return tk_input_path(j->in); }
 
 static uint64_t cur_offset(const tk_json *j) { return j->chunk_base + (uint64_t)(j->cur - j->chunk); }
@@ -797,5 +808,235 @@ void tk_json_take_row(tk_json *j, const tk_json_row *row)
     j->cur = row->end;
     j->line = row->line;
     j->line_start = row->line_start;
+    j->state = ST_ARR_NEXT;
+}
+
+/* ---- compiled rows ---------------------------------------------------------- */
+
+/* A scalar cell at *pp: a plain JSON integer or a "0x…"/decimal string; 0
+ * when unusual (same rules as tk_json_peek_row). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The number of leading hex digits of w (8 bytes, little-endian; 8 when all
+ * are) and, when 1..7, their value. */
+static inline unsigned swar_hex(uint64_t w, uint64_t *value)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t x = w & ~high, l = x | 0x20 * ones;
+    /* per byte 0x80 when in range, for 7-bit bytes (no carries between bytes) */
+    uint64_t digit = (x + (0x80 - '0') * ones) & ~(x + (0x7f - '9') * ones);
+    uint64_t alpha = (l + (0x80 - 'a') * ones) & ~(l + (0x7f - 'f') * ones);
+    uint64_t bad = ~(digit | alpha) & high;
+    bad |= w & high; /* bytes >= 0x80 */
+    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+    if (n == 0 || n == 8) return n;
+    uint64_t nib = (w & 0x0f * ones) + 9 * ((w >> 6) & ones); /* '0'-'9': c & 15; letters: + 9 */
+    uint64_t d = nib << (8 * (8 - n));
+    d = ((d * 4097) >> 8) & 0x00ff00ff00ff00ffull;
+    d = ((d * 16777217) >> 16) & 0x0000ffff0000ffffull;
+    *value = (d * 281474976710657ull) >> 32;
+    return n;
+}
+#endif
+
+static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp, const uint8_t *lim,
+                                                             uint64_t *out)
+{
+    const uint8_t *p = *pp;
+    uint8_t c = *p;
+    if (c >= '0' && c <= '9') return fast_int(pp, lim, out);
+    if (c != '"') return 0;
+    p++;
+    uint64_t v = 0;
+    if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
+        p += 2;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (lim - p >= 8) { /* up to 7 hex digits at once */
+            uint64_t w;
+            memcpy(&w, p, 8);
+            unsigned n = swar_hex(w, &v);
+            if (n < 8) {
+                p += n;
+                goto hex_done;
+            }
+        }
+#endif
+        int d;
+        while (p < lim && (d = hex_digit(*p)) >= 0) {
+            if (v >> 60) return 0;
+            v = (v << 4) | (uint64_t)d;
+            p++;
+        }
+    } else {
+        const uint8_t *s = p;
+        while (p < lim && (char_class[*p] & C_DIGIT)) {
+            if (p - s >= 19) return 0;
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        }
+        if (p == s) return 0;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+hex_done:
+#endif
+    if (p == lim || *p != '"') return 0;
+    *pp = p + 1;
+    *out = v;
+    return 1;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TK_JSON_SWAR 1
+/* Non-zero bytes where w (8 bytes, little-endian) has no ASCII digit. */
+static inline uint64_t swar_nondigits(uint64_t w)
+{
+    return ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+           (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
+}
+/* Value of the first n (1..7) digits of w. */
+static inline uint64_t swar_value(uint64_t w, unsigned n)
+{
+    uint64_t d = (w - 0x3030303030303030ull) << (8 * (8 - n));
+    d = ((d & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
+    d = ((d & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
+    return ((d & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+}
+#endif
+
+int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
+                     tk_json_row_out *restrict row)
+{
+    const uint8_t *p = j->cur, *lim = j->lim;
+    uint64_t line = j->line, line_start = j->line_start;
+    if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return -1;
+#define SCAN_WS()                                                                                 \
+    for (;;) {                                                                                    \
+        if (p == lim) return -1;                                                                  \
+        if (*p > ' ') break;                                                                      \
+        if (*p == ' ' || *p == '\t' || *p == '\r') p++;                                           \
+        else if (*p == '\n') {                                                                    \
+            p++;                                                                                  \
+            line++;                                                                               \
+            line_start = j->chunk_base + (uint64_t)(p - j->chunk);                                \
+        } else break;                                                                             \
+    }
+    if (j->state == ST_ARR_NEXT) {
+        if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '[') { /* the usual ", [" */
+            p += 2;
+        } else {
+            SCAN_WS();
+            if (*p != ',') return -1;
+            p++;
+            SCAN_WS();
+        }
+    } else if (j->state == ST_ARR_FIRST || j->state == ST_ARR_VALUE) {
+        SCAN_WS();
+    } else {
+        return -1;
+    }
+    if (*p != '[') return -1;
+    const uint8_t *open = p;
+    uint64_t open_line = line, open_line_start = line_start;
+    p++;
+    int nc = 0;
+    uint32_t nv = 0;
+    SCAN_WS();
+    if (*p != ']') {
+        for (;;) {
+            if (nc == pg->ncells) return -1;
+            unsigned slot = pg->slot[nc];
+            uint64_t v;
+            if (!pg->is_array[nc]) {
+#ifdef TK_JSON_SWAR
+                /* the usual cell: 1 to 7 digits (bytes up to p + 15 readable) */
+                if (lim - p >= 16) {
+                    uint64_t w;
+                    memcpy(&w, p, 8);
+                    uint64_t nd = swar_nondigits(w);
+                    unsigned n = (unsigned)__builtin_ctzll(nd | (1ull << 63)) >> 3;
+                    if (n && nd) {
+                        if (n == 1)
+                            v = (uint64_t)(*p - '0');
+                        else {
+                            if (*p == '0') return -1;
+                            v = swar_value(w, n);
+                        }
+                        if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+                        row->v[slot] = v;
+                        nc++;
+                        /* the bytes after the digits are in w: the usual ", " then a
+                         * value, or the row's ']' */
+                        uint64_t after = w >> (8 * n);
+                        if (n <= 5 && (after & 0xffff) == 0x202c && ((after >> 16) & 0xff) > ' ') {
+                            p += n + 2;
+                            continue;
+                        }
+                        p += n;
+                        if ((after & 0xff) == ']') break;
+                        if (char_class[*p] & C_NUM) return -1;
+                        goto separator;
+                    }
+                }
+#endif
+                if (!scan_scalar(&p, lim, &v)) return -1;
+                if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+                row->v[slot] = v;
+            } else {
+                if (*p != '[') return -1;
+                p++;
+                uint32_t first = nv;
+                SCAN_WS();
+                if (*p != ']') {
+                    for (;;) {
+                        if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9') return -1;
+                        if (!fast_int(&p, lim, &v)) return -1;
+                        if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+                        row->vals[nv++] = v;
+                        if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') {
+                            p += 2;
+                            continue;
+                        }
+                        SCAN_WS();
+                        if (*p == ']') break;
+                        if (*p != ',') return -1;
+                        p++;
+                        SCAN_WS();
+                    }
+                }
+                p++;
+                row->v[slot] = first;
+                row->n[slot] = nv - first;
+            }
+            nc++;
+#ifdef TK_JSON_SWAR
+        separator:
+#endif
+            if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') { /* the usual ", " */
+                p += 2;
+                continue;
+            }
+            if (p < lim && *p == ']') break;
+            SCAN_WS();
+            if (*p == ']') break;
+            if (*p != ',') return -1;
+            p++;
+            SCAN_WS();
+        }
+    }
+#undef SCAN_WS
+    if (nc < pg->min_cells) return -1;
+    uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
+    row->offset = (int64_t)off;
+    row->line = open_line;
+    row->column = off - open_line_start + 1;
+    row->end = p + 1;
+    row->end_line = line;
+    row->end_line_start = line_start;
+    return nc;
+}
+
+void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row)
+{
+    j->cur = row->end;
+    j->line = row->end_line;
+    j->line_start = row->end_line_start;
     j->state = ST_ARR_NEXT;
 }

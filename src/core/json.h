@@ -64,6 +64,11 @@ tk_status tk_json_next(tk_json *j, tk_json_token *tok, tk_error *err);
  * end of that value; other tokens need no skipping (returns TK_OK). */
 tk_status tk_json_skip(tk_json *j, const tk_json_token *tok, tk_error *err);
 
+/* Gives the pages of a mapped input before the current token back to the
+ * system (tk_input_release): a long read of a mapped file then does not keep
+ * it resident.  No-op for streamed inputs. */
+void tk_json_release_consumed(tk_json *j);
+
 /* Current nesting depth (0 at top level). */
 size_t tk_json_depth(const tk_json *j);
 const char *tk_json_path(const tk_json *j);
@@ -106,5 +111,43 @@ typedef struct tk_json_row {
 
 int tk_json_peek_row(const tk_json *j, tk_json_row *row);
 void tk_json_take_row(tk_json *j, const tk_json_row *row);
+
+/* ---- compiled rows ------------------------------------------------------------
+ * A table whose header is known: per header cell, where its value goes and
+ * which values are usual.  tk_json_scan_row reads the next row of the current
+ * array when it is usual (every cell an integer, or a flat array of integers
+ * for array cells, in its range; at least min_cells and at most ncells cells;
+ * wholly in the current chunk); tk_json_take_scanned then consumes it.  An
+ * unusual row gives -1 (the caller reads it token by token, which also gives
+ * the exact errors).  Nothing is consumed before tk_json_take_scanned.
+ * Scalars are JSON integers or strings holding a decimal or "0x" hex
+ * integer, as for tk_json_peek_row. */
+#define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS  /* a cell of an unknown column */
+
+typedef struct tk_json_row_prog {
+    int ncells;                               /* header length, <= TK_JSON_ROW_MAX_CELLS */
+    int min_cells;                            /* shorter rows are unusual */
+    uint8_t slot[TK_JSON_ROW_MAX_CELLS];      /* cell -> index in v / n (or SLOT_IGNORE) */
+    uint8_t is_array[TK_JSON_ROW_MAX_CELLS];  /* 1: a flat array of JSON integers */
+    /* usual values (of scalars and of array elements) */
+    uint64_t lo[TK_JSON_ROW_MAX_CELLS], hi[TK_JSON_ROW_MAX_CELLS];
+} tk_json_row_prog;
+
+typedef struct tk_json_row_out {
+    uint64_t v[TK_JSON_ROW_MAX_CELLS + 1];    /* by slot; arrays: index of the first in vals */
+    uint32_t n[TK_JSON_ROW_MAX_CELLS + 1];    /* arrays: number of values */
+    uint64_t vals[TK_JSON_ROW_MAX_VALUES];
+    /* the row's '[': content offset, line, column */
+    int64_t offset;
+    uint64_t line, column;
+    /* private */
+    const uint8_t *end;
+    uint64_t end_line, end_line_start;
+} tk_json_row_out;
+
+/* Returns the number of cells of the row (0 for "[]" when min_cells is 0),
+ * or -1 when the next value is not a usual row. */
+int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_out *row);
+void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row);
 
 #endif

@@ -114,7 +114,7 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
             if (!(sel[ed->src] & 1) && !(sel[ed->tgt] & 1)) continue;
             fprintf(f, "node%" PRIu32 " -> node%" PRIu32 " [label=\"EDGE%" PRIu32 "\\n%s\\nexecutions=%" PRIu64 "\"];\n",
                     tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt), ed->id,
-                    tk_cfg_edge_type_name(cfg, ed), ed->count);
+                    tk_cfg_edge_type_name(cfg, ed), tk_cfg_edge_count(p, ed));
             uint32_t ends[2] = {ed->src, ed->tgt};
             for (int k = 0; k < 2; k++)
                 if (!(sel[ends[k]] & 2)) {

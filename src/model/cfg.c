@@ -55,12 +55,6 @@ int tk_edge_kind_is_any_inter_routine(tk_edge_kind k)
 
 /* ---- id maps ------------------------------------------------------------ */
 
-struct tk_cfg_idmap {
-    int direct;
-    uint32_t cap;   /* direct: max key + 1; hash: power of two */
-    uint32_t *keys; /* hash only */
-    uint32_t *vals; /* TK_CFG_NONE = empty */
-};
 
 tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key)
 {
@@ -97,15 +91,6 @@ void tk_cfg_idmap_free(tk_cfg_idmap *m)
     free(m);
 }
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
 
 uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
 {
@@ -116,7 +101,7 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
         return old;
     }
     uint32_t mask = m->cap - 1;
-    for (uint32_t i = hash32(key) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = tk_cfg_hash32(key) & mask;; i = (i + 1) & mask) {
         if (m->vals[i] == TK_CFG_NONE) {
             m->keys[i] = key;
             m->vals[i] = val;
@@ -126,16 +111,6 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
     }
 }
 
-uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key)
-{
-    if (!m) return TK_CFG_NONE;
-    if (m->direct) return key < m->cap ? m->vals[key] : TK_CFG_NONE;
-    uint32_t mask = m->cap - 1;
-    for (uint32_t i = hash32(key) & mask;; i = (i + 1) & mask) {
-        if (m->vals[i] == TK_CFG_NONE) return TK_CFG_NONE;
-        if (m->keys[i] == key) return m->vals[i];
-    }
-}
 
 /* ---- lifetime ----------------------------------------------------------- */
 
@@ -155,13 +130,18 @@ void tk_cfg_process_release(tk_cfg_process *p)
     for (uint32_t i = 0; i < p->nimages; i++) free(p->images[i].by_addr);
     free(p->images);
     free(p->blocks);
+    free(p->block_flags);
     free(p->symbols);
     free(p->sources);
     free(p->edges);
     free(p->routines);
     free(p->loops);
     free(p->pool);
-    free(p->counts);
+    free(p->node_idom_ids);
+    free(p->counts32);
+    free(p->counts64);
+    free(p->edge_counts);
+    free(p->edge_nthreads);
     free(p->file_instr_count_per_thread);
     free(p->block_locs);
     free(p->edge_locs);
@@ -186,6 +166,141 @@ void tk_cfg_free(tk_cfg *cfg)
     free(cfg->specials);
     free(cfg->strings);
     free(cfg);
+}
+
+static uint64_t addr_at(const void *base, size_t stride, size_t off, uint32_t i)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)base + (size_t)i * stride + off, sizeof v);
+    return v;
+}
+
+#define SORT_DIGIT 11u /* bits a pass: 2 passes for addresses below 4 MiB */
+
+/* A run of ord in address order: ord[start .. start+len), addresses first .. last. */
+typedef struct addr_run {
+    uint64_t first, last;
+    uint32_t start, len;
+} addr_run;
+
+static int cmp_run(const void *a, const void *b)
+{
+    const addr_run *x = a, *y = b;
+    if (x->first != y->first) return x->first < y->first ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Files list blocks and source lines routine by routine: the entries are a
+ * few runs in address order that do not overlap.  Then sorting the runs by
+ * their first address and putting them end to end sorts everything (with
+ * equal addresses in index order).  1 when done, 0 when the runs are too
+ * many or overlap (or out of memory): ord is then unchanged. */
+static int sort_runs(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off)
+{
+    uint32_t nruns = 1;
+    for (uint32_t i = 1; i < n; i++)
+        if (addr_at(base, stride, off, ord[i]) < addr_at(base, stride, off, ord[i - 1])) nruns++;
+    if (nruns > n / 8) return 0;
+    addr_run *runs = malloc(sizeof *runs * nruns);
+    uint32_t *tmp = malloc(sizeof *tmp * n);
+    int ok = runs && tmp;
+    if (ok) {
+        uint32_t k = 0;
+        runs[0].start = 0;
+        runs[0].first = addr_at(base, stride, off, ord[0]);
+        for (uint32_t i = 1; i <= n; i++) {
+            uint64_t a = i < n ? addr_at(base, stride, off, ord[i]) : 0;
+            uint64_t prev = addr_at(base, stride, off, ord[i - 1]);
+            if (i == n || a < prev) {
+                runs[k].last = prev;
+                runs[k].len = i - runs[k].start;
+                if (i < n) {
+                    k++;
+                    runs[k].start = i;
+                    runs[k].first = a;
+                }
+            }
+        }
+        qsort(runs, nruns, sizeof *runs, cmp_run);
+        for (uint32_t r = 1; r < nruns && ok; r++)
+            ok = runs[r - 1].last < runs[r].first ||
+                 (runs[r - 1].last == runs[r].first && runs[r - 1].start < runs[r].start);
+        if (ok) {
+            uint32_t w = 0;
+            for (uint32_t r = 0; r < nruns; r++) {
+                memcpy(tmp + w, ord + runs[r].start, sizeof *tmp * runs[r].len);
+                w += runs[r].len;
+            }
+            memcpy(ord, tmp, sizeof *ord * n);
+        }
+    }
+    free(runs);
+    free(tmp);
+    return ok;
+}
+
+int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off,
+                        int pairs)
+{
+    if (n < 2) return 1;
+    if (sort_runs(ord, n, base, stride, off)) return 1;
+    uint64_t max = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = addr_at(base, stride, off, ord[i]);
+        if (a > max) max = a;
+    }
+    uint32_t count[1u << SORT_DIGIT];
+    const uint32_t mask = (1u << SORT_DIGIT) - 1;
+    if (pairs && max <= UINT32_MAX) {
+        /* pairs (address << 32 | index): the passes read one array in order */
+        uint64_t *k = malloc(sizeof *k * n), *tmp = malloc(sizeof *tmp * n);
+        if (!k || !tmp) {
+            free(k);
+            free(tmp);
+            return 0;
+        }
+        for (uint32_t i = 0; i < n; i++) k[i] = addr_at(base, stride, off, ord[i]) << 32 | ord[i];
+        uint64_t *src = k, *dst = tmp;
+        for (unsigned shift = 32; shift < 64 && (max >> (shift - 32)); shift += SORT_DIGIT) {
+            memset(count, 0, sizeof count);
+            for (uint32_t i = 0; i < n; i++) count[(src[i] >> shift) & mask]++;
+            if (count[(src[0] >> shift) & mask] == n) continue;
+            uint32_t pos = 0;
+            for (uint32_t d = 0; d <= mask; d++) {
+                uint32_t c = count[d];
+                count[d] = pos;
+                pos += c;
+            }
+            for (uint32_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & mask]++] = src[i];
+            uint64_t *t = src;
+            src = dst;
+            dst = t;
+        }
+        for (uint32_t i = 0; i < n; i++) ord[i] = (uint32_t)src[i];
+        free(k);
+        free(tmp);
+        return 1;
+    }
+    uint32_t *tmp = malloc(sizeof *tmp * n), *src = ord, *dst = tmp;
+    if (!tmp) return 0;
+    for (unsigned shift = 0; shift < 64 && (max >> shift); shift += SORT_DIGIT) {
+        memset(count, 0, sizeof count);
+        for (uint32_t i = 0; i < n; i++) count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++;
+        if (count[(addr_at(base, stride, off, src[0]) >> shift) & mask] == n) continue;
+        uint32_t pos = 0;
+        for (uint32_t d = 0; d <= mask; d++) {
+            uint32_t c = count[d];
+            count[d] = pos;
+            pos += c;
+        }
+        for (uint32_t i = 0; i < n; i++) dst[count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != ord) memcpy(ord, src, sizeof *ord * n);
+    free(tmp);
+    return 1;
 }
 
 int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
@@ -351,11 +466,6 @@ uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_bloc
     return tk_cfg_block_addr(p, b) + b->last_instr_offset;
 }
 
-uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e, uint32_t thread)
-{
-    return thread < e->nthreads ? p->counts[e->counts + thread] : 0;
-}
-
 uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread)
 {
     uint64_t sum = 0;
@@ -492,6 +602,53 @@ uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s
     return c.instrs;
 }
 
+typedef struct threads_ctx {
+    uint64_t *out;
+    uint32_t nthreads;
+} threads_ctx;
+
+static void add_all_thread_counts(void *ctx, const tk_cfg_process *p, uint32_t b)
+{
+    threads_ctx *c = ctx;
+    if (b >= p->nnodes || !p->in_start) return;
+    const uint32_t *st = p->in_start, *ed = p->in_edges;
+    if (st[b] == st[b + 1]) {
+        st = p->out_start;
+        ed = p->out_edges;
+    }
+    uint64_t n = p->blocks[b].num_instrs;
+    for (uint32_t k = st[b]; k < st[b + 1]; k++) {
+        const tk_cfg_edge *e = &p->edges[ed[k]];
+        uint32_t ne = tk_cfg_edge_nthreads(p, ed[k]), nt = ne < c->nthreads ? ne : c->nthreads;
+        for (uint32_t t = 0; t < nt; t++) c->out[t] += tk_cfg_edge_count_thread(p, e, t) * n;
+    }
+}
+
+void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, uint64_t *out,
+                                      uint32_t nthreads)
+{
+    threads_ctx c = {out, nthreads};
+    for (uint32_t t = 0; t < nthreads; t++) out[t] = 0;
+    if (s.kind == TK_SCOPE_PROCESS && p->in_start) {
+        /* one pass in edge order: an edge counts for its target block (whose
+         * in-edges it is one of) and for its source block when that block has
+         * no in-edges (its count then comes from its out-edges) */
+        for (uint32_t e = 0; e < p->nedges; e++) {
+            const tk_cfg_edge *ed = &p->edges[e];
+            if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue; /* not in the adjacency */
+            uint64_t n = 0;
+            if (ed->tgt < p->nblocks) n += p->blocks[ed->tgt].num_instrs;
+            if (ed->src < p->nblocks && p->in_start[ed->src] == p->in_start[ed->src + 1])
+                n += p->blocks[ed->src].num_instrs;
+            if (!n) continue;
+            uint32_t ne = tk_cfg_edge_nthreads(p, e), nt = ne < nthreads ? ne : nthreads;
+            for (uint32_t t = 0; t < nt; t++) out[t] += tk_cfg_edge_count_thread(p, ed, t) * n;
+        }
+        return;
+    }
+    scope_blocks(p, s, add_all_thread_counts, &c);
+}
+
 uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s)
 {
     sum_ctx c = {0, 0, 0, 0};
@@ -517,6 +674,10 @@ typedef struct edges_ctx {
 
 static void push_edge(edges_ctx *c, uint32_t e)
 {
+    if (!c->out) { /* counting only */
+        (*c->n)++;
+        return;
+    }
     if (*c->n == *c->cap) {
         size_t nc = *c->cap ? *c->cap * 2 : 16;
         uint32_t *q = realloc(*c->out, nc * sizeof *q);
@@ -551,7 +712,11 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
     (void)cfg;
     if (!p->out_start) return TK_OK;
     edges_ctx c = {p, s, cls, out, n, cap, 0};
-    if (s.kind == TK_SCOPE_PROCESS && cls != TK_EDGES_INTERNAL) {
+    if (!out && s.kind == TK_SCOPE_PROCESS && cls == TK_EDGES_INTERNAL) {
+        /* counting only: one pass over the edges (block to block) */
+        for (uint32_t e = 0; e < p->nedges; e++)
+            if (p->edges[e].src < p->nblocks && p->edges[e].tgt < p->nblocks) (*n)++;
+    } else if (s.kind == TK_SCOPE_PROCESS && cls != TK_EDGES_INTERNAL) {
         /* edges from / to special nodes */
         for (uint32_t e = 0; e < p->nedges; e++) {
             const tk_cfg_edge *ed = &p->edges[e];
@@ -592,7 +757,7 @@ static uint64_t loop_entries(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
             const tk_cfg_edge *e = &p->edges[p->in_edges[q]];
             if (tk_cfg_scope_contains(p, s, e->src)) continue;
             if (tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, e))) continue;
-            sum += thread < 0 ? e->count : tk_cfg_edge_count_thread(p, e, (uint32_t)thread);
+            sum += thread < 0 ? tk_cfg_edge_count(p, e) : tk_cfg_edge_count_thread(p, e, (uint32_t)thread);
         }
     }
     return sum;

@@ -5,9 +5,11 @@
  * Raw conventions of a reader (see cfg_internal.h):
  *   edge.src/tgt = node ids, edge.type = edge-type id;
  *   routine.entry = node id, exits = node ids,
- *   routine.nodes = 2*nnodes pool cells (node id, idom id or 0);
+ *   routine.nodes = nnodes pool cells (node ids), their IDOM_NODE_ID cells
+ *   (or 0) in p->node_idom_ids (all routines' in routine order);
  *   loop.head/back_srcs/nodes = node ids, loop.parent = head id or 0. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +140,7 @@ static tk_status resolve_edges(finish_ctx *c)
         ed->src = s;
         ed->tgt = t;
         ed->type = ty;
-        if (ed->nthreads > p->nthreads) p->nthreads = ed->nthreads;
+        if (tk_cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = tk_cfg_edge_nthreads(p, e);
     }
     tk_cfg_idmap_free(types);
     return TK_OK;
@@ -152,12 +154,7 @@ static tk_status build_adjacency(finish_ctx *c)
     p->in_start = calloc(nn, sizeof *p->in_start);
     p->out_edges = malloc(sizeof *p->out_edges * (p->nedges ? p->nedges : 1));
     p->in_edges = malloc(sizeof *p->in_edges * (p->nedges ? p->nedges : 1));
-    uint32_t *fill_out = malloc(sizeof *fill_out * nn), *fill_in = malloc(sizeof *fill_in * nn);
-    if (!p->out_start || !p->in_start || !p->out_edges || !p->in_edges || !fill_out || !fill_in) {
-        free(fill_out);
-        free(fill_in);
-        return TK_ERR_NOMEM;
-    }
+    if (!p->out_start || !p->in_start || !p->out_edges || !p->in_edges) return TK_ERR_NOMEM;
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
@@ -168,16 +165,17 @@ static tk_status build_adjacency(finish_ctx *c)
         p->out_start[n + 1] += p->out_start[n];
         p->in_start[n + 1] += p->in_start[n];
     }
-    memcpy(fill_out, p->out_start, sizeof *fill_out * nn);
-    memcpy(fill_in, p->in_start, sizeof *fill_in * nn);
+    /* fill with start[n] as the cursor of node n (it ends at the start of
+     * n + 1), then shift the starts back: no scratch arrays */
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
-        p->out_edges[fill_out[ed->src]++] = e;
-        p->in_edges[fill_in[ed->tgt]++] = e;
+        p->out_edges[p->out_start[ed->src]++] = e;
+        p->in_edges[p->in_start[ed->tgt]++] = e;
     }
-    free(fill_out);
-    free(fill_in);
+    memmove(p->out_start + 1, p->out_start, sizeof *p->out_start * (nn - 1));
+    memmove(p->in_start + 1, p->in_start, sizeof *p->in_start * (nn - 1));
+    p->out_start[0] = p->in_start[0] = 0;
     return TK_OK;
 }
 
@@ -186,48 +184,12 @@ static void derive_block_counts(finish_ctx *c)
     tk_cfg_process *p = c->p;
     for (uint32_t b = 0; b < p->nblocks; b++) {
         tk_cfg_block *bl = &p->blocks[b];
-        if (bl->flags & TK_CFG_BLOCK_HAS_COUNT) continue;
+        if (p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT) continue;
         uint64_t sum = 0;
         for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
-            sum += p->edges[p->in_edges[k]].count;
+            sum += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
         bl->count = sum;
     }
-}
-
-typedef struct addr_key {
-    uint64_t addr;
-    uint32_t index;
-} addr_key;
-
-/* LSD radix sort of n keys by addr (stable), 16 bits per pass, only as many
- * passes as the largest address needs. */
-static int radix_sort(addr_key *k, uint32_t n)
-{
-    uint64_t max = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (k[i].addr > max) max = k[i].addr;
-    addr_key *tmp = malloc(sizeof *tmp * (n ? n : 1));
-    uint32_t *count = malloc(sizeof *count * 65536);
-    if (!tmp || !count) {
-        free(tmp);
-        free(count);
-        return 0;
-    }
-    for (unsigned shift = 0; shift < 64 && (max >> shift); shift += 16) {
-        memset(count, 0, sizeof *count * 65536);
-        for (uint32_t i = 0; i < n; i++) count[(k[i].addr >> shift) & 0xffff]++;
-        uint32_t sum = 0;
-        for (uint32_t d = 0; d < 65536; d++) {
-            uint32_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (uint32_t i = 0; i < n; i++) tmp[count[(k[i].addr >> shift) & 0xffff]++] = k[i];
-        memcpy(k, tmp, sizeof *k * n);
-    }
-    free(tmp);
-    free(count);
-    return 1;
 }
 
 static tk_status build_address_index(finish_ctx *c)
@@ -245,17 +207,9 @@ static tk_status build_address_index(finish_ctx *c)
                          p->blocks[im->first_block + k - 1].addr_offset)
                 sorted = 0;
         }
-        if (sorted) continue;
-        addr_key *keys = malloc(sizeof *keys * im->nblocks);
-        if (!keys) return TK_ERR_NOMEM;
-        for (uint32_t k = 0; k < im->nblocks; k++) {
-            keys[k].addr = p->blocks[im->first_block + k].addr_offset;
-            keys[k].index = im->first_block + k;
-        }
-        int ok = radix_sort(keys, im->nblocks);
-        for (uint32_t k = 0; ok && k < im->nblocks; k++) im->by_addr[k] = keys[k].index;
-        free(keys);
-        if (!ok) return TK_ERR_NOMEM;
+        if (!sorted && !tk_cfg_sort_by_addr(im->by_addr, im->nblocks, p->blocks, sizeof *p->blocks,
+                                            offsetof(tk_cfg_block, addr_offset), 1))
+            return TK_ERR_NOMEM;
     }
     return TK_OK;
 }
@@ -275,6 +229,7 @@ static uint32_t resolve_block(finish_ctx *c, uint32_t id, tk_cfg_loc loc, const 
 static void resolve_routines(finish_ctx *c)
 {
     tk_cfg_process *p = c->p;
+    uint32_t idom_pos = 0; /* in node_idom_ids: the routines' NODES rows in order */
     for (uint32_t r = 0; r < p->nroutines; r++) {
         tk_cfg_routine *ro = &p->routines[r];
         ro->entry = resolve_block(c, ro->entry, ro->loc, "routine entry node");
@@ -282,8 +237,10 @@ static void resolve_routines(finish_ctx *c)
             p->pool[ro->exits + k] =
                 resolve_block(c, p->pool[ro->exits + k], ro->loc, "routine exit node");
         uint32_t w = 0;
+        const uint32_t *idoms = p->node_idom_ids ? p->node_idom_ids + idom_pos : NULL;
+        idom_pos += ro->nnodes;
         for (uint32_t k = 0; k < ro->nnodes; k++) {
-            uint32_t id = p->pool[ro->nodes + 2 * k], idom = p->pool[ro->nodes + 2 * k + 1];
+            uint32_t id = p->pool[ro->nodes + k], idom = idoms ? idoms[k] : 0;
             uint32_t b = resolve_block(c, id, ro->loc, "routine node");
             if (b == TK_CFG_NONE) continue;
             tk_cfg_block *bl = &p->blocks[b];
@@ -417,8 +374,21 @@ tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, 
     return st;
 }
 
+/* c->scratch (per block, all NONE), allocated when first needed: files
+ * with routines, dominators and loops never need it. */
+static tk_status need_scratch(finish_ctx *c)
+{
+    if (c->scratch) return TK_OK;
+    uint32_t n = c->p->nblocks ? c->p->nblocks : 1;
+    c->scratch = malloc(sizeof *c->scratch * n);
+    if (!c->scratch) return TK_ERR_NOMEM;
+    memset(c->scratch, 0xff, sizeof *c->scratch * n);
+    return TK_OK;
+}
+
 static tk_status compute_routines(finish_ctx *c, uint32_t image)
 {
+    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
     tk_cfg *cfg = c->cfg;
     tk_cfg_process *p = c->p;
     tk_cfg_image *im = &p->images[image];
@@ -527,6 +497,7 @@ nomem:
 static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_idoms, int want_loops,
                                          uint32_t *loop_cap)
 {
+    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
     tk_cfg_process *p = c->p;
     local_graph g;
     tk_status st = local_build(c, r, &g);
@@ -668,14 +639,13 @@ static tk_status finish_process(finish_ctx *c)
     if ((st = build_node_map(c)) != TK_OK) return st;
     if ((st = resolve_edges(c)) != TK_OK) return st;
     if (p->n_file_instr_count_per_thread > p->nthreads) p->nthreads = p->n_file_instr_count_per_thread;
+    resolve_routines(c);
+    free(p->node_idom_ids);
+    p->node_idom_ids = NULL;
     if ((st = build_adjacency(c)) != TK_OK) return st;
     derive_block_counts(c);
     if ((st = build_address_index(c)) != TK_OK) return st;
-    resolve_routines(c);
     resolve_loops_nodes(c);
-    c->scratch = malloc(sizeof *c->scratch * (p->nblocks ? p->nblocks : 1));
-    if (!c->scratch) return TK_ERR_NOMEM;
-    memset(c->scratch, 0xff, sizeof *c->scratch * (p->nblocks ? p->nblocks : 1));
     uint32_t file_routines = p->nroutines;
     for (uint32_t i = 0; i < p->nimages; i++) {
         if (p->images[i].nblocks && !p->images[i].nroutines) {

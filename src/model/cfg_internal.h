@@ -4,15 +4,49 @@
 
 #include "tracekit/cfg.h"
 
+struct tk_cfg_idmap {
+    int direct;
+    uint32_t cap;   /* direct: max key + 1; hash: power of two */
+    uint32_t *keys; /* hash only */
+    uint32_t *vals; /* TK_CFG_NONE = empty */
+};
+
+static inline uint32_t tk_cfg_hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
 tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key);
 void tk_cfg_idmap_free(tk_cfg_idmap *m);
 /* Insert key -> val unless present; returns the previous value or NONE. */
 uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val);
-uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key);
+static inline uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key)
+{
+    if (!m) return TK_CFG_NONE;
+    if (m->direct) return key < m->cap ? m->vals[key] : TK_CFG_NONE;
+    uint32_t mask = m->cap - 1;
+    for (uint32_t i = tk_cfg_hash32(key) & mask;; i = (i + 1) & mask) {
+        if (m->vals[i] == TK_CFG_NONE) return TK_CFG_NONE;
+        if (m->keys[i] == key) return m->vals[i];
+    }
+}
 
 /* Grow *arr (elements of elem bytes, capacity *cap) to hold need; 0 on failure. */
 int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem);
 void tk_cfg_process_release(tk_cfg_process *p);
+
+/* Sorts ord[0..n) (record indexes, ascending on entry) by the u64 address at
+ * byte `off` of the records of `stride` bytes at base, equal addresses by
+ * index: a stable LSD radix sort.  With pairs, of (address, index) pairs when
+ * addresses fit 32 bits (passes in memory order, faster; 16 bytes of scratch
+ * an element), else of the indexes (4 bytes).  0 when out of memory. */
+int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off,
+                        int pairs);
 
 /* Immediate dominators of routine r computed from its intra-routine edges:
  * idom_blocks[k] for the k-th node of the routine's node list (block index,

@@ -1,9 +1,11 @@
 /* DCFG reader, cfg model, dominators and loops. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
+#include "model/cfg_internal.h"
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
 
@@ -214,6 +216,144 @@ static void test_read_errors_located(void)
     TK_CHECK(strstr(err.message, "duplicate column") != NULL);
 }
 
+/* Per-thread counts are kept in 32 bits until one does not fit: then the
+ * whole pool moves to 64 bits (fast row path and token path alike). */
+static void test_wide_counts(void)
+{
+    static const char *const head =
+        "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
+        "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
+        "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, 64, {\n"
+        "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, 1 ], [ 6, 4, 1 ], [ 7, 8, 1 ] ] } ] ],\n"
+        "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
+        "      [ 1, 5, 6, 1, [ 4294967295, 3 ] ],\n"
+        "      [ 2, 6, 7, 1, [ 2, ";
+    static const char *const tail = " ] ],\n"
+        "      [ 3, 7, 5, 1, [ \"0x7\", 1 ] ] ] } ] ] }\n";
+    /* the big count as a JSON integer (fast path) and as a hex string (token path) */
+    const char *const big[] = {"8589934592", "\"0x200000000\""};
+    for (int k = 0; k < 2; k++) {
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%s%s%s", head, big[k], tail);
+        tk_cfg *cfg = NULL;
+        tk_error err;
+        TK_CHECK(read_text(buf, &cfg, &err) == TK_OK);
+        if (!cfg) {
+            fprintf(stderr, "  %s\n", err.message);
+            continue;
+        }
+        const tk_cfg_process *p = &cfg->processes[0];
+        TK_CHECK(p->counts32 == NULL && p->counts64 != NULL);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 1)], 0), 4294967295u);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 1)]), 4294967298u);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 2)], 1), 8589934592u);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 3)]), 8);
+        TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 3)], 2), 0);
+        TK_CHECK_EQ_U64(p->blocks[tk_cfg_find_block(p, 7)].count, 8589934594u);
+        tk_cfg_free(cfg);
+    }
+    /* COUNT_PER_THREAD of different lengths (and none): positions kept per edge */
+    {
+        static const char *const uneven =
+            "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
+            "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
+            "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, 64, {\n"
+            "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, 1 ], [ 6, 4, 2 ], [ 7, 8, 3 ] ] } ] ],\n"
+            "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
+            "      [ 1, 5, 6, 1, [ 4, 3 ] ], [ 2, 6, 7, 1, [ 2, 5 ] ], [ 3, 7, 5, 1, [ 9 ] ],\n"
+            "      [ 4, 5, 7, 1, [ 1, 2, \"0x3\" ] ], [ 5, 6, 5, 1 ], [ 6, 7, 6, 1, [ 8, 0 ] ] ] } ] ] }\n";
+        tk_cfg *u = NULL;
+        tk_error uerr;
+        TK_CHECK(read_text(uneven, &u, &uerr) == TK_OK);
+        if (u) {
+            const tk_cfg_process *p = &u->processes[0];
+            static const uint32_t n[] = {2, 2, 1, 3, 0, 2};
+            static const uint64_t c[][3] = {{4, 3, 0}, {2, 5, 0}, {9, 0, 0}, {1, 2, 3}, {0, 0, 0}, {8, 0, 0}};
+            TK_CHECK(p->edge_counts != NULL);
+            TK_CHECK_EQ_U64(p->nthreads, 3);
+            for (uint32_t id = 1; id <= 6; id++) {
+                uint32_t e = tk_cfg_find_edge(p, id);
+                TK_CHECK(e != TK_CFG_NONE);
+                if (e == TK_CFG_NONE) continue;
+                TK_CHECK_EQ_U64(tk_cfg_edge_nthreads(p, e), n[id - 1]);
+                for (uint32_t t = 0; t < 4; t++)
+                    TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, &p->edges[e], t), t < 3 ? c[id - 1][t] : 0);
+                TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[e]), c[id - 1][0] + c[id - 1][1] + c[id - 1][2]);
+            }
+            tk_cfg_free(u);
+        }
+    }
+    /* all small: 32-bit pool */
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s4%s", head, tail);
+    TK_CHECK(read_text(buf, &cfg, &err) == TK_OK);
+    if (cfg) {
+        const tk_cfg_process *p = &cfg->processes[0];
+        TK_CHECK(p->counts32 != NULL && p->counts64 == NULL);
+        TK_CHECK(p->edge_counts == NULL && p->edge_stride == 2); /* every edge has 2 counts */
+        TK_CHECK_EQ_U64(tk_cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 2)]), 6);
+        tk_cfg_free(cfg);
+    }
+}
+
+/* tk_cfg_sort_by_addr against a plain stable sort: runs that do not overlap
+ * (the usual file order), overlapping runs, ties across runs, shuffles, and
+ * addresses above 32 bits; records of 16 bytes with the address at 8. */
+typedef struct addr_rec {
+    uint64_t other, addr;
+} addr_rec;
+
+static const addr_rec *sort_ref_base;
+static int cmp_ref(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t ax = sort_ref_base[x].addr, ay = sort_ref_base[y].addr;
+    if (ax != ay) return ax < ay ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static void test_sort_by_addr(void)
+{
+    enum { N = 3000 };
+    static addr_rec rec[N];
+    static uint32_t ord[N], ref[N];
+    uint64_t seed = 12345;
+    for (int round = 0; round < 40; round++) {
+        uint32_t n = 1 + (uint32_t)(round * 977 % N);
+        int kind = round % 5;
+        uint64_t a = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t rnd = (uint32_t)(seed >> 33);
+            if (kind == 0) { /* runs of 20 ascending, runs placed anywhere (no overlap) */
+                if (i % 20 == 0) a = (uint64_t)(rnd % 1000) * 1000;
+                a += rnd % 3; /* ties inside a run */
+            } else if (kind == 1) { /* overlapping runs */
+                if (i % 20 == 0) a = rnd % 5000;
+                a += rnd % 50;
+            } else if (kind == 2) { /* shuffled, many ties */
+                a = rnd % 64;
+            } else if (kind == 3) { /* above 32 bits */
+                a = ((uint64_t)(rnd % 7) << 33) | (rnd % 100);
+            } else { /* runs whose ends touch: equal addresses across runs */
+                if (i % 10 == 0) a = (uint64_t)(rnd % 8) * 9;
+                else a += 1;
+            }
+            rec[i].addr = a;
+            rec[i].other = i;
+        }
+        for (int pairs = 0; pairs < 2; pairs++) {
+            for (uint32_t i = 0; i < n; i++) ord[i] = ref[i] = i;
+            sort_ref_base = rec;
+            qsort(ref, n, sizeof *ref, cmp_ref);
+            TK_CHECK(tk_cfg_sort_by_addr(ord, n, rec, sizeof *rec, offsetof(addr_rec, addr), pairs));
+            TK_CHECK(memcmp(ord, ref, sizeof *ord * n) == 0);
+        }
+    }
+}
+
 static void test_edge_kinds(void)
 {
     TK_CHECK(tk_edge_kind_from_name("DIRECT_CALL", 11) == TK_EDGE_DIRECT_CALL);
@@ -230,4 +370,5 @@ static void test_edge_kinds(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
-             TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_edge_kinds))
+             TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
+             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds))

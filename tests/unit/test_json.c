@@ -182,5 +182,123 @@ static void test_rows(void)
     tk_input_free(in);
 }
 
+/* Compiled rows: cells go to their column's slot, values out of a column's
+ * range, wrong kinds, short and long rows are declined without consuming. */
+static void test_scan_rows(void)
+{
+    const char *text = "[[5, \"0x10\", [1, 2], 9], [6, 17, []],\n  [7, 3],"
+                       " [0, 1, [], 1], [8, 4294967296, [], 1], [8, 1, 2, 1], [8, 1, [1.5], 1], [8, 1, [], 1, 1],"
+                       " [12345678, 1234567, [1234567890123], \"77\"], [9, 1e3, []], [9, 2.5, []]]";
+    tk_input *in;
+    tk_json *j;
+    tk_error err;
+    tk_json_token t;
+    tk_json_row_prog pg;
+    tk_json_row_out row;
+    memset(&pg, 0, sizeof pg);
+    /* header: ID (slot 2, 1..2^31-1), ADDR (slot 0, u32), LIST (slot 1, array of any), unknown */
+    pg.ncells = 4;
+    pg.min_cells = 2;
+    pg.slot[0] = 2, pg.lo[0] = 1, pg.hi[0] = 0x7fffffff;
+    pg.slot[1] = 0, pg.lo[1] = 0, pg.hi[1] = UINT32_MAX;
+    pg.slot[2] = 1, pg.is_array[2] = 1, pg.lo[2] = 0, pg.hi[2] = UINT64_MAX;
+    pg.slot[3] = TK_JSON_SLOT_IGNORE, pg.lo[3] = 0, pg.hi[3] = UINT64_MAX;
+    TK_CHECK(tk_input_open_memory(&in, text, strlen(text), "r", NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_open(&j, in, NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_scan_row(j, &pg, &row) == -1); /* top level */
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+    TK_CHECK(tk_json_scan_row(j, &pg, &row) == 4);
+    TK_CHECK(row.v[2] == 5 && row.v[0] == 16 && row.n[1] == 2 && row.vals[row.v[1]] == 1 &&
+             row.vals[row.v[1] + 1] == 2 && row.v[TK_JSON_SLOT_IGNORE] == 9);
+    TK_CHECK(row.line == 1 && row.column == 2 && row.offset == 1);
+    TK_CHECK(tk_json_scan_row(j, &pg, &row) == 4); /* scanning consumes nothing */
+    tk_json_take_scanned(j, &row);
+    TK_CHECK(tk_json_scan_row(j, &pg, &row) == 3);
+    TK_CHECK(row.v[2] == 6 && row.v[0] == 17 && row.n[1] == 0 && row.column == 26);
+    tk_json_take_scanned(j, &row);
+    TK_CHECK(tk_json_scan_row(j, &pg, &row) == 2); /* short row, at the next line */
+    TK_CHECK(row.v[2] == 7 && row.v[0] == 3 && row.line == 2 && row.column == 3);
+    tk_json_take_scanned(j, &row);
+    /* id 0, a u32 over its range, a scalar for the array, a float in the
+     * array, one cell too many: declined; the tokens are all still there */
+    for (int k = 0; k < 5; k++) {
+        TK_CHECK(tk_json_scan_row(j, &pg, &row) == -1);
+        TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+        TK_CHECK(tk_json_skip(j, &t, &err) == TK_OK);
+    }
+    /* 8 digits, 7 digits, 13 digits in an array, a decimal string */
+    TK_CHECK(tk_json_scan_row(j, &pg, &row) == 4);
+    TK_CHECK(row.v[2] == 12345678 && row.v[0] == 1234567 && row.vals[row.v[1]] == 1234567890123ull &&
+             row.v[TK_JSON_SLOT_IGNORE] == 77);
+    tk_json_take_scanned(j, &row);
+    for (int k = 0; k < 2; k++) { /* an exponent, a fraction */
+        TK_CHECK(tk_json_scan_row(j, &pg, &row) == -1);
+        TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+        TK_CHECK(tk_json_skip(j, &t, &err) == TK_OK);
+    }
+    TK_CHECK(tk_json_scan_row(j, &pg, &row) == -1); /* the end of the array */
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_END);
+    tk_json_free(j);
+    tk_input_free(in);
+}
+
+/* Hex strings of 1 to 16 digits (either case, leading zeros) in compiled
+ * rows: the 8-bytes-at-once path and the digit loop give the same values. */
+static void test_scan_hex(void)
+{
+    enum { ROWS = 600 };
+    static char text[ROWS * 40 + 64];
+    static uint64_t want[ROWS];
+    size_t len = 0;
+    uint64_t seed = 99;
+    text[len++] = '[';
+    for (int i = 0; i < ROWS; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int digits = 1 + (int)((seed >> 40) % 16), zeros = (int)((seed >> 20) % 3);
+        uint64_t v = seed >> (64 - 4 * digits);
+        if (digits == 16) v = seed;
+        want[i] = v;
+        char hex[40];
+        const char *alphabet = (seed >> 8) & 1 ? "0123456789abcdef" : "0123456789ABCDEF";
+        int n = 0;
+        for (int k = 0; k < zeros; k++) hex[n++] = '0';
+        for (int k = digits - 1; k >= 0; k--) hex[n++] = alphabet[(v >> (4 * k)) & 15];
+        hex[n] = 0;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s[\"0%c%s\"]", i ? ", " : "",
+                                (seed >> 9) & 1 ? 'x' : 'X', hex);
+    }
+    text[len++] = ']';
+    tk_input *in;
+    tk_json *j;
+    tk_error err;
+    tk_json_token t;
+    tk_json_row_prog pg;
+    tk_json_row_out row;
+    memset(&pg, 0, sizeof pg);
+    pg.ncells = 1;
+    pg.min_cells = 1;
+    pg.hi[0] = UINT64_MAX;
+    TK_CHECK(tk_input_open_memory(&in, text, len, "h", NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_open(&j, in, NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+    int bad = 0;
+    for (int i = 0; i < ROWS; i++) {
+        if (tk_json_scan_row(j, &pg, &row) != 1) { /* the last rows near the end: token path */
+            uint64_t v = 0;
+            TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+            TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && tk_json_token_u64(&t, &v) == TK_OK);
+            TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_END);
+            bad += v != want[i];
+            continue;
+        }
+        bad += row.v[0] != want[i];
+        tk_json_take_scanned(j, &row);
+    }
+    TK_CHECK_EQ_U64(bad, 0);
+    tk_json_free(j);
+    tk_input_free(in);
+}
+
 TK_TEST_MAIN(TK_CASE(test_values), TK_CASE(test_escapes), TK_CASE(test_errors_are_located),
-             TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip), TK_CASE(test_rows))
+             TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip), TK_CASE(test_rows),
+             TK_CASE(test_scan_rows), TK_CASE(test_scan_hex))

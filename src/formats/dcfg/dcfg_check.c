@@ -107,11 +107,12 @@ static void check_counts(checker *c)
     const tk_cfg_process *p = c->p;
     for (uint32_t b = 0; b < p->nblocks; b++) {
         const tk_cfg_block *bl = &p->blocks[b];
-        if (!(bl->flags & TK_CFG_BLOCK_HAS_COUNT)) continue;
+        if (!(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
         uint64_t in = 0, out = 0;
-        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++) in += p->edges[p->in_edges[k]].count;
+        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
+            in += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
         for (uint32_t k = p->out_start[b]; k < p->out_start[b + 1]; k++)
-            out += p->edges[p->out_edges[k]].count;
+            out += tk_cfg_edge_count(p, &p->edges[p->out_edges[k]]);
         if (p->in_start[b] != p->in_start[b + 1] && in != bl->count)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its in-edge counts (%" PRIu64 ")",
@@ -138,11 +139,11 @@ static void check_counts(checker *c)
     uint32_t warned = 0;
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
-        if (p->file_instr_count_per_thread && ed->nthreads != p->n_file_instr_count_per_thread &&
-            warned++ < 10)
+        if (p->file_instr_count_per_thread &&
+            tk_cfg_edge_nthreads(p, e) != p->n_file_instr_count_per_thread && warned++ < 10)
             say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e),
                 "edge %" PRIu32 ": COUNT_PER_THREAD has %" PRIu32 " values for %" PRIu32 " threads",
-                ed->id, ed->nthreads, p->n_file_instr_count_per_thread);
+                ed->id, tk_cfg_edge_nthreads(p, e), p->n_file_instr_count_per_thread);
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
         tk_edge_kind k = tk_cfg_edge_kind(cfg, ed);
         tk_special_kind ss = tk_cfg_node_special(cfg, p, ed->src),

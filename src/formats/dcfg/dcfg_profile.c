@@ -118,7 +118,8 @@ static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
             if (!is_call(cfg, p, ed)) continue;
             uint32_t a = p->blocks[ed->src].routine;
             if (a == b) continue;
-            uint64_t cnt = all_threads ? ed->count : tk_cfg_edge_count_thread(p, ed, thread);
+            uint64_t cnt =
+                all_threads ? tk_cfg_edge_count(p, ed) : tk_cfg_edge_count_thread(p, ed, thread);
             c->incl[a] += per_entry * (double)cnt;
             if (--pending[a] == 0) queue[tail++] = a;
         }
@@ -159,7 +160,8 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (!is_call(cfg, p, ed)) continue;
-        uint64_t cnt = all_threads ? ed->count : tk_cfg_edge_count_thread(p, ed, thread);
+        uint64_t cnt =
+            all_threads ? tk_cfg_edge_count(p, ed) : tk_cfg_edge_count_thread(p, ed, thread);
         if (!cnt) continue;
         const tk_cfg_block *s = &p->blocks[ed->src], *t = &p->blocks[ed->tgt];
         if (c->fn[s->routine] == TK_PROF_NONE || c->fn[t->routine] == TK_PROF_NONE) continue;

@@ -24,7 +24,10 @@ typedef struct reader {
     /* capacities of the growing arrays */
     uint32_t cap_files, cap_types, cap_specials, cap_processes;
     uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
-        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs;
+        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags,
+        cap_idoms, nidoms, cap_edge_counts;
+    uint32_t edge_counts_at; /* token path: the pool size when the current edge row began */
+    uint32_t rows;       /* rows read by the fast path (to release the mapped input now and then) */
     tk_cfg_process *p;   /* current process */
     uint32_t image;      /* current image index */
     uint32_t routine;    /* current routine index */
@@ -82,9 +85,15 @@ static tk_status nomem(reader *r)
         if (st_ != TK_OK) return st_;                                                             \
     } while (0)
 
+/* tk_cfg_grow with the usual case (room left) inline. */
+static inline int room(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    return need <= *cap || tk_cfg_grow(arr, cap, need, elem);
+}
+
 #define GROW(arr, n, cap)                                                                         \
     do {                                                                                          \
-        if (!tk_cfg_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))) return nomem(r);      \
+        if (!room((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))) return nomem(r);             \
     } while (0)
 
 static tk_status next(reader *r)
@@ -187,18 +196,66 @@ static tk_status read_id_list(reader *r, const char *what, uint32_t *off, uint32
 
 /* ---- tables --------------------------------------------------------------- */
 
+/* Usual values of a column for the fast row path (tk_json_scan_row). */
+typedef struct col_usual {
+    uint64_t lo, hi;     /* scalars, or every element of an array column */
+    uint8_t is_array;
+} col_usual;
+
+#define U_ID {1, 0x7fffffffu, 0}          /* ids: 0 and ids above 0x7fffffff are unusual */
+#define U_ID0 {0, 0x7fffffffu, 0}         /* ids that may be 0 */
+#define U_U32 {0, UINT32_MAX, 0}
+#define U_U64 {0, UINT64_MAX, 0}
+#define U_IDS {1, 0x7fffffffu, 1}         /* an array of ids */
+#define U_COUNTS {0, UINT64_MAX, 1}       /* an array of counts */
+
 typedef struct table_spec {
     const char *name;
     const char *const *cols;
     int ncols;
     unsigned required; /* bit mask of columns that every row must have */
+    const col_usual *usual; /* per column, for tables read with a fast path */
 } table_spec;
 
 typedef struct table_state {
     int map[MAX_COLS];   /* header cell -> column, -1 unknown */
     int nheader;
     unsigned present;    /* columns in the header */
+    /* fast path (spec->usual): the compiled row and, for a row of n cells,
+     * the columns it has (upto[n]) */
+    int fast_ok;
+    tk_json_row_prog prog;
+    unsigned upto[TK_JSON_ROW_MAX_CELLS + 1];
 } table_state;
+
+/* Compiles the header into the row program of tk_json_scan_row. */
+static void compile_row(const table_spec *spec, table_state *ts)
+{
+    ts->fast_ok = spec->usual && ts->nheader <= TK_JSON_ROW_MAX_CELLS;
+    if (!ts->fast_ok) return;
+    tk_json_row_prog *pg = &ts->prog;
+    pg->ncells = ts->nheader;
+    pg->min_cells = 0;
+    unsigned m = 0;
+    ts->upto[0] = 0;
+    for (int i = 0; i < ts->nheader; i++) {
+        int col = ts->map[i];
+        if (col < 0) {
+            pg->slot[i] = TK_JSON_SLOT_IGNORE;
+            pg->is_array[i] = 0;
+            pg->lo[i] = 0;
+            pg->hi[i] = UINT64_MAX;
+        } else {
+            pg->slot[i] = (uint8_t)col;
+            pg->is_array[i] = spec->usual[col].is_array;
+            pg->lo[i] = spec->usual[col].lo;
+            pg->hi[i] = spec->usual[col].hi;
+            m |= 1u << col;
+            if (spec->required & (1u << col)) pg->min_cells = i + 1;
+        }
+        ts->upto[i + 1] = m;
+    }
+}
 
 /* Called at the current token = ARRAY_BEGIN of the table: reads the header.
  * Returns TK_END when the table is empty ("[]"). */
@@ -239,6 +296,7 @@ static tk_status table_header(reader *r, const table_spec *spec, table_state *ts
             if (missing & (1u << k))
                 return fail(r, &first, "%s: the header has no %s column", spec->name, spec->cols[k]);
     }
+    compile_row(spec, ts);
     return TK_OK;
 }
 
@@ -246,49 +304,43 @@ typedef tk_status (*cell_fn)(reader *r, void *ctx, int col);
 typedef tk_status (*row_fn)(reader *r, void *ctx, const tk_json_token *row);
 typedef tk_status (*row_end_fn)(reader *r, void *ctx, const tk_json_token *row, unsigned cells);
 
-/* The fast path: a row of integers scanned by tk_json_peek_row, handled
- * without per-cell dispatch when every cell is usual (in range, the right
- * kind, no cell missing or extra). Returns 0 to decline (nothing consumed;
- * the row is then read token by token, which reports what is unusual). */
-typedef int (*fast_fn)(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st);
+/* The fast path: a usual row scanned by tk_json_scan_row with the table's
+ * compiled row (every cell of the right kind and in its column's usual range,
+ * the required cells present), handled without per-cell dispatch: row->v and
+ * row->n by column, cells = the columns the row has.  Returns 0 to decline
+ * (nothing consumed; the row is then read token by token, which reports what
+ * is unusual). */
+typedef int (*fast_fn)(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned cells,
+                       tk_status *st);
 
-/* Maps the row's cells to columns: val[col], kind[col] (arrays: val is the
- * index of the first value in row->vals and cell[col] the row's cell, for
- * row->n); 0 when a cell is beyond the header or a required cell is missing. */
-static inline __attribute__((always_inline)) int fast_cols(const table_spec *spec, const table_state *ts, const tk_json_row *row,
-                     uint64_t *val, uint8_t *kind, unsigned *cells, int *cell)
+/* The row's '[' as a token, for the row_fn helpers (location only). */
+static inline tk_json_token row_token(const tk_json_row_out *row)
 {
-    if (row->ncells > ts->nheader || ts->nheader > MAX_COLS) return 0;
-    unsigned c = 0;
-    for (int i = 0; i < row->ncells; i++) {
-        int col = ts->map[i];
-        if (col < 0) continue;
-        c |= 1u << col;
-        val[col] = row->v[i];
-        kind[col] = row->kind[i];
-        if (cell) cell[col] = i;
-    }
-    if (spec->required & ~c) return 0;
-    *cells = c;
-    return 1;
+    tk_json_token t;
+    t.type = TK_JSON_ARRAY_BEGIN;
+    t.line = row->line;
+    t.column = row->column;
+    t.offset = row->offset;
+    return t;
 }
 
-/* Usual values: ids in 1..0x7fffffff, u32 fields that fit, integers not arrays. */
-static inline int usual_id(uint64_t v, uint8_t kind) { return kind != TK_JSON_ARRAY_BEGIN && v >= 1 && v <= 0x7fffffffu; }
-static inline int usual_u32(uint64_t v, uint8_t kind) { return kind != TK_JSON_ARRAY_BEGIN && v <= UINT32_MAX; }
-static inline int usual_u64(uint8_t kind) { return kind != TK_JSON_ARRAY_BEGIN; }
-
 /* Reads the rows of a table whose header was read. */
-static tk_status table_rows(reader *r, const table_spec *spec, const table_state *ts, void *ctx,
-                            row_fn begin, cell_fn cell, row_end_fn end, fast_fn fast)
+/* Inlined into each caller, so that the fast path of each table is compiled
+ * with its handler inline. */
+static inline __attribute__((always_inline)) tk_status
+table_rows(reader *r, const table_spec *spec, const table_state *ts, void *ctx, row_fn begin,
+           cell_fn cell, row_end_fn end, fast_fn fast)
 {
-    tk_json_row row_buf;
+    tk_json_row_out row_buf;
+    if (!ts->fast_ok) fast = NULL;
     for (;;) {
-        if (fast && tk_json_peek_row(r->j, &row_buf)) {
+        int nc;
+        if (fast && (nc = tk_json_scan_row(r->j, &ts->prog, &row_buf)) >= 0) {
             tk_status fst = TK_OK;
-            if (fast(r, ts, &row_buf, &fst)) {
+            if (fast(r, ts, &row_buf, ts->upto[nc], &fst)) {
                 if (fst != TK_OK) return fst;
-                tk_json_take_row(r->j, &row_buf);
+                tk_json_take_scanned(r->j, &row_buf);
+                if ((++r->rows & 0x3fff) == 0) tk_json_release_consumed(r->j);
                 continue;
             }
         }
@@ -325,12 +377,13 @@ static tk_status table_rows(reader *r, const table_spec *spec, const table_state
     }
 }
 
-static tk_status read_table_fast(reader *r, const table_spec *spec, void *ctx, row_fn begin,
-                                 cell_fn cell, row_end_fn end, table_state *ts_out, fast_fn fast)
+static inline __attribute__((always_inline)) tk_status
+read_table_fast(reader *r, const table_spec *spec, void *ctx, row_fn begin, cell_fn cell,
+                row_end_fn end, table_state *ts_out, fast_fn fast)
 {
     table_state ts;
     tk_status st = table_header(r, spec, &ts);
-    if (ts_out) *ts_out = st == TK_END ? (table_state){{0}, 0, 0} : ts;
+    if (ts_out) *ts_out = st == TK_END ? (table_state){.nheader = 0} : ts;
     if (st == TK_END) return TK_OK;
     TRY(st);
     return table_rows(r, spec, &ts, ctx, begin, cell, end, fast);
@@ -341,7 +394,7 @@ static tk_status read_table(reader *r, const table_spec *spec, void *ctx, row_fn
 {
     table_state ts;
     tk_status st = table_header(r, spec, &ts);
-    if (ts_out) *ts_out = st == TK_END ? (table_state){{0}, 0, 0} : ts;
+    if (ts_out) *ts_out = st == TK_END ? (table_state){.nheader = 0} : ts;
     if (st == TK_END) return TK_OK;
     TRY(st);
     return table_rows(r, spec, &ts, ctx, begin, cell, end, NULL);
@@ -381,7 +434,7 @@ static tk_status read_object(reader *r, const char *what, const char *const *key
 /* ---- top-level tables ------------------------------------------------------- */
 
 static const char *const file_cols[] = {"FILE_NAME_ID", "FILE_NAME"};
-static const table_spec file_spec = {"FILE_NAMES", file_cols, 2, 3};
+static const table_spec file_spec = {"FILE_NAMES", file_cols, 2, 3, NULL};
 
 static tk_status file_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -402,7 +455,7 @@ static tk_status file_cell(reader *r, void *ctx, int col)
 }
 
 static const char *const type_cols[] = {"EDGE_TYPE_ID", "EDGE_TYPE"};
-static const table_spec type_spec = {"EDGE_TYPES", type_cols, 2, 3};
+static const table_spec type_spec = {"EDGE_TYPES", type_cols, 2, 3, NULL};
 
 static tk_status type_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -428,7 +481,7 @@ static tk_status type_cell(reader *r, void *ctx, int col)
 }
 
 static const char *const special_cols[] = {"NODE_ID", "NODE_NAME"};
-static const table_spec special_spec = {"SPECIAL_NODES", special_cols, 2, 3};
+static const table_spec special_spec = {"SPECIAL_NODES", special_cols, 2, 3, NULL};
 
 static tk_status special_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -461,7 +514,7 @@ static tk_status special_cell(reader *r, void *ctx, int col)
 /* ---- image data ------------------------------------------------------------- */
 
 static const char *const symbol_cols[] = {"NAME", "ADDR_OFFSET", "SIZE"};
-static const table_spec symbol_spec = {"SYMBOLS", symbol_cols, 3, 3};
+static const table_spec symbol_spec = {"SYMBOLS", symbol_cols, 3, 3, NULL};
 
 static tk_status symbol_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -489,7 +542,8 @@ static tk_status symbol_cell(reader *r, void *ctx, int col)
 
 static const char *const source_cols[] = {"FILE_NAME_ID", "LINE_NUM", "ADDR_OFFSET", "SIZE",
                                           "NUM_INSTRS"};
-static const table_spec source_spec = {"SOURCE_DATA", source_cols, 5, 0x7};
+static const col_usual source_usual[] = {U_ID, U_U32, U_U64, U_U64, U_U32};
+static const table_spec source_spec = {"SOURCE_DATA", source_cols, 5, 0x7, source_usual};
 
 static tk_status source_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -519,18 +573,21 @@ static tk_status source_cell(reader *r, void *ctx, int col)
 
 static const char *const block_cols[] = {"NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS",
                                          "LAST_INSTR_OFFSET", "COUNT"};
-static const table_spec block_spec = {"BASIC_BLOCKS", block_cols, 6, 0x1 | 0x2 | 0x8};
+static const col_usual block_usual[] = {U_ID, U_U64, U_U32, U_U32, U_U32, U_U64};
+static const table_spec block_spec = {"BASIC_BLOCKS", block_cols, 6, 0x1 | 0x2 | 0x8, block_usual};
 
 static tk_status block_begin(reader *r, void *ctx, const tk_json_token *row)
 {
     (void)ctx;
     tk_cfg_process *p = r->p;
     GROW(p->blocks, p->nblocks, r->cap_blocks);
+    if (!room((void **)&p->block_flags, &r->cap_block_flags, p->nblocks + 1, 1)) return nomem(r);
+    p->block_flags[p->nblocks] = 0;
     tk_cfg_block *b = &p->blocks[p->nblocks++];
     memset(b, 0, sizeof *b);
     b->image = r->image;
     if (r->diag) {
-        if (!tk_cfg_grow((void **)&p->block_locs, &r->cap_block_locs, p->nblocks, sizeof *p->block_locs))
+        if (!room((void **)&p->block_locs, &r->cap_block_locs, p->nblocks, sizeof *p->block_locs))
             return nomem(r);
         p->block_locs[p->nblocks - 1] = loc_of(row);
     }
@@ -549,69 +606,90 @@ static tk_status block_cell(reader *r, void *ctx, int col)
     case 3: return read_u32(r, "NUM_INSTRS", &b->num_instrs);
     case 4: return read_u32(r, "LAST_INSTR_OFFSET", &b->last_instr_offset);
     default:
-        b->flags |= TK_CFG_BLOCK_HAS_COUNT;
+        r->p->block_flags[r->p->nblocks - 1] = TK_CFG_BLOCK_HAS_COUNT;
         return read_u64(r, "COUNT", &b->count);
     }
 }
 
-static int block_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+static int block_fast(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned c,
+                      tk_status *st)
 {
-    uint64_t v[6];
-    uint8_t k[6];
-    unsigned c;
-    if (!fast_cols(&block_spec, ts, row, v, k, &c, NULL)) return 0;
-    if (!usual_id(v[0], k[0]) || !usual_u64(k[1]) || !usual_u32(v[3], k[3])) return 0;
-    if ((c & 0x4) && !usual_u32(v[2], k[2])) return 0;
-    if ((c & 0x10) && !usual_u32(v[4], k[4])) return 0;
-    if ((c & 0x20) && !usual_u64(k[5])) return 0;
-    *st = block_begin(r, NULL, &row->tok);
+    (void)ts;
+    tk_cfg_process *p = r->p;
+    if (!r->diag && p->nblocks < r->cap_blocks && p->nblocks < r->cap_block_flags) {
+        /* the usual row: room left, no row locations kept */
+        tk_cfg_block *b = &p->blocks[p->nblocks];
+        b->id = (uint32_t)row->v[0];
+        b->image = r->image;
+        b->routine = b->loop = b->idom = 0;
+        b->num_instrs = (uint32_t)row->v[3];
+        b->size = (c & 0x4) ? (uint32_t)row->v[2] : 0;
+        b->last_instr_offset = (c & 0x10) ? (uint32_t)row->v[4] : 0;
+        b->addr_offset = row->v[1];
+        b->count = (c & 0x20) ? row->v[5] : 0;
+        p->block_flags[p->nblocks++] = (c & 0x20) ? TK_CFG_BLOCK_HAS_COUNT : 0;
+        p->images[r->image].nblocks++;
+        return 1;
+    }
+    tk_json_token t = row_token(row);
+    *st = block_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
     tk_cfg_block *b = &r->p->blocks[r->p->nblocks - 1];
-    b->id = (uint32_t)v[0];
-    b->addr_offset = v[1];
-    if (c & 0x4) b->size = (uint32_t)v[2];
-    b->num_instrs = (uint32_t)v[3];
-    if (c & 0x10) b->last_instr_offset = (uint32_t)v[4];
+    b->id = (uint32_t)row->v[0];
+    b->addr_offset = row->v[1];
+    if (c & 0x4) b->size = (uint32_t)row->v[2];
+    b->num_instrs = (uint32_t)row->v[3];
+    if (c & 0x10) b->last_instr_offset = (uint32_t)row->v[4];
     if (c & 0x20) {
-        b->flags |= TK_CFG_BLOCK_HAS_COUNT;
-        b->count = v[5];
+        r->p->block_flags[r->p->nblocks - 1] = TK_CFG_BLOCK_HAS_COUNT;
+        b->count = row->v[5];
     }
     return 1;
 }
 
-static int source_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+static int source_fast(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned c,
+                       tk_status *st)
 {
-    uint64_t v[5];
-    uint8_t k[5];
-    unsigned c;
-    if (!fast_cols(&source_spec, ts, row, v, k, &c, NULL)) return 0;
-    if (!usual_id(v[0], k[0]) || !usual_u32(v[1], k[1]) || !usual_u64(k[2])) return 0;
-    if ((c & 0x8) && !usual_u64(k[3])) return 0;
-    if ((c & 0x10) && !usual_u32(v[4], k[4])) return 0;
-    *st = source_begin(r, NULL, &row->tok);
+    (void)ts;
+    tk_cfg_process *p = r->p;
+    if (p->nsources < r->cap_sources) { /* the usual row: room left */
+        tk_cfg_source *s = &p->sources[p->nsources++];
+        s->file_name_id = (uint32_t)row->v[0];
+        s->line_num = (uint32_t)row->v[1];
+        s->image = r->image;
+        s->num_instrs = (c & 0x10) ? (uint32_t)row->v[4] : 0;
+        s->addr_offset = row->v[2];
+        s->size = (c & 0x8) ? row->v[3] : 0;
+        p->images[r->image].nsources++;
+        return 1;
+    }
+    tk_json_token t = row_token(row);
+    *st = source_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
     tk_cfg_source *s = &r->p->sources[r->p->nsources - 1];
-    s->file_name_id = (uint32_t)v[0];
-    s->line_num = (uint32_t)v[1];
-    s->addr_offset = v[2];
-    if (c & 0x8) s->size = v[3];
-    if (c & 0x10) s->num_instrs = (uint32_t)v[4];
+    s->file_name_id = (uint32_t)row->v[0];
+    s->line_num = (uint32_t)row->v[1];
+    s->addr_offset = row->v[2];
+    if (c & 0x8) s->size = row->v[3];
+    if (c & 0x10) s->num_instrs = (uint32_t)row->v[4];
     return 1;
 }
 
 /* routines */
 static const char *const node_cols[] = {"NODE_ID", "IDOM_NODE_ID"};
-static const table_spec node_spec = {"NODES", node_cols, 2, 1};
+static const col_usual node_usual[] = {U_ID, U_ID};
+static const table_spec node_spec = {"NODES", node_cols, 2, 1, node_usual};
 
 static tk_status node_begin(reader *r, void *ctx, const tk_json_token *row)
 {
     (void)ctx;
     (void)row;
     tk_cfg_process *p = r->p;
-    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + 2, sizeof *p->pool))
+    if (!room((void **)&p->pool, &r->cap_pool, p->npool + 1, sizeof *p->pool) ||
+        !room((void **)&p->node_idom_ids, &r->cap_idoms, r->nidoms + 1, sizeof *p->node_idom_ids))
         return nomem(r);
     p->pool[p->npool++] = 0;
-    p->pool[p->npool++] = 0;
+    p->node_idom_ids[r->nidoms++] = 0;
     p->routines[r->routine].nnodes++;
     return TK_OK;
 }
@@ -619,27 +697,33 @@ static tk_status node_begin(reader *r, void *ctx, const tk_json_token *row)
 static tk_status node_cell(reader *r, void *ctx, int col)
 {
     (void)ctx;
-    return read_id(r, col == 0 ? "NODE_ID" : "IDOM_NODE_ID", 0, &r->p->pool[r->p->npool - 2 + col]);
+    if (col == 0) return read_id(r, "NODE_ID", 0, &r->p->pool[r->p->npool - 1]);
+    return read_id(r, "IDOM_NODE_ID", 0, &r->p->node_idom_ids[r->nidoms - 1]);
 }
 
-static int node_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+static int node_fast(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned c,
+                     tk_status *st)
 {
-    uint64_t v[2];
-    uint8_t k[2];
-    unsigned c;
-    if (!fast_cols(&node_spec, ts, row, v, k, &c, NULL)) return 0;
-    if (!usual_id(v[0], k[0])) return 0;
-    if ((c & 0x2) && !usual_id(v[1], k[1])) return 0;
-    *st = node_begin(r, NULL, &row->tok);
+    (void)ts;
+    tk_cfg_process *p = r->p;
+    if (p->npool < r->cap_pool && r->nidoms < r->cap_idoms) { /* the usual row: room left */
+        p->pool[p->npool++] = (uint32_t)row->v[0];
+        p->node_idom_ids[r->nidoms++] = (c & 0x2) ? (uint32_t)row->v[1] : 0;
+        p->routines[r->routine].nnodes++;
+        return 1;
+    }
+    tk_json_token t = row_token(row);
+    *st = node_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
-    r->p->pool[r->p->npool - 2] = (uint32_t)v[0];
-    if (c & 0x2) r->p->pool[r->p->npool - 1] = (uint32_t)v[1];
+    r->p->pool[r->p->npool - 1] = (uint32_t)row->v[0];
+    if (c & 0x2) r->p->node_idom_ids[r->nidoms - 1] = (uint32_t)row->v[1];
     return 1;
 }
 
 static const char *const loop_cols[] = {"LOOP_HEAD_NODE_ID", "LOOP_BACK_EDGE_SOURCE_NODE_IDS",
                                         "LOOP_NODE_IDS", "PARENT_LOOP_HEAD_NODE_ID"};
-static const table_spec loop_spec = {"LOOPS", loop_cols, 4, 0x7};
+static const col_usual loop_usual[] = {U_ID, U_IDS, U_IDS, U_ID0};
+static const table_spec loop_spec = {"LOOPS", loop_cols, 4, 0x7, loop_usual};
 
 static tk_status loop_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -668,52 +752,43 @@ static tk_status loop_cell(reader *r, void *ctx, int col)
     }
 }
 
-/* Appends an array cell of usual ids to the pool; 0 when one is unusual. */
-static int usual_id_array(const tk_json_row *row, uint64_t first, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (row->vals[first + i] < 1 || row->vals[first + i] > 0x7fffffffu) return 0;
-    return 1;
-}
-
-static int pool_append(reader *r, const tk_json_row *row, uint64_t first, uint32_t n, uint32_t *off,
-                       uint32_t *cnt)
+static int pool_append(reader *r, const tk_json_row_out *row, uint64_t first, uint32_t n,
+                       uint32_t *off, uint32_t *cnt)
 {
     tk_cfg_process *p = r->p;
-    if (!tk_cfg_grow((void **)&p->pool, &r->cap_pool, p->npool + n, sizeof *p->pool)) return 0;
+    if (!room((void **)&p->pool, &r->cap_pool, p->npool + n, sizeof *p->pool)) return 0;
     *off = p->npool;
     *cnt = n;
     for (uint32_t i = 0; i < n; i++) p->pool[p->npool++] = (uint32_t)row->vals[first + i];
     return 1;
 }
 
-static int loop_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+static int loop_fast(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned c,
+                     tk_status *st)
 {
-    uint64_t v[4];
-    uint8_t k[4];
-    unsigned c;
-    int cell[4];
-    if (!fast_cols(&loop_spec, ts, row, v, k, &c, cell)) return 0;
-    if (!usual_id(v[0], k[0]) || k[1] != TK_JSON_ARRAY_BEGIN || k[2] != TK_JSON_ARRAY_BEGIN) return 0;
-    if ((c & 0x8) && (k[3] == TK_JSON_ARRAY_BEGIN || v[3] > 0x7fffffffu)) return 0;
-    if (!usual_id_array(row, v[1], row->n[cell[1]]) || !usual_id_array(row, v[2], row->n[cell[2]]))
-        return 0;
-    *st = loop_begin(r, NULL, &row->tok);
+    tk_json_token t = row_token(row);
+    *st = loop_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
     tk_cfg_loop *l = &r->p->loops[r->p->nloops - 1];
-    l->head = (uint32_t)v[0];
-    if (c & 0x8) l->parent = (uint32_t)v[3];
+    l->head = (uint32_t)row->v[0];
+    if (c & 0x8) l->parent = (uint32_t)row->v[3];
     /* in cell order, like the token reader */
-    int a = cell[1] < cell[2] ? 1 : 2, b = 3 - a;
+    int a = 1;
+    for (int i = 0; i < ts->nheader; i++)
+        if (ts->map[i] == 1 || ts->map[i] == 2) {
+            a = ts->map[i];
+            break;
+        }
+    int b = 3 - a;
     uint32_t *off[3] = {NULL, &l->back_srcs, &l->nodes}, *cnt[3] = {NULL, &l->nback_srcs, &l->nnodes};
-    if (!pool_append(r, row, v[a], row->n[cell[a]], off[a], cnt[a]) ||
-        !pool_append(r, row, v[b], row->n[cell[b]], off[b], cnt[b]))
+    if (!pool_append(r, row, row->v[a], row->n[a], off[a], cnt[a]) ||
+        !pool_append(r, row, row->v[b], row->n[b], off[b], cnt[b]))
         *st = nomem(r);
     return 1;
 }
 
 static const char *const routine_cols[] = {"ENTRY_NODE_ID", "EXIT_NODE_IDS", "NODES", "LOOPS"};
-static const table_spec routine_spec = {"ROUTINES", routine_cols, 4, 0x1 | 0x4};
+static const table_spec routine_spec = {"ROUTINES", routine_cols, 4, 0x1 | 0x4, NULL};
 
 static tk_status routine_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -775,7 +850,7 @@ static tk_status image_key(reader *r, void *ctx, int key)
 }
 
 static const char *const image_cols[] = {"IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"};
-static const table_spec image_spec = {"IMAGES", image_cols, 4, 0x1};
+static const table_spec image_spec = {"IMAGES", image_cols, 4, 0x1, NULL};
 
 static tk_status image_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -806,9 +881,81 @@ static tk_status image_cell(reader *r, void *ctx, int col)
 }
 
 /* edges */
+
+/* Room for n more per-thread counts; values above 32 bits switch the whole
+ * pool to 64 bits (counts_widen).  0 on out-of-memory. */
+static int counts_reserve(reader *r, uint32_t n)
+{
+    tk_cfg_process *p = r->p;
+    if (p->ncounts > UINT32_MAX - n) return 0;
+    if (p->counts64)
+        return room((void **)&p->counts64, &r->cap_counts, p->ncounts + n, sizeof *p->counts64);
+    return room((void **)&p->counts32, &r->cap_counts, p->ncounts + n, sizeof *p->counts32);
+}
+
+static int counts_widen(reader *r)
+{
+    tk_cfg_process *p = r->p;
+    uint64_t *w = malloc(sizeof *w * (size_t)(r->cap_counts ? r->cap_counts : 1));
+    if (!w) return 0;
+    for (uint32_t i = 0; i < p->ncounts; i++) w[i] = p->counts32[i];
+    free(p->counts32);
+    p->counts32 = NULL;
+    p->counts64 = w;
+    return 1;
+}
+
+/* Records that edge index e has the n counts from pool offset `at` (the
+ * counts of the edges are appended in edge order).  While every edge has the
+ * same number the positions are implicit (edge_stride); the first edge that
+ * differs makes them explicit for all.  0 on out-of-memory. */
+static int edge_set_counts(reader *r, uint32_t e, uint32_t at, uint32_t n)
+{
+    tk_cfg_process *p = r->p;
+    if (!p->edge_counts) {
+        if (e == 0) p->edge_stride = n;
+        if (n == p->edge_stride && at == e * p->edge_stride) return 1;
+        uint32_t cap = r->cap_edges > e ? r->cap_edges : e + 1;
+        p->edge_counts = malloc(sizeof *p->edge_counts * cap);
+        p->edge_nthreads = malloc(sizeof *p->edge_nthreads * cap);
+        if (!p->edge_counts || !p->edge_nthreads) return 0;
+        r->cap_edge_counts = cap;
+        for (uint32_t i = 0; i < e; i++) {
+            p->edge_counts[i] = i * p->edge_stride;
+            p->edge_nthreads[i] = p->edge_stride;
+        }
+        p->edge_stride = 0;
+    }
+    if (e >= r->cap_edge_counts) {
+        uint32_t cap = r->cap_edge_counts;
+        if (!room((void **)&p->edge_counts, &cap, e + 1, sizeof *p->edge_counts) ||
+            !room((void **)&p->edge_nthreads, &r->cap_edge_counts, e + 1, sizeof *p->edge_nthreads))
+            return 0;
+    }
+    p->edge_counts[e] = at;
+    p->edge_nthreads[e] = n;
+    return 1;
+}
+
+/* Appends v (room reserved). */
+static inline int counts_put(reader *r, uint64_t v)
+{
+    tk_cfg_process *p = r->p;
+    if (!p->counts64) {
+        if (v <= UINT32_MAX) {
+            p->counts32[p->ncounts++] = (uint32_t)v;
+            return 1;
+        }
+        if (!counts_widen(r)) return 0;
+    }
+    p->counts64[p->ncounts++] = v;
+    return 1;
+}
+
 static const char *const edge_cols[] = {"EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID",
                                         "EDGE_TYPE_ID", "COUNT_PER_THREAD"};
-static const table_spec edge_spec = {"EDGES", edge_cols, 5, 0xf};
+static const col_usual edge_usual[] = {U_ID, U_ID, U_ID, U_ID, U_COUNTS};
+static const table_spec edge_spec = {"EDGES", edge_cols, 5, 0xf, edge_usual};
 
 static tk_status edge_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -817,8 +964,9 @@ static tk_status edge_begin(reader *r, void *ctx, const tk_json_token *row)
     GROW(p->edges, p->nedges, r->cap_edges);
     tk_cfg_edge *e = &p->edges[p->nedges++];
     memset(e, 0, sizeof *e);
+    r->edge_counts_at = p->ncounts;
     if (r->diag) {
-        if (!tk_cfg_grow((void **)&p->edge_locs, &r->cap_edge_locs, p->nedges, sizeof *p->edge_locs))
+        if (!room((void **)&p->edge_locs, &r->cap_edge_locs, p->nedges, sizeof *p->edge_locs))
             return nomem(r);
         p->edge_locs[p->nedges - 1] = loc_of(row);
     }
@@ -837,64 +985,81 @@ static tk_status edge_cell(reader *r, void *ctx, int col)
     case 3: return read_id(r, "EDGE_TYPE_ID", 0, &e->type);
     default:
         TRY(expect(r, TK_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD (an array of counts)"));
-        e->counts = p->ncounts;
-        e->nthreads = 0;
-        e->count = 0;
+        uint64_t sum = 0;
         for (;;) {
             TRY(next(r));
             if (r->tok.type == TK_JSON_ARRAY_END) return TK_OK;
             uint64_t v;
             TRY(read_u64(r, "COUNT_PER_THREAD", &v));
-            if (!tk_cfg_grow((void **)&p->counts, &r->cap_counts, p->ncounts + 1, sizeof *p->counts))
-                return nomem(r);
-            p->counts[p->ncounts++] = v;
-            e = &p->edges[p->nedges - 1];
-            e->nthreads++;
-            if (__builtin_add_overflow(e->count, v, &e->count))
+            if (!counts_reserve(r, 1) || !counts_put(r, v)) return nomem(r);
+            if (__builtin_add_overflow(sum, v, &sum))
                 return fail(r, &r->tok, "COUNT_PER_THREAD: the sum overflows 64 bits");
         }
     }
 }
 
-static int edge_fast(reader *r, const table_state *ts, const tk_json_row *row, tk_status *st)
+static tk_status edge_end(reader *r, void *ctx, const tk_json_token *row, unsigned cells)
 {
-    uint64_t v[5];
-    uint8_t k[5];
-    unsigned c;
-    int cell[5];
-    if (!fast_cols(&edge_spec, ts, row, v, k, &c, cell)) return 0;
-    for (int i = 0; i < 4; i++)
-        if (!usual_id(v[i], k[i])) return 0;
-    uint64_t sum = 0;
+    (void)ctx;
+    (void)row;
+    (void)cells;
+    tk_cfg_process *p = r->p;
+    if (!edge_set_counts(r, p->nedges - 1, r->edge_counts_at, p->ncounts - r->edge_counts_at))
+        return nomem(r);
+    return TK_OK;
+}
+
+static int edge_fast(reader *r, const table_state *ts, const tk_json_row_out *row, unsigned c,
+                     tk_status *st)
+{
+    (void)ts;
+    uint64_t sum = 0, any = 0;
     uint32_t n = 0;
     const uint64_t *vals = NULL;
     if (c & 0x10) {
-        if (k[4] != TK_JSON_ARRAY_BEGIN) return 0;
-        vals = row->vals + v[4];
-        n = row->n[cell[4]];
-        for (uint32_t i = 0; i < n; i++)
+        vals = row->vals + row->v[4];
+        n = row->n[4];
+        for (uint32_t i = 0; i < n; i++) {
             if (__builtin_add_overflow(sum, vals[i], &sum)) return 0;
+            any |= vals[i];
+        }
     }
     tk_cfg_process *p = r->p;
-    *st = edge_begin(r, NULL, &row->tok);
+    int width_ok = p->counts64 || (p->counts32 && any <= UINT32_MAX) || !n;
+    if (!r->diag && p->nedges < r->cap_edges && p->ncounts <= r->cap_counts &&
+        n <= r->cap_counts - p->ncounts && width_ok && !p->edge_counts && p->nedges &&
+        n == p->edge_stride) {
+        /* the usual row: room everywhere, counts of the pool's width, as many
+         * as every edge before */
+        tk_cfg_edge *e = &p->edges[p->nedges++];
+        e->id = (uint32_t)row->v[0];
+        e->src = (uint32_t)row->v[1];
+        e->tgt = (uint32_t)row->v[2];
+        e->type = (uint32_t)row->v[3];
+        if (p->counts64)
+            for (uint32_t i = 0; i < n; i++) p->counts64[p->ncounts++] = vals[i];
+        else
+            for (uint32_t i = 0; i < n; i++) p->counts32[p->ncounts++] = (uint32_t)vals[i];
+        return 1;
+    }
+    tk_json_token t = row_token(row);
+    *st = edge_begin(r, NULL, &t);
     if (*st != TK_OK) return 1;
-    if (n && !tk_cfg_grow((void **)&p->counts, &r->cap_counts, p->ncounts + n, sizeof *p->counts)) {
+    if (n && !counts_reserve(r, n)) {
         *st = nomem(r);
         return 1;
     }
     tk_cfg_edge *e = &p->edges[p->nedges - 1];
-    e->id = (uint32_t)v[0];
-    e->src = (uint32_t)v[1];
-    e->tgt = (uint32_t)v[2];
-    e->type = (uint32_t)v[3];
-    if (c & 0x10) {
-        e->counts = p->ncounts;
-        e->nthreads = n;
-        e->count = sum;
-        uint64_t *dst = p->counts + p->ncounts;
-        for (uint32_t i = 0; i < n; i++) dst[i] = vals[i];
-        p->ncounts += n;
-    }
+    e->id = (uint32_t)row->v[0];
+    e->src = (uint32_t)row->v[1];
+    e->tgt = (uint32_t)row->v[2];
+    e->type = (uint32_t)row->v[3];
+    for (uint32_t i = 0; i < n; i++)
+        if (!counts_put(r, vals[i])) {
+            *st = nomem(r);
+            return 1;
+        }
+    if (!edge_set_counts(r, p->nedges - 1, r->edge_counts_at, n)) *st = nomem(r);
     return 1;
 }
 
@@ -923,12 +1088,13 @@ static tk_status process_key(reader *r, void *ctx, int key)
         }
     }
     case 2: return read_table(r, &image_spec, NULL, image_begin, image_cell, NULL, NULL);
-    default: return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, NULL, NULL, edge_fast);
+    default:
+        return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, edge_end, NULL, edge_fast);
     }
 }
 
 static const char *const process_cols[] = {"PROCESS_ID", "PROCESS_DATA"};
-static const table_spec process_spec = {"PROCESSES", process_cols, 2, 0x1};
+static const table_spec process_spec = {"PROCESSES", process_cols, 2, 0x1, NULL};
 
 static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
 {
@@ -939,7 +1105,9 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     memset(r->p, 0, sizeof *r->p);
     r->p->loc = loc_of(row);
     r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
-        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs = r->cap_edge_locs = 0;
+        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs =
+            r->cap_edge_locs = r->cap_block_flags = r->cap_idoms = r->nidoms =
+                r->cap_edge_counts = 0;
     return TK_OK;
 }
 
@@ -961,8 +1129,12 @@ static void trim_process(tk_cfg_process *p)
         }                                                                                         \
     } while (0)
     TRIM(p->blocks, p->nblocks);
+    TRIM(p->block_flags, p->nblocks);
     TRIM(p->edges, p->nedges);
-    TRIM(p->counts, p->ncounts);
+    TRIM(p->edge_counts, p->nedges);
+    TRIM(p->edge_nthreads, p->nedges);
+    TRIM(p->counts32, p->ncounts);
+    TRIM(p->counts64, p->ncounts);
     TRIM(p->pool, p->npool);
 #undef TRIM
 }
@@ -1065,7 +1237,6 @@ static tk_status open_stream(tk_input **in, const char *path, const tk_dcfg_read
 {
     tk_input_options io = TK_INPUT_OPTIONS_INIT;
     if (opt && opt->input) io = *opt->input;
-    io.no_mmap = 1;
     return tk_input_open(in, path, &io, err);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
 typedef struct rep {
@@ -37,42 +38,6 @@ static int cmp_sym(const void *a, const void *b, void *ctx)
     return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-/* Sorts ord[0..n) (indexes into an array of records of `stride` bytes whose
- * u64 address is at `off`) by address, equal addresses by index: a stable
- * LSD radix sort of the indexes, 8 bits a pass, passes where every key has
- * the same byte skipped. ord must come in ascending order. 0 when out of memory. */
-static uint64_t addr_at(const void *base, size_t stride, size_t off, uint32_t i)
-{
-    uint64_t v;
-    memcpy(&v, (const char *)base + (size_t)i * stride + off, sizeof v);
-    return v;
-}
-
-static int sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off)
-{
-    if (n < 2) return 1;
-    uint32_t *tmp = malloc(sizeof *tmp * n), *src = ord, *dst = tmp;
-    if (!tmp) return 0;
-    for (unsigned shift = 0; shift < 64; shift += 8) {
-        uint32_t count[256] = {0};
-        for (uint32_t i = 0; i < n; i++) count[(addr_at(base, stride, off, src[i]) >> shift) & 0xff]++;
-        if (count[(addr_at(base, stride, off, src[0]) >> shift) & 0xff] == n) continue;
-        uint32_t pos = 0;
-        for (unsigned d = 0; d < 256; d++) {
-            uint32_t c = count[d];
-            count[d] = pos;
-            pos += c;
-        }
-        for (uint32_t i = 0; i < n; i++) dst[count[(addr_at(base, stride, off, src[i]) >> shift) & 0xff]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != ord) memcpy(ord, src, sizeof *ord * n);
-    free(tmp);
-    return 1;
-}
-
 static int index_image_tables(rep *r)
 {
     const tk_cfg_process *p = r->p;
@@ -89,16 +54,16 @@ static int index_image_tables(rep *r)
                p->sources[im->first_source + k - 1].addr_offset <= p->sources[im->first_source + k].addr_offset)
             k++;
         if (k < im->nsources &&
-            !sort_by_addr(r->src_order + im->first_source, im->nsources, p->sources, sizeof *p->sources,
-                          offsetof(tk_cfg_source, addr_offset)))
+            !tk_cfg_sort_by_addr(r->src_order + im->first_source, im->nsources, p->sources,
+                                 sizeof *p->sources, offsetof(tk_cfg_source, addr_offset), 0))
             qsort_r(r->src_order + im->first_source, im->nsources, sizeof(uint32_t), cmp_src, (void *)p);
         k = 1;
         while (k < im->nsymbols &&
                p->symbols[im->first_symbol + k - 1].addr_offset <= p->symbols[im->first_symbol + k].addr_offset)
             k++;
         if (k < im->nsymbols &&
-            !sort_by_addr(r->sym_order + im->first_symbol, im->nsymbols, p->symbols, sizeof *p->symbols,
-                          offsetof(tk_cfg_symbol, addr_offset)))
+            !tk_cfg_sort_by_addr(r->sym_order + im->first_symbol, im->nsymbols, p->symbols,
+                                 sizeof *p->symbols, offsetof(tk_cfg_symbol, addr_offset), 0))
             qsort_r(r->sym_order + im->first_symbol, im->nsymbols, sizeof(uint32_t), cmp_sym, (void *)p);
     }
     return 1;
@@ -285,8 +250,12 @@ static void summary(rep *r, int first_process)
     FILE *f = r->f;
     image_stats tot, s;
     memset(&tot, 0, sizeof tot);
+    /* each image's figures once (kept for the image table when memory allows) */
+    image_stats *stats = malloc(sizeof *stats * (p->nimages ? p->nimages : 1));
+#define IMAGE_STATS(i, s) (stats ? (void)(*(s) = stats[i]) : image_stats_of(r, i, s))
     for (uint32_t i = 0; i < p->nimages; i++) {
         image_stats_of(r, i, &s);
+        if (stats) stats[i] = s;
         tot.blocks += s.blocks;
         tot.routines += s.routines;
         tot.loops += s.loops;
@@ -297,10 +266,14 @@ static void summary(rep *r, int first_process)
         tot.calls += s.calls;
         tot.iterations += s.iterations;
     }
-    size_t nint = 0, cap = 0;
-    uint32_t *internal = NULL;
-    tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, &internal, &nint, &cap);
-    free(internal);
+    size_t nint = 0;
+    tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL, &nint, NULL);
+    /* instructions per thread, all threads in one pass (one per thread when
+     * out of memory) */
+    uint64_t *per_thread = malloc(sizeof *per_thread * (p->nthreads ? p->nthreads : 1));
+    if (per_thread) tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, per_thread, p->nthreads);
+#define THREAD_INSTRS(t)                                                                          \
+    (per_thread ? per_thread[t] : tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t))
     if (r->o->format == TK_DCFG_REPORT_JSON) {
         fprintf(f, "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
                    ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
@@ -311,15 +284,14 @@ static void summary(rep *r, int first_process)
         if (p->has_file_instr_count) fprintf(f, ", \"file_instr_count\": %" PRIu64, p->file_instr_count);
         fputs(", \"instr_count_per_thread\": [", f);
         for (uint32_t t = 0; t < p->nthreads; t++)
-            fprintf(f, "%s%" PRIu64, t ? ", " : "",
-                    tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t));
+            fprintf(f, "%s%" PRIu64, t ? ", " : "", THREAD_INSTRS(t));
         fprintf(f, "], \"routine_calls\": %" PRIu64 ", \"loop_iterations\": %" PRIu64
                    ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
                 tot.calls, tot.iterations, tot.execs, tot.statics);
         fputs(", \"image_table\": [", f);
         for (uint32_t i = 0; i < p->nimages; i++) {
             const tk_cfg_image *im = &p->images[i];
-            image_stats_of(r, i, &s);
+            IMAGE_STATS(i, &s);
             fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64 ", \"file\": ",
                     i ? ", " : "", im->id, im->load_addr, im->size);
             json_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
@@ -328,19 +300,19 @@ static void summary(rep *r, int first_process)
                     s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
         }
         fputs("]", f);
-        return;
+        goto out;
     }
     if (r->o->format == TK_DCFG_REPORT_CSV) {
         fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,instr_count\n", f);
         for (uint32_t i = 0; i < p->nimages; i++) {
             const tk_cfg_image *im = &p->images[i];
-            image_stats_of(r, i, &s);
+            IMAGE_STATS(i, &s);
             fprintf(f, "%" PRIu32 ",0x%" PRIx64 ",%" PRIu64 ",", im->id, im->load_addr, im->size);
             csv_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
             fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s.blocks,
                     s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
         }
-        return;
+        goto out;
     }
     fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " images, %" PRIu64 " blocks, %" PRIu32
                " edges (%zu internal), %" PRIu64 " routines%s, %" PRIu64 " loops\n",
@@ -350,21 +322,25 @@ static void summary(rep *r, int first_process)
     if (p->has_file_instr_count) fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
     fputc('\n', f);
     for (uint32_t t = 0; t < p->nthreads; t++)
-        fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t,
-                tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t));
+        fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t, THREAD_INSTRS(t));
     fprintf(f, "  routine calls     %" PRIu64 "\n  loop iterations   %" PRIu64 "\n  block executions  %" PRIu64
                "\n  static instrs     %" PRIu64 "\n",
             tot.calls, tot.iterations, tot.execs, tot.statics);
     fputs("\nimages\n  image  load-addr           size      blocks  routines  loops  inner  static-instrs  instructions  file\n", f);
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
-        image_stats_of(r, i, &s);
+        IMAGE_STATS(i, &s);
         const char *fn = tk_cfg_file_name(r->cfg, im->file_name_id);
         fprintf(f, "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64 "  %5" PRIu64 "  %5" PRIu64
                    "  %13" PRIu64 "  %12" PRIu64 "  %s\n",
                 im->id, im->load_addr, im->size, s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs,
                 fn ? fn : "-");
     }
+out:
+    free(per_thread);
+    free(stats);
+#undef THREAD_INSTRS
+#undef IMAGE_STATS
 }
 
 /* ---- hot blocks --------------------------------------------------------------- */
@@ -470,11 +446,19 @@ static int hot_routines(rep *r, int *first_table)
     if (!rk) return 0;
     uint32_t n = 0;
     uint64_t total = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
+    /* instructions of every routine in one pass over the blocks (a routine's
+     * nodes are the blocks whose routine it is); one scope each when short of memory */
+    uint64_t *sums = calloc(p->nroutines ? p->nroutines : 1, sizeof *sums);
+    if (sums)
+        for (uint32_t b = 0; b < p->nblocks; b++)
+            if (p->blocks[b].routine < p->nroutines)
+                sums[p->blocks[b].routine] += p->blocks[b].count * p->blocks[b].num_instrs;
     for (uint32_t ro = 0; ro < p->nroutines; ro++) {
         if (!routine_selected(r, ro)) continue;
-        rk[n].key = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
+        rk[n].key = sums ? sums[ro] : tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
         rk[n++].index = ro;
     }
+    free(sums);
     qsort(rk, n, sizeof *rk, cmp_ranked);
     if (r->o->top && n > r->o->top) n = r->o->top;
     char pbuf[32];

@@ -171,8 +171,8 @@ static void write_process(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p)
         fprintf(f, ",\n          [ %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", [ ", ed->id,
                 tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt),
                 cfg->edge_types[ed->type].id);
-        for (uint32_t t = 0; t < ed->nthreads; t++)
-            fprintf(f, "%s%" PRIu64, t ? ", " : "", p->counts[ed->counts + t]);
+        for (uint32_t t = 0; t < tk_cfg_edge_nthreads(p, e); t++)
+            fprintf(f, "%s%" PRIu64, t ? ", " : "", tk_cfg_edge_count_thread(p, ed, t));
         fputs(" ] ]", f);
     }
     fputs("\n        ]\n      }\n    ]", f);
@@ -368,8 +368,8 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
         const tk_cfg_edge *e = &p->edges[eo[k]];
         fprintf(f, "edge %" PRIu32 " %s -> %s %s [", e->id, node_text(cfg, p, e->src, b1, sizeof b1),
                 node_text(cfg, p, e->tgt, b2, sizeof b2), tk_cfg_edge_type_name(cfg, e));
-        for (uint32_t t = 0; t < e->nthreads; t++)
-            fprintf(f, "%s%" PRIu64, t ? " " : "", p->counts[e->counts + t]);
+        for (uint32_t t = 0; t < tk_cfg_edge_nthreads(p, eo[k]); t++)
+            fprintf(f, "%s%" PRIu64, t ? " " : "", tk_cfg_edge_count_thread(p, e, t));
         fputs("]\n", f);
     }
     st = TK_OK;
