@@ -218,22 +218,14 @@ static int write_text(void *ctx, size_t chunk, const char *data, size_t len) {
 }
 
 int cmd_decode(int argc, char **argv) {
-    const cli_opt *tables[] = {decode_opts, NULL};
     cli_args a;
-    if (cli_parse("decode", argc, argv, 1, tables, 0, &a) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
+    int rc;
+    if (!cli_parse_command("decode", argc, argv, decode_opts, 1,
+                           "expected one TRACE argument (see 'tracekit decode --help')", &a, &rc))
+        return rc;
     tk_dcfg_trace *t = NULL;
     tk_cfg *cfg = NULL;
     tk_output *out = NULL;
-    if (cli_has(&a, "help")) {
-        cli_command_help(cli_command_find("decode"), stdout);
-        goto done;
-    }
-    if (a.npos != 1) {
-        rc = cli_usage_error("decode", "expected one TRACE argument (see 'tracekit decode --help')");
-        goto done;
-    }
     int what = cli_get_choice("decode", &a, "what", "edges|blocks|addrs|calls|count", WHAT_EDGES);
     unsigned jobs;
     if (what < 0 || (rc = dtc_jobs("decode", &a, &jobs)) != CLI_EXIT_OK) {

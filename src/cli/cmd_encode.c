@@ -148,22 +148,14 @@ static int write_out(void *ctx, const void *data, size_t n) {
 }
 
 int cmd_encode(int argc, char **argv) {
-    const cli_opt *tables[] = {encode_opts, NULL};
     cli_args a;
-    if (cli_parse("encode", argc, argv, 1, tables, 0, &a) != 0)
-        return CLI_EXIT_USAGE;
-    int rc = CLI_EXIT_OK;
+    int rc;
+    if (!cli_parse_command("encode", argc, argv, encode_opts, 1,
+                           "expected one EDGES argument (see 'tracekit encode --help')", &a, &rc))
+        return rc;
     tk_cfg *cfg = NULL;
     tk_output *out = NULL;
     tk_dcfg_trace_encoder *enc = NULL;
-    if (cli_has(&a, "help")) {
-        cli_command_help(cli_command_find("encode"), stdout);
-        goto done;
-    }
-    if (a.npos != 1) {
-        rc = cli_usage_error("encode", "expected one EDGES argument (see 'tracekit encode --help')");
-        goto done;
-    }
     if (strcmp(a.pos[0], "-") == 0) {
         rc = cli_usage_error("encode", "EDGES must be a file: it is read twice");
         goto done;
