@@ -1,5 +1,6 @@
 /* tracekit decode: a DCFG-Trace as edges, blocks, addresses or calls. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -19,148 +20,36 @@ static const cli_opt decode_opts[] = {
 
 enum { WHAT_EDGES, WHAT_BLOCKS, WHAT_ADDRS, WHAT_CALLS, WHAT_COUNT };
 
-typedef struct decode_ctx {
+/* Every listing is formatted on the decoding threads (render) and written in
+ * file order (write_text). What a chunk's rendering needs to carry from one
+ * piece of a big chunk to the next, and what it found wrong, lives in a slot
+ * per chunk: only the thread rendering that chunk writes it, and the
+ * delivering thread reads it after the hand-over. */
+#define BAD_PROCESS (UINT64_C(1) << 33) /* the chunk's process is not in the DCFG */
+
+typedef struct chunk_state {
+    int started;     /* a piece of the chunk was rendered */
+    uint64_t instrs; /* the thread's instruction count after the pieces so far */
+    uint64_t bad;    /* 0, BAD_PROCESS, or 1 + the first edge not in the DCFG */
+} chunk_state;
+
+typedef struct render_ctx {
     const tk_dcfg_trace *t;
     const tk_cfg *cfg;
     int what;
-    dtc_writer w;
-    size_t cur_chunk;
-    uint64_t pid, tid;
-    const tk_cfg_process *proc;
-    uint64_t instrs;         /* instruction count (time) inside the thread */
-    int bad;                 /* an edge not in the DCFG was seen */
-    uint32_t bad_edge;
+    chunk_state *state; /* one per chunk of the trace */
+} render_ctx;
+
+typedef struct decode_ctx {
+    FILE *f;
+    const chunk_state *state;
+    uint64_t bad;     /* as chunk_state.bad, for the chunk that stopped the decoding */
     size_t bad_chunk;
 } decode_ctx;
 
-static void line_head(decode_ctx *d) {
-    dtc_w_u64(&d->w, d->pid);
-    dtc_w_char(&d->w, ' ');
-    dtc_w_u64(&d->w, d->tid);
-    dtc_w_char(&d->w, ' ');
-}
-
-static void put_node(decode_ctx *d, uint32_t node) {
-    const tk_cfg_process *p = d->proc;
-    if (!tk_cfg_is_block(p, node))
-        return;
-    const tk_cfg_block *b = &p->blocks[node];
-    line_head(d);
-    if (d->what == WHAT_BLOCKS) {
-        dtc_w_u64(&d->w, b->id);
-    } else {
-        const tk_cfg_image *img = &p->images[b->image];
-        const char *name = tk_cfg_file_name(d->cfg, img->file_name_id);
-        char off[32];
-        snprintf(off, sizeof off, "+0x%llx", (unsigned long long)b->addr_offset);
-        dtc_w_str(&d->w, name && *name ? name : "?");
-        dtc_w_str(&d->w, off);
-    }
-    dtc_w_char(&d->w, '\n');
-}
-
-static void put_call(decode_ctx *d, const tk_cfg_edge *e, const char *what) {
-    const tk_cfg_process *p = d->proc;
-    line_head(d);
-    dtc_w_u64(&d->w, d->instrs);
-    dtc_w_char(&d->w, ' ');
-    dtc_w_str(&d->w, what);
-    dtc_w_char(&d->w, ' ');
-    dtc_w_u64(&d->w, tk_cfg_node_id(d->cfg, p, e->src));
-    dtc_w_char(&d->w, ' ');
-    dtc_w_u64(&d->w, tk_cfg_node_id(d->cfg, p, e->tgt));
-    if (tk_cfg_is_block(p, e->tgt)) {
-        uint64_t off = 0;
-        const char *sym = tk_cfg_block_symbol(d->cfg, p, e->tgt, &off);
-        if (sym) {
-            dtc_w_char(&d->w, ' ');
-            dtc_w_str(&d->w, sym);
-            if (off) {
-                char tmp[32];
-                snprintf(tmp, sizeof tmp, "+0x%llx", (unsigned long long)off);
-                dtc_w_str(&d->w, tmp);
-            }
-        }
-    }
-    dtc_w_char(&d->w, '\n');
-}
-
-static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
-    decode_ctx *d = ctx;
-    int first = chunk != d->cur_chunk;
-    if (first) {
-        tk_dcfg_trace_chunk_info ci;
-        tk_dcfg_trace_chunk(d->t, chunk, &ci);
-        d->cur_chunk = chunk;
-        d->instrs = ci.preceding_instr_count;
-        /* which thread/process holds the chunk */
-        size_t nth = tk_dcfg_trace_thread_count(d->t);
-        for (size_t i = 0; i < nth; i++) {
-            tk_dcfg_trace_thread_info ti;
-            tk_dcfg_trace_thread(d->t, i, &ti);
-            if (chunk >= ti.first_chunk && chunk < ti.first_chunk + ti.nchunks) {
-                tk_dcfg_trace_process_info pi;
-                tk_dcfg_trace_process(d->t, ti.process, &pi);
-                d->pid = pi.pid;
-                d->tid = ti.thread_id;
-                break;
-            }
-        }
-        if (d->cfg) {
-            uint32_t pi = tk_cfg_find_process(d->cfg, d->pid);
-            d->proc = pi == TK_CFG_NONE ? NULL : &d->cfg->processes[pi];
-            if (!d->proc && d->what != WHAT_EDGES && d->what != WHAT_COUNT) {
-                d->bad = 2;
-                return 1;
-            }
-        }
-    }
-    if (d->what == WHAT_EDGES) {
-        for (size_t i = 0; i < n; i++) {
-            line_head(d);
-            dtc_w_u64(&d->w, edges[i]);
-            dtc_w_char(&d->w, '\n');
-        }
-        return d->w.failed;
-    }
-    if (d->what == WHAT_COUNT)
-        return 0;
-    const tk_cfg_process *p = d->proc;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t ei = tk_cfg_find_edge(p, edges[i]);
-        if (ei == TK_CFG_NONE) {
-            d->bad = 1;
-            d->bad_edge = edges[i];
-            d->bad_chunk = chunk;
-            return 1;
-        }
-        const tk_cfg_edge *e = &p->edges[ei];
-        /* the edge leaves its source block after the block's instructions */
-        if (tk_cfg_is_block(p, e->src))
-            d->instrs += p->blocks[e->src].num_instrs;
-        if (d->what == WHAT_CALLS) {
-            tk_edge_kind k = tk_cfg_edge_kind(d->cfg, e);
-            if (tk_edge_kind_is_any_call(k))
-                put_call(d, e, "call");
-            else if (tk_edge_kind_is_any_return(k))
-                put_call(d, e, "return");
-        } else {
-            put_node(d, e->src);
-        }
-    }
-    return d->w.failed;
-}
-
-static const char digits2[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* --what edges on the decoding threads: "PID THREAD EDGE" lines of a chunk. */
-static int render_edges(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
-                        tk_dcfg_trace_text *out) {
-    const tk_dcfg_trace *t = ctx;
-    uint64_t pid = 0, tid = 0;
+/* The process id and thread id of the thread that holds chunk. */
+static void chunk_owner(const tk_dcfg_trace *t, size_t chunk, uint64_t *pid, uint64_t *tid) {
+    *pid = *tid = 0;
     size_t nth = tk_dcfg_trace_thread_count(t);
     for (size_t i = 0; i < nth; i++) {
         tk_dcfg_trace_thread_info ti;
@@ -168,16 +57,67 @@ static int render_edges(const void *ctx, size_t chunk, const uint32_t *edges, si
         if (chunk >= ti.first_chunk && chunk < ti.first_chunk + ti.nchunks) {
             tk_dcfg_trace_process_info pi;
             tk_dcfg_trace_process(t, ti.process, &pi);
-            pid = pi.pid;
-            tid = ti.thread_id;
-            break;
+            *pid = pi.pid;
+            *tid = ti.thread_id;
+            return;
         }
     }
+}
+
+static const char digits2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Writes v in decimal at p (two digits at a time, right to left); returns the
+ * number of characters (at most 20). */
+static size_t put_decimal(char *p, uint64_t v) {
+    size_t d = 1;
+    for (uint64_t x = v; x >= 10; x /= 10)
+        d++;
+    char *q = p + d;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        *--q = digits2[2 * r + 1];
+        *--q = digits2[2 * r];
+    }
+    if (v >= 10) {
+        *--q = digits2[2 * v + 1];
+        *--q = digits2[2 * v];
+    } else {
+        *--q = (char)('0' + v);
+    }
+    return d;
+}
+
+/* "PID THREAD " of a chunk's lines; returns its length. */
+static size_t line_head(const tk_dcfg_trace *t, size_t chunk, char head[48]) {
+    uint64_t pid, tid;
+    chunk_owner(t, chunk, &pid, &tid);
+    size_t k = put_decimal(head, pid);
+    head[k++] = ' ';
+    k += put_decimal(head + k, tid);
+    head[k++] = ' ';
+    return k;
+}
+
+static int text_put(tk_dcfg_trace_text *o, const char *s, size_t n) {
+    if (tk_dcfg_trace_text_reserve(o, n))
+        return -1;
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    return 0;
+}
+
+/* --what edges: "PID THREAD EDGE" lines, with fixed-size copies (no library
+ * call per line). */
+static int render_edges(const tk_dcfg_trace *t, size_t chunk, const uint32_t *edges, size_t n,
+                        tk_dcfg_trace_text *out) {
     char head[48];
-    int hl = snprintf(head, sizeof head, "%llu %llu ", (unsigned long long)pid, (unsigned long long)tid);
-    /* fixed-size copies (no library call per line): room for 48 bytes past the end */
-    if (hl < 0 || (size_t)hl >= sizeof head ||
-        tk_dcfg_trace_text_reserve(out, n * ((size_t)hl + 11) + sizeof head))
+    size_t hl = line_head(t, chunk, head);
+    /* room for 48 bytes past the end of the last line */
+    if (tk_dcfg_trace_text_reserve(out, n * (hl + 11) + sizeof head))
         return 1;
     char *p = out->data + out->len;
     for (size_t i = 0; i < n; i++) {
@@ -186,35 +126,132 @@ static int render_edges(const void *ctx, size_t chunk, const uint32_t *edges, si
         else
             memcpy(p, head, sizeof head);
         p += hl;
-        /* decimal, two digits at a time, right to left */
-        uint32_t v = edges[i];
-        unsigned d = 1;
-        for (uint32_t x = v; x >= 10; x /= 10)
-            d++;
-        char *q = p + d;
-        *q = '\n';
-        while (v >= 100) {
-            unsigned r = v % 100;
-            v /= 100;
-            *--q = digits2[2 * r + 1];
-            *--q = digits2[2 * r];
-        }
-        if (v >= 10) {
-            *--q = digits2[2 * v + 1];
-            *--q = digits2[2 * v];
-        } else {
-            *--q = (char)('0' + v);
-        }
-        p += d + 1;
+        p += put_decimal(p, edges[i]);
+        *p++ = '\n';
     }
     out->len = (size_t)(p - out->data);
     return 0;
 }
 
+/* --what blocks|addrs: the source block of every edge. */
+static int put_block(const render_ctx *r, const tk_cfg_process *p, uint32_t node, const char *head,
+                     size_t hl, tk_dcfg_trace_text *out) {
+    if (!tk_cfg_is_block(p, node))
+        return 0;
+    const tk_cfg_block *b = &p->blocks[node];
+    char line[96];
+    memcpy(line, head, hl);
+    size_t k = hl;
+    if (r->what == WHAT_BLOCKS) {
+        k += put_decimal(line + k, b->id);
+        line[k++] = '\n';
+        return text_put(out, line, k);
+    }
+    const tk_cfg_image *img = &p->images[b->image];
+    const char *name = tk_cfg_file_name(r->cfg, img->file_name_id);
+    if (!name || !*name)
+        name = "?";
+    if (text_put(out, line, k) || text_put(out, name, strlen(name)))
+        return -1;
+    k = (size_t)snprintf(line, sizeof line, "+0x%llx\n", (unsigned long long)b->addr_offset);
+    return text_put(out, line, k);
+}
+
+/* --what calls: "PID THREAD INSTRS call|return SOURCE TARGET [SYMBOL[+0xOFF]]". */
+static int put_call(const render_ctx *r, const tk_cfg_process *p, const tk_cfg_edge *e,
+                    uint64_t instrs, const char *what, const char *head, size_t hl,
+                    tk_dcfg_trace_text *out) {
+    char line[160];
+    memcpy(line, head, hl);
+    size_t k = hl;
+    k += put_decimal(line + k, instrs);
+    line[k++] = ' ';
+    size_t wl = strlen(what);
+    memcpy(line + k, what, wl);
+    k += wl;
+    line[k++] = ' ';
+    k += put_decimal(line + k, tk_cfg_node_id(r->cfg, p, e->src));
+    line[k++] = ' ';
+    k += put_decimal(line + k, tk_cfg_node_id(r->cfg, p, e->tgt));
+    const char *sym = NULL;
+    uint64_t off = 0;
+    if (tk_cfg_is_block(p, e->tgt))
+        sym = tk_cfg_block_symbol(r->cfg, p, e->tgt, &off);
+    if (!sym) {
+        line[k++] = '\n';
+        return text_put(out, line, k);
+    }
+    line[k++] = ' ';
+    if (text_put(out, line, k) || text_put(out, sym, strlen(sym)))
+        return -1;
+    if (off) {
+        k = (size_t)snprintf(line, sizeof line, "+0x%llx\n", (unsigned long long)off);
+    } else {
+        line[0] = '\n';
+        k = 1;
+    }
+    return text_put(out, line, k);
+}
+
+static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
+                  tk_dcfg_trace_text *out) {
+    const render_ctx *r = ctx;
+    if (r->what == WHAT_EDGES)
+        return render_edges(r->t, chunk, edges, n, out);
+    chunk_state *cs = &r->state[chunk];
+    if (cs->bad)
+        return 0;
+    if (!cs->started) {
+        tk_dcfg_trace_chunk_info ci;
+        tk_dcfg_trace_chunk(r->t, chunk, &ci);
+        cs->started = 1;
+        cs->instrs = ci.preceding_instr_count;
+    }
+    uint64_t pid, tid;
+    chunk_owner(r->t, chunk, &pid, &tid);
+    uint32_t pi = tk_cfg_find_process(r->cfg, pid);
+    if (pi == TK_CFG_NONE) {
+        cs->bad = BAD_PROCESS;
+        return 0;
+    }
+    const tk_cfg_process *p = &r->cfg->processes[pi];
+    char head[48];
+    size_t hl = line_head(r->t, chunk, head);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t ei = tk_cfg_find_edge(p, edges[i]);
+        if (ei == TK_CFG_NONE) {
+            cs->bad = (uint64_t)edges[i] + 1;
+            return 0;
+        }
+        const tk_cfg_edge *e = &p->edges[ei];
+        /* the edge leaves its source block after the block's instructions */
+        if (tk_cfg_is_block(p, e->src))
+            cs->instrs += p->blocks[e->src].num_instrs;
+        int failed;
+        if (r->what == WHAT_CALLS) {
+            tk_edge_kind k = tk_cfg_edge_kind(r->cfg, e);
+            failed = tk_edge_kind_is_any_call(k)     ? put_call(r, p, e, cs->instrs, "call", head, hl, out)
+                     : tk_edge_kind_is_any_return(k) ? put_call(r, p, e, cs->instrs, "return", head, hl, out)
+                                                     : 0;
+        } else {
+            failed = put_block(r, p, e->src, head, hl, out);
+        }
+        if (failed)
+            return 1;
+    }
+    return 0;
+}
+
 static int write_text(void *ctx, size_t chunk, const char *data, size_t len) {
-    (void)chunk;
     decode_ctx *d = ctx;
-    return len && fwrite(data, 1, len, d->w.f) != len;
+    if (len && fwrite(data, 1, len, d->f) != len)
+        return 1;
+    if (d->state && d->state[chunk].bad) {
+        d->bad = d->state[chunk].bad;
+        d->bad_chunk = chunk;
+        return 1;
+    }
+    return 0;
 }
 
 int cmd_decode(int argc, char **argv) {
@@ -232,8 +269,6 @@ int cmd_decode(int argc, char **argv) {
         rc = CLI_EXIT_USAGE;
         goto done;
     }
-    decode_ctx d;
-    memset(&d, 0, sizeof d);
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
     opt.threads = jobs;
     if (cli_has(&a, "pid")) {
@@ -261,42 +296,50 @@ int cmd_decode(int argc, char **argv) {
         goto done;
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
-    d.t = t;
-    d.cfg = cfg;
-    d.what = what;
-    d.cur_chunk = SIZE_MAX;
-    dtc_w_init(&d.w, tk_output_file(out));
     tk_error err;
     tk_error_clear(&err);
     uint64_t total = 0;
-    if (what == WHAT_EDGES) {
+    tk_status st;
+    FILE *f = tk_output_file(out);
+    if (what == WHAT_COUNT) {
+        st = tk_dcfg_trace_decode(t, &opt, NULL, NULL, &total, NULL, &err);
+        if (st == TK_OK)
+            fprintf(f, "%llu\n", (unsigned long long)total);
+    } else {
         /* formatted on the decoding threads, written in order */
-        opt.render = render_edges;
-        opt.render_ctx = t;
+        render_ctx r = {t, cfg, what, NULL};
+        if (what != WHAT_EDGES && !(r.state = calloc(tk_dcfg_trace_chunk_count(t) + 1, sizeof *r.state))) {
+            tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+            rc = cli_error(&err);
+            goto done;
+        }
+        decode_ctx d = {f, r.state, 0, 0};
+        opt.render = render;
+        opt.render_ctx = &r;
         opt.write_text = write_text;
+        st = tk_dcfg_trace_decode(t, &opt, NULL, &d, &total, NULL, &err);
+        free(r.state);
+        if (st == TK_END && d.bad) {
+            uint64_t pid, tid;
+            chunk_owner(t, d.bad_chunk, &pid, &tid);
+            if (d.bad == BAD_PROCESS) {
+                tk_error_set(&err, TK_ERR_FORMAT, "%s: process %llu is not in the DCFG",
+                             tk_dcfg_trace_path(t), (unsigned long long)pid);
+            } else {
+                tk_dcfg_trace_chunk_info ci;
+                tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);
+                tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
+                                "edge %llu is not an edge of process %llu in the DCFG",
+                                (unsigned long long)(d.bad - 1), (unsigned long long)pid);
+            }
+            st = TK_ERR_FORMAT;
+        }
     }
-    tk_status st = tk_dcfg_trace_decode(t, &opt, what == WHAT_COUNT ? NULL : on_chunk, &d, &total,
-                                        NULL, &err);
-    if (what == WHAT_COUNT && st == TK_OK) {
-        dtc_w_u64(&d.w, total);
-        dtc_w_char(&d.w, '\n');
-    }
-    if (dtc_w_flush(&d.w) != 0 && st == TK_OK) {
+    if (fflush(f) != 0 && st == TK_OK) {
         tk_error_set(&err, TK_ERR_IO, "cannot write the output");
         st = TK_ERR_IO;
     }
-    if (st == TK_END && d.bad == 1) {
-        tk_dcfg_trace_chunk_info ci;
-        tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);
-        tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
-                        "edge %u is not an edge of process %llu in the DCFG", d.bad_edge,
-                        (unsigned long long)d.pid);
-        st = TK_ERR_FORMAT;
-    } else if (st == TK_END && d.bad == 2) {
-        tk_error_set(&err, TK_ERR_FORMAT, "%s: process %llu is not in the DCFG",
-                     tk_dcfg_trace_path(t), (unsigned long long)d.pid);
-        st = TK_ERR_FORMAT;
-    } else if (st == TK_END) {
+    if (st == TK_END) {
         tk_error_set(&err, TK_ERR_IO, "cannot write the output");
         st = TK_ERR_IO;
     }

@@ -3,7 +3,8 @@
 # indirect branches) and walks -> DCFG + edge list -> encode at every level
 # (and --compat=intel) -> decode must give the walk back exactly, check
 # --dcfg must accept the pair, serial and parallel decoding must agree, and
-# dump must not depend on the level (among the one-edge levels).
+# dump must not depend on the level (among the one-edge levels); --what
+# blocks, addrs and calls must not depend on the number of threads.
 set -eu
 cd "$(dirname "$0")/../.."
 TRACEKIT=${TRACEKIT:-build/tracekit}
@@ -36,6 +37,14 @@ for spec in "1 4 1 3000 5000" "2 12 2 20000 20000" "3 30 4 8000 3000" "4 3 3 500
         "$TRACEKIT" dump "$out" >"$tmp/dump.$level"
         if [ "$level" = intel ] || [ "$level" -lt 7 ]; then
             if ! cmp -s "$tmp/dump.$level" "$tmp/dump.0"; then echo "seed $seed level $level: dump differs from level 0"; fail=1; fi
+        fi
+        if [ "$level" = intel ] || [ "$level" = 9 ]; then
+            # listings that need the DCFG are formatted on the decoding threads too
+            for what in blocks addrs calls; do
+                "$TRACEKIT" decode -j 1 --what $what --dcfg "$tmp/g.dcfg.json" "$out" >"$tmp/w1"
+                "$TRACEKIT" decode -j 3 --what $what --dcfg "$tmp/g.dcfg.json" "$out" >"$tmp/w3"
+                if ! cmp -s "$tmp/w1" "$tmp/w3"; then echo "seed $seed level $level: parallel --what $what differs"; fail=1; fi
+            done
         fi
         if [ "$level" = intel ] && grep -q '<' "$out"; then echo "seed $seed: --compat=intel wrote a dictionary reference"; fail=1; fi
     done
