@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/textout.h"
 
 /* ---- shared helpers ------------------------------------------------------------- */
 
@@ -118,34 +119,6 @@ static int width_commas(uint64_t v)
         d++;
     }
     return d + (d - 1) / 3;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(f, "\\u%04x", *c);
-        else
-            fputc(*c, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 static void json_u64s(FILE *f, const uint64_t *v, size_t n)
@@ -492,7 +465,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         fputs("\"events\":[", f);
         for (size_t i = 0; i < nev; i++) {
             if (i) fputc(',', f);
-            json_str(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+            tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
         }
         fputs("],\"totals\":", f);
         json_u64s(f, s->totals, nev);
@@ -501,9 +474,9 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             for (size_t i = 0; i < nder; i++) {
                 const tk_prof_derived *d = tk_profile_derived(p, i);
                 fputs(i ? ",{\"name\":" : "{\"name\":", f);
-                json_str(f, tk_profile_str(p, d->name));
+                tk_put_json_string(f, tk_profile_str(p, d->name));
                 fputs(",\"formula\":", f);
-                json_str(f, tk_profile_str(p, d->formula));
+                tk_put_json_string(f, tk_profile_str(p, d->formula));
                 fputc('}', f);
             }
             fputs("],\"derived_totals\":", f);
@@ -514,11 +487,11 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             const tk_prof_entry *e = &s->entries[i];
             fputs(i ? ",\n{" : "\n{", f);
             fputs("\"object\":", f);
-            json_str(f, str_or(p, e->object, ""));
+            tk_put_json_string(f, str_or(p, e->object, ""));
             fputs(",\"file\":", f);
-            json_str(f, str_or(p, e->file, ""));
+            tk_put_json_string(f, str_or(p, e->file, ""));
             fputs(",\"name\":", f);
-            json_str(f, str_or(p, e->name, ""));
+            tk_put_json_string(f, str_or(p, e->name, ""));
             if (group == TK_GROUP_LINE) fprintf(f, ",\"line\":%" PRIu64, e->line);
             fputs(",\"self\":", f);
             json_u64s(f, e->self, nev);
@@ -548,11 +521,11 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         fputc('\n', f);
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
-            csv_str(f, str_or(p, e->object, ""));
+            tk_put_csv_field(f, str_or(p, e->object, ""));
             fputc(',', f);
-            csv_str(f, str_or(p, e->file, ""));
+            tk_put_csv_field(f, str_or(p, e->file, ""));
             fputc(',', f);
-            csv_str(f, str_or(p, e->name, ""));
+            tk_put_csv_field(f, str_or(p, e->name, ""));
             fprintf(f, ",%" PRIu64, e->line);
             for (size_t j = 0; j < nev; j++) {
                 fputc(',', f);
@@ -698,17 +671,17 @@ static void write_json(const tk_profile *p, FILE *f)
     fputs("{\"version\":1,\"format\":\"tracekit-profile\",\"events\":[", f);
     for (size_t i = 0; i < nev; i++) {
         if (i) fputc(',', f);
-        json_str(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+        tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
     }
     fputs("],\n\"functions\":[", f);
     for (size_t i = 0; i < tk_profile_function_count(p); i++) {
         const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)i);
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
-        json_str(f, tk_profile_str(p, fn->object));
+        tk_put_json_string(f, tk_profile_str(p, fn->object));
         fputs(",\"file\":", f);
-        json_str(f, tk_profile_str(p, fn->file));
+        tk_put_json_string(f, tk_profile_str(p, fn->file));
         fputs(",\"name\":", f);
-        json_str(f, tk_profile_str(p, fn->name));
+        tk_put_json_string(f, tk_profile_str(p, fn->name));
         fputc('}', f);
     }
     fputs("],\n\"parts\":[", f);
@@ -719,14 +692,14 @@ static void write_json(const tk_profile *p, FILE *f)
         if (pt->has_pid) fprintf(f, "\"pid\":%" PRIu64 ",", pt->pid);
         if (pt->cmd) {
             fputs("\"cmd\":", f);
-            json_str(f, pt->cmd);
+            tk_put_json_string(f, pt->cmd);
             fputc(',', f);
         }
         fputs("\"self\":[", f);
         const tk_prof_self *sr = pt->self.rows;
         for (size_t r = 0; r < pt->self.count; r++) {
             fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr[r].fn);
-            json_str(f, tk_profile_str(p, sr[r].file));
+            tk_put_json_string(f, tk_profile_str(p, sr[r].file));
             fputc(',', f);
             json_pos(f, &sr[r].pos);
             fputs(",\"cost\":", f);
@@ -739,7 +712,7 @@ static void write_json(const tk_profile *p, FILE *f)
             const uint64_t *v = pt->calls.values + r * (nev + 1);
             fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64 ",\"file\":",
                     r ? "," : "", cr[r].fn, cr[r].callee, v[0]);
-            json_str(f, tk_profile_str(p, cr[r].file));
+            tk_put_json_string(f, tk_profile_str(p, cr[r].file));
             fputc(',', f);
             json_pos(f, &cr[r].pos);
             fputs(",\"inclusive\":", f);
@@ -1006,7 +979,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
             fputs("{\"version\":1,\"format\":\"callgrind-diff\",\"events\":[", f);
             for (size_t j = 0; j < nev; j++) {
                 if (j) fputc(',', f);
-                json_str(f, tk_profile_str(both, tk_profile_event(both, j)->name));
+                tk_put_json_string(f, tk_profile_str(both, tk_profile_event(both, j)->name));
             }
             fputs("],\"totals_a\":", f);
             json_u64s(f, sa->totals, nev);
@@ -1016,11 +989,11 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
             for (size_t i = 0; i < k; i++) {
                 const diff_row *r = &rows[i];
                 fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
-                json_str(f, r->object);
+                tk_put_json_string(f, r->object);
                 fputs(",\"file\":", f);
-                json_str(f, r->file);
+                tk_put_json_string(f, r->file);
                 fputs(",\"name\":", f);
-                json_str(f, r->name);
+                tk_put_json_string(f, r->name);
                 fputs(",\"self_a\":", f);
                 json_u64s(f, r->a_self, nev);
                 fputs(",\"self_b\":", f);

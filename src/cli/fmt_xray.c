@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/textout.h"
 
 /* ---- shared -------------------------------------------------------------------- */
 
@@ -268,21 +269,6 @@ static int by_name_desc(const void *a, const void *b)
     return c ? c : tie_break(x, y);
 }
 
-static void put_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void debug_info(const xray_session *s, uint64_t func, char *buf, size_t size)
 {
     const tk_xray_function *f = s->map && func <= UINT32_MAX
@@ -351,10 +337,10 @@ static void report_json(FILE *f, const xray_session *s, const tk_latency_row *ro
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         fprintf(f, "%s\n{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", r->func);
-        put_json_string(f, tk_event_func_name(&s->src, r->func, nb, sizeof nb));
+        tk_put_json_string(f, tk_event_func_name(&s->src, r->func, nb, sizeof nb));
         if (db[0]) {
             fprintf(f, ",\"debug\":");
-            put_json_string(f, db);
+            tk_put_json_string(f, db);
         }
         if (per_thread)
             fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
@@ -490,7 +476,7 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
         first = 0;
         if (ev.kind <= TK_EVENT_TAIL_EXIT) {
             fprintf(f, ",\"func\":%" PRIu64 ",\"name\":", ev.func);
-            put_json_string(f, tk_event_func_name(src, ev.func, nb, sizeof nb));
+            tk_put_json_string(f, tk_event_func_name(src, ev.func, nb, sizeof nb));
         }
         if (ev.nargs) {
             fputs(",\"args\":[", f);

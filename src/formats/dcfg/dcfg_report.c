@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/textout.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
@@ -106,32 +107,6 @@ static const char *block_symbol(const rep *r, uint32_t b, uint64_t *off)
     const tk_cfg_symbol *s = &p->symbols[ord[lo - 1]];
     *off = bl->addr_offset - s->addr_offset;
     return tk_cfg_str(r->cfg, s->name);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *q = (const unsigned char *)(s ? s : ""); *q; q++) {
-        if (*q == '"' || *q == '\\') fprintf(f, "\\%c", *q);
-        else if (*q < 0x20) fprintf(f, "\\u%04x", *q);
-        else fputc(*q, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-    s = s ? s : "";
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 typedef struct ranked {
@@ -294,7 +269,7 @@ static void summary(rep *r, int first_process)
             IMAGE_STATS(i, &s);
             fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64 ", \"file\": ",
                     i ? ", " : "", im->id, im->load_addr, im->size);
-            json_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
+            tk_put_json_string(f, tk_cfg_file_name(r->cfg, im->file_name_id));
             fprintf(f, ", \"blocks\": %" PRIu64 ", \"routines\": %" PRIu64 ", \"loops\": %" PRIu64
                        ", \"inner_loops\": %" PRIu64 ", \"static_instrs\": %" PRIu64 ", \"instr_count\": %" PRIu64 "}",
                     s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
@@ -308,7 +283,7 @@ static void summary(rep *r, int first_process)
             const tk_cfg_image *im = &p->images[i];
             IMAGE_STATS(i, &s);
             fprintf(f, "%" PRIu32 ",0x%" PRIx64 ",%" PRIu64 ",", im->id, im->load_addr, im->size);
-            csv_str(f, tk_cfg_file_name(r->cfg, im->file_name_id));
+            tk_put_csv_field(f, tk_cfg_file_name(r->cfg, im->file_name_id));
             fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s.blocks,
                     s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
         }
@@ -402,17 +377,17 @@ static int hot_blocks(rep *r, int *first_table)
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"symbol\": ",
                     k ? ", " : "", bl->id, p->images[bl->image].id, addr);
-            if (sym) json_str(f, sym); else fputs("null", f);
+            if (sym) tk_put_json_string(f, sym); else fputs("null", f);
             fprintf(f, ", \"offset\": %" PRIu64 ", \"file\": ", off);
-            if (file) json_str(f, file); else fputs("null", f);
+            if (file) tk_put_json_string(f, file); else fputs("null", f);
             fprintf(f, ", \"line\": %" PRIu32 ", \"count\": %" PRIu64 ", \"instrs\": %" PRIu32
                        ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
                     line, bl->count, bl->num_instrs, rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
         } else if (r->o->format == TK_DCFG_REPORT_CSV) {
             fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", bl->id, p->images[bl->image].id, addr);
-            csv_str(f, sym);
+            tk_put_csv_field(f, sym);
             fprintf(f, ",%" PRIu64 ",", off);
-            csv_str(f, file);
+            tk_put_csv_field(f, file);
             fprintf(f, ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu64 ",%s\n", line, bl->count, bl->num_instrs,
                     rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
         } else {
@@ -482,14 +457,14 @@ static int hot_routines(rep *r, int *first_table)
         uint64_t addr = tk_cfg_block_addr(p, e);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"routine\": %" PRIu32 ", \"name\": ", k ? ", " : "", e->id);
-            json_str(f, namebuf);
+            tk_put_json_string(f, namebuf);
             fprintf(f, ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"blocks\": %" PRIu32 ", \"loops\": %" PRIu32
                        ", \"calls\": %" PRIu64 ", \"static_instrs\": %" PRIu64 ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
                     p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics, rk[k].key,
                     pct(rk[k].key, total, pbuf, sizeof pbuf));
         } else if (r->o->format == TK_DCFG_REPORT_CSV) {
             fprintf(f, "%" PRIu32 ",", e->id);
-            csv_str(f, namebuf);
+            tk_put_csv_field(f, namebuf);
             fprintf(f, ",%" PRIu32 ",0x%" PRIx64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
                     p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics, rk[k].key,
                     pct(rk[k].key, total, pbuf, sizeof pbuf));
@@ -546,14 +521,14 @@ static int loops_table(rep *r, int *first_table)
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"file\": ",
                     k ? ", " : "", h->id, p->images[h->image].id, addr);
-            if (file) json_str(f, file); else fputs("null", f);
+            if (file) tk_put_json_string(f, file); else fputs("null", f);
             fprintf(f, ", \"line\": %" PRIu32 ", \"depth\": %" PRIu32 ", \"parent\": %" PRIu32 ", \"routine\": %" PRIu32
                        ", \"visits\": %" PRIu64 ", \"iterations\": %" PRIu64 ", \"static_instrs\": %" PRIu64
                        ", \"dynamic_instrs\": %" PRIu64 "}",
                     line, lo->depth, parent, routine, visits, iters, statics, dyn);
         } else if (r->o->format == TK_DCFG_REPORT_CSV) {
             fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", h->id, p->images[h->image].id, addr);
-            csv_str(f, file);
+            tk_put_csv_field(f, file);
             fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
                     line, lo->depth, parent, routine, visits, iters, statics, dyn);
         } else {
