@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
+
 #define STR_CHUNK (64 * 1024)
 
 typedef struct str_chunk {
@@ -39,32 +41,6 @@ struct tk_profile {
 
 /* ---- hashing ------------------------------------------------------------ */
 
-static uint64_t mix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ULL ^ len;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-        h ^= h >> 29;
-    }
-    uint64_t tail = 0;
-    memcpy(&tail, s + i, len - i);
-    h = (h ^ tail) * 0x100000001b3ULL;
-    return mix64(h);
-}
-
 static uint64_t hash_words(const void *key, size_t size)
 {
     const unsigned char *b = key;
@@ -75,7 +51,7 @@ static uint64_t hash_words(const void *key, size_t size)
         h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
         h ^= h >> 31;
     }
-    return mix64(h);
+    return tk_hash_u64(h);
 }
 
 static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
@@ -188,7 +164,7 @@ static int str_rehash(tk_profile *p, size_t slots)
 tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id)
 {
     if (len > UINT32_MAX) return TK_ERR_LIMIT;
-    uint64_t h = hash_bytes(s, len);
+    uint64_t h = tk_hash_bytes(s, len);
     if (p->str_slot_count) {
         size_t mask = p->str_slot_count - 1;
         for (size_t j = h & mask;; j = (j + 1) & mask) {
@@ -364,7 +340,7 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
 
 static uint64_t fn_hash(const tk_prof_function *f)
 {
-    return mix64(((uint64_t)f->object << 40) ^ ((uint64_t)f->file << 20) ^ f->name ^
+    return tk_hash_u64(((uint64_t)f->object << 40) ^ ((uint64_t)f->file << 20) ^ f->name ^
                  ((uint64_t)f->name << 44));
 }
 
