@@ -593,9 +593,9 @@ static uint64_t estimate_size(const sym_map *m) {
     for (size_t i = 0; i < m->n; i++) {
         const uint32_t *k = sm_key(m, i);
         bits += m->counts[i] * m->len[i];
-        text += 16 + digits(k[0]) + m->len[i];
+        text += 9 + digits(k[0]) + m->len[i];  /* the compact row layout of flush_process */
         for (unsigned j = 0; j < k[1]; j++)
-            text += 2 + digits(k[2 + j]);
+            text += 1 + digits(k[2 + j]);
     }
     return bits / 6 + text;
 }
@@ -1043,6 +1043,9 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
     sym_map *m = &p->syms;
     strbuf table = {0};
     tk_status st = TK_OK;
+    /* the rows without spaces (they are most of the table's size); what
+     * Intel's reader gets keeps the layout of Intel's writer */
+    int compact = !e->opt.compat_intel;
     /* transition table, sorted by (current edge, path) */
     size_t *ks = row_order(m);
     if (!ks)
@@ -1059,16 +1062,17 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
         for (unsigned b = 0; b < len; b++)
             code[b] = (char)('0' + ((m->code[s] >> (len - 1 - b)) & 1u));
         code[len] = 0;
-        if (sb_printf(&table, ",\n    [ %u, \"%s\", [ %u", key[0], code, key[2])) {
+        if (sb_printf(&table, compact ? ",\n[%u,\"%s\",[%u" : ",\n    [ %u, \"%s\", [ %u", key[0], code,
+                      key[2])) {
             st = nomem(err);
             goto done;
         }
         for (unsigned j = 1; j < key[1]; j++)
-            if (sb_printf(&table, ", %u", key[2 + j])) {
+            if (sb_printf(&table, compact ? ",%u" : ", %u", key[2 + j])) {
                 st = nomem(err);
                 goto done;
             }
-        if (sb_add(&table, " ] ]", 4)) {
+        if (compact ? sb_add(&table, "]]", 2) : sb_add(&table, " ] ]", 4)) {
             st = nomem(err);
             goto done;
         }
