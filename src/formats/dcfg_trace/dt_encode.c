@@ -412,14 +412,20 @@ static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err) {
     if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 1, sizeof *e->sseg))
         return nomem(err);
     e->sseg[e->nsseg] = e->nsample;
-    /* Thresholds grow with the sample: a row costs about 6 characters per
-     * edge in the table, so only sequences that recur often enough to pay
-     * for it become rows (tuned on bench/dcfg_trace.sh: 10 M and 100 M edges). */
-    dt_phrase_params prm = {4, 256, 32};
-    if (e->nsample / 32768 > prm.min_count)
-        prm.min_count = (unsigned)(e->nsample / 32768);
-    if (e->nsample / 65536 > prm.min_uses)
-        prm.min_uses = (unsigned)(e->nsample / 65536);
+    /* A row pays for its table text only when its path recurs often enough
+     * in the whole process, so the thresholds are counts in the whole input
+     * (expected_edges, else the sample is taken as all of it) scaled down to
+     * the sample: a pair becomes a token once it is expected about 1400 times,
+     * a (current edge, token) becomes a row once expected about 100 times
+     * (tuned on bench/dcfg_trace.sh at 10 M and 100 M edges). */
+    double share = 1.0;
+    if (e->opt.expected_edges > e->nsample)
+        share = (double)e->nsample / (double)e->opt.expected_edges;
+    dt_phrase_params prm = {4, 256, 16};
+    if (1400.0 * share > prm.min_count)
+        prm.min_count = (unsigned)(1400.0 * share);
+    if (100.0 * share > prm.min_uses)
+        prm.min_uses = (unsigned)(100.0 * share);
     if (dt_phrases_select(&P->ph, e->sample, e->sseg, e->nsseg, &prm))
         return nomem(err);
     tk_status st = TK_OK;
