@@ -212,9 +212,12 @@ typedef struct tk_dcfg_trace_encode_options {
      * PRECEDING_INSTR_COUNT); NULL writes 0 for both. */
     uint64_t (*source_instrs)(void *ctx, uint64_t pid, uint32_t edge);
     void *ctx;
+    uint64_t expected_edges; /* about how many edges the input holds (0 = unknown): multi-edge
+                                rows are chosen before the end of pass 1, and how often a path
+                                must recur to pay for its row depends on the total */
 } tk_dcfg_trace_encode_options;
 
-#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL}
+#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL, 0}
 
 /* Two passes over the same data. Pass 1: observe() every edge sequence
  * (per process and thread, in order; a thread may be given in several

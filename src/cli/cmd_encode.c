@@ -1,6 +1,7 @@
 /* tracekit encode: an edge list (the text of `decode --what edges`) to a DCFG-Trace. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "dcfg_trace_cli.h"
@@ -186,6 +187,11 @@ int cmd_encode(int argc, char **argv) {
     opt.compat_intel = compat != NULL;
     opt.chunk_instrs = ci;
     opt.chunk_edges = ce;
+    /* the encoder's size hint: a line "PID THREAD EDGE_ID" takes about 12 bytes
+     * (a compressed file is underestimated: rows are then chosen as for a smaller input) */
+    struct stat st_edges;
+    if (stat(a.pos[0], &st_edges) == 0 && st_edges.st_size > 0)
+        opt.expected_edges = (uint64_t)st_edges.st_size / 12;
     if ((rc = dtc_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
         goto done;
     encode_ctx ec = {cfg, NULL, 0};

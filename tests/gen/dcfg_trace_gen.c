@@ -503,6 +503,7 @@ int main(int argc, char **argv) {
         opt.chunk_instrs = chunk_instrs ? chunk_instrs : 1000000;
         opt.source_instrs = gen_instrs;
         opt.ctx = &p;
+        opt.expected_edges = per_thread * threads;
         struct { tk_dcfg_trace_encoder *enc; } c;
         tk_error err;
         tk_error_clear(&err);

@@ -205,6 +205,7 @@ typedef struct enc_process {
     int phrases;        /* multi-edge rows; start() keeps them when estimated smaller */
     int ph_ready;       /* the phrases are chosen (pass 1) */
     dt_phrases ph;
+    uint8_t *code_len;  /* pass 2: code length of the phrase ending at each trie node */
     /* recent one-edge transitions of the one-edge parse (direct-mapped):
      * (previous edge, edge) -> symbol + 1 */
     uint32_t single_prev[4096], single_edge[4096], single_sym[4096];
@@ -248,6 +249,12 @@ struct tk_dcfg_trace_encoder {
     uint64_t chunk_edges, chunk_instrs, preceding;
     uint32_t chunk_first, prev;
     int chunk_open;
+    size_t scan;                  /* pend index after the last edge counted in the chunk */
+    uint64_t span_edges;          /* edges counted in the chunk */
+    int full;                     /* the chunk ends at pend[scan - 1] */
+    /* pass 2 with phrases: the shortest-path parse */
+    uint32_t *sp_cost, *sp_from, *sp_sym;
+    size_t sp_cap, sp_cap_from, sp_cap_sym;
     int32_t *last_seen;           /* repeat finder: last position of each 3-char gram */
     /* chunk texts kept for the dictionary (offsets in rows where sequences start/end) */
     size_t *seq_spans;
@@ -280,6 +287,7 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
         sm_free(&e->procs[i].syms);
         sm_free(&e->procs[i].single);
         dt_phrases_free(&e->procs[i].ph);
+        tk_free(e->procs[i].code_len);
     }
     tk_free(e->pend);
     tk_free(e->sample);
@@ -290,6 +298,9 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
     tk_free(e->chunk_text.p);
     tk_free(e->last_seen);
     tk_free(e->seq_spans);
+    tk_free(e->sp_cost);
+    tk_free(e->sp_from);
+    tk_free(e->sp_sym);
     tk_free(e);
 }
 
@@ -412,14 +423,20 @@ static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err) {
     if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 1, sizeof *e->sseg))
         return nomem(err);
     e->sseg[e->nsseg] = e->nsample;
-    /* Thresholds grow with the sample: a row costs about 6 characters per
-     * edge in the table, so only sequences that recur often enough to pay
-     * for it become rows (tuned on bench/dcfg_trace.sh: 10 M and 100 M edges). */
-    dt_phrase_params prm = {4, 256, 32};
-    if (e->nsample / 32768 > prm.min_count)
-        prm.min_count = (unsigned)(e->nsample / 32768);
-    if (e->nsample / 65536 > prm.min_uses)
-        prm.min_uses = (unsigned)(e->nsample / 65536);
+    /* A row pays for its table text only when its path recurs often enough
+     * in the whole process, so the thresholds are counts in the whole input
+     * (expected_edges, else the sample is taken as all of it) scaled down to
+     * the sample: a pair becomes a token once it is expected about 1400 times,
+     * a (current edge, token) becomes a row once expected about 100 times
+     * (tuned on bench/dcfg_trace.sh at 10 M and 100 M edges). */
+    double share = 1.0;
+    if (e->opt.expected_edges > e->nsample)
+        share = (double)e->nsample / (double)e->opt.expected_edges;
+    dt_phrase_params prm = {4, 256, 16};
+    if (1400.0 * share > prm.min_count)
+        prm.min_count = (unsigned)(1400.0 * share);
+    if (100.0 * share > prm.min_uses)
+        prm.min_uses = (unsigned)(100.0 * share);
     if (dt_phrases_select(&P->ph, e->sample, e->sseg, e->nsseg, &prm))
         return nomem(err);
     tk_status st = TK_OK;
@@ -593,9 +610,9 @@ static uint64_t estimate_size(const sym_map *m) {
     for (size_t i = 0; i < m->n; i++) {
         const uint32_t *k = sm_key(m, i);
         bits += m->counts[i] * m->len[i];
-        text += 16 + digits(k[0]) + m->len[i];
+        text += 9 + digits(k[0]) + m->len[i];  /* the compact row layout of flush_process */
         for (unsigned j = 0; j < k[1]; j++)
-            text += 2 + digits(k[2 + j]);
+            text += 1 + digits(k[2 + j]);
     }
     return bits / 6 + text;
 }
@@ -713,6 +730,12 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
             } else {
                 sm_free(&P->single);
                 memset(&P->single, 0, sizeof P->single);
+                if (dt_phrases_automaton(&P->ph) ||
+                    !(P->code_len = tk_calloc(P->ph.n ? P->ph.n : 1, sizeof *P->code_len)))
+                    return nomem(err);
+                for (size_t k = 0; k < P->ph.n; k++)
+                    if (P->ph.nodes[k].sym != DT_PHRASE_NONE)
+                        P->code_len[k] = P->syms.len[P->ph.nodes[k].sym];
             }
         }
     }
@@ -1043,6 +1066,9 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
     sym_map *m = &p->syms;
     strbuf table = {0};
     tk_status st = TK_OK;
+    /* the rows without spaces (they are most of the table's size); what
+     * Intel's reader gets keeps the layout of Intel's writer */
+    int compact = !e->opt.compat_intel;
     /* transition table, sorted by (current edge, path) */
     size_t *ks = row_order(m);
     if (!ks)
@@ -1059,16 +1085,17 @@ static tk_status flush_process(tk_dcfg_trace_encoder *e, tk_error *err) {
         for (unsigned b = 0; b < len; b++)
             code[b] = (char)('0' + ((m->code[s] >> (len - 1 - b)) & 1u));
         code[len] = 0;
-        if (sb_printf(&table, ",\n    [ %u, \"%s\", [ %u", key[0], code, key[2])) {
+        if (sb_printf(&table, compact ? ",\n[%u,\"%s\",[%u" : ",\n    [ %u, \"%s\", [ %u", key[0], code,
+                      key[2])) {
             st = nomem(err);
             goto done;
         }
         for (unsigned j = 1; j < key[1]; j++)
-            if (sb_printf(&table, ", %u", key[2 + j])) {
+            if (sb_printf(&table, compact ? ",%u" : ", %u", key[2 + j])) {
                 st = nomem(err);
                 goto done;
             }
-        if (sb_add(&table, " ] ]", 4)) {
+        if (compact ? sb_add(&table, "]]", 2) : sb_add(&table, " ] ]", 4)) {
             st = nomem(err);
             goto done;
         }
@@ -1141,18 +1168,95 @@ static inline tk_status put_bits(tk_dcfg_trace_encoder *e, uint32_t code, unsign
     return TK_OK;
 }
 
-/* The parse shared by both passes: a chunk starts with its FIRST_EDGE_ID,
- * then each transition takes the next edge, or with phrases the longest
- * phrase from the current edge that the next edges start with (greedy,
- * looking at most max_depth edges ahead, so the parse does not depend on how
- * the edges are handed in); a chunk closes after the transition that brings it to
- * chunk_instrs instructions or chunk_edges EDGE_COUNT. Pass 1 counts the
- * symbols, pass 2 writes their codes. final: the thread has no more edges. */
-static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
+static tk_status put_code(tk_dcfg_trace_encoder *e, const sym_map *m, size_t sidx, tk_error *err) {
+    /* code lengths <= 32; keep acc below 64 bits */
+    unsigned len = m->len[sidx];
+    tk_status st;
+    if (len > 26) {
+        if ((st = put_bits(e, m->code[sidx] >> 16, len - 16, err)) != TK_OK)
+            return st;
+        return put_bits(e, m->code[sidx] & 0xffffu, 16, err);
+    }
+    return put_bits(e, m->code[sidx], len, err);
+}
+
+/* Count the chunk's edges from pend[e->scan] on until it is full. */
+static void scan_chunk(tk_dcfg_trace_encoder *e, uint64_t pid) {
     const tk_dcfg_trace_encode_options *o = &e->opt;
+    while (!e->full && e->scan < e->npend) {
+        if (o->source_instrs)
+            e->chunk_instrs += o->source_instrs(o->ctx, pid, e->pend[e->scan]);
+        e->span_edges++;
+        e->scan++;
+        e->full = (o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
+                  (o->chunk_edges && e->span_edges >= o->chunk_edges) ||
+                  e->span_edges > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN;
+    }
+}
+
+/* Pass 2 with phrases: the transitions from pend[i] to the chunk's last
+ * edge pend[t - 1] that take the fewest bits (shortest path over the
+ * phrases of known symbols; pass 1's greedy parse of the chunk is one such
+ * path). A chunk holds at most TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1 edges. */
+#define SP_UNREACHED (UINT32_MAX / 2)  /* cost of an edge no path reaches (sums stay above it) */
+
+static tk_status shortest_path(tk_dcfg_trace_encoder *e, enc_process *P, size_t i, size_t t,
+                               tk_error *err) {
+    sym_map *m = &P->syms;
+    size_t w = t - i;
+    if (grow((void **)&e->sp_cost, &e->sp_cap, w + 1, sizeof *e->sp_cost) ||
+        grow((void **)&e->sp_from, &e->sp_cap_from, w + 1, sizeof *e->sp_from) ||
+        grow((void **)&e->sp_sym, &e->sp_cap_sym, w + 1, sizeof *e->sp_sym))
+        return nomem(err);
+    dt_phrases *ph = &P->ph;
+    uint32_t *cost = e->sp_cost;
+    cost[0] = 0;
+    /* every phrase ending at edge r comes from the automaton, fed from the current edge on */
+    uint32_t s = dt_phrases_step(ph, DT_PHRASE_NONE, e->prev);
+    for (size_t r = 1; r <= w; r++) {
+        s = dt_phrases_step(ph, s, e->pend[i + r - 1]);
+        uint32_t best = SP_UNREACHED;
+        for (uint32_t o = s == DT_PHRASE_NONE ? s : ph->out[s]; o != DT_PHRASE_NONE; o = ph->next_out[o]) {
+            size_t q = r - ph->depth[o];
+            uint32_t c = cost[q] + P->code_len[o];
+            if (c < best) {
+                best = c;
+                e->sp_from[r] = (uint32_t)q;
+                e->sp_sym[r] = o;
+            }
+        }
+        cost[r] = best;
+    }
+    if (cost[w] >= SP_UNREACHED)
+        return tk_error_set(err, TK_ERR_ARG, "encode(): the edges differ from pass 1");
+    /* the path backwards into sp_cost (no longer needed), then forwards */
+    size_t n = 0;
+    for (size_t q = w; q > 0; q = e->sp_from[q])
+        cost[n++] = (uint32_t)q;
+    tk_status st;
+    while (n-- > 0) {
+        if ((st = put_code(e, m, ph->nodes[e->sp_sym[cost[n]]].sym, err)) != TK_OK)
+            return st;
+        e->chunk_edges++;
+    }
+    e->prev = e->pend[t - 1];
+    return TK_OK;
+}
+
+/* The parse shared by both passes: a chunk starts with its FIRST_EDGE_ID
+ * and ends with the edge that brings it to chunk_instrs instructions or
+ * chunk_edges edges (so where chunks end does not depend on the parse);
+ * each transition takes the next edge, or with phrases the longest phrase
+ * from the current edge that the next edges start with, within the chunk
+ * (greedy, looking at most max_depth edges ahead, so the parse does not
+ * depend on how the edges are handed in). Pass 1 counts the symbols; pass 2
+ * writes their codes, with phrases along the path of fewest bits through
+ * the whole chunk (shortest_path). final: the thread has no more edges. */
+static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
     enc_process *P = &e->procs[e->pass ? e->cur_proc : e->nprocs - 1];
     sym_map *m = &P->syms;
     uint64_t pid = P->pid;
+    size_t ahead = P->phrases ? P->ph.max_depth : 1;
     size_t i = 0;
     tk_status st = TK_OK;
     while (i < e->npend) {
@@ -1161,76 +1265,70 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
             e->chunk_open = 1;
             e->chunk_first = f;
             e->chunk_edges = 1;
-            e->chunk_instrs = o->source_instrs ? o->source_instrs(o->ctx, pid, f) : 0;
+            e->chunk_instrs = 0;
+            e->span_edges = 0;
+            e->full = 0;
+            e->scan = i - 1;
             e->prev = f;
             e->acc = 0;
             e->nacc = 0;
-        } else {
-            size_t avail = e->npend - i;
+        }
+        scan_chunk(e, pid);
+        size_t end = e->full ? e->scan : e->npend;  /* the chunk's edges available */
+        if (i < end && e->pass == 1 && P->phrases) {
+            /* the whole chunk at once */
+            if (!e->full && !final)
+                break;
+            if ((st = shortest_path(e, P, i, end, err)) != TK_OK)
+                return st;
+            i = end;
+        } else if (i < end) {
+            if (end - i < ahead && !e->full && !final)
+                break;
             const uint32_t *path = e->pend + i;
             unsigned k = 1;
             size_t sidx = SIZE_MAX;
             if (P->phrases) {
-                if (avail < P->ph.max_depth && !final)
-                    break;
-                uint32_t node = dt_phrases_match(&P->ph, e->prev, path, avail, e->pass == 0, &k);
-                if (node != DT_PHRASE_NONE) {
-                    uint32_t *slot = &P->ph.nodes[node].sym;
-                    if (*slot == DT_PHRASE_NONE && e->pass == 0) {
-                        if (sm_append(m, e->prev, path, k, &sidx) || sidx >= DT_PHRASE_NONE)
-                            return nomem(err);
-                        *slot = (uint32_t)sidx;
-                    }
-                    if (*slot != DT_PHRASE_NONE)
-                        sidx = *slot;
-                } else if (e->pass == 0) {
+                /* pass 1 */
+                uint32_t node = dt_phrases_match(&P->ph, e->prev, path, end - i, 1, &k);
+                if (node == DT_PHRASE_NONE)
                     return nomem(err);
+                uint32_t *slot = &P->ph.nodes[node].sym;
+                if (*slot == DT_PHRASE_NONE) {
+                    if (sm_append(m, e->prev, path, k, &sidx) || sidx >= DT_PHRASE_NONE)
+                        return nomem(err);
+                    *slot = (uint32_t)sidx;
                 }
-                if (e->pass == 0)
-                    m->counts[sidx]++;
+                m->counts[*slot]++;
             } else if (e->pass == 0) {
                 if (sm_add(m, e->prev, path, 1, NULL))
                     return nomem(err);
             } else {
-                sidx = sm_find(m, e->prev, path, 1);
-            }
-            if (e->pass == 1) {
-                if (sidx == SIZE_MAX)
+                if ((sidx = sm_find(m, e->prev, path, 1)) == SIZE_MAX)
                     return tk_error_set(err, TK_ERR_ARG,
                                         "encode(): edge %u after edge %u was not seen in pass 1",
                                         path[0], e->prev);
-                /* code lengths <= 32; keep acc below 64 bits */
-                unsigned len = m->len[sidx];
-                if (len > 26) {
-                    if ((st = put_bits(e, m->code[sidx] >> 16, len - 16, err)) != TK_OK ||
-                        (st = put_bits(e, m->code[sidx] & 0xffffu, 16, err)) != TK_OK)
-                        return st;
-                } else if ((st = put_bits(e, m->code[sidx], len, err)) != TK_OK) {
+                if ((st = put_code(e, m, sidx, err)) != TK_OK)
                     return st;
-                }
             }
-            if (o->source_instrs)
-                for (unsigned j = 0; j < k; j++)
-                    e->chunk_instrs += o->source_instrs(o->ctx, pid, path[j]);
             e->chunk_edges++;
             e->prev = path[k - 1];
             i += k;
         }
-        /* a chunk never holds more transitions than a reader accepts in a row
-         * without bits (a periodic trace may code as a cycle of "" codes) */
-        if ((o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
-            (o->chunk_edges && e->chunk_edges >= o->chunk_edges) ||
-            e->chunk_edges > TK_DCFG_TRACE_MAX_ZERO_BIT_RUN) {
+        if (e->full && i == e->scan) {
             if (e->pass == 0)
                 e->chunk_open = 0;
             else if ((st = close_chunk(e, err)) != TK_OK)
                 return st;
+        } else if (i == e->npend) {
+            break;
         }
     }
     if (i > 0) {
         if (e->npend > i)
             memmove(e->pend, e->pend + i, (e->npend - i) * sizeof *e->pend);
         e->npend -= i;
+        e->scan -= i;
     }
     return TK_OK;
 }

@@ -104,8 +104,64 @@ uint32_t dt_phrases_match(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t 
     return c;
 }
 
+int dt_phrases_automaton(dt_phrases *ph) {
+    size_t n = ph->n;
+    uint32_t *queue = tk_malloc((n ? n : 1) * sizeof *queue);
+    ph->fail = tk_malloc((n ? n : 1) * sizeof *ph->fail);
+    ph->out = tk_malloc((n ? n : 1) * sizeof *ph->out);
+    ph->depth = tk_calloc(n ? n : 1, sizeof *ph->depth);
+    ph->next_out = tk_malloc((n ? n : 1) * sizeof *ph->next_out);
+    if (!queue || !ph->fail || !ph->out || !ph->depth || !ph->next_out) {
+        tk_free(queue);
+        return -1;
+    }
+    /* roots are the nodes no node has as a child (depth marks children here) */
+    for (size_t u = 0; u < n; u++)
+        for (uint32_t c = ph->nodes[u].child; c != DT_PHRASE_NONE; c = ph->nodes[c].sib)
+            ph->depth[c] = 1;
+    size_t head = 0, tail = 0;
+    for (size_t u = 0; u < n; u++)
+        if (!ph->depth[u]) {
+            ph->fail[u] = DT_PHRASE_NONE;
+            ph->out[u] = DT_PHRASE_NONE;
+            ph->next_out[u] = DT_PHRASE_NONE;
+            queue[tail++] = (uint32_t)u;
+        }
+    /* breadth first: a node's failure link is shallower than the node */
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (uint32_t c = ph->nodes[u].child; c != DT_PHRASE_NONE; c = ph->nodes[c].sib) {
+            uint32_t f = dt_phrases_step(ph, ph->fail[u], ph->nodes[c].edge);
+            ph->fail[c] = f;
+            ph->depth[c] = ph->depth[u] + 1;
+            if (ph->nodes[c].end && ph->nodes[c].sym != DT_PHRASE_NONE)
+                ph->out[c] = c;
+            else
+                ph->out[c] = f == DT_PHRASE_NONE ? DT_PHRASE_NONE : ph->out[f];
+            ph->next_out[c] = f == DT_PHRASE_NONE ? DT_PHRASE_NONE : ph->out[f];
+            queue[tail++] = c;
+        }
+    }
+    tk_free(queue);
+    return 0;
+}
+
+uint32_t dt_phrases_step(dt_phrases *ph, uint32_t s, uint32_t x) {
+    while (s != DT_PHRASE_NONE) {
+        uint32_t c = find_child(ph, s, x);
+        if (c != DT_PHRASE_NONE)
+            return c;
+        s = ph->fail[s];
+    }
+    return root_of(ph, x, 0);
+}
+
 void dt_phrases_free(dt_phrases *ph) {
     tk_free(ph->nodes);
+    tk_free(ph->fail);
+    tk_free(ph->out);
+    tk_free(ph->depth);
+    tk_free(ph->next_out);
     tk_hmap_free(&ph->roots);
     memset(ph, 0, sizeof *ph);
 }
@@ -304,9 +360,9 @@ int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, 
                 t.flag[pairs.keys[k] >> 32] |= TF_LEFT;
                 t.flag[(uint32_t)pairs.keys[k]] |= TF_RIGHT;
             }
-        /* the pairs within a factor 2 of the most frequent (closer to Re-Pair's
-         * one pair per round is smaller still but needs many more rounds) */
-        uint64_t thr = maxc / 2 > prm->min_count ? maxc / 2 : prm->min_count;
+        /* the pairs within 80 % of the most frequent (closer to Re-Pair's one
+         * pair per round than a factor 2: fewer, more useful phrases) */
+        uint64_t thr = maxc - maxc / 5 > prm->min_count ? maxc - maxc / 5 : prm->min_count;
         size_t w = 0, created = 0;
         for (size_t s = 0; s < nseg; s++) {
             size_t i = bound[s], end = bound[s + 1];
