@@ -287,7 +287,8 @@ tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *er
 {
     tk_callstacks_init(&l->stacks, NULL, on_close, l);
     tk_status st = tk_callstacks_run_with(&l->stacks, src, on_close, l,
-                                          TK_FEED_NO_PATHS | TK_FEED_NO_OPEN, err);
+                                          TK_FEED_NO_PATHS | TK_FEED_NO_OPEN | TK_FEED_NO_SELF,
+                                          err);
     if (st == TK_OK && l->failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording call durations");
     return st;

@@ -701,6 +701,28 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
     }
 }
 
+int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, int32_t *pid)
+{
+    if (!r->in_buffer || r->header.type != TK_XRAY_FDR || r->header.big_endian ||
+        r->end - r->pos < XRAY_FUNCTION_RECORD_SIZE)
+        return 0;
+    uint32_t w = xray_u32(r->data + r->pos, 0);
+    if (!((0x15u >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit)
+        return 0;
+    pc->p = r->data + r->pos;
+    pc->end = pc->p + (r->end - r->pos) / XRAY_FUNCTION_RECORD_SIZE * XRAY_FUNCTION_RECORD_SIZE;
+    pc->time = r->base_tsc;
+    *tid = r->tid;
+    *pid = r->pid;
+    return 1;
+}
+
+void tk_xray_packed_taken(tk_xray_reader *r, const tk_packed_calls *pc)
+{
+    r->pos = (uint64_t)(pc->p - r->data);
+    r->base_tsc = pc->time;
+}
+
 /* Append a function record to a run (EnterArgs becomes an enter; the caller adds arguments). */
 static inline void calls_add(tk_xray_calls *c, unsigned kind, uint32_t id, uint64_t tsc,
                              uint32_t *top)
