@@ -145,13 +145,36 @@ tk_callstacks_close_top_with(tk_stack_thread *t, uint64_t end, tk_close_how how,
         t->open_at_end++;
 }
 
-/* A thread's stack in locals while a batch is fed; t->depth is stored before every call out of
- * the loop. */
+/* A thread's stack in locals while a batch is fed, as pointers into its frames. t->depth is
+ * stored before the calls out of the loop that use it (the close callbacks of the loops' common
+ * cases get the depth as their argument only). */
 typedef struct tk_stack_locals {
     tk_frame *frames;
-    uint32_t depth, cap, max_depth;
+    tk_frame *top;     /* one past the innermost frame */
+    tk_frame *limit;   /* frames + cap */
+    tk_frame *deepest; /* frames + max_depth */
     uint64_t enters;
 } tk_stack_locals;
+
+static inline __attribute__((always_inline)) void tk_stack_locals_load(tk_stack_locals *s,
+                                                                      const tk_stack_thread *t)
+{
+    s->frames = s->top = s->limit = s->deepest = t->frames;
+    if (t->frames) { /* none before the first push */
+        s->top += t->depth;
+        s->limit += t->cap;
+        s->deepest += t->max_depth;
+    }
+}
+
+static inline __attribute__((always_inline)) void tk_stack_locals_store(const tk_stack_locals *s,
+                                                                       tk_stack_thread *t)
+{
+    if (s->frames) {
+        t->depth = (uint32_t)(s->top - s->frames);
+        t->max_depth = (uint32_t)(s->deepest - s->frames);
+    }
+}
 
 /* An enter of func at time in the batch loops. ev holds the batch's thread, for the calls out
  * of the loop. */
@@ -159,15 +182,13 @@ static inline __attribute__((always_inline)) tk_status
 tk_callstacks_enter_with(tk_callstacks *cs, tk_stack_thread *t, tk_stack_locals *s, tk_event *ev,
                          uint64_t func, uint64_t time, unsigned promises, tk_error *err)
 {
-    tk_frame *frames = s->frames;
-    uint32_t depth = s->depth;
     s->enters++;
     const int inline_push = (promises & TK_FEED_NO_OPEN) || !cs->on_open;
     const int paths = !(promises & TK_FEED_NO_PATHS) && cs->paths;
-    if (depth < s->cap && inline_push) { /* the common case */
+    if (s->top < s->limit && inline_push) { /* the common case */
         uint32_t path = TK_PATH_ROOT;
         if (paths) {
-            uint32_t parent = depth ? frames[depth - 1].path : t->root_path;
+            uint32_t parent = s->top > s->frames ? s->top[-1].path : t->root_path;
             uint64_t key = (uint64_t)parent << 32 | func;
             uint32_t slot = tk_path_memo_slot(key);
             if (func <= UINT32_MAX >> 1 && cs->memo_key[slot] == key) {
@@ -178,25 +199,20 @@ tk_callstacks_enter_with(tk_callstacks *cs, tk_stack_thread *t, tk_stack_locals 
                     return st;
             }
         }
-        tk_frame *f = &frames[depth++];
+        tk_frame *f = s->top++;
         f->func = func;
         f->start = time;
         f->child = 0;
         f->path = path;
-        s->depth = depth;
-        s->max_depth = depth > s->max_depth ? depth : s->max_depth;
+        s->deepest = s->top > s->deepest ? s->top : s->deepest;
         return TK_OK;
     }
     ev->kind = TK_EVENT_ENTER;
     ev->func = func;
     ev->time = time;
-    t->depth = depth;
-    t->max_depth = s->max_depth;
+    tk_stack_locals_store(s, t);
     tk_status st = tk_callstacks_push(cs, t, ev, err);
-    s->frames = t->frames;
-    s->depth = t->depth;
-    s->cap = t->cap;
-    s->max_depth = t->max_depth;
+    tk_stack_locals_load(s, t);
     return st;
 }
 
@@ -204,7 +220,7 @@ tk_callstacks_enter_with(tk_callstacks *cs, tk_stack_thread *t, tk_stack_locals 
 static inline __attribute__((always_inline)) int
 tk_callstacks_exit_matches(const tk_stack_locals *s, uint64_t func)
 {
-    return s->depth > 0 && s->frames[s->depth - 1].func == func;
+    return s->top > s->frames && s->top[-1].func == func;
 }
 
 /* An exit of func at time in the batch loops. */
@@ -212,10 +228,8 @@ static inline __attribute__((always_inline)) void
 tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, uint64_t time,
                         tk_frame_closed_fn on_close, void *ctx, unsigned promises)
 {
-    tk_frame *frames = s->frames;
-    uint32_t depth = s->depth;
     if (tk_callstacks_exit_matches(s, func)) { /* the common case */
-        tk_frame *f = &frames[depth - 1];
+        tk_frame *f = s->top - 1;
         uint64_t duration = 0;
         if (time >= f->start)
             duration = time - f->start;
@@ -224,27 +238,27 @@ tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, u
         uint64_t self = 0;
         if (!(promises & TK_FEED_NO_SELF))
             self = duration > f->child ? duration - f->child : 0;
-        t->depth = depth;
         if (on_close)
-            on_close(ctx, t, f, depth, time, duration, self, TK_CLOSE_MATCHED);
-        depth--;
-        if (depth > 0 && !(promises & TK_FEED_NO_SELF))
-            frames[depth - 1].child += duration;
-        s->depth = depth;
+            on_close(ctx, t, f, (uint32_t)(s->top - s->frames), time, duration, self,
+                     TK_CLOSE_MATCHED);
+        s->top = f;
+        if (f > s->frames && !(promises & TK_FEED_NO_SELF))
+            f[-1].child += duration;
         return;
     }
-    uint32_t k = depth;
-    while (k > 0 && frames[k - 1].func != func)
+    tk_frame *k = s->top;
+    while (k > s->frames && k[-1].func != func)
         k--;
-    if (k == 0) {
+    if (k == s->frames) {
         t->unmatched_exits++;
         return;
     }
-    t->depth = depth;
-    while (t->depth > k)
+    uint32_t keep = (uint32_t)(k - s->frames); /* the matching frame's depth */
+    tk_stack_locals_store(s, t);
+    while (t->depth > keep)
         tk_callstacks_close_top_with(t, time, TK_CLOSE_UNWOUND, on_close, ctx);
     tk_callstacks_close_top_with(t, time, TK_CLOSE_MATCHED, on_close, ctx);
-    s->depth = t->depth;
+    s->top = s->frames + t->depth;
 }
 
 /* The thread of a batch (created on its first call at first_time) and its stack in locals. */
@@ -259,10 +273,7 @@ tk_callstacks_batch_thread(tk_callstacks *cs, const tk_event_batch *b, uint64_t 
     ev->time = first_time;
     tk_stack_thread *t = tk_callstacks_thread(cs, ev);
     if (t) {
-        s->frames = t->frames;
-        s->depth = t->depth;
-        s->cap = t->cap;
-        s->max_depth = t->max_depth;
+        tk_stack_locals_load(s, t);
         s->enters = 0;
     }
     return t;
@@ -272,8 +283,7 @@ tk_callstacks_batch_thread(tk_callstacks *cs, const tk_event_batch *b, uint64_t 
 static inline __attribute__((always_inline)) void
 tk_callstacks_batch_done(tk_stack_thread *t, const tk_stack_locals *s, size_t n, uint64_t last)
 {
-    t->depth = s->depth;
-    t->max_depth = s->max_depth;
+    tk_stack_locals_store(s, t);
     t->enters += s->enters;
     t->exits += n - s->enters; /* a batch holds calls only */
     t->events += n;
