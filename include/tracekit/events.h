@@ -51,12 +51,16 @@ typedef struct tk_event {
 #define TK_BATCH_PACKED 2u
 
 /* Packed calls: 8-byte records, each a 32-bit little-endian word func << 4 | kind << 1 (kind
- * 0 enter, 1 exit, 2 tail exit; bit 0 clear) and a 32-bit little-endian time delta from the
- * previous call (the first from time). This is the function record of little-endian XRay FDR
+ * 0 enter, 1 exit, 2 tail exit, 3 enter with arguments; bit 0 clear) and a 32-bit little-endian
+ * time delta from the previous call (the first from time). An enter with arguments is followed
+ * by its argument records, 16 bytes each, starting with byte TK_PACKED_ARG_BYTE, which the
+ * consumer skips. These are the function and call-argument records of little-endian XRay FDR
  * traces. The consumer takes records from p on, advancing p and time past each one, and
  * stops at end or before the first record that is not such a call or whose function id is
  * outside 1..id_limit (an exit that closes a call the consumer has open may have any id: its
  * enter came from the source); the source continues from p. */
+#define TK_PACKED_ARG_BYTE 0x0d
+
 typedef struct tk_packed_calls {
     const uint8_t *p, *end; /* end - p is a multiple of 8 */
     uint64_t time;

@@ -351,6 +351,7 @@ tk_callstacks_feed_packed_with(tk_callstacks *cs, const tk_event_batch *b,
     if (!t)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
     const uint32_t id_limit = pc->id_limit;
+    size_t arg_bytes = 0;
     tk_status st = TK_OK;
     for (; p != end; p += 8) {
         uint64_t x = tk_packed_load(p);
@@ -367,12 +368,20 @@ tk_callstacks_feed_packed_with(tk_callstacks *cs, const tk_event_batch *b,
             if (!tk_callstacks_exit_matches(&s, func) && func - 1u >= id_limit)
                 break;
             tk_callstacks_exit_with(t, &s, func, at, on_close, ctx, promises);
+        } else if (low == 6) { /* an enter with arguments, then the argument records */
+            if (func - 1u >= id_limit)
+                break;
+            st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
+            if (st != TK_OK)
+                break;
+            for (; end - p >= 24 && p[8] == TK_PACKED_ARG_BYTE; p += 16)
+                arg_bytes += 16;
         } else {
             break;
         }
         time = at;
     }
-    size_t n = (size_t)(p - pc->p) / 8;
+    size_t n = ((size_t)(p - pc->p) - arg_bytes) / 8; /* calls taken */
     if (n)
         tk_callstacks_batch_done(t, &s, n, time > t->last_time ? time : t->last_time);
     pc->p = p;

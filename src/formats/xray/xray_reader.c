@@ -772,13 +772,17 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
     }
 }
 
+_Static_assert(TK_PACKED_ARG_BYTE == XRAY_META_BYTE(XRAY_META_CALL_ARG),
+               "packed calls skip XRay CallArgument records");
+
 int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, int32_t *pid)
 {
     if (!r->in_buffer || r->header.type != TK_XRAY_FDR || r->header.big_endian ||
         r->end - r->pos < XRAY_FUNCTION_RECORD_SIZE)
         return 0;
     uint32_t w = xray_u32(view_at(r, r->pos), 0);
-    if (!((0x15u >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit)
+    /* low 4 bits 0, 2, 4 or 6: an enter, exit, tail exit or enter with arguments */
+    if (!((0x55u >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit)
         return 0;
     pc->p = view_at(r, r->pos);
     pc->end = pc->p + (r->end - r->pos) / XRAY_FUNCTION_RECORD_SIZE * XRAY_FUNCTION_RECORD_SIZE;
