@@ -46,6 +46,26 @@ typedef struct tk_event {
  * its enters and the custom/typed events of the thread that happen between its calls. */
 #define TK_BATCH_EXTRAS 1u
 #define TK_BATCH_MAX_ARGS 6
+/* With TK_BATCH_PACKED (and without TK_BATCH_EXTRAS) a batch may instead hold packed calls:
+ * records that the consumer decodes itself, straight from the source's memory. */
+#define TK_BATCH_PACKED 2u
+
+/* Packed calls: 8-byte records, each a 32-bit little-endian word func << 4 | kind << 1 (kind
+ * 0 enter, 1 exit, 2 tail exit, 3 enter with arguments; bit 0 clear) and a 32-bit little-endian
+ * time delta from the previous call (the first from time). An enter with arguments is followed
+ * by its argument records, 16 bytes each, starting with byte TK_PACKED_ARG_BYTE, which the
+ * consumer skips. These are the function and call-argument records of little-endian XRay FDR
+ * traces. The consumer takes records from p on, advancing p and time past each one, and
+ * stops at end or before the first record that is not such a call or whose function id is
+ * outside 1..id_limit (an exit that closes a call the consumer has open may have any id: its
+ * enter came from the source); the source continues from p. */
+#define TK_PACKED_ARG_BYTE 0x0d
+
+typedef struct tk_packed_calls {
+    const uint8_t *p, *end; /* end - p is a multiple of 8 */
+    uint64_t time;
+    uint32_t id_limit;
+} tk_packed_calls;
 
 typedef struct tk_event_batch {
     uint32_t thread;
@@ -62,6 +82,8 @@ typedef struct tk_event_batch {
     size_t nextra;               /* custom/typed events */
     const uint32_t *extra_at;    /* event i happens before call extra_at[i] (n: after the last) */
     const tk_event *extra;
+    /* TK_BATCH_PACKED only (else NULL): the calls are here instead (n is 0, no extras) */
+    tk_packed_calls *packed;
 } tk_event_batch;
 
 /* A pull source of events. next returns TK_OK, TK_END or an error. name returns the display
@@ -74,8 +96,8 @@ typedef struct tk_event_source {
     const char *time_unit;   /* "ticks", "ns", "instructions" */
     uint64_t start_time;     /* a lower bound of the stream's times (0 when unknown); viewers
                                 show times relative to it */
-    /* Optional fast path: the next batch (TK_OK with n >= 1 or nextra >= 1, TK_END, or an
-     * error). Without TK_BATCH_EXTRAS in flags, custom/typed events and arguments are skipped. A
+    /* Optional fast path: the next batch (TK_OK with n >= 1, nextra >= 1 or packed calls whose
+     * first record the consumer takes, TK_END, or an error). Without TK_BATCH_EXTRAS in flags, custom/typed events and arguments are skipped. A
      * consumer uses either next or next_batch on a source, never both. NULL when the source has
      * no batches. */
     tk_status (*next_batch)(void *ctx, tk_event_batch *batch, unsigned flags, tk_error *err);

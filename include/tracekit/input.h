@@ -60,6 +60,13 @@ tk_compression tk_input_compression(const tk_input *in);
 int64_t tk_input_raw_size(const tk_input *in);
 /* True when the content is served from one memory block (mmap or memory input, not compressed). */
 int tk_input_is_mapped(const tk_input *in);
+/* True when the content is a mapped regular file, uncompressed: tk_input_pread works. */
+int tk_input_is_file(const tk_input *in);
+/* Read content [offset, offset + len) of such a file into dst with pread, without touching the
+ * map: a one-pass reader that copies each region it visits into a buffer of its own (small
+ * enough to stay in the CPU cache) saves the page faults and the memory stalls of walking a
+ * large map page by page. Errors: TK_ERR_IO (also when the file ends before offset + len). */
+tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len, tk_error *err);
 
 /* Look at up to `want` bytes of content from the current position without
  * consuming them. *len < want only at end of input. Borrowed until the next call. */

@@ -33,6 +33,12 @@ typedef struct direct_table {
     uint32_t cap;
 } direct_table;
 
+/* Each function's histogram by id (NULL: none yet): a duration is counted from the id alone. */
+typedef struct hist_table {
+    uint64_t **of;
+    uint32_t cap;
+} hist_table;
+
 struct tk_latency {
     int per_thread;
     direct_table *direct; /* one per thread (per-thread mode) or one */
@@ -42,8 +48,9 @@ struct tk_latency {
     series *series;
     size_t nseries, capseries;
     int failed;    /* out of memory inside a callback */
-    uint64_t **hist_of; /* aggregate mode: each function's histogram, by id (NULL: none yet) */
-    uint32_t hist_cap;
+    hist_table total;   /* aggregate mode */
+    hist_table *hists;  /* per-thread mode: by thread slot */
+    uint32_t nhists;
     tk_latency_row *rows;
     size_t nrows;
 };
@@ -67,7 +74,10 @@ void tk_latency_free(tk_latency *l)
         tk_free(l->series[i].large);
     }
     tk_free(l->series);
-    tk_free(l->hist_of);
+    tk_free(l->total.of);
+    for (uint32_t i = 0; i < l->nhists; i++)
+        tk_free(l->hists[i].of);
+    tk_free(l->hists);
     for (uint32_t i = 0; i < l->ndirect; i++)
         tk_free(l->direct[i].idx);
     tk_free(l->direct);
@@ -232,38 +242,48 @@ static inline int add_duration(series *s, uint64_t d)
     return add_duration_slow(s, d); /* sum, min and max are computed at the end */
 }
 
-/* Aggregate mode: a function's histogram reachable from its id alone. */
-static void register_hist(tk_latency *l, uint64_t func, uint64_t *h)
+/* Make a function's histogram reachable from its id alone (when that fails, the slower path
+ * still works). */
+static void register_hist(tk_latency *l, uint32_t slot, uint64_t func, uint64_t *h)
 {
-    if (l->per_thread || func >= DIRECT_MAX)
+    if (func >= DIRECT_MAX)
         return;
-    if (func >= l->hist_cap) {
-        uint32_t ncap = l->hist_cap ? l->hist_cap : 256;
+    if (l->per_thread && slot >= l->nhists) {
+        hist_table *nh = tk_reallocarray(l->hists, slot + 1, sizeof *nh);
+        if (!nh)
+            return;
+        memset(nh + l->nhists, 0, (slot + 1 - l->nhists) * sizeof *nh);
+        l->hists = nh;
+        l->nhists = slot + 1;
+    }
+    hist_table *ht = l->per_thread ? &l->hists[slot] : &l->total;
+    if (func >= ht->cap) {
+        uint32_t ncap = ht->cap ? ht->cap : 256;
         while (ncap <= func)
             ncap *= 2;
-        uint64_t **n = tk_reallocarray(l->hist_of, ncap, sizeof *n);
+        uint64_t **n = tk_reallocarray(ht->of, ncap, sizeof *n);
         if (!n)
-            return; /* the slower path still works */
-        memset(n + l->hist_cap, 0, (ncap - l->hist_cap) * sizeof *n);
-        l->hist_of = n;
-        l->hist_cap = ncap;
+            return;
+        memset(n + ht->cap, 0, (ncap - ht->cap) * sizeof *n);
+        ht->of = n;
+        ht->cap = ncap;
     }
-    l->hist_of[func] = h;
+    ht->of[func] = h;
 }
 
+/* A call ended; per_thread is l->per_thread as a constant. */
 static inline __attribute__((always_inline)) void
-on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
-         uint64_t duration, uint64_t self, tk_close_how how)
+close_call(tk_latency *l, const tk_stack_thread *t, const tk_frame *f, uint64_t duration,
+           tk_close_how how, const int per_thread)
 {
-    (void)depth;
-    (void)end;
-    (void)self;
-    tk_latency *l = ctx;
     uint64_t func = f->func;
-    if (how == TK_CLOSE_MATCHED && duration <= UINT16_MAX && func < l->hist_cap &&
-        l->hist_of[func]) { /* the common case of a long trace: one count */
-        l->hist_of[func][duration]++;
-        return;
+    uint32_t slot = per_thread ? t->index : 0;
+    if (how == TK_CLOSE_MATCHED && duration <= UINT16_MAX && (!per_thread || slot < l->nhists)) {
+        const hist_table *ht = per_thread ? &l->hists[slot] : &l->total;
+        if (func < ht->cap && ht->of[func]) { /* the common case of a long trace: one count */
+            ht->of[func][duration]++;
+            return;
+        }
     }
     series *s = series_for(l, t, func);
     if (!s) {
@@ -280,14 +300,40 @@ on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
     if (added < 0)
         l->failed = 1;
     else if (added > 0)
-        register_hist(l, func, s->hist);
+        register_hist(l, slot, func, s->hist);
+}
+
+static inline __attribute__((always_inline)) void
+on_close_total(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
+               uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+{
+    (void)depth;
+    (void)end;
+    (void)self;
+    close_call(ctx, t, f, duration, how, 0);
+}
+
+static inline __attribute__((always_inline)) void
+on_close_per_thread(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
+                    uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+{
+    (void)depth;
+    (void)end;
+    (void)self;
+    close_call(ctx, t, f, duration, how, 1);
 }
 
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
-    tk_callstacks_init(&l->stacks, NULL, on_close, l);
-    tk_status st = tk_callstacks_run_with(&l->stacks, src, on_close, l,
-                                          TK_FEED_NO_PATHS | TK_FEED_NO_OPEN, err);
+    const unsigned promises = TK_FEED_NO_PATHS | TK_FEED_NO_OPEN | TK_FEED_NO_SELF;
+    tk_status st;
+    if (l->per_thread) {
+        tk_callstacks_init(&l->stacks, NULL, on_close_per_thread, l);
+        st = tk_callstacks_run_with(&l->stacks, src, on_close_per_thread, l, promises, err);
+    } else {
+        tk_callstacks_init(&l->stacks, NULL, on_close_total, l);
+        st = tk_callstacks_run_with(&l->stacks, src, on_close_total, l, promises, err);
+    }
     if (st == TK_OK && l->failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording call durations");
     return st;

@@ -589,6 +589,27 @@ const char *tk_input_path(const tk_input *in) { return in->path; }
 tk_compression tk_input_compression(const tk_input *in) { return in->comp; }
 int64_t tk_input_raw_size(const tk_input *in) { return in->raw_size; }
 int tk_input_is_mapped(const tk_input *in) { return in->mapped; }
+int tk_input_is_file(const tk_input *in) { return in->map && in->comp == TK_COMP_NONE; }
+
+tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len, tk_error *err)
+{
+    uint8_t *d = dst;
+    while (len > 0) {
+        ssize_t n = pread(in->fd, d, len, (off_t)offset);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return tk_error_set_at(err, TK_ERR_IO, in->path, (int64_t)offset, 0, 0,
+                                   "read failed: %s", strerror(errno));
+        if (n == 0)
+            return tk_error_set_at(err, TK_ERR_IO, in->path, (int64_t)offset, 0, 0,
+                                   "read failed: the file ends here (it shrank while read)");
+        d += n;
+        offset += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return TK_OK;
+}
 
 void tk_input_release(tk_input *in, uint64_t offset, uint64_t len)
 {

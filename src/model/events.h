@@ -114,6 +114,8 @@ tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t 
  * the caller handles what it needs). */
 #define TK_FEED_NO_PATHS 1u
 #define TK_FEED_NO_OPEN 2u
+/* The close callback ignores self: the time of closed callees is not kept, self is 0. */
+#define TK_FEED_NO_SELF 4u
 
 #define TK_PATH_MEMO_BITS 12
 static inline uint32_t tk_path_memo_slot(uint64_t key)
@@ -143,6 +145,151 @@ tk_callstacks_close_top_with(tk_stack_thread *t, uint64_t end, tk_close_how how,
         t->open_at_end++;
 }
 
+/* A thread's stack in locals while a batch is fed, as pointers into its frames. t->depth is
+ * stored before the calls out of the loop that use it (the close callbacks of the loops' common
+ * cases get the depth as their argument only). */
+typedef struct tk_stack_locals {
+    tk_frame *frames;
+    tk_frame *top;     /* one past the innermost frame */
+    tk_frame *limit;   /* frames + cap */
+    tk_frame *deepest; /* frames + max_depth */
+    uint64_t enters;
+} tk_stack_locals;
+
+static inline __attribute__((always_inline)) void tk_stack_locals_load(tk_stack_locals *s,
+                                                                      const tk_stack_thread *t)
+{
+    s->frames = s->top = s->limit = s->deepest = t->frames;
+    if (t->frames) { /* none before the first push */
+        s->top += t->depth;
+        s->limit += t->cap;
+        s->deepest += t->max_depth;
+    }
+}
+
+static inline __attribute__((always_inline)) void tk_stack_locals_store(const tk_stack_locals *s,
+                                                                       tk_stack_thread *t)
+{
+    if (s->frames) {
+        t->depth = (uint32_t)(s->top - s->frames);
+        t->max_depth = (uint32_t)(s->deepest - s->frames);
+    }
+}
+
+/* An enter of func at time in the batch loops. ev holds the batch's thread, for the calls out
+ * of the loop. */
+static inline __attribute__((always_inline)) tk_status
+tk_callstacks_enter_with(tk_callstacks *cs, tk_stack_thread *t, tk_stack_locals *s, tk_event *ev,
+                         uint64_t func, uint64_t time, unsigned promises, tk_error *err)
+{
+    s->enters++;
+    const int inline_push = (promises & TK_FEED_NO_OPEN) || !cs->on_open;
+    const int paths = !(promises & TK_FEED_NO_PATHS) && cs->paths;
+    if (s->top < s->limit && inline_push) { /* the common case */
+        uint32_t path = TK_PATH_ROOT;
+        if (paths) {
+            uint32_t parent = s->top > s->frames ? s->top[-1].path : t->root_path;
+            uint64_t key = (uint64_t)parent << 32 | func;
+            uint32_t slot = tk_path_memo_slot(key);
+            if (func <= UINT32_MAX >> 1 && cs->memo_key[slot] == key) {
+                path = cs->memo_node[slot];
+            } else {
+                tk_status st = tk_callstacks_child_path(cs, parent, func, &path, err);
+                if (st != TK_OK)
+                    return st;
+            }
+        }
+        tk_frame *f = s->top++;
+        f->func = func;
+        f->start = time;
+        f->child = 0;
+        f->path = path;
+        s->deepest = s->top > s->deepest ? s->top : s->deepest;
+        return TK_OK;
+    }
+    ev->kind = TK_EVENT_ENTER;
+    ev->func = func;
+    ev->time = time;
+    tk_stack_locals_store(s, t);
+    tk_status st = tk_callstacks_push(cs, t, ev, err);
+    tk_stack_locals_load(s, t);
+    return st;
+}
+
+/* Whether an exit of func closes the innermost open call. */
+static inline __attribute__((always_inline)) int
+tk_callstacks_exit_matches(const tk_stack_locals *s, uint64_t func)
+{
+    return s->top > s->frames && s->top[-1].func == func;
+}
+
+/* An exit of func at time in the batch loops. */
+static inline __attribute__((always_inline)) void
+tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, uint64_t time,
+                        tk_frame_closed_fn on_close, void *ctx, unsigned promises)
+{
+    if (tk_callstacks_exit_matches(s, func)) { /* the common case */
+        tk_frame *f = s->top - 1;
+        uint64_t duration = 0;
+        if (time >= f->start)
+            duration = time - f->start;
+        else
+            t->backwards++;
+        uint64_t self = 0;
+        if (!(promises & TK_FEED_NO_SELF))
+            self = duration > f->child ? duration - f->child : 0;
+        if (on_close)
+            on_close(ctx, t, f, (uint32_t)(s->top - s->frames), time, duration, self,
+                     TK_CLOSE_MATCHED);
+        s->top = f;
+        if (f > s->frames && !(promises & TK_FEED_NO_SELF))
+            f[-1].child += duration;
+        return;
+    }
+    tk_frame *k = s->top;
+    while (k > s->frames && k[-1].func != func)
+        k--;
+    if (k == s->frames) {
+        t->unmatched_exits++;
+        return;
+    }
+    uint32_t keep = (uint32_t)(k - s->frames); /* the matching frame's depth */
+    tk_stack_locals_store(s, t);
+    while (t->depth > keep)
+        tk_callstacks_close_top_with(t, time, TK_CLOSE_UNWOUND, on_close, ctx);
+    tk_callstacks_close_top_with(t, time, TK_CLOSE_MATCHED, on_close, ctx);
+    s->top = s->frames + t->depth;
+}
+
+/* The thread of a batch (created on its first call at first_time) and its stack in locals. */
+static inline __attribute__((always_inline)) tk_stack_thread *
+tk_callstacks_batch_thread(tk_callstacks *cs, const tk_event_batch *b, uint64_t first_time,
+                           tk_event *ev, tk_stack_locals *s)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->thread = b->thread;
+    ev->pid = b->pid;
+    ev->tid = b->tid;
+    ev->time = first_time;
+    tk_stack_thread *t = tk_callstacks_thread(cs, ev);
+    if (t) {
+        tk_stack_locals_load(s, t);
+        s->enters = 0;
+    }
+    return t;
+}
+
+/* Store the locals back after n calls, the last at time last. */
+static inline __attribute__((always_inline)) void
+tk_callstacks_batch_done(tk_stack_thread *t, const tk_stack_locals *s, size_t n, uint64_t last)
+{
+    tk_stack_locals_store(s, t);
+    t->enters += s->enters;
+    t->exits += n - s->enters; /* a batch holds calls only */
+    t->events += n;
+    t->last_time = last;
+}
+
 static inline __attribute__((always_inline)) tk_status
 tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
                               tk_frame_closed_fn on_close, void *ctx, unsigned promises,
@@ -151,101 +298,98 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
     if (b->n == 0)
         return TK_OK;
     tk_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.thread = b->thread;
-    ev.pid = b->pid;
-    ev.tid = b->tid;
-    ev.time = b->time[0];
-    tk_stack_thread *t = tk_callstacks_thread(cs, &ev);
+    tk_stack_locals s;
+    tk_stack_thread *t = tk_callstacks_batch_thread(cs, b, b->time[0], &ev, &s);
     if (!t)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
     const uint8_t *kind = b->kind;
     const uint64_t *funcs = b->func, *times = b->time;
-    uint64_t last = t->last_time, enters = 0;
-    /* the stack in locals; t->depth is stored before every call out of the loop */
-    tk_frame *frames = t->frames;
-    uint32_t depth = t->depth, cap = t->cap, max_depth = t->max_depth;
-    const int inline_push = (promises & TK_FEED_NO_OPEN) || !cs->on_open;
-    const int paths = !(promises & TK_FEED_NO_PATHS) && cs->paths;
+    uint64_t last = t->last_time;
     tk_status st = TK_OK;
     size_t n = b->n, i;
     for (i = 0; i < n; i++) {
-        uint64_t time = times[i], func = funcs[i];
+        uint64_t time = times[i];
         last = time > last ? time : last;
         if (kind[i] == TK_EVENT_ENTER) {
-            enters++;
-            if (depth < cap && inline_push) { /* the common case */
-                uint32_t path = TK_PATH_ROOT;
-                if (paths) {
-                    uint32_t parent = depth ? frames[depth - 1].path : t->root_path;
-                    uint64_t key = (uint64_t)parent << 32 | func;
-                    uint32_t slot = tk_path_memo_slot(key);
-                    if (func <= UINT32_MAX >> 1 && cs->memo_key[slot] == key)
-                        path = cs->memo_node[slot];
-                    else if ((st = tk_callstacks_child_path(cs, parent, func, &path, err)) != TK_OK)
-                        break;
-                }
-                tk_frame *f = &frames[depth++];
-                f->func = func;
-                f->start = time;
-                f->child = 0;
-                f->path = path;
-                max_depth = depth > max_depth ? depth : max_depth;
-                continue;
-            }
-            ev.kind = TK_EVENT_ENTER;
-            ev.func = func;
-            ev.time = time;
-            t->depth = depth;
-            t->max_depth = max_depth;
-            st = tk_callstacks_push(cs, t, &ev, err);
-            frames = t->frames;
-            depth = t->depth;
-            cap = t->cap;
-            max_depth = t->max_depth;
+            st = tk_callstacks_enter_with(cs, t, &s, &ev, funcs[i], time, promises, err);
             if (st != TK_OK)
                 break;
-            continue;
+        } else {
+            tk_callstacks_exit_with(t, &s, funcs[i], time, on_close, ctx, promises);
         }
-        if (depth > 0 && frames[depth - 1].func == func) { /* the common case */
-            tk_frame *f = &frames[depth - 1];
-            uint64_t duration = 0;
-            if (time >= f->start)
-                duration = time - f->start;
-            else
-                t->backwards++;
-            uint64_t self = duration > f->child ? duration - f->child : 0;
-            t->depth = depth;
-            if (on_close)
-                on_close(ctx, t, f, depth, time, duration, self, TK_CLOSE_MATCHED);
-            depth--;
-            if (depth > 0)
-                frames[depth - 1].child += duration;
-            continue;
-        }
-        uint32_t k = depth;
-        while (k > 0 && frames[k - 1].func != func)
-            k--;
-        if (k == 0) {
-            t->unmatched_exits++;
-            continue;
-        }
-        t->depth = depth;
-        while (t->depth > k)
-            tk_callstacks_close_top_with(t, time, TK_CLOSE_UNWOUND, on_close, ctx);
-        tk_callstacks_close_top_with(t, time, TK_CLOSE_MATCHED, on_close, ctx);
-        depth = t->depth;
     }
-    t->depth = depth;
-    t->max_depth = max_depth;
-    t->enters += enters;
-    t->exits += i - enters; /* a batch holds calls only */
-    t->events += i;
-    t->last_time = last;
+    tk_callstacks_batch_done(t, &s, i, last);
     return st;
 }
 
-/* tk_callstacks_run with the close callback compiled into the batch loop (sources without
+static inline uint64_t tk_packed_load(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+    x = x << 32 | x >> 32;
+#endif
+    return x;
+}
+
+/* The packed calls of b->packed (see tk_packed_calls), taken while they qualify. */
+static inline __attribute__((always_inline)) tk_status
+tk_callstacks_feed_packed_with(tk_callstacks *cs, const tk_event_batch *b,
+                               tk_frame_closed_fn on_close, void *ctx, unsigned promises,
+                               tk_error *err)
+{
+    tk_packed_calls *pc = b->packed;
+    const uint8_t *p = pc->p, *end = pc->end;
+    if (p == end)
+        return TK_OK;
+    uint64_t time = pc->time;
+    tk_event ev;
+    tk_stack_locals s;
+    tk_stack_thread *t =
+        tk_callstacks_batch_thread(cs, b, time + (tk_packed_load(p) >> 32), &ev, &s);
+    if (!t)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    const uint32_t id_limit = pc->id_limit;
+    size_t arg_bytes = 0;
+    tk_status st = TK_OK;
+    for (; p != end; p += 8) {
+        uint64_t x = tk_packed_load(p);
+        uint32_t w = (uint32_t)x, func = w >> 4, low = w & 0xf;
+        uint64_t at = time + (x >> 32);
+        if (low == 0) { /* an enter */
+            if (func - 1u >= id_limit)
+                break;
+            st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
+            if (st != TK_OK)
+                break;
+        } else if (((low - 2u) & ~2u) == 0) { /* 2 or 4: an exit or tail exit */
+            /* the exit of an open call needs no id check: its enter had the same id */
+            if (!tk_callstacks_exit_matches(&s, func) && func - 1u >= id_limit)
+                break;
+            tk_callstacks_exit_with(t, &s, func, at, on_close, ctx, promises);
+        } else if (low == 6) { /* an enter with arguments, then the argument records */
+            if (func - 1u >= id_limit)
+                break;
+            st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
+            if (st != TK_OK)
+                break;
+            for (; end - p >= 24 && p[8] == TK_PACKED_ARG_BYTE; p += 16)
+                arg_bytes += 16;
+        } else {
+            break;
+        }
+        time = at;
+    }
+    size_t n = ((size_t)(p - pc->p) - arg_bytes) / 8; /* calls taken */
+    if (n)
+        tk_callstacks_batch_done(t, &s, n, time > t->last_time ? time : t->last_time);
+    pc->p = p;
+    pc->time = time;
+    return st;
+}
+
+/* tk_callstacks_run with the close callback compiled into the batch loops (sources without
  * batches go through tk_callstacks_run). cs must have been initialised with the same callback. */
 static inline __attribute__((always_inline)) tk_status
 tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_closed_fn on_close,
@@ -255,14 +399,16 @@ tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_c
         return tk_callstacks_run(cs, src, err);
     tk_event_batch b;
     tk_status st;
-    while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK)
-        if ((st = tk_callstacks_feed_batch_with(cs, &b, on_close, ctx, promises, err)) != TK_OK)
+    while ((st = src->next_batch(src->ctx, &b, TK_BATCH_PACKED, err)) == TK_OK) {
+        st = b.packed ? tk_callstacks_feed_packed_with(cs, &b, on_close, ctx, promises, err)
+                      : tk_callstacks_feed_batch_with(cs, &b, on_close, ctx, promises, err);
+        if (st != TK_OK)
             return st;
+    }
     if (st != TK_END)
         return st;
     tk_callstacks_finish(cs);
     return TK_OK;
 }
-
 
 #endif

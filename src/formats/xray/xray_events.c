@@ -29,6 +29,9 @@ struct tk_xray_events {
     tk_xray_record event_records[64];
     uint32_t event_at[64];
     tk_event extra[64];
+    tk_packed_calls packed; /* handed out in the last batch when packed_out */
+    int packed_out;
+    size_t between; /* calls in the next batch of arrays between packed runs */
 };
 
 tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
@@ -60,6 +63,24 @@ uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest)
     return e->unknown.len;
 }
 
+/* The dense index of a thread (e->last_thread). */
+static tk_status find_thread(tk_xray_events *e, int32_t pid, int32_t tid, tk_error *err)
+{
+    uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+    if (e->have_last && key == e->last_key)
+        return TK_OK;
+    int inserted = 0;
+    uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
+    if (!slot)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    if (inserted)
+        e->nthreads++;
+    e->last_key = key;
+    e->last_thread = (uint32_t)*slot;
+    e->have_last = 1;
+    return TK_OK;
+}
+
 static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
 {
     tk_xray_events *e = ctx;
@@ -88,18 +109,8 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
         default:
             continue;
         }
-        uint64_t key = (uint64_t)(uint32_t)rec->pid << 32 | (uint32_t)rec->tid;
-        if (!e->have_last || key != e->last_key) {
-            int inserted = 0;
-            uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
-            if (!slot)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
-            if (inserted)
-                e->nthreads++;
-            e->last_key = key;
-            e->last_thread = (uint32_t)*slot;
-            e->have_last = 1;
-        }
+        if ((st = find_thread(e, rec->pid, rec->tid, err)) != TK_OK)
+            return st;
         ev->thread = e->last_thread;
         ev->pid = rec->pid;
         ev->tid = rec->tid;
@@ -123,16 +134,47 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
     }
 }
 
+/* Ids of packed calls: those of the map (the others are recorded as unknown on the way), or
+ * any but the invalid 0. */
+#define PACKED_ANY_ID ((1u << 28) - 1)
+
 static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags, tk_error *err)
 {
     tk_xray_events *e = ctx;
     int extras = (flags & TK_BATCH_EXTRAS) != 0;
+    int packed = (flags & TK_BATCH_PACKED) && !extras;
+    if (e->packed_out) {
+        tk_xray_packed_taken(e->reader, &e->packed);
+        e->packed_out = 0;
+    }
+    int32_t tid, pid;
+    e->packed.id_limit = e->map ? e->map_count : PACKED_ANY_ID;
+    if (packed && tk_xray_packed_calls(e->reader, &e->packed, &tid, &pid)) {
+        tk_status st = find_thread(e, pid, tid, err);
+        if (st != TK_OK)
+            return st;
+        memset(b, 0, sizeof *b);
+        b->thread = e->last_thread;
+        b->pid = pid;
+        b->tid = tid;
+        b->packed = &e->packed;
+        e->packed_out = 1;
+        e->between = 1;
+        return TK_OK;
+    }
     tk_xray_calls c;
     memset(&c, 0, sizeof c);
     c.kind = e->kind;
     c.func = e->func;
     c.tsc = e->time;
     c.cap = sizeof e->kind / sizeof *e->kind;
+    if (packed) {
+        /* the record a packed run stopped at (often one EnterArgs), then packed runs again as
+         * soon as they can start; twice as many calls each time they cannot */
+        if (e->between < c.cap)
+            c.cap = e->between ? e->between : 1;
+        e->between = c.cap * 2;
+    }
     if (extras) {
         c.arg_at = e->arg_at;
         c.arg_count = e->arg_count;
@@ -147,18 +189,8 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
         return st;
     size_t n = c.n;
     uint64_t max_func = c.max_func;
-    uint64_t key = (uint64_t)(uint32_t)c.pid << 32 | (uint32_t)c.tid;
-    if (!e->have_last || key != e->last_key) {
-        int inserted = 0;
-        uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
-        if (!slot)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
-        if (inserted)
-            e->nthreads++;
-        e->last_key = key;
-        e->last_thread = (uint32_t)*slot;
-        e->have_last = 1;
-    }
+    if ((st = find_thread(e, c.pid, c.tid, err)) != TK_OK)
+        return st;
     memset(b, 0, sizeof *b);
     for (size_t i = 0; i < c.nevents; i++) {
         const tk_xray_record *rec = &c.events[i];

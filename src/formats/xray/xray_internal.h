@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tracekit/events.h"
 #include "tracekit/xray.h"
 
 /* FDR record sizes and the metadata introducer byte of each metadata kind. */
@@ -50,5 +51,13 @@ static inline uint64_t xray_u64(const uint8_t *p, int be)
     memcpy(&v, p, 8);
     return be != XRAY_HOST_BIG_ENDIAN ? __builtin_bswap64(v) : v;
 }
+
+/* Packed calls straight from the open buffer of a little-endian FDR trace: 1 with pc->p, end
+ * and time set, and the buffer's thread in *tid and *pid, when the next record is a call that
+ * the consumer takes (see tk_packed_calls; pc->id_limit is read); else 0, and the records ahead
+ * go through tk_xray_next_calls. */
+int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, int32_t *pid);
+/* Continue the reader after the packed calls taken (at pc->p, with time pc->time). */
+void tk_xray_packed_taken(tk_xray_reader *r, const tk_packed_calls *pc);
 
 #endif

@@ -28,6 +28,7 @@ struct tk_xray_reader {
     const uint8_t *data;
     uint64_t size;
     int release_pages;
+    int copy;          /* one pass over a file: each buffer is read into scratch (see view) */
     tk_diag *diag;
 
     xray_buffer *buffers;
@@ -42,6 +43,12 @@ struct tk_xray_reader {
     uint32_t next_slot;     /* next entry of order to open */
     int in_buffer;
     const xray_buffer *cur;
+    /* the bytes of the open buffer: file offset o is at view[o - view_start] (the map, or
+     * scratch holding a copy of the buffer) */
+    const uint8_t *view;
+    uint64_t view_start;
+    uint8_t *scratch;
+    size_t scratch_cap;
     uint64_t pos;
     uint64_t end;
     uint64_t base_tsc;
@@ -154,15 +161,33 @@ static int push_buffer(tk_xray_reader *r, uint32_t *cap, const xray_buffer *b)
     return 0;
 }
 
-/* Look at the first metadata records of a buffer for its thread and first timestamp. */
-static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b)
+/* The first metadata records of a buffer looked at for its thread and first timestamp. */
+#define XRAY_PEEK_RECORDS 8
+
+/* The bytes of the file at [pos, pos + want), fewer at its end: in copy mode read into tmp
+ * (the map is not touched), else in the map. */
+static tk_status file_bytes(tk_xray_reader *r, uint64_t pos, size_t want, uint8_t *tmp,
+                            const uint8_t **out, size_t *got, tk_error *err)
+{
+    *got = r->size - pos < want ? (size_t)(r->size - pos) : want;
+    *out = r->data + pos;
+    if (!r->copy)
+        return TK_OK;
+    *out = tmp;
+    return tk_input_pread(r->in, pos, tmp, *got, err);
+}
+
+/* Look at the first metadata records of a buffer (head: have bytes from its start). */
+static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b, const uint8_t *head,
+                                 size_t have)
 {
     int be = r->header.big_endian;
     b->tid = -1;
     b->first_tsc = UINT64_MAX;
     uint64_t p = b->start;
-    for (int i = 0; i < 8 && p + XRAY_METADATA_RECORD_SIZE <= b->end; i++) {
-        const uint8_t *rec = r->data + p;
+    for (int i = 0; i < XRAY_PEEK_RECORDS && p + XRAY_METADATA_RECORD_SIZE <= b->end &&
+                    p - b->start + XRAY_METADATA_RECORD_SIZE <= have; i++) {
+        const uint8_t *rec = head + (p - b->start);
         if (!(rec[0] & 1))
             break;
         unsigned kind = rec[0] >> 1;
@@ -212,14 +237,26 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
                                    "(expected 16 bytes to 1 TiB)", (unsigned long long)bs);
         for (; pos < r->size; pos += bs) {
             xray_buffer b = {pos, pos + bs < r->size ? pos + bs : r->size, UINT64_MAX, 0, 0, 0, 0};
-            peek_buffer_identity(r, &b);
+            uint8_t tmp[XRAY_PEEK_RECORDS * XRAY_METADATA_RECORD_SIZE];
+            const uint8_t *head;
+            size_t have;
+            tk_status st = file_bytes(r, pos, sizeof tmp, tmp, &head, &have, err);
+            if (st != TK_OK)
+                return st;
+            peek_buffer_identity(r, &b, head, have);
             if (push_buffer(r, &cap, &b) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
         }
         return TK_OK;
     }
     while (pos < r->size) {
-        const uint8_t *rec = r->data + pos;
+        /* the extents record and the records peeked at */
+        uint8_t tmp[(1 + XRAY_PEEK_RECORDS) * XRAY_METADATA_RECORD_SIZE];
+        const uint8_t *rec;
+        size_t have;
+        tk_status st = file_bytes(r, pos, sizeof tmp, tmp, &rec, &have, err);
+        if (st != TK_OK)
+            return st;
         uint64_t left = r->size - pos;
         char problem[160] = "";
         uint64_t n = 0;
@@ -264,13 +301,14 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         }
         xray_buffer b = {pos + XRAY_METADATA_RECORD_SIZE, pos + XRAY_METADATA_RECORD_SIZE + n, pos,
                          0, 0, 0, 0};
-        peek_buffer_identity(r, &b);
+        peek_buffer_identity(r, &b, rec + XRAY_METADATA_RECORD_SIZE,
+                             have - XRAY_METADATA_RECORD_SIZE);
         if (push_buffer(r, &cap, &b) < 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
         pos = b.end;
         /* each peek maps the pages (or the whole large folio) around it: give them back as we
          * go, in whole 2 MiB-aligned regions (see release_around) */
-        if (r->release_pages && r->nbuffers % 16 == 0) {
+        if (r->release_pages && !r->copy && r->nbuffers % 16 == 0) {
             release_around(r, released, pos);
             released = pos;
         }
@@ -365,6 +403,7 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
     r->size = len;
     r->diag = opt->diag;
     r->release_pages = opt->release_pages;
+    r->copy = opt->release_pages && tk_input_is_file(in);
     r->in = in;
     st = tk_xray_parse_header(data, len, r->path, &r->header, err);
     if (st == TK_OK)
@@ -372,7 +411,7 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
     if (st == TK_OK)
         st = order_buffers(r, opt->file_order, err);
     /* indexing touched the start of every buffer, and the kernel maps pages around each touch */
-    if (st == TK_OK && r->release_pages)
+    if (st == TK_OK && r->release_pages && !r->copy)
         tk_input_release(in, 0, len);
     if (st != TK_OK) {
         tk_xray_free(r);
@@ -388,6 +427,7 @@ void tk_xray_free(tk_xray_reader *r)
         return;
     tk_free(r->buffers);
     tk_free(r->order);
+    tk_free(r->scratch);
     tk_free(r);
 }
 
@@ -433,7 +473,15 @@ static tk_status format_error(tk_xray_reader *r, tk_error *err, uint64_t offset,
     return tk_error_set_at(err, TK_ERR_FORMAT, r->path, (int64_t)offset, 0, 0, "%s", msg);
 }
 
-static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
+/* Buffers up to this size are copied in copy mode (larger ones are read from the map). */
+#define XRAY_COPY_MAX (8u << 20)
+
+static inline const uint8_t *view_at(const tk_xray_reader *r, uint64_t offset)
+{
+    return r->view + (offset - r->view_start);
+}
+
+static tk_status open_buffer(tk_xray_reader *r, const xray_buffer *b, tk_error *err)
 {
     r->cur = b;
     r->in_buffer = 1;
@@ -444,11 +492,29 @@ static void open_buffer(tk_xray_reader *r, const xray_buffer *b)
     r->tid = b->tid;
     /* llvm-xray reports pid = tid for version 2 (no Pid record); we report 0 = unknown. */
     r->pid = 0;
+    r->view = r->data;
+    r->view_start = 0;
+    size_t len = (size_t)(b->end - b->start);
+    if (!r->copy || b->broken || len > XRAY_COPY_MAX)
+        return TK_OK;
+    if (len > r->scratch_cap) {
+        uint8_t *n = tk_realloc(r->scratch, len);
+        if (!n)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory reading an XRay buffer");
+        r->scratch = n;
+        r->scratch_cap = len;
+    }
+    tk_status st = tk_input_pread(r->in, b->start, r->scratch, len, err);
+    if (st != TK_OK)
+        return st;
+    r->view = r->scratch;
+    r->view_start = b->start;
+    return TK_OK;
 }
 
 static void close_buffer(tk_xray_reader *r)
 {
-    if (r->release_pages && r->cur && !r->cur->broken) {
+    if (r->release_pages && r->cur && !r->cur->broken && r->view == r->data) {
         /* the buffer itself, and the 2 MiB-aligned span of the previous buffer where it is not
          * the span of this one: what a fault may have mapped is within the span of a visited
          * buffer, and the data ahead in this span is not faulted in again */
@@ -499,7 +565,7 @@ static tk_status take_payload(tk_xray_reader *r, tk_xray_record *rec, uint64_t a
                             "(%llu bytes left)", tk_xray_kind_name(rec->kind), size,
                             (unsigned long long)(r->end - p));
     rec->event_size = size;
-    rec->payload = r->data + p;
+    rec->payload = view_at(r, p);
     r->pos = p + (uint64_t)size;
     return TK_OK;
 }
@@ -507,7 +573,7 @@ static tk_status take_payload(tk_xray_reader *r, tk_xray_record *rec, uint64_t a
 static tk_status next_metadata(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 {
     uint64_t at = r->pos;
-    const uint8_t *p = r->data + at;
+    const uint8_t *p = view_at(r, at);
     int be = r->header.big_endian;
     unsigned kind = p[0] >> 1;
     if (r->end - at < XRAY_METADATA_RECORD_SIZE)
@@ -581,7 +647,7 @@ static tk_status next_metadata(tk_xray_reader *r, tk_xray_record *rec, tk_error 
 static tk_status next_function(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 {
     uint64_t at = r->pos;
-    const uint8_t *p = r->data + at;
+    const uint8_t *p = view_at(r, at);
     int be = r->header.big_endian;
     if (r->end - at < XRAY_FUNCTION_RECORD_SIZE)
         return format_error(r, err, at, "truncated function record: expected 8 bytes, "
@@ -601,8 +667,8 @@ static tk_status next_function(tk_xray_reader *r, tk_xray_record *rec, tk_error 
     if (kind == TK_XRAY_ENTER_ARGS) {
         uint64_t q = r->pos;
         while (rec->nargs < TK_XRAY_MAX_ARGS && r->end - q >= XRAY_METADATA_RECORD_SIZE &&
-               r->data[q] == XRAY_META_BYTE(XRAY_META_CALL_ARG)) {
-            rec->args[rec->nargs++] = xray_u64(r->data + q + 1, be);
+               *view_at(r, q) == XRAY_META_BYTE(XRAY_META_CALL_ARG)) {
+            rec->args[rec->nargs++] = xray_u64(view_at(r, q) + 1, be);
             q += XRAY_METADATA_RECORD_SIZE;
         }
     }
@@ -612,7 +678,7 @@ static tk_status next_function(tk_xray_reader *r, tk_xray_record *rec, tk_error 
 static tk_status next_basic(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 {
     uint64_t at = r->pos;
-    const uint8_t *p = r->data + at;
+    const uint8_t *p = view_at(r, at);
     int be = r->header.big_endian;
     if (r->end - at < XRAY_BASIC_RECORD_SIZE)
         return format_error(r, err, at, "truncated basic-mode record: expected 32 bytes, "
@@ -646,9 +712,9 @@ static tk_status next_basic(tk_xray_reader *r, tk_xray_record *rec, tk_error *er
     if (kind == TK_XRAY_ENTER_ARGS) {
         uint64_t q = r->pos;
         while (rec->nargs < TK_XRAY_MAX_ARGS && r->end - q >= XRAY_BASIC_RECORD_SIZE &&
-               xray_u16(r->data + q, be) == 1 &&
-               (int32_t)xray_u32(r->data + q + 8, be) == rec->tid) {
-            rec->args[rec->nargs++] = xray_u64(r->data + q + 16, be);
+               xray_u16(view_at(r, q), be) == 1 &&
+               (int32_t)xray_u32(view_at(r, q) + 8, be) == rec->tid) {
+            rec->args[rec->nargs++] = xray_u64(view_at(r, q) + 16, be);
             q += XRAY_BASIC_RECORD_SIZE;
         }
     }
@@ -662,7 +728,12 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
             if (r->next_slot >= r->nbuffers)
                 return TK_END;
             const xray_buffer *b = &r->buffers[r->order[r->next_slot++]];
-            open_buffer(r, b);
+            tk_status st = open_buffer(r, b, err);
+            if (st != TK_OK) {
+                close_buffer(r);
+                r->next_slot = r->nbuffers;
+                return st;
+            }
             if (b->extents_offset != UINT64_MAX && r->header.type == TK_XRAY_FDR) {
                 fill_common(r, rec, b->extents_offset);
                 rec->kind = TK_XRAY_BUFFER_EXTENTS;
@@ -670,7 +741,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
                 return TK_OK;
             }
             if (b->broken) {
-                tk_status st = format_error(r, err, b->start, "%s", r->broken_msg);
+                st = format_error(r, err, b->start, "%s", r->broken_msg);
                 close_buffer(r);
                 r->next_slot = r->nbuffers;
                 return st;
@@ -683,7 +754,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
         tk_status st;
         if (r->header.type == TK_XRAY_BASIC)
             st = next_basic(r, rec, err);
-        else if (r->data[r->pos] & 1)
+        else if (*view_at(r, r->pos) & 1)
             st = next_metadata(r, rec, err);
         else
             st = next_function(r, rec, err);
@@ -699,6 +770,32 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
         r->next_slot = r->nbuffers;
         return st;
     }
+}
+
+_Static_assert(TK_PACKED_ARG_BYTE == XRAY_META_BYTE(XRAY_META_CALL_ARG),
+               "packed calls skip XRay CallArgument records");
+
+int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, int32_t *pid)
+{
+    if (!r->in_buffer || r->header.type != TK_XRAY_FDR || r->header.big_endian ||
+        r->end - r->pos < XRAY_FUNCTION_RECORD_SIZE)
+        return 0;
+    uint32_t w = xray_u32(view_at(r, r->pos), 0);
+    /* low 4 bits 0, 2, 4 or 6: an enter, exit, tail exit or enter with arguments */
+    if (!((0x55u >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit)
+        return 0;
+    pc->p = view_at(r, r->pos);
+    pc->end = pc->p + (r->end - r->pos) / XRAY_FUNCTION_RECORD_SIZE * XRAY_FUNCTION_RECORD_SIZE;
+    pc->time = r->base_tsc;
+    *tid = r->tid;
+    *pid = r->pid;
+    return 1;
+}
+
+void tk_xray_packed_taken(tk_xray_reader *r, const tk_packed_calls *pc)
+{
+    r->pos = r->view_start + (uint64_t)(pc->p - r->view);
+    r->base_tsc = pc->time;
 }
 
 /* Append a function record to a run (EnterArgs becomes an enter; the caller adds arguments). */
@@ -773,8 +870,10 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
     for (;;) {
         /* fast path: the function records of an open FDR buffer */
         if (r->in_buffer && r->header.type == TK_XRAY_FDR) {
-            const uint8_t *d = r->data;
-            uint64_t pos = r->pos, end = r->end, base = r->base_tsc;
+            /* offsets in the view */
+            const uint8_t *d = r->view;
+            uint64_t pos = r->pos - r->view_start, end = r->end - r->view_start;
+            uint64_t base = r->base_tsc;
             if (c->n + c->nevents == 0) {
                 c->tid = r->tid;
                 c->pid = r->pid;
@@ -816,13 +915,13 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
                         calls_add_args(c, args, na);
                 }
             }
-            r->pos = pos;
+            r->pos = r->view_start + pos;
             r->base_tsc = base;
             if (c->n == c->cap)
                 break;
             if (c->n + c->nevents > 0 &&
-                (r->pos >= r->end || r->data[r->pos] == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
-                 r->data[r->pos] == XRAY_META_BYTE(XRAY_META_PID)))
+                (r->pos >= r->end || *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
+                 *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_PID)))
                 break; /* the thread may change: end the run here */
         }
         if (c->n + c->nevents > 0 && !r->in_buffer)
