@@ -49,7 +49,7 @@ static void put_node(decode_ctx *d, uint32_t node) {
     if (d->what == WHAT_BLOCKS) {
         dtc_w_u64(&d->w, b->id);
     } else {
-        const tk_cfg_image *img = &p->images[b->image];
+        const tk_cfg_image *img = &p->images[tk_cfg_block_image(p, node)];
         const char *name = tk_cfg_file_name(d->cfg, img->file_name_id);
         char off[32];
         snprintf(off, sizeof off, "+0x%llx", (unsigned long long)b->addr_offset);
