@@ -127,29 +127,34 @@ typedef struct tk_cfg_symbol {
     uint64_t size;
 } tk_cfg_symbol;
 
+/* 24 bytes: the image is the one whose source range holds the line; SIZE is
+ * read with tk_cfg_source_size (32 bits here while every SIZE of the process
+ * fits, else p->source_sizes). */
 typedef struct tk_cfg_source {
     uint32_t file_name_id;
     uint32_t line_num;
-    uint32_t image;
     uint32_t num_instrs;
+    uint32_t size32;       /* see above */
     uint64_t addr_offset;
-    uint64_t size;
 } tk_cfg_source;
 
+/* 40 bytes: the image is the one whose block range holds the block
+ * (tk_cfg_block_image); SIZE and LAST_INSTR_OFFSET are read with
+ * tk_cfg_block_size and tk_cfg_block_last_instr_offset (16 bits here while
+ * every block of the process has both below 65536, else p->block_wide). */
 typedef struct tk_cfg_block {
     uint32_t id;
-    uint32_t image;        /* image index */
     uint32_t routine;      /* routine index or NONE */
     uint32_t loop;         /* innermost loop index or NONE */
     uint32_t idom;         /* node index of the immediate dominator, or NONE */
     uint32_t num_instrs;
-    uint32_t size;
-    uint32_t last_instr_offset;  /* relative to the block's first instruction */
+    uint16_t size16, last16;     /* see above */
     uint64_t addr_offset;        /* relative to the image load address */
     uint64_t count;              /* COUNT cell, or derived (see top) */
 } tk_cfg_block;                  /* flags: p->block_flags[index] */
 
 #define TK_CFG_BLOCK_HAS_COUNT 1u  /* the row had a COUNT cell */
+#define TK_CFG_BLOCK_HAS_IN_EDGES 2u  /* an edge (whose ends resolved) enters the block */
 
 typedef struct tk_cfg_edge {
     uint32_t id;
@@ -194,11 +199,18 @@ typedef struct tk_cfg_image {
     uint32_t first_symbol, nsymbols;
     uint32_t first_source, nsources;
     uint32_t first_routine, nroutines;
-    uint32_t *by_addr;                 /* block indexes sorted by addr_offset */
     tk_cfg_loc loc;
 } tk_cfg_image;
 
 typedef struct tk_cfg_idmap tk_cfg_idmap;  /* internal */
+
+/* Adjacency (CSR over node indexes): the edges out of / into node n are
+ * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order); edges
+ * whose source or target did not resolve are in neither.  Read it with
+ * tk_cfg_out_edges / tk_cfg_in_edges. */
+typedef struct tk_cfg_adjacency {
+    uint32_t *out_start, *out_edges, *in_start, *in_edges;
+} tk_cfg_adjacency;
 
 typedef struct tk_cfg_process {
     uint64_t pid;
@@ -211,8 +223,12 @@ typedef struct tk_cfg_process {
     tk_cfg_image *images; uint32_t nimages;
     tk_cfg_block *blocks; uint32_t nblocks;
     uint8_t *block_flags;        /* per block: TK_CFG_BLOCK_* */
+    /* NULL, or SIZE and LAST_INSTR_OFFSET of block b at [2b] and [2b + 1]
+     * when some block's do not fit 16 bits */
+    uint32_t *block_wide;
     tk_cfg_symbol *symbols; uint32_t nsymbols;
     tk_cfg_source *sources; uint32_t nsources;
+    uint64_t *source_sizes;      /* NULL, or every SIZE when one does not fit 32 bits */
     tk_cfg_edge *edges; uint32_t nedges;
     tk_cfg_routine *routines; uint32_t nroutines;
     tk_cfg_loop *loops; uint32_t nloops;
@@ -235,14 +251,17 @@ typedef struct tk_cfg_process {
     uint32_t edge_stride;
     uint32_t *edge_counts, *edge_nthreads;
 
-    /* adjacency (CSR over node indexes): edges out of / into node n are
-     * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order) */
-    uint32_t *out_start, *out_edges, *in_start, *in_edges;
+    /* edges out of / into each node: built on first use (tk_cfg_out_edges,
+     * tk_cfg_in_edges, tk_cfg_need_adjacency), NULL until then */
+    tk_cfg_adjacency *adjacency;
 
     tk_cfg_idmap *node_map;      /* node id -> node index */
-    tk_cfg_idmap *edge_map;      /* edge id -> edge index */
+    tk_cfg_idmap *edge_map;      /* edge id -> edge index: built on demand (tk_cfg_find_edge) */
     tk_cfg_idmap *loop_map;      /* head block index -> loop index */
     tk_cfg_idmap *routine_map;   /* entry block index -> routine index */
+    /* block indexes of each image sorted by addr_offset (image i's from
+     * first_block): built by the first tk_cfg_blocks_at, NULL until then */
+    uint32_t *blocks_by_addr;
     /* where each block / edge row was in the file: only kept when read with
      * a diagnostics sink (check mode), else NULL (see tk_cfg_block_loc) */
     tk_cfg_loc *block_locs, *edge_locs;
@@ -280,7 +299,12 @@ uint32_t tk_cfg_find_process(const tk_cfg *cfg, uint64_t pid);
 uint32_t tk_cfg_find_node(const tk_cfg_process *p, uint32_t node_id);
 /* Block index of a block id, or NONE (also NONE for special nodes). */
 uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t node_id);
+/* Edge index of an edge id, or NONE.  The id map (4 bytes an id) is built by
+ * the first call, which modifies the process like tk_cfg_out_edges does;
+ * tk_cfg_need_edge_map builds it now: TK_OK or TK_ERR_NOMEM (then
+ * tk_cfg_find_edge scans the edges). */
 uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t edge_id);
+tk_status tk_cfg_need_edge_map(const tk_cfg_process *p);
 /* Edge index from src to tgt (node indexes), or NONE. */
 uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt);
 /* Routine index whose entry is the block, or NONE. */
@@ -290,7 +314,9 @@ uint32_t tk_cfg_find_loop(const tk_cfg_process *p, uint32_t head_block);
 uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t image_id);
 /* Blocks containing the absolute address (first instruction <= addr < end).
  * Writes up to max block indexes into out; returns the number of hits
- * (several when images overlapped). */
+ * (several when images overlapped).  The first call sorts the blocks by
+ * address (4 bytes a block; it modifies the process like tk_cfg_out_edges
+ * does); 0 hits when that runs out of memory. */
 size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max);
 
 /* ---- nodes ---------------------------------------------------------------- */
@@ -311,6 +337,22 @@ static inline tk_cfg_loc tk_cfg_edge_loc(const tk_cfg_process *p, uint32_t edge)
 {
     tk_cfg_loc none = {0, 0};
     return p->edge_locs && edge < p->nedges ? p->edge_locs[edge] : none;
+}
+/* SIZE of source line i (an index of p->sources). */
+static inline uint64_t tk_cfg_source_size(const tk_cfg_process *p, uint32_t i)
+{
+    return p->source_sizes ? p->source_sizes[i] : p->sources[i].size32;
+}
+/* Image index of a block index (NONE when out of range). */
+uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block);
+static inline uint32_t tk_cfg_block_size(const tk_cfg_process *p, uint32_t block)
+{
+    return p->block_wide ? p->block_wide[2 * (size_t)block] : p->blocks[block].size16;
+}
+/* Offset of the last instruction from the block's first instruction. */
+static inline uint32_t tk_cfg_block_last_instr_offset(const tk_cfg_process *p, uint32_t block)
+{
+    return p->block_wide ? p->block_wide[2 * (size_t)block + 1] : p->blocks[block].last16;
 }
 uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
 uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
@@ -348,6 +390,43 @@ static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_e
     else
         for (uint32_t t = 0; t < n; t++) sum += p->counts64[at + t];
     return sum;
+}
+
+/* ---- successors and predecessors ------------------------------------------ */
+/* The adjacency costs 8 bytes an edge and 8 a node, and reading does not build
+ * it (`report` never needs it): the first call of tk_cfg_out_edges or
+ * tk_cfg_in_edges builds it, which modifies the process (a model shared by
+ * threads: call tk_cfg_need_adjacency first).  tk_cfg_need_adjacency builds it
+ * now if needed: TK_OK, or TK_ERR_NOMEM (then the accessors give empty lists). */
+tk_status tk_cfg_need_adjacency(const tk_cfg_process *p);
+/* The adjacency, built if needed (NULL when out of memory). */
+static inline const tk_cfg_adjacency *tk_cfg_adjacency_of(const tk_cfg_process *p)
+{
+    if (!p->adjacency) (void)tk_cfg_need_adjacency(p);
+    return p->adjacency;
+}
+/* Edges out of / into node n (edge indexes, file order), *count of them. */
+static inline const uint32_t *tk_cfg_out_edges(const tk_cfg_process *p, uint32_t node,
+                                               uint32_t *count)
+{
+    const tk_cfg_adjacency *a = tk_cfg_adjacency_of(p);
+    if (!a || node >= p->nnodes) {
+        *count = 0;
+        return NULL;
+    }
+    *count = a->out_start[node + 1] - a->out_start[node];
+    return a->out_edges + a->out_start[node];
+}
+static inline const uint32_t *tk_cfg_in_edges(const tk_cfg_process *p, uint32_t node,
+                                              uint32_t *count)
+{
+    const tk_cfg_adjacency *a = tk_cfg_adjacency_of(p);
+    if (!a || node >= p->nnodes) {
+        *count = 0;
+        return NULL;
+    }
+    *count = a->in_start[node + 1] - a->in_start[node];
+    return a->in_edges + a->in_start[node];
 }
 
 /* ---- sets of blocks: inbound / outbound / internal edges ----------------- */

@@ -147,7 +147,7 @@ static int put_block(const render_ctx *r, const tk_cfg_process *p, uint32_t node
         line[k++] = '\n';
         return text_put(out, line, k);
     }
-    const tk_cfg_image *img = &p->images[b->image];
+    const tk_cfg_image *img = &p->images[tk_cfg_block_image(p, node)];
     const char *name = tk_cfg_file_name(r->cfg, img->file_name_id);
     if (!name || !*name)
         name = "?";

@@ -26,6 +26,13 @@ int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
     tk_error_clear(&err);
     tk_status st = tk_dcfg_read(out, in, NULL, &err);
     tk_input_free(in);
+    /* traces name edges by id: the id maps now, before any decoding thread */
+    for (uint32_t i = 0; st == TK_OK && i < (*out)->nprocesses; i++)
+        if ((st = tk_cfg_need_edge_map(&(*out)->processes[i])) != TK_OK) {
+            st = tk_error_set(&err, st, "out of memory");
+            tk_cfg_free(*out);
+            *out = NULL;
+        }
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 

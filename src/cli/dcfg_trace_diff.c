@@ -68,7 +68,7 @@ static void describe_edge(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t i
         if (!tk_cfg_is_block(p, ends[k]))
             continue;
         const tk_cfg_block *b = &p->blocks[ends[k]];
-        const char *file = tk_cfg_file_name(cfg, p->images[b->image].file_name_id);
+        const char *file = tk_cfg_file_name(cfg, p->images[tk_cfg_block_image(p, ends[k])].file_name_id);
         printf("%s %s+0x%llx", k ? " ->" : ":", file && *file ? file : "?",
                (unsigned long long)b->addr_offset);
     }

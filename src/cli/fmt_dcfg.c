@@ -272,7 +272,7 @@ static uint64_t node_key(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t n)
 {
     if (n >= p->nblocks) return UINT64_MAX - (uint64_t)tk_cfg_node_special(cfg, p, n);
     const tk_cfg_block *b = &p->blocks[n];
-    return ((uint64_t)p->images[b->image].id << 40) ^ b->addr_offset;
+    return ((uint64_t)p->images[tk_cfg_block_image(p, n)].id << 40) ^ b->addr_offset;
 }
 
 static diff_key *block_keys(const tk_cfg_process *p)
@@ -280,7 +280,7 @@ static diff_key *block_keys(const tk_cfg_process *p)
     diff_key *k = malloc(sizeof *k * (p->nblocks ? p->nblocks : 1));
     if (!k) return NULL;
     for (uint32_t i = 0; i < p->nblocks; i++) {
-        k[i].a = p->images[p->blocks[i].image].id;
+        k[i].a = p->images[tk_cfg_block_image(p, i)].id;
         k[i].b = p->blocks[i].addr_offset;
         k[i].c = 0;
         k[i].index = i;

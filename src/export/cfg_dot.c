@@ -60,7 +60,7 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
                 uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loops[k]));
                 s = l != TK_CFG_NONE && tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, b);
             }
-            for (size_t k = 0; k < o->nimages && !s; k++) s = p->images[bl->image].id == o->images[k];
+            for (size_t k = 0; k < o->nimages && !s; k++) s = p->images[tk_cfg_block_image(p, b)].id == o->images[k];
             if (s) {
                 sel[b] = 1;
                 if (bl->routine != TK_CFG_NONE) rsel[bl->routine] = 1;

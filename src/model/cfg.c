@@ -1,6 +1,7 @@
 /* The control-flow-graph model: lifetime, lookups, queries. */
 #include "model/cfg_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,12 +128,14 @@ tk_cfg *tk_cfg_new(void)
 
 void tk_cfg_process_release(tk_cfg_process *p)
 {
-    for (uint32_t i = 0; i < p->nimages; i++) free(p->images[i].by_addr);
+    free(p->blocks_by_addr);
     free(p->images);
     free(p->blocks);
     free(p->block_flags);
+    free(p->block_wide);
     free(p->symbols);
     free(p->sources);
+    free(p->source_sizes);
     free(p->edges);
     free(p->routines);
     free(p->loops);
@@ -145,10 +148,13 @@ void tk_cfg_process_release(tk_cfg_process *p)
     free(p->file_instr_count_per_thread);
     free(p->block_locs);
     free(p->edge_locs);
-    free(p->out_start);
-    free(p->out_edges);
-    free(p->in_start);
-    free(p->in_edges);
+    if (p->adjacency) {
+        free(p->adjacency->out_start);
+        free(p->adjacency->out_edges);
+        free(p->adjacency->in_start);
+        free(p->adjacency->in_edges);
+        free(p->adjacency);
+    }
     tk_cfg_idmap_free(p->node_map);
     tk_cfg_idmap_free(p->edge_map);
     tk_cfg_idmap_free(p->loop_map);
@@ -317,6 +323,51 @@ int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
     return 1;
 }
 
+tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp)
+{
+    if (cp->adjacency) return TK_OK;
+    /* a cache of the process: built through a const pointer like a lookup */
+    tk_cfg_process *p = (tk_cfg_process *)cp;
+    size_t nn = (size_t)p->nnodes + 1;
+    tk_cfg_adjacency *a = calloc(1, sizeof *a);
+    if (!a) return TK_ERR_NOMEM;
+    a->out_start = calloc(nn, sizeof *a->out_start);
+    a->in_start = calloc(nn, sizeof *a->in_start);
+    a->out_edges = malloc(sizeof *a->out_edges * (p->nedges ? p->nedges : 1));
+    a->in_edges = malloc(sizeof *a->in_edges * (p->nedges ? p->nedges : 1));
+    if (!a->out_start || !a->in_start || !a->out_edges || !a->in_edges) {
+        free(a->out_start);
+        free(a->in_start);
+        free(a->out_edges);
+        free(a->in_edges);
+        free(a);
+        return TK_ERR_NOMEM;
+    }
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue; /* did not resolve */
+        a->out_start[ed->src + 1]++;
+        a->in_start[ed->tgt + 1]++;
+    }
+    for (uint32_t n = 0; n < p->nnodes; n++) {
+        a->out_start[n + 1] += a->out_start[n];
+        a->in_start[n + 1] += a->in_start[n];
+    }
+    /* fill with start[n] as the cursor of node n (it ends at the start of
+     * n + 1), then shift the starts back: no scratch arrays */
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
+        a->out_edges[a->out_start[ed->src]++] = e;
+        a->in_edges[a->in_start[ed->tgt]++] = e;
+    }
+    memmove(a->out_start + 1, a->out_start, sizeof *a->out_start * (nn - 1));
+    memmove(a->in_start + 1, a->in_start, sizeof *a->in_start * (nn - 1));
+    a->out_start[0] = a->in_start[0] = 0;
+    p->adjacency = a;
+    return TK_OK;
+}
+
 uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len)
 {
     if (cfg->nstrings + len + 1 > UINT32_MAX) return UINT32_MAX;
@@ -374,16 +425,37 @@ uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t id)
     return n < p->nblocks ? n : TK_CFG_NONE;
 }
 
+tk_status tk_cfg_need_edge_map(const tk_cfg_process *cp)
+{
+    if (cp->edge_map) return TK_OK;
+    /* a cache of the process, like the adjacency */
+    tk_cfg_process *p = (tk_cfg_process *)cp;
+    uint32_t max_id = 0;
+    for (uint32_t e = 0; e < p->nedges; e++)
+        if (p->edges[e].id > max_id) max_id = p->edges[e].id;
+    tk_cfg_idmap *m = tk_cfg_idmap_new(p->nedges, max_id);
+    if (!m) return TK_ERR_NOMEM;
+    for (uint32_t e = 0; e < p->nedges; e++) tk_cfg_idmap_put(m, p->edges[e].id, e);
+    p->edge_map = m;
+    return TK_OK;
+}
+
 uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t id)
 {
+    if (!p->edge_map && tk_cfg_need_edge_map(p) != TK_OK) {
+        for (uint32_t e = 0; e < p->nedges; e++) /* out of memory: a scan */
+            if (p->edges[e].id == id) return e;
+        return TK_CFG_NONE;
+    }
     return tk_cfg_idmap_get(p->edge_map, id);
 }
 
 uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt)
 {
-    if (src >= p->nnodes || !p->out_start) return TK_CFG_NONE;
-    for (uint32_t k = p->out_start[src]; k < p->out_start[src + 1]; k++)
-        if (p->edges[p->out_edges[k]].tgt == tgt) return p->out_edges[k];
+    uint32_t n;
+    const uint32_t *out = tk_cfg_out_edges(p, src, &n);
+    for (uint32_t k = 0; k < n; k++)
+        if (p->edges[out[k]].tgt == tgt) return out[k];
     return TK_CFG_NONE;
 }
 
@@ -404,28 +476,54 @@ uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t id)
     return TK_CFG_NONE;
 }
 
+/* p->blocks_by_addr: each image's block indexes sorted by address. */
+static int sort_blocks_by_addr(const tk_cfg_process *cp)
+{
+    if (cp->blocks_by_addr) return 1;
+    tk_cfg_process *p = (tk_cfg_process *)cp; /* a cache of the process */
+    uint32_t *ord = malloc(sizeof *ord * (p->nblocks ? p->nblocks : 1));
+    if (!ord) return 0;
+    for (uint32_t b = 0; b < p->nblocks; b++) ord[b] = b;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        int sorted = 1;
+        for (uint32_t k = 1; k < im->nblocks && sorted; k++)
+            sorted = p->blocks[im->first_block + k].addr_offset >= p->blocks[im->first_block + k - 1].addr_offset;
+        if (!sorted && !tk_cfg_sort_by_addr(ord + im->first_block, im->nblocks, p->blocks,
+                                            sizeof *p->blocks, offsetof(tk_cfg_block, addr_offset), 1)) {
+            free(ord);
+            return 0;
+        }
+    }
+    p->blocks_by_addr = ord;
+    return 1;
+}
+
 size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max)
 {
     size_t hits = 0;
+    if (!sort_blocks_by_addr(p)) return 0;
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
-        if (addr < im->load_addr || !im->by_addr) continue;
+        if (addr < im->load_addr) continue;
+        const uint32_t *by_addr = p->blocks_by_addr + im->first_block;
         uint64_t off = addr - im->load_addr;
         /* last block with addr_offset <= off */
         uint32_t lo = 0, hi = im->nblocks;
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2;
-            if (p->blocks[im->by_addr[mid]].addr_offset <= off) lo = mid + 1;
+            if (p->blocks[by_addr[mid]].addr_offset <= off) lo = mid + 1;
             else hi = mid;
         }
         /* blocks may overlap (mid-instruction starts): scan back while they cover */
         for (uint32_t k = lo; k-- > 0;) {
-            const tk_cfg_block *b = &p->blocks[im->by_addr[k]];
-            if (off - b->addr_offset >= (uint64_t)(b->size ? b->size : 1)) {
+            const tk_cfg_block *b = &p->blocks[by_addr[k]];
+            uint32_t size = tk_cfg_block_size(p, by_addr[k]);
+            if (off - b->addr_offset >= (uint64_t)(size ? size : 1)) {
                 if (off - b->addr_offset > (1u << 16)) break;
                 continue;
             }
-            if (hits < max) out[hits] = im->by_addr[k];
+            if (hits < max) out[hits] = by_addr[k];
             hits++;
         }
     }
@@ -456,27 +554,44 @@ uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_spec
 
 /* ---- blocks --------------------------------------------------------------- */
 
+uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block)
+{
+    if (block >= p->nblocks) return TK_CFG_NONE;
+    /* images hold consecutive block ranges in image order: the block's image
+     * is the last one starting at or before it */
+    uint32_t lo = 0, hi = p->nimages;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->images[mid].first_block <= block) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo ? lo - 1 : TK_CFG_NONE;
+}
+
 uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 {
-    return p->images[b->image].load_addr + b->addr_offset;
+    return p->images[tk_cfg_block_image(p, (uint32_t)(b - p->blocks))].load_addr + b->addr_offset;
 }
 
 uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 {
-    return tk_cfg_block_addr(p, b) + b->last_instr_offset;
+    return tk_cfg_block_addr(p, b) + tk_cfg_block_last_instr_offset(p, (uint32_t)(b - p->blocks));
+}
+
+/* The edges a node's per-thread counts come from: its in-edges, or its
+ * out-edges when it has no in-edges. */
+static const uint32_t *count_edges(const tk_cfg_process *p, uint32_t node, uint32_t *n)
+{
+    const uint32_t *ed = tk_cfg_in_edges(p, node, n);
+    return *n ? ed : tk_cfg_out_edges(p, node, n);
 }
 
 uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread)
 {
     uint64_t sum = 0;
-    if (block >= p->nnodes || !p->in_start) return 0;
-    const uint32_t *st = p->in_start, *ed = p->in_edges;
-    if (st[block] == st[block + 1]) {
-        st = p->out_start;
-        ed = p->out_edges;
-    }
-    for (uint32_t k = st[block]; k < st[block + 1]; k++)
-        sum += tk_cfg_edge_count_thread(p, &p->edges[ed[k]], thread);
+    uint32_t n;
+    const uint32_t *ed = count_edges(p, block, &n);
+    for (uint32_t k = 0; k < n; k++) sum += tk_cfg_edge_count_thread(p, &p->edges[ed[k]], thread);
     return sum;
 }
 
@@ -484,7 +599,7 @@ const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint
                                 uint64_t *offset)
 {
     const tk_cfg_block *b = &p->blocks[block];
-    const tk_cfg_image *im = &p->images[b->image];
+    const tk_cfg_image *im = &p->images[tk_cfg_block_image(p, block)];
     const tk_cfg_symbol *best = NULL;
     for (uint32_t i = 0; i < im->nsymbols; i++) {
         const tk_cfg_symbol *s = &p->symbols[im->first_symbol + i];
@@ -500,10 +615,11 @@ uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
                              const char **file)
 {
     const tk_cfg_block *b = &p->blocks[block];
-    const tk_cfg_image *im = &p->images[b->image];
+    const tk_cfg_image *im = &p->images[tk_cfg_block_image(p, block)];
     for (uint32_t i = 0; i < im->nsources; i++) {
         const tk_cfg_source *s = &p->sources[im->first_source + i];
-        if (s->addr_offset <= b->addr_offset && b->addr_offset - s->addr_offset < s->size) {
+        if (s->addr_offset <= b->addr_offset &&
+            b->addr_offset - s->addr_offset < tk_cfg_source_size(p, im->first_source + i)) {
             if (file) *file = tk_cfg_file_name(cfg, s->file_name_id);
             return s->line_num;
         }
@@ -532,7 +648,8 @@ int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node
     if (node >= p->nblocks) return 0;
     const tk_cfg_block *b = &p->blocks[node];
     switch (s.kind) {
-    case TK_SCOPE_IMAGE: return b->image == s.index;
+    case TK_SCOPE_IMAGE:
+        return s.index < p->nimages && node - p->images[s.index].first_block < p->images[s.index].nblocks;
     case TK_SCOPE_ROUTINE: return b->routine == s.index;
     case TK_SCOPE_LOOP: return loop_contains(p, s.index, node);
     case TK_SCOPE_BLOCK: return node == s.index;
@@ -610,14 +727,10 @@ typedef struct threads_ctx {
 static void add_all_thread_counts(void *ctx, const tk_cfg_process *p, uint32_t b)
 {
     threads_ctx *c = ctx;
-    if (b >= p->nnodes || !p->in_start) return;
-    const uint32_t *st = p->in_start, *ed = p->in_edges;
-    if (st[b] == st[b + 1]) {
-        st = p->out_start;
-        ed = p->out_edges;
-    }
+    uint32_t ne_b;
+    const uint32_t *ed = count_edges(p, b, &ne_b);
     uint64_t n = p->blocks[b].num_instrs;
-    for (uint32_t k = st[b]; k < st[b + 1]; k++) {
+    for (uint32_t k = 0; k < ne_b; k++) {
         const tk_cfg_edge *e = &p->edges[ed[k]];
         uint32_t ne = tk_cfg_edge_nthreads(p, ed[k]), nt = ne < c->nthreads ? ne : c->nthreads;
         for (uint32_t t = 0; t < nt; t++) c->out[t] += tk_cfg_edge_count_thread(p, e, t) * n;
@@ -629,7 +742,7 @@ void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, u
 {
     threads_ctx c = {out, nthreads};
     for (uint32_t t = 0; t < nthreads; t++) out[t] = 0;
-    if (s.kind == TK_SCOPE_PROCESS && p->in_start) {
+    if (s.kind == TK_SCOPE_PROCESS) {
         /* one pass in edge order: an edge counts for its target block (whose
          * in-edges it is one of) and for its source block when that block has
          * no in-edges (its count then comes from its out-edges) */
@@ -638,7 +751,7 @@ void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, u
             if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue; /* not in the adjacency */
             uint64_t n = 0;
             if (ed->tgt < p->nblocks) n += p->blocks[ed->tgt].num_instrs;
-            if (ed->src < p->nblocks && p->in_start[ed->src] == p->in_start[ed->src + 1])
+            if (ed->src < p->nblocks && !(p->block_flags[ed->src] & TK_CFG_BLOCK_HAS_IN_EDGES))
                 n += p->blocks[ed->src].num_instrs;
             if (!n) continue;
             uint32_t ne = tk_cfg_edge_nthreads(p, e), nt = ne < nthreads ? ne : nthreads;
@@ -694,14 +807,16 @@ static void push_edge(edges_ctx *c, uint32_t e)
 static void collect_edges(void *ctx, const tk_cfg_process *p, uint32_t b)
 {
     edges_ctx *c = ctx;
+    uint32_t n;
     if (c->cls == TK_EDGES_INBOUND) {
-        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
-            if (!tk_cfg_scope_contains(p, c->s, p->edges[p->in_edges[k]].src))
-                push_edge(c, p->in_edges[k]);
+        const uint32_t *in = tk_cfg_in_edges(p, b, &n);
+        for (uint32_t k = 0; k < n; k++)
+            if (!tk_cfg_scope_contains(p, c->s, p->edges[in[k]].src)) push_edge(c, in[k]);
     } else {
-        for (uint32_t k = p->out_start[b]; k < p->out_start[b + 1]; k++) {
-            int inside = tk_cfg_scope_contains(p, c->s, p->edges[p->out_edges[k]].tgt);
-            if (inside == (c->cls == TK_EDGES_INTERNAL)) push_edge(c, p->out_edges[k]);
+        const uint32_t *out = tk_cfg_out_edges(p, b, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            int inside = tk_cfg_scope_contains(p, c->s, p->edges[out[k]].tgt);
+            if (inside == (c->cls == TK_EDGES_INTERNAL)) push_edge(c, out[k]);
         }
     }
 }
@@ -710,7 +825,6 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
                              tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap)
 {
     (void)cfg;
-    if (!p->out_start) return TK_OK;
     edges_ctx c = {p, s, cls, out, n, cap, 0};
     if (!out && s.kind == TK_SCOPE_PROCESS && cls == TK_EDGES_INTERNAL) {
         /* counting only: one pass over the edges (block to block) */
@@ -727,6 +841,7 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
                 push_edge(&c, e);
         }
     } else {
+        if (tk_cfg_need_adjacency(p) != TK_OK) return TK_ERR_NOMEM;
         scope_blocks(p, s, collect_edges, &c);
     }
     return c.failed ? TK_ERR_NOMEM : TK_OK;
@@ -753,8 +868,10 @@ static uint64_t loop_entries(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
     for (uint32_t k = 0; k < l->nnodes; k++) {
         uint32_t b = p->pool[l->nodes + k];
         if (b >= p->nblocks) continue;
-        for (uint32_t q = p->in_start[b]; q < p->in_start[b + 1]; q++) {
-            const tk_cfg_edge *e = &p->edges[p->in_edges[q]];
+        uint32_t n;
+        const uint32_t *in = tk_cfg_in_edges(p, b, &n);
+        for (uint32_t q = 0; q < n; q++) {
+            const tk_cfg_edge *e = &p->edges[in[q]];
             if (tk_cfg_scope_contains(p, s, e->src)) continue;
             if (tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, e))) continue;
             sum += thread < 0 ? tk_cfg_edge_count(p, e) : tk_cfg_edge_count_thread(p, e, (uint32_t)thread);
@@ -772,6 +889,68 @@ uint64_t tk_cfg_loop_entry_count_thread(const tk_cfg *cfg, const tk_cfg_process 
                                         uint32_t thread)
 {
     return loop_entries(cfg, p, loop, (int)thread);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *loops,
+                             uint32_t n, uint64_t *out)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) total += p->loops[loops[i]].nnodes;
+    if (total > p->nblocks / 4 + 64) {
+        /* many nodes: the adjacency is worth building */
+        if (tk_cfg_need_adjacency(p) != TK_OK) return 0;
+        for (uint32_t i = 0; i < n; i++) out[i] = tk_cfg_loop_entry_count(cfg, p, loops[i]);
+        return 1;
+    }
+    /* (block << 32 | slot) of every node of the loops, by block; a bit per
+     * block that is a node of one of them */
+    uint64_t *pairs = malloc(sizeof *pairs * (total ? total : 1));
+    uint64_t *marked = calloc(((size_t)p->nblocks + 63) / 64 + 1, sizeof *marked);
+    if (!pairs || !marked) {
+        free(pairs);
+        free(marked);
+        return 0;
+    }
+    size_t np = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const tk_cfg_loop *l = &p->loops[loops[i]];
+        out[i] = 0;
+        for (uint32_t k = 0; k < l->nnodes; k++) {
+            uint32_t b = p->pool[l->nodes + k];
+            if (b >= p->nblocks) continue;
+            pairs[np++] = (uint64_t)b << 32 | i;
+            marked[b / 64] |= 1ull << (b % 64);
+        }
+    }
+    qsort(pairs, np, sizeof *pairs, cmp_u64);
+    /* every in-edge of such a block (the edges of the adjacency: both ends
+     * resolved) counts for each of its loops that does not contain the source */
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        uint32_t b = ed->tgt;
+        if (b >= p->nblocks || ed->src >= p->nnodes || !(marked[b / 64] >> (b % 64) & 1)) continue;
+        if (tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, ed))) continue;
+        size_t lo = 0, hi = np;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if ((pairs[mid] >> 32) < b) lo = mid + 1;
+            else hi = mid;
+        }
+        for (; lo < np && (pairs[lo] >> 32) == b; lo++) {
+            uint32_t slot = (uint32_t)pairs[lo];
+            if (!tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, loops[slot]}, ed->src))
+                out[slot] += tk_cfg_edge_count(p, ed);
+        }
+    }
+    free(pairs);
+    free(marked);
+    return 1;
 }
 
 uint64_t tk_cfg_loop_iteration_count(const tk_cfg_process *p, uint32_t loop)

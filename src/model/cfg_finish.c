@@ -111,9 +111,16 @@ static tk_status resolve_edges(finish_ctx *c)
         if (p->edges[e].id > max_id) max_id = p->edges[e].id;
     for (uint32_t t = 0; t < cfg->nedge_types; t++)
         if (cfg->edge_types[t].id > max_type) max_type = cfg->edge_types[t].id;
-    p->edge_map = tk_cfg_idmap_new(p->nedges, max_id);
+    /* duplicate ids: the edge-id map is built on demand (tk_cfg_find_edge),
+     * so dense ids are checked with a bit each; the map of the edges before
+     * is built when a duplicate shows up (to say where the first one is) */
+    int dense = (uint64_t)max_id <= 2 * (uint64_t)p->nedges + 1024;
+    uint64_t *seen = dense ? calloc((size_t)max_id / 64 + 1, sizeof *seen) : NULL;
+    tk_cfg_idmap *ids = dense ? NULL : tk_cfg_idmap_new(p->nedges, max_id);
     tk_cfg_idmap *types = tk_cfg_idmap_new(cfg->nedge_types, max_type);
-    if (!p->edge_map || !types) {
+    if ((!seen && !ids) || !types) {
+        free(seen);
+        tk_cfg_idmap_free(ids);
         tk_cfg_idmap_free(types);
         return TK_ERR_NOMEM;
     }
@@ -121,7 +128,18 @@ static tk_status resolve_edges(finish_ctx *c)
         tk_cfg_idmap_put(types, cfg->edge_types[t].id, t); /* duplicates: checked by the checker */
     for (uint32_t e = 0; e < p->nedges; e++) {
         tk_cfg_edge *ed = &p->edges[e];
-        uint32_t old = tk_cfg_idmap_put(p->edge_map, ed->id, e);
+        uint32_t old = TK_CFG_NONE;
+        if (!ids && (seen[ed->id / 64] >> (ed->id % 64) & 1)) {
+            ids = tk_cfg_idmap_new(p->nedges, max_id);
+            if (!ids) {
+                free(seen);
+                tk_cfg_idmap_free(types);
+                return TK_ERR_NOMEM;
+            }
+            for (uint32_t k = 0; k < e; k++) tk_cfg_idmap_put(ids, p->edges[k].id, k);
+        }
+        if (ids) old = tk_cfg_idmap_put(ids, ed->id, e);
+        else seen[ed->id / 64] |= 1ull << (ed->id % 64);
         if (old != TK_CFG_NONE)
             report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
                    ed->id, tk_cfg_edge_loc(p, old).line);
@@ -142,76 +160,26 @@ static tk_status resolve_edges(finish_ctx *c)
         ed->type = ty;
         if (tk_cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = tk_cfg_edge_nthreads(p, e);
     }
+    free(seen);
+    tk_cfg_idmap_free(ids);
     tk_cfg_idmap_free(types);
     return TK_OK;
 }
 
-static tk_status build_adjacency(finish_ctx *c)
-{
-    tk_cfg_process *p = c->p;
-    size_t nn = (size_t)p->nnodes + 1;
-    p->out_start = calloc(nn, sizeof *p->out_start);
-    p->in_start = calloc(nn, sizeof *p->in_start);
-    p->out_edges = malloc(sizeof *p->out_edges * (p->nedges ? p->nedges : 1));
-    p->in_edges = malloc(sizeof *p->in_edges * (p->nedges ? p->nedges : 1));
-    if (!p->out_start || !p->in_start || !p->out_edges || !p->in_edges) return TK_ERR_NOMEM;
-    for (uint32_t e = 0; e < p->nedges; e++) {
-        const tk_cfg_edge *ed = &p->edges[e];
-        if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
-        p->out_start[ed->src + 1]++;
-        p->in_start[ed->tgt + 1]++;
-    }
-    for (uint32_t n = 0; n < p->nnodes; n++) {
-        p->out_start[n + 1] += p->out_start[n];
-        p->in_start[n + 1] += p->in_start[n];
-    }
-    /* fill with start[n] as the cursor of node n (it ends at the start of
-     * n + 1), then shift the starts back: no scratch arrays */
-    for (uint32_t e = 0; e < p->nedges; e++) {
-        const tk_cfg_edge *ed = &p->edges[e];
-        if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
-        p->out_edges[p->out_start[ed->src]++] = e;
-        p->in_edges[p->in_start[ed->tgt]++] = e;
-    }
-    memmove(p->out_start + 1, p->out_start, sizeof *p->out_start * (nn - 1));
-    memmove(p->in_start + 1, p->in_start, sizeof *p->in_start * (nn - 1));
-    p->out_start[0] = p->in_start[0] = 0;
-    return TK_OK;
-}
-
+/* Block counts from the in-edges where the file has none, and which blocks
+ * have in-edges: one pass over the edges. */
 static void derive_block_counts(finish_ctx *c)
 {
     tk_cfg_process *p = c->p;
-    for (uint32_t b = 0; b < p->nblocks; b++) {
-        tk_cfg_block *bl = &p->blocks[b];
-        if (p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT) continue;
-        uint64_t sum = 0;
-        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
-            sum += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
-        bl->count = sum;
+    for (uint32_t b = 0; b < p->nblocks; b++)
+        if (!(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) p->blocks[b].count = 0;
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (ed->tgt >= p->nblocks || ed->src >= p->nnodes) continue;
+        p->block_flags[ed->tgt] |= TK_CFG_BLOCK_HAS_IN_EDGES;
+        if (!(p->block_flags[ed->tgt] & TK_CFG_BLOCK_HAS_COUNT))
+            p->blocks[ed->tgt].count += tk_cfg_edge_count(p, ed);
     }
-}
-
-static tk_status build_address_index(finish_ctx *c)
-{
-    tk_cfg_process *p = c->p;
-    for (uint32_t i = 0; i < p->nimages; i++) {
-        tk_cfg_image *im = &p->images[i];
-        free(im->by_addr);
-        im->by_addr = malloc(sizeof *im->by_addr * (im->nblocks ? im->nblocks : 1));
-        if (!im->by_addr) return TK_ERR_NOMEM;
-        int sorted = 1;
-        for (uint32_t k = 0; k < im->nblocks; k++) {
-            im->by_addr[k] = im->first_block + k;
-            if (k && p->blocks[im->first_block + k].addr_offset <
-                         p->blocks[im->first_block + k - 1].addr_offset)
-                sorted = 0;
-        }
-        if (!sorted && !tk_cfg_sort_by_addr(im->by_addr, im->nblocks, p->blocks, sizeof *p->blocks,
-                                            offsetof(tk_cfg_block, addr_offset), 1))
-            return TK_ERR_NOMEM;
-    }
-    return TK_OK;
 }
 
 /* ---- routines and loops read from the file ------------------------------ */
@@ -322,9 +290,10 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
     tk_status st = TK_ERR_NOMEM;
     if (!g->start || !g->idom) goto out;
     for (uint32_t k = 0; k < g->n; k++) {
-        uint32_t b = nodes[k];
-        for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
-            const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+        uint32_t nout;
+        const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+        for (uint32_t q = 0; q < nout; q++) {
+            const tk_cfg_edge *e = &p->edges[out[q]];
             if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE) nadj++;
         }
         g->start[k + 1] = nadj;
@@ -333,9 +302,10 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
     if (!g->adj) goto out;
     nadj = 0;
     for (uint32_t k = 0; k < g->n; k++) {
-        uint32_t b = nodes[k];
-        for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
-            const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+        uint32_t nout;
+        const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+        for (uint32_t q = 0; q < nout; q++) {
+            const tk_cfg_edge *e = &p->edges[out[q]];
             if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE)
                 g->adj[nadj++] = c->scratch[e->tgt];
         }
@@ -355,6 +325,7 @@ out:
 tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t r,
                                     uint32_t *idom_blocks)
 {
+    if (tk_cfg_need_adjacency(p) != TK_OK) return TK_ERR_NOMEM;
     finish_ctx c;
     memset(&c, 0, sizeof c);
     c.cfg = (tk_cfg *)cfg;
@@ -402,11 +373,13 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
     /* entries: call / ENTRY targets, and blocks without intra-routine in-edges */
     for (uint32_t b = first; b < first + nb; b++) {
         int intra_in = 0, called = 0;
-        for (uint32_t q = p->in_start[b]; q < p->in_start[b + 1]; q++) {
-            const tk_cfg_edge *e = &p->edges[p->in_edges[q]];
+        uint32_t nin;
+        const uint32_t *in = tk_cfg_in_edges(p, b, &nin);
+        for (uint32_t q = 0; q < nin; q++) {
+            const tk_cfg_edge *e = &p->edges[in[q]];
             tk_edge_kind k = tk_cfg_edge_kind(cfg, e);
             if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY) called = 1;
-            else if (is_intra(cfg, p, e) && e->src != b && p->blocks[e->src].image == image)
+            else if (is_intra(cfg, p, e) && e->src != b && e->src - first < nb)
                 intra_in = 1;
         }
         if (called || !intra_in) {
@@ -439,10 +412,11 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         uint32_t head = 0, tail = 0;
         queue[tail++] = p->routines[r].entry;
         while (head < tail) {
-            uint32_t b = queue[head++];
-            for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
-                const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
-                if (!is_intra(cfg, p, e) || p->blocks[e->tgt].image != image) continue;
+            uint32_t b = queue[head++], nout;
+            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            for (uint32_t q = 0; q < nout; q++) {
+                const tk_cfg_edge *e = &p->edges[out[q]];
+                if (!is_intra(cfg, p, e) || e->tgt - first >= nb) continue;
                 if (claim[e->tgt] != TK_CFG_NONE) continue;
                 claim[e->tgt] = r;
                 queue[tail++] = e->tgt;
@@ -474,9 +448,10 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         tk_cfg_routine *ro = &p->routines[r];
         ro->exits = p->npool;
         for (uint32_t k = 0; k < ro->nnodes; k++) {
-            uint32_t b = p->pool[ro->nodes + k];
-            for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
-                const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+            uint32_t b = p->pool[ro->nodes + k], nout;
+            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            for (uint32_t q = 0; q < nout; q++) {
+                const tk_cfg_edge *e = &p->edges[out[q]];
                 if (!is_intra(cfg, p, e) || claim[e->tgt] != r) {
                     if (!pool_push(c, b)) goto nomem;
                     ro->nexits++;
@@ -642,14 +617,13 @@ static tk_status finish_process(finish_ctx *c)
     resolve_routines(c);
     free(p->node_idom_ids);
     p->node_idom_ids = NULL;
-    if ((st = build_adjacency(c)) != TK_OK) return st;
     derive_block_counts(c);
-    if ((st = build_address_index(c)) != TK_OK) return st;
     resolve_loops_nodes(c);
     uint32_t file_routines = p->nroutines;
     for (uint32_t i = 0; i < p->nimages; i++) {
         if (p->images[i].nblocks && !p->images[i].nroutines) {
-            if ((st = compute_routines(c, i)) != TK_OK) return st;
+            if ((st = tk_cfg_need_adjacency(p)) != TK_OK || (st = compute_routines(c, i)) != TK_OK)
+                return st;
             p->routines_computed = 1;
         }
     }
@@ -659,7 +633,8 @@ static tk_status finish_process(finish_ctx *c)
         int want_idoms = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_IDOMS);
         int want_loops = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_LOOPS);
         if (!want_idoms && !want_loops) continue;
-        if ((st = compute_idoms_and_loops(c, r, want_idoms, want_loops, &loop_cap)) != TK_OK)
+        if ((st = tk_cfg_need_adjacency(p)) != TK_OK ||
+            (st = compute_idoms_and_loops(c, r, want_idoms, want_loops, &loop_cap)) != TK_OK)
             return st;
     }
     p->routine_map = tk_cfg_idmap_new(p->nroutines, p->nblocks);

@@ -48,6 +48,11 @@ void tk_cfg_process_release(tk_cfg_process *p);
 int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stride, size_t off,
                         int pairs);
 
+/* tk_cfg_loop_entry_count of loops[0 .. n) into out[]: one pass over the
+ * edges (no adjacency) when the loops are small.  0 when out of memory. */
+int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *loops,
+                             uint32_t n, uint64_t *out);
+
 /* Immediate dominators of routine r computed from its intra-routine edges:
  * idom_blocks[k] for the k-th node of the routine's node list (block index,
  * NONE when unreachable from the entry). */

@@ -161,7 +161,7 @@ static void test_read_hard(void)
     TK_CHECK_EQ_U64(tk_cfg_block_count_thread(p, b11, 1), 8);
     /* short row: block 12 has no SIZE cell */
     uint32_t b12 = tk_cfg_find_block(p, 12);
-    TK_CHECK_EQ_U64(p->blocks[b12].size, 0);
+    TK_CHECK_EQ_U64(tk_cfg_block_size(p, b12), 0);
     TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}), 3 * 2 + 13 * 1 + 3 * 3);
     TK_CHECK_EQ_U64(tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, 1), 2 * 2 + 8 + 2 * 3);
     /* block 20 has no COUNT: derived from in-edges (none) */

@@ -67,7 +67,7 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
     b->order = tk_reallocarray(NULL, nb, sizeof *b->order);
     b->blocks = tk_reallocarray(NULL, nb, sizeof *b->blocks);
     b->lines = tk_reallocarray(NULL, nb, sizeof *b->lines);
-    if (!b->local || !b->order || !b->blocks || !b->lines ||
+    if (!b->local || !b->order || !b->blocks || !b->lines || tk_cfg_need_adjacency(p) != TK_OK ||
         tk_csi_numbering_new(&b->num) != TK_OK) {
         csi_bridge_end(b);
         return TK_ERR_NOMEM;
@@ -140,8 +140,10 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
         int to_exit = 0, any = 0;
         for (uint32_t x = 0; x < r->nexits; x++)
             to_exit |= exits[x] == blk;
-        for (uint32_t q = p->out_start[blk]; q < p->out_start[blk + 1] && status == 0; q++) {
-            uint32_t ei = p->out_edges[q];
+        uint32_t nout;
+        const uint32_t *out = tk_cfg_out_edges(p, blk, &nout);
+        for (uint32_t q = 0; q < nout && status == 0; q++) {
+            uint32_t ei = out[q];
             const tk_cfg_edge *e = &p->edges[ei];
             tk_edge_kind kind = tk_cfg_edge_kind(b->cfg, e);
             if (tk_edge_kind_is_any_call(kind))

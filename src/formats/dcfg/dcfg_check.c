@@ -87,16 +87,18 @@ static void check_images(checker *c)
         }
         for (uint32_t k = 0; k < im->nblocks; k++) {
             const tk_cfg_block *b = &p->blocks[im->first_block + k];
-            if (b->size && b->last_instr_offset >= b->size)
+            uint32_t size = tk_cfg_block_size(p, im->first_block + k);
+            uint32_t last = tk_cfg_block_last_instr_offset(p, im->first_block + k);
+            if (size && last >= size)
                 say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, im->first_block + k),
                     "block %" PRIu32 ": LAST_INSTR_OFFSET %" PRIu32 " is not inside the block (SIZE %" PRIu32 ")",
-                    b->id, b->last_instr_offset, b->size);
+                    b->id, last, size);
             if (b->num_instrs == 0)
                 say(c, TK_SEV_WARNING, tk_cfg_block_loc(p, im->first_block + k), "block %" PRIu32 ": NUM_INSTRS is 0", b->id);
-            if (im->size && (b->addr_offset > im->size || b->size > im->size - b->addr_offset))
+            if (im->size && (b->addr_offset > im->size || size > im->size - b->addr_offset))
                 say(c, TK_SEV_WARNING, tk_cfg_block_loc(p, im->first_block + k),
                     "block %" PRIu32 " (offset 0x%" PRIx64 ", size %" PRIu32 ") extends beyond its image (size %" PRIu64 ")",
-                    b->id, b->addr_offset, b->size, im->size);
+                    b->id, b->addr_offset, size, im->size);
         }
     }
 }
@@ -109,15 +111,15 @@ static void check_counts(checker *c)
         const tk_cfg_block *bl = &p->blocks[b];
         if (!(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
         uint64_t in = 0, out = 0;
-        for (uint32_t k = p->in_start[b]; k < p->in_start[b + 1]; k++)
-            in += tk_cfg_edge_count(p, &p->edges[p->in_edges[k]]);
-        for (uint32_t k = p->out_start[b]; k < p->out_start[b + 1]; k++)
-            out += tk_cfg_edge_count(p, &p->edges[p->out_edges[k]]);
-        if (p->in_start[b] != p->in_start[b + 1] && in != bl->count)
+        uint32_t nin, nout;
+        const uint32_t *ins = tk_cfg_in_edges(p, b, &nin), *outs = tk_cfg_out_edges(p, b, &nout);
+        for (uint32_t k = 0; k < nin; k++) in += tk_cfg_edge_count(p, &p->edges[ins[k]]);
+        for (uint32_t k = 0; k < nout; k++) out += tk_cfg_edge_count(p, &p->edges[outs[k]]);
+        if (nin && in != bl->count)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its in-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, in);
-        if (p->out_start[b] != p->out_start[b + 1] && out != bl->count)
+        if (nout && out != bl->count)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its out-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, out);
@@ -178,7 +180,7 @@ static tk_status check_routines(checker *c)
         const tk_cfg_block *bl = &p->blocks[b];
         if (bl->routine == TK_CFG_NONE)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b), "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
-                p->images[bl->image].id);
+                p->images[tk_cfg_block_image(p, b)].id);
     }
     uint32_t *idom = NULL, *local = malloc(sizeof *local * (p->nblocks ? p->nblocks : 1));
     uint32_t *set = NULL;
@@ -202,11 +204,11 @@ static tk_status check_routines(checker *c)
                 break;
             }
         }
-        if (p->blocks[ro->entry].image != ro->image)
+        if (tk_cfg_block_image(p, ro->entry) != ro->image)
             say(c, TK_SEV_ERROR, ro->loc, "routine %" PRIu32 ": entry is in another image", bid(c, ro->entry));
         for (uint32_t k = 0; k < n; k++) {
             local[nodes[k]] = k;
-            if (p->blocks[nodes[k]].image != ro->image)
+            if (tk_cfg_block_image(p, nodes[k]) != ro->image)
                 say(c, TK_SEV_ERROR, ro->loc, "routine %" PRIu32 ": node %" PRIu32 " is not in the routine's image",
                     bid(c, ro->entry), bid(c, nodes[k]));
         }
@@ -228,9 +230,10 @@ static tk_status check_routines(checker *c)
         /* exits: nodes with an edge leaving the routine */
         uint32_t nexp = 0;
         for (uint32_t k = 0; k < n; k++) {
-            uint32_t b = nodes[k];
-            for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
-                const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+            uint32_t b = nodes[k], nout;
+            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            for (uint32_t q = 0; q < nout; q++) {
+                const tk_cfg_edge *e = &p->edges[out[q]];
                 if (e->tgt >= p->nblocks || p->blocks[e->tgt].routine != r ||
                     tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e))) {
                     set[nexp++] = bid(c, b);
@@ -312,9 +315,10 @@ static tk_status check_routines(checker *c)
             uint32_t nadj = 0;
             start = calloc((size_t)n + 1, sizeof *start);
             for (uint32_t k = 0; start && k < n; k++) {
-                uint32_t b = nodes[k];
-                for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
-                    const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+                uint32_t nout;
+                const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+                for (uint32_t q = 0; q < nout; q++) {
+                    const tk_cfg_edge *e = &p->edges[out[q]];
                     if (e->tgt < p->nblocks && local[e->tgt] != TK_CFG_NONE &&
                         !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e)))
                         nadj++;
@@ -325,9 +329,10 @@ static tk_status check_routines(checker *c)
             if (start && adj) {
                 nadj = 0;
                 for (uint32_t k = 0; k < n; k++) {
-                    uint32_t b = nodes[k];
-                    for (uint32_t q = p->out_start[b]; q < p->out_start[b + 1]; q++) {
-                        const tk_cfg_edge *e = &p->edges[p->out_edges[q]];
+                    uint32_t nout;
+                    const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+                    for (uint32_t q = 0; q < nout; q++) {
+                        const tk_cfg_edge *e = &p->edges[out[q]];
                         if (e->tgt < p->nblocks && local[e->tgt] != TK_CFG_NONE &&
                             !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e)))
                             adj[nadj++] = local[e->tgt];
@@ -388,6 +393,7 @@ tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag)
     check_tables(&c);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
+        if (tk_cfg_need_adjacency(c.p) != TK_OK) return TK_ERR_NOMEM;
         check_images(&c);
         check_counts(&c);
         tk_status st = check_routines(&c);

@@ -113,8 +113,10 @@ static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
         /* callers of b: in-edges of b's entry that are calls */
         uint32_t eb = p->routines[b].entry;
         if (eb == TK_CFG_NONE) continue;
-        for (uint32_t q = p->in_start[eb]; q < p->in_start[eb + 1]; q++) {
-            const tk_cfg_edge *ed = &p->edges[p->in_edges[q]];
+        uint32_t nin;
+        const uint32_t *in = tk_cfg_in_edges(p, eb, &nin);
+        for (uint32_t q = 0; q < nin; q++) {
+            const tk_cfg_edge *ed = &p->edges[in[q]];
             if (!is_call(cfg, p, ed)) continue;
             uint32_t a = p->blocks[ed->src].routine;
             if (a == b) continue;
@@ -198,7 +200,8 @@ tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
         c.file = malloc(sizeof *c.file * (p->nblocks ? p->nblocks : 1));
         c.line = malloc(sizeof *c.line * (p->nblocks ? p->nblocks : 1));
         c.incl = malloc(sizeof *c.incl * (p->nroutines ? p->nroutines : 1));
-        st = c.fn && c.file && c.line && c.incl ? TK_OK : TK_ERR_NOMEM;
+        st = c.fn && c.file && c.line && c.incl && tk_cfg_need_adjacency(p) == TK_OK ? TK_OK
+                                                                              : TK_ERR_NOMEM;
         if (st == TK_OK) st = block_sources(&c);
         if (st == TK_OK) st = make_functions(&c);
         /* one part per thread (all threads together when there is one) */

@@ -23,8 +23,8 @@ typedef struct reader {
     tk_json_token tok;
     /* capacities of the growing arrays */
     uint32_t cap_files, cap_types, cap_specials, cap_processes;
-    uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_edges, cap_routines,
-        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags,
+    uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_source_sizes, cap_edges, cap_routines,
+        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags, cap_block_wide,
         cap_idoms, nidoms, cap_edge_counts;
     uint32_t edge_counts_at; /* token path: the pool size when the current edge row began */
     uint32_t rows;       /* rows read by the fast path (to release the mapped input now and then) */
@@ -551,11 +551,33 @@ static tk_status source_begin(reader *r, void *ctx, const tk_json_token *row)
     (void)row;
     tk_cfg_process *p = r->p;
     GROW(p->sources, p->nsources, r->cap_sources);
+    if (p->source_sizes) {
+        GROW(p->source_sizes, p->nsources, r->cap_source_sizes);
+        p->source_sizes[p->nsources] = 0;
+    }
     tk_cfg_source *s = &p->sources[p->nsources++];
     memset(s, 0, sizeof *s);
-    s->image = r->image;
     p->images[r->image].nsources++;
     return TK_OK;
+}
+
+/* SIZE of the last source line: in the line while every SIZE of the process
+ * fits 32 bits, else all of them in p->source_sizes.  0 on out-of-memory. */
+static int source_set_size(reader *r, uint64_t v)
+{
+    tk_cfg_process *p = r->p;
+    uint32_t i = p->nsources - 1;
+    if (!p->source_sizes && v <= UINT32_MAX) {
+        p->sources[i].size32 = (uint32_t)v;
+        return 1;
+    }
+    if (!p->source_sizes) {
+        if (!room((void **)&p->source_sizes, &r->cap_source_sizes, p->nsources, sizeof *p->source_sizes))
+            return 0;
+        for (uint32_t k = 0; k < p->nsources; k++) p->source_sizes[k] = p->sources[k].size32;
+    }
+    p->source_sizes[i] = v;
+    return 1;
 }
 
 static tk_status source_cell(reader *r, void *ctx, int col)
@@ -566,7 +588,11 @@ static tk_status source_cell(reader *r, void *ctx, int col)
     case 0: return read_id(r, "FILE_NAME_ID", 0, &s->file_name_id);
     case 1: return read_u32(r, "LINE_NUM", &s->line_num);
     case 2: return read_u64(r, "ADDR_OFFSET", &s->addr_offset);
-    case 3: return read_u64(r, "SIZE", &s->size);
+    case 3: {
+        uint64_t v = 0;
+        TRY(read_u64(r, "SIZE", &v));
+        return source_set_size(r, v) ? TK_OK : nomem(r);
+    }
     default: return read_u32(r, "NUM_INSTRS", &s->num_instrs);
     }
 }
@@ -576,16 +602,44 @@ static const char *const block_cols[] = {"NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_
 static const col_usual block_usual[] = {U_ID, U_U64, U_U32, U_U32, U_U32, U_U64};
 static const table_spec block_spec = {"BASIC_BLOCKS", block_cols, 6, 0x1 | 0x2 | 0x8, block_usual};
 
+/* SIZE (which 0) or LAST_INSTR_OFFSET (which 1) of the last block: 16 bits
+ * in the block while every value of the process fits, else all of them in
+ * p->block_wide.  0 on out-of-memory. */
+static int block_set_wide(reader *r, int which, uint32_t v)
+{
+    tk_cfg_process *p = r->p;
+    uint32_t b = p->nblocks - 1;
+    if (!p->block_wide && v <= UINT16_MAX) {
+        if (which) p->blocks[b].last16 = (uint16_t)v;
+        else p->blocks[b].size16 = (uint16_t)v;
+        return 1;
+    }
+    if (!p->block_wide) {
+        if (!room((void **)&p->block_wide, &r->cap_block_wide, p->nblocks, 2 * sizeof *p->block_wide))
+            return 0;
+        for (uint32_t k = 0; k < p->nblocks; k++) {
+            p->block_wide[2 * (size_t)k] = p->blocks[k].size16;
+            p->block_wide[2 * (size_t)k + 1] = p->blocks[k].last16;
+        }
+    }
+    p->block_wide[2 * (size_t)b + which] = v;
+    return 1;
+}
+
 static tk_status block_begin(reader *r, void *ctx, const tk_json_token *row)
 {
     (void)ctx;
     tk_cfg_process *p = r->p;
     GROW(p->blocks, p->nblocks, r->cap_blocks);
     if (!room((void **)&p->block_flags, &r->cap_block_flags, p->nblocks + 1, 1)) return nomem(r);
+    if (p->block_wide) {
+        if (!room((void **)&p->block_wide, &r->cap_block_wide, p->nblocks + 1, 2 * sizeof *p->block_wide))
+            return nomem(r);
+        p->block_wide[2 * (size_t)p->nblocks] = p->block_wide[2 * (size_t)p->nblocks + 1] = 0;
+    }
     p->block_flags[p->nblocks] = 0;
     tk_cfg_block *b = &p->blocks[p->nblocks++];
     memset(b, 0, sizeof *b);
-    b->image = r->image;
     if (r->diag) {
         if (!room((void **)&p->block_locs, &r->cap_block_locs, p->nblocks, sizeof *p->block_locs))
             return nomem(r);
@@ -602,9 +656,13 @@ static tk_status block_cell(reader *r, void *ctx, int col)
     switch (col) {
     case 0: return read_id(r, "NODE_ID", 0, &b->id);
     case 1: return read_u64(r, "ADDR_OFFSET", &b->addr_offset);
-    case 2: return read_u32(r, "SIZE", &b->size);
+    case 2:
+    case 4: {
+        uint32_t v = 0;
+        TRY(read_u32(r, col == 2 ? "SIZE" : "LAST_INSTR_OFFSET", &v));
+        return block_set_wide(r, col == 4, v) ? TK_OK : nomem(r);
+    }
     case 3: return read_u32(r, "NUM_INSTRS", &b->num_instrs);
-    case 4: return read_u32(r, "LAST_INSTR_OFFSET", &b->last_instr_offset);
     default:
         r->p->block_flags[r->p->nblocks - 1] = TK_CFG_BLOCK_HAS_COUNT;
         return read_u64(r, "COUNT", &b->count);
@@ -616,15 +674,17 @@ static int block_fast(reader *r, const table_state *ts, const tk_json_row_out *r
 {
     (void)ts;
     tk_cfg_process *p = r->p;
-    if (!r->diag && p->nblocks < r->cap_blocks && p->nblocks < r->cap_block_flags) {
-        /* the usual row: room left, no row locations kept */
+    uint64_t size = (c & 0x4) ? row->v[2] : 0, last = (c & 0x10) ? row->v[4] : 0;
+    if (!r->diag && p->nblocks < r->cap_blocks && p->nblocks < r->cap_block_flags &&
+        !p->block_wide && (size | last) <= UINT16_MAX) {
+        /* the usual row: room left, no row locations kept, small SIZE and
+         * LAST_INSTR_OFFSET */
         tk_cfg_block *b = &p->blocks[p->nblocks];
         b->id = (uint32_t)row->v[0];
-        b->image = r->image;
         b->routine = b->loop = b->idom = 0;
         b->num_instrs = (uint32_t)row->v[3];
-        b->size = (c & 0x4) ? (uint32_t)row->v[2] : 0;
-        b->last_instr_offset = (c & 0x10) ? (uint32_t)row->v[4] : 0;
+        b->size16 = (uint16_t)size;
+        b->last16 = (uint16_t)last;
         b->addr_offset = row->v[1];
         b->count = (c & 0x20) ? row->v[5] : 0;
         p->block_flags[p->nblocks++] = (c & 0x20) ? TK_CFG_BLOCK_HAS_COUNT : 0;
@@ -637,9 +697,10 @@ static int block_fast(reader *r, const table_state *ts, const tk_json_row_out *r
     tk_cfg_block *b = &r->p->blocks[r->p->nblocks - 1];
     b->id = (uint32_t)row->v[0];
     b->addr_offset = row->v[1];
-    if (c & 0x4) b->size = (uint32_t)row->v[2];
     b->num_instrs = (uint32_t)row->v[3];
-    if (c & 0x10) b->last_instr_offset = (uint32_t)row->v[4];
+    if (((c & 0x4) && !block_set_wide(r, 0, (uint32_t)size)) ||
+        ((c & 0x10) && !block_set_wide(r, 1, (uint32_t)last)))
+        *st = nomem(r);
     if (c & 0x20) {
         r->p->block_flags[r->p->nblocks - 1] = TK_CFG_BLOCK_HAS_COUNT;
         b->count = row->v[5];
@@ -652,14 +713,15 @@ static int source_fast(reader *r, const table_state *ts, const tk_json_row_out *
 {
     (void)ts;
     tk_cfg_process *p = r->p;
-    if (p->nsources < r->cap_sources) { /* the usual row: room left */
+    uint64_t size = (c & 0x8) ? row->v[3] : 0;
+    if (p->nsources < r->cap_sources && !p->source_sizes && size <= UINT32_MAX) {
+        /* the usual row: room left, SIZE of 32 bits */
         tk_cfg_source *s = &p->sources[p->nsources++];
         s->file_name_id = (uint32_t)row->v[0];
         s->line_num = (uint32_t)row->v[1];
-        s->image = r->image;
         s->num_instrs = (c & 0x10) ? (uint32_t)row->v[4] : 0;
+        s->size32 = (uint32_t)size;
         s->addr_offset = row->v[2];
-        s->size = (c & 0x8) ? row->v[3] : 0;
         p->images[r->image].nsources++;
         return 1;
     }
@@ -670,8 +732,8 @@ static int source_fast(reader *r, const table_state *ts, const tk_json_row_out *
     s->file_name_id = (uint32_t)row->v[0];
     s->line_num = (uint32_t)row->v[1];
     s->addr_offset = row->v[2];
-    if (c & 0x8) s->size = row->v[3];
     if (c & 0x10) s->num_instrs = (uint32_t)row->v[4];
+    if ((c & 0x8) && !source_set_size(r, size)) *st = nomem(r);
     return 1;
 }
 
@@ -1104,9 +1166,9 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     r->p = &cfg->processes[cfg->nprocesses++];
     memset(r->p, 0, sizeof *r->p);
     r->p->loc = loc_of(row);
-    r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_edges =
+    r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_source_sizes = r->cap_edges =
         r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs =
-            r->cap_edge_locs = r->cap_block_flags = r->cap_idoms = r->nidoms =
+            r->cap_edge_locs = r->cap_block_flags = r->cap_block_wide = r->cap_idoms = r->nidoms =
                 r->cap_edge_counts = 0;
     return TK_OK;
 }
@@ -1130,12 +1192,18 @@ static void trim_process(tk_cfg_process *p)
     } while (0)
     TRIM(p->blocks, p->nblocks);
     TRIM(p->block_flags, p->nblocks);
+    if (p->block_wide) {
+        void *t = realloc(p->block_wide, 2 * sizeof *p->block_wide * (size_t)(p->nblocks ? p->nblocks : 1));
+        if (t) p->block_wide = t;
+    }
     TRIM(p->edges, p->nedges);
     TRIM(p->edge_counts, p->nedges);
     TRIM(p->edge_nthreads, p->nedges);
     TRIM(p->counts32, p->ncounts);
     TRIM(p->counts64, p->ncounts);
     TRIM(p->pool, p->npool);
+    TRIM(p->sources, p->nsources);
+    TRIM(p->source_sizes, p->nsources);
 #undef TRIM
 }
 

@@ -15,20 +15,10 @@ typedef struct rep {
     const tk_cfg_process *p;
     const tk_dcfg_report_options *o;
     FILE *f;
-    uint32_t *src_order; /* per image: sources sorted by addr (indexes into p->sources) */
     uint32_t *sym_order; /* per image: symbols sorted by addr */
 } rep;
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static int cmp_src(const void *a, const void *b, void *ctx)
-{
-    const tk_cfg_process *cur_p = ctx;
-    uint64_t x = cur_p->sources[*(const uint32_t *)a].addr_offset,
-             y = cur_p->sources[*(const uint32_t *)b].addr_offset;
-    if (x != y) return x < y ? -1 : 1;
-    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
-}
 
 static int cmp_sym(const void *a, const void *b, void *ctx)
 {
@@ -42,23 +32,13 @@ static int cmp_sym(const void *a, const void *b, void *ctx)
 static int index_image_tables(rep *r)
 {
     const tk_cfg_process *p = r->p;
-    r->src_order = malloc(sizeof *r->src_order * (p->nsources ? p->nsources : 1));
     r->sym_order = malloc(sizeof *r->sym_order * (p->nsymbols ? p->nsymbols : 1));
-    if (!r->src_order || !r->sym_order) return 0;
-    for (uint32_t i = 0; i < p->nsources; i++) r->src_order[i] = i;
+    if (!r->sym_order) return 0;
     for (uint32_t i = 0; i < p->nsymbols; i++) r->sym_order[i] = i;
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
         /* files list them by address: sort only when they are not */
         uint32_t k = 1;
-        while (k < im->nsources &&
-               p->sources[im->first_source + k - 1].addr_offset <= p->sources[im->first_source + k].addr_offset)
-            k++;
-        if (k < im->nsources &&
-            !tk_cfg_sort_by_addr(r->src_order + im->first_source, im->nsources, p->sources,
-                                 sizeof *p->sources, offsetof(tk_cfg_source, addr_offset), 0))
-            qsort_r(r->src_order + im->first_source, im->nsources, sizeof(uint32_t), cmp_src, (void *)p);
-        k = 1;
         while (k < im->nsymbols &&
                p->symbols[im->first_symbol + k - 1].addr_offset <= p->symbols[im->first_symbol + k].addr_offset)
             k++;
@@ -70,32 +50,83 @@ static int index_image_tables(rep *r)
     return 1;
 }
 
-/* Source line of a block (0 = none) and its file. */
-static uint32_t block_line(const rep *r, uint32_t b, const char **file)
+/* Source lines of blocks[0 .. n): lines[k] (0 = none) and files[k].  The
+ * line of a block is the source line starting last at or before it (the
+ * last in file order among equal starts) when that line covers the block.
+ * One pass over the source table with the blocks sorted by address, instead
+ * of an address index of the whole table.  0 when out of memory. */
+typedef struct line_query {
+    uint64_t off;
+    uint32_t image, slot;
+} line_query;
+
+static int cmp_query(const void *a, const void *b)
+{
+    const line_query *x = a, *y = b;
+    if (x->image != y->image) return x->image < y->image ? -1 : 1;
+    if (x->off != y->off) return x->off < y->off ? -1 : 1;
+    return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+static int block_lines(const rep *r, const uint32_t *blocks, uint32_t n, uint32_t *lines,
+                       const char **files)
 {
     const tk_cfg_process *p = r->p;
-    const tk_cfg_block *bl = &p->blocks[b];
-    const tk_cfg_image *im = &p->images[bl->image];
-    const uint32_t *ord = r->src_order + im->first_source;
-    uint32_t lo = 0, hi = im->nsources;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (p->sources[ord[mid]].addr_offset <= bl->addr_offset) lo = mid + 1;
-        else hi = mid;
+    line_query *q = malloc(sizeof *q * (n ? n : 1));
+    uint32_t *cand = malloc(sizeof *cand * (n ? n : 1)); /* best source per query, NONE */
+    if (!q || !cand) {
+        free(q);
+        free(cand);
+        return 0;
     }
-    *file = NULL;
-    if (lo == 0) return 0;
-    const tk_cfg_source *s = &p->sources[ord[lo - 1]];
-    if (bl->addr_offset - s->addr_offset >= s->size) return 0;
-    *file = tk_cfg_file_name(r->cfg, s->file_name_id);
-    return s->line_num;
+    for (uint32_t k = 0; k < n; k++) {
+        q[k].off = p->blocks[blocks[k]].addr_offset;
+        q[k].image = tk_cfg_block_image(p, blocks[k]);
+        q[k].slot = k;
+        cand[k] = TK_CFG_NONE;
+        lines[k] = 0;
+        files[k] = NULL;
+    }
+    qsort(q, n, sizeof *q, cmp_query);
+    /* (address, index) order of sources: the later one of two is the better
+     * candidate of a block at or after both */
+#define LATER(x, y) (p->sources[x].addr_offset > p->sources[y].addr_offset || \
+                     (p->sources[x].addr_offset == p->sources[y].addr_offset && (x) > (y)))
+    for (uint32_t qa = 0, qb; qa < n; qa = qb) {
+        const tk_cfg_image *im = &p->images[q[qa].image];
+        for (qb = qa; qb < n && q[qb].image == q[qa].image; qb++) {}
+        /* each source is a candidate of the first query at or after it (and
+         * so of all later ones: a running maximum below) */
+        for (uint32_t j = im->first_source; j < im->first_source + im->nsources; j++) {
+            uint64_t a = p->sources[j].addr_offset;
+            uint32_t lo = qa, hi = qb;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (q[mid].off < a) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < qb && (cand[lo] == TK_CFG_NONE || LATER(j, cand[lo]))) cand[lo] = j;
+        }
+        uint32_t best = TK_CFG_NONE;
+        for (uint32_t k = qa; k < qb; k++) {
+            if (cand[k] != TK_CFG_NONE && (best == TK_CFG_NONE || LATER(cand[k], best))) best = cand[k];
+            if (best == TK_CFG_NONE || q[k].off - p->sources[best].addr_offset >= tk_cfg_source_size(p, best))
+                continue;
+            lines[q[k].slot] = p->sources[best].line_num;
+            files[q[k].slot] = tk_cfg_file_name(r->cfg, p->sources[best].file_name_id);
+        }
+    }
+#undef LATER
+    free(q);
+    free(cand);
+    return 1;
 }
 
 static const char *block_symbol(const rep *r, uint32_t b, uint64_t *off)
 {
     const tk_cfg_process *p = r->p;
     const tk_cfg_block *bl = &p->blocks[b];
-    const tk_cfg_image *im = &p->images[bl->image];
+    const tk_cfg_image *im = &p->images[tk_cfg_block_image(p, b)];
     const uint32_t *ord = r->sym_order + im->first_symbol;
     uint32_t lo = 0, hi = im->nsymbols;
     while (lo < hi) {
@@ -127,7 +158,7 @@ static int block_selected(const rep *r, uint32_t b)
     const tk_cfg_process *p = r->p;
     const tk_dcfg_report_options *o = r->o;
     const tk_cfg_block *bl = &p->blocks[b];
-    if (o->has_image && p->images[bl->image].id != o->image_id) return 0;
+    if (o->has_image && p->images[tk_cfg_block_image(p, b)].id != o->image_id) return 0;
     if (o->has_routine &&
         (bl->routine == TK_CFG_NONE || tk_cfg_routine_id(p, bl->routine) != o->routine_id))
         return 0;
@@ -151,7 +182,7 @@ static int loop_selected(const rep *r, uint32_t l)
         return 0;
     }
 ok:
-    if (r->o->has_image && p->images[p->blocks[h].image].id != r->o->image_id) return 0;
+    if (r->o->has_image && p->images[tk_cfg_block_image(p, h)].id != r->o->image_id) return 0;
     if (r->o->has_routine && tk_cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
         return 0;
     return 1;
@@ -359,6 +390,19 @@ static int hot_blocks(rep *r, int *first_table)
         }
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
+    /* source lines of the blocks shown, in one pass */
+    uint32_t *shown = malloc(sizeof *shown * (n ? n : 1)), *lines = malloc(sizeof *lines * (n ? n : 1));
+    const char **files = malloc(sizeof *files * (n ? n : 1));
+    int ok = shown && lines && files;
+    for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
+    if (ok) ok = block_lines(r, shown, n, lines, files);
+    free(shown);
+    if (!ok) {
+        free(lines);
+        free(files);
+        free(rk);
+        return 0;
+    }
     char pbuf[32];
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_blocks\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
@@ -371,12 +415,12 @@ static int hot_blocks(rep *r, int *first_table)
         uint32_t b = rk[k].index;
         const tk_cfg_block *bl = &p->blocks[b];
         uint64_t off = 0;
-        const char *sym = block_symbol(r, b, &off), *file;
-        uint32_t line = block_line(r, b, &file);
+        const char *sym = block_symbol(r, b, &off), *file = files[k];
+        uint32_t line = lines[k];
         uint64_t addr = tk_cfg_block_addr(p, bl);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"symbol\": ",
-                    k ? ", " : "", bl->id, p->images[bl->image].id, addr);
+                    k ? ", " : "", bl->id, p->images[tk_cfg_block_image(p, b)].id, addr);
             if (sym) tk_put_json_string(f, sym); else fputs("null", f);
             fprintf(f, ", \"offset\": %" PRIu64 ", \"file\": ", off);
             if (file) tk_put_json_string(f, file); else fputs("null", f);
@@ -384,7 +428,7 @@ static int hot_blocks(rep *r, int *first_table)
                        ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
                     line, bl->count, bl->num_instrs, rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
         } else if (r->o->format == TK_DCFG_REPORT_CSV) {
-            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", bl->id, p->images[bl->image].id, addr);
+            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", bl->id, p->images[tk_cfg_block_image(p, b)].id, addr);
             tk_put_csv_field(f, sym);
             fprintf(f, ",%" PRIu64 ",", off);
             tk_put_csv_field(f, file);
@@ -401,12 +445,14 @@ static int hot_blocks(rep *r, int *first_table)
                 snprintf(srcbuf, sizeof srcbuf, "-");
             fprintf(f, "  %5" PRIu32 "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %-30s  %10" PRIu64 "  %6" PRIu32
                        "  %12" PRIu64 "  %6s\n",
-                    k + 1, bl->id, p->images[bl->image].id, addr, symbuf, srcbuf, bl->count, bl->num_instrs, rk[k].key,
+                    k + 1, bl->id, p->images[tk_cfg_block_image(p, b)].id, addr, symbuf, srcbuf, bl->count, bl->num_instrs, rk[k].key,
                     pct(rk[k].key, total, pbuf, sizeof pbuf));
         }
     }
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
+    free(lines);
+    free(files);
     free(rk);
     return 1;
 }
@@ -498,6 +544,24 @@ static int loops_table(rep *r, int *first_table)
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
     if (r->o->top && n > r->o->top) n = r->o->top;
+    /* visits of the loops shown in one pass over the edges, the source lines
+     * of their heads in one pass over the source table */
+    uint32_t *shown = malloc(sizeof *shown * (n ? n : 1)), *lines = malloc(sizeof *lines * (n ? n : 1));
+    uint64_t *visits = malloc(sizeof *visits * (n ? n : 1));
+    const char **files = malloc(sizeof *files * (n ? n : 1));
+    int ok = shown && lines && visits && files;
+    for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
+    if (ok) ok = tk_cfg_loop_entry_counts(r->cfg, p, shown, n, visits);
+    for (uint32_t k = 0; ok && k < n; k++) shown[k] = p->loops[rk[k].index].head;
+    if (ok) ok = block_lines(r, shown, n, lines, files);
+    free(shown);
+    if (!ok) {
+        free(lines);
+        free(visits);
+        free(files);
+        free(rk);
+        return 0;
+    }
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
@@ -509,28 +573,27 @@ static int loops_table(rep *r, int *first_table)
         uint32_t l = rk[k].index;
         const tk_cfg_loop *lo = &p->loops[l];
         const tk_cfg_block *h = &p->blocks[lo->head];
-        const char *file;
-        uint32_t line = block_line(r, lo->head, &file);
+        const char *file = files[k];
+        uint32_t line = lines[k];
         uint32_t parent = tk_cfg_loop_id(p, lo->parent);
         uint32_t routine = tk_cfg_routine_id(p, lo->routine);
-        uint64_t visits = tk_cfg_loop_entry_count(r->cfg, p, l);
         uint64_t iters = tk_cfg_loop_iteration_count(p, l);
         tk_cfg_scope s = {TK_SCOPE_LOOP, l};
         uint64_t statics = tk_cfg_scope_static_instrs(p, s), dyn = tk_cfg_scope_instr_count(p, s);
         uint64_t addr = tk_cfg_block_addr(p, h);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"file\": ",
-                    k ? ", " : "", h->id, p->images[h->image].id, addr);
+                    k ? ", " : "", h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr);
             if (file) tk_put_json_string(f, file); else fputs("null", f);
             fprintf(f, ", \"line\": %" PRIu32 ", \"depth\": %" PRIu32 ", \"parent\": %" PRIu32 ", \"routine\": %" PRIu32
                        ", \"visits\": %" PRIu64 ", \"iterations\": %" PRIu64 ", \"static_instrs\": %" PRIu64
                        ", \"dynamic_instrs\": %" PRIu64 "}",
-                    line, lo->depth, parent, routine, visits, iters, statics, dyn);
+                    line, lo->depth, parent, routine, visits[k], iters, statics, dyn);
         } else if (r->o->format == TK_DCFG_REPORT_CSV) {
-            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", h->id, p->images[h->image].id, addr);
+            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr);
             tk_put_csv_field(f, file);
             fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-                    line, lo->depth, parent, routine, visits, iters, statics, dyn);
+                    line, lo->depth, parent, routine, visits[k], iters, statics, dyn);
         } else {
             char srcbuf[64], parbuf[16];
             if (line) {
@@ -542,11 +605,15 @@ static int loops_table(rep *r, int *first_table)
             else snprintf(parbuf, sizeof parbuf, "-");
             fprintf(f, "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %5" PRIu32 "  %8s  %8" PRIu32 "  %10" PRIu64
                        "  %10" PRIu64 "  %7" PRIu64 "  %12" PRIu64 "\n",
-                    h->id, p->images[h->image].id, addr, srcbuf, lo->depth, parbuf, routine, visits, iters, statics, dyn);
+                    h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr, srcbuf, lo->depth, parbuf, routine, visits[k], iters, statics,
+                    dyn);
         }
     }
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
+    free(lines);
+    free(visits);
+    free(files);
     free(rk);
     return 1;
 }
@@ -557,9 +624,8 @@ tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FIL
         fprintf(f, "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32 "\", \"processes\": [",
                 cfg->major_version, cfg->minor_version);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
-        rep r = {cfg, &cfg->processes[i], o, f, NULL, NULL};
+        rep r = {cfg, &cfg->processes[i], o, f, NULL};
         if (!index_image_tables(&r)) {
-            free(r.src_order);
             free(r.sym_order);
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         }
@@ -576,7 +642,6 @@ tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FIL
         if (ok && want(&r, "routines")) ok = hot_routines(&r, &first_table);
         if (ok && want(&r, "loops")) ok = loops_table(&r, &first_table);
         if (o->format == TK_DCFG_REPORT_JSON) fputs("}", f);
-        free(r.src_order);
         free(r.sym_order);
         if (!ok) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }

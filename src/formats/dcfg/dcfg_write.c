@@ -109,7 +109,8 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
             const tk_cfg_source *s = &p->sources[im->first_source + k];
             fprintf(f, ",\n                [ %" PRIu32 ", %" PRIu32 ", ", s->file_name_id, s->line_num);
             put_hex(f, s->addr_offset);
-            fprintf(f, ", %" PRIu64 ", %" PRIu32 " ]", s->size, s->num_instrs);
+            fprintf(f, ", %" PRIu64 ", %" PRIu32 " ]", tk_cfg_source_size(p, im->first_source + k),
+                    s->num_instrs);
         }
         fputs("\n              ]", f);
         sep = ",\n              ";
@@ -122,8 +123,9 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
             const tk_cfg_block *b = &p->blocks[im->first_block + k];
             fprintf(f, ",\n                [ %" PRIu32 ", ", b->id);
             put_hex(f, b->addr_offset);
-            fprintf(f, ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu64 " ]", b->size,
-                    b->num_instrs, b->last_instr_offset, b->count);
+            fprintf(f, ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu64 " ]",
+                    tk_cfg_block_size(p, im->first_block + k), b->num_instrs,
+                    tk_cfg_block_last_instr_offset(p, im->first_block + k), b->count);
         }
         fputs("\n              ]", f);
         sep = ",\n              ";
@@ -331,7 +333,8 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
             const tk_cfg_source *so = &p->sources[im->first_source + s];
             fprintf(f, "  source 0x%" PRIx64 " size %" PRIu64 " instrs %" PRIu32 " file %" PRIu32
                        " line %" PRIu32 "\n",
-                    so->addr_offset, so->size, so->num_instrs, so->file_name_id, so->line_num);
+                    so->addr_offset, tk_cfg_source_size(p, im->first_source + s), so->num_instrs,
+                    so->file_name_id, so->line_num);
         }
     }
     for (uint32_t k = 0; k < p->nblocks; k++) {
@@ -339,8 +342,8 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
         fprintf(f,
                 "block %" PRIu32 " image %" PRIu32 " offset 0x%" PRIx64 " size %" PRIu32
                 " instrs %" PRIu32 " last %" PRIu32 " count %" PRIu64 " routine %s idom %s loop %s\n",
-                b->id, p->images[b->image].id, b->addr_offset, b->size, b->num_instrs,
-                b->last_instr_offset, b->count,
+                b->id, p->images[tk_cfg_block_image(p, bo[k])].id, b->addr_offset, tk_cfg_block_size(p, bo[k]),
+                b->num_instrs, tk_cfg_block_last_instr_offset(p, bo[k]), b->count,
                 b->routine == TK_CFG_NONE ? "-" : node_text(cfg, p, p->routines[b->routine].entry, b1, sizeof b1),
                 b->idom == TK_CFG_NONE ? "-" : node_text(cfg, p, b->idom, b2, sizeof b2),
                 b->loop == TK_CFG_NONE ? "-" : node_text(cfg, p, p->loops[b->loop].head, b3, sizeof b3));

@@ -50,7 +50,7 @@ static uint32_t block_fn(prof_run *r, uint32_t b) {
         snprintf(name, sizeof name, "%s+0x%llx", sym, (unsigned long long)off);
     else
         snprintf(name, sizeof name, "block %u", p->blocks[entry].id);
-    const char *obj = tk_cfg_file_name(r->cfg, p->images[p->blocks[b].image].file_name_id);
+    const char *obj = tk_cfg_file_name(r->cfg, p->images[tk_cfg_block_image(p, b)].file_name_id);
     if (!obj || !*obj)
         obj = "???";
     uint32_t sname, sobj, fn;
