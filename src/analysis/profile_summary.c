@@ -114,14 +114,26 @@ typedef struct edge {
     size_t row; /* into edge values */
 } edge;
 
-static int cmp_edge(const void *a, const void *b)
+/* Groups the edges by source function (a counting sort, stable): first[v] is
+ * the index of v's first edge, first[n] = nedges (first has n + 1 zeroed
+ * slots). The strongly connected components do not depend on the order of
+ * a function's edges. */
+static tk_status group_edges(edge **edges, size_t nedges, size_t n, size_t *first)
 {
-    const edge *x = a, *y = b;
-    if (x->from != y->from) return x->from < y->from ? -1 : 1;
-    return (x->to > y->to) - (x->to < y->to);
+    edge *sorted = malloc((nedges ? nedges : 1) * sizeof *sorted);
+    if (!sorted) return TK_ERR_NOMEM;
+    const edge *e = *edges;
+    for (size_t i = 0; i < nedges; i++) first[e[i].from + 1]++;
+    for (size_t v = 0; v < n; v++) first[v + 1] += first[v];
+    for (size_t i = 0; i < nedges; i++) sorted[first[e[i].from]++] = e[i];
+    for (size_t v = n; v > 0; v--) first[v] = first[v - 1];
+    first[0] = 0;
+    free(*edges);
+    *edges = sorted;
+    return TK_OK;
 }
 
-/* comp[v] = component id of function v. Edges sorted by `from`; first[v] is the
+/* comp[v] = component id of function v. Edges grouped by `from`; first[v] is the
  * index of v's first edge (first[n] = edge count). */
 static tk_status tarjan(size_t n, const edge *edges, const size_t *first, uint32_t *comp)
 {
@@ -216,10 +228,9 @@ static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *con
             edges[k].row = (i << 32) | r; /* part index, row (parts < 2^32) */
         }
     }
-    qsort(edges, nedges, sizeof *edges, cmp_edge);
-    for (size_t e = 0; e < nedges; e++) first[edges[e].from + 1]++;
-    for (size_t v = 0; v < nfn; v++) first[v + 1] += first[v];
-    if ((st = tarjan(nfn, edges, first, comp)) != TK_OK) goto done;
+    if ((st = group_edges(&edges, nedges, nfn, first)) != TK_OK ||
+        (st = tarjan(nfn, edges, first, comp)) != TK_OK)
+        goto done;
     for (size_t e = 0; e < nedges; e++) {
         if (comp[edges[e].from] == comp[edges[e].to]) continue;
         const tk_prof_part *part = parts[edges[e].row >> 32];
@@ -531,10 +542,9 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
             edges[k].row = 0;
         }
     }
-    qsort(edges, nedges, sizeof *edges, cmp_edge);
-    for (size_t e = 0; e < nedges; e++) first[edges[e].from + 1]++;
-    for (size_t v = 0; v < nnodes; v++) first[v + 1] += first[v];
-    if ((st = tarjan(nnodes, edges, first, comp)) != TK_OK) goto done;
+    if ((st = group_edges(&edges, nedges, nnodes, first)) != TK_OK ||
+        (st = tarjan(nnodes, edges, first, comp)) != TK_OK)
+        goto done;
     for (size_t f = 0; f < nfn; f++) node[f] = comp[node[f]];
 done:
     free(comp);

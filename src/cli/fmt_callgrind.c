@@ -96,19 +96,35 @@ static void put_commas(FILE *f, uint64_t v) { put_padded(f, v, 0); }
 /* put_padded into memory: appends at out (room for 64 bytes), returns the new end. */
 static char *fmt_padded(char *out, uint64_t v, int width)
 {
-    int digits = 1;
-    for (uint64_t t = v; t >= 10; t /= 10) digits++;
+    static const uint64_t pow10[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                       1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+                                       10000000000ULL, 100000000000ULL, 1000000000000ULL,
+                                       10000000000000ULL, 100000000000000ULL,
+                                       1000000000000000ULL, 10000000000000000ULL,
+                                       100000000000000000ULL, 1000000000000000000ULL,
+                                       10000000000000000000ULL};
+    /* digits of v: log10 from the bit length, corrected by one comparison */
+    int bits = 64 - __builtin_clzll(v | 1);
+    int digits = (bits * 1233) >> 12;
+    digits += (v | 1) >= pow10[digits];
     int len = digits + (digits - 1) / 3;
     if (width > 64) width = 64; /* put_padded's limit */
-    for (int i = len; i < width; i++) *out++ = ' ';
-    char *p = out + len;
-    for (int d = 0;; d++) {
-        if (d && d % 3 == 0) *--p = ',';
+    if (width <= 32)
+        memset(out, ' ', 32);
+    else
+        memset(out, ' ', 64);
+    char *end = out + (len > width ? len : width);
+    char *p = end;
+    for (int group = 0;;) {
         *--p = (char)('0' + v % 10);
         v /= 10;
         if (!v) break;
+        if (++group == 3) {
+            *--p = ',';
+            group = 0;
+        }
     }
-    return out + len;
+    return end;
 }
 
 static int width_commas(uint64_t v)

@@ -1420,9 +1420,10 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
             bad = 1;
             break;
         }
-        unsigned c2 = (unsigned char)p[2];
         uint64_t x = d;
-        if (c2 == ' ' || c2 == '\n') {
+        /* a number ends at a non-digit; the next round (or the end-of-line
+         * check) accepts only ' ' or '\n' there */
+        if ((unsigned)((unsigned char)p[2] - '0') >= 10) {
             p += 2; /* one digit: the common case */
             if (!d) { /* " 0" adds nothing; often three more follow */
                 n++;
@@ -1557,7 +1558,8 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         s = p + 1;
         if (s > last_nl) break;
         unsigned c0 = (unsigned char)*s;
-        if (!((c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*')) break;
+        /* '*' '+' '-' and the digits are 0x2a, 0x2b, 0x2d and 0x30-0x39 */
+        if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) break;
     }
     if (touched) {
         if (identity)
@@ -1970,8 +1972,15 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
     while (s < end) {
         if (s <= last_nl) {
             unsigned char c0 = (unsigned char)*s;
-            if (((unsigned)(c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*') &&
-                ps->have_fn && ps->part && ps->part_has_events) {
+            int cost_start = (unsigned)(c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*';
+            /* the first cost line after fn= creates the function (as dispatch
+             * would) and then takes the fast paths below */
+            if (cost_start && ps->fn_lazy && ps->expecting != EXPECT_CALL_COST && ps->part &&
+                ps->part_has_events && (st = resolve_function(ps)) != TK_OK) {
+                if (err) *err = ps->first_error;
+                break;
+            }
+            if (cost_start && ps->have_fn && ps->part && ps->part_has_events) {
                 if (ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS &&
                     ps->expecting == EXPECT_ANY) {
                     int fst;
