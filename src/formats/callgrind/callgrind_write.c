@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "model/profile.h"
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2 };
@@ -21,6 +22,9 @@ typedef struct writer {
     const uint32_t *str_rank;
     uint32_t *ids[3]; /* string id -> compressed id (0 = not yet written) */
     uint32_t next_id[3];
+    /* function ids never given out: N of every "(N)" inside a name that starts
+     * with "(digit" (see next_function_id) */
+    tk_hmap reserved_fn_ids;
     unsigned positions;
     size_t cols[TK_PROFILE_MAX_EVENTS];
     size_t ncols;
@@ -43,8 +47,33 @@ static void put_name(writer *w, int kind, uint32_t sid)
         fprintf(w->out, "(%" PRIu32 ")", id);
         return;
     }
-    id = w->ids[kind][sid] = ++w->next_id[kind];
+    do
+        id = ++w->next_id[kind];
+    while (kind == KIND_FUNCTION && tk_hmap_get(&w->reserved_fn_ids, id, NULL));
+    w->ids[kind][sid] = id;
     fprintf(w->out, "(%" PRIu32 ") %s", id, s);
+}
+
+/* A function defined as "(7) (3)'2" reads back as the context name
+ * --compress-mangled=yes writes, with the name of function id 3 in place of
+ * "(3)", whenever id 3 is defined (such names come from references to ids a
+ * profile never defined). So the writer never gives out the ids such names
+ * mention: the definition then reads back as the plain name. */
+static int reserve_function_ids(writer *w)
+{
+    size_t ns = tk_profile_string_count(w->p);
+    for (size_t i = 0; i < ns; i++) {
+        const char *s = tk_profile_str(w->p, (uint32_t)i);
+        if (s[0] != '(' || s[1] < '0' || s[1] > '9') continue;
+        for (const char *q = s; (q = strchr(q, '(')) != NULL; q++) {
+            uint64_t v = 0;
+            const char *d = q + 1;
+            while (*d >= '0' && *d <= '9' && v <= UINT32_MAX) v = v * 10 + (uint64_t)(*d++ - '0');
+            if (d > q + 1 && *d == ')' && v <= UINT32_MAX && tk_hmap_put(&w->reserved_fn_ids, v, 0) != 0)
+                return -1;
+        }
+    }
+    return 0;
 }
 
 static void name_line(writer *w, const char *key, int kind, uint32_t sid)
@@ -314,7 +343,7 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
         w.ids[k] = calloc(ns ? ns : 1, sizeof *w.ids[k]);
         if (!w.ids[k]) st = TK_ERR_NOMEM;
     }
-    if (!sr || !fr) st = TK_ERR_NOMEM;
+    if (!sr || !fr || reserve_function_ids(&w) != 0) st = TK_ERR_NOMEM;
     w.str_rank = sr;
     for (size_t i = 0; i < tk_profile_part_count(p) && st == TK_OK; i++) {
         if (w.opt.part && (size_t)w.opt.part != i + 1) continue;
@@ -322,6 +351,7 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
         st = write_part(&w, tk_profile_part(p, i), fr);
     }
     for (int k = 0; k < 3; k++) free(w.ids[k]);
+    tk_hmap_free(&w.reserved_fn_ids);
     free(sr);
     free(fr);
     if (st == TK_OK && ferror(out)) st = TK_ERR_IO;
