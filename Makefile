@@ -14,6 +14,7 @@ SAN ?=
 FUZZ_TIME ?= 60
 FUZZ_NAMES ?=
 VERSION := 0.1.0
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 PKGS := zlib liblzma libzstd libelf libdw
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -92,21 +93,21 @@ test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).
 check: deps
-	@$(MAKE) --no-print-directory -s test-binaries BUILD=build
-	@$(MAKE) --no-print-directory -s test-binaries BUILD=build-asan SAN=asan
-	@$(MAKE) --no-print-directory -s test-binaries BUILD=build-clang CC=clang
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang
 	@tests/run.sh build build-asan build-clang
 
 check-regen: test-binaries
 	@TK_REGEN=1 tests/run.sh $(BUILD)
 
 demo: deps
-	@$(MAKE) --no-print-directory -s all
+	@$(MAKE) --no-print-directory -s -j$(NPROC) all
 	@scripts/demo.sh $(PROGRAM)
 
 # libFuzzer harnesses, built with clang.
 fuzz: deps
-	@$(MAKE) --no-print-directory fuzzers BUILD=build-fuzz SAN=fuzz CC=clang
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzzers BUILD=build-fuzz SAN=fuzz CC=clang
 
 fuzzers: $(FUZZ_BIN)
 
@@ -118,7 +119,7 @@ fuzz-run: fuzz
 	@scripts/fuzz-run.sh build-fuzz $(FUZZ_TIME) $(FUZZ_NAMES)
 
 bench: deps
-	@$(MAKE) --no-print-directory -s all BUILD=build
+	@$(MAKE) --no-print-directory -s -j$(NPROC) all BUILD=build
 	@scripts/bench-all.sh build/tracekit
 
 install: all

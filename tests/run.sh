@@ -9,10 +9,45 @@
 #   fuzz replay  build/fuzz/replay_fuzz_X over fuzz/corpus/X and tests/data/X/{pass,fail}
 # TK_REGEN=1 rewrites the golden files of the CLI cases from the first build.
 # TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
+# Several build directories run side by side, up to TK_JOBS at once (default:
+# the number of CPUs); each one's log is printed whole when it ends, in order.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
 [ $# -ge 1 ] || set -- build
+
+if [ $# -gt 1 ] && [ -z "${TK_REGEN:-}" ]; then
+    jobs=${TK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+    logs=$(mktemp -d)
+    trap 'rm -rf "$logs"' EXIT
+    i=0
+    for build in "$@"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+        "$0" "$build" >"$logs/$i.out" 2>"$logs/$i.err" &
+        i=$((i + 1))
+    done
+    wait
+    pass=0 fail=0 skip=0 n=0
+    for build in "$@"; do
+        cat "$logs/$n.err" >&2
+        last=$(tail -1 "$logs/$n.out")
+        read -r p f s <<<"$(printf '%s\n' "$last" |
+            sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}$/\1 \2 \4/p')"
+        if [ -z "${p:-}" ]; then
+            echo "FAIL: $build: the run ended without a summary line" >&2
+            p=0 f=1 s=0
+        fi
+        pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + ${s:-0}))
+        n=$((n + 1))
+    done
+    if [ $skip -gt 0 ]; then
+        echo "$pass passed, $fail failed, $skip skipped"
+    else
+        echo "$pass passed, $fail failed"
+    fi
+    [ $fail -eq 0 ]
+    exit
+fi
 pass=0 fail=0 skip=0
 failed=()
 only=${TK_ONLY:-}
@@ -32,6 +67,7 @@ for build in "$@"; do
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+    t0=$SECONDS
     # unit tests
     for src in tests/unit/test_*.c; do
         [ -f "$src" ] || continue
@@ -54,6 +90,7 @@ for build in "$@"; do
         fi
     done
 
+    echo "   unit tests: $((SECONDS - t0)) s" >&2; t0=$SECONDS
     # CLI golden cases (run from the repository root, tracekit first on PATH)
     while IFS= read -r cmdfile; do
         case_=${cmdfile%.cmd}
@@ -77,6 +114,7 @@ for build in "$@"; do
         fi
     done < <(find tests/cli -name '*.cmd' | sort)
 
+    echo "   cli cases: $((SECONDS - t0)) s" >&2; t0=$SECONDS
     # integration scripts
     for s in tests/integration/*.sh; do
         [ -f "$s" ] || continue
@@ -89,6 +127,7 @@ for build in "$@"; do
         else note_fail "$label integration $name (exit $rc)"; tail -30 "$tmp/out" | sed 's/^/    /' >&2; fi
     done
 
+    echo "   integration: $((SECONDS - t0)) s" >&2; t0=$SECONDS
     # fuzz corpora replayed through the harnesses
     for src in fuzz/fuzz_*.c; do
         [ -f "$src" ] || continue
@@ -102,6 +141,7 @@ for build in "$@"; do
         if "$r" "${dirs[@]}" >"$tmp/out" 2>&1; then note_pass
         else note_fail "$label fuzz replay $x"; tail -30 "$tmp/out" | sed 's/^/    /' >&2; fi
     done
+    echo "   fuzz replay: $((SECONDS - t0)) s" >&2
     rm -rf "$tmp"
     first=0
 done
