@@ -2,6 +2,30 @@
 
 #include <string.h>
 
+size_t tk_json_quote(char *dst, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *q = dst;
+    *q++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            *q++ = '\\';
+            *q++ = (char)c;
+        } else if (c < 0x20) {
+            memcpy(q, "\\u00", 4);
+            q[4] = hex[c >> 4];
+            q[5] = hex[c & 15];
+            q += 6;
+        } else {
+            *q++ = (char)c;
+        }
+    }
+    *q++ = '"';
+    *q = 0;
+    return (size_t)(q - dst);
+}
+
 void tk_put_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

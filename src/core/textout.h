@@ -2,7 +2,16 @@
 #ifndef TK_CORE_TEXTOUT_H
 #define TK_CORE_TEXTOUT_H
 
+#include <stddef.h>
 #include <stdio.h>
+
+/* The most bytes tk_json_quote writes for n input bytes (quotes and a NUL). */
+#define TK_JSON_QUOTED_MAX(n) ((n) * 6 + 3)
+
+/* s[0..n) as a JSON string literal into dst (at least TK_JSON_QUOTED_MAX(n)
+ * bytes), escaped like tk_put_json_string, NUL-terminated; returns its length
+ * without the NUL. Embedded NUL bytes are escaped as \u0000. */
+size_t tk_json_quote(char *dst, const char *s, size_t n);
 
 /* s as a JSON string literal: quotes, with '"', '\\' and control characters
  * escaped; other bytes (UTF-8) as they are. NULL is written as "". */

@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "core/arena.h"
 #include "core/hash.h"
+#include "core/textout.h"
 #include "model/events.h"
 #include "tracekit/viewers.h"
 
@@ -142,32 +143,17 @@ static inline char *put_micros_at(char *p, int64_t ns)
     return p + 4;
 }
 
-/* A JSON string literal (quotes included) of arbitrary bytes; bytes >= 0x80 pass through. */
+/* A JSON string literal (quotes included) of arbitrary bytes, in the arena. */
 static void json_quote(tk_arena *a, const char *s, size_t n, const char **out, size_t *outlen)
 {
-    char *q = tk_arena_alloc(a, n * 6 + 3);
+    char *q = tk_arena_alloc(a, TK_JSON_QUOTED_MAX(n));
     if (!q) {
         *out = "\"?\"";
         *outlen = 3;
         return;
     }
-    size_t k = 0;
-    q[k++] = '"';
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            q[k++] = '\\';
-            q[k++] = (char)c;
-        } else if (c < 0x20) {
-            k += (size_t)sprintf(q + k, "\\u%04x", c);
-        } else {
-            q[k++] = (char)c;
-        }
-    }
-    q[k++] = '"';
-    q[k] = 0;
+    *outlen = tk_json_quote(q, s, n);
     *out = q;
-    *outlen = k;
 }
 
 typedef struct arg_slot {

@@ -1,6 +1,8 @@
 #include "core/textout.h"
 #include "tk_test.h"
 
+#include <string.h>
+
 /* What f wrote to a memory stream, as a string (caller frees). */
 static char *capture(void (*put)(FILE *, const char *), const char *s)
 {
@@ -31,6 +33,26 @@ static void test_json_string(void)
     check_put(tk_put_json_string, NULL, "\"\"");
 }
 
+/* The buffer form escapes like the stream form, takes embedded NULs and
+ * stays within TK_JSON_QUOTED_MAX. */
+static void test_json_quote(void)
+{
+    const char in[] = "a\"\\\x1f\0z\xc3\xa9";
+    size_t n = sizeof in - 1;
+    char buf[TK_JSON_QUOTED_MAX(sizeof in - 1) + 8];
+    memset(buf, 'X', sizeof buf);
+    size_t len = tk_json_quote(buf, in, n);
+    TK_CHECK_STR(buf, "\"a\\\"\\\\\\u001f\\u0000z\xc3\xa9\"");
+    TK_CHECK_EQ_U64(len, strlen(buf));
+    TK_CHECK(len + 1 <= TK_JSON_QUOTED_MAX(n));
+    TK_CHECK(buf[TK_JSON_QUOTED_MAX(n)] == 'X');
+
+    char all[TK_JSON_QUOTED_MAX(4)];
+    TK_CHECK_EQ_U64(tk_json_quote(all, "\x01\x02\x03\x04", 4), TK_JSON_QUOTED_MAX(4) - 1);
+    TK_CHECK_EQ_U64(tk_json_quote(all, "", 0), 2);
+    TK_CHECK_STR(all, "\"\"");
+}
+
 static void test_csv_field(void)
 {
     check_put(tk_put_csv_field, "main", "main");
@@ -42,4 +64,4 @@ static void test_csv_field(void)
     check_put(tk_put_csv_field, NULL, "");
 }
 
-TK_TEST_MAIN(TK_CASE(test_json_string), TK_CASE(test_csv_field))
+TK_TEST_MAIN(TK_CASE(test_json_string), TK_CASE(test_json_quote), TK_CASE(test_csv_field))
