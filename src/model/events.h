@@ -96,10 +96,13 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev);
  * has them). */
 tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_error *err);
 
-/* ---- the batch loop, inline --------------------------------------------------------------
+/* ---- the batch loops, inline -------------------------------------------------------------
  * tk_callstacks_feed_batch_with is tk_callstacks_feed_batch with the close callback given as
  * an argument: a consumer that passes its own static function gets the loop and the callback
- * compiled into one (no call through a pointer per record). The pieces it needs: */
+ * compiled into one (no call through a pointer per record). tk_callstacks_feed_packed_with is
+ * the same loop over a TK_BATCH_PACKED batch (calls still in the file's own record layout, see
+ * tk_packed_calls), and tk_callstacks_run_with drives a whole source through both. The pieces
+ * they need: */
 
 /* Push a frame for the enter ev (grows the stack, interns the path, calls on_open). */
 tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_event *ev,
