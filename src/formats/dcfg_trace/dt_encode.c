@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 #include "dt_internal.h"
 #include "dt_phrase.h"
 
@@ -304,20 +305,6 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
     tk_free(e);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *q = tk_realloc(*p, n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 /* Enter group (pid, tid) in pass 1: a new group, or the continuation of the last one. */
 static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err);
 
@@ -345,7 +332,7 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
                                     "the threads of process %llu are not contiguous (each process's "
                                     "edges must come together)",
                                     (unsigned long long)pid);
-        if (grow((void **)&e->procs, &e->cap_procs, e->nprocs + 1, sizeof *e->procs))
+        if (tk_vec_reserve_((void **)&e->procs, &e->cap_procs, e->nprocs + 1, sizeof *e->procs))
             return nomem(err);
         enc_process *p = &e->procs[e->nprocs++];
         memset(p, 0, sizeof *p);
@@ -353,7 +340,7 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
         p->first_group = e->ngroups;
         p->phrases = e->phrases;
     }
-    if (grow((void **)&e->groups, &e->cap_groups, e->ngroups + 1, sizeof *e->groups))
+    if (tk_vec_reserve_((void **)&e->groups, &e->cap_groups, e->ngroups + 1, sizeof *e->groups))
         return nomem(err);
     e->groups[e->ngroups++] = (enc_thread){pid, tid};
     e->procs[e->nprocs - 1].ngroups++;
@@ -367,7 +354,7 @@ static tk_status append_pending(tk_dcfg_trace_encoder *e, const uint32_t *edges,
     for (size_t i = 0; i < n; i++)
         if (edges[i] == 0)
             return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
-    if (grow((void **)&e->pend, &e->cap_pend, e->npend + n, sizeof *e->pend))
+    if (tk_vec_reserve_((void **)&e->pend, &e->cap_pend, e->npend + n, sizeof *e->pend))
         return nomem(err);
     memcpy(e->pend + e->npend, edges, n * sizeof *edges);
     e->npend += n;
@@ -420,7 +407,7 @@ static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err) {
     enc_process *P = &e->procs[e->nprocs - 1];
     e->sampling = 0;
     P->ph_ready = 1;
-    if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 1, sizeof *e->sseg))
+    if (tk_vec_reserve_((void **)&e->sseg, &e->cap_sseg, e->nsseg + 1, sizeof *e->sseg))
         return nomem(err);
     e->sseg[e->nsseg] = e->nsample;
     /* A row pays for its table text only when its path recurs often enough
@@ -477,14 +464,14 @@ tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, 
                 if (edges[i] == 0)
                     return tk_error_set(err, TK_ERR_ARG, "edge id 0 is not valid");
             if (!e->sampling || e->sample_group != e->ngroups - 1) {
-                if (grow((void **)&e->sseg, &e->cap_sseg, e->nsseg + 2, sizeof *e->sseg))
+                if (tk_vec_reserve_((void **)&e->sseg, &e->cap_sseg, e->nsseg + 2, sizeof *e->sseg))
                     return nomem(err);
                 e->sseg[e->nsseg++] = e->nsample;
                 e->sample_group = e->ngroups - 1;
                 e->sampling = 1;
             }
             size_t take = DT_SAMPLE_EDGES - e->nsample < n ? DT_SAMPLE_EDGES - e->nsample : n;
-            if (grow((void **)&e->sample, &e->cap_sample, e->nsample + take, sizeof *e->sample))
+            if (tk_vec_reserve_((void **)&e->sample, &e->cap_sample, e->nsample + take, sizeof *e->sample))
                 return nomem(err);
             memcpy(e->sample + e->nsample, edges, take * sizeof *edges);
             e->nsample += take;
@@ -825,7 +812,7 @@ static tk_status close_chunk(tk_dcfg_trace_encoder *e, tk_error *err) {
     size_t start = r->n;
     if (compress_repeats(e, e->chunk_text.p, e->chunk_text.n, r))
         return nomem(err);
-    if (grow((void **)&e->seq_spans, &e->cap_spans, e->nspans + 2, sizeof *e->seq_spans))
+    if (tk_vec_reserve_((void **)&e->seq_spans, &e->cap_spans, e->nspans + 2, sizeof *e->seq_spans))
         return nomem(err);
     e->seq_spans[e->nspans++] = start;
     e->seq_spans[e->nspans++] = r->n;
@@ -1204,9 +1191,9 @@ static tk_status shortest_path(tk_dcfg_trace_encoder *e, enc_process *P, size_t 
                                tk_error *err) {
     sym_map *m = &P->syms;
     size_t w = t - i;
-    if (grow((void **)&e->sp_cost, &e->sp_cap, w + 1, sizeof *e->sp_cost) ||
-        grow((void **)&e->sp_from, &e->sp_cap_from, w + 1, sizeof *e->sp_from) ||
-        grow((void **)&e->sp_sym, &e->sp_cap_sym, w + 1, sizeof *e->sp_sym))
+    if (tk_vec_reserve_((void **)&e->sp_cost, &e->sp_cap, w + 1, sizeof *e->sp_cost) ||
+        tk_vec_reserve_((void **)&e->sp_from, &e->sp_cap_from, w + 1, sizeof *e->sp_from) ||
+        tk_vec_reserve_((void **)&e->sp_sym, &e->sp_cap_sym, w + 1, sizeof *e->sp_sym))
         return nomem(err);
     dt_phrases *ph = &P->ph;
     uint32_t *cost = e->sp_cost;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 #include "dt_internal.h"
 
 void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col) {
@@ -237,20 +238,6 @@ static tk_status header_row(lexer *lx, const char *table, const char *const *nam
     return expect(lx, ']', "']' closing the header row (no more columns)");
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *q = tk_realloc(*p, n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 static tk_status nomem(lexer *lx) { return tk_error_set(lx->err, TK_ERR_NOMEM, "out of memory"); }
 
 static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
@@ -285,7 +272,7 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
             key[n++] = c;
         }
         key[n] = 0;
-        if (grow((void **)&proc->dict, &cap, proc->ndict + 1, sizeof *proc->dict)) {
+        if (tk_vec_reserve_((void **)&proc->dict, &cap, proc->ndict + 1, sizeof *proc->dict)) {
             tk_free(key);
             return nomem(lx);
         }
@@ -362,8 +349,8 @@ static tk_status check_dictionary(lexer *lx, dt_process *proc) {
                 break;
             }
             size_t target = (size_t)found;
-            if (grow((void **)&refs, &cap, nrefs + 1, sizeof *refs) ||
-                grow((void **)&ref_at, &cap_at, nrefs + 1, sizeof *ref_at)) {
+            if (tk_vec_reserve_((void **)&refs, &cap, nrefs + 1, sizeof *refs) ||
+                tk_vec_reserve_((void **)&ref_at, &cap_at, nrefs + 1, sizeof *ref_at)) {
                 st = nomem(lx);
                 break;
             }
@@ -466,7 +453,7 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
         const char *row_at = lx->p;
         if ((st = expect(lx, '[', "'[' opening a TRANSITION_TABLE row")) != TK_OK)
             return st;
-        if (grow((void **)&lx->rows, &lx->cap_rows, lx->nrows + 1, sizeof *lx->rows))
+        if (tk_vec_reserve_((void **)&lx->rows, &lx->cap_rows, lx->nrows + 1, sizeof *lx->rows))
             return nomem(lx);
         dt_row *r = &lx->rows[lx->nrows];
         memset(r, 0, sizeof *r);
@@ -500,7 +487,7 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
                         uint64_t id;
                         if ((st = edge_id_value(lx, &id, 1, "an id in NEXT_EDGE_IDS")) != TK_OK)
                             return st;
-                        if (grow((void **)&lx->pool, &lx->cap_pool, lx->npool + 1, sizeof *lx->pool))
+                        if (tk_vec_reserve_((void **)&lx->pool, &lx->cap_pool, lx->npool + 1, sizeof *lx->pool))
                             return nomem(lx);
                         lx->pool[lx->npool++] = (uint32_t)id;
                     } while ((st = (tk_status)more(lx, ']', "',' or ']' in NEXT_EDGE_IDS")) == 1);
@@ -548,7 +535,7 @@ static tk_status parse_trace_data(lexer *lx) {
         const char *row_at = lx->p;
         if ((st = expect(lx, '[', "'[' opening a TRACE_DATA row")) != TK_OK)
             return st;
-        if (grow((void **)&t->chunks, &t->cap_chunks, t->nchunks + 1, sizeof *t->chunks))
+        if (tk_vec_reserve_((void **)&t->chunks, &t->cap_chunks, t->nchunks + 1, sizeof *t->chunks))
             return nomem(lx);
         dt_chunk *c = &t->chunks[t->nchunks];
         memset(c, 0, sizeof *c);
@@ -612,7 +599,7 @@ static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
                                    (unsigned long long)proc->pid);
         if ((st = expect(lx, ',', "',' after THREAD_ID")) != TK_OK)
             return st;
-        if (grow((void **)&t->threads, &t->cap_threads, t->nthreads + 1, sizeof *t->threads))
+        if (tk_vec_reserve_((void **)&t->threads, &t->cap_threads, t->nthreads + 1, sizeof *t->threads))
             return nomem(lx);
         size_t ti = t->nthreads++;
         t->threads[ti].thread_id = tid;
@@ -648,7 +635,7 @@ static tk_status parse_processes(lexer *lx) {
         const char *row_at = lx->p;
         if ((st = expect(lx, '[', "'[' opening a PROCESSES row")) != TK_OK)
             return st;
-        if (grow((void **)&t->procs, &cap, t->nprocs + 1, sizeof *t->procs))
+        if (tk_vec_reserve_((void **)&t->procs, &cap, t->nprocs + 1, sizeof *t->procs))
             return nomem(lx);
         dt_process *p = &t->procs[t->nprocs++];
         memset(p, 0, sizeof *p);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 #include "dt_internal.h"
 
 typedef struct code_ref {
@@ -88,23 +89,9 @@ typedef struct builder {
     size_t nnodes, cap_nodes;
 } builder;
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = tk_realloc(*p, n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 static uint32_t new_state(builder *b, uint32_t edge, uint8_t depth) {
     dt_table *t = b->t;
-    if (grow((void **)&t->states, &b->cap_states, t->nstates + 1, sizeof(dt_state)))
+    if (tk_vec_reserve_((void **)&t->states, &b->cap_states, t->nstates + 1, sizeof(dt_state)))
         return UINT32_MAX;
     dt_state *s = &t->states[t->nstates];
     memset(s, 0, sizeof *s);
@@ -121,7 +108,7 @@ static tk_status fill_tables(builder *b, uint32_t state, uint32_t root, const dt
     work *todo = NULL;
     size_t ntodo = 0, cap = 0;
     tk_status st = TK_OK;
-    if (grow((void **)&todo, &cap, 1, sizeof(work)))
+    if (tk_vec_reserve_((void **)&todo, &cap, 1, sizeof(work)))
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     todo[ntodo++] = (work){state, root};
     while (ntodo > 0) {
@@ -131,7 +118,7 @@ static tk_status fill_tables(builder *b, uint32_t state, uint32_t root, const dt
         if (k > DT_LOOKUP_BITS)
             k = DT_LOOKUP_BITS;
         size_t n = (size_t)1 << k;
-        if (grow((void **)&t->entries, &b->cap_entries, t->nentries + n, sizeof(dt_entry))) {
+        if (tk_vec_reserve_((void **)&t->entries, &b->cap_entries, t->nentries + n, sizeof(dt_entry))) {
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             break;
         }
@@ -164,7 +151,7 @@ static tk_status fill_tables(builder *b, uint32_t state, uint32_t root, const dt
                 uint32_t sub = new_state(b, t->states[w.state].edge,
                                          (uint8_t)(t->states[w.state].depth + k));
                 if (sub == UINT32_MAX ||
-                    grow((void **)&todo, &cap, ntodo + 1, sizeof(work))) {
+                    tk_vec_reserve_((void **)&todo, &cap, ntodo + 1, sizeof(work))) {
                     st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
                     break;
                 }
@@ -324,7 +311,7 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
         }
         map_put(t, refs[i].current, s);
         b.nnodes = 0;
-        if (grow((void **)&b.nodes, &b.cap_nodes, 1, sizeof(trie_node))) {
+        if (tk_vec_reserve_((void **)&b.nodes, &b.cap_nodes, 1, sizeof(trie_node))) {
             st = nomem(err);
             goto out;
         }
@@ -337,7 +324,7 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
                 if (b.nodes[node].height < refs[k].len - d)
                     b.nodes[node].height = (uint8_t)(refs[k].len - d);
                 if (b.nodes[node].child[bit] == 0) {
-                    if (grow((void **)&b.nodes, &b.cap_nodes, b.nnodes + 1, sizeof(trie_node))) {
+                    if (tk_vec_reserve_((void **)&b.nodes, &b.cap_nodes, b.nnodes + 1, sizeof(trie_node))) {
                         st = nomem(err);
                         goto out;
                     }
@@ -369,7 +356,7 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
             /* an edge that is only a target: a dead-end state */
             s = new_state(&b, last, 0);
             if (s == UINT32_MAX ||
-                grow((void **)&t->entries, &b.cap_entries, t->nentries + 1, sizeof(dt_entry))) {
+                tk_vec_reserve_((void **)&t->entries, &b.cap_entries, t->nentries + 1, sizeof(dt_entry))) {
                 st = nomem(err);
                 goto out;
             }
@@ -384,7 +371,7 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
         if (r->next_count == 1) {
             row_edge[i] = next[0];
         } else {
-            if (grow((void **)&t->multi_edges, &b.cap_multi, t->nmulti + r->next_count,
+            if (tk_vec_reserve_((void **)&t->multi_edges, &b.cap_multi, t->nmulti + r->next_count,
                      sizeof(uint32_t))) {
                 st = nomem(err);
                 goto out;
