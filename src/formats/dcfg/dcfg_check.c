@@ -193,10 +193,10 @@ static tk_status check_routines(checker *c)
         if (ro->flags & TK_CFG_COMPUTED || ro->entry == TK_CFG_NONE) continue;
         const uint32_t *nodes = p->pool + ro->nodes;
         uint32_t n = ro->nnodes;
-        if (n > cap) {
+        if (n > cap || !set) { /* never NULL, even for a routine without nodes */
             free(idom);
             free(set);
-            cap = n;
+            cap = n ? n : 1;
             idom = malloc(sizeof *idom * cap);
             set = malloc(sizeof *set * cap);
             if (!idom || !set) {
