@@ -33,9 +33,11 @@ typedef struct tk_input_options {
     size_t max_line;      /* longest line tk_input_getline accepts; 0 = 256 MiB */
     tk_progress_fn progress; /* called now and then with raw bytes consumed / raw size */
     void *progress_ctx;
+    unsigned threads;     /* decoding threads for a .bz2 file that is mapped (or in memory):
+                             0 = one per CPU, 1 = decode on the calling thread only */
 } tk_input_options;
 
-#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL}
+#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL, 0}
 
 typedef struct tk_input tk_input;
 

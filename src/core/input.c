@@ -11,6 +11,8 @@
 #include <zstd.h>
 
 #include "alloc.h"
+#include "bz2_parallel.h"
+#include "threadpool.h"
 #include "tracekit/input.h"
 
 #define RAW_BUF_SIZE (256u * 1024u)
@@ -41,6 +43,7 @@ struct tk_input {
     int dec_ended;          /* the last stream/member ended cleanly */
     z_stream z;
     bz_stream bz;
+    tk_bz2par *bzp;         /* a mapped .bz2 decoded on worker threads, until it says stop */
     lzma_stream lz;
     ZSTD_DStream *zs;
     size_t zs_last;         /* last ZSTD_decompressStream result (0 = frame complete) */
@@ -236,8 +239,9 @@ static tk_status truncated(tk_input *in, tk_error *err)
  * does not stay resident beside what is built from it. */
 static void release_raw(tk_input *in)
 {
-    if (!in->map || in->comp == TK_COMP_NONE || !in->rp) return;
-    uint64_t done = (uint64_t)(in->rp - (const uint8_t *)in->map);
+    if (!in->map || in->comp == TK_COMP_NONE || (!in->rp && !in->bzp)) return;
+    uint64_t done = in->bzp ? tk_bz2par_raw_done(in->bzp)
+                            : (uint64_t)(in->rp - (const uint8_t *)in->map);
     if (done > in->map_len || done < in->raw_released + ((uint64_t)4 << 20)) return;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t lo = (in->raw_released + page - 1) / page * page, hi = done / page * page;
@@ -245,8 +249,54 @@ static void release_raw(tk_input *in)
     in->raw_released = hi;
 }
 
+static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *got,
+                                 tk_error *err);
+
+/* The parallel bzip2 decoder stopped: the serial one goes on from where it
+ * says, decoding again (and dropping) what was already handed out of that
+ * stream, so that what it finds wrong is reported as the serial decoder alone
+ * would. */
+static tk_status bz2_take_over(tk_input *in, const tk_bz2par_stop *stop, uint8_t *dst, size_t n,
+                               tk_error *err)
+{
+    tk_bz2par_free(in->bzp);
+    in->bzp = NULL;
+    in->rp = in->mem + stop->raw;
+    in->ravail = in->mem_len - (size_t)stop->raw;
+    in->raw_fed = in->mem_len;
+    in->raw_eof = 0;
+    dec_end(in);
+    tk_status st = dec_start(in, err);
+    if (st != TK_OK) return st;
+    in->dec_ended = stop->after_end;
+    for (uint64_t left = stop->skip; left > 0;) {
+        size_t got;
+        st = dec_read_serial(in, dst, left < n ? (size_t)left : n, &got, err);
+        if (st != TK_OK) return st;
+        if (got == 0)
+            return fail(in, err, TK_ERR_FORMAT, raw_offset(in),
+                        "bzip2 data decodes differently on a second pass");
+        left -= got;
+    }
+    return TK_OK;
+}
+
 /* Decode up to n bytes into dst. *got == 0 only at the end of all content. */
 static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
+{
+    if (in->bzp) {
+        release_raw(in);
+        tk_bz2par_stop stop;
+        int r = tk_bz2par_read(in->bzp, dst, n, got, &stop);
+        if (r >= 0) return TK_OK;
+        tk_status st = bz2_take_over(in, &stop, dst, n, err);
+        if (st != TK_OK) return st;
+    }
+    return dec_read_serial(in, dst, n, got, err);
+}
+
+static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *got,
+                                 tk_error *err)
 {
     *got = 0;
     release_raw(in);
@@ -471,6 +521,8 @@ static tk_status open_memory_block(tk_input *in, const uint8_t *data, size_t len
     } else {
         in->mem = data;
         in->mem_len = len;
+        if (in->comp == TK_COMP_BZIP2)
+            in->bzp = tk_bz2par_start(data, len, in->opt.threads ? in->opt.threads : tk_cpu_count());
     }
     return TK_OK;
 }
@@ -574,6 +626,7 @@ tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options
 void tk_input_free(tk_input *in)
 {
     if (!in) return;
+    tk_bz2par_free(in->bzp);
     dec_end(in);
     if (in->map) munmap(in->map, in->map_len);
     if (!in->mapped) tk_free(in->buf);
