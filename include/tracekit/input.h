@@ -89,6 +89,10 @@ uint64_t tk_input_line_number(const tk_input *in);
 uint64_t tk_input_line_offset(const tk_input *in);
 /* Content bytes consumed so far (offset of the next unread byte). */
 uint64_t tk_input_offset(const tk_input *in);
+/* Raw (compressed) bytes the decoder has taken so far, which produced the content read and
+ * buffered (with tk_input_offset and tk_input_raw_size: an estimate of the content's size);
+ * equal to the content offset for uncompressed input. */
+uint64_t tk_input_raw_offset(const tk_input *in);
 
 /* The next block of content, of whatever size is available: TK_END at the end.
  * Borrowed until the next call. For mapped input the whole rest at once. */

@@ -1,7 +1,6 @@
 /* tracekit encode: an edge list (the text of `decode --what edges`) to a DCFG-Trace. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "dcfg_trace_cli.h"
@@ -65,6 +64,33 @@ typedef tk_status (*feed_fn)(tk_dcfg_trace_encoder *, uint64_t, uint64_t, const 
                              tk_error *);
 
 /* One pass over the edge list; checks edges against the DCFG when given. */
+/* The encoder's size hint: about how many edges the edge list holds, a line
+ * "PID THREAD EDGE_ID" taking about 12 bytes; for a compressed file, its size
+ * times the compression ratio of its first 16 MB of content. 0 when unknown. */
+static uint64_t expected_edges(const char *path) {
+    enum { PROBE = 16 << 20 };
+    tk_input *in;
+    tk_error err;
+    if (strcmp(path, "-") == 0 || tk_input_open(&in, path, NULL, &err) != TK_OK)
+        return 0;
+    int64_t raw = tk_input_raw_size(in);
+    uint64_t content = raw > 0 ? (uint64_t)raw : 0;
+    if (raw > 0 && tk_input_compression(in) != TK_COMP_NONE) {
+        static char buf[1 << 16];
+        size_t got = 0;
+        while (tk_input_offset(in) < PROBE && tk_input_read(in, buf, sizeof buf, &got, &err) == TK_OK &&
+               got > 0)
+            ;
+        uint64_t seen = tk_input_offset(in), seen_raw = tk_input_raw_offset(in);
+        if (got < sizeof buf || seen_raw == 0) /* all of it read (or nothing) */
+            content = seen;
+        else
+            content = (uint64_t)((double)raw * ((double)seen / (double)seen_raw));
+    }
+    tk_input_free(in);
+    return content / 12;
+}
+
 static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, const tk_cfg *cfg) {
     tk_input *in;
     int rc = cli_open_input(path, 0, &in);
@@ -187,11 +213,7 @@ int cmd_encode(int argc, char **argv) {
     opt.compat_intel = compat != NULL;
     opt.chunk_instrs = ci;
     opt.chunk_edges = ce;
-    /* the encoder's size hint: a line "PID THREAD EDGE_ID" takes about 12 bytes
-     * (a compressed file is underestimated: rows are then chosen as for a smaller input) */
-    struct stat st_edges;
-    if (stat(a.pos[0], &st_edges) == 0 && st_edges.st_size > 0)
-        opt.expected_edges = (uint64_t)st_edges.st_size / 12;
+    opt.expected_edges = expected_edges(a.pos[0]);
     if ((rc = dtc_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
         goto done;
     encode_ctx ec = {cfg, NULL, 0};

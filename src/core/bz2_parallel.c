@@ -437,6 +437,15 @@ int tk_bz2par_read(tk_bz2par *p, uint8_t *dst, size_t n, size_t *got, tk_bz2par_
 
 uint64_t tk_bz2par_raw_done(const tk_bz2par *p) { return p->raw_done; }
 
+uint64_t tk_bz2par_raw_position(const tk_bz2par *p)
+{
+    if (!p->have_head)
+        return p->raw_done;
+    const piece *pc = &p->ring[p->head_seq % p->nring];
+    uint64_t start = pc->bit_start / 8, span = (pc->bit_end - pc->bit_start) / 8;
+    return start + (pc->out_len ? (uint64_t)((double)span * pc->out_pos / pc->out_len) : 0);
+}
+
 void tk_bz2par_free(tk_bz2par *p)
 {
     if (!p)

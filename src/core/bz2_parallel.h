@@ -48,6 +48,9 @@ int tk_bz2par_read(tk_bz2par *p, uint8_t *dst, size_t n, size_t *got, tk_bz2par_
 
 /* Raw bytes before this offset were only needed for output already handed out. */
 uint64_t tk_bz2par_raw_done(const tk_bz2par *p);
+/* The raw offset matching the output handed out so far, interpolated inside
+ * the block being handed out (for size estimates). */
+uint64_t tk_bz2par_raw_position(const tk_bz2par *p);
 
 /* Stop the workers and free everything. NULL is fine. */
 void tk_bz2par_free(tk_bz2par *p);

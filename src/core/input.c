@@ -681,6 +681,11 @@ void tk_input_release(tk_input *in, uint64_t offset, uint64_t len)
 uint64_t tk_input_line_number(const tk_input *in) { return in->line_no; }
 uint64_t tk_input_line_offset(const tk_input *in) { return in->line_off; }
 uint64_t tk_input_offset(const tk_input *in) { return in->base + in->pos; }
+uint64_t tk_input_raw_offset(const tk_input *in)
+{
+    if (in->comp == TK_COMP_NONE) return tk_input_offset(in);
+    return in->bzp ? tk_bz2par_raw_position(in->bzp) : (uint64_t)raw_offset(in);
+}
 
 /* ---- reading ------------------------------------------------------------ */
 

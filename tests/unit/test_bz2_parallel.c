@@ -107,8 +107,16 @@ static void test_good_data(void)
         size_t have = 0, got;
         tk_bz2par_stop stop;
         int r;
-        while ((r = tk_bz2par_read(p, out + have, 4096, &got, &stop)) == 1)
+        uint64_t last_pos = 0;
+        int monotonic = 1;
+        while ((r = tk_bz2par_read(p, out + have, 4096, &got, &stop)) == 1) {
             have += got;
+            uint64_t pos = tk_bz2par_raw_position(p);
+            monotonic &= pos >= last_pos && pos <= zl;
+            last_pos = pos;
+        }
+        TK_CHECK(monotonic);
+        TK_CHECK(last_pos > zl / 2);
         TK_CHECK(r == 0);
         TK_CHECK(have == tl && memcmp(out, t, tl) == 0);
         free(out);

@@ -46,6 +46,7 @@ static void test_memory_lines(void)
     TK_CHECK(tk_input_open_memory(&in, t, len, "mem", NULL, &err) == TK_OK);
     TK_CHECK(tk_input_is_mapped(in));
     check_lines(in, 1000);
+    TK_CHECK_EQ_U64(tk_input_raw_offset(in), len);
     tk_input_free(in);
     free(t);
 }
@@ -120,8 +121,11 @@ static void test_compressed_memory(void)
         TK_CHECK(tk_input_open_memory(&in, z, zlen, "mem", NULL, &err) == TK_OK);
         TK_CHECK(tk_input_compression(in) == (tk_compression)c);
         TK_CHECK(!tk_input_is_mapped(in));
+        TK_CHECK_EQ_U64(tk_input_raw_offset(in), 0);
         check_lines(in, 50000);
         TK_CHECK_EQ_U64(tk_input_offset(in), len);
+        /* the decoder took all of the compressed data (zstd and xz may leave a footer) */
+        TK_CHECK(tk_input_raw_offset(in) > zlen / 2 && tk_input_raw_offset(in) <= zlen);
         tk_input_free(in);
         /* every truncation point gives an error, never a silent short read */
         for (size_t cut = 8; cut < zlen; cut += zlen / 7 + 1) {
