@@ -300,7 +300,7 @@ uint32_t tk_cfg_find_node(const tk_cfg_process *p, uint32_t node_id);
 /* Block index of a block id, or NONE (also NONE for special nodes). */
 uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t node_id);
 /* Edge index of an edge id, or NONE.  The id map (4 bytes an id) is built by
- * the first call, which modifies the process like tk_cfg_out_edges does;
+ * the first call (from any thread, like the adjacency of tk_cfg_out_edges);
  * tk_cfg_need_edge_map builds it now: TK_OK or TK_ERR_NOMEM (then
  * tk_cfg_find_edge scans the edges). */
 uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t edge_id);
@@ -395,15 +395,18 @@ static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_e
 /* ---- successors and predecessors ------------------------------------------ */
 /* The adjacency costs 8 bytes an edge and 8 a node, and reading does not build
  * it (`report` never needs it): the first call of tk_cfg_out_edges or
- * tk_cfg_in_edges builds it, which modifies the process (a model shared by
- * threads: call tk_cfg_need_adjacency first).  tk_cfg_need_adjacency builds it
- * now if needed: TK_OK, or TK_ERR_NOMEM (then the accessors give empty lists). */
+ * tk_cfg_in_edges builds it (safe from several threads at once, like the edge-id
+ * map and the address index: the first caller builds, the others wait).
+ * tk_cfg_need_adjacency builds it now if needed: TK_OK, or TK_ERR_NOMEM (then
+ * the accessors give empty lists). */
 tk_status tk_cfg_need_adjacency(const tk_cfg_process *p);
 /* The adjacency, built if needed (NULL when out of memory). */
 static inline const tk_cfg_adjacency *tk_cfg_adjacency_of(const tk_cfg_process *p)
 {
-    if (!p->adjacency) (void)tk_cfg_need_adjacency(p);
-    return p->adjacency;
+    const tk_cfg_adjacency *a = __atomic_load_n(&p->adjacency, __ATOMIC_ACQUIRE);
+    if (a) return a;
+    (void)tk_cfg_need_adjacency(p);
+    return __atomic_load_n(&p->adjacency, __ATOMIC_ACQUIRE);
 }
 /* Edges out of / into node n (edge indexes, file order), *count of them. */
 static inline const uint32_t *tk_cfg_out_edges(const tk_cfg_process *p, uint32_t node,

@@ -26,7 +26,8 @@ int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
     tk_error_clear(&err);
     tk_status st = tk_dcfg_read(out, in, NULL, &err);
     tk_input_free(in);
-    /* traces name edges by id: the id maps now, before any decoding thread */
+    /* traces name edges by id: the id maps now, so that running out of memory is an
+     * error here rather than a slow scan per edge on the decoding threads */
     for (uint32_t i = 0; st == TK_OK && i < (*out)->nprocesses; i++)
         if ((st = tk_cfg_need_edge_map(&(*out)->processes[i])) != TK_OK) {
             st = tk_error_set(&err, st, "out of memory");

@@ -1,6 +1,7 @@
 /* The control-flow-graph model: lifetime, lookups, queries. */
 #include "model/cfg_internal.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,11 +324,29 @@ int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
     return 1;
 }
 
+/* The caches of a process (adjacency, edge-id map, blocks by address) are
+ * built on first use through a const pointer, like a lookup, by whichever
+ * thread asks first: one lock for all of them (each is built once), and the
+ * finished cache is published with a release store that the readers' acquire
+ * loads pair with (tk_cfg_adjacency_of in cfg.h). */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define CACHE_LOAD(field) __atomic_load_n(&(field), __ATOMIC_ACQUIRE)
+#define CACHE_PUBLISH(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELEASE)
+
+static tk_status build_adjacency(tk_cfg_process *p);
+
 tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp)
 {
-    if (cp->adjacency) return TK_OK;
-    /* a cache of the process: built through a const pointer like a lookup */
-    tk_cfg_process *p = (tk_cfg_process *)cp;
+    if (CACHE_LOAD(cp->adjacency)) return TK_OK;
+    pthread_mutex_lock(&cache_lock);
+    tk_status st = cp->adjacency ? TK_OK : build_adjacency((tk_cfg_process *)cp);
+    pthread_mutex_unlock(&cache_lock);
+    return st;
+}
+
+static tk_status build_adjacency(tk_cfg_process *p)
+{
     size_t nn = (size_t)p->nnodes + 1;
     tk_cfg_adjacency *a = calloc(1, sizeof *a);
     if (!a) return TK_ERR_NOMEM;
@@ -364,7 +383,7 @@ tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp)
     memmove(a->out_start + 1, a->out_start, sizeof *a->out_start * (nn - 1));
     memmove(a->in_start + 1, a->in_start, sizeof *a->in_start * (nn - 1));
     a->out_start[0] = a->in_start[0] = 0;
-    p->adjacency = a;
+    CACHE_PUBLISH(p->adjacency, a);
     return TK_OK;
 }
 
@@ -425,29 +444,35 @@ uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t id)
     return n < p->nblocks ? n : TK_CFG_NONE;
 }
 
-tk_status tk_cfg_need_edge_map(const tk_cfg_process *cp)
+static tk_status build_edge_map(tk_cfg_process *p)
 {
-    if (cp->edge_map) return TK_OK;
-    /* a cache of the process, like the adjacency */
-    tk_cfg_process *p = (tk_cfg_process *)cp;
     uint32_t max_id = 0;
     for (uint32_t e = 0; e < p->nedges; e++)
         if (p->edges[e].id > max_id) max_id = p->edges[e].id;
     tk_cfg_idmap *m = tk_cfg_idmap_new(p->nedges, max_id);
     if (!m) return TK_ERR_NOMEM;
     for (uint32_t e = 0; e < p->nedges; e++) tk_cfg_idmap_put(m, p->edges[e].id, e);
-    p->edge_map = m;
+    CACHE_PUBLISH(p->edge_map, m);
     return TK_OK;
+}
+
+tk_status tk_cfg_need_edge_map(const tk_cfg_process *cp)
+{
+    if (CACHE_LOAD(cp->edge_map)) return TK_OK;
+    pthread_mutex_lock(&cache_lock);
+    tk_status st = cp->edge_map ? TK_OK : build_edge_map((tk_cfg_process *)cp);
+    pthread_mutex_unlock(&cache_lock);
+    return st;
 }
 
 uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t id)
 {
-    if (!p->edge_map && tk_cfg_need_edge_map(p) != TK_OK) {
+    if (tk_cfg_need_edge_map(p) != TK_OK) {
         for (uint32_t e = 0; e < p->nedges; e++) /* out of memory: a scan */
             if (p->edges[e].id == id) return e;
         return TK_CFG_NONE;
     }
-    return tk_cfg_idmap_get(p->edge_map, id);
+    return tk_cfg_idmap_get(CACHE_LOAD(p->edge_map), id);
 }
 
 uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt)
@@ -477,10 +502,8 @@ uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t id)
 }
 
 /* p->blocks_by_addr: each image's block indexes sorted by address. */
-static int sort_blocks_by_addr(const tk_cfg_process *cp)
+static int build_blocks_by_addr(tk_cfg_process *p)
 {
-    if (cp->blocks_by_addr) return 1;
-    tk_cfg_process *p = (tk_cfg_process *)cp; /* a cache of the process */
     uint32_t *ord = malloc(sizeof *ord * (p->nblocks ? p->nblocks : 1));
     if (!ord) return 0;
     for (uint32_t b = 0; b < p->nblocks; b++) ord[b] = b;
@@ -495,18 +518,31 @@ static int sort_blocks_by_addr(const tk_cfg_process *cp)
             return 0;
         }
     }
-    p->blocks_by_addr = ord;
+    CACHE_PUBLISH(p->blocks_by_addr, ord);
     return 1;
+}
+
+/* The blocks by address, sorted now if needed; NULL when out of memory. */
+static const uint32_t *blocks_by_addr(const tk_cfg_process *cp)
+{
+    const uint32_t *ord = CACHE_LOAD(cp->blocks_by_addr);
+    if (ord) return ord;
+    pthread_mutex_lock(&cache_lock);
+    if (!cp->blocks_by_addr) (void)build_blocks_by_addr((tk_cfg_process *)cp);
+    ord = cp->blocks_by_addr;
+    pthread_mutex_unlock(&cache_lock);
+    return ord;
 }
 
 size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max)
 {
     size_t hits = 0;
-    if (!sort_blocks_by_addr(p)) return 0;
+    const uint32_t *sorted = blocks_by_addr(p);
+    if (!sorted) return 0;
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
         if (addr < im->load_addr) continue;
-        const uint32_t *by_addr = p->blocks_by_addr + im->first_block;
+        const uint32_t *by_addr = sorted + im->first_block;
         uint64_t off = addr - im->load_addr;
         /* last block with addr_offset <= off */
         uint32_t lo = 0, hi = im->nblocks;

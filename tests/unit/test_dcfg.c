@@ -1,4 +1,5 @@
 /* DCFG reader, cfg model, dominators and loops. */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,6 +370,49 @@ static void test_edge_kinds(void)
     TK_CHECK(!tk_edge_kind_is_any_inter_routine(TK_EDGE_REP));
 }
 
+/* The caches built on first use (adjacency, edge-id map, blocks by address)
+ * may be asked for by several threads at once: all see the same answers. */
+typedef struct cache_user {
+    const tk_cfg_process *p;
+    uint32_t out_total, edge3, at;
+} cache_user;
+
+static void *use_caches(void *arg)
+{
+    cache_user *u = arg;
+    for (uint32_t n = 0; n < u->p->nnodes; n++) {
+        uint32_t k;
+        (void)tk_cfg_out_edges(u->p, n, &k);
+        u->out_total += k;
+    }
+    u->edge3 = tk_cfg_find_edge(u->p, 3);
+    uint32_t hits[4];
+    u->at = (uint32_t)tk_cfg_blocks_at(u->p, 0x400010, hits, 4);
+    return NULL;
+}
+
+static void test_caches_from_threads(void)
+{
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    TK_CHECK(read_text(hard_dcfg, &cfg, &err) == TK_OK);
+    if (!cfg) return;
+    enum { N = 4 };
+    pthread_t th[N];
+    cache_user u[N];
+    for (int i = 0; i < N; i++) {
+        u[i] = (cache_user){&cfg->processes[0], 0, 0, 0};
+        TK_CHECK(pthread_create(&th[i], NULL, use_caches, &u[i]) == 0);
+    }
+    for (int i = 0; i < N; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < N; i++) {
+        TK_CHECK_EQ_U64(u[i].out_total, 5);
+        TK_CHECK_EQ_U64(cfg->processes[0].edges[u[i].edge3].id, 3);
+        TK_CHECK_EQ_U64(u[i].at, 2);
+    }
+    tk_cfg_free(cfg);
+}
+
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
              TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
-             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds))
+             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads))
