@@ -77,6 +77,26 @@ typedef struct tk_dot_options {
 tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
                                tk_error *err);
 
+/* ---- folded stacks (flame graphs) ----------------------------------------- */
+/* The call graph unfolded into call chains, one line "f1;f2;f3 COUNT" per
+ * chain with the cost of one event spent in f3 there: flamegraph.pl,
+ * speedscope and inferno read it. A profile keeps costs per call arc, not per
+ * chain, so the cost flowing into a function is split among its own cost and
+ * its callees in the proportions of the whole profile (exact for call trees);
+ * the counts add up to the program total. A recursive call, a branch lighter
+ * than min_share of the total and the depth limit end a chain, the callee
+ * being a leaf with the whole cost below it. See docs/formats/callgrind.md. */
+typedef struct tk_folded_profile_options {
+    size_t event;     /* event index */
+    double min_share; /* fraction of the total below which a branch is not unfolded */
+    size_t max_depth; /* frames at most in a chain */
+} tk_folded_profile_options;
+
+#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 1e-5, 256}
+
+tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
+                                  FILE *out, tk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

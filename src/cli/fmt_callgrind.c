@@ -664,13 +664,16 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
 /* ---- convert -------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 't', "FMT", "callgrind, dot or json"},
+    {"to", 't', "FMT", "callgrind, dot, folded or json"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% inclusive (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% (default 0.1)"},
-    {"event", 0, "EVENT", "dot: the event for percentages and colours (default: the first)"},
+    {"event", 0, "EVENT", "dot, folded: the event for percentages and colours, or to count"
+                          " (default: the first)"},
+    {"min-share", 0, "PCT", "folded: do not unfold call chains below PCT% of the total"
+                            " (default 0.001)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -755,16 +758,22 @@ static void write_json(const tk_profile *p, FILE *f)
 static int run_convert(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "convert";
-    int to = cli_get_choice(cmd, args, "to", "callgrind|dot|json", -1);
+    int to = cli_get_choice(cmd, args, "to", "callgrind|dot|json|folded", -1);
     if (to < 0) {
         if (!cli_get(args, "to"))
-            return cli_usage_error(cmd, "missing --to FMT (callgrind, dot or json)");
+            return cli_usage_error(cmd, "missing --to FMT (callgrind, dot, folded or json)");
         return CLI_EXIT_USAGE;
     }
     tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    tk_folded_profile_options folded = TK_FOLDED_PROFILE_OPTIONS_INIT;
+    double min_share = folded.min_share * 100;
     if (cli_get_double(cmd, args, "node-threshold", dot.node_threshold, &dot.node_threshold) ||
-        cli_get_double(cmd, args, "edge-threshold", dot.edge_threshold, &dot.edge_threshold))
+        cli_get_double(cmd, args, "edge-threshold", dot.edge_threshold, &dot.edge_threshold) ||
+        cli_get_double(cmd, args, "min-share", min_share, &min_share))
         return CLI_EXIT_USAGE;
+    if (!(min_share >= 0 && min_share <= 100))
+        return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
+    folded.min_share = min_share / 100;
     tk_profile *p;
     int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
@@ -775,7 +784,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
             tk_profile_free(p);
             return CLI_EXIT_USAGE;
         }
-        dot.event = idx;
+        dot.event = folded.event = idx;
     }
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
@@ -792,6 +801,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         st = tk_callgrind_write(p, tk_output_file(o), &wo, &err);
     } else if (to == 1) {
         st = tk_profile_write_dot(p, &dot, tk_output_file(o), &err);
+    } else if (to == 3) {
+        st = tk_profile_write_folded(p, &folded, tk_output_file(o), &err);
     } else {
         write_json(p, tk_output_file(o));
     }

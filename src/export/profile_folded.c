@@ -1,0 +1,195 @@
+/* Folded stacks (flame graphs) from a profile's call graph.
+ *
+ * A callgrind profile keeps the cost of each caller -> callee arc, not of each
+ * call chain, so a flame graph is an estimate: the cost that flows into a
+ * function is split among its own cost and its callees in the proportions of
+ * the whole profile. From each root (a function whose outgoing cost exceeds
+ * what its callers account for: main's caller, thread starts) a depth-first
+ * walk gives every frame f reached with weight w the self cost
+ * w * self(f) / through(f) and each callee g the weight w * arc(f, g) /
+ * through(f), where through(f) = self(f) + the cost of all its outgoing arcs.
+ * The weights add up: the folded counts sum to the roots' weights, which are
+ * scaled to the program total (a no-op when the arcs are consistent). A callee
+ * already on the stack (recursion), a weight below the threshold and the
+ * depth limit end a branch: the callee stays as a leaf frame carrying its
+ * whole weight. Call trees (one chain per function) come out exact. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/profile.h"
+#include "tracekit/profile_analysis.h"
+
+typedef struct arc {
+    uint32_t from, to;
+    double cost;
+} arc;
+
+typedef struct frame {
+    uint32_t fn;
+    double share;   /* weight / through(fn) */
+    size_t next;    /* next outgoing arc to visit */
+    size_t name_at; /* length of the stack text before this frame */
+} frame;
+
+typedef struct walk {
+    const tk_profile *p;
+    FILE *out;
+    char *text; /* "a;b;c" of the current stack */
+    size_t text_len, text_cap;
+    double emitted_exact; /* exact sum of what was emitted so far */
+    uint64_t emitted;     /* rounded sum printed so far */
+    int nomem;
+} walk;
+
+static int cmp_arc(const void *a, const void *b)
+{
+    const arc *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    return (x->to > y->to) - (x->to < y->to);
+}
+
+/* Append ";name" (or "name" at the bottom) to the stack text, ';' and line
+ * breaks in names as '_'. */
+static void push_name(walk *w, uint32_t fn)
+{
+    const tk_prof_function *f = tk_profile_function_at(w->p, fn);
+    const char *s = tk_profile_str(w->p, f->name);
+    size_t n = strlen(s);
+    if (w->text_len + n + 2 > w->text_cap) {
+        size_t cap = (w->text_len + n + 2) * 2;
+        char *t = realloc(w->text, cap);
+        if (!t) {
+            w->nomem = 1;
+            return;
+        }
+        w->text = t;
+        w->text_cap = cap;
+    }
+    if (w->text_len) w->text[w->text_len++] = ';';
+    for (size_t i = 0; i < n; i++)
+        w->text[w->text_len++] = s[i] == ';' || s[i] == '\n' || s[i] == '\r' ? '_' : s[i];
+}
+
+/* One line for the current stack with value v; values are rounded so that
+ * the printed counts add up to the rounded sum of all values. */
+static void emit(walk *w, double v)
+{
+    if (w->nomem || !(v > 0)) return;
+    w->emitted_exact += v;
+    double target = floor(w->emitted_exact + 0.5);
+    uint64_t upto = target > 0 ? (uint64_t)target : 0;
+    if (upto <= w->emitted) return;
+    fprintf(w->out, "%.*s %" PRIu64 "\n", (int)w->text_len, w->text, upto - w->emitted);
+    w->emitted = upto;
+}
+
+tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
+                                  FILE *out, tk_error *err)
+{
+    tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
+    if (opt) o = *opt;
+    size_t nev = tk_profile_event_count(p);
+    if (nev == 0) return TK_OK;
+    size_t ev = o.event < nev ? o.event : 0;
+    tk_prof_summary *s;
+    tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
+    if (st != TK_OK) return st;
+    size_t nfn = tk_profile_function_count(p), ncalls = 0;
+    for (size_t i = 0; i < tk_profile_part_count(p); i++)
+        ncalls += tk_profile_part(p, i)->calls.count;
+    arc *arcs = malloc((ncalls ? ncalls : 1) * sizeof *arcs);
+    size_t *first = calloc(nfn + 1, sizeof *first);
+    double *through = calloc(nfn ? nfn : 1, sizeof *through);
+    double *into = calloc(nfn ? nfn : 1, sizeof *into);
+    unsigned char *on_stack = calloc(nfn ? nfn : 1, 1);
+    size_t max_depth = o.max_depth ? o.max_depth : 1;
+    frame *stack = malloc((max_depth + 1) * sizeof *stack);
+    walk w = {p, out, NULL, 0, 0, 0, 0, 0};
+    if (!arcs || !first || !through || !into || !on_stack || !stack) {
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    /* arcs of all parts and call sites, one per (caller, callee) */
+    size_t k = 0;
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_call *rows = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count; r++) {
+            double c = (double)pt->calls.values[r * (nev + 1) + 1 + ev];
+            if (c > 0) arcs[k++] = (arc){rows[r].fn, rows[r].callee, c};
+        }
+    }
+    qsort(arcs, k, sizeof *arcs, cmp_arc);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (m && arcs[m - 1].from == arcs[i].from && arcs[m - 1].to == arcs[i].to)
+            arcs[m - 1].cost += arcs[i].cost;
+        else
+            arcs[m++] = arcs[i];
+    }
+    for (size_t i = 0; i < m; i++) {
+        first[arcs[i].from + 1]++;
+        through[arcs[i].from] += arcs[i].cost;
+        into[arcs[i].to] += arcs[i].cost;
+    }
+    for (size_t f = 0; f < nfn; f++) {
+        first[f + 1] += first[f];
+        through[f] += (double)s->entries[f].self[ev];
+    }
+    /* The walks from the roots hand out exactly the roots' weights; profiles
+     * whose arcs do not add up (other producers, time events, recursion counted
+     * twice) would give another total, so the roots are scaled to the total. */
+    double roots = 0;
+    for (uint32_t f = 0; f < nfn; f++)
+        if (through[f] > into[f]) roots += through[f] - into[f];
+    double total = (double)s->totals[ev], scale = roots > 0 ? total / roots : 0;
+    double min_weight = o.min_share * total;
+    for (uint32_t root = 0; root < nfn && !w.nomem; root++) {
+        double weight = (through[root] - into[root]) * scale;
+        if (!(weight > 0)) continue; /* reached through its callers only */
+        w.text_len = 0;
+        push_name(&w, root);
+        size_t depth = 0;
+        stack[0] = (frame){root, weight / through[root], first[root], 0};
+        on_stack[root] = 1;
+        emit(&w, (double)s->entries[root].self[ev] * stack[0].share);
+        while (!w.nomem) {
+            frame *fr = &stack[depth];
+            if (fr->next == first[fr->fn + 1]) { /* all callees visited */
+                on_stack[fr->fn] = 0;
+                w.text_len = fr->name_at;
+                if (depth == 0) break;
+                depth--;
+                continue;
+            }
+            const arc *a = &arcs[fr->next++];
+            double cw = a->cost * fr->share;
+            size_t name_at = w.text_len;
+            push_name(&w, a->to);
+            if (on_stack[a->to] || cw < min_weight || depth + 1 >= max_depth || !(through[a->to] > 0)) {
+                emit(&w, cw); /* the callee as a leaf with its whole weight */
+                w.text_len = name_at;
+                continue;
+            }
+            stack[++depth] = (frame){a->to, cw / through[a->to], first[a->to], name_at};
+            on_stack[a->to] = 1;
+            emit(&w, (double)s->entries[a->to].self[ev] * stack[depth].share);
+        }
+    }
+    if (w.nomem)
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    else if (ferror(out))
+        st = tk_error_set(err, TK_ERR_IO, "write error");
+done:
+    free(arcs);
+    free(first);
+    free(through);
+    free(into);
+    free(on_stack);
+    free(stack);
+    free(w.text);
+    tk_prof_summary_free(s);
+    return st;
+}

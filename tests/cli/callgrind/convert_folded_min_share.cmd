@@ -1,0 +1,1 @@
+tracekit convert --to folded --min-share 5 tests/data/callgrind/pass/demo-default.out

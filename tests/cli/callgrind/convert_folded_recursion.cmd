@@ -1,0 +1,1 @@
+tracekit convert --to folded tests/data/callgrind/pass/mutual-recs.out
