@@ -775,7 +775,9 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
     folded.min_share = min_share / 100;
     tk_profile *p;
-    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    /* flame graphs need functions and call arcs only: no positions, files or jumps */
+    int rc = to == 3 ? load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, &p)
+                     : load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
     const char *ev = cli_get(args, "event");
     if (ev) {
