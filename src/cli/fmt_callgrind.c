@@ -674,6 +674,7 @@ static const cli_opt convert_opts[] = {
                           " (default: the first)"},
     {"min-share", 0, "PCT", "folded: do not unfold call chains below PCT% of the total"
                             " (default 0.001)"},
+    {"per-thread", 0, NULL, "folded: each part apart, its stacks starting with its thread"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -774,6 +775,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     if (!(min_share >= 0 && min_share <= 100))
         return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
     folded.min_share = min_share / 100;
+    folded.per_part = cli_has(args, "per-thread");
     tk_profile *p;
     /* flame graphs need functions and call arcs only: no positions, files or jumps */
     int rc = to == 3 ? load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, &p)

@@ -85,19 +85,39 @@ static void emit(walk *w, double v)
     w->emitted = upto;
 }
 
-tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
-                                  FILE *out, tk_error *err)
+/* Append a frame name as it is (a thread or part label). */
+static void push_text(walk *w, const char *s)
 {
-    tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
-    if (opt) o = *opt;
+    size_t n = strlen(s);
+    if (w->text_len + n + 2 > w->text_cap) {
+        size_t cap = (w->text_len + n + 2) * 2;
+        char *t = realloc(w->text, cap);
+        if (!t) {
+            w->nomem = 1;
+            return;
+        }
+        w->text = t;
+        w->text_cap = cap;
+    }
+    if (w->text_len) w->text[w->text_len++] = ';';
+    memcpy(w->text + w->text_len, s, n);
+    w->text_len += n;
+}
+
+/* The folded stacks of one part (1-based) or of all (0), each stack starting
+ * with label when there is one. */
+static tk_status fold(const tk_profile *p, size_t part, const char *label,
+                      const tk_folded_profile_options *opt, FILE *out, tk_error *err)
+{
+    const tk_folded_profile_options o = *opt;
     size_t nev = tk_profile_event_count(p);
-    if (nev == 0) return TK_OK;
     size_t ev = o.event < nev ? o.event : 0;
     tk_prof_summary *s;
-    tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
+    tk_status st = tk_profile_summarize(p, part, TK_GROUP_FUNCTION, &s, err);
     if (st != TK_OK) return st;
+    size_t first_part = part ? part - 1 : 0, end_part = part ? part : tk_profile_part_count(p);
     size_t nfn = tk_profile_function_count(p), ncalls = 0;
-    for (size_t i = 0; i < tk_profile_part_count(p); i++)
+    for (size_t i = first_part; i < end_part; i++)
         ncalls += tk_profile_part(p, i)->calls.count;
     arc *arcs = malloc((ncalls ? ncalls : 1) * sizeof *arcs);
     size_t *first = calloc(nfn + 1, sizeof *first);
@@ -112,8 +132,9 @@ tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_o
         goto done;
     }
     /* arcs of all parts and call sites, one per (caller, callee) */
-    size_t k = 0;
-    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+    if (label) push_text(&w, label);
+    size_t base = w.text_len, k = 0;
+    for (size_t i = first_part; i < end_part; i++) {
         const tk_prof_part *pt = tk_profile_part(p, i);
         const tk_prof_call *rows = pt->calls.rows;
         for (size_t r = 0; r < pt->calls.count; r++) {
@@ -149,10 +170,10 @@ tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_o
     for (uint32_t root = 0; root < nfn && !w.nomem; root++) {
         double weight = (through[root] - into[root]) * scale;
         if (!(weight > 0)) continue; /* reached through its callers only */
-        w.text_len = 0;
+        w.text_len = base;
         push_name(&w, root);
         size_t depth = 0;
-        stack[0] = (frame){root, weight / through[root], first[root], 0};
+        stack[0] = (frame){root, weight / through[root], first[root], base};
         on_stack[root] = 1;
         emit(&w, (double)s->entries[root].self[ev] * stack[0].share);
         while (!w.nomem) {
@@ -191,5 +212,25 @@ done:
     free(stack);
     free(w.text);
     tk_prof_summary_free(s);
+    return st;
+}
+
+tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
+                                  FILE *out, tk_error *err)
+{
+    tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
+    if (opt) o = *opt;
+    if (tk_profile_event_count(p) == 0) return TK_OK;
+    if (!o.per_part) return fold(p, 0, NULL, &o, out, err);
+    tk_status st = TK_OK;
+    for (size_t i = 0; i < tk_profile_part_count(p) && st == TK_OK; i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        char label[64];
+        if (pt->has_thread)
+            snprintf(label, sizeof label, "thread %" PRIu64, pt->thread);
+        else
+            snprintf(label, sizeof label, "part %zu", i + 1);
+        st = fold(p, i + 1, label, &o, out, err);
+    }
     return st;
 }

@@ -36,6 +36,20 @@ for f in "${files[@]}"; do
             fail=1
         fi
     done
+    # each part apart: the same total, every stack under its thread or part
+    set -- $totals
+    "$TRACEKIT" convert --from callgrind --to folded --per-thread "$f" >"$tmp/f" 2>"$tmp/e" ||
+        { echo "FAIL: $f --per-thread: $(cat "$tmp/e")"; fail=1; continue; }
+    if ! awk -v want="${1:-0}" -v f="$f" '
+        !/^(thread|part) [0-9]+;/ { print "FAIL: " f " --per-thread: a stack without its thread: " $0; bad = 1 }
+        { sum += $NF }
+        END {
+            d = sum - want; if (d < 0) d = -d
+            if (d > 3) { printf "FAIL: %s --per-thread: counts add up to %.0f, the total is %.0f\n", f, sum, want; bad = 1 }
+            exit bad
+        }' "$tmp/f"; then
+        fail=1
+    fi
 done
 echo "folded stacks checked: $n profile events"
 [ "$n" -gt 0 ] || { echo "FAIL: no profile checked"; exit 1; }
