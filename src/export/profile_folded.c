@@ -12,7 +12,8 @@
  * scaled to the program total (a no-op when the arcs are consistent). A callee
  * already on the stack (recursion), a weight below the threshold and the
  * depth limit end a branch: the callee stays as a leaf frame carrying its
- * whole weight. Call trees (one chain per function) come out exact. */
+ * whole weight. Call trees (one chain per function) come out exact. Frames
+ * are named without callgrind's context suffix. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -50,13 +51,22 @@ static int cmp_arc(const void *a, const void *b)
     return (x->to > y->to) - (x->to < y->to);
 }
 
-/* Append ";name" (or "name" at the bottom) to the stack text, ';' and line
- * breaks in names as '_'. */
+/* A function's name without callgrind's context suffix ('caller'caller2 of
+ * --separate-callers, '2 of --separate-recs): the stack shows the callers. */
+static const char *base_name(const tk_profile *p, uint32_t fn, size_t *len)
+{
+    const char *s = tk_profile_str(p, tk_profile_function_at(p, fn)->name);
+    const char *q = strchr(s, '\'');
+    *len = q && q > s ? (size_t)(q - s) : strlen(s);
+    return s;
+}
+
+/* Append ";name" (or "name" at the bottom) to the stack text, the base name
+ * only, ';' and line breaks in it as '_'. */
 static void push_name(walk *w, uint32_t fn)
 {
-    const tk_prof_function *f = tk_profile_function_at(w->p, fn);
-    const char *s = tk_profile_str(w->p, f->name);
-    size_t n = strlen(s);
+    size_t n;
+    const char *s = base_name(w->p, fn, &n);
     if (w->text_len + n + 2 > w->text_cap) {
         size_t cap = (w->text_len + n + 2) * 2;
         char *t = realloc(w->text, cap);
