@@ -61,12 +61,10 @@ static const char *base_name(const tk_profile *p, uint32_t fn, size_t *len)
     return s;
 }
 
-/* Append ";name" (or "name" at the bottom) to the stack text, the base name
- * only, ';' and line breaks in it as '_'. */
-static void push_name(walk *w, uint32_t fn)
+/* Append ";s" (or "s" at the bottom) to the stack text, with ';' and line
+ * breaks as '_' (they would end a frame or the line). */
+static void push_frame(walk *w, const char *s, size_t n)
 {
-    size_t n;
-    const char *s = base_name(w->p, fn, &n);
     if (w->text_len + n + 2 > w->text_cap) {
         size_t cap = (w->text_len + n + 2) * 2;
         char *t = realloc(w->text, cap);
@@ -82,6 +80,13 @@ static void push_name(walk *w, uint32_t fn)
         w->text[w->text_len++] = s[i] == ';' || s[i] == '\n' || s[i] == '\r' ? '_' : s[i];
 }
 
+static void push_name(walk *w, uint32_t fn)
+{
+    size_t n;
+    const char *s = base_name(w->p, fn, &n);
+    push_frame(w, s, n);
+}
+
 /* One line for the current stack with value v; values are rounded so that
  * the printed counts add up to the rounded sum of all values. */
 static void emit(walk *w, double v)
@@ -93,25 +98,6 @@ static void emit(walk *w, double v)
     if (upto <= w->emitted) return;
     fprintf(w->out, "%.*s %" PRIu64 "\n", (int)w->text_len, w->text, upto - w->emitted);
     w->emitted = upto;
-}
-
-/* Append a frame name as it is (a thread or part label). */
-static void push_text(walk *w, const char *s)
-{
-    size_t n = strlen(s);
-    if (w->text_len + n + 2 > w->text_cap) {
-        size_t cap = (w->text_len + n + 2) * 2;
-        char *t = realloc(w->text, cap);
-        if (!t) {
-            w->nomem = 1;
-            return;
-        }
-        w->text = t;
-        w->text_cap = cap;
-    }
-    if (w->text_len) w->text[w->text_len++] = ';';
-    memcpy(w->text + w->text_len, s, n);
-    w->text_len += n;
 }
 
 /* The folded stacks of one part (1-based) or of all (0), each stack starting
@@ -142,7 +128,7 @@ static tk_status fold(const tk_profile *p, size_t part, const char *label,
         goto done;
     }
     /* arcs of all parts and call sites, one per (caller, callee) */
-    if (label) push_text(&w, label);
+    if (label) push_frame(&w, label, strlen(label));
     size_t base = w.text_len, k = 0;
     for (size_t i = first_part; i < end_part; i++) {
         const tk_prof_part *pt = tk_profile_part(p, i);

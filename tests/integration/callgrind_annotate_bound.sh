@@ -10,11 +10,8 @@ TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
-files=(tests/data/callgrind/pass/* examples/fib.callgrind)
-for f in ../shared/corpus/callgrind-thirdparty/*/*; do
-    case "$f" in *.md|*.exp|*.expectf) continue ;; esac
-    [ -f "$f" ] && files+=("$f")
-done
+. tests/integration/lib/callgrind_profiles.sh
+files=("${profiles[@]}" examples/fib.callgrind)
 for f in "${files[@]}"; do
     [ -s "$f" ] || continue
     "$TRACEKIT" report --from callgrind --format=json "$f" >"$tmp/r.json" 2>/dev/null || continue

@@ -8,11 +8,8 @@ TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
-files=(tests/data/callgrind/pass/*)
-for f in ../shared/corpus/callgrind-thirdparty/*/*; do
-    case "$f" in *.md|*.exp|*.expectf) continue ;; esac
-    [ -f "$f" ] && files+=("$f")
-done
+. tests/integration/lib/callgrind_profiles.sh
+files=("${profiles[@]}")
 for f in "${files[@]}"; do
     [ -s "$f" ] || continue
     "$TRACEKIT" dump --from callgrind "$f" >"$tmp/a" 2>/dev/null || continue  # unreadable inputs are tested elsewhere
