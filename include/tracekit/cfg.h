@@ -362,9 +362,17 @@ uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint
  * offset from it; NULL when none. */
 const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                                 uint64_t *offset);
-/* Source file and line of the block's first instruction; 0 when unknown. */
+/* Source file and line of the block's first instruction; 0 when unknown. The
+ * line of a block is the SOURCE_DATA line of its image starting last at or
+ * before the block (the later in file order among equal starts), when that
+ * line's SIZE covers the block's address. One call reads the image's whole
+ * source table: for many blocks, use tk_cfg_blocks_source. */
 uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file);
+/* The same for blocks[0 .. n): lines[k] (0 = unknown) and files[k] (NULL), in
+ * one pass over the source tables. 1, or 0 when out of memory. */
+int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
+                         uint32_t n, uint32_t *lines, const char **files);
 /* Length of the COUNT_PER_THREAD of edge index e (0 when it had none). */
 static inline uint32_t tk_cfg_edge_nthreads(const tk_cfg_process *p, uint32_t e)
 {

@@ -647,21 +647,86 @@ const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint
     return tk_cfg_str(cfg, best->name);
 }
 
+/* Of two source lines, whether x is the better candidate of a block at or
+ * after both: the one starting later, the later in file order among equal
+ * starts. */
+static int source_later(const tk_cfg_process *p, uint32_t x, uint32_t y)
+{
+    return p->sources[x].addr_offset > p->sources[y].addr_offset ||
+           (p->sources[x].addr_offset == p->sources[y].addr_offset && x > y);
+}
+
 uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file)
 {
-    const tk_cfg_block *b = &p->blocks[block];
-    const tk_cfg_image *im = &p->images[tk_cfg_block_image(p, block)];
-    for (uint32_t i = 0; i < im->nsources; i++) {
-        const tk_cfg_source *s = &p->sources[im->first_source + i];
-        if (s->addr_offset <= b->addr_offset &&
-            b->addr_offset - s->addr_offset < tk_cfg_source_size(p, im->first_source + i)) {
-            if (file) *file = tk_cfg_file_name(cfg, s->file_name_id);
-            return s->line_num;
+    const char *f = NULL;
+    uint32_t line = 0;
+    if (!tk_cfg_blocks_source(cfg, p, &block, 1, &line, &f)) line = 0, f = NULL;
+    if (file) *file = f;
+    return line;
+}
+
+typedef struct line_query {
+    uint64_t off;
+    uint32_t image, slot;
+} line_query;
+
+static int cmp_line_query(const void *a, const void *b)
+{
+    const line_query *x = a, *y = b;
+    if (x->image != y->image) return x->image < y->image ? -1 : 1;
+    if (x->off != y->off) return x->off < y->off ? -1 : 1;
+    return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* One pass over each image's source table with the blocks sorted by address:
+ * each source line is a candidate of the first block at or after its start,
+ * and of every later block through a running best. */
+int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
+                         uint32_t n, uint32_t *lines, const char **files)
+{
+    line_query *q = malloc(sizeof *q * (n ? n : 1));
+    uint32_t *cand = malloc(sizeof *cand * (n ? n : 1)); /* best source per query, NONE */
+    if (!q || !cand) {
+        free(q);
+        free(cand);
+        return 0;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        q[k].off = p->blocks[blocks[k]].addr_offset;
+        q[k].image = tk_cfg_block_image(p, blocks[k]);
+        q[k].slot = k;
+        cand[k] = TK_CFG_NONE;
+        lines[k] = 0;
+        files[k] = NULL;
+    }
+    qsort(q, n, sizeof *q, cmp_line_query);
+    for (uint32_t qa = 0, qb; qa < n; qa = qb) {
+        const tk_cfg_image *im = &p->images[q[qa].image];
+        for (qb = qa; qb < n && q[qb].image == q[qa].image; qb++) {}
+        for (uint32_t j = im->first_source; j < im->first_source + im->nsources; j++) {
+            uint64_t a = p->sources[j].addr_offset;
+            uint32_t lo = qa, hi = qb;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (q[mid].off < a) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < qb && (cand[lo] == TK_CFG_NONE || source_later(p, j, cand[lo]))) cand[lo] = j;
+        }
+        uint32_t best = TK_CFG_NONE;
+        for (uint32_t k = qa; k < qb; k++) {
+            if (cand[k] != TK_CFG_NONE && (best == TK_CFG_NONE || source_later(p, cand[k], best)))
+                best = cand[k];
+            if (best == TK_CFG_NONE || q[k].off - p->sources[best].addr_offset >= tk_cfg_source_size(p, best))
+                continue;
+            lines[q[k].slot] = p->sources[best].line_num;
+            files[q[k].slot] = tk_cfg_file_name(cfg, p->sources[best].file_name_id);
         }
     }
-    if (file) *file = NULL;
-    return 0;
+    free(q);
+    free(cand);
+    return 1;
 }
 
 /* ---- scopes --------------------------------------------------------------- */

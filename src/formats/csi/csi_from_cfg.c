@@ -67,8 +67,21 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
     b->order = tk_reallocarray(NULL, nb, sizeof *b->order);
     b->blocks = tk_reallocarray(NULL, nb, sizeof *b->blocks);
     b->lines = tk_reallocarray(NULL, nb, sizeof *b->lines);
-    if (!b->local || !b->order || !b->blocks || !b->lines || tk_cfg_need_adjacency(p) != TK_OK ||
-        tk_csi_numbering_new(&b->num) != TK_OK) {
+    b->block_line = tk_reallocarray(NULL, nb, sizeof *b->block_line);
+    const char **files = tk_reallocarray(NULL, nb, sizeof *files);
+    if (!b->local || !b->order || !b->blocks || !b->lines || !b->block_line || !files ||
+        tk_cfg_need_adjacency(p) != TK_OK || tk_csi_numbering_new(&b->num) != TK_OK) {
+        tk_free(files);
+        csi_bridge_end(b);
+        return TK_ERR_NOMEM;
+    }
+    /* the source lines of all blocks at once (one pass over the source table),
+     * the local array as the list of block indexes */
+    for (uint32_t i = 0; i < p->nblocks; i++)
+        b->local[i] = i;
+    int ok = tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files);
+    tk_free(files);
+    if (!ok) {
         csi_bridge_end(b);
         return TK_ERR_NOMEM;
     }
@@ -83,6 +96,7 @@ void csi_bridge_end(csi_bridge_routine *b)
     tk_free(b->order);
     tk_free(b->blocks);
     tk_free(b->lines);
+    tk_free(b->block_line);
     tk_free(b->edges);
     tk_free(b->numbered);
     tk_free(b->mapped_edge);
@@ -116,8 +130,7 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
         const tk_cfg_block *bl = &p->blocks[b->order[i]];
         if (bl->id > max_id)
             max_id = bl->id;
-        const char *file = NULL;
-        uint32_t line = tk_cfg_block_source(b->cfg, p, b->order[i], &file);
+        uint32_t line = b->block_line[b->order[i]];
         tk_csi_block *cb = &b->blocks[i];
         memset(cb, 0, sizeof *cb);
         cb->id = bl->id;

@@ -29,6 +29,7 @@ typedef struct csi_bridge_routine {
     uint32_t *order;          /* local index -> block index */
     tk_csi_block *blocks;
     int64_t *lines;
+    uint32_t *block_line;     /* per DCFG block of the process: source line (0 unknown) */
     tk_csi_edge *edges, *numbered;
     size_t edges_cap;
     tk_csi_numbering *num;

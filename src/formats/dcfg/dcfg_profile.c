@@ -57,13 +57,19 @@ static tk_status block_sources(conv *c)
     uint32_t unknown;
     tk_status st = intern(c, "???", &unknown);
     if (st != TK_OK) return st;
-    for (uint32_t b = 0; b < p->nblocks; b++) {
-        const char *file = NULL;
-        c->line[b] = tk_cfg_block_source(c->cfg, p, b, &file);
+    uint32_t *all = malloc(sizeof *all * (p->nblocks ? p->nblocks : 1));
+    const char **files = malloc(sizeof *files * (p->nblocks ? p->nblocks : 1));
+    if (!all || !files) st = TK_ERR_NOMEM;
+    for (uint32_t b = 0; st == TK_OK && b < p->nblocks; b++) all[b] = b;
+    if (st == TK_OK && !tk_cfg_blocks_source(c->cfg, p, all, p->nblocks, c->line, files))
+        st = TK_ERR_NOMEM;
+    for (uint32_t b = 0; st == TK_OK && b < p->nblocks; b++) {
         c->file[b] = unknown;
-        if (file && (st = intern(c, file, &c->file[b])) != TK_OK) return st;
+        if (files[b]) st = intern(c, files[b], &c->file[b]);
     }
-    return TK_OK;
+    free(all);
+    free(files);
+    return st;
 }
 
 static int is_call(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge *e)
