@@ -777,9 +777,10 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     folded.min_share = min_share / 100;
     folded.per_part = cli_has(args, "per-thread");
     tk_profile *p;
-    /* flame graphs need functions and call arcs only: no positions, files or jumps */
-    int rc = to == 3 ? load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, &p)
-                     : load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    /* call graphs and flame graphs need functions and call arcs only: no
+     * positions, cost files or jumps */
+    int rc = to == 1 || to == 3 ? load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, &p)
+                                : load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
     const char *ev = cli_get(args, "event");
     if (ev) {
