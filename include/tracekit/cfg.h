@@ -262,6 +262,9 @@ typedef struct tk_cfg_process {
     /* block indexes of each image sorted by addr_offset (image i's from
      * first_block): built by the first tk_cfg_blocks_at, NULL until then */
     uint32_t *blocks_by_addr;
+    /* the same for symbols (from first_symbol): built by the first
+     * tk_cfg_block_symbol, NULL until then */
+    uint32_t *symbols_by_addr;
     /* where each block / edge row was in the file: only kept when read with
      * a diagnostics sink (check mode), else NULL (see tk_cfg_block_loc) */
     tk_cfg_loc *block_locs, *edge_locs;

@@ -130,6 +130,7 @@ tk_cfg *tk_cfg_new(void)
 void tk_cfg_process_release(tk_cfg_process *p)
 {
     free(p->blocks_by_addr);
+    free(p->symbols_by_addr);
     free(p->images);
     free(p->blocks);
     free(p->block_flags);
@@ -631,16 +632,62 @@ uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint
     return sum;
 }
 
+/* p->symbols_by_addr: each image's symbol indexes sorted by address, equal
+ * addresses in file order (the sort is stable). */
+static int build_symbols_by_addr(tk_cfg_process *p)
+{
+    uint32_t *ord = malloc(sizeof *ord * (p->nsymbols ? p->nsymbols : 1));
+    if (!ord) return 0;
+    for (uint32_t i = 0; i < p->nsymbols; i++) ord[i] = i;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        if (!tk_cfg_sort_by_addr(ord + im->first_symbol, im->nsymbols, p->symbols, sizeof *p->symbols,
+                                 offsetof(tk_cfg_symbol, addr_offset), 1)) {
+            free(ord);
+            return 0;
+        }
+    }
+    CACHE_PUBLISH(p->symbols_by_addr, ord);
+    return 1;
+}
+
+static const uint32_t *symbols_by_addr(const tk_cfg_process *cp)
+{
+    const uint32_t *ord = CACHE_LOAD(cp->symbols_by_addr);
+    if (ord) return ord;
+    pthread_mutex_lock(&cache_lock);
+    if (!cp->symbols_by_addr) (void)build_symbols_by_addr((tk_cfg_process *)cp);
+    ord = cp->symbols_by_addr;
+    pthread_mutex_unlock(&cache_lock);
+    return ord;
+}
+
+/* The symbol starting last at or before the block, the first in file order
+ * among symbols at the same address: a binary search in the address order
+ * (a scan of the image's symbols when out of memory). */
 const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                                 uint64_t *offset)
 {
     const tk_cfg_block *b = &p->blocks[block];
     const tk_cfg_image *im = &p->images[tk_cfg_block_image(p, block)];
     const tk_cfg_symbol *best = NULL;
-    for (uint32_t i = 0; i < im->nsymbols; i++) {
-        const tk_cfg_symbol *s = &p->symbols[im->first_symbol + i];
-        if (s->addr_offset <= b->addr_offset && (!best || s->addr_offset > best->addr_offset))
-            best = s;
+    const uint32_t *sorted = symbols_by_addr(p);
+    if (sorted) {
+        const uint32_t *ord = sorted + im->first_symbol;
+        uint32_t lo = 0, hi = im->nsymbols;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (p->symbols[ord[mid]].addr_offset <= b->addr_offset) lo = mid + 1;
+            else hi = mid;
+        }
+        while (lo > 1 && p->symbols[ord[lo - 2]].addr_offset == p->symbols[ord[lo - 1]].addr_offset) lo--;
+        if (lo > 0) best = &p->symbols[ord[lo - 1]];
+    } else {
+        for (uint32_t i = 0; i < im->nsymbols; i++) {
+            const tk_cfg_symbol *s = &p->symbols[im->first_symbol + i];
+            if (s->addr_offset <= b->addr_offset && (!best || s->addr_offset > best->addr_offset))
+                best = s;
+        }
     }
     if (!best) return NULL;
     if (offset) *offset = b->addr_offset - best->addr_offset;

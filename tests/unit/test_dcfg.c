@@ -370,6 +370,57 @@ static void test_edge_kinds(void)
     TK_CHECK(!tk_edge_kind_is_any_inter_routine(TK_EDGE_REP));
 }
 
+/* Symbols of a block: the one starting last at or before it, the first in
+ * file order among aliases at one address; rows in any order. Source lines:
+ * the line starting last at or before the block when its SIZE covers it (block
+ * 12 is past line 20's end: no line, though line 10's range holds it). */
+static void test_block_symbol_and_source(void)
+{
+    static const char text[] =
+        "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+        "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"a.out\" ], [ 2, \"a.c\" ] ],\n"
+        "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
+        "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ] ],\n"
+        "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
+        "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, \"0x1000\", 256, {\n"
+        "      \"FILE_NAME_ID\" : 1,\n"
+        "      \"SYMBOLS\" : [ [ \"NAME\", \"ADDR_OFFSET\", \"SIZE\" ], [ \"late\", 64, 8 ],\n"
+        "                   [ \"first_alias\", 16, 8 ], [ \"second_alias\", 16, 8 ], [ \"start\", 0, 8 ] ],\n"
+        "      \"SOURCE_DATA\" : [ [ \"FILE_NAME_ID\", \"LINE_NUM\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\" ],\n"
+        "                       [ 2, 30, 64, 4, 1 ], [ 2, 10, 0, 32, 4 ], [ 2, 20, 16, 8, 2 ] ],\n"
+        "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\" ],\n"
+        "                        [ 10, 0, 4, 1 ], [ 11, 20, 4, 1 ], [ 12, 28, 4, 1 ], [ 13, 70, 4, 1 ] ] } ] ],\n"
+        "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\" ] ] } ] ] }\n";
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    TK_CHECK(read_text(text, &cfg, &err) == TK_OK);
+    if (!cfg) {
+        fprintf(stderr, "  %s\n", err.message);
+        return;
+    }
+    const tk_cfg_process *p = &cfg->processes[0];
+    static const struct {
+        uint32_t id;
+        const char *sym;
+        uint64_t off;
+        uint32_t line;
+    } want[] = {{10, "start", 0, 10}, {11, "first_alias", 4, 20}, {12, "first_alias", 12, 0}, {13, "late", 6, 0}};
+    uint32_t blocks[4], lines[4];
+    const char *files[4];
+    for (int i = 0; i < 4; i++) {
+        uint32_t b = blocks[i] = tk_cfg_find_block(p, want[i].id);
+        uint64_t off = 99;
+        TK_CHECK_STR(tk_cfg_block_symbol(cfg, p, b, &off), want[i].sym);
+        TK_CHECK_EQ_U64(off, want[i].off);
+        const char *file = NULL;
+        TK_CHECK_EQ_U64(tk_cfg_block_source(cfg, p, b, &file), want[i].line);
+        if (want[i].line) TK_CHECK_STR(file, "a.c");
+    }
+    TK_CHECK(tk_cfg_blocks_source(cfg, p, blocks, 4, lines, files));
+    for (int i = 0; i < 4; i++) TK_CHECK_EQ_U64(lines[i], want[i].line);
+    tk_cfg_free(cfg);
+}
+
 /* The caches built on first use (adjacency, edge-id map, blocks by address)
  * may be asked for by several threads at once: all see the same answers. */
 typedef struct cache_user {
@@ -415,4 +466,4 @@ static void test_caches_from_threads(void)
 
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
              TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
-             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads))
+             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads), TK_CASE(test_block_symbol_and_source))
