@@ -50,78 +50,6 @@ static int index_image_tables(rep *r)
     return 1;
 }
 
-/* Source lines of blocks[0 .. n): lines[k] (0 = none) and files[k].  The
- * line of a block is the source line starting last at or before it (the
- * last in file order among equal starts) when that line covers the block.
- * One pass over the source table with the blocks sorted by address, instead
- * of an address index of the whole table.  0 when out of memory. */
-typedef struct line_query {
-    uint64_t off;
-    uint32_t image, slot;
-} line_query;
-
-static int cmp_query(const void *a, const void *b)
-{
-    const line_query *x = a, *y = b;
-    if (x->image != y->image) return x->image < y->image ? -1 : 1;
-    if (x->off != y->off) return x->off < y->off ? -1 : 1;
-    return (x->slot > y->slot) - (x->slot < y->slot);
-}
-
-static int block_lines(const rep *r, const uint32_t *blocks, uint32_t n, uint32_t *lines,
-                       const char **files)
-{
-    const tk_cfg_process *p = r->p;
-    line_query *q = malloc(sizeof *q * (n ? n : 1));
-    uint32_t *cand = malloc(sizeof *cand * (n ? n : 1)); /* best source per query, NONE */
-    if (!q || !cand) {
-        free(q);
-        free(cand);
-        return 0;
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        q[k].off = p->blocks[blocks[k]].addr_offset;
-        q[k].image = tk_cfg_block_image(p, blocks[k]);
-        q[k].slot = k;
-        cand[k] = TK_CFG_NONE;
-        lines[k] = 0;
-        files[k] = NULL;
-    }
-    qsort(q, n, sizeof *q, cmp_query);
-    /* (address, index) order of sources: the later one of two is the better
-     * candidate of a block at or after both */
-#define LATER(x, y) (p->sources[x].addr_offset > p->sources[y].addr_offset || \
-                     (p->sources[x].addr_offset == p->sources[y].addr_offset && (x) > (y)))
-    for (uint32_t qa = 0, qb; qa < n; qa = qb) {
-        const tk_cfg_image *im = &p->images[q[qa].image];
-        for (qb = qa; qb < n && q[qb].image == q[qa].image; qb++) {}
-        /* each source is a candidate of the first query at or after it (and
-         * so of all later ones: a running maximum below) */
-        for (uint32_t j = im->first_source; j < im->first_source + im->nsources; j++) {
-            uint64_t a = p->sources[j].addr_offset;
-            uint32_t lo = qa, hi = qb;
-            while (lo < hi) {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (q[mid].off < a) lo = mid + 1;
-                else hi = mid;
-            }
-            if (lo < qb && (cand[lo] == TK_CFG_NONE || LATER(j, cand[lo]))) cand[lo] = j;
-        }
-        uint32_t best = TK_CFG_NONE;
-        for (uint32_t k = qa; k < qb; k++) {
-            if (cand[k] != TK_CFG_NONE && (best == TK_CFG_NONE || LATER(cand[k], best))) best = cand[k];
-            if (best == TK_CFG_NONE || q[k].off - p->sources[best].addr_offset >= tk_cfg_source_size(p, best))
-                continue;
-            lines[q[k].slot] = p->sources[best].line_num;
-            files[q[k].slot] = tk_cfg_file_name(r->cfg, p->sources[best].file_name_id);
-        }
-    }
-#undef LATER
-    free(q);
-    free(cand);
-    return 1;
-}
-
 static const char *block_symbol(const rep *r, uint32_t b, uint64_t *off)
 {
     const tk_cfg_process *p = r->p;
@@ -395,7 +323,7 @@ static int hot_blocks(rep *r, int *first_table)
     const char **files = malloc(sizeof *files * (n ? n : 1));
     int ok = shown && lines && files;
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
-    if (ok) ok = block_lines(r, shown, n, lines, files);
+    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
     free(shown);
     if (!ok) {
         free(lines);
@@ -553,7 +481,7 @@ static int loops_table(rep *r, int *first_table)
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
     if (ok) ok = tk_cfg_loop_entry_counts(r->cfg, p, shown, n, visits);
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = p->loops[rk[k].index].head;
-    if (ok) ok = block_lines(r, shown, n, lines, files);
+    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
     free(shown);
     if (!ok) {
         free(lines);
