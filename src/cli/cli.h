@@ -128,6 +128,8 @@ int cli_exit_code(tk_status st);
 
 /* Input options with the progress meter when wanted. */
 void cli_input_options(tk_input_options *opt, int progress);
+/* Threads for decompressing the inputs opened from now on (a command's --jobs; 0 = CPUs). */
+void cli_set_input_threads(unsigned threads);
 /* Open a file argument (for commands that open their own inputs). */
 int cli_open_input(const char *path, int progress, tk_input **out);
 

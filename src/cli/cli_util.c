@@ -72,10 +72,16 @@ static void clear_progress(void)
     }
 }
 
+/* Decompression threads of the inputs opened from now on (0 = one per CPU). */
+static unsigned g_input_threads;
+
+void cli_set_input_threads(unsigned threads) { g_input_threads = threads; }
+
 void cli_input_options(tk_input_options *opt, int progress)
 {
     tk_input_options init = TK_INPUT_OPTIONS_INIT;
     *opt = init;
+    opt->threads = g_input_threads;
     if (progress) {
         opt->progress = show_progress;
         opt->progress_ctx = &g_meter;

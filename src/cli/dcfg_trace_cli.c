@@ -49,6 +49,7 @@ int dtc_jobs(const char *cmd, const cli_args *a, unsigned *out) {
     if (n == 0 || n > 256)
         return cli_usage_error(cmd, "--jobs must be 1..256");
     *out = (unsigned)n;
+    cli_set_input_threads(*out); /* a .bz2 trace or DCFG decompresses on as many */
     return CLI_EXIT_OK;
 }
 
