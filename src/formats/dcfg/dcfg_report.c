@@ -15,58 +15,9 @@ typedef struct rep {
     const tk_cfg_process *p;
     const tk_dcfg_report_options *o;
     FILE *f;
-    uint32_t *sym_order; /* per image: symbols sorted by addr */
 } rep;
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static int cmp_sym(const void *a, const void *b, void *ctx)
-{
-    const tk_cfg_process *cur_p = ctx;
-    uint64_t x = cur_p->symbols[*(const uint32_t *)a].addr_offset,
-             y = cur_p->symbols[*(const uint32_t *)b].addr_offset;
-    if (x != y) return x < y ? -1 : 1;
-    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
-}
-
-static int index_image_tables(rep *r)
-{
-    const tk_cfg_process *p = r->p;
-    r->sym_order = malloc(sizeof *r->sym_order * (p->nsymbols ? p->nsymbols : 1));
-    if (!r->sym_order) return 0;
-    for (uint32_t i = 0; i < p->nsymbols; i++) r->sym_order[i] = i;
-    for (uint32_t i = 0; i < p->nimages; i++) {
-        const tk_cfg_image *im = &p->images[i];
-        /* files list them by address: sort only when they are not */
-        uint32_t k = 1;
-        while (k < im->nsymbols &&
-               p->symbols[im->first_symbol + k - 1].addr_offset <= p->symbols[im->first_symbol + k].addr_offset)
-            k++;
-        if (k < im->nsymbols &&
-            !tk_cfg_sort_by_addr(r->sym_order + im->first_symbol, im->nsymbols, p->symbols,
-                                 sizeof *p->symbols, offsetof(tk_cfg_symbol, addr_offset), 0))
-            qsort_r(r->sym_order + im->first_symbol, im->nsymbols, sizeof(uint32_t), cmp_sym, (void *)p);
-    }
-    return 1;
-}
-
-static const char *block_symbol(const rep *r, uint32_t b, uint64_t *off)
-{
-    const tk_cfg_process *p = r->p;
-    const tk_cfg_block *bl = &p->blocks[b];
-    const tk_cfg_image *im = &p->images[tk_cfg_block_image(p, b)];
-    const uint32_t *ord = r->sym_order + im->first_symbol;
-    uint32_t lo = 0, hi = im->nsymbols;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (p->symbols[ord[mid]].addr_offset <= bl->addr_offset) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo == 0) return NULL;
-    const tk_cfg_symbol *s = &p->symbols[ord[lo - 1]];
-    *off = bl->addr_offset - s->addr_offset;
-    return tk_cfg_str(r->cfg, s->name);
-}
 
 typedef struct ranked {
     uint64_t key;
@@ -343,7 +294,7 @@ static int hot_blocks(rep *r, int *first_table)
         uint32_t b = rk[k].index;
         const tk_cfg_block *bl = &p->blocks[b];
         uint64_t off = 0;
-        const char *sym = block_symbol(r, b, &off), *file = files[k];
+        const char *sym = tk_cfg_block_symbol(r->cfg, r->p, b, &off), *file = files[k];
         uint32_t line = lines[k];
         uint64_t addr = tk_cfg_block_addr(p, bl);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
@@ -422,7 +373,7 @@ static int hot_routines(rep *r, int *first_table)
         const tk_cfg_routine *ro = &p->routines[rk[k].index];
         const tk_cfg_block *e = &p->blocks[ro->entry];
         uint64_t off = 0;
-        const char *sym = block_symbol(r, ro->entry, &off);
+        const char *sym = tk_cfg_block_symbol(r->cfg, r->p, ro->entry, &off);
         char namebuf[80];
         if (sym && off) snprintf(namebuf, sizeof namebuf, "%s+0x%" PRIx64, sym, off);
         else snprintf(namebuf, sizeof namebuf, "%s", sym ? sym : "-");
@@ -552,11 +503,7 @@ tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FIL
         fprintf(f, "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32 "\", \"processes\": [",
                 cfg->major_version, cfg->minor_version);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
-        rep r = {cfg, &cfg->processes[i], o, f, NULL};
-        if (!index_image_tables(&r)) {
-            free(r.sym_order);
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        }
+        rep r = {cfg, &cfg->processes[i], o, f};
         int first_table = 1, ok = 1;
         if (i && o->format == TK_DCFG_REPORT_TEXT) fputc('\n', f);
         if (o->format == TK_DCFG_REPORT_CSV && i) fputc('\n', f);
@@ -570,7 +517,6 @@ tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FIL
         if (ok && want(&r, "routines")) ok = hot_routines(&r, &first_table);
         if (ok && want(&r, "loops")) ok = loops_table(&r, &first_table);
         if (o->format == TK_DCFG_REPORT_JSON) fputs("}", f);
-        free(r.sym_order);
         if (!ok) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     if (o->format == TK_DCFG_REPORT_JSON) fputs("]}\n", f);
