@@ -94,7 +94,8 @@ static void emit(walk *w, double v)
     if (w->nomem || !(v > 0)) return;
     w->emitted_exact += v;
     double target = floor(w->emitted_exact + 0.5);
-    uint64_t upto = target > 0 ? (uint64_t)target : 0;
+    /* costs near 2^64 (summed in doubles) saturate instead of wrapping */
+    uint64_t upto = !(target > 0) ? 0 : target >= 0x1p64 ? UINT64_MAX : (uint64_t)target;
     if (upto <= w->emitted) return;
     fprintf(w->out, "%.*s %" PRIu64 "\n", (int)w->text_len, w->text, upto - w->emitted);
     w->emitted = upto;
