@@ -523,16 +523,23 @@ static int build_blocks_by_addr(tk_cfg_process *p)
     return 1;
 }
 
-/* The blocks by address, sorted now if needed; NULL when out of memory. */
-static const uint32_t *blocks_by_addr(const tk_cfg_process *cp)
+/* An address index of the process (*field), built by build now if needed;
+ * NULL when out of memory. */
+static const uint32_t *address_index(const tk_cfg_process *cp, uint32_t *const *field,
+                                     int (*build)(tk_cfg_process *))
 {
-    const uint32_t *ord = CACHE_LOAD(cp->blocks_by_addr);
+    const uint32_t *ord = CACHE_LOAD(*field);
     if (ord) return ord;
     pthread_mutex_lock(&cache_lock);
-    if (!cp->blocks_by_addr) (void)build_blocks_by_addr((tk_cfg_process *)cp);
-    ord = cp->blocks_by_addr;
+    if (!*field) (void)build((tk_cfg_process *)cp);
+    ord = *field;
     pthread_mutex_unlock(&cache_lock);
     return ord;
+}
+
+static const uint32_t *blocks_by_addr(const tk_cfg_process *cp)
+{
+    return address_index(cp, &cp->blocks_by_addr, build_blocks_by_addr);
 }
 
 size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max)
@@ -653,13 +660,7 @@ static int build_symbols_by_addr(tk_cfg_process *p)
 
 static const uint32_t *symbols_by_addr(const tk_cfg_process *cp)
 {
-    const uint32_t *ord = CACHE_LOAD(cp->symbols_by_addr);
-    if (ord) return ord;
-    pthread_mutex_lock(&cache_lock);
-    if (!cp->symbols_by_addr) (void)build_symbols_by_addr((tk_cfg_process *)cp);
-    ord = cp->symbols_by_addr;
-    pthread_mutex_unlock(&cache_lock);
-    return ord;
+    return address_index(cp, &cp->symbols_by_addr, build_symbols_by_addr);
 }
 
 /* The symbol starting last at or before the block, the first in file order
