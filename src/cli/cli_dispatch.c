@@ -93,6 +93,12 @@ int cli_dispatch(cli_cmd_id id, int argc, char **argv)
     ctx.command = cmd;
     ctx.progress = cli_has(&loose, "progress") ||
                    (!cli_has(&loose, "no-progress") && isatty(STDERR_FILENO));
+    const char *jobs = cli_get(&loose, "jobs");
+    if (jobs) { /* the command's --jobs bounds the decompression threads too (checked later) */
+        char *end;
+        unsigned long n = strtoul(jobs, &end, 10);
+        if (*jobs && !*end && n >= 1 && n <= 256) cli_set_input_threads((unsigned)n);
+    }
     cli_input_options(&ctx.input_opt, ctx.progress);
     const char *from = cli_get(&loose, "from");
     if (from) {
