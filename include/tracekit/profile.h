@@ -125,7 +125,7 @@ size_t tk_profile_str_len(const tk_profile *p, uint32_t id);
 
 size_t tk_profile_string_count(const tk_profile *p);
 /* Sort rank of every string (rank[id], byte order), for deterministic output.
- * The caller frees the array; NULL when out of memory. */
+ * The caller frees the array with free(); NULL when out of memory. */
 uint32_t *tk_profile_string_ranks(const tk_profile *p);
 
 /* ---- event types ------------------------------------------------------- */
@@ -152,7 +152,8 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
 size_t tk_profile_function_count(const tk_profile *p);
 const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
 
-/* Rank of every function (sorted by name, object, file ranks); caller frees. */
+/* Rank of every function (sorted by name, object, file ranks); the caller
+ * frees it with free(). */
 uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank);
 
 /* ---- parts ------------------------------------------------------------- */

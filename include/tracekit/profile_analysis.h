@@ -53,7 +53,7 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
                           size_t n_events, int inclusive);
 
 /* Recursion classes of the call graph of the parts (part = 0: all parts).
- * Returns in *out an array of one class id per function (caller frees): a
+ * Returns in *out an array of one class id per function (the caller frees it with free()): a
  * call arc from f to g can be active twice in one call chain (recursion)
  * exactly when cls[f] == cls[g]; arcs between classes never nest, so their
  * inclusive costs add up without counting a chain twice. Classes are the

@@ -1,5 +1,6 @@
 /* Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm" (2001),
  * with an explicit-stack depth-first search for the reverse postorder. */
+#include "core/alloc.h"
 #include "analysis/dominators.h"
 
 #include <stdlib.h>
@@ -10,11 +11,11 @@
 static uint32_t postorder(uint32_t n, const uint32_t *start, const uint32_t *adj, uint32_t entry,
                           uint32_t *po, uint32_t *order)
 {
-    uint32_t *stack = malloc(sizeof *stack * (size_t)(n ? n : 1));
-    uint32_t *next = malloc(sizeof *next * (size_t)(n ? n : 1)); /* next successor to visit */
+    uint32_t *stack = tk_malloc(sizeof *stack * (size_t)(n ? n : 1));
+    uint32_t *next = tk_malloc(sizeof *next * (size_t)(n ? n : 1)); /* next successor to visit */
     if (!stack || !next) {
-        free(stack);
-        free(next);
+        tk_free(stack);
+        tk_free(next);
         return UINT32_MAX;
     }
     for (uint32_t v = 0; v < n; v++) po[v] = TK_DOM_NONE;
@@ -39,8 +40,8 @@ static uint32_t postorder(uint32_t n, const uint32_t *start, const uint32_t *adj
             order[count++] = v;
         }
     }
-    free(stack);
-    free(next);
+    tk_free(stack);
+    tk_free(next);
     return count;
 }
 
@@ -48,10 +49,10 @@ tk_status tk_dominators(uint32_t n, const uint32_t *start, const uint32_t *adj, 
                         uint32_t *idom)
 {
     if (n == 0) return TK_OK;
-    uint32_t *po = malloc(sizeof *po * n);
-    uint32_t *order = malloc(sizeof *order * n);
-    uint32_t *pstart = calloc((size_t)n + 1, sizeof *pstart);
-    uint32_t *padj = malloc(sizeof *padj * (size_t)(start[n] ? start[n] : 1));
+    uint32_t *po = tk_malloc(sizeof *po * n);
+    uint32_t *order = tk_malloc(sizeof *order * n);
+    uint32_t *pstart = tk_calloc((size_t)n + 1, sizeof *pstart);
+    uint32_t *padj = tk_malloc(sizeof *padj * (size_t)(start[n] ? start[n] : 1));
     tk_status st = TK_ERR_NOMEM;
     if (!po || !order || !pstart || !padj) goto done;
     uint32_t reach = postorder(n, start, adj, entry, po, order);
@@ -62,13 +63,13 @@ tk_status tk_dominators(uint32_t n, const uint32_t *start, const uint32_t *adj, 
             if (adj[k] < n) pstart[adj[k] + 1]++;
     for (uint32_t v = 0; v < n; v++) pstart[v + 1] += pstart[v];
     {
-        uint32_t *fill = malloc(sizeof *fill * n);
+        uint32_t *fill = tk_malloc(sizeof *fill * n);
         if (!fill) goto done;
         for (uint32_t v = 0; v < n; v++) fill[v] = pstart[v];
         for (uint32_t v = 0; v < n; v++)
             for (uint32_t k = start[v]; k < start[v + 1]; k++)
                 if (adj[k] < n) padj[fill[adj[k]]++] = v;
-        free(fill);
+        tk_free(fill);
     }
     for (uint32_t v = 0; v < n; v++) idom[v] = TK_DOM_NONE;
     idom[entry] = entry;
@@ -101,22 +102,22 @@ tk_status tk_dominators(uint32_t n, const uint32_t *start, const uint32_t *adj, 
     }
     st = TK_OK;
 done:
-    free(po);
-    free(order);
-    free(pstart);
-    free(padj);
+    tk_free(po);
+    tk_free(order);
+    tk_free(pstart);
+    tk_free(padj);
     return st;
 }
 
 tk_status tk_domtree_build(tk_domtree *t, uint32_t n, const uint32_t *idom)
 {
     t->n = n;
-    t->pre = malloc(sizeof *t->pre * (size_t)(n ? n : 1));
-    t->post = malloc(sizeof *t->post * (size_t)(n ? n : 1));
-    uint32_t *cstart = calloc((size_t)n + 2, sizeof *cstart);
-    uint32_t *child = malloc(sizeof *child * (size_t)(n ? n : 1));
-    uint32_t *stack = malloc(sizeof *stack * (size_t)(n ? n : 1));
-    uint32_t *next = malloc(sizeof *next * (size_t)(n ? n : 1));
+    t->pre = tk_malloc(sizeof *t->pre * (size_t)(n ? n : 1));
+    t->post = tk_malloc(sizeof *t->post * (size_t)(n ? n : 1));
+    uint32_t *cstart = tk_calloc((size_t)n + 2, sizeof *cstart);
+    uint32_t *child = tk_malloc(sizeof *child * (size_t)(n ? n : 1));
+    uint32_t *stack = tk_malloc(sizeof *stack * (size_t)(n ? n : 1));
+    uint32_t *next = tk_malloc(sizeof *next * (size_t)(n ? n : 1));
     tk_status st = TK_ERR_NOMEM;
     if (!t->pre || !t->post || !cstart || !child || !stack || !next) goto done;
     for (uint32_t v = 0; v < n; v++) {
@@ -150,10 +151,10 @@ tk_status tk_domtree_build(tk_domtree *t, uint32_t n, const uint32_t *idom)
     }
     st = TK_OK;
 done:
-    free(cstart);
-    free(child);
-    free(stack);
-    free(next);
+    tk_free(cstart);
+    tk_free(child);
+    tk_free(stack);
+    tk_free(next);
     if (st != TK_OK) tk_domtree_free(t);
     return st;
 }
@@ -167,8 +168,8 @@ int tk_domtree_dominates(const tk_domtree *t, uint32_t a, uint32_t b)
 
 void tk_domtree_free(tk_domtree *t)
 {
-    free(t->pre);
-    free(t->post);
+    tk_free(t->pre);
+    tk_free(t->post);
     t->pre = t->post = NULL;
     t->n = 0;
 }

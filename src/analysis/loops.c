@@ -1,5 +1,6 @@
 /* Natural loops from back edges (u -> h with h dominating u), one loop per
  * head, nesting by body inclusion.  Iterative worklists only. */
+#include "core/alloc.h"
 #include "analysis/loops.h"
 
 #include <stdlib.h>
@@ -19,14 +20,14 @@ static int cmp_u64(const void *a, const void *b)
 
 void tk_loops_free(tk_loops *l)
 {
-    free(l->head);
-    free(l->node_start);
-    free(l->nodes);
-    free(l->back_start);
-    free(l->back);
-    free(l->parent);
-    free(l->depth);
-    free(l->inner);
+    tk_free(l->head);
+    tk_free(l->node_start);
+    tk_free(l->nodes);
+    tk_free(l->back_start);
+    tk_free(l->back);
+    tk_free(l->parent);
+    tk_free(l->depth);
+    tk_free(l->inner);
     memset(l, 0, sizeof *l);
 }
 
@@ -36,7 +37,7 @@ static int reserve(uint32_t **arr, size_t *cap, size_t need)
     if (need <= *cap) return 1;
     size_t c = *cap ? *cap : 16;
     while (c < need) c *= 2;
-    uint32_t *p = realloc(*arr, c * sizeof *p);
+    uint32_t *p = tk_realloc(*arr, c * sizeof *p);
     if (!p) return 0;
     *arr = p;
     *cap = c;
@@ -52,14 +53,14 @@ tk_status tk_loops_find(tk_loops *out, uint32_t n, const uint32_t *start, const 
     if (st != TK_OK) return st;
     st = TK_ERR_NOMEM;
     size_t nn = n ? n : 1;
-    uint32_t *pstart = calloc(nn + 1, sizeof *pstart);
-    uint32_t *padj = malloc(sizeof *padj * (start[n] ? start[n] : 1));
-    uint32_t *mark = malloc(sizeof *mark * nn);
-    uint32_t *work = malloc(sizeof *work * nn);
+    uint32_t *pstart = tk_calloc(nn + 1, sizeof *pstart);
+    uint32_t *padj = tk_malloc(sizeof *padj * (start[n] ? start[n] : 1));
+    uint32_t *mark = tk_malloc(sizeof *mark * nn);
+    uint32_t *work = tk_malloc(sizeof *work * nn);
     uint32_t *order = NULL;
     size_t cap_heads = 0, cap_ns = 0, cap_nodes = 0, cap_bs = 0, cap_back = 0;
     size_t nnodes = 0, nback = 0;
-    out->inner = malloc(sizeof *out->inner * nn);
+    out->inner = tk_malloc(sizeof *out->inner * nn);
     if (!pstart || !padj || !mark || !work || !out->inner) goto fail;
     for (uint32_t v = 0; v < n; v++)
         for (uint32_t k = start[v]; k < start[v + 1]; k++)
@@ -137,14 +138,14 @@ tk_status tk_loops_find(tk_loops *out, uint32_t n, const uint32_t *start, const 
     /* nesting: visit loops by decreasing size, so the last writer of
      * inner[v] is the smallest loop containing v */
     size_t nl = out->nloops ? out->nloops : 1;
-    order = malloc(sizeof *order * nl);
-    out->parent = malloc(sizeof *out->parent * nl);
-    out->depth = malloc(sizeof *out->depth * nl);
+    order = tk_malloc(sizeof *order * nl);
+    out->parent = tk_malloc(sizeof *out->parent * nl);
+    out->depth = tk_malloc(sizeof *out->depth * nl);
     if (!order || !out->parent || !out->depth) goto fail;
     for (uint32_t i = 0; i < out->nloops; i++) order[i] = i;
     /* sort by size descending: key = (UINT32_MAX - size, index) */
     {
-        uint64_t *keyed = malloc(sizeof *keyed * nl);
+        uint64_t *keyed = tk_malloc(sizeof *keyed * nl);
         if (!keyed) goto fail;
         for (uint32_t i = 0; i < out->nloops; i++) {
             uint32_t size = out->node_start[i + 1] - out->node_start[i];
@@ -152,7 +153,7 @@ tk_status tk_loops_find(tk_loops *out, uint32_t n, const uint32_t *start, const 
         }
         qsort(keyed, out->nloops, sizeof *keyed, cmp_u64);
         for (uint32_t i = 0; i < out->nloops; i++) order[i] = (uint32_t)keyed[i];
-        free(keyed);
+        tk_free(keyed);
     }
     for (uint32_t v = 0; v < n; v++) out->inner[v] = TK_DOM_NONE;
     for (uint32_t k = 0; k < out->nloops; k++) {
@@ -169,10 +170,10 @@ fail:
     tk_loops_free(out);
 done:
     tk_domtree_free(&dt);
-    free(pstart);
-    free(padj);
-    free(mark);
-    free(work);
-    free(order);
+    tk_free(pstart);
+    tk_free(padj);
+    tk_free(mark);
+    tk_free(work);
+    tk_free(order);
     return st;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
 
@@ -45,29 +46,29 @@ static tk_status group_find(group_table *t, const group_key *k, size_t *index)
     }
     if ((t->count + 1) * 2 > t->nslots) {
         size_t n = t->nslots ? t->nslots * 2 : 1024;
-        uint32_t *ns = calloc(n, sizeof *ns);
+        uint32_t *ns = tk_calloc(n, sizeof *ns);
         if (!ns) return TK_ERR_NOMEM;
         for (size_t i = 0; i < t->count; i++) {
             size_t j = key_hash(&t->keys[i]) & (n - 1);
             while (ns[j]) j = (j + 1) & (n - 1);
             ns[j] = (uint32_t)i + 1;
         }
-        free(t->slots);
+        tk_free(t->slots);
         t->slots = ns;
         t->nslots = n;
     }
     if (t->count == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
-        group_key *nk = realloc(t->keys, cap * sizeof *nk);
+        group_key *nk = tk_realloc(t->keys, cap * sizeof *nk);
         if (!nk) return TK_ERR_NOMEM;
         t->keys = nk;
-        uint64_t *nv = realloc(t->values, cap * 2 * (t->nev ? t->nev : 1) * sizeof *nv);
+        uint64_t *nv = tk_realloc(t->values, cap * 2 * (t->nev ? t->nev : 1) * sizeof *nv);
         if (!nv) return TK_ERR_NOMEM;
         t->values = nv;
-        uint64_t *nc = realloc(t->calls, cap * sizeof *nc);
+        uint64_t *nc = tk_realloc(t->calls, cap * sizeof *nc);
         if (!nc) return TK_ERR_NOMEM;
         t->calls = nc;
-        uint32_t *nf = realloc(t->fn, cap * sizeof *nf);
+        uint32_t *nf = tk_realloc(t->fn, cap * sizeof *nf);
         if (!nf) return TK_ERR_NOMEM;
         t->fn = nf;
         t->cap = cap;
@@ -120,7 +121,7 @@ typedef struct edge {
  * a function's edges. */
 static tk_status group_edges(edge **edges, size_t nedges, size_t n, size_t *first)
 {
-    edge *sorted = malloc((nedges ? nedges : 1) * sizeof *sorted);
+    edge *sorted = tk_malloc((nedges ? nedges : 1) * sizeof *sorted);
     if (!sorted) return TK_ERR_NOMEM;
     const edge *e = *edges;
     for (size_t i = 0; i < nedges; i++) first[e[i].from + 1]++;
@@ -128,7 +129,7 @@ static tk_status group_edges(edge **edges, size_t nedges, size_t n, size_t *firs
     for (size_t i = 0; i < nedges; i++) sorted[first[e[i].from]++] = e[i];
     for (size_t v = n; v > 0; v--) first[v] = first[v - 1];
     first[0] = 0;
-    free(*edges);
+    tk_free(*edges);
     *edges = sorted;
     return TK_OK;
 }
@@ -137,12 +138,12 @@ static tk_status group_edges(edge **edges, size_t nedges, size_t n, size_t *firs
  * index of v's first edge (first[n] = edge count). */
 static tk_status tarjan(size_t n, const edge *edges, const size_t *first, uint32_t *comp)
 {
-    uint32_t *index = malloc((n ? n : 1) * sizeof *index);
-    uint32_t *low = malloc((n ? n : 1) * sizeof *low);
-    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    uint32_t *call = malloc((n ? n : 1) * sizeof *call);
-    size_t *next_edge = malloc((n ? n : 1) * sizeof *next_edge);
-    unsigned char *on = calloc(n ? n : 1, 1);
+    uint32_t *index = tk_malloc((n ? n : 1) * sizeof *index);
+    uint32_t *low = tk_malloc((n ? n : 1) * sizeof *low);
+    uint32_t *stack = tk_malloc((n ? n : 1) * sizeof *stack);
+    uint32_t *call = tk_malloc((n ? n : 1) * sizeof *call);
+    size_t *next_edge = tk_malloc((n ? n : 1) * sizeof *next_edge);
+    unsigned char *on = tk_calloc(n ? n : 1, 1);
     tk_status st = TK_OK;
     if (!index || !low || !stack || !call || !next_edge || !on) {
         st = TK_ERR_NOMEM;
@@ -190,12 +191,12 @@ static tk_status tarjan(size_t n, const edge *edges, const size_t *first, uint32
         }
     }
 out:
-    free(index);
-    free(low);
-    free(stack);
-    free(call);
-    free(next_edge);
-    free(on);
+    tk_free(index);
+    tk_free(low);
+    tk_free(stack);
+    tk_free(call);
+    tk_free(next_edge);
+    tk_free(on);
     return st;
 }
 
@@ -208,12 +209,12 @@ static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *con
     size_t nev = t->nev, nfn = tk_profile_function_count(p);
     size_t nedges = 0;
     for (size_t i = 0; i < nparts; i++) nedges += parts[i]->calls.count;
-    edge *edges = malloc((nedges ? nedges : 1) * sizeof *edges);
-    size_t *first = calloc(nfn + 1, sizeof *first);
-    uint32_t *comp = malloc((nfn ? nfn : 1) * sizeof *comp);
-    uint64_t *in = calloc((nfn ? nfn : 1) * nev, sizeof *in);
-    uint64_t *out = calloc((nfn ? nfn : 1) * nev, sizeof *out);
-    size_t *entry_of = malloc((nfn ? nfn : 1) * sizeof *entry_of);
+    edge *edges = tk_malloc((nedges ? nedges : 1) * sizeof *edges);
+    size_t *first = tk_calloc(nfn + 1, sizeof *first);
+    uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
+    uint64_t *in = tk_calloc((nfn ? nfn : 1) * nev, sizeof *in);
+    uint64_t *out = tk_calloc((nfn ? nfn : 1) * nev, sizeof *out);
+    size_t *entry_of = tk_malloc((nfn ? nfn : 1) * sizeof *entry_of);
     tk_status st = TK_OK;
     if (!edges || !first || !comp || !in || !out || !entry_of) {
         st = TK_ERR_NOMEM;
@@ -256,12 +257,12 @@ static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *con
         }
     }
 done:
-    free(edges);
-    free(first);
-    free(comp);
-    free(in);
-    free(out);
-    free(entry_of);
+    tk_free(edges);
+    tk_free(first);
+    tk_free(comp);
+    tk_free(in);
+    tk_free(out);
+    tk_free(entry_of);
     return st;
 }
 
@@ -273,7 +274,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     if (part > np)
         return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", part, np,
                             np == 1 ? "" : "s");
-    const tk_prof_part **parts = malloc((np ? np : 1) * sizeof *parts);
+    const tk_prof_part **parts = tk_malloc((np ? np : 1) * sizeof *parts);
     if (!parts) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t nparts = 0;
     for (size_t i = 0; i < np; i++)
@@ -283,11 +284,11 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     group_table t;
     memset(&t, 0, sizeof t);
     t.nev = nev;
-    tk_prof_summary *s = calloc(1, sizeof *s);
+    tk_prof_summary *s = tk_calloc(1, sizeof *s);
     tk_status st = s ? TK_OK : TK_ERR_NOMEM;
     if (s) {
         s->n_events = nev;
-        s->totals = calloc(nev ? nev : 1, sizeof *s->totals);
+        s->totals = tk_calloc(nev ? nev : 1, sizeof *s->totals);
         if (!s->totals) st = TK_ERR_NOMEM;
     }
     /* Every function gets an entry in function mode (also ones with calls only). */
@@ -361,7 +362,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
     }
     if (st == TK_OK) {
-        s->entries = calloc(t.count ? t.count : 1, sizeof *s->entries);
+        s->entries = tk_calloc(t.count ? t.count : 1, sizeof *s->entries);
         if (!s->entries) st = TK_ERR_NOMEM;
     }
     if (st == TK_OK) {
@@ -399,12 +400,12 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             }
         }
     }
-    free(t.keys);
-    free(t.values);
-    free(t.calls);
-    free(t.fn);
-    free(t.slots);
-    free(parts);
+    tk_free(t.keys);
+    tk_free(t.values);
+    tk_free(t.calls);
+    tk_free(t.fn);
+    tk_free(t.slots);
+    tk_free(parts);
     if (st != TK_OK) {
         tk_prof_summary_free(s);
         return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost sum overflows 64 bits"
@@ -417,10 +418,10 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
 void tk_prof_summary_free(tk_prof_summary *s)
 {
     if (!s) return;
-    free(s->totals);
-    free(s->entries);
-    free(s->values_);
-    free(s);
+    tk_free(s->totals);
+    tk_free(s->entries);
+    tk_free(s->values_);
+    tk_free(s);
 }
 
 /* qsort has no context argument: sort an array of (keys..., entry) records.
@@ -447,11 +448,11 @@ static int cmp_sort_rec(const void *a, const void *b)
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive)
 {
-    sort_rec *v = malloc((s->count ? s->count : 1) * sizeof *v);
-    tk_prof_entry *copy = malloc((s->count ? s->count : 1) * sizeof *copy);
+    sort_rec *v = tk_malloc((s->count ? s->count : 1) * sizeof *v);
+    tk_prof_entry *copy = tk_malloc((s->count ? s->count : 1) * sizeof *copy);
     if (!v || !copy) {
-        free(v);
-        free(copy);
+        tk_free(v);
+        tk_free(copy);
         return; /* out of memory: leave the order as it is */
     }
     for (size_t i = 0; i < s->count; i++) {
@@ -468,8 +469,8 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
     qsort(v, s->count, sizeof *v, cmp_sort_rec);
     memcpy(copy, s->entries, s->count * sizeof *copy);
     for (size_t i = 0; i < s->count; i++) s->entries[i] = copy[v[i].entry];
-    free(v);
-    free(copy);
+    tk_free(v);
+    tk_free(copy);
 }
 
 /* ---- recursion classes (annotate) ----------------------------------------- */
@@ -502,11 +503,12 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
     size_t nfn = tk_profile_function_count(p), nedges = 0;
     for (size_t i = 0; i < np; i++)
         if (!part || part == i + 1) nedges += tk_profile_part(p, i)->calls.count;
+    /* returned to the caller, who frees it with free() (public API) */
     uint32_t *node = malloc((nfn ? nfn : 1) * sizeof *node);
-    uint32_t *comp = malloc((nfn ? nfn : 1) * sizeof *comp);
-    size_t *first = calloc(nfn + 1, sizeof *first);
-    edge *edges = malloc((nedges ? nedges : 1) * sizeof *edges);
-    base_rec *recs = by_base_name ? malloc((nfn ? nfn : 1) * sizeof *recs) : NULL;
+    uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
+    size_t *first = tk_calloc(nfn + 1, sizeof *first);
+    edge *edges = tk_malloc((nedges ? nedges : 1) * sizeof *edges);
+    base_rec *recs = by_base_name ? tk_malloc((nfn ? nfn : 1) * sizeof *recs) : NULL;
     tk_status st = TK_OK;
     if (!node || !comp || !first || !edges || (by_base_name && !recs)) {
         st = TK_ERR_NOMEM;
@@ -547,10 +549,10 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
         goto done;
     for (size_t f = 0; f < nfn; f++) node[f] = comp[node[f]];
 done:
-    free(comp);
-    free(first);
-    free(edges);
-    free(recs);
+    tk_free(comp);
+    tk_free(first);
+    tk_free(edges);
+    tk_free(recs);
     if (st != TK_OK) {
         free(node);
         return tk_error_set(err, st, "out of memory");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "tracekit/cfg.h"
 
 static void dot_str(FILE *f, const char *s)
@@ -42,11 +43,11 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
     int everything = !o->nroutines && !o->nloops && !o->nimages;
     for (uint32_t pi = 0; pi < cfg->nprocesses; pi++) {
         const tk_cfg_process *p = &cfg->processes[pi];
-        unsigned char *sel = calloc((size_t)p->nnodes + 1, 1);  /* bit 0 selected, bit 1 declared */
-        unsigned char *rsel = calloc((size_t)p->nroutines + 1, 1);
+        unsigned char *sel = tk_calloc((size_t)p->nnodes + 1, 1);  /* bit 0 selected, bit 1 declared */
+        unsigned char *rsel = tk_calloc((size_t)p->nroutines + 1, 1);
         if (!sel || !rsel) {
-            free(sel);
-            free(rsel);
+            tk_free(sel);
+            tk_free(rsel);
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         }
         for (uint32_t b = 0; b < p->nblocks; b++) {
@@ -124,8 +125,8 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
                 }
         }
         fprintf(f, " } /* pid%" PRIu64 " */\n", p->pid);
-        free(sel);
-        free(rsel);
+        tk_free(sel);
+        tk_free(rsel);
     }
     fputs("}\n", f);
     if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");

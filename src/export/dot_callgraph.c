@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
 
@@ -56,11 +57,11 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
     size_t ncalls = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++)
         ncalls += tk_profile_part(p, i)->calls.count;
-    dot_edge *edges = malloc((ncalls ? ncalls : 1) * sizeof *edges);
-    unsigned char *keep = calloc(nfn ? nfn : 1, 1);
+    dot_edge *edges = tk_malloc((ncalls ? ncalls : 1) * sizeof *edges);
+    unsigned char *keep = tk_calloc(nfn ? nfn : 1, 1);
     if (!edges || !keep) {
-        free(edges);
-        free(keep);
+        tk_free(edges);
+        tk_free(keep);
         tk_prof_summary_free(s);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
@@ -125,8 +126,8 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
         fprintf(out, ", penwidth=%.2f];\n", 1.0 + 3.0 * pe / 100.0);
     }
     fputs("}\n", out);
-    free(edges);
-    free(keep);
+    tk_free(edges);
+    tk_free(keep);
     tk_prof_summary_free(s);
     if (ferror(out)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;

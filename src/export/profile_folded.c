@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
 
@@ -67,7 +68,7 @@ static void push_frame(walk *w, const char *s, size_t n)
 {
     if (w->text_len + n + 2 > w->text_cap) {
         size_t cap = (w->text_len + n + 2) * 2;
-        char *t = realloc(w->text, cap);
+        char *t = tk_realloc(w->text, cap);
         if (!t) {
             w->nomem = 1;
             return;
@@ -116,13 +117,13 @@ static tk_status fold(const tk_profile *p, size_t part, const char *label,
     size_t nfn = tk_profile_function_count(p), ncalls = 0;
     for (size_t i = first_part; i < end_part; i++)
         ncalls += tk_profile_part(p, i)->calls.count;
-    arc *arcs = malloc((ncalls ? ncalls : 1) * sizeof *arcs);
-    size_t *first = calloc(nfn + 1, sizeof *first);
-    double *through = calloc(nfn ? nfn : 1, sizeof *through);
-    double *into = calloc(nfn ? nfn : 1, sizeof *into);
-    unsigned char *on_stack = calloc(nfn ? nfn : 1, 1);
+    arc *arcs = tk_malloc((ncalls ? ncalls : 1) * sizeof *arcs);
+    size_t *first = tk_calloc(nfn + 1, sizeof *first);
+    double *through = tk_calloc(nfn ? nfn : 1, sizeof *through);
+    double *into = tk_calloc(nfn ? nfn : 1, sizeof *into);
+    unsigned char *on_stack = tk_calloc(nfn ? nfn : 1, 1);
     size_t max_depth = o.max_depth ? o.max_depth : 1;
-    frame *stack = malloc((max_depth + 1) * sizeof *stack);
+    frame *stack = tk_malloc((max_depth + 1) * sizeof *stack);
     walk w = {p, out, NULL, 0, 0, 0, 0, 0};
     if (!arcs || !first || !through || !into || !on_stack || !stack) {
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -201,13 +202,13 @@ static tk_status fold(const tk_profile *p, size_t part, const char *label,
     else if (ferror(out))
         st = tk_error_set(err, TK_ERR_IO, "write error");
 done:
-    free(arcs);
-    free(first);
-    free(through);
-    free(into);
-    free(on_stack);
-    free(stack);
-    free(w.text);
+    tk_free(arcs);
+    tk_free(first);
+    tk_free(through);
+    tk_free(into);
+    tk_free(on_stack);
+    tk_free(stack);
+    tk_free(w.text);
     tk_prof_summary_free(s);
     return st;
 }

@@ -1,4 +1,5 @@
 /* The control-flow-graph model: lifetime, lookups, queries. */
+#include "core/alloc.h"
 #include "model/cfg_internal.h"
 
 #include <pthread.h>
@@ -60,25 +61,25 @@ int tk_edge_kind_is_any_inter_routine(tk_edge_kind k)
 
 tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key)
 {
-    tk_cfg_idmap *m = calloc(1, sizeof *m);
+    tk_cfg_idmap *m = tk_calloc(1, sizeof *m);
     if (!m) return NULL;
     if ((uint64_t)max_key <= 2 * (uint64_t)count + 1024) {
         m->direct = 1;
         m->cap = max_key + 1;
-        m->vals = malloc(sizeof *m->vals * (size_t)m->cap);
+        m->vals = tk_malloc(sizeof *m->vals * (size_t)m->cap);
     } else {
         uint32_t cap = 16;
         while (cap < 2 * (uint64_t)count) cap *= 2;
         m->cap = cap;
-        m->vals = malloc(sizeof *m->vals * (size_t)cap);
-        m->keys = malloc(sizeof *m->keys * (size_t)cap);
+        m->vals = tk_malloc(sizeof *m->vals * (size_t)cap);
+        m->keys = tk_malloc(sizeof *m->keys * (size_t)cap);
         if (!m->keys) {
-            free(m->vals);
+            tk_free(m->vals);
             m->vals = NULL;
         }
     }
     if (!m->vals) {
-        free(m);
+        tk_free(m);
         return NULL;
     }
     memset(m->vals, 0xff, sizeof *m->vals * (size_t)m->cap);
@@ -88,9 +89,9 @@ tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key)
 void tk_cfg_idmap_free(tk_cfg_idmap *m)
 {
     if (!m) return;
-    free(m->keys);
-    free(m->vals);
-    free(m);
+    tk_free(m->keys);
+    tk_free(m->vals);
+    tk_free(m);
 }
 
 
@@ -118,10 +119,10 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
 
 tk_cfg *tk_cfg_new(void)
 {
-    tk_cfg *cfg = calloc(1, sizeof *cfg);
+    tk_cfg *cfg = tk_calloc(1, sizeof *cfg);
     if (!cfg) return NULL;
     if (tk_cfg_add_string(cfg, "", 0) == UINT32_MAX) {
-        free(cfg);
+        tk_free(cfg);
         return NULL;
     }
     return cfg;
@@ -129,33 +130,33 @@ tk_cfg *tk_cfg_new(void)
 
 void tk_cfg_process_release(tk_cfg_process *p)
 {
-    free(p->blocks_by_addr);
-    free(p->symbols_by_addr);
-    free(p->images);
-    free(p->blocks);
-    free(p->block_flags);
-    free(p->block_wide);
-    free(p->symbols);
-    free(p->sources);
-    free(p->source_sizes);
-    free(p->edges);
-    free(p->routines);
-    free(p->loops);
-    free(p->pool);
-    free(p->node_idom_ids);
-    free(p->counts32);
-    free(p->counts64);
-    free(p->edge_counts);
-    free(p->edge_nthreads);
-    free(p->file_instr_count_per_thread);
-    free(p->block_locs);
-    free(p->edge_locs);
+    tk_free(p->blocks_by_addr);
+    tk_free(p->symbols_by_addr);
+    tk_free(p->images);
+    tk_free(p->blocks);
+    tk_free(p->block_flags);
+    tk_free(p->block_wide);
+    tk_free(p->symbols);
+    tk_free(p->sources);
+    tk_free(p->source_sizes);
+    tk_free(p->edges);
+    tk_free(p->routines);
+    tk_free(p->loops);
+    tk_free(p->pool);
+    tk_free(p->node_idom_ids);
+    tk_free(p->counts32);
+    tk_free(p->counts64);
+    tk_free(p->edge_counts);
+    tk_free(p->edge_nthreads);
+    tk_free(p->file_instr_count_per_thread);
+    tk_free(p->block_locs);
+    tk_free(p->edge_locs);
     if (p->adjacency) {
-        free(p->adjacency->out_start);
-        free(p->adjacency->out_edges);
-        free(p->adjacency->in_start);
-        free(p->adjacency->in_edges);
-        free(p->adjacency);
+        tk_free(p->adjacency->out_start);
+        tk_free(p->adjacency->out_edges);
+        tk_free(p->adjacency->in_start);
+        tk_free(p->adjacency->in_edges);
+        tk_free(p->adjacency);
     }
     tk_cfg_idmap_free(p->node_map);
     tk_cfg_idmap_free(p->edge_map);
@@ -168,12 +169,12 @@ void tk_cfg_free(tk_cfg *cfg)
 {
     if (!cfg) return;
     for (uint32_t i = 0; i < cfg->nprocesses; i++) tk_cfg_process_release(&cfg->processes[i]);
-    free(cfg->processes);
-    free(cfg->file_names);
-    free(cfg->edge_types);
-    free(cfg->specials);
-    free(cfg->strings);
-    free(cfg);
+    tk_free(cfg->processes);
+    tk_free(cfg->file_names);
+    tk_free(cfg->edge_types);
+    tk_free(cfg->specials);
+    tk_free(cfg->strings);
+    tk_free(cfg);
 }
 
 static uint64_t addr_at(const void *base, size_t stride, size_t off, uint32_t i)
@@ -209,8 +210,8 @@ static int sort_runs(uint32_t *ord, uint32_t n, const void *base, size_t stride,
     for (uint32_t i = 1; i < n; i++)
         if (addr_at(base, stride, off, ord[i]) < addr_at(base, stride, off, ord[i - 1])) nruns++;
     if (nruns > n / 8) return 0;
-    addr_run *runs = malloc(sizeof *runs * nruns);
-    uint32_t *tmp = malloc(sizeof *tmp * n);
+    addr_run *runs = tk_malloc(sizeof *runs * nruns);
+    uint32_t *tmp = tk_malloc(sizeof *tmp * n);
     int ok = runs && tmp;
     if (ok) {
         uint32_t k = 0;
@@ -242,8 +243,8 @@ static int sort_runs(uint32_t *ord, uint32_t n, const void *base, size_t stride,
             memcpy(ord, tmp, sizeof *ord * n);
         }
     }
-    free(runs);
-    free(tmp);
+    tk_free(runs);
+    tk_free(tmp);
     return ok;
 }
 
@@ -261,10 +262,10 @@ int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stri
     const uint32_t mask = (1u << SORT_DIGIT) - 1;
     if (pairs && max <= UINT32_MAX) {
         /* pairs (address << 32 | index): the passes read one array in order */
-        uint64_t *k = malloc(sizeof *k * n), *tmp = malloc(sizeof *tmp * n);
+        uint64_t *k = tk_malloc(sizeof *k * n), *tmp = tk_malloc(sizeof *tmp * n);
         if (!k || !tmp) {
-            free(k);
-            free(tmp);
+            tk_free(k);
+            tk_free(tmp);
             return 0;
         }
         for (uint32_t i = 0; i < n; i++) k[i] = addr_at(base, stride, off, ord[i]) << 32 | ord[i];
@@ -285,11 +286,11 @@ int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stri
             dst = t;
         }
         for (uint32_t i = 0; i < n; i++) ord[i] = (uint32_t)src[i];
-        free(k);
-        free(tmp);
+        tk_free(k);
+        tk_free(tmp);
         return 1;
     }
-    uint32_t *tmp = malloc(sizeof *tmp * n), *src = ord, *dst = tmp;
+    uint32_t *tmp = tk_malloc(sizeof *tmp * n), *src = ord, *dst = tmp;
     if (!tmp) return 0;
     for (unsigned shift = 0; shift < 64 && (max >> shift); shift += SORT_DIGIT) {
         memset(count, 0, sizeof count);
@@ -307,7 +308,7 @@ int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stri
         dst = t;
     }
     if (src != ord) memcpy(ord, src, sizeof *ord * n);
-    free(tmp);
+    tk_free(tmp);
     return 1;
 }
 
@@ -318,7 +319,7 @@ int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
     uint64_t c = *cap ? *cap : 8;
     while (c < need) c *= 2;
     if (c > UINT32_MAX) c = UINT32_MAX;
-    void *p = realloc(*arr, (size_t)c * elem);
+    void *p = tk_realloc(*arr, (size_t)c * elem);
     if (!p) return 0;
     *arr = p;
     *cap = (uint32_t)c;
@@ -349,18 +350,18 @@ tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp)
 static tk_status build_adjacency(tk_cfg_process *p)
 {
     size_t nn = (size_t)p->nnodes + 1;
-    tk_cfg_adjacency *a = calloc(1, sizeof *a);
+    tk_cfg_adjacency *a = tk_calloc(1, sizeof *a);
     if (!a) return TK_ERR_NOMEM;
-    a->out_start = calloc(nn, sizeof *a->out_start);
-    a->in_start = calloc(nn, sizeof *a->in_start);
-    a->out_edges = malloc(sizeof *a->out_edges * (p->nedges ? p->nedges : 1));
-    a->in_edges = malloc(sizeof *a->in_edges * (p->nedges ? p->nedges : 1));
+    a->out_start = tk_calloc(nn, sizeof *a->out_start);
+    a->in_start = tk_calloc(nn, sizeof *a->in_start);
+    a->out_edges = tk_malloc(sizeof *a->out_edges * (p->nedges ? p->nedges : 1));
+    a->in_edges = tk_malloc(sizeof *a->in_edges * (p->nedges ? p->nedges : 1));
     if (!a->out_start || !a->in_start || !a->out_edges || !a->in_edges) {
-        free(a->out_start);
-        free(a->in_start);
-        free(a->out_edges);
-        free(a->in_edges);
-        free(a);
+        tk_free(a->out_start);
+        tk_free(a->in_start);
+        tk_free(a->out_edges);
+        tk_free(a->in_edges);
+        tk_free(a);
         return TK_ERR_NOMEM;
     }
     for (uint32_t e = 0; e < p->nedges; e++) {
@@ -394,7 +395,7 @@ uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len)
     if (cfg->nstrings + len + 1 > cfg->cap_strings) {
         size_t c = cfg->cap_strings ? cfg->cap_strings : 256;
         while (c < cfg->nstrings + len + 1) c *= 2;
-        char *p = realloc(cfg->strings, c);
+        char *p = tk_realloc(cfg->strings, c);
         if (!p) return UINT32_MAX;
         cfg->strings = p;
         cfg->cap_strings = c;
@@ -505,7 +506,7 @@ uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t id)
 /* p->blocks_by_addr: each image's block indexes sorted by address. */
 static int build_blocks_by_addr(tk_cfg_process *p)
 {
-    uint32_t *ord = malloc(sizeof *ord * (p->nblocks ? p->nblocks : 1));
+    uint32_t *ord = tk_malloc(sizeof *ord * (p->nblocks ? p->nblocks : 1));
     if (!ord) return 0;
     for (uint32_t b = 0; b < p->nblocks; b++) ord[b] = b;
     for (uint32_t i = 0; i < p->nimages; i++) {
@@ -515,7 +516,7 @@ static int build_blocks_by_addr(tk_cfg_process *p)
             sorted = p->blocks[im->first_block + k].addr_offset >= p->blocks[im->first_block + k - 1].addr_offset;
         if (!sorted && !tk_cfg_sort_by_addr(ord + im->first_block, im->nblocks, p->blocks,
                                             sizeof *p->blocks, offsetof(tk_cfg_block, addr_offset), 1)) {
-            free(ord);
+            tk_free(ord);
             return 0;
         }
     }
@@ -643,14 +644,14 @@ uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint
  * addresses in file order (the sort is stable). */
 static int build_symbols_by_addr(tk_cfg_process *p)
 {
-    uint32_t *ord = malloc(sizeof *ord * (p->nsymbols ? p->nsymbols : 1));
+    uint32_t *ord = tk_malloc(sizeof *ord * (p->nsymbols ? p->nsymbols : 1));
     if (!ord) return 0;
     for (uint32_t i = 0; i < p->nsymbols; i++) ord[i] = i;
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
         if (!tk_cfg_sort_by_addr(ord + im->first_symbol, im->nsymbols, p->symbols, sizeof *p->symbols,
                                  offsetof(tk_cfg_symbol, addr_offset), 1)) {
-            free(ord);
+            tk_free(ord);
             return 0;
         }
     }
@@ -733,11 +734,11 @@ static int cmp_line_query(const void *a, const void *b)
 int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
                          uint32_t n, uint32_t *lines, const char **files)
 {
-    line_query *q = malloc(sizeof *q * (n ? n : 1));
-    uint32_t *cand = malloc(sizeof *cand * (n ? n : 1)); /* best source per query, NONE */
+    line_query *q = tk_malloc(sizeof *q * (n ? n : 1));
+    uint32_t *cand = tk_malloc(sizeof *cand * (n ? n : 1)); /* best source per query, NONE */
     if (!q || !cand) {
-        free(q);
-        free(cand);
+        tk_free(q);
+        tk_free(cand);
         return 0;
     }
     for (uint32_t k = 0; k < n; k++) {
@@ -772,8 +773,8 @@ int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint3
             files[q[k].slot] = tk_cfg_file_name(cfg, p->sources[best].file_name_id);
         }
     }
-    free(q);
-    free(cand);
+    tk_free(q);
+    tk_free(cand);
     return 1;
 }
 
@@ -942,7 +943,7 @@ static void push_edge(edges_ctx *c, uint32_t e)
     }
     if (*c->n == *c->cap) {
         size_t nc = *c->cap ? *c->cap * 2 : 16;
-        uint32_t *q = realloc(*c->out, nc * sizeof *q);
+        uint32_t *q = tk_realloc(*c->out, nc * sizeof *q);
         if (!q) {
             c->failed = 1;
             return;
@@ -1059,11 +1060,11 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
     }
     /* (block << 32 | slot) of every node of the loops, by block; a bit per
      * block that is a node of one of them */
-    uint64_t *pairs = malloc(sizeof *pairs * (total ? total : 1));
-    uint64_t *marked = calloc(((size_t)p->nblocks + 63) / 64 + 1, sizeof *marked);
+    uint64_t *pairs = tk_malloc(sizeof *pairs * (total ? total : 1));
+    uint64_t *marked = tk_calloc(((size_t)p->nblocks + 63) / 64 + 1, sizeof *marked);
     if (!pairs || !marked) {
-        free(pairs);
-        free(marked);
+        tk_free(pairs);
+        tk_free(marked);
         return 0;
     }
     size_t np = 0;
@@ -1097,8 +1098,8 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
                 out[slot] += tk_cfg_edge_count(p, ed);
         }
     }
-    free(pairs);
-    free(marked);
+    tk_free(pairs);
+    tk_free(marked);
     return 1;
 }
 

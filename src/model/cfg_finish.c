@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
 #include "model/cfg_internal.h"
@@ -115,11 +116,11 @@ static tk_status resolve_edges(finish_ctx *c)
      * so dense ids are checked with a bit each; the map of the edges before
      * is built when a duplicate shows up (to say where the first one is) */
     int dense = (uint64_t)max_id <= 2 * (uint64_t)p->nedges + 1024;
-    uint64_t *seen = dense ? calloc((size_t)max_id / 64 + 1, sizeof *seen) : NULL;
+    uint64_t *seen = dense ? tk_calloc((size_t)max_id / 64 + 1, sizeof *seen) : NULL;
     tk_cfg_idmap *ids = dense ? NULL : tk_cfg_idmap_new(p->nedges, max_id);
     tk_cfg_idmap *types = tk_cfg_idmap_new(cfg->nedge_types, max_type);
     if ((!seen && !ids) || !types) {
-        free(seen);
+        tk_free(seen);
         tk_cfg_idmap_free(ids);
         tk_cfg_idmap_free(types);
         return TK_ERR_NOMEM;
@@ -132,7 +133,7 @@ static tk_status resolve_edges(finish_ctx *c)
         if (!ids && (seen[ed->id / 64] >> (ed->id % 64) & 1)) {
             ids = tk_cfg_idmap_new(p->nedges, max_id);
             if (!ids) {
-                free(seen);
+                tk_free(seen);
                 tk_cfg_idmap_free(types);
                 return TK_ERR_NOMEM;
             }
@@ -160,7 +161,7 @@ static tk_status resolve_edges(finish_ctx *c)
         ed->type = ty;
         if (tk_cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = tk_cfg_edge_nthreads(p, e);
     }
-    free(seen);
+    tk_free(seen);
     tk_cfg_idmap_free(ids);
     tk_cfg_idmap_free(types);
     return TK_OK;
@@ -268,9 +269,9 @@ typedef struct local_graph {
 
 static void local_free(local_graph *g)
 {
-    free(g->start);
-    free(g->adj);
-    free(g->idom);
+    tk_free(g->start);
+    tk_free(g->adj);
+    tk_free(g->idom);
     memset(g, 0, sizeof *g);
 }
 
@@ -284,8 +285,8 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
     const uint32_t *nodes = p->pool + ro->nodes;
     for (uint32_t k = 0; k < g->n; k++) c->scratch[nodes[k]] = k;
     g->entry = ro->entry != TK_CFG_NONE ? c->scratch[ro->entry] : TK_CFG_NONE;
-    g->start = calloc((size_t)g->n + 1, sizeof *g->start);
-    g->idom = malloc(sizeof *g->idom * (g->n ? g->n : 1));
+    g->start = tk_calloc((size_t)g->n + 1, sizeof *g->start);
+    g->idom = tk_malloc(sizeof *g->idom * (g->n ? g->n : 1));
     uint32_t nadj = 0;
     tk_status st = TK_ERR_NOMEM;
     if (!g->start || !g->idom) goto out;
@@ -298,7 +299,7 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
         }
         g->start[k + 1] = nadj;
     }
-    g->adj = malloc(sizeof *g->adj * (nadj ? nadj : 1));
+    g->adj = tk_malloc(sizeof *g->adj * (nadj ? nadj : 1));
     if (!g->adj) goto out;
     nadj = 0;
     for (uint32_t k = 0; k < g->n; k++) {
@@ -330,7 +331,7 @@ tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, 
     memset(&c, 0, sizeof c);
     c.cfg = (tk_cfg *)cfg;
     c.p = (tk_cfg_process *)p;
-    c.scratch = malloc(sizeof *c.scratch * (p->nblocks ? p->nblocks : 1));
+    c.scratch = tk_malloc(sizeof *c.scratch * (p->nblocks ? p->nblocks : 1));
     if (!c.scratch) return TK_ERR_NOMEM;
     memset(c.scratch, 0xff, sizeof *c.scratch * (p->nblocks ? p->nblocks : 1));
     local_graph g;
@@ -341,7 +342,7 @@ tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, 
             idom_blocks[k] = g.idom[k] == TK_DOM_NONE ? TK_CFG_NONE : nodes[g.idom[k]];
         local_free(&g);
     }
-    free(c.scratch);
+    tk_free(c.scratch);
     return st;
 }
 
@@ -351,7 +352,7 @@ static tk_status need_scratch(finish_ctx *c)
 {
     if (c->scratch) return TK_OK;
     uint32_t n = c->p->nblocks ? c->p->nblocks : 1;
-    c->scratch = malloc(sizeof *c->scratch * n);
+    c->scratch = tk_malloc(sizeof *c->scratch * n);
     if (!c->scratch) return TK_ERR_NOMEM;
     memset(c->scratch, 0xff, sizeof *c->scratch * n);
     return TK_OK;
@@ -365,7 +366,7 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
     tk_cfg_image *im = &p->images[image];
     uint32_t first = im->first_block, nb = im->nblocks;
     uint32_t *claim = c->scratch; /* NONE = unclaimed; else routine index */
-    uint32_t *queue = malloc(sizeof *queue * (nb ? nb : 1));
+    uint32_t *queue = tk_malloc(sizeof *queue * (nb ? nb : 1));
     if (!queue) return TK_ERR_NOMEM;
     uint32_t cap = p->nroutines;
     im->first_routine = p->nroutines;
@@ -461,11 +462,11 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         }
     }
     for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
-    free(queue);
+    tk_free(queue);
     return TK_OK;
 nomem:
     for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
-    free(queue);
+    tk_free(queue);
     return TK_ERR_NOMEM;
 }
 
@@ -553,11 +554,11 @@ static tk_status link_loops(finish_ctx *c)
             lo->parent = pl;
     }
     /* depths: walk up with an explicit path; 'state' = NONE unknown, NONE-1 on path */
-    uint32_t *state = malloc(sizeof *state * (p->nloops ? p->nloops : 1));
-    uint32_t *path = malloc(sizeof *path * (p->nloops ? p->nloops : 1));
+    uint32_t *state = tk_malloc(sizeof *state * (p->nloops ? p->nloops : 1));
+    uint32_t *path = tk_malloc(sizeof *path * (p->nloops ? p->nloops : 1));
     if (!state || !path) {
-        free(state);
-        free(path);
+        tk_free(state);
+        tk_free(path);
         return TK_ERR_NOMEM;
     }
     const uint32_t on_path = TK_CFG_NONE - 1;
@@ -591,8 +592,8 @@ static tk_status link_loops(finish_ctx *c)
             depth++;
         }
     }
-    free(path);
-    free(state);
+    tk_free(path);
+    tk_free(state);
     for (uint32_t l = 0; l < p->nloops; l++) {
         const tk_cfg_loop *lo = &p->loops[l];
         for (uint32_t k = 0; k < lo->nnodes; k++) {
@@ -615,7 +616,7 @@ static tk_status finish_process(finish_ctx *c)
     if ((st = resolve_edges(c)) != TK_OK) return st;
     if (p->n_file_instr_count_per_thread > p->nthreads) p->nthreads = p->n_file_instr_count_per_thread;
     resolve_routines(c);
-    free(p->node_idom_ids);
+    tk_free(p->node_idom_ids);
     p->node_idom_ids = NULL;
     derive_block_counts(c);
     resolve_loops_nodes(c);
@@ -658,7 +659,7 @@ tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
         tk_status st = finish_process(&c);
-        free(c.scratch);
+        tk_free(c.scratch);
         c.scratch = NULL;
         if (st != TK_OK) return tk_error_set(err, st, "out of memory while linking the graph");
     }

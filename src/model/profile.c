@@ -1,4 +1,5 @@
 /* The profile model: string table, events, functions, parts with cost tables. */
+#include "core/alloc.h"
 #include "model/profile.h"
 
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
         if (n > SIZE_MAX / 2 / elem) return 0;
         n *= 2;
     }
-    void *p = realloc(*arr, n * elem);
+    void *p = tk_realloc(*arr, n * elem);
     if (!p) return 0;
     *arr = p;
     *cap = n;
@@ -74,7 +75,7 @@ static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 tk_status tk_profile_new(tk_profile **out)
 {
     *out = NULL;
-    tk_profile *p = calloc(1, sizeof *p);
+    tk_profile *p = tk_calloc(1, sizeof *p);
     if (!p) return TK_ERR_NOMEM;
     *out = p;
     return TK_OK;
@@ -82,41 +83,41 @@ tk_status tk_profile_new(tk_profile **out)
 
 static void table_free(tk_prof_table *t)
 {
-    free(t->rows);
-    free(t->values);
-    free(t->slots);
+    tk_free(t->rows);
+    tk_free(t->values);
+    tk_free(t->slots);
 }
 
 static void part_free(tk_prof_part *part)
 {
     if (!part) return;
-    free(part->cmd);
-    free(part->creator);
-    for (size_t i = 0; i < part->desc_count; i++) free(part->desc[i]);
-    free(part->desc);
+    tk_free(part->cmd);
+    tk_free(part->creator);
+    for (size_t i = 0; i < part->desc_count; i++) tk_free(part->desc[i]);
+    tk_free(part->desc);
     table_free(&part->self);
     table_free(&part->calls);
     table_free(&part->jumps);
-    free(part);
+    tk_free(part);
 }
 
 void tk_profile_free(tk_profile *p)
 {
     if (!p) return;
-    free(p->strs);
-    free(p->str_lens);
-    free(p->str_hashes);
-    free(p->str_slots);
+    tk_free(p->strs);
+    tk_free(p->str_lens);
+    tk_free(p->str_hashes);
+    tk_free(p->str_slots);
     for (str_chunk *c = p->chunks, *n; c; c = n) {
         n = c->next;
-        free(c);
+        tk_free(c);
     }
-    free(p->derived);
-    free(p->fns);
-    free(p->fn_slots);
+    tk_free(p->derived);
+    tk_free(p->fns);
+    tk_free(p->fn_slots);
     for (size_t i = 0; i < p->part_count; i++) part_free(p->parts[i]);
-    free(p->parts);
-    free(p);
+    tk_free(p->parts);
+    tk_free(p);
 }
 
 /* ---- strings ------------------------------------------------------------ */
@@ -126,7 +127,7 @@ static char *str_store(tk_profile *p, const char *s, size_t len)
     str_chunk *c = p->chunks;
     if (!c || c->size - c->used < len + 1) {
         size_t size = len + 1 > STR_CHUNK ? len + 1 : STR_CHUNK;
-        str_chunk *n = malloc(sizeof *n + size);
+        str_chunk *n = tk_malloc(sizeof *n + size);
         if (!n) return NULL;
         n->size = size;
         n->used = 0;
@@ -148,14 +149,14 @@ static char *str_store(tk_profile *p, const char *s, size_t len)
 
 static int str_rehash(tk_profile *p, size_t slots)
 {
-    uint32_t *ns = calloc(slots, sizeof *ns);
+    uint32_t *ns = tk_calloc(slots, sizeof *ns);
     if (!ns) return 0;
     for (size_t i = 0; i < p->str_count; i++) {
         size_t j = p->str_hashes[i] & (slots - 1);
         while (ns[j]) j = (j + 1) & (slots - 1);
         ns[j] = (uint32_t)i + 1;
     }
-    free(p->str_slots);
+    tk_free(p->str_slots);
     p->str_slots = ns;
     p->str_slot_count = slots;
     return 1;
@@ -346,14 +347,14 @@ static uint64_t fn_hash(const tk_prof_function *f)
 
 static int fn_rehash(tk_profile *p, size_t slots)
 {
-    uint32_t *ns = calloc(slots, sizeof *ns);
+    uint32_t *ns = tk_calloc(slots, sizeof *ns);
     if (!ns) return 0;
     for (size_t i = 0; i < p->fn_count; i++) {
         size_t j = fn_hash(&p->fns[i]) & (slots - 1);
         while (ns[j]) j = (j + 1) & (slots - 1);
         ns[j] = (uint32_t)i + 1;
     }
-    free(p->fn_slots);
+    tk_free(p->fn_slots);
     p->fn_slots = ns;
     p->fn_slot_count = slots;
     return 1;
@@ -404,7 +405,7 @@ tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out)
 {
     if (!grow_array((void **)&p->parts, &p->part_cap, p->part_count + 1, sizeof *p->parts))
         return TK_ERR_NOMEM;
-    tk_prof_part *part = calloc(1, sizeof *part);
+    tk_prof_part *part = tk_calloc(1, sizeof *part);
     if (!part) return TK_ERR_NOMEM;
     p->parts[p->part_count++] = part;
     *out = part;
@@ -420,18 +421,18 @@ tk_prof_part *tk_profile_part(const tk_profile *p, size_t i)
 
 tk_status tk_profile_part_set_string(char **field, const char *s, size_t len)
 {
-    char *d = malloc(len + 1);
+    char *d = tk_malloc(len + 1);
     if (!d) return TK_ERR_NOMEM;
     memcpy(d, s, len);
     d[len] = 0;
-    free(*field);
+    tk_free(*field);
     *field = d;
     return TK_OK;
 }
 
 tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len)
 {
-    char **nd = realloc(part->desc, (part->desc_count + 1) * sizeof *nd);
+    char **nd = tk_realloc(part->desc, (part->desc_count + 1) * sizeof *nd);
     if (!nd) return TK_ERR_NOMEM;
     part->desc = nd;
     part->desc[part->desc_count] = NULL;
@@ -444,7 +445,7 @@ tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len
 
 static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
 {
-    uint32_t *ns = calloc(slots, sizeof *ns);
+    uint32_t *ns = tk_calloc(slots, sizeof *ns);
     if (!ns) return 0;
     const char *rows = t->rows;
     for (size_t i = 0; i < t->count; i++) {
@@ -452,7 +453,7 @@ static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
         while (ns[j]) j = (j + 1) & (slots - 1);
         ns[j] = (uint32_t)i + 1;
     }
-    free(t->slots);
+    tk_free(t->slots);
     t->slots = ns;
     t->slot_count = slots;
     return 1;
@@ -486,11 +487,11 @@ static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size
         return TK_ERR_NOMEM;
     if (t->count + 1 > t->capacity) {
         size_t cap = t->capacity ? t->capacity * 2 : 256;
-        void *nr = realloc(t->rows, cap * row_size);
+        void *nr = tk_realloc(t->rows, cap * row_size);
         if (!nr) return TK_ERR_NOMEM;
         t->rows = nr;
         if (width) {
-            uint64_t *nv = realloc(t->values, cap * width * sizeof *nv);
+            uint64_t *nv = tk_realloc(t->values, cap * width * sizeof *nv);
             if (!nv) return TK_ERR_NOMEM;
             t->values = nv;
         }
@@ -732,10 +733,11 @@ static int cmp_str_ref(const void *a, const void *b)
 uint32_t *tk_profile_string_ranks(const tk_profile *p)
 {
     size_t n = p->str_count;
-    str_ref *refs = malloc((n ? n : 1) * sizeof *refs);
+    str_ref *refs = tk_malloc((n ? n : 1) * sizeof *refs);
+    /* returned to the caller, who frees it with free() (public API) */
     uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
     if (!refs || !rank) {
-        free(refs);
+        tk_free(refs);
         free(rank);
         return NULL;
     }
@@ -746,7 +748,7 @@ uint32_t *tk_profile_string_ranks(const tk_profile *p)
     }
     qsort(refs, n, sizeof *refs, cmp_str_ref);
     for (size_t i = 0; i < n; i++) rank[refs[i].id] = (uint32_t)i;
-    free(refs);
+    tk_free(refs);
     return rank;
 }
 

@@ -1,5 +1,6 @@
 /* Canonical dump of a profile: deterministic (sorted by names and positions),
  * independent of row order and of callgrind name/position compression. */
+#include "core/alloc.h"
 #include "model/profile.h"
 
 #include <inttypes.h>
@@ -22,10 +23,11 @@ static int cmp_fn_sort(const void *a, const void *b)
 uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank)
 {
     size_t n = tk_profile_function_count(p);
-    fn_sort *v = malloc((n ? n : 1) * sizeof *v);
+    fn_sort *v = tk_malloc((n ? n : 1) * sizeof *v);
+    /* returned to the caller, who frees it with free() (public API) */
     uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
     if (!v || !rank) {
-        free(v);
+        tk_free(v);
         free(rank);
         return NULL;
     }
@@ -38,7 +40,7 @@ uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_ran
     }
     qsort(v, n, sizeof *v, cmp_fn_sort);
     for (size_t i = 0; i < n; i++) rank[v[i].id] = (uint32_t)i;
-    free(v);
+    tk_free(v);
     return rank;
 }
 
@@ -134,7 +136,7 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
     fputc('\n', out);
 
     size_t n = part->self.count + part->calls.count + part->jumps.count;
-    row_sort *v = malloc((n ? n : 1) * sizeof *v);
+    row_sort *v = tk_malloc((n ? n : 1) * sizeof *v);
     if (!v) return TK_ERR_NOMEM;
     size_t k = 0;
     const tk_prof_self *srows = part->self.rows;
@@ -236,7 +238,7 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
         }
         fputc('\n', out);
     }
-    free(v);
+    tk_free(v);
     return TK_OK;
 }
 

@@ -3,6 +3,7 @@
  * Read mode stops at the first error; check mode (opt.diag != NULL) reports
  * every problem with its line and column and goes on with the next line.
  * Lines are parsed in place (no copies, no allocation per line). */
+#include "core/alloc.h"
 #include "tracekit/callgrind.h"
 
 #include <stdarg.h>
@@ -186,9 +187,9 @@ static void found_text(const char *s, const char *e, char *buf, size_t size)
 
 static void id_map_clear(id_map *m)
 {
-    free(m->keys);
-    free(m->vals);
-    free(m->direct);
+    tk_free(m->keys);
+    tk_free(m->vals);
+    tk_free(m->direct);
     memset(m, 0, sizeof *m);
 }
 
@@ -217,7 +218,7 @@ static int id_map_put(id_map *m, uint64_t key, uint32_t val)
         if (key >= m->direct_cap) {
             size_t ncap = m->direct_cap ? m->direct_cap : 1024;
             while (ncap <= key) ncap *= 2;
-            uint32_t *nd = realloc(m->direct, ncap * sizeof *nd);
+            uint32_t *nd = tk_realloc(m->direct, ncap * sizeof *nd);
             if (!nd) return 0;
             memset(nd + m->direct_cap, 0, (ncap - m->direct_cap) * sizeof *nd);
             m->direct = nd;
@@ -228,11 +229,11 @@ static int id_map_put(id_map *m, uint64_t key, uint32_t val)
     }
     if ((m->count + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 64;
-        uint64_t *nk = calloc(ncap, sizeof *nk);
-        uint32_t *nv = calloc(ncap, sizeof *nv);
+        uint64_t *nk = tk_calloc(ncap, sizeof *nk);
+        uint32_t *nv = tk_calloc(ncap, sizeof *nv);
         if (!nk || !nv) {
-            free(nk);
-            free(nv);
+            tk_free(nk);
+            tk_free(nv);
             return 0;
         }
         for (size_t i = 0; i < m->cap; i++) {
@@ -242,8 +243,8 @@ static int id_map_put(id_map *m, uint64_t key, uint32_t val)
             nk[j] = m->keys[i];
             nv[j] = m->vals[i];
         }
-        free(m->keys);
-        free(m->vals);
+        tk_free(m->keys);
+        tk_free(m->vals);
         m->keys = nk;
         m->vals = nv;
         m->cap = ncap;
@@ -801,7 +802,7 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
         if (s == e) return 0; /* trailing quote */
     }
     len += np - 1;
-    char *buf = malloc(len ? len : 1);
+    char *buf = tk_malloc(len ? len : 1);
     if (!buf) {
         *st = nomem(ps);
         return 1;
@@ -819,7 +820,7 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
         }
     }
     *st = tk_profile_intern(ps->p, buf, k, sid) == TK_OK ? TK_OK : nomem(ps);
-    free(buf);
+    tk_free(buf);
     return 1;
 }
 
@@ -1910,14 +1911,14 @@ tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
                                   const tk_callgrind_read_options *opt)
 {
     *out = NULL;
-    tk_callgrind_parser *ps = calloc(1, sizeof *ps);
+    tk_callgrind_parser *ps = tk_calloc(1, sizeof *ps);
     if (!ps) return TK_ERR_NOMEM;
     ps->p = p;
     if (opt) ps->opt = *opt;
     ps->drop_files = ps->opt.drop_files && ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_error_clear(&ps->first_error);
     if (tk_profile_intern(p, "", 0, &ps->empty_str) != TK_OK) {
-        free(ps);
+        tk_free(ps);
         return TK_ERR_NOMEM;
     }
     *out = ps;
@@ -1948,7 +1949,7 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
 {
     if (!ps) return;
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
-    free(ps);
+    tk_free(ps);
 }
 
 tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,

@@ -4,6 +4,7 @@
  * "# callgrind format" or "events:" see each one). Rows are grouped by
  * function and sorted by file and position, so the output is deterministic.
  * Name compression ids are reset per part, as callgrind does. */
+#include "core/alloc.h"
 #include "tracekit/callgrind.h"
 
 #include <inttypes.h>
@@ -212,7 +213,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     write_header(w, part);
 
     size_t n = part->self.count + part->calls.count + part->jumps.count;
-    row_ref *refs = malloc((n ? n : 1) * sizeof *refs);
+    row_ref *refs = tk_malloc((n ? n : 1) * sizeof *refs);
     if (!refs) return TK_ERR_NOMEM;
     size_t k = 0;
     const tk_prof_self *srows = part->self.rows;
@@ -313,7 +314,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
             fputc('\n', o);
         }
     }
-    free(refs);
+    tk_free(refs);
     if (part->has_totals) {
         fputs("\ntotals:", o);
         put_costs(w, part->totals, 1);
@@ -340,7 +341,7 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
     size_t ns = tk_profile_string_count(p);
     tk_status st = TK_OK;
     for (int k = 0; k < 3 && fr; k++) {
-        w.ids[k] = calloc(ns ? ns : 1, sizeof *w.ids[k]);
+        w.ids[k] = tk_calloc(ns ? ns : 1, sizeof *w.ids[k]);
         if (!w.ids[k]) st = TK_ERR_NOMEM;
     }
     if (!sr || !fr || reserve_function_ids(&w) != 0) st = TK_ERR_NOMEM;
@@ -350,7 +351,7 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
         if (i && !w.opt.part) fputc('\n', out);
         st = write_part(&w, tk_profile_part(p, i), fr);
     }
-    for (int k = 0; k < 3; k++) free(w.ids[k]);
+    for (int k = 0; k < 3; k++) tk_free(w.ids[k]);
     tk_hmap_free(&w.reserved_fn_ids);
     free(sr);
     free(fr);

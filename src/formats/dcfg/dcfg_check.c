@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
 #include "model/cfg_internal.h"
@@ -182,7 +183,7 @@ static tk_status check_routines(checker *c)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b), "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
                 p->images[tk_cfg_block_image(p, b)].id);
     }
-    uint32_t *idom = NULL, *local = malloc(sizeof *local * (p->nblocks ? p->nblocks : 1));
+    uint32_t *idom = NULL, *local = tk_malloc(sizeof *local * (p->nblocks ? p->nblocks : 1));
     uint32_t *set = NULL;
     size_t cap = 0;
     if (!local) return TK_ERR_NOMEM;
@@ -194,11 +195,11 @@ static tk_status check_routines(checker *c)
         const uint32_t *nodes = p->pool + ro->nodes;
         uint32_t n = ro->nnodes;
         if (n > cap || !set) { /* never NULL, even for a routine without nodes */
-            free(idom);
-            free(set);
+            tk_free(idom);
+            tk_free(set);
             cap = n ? n : 1;
-            idom = malloc(sizeof *idom * cap);
-            set = malloc(sizeof *set * cap);
+            idom = tk_malloc(sizeof *idom * cap);
+            set = tk_malloc(sizeof *set * cap);
             if (!idom || !set) {
                 st = TK_ERR_NOMEM;
                 break;
@@ -254,14 +255,14 @@ static tk_status check_routines(checker *c)
         /* loops of this routine against the natural loops */
         if (ro->nloops) {
             tk_domtree dt;
-            uint32_t *ldom = malloc(sizeof *ldom * (n ? n : 1));
+            uint32_t *ldom = tk_malloc(sizeof *ldom * (n ? n : 1));
             if (!ldom) {
                 st = TK_ERR_NOMEM;
                 break;
             }
             for (uint32_t k = 0; k < n; k++) ldom[k] = idom[k] == TK_CFG_NONE ? TK_DOM_NONE : local[idom[k]];
             if ((st = tk_domtree_build(&dt, n, ldom)) != TK_OK) {
-                free(ldom);
+                tk_free(ldom);
                 break;
             }
             for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
@@ -313,7 +314,7 @@ static tk_status check_routines(checker *c)
             /* node sets: compare with the natural loops of the routine */
             uint32_t *start = NULL, *adj = NULL;
             uint32_t nadj = 0;
-            start = calloc((size_t)n + 1, sizeof *start);
+            start = tk_calloc((size_t)n + 1, sizeof *start);
             for (uint32_t k = 0; start && k < n; k++) {
                 uint32_t nout;
                 const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
@@ -325,7 +326,7 @@ static tk_status check_routines(checker *c)
                 }
                 start[k + 1] = nadj;
             }
-            adj = malloc(sizeof *adj * (nadj ? nadj : 1));
+            adj = tk_malloc(sizeof *adj * (nadj ? nadj : 1));
             if (start && adj) {
                 nadj = 0;
                 for (uint32_t k = 0; k < n; k++) {
@@ -374,16 +375,16 @@ static tk_status check_routines(checker *c)
                     tk_loops_free(&L);
                 }
             }
-            free(start);
-            free(adj);
+            tk_free(start);
+            tk_free(adj);
             tk_domtree_free(&dt);
-            free(ldom);
+            tk_free(ldom);
         }
         for (uint32_t k = 0; k < n; k++) local[nodes[k]] = TK_CFG_NONE;
     }
-    free(idom);
-    free(set);
-    free(local);
+    tk_free(idom);
+    tk_free(set);
+    tk_free(local);
     return st;
 }
 

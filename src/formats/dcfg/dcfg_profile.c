@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "tracekit/callgrind.h"
 #include "tracekit/dcfg.h"
 #include "tracekit/profile.h"
@@ -57,8 +58,8 @@ static tk_status block_sources(conv *c)
     uint32_t unknown;
     tk_status st = intern(c, "???", &unknown);
     if (st != TK_OK) return st;
-    uint32_t *all = malloc(sizeof *all * (p->nblocks ? p->nblocks : 1));
-    const char **files = malloc(sizeof *files * (p->nblocks ? p->nblocks : 1));
+    uint32_t *all = tk_malloc(sizeof *all * (p->nblocks ? p->nblocks : 1));
+    const char **files = tk_malloc(sizeof *files * (p->nblocks ? p->nblocks : 1));
     if (!all || !files) st = TK_ERR_NOMEM;
     for (uint32_t b = 0; st == TK_OK && b < p->nblocks; b++) all[b] = b;
     if (st == TK_OK && !tk_cfg_blocks_source(c->cfg, p, all, p->nblocks, c->line, files))
@@ -67,8 +68,8 @@ static tk_status block_sources(conv *c)
         c->file[b] = unknown;
         if (files[b]) st = intern(c, files[b], &c->file[b]);
     }
-    free(all);
-    free(files);
+    tk_free(all);
+    tk_free(files);
     return st;
 }
 
@@ -86,12 +87,12 @@ static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
     const tk_cfg *cfg = c->cfg;
     const tk_cfg_process *p = c->p;
     uint32_t n = p->nroutines;
-    double *self = calloc(n ? n : 1, sizeof *self);
-    uint32_t *pending = calloc(n ? n : 1, sizeof *pending), *queue = malloc(sizeof *queue * (n ? n : 1));
+    double *self = tk_calloc(n ? n : 1, sizeof *self);
+    uint32_t *pending = tk_calloc(n ? n : 1, sizeof *pending), *queue = tk_malloc(sizeof *queue * (n ? n : 1));
     if (!self || !pending || !queue) {
-        free(self);
-        free(pending);
-        free(queue);
+        tk_free(self);
+        tk_free(pending);
+        tk_free(queue);
         return TK_ERR_NOMEM;
     }
     for (uint32_t b = 0; b < p->nblocks; b++) {
@@ -139,9 +140,9 @@ static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
         uint64_t entries = tk_cfg_routine_entry_count(p, &p->routines[r]);
         c->incl[r] = entries ? c->incl[r] / (double)entries : 0;
     }
-    free(self);
-    free(pending);
-    free(queue);
+    tk_free(self);
+    tk_free(pending);
+    tk_free(queue);
     return TK_OK;
 }
 
@@ -202,10 +203,10 @@ tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
     for (uint32_t i = 0; i < cfg->nprocesses && st == TK_OK; i++) {
         const tk_cfg_process *p = &cfg->processes[i];
         conv c = {cfg, p, prof, NULL, NULL, NULL, NULL};
-        c.fn = malloc(sizeof *c.fn * (p->nroutines ? p->nroutines : 1));
-        c.file = malloc(sizeof *c.file * (p->nblocks ? p->nblocks : 1));
-        c.line = malloc(sizeof *c.line * (p->nblocks ? p->nblocks : 1));
-        c.incl = malloc(sizeof *c.incl * (p->nroutines ? p->nroutines : 1));
+        c.fn = tk_malloc(sizeof *c.fn * (p->nroutines ? p->nroutines : 1));
+        c.file = tk_malloc(sizeof *c.file * (p->nblocks ? p->nblocks : 1));
+        c.line = tk_malloc(sizeof *c.line * (p->nblocks ? p->nblocks : 1));
+        c.incl = tk_malloc(sizeof *c.incl * (p->nroutines ? p->nroutines : 1));
         st = c.fn && c.file && c.line && c.incl && tk_cfg_need_adjacency(p) == TK_OK ? TK_OK
                                                                               : TK_ERR_NOMEM;
         if (st == TK_OK) st = block_sources(&c);
@@ -226,10 +227,10 @@ tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
             if ((st = tk_profile_part_set_string(&part->creator, creator, strlen(creator))) != TK_OK) break;
             st = fill_part(&c, part, t, p->nthreads <= 1);
         }
-        free(c.fn);
-        free(c.file);
-        free(c.line);
-        free(c.incl);
+        tk_free(c.fn);
+        tk_free(c.file);
+        tk_free(c.line);
+        tk_free(c.incl);
     }
     if (st != TK_OK) {
         tk_profile_free(prof);

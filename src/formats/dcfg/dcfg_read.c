@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/json.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
@@ -958,10 +959,10 @@ static int counts_reserve(reader *r, uint32_t n)
 static int counts_widen(reader *r)
 {
     tk_cfg_process *p = r->p;
-    uint64_t *w = malloc(sizeof *w * (size_t)(r->cap_counts ? r->cap_counts : 1));
+    uint64_t *w = tk_malloc(sizeof *w * (size_t)(r->cap_counts ? r->cap_counts : 1));
     if (!w) return 0;
     for (uint32_t i = 0; i < p->ncounts; i++) w[i] = p->counts32[i];
-    free(p->counts32);
+    tk_free(p->counts32);
     p->counts32 = NULL;
     p->counts64 = w;
     return 1;
@@ -978,8 +979,8 @@ static int edge_set_counts(reader *r, uint32_t e, uint32_t at, uint32_t n)
         if (e == 0) p->edge_stride = n;
         if (n == p->edge_stride && at == e * p->edge_stride) return 1;
         uint32_t cap = r->cap_edges > e ? r->cap_edges : e + 1;
-        p->edge_counts = malloc(sizeof *p->edge_counts * cap);
-        p->edge_nthreads = malloc(sizeof *p->edge_nthreads * cap);
+        p->edge_counts = tk_malloc(sizeof *p->edge_counts * cap);
+        p->edge_nthreads = tk_malloc(sizeof *p->edge_nthreads * cap);
         if (!p->edge_counts || !p->edge_nthreads) return 0;
         r->cap_edge_counts = cap;
         for (uint32_t i = 0; i < e; i++) {
@@ -1186,14 +1187,14 @@ static void trim_process(tk_cfg_process *p)
 #define TRIM(arr, n)                                                                              \
     do {                                                                                          \
         if ((n) && (arr)) {                                                                       \
-            void *t_ = realloc((arr), sizeof *(arr) * (size_t)(n));                               \
+            void *t_ = tk_realloc((arr), sizeof *(arr) * (size_t)(n));                               \
             if (t_) (arr) = t_;                                                                   \
         }                                                                                         \
     } while (0)
     TRIM(p->blocks, p->nblocks);
     TRIM(p->block_flags, p->nblocks);
     if (p->block_wide) {
-        void *t = realloc(p->block_wide, 2 * sizeof *p->block_wide * (size_t)(p->nblocks ? p->nblocks : 1));
+        void *t = tk_realloc(p->block_wide, 2 * sizeof *p->block_wide * (size_t)(p->nblocks ? p->nblocks : 1));
         if (t) p->block_wide = t;
     }
     TRIM(p->edges, p->nedges);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/textout.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
@@ -136,7 +137,7 @@ static void summary(rep *r, int first_process)
     image_stats tot, s;
     memset(&tot, 0, sizeof tot);
     /* each image's figures once (kept for the image table when memory allows) */
-    image_stats *stats = malloc(sizeof *stats * (p->nimages ? p->nimages : 1));
+    image_stats *stats = tk_malloc(sizeof *stats * (p->nimages ? p->nimages : 1));
 #define IMAGE_STATS(i, s) (stats ? (void)(*(s) = stats[i]) : image_stats_of(r, i, s))
     for (uint32_t i = 0; i < p->nimages; i++) {
         image_stats_of(r, i, &s);
@@ -155,7 +156,7 @@ static void summary(rep *r, int first_process)
     tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL, &nint, NULL);
     /* instructions per thread, all threads in one pass (one per thread when
      * out of memory) */
-    uint64_t *per_thread = malloc(sizeof *per_thread * (p->nthreads ? p->nthreads : 1));
+    uint64_t *per_thread = tk_malloc(sizeof *per_thread * (p->nthreads ? p->nthreads : 1));
     if (per_thread) tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, per_thread, p->nthreads);
 #define THREAD_INSTRS(t)                                                                          \
     (per_thread ? per_thread[t] : tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t))
@@ -222,8 +223,8 @@ static void summary(rep *r, int first_process)
                 fn ? fn : "-");
     }
 out:
-    free(per_thread);
-    free(stats);
+    tk_free(per_thread);
+    tk_free(stats);
 #undef THREAD_INSTRS
 #undef IMAGE_STATS
 }
@@ -237,7 +238,7 @@ static int hot_blocks(rep *r, int *first_table)
     /* with --top N, only the N best are kept (a bounded min-heap): no array
      * as large as the block table */
     uint32_t cap = r->o->top && r->o->top < p->nblocks ? r->o->top : p->nblocks;
-    ranked *rk = malloc(sizeof *rk * (cap ? cap : 1));
+    ranked *rk = tk_malloc(sizeof *rk * (cap ? cap : 1));
     if (!rk) return 0;
     uint32_t n = 0;
     uint64_t total = 0;
@@ -270,16 +271,16 @@ static int hot_blocks(rep *r, int *first_table)
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
     /* source lines of the blocks shown, in one pass */
-    uint32_t *shown = malloc(sizeof *shown * (n ? n : 1)), *lines = malloc(sizeof *lines * (n ? n : 1));
-    const char **files = malloc(sizeof *files * (n ? n : 1));
+    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1)), *lines = tk_malloc(sizeof *lines * (n ? n : 1));
+    const char **files = tk_malloc(sizeof *files * (n ? n : 1));
     int ok = shown && lines && files;
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
     if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
-    free(shown);
+    tk_free(shown);
     if (!ok) {
-        free(lines);
-        free(files);
-        free(rk);
+        tk_free(lines);
+        tk_free(files);
+        tk_free(rk);
         return 0;
     }
     char pbuf[32];
@@ -330,9 +331,9 @@ static int hot_blocks(rep *r, int *first_table)
     }
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
-    free(lines);
-    free(files);
-    free(rk);
+    tk_free(lines);
+    tk_free(files);
+    tk_free(rk);
     return 1;
 }
 
@@ -342,13 +343,13 @@ static int hot_routines(rep *r, int *first_table)
 {
     const tk_cfg_process *p = r->p;
     FILE *f = r->f;
-    ranked *rk = malloc(sizeof *rk * (p->nroutines ? p->nroutines : 1));
+    ranked *rk = tk_malloc(sizeof *rk * (p->nroutines ? p->nroutines : 1));
     if (!rk) return 0;
     uint32_t n = 0;
     uint64_t total = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
     /* instructions of every routine in one pass over the blocks (a routine's
      * nodes are the blocks whose routine it is); one scope each when short of memory */
-    uint64_t *sums = calloc(p->nroutines ? p->nroutines : 1, sizeof *sums);
+    uint64_t *sums = tk_calloc(p->nroutines ? p->nroutines : 1, sizeof *sums);
     if (sums)
         for (uint32_t b = 0; b < p->nblocks; b++)
             if (p->blocks[b].routine < p->nroutines)
@@ -358,7 +359,7 @@ static int hot_routines(rep *r, int *first_table)
         rk[n].key = sums ? sums[ro] : tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
         rk[n++].index = ro;
     }
-    free(sums);
+    tk_free(sums);
     qsort(rk, n, sizeof *rk, cmp_ranked);
     if (r->o->top && n > r->o->top) n = r->o->top;
     char pbuf[32];
@@ -402,7 +403,7 @@ static int hot_routines(rep *r, int *first_table)
     }
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
-    free(rk);
+    tk_free(rk);
     return 1;
 }
 
@@ -413,7 +414,7 @@ static int loops_table(rep *r, int *first_table)
     const tk_cfg_process *p = r->p;
     FILE *f = r->f;
     /* hottest first (dynamic instructions), like the other tables; --top applies */
-    ranked *rk = malloc(sizeof *rk * (p->nloops ? p->nloops : 1));
+    ranked *rk = tk_malloc(sizeof *rk * (p->nloops ? p->nloops : 1));
     if (!rk) return 0;
     uint32_t n = 0;
     for (uint32_t l = 0; l < p->nloops; l++) {
@@ -425,20 +426,20 @@ static int loops_table(rep *r, int *first_table)
     if (r->o->top && n > r->o->top) n = r->o->top;
     /* visits of the loops shown in one pass over the edges, the source lines
      * of their heads in one pass over the source table */
-    uint32_t *shown = malloc(sizeof *shown * (n ? n : 1)), *lines = malloc(sizeof *lines * (n ? n : 1));
-    uint64_t *visits = malloc(sizeof *visits * (n ? n : 1));
-    const char **files = malloc(sizeof *files * (n ? n : 1));
+    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1)), *lines = tk_malloc(sizeof *lines * (n ? n : 1));
+    uint64_t *visits = tk_malloc(sizeof *visits * (n ? n : 1));
+    const char **files = tk_malloc(sizeof *files * (n ? n : 1));
     int ok = shown && lines && visits && files;
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
     if (ok) ok = tk_cfg_loop_entry_counts(r->cfg, p, shown, n, visits);
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = p->loops[rk[k].index].head;
     if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
-    free(shown);
+    tk_free(shown);
     if (!ok) {
-        free(lines);
-        free(visits);
-        free(files);
-        free(rk);
+        tk_free(lines);
+        tk_free(visits);
+        tk_free(files);
+        tk_free(rk);
         return 0;
     }
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
@@ -490,10 +491,10 @@ static int loops_table(rep *r, int *first_table)
     }
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
-    free(lines);
-    free(visits);
-    free(files);
-    free(rk);
+    tk_free(lines);
+    tk_free(visits);
+    tk_free(files);
+    tk_free(rk);
     return 1;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "tracekit/dcfg.h"
 
 /* ---- writer ---------------------------------------------------------------- */
@@ -229,11 +230,11 @@ static int cmp_key(const void *a, const void *b)
 /* Indexes 0..n-1 ordered by key(i); NULL on out-of-memory. */
 static uint32_t *order_by(uint32_t n, uint64_t (*key)(const void *, uint32_t), const void *ctx)
 {
-    sort_key *k = malloc(sizeof *k * (n ? n : 1));
-    uint32_t *out = malloc(sizeof *out * (n ? n : 1));
+    sort_key *k = tk_malloc(sizeof *k * (n ? n : 1));
+    uint32_t *out = tk_malloc(sizeof *out * (n ? n : 1));
     if (!k || !out) {
-        free(k);
-        free(out);
+        tk_free(k);
+        tk_free(out);
         return NULL;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -242,7 +243,7 @@ static uint32_t *order_by(uint32_t n, uint64_t (*key)(const void *, uint32_t), c
     }
     qsort(k, n, sizeof *k, cmp_key);
     for (uint32_t i = 0; i < n; i++) out[i] = k[i].index;
-    free(k);
+    tk_free(k);
     return out;
 }
 
@@ -280,13 +281,13 @@ static int cmp_u32(const void *a, const void *b)
 /* A pool list as sorted node ids. */
 static void dump_ids(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t off, uint32_t n)
 {
-    uint32_t *ids = malloc(sizeof *ids * (n ? n : 1));
+    uint32_t *ids = tk_malloc(sizeof *ids * (n ? n : 1));
     fputc('[', f);
     if (ids) {
         for (uint32_t k = 0; k < n; k++) ids[k] = tk_cfg_node_id(cfg, p, p->pool[off + k]);
         qsort(ids, n, sizeof *ids, cmp_u32);
         for (uint32_t k = 0; k < n; k++) fprintf(f, "%s%" PRIu32, k ? " " : "", ids[k]);
-        free(ids);
+        tk_free(ids);
     }
     fputc(']', f);
 }
@@ -377,11 +378,11 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
     }
     st = TK_OK;
 done:
-    free(io);
-    free(bo);
-    free(ro);
-    free(lo);
-    free(eo);
+    tk_free(io);
+    tk_free(bo);
+    tk_free(ro);
+    tk_free(lo);
+    tk_free(eo);
     return st;
 }
 

@@ -1,0 +1,220 @@
+/* The allocator hook (tracekit/alloc.h): "all library allocations go through
+ * these functions". A tagging allocator puts a header with a magic number in
+ * front of every block it hands out and counts the live ones; its free and
+ * realloc abort on a block it did not make. The Callgrind and DCFG paths run
+ * under it (read, summaries, reports, writers, exports, check): a block the
+ * library took from the C library and gave to tk_free, or the other way
+ * round, fails here, and every block is given back by the model's free.
+ * The tagging allocator takes its memory from its own mapping, not from the C
+ * library, so the C library's heap must not grow while a model is built: a
+ * raw malloc left in the library shows there (glibc's mallinfo2). */
+#include <malloc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+#define MAGIC 0x7472616365u /* "trace" */
+
+typedef struct header {
+    uint64_t magic;
+    uint64_t size;
+} header;
+
+static long live_blocks;
+static long foreign_frees;
+
+/* a bump allocator over one mapping: blocks are never reused */
+static char *arena_base;
+static size_t arena_used, arena_size = (size_t)1 << 32;
+
+static void *tag_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    if (!arena_base) {
+        void *m = mmap(NULL, arena_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        arena_base = m;
+    }
+    size_t need = (sizeof(header) + size + 15) & ~(size_t)15;
+    if (need > arena_size - arena_used) return NULL;
+    header *h = (header *)(arena_base + arena_used);
+    arena_used += need;
+    h->magic = MAGIC;
+    h->size = size;
+    live_blocks++;
+    return h + 1;
+}
+
+static header *own(void *p)
+{
+    header *h = (header *)p - 1;
+    if (h->magic != MAGIC) {
+        foreign_frees++;
+        fprintf(stderr, "  a block the tagging allocator did not make was given back to it\n");
+        abort();
+    }
+    return h;
+}
+
+static void *tag_realloc(void *ctx, void *p, size_t size)
+{
+    if (!p) return tag_malloc(ctx, size);
+    header *h = own(p);
+    if (size <= h->size) {
+        h->size = size;
+        return p;
+    }
+    void *n = tag_malloc(ctx, size);
+    if (!n) return NULL;
+    memcpy(n, p, h->size);
+    h->magic = 0;
+    live_blocks--;
+    return n;
+}
+
+static void tag_free(void *ctx, void *p)
+{
+    (void)ctx;
+    if (!p) return;
+    header *h = own(p);
+    h->magic = 0;
+    live_blocks--;
+}
+
+/* bytes in use in the C library's heap (blocks the C library keeps in its
+ * per-thread cache after free() count as in use: a little slack) */
+static long libc_heap(void) { return (long)mallinfo2().uordblks; }
+#define CHECK_HEAP_KEPT(before) TK_CHECK(labs(libc_heap() - (before)) <= 2048)
+
+static const tk_allocator tagging = {tag_malloc, tag_realloc, tag_free, NULL};
+
+static FILE *sink(void)
+{
+    static char buf[1 << 16]; /* stdio's own buffer would come from the C library's heap */
+    FILE *f = fopen("/dev/null", "w");
+    TK_CHECK(f != NULL);
+    setvbuf(f, buf, _IOFBF, sizeof buf);
+    return f;
+}
+
+static void callgrind_paths(const char *path)
+{
+    long before = live_blocks, heap = libc_heap();
+    tk_profile *p = NULL;
+    TK_CHECK(tk_profile_new(&p) == TK_OK);
+    tk_input *in = NULL;
+    tk_error err;
+    memset(&err, 0, sizeof err);
+    TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK);
+    tk_callgrind_read_options ro = TK_CALLGRIND_READ_OPTIONS_INIT;
+    TK_CHECK(tk_callgrind_read_input(p, in, &ro, &err) == TK_OK);
+    tk_input_free(in);
+    CHECK_HEAP_KEPT(heap);
+    FILE *out = sink();
+    for (int g = TK_GROUP_FUNCTION; g <= TK_GROUP_LINE; g++) {
+        tk_prof_summary *s = NULL;
+        TK_CHECK(tk_profile_summarize(p, 0, (tk_prof_group)g, &s, &err) == TK_OK);
+        size_t ev = 0;
+        if (s) tk_prof_summary_sort(s, p, &ev, 1, 1);
+        tk_prof_summary_free(s);
+    }
+    uint32_t *cls = NULL;
+    TK_CHECK(tk_profile_recursion_classes(p, 0, 1, &cls, &err) == TK_OK);
+    free(cls); /* documented: free() */
+    uint32_t *sr = tk_profile_string_ranks(p);
+    uint32_t *fr = sr ? tk_profile_function_ranks(p, sr) : NULL;
+    TK_CHECK(sr && fr);
+    free(sr);
+    free(fr);
+    heap = libc_heap();
+    tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    TK_CHECK(tk_callgrind_write(p, out, &wo, &err) == TK_OK);
+    TK_CHECK(tk_profile_dump(p, out) == TK_OK);
+    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    TK_CHECK(tk_profile_write_dot(p, &dot, out, &err) == TK_OK);
+    tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
+    TK_CHECK(tk_profile_write_folded(p, &fo, out, &err) == TK_OK);
+    CHECK_HEAP_KEPT(heap);
+    fclose(out);
+    tk_profile_free(p);
+    TK_CHECK_EQ_I64(live_blocks, before);
+}
+
+static void quiet(void *ctx, tk_severity sev, const tk_location *loc, const char *message)
+{
+    (void)ctx, (void)sev, (void)loc, (void)message;
+}
+
+static void dcfg_paths(const char *path)
+{
+    long before = live_blocks;
+    tk_error err;
+    memset(&err, 0, sizeof err);
+    FILE *out = sink();
+    long heap = libc_heap();
+    /* check mode: locations, then the spec's checks */
+    tk_diag diag;
+    tk_diag_init(&diag, quiet, NULL);
+    tk_dcfg_read_options ro = TK_DCFG_READ_OPTIONS_INIT;
+    ro.diag = &diag;
+    tk_cfg *cfg = NULL;
+    tk_status st = tk_dcfg_read_path(&cfg, path, &ro, &err);
+    TK_CHECK(st == TK_OK || st == TK_ERR_CHECK);
+    if (cfg) tk_dcfg_check(cfg, path, &diag);
+    tk_cfg_free(cfg);
+    /* read mode: the report, the writers and exports */
+    cfg = NULL;
+    TK_CHECK(tk_dcfg_read_path(&cfg, path, NULL, &err) == TK_OK);
+    CHECK_HEAP_KEPT(heap);
+    if (cfg) {
+        tk_dcfg_report_options rep = TK_DCFG_REPORT_OPTIONS_INIT;
+        for (int f = TK_DCFG_REPORT_TEXT; f <= TK_DCFG_REPORT_CSV; f++) {
+            rep.format = (tk_dcfg_report_format)f;
+            TK_CHECK(tk_dcfg_report(cfg, &rep, out, &err) == TK_OK);
+        }
+        TK_CHECK(tk_dcfg_write(cfg, out, &err) == TK_OK);
+        TK_CHECK(tk_dcfg_dump(cfg, out, &err) == TK_OK);
+        tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;
+        TK_CHECK(tk_cfg_write_dot(cfg, &dot, out, &err) == TK_OK);
+        tk_profile *p = NULL;
+        TK_CHECK(tk_dcfg_to_profile(cfg, &p, &err) == TK_OK);
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        if (p) TK_CHECK(tk_callgrind_write(p, out, &wo, &err) == TK_OK);
+        CHECK_HEAP_KEPT(heap);
+        tk_profile_free(p);
+        tk_cfg_free(cfg);
+    }
+    fclose(out);
+    TK_CHECK_EQ_I64(live_blocks, before);
+}
+
+static void test_callgrind_allocations_go_through_the_hook(void)
+{
+    tk_set_allocator(&tagging);
+    callgrind_paths("tests/data/callgrind/pass/demo-callers2.out");
+    callgrind_paths("tests/data/callgrind/pass/demo-combined.out");
+    callgrind_paths("tests/data/callgrind/pass/call-tree.out");
+    tk_set_allocator(NULL);
+    TK_CHECK(live_blocks == 0);
+    TK_CHECK(foreign_frees == 0);
+}
+
+static void test_dcfg_allocations_go_through_the_hook(void)
+{
+    tk_set_allocator(&tagging);
+    dcfg_paths("tests/data/dcfg/pass/generated-hard.dcfg.json");
+    dcfg_paths("tests/data/dcfg/pass/generated-no-routines.dcfg.json");
+    dcfg_paths("tests/data/dcfg/pass/minimal.dcfg.json");
+    tk_set_allocator(NULL);
+    TK_CHECK(live_blocks == 0);
+    TK_CHECK(foreign_frees == 0);
+}
+
+TK_TEST_MAIN(TK_CASE(test_callgrind_allocations_go_through_the_hook),
+             TK_CASE(test_dcfg_allocations_go_through_the_hook))
