@@ -86,6 +86,24 @@ static tk_status group_find(group_table *t, const group_key *k, size_t *index)
     return TK_OK;
 }
 
+/* The table of function mode: one entry per function, in function order. */
+static tk_status group_all_functions(group_table *t, size_t nfn)
+{
+    size_t cap = nfn ? nfn : 1;
+    t->keys = tk_malloc(cap * sizeof *t->keys);
+    t->values = tk_calloc(cap * 2, t->nev ? t->nev * sizeof *t->values : sizeof *t->values);
+    t->calls = tk_calloc(cap, sizeof *t->calls);
+    t->fn = tk_malloc(cap * sizeof *t->fn);
+    if (!t->keys || !t->values || !t->calls || !t->fn) return TK_ERR_NOMEM;
+    for (size_t f = 0; f < nfn; f++) {
+        t->keys[f] = (group_key){f, 0, 0};
+        t->fn[f] = TK_PROF_NONE;
+    }
+    t->count = nfn;
+    t->cap = cap;
+    return TK_OK;
+}
+
 static group_key key_of(const tk_profile *p, tk_prof_group g, uint32_t fn, uint32_t file,
                         uint64_t line)
 {
@@ -213,10 +231,9 @@ static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *con
     size_t *first = tk_calloc(nfn + 1, sizeof *first);
     uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
     uint64_t *in = tk_calloc((nfn ? nfn : 1) * nev, sizeof *in);
-    uint64_t *out = tk_calloc((nfn ? nfn : 1) * nev, sizeof *out);
     size_t *entry_of = tk_malloc((nfn ? nfn : 1) * sizeof *entry_of);
     tk_status st = TK_OK;
-    if (!edges || !first || !comp || !in || !out || !entry_of) {
+    if (!edges || !first || !comp || !in || !entry_of) {
         st = TK_ERR_NOMEM;
         goto done;
     }
@@ -232,36 +249,31 @@ static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *con
     if ((st = group_edges(&edges, nedges, nfn, first)) != TK_OK ||
         (st = tarjan(nfn, edges, first, comp)) != TK_OK)
         goto done;
+    for (size_t v = 0; v < nfn; v++) entry_of[v] = SIZE_MAX;
+    for (size_t i = 0; i < t->count; i++) entry_of[t->keys[i].a] = i;
+    /* the inclusive slot holds self already: the calls out of the cycle add
+     * to it there, the calls into it add up in `in` */
     for (size_t e = 0; e < nedges; e++) {
         if (comp[edges[e].from] == comp[edges[e].to]) continue;
         const tk_prof_part *part = parts[edges[e].row >> 32];
         size_t r = edges[e].row & 0xffffffffu;
         const uint64_t *v = part->calls.values + r * (nev + 1) + 1;
-        if ((st = add_vec(in + (size_t)edges[e].to * nev, v, nev)) != TK_OK ||
-            (st = add_vec(out + (size_t)edges[e].from * nev, v, nev)) != TK_OK)
+        if ((st = add_vec(in + (size_t)edges[e].to * nev, v, nev)) != TK_OK) goto done;
+        size_t from = entry_of[edges[e].from];
+        if (from != SIZE_MAX && (st = add_vec(t->values + from * 2 * nev + nev, v, nev)) != TK_OK)
             goto done;
     }
-    for (size_t v = 0; v < nfn; v++) entry_of[v] = SIZE_MAX;
-    for (size_t i = 0; i < t->count; i++) entry_of[t->keys[i].a] = i;
     for (size_t v = 0; v < nfn; v++) {
         if (entry_of[v] == SIZE_MAX) continue;
-        uint64_t *self = t->values + entry_of[v] * 2 * nev;
-        uint64_t *incl = self + nev;
-        for (size_t j = 0; j < nev; j++) {
-            uint64_t a = in[v * nev + j], b;
-            if (__builtin_add_overflow(self[j], out[v * nev + j], &b)) {
-                st = TK_ERR_LIMIT;
-                goto done;
-            }
-            incl[j] = a > b ? a : b;
-        }
+        uint64_t *incl = t->values + entry_of[v] * 2 * nev + nev;
+        for (size_t j = 0; j < nev; j++)
+            if (in[v * nev + j] > incl[j]) incl[j] = in[v * nev + j];
     }
 done:
     tk_free(edges);
     tk_free(first);
     tk_free(comp);
     tk_free(in);
-    tk_free(out);
     tk_free(entry_of);
     return st;
 }
@@ -291,14 +303,9 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
         s->totals = tk_calloc(nev ? nev : 1, sizeof *s->totals);
         if (!s->totals) st = TK_ERR_NOMEM;
     }
-    /* Every function gets an entry in function mode (also ones with calls only). */
-    if (st == TK_OK && group == TK_GROUP_FUNCTION) {
-        for (size_t f = 0; f < tk_profile_function_count(p) && st == TK_OK; f++) {
-            group_key k = {f, 0, 0};
-            size_t idx;
-            st = group_find(&t, &k, &idx);
-        }
-    }
+    /* Every function gets an entry in function mode (also ones with calls
+     * only): entry f is function f, found by index, not through the hash. */
+    if (st == TK_OK && group == TK_GROUP_FUNCTION) st = group_all_functions(&t, tk_profile_function_count(p));
     for (size_t i = 0; i < nparts && st == TK_OK; i++) {
         const tk_prof_part *pt = parts[i];
         const tk_prof_self *rows = pt->self.rows;

@@ -8,6 +8,7 @@
 #include "core/hash.h"
 
 #define STR_CHUNK (64 * 1024)
+#define STR_CHUNK_MAX ((size_t)8 << 20) /* chunks double up to this (big ones: huge pages) */
 
 typedef struct str_chunk {
     struct str_chunk *next;
@@ -126,12 +127,14 @@ static char *str_store(tk_profile *p, const char *s, size_t len)
 {
     str_chunk *c = p->chunks;
     if (!c || c->size - c->used < len + 1) {
-        size_t size = len + 1 > STR_CHUNK ? len + 1 : STR_CHUNK;
+        size_t chunk = !c ? STR_CHUNK : c->size >= STR_CHUNK_MAX / 2 ? STR_CHUNK_MAX : c->size * 2;
+        if (chunk < STR_CHUNK) chunk = STR_CHUNK;
+        size_t size = len + 1 > chunk ? len + 1 : chunk;
         str_chunk *n = tk_malloc(sizeof *n + size);
         if (!n) return NULL;
         n->size = size;
         n->used = 0;
-        if (c && len + 1 > STR_CHUNK) { /* keep filling the current chunk */
+        if (c && len + 1 > chunk) { /* keep filling the current chunk */
             n->next = c->next;
             c->next = n;
         } else {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
 
@@ -216,5 +217,53 @@ static void test_dcfg_allocations_go_through_the_hook(void)
     TK_CHECK(foreign_frees == 0);
 }
 
-TK_TEST_MAIN(TK_CASE(test_callgrind_allocations_go_through_the_hook),
+static int holds(const unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i += 997)
+        if (p[i] != (unsigned char)(i * 31 + seed)) return 0;
+    return n == 0 || p[n - 1] == (unsigned char)((n - 1) * 31 + seed);
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(i * 31 + seed);
+}
+
+/* The default allocator: blocks from 128 KiB on have mappings of their own
+ * (huge pages from 2 MiB); contents survive growth across both thresholds
+ * and shrinking; calloc'd blocks are zero; free takes either kind. */
+static void test_default_allocator_blocks_of_every_size(void)
+{
+    static const size_t sizes[] = {1, 100, 4096, (128 << 10) - 1, 128 << 10, 1 << 20,
+                                   (2 << 20) - 1, 2 << 20, (5 << 20) + 3, 40 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t n = sizes[i];
+        unsigned char *p = tk_malloc(n);
+        TK_CHECK(p != NULL);
+        if (!p) continue;
+        TK_CHECK(((uintptr_t)p & 15) == 0);
+        fill(p, n, 7);
+        unsigned char *q = tk_realloc(p, n * 3 + 1); /* grows, maybe across a threshold */
+        TK_CHECK(q != NULL);
+        if (!q) continue;
+        TK_CHECK(holds(q, n, 7));
+        fill(q, n * 3 + 1, 9);
+        unsigned char *r = tk_realloc(q, n / 2 + 1); /* shrinks */
+        TK_CHECK(r != NULL);
+        if (!r) continue;
+        TK_CHECK(holds(r, n / 2 + 1, 9));
+        tk_free(r);
+        unsigned char *z = tk_calloc(n, 3);
+        TK_CHECK(z != NULL);
+        int zero = 1;
+        for (size_t k = 0; z && k < n * 3; k += 4093) zero &= z[k] == 0;
+        TK_CHECK(zero && z && z[n * 3 - 1] == 0);
+        tk_free(z);
+    }
+    TK_CHECK(tk_calloc(SIZE_MAX / 2, 4) == NULL); /* overflow */
+    tk_free(NULL);
+}
+
+TK_TEST_MAIN(TK_CASE(test_default_allocator_blocks_of_every_size),
+             TK_CASE(test_callgrind_allocations_go_through_the_hook),
              TK_CASE(test_dcfg_allocations_go_through_the_hook))
