@@ -1072,6 +1072,7 @@ static const cli_opt annotate_opts[] = {
     {"source-dir", 'I', "DIR", "look for source files in DIR (repeatable)"},
     {"part", 0, "N", "only part N (default: all parts combined)"},
     {"event", 0, "EVENT", "the event to annotate with (default: all events)"},
+    {"threshold", 0, "PCT", "only files and functions with at least PCT% of the total self cost of the first event (default 0.1, as callgrind_annotate; 0: all)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},

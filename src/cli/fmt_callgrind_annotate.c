@@ -63,6 +63,13 @@ static int cmp_addr_row(const void *a, const void *b)
     return (x->is_call > y->is_call) - (x->is_call < y->is_call);
 }
 
+/* A file or function whose self cost is below pct % of the total is not shown
+ * (0: everything with a cost is). */
+static int below(uint64_t cost, uint64_t total, double pct)
+{
+    return pct > 0 && total > 0 && (double)cost * 100.0 < pct * (double)total;
+}
+
 static void put_num(FILE *f, uint64_t v, int width)
 {
     char buf[32], out[48];
@@ -214,6 +221,10 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
         ev[0] = (size_t)ei;
         nev = 1;
     }
+    double threshold;
+    if (cli_get_double(cmd, args, "threshold", 0.1, &threshold)) return CLI_EXIT_USAGE;
+    if (threshold < 0 || threshold > 100)
+        return cli_usage_error(cmd, "--threshold wants a percentage from 0 to 100");
     uint32_t *rank = tk_profile_string_ranks(p);
     size_t n = 0;
     unsigned positions = 0;
@@ -264,6 +275,7 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
     fputs("Events:", out);
     for (size_t j = 0; j < nev; j++) fprintf(out, " %s", tk_profile_str(p, tk_profile_event(p, ev[j])->name));
     fputs("\n", out);
+    size_t hidden_files = 0, hidden_fns = 0;
     if (positions & (TK_POS_LINE)) {
         qsort(rows, k, sizeof *rows, cmp_line_row);
         for (size_t lo = 0; lo < k;) {
@@ -275,10 +287,16 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
             }
             const char *name = tk_profile_str(p, rows[lo].file);
             char found[4096];
-            FILE *src = (file_self && strcmp(name, "???") != 0)
+            FILE *src = (file_self && !below(file_self, total[ev[0]], threshold) &&
+                         strcmp(name, "???") != 0)
                             ? open_source(name, dirs, ndirs, found, sizeof found)
                             : NULL;
             if (file_self == 0) {
+                lo = hi;
+                continue;
+            }
+            if (below(file_self, total[ev[0]], threshold)) {
+                hidden_files++;
                 lo = hi;
                 continue;
             }
@@ -315,6 +333,16 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
         for (size_t r = 0; r < k;) {
             if (rows[r].fn != cur_fn) {
                 cur_fn = rows[r].fn;
+                uint64_t fn_self = 0; /* of the function's rows from here on */
+                size_t end = r;
+                for (; end < k && rows[end].fn == cur_fn; end++)
+                    if (!rows[end].is_call && __builtin_add_overflow(fn_self, rows[end].costs[ev[0]], &fn_self))
+                        fn_self = UINT64_MAX;
+                if (below(fn_self, total[ev[0]], threshold)) {
+                    hidden_fns++;
+                    r = end;
+                    continue;
+                }
                 const tk_prof_function *f = tk_profile_function_at(p, cur_fn);
                 fprintf(out, "-- %s [%s]\n", tk_profile_str(p, f->name), tk_profile_str(p, f->object));
             }
@@ -334,6 +362,11 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FI
             fputc('\n', out);
         }
     }
+    if (hidden_files || hidden_fns)
+        fprintf(out, "\n(%zu file%s and %zu function%s below %g%% of the total %s not shown: "
+                     "--threshold 0 shows them)\n",
+                hidden_files, hidden_files == 1 ? "" : "s", hidden_fns, hidden_fns == 1 ? "" : "s",
+                threshold, tk_profile_str(p, tk_profile_event(p, ev[0])->name));
     free(rows);
     free(rank);
     free(cls);

@@ -1,0 +1,1 @@
+tracekit annotate --threshold 101 examples/fib.callgrind

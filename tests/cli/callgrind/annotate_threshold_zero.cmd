@@ -1,0 +1,1 @@
+tracekit annotate --threshold 0 examples/fib.callgrind | grep -c '^================'
