@@ -98,6 +98,12 @@ typedef struct tk_prof_part {
     tk_prof_table self;  /* values: n_events costs */
     tk_prof_table calls; /* values: count, then n_events inclusive costs */
     tk_prof_table jumps; /* values: executed, followed */
+    /* what the Callgrind reader saw in the part, at any detail level (zero in
+     * profiles built otherwise) */
+    uint64_t call_lines;                      /* calls= lines */
+    uint64_t jump_lines;                      /* jump= and jcnd= lines */
+    int has_line_sum;                         /* line_sum is set */
+    uint64_t line_sum[TK_PROFILE_MAX_EVENTS]; /* sum of the cost lines, profile event order */
 } tk_prof_part;
 
 typedef struct tk_prof_event {

@@ -202,11 +202,14 @@ static int parse_event_list(const char *cmd, const tk_profile *p, const char *li
 
 static const cli_opt info_opts[] = {{NULL, 0, NULL, NULL}};
 
+/* Reads without keeping rows (validation only): what it prints comes from the
+ * headers and from the reader's counts, so a 130 MB profile takes 0.5 s, not
+ * the 4.6 s and 950 MB of its every cost position. */
 static int run_info(cli_ctx *ctx, const cli_args *args)
 {
     (void)args;
     tk_profile *p;
-    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    int rc = load_profile(ctx, TK_CALLGRIND_DETAIL_NONE, &p);
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
     printf("parts: %zu\n", tk_profile_part_count(p));
@@ -227,18 +230,16 @@ static int run_info(cli_ctx *ctx, const cli_args *args)
         if (pt->has_pid) printf(" pid=%" PRIu64, pt->pid);
         printf(" positions=%s%s%s", pt->positions & TK_POS_INSTR ? "instr " : "",
                pt->positions & TK_POS_BB ? "bb " : "", pt->positions & TK_POS_LINE ? "line" : "");
-        printf(" cost-rows=%zu calls=%zu jumps=%zu\n", pt->self.count, pt->calls.count,
-               pt->jumps.count);
+        printf(" call-lines=%" PRIu64 " jump-lines=%" PRIu64 "\n", pt->call_lines, pt->jump_lines);
         if (pt->cmd) printf("  cmd: %s\n", pt->cmd);
         if (pt->creator) printf("  creator: %s\n", pt->creator);
         for (size_t d = 0; d < pt->desc_count; d++)
             if (strncmp(pt->desc[d], "Trigger:", 8) == 0) printf("  %s\n", pt->desc[d]);
-        uint64_t sum[TK_PROFILE_MAX_EVENTS];
-        if (tk_profile_part_sum(p, pt, sum) == TK_OK) {
+        if (pt->has_line_sum) {
             printf("  totals:");
             for (size_t e = 0; e < nev; e++) {
                 printf(" ");
-                put_commas(stdout, sum[e]);
+                put_commas(stdout, pt->line_sum[e]);
             }
             printf("\n");
         }

@@ -347,6 +347,7 @@ static tk_status check_totals(tk_callgrind_parser *ps);
 static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
                             const uint64_t *inclusive)
 {
+    ps->part->call_lines++;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) return TK_OK;
     return tk_profile_add_call(ps->p, ps->part, key, count, inclusive);
 }
@@ -354,6 +355,7 @@ static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, ui
 static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, uint64_t executed,
                             uint64_t followed)
 {
+    ps->part->jump_lines++;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
     return tk_profile_add_jump(ps->p, ps->part, key, executed, followed);
 }
@@ -390,6 +392,8 @@ static tk_status end_part(tk_callgrind_parser *ps)
         ps->line = sl;
     }
     ps->expecting = EXPECT_ANY;
+    memcpy(ps->part->line_sum, ps->sum, tk_profile_event_count(ps->p) * sizeof *ps->sum);
+    ps->part->has_line_sum = 1;
     tk_status st2 = check_totals(ps);
     if (st == TK_OK) st = st2;
     ps->part = NULL;

@@ -1,0 +1,1 @@
+tracekit info tests/data/callgrind/pass/demo-jumps.out | grep '^part'

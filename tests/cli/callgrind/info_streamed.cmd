@@ -1,0 +1,1 @@
+gzip -c tests/data/callgrind/pass/demo-jumps.out | tracekit info --from callgrind - | grep '^part\|totals'
