@@ -19,11 +19,10 @@
  * more gets a mapping of its own, asked for huge pages as a whole and grown
  * with mremap, and fresh mappings are zero (calloc costs nothing). Blocks
  * from BIG_MIN (128 KiB) on get mappings of their own too (small pages below
- * HUGE_MIN, 2 MiB),
- * as glibc would give them, but without its moving mmap threshold: glibc
- * raises it to the size of every mapped block freed, and then serves blocks
- * up to that size from its heap, which kept 11 MB more resident on the DCFG
- * bench.
+ * HUGE_MIN, 2 MiB), as glibc would give them, but without its moving mmap
+ * threshold: glibc raises it to the size of every mapped block freed, and
+ * then serves blocks up to that size from its heap, which kept 11 MB more
+ * resident on the DCFG bench.
  *
  * A big block is recognised by its place and its header: the mapping starts
  * on a page boundary with a header (a magic number and its own address), and
@@ -179,9 +178,10 @@ void *tk_malloc(size_t size) { return g_alloc.malloc_fn(g_alloc.ctx, size ? size
 void *tk_calloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size) return NULL;
-    if (g_alloc.malloc_fn == default_malloc)
-        return n * size >= BIG_MIN && TK_BIG_BLOCKS ? big_alloc(n * size) /* zero pages */
-                                                   : calloc(n ? n : 1, size ? size : 1);
+    if (g_alloc.malloc_fn == default_malloc) {
+        void *z = TK_BIG_BLOCKS && n * size >= BIG_MIN ? big_alloc(n * size) : NULL; /* zero pages */
+        return z ? z : calloc(n ? n : 1, size ? size : 1);
+    }
     void *p = tk_malloc(n * size);
     if (p) memset(p, 0, n * size);
     return p;
