@@ -456,8 +456,8 @@ typedef struct tk_cfg_scope {
  * (for PROCESS: inside, as Intel's internal edges exclude only ENTRY/EXIT). */
 int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
 typedef enum tk_cfg_edge_class { TK_EDGES_INBOUND, TK_EDGES_OUTBOUND, TK_EDGES_INTERNAL } tk_cfg_edge_class;
-/* Edge indexes of a class for a scope, appended to *out (realloc'd; *n and
- * *cap updated).  With out NULL, only counts them (*n increased, cap unused).
+/* Edge indexes of a class for a scope, appended to *out (grown with the C
+ * library's realloc: the caller frees it with free(); *n and *cap updated).  With out NULL, only counts them (*n increased, cap unused).
  * Returns TK_OK or TK_ERR_NOMEM. */
 tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
                              tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap);

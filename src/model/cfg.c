@@ -943,7 +943,7 @@ static void push_edge(edges_ctx *c, uint32_t e)
     }
     if (*c->n == *c->cap) {
         size_t nc = *c->cap ? *c->cap * 2 : 16;
-        uint32_t *q = tk_realloc(*c->out, nc * sizeof *q);
+        uint32_t *q = realloc(*c->out, nc * sizeof *q); /* the caller's array: C library (API) */
         if (!q) {
             c->failed = 1;
             return;
