@@ -41,7 +41,11 @@
 #define TK_BIG_BLOCKS 1
 #endif
 
+#ifndef TK_BIG_MIN /* -DTK_BIG_MIN=1 maps every block: a test of who frees what */
 #define BIG_MIN ((size_t)128 << 10) /* glibc's own (initial) mmap threshold */
+#else
+#define BIG_MIN ((size_t)(TK_BIG_MIN))
+#endif
 #define HUGE_MIN ((size_t)2 << 20)   /* from here on: huge pages */
 #define BIG_OFFSET 64 /* header, padded so the block keeps a 64-byte alignment */
 #define BIG_MAGIC 0x746b2d6269672d31ull /* "tk-big-1" */
