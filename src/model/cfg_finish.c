@@ -74,8 +74,11 @@ static tk_status build_node_map(finish_ctx *c)
     tk_cfg_process *p = c->p;
     p->nnodes = p->nblocks + cfg->nspecials;
     uint32_t max_id = 0;
-    for (uint32_t b = 0; b < p->nblocks; b++)
-        if (p->blocks[b].id > max_id) max_id = p->blocks[b].id;
+    for (uint32_t b = 0; b < p->nblocks; b++) { /* one sweep: also what finish derives */
+        tk_cfg_block *bl = &p->blocks[b];
+        if (bl->id > max_id) max_id = bl->id;
+        bl->routine = bl->loop = bl->idom = TK_CFG_NONE;
+    }
     for (uint32_t s = 0; s < cfg->nspecials; s++)
         if (cfg->specials[s].id > max_id) max_id = cfg->specials[s].id;
     p->node_map = tk_cfg_idmap_new(p->nnodes, max_id);
@@ -609,10 +612,7 @@ static tk_status finish_process(finish_ctx *c)
     tk_cfg_process *p = c->p;
     tk_status st;
     c->pool_cap = p->npool;
-    for (uint32_t b = 0; b < p->nblocks; b++) {
-        p->blocks[b].routine = p->blocks[b].loop = p->blocks[b].idom = TK_CFG_NONE;
-    }
-    if ((st = build_node_map(c)) != TK_OK) return st;
+    if ((st = build_node_map(c)) != TK_OK) return st; /* also sets routine, loop, idom NONE */
     if ((st = resolve_edges(c)) != TK_OK) return st;
     if (p->n_file_instr_count_per_thread > p->nthreads) p->nthreads = p->n_file_instr_count_per_thread;
     resolve_routines(c);
