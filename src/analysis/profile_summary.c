@@ -435,16 +435,30 @@ void tk_prof_summary_free(tk_prof_summary *s)
  * Names are compared only on cost ties, in byte order (like the dump). */
 typedef struct sort_rec {
     uint64_t k[4];
+    uint64_t name8; /* the name's first 8 bytes, big-endian, zero after its end */
     const char *name, *file, *object;
     uint64_t line;
     size_t entry;
 } sort_rec;
+
+static uint64_t name_prefix(const char *s)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        v = v << 8 | (unsigned char)*s;
+        if (*s) s++;
+    }
+    return v;
+}
 
 static int cmp_sort_rec(const void *a, const void *b)
 {
     const sort_rec *x = a, *y = b;
     for (int i = 0; i < 4; i++)
         if (x->k[i] != y->k[i]) return x->k[i] > y->k[i] ? -1 : 1; /* descending */
+    /* equal costs are common (151 K functions, small counts): most ties are
+     * decided by the prefixes, which order like strcmp */
+    if (x->name8 != y->name8) return x->name8 < y->name8 ? -1 : 1;
     int c = strcmp(x->name, y->name);
     if (!c) c = strcmp(x->file, y->file);
     if (!c) c = strcmp(x->object, y->object);
@@ -468,6 +482,7 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
         for (size_t j = 0; j < n_events && j < 4; j++)
             v[i].k[j] = (inclusive ? e->inclusive : e->self)[events[j]];
         v[i].name = e->name == TK_PROF_NONE ? "" : tk_profile_str(p, e->name);
+        v[i].name8 = name_prefix(v[i].name);
         v[i].file = e->file == TK_PROF_NONE ? "" : tk_profile_str(p, e->file);
         v[i].object = e->object == TK_PROF_NONE ? "" : tk_profile_str(p, e->object);
         v[i].line = e->line;
