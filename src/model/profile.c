@@ -35,6 +35,12 @@ struct tk_profile {
     size_t fn_count, fn_cap;
     uint32_t *fn_slots;
     size_t fn_slot_count;
+    /* per name (string id): the last function found with that name, its
+     * object and file beside it, so that a hit costs one memory access */
+    struct fn_hint {
+        uint32_t object, file, fn; /* fn: UINT32_MAX = none */
+    } *fn_hints;
+    size_t fn_hint_count;
 
     tk_prof_part **parts;
     size_t part_count, part_cap;
@@ -115,6 +121,7 @@ void tk_profile_free(tk_profile *p)
     }
     tk_free(p->derived);
     tk_free(p->fns);
+    tk_free(p->fn_hints);
     tk_free(p->fn_slots);
     for (size_t i = 0; i < p->part_count; i++) part_free(p->parts[i]);
     tk_free(p->parts);
@@ -363,8 +370,41 @@ static int fn_rehash(tk_profile *p, size_t slots)
     return 1;
 }
 
+static tk_status find_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
+                               uint32_t *fn);
+
+static void remember_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
+                              uint32_t fn)
+{
+    if (name >= p->fn_hint_count) {
+        size_t n = p->fn_hint_count ? p->fn_hint_count : 1024;
+        while (n <= name) n *= 2;
+        struct fn_hint *h = tk_realloc(p->fn_hints, n * sizeof *h);
+        if (!h) return; /* only a hint */
+        memset(h + p->fn_hint_count, 0xff, (n - p->fn_hint_count) * sizeof *h);
+        p->fn_hints = h;
+        p->fn_hint_count = n;
+    }
+    p->fn_hints[name] = (struct fn_hint){object, file, fn};
+}
+
 tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
                               uint32_t *fn)
+{
+    if (name < p->fn_hint_count) {
+        const struct fn_hint *h = &p->fn_hints[name];
+        if (h->fn != UINT32_MAX && h->object == object && h->file == file) {
+            *fn = h->fn;
+            return TK_OK;
+        }
+    }
+    tk_status st = find_function(p, object, file, name, fn);
+    if (st == TK_OK) remember_function(p, object, file, name, *fn);
+    return st;
+}
+
+static tk_status find_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
+                               uint32_t *fn)
 {
     tk_prof_function key = {object, file, name};
     uint64_t h = fn_hash(&key);
