@@ -59,6 +59,7 @@ static int cmp_addr_row(const void *a, const void *b)
 {
     const line_row *x = a, *y = b;
     if (x->fn_rank != y->fn_rank) return x->fn_rank < y->fn_rank ? -1 : 1;
+    if (x->fn != y->fn) return x->fn < y->fn ? -1 : 1; /* same name, other object or file */
     if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
     return (x->is_call > y->is_call) - (x->is_call < y->is_call);
 }
