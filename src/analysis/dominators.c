@@ -1,9 +1,10 @@
 /* Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm" (2001),
  * with an explicit-stack depth-first search for the reverse postorder. */
-#include "core/alloc.h"
 #include "analysis/dominators.h"
 
 #include <stdlib.h>
+
+#include "core/alloc.h"
 
 /* Postorder numbering of the nodes reachable from entry.  order[k] is the
  * node with postorder number k; po[v] its number (NONE if unreachable).

@@ -1,10 +1,11 @@
 /* Natural loops from back edges (u -> h with h dominating u), one loop per
  * head, nesting by body inclusion.  Iterative worklists only. */
-#include "core/alloc.h"
 #include "analysis/loops.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/alloc.h"
 
 static int cmp_u32(const void *a, const void *b)
 {

@@ -1,11 +1,12 @@
 /* The control-flow-graph model: lifetime, lookups, queries. */
-#include "core/alloc.h"
 #include "model/cfg_internal.h"
 
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/alloc.h"
 
 static const char *const kind_names[TK_EDGE_KIND_COUNT] = {
     "ENTRY", "EXIT", "CALL", "DIRECT_CALL", "INDIRECT_CALL", "RETURN", "CALL_BYPASS", "BRANCH",

@@ -1,10 +1,10 @@
 /* The profile model: string table, events, functions, parts with cost tables. */
-#include "core/alloc.h"
 #include "model/profile.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hash.h"
 
 #define STR_CHUNK (64 * 1024)

@@ -1,11 +1,12 @@
 /* Canonical dump of a profile: deterministic (sorted by names and positions),
  * independent of row order and of callgrind name/position compression. */
-#include "core/alloc.h"
 #include "model/profile.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/alloc.h"
 
 typedef struct fn_sort {
     uint32_t name, object, file, id;

@@ -3,7 +3,6 @@
  * Read mode stops at the first error; check mode (opt.diag != NULL) reports
  * every problem with its line and column and goes on with the next line.
  * Lines are parsed in place (no copies, no allocation per line). */
-#include "core/alloc.h"
 #include "tracekit/callgrind.h"
 
 #include <stdarg.h>
@@ -11,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "model/profile.h"
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2, KIND_COUNT = 3 };

@@ -4,13 +4,13 @@
  * "# callgrind format" or "events:" see each one). Rows are grouped by
  * function and sorted by file and position, so the output is deterministic.
  * Name compression ids are reset per part, as callgrind does. */
-#include "core/alloc.h"
 #include "tracekit/callgrind.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hash.h"
 #include "model/profile.h"
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
+#include "core/alloc.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
