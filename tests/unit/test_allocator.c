@@ -195,26 +195,30 @@ static void dcfg_paths(const char *path)
     TK_CHECK_EQ_I64(live_blocks, before);
 }
 
-static void test_callgrind_allocations_go_through_the_hook(void)
+/* Runs `paths` on each file with the tagging allocator installed. */
+static void under_tagging(void (*paths)(const char *), const char *const *files, size_t n)
 {
     tk_set_allocator(&tagging);
-    callgrind_paths("tests/data/callgrind/pass/demo-callers2.out");
-    callgrind_paths("tests/data/callgrind/pass/demo-combined.out");
-    callgrind_paths("tests/data/callgrind/pass/call-tree.out");
+    for (size_t i = 0; i < n; i++) paths(files[i]);
     tk_set_allocator(NULL);
     TK_CHECK(live_blocks == 0);
     TK_CHECK(foreign_frees == 0);
 }
 
+static void test_callgrind_allocations_go_through_the_hook(void)
+{
+    static const char *const files[] = {"tests/data/callgrind/pass/demo-callers2.out",
+                                        "tests/data/callgrind/pass/demo-combined.out",
+                                        "tests/data/callgrind/pass/call-tree.out"};
+    under_tagging(callgrind_paths, files, sizeof files / sizeof *files);
+}
+
 static void test_dcfg_allocations_go_through_the_hook(void)
 {
-    tk_set_allocator(&tagging);
-    dcfg_paths("tests/data/dcfg/pass/generated-hard.dcfg.json");
-    dcfg_paths("tests/data/dcfg/pass/generated-no-routines.dcfg.json");
-    dcfg_paths("tests/data/dcfg/pass/minimal.dcfg.json");
-    tk_set_allocator(NULL);
-    TK_CHECK(live_blocks == 0);
-    TK_CHECK(foreign_frees == 0);
+    static const char *const files[] = {"tests/data/dcfg/pass/generated-hard.dcfg.json",
+                                        "tests/data/dcfg/pass/generated-no-routines.dcfg.json",
+                                        "tests/data/dcfg/pass/minimal.dcfg.json"};
+    under_tagging(dcfg_paths, files, sizeof files / sizeof *files);
 }
 
 static int holds(const unsigned char *p, size_t n, unsigned seed)
