@@ -41,8 +41,10 @@ typedef struct tk_input_options {
 
 typedef struct tk_input tk_input;
 
-/* Open a path, or "-" for standard input. Regular uncompressed files are
- * memory-mapped; pipes and compressed files stream. opt may be NULL.
+/* Open a path, or "-" for standard input. Regular files are memory-mapped:
+ * a compressed one is decoded from its mapping; a plain one streams with
+ * read(2) like a pipe, and tk_input_map hands out the rest of its mapping.
+ * opt->no_mmap: never map. opt may be NULL.
  * Returns TK_OK, TK_ERR_IO (with the OS message), TK_ERR_NOMEM.
  * The caller owns *out and frees it with tk_input_free. */
 tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options *opt,
@@ -60,7 +62,7 @@ const char *tk_input_path(const tk_input *in);
 tk_compression tk_input_compression(const tk_input *in);
 /* Size in bytes of the raw (possibly compressed) file, or -1 when unknown (pipes). */
 int64_t tk_input_raw_size(const tk_input *in);
-/* True when the content is served from one memory block (mmap or memory input, not compressed). */
+/* True when the content is served from one memory block (memory input, not compressed). */
 int tk_input_is_mapped(const tk_input *in);
 /* True when the content is a mapped regular file, uncompressed: tk_input_pread works. */
 int tk_input_is_file(const tk_input *in);
@@ -98,9 +100,16 @@ uint64_t tk_input_raw_offset(const tk_input *in);
  * Borrowed until the next call. For mapped input the whole rest at once. */
 tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
-/* All remaining content in one block (the map, or a buffer the input owns and
+/* All remaining content in one block (for a plain regular file the rest of its
+ * mapping; for memory input the memory; otherwise a buffer the input owns and
  * grows to the content's size). Borrowed until tk_input_free. */
 tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
+
+/* The whole content of a plain regular file as its mapping, wherever reading is
+ * (the position does not move; content offsets are offsets into it): for a
+ * reader that streams the file and now and then must look ahead or back.
+ * TK_ERR_ARG for any other input. Borrowed until tk_input_free. */
+tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len);
 
 /* Tell the input that content [offset, offset + len) will not be read again. For a memory-
  * mapped file the whole pages inside are handed back to the kernel (they stay in the page cache

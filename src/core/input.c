@@ -54,8 +54,9 @@ struct tk_input {
     uint64_t base;          /* content offset of buf[0] */
     int eof;                /* nothing beyond end */
     int mapped;             /* buf is a map or memory block */
-    void *map;
+    void *map;              /* regular file: its mapping (also when the content streams) */
     size_t map_len;
+    int map_taken;          /* plain file streamed, then the rest handed out by tk_input_map */
 
     uint64_t line_no, line_off;
     uint64_t next_progress;
@@ -580,15 +581,27 @@ tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options
             madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
             in->map = m;
             in->map_len = (size_t)sb.st_size;
-            st = open_memory_block(in, m, in->map_len, err);
-            in->raw_size = (int64_t)sb.st_size;
-            if (st != TK_OK) {
-                if (err) *err = in->failure;
-                tk_input_free(in);
-                return st;
+            const uint8_t *head = m;
+            tk_compression comp = in->opt.no_decompress
+                                      ? TK_COMP_NONE
+                                      : tk_compression_detect(head, in->map_len < 6 ? in->map_len : 6);
+            if (comp != TK_COMP_NONE) {
+                /* the decoders (parallel bzip2 above all) take the mapping as their source */
+                st = open_memory_block(in, m, in->map_len, err);
+                in->raw_size = (int64_t)sb.st_size;
+                if (st != TK_OK) {
+                    if (err) *err = in->failure;
+                    tk_input_free(in);
+                    return st;
+                }
+                *out = in;
+                return TK_OK;
             }
-            *out = in;
-            return TK_OK;
+            /* Plain content streams with read(2) into the content buffer (see
+             * tk_input_map for who gets the mapping): walking a mapping costs a
+             * page fault per page and, in virtual machines with shadow page
+             * tables, far more; the kernel's copy into a buffer that stays in
+             * the CPU cache does not. */
         }
     }
     /* stream: read the first raw bytes to find the compression */
@@ -778,8 +791,29 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
     return TK_OK;
 }
 
+tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len)
+{
+    if (!in->map || in->comp != TK_COMP_NONE) return TK_ERR_ARG;
+    *data = in->map;
+    *len = in->map_len;
+    return TK_OK;
+}
+
 tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err)
 {
+    if (in->failed) return sticky(in, err);
+    if (in->map && in->comp == TK_COMP_NONE && !in->mapped) {
+        /* a plain file streamed so far: the rest of it is in the mapping */
+        uint64_t at = in->map_taken ? in->map_len : in->base + in->pos;
+        if (at > in->map_len) at = in->map_len; /* the file grew after open: the map ends */
+        *data = (const uint8_t *)in->map + at;
+        *len = in->map_len - (size_t)at;
+        in->pos = in->end;
+        in->eof = 1;
+        in->map_taken = 1;
+        progress(in, in->map_len);
+        return TK_OK;
+    }
     while (!in->eof && !in->mapped) {
         size_t avail = in->end - in->pos;
         size_t more = avail > CONTENT_BUF_SIZE ? avail : CONTENT_BUF_SIZE;

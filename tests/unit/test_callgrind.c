@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
@@ -322,10 +324,202 @@ static void test_builder_aggregates_and_detects_overflow(void)
     tk_profile_free(p);
 }
 
+/* ---- block reader (files, pipes, compressed input) ------------------------ */
+
+/* A profile of a few MB: lines cross the 1 MiB blocks of the input at every
+ * kind of place; names of several hundred bytes; no newline at the end. */
+static char *big_profile(size_t *len)
+{
+    size_t cap = 8u << 20, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)sprintf(t + n, "version: 1\ncreator: unit\npositions: instr line\n"
+                                "events: Ir Dr\nob=(1) /lib/obj.so\n");
+    for (int f = 0; n < cap - 4096 && f < 100000; f++) {
+        n += (size_t)sprintf(t + n, "fl=(%d) /src/file%d.c\nfn=(%d) f%d", f + 1, f % 97, f + 1, f);
+        for (int k = 0; k < f % 400; k++) t[n++] = (char)('a' + k % 26);
+        n += (size_t)sprintf(t + n, "\n0x%x %d %d %d\n+4 * 7\n+2 +1 1 2\n", 0x1000 + f * 64,
+                             10 + f % 50, f + 1, f % 5);
+        if (f) n += (size_t)sprintf(t + n, "cfn=(%d)\ncalls=2 0x%x 3\n* * 9 1\n", f, 0x1000 + (f - 1) * 64);
+    }
+    n += (size_t)sprintf(t + n, "fn=(1)\n0x1000 10 1 1");
+    *len = n;
+    return t;
+}
+
+static char *write_temp(const void *data, size_t len)
+{
+    char *path = strdup("/tmp/tk_test_cg_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, data, len) != (ssize_t)len) TK_CHECK(0);
+    close(fd);
+    return path;
+}
+
+static unsigned char *gzip_of(const char *t, size_t len, size_t *zlen)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    deflateInit2(&z, 1, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
+    size_t cap = deflateBound(&z, len);
+    unsigned char *o = malloc(cap);
+    z.next_in = (unsigned char *)(uintptr_t)t;
+    z.avail_in = (uInt)len;
+    z.next_out = o;
+    z.avail_out = (uInt)cap;
+    deflate(&z, Z_FINISH);
+    *zlen = z.total_out;
+    deflateEnd(&z);
+    return o;
+}
+
+static tk_status read_via(tk_input *in, const char *path, tk_profile **out, tk_error *err,
+                          tk_diag *diag)
+{
+    TK_CHECK_EQ_I64(tk_profile_new(out), TK_OK);
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.path = path;
+    o.diag = diag;
+    tk_error_clear(err);
+    return tk_callgrind_read_input(*out, in, &o, err);
+}
+
+static void count_warnings(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    (void)loc;
+    (void)msg;
+    if (sev == TK_SEV_WARNING) (*(int *)ctx)++;
+}
+
+static void test_block_reader_matches_buffer_reader(void)
+{
+    size_t len;
+    char *t = big_profile(&len);
+    TK_CHECK(len > 3u << 20);
+    tk_status st;
+    tk_error err;
+    tk_profile *want = read_text(t, &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    char *want_dump = dump_string(want);
+    char *path = write_temp(t, len);
+    size_t zlen;
+    unsigned char *z = gzip_of(t, len, &zlen);
+    for (int way = 0; way < 3; way++) {
+        tk_input *in;
+        tk_input_options io = TK_INPUT_OPTIONS_INIT;
+        io.no_mmap = way == 1;
+        if (way < 2)
+            TK_CHECK_EQ_I64(tk_input_open(&in, path, &io, &err), TK_OK);
+        else
+            TK_CHECK_EQ_I64(tk_input_open_memory(&in, z, zlen, "t.gz", NULL, &err), TK_OK);
+        TK_CHECK(!tk_input_is_mapped(in)); /* the block reader, not the buffer reader */
+        tk_profile *p;
+        int warnings = 0;
+        tk_diag d;
+        tk_diag_init(&d, count_warnings, &warnings);
+        TK_CHECK_EQ_I64(read_via(in, "t.out", &p, &err, &d), TK_OK);
+        TK_CHECK_EQ_I64(warnings, 1); /* the last line has no newline */
+        char *got = dump_string(p);
+        TK_CHECK(got && want_dump && strcmp(got, want_dump) == 0);
+        free(got);
+        tk_profile_free(p);
+        tk_input_free(in);
+    }
+    free(z);
+    unlink(path);
+    free(path);
+    free(want_dump);
+    tk_profile_free(want);
+    free(t);
+}
+
+/* Old callgrind versions use an id before the line that defines it: a file
+ * read in blocks finds the definition through its mapping, as a buffer does;
+ * a compressed stream cannot look ahead: the name is the reference text, and
+ * the definition that comes later is an error (the id is taken). */
+static void test_block_reader_forward_reference(void)
+{
+    char text[4096];
+    size_t n = (size_t)sprintf(text, "events: Ir\nfn=(1) main\n1 5\ncfn=(2)\ncalls=1 9\n2 7\n");
+    while (n < 3000) n += (size_t)sprintf(text + n, "# padding padding padding\n");
+    n += (size_t)sprintf(text + n, "fn=(2) later\n9 7\n");
+    char *path = write_temp(text, n);
+    size_t zlen;
+    unsigned char *z = gzip_of(text, n, &zlen);
+    for (int way = 0; way < 2; way++) {
+        tk_input *in;
+        tk_error err;
+        if (way == 0)
+            TK_CHECK_EQ_I64(tk_input_open(&in, path, NULL, &err), TK_OK);
+        else
+            TK_CHECK_EQ_I64(tk_input_open_memory(&in, z, zlen, "t.gz", NULL, &err), TK_OK);
+        tk_profile *p;
+        tk_status st = read_via(in, "t.out", &p, &err, NULL);
+        if (way == 0) {
+            TK_CHECK_EQ_I64(st, TK_OK);
+            TK_CHECK(fn_named(p, "later") != TK_PROF_NONE);
+            TK_CHECK(fn_named(p, "(2)") == TK_PROF_NONE);
+        } else {
+            TK_CHECK_EQ_I64(st, TK_ERR_FORMAT);
+            TK_CHECK(strstr(err.message, "redefined as 'later'") != NULL);
+            TK_CHECK_EQ_U64(err.line, 7 + (3000 - 48) / 26 + 1);
+        }
+        tk_profile_free(p);
+        tk_input_free(in);
+    }
+    free(z);
+    unlink(path);
+    free(path);
+}
+
+/* A line longer than the limit that crosses blocks: the same located error
+ * as from a buffer; in check mode the lines after it are still read. */
+static void test_block_reader_long_line(void)
+{
+    size_t big = (size_t)TK_CALLGRIND_MAX_LINE + 300000, len = 0;
+    char *t = malloc(big + (1u << 20));
+    len += (size_t)sprintf(t + len, "events: Ir\nfn=main\n1 5\n");
+    for (int i = 0; i < 50000; i++) len += (size_t)sprintf(t + len, "%d 1\n", i + 2);
+    len += (size_t)sprintf(t + len, "fn=");
+    memset(t + len, 'x', big);
+    len += big;
+    len += (size_t)sprintf(t + len, "\n1 1 1\n");
+    tk_status st;
+    tk_error want;
+    tk_profile *p = read_text(t, &st, &want);
+    TK_CHECK_EQ_I64(st, TK_ERR_LIMIT);
+    tk_profile_free(p);
+    TK_CHECK_EQ_U64(want.line, 50004);
+    TK_CHECK_EQ_U64(want.column, 1);
+    char *path = write_temp(t, len);
+    tk_input *in;
+    tk_error err;
+    TK_CHECK_EQ_I64(tk_input_open(&in, path, NULL, &err), TK_OK);
+    TK_CHECK_EQ_I64(read_via(in, "t.out", &p, &err, NULL), TK_ERR_LIMIT);
+    TK_CHECK_EQ_U64(err.line, want.line);
+    TK_CHECK_EQ_U64(err.column, 1);
+    TK_CHECK_STR(err.message, want.message);
+    tk_profile_free(p);
+    tk_input_free(in);
+    /* check mode: the long line, then the cost line after it (3 numbers for 1 event) */
+    int errors = 0;
+    tk_diag d;
+    tk_diag_init(&d, count_diag, &errors);
+    TK_CHECK_EQ_I64(tk_input_open(&in, path, NULL, &err), TK_OK);
+    TK_CHECK_EQ_I64(read_via(in, "t.out", &p, &err, &d), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(errors, 2);
+    tk_profile_free(p);
+    tk_input_free(in);
+    unlink(path);
+    free(path);
+    free(t);
+}
+
 TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_name_compression_separate_id_spaces),
              TK_CASE(test_calls_with_two_target_subpositions),
              TK_CASE(test_jcnd_followed_then_executed), TK_CASE(test_parts_and_threads),
              TK_CASE(test_errors_are_located), TK_CASE(test_check_mode_reports_every_error),
              TK_CASE(test_inclusive_under_recursion), TK_CASE(test_writer_round_trip),
-             TK_CASE(test_builder_aggregates_and_detects_overflow))
+             TK_CASE(test_builder_aggregates_and_detects_overflow),
+             TK_CASE(test_block_reader_matches_buffer_reader),
+             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_block_reader_long_line))

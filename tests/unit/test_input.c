@@ -181,7 +181,8 @@ static void test_file_stream_and_map(void)
         tk_input *in;
         tk_error err;
         TK_CHECK(tk_input_open(&in, path, &opt, &err) == TK_OK);
-        TK_CHECK(tk_input_is_mapped(in) == !no_mmap);
+        TK_CHECK(!tk_input_is_mapped(in)); /* plain files stream, mapped or not */
+        TK_CHECK(tk_input_is_file(in) == !no_mmap);
         TK_CHECK_EQ_I64(tk_input_raw_size(in), (int64_t)len);
         const uint8_t *p;
         size_t n;
@@ -196,6 +197,19 @@ static void test_file_stream_and_map(void)
             total += n;
         }
         TK_CHECK_EQ_U64(total, len);
+        tk_input_free(in);
+        /* tk_input_map after a peek and some lines: the rest, from where reading stopped */
+        TK_CHECK(tk_input_open(&in, path, &opt, &err) == TK_OK);
+        TK_CHECK(tk_input_peek(in, 4096, &p, &n, &err) == TK_OK && n == 4096);
+        const char *l;
+        size_t ln;
+        for (int i = 0; i < 3; i++) TK_CHECK(tk_input_getline(in, &l, &ln, &err) == TK_OK);
+        uint64_t at = tk_input_offset(in);
+        TK_CHECK(tk_input_map(in, &p, &n, &err) == TK_OK);
+        TK_CHECK_EQ_U64(n, len - at);
+        TK_CHECK(n == len - at && memcmp(p, t + at, n) == 0);
+        TK_CHECK(tk_input_chunk(in, &p, &n, &err) == TK_END); /* all handed out */
+        TK_CHECK(tk_input_map(in, &p, &n, &err) == TK_OK && n == 0);
         tk_input_free(in);
     }
     unlink(path);

@@ -105,8 +105,11 @@ struct tk_callgrind_parser {
     int drop_files;
 
     /* whole input when known: lets a reference to an id that is defined
-     * later in the part (old callgrind versions write those) be resolved */
+     * later in the part (old callgrind versions write those) be resolved.
+     * buf: the buffer being parsed; otherwise `in` (a plain file read in
+     * blocks) lends its mapping for the search. */
     const char *buf, *buf_end;
+    tk_input *in;
     unsigned forward_scans;
 };
 
@@ -736,20 +739,30 @@ static const char *find_bytes(const char *s, const char *e, const char *pat, siz
 static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, const char *at,
                                 uint32_t *have)
 {
-    if (!ps->buf || !ps->line || ps->forward_scans >= MAX_FORWARD_SCANS) return TK_OK;
+    if (!ps->line || ps->forward_scans >= MAX_FORWARD_SCANS) return TK_OK;
+    const char *buf = ps->buf, *buf_end = ps->buf_end, *s = ps->line;
+    if (!buf) {
+        const uint8_t *v;
+        size_t vlen;
+        if (!ps->in || tk_input_file_view(ps->in, &v, &vlen) != TK_OK || ps->offset < 0 ||
+            (uint64_t)ps->offset >= vlen)
+            return TK_OK;
+        buf = (const char *)v;
+        buf_end = buf + vlen;
+        s = buf + ps->offset;
+    }
     ps->forward_scans++;
     char pat[32];
     int plen = snprintf(pat, sizeof pat, "=(%llu) ", (unsigned long long)id);
-    const char *s = ps->line;
-    while (s < ps->buf_end) {
-        const char *hit = find_bytes(s, ps->buf_end, pat, (size_t)plen);
+    while (s < buf_end) {
+        const char *hit = find_bytes(s, buf_end, pat, (size_t)plen);
         if (!hit) return TK_OK;
         const char *ls = hit;
-        while (ls > ps->buf && ls[-1] != '\n') ls--;
+        while (ls > buf && ls[-1] != '\n') ls--;
         s = hit + plen;
         if (key_kind(ls, (size_t)(hit - ls)) != kind) continue;
-        const char *ne = memchr(s, '\n', (size_t)(ps->buf_end - s));
-        if (!ne) ne = ps->buf_end;
+        const char *ne = memchr(s, '\n', (size_t)(buf_end - s));
+        if (!ne) ne = buf_end;
         ne = trim_end(s, ne);
         if (ne == s) continue;
         uint32_t sid;
@@ -1874,6 +1887,13 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
                    found);
 }
 
+/* Only line[0] is read: a block reader passes the part of the line it kept. */
+static tk_status too_long(tk_callgrind_parser *ps, const char *line, uint64_t len)
+{
+    return fail_at(ps, TK_ERR_LIMIT, line, "line of %llu bytes is longer than the limit of %u",
+                   (unsigned long long)len, TK_CALLGRIND_MAX_LINE);
+}
+
 tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
                                    uint64_t lineno, int64_t offset, tk_error *err)
 {
@@ -1884,8 +1904,7 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
     const char *nul;
     tk_status st = TK_OK;
     if (len > TK_CALLGRIND_MAX_LINE) {
-        st = fail_at(ps, TK_ERR_LIMIT, line, "line of %zu bytes is longer than the limit of %u",
-                     len, TK_CALLGRIND_MAX_LINE);
+        st = too_long(ps, line, len);
     } else if ((!ps->nul_free_end || e > ps->nul_free_end) &&
                (nul = memchr(line, 0, len)) != NULL) {
         st = fail_at(ps, TK_ERR_FORMAT, nul, "NUL byte in a text line (binary data?)");
@@ -1956,14 +1975,12 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
     tk_free(ps);
 }
 
-tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
-                                   const tk_callgrind_read_options *opt, tk_error *err)
+/* The lines of data[0, len): every one ends with '\n' but, at the end of the
+ * input, the last. base: content offset of data[0]; *lineno: lines before it
+ * (updated). */
+static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t len, uint64_t base,
+                             uint64_t *lineno_io, tk_error *err)
 {
-    tk_callgrind_parser *ps;
-    if (tk_callgrind_parser_new(&ps, p, opt) != TK_OK)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    ps->buf = data;
-    ps->buf_end = data + len;
     const char *nul = memchr(data, 0, len);
     ps->nul_free_end = nul ? nul : data + len;
     const char *s = data, *end = data + len;
@@ -1972,7 +1989,7 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
     const char *last_nl = end;
     while (last_nl > data && last_nl[-1] != '\n') last_nl--;
     last_nl = last_nl > data ? last_nl - 1 : NULL;
-    uint64_t lineno = 0;
+    uint64_t lineno = *lineno_io;
     tk_status st = TK_OK;
     while (s < end) {
         if (s <= last_nl) {
@@ -2005,7 +2022,7 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                 }
                 ps->line = s;
                 ps->lineno = lineno + 1;
-                ps->offset = s - data;
+                ps->offset = (int64_t)(base + (uint64_t)(s - data));
                 int fst = TK_OK;
                 const char *nl = fast_line_nl(ps, s, &fst);
                 if (nl) {
@@ -2030,7 +2047,7 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
             (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
             ps->line = s;
             ps->lineno = lineno;
-            ps->offset = s - data;
+            ps->offset = (int64_t)(base + (uint64_t)(s - data));
             int r = fast_cost_line(ps, s, le);
             if (r < 0 && (!ps->opt.diag || r == TK_ERR_NOMEM)) {
                 if (err) *err = ps->first_error;
@@ -2051,7 +2068,7 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
             if (k < le && *k == '=') {
                 ps->line = s;
                 ps->lineno = lineno;
-                ps->offset = s - data;
+                ps->offset = (int64_t)(base + (uint64_t)(s - data));
                 ps->expecting = EXPECT_ANY;
                 st = body_spec(ps, s, (size_t)(k - s), k + 1, le);
                 if (st != TK_OK && (!ps->opt.diag || st == TK_ERR_NOMEM)) {
@@ -2064,19 +2081,99 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                 continue;
             }
         }
-        st = tk_callgrind_parser_line(ps, s, (size_t)(le - s), lineno, s - data, err);
+        st = tk_callgrind_parser_line(ps, s, (size_t)(le - s), lineno,
+                                      (int64_t)(base + (uint64_t)(s - data)), err);
         if (st != TK_OK) break;
         s = nl ? nl + 1 : end;
     }
-    if (st == TK_OK && len && data[len - 1] != '\n') {
-        const char *last = data + len;
-        while (last > data && last[-1] != '\n') last--;
+    *lineno_io = lineno;
+    ps->nul_free_end = NULL;
+    return st;
+}
+
+/* End of input: the warning for a last line without '\n' (last: its start,
+ * lineno: its number, at: the end of the input), then the final checks. */
+static tk_status finish_input(tk_callgrind_parser *ps, const char *last, uint64_t lineno,
+                              const char *at, tk_error *err)
+{
+    if (last) {
         ps->line = last;
         ps->lineno = lineno;
-        warn_at(ps, data + len, "the last line has no newline (truncated file?)");
+        warn_at(ps, at, "the last line has no newline (truncated file?)");
     }
-    if (st == TK_OK) st = tk_callgrind_parser_finish(ps, err);
+    return tk_callgrind_parser_finish(ps, err);
+}
+
+tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
+                                   const tk_callgrind_read_options *opt, tk_error *err)
+{
+    tk_callgrind_parser *ps;
+    if (tk_callgrind_parser_new(&ps, p, opt) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    ps->buf = data;
+    ps->buf_end = data + len;
+    uint64_t lineno = 0;
+    tk_status st = parse_block(ps, data, len, 0, &lineno, err);
+    if (st == TK_OK) {
+        const char *last = NULL;
+        if (len && data[len - 1] != '\n') {
+            last = data + len;
+            while (last > data && last[-1] != '\n') last--;
+        }
+        st = finish_input(ps, last, lineno, data + len, err);
+    }
     tk_callgrind_parser_free(ps);
+    return st;
+}
+
+/* A line that runs across blocks of the input is gathered here (up to the
+ * line limit; beyond it only its length is counted). */
+typedef struct carry_line {
+    char *text;
+    size_t len, cap;
+    uint64_t offset; /* content offset of its start */
+    uint64_t dropped; /* bytes beyond the limit, not kept */
+} carry_line;
+
+static int carry_add(carry_line *c, const char *s, size_t n)
+{
+    size_t room = (size_t)TK_CALLGRIND_MAX_LINE + 1 - c->len;
+    size_t keep = n < room ? n : room;
+    if (c->len + keep > c->cap) {
+        size_t cap = c->cap ? c->cap : 4096;
+        while (cap < c->len + keep) cap *= 2;
+        char *t = tk_realloc(c->text, cap);
+        if (!t) return 0;
+        c->text = t;
+        c->cap = cap;
+    }
+    memcpy(c->text + c->len, s, keep);
+    c->len += keep;
+    c->dropped += n - keep;
+    return 1;
+}
+
+/* The gathered line (with its '\n' unless it is the input's last). */
+static tk_status carry_parse(tk_callgrind_parser *ps, carry_line *c, uint64_t *lineno,
+                             tk_error *err)
+{
+    tk_status st;
+    if (c->dropped) {
+        /* too long: reported at its start; in diagnostic mode reading goes on */
+        ps->line = c->text;
+        ps->lineno = ++*lineno;
+        ps->offset = (int64_t)c->offset;
+        st = too_long(ps, c->text, (uint64_t)c->len + c->dropped - 1);
+        if (st != TK_OK && (!ps->opt.diag || st == TK_ERR_NOMEM)) {
+            if (err) *err = ps->first_error;
+        } else {
+            st = TK_OK;
+        }
+    } else {
+        st = parse_block(ps, c->text, c->len, c->offset, lineno, err);
+    }
+    c->len = 0;
+    c->dropped = 0;
     return st;
 }
 
@@ -2093,25 +2190,59 @@ tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
         if (st != TK_OK) return st;
         return tk_callgrind_read_buffer(p, (const char *)data, len, &o, err);
     }
-    /* streamed input (pipes, compressed files): line by line */
+    /* files, pipes, compressed input: block by block, each block's whole
+     * lines in place, a line across two blocks gathered in `carry` */
     tk_callgrind_parser *ps;
     if (tk_callgrind_parser_new(&ps, p, &o) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    ps->in = in;
+    carry_line c = {NULL, 0, 0, 0, 0};
+    uint64_t lineno = 0, base = tk_input_offset(in);
     tk_status st;
     for (;;) {
-        const char *line;
-        size_t len;
-        st = tk_input_getline(in, &line, &len, err);
+        const uint8_t *d;
+        size_t n;
+        st = tk_input_chunk(in, &d, &n, err);
         if (st == TK_END) {
             st = TK_OK;
             break;
         }
         if (st != TK_OK) break;
-        st = tk_callgrind_parser_line(ps, line, len, tk_input_line_number(in),
-                                      (int64_t)tk_input_line_offset(in), err);
-        if (st != TK_OK) break;
+        const char *s = (const char *)d, *e = s + n;
+        if (c.len) {
+            const char *nl = memchr(s, '\n', n);
+            size_t take = nl ? (size_t)(nl - s) + 1 : n;
+            if (!carry_add(&c, s, take)) {
+                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+                break;
+            }
+            s += take;
+            if (nl && (st = carry_parse(ps, &c, &lineno, err)) != TK_OK) break;
+        }
+        const char *last = e;
+        while (last > s && last[-1] != '\n') last--;
+        if (last > s &&
+            (st = parse_block(ps, s, (size_t)(last - s), base + (uint64_t)(s - (const char *)d),
+                              &lineno, err)) != TK_OK)
+            break;
+        if (last < e) {
+            if (!c.len) c.offset = base + (uint64_t)(last - (const char *)d);
+            if (!carry_add(&c, last, (size_t)(e - last))) {
+                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+                break;
+            }
+        }
+        base += n;
     }
-    if (st == TK_OK) st = tk_callgrind_parser_finish(ps, err);
+    if (st == TK_OK && c.len) {
+        /* the input's last line has no newline */
+        size_t tail = c.len;
+        st = carry_parse(ps, &c, &lineno, err);
+        if (st == TK_OK) st = finish_input(ps, c.text, lineno, c.text + tail, err);
+    } else if (st == TK_OK) {
+        st = tk_callgrind_parser_finish(ps, err);
+    }
+    tk_free(c.text);
     tk_callgrind_parser_free(ps);
     return st;
 }
