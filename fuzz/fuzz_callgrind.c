@@ -1,5 +1,6 @@
-/* Fuzz the callgrind reader in read and check mode, the summary, the writer,
- * and the round trip: what the writer writes must read back to the same dump. */
+/* Fuzz the callgrind reader in read and check mode, the block reader against
+ * the buffer reader, the summary, the writer, and the round trip: what the
+ * writer writes must read back to the same dump. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,49 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     co.diag = &d;
     (void)tk_callgrind_read_buffer(c, (const char *)data, size, &co, &err);
     tk_profile_free(c);
+
+    /* the block reader over input cut into small chunks: the same result as
+     * the buffer (status, location and message of an error, or the dump) */
+    tk_profile *b1, *b2;
+    if (tk_profile_new(&b1) != TK_OK) return 0;
+    if (tk_profile_new(&b2) != TK_OK) {
+        tk_profile_free(b1);
+        return 0;
+    }
+    tk_callgrind_read_options ro = TK_CALLGRIND_READ_OPTIONS_INIT;
+    ro.path = "f";
+    tk_error e1, e2;
+    tk_error_clear(&e1);
+    tk_error_clear(&e2);
+    tk_status s1 = tk_callgrind_read_buffer(b1, (const char *)data, size, &ro, &e1);
+    tk_input_options io = TK_INPUT_OPTIONS_INIT;
+    io.chunk_max = 1 + size % 17;
+    io.no_decompress = 1; /* the buffer reader sees the bytes as they are */
+    tk_input *in;
+    if (tk_input_open_memory(&in, data, size, "f", &io, &e2) == TK_OK) {
+        tk_status s2 = tk_callgrind_read_input(b2, in, &ro, &e2);
+        if (s1 != s2 || (s1 != TK_OK && (e1.line != e2.line || e1.column != e2.column ||
+                                         strcmp(e1.message, e2.message) != 0))) {
+            fprintf(stderr, "block reader: status %d %s at %llu:%llu, buffer: %d %s at %llu:%llu\n",
+                    (int)s2, e2.message, (unsigned long long)e2.line,
+                    (unsigned long long)e2.column, (int)s1, e1.message,
+                    (unsigned long long)e1.line, (unsigned long long)e1.column);
+            abort();
+        }
+        if (s1 == TK_OK) {
+            size_t la, lb;
+            char *a = dump_text(b1, &la), *b = dump_text(b2, &lb);
+            if (a && b && (la != lb || memcmp(a, b, la) != 0)) {
+                fprintf(stderr, "block reader: another dump than the buffer's\n");
+                abort();
+            }
+            free(a);
+            free(b);
+        }
+        tk_input_free(in);
+    }
+    tk_profile_free(b1);
+    tk_profile_free(b2);
 
     /* read mode, then summary, writer and round trip */
     tk_profile *p;

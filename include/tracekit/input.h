@@ -35,9 +35,11 @@ typedef struct tk_input_options {
     void *progress_ctx;
     unsigned threads;     /* decoding threads for a .bz2 file that is mapped (or in memory):
                              0 = one per CPU, 1 = decode on the calling thread only */
+    size_t chunk_max;     /* tk_input_chunk hands out at most this many bytes (0 = no bound):
+                             tests and fuzzers cut any input into small blocks with it */
 } tk_input_options;
 
-#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL, 0}
+#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL, 0, 0}
 
 typedef struct tk_input tk_input;
 
@@ -105,10 +107,11 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
  * grows to the content's size). Borrowed until tk_input_free. */
 tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
-/* The whole content of a plain regular file as its mapping, wherever reading is
- * (the position does not move; content offsets are offsets into it): for a
- * reader that streams the file and now and then must look ahead or back.
- * TK_ERR_ARG for any other input. Borrowed until tk_input_free. */
+/* The whole content as one block, wherever reading is (the position does not
+ * move; content offsets are offsets into it): the mapping of a plain regular
+ * file, or uncompressed memory input. For a reader that streams and now and
+ * then must look ahead or back. TK_ERR_ARG for any other input (pipes,
+ * compressed data). Borrowed until tk_input_free. */
 tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len);
 
 /* Tell the input that content [offset, offset + len) will not be read again. For a memory-

@@ -431,15 +431,24 @@ void tk_prof_summary_free(tk_prof_summary *s)
     tk_free(s);
 }
 
-/* qsort has no context argument: sort an array of (keys..., entry) records.
- * Names are compared only on cost ties, in byte order (like the dump). */
+/* The sort works on small records (the first key, the name's first bytes,
+ * the entry) and looks at the entries only to break ties; the entries are
+ * then permuted in place. Names are compared only on cost ties, in byte
+ * order (like the dump). */
 typedef struct sort_rec {
-    uint64_t k[4];
+    uint64_t k0;
     uint64_t name8; /* the name's first 8 bytes, big-endian, zero after its end */
-    const char *name, *file, *object;
-    uint64_t line;
-    size_t entry;
+    uint32_t entry;
+    uint32_t pad;
 } sort_rec;
+
+typedef struct sort_ctx {
+    const tk_prof_summary *s;
+    const tk_profile *p;
+    const size_t *events;
+    size_t n_events;
+    int inclusive;
+} sort_ctx;
 
 static uint64_t name_prefix(const char *s)
 {
@@ -451,48 +460,63 @@ static uint64_t name_prefix(const char *s)
     return v;
 }
 
-static int cmp_sort_rec(const void *a, const void *b)
+static const char *str_of(const tk_profile *p, uint32_t id)
+{
+    return id == TK_PROF_NONE ? "" : tk_profile_str(p, id);
+}
+
+static int cmp_sort_rec(const void *a, const void *b, void *arg)
 {
     const sort_rec *x = a, *y = b;
-    for (int i = 0; i < 4; i++)
-        if (x->k[i] != y->k[i]) return x->k[i] > y->k[i] ? -1 : 1; /* descending */
+    if (x->k0 != y->k0) return x->k0 > y->k0 ? -1 : 1; /* descending */
+    const sort_ctx *c = arg;
+    const tk_prof_entry *ex = &c->s->entries[x->entry], *ey = &c->s->entries[y->entry];
+    for (size_t j = 1; j < c->n_events && j < 4; j++) {
+        uint64_t vx = (c->inclusive ? ex->inclusive : ex->self)[c->events[j]];
+        uint64_t vy = (c->inclusive ? ey->inclusive : ey->self)[c->events[j]];
+        if (vx != vy) return vx > vy ? -1 : 1;
+    }
     /* equal costs are common (151 K functions, small counts): most ties are
      * decided by the prefixes, which order like strcmp */
     if (x->name8 != y->name8) return x->name8 < y->name8 ? -1 : 1;
-    int c = strcmp(x->name, y->name);
-    if (!c) c = strcmp(x->file, y->file);
-    if (!c) c = strcmp(x->object, y->object);
-    if (c) return c;
-    return (x->line > y->line) - (x->line < y->line);
+    int r = strcmp(str_of(c->p, ex->name), str_of(c->p, ey->name));
+    if (!r) r = strcmp(str_of(c->p, ex->file), str_of(c->p, ey->file));
+    if (!r) r = strcmp(str_of(c->p, ex->object), str_of(c->p, ey->object));
+    if (r) return r;
+    return (ex->line > ey->line) - (ex->line < ey->line);
 }
 
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive)
 {
     sort_rec *v = tk_malloc((s->count ? s->count : 1) * sizeof *v);
-    tk_prof_entry *copy = tk_malloc((s->count ? s->count : 1) * sizeof *copy);
-    if (!v || !copy) {
-        tk_free(v);
-        tk_free(copy);
-        return; /* out of memory: leave the order as it is */
-    }
+    if (!v) return; /* out of memory: leave the order as it is */
     for (size_t i = 0; i < s->count; i++) {
         const tk_prof_entry *e = &s->entries[i];
-        memset(&v[i], 0, sizeof v[i]);
-        for (size_t j = 0; j < n_events && j < 4; j++)
-            v[i].k[j] = (inclusive ? e->inclusive : e->self)[events[j]];
-        v[i].name = e->name == TK_PROF_NONE ? "" : tk_profile_str(p, e->name);
-        v[i].name8 = name_prefix(v[i].name);
-        v[i].file = e->file == TK_PROF_NONE ? "" : tk_profile_str(p, e->file);
-        v[i].object = e->object == TK_PROF_NONE ? "" : tk_profile_str(p, e->object);
-        v[i].line = e->line;
-        v[i].entry = i;
+        v[i].k0 = n_events ? (inclusive ? e->inclusive : e->self)[events[0]] : 0;
+        v[i].name8 = name_prefix(str_of(p, e->name));
+        v[i].entry = (uint32_t)i;
+        v[i].pad = 0;
     }
-    qsort(v, s->count, sizeof *v, cmp_sort_rec);
-    memcpy(copy, s->entries, s->count * sizeof *copy);
-    for (size_t i = 0; i < s->count; i++) s->entries[i] = copy[v[i].entry];
+    sort_ctx c = {s, p, events, n_events, inclusive};
+    qsort_r(v, s->count, sizeof *v, cmp_sort_rec, &c);
+    /* position i takes the entry v[i].entry: follow each cycle once */
+    tk_prof_entry *e = s->entries;
+    for (size_t i = 0; i < s->count; i++) {
+        uint32_t k = v[i].entry;
+        if (k == UINT32_MAX || k == i) continue;
+        tk_prof_entry first = e[i];
+        size_t j = i;
+        while (k != i) {
+            e[j] = e[k];
+            v[j].entry = UINT32_MAX;
+            j = k;
+            k = v[j].entry;
+        }
+        e[j] = first;
+        v[j].entry = UINT32_MAX;
+    }
     tk_free(v);
-    tk_free(copy);
 }
 
 /* ---- recursion classes (annotate) ----------------------------------------- */

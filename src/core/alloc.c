@@ -47,7 +47,7 @@
 #define BIG_MIN ((size_t)(TK_BIG_MIN))
 #endif
 #define HUGE_MIN ((size_t)2 << 20)   /* from here on: huge pages */
-#define BIG_OFFSET 64 /* header, padded so the block keeps a 64-byte alignment */
+#define BIG_OFFSET TK_ALLOC_BIG_HEADER /* header, padded to keep a 64-byte alignment */
 #define BIG_MAGIC 0x746b2d6269672d31ull /* "tk-big-1" */
 #define PAGE_MASK_4K ((uintptr_t)4095)
 

@@ -784,19 +784,29 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
         if (st != TK_OK) return st;
         if (in->pos == in->end) return TK_END;
     }
+    size_t n = in->end - in->pos;
+    if (in->opt.chunk_max && n > in->opt.chunk_max) n = in->opt.chunk_max;
     *data = cursor(in);
-    *len = in->end - in->pos;
-    in->pos = in->end;
+    *len = n;
+    in->pos += n;
     if (in->mapped) progress(in, in->pos);
     return TK_OK;
 }
 
 tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len)
 {
-    if (!in->map || in->comp != TK_COMP_NONE) return TK_ERR_ARG;
-    *data = in->map;
-    *len = in->map_len;
-    return TK_OK;
+    if (in->comp != TK_COMP_NONE) return TK_ERR_ARG;
+    if (in->map) {
+        *data = in->map;
+        *len = in->map_len;
+        return TK_OK;
+    }
+    if (in->mapped) { /* memory input: the whole block, from content offset 0 */
+        *data = in->buf;
+        *len = in->end; /* memory input never moves its buffer: base is 0 */
+        return TK_OK;
+    }
+    return TK_ERR_ARG;
 }
 
 tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err)

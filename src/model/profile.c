@@ -9,6 +9,9 @@
 
 #define STR_CHUNK (64 * 1024)
 #define STR_CHUNK_MAX ((size_t)8 << 20) /* chunks double up to this (big ones: huge pages) */
+/* a chunk with its header and the allocator's is a power of two: a full
+ * chunk of 2 MiB or more ends where its last huge page does */
+#define STR_CHUNK_SLACK (sizeof(str_chunk) + TK_ALLOC_BIG_HEADER)
 
 typedef struct str_chunk {
     struct str_chunk *next;
@@ -134,8 +137,9 @@ static char *str_store(tk_profile *p, const char *s, size_t len)
 {
     str_chunk *c = p->chunks;
     if (!c || c->size - c->used < len + 1) {
-        size_t chunk = !c ? STR_CHUNK : c->size >= STR_CHUNK_MAX / 2 ? STR_CHUNK_MAX : c->size * 2;
-        if (chunk < STR_CHUNK) chunk = STR_CHUNK;
+        size_t whole = !c ? STR_CHUNK : (c->size + STR_CHUNK_SLACK) * 2;
+        if (whole > STR_CHUNK_MAX) whole = STR_CHUNK_MAX;
+        size_t chunk = whole - STR_CHUNK_SLACK;
         size_t size = len + 1 > chunk ? len + 1 : chunk;
         str_chunk *n = tk_malloc(sizeof *n + size);
         if (!n) return NULL;

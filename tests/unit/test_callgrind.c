@@ -403,15 +403,17 @@ static void test_block_reader_matches_buffer_reader(void)
     char *path = write_temp(t, len);
     size_t zlen;
     unsigned char *z = gzip_of(t, len, &zlen);
-    for (int way = 0; way < 3; way++) {
+    for (int way = 0; way < 5; way++) {
         tk_input *in;
         tk_input_options io = TK_INPUT_OPTIONS_INIT;
         io.no_mmap = way == 1;
+        io.chunk_max = way == 3 ? 1000 : way == 4 ? 65536 + 13 : 0;
         if (way < 2)
             TK_CHECK_EQ_I64(tk_input_open(&in, path, &io, &err), TK_OK);
-        else
+        else if (way == 2)
             TK_CHECK_EQ_I64(tk_input_open_memory(&in, z, zlen, "t.gz", NULL, &err), TK_OK);
-        TK_CHECK(!tk_input_is_mapped(in)); /* the block reader, not the buffer reader */
+        else
+            TK_CHECK_EQ_I64(tk_input_open_memory(&in, t, len, "t", &io, &err), TK_OK);
         tk_profile *p;
         int warnings = 0;
         tk_diag d;
@@ -433,7 +435,8 @@ static void test_block_reader_matches_buffer_reader(void)
 }
 
 /* Old callgrind versions use an id before the line that defines it: a file
- * read in blocks finds the definition through its mapping, as a buffer does;
+ * read in blocks finds the definition through its mapping, memory input in
+ * small blocks through the memory, as a buffer does;
  * a compressed stream cannot look ahead: the name is the reference text, and
  * the definition that comes later is an error (the id is taken). */
 static void test_block_reader_forward_reference(void)
@@ -445,16 +448,20 @@ static void test_block_reader_forward_reference(void)
     char *path = write_temp(text, n);
     size_t zlen;
     unsigned char *z = gzip_of(text, n, &zlen);
-    for (int way = 0; way < 2; way++) {
+    for (int way = 0; way < 12; way++) {
         tk_input *in;
         tk_error err;
+        tk_input_options io = TK_INPUT_OPTIONS_INIT;
+        io.chunk_max = way >= 2 ? (size_t)way - 1 : 0; /* memory input in chunks of 1-10 bytes */
         if (way == 0)
             TK_CHECK_EQ_I64(tk_input_open(&in, path, NULL, &err), TK_OK);
-        else
+        else if (way == 1)
             TK_CHECK_EQ_I64(tk_input_open_memory(&in, z, zlen, "t.gz", NULL, &err), TK_OK);
+        else
+            TK_CHECK_EQ_I64(tk_input_open_memory(&in, text, n, "t", &io, &err), TK_OK);
         tk_profile *p;
         tk_status st = read_via(in, "t.out", &p, &err, NULL);
-        if (way == 0) {
+        if (way != 1) {
             TK_CHECK_EQ_I64(st, TK_OK);
             TK_CHECK(fn_named(p, "later") != TK_PROF_NONE);
             TK_CHECK(fn_named(p, "(2)") == TK_PROF_NONE);

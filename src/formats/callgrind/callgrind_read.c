@@ -2183,15 +2183,9 @@ tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     if (opt) o = *opt;
     if (!o.path) o.path = tk_input_path(in);
-    if (tk_input_is_mapped(in)) {
-        const uint8_t *data;
-        size_t len;
-        tk_status st = tk_input_map(in, &data, &len, err);
-        if (st != TK_OK) return st;
-        return tk_callgrind_read_buffer(p, (const char *)data, len, &o, err);
-    }
-    /* files, pipes, compressed input: block by block, each block's whole
-     * lines in place, a line across two blocks gathered in `carry` */
+    /* block by block (memory input is one block unless the input bounds its
+     * chunks), each block's whole lines in place, a line across two blocks
+     * gathered in `c` */
     tk_callgrind_parser *ps;
     if (tk_callgrind_parser_new(&ps, p, &o) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
