@@ -36,14 +36,16 @@ struct tk_profile {
 
     tk_prof_function *fns;
     size_t fn_count, fn_cap;
-    uint32_t *fn_slots;
-    size_t fn_slot_count;
-    /* per name (string id): the last function found with that name, its
-     * object and file beside it, so that a hit costs one memory access */
-    struct fn_hint {
-        uint32_t object, file, fn; /* fn: UINT32_MAX = none */
-    } *fn_hints;
-    size_t fn_hint_count;
+    /* Functions are found by name (string id): by_name[name] holds the last
+     * function found with that name, its object and file beside it (a hit
+     * costs one memory access), and the first of the name's chain through
+     * fn_next (functions of one name in other objects or files; few). */
+    struct fn_by_name {
+        uint32_t object, file, fn; /* fn: the last found; UINT32_MAX = none yet */
+        uint32_t head;             /* the chain's first function */
+    } *by_name;
+    size_t by_name_count;
+    uint32_t *fn_next; /* per function: the next of its name, UINT32_MAX at the end */
 
     tk_prof_part **parts;
     size_t part_count, part_cap;
@@ -124,8 +126,8 @@ void tk_profile_free(tk_profile *p)
     }
     tk_free(p->derived);
     tk_free(p->fns);
-    tk_free(p->fn_hints);
-    tk_free(p->fn_slots);
+    tk_free(p->by_name);
+    tk_free(p->fn_next);
     for (size_t i = 0; i < p->part_count; i++) part_free(p->parts[i]);
     tk_free(p->parts);
     tk_free(p);
@@ -353,89 +355,50 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
 
 /* ---- functions ---------------------------------------------------------- */
 
-static uint64_t fn_hash(const tk_prof_function *f)
-{
-    return tk_hash_u64(((uint64_t)f->object << 40) ^ ((uint64_t)f->file << 20) ^ f->name ^
-                 ((uint64_t)f->name << 44));
-}
-
-static int fn_rehash(tk_profile *p, size_t slots)
-{
-    uint32_t *ns = tk_calloc(slots, sizeof *ns);
-    if (!ns) return 0;
-    for (size_t i = 0; i < p->fn_count; i++) {
-        size_t j = fn_hash(&p->fns[i]) & (slots - 1);
-        while (ns[j]) j = (j + 1) & (slots - 1);
-        ns[j] = (uint32_t)i + 1;
-    }
-    tk_free(p->fn_slots);
-    p->fn_slots = ns;
-    p->fn_slot_count = slots;
-    return 1;
-}
-
-static tk_status find_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                               uint32_t *fn);
-
-static void remember_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                              uint32_t fn)
-{
-    if (name >= p->fn_hint_count) {
-        size_t n = p->fn_hint_count ? p->fn_hint_count : 1024;
-        while (n <= name) n *= 2;
-        struct fn_hint *h = tk_realloc(p->fn_hints, n * sizeof *h);
-        if (!h) return; /* only a hint */
-        memset(h + p->fn_hint_count, 0xff, (n - p->fn_hint_count) * sizeof *h);
-        p->fn_hints = h;
-        p->fn_hint_count = n;
-    }
-    p->fn_hints[name] = (struct fn_hint){object, file, fn};
-}
-
 tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
                               uint32_t *fn)
 {
-    if (name < p->fn_hint_count) {
-        const struct fn_hint *h = &p->fn_hints[name];
-        if (h->fn != UINT32_MAX && h->object == object && h->file == file) {
+    if (name >= p->by_name_count) {
+        size_t n = p->by_name_count ? p->by_name_count : 1024;
+        while (n <= name) {
+            if (n > SIZE_MAX / 2 / sizeof *p->by_name) return TK_ERR_NOMEM;
+            n *= 2;
+        }
+        struct fn_by_name *h = tk_realloc(p->by_name, n * sizeof *h);
+        if (!h) return TK_ERR_NOMEM;
+        memset(h + p->by_name_count, 0xff, (n - p->by_name_count) * sizeof *h);
+        p->by_name = h;
+        p->by_name_count = n;
+    }
+    struct fn_by_name *h = &p->by_name[name];
+    if (h->fn != UINT32_MAX) {
+        if (h->object == object && h->file == file) {
             *fn = h->fn;
             return TK_OK;
         }
-    }
-    tk_status st = find_function(p, object, file, name, fn);
-    if (st == TK_OK) remember_function(p, object, file, name, *fn);
-    return st;
-}
-
-static tk_status find_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                               uint32_t *fn)
-{
-    tk_prof_function key = {object, file, name};
-    uint64_t h = fn_hash(&key);
-    if (p->fn_slot_count) {
-        size_t mask = p->fn_slot_count - 1;
-        for (size_t j = h & mask;; j = (j + 1) & mask) {
-            uint32_t v = p->fn_slots[j];
-            if (!v) break;
-            const tk_prof_function *f = &p->fns[v - 1];
-            if (f->object == object && f->file == file && f->name == name) {
-                *fn = v - 1;
+        for (uint32_t f = h->head; f != UINT32_MAX; f = p->fn_next[f]) {
+            if (p->fns[f].object == object && p->fns[f].file == file) {
+                *h = (struct fn_by_name){object, file, f, h->head};
+                *fn = f;
                 return TK_OK;
             }
         }
     }
     if (p->fn_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
-    if ((p->fn_count + 1) * 2 > p->fn_slot_count &&
-        !fn_rehash(p, p->fn_slot_count ? p->fn_slot_count * 2 : 256))
-        return TK_ERR_NOMEM;
-    if (!grow_array((void **)&p->fns, &p->fn_cap, p->fn_count + 1, sizeof *p->fns))
-        return TK_ERR_NOMEM;
-    p->fns[p->fn_count] = key;
-    size_t mask = p->fn_slot_count - 1;
-    size_t j = h & mask;
-    while (p->fn_slots[j]) j = (j + 1) & mask;
-    p->fn_slots[j] = (uint32_t)p->fn_count + 1;
-    *fn = (uint32_t)p->fn_count++;
+    if (p->fn_count + 1 > p->fn_cap) {
+        size_t cap = p->fn_cap;
+        if (!grow_array((void **)&p->fns, &cap, p->fn_count + 1, sizeof *p->fns))
+            return TK_ERR_NOMEM;
+        uint32_t *nx = tk_realloc(p->fn_next, cap * sizeof *nx);
+        if (!nx) return TK_ERR_NOMEM;
+        p->fn_next = nx;
+        p->fn_cap = cap;
+    }
+    uint32_t f = (uint32_t)p->fn_count++;
+    p->fns[f] = (tk_prof_function){object, file, name};
+    p->fn_next[f] = h->head; /* UINT32_MAX for the first of its name */
+    *h = (struct fn_by_name){object, file, f, f};
+    *fn = f;
     return TK_OK;
 }
 
