@@ -31,6 +31,12 @@ LDFLAGS_ALL = $(LDFLAGS)
 ifeq ($(SAN),asan)
   ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   LDFLAGS_ALL += -fsanitize=address,undefined
+  # GCC loads UBSan's runtime as a shared library of its own, whose 6 MB of
+  # zeroed data LeakSanitizer scans at every exit: linked in, a process of the
+  # suite takes ~18 ms less (clang has one runtime already)
+  ifeq ($(shell $(CC) --version 2>/dev/null | grep -c clang),0)
+    LDFLAGS_ALL += -static-libubsan
+  endif
 endif
 ifeq ($(SAN),fuzz)
   ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \

@@ -32,6 +32,43 @@ static char *dump_text(const tk_profile *p, size_t *len)
     return buf;
 }
 
+/* What `report` reads (function rows only, one per function, no jumps) must
+ * summarise to the same numbers as the full profile p (summary s). */
+static void check_function_rows(const uint8_t *data, size_t size, const tk_profile *p,
+                                const tk_prof_summary *s)
+{
+    tk_profile *q;
+    if (tk_profile_new(&q) != TK_OK) return;
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+    o.drop_files = 1;
+    o.skip_jumps = 1;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_summary *t = NULL;
+    if (tk_callgrind_read_buffer(q, (const char *)data, size, &o, &err) != TK_OK ||
+        tk_profile_summarize(q, 0, TK_GROUP_FUNCTION, &t, &err) != TK_OK) {
+        fprintf(stderr, "function rows: the input read in full but not by function\n");
+        abort();
+    }
+    size_t nev = s->n_events;
+    int same = t->count == s->count && t->n_events == nev &&
+               memcmp(t->totals, s->totals, nev * sizeof *s->totals) == 0;
+    for (size_t i = 0; same && i < s->count; i++) {
+        const tk_prof_entry *a = &s->entries[i], *b = &t->entries[i];
+        same = a->fn == b->fn && a->calls == b->calls &&
+               memcmp(a->self, b->self, nev * sizeof *a->self) == 0 &&
+               memcmp(a->inclusive, b->inclusive, nev * sizeof *a->inclusive) == 0 &&
+               strcmp(tk_profile_str(p, a->name), tk_profile_str(q, b->name)) == 0;
+    }
+    if (!same) {
+        fprintf(stderr, "function rows: another summary than the full profile's\n");
+        abort();
+    }
+    tk_prof_summary_free(t);
+    tk_profile_free(q);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tk_error err;
@@ -96,8 +133,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     if (tk_callgrind_read_buffer(p, (const char *)data, size, &o, &err) == TK_OK) {
         tk_prof_summary *s;
-        if (tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err) == TK_OK)
+        if (tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err) == TK_OK) {
+            check_function_rows(data, size, p, s);
             tk_prof_summary_free(s);
+        }
         if (tk_profile_summarize(p, 0, TK_GROUP_LINE, &s, &err) == TK_OK)
             tk_prof_summary_free(s);
         FILE *sink = fopen("/dev/null", "w");

@@ -175,6 +175,11 @@ tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_s
                               const uint64_t *costs);
 tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
                               uint64_t count, const uint64_t *inclusive);
+/* A self row whose key the caller knows is not in the part yet (a reader that
+ * keeps one row per function): no lookup. *row gets the row's index, so that
+ * later costs of the key can be added to part->self.values directly. */
+tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
+                                 const uint64_t *costs, size_t *row);
 tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
                               uint64_t executed, uint64_t followed);
 

@@ -469,31 +469,15 @@ static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
     return 1;
 }
 
-/* Find the row with this key or append a zeroed one; *row gets its index. */
-static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size, size_t width,
-                             size_t *row)
+/* Append a zeroed row with this key, which the caller knows is not in the
+ * table; *row gets its index. A table without an index (slot_count 0) stays
+ * without one: table_upsert builds it when it first needs it. */
+static tk_status table_append(tk_prof_table *t, const void *key, size_t row_size, size_t width,
+                              uint64_t h, size_t *row)
 {
-    char *rows = t->rows;
-    if (t->last && memcmp(rows + (t->last - 1) * row_size, key, row_size) == 0) {
-        *row = t->last - 1;
-        return TK_OK;
-    }
-    uint64_t h = hash_words(key, row_size);
-    if (t->slot_count) {
-        size_t mask = t->slot_count - 1;
-        for (size_t j = h & mask;; j = (j + 1) & mask) {
-            uint32_t v = t->slots[j];
-            if (!v) break;
-            if (memcmp(rows + (v - 1) * row_size, key, row_size) == 0) {
-                *row = v - 1;
-                t->last = v;
-                return TK_OK;
-            }
-        }
-    }
     if (t->count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
-    if ((t->count + 1) * 2 > t->slot_count &&
-        !table_rehash(t, row_size, t->slot_count ? t->slot_count * 2 : 256))
+    if (t->slot_count && (t->count + 1) * 2 > t->slot_count &&
+        !table_rehash(t, row_size, t->slot_count * 2))
         return TK_ERR_NOMEM;
     if (t->count + 1 > t->capacity) {
         size_t cap = t->capacity ? t->capacity * 2 : 256;
@@ -506,18 +490,48 @@ static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size
             t->values = nv;
         }
         t->capacity = cap;
-        rows = t->rows;
     }
     size_t i = t->count++;
-    memcpy(rows + i * row_size, key, row_size);
+    memcpy((char *)t->rows + i * row_size, key, row_size);
     if (width) memset(t->values + i * width, 0, width * sizeof *t->values);
-    size_t mask = t->slot_count - 1;
-    size_t j = h & mask;
-    while (t->slots[j]) j = (j + 1) & mask;
-    t->slots[j] = (uint32_t)i + 1;
+    if (t->slot_count) {
+        size_t mask = t->slot_count - 1;
+        size_t j = h & mask;
+        while (t->slots[j]) j = (j + 1) & mask;
+        t->slots[j] = (uint32_t)i + 1;
+    }
     t->last = i + 1;
     *row = i;
     return TK_OK;
+}
+
+/* Find the row with this key or append a zeroed one; *row gets its index. */
+static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size, size_t width,
+                             size_t *row)
+{
+    char *rows = t->rows;
+    if (t->last && memcmp(rows + (t->last - 1) * row_size, key, row_size) == 0) {
+        *row = t->last - 1;
+        return TK_OK;
+    }
+    if (t->slot_count < 256 || t->count * 2 > t->slot_count) {
+        /* no index yet (rows appended without one), or one too small */
+        size_t slots = 256;
+        while (slots < (t->count + 1) * 2) slots *= 2;
+        if (!table_rehash(t, row_size, slots)) return TK_ERR_NOMEM;
+    }
+    uint64_t h = hash_words(key, row_size);
+    size_t mask = t->slot_count - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        uint32_t v = t->slots[j];
+        if (!v) break;
+        if (memcmp(rows + (v - 1) * row_size, key, row_size) == 0) {
+            *row = v - 1;
+            t->last = v;
+            return TK_OK;
+        }
+    }
+    return table_append(t, key, row_size, width, h, row);
 }
 
 static tk_status add_values(uint64_t *dst, const uint64_t *src, size_t n)
@@ -536,6 +550,18 @@ tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_s
     if (st != TK_OK) return st;
     p->has_rows = 1;
     return add_values(part->self.values + row * w, costs, w);
+}
+
+tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
+                                 const uint64_t *costs, size_t *row)
+{
+    size_t w = p->event_count;
+    uint64_t h = part->self.slot_count ? hash_words(key, sizeof *key) : 0;
+    tk_status st = table_append(&part->self, key, sizeof *key, w, h, row);
+    if (st != TK_OK) return st;
+    p->has_rows = 1;
+    memcpy(part->self.values + *row * w, costs, w * sizeof *costs);
+    return TK_OK;
 }
 
 tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,

@@ -101,8 +101,12 @@ struct tk_callgrind_parser {
     const char *nul_free_end;
 
     /* opt.drop_files with TK_CALLGRIND_DETAIL_FUNCTIONS: self and call rows
-     * are keyed by function only (the cost file is the empty string) */
+     * are keyed by function only (the cost file is the empty string), and
+     * self_row[fn] is the function's self row in this part + 1 (0: none yet),
+     * so its costs go to the row without a lookup */
     int drop_files;
+    uint32_t *self_row;
+    size_t self_row_cap;
 
     /* whole input when known: lets a reference to an id that is defined
      * later in the part (old callgrind versions write those) be resolved.
@@ -363,6 +367,31 @@ static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, ui
     return tk_profile_add_jump(ps->p, ps->part, key, executed, followed);
 }
 
+/* The pending costs of a function-only key: to the function's row. */
+static tk_status self_by_function(tk_callgrind_parser *ps, size_t w)
+{
+    uint32_t fn = ps->pend_key.fn;
+    if (fn >= ps->self_row_cap) {
+        size_t n = ps->self_row_cap ? ps->self_row_cap : 1024;
+        while (n <= fn) n *= 2;
+        uint32_t *r = tk_realloc(ps->self_row, n * sizeof *r);
+        if (!r) return TK_ERR_NOMEM;
+        memset(r + ps->self_row_cap, 0, (n - ps->self_row_cap) * sizeof *r);
+        ps->self_row = r;
+        ps->self_row_cap = n;
+    }
+    if (ps->self_row[fn]) {
+        uint64_t *v = ps->part->self.values + (size_t)(ps->self_row[fn] - 1) * w;
+        for (size_t i = 0; i < w; i++)
+            if (__builtin_add_overflow(v[i], ps->pend[i], &v[i])) return TK_ERR_LIMIT;
+        return TK_OK;
+    }
+    size_t row;
+    tk_status st = tk_profile_append_self(ps->p, ps->part, &ps->pend_key, ps->pend, &row);
+    if (st == TK_OK) ps->self_row[fn] = (uint32_t)row + 1;
+    return st;
+}
+
 static tk_status flush_self(tk_callgrind_parser *ps)
 {
     if (!ps->pend_valid) return TK_OK;
@@ -371,9 +400,16 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     for (size_t i = 0; i < w; i++)
         if (__builtin_add_overflow(ps->sum[i], ps->pend[i], &ps->sum[i]))
             return fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
-    tk_status st = ps->opt.detail == TK_CALLGRIND_DETAIL_NONE
-                       ? TK_OK
-                       : tk_profile_add_self(ps->p, ps->part, &ps->pend_key, ps->pend);
+    const tk_prof_self *k = &ps->pend_key;
+    tk_status st;
+    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) {
+        st = TK_OK;
+    } else if (ps->drop_files && k->file == ps->empty_str && !k->pos.addr && !k->pos.bb &&
+               !k->pos.line) {
+        st = self_by_function(ps, w);
+    } else {
+        st = tk_profile_add_self(ps->p, ps->part, k, ps->pend);
+    }
     if (st == TK_ERR_LIMIT) return fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
     if (st != TK_OK) return nomem(ps);
     return TK_OK;
@@ -417,6 +453,7 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     ps->totals_lineno = 0;
     ps->pending_count = 0;
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
+    if (ps->self_row_cap) memset(ps->self_row, 0, ps->self_row_cap * sizeof *ps->self_row);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
     ps->fn_lazy = 0;
@@ -1972,6 +2009,7 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
 {
     if (!ps) return;
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
+    tk_free(ps->self_row);
     tk_free(ps);
 }
 
