@@ -438,6 +438,7 @@ void tk_prof_summary_free(tk_prof_summary *s)
 typedef struct sort_rec {
     uint64_t k0;
     uint64_t name8; /* the name's first 8 bytes, big-endian, zero after its end */
+    const char *name;
     uint32_t entry;
     uint32_t pad;
 } sort_rec;
@@ -479,7 +480,7 @@ static int cmp_sort_rec(const void *a, const void *b, void *arg)
     /* equal costs are common (151 K functions, small counts): most ties are
      * decided by the prefixes, which order like strcmp */
     if (x->name8 != y->name8) return x->name8 < y->name8 ? -1 : 1;
-    int r = strcmp(str_of(c->p, ex->name), str_of(c->p, ey->name));
+    int r = strcmp(x->name, y->name);
     if (!r) r = strcmp(str_of(c->p, ex->file), str_of(c->p, ey->file));
     if (!r) r = strcmp(str_of(c->p, ex->object), str_of(c->p, ey->object));
     if (r) return r;
@@ -494,7 +495,8 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
     for (size_t i = 0; i < s->count; i++) {
         const tk_prof_entry *e = &s->entries[i];
         v[i].k0 = n_events ? (inclusive ? e->inclusive : e->self)[events[0]] : 0;
-        v[i].name8 = name_prefix(str_of(p, e->name));
+        v[i].name = str_of(p, e->name);
+        v[i].name8 = name_prefix(v[i].name);
         v[i].entry = (uint32_t)i;
         v[i].pad = 0;
     }
