@@ -27,7 +27,9 @@ typedef struct tk_prof_entry {
     uint32_t fn;      /* function id (TK_GROUP_FUNCTION), else TK_PROF_NONE */
     uint64_t line;    /* TK_GROUP_LINE */
     uint64_t calls;   /* calls into this function (all call arcs, also recursive) */
-    uint64_t *self;      /* n_events values */
+    uint64_t *self;      /* n_events values; by function over one part whose self rows are one
+                            per function, the profile's own row (read only: keep the profile
+                            alive and unchanged while the summary is used) */
     uint64_t *inclusive; /* n_events values */
 } tk_prof_entry;
 

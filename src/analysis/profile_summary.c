@@ -13,14 +13,35 @@ typedef struct group_key {
 
 typedef struct group_table {
     group_key *keys;
-    uint64_t *values; /* per entry: 2 * nev (self, inclusive) */
+    uint64_t *values; /* per entry: 2 * nev (self, inclusive), or only inclusive (self_row) */
     uint64_t *calls;
     uint32_t *fn;
     size_t count, cap;
     uint32_t *slots;
     size_t nslots;
     size_t nev;
+    /* By function over one part with one self row per function: the entries'
+     * self costs are that row's (no copy), self_row[f] its index or
+     * UINT32_MAX, and values holds only the inclusive costs. */
+    uint32_t *self_row;
+    const tk_prof_part *self_part;
 } group_table;
+
+/* the values of entry i: self (when stored) and inclusive */
+static size_t stride(const group_table *t) { return t->self_row ? t->nev : 2 * t->nev; }
+static uint64_t *incl_of(const group_table *t, size_t i)
+{
+    return t->values + i * stride(t) + (t->self_row ? 0 : t->nev);
+}
+
+static const uint64_t no_costs[TK_PROFILE_MAX_EVENTS];
+
+static const uint64_t *self_of(const group_table *t, size_t i)
+{
+    if (!t->self_row) return t->values + i * 2 * t->nev;
+    uint32_t r = t->self_row[i];
+    return r == UINT32_MAX ? no_costs : t->self_part->self.values + (size_t)r * t->nev;
+}
 
 static uint64_t key_hash(const group_key *k)
 {
@@ -86,12 +107,38 @@ static tk_status group_find(group_table *t, const group_key *k, size_t *index)
     return TK_OK;
 }
 
+/* One self row per function in the part? (Then the summary shares them.) */
+static int one_row_per_function(const tk_prof_part *pt, size_t nfn, tk_status *st)
+{
+    uint64_t *seen = tk_calloc(nfn / 64 + 1, sizeof *seen);
+    if (!seen) {
+        *st = TK_ERR_NOMEM;
+        return 0;
+    }
+    const tk_prof_self *rows = pt->self.rows;
+    int one = 1;
+    for (size_t r = 0; r < pt->self.count && one; r++) {
+        uint32_t f = rows[r].fn;
+        if (f >= nfn || (seen[f / 64] >> (f % 64) & 1)) one = 0;
+        else seen[f / 64] |= (uint64_t)1 << (f % 64);
+    }
+    tk_free(seen);
+    return one;
+}
+
 /* The table of function mode: one entry per function, in function order. */
-static tk_status group_all_functions(group_table *t, size_t nfn)
+static tk_status group_all_functions(group_table *t, size_t nfn, const tk_prof_part *share)
 {
     size_t cap = nfn ? nfn : 1;
+    if (share) {
+        t->self_part = share;
+        t->self_row = tk_malloc(cap * sizeof *t->self_row);
+        if (!t->self_row) return TK_ERR_NOMEM;
+        memset(t->self_row, 0xff, cap * sizeof *t->self_row);
+    }
     t->keys = tk_malloc(cap * sizeof *t->keys);
-    t->values = tk_calloc(cap * 2, t->nev ? t->nev * sizeof *t->values : sizeof *t->values);
+    t->values = tk_calloc(cap * (share ? 1 : 2),
+                          t->nev ? t->nev * sizeof *t->values : sizeof *t->values);
     t->calls = tk_calloc(cap, sizeof *t->calls);
     t->fn = tk_malloc(cap * sizeof *t->fn);
     if (!t->keys || !t->values || !t->calls || !t->fn) return TK_ERR_NOMEM;
@@ -260,12 +307,12 @@ static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *con
         const uint64_t *v = part->calls.values + r * (nev + 1) + 1;
         if ((st = add_vec(in + (size_t)edges[e].to * nev, v, nev)) != TK_OK) goto done;
         size_t from = entry_of[edges[e].from];
-        if (from != SIZE_MAX && (st = add_vec(t->values + from * 2 * nev + nev, v, nev)) != TK_OK)
+        if (from != SIZE_MAX && (st = add_vec(incl_of(t, from), v, nev)) != TK_OK)
             goto done;
     }
     for (size_t v = 0; v < nfn; v++) {
         if (entry_of[v] == SIZE_MAX) continue;
-        uint64_t *incl = t->values + entry_of[v] * 2 * nev + nev;
+        uint64_t *incl = incl_of(t, entry_of[v]);
         for (size_t j = 0; j < nev; j++)
             if (in[v * nev + j] > incl[j]) incl[j] = in[v * nev + j];
     }
@@ -305,7 +352,12 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     }
     /* Every function gets an entry in function mode (also ones with calls
      * only): entry f is function f, found by index, not through the hash. */
-    if (st == TK_OK && group == TK_GROUP_FUNCTION) st = group_all_functions(&t, tk_profile_function_count(p));
+    if (st == TK_OK && group == TK_GROUP_FUNCTION) {
+        size_t nfn = tk_profile_function_count(p);
+        const tk_prof_part *share = NULL;
+        if (nparts == 1 && one_row_per_function(parts[0], nfn, &st)) share = parts[0];
+        if (st == TK_OK) st = group_all_functions(&t, nfn, share);
+    }
     for (size_t i = 0; i < nparts && st == TK_OK; i++) {
         const tk_prof_part *pt = parts[i];
         const tk_prof_self *rows = pt->self.rows;
@@ -319,7 +371,10 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             }
             t.fn[idx] = rows[r].fn;
             const uint64_t *v = pt->self.values + r * nev;
-            if ((st = add_vec(t.values + idx * 2 * nev, v, nev)) != TK_OK) break;
+            if (t.self_row)
+                t.self_row[idx] = (uint32_t)r;
+            else if ((st = add_vec(t.values + idx * 2 * nev, v, nev)) != TK_OK)
+                break;
             st = add_vec(s->totals, v, nev);
         }
         const tk_prof_call *crows = pt->calls.rows;
@@ -338,7 +393,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     }
     /* inclusive */
     for (size_t i = 0; i < t.count && st == TK_OK; i++)
-        memcpy(t.values + i * 2 * nev + nev, t.values + i * 2 * nev, nev * sizeof *t.values);
+        memcpy(incl_of(&t, i), self_of(&t, i), nev * sizeof *t.values);
     if (st == TK_OK && group == TK_GROUP_FUNCTION) {
         st = function_inclusive(p, parts, nparts, &t);
     } else if (st == TK_OK) {
@@ -354,7 +409,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
                 if (group != TK_GROUP_LINE && k.a == ck.a && k.b == ck.b) continue;
                 size_t idx;
                 if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
-                st = add_vec(t.values + idx * 2 * nev + nev, pt->calls.values + r * (nev + 1) + 1,
+                st = add_vec(incl_of(&t, idx), pt->calls.values + r * (nev + 1) + 1,
                              nev);
             }
         }
@@ -364,7 +419,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
      * with --toggle-collect; converted profiles): no entry is shown above the
      * program total. */
     for (size_t i = 0; i < t.count && st == TK_OK; i++) {
-        uint64_t *incl = t.values + i * 2 * nev + nev;
+        uint64_t *incl = incl_of(&t, i);
         for (size_t j = 0; j < nev; j++)
             if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
     }
@@ -375,13 +430,12 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     if (st == TK_OK) {
         s->count = t.count;
         s->values_ = t.values;
-        t.values = NULL;
         for (size_t i = 0; i < t.count; i++) {
             tk_prof_entry *e = &s->entries[i];
             const group_key *k = &t.keys[i];
             e->object = e->file = e->name = e->fn = TK_PROF_NONE;
-            e->self = s->values_ + i * 2 * nev;
-            e->inclusive = e->self + nev;
+            e->self = (uint64_t *)(uintptr_t)self_of(&t, i); /* read only when shared */
+            e->inclusive = incl_of(&t, i);
             e->calls = t.calls[i];
             const tk_prof_function *f =
                 t.fn[i] != TK_PROF_NONE ? tk_profile_function_at(p, t.fn[i]) : NULL;
@@ -406,7 +460,9 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
                 break;
             }
         }
+        t.values = NULL;
     }
+    tk_free(t.self_row);
     tk_free(t.keys);
     tk_free(t.values);
     tk_free(t.calls);
