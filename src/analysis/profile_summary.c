@@ -36,6 +36,9 @@ static uint64_t *incl_of(const group_table *t, size_t i)
 
 static const uint64_t no_costs[TK_PROFILE_MAX_EVENTS];
 
+/* bytes of function_inclusive's spare block */
+static size_t spare_size(const group_table *t) { return t->count * t->nev * sizeof(uint64_t); }
+
 static const uint64_t *self_of(const group_table *t, size_t i)
 {
     if (!t->self_row) return t->values + i * 2 * t->nev;
@@ -175,39 +178,58 @@ static tk_status add_vec(uint64_t *d, const uint64_t *s, size_t n)
 
 /* ---- strongly connected components of the function call graph (iterative Tarjan) ---- */
 
-typedef struct edge {
-    uint32_t from, to;
-    size_t row; /* into edge values */
-} edge;
-
-/* Groups the edges by source function (a counting sort, stable): first[v] is
- * the index of v's first edge, first[n] = nedges (first has n + 1 zeroed
- * slots). The strongly connected components do not depend on the order of
- * a function's edges. */
-static tk_status group_edges(edge **edges, size_t nedges, size_t n, size_t *first)
+/* The call graph of the selected parts (part = 0: all) as adjacency arrays:
+ * node[f] is function f's node (NULL: f itself), the callees of node v are
+ * to[first[v] .. first[v + 1]) (first: n + 1 entries). Two passes over the
+ * call rows, no list of edges. */
+static tk_status call_graph(const tk_profile *p, size_t part, const uint32_t *node, size_t n,
+                            uint32_t **first_out, uint32_t **to_out)
 {
-    edge *sorted = tk_malloc((nedges ? nedges : 1) * sizeof *sorted);
-    if (!sorted) return TK_ERR_NOMEM;
-    const edge *e = *edges;
-    for (size_t i = 0; i < nedges; i++) first[e[i].from + 1]++;
-    for (size_t v = 0; v < n; v++) first[v + 1] += first[v];
-    for (size_t i = 0; i < nedges; i++) sorted[first[e[i].from]++] = e[i];
+    *first_out = NULL;
+    *to_out = NULL;
+    size_t np = tk_profile_part_count(p), nedges = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!part || part == i + 1) nedges += tk_profile_part(p, i)->calls.count;
+    if (nedges >= UINT32_MAX) return TK_ERR_LIMIT;
+    uint32_t *first = tk_calloc(n + 1, sizeof *first);
+    uint32_t *to = tk_malloc((nedges ? nedges : 1) * sizeof *to);
+    if (!first || !to) {
+        tk_free(first);
+        tk_free(to);
+        return TK_ERR_NOMEM;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < np; i++) {
+            if (part && part != i + 1) continue;
+            const tk_prof_part *pt = tk_profile_part(p, i);
+            const tk_prof_call *rows = pt->calls.rows;
+            for (size_t r = 0; r < pt->calls.count; r++) {
+                uint32_t f = node ? node[rows[r].fn] : rows[r].fn;
+                if (pass == 0)
+                    first[f + 1]++;
+                else
+                    to[first[f]++] = node ? node[rows[r].callee] : rows[r].callee;
+            }
+        }
+        if (pass == 0)
+            for (size_t v = 0; v < n; v++) first[v + 1] += first[v];
+    }
+    /* the placement moved each first[v] to the start of v + 1 */
     for (size_t v = n; v > 0; v--) first[v] = first[v - 1];
     first[0] = 0;
-    tk_free(*edges);
-    *edges = sorted;
+    *first_out = first;
+    *to_out = to;
     return TK_OK;
 }
 
-/* comp[v] = component id of function v. Edges grouped by `from`; first[v] is the
- * index of v's first edge (first[n] = edge count). */
-static tk_status tarjan(size_t n, const edge *edges, const size_t *first, uint32_t *comp)
+/* comp[v] = component id of node v; the edges as built by call_graph. */
+static tk_status tarjan(size_t n, const uint32_t *to, const uint32_t *first, uint32_t *comp)
 {
     uint32_t *index = tk_malloc((n ? n : 1) * sizeof *index);
     uint32_t *low = tk_malloc((n ? n : 1) * sizeof *low);
     uint32_t *stack = tk_malloc((n ? n : 1) * sizeof *stack);
     uint32_t *call = tk_malloc((n ? n : 1) * sizeof *call);
-    size_t *next_edge = tk_malloc((n ? n : 1) * sizeof *next_edge);
+    uint32_t *next_edge = tk_malloc((n ? n : 1) * sizeof *next_edge);
     unsigned char *on = tk_calloc(n ? n : 1, 1);
     tk_status st = TK_OK;
     if (!index || !low || !stack || !call || !next_edge || !on) {
@@ -227,7 +249,7 @@ static tk_status tarjan(size_t n, const edge *edges, const size_t *first, uint32
         while (cp) {
             uint32_t v = call[cp - 1];
             if (next_edge[v] < first[v + 1]) {
-                uint32_t w = edges[next_edge[v]++].to;
+                uint32_t w = to[next_edge[v]++];
                 if (index[w] == UINT32_MAX) {
                     index[w] = low[w] = counter++;
                     next_edge[w] = first[w];
@@ -265,63 +287,44 @@ out:
     return st;
 }
 
-/* Inclusive cost per function: max(sum of calls into f from outside f's
- * recursion cycle, self(f) + sum of calls from f to outside the cycle). Both
- * count each activation chain once, so no function exceeds the total. */
-static tk_status function_inclusive(const tk_profile *p, const tk_prof_part *const *parts,
-                                    size_t nparts, group_table *t)
+/* Inclusive cost per function (entry f is function f): max(sum of calls into
+ * f from outside f's recursion cycle, self(f) + sum of calls from f to
+ * outside the cycle). Both count each activation chain once, so no function
+ * exceeds the total. *spare gets the block of the "calls into" sums (nfn x
+ * nev values) when done with it, for the caller to reuse. */
+static tk_status function_inclusive(const tk_profile *p, size_t part,
+                                    const tk_prof_part *const *parts, size_t nparts,
+                                    group_table *t, void **spare)
 {
     size_t nev = t->nev, nfn = tk_profile_function_count(p);
-    size_t nedges = 0;
-    for (size_t i = 0; i < nparts; i++) nedges += parts[i]->calls.count;
-    edge *edges = tk_malloc((nedges ? nedges : 1) * sizeof *edges);
-    size_t *first = tk_calloc(nfn + 1, sizeof *first);
+    uint32_t *first = NULL, *to = NULL;
     uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
     uint64_t *in = tk_calloc((nfn ? nfn : 1) * nev, sizeof *in);
-    size_t *entry_of = tk_malloc((nfn ? nfn : 1) * sizeof *entry_of);
-    tk_status st = TK_OK;
-    if (!edges || !first || !comp || !in || !entry_of) {
-        st = TK_ERR_NOMEM;
-        goto done;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < nparts; i++) {
-        const tk_prof_call *rows = parts[i]->calls.rows;
-        for (size_t r = 0; r < parts[i]->calls.count; r++, k++) {
-            edges[k].from = rows[r].fn;
-            edges[k].to = rows[r].callee;
-            edges[k].row = (i << 32) | r; /* part index, row (parts < 2^32) */
-        }
-    }
-    if ((st = group_edges(&edges, nedges, nfn, first)) != TK_OK ||
-        (st = tarjan(nfn, edges, first, comp)) != TK_OK)
-        goto done;
-    for (size_t v = 0; v < nfn; v++) entry_of[v] = SIZE_MAX;
-    for (size_t i = 0; i < t->count; i++) entry_of[t->keys[i].a] = i;
+    tk_status st = comp && in ? TK_OK : TK_ERR_NOMEM;
+    if (st == TK_OK && (st = call_graph(p, part, NULL, nfn, &first, &to)) == TK_OK)
+        st = tarjan(nfn, to, first, comp);
+    tk_free(first);
+    tk_free(to);
     /* the inclusive slot holds self already: the calls out of the cycle add
      * to it there, the calls into it add up in `in` */
-    for (size_t e = 0; e < nedges; e++) {
-        if (comp[edges[e].from] == comp[edges[e].to]) continue;
-        const tk_prof_part *part = parts[edges[e].row >> 32];
-        size_t r = edges[e].row & 0xffffffffu;
-        const uint64_t *v = part->calls.values + r * (nev + 1) + 1;
-        if ((st = add_vec(in + (size_t)edges[e].to * nev, v, nev)) != TK_OK) goto done;
-        size_t from = entry_of[edges[e].from];
-        if (from != SIZE_MAX && (st = add_vec(incl_of(t, from), v, nev)) != TK_OK)
-            goto done;
+    for (size_t i = 0; i < nparts && st == TK_OK; i++) {
+        const tk_prof_call *rows = parts[i]->calls.rows;
+        const uint64_t *values = parts[i]->calls.values;
+        for (size_t r = 0; r < parts[i]->calls.count && st == TK_OK; r++) {
+            uint32_t f = rows[r].fn, g = rows[r].callee;
+            if (comp[f] == comp[g]) continue;
+            const uint64_t *v = values + r * (nev + 1) + 1;
+            if ((st = add_vec(in + (size_t)g * nev, v, nev)) == TK_OK)
+                st = add_vec(incl_of(t, f), v, nev);
+        }
     }
-    for (size_t v = 0; v < nfn; v++) {
-        if (entry_of[v] == SIZE_MAX) continue;
-        uint64_t *incl = incl_of(t, entry_of[v]);
+    for (size_t v = 0; v < nfn && st == TK_OK; v++) {
+        uint64_t *incl = incl_of(t, v);
         for (size_t j = 0; j < nev; j++)
             if (in[v * nev + j] > incl[j]) incl[j] = in[v * nev + j];
     }
-done:
-    tk_free(edges);
-    tk_free(first);
     tk_free(comp);
-    tk_free(in);
-    tk_free(entry_of);
+    *spare = in;
     return st;
 }
 
@@ -342,6 +345,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     size_t nev = tk_profile_event_count(p);
     group_table t;
     memset(&t, 0, sizeof t);
+    void *spare = NULL;
     t.nev = nev;
     tk_prof_summary *s = tk_calloc(1, sizeof *s);
     tk_status st = s ? TK_OK : TK_ERR_NOMEM;
@@ -395,7 +399,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     for (size_t i = 0; i < t.count && st == TK_OK; i++)
         memcpy(incl_of(&t, i), self_of(&t, i), nev * sizeof *t.values);
     if (st == TK_OK && group == TK_GROUP_FUNCTION) {
-        st = function_inclusive(p, parts, nparts, &t);
+        st = function_inclusive(p, part, parts, nparts, &t, &spare);
     } else if (st == TK_OK) {
         /* self + calls made from the group to other groups */
         for (size_t i = 0; i < nparts && st == TK_OK; i++) {
@@ -424,9 +428,18 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
     }
     if (st == TK_OK) {
-        s->entries = tk_calloc(t.count ? t.count : 1, sizeof *s->entries);
+        /* the entries go into the spare block when it is big enough: its
+         * pages are in memory already (a fresh block's are not) */
+        size_t need = (t.count ? t.count : 1) * sizeof *s->entries;
+        if (spare && spare_size(&t) >= need && (s->entries = tk_realloc(spare, need)) != NULL) {
+            spare = NULL;
+            memset(s->entries, 0, need);
+        } else {
+            s->entries = tk_calloc(t.count ? t.count : 1, sizeof *s->entries);
+        }
         if (!s->entries) st = TK_ERR_NOMEM;
     }
+    tk_free(spare);
     if (st == TK_OK) {
         s->count = t.count;
         s->values_ = t.values;
@@ -604,17 +617,14 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
     if (part > np)
         return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", part, np,
                             np == 1 ? "" : "s");
-    size_t nfn = tk_profile_function_count(p), nedges = 0;
-    for (size_t i = 0; i < np; i++)
-        if (!part || part == i + 1) nedges += tk_profile_part(p, i)->calls.count;
+    size_t nfn = tk_profile_function_count(p);
     /* returned to the caller, who frees it with free() (public API) */
     uint32_t *node = malloc((nfn ? nfn : 1) * sizeof *node);
     uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
-    size_t *first = tk_calloc(nfn + 1, sizeof *first);
-    edge *edges = tk_malloc((nedges ? nedges : 1) * sizeof *edges);
+    uint32_t *first = NULL, *to = NULL;
     base_rec *recs = by_base_name ? tk_malloc((nfn ? nfn : 1) * sizeof *recs) : NULL;
     tk_status st = TK_OK;
-    if (!node || !comp || !first || !edges || (by_base_name && !recs)) {
+    if (!node || !comp || (by_base_name && !recs)) {
         st = TK_ERR_NOMEM;
         goto done;
     }
@@ -637,29 +647,18 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
         }
         if (nfn) nnodes++;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < np; i++) {
-        if (part && part != i + 1) continue;
-        const tk_prof_part *pt = tk_profile_part(p, i);
-        const tk_prof_call *rows = pt->calls.rows;
-        for (size_t r = 0; r < pt->calls.count; r++, k++) {
-            edges[k].from = node[rows[r].fn];
-            edges[k].to = node[rows[r].callee];
-            edges[k].row = 0;
-        }
-    }
-    if ((st = group_edges(&edges, nedges, nnodes, first)) != TK_OK ||
-        (st = tarjan(nnodes, edges, first, comp)) != TK_OK)
+    if ((st = call_graph(p, part, node, nnodes, &first, &to)) != TK_OK ||
+        (st = tarjan(nnodes, to, first, comp)) != TK_OK)
         goto done;
     for (size_t f = 0; f < nfn; f++) node[f] = comp[node[f]];
 done:
     tk_free(comp);
     tk_free(first);
-    tk_free(edges);
+    tk_free(to);
     tk_free(recs);
     if (st != TK_OK) {
         free(node);
-        return tk_error_set(err, st, "out of memory");
+        return tk_error_set(err, st, st == TK_ERR_LIMIT ? "too many call arcs" : "out of memory");
     }
     *out = node;
     return TK_OK;
