@@ -180,6 +180,9 @@ tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_c
  * later costs of the key can be added to part->self.values directly. */
 tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
                                  const uint64_t *costs, size_t *row);
+/* The same for a call row (values: the count, then the inclusive costs). */
+tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
+                                 uint64_t count, const uint64_t *inclusive, size_t *row);
 tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
                               uint64_t executed, uint64_t followed);
 

@@ -564,6 +564,20 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
     return TK_OK;
 }
 
+tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
+                                 uint64_t count, const uint64_t *inclusive, size_t *row)
+{
+    size_t w = p->event_count + 1;
+    uint64_t h = part->calls.slot_count ? hash_words(key, sizeof *key) : 0;
+    tk_status st = table_append(&part->calls, key, sizeof *key, w, h, row);
+    if (st != TK_OK) return st;
+    p->has_rows = 1;
+    uint64_t *v = part->calls.values + *row * w;
+    v[0] = count;
+    memcpy(v + 1, inclusive, (w - 1) * sizeof *inclusive);
+    return TK_OK;
+}
+
 tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
                               uint64_t count, const uint64_t *inclusive)
 {

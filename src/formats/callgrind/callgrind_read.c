@@ -107,6 +107,11 @@ struct tk_callgrind_parser {
     int drop_files;
     uint32_t *self_row;
     size_t self_row_cap;
+    /* and each function's call rows in this part as a list (few per
+     * function): call_head[fn] = its first row + 1, call_next[row] = the
+     * next + 1, so a call finds its row without the table's hash */
+    uint32_t *call_head, *call_next;
+    size_t call_head_cap, call_next_cap;
 
     /* whole input when known: lets a reference to an id that is defined
      * later in the part (old callgrind versions write those) be resolved.
@@ -350,12 +355,54 @@ static void set_positions(tk_callgrind_parser *ps, unsigned positions)
 
 static tk_status check_totals(tk_callgrind_parser *ps);
 
+static int grow_u32(uint32_t **a, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 1;
+    size_t n = *cap ? *cap : 1024;
+    while (n < need) n *= 2;
+    uint32_t *r = tk_realloc(*a, n * sizeof *r);
+    if (!r) return 0;
+    memset(r + *cap, 0, (n - *cap) * sizeof *r);
+    *a = r;
+    *cap = n;
+    return 1;
+}
+
+/* A call with a function-only key (drop_files): found in its function's list. */
+static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
+                                  const uint64_t *inclusive)
+{
+    tk_prof_part *part = ps->part;
+    uint32_t fn = key->fn;
+    if (!grow_u32(&ps->call_head, &ps->call_head_cap, (size_t)fn + 1)) return TK_ERR_NOMEM;
+    const tk_prof_call *rows = part->calls.rows;
+    size_t w = tk_profile_event_count(ps->p) + 1;
+    for (uint32_t r = ps->call_head[fn]; r; r = ps->call_next[r - 1]) {
+        if (memcmp(&rows[r - 1], key, sizeof *key) != 0) continue;
+        uint64_t *v = part->calls.values + (size_t)(r - 1) * w;
+        if (__builtin_add_overflow(v[0], count, &v[0])) return TK_ERR_LIMIT;
+        for (size_t i = 1; i < w; i++)
+            if (__builtin_add_overflow(v[i], inclusive[i - 1], &v[i])) return TK_ERR_LIMIT;
+        return TK_OK;
+    }
+    size_t row;
+    tk_status st = tk_profile_append_call(ps->p, part, key, count, inclusive, &row);
+    if (st != TK_OK) return st;
+    if (!grow_u32(&ps->call_next, &ps->call_next_cap, row + 1)) return TK_ERR_NOMEM;
+    ps->call_next[row] = ps->call_head[fn];
+    ps->call_head[fn] = (uint32_t)row + 1;
+    return TK_OK;
+}
+
 /* Rows the caller asked not to keep are dropped here. */
 static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
                             const uint64_t *inclusive)
 {
     ps->part->call_lines++;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) return TK_OK;
+    if (ps->drop_files && key->file == ps->empty_str && !key->pos.addr && !key->pos.bb &&
+        !key->pos.line && !key->target.addr && !key->target.bb && !key->target.line)
+        return call_by_function(ps, key, count, inclusive);
     return tk_profile_add_call(ps->p, ps->part, key, count, inclusive);
 }
 
@@ -454,6 +501,7 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     ps->pending_count = 0;
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
     if (ps->self_row_cap) memset(ps->self_row, 0, ps->self_row_cap * sizeof *ps->self_row);
+    if (ps->call_head_cap) memset(ps->call_head, 0, ps->call_head_cap * sizeof *ps->call_head);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
     ps->fn_lazy = 0;
@@ -2010,6 +2058,8 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
     if (!ps) return;
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
     tk_free(ps->self_row);
+    tk_free(ps->call_head);
+    tk_free(ps->call_next);
     tk_free(ps);
 }
 
