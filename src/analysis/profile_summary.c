@@ -385,12 +385,13 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
         for (size_t r = 0; r < pt->calls.count && st == TK_OK; r++) {
             const tk_prof_call *c = &crows[r];
             const uint64_t *v = pt->calls.values + r * (nev + 1);
-            const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
             if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
                 size_t cidx = c->callee;
-                group_key ck = key_of(p, group, c->callee, cf->file, 0);
-                if (group != TK_GROUP_FUNCTION && (st = group_find(&t, &ck, &cidx)) != TK_OK)
-                    break;
+                if (group == TK_GROUP_FILE_FUNCTION) {
+                    const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
+                    group_key ck = key_of(p, group, c->callee, cf->file, 0);
+                    if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
+                }
                 if (__builtin_add_overflow(t.calls[cidx], v[0], &t.calls[cidx])) st = TK_ERR_LIMIT;
             }
         }
