@@ -536,25 +536,134 @@ static const char *str_of(const tk_profile *p, uint32_t id)
     return id == TK_PROF_NONE ? "" : tk_profile_str(p, id);
 }
 
-static int cmp_sort_rec(const void *a, const void *b, void *arg)
+/* The order of two records whose first keys and name prefixes are equal. */
+static __attribute__((noinline)) int cmp_sort_tie(const sort_rec *x, const sort_rec *y,
+                                                  const sort_ctx *c)
 {
-    const sort_rec *x = a, *y = b;
-    if (x->k0 != y->k0) return x->k0 > y->k0 ? -1 : 1; /* descending */
-    const sort_ctx *c = arg;
     const tk_prof_entry *ex = &c->s->entries[x->entry], *ey = &c->s->entries[y->entry];
+    int r = strcmp(x->name, y->name);
+    if (!r) r = strcmp(str_of(c->p, ex->file), str_of(c->p, ey->file));
+    if (!r) r = strcmp(str_of(c->p, ex->object), str_of(c->p, ey->object));
+    if (!r) r = (ex->line > ey->line) - (ex->line < ey->line);
+    /* a total order (entries differ in their keys; the index decides anyway),
+     * so that every correct sort gives the same result */
+    if (!r) r = (x->entry > y->entry) - (x->entry < y->entry);
+    return r;
+}
+
+static inline __attribute__((always_inline)) int cmp_sort_rec(const sort_rec *x, const sort_rec *y,
+                                                              const sort_ctx *c)
+{
+    if (x->k0 != y->k0) return x->k0 > y->k0 ? -1 : 1; /* descending */
+    if (c->n_events > 1) {
+        const tk_prof_entry *ex = &c->s->entries[x->entry], *ey = &c->s->entries[y->entry];
     for (size_t j = 1; j < c->n_events && j < 4; j++) {
         uint64_t vx = (c->inclusive ? ex->inclusive : ex->self)[c->events[j]];
         uint64_t vy = (c->inclusive ? ey->inclusive : ey->self)[c->events[j]];
         if (vx != vy) return vx > vy ? -1 : 1;
+        }
     }
     /* equal costs are common (151 K functions, small counts): most ties are
      * decided by the prefixes, which order like strcmp */
     if (x->name8 != y->name8) return x->name8 < y->name8 ? -1 : 1;
-    int r = strcmp(x->name, y->name);
-    if (!r) r = strcmp(str_of(c->p, ex->file), str_of(c->p, ey->file));
-    if (!r) r = strcmp(str_of(c->p, ex->object), str_of(c->p, ey->object));
-    if (r) return r;
-    return (ex->line > ey->line) - (ex->line < ey->line);
+    return cmp_sort_tie(x, y, c);
+}
+
+static void swap_rec(sort_rec *a, sort_rec *b)
+{
+    sort_rec t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Heap sort of v[0, n): introsort's way out of a bad partitioning. */
+static void heap_sort(sort_rec *v, size_t n, const sort_ctx *c)
+{
+    for (size_t k = n; k-- > 0;) { /* heapify, then pop */
+        for (size_t i = k;;) {
+            size_t m = i, l = 2 * i + 1, r = l + 1;
+            if (l < n && cmp_sort_rec(&v[m], &v[l], c) < 0) m = l;
+            if (r < n && cmp_sort_rec(&v[m], &v[r], c) < 0) m = r;
+            if (m == i) break;
+            swap_rec(&v[i], &v[m]);
+            i = m;
+        }
+    }
+    for (size_t end = n; end > 1; end--) {
+        swap_rec(&v[0], &v[end - 1]);
+        for (size_t i = 0;;) {
+            size_t m = i, l = 2 * i + 1, r = l + 1;
+            if (l < end - 1 && cmp_sort_rec(&v[m], &v[l], c) < 0) m = l;
+            if (r < end - 1 && cmp_sort_rec(&v[m], &v[r], c) < 0) m = r;
+            if (m == i) break;
+            swap_rec(&v[i], &v[m]);
+            i = m;
+        }
+    }
+}
+
+/* Introsort with the comparison inlined (qsort's callback per comparison was
+ * a tenth of `report`): quicksort with a median-of-three pivot, the smaller
+ * side first (a stack of at most log2(n) ranges), insertion sort for short
+ * ranges, heap sort when the partitions go badly. */
+static void sort_recs(sort_rec *v, size_t n, const sort_ctx *c)
+{
+    struct range {
+        size_t lo, hi, depth;
+    } stack[64];
+    size_t sp = 0, depth = 0;
+    for (size_t m = n; m > 1; m >>= 1) depth += 2;
+    size_t lo = 0, hi = n;
+    for (;;) {
+        while (hi - lo > 16) {
+            if (!depth) {
+                heap_sort(v + lo, hi - lo, c);
+                lo = hi;
+                break;
+            }
+            depth--;
+            size_t mid = lo + (hi - lo) / 2;
+            /* median of three into v[mid] */
+            if (cmp_sort_rec(&v[mid], &v[lo], c) < 0) swap_rec(&v[mid], &v[lo]);
+            if (cmp_sort_rec(&v[hi - 1], &v[mid], c) < 0) {
+                swap_rec(&v[hi - 1], &v[mid]);
+                if (cmp_sort_rec(&v[mid], &v[lo], c) < 0) swap_rec(&v[mid], &v[lo]);
+            }
+            sort_rec pivot = v[mid];
+            size_t i = lo, j = hi - 1;
+            for (;;) { /* Hoare: v[lo] <= pivot <= v[hi - 1] act as sentinels */
+                while (cmp_sort_rec(&v[i], &pivot, c) < 0) i++;
+                while (cmp_sort_rec(&pivot, &v[j], c) < 0) j--;
+                if (i >= j) break;
+                swap_rec(&v[i], &v[j]);
+                i++;
+                j--;
+            }
+            /* [lo, j] <= pivot <= [j + 1, hi) */
+            size_t split = j + 1;
+            if (split - lo < hi - split) {
+                stack[sp++] = (struct range){split, hi, depth};
+                hi = split;
+            } else {
+                stack[sp++] = (struct range){lo, split, depth};
+                lo = split;
+            }
+        }
+        for (size_t i = lo + 1; i < hi; i++) { /* insertion sort of a short range */
+            sort_rec x = v[i];
+            size_t k = i;
+            while (k > lo && cmp_sort_rec(&x, &v[k - 1], c) < 0) {
+                v[k] = v[k - 1];
+                k--;
+            }
+            v[k] = x;
+        }
+        if (!sp) break;
+        sp--;
+        lo = stack[sp].lo;
+        hi = stack[sp].hi;
+        depth = stack[sp].depth;
+    }
 }
 
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
@@ -571,7 +680,7 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
         v[i].pad = 0;
     }
     sort_ctx c = {s, p, events, n_events, inclusive};
-    qsort_r(v, s->count, sizeof *v, cmp_sort_rec, &c);
+    sort_recs(v, s->count, &c);
     /* position i takes the entry v[i].entry: follow each cycle once */
     tk_prof_entry *e = s->entries;
     for (size_t i = 0; i < s->count; i++) {

@@ -324,6 +324,59 @@ static void test_builder_aggregates_and_detects_overflow(void)
     tk_profile_free(p);
 }
 
+/* ---- summary sort ---------------------------------------------------------- */
+
+/* Many functions with few distinct costs (ties), names that share long
+ * prefixes, sorted by one and by two events, by self and inclusive cost:
+ * every neighbour pair in order (costs descending, then names), each
+ * function once. */
+static void test_summary_sort_orders_ties_by_name(void)
+{
+    size_t cap = 4u << 20, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)sprintf(t + n, "events: Ir Dr\n");
+    unsigned seed = 12345;
+    for (int f = 0; f < 30000; f++) {
+        seed = seed * 1103515245u + 12345u;
+        /* names: a shared 12-byte stem, then a number in a random order */
+        n += (size_t)sprintf(t + n, "fn=common_stem_%u_%d\n%u %u %u\n", (seed >> 8) % 5000, f,
+                             f % 97 + 1, (seed >> 16) % 4, (seed >> 20) % 3);
+        if (f % 7 == 0) n += (size_t)sprintf(t + n, "cfn=common_stem_0_0\ncalls=1 1\n1 %d 1\n", f % 5);
+    }
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text(t, &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    static const size_t one[] = {0}, two[] = {1, 0};
+    for (int mode = 0; mode < 4; mode++) {
+        const size_t *ev = mode & 1 ? two : one;
+        size_t nev = mode & 1 ? 2 : 1;
+        int incl = mode >> 1;
+        tk_prof_summary *s;
+        TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+        tk_prof_summary_sort(s, p, ev, nev, incl);
+        unsigned char *seen = calloc(s->count, 1);
+        int ok = 1;
+        for (size_t i = 0; i < s->count; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            if (e->fn >= s->count || seen[e->fn]++) ok = 0;
+            if (!i) continue;
+            const tk_prof_entry *d = &s->entries[i - 1];
+            const uint64_t *a = incl ? d->inclusive : d->self, *b = incl ? e->inclusive : e->self;
+            int c = 0;
+            for (size_t k = 0; k < nev && !c; k++)
+                c = a[ev[k]] > b[ev[k]] ? -1 : a[ev[k]] < b[ev[k]] ? 1 : 0;
+            if (!c) c = strcmp(tk_profile_str(p, d->name), tk_profile_str(p, e->name));
+            if (c >= 0) ok = 0;
+        }
+        TK_CHECK(ok);
+        free(seen);
+        tk_prof_summary_free(s);
+    }
+    tk_profile_free(p);
+    free(t);
+}
+
 /* ---- block reader (files, pipes, compressed input) ------------------------ */
 
 /* A profile of a few MB: lines cross the 1 MiB blocks of the input at every
@@ -529,4 +582,5 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_inclusive_under_recursion), TK_CASE(test_writer_round_trip),
              TK_CASE(test_builder_aggregates_and_detects_overflow),
              TK_CASE(test_block_reader_matches_buffer_reader),
-             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_block_reader_long_line))
+             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_block_reader_long_line),
+             TK_CASE(test_summary_sort_orders_ties_by_name))
