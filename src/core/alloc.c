@@ -90,8 +90,9 @@ static void advise_huge(void *m, size_t len)
 
 /* A block below HUGE_MIN is populated when mapped (one system call instead
  * of a page fault per 4 KiB page: on virtual machines each fault is an exit
- * to the host). Such blocks are arrays of known size, filled right away;
- * growth goes through mremap, which does not populate. */
+ * to the host). Such blocks are arrays of known size, filled right away, or
+ * tables that grow (big_realloc populates what they grow by while they stay
+ * below HUGE_MIN). */
 static void *big_alloc(size_t size)
 {
     size_t len = map_length(size, 0);
@@ -117,6 +118,12 @@ static void *big_realloc(big_header *h, size_t size)
         void *m = mremap(h, old_len, len, MREMAP_MAYMOVE);
         if (m == MAP_FAILED) return NULL;
         if (len > old_len) advise_huge(m, len);
+#ifdef MADV_POPULATE_WRITE
+        /* a small-page block that grows is a table that fills what it grew
+         * by: populate that too (advice: older kernels refuse it quietly) */
+        if (len > old_len && len < HUGE_MIN)
+            (void)madvise((char *)m + old_len, len - old_len, MADV_POPULATE_WRITE);
+#endif
         h = m;
         h->self = h;
         h->map_len = len;
