@@ -25,7 +25,10 @@ struct tk_profile {
     uint32_t *str_lens;
     uint64_t *str_hashes;
     size_t str_count, str_cap;
-    uint32_t *str_slots;
+    /* open addressing: string index + 1 in the low half, the high half of
+     * its hash in the high half (a probe past another string costs no visit
+     * to str_hashes); 0 = empty */
+    uint64_t *str_slots;
     size_t str_slot_count;
     str_chunk *chunks;
 
@@ -163,14 +166,16 @@ static char *str_store(tk_profile *p, const char *s, size_t len)
     return d;
 }
 
+static uint64_t str_slot(uint64_t h, size_t i) { return (h & 0xffffffff00000000ULL) | (i + 1); }
+
 static int str_rehash(tk_profile *p, size_t slots)
 {
-    uint32_t *ns = tk_calloc(slots, sizeof *ns);
+    uint64_t *ns = tk_calloc(slots, sizeof *ns);
     if (!ns) return 0;
     for (size_t i = 0; i < p->str_count; i++) {
         size_t j = p->str_hashes[i] & (slots - 1);
         while (ns[j]) j = (j + 1) & (slots - 1);
-        ns[j] = (uint32_t)i + 1;
+        ns[j] = str_slot(p->str_hashes[i], i);
     }
     tk_free(p->str_slots);
     p->str_slots = ns;
@@ -184,10 +189,12 @@ tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *
     uint64_t h = tk_hash_bytes(s, len);
     if (p->str_slot_count) {
         size_t mask = p->str_slot_count - 1;
+        uint64_t high = h & 0xffffffff00000000ULL;
         for (size_t j = h & mask;; j = (j + 1) & mask) {
-            uint32_t v = p->str_slots[j];
-            if (!v) break;
-            v--;
+            uint64_t slot = p->str_slots[j];
+            if (!slot) break;
+            if ((slot & 0xffffffff00000000ULL) != high) continue;
+            uint32_t v = (uint32_t)slot - 1;
             if (p->str_hashes[v] == h && p->str_lens[v] == len && memcmp(p->strs[v], s, len) == 0) {
                 *id = v;
                 return TK_OK;
@@ -217,7 +224,7 @@ tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *
     size_t mask = p->str_slot_count - 1;
     size_t j = h & mask;
     while (p->str_slots[j]) j = (j + 1) & mask;
-    p->str_slots[j] = (uint32_t)i + 1;
+    p->str_slots[j] = str_slot(h, i);
     *id = (uint32_t)i;
     return TK_OK;
 }
