@@ -312,8 +312,11 @@ static tk_status function_inclusive(const tk_profile *p, size_t part,
         const uint64_t *values = parts[i]->calls.values;
         for (size_t r = 0; r < parts[i]->calls.count && st == TK_OK; r++) {
             uint32_t f = rows[r].fn, g = rows[r].callee;
-            if (comp[f] == comp[g]) continue;
-            const uint64_t *v = values + r * (nev + 1) + 1;
+            const uint64_t *v = values + r * (nev + 1);
+            /* calls into g: every arc counts, recursive ones too */
+            if (__builtin_add_overflow(t->calls[g], v[0], &t->calls[g])) st = TK_ERR_LIMIT;
+            v++;
+            if (comp[f] == comp[g] || st != TK_OK) continue;
             if ((st = add_vec(in + (size_t)g * nev, v, nev)) == TK_OK)
                 st = add_vec(incl_of(t, f), v, nev);
         }
@@ -382,16 +385,16 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             st = add_vec(s->totals, v, nev);
         }
         const tk_prof_call *crows = pt->calls.rows;
-        for (size_t r = 0; r < pt->calls.count && st == TK_OK; r++) {
+        /* (by function, function_inclusive counts the calls on its pass) */
+        for (size_t r = 0; group == TK_GROUP_FILE_FUNCTION && r < pt->calls.count && st == TK_OK;
+             r++) {
             const tk_prof_call *c = &crows[r];
             const uint64_t *v = pt->calls.values + r * (nev + 1);
-            if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
-                size_t cidx = c->callee;
-                if (group == TK_GROUP_FILE_FUNCTION) {
-                    const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
-                    group_key ck = key_of(p, group, c->callee, cf->file, 0);
-                    if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
-                }
+            if (group == TK_GROUP_FILE_FUNCTION) {
+                size_t cidx;
+                const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
+                group_key ck = key_of(p, group, c->callee, cf->file, 0);
+                if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
                 if (__builtin_add_overflow(t.calls[cidx], v[0], &t.calls[cidx])) st = TK_ERR_LIMIT;
             }
         }
