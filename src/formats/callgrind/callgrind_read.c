@@ -1844,9 +1844,12 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     ps->jump.target_file = ps->have_jfi ? ps->jfi : ps->file;
     ps->jump.target_fn = ps->fn;
     if (ps->have_jfn) {
-        /* The jump line does not say the target function's own file (jfi= is
-         * the target position's file): it is taken to be the current fl=. */
-        if (tk_profile_function(ps->p, ps->ob, ps->fl, ps->jfn,
+        /* Nothing says the target function's object or own file (there is no
+         * job= line, and jfi= is the target position's file): they are the
+         * jumping function's (an ob= or fl= line after its fn= line does not
+         * count; a writer could not say it). */
+        const tk_prof_function *src = tk_profile_function_at(ps->p, ps->fn);
+        if (tk_profile_function(ps->p, src->object, src->file, ps->jfn,
                                 &ps->jump.target_fn) != TK_OK)
             return nomem(ps);
     }
