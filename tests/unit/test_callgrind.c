@@ -377,6 +377,53 @@ static void test_summary_sort_orders_ties_by_name(void)
     free(t);
 }
 
+/* What `report` reads (rows by function, files dropped) of a dispatcher that
+ * calls 100 functions, each from two call sites in turn: past 32 callees the
+ * function's calls go through the table's hash; every arc still gets its
+ * count and cost once, as in the full profile. */
+static void test_function_rows_of_a_dispatcher(void)
+{
+    size_t cap = 1u << 20, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)sprintf(t + n, "events: Ir\nfn=main\n1 1\n");
+    for (int round = 0; round < 2; round++)
+        for (int f = 0; f < 100; f++)
+            n += (size_t)sprintf(t + n, "cfn=f%d\ncalls=1 9\n%d %d\n", f, 10 + round, f + 1);
+    for (int f = 0; f < 100; f++) n += (size_t)sprintf(t + n, "fn=f%d\n9 %d\n", f, 2 * (f + 1));
+    for (int mode = 0; mode < 2; mode++) {
+        tk_profile *p;
+        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        if (mode) {
+            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+            o.drop_files = 1;
+        }
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, t, n, &o, &err), TK_OK);
+        if (mode) TK_CHECK_EQ_U64(tk_profile_part(p, 0)->calls.count, 100);
+        tk_prof_summary *s;
+        TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+        TK_CHECK_EQ_U64(s->totals[0], 1 + 100 * 101);
+        int ok = 1;
+        for (size_t i = 0; i < s->count; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            const char *name = tk_profile_str(p, e->name);
+            if (strcmp(name, "main") == 0) {
+                ok &= e->inclusive[0] == s->totals[0] && e->calls == 0;
+            } else {
+                int f = atoi(name + 1);
+                ok &= e->calls == 2 && e->self[0] == (uint64_t)(2 * (f + 1)) &&
+                      e->inclusive[0] == (uint64_t)(2 * (f + 1));
+            }
+        }
+        TK_CHECK(ok);
+        tk_prof_summary_free(s);
+        tk_profile_free(p);
+    }
+    free(t);
+}
+
 /* ---- block reader (files, pipes, compressed input) ------------------------ */
 
 /* A profile of a few MB: lines cross the 1 MiB blocks of the input at every
@@ -583,4 +630,5 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_builder_aggregates_and_detects_overflow),
              TK_CASE(test_block_reader_matches_buffer_reader),
              TK_CASE(test_block_reader_forward_reference), TK_CASE(test_block_reader_long_line),
-             TK_CASE(test_summary_sort_orders_ties_by_name))
+             TK_CASE(test_summary_sort_orders_ties_by_name),
+             TK_CASE(test_function_rows_of_a_dispatcher))

@@ -368,6 +368,12 @@ static int grow_u32(uint32_t **a, size_t *cap, size_t need)
     return 1;
 }
 
+/* A function whose call list grew this long goes to the table's hash (which
+ * indexes every row then): a dispatcher calling thousands of functions must
+ * not cost a walk of thousands per call line. */
+#define CALL_LIST_MAX 32
+#define CALLS_HASHED UINT32_MAX /* call_head value of such a function */
+
 /* A call with a function-only key (drop_files): found in its function's list. */
 static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
                                   const uint64_t *inclusive)
@@ -375,9 +381,16 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
     tk_prof_part *part = ps->part;
     uint32_t fn = key->fn;
     if (!grow_u32(&ps->call_head, &ps->call_head_cap, (size_t)fn + 1)) return TK_ERR_NOMEM;
+    if (ps->call_head[fn] == CALLS_HASHED)
+        return tk_profile_add_call(ps->p, part, key, count, inclusive);
     const tk_prof_call *rows = part->calls.rows;
     size_t w = tk_profile_event_count(ps->p) + 1;
+    unsigned walked = 0;
     for (uint32_t r = ps->call_head[fn]; r; r = ps->call_next[r - 1]) {
+        if (++walked > CALL_LIST_MAX) {
+            ps->call_head[fn] = CALLS_HASHED;
+            return tk_profile_add_call(ps->p, part, key, count, inclusive);
+        }
         if (memcmp(&rows[r - 1], key, sizeof *key) != 0) continue;
         uint64_t *v = part->calls.values + (size_t)(r - 1) * w;
         if (__builtin_add_overflow(v[0], count, &v[0])) return TK_ERR_LIMIT;
