@@ -355,6 +355,7 @@ static void set_positions(tk_callgrind_parser *ps, unsigned positions)
 
 static tk_status check_totals(tk_callgrind_parser *ps);
 
+/* Grows a zero-filled array of uint32 to at least `need` entries. */
 static int grow_u32(uint32_t **a, size_t *cap, size_t need)
 {
     if (need <= *cap) return 1;
@@ -431,15 +432,7 @@ static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, ui
 static tk_status self_by_function(tk_callgrind_parser *ps, size_t w)
 {
     uint32_t fn = ps->pend_key.fn;
-    if (fn >= ps->self_row_cap) {
-        size_t n = ps->self_row_cap ? ps->self_row_cap : 1024;
-        while (n <= fn) n *= 2;
-        uint32_t *r = tk_realloc(ps->self_row, n * sizeof *r);
-        if (!r) return TK_ERR_NOMEM;
-        memset(r + ps->self_row_cap, 0, (n - ps->self_row_cap) * sizeof *r);
-        ps->self_row = r;
-        ps->self_row_cap = n;
-    }
+    if (!grow_u32(&ps->self_row, &ps->self_row_cap, (size_t)fn + 1)) return TK_ERR_NOMEM;
     if (ps->self_row[fn]) {
         uint64_t *v = ps->part->self.values + (size_t)(ps->self_row[fn] - 1) * w;
         for (size_t i = 0; i < w; i++)
