@@ -10,6 +10,21 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char *dump_text(const tk_profile *p, size_t *len);
+
+/* Aborts with `what` when the two profiles dump differently. */
+static void require_same_dump(const tk_profile *p, const tk_profile *q, const char *what)
+{
+    size_t la, lb;
+    char *a = dump_text(p, &la), *b = dump_text(q, &lb);
+    if (a && b && (la != lb || memcmp(a, b, la) != 0)) {
+        fprintf(stderr, "%s\n", what);
+        abort();
+    }
+    free(a);
+    free(b);
+}
+
 static void ignore_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
 {
     (void)ctx;
@@ -112,16 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     (unsigned long long)e1.line, (unsigned long long)e1.column);
             abort();
         }
-        if (s1 == TK_OK) {
-            size_t la, lb;
-            char *a = dump_text(b1, &la), *b = dump_text(b2, &lb);
-            if (a && b && (la != lb || memcmp(a, b, la) != 0)) {
-                fprintf(stderr, "block reader: another dump than the buffer's\n");
-                abort();
-            }
-            free(a);
-            free(b);
-        }
+        if (s1 == TK_OK) require_same_dump(b1, b2, "block reader: another dump than the buffer's");
         tk_input_free(in);
     }
     tk_profile_free(b1);
@@ -162,14 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                             err.message, (unsigned long long)err.line);
                     abort();
                 }
-                size_t la, lb;
-                char *a = dump_text(p, &la), *b = dump_text(q, &lb);
-                if (a && b && (la != lb || memcmp(a, b, la) != 0)) {
-                    fprintf(stderr, "round trip changed the dump\n");
-                    abort();
-                }
-                free(a);
-                free(b);
+                require_same_dump(p, q, "round trip changed the dump");
                 tk_profile_free(q);
             }
             free(out);

@@ -197,6 +197,20 @@ static void found_text(const char *s, const char *e, char *buf, size_t size)
 
 /* ---- id maps ------------------------------------------------------------ */
 
+/* Grows a zero-filled array of uint32 to at least `need` entries. */
+static int grow_u32(uint32_t **a, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 1;
+    size_t n = *cap ? *cap : 1024;
+    while (n < need) n *= 2;
+    uint32_t *r = tk_realloc(*a, n * sizeof *r);
+    if (!r) return 0;
+    memset(r + *cap, 0, (n - *cap) * sizeof *r);
+    *a = r;
+    *cap = n;
+    return 1;
+}
+
 static void id_map_clear(id_map *m)
 {
     tk_free(m->keys);
@@ -227,15 +241,7 @@ static uint32_t id_map_get(const id_map *m, uint64_t key)
 static int id_map_put(id_map *m, uint64_t key, uint32_t val)
 {
     if (key < ID_DIRECT_MAX) {
-        if (key >= m->direct_cap) {
-            size_t ncap = m->direct_cap ? m->direct_cap : 1024;
-            while (ncap <= key) ncap *= 2;
-            uint32_t *nd = tk_realloc(m->direct, ncap * sizeof *nd);
-            if (!nd) return 0;
-            memset(nd + m->direct_cap, 0, (ncap - m->direct_cap) * sizeof *nd);
-            m->direct = nd;
-            m->direct_cap = ncap;
-        }
+        if (!grow_u32(&m->direct, &m->direct_cap, (size_t)key + 1)) return 0;
         m->direct[key] = val + 1;
         return 1;
     }
@@ -354,20 +360,6 @@ static void set_positions(tk_callgrind_parser *ps, unsigned positions)
 }
 
 static tk_status check_totals(tk_callgrind_parser *ps);
-
-/* Grows a zero-filled array of uint32 to at least `need` entries. */
-static int grow_u32(uint32_t **a, size_t *cap, size_t need)
-{
-    if (need <= *cap) return 1;
-    size_t n = *cap ? *cap : 1024;
-    while (n < need) n *= 2;
-    uint32_t *r = tk_realloc(*a, n * sizeof *r);
-    if (!r) return 0;
-    memset(r + *cap, 0, (n - *cap) * sizeof *r);
-    *a = r;
-    *cap = n;
-    return 1;
-}
 
 /* A function whose call list grew this long goes to the table's hash (which
  * indexes every row then): a dispatcher calling thousands of functions must
