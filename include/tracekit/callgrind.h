@@ -47,8 +47,11 @@ typedef struct tk_callgrind_read_options {
 tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                                    const tk_callgrind_read_options *opt, tk_error *err);
 
-/* Read a whole input (mapped: zero copy; streamed: line by line). The path
- * in errors defaults to the input's name. Returns like tk_callgrind_read_buffer. */
+/* Read a whole input block by block, lines parsed in place in the input's
+ * buffer (a line across two blocks is gathered first); ids used before their
+ * definition are looked up through tk_input_file_view when the input has one.
+ * The path in errors defaults to the input's name. Returns like
+ * tk_callgrind_read_buffer. */
 tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
                                   const tk_callgrind_read_options *opt, tk_error *err);
 
