@@ -1306,15 +1306,29 @@ static inline __attribute__((always_inline)) const char *nl_dec(const char *p, u
     return p;
 }
 
-/* One subposition at p: absolute decimal or 0x hex, or relative to last[i]. */
+/* One subposition of a cost line at p for the fast paths (the caller
+ * guarantees a '\n' ahead): +N, *, absolute decimal or 0x hex, -N, relative
+ * to last when have; NULL when unusual. */
 static inline __attribute__((always_inline)) const char *
-nl_subpos(const tk_callgrind_parser *ps, size_t i, const char *p, uint64_t *out)
+run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
 {
     unsigned c = (unsigned char)*p;
+    if (c == '+') {
+        uint64_t d;
+        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
+            __builtin_add_overflow(last, d, out))
+            return NULL;
+        return p;
+    }
+    if (c == '*') {
+        if (!have) return NULL;
+        *out = last;
+        return p + 1;
+    }
     if (c - '0' < 10) {
         if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
             const char *start = p + 2;
-            uint64_t v = 0;
+            uint64_t x = 0;
             for (p = start;; p++) {
                 unsigned h = (unsigned char)*p, d;
                 if (h - '0' < 10)
@@ -1323,30 +1337,23 @@ nl_subpos(const tk_callgrind_parser *ps, size_t i, const char *p, uint64_t *out)
                     d = (h | 0x20) - 'a' + 10;
                 else
                     break;
-                v = (v << 4) | d;
+                x = (x << 4) | d;
             }
             if (p == start || p - start > 16) return NULL;
-            *out = v;
+            *out = x;
             return p;
         }
         return nl_dec(p, out);
     }
-    if (!ps->have_last[i]) return NULL;
-    if (c == '*') {
-        *out = ps->last[i];
-        return p + 1;
+    if (c == '-') {
+        uint64_t d;
+        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
+            d > last)
+            return NULL;
+        *out = last - d;
+        return p;
     }
-    uint64_t d;
-    if ((c != '+' && c != '-') || (unsigned)((unsigned char)p[1] - '0') >= 10) return NULL;
-    p = nl_dec(p + 1, &d);
-    if (!p) return NULL;
-    if (c == '+') {
-        if (__builtin_add_overflow(ps->last[i], d, out)) return NULL;
-    } else {
-        if (d > ps->last[i]) return NULL;
-        *out = ps->last[i] - d;
-    }
-    return p;
+    return NULL;
 }
 
 /* A cost line of a function body (also the cost line of a call and the
@@ -1364,7 +1371,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
             if (*p != ' ') return NULL;
             p++;
         }
-        p = nl_subpos(ps, i, p, &v[i]);
+        p = run_subpos(p, ps->have_last[i], ps->last[i], &v[i]);
         if (!p) return NULL;
     }
     if (*p != ' ' && *p != '\n') return NULL;
@@ -1452,55 +1459,6 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
         }
     }
     return p;
-}
-
-/* One subposition of a cost line at p for fast_run (the caller guarantees a
- * '\n' ahead): +N, *, absolute decimal or 0x hex, -N; NULL when unusual. */
-static inline __attribute__((always_inline)) const char *
-run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
-{
-    unsigned c = (unsigned char)*p;
-    if (c == '+') {
-        uint64_t d;
-        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
-            __builtin_add_overflow(last, d, out))
-            return NULL;
-        return p;
-    }
-    if (c == '*') {
-        if (!have) return NULL;
-        *out = last;
-        return p + 1;
-    }
-    if (c - '0' < 10) {
-        if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
-            const char *start = p + 2;
-            uint64_t x = 0;
-            for (p = start;; p++) {
-                unsigned h = (unsigned char)*p, d;
-                if (h - '0' < 10)
-                    d = h - '0';
-                else if ((h | 0x20) - 'a' < 6)
-                    d = (h | 0x20) - 'a' + 10;
-                else
-                    break;
-                x = (x << 4) | d;
-            }
-            if (p == start || p - start > 16) return NULL;
-            *out = x;
-            return p;
-        }
-        return nl_dec(p, out);
-    }
-    if (c == '-') {
-        uint64_t d;
-        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
-            d > last)
-            return NULL;
-        *out = last - d;
-        return p;
-    }
-    return NULL;
 }
 
 /* The costs of a cost line for fast_run: " N" repeated up to '\n' (p is
