@@ -323,7 +323,7 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
         TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &dopt, collect, &b, &total, NULL, &err), TK_OK);
         size_t off = 0, bad = 0;
         for (size_t i = 0; i < nseq; i++) {
-            if (off + s[i].n > b.n || memcmp(b.v + off, s[i].e, s[i].n * 4) != 0)
+            if (s[i].n && (off + s[i].n > b.n || memcmp(b.v + off, s[i].e, s[i].n * 4) != 0))
                 bad++;
             off += s[i].n;
         }
@@ -415,6 +415,22 @@ static void test_encoder_round_trips(void) {
         free(s[i].e);
 }
 
+static void test_encoder_thread_without_edges(void) {
+    /* a thread with no edges before the others (the library API allows it):
+     * with multi-edge rows the sample then starts empty (found by the fuzzer:
+     * pointer arithmetic on the sample array before it existed) */
+    static uint32_t none[1];
+    uint32_t e[600];
+    for (size_t k = 0; k < 600; k++)
+        e[k] = (uint32_t)(1 + k % 7);
+    seq s[2] = {{4, 0, none, 0}, {4, 1, e, 600}};
+    for (int level = 5; level <= 9; level += 4)
+        round_trip(s, 2, level, 0, 0);
+    round_trip(s, 2, 9, 1, 0);
+    seq alone = {4, 0, none, 0};
+    round_trip(&alone, 1, 9, 0, 0);
+}
+
 static void test_multi_edge_transitions(void) {
     /* a long program-like walk: nested loops with fixed trip counts and rare
      * noise; at level 9 the encoder chooses multi-edge transitions */
@@ -486,5 +502,5 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
-             TK_CASE(test_encoder_round_trips), TK_CASE(test_multi_edge_transitions),
+             TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges), TK_CASE(test_multi_edge_transitions),
              TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit))

@@ -434,7 +434,8 @@ static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err) {
                 break;
             e->chunk_open = 0;
         }
-        st = append_pending(e, e->sample + e->sseg[s], e->sseg[s + 1] - e->sseg[s], err);
+        size_t len = e->sseg[s + 1] - e->sseg[s]; /* no sample array when all are empty */
+        st = append_pending(e, len ? e->sample + e->sseg[s] : NULL, len, err);
         if (st == TK_OK)
             st = parse(e, 0, err);
     }
@@ -473,7 +474,8 @@ tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, 
             size_t take = DT_SAMPLE_EDGES - e->nsample < n ? DT_SAMPLE_EDGES - e->nsample : n;
             if (tk_vec_reserve_((void **)&e->sample, &e->cap_sample, e->nsample + take, sizeof *e->sample))
                 return nomem(err);
-            memcpy(e->sample + e->nsample, edges, take * sizeof *edges);
+            if (take) /* a thread without edges: no sample array yet */
+                memcpy(e->sample + e->nsample, edges, take * sizeof *edges);
             e->nsample += take;
             if (e->nsample < DT_SAMPLE_EDGES)
                 return TK_OK;
