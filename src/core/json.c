@@ -642,7 +642,7 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
     return TK_ERR_FORMAT;
 }
 
-/* ---- fast path for rows of integers ---------------------------------------- */
+/* ---- integers of table rows ------------------------------------------------- */
 
 static const int8_t hex_tab[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
@@ -651,6 +651,24 @@ static const int8_t hex_tab[256] = {
 };
 /* hex digit value, -1 when not one */
 static inline int hex_digit(uint8_t c) { return hex_tab[c] - 1; }
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TK_JSON_SWAR 1
+/* Non-zero bytes where w (8 bytes, little-endian) has no ASCII digit. */
+static inline uint64_t swar_nondigits(uint64_t w)
+{
+    return ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+           (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
+}
+/* Value of the first n (1..7) digits of w. */
+static inline uint64_t swar_value(uint64_t w, unsigned n)
+{
+    uint64_t d = (w - 0x3030303030303030ull) << (8 * (8 - n));
+    d = ((d & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
+    d = ((d & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
+    return ((d & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+}
+#endif
 
 /* A plain JSON integer at *pp (first byte a digit); 0 when unusual (more
  * than 19 digits, a leading zero, a fraction or exponent, the chunk's end). */
@@ -663,21 +681,17 @@ static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, co
         *out = (uint64_t)(*p - '0');
         return 1;
     }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef TK_JSON_SWAR
     if (lim - p >= 16) {
         /* up to 7 digits at once: find the first non-digit byte of 8, then
-         * combine the digits pairwise (SWAR) */
+         * combine the digits pairwise */
         uint64_t w;
         memcpy(&w, p, 8);
-        uint64_t nd = ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
-                      (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
+        uint64_t nd = swar_nondigits(w);
         if (nd) {
             unsigned n = (unsigned)__builtin_ctzll(nd) >> 3;
             if (n == 0) return 0;
-            uint64_t d = (w - 0x3030303030303030ull) << (8 * (8 - n));
-            d = ((d & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
-            d = ((d & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
-            d = ((d & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+            uint64_t d = swar_value(w, n);
             p += n;
             if ((char_class[*p] & C_NUM) || (n > 1 && *s == '0')) return 0;
             *pp = p;
@@ -694,128 +708,9 @@ static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, co
     return 1;
 }
 
-int tk_json_peek_row(const tk_json *j, tk_json_row *row)
-{
-    const uint8_t *p = j->cur, *lim = j->lim;
-    uint64_t line = j->line, line_start = j->line_start;
-    if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return 0;
-    int need_comma = j->state == ST_ARR_NEXT;
-    if (!need_comma && j->state != ST_ARR_FIRST && j->state != ST_ARR_VALUE) return 0;
-#define FAST_WS()                                                                                 \
-    for (;;) {                                                                                    \
-        if (p == lim) return 0;                                                                   \
-        if (*p > ' ') break;                                                                      \
-        if (*p == ' ' || *p == '\t' || *p == '\r') p++;                                           \
-        else if (*p == '\n') {                                                                    \
-            p++;                                                                                  \
-            line++;                                                                               \
-            line_start = j->chunk_base + (uint64_t)(p - j->chunk);                                \
-        } else break;                                                                             \
-    }
-    FAST_WS();
-    if (need_comma) {
-        if (*p != ',') return 0;
-        p++;
-        FAST_WS();
-    }
-    if (*p != '[') return 0;
-    uint64_t off = j->chunk_base + (uint64_t)(p - j->chunk);
-    memset(&row->tok, 0, sizeof row->tok);
-    row->tok.type = TK_JSON_ARRAY_BEGIN;
-    row->tok.offset = (int64_t)off;
-    row->tok.line = line;
-    row->tok.column = off - line_start + 1;
-    p++;
-    int nc = 0;
-    uint32_t nv = 0;
-    FAST_WS();
-    if (*p != ']') {
-        for (;;) {
-            if (nc == TK_JSON_ROW_MAX_CELLS) return 0;
-            uint8_t c = *p;
-            if (c >= '0' && c <= '9') {
-                if (!fast_int(&p, lim, &row->v[nc])) return 0;
-                row->kind[nc] = TK_JSON_NUMBER;
-            } else if (c == '"') {
-                p++;
-                uint64_t v = 0;
-                if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
-                    p += 2;
-                    int d;
-                    while (p < lim && (d = hex_digit(*p)) >= 0) {
-                        if (v >> 60) return 0;
-                        v = (v << 4) | (uint64_t)d;
-                        p++;
-                    }
-                } else {
-                    const uint8_t *s = p;
-                    while (p < lim && (char_class[*p] & C_DIGIT)) {
-                        if (p - s >= 19) return 0;
-                        v = v * 10 + (uint64_t)(*p++ - '0');
-                    }
-                    if (p == s) return 0;
-                }
-                if (p == lim || *p != '"') return 0;
-                p++;
-                row->v[nc] = v;
-                row->kind[nc] = TK_JSON_STRING;
-            } else if (c == '[') {
-                p++;
-                row->kind[nc] = TK_JSON_ARRAY_BEGIN;
-                row->v[nc] = nv;
-                uint32_t first = nv;
-                FAST_WS();
-                if (*p != ']') {
-                    for (;;) {
-                        if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9') return 0;
-                        if (!fast_int(&p, lim, &row->vals[nv])) return 0;
-                        nv++;
-                        FAST_WS();
-                        if (*p == ']') break;
-                        if (*p != ',') return 0;
-                        p++;
-                        FAST_WS();
-                    }
-                }
-                p++;
-                row->n[nc] = nv - first;
-            } else {
-                return 0;
-            }
-            nc++;
-            if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') { /* the usual ", " */
-                p += 2;
-                continue;
-            }
-            FAST_WS();
-            if (*p == ']') break;
-            if (*p != ',') return 0;
-            p++;
-            FAST_WS();
-        }
-    }
-#undef FAST_WS
-    row->ncells = nc;
-    row->nvals = nv;
-    row->end = p + 1;
-    row->line = line;
-    row->line_start = line_start;
-    return 1;
-}
-
-void tk_json_take_row(tk_json *j, const tk_json_row *row)
-{
-    j->cur = row->end;
-    j->line = row->line;
-    j->line_start = row->line_start;
-    j->state = ST_ARR_NEXT;
-}
-
 /* ---- compiled rows ---------------------------------------------------------- */
 
-/* A scalar cell at *pp: a plain JSON integer or a "0x…"/decimal string; 0
- * when unusual (same rules as tk_json_peek_row). */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef TK_JSON_SWAR
 /* The number of leading hex digits of w (8 bytes, little-endian; 8 when all
  * are) and, when 1..7, their value. */
 static inline unsigned swar_hex(uint64_t w, uint64_t *value)
@@ -838,6 +733,8 @@ static inline unsigned swar_hex(uint64_t w, uint64_t *value)
 }
 #endif
 
+/* A scalar cell at *pp: a plain JSON integer (fast_int) or a string of a
+ * "0x" and 1-16 hex digits or of 1-19 decimal digits; 0 when unusual. */
 static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp, const uint8_t *lim,
                                                              uint64_t *out)
 {
@@ -849,7 +746,7 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
     uint64_t v = 0;
     if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
         p += 2;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef TK_JSON_SWAR
         if (lim - p >= 8) { /* up to 7 hex digits at once */
             uint64_t w;
             memcpy(&w, p, 8);
@@ -874,7 +771,7 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
         }
         if (p == s) return 0;
     }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef TK_JSON_SWAR
 hex_done:
 #endif
     if (p == lim || *p != '"') return 0;
@@ -883,23 +780,6 @@ hex_done:
     return 1;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define TK_JSON_SWAR 1
-/* Non-zero bytes where w (8 bytes, little-endian) has no ASCII digit. */
-static inline uint64_t swar_nondigits(uint64_t w)
-{
-    return ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
-           (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
-}
-/* Value of the first n (1..7) digits of w. */
-static inline uint64_t swar_value(uint64_t w, unsigned n)
-{
-    uint64_t d = (w - 0x3030303030303030ull) << (8 * (8 - n));
-    d = ((d & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
-    d = ((d & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
-    return ((d & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
-}
-#endif
 
 int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                      tk_json_row_out *restrict row)

@@ -85,32 +85,8 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out);
 /* "object", "string", ... for messages. */
 const char *tk_json_type_name(tk_json_type t);
 
-/* ---- fast path for table rows of integers ----------------------------------
- * A row is a flat array whose cells are non-negative JSON integers, strings
- * holding a decimal or "0x" hex integer, or flat arrays of JSON integers.
- * tk_json_peek_row looks at the next value of the current array without
- * consuming anything; it returns 1 and fills *row when that value is such a row
- * lying wholly in the current chunk, and 0 otherwise (anything unusual: the
- * caller then reads the row token by token, which also gives the exact errors).
- * tk_json_take_row then consumes the row as tk_json_next would have. */
 #define TK_JSON_ROW_MAX_CELLS 16
 #define TK_JSON_ROW_MAX_VALUES 256
-
-typedef struct tk_json_row {
-    int ncells;
-    uint32_t nvals;
-    uint8_t kind[TK_JSON_ROW_MAX_CELLS];   /* TK_JSON_NUMBER, TK_JSON_STRING, TK_JSON_ARRAY_BEGIN */
-    uint64_t v[TK_JSON_ROW_MAX_CELLS];     /* the value; arrays: index of their first value in vals */
-    uint32_t n[TK_JSON_ROW_MAX_CELLS];     /* arrays: number of values */
-    uint64_t vals[TK_JSON_ROW_MAX_VALUES];
-    tk_json_token tok;                      /* the row's ARRAY_BEGIN (type and location) */
-    /* private */
-    const uint8_t *end;
-    uint64_t line, line_start;
-} tk_json_row;
-
-int tk_json_peek_row(const tk_json *j, tk_json_row *row);
-void tk_json_take_row(tk_json *j, const tk_json_row *row);
 
 /* ---- compiled rows ------------------------------------------------------------
  * A table whose header is known: per header cell, where its value goes and
@@ -120,8 +96,8 @@ void tk_json_take_row(tk_json *j, const tk_json_row *row);
  * wholly in the current chunk); tk_json_take_scanned then consumes it.  An
  * unusual row gives -1 (the caller reads it token by token, which also gives
  * the exact errors).  Nothing is consumed before tk_json_take_scanned.
- * Scalars are JSON integers or strings holding a decimal or "0x" hex
- * integer, as for tk_json_peek_row. */
+ * Scalars are non-negative JSON integers or strings holding a decimal or
+ * "0x" hex integer. */
 #define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS  /* a cell of an unknown column */
 
 typedef struct tk_json_row_prog {
