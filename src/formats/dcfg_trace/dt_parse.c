@@ -238,6 +238,30 @@ static tk_status header_row(lexer *lx, const char *table, const char *const *nam
     return expect(lx, ']', "']' closing the header row (no more columns)");
 }
 
+/* The next row of a table: 1 after its '[' (*row_at: that '['), 0 after the
+ * table's closing ']', or an error status (< 0). */
+static int next_row(lexer *lx, const char *table, const char **row_at) {
+    char what[64];
+    skip_ws(lx);
+    if (lx->p < lx->end && *lx->p == ']') {
+        lx->p++;
+        return 0;
+    }
+    if (lx->p >= lx->end || *lx->p != ',') {
+        snprintf(what, sizeof what, "',' or ']' in %s", table);
+        return (int)fail_here(lx, what);
+    }
+    lx->p++;
+    skip_ws(lx);
+    *row_at = lx->p;
+    if (lx->p < lx->end && *lx->p == '[') {
+        lx->p++;
+        return 1;
+    }
+    snprintf(what, sizeof what, "'[' opening a %s row", table);
+    return (int)fail_here(lx, what);
+}
+
 static tk_status nomem(lexer *lx) { return tk_error_set(lx->err, TK_ERR_NOMEM, "out of memory"); }
 
 static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
@@ -444,15 +468,12 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
     lx->nrows = 0;
     lx->npool = 0;
     for (;;) {
-        int m = more(lx, ']', "',' or ']' in TRANSITION_TABLE");
+        const char *row_at;
+        int m = next_row(lx, "TRANSITION_TABLE", &row_at);
         if (m < 0)
             return (tk_status)m;
         if (m == 0)
             break;
-        skip_ws(lx);
-        const char *row_at = lx->p;
-        if ((st = expect(lx, '[', "'[' opening a TRANSITION_TABLE row")) != TK_OK)
-            return st;
         if (tk_vec_reserve_((void **)&lx->rows, &lx->cap_rows, lx->nrows + 1, sizeof *lx->rows))
             return nomem(lx);
         dt_row *r = &lx->rows[lx->nrows];
@@ -526,15 +547,12 @@ static tk_status parse_trace_data(lexer *lx) {
     if ((st = header_row(lx, "TRACE_DATA", trace_cols, 5)) != TK_OK)
         return st;
     for (;;) {
-        int m = more(lx, ']', "',' or ']' in TRACE_DATA");
+        const char *row_at;
+        int m = next_row(lx, "TRACE_DATA", &row_at);
         if (m < 0)
             return (tk_status)m;
         if (m == 0)
             return TK_OK;
-        skip_ws(lx);
-        const char *row_at = lx->p;
-        if ((st = expect(lx, '[', "'[' opening a TRACE_DATA row")) != TK_OK)
-            return st;
         if (tk_vec_reserve_((void **)&t->chunks, &t->cap_chunks, t->nchunks + 1, sizeof *t->chunks))
             return nomem(lx);
         dt_chunk *c = &t->chunks[t->nchunks];
@@ -578,15 +596,12 @@ static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
         return st;
     proc->first_thread = t->nthreads;
     for (;;) {
-        int m = more(lx, ']', "',' or ']' in THREAD_DATA");
+        const char *row_at;
+        int m = next_row(lx, "THREAD_DATA", &row_at);
         if (m < 0)
             return (tk_status)m;
         if (m == 0)
             return TK_OK;
-        skip_ws(lx);
-        const char *row_at = lx->p;
-        if ((st = expect(lx, '[', "'[' opening a THREAD_DATA row")) != TK_OK)
-            return st;
         uint64_t tid;
         skip_ws(lx);
         const char *tid_at = lx->p;
@@ -626,15 +641,12 @@ static tk_status parse_processes(lexer *lx) {
     if ((st = header_row(lx, "PROCESSES", process_cols, 4)) != TK_OK)
         return st;
     for (;;) {
-        int m = more(lx, ']', "',' or ']' in PROCESSES");
+        const char *row_at;
+        int m = next_row(lx, "PROCESSES", &row_at);
         if (m < 0)
             return (tk_status)m;
         if (m == 0)
             return TK_OK;
-        skip_ws(lx);
-        const char *row_at = lx->p;
-        if ((st = expect(lx, '[', "'[' opening a PROCESSES row")) != TK_OK)
-            return st;
         if (tk_vec_reserve_((void **)&t->procs, &cap, t->nprocs + 1, sizeof *t->procs))
             return nomem(lx);
         dt_process *p = &t->procs[t->nprocs++];
