@@ -81,6 +81,30 @@ static void check_function_rows(const uint8_t *data, size_t size, const tk_profi
         abort();
     }
     tk_prof_summary_free(t);
+    /* the text report's summary (no inclusive costs): the same self costs
+     * and calls, in the same order once sorted */
+    if (tk_profile_summarize_self(q, 0, TK_GROUP_FUNCTION, &t, &err) != TK_OK) {
+        fprintf(stderr, "self summary: failed where the full one did not\n");
+        abort();
+    }
+    tk_prof_summary *full = NULL;
+    if (tk_profile_summarize(q, 0, TK_GROUP_FUNCTION, &full, &err) != TK_OK) abort();
+    size_t ev0 = 0;
+    tk_prof_summary_sort(t, q, &ev0, nev ? 1 : 0, 0);
+    tk_prof_summary_sort(full, q, &ev0, nev ? 1 : 0, 0);
+    same = t->count == full->count &&
+           memcmp(t->totals, full->totals, nev * sizeof *t->totals) == 0;
+    for (size_t i = 0; same && i < t->count; i++) {
+        const tk_prof_entry *a = &full->entries[i], *b = &t->entries[i];
+        same = a->fn == b->fn && a->calls == b->calls && !b->inclusive &&
+               memcmp(a->self, b->self, nev * sizeof *a->self) == 0;
+    }
+    if (!same) {
+        fprintf(stderr, "self summary: other self costs, calls or order than the full one\n");
+        abort();
+    }
+    tk_prof_summary_free(full);
+    tk_prof_summary_free(t);
     tk_profile_free(q);
 }
 

@@ -47,6 +47,12 @@ typedef struct tk_prof_summary {
  * TK_ERR_ARG (no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
 tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
                                tk_prof_summary **out, tk_error *err);
+/* The same without inclusive costs (every entry's `inclusive` is NULL; calls
+ * are counted): what a table of self costs needs, without the call graph, its
+ * recursion classes and the inclusive sums (on a 130 MB profile of 151 K
+ * functions: ~35 MB less memory). */
+tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_group group,
+                                    tk_prof_summary **out, tk_error *err);
 void tk_prof_summary_free(tk_prof_summary *s);
 
 /* Sort entries by the given event indexes (descending), on inclusive costs

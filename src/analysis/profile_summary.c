@@ -129,8 +129,10 @@ static int one_row_per_function(const tk_prof_part *pt, size_t nfn, tk_status *s
     return one;
 }
 
-/* The table of function mode: one entry per function, in function order. */
-static tk_status group_all_functions(group_table *t, size_t nfn, const tk_prof_part *share)
+/* The table of function mode: one entry per function, in function order.
+ * With shared self rows and no inclusive costs, no values at all. */
+static tk_status group_all_functions(group_table *t, size_t nfn, const tk_prof_part *share,
+                                     int with_inclusive)
 {
     size_t cap = nfn ? nfn : 1;
     if (share) {
@@ -140,11 +142,13 @@ static tk_status group_all_functions(group_table *t, size_t nfn, const tk_prof_p
         memset(t->self_row, 0xff, cap * sizeof *t->self_row);
     }
     t->keys = tk_malloc(cap * sizeof *t->keys);
-    t->values = tk_calloc(cap * (share ? 1 : 2),
-                          t->nev ? t->nev * sizeof *t->values : sizeof *t->values);
+    if (!share || with_inclusive)
+        t->values = tk_calloc(cap * (share ? 1 : 2),
+                              t->nev ? t->nev * sizeof *t->values : sizeof *t->values);
     t->calls = tk_calloc(cap, sizeof *t->calls);
     t->fn = tk_malloc(cap * sizeof *t->fn);
-    if (!t->keys || !t->values || !t->calls || !t->fn) return TK_ERR_NOMEM;
+    if (!t->keys || (!t->values && (!share || with_inclusive)) || !t->calls || !t->fn)
+        return TK_ERR_NOMEM;
     for (size_t f = 0; f < nfn; f++) {
         t->keys[f] = (group_key){f, 0, 0};
         t->fn[f] = TK_PROF_NONE;
@@ -331,8 +335,25 @@ static tk_status function_inclusive(const tk_profile *p, size_t part,
     return st;
 }
 
-tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
-                               tk_prof_summary **out, tk_error *err)
+/* Calls into each function (every arc, recursive ones too): what
+ * function_inclusive counts on its pass, for a summary without it. */
+static tk_status count_function_calls(const tk_prof_part *const *parts, size_t nparts,
+                                      size_t nev, group_table *t)
+{
+    for (size_t i = 0; i < nparts; i++) {
+        const tk_prof_call *rows = parts[i]->calls.rows;
+        const uint64_t *values = parts[i]->calls.values;
+        for (size_t r = 0; r < parts[i]->calls.count; r++) {
+            uint32_t g = rows[r].callee;
+            if (__builtin_add_overflow(t->calls[g], values[r * (nev + 1)], &t->calls[g]))
+                return TK_ERR_LIMIT;
+        }
+    }
+    return TK_OK;
+}
+
+static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group,
+                           int with_inclusive, tk_prof_summary **out, tk_error *err)
 {
     *out = NULL;
     size_t np = tk_profile_part_count(p);
@@ -363,7 +384,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
         size_t nfn = tk_profile_function_count(p);
         const tk_prof_part *share = NULL;
         if (nparts == 1 && one_row_per_function(parts[0], nfn, &st)) share = parts[0];
-        if (st == TK_OK) st = group_all_functions(&t, nfn, share);
+        if (st == TK_OK) st = group_all_functions(&t, nfn, share, with_inclusive);
     }
     for (size_t i = 0; i < nparts && st == TK_OK; i++) {
         const tk_prof_part *pt = parts[i];
@@ -400,9 +421,11 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
         }
     }
     /* inclusive */
-    for (size_t i = 0; i < t.count && st == TK_OK; i++)
+    for (size_t i = 0; with_inclusive && i < t.count && st == TK_OK; i++)
         memcpy(incl_of(&t, i), self_of(&t, i), nev * sizeof *t.values);
-    if (st == TK_OK && group == TK_GROUP_FUNCTION) {
+    if (st == TK_OK && !with_inclusive) {
+        if (group == TK_GROUP_FUNCTION) st = count_function_calls(parts, nparts, nev, &t);
+    } else if (st == TK_OK && group == TK_GROUP_FUNCTION) {
         st = function_inclusive(p, part, parts, nparts, &t, &spare);
     } else if (st == TK_OK) {
         /* self + calls made from the group to other groups */
@@ -426,7 +449,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
      * match its summary: line, a few events above totals:; partial collection
      * with --toggle-collect; converted profiles): no entry is shown above the
      * program total. */
-    for (size_t i = 0; i < t.count && st == TK_OK; i++) {
+    for (size_t i = 0; with_inclusive && i < t.count && st == TK_OK; i++) {
         uint64_t *incl = incl_of(&t, i);
         for (size_t j = 0; j < nev; j++)
             if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
@@ -452,7 +475,7 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
             const group_key *k = &t.keys[i];
             e->object = e->file = e->name = e->fn = TK_PROF_NONE;
             e->self = (uint64_t *)(uintptr_t)self_of(&t, i); /* read only when shared */
-            e->inclusive = incl_of(&t, i);
+            e->inclusive = with_inclusive ? incl_of(&t, i) : NULL;
             e->calls = t.calls[i];
             const tk_prof_function *f =
                 t.fn[i] != TK_PROF_NONE ? tk_profile_function_at(p, t.fn[i]) : NULL;
@@ -493,6 +516,18 @@ tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group g
     }
     *out = s;
     return TK_OK;
+}
+
+tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
+                               tk_prof_summary **out, tk_error *err)
+{
+    return summarize(p, part, group, 1, out, err);
+}
+
+tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_group group,
+                                    tk_prof_summary **out, tk_error *err)
+{
+    return summarize(p, part, group, 0, out, err);
 }
 
 void tk_prof_summary_free(tk_prof_summary *s)

@@ -444,7 +444,10 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     tk_prof_summary *s;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_profile_summarize(p, (size_t)part, group, &s, &err) != TK_OK) {
+    /* a text table of self costs shows no inclusive cost: not computed */
+    int self_only = fmt == 0 && !inclusive;
+    if ((self_only ? tk_profile_summarize_self : tk_profile_summarize)(p, (size_t)part, group, &s, &err) !=
+        TK_OK) {
         tk_profile_free(p);
         if (err.code == TK_ERR_ARG) return cli_usage_error(cmd, "%s", err.message);
         return cli_error(&err);
@@ -461,14 +464,16 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     size_t shown = 0;
     size_t primary = nsort ? sort[0] : 0;
     uint64_t total_primary = nev ? s->totals[primary] : 0;
-    /* rows to show: after threshold and top */
+    /* rows to show: the rows with a cost (in the sort order, rows without
+     * one come last), after threshold and top; a text table of self costs
+     * lists the functions with a self cost, as callgrind_annotate does */
     size_t limit = s->count;
     for (size_t i = 0; i < s->count; i++) {
         const tk_prof_entry *e = &s->entries[i];
         uint64_t v = nev ? (inclusive ? e->inclusive : e->self)[primary] : 0;
         int all_zero = 1;
         for (size_t j = 0; j < nev; j++)
-            if (e->self[j] || e->inclusive[j]) all_zero = 0;
+            if (e->self[j] || (e->inclusive && e->inclusive[j])) all_zero = 0;
         if (all_zero || (threshold > 0 && pct(v, total_primary) < threshold)) {
             limit = i;
             break;

@@ -240,6 +240,24 @@ static void test_inclusive_under_recursion(void)
         if (strcmp(n, "main") == 0) TK_CHECK_EQ_U64(s->entries[i].inclusive[0], 115);
         if (strcmp(n, "even") == 0) TK_CHECK_EQ_U64(s->entries[i].inclusive[0], 5);
     }
+    /* the summary of self costs: the same entries, self costs and calls,
+     * no inclusive costs; by function and by file-function */
+    for (int g = 0; g < 2; g++) {
+        tk_prof_group group = g ? TK_GROUP_FILE_FUNCTION : TK_GROUP_FUNCTION;
+        tk_prof_summary *full, *self;
+        TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, group, &full, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_profile_summarize_self(p, 0, group, &self, &err), TK_OK);
+        TK_CHECK_EQ_U64(self->count, full->count);
+        TK_CHECK_EQ_U64(self->totals[0], 115);
+        for (size_t i = 0; i < self->count && i < full->count; i++) {
+            TK_CHECK(self->entries[i].inclusive == NULL);
+            TK_CHECK_EQ_U64(self->entries[i].name, full->entries[i].name);
+            TK_CHECK_EQ_U64(self->entries[i].self[0], full->entries[i].self[0]);
+            TK_CHECK_EQ_U64(self->entries[i].calls, full->entries[i].calls);
+        }
+        tk_prof_summary_free(full);
+        tk_prof_summary_free(self);
+    }
     tk_prof_summary_free(s);
     tk_profile_free(p);
 }

@@ -1,0 +1,1 @@
+tracekit report --by=line --inclusive tests/data/callgrind/pass/call-tree.out

@@ -1,0 +1,1 @@
+tracekit report --by=line tests/data/callgrind/pass/call-tree.out
