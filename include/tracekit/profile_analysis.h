@@ -56,7 +56,8 @@ tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_gr
 void tk_prof_summary_free(tk_prof_summary *s);
 
 /* Sort entries by the given event indexes (descending), on inclusive costs
- * when `inclusive`, ties by names. */
+ * when `inclusive` (self costs for a summary without inclusive costs), ties
+ * by names. */
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive);
 

@@ -707,6 +707,7 @@ static void sort_recs(sort_rec *v, size_t n, const sort_ctx *c)
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive)
 {
+    if (inclusive && s->count && !s->entries[0].inclusive) inclusive = 0; /* a summary of self costs */
     sort_rec *v = tk_malloc((s->count ? s->count : 1) * sizeof *v);
     if (!v) return; /* out of memory: leave the order as it is */
     for (size_t i = 0; i < s->count; i++) {
