@@ -36,9 +36,13 @@ typedef struct tk_callgrind_read_options {
     int drop_files;            /* with TK_CALLGRIND_DETAIL_FUNCTIONS: self and call rows keyed
                                   by function only, their cost file is "" (less memory; what
                                   a per-function summary needs) */
+    int call_counts_only;      /* no call rows: each part counts the calls into each function
+                                  (tk_prof_part.calls_into); what tk_profile_summarize_self
+                                  needs, and all it can be used with (tk_profile_summarize
+                                  refuses such a profile) */
 } tk_callgrind_read_options;
 
-#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL, 0, 0}
+#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL, 0, 0, 0}
 
 /* Parse callgrind text from a buffer into `p` (parts are appended).
  * Returns TK_OK; TK_ERR_FORMAT/TK_ERR_LIMIT/TK_ERR_UNSUPPORTED with a located

@@ -104,6 +104,11 @@ typedef struct tk_prof_part {
     uint64_t jump_lines;                      /* jump= and jcnd= lines */
     int has_line_sum;                         /* line_sum is set */
     uint64_t line_sum[TK_PROFILE_MAX_EVENTS]; /* sum of the cost lines, profile event order */
+    /* read with call counts only (tk_callgrind_read_options.call_counts_only):
+     * no call rows; calls_into[f] = calls into function f (calls_into_len
+     * entries, the functions after them have none). NULL otherwise. */
+    uint64_t *calls_into;
+    size_t calls_into_len;
 } tk_prof_part;
 
 typedef struct tk_prof_event {
@@ -167,6 +172,9 @@ tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out);
 size_t tk_profile_part_count(const tk_profile *p);
 tk_prof_part *tk_profile_part(const tk_profile *p, size_t i);
 tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len);
+/* Adds count calls into function fn to part->calls_into (TK_ERR_LIMIT when
+ * the sum overflows 64 bits). */
+tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count);
 tk_status tk_profile_part_set_string(char **field, const char *s, size_t len);
 
 /* Costs are given as n_events values in profile event order.

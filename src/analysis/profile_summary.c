@@ -348,6 +348,10 @@ static tk_status count_function_calls(const tk_prof_part *const *parts, size_t n
             if (__builtin_add_overflow(t->calls[g], values[r * (nev + 1)], &t->calls[g]))
                 return TK_ERR_LIMIT;
         }
+        /* read with call counts only */
+        for (size_t g = 0; g < parts[i]->calls_into_len && g < t->count; g++)
+            if (__builtin_add_overflow(t->calls[g], parts[i]->calls_into[g], &t->calls[g]))
+                return TK_ERR_LIMIT;
     }
     return TK_OK;
 }
@@ -365,6 +369,12 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
     size_t nparts = 0;
     for (size_t i = 0; i < np; i++)
         if (!part || part == i + 1) parts[nparts++] = tk_profile_part(p, i);
+    for (size_t i = 0; i < nparts && with_inclusive; i++)
+        if (parts[i]->calls_into) {
+            tk_free(parts);
+            return tk_error_set(err, TK_ERR_ARG,
+                                "the profile was read with call counts only: no inclusive costs");
+        }
 
     size_t nev = tk_profile_event_count(p);
     group_table t;
@@ -406,6 +416,16 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
             st = add_vec(s->totals, v, nev);
         }
         const tk_prof_call *crows = pt->calls.rows;
+        /* calls into each function of a profile read with call counts only */
+        for (size_t g = 0; group == TK_GROUP_FILE_FUNCTION && g < pt->calls_into_len && st == TK_OK;
+             g++) {
+            if (!pt->calls_into[g]) continue;
+            size_t cidx;
+            const tk_prof_function *cf = tk_profile_function_at(p, (uint32_t)g);
+            group_key ck = key_of(p, group, (uint32_t)g, cf->file, 0);
+            if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
+            if (__builtin_add_overflow(t.calls[cidx], pt->calls_into[g], &t.calls[cidx])) st = TK_ERR_LIMIT;
+        }
         /* (by function, function_inclusive counts the calls on its pass) */
         for (size_t r = 0; group == TK_GROUP_FILE_FUNCTION && r < pt->calls.count && st == TK_OK;
              r++) {

@@ -11,7 +11,7 @@
 
 /* Read every input into one profile (their parts appended in order). */
 static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jumps,
-                             int drop_files, tk_profile **out)
+                             int drop_files, int call_counts_only, tk_profile **out)
 {
     tk_profile *p;
     if (tk_profile_new(&p) != TK_OK) {
@@ -24,6 +24,7 @@ static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_
         o.detail = detail;
         o.skip_jumps = skip_jumps;
         o.drop_files = drop_files;
+        o.call_counts_only = call_counts_only;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
@@ -38,7 +39,7 @@ static int load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_
 
 static int load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
 {
-    return load_profile_opts(ctx, detail, 0, 0, out);
+    return load_profile_opts(ctx, detail, 0, 0, 0, out);
 }
 
 static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
@@ -425,8 +426,11 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
                                                         : TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_profile *p;
-    /* the report needs no jumps; per function it needs no cost files either */
-    int rc = load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, &p);
+    /* the report needs no jumps; per function it needs no cost files either;
+     * a text table of self costs shows no inclusive cost: the calls are only
+     * counted, and the summary has no inclusive costs */
+    int self_only = fmt == 0 && !inclusive;
+    int rc = load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, self_only, &p);
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
     size_t nder = tk_profile_derived_count(p);
@@ -444,8 +448,6 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     tk_prof_summary *s;
     tk_error err;
     tk_error_clear(&err);
-    /* a text table of self costs shows no inclusive cost: not computed */
-    int self_only = fmt == 0 && !inclusive;
     if ((self_only ? tk_profile_summarize_self : tk_profile_summarize)(p, (size_t)part, group, &s, &err) !=
         TK_OK) {
         tk_profile_free(p);
@@ -798,7 +800,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_profile *p;
     /* call graphs and flame graphs need functions and call arcs only: no
      * positions, cost files or jumps */
-    int rc = to == 1 || to == 3 ? load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, &p)
+    int rc = to == 1 || to == 3 ? load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, 0, &p)
                                 : load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
     const char *ev = cli_get(args, "event");

@@ -113,6 +113,7 @@ static void part_free(tk_prof_part *part)
     table_free(&part->self);
     table_free(&part->calls);
     table_free(&part->jumps);
+    tk_free(part->calls_into);
     tk_free(part);
 }
 
@@ -568,6 +569,21 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
     if (st != TK_OK) return st;
     p->has_rows = 1;
     memcpy(part->self.values + *row * w, costs, w * sizeof *costs);
+    return TK_OK;
+}
+
+tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count)
+{
+    if (fn >= part->calls_into_len) {
+        size_t n = part->calls_into_len ? part->calls_into_len : 1024;
+        while (n <= fn) n *= 2;
+        uint64_t *c = tk_realloc(part->calls_into, n * sizeof *c);
+        if (!c) return TK_ERR_NOMEM;
+        memset(c + part->calls_into_len, 0, (n - part->calls_into_len) * sizeof *c);
+        part->calls_into = c;
+        part->calls_into_len = n;
+    }
+    if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return TK_ERR_LIMIT;
     return TK_OK;
 }
 

@@ -241,12 +241,27 @@ static void test_inclusive_under_recursion(void)
         if (strcmp(n, "even") == 0) TK_CHECK_EQ_U64(s->entries[i].inclusive[0], 5);
     }
     /* the summary of self costs: the same entries, self costs and calls,
-     * no inclusive costs; by function and by file-function */
-    for (int g = 0; g < 2; g++) {
-        tk_prof_group group = g ? TK_GROUP_FILE_FUNCTION : TK_GROUP_FUNCTION;
+     * no inclusive costs; by function and by file-function; also from the
+     * profile read with call counts only (which the full summary refuses) */
+    tk_profile *q;
+    TK_CHECK_EQ_I64(tk_profile_new(&q), TK_OK);
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.call_counts_only = 1;
+    const char *text = "events: Ir\nfn=main\n1 10\ncfn=fib\ncalls=1 5\n2 100\n"
+                       "fn=fib\n5 100\ncfn=fib\ncalls=9 5\n6 90\n"
+                       "fn=even\n20 2\ncfn=odd\ncalls=1 30\n21 4\n"
+                       "fn=odd\n30 3\ncfn=even\ncalls=1 20\n31 1\n"
+                       "fn=main\ncfn=even\ncalls=1 20\n3 5\n";
+    TK_CHECK_EQ_I64(tk_callgrind_read_buffer(q, text, strlen(text), &o, &err), TK_OK);
+    TK_CHECK_EQ_U64(tk_profile_part(q, 0)->calls.count, 0);
+    tk_prof_summary *refused = NULL;
+    TK_CHECK_EQ_I64(tk_profile_summarize(q, 0, TK_GROUP_FUNCTION, &refused, &err), TK_ERR_ARG);
+    TK_CHECK(refused == NULL);
+    for (int g = 0; g < 4; g++) {
+        tk_prof_group group = g & 1 ? TK_GROUP_FILE_FUNCTION : TK_GROUP_FUNCTION;
         tk_prof_summary *full, *self;
         TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, group, &full, &err), TK_OK);
-        TK_CHECK_EQ_I64(tk_profile_summarize_self(p, 0, group, &self, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_profile_summarize_self(g & 2 ? q : p, 0, group, &self, &err), TK_OK);
         TK_CHECK_EQ_U64(self->count, full->count);
         TK_CHECK_EQ_U64(self->totals[0], 115);
         for (size_t i = 0; i < self->count && i < full->count; i++) {
@@ -258,6 +273,7 @@ static void test_inclusive_under_recursion(void)
         tk_prof_summary_free(full);
         tk_prof_summary_free(self);
     }
+    tk_profile_free(q);
     tk_prof_summary_free(s);
     tk_profile_free(p);
 }

@@ -406,6 +406,7 @@ static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, ui
 {
     ps->part->call_lines++;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) return TK_OK;
+    if (ps->opt.call_counts_only) return tk_profile_part_count_calls(ps->part, key->callee, count);
     if (ps->drop_files && key->file == ps->empty_str && !key->pos.addr && !key->pos.bb &&
         !key->pos.line && !key->target.addr && !key->target.bb && !key->target.line)
         return call_by_function(ps, key, count, inclusive);
