@@ -571,6 +571,9 @@ typedef struct sort_rec {
     uint32_t pad;
 } sort_rec;
 
+_Static_assert(sizeof(tk_prof_entry) >= 2 * sizeof(uint32_t) && sizeof(tk_prof_entry) % 8 == 0,
+               "the sorted entries are gathered over the order cells (tk_prof_summary_sort)");
+
 typedef struct sort_ctx {
     const tk_prof_summary *s;
     const tk_profile *p;
@@ -728,10 +731,20 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
                           size_t n_events, int inclusive)
 {
     if (inclusive && s->count && !s->entries[0].inclusive) inclusive = 0; /* a summary of self costs */
-    sort_rec *v = tk_malloc((s->count ? s->count : 1) * sizeof *v);
+    /* room for the records, then for the sorted entries (see below) */
+    size_t rec_size = sizeof(sort_rec) > sizeof(tk_prof_entry) ? sizeof(sort_rec) : sizeof(tk_prof_entry);
+    sort_rec *v = tk_malloc((s->count ? s->count : 1) * rec_size);
     if (!v) return; /* out of memory: leave the order as it is */
+    /* the costs and names are anywhere in memory: fetched a few entries
+     * ahead (the misses overlap) */
+    enum { AHEAD = 8 };
     for (size_t i = 0; i < s->count; i++) {
         const tk_prof_entry *e = &s->entries[i];
+        if (i + AHEAD < s->count) {
+            const tk_prof_entry *a = &s->entries[i + AHEAD];
+            if (n_events) __builtin_prefetch(&(inclusive ? a->inclusive : a->self)[events[0]]);
+            __builtin_prefetch(str_of(p, a->name));
+        }
         v[i].k0 = n_events ? (inclusive ? e->inclusive : e->self)[events[0]] : 0;
         v[i].name = str_of(p, e->name);
         v[i].name8 = name_prefix(v[i].name);
@@ -740,23 +753,28 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
     }
     sort_ctx c = {s, p, events, n_events, inclusive};
     sort_recs(v, s->count, &c);
-    /* position i takes the entry v[i].entry: follow each cycle once */
-    tk_prof_entry *e = s->entries;
-    for (size_t i = 0; i < s->count; i++) {
-        uint32_t k = v[i].entry;
-        if (k == UINT32_MAX || k == i) continue;
-        tk_prof_entry first = e[i];
-        size_t j = i;
-        while (k != i) {
-            e[j] = e[k];
-            v[j].entry = UINT32_MAX;
-            j = k;
-            k = v[j].entry;
+    /* Position i takes the entry v[i].entry. The entries are gathered into
+     * the records' block with their sources fetched ahead (following the
+     * permutation's cycles in place is a chain of dependent misses): first
+     * the entry indexes to the block's start (order[i] overwrites records
+     * already read), then the entries from the last down (entry i covers
+     * the order cells from i * sizeof(tk_prof_entry) / 4 >= 2 i on: read
+     * already, or beyond order's end). */
+    if (s->count > 1) {
+        const tk_prof_entry *e = s->entries;
+        uint32_t *order = (uint32_t *)(void *)v;
+        for (size_t i = 0; i < s->count; i++) order[i] = v[i].entry;
+        tk_prof_entry *sorted = (tk_prof_entry *)(void *)v;
+        for (size_t i = s->count; i-- > 0;) {
+            if (i >= AHEAD) __builtin_prefetch(&e[order[i - AHEAD]]);
+            uint32_t k = order[i];
+            sorted[i] = e[k];
         }
-        e[j] = first;
-        v[j].entry = UINT32_MAX;
+        tk_free(s->entries);
+        s->entries = sorted;
+    } else {
+        tk_free(v);
     }
-    tk_free(v);
 }
 
 /* ---- recursion classes (annotate) ----------------------------------------- */
