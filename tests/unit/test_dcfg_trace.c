@@ -502,5 +502,6 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
-             TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges), TK_CASE(test_multi_edge_transitions),
+             TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges),
+             TK_CASE(test_multi_edge_transitions),
              TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit))

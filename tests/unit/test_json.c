@@ -136,10 +136,9 @@ static void test_skip(void)
     tk_input_free(in);
 }
 
-/* The row fast path: rows of integers are scanned whole; anything unusual
- * is declined without consuming, and the token reader takes it. */
-/* Compiled rows: cells go to their column's slot, values out of a column's
- * range, wrong kinds, short and long rows are declined without consuming. */
+/* The row fast path (compiled rows): cells go to their column's slot; values
+ * out of a column's range, wrong kinds, short and long rows are declined
+ * without consuming, and the token reader takes them. */
 static void test_scan_rows(void)
 {
     const char *text = "[[5, \"0x10\", [1, 2], 9], [6, 17, []],\n  [7, 3],"
