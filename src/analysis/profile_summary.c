@@ -561,7 +561,7 @@ void tk_prof_summary_free(tk_prof_summary *s)
 
 /* The sort works on small records (the first key, the name's first bytes,
  * the entry) and looks at the entries only to break ties; the entries are
- * then permuted in place. Names are compared only on cost ties, in byte
+ * then gathered in that order. Names are compared only on cost ties, in byte
  * order (like the dump). */
 typedef struct sort_rec {
     uint64_t k0;
@@ -580,6 +580,7 @@ typedef struct sort_ctx {
     const size_t *events;
     size_t n_events;
     int inclusive;
+    int keys_only; /* records equal in costs and name prefix compare equal */
 } sort_ctx;
 
 static uint64_t name_prefix(const char *s)
@@ -627,7 +628,7 @@ static inline __attribute__((always_inline)) int cmp_sort_rec(const sort_rec *x,
     /* equal costs are common (151 K functions, small counts): most ties are
      * decided by the prefixes, which order like strcmp */
     if (x->name8 != y->name8) return x->name8 < y->name8 ? -1 : 1;
-    return cmp_sort_tie(x, y, c);
+    return c->keys_only ? 0 : cmp_sort_tie(x, y, c);
 }
 
 static void swap_rec(sort_rec *a, sort_rec *b)
@@ -727,6 +728,61 @@ static void sort_recs(sort_rec *v, size_t n, const sort_ctx *c)
     }
 }
 
+/* Merge sort of a run of records equal in costs and name prefix, by
+ * cmp_sort_tie (tmp: room for n records). Merging compares fewer pairs than
+ * quicksort, and each comparison here is a strcmp of names that often share
+ * long prefixes (`f'caller'caller2` contexts). */
+static void merge_ties(sort_rec *v, size_t n, sort_rec *tmp, const sort_ctx *c)
+{
+    enum { BLOCK = 4 };
+    for (size_t lo = 0; lo < n; lo += BLOCK) { /* insertion sort of small blocks */
+        size_t hi = lo + BLOCK < n ? lo + BLOCK : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            sort_rec x = v[i];
+            size_t k = i;
+            while (k > lo && cmp_sort_tie(&x, &v[k - 1], c) < 0) {
+                v[k] = v[k - 1];
+                k--;
+            }
+            v[k] = x;
+        }
+    }
+    sort_rec *src = v, *dst = tmp;
+    for (size_t w = BLOCK; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = cmp_sort_tie(&src[j], &src[i], c) < 0 ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        sort_rec *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v) memcpy(v, src, n * sizeof *v);
+}
+
+/* v sorted by costs and name prefix (keys_only): each run of equal keys is
+ * put in the full order. 0 when out of memory (v then as it was). */
+static int sort_ties(sort_rec *v, size_t n, sort_ctx *c)
+{
+    size_t longest = 0;
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && cmp_sort_rec(&v[a], &v[b], c) == 0; b++) {}
+        if (b - a > longest) longest = b - a;
+    }
+    if (longest < 2) return 1;
+    sort_rec *tmp = tk_malloc(longest * sizeof *tmp);
+    if (!tmp) return 0;
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && cmp_sort_rec(&v[a], &v[b], c) == 0; b++) {}
+        if (b - a > 1) merge_ties(v + a, b - a, tmp, c);
+    }
+    tk_free(tmp);
+    return 1;
+}
+
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive)
 {
@@ -751,8 +807,14 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
         v[i].entry = (uint32_t)i;
         v[i].pad = 0;
     }
-    sort_ctx c = {s, p, events, n_events, inclusive};
+    /* by costs and name prefixes first (no strcmp), then the runs of equal
+     * keys by names and the rest */
+    sort_ctx c = {s, p, events, n_events, inclusive, 1};
     sort_recs(v, s->count, &c);
+    if (!sort_ties(v, s->count, &c)) { /* out of memory: one sort by everything */
+        c.keys_only = 0;
+        sort_recs(v, s->count, &c);
+    }
     /* Position i takes the entry v[i].entry. The entries are gathered into
      * the records' block with their sources fetched ahead (following the
      * permutation's cycles in place is a chain of dependent misses): first
