@@ -734,21 +734,8 @@ static void sort_recs(sort_rec *v, size_t n, const sort_ctx *c)
  * long prefixes (`f'caller'caller2` contexts). */
 static void merge_ties(sort_rec *v, size_t n, sort_rec *tmp, const sort_ctx *c)
 {
-    enum { BLOCK = 4 };
-    for (size_t lo = 0; lo < n; lo += BLOCK) { /* insertion sort of small blocks */
-        size_t hi = lo + BLOCK < n ? lo + BLOCK : n;
-        for (size_t i = lo + 1; i < hi; i++) {
-            sort_rec x = v[i];
-            size_t k = i;
-            while (k > lo && cmp_sort_tie(&x, &v[k - 1], c) < 0) {
-                v[k] = v[k - 1];
-                k--;
-            }
-            v[k] = x;
-        }
-    }
     sort_rec *src = v, *dst = tmp;
-    for (size_t w = BLOCK; w < n; w *= 2) {
+    for (size_t w = 1; w < n; w *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, j = mid, k = lo;
@@ -765,20 +752,24 @@ static void merge_ties(sort_rec *v, size_t n, sort_rec *tmp, const sort_ctx *c)
 
 /* v sorted by costs and name prefix (keys_only): each run of equal keys is
  * put in the full order. 0 when out of memory (v then as it was). */
+/* The end of the run of keys equal to v[a]'s. */
+static size_t run_end(const sort_rec *v, size_t a, size_t n, const sort_ctx *c)
+{
+    size_t b = a + 1;
+    while (b < n && cmp_sort_rec(&v[a], &v[b], c) == 0) b++;
+    return b;
+}
+
 static int sort_ties(sort_rec *v, size_t n, sort_ctx *c)
 {
     size_t longest = 0;
-    for (size_t a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && cmp_sort_rec(&v[a], &v[b], c) == 0; b++) {}
-        if (b - a > longest) longest = b - a;
-    }
+    for (size_t a = 0, b; a < n; a = b)
+        if ((b = run_end(v, a, n, c)) - a > longest) longest = b - a;
     if (longest < 2) return 1;
     sort_rec *tmp = tk_malloc(longest * sizeof *tmp);
     if (!tmp) return 0;
-    for (size_t a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && cmp_sort_rec(&v[a], &v[b], c) == 0; b++) {}
-        if (b - a > 1) merge_ties(v + a, b - a, tmp, c);
-    }
+    for (size_t a = 0, b; a < n; a = b)
+        if ((b = run_end(v, a, n, c)) - a > 1) merge_ties(v + a, b - a, tmp, c);
     tk_free(tmp);
     return 1;
 }
