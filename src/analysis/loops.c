@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -35,14 +36,7 @@ void tk_loops_free(tk_loops *l)
 /* grow *arr to hold need elements */
 static int reserve(uint32_t **arr, size_t *cap, size_t need)
 {
-    if (need <= *cap) return 1;
-    size_t c = *cap ? *cap : 16;
-    while (c < need) c *= 2;
-    uint32_t *p = tk_realloc(*arr, c * sizeof *p);
-    if (!p) return 0;
-    *arr = p;
-    *cap = c;
-    return 1;
+    return tk_vec_reserve_((void **)arr, cap, need, sizeof **arr) == 0;
 }
 
 tk_status tk_loops_find(tk_loops *out, uint32_t n, const uint32_t *start, const uint32_t *adj,

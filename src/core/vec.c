@@ -1,6 +1,7 @@
 #include "vec.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "alloc.h"
 
@@ -16,5 +17,13 @@ int tk_vec_reserve_(void **data, size_t *cap, size_t need, size_t elem_size)
     if (!p) return -1;
     *data = p;
     *cap = ncap;
+    return 0;
+}
+
+int tk_vec_reserve_zeroed_(void **data, size_t *cap, size_t need, size_t elem_size)
+{
+    size_t old = *cap;
+    if (tk_vec_reserve_(data, cap, need, elem_size)) return -1;
+    if (*cap > old) memset((char *)*data + old * elem_size, 0, (*cap - old) * elem_size);
     return 0;
 }

@@ -9,6 +9,9 @@
 /* Make room for `need` elements in total. 0 on success, -1 on overflow/out of memory. */
 int tk_vec_reserve_(void **data, size_t *cap, size_t need, size_t elem_size);
 
+/* The same, the elements added zero-filled (arrays indexed by id). */
+int tk_vec_reserve_zeroed_(void **data, size_t *cap, size_t need, size_t elem_size);
+
 #define TK_VEC_RESERVE(v, n) \
     tk_vec_reserve_((void **)&(v)->data, &(v)->cap, (n), sizeof *(v)->data)
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 #include "core/hash.h"
 
 #define STR_CHUNK (64 * 1024)
@@ -574,15 +575,9 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
 
 tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count)
 {
-    if (fn >= part->calls_into_len) {
-        size_t n = part->calls_into_len ? part->calls_into_len : 1024;
-        while (n <= fn) n *= 2;
-        uint64_t *c = tk_realloc(part->calls_into, n * sizeof *c);
-        if (!c) return TK_ERR_NOMEM;
-        memset(c + part->calls_into_len, 0, (n - part->calls_into_len) * sizeof *c);
-        part->calls_into = c;
-        part->calls_into_len = n;
-    }
+    if (tk_vec_reserve_zeroed_((void **)&part->calls_into, &part->calls_into_len, (size_t)fn + 1,
+                               sizeof *part->calls_into))
+        return TK_ERR_NOMEM;
     if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return TK_ERR_LIMIT;
     return TK_OK;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 #include "model/profile.h"
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2, KIND_COUNT = 3 };
@@ -200,15 +201,7 @@ static void found_text(const char *s, const char *e, char *buf, size_t size)
 /* Grows a zero-filled array of uint32 to at least `need` entries. */
 static int grow_u32(uint32_t **a, size_t *cap, size_t need)
 {
-    if (need <= *cap) return 1;
-    size_t n = *cap ? *cap : 1024;
-    while (n < need) n *= 2;
-    uint32_t *r = tk_realloc(*a, n * sizeof *r);
-    if (!r) return 0;
-    memset(r + *cap, 0, (n - *cap) * sizeof *r);
-    *a = r;
-    *cap = n;
-    return 1;
+    return tk_vec_reserve_zeroed_((void **)a, cap, need, sizeof **a) == 0;
 }
 
 static void id_map_clear(id_map *m)
