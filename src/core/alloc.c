@@ -111,7 +111,7 @@ static void *big_alloc(size_t size)
 
 static void *big_realloc(big_header *h, size_t size)
 {
-    size_t len = map_length(size, size < h->size);
+    size_t len = map_length(size, size <= h->size);
     if (!len) return NULL;
     size_t old_len = h->map_len;
     if (len != old_len) {

@@ -581,10 +581,17 @@ tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options
             madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
             in->map = m;
             in->map_len = (size_t)sb.st_size;
-            const uint8_t *head = m;
-            tk_compression comp = in->opt.no_decompress
+            /* the magic is read with pread, not from the mapping: touching
+             * a mapping's first page can map a whole large folio of the page
+             * cache (2 MiB of resident memory here) that plain content, read
+             * with read(2) below, never uses */
+            uint8_t head[6];
+            ssize_t nhead;
+            do nhead = pread(in->fd, head, sizeof head, 0);
+            while (nhead < 0 && errno == EINTR);
+            tk_compression comp = in->opt.no_decompress || nhead <= 0
                                       ? TK_COMP_NONE
-                                      : tk_compression_detect(head, in->map_len < 6 ? in->map_len : 6);
+                                      : tk_compression_detect(head, (size_t)nhead);
             if (comp != TK_COMP_NONE) {
                 /* the decoders (parallel bzip2 above all) take the mapping as their source */
                 st = open_memory_block(in, m, in->map_len, err);

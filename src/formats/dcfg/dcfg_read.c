@@ -891,6 +891,48 @@ static tk_status routine_cell(reader *r, void *ctx, int col)
 static const char *const image_keys[] = {"FILE_NAME_ID", "SYMBOLS", "SOURCE_DATA", "BASIC_BLOCKS",
                                          "ROUTINES"};
 
+/* Cut a growing array to its n elements (at least one) when its table ends:
+ * the next table then grows without the slack of this one resident (a
+ * growing block is mapped in huge pages, and the page where the filling
+ * stopped is resident whole).  The array grows again by doubling from n. */
+static void trim_to(void **arr, uint32_t *cap, uint32_t n, size_t elem)
+{
+    if (!*arr || *cap <= n) return;
+    void *t = tk_realloc(*arr, elem * (n ? n : 1));
+    if (!t) return;
+    *arr = t;
+    *cap = n ? n : 1;
+}
+#define TRIM_TO(arr, cap, n) trim_to((void **)&(arr), &(cap), (n), sizeof *(arr))
+
+static tk_status trim_blocks(reader *r, tk_status st)
+{
+    tk_cfg_process *p = r->p;
+    TRIM_TO(p->blocks, r->cap_blocks, p->nblocks);
+    TRIM_TO(p->block_flags, r->cap_block_flags, p->nblocks);
+    TRIM_TO(p->block_locs, r->cap_block_locs, p->nblocks);
+    trim_to((void **)&p->block_wide, &r->cap_block_wide, p->nblocks, 2 * sizeof *p->block_wide);
+    return st;
+}
+
+static tk_status trim_sources(reader *r, tk_status st)
+{
+    tk_cfg_process *p = r->p;
+    TRIM_TO(p->sources, r->cap_sources, p->nsources);
+    TRIM_TO(p->source_sizes, r->cap_source_sizes, p->nsources);
+    return st;
+}
+
+static tk_status trim_routines(reader *r, tk_status st)
+{
+    tk_cfg_process *p = r->p;
+    TRIM_TO(p->routines, r->cap_routines, p->nroutines);
+    TRIM_TO(p->loops, r->cap_loops, p->nloops);
+    TRIM_TO(p->pool, r->cap_pool, p->npool);
+    TRIM_TO(p->node_idom_ids, r->cap_idoms, r->nidoms);
+    return st;
+}
+
 static tk_status image_key(reader *r, void *ctx, int key)
 {
     (void)ctx;
@@ -899,15 +941,21 @@ static tk_status image_key(reader *r, void *ctx, int key)
     switch (key) {
     case 0: return read_id(r, "FILE_NAME_ID", 0, &im->file_name_id);
     case 1: im->first_symbol = p->nsymbols; return read_table(r, &symbol_spec, NULL, symbol_begin, symbol_cell, NULL, NULL);
-    case 2: im->first_source = p->nsources; return read_table_fast(r, &source_spec, NULL, source_begin, source_cell, NULL, NULL, source_fast);
-    case 3: im->first_block = p->nblocks; return read_table_fast(r, &block_spec, NULL, block_begin, block_cell, NULL, NULL, block_fast);
+    case 2:
+        im->first_source = p->nsources;
+        return trim_sources(r, read_table_fast(r, &source_spec, NULL, source_begin, source_cell, NULL, NULL,
+                                               source_fast));
+    case 3:
+        im->first_block = p->nblocks;
+        return trim_blocks(r, read_table_fast(r, &block_spec, NULL, block_begin, block_cell, NULL, NULL,
+                                              block_fast));
     default: {
         im->first_routine = p->nroutines;
         table_state ts;
         tk_status st = table_header(r, &routine_spec, &ts);
         if (st == TK_END) return TK_OK;
         TRY(st);
-        return table_rows(r, &routine_spec, &ts, &ts, routine_begin, routine_cell, NULL, NULL);
+        return trim_routines(r, table_rows(r, &routine_spec, &ts, &ts, routine_begin, routine_cell, NULL, NULL));
     }
     }
 }
