@@ -410,6 +410,14 @@ static void rb_put(row_buf *o, const char *p, size_t n)
     o->n += n;
 }
 
+/* A name of the profile, "???" when it has none (as str_or). */
+static void rb_put_str(row_buf *o, const tk_profile *p, uint32_t id)
+{
+    size_t n = id == TK_PROF_NONE ? 0 : tk_profile_str_len(p, id);
+    if (n) rb_put(o, tk_profile_str(p, id), n);
+    else rb_put(o, "???", 3);
+}
+
 static int run_report(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "report";
@@ -625,8 +633,8 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
          * (the misses overlap), then fetch a few rows ahead. */
         enum { AHEAD = 8 };
         const char **names = rb.b && group == TK_GROUP_FUNCTION ? malloc(limit * sizeof *names) : NULL;
-        for (size_t i = 0; names && i < limit; i++)
-            names[i] = str_or(p, s->entries[i].name, "???");
+        for (size_t i = 0; names && i < limit; i++) /* NULL: "???" (rb_put_str) */
+            names[i] = tk_profile_str_len(p, s->entries[i].name) ? tk_profile_str(p, s->entries[i].name) : NULL;
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
             if (names && i + AHEAD < limit) {
@@ -655,14 +663,12 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             }
             if (rb.b && group == TK_GROUP_FUNCTION) {
                 rb_put(&rb, row, (size_t)(r - row));
-                const char *n = names ? names[i] : str_or(p, e->name, "???");
-                const char *ob = str_or(p, e->object, "???");
-                const char *fl = str_or(p, e->file, "???");
-                rb_put(&rb, n, strlen(n));
+                if (names && names[i]) rb_put(&rb, names[i], tk_profile_str_len(p, e->name));
+                else rb_put_str(&rb, p, e->name);
                 rb_put(&rb, " [", 2);
-                rb_put(&rb, ob, strlen(ob));
+                rb_put_str(&rb, p, e->object);
                 rb_put(&rb, "] ", 2);
-                rb_put(&rb, fl, strlen(fl));
+                rb_put_str(&rb, p, e->file);
                 rb_put(&rb, "\n", 1);
                 continue;
             }
