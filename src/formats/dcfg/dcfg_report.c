@@ -118,16 +118,23 @@ static void image_stats_of(const rep *r, uint32_t i, image_stats *s)
             s->iterations += tk_cfg_loop_iteration_count(p, l);
         }
     }
-    /* inner-most loops: loops that are no loop's parent */
+    /* inner-most loops: loops that are no parent of a loop of their routine
+     * (a mark per loop: a routine can have thousands) */
+    uint8_t *is_parent = tk_calloc(p->nloops ? p->nloops : 1, 1);
     for (uint32_t k = 0; k < im->nroutines; k++) {
         const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
-        for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
-            int parent = 0;
-            for (uint32_t m = ro->first_loop; m < ro->first_loop + ro->nloops && !parent; m++)
+        uint32_t lo = ro->first_loop, hi = ro->first_loop + ro->nloops;
+        if (is_parent)
+            for (uint32_t m = lo; m < hi; m++)
+                if (p->loops[m].parent >= lo && p->loops[m].parent < hi) is_parent[p->loops[m].parent] = 1;
+        for (uint32_t l = lo; l < hi; l++) {
+            int parent = is_parent ? is_parent[l] : 0;
+            for (uint32_t m = lo; !is_parent && m < hi && !parent; m++) /* out of memory */
                 parent = p->loops[m].parent == l;
             if (!parent) s->inner_loops++;
         }
     }
+    tk_free(is_parent);
 }
 
 static void summary(rep *r, int first_process)
