@@ -187,6 +187,9 @@ typedef struct tk_cfg_loop {
     uint32_t back_srcs, nback_srcs;  /* block indexes in the pool */
     uint32_t nodes, nnodes;          /* block indexes in the pool */
     uint32_t flags;
+    /* the loop's place in a preorder of all loops by parent, and the last
+     * place of the loops nested in it (tk_cfg_loop_encloses) */
+    uint32_t forest_first, forest_last;
     tk_cfg_loc loc;
 } tk_cfg_loop;
 
@@ -482,6 +485,15 @@ static inline uint32_t tk_cfg_loop_id(const tk_cfg_process *p, uint32_t loop)
 {
     if (loop >= p->nloops || p->loops[loop].head >= p->nblocks) return 0;
     return p->blocks[p->loops[loop].head].id;
+}
+/* Is loop inner nested in loop outer (or the same loop)?  O(1), by the
+ * parents. */
+static inline int tk_cfg_loop_encloses(const tk_cfg_process *p, uint32_t outer, uint32_t inner)
+{
+    if (outer >= p->nloops || inner >= p->nloops) return 0;
+    const tk_cfg_loop *o = &p->loops[outer];
+    uint32_t at = p->loops[inner].forest_first;
+    return o->forest_first <= at && at <= o->forest_last;
 }
 /* Entry count = entry block's execution count. */
 uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);

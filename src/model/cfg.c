@@ -781,15 +781,11 @@ int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint3
 
 /* ---- scopes --------------------------------------------------------------- */
 
+/* The loop is the block's innermost loop or encloses it. */
 static int loop_contains(const tk_cfg_process *p, uint32_t loop, uint32_t block)
 {
-    /* block's innermost loop, then its parents */
     uint32_t l = p->blocks[block].loop;
-    for (uint32_t guard = 0; l != TK_CFG_NONE && guard <= p->nloops; guard++) {
-        if (l == loop) return 1;
-        l = p->loops[l].parent;
-    }
-    return 0;
+    return l != TK_CFG_NONE && tk_cfg_loop_encloses(p, loop, l);
 }
 
 int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node)

@@ -525,6 +525,49 @@ static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_ido
     return st;
 }
 
+/* forest_first / forest_last of every loop: a preorder of the loops by
+ * parent (parents are acyclic by now), iterative. */
+static tk_status number_loop_forest(tk_cfg_process *p)
+{
+    uint32_t n = p->nloops;
+    uint32_t *first = tk_calloc((size_t)n + 2, sizeof *first); /* children of l: child[first[l]..first[l + 1]) */
+    uint32_t *child = tk_malloc(sizeof *child * (n ? n : 1));
+    uint32_t *next_child = tk_malloc(sizeof *next_child * (n ? n : 1)); /* the walk's cursor per loop */
+    uint32_t *stack = tk_malloc(sizeof *stack * (n ? n : 1));
+    tk_status st = first && child && next_child && stack ? TK_OK : TK_ERR_NOMEM;
+    if (st == TK_OK) {
+        for (uint32_t l = 0; l < n; l++)
+            if (p->loops[l].parent < n) first[p->loops[l].parent + 2]++;
+        for (uint32_t l = 0; l < n; l++) first[l + 2] += first[l + 1];
+        for (uint32_t l = 0; l < n; l++)
+            if (p->loops[l].parent < n) child[first[p->loops[l].parent + 1]++] = l;
+        for (uint32_t l = 0; l < n; l++) next_child[l] = first[l];
+        uint32_t next = 0;
+        for (uint32_t root = 0; root < n; root++) {
+            if (p->loops[root].parent < n) continue;
+            uint32_t sp = 0;
+            stack[sp++] = root;
+            p->loops[root].forest_first = next++;
+            while (sp) {
+                uint32_t l = stack[sp - 1];
+                if (next_child[l] < first[l + 1]) {
+                    uint32_t k = child[next_child[l]++];
+                    p->loops[k].forest_first = next++;
+                    stack[sp++] = k;
+                } else {
+                    p->loops[l].forest_last = next - 1;
+                    sp--;
+                }
+            }
+        }
+    }
+    tk_free(first);
+    tk_free(child);
+    tk_free(next_child);
+    tk_free(stack);
+    return st;
+}
+
 /* Resolve raw parents of file loops, compute depths (detecting cycles) and
  * each block's innermost loop. */
 static tk_status link_loops(finish_ctx *c)
@@ -597,6 +640,7 @@ static tk_status link_loops(finish_ctx *c)
     }
     tk_free(path);
     tk_free(state);
+    if (number_loop_forest(p) != TK_OK) return TK_ERR_NOMEM;
     for (uint32_t l = 0; l < p->nloops; l++) {
         const tk_cfg_loop *lo = &p->loops[l];
         for (uint32_t k = 0; k < lo->nnodes; k++) {

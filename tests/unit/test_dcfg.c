@@ -464,6 +464,69 @@ static void test_caches_from_threads(void)
     tk_cfg_free(cfg);
 }
 
+
+/* Nested loops computed from the edges (no ROUTINES): A (head 11) holds B
+ * (head 12, which holds D, the self loop on 13) and C (the self loop on 14);
+ * E (the self loop on 16) is apart.  tk_cfg_loop_encloses and the loop
+ * scopes follow the nesting. */
+static const char *const nested_loops_dcfg =
+    "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0,\n"
+    " \"EDGE_TYPES\": [[\"EDGE_TYPE_ID\", \"EDGE_TYPE\"], [1, \"ENTRY\"], [2, \"EXIT\"], [3, \"FALL_THROUGH\"]],\n"
+    " \"SPECIAL_NODES\": [[\"NODE_ID\", \"NODE_NAME\"], [1, \"START\"], [2, \"END\"]],\n"
+    " \"PROCESSES\": [[\"PROCESS_ID\", \"PROCESS_DATA\"], [1, {\n"
+    "  \"IMAGES\": [[\"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\"], [1, 4096, 64, {\n"
+    "    \"BASIC_BLOCKS\": [[\"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\"],\n"
+    "      [10, 0, 4, 1], [11, 4, 4, 1], [12, 8, 4, 1], [13, 12, 4, 1], [14, 16, 4, 1],\n"
+    "      [15, 20, 4, 1], [16, 24, 4, 1], [17, 28, 4, 1]]}]],\n"
+    "  \"EDGES\": [[\"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\"],\n"
+    "    [1, 1, 10, 1, [1]], [2, 10, 11, 3, [1]], [3, 11, 12, 3, [2]], [4, 12, 13, 3, [3]],\n"
+    "    [5, 13, 13, 3, [4]], [6, 13, 12, 3, [1]], [7, 12, 14, 3, [2]], [8, 14, 14, 3, [5]],\n"
+    "    [9, 14, 11, 3, [1]], [10, 11, 15, 3, [1]], [11, 15, 16, 3, [1]], [12, 16, 16, 3, [6]],\n"
+    "    [13, 16, 17, 3, [1]], [14, 17, 2, 2, [1]]]}]]}\n";
+
+static void test_loop_nesting_queries(void)
+{
+    tk_cfg *cfg;
+    tk_error err;
+    TK_CHECK(read_text(nested_loops_dcfg, &cfg, &err) == TK_OK);
+    if (!cfg) return;
+    const tk_cfg_process *p = &cfg->processes[0];
+    TK_CHECK_EQ_U64(p->nloops, 5);
+    uint32_t a = tk_cfg_find_loop(p, tk_cfg_find_block(p, 11)), b = tk_cfg_find_loop(p, tk_cfg_find_block(p, 12));
+    uint32_t d = tk_cfg_find_loop(p, tk_cfg_find_block(p, 13)), c = tk_cfg_find_loop(p, tk_cfg_find_block(p, 14));
+    uint32_t e = tk_cfg_find_loop(p, tk_cfg_find_block(p, 16));
+    TK_CHECK(a != TK_CFG_NONE && b != TK_CFG_NONE && c != TK_CFG_NONE && d != TK_CFG_NONE && e != TK_CFG_NONE);
+    if (a == TK_CFG_NONE || b == TK_CFG_NONE || c == TK_CFG_NONE || d == TK_CFG_NONE || e == TK_CFG_NONE) {
+        tk_cfg_free(cfg);
+        return;
+    }
+    TK_CHECK_EQ_U64(p->loops[d].depth, 2);
+    const uint32_t all[5] = {a, b, c, d, e};
+    /* encloses[i][j]: all[i] encloses all[j] */
+    static const int encloses[5][5] = {
+        {1, 1, 1, 1, 0}, /* A: itself, B, C, D */
+        {0, 1, 0, 1, 0}, /* B: itself, D */
+        {0, 0, 1, 0, 0}, /* C */
+        {0, 0, 0, 1, 0}, /* D */
+        {0, 0, 0, 0, 1}, /* E */
+    };
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) TK_CHECK_EQ_U64(tk_cfg_loop_encloses(p, all[i], all[j]), encloses[i][j]);
+    TK_CHECK(!tk_cfg_loop_encloses(p, a, p->nloops));
+    /* blocks 10..17 in each loop's scope */
+    static const char *const in_scope[5] = {"01111000", "00110000", "00001000", "00010000", "00000010"};
+    for (int i = 0; i < 5; i++)
+        for (uint32_t id = 10; id <= 17; id++)
+            TK_CHECK_EQ_U64(tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, all[i]}, tk_cfg_find_block(p, id)),
+                            in_scope[i][id - 10] == '1');
+    /* visits: B is entered once per iteration of A (11 -> 12), D once per visit of B (12 -> 13) */
+    TK_CHECK_EQ_U64(tk_cfg_loop_entry_count(cfg, p, b), 2);
+    TK_CHECK_EQ_U64(tk_cfg_loop_entry_count(cfg, p, d), 3);
+    TK_CHECK_EQ_U64(tk_cfg_loop_entry_count(cfg, p, a), 1);
+    tk_cfg_free(cfg);
+}
+
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
              TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
-             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads), TK_CASE(test_block_symbol_and_source))
+             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads), TK_CASE(test_block_symbol_and_source),
+             TK_CASE(test_loop_nesting_queries))

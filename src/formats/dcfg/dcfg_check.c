@@ -173,6 +173,203 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Routines: image, reachability from the entry, IDOMs, exits; loops. */
+/* For each loop of routine ro: whether its parent's LOOP_NODE_IDS lack its
+ * head (lacks[l - first_loop]), for parents in the routine; the loops are
+ * grouped by parent so that each parent's nodes are marked once (a routine
+ * can have thousands of nested loops).  mark: a cell per routine node. */
+static tk_status loops_outside_parent(const checker *c, const tk_cfg_routine *ro, const uint32_t *local,
+                                      uint32_t *mark, uint8_t *lacks)
+{
+    const tk_cfg_process *p = c->p;
+    uint32_t first = ro->first_loop, nl = ro->nloops;
+    uint32_t *cstart = tk_calloc((size_t)nl + 2, sizeof *cstart);
+    uint32_t *child = tk_malloc(sizeof *child * (nl ? nl : 1));
+    if (!cstart || !child) {
+        tk_free(cstart);
+        tk_free(child);
+        return TK_ERR_NOMEM;
+    }
+    for (uint32_t k = 0; k < nl; k++) {
+        uint32_t par = p->loops[first + k].parent - first; /* NONE and other routines: >= nl */
+        if (par < nl) cstart[par + 2]++;
+    }
+    for (uint32_t k = 0; k < nl; k++) cstart[k + 2] += cstart[k + 1];
+    for (uint32_t k = 0; k < nl; k++) {
+        uint32_t par = p->loops[first + k].parent - first;
+        if (par < nl) child[cstart[par + 1]++] = k;
+    }
+    for (uint32_t k = 0; k < ro->nnodes; k++) mark[k] = 0;
+    for (uint32_t par = 0; par < nl; par++) {
+        if (cstart[par] == cstart[par + 1]) continue;
+        const tk_cfg_loop *pl = &p->loops[first + par];
+        for (uint32_t k = 0; k < pl->nnodes; k++) {
+            uint32_t v = local[p->pool[pl->nodes + k]];
+            if (v != TK_CFG_NONE) mark[v] = par + 1;
+        }
+        for (uint32_t q = cstart[par]; q < cstart[par + 1]; q++) {
+            uint32_t h = p->loops[first + child[q]].head;
+            lacks[child[q]] = h == TK_CFG_NONE || local[h] == TK_CFG_NONE || mark[local[h]] != par + 1;
+        }
+    }
+    tk_free(cstart);
+    tk_free(child);
+    return TK_OK;
+}
+
+/* Each LOOPS row of routine r against the routine's dominator tree: nodes
+ * in the routine and dominated by the head, the head among them, back-edge
+ * sources, the parent containing the head. */
+static void check_loop_rows(checker *c, const tk_cfg_routine *ro, const uint32_t *local, const tk_domtree *dt,
+                            const uint8_t *lacks)
+{
+    const tk_cfg_process *p = c->p;
+    for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
+        const tk_cfg_loop *lo = &p->loops[l];
+        if (lo->head == TK_CFG_NONE) continue;
+        uint32_t h = local[lo->head];
+        if (h == TK_CFG_NONE) {
+            say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": the head is not in routine %" PRIu32,
+                bid(c, lo->head), bid(c, ro->entry));
+            continue;
+        }
+        int has_head = 0;
+        for (uint32_t k = 0; k < lo->nnodes; k++) {
+            uint32_t v = p->pool[lo->nodes + k];
+            has_head |= v == lo->head;
+            if (local[v] == TK_CFG_NONE)
+                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": node %" PRIu32 " is not in the routine",
+                    bid(c, lo->head), bid(c, v));
+            else if (!tk_domtree_dominates(dt, h, local[v]))
+                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": the head does not dominate loop node %" PRIu32,
+                    bid(c, lo->head), bid(c, v));
+        }
+        if (!has_head) say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": LOOP_NODE_IDS lacks the head", bid(c, lo->head));
+        for (uint32_t k = 0; k < lo->nback_srcs; k++) {
+            uint32_t s = p->pool[lo->back_srcs + k];
+            if (tk_cfg_find_edge_between(p, s, lo->head) == TK_CFG_NONE)
+                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": no edge from back-edge source %" PRIu32 " to the head",
+                    bid(c, lo->head), bid(c, s));
+            if (local[s] == TK_CFG_NONE || !tk_domtree_dominates(dt, h, local[s]))
+                say(c, TK_SEV_ERROR, lo->loc,
+                    "loop %" PRIu32 ": the head does not dominate back-edge source %" PRIu32,
+                    bid(c, lo->head), bid(c, s));
+        }
+        if (lo->parent != TK_CFG_NONE) {
+            const tk_cfg_loop *pl = &p->loops[lo->parent];
+            int inside = 0;
+            if (lo->parent - ro->first_loop < ro->nloops)
+                inside = !lacks[l - ro->first_loop];
+            else /* a parent in another routine (an error of its own) */
+                for (uint32_t k = 0; k < pl->nnodes && !inside; k++) inside = p->pool[pl->nodes + k] == lo->head;
+            if (!inside)
+                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": its parent loop %" PRIu32 " does not contain it",
+                    bid(c, lo->head), pl->head == TK_CFG_NONE ? 0 : bid(c, pl->head));
+        }
+    }
+}
+
+/* The LOOPS rows of routine ro against the natural loops of its intra-routine
+ * graph (ldom: immediate dominators as routine-node indexes): same heads,
+ * same node sets, no natural loop missing.  mark: a cell per routine node. */
+static tk_status check_natural_loops(checker *c, const tk_cfg_routine *ro, const uint32_t *local,
+                                     const uint32_t *ldom, uint32_t *mark)
+{
+    const tk_cfg *cfg = c->cfg;
+    const tk_cfg_process *p = c->p;
+    const uint32_t *nodes = p->pool + ro->nodes;
+    uint32_t n = ro->nnodes, nadj = 0;
+    uint32_t *start = tk_calloc((size_t)n + 1, sizeof *start), *adj = NULL;
+    if (!start) return TK_ERR_NOMEM;
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+        nadj = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t nout;
+            const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+            for (uint32_t q = 0; q < nout; q++) {
+                const tk_cfg_edge *e = &p->edges[out[q]];
+                if (e->tgt < p->nblocks && local[e->tgt] != TK_CFG_NONE &&
+                    !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e))) {
+                    if (pass) adj[nadj] = local[e->tgt];
+                    nadj++;
+                }
+            }
+            if (!pass) start[k + 1] = nadj;
+        }
+        if (!pass && !(adj = tk_malloc(sizeof *adj * (nadj ? nadj : 1)))) {
+            tk_free(start);
+            return TK_ERR_NOMEM;
+        }
+    }
+    tk_loops L;
+    tk_status st = tk_loops_find(&L, n, start, adj, ldom);
+    tk_free(start);
+    tk_free(adj);
+    if (st != TK_OK) return st;
+    /* mark[v]: 1 + the natural loop headed by v, or 0 */
+    for (uint32_t k = 0; k < n; k++) mark[k] = 0;
+    for (uint32_t i = 0; i < L.nloops; i++) mark[L.head[i]] = i + 1;
+    uint32_t *in_nat = tk_calloc(n ? n : 1, sizeof *in_nat); /* stamps: 1 + file loop */
+    if (!in_nat) {
+        tk_loops_free(&L);
+        return TK_ERR_NOMEM;
+    }
+    for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
+        const tk_cfg_loop *lo = &p->loops[l];
+        if (lo->head == TK_CFG_NONE || local[lo->head] == TK_CFG_NONE) continue;
+        if (!mark[local[lo->head]]) {
+            say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": no back edge reaches this head", bid(c, lo->head));
+            continue;
+        }
+        uint32_t found = mark[local[lo->head]] - 1, stamp = l - ro->first_loop + 1;
+        uint32_t want = L.node_start[found + 1] - L.node_start[found];
+        for (uint32_t q = L.node_start[found]; q < L.node_start[found + 1]; q++) in_nat[L.nodes[q]] = stamp;
+        int same = want == lo->nnodes;
+        for (uint32_t k = 0; same && k < lo->nnodes; k++) {
+            uint32_t v = local[p->pool[lo->nodes + k]];
+            same = v != TK_CFG_NONE && in_nat[v] == stamp;
+        }
+        if (!same)
+            say(c, TK_SEV_ERROR, lo->loc,
+                "loop %" PRIu32 ": LOOP_NODE_IDS has %" PRIu32 " nodes, the natural loop has %" PRIu32,
+                bid(c, lo->head), lo->nnodes, want);
+    }
+    for (uint32_t i = 0; i < L.nloops; i++) {
+        uint32_t hb = nodes[L.head[i]];
+        if (tk_cfg_find_loop(p, hb) == TK_CFG_NONE)
+            say(c, TK_SEV_WARNING, ro->loc, "routine %" PRIu32 ": the loop headed by %" PRIu32 " is missing from LOOPS",
+                bid(c, ro->entry), bid(c, hb));
+    }
+    tk_free(in_nat);
+    tk_loops_free(&L);
+    return TK_OK;
+}
+
+/* The LOOPS of routine r.  local: block -> index in the routine's nodes
+ * (NONE outside); idom: per node, the block of its immediate dominator (or
+ * NONE); mark: a cell per routine node, scratch. */
+static tk_status check_routine_loops(checker *c, uint32_t r, const uint32_t *local, const uint32_t *idom,
+                                     uint32_t *mark)
+{
+    const tk_cfg_routine *ro = &c->p->routines[r];
+    uint32_t n = ro->nnodes;
+    uint32_t *ldom = tk_malloc(sizeof *ldom * (n ? n : 1));
+    uint8_t *lacks = tk_calloc(ro->nloops, 1);
+    tk_domtree dt;
+    tk_status st = ldom && lacks ? TK_OK : TK_ERR_NOMEM;
+    for (uint32_t k = 0; st == TK_OK && k < n; k++) ldom[k] = idom[k] == TK_CFG_NONE ? TK_DOM_NONE : local[idom[k]];
+    if (st == TK_OK) st = tk_domtree_build(&dt, n, ldom);
+    if (st == TK_OK) {
+        st = loops_outside_parent(c, ro, local, mark, lacks);
+        if (st == TK_OK) check_loop_rows(c, ro, local, &dt, lacks);
+        /* out of memory for the natural loops: that comparison is skipped */
+        if (st == TK_OK) (void)check_natural_loops(c, ro, local, ldom, mark);
+        tk_domtree_free(&dt);
+    }
+    tk_free(lacks);
+    tk_free(ldom);
+    return st;
+}
+
 static tk_status check_routines(checker *c)
 {
     const tk_cfg *cfg = c->cfg;
@@ -252,134 +449,8 @@ static tk_status check_routines(checker *c)
                     "routine %" PRIu32 ": exit node %" PRIu32 " has no edge leaving the routine",
                     bid(c, ro->entry), id);
         }
-        /* loops of this routine against the natural loops */
-        if (ro->nloops) {
-            tk_domtree dt;
-            uint32_t *ldom = tk_malloc(sizeof *ldom * (n ? n : 1));
-            if (!ldom) {
-                st = TK_ERR_NOMEM;
-                break;
-            }
-            for (uint32_t k = 0; k < n; k++) ldom[k] = idom[k] == TK_CFG_NONE ? TK_DOM_NONE : local[idom[k]];
-            if ((st = tk_domtree_build(&dt, n, ldom)) != TK_OK) {
-                tk_free(ldom);
-                break;
-            }
-            for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
-                const tk_cfg_loop *lo = &p->loops[l];
-                if (lo->head == TK_CFG_NONE) continue;
-                uint32_t h = local[lo->head];
-                if (h == TK_CFG_NONE) {
-                    say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": the head is not in routine %" PRIu32,
-                        bid(c, lo->head), bid(c, ro->entry));
-                    continue;
-                }
-                int nodes_ok = 1;
-                for (uint32_t k = 0; k < lo->nnodes; k++) {
-                    uint32_t v = p->pool[lo->nodes + k];
-                    if (local[v] == TK_CFG_NONE) {
-                        say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": node %" PRIu32 " is not in the routine",
-                            bid(c, lo->head), bid(c, v));
-                        nodes_ok = 0;
-                    } else if (!tk_domtree_dominates(&dt, h, local[v])) {
-                        say(c, TK_SEV_ERROR, lo->loc,
-                            "loop %" PRIu32 ": the head does not dominate loop node %" PRIu32,
-                            bid(c, lo->head), bid(c, v));
-                        nodes_ok = 0;
-                    }
-                }
-                int has_head = 0;
-                for (uint32_t k = 0; k < lo->nnodes; k++) has_head |= p->pool[lo->nodes + k] == lo->head;
-                if (!has_head) say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": LOOP_NODE_IDS lacks the head", bid(c, lo->head));
-                for (uint32_t k = 0; k < lo->nback_srcs; k++) {
-                    uint32_t s = p->pool[lo->back_srcs + k];
-                    if (tk_cfg_find_edge_between(p, s, lo->head) == TK_CFG_NONE)
-                        say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": no edge from back-edge source %" PRIu32 " to the head",
-                            bid(c, lo->head), bid(c, s));
-                    if (local[s] == TK_CFG_NONE || !tk_domtree_dominates(&dt, h, local[s]))
-                        say(c, TK_SEV_ERROR, lo->loc,
-                            "loop %" PRIu32 ": the head does not dominate back-edge source %" PRIu32,
-                            bid(c, lo->head), bid(c, s));
-                }
-                if (lo->parent != TK_CFG_NONE) {
-                    const tk_cfg_loop *pl = &p->loops[lo->parent];
-                    int inside = 0;
-                    for (uint32_t k = 0; k < pl->nnodes; k++) inside |= p->pool[pl->nodes + k] == lo->head;
-                    if (!inside)
-                        say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": its parent loop %" PRIu32 " does not contain it",
-                            bid(c, lo->head), pl->head == TK_CFG_NONE ? 0 : bid(c, pl->head));
-                }
-                (void)nodes_ok;
-            }
-            /* node sets: compare with the natural loops of the routine */
-            uint32_t *start = NULL, *adj = NULL;
-            uint32_t nadj = 0;
-            start = tk_calloc((size_t)n + 1, sizeof *start);
-            for (uint32_t k = 0; start && k < n; k++) {
-                uint32_t nout;
-                const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
-                for (uint32_t q = 0; q < nout; q++) {
-                    const tk_cfg_edge *e = &p->edges[out[q]];
-                    if (e->tgt < p->nblocks && local[e->tgt] != TK_CFG_NONE &&
-                        !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e)))
-                        nadj++;
-                }
-                start[k + 1] = nadj;
-            }
-            adj = tk_malloc(sizeof *adj * (nadj ? nadj : 1));
-            if (start && adj) {
-                nadj = 0;
-                for (uint32_t k = 0; k < n; k++) {
-                    uint32_t nout;
-                    const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
-                    for (uint32_t q = 0; q < nout; q++) {
-                        const tk_cfg_edge *e = &p->edges[out[q]];
-                        if (e->tgt < p->nblocks && local[e->tgt] != TK_CFG_NONE &&
-                            !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e)))
-                            adj[nadj++] = local[e->tgt];
-                    }
-                }
-                tk_loops L;
-                if (tk_loops_find(&L, n, start, adj, ldom) == TK_OK) {
-                    for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
-                        const tk_cfg_loop *lo = &p->loops[l];
-                        if (lo->head == TK_CFG_NONE || local[lo->head] == TK_CFG_NONE) continue;
-                        uint32_t found = TK_DOM_NONE;
-                        for (uint32_t i = 0; i < L.nloops; i++)
-                            if (L.head[i] == local[lo->head]) found = i;
-                        if (found == TK_DOM_NONE) {
-                            say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": no back edge reaches this head",
-                                bid(c, lo->head));
-                            continue;
-                        }
-                        uint32_t want = L.node_start[found + 1] - L.node_start[found];
-                        int same = want == lo->nnodes;
-                        for (uint32_t k = 0; same && k < lo->nnodes; k++) {
-                            uint32_t v = local[p->pool[lo->nodes + k]];
-                            int in = 0;
-                            for (uint32_t q = L.node_start[found]; q < L.node_start[found + 1] && !in; q++)
-                                in = L.nodes[q] == v;
-                            same = in;
-                        }
-                        if (!same)
-                            say(c, TK_SEV_ERROR, lo->loc,
-                                "loop %" PRIu32 ": LOOP_NODE_IDS has %" PRIu32 " nodes, the natural loop has %" PRIu32,
-                                bid(c, lo->head), lo->nnodes, want);
-                    }
-                    for (uint32_t i = 0; i < L.nloops; i++) {
-                        uint32_t hb = nodes[L.head[i]];
-                        if (tk_cfg_find_loop(p, hb) == TK_CFG_NONE)
-                            say(c, TK_SEV_WARNING, ro->loc, "routine %" PRIu32 ": the loop headed by %" PRIu32 " is missing from LOOPS",
-                                bid(c, ro->entry), bid(c, hb));
-                    }
-                    tk_loops_free(&L);
-                }
-            }
-            tk_free(start);
-            tk_free(adj);
-            tk_domtree_free(&dt);
-            tk_free(ldom);
-        }
+        /* loops of this routine against the dominator tree and the natural loops */
+        if (ro->nloops && (st = check_routine_loops(c, r, local, idom, set)) != TK_OK) break;
         for (uint32_t k = 0; k < n; k++) local[nodes[k]] = TK_CFG_NONE;
     }
     tk_free(idom);

@@ -57,11 +57,8 @@ static int loop_selected(const rep *r, uint32_t l)
     if (r->o->has_loop) {
         /* the loop and the loops nested in it */
         uint32_t want = tk_cfg_find_loop(p, tk_cfg_find_block(p, r->o->loop_id));
-        for (uint32_t x = l, guard = 0; x != TK_CFG_NONE && guard <= p->nloops; x = p->loops[x].parent, guard++)
-            if (x == want) goto ok;
-        return 0;
+        if (!tk_cfg_loop_encloses(p, want, l)) return 0;
     }
-ok:
     if (r->o->has_image && p->images[tk_cfg_block_image(p, h)].id != r->o->image_id) return 0;
     if (r->o->has_routine && tk_cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
         return 0;
