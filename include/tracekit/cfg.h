@@ -279,6 +279,7 @@ typedef struct tk_cfg {
     uint32_t major_version, minor_version;
     int has_version;
     tk_cfg_file *file_names; uint32_t nfile_names;
+    tk_cfg_idmap *file_name_map; /* FILE_NAME_ID -> index of its first row (tk_cfg_finish) */
     tk_cfg_edge_type *edge_types; uint32_t nedge_types;
     tk_cfg_special *specials; uint32_t nspecials;
     tk_cfg_process *processes; uint32_t nprocesses;

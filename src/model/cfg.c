@@ -172,6 +172,7 @@ void tk_cfg_free(tk_cfg *cfg)
     for (uint32_t i = 0; i < cfg->nprocesses; i++) tk_cfg_process_release(&cfg->processes[i]);
     tk_free(cfg->processes);
     tk_free(cfg->file_names);
+    tk_cfg_idmap_free(cfg->file_name_map);
     tk_free(cfg->edge_types);
     tk_free(cfg->specials);
     tk_free(cfg->strings);
@@ -412,7 +413,11 @@ uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len)
 
 const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t id)
 {
-    for (uint32_t i = 0; i < cfg->nfile_names; i++)
+    if (cfg->file_name_map) {
+        uint32_t i = tk_cfg_idmap_get(cfg->file_name_map, id);
+        return i == TK_CFG_NONE ? NULL : tk_cfg_str(cfg, cfg->file_names[i].name);
+    }
+    for (uint32_t i = 0; i < cfg->nfile_names; i++) /* a graph not finished yet */
         if (cfg->file_names[i].id == id) return tk_cfg_str(cfg, cfg->file_names[i].name);
     return NULL;
 }

@@ -692,6 +692,19 @@ static tk_status finish_process(finish_ctx *c)
     return link_loops(c);
 }
 
+/* FILE_NAME_ID -> the first row with that id (tk_cfg_file_name). */
+static tk_status map_file_names(tk_cfg *cfg)
+{
+    uint32_t max_id = 0;
+    for (uint32_t i = 0; i < cfg->nfile_names; i++)
+        if (cfg->file_names[i].id > max_id) max_id = cfg->file_names[i].id;
+    tk_cfg_idmap_free(cfg->file_name_map);
+    cfg->file_name_map = tk_cfg_idmap_new(cfg->nfile_names, max_id);
+    if (!cfg->file_name_map) return TK_ERR_NOMEM;
+    for (uint32_t i = 0; i < cfg->nfile_names; i++) tk_cfg_idmap_put(cfg->file_name_map, cfg->file_names[i].id, i);
+    return TK_OK;
+}
+
 tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err)
 {
     finish_ctx c;
@@ -700,6 +713,7 @@ tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *
     c.path = path;
     c.diag = diag;
     c.err = err;
+    if (map_file_names(cfg) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory while linking the graph");
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
         tk_status st = finish_process(&c);

@@ -41,13 +41,15 @@ static uint32_t bid(const checker *c, uint32_t block)
 static void check_tables(checker *c)
 {
     const tk_cfg *cfg = c->cfg;
-    for (uint32_t i = 0; i < cfg->nfile_names; i++)
-        for (uint32_t k = 0; k < i; k++)
-            if (cfg->file_names[k].id == cfg->file_names[i].id) {
-                say(c, TK_SEV_ERROR, cfg->file_names[i].loc, "duplicate FILE_NAME_ID %" PRIu32,
-                    cfg->file_names[i].id);
-                break;
-            }
+    for (uint32_t i = 0; i < cfg->nfile_names; i++) {
+        int dup = 0; /* an earlier row has the id: the map holds the first */
+        if (cfg->file_name_map)
+            dup = tk_cfg_idmap_get(cfg->file_name_map, cfg->file_names[i].id) != i;
+        else
+            for (uint32_t k = 0; k < i && !dup; k++) dup = cfg->file_names[k].id == cfg->file_names[i].id;
+        if (dup)
+            say(c, TK_SEV_ERROR, cfg->file_names[i].loc, "duplicate FILE_NAME_ID %" PRIu32, cfg->file_names[i].id);
+    }
     for (uint32_t i = 0; i < cfg->nedge_types; i++)
         for (uint32_t k = 0; k < i; k++)
             if (cfg->edge_types[k].id == cfg->edge_types[i].id) {
