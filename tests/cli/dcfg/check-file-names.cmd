@@ -1,0 +1,1 @@
+tracekit check tests/data/dcfg/check/file-names.dcfg.json

@@ -1,0 +1,1 @@
+tracekit report --table blocks tests/data/dcfg/check/file-names.dcfg.json
