@@ -149,6 +149,8 @@ int tk_profile_find_event(const tk_profile *p, const char *name, size_t len);
 tk_status tk_profile_add_event(tk_profile *p, const char *name, size_t len, size_t *index,
                                tk_error *err);
 void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_name);
+/* Adds a derived event (or replaces the formula of the one of that name);
+ * TK_ERR_LIMIT past TK_PROFILE_MAX_EVENTS of them. */
 tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
                                  uint32_t long_name);
 size_t tk_profile_derived_count(const tk_profile *p);

@@ -297,6 +297,7 @@ tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
             return TK_OK;
         }
     }
+    if (p->derived_count >= TK_PROFILE_MAX_EVENTS) return TK_ERR_LIMIT; /* results go in event-sized arrays */
     if (!grow_array((void **)&p->derived, &p->derived_cap, p->derived_count + 1,
                     sizeof *p->derived))
         return TK_ERR_NOMEM;
@@ -706,7 +707,8 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
             (st = remap_str(dst, src, src->derived[i].formula, &f)) != TK_OK ||
             (st = remap_str(dst, src, src->derived[i].long_name, &l)) != TK_OK ||
             (st = tk_profile_add_derived(dst, n, f, l)) != TK_OK)
-            return tk_error_set(err, st, "out of memory");
+            return tk_error_set(err, st, st == TK_ERR_LIMIT ? "more than %d derived events" : "out of memory",
+                                TK_PROFILE_MAX_EVENTS);
     }
     size_t dw = dst->event_count, sw = src->event_count;
     uint64_t costs[TK_PROFILE_MAX_EVENTS];

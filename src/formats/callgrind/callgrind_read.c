@@ -646,7 +646,11 @@ static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char
                        found);
     }
     if (formula != TK_PROF_NONE) {
-        if (tk_profile_add_derived(ps->p, name, formula, long_name) != TK_OK) return nomem(ps);
+        tk_status st = tk_profile_add_derived(ps->p, name, formula, long_name);
+        if (st == TK_ERR_LIMIT)
+            return fail_at(ps, TK_ERR_LIMIT, n, "more than %d derived events ('event:' lines with '=')",
+                           TK_PROFILE_MAX_EVENTS);
+        if (st != TK_OK) return nomem(ps);
         return TK_OK;
     }
     if (long_name == TK_PROF_NONE) return TK_OK;
