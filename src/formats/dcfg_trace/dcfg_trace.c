@@ -109,6 +109,7 @@ void tk_dcfg_trace_free(tk_dcfg_trace *t) {
     tk_free(t->procs);
     tk_free(t->threads);
     tk_free(t->chunks);
+    tk_free(t->line_marks);
     tk_free(t->owned_data);
     if (t->input)
         tk_input_free((tk_input *)t->input);

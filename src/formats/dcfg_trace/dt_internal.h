@@ -129,7 +129,16 @@ struct tk_dcfg_trace {
     size_t nthreads, cap_threads;
     dt_chunk *chunks;
     size_t nchunks, cap_chunks;
+    /* lines: where the line holding byte k * DT_LINE_STEP starts and its
+     * number, for every k (dt_line_col scans at most one step); NULL until
+     * a successful dt_parse, or when out of memory (then it scans from 0) */
+    struct dt_line_mark *line_marks;
 };
+#define DT_LINE_STEP ((size_t)1 << 16)
+typedef struct dt_line_mark {
+    uint64_t line;
+    uint64_t line_start;
+} dt_line_mark;
 
 /* Parse the content of t (data, len, path set) into t. */
 tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err);

@@ -15,19 +15,52 @@
 #include "dt_internal.h"
 
 void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col) {
-    uint64_t l = 1, c = 1;
-    if (offset > (int64_t)t->len)
+    if (offset < 0)
+        offset = 0;
+    if ((uint64_t)offset > t->len)
         offset = (int64_t)t->len;
-    for (int64_t i = 0; i < offset; i++) {
-        if (t->data[i] == '\n') {
-            l++;
-            c = 1;
-        } else {
-            c++;
-        }
+    size_t at = 0;
+    uint64_t l = 1, start = 0;
+    if (t->line_marks) {
+        size_t k = (size_t)offset / DT_LINE_STEP;
+        at = k * DT_LINE_STEP;
+        l = t->line_marks[k].line;
+        start = t->line_marks[k].line_start;
+    }
+    const char *q;
+    while (at < (size_t)offset && (q = memchr(t->data + at, '\n', (size_t)offset - at)) != NULL) {
+        l++;
+        at = (size_t)(q - t->data) + 1;
+        start = at;
     }
     *line = l;
-    *col = c;
+    *col = (uint64_t)offset - start + 1;
+}
+
+/* t->line_marks: one pass over the content (the parse made every chunk's
+ * line:column a scan from the start of the file: quadratic in the chunks). */
+static void mark_lines(tk_dcfg_trace *t) {
+    size_t n = t->len / DT_LINE_STEP + 1;
+    tk_free(t->line_marks);
+    t->line_marks = NULL;
+    dt_line_mark *m = tk_malloc(sizeof *m * n);
+    if (!m)
+        return; /* dt_line_col scans from the start */
+    uint64_t l = 1, start = 0;
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t stop = k * DT_LINE_STEP;
+        const char *q;
+        while (at < stop && (q = memchr(t->data + at, '\n', stop - at)) != NULL) {
+            l++;
+            at = (size_t)(q - t->data) + 1;
+            start = at;
+        }
+        at = stop;
+        m[k].line = l;
+        m[k].line_start = start;
+    }
+    t->line_marks = m;
 }
 
 tk_status dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,
@@ -722,6 +755,7 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err) {
         st = fail_here(&lx, "end of file after the top-level object");
         goto out;
     }
+    mark_lines(t);
     if ((t->major != 1 || t->minor != 0) && diag) {
         uint64_t line, col;
         dt_line_col(t, off_of(&lx, ver_at), &line, &col);
