@@ -14,6 +14,7 @@
 #include <libiberty/demangle.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 #include "core/arena.h"
 #include "core/hash.h"
 #include "xray_internal.h"
@@ -162,12 +163,92 @@ static const symbol *find_symbol(const symbol *syms, size_t n, uint64_t addr)
     return NULL;
 }
 
-/* The compile unit holding addr: through .debug_aranges when present, else by scanning the
- * units' address ranges (clang emits no aranges by default). */
-static int find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+/* The address ranges of every compile unit, sorted by start, for binaries
+ * without .debug_aranges (clang writes none by default, and libdw 0.188 does
+ * not rebuild them): built once, on the first address dwarf_addrdie misses. */
+typedef struct cu_range {
+    uint64_t start, end;
+    Dwarf_Off die;   /* the unit's DIE */
+} cu_range;
+
+typedef struct cu_index {
+    int built, ok;   /* ok: the index is complete (else the units are scanned) */
+    cu_range *r;
+    uint64_t *max_end;   /* max_end[i]: the largest end of r[0..i] */
+    size_t n;
+} cu_index;
+
+static int cmp_cu_range(const void *a, const void *b)
+{
+    const cu_range *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->die < y->die ? -1 : x->die > y->die;
+}
+
+static void cu_index_build(Dwarf *dw, cu_index *ix)
+{
+    ix->built = 1;
+    size_t cap = 0;
+    Dwarf_Off off = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(dw, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu;
+        if (dwarf_offdie(dw, off + header_size, &cu)) {
+            Dwarf_Addr base, start, end;
+            ptrdiff_t at = 0;
+            while ((at = dwarf_ranges(&cu, at, &base, &start, &end)) > 0) {
+                if (end <= start)
+                    continue;
+                if (tk_vec_reserve_((void **)&ix->r, &cap, ix->n + 1, sizeof *ix->r))
+                    goto nomem;
+                ix->r[ix->n++] = (cu_range){start, end, off + header_size};
+            }
+        }
+        off = next;
+    }
+    if (ix->n) {
+        qsort(ix->r, ix->n, sizeof *ix->r, cmp_cu_range);
+        ix->max_end = tk_malloc(sizeof *ix->max_end * ix->n);
+        if (!ix->max_end)
+            goto nomem;
+        for (size_t i = 0; i < ix->n; i++)
+            ix->max_end[i] = i && ix->max_end[i - 1] > ix->r[i].end ? ix->max_end[i - 1] : ix->r[i].end;
+    }
+    ix->ok = 1;
+    return;
+nomem: /* no index: the units are scanned for each address */
+    tk_free(ix->r);
+    ix->r = NULL;
+    ix->n = 0;
+}
+
+/* The compile unit holding addr: through .debug_aranges when present, else
+ * the first unit (in file order) one of whose ranges holds it. */
+static int find_cu(Dwarf *dw, cu_index *ix, uint64_t addr, Dwarf_Die *cu)
 {
     if (dwarf_addrdie(dw, addr, cu))
         return 1;
+    if (!ix->built)
+        cu_index_build(dw, ix);
+    if (ix->ok) {
+        size_t lo = 0, hi = ix->n; /* ranges starting at or before addr: r[0..lo) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ix->r[mid].start <= addr)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        Dwarf_Off best = 0;
+        int found = 0;
+        for (size_t i = lo; i-- > 0 && ix->max_end[i] > addr;)
+            if (ix->r[i].end > addr && (!found || ix->r[i].die < best)) {
+                best = ix->r[i].die;
+                found = 1;
+            }
+        return found && dwarf_offdie(dw, best, cu) != NULL;
+    }
     Dwarf_Off off = 0, next;
     size_t header_size;
     while (dwarf_nextcu(dw, off, &next, &header_size, NULL, NULL, NULL) == 0) {
@@ -243,6 +324,7 @@ static void symbolise(tk_xray_map *m, Elf *elf)
     size_t nsyms = 0;
     symbol *syms = load_symbols(elf, &nsyms);
     Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+    cu_index cus = {0, 0, NULL, NULL, 0};
     for (uint32_t i = 0; i < m->count; i++) {
         tk_xray_function *f = &m->functions[i];
         const symbol *s = syms ? find_symbol(syms, nsyms, f->address) : NULL;
@@ -254,10 +336,12 @@ static void symbolise(tk_xray_map *m, Elf *elf)
         }
         if (dw) {
             Dwarf_Die cu;
-            if (find_cu(dw, f->address, &cu))
+            if (find_cu(dw, &cus, f->address, &cu))
                 locate_function(m, f, &cu);
         }
     }
+    tk_free(cus.r);
+    tk_free(cus.max_end);
     if (dw)
         dwarf_end(dw);
     tk_free(syms);
