@@ -10,10 +10,12 @@
 #include "tracekit/cfg.h"
 #include "tracekit/csi.h"
 
+/* Edges are pushed source by source (ascending): those of src are the last
+ * ones, and only they can already hold the pair. */
 static int push_edge(csi_bridge_routine *b, size_t *n, uint32_t src, uint32_t dst, uint32_t *k)
 {
-    for (size_t q = *n; q-- > 0;) /* one edge per pair: DCFG has one per pair too */
-        if (b->edges[q].src == src && b->edges[q].dst == dst) {
+    for (size_t q = *n; q-- > 0 && b->edges[q].src == src;) /* one edge per pair: DCFG has one per pair too */
+        if (b->edges[q].dst == dst) {
             *k = (uint32_t)q;
             return 0;
         }

@@ -12,6 +12,7 @@
 #include "tracekit/csi.h"
 
 #define NONE UINT32_MAX
+
 /* deeper call stacks are cut (their oldest frames dropped as unfinished) */
 #define MAX_DEPTH 100000
 
@@ -21,6 +22,8 @@ typedef struct prof_routine {
     tk_csi_block *blocks;
     int64_t *lines;
     tk_csi_edge *edges;
+    uint32_t *out_start;   /* edges leaving local block a: out_edge[out_start[a] .. out_start[a + 1]) */
+    uint32_t *out_edge;    /* (NULL when out of memory: find_local_edge scans) */
     tk_csi_numbering *num;
     int ok;                /* numbered */
     tk_hmap counts;        /* path id -> executions */
@@ -57,6 +60,28 @@ struct tk_csi_profile {
     size_t nthreads, threads_cap;
     uint64_t edges, unknown_edges;
 };
+
+/* R->out_start / out_edge: the edges by source, each source's in index order. */
+static void index_local_edges(prof_routine *R)
+{
+    uint32_t nb = R->fn.nblocks, ne = R->fn.nedges;
+    R->out_start = tk_calloc((size_t)nb + 2, sizeof *R->out_start);
+    R->out_edge = tk_malloc(sizeof *R->out_edge * (ne ? ne : 1));
+    if (!R->out_start || !R->out_edge) {
+        tk_free(R->out_start);
+        tk_free(R->out_edge);
+        R->out_start = R->out_edge = NULL;
+        return;
+    }
+    for (uint32_t k = 0; k < ne; k++)
+        if (R->edges[k].src < nb)
+            R->out_start[R->edges[k].src + 2]++;
+    for (uint32_t a = 0; a < nb; a++)
+        R->out_start[a + 2] += R->out_start[a + 1];
+    for (uint32_t k = 0; k < ne; k++)
+        if (R->edges[k].src < nb)
+            R->out_edge[R->out_start[R->edges[k].src + 1]++] = k;
+}
 
 tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
                              tk_error *err)
@@ -112,6 +137,7 @@ tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t p
         R->fn.blocks = R->blocks;
         R->fn.edges = R->edges;
         R->ok = br.numbered_ok && tk_csi_numbering_load(R->num, &R->fn, NULL, NULL) == TK_OK;
+        index_local_edges(R);
         /* blocks and edges of the routine */
         for (uint32_t b = 1; b < f->nblocks; b++) {
             uint32_t blk = br.order[b];
@@ -147,6 +173,8 @@ void tk_csi_profile_free(tk_csi_profile *pr)
         tk_free(R->blocks);
         tk_free(R->lines);
         tk_free(R->edges);
+        tk_free(R->out_start);
+        tk_free(R->out_edge);
         tk_csi_numbering_free(R->num);
         tk_hmap_free(&R->counts);
     }
@@ -242,8 +270,17 @@ static int enter_block(tk_csi_profile *pr, thread_state *t, uint32_t blk, int re
     return push(t, ri, pr->local[blk], at_entry);
 }
 
+/* The first edge a -> b of R (a call site's bypass edge), or NONE. */
 static uint32_t find_local_edge(const prof_routine *R, uint32_t a, uint32_t b)
 {
+    if (R->out_start) {
+        if (a >= R->fn.nblocks)
+            return NONE;
+        for (uint32_t q = R->out_start[a]; q < R->out_start[a + 1]; q++)
+            if (R->edges[R->out_edge[q]].dst == b)
+                return R->out_edge[q];
+        return NONE;
+    }
     for (uint32_t k = 0; k < R->fn.nedges; k++)
         if (R->edges[k].src == a && R->edges[k].dst == b)
             return k;
