@@ -612,6 +612,49 @@ static void test_block_reader_forward_reference(void)
     free(path);
 }
 
+/* Many ids used before their definitions (more than the 4096 searches the
+ * reader once allowed: they come from one index of the definitions now), and
+ * an id that a new part forgets after the index was made (its definition in
+ * the index lies before the reference: found by a search). */
+static void test_forward_references_indexed(void)
+{
+    enum { N = 5000 };
+    size_t cap = (size_t)N * 48 + 4096, n = 0;
+    char *text = malloc(cap);
+    TK_CHECK(text != NULL);
+    if (!text) return;
+    n += (size_t)sprintf(text + n, "events: Ir\n");
+    for (int i = 1; i <= N; i++) n += (size_t)sprintf(text + n, "fn=(%d)\n%d 1\n", i, i);
+    for (int i = 1; i <= N; i++) n += (size_t)sprintf(text + n, "fn=(%d) f_%d\n%d 2\n", i, i, i);
+    /* part 2: id 7 again, used before its new definition */
+    n += (size_t)sprintf(text + n, "part: 2\nevents: Ir\nfn=(7)\n1 4\nfn=(7) seven_again\n2 8\n");
+    char *path = write_temp(text, n);
+    for (int way = 0; way < 2; way++) {
+        tk_input *in;
+        tk_error err;
+        if (way == 0)
+            TK_CHECK_EQ_I64(tk_input_open(&in, path, NULL, &err), TK_OK);
+        else
+            TK_CHECK_EQ_I64(tk_input_open_memory(&in, text, n, "t", NULL, &err), TK_OK);
+        tk_profile *p;
+        int warnings = 0;
+        tk_diag d;
+        tk_diag_init(&d, count_warnings, &warnings);
+        TK_CHECK_EQ_I64(read_via(in, "t.out", &p, &err, &d), TK_OK);
+        TK_CHECK_EQ_U64(tk_profile_function_count(p), N + 1);
+        TK_CHECK(fn_named(p, "f_1") != TK_PROF_NONE);
+        TK_CHECK(fn_named(p, "f_5000") != TK_PROF_NONE);
+        TK_CHECK(fn_named(p, "seven_again") != TK_PROF_NONE);
+        TK_CHECK(fn_named(p, "(4097)") == TK_PROF_NONE);
+        TK_CHECK_EQ_I64(warnings, N + 1); /* one per id used early */
+        tk_profile_free(p);
+        tk_input_free(in);
+    }
+    unlink(path);
+    free(path);
+    free(text);
+}
+
 /* A line longer than the limit that crosses blocks: the same located error
  * as from a buffer; in check mode the lines after it are still read. */
 static void test_block_reader_long_line(void)
@@ -663,6 +706,6 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_inclusive_under_recursion), TK_CASE(test_writer_round_trip),
              TK_CASE(test_builder_aggregates_and_detects_overflow),
              TK_CASE(test_block_reader_matches_buffer_reader),
-             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_block_reader_long_line),
+             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_forward_references_indexed), TK_CASE(test_block_reader_long_line),
              TK_CASE(test_summary_sort_orders_ties_by_name),
              TK_CASE(test_function_rows_of_a_dispatcher))

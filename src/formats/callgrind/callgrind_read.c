@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/hash.h"
 #include "core/vec.h"
 #include "model/profile.h"
 
@@ -121,12 +122,19 @@ struct tk_callgrind_parser {
     const char *buf, *buf_end;
     tk_input *in;
     unsigned forward_scans;
+    /* the definitions ("key=(id) name" lines) from fwd_from to the end of
+     * fwd_base's buffer: per kind, id -> 1 + offset of the first one's name;
+     * made at the first forward reference (one pass, not a search per id) */
+    tk_hmap fwd[KIND_COUNT];
+    const char *fwd_base;
+    size_t fwd_from;
 };
 
 /* The cost file of self and call rows. */
 #define ROW_FILE(ps) ((ps)->drop_files ? (ps)->empty_str : (ps)->file)
 
-/* Bound on forward searches for ids defined after their first use. */
+/* Bound on the forward searches that the index of definitions cannot
+ * answer (see forward_define). */
 #define MAX_FORWARD_SCANS 4096
 
 /* ---- diagnostics -------------------------------------------------------- */
@@ -815,12 +823,48 @@ static const char *find_bytes(const char *s, const char *e, const char *pat, siz
     return NULL;
 }
 
-/* An id used before its definition (old callgrind versions do this): look
- * for "key=(id) name" of the same kind later in this part. */
+/* ps->fwd: every definition line "key=(id) name" (key as key_kind, the id
+ * in plain decimal, a name) from `from` to `end`, the first of each id. */
+static tk_status index_definitions(tk_callgrind_parser *ps, const char *buf, const char *end,
+                                   const char *from)
+{
+    for (int k = 0; k < KIND_COUNT; k++) tk_hmap_clear(&ps->fwd[k]);
+    ps->fwd_base = NULL;
+    for (const char *s = from; s < end;) {
+        const char *le = memchr(s, '\n', (size_t)(end - s));
+        if (!le) le = end;
+        const char *eq = s;
+        while (eq < le && eq - s < 3 && *eq != '=') eq++;
+        int kind = eq + 2 < le && eq[0] == '=' && eq[1] == '(' ? key_kind(s, (size_t)(eq - s)) : -1;
+        const char *d = eq + 2;
+        if (kind >= 0 && *d >= '0' && *d <= '9' && !(*d == '0' && d + 1 < le && d[1] != ')')) {
+            uint64_t id = 0;
+            int ok = 1;
+            for (; d < le && *d >= '0' && *d <= '9'; d++)
+                if (id > (UINT64_MAX - (uint64_t)(*d - '0')) / 10) ok = 0;
+                else id = id * 10 + (uint64_t)(*d - '0');
+            if (ok && d + 1 < le && d[0] == ')' && d[1] == ' ' && trim_end(d + 2, le) > d + 2) {
+                int inserted;
+                if (!tk_hmap_slot(&ps->fwd[kind], id, (uint64_t)(d + 2 - buf) + 1, &inserted))
+                    return nomem(ps);
+            }
+        }
+        s = le + 1;
+    }
+    ps->fwd_base = buf;
+    ps->fwd_from = (size_t)(from - buf);
+    return TK_OK;
+}
+
+/* An id used before its definition (old callgrind versions do this): the
+ * first "key=(id) name" of the same kind from this line on, found in the
+ * index of definitions (made once from here to the end of the input); a
+ * search of the input when the index's first one lies before this line (the
+ * id was defined, then a new part dropped it). */
 static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, const char *at,
                                 uint32_t *have)
 {
-    if (!ps->line || ps->forward_scans >= MAX_FORWARD_SCANS) return TK_OK;
+    if (!ps->line) return TK_OK;
     const char *buf = ps->buf, *buf_end = ps->buf_end, *s = ps->line;
     if (!buf) {
         const uint8_t *v;
@@ -832,28 +876,37 @@ static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, 
         buf_end = buf + vlen;
         s = buf + ps->offset;
     }
-    ps->forward_scans++;
-    char pat[32];
-    int plen = snprintf(pat, sizeof pat, "=(%llu) ", (unsigned long long)id);
-    while (s < buf_end) {
-        const char *hit = find_bytes(s, buf_end, pat, (size_t)plen);
-        if (!hit) return TK_OK;
-        const char *ls = hit;
-        while (ls > buf && ls[-1] != '\n') ls--;
-        s = hit + plen;
-        if (key_kind(ls, (size_t)(hit - ls)) != kind) continue;
-        const char *ne = memchr(s, '\n', (size_t)(buf_end - s));
-        if (!ne) ne = buf_end;
-        ne = trim_end(s, ne);
-        if (ne == s) continue;
-        uint32_t sid;
-        if (tk_profile_intern(ps->p, s, (size_t)(ne - s), &sid) != TK_OK) return nomem(ps);
-        if (!id_map_put(&ps->ids[kind], id, sid)) return nomem(ps);
-        warn_at(ps, at, "%s id (%llu) is used before its definition", kind_names[kind],
-                (unsigned long long)id);
-        *have = sid + 1;
-        return TK_OK;
+    tk_status st;
+    if ((ps->fwd_base != buf || (size_t)(s - buf) < ps->fwd_from) &&
+        (st = index_definitions(ps, buf, buf_end, s)) != TK_OK)
+        return st;
+    uint64_t at_name;
+    if (!tk_hmap_get(&ps->fwd[kind], id, &at_name)) return TK_OK; /* none from here on */
+    const char *name = buf + at_name - 1;
+    if (name < s) { /* before this line: search from here */
+        if (ps->forward_scans >= MAX_FORWARD_SCANS) return TK_OK;
+        ps->forward_scans++;
+        char pat[32];
+        int plen = snprintf(pat, sizeof pat, "=(%llu) ", (unsigned long long)id);
+        for (name = NULL; s < buf_end && !name;) {
+            const char *hit = find_bytes(s, buf_end, pat, (size_t)plen);
+            if (!hit) return TK_OK;
+            const char *ls = hit;
+            while (ls > buf && ls[-1] != '\n') ls--;
+            s = hit + plen;
+            const char *ne = memchr(s, '\n', (size_t)(buf_end - s));
+            if (key_kind(ls, (size_t)(hit - ls)) == kind && trim_end(s, ne ? ne : buf_end) > s) name = s;
+        }
+        if (!name) return TK_OK;
     }
+    const char *ne = memchr(name, '\n', (size_t)(buf_end - name));
+    ne = trim_end(name, ne ? ne : buf_end);
+    uint32_t sid;
+    if (tk_profile_intern(ps->p, name, (size_t)(ne - name), &sid) != TK_OK) return nomem(ps);
+    if (!id_map_put(&ps->ids[kind], id, sid)) return nomem(ps);
+    warn_at(ps, at, "%s id (%llu) is used before its definition", kind_names[kind],
+            (unsigned long long)id);
+    *have = sid + 1;
     return TK_OK;
 }
 
@@ -2013,7 +2066,10 @@ tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *err)
 void tk_callgrind_parser_free(tk_callgrind_parser *ps)
 {
     if (!ps) return;
-    for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
+    for (int k = 0; k < KIND_COUNT; k++) {
+        id_map_clear(&ps->ids[k]);
+        tk_hmap_free(&ps->fwd[k]);
+    }
     tk_free(ps->self_row);
     tk_free(ps->call_head);
     tk_free(ps->call_next);
