@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/hash.h"
 #include "core/vec.h"
 #include "dt_internal.h"
 
@@ -84,6 +85,7 @@ typedef struct lexer {
     size_t npool, cap_pool;
     dt_row *rows;
     size_t nrows, cap_rows;
+    tk_hmap pids, tids;    /* the process ids so far, the thread ids of the current process */
 } lexer;
 
 static int64_t off_of(const lexer *lx, const char *p) { return (int64_t)(p - lx->t->data); }
@@ -628,6 +630,7 @@ static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
     if ((st = header_row(lx, "THREAD_DATA", thread_cols, 2)) != TK_OK)
         return st;
     proc->first_thread = t->nthreads;
+    tk_hmap_clear(&lx->tids);
     for (;;) {
         const char *row_at;
         int m = next_row(lx, "THREAD_DATA", &row_at);
@@ -640,11 +643,13 @@ static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
         const char *tid_at = lx->p;
         if ((st = uint_value(lx, &tid, 0, "THREAD_ID")) != TK_OK)
             return st;
-        for (size_t i = proc->first_thread; i < t->nthreads; i++)
-            if (t->threads[i].thread_id == tid)
-                return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, tid_at),
-                                   "thread %llu appears twice in process %llu", (unsigned long long)tid,
-                                   (unsigned long long)proc->pid);
+        int fresh;
+        if (!tk_hmap_slot(&lx->tids, tid, 0, &fresh))
+            return nomem(lx);
+        if (!fresh)
+            return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, tid_at),
+                               "thread %llu appears twice in process %llu", (unsigned long long)tid,
+                               (unsigned long long)proc->pid);
         if ((st = expect(lx, ',', "',' after THREAD_ID")) != TK_OK)
             return st;
         if (tk_vec_reserve_((void **)&t->threads, &t->cap_threads, t->nthreads + 1, sizeof *t->threads))
@@ -689,10 +694,12 @@ static tk_status parse_processes(lexer *lx) {
         const char *pid_at = lx->p;
         if ((st = uint_value(lx, &p->pid, 0, "PROCESS_ID")) != TK_OK)
             return st;
-        for (size_t i = 0; i + 1 < t->nprocs; i++)
-            if (t->procs[i].pid == p->pid)
-                return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, pid_at),
-                                   "process %llu appears twice", (unsigned long long)p->pid);
+        int fresh;
+        if (!tk_hmap_slot(&lx->pids, p->pid, 0, &fresh))
+            return nomem(lx);
+        if (!fresh)
+            return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, pid_at),
+                               "process %llu appears twice", (unsigned long long)p->pid);
         if ((st = expect(lx, ',', "',' after PROCESS_ID")) != TK_OK ||
             (st = parse_dictionary(lx, p)) != TK_OK || (st = check_dictionary(lx, p)) != TK_OK ||
             (st = expect(lx, ',', "',' after STRING_DICTIONARY")) != TK_OK ||
@@ -765,6 +772,8 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err) {
     }
 out:
     tk_free(lx.pool);
+    tk_hmap_free(&lx.pids);
+    tk_hmap_free(&lx.tids);
     tk_free(lx.rows);
     return st;
 }
