@@ -10,7 +10,7 @@
 
 #define TK_DOM_NONE UINT32_MAX
 
-/* Cooper-Harvey-Kennedy iterative dominators.  idom[v] receives the
+/* Immediate dominators (Lengauer-Tarjan, O(m log n)).  idom[v] receives the
  * immediate dominator of v (idom[entry] = entry; TK_DOM_NONE for a node not
  * reachable from entry).  Returns TK_OK or TK_ERR_NOMEM. */
 tk_status tk_dominators(uint32_t n, const uint32_t *start, const uint32_t *adj, uint32_t entry,

@@ -102,6 +102,89 @@ static void test_dominators_deep_chain(void)
     free(idom);
 }
 
+/* Immediate dominators on random graphs against dominator sets computed by
+ * the textbook data-flow iteration (dom(v) = {v} + the intersection of the
+ * predecessors' sets), and on the chain-with-a-join shape that is the worst
+ * case of Cooper-Harvey-Kennedy. */
+static void test_dominators_random_against_sets(void)
+{
+    uint64_t seed = 12345;
+    for (int round = 0; round < 400; round++) {
+        uint32_t n = 1 + (uint32_t)(round % 60);
+        uint32_t ne = 0, cap = 4 * n + 4;
+        uint32_t (*e)[2] = malloc(sizeof *e * cap);
+        uint32_t *start = calloc(n + 1, sizeof *start), *adj = malloc(sizeof *adj * cap);
+        uint32_t *idom = malloc(sizeof *idom * n);
+        TK_CHECK(e && start && adj && idom);
+        if (!e || !start || !adj || !idom) return;
+        for (uint32_t k = 0; k < cap; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            if ((seed >> 60) < 3) continue; /* a few edges fewer */
+            e[ne][0] = (uint32_t)(seed >> 33) % n;
+            e[ne][1] = (uint32_t)(seed >> 13) % n;
+            ne++;
+        }
+        for (uint32_t k = 0; k < ne; k++) start[e[k][0] + 1]++;
+        for (uint32_t v = 0; v < n; v++) start[v + 1] += start[v];
+        uint32_t fill[64];
+        memcpy(fill, start, sizeof *start * n);
+        for (uint32_t k = 0; k < ne; k++) adj[fill[e[k][0]]++] = e[k][1];
+        TK_CHECK(tk_dominators(n, start, adj, 0, idom) == TK_OK);
+        /* reachability, then dominator sets */
+        uint64_t reach = 1, dom[64];
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint32_t k = 0; k < ne; k++)
+                if ((reach >> e[k][0] & 1) && !(reach >> e[k][1] & 1)) reach |= 1ull << e[k][1], changed = 1;
+        }
+        for (uint32_t v = 0; v < n; v++) dom[v] = v == 0 ? 1 : ~0ull;
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint32_t v = 1; v < n; v++) {
+                if (!(reach >> v & 1)) continue;
+                uint64_t d = ~0ull;
+                for (uint32_t k = 0; k < ne; k++)
+                    if (e[k][1] == v && (reach >> e[k][0] & 1)) d &= dom[e[k][0]];
+                d |= 1ull << v;
+                if (d != dom[v]) dom[v] = d, changed = 1;
+            }
+        }
+        for (uint32_t v = 0; v < n; v++) {
+            uint32_t want = TK_DOM_NONE;
+            if (v == 0) want = 0;
+            else if (reach >> v & 1)
+                for (uint32_t d = 0; d < n; d++) /* the strict dominator dominated by all the others */
+                    if (d != v && (dom[v] >> d & 1) && (dom[d] | (1ull << v)) == dom[v]) want = d;
+            TK_CHECK_EQ_U64(idom[v], want);
+        }
+        free(e);
+        free(start);
+        free(adj);
+        free(idom);
+    }
+    /* 0 -> 1 -> ... -> n-2, each also -> n-1 (the join): every idom is the chain predecessor,
+     * the join's is 0 */
+    enum { N = 20000 };
+    uint32_t *start = calloc(N + 1, sizeof *start), *adj = malloc(sizeof *adj * 2 * N), *idom = malloc(sizeof *idom * N);
+    TK_CHECK(start && adj && idom);
+    if (!start || !adj || !idom) return;
+    uint32_t m = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        start[v] = m;
+        if (v + 2 < N) adj[m++] = v + 1;
+        if (v + 1 < N) adj[m++] = N - 1;
+    }
+    start[N] = m;
+    TK_CHECK(tk_dominators(N, start, adj, 0, idom) == TK_OK);
+    int bad = 0;
+    for (uint32_t v = 1; v + 1 < N; v++) bad += idom[v] != v - 1;
+    TK_CHECK_EQ_I64(bad, 0);
+    TK_CHECK_EQ_U64(idom[N - 1], 0);
+    free(start);
+    free(adj);
+    free(idom);
+}
+
 /* ---- reader ----------------------------------------------------------------- */
 
 static tk_status read_text(const char *text, tk_cfg **cfg, tk_error *err)
@@ -527,6 +610,7 @@ static void test_loop_nesting_queries(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
+             TK_CASE(test_dominators_random_against_sets),
              TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
              TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads), TK_CASE(test_block_symbol_and_source),
              TK_CASE(test_loop_nesting_queries))
