@@ -306,6 +306,9 @@ typedef struct dfs_frame {
     uint32_t node;
     uint32_t port;
     uint32_t entry;
+    uint32_t ndeps;      /* the dependences of port, found once per port */
+    uint32_t looked_up;  /* deps / ndeps hold port's */
+    const tk_dep *deps;
 } dfs_frame;
 
 typedef TK_VEC(dfs_frame) dfs_stack;
@@ -316,7 +319,7 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
                               dfs_stack *stack, int *cyclic, tk_error *err)
 {
     stack->len = 0;
-    dfs_frame f0 = {root, 0, 0};
+    dfs_frame f0 = {root, 0, 0, 0, 0, NULL};
     if (TK_VEC_PUSH(stack, f0) != 0)
         return nomem(err);
     len[root] = LEN_ACTIVE;
@@ -328,13 +331,17 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
         tk_deps_get_instr(d, n.instr, &in);
         int pushed = 0;
         while (!pushed && f->port < in.nports) {
-            const tk_dep *e;
-            size_t cnt = tk_deps_port_find(d, n.instr, f->port, n.inst, &e);
-            if (f->entry >= cnt) {
+            if (!f->looked_up) { /* a node resumes once per dependence: look the port up once */
+                f->ndeps = (uint32_t)tk_deps_port_find(d, n.instr, f->port, n.inst, &f->deps);
+                f->looked_up = 1;
+            }
+            if (f->entry >= f->ndeps) {
                 f->port++;
                 f->entry = 0;
+                f->looked_up = 0;
                 continue;
             }
+            const tk_dep *e = f->deps;
             uint32_t m = (uint32_t)(tk_deps_node_base(d, e[f->entry].dep) + e[f->entry].dep_inst);
             f->entry++;
             if (len[m] == LEN_ACTIVE) {
@@ -344,7 +351,7 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
             if (len[m] == 0) {
                 len[m] = LEN_ACTIVE;
                 next[m] = m;
-                dfs_frame nf = {m, 0, 0};
+                dfs_frame nf = {m, 0, 0, 0, 0, NULL};
                 if (TK_VEC_PUSH(stack, nf) != 0)
                     return nomem(err);
                 pushed = 1;
