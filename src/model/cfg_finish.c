@@ -525,22 +525,38 @@ static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_ido
     return st;
 }
 
+tk_status tk_cfg_loop_children(const tk_cfg_process *p, uint32_t first, uint32_t n, uint32_t **start,
+                               uint32_t **child)
+{
+    uint32_t *st = tk_calloc((size_t)n + 2, sizeof *st), *ch = tk_malloc(sizeof *ch * (n ? n : 1));
+    if (!st || !ch) {
+        tk_free(st);
+        tk_free(ch);
+        return TK_ERR_NOMEM;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t par = p->loops[first + k].parent - first; /* NONE and loops outside: >= n */
+        if (par < n) st[par + 2]++;
+    }
+    for (uint32_t k = 0; k < n; k++) st[k + 2] += st[k + 1];
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t par = p->loops[first + k].parent - first;
+        if (par < n) ch[st[par + 1]++] = k;
+    }
+    *start = st;
+    *child = ch;
+    return TK_OK;
+}
+
 /* forest_first / forest_last of every loop: a preorder of the loops by
  * parent (parents are acyclic by now), iterative. */
 static tk_status number_loop_forest(tk_cfg_process *p)
 {
-    uint32_t n = p->nloops;
-    uint32_t *first = tk_calloc((size_t)n + 2, sizeof *first); /* children of l: child[first[l]..first[l + 1]) */
-    uint32_t *child = tk_malloc(sizeof *child * (n ? n : 1));
+    uint32_t n = p->nloops, *first = NULL, *child = NULL;
     uint32_t *next_child = tk_malloc(sizeof *next_child * (n ? n : 1)); /* the walk's cursor per loop */
     uint32_t *stack = tk_malloc(sizeof *stack * (n ? n : 1));
-    tk_status st = first && child && next_child && stack ? TK_OK : TK_ERR_NOMEM;
+    tk_status st = next_child && stack ? tk_cfg_loop_children(p, 0, n, &first, &child) : TK_ERR_NOMEM;
     if (st == TK_OK) {
-        for (uint32_t l = 0; l < n; l++)
-            if (p->loops[l].parent < n) first[p->loops[l].parent + 2]++;
-        for (uint32_t l = 0; l < n; l++) first[l + 2] += first[l + 1];
-        for (uint32_t l = 0; l < n; l++)
-            if (p->loops[l].parent < n) child[first[p->loops[l].parent + 1]++] = l;
         for (uint32_t l = 0; l < n; l++) next_child[l] = first[l];
         uint32_t next = 0;
         for (uint32_t root = 0; root < n; root++) {

@@ -59,4 +59,11 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
 tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t r,
                                     uint32_t *idom_blocks);
 
+/* The loops first .. first + n - 1 grouped by parent, for parents in that
+ * range: the children of loop first + k are (*child)[(*start)[k] ..
+ * (*start)[k + 1]), offsets from first, in index order.  The caller frees
+ * both arrays (*start has n + 2 cells). */
+tk_status tk_cfg_loop_children(const tk_cfg_process *p, uint32_t first, uint32_t n, uint32_t **start,
+                               uint32_t **child);
+
 #endif

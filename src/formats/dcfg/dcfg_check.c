@@ -174,7 +174,6 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Routines: image, reachability from the entry, IDOMs, exits; loops. */
 /* For each loop of routine ro: whether its parent's LOOP_NODE_IDS lack its
  * head (lacks[l - first_loop]), for parents in the routine; the loops are
  * grouped by parent so that each parent's nodes are marked once (a routine
@@ -183,23 +182,8 @@ static tk_status loops_outside_parent(const checker *c, const tk_cfg_routine *ro
                                       uint32_t *mark, uint8_t *lacks)
 {
     const tk_cfg_process *p = c->p;
-    uint32_t first = ro->first_loop, nl = ro->nloops;
-    uint32_t *cstart = tk_calloc((size_t)nl + 2, sizeof *cstart);
-    uint32_t *child = tk_malloc(sizeof *child * (nl ? nl : 1));
-    if (!cstart || !child) {
-        tk_free(cstart);
-        tk_free(child);
-        return TK_ERR_NOMEM;
-    }
-    for (uint32_t k = 0; k < nl; k++) {
-        uint32_t par = p->loops[first + k].parent - first; /* NONE and other routines: >= nl */
-        if (par < nl) cstart[par + 2]++;
-    }
-    for (uint32_t k = 0; k < nl; k++) cstart[k + 2] += cstart[k + 1];
-    for (uint32_t k = 0; k < nl; k++) {
-        uint32_t par = p->loops[first + k].parent - first;
-        if (par < nl) child[cstart[par + 1]++] = k;
-    }
+    uint32_t first = ro->first_loop, nl = ro->nloops, *cstart, *child;
+    if (tk_cfg_loop_children(p, first, nl, &cstart, &child) != TK_OK) return TK_ERR_NOMEM;
     for (uint32_t k = 0; k < ro->nnodes; k++) mark[k] = 0;
     for (uint32_t par = 0; par < nl; par++) {
         if (cstart[par] == cstart[par + 1]) continue;
@@ -372,6 +356,7 @@ static tk_status check_routine_loops(checker *c, uint32_t r, const uint32_t *loc
     return st;
 }
 
+/* Routines: image, reachability from the entry, IDOMs, exits; loops. */
 static tk_status check_routines(checker *c)
 {
     const tk_cfg *cfg = c->cfg;
