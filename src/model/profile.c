@@ -50,6 +50,11 @@ struct tk_profile {
     } *by_name;
     size_t by_name_count;
     uint32_t *fn_next; /* per function: the next of its name, UINT32_MAX at the end */
+    /* names whose chain grew long (bit per name) have every function of the
+     * chain in fn_index, keyed by a hash of (object, file, name): a miss
+     * there means a new function, without walking the chain */
+    uint64_t *long_chain;
+    tk_hmap fn_index;
 
     tk_prof_part **parts;
     size_t part_count, part_cap;
@@ -133,6 +138,8 @@ void tk_profile_free(tk_profile *p)
     tk_free(p->fns);
     tk_free(p->by_name);
     tk_free(p->fn_next);
+    tk_free(p->long_chain);
+    tk_hmap_free(&p->fn_index);
     for (size_t i = 0; i < p->part_count; i++) part_free(p->parts[i]);
     tk_free(p->parts);
     tk_free(p);
@@ -365,6 +372,27 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
 
 /* ---- functions ---------------------------------------------------------- */
 
+/* Chains longer than this are indexed (N functions of one name in N files
+ * made creating them quadratic). */
+#define FN_CHAIN_INDEX 8
+
+static uint64_t fn_key(uint32_t object, uint32_t file, uint32_t name)
+{
+    return tk_hash_u64(((uint64_t)object << 32 | file) ^ tk_hash_u64((uint64_t)name + 0x9e3779b97f4a7c15ULL));
+}
+
+/* Index the whole chain of name; 0 when out of memory (the chain is then
+ * walked as before). */
+static int index_chain(tk_profile *p, uint32_t name)
+{
+    for (uint32_t f = p->by_name[name].head; f != UINT32_MAX; f = p->fn_next[f]) {
+        const tk_prof_function *x = &p->fns[f];
+        if (tk_hmap_put(&p->fn_index, fn_key(x->object, x->file, x->name), f) != 0) return 0;
+    }
+    p->long_chain[name / 64] |= 1ull << (name % 64);
+    return 1;
+}
+
 tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
                               uint32_t *fn)
 {
@@ -378,6 +406,10 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
         if (!h) return TK_ERR_NOMEM;
         memset(h + p->by_name_count, 0xff, (n - p->by_name_count) * sizeof *h);
         p->by_name = h;
+        uint64_t *lc = tk_realloc(p->long_chain, n / 64 * sizeof *lc); /* n: a multiple of 1024 */
+        if (!lc) return TK_ERR_NOMEM;
+        memset(lc + p->by_name_count / 64, 0, (n - p->by_name_count) / 64 * sizeof *lc);
+        p->long_chain = lc;
         p->by_name_count = n;
     }
     struct fn_by_name *h = &p->by_name[name];
@@ -386,13 +418,26 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
             *fn = h->fn;
             return TK_OK;
         }
-        for (uint32_t f = h->head; f != UINT32_MAX; f = p->fn_next[f]) {
+        int walk = 1;
+        if (p->long_chain[name / 64] >> (name % 64) & 1) {
+            uint64_t f;
+            if (!tk_hmap_get(&p->fn_index, fn_key(object, file, name), &f)) {
+                walk = 0; /* every function of the chain is in the index: a new one */
+            } else if (p->fns[f].object == object && p->fns[f].file == file && p->fns[f].name == name) {
+                *h = (struct fn_by_name){object, file, (uint32_t)f, h->head};
+                *fn = (uint32_t)f;
+                return TK_OK;
+            } /* else two keys collided: walk */
+        }
+        uint32_t steps = 0;
+        for (uint32_t f = walk ? h->head : UINT32_MAX; f != UINT32_MAX; f = p->fn_next[f], steps++) {
             if (p->fns[f].object == object && p->fns[f].file == file) {
                 *h = (struct fn_by_name){object, file, f, h->head};
                 *fn = f;
                 return TK_OK;
             }
         }
+        if (steps > FN_CHAIN_INDEX && !(p->long_chain[name / 64] >> (name % 64) & 1)) (void)index_chain(p, name);
     }
     if (p->fn_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
     if (p->fn_count + 1 > p->fn_cap) {
@@ -408,6 +453,9 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
     p->fns[f] = (tk_prof_function){object, file, name};
     p->fn_next[f] = h->head; /* UINT32_MAX for the first of its name */
     *h = (struct fn_by_name){object, file, f, f};
+    if ((p->long_chain[name / 64] >> (name % 64) & 1) &&
+        tk_hmap_put(&p->fn_index, fn_key(object, file, name), f) != 0)
+        p->long_chain[name / 64] &= ~(1ull << (name % 64)); /* out of memory: walk the chain again */
     *fn = f;
     return TK_OK;
 }

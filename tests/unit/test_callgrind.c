@@ -655,6 +655,37 @@ static void test_forward_references_indexed(void)
     free(text);
 }
 
+/* Many functions of one name in different files (the name's chain is
+ * indexed past a few): each is found again, new ones are new. */
+static void test_profile_same_name_functions(void)
+{
+    tk_profile *p;
+    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    if (!p) return;
+    uint32_t name, obj, files[300];
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "main", 4, &name), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.out", 5, &obj), TK_OK);
+    for (int i = 0; i < 300; i++) {
+        char f[32];
+        int n = snprintf(f, sizeof f, "file%d.c", i);
+        TK_CHECK_EQ_I64(tk_profile_intern(p, f, (size_t)n, &files[i]), TK_OK);
+        uint32_t fn;
+        TK_CHECK_EQ_I64(tk_profile_function(p, obj, files[i], name, &fn), TK_OK);
+        TK_CHECK_EQ_U64(fn, (uint64_t)i);
+    }
+    for (int k = 0; k < 600; k++) { /* again, in another order */
+        int i = (k * 7919) % 300;
+        uint32_t fn;
+        TK_CHECK_EQ_I64(tk_profile_function(p, obj, files[i], name, &fn), TK_OK);
+        TK_CHECK_EQ_U64(fn, (uint64_t)i);
+    }
+    uint32_t fn;
+    TK_CHECK_EQ_I64(tk_profile_function(p, name, files[5], name, &fn), TK_OK); /* another object */
+    TK_CHECK_EQ_U64(fn, 300);
+    TK_CHECK_EQ_U64(tk_profile_function_count(p), 301);
+    tk_profile_free(p);
+}
+
 /* A line longer than the limit that crosses blocks: the same located error
  * as from a buffer; in check mode the lines after it are still read. */
 static void test_block_reader_long_line(void)
@@ -706,6 +737,6 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_inclusive_under_recursion), TK_CASE(test_writer_round_trip),
              TK_CASE(test_builder_aggregates_and_detects_overflow),
              TK_CASE(test_block_reader_matches_buffer_reader),
-             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_forward_references_indexed), TK_CASE(test_block_reader_long_line),
+             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_forward_references_indexed), TK_CASE(test_profile_same_name_functions), TK_CASE(test_block_reader_long_line),
              TK_CASE(test_summary_sort_orders_ties_by_name),
              TK_CASE(test_function_rows_of_a_dispatcher))
