@@ -35,8 +35,10 @@ void tk_callstacks_init(tk_callstacks *cs, tk_frame_opened_fn on_open, tk_frame_
 
 void tk_callstacks_free(tk_callstacks *cs)
 {
-    for (uint32_t i = 0; i < cs->nthreads; i++)
+    for (uint32_t i = 0; i < cs->nthreads; i++) {
         tk_free(cs->threads[i].frames);
+        tk_hmap_free(&cs->threads[i].absent);
+    }
     tk_free(cs->threads);
     tk_free(cs->path_parent);
     tk_free(cs->path_func);
@@ -219,13 +221,13 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
     case TK_EVENT_EXIT:
     case TK_EVENT_TAIL_EXIT: {
         t->exits++;
-        uint32_t k = t->depth;
-        while (k > 0 && t->frames[k - 1].func != ev->func)
-            k--;
-        if (k == 0) {
+        if (tk_callstacks_unmatched(t, t->frames, t->frames + t->depth, t->enters, ev->func)) {
             t->unmatched_exits++;
             return TK_OK;
         }
+        uint32_t k = t->depth;
+        while (t->frames[k - 1].func != ev->func) /* found: above the bottom */
+            k--;
         while (t->depth > k)
             close_top(cs, t, ev->time, TK_CLOSE_UNWOUND);
         close_top(cs, t, ev->time, TK_CLOSE_MATCHED);

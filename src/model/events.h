@@ -43,6 +43,11 @@ typedef struct tk_stack_thread {
     uint64_t backwards;       /* exits earlier than their enter (duration taken as 0) */
     uint32_t max_depth;
     uint32_t root_path;       /* path node of the thread's root */
+    /* functions an exit found on no open frame, while no frame was pushed
+     * since (absent_epoch = 1 + the enters then): their next exits are
+     * unmatched without a scan of the stack (tk_callstacks_unmatched) */
+    uint64_t absent_epoch;
+    tk_hmap absent;
 } tk_stack_thread;
 
 typedef struct tk_callstacks tk_callstacks;
@@ -226,6 +231,29 @@ tk_callstacks_exit_matches(const tk_stack_locals *s, uint64_t func)
     return s->top > s->frames && s->top[-1].func == func;
 }
 
+/* Whether an exit of func, not the innermost open call's, matches no open
+ * frame of t (enters: the enters of t so far).  A scan of the stack, skipped
+ * for a function a scan found absent while nothing was pushed since (a deep
+ * stack and many stray exits would make every one a scan). */
+static inline int tk_callstacks_unmatched(tk_stack_thread *t, const tk_frame *frames, const tk_frame *top,
+                                          uint64_t enters, uint64_t func)
+{
+    if (t->absent_epoch == enters + 1 && tk_hmap_get(&t->absent, func, NULL))
+        return 1;
+    for (const tk_frame *k = top; k > frames;)
+        if ((--k)->func == func)
+            return 0;
+    if (t->absent_epoch != enters + 1) { /* frames were pushed: start again */
+        if (t->absent.len > 64)
+            tk_hmap_free(&t->absent); /* no large table to clear at each push */
+        else
+            tk_hmap_clear(&t->absent);
+        t->absent_epoch = enters + 1;
+    }
+    (void)tk_hmap_put(&t->absent, func, 1); /* out of memory: the next one scans */
+    return 1;
+}
+
 /* An exit of func at time in the batch loops. */
 static inline __attribute__((always_inline)) void
 tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, uint64_t time,
@@ -249,13 +277,13 @@ tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, u
             f[-1].child += duration;
         return;
     }
-    tk_frame *k = s->top;
-    while (k > s->frames && k[-1].func != func)
-        k--;
-    if (k == s->frames) {
+    if (tk_callstacks_unmatched(t, s->frames, s->top, t->enters + s->enters, func)) {
         t->unmatched_exits++;
         return;
     }
+    tk_frame *k = s->top;
+    while (k[-1].func != func) /* found: above the bottom */
+        k--;
     uint32_t keep = (uint32_t)(k - s->frames); /* the matching frame's depth */
     tk_stack_locals_store(s, t);
     while (t->depth > keep)
