@@ -221,7 +221,7 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
     case TK_EVENT_EXIT:
     case TK_EVENT_TAIL_EXIT: {
         t->exits++;
-        if (tk_callstacks_unmatched(t, t->frames, t->frames + t->depth, t->enters, ev->func)) {
+        if (tk_callstacks_unmatched(t, t->frames, t->depth, t->enters, ev->func)) {
             t->unmatched_exits++;
             return TK_OK;
         }

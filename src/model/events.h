@@ -235,13 +235,13 @@ tk_callstacks_exit_matches(const tk_stack_locals *s, uint64_t func)
  * frame of t (enters: the enters of t so far).  A scan of the stack, skipped
  * for a function a scan found absent while nothing was pushed since (a deep
  * stack and many stray exits would make every one a scan). */
-static inline int tk_callstacks_unmatched(tk_stack_thread *t, const tk_frame *frames, const tk_frame *top,
+static inline int tk_callstacks_unmatched(tk_stack_thread *t, const tk_frame *frames, uint32_t depth,
                                           uint64_t enters, uint64_t func)
 {
     if (t->absent_epoch == enters + 1 && tk_hmap_get(&t->absent, func, NULL))
         return 1;
-    for (const tk_frame *k = top; k > frames;)
-        if ((--k)->func == func)
+    for (uint32_t k = depth; k > 0;)
+        if (frames[--k].func == func)
             return 0;
     if (t->absent_epoch != enters + 1) { /* frames were pushed: start again */
         if (t->absent.len > 64)
@@ -277,7 +277,8 @@ tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, u
             f[-1].child += duration;
         return;
     }
-    if (tk_callstacks_unmatched(t, s->frames, s->top, t->enters + s->enters, func)) {
+    if (tk_callstacks_unmatched(t, s->frames, s->frames ? (uint32_t)(s->top - s->frames) : 0,
+                                t->enters + s->enters, func)) {
         t->unmatched_exits++;
         return;
     }
