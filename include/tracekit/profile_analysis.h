@@ -60,6 +60,20 @@ void tk_prof_summary_free(tk_prof_summary *s);
  * by names. */
 void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive);
+/* The same for a list cut where it covers `coverage` percent (0 < coverage <
+ * 100) of the total of events[0], as callgrind_annotate's --threshold: the
+ * list is cut before the first row at which the rows above it cover that
+ * much (tk_prof_covered). Only the entries such a list can show are put in
+ * order: returns their number, a prefix of the entries (at least the rows up
+ * to the cut, and every row of the same events[0] cost as the last of them);
+ * the entries after it, all of smaller events[0] cost, are in no particular
+ * order. coverage >= 100 sorts everything, as tk_prof_summary_sort. 0 when out
+ * of memory (the order is then as it was). */
+size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                                  size_t n_events, int inclusive, double coverage);
+/* Whether rows of cost `sum` cover `coverage` percent of `total` (false when
+ * coverage >= 100 or total is 0: such a list is never cut). */
+int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
 
 /* Recursion classes of the call graph of the parts (part = 0: all parts).
  * Returns in *out an array of one class id per function (the caller frees it with free()): a

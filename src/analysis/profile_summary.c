@@ -774,37 +774,103 @@ static int sort_ties(sort_rec *v, size_t n, sort_ctx *c)
     return 1;
 }
 
-void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                          size_t n_events, int inclusive)
+/* Saturating sum (inclusive costs can add up past 2^64). */
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+/* callgrind_annotate's test for its threshold, in doubles as its Perl: rows
+ * of sum `sum` cover `coverage` percent of `total`. */
+static int covers(uint64_t sum, uint64_t total, double coverage)
+{
+    return (double)sum * 100.0 / (double)total >= coverage;
+}
+
+int tk_prof_covered(uint64_t sum, uint64_t total, double coverage)
+{
+    return coverage < 100.0 && total && covers(sum, total, coverage);
+}
+
+/* Moves the records that a list sorted by k0 (descending) needs before it
+ * covers `coverage` percent of `total` to the front, larger k0 than every
+ * record behind them, and returns their number: the list's smallest prefix
+ * that covers, widened to all records of its last k0. A quickselect with a
+ * three-way partition that follows the sum of the larger side; past a
+ * logarithmic number of rounds (pivots gone bad) it returns the undecided
+ * range with the prefix, which is only slower to sort, never wrong. */
+static size_t cover_prefix(sort_rec *v, size_t n, uint64_t total, double coverage)
+{
+    if (covers(0, total, coverage)) return 0;
+    size_t lo = 0, hi = n, rounds = 16;
+    for (size_t m = n; m > 1; m >>= 1) rounds += 2;
+    uint64_t acc = 0; /* the sum of v[0, lo) */
+    /* v[0, lo) > v[lo, hi) > v[hi, n) in k0; acc does not cover, acc plus
+     * the sum of v[lo, hi) does */
+    while (lo < hi) {
+        if (!rounds--) return hi;
+        uint64_t x = v[lo].k0, y = v[lo + (hi - lo) / 2].k0, z = v[hi - 1].k0;
+        uint64_t pv = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+        size_t a = lo, i = lo, b = hi;
+        uint64_t gt = 0;
+        while (i < b) {
+            uint64_t k = v[i].k0;
+            if (k > pv) {
+                gt = add_sat(gt, k);
+                swap_rec(&v[a++], &v[i++]);
+            } else if (k < pv) {
+                swap_rec(&v[i], &v[--b]);
+            } else {
+                i++;
+            }
+        }
+        if (covers(add_sat(acc, gt), total, coverage)) {
+            hi = a;
+            continue;
+        }
+        acc = add_sat(acc, gt);
+        uint64_t eq = (uint64_t)(b - a) > UINT64_MAX / (pv ? pv : 1) ? UINT64_MAX : pv * (uint64_t)(b - a);
+        if (covers(add_sat(acc, eq), total, coverage)) return b;
+        acc = add_sat(acc, eq);
+        lo = b;
+    }
+    return n; /* not reached with a total that is the sum of the k0 */
+}
+
+size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                                  size_t n_events, int inclusive, double coverage)
 {
     if (inclusive && s->count && !s->entries[0].inclusive) inclusive = 0; /* a summary of self costs */
     /* room for the records, then for the sorted entries (see below) */
     size_t rec_size = sizeof(sort_rec) > sizeof(tk_prof_entry) ? sizeof(sort_rec) : sizeof(tk_prof_entry);
     sort_rec *v = tk_malloc((s->count ? s->count : 1) * rec_size);
-    if (!v) return; /* out of memory: leave the order as it is */
+    if (!v) return 0; /* out of memory: leave the order as it is */
     /* the costs and names are anywhere in memory: fetched a few entries
      * ahead (the misses overlap) */
     enum { AHEAD = 8 };
     for (size_t i = 0; i < s->count; i++) {
         const tk_prof_entry *e = &s->entries[i];
-        if (i + AHEAD < s->count) {
-            const tk_prof_entry *a = &s->entries[i + AHEAD];
-            if (n_events) __builtin_prefetch(&(inclusive ? a->inclusive : a->self)[events[0]]);
-            __builtin_prefetch(str_of(p, a->name));
-        }
+        if (i + AHEAD < s->count && n_events)
+            __builtin_prefetch(&(inclusive ? s->entries[i + AHEAD].inclusive
+                                           : s->entries[i + AHEAD].self)[events[0]]);
         v[i].k0 = n_events ? (inclusive ? e->inclusive : e->self)[events[0]] : 0;
-        v[i].name = str_of(p, e->name);
-        v[i].name8 = name_prefix(v[i].name);
         v[i].entry = (uint32_t)i;
         v[i].pad = 0;
+    }
+    /* only the rows a covering prefix needs are sorted (on the 130 MB bench
+     * profile, 99 %: 66 K of 151 K functions) */
+    size_t nsort = s->count;
+    uint64_t total = n_events ? s->totals[events[0]] : 0;
+    if (coverage < 100.0 && total) nsort = cover_prefix(v, s->count, total, coverage);
+    for (size_t i = 0; i < nsort; i++) {
+        if (i + AHEAD < nsort) __builtin_prefetch(str_of(p, s->entries[v[i + AHEAD].entry].name));
+        v[i].name = str_of(p, s->entries[v[i].entry].name);
+        v[i].name8 = name_prefix(v[i].name);
     }
     /* by costs and name prefixes first (no strcmp), then the runs of equal
      * keys by names and the rest */
     sort_ctx c = {s, p, events, n_events, inclusive, 1};
-    sort_recs(v, s->count, &c);
-    if (!sort_ties(v, s->count, &c)) { /* out of memory: one sort by everything */
+    sort_recs(v, nsort, &c);
+    if (!sort_ties(v, nsort, &c)) { /* out of memory: one sort by everything */
         c.keys_only = 0;
-        sort_recs(v, s->count, &c);
+        sort_recs(v, nsort, &c);
     }
     /* Position i takes the entry v[i].entry. The entries are gathered into
      * the records' block with their sources fetched ahead (following the
@@ -828,6 +894,13 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
     } else {
         tk_free(v);
     }
+    return nsort;
+}
+
+void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                          size_t n_events, int inclusive)
+{
+    tk_prof_summary_sort_cover(s, p, events, n_events, inclusive, 100.0);
 }
 
 /* ---- recursion classes (annotate) ----------------------------------------- */

@@ -9,6 +9,9 @@
 # `calls=0` line (a call still active at a dump) to the caller's self cost, and
 # prints the `summary:` line as the program totals where tracekit prints the sum
 # of the cost lines (which must equal the file's `totals:` line).
+# Where neither difference applies, the text table of `tracekit report
+# --by=file-function` must also list as many rows as callgrind_annotate's
+# default list, which stops where the rows cover 99 % of the first event.
 set -u
 cd "$(dirname "$0")/../.."
 command -v callgrind_annotate >/dev/null || { echo "callgrind_annotate not installed"; exit 77; }
@@ -31,12 +34,16 @@ for f in tests/data/callgrind/pass/*; do
         echo "callgrind_annotate failed on $f"; cat "$tmp/cga.err"; fail=1; continue; }
     "$TRACEKIT" report --by=file-function --format=json "$f" >"$tmp/tk.json" || {
         echo "tracekit report failed on $f"; fail=1; continue; }
+    callgrind_annotate --auto=no "$oracle_in" >"$tmp/cga99" 2>"$tmp/cga.err" || {
+        echo "callgrind_annotate failed on $f"; cat "$tmp/cga.err"; fail=1; continue; }
+    "$TRACEKIT" report --by=file-function "$f" >"$tmp/tk.txt" || {
+        echo "tracekit report failed on $f"; fail=1; continue; }
     "$TRACEKIT" convert --to json "$f" >"$tmp/model.json" || {
         echo "tracekit convert --to json failed on $f"; fail=1; continue; }
     n=$((n + 1))
-    python3 - "$f" "$tmp/cga" "$tmp/tk.json" "$tmp/model.json" <<'PY' || fail=1
+    python3 - "$f" "$tmp/cga" "$tmp/tk.json" "$tmp/model.json" "$tmp/cga99" "$tmp/tk.txt" <<'PY' || fail=1
 import json, re, sys
-name, cga_path, tk_path, model_path = sys.argv[1:]
+name, cga_path, tk_path, model_path, cga99_path, tk_text_path = sys.argv[1:]
 tk = json.load(open(tk_path))
 model = json.load(open(model_path))
 events = tk["events"]
@@ -46,9 +53,11 @@ for e in tk["functions"]:
     ours[key] = [a + b for a, b in zip(ours.get(key, [0] * len(events)), e["self"])]
 # callgrind_annotate: the cost line of a calls=0 counts as the caller's self cost
 fns = model["functions"]
+calls0 = False
 for part in model["parts"]:
     for c in part["calls"]:
         if c["count"] == 0:
+            calls0 = True
             key = c["file"] + ":" + fns[c["fn"]]["name"]
             ours[key] = [a + b for a, b in zip(ours.get(key, [0] * len(events)), c["inclusive"])]
 # totals: callgrind_annotate prints summary: (when not zero), else totals:
@@ -110,12 +119,32 @@ if totals != expected_cga_totals:
 for key, vals in ours.items():
     if vals[0] and key not in seen:
         errors.append("tracekit row %r (%s) missing from callgrind_annotate" % (key, vals))
+# the default lists (99 % coverage): as many rows, unless a documented
+# difference changes the costs or the total they are measured against
+def cga_rows(path):
+    n, section = 0, 0
+    for line in open(path, encoding="utf-8", errors="replace"):
+        if line.rstrip().endswith("file:function"):
+            section = 1
+        elif section == 1 and not line.startswith("-----"):
+            if not line.strip():
+                break
+            n += 1
+    return n
+tk_rows = sum(1 for i, line in enumerate(open(tk_text_path, encoding="utf-8", errors="replace"))
+              if i >= 5 and not line.startswith("("))
+listed = None
+if not calls0 and expected_cga_totals == tk["totals"]:
+    listed = cga_rows(cga99_path)
+    if listed != tk_rows:
+        errors.append("default list: callgrind_annotate %d rows, tracekit %d" % (listed, tk_rows))
 if errors:
     print("%s: %d differences" % (name, len(errors)))
     for e in errors[:20]:
         print("  " + e)
     sys.exit(1)
-print("%s: %d functions, %d events: equal" % (name, len(seen), len(events)))
+print("%s: %d functions, %d events: equal%s" % (name, len(seen), len(events),
+      "" if listed is None else "; default list %d rows in both" % listed))
 PY
 done
 echo "$n profiles compared"

@@ -411,6 +411,76 @@ static void test_summary_sort_orders_ties_by_name(void)
     free(t);
 }
 
+/* A list cut where it covers a percentage (callgrind_annotate's threshold):
+ * the rows up to the cut in the order and with the cut of the full sort,
+ * for skewed and flat costs with many ties, one and two sort events, self
+ * and inclusive costs; the rows after the sorted prefix all cost less than
+ * its last; every function once. */
+static void test_summary_sort_cover_matches_full_sort(void)
+{
+    size_t cap = 4u << 20;
+    char *t = malloc(cap);
+    static const double coverages[] = {0.001, 1, 10, 50, 90, 99, 99.99, 100};
+    static const size_t one[] = {0}, two[] = {1, 0};
+    for (int shape = 0; shape < 3; shape++) {
+        size_t n = (size_t)sprintf(t, "events: Ir Dr\n");
+        unsigned seed = 777u + (unsigned)shape;
+        for (int f = 0; f < 20000; f++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            /* skewed (a few big functions), flat with ties, or all equal */
+            unsigned ir = shape == 0 ? (r % 100 == 0 ? r % 100000 : r % 50) + 1
+                                     : shape == 1 ? r % 7 + 1 : 3;
+            n += (size_t)sprintf(t + n, "fn=stem_%u_%d\n%u %u %u\n", r % 3000, f, f % 13 + 1, ir, r % 5);
+            if (f % 5 == 0) n += (size_t)sprintf(t + n, "cfn=stem_0_0\ncalls=1 1\n1 %d 1\n", f % 9);
+        }
+        tk_status st;
+        tk_error err;
+        tk_profile *p = read_text(t, &st, &err);
+        TK_CHECK_EQ_I64(st, TK_OK);
+        for (int mode = 0; mode < 4; mode++) {
+            const size_t *ev = mode & 1 ? two : one;
+            size_t nev = mode & 1 ? 2 : 1;
+            int incl = mode >> 1;
+            tk_prof_summary *full;
+            TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &full, &err), TK_OK);
+            tk_prof_summary_sort(full, p, ev, nev, incl);
+            for (size_t c = 0; c < sizeof coverages / sizeof *coverages; c++) {
+                tk_prof_summary *s;
+                TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+                size_t sorted = tk_prof_summary_sort_cover(s, p, ev, nev, incl, coverages[c]);
+                uint64_t total = s->totals[ev[0]], sum = 0;
+                size_t cut = 0;
+                while (cut < full->count && !tk_prof_covered(sum, total, coverages[c])) {
+                    sum += (incl ? full->entries[cut].inclusive : full->entries[cut].self)[ev[0]];
+                    cut++;
+                }
+                int ok = sorted >= cut && sorted <= s->count && (coverages[c] < 100 || sorted == s->count);
+                /* the point: a small coverage sorts a part of the list (all
+                 * costs equal: the whole list is one run of ties) */
+                if (coverages[c] <= 50 && shape != 2 && !incl) ok &= sorted < s->count / 2;
+                for (size_t i = 0; ok && i < cut; i++) ok = s->entries[i].fn == full->entries[i].fn;
+                unsigned char *seen = calloc(s->count, 1);
+                for (size_t i = 0; ok && i < s->count; i++) {
+                    const tk_prof_entry *e = &s->entries[i];
+                    if (e->fn >= s->count || seen[e->fn]++) ok = 0;
+                    if (ok && i >= sorted && sorted)
+                        ok = (incl ? e->inclusive : e->self)[ev[0]] <
+                             (incl ? s->entries[sorted - 1].inclusive : s->entries[sorted - 1].self)[ev[0]];
+                }
+                free(seen);
+                if (!ok) fprintf(stderr, "shape %d mode %d coverage %g: sorted %zu cut %zu\n", shape, mode,
+                                 coverages[c], sorted, cut);
+                TK_CHECK(ok);
+                tk_prof_summary_free(s);
+            }
+            tk_prof_summary_free(full);
+        }
+        tk_profile_free(p);
+    }
+    free(t);
+}
+
 /* What `report` reads (rows by function, files dropped) of a dispatcher that
  * calls 100 functions, each from two call sites in turn: past 32 callees the
  * function's calls go through the table's hash; every arc still gets its
@@ -739,4 +809,5 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_block_reader_matches_buffer_reader),
              TK_CASE(test_block_reader_forward_reference), TK_CASE(test_forward_references_indexed), TK_CASE(test_profile_same_name_functions), TK_CASE(test_block_reader_long_line),
              TK_CASE(test_summary_sort_orders_ties_by_name),
+             TK_CASE(test_summary_sort_cover_matches_full_sort),
              TK_CASE(test_function_rows_of_a_dispatcher))

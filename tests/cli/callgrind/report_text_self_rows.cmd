@@ -1,1 +1,1 @@
-tracekit report --by=line tests/data/callgrind/pass/call-tree.out
+tracekit report --by=line --coverage 100 tests/data/callgrind/pass/call-tree.out

@@ -1,0 +1,1 @@
+tracekit report --coverage 0 tests/data/callgrind/pass/call-tree.out
