@@ -2082,8 +2082,10 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
 static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t len, uint64_t base,
                              uint64_t *lineno_io, tk_error *err)
 {
-    const char *nul = memchr(data, 0, len);
-    ps->nul_free_end = nul ? nul : data + len;
+    /* NUL bytes are found line by line where the lines are looked for
+     * (strchrnul stops at '\n' or NUL), not by a pass over the block: the
+     * fused fast paths stop at a NUL as at any unusual byte */
+    ps->nul_free_end = data;
     const char *s = data, *end = data + len;
     /* lines that start at or before the last newline end with a newline:
      * the fused fast path scans them without an end pointer */
@@ -2138,7 +2140,16 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
                 }
             }
         }
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *nl;
+        if (s <= last_nl) { /* a '\n' ends the line */
+            nl = strchrnul(s, '\n');
+            if (*nl == '\n')
+                ps->nul_free_end = nl;
+            else /* a NUL in the line: the general code reports it */
+                nl = memchr(nl, '\n', (size_t)(end - nl));
+        } else {
+            nl = memchr(s, '\n', (size_t)(end - s));
+        }
         const char *le = nl ? nl : end;
         ++lineno;
         /* the common case first: a cost line inside a function body */
