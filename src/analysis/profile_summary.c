@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/hash.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
 
@@ -46,13 +47,13 @@ static const uint64_t *self_of(const group_table *t, size_t i)
     return r == UINT32_MAX ? no_costs : t->self_part->self.values + (size_t)r * t->nev;
 }
 
+/* Chained through a mixer from tk_hash_key on: keys hold line numbers and
+ * addresses of the file, which must not be able to collide on purpose. */
 static uint64_t key_hash(const group_key *k)
 {
-    uint64_t h = k->a * 0x9e3779b97f4a7c15ULL;
-    h ^= (k->b + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL;
-    h ^= (k->c + 0x8cb92ba72f3d8dd7ULL) * 0x94d049bb133111ebULL;
-    h ^= h >> 31;
-    return h * 0xd6e8feb86659fd93ULL;
+    uint64_t h = tk_hash_u64(k->a ^ tk_hash_key);
+    h = tk_hash_u64(h ^ k->b);
+    return tk_hash_u64(h ^ k->c);
 }
 
 static tk_status group_find(group_table *t, const group_key *k, size_t *index)

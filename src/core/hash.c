@@ -1,14 +1,31 @@
 #include "hash.h"
 
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "alloc.h"
+
+uint64_t tk_hash_key;
+
+__attribute__((constructor)) static void draw_hash_key(void)
+{
+    uint64_t k = 0;
+    if (getrandom(&k, sizeof k, GRND_NONBLOCK) != (ssize_t)sizeof k) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        k = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)getpid() << 16 ^
+            (uint64_t)(uintptr_t)&k;
+    }
+    tk_hash_key = tk_hash_u64(k);
+}
 
 uint64_t tk_hash_bytes(const void *data, size_t len)
 {
     /* FNV-1a over 8-byte words, finished with a mixer. */
     const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ULL ^ len;
+    uint64_t h = tk_hash_u64(0xcbf29ce484222325ULL ^ tk_hash_key) ^ len;
     while (len >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
@@ -26,7 +43,7 @@ uint64_t tk_hash_bytes(const void *data, size_t len)
 static size_t find(const tk_hmap *m, uint64_t key, int *found)
 {
     size_t mask = m->cap - 1;
-    size_t i = (size_t)tk_hash_u64(key) & mask;
+    size_t i = (size_t)tk_hash_u64(key ^ tk_hash_key) & mask;
     while (m->used[i]) {
         if (m->keys[i] == key) {
             *found = 1;

@@ -5,6 +5,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A key drawn once per process (getrandom(2); else the time, the pid and
+ * addresses). The hash tables whose slot order no output depends on mix it
+ * into their hashes before any byte of the input, so that crafted input
+ * cannot pile its keys into one probe run (hash flooding: 80 K crafted WET
+ * ids took `info` 3.8 s with a fixed hash). tk_hash_bytes and tk_hmap use
+ * it; tk_hash_u64 itself is fixed (tables whose order is output use it). */
+extern uint64_t tk_hash_key;
+
+/* FNV-style words mixed from tk_hash_key on. */
 uint64_t tk_hash_bytes(const void *data, size_t len);
 static inline uint64_t tk_hash_u64(uint64_t x)
 {

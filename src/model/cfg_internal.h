@@ -2,6 +2,7 @@
 #ifndef TK_MODEL_CFG_INTERNAL_H
 #define TK_MODEL_CFG_INTERNAL_H
 
+#include "core/hash.h"
 #include "tracekit/cfg.h"
 
 struct tk_cfg_idmap {
@@ -11,8 +12,10 @@ struct tk_cfg_idmap {
     uint32_t *vals; /* TK_CFG_NONE = empty */
 };
 
+/* Keyed (tk_hash_key): only lookups go through the slots. */
 static inline uint32_t tk_cfg_hash32(uint32_t x)
 {
+    x ^= (uint32_t)tk_hash_key;
     x ^= x >> 16;
     x *= 0x7feb352dU;
     x ^= x >> 15;

@@ -66,7 +66,7 @@ struct tk_profile {
 static uint64_t hash_words(const void *key, size_t size)
 {
     const unsigned char *b = key;
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = tk_hash_u64(0x9e3779b97f4a7c15ULL ^ tk_hash_key); /* keys hold the file's addresses */
     for (size_t i = 0; i < size; i += 8) {
         uint64_t w;
         memcpy(&w, b + i, 8);

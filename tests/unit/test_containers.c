@@ -71,6 +71,39 @@ static void test_hmap(void)
     tk_hmap_free(&m);
 }
 
+/* Keys made to share one probe run under the unkeyed mixer (tk_hash_u64
+ * inverted on multiples of 2^24: equal low bits) spread in tk_hmap, which
+ * keys its hash per process (hash flooding: such WET ids made `info`
+ * quadratic). Measured as the longest run of used slots, not as time. */
+static uint64_t unmix(uint64_t y)
+{
+    y ^= y >> 33;
+    y *= 0x9cb4b2f8129337dbULL; /* inverse of 0xc4ceb9fe1a85ec53 */
+    y ^= y >> 33;
+    y *= 0x4f74430c22a54005ULL; /* inverse of 0xff51afd7ed558ccd */
+    y ^= y >> 33;
+    return y;
+}
+
+static void test_hmap_crafted_keys(void)
+{
+    TK_CHECK_EQ_U64(tk_hash_u64(unmix(5ULL << 24)), 5ULL << 24);
+    tk_hmap m = TK_HMAP_INIT;
+    enum { N = 40000 };
+    for (uint64_t i = 1; i <= N; i++) TK_CHECK(tk_hmap_put(&m, unmix(i << 24), i) == 0);
+    size_t run = 0, longest = 0;
+    for (size_t i = 0; i < m.cap; i++) {
+        run = m.used[i] ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    uint64_t v;
+    TK_CHECK(tk_hmap_get(&m, unmix(777ULL << 24), &v) && v == 777);
+    TK_CHECK_EQ_U64(m.len, N);
+    if (longest >= 1000) fprintf(stderr, "longest probe run %zu of %d keys\n", longest, N);
+    TK_CHECK(longest < 1000);
+    tk_hmap_free(&m);
+}
+
 static void test_vec(void)
 {
     TK_VEC(int) v = {0};
@@ -81,4 +114,5 @@ static void test_vec(void)
     TK_CHECK(v.data == NULL && v.len == 0);
 }
 
-TK_TEST_MAIN(TK_CASE(test_arena), TK_CASE(test_strpool), TK_CASE(test_hmap), TK_CASE(test_vec))
+TK_TEST_MAIN(TK_CASE(test_arena), TK_CASE(test_strpool), TK_CASE(test_hmap), TK_CASE(test_hmap_crafted_keys),
+             TK_CASE(test_vec))

@@ -222,6 +222,7 @@ static void id_map_clear(id_map *m)
 
 static uint64_t id_hash(uint64_t k)
 {
+    k ^= tk_hash_key; /* large ids are the file's: keyed against crafted ones */
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdULL;
     k ^= k >> 33;
