@@ -538,7 +538,7 @@ static tk_status table_append(tk_prof_table *t, const void *key, size_t row_size
         !table_rehash(t, row_size, t->slot_count * 2))
         return TK_ERR_NOMEM;
     if (t->count + 1 > t->capacity) {
-        size_t cap = t->capacity ? t->capacity * 2 : 256;
+        size_t cap = t->capacity ? t->capacity * 2 : 16; /* parts can be tiny (and many) */
         void *nr = tk_realloc(t->rows, cap * row_size);
         if (!nr) return TK_ERR_NOMEM;
         t->rows = nr;

@@ -682,6 +682,57 @@ static void test_block_reader_forward_reference(void)
     free(path);
 }
 
+/* Ids far above the others go to the id map's hash, and stay found there
+ * when later dense ids grow the map's array past them; each of many parts
+ * starts with empty maps and no function rows of the last part. Read as
+ * the report reads (rows by function), and fully. */
+static void test_sparse_ids_and_many_parts(void)
+{
+    size_t cap = 1u << 20, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)sprintf(t + n, "events: Ir\nfn=(5000) sparse\n1 3\nfn=(4194000) huge\n1 5\n");
+    for (int i = 1; i <= 3000; i++) n += (size_t)sprintf(t + n, "fn=(%d) f%d\n1 1\n", i, i);
+    n += (size_t)sprintf(t + n, "fn=(6000) past\n1 1\nfn=(5000)\n2 4\nfn=(4194000)\n2 6\n");
+    for (int part = 2; part <= 300; part++)
+        n += (size_t)sprintf(t + n, "part: %d\nevents: Ir\nfn=(4194000) p%d\n1 %d\ncfn=(7) g\ncalls=1 1\n1 1\n",
+                             part, part % 3, part);
+    for (int mode = 0; mode < 2; mode++) {
+        tk_profile *p;
+        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        if (mode) {
+            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+            o.drop_files = 1;
+        }
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, t, n, &o, &err), TK_OK);
+        TK_CHECK_EQ_U64(tk_profile_part_count(p), 300);
+        tk_prof_summary *s;
+        TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+        uint64_t sparse = 0, huge = 0, p0 = 0, g_calls = 0, total = 0;
+        for (size_t i = 0; i < s->count; i++) {
+            const char *name = tk_profile_str(p, s->entries[i].name);
+            if (!strcmp(name, "sparse")) sparse = s->entries[i].self[0];
+            if (!strcmp(name, "huge")) huge = s->entries[i].self[0];
+            if (!strcmp(name, "p0")) p0 = s->entries[i].self[0];
+            if (!strcmp(name, "g")) g_calls = s->entries[i].calls;
+            total += s->entries[i].self[0];
+        }
+        TK_CHECK_EQ_U64(sparse, 7);
+        TK_CHECK_EQ_U64(huge, 11);
+        /* parts 3, 6, ..., 300 name it p0: their own cost plus one per call */
+        uint64_t want = 0;
+        for (int part = 3; part <= 300; part += 3) want += (uint64_t)part;
+        TK_CHECK_EQ_U64(p0, want);
+        TK_CHECK_EQ_U64(g_calls, 299);
+        TK_CHECK_EQ_U64(total, s->totals[0]);
+        tk_prof_summary_free(s);
+        tk_profile_free(p);
+    }
+    free(t);
+}
+
 /* Many ids used before their definitions (more than the 4096 searches the
  * reader once allowed: they come from one index of the definitions now), and
  * an id that a new part forgets after the index was made (its definition in
@@ -810,4 +861,5 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_block_reader_forward_reference), TK_CASE(test_forward_references_indexed), TK_CASE(test_profile_same_name_functions), TK_CASE(test_block_reader_long_line),
              TK_CASE(test_summary_sort_orders_ties_by_name),
              TK_CASE(test_summary_sort_cover_matches_full_sort),
+             TK_CASE(test_sparse_ids_and_many_parts),
              TK_CASE(test_function_rows_of_a_dispatcher))

@@ -23,9 +23,14 @@ typedef struct id_map {
     uint64_t *keys;
     uint32_t *vals; /* string id + 1, 0 = empty */
     size_t cap, count;
-    /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array */
+    /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array
+     * while they are about as dense as callgrind's (1, 2, 3, ...): one large
+     * id goes to the hash, so that a part cannot cost an array of millions
+     * (the map is cleared per part: 1000 tiny parts with id 4194000 took
+     * 1.6 s). An id below direct_cap may still be in the hash (put there
+     * before the array grew past it): get looks there when the array has 0. */
     uint32_t *direct; /* string id + 1, 0 = empty */
-    size_t direct_cap;
+    size_t direct_cap, direct_count;
 } id_map;
 
 #define ID_DIRECT_MAX (1u << 22)
@@ -232,7 +237,7 @@ static uint64_t id_hash(uint64_t k)
 /* Returns string id + 1, or 0 when not defined. */
 static uint32_t id_map_get(const id_map *m, uint64_t key)
 {
-    if (key < m->direct_cap) return m->direct[key];
+    if (key < m->direct_cap && m->direct[key]) return m->direct[key];
     if (!m->cap) return 0;
     size_t mask = m->cap - 1;
     for (size_t j = id_hash(key) & mask; m->vals[j]; j = (j + 1) & mask)
@@ -242,8 +247,10 @@ static uint32_t id_map_get(const id_map *m, uint64_t key)
 
 static int id_map_put(id_map *m, uint64_t key, uint32_t val)
 {
-    if (key < ID_DIRECT_MAX) {
+    if (key < m->direct_cap ||
+        (key < ID_DIRECT_MAX && key < 2 * (m->direct_count + m->count) + 4096)) {
         if (!grow_u32(&m->direct, &m->direct_cap, (size_t)key + 1)) return 0;
+        if (!m->direct[key]) m->direct_count++;
         m->direct[key] = val + 1;
         return 1;
     }
@@ -483,6 +490,15 @@ static tk_status end_part(tk_callgrind_parser *ps)
     ps->part->has_line_sum = 1;
     tk_status st2 = check_totals(ps);
     if (st == TK_OK) st = st2;
+    /* self_row and call_head point into this part's rows only: cleared
+     * through those rows (a memset of arrays sized by all functions cost
+     * each of thousands of tiny parts the whole array) */
+    const tk_prof_self *srows = ps->part->self.rows;
+    for (size_t i = 0; ps->self_row_cap && i < ps->part->self.count; i++)
+        if (srows[i].fn < ps->self_row_cap) ps->self_row[srows[i].fn] = 0;
+    const tk_prof_call *crows = ps->part->calls.rows;
+    for (size_t i = 0; ps->call_head_cap && i < ps->part->calls.count; i++)
+        if (crows[i].fn < ps->call_head_cap) ps->call_head[crows[i].fn] = 0;
     ps->part = NULL;
     return st;
 }
@@ -501,8 +517,6 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     ps->totals_lineno = 0;
     ps->pending_count = 0;
     for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
-    if (ps->self_row_cap) memset(ps->self_row, 0, ps->self_row_cap * sizeof *ps->self_row);
-    if (ps->call_head_cap) memset(ps->call_head, 0, ps->call_head_cap * sizeof *ps->call_head);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
     ps->fn_lazy = 0;
