@@ -682,17 +682,20 @@ static void test_block_reader_forward_reference(void)
     free(path);
 }
 
-/* Ids far above the others go to the id map's hash, and stay found there
- * when later dense ids grow the map's array past them; each of many parts
- * starts with empty maps and no function rows of the last part. Read as
- * the report reads (rows by function), and fully. */
+/* Ids defined out of order and far apart (the id map's array grows past
+ * them; 5000000 is beyond the array, in the hash); each of many parts
+ * starts with empty maps (only the entries the last part set are emptied)
+ * and no function rows of the last part. Read as the report reads (rows by
+ * function), and fully. */
 static void test_sparse_ids_and_many_parts(void)
 {
     size_t cap = 1u << 20, n = 0;
     char *t = malloc(cap);
-    n += (size_t)sprintf(t + n, "events: Ir\nfn=(5000) sparse\n1 3\nfn=(4194000) huge\n1 5\n");
+    n += (size_t)sprintf(t + n, "events: Ir\nfn=(5000) sparse\n1 3\nfn=(4194000) huge\n1 5\n"
+                                "fn=(5000000) beyond\n1 1\n");
     for (int i = 1; i <= 3000; i++) n += (size_t)sprintf(t + n, "fn=(%d) f%d\n1 1\n", i, i);
-    n += (size_t)sprintf(t + n, "fn=(6000) past\n1 1\nfn=(5000)\n2 4\nfn=(4194000)\n2 6\n");
+    n += (size_t)sprintf(t + n, "fn=(6000) past\n1 1\nfn=(5000)\n2 4\nfn=(4194000)\n2 6\n"
+                                "fn=(5000000)\n2 1\n");
     for (int part = 2; part <= 300; part++)
         n += (size_t)sprintf(t + n, "part: %d\nevents: Ir\nfn=(4194000) p%d\n1 %d\ncfn=(7) g\ncalls=1 1\n1 1\n",
                              part, part % 3, part);
@@ -710,17 +713,19 @@ static void test_sparse_ids_and_many_parts(void)
         TK_CHECK_EQ_U64(tk_profile_part_count(p), 300);
         tk_prof_summary *s;
         TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
-        uint64_t sparse = 0, huge = 0, p0 = 0, g_calls = 0, total = 0;
+        uint64_t sparse = 0, huge = 0, beyond = 0, p0 = 0, g_calls = 0, total = 0;
         for (size_t i = 0; i < s->count; i++) {
             const char *name = tk_profile_str(p, s->entries[i].name);
             if (!strcmp(name, "sparse")) sparse = s->entries[i].self[0];
             if (!strcmp(name, "huge")) huge = s->entries[i].self[0];
+            if (!strcmp(name, "beyond")) beyond = s->entries[i].self[0];
             if (!strcmp(name, "p0")) p0 = s->entries[i].self[0];
             if (!strcmp(name, "g")) g_calls = s->entries[i].calls;
             total += s->entries[i].self[0];
         }
         TK_CHECK_EQ_U64(sparse, 7);
         TK_CHECK_EQ_U64(huge, 11);
+        TK_CHECK_EQ_U64(beyond, 2);
         /* parts 3, 6, ..., 300 name it p0: their own cost plus one per call */
         uint64_t want = 0;
         for (int part = 3; part <= 300; part += 3) want += (uint64_t)part;

@@ -23,14 +23,17 @@ typedef struct id_map {
     uint64_t *keys;
     uint32_t *vals; /* string id + 1, 0 = empty */
     size_t cap, count;
-    /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array
-     * while they are about as dense as callgrind's (1, 2, 3, ...): one large
-     * id goes to the hash, so that a part cannot cost an array of millions
-     * (the map is cleared per part: 1000 tiny parts with id 4194000 took
-     * 1.6 s). An id below direct_cap may still be in the hash (put there
-     * before the array grew past it): get looks there when the array has 0. */
+    /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array.
+     * It lives as long as the parser; a new part empties the entries it
+     * set (listed in `set`) instead of the whole array, so that a part costs
+     * what it defines (1000 tiny parts naming id 4194000 made and zeroed a
+     * 16 MB array each: 1.6 s). callgrind defines ids out of order (the
+     * bench profile: 58 K of 152 K function ids above twice the number
+     * defined before them), so the array is not kept for dense ids only. */
     uint32_t *direct; /* string id + 1, 0 = empty */
-    size_t direct_cap, direct_count;
+    size_t direct_cap;
+    uint32_t *set;
+    size_t nset, set_cap;
 } id_map;
 
 #define ID_DIRECT_MAX (1u << 22)
@@ -222,7 +225,20 @@ static void id_map_clear(id_map *m)
     tk_free(m->keys);
     tk_free(m->vals);
     tk_free(m->direct);
+    tk_free(m->set);
     memset(m, 0, sizeof *m);
+}
+
+/* Empty for a new part: the array's entries that were set, the hash whole. */
+static void id_map_reset(id_map *m)
+{
+    for (size_t i = 0; i < m->nset; i++) m->direct[m->set[i]] = 0;
+    m->nset = 0;
+    tk_free(m->keys);
+    tk_free(m->vals);
+    m->keys = NULL;
+    m->vals = NULL;
+    m->cap = m->count = 0;
 }
 
 static uint64_t id_hash(uint64_t k)
@@ -237,7 +253,7 @@ static uint64_t id_hash(uint64_t k)
 /* Returns string id + 1, or 0 when not defined. */
 static uint32_t id_map_get(const id_map *m, uint64_t key)
 {
-    if (key < m->direct_cap && m->direct[key]) return m->direct[key];
+    if (key < m->direct_cap) return m->direct[key];
     if (!m->cap) return 0;
     size_t mask = m->cap - 1;
     for (size_t j = id_hash(key) & mask; m->vals[j]; j = (j + 1) & mask)
@@ -247,10 +263,12 @@ static uint32_t id_map_get(const id_map *m, uint64_t key)
 
 static int id_map_put(id_map *m, uint64_t key, uint32_t val)
 {
-    if (key < m->direct_cap ||
-        (key < ID_DIRECT_MAX && key < 2 * (m->direct_count + m->count) + 4096)) {
+    if (key < ID_DIRECT_MAX) {
         if (!grow_u32(&m->direct, &m->direct_cap, (size_t)key + 1)) return 0;
-        if (!m->direct[key]) m->direct_count++;
+        if (!m->direct[key]) {
+            if (!grow_u32(&m->set, &m->set_cap, m->nset + 1)) return 0;
+            m->set[m->nset++] = (uint32_t)key;
+        }
         m->direct[key] = val + 1;
         return 1;
     }
@@ -516,7 +534,7 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     memset(ps->sum, 0, sizeof ps->sum);
     ps->totals_lineno = 0;
     ps->pending_count = 0;
-    for (int k = 0; k < KIND_COUNT; k++) id_map_clear(&ps->ids[k]);
+    for (int k = 0; k < KIND_COUNT; k++) id_map_reset(&ps->ids[k]);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
     ps->fn_lazy = 0;
