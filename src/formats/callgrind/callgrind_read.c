@@ -1637,12 +1637,13 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
                      ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&
                      ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
     /* the pending sums in column order, written back at the end */
-    uint64_t acc[TK_PROFILE_MAX_EVENTS];
-    /* col_map is the identity in the first part of a file (the usual case) */
+    uint64_t acc_buf[TK_PROFILE_MAX_EVENTS], *acc = acc_buf;
+    /* col_map is the identity in the first part of a file (the usual case):
+     * a run that continues the pending row sums into it in place */
     int identity = ps->col_identity;
     if (pend_ready) {
         if (identity)
-            memcpy(acc, pend, ncols * sizeof *acc);
+            acc = pend;
         else
             for (size_t i = 0; i < ncols; i++) acc[i] = pend[map[i]];
     } else {
@@ -1704,7 +1705,7 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         /* '*' '+' '-' and the digits are 0x2a, 0x2b, 0x2d and 0x30-0x39 */
         if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) break;
     }
-    if (touched) {
+    if (touched && acc != pend) {
         if (identity)
             memcpy(pend, acc, ncols * sizeof *acc);
         else
