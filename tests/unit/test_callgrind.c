@@ -738,6 +738,68 @@ static void test_sparse_ids_and_many_parts(void)
     free(t);
 }
 
+/* Jumps inside cost runs (taken there, with their source lines, when they
+ * are usual) give the profile the general code gives: the same text with a
+ * tab after each jump's source position (which the run leaves to the
+ * general code) must read to the same rows, read per function with and
+ * without jump rows. */
+static void test_jumps_in_cost_runs(void)
+{
+    size_t cap = 1u << 20, n[2] = {0, 0};
+    char *t[2] = {malloc(cap), malloc(cap)};
+    for (int k = 0; k < 2; k++)
+        n[k] += (size_t)sprintf(t[k] + n[k], "positions: instr line\nevents: Ir Dr\nfl=a.c\n");
+    unsigned seed = 99;
+    for (int f = 0; f < 40; f++) {
+        for (int k = 0; k < 2; k++)
+            n[k] += (size_t)sprintf(t[k] + n[k], "fn=(%d) f%d\n0x%x %d 1 1\n", f + 1, f, 0x1000 + f * 64, 10 + f);
+        for (int i = 0; i < 30; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 16;
+            char line[128];
+            if (r % 4 == 0)
+                snprintf(line, sizeof line, "jcnd=%u/%u 0x%x %s\n%s", r % 7, r % 11 + 7, 0x1000 + r % 4096,
+                         r % 3 ? "+1" : "*", r % 5 ? "* *" : "+2 -1");
+            else if (r % 4 == 1)
+                snprintf(line, sizeof line, "jump=%u +%u *\n+%u *", r % 9 + 1, r % 13, r % 3);
+            else
+                snprintf(line, sizeof line, "+%u * %u %u", r % 5, r % 10, r % 3);
+            for (int k = 0; k < 2; k++) {
+                /* callgrind ends a jump's source line with a blank; k = 1: a
+                 * tab, which only the general code takes */
+                n[k] += (size_t)sprintf(t[k] + n[k], "%s%s\n", line,
+                                        (r % 4) < 2 ? (k ? "\t" : " ") : "");
+            }
+        }
+    }
+    for (int skip = 0; skip < 2; skip++) {
+        tk_profile *p[2];
+        for (int k = 0; k < 2; k++) {
+            TK_CHECK_EQ_I64(tk_profile_new(&p[k]), TK_OK);
+            tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+            o.skip_jumps = skip;
+            tk_error err;
+            tk_error_clear(&err);
+            TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p[k], t[k], n[k], &o, &err), TK_OK);
+        }
+        const tk_prof_part *a = tk_profile_part(p[0], 0), *b = tk_profile_part(p[1], 0);
+        TK_CHECK(a->jump_lines > 200);
+        TK_CHECK_EQ_U64(a->jump_lines, b->jump_lines);
+        TK_CHECK_EQ_U64(a->jumps.count, b->jumps.count);
+        if (!skip) TK_CHECK(a->jumps.count > 0);
+        TK_CHECK(a->jumps.count == b->jumps.count &&
+                 memcmp(a->jumps.rows, b->jumps.rows, a->jumps.count * sizeof(tk_prof_jump)) == 0 &&
+                 memcmp(a->jumps.values, b->jumps.values, a->jumps.count * 2 * sizeof(uint64_t)) == 0);
+        TK_CHECK(a->self.count == b->self.count &&
+                 memcmp(a->self.values, b->self.values, a->self.count * 2 * sizeof(uint64_t)) == 0);
+        TK_CHECK_EQ_U64(a->line_sum[0], b->line_sum[0]);
+        for (int k = 0; k < 2; k++) tk_profile_free(p[k]);
+    }
+    free(t[0]);
+    free(t[1]);
+}
+
 /* Many ids used before their definitions (more than the 4096 searches the
  * reader once allowed: they come from one index of the definitions now), and
  * an id that a new part forgets after the index was made (its definition in
@@ -867,4 +929,5 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_summary_sort_orders_ties_by_name),
              TK_CASE(test_summary_sort_cover_matches_full_sort),
              TK_CASE(test_sparse_ids_and_many_parts),
+             TK_CASE(test_jumps_in_cost_runs),
              TK_CASE(test_function_rows_of_a_dispatcher))

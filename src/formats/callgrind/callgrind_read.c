@@ -1614,6 +1614,66 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
     return p;
 }
 
+/* A jump inside a cost run (TK_CALLGRIND_DETAIL_FUNCTIONS): the jump line as
+ * callgrind writes it (`jcnd=F/E POS` or `jump=N POS`, as quick_count_pos
+ * takes it, target relative to last[] without moving it) and the source
+ * position line after it (subpositions only, moving last[]), both usual,
+ * no jfi=/jfn= pending. Stored as jump_line and fast_line_nl would store it
+ * (in this detail every position of the key is 0). Returns the start of
+ * the line after the two with *ln advanced by 2, or NULL with nothing
+ * changed: the run ends and the general code takes both lines. *st gets
+ * the status of storing the jump. Jump lines are a tenth of the lines of a
+ * --collect-jumps profile; each ended the run before. */
+static inline __attribute__((always_inline)) const char *
+run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *last, int *have,
+         const size_t npos, uint64_t *ln, int *st)
+{
+    if (s + 5 > last_nl || ps->have_jfi || ps->have_jfn) return NULL;
+    int cond;
+    if (memcmp(s, "jcnd=", 5) == 0)
+        cond = 1;
+    else if (memcmp(s, "jump=", 5) == 0)
+        cond = 0;
+    else
+        return NULL;
+    const char *p = s + 5;
+    uint64_t a, b = 0, t[3], v[3];
+    if ((unsigned)((unsigned char)*p - '0') >= 10 || !(p = nl_dec(p, &a))) return NULL;
+    if (cond && (*p != '/' || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &b))))
+        return NULL;
+    for (size_t i = 0; i < npos; i++)
+        if (*p != ' ' || !(p = run_subpos(p + 1, have[i], last[i], &t[i]))) return NULL;
+    while (is_space(*p)) p++;
+    if (*p == '\r') p++;
+    if (*p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE || p == last_nl) return NULL;
+    const char *src = p + 1;
+    p = src;
+    for (size_t i = 0; i < npos; i++) {
+        if (i && *p++ != ' ') return NULL;
+        if (!(p = run_subpos(p, have[i], last[i], &v[i]))) return NULL;
+    }
+    while (*p == ' ') p++; /* callgrind ends it with one */
+    if (*p != '\n' || (size_t)(p - src) > TK_CALLGRIND_MAX_LINE) return NULL;
+    /* commit: the source position moves last[] */
+    for (size_t i = 0; i < npos; i++) {
+        last[i] = v[i];
+        have[i] = 1;
+    }
+    ps->jump_follow = a;
+    ps->jump_exec = cond ? b : a;
+    memset(&ps->jump, 0, sizeof ps->jump);
+    ps->jump.conditional = (uint32_t)cond;
+    ps->jump.target_file = ps->file;
+    ps->jump.target_fn = ps->fn;
+    ps->jump.fn = ps->fn;
+    ps->jump.file = ps->file;
+    ps->line = src;
+    ps->lineno = *ln + 2;
+    *ln += 2;
+    *st = add_status(ps, store_jump(ps, &ps->jump, ps->jump_exec, ps->jump_follow), src);
+    return p + 1;
+}
+
 /* Consecutive plain cost lines of one function body when only per-function
  * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
  * self-cost key (function, file) cannot change between them, so the lines are
@@ -1703,6 +1763,12 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         if (s > last_nl) break;
         unsigned c0 = (unsigned char)*s;
         /* '*' '+' '-' and the digits are 0x2a, 0x2b, 0x2d and 0x30-0x39 */
+        /* jumps and their source positions: the run goes on after them */
+        const char *q = s;
+        while (c0 == 'j' && (q = run_jump(ps, s, last_nl, last, have, npos, &ln, st)) != NULL) {
+            s = q;
+            c0 = *st == TK_OK && s <= last_nl ? (unsigned char)*s : 0;
+        }
         if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) break;
     }
     if (touched && acc != pend) {
