@@ -1884,7 +1884,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
  * general code spent ~450 instructions on each (counts and hex addresses
  * digit by digit, through generic parsers). */
 static int quick_count_pos(const tk_callgrind_parser *ps, const char *s, const char *e, int cond,
-                      uint64_t *a, uint64_t *b, tk_prof_pos *target)
+                           uint64_t *a, uint64_t *b, tk_prof_pos *target)
 {
     /* the line's end is the '\n' the block loop found (the scans below stop
      * at it); lines not found so are left to the general code */
