@@ -789,8 +789,9 @@ static void test_jumps_in_cost_runs(void)
         TK_CHECK_EQ_U64(a->jumps.count, b->jumps.count);
         if (!skip) TK_CHECK(a->jumps.count > 0);
         TK_CHECK(a->jumps.count == b->jumps.count &&
-                 memcmp(a->jumps.rows, b->jumps.rows, a->jumps.count * sizeof(tk_prof_jump)) == 0 &&
-                 memcmp(a->jumps.values, b->jumps.values, a->jumps.count * 2 * sizeof(uint64_t)) == 0);
+                 (!a->jumps.count || /* no rows: no arrays (memcmp wants pointers) */
+                  (memcmp(a->jumps.rows, b->jumps.rows, a->jumps.count * sizeof(tk_prof_jump)) == 0 &&
+                   memcmp(a->jumps.values, b->jumps.values, a->jumps.count * 2 * sizeof(uint64_t)) == 0)));
         TK_CHECK(a->self.count == b->self.count &&
                  memcmp(a->self.values, b->self.values, a->self.count * 2 * sizeof(uint64_t)) == 0);
         TK_CHECK_EQ_U64(a->line_sum[0], b->line_sum[0]);
