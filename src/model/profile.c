@@ -624,7 +624,8 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
 
 tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count)
 {
-    if (tk_vec_reserve_zeroed_((void **)&part->calls_into, &part->calls_into_len, (size_t)fn + 1,
+    if (fn >= part->calls_into_len &&
+        tk_vec_reserve_zeroed_((void **)&part->calls_into, &part->calls_into_len, (size_t)fn + 1,
                                sizeof *part->calls_into))
         return TK_ERR_NOMEM;
     if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return TK_ERR_LIMIT;

@@ -215,9 +215,10 @@ static void found_text(const char *s, const char *e, char *buf, size_t size)
 /* ---- id maps ------------------------------------------------------------ */
 
 /* Grows a zero-filled array of uint32 to at least `need` entries. */
-static int grow_u32(uint32_t **a, size_t *cap, size_t need)
+static inline int grow_u32(uint32_t **a, size_t *cap, size_t need)
 {
-    return tk_vec_reserve_zeroed_((void **)a, cap, need, sizeof **a) == 0;
+    /* room already (nearly always): no call */
+    return need <= *cap || tk_vec_reserve_zeroed_((void **)a, cap, need, sizeof **a) == 0;
 }
 
 static void id_map_clear(id_map *m)
@@ -1500,9 +1501,11 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     if (ps->expecting != EXPECT_ANY) {
         if (ps->expecting == EXPECT_CALL_COST) {
             ps->expecting = EXPECT_ANY;
-            size_t w = tk_profile_event_count(ps->p);
-            memset(ps->costs, 0, w * sizeof *ps->costs);
-            for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
+            if (!ps->opt.call_counts_only) { /* else only the count is kept */
+                size_t w = tk_profile_event_count(ps->p);
+                memset(ps->costs, 0, w * sizeof *ps->costs);
+                for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
+            }
             ps->call.pos = pos;
             ps->call.fn = ps->fn;
             ps->call.file = ROW_FILE(ps);
