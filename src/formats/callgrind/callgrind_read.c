@@ -1013,32 +1013,44 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
 static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
                             uint32_t *out)
 {
-    /* the common case: a defined "(id)" reference and nothing else */
+    /* the common cases: a defined "(id)" reference and nothing else, and a
+     * definition "(id) name", with up to 9 decimal digits */
+    const char *d;
+    uint64_t id;
     if (e - s >= 3 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
-        const char *d = s + 1;
-        uint64_t id = 0;
-        while (d < e && (unsigned)(*d - '0') < 10 && d - s <= 9)
-            id = id * 10 + (uint64_t)(*d++ - '0');
-        if (d + 1 == e && *d == ')') {
-            uint32_t have = id_map_get(&ps->ids[kind], id);
-            if (have) {
-                *out = have - 1;
-                return TK_OK;
+        const char *lim = e - s > 10 ? s + 10 : e;
+        unsigned c;
+        d = s + 1;
+        id = 0;
+        while (d < lim && (c = (unsigned)((unsigned char)*d - '0')) < 10) {
+            id = id * 10 + c;
+            d++;
+        }
+        if (d < e && *d == ')') {
+            if (d + 1 == e) {
+                uint32_t have = id_map_get(&ps->ids[kind], id);
+                if (have) {
+                    *out = have - 1;
+                    return TK_OK;
+                }
+            } else {
+                e = trim_end(s, e); /* the general code's trim; the ')' stays */
+                goto have_id;
             }
         }
     }
     s = skip_space(s, e);
     e = trim_end(s, e);
     if (e - s >= 2 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
-        const char *at = s;
-        const char *d = s + 1;
-        uint64_t id;
+        d = s + 1;
         int rc = parse_u64(&d, e, &id, ')');
         if (rc != NUM_OK || d >= e || *d != ')') {
             if (rc == NUM_OVERFLOW) return number_error(ps, rc, s + 1, e, "a name id");
             return fail_at(ps, TK_ERR_FORMAT, d, "expected ')' after the %s id",
                            kind_names[kind]);
         }
+    have_id:;
+        const char *at = s;
         const char *n = skip_space(d + 1, e);
         uint32_t have = id_map_get(&ps->ids[kind], id);
         if (n >= e) {
