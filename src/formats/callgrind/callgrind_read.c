@@ -1156,6 +1156,19 @@ static int quick_position(const tk_callgrind_parser *ps, const char **sp, const 
     return 1;
 }
 
+/* A position from its subpositions, in the order of `positions:`. */
+static void set_position(const tk_callgrind_parser *ps, const uint64_t *v, tk_prof_pos *pos)
+{
+    memset(pos, 0, sizeof *pos);
+    for (size_t i = 0; i < ps->npos; i++) {
+        switch (ps->pos_order[i]) {
+        case TK_POS_INSTR: pos->addr = v[i]; break;
+        case TK_POS_BB: pos->bb = v[i]; break;
+        default: pos->line = v[i]; break;
+        }
+    }
+}
+
 static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const char *e,
                                 tk_prof_pos *pos, int update)
 {
@@ -1203,17 +1216,10 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
         }
     }
 parsed:
-    memset(pos, 0, sizeof *pos);
-    for (size_t i = 0; i < ps->npos; i++) {
-        switch (ps->pos_order[i]) {
-        case TK_POS_INSTR: pos->addr = v[i]; break;
-        case TK_POS_BB: pos->bb = v[i]; break;
-        default: pos->line = v[i]; break;
-        }
-        if (update) {
-            ps->last[i] = v[i];
-            ps->have_last[i] = 1;
-        }
+    set_position(ps, v, pos);
+    for (size_t i = 0; update && i < ps->npos; i++) {
+        ps->last[i] = v[i];
+        ps->have_last[i] = 1;
     }
     *sp = s;
     return TK_OK;
@@ -1336,13 +1342,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
     key.file = ROW_FILE(ps);
     memset(&key.pos, 0, sizeof key.pos);
     if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
-        for (size_t i = 0; i < ps->npos; i++) {
-            switch (ps->pos_order[i]) {
-            case TK_POS_INSTR: key.pos.addr = v[i]; break;
-            case TK_POS_BB: key.pos.bb = v[i]; break;
-            default: key.pos.line = v[i]; break;
-            }
-        }
+        set_position(ps, v, &key.pos);
         if (ps->opt.detail == TK_CALLGRIND_DETAIL_LINES) key.pos.addr = key.pos.bb = 0;
     }
     if (ps->expecting == EXPECT_CALL_COST) {
@@ -1501,13 +1501,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     }
     tk_prof_pos pos = {0, 0, 0};
     if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
-        for (size_t i = 0; i < npos; i++) {
-            switch (ps->pos_order[i]) {
-            case TK_POS_INSTR: pos.addr = v[i]; break;
-            case TK_POS_BB: pos.bb = v[i]; break;
-            default: pos.line = v[i]; break;
-            }
-        }
+        set_position(ps, v, &pos);
         if (ps->opt.detail == TK_CALLGRIND_DETAIL_LINES) pos.addr = pos.bb = 0;
     }
     if (ps->expecting != EXPECT_ANY) {
@@ -1914,14 +1908,7 @@ static int quick_count_pos(const tk_callgrind_parser *ps, const char *s, const c
     }
     while (p < e && is_space(*p)) p++;
     if (p < e && *p != '\r') return 0;
-    memset(target, 0, sizeof *target);
-    for (size_t i = 0; i < ps->npos; i++) {
-        switch (ps->pos_order[i]) {
-        case TK_POS_INSTR: target->addr = v[i]; break;
-        case TK_POS_BB: target->bb = v[i]; break;
-        default: target->line = v[i]; break;
-        }
-    }
+    set_position(ps, v, target);
     return 1;
 }
 
