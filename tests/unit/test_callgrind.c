@@ -19,6 +19,26 @@ static tk_profile *read_text(const char *text, tk_status *st, tk_error *err)
     return p;
 }
 
+/* text[0, n) read in full (by_function 0) or as `report` reads it: rows by
+ * function, cost files dropped (by_function 1); NULL when it fails. */
+static tk_profile *read_rows(const char *text, size_t n, int by_function)
+{
+    tk_profile *p;
+    if (tk_profile_new(&p) != TK_OK) return NULL;
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    if (by_function) {
+        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        o.drop_files = 1;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_callgrind_read_buffer(p, text, n, &o, &err) != TK_OK) {
+        tk_profile_free(p);
+        return NULL;
+    }
+    return p;
+}
+
 static uint32_t fn_named(const tk_profile *p, const char *name)
 {
     for (size_t i = 0; i < tk_profile_function_count(p); i++)
@@ -495,16 +515,11 @@ static void test_function_rows_of_a_dispatcher(void)
             n += (size_t)sprintf(t + n, "cfn=f%d\ncalls=1 9\n%d %d\n", f, 10 + round, f + 1);
     for (int f = 0; f < 100; f++) n += (size_t)sprintf(t + n, "fn=f%d\n9 %d\n", f, 2 * (f + 1));
     for (int mode = 0; mode < 2; mode++) {
-        tk_profile *p;
-        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
-        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
-        if (mode) {
-            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
-            o.drop_files = 1;
-        }
+        tk_profile *p = read_rows(t, n, mode);
+        TK_CHECK(p != NULL);
+        if (!p) continue;
         tk_error err;
         tk_error_clear(&err);
-        TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, t, n, &o, &err), TK_OK);
         if (mode) TK_CHECK_EQ_U64(tk_profile_part(p, 0)->calls.count, 100);
         tk_prof_summary *s;
         TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
@@ -700,16 +715,11 @@ static void test_sparse_ids_and_many_parts(void)
         n += (size_t)sprintf(t + n, "part: %d\nevents: Ir\nfn=(4194000) p%d\n1 %d\ncfn=(7) g\ncalls=1 1\n1 1\n",
                              part, part % 3, part);
     for (int mode = 0; mode < 2; mode++) {
-        tk_profile *p;
-        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
-        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
-        if (mode) {
-            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
-            o.drop_files = 1;
-        }
+        tk_profile *p = read_rows(t, n, mode);
+        TK_CHECK(p != NULL);
+        if (!p) continue;
         tk_error err;
         tk_error_clear(&err);
-        TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, t, n, &o, &err), TK_OK);
         TK_CHECK_EQ_U64(tk_profile_part_count(p), 300);
         tk_prof_summary *s;
         TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
