@@ -138,8 +138,9 @@ static void state_index_free(state_index *ix)
     free(ix->stamp);
 }
 
-/* The first position in v[0, n) (sorted by key_of) whose key is not below
- * (key, len). */
+/* The first position in v[0, n) whose state's function is not below the
+ * key: v sorted by base names (whole = 0, key's base is key[0, len)) or by
+ * whole names (whole = 1). */
 static size_t lower_bound(const state_index *ix, const size_t *v, size_t n, const char *key,
                           size_t len, int whole)
 {
