@@ -380,6 +380,32 @@ static void test_builder_aggregates_and_detects_overflow(void)
 
 /* ---- summary sort ---------------------------------------------------------- */
 
+/* The sort of test mode 0-3: by the first event or by the second then the
+ * first (bit 0), on self or inclusive costs (bit 1). */
+typedef struct sort_mode {
+    const size_t *ev;
+    size_t nev;
+    int incl;
+} sort_mode;
+
+static sort_mode sort_mode_of(int mode)
+{
+    static const size_t one[] = {0}, two[] = {1, 0};
+    return (sort_mode){mode & 1 ? two : one, mode & 1 ? 2u : 1u, mode >> 1};
+}
+
+/* The summary by function of part 0 (all parts), wholly sorted as m says. */
+static tk_prof_summary *sorted_summary(const tk_profile *p, sort_mode m)
+{
+    tk_prof_summary *s;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+    tk_prof_summary_sort(s, p, m.ev, m.nev, m.incl);
+    return s;
+}
+
+
 /* Many functions with few distinct costs (ties), names that share long
  * prefixes, sorted by one and by two events, by self and inclusive cost:
  * every neighbour pair in order (costs descending, then names), each
@@ -401,14 +427,12 @@ static void test_summary_sort_orders_ties_by_name(void)
     tk_error err;
     tk_profile *p = read_text(t, &st, &err);
     TK_CHECK_EQ_I64(st, TK_OK);
-    static const size_t one[] = {0}, two[] = {1, 0};
     for (int mode = 0; mode < 4; mode++) {
-        const size_t *ev = mode & 1 ? two : one;
-        size_t nev = mode & 1 ? 2 : 1;
-        int incl = mode >> 1;
-        tk_prof_summary *s;
-        TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
-        tk_prof_summary_sort(s, p, ev, nev, incl);
+        sort_mode m = sort_mode_of(mode);
+        const size_t *ev = m.ev;
+        size_t nev = m.nev;
+        int incl = m.incl;
+        tk_prof_summary *s = sorted_summary(p, m);
         unsigned char *seen = calloc(s->count, 1);
         int ok = 1;
         for (size_t i = 0; i < s->count; i++) {
@@ -441,7 +465,6 @@ static void test_summary_sort_cover_matches_full_sort(void)
     size_t cap = 4u << 20;
     char *t = malloc(cap);
     static const double coverages[] = {0.001, 1, 10, 50, 90, 99, 99.99, 100};
-    static const size_t one[] = {0}, two[] = {1, 0};
     for (int shape = 0; shape < 3; shape++) {
         size_t n = (size_t)sprintf(t, "events: Ir Dr\n");
         unsigned seed = 777u + (unsigned)shape;
@@ -459,12 +482,11 @@ static void test_summary_sort_cover_matches_full_sort(void)
         tk_profile *p = read_text(t, &st, &err);
         TK_CHECK_EQ_I64(st, TK_OK);
         for (int mode = 0; mode < 4; mode++) {
-            const size_t *ev = mode & 1 ? two : one;
-            size_t nev = mode & 1 ? 2 : 1;
-            int incl = mode >> 1;
-            tk_prof_summary *full;
-            TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &full, &err), TK_OK);
-            tk_prof_summary_sort(full, p, ev, nev, incl);
+            sort_mode m = sort_mode_of(mode);
+            const size_t *ev = m.ev;
+            size_t nev = m.nev;
+            int incl = m.incl;
+            tk_prof_summary *full = sorted_summary(p, m);
             for (size_t c = 0; c < sizeof coverages / sizeof *coverages; c++) {
                 tk_prof_summary *s;
                 TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
