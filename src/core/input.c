@@ -57,6 +57,8 @@ struct tk_input {
     void *map;              /* regular file: its mapping (also when the content streams) */
     size_t map_len;
     int map_taken;          /* plain file streamed, then the rest handed out by tk_input_map */
+    size_t win_lo, win_hi;  /* plain file: the window of the mapping tk_input_chunk handed out last */
+    int no_windows;         /* the system cannot populate a window: read(2) from here on */
 
     uint64_t line_no, line_off;
     uint64_t next_progress;
@@ -784,8 +786,60 @@ too_long:
     return sticky(in, err);
 }
 
+/* A plain regular file's chunks are windows of its mapping: each is
+ * populated in one call (MADV_POPULATE_READ, Linux 5.14) and the one before
+ * it is given back (MADV_DONTNEED), so that the pages are neither copied nor
+ * faulted in one by one, and the resident size stays one window. Where the
+ * system cannot populate a window (an older kernel, or the file shrank: the
+ * pages would fault with SIGBUS), chunks come from read(2) from there on,
+ * which sees the file as it is. 1 when *data is a window. */
+#define MAP_WINDOW ((size_t)2 << 20)
+static int map_window(tk_input *in, const uint8_t **data, size_t *len)
+{
+#ifdef MADV_POPULATE_READ
+    if (!in->map || in->comp != TK_COMP_NONE || in->mapped || in->map_taken || in->no_windows ||
+        in->pos != in->end || in->ravail)
+        return 0; /* (the raw window holds bytes read while the compression was found) */
+    uint64_t off = in->base + in->end;
+    if (off >= in->map_len) return 0;
+    size_t n = in->map_len - (size_t)off;
+    if (n > MAP_WINDOW) n = MAP_WINDOW;
+    if (in->opt.chunk_max && n > in->opt.chunk_max) n = in->opt.chunk_max;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t lo = (size_t)off / page * page, hi = ((size_t)off + n + page - 1) / page * page;
+    if (in->win_hi > in->win_lo) {
+        /* the last window, but for its page that this one shares */
+        size_t rel_hi = in->win_hi > lo ? lo : in->win_hi;
+        if (rel_hi > in->win_lo)
+            (void)madvise((char *)in->map + in->win_lo, rel_hi - in->win_lo, MADV_DONTNEED);
+    }
+    in->win_lo = in->win_hi = 0;
+    /* the file's offset follows, so that read(2) would go on after the window */
+    if (madvise((char *)in->map + lo, hi - lo, MADV_POPULATE_READ) != 0 ||
+        lseek(in->fd, (off_t)(off + n), SEEK_SET) < 0) {
+        in->no_windows = 1;
+        (void)lseek(in->fd, (off_t)off, SEEK_SET);
+        return 0;
+    }
+    in->win_lo = lo;
+    in->win_hi = hi;
+    in->raw_fed = off + n;
+    in->base = off + n; /* the content buffer is empty and starts after the window */
+    in->pos = in->end = 0;
+    *data = (const uint8_t *)in->map + off;
+    *len = n;
+    progress(in, off + n);
+    return 1;
+#else
+    (void)in, (void)data, (void)len;
+    return 0;
+#endif
+}
+
 tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_error *err)
 {
+    if (in->failed) return sticky(in, err);
+    if (map_window(in, data, len)) return TK_OK;
     if (in->pos == in->end) {
         tk_status st = fill(in, 1, err);
         if (st != TK_OK) return st;

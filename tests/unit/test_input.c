@@ -3,6 +3,7 @@
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -216,6 +217,98 @@ static void test_file_stream_and_map(void)
     free(t);
 }
 
+/* A plain file of several windows of its mapping (tk_input_chunk hands out
+ * 2 MiB windows): the chunks add up to the content at every chunk_max, lines
+ * and tk_input_map go on where the chunks stopped, and a file that grows or
+ * shrinks after it was opened is read as it is (no crash). */
+static void test_file_windows(void)
+{
+    size_t len;
+    char *t = make_text(600000, &len); /* ~7.6 MB */
+    char path[] = "/tmp/tk_test_input_XXXXXX";
+    int fd = mkstemp(path);
+    TK_CHECK(fd >= 0);
+    TK_CHECK(write(fd, t, len) == (ssize_t)len);
+    close(fd);
+    tk_error err;
+    const uint8_t *p;
+    size_t n;
+    static const size_t maxes[] = {0, 1000003, 4096, 3u << 20};
+    for (size_t m = 0; m < sizeof maxes / sizeof *maxes; m++) {
+        tk_input_options opt = TK_INPUT_OPTIONS_INIT;
+        opt.chunk_max = maxes[m];
+        tk_input *in;
+        TK_CHECK(tk_input_open(&in, path, &opt, &err) == TK_OK);
+        size_t total = 0, chunks = 0;
+        tk_status st;
+        while ((st = tk_input_chunk(in, &p, &n, &err)) == TK_OK) {
+            if (!TK_CHECK(n > 0 && total + n <= len && memcmp(p, t + total, n) == 0)) break;
+            total += n;
+            chunks++;
+            TK_CHECK_EQ_U64(tk_input_offset(in), total);
+        }
+        TK_CHECK(st == TK_END);
+        TK_CHECK_EQ_U64(total, len);
+        TK_CHECK(chunks >= (maxes[m] ? len / maxes[m] : len >> 21));
+        tk_input_free(in);
+    }
+    /* chunks, then lines, then chunks, then the rest as one block */
+    tk_input *in;
+    TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK);
+    size_t total = 0;
+    for (int i = 0; i < 2; i++) {
+        TK_CHECK(tk_input_chunk(in, &p, &n, &err) == TK_OK);
+        TK_CHECK(memcmp(p, t + total, n) == 0);
+        total += n;
+    }
+    const char *l;
+    size_t ln;
+    TK_CHECK(tk_input_getline(in, &l, &ln, &err) == TK_OK);
+    const char *nl = memchr(t + total, '\n', len - total);
+    TK_CHECK(nl && ln == (size_t)(nl - (t + total)) && memcmp(l, t + total, ln) == 0);
+    total = (size_t)(nl - t) + 1;
+    TK_CHECK(tk_input_chunk(in, &p, &n, &err) == TK_OK); /* the rest of the line buffer */
+    TK_CHECK(memcmp(p, t + total, n) == 0);
+    total += n;
+    TK_CHECK(tk_input_chunk(in, &p, &n, &err) == TK_OK);
+    TK_CHECK(memcmp(p, t + total, n) == 0);
+    total += n;
+    TK_CHECK_EQ_U64(tk_input_offset(in), total);
+    TK_CHECK(tk_input_map(in, &p, &n, &err) == TK_OK);
+    TK_CHECK(n == len - total && memcmp(p, t + total, n) == 0);
+    TK_CHECK(tk_input_chunk(in, &p, &n, &err) == TK_END);
+    tk_input_free(in);
+    /* the file grows after it was opened: the new bytes follow the mapping */
+    TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK);
+    fd = open(path, O_WRONLY | O_APPEND);
+    TK_CHECK(fd >= 0 && write(fd, "tail\n", 5) == 5);
+    close(fd);
+    total = 0;
+    tk_status st;
+    while ((st = tk_input_chunk(in, &p, &n, &err)) == TK_OK) {
+        if (total + n <= len) TK_CHECK(memcmp(p, t + total, n) == 0);
+        else TK_CHECK(total == len && n == 5 && memcmp(p, "tail\n", 5) == 0);
+        total += n;
+    }
+    TK_CHECK(st == TK_END);
+    TK_CHECK_EQ_U64(total, len + 5);
+    tk_input_free(in);
+    /* the file shrinks after the first window: the rest is what is left */
+    TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK);
+    TK_CHECK(tk_input_chunk(in, &p, &n, &err) == TK_OK);
+    total = n;
+    TK_CHECK(n < (3u << 20) && truncate(path, 3u << 20) == 0);
+    while ((st = tk_input_chunk(in, &p, &n, &err)) == TK_OK) {
+        TK_CHECK(total + n <= (3u << 20) && memcmp(p, t + total, n) == 0);
+        total += n;
+    }
+    TK_CHECK(st == TK_END);
+    TK_CHECK_EQ_U64(total, 3u << 20);
+    tk_input_free(in);
+    unlink(path);
+    free(t);
+}
+
 static void test_line_limit(void)
 {
     size_t len = 100000;
@@ -248,5 +341,6 @@ static void test_missing_file(void)
 
 TK_TEST_MAIN(TK_CASE(test_memory_lines), TK_CASE(test_last_line_and_crlf),
              TK_CASE(test_compressed_memory), TK_CASE(test_concatenated_streams),
-             TK_CASE(test_file_stream_and_map), TK_CASE(test_line_limit),
+             TK_CASE(test_file_stream_and_map), TK_CASE(test_file_windows),
+             TK_CASE(test_line_limit),
              TK_CASE(test_missing_file))
