@@ -833,6 +833,121 @@ static void test_jumps_in_cost_runs(void)
     free(t[1]);
 }
 
+/* Calls (`cob=` `cfi=` `cfn=` `calls=` and the call's cost line) and the
+ * name lines `fi=`/`fe=` (with drop_files) inside cost runs, references and
+ * definitions: the same profile twice, the second with a tab in each call's
+ * cost line and after each name reference, which only the general code
+ * takes. Both must give the same rows, with and without drop_files and with
+ * call counts only. */
+static void test_calls_and_names_in_cost_runs(void)
+{
+    size_t cap = 1u << 20, n[2] = {0, 0};
+    char *t[2] = {malloc(cap), malloc(cap)};
+    for (int k = 0; k < 2; k++)
+        n[k] += (size_t)sprintf(t[k] + n[k], "positions: instr line\nevents: Ir Dr Dw\nob=(1) a.so\nfl=(1) a.c\n");
+    unsigned seed = 7;
+    int ids[100], nids = 0, defined_g = 0, defined_fi = 1, defined_ob = 1;
+    for (int f = 0; f < 40; f++) {
+        for (int k = 0; k < 2; k++)
+            n[k] += (size_t)sprintf(t[k] + n[k], "fn=(%d) f%d\n0x%x %d 1 1\n", 100 + f, f, 0x1000 + f * 64, 10 + f);
+        ids[nids++] = 100 + f;
+        for (int i = 0; i < 30; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 16;
+            char line[256], tail[8] = "";
+            const char *tab = "";
+            switch (r % 6) {
+            case 0: /* a call to a defined function or a new one */
+                if (r % 5 == 0 && defined_g < 40) {
+                    snprintf(line, sizeof line, "cfn=(%d) g%d", 300 + defined_g, defined_g);
+                    ids[nids++] = 300 + defined_g++;
+                } else {
+                    snprintf(line, sizeof line, "cfn=(%d)", ids[r % (unsigned)nids]);
+                    tab = "\t";
+                }
+                break;
+            case 1: /* the callee's file and object, or the cost file */
+                if (r % 7 == 0 && defined_fi < 9) {
+                    snprintf(line, sizeof line, "%s=(%d) f%d.h", r % 2 ? "cfi" : "fi", defined_fi + 1, defined_fi);
+                    defined_fi++;
+                } else if (r % 7 == 1 && defined_ob < 4) {
+                    snprintf(line, sizeof line, "cob=(%d) lib%d.so", defined_ob + 1, defined_ob);
+                    defined_ob++;
+                } else {
+                    static const char *const keys[] = {"cfi", "cfl", "fi", "fe", "cob"};
+                    const char *key = keys[r % 5];
+                    snprintf(line, sizeof line, "%s=(%u)", key, 1 + r / 5 % (unsigned)(key[1] == 'o' ? defined_ob : defined_fi));
+                    tab = "\t";
+                }
+                break;
+            case 2: /* calls= and its cost line (after a cfn=: the previous line
+                     * is one in a third of the cases; else the general code
+                     * reports the missing cfn= the same way both times) */
+                snprintf(line, sizeof line, "cfn=(%d)\ncalls=%u 0x%x %s\n+%u %s%s%u %u %u", ids[r % (unsigned)nids],
+                         r % 4 + 1, 0x2000 + r % 512, r % 3 ? "+1" : "*", r % 5, r % 2 ? "*" : "-1",
+                         "\x01", r % 100, r % 9, r % 3);
+                break;
+            default:
+                snprintf(line, sizeof line, "+%u * %u %u", r % 5, r % 10, r % 3);
+                break;
+            }
+            (void)tail;
+            for (int k = 0; k < 2; k++) {
+                /* \x01 marks the separator after a call's subpositions */
+                char *m = strchr(line, '\x01');
+                if (m) {
+                    size_t at = (size_t)(m - line);
+                    n[k] += (size_t)sprintf(t[k] + n[k], "%.*s%s%s\n", (int)at, line, k ? "\t" : " ", m + 1);
+                } else {
+                    n[k] += (size_t)sprintf(t[k] + n[k], "%s%s\n", line, k ? tab : "");
+                }
+            }
+        }
+    }
+    for (int mode = 0; mode < 3; mode++) {
+        tk_profile *p[2];
+        for (int k = 0; k < 2; k++) {
+            TK_CHECK_EQ_I64(tk_profile_new(&p[k]), TK_OK);
+            tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+            o.drop_files = mode >= 1;
+            o.call_counts_only = mode == 2;
+            tk_error err;
+            tk_error_clear(&err);
+            tk_status rst = tk_callgrind_read_buffer(p[k], t[k], n[k], &o, &err);
+            if (!TK_CHECK(rst == TK_OK))
+                fprintf(stderr, "%d: %s line %llu col %llu\n", k, err.message, (unsigned long long)err.line, (unsigned long long)err.column);
+        }
+        const tk_prof_part *a = tk_profile_part(p[0], 0), *b = tk_profile_part(p[1], 0);
+        TK_CHECK(a->call_lines > 150);
+        TK_CHECK_EQ_U64(a->call_lines, b->call_lines);
+        TK_CHECK_EQ_U64(tk_profile_function_count(p[0]), tk_profile_function_count(p[1]));
+        for (size_t f = 0; f < tk_profile_function_count(p[0]) && f < tk_profile_function_count(p[1]); f++) {
+            const tk_prof_function *fa = tk_profile_function_at(p[0], f), *fb = tk_profile_function_at(p[1], f);
+            TK_CHECK_STR(tk_profile_str(p[0], fa->name), tk_profile_str(p[1], fb->name));
+            TK_CHECK_STR(tk_profile_str(p[0], fa->file), tk_profile_str(p[1], fb->file));
+            TK_CHECK_STR(tk_profile_str(p[0], fa->object), tk_profile_str(p[1], fb->object));
+        }
+        TK_CHECK_EQ_U64(a->calls.count, b->calls.count);
+        if (mode < 2) TK_CHECK(a->calls.count > 20);
+        TK_CHECK(a->calls.count == b->calls.count &&
+                 (!a->calls.count ||
+                  (memcmp(a->calls.rows, b->calls.rows, a->calls.count * sizeof(tk_prof_call)) == 0 &&
+                   memcmp(a->calls.values, b->calls.values, a->calls.count * 4 * sizeof(uint64_t)) == 0)));
+        TK_CHECK_EQ_U64(a->calls_into_len, b->calls_into_len);
+        TK_CHECK(a->calls_into_len == b->calls_into_len &&
+                 (!a->calls_into_len || memcmp(a->calls_into, b->calls_into, a->calls_into_len * sizeof(uint64_t)) == 0));
+        if (mode == 2) TK_CHECK(a->calls_into_len > 0);
+        TK_CHECK(a->self.count == b->self.count &&
+                 memcmp(a->self.rows, b->self.rows, a->self.count * sizeof(tk_prof_self)) == 0 &&
+                 memcmp(a->self.values, b->self.values, a->self.count * 3 * sizeof(uint64_t)) == 0);
+        for (int e = 0; e < 3; e++) TK_CHECK_EQ_U64(a->line_sum[e], b->line_sum[e]);
+        for (int k = 0; k < 2; k++) tk_profile_free(p[k]);
+    }
+    free(t[0]);
+    free(t[1]);
+}
+
 /* Many ids used before their definitions (more than the 4096 searches the
  * reader once allowed: they come from one index of the definitions now), and
  * an id that a new part forgets after the index was made (its definition in
@@ -962,5 +1077,5 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_summary_sort_orders_ties_by_name),
              TK_CASE(test_summary_sort_cover_matches_full_sort),
              TK_CASE(test_sparse_ids_and_many_parts),
-             TK_CASE(test_jumps_in_cost_runs),
+             TK_CASE(test_jumps_in_cost_runs), TK_CASE(test_calls_and_names_in_cost_runs),
              TK_CASE(test_function_rows_of_a_dispatcher))

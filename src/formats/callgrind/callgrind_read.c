@@ -1683,6 +1683,147 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     return p + 1;
 }
 
+/* A name line inside a cost run that leaves the self-cost key as it is:
+ * `cfi=` `cfl=` `cfn=` `cob=`, and `fi=` `fe=` when the rows drop files
+ * (drop_files: the key is the function only). A reference `(id)` to a
+ * defined id is taken here; a definition `(id) name` goes through
+ * parse_name as body_spec would send it. Returns the start of the next line
+ * with *ln advanced, or NULL with nothing changed (the run ends and the
+ * general code takes the line). After parse_name fails, *st has its status,
+ * the line is counted and its end returned. */
+static inline __attribute__((always_inline)) const char *
+run_name_line(tk_callgrind_parser *ps, const char *s, uint64_t *ln, int *st)
+{
+    int kind;
+    uint32_t *dst;
+    int *have = NULL;
+    const char *p;
+    if (s[0] == 'f') {
+        if ((s[1] != 'i' && s[1] != 'e') || s[2] != '=' || !ps->drop_files) return NULL;
+        kind = KIND_FILE;
+        dst = &ps->file;
+        p = s + 3;
+    } else { /* (each byte read is before the line's '\n' or is that '\n') */
+        if (s[1] == 'f' && (s[2] == 'i' || s[2] == 'l')) {
+            kind = KIND_FILE;
+            dst = &ps->cfi;
+            have = &ps->have_cfi;
+        } else if (s[1] == 'f' && s[2] == 'n') {
+            kind = KIND_FUNCTION;
+            dst = &ps->cfn;
+            have = &ps->have_cfn;
+        } else if (s[1] == 'o' && s[2] == 'b') {
+            kind = KIND_OBJECT;
+            dst = &ps->cob;
+            have = &ps->have_cob;
+        } else {
+            return NULL;
+        }
+        if (s[3] != '=') return NULL;
+        p = s + 4;
+    }
+    if (*p != '(' || (unsigned)((unsigned char)p[1] - '0') >= 10) return NULL;
+    const char *d = p + 1;
+    uint64_t id = 0;
+    unsigned c;
+    while ((c = (unsigned)((unsigned char)*d - '0')) < 10 && d - p <= 9) {
+        id = id * 10 + c;
+        d++;
+    }
+    if (*d != ')') return NULL;
+    if (d[1] == '\n') { /* a reference */
+        uint32_t sid = id_map_get(&ps->ids[kind], id);
+        if (!sid) return NULL; /* undefined here: forward definitions, errors */
+        *dst = sid - 1;
+        if (have) *have = 1;
+        *ln += 1;
+        return d + 2;
+    }
+    if (d[1] != ' ') return NULL;
+    const char *nl = strchrnul(d, '\n');
+    if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL; /* a NUL: general code */
+    ps->line = s;
+    ps->lineno = *ln + 1;
+    *ln += 1;
+    tk_status pst = parse_name(ps, kind, p, nl, dst);
+    if (pst != TK_OK) {
+        *st = (int)pst;
+        return nl + 1;
+    }
+    if (have) *have = 1;
+    return nl + 1;
+}
+
+/* A call inside a cost run: `calls=COUNT TARGET` as callgrind writes it
+ * (quick_count_pos's form; the target relative to last[] without moving it)
+ * after a `cfn=`, and its cost line (subpositions, moving last[], and up to
+ * ncols costs), both usual. Stored as calls_line and fast_line_nl would store
+ * it (in this detail every position of the key is 0). Returns the start of
+ * the line after the two with *ln advanced by 2, or NULL with nothing
+ * changed. *st gets the status of storing the call. */
+static inline __attribute__((always_inline)) const char *
+run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *last, int *have,
+         const size_t npos, uint64_t *ln, int *st)
+{
+    if (!ps->have_cfn || s + 6 > last_nl || memcmp(s, "calls=", 6) != 0) return NULL;
+    const char *p = s + 6;
+    uint64_t count, t[3], v[3];
+    if ((unsigned)((unsigned char)*p - '0') >= 10 || !(p = nl_dec(p, &count))) return NULL;
+    for (size_t i = 0; i < npos; i++)
+        if (*p != ' ' || !(p = run_subpos(p + 1, have[i], last[i], &t[i]))) return NULL;
+    while (is_space(*p)) p++;
+    if (*p == '\r') p++;
+    if (*p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE || p == last_nl) return NULL;
+    const char *line = p + 1;
+    p = line;
+    for (size_t i = 0; i < npos; i++) {
+        if (i && *p++ != ' ') return NULL;
+        if (!(p = run_subpos(p, have[i], last[i], &v[i]))) return NULL;
+    }
+    if (*p != ' ' && *p != '\n') return NULL;
+    uint64_t vals[TK_PROFILE_MAX_EVENTS];
+    size_t n = 0, ncols = ps->ncols;
+    for (;;) {
+        unsigned c = (unsigned char)*p;
+        if (c == ' ') {
+            p++;
+            continue;
+        }
+        if (c - '0' >= 10) {
+            if (c == '\n') break;
+            return NULL;
+        }
+        if (n >= ncols || !(p = nl_dec(p, &vals[n]))) return NULL;
+        n++;
+    }
+    if ((size_t)(p - line) > TK_CALLGRIND_MAX_LINE) return NULL;
+    /* commit: the cost line moves last[] */
+    for (size_t i = 0; i < npos; i++) {
+        last[i] = v[i];
+        have[i] = 1;
+    }
+    memset(&ps->call, 0, sizeof ps->call);
+    ps->call_count = count;
+    ps->line = line;
+    ps->lineno = *ln + 2;
+    *ln += 2;
+    uint32_t cob = ps->have_cob ? ps->cob : ps->ob;
+    uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
+    ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
+    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee) != TK_OK) {
+        *st = nomem(ps);
+        return p + 1;
+    }
+    if (!ps->opt.call_counts_only) { /* else only the count is kept */
+        memset(ps->costs, 0, tk_profile_event_count(ps->p) * sizeof *ps->costs);
+        for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
+    }
+    ps->call.fn = ps->fn;
+    ps->call.file = ROW_FILE(ps);
+    *st = add_status(ps, store_call(ps, &ps->call, count, ps->costs), line);
+    return p + 1;
+}
+
 /* Consecutive plain cost lines of one function body when only per-function
  * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
  * self-cost key (function, file) cannot change between them, so the lines are
@@ -1773,8 +1914,17 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         unsigned c0 = (unsigned char)*s;
         /* '*' '+' '-' and the digits are 0x2a, 0x2b, 0x2d and 0x30-0x39 */
         /* jumps and their source positions: the run goes on after them */
-        const char *q = s;
-        while (c0 == 'j' && (q = run_jump(ps, s, last_nl, last, have, npos, &ln, st)) != NULL) {
+        for (;;) {
+            const char *q;
+            if (c0 == 'j')
+                q = run_jump(ps, s, last_nl, last, have, npos, &ln, st);
+            else if (c0 == 'c' && s[1] == 'a')
+                q = run_call(ps, s, last_nl, last, have, npos, &ln, st);
+            else if (c0 == 'c' || c0 == 'f')
+                q = run_name_line(ps, s, &ln, st);
+            else
+                break;
+            if (!q) break;
             s = q;
             c0 = *st == TK_OK && s <= last_nl ? (unsigned char)*s : 0;
         }
