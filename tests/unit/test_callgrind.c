@@ -833,12 +833,29 @@ static void test_jumps_in_cost_runs(void)
     free(t[1]);
 }
 
-/* Calls (`cob=` `cfi=` `cfn=` `calls=` and the call's cost line) and the
- * name lines `fi=`/`fe=` (with drop_files) inside cost runs, references and
- * definitions: the same profile twice, the second with a tab in each call's
- * cost line and after each name reference, which only the general code
- * takes. Both must give the same rows, with and without drop_files and with
- * call counts only. */
+/* Appends line to t at *n with its marks: \x01 is a blank (k = 0) or a
+ * tab (k = 1), \x02 nothing (k = 0) or a tab (k = 1). A tab there is a
+ * line only the general code takes. */
+static void put_marked(char *t, size_t *n, const char *line, int k)
+{
+    for (const char *c = line; *c; c++) {
+        if (*c == '\x01')
+            t[(*n)++] = k ? '\t' : ' ';
+        else if (*c == '\x02') {
+            if (k) t[(*n)++] = '\t';
+        } else
+            t[(*n)++] = *c;
+    }
+    t[(*n)++] = '\n';
+    t[*n] = 0;
+}
+
+/* Calls (`cob=` `cfi=` `cfn=` `calls=` and the call's cost line), name
+ * lines (`fi=`/`fe=` with drop_files), `fn=` lines and empty lines inside
+ * cost runs, references and definitions: the same profile twice, the second
+ * with a tab in each call's cost line and after each name reference, which
+ * only the general code takes. Both must give the same rows, with and
+ * without drop_files and with call counts only. */
 static void test_calls_and_names_in_cost_runs(void)
 {
     size_t cap = 1u << 20, n[2] = {0, 0};
@@ -854,16 +871,14 @@ static void test_calls_and_names_in_cost_runs(void)
         for (int i = 0; i < 30; i++) {
             seed = seed * 1103515245u + 12345u;
             unsigned r = seed >> 16;
-            char line[256], tail[8] = "";
-            const char *tab = "";
-            switch (r % 6) {
+            char line[256];
+            switch (r % 8) {
             case 0: /* a call to a defined function or a new one */
                 if (r % 5 == 0 && defined_g < 40) {
                     snprintf(line, sizeof line, "cfn=(%d) g%d", 300 + defined_g, defined_g);
                     ids[nids++] = 300 + defined_g++;
                 } else {
-                    snprintf(line, sizeof line, "cfn=(%d)", ids[r % (unsigned)nids]);
-                    tab = "\t";
+                    snprintf(line, sizeof line, "cfn=(%d)\x02", ids[r % (unsigned)nids]);
                 }
                 break;
             case 1: /* the callee's file and object, or the cost file */
@@ -876,32 +891,24 @@ static void test_calls_and_names_in_cost_runs(void)
                 } else {
                     static const char *const keys[] = {"cfi", "cfl", "fi", "fe", "cob"};
                     const char *key = keys[r % 5];
-                    snprintf(line, sizeof line, "%s=(%u)", key, 1 + r / 5 % (unsigned)(key[1] == 'o' ? defined_ob : defined_fi));
-                    tab = "\t";
+                    snprintf(line, sizeof line, "%s=(%u)\x02", key, 1 + r / 5 % (unsigned)(key[1] == 'o' ? defined_ob : defined_fi));
                 }
                 break;
-            case 2: /* calls= and its cost line (after a cfn=: the previous line
-                     * is one in a third of the cases; else the general code
-                     * reports the missing cfn= the same way both times) */
-                snprintf(line, sizeof line, "cfn=(%d)\ncalls=%u 0x%x %s\n+%u %s%s%u %u %u", ids[r % (unsigned)nids],
-                         r % 4 + 1, 0x2000 + r % 512, r % 3 ? "+1" : "*", r % 5, r % 2 ? "*" : "-1",
-                         "\x01", r % 100, r % 9, r % 3);
+            case 2: /* calls= and its cost line */
+                snprintf(line, sizeof line, "cfn=(%d)\ncalls=%u 0x%x %s\n+%u %s\x01%u %u %u", ids[r % (unsigned)nids],
+                         r % 4 + 1, 0x2000 + r % 512, r % 3 ? "+1" : "*", r % 5, r % 2 ? "*" : "-1", r % 100, r % 9, r % 3);
+                break;
+            case 3: /* back to an earlier function (a reference) and a cost line */
+                snprintf(line, sizeof line, "fn=(%u)\x02\n+%u * %u 1 2", 100 + r % (unsigned)(f + 1), r % 5, r % 10);
+                break;
+            case 4: /* an empty line */
+                line[0] = 0;
                 break;
             default:
                 snprintf(line, sizeof line, "+%u * %u %u", r % 5, r % 10, r % 3);
                 break;
             }
-            (void)tail;
-            for (int k = 0; k < 2; k++) {
-                /* \x01 marks the separator after a call's subpositions */
-                char *m = strchr(line, '\x01');
-                if (m) {
-                    size_t at = (size_t)(m - line);
-                    n[k] += (size_t)sprintf(t[k] + n[k], "%.*s%s%s\n", (int)at, line, k ? "\t" : " ", m + 1);
-                } else {
-                    n[k] += (size_t)sprintf(t[k] + n[k], "%s%s\n", line, k ? tab : "");
-                }
-            }
+            for (int k = 0; k < 2; k++) put_marked(t[k], &n[k], line, k);
         }
     }
     for (int mode = 0; mode < 3; mode++) {
@@ -914,16 +921,14 @@ static void test_calls_and_names_in_cost_runs(void)
             o.call_counts_only = mode == 2;
             tk_error err;
             tk_error_clear(&err);
-            tk_status rst = tk_callgrind_read_buffer(p[k], t[k], n[k], &o, &err);
-            if (!TK_CHECK(rst == TK_OK))
-                fprintf(stderr, "%d: %s line %llu col %llu\n", k, err.message, (unsigned long long)err.line, (unsigned long long)err.column);
+            TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p[k], t[k], n[k], &o, &err), TK_OK);
         }
         const tk_prof_part *a = tk_profile_part(p[0], 0), *b = tk_profile_part(p[1], 0);
         TK_CHECK(a->call_lines > 150);
         TK_CHECK_EQ_U64(a->call_lines, b->call_lines);
         TK_CHECK_EQ_U64(tk_profile_function_count(p[0]), tk_profile_function_count(p[1]));
         for (size_t f = 0; f < tk_profile_function_count(p[0]) && f < tk_profile_function_count(p[1]); f++) {
-            const tk_prof_function *fa = tk_profile_function_at(p[0], f), *fb = tk_profile_function_at(p[1], f);
+            const tk_prof_function *fa = tk_profile_function_at(p[0], (uint32_t)f), *fb = tk_profile_function_at(p[1], (uint32_t)f);
             TK_CHECK_STR(tk_profile_str(p[0], fa->name), tk_profile_str(p[1], fb->name));
             TK_CHECK_STR(tk_profile_str(p[0], fa->file), tk_profile_str(p[1], fb->file));
             TK_CHECK_STR(tk_profile_str(p[0], fa->object), tk_profile_str(p[1], fb->object));
@@ -938,11 +943,29 @@ static void test_calls_and_names_in_cost_runs(void)
         TK_CHECK(a->calls_into_len == b->calls_into_len &&
                  (!a->calls_into_len || memcmp(a->calls_into, b->calls_into, a->calls_into_len * sizeof(uint64_t)) == 0));
         if (mode == 2) TK_CHECK(a->calls_into_len > 0);
+        TK_CHECK(a->self.count >= 40);
         TK_CHECK(a->self.count == b->self.count &&
                  memcmp(a->self.rows, b->self.rows, a->self.count * sizeof(tk_prof_self)) == 0 &&
                  memcmp(a->self.values, b->self.values, a->self.count * 3 * sizeof(uint64_t)) == 0);
         for (int e = 0; e < 3; e++) TK_CHECK_EQ_U64(a->line_sum[e], b->line_sum[e]);
         for (int k = 0; k < 2; k++) tk_profile_free(p[k]);
+    }
+    /* the runs count the lines they take: an error on the last line is
+     * reported at its number both ways */
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n[0]; i++) lines += t[0][i] == '\n';
+    for (int k = 0; k < 2; k++) {
+        n[k] += (size_t)sprintf(t[k] + n[k], "+1 * 1 x\n");
+        tk_profile *p;
+        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        o.drop_files = 1;
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK(tk_callgrind_read_buffer(p, t[k], n[k], &o, &err) != TK_OK);
+        TK_CHECK_EQ_U64(err.line, lines + 1);
+        tk_profile_free(p);
     }
     free(t[0]);
     free(t[1]);

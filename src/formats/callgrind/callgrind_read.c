@@ -1385,6 +1385,28 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
     return FAST_DONE;
 }
 
+static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
+{
+    ps->lazy_ob = ps->ob;
+    ps->lazy_fl = ps->fl;
+    ps->lazy_name = name;
+    ps->fn_lazy = 1;
+    ps->have_fn = 0;
+    ps->file = ps->fl;
+    return TK_OK;
+}
+
+/* Creates the function of the last fn= line if that is still pending. */
+static tk_status resolve_function(tk_callgrind_parser *ps)
+{
+    if (!ps->fn_lazy) return TK_OK;
+    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn) != TK_OK)
+        return nomem(ps);
+    ps->fn_lazy = 0;
+    ps->have_fn = 1;
+    return TK_OK;
+}
+
 /* ---- fused fast path over a mapped buffer -------------------------------- */
 
 /* Decimal digits at p (p[0] is a digit). The caller guarantees a '\n' at or
@@ -1824,6 +1846,61 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     return p + 1;
 }
 
+/* A `fn=` line inside a cost run: a reference `(id)` to a defined id, or a
+ * definition through parse_name, then set_function as body_spec would. When
+ * a cost line follows, the function is made now (as the general code makes
+ * it at that line) and *more = 1: the run goes on with the new function's
+ * key. Otherwise *more = 0 and the general code goes on after this line.
+ * NULL with nothing changed when the line is unusual. After an error, *st
+ * has its status, the line is counted and its end returned (*more = 0). */
+static inline __attribute__((always_inline)) const char *
+run_fn_line(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *ln, int *st,
+            int *more)
+{
+    *more = 0;
+    if (s[2] != '=' || s[3] != '(' || (unsigned)((unsigned char)s[4] - '0') >= 10) return NULL;
+    const char *p = s + 3, *d = s + 4;
+    uint64_t id = 0;
+    unsigned c;
+    while ((c = (unsigned)((unsigned char)*d - '0')) < 10 && d - p <= 9) {
+        id = id * 10 + c;
+        d++;
+    }
+    if (*d != ')') return NULL;
+    uint32_t sid;
+    const char *next;
+    if (d[1] == '\n') { /* a reference */
+        uint32_t have = id_map_get(&ps->ids[KIND_FUNCTION], id);
+        if (!have) return NULL; /* undefined here: forward definitions, errors */
+        sid = have - 1;
+        *ln += 1;
+        next = d + 2;
+    } else {
+        if (d[1] != ' ') return NULL;
+        const char *nl = strchrnul(d, '\n');
+        if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL;
+        ps->line = s;
+        ps->lineno = *ln + 1;
+        *ln += 1;
+        tk_status pst = parse_name(ps, KIND_FUNCTION, p, nl, &sid);
+        if (pst != TK_OK) {
+            *st = (int)pst;
+            return nl + 1;
+        }
+        next = nl + 1;
+    }
+    set_function(ps, sid);
+    unsigned c0 = next <= last_nl ? (unsigned char)*next : 0;
+    if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) return next;
+    tk_status rst = resolve_function(ps);
+    if (rst != TK_OK) {
+        *st = (int)rst;
+        return next;
+    }
+    *more = 1;
+    return next;
+}
+
 /* Consecutive plain cost lines of one function body when only per-function
  * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
  * self-cost key (function, file) cannot change between them, so the lines are
@@ -1843,23 +1920,39 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
     uint64_t ln = *lineno;
     const size_t *map = ps->col_map;
     uint64_t *pend = ps->pend;
-    int pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
-                     ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&
-                     ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
-    /* the pending sums in column order, written back at the end */
-    uint64_t acc_buf[TK_PROFILE_MAX_EVENTS], *acc = acc_buf;
+    /* the pending sums in column order, written back at the end (and when
+     * a fn= line inside the run changes the key) */
+    uint64_t acc_buf[TK_PROFILE_MAX_EVENTS], *acc;
     /* col_map is the identity in the first part of a file (the usual case):
      * a run that continues the pending row sums into it in place */
     int identity = ps->col_identity;
-    if (pend_ready) {
-        if (identity)
-            acc = pend;
-        else
-            for (size_t i = 0; i < ncols; i++) acc[i] = pend[map[i]];
-    } else {
-        memset(acc, 0, ncols * sizeof *acc);
-    }
-    int touched = 0;
+    int pend_ready, touched;
+#define RUN_KEY_START()                                                                          \
+    do {                                                                                         \
+        pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&                              \
+                     ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&          \
+                     ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;                     \
+        acc = acc_buf;                                                                           \
+        if (pend_ready) {                                                                        \
+            if (identity)                                                                        \
+                acc = pend;                                                                      \
+            else                                                                                 \
+                for (size_t i_ = 0; i_ < ncols; i_++) acc[i_] = pend[map[i_]];                  \
+        } else {                                                                                 \
+            memset(acc, 0, ncols * sizeof *acc);                                                 \
+        }                                                                                        \
+        touched = 0;                                                                             \
+    } while (0)
+#define RUN_KEY_END()                                                                            \
+    do {                                                                                         \
+        if (touched && acc != pend) {                                                            \
+            if (identity)                                                                        \
+                memcpy(pend, acc, ncols * sizeof *acc);                                          \
+            else                                                                                 \
+                for (size_t i_ = 0; i_ < ncols; i_++) pend[map[i_]] = acc[i_];                   \
+        }                                                                                        \
+    } while (0)
+    RUN_KEY_START();
     *st = TK_OK;
     for (;;) {
         const char *p = s;
@@ -1916,11 +2009,26 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         /* jumps and their source positions: the run goes on after them */
         for (;;) {
             const char *q;
-            if (c0 == 'j')
+            if (c0 == '\n') { /* an empty line: nothing (as in the general code) */
+                q = s + 1;
+                ln++;
+            } else if (c0 == 'j')
                 q = run_jump(ps, s, last_nl, last, have, npos, &ln, st);
             else if (c0 == 'c' && s[1] == 'a')
                 q = run_call(ps, s, last_nl, last, have, npos, &ln, st);
-            else if (c0 == 'c' || c0 == 'f')
+            else if (c0 == 'f' && s[1] == 'n') {
+                /* a new function: its first cost line starts a new key */
+                int more;
+                q = run_fn_line(ps, s, last_nl, &ln, st, &more);
+                if (q && more) {
+                    RUN_KEY_END();
+                    RUN_KEY_START();
+                }
+                if (q && !more) { /* the general code goes on from there */
+                    s = q;
+                    break;
+                }
+            } else if (c0 == 'c' || c0 == 'f')
                 q = run_name_line(ps, s, &ln, st);
             else
                 break;
@@ -1930,12 +2038,9 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         }
         if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) break;
     }
-    if (touched && acc != pend) {
-        if (identity)
-            memcpy(pend, acc, ncols * sizeof *acc);
-        else
-            for (size_t i = 0; i < ncols; i++) pend[map[i]] = acc[i];
-    }
+    RUN_KEY_END();
+#undef RUN_KEY_START
+#undef RUN_KEY_END
     ps->last[0] = last[0];
     ps->last[1] = last[1];
     ps->last[2] = last[2];
@@ -1959,28 +2064,6 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
                             uint64_t *lineno, int *st)
 {
     return fast_run_body(ps, s, last_nl, lineno, st, ps->npos, 0);
-}
-
-static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
-{
-    ps->lazy_ob = ps->ob;
-    ps->lazy_fl = ps->fl;
-    ps->lazy_name = name;
-    ps->fn_lazy = 1;
-    ps->have_fn = 0;
-    ps->file = ps->fl;
-    return TK_OK;
-}
-
-/* Creates the function of the last fn= line if that is still pending. */
-static tk_status resolve_function(tk_callgrind_parser *ps)
-{
-    if (!ps->fn_lazy) return TK_OK;
-    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn) != TK_OK)
-        return nomem(ps);
-    ps->fn_lazy = 0;
-    ps->have_fn = 1;
-    return TK_OK;
 }
 
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
