@@ -780,7 +780,9 @@ static void test_jumps_in_cost_runs(void)
     size_t cap = 1u << 20, n[2] = {0, 0};
     char *t[2] = {malloc(cap), malloc(cap)};
     for (int k = 0; k < 2; k++)
-        n[k] += (size_t)sprintf(t[k] + n[k], "positions: instr line\nevents: Ir Dr\nfl=a.c\n");
+        n[k] += (size_t)sprintf(t[k] + n[k], "positions: instr line\nevents: Ir Dr\nfl=a.c\n"
+                                             "fi=(1) a.h\nfi=(2) b.h\nfi=(3) c.h\nfn=(100) t0\n"
+                                             "fn=(101) t1\nfn=(102) t2\nfn=(103) t3\nfn=(104) t4\nfn=(105) t5\n");
     unsigned seed = 99;
     for (int f = 0; f < 40; f++) {
         for (int k = 0; k < 2; k++)
@@ -789,7 +791,13 @@ static void test_jumps_in_cost_runs(void)
             seed = seed * 1103515245u + 12345u;
             unsigned r = seed >> 16;
             char line[128];
-            if (r % 4 == 0)
+            if (r % 4 == 0 && r % 3 == 0) { /* with the target's file and function */
+                static const char *const files[] = {" a.h", " b.h", " c.h"};
+                static const char *const fns[] = {" t0", " t1", " t2", " t3", " t4", " t5"};
+                snprintf(line, sizeof line, "jfi=(%u)%s\njfn=(%u)%s\njcnd=%u/%u 0x%x %s\n%s", 1 + r % 3,
+                         r % 5 ? "" : files[r % 3], 100 + r % 6, r % 7 ? "" : fns[r % 6], r % 7,
+                         r % 11 + 7, 0x1000 + r % 4096, r % 3 ? "+1" : "*", r % 5 ? "* *" : "+2 -1");
+            } else if (r % 4 == 0)
                 snprintf(line, sizeof line, "jcnd=%u/%u 0x%x %s\n%s", r % 7, r % 11 + 7, 0x1000 + r % 4096,
                          r % 3 ? "+1" : "*", r % 5 ? "* *" : "+2 -1");
             else if (r % 4 == 1)
@@ -827,6 +835,7 @@ static void test_jumps_in_cost_runs(void)
         TK_CHECK(a->self.count == b->self.count &&
                  memcmp(a->self.values, b->self.values, a->self.count * 2 * sizeof(uint64_t)) == 0);
         TK_CHECK_EQ_U64(a->line_sum[0], b->line_sum[0]);
+        TK_CHECK_EQ_U64(tk_profile_function_count(p[0]), tk_profile_function_count(p[1]));
         for (int k = 0; k < 2; k++) tk_profile_free(p[k]);
     }
     free(t[0]);

@@ -1648,8 +1648,8 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
 /* A jump inside a cost run (TK_CALLGRIND_DETAIL_FUNCTIONS): the jump line as
  * callgrind writes it (`jcnd=F/E POS` or `jump=N POS`, as quick_count_pos
  * takes it, target relative to last[] without moving it) and the source
- * position line after it (subpositions only, moving last[]), both usual,
- * no jfi=/jfn= pending. Stored as jump_line and fast_line_nl would store it
+ * position line after it (subpositions only, moving last[]), both usual;
+ * the target's file and function from jfi= and jfn= lines before. Stored as jump_line and fast_line_nl would store it
  * (in this detail every position of the key is 0). Returns the start of
  * the line after the two with *ln advanced by 2, or NULL with nothing
  * changed: the run ends and the general code takes both lines. *st gets
@@ -1659,7 +1659,7 @@ static inline __attribute__((always_inline)) const char *
 run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *last, int *have,
          const size_t npos, uint64_t *ln, int *st)
 {
-    if (s + 5 > last_nl || ps->have_jfi || ps->have_jfn) return NULL;
+    if (s + 5 > last_nl) return NULL;
     int cond;
     if (memcmp(s, "jcnd=", 5) == 0)
         cond = 1;
@@ -1685,6 +1685,16 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     }
     while (*p == ' ') p++; /* callgrind ends it with one */
     if (*p != '\n' || (size_t)(p - src) > TK_CALLGRIND_MAX_LINE) return NULL;
+    uint32_t target_fn = ps->fn;
+    if (ps->have_jfn) { /* a jfn= before: the target function, as jump_line makes it */
+        const tk_prof_function *from = tk_profile_function_at(ps->p, ps->fn);
+        if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn) != TK_OK) {
+            ps->line = s;
+            ps->lineno = ++*ln;
+            *st = nomem(ps);
+            return src;
+        }
+    }
     /* commit: the source position moves last[] */
     for (size_t i = 0; i < npos; i++) {
         last[i] = v[i];
@@ -1694,10 +1704,11 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     ps->jump_exec = cond ? b : a;
     memset(&ps->jump, 0, sizeof ps->jump);
     ps->jump.conditional = (uint32_t)cond;
-    ps->jump.target_file = ps->file;
-    ps->jump.target_fn = ps->fn;
+    ps->jump.target_file = ps->have_jfi ? ps->jfi : ps->file;
+    ps->jump.target_fn = target_fn;
     ps->jump.fn = ps->fn;
     ps->jump.file = ps->file;
+    ps->have_jfi = ps->have_jfn = 0;
     ps->line = src;
     ps->lineno = *ln + 2;
     *ln += 2;
@@ -1706,8 +1717,8 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
 }
 
 /* A name line inside a cost run that leaves the self-cost key as it is:
- * `cfi=` `cfl=` `cfn=` `cob=`, and `fi=` `fe=` when the rows drop files
- * (drop_files: the key is the function only). A reference `(id)` to a
+ * `cfi=` `cfl=` `cfn=` `cob=` `jfi=` `jfn=`, and `fi=` `fe=` when the rows
+ * drop files (drop_files: the key is the function only). A reference `(id)` to a
  * defined id is taken here; a definition `(id) name` goes through
  * parse_name as body_spec would send it. Returns the start of the next line
  * with *ln advanced, or NULL with nothing changed (the run ends and the
@@ -1725,6 +1736,12 @@ run_name_line(tk_callgrind_parser *ps, const char *s, uint64_t *ln, int *st)
         kind = KIND_FILE;
         dst = &ps->file;
         p = s + 3;
+    } else if (s[0] == 'j') { /* jfi= jfn=: the next jump's target */
+        if (s[1] != 'f' || (s[2] != 'i' && s[2] != 'n') || s[3] != '=') return NULL;
+        kind = s[2] == 'i' ? KIND_FILE : KIND_FUNCTION;
+        dst = s[2] == 'i' ? &ps->jfi : &ps->jfn;
+        have = s[2] == 'i' ? &ps->have_jfi : &ps->have_jfn;
+        p = s + 4;
     } else { /* (each byte read is before the line's '\n' or is that '\n') */
         if (s[1] == 'f' && (s[2] == 'i' || s[2] == 'l')) {
             kind = KIND_FILE;
@@ -2013,7 +2030,8 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
                 q = s + 1;
                 ln++;
             } else if (c0 == 'j')
-                q = run_jump(ps, s, last_nl, last, have, npos, &ln, st);
+                q = s[1] == 'f' ? run_name_line(ps, s, &ln, st)
+                                : run_jump(ps, s, last_nl, last, have, npos, &ln, st);
             else if (c0 == 'c' && s[1] == 'a')
                 q = run_call(ps, s, last_nl, last, have, npos, &ln, st);
             else if (c0 == 'f' && s[1] == 'n') {
