@@ -23,9 +23,34 @@ __attribute__((constructor)) static void draw_hash_key(void)
 
 uint64_t tk_hash_bytes(const void *data, size_t len)
 {
-    /* FNV-1a over 8-byte words, finished with a mixer. */
+    /* FNV-1a over 8-byte words, finished with a mixer. From 32 bytes on,
+     * four independent lanes take 32 bytes a round: one chain of multiplies
+     * is bound by their latency (~6 cycles per 8 bytes; the 38 MB of names
+     * of a big Callgrind profile spent ~10 ms there). */
     const unsigned char *p = data;
     uint64_t h = tk_hash_u64(0xcbf29ce484222325ULL ^ tk_hash_key) ^ len;
+    if (len >= 32) {
+        const uint64_t m = 0x9e3779b97f4a7c15ULL;
+        uint64_t a = h, b = h ^ 0xc2b2ae3d27d4eb4fULL, c = h ^ 0x165667b19e3779f9ULL,
+                 d = h ^ 0x27d4eb2f165667c5ULL;
+        do {
+            uint64_t w[4];
+            memcpy(w, p, 32);
+            a = (a ^ w[0]) * m;
+            b = (b ^ w[1]) * m;
+            c = (c ^ w[2]) * m;
+            d = (d ^ w[3]) * m;
+            a ^= a >> 29;
+            b ^= b >> 29;
+            c ^= c >> 29;
+            d ^= d >> 29;
+            p += 32;
+            len -= 32;
+        } while (len >= 32);
+        /* the lanes meet rotated (equal lanes must not cancel); the tail
+         * and the final mixer follow */
+        h = a ^ (b << 17 | b >> 47) ^ (c << 31 | c >> 33) ^ (d << 47 | d >> 17);
+    }
     while (len >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);

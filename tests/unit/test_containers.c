@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/arena.h"
@@ -104,6 +105,39 @@ static void test_hmap_crafted_keys(void)
     tk_hmap_free(&m);
 }
 
+/* tk_hash_bytes: the same bytes hash the same wherever they lie, and
+ * strings that differ in one bit anywhere (every length from 0 to 130, so
+ * the four-lane rounds, the 8-byte words and the tail are all covered) or
+ * only in length hash differently. */
+static void test_hash_bytes(void)
+{
+    unsigned char buf[200], copy[208];
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (unsigned char)(i * 37 + 11);
+    size_t collisions = 0, tried = 0;
+    for (size_t len = 0; len <= 130; len++) {
+        uint64_t h = tk_hash_bytes(buf, len);
+        memcpy(copy + 3, buf, len);
+        TK_CHECK_EQ_U64(tk_hash_bytes(copy + 3, len), h);
+        if (len) TK_CHECK(tk_hash_bytes(buf, len - 1) != h);
+        for (size_t i = 0; i < len; i++) {
+            for (int bit = 0; bit < 8; bit += 3) {
+                buf[i] ^= (unsigned char)(1u << bit);
+                collisions += tk_hash_bytes(buf, len) == h;
+                tried++;
+                buf[i] ^= (unsigned char)(1u << bit);
+            }
+        }
+    }
+    TK_CHECK(tried > 20000);
+    TK_CHECK_EQ_U64(collisions, 0);
+    /* words swapped between the lanes of a round change the hash */
+    unsigned char a[64];
+    memcpy(a, buf, 64);
+    memcpy(a, buf + 8, 8);
+    memcpy(a + 8, buf, 8);
+    TK_CHECK(tk_hash_bytes(a, 64) != tk_hash_bytes(buf, 64));
+}
+
 static void test_vec(void)
 {
     TK_VEC(int) v = {0};
@@ -115,4 +149,5 @@ static void test_vec(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_arena), TK_CASE(test_strpool), TK_CASE(test_hmap), TK_CASE(test_hmap_crafted_keys),
+             TK_CASE(test_hash_bytes),
              TK_CASE(test_vec))
