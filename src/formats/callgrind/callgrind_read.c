@@ -1649,8 +1649,9 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
  * callgrind writes it (`jcnd=F/E POS` or `jump=N POS`, as quick_count_pos
  * takes it, target relative to last[] without moving it) and the source
  * position line after it (subpositions only, moving last[]), both usual;
- * the target's file and function from jfi= and jfn= lines before. Stored as jump_line and fast_line_nl would store it
- * (in this detail every position of the key is 0). Returns the start of
+ * the target's file and function from jfi= and jfn= lines before. Stored
+ * as jump_line and fast_line_nl would store it (in this detail every
+ * position of the key is 0). Returns the start of
  * the line after the two with *ln advanced by 2, or NULL with nothing
  * changed: the run ends and the general code takes both lines. *st gets
  * the status of storing the jump. Jump lines are a tenth of the lines of a
@@ -1718,9 +1719,9 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
 
 /* A name line inside a cost run that leaves the self-cost key as it is:
  * `cfi=` `cfl=` `cfn=` `cob=` `jfi=` `jfn=`, and `fi=` `fe=` when the rows
- * drop files (drop_files: the key is the function only). A reference `(id)` to a
- * defined id is taken here; a definition `(id) name` goes through
- * parse_name as body_spec would send it. Returns the start of the next line
+ * drop files (drop_files: the key is the function only). A reference
+ * `(id)` to a defined id is taken here; a definition `(id) name` goes
+ * through parse_name as body_spec would send it. Returns the start of the next line
  * with *ln advanced, or NULL with nothing changed (the run ends and the
  * general code takes the line). After parse_name fails, *st has its status,
  * the line is counted and its end returned. */
@@ -1918,10 +1919,12 @@ run_fn_line(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_
     return next;
 }
 
-/* Consecutive plain cost lines of one function body when only per-function
- * costs are kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): the
- * self-cost key (function, file) cannot change between them, so the lines are
- * parsed in one loop with the position state in locals. Preconditions: as for
+/* Consecutive lines of function bodies when only per-function costs are
+ * kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): cost lines, which
+ * cannot change the self-cost key (function, file), and the usual lines
+ * between them (jumps, calls, name lines, fn= lines, which start a new key
+ * in the loop, and empty lines), parsed in one loop with the position state
+ * in locals. Anything else ends the loop. Preconditions: as for
  * fast_line_nl, s <= last_nl, and s starts like a cost line. Returns the start
  * of the first line not taken (the general code handles it); *lineno counts
  * the lines taken. *st receives an error status, TK_OK otherwise; after an
