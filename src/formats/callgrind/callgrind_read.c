@@ -1475,6 +1475,35 @@ run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
     return NULL;
 }
 
+/* The costs of a cost line for the fast paths: p is after the
+ * subpositions (at ' ' or '\n'), line the line's start, and a '\n' ends the
+ * line. Up to ncols numbers into vals, *np of them; blanks may repeat. The
+ * address of the '\n', or NULL when the line is anything else (another
+ * byte, more than ncols numbers, a number over 19 digits, over the length
+ * limit). */
+static inline __attribute__((always_inline)) const char *
+line_costs(const char *p, const char *line, size_t ncols, uint64_t *vals, size_t *np)
+{
+    if (*p != ' ' && *p != '\n') return NULL;
+    size_t n = 0;
+    for (;;) { /* a number ends at a non-digit, which the next round checks */
+        unsigned c = (unsigned char)*p;
+        if (c == ' ') {
+            p++;
+            continue;
+        }
+        if (c - '0' >= 10) {
+            if (c == '\n') break;
+            return NULL;
+        }
+        if (n >= ncols || !(p = nl_dec(p, &vals[n]))) return NULL;
+        n++;
+    }
+    if ((size_t)(p - line) > TK_CALLGRIND_MAX_LINE) return NULL;
+    *np = n;
+    return p;
+}
+
 /* A cost line of a function body (also the cost line of a call and the
  * source position of a jump) that ends with '\n' somewhere at or after p.
  * Returns the address of that '\n', or NULL without having changed any state
@@ -1493,26 +1522,9 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
         p = run_subpos(p, ps->have_last[i], ps->last[i], &v[i]);
         if (!p) return NULL;
     }
-    if (*p != ' ' && *p != '\n') return NULL;
-    /* costs: a number ends at a non-digit, which the next round checks */
     uint64_t vals[TK_PROFILE_MAX_EVENTS];
-    size_t n = 0, ncols = ps->ncols;
-    for (;;) {
-        unsigned c = (unsigned char)*p;
-        if (c == ' ') {
-            p++;
-            continue;
-        }
-        if (c - '0' >= 10) {
-            if (c == '\n') break;
-            return NULL;
-        }
-        if (n >= ncols) return NULL;
-        p = nl_dec(p, &vals[n]);
-        if (!p) return NULL;
-        n++;
-    }
-    if ((size_t)(p - line) > TK_CALLGRIND_MAX_LINE) return NULL;
+    size_t n;
+    if (!(p = line_costs(p, line, ps->ncols, vals, &n))) return NULL;
     if (ps->expecting == EXPECT_JUMP_POS && n) return NULL; /* jump source with costs */
     /* commit */
     *st = TK_OK;
@@ -1820,23 +1832,9 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
         if (i && *p++ != ' ') return NULL;
         if (!(p = run_subpos(p, have[i], last[i], &v[i]))) return NULL;
     }
-    if (*p != ' ' && *p != '\n') return NULL;
     uint64_t vals[TK_PROFILE_MAX_EVENTS];
-    size_t n = 0, ncols = ps->ncols;
-    for (;;) {
-        unsigned c = (unsigned char)*p;
-        if (c == ' ') {
-            p++;
-            continue;
-        }
-        if (c - '0' >= 10) {
-            if (c == '\n') break;
-            return NULL;
-        }
-        if (n >= ncols || !(p = nl_dec(p, &vals[n]))) return NULL;
-        n++;
-    }
-    if ((size_t)(p - line) > TK_CALLGRIND_MAX_LINE) return NULL;
+    size_t n;
+    if (!(p = line_costs(p, line, ps->ncols, vals, &n))) return NULL;
     /* commit: the cost line moves last[] */
     for (size_t i = 0; i < npos; i++) {
         last[i] = v[i];
