@@ -39,6 +39,21 @@ static tk_profile *read_rows(const char *text, size_t n, int by_function)
     return p;
 }
 
+/* Reads text with TK_CALLGRIND_DETAIL_FUNCTIONS and the given options into
+ * a new *out (freed by the caller also on failure). */
+static tk_status read_functions_detail(const char *text, size_t n, int skip_jumps, int drop_files,
+                                       int counts_only, tk_profile **out, tk_error *err)
+{
+    if (tk_profile_new(out) != TK_OK) return TK_ERR_NOMEM;
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+    o.skip_jumps = skip_jumps;
+    o.drop_files = drop_files;
+    o.call_counts_only = counts_only;
+    tk_error_clear(err);
+    return tk_callgrind_read_buffer(*out, text, n, &o, err);
+}
+
 static uint32_t fn_named(const tk_profile *p, const char *name)
 {
     for (size_t i = 0; i < tk_profile_function_count(p); i++)
@@ -814,15 +829,9 @@ static void test_jumps_in_cost_runs(void)
     }
     for (int skip = 0; skip < 2; skip++) {
         tk_profile *p[2];
-        for (int k = 0; k < 2; k++) {
-            TK_CHECK_EQ_I64(tk_profile_new(&p[k]), TK_OK);
-            tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
-            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
-            o.skip_jumps = skip;
-            tk_error err;
-            tk_error_clear(&err);
-            TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p[k], t[k], n[k], &o, &err), TK_OK);
-        }
+        tk_error err;
+        for (int k = 0; k < 2; k++)
+            TK_CHECK_EQ_I64(read_functions_detail(t[k], n[k], skip, 0, 0, &p[k], &err), TK_OK);
         const tk_prof_part *a = tk_profile_part(p[0], 0), *b = tk_profile_part(p[1], 0);
         TK_CHECK(a->jump_lines > 200);
         TK_CHECK_EQ_U64(a->jump_lines, b->jump_lines);
@@ -922,16 +931,9 @@ static void test_calls_and_names_in_cost_runs(void)
     }
     for (int mode = 0; mode < 3; mode++) {
         tk_profile *p[2];
-        for (int k = 0; k < 2; k++) {
-            TK_CHECK_EQ_I64(tk_profile_new(&p[k]), TK_OK);
-            tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
-            o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
-            o.drop_files = mode >= 1;
-            o.call_counts_only = mode == 2;
-            tk_error err;
-            tk_error_clear(&err);
-            TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p[k], t[k], n[k], &o, &err), TK_OK);
-        }
+        tk_error err;
+        for (int k = 0; k < 2; k++)
+            TK_CHECK_EQ_I64(read_functions_detail(t[k], n[k], 0, mode >= 1, mode == 2, &p[k], &err), TK_OK);
         const tk_prof_part *a = tk_profile_part(p[0], 0), *b = tk_profile_part(p[1], 0);
         TK_CHECK(a->call_lines > 150);
         TK_CHECK_EQ_U64(a->call_lines, b->call_lines);
@@ -966,13 +968,8 @@ static void test_calls_and_names_in_cost_runs(void)
     for (int k = 0; k < 2; k++) {
         n[k] += (size_t)sprintf(t[k] + n[k], "+1 * 1 x\n");
         tk_profile *p;
-        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
-        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
-        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
-        o.drop_files = 1;
         tk_error err;
-        tk_error_clear(&err);
-        TK_CHECK(tk_callgrind_read_buffer(p, t[k], n[k], &o, &err) != TK_OK);
+        TK_CHECK(read_functions_detail(t[k], n[k], 0, 1, 0, &p, &err) != TK_OK);
         TK_CHECK_EQ_U64(err.line, lines + 1);
         tk_profile_free(p);
     }

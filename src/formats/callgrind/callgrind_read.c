@@ -1657,6 +1657,34 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
     return p;
 }
 
+/* The target position at the end of a jump or call line in a cost run
+ * (s the line's start, p after its counts): " SUB" per subposition,
+ * relative to last[] without moving it, into t; blanks and a '\r' may end
+ * the line. The start of the next line (which must exist), or NULL. */
+static inline __attribute__((always_inline)) const char *
+run_target(const char *p, const char *s, const char *last_nl, const size_t npos,
+           const uint64_t *last, const int *have, uint64_t *t)
+{
+    for (size_t i = 0; i < npos; i++)
+        if (*p != ' ' || !(p = run_subpos(p + 1, have[i], last[i], &t[i]))) return NULL;
+    while (is_space(*p)) p++;
+    if (*p == '\r') p++;
+    if (*p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE || p == last_nl) return NULL;
+    return p + 1;
+}
+
+/* The subpositions that start a line in a cost run, one blank between
+ * them, into v (last[] not moved yet). After them, or NULL. */
+static inline __attribute__((always_inline)) const char *
+run_positions(const char *p, const size_t npos, const uint64_t *last, const int *have, uint64_t *v)
+{
+    for (size_t i = 0; i < npos; i++) {
+        if (i && *p++ != ' ') return NULL;
+        if (!(p = run_subpos(p, have[i], last[i], &v[i]))) return NULL;
+    }
+    return p;
+}
+
 /* A jump inside a cost run (TK_CALLGRIND_DETAIL_FUNCTIONS): the jump line as
  * callgrind writes it (`jcnd=F/E POS` or `jump=N POS`, as quick_count_pos
  * takes it, target relative to last[] without moving it) and the source
@@ -1685,17 +1713,8 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     if ((unsigned)((unsigned char)*p - '0') >= 10 || !(p = nl_dec(p, &a))) return NULL;
     if (cond && (*p != '/' || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &b))))
         return NULL;
-    for (size_t i = 0; i < npos; i++)
-        if (*p != ' ' || !(p = run_subpos(p + 1, have[i], last[i], &t[i]))) return NULL;
-    while (is_space(*p)) p++;
-    if (*p == '\r') p++;
-    if (*p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE || p == last_nl) return NULL;
-    const char *src = p + 1;
-    p = src;
-    for (size_t i = 0; i < npos; i++) {
-        if (i && *p++ != ' ') return NULL;
-        if (!(p = run_subpos(p, have[i], last[i], &v[i]))) return NULL;
-    }
+    const char *src = run_target(p, s, last_nl, npos, last, have, t);
+    if (!src || !(p = run_positions(src, npos, last, have, v))) return NULL;
     while (*p == ' ') p++; /* callgrind ends it with one */
     if (*p != '\n' || (size_t)(p - src) > TK_CALLGRIND_MAX_LINE) return NULL;
     uint32_t target_fn = ps->fn;
@@ -1727,6 +1746,45 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     *ln += 2;
     *st = add_status(ps, store_jump(ps, &ps->jump, ps->jump_exec, ps->jump_follow), src);
     return p + 1;
+}
+
+/* The name of a `key=` line in a cost run (s the line's start, p after
+ * the '='): a reference `(id)` to a defined id, or a definition `(id) name`
+ * through parse_name (as body_spec would send it), the id in plain decimal
+ * of at most 9 digits. *sid gets the string id. Returns the start of the
+ * next line with *ln advanced, or NULL with nothing changed (the general
+ * code takes the line: other forms, ids not defined here, NUL bytes). When
+ * parse_name fails, *st has its status, the line is counted and its end
+ * returned. */
+static inline __attribute__((always_inline)) const char *
+run_name(tk_callgrind_parser *ps, int kind, const char *s, const char *p, uint64_t *ln, int *st,
+         uint32_t *sid)
+{
+    if (*p != '(' || (unsigned)((unsigned char)p[1] - '0') >= 10) return NULL;
+    const char *d = p + 1;
+    uint64_t id = 0;
+    unsigned c;
+    while ((c = (unsigned)((unsigned char)*d - '0')) < 10 && d - p <= 9) {
+        id = id * 10 + c;
+        d++;
+    }
+    if (*d != ')') return NULL;
+    if (d[1] == '\n') { /* a reference */
+        uint32_t have = id_map_get(&ps->ids[kind], id);
+        if (!have) return NULL; /* undefined here: forward definitions, errors */
+        *sid = have - 1;
+        *ln += 1;
+        return d + 2;
+    }
+    if (d[1] != ' ') return NULL;
+    const char *nl = strchrnul(d, '\n');
+    if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL; /* a NUL: general code */
+    ps->line = s;
+    ps->lineno = *ln + 1;
+    *ln += 1;
+    tk_status pst = parse_name(ps, kind, p, nl, sid);
+    if (pst != TK_OK) *st = (int)pst;
+    return nl + 1;
 }
 
 /* A name line inside a cost run that leaves the self-cost key as it is:
@@ -1774,36 +1832,13 @@ run_name_line(tk_callgrind_parser *ps, const char *s, uint64_t *ln, int *st)
         if (s[3] != '=') return NULL;
         p = s + 4;
     }
-    if (*p != '(' || (unsigned)((unsigned char)p[1] - '0') >= 10) return NULL;
-    const char *d = p + 1;
-    uint64_t id = 0;
-    unsigned c;
-    while ((c = (unsigned)((unsigned char)*d - '0')) < 10 && d - p <= 9) {
-        id = id * 10 + c;
-        d++;
-    }
-    if (*d != ')') return NULL;
-    if (d[1] == '\n') { /* a reference */
-        uint32_t sid = id_map_get(&ps->ids[kind], id);
-        if (!sid) return NULL; /* undefined here: forward definitions, errors */
-        *dst = sid - 1;
+    uint32_t sid;
+    const char *next = run_name(ps, kind, s, p, ln, st, &sid);
+    if (next && *st == TK_OK) {
+        *dst = sid;
         if (have) *have = 1;
-        *ln += 1;
-        return d + 2;
     }
-    if (d[1] != ' ') return NULL;
-    const char *nl = strchrnul(d, '\n');
-    if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL; /* a NUL: general code */
-    ps->line = s;
-    ps->lineno = *ln + 1;
-    *ln += 1;
-    tk_status pst = parse_name(ps, kind, p, nl, dst);
-    if (pst != TK_OK) {
-        *st = (int)pst;
-        return nl + 1;
-    }
-    if (have) *have = 1;
-    return nl + 1;
+    return next;
 }
 
 /* A call inside a cost run: `calls=COUNT TARGET` as callgrind writes it
@@ -1821,17 +1856,8 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     const char *p = s + 6;
     uint64_t count, t[3], v[3];
     if ((unsigned)((unsigned char)*p - '0') >= 10 || !(p = nl_dec(p, &count))) return NULL;
-    for (size_t i = 0; i < npos; i++)
-        if (*p != ' ' || !(p = run_subpos(p + 1, have[i], last[i], &t[i]))) return NULL;
-    while (is_space(*p)) p++;
-    if (*p == '\r') p++;
-    if (*p != '\n' || (size_t)(p - s) > TK_CALLGRIND_MAX_LINE || p == last_nl) return NULL;
-    const char *line = p + 1;
-    p = line;
-    for (size_t i = 0; i < npos; i++) {
-        if (i && *p++ != ' ') return NULL;
-        if (!(p = run_subpos(p, have[i], last[i], &v[i]))) return NULL;
-    }
+    const char *line = run_target(p, s, last_nl, npos, last, have, t);
+    if (!line || !(p = run_positions(line, npos, last, have, v))) return NULL;
     uint64_t vals[TK_PROFILE_MAX_EVENTS];
     size_t n;
     if (!(p = line_costs(p, line, ps->ncols, vals, &n))) return NULL;
@@ -1874,37 +1900,10 @@ run_fn_line(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_
             int *more)
 {
     *more = 0;
-    if (s[2] != '=' || s[3] != '(' || (unsigned)((unsigned char)s[4] - '0') >= 10) return NULL;
-    const char *p = s + 3, *d = s + 4;
-    uint64_t id = 0;
-    unsigned c;
-    while ((c = (unsigned)((unsigned char)*d - '0')) < 10 && d - p <= 9) {
-        id = id * 10 + c;
-        d++;
-    }
-    if (*d != ')') return NULL;
+    if (s[2] != '=') return NULL;
     uint32_t sid;
-    const char *next;
-    if (d[1] == '\n') { /* a reference */
-        uint32_t have = id_map_get(&ps->ids[KIND_FUNCTION], id);
-        if (!have) return NULL; /* undefined here: forward definitions, errors */
-        sid = have - 1;
-        *ln += 1;
-        next = d + 2;
-    } else {
-        if (d[1] != ' ') return NULL;
-        const char *nl = strchrnul(d, '\n');
-        if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL;
-        ps->line = s;
-        ps->lineno = *ln + 1;
-        *ln += 1;
-        tk_status pst = parse_name(ps, KIND_FUNCTION, p, nl, &sid);
-        if (pst != TK_OK) {
-            *st = (int)pst;
-            return nl + 1;
-        }
-        next = nl + 1;
-    }
+    const char *next = run_name(ps, KIND_FUNCTION, s, s + 3, ln, st, &sid);
+    if (!next || *st != TK_OK) return next;
     set_function(ps, sid);
     unsigned c0 = next <= last_nl ? (unsigned char)*next : 0;
     if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) return next;
