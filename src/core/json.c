@@ -915,8 +915,11 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
 
 void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row)
 {
+    /* one scalar load each (see tk_json_row_cell): just stored by the scan */
+    uint64_t line = row->end_line, line_start = row->end_line_start;
+    __asm__("" : "+r"(line), "+r"(line_start));
     j->cur = row->end;
-    j->line = row->end_line;
-    j->line_start = row->end_line_start;
+    j->line = line;
+    j->line_start = line_start;
     j->state = ST_ARR_NEXT;
 }

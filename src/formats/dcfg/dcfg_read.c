@@ -1143,10 +1143,10 @@ static int edge_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
         /* the usual row: room everywhere, counts of the pool's width, as many
          * as every edge before */
         tk_cfg_edge *e = &p->edges[p->nedges++];
-        e->id = (uint32_t)row->v[0];
-        e->src = (uint32_t)row->v[1];
-        e->tgt = (uint32_t)row->v[2];
-        e->type = (uint32_t)row->v[3];
+        e->id = (uint32_t)tk_json_row_cell(row, 0);
+        e->src = (uint32_t)tk_json_row_cell(row, 1);
+        e->tgt = (uint32_t)tk_json_row_cell(row, 2);
+        e->type = (uint32_t)tk_json_row_cell(row, 3);
         if (p->counts64)
             for (uint32_t i = 0; i < n; i++) p->counts64[p->ncounts++] = vals[i];
         else
