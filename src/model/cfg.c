@@ -900,6 +900,10 @@ void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, u
          * no in-edges (its count then comes from its out-edges) */
         for (uint32_t e = 0; e < p->nedges; e++) {
             const tk_cfg_edge *ed = &p->edges[e];
+            if (e + 16 < p->nedges) { /* the blocks are random accesses: asked for ahead */
+                uint32_t ahead = p->edges[e + 16].tgt;
+                if (ahead < p->nblocks) __builtin_prefetch(&p->blocks[ahead]);
+            }
             if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue; /* not in the adjacency */
             uint64_t n = 0;
             if (ed->tgt < p->nblocks) n += p->blocks[ed->tgt].num_instrs;
