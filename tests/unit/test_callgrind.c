@@ -54,6 +54,16 @@ static tk_status read_functions_detail(const char *text, size_t n, int skip_jump
     return tk_callgrind_read_buffer(*out, text, n, &o, err);
 }
 
+/* The summary by function of part 0 (all parts); summarizing must work. */
+static tk_prof_summary *function_summary(const tk_profile *p)
+{
+    tk_prof_summary *s = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+    return s;
+}
+
 static uint32_t fn_named(const tk_profile *p, const char *name)
 {
     for (size_t i = 0; i < tk_profile_function_count(p); i++)
@@ -412,10 +422,7 @@ static sort_mode sort_mode_of(int mode)
 /* The summary by function of part 0 (all parts), wholly sorted as m says. */
 static tk_prof_summary *sorted_summary(const tk_profile *p, sort_mode m)
 {
-    tk_prof_summary *s;
-    tk_error err;
-    tk_error_clear(&err);
-    TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+    tk_prof_summary *s = function_summary(p);
     tk_prof_summary_sort(s, p, m.ev, m.nev, m.incl);
     return s;
 }
@@ -503,8 +510,7 @@ static void test_summary_sort_cover_matches_full_sort(void)
             int incl = m.incl;
             tk_prof_summary *full = sorted_summary(p, m);
             for (size_t c = 0; c < sizeof coverages / sizeof *coverages; c++) {
-                tk_prof_summary *s;
-                TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+                tk_prof_summary *s = function_summary(p);
                 size_t sorted = tk_prof_summary_sort_cover(s, p, ev, nev, incl, coverages[c]);
                 uint64_t total = s->totals[ev[0]], sum = 0;
                 size_t cut = 0;
@@ -555,11 +561,8 @@ static void test_function_rows_of_a_dispatcher(void)
         tk_profile *p = read_rows(t, n, mode);
         TK_CHECK(p != NULL);
         if (!p) continue;
-        tk_error err;
-        tk_error_clear(&err);
         if (mode) TK_CHECK_EQ_U64(tk_profile_part(p, 0)->calls.count, 100);
-        tk_prof_summary *s;
-        TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+        tk_prof_summary *s = function_summary(p);
         TK_CHECK_EQ_U64(s->totals[0], 1 + 100 * 101);
         int ok = 1;
         for (size_t i = 0; i < s->count; i++) {
@@ -755,11 +758,8 @@ static void test_sparse_ids_and_many_parts(void)
         tk_profile *p = read_rows(t, n, mode);
         TK_CHECK(p != NULL);
         if (!p) continue;
-        tk_error err;
-        tk_error_clear(&err);
         TK_CHECK_EQ_U64(tk_profile_part_count(p), 300);
-        tk_prof_summary *s;
-        TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_OK);
+        tk_prof_summary *s = function_summary(p);
         uint64_t sparse = 0, huge = 0, beyond = 0, p0 = 0, g_calls = 0, total = 0;
         for (size_t i = 0; i < s->count; i++) {
             const char *name = tk_profile_str(p, s->entries[i].name);
