@@ -80,8 +80,9 @@ $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(SHARED_LIB): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtracekit.so.0 $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+$(SHARED_LIB): $(LIB_OBJ) src/libtracekit.map
+	$(CC) -shared -Wl,-soname,libtracekit.so.0 -Wl,--version-script=src/libtracekit.map \
+	    $(LDFLAGS_ALL) -o $@ $(LIB_OBJ) $(LIBS)
 
 $(PROGRAM): $(CLI_OBJ) $(STATIC_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LIBS)

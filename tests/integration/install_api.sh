@@ -2,7 +2,8 @@
 # `make install` into a temporary prefix gives a library an outside program can
 # use: tests/api/consumer.c, compiled against the installed headers only and
 # linked through the installed tracekit.pc (shared and static), reports the
-# same numbers as `tracekit info`; the umbrella header also compiles as C++.
+# same numbers as `tracekit info`; the umbrella header also compiles as C++;
+# the shared library exports tk_* symbols only.
 # Runs for the plain gcc build only (the install target builds with its flags).
 set -u
 cd "$(dirname "$0")/../.."
@@ -33,6 +34,11 @@ for exe in consumer consumer-static; do
 done
 cmp -s "$tmp/consumer.out" "$tmp/consumer-static.out" ||
     { echo "FAIL: shared and static consumers differ"; exit 1; }
+# the shared library exports the API only: no internal helper, no libiberty
+if command -v nm >/dev/null; then
+    extra=$(nm -D --defined-only "$tmp/prefix/lib/libtracekit.so" | awk '$3 !~ /^tk_/ { print $3 }')
+    [ -z "$extra" ] || { echo "FAIL: libtracekit.so exports symbols outside tk_*:"; echo "$extra" | head; exit 1; }
+fi
 # the installed library is the one that was built (its version string)
 ver=$(grep -o '"[0-9]*\.[0-9]*\.[0-9]*"' include/tracekit/tracekit.h | tr -d '"')
 grep -qx "tracekit $ver" "$tmp/consumer.out" || { echo "FAIL: version"; exit 1; }
@@ -59,4 +65,4 @@ if [ "$want" != "$got" ]; then
     diff <(echo "$want") <(echo "$got")
     exit 1
 fi
-echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info"
+echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info; only tk_* exported"
