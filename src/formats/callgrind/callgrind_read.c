@@ -2,7 +2,9 @@
  *
  * Read mode stops at the first error; check mode (opt.diag != NULL) reports
  * every problem with its line and column and goes on with the next line.
- * Lines are parsed in place (no copies, no allocation per line). */
+ * Lines are parsed in place (no copies, no allocation per line). The header
+ * lines are in callgrind_header.c, the names in callgrind_names.c (see
+ * callgrind_parser.h). */
 #include "tracekit/callgrind.h"
 
 #include <stdarg.h>
@@ -11,383 +13,9 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/hash.h"
-#include "core/vec.h"
-#include "model/profile.h"
-
-enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2, KIND_COUNT = 3 };
-static const char *const kind_names[KIND_COUNT] = {"object", "file", "function"};
-
-/* id (as written in the file) -> string id of the profile */
-typedef struct id_map {
-    uint64_t *keys;
-    uint32_t *vals; /* string id + 1, 0 = empty */
-    size_t cap, count;
-    /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array.
-     * It lives as long as the parser; a new part empties the entries it
-     * set (listed in `set`) instead of the whole array, so that a part costs
-     * what it defines (1000 tiny parts naming id 4194000 made and zeroed a
-     * 16 MB array each: 1.6 s). callgrind defines ids out of order (the
-     * bench profile: 58 K of 152 K function ids above twice the number
-     * defined before them), so the array is not kept for dense ids only. */
-    uint32_t *direct; /* string id + 1, 0 = empty */
-    size_t direct_cap;
-    uint32_t *set;
-    size_t nset, set_cap;
-} id_map;
-
-#define ID_DIRECT_MAX (1u << 22)
-
-typedef enum expect {
-    EXPECT_ANY = 0,
-    EXPECT_CALL_COST, /* after calls= */
-    EXPECT_JUMP_POS   /* after jump=/jcnd= */
-} expect;
-
-typedef struct pending_event {
-    uint32_t name, long_name;
-} pending_event;
-
-struct tk_callgrind_parser {
-    tk_profile *p;
-    tk_callgrind_read_options opt;
-    tk_error first_error; /* check mode: the first error, for the return value */
-    int had_error;
-
-    /* location of the current line */
-    const char *line;
-    uint64_t lineno;
-    int64_t offset;
-
-    /* part state */
-    tk_prof_part *part;
-    int part_has_data;
-    int part_has_events;
-    uint64_t events_lineno;
-    size_t ncols;
-    size_t col_map[TK_PROFILE_MAX_EVENTS];
-    int col_identity; /* col_map[i] == i for every event of the profile */
-    unsigned positions; /* TK_POS_* of this part */
-    size_t npos;        /* subpositions per position */
-    unsigned pos_order[3];
-    uint64_t sum[TK_PROFILE_MAX_EVENTS];
-    uint64_t totals_lineno;
-    pending_event pending[TK_PROFILE_MAX_EVENTS];
-    size_t pending_count;
-    id_map ids[KIND_COUNT];
-
-    /* body state */
-    uint32_t empty_str;
-    uint32_t ob, fl, file; /* string ids; file = current cost file (fl/fi/fe) */
-    int have_fn;
-    uint32_t fn;
-    /* fn= seen, function not created yet: it is created (with the ob= and
-     * fl= of the fn= line) at its first cost, calls= or jump line, so bare
-     * definitions (--compress-mangled=yes writes `fn=(10) f` for the parts of
-     * a context name) add no function */
-    int fn_lazy;
-    uint32_t lazy_ob, lazy_fl, lazy_name;
-    int have_cob, have_cfi, have_cfn, have_jfi, have_jfn;
-    uint32_t cob, cfi, cfn, jfi, jfn;
-    uint64_t last[3]; /* last subposition values, indexed by pos_order slot */
-    int have_last[3];
-
-    expect expecting;
-    uint64_t expect_lineno;
-    tk_prof_call call;
-    uint64_t call_count;
-    tk_prof_jump jump;
-    uint64_t jump_exec, jump_follow;
-
-    uint64_t costs[TK_PROFILE_MAX_EVENTS];
-
-    /* self costs of consecutive lines with the same key are summed here and
-     * added to the profile when the key changes (one hash lookup per run of
-     * lines instead of one per line) */
-    int pend_valid;
-    tk_prof_self pend_key;
-    uint64_t pend[TK_PROFILE_MAX_EVENTS];
-    /* input known to hold no NUL byte before this address (NULL: unknown) */
-    const char *nul_free_end;
-
-    /* opt.drop_files with TK_CALLGRIND_DETAIL_FUNCTIONS: self and call rows
-     * are keyed by function only (the cost file is the empty string), and
-     * self_row[fn] is the function's self row in this part + 1 (0: none yet),
-     * so its costs go to the row without a lookup */
-    int drop_files;
-    uint32_t *self_row;
-    size_t self_row_cap;
-    /* and each function's call rows in this part as a list (few per
-     * function): call_head[fn] = its first row + 1, call_next[row] = the
-     * next + 1, so a call finds its row without the table's hash */
-    uint32_t *call_head, *call_next;
-    size_t call_head_cap, call_next_cap;
-
-    /* whole input when known: lets a reference to an id that is defined
-     * later in the part (old callgrind versions write those) be resolved.
-     * buf: the buffer being parsed; otherwise `in` (a plain file read in
-     * blocks) lends its mapping for the search. */
-    const char *buf, *buf_end;
-    tk_input *in;
-    unsigned forward_scans;
-    /* the definitions ("key=(id) name" lines) from fwd_from to the end of
-     * fwd_base's buffer: per kind, id -> 1 + offset of the first one's name;
-     * made at the first forward reference (one pass, not a search per id) */
-    tk_hmap fwd[KIND_COUNT];
-    const char *fwd_base;
-    size_t fwd_from;
-};
-
-/* The cost file of self and call rows. */
-#define ROW_FILE(ps) ((ps)->drop_files ? (ps)->empty_str : (ps)->file)
-
-/* Bound on the forward searches that the index of definitions cannot
- * answer (see forward_define). */
-#define MAX_FORWARD_SCANS 4096
-
-/* ---- diagnostics -------------------------------------------------------- */
-
-__attribute__((format(printf, 4, 5))) static tk_status
-fail_at(tk_callgrind_parser *ps, tk_status code, const char *where, const char *fmt, ...)
-{
-    char msg[TK_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    uint64_t col = where && ps->line ? (uint64_t)(where - ps->line) + 1 : 1;
-    if (!ps->had_error) {
-        tk_error_set_at(&ps->first_error, code, ps->opt.path, -1, ps->lineno, col, "%s", msg);
-        ps->had_error = 1;
-    }
-    if (ps->opt.diag) {
-        tk_location loc = {ps->opt.path, -1, ps->lineno, col};
-        tk_diag_report(ps->opt.diag, TK_SEV_ERROR, &loc, "%s", msg);
-    }
-    return code;
-}
-
-__attribute__((format(printf, 3, 4))) static void warn_at(tk_callgrind_parser *ps,
-                                                          const char *where, const char *fmt,
-                                                          ...)
-{
-    if (!ps->opt.diag) return;
-    char msg[TK_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    tk_location loc = {ps->opt.path, -1, ps->lineno,
-                       where ? (uint64_t)(where - ps->line) + 1 : 1};
-    tk_diag_report(ps->opt.diag, TK_SEV_WARNING, &loc, "%s", msg);
-}
-
-static tk_status nomem(tk_callgrind_parser *ps)
-{
-    return fail_at(ps, TK_ERR_NOMEM, NULL, "out of memory");
-}
-
-/* A short, printable excerpt of what was found, for messages. */
-static void found_text(const char *s, const char *e, char *buf, size_t size)
-{
-    size_t n = 0;
-    if (s >= e) {
-        snprintf(buf, size, "end of line");
-        return;
-    }
-    buf[n++] = '\'';
-    /* room kept at the end: one escape (4), "..." (3), quote and NUL (2) */
-    for (; s < e && n + 9 < size && *s != ' ' && *s != '\t'; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f)
-            buf[n++] = (char)c;
-        else
-            n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
-    }
-    if (s < e && *s != ' ' && *s != '\t') {
-        memcpy(buf + n, "...", 3);
-        n += 3;
-    }
-    buf[n++] = '\'';
-    buf[n] = 0;
-}
-
-/* ---- id maps ------------------------------------------------------------ */
-
-/* Grows a zero-filled array of uint32 to at least `need` entries. */
-static inline int grow_u32(uint32_t **a, size_t *cap, size_t need)
-{
-    /* room already (nearly always): no call */
-    return need <= *cap || tk_vec_reserve_zeroed_((void **)a, cap, need, sizeof **a) == 0;
-}
-
-static void id_map_clear(id_map *m)
-{
-    tk_free(m->keys);
-    tk_free(m->vals);
-    tk_free(m->direct);
-    tk_free(m->set);
-    memset(m, 0, sizeof *m);
-}
-
-/* Empty for a new part: the array's entries that were set, the hash whole. */
-static void id_map_reset(id_map *m)
-{
-    for (size_t i = 0; i < m->nset; i++) m->direct[m->set[i]] = 0;
-    m->nset = 0;
-    tk_free(m->keys);
-    tk_free(m->vals);
-    m->keys = NULL;
-    m->vals = NULL;
-    m->cap = m->count = 0;
-}
-
-static uint64_t id_hash(uint64_t k)
-{
-    k ^= tk_hash_key; /* large ids are the file's: keyed against crafted ones */
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return k;
-}
-
-/* Returns string id + 1, or 0 when not defined. */
-static uint32_t id_map_get(const id_map *m, uint64_t key)
-{
-    if (key < m->direct_cap) return m->direct[key];
-    if (!m->cap) return 0;
-    size_t mask = m->cap - 1;
-    for (size_t j = id_hash(key) & mask; m->vals[j]; j = (j + 1) & mask)
-        if (m->keys[j] == key) return m->vals[j];
-    return 0;
-}
-
-static int id_map_put(id_map *m, uint64_t key, uint32_t val)
-{
-    if (key < ID_DIRECT_MAX) {
-        if (!grow_u32(&m->direct, &m->direct_cap, (size_t)key + 1)) return 0;
-        if (!m->direct[key]) {
-            if (!grow_u32(&m->set, &m->set_cap, m->nset + 1)) return 0;
-            m->set[m->nset++] = (uint32_t)key;
-        }
-        m->direct[key] = val + 1;
-        return 1;
-    }
-    if ((m->count + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        uint64_t *nk = tk_calloc(ncap, sizeof *nk);
-        uint32_t *nv = tk_calloc(ncap, sizeof *nv);
-        if (!nk || !nv) {
-            tk_free(nk);
-            tk_free(nv);
-            return 0;
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->vals[i]) continue;
-            size_t j = id_hash(m->keys[i]) & (ncap - 1);
-            while (nv[j]) j = (j + 1) & (ncap - 1);
-            nk[j] = m->keys[i];
-            nv[j] = m->vals[i];
-        }
-        tk_free(m->keys);
-        tk_free(m->vals);
-        m->keys = nk;
-        m->vals = nv;
-        m->cap = ncap;
-    }
-    size_t mask = m->cap - 1;
-    size_t j = id_hash(key) & mask;
-    while (m->vals[j] && m->keys[j] != key) j = (j + 1) & mask;
-    if (!m->vals[j]) m->count++;
-    m->keys[j] = key;
-    m->vals[j] = val + 1;
-    return 1;
-}
-
-/* ---- small parsers ------------------------------------------------------ */
-
-static int is_space(char c) { return c == ' ' || c == '\t'; }
-
-static const char *skip_space(const char *s, const char *e)
-{
-    while (s < e && is_space(*s)) s++;
-    return s;
-}
-
-static const char *trim_end(const char *s, const char *e)
-{
-    while (e > s && (is_space(e[-1]) || e[-1] == '\r')) e--;
-    return e;
-}
-
-enum { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
-
-/* Decimal or 0x hex. The number must end at a space, tab or end of line
- * (or at `stop` when it is not 0). */
-static int parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
-{
-    const char *s = *sp;
-    uint64_t v = 0;
-    if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s += 2;
-        const char *start = s;
-        for (; s < e; s++) {
-            unsigned d;
-            char c = *s;
-            if (c >= '0' && c <= '9')
-                d = (unsigned)(c - '0');
-            else if (c >= 'a' && c <= 'f')
-                d = (unsigned)(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F')
-                d = (unsigned)(c - 'A' + 10);
-            else
-                break;
-            if (v >> 60) return NUM_OVERFLOW;
-            v = (v << 4) | d;
-        }
-        if (s == start) return NUM_NONE;
-    } else {
-        const char *start = s;
-        for (; s < e && (unsigned)(*s - '0') < 10; s++) v = v * 10 + (uint64_t)(*s - '0');
-        if (s == start) return NUM_NONE;
-        if (s - start > 19) { /* up to 19 digits cannot overflow; check the rest */
-            v = 0;
-            for (const char *d = start; d < s; d++) {
-                if (__builtin_mul_overflow(v, 10, &v) ||
-                    __builtin_add_overflow(v, (uint64_t)(*d - '0'), &v))
-                    return NUM_OVERFLOW;
-            }
-        }
-    }
-    if (s < e && !is_space(*s) && !(stop && *s == stop) && *s != '\r') return NUM_NONE;
-    *sp = s;
-    *out = v;
-    return NUM_OK;
-}
-
-static tk_status number_error(tk_callgrind_parser *ps, int rc, const char *s, const char *e,
-                              const char *what)
-{
-    char found[64];
-    found_text(s, e, found, sizeof found);
-    if (rc == NUM_OVERFLOW)
-        return fail_at(ps, TK_ERR_LIMIT, s, "%s %s does not fit in 64 bits", what, found);
-    return fail_at(ps, TK_ERR_FORMAT, s, "expected %s (decimal or 0x hex), found %s", what,
-                   found);
-}
+#include "formats/callgrind/callgrind_parser.h"
 
 /* ---- parts -------------------------------------------------------------- */
-
-static void set_positions(tk_callgrind_parser *ps, unsigned positions)
-{
-    ps->positions = positions;
-    ps->npos = 0;
-    if (positions & TK_POS_INSTR) ps->pos_order[ps->npos++] = TK_POS_INSTR;
-    if (positions & TK_POS_BB) ps->pos_order[ps->npos++] = TK_POS_BB;
-    if (positions & TK_POS_LINE) ps->pos_order[ps->npos++] = TK_POS_LINE;
-}
-
-static tk_status check_totals(tk_callgrind_parser *ps);
 
 /* A function whose call list grew this long goes to the table's hash (which
  * indexes every row then): a dispatcher calling thousands of functions must
@@ -473,7 +101,7 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     size_t w = tk_profile_event_count(ps->p);
     for (size_t i = 0; i < w; i++)
         if (__builtin_add_overflow(ps->sum[i], ps->pend[i], &ps->sum[i]))
-            return fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+            return cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
     const tk_prof_self *k = &ps->pend_key;
     tk_status st;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) {
@@ -484,8 +112,8 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     } else {
         st = tk_profile_add_self(ps->p, ps->part, k, ps->pend);
     }
-    if (st == TK_ERR_LIMIT) return fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
-    if (st != TK_OK) return nomem(ps);
+    if (st == TK_ERR_LIMIT) return cg_fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
+    if (st != TK_OK) return cg_nomem(ps);
     return TK_OK;
 }
 
@@ -500,14 +128,14 @@ static tk_status end_part(tk_callgrind_parser *ps)
         const char *sl = ps->line;
         ps->lineno = ps->expect_lineno;
         ps->line = NULL;
-        st = fail_at(ps, TK_ERR_FORMAT, NULL, "calls= line is not followed by a cost line");
+        st = cg_fail_at(ps, TK_ERR_FORMAT, NULL, "calls= line is not followed by a cost line");
         ps->lineno = save;
         ps->line = sl;
     }
     ps->expecting = EXPECT_ANY;
     memcpy(ps->part->line_sum, ps->sum, tk_profile_event_count(ps->p) * sizeof *ps->sum);
     ps->part->has_line_sum = 1;
-    tk_status st2 = check_totals(ps);
+    tk_status st2 = cg_check_totals(ps);
     if (st == TK_OK) st = st2;
     /* self_row and call_head point into this part's rows only: cleared
      * through those rows (a memset of arrays sized by all functions cost
@@ -522,11 +150,11 @@ static tk_status end_part(tk_callgrind_parser *ps)
     return st;
 }
 
-static tk_status begin_part(tk_callgrind_parser *ps)
+tk_status cg_begin_part(tk_callgrind_parser *ps)
 {
     tk_status st = end_part(ps);
     if (st != TK_OK && !ps->opt.diag) return st;
-    if (tk_profile_add_part(ps->p, &ps->part) != TK_OK) return nomem(ps);
+    if (tk_profile_add_part(ps->p, &ps->part) != TK_OK) return cg_nomem(ps);
     ps->part_has_data = 0;
     ps->part_has_events = 0;
     ps->ncols = 0;
@@ -535,7 +163,7 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     memset(ps->sum, 0, sizeof ps->sum);
     ps->totals_lineno = 0;
     ps->pending_count = 0;
-    for (int k = 0; k < KIND_COUNT; k++) id_map_reset(&ps->ids[k]);
+    for (int k = 0; k < KIND_COUNT; k++) cg_id_map_reset(&ps->ids[k]);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
     ps->fn_lazy = 0;
@@ -546,551 +174,9 @@ static tk_status begin_part(tk_callgrind_parser *ps)
     return TK_OK;
 }
 
-/* Make sure a part exists; a header line after body data starts a new one. */
-static tk_status header_part(tk_callgrind_parser *ps, int starts_part)
+tk_status cg_header_part(tk_callgrind_parser *ps, int starts_part)
 {
-    if (!ps->part || (starts_part && ps->part_has_data)) return begin_part(ps);
-    return TK_OK;
-}
-
-/* ---- header lines ------------------------------------------------------- */
-
-/* Costs after a "summary:"/"totals:" key, or on a cost line: up to ncols
- * numbers into ps->costs (profile event order). Returns TK_OK or an error. */
-static tk_status parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, int *any)
-{
-    size_t w = tk_profile_event_count(ps->p);
-    memset(ps->costs, 0, w * sizeof *ps->costs);
-    *any = 0;
-    size_t col = 0;
-    for (;;) {
-        s = skip_space(s, e);
-        if (s >= e || *s == '\r') break;
-        if (col >= ps->ncols) {
-            char found[64];
-            found_text(s, e, found, sizeof found);
-            return fail_at(ps, TK_ERR_FORMAT, s,
-                           "more cost numbers than the %zu event type%s of 'events:' (extra "
-                           "value %s)",
-                           ps->ncols, ps->ncols == 1 ? "" : "s", found);
-        }
-        uint64_t v;
-        const char *at = s;
-        int rc = parse_u64(&s, e, &v, 0);
-        if (rc != NUM_OK) return number_error(ps, rc, at, e, "a cost");
-        ps->costs[ps->col_map[col++]] = v;
-        *any = 1;
-    }
-    return TK_OK;
-}
-
-/* A check finding only: reading does not fail on it. */
-static tk_status check_totals(tk_callgrind_parser *ps)
-{
-    tk_prof_part *part = ps->part;
-    if (!ps->opt.diag || !part || !part->has_totals || !ps->totals_lineno) return TK_OK;
-    size_t w = tk_profile_event_count(ps->p);
-    for (size_t i = 0; i < w; i++) {
-        if (part->totals[i] == ps->sum[i]) continue;
-        uint64_t save = ps->lineno;
-        const char *sl = ps->line;
-        ps->lineno = ps->totals_lineno;
-        ps->line = NULL;
-        tk_status st = fail_at(
-            ps, TK_ERR_FORMAT, NULL,
-            "totals: %s is %llu but the cost lines of this part sum to %llu",
-            tk_profile_str(ps->p, tk_profile_event(ps->p, i)->name),
-            (unsigned long long)part->totals[i], (unsigned long long)ps->sum[i]);
-        ps->lineno = save;
-        ps->line = sl;
-        return st;
-    }
-    return TK_OK;
-}
-
-static tk_status header_events(tk_callgrind_parser *ps, const char *s, const char *e)
-{
-    if (ps->part_has_events) {
-        return fail_at(ps, TK_ERR_FORMAT, s,
-                       "second 'events:' line in this part (first on line %llu)",
-                       (unsigned long long)ps->events_lineno);
-    }
-    ps->ncols = 0;
-    uint64_t present = 0;
-    for (;;) {
-        s = skip_space(s, e);
-        if (s >= e) break;
-        const char *n = s;
-        while (s < e && !is_space(*s)) s++;
-        if (ps->ncols >= TK_PROFILE_MAX_EVENTS)
-            return fail_at(ps, TK_ERR_LIMIT, n, "more than %d event types",
-                           TK_PROFILE_MAX_EVENTS);
-        size_t idx;
-        tk_error err;
-        tk_error_clear(&err);
-        tk_status st = tk_profile_add_event(ps->p, n, (size_t)(s - n), &idx, &err);
-        if (st != TK_OK) return fail_at(ps, st, n, "%s", err.message);
-        for (size_t c = 0; c < ps->ncols; c++)
-            if (ps->col_map[c] == idx)
-                return fail_at(ps, TK_ERR_FORMAT, n, "event type '%.*s' listed twice",
-                               (int)(s - n), n);
-        ps->col_map[ps->ncols++] = idx;
-        present |= 1ULL << idx;
-    }
-    if (ps->ncols == 0) return fail_at(ps, TK_ERR_FORMAT, s, "'events:' names no event type");
-    ps->col_identity = ps->ncols == tk_profile_event_count(ps->p);
-    for (size_t c = 0; c < ps->ncols; c++)
-        if (ps->col_map[c] != c) ps->col_identity = 0;
-    ps->part_has_events = 1;
-    ps->events_lineno = ps->lineno;
-    ps->part->events_mask_valid = 1;
-    ps->part->events_present = present;
-    for (size_t i = 0; i < ps->pending_count; i++) {
-        const char *pn = tk_profile_str(ps->p, ps->pending[i].name);
-        int ev = tk_profile_find_event(ps->p, pn, strlen(pn));
-        if (ev >= 0) tk_profile_set_event_long_name(ps->p, (size_t)ev, ps->pending[i].long_name);
-    }
-    ps->pending_count = 0;
-    return TK_OK;
-}
-
-/* event: Name [= formula] [: long name] */
-static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char *e)
-{
-    s = skip_space(s, e);
-    const char *n = s;
-    while (s < e && !is_space(*s) && *s != '=' && *s != ':') s++;
-    if (s == n) return fail_at(ps, TK_ERR_FORMAT, s, "expected an event name after 'event:'");
-    uint32_t name, formula = TK_PROF_NONE, long_name = TK_PROF_NONE;
-    if (tk_profile_intern(ps->p, n, (size_t)(s - n), &name) != TK_OK) return nomem(ps);
-    s = skip_space(s, e);
-    if (s < e && *s == '=') {
-        const char *f = skip_space(s + 1, e);
-        const char *fe = f;
-        while (fe < e && *fe != ':') fe++;
-        const char *ft = trim_end(f, fe);
-        if (ft == f) return fail_at(ps, TK_ERR_FORMAT, f, "expected a formula after '='");
-        if (tk_profile_intern(ps->p, f, (size_t)(ft - f), &formula) != TK_OK) return nomem(ps);
-        s = fe;
-    }
-    if (s < e && *s == ':') {
-        const char *l = skip_space(s + 1, e);
-        const char *le = trim_end(l, e);
-        if (tk_profile_intern(ps->p, l, (size_t)(le - l), &long_name) != TK_OK)
-            return nomem(ps);
-        s = e;
-    }
-    s = skip_space(s, e);
-    if (s < e) {
-        char found[64];
-        found_text(s, e, found, sizeof found);
-        return fail_at(ps, TK_ERR_FORMAT, s, "expected '=' or ':' in 'event:' line, found %s",
-                       found);
-    }
-    if (formula != TK_PROF_NONE) {
-        tk_status st = tk_profile_add_derived(ps->p, name, formula, long_name);
-        if (st == TK_ERR_LIMIT)
-            return fail_at(ps, TK_ERR_LIMIT, n, "more than %d derived events ('event:' lines with '=')",
-                           TK_PROFILE_MAX_EVENTS);
-        if (st != TK_OK) return nomem(ps);
-        return TK_OK;
-    }
-    if (long_name == TK_PROF_NONE) return TK_OK;
-    const char *nm = tk_profile_str(ps->p, name);
-    int ev = tk_profile_find_event(ps->p, nm, strlen(nm));
-    if (ev >= 0 && ps->part_has_events) {
-        tk_profile_set_event_long_name(ps->p, (size_t)ev, long_name);
-    } else if (ps->pending_count < TK_PROFILE_MAX_EVENTS) {
-        ps->pending[ps->pending_count].name = name;
-        ps->pending[ps->pending_count++].long_name = long_name;
-    }
-    return TK_OK;
-}
-
-static tk_status header_positions(tk_callgrind_parser *ps, const char *s, const char *e)
-{
-    unsigned pos = 0;
-    for (;;) {
-        s = skip_space(s, e);
-        if (s >= e) break;
-        const char *n = s;
-        while (s < e && !is_space(*s)) s++;
-        size_t len = (size_t)(s - n);
-        unsigned bit;
-        if ((len == 5 && memcmp(n, "instr", 5) == 0) || (len == 4 && memcmp(n, "addr", 4) == 0))
-            bit = TK_POS_INSTR;
-        else if (len == 4 && memcmp(n, "line", 4) == 0)
-            bit = TK_POS_LINE;
-        else if (len == 2 && memcmp(n, "bb", 2) == 0)
-            bit = TK_POS_BB;
-        else
-            return fail_at(ps, TK_ERR_FORMAT, n,
-                           "expected 'instr', 'bb' or 'line' in 'positions:', found '%.*s'",
-                           (int)(len > 40 ? 40 : len), n);
-        if (pos & bit)
-            return fail_at(ps, TK_ERR_FORMAT, n, "'%.*s' repeated in 'positions:'", (int)len, n);
-        pos |= bit;
-    }
-    if (!pos) return fail_at(ps, TK_ERR_FORMAT, s, "'positions:' names no position kind");
-    set_positions(ps, pos);
-    ps->part->positions = pos;
-    return TK_OK;
-}
-
-static tk_status header_costs(tk_callgrind_parser *ps, const char *key, const char *s,
-                              const char *e, int totals)
-{
-    if (!ps->part_has_events)
-        return fail_at(ps, TK_ERR_FORMAT, key, "'%s:' before the 'events:' line of this part",
-                       totals ? "totals" : "summary");
-    int any;
-    tk_status st = parse_costs(ps, s, e, &any);
-    if (st != TK_OK) return st;
-    size_t w = tk_profile_event_count(ps->p);
-    if (totals) {
-        memcpy(ps->part->totals, ps->costs, w * sizeof *ps->costs);
-        ps->part->has_totals = 1;
-        ps->totals_lineno = ps->lineno;
-    } else {
-        memcpy(ps->part->summary, ps->costs, w * sizeof *ps->costs);
-        ps->part->has_summary = 1;
-    }
-    return TK_OK;
-}
-
-static tk_status header_number(tk_callgrind_parser *ps, const char *s, const char *e,
-                               const char *key, uint64_t *out, int *has)
-{
-    s = skip_space(s, e);
-    e = trim_end(s, e);
-    const char *at = s;
-    uint64_t v;
-    int rc = parse_u64(&s, e, &v, 0);
-    if (rc != NUM_OK || s != e) {
-        char what[32];
-        snprintf(what, sizeof what, "a number after '%s:'", key);
-        return number_error(ps, rc == NUM_OK ? NUM_NONE : rc, at, e, what);
-    }
-    *out = v;
-    *has = 1;
-    return TK_OK;
-}
-
-static tk_status header_line(tk_callgrind_parser *ps, const char *key, size_t klen,
-                             const char *s, const char *e)
-{
-#define KEY(str) (klen == sizeof(str) - 1 && memcmp(key, str, sizeof(str) - 1) == 0)
-    tk_status st;
-    if (KEY("version") && ps->part && ps->part_has_events) {
-        if ((st = begin_part(ps)) != TK_OK) return st;
-    }
-    int starts = KEY("part") || KEY("pid") || KEY("thread") || KEY("positions") ||
-                 KEY("events") || KEY("version") || KEY("creator") || KEY("cmd");
-    if ((st = header_part(ps, starts)) != TK_OK) return st;
-    tk_prof_part *part = ps->part;
-    if (KEY("events")) return header_events(ps, s, e);
-    if (KEY("positions")) {
-        if (ps->part_has_events)
-            warn_at(ps, key, "'positions:' after 'events:' (callgrind writes it before)");
-        return header_positions(ps, s, e);
-    }
-    if (KEY("summary")) return header_costs(ps, key, s, e, 0);
-    if (KEY("totals")) return header_costs(ps, key, s, e, 1);
-    if (KEY("event")) return header_event(ps, s, e);
-    if (KEY("part")) return header_number(ps, s, e, "part", &part->number, &part->has_number);
-    if (KEY("pid")) return header_number(ps, s, e, "pid", &part->pid, &part->has_pid);
-    if (KEY("thread"))
-        return header_number(ps, s, e, "thread", &part->thread, &part->has_thread);
-    if (KEY("version")) {
-        const char *v = skip_space(s, e);
-        const char *ve = trim_end(v, e);
-        if (ve - v == 1 && *v == '1') return TK_OK;
-        return fail_at(ps, TK_ERR_UNSUPPORTED, v,
-                       "unsupported format version '%.*s' (expected 1)",
-                       (int)(ve - v > 40 ? 40 : ve - v), v);
-    }
-    if (KEY("cmd") || KEY("creator")) {
-        const char *v = skip_space(s, e);
-        const char *ve = trim_end(v, e);
-        if (tk_profile_part_set_string(KEY("cmd") ? &part->cmd : &part->creator, v,
-                                       (size_t)(ve - v)) != TK_OK)
-            return nomem(ps);
-        return TK_OK;
-    }
-    if (KEY("desc")) {
-        const char *v = skip_space(s, e);
-        const char *ve = e;
-        while (ve > v && e[-1] == '\r') ve--;
-        if (tk_profile_part_add_desc(part, v, (size_t)(ve - v)) != TK_OK) return nomem(ps);
-        return TK_OK;
-    }
-    /* Keys real tools write that the spec does not list: ignored. */
-    if (KEY("arch") || KEY("timeframe (BB)")) return TK_OK;
-    warn_at(ps, key, "unknown header key '%.*s:' ignored", (int)(klen > 60 ? 60 : klen), key);
-    return TK_OK;
-#undef KEY
-}
-
-/* ---- names -------------------------------------------------------------- */
-
-static int key_kind(const char *k, size_t n)
-{
-    if (n == 2 && k[0] == 'o' && k[1] == 'b') return KIND_OBJECT;
-    if (n == 3 && memcmp(k, "cob", 3) == 0) return KIND_OBJECT;
-    if (n == 2 && k[0] == 'f' && (k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) return KIND_FILE;
-    if (n == 3 && (memcmp(k, "cfi", 3) == 0 || memcmp(k, "cfl", 3) == 0 ||
-                   memcmp(k, "jfi", 3) == 0))
-        return KIND_FILE;
-    if (n == 2 && memcmp(k, "fn", 2) == 0) return KIND_FUNCTION;
-    if (n == 3 && (memcmp(k, "cfn", 3) == 0 || memcmp(k, "jfn", 3) == 0)) return KIND_FUNCTION;
-    return -1;
-}
-
-static const char *find_bytes(const char *s, const char *e, const char *pat, size_t n)
-{
-    while ((size_t)(e - s) >= n) {
-        const char *c = memchr(s, pat[0], (size_t)(e - s) - n + 1);
-        if (!c) return NULL;
-        if (memcmp(c, pat, n) == 0) return c;
-        s = c + 1;
-    }
-    return NULL;
-}
-
-/* ps->fwd: every definition line "key=(id) name" (key as key_kind, the id
- * in plain decimal, a name) from `from` to `end`, the first of each id. */
-static tk_status index_definitions(tk_callgrind_parser *ps, const char *buf, const char *end,
-                                   const char *from)
-{
-    for (int k = 0; k < KIND_COUNT; k++) tk_hmap_clear(&ps->fwd[k]);
-    ps->fwd_base = NULL;
-    for (const char *s = from; s < end;) {
-        const char *le = memchr(s, '\n', (size_t)(end - s));
-        if (!le) le = end;
-        const char *eq = s;
-        while (eq < le && eq - s < 3 && *eq != '=') eq++;
-        int kind = eq + 2 < le && eq[0] == '=' && eq[1] == '(' ? key_kind(s, (size_t)(eq - s)) : -1;
-        const char *d = eq + 2;
-        if (kind >= 0 && *d >= '0' && *d <= '9' && !(*d == '0' && d + 1 < le && d[1] != ')')) {
-            uint64_t id = 0;
-            int ok = 1;
-            for (; d < le && *d >= '0' && *d <= '9'; d++)
-                if (id > (UINT64_MAX - (uint64_t)(*d - '0')) / 10) ok = 0;
-                else id = id * 10 + (uint64_t)(*d - '0');
-            if (ok && d + 1 < le && d[0] == ')' && d[1] == ' ' && trim_end(d + 2, le) > d + 2) {
-                int inserted;
-                if (!tk_hmap_slot(&ps->fwd[kind], id, (uint64_t)(d + 2 - buf) + 1, &inserted))
-                    return nomem(ps);
-            }
-        }
-        s = le + 1;
-    }
-    ps->fwd_base = buf;
-    ps->fwd_from = (size_t)(from - buf);
-    return TK_OK;
-}
-
-/* An id used before its definition (old callgrind versions do this): the
- * first "key=(id) name" of the same kind from this line on, found in the
- * index of definitions (made once from here to the end of the input); a
- * search of the input when the index's first one lies before this line (the
- * id was defined, then a new part dropped it). */
-static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, const char *at,
-                                uint32_t *have)
-{
-    if (!ps->line) return TK_OK;
-    const char *buf = ps->buf, *buf_end = ps->buf_end, *s = ps->line;
-    if (!buf) {
-        const uint8_t *v;
-        size_t vlen;
-        if (!ps->in || tk_input_file_view(ps->in, &v, &vlen) != TK_OK || ps->offset < 0 ||
-            (uint64_t)ps->offset >= vlen)
-            return TK_OK;
-        buf = (const char *)v;
-        buf_end = buf + vlen;
-        s = buf + ps->offset;
-    }
-    tk_status st;
-    if ((ps->fwd_base != buf || (size_t)(s - buf) < ps->fwd_from) &&
-        (st = index_definitions(ps, buf, buf_end, s)) != TK_OK)
-        return st;
-    uint64_t at_name;
-    if (!tk_hmap_get(&ps->fwd[kind], id, &at_name)) return TK_OK; /* none from here on */
-    const char *name = buf + at_name - 1;
-    if (name < s) { /* before this line: search from here */
-        if (ps->forward_scans >= MAX_FORWARD_SCANS) return TK_OK;
-        ps->forward_scans++;
-        char pat[32];
-        int plen = snprintf(pat, sizeof pat, "=(%llu) ", (unsigned long long)id);
-        for (name = NULL; s < buf_end && !name;) {
-            const char *hit = find_bytes(s, buf_end, pat, (size_t)plen);
-            if (!hit) return TK_OK;
-            const char *ls = hit;
-            while (ls > buf && ls[-1] != '\n') ls--;
-            s = hit + plen;
-            const char *ne = memchr(s, '\n', (size_t)(buf_end - s));
-            if (key_kind(ls, (size_t)(hit - ls)) == kind && trim_end(s, ne ? ne : buf_end) > s) name = s;
-        }
-        if (!name) return TK_OK;
-    }
-    const char *ne = memchr(name, '\n', (size_t)(buf_end - name));
-    ne = trim_end(name, ne ? ne : buf_end);
-    uint32_t sid;
-    if (tk_profile_intern(ps->p, name, (size_t)(ne - name), &sid) != TK_OK) return nomem(ps);
-    if (!id_map_put(&ps->ids[kind], id, sid)) return nomem(ps);
-    warn_at(ps, at, "%s id (%llu) is used before its definition", kind_names[kind],
-            (unsigned long long)id);
-    *have = sid + 1;
-    return TK_OK;
-}
-
-/* valgrind's hidden --compress-mangled=yes writes a context name
- * (`f'2'caller'caller2`) as the ids of its parts in the function id space:
- * `fn=(12) (10)'2'(7)'(3)`, after definitions `fn=(10) f` of the parts
- * (callgrind's dump.c, print_mangled_fn). n..e is the text after the id; when
- * it is such a list of `(id)` parts (the first one an id) and recursion
- * numbers, all ids defined, the expanded name is interned into *sid and 1 is
- * returned (*st: TK_OK or an error). Otherwise 0: the text is a plain name. */
-static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e, uint32_t *sid,
-                          tk_status *st)
-{
-    enum { MAX_PARTS = 64 };
-    uint32_t parts[MAX_PARTS]; /* string id + 1, or 0 for a literal part */
-    const char *lit[MAX_PARTS], *lit_end[MAX_PARTS];
-    size_t np = 0, len = 0;
-    for (const char *s = n; s < e;) {
-        const char *q = memchr(s, '\'', (size_t)(e - s));
-        const char *pe = q ? q : e;
-        if (np == MAX_PARTS || pe == s) return 0;
-        if (*s == '(') {
-            const char *d = s + 1;
-            uint64_t id;
-            if (d >= pe || (unsigned)(*d - '0') >= 10 || parse_u64(&d, pe, &id, ')') != NUM_OK ||
-                d + 1 != pe || *d != ')')
-                return 0;
-            uint32_t have = id_map_get(&ps->ids[KIND_FUNCTION], id);
-            if (!have) return 0;
-            parts[np] = have;
-            len += tk_profile_str_len(ps->p, have - 1);
-        } else {
-            if (np == 0) return 0;
-            for (const char *d = s; d < pe; d++)
-                if ((unsigned)(*d - '0') >= 10) return 0;
-            parts[np] = 0;
-            len += (size_t)(pe - s);
-        }
-        lit[np] = s;
-        lit_end[np] = pe;
-        np++;
-        if (!q) break;
-        s = q + 1;
-        if (s == e) return 0; /* trailing quote */
-    }
-    len += np - 1;
-    char *buf = tk_malloc(len ? len : 1);
-    if (!buf) {
-        *st = nomem(ps);
-        return 1;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < np; i++) {
-        if (i) buf[k++] = '\'';
-        if (parts[i]) {
-            size_t l = tk_profile_str_len(ps->p, parts[i] - 1);
-            memcpy(buf + k, tk_profile_str(ps->p, parts[i] - 1), l);
-            k += l;
-        } else {
-            memcpy(buf + k, lit[i], (size_t)(lit_end[i] - lit[i]));
-            k += (size_t)(lit_end[i] - lit[i]);
-        }
-    }
-    *st = tk_profile_intern(ps->p, buf, k, sid) == TK_OK ? TK_OK : nomem(ps);
-    tk_free(buf);
-    return 1;
-}
-
-/* "(id) name", "(id)" or "name"; returns the string id in *out. */
-static tk_status parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
-                            uint32_t *out)
-{
-    /* the common cases: a defined "(id)" reference and nothing else, and a
-     * definition "(id) name", with up to 9 decimal digits */
-    const char *d;
-    uint64_t id;
-    if (e - s >= 3 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
-        const char *lim = e - s > 10 ? s + 10 : e;
-        unsigned c;
-        d = s + 1;
-        id = 0;
-        while (d < lim && (c = (unsigned)((unsigned char)*d - '0')) < 10) {
-            id = id * 10 + c;
-            d++;
-        }
-        if (d < e && *d == ')') {
-            if (d + 1 == e) {
-                uint32_t have = id_map_get(&ps->ids[kind], id);
-                if (have) {
-                    *out = have - 1;
-                    return TK_OK;
-                }
-            } else {
-                e = trim_end(s, e); /* the general code's trim; the ')' stays */
-                goto have_id;
-            }
-        }
-    }
-    s = skip_space(s, e);
-    e = trim_end(s, e);
-    if (e - s >= 2 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
-        d = s + 1;
-        int rc = parse_u64(&d, e, &id, ')');
-        if (rc != NUM_OK || d >= e || *d != ')') {
-            if (rc == NUM_OVERFLOW) return number_error(ps, rc, s + 1, e, "a name id");
-            return fail_at(ps, TK_ERR_FORMAT, d, "expected ')' after the %s id",
-                           kind_names[kind]);
-        }
-    have_id:;
-        const char *at = s;
-        const char *n = skip_space(d + 1, e);
-        uint32_t have = id_map_get(&ps->ids[kind], id);
-        if (n >= e) {
-            if (!have) {
-                tk_status fst = forward_define(ps, kind, id, at, &have);
-                if (fst != TK_OK) return fst;
-            }
-            if (!have) {
-                /* Check mode: an error. Read mode: accepted like KCachegrind
-                 * does, the name is the reference text "(id)" (some old
-                 * callgrind files use ids they never define). */
-                if (ps->opt.diag)
-                    return fail_at(ps, TK_ERR_FORMAT, at, "undefined %s id (%llu)",
-                                   kind_names[kind], (unsigned long long)id);
-                uint32_t sid;
-                if (tk_profile_intern(ps->p, at, (size_t)(d + 1 - at), &sid) != TK_OK)
-                    return nomem(ps);
-                if (!id_map_put(&ps->ids[kind], id, sid)) return nomem(ps);
-                have = sid + 1;
-            }
-            *out = have - 1;
-            return TK_OK;
-        }
-        uint32_t sid;
-        tk_status xst = TK_OK;
-        if (kind == KIND_FUNCTION && *n == '(' && expand_mangled(ps, n, e, &sid, &xst)) {
-            if (xst != TK_OK) return xst;
-        } else if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid) != TK_OK) {
-            return nomem(ps);
-        }
-        if (have && have - 1 != sid)
-            return fail_at(ps, TK_ERR_FORMAT, at,
-                           "%s id (%llu) redefined as '%.*s' (was '%s')", kind_names[kind],
-                           (unsigned long long)id, (int)(e - n > 80 ? 80 : e - n), n,
-                           tk_profile_str(ps->p, have - 1));
-        if (!have && !id_map_put(&ps->ids[kind], id, sid)) return nomem(ps);
-        *out = sid;
-        return TK_OK;
-    }
-    if (tk_profile_intern(ps->p, s, (size_t)(e - s), out) != TK_OK) return nomem(ps);
+    if (!ps->part || (starts_part && ps->part_has_data)) return cg_begin_part(ps);
     return TK_OK;
 }
 
@@ -1179,40 +265,41 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
         s = skip_space(s, e);
         const char *at = s;
         if (s >= e) {
-            return fail_at(ps, TK_ERR_FORMAT, s,
-                           "expected %zu subposition%s ('positions:' has %zu), found end of line",
-                           ps->npos, ps->npos == 1 ? "" : "s", ps->npos);
+            return cg_fail_at(ps, TK_ERR_FORMAT, s,
+                              "expected %zu subposition%s ('positions:' has %zu), found end of line",
+                              ps->npos, ps->npos == 1 ? "" : "s", ps->npos);
         }
         char c = *s;
         if (c == '*' || c == '+' || c == '-') {
             if (!ps->have_last[i])
-                return fail_at(ps, TK_ERR_FORMAT, at,
-                               "relative subposition '%c' before any absolute one", c);
+                return cg_fail_at(ps, TK_ERR_FORMAT, at,
+                                  "relative subposition '%c' before any absolute one", c);
             if (c == '*') {
                 s++;
                 if (s < e && !is_space(*s) && *s != '\r')
-                    return fail_at(ps, TK_ERR_FORMAT, s, "expected a space after '*'");
+                    return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected a space after '*'");
                 v[i] = ps->last[i];
             } else {
                 s++;
                 uint64_t d;
-                int rc = parse_u64(&s, e, &d, 0);
-                if (rc != NUM_OK) return number_error(ps, rc, at + 1, e, "a relative subposition");
+                int rc = cg_parse_u64(&s, e, &d, 0);
+                if (rc != NUM_OK)
+                    return cg_number_error(ps, rc, at + 1, e, "a relative subposition");
                 if (c == '+') {
                     if (__builtin_add_overflow(ps->last[i], d, &v[i]))
-                        return fail_at(ps, TK_ERR_LIMIT, at,
-                                       "relative subposition overflows 64 bits");
+                        return cg_fail_at(ps, TK_ERR_LIMIT, at,
+                                          "relative subposition overflows 64 bits");
                 } else {
                     if (d > ps->last[i])
-                        return fail_at(ps, TK_ERR_FORMAT, at,
-                                       "relative subposition -%llu goes below 0 (last was %llu)",
-                                       (unsigned long long)d, (unsigned long long)ps->last[i]);
+                        return cg_fail_at(ps, TK_ERR_FORMAT, at,
+                                          "relative subposition -%llu goes below 0 (last was %llu)",
+                                          (unsigned long long)d, (unsigned long long)ps->last[i]);
                     v[i] = ps->last[i] - d;
                 }
             }
         } else {
-            int rc = parse_u64(&s, e, &v[i], 0);
-            if (rc != NUM_OK) return number_error(ps, rc, at, e, "a subposition");
+            int rc = cg_parse_u64(&s, e, &v[i], 0);
+            if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a subposition");
         }
     }
 parsed:
@@ -1236,15 +323,15 @@ static void reduce_pos(const tk_callgrind_parser *ps, tk_prof_pos *pos)
 static tk_status need_body(tk_callgrind_parser *ps, const char *s)
 {
     if (!ps->part_has_events)
-        return fail_at(ps, TK_ERR_FORMAT, s, "cost data before the 'events:' line of this part");
+        return cg_fail_at(ps, TK_ERR_FORMAT, s, "cost data before the 'events:' line of this part");
     return TK_OK;
 }
 
 static tk_status add_status(tk_callgrind_parser *ps, tk_status st, const char *s)
 {
     if (st == TK_OK) return TK_OK;
-    if (st == TK_ERR_LIMIT) return fail_at(ps, st, s, "cost sum overflows 64 bits");
-    return nomem(ps);
+    if (st == TK_ERR_LIMIT) return cg_fail_at(ps, st, s, "cost sum overflows 64 bits");
+    return cg_nomem(ps);
 }
 
 
@@ -1380,7 +467,7 @@ static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
     for (size_t i = 0; i < n; i++) {
         uint64_t *t = &ps->pend[ps->col_map[i]];
         if (__builtin_add_overflow(*t, vals[i], t))
-            return fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+            return cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
     }
     return FAST_DONE;
 }
@@ -1401,7 +488,7 @@ static tk_status resolve_function(tk_callgrind_parser *ps)
 {
     if (!ps->fn_lazy) return TK_OK;
     if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn) != TK_OK)
-        return nomem(ps);
+        return cg_nomem(ps);
     ps->fn_lazy = 0;
     ps->have_fn = 1;
     return TK_OK;
@@ -1581,7 +668,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     for (size_t i = 0; i < n; i++) {
         uint64_t *t = &pend[map[i]];
         if (__builtin_add_overflow(*t, vals[i], t)) {
-            *st = fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+            *st = cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
             return p;
         }
     }
@@ -1723,7 +810,7 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
         if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn) != TK_OK) {
             ps->line = s;
             ps->lineno = ++*ln;
-            *st = nomem(ps);
+            *st = cg_nomem(ps);
             return src;
         }
     }
@@ -1782,7 +869,7 @@ run_name(tk_callgrind_parser *ps, int kind, const char *s, const char *p, uint64
     ps->line = s;
     ps->lineno = *ln + 1;
     *ln += 1;
-    tk_status pst = parse_name(ps, kind, p, nl, sid);
+    tk_status pst = cg_parse_name(ps, kind, p, nl, sid);
     if (pst != TK_OK) *st = (int)pst;
     return nl + 1;
 }
@@ -1875,7 +962,7 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
     if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee) != TK_OK) {
-        *st = nomem(ps);
+        *st = cg_nomem(ps);
         return p + 1;
     }
     if (!ps->opt.call_counts_only) { /* else only the count is kept */
@@ -2093,14 +1180,14 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     tk_status st;
-    if (!ps->part && (st = begin_part(ps)) != TK_OK) return st;
+    if (!ps->part && (st = cg_begin_part(ps)) != TK_OK) return st;
     ps->part_has_data = 1;
     if ((st = need_body(ps, s)) != TK_OK) return st;
     const char *start = s;
     tk_prof_pos pos;
     if ((st = parse_position(ps, &s, e, &pos, 1)) != TK_OK) return st;
     int any;
-    if ((st = parse_costs(ps, s, e, &any)) != TK_OK) return st;
+    if ((st = cg_parse_costs(ps, s, e, &any)) != TK_OK) return st;
     reduce_pos(ps, &pos);
     size_t w = tk_profile_event_count(ps->p);
     if (ps->expecting == EXPECT_CALL_COST) {
@@ -2113,7 +1200,8 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
                           start);
     }
     if ((st = resolve_function(ps)) != TK_OK) return st;
-    if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
+    if (!ps->have_fn)
+        return cg_fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
     if (ps->expecting == EXPECT_JUMP_POS) {
         ps->expecting = EXPECT_ANY;
         ps->jump.pos = pos;
@@ -2130,7 +1218,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
     if (ps->pend_valid && memcmp(&key, &ps->pend_key, sizeof key) == 0) {
         for (size_t i = 0; i < w; i++)
             if (__builtin_add_overflow(ps->pend[i], ps->costs[i], &ps->pend[i]))
-                return fail_at(ps, TK_ERR_LIMIT, start, "sum of costs overflows 64 bits");
+                return cg_fail_at(ps, TK_ERR_LIMIT, start, "sum of costs overflows 64 bits");
         return TK_OK;
     }
     if ((st = flush_self(ps)) != TK_OK) return st;
@@ -2175,30 +1263,30 @@ static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
     if ((st = resolve_function(ps)) != TK_OK) return st;
-    if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, key, "'calls=' before any 'fn=' line");
+    if (!ps->have_fn) return cg_fail_at(ps, TK_ERR_FORMAT, key, "'calls=' before any 'fn=' line");
     if (!ps->have_cfn)
-        return fail_at(ps, TK_ERR_FORMAT, key, "'calls=' without a preceding 'cfn=' line");
+        return cg_fail_at(ps, TK_ERR_FORMAT, key, "'calls=' without a preceding 'cfn=' line");
     memset(&ps->call, 0, sizeof ps->call);
     if (quick_count_pos(ps, s, e, 0, &ps->call_count, NULL, &ps->call.target)) goto parsed;
     s = skip_space(s, e);
     const char *at = s;
-    int rc = parse_u64(&s, e, &ps->call_count, 0);
-    if (rc != NUM_OK) return number_error(ps, rc, at, e, "a call count");
+    int rc = cg_parse_u64(&s, e, &ps->call_count, 0);
+    if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a call count");
     memset(&ps->call, 0, sizeof ps->call);
     if ((st = parse_position(ps, &s, e, &ps->call.target, 0)) != TK_OK) return st;
     s = skip_space(s, e);
     if (s < e && *s != '\r') {
         char found[64];
-        found_text(s, e, found, sizeof found);
-        return fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the call target position",
-                       found);
+        cg_found_text(s, e, found, sizeof found);
+        return cg_fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the call target position",
+                          found);
     }
 parsed:
     reduce_pos(ps, &ps->call.target);
     uint32_t cob = ps->have_cob ? ps->cob : ps->ob;
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
     if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee) != TK_OK)
-        return nomem(ps);
+        return cg_nomem(ps);
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
     ps->expecting = EXPECT_CALL_COST;
     ps->expect_lineno = ps->lineno;
@@ -2211,7 +1299,7 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
     if ((st = resolve_function(ps)) != TK_OK) return st;
-    if (!ps->have_fn) return fail_at(ps, TK_ERR_FORMAT, key, "jump before any 'fn=' line");
+    if (!ps->have_fn) return cg_fail_at(ps, TK_ERR_FORMAT, key, "jump before any 'fn=' line");
     uint64_t a, b = 0;
     memset(&ps->jump, 0, sizeof ps->jump);
     if (quick_count_pos(ps, s, e, cond, &a, &b, &ps->jump.target)) {
@@ -2222,15 +1310,15 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     }
     s = skip_space(s, e);
     const char *at = s;
-    int rc = parse_u64(&s, e, &a, cond ? '/' : 0);
-    if (rc != NUM_OK) return number_error(ps, rc, at, e, "a jump count");
+    int rc = cg_parse_u64(&s, e, &a, cond ? '/' : 0);
+    if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a jump count");
     if (cond) {
         /* callgrind writes "followed/executed"; the spec "executed followed" */
         int slash = s < e && *s == '/';
         s = slash ? s + 1 : skip_space(s, e);
         at = s;
-        rc = parse_u64(&s, e, &b, 0);
-        if (rc != NUM_OK) return number_error(ps, rc, at, e, "the second jcnd= count");
+        rc = cg_parse_u64(&s, e, &b, 0);
+        if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "the second jcnd= count");
         if (slash) {
             ps->jump_follow = a;
             ps->jump_exec = b;
@@ -2246,9 +1334,9 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     s = skip_space(s, e);
     if (s < e && *s != '\r') {
         char found[64];
-        found_text(s, e, found, sizeof found);
-        return fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the jump target position",
-                       found);
+        cg_found_text(s, e, found, sizeof found);
+        return cg_fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the jump target position",
+                          found);
     }
 parsed:
     reduce_pos(ps, &ps->jump.target);
@@ -2263,7 +1351,7 @@ parsed:
         const tk_prof_function *src = tk_profile_function_at(ps->p, ps->fn);
         if (tk_profile_function(ps->p, src->object, src->file, ps->jfn,
                                 &ps->jump.target_fn) != TK_OK)
-            return nomem(ps);
+            return cg_nomem(ps);
     }
     ps->have_jfi = ps->have_jfn = 0;
     ps->expecting = EXPECT_JUMP_POS;
@@ -2274,44 +1362,44 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
                            const char *s, const char *e)
 {
     tk_status st;
-    if (!ps->part && (st = begin_part(ps)) != TK_OK) return st;
+    if (!ps->part && (st = cg_begin_part(ps)) != TK_OK) return st;
     ps->part_has_data = 1;
     uint32_t id;
 #define KEY(str) (klen == sizeof(str) - 1 && memcmp(key, str, sizeof(str) - 1) == 0)
     switch (key[0]) {
     case 'o':
         if (KEY("ob")) {
-            if ((st = parse_name(ps, KIND_OBJECT, s, e, &ps->ob)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_OBJECT, s, e, &ps->ob)) != TK_OK) return st;
             return TK_OK;
         }
         break;
     case 'f':
         if (KEY("fn")) {
-            if ((st = parse_name(ps, KIND_FUNCTION, s, e, &id)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &id)) != TK_OK) return st;
             return set_function(ps, id);
         }
         if (KEY("fl")) {
-            if ((st = parse_name(ps, KIND_FILE, s, e, &ps->fl)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_FILE, s, e, &ps->fl)) != TK_OK) return st;
             ps->file = ps->fl;
             return TK_OK;
         }
-        if (KEY("fi") || KEY("fe")) return parse_name(ps, KIND_FILE, s, e, &ps->file);
+        if (KEY("fi") || KEY("fe")) return cg_parse_name(ps, KIND_FILE, s, e, &ps->file);
         if (KEY("frfn")) return TK_OK; /* --mangle-names=no recursion info: ignored */
         break;
     case 'c':
         if (KEY("calls")) return calls_line(ps, key, s, e);
         if (KEY("cfn")) {
-            if ((st = parse_name(ps, KIND_FUNCTION, s, e, &ps->cfn)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->cfn)) != TK_OK) return st;
             ps->have_cfn = 1;
             return TK_OK;
         }
         if (KEY("cfi") || KEY("cfl")) {
-            if ((st = parse_name(ps, KIND_FILE, s, e, &ps->cfi)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_FILE, s, e, &ps->cfi)) != TK_OK) return st;
             ps->have_cfi = 1;
             return TK_OK;
         }
         if (KEY("cob")) {
-            if ((st = parse_name(ps, KIND_OBJECT, s, e, &ps->cob)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_OBJECT, s, e, &ps->cob)) != TK_OK) return st;
             ps->have_cob = 1;
             return TK_OK;
         }
@@ -2320,12 +1408,12 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
         if (KEY("jump")) return jump_line(ps, key, s, e, 0);
         if (KEY("jcnd")) return jump_line(ps, key, s, e, 1);
         if (KEY("jfi")) {
-            if ((st = parse_name(ps, KIND_FILE, s, e, &ps->jfi)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_FILE, s, e, &ps->jfi)) != TK_OK) return st;
             ps->have_jfi = 1;
             return TK_OK;
         }
         if (KEY("jfn")) {
-            if ((st = parse_name(ps, KIND_FUNCTION, s, e, &ps->jfn)) != TK_OK) return st;
+            if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->jfn)) != TK_OK) return st;
             ps->have_jfn = 1;
             return TK_OK;
         }
@@ -2339,9 +1427,9 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
     default: break;
     }
 #undef KEY
-    return fail_at(ps, TK_ERR_FORMAT, key, "unknown line '%.*s=' (expected ob= fl= fi= fe= fn= "
+    return cg_fail_at(ps, TK_ERR_FORMAT, key, "unknown line '%.*s=' (expected ob= fl= fi= fe= fn= "
                                            "cob= cfi= cfl= cfn= calls= jump= jcnd= jfi= jfn=)",
-                   (int)(klen > 40 ? 40 : klen), key);
+                      (int)(klen > 40 ? 40 : klen), key);
 }
 
 /* ---- dispatcher --------------------------------------------------------- */
@@ -2362,13 +1450,13 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
     }
     if (c == '#') {
         if (e - s >= 18 && memcmp(s, "# callgrind format", 18) == 0)
-            return ps->part && ps->part_has_events ? begin_part(ps) : header_part(ps, 1);
+            return ps->part && ps->part_has_events ? cg_begin_part(ps) : cg_header_part(ps, 1);
         return TK_OK;
     }
     if (ps->expecting == EXPECT_CALL_COST) {
         ps->expecting = EXPECT_ANY;
-        fail_at(ps, TK_ERR_FORMAT, s, "expected the cost line of the 'calls=' on line %llu",
-                (unsigned long long)ps->expect_lineno);
+        cg_fail_at(ps, TK_ERR_FORMAT, s, "expected the cost line of the 'calls=' on line %llu",
+                   (unsigned long long)ps->expect_lineno);
         if (!ps->opt.diag) return ps->first_error.code;
     }
     ps->expecting = EXPECT_ANY;
@@ -2378,20 +1466,21 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
     if (k > s) {
         const char *colon = k;
         while (colon < e && *colon != ':' && *colon != '=') colon++;
-        if (colon < e && *colon == ':') return header_line(ps, s, (size_t)(colon - s), colon + 1, e);
+        if (colon < e && *colon == ':')
+            return cg_header_line(ps, s, (size_t)(colon - s), colon + 1, e);
     }
     char found[64];
-    found_text(s, e, found, sizeof found);
-    return fail_at(ps, TK_ERR_FORMAT, s,
-                   "expected a header 'key: value', a 'key=' line or a cost line, found %s",
-                   found);
+    cg_found_text(s, e, found, sizeof found);
+    return cg_fail_at(ps, TK_ERR_FORMAT, s,
+                      "expected a header 'key: value', a 'key=' line or a cost line, found %s",
+                      found);
 }
 
 /* Only line[0] is read: a block reader passes the part of the line it kept. */
 static tk_status too_long(tk_callgrind_parser *ps, const char *line, uint64_t len)
 {
-    return fail_at(ps, TK_ERR_LIMIT, line, "line of %llu bytes is longer than the limit of %u",
-                   (unsigned long long)len, TK_CALLGRIND_MAX_LINE);
+    return cg_fail_at(ps, TK_ERR_LIMIT, line, "line of %llu bytes is longer than the limit of %u",
+                      (unsigned long long)len, TK_CALLGRIND_MAX_LINE);
 }
 
 tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
@@ -2407,13 +1496,13 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
         st = too_long(ps, line, len);
     } else if ((!ps->nul_free_end || e > ps->nul_free_end) &&
                (nul = memchr(line, 0, len)) != NULL) {
-        st = fail_at(ps, TK_ERR_FORMAT, nul, "NUL byte in a text line (binary data?)");
+        st = cg_fail_at(ps, TK_ERR_FORMAT, nul, "NUL byte in a text line (binary data?)");
     } else {
         const char *s = line;
         while (s < e && (is_space(*s) || *s == '\r')) s++;
         if (s < e) {
             if (s != line && *s != '#') {
-                st = fail_at(ps, TK_ERR_FORMAT, s, "line starts with white space");
+                st = cg_fail_at(ps, TK_ERR_FORMAT, s, "line starts with white space");
             } else {
                 st = dispatch(ps, line, e);
             }
@@ -2453,11 +1542,12 @@ tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *err)
     ps->line = NULL;
     if (ps->part && !ps->part_has_events) {
         ps->lineno = ps->lineno ? ps->lineno : 1;
-        fail_at(ps, TK_ERR_FORMAT, NULL, "missing 'events:' line in part %zu",
-                tk_profile_part_count(ps->p));
+        cg_fail_at(ps, TK_ERR_FORMAT, NULL, "missing 'events:' line in part %zu",
+                   tk_profile_part_count(ps->p));
     }
     if (ps->expecting == EXPECT_JUMP_POS) {
-        fail_at(ps, TK_ERR_FORMAT, NULL, "jump line is not followed by its source position line");
+        cg_fail_at(ps, TK_ERR_FORMAT, NULL,
+                   "jump line is not followed by its source position line");
         ps->expecting = EXPECT_ANY;
     }
     end_part(ps);
@@ -2472,7 +1562,7 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
 {
     if (!ps) return;
     for (int k = 0; k < KIND_COUNT; k++) {
-        id_map_clear(&ps->ids[k]);
+        cg_id_map_clear(&ps->ids[k]);
         tk_hmap_free(&ps->fwd[k]);
     }
     tk_free(ps->self_row);
@@ -2616,7 +1706,7 @@ static tk_status finish_input(tk_callgrind_parser *ps, const char *last, uint64_
     if (last) {
         ps->line = last;
         ps->lineno = lineno;
-        warn_at(ps, at, "the last line has no newline (truncated file?)");
+        cg_warn_at(ps, at, "the last line has no newline (truncated file?)");
     }
     return tk_callgrind_parser_finish(ps, err);
 }

@@ -1,0 +1,402 @@
+/* Callgrind reader: diagnostics, numbers and the header lines ("events:",
+ * "positions:", "totals:", "part:", ...). See callgrind_parser.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/callgrind/callgrind_parser.h"
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+tk_status cg_fail_at(tk_callgrind_parser *ps, tk_status code, const char *where, const char *fmt,
+                     ...)
+{
+    char msg[TK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    uint64_t col = where && ps->line ? (uint64_t)(where - ps->line) + 1 : 1;
+    if (!ps->had_error) {
+        tk_error_set_at(&ps->first_error, code, ps->opt.path, -1, ps->lineno, col, "%s", msg);
+        ps->had_error = 1;
+    }
+    if (ps->opt.diag) {
+        tk_location loc = {ps->opt.path, -1, ps->lineno, col};
+        tk_diag_report(ps->opt.diag, TK_SEV_ERROR, &loc, "%s", msg);
+    }
+    return code;
+}
+
+void cg_warn_at(tk_callgrind_parser *ps, const char *where, const char *fmt, ...)
+{
+    if (!ps->opt.diag) return;
+    char msg[TK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tk_location loc = {ps->opt.path, -1, ps->lineno,
+                       where ? (uint64_t)(where - ps->line) + 1 : 1};
+    tk_diag_report(ps->opt.diag, TK_SEV_WARNING, &loc, "%s", msg);
+}
+
+tk_status cg_nomem(tk_callgrind_parser *ps)
+{
+    return cg_fail_at(ps, TK_ERR_NOMEM, NULL, "out of memory");
+}
+
+void cg_found_text(const char *s, const char *e, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (s >= e) {
+        snprintf(buf, size, "end of line");
+        return;
+    }
+    buf[n++] = '\'';
+    /* room kept at the end: one escape (4), "..." (3), quote and NUL (2) */
+    for (; s < e && n + 9 < size && *s != ' ' && *s != '\t'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f)
+            buf[n++] = (char)c;
+        else
+            n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+    }
+    if (s < e && *s != ' ' && *s != '\t') {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n++] = '\'';
+    buf[n] = 0;
+}
+
+/* ---- numbers -------------------------------------------------------------- */
+
+int cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
+{
+    const char *s = *sp;
+    uint64_t v = 0;
+    if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        const char *start = s;
+        for (; s < e; s++) {
+            unsigned d;
+            char c = *s;
+            if (c >= '0' && c <= '9')
+                d = (unsigned)(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                d = (unsigned)(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                d = (unsigned)(c - 'A' + 10);
+            else
+                break;
+            if (v >> 60) return NUM_OVERFLOW;
+            v = (v << 4) | d;
+        }
+        if (s == start) return NUM_NONE;
+    } else {
+        const char *start = s;
+        for (; s < e && (unsigned)(*s - '0') < 10; s++) v = v * 10 + (uint64_t)(*s - '0');
+        if (s == start) return NUM_NONE;
+        if (s - start > 19) { /* up to 19 digits cannot overflow; check the rest */
+            v = 0;
+            for (const char *d = start; d < s; d++) {
+                if (__builtin_mul_overflow(v, 10, &v) ||
+                    __builtin_add_overflow(v, (uint64_t)(*d - '0'), &v))
+                    return NUM_OVERFLOW;
+            }
+        }
+    }
+    if (s < e && !is_space(*s) && !(stop && *s == stop) && *s != '\r') return NUM_NONE;
+    *sp = s;
+    *out = v;
+    return NUM_OK;
+}
+
+tk_status cg_number_error(tk_callgrind_parser *ps, int rc, const char *s, const char *e,
+                          const char *what)
+{
+    char found[64];
+    cg_found_text(s, e, found, sizeof found);
+    if (rc == NUM_OVERFLOW)
+        return cg_fail_at(ps, TK_ERR_LIMIT, s, "%s %s does not fit in 64 bits", what, found);
+    return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected %s (decimal or 0x hex), found %s", what,
+                      found);
+}
+
+/* ---- header lines ------------------------------------------------------- */
+
+tk_status cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, int *any)
+{
+    size_t w = tk_profile_event_count(ps->p);
+    memset(ps->costs, 0, w * sizeof *ps->costs);
+    *any = 0;
+    size_t col = 0;
+    for (;;) {
+        s = skip_space(s, e);
+        if (s >= e || *s == '\r') break;
+        if (col >= ps->ncols) {
+            char found[64];
+            cg_found_text(s, e, found, sizeof found);
+            return cg_fail_at(ps, TK_ERR_FORMAT, s,
+                              "more cost numbers than the %zu event type%s of 'events:' (extra "
+                              "value %s)",
+                              ps->ncols, ps->ncols == 1 ? "" : "s", found);
+        }
+        uint64_t v;
+        const char *at = s;
+        int rc = cg_parse_u64(&s, e, &v, 0);
+        if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a cost");
+        ps->costs[ps->col_map[col++]] = v;
+        *any = 1;
+    }
+    return TK_OK;
+}
+
+/* A check finding only: reading does not fail on it. */
+tk_status cg_check_totals(tk_callgrind_parser *ps)
+{
+    tk_prof_part *part = ps->part;
+    if (!ps->opt.diag || !part || !part->has_totals || !ps->totals_lineno) return TK_OK;
+    size_t w = tk_profile_event_count(ps->p);
+    for (size_t i = 0; i < w; i++) {
+        if (part->totals[i] == ps->sum[i]) continue;
+        uint64_t save = ps->lineno;
+        const char *sl = ps->line;
+        ps->lineno = ps->totals_lineno;
+        ps->line = NULL;
+        tk_status st = cg_fail_at(
+            ps, TK_ERR_FORMAT, NULL,
+            "totals: %s is %llu but the cost lines of this part sum to %llu",
+            tk_profile_str(ps->p, tk_profile_event(ps->p, i)->name),
+            (unsigned long long)part->totals[i], (unsigned long long)ps->sum[i]);
+        ps->lineno = save;
+        ps->line = sl;
+        return st;
+    }
+    return TK_OK;
+}
+
+static tk_status header_events(tk_callgrind_parser *ps, const char *s, const char *e)
+{
+    if (ps->part_has_events) {
+        return cg_fail_at(ps, TK_ERR_FORMAT, s,
+                          "second 'events:' line in this part (first on line %llu)",
+                          (unsigned long long)ps->events_lineno);
+    }
+    ps->ncols = 0;
+    uint64_t present = 0;
+    for (;;) {
+        s = skip_space(s, e);
+        if (s >= e) break;
+        const char *n = s;
+        while (s < e && !is_space(*s)) s++;
+        if (ps->ncols >= TK_PROFILE_MAX_EVENTS)
+            return cg_fail_at(ps, TK_ERR_LIMIT, n, "more than %d event types",
+                              TK_PROFILE_MAX_EVENTS);
+        size_t idx;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_profile_add_event(ps->p, n, (size_t)(s - n), &idx, &err);
+        if (st != TK_OK) return cg_fail_at(ps, st, n, "%s", err.message);
+        for (size_t c = 0; c < ps->ncols; c++)
+            if (ps->col_map[c] == idx)
+                return cg_fail_at(ps, TK_ERR_FORMAT, n, "event type '%.*s' listed twice",
+                                  (int)(s - n), n);
+        ps->col_map[ps->ncols++] = idx;
+        present |= 1ULL << idx;
+    }
+    if (ps->ncols == 0) return cg_fail_at(ps, TK_ERR_FORMAT, s, "'events:' names no event type");
+    ps->col_identity = ps->ncols == tk_profile_event_count(ps->p);
+    for (size_t c = 0; c < ps->ncols; c++)
+        if (ps->col_map[c] != c) ps->col_identity = 0;
+    ps->part_has_events = 1;
+    ps->events_lineno = ps->lineno;
+    ps->part->events_mask_valid = 1;
+    ps->part->events_present = present;
+    for (size_t i = 0; i < ps->pending_count; i++) {
+        const char *pn = tk_profile_str(ps->p, ps->pending[i].name);
+        int ev = tk_profile_find_event(ps->p, pn, strlen(pn));
+        if (ev >= 0) tk_profile_set_event_long_name(ps->p, (size_t)ev, ps->pending[i].long_name);
+    }
+    ps->pending_count = 0;
+    return TK_OK;
+}
+
+/* event: Name [= formula] [: long name] */
+static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char *e)
+{
+    s = skip_space(s, e);
+    const char *n = s;
+    while (s < e && !is_space(*s) && *s != '=' && *s != ':') s++;
+    if (s == n) return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected an event name after 'event:'");
+    uint32_t name, formula = TK_PROF_NONE, long_name = TK_PROF_NONE;
+    if (tk_profile_intern(ps->p, n, (size_t)(s - n), &name) != TK_OK) return cg_nomem(ps);
+    s = skip_space(s, e);
+    if (s < e && *s == '=') {
+        const char *f = skip_space(s + 1, e);
+        const char *fe = f;
+        while (fe < e && *fe != ':') fe++;
+        const char *ft = trim_end(f, fe);
+        if (ft == f) return cg_fail_at(ps, TK_ERR_FORMAT, f, "expected a formula after '='");
+        if (tk_profile_intern(ps->p, f, (size_t)(ft - f), &formula) != TK_OK) return cg_nomem(ps);
+        s = fe;
+    }
+    if (s < e && *s == ':') {
+        const char *l = skip_space(s + 1, e);
+        const char *le = trim_end(l, e);
+        if (tk_profile_intern(ps->p, l, (size_t)(le - l), &long_name) != TK_OK)
+            return cg_nomem(ps);
+        s = e;
+    }
+    s = skip_space(s, e);
+    if (s < e) {
+        char found[64];
+        cg_found_text(s, e, found, sizeof found);
+        return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected '=' or ':' in 'event:' line, found %s",
+                          found);
+    }
+    if (formula != TK_PROF_NONE) {
+        tk_status st = tk_profile_add_derived(ps->p, name, formula, long_name);
+        if (st == TK_ERR_LIMIT)
+            return cg_fail_at(ps, TK_ERR_LIMIT, n,
+                              "more than %d derived events ('event:' lines with '=')",
+                              TK_PROFILE_MAX_EVENTS);
+        if (st != TK_OK) return cg_nomem(ps);
+        return TK_OK;
+    }
+    if (long_name == TK_PROF_NONE) return TK_OK;
+    const char *nm = tk_profile_str(ps->p, name);
+    int ev = tk_profile_find_event(ps->p, nm, strlen(nm));
+    if (ev >= 0 && ps->part_has_events) {
+        tk_profile_set_event_long_name(ps->p, (size_t)ev, long_name);
+    } else if (ps->pending_count < TK_PROFILE_MAX_EVENTS) {
+        ps->pending[ps->pending_count].name = name;
+        ps->pending[ps->pending_count++].long_name = long_name;
+    }
+    return TK_OK;
+}
+
+static tk_status header_positions(tk_callgrind_parser *ps, const char *s, const char *e)
+{
+    unsigned pos = 0;
+    for (;;) {
+        s = skip_space(s, e);
+        if (s >= e) break;
+        const char *n = s;
+        while (s < e && !is_space(*s)) s++;
+        size_t len = (size_t)(s - n);
+        unsigned bit;
+        if ((len == 5 && memcmp(n, "instr", 5) == 0) || (len == 4 && memcmp(n, "addr", 4) == 0))
+            bit = TK_POS_INSTR;
+        else if (len == 4 && memcmp(n, "line", 4) == 0)
+            bit = TK_POS_LINE;
+        else if (len == 2 && memcmp(n, "bb", 2) == 0)
+            bit = TK_POS_BB;
+        else
+            return cg_fail_at(ps, TK_ERR_FORMAT, n,
+                              "expected 'instr', 'bb' or 'line' in 'positions:', found '%.*s'",
+                              (int)(len > 40 ? 40 : len), n);
+        if (pos & bit)
+            return cg_fail_at(ps, TK_ERR_FORMAT, n, "'%.*s' repeated in 'positions:'", (int)len, n);
+        pos |= bit;
+    }
+    if (!pos) return cg_fail_at(ps, TK_ERR_FORMAT, s, "'positions:' names no position kind");
+    set_positions(ps, pos);
+    ps->part->positions = pos;
+    return TK_OK;
+}
+
+static tk_status header_costs(tk_callgrind_parser *ps, const char *key, const char *s,
+                              const char *e, int totals)
+{
+    if (!ps->part_has_events)
+        return cg_fail_at(ps, TK_ERR_FORMAT, key, "'%s:' before the 'events:' line of this part",
+                          totals ? "totals" : "summary");
+    int any;
+    tk_status st = cg_parse_costs(ps, s, e, &any);
+    if (st != TK_OK) return st;
+    size_t w = tk_profile_event_count(ps->p);
+    if (totals) {
+        memcpy(ps->part->totals, ps->costs, w * sizeof *ps->costs);
+        ps->part->has_totals = 1;
+        ps->totals_lineno = ps->lineno;
+    } else {
+        memcpy(ps->part->summary, ps->costs, w * sizeof *ps->costs);
+        ps->part->has_summary = 1;
+    }
+    return TK_OK;
+}
+
+static tk_status header_number(tk_callgrind_parser *ps, const char *s, const char *e,
+                               const char *key, uint64_t *out, int *has)
+{
+    s = skip_space(s, e);
+    e = trim_end(s, e);
+    const char *at = s;
+    uint64_t v;
+    int rc = cg_parse_u64(&s, e, &v, 0);
+    if (rc != NUM_OK || s != e) {
+        char what[32];
+        snprintf(what, sizeof what, "a number after '%s:'", key);
+        return cg_number_error(ps, rc == NUM_OK ? NUM_NONE : rc, at, e, what);
+    }
+    *out = v;
+    *has = 1;
+    return TK_OK;
+}
+
+tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen,
+                         const char *s, const char *e)
+{
+#define KEY(str) (klen == sizeof(str) - 1 && memcmp(key, str, sizeof(str) - 1) == 0)
+    tk_status st;
+    if (KEY("version") && ps->part && ps->part_has_events) {
+        if ((st = cg_begin_part(ps)) != TK_OK) return st;
+    }
+    int starts = KEY("part") || KEY("pid") || KEY("thread") || KEY("positions") ||
+                 KEY("events") || KEY("version") || KEY("creator") || KEY("cmd");
+    if ((st = cg_header_part(ps, starts)) != TK_OK) return st;
+    tk_prof_part *part = ps->part;
+    if (KEY("events")) return header_events(ps, s, e);
+    if (KEY("positions")) {
+        if (ps->part_has_events)
+            cg_warn_at(ps, key, "'positions:' after 'events:' (callgrind writes it before)");
+        return header_positions(ps, s, e);
+    }
+    if (KEY("summary")) return header_costs(ps, key, s, e, 0);
+    if (KEY("totals")) return header_costs(ps, key, s, e, 1);
+    if (KEY("event")) return header_event(ps, s, e);
+    if (KEY("part")) return header_number(ps, s, e, "part", &part->number, &part->has_number);
+    if (KEY("pid")) return header_number(ps, s, e, "pid", &part->pid, &part->has_pid);
+    if (KEY("thread"))
+        return header_number(ps, s, e, "thread", &part->thread, &part->has_thread);
+    if (KEY("version")) {
+        const char *v = skip_space(s, e);
+        const char *ve = trim_end(v, e);
+        if (ve - v == 1 && *v == '1') return TK_OK;
+        return cg_fail_at(ps, TK_ERR_UNSUPPORTED, v,
+                          "unsupported format version '%.*s' (expected 1)",
+                          (int)(ve - v > 40 ? 40 : ve - v), v);
+    }
+    if (KEY("cmd") || KEY("creator")) {
+        const char *v = skip_space(s, e);
+        const char *ve = trim_end(v, e);
+        if (tk_profile_part_set_string(KEY("cmd") ? &part->cmd : &part->creator, v,
+                                       (size_t)(ve - v)) != TK_OK)
+            return cg_nomem(ps);
+        return TK_OK;
+    }
+    if (KEY("desc")) {
+        const char *v = skip_space(s, e);
+        const char *ve = e;
+        while (ve > v && e[-1] == '\r') ve--;
+        if (tk_profile_part_add_desc(part, v, (size_t)(ve - v)) != TK_OK) return cg_nomem(ps);
+        return TK_OK;
+    }
+    /* Keys real tools write that the spec does not list: ignored. */
+    if (KEY("arch") || KEY("timeframe (BB)")) return TK_OK;
+    cg_warn_at(ps, key, "unknown header key '%.*s:' ignored", (int)(klen > 60 ? 60 : klen), key);
+    return TK_OK;
+#undef KEY
+}
