@@ -35,9 +35,9 @@ static inline int tk_test_fail_(const char *file, int line, const char *what)
     do {                                                                                       \
         uint64_t tk_a_ = (uint64_t)(a), tk_b_ = (uint64_t)(b);                                 \
         if (tk_a_ != tk_b_) {                                                                  \
-            char tk_m_[256];                                                                   \
-            snprintf(tk_m_, sizeof tk_m_, "%s == %s (%" PRIu64 " != %" PRIu64 ")", #a, #b,    \
-                     tk_a_, tk_b_);                                                            \
+            char tk_m_[768];                                                                   \
+            snprintf(tk_m_, sizeof tk_m_, "%.200s == %.200s (%" PRIu64 " != %" PRIu64 ")",     \
+                     #a, #b, tk_a_, tk_b_);                                                    \
             tk_test_fail_(__FILE__, __LINE__, tk_m_);                                          \
         }                                                                                      \
     } while (0)
@@ -46,9 +46,9 @@ static inline int tk_test_fail_(const char *file, int line, const char *what)
     do {                                                                                       \
         int64_t tk_a_ = (int64_t)(a), tk_b_ = (int64_t)(b);                                    \
         if (tk_a_ != tk_b_) {                                                                  \
-            char tk_m_[256];                                                                   \
-            snprintf(tk_m_, sizeof tk_m_, "%s == %s (%" PRId64 " != %" PRId64 ")", #a, #b,    \
-                     tk_a_, tk_b_);                                                            \
+            char tk_m_[768];                                                                   \
+            snprintf(tk_m_, sizeof tk_m_, "%.200s == %.200s (%" PRId64 " != %" PRId64 ")",     \
+                     #a, #b, tk_a_, tk_b_);                                                    \
             tk_test_fail_(__FILE__, __LINE__, tk_m_);                                          \
         }                                                                                      \
     } while (0)
@@ -57,9 +57,9 @@ static inline int tk_test_fail_(const char *file, int line, const char *what)
     do {                                                                                       \
         const char *tk_a_ = (a), *tk_b_ = (b);                                                 \
         if (!tk_a_ || !tk_b_ || strcmp(tk_a_, tk_b_) != 0) {                                   \
-            char tk_m_[512];                                                                   \
-            snprintf(tk_m_, sizeof tk_m_, "%s == %s (\"%.200s\" != \"%.200s\")", #a, #b,      \
-                     tk_a_ ? tk_a_ : "(null)", tk_b_ ? tk_b_ : "(null)");                      \
+            char tk_m_[768];                                                                   \
+            snprintf(tk_m_, sizeof tk_m_, "%.100s == %.100s (\"%.200s\" != \"%.200s\")",       \
+                     #a, #b, tk_a_ ? tk_a_ : "(null)", tk_b_ ? tk_b_ : "(null)");              \
             tk_test_fail_(__FILE__, __LINE__, tk_m_);                                          \
         }                                                                                      \
     } while (0)
