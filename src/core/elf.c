@@ -132,27 +132,3 @@ tk_status tk_elf_each_section(tk_elf *e, const char *name,
     }
     return TK_OK;
 }
-
-static int take_first(void *ctx, const tk_elf_section *s)
-{
-    tk_elf_section *out = ctx;
-    *out = *s;
-    out->name = s->name;
-    return 1;
-}
-
-tk_status tk_elf_find_section(tk_elf *e, const char *name, tk_elf_section *out, tk_error *err)
-{
-    memset(out, 0, sizeof *out);
-    tk_status st = tk_elf_each_section(e, name, take_first, out, err);
-    if (st != TK_OK) return st;
-    return out->name ? TK_OK : TK_END;
-}
-
-int tk_elf_class64(const tk_elf *e) { return e->ehdr.e_ident[EI_CLASS] == ELFCLASS64; }
-int tk_elf_big_endian(const tk_elf *e) { return e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB; }
-uint16_t tk_elf_type(const tk_elf *e) { return e->ehdr.e_type; }
-uint16_t tk_elf_machine(const tk_elf *e) { return e->ehdr.e_machine; }
-const char *tk_elf_path(const tk_elf *e) { return e->path; }
-void *tk_elf_handle(tk_elf *e) { return e->elf; }
-int tk_elf_fd(const tk_elf *e) { return e->fd; }

@@ -1,4 +1,4 @@
-/* Small ELF reader: sections by name, symbols (libelf). */
+/* Small ELF reader: sections by name (libelf). */
 #ifndef TK_CORE_ELF_H
 #define TK_CORE_ELF_H
 
@@ -30,23 +30,10 @@ typedef struct tk_elf_section {
     size_t index;
 } tk_elf_section;
 
-/* Find the first section called name. TK_OK, or TK_END when there is none. */
-tk_status tk_elf_find_section(tk_elf *e, const char *name, tk_elf_section *out, tk_error *err);
 /* Every section called name, in file order (linked objects may have several
  * after a partial link): calls fn for each; fn returns non-zero to stop. */
 tk_status tk_elf_each_section(tk_elf *e, const char *name,
                               int (*fn)(void *ctx, const tk_elf_section *s), void *ctx,
                               tk_error *err);
-
-/* Machine information. */
-int tk_elf_class64(const tk_elf *e);          /* 1 for ELFCLASS64 */
-int tk_elf_big_endian(const tk_elf *e);       /* 1 for ELFDATA2MSB */
-uint16_t tk_elf_type(const tk_elf *e);        /* ET_EXEC, ET_DYN, ET_REL ... */
-uint16_t tk_elf_machine(const tk_elf *e);
-const char *tk_elf_path(const tk_elf *e);
-/* The libelf handle (Elf *) for advanced use (symbols, relocations, DWARF). */
-void *tk_elf_handle(tk_elf *e);
-/* The file descriptor the handle reads (or -1 for memory images). */
-int tk_elf_fd(const tk_elf *e);
 
 #endif

@@ -248,7 +248,72 @@ static void test_round_trip(void)
     close_text(&f);
 }
 
+/* Whole file into memory (NULL when it cannot be read). */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n == cap) {
+            uint8_t *b = realloc(buf, cap = cap ? cap * 2 : 4096);
+            if (!b) break;
+            buf = b;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* tk_csi_elf_section reads a section the same from a file name as from an
+ * image in memory: the linked executable's two .debug_PT contributions, an
+ * object without one, and the errors of a missing and of a non-ELF file. */
+static void test_elf_section_by_path_and_image(void)
+{
+    const char *exe = "tests/data/csi/elf/multifile-pt.exe";
+    tk_error err;
+    tk_error_clear(&err);
+    uint8_t *by_path = NULL, *by_image = NULL;
+    size_t path_len = 0, image_len = 0, ilen = 0;
+    TK_CHECK(tk_csi_elf_section(exe, NULL, 0, ".debug_PT", &by_path, &path_len, &err) == TK_OK);
+    uint8_t *img = slurp(exe, &ilen);
+    TK_CHECK(img && tk_csi_is_elf(img, ilen));
+    TK_CHECK(tk_csi_elf_section(exe, img, ilen, ".debug_PT", &by_image, &image_len, &err) ==
+             TK_OK);
+    TK_CHECK(path_len > 0 && path_len == image_len && by_path && by_image &&
+             memcmp(by_path, by_image, path_len) == 0);
+    /* both translation units' metadata: main from one, foo, bar and boo from the other */
+    if (by_path) {
+        TK_CHECK(strstr((const char *)by_path, "#\nmain\n") != NULL);
+        TK_CHECK(strstr((const char *)by_path, "#\nfoo\n") != NULL);
+        TK_CHECK(strstr((const char *)by_path, "#\nboo\n") != NULL);
+    }
+    free(by_path);
+    free(by_image);
+    free(img);
+
+    uint8_t *d = NULL;
+    size_t n = 0;
+    TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/no-pt.o", NULL, 0, ".debug_PT", &d, &n,
+                                &err) == TK_END);
+    TK_CHECK(d == NULL && n == 0);
+
+    tk_error_clear(&err);
+    TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/does-not-exist", NULL, 0, ".debug_PT", &d,
+                                &n, &err) == TK_ERR_IO);
+    TK_CHECK(strstr(err.message, "cannot open") != NULL);
+    tk_error_clear(&err);
+    TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/multifile-main.PT.txt", NULL, 0, ".debug_PT",
+                                &d, &n, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "not an ELF file") != NULL);
+    TK_CHECK(d == NULL);
+}
+
 TK_TEST_MAIN(TK_CASE(test_reads_loop_example), TK_CASE(test_paths_of_loop_main),
              TK_CASE(test_state_decoding), TK_CASE(test_real_quirks_accepted),
              TK_CASE(test_errors_located), TK_CASE(test_resync_after_error),
-             TK_CASE(test_round_trip))
+             TK_CASE(test_round_trip), TK_CASE(test_elf_section_by_path_and_image))
