@@ -318,6 +318,7 @@ uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_
 uint32_t tk_cfg_find_routine(const tk_cfg_process *p, uint32_t entry_block);
 /* Loop index whose head is the block, or NONE. */
 uint32_t tk_cfg_find_loop(const tk_cfg_process *p, uint32_t head_block);
+/* Image index of an IMAGE_ID, or NONE. */
 uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t image_id);
 /* Blocks containing the absolute address (first instruction <= addr < end).
  * Writes up to max block indexes into out; returns the number of hits
@@ -472,6 +473,7 @@ uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s
 void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, uint64_t *out,
                                       uint32_t nthreads);
 uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
+/* Number of blocks in the scope (not their executions). */
 uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
 
 /* ---- routines and loops --------------------------------------------------- */

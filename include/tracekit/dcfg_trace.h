@@ -95,8 +95,11 @@ void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread
 size_t tk_dcfg_trace_chunk_count(const tk_dcfg_trace *t);
 void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_info *out);
 
-/* A transition-table row of process `proc` (for dumps): the code as text
- * (NUL-terminated in buf, "" for the sole successor) and its next edges. */
+/* Entry i of the STRING_DICTIONARY of process `proc`, in file order: *key
+ * (NUL-terminated) and its value (value_len bytes, not NUL-terminated, as
+ * written: repeats and references unexpanded). Returns the number of entries;
+ * when i is not below it, nothing is written. Borrowed until
+ * tk_dcfg_trace_free. */
 size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,
                                       const char **key, const char **value, size_t *value_len);
 

@@ -115,7 +115,10 @@ tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error 
 tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
                            uint32_t to_inst, tk_error *err);
 
-/* Finish building: sorts, counts instances, numbers the nodes. Undefined
+/* Finish building: sorts, counts instances, numbers the nodes. Instruction
+ * indexes change here: the comprehensive form puts the instructions in the
+ * order of their tk_deps_define calls, the history form in address order
+ * (look them up again with tk_deps_find_id / tk_deps_find_addr). Undefined
  * placeholders must have been reported by the caller (the comprehensive form
  * requires every instruction to be defined: TK_ERR_FORMAT otherwise).
  * TK_ERR_LIMIT when there are more than 2^32-2 instance nodes. */

@@ -44,13 +44,6 @@ void *tk_arena_alloc(tk_arena *a, size_t size)
     return p;
 }
 
-void *tk_arena_zalloc(tk_arena *a, size_t size)
-{
-    void *p = tk_arena_alloc(a, size);
-    if (p) memset(p, 0, size);
-    return p;
-}
-
 char *tk_arena_strndup(tk_arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX) return NULL;

@@ -18,7 +18,6 @@ typedef struct tk_arena {
 void tk_arena_init(tk_arena *a);
 /* size bytes aligned for any type; NULL when out of memory. Never freed alone. */
 void *tk_arena_alloc(tk_arena *a, size_t size);
-void *tk_arena_zalloc(tk_arena *a, size_t size);
 char *tk_arena_strndup(tk_arena *a, const char *s, size_t n);
 /* Free everything; the arena can be used again. */
 void tk_arena_free(tk_arena *a);

@@ -102,8 +102,6 @@ void tk_json_free(tk_json *j)
     tk_free(j);
 }
 
-size_t tk_json_depth(const tk_json *j) { return j->depth; }
-
 void tk_json_release_consumed(tk_json *j)
 {
     if (!tk_input_is_mapped(j->in)) return;
@@ -113,8 +111,6 @@ void tk_json_release_consumed(tk_json *j)
         j->released = off & ~(uint64_t)4095;
     }
 }
-const char *tk_json_path(const tk_json *j) { return tk_input_path(j->in); }
-
 static uint64_t cur_offset(const tk_json *j) { return j->chunk_base + (uint64_t)(j->cur - j->chunk); }
 
 static tk_status fail_here(tk_json *j, tk_error *err, tk_status code, const char *fmt, ...)

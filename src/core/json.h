@@ -69,10 +69,6 @@ tk_status tk_json_skip(tk_json *j, const tk_json_token *tok, tk_error *err);
  * it resident.  No-op for streamed inputs. */
 void tk_json_release_consumed(tk_json *j);
 
-/* Current nesting depth (0 at top level). */
-size_t tk_json_depth(const tk_json *j);
-const char *tk_json_path(const tk_json *j);
-
 /* A located TK_ERR_FORMAT at tok. Returns TK_ERR_FORMAT. */
 tk_status tk_json_fail(const tk_json *j, const tk_json_token *tok, tk_error *err, const char *fmt,
                        ...) __attribute__((format(printf, 4, 5)));

@@ -280,6 +280,37 @@ static void test_read_hard(void)
     if (n == 1) TK_CHECK(tk_cfg_edge_kind(cfg, &p->edges[ids[0]]) == TK_EDGE_ENTRY);
     free(ids);
     TK_CHECK_EQ_U64(tk_cfg_find_edge_between(p, tk_cfg_find_block(p, 10), b11), tk_cfg_find_edge(p, 2));
+    /* lookups of images, routines, special nodes; dominators and loop visits per thread */
+    TK_CHECK_EQ_U64(tk_cfg_find_image(p, 0), 0);
+    TK_CHECK_EQ_U64(tk_cfg_find_image(p, 7), 1);
+    TK_CHECK_EQ_U64(tk_cfg_find_image(p, 3), TK_CFG_NONE);
+    uint32_t b10 = tk_cfg_find_block(p, 10), b20 = tk_cfg_find_block(p, 20);
+    uint32_t r10 = tk_cfg_find_routine(p, b10);
+    TK_CHECK(r10 != TK_CFG_NONE && r10 == p->blocks[b10].routine);
+    TK_CHECK_EQ_U64(tk_cfg_find_routine(p, b11), TK_CFG_NONE); /* not an entry */
+    TK_CHECK_EQ_U64(tk_cfg_find_routine(p, b20), p->blocks[b20].routine);
+    if (r10 != TK_CFG_NONE) {
+        TK_CHECK_EQ_U64(tk_cfg_routine_idom(p, r10, b10), b10); /* the entry's is itself */
+        TK_CHECK_EQ_U64(tk_cfg_routine_idom(p, r10, b11), b10);
+        TK_CHECK_EQ_U64(tk_cfg_routine_idom(p, r10, b12), b11);
+        TK_CHECK_EQ_U64(tk_cfg_routine_idom(p, r10, b20), TK_CFG_NONE); /* another routine */
+        TK_CHECK_EQ_U64(tk_cfg_scope_block_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, r10}), 3);
+    }
+    TK_CHECK_EQ_U64(tk_cfg_scope_block_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}), 4);
+    TK_CHECK_EQ_U64(tk_cfg_scope_block_count(p, (tk_cfg_scope){TK_SCOPE_IMAGE, 1}), 1);
+    uint32_t start = tk_cfg_special_node(cfg, p, TK_SPECIAL_START);
+    uint32_t end = tk_cfg_special_node(cfg, p, TK_SPECIAL_END);
+    TK_CHECK(start != TK_CFG_NONE && end != TK_CFG_NONE && start != end);
+    TK_CHECK(!tk_cfg_is_block(p, start));
+    TK_CHECK_EQ_U64(tk_cfg_node_id(cfg, p, start), 1);
+    TK_CHECK_EQ_U64(tk_cfg_node_id(cfg, p, end), 2);
+    TK_CHECK_EQ_U64(p->edges[tk_cfg_find_edge(p, 1)].src, start);
+    TK_CHECK_EQ_U64(tk_cfg_special_node(cfg, p, TK_SPECIAL_UNKNOWN), TK_CFG_NONE); /* not listed */
+    if (l != TK_CFG_NONE) {
+        /* the one entry edge 10 -> 11 ran [1, 2] times */
+        TK_CHECK_EQ_U64(tk_cfg_loop_entry_count_thread(cfg, p, l, 0), 1);
+        TK_CHECK_EQ_U64(tk_cfg_loop_entry_count_thread(cfg, p, l, 1), 2);
+    }
 out:
     tk_cfg_free(cfg);
 }

@@ -102,6 +102,33 @@ static void test_repeats_dictionary_whitespace(void) {
     free(b.v);
 }
 
+/* The STRING_DICTIONARY of a process through tk_dcfg_trace_dictionary_entry:
+ * keys and values in file order, the count for an index past the end. */
+static void test_dictionary_entries(void) {
+    char doc[4096];
+    snprintf(doc, sizeof doc, "%s%s%s%s%s%s%s%s%s", H1, "{ \"k\" : \"(1*<j>)\", \"j\" : \"A\" }", H2,
+             TABLE, H3, "26", H4, "<k><k>I", H5);
+    tk_dcfg_trace *t = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_open_memory(&t, doc, strlen(doc), "mem.trace.json", NULL, &err),
+                    TK_OK);
+    if (!t)
+        return;
+    const char *key = NULL, *value = NULL;
+    size_t len = 0;
+    TK_CHECK_EQ_U64(tk_dcfg_trace_dictionary_entry(t, 0, 0, &key, &value, &len), 2);
+    TK_CHECK_STR(key, "k");
+    TK_CHECK(len == 7 && value && memcmp(value, "(1*<j>)", 7) == 0);
+    TK_CHECK_EQ_U64(tk_dcfg_trace_dictionary_entry(t, 0, 1, &key, &value, &len), 2);
+    TK_CHECK_STR(key, "j");
+    TK_CHECK(len == 1 && value && value[0] == 'A');
+    key = value = NULL;
+    TK_CHECK_EQ_U64(tk_dcfg_trace_dictionary_entry(t, 0, 2, &key, &value, &len), 2);
+    TK_CHECK(key == NULL && value == NULL); /* past the end: nothing written */
+    tk_dcfg_trace_free(t);
+}
+
 static void test_errors_are_located(void) {
     edges_buf b = {0};
     tk_error err;
@@ -499,6 +526,7 @@ static void test_long_codes_and_length_limit(void) {
 }
 
 TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
+             TK_CASE(test_dictionary_entries),
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),

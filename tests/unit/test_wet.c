@@ -254,5 +254,77 @@ static void test_reader_long_stream(void)
     free(t);
 }
 
-TK_TEST_MAIN(TK_CASE(test_reader_records), TK_CASE(test_reader_long_stream), TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds), TK_CASE(test_chain),
+/* The deps model built through its API, as a producer other than the WET
+ * reader would: references before definitions, ports, the entry counter,
+ * values; then what the read functions give back. */
+static void test_deps_builder_api(void)
+{
+    tk_deps *d = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_deps_new(&d, TK_DEPS_COMPREHENSIVE, &err) == TK_OK);
+    if (!d) return;
+    uint32_t a, b, again;
+    TK_CHECK(tk_deps_ref(d, 20, 1, 1, &b, &err) == TK_OK); /* used before it is defined */
+    TK_CHECK(tk_deps_ref(d, 10, 2, 1, &a, &err) == TK_OK);
+    TK_CHECK(tk_deps_ref(d, 20, 3, 1, &again, &err) == TK_OK);
+    TK_CHECK_EQ_U64(again, b);
+    TK_CHECK(!tk_deps_is_defined(d, a, NULL));
+    /* instruction 10: one port, no dependences, values of its two instances */
+    TK_CHECK(tk_deps_define(d, a, 4, 1, 0x400, "f.c", 3, "main", 4, 7, &err) == TK_OK);
+    uint64_t def_line = 0;
+    TK_CHECK(tk_deps_is_defined(d, a, &def_line) && def_line == 4);
+    tk_deps_set_values(d, 1);
+    TK_CHECK(tk_deps_add_value(d, 0, 42, &err) == TK_OK);
+    TK_CHECK(tk_deps_add_value(d, 1, 43, &err) == TK_OK);
+    /* instruction 20: control port (one entry) and a data port (two) */
+    TK_CHECK(tk_deps_define(d, b, 9, 2, 0x404, NULL, 0, NULL, 0, 0, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_deps_entry_count(d), 0);
+    TK_CHECK(tk_deps_add_dep(d, 0, a, 0, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_deps_entry_count(d), 1);
+    TK_CHECK(tk_deps_next_port(d, &err) == TK_OK);
+    TK_CHECK(tk_deps_add_dep(d, 0, a, 0, &err) == TK_OK);
+    TK_CHECK(tk_deps_add_dep(d, 1, a, 1, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_deps_entry_count(d), 3);
+    tk_deps_set_values(d, 0);
+    TK_CHECK(tk_deps_finish(d, &err) == TK_OK);
+
+    /* finishing renumbers the instructions in definition order: 10 first */
+    TK_CHECK_EQ_U64(tk_deps_count(d), 2);
+    a = tk_deps_find_id(d, 10);
+    b = tk_deps_find_id(d, 20);
+    TK_CHECK_EQ_U64(a, 0);
+    TK_CHECK_EQ_U64(b, 1);
+    TK_CHECK_EQ_U64(tk_deps_find_id(d, 30), TK_DEPS_NONE);
+    if (a != 0 || b != 1) {
+        tk_deps_free(d);
+        return;
+    }
+    tk_deps_instr ia, ib;
+    tk_deps_get_instr(d, a, &ia);
+    tk_deps_get_instr(d, b, &ib);
+    TK_CHECK(ia.file && strcmp(ia.file, "f.c") == 0 && ia.function && strcmp(ia.function, "main") == 0);
+    TK_CHECK_EQ_U64(ia.line, 7);
+    TK_CHECK_EQ_U64(ia.ninstances, 2); /* instance 1 is used by 20 */
+    TK_CHECK_EQ_U64(ia.nvalues, 2);
+    TK_CHECK(ib.file == NULL && ib.function == NULL && ib.line == 0 && !ib.has_values);
+    TK_CHECK_EQ_U64(ib.nports, 2);
+    TK_CHECK_EQ_U64(ib.ninstances, 2);
+    tk_deps_stats st;
+    tk_deps_get_stats(d, &st);
+    TK_CHECK_EQ_U64(st.instructions, 2);
+    TK_CHECK_EQ_U64(st.deps_control, 1);
+    TK_CHECK_EQ_U64(st.deps_data, 2);
+    TK_CHECK_EQ_U64(st.values, 2);
+    const tk_dep *e = NULL;
+    TK_CHECK_EQ_U64(tk_deps_port_find(d, b, 1, 1, &e), 1);
+    TK_CHECK(e && e->dep == a && e->dep_inst == 1);
+    uint64_t v = 0;
+    TK_CHECK(tk_deps_value_at(d, a, 1, &v) && v == 43);
+    TK_CHECK_EQ_U64(tk_deps_node_count(d), 4);
+    TK_CHECK(tk_deps_node_base(d, a) != tk_deps_node_base(d, b));
+    tk_deps_free(d);
+}
+
+TK_TEST_MAIN(TK_CASE(test_deps_builder_api), TK_CASE(test_reader_records), TK_CASE(test_reader_long_stream), TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds), TK_CASE(test_chain),
              TK_CASE(test_history), TK_CASE(test_errors_located), TK_CASE(test_diag_collects))
