@@ -1,0 +1,1 @@
+tracekit extract --section .nothere tests/data/csi/elf/main-pt.o

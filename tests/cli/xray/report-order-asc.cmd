@@ -1,0 +1,1 @@
+tracekit report --instr-map examples/fib-xray.bin --sort count --order asc examples/fib.xray
