@@ -132,6 +132,10 @@ void cli_input_options(tk_input_options *opt, int progress);
 void cli_set_input_threads(unsigned threads);
 /* Open a file argument (for commands that open their own inputs). */
 int cli_open_input(const char *path, int progress, tk_input **out);
+/* After a file given where a `want` file was expected failed to read: when its
+ * content is another format, say so ("tracekit: PATH: this is a dcfg file
+ * (...), not a dcfg-trace file") under the error. Prints nothing otherwise. */
+void cli_note_other_format(const char *path, const char *want);
 
 /* A diagnostics sink that prints "path:line:col: error: ..." to stderr. */
 void cli_diag_init(tk_diag *d);

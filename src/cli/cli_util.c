@@ -104,6 +104,21 @@ int cli_open_input(const char *path, int progress, tk_input **out)
     return CLI_EXIT_OK;
 }
 
+void cli_note_other_format(const char *path, const char *want)
+{
+    tk_input *in;
+    tk_input_options opt;
+    cli_input_options(&opt, 0);
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_input_open(&in, path, &opt, &err) != TK_OK) return;
+    const tk_format *f;
+    if (tk_format_detect_input(in, &f, &err) == TK_OK && strcmp(f->name, want) != 0)
+        fprintf(stderr, "tracekit: %s: this is a %s file (%s), not a %s file\n", path, f->name,
+                f->title, want);
+    tk_input_free(in);
+}
+
 /* ---- diagnostics ---------------------------------------------------------------- */
 
 static void print_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *message)

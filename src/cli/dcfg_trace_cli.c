@@ -10,7 +10,10 @@ int dtc_open_path(const char *path, int progress, tk_dcfg_trace **out) {
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_dcfg_trace_open(out, path, NULL, &err);
-    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+    if (st == TK_OK) return CLI_EXIT_OK;
+    int rc = cli_error(&err);
+    if (st == TK_ERR_FORMAT) cli_note_other_format(path, "dcfg-trace");
+    return rc;
 }
 
 int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
@@ -24,6 +27,16 @@ int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
         return rc;
     tk_error err;
     tk_error_clear(&err);
+    /* the DCFG reader accepts unknown keys and columns: a DCFG-Trace would
+     * read as a DCFG without blocks or edges */
+    const tk_format *f;
+    if (tk_format_detect_input(in, &f, &err) == TK_OK && strcmp(f->name, "dcfg") != 0) {
+        fprintf(stderr, "tracekit: %s: --dcfg wants a DCFG, and this is a %s file (%s)\n", path,
+                f->name, f->title);
+        tk_input_free(in);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    tk_error_clear(&err);
     tk_status st = tk_dcfg_read(out, in, NULL, &err);
     tk_input_free(in);
     /* traces name edges by id: the id maps now, so that running out of memory is an
@@ -34,7 +47,10 @@ int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
             tk_cfg_free(*out);
             *out = NULL;
         }
-    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+    if (st == TK_OK) return CLI_EXIT_OK;
+    rc = cli_error(&err);
+    if (st == TK_ERR_FORMAT) cli_note_other_format(path, "dcfg");
+    return rc;
 }
 
 static uint64_t dtc_cpu_count(void) {

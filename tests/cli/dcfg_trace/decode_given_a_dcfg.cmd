@@ -1,0 +1,1 @@
+tracekit decode tests/data/dcfg_trace/pass/gen11.dcfg.json
