@@ -317,10 +317,13 @@ static int run_profile(const char *dcfg_path, const char *trace_path, const char
     uint64_t *chunk_thread = NULL;
     int rc = CLI_EXIT_OK;
     tk_status st = tk_dcfg_read_path(&cfg, dcfg_path, NULL, &err);
-    if (st == TK_OK)
-        st = tk_dcfg_trace_open(&t, trace_path, NULL, &err);
     if (st != TK_OK) {
         rc = cli_error(&err);
+        goto done;
+    }
+    if ((st = tk_dcfg_trace_open(&t, trace_path, NULL, &err)) != TK_OK) {
+        rc = cli_error(&err);
+        if (st == TK_ERR_FORMAT) cli_note_other_format(trace_path, "dcfg-trace");
         goto done;
     }
     size_t nchunks = tk_dcfg_trace_chunk_count(t);

@@ -41,6 +41,7 @@ int wet_cli_load_path(const char *path, int progress, tk_deps **out)
     int rc;
     rc = wet_cli_load(in, out);
     tk_input_free(in);
+    if (rc == CLI_EXIT_BAD_INPUT) cli_note_other_format(path, "wet");
     return rc;
 }
 
