@@ -351,13 +351,14 @@ static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error 
 {
     GElf_Ehdr eh;
     if (!gelf_getehdr(elf, &eh))
-        return tk_error_set(err, TK_ERR_FORMAT, "%s: not an ELF file", path);
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0, "not an ELF file");
     int is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
     int be = eh.e_ident[EI_DATA] == ELFDATA2MSB;
     size_t entry_size = is64 ? 32 : 16;
     size_t shstrndx;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return tk_error_set(err, TK_ERR_FORMAT, "%s: ELF file without section names", path);
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
+                               "ELF file without section names");
     Elf_Scn *scn = NULL, *map_scn = NULL;
     GElf_Shdr map_sh;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -372,21 +373,20 @@ static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error 
         }
     }
     if (!map_scn)
-        return tk_error_set(err, TK_ERR_FORMAT,
-                            "%s: no xray_instr_map section (was it built with -fxray-instrument?)",
-                            path);
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
+                               "no xray_instr_map section (was it built with -fxray-instrument?)");
     Elf_Data *d = elf_rawdata(map_scn, NULL);
     if (!d || !d->d_buf || d->d_size != map_sh.sh_size)
-        return tk_error_set(err, TK_ERR_FORMAT, "%s: cannot read the xray_instr_map section",
-                            path);
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
+                               "cannot read the xray_instr_map section");
     if (d->d_size % entry_size != 0)
-        return tk_error_set(err, TK_ERR_FORMAT,
-                            "%s: xray_instr_map is %zu bytes, not a multiple of the %zu-byte "
-                            "sled entry", path, d->d_size, entry_size);
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
+                               "xray_instr_map is %zu bytes, not a multiple of the %zu-byte "
+                               "sled entry", d->d_size, entry_size);
     size_t n = d->d_size / entry_size;
     if (n > XRAY_MAX_SLEDS)
-        return tk_error_set(err, TK_ERR_LIMIT, "%s: %zu sled entries (limit %u)", path, n,
-                            XRAY_MAX_SLEDS);
+        return tk_error_set_at(err, TK_ERR_LIMIT, path, -1, 0, 0, "%zu sled entries (limit %u)",
+                               n, XRAY_MAX_SLEDS);
     tk_hmap relocs = TK_HMAP_INIT;
     if (eh.e_type == ET_DYN && load_relative_relocs(elf, &relocs) < 0) {
         tk_hmap_free(&relocs);
@@ -458,14 +458,15 @@ tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err)
     *out = NULL;
     int fd = open(binary, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return tk_error_set(err, TK_ERR_IO, "%s: cannot open: %s", binary, strerror(errno));
+        return tk_error_set_at(err, TK_ERR_IO, binary, -1, 0, 0, "cannot open: %s",
+                               strerror(errno));
     elf_version(EV_CURRENT);
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
         if (elf)
             elf_end(elf);
         close(fd);
-        return tk_error_set(err, TK_ERR_FORMAT, "%s: not an ELF file", binary);
+        return tk_error_set_at(err, TK_ERR_FORMAT, binary, -1, 0, 0, "not an ELF file");
     }
     tk_xray_map *m = tk_calloc(1, sizeof *m);
     if (!m) {
