@@ -323,8 +323,8 @@ int cmd_decode(int argc, char **argv) {
             uint64_t pid, tid;
             chunk_owner(t, d.bad_chunk, &pid, &tid);
             if (d.bad == BAD_PROCESS) {
-                tk_error_set(&err, TK_ERR_FORMAT, "%s: process %llu is not in the DCFG",
-                             tk_dcfg_trace_path(t), (unsigned long long)pid);
+                tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
+                                "process %llu is not in the DCFG", (unsigned long long)pid);
             } else {
                 tk_dcfg_trace_chunk_info ci;
                 tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);

@@ -166,8 +166,9 @@ int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a
             uint64_t total;
             tk_status st = tk_dcfg_trace_decode(t, &opt, on_chunk, &c, &total, NULL, &err);
             if (st == TK_END && c.bad)
-                st = tk_error_set(&err, TK_ERR_FORMAT, "%s: edge %u is not an edge of process %llu in the DCFG",
-                                  tk_dcfg_trace_path(t), c.bad_edge, (unsigned long long)pi.pid);
+                st = tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
+                                     "edge %u is not an edge of process %llu in the DCFG",
+                                     c.bad_edge, (unsigned long long)pi.pid);
             else if (st == TK_END)
                 st = tk_error_set(&err, TK_ERR_IO, "cannot write the output");
             if (st != TK_OK)

@@ -126,8 +126,9 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
         uint32_t id = x->edges[x->pos++];
         uint32_t e = tk_cfg_find_edge(p, id);
         if (e == TK_CFG_NONE)
-            return tk_error_set(err, TK_ERR_FORMAT, "%s: edge %u is not an edge of process %llu in the DCFG",
-                                t->path, id, (unsigned long long)x->pid);
+            return tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
+                                   "edge %u is not an edge of process %llu in the DCFG", id,
+                                   (unsigned long long)x->pid);
         const tk_cfg_edge *ed = &p->edges[e];
         x->first_of_chunk = 0;
         if (!x->thread_started) {

@@ -183,8 +183,9 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
         st = tk_dcfg_trace_decode(t, &opt, on_chunk, &r, &total, NULL, err);
         if (st == TK_END || r.st != TK_OK) {
             if (r.st == TK_ERR_FORMAT)
-                st = tk_error_set(err, TK_ERR_FORMAT, "%s: edge %u is not an edge of process %llu in the DCFG",
-                                  t->path, r.bad_edge, (unsigned long long)P->pid);
+                st = tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
+                                     "edge %u is not an edge of process %llu in the DCFG",
+                                     r.bad_edge, (unsigned long long)P->pid);
             else
                 st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             break;
