@@ -452,10 +452,12 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
 
 static const cli_opt convert_opts[] = {
     MAP_OPT,
-    {"to", 't', "FMT", "chrome|folded|callgrind|json"},
+    {"to", 't', "FMT", "chrome|folded|callgrind|dot|json"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
+    {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
+    {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
     {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per thread"},
     {NULL, 0, NULL, NULL},
 };
@@ -500,15 +502,21 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
     return TK_OK;
 }
 
-static tk_status write_callgrind(const tk_event_source *src, const char *object, int per_thread,
-                                 FILE *f, tk_error *err)
+/* The events aggregated into a profile (events "ns calls"), written as a
+ * callgrind profile, or with dot non-NULL as a call graph. */
+static tk_status write_profile(const tk_event_source *src, const char *object, int per_thread,
+                               const tk_dot_options *dot, FILE *f, tk_error *err)
 {
     tk_profile *p;
     tk_status st = tk_events_profile(src, object, per_thread, &p, err);
     if (st != TK_OK)
         return st;
-    tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-    st = tk_callgrind_write(p, f, &opt, err);
+    if (dot) {
+        st = tk_profile_write_dot(p, dot, f, err);
+    } else {
+        tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        st = tk_callgrind_write(p, f, &opt, err);
+    }
     tk_profile_free(p);
     return st;
 }
@@ -520,17 +528,25 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         return rc;
     const char *to = cli_get(args, "to");
     if (!to)
-        return cli_usage_error(ctx->command, "missing --to FMT (chrome, folded, callgrind or json)");
+        return cli_usage_error(ctx->command,
+                               "missing --to FMT (chrome, folded, callgrind, dot or json)");
     int target = strcmp(to, "chrome") == 0      ? 0
                  : strcmp(to, "folded") == 0    ? 1
                  : strcmp(to, "json") == 0      ? 2
                  : strcmp(to, "callgrind") == 0 ? 3
+                 : strcmp(to, "dot") == 0       ? 4
                                                 : -1;
     if (target < 0)
         return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
-                               "(targets: chrome, folded, callgrind, json)", to);
+                               "(targets: chrome, folded, callgrind, dot, json)", to);
     int weight = cli_get_choice(ctx->command, args, "weight", "time|calls", 0);
     if (weight < 0)
+        return CLI_EXIT_USAGE;
+    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    if (cli_get_double(ctx->command, args, "node-threshold", dot.node_threshold,
+                       &dot.node_threshold) ||
+        cli_get_double(ctx->command, args, "edge-threshold", dot.edge_threshold,
+                       &dot.edge_threshold))
         return CLI_EXIT_USAGE;
     xray_session s;
     rc = session_open(ctx, args, 0, 1, 1, &s);
@@ -554,8 +570,9 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     else if (target == 2)
         st = write_events_json(&s.src, f, &err);
     else
-        st = write_callgrind(&s.src, cli_get(args, "instr-map"), cli_has(args, "per-thread"), f,
-                             &err);
+        st = write_profile(&s.src, cli_get(args, "instr-map"),
+                           target == 3 && cli_has(args, "per-thread"), target == 4 ? &dot : NULL,
+                           f, &err);
     if (st != TK_OK) {
         tk_output_abort(out);
         rc = cli_error(&err);

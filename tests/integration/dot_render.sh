@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Graphviz renders every Graphviz export tracekit writes outside CSI (which
-# csi_dot.sh covers): callgrind call graphs, DCFG control-flow graphs (whole,
+# csi_dot.sh covers): callgrind and XRay call graphs, DCFG control-flow graphs (whole,
 # per routine, per loop) and WET slices (skipped when graphviz is missing).
 set -u
 cd "$(dirname "$0")/../.."
@@ -21,6 +21,9 @@ for f in examples/fib.callgrind tests/data/callgrind/pass/*.out; do
     [ -s "$f" ] || continue # the empty base file of a --separate-threads run
     render "$f" convert --to dot "$f"
     render "$f (all nodes)" convert --to dot --node-threshold 0 --edge-threshold 0 "$f"
+done
+for f in examples/fib.xray tests/data/xray/pass/*.fdr; do
+    render "$f" convert --to dot "$f"
 done
 for f in examples/hello.dcfg.json tests/data/dcfg/pass/*.dcfg.json; do
     render "$f" convert --to dot "$f"

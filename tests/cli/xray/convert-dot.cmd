@@ -1,0 +1,1 @@
+tracekit convert --to dot --instr-map examples/fib-xray.bin examples/fib.xray
