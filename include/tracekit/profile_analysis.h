@@ -88,6 +88,36 @@ int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
 tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_base_name,
                                        uint32_t **out, tk_error *err);
 
+/* ---- callers and callees (callgrind_annotate --tree) ---------------------- */
+/* The calls from one summary entry to another, summed over call sites and
+ * parts: how often, and their inclusive costs (what callgrind_annotate
+ * --tree prints on its caller "<" and callee ">" lines). */
+typedef struct tk_prof_arc {
+    size_t caller, callee;      /* entry indexes in the summary */
+    uint64_t calls;
+    const uint64_t *inclusive;  /* n_events values */
+} tk_prof_arc;
+
+typedef struct tk_prof_arcs {
+    size_t count, n_events;
+    tk_prof_arc *arcs;  /* by callee, then caller */
+    size_t *by_caller;  /* indexes into arcs, by caller, then callee */
+    uint64_t *values_;  /* storage */
+} tk_prof_arcs;
+
+/* The arcs between the entries of `s`, a summary by TK_GROUP_FUNCTION or
+ * TK_GROUP_FILE_FUNCTION of the same profile and part (part 0: all parts).
+ * Entry indexes are those of s when this is called: sort s first. A call
+ * whose caller or callee has no entry is left out. Returns TK_OK, TK_ERR_ARG
+ * (another group, no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
+tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_prof_summary *s,
+                                  tk_prof_group group, tk_prof_arcs **out, tk_error *err);
+void tk_prof_arcs_free(tk_prof_arcs *a);
+/* The callers of entry: arcs[*first .. *first + n), n returned. */
+size_t tk_prof_arcs_into(const tk_prof_arcs *a, size_t entry, size_t *first);
+/* The callees of entry: arcs[by_caller[*first .. *first + n)], n returned. */
+size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *first);
+
 /* ---- dot call graph ------------------------------------------------------ */
 typedef struct tk_dot_options {
     size_t event;          /* event index used for percentages and colours */

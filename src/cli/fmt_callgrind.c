@@ -317,6 +317,7 @@ static const cli_opt report_opts[] = {
     {"threshold", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
     {"coverage", 0, "PCT", "stop once the rows shown cover PCT% of the total of the first sort event, as callgrind_annotate's --threshold (default 99 for a text table of self costs, else 100: every row)"},
     {"inclusive", 0, NULL, "sort by and show inclusive costs"},
+    {"tree", 0, "KIND", "caller, calling or both: list each function's callers (<) and/or callees (>) with the calls' counts and inclusive costs, as callgrind_annotate --tree"},
     {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
@@ -419,6 +420,131 @@ static void rb_put_str(row_buf *o, const tk_profile *p, uint32_t id)
     else rb_put(o, "???", 3);
 }
 
+/* ---- report --tree ---------------------------------------------------------------- */
+
+enum { TREE_NONE = 0, TREE_CALLERS = 1, TREE_CALLEES = 2, TREE_BOTH = 3 };
+
+typedef struct arc_order {
+    const tk_prof_arcs *a;
+    size_t event;
+} arc_order;
+
+/* Heaviest calls first (inclusive cost of the first sort event), then the most
+ * frequent, then the summary's order of the other end. */
+static int cmp_arc(const void *x, const void *y, void *ctx)
+{
+    const arc_order *o = ctx;
+    const tk_prof_arc *a = &o->a->arcs[*(const size_t *)x], *b = &o->a->arcs[*(const size_t *)y];
+    uint64_t ca = o->a->n_events ? a->inclusive[o->event] : 0;
+    uint64_t cb = o->a->n_events ? b->inclusive[o->event] : 0;
+    if (ca != cb) return ca > cb ? -1 : 1;
+    if (a->calls != b->calls) return a->calls > b->calls ? -1 : 1;
+    size_t ea = a->caller ^ a->callee, eb = b->caller ^ b->callee; /* the other end (xor the shared one) */
+    return (ea > eb) - (ea < eb);
+}
+
+/* The arcs into (callers) or out of (callees) entry i, heaviest first, into
+ * idx (room for a->count). Returns how many. */
+static size_t tree_arcs(const tk_prof_arcs *a, size_t i, int callees, size_t event, size_t *idx)
+{
+    size_t first, n;
+    if (callees) {
+        n = tk_prof_arcs_out_of(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = a->by_caller[first + k];
+    } else {
+        n = tk_prof_arcs_into(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = first + k;
+    }
+    arc_order o = {a, event};
+    qsort_r(idx, n, sizeof *idx, cmp_arc, &o);
+    return n;
+}
+
+/* One text row of a tree: costs (the entry's, or a call's inclusive cost in
+ * the inclusive columns when the table has them), calls, mark, label. */
+static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
+                     const tk_prof_entry *e, const uint64_t *self, const uint64_t *incl,
+                     uint64_t calls, const char *mark, const int *w, size_t primary)
+{
+    char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
+    char *r = row;
+    size_t nev = s->n_events;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint64_t *v = pass ? incl : self;
+        if (pass && !incl) break;
+        for (size_t j = 0; j < nev; j++) {
+            size_t width = (size_t)w[j] + (j == primary ? 10 : 1);
+            if (!v) {
+                memset(r, ' ', width);
+                r += width;
+                continue;
+            }
+            r = fmt_padded(r, v[j], w[j]);
+            if (j == primary)
+                r = fmt_pct(r, pct(v[j], s->totals[j]));
+            else
+                *r++ = ' ';
+        }
+    }
+    r = fmt_padded(r, calls, 10);
+    *r++ = ' ';
+    out_write(row, (size_t)(r - row), f);
+    fputs(mark, f);
+    entry_label(f, p, group, e);
+    out_char('\n', f);
+}
+
+/* The text table with each function's callers and callees around it. */
+static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
+                      const tk_prof_arcs *a, size_t limit, int tree, int inclusive, size_t primary,
+                      const int *w, size_t *idx)
+{
+    for (size_t i = 0; i < limit; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        if (i) out_char('\n', f);
+        for (int side = 0; side < 2; side++) {
+            if (side == 0 && !(tree & TREE_CALLERS)) continue;
+            if (side == 1) /* the function itself, between its callers and callees */
+                tree_row(f, p, group, s, e, e->self, inclusive ? e->inclusive : NULL, e->calls,
+                         "* ", w, primary);
+            if (side == 1 && !(tree & TREE_CALLEES)) continue;
+            size_t n = tree_arcs(a, i, side, primary, idx);
+            for (size_t k = 0; k < n; k++) {
+                const tk_prof_arc *arc = &a->arcs[idx[k]];
+                const tk_prof_entry *other = &s->entries[side ? arc->callee : arc->caller];
+                tree_row(f, p, group, s, other, inclusive ? NULL : arc->inclusive,
+                         inclusive ? arc->inclusive : NULL, arc->calls, side ? "  > " : "  < ", w,
+                         primary);
+            }
+        }
+    }
+}
+
+/* ,"callers":[...],"callees":[...] of entry i (as the tree asks). */
+static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s, const tk_prof_arcs *a,
+                      size_t i, int tree, size_t primary, size_t *idx)
+{
+    for (int side = 0; side < 2; side++) {
+        if (!(tree & (side ? TREE_CALLEES : TREE_CALLERS))) continue;
+        fputs(side ? ",\"callees\":[" : ",\"callers\":[", f);
+        size_t n = tree_arcs(a, i, side, primary, idx);
+        for (size_t k = 0; k < n; k++) {
+            const tk_prof_arc *arc = &a->arcs[idx[k]];
+            const tk_prof_entry *o = &s->entries[side ? arc->callee : arc->caller];
+            fputs(k ? ",{\"object\":" : "{\"object\":", f);
+            tk_put_json_string(f, str_or(p, o->object, ""));
+            fputs(",\"file\":", f);
+            tk_put_json_string(f, str_or(p, o->file, ""));
+            fputs(",\"name\":", f);
+            tk_put_json_string(f, str_or(p, o->name, ""));
+            fprintf(f, ",\"calls\":%" PRIu64 ",\"inclusive\":", arc->calls);
+            json_u64s(f, arc->inclusive, s->n_events);
+            fputc('}', f);
+        }
+        fputc(']', f);
+    }
+}
+
 static int run_report(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "report";
@@ -427,6 +553,8 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     uint64_t top, part;
     double threshold, coverage;
     int inclusive = cli_has(args, "inclusive");
+    int tree = cli_get_choice(cmd, args, "tree", "none|caller|calling|both", TREE_NONE);
+    if (tree < 0) return CLI_EXIT_USAGE;
     /* callgrind_annotate lists functions until they cover 99 % of the first
      * sort event: so does the text table of self costs (on the 130 MB bench
      * profile 66 K rows instead of 151 K); machine-readable output is whole */
@@ -439,13 +567,17 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     if (!(coverage > 0.0 && coverage <= 100.0))
         return cli_usage_error(cmd, "--coverage wants a percentage above 0, at most 100");
     tk_prof_group group = (tk_prof_group)by;
+    if (tree && group != TK_GROUP_FUNCTION && group != TK_GROUP_FILE_FUNCTION)
+        return cli_usage_error(cmd, "--tree lists the callers and callees of functions: "
+                                    "use it with --by function or file-function");
+    if (tree && fmt == 2) return cli_usage_error(cmd, "--tree is for text and json output");
     tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
                                                         : TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_profile *p;
     /* the report needs no jumps; per function it needs no cost files either;
      * a text table of self costs shows no inclusive cost: the calls are only
      * counted, and the summary has no inclusive costs */
-    int self_only = fmt == 0 && !inclusive;
+    int self_only = fmt == 0 && !inclusive && !tree;
     int rc = load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, self_only, &p);
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
@@ -509,6 +641,19 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         covered = covered + v < covered ? UINT64_MAX : covered + v;
     }
     if (top && top < limit) limit = (size_t)top;
+    tk_prof_arcs *arcs = NULL;
+    size_t *arc_idx = NULL;
+    if (tree) {
+        if (tk_profile_summary_arcs(p, (size_t)part, s, group, &arcs, &err) != TK_OK ||
+            !(arc_idx = malloc((arcs->count ? arcs->count : 1) * sizeof *arc_idx))) {
+            if (arcs) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+            tk_prof_arcs_free(arcs);
+            tk_output_abort(o);
+            tk_prof_summary_free(s);
+            tk_profile_free(p);
+            return cli_error(&err);
+        }
+    }
 
     if (fmt == 1) {
         fprintf(f, "{\"version\":1,\"format\":\"callgrind\",\"by\":\"%s\",\"parts\":%zu,",
@@ -554,7 +699,9 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
                 fputs(",\"derived_inclusive\":", f);
                 json_derived(f, p, e->inclusive);
             }
-            fprintf(f, ",\"calls\":%" PRIu64 "}", e->calls);
+            fprintf(f, ",\"calls\":%" PRIu64, e->calls);
+            if (arcs) tree_json(f, p, s, arcs, i, tree, primary, arc_idx);
+            fputc('}', f);
             shown++;
         }
         fputs("\n]}\n", f);
@@ -643,6 +790,13 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
             }
         if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) fprintf(f, "%10s ", "calls");
         fprintf(f, "%s\n", group_names[by]);
+        if (arcs) {
+            tree_text(f, p, group, s, arcs, limit, tree, inclusive, primary, w, arc_idx);
+            if (limit < s->count)
+                fprintf(f, "\n(%zu more row%s not shown)\n", s->count - limit,
+                        s->count - limit == 1 ? "" : "s");
+            goto written;
+        }
         /* each row's numbers are formatted in memory and written at once */
         char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
         row_buf rb = {NULL, 0, 0, f};
@@ -701,7 +855,10 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         if (limit < s->count)
             fprintf(f, "(%zu more row%s not shown)\n", s->count - limit, s->count - limit == 1 ? "" : "s");
     }
+written:
     (void)shown;
+    free(arc_idx);
+    tk_prof_arcs_free(arcs);
     rc = cli_output_commit(o);
     tk_prof_summary_free(s);
     tk_profile_free(p);

@@ -1,0 +1,1 @@
+tracekit report --tree both --by file examples/fib.callgrind

@@ -1,0 +1,1 @@
+tracekit report --tree both --top 4 examples/fib.callgrind

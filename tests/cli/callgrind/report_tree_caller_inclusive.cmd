@@ -1,0 +1,1 @@
+tracekit report --tree caller --inclusive --top 3 --by file-function examples/fib.callgrind

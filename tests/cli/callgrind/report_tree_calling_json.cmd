@@ -1,0 +1,1 @@
+tracekit report --tree calling --format json --top 2 examples/fib.callgrind

@@ -1,0 +1,1 @@
+tracekit report --tree both --format csv examples/fib.callgrind
