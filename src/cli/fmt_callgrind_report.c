@@ -1,0 +1,638 @@
+/* tracekit report for callgrind profiles: totals and the table of functions
+ * (or files, objects, lines) by self or inclusive cost, text, JSON or CSV;
+ * with --tree, each function's callers and callees. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt_callgrind.h"
+#include "core/textout.h"
+
+/* ---- number formatting ------------------------------------------------------------ */
+
+/* put_padded into memory: appends at out (room for 64 bytes), returns the new end. */
+static char *fmt_padded(char *out, uint64_t v, int width)
+{
+    static const uint64_t pow10[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                       1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+                                       10000000000ULL, 100000000000ULL, 1000000000000ULL,
+                                       10000000000000ULL, 100000000000000ULL,
+                                       1000000000000000ULL, 10000000000000000ULL,
+                                       100000000000000000ULL, 1000000000000000000ULL,
+                                       10000000000000000000ULL};
+    /* digits of v: log10 from the bit length, corrected by one comparison */
+    int bits = 64 - __builtin_clzll(v | 1);
+    int digits = (bits * 1233) >> 12;
+    digits += (v | 1) >= pow10[digits];
+    int len = digits + (digits - 1) / 3;
+    if (width > 64) width = 64; /* put_padded's limit */
+    if (width <= 32)
+        memset(out, ' ', 32);
+    else
+        memset(out, ' ', 64);
+    char *end = out + (len > width ? len : width);
+    char *p = end;
+    for (int group = 0;;) {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+        if (!v) break;
+        if (++group == 3) {
+            *--p = ',';
+            group = 0;
+        }
+    }
+    return end;
+}
+
+static int width_commas(uint64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d + (d - 1) / 3;
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+    return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* " ( 12.3%) ", like printf(" (%5.1f%%) ") for 0..999.9, without printf: appends at out
+ * (room for 64 bytes), returns the new end. */
+static char *fmt_pct(char *out, double v)
+{
+    if (!(v >= 0) || v >= 999.95) {
+        int n = snprintf(out, 64, " (%5.1f%%) ", v);
+        return out + (n < 0 ? 0 : n > 63 ? 63 : n);
+    }
+    unsigned t = (unsigned)(v * 10.0 + 0.5);
+    unsigned whole = t / 10;
+    out[0] = ' ';
+    out[1] = '(';
+    out[2] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
+    out[3] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
+    out[4] = (char)('0' + whole % 10);
+    out[5] = '.';
+    out[6] = (char)('0' + t % 10);
+    memcpy(out + 7, "%) ", 3);
+    return out + 10;
+}
+
+/* ---- report --------------------------------------------------------------------- */
+
+const cli_opt cgc_report_opts[] = {
+    {"by", 0, "KEY", "function (default), file-function (callgrind_annotate's key), file, object, line"},
+    {"sort", 0, "EVENT[,EVENT]", "sort by these events (default: the first event)"},
+    {"top", 'n', "N", "show at most N rows"},
+    {"threshold", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
+    {"coverage", 0, "PCT", "stop once the rows shown cover PCT% of the total of the first sort event, as callgrind_annotate's --threshold (default 99 for a text table of self costs, else 100: every row)"},
+    {"inclusive", 0, NULL, "sort by and show inclusive costs"},
+    {"tree", 0, "KIND", "caller, calling or both: list each function's callers (<) and/or callees (>) with the calls' counts and inclusive costs, as callgrind_annotate --tree"},
+    {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
+    {"format", 0, "FMT", "text (default), json or csv"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* Derived events ("event: Sum = Ir + 2 Dr") evaluated on a cost vector;
+ * ok[i] = 0 when the formula cannot be evaluated (unknown event, overflow). */
+static void eval_derived(const tk_profile *p, const uint64_t *costs, uint64_t *out, int *ok)
+{
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++)
+        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i]) == TK_OK;
+}
+
+static void json_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    fputc('[', f);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        if (i) fputc(',', f);
+        if (ok[i])
+            cgc_put_u64(f, v[i]);
+        else
+            fputs("null", f);
+    }
+    fputc(']', f);
+}
+
+static void csv_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        fputc(',', f);
+        if (ok[i]) cgc_put_u64(f, v[i]);
+    }
+}
+
+static const char *const group_names[] = {"function", "file-function", "file", "object", "line"};
+
+static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
+{
+    switch (g) {
+    case TK_GROUP_FUNCTION: {
+        const char *n = cgc_str_or(p, e->name, "???"), *o = cgc_str_or(p, e->object, "???");
+        const char *fl = cgc_str_or(p, e->file, "???");
+        out_write(n, strlen(n), f);
+        out_write(" [", 2, f);
+        out_write(o, strlen(o), f);
+        out_write("] ", 2, f);
+        out_write(fl, strlen(fl), f);
+        break;
+    }
+    case TK_GROUP_FILE_FUNCTION:
+        fprintf(f, "%s:%s", cgc_str_or(p, e->file, "???"), cgc_str_or(p, e->name, "???"));
+        break;
+    case TK_GROUP_FILE: fputs(cgc_str_or(p, e->file, "???"), f); break;
+    case TK_GROUP_OBJECT: fputs(cgc_str_or(p, e->object, "???"), f); break;
+    case TK_GROUP_LINE: fprintf(f, "%s:%" PRIu64, cgc_str_or(p, e->file, "???"), e->line); break;
+    }
+}
+
+/* Text rows are collected in a 1 MiB buffer and written with one fwrite
+ * each time it fills: a report can be as large as its input (long context
+ * names), and stdio's own 4 KiB buffer would make one write(2) per 4 KiB. */
+typedef struct row_buf {
+    char *b;
+    size_t n, cap;
+    FILE *f;
+} row_buf;
+
+static void rb_flush(row_buf *o)
+{
+    if (o->n) out_write(o->b, o->n, o->f);
+    o->n = 0;
+}
+
+static void rb_put(row_buf *o, const char *p, size_t n)
+{
+    if (o->n + n > o->cap) {
+        rb_flush(o);
+        if (n > o->cap) {
+            out_write(p, n, o->f);
+            return;
+        }
+    }
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+
+/* A name of the profile, "???" when it has none (as str_or). */
+static void rb_put_str(row_buf *o, const tk_profile *p, uint32_t id)
+{
+    size_t n = id == TK_PROF_NONE ? 0 : tk_profile_str_len(p, id);
+    if (n) rb_put(o, tk_profile_str(p, id), n);
+    else rb_put(o, "???", 3);
+}
+
+/* ---- report --tree ---------------------------------------------------------------- */
+
+enum { TREE_NONE = 0, TREE_CALLERS = 1, TREE_CALLEES = 2, TREE_BOTH = 3 };
+
+typedef struct arc_order {
+    const tk_prof_arcs *a;
+    size_t event;
+} arc_order;
+
+/* Heaviest calls first (inclusive cost of the first sort event), then the most
+ * frequent, then the summary's order of the other end. */
+static int cmp_arc(const void *x, const void *y, void *ctx)
+{
+    const arc_order *o = ctx;
+    const tk_prof_arc *a = &o->a->arcs[*(const size_t *)x], *b = &o->a->arcs[*(const size_t *)y];
+    uint64_t ca = o->a->n_events ? a->inclusive[o->event] : 0;
+    uint64_t cb = o->a->n_events ? b->inclusive[o->event] : 0;
+    if (ca != cb) return ca > cb ? -1 : 1;
+    if (a->calls != b->calls) return a->calls > b->calls ? -1 : 1;
+    size_t ea = a->caller ^ a->callee, eb = b->caller ^ b->callee; /* the other end (xor the shared one) */
+    return (ea > eb) - (ea < eb);
+}
+
+/* The arcs into (callers) or out of (callees) entry i, heaviest first, into
+ * idx (room for a->count). Returns how many. */
+static size_t tree_arcs(const tk_prof_arcs *a, size_t i, int callees, size_t event, size_t *idx)
+{
+    size_t first, n;
+    if (callees) {
+        n = tk_prof_arcs_out_of(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = a->by_caller[first + k];
+    } else {
+        n = tk_prof_arcs_into(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = first + k;
+    }
+    arc_order o = {a, event};
+    qsort_r(idx, n, sizeof *idx, cmp_arc, &o);
+    return n;
+}
+
+/* One text row of a tree: costs (the entry's, or a call's inclusive cost in
+ * the inclusive columns when the table has them), calls, mark, label. */
+static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
+                     const tk_prof_entry *e, const uint64_t *self, const uint64_t *incl,
+                     uint64_t calls, const char *mark, const int *w, size_t primary)
+{
+    char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
+    char *r = row;
+    size_t nev = s->n_events;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint64_t *v = pass ? incl : self;
+        if (pass && !incl) break;
+        for (size_t j = 0; j < nev; j++) {
+            size_t width = (size_t)w[j] + (j == primary ? 10 : 1);
+            if (!v) {
+                memset(r, ' ', width);
+                r += width;
+                continue;
+            }
+            r = fmt_padded(r, v[j], w[j]);
+            if (j == primary)
+                r = fmt_pct(r, pct(v[j], s->totals[j]));
+            else
+                *r++ = ' ';
+        }
+    }
+    r = fmt_padded(r, calls, 10);
+    *r++ = ' ';
+    out_write(row, (size_t)(r - row), f);
+    fputs(mark, f);
+    entry_label(f, p, group, e);
+    out_char('\n', f);
+}
+
+/* The text table with each function's callers and callees around it. */
+static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
+                      const tk_prof_arcs *a, size_t limit, int tree, int inclusive, size_t primary,
+                      const int *w, size_t *idx)
+{
+    for (size_t i = 0; i < limit; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        if (i) out_char('\n', f);
+        for (int side = 0; side < 2; side++) {
+            if (side == 0 && !(tree & TREE_CALLERS)) continue;
+            if (side == 1) /* the function itself, between its callers and callees */
+                tree_row(f, p, group, s, e, e->self, inclusive ? e->inclusive : NULL, e->calls,
+                         "* ", w, primary);
+            if (side == 1 && !(tree & TREE_CALLEES)) continue;
+            size_t n = tree_arcs(a, i, side, primary, idx);
+            for (size_t k = 0; k < n; k++) {
+                const tk_prof_arc *arc = &a->arcs[idx[k]];
+                const tk_prof_entry *other = &s->entries[side ? arc->callee : arc->caller];
+                tree_row(f, p, group, s, other, inclusive ? NULL : arc->inclusive,
+                         inclusive ? arc->inclusive : NULL, arc->calls, side ? "  > " : "  < ", w,
+                         primary);
+            }
+        }
+    }
+}
+
+/* ,"callers":[...],"callees":[...] of entry i (as the tree asks). */
+static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s, const tk_prof_arcs *a,
+                      size_t i, int tree, size_t primary, size_t *idx)
+{
+    for (int side = 0; side < 2; side++) {
+        if (!(tree & (side ? TREE_CALLEES : TREE_CALLERS))) continue;
+        fputs(side ? ",\"callees\":[" : ",\"callers\":[", f);
+        size_t n = tree_arcs(a, i, side, primary, idx);
+        for (size_t k = 0; k < n; k++) {
+            const tk_prof_arc *arc = &a->arcs[idx[k]];
+            const tk_prof_entry *o = &s->entries[side ? arc->callee : arc->caller];
+            fputs(k ? ",{\"object\":" : "{\"object\":", f);
+            tk_put_json_string(f, cgc_str_or(p, o->object, ""));
+            fputs(",\"file\":", f);
+            tk_put_json_string(f, cgc_str_or(p, o->file, ""));
+            fputs(",\"name\":", f);
+            tk_put_json_string(f, cgc_str_or(p, o->name, ""));
+            fprintf(f, ",\"calls\":%" PRIu64 ",\"inclusive\":", arc->calls);
+            cgc_json_u64s(f, arc->inclusive, s->n_events);
+            fputc('}', f);
+        }
+        fputc(']', f);
+    }
+}
+
+int cgc_run_report(cli_ctx *ctx, const cli_args *args)
+{
+    const char *cmd = "report";
+    int by = cli_get_choice(cmd, args, "by", "function|file-function|file|object|line", 0);
+    int fmt = cli_get_choice(cmd, args, "format", "text|json|csv", 0);
+    uint64_t top, part;
+    double threshold, coverage;
+    int inclusive = cli_has(args, "inclusive");
+    int tree = cli_get_choice(cmd, args, "tree", "none|caller|calling|both", TREE_NONE);
+    if (tree < 0) return CLI_EXIT_USAGE;
+    /* callgrind_annotate lists functions until they cover 99 % of the first
+     * sort event: so does the text table of self costs (on the 130 MB bench
+     * profile 66 K rows instead of 151 K); machine-readable output is whole */
+    double coverage_default = fmt == 0 && !inclusive ? 99.0 : 100.0;
+    if (by < 0 || fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top) ||
+        cli_get_u64(cmd, args, "part", 0, &part) ||
+        cli_get_double(cmd, args, "threshold", 0.0, &threshold) ||
+        cli_get_double(cmd, args, "coverage", coverage_default, &coverage))
+        return CLI_EXIT_USAGE;
+    if (!(coverage > 0.0 && coverage <= 100.0))
+        return cli_usage_error(cmd, "--coverage wants a percentage above 0, at most 100");
+    tk_prof_group group = (tk_prof_group)by;
+    if (tree && group != TK_GROUP_FUNCTION && group != TK_GROUP_FILE_FUNCTION)
+        return cli_usage_error(cmd, "--tree lists the callers and callees of functions: "
+                                    "use it with --by function or file-function");
+    if (tree && fmt == 2) return cli_usage_error(cmd, "--tree is for text and json output");
+    tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
+                                                        : TK_CALLGRIND_DETAIL_FUNCTIONS;
+    tk_profile *p;
+    /* the report needs no jumps; per function it needs no cost files either;
+     * a text table of self costs shows no inclusive cost: the calls are only
+     * counted, and the summary has no inclusive costs */
+    int self_only = fmt == 0 && !inclusive && !tree;
+    int rc = cgc_load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, self_only, &p);
+    if (rc) return rc;
+    size_t nev = tk_profile_event_count(p);
+    size_t nder = tk_profile_derived_count(p);
+    size_t sort[4] = {0};
+    size_t nsort = nev ? 1 : 0;
+    const char *sortarg = cli_get(args, "sort");
+    if (sortarg) {
+        int n = cgc_parse_event_list(cmd, p, sortarg, sort, 4);
+        if (n < 0) {
+            tk_profile_free(p);
+            return CLI_EXIT_USAGE;
+        }
+        nsort = (size_t)n;
+    }
+    tk_prof_summary *s;
+    tk_error err;
+    tk_error_clear(&err);
+    if ((self_only ? tk_profile_summarize_self : tk_profile_summarize)(p, (size_t)part, group, &s, &err) !=
+        TK_OK) {
+        tk_profile_free(p);
+        if (err.code == TK_ERR_ARG) return cli_usage_error(cmd, "%s", err.message);
+        return cli_error(&err);
+    }
+    size_t sorted = tk_prof_summary_sort_cover(s, p, sort, nsort, inclusive, coverage);
+    if (!sorted && s->count) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        tk_prof_summary_free(s);
+        tk_profile_free(p);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc) {
+        tk_prof_summary_free(s);
+        tk_profile_free(p);
+        return rc;
+    }
+    FILE *f = tk_output_file(o);
+    size_t shown = 0;
+    size_t primary = nsort ? sort[0] : 0;
+    uint64_t total_primary = nev ? s->totals[primary] : 0;
+    /* rows to show: the rows with a cost (in the sort order, rows without
+     * one come last), after threshold, coverage and top; a text table of
+     * self costs lists the functions with a self cost, as callgrind_annotate
+     * does. Coverage cuts before the first row at which the rows above
+     * cover that much, within the sorted prefix. */
+    size_t limit = s->count;
+    uint64_t covered = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        uint64_t v = nev ? (inclusive ? e->inclusive : e->self)[primary] : 0;
+        int all_zero = 1;
+        for (size_t j = 0; j < nev; j++)
+            if (e->self[j] || (e->inclusive && e->inclusive[j])) all_zero = 0;
+        if (all_zero || (threshold > 0 && pct(v, total_primary) < threshold) ||
+            tk_prof_covered(covered, total_primary, coverage) || i >= sorted) {
+            limit = i;
+            break;
+        }
+        covered = covered + v < covered ? UINT64_MAX : covered + v;
+    }
+    if (top && top < limit) limit = (size_t)top;
+    tk_prof_arcs *arcs = NULL;
+    size_t *arc_idx = NULL;
+    if (tree) {
+        if (tk_profile_summary_arcs(p, (size_t)part, s, group, &arcs, &err) != TK_OK ||
+            !(arc_idx = malloc((arcs->count ? arcs->count : 1) * sizeof *arc_idx))) {
+            if (arcs) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+            tk_prof_arcs_free(arcs);
+            tk_output_abort(o);
+            tk_prof_summary_free(s);
+            tk_profile_free(p);
+            return cli_error(&err);
+        }
+    }
+
+    if (fmt == 1) {
+        fprintf(f, "{\"version\":1,\"format\":\"callgrind\",\"by\":\"%s\",\"parts\":%zu,",
+                group_names[by], part ? (size_t)1 : tk_profile_part_count(p));
+        fputs("\"events\":[", f);
+        for (size_t i = 0; i < nev; i++) {
+            if (i) fputc(',', f);
+            tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+        }
+        fputs("],\"totals\":", f);
+        cgc_json_u64s(f, s->totals, nev);
+        if (nder) {
+            fputs(",\"derived_events\":[", f);
+            for (size_t i = 0; i < nder; i++) {
+                const tk_prof_derived *d = tk_profile_derived(p, i);
+                fputs(i ? ",{\"name\":" : "{\"name\":", f);
+                tk_put_json_string(f, tk_profile_str(p, d->name));
+                fputs(",\"formula\":", f);
+                tk_put_json_string(f, tk_profile_str(p, d->formula));
+                fputc('}', f);
+            }
+            fputs("],\"derived_totals\":", f);
+            json_derived(f, p, s->totals);
+        }
+        fputs(",\"functions\":[", f);
+        for (size_t i = 0; i < limit; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            fputs(i ? ",\n{" : "\n{", f);
+            fputs("\"object\":", f);
+            tk_put_json_string(f, cgc_str_or(p, e->object, ""));
+            fputs(",\"file\":", f);
+            tk_put_json_string(f, cgc_str_or(p, e->file, ""));
+            fputs(",\"name\":", f);
+            tk_put_json_string(f, cgc_str_or(p, e->name, ""));
+            if (group == TK_GROUP_LINE) fprintf(f, ",\"line\":%" PRIu64, e->line);
+            fputs(",\"self\":", f);
+            cgc_json_u64s(f, e->self, nev);
+            fputs(",\"inclusive\":", f);
+            cgc_json_u64s(f, e->inclusive, nev);
+            if (nder) {
+                fputs(",\"derived_self\":", f);
+                json_derived(f, p, e->self);
+                fputs(",\"derived_inclusive\":", f);
+                json_derived(f, p, e->inclusive);
+            }
+            fprintf(f, ",\"calls\":%" PRIu64, e->calls);
+            if (arcs) tree_json(f, p, s, arcs, i, tree, primary, arc_idx);
+            fputc('}', f);
+            shown++;
+        }
+        fputs("\n]}\n", f);
+    } else if (fmt == 2) {
+        fputs("object,file,name,line", f);
+        for (size_t i = 0; i < nev; i++)
+            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
+        for (size_t i = 0; i < nev; i++)
+            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
+        fputs(",calls", f);
+        for (size_t i = 0; i < nder; i++)
+            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+        for (size_t i = 0; i < nder; i++)
+            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+        fputc('\n', f);
+        for (size_t i = 0; i < limit; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            tk_put_csv_field(f, cgc_str_or(p, e->object, ""));
+            fputc(',', f);
+            tk_put_csv_field(f, cgc_str_or(p, e->file, ""));
+            fputc(',', f);
+            tk_put_csv_field(f, cgc_str_or(p, e->name, ""));
+            fprintf(f, ",%" PRIu64, e->line);
+            for (size_t j = 0; j < nev; j++) {
+                fputc(',', f);
+                cgc_put_u64(f, e->self[j]);
+            }
+            for (size_t j = 0; j < nev; j++) {
+                fputc(',', f);
+                cgc_put_u64(f, e->inclusive[j]);
+            }
+            fprintf(f, ",%" PRIu64, e->calls);
+            csv_derived(f, p, e->self);
+            csv_derived(f, p, e->inclusive);
+            fputc('\n', f);
+        }
+    } else {
+        fprintf(f, "parts: %zu%s\n", part ? (size_t)1 : tk_profile_part_count(p),
+                part ? " (selected)" : "");
+        fputs("events:", f);
+        for (size_t i = 0; i < nev; i++) fprintf(f, " %s", tk_profile_str(p, tk_profile_event(p, i)->name));
+        fputs("\n", f);
+        int w[TK_PROFILE_MAX_EVENTS];
+        for (size_t j = 0; j < nev; j++) {
+            w[j] = width_commas(s->totals[j]);
+            int nl = (int)strlen(tk_profile_str(p, tk_profile_event(p, j)->name)) + (inclusive ? 5 : 0);
+            if (nl > w[j]) w[j] = nl;
+        }
+        fputs("program totals:", f);
+        for (size_t j = 0; j < nev; j++) {
+            fputc(' ', f);
+            cgc_put_commas(f, s->totals[j]);
+        }
+        fputc('\n', f);
+        if (nder) {
+            uint64_t dv[TK_PROFILE_MAX_EVENTS];
+            int ok[TK_PROFILE_MAX_EVENTS];
+            eval_derived(p, s->totals, dv, ok);
+            for (size_t i = 0; i < nder; i++) {
+                const tk_prof_derived *d = tk_profile_derived(p, i);
+                fprintf(f, "derived %s = %s: ", tk_profile_str(p, d->name),
+                        tk_profile_str(p, d->formula));
+                if (ok[i])
+                    cgc_put_commas(f, dv[i]);
+                else
+                    fputs("(cannot be evaluated)", f);
+                fputc('\n', f);
+            }
+        }
+        fputc('\n', f);
+        for (size_t j = 0; j < nev; j++) {
+            const char *n = tk_profile_str(p, tk_profile_event(p, j)->name);
+            if (j == primary)
+                fprintf(f, "%*s %-9s", w[j], n, "");
+            else
+                fprintf(f, "%*s ", w[j], n);
+        }
+        if (inclusive)
+            for (size_t j = 0; j < nev; j++) {
+                char h[80];
+                snprintf(h, sizeof h, "%s-incl", tk_profile_str(p, tk_profile_event(p, j)->name));
+                if (j == primary)
+                    fprintf(f, "%*s %-9s", w[j], h, "");
+                else
+                    fprintf(f, "%*s ", w[j], h);
+            }
+        if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) fprintf(f, "%10s ", "calls");
+        fprintf(f, "%s\n", group_names[by]);
+        if (arcs) {
+            tree_text(f, p, group, s, arcs, limit, tree, inclusive, primary, w, arc_idx);
+            if (limit < s->count)
+                fprintf(f, "\n(%zu more row%s not shown)\n", s->count - limit,
+                        s->count - limit == 1 ? "" : "s");
+            goto written;
+        }
+        /* each row's numbers are formatted in memory and written at once */
+        char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
+        row_buf rb = {NULL, 0, 0, f};
+        if (limit > 64 && (rb.b = malloc(1 << 20)) != NULL) rb.cap = 1 << 20;
+        /* The rows are in cost order, their names and costs anywhere in
+         * memory: look the names up first in a loop of independent loads
+         * (the misses overlap), then fetch a few rows ahead. */
+        enum { AHEAD = 8 };
+        const char **names = rb.b && group == TK_GROUP_FUNCTION ? malloc(limit * sizeof *names) : NULL;
+        for (size_t i = 0; names && i < limit; i++) /* NULL: "???" (rb_put_str) */
+            names[i] = tk_profile_str_len(p, s->entries[i].name) ? tk_profile_str(p, s->entries[i].name) : NULL;
+        for (size_t i = 0; i < limit; i++) {
+            const tk_prof_entry *e = &s->entries[i];
+            if (names && i + AHEAD < limit) {
+                __builtin_prefetch(names[i + AHEAD]);
+                __builtin_prefetch(s->entries[i + AHEAD].self);
+            }
+            char *r = row;
+            for (size_t j = 0; j < nev; j++) {
+                r = fmt_padded(r, e->self[j], w[j]);
+                if (j == primary)
+                    r = fmt_pct(r, pct(e->self[j], s->totals[j]));
+                else
+                    *r++ = ' ';
+            }
+            if (inclusive)
+                for (size_t j = 0; j < nev; j++) {
+                    r = fmt_padded(r, e->inclusive[j], w[j]);
+                    if (j == primary)
+                        r = fmt_pct(r, pct(e->inclusive[j], s->totals[j]));
+                    else
+                        *r++ = ' ';
+                }
+            if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) {
+                r = fmt_padded(r, e->calls, 10);
+                *r++ = ' ';
+            }
+            if (rb.b && group == TK_GROUP_FUNCTION) {
+                rb_put(&rb, row, (size_t)(r - row));
+                if (names && names[i]) rb_put(&rb, names[i], tk_profile_str_len(p, e->name));
+                else rb_put_str(&rb, p, e->name);
+                rb_put(&rb, " [", 2);
+                rb_put_str(&rb, p, e->object);
+                rb_put(&rb, "] ", 2);
+                rb_put_str(&rb, p, e->file);
+                rb_put(&rb, "\n", 1);
+                continue;
+            }
+            out_write(row, (size_t)(r - row), f);
+            entry_label(f, p, group, e);
+            out_char('\n', f);
+        }
+        rb_flush(&rb);
+        free(rb.b);
+        free(names);
+        if (limit < s->count)
+            fprintf(f, "(%zu more row%s not shown)\n", s->count - limit, s->count - limit == 1 ? "" : "s");
+    }
+written:
+    (void)shown;
+    free(arc_idx);
+    tk_prof_arcs_free(arcs);
+    rc = cli_output_commit(o);
+    tk_prof_summary_free(s);
+    tk_profile_free(p);
+    return rc;
+}
