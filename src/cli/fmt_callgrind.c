@@ -103,11 +103,16 @@ int cgc_parse_event_list(const char *cmd, const tk_profile *p, const char *list,
         size_t len = e ? (size_t)(e - s) : strlen(s);
         int ev = tk_profile_find_event(p, s, len);
         if (ev < 0) {
+            char have[512];
+            size_t k = 0;
+            have[0] = 0;
+            for (size_t i = 0; i < tk_profile_event_count(p) && k < sizeof have; i++) {
+                int w = snprintf(have + k, sizeof have - k, " %s",
+                                 tk_profile_str(p, tk_profile_event(p, i)->name));
+                k += w < 0 ? 0 : (size_t)w;
+            }
             cli_usage_error(cmd, "unknown event '%.*s' (the profile has:%s)", (int)len, s,
-                            tk_profile_event_count(p) ? "" : " none");
-            for (size_t i = 0; i < tk_profile_event_count(p); i++)
-                fprintf(stderr, " %s", tk_profile_str(p, tk_profile_event(p, i)->name));
-            if (tk_profile_event_count(p)) fputc('\n', stderr);
+                            k ? have : " none");
             return -1;
         }
         if (n < max) idx[n++] = (size_t)ev;

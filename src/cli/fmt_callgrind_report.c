@@ -89,6 +89,7 @@ const cli_opt cgc_report_opts[] = {
     {"threshold", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
     {"coverage", 0, "PCT", "stop once the rows shown cover PCT% of the total of the first sort event, as callgrind_annotate's --threshold (default 99 for a text table of self costs, else 100: every row)"},
     {"inclusive", 0, NULL, "sort by and show inclusive costs"},
+    {"show", 0, "EVENT[,EVENT]", "text: only these event columns (callgrind_annotate --show), default all"},
     {"tree", 0, "KIND", "caller, calling or both: list each function's callers (<) and/or callees (>) with the calls' counts and inclusive costs, as callgrind_annotate --tree"},
     {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
     {"format", 0, "FMT", "text (default), json or csv"},
@@ -236,15 +237,16 @@ static size_t tree_arcs(const tk_prof_arcs *a, size_t i, int callees, size_t eve
  * the inclusive columns when the table has them), calls, mark, label. */
 static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
                      const tk_prof_entry *e, const uint64_t *self, const uint64_t *incl,
-                     uint64_t calls, const char *mark, const int *w, size_t primary)
+                     uint64_t calls, const char *mark, const int *w, size_t primary,
+                     const size_t *col, size_t ncol)
 {
     char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
     char *r = row;
-    size_t nev = s->n_events;
     for (int pass = 0; pass < 2; pass++) {
         const uint64_t *v = pass ? incl : self;
         if (pass && !incl) break;
-        for (size_t j = 0; j < nev; j++) {
+        for (size_t c = 0; c < ncol; c++) {
+            size_t j = col[c];
             size_t width = (size_t)w[j] + (j == primary ? 10 : 1);
             if (!v) {
                 memset(r, ' ', width);
@@ -269,7 +271,7 @@ static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk
 /* The text table with each function's callers and callees around it. */
 static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
                       const tk_prof_arcs *a, size_t limit, int tree, int inclusive, size_t primary,
-                      const int *w, size_t *idx)
+                      const int *w, const size_t *col, size_t ncol, size_t *idx)
 {
     for (size_t i = 0; i < limit; i++) {
         const tk_prof_entry *e = &s->entries[i];
@@ -278,7 +280,7 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
             if (side == 0 && !(tree & TREE_CALLERS)) continue;
             if (side == 1) /* the function itself, between its callers and callees */
                 tree_row(f, p, group, s, e, e->self, inclusive ? e->inclusive : NULL, e->calls,
-                         "* ", w, primary);
+                         "* ", w, primary, col, ncol);
             if (side == 1 && !(tree & TREE_CALLEES)) continue;
             size_t n = tree_arcs(a, i, side, primary, idx);
             for (size_t k = 0; k < n; k++) {
@@ -286,7 +288,7 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
                 const tk_prof_entry *other = &s->entries[side ? arc->callee : arc->caller];
                 tree_row(f, p, group, s, other, inclusive ? NULL : arc->inclusive,
                          inclusive ? arc->inclusive : NULL, arc->calls, side ? "  > " : "  < ", w,
-                         primary);
+                         primary, col, ncol);
             }
         }
     }
@@ -364,6 +366,18 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
             return CLI_EXIT_USAGE;
         }
         nsort = (size_t)n;
+    }
+    /* the event columns of a text table */
+    size_t col[TK_PROFILE_MAX_EVENTS], ncol = nev;
+    for (size_t j = 0; j < nev; j++) col[j] = j;
+    const char *showarg = cli_get(args, "show");
+    if (showarg) {
+        int n = cgc_parse_event_list(cmd, p, showarg, col, TK_PROFILE_MAX_EVENTS);
+        if (n < 0) {
+            tk_profile_free(p);
+            return CLI_EXIT_USAGE;
+        }
+        ncol = (size_t)n;
     }
     tk_prof_summary *s;
     tk_error err;
@@ -523,7 +537,8 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
             if (nl > w[j]) w[j] = nl;
         }
         fputs("program totals:", f);
-        for (size_t j = 0; j < nev; j++) {
+        for (size_t c = 0; c < ncol; c++) {
+            size_t j = col[c];
             fputc(' ', f);
             cgc_put_commas(f, s->totals[j]);
         }
@@ -544,7 +559,8 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
             }
         }
         fputc('\n', f);
-        for (size_t j = 0; j < nev; j++) {
+        for (size_t c = 0; c < ncol; c++) {
+            size_t j = col[c];
             const char *n = tk_profile_str(p, tk_profile_event(p, j)->name);
             if (j == primary)
                 fprintf(f, "%*s %-9s", w[j], n, "");
@@ -552,7 +568,8 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
                 fprintf(f, "%*s ", w[j], n);
         }
         if (inclusive)
-            for (size_t j = 0; j < nev; j++) {
+            for (size_t c = 0; c < ncol; c++) {
+                size_t j = col[c];
                 char h[80];
                 snprintf(h, sizeof h, "%s-incl", tk_profile_str(p, tk_profile_event(p, j)->name));
                 if (j == primary)
@@ -563,7 +580,8 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
         if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) fprintf(f, "%10s ", "calls");
         fprintf(f, "%s\n", group_names[by]);
         if (arcs) {
-            tree_text(f, p, group, s, arcs, limit, tree, inclusive, primary, w, arc_idx);
+            tree_text(f, p, group, s, arcs, limit, tree, inclusive, primary, w, col, ncol,
+                      arc_idx);
             if (limit < s->count)
                 fprintf(f, "\n(%zu more row%s not shown)\n", s->count - limit,
                         s->count - limit == 1 ? "" : "s");
@@ -587,7 +605,8 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
                 __builtin_prefetch(s->entries[i + AHEAD].self);
             }
             char *r = row;
-            for (size_t j = 0; j < nev; j++) {
+            for (size_t c = 0; c < ncol; c++) {
+                size_t j = col[c];
                 r = fmt_padded(r, e->self[j], w[j]);
                 if (j == primary)
                     r = fmt_pct(r, pct(e->self[j], s->totals[j]));
@@ -595,7 +614,8 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
                     *r++ = ' ';
             }
             if (inclusive)
-                for (size_t j = 0; j < nev; j++) {
+                for (size_t c = 0; c < ncol; c++) {
+                    size_t j = col[c];
                     r = fmt_padded(r, e->inclusive[j], w[j]);
                     if (j == primary)
                         r = fmt_pct(r, pct(e->inclusive[j], s->totals[j]));

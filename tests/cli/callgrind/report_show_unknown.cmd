@@ -1,0 +1,1 @@
+tracekit report --show Ir,Xx tests/data/callgrind/pass/demo-cache.out
