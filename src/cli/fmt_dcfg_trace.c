@@ -161,7 +161,7 @@ static int run_dump(cli_ctx *ctx, const cli_args *a) {
 /* ---- convert --------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), callgrind or bbv (SimPoint); all need --dcfg"},
+    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -171,6 +171,8 @@ static const cli_opt convert_opts[] = {
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
     {"per-thread", 0, NULL, "folded: start each stack with its thread"},
+    {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the instructions (default 0.5)"},
+    {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the instructions (default 0.1)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -194,14 +196,19 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
-static int convert_callgrind(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_output *out) {
+/* The trace as a profile (instructions per routine, calls), written as a
+ * callgrind profile, or with dot non-NULL as a call graph. */
+static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_dot_options *dot,
+                           tk_output *out) {
     tk_profile *prof;
     tk_error err;
     tk_error_clear(&err);
     if (tk_profile_new(&prof) != TK_OK)
         return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
     tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
-    if (st == TK_OK) {
+    if (st == TK_OK && dot) {
+        st = tk_profile_write_dot(prof, dot, tk_output_file(out), &err);
+    } else if (st == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
     }
@@ -212,12 +219,19 @@ static int convert_callgrind(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_outpu
 static int run_convert(cli_ctx *ctx, const cli_args *a) {
     const char *to = cli_get(a, "to");
     if (!to)
-        return cli_usage_error("convert", "--to FMT is required (dcfg-trace: bbv)");
+        return cli_usage_error("convert", "--to FMT is required (dcfg-trace converts to: chrome, "
+                                          "folded, callgrind, dot, bbv)");
     int bbv = strcmp(to, "bbv") == 0, chrome = strcmp(to, "chrome") == 0;
-    int callgrind = strcmp(to, "callgrind") == 0;
-    if (!bbv && !chrome && !callgrind && strcmp(to, "folded") != 0)
-        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, callgrind, bbv (not '%s')",
+    int callgrind = strcmp(to, "callgrind") == 0, dot = strcmp(to, "dot") == 0;
+    if (!bbv && !chrome && !callgrind && !dot && strcmp(to, "folded") != 0)
+        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, callgrind, dot, bbv (not '%s')",
                                to);
+    tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
+    if (cli_get_double("convert", a, "node-threshold", dot_opt.node_threshold,
+                       &dot_opt.node_threshold) ||
+        cli_get_double("convert", a, "edge-threshold", dot_opt.edge_threshold,
+                       &dot_opt.edge_threshold))
+        return CLI_EXIT_USAGE;
     if (!cli_has(a, "dcfg"))
         return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)", to);
     tk_cfg *cfg = NULL;
@@ -229,7 +243,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
     if ((rc = dtc_open_ctx_trace(ctx, &t, NULL)) == CLI_EXIT_OK &&
         (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
         rc = bbv         ? dtc_convert_bbv(t, cfg, a, out)
-             : callgrind ? convert_callgrind(t, cfg, out)
+             : callgrind || dot ? convert_profile(t, cfg, dot ? &dot_opt : NULL, out)
                          : convert_events(t, cfg, chrome, cli_has(a, "per-thread"), out);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);

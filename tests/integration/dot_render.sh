@@ -22,6 +22,7 @@ for f in examples/fib.callgrind tests/data/callgrind/pass/*.out; do
     render "$f" convert --to dot "$f"
     render "$f (all nodes)" convert --to dot --node-threshold 0 --edge-threshold 0 "$f"
 done
+render "dcfg-trace call graph" convert --to dot --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json tests/data/dcfg_trace/pass/gen11.level9.trace.json
 for f in examples/fib.xray tests/data/xray/pass/*.fdr; do
     render "$f" convert --to dot "$f"
 done
