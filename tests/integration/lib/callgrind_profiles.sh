@@ -5,3 +5,9 @@ for f in ../shared/corpus/callgrind-thirdparty/*/*; do
     case "$f" in *.md|*.exp|*.expectf) continue ;; esac
     [ -f "$f" ] && profiles+=("$f")
 done
+
+# annotate_can_read F: whether callgrind_annotate can be the oracle for F (it
+# reads one part only and dies on the bb position column).
+annotate_can_read() {
+    [ "$(grep -c '^events:' "$1")" = 1 ] && ! grep -q '^positions:.*bb' "$1"
+}
