@@ -200,6 +200,7 @@ enum { TREE_NONE = 0, TREE_CALLERS = 1, TREE_CALLEES = 2, TREE_BOTH = 3 };
 typedef struct arc_order {
     const tk_prof_arcs *a;
     size_t event;
+    int callees; /* the other end of the arcs is their callee */
 } arc_order;
 
 /* Heaviest calls first (inclusive cost of the first sort event), then the most
@@ -212,7 +213,7 @@ static int cmp_arc(const void *x, const void *y, void *ctx)
     uint64_t cb = o->a->n_events ? b->inclusive[o->event] : 0;
     if (ca != cb) return ca > cb ? -1 : 1;
     if (a->calls != b->calls) return a->calls > b->calls ? -1 : 1;
-    size_t ea = a->caller ^ a->callee, eb = b->caller ^ b->callee; /* the other end (xor the shared one) */
+    size_t ea = o->callees ? a->callee : a->caller, eb = o->callees ? b->callee : b->caller;
     return (ea > eb) - (ea < eb);
 }
 
@@ -228,7 +229,7 @@ static size_t tree_arcs(const tk_prof_arcs *a, size_t i, int callees, size_t eve
         n = tk_prof_arcs_into(a, i, &first);
         for (size_t k = 0; k < n; k++) idx[k] = first + k;
     }
-    arc_order o = {a, event};
+    arc_order o = {a, event, callees};
     qsort_r(idx, n, sizeof *idx, cmp_arc, &o);
     return n;
 }
