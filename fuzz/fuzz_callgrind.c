@@ -8,6 +8,43 @@
 
 #include "tracekit/tracekit.h"
 
+/* The callers and callees of a sorted summary (report --tree): every arc is
+ * listed once into its callee and once out of its caller, and the calls of the
+ * arcs into an entry are its calls (by function: all of them). */
+static void check_arcs(const tk_profile *p, tk_prof_group group)
+{
+    tk_error err;
+    tk_prof_summary *s;
+    if (tk_profile_summarize(p, 0, group, &s, &err) != TK_OK) return;
+    size_t ev0 = 0;
+    tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0);
+    tk_prof_arcs *a;
+    if (tk_profile_summary_arcs(p, 0, s, group, &a, &err) == TK_OK) {
+        size_t into = 0, out = 0;
+        for (size_t i = 0; i < s->count; i++) {
+            size_t first, n = tk_prof_arcs_into(a, i, &first);
+            uint64_t calls = 0;
+            for (size_t k = 0; k < n; k++) {
+                if (a->arcs[first + k].callee != i) abort();
+                calls += a->arcs[first + k].calls;
+            }
+            if (calls > s->entries[i].calls || (group == TK_GROUP_FUNCTION && calls != s->entries[i].calls)) {
+                fprintf(stderr, "arcs into entry %zu: %llu calls, the summary %llu\n", i,
+                        (unsigned long long)calls, (unsigned long long)s->entries[i].calls);
+                abort();
+            }
+            into += n;
+            n = tk_prof_arcs_out_of(a, i, &first);
+            for (size_t k = 0; k < n; k++)
+                if (a->arcs[a->by_caller[first + k]].caller != i) abort();
+            out += n;
+        }
+        if (into != a->count || out != a->count) abort();
+        tk_prof_arcs_free(a);
+    }
+    tk_prof_summary_free(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char *dump_text(const tk_profile *p, size_t *len);
@@ -182,11 +219,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (tk_profile_summarize(p, 0, TK_GROUP_LINE, &s, &err) == TK_OK)
             tk_prof_summary_free(s);
+        check_arcs(p, TK_GROUP_FUNCTION);
+        check_arcs(p, TK_GROUP_FILE_FUNCTION);
         FILE *sink = fopen("/dev/null", "w");
         if (sink) { /* flame graphs of any call graph: a bounded walk, no NaN counts */
             tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
             fo.min_share = 1e-3;
             (void)tk_profile_write_folded(p, &fo, sink, &err);
+            tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+            dot.node_threshold = dot.edge_threshold = 0;
+            (void)tk_profile_write_dot(p, &dot, sink, &err);
             fclose(sink);
         }
         for (int plain = 0; plain < 2; plain++) {

@@ -140,9 +140,11 @@ tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_pro
         a->arcs[i].calls = vals[i * w];
         a->arcs[i].inclusive = vals + i * w + 1;
     }
-    qsort(a->arcs, n, sizeof *a->arcs, cmp_callee);
-    for (size_t i = 0; i < n; i++) a->by_caller[i] = i;
-    qsort_r(a->by_caller, n, sizeof *a->by_caller, cmp_caller_index, a->arcs);
+    if (n) { /* (qsort of a NULL array is undefined even for 0 elements) */
+        qsort(a->arcs, n, sizeof *a->arcs, cmp_callee);
+        for (size_t i = 0; i < n; i++) a->by_caller[i] = i;
+        qsort_r(a->by_caller, n, sizeof *a->by_caller, cmp_caller_index, a->arcs);
+    }
     a->count = n;
     a->n_events = nev;
     a->values_ = vals;
