@@ -144,9 +144,10 @@ typedef struct tk_folded_profile_options {
     double min_share; /* fraction of the total below which a branch is not unfolded */
     size_t max_depth; /* frames at most in a chain */
     int per_part;     /* each part apart, its stacks starting with "thread T" (or "part N") */
+    size_t part;      /* 0: every part; else only this one (1-based; TK_ERR_ARG past the end) */
 } tk_folded_profile_options;
 
-#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 1e-5, 256, 0}
+#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 1e-5, 256, 0, 0}
 
 tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
                                   FILE *out, tk_error *err);

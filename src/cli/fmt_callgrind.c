@@ -461,11 +461,108 @@ static int run_merge(cli_ctx *ctx, const cli_args *args)
 static const cli_opt diff_opts[] = {
     {"sort", 0, "EVENT", "order by the absolute difference of EVENT (default: the first)"},
     {"top", 'n', "N", "show at most N functions"},
-    {"format", 0, "FMT", "text (default) or json"},
+    {"format", 0, "FMT", "text (default), json, or folded (difffolded.pl's \"stack A B\" lines for a differential flame graph)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
 };
+
+/* A stack of the folded output of either profile and its counts in both. */
+typedef struct folded_row {
+    const char *stack;
+    size_t len, order; /* order: first appearance, A's stacks before B's */
+    uint64_t count[2];
+} folded_row;
+
+static int cmp_folded_stack(const void *x, const void *y)
+{
+    const folded_row *a = x, *b = y;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->stack, b->stack, n);
+    if (c) return c;
+    if (a->len != b->len) return a->len < b->len ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+static int cmp_folded_order(const void *x, const void *y)
+{
+    const folded_row *a = x, *b = y;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+/* diff --format folded: both profiles' folded stacks (parts 1 and 2 of
+ * `both`) for event ev, merged into lines "stack COUNT_A COUNT_B" in order of
+ * first appearance: what difffolded.pl writes and flamegraph.pl draws as a
+ * differential flame graph. */
+static int diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err)
+{
+    char *text[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    tk_status st = TK_OK;
+    for (int i = 0; i < 2 && st == TK_OK; i++) {
+        FILE *m = open_memstream(&text[i], &len[i]);
+        if (!m) {
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            break;
+        }
+        tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
+        fo.event = ev;
+        fo.part = (size_t)i + 1;
+        st = tk_profile_write_folded(both, &fo, m, err);
+        if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    size_t n = 0, cap = 0;
+    folded_row *rows = NULL;
+    for (int i = 0; i < 2 && st == TK_OK; i++) {
+        for (char *line = text[i], *end = text[i] + len[i]; line < end;) {
+            char *nl = memchr(line, '\n', (size_t)(end - line));
+            if (!nl) nl = end;
+            char *sp = nl;
+            while (sp > line && sp[-1] != ' ') sp--;
+            if (sp > line && n == cap) {
+                cap = cap ? 2 * cap : 256;
+                folded_row *nr = realloc(rows, cap * sizeof *nr);
+                if (!nr) {
+                    st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                rows = nr;
+            }
+            if (sp > line) {
+                folded_row *r = &rows[n];
+                r->stack = line;
+                r->len = (size_t)(sp - 1 - line);
+                r->order = n++;
+                r->count[i] = strtoull(sp, NULL, 10);
+                r->count[!i] = 0;
+            }
+            line = nl + 1;
+        }
+    }
+    if (st == TK_OK && n) {
+        /* one row per stack: the first of equal stacks takes the others' counts */
+        qsort(rows, n, sizeof *rows, cmp_folded_stack);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (m && rows[m - 1].len == rows[i].len &&
+                memcmp(rows[m - 1].stack, rows[i].stack, rows[i].len) == 0) {
+                rows[m - 1].count[0] += rows[i].count[0];
+                rows[m - 1].count[1] += rows[i].count[1];
+            } else {
+                rows[m++] = rows[i];
+            }
+        }
+        qsort(rows, m, sizeof *rows, cmp_folded_order);
+        for (size_t i = 0; i < m; i++) {
+            out_write(rows[i].stack, rows[i].len, f);
+            fprintf(f, " %" PRIu64 " %" PRIu64 "\n", rows[i].count[0], rows[i].count[1]);
+        }
+    }
+    free(rows);
+    free(text[0]);
+    free(text[1]);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(err);
+}
 
 typedef struct diff_row {
     uint64_t absdiff;
@@ -487,7 +584,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "diff";
     if (ctx->ninputs != 2) return cli_usage_error(cmd, "expected exactly two files");
-    int fmt = cli_get_choice(cmd, args, "format", "text|json", 0);
+    int fmt = cli_get_choice(cmd, args, "format", "text|json|folded", 0);
     uint64_t top;
     if (fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top)) return CLI_EXIT_USAGE;
     /* both profiles share one string table: function ids are comparable */
@@ -534,9 +631,22 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
         tk_profile_free(both);
         return CLI_EXIT_USAGE;
     }
-    tk_prof_summary *sa = NULL, *sb = NULL;
     tk_error err;
     tk_error_clear(&err);
+    if (fmt == 2) {
+        tk_output *o;
+        rc = cli_output_open(args, 0, &o);
+        if (rc == CLI_EXIT_OK) {
+            rc = diff_folded(both, ev, tk_output_file(o), &err);
+            if (rc == CLI_EXIT_OK)
+                rc = cli_output_commit(o);
+            else
+                tk_output_abort(o);
+        }
+        tk_profile_free(both);
+        return rc;
+    }
+    tk_prof_summary *sa = NULL, *sb = NULL;
     if (tk_profile_summarize(both, 1, TK_GROUP_FUNCTION, &sa, &err) != TK_OK ||
         tk_profile_summarize(both, 2, TK_GROUP_FUNCTION, &sb, &err) != TK_OK) {
         tk_prof_summary_free(sa);

@@ -218,7 +218,11 @@ tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_o
 {
     tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
     if (opt) o = *opt;
+    if (o.part > tk_profile_part_count(p))
+        return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu)", o.part,
+                            tk_profile_part_count(p));
     if (tk_profile_event_count(p) == 0) return TK_OK;
+    if (o.part) return fold(p, o.part, NULL, &o, out, err);
     if (!o.per_part) return fold(p, 0, NULL, &o, out, err);
     tk_status st = TK_OK;
     for (size_t i = 0; i < tk_profile_part_count(p) && st == TK_OK; i++) {

@@ -196,6 +196,24 @@ static void test_parts_and_threads(void)
     TK_CHECK_EQ_U64(s->totals[0], 7);
     tk_prof_summary_free(s);
     TK_CHECK_EQ_I64(tk_profile_summarize(p, 4, TK_GROUP_FUNCTION, &s, &err), TK_ERR_ARG);
+    /* folded stacks of one part (what diff --format folded compares) */
+    static const char *const want[4] = {"a 5\nb 7\nc 1\n", "a 5\n", "b 7\n", "c 1\n"};
+    for (size_t part = 0; part <= 4; part++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
+        fo.part = part;
+        tk_status fst = tk_profile_write_folded(p, &fo, f, &err);
+        fclose(f);
+        if (part < 4) {
+            TK_CHECK_EQ_I64(fst, TK_OK);
+            TK_CHECK_STR(buf, want[part]);
+        } else {
+            TK_CHECK_EQ_I64(fst, TK_ERR_ARG);
+        }
+        free(buf);
+    }
     tk_profile_free(p);
 }
 
