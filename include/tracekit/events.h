@@ -108,6 +108,18 @@ typedef struct tk_event_source {
 /* Display name of a function through the source (falls back to "#<id>"). */
 const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size);
 
+/* A view of a source with the events of some threads only (their recorded tid). The filter
+ * holds the source and the tids (borrowed: both must outlive it); *out reads through it. Its
+ * batches are never packed. */
+typedef struct tk_event_thread_filter {
+    tk_event_source src;
+    const int64_t *tids;
+    size_t ntids;
+} tk_event_thread_filter;
+
+void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_source *src,
+                           const int64_t *tids, size_t ntids, tk_event_source *out);
+
 #ifdef __cplusplus
 }
 #endif

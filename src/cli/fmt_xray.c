@@ -1,5 +1,6 @@
 /* Command handlers for XRay traces: info, check, report (latency accounting), convert
  * (chrome, folded, json) and dump. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +13,17 @@
 
 #define MAP_OPT {"instr-map", 'm', "BIN", "instrumented binary: names functions from its xray_instr_map"}
 
+#define THREAD_OPT {"thread", 0, "TID", "only this thread (the tid `info` lists; repeatable)"}
+#define MAX_THREADS 64
+
 typedef struct xray_session {
     tk_xray_map *map;
     tk_xray_reader *reader;
     tk_xray_events *events;
     tk_event_source src;
+    /* --thread: src reads the trace through the filter */
+    tk_event_thread_filter filter;
+    int64_t tids[MAX_THREADS];
 } xray_session;
 
 static void session_close(xray_session *s)
@@ -60,6 +67,23 @@ static int session_open(cli_ctx *ctx, const cli_args *args, int i, int release, 
         return cli_error(&err);
     }
     tk_xray_events_source(s->events, &s->src);
+    const char *threads[MAX_THREADS];
+    int n = cli_get_all(args, "thread", threads, MAX_THREADS);
+    for (int k = 0; k < n; k++) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(threads[k], &end, 0);
+        if (errno || end == threads[k] || *end) {
+            session_close(s);
+            return cli_usage_error(ctx->command, "--thread wants a thread id, not '%s'",
+                                   threads[k]);
+        }
+        s->tids[k] = v;
+    }
+    if (n > 0) {
+        tk_event_source all = s->src;
+        tk_event_only_threads(&s->filter, &all, s->tids, (size_t)n, &s->src);
+    }
     return CLI_EXIT_OK;
 }
 
@@ -203,6 +227,7 @@ static const cli_opt report_opts[] = {
     {"order", 'r', "DIR", "asc|dsc (default dsc, asc for funcid and func)"},
     {"top", 'p', "N", "only the first N rows"},
     {"per-thread", 0, NULL, "one row per thread and function"},
+    THREAD_OPT,
     {"format", 0, "FMT", "text|json|csv (default text)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
@@ -459,6 +484,7 @@ static const cli_opt convert_opts[] = {
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
     {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per thread"},
+    THREAD_OPT,
     {NULL, 0, NULL, NULL},
 };
 

@@ -24,6 +24,60 @@ const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *
     return buf;
 }
 
+/* ---- thread filter ------------------------------------------------------------- */
+
+static int wanted_tid(const tk_event_thread_filter *f, int64_t tid)
+{
+    for (size_t i = 0; i < f->ntids; i++)
+        if (f->tids[i] == tid) return 1;
+    return 0;
+}
+
+static tk_status filtered_next(void *ctx, tk_event *ev, tk_error *err)
+{
+    tk_event_thread_filter *f = ctx;
+    tk_status st;
+    while ((st = f->src.next(f->src.ctx, ev, err)) == TK_OK && !wanted_tid(f, ev->tid)) {
+    }
+    return st;
+}
+
+static tk_status filtered_batch(void *ctx, tk_event_batch *b, unsigned flags, tk_error *err)
+{
+    tk_event_thread_filter *f = ctx;
+    tk_status st;
+    while ((st = f->src.next_batch(f->src.ctx, b, flags & ~TK_BATCH_PACKED, err)) == TK_OK &&
+           !wanted_tid(f, b->tid)) {
+    }
+    return st;
+}
+
+static const char *filtered_name(void *ctx, uint64_t func, char *buf, size_t size)
+{
+    tk_event_thread_filter *f = ctx;
+    return f->src.name(f->src.ctx, func, buf, size);
+}
+
+static int filtered_location(void *ctx, uint64_t func, const char **file, uint32_t *line)
+{
+    tk_event_thread_filter *f = ctx;
+    return f->src.location(f->src.ctx, func, file, line);
+}
+
+void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_source *src,
+                           const int64_t *tids, size_t ntids, tk_event_source *out)
+{
+    f->src = *src;
+    f->tids = tids;
+    f->ntids = ntids;
+    *out = *src;
+    out->ctx = f;
+    out->next = filtered_next;
+    out->name = src->name ? filtered_name : NULL;
+    out->next_batch = src->next_batch ? filtered_batch : NULL;
+    out->location = src->location ? filtered_location : NULL;
+}
+
 void tk_callstacks_init(tk_callstacks *cs, tk_frame_opened_fn on_open, tk_frame_closed_fn on_close,
                         void *ctx)
 {

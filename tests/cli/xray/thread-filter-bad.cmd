@@ -1,0 +1,1 @@
+tracekit report --thread x6 tests/data/xray/pass/mtpool.fdr
