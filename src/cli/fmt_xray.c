@@ -1,5 +1,6 @@
 /* Command handlers for XRay traces: info, check, report (latency accounting), convert
- * (chrome, folded, json) and dump. */
+ * (chrome, folded, callgrind, dot, json) and dump; report and convert can keep some
+ * threads only (--thread). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
