@@ -68,8 +68,12 @@ static int session_open(cli_ctx *ctx, const cli_args *args, int i, int release, 
         return cli_error(&err);
     }
     tk_xray_events_source(s->events, &s->src);
-    const char *threads[MAX_THREADS];
-    int n = cli_get_all(args, "thread", threads, MAX_THREADS);
+    const char *threads[MAX_THREADS + 1];
+    int n = cli_get_all(args, "thread", threads, MAX_THREADS + 1);
+    if (n > MAX_THREADS) {
+        session_close(s);
+        return cli_usage_error(ctx->command, "at most %d --thread options", MAX_THREADS);
+    }
     for (int k = 0; k < n; k++) {
         char *end;
         errno = 0;
