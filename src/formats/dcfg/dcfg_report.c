@@ -143,6 +143,8 @@ static void summary(rep *r, int first_process)
     /* each image's figures once (kept for the image table when memory allows) */
     image_stats *stats = tk_malloc(sizeof *stats * (p->nimages ? p->nimages : 1));
 #define IMAGE_STATS(i, s) (stats ? (void)(*(s) = stats[i]) : image_stats_of(r, i, s))
+/* --image: the image table lists that image only */
+#define OTHER_IMAGE(im) (r->o->has_image && (im)->id != r->o->image_id)
     for (uint32_t i = 0; i < p->nimages; i++) {
         image_stats_of(r, i, &s);
         if (stats) stats[i] = s;
@@ -179,11 +181,14 @@ static void summary(rep *r, int first_process)
                    ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
                 tot.calls, tot.iterations, tot.execs, tot.statics);
         fputs(", \"image_table\": [", f);
+        int first_image = 1;
         for (uint32_t i = 0; i < p->nimages; i++) {
             const tk_cfg_image *im = &p->images[i];
+            if (OTHER_IMAGE(im)) continue;
             IMAGE_STATS(i, &s);
             fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64 ", \"file\": ",
-                    i ? ", " : "", im->id, im->load_addr, im->size);
+                    first_image ? "" : ", ", im->id, im->load_addr, im->size);
+            first_image = 0;
             tk_put_json_string(f, tk_cfg_file_name(r->cfg, im->file_name_id));
             fprintf(f, ", \"blocks\": %" PRIu64 ", \"routines\": %" PRIu64 ", \"loops\": %" PRIu64
                        ", \"inner_loops\": %" PRIu64 ", \"static_instrs\": %" PRIu64 ", \"instr_count\": %" PRIu64 "}",
@@ -196,6 +201,7 @@ static void summary(rep *r, int first_process)
         fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,instr_count\n", f);
         for (uint32_t i = 0; i < p->nimages; i++) {
             const tk_cfg_image *im = &p->images[i];
+            if (OTHER_IMAGE(im)) continue;
             IMAGE_STATS(i, &s);
             fprintf(f, "%" PRIu32 ",0x%" PRIx64 ",%" PRIu64 ",", im->id, im->load_addr, im->size);
             tk_put_csv_field(f, tk_cfg_file_name(r->cfg, im->file_name_id));
@@ -219,6 +225,7 @@ static void summary(rep *r, int first_process)
     fputs("\nimages\n  image  load-addr           size      blocks  routines  loops  inner  static-instrs  instructions  file\n", f);
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
+        if (OTHER_IMAGE(im)) continue;
         IMAGE_STATS(i, &s);
         const char *fn = tk_cfg_file_name(r->cfg, im->file_name_id);
         fprintf(f, "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64 "  %5" PRIu64 "  %5" PRIu64
@@ -231,6 +238,7 @@ out:
     tk_free(stats);
 #undef THREAD_INSTRS
 #undef IMAGE_STATS
+#undef OTHER_IMAGE
 }
 
 /* ---- hot blocks --------------------------------------------------------------- */
