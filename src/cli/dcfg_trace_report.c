@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dcfg_trace_cli.h"
+#include "core/textout.h"
 
 /* ---- report ------------------------------------------------------------------ */
 
@@ -82,15 +83,52 @@ static int cmp_ranked(const void *a, const void *b) {
     return x->id < y->id ? -1 : (x->id > y->id);
 }
 
-static void print_block_name(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b) {
+static void print_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b) {
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(cfg, p, b, &off);
     if (sym)
-        printf(" %s+0x%llx", sym, (unsigned long long)off);
+        fprintf(f, " %s+0x%llx", sym, (unsigned long long)off);
 }
 
-static void report_thread(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th, report_ctx *r,
-                          uint64_t top) {
+/* ,"symbol":"...","offset":N of a block (nothing when it has no symbol) */
+static void json_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b) {
+    uint64_t off = 0;
+    const char *sym = tk_cfg_block_symbol(cfg, p, b, &off);
+    if (!sym)
+        return;
+    fputs(",\"symbol\":", f);
+    tk_put_json_string(f, sym);
+    fprintf(f, ",\"offset\":%llu", (unsigned long long)off);
+}
+
+/* A ranked table of blocks (hottest blocks, hot loops by their head):
+ * text rows "value extra block name", or a JSON array of objects. */
+static void block_table(FILE *f, int json, const char *title, const char *const names[3],
+                        const tk_cfg *cfg, const tk_cfg_process *p, const ranked *v, size_t n,
+                        uint64_t top) {
+    if (json) {
+        fprintf(f, ",\"%s\":[", title);
+        for (size_t i = 0; i < n && i < top; i++) {
+            fprintf(f, "%s{\"%s\":%u,\"%s\":%llu,\"instructions\":%llu", i ? "," : "",
+                    names[2], v[i].id, names[1], (unsigned long long)v[i].extra,
+                    (unsigned long long)v[i].value);
+            json_block_name(f, cfg, p, tk_cfg_find_block(p, v[i].id));
+            fputc('}', f);
+        }
+        fputc(']', f);
+        return;
+    }
+    fprintf(f, "  %s:\n  %12s %12s %10s\n", title, names[0], names[1], names[2]);
+    for (size_t i = 0; i < n && i < top; i++) {
+        fprintf(f, "  %12llu %12llu %10u", (unsigned long long)v[i].value,
+                (unsigned long long)v[i].extra, v[i].id);
+        print_block_name(f, cfg, p, tk_cfg_find_block(p, v[i].id));
+        fputc('\n', f);
+    }
+}
+
+static void report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
+                          report_ctx *r, uint64_t top) {
     tk_dcfg_trace_thread_info ti;
     tk_dcfg_trace_thread(t, th, &ti);
     tk_dcfg_trace_process_info pi;
@@ -101,13 +139,22 @@ static void report_thread(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th, 
         tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
         instrs += ci.instr_count;
     }
-    printf("process %llu thread %llu: %zu chunks, %llu edges, %llu instructions (INSTR_COUNT), %zu "
-           "distinct edges\n",
-           (unsigned long long)pi.pid, (unsigned long long)ti.thread_id, ti.nchunks,
-           (unsigned long long)r->decoded, (unsigned long long)instrs, r->edges.n);
+    if (json)
+        fprintf(f, "%s{\"pid\":%llu,\"thread\":%llu,\"chunks\":%zu,\"edges\":%llu,"
+                   "\"instructions\":%llu,\"distinct_edges\":%zu",
+                th ? ",\n" : "\n", (unsigned long long)pi.pid, (unsigned long long)ti.thread_id,
+                ti.nchunks, (unsigned long long)r->decoded, (unsigned long long)instrs, r->edges.n);
+    else
+        fprintf(f, "process %llu thread %llu: %zu chunks, %llu edges, %llu instructions (INSTR_COUNT), "
+                   "%zu distinct edges\n",
+                (unsigned long long)pi.pid, (unsigned long long)ti.thread_id, ti.nchunks,
+                (unsigned long long)r->decoded, (unsigned long long)instrs, r->edges.n);
     ranked *v = calloc(r->edges.n ? r->edges.n : 1, sizeof *v);
-    if (!v)
+    if (!v) {
+        if (json)
+            fputc('}', f);
         return;
+    }
     size_t n = 0;
     for (size_t i = 0; i < r->edges.cap; i++)
         if (r->edges.keys[i])
@@ -118,15 +165,31 @@ static void report_thread(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th, 
         uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
         p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
     }
-    printf("  most frequent edges:\n  %12s %10s\n", "count", "edge");
+    if (json)
+        fputs(",\"top_edges\":[", f);
+    else
+        fprintf(f, "  most frequent edges:\n  %12s %10s\n", "count", "edge");
     for (size_t i = 0; i < n && i < top; i++) {
-        printf("  %12llu %10u", (unsigned long long)v[i].value, v[i].id);
         uint32_t e = p ? tk_cfg_find_edge(p, v[i].id) : TK_CFG_NONE;
+        if (json) {
+            fprintf(f, "%s{\"edge\":%u,\"count\":%llu", i ? "," : "", v[i].id,
+                    (unsigned long long)v[i].value);
+            if (e != TK_CFG_NONE) {
+                fprintf(f, ",\"source\":%u,\"target\":%u,\"type\":",
+                        tk_cfg_node_id(cfg, p, p->edges[e].src), tk_cfg_node_id(cfg, p, p->edges[e].tgt));
+                tk_put_json_string(f, tk_cfg_edge_type_name(cfg, &p->edges[e]));
+            }
+            fputc('}', f);
+            continue;
+        }
+        fprintf(f, "  %12llu %10u", (unsigned long long)v[i].value, v[i].id);
         if (e != TK_CFG_NONE)
-            printf("  %u -> %u %s", tk_cfg_node_id(cfg, p, p->edges[e].src),
-                   tk_cfg_node_id(cfg, p, p->edges[e].tgt), tk_cfg_edge_type_name(cfg, &p->edges[e]));
-        printf("\n");
+            fprintf(f, "  %u -> %u %s", tk_cfg_node_id(cfg, p, p->edges[e].src),
+                    tk_cfg_node_id(cfg, p, p->edges[e].tgt), tk_cfg_edge_type_name(cfg, &p->edges[e]));
+        fputc('\n', f);
     }
+    if (json)
+        fputc(']', f);
     if (p) {
         /* block executions = traversals of their out-edges (INSTR_COUNT's rule) */
         uint64_t *bc = calloc(p->nblocks ? p->nblocks : 1, sizeof *bc);
@@ -142,13 +205,9 @@ static void report_thread(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th, 
                 if (bc[b])
                     bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
             qsort(bv, nb, sizeof *bv, cmp_ranked);
-            printf("  hottest blocks (by instructions):\n  %12s %12s %10s\n", "instrs", "execs", "block");
-            for (size_t i = 0; i < nb && i < top; i++) {
-                printf("  %12llu %12llu %10u", (unsigned long long)bv[i].value,
-                       (unsigned long long)bv[i].extra, bv[i].id);
-                print_block_name(cfg, p, tk_cfg_find_block(p, bv[i].id));
-                printf("\n");
-            }
+            static const char *const block_cols[3] = {"instrs", "execs", "block"};
+            block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)",
+                        block_cols, cfg, p, bv, nb, top);
             /* loops by dynamic instructions */
             ranked *lv = calloc(p->nloops ? p->nloops : 1, sizeof *lv);
             if (lv) {
@@ -164,20 +223,17 @@ static void report_thread(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th, 
                         lv[nl++] = (ranked){dyn, p->blocks[L->head].id, bc[L->head]};
                 }
                 qsort(lv, nl, sizeof *lv, cmp_ranked);
-                printf("  hot loops (by dynamic instructions):\n  %12s %12s %10s\n", "instrs",
-                       "iterations", "head");
-                for (size_t i = 0; i < nl && i < top; i++) {
-                    printf("  %12llu %12llu %10u", (unsigned long long)lv[i].value,
-                           (unsigned long long)lv[i].extra, lv[i].id);
-                    print_block_name(cfg, p, tk_cfg_find_block(p, lv[i].id));
-                    printf("\n");
-                }
+                static const char *const loop_cols[3] = {"instrs", "iterations", "head"};
+                block_table(f, json, json ? "hot_loops" : "hot loops (by dynamic instructions)",
+                            loop_cols, cfg, p, lv, nl, top);
                 free(lv);
             }
         }
         free(bc);
         free(bv);
     }
+    if (json)
+        fputc('}', f);
     free(v);
 }
 
@@ -189,6 +245,9 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
         return rc;
     if (cli_get_u64("report", a, "top", 10, &top) != 0)
         return CLI_EXIT_USAGE;
+    int json = cli_get_choice("report", a, "format", "text|json", 0);
+    if (json < 0)
+        return CLI_EXIT_USAGE;
     tk_cfg *cfg = NULL;
     if ((rc = dtc_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
         return rc;
@@ -197,6 +256,15 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
         tk_cfg_free(cfg);
         return rc;
     }
+    tk_output *out;
+    if ((rc = cli_output_open(a, 0, &out)) != CLI_EXIT_OK) {
+        tk_dcfg_trace_free(t);
+        tk_cfg_free(cfg);
+        return rc;
+    }
+    FILE *f = tk_output_file(out);
+    if (json)
+        fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
     for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
         tk_dcfg_trace_thread_info ti;
         tk_dcfg_trace_thread(t, th, &ti);
@@ -219,10 +287,16 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
         if (st != TK_OK)
             rc = cli_error(&err);
         else
-            report_thread(t, cfg, th, &r, top);
+            report_thread(f, json, t, cfg, th, &r, top);
         free(r.edges.keys);
         free(r.edges.vals);
     }
+    if (json)
+        fputs("\n]}\n", f);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_output_commit(out);
+    else
+        tk_output_abort(out);
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);
     return rc;

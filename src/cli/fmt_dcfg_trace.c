@@ -14,6 +14,9 @@ static const cli_opt report_opts[] = {
     {"dcfg", 0, "DCFG", "add hot blocks and hot loops (by dynamic instructions)"},
     {"top", 0, "N", "rows per table (default 10)"},
     {"jobs", 'j', "N", "decoding threads (default: the number of CPUs)"},
+    {"format", 0, "FMT", "text (default) or json"},
+    {"output", 'o', "OUT", "write to OUT (default: standard output)"},
+    {"force", 0, NULL, "overwrite OUT"},
     {NULL, 0, NULL, NULL},
 };
 
