@@ -93,6 +93,16 @@ void cgc_json_u64s(FILE *f, const uint64_t *v, size_t n)
     fputc(']', f);
 }
 
+void cgc_json_event_names(FILE *f, const tk_profile *p)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < tk_profile_event_count(p); i++) {
+        if (i) fputc(',', f);
+        tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+    }
+    fputc(']', f);
+}
+
 int cgc_parse_event_list(const char *cmd, const tk_profile *p, const char *list, size_t *idx,
                          size_t max)
 {
@@ -258,12 +268,9 @@ static void json_pos(FILE *f, const tk_prof_pos *pos)
 static void write_json(const tk_profile *p, FILE *f)
 {
     size_t nev = tk_profile_event_count(p);
-    fputs("{\"version\":1,\"format\":\"tracekit-profile\",\"events\":[", f);
-    for (size_t i = 0; i < nev; i++) {
-        if (i) fputc(',', f);
-        tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
-    }
-    fputs("],\n\"functions\":[", f);
+    fputs("{\"version\":1,\"format\":\"tracekit-profile\",\"events\":", f);
+    cgc_json_event_names(f, p);
+    fputs(",\n\"functions\":[", f);
     for (size_t i = 0; i < tk_profile_function_count(p); i++) {
         const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)i);
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
@@ -688,12 +695,9 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
     if (rc == CLI_EXIT_OK) {
         FILE *f = tk_output_file(o);
         if (fmt == 1) {
-            fputs("{\"version\":1,\"format\":\"callgrind-diff\",\"events\":[", f);
-            for (size_t j = 0; j < nev; j++) {
-                if (j) fputc(',', f);
-                tk_put_json_string(f, tk_profile_str(both, tk_profile_event(both, j)->name));
-            }
-            fputs("],\"totals_a\":", f);
+            fputs("{\"version\":1,\"format\":\"callgrind-diff\",\"events\":", f);
+            cgc_json_event_names(f, both);
+            fputs(",\"totals_a\":", f);
             cgc_json_u64s(f, sa->totals, nev);
             fputs(",\"totals_b\":", f);
             cgc_json_u64s(f, sb->totals, nev);

@@ -28,6 +28,8 @@ void cgc_put_padded(FILE *f, uint64_t v, int width);
 void cgc_put_commas(FILE *f, uint64_t v);
 /* [v0,v1,...] */
 void cgc_json_u64s(FILE *f, const uint64_t *v, size_t n);
+/* ["Ir","Dr",...]: the profile's event names */
+void cgc_json_event_names(FILE *f, const tk_profile *p);
 /* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
 int cgc_parse_event_list(const char *cmd, const tk_profile *p, const char *list, size_t *idx,
                          size_t max);

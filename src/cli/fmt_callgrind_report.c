@@ -445,12 +445,9 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
     if (fmt == 1) {
         fprintf(f, "{\"version\":1,\"format\":\"callgrind\",\"by\":\"%s\",\"parts\":%zu,",
                 group_names[by], part ? (size_t)1 : tk_profile_part_count(p));
-        fputs("\"events\":[", f);
-        for (size_t i = 0; i < nev; i++) {
-            if (i) fputc(',', f);
-            tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
-        }
-        fputs("],\"totals\":", f);
+        fputs("\"events\":", f);
+        cgc_json_event_names(f, p);
+        fputs(",\"totals\":", f);
         cgc_json_u64s(f, s->totals, nev);
         if (nder) {
             fputs(",\"derived_events\":[", f);
