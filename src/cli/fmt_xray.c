@@ -1,6 +1,6 @@
 /* Command handlers for XRay traces: info, check, report (latency accounting), convert
- * (chrome, folded, callgrind, dot, json) and dump; report and convert can keep some
- * threads only (--thread). */
+ * (chrome, folded, callgrind, dot, json), dump and diff; report, convert and diff can keep
+ * some threads only (--thread). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -615,6 +615,177 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     return rc;
 }
 
+/* ---- diff ----------------------------------------------------------------------------- */
+
+static const cli_opt diff_opts[] = {
+    MAP_OPT,
+    THREAD_OPT,
+    {"top", 'p', "N", "only the first N rows"},
+    {"format", 0, "FMT", "text|json|csv (default text)"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 0, NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* One function of either trace: its statistics in A and in B (count 0: absent), seconds. */
+typedef struct diff_row {
+    uint64_t func;
+    uint64_t count[2];
+    double sum[2], median[2];
+} diff_row;
+
+static int cmp_diff(const void *x, const void *y)
+{
+    const diff_row *a = x, *b = y;
+    double da = a->sum[1] - a->sum[0], db = b->sum[1] - b->sum[0];
+    da = da < 0 ? -da : da;
+    db = db < 0 ? -db : db;
+    if (da != db) return da > db ? -1 : 1;
+    return (a->func > b->func) - (a->func < b->func);
+}
+
+static int cmp_func(const void *x, const void *y)
+{
+    const diff_row *a = x, *b = y;
+    return (a->func > b->func) - (a->func < b->func);
+}
+
+/* Latency accounting of input i: a row per function with calls (side i filled), by function
+ * id. keep: the session stays open (for the names of the output). */
+static int diff_side(cli_ctx *ctx, const cli_args *args, int i, diff_row **rows, size_t *n,
+                     xray_session *keep)
+{
+    xray_session s;
+    int rc = session_open(ctx, args, i, 1, 1, &s);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_latency *l = tk_latency_new(0);
+    const tk_latency_row *lr = NULL;
+    size_t ln = 0;
+    tk_status st = l ? tk_latency_run(l, &s.src, &err)
+                     : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK)
+        st = tk_latency_rows(l, &lr, &ln, &err);
+    double hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 1.0;
+    *rows = st == TK_OK ? calloc(ln ? ln : 1, sizeof **rows) : NULL;
+    *n = 0;
+    if (st == TK_OK && !*rows)
+        st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; st == TK_OK && k < ln; k++) {
+        if (!lr[k].count)
+            continue;
+        diff_row *r = &(*rows)[(*n)++];
+        r->func = lr[k].func;
+        r->count[i] = lr[k].count;
+        r->sum[i] = (double)lr[k].sum / hz;
+        r->median[i] = (double)lr[k].median / hz;
+    }
+    tk_latency_free(l);
+    if (st != TK_OK) {
+        free(*rows);
+        *rows = NULL;
+        session_close(&s);
+        return cli_error(&err);
+    }
+    if (*n)
+        qsort(*rows, *n, sizeof **rows, cmp_func);
+    if (keep)
+        *keep = s;
+    else
+        session_close(&s);
+    return CLI_EXIT_OK;
+}
+
+/* diff A B: per function, calls, total and median time in A and in B, by the absolute
+ * change of the total time. Function ids are compared: both traces of one binary. */
+static int run_diff(cli_ctx *ctx, const cli_args *args)
+{
+    if (ctx->ninputs != 2)
+        return cli_usage_error(ctx->command, "takes two XRay traces (got %d)", ctx->ninputs);
+    int format = cli_get_choice(ctx->command, args, "format", "text|json|csv", 0);
+    uint64_t top;
+    if (format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0)
+        return CLI_EXIT_USAGE;
+    diff_row *side[2] = {NULL, NULL}, *rows = NULL;
+    size_t nside[2] = {0, 0}, n = 0;
+    xray_session names;
+    int rc = diff_side(ctx, args, 0, &side[0], &nside[0], NULL);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if ((rc = diff_side(ctx, args, 1, &side[1], &nside[1], &names)) != CLI_EXIT_OK) {
+        free(side[0]);
+        return rc;
+    }
+    /* merge the two lists (both by function id) */
+    rows = malloc((nside[0] + nside[1] + 1) * sizeof *rows);
+    if (!rows) {
+        free(side[0]);
+        free(side[1]);
+        session_close(&names);
+        return cli_usage_error(ctx->command, "out of memory");
+    }
+    for (size_t a = 0, b = 0; a < nside[0] || b < nside[1];) {
+        if (b == nside[1] || (a < nside[0] && side[0][a].func < side[1][b].func)) {
+            rows[n++] = side[0][a++];
+        } else if (a == nside[0] || side[1][b].func < side[0][a].func) {
+            rows[n++] = side[1][b++];
+        } else {
+            rows[n] = side[0][a++];
+            rows[n].count[1] = side[1][b].count[1];
+            rows[n].sum[1] = side[1][b].sum[1];
+            rows[n++].median[1] = side[1][b++].median[1];
+        }
+    }
+    free(side[0]);
+    free(side[1]);
+    if (n)
+        qsort(rows, n, sizeof *rows, cmp_diff);
+    size_t shown = top && top < n ? (size_t)top : n;
+    tk_output *out = NULL;
+    rc = cli_output_open(args, 0, &out);
+    if (rc == CLI_EXIT_OK) {
+        FILE *f = tk_output_file(out);
+        if (format == 0)
+            fprintf(f, "%9s %10s %10s %11s %11s %12s %11s %11s  %s\n", "funcid", "count-a",
+                    "count-b", "sum-a", "sum-b", "sum-b-a", "med-a", "med-b", "function");
+        else if (format == 1)
+            fputs("{\"version\":1,\"format\":\"xray-diff\",\"functions\":[", f);
+        else
+            fputs("funcid,count_a,count_b,sum_a,sum_b,median_a,median_b,function\n", f);
+        for (size_t i = 0; i < shown; i++) {
+            const diff_row *r = &rows[i];
+            char nb[64];
+            const char *name = tk_event_func_name(&names.src, r->func, nb, sizeof nb);
+            if (format == 0) {
+                fprintf(f,
+                        "%9" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11.6f %11.6f %+12.6f %11.6f %11.6f  %s\n",
+                        r->func, r->count[0], r->count[1], r->sum[0], r->sum[1],
+                        r->sum[1] - r->sum[0], r->median[0], r->median[1], name);
+            } else if (format == 1) {
+                fprintf(f, "%s\n{\"funcid\":%" PRIu64 ",\"count\":[%" PRIu64 ",%" PRIu64
+                           "],\"sum\":[%.9f,%.9f],\"median\":[%.9f,%.9f],\"function\":",
+                        i ? "," : "", r->func, r->count[0], r->count[1], r->sum[0], r->sum[1],
+                        r->median[0], r->median[1]);
+                tk_put_json_string(f, name);
+                fputc('}', f);
+            } else {
+                fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%.9f,%.9f,%.9f,", r->func,
+                        r->count[0], r->count[1], r->sum[0], r->sum[1], r->median[0], r->median[1]);
+                tk_put_csv_field(f, name);
+                fputc('\n', f);
+            }
+        }
+        if (format == 1)
+            fputs("\n]}\n", f);
+        rc = cli_output_commit(out);
+    }
+    session_close(&names);
+    free(rows);
+    return rc;
+}
+
 /* ---- dump --------------------------------------------------------------------------- */
 
 static const cli_opt dump_opts[] = {MAP_OPT, {NULL, 0, NULL, NULL}};
@@ -641,7 +812,7 @@ static int run_dump(cli_ctx *ctx, const cli_args *args)
 const cli_format_ops cli_fmt_xray = {
     .format = "xray",
     .opts = {[CLI_INFO] = info_opts, [CLI_CHECK] = check_opts, [CLI_REPORT] = report_opts,
-             [CLI_CONVERT] = convert_opts, [CLI_DUMP] = dump_opts},
+             [CLI_CONVERT] = convert_opts, [CLI_DUMP] = dump_opts, [CLI_DIFF] = diff_opts},
     .run = {[CLI_INFO] = run_info, [CLI_CHECK] = run_check, [CLI_REPORT] = run_report,
-            [CLI_CONVERT] = run_convert, [CLI_DUMP] = run_dump},
+            [CLI_CONVERT] = run_convert, [CLI_DUMP] = run_dump, [CLI_DIFF] = run_diff},
 };

@@ -34,7 +34,7 @@ const tk_format tk_format_xray = {
     .title = "LLVM XRay trace (FDR and basic mode)",
     .extensions = "xray-log.*",
     .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_DUMP |
-            TK_CAP_CONVERT,
+            TK_CAP_CONVERT | TK_CAP_DIFF,
     .targets = "chrome folded callgrind dot json",
     .detect = detect_xray,
 };
