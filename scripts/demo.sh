@@ -30,6 +30,7 @@ run formats
 echo; echo "## Callgrind: valgrind --tool=callgrind on examples/src/fib.c"
 run check examples/fib.callgrind
 run_head 12 report --top 8 examples/fib.callgrind
+run report --tree both --top 2 examples/fib.callgrind
 echo
 echo "\$ tracekit annotate --source-dir examples examples/fib.callgrind | (the part for src/fib.c)"
 "$tk" annotate --source-dir examples examples/fib.callgrind | sed -n '/^=* src\/fib.c/,/^=====/p' | head -40
