@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/textout.h"
 
 static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
 {
@@ -254,6 +255,9 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
 
 static const cli_opt diff_opts[] = {
     {"all", 0, NULL, "also list blocks and edges whose counts are equal"},
+    {"format", 0, "FMT", "text (default) or json"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -310,16 +314,75 @@ static diff_key *edge_keys(const tk_cfg *cfg, const tk_cfg_process *p)
     return k;
 }
 
-static void print_delta(uint64_t x, uint64_t y)
+/* Where the differences go: text lines, or the items of a JSON array. */
+typedef struct diff_out {
+    FILE *f;
+    int json, first;
+} diff_out;
+
+static void put_delta(FILE *f, uint64_t x, uint64_t y)
 {
-    if (y >= x) printf(" +%" PRIu64 "\n", y - x);
-    else printf(" -%" PRIu64 "\n", x - y);
+    if (y >= x) fprintf(f, " +%" PRIu64 "\n", y - x);
+    else fprintf(f, " -%" PRIu64 "\n", x - y);
+}
+
+/* A block of one side (b1 or b2 NULL) or of both. */
+static void diff_block(diff_out *o, uint64_t image, const tk_cfg_block *b1, const tk_cfg_block *b2)
+{
+    const tk_cfg_block *b = b1 ? b1 : b2;
+    if (o->json) {
+        fprintf(o->f, "%s\n{\"image\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"id\":[", o->first ? "" : ",",
+                image, b->addr_offset);
+        o->first = 0;
+        if (b1) fprintf(o->f, "%" PRIu32, b1->id); else fputs("null", o->f);
+        if (b2) fprintf(o->f, ",%" PRIu32, b2->id); else fputs(",null", o->f);
+        fprintf(o->f, "],\"count\":[%" PRIu64 ",%" PRIu64 "]}", b1 ? b1->count : 0, b2 ? b2->count : 0);
+        return;
+    }
+    if (!b2)
+        fprintf(o->f, "block image %" PRIu64 " offset 0x%" PRIx64 ": only in the first (id %" PRIu32 ", count %" PRIu64 ")\n",
+                image, b->addr_offset, b->id, b->count);
+    else if (!b1)
+        fprintf(o->f, "block image %" PRIu64 " offset 0x%" PRIx64 ": only in the second (id %" PRIu32 ", count %" PRIu64 ")\n",
+                image, b->addr_offset, b->id, b->count);
+    else {
+        fprintf(o->f, "block image %" PRIu64 " offset 0x%" PRIx64 " (ids %" PRIu32 " / %" PRIu32 "): count %" PRIu64 " / %" PRIu64,
+                image, b1->addr_offset, b1->id, b2->id, b1->count, b2->count);
+        put_delta(o->f, b1->count, b2->count);
+    }
+}
+
+/* An edge of one side (e1 or e2 NULL) or of both, with its counts c1, c2. */
+static void diff_edge(diff_out *o, const char *type, const tk_cfg_edge *e1, const tk_cfg_edge *e2,
+                      uint64_t c1, uint64_t c2)
+{
+    if (o->json) {
+        fprintf(o->f, "%s\n{\"id\":[", o->first ? "" : ",");
+        o->first = 0;
+        if (e1) fprintf(o->f, "%" PRIu32, e1->id); else fputs("null", o->f);
+        if (e2) fprintf(o->f, ",%" PRIu32, e2->id); else fputs(",null", o->f);
+        fputs("],\"type\":", o->f);
+        tk_put_json_string(o->f, type);
+        fprintf(o->f, ",\"count\":[%" PRIu64 ",%" PRIu64 "]}", c1, c2);
+        return;
+    }
+    if (!e2)
+        fprintf(o->f, "edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n", e1->id, type, c1);
+    else if (!e1)
+        fprintf(o->f, "edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n", e2->id, type, c2);
+    else {
+        fprintf(o->f, "edge %" PRIu32 " / %" PRIu32 " (%s): count %" PRIu64 " / %" PRIu64, e1->id, e2->id, type, c1,
+                c2);
+        put_delta(o->f, c1, c2);
+    }
 }
 
 static int run_diff(cli_ctx *ctx, const cli_args *a)
 {
     if (ctx->ninputs != 2) return cli_usage_error(ctx->command, "diff takes two FILEs");
     int all = cli_has(a, "all");
+    int json = cli_get_choice(ctx->command, a, "format", "text|json", 0);
+    if (json < 0) return CLI_EXIT_USAGE;
     tk_cfg *x, *y;
     int rc = read_dcfg(ctx, 0, NULL, &x);
     if (rc != CLI_EXIT_OK) return rc;
@@ -327,76 +390,95 @@ static int run_diff(cli_ctx *ctx, const cli_args *a)
         tk_cfg_free(x);
         return rc;
     }
+    tk_output *out;
+    if ((rc = cli_output_open(a, 0, &out)) != CLI_EXIT_OK) {
+        tk_cfg_free(x);
+        tk_cfg_free(y);
+        return rc;
+    }
+    diff_out o = {tk_output_file(out), json, 1};
+    FILE *f = o.f;
+    if (json) fputs("{\"version\":1,\"format\":\"dcfg-diff\",\"processes\":[", f);
     uint64_t differences = 0;
     for (uint32_t pi = 0; pi < x->nprocesses && pi < y->nprocesses; pi++) {
         const tk_cfg_process *p = &x->processes[pi], *q = &y->processes[pi];
-        printf("process %" PRIu64 " / %" PRIu64 ": instructions %" PRIu64 " / %" PRIu64 "\n", p->pid, q->pid,
-               tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}),
-               tk_cfg_scope_instr_count(q, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}));
+        uint64_t ia = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
+        uint64_t ib = tk_cfg_scope_instr_count(q, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
+        if (json)
+            fprintf(f, "%s\n{\"pid\":[%" PRIu64 ",%" PRIu64 "],\"instructions\":[%" PRIu64 ",%" PRIu64 "],\"blocks\":[",
+                    pi ? "," : "", p->pid, q->pid, ia, ib);
+        else
+            fprintf(f, "process %" PRIu64 " / %" PRIu64 ": instructions %" PRIu64 " / %" PRIu64 "\n", p->pid, q->pid, ia,
+                    ib);
         diff_key *bp = block_keys(p), *bq = block_keys(q), *ep = edge_keys(x, p), *eq = edge_keys(y, q);
         if (!bp || !bq || !ep || !eq) {
             free(bp); free(bq); free(ep); free(eq);
             tk_cfg_free(x);
             tk_cfg_free(y);
+            tk_output_abort(out);
             fprintf(stderr, "tracekit: out of memory\n");
             return CLI_EXIT_BAD_INPUT;
         }
+        o.first = 1;
         uint32_t i = 0, j = 0;
         while (i < p->nblocks || j < q->nblocks) {
             int c = i == p->nblocks ? 1 : j == q->nblocks ? -1 : cmp_diff_key(&(diff_key){bp[i].a, bp[i].b, 0, 0}, &(diff_key){bq[j].a, bq[j].b, 0, 0});
             if (c < 0) {
-                const tk_cfg_block *b = &p->blocks[bp[i++].index];
-                printf("block image %" PRIu64 " offset 0x%" PRIx64 ": only in the first (id %" PRIu32 ", count %" PRIu64 ")\n",
-                       bp[i - 1].a, b->addr_offset, b->id, b->count);
+                diff_block(&o, bp[i].a, &p->blocks[bp[i].index], NULL);
+                i++;
                 differences++;
             } else if (c > 0) {
-                const tk_cfg_block *b = &q->blocks[bq[j++].index];
-                printf("block image %" PRIu64 " offset 0x%" PRIx64 ": only in the second (id %" PRIu32 ", count %" PRIu64 ")\n",
-                       bq[j - 1].a, b->addr_offset, b->id, b->count);
+                diff_block(&o, bq[j].a, NULL, &q->blocks[bq[j].index]);
+                j++;
                 differences++;
             } else {
-                const tk_cfg_block *b1 = &p->blocks[bp[i++].index], *b2 = &q->blocks[bq[j++].index];
+                const tk_cfg_block *b1 = &p->blocks[bp[i].index], *b2 = &q->blocks[bq[j].index];
                 if (b1->count != b2->count || all) {
-                    printf("block image %" PRIu64 " offset 0x%" PRIx64 " (ids %" PRIu32 " / %" PRIu32 "): count %" PRIu64 " / %" PRIu64,
-                           bp[i - 1].a, b1->addr_offset, b1->id, b2->id, b1->count, b2->count);
-                    print_delta(b1->count, b2->count);
+                    diff_block(&o, bp[i].a, b1, b2);
                     differences += b1->count != b2->count;
                 }
+                i++;
+                j++;
             }
         }
+        if (json) fputs("],\"edges\":[", f);
+        o.first = 1;
         i = j = 0;
         while (i < p->nedges || j < q->nedges) {
             int c = i == p->nedges ? 1 : j == q->nedges ? -1
                     : cmp_diff_key(&(diff_key){ep[i].a, ep[i].b, ep[i].c, 0}, &(diff_key){eq[j].a, eq[j].b, eq[j].c, 0});
             if (c < 0) {
                 const tk_cfg_edge *e = &p->edges[ep[i++].index];
-                printf("edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n", e->id, tk_cfg_edge_type_name(x, e), tk_cfg_edge_count(p, e));
+                diff_edge(&o, tk_cfg_edge_type_name(x, e), e, NULL, tk_cfg_edge_count(p, e), 0);
                 differences++;
             } else if (c > 0) {
                 const tk_cfg_edge *e = &q->edges[eq[j++].index];
-                printf("edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n", e->id, tk_cfg_edge_type_name(y, e), tk_cfg_edge_count(q, e));
+                diff_edge(&o, tk_cfg_edge_type_name(y, e), NULL, e, 0, tk_cfg_edge_count(q, e));
                 differences++;
             } else {
                 const tk_cfg_edge *e1 = &p->edges[ep[i++].index], *e2 = &q->edges[eq[j++].index];
                 uint64_t c1 = tk_cfg_edge_count(p, e1), c2 = tk_cfg_edge_count(q, e2);
                 if (c1 != c2 || all) {
-                    printf("edge %" PRIu32 " / %" PRIu32 " (%s): count %" PRIu64 " / %" PRIu64, e1->id, e2->id,
-                           tk_cfg_edge_type_name(x, e1), c1, c2);
-                    print_delta(c1, c2);
+                    diff_edge(&o, tk_cfg_edge_type_name(x, e1), e1, e2, c1, c2);
                     differences += c1 != c2;
                 }
             }
         }
+        if (json) fputs("]}", f);
         free(bp); free(bq); free(ep); free(eq);
     }
     if (x->nprocesses != y->nprocesses) {
-        printf("processes: %" PRIu32 " / %" PRIu32 "\n", x->nprocesses, y->nprocesses);
+        if (!json) fprintf(f, "processes: %" PRIu32 " / %" PRIu32 "\n", x->nprocesses, y->nprocesses);
         differences++;
     }
-    printf("%" PRIu64 " difference%s\n", differences, differences == 1 ? "" : "s");
+    if (json)
+        fprintf(f, "\n],\"process_count\":[%" PRIu32 ",%" PRIu32 "],\"differences\":%" PRIu64 "}\n",
+                x->nprocesses, y->nprocesses, differences);
+    else
+        fprintf(f, "%" PRIu64 " difference%s\n", differences, differences == 1 ? "" : "s");
     tk_cfg_free(x);
     tk_cfg_free(y);
-    return CLI_EXIT_OK;
+    return cli_output_commit(out);
 }
 
 const cli_format_ops cli_fmt_dcfg = {
