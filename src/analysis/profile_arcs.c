@@ -62,9 +62,7 @@ static tk_status build_index(entry_index *x, const tk_profile *p, const tk_prof_
     for (size_t i = 0; i < s->count; i++) {
         const tk_prof_entry *e = &s->entries[i];
         uint64_t key = (uint64_t)e->file << 32 | e->name;
-        int inserted;
-        uint64_t *slot = tk_hmap_slot(&x->by_key, key, i, &inserted);
-        if (!slot) return TK_ERR_NOMEM;
+        if (!tk_hmap_slot(&x->by_key, key, i, NULL)) return TK_ERR_NOMEM;
     }
     return TK_OK;
 }
