@@ -4,9 +4,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 T=${TRACEKIT:-build/tracekit}
-C=../shared/corpus/csi-thirdparty
+C=tests/data/corpus/csi-thirdparty
 command -v dot >/dev/null || { echo "graphviz (dot) not installed"; exit 77; }
-[ -d "$C" ] || { echo "shared corpus missing"; exit 77; }
+[ -d "$C" ] || { echo "corpus copy missing"; exit 77; }
 n=0
 for f in $C/v1.4.0/tests/*/*-PT.expected; do
     "$T" convert --to dot "$f" | dot -Tsvg > /dev/null || { echo "FAIL: dot rejects $f"; exit 1; }

@@ -12,10 +12,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 T=${TRACEKIT:-build/tracekit}
-C=../shared/corpus/csi-thirdparty
+C=tests/data/corpus/csi-thirdparty
 command -v objcopy >/dev/null || { echo "objcopy missing"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
-[ -d "$C" ] || { echo "shared corpus missing"; exit 77; }
+[ -d "$C" ] || { echo "corpus copy missing"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

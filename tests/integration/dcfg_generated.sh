@@ -42,7 +42,7 @@ for seed in $(seq 1 "$n"); do
     roundtrip "$tmp/a.json" "seed $seed"
 done
 for which in whole region; do
-    f=../shared/corpus/dcfg-thirdparty/passlab-DCFG/$which.log_0.dcfg.json.bz2
+    f=tests/data/corpus/dcfg-thirdparty/passlab-DCFG/$which.log_0.dcfg.json.bz2
     [ -f "$f" ] && roundtrip "$f" "passlab $which"
 done
 [ $fail = 0 ] && echo "ok: $n generated DCFGs and the real ones"

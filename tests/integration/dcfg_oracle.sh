@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Oracle test: tracekit on the two real DCFGs (passlab, made by Intel's Pin
 # dcfg-driver) against the outputs of Intel's own tools saved in
-# ../shared/corpus/dcfg-thirdparty/official-tool-outputs:
+# tests/data/corpus/dcfg-thirdparty/official-tool-outputs:
 #   dcfg-reader summary (instruction count, edges, per-image blocks, routines,
 #   loops, inner-most loops; totals of routine calls, loop iterations, block
 #   executions, static instructions), the source-loop CSVs, and dcfg-to-dot.
 set -u
 cd "$(dirname "$0")/../.."
 T=${TRACEKIT:-build/tracekit}
-C=../shared/corpus/dcfg-thirdparty
+C=tests/data/corpus/dcfg-thirdparty
 [ -d "$C" ] || { echo "no corpus at $C"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -9,8 +9,8 @@
 set -u
 cd "$(dirname "$0")/../.."
 TRACEKIT=${TRACEKIT:-build/tracekit}
-dir=../shared/corpus/dcfg-thirdparty/trace-vectors
-dcfg=../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2
+dir=tests/data/corpus/dcfg-thirdparty/trace-vectors
+dcfg=tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2
 [ -f "$dir/EXPECTED.tsv" ] || { echo "no conformance vectors at $dir"; exit 77; }
 fail=0 n=0
 while IFS=$'\t' read -r name verdict official note; do

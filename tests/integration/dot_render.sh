@@ -29,7 +29,7 @@ done
 for f in examples/hello.dcfg.json tests/data/dcfg/pass/*.dcfg.json; do
     render "$f" convert --to dot "$f"
 done
-P=../shared/corpus/dcfg-thirdparty/passlab-DCFG
+P=tests/data/corpus/dcfg-thirdparty/passlab-DCFG
 if [ -d "$P" ]; then
     for f in "$P"/*.json*; do
         render "$f (routine of node 31)" convert --to dot --routine 31 "$f"

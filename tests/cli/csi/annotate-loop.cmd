@@ -1,1 +1,1 @@
-tracekit annotate --function main ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt
+tracekit annotate --function main tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt

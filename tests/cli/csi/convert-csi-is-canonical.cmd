@@ -1,1 +1,1 @@
-tracekit convert --to csi ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt | cmp - ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt && echo identical
+tracekit convert --to csi tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt | cmp - tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt && echo identical

@@ -1,1 +1,1 @@
-tracekit dump ../shared/corpus/csi-thirdparty/v1.4.0/tests/pi/pi-O0.csi-static-PT.expected
+tracekit dump tests/data/corpus/csi-thirdparty/v1.4.0/tests/pi/pi-O0.csi-static-PT.expected

@@ -1,1 +1,1 @@
-tracekit extract tests/data/csi/elf/multifile-pt.exe | cmp - ../shared/corpus/csi-thirdparty/v1.4.0/tests/multifile/multifile-O0.csi-static-PT.expected && echo identical to the extract-section output of csi-cc
+tracekit extract tests/data/csi/elf/multifile-pt.exe | cmp - tests/data/corpus/csi-thirdparty/v1.4.0/tests/multifile/multifile-O0.csi-static-PT.expected && echo identical to the extract-section output of csi-cc

@@ -1,1 +1,1 @@
-tracekit extract ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt
+tracekit extract tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt

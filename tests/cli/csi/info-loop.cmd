@@ -1,1 +1,1 @@
-tracekit info ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt
+tracekit info tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt

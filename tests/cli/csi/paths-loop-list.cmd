@@ -1,1 +1,1 @@
-tracekit paths ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt --function main --list
+tracekit paths tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt --function main --list

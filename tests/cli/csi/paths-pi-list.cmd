@@ -1,1 +1,1 @@
-tracekit paths ../shared/corpus/csi-thirdparty/v1.4.0/tests/pi/pi-O0.csi-static-PT.expected --function main --list
+tracekit paths tests/data/corpus/csi-thirdparty/v1.4.0/tests/pi/pi-O0.csi-static-PT.expected --function main --list

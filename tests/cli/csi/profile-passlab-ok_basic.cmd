@@ -1,1 +1,1 @@
-tracekit paths ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 --profile ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json
+tracekit paths tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 --profile tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json

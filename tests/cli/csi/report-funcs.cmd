@@ -1,1 +1,1 @@
-tracekit report ../shared/corpus/csi-thirdparty/v1.4.0/tests/funcs/funcs-O0.csi-static-PT.expected
+tracekit report tests/data/corpus/csi-thirdparty/v1.4.0/tests/funcs/funcs-O0.csi-static-PT.expected

@@ -1,1 +1,1 @@
-tracekit report --format csv --sort name ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt
+tracekit report --format csv --sort name tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt

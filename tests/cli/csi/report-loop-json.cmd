@@ -1,1 +1,1 @@
-tracekit report --format json ../shared/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt
+tracekit report --format json tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt

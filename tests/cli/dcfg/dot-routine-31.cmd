@@ -1,1 +1,1 @@
-tracekit convert --to dot --routine 31 ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2
+tracekit convert --to dot --routine 31 tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2

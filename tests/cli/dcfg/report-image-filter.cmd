@@ -1,1 +1,1 @@
-tracekit report --image 1 --top 3 ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2
+tracekit report --image 1 --top 3 tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2

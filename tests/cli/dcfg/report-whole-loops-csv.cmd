@@ -1,1 +1,1 @@
-tracekit report --format=csv --table loops ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2
+tracekit report --format=csv --table loops tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2

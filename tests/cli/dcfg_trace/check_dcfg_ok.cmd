@@ -1,1 +1,1 @@
-tracekit check --dcfg ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit check --dcfg tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

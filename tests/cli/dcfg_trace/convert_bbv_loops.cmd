@@ -1,1 +1,1 @@
-tracekit convert --to bbv --dcfg ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 --interval 40 --loop-boundaries --markers /dev/stderr ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_repeat.trace.json
+tracekit convert --to bbv --dcfg tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 --interval 40 --loop-boundaries --markers /dev/stderr tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_repeat.trace.json

@@ -1,1 +1,1 @@
-tracekit convert --to chrome ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit convert --to chrome tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

@@ -1,1 +1,1 @@
-tracekit convert --to speedscope --dcfg ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_repeat.trace.json
+tracekit convert --to speedscope --dcfg tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_repeat.trace.json

@@ -1,1 +1,1 @@
-tracekit decode ../shared/corpus/dcfg-thirdparty/trace-vectors/bad_pid_mismatch.trace.json
+tracekit decode tests/data/corpus/dcfg-thirdparty/trace-vectors/bad_pid_mismatch.trace.json

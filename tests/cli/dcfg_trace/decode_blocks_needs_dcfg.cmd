@@ -1,1 +1,1 @@
-tracekit decode --what blocks ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json
+tracekit decode --what blocks tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json

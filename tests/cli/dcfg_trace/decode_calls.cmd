@@ -1,1 +1,1 @@
-tracekit decode --dcfg ../shared/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 --what calls ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit decode --dcfg tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 --what calls tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

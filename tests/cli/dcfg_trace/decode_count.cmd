@@ -1,1 +1,1 @@
-tracekit decode --what count ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_repeat_nested.trace.json
+tracekit decode --what count tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_repeat_nested.trace.json

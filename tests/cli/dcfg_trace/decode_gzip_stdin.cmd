@@ -1,1 +1,1 @@
-gzip -c ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_dict.trace.json | tracekit decode -
+gzip -c tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_dict.trace.json | tracekit decode -

@@ -1,1 +1,1 @@
-tracekit decode ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_count0.trace.json
+tracekit decode tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_count0.trace.json

@@ -1,1 +1,1 @@
-tracekit decode ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit decode tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

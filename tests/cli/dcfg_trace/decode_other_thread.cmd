@@ -1,1 +1,1 @@
-tracekit decode --pid 29003 --thread 1 ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json
+tracekit decode --pid 29003 --thread 1 tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json

@@ -1,1 +1,1 @@
-tracekit decode ../shared/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json
+tracekit decode tests/data/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json

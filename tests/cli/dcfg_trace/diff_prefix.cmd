@@ -1,1 +1,1 @@
-tracekit diff ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_count1.trace.json ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json
+tracekit diff tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_count1.trace.json tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json

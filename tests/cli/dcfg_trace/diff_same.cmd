@@ -1,1 +1,1 @@
-tracekit diff ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_dict.trace.json
+tracekit diff tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_dict.trace.json

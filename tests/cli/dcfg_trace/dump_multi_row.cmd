@@ -1,1 +1,1 @@
-tracekit dump ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit dump tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

@@ -1,1 +1,1 @@
-tracekit dump --no-edges ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit dump --no-edges tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

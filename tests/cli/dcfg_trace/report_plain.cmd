@@ -1,1 +1,1 @@
-tracekit report --top 2 ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit report --top 2 tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

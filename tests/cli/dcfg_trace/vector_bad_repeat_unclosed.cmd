@@ -1,1 +1,1 @@
-tracekit check ../shared/corpus/dcfg-thirdparty/trace-vectors/bad_repeat_unclosed.trace.json
+tracekit check tests/data/corpus/dcfg-thirdparty/trace-vectors/bad_repeat_unclosed.trace.json

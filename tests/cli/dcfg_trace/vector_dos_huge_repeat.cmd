@@ -1,1 +1,1 @@
-tracekit check ../shared/corpus/dcfg-thirdparty/trace-vectors/dos_huge_repeat.trace.json
+tracekit check tests/data/corpus/dcfg-thirdparty/trace-vectors/dos_huge_repeat.trace.json

@@ -1,1 +1,1 @@
-tracekit check ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_dict_key_chars.trace.json
+tracekit check tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_dict_key_chars.trace.json

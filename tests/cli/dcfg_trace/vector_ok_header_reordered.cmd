@@ -1,1 +1,1 @@
-tracekit check ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_header_reordered.trace.json
+tracekit check tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_header_reordered.trace.json

@@ -1,1 +1,1 @@
-tracekit check ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_repeat_nested.trace.json
+tracekit check tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_repeat_nested.trace.json

@@ -1,1 +1,1 @@
-tracekit check ../shared/corpus/dcfg-thirdparty/trace-vectors/ok_whitespace_in_seq.trace.json
+tracekit check tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_whitespace_in_seq.trace.json

@@ -1,1 +1,1 @@
-tracekit check ../shared/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json
+tracekit check tests/data/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json
