@@ -45,6 +45,67 @@ static void check_arcs(const tk_profile *p, tk_prof_group group)
     tk_prof_summary_free(s);
 }
 
+/* Inclusive costs by function (docs/formats/callgrind.md, "Inclusive cost in
+ * call cycles"): never above the program total; never below the calls into
+ * the function from other recursion classes, nor below its self cost plus its
+ * calls to other classes (both proven, capped at the total); the members of
+ * the cycles are the entries marked with them. */
+static void check_inclusive_bounds(const tk_profile *p)
+{
+    tk_error err;
+    tk_prof_summary *s;
+    uint32_t *cls;
+    if (tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err) != TK_OK) return;
+    if (tk_profile_recursion_classes(p, 0, 0, &cls, &err) != TK_OK) {
+        tk_prof_summary_free(s);
+        return;
+    }
+    size_t nev = s->n_events, nfn = tk_profile_function_count(p);
+    uint64_t *in = calloc(nfn * nev + 1, sizeof *in), *own = calloc(nfn * nev + 1, sizeof *own);
+    size_t *members = calloc(s->n_cycles + 1, sizeof *members);
+    if (!in || !own || !members) abort();
+    for (size_t i = 0; i < s->count; i++) memcpy(own + s->entries[i].fn * nev, s->entries[i].self, nev * sizeof *own);
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_call *rows = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count; r++) {
+            if (cls[rows[r].fn] == cls[rows[r].callee]) continue;
+            const uint64_t *v = pt->calls.values + r * (nev + 1) + 1;
+            for (size_t j = 0; j < nev; j++) {
+                uint64_t *a = &in[rows[r].callee * nev + j], *b = &own[rows[r].fn * nev + j];
+                *a = *a + v[j] < *a ? UINT64_MAX : *a + v[j];
+                *b = *b + v[j] < *b ? UINT64_MAX : *b + v[j];
+            }
+        }
+    }
+    for (size_t i = 0; i < s->count; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        for (size_t j = 0; j < nev; j++) {
+            uint64_t t = s->totals[j], lo = in[e->fn * nev + j];
+            if (own[e->fn * nev + j] > lo) lo = own[e->fn * nev + j];
+            if (lo > t) lo = t;
+            if (e->inclusive[j] > t || e->inclusive[j] < lo) {
+                fprintf(stderr, "function %u event %zu: inclusive %llu outside [%llu, total %llu]\n",
+                        e->fn, j, (unsigned long long)e->inclusive[j], (unsigned long long)lo,
+                        (unsigned long long)t);
+                abort();
+            }
+        }
+        if (e->cycle > s->n_cycles || (e->estimated && !e->cycle)) abort();
+        if (e->cycle) members[e->cycle - 1]++;
+    }
+    for (size_t c = 0; c < s->n_cycles; c++) {
+        if (members[c] != s->cycles[c].members || !members[c]) abort();
+        for (size_t j = 0; j < nev; j++)
+            if (s->cycles[c].inclusive[j] > s->totals[j]) abort();
+    }
+    free(in);
+    free(own);
+    free(members);
+    free(cls);
+    tk_prof_summary_free(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char *dump_text(const tk_profile *p, size_t *len);
@@ -221,6 +282,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tk_prof_summary_free(s);
         check_arcs(p, TK_GROUP_FUNCTION);
         check_arcs(p, TK_GROUP_FILE_FUNCTION);
+        check_inclusive_bounds(p);
         FILE *sink = fopen("/dev/null", "w");
         if (sink) { /* flame graphs of any call graph: a bounded walk, no NaN counts */
             tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;

@@ -31,7 +31,22 @@ typedef struct tk_prof_entry {
                             per function, the profile's own row (read only: keep the profile
                             alive and unchanged while the summary is used) */
     uint64_t *inclusive; /* n_events values */
+    uint32_t cycle;      /* 0, or the entry's call cycle: tk_prof_summary.cycles[cycle - 1]
+                            (by function and file-function, with inclusive costs) */
+    uint32_t estimated;  /* 1: the inclusive cost is an estimate (inside a call cycle, where
+                            the call arcs do not tell it exactly) */
 } tk_prof_entry;
+
+/* A call cycle: a strongly connected component of the call graph (several
+ * entries calling each other, or one calling itself). Its members are the
+ * entries whose `cycle` is its number. */
+typedef struct tk_prof_cycle {
+    size_t members;      /* entries in the cycle */
+    uint64_t calls;      /* calls into the cycle from outside it */
+    uint64_t *self;      /* n_events values: the members' self costs added */
+    uint64_t *inclusive; /* n_events values: the cost while any member is on the stack (exact:
+                            calls into a cycle from outside never nest) */
+} tk_prof_cycle;
 
 typedef struct tk_prof_summary {
     size_t n_events;
@@ -39,11 +54,15 @@ typedef struct tk_prof_summary {
     tk_prof_entry *entries;
     size_t count;
     uint64_t *values_; /* storage */
+    tk_prof_cycle *cycles; /* by inclusive cost of the first event, heaviest first */
+    size_t n_cycles;
 } tk_prof_summary;
 
 /* Summarise the parts of a profile (part = 0: all parts; else the 1-based part).
- * Inclusive cost of a function: the cost of all its activations counted once
- * even under recursion (see docs/formats/callgrind.md). Returns TK_OK,
+ * Inclusive cost of a function: the cost incurred while it is on the stack,
+ * each activation chain counted once even under recursion; inside a call
+ * cycle an estimate between proven bounds, marked `estimated` (see
+ * docs/formats/callgrind.md, "Inclusive cost in call cycles"). Returns TK_OK,
  * TK_ERR_ARG (no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
 tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
                                tk_prof_summary **out, tk_error *err);

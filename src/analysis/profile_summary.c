@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/call_graph.h"
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "model/profile.h"
@@ -26,6 +27,9 @@ typedef struct group_table {
      * UINT32_MAX, and values holds only the inclusive costs. */
     uint32_t *self_row;
     const tk_prof_part *self_part;
+    /* with inclusive costs by function or file-function: per entry */
+    uint32_t *cycle;
+    unsigned char *estimated;
 } group_table;
 
 /* the values of entry i: self (when stored) and inclusive */
@@ -37,8 +41,6 @@ static uint64_t *incl_of(const group_table *t, size_t i)
 
 static const uint64_t no_costs[TK_PROFILE_MAX_EVENTS];
 
-/* bytes of function_inclusive's spare block */
-static size_t spare_size(const group_table *t) { return t->count * t->nev * sizeof(uint64_t); }
 
 static const uint64_t *self_of(const group_table *t, size_t i)
 {
@@ -181,163 +183,7 @@ static tk_status add_vec(uint64_t *d, const uint64_t *s, size_t n)
     return TK_OK;
 }
 
-/* ---- strongly connected components of the function call graph (iterative Tarjan) ---- */
-
-/* The call graph of the selected parts (part = 0: all) as adjacency arrays:
- * node[f] is function f's node (NULL: f itself), the callees of node v are
- * to[first[v] .. first[v + 1]) (first: n + 1 entries). Two passes over the
- * call rows, no list of edges. */
-static tk_status call_graph(const tk_profile *p, size_t part, const uint32_t *node, size_t n,
-                            uint32_t **first_out, uint32_t **to_out)
-{
-    *first_out = NULL;
-    *to_out = NULL;
-    size_t np = tk_profile_part_count(p), nedges = 0;
-    for (size_t i = 0; i < np; i++)
-        if (!part || part == i + 1) nedges += tk_profile_part(p, i)->calls.count;
-    if (nedges >= UINT32_MAX) return TK_ERR_LIMIT;
-    uint32_t *first = tk_calloc(n + 1, sizeof *first);
-    uint32_t *to = tk_malloc((nedges ? nedges : 1) * sizeof *to);
-    if (!first || !to) {
-        tk_free(first);
-        tk_free(to);
-        return TK_ERR_NOMEM;
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < np; i++) {
-            if (part && part != i + 1) continue;
-            const tk_prof_part *pt = tk_profile_part(p, i);
-            const tk_prof_call *rows = pt->calls.rows;
-            for (size_t r = 0; r < pt->calls.count; r++) {
-                uint32_t f = node ? node[rows[r].fn] : rows[r].fn;
-                if (pass == 0)
-                    first[f + 1]++;
-                else
-                    to[first[f]++] = node ? node[rows[r].callee] : rows[r].callee;
-            }
-        }
-        if (pass == 0)
-            for (size_t v = 0; v < n; v++) first[v + 1] += first[v];
-    }
-    /* the placement moved each first[v] to the start of v + 1 */
-    for (size_t v = n; v > 0; v--) first[v] = first[v - 1];
-    first[0] = 0;
-    *first_out = first;
-    *to_out = to;
-    return TK_OK;
-}
-
-/* comp[v] = component id of node v; the edges as built by call_graph. */
-static tk_status tarjan(size_t n, const uint32_t *to, const uint32_t *first, uint32_t *comp)
-{
-    uint32_t *index = tk_malloc((n ? n : 1) * sizeof *index);
-    uint32_t *low = tk_malloc((n ? n : 1) * sizeof *low);
-    uint32_t *stack = tk_malloc((n ? n : 1) * sizeof *stack);
-    uint32_t *call = tk_malloc((n ? n : 1) * sizeof *call);
-    uint32_t *next_edge = tk_malloc((n ? n : 1) * sizeof *next_edge);
-    unsigned char *on = tk_calloc(n ? n : 1, 1);
-    tk_status st = TK_OK;
-    if (!index || !low || !stack || !call || !next_edge || !on) {
-        st = TK_ERR_NOMEM;
-        goto out;
-    }
-    for (size_t v = 0; v < n; v++) index[v] = UINT32_MAX;
-    uint32_t counter = 0, ncomp = 0;
-    size_t sp = 0, cp = 0;
-    for (size_t root = 0; root < n; root++) {
-        if (index[root] != UINT32_MAX) continue;
-        call[cp++] = (uint32_t)root;
-        index[root] = low[root] = counter++;
-        next_edge[root] = first[root];
-        stack[sp++] = (uint32_t)root;
-        on[root] = 1;
-        while (cp) {
-            uint32_t v = call[cp - 1];
-            if (next_edge[v] < first[v + 1]) {
-                uint32_t w = to[next_edge[v]++];
-                if (index[w] == UINT32_MAX) {
-                    index[w] = low[w] = counter++;
-                    next_edge[w] = first[w];
-                    stack[sp++] = w;
-                    on[w] = 1;
-                    call[cp++] = w;
-                } else if (on[w] && index[w] < low[v]) {
-                    low[v] = index[w];
-                }
-                continue;
-            }
-            if (low[v] == index[v]) {
-                uint32_t w;
-                do {
-                    w = stack[--sp];
-                    on[w] = 0;
-                    comp[w] = ncomp;
-                } while (w != v);
-                ncomp++;
-            }
-            cp--;
-            if (cp) {
-                uint32_t u = call[cp - 1];
-                if (low[v] < low[u]) low[u] = low[v];
-            }
-        }
-    }
-out:
-    tk_free(index);
-    tk_free(low);
-    tk_free(stack);
-    tk_free(call);
-    tk_free(next_edge);
-    tk_free(on);
-    return st;
-}
-
-/* Inclusive cost per function (entry f is function f): max(sum of calls into
- * f from outside f's recursion cycle, self(f) + sum of calls from f to
- * outside the cycle). Both count each activation chain once, so no function
- * exceeds the total. *spare gets the block of the "calls into" sums (nfn x
- * nev values) when done with it, for the caller to reuse. */
-static tk_status function_inclusive(const tk_profile *p, size_t part,
-                                    const tk_prof_part *const *parts, size_t nparts,
-                                    group_table *t, void **spare)
-{
-    size_t nev = t->nev, nfn = tk_profile_function_count(p);
-    uint32_t *first = NULL, *to = NULL;
-    uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
-    uint64_t *in = tk_calloc((nfn ? nfn : 1) * nev, sizeof *in);
-    tk_status st = comp && in ? TK_OK : TK_ERR_NOMEM;
-    if (st == TK_OK && (st = call_graph(p, part, NULL, nfn, &first, &to)) == TK_OK)
-        st = tarjan(nfn, to, first, comp);
-    tk_free(first);
-    tk_free(to);
-    /* the inclusive slot holds self already: the calls out of the cycle add
-     * to it there, the calls into it add up in `in` */
-    for (size_t i = 0; i < nparts && st == TK_OK; i++) {
-        const tk_prof_call *rows = parts[i]->calls.rows;
-        const uint64_t *values = parts[i]->calls.values;
-        for (size_t r = 0; r < parts[i]->calls.count && st == TK_OK; r++) {
-            uint32_t f = rows[r].fn, g = rows[r].callee;
-            const uint64_t *v = values + r * (nev + 1);
-            /* calls into g: every arc counts, recursive ones too */
-            if (__builtin_add_overflow(t->calls[g], v[0], &t->calls[g])) st = TK_ERR_LIMIT;
-            v++;
-            if (comp[f] == comp[g] || st != TK_OK) continue;
-            if ((st = add_vec(in + (size_t)g * nev, v, nev)) == TK_OK)
-                st = add_vec(incl_of(t, f), v, nev);
-        }
-    }
-    for (size_t v = 0; v < nfn && st == TK_OK; v++) {
-        uint64_t *incl = incl_of(t, v);
-        for (size_t j = 0; j < nev; j++)
-            if (in[v * nev + j] > incl[j]) incl[j] = in[v * nev + j];
-    }
-    tk_free(comp);
-    *spare = in;
-    return st;
-}
-
-/* Calls into each function (every arc, recursive ones too): what
- * function_inclusive counts on its pass, for a summary without it. */
+/* Calls into each function (every arc, recursive ones too). */
 static tk_status count_function_calls(const tk_prof_part *const *parts, size_t nparts,
                                       size_t nev, group_table *t)
 {
@@ -355,6 +201,67 @@ static tk_status count_function_calls(const tk_prof_part *const *parts, size_t n
                 return TK_ERR_LIMIT;
     }
     return TK_OK;
+}
+
+/* Inclusive costs by function or file-function from the call graph of
+ * those entries (analysis/call_graph.c): exact outside call cycles, an
+ * estimate between proven bounds inside. By file-function (callgrind_annotate's
+ * key) a call belongs to the entry of the file of its call line (inlined code
+ * calls from the inlined file's entry) and goes to the callee's file entry. */
+static tk_status graph_inclusive(const tk_profile *p, const tk_prof_part *const *parts,
+                                 size_t nparts, tk_prof_group group, group_table *t,
+                                 tk_prof_summary *s)
+{
+    size_t nev = t->nev, nrows = 0;
+    tk_call_nodes m = {parts, nparts, 0, NULL, NULL, NULL};
+    uint32_t *row_caller = NULL, *row_callee = NULL;
+    tk_status st = TK_OK;
+    for (size_t i = 0; i < nparts; i++) nrows += parts[i]->calls.count;
+    if (group == TK_GROUP_FILE_FUNCTION) {
+        if (nrows >= UINT32_MAX) return TK_ERR_LIMIT;
+        row_caller = tk_malloc((nrows ? nrows : 1) * sizeof *row_caller);
+        row_callee = tk_malloc((nrows ? nrows : 1) * sizeof *row_callee);
+        if (!row_caller || !row_callee) st = TK_ERR_NOMEM;
+        size_t row = 0;
+        for (size_t i = 0; i < nparts && st == TK_OK; i++) {
+            const tk_prof_call *rows = parts[i]->calls.rows;
+            for (size_t r = 0; r < parts[i]->calls.count && st == TK_OK; r++, row++) {
+                const tk_prof_function *cf = tk_profile_function_at(p, rows[r].callee);
+                group_key k = key_of(p, group, rows[r].fn, rows[r].file, 0);
+                group_key ck = key_of(p, group, rows[r].callee, cf->file, 0);
+                size_t a, b;
+                if ((st = group_find(t, &k, &a)) == TK_OK && (st = group_find(t, &ck, &b)) == TK_OK) {
+                    if (t->fn[a] == TK_PROF_NONE) t->fn[a] = rows[r].fn;
+                    if (t->fn[b] == TK_PROF_NONE) t->fn[b] = rows[r].callee;
+                    row_caller[row] = (uint32_t)a;
+                    row_callee[row] = (uint32_t)b;
+                }
+            }
+        }
+        m.row_caller = row_caller;
+        m.row_callee = row_callee;
+    }
+    m.n = t->count;
+    size_t n = t->count ? t->count : 1;
+    unsigned char *level = tk_calloc(n, 1);
+    t->cycle = tk_malloc(n * sizeof *t->cycle);
+    t->estimated = tk_malloc(n);
+    if (st == TK_OK && (!level || !t->cycle || !t->estimated)) st = TK_ERR_NOMEM;
+    for (size_t i = 0; i < t->count && st == TK_OK; i++) {
+        memcpy(incl_of(t, i), self_of(t, i), nev * sizeof *t->values);
+        uint32_t name = group == TK_GROUP_FUNCTION
+                            ? tk_profile_function_at(p, (uint32_t)t->keys[i].a)->name
+                            : (uint32_t)t->keys[i].b;
+        level[i] = (unsigned char)tk_name_is_recursion_level(tk_profile_str(p, name),
+                                                             tk_profile_str_len(p, name));
+    }
+    if (st == TK_OK && t->count)
+        st = tk_inclusive_estimate(&m, nev, s->totals, level, incl_of(t, 0), stride(t), t->cycle,
+                                   t->estimated, &s->cycles, &s->n_cycles);
+    tk_free(level);
+    tk_free(row_caller);
+    tk_free(row_callee);
+    return st;
 }
 
 static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group,
@@ -380,7 +287,6 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
     size_t nev = tk_profile_event_count(p);
     group_table t;
     memset(&t, 0, sizeof t);
-    void *spare = NULL;
     t.nev = nev;
     tk_prof_summary *s = tk_calloc(1, sizeof *s);
     tk_status st = s ? TK_OK : TK_ERR_NOMEM;
@@ -427,7 +333,7 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
             if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
             if (__builtin_add_overflow(t.calls[cidx], pt->calls_into[g], &t.calls[cidx])) st = TK_ERR_LIMIT;
         }
-        /* (by function, function_inclusive counts the calls on its pass) */
+        /* (by function, count_function_calls counts them) */
         for (size_t r = 0; group == TK_GROUP_FILE_FUNCTION && r < pt->calls.count && st == TK_OK;
              r++) {
             const tk_prof_call *c = &crows[r];
@@ -442,13 +348,13 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
         }
     }
     /* inclusive */
-    for (size_t i = 0; with_inclusive && i < t.count && st == TK_OK; i++)
-        memcpy(incl_of(&t, i), self_of(&t, i), nev * sizeof *t.values);
-    if (st == TK_OK && !with_inclusive) {
-        if (group == TK_GROUP_FUNCTION) st = count_function_calls(parts, nparts, nev, &t);
-    } else if (st == TK_OK && group == TK_GROUP_FUNCTION) {
-        st = function_inclusive(p, part, parts, nparts, &t, &spare);
-    } else if (st == TK_OK) {
+    if (st == TK_OK && group == TK_GROUP_FUNCTION) st = count_function_calls(parts, nparts, nev, &t);
+    if (st == TK_OK && with_inclusive &&
+        (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION)) {
+        st = graph_inclusive(p, parts, nparts, group, &t, s);
+    } else if (st == TK_OK && with_inclusive) {
+        for (size_t i = 0; i < t.count; i++)
+            memcpy(incl_of(&t, i), self_of(&t, i), nev * sizeof *t.values);
         /* self + calls made from the group to other groups */
         for (size_t i = 0; i < nparts && st == TK_OK; i++) {
             const tk_prof_part *pt = parts[i];
@@ -476,18 +382,9 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
             if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
     }
     if (st == TK_OK) {
-        /* the entries go into the spare block when it is big enough: its
-         * pages are in memory already (a fresh block's are not) */
-        size_t need = (t.count ? t.count : 1) * sizeof *s->entries;
-        if (spare && spare_size(&t) >= need && (s->entries = tk_realloc(spare, need)) != NULL) {
-            spare = NULL;
-            memset(s->entries, 0, need);
-        } else {
-            s->entries = tk_calloc(t.count ? t.count : 1, sizeof *s->entries);
-        }
+        s->entries = tk_calloc(t.count ? t.count : 1, sizeof *s->entries);
         if (!s->entries) st = TK_ERR_NOMEM;
     }
-    tk_free(spare);
     if (st == TK_OK) {
         s->count = t.count;
         s->values_ = t.values;
@@ -498,6 +395,10 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
             e->self = (uint64_t *)(uintptr_t)self_of(&t, i); /* read only when shared */
             e->inclusive = with_inclusive ? incl_of(&t, i) : NULL;
             e->calls = t.calls[i];
+            if (t.cycle) {
+                e->cycle = t.cycle[i];
+                e->estimated = t.estimated[i];
+            }
             const tk_prof_function *f =
                 t.fn[i] != TK_PROF_NONE ? tk_profile_function_at(p, t.fn[i]) : NULL;
             switch (group) {
@@ -524,6 +425,8 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
         t.values = NULL;
     }
     tk_free(t.self_row);
+    tk_free(t.cycle);
+    tk_free(t.estimated);
     tk_free(t.keys);
     tk_free(t.values);
     tk_free(t.calls);
@@ -554,6 +457,7 @@ tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_gr
 void tk_prof_summary_free(tk_prof_summary *s)
 {
     if (!s) return;
+    tk_prof_cycles_free(s->cycles, s->n_cycles);
     tk_free(s->totals);
     tk_free(s->entries);
     tk_free(s->values_);
@@ -937,8 +841,12 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
     uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
     uint32_t *first = NULL, *to = NULL;
     base_rec *recs = by_base_name ? tk_malloc((nfn ? nfn : 1) * sizeof *recs) : NULL;
+    const tk_prof_part **parts = tk_malloc((np ? np : 1) * sizeof *parts);
+    size_t nparts = 0;
+    for (size_t i = 0; parts && i < np; i++)
+        if (!part || part == i + 1) parts[nparts++] = tk_profile_part(p, i);
     tk_status st = TK_OK;
-    if (!node || !comp || (by_base_name && !recs)) {
+    if (!node || !comp || !parts || (by_base_name && !recs)) {
         st = TK_ERR_NOMEM;
         goto done;
     }
@@ -961,8 +869,9 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
         }
         if (nfn) nnodes++;
     }
-    if ((st = call_graph(p, part, node, nnodes, &first, &to)) != TK_OK ||
-        (st = tarjan(nnodes, to, first, comp)) != TK_OK)
+    tk_call_nodes m = {parts, nparts, nnodes, node, NULL, NULL};
+    if ((st = tk_call_graph_csr(&m, &first, &to)) != TK_OK ||
+        (st = tk_scc(nnodes, first, to, comp)) != TK_OK)
         goto done;
     for (size_t f = 0; f < nfn; f++) node[f] = comp[node[f]];
 done:
@@ -970,6 +879,7 @@ done:
     tk_free(first);
     tk_free(to);
     tk_free(recs);
+    tk_free(parts);
     if (st != TK_OK) {
         free(node);
         return tk_error_set(err, st, st == TK_ERR_LIMIT ? "too many call arcs" : "out of memory");

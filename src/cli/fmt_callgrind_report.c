@@ -82,6 +82,31 @@ static char *fmt_pct(char *out, double v)
 
 /* ---- report --------------------------------------------------------------------- */
 
+/* " <cycle N>" into tag (32 bytes): the mark of a member of a call cycle, as
+ * gprof and KCachegrind write it. Returns its length. */
+static size_t cycle_tag(char *tag, uint32_t cycle)
+{
+    int n = snprintf(tag, 32, " <cycle %" PRIu32 ">", cycle);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* ,"cycles":[...] when the summary has call cycles */
+static void json_cycles(FILE *f, const tk_prof_summary *s)
+{
+    if (!s->n_cycles) return;
+    fputs(",\"cycles\":[", f);
+    for (size_t c = 0; c < s->n_cycles; c++) {
+        const tk_prof_cycle *cy = &s->cycles[c];
+        fprintf(f, "%s{\"cycle\":%zu,\"members\":%zu,\"calls\":%" PRIu64 ",\"self\":",
+                c ? "," : "", c + 1, cy->members, cy->calls);
+        cgc_json_u64s(f, cy->self, s->n_events);
+        fputs(",\"inclusive\":", f);
+        cgc_json_u64s(f, cy->inclusive, s->n_events);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 const cli_opt cgc_report_opts[] = {
     {"by", 0, "KEY", "function (default), file-function (callgrind_annotate's key), file, object, line"},
     {"sort", 0, "EVENT[,EVENT]", "sort by these events (default: the first event)"},
@@ -91,6 +116,7 @@ const cli_opt cgc_report_opts[] = {
     {"inclusive", 0, NULL, "sort by and show inclusive costs"},
     {"show", 0, "EVENT[,EVENT]", "text: only these event columns (callgrind_annotate --show), default all"},
     {"tree", 0, "KIND", "caller, calling or both: list each function's callers (<) and/or callees (>) with the calls' counts and inclusive costs, as callgrind_annotate --tree"},
+    {"cycles", 0, NULL, "list the call cycles (functions that call each other) as units: members, calls from outside, self and inclusive cost; a member's inclusive cost is an estimate"},
     {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
@@ -320,6 +346,126 @@ static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s, co
     }
 }
 
+/* report --cycles: each call cycle as a unit (its members' self costs added,
+ * its inclusive cost, the calls into it from outside), then its members,
+ * heaviest inclusive first (at most `top` in text, 0: 10). The entries are
+ * sorted by inclusive cost. */
+static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
+                          tk_prof_group group, size_t primary, uint64_t top)
+{
+    size_t nev = s->n_events, nc = s->n_cycles;
+    size_t *start = calloc(nc + 2, sizeof *start), *members = malloc((s->count ? s->count : 1) * sizeof *members);
+    if (!start || !members) {
+        free(start);
+        free(members);
+        fputs("tracekit: out of memory\n", stderr);
+        return;
+    }
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].cycle) start[s->entries[i].cycle + 1]++;
+    for (size_t c = 0; c <= nc; c++) start[c + 1] += start[c];
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].cycle) members[start[s->entries[i].cycle]++] = i;
+    for (size_t c = nc + 1; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+    /* members of cycle c (1-based): members[start[c] .. start[c + 1]) */
+    if (fmt == 1) {
+        fputs("{\"version\":1,\"format\":\"callgrind\",\"events\":", f);
+        cgc_json_event_names(f, p);
+        fputs(",\"totals\":", f);
+        cgc_json_u64s(f, s->totals, nev);
+        fputs(",\"cycles\":[", f);
+    } else if (fmt == 2) {
+        fputs("cycle,cycle_members,cycle_calls", f);
+        for (size_t j = 0; j < nev; j++)
+            fprintf(f, ",cycle_inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+        fputs(",object,file,name", f);
+        for (size_t j = 0; j < nev; j++)
+            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+        for (size_t j = 0; j < nev; j++)
+            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+        fputs(",calls,estimated\n", f);
+    } else {
+        fprintf(f, "call cycles: %zu\n", nc);
+        if (nc)
+            fputs("A cycle's inclusive cost is exact (calls into a cycle from outside never "
+                  "nest); its members' are estimates.\n", f);
+    }
+    const char *ev = nev ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
+    uint64_t total = nev ? s->totals[primary] : 0;
+    for (size_t c = 1; c <= nc; c++) {
+        const tk_prof_cycle *cy = &s->cycles[c - 1];
+        if (fmt == 1) {
+            fprintf(f, "%s\n{\"cycle\":%zu,\"calls\":%" PRIu64 ",\"self\":", c > 1 ? "," : "",
+                    c, cy->calls);
+            cgc_json_u64s(f, cy->self, nev);
+            fputs(",\"inclusive\":", f);
+            cgc_json_u64s(f, cy->inclusive, nev);
+            fputs(",\"members\":[", f);
+        } else if (fmt == 0) {
+            fprintf(f, "\ncycle %zu: %zu member%s, %" PRIu64 " call%s from outside, %s self ", c,
+                    cy->members, cy->members == 1 ? "" : "s", cy->calls, cy->calls == 1 ? "" : "s",
+                    ev);
+            if (nev) cgc_put_commas(f, cy->self[primary]);
+            fprintf(f, " (%.1f%%), inclusive ", pct(nev ? cy->self[primary] : 0, total));
+            if (nev) cgc_put_commas(f, cy->inclusive[primary]);
+            fprintf(f, " (%.1f%%)\n", pct(nev ? cy->inclusive[primary] : 0, total));
+        }
+        size_t shown = 0, limit = fmt == 0 ? (top ? (size_t)top : 10) : SIZE_MAX;
+        for (size_t k = start[c]; k < start[c + 1]; k++) {
+            const tk_prof_entry *e = &s->entries[members[k]];
+            if (fmt == 1) {
+                fputs(k > start[c] ? ",{\"object\":" : "{\"object\":", f);
+                tk_put_json_string(f, cgc_str_or(p, e->object, ""));
+                fputs(",\"file\":", f);
+                tk_put_json_string(f, cgc_str_or(p, e->file, ""));
+                fputs(",\"name\":", f);
+                tk_put_json_string(f, cgc_str_or(p, e->name, ""));
+                fputs(",\"self\":", f);
+                cgc_json_u64s(f, e->self, nev);
+                fputs(",\"inclusive\":", f);
+                cgc_json_u64s(f, e->inclusive, nev);
+                fprintf(f, ",\"calls\":%" PRIu64 ",\"estimated\":%s}", e->calls,
+                        e->estimated ? "true" : "false");
+            } else if (fmt == 2) {
+                fprintf(f, "%zu,%zu,%" PRIu64, c, cy->members, cy->calls);
+                for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, cy->inclusive[j]);
+                fputc(',', f);
+                tk_put_csv_field(f, cgc_str_or(p, e->object, ""));
+                fputc(',', f);
+                tk_put_csv_field(f, cgc_str_or(p, e->file, ""));
+                fputc(',', f);
+                tk_put_csv_field(f, cgc_str_or(p, e->name, ""));
+                for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
+                for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
+                fprintf(f, ",%" PRIu64 ",%d\n", e->calls, e->estimated ? 1 : 0);
+            } else if (shown < limit) {
+                fputs("  ", f);
+                cgc_put_padded(f, nev ? e->self[primary] : 0, 14);
+                fprintf(f, " (%5.1f%%) ", pct(nev ? e->self[primary] : 0, total));
+                cgc_put_padded(f, nev ? e->inclusive[primary] : 0, 14);
+                fprintf(f, " (%5.1f%%) %s ", pct(nev ? e->inclusive[primary] : 0, total),
+                        e->estimated ? "~" : " ");
+                cgc_put_padded(f, e->calls, 10);
+                fputc(' ', f);
+                entry_label(f, p, group, e);
+                fputc('\n', f);
+            }
+            shown++;
+        }
+        if (fmt == 1) fputs("]}", f);
+        if (fmt == 0 && shown > limit)
+            fprintf(f, "  (%zu more member%s not shown)\n", shown - limit,
+                    shown - limit == 1 ? "" : "s");
+    }
+    if (fmt == 1) fputs("\n]}\n", f);
+    if (fmt == 0 && nc)
+        fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev,
+                ev);
+    free(start);
+    free(members);
+}
+
 int cgc_run_report(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "report";
@@ -346,6 +492,14 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
         return cli_usage_error(cmd, "--tree lists the callers and callees of functions: "
                                     "use it with --by function or file-function");
     if (tree && fmt == 2) return cli_usage_error(cmd, "--tree is for text and json output");
+    int cycles = cli_has(args, "cycles");
+    if (cycles && (tree || (group != TK_GROUP_FUNCTION && group != TK_GROUP_FILE_FUNCTION)))
+        return cli_usage_error(cmd, "--cycles lists call cycles of functions: use it with --by "
+                                    "function or file-function, without --tree");
+    if (cycles) {
+        inclusive = 1;
+        coverage = 100.0;
+    }
     tk_callgrind_detail detail = group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
                                                         : TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_profile *p;
@@ -404,6 +558,13 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
         return rc;
     }
     FILE *f = tk_output_file(o);
+    if (cycles) {
+        cycles_report(f, p, s, fmt, group, nsort ? sort[0] : 0, top);
+        rc = cli_output_commit(o);
+        tk_prof_summary_free(s);
+        tk_profile_free(p);
+        return rc;
+    }
     size_t shown = 0;
     size_t primary = nsort ? sort[0] : 0;
     uint64_t total_primary = nev ? s->totals[primary] : 0;
@@ -462,6 +623,7 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
             fputs("],\"derived_totals\":", f);
             json_derived(f, p, s->totals);
         }
+        json_cycles(f, s);
         fputs(",\"functions\":[", f);
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
@@ -484,6 +646,9 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
                 json_derived(f, p, e->inclusive);
             }
             fprintf(f, ",\"calls\":%" PRIu64, e->calls);
+            if (e->cycle)
+                fprintf(f, ",\"cycle\":%" PRIu32 ",\"estimated\":%s", e->cycle,
+                        e->estimated ? "true" : "false");
             if (arcs) tree_json(f, p, s, arcs, i, tree, primary, arc_idx);
             fputc('}', f);
             shown++;
@@ -500,7 +665,7 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
             fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
         for (size_t i = 0; i < nder; i++)
             fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
-        fputc('\n', f);
+        fputs(",cycle,estimated\n", f);
         for (size_t i = 0; i < limit; i++) {
             const tk_prof_entry *e = &s->entries[i];
             tk_put_csv_field(f, cgc_str_or(p, e->object, ""));
@@ -520,7 +685,10 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
             fprintf(f, ",%" PRIu64, e->calls);
             csv_derived(f, p, e->self);
             csv_derived(f, p, e->inclusive);
-            fputc('\n', f);
+            if (e->cycle)
+                fprintf(f, ",%" PRIu32 ",%d\n", e->cycle, e->estimated ? 1 : 0);
+            else
+                fputs(",,0\n", f);
         }
     } else {
         fprintf(f, "parts: %zu%s\n", part ? (size_t)1 : tk_profile_part_count(p),
@@ -587,6 +755,7 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
         }
         /* each row's numbers are formatted in memory and written at once */
         char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
+        int tagged = 0;
         row_buf rb = {NULL, 0, 0, f};
         if (limit > 64 && (rb.b = malloc(1 << 20)) != NULL) rb.cap = 1 << 20;
         /* The rows are in cost order, their names and costs anywhere in
@@ -632,11 +801,21 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
                 rb_put_str(&rb, p, e->object);
                 rb_put(&rb, "] ", 2);
                 rb_put_str(&rb, p, e->file);
+                if (inclusive && e->estimated) {
+                    char tag[32];
+                    rb_put(&rb, tag, cycle_tag(tag, e->cycle));
+                    tagged = 1;
+                }
                 rb_put(&rb, "\n", 1);
                 continue;
             }
             out_write(row, (size_t)(r - row), f);
             entry_label(f, p, group, e);
+            if (inclusive && e->estimated) {
+                char tag[32];
+                out_write(tag, cycle_tag(tag, e->cycle), f);
+                tagged = 1;
+            }
             out_char('\n', f);
         }
         rb_flush(&rb);
@@ -644,6 +823,9 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
         free(names);
         if (limit < s->count)
             fprintf(f, "(%zu more row%s not shown)\n", s->count - limit, s->count - limit == 1 ? "" : "s");
+        if (tagged)
+            fputs("<cycle N>: a member of call cycle N, whose inclusive cost is an estimate "
+                  "(report --cycles lists the cycles)\n", f);
     }
 written:
     (void)shown;
