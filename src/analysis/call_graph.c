@@ -17,7 +17,6 @@
  * reaches f before it leaves the SCC): measured against the exact numbers of
  * --separate-recs runs, it comes closest of the estimators tried. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
