@@ -1,6 +1,8 @@
 # tracekit — one GNU Makefile. Objects go under $(BUILD)/ (out of tree).
 #   make            library (static + shared) and the tracekit program
-#   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang
+#   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang, and the
+#                   threaded code under ThreadSanitizer
+#   make check-quick the edit loop: unit and CLI tests and fuzz replays, plain build
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
 #   make bench      benchmarks against the tools users would pick instead
@@ -38,6 +40,10 @@ ifeq ($(SAN),asan)
     LDFLAGS_ALL += -static-libubsan
   endif
 endif
+ifeq ($(SAN),tsan)
+  ALL_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+  LDFLAGS_ALL += -fsanitize=thread
+endif
 ifeq ($(SAN),fuzz)
   ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined -DTK_FUZZING=1
@@ -64,7 +70,7 @@ PROGRAM := $(BUILD)/tracekit
 
 .SECONDARY:
 
-.PHONY: all deps check check-regen test-binaries demo fuzz fuzzers fuzz-run bench install clean
+.PHONY: all deps check check-quick check-regen test-binaries demo fuzz fuzzers fuzz-run bench install clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
 
@@ -99,11 +105,18 @@ test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
 
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).
+# The integration scripts run once (plain build); the ThreadSanitizer build
+# runs the tests of the threaded code only (tests/run.sh).
 check: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang
-	@tests/run.sh build build-asan build-clang
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-tsan SAN=tsan
+	@tests/run.sh build build-asan build-clang build-tsan
+
+check-quick: deps
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
+	@TK_INTEGRATION=0 tests/run.sh build
 
 check-regen: test-binaries
 	@TK_REGEN=1 tests/run.sh $(BUILD)

@@ -10,7 +10,7 @@ zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libelf-dev libdw-dev libiberty-dev
 gzip bzip2 xz-utils zstd
 clang llvm libclang-rt-14-dev
 valgrind
-time python3 binutils
+time python3 binutils sqlite3
 graphviz
 "
 

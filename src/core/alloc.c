@@ -30,10 +30,11 @@
  * page does not have the header before it (and the page is mapped: reading it
  * is safe). Sanitizer builds use the C library for everything, so that the
  * sanitizers see every block. */
-#if defined(__SANITIZE_ADDRESS__) || defined(TK_FUZZING)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(TK_FUZZING)
 #define TK_BIG_BLOCKS 0
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
 #define TK_BIG_BLOCKS 0
 #endif
 #endif

@@ -1,1 +1,1 @@
-tracekit info tests/data/detect/empty.dcfg.json | head -3
+tracekit info tests/data/detect/empty.dcfg.json | sed -n 1,3p

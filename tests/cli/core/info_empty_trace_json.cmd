@@ -1,1 +1,1 @@
-tracekit info tests/data/detect/empty.trace.json | head -3
+tracekit info tests/data/detect/empty.trace.json | sed -n 1,3p

@@ -1,1 +1,1 @@
-tracekit info examples/fib.xray | head -3
+tracekit info examples/fib.xray | sed -n 1,3p

@@ -1,1 +1,1 @@
-tracekit info tests/data/detect/foo1.wet-history | head -3
+tracekit info tests/data/detect/foo1.wet-history | sed -n 1,3p

@@ -1,1 +1,1 @@
-tracekit info tests/data/detect/foo1.wet | head -3
+tracekit info tests/data/detect/foo1.wet | sed -n 1,3p

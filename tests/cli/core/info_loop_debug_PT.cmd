@@ -1,1 +1,1 @@
-tracekit info tests/data/detect/loop.debug_PT | head -3
+tracekit info tests/data/detect/loop.debug_PT | sed -n 1,3p

@@ -1,1 +1,1 @@
-tracekit convert --to callgrind tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/calltree | head -40
+tracekit convert --to callgrind tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/calltree | sed -n 1,40p

@@ -1,1 +1,1 @@
-tracekit convert --to folded tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/calltree | head -30
+tracekit convert --to folded tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/calltree | sed -n 1,30p

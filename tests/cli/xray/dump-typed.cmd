@@ -1,1 +1,1 @@
-tracekit dump tests/data/xray/pass/calltree-typed.fdr -m tests/data/xray/bin/calltree-typed | head -60
+tracekit dump tests/data/xray/pass/calltree-typed.fdr -m tests/data/xray/bin/calltree-typed | sed -n 1,60p
