@@ -864,7 +864,8 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
             fprintf(f, "%9s %10s %10s %11s %11s %12s %11s %11s  %s\n", "funcid", "count-a",
                     "count-b", h[0], h[1], h[2], h[3], h[4], "function");
         } else if (format == 1) {
-            fprintf(f, "{\"version\":2,\"format\":\"xray-diff\",\"unit\":\"%s\",\"functions\":[", u);
+            fprintf(f, "{\"version\":2,\"format\":\"xray-diff\",\"unit\":\"%s\","
+                       "\"functions\":[", u);
         } else {
             fputs("funcid,count_a,count_b,sum_a,sum_b,median_a,median_b,function,unit\n", f);
         }
