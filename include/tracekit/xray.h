@@ -123,7 +123,8 @@ void tk_xray_free(tk_xray_reader *r);
 const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
 
 /* The next record: TK_OK, TK_END, or TK_ERR_FORMAT with a byte offset (truncated records,
- * unknown kinds, extents past the end, a record past its buffer). */
+ * unknown kinds, extents past the end, a record past its buffer). In partial mode a cut at the
+ * end of the file ends the records with TK_END instead (see tk_xray_truncation). */
 tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
 
 /* Buffers and results of tk_xray_next_calls. The caller provides the arrays and capacities;
@@ -154,9 +155,10 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
 
 /* Partial mode: 1 when the file was found cut short, with *where (may be NULL) set to the
  * location where the damage starts (path and byte offset: the first record that is not whole,
- * or the end of the file when the cut falls between records) and what was cut; 0 otherwise.
- * Known after open for a cut between records of the last buffer, else once the reader has
- * reached the cut (after TK_END). Records at and after the offset are not in the results. */
+ * or the end of the file when the cut falls between records; the message says what was cut);
+ * 0 otherwise. Final once tk_xray_next or tk_xray_next_calls has returned TK_END (open may
+ * already know of a buffer cut short; reading finds the record cut inside it). The records
+ * read all end at or before the offset. */
 int tk_xray_truncation(const tk_xray_reader *r, tk_error *where);
 
 /* Number of FDR buffers found (after open), and the file's content size. */

@@ -353,7 +353,7 @@ typedef struct report_style {
     tk_error where;
 } report_style;
 
-/* Width of a time column of the text report: a value under 10 000 s in us, 10 s in s. */
+/* Width of a time column of the text report: values under 10 s fit in every unit (to the ns). */
 #define TIME_WIDTH 11
 
 /* The unit the times are printed in: --unit, or "ticks" when the trace has no clock rate. */
