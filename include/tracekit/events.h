@@ -105,6 +105,27 @@ typedef struct tk_event_source {
     int (*location)(void *ctx, uint64_t func, const char **file, uint32_t *line);
 } tk_event_source;
 
+/* Units in which times are printed (the CLI's --unit). */
+typedef enum tk_time_unit {
+    TK_UNIT_S = 0,
+    TK_UNIT_MS = 1,
+    TK_UNIT_US = 2,
+    TK_UNIT_NS = 3
+} tk_time_unit;
+
+/* "s", "ms", "us", "ns" ("?" for a value out of range). */
+const char *tk_time_unit_name(tk_time_unit u);
+/* The unit named name: 0 and *out set, or -1 when name is none of "s", "ms", "us", "ns". */
+int tk_time_unit_parse(const char *name, tk_time_unit *out);
+/* Units in one second: 1, 1e3, 1e6, 1e9. */
+double tk_time_unit_per_second(tk_time_unit u);
+/* Decimals that show one nanosecond in the unit: 9, 6, 3, 0. */
+int tk_time_unit_decimals(tk_time_unit u);
+/* ticks of a clock of ticks_per_second in unit u, as ticks / (ticks per unit): exact when the
+ * clock rate is a whole multiple of the unit's rate (an emulated 1 GHz TSC in ns, a kHz-granular
+ * TSC in ms). ticks_per_second <= 0 (no clock): ticks, unconverted. */
+double tk_ticks_to_unit(uint64_t ticks, double ticks_per_second, tk_time_unit u);
+
 /* Display name of a function through the source (falls back to "#<id>"). */
 const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size);
 

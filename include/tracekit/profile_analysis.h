@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "events.h"
 #include "profile.h"
 
 #ifdef __cplusplus
@@ -142,9 +143,14 @@ typedef struct tk_dot_options {
     size_t event;          /* event index used for percentages and colours */
     double node_threshold; /* percent of total inclusive cost below which nodes are dropped */
     double edge_threshold; /* percent of total below which edges are dropped */
+    /* 0: the event's total is printed as a count. > 0: the event is a time with this many
+     * values a second (1e9 for "ns"): the graph's total and each node's inclusive time are
+     * printed in time_unit, which the labels name. */
+    double event_per_second;
+    tk_time_unit time_unit;
 } tk_dot_options;
 
-#define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1}
+#define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1, 0, TK_UNIT_S}
 
 tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
                                tk_error *err);

@@ -103,9 +103,15 @@ typedef struct tk_xray_options {
     /* 1: hand the pages of finished buffers of a memory-mapped file back to the kernel, so a
      * one-pass reader keeps little of a big trace resident. */
     int release_pages;
+    /* 1: a trace cut short (the file ends inside a buffer's extents, a version-1 buffer or a
+     * record) is read up to the cut: the complete records before it come out, then TK_END, and
+     * tk_xray_truncation says where the damage starts. 0: the cut is an error (TK_ERR_FORMAT)
+     * when it is reached. Without effect with diag (check reports the cut as errors). Damage
+     * inside the file (an unknown kind, a bad grammar) stays an error either way. */
+    int partial;
 } tk_xray_options;
 
-#define TK_XRAY_OPTIONS_INIT {0, NULL, 0}
+#define TK_XRAY_OPTIONS_INIT {0, NULL, 0, 0}
 
 /* Open a reader over an input positioned at the start of the content. The input must stay
  * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header),
@@ -117,7 +123,8 @@ void tk_xray_free(tk_xray_reader *r);
 const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
 
 /* The next record: TK_OK, TK_END, or TK_ERR_FORMAT with a byte offset (truncated records,
- * unknown kinds, extents past the end, a record past its buffer). */
+ * unknown kinds, extents past the end, a record past its buffer). In partial mode a cut at the
+ * end of the file ends the records with TK_END instead (see tk_xray_truncation). */
 tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
 
 /* Buffers and results of tk_xray_next_calls. The caller provides the arrays and capacities;
@@ -145,6 +152,14 @@ typedef struct tk_xray_calls {
  * apply). TK_OK with n + nevents >= 1, TK_END, or an error as tk_xray_next. Do not mix with
  * tk_xray_next on the same reader. */
 tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err);
+
+/* Partial mode: 1 when the file was found cut short, with *where (may be NULL) set to the
+ * location where the damage starts (path and byte offset: the first record that is not whole,
+ * or the end of the file when the cut falls between records; the message says what was cut);
+ * 0 otherwise. Final once tk_xray_next or tk_xray_next_calls has returned TK_END (open may
+ * already know of a buffer cut short; reading finds the record cut inside it). The records
+ * read all end at or before the offset. */
+int tk_xray_truncation(const tk_xray_reader *r, tk_error *where);
 
 /* Number of FDR buffers found (after open), and the file's content size. */
 uint64_t tk_xray_buffer_count(const tk_xray_reader *r);

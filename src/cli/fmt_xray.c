@@ -15,6 +15,7 @@
 #define MAP_OPT {"instr-map", 'm', "BIN", "instrumented binary: names functions from its xray_instr_map"}
 
 #define THREAD_OPT {"thread", 0, "TID", "only this thread (the tid `info` lists; repeatable)"}
+#define UNIT_OPT {"unit", 0, "U", "s|ms|us|ns: the unit of the times printed (default us)"}
 #define MAX_THREADS 64
 
 typedef struct xray_session {
@@ -60,6 +61,7 @@ static int session_open(cli_ctx *ctx, const cli_args *args, int i, int release, 
     tk_error_clear(&err);
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
     opt.release_pages = release;
+    opt.partial = 1; /* a trace cut short gives what was recorded before the cut */
     tk_status st = tk_xray_open(&s->reader, ctx->inputs[i], &opt, &err);
     if (st == TK_OK)
         st = tk_xray_events_open(&s->events, s->reader, s->map, &err);
@@ -101,6 +103,34 @@ static void warn_unknown_ids(const xray_session *s, const char *path)
                 ") are not in the instrumentation map, which has %" PRIu32 " functions; "
                 "does the binary match the trace?\n", path, n, largest,
                 tk_xray_map_count(s->map));
+}
+
+/* A trace cut short (partial mode): "tracekit: PATH: byte N: warning: ..." once the reader has
+ * reached the end. Returns 1 when the trace was cut. */
+static int warn_truncation(const xray_session *s, const char *path)
+{
+    tk_error where;
+    tk_error_clear(&where);
+    if (!tk_xray_truncation(s->reader, &where))
+        return 0;
+    char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
+    tk_location loc = {path, where.offset, 0, 0};
+    fflush(stdout);
+    fprintf(stderr, "tracekit: %s; the results cover the records before this byte\n",
+            tk_diag_format(TK_SEV_WARNING, &loc, where.message, buf, sizeof buf));
+    return 1;
+}
+
+/* --unit (default us); -1 after a usage error. */
+static int get_unit(cli_ctx *ctx, const cli_args *args, tk_time_unit *unit)
+{
+    const char *u = cli_get(args, "unit");
+    *unit = TK_UNIT_US;
+    if (u && tk_time_unit_parse(u, unit) != 0) {
+        cli_usage_error(ctx->command, "--unit wants s, ms, us or ns, not '%s'", u);
+        return -1;
+    }
+    return 0;
 }
 
 static int single_input(cli_ctx *ctx)
@@ -179,6 +209,7 @@ static int info_one(cli_ctx *ctx, const cli_args *args, int i)
     if (s.map)
         printf("instrumentation map: %" PRIu32 " functions, %" PRIu64 " sleds, sled version %u\n",
                tk_xray_map_count(s.map), tk_xray_map_sleds(s.map), tk_xray_map_version(s.map));
+    warn_truncation(&s, ctx->paths[i]);
     tk_xray_summary_free(&sum);
     session_close(&s);
     return CLI_EXIT_OK;
@@ -234,6 +265,7 @@ static const cli_opt report_opts[] = {
     {"per-thread", 0, NULL, "one row per thread and function"},
     THREAD_OPT,
     {"format", 0, "FMT", "text|json|csv (default text)"},
+    UNIT_OPT,
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
@@ -312,24 +344,54 @@ static void debug_info(const xray_session *s, uint64_t func, char *buf, size_t s
         buf[0] = 0;
 }
 
-static void report_text(FILE *f, const xray_session *s, const tk_latency_row *rows, size_t n,
-                        int per_thread, double hz)
+/* How report prints: the clock, the unit, where the trace was cut (cut: 0 none). */
+typedef struct report_style {
+    double hz; /* 0: the trace has no clock rate; times are printed in ticks */
+    tk_time_unit unit;
+    int per_thread;
+    int cut;
+    tk_error where;
+} report_style;
+
+/* Width of a time column of the text report: values under 10 s fit in every unit (to the ns). */
+#define TIME_WIDTH 11
+
+/* The unit the times are printed in: --unit, or "ticks" when the trace has no clock rate. */
+static const char *unit_label(double hz, tk_time_unit unit)
 {
-    fprintf(f, "Functions with latencies: %zu\n", n);
-    if (per_thread)
+    return hz > 0 ? tk_time_unit_name(unit) : "ticks";
+}
+
+static int unit_decimals(double hz, tk_time_unit unit)
+{
+    return hz > 0 ? tk_time_unit_decimals(unit) : 0;
+}
+
+static void report_text(FILE *f, const xray_session *s, const tk_latency_row *rows, size_t n,
+                        const report_style *st)
+{
+    const int w = TIME_WIDTH, d = unit_decimals(st->hz, st->unit);
+    fprintf(f, "Functions with latencies: %zu (times in %s", n, unit_label(st->hz, st->unit));
+    if (st->cut)
+        fprintf(f, "; the trace is cut short at byte %" PRId64, st->where.offset);
+    fputs(")\n", f);
+    if (st->per_thread)
         fprintf(f, "%9s ", "tid");
-    fprintf(f, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %s\n", "funcid", "count", "min", "med",
-            "90p", "99p", "max", "sum", "function");
+    fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s  %s\n", "funcid", "count", w, "min", w,
+            "med", w, "90p", w, "99p", w, "max", w, "sum", "function");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = &rows[i];
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
-        if (per_thread)
+        if (st->per_thread)
             fprintf(f, "%9" PRId64 " ", r->tid);
-        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  %s%s%s",
-                r->func, r->count, (double)r->min / hz, (double)r->median / hz,
-                (double)r->p90 / hz, (double)r->p99 / hz, (double)r->max / hz,
-                (double)r->sum / hz, db, db[0] ? ": " : "",
+        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f  %s%s%s",
+                r->func, r->count, w, d, tk_ticks_to_unit(r->min, st->hz, st->unit), w, d,
+                tk_ticks_to_unit(r->median, st->hz, st->unit), w, d,
+                tk_ticks_to_unit(r->p90, st->hz, st->unit), w, d,
+                tk_ticks_to_unit(r->p99, st->hz, st->unit), w, d,
+                tk_ticks_to_unit(r->max, st->hz, st->unit), w, d,
+                tk_ticks_to_unit(r->sum, st->hz, st->unit), db, db[0] ? ": " : "",
                 tk_event_func_name(&s->src, r->func, nb, sizeof nb));
         if (r->open)
             fprintf(f, " (%" PRIu64 " open at end)", r->open);
@@ -337,31 +399,46 @@ static void report_text(FILE *f, const xray_session *s, const tk_latency_row *ro
     }
 }
 
+/* The columns of llvm-xray account's CSV (and open), then the unit of the times. */
 static void report_csv(FILE *f, const xray_session *s, const tk_latency_row *rows, size_t n,
-                       int per_thread, double hz)
+                       const report_style *st)
 {
-    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,debug,function,open\n",
-            per_thread ? "tid," : "");
+    const char *u = unit_label(st->hz, st->unit);
+    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,debug,function,open,unit\n",
+            st->per_thread ? "tid," : "");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = &rows[i];
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
-        if (per_thread)
+        if (st->per_thread)
             fprintf(f, "%" PRId64 ",", r->tid);
         fprintf(f, "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%" PRIu64
-                   "\n", r->func, r->count, (double)r->min / hz, (double)r->median / hz,
-                (double)r->p90 / hz, (double)r->p99 / hz, (double)r->max / hz,
-                (double)r->sum / hz, db, tk_event_func_name(&s->src, r->func, nb, sizeof nb),
-                r->open);
+                   ",%s\n", r->func, r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
+                tk_ticks_to_unit(r->median, st->hz, st->unit),
+                tk_ticks_to_unit(r->p90, st->hz, st->unit),
+                tk_ticks_to_unit(r->p99, st->hz, st->unit),
+                tk_ticks_to_unit(r->max, st->hz, st->unit),
+                tk_ticks_to_unit(r->sum, st->hz, st->unit), db,
+                tk_event_func_name(&s->src, r->func, nb, sizeof nb), r->open, u);
     }
 }
 
 static void report_json(FILE *f, const xray_session *s, const tk_latency_row *rows, size_t n,
-                        int per_thread, double hz, const tk_latency_totals *t)
+                        const report_style *st, const tk_latency_totals *t)
 {
-    fprintf(f, "{\"version\":1,\"clock\":{\"ticks_per_second\":%.0f,\"unit\":\"%s\"},"
-               "\"per_thread\":%s,\"functions\":[",
-            hz, s->src.time_unit, per_thread ? "true" : "false");
+    fprintf(f, "{\"version\":2,\"unit\":\"%s\",\"clock\":{\"ticks_per_second\":%.0f,"
+               "\"emulated\":%s},\"per_thread\":%s,\"truncated\":",
+            unit_label(st->hz, st->unit), st->hz,
+            tk_xray_emulated_tsc(tk_xray_get_header(s->reader)) ? "true" : "false",
+            st->per_thread ? "true" : "false");
+    if (st->cut) {
+        fprintf(f, "{\"byte\":%" PRId64 ",\"message\":", st->where.offset);
+        tk_put_json_string(f, st->where.message);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fputs(",\"functions\":[", f);
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = &rows[i];
         char nb[64], db[600];
@@ -372,14 +449,17 @@ static void report_json(FILE *f, const xray_session *s, const tk_latency_row *ro
             fprintf(f, ",\"debug\":");
             tk_put_json_string(f, db);
         }
-        if (per_thread)
+        if (st->per_thread)
             fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
         fprintf(f, ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
                    "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"open\":%" PRIu64
                    ",\"unwound\":%" PRIu64 "}",
-                r->count, (double)r->min / hz, (double)r->median / hz, (double)r->p90 / hz,
-                (double)r->p99 / hz, (double)r->max / hz, (double)r->sum / hz, r->open,
-                r->unwound);
+                r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
+                tk_ticks_to_unit(r->median, st->hz, st->unit),
+                tk_ticks_to_unit(r->p90, st->hz, st->unit),
+                tk_ticks_to_unit(r->p99, st->hz, st->unit),
+                tk_ticks_to_unit(r->max, st->hz, st->unit),
+                tk_ticks_to_unit(r->sum, st->hz, st->unit), r->open, r->unwound);
     }
     fprintf(f, "\n],\"totals\":{\"threads\":%" PRIu32 ",\"enters\":%" PRIu64 ",\"exits\":%" PRIu64
                ",\"unmatched_exits\":%" PRIu64 ",\"unwound\":%" PRIu64 ",\"open_at_end\":%" PRIu64
@@ -401,9 +481,13 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     int order = cli_get_choice(ctx->command, args, "order", "asc|dsc", dflt_desc);
     int format = cli_get_choice(ctx->command, args, "format", "text|json|csv", 0);
     uint64_t top;
-    if (order < 0 || format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0)
+    report_style style;
+    memset(&style, 0, sizeof style);
+    if (order < 0 || format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0 ||
+        get_unit(ctx, args, &style.unit) != 0)
         return CLI_EXIT_USAGE;
     int per_thread = cli_has(args, "per-thread");
+    style.per_thread = per_thread;
     xray_session s;
     rc = session_open(ctx, args, 0, 1, 1, &s);
     if (rc != CLI_EXIT_OK)
@@ -448,19 +532,22 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
         shown = (size_t)top;
     tk_latency_totals totals;
     tk_latency_get_totals(l, &totals);
+    tk_error_clear(&style.where);
+    style.cut = tk_xray_truncation(s.reader, &style.where);
+    style.hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 0;
     tk_output *out = NULL;
     rc = sorted ? cli_output_open(args, 0, &out) : cli_usage_error(ctx->command, "out of memory");
     if (rc == CLI_EXIT_OK) {
         FILE *f = tk_output_file(out);
-        double hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 1.0;
         if (format == 0)
-            report_text(f, &s, sorted, shown, per_thread, hz);
+            report_text(f, &s, sorted, shown, &style);
         else if (format == 1)
-            report_json(f, &s, sorted, shown, per_thread, hz, &totals);
+            report_json(f, &s, sorted, shown, &style, &totals);
         else
-            report_csv(f, &s, sorted, shown, per_thread, hz);
+            report_csv(f, &s, sorted, shown, &style);
         rc = cli_output_commit(out);
     }
+    warn_truncation(&s, ctx->paths[0]);
     if (totals.unmatched_exits)
         fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exits without a matching entry were "
                 "ignored (lost records or a wrapped buffer ring)\n", ctx->paths[0],
@@ -490,6 +577,7 @@ static const cli_opt convert_opts[] = {
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
     {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per thread"},
     THREAD_OPT,
+    {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -543,7 +631,10 @@ static tk_status write_profile(const tk_event_source *src, const char *object, i
     if (st != TK_OK)
         return st;
     if (dot) {
-        st = tk_profile_write_dot(p, dot, f, err);
+        tk_dot_options o = *dot;
+        /* the profile's time event is in ns when the trace has a clock rate */
+        o.event_per_second = src->ticks_per_second > 0 ? 1e9 : 0;
+        st = tk_profile_write_dot(p, &o, f, err);
     } else {
         tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         st = tk_callgrind_write(p, f, &opt, err);
@@ -577,8 +668,12 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     if (cli_get_double(ctx->command, args, "node-threshold", dot.node_threshold,
                        &dot.node_threshold) ||
         cli_get_double(ctx->command, args, "edge-threshold", dot.edge_threshold,
-                       &dot.edge_threshold))
+                       &dot.edge_threshold) ||
+        get_unit(ctx, args, &dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
+    if (cli_has(args, "unit") && target != 4)
+        return cli_usage_error(ctx->command, "--unit applies to --to dot; %s has a unit of its "
+                               "own (docs/formats/xray.md)", to);
     xray_session s;
     rc = session_open(ctx, args, 0, 1, 1, &s);
     if (rc != CLI_EXIT_OK)
@@ -609,6 +704,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         rc = cli_error(&err);
     } else {
         rc = cli_output_commit(out);
+        warn_truncation(&s, ctx->paths[0]);
         warn_unknown_ids(&s, ctx->paths[0]);
     }
     session_close(&s);
@@ -622,12 +718,13 @@ static const cli_opt diff_opts[] = {
     THREAD_OPT,
     {"top", 'p', "N", "only the first N rows"},
     {"format", 0, "FMT", "text|json|csv (default text)"},
+    UNIT_OPT,
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
 };
 
-/* One function of either trace: its statistics in A and in B (count 0: absent), seconds. */
+/* One function of either trace: its statistics in A and in B (count 0: absent), in the unit. */
 typedef struct diff_row {
     uint64_t func;
     uint64_t count[2];
@@ -650,10 +747,11 @@ static int cmp_func(const void *x, const void *y)
     return (a->func > b->func) - (a->func < b->func);
 }
 
-/* Latency accounting of input i: a row per function with calls (side i filled), by function
- * id. keep: the session stays open (for the names of the output). */
-static int diff_side(cli_ctx *ctx, const cli_args *args, int i, diff_row **rows, size_t *n,
-                     xray_session *keep)
+/* Latency accounting of input i: a row per function with calls (side i filled, in unit; in
+ * ticks and *no_clock set when the trace has no clock rate), by function id. keep: the session
+ * stays open (for the names of the output). */
+static int diff_side(cli_ctx *ctx, const cli_args *args, int i, tk_time_unit unit, int *no_clock,
+                     diff_row **rows, size_t *n, xray_session *keep)
 {
     xray_session s;
     int rc = session_open(ctx, args, i, 1, 1, &s);
@@ -668,7 +766,9 @@ static int diff_side(cli_ctx *ctx, const cli_args *args, int i, diff_row **rows,
                      : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK)
         st = tk_latency_rows(l, &lr, &ln, &err);
-    double hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 1.0;
+    double hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 0;
+    if (!(hz > 0))
+        *no_clock = 1;
     *rows = st == TK_OK ? calloc(ln ? ln : 1, sizeof **rows) : NULL;
     *n = 0;
     if (st == TK_OK && !*rows)
@@ -679,8 +779,8 @@ static int diff_side(cli_ctx *ctx, const cli_args *args, int i, diff_row **rows,
         diff_row *r = &(*rows)[(*n)++];
         r->func = lr[k].func;
         r->count[i] = lr[k].count;
-        r->sum[i] = (double)lr[k].sum / hz;
-        r->median[i] = (double)lr[k].median / hz;
+        r->sum[i] = tk_ticks_to_unit(lr[k].sum, hz, unit);
+        r->median[i] = tk_ticks_to_unit(lr[k].median, hz, unit);
     }
     tk_latency_free(l);
     if (st != TK_OK) {
@@ -691,6 +791,7 @@ static int diff_side(cli_ctx *ctx, const cli_args *args, int i, diff_row **rows,
     }
     if (*n)
         qsort(*rows, *n, sizeof **rows, cmp_func);
+    warn_truncation(&s, ctx->paths[i]);
     if (keep)
         *keep = s;
     else
@@ -706,15 +807,19 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
         return cli_usage_error(ctx->command, "takes two XRay traces (got %d)", ctx->ninputs);
     int format = cli_get_choice(ctx->command, args, "format", "text|json|csv", 0);
     uint64_t top;
-    if (format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0)
+    tk_time_unit unit;
+    if (format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0 ||
+        get_unit(ctx, args, &unit) != 0)
         return CLI_EXIT_USAGE;
     diff_row *side[2] = {NULL, NULL}, *rows = NULL;
     size_t nside[2] = {0, 0}, n = 0;
     xray_session names;
-    int rc = diff_side(ctx, args, 0, &side[0], &nside[0], NULL);
+    int no_clock = 0;
+    int rc = diff_side(ctx, args, 0, unit, &no_clock, &side[0], &nside[0], NULL);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if ((rc = diff_side(ctx, args, 1, &side[1], &nside[1], &names)) != CLI_EXIT_OK) {
+    if ((rc = diff_side(ctx, args, 1, unit, &no_clock, &side[1], &nside[1], &names)) !=
+        CLI_EXIT_OK) {
         free(side[0]);
         return rc;
     }
@@ -747,34 +852,46 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
     rc = cli_output_open(args, 0, &out);
     if (rc == CLI_EXIT_OK) {
         FILE *f = tk_output_file(out);
-        if (format == 0)
+        const char *u = no_clock ? "ticks" : tk_time_unit_name(unit);
+        const int d = no_clock ? 0 : tk_time_unit_decimals(unit);
+        if (format == 0) {
+            char h[5][24];
+            snprintf(h[0], sizeof h[0], "sum-a(%s)", u);
+            snprintf(h[1], sizeof h[1], "sum-b(%s)", u);
+            snprintf(h[2], sizeof h[2], "sum-b-a(%s)", u);
+            snprintf(h[3], sizeof h[3], "med-a(%s)", u);
+            snprintf(h[4], sizeof h[4], "med-b(%s)", u);
             fprintf(f, "%9s %10s %10s %11s %11s %12s %11s %11s  %s\n", "funcid", "count-a",
-                    "count-b", "sum-a", "sum-b", "sum-b-a", "med-a", "med-b", "function");
-        else if (format == 1)
-            fputs("{\"version\":1,\"format\":\"xray-diff\",\"functions\":[", f);
-        else
-            fputs("funcid,count_a,count_b,sum_a,sum_b,median_a,median_b,function\n", f);
+                    "count-b", h[0], h[1], h[2], h[3], h[4], "function");
+        } else if (format == 1) {
+            fprintf(f, "{\"version\":2,\"format\":\"xray-diff\",\"unit\":\"%s\","
+                       "\"functions\":[", u);
+        } else {
+            fputs("funcid,count_a,count_b,sum_a,sum_b,median_a,median_b,function,unit\n", f);
+        }
         for (size_t i = 0; i < shown; i++) {
             const diff_row *r = &rows[i];
             char nb[64];
             const char *name = tk_event_func_name(&names.src, r->func, nb, sizeof nb);
             if (format == 0) {
                 fprintf(f,
-                        "%9" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11.6f %11.6f %+12.6f %11.6f %11.6f  %s\n",
-                        r->func, r->count[0], r->count[1], r->sum[0], r->sum[1],
-                        r->sum[1] - r->sum[0], r->median[0], r->median[1], name);
+                        "%9" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11.*f %11.*f %+12.*f %11.*f "
+                        "%11.*f  %s\n",
+                        r->func, r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d,
+                        r->sum[1] - r->sum[0], d, r->median[0], d, r->median[1], name);
             } else if (format == 1) {
                 fprintf(f, "%s\n{\"funcid\":%" PRIu64 ",\"count\":[%" PRIu64 ",%" PRIu64
-                           "],\"sum\":[%.9f,%.9f],\"median\":[%.9f,%.9f],\"function\":",
-                        i ? "," : "", r->func, r->count[0], r->count[1], r->sum[0], r->sum[1],
-                        r->median[0], r->median[1]);
+                           "],\"sum\":[%.*f,%.*f],\"median\":[%.*f,%.*f],\"function\":",
+                        i ? "," : "", r->func, r->count[0], r->count[1], d, r->sum[0], d,
+                        r->sum[1], d, r->median[0], d, r->median[1]);
                 tk_put_json_string(f, name);
                 fputc('}', f);
             } else {
-                fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%.9f,%.9f,%.9f,", r->func,
-                        r->count[0], r->count[1], r->sum[0], r->sum[1], r->median[0], r->median[1]);
+                fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.*f,%.*f,%.*f,%.*f,", r->func,
+                        r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d, r->median[0], d,
+                        r->median[1]);
                 tk_put_csv_field(f, name);
-                fputc('\n', f);
+                fprintf(f, ",%s\n", u);
             }
         }
         if (format == 1)
@@ -804,6 +921,8 @@ static int run_dump(cli_ctx *ctx, const cli_args *args)
         fflush(stdout);
         if (st != TK_OK)
             rc = cli_error(&err);
+        else
+            warn_truncation(&s, ctx->paths[i]);
         session_close(&s);
     }
     return rc;

@@ -4,7 +4,9 @@
  * blue (cold) to red (hot) by inclusive cost. An edge inside a recursion
  * (caller and callee in one strongly connected component) shows its call
  * count only, dashed: its inclusive cost counts the nested calls once per
- * level (fib -> fib of an XRay trace came to 479 % of the total). */
+ * level (fib -> fib of an XRay trace came to 479 % of the total). When the event is a time
+ * (tk_dot_options.event_per_second), the total and each node's inclusive time are printed in
+ * the unit asked for. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +109,13 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
           "  node [shape=box, style=filled, fontname=\"Helvetica\", fontcolor=white];\n"
           "  edge [fontname=\"Helvetica\"];\n",
           out);
-    if (nev) {
+    int timed = nev && o.event_per_second > 0;
+    const char *unit = tk_time_unit_name(o.time_unit);
+    int decimals = tk_time_unit_decimals(o.time_unit);
+    if (timed) {
+        fprintf(out, "  label=\"time, total %.*f %s\";\n", decimals,
+                tk_ticks_to_unit(total, o.event_per_second, o.time_unit), unit);
+    } else if (nev) {
         fputs("  label=\"event: ", out);
         dot_label_str(out, tk_profile_str(p, tk_profile_event(p, ev)->name));
         fprintf(out, ", total %" PRIu64 "\";\n", total);
@@ -121,7 +129,11 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
         dot_label_str(out, tk_profile_str(p, e->name));
         fputs("\\n", out);
         dot_label_str(out, tk_profile_str(p, e->object));
-        fprintf(out, "\\n%.2f%% (%.2f%% self)\\n%" PRIu64 " calls\", color=", ii, si, e->calls);
+        fprintf(out, "\\n%.2f%% (%.2f%% self)", ii, si);
+        if (timed)
+            fprintf(out, "\\n%.*f %s", decimals,
+                    tk_ticks_to_unit(e->inclusive[ev], o.event_per_second, o.time_unit), unit);
+        fprintf(out, "\\n%" PRIu64 " calls\", color=", e->calls);
         colour(out, ii / 100.0);
         fputs("];\n", out);
     }

@@ -24,6 +24,43 @@ const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *
     return buf;
 }
 
+/* ---- time units ----------------------------------------------------------------- */
+
+static const char *const unit_names[] = {"s", "ms", "us", "ns"};
+static const double unit_per_second[] = {1.0, 1e3, 1e6, 1e9};
+
+const char *tk_time_unit_name(tk_time_unit u)
+{
+    return (unsigned)u < 4 ? unit_names[u] : "?";
+}
+
+int tk_time_unit_parse(const char *name, tk_time_unit *out)
+{
+    for (unsigned u = 0; name && u < 4; u++)
+        if (strcmp(name, unit_names[u]) == 0) {
+            *out = (tk_time_unit)u;
+            return 0;
+        }
+    return -1;
+}
+
+double tk_time_unit_per_second(tk_time_unit u)
+{
+    return (unsigned)u < 4 ? unit_per_second[u] : 1.0;
+}
+
+int tk_time_unit_decimals(tk_time_unit u)
+{
+    return (unsigned)u < 4 ? 9 - 3 * (int)u : 9;
+}
+
+double tk_ticks_to_unit(uint64_t ticks, double ticks_per_second, tk_time_unit u)
+{
+    if (!(ticks_per_second > 0))
+        return (double)ticks;
+    return (double)ticks / (ticks_per_second / tk_time_unit_per_second(u));
+}
+
 /* ---- thread filter ------------------------------------------------------------- */
 
 static int wanted_tid(const tk_event_thread_filter *f, int64_t tid)

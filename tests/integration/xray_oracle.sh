@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Oracle: tracekit against llvm-xray 14 on the committed real traces.
-#  1. `report --format=csv` equals `llvm-xray account -format=csv` (count exactly; min, median,
-#     90p, 99p, max, sum within llvm's printed precision) on every trace llvm-xray accounts.
+#  1. `report --format=csv --unit s` equals `llvm-xray account -format=csv` (count exactly; min,
+#     median, 90p, 99p, max, sum within llvm's printed precision) on every trace llvm-xray
+#     accounts; so does the default unit (us) and --unit ns, scaled, with their unit column.
 #  2. The number of function records equals the number `llvm-xray fdr-dump` prints, per FDR trace.
 #  3. On the multi-threaded traces, where `llvm-xray account` aborts, the per-function call
 #     counts equal those of `llvm-xray convert -output-format=yaml` (enter records per function).
@@ -14,8 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-compare_csv() { # llvm.csv ours.csv label
-    python3 - "$1" "$2" "$3" <<'PY' || return 1
+compare_csv() { # llvm.csv ours.csv label [unit]
+    python3 - "$1" "$2" "$3" "${4:-s}" <<'PY' || return 1
 import csv, sys
 def load(p, ours):
     rows = {}
@@ -23,7 +24,8 @@ def load(p, ours):
         for r in csv.DictReader(f):
             rows[int(r["funcid"])] = r
     return rows
-llvm, ours, label = load(sys.argv[1], 0), load(sys.argv[2], 1), sys.argv[3]
+llvm, ours, label, unit = load(sys.argv[1], 0), load(sys.argv[2], 1), sys.argv[3], sys.argv[4]
+scale = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}[unit]
 bad = 0
 if set(llvm) != set(ours):
     print(f"{label}: function sets differ: llvm {sorted(llvm)} tracekit {sorted(ours)}"); sys.exit(1)
@@ -31,11 +33,13 @@ for fid, a in llvm.items():
     b = ours[fid]
     if int(a["count"]) != int(b["count"]):
         print(f"{label}: func {fid} count {a['count']} != {b['count']}"); bad += 1
+    if b["unit"] != unit:
+        print(f"{label}: func {fid} unit {b['unit']}, expected {unit}"); bad += 1
     for k in ("min", "median", "90%ile", "99%ile", "max", "sum"):
-        x, y = float(a[k]), float(b[k])
-        if abs(x - y) > 1e-6 * abs(x) + 1e-15:
+        x, y = float(a[k]) * scale, float(b[k])
+        if abs(x - y) > 1e-6 * abs(x) + 1e-15 * scale:
             print(f"{label}: func {fid} {k} llvm {x} tracekit {y}"); bad += 1
-print(f"{label}: {len(llvm)} functions compared, {bad} differences")
+print(f"{label}: {len(llvm)} functions compared ({unit}), {bad} differences")
 sys.exit(1 if bad else 0)
 PY
 }
@@ -77,8 +81,12 @@ PY
 for t in calltree.fdr calltree-emutsc.fdr calltree.basic calltree-emutsc.basic; do
     "$XRAY" account -format=csv -sort=funcid "$D/pass/$t" -o "$tmp/llvm.csv" 2>"$tmp/llvm.err" ||
         { echo "llvm-xray account failed on $t:"; head -3 "$tmp/llvm.err"; fail=1; continue; }
+    "$TRACEKIT" report --format=csv --sort=funcid --unit s "$D/pass/$t" >"$tmp/ours.csv" || { fail=1; continue; }
+    compare_csv "$tmp/llvm.csv" "$tmp/ours.csv" "account $t" s || fail=1
     "$TRACEKIT" report --format=csv --sort=funcid "$D/pass/$t" >"$tmp/ours.csv" || { fail=1; continue; }
-    compare_csv "$tmp/llvm.csv" "$tmp/ours.csv" "account $t" || fail=1
+    compare_csv "$tmp/llvm.csv" "$tmp/ours.csv" "account $t" us || fail=1
+    "$TRACEKIT" report --format=csv --sort=funcid --unit ns "$D/pass/$t" >"$tmp/ours.csv" || { fail=1; continue; }
+    compare_csv "$tmp/llvm.csv" "$tmp/ours.csv" "account $t" ns || fail=1
 done
 
 for t in calltree.fdr calltree-emutsc.fdr calltree-typed.fdr mtpool.fdr mtpool-emutsc.fdr mtpool-wrapped.fdr; do
@@ -102,7 +110,7 @@ for line in open(sys.argv[1]):
 for k in sorted(c): print(k, c[k])
 PY
     "$TRACEKIT" report --format=csv --sort=funcid "$D/pass/$t" |
-        awk -F, 'NR > 1 { print $1, $2 + $NF }' >"$tmp/our-counts"
+        awk -F, 'NR > 1 { print $1, $2 + $(NF - 1) }' >"$tmp/our-counts"
     if cmp -s "$tmp/llvm-counts" "$tmp/our-counts"; then echo "calls per function $t: equal ($(wc -l <"$tmp/our-counts") functions)"
     else echo "calls per function $t differ:"; diff "$tmp/llvm-counts" "$tmp/our-counts" | head; fail=1; fi
 done

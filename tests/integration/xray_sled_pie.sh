@@ -6,7 +6,7 @@
 #  1. ids, function addresses and names equal `llvm-xray extract --symbolize`;
 #  2. ids, names and source lines equal those of bin/calltree (same source, PC-relative sleds);
 #  3. `report -m BIN` equals `report -m bin/calltree` on the same trace;
-#  4. `report --format=csv` numbers equal `llvm-xray account -instr_map=BIN`.
+#  4. `report --format=csv --unit s` numbers equal `llvm-xray account -instr_map=BIN`.
 set -u
 cd "$(dirname "$0")/../.."
 XRAY=$(command -v llvm-xray || command -v llvm-xray-14) || { echo "llvm-xray not installed"; exit 77; }
@@ -69,7 +69,7 @@ PY
     fi
     "$XRAY" account -format=csv -sort=funcid -instr_map="$bin" "$trace" -o "$tmp/llvm.csv" 2>/dev/null ||
         { echo "llvm-xray account failed on abs-$kind"; fail=1; continue; }
-    "$TRACEKIT" report --format=csv --sort=funcid -m "$bin" "$trace" >"$tmp/ours.csv" || { fail=1; continue; }
+    "$TRACEKIT" report --format=csv --sort=funcid --unit s -m "$bin" "$trace" >"$tmp/ours.csv" || { fail=1; continue; }
     python3 - "$tmp/llvm.csv" "$tmp/ours.csv" "account abs-$kind" <<'PY' || fail=1
 import csv, sys
 load = lambda p: {int(r["funcid"]): r for r in csv.DictReader(open(p))}
@@ -79,7 +79,7 @@ if not llvm or set(llvm) != set(ours):
 bad = 0
 for fid, a in llvm.items():
     b = ours[fid]
-    bad += int(a["count"]) != int(b["count"])
+    bad += int(a["count"]) != int(b["count"]) or b["unit"] != "s"
     for k in ("min", "median", "90%ile", "99%ile", "max", "sum"):
         x, y = float(a[k]), float(b[k])
         bad += abs(x - y) > 1e-6 * abs(x) + 1e-15

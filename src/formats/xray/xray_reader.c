@@ -19,6 +19,8 @@ typedef struct xray_buffer {
     int32_t tid;
     uint32_t file_index;
     int broken;         /* the index stopped here: decode this region sequentially to report */
+    int open_end;       /* the file ends inside this buffer (or basic mode, which has no framing):
+                           a record that runs past its end was cut short */
 } xray_buffer;
 
 struct tk_xray_reader {
@@ -30,6 +32,10 @@ struct tk_xray_reader {
     int release_pages;
     int copy;          /* one pass over a file: each buffer is read into scratch (see view) */
     tk_diag *diag;
+    int partial;       /* read a trace cut short up to the cut (tk_xray_options.partial) */
+    int cut;           /* partial: the file was found cut short at cut_offset (cut_msg) */
+    uint64_t cut_offset;
+    char cut_msg[200];
 
     xray_buffer *buffers;
     uint32_t nbuffers;
@@ -145,6 +151,31 @@ static void report(tk_xray_reader *r, tk_severity sev, uint64_t offset, const ch
     va_end(ap);
 }
 
+/* Partial mode: the file is cut short at offset (where the damage starts). A later, more precise
+ * finding (the incomplete record inside the last buffer) replaces one made by the index. */
+static void set_cut(tk_xray_reader *r, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_cut(tk_xray_reader *r, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->cut_msg, sizeof r->cut_msg, fmt, ap);
+    va_end(ap);
+    r->cut = 1;
+    r->cut_offset = offset;
+}
+
+int tk_xray_truncation(const tk_xray_reader *r, tk_error *where)
+{
+    if (!r->cut)
+        return 0;
+    if (where)
+        tk_error_set_at(where, TK_ERR_FORMAT, r->path, (int64_t)r->cut_offset, 0, 0, "%s",
+                        r->cut_msg);
+    return 1;
+}
+
 static int push_buffer(tk_xray_reader *r, uint32_t *cap, const xray_buffer *b)
 {
     if (r->nbuffers == *cap) {
@@ -224,7 +255,7 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
     uint64_t pos = TK_XRAY_HEADER_SIZE, released = 0;
     int be = r->header.big_endian;
     if (r->header.type == TK_XRAY_BASIC) {
-        xray_buffer b = {pos, r->size, UINT64_MAX, 0, 0, 0, 0};
+        xray_buffer b = {pos, r->size, UINT64_MAX, 0, 0, 0, 0, 1};
         if (r->size > pos && push_buffer(r, &cap, &b) < 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
         return TK_OK;
@@ -236,7 +267,21 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
                                    "FDR version 1 buffer size %llu is not usable "
                                    "(expected 16 bytes to 1 TiB)", (unsigned long long)bs);
         for (; pos < r->size; pos += bs) {
-            xray_buffer b = {pos, pos + bs < r->size ? pos + bs : r->size, UINT64_MAX, 0, 0, 0, 0};
+            xray_buffer b = {pos, pos + bs < r->size ? pos + bs : r->size, UINT64_MAX, 0, 0, 0, 0,
+                             0};
+            if (r->size - pos < bs) { /* the runtime writes whole buffers */
+                b.open_end = 1;
+                if (r->diag)
+                    report(r, TK_SEV_ERROR, r->size, "the file ends %llu bytes into the buffer "
+                           "at byte %llu (version-1 buffers are %llu bytes)",
+                           (unsigned long long)(r->size - pos), (unsigned long long)pos,
+                           (unsigned long long)bs);
+                else if (r->partial)
+                    set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
+                            "the buffer at byte %llu (version-1 buffers are %llu bytes)",
+                            (unsigned long long)(r->size - pos), (unsigned long long)pos,
+                            (unsigned long long)bs);
+            }
             uint8_t tmp[XRAY_PEEK_RECORDS * XRAY_METADATA_RECORD_SIZE];
             const uint8_t *head;
             size_t have;
@@ -260,10 +305,16 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         uint64_t left = r->size - pos;
         char problem[160] = "";
         uint64_t n = 0;
+        int open_end = 0;
         if (rec[0] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS)) {
             snprintf(problem, sizeof problem, "expected a BufferExtents record, found byte 0x%02x",
                      rec[0]);
         } else if (left < XRAY_METADATA_RECORD_SIZE) {
+            if (r->partial && !r->diag) {
+                set_cut(r, pos, "the trace is cut short: the file ends inside a BufferExtents "
+                        "record (%llu of its 16 bytes are there)", (unsigned long long)left);
+                return TK_OK;
+            }
             snprintf(problem, sizeof problem,
                      "truncated BufferExtents record: expected 16 bytes, found %llu",
                      (unsigned long long)left);
@@ -277,6 +328,13 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
                 if (r->diag) { /* report, then read what is there */
                     report(r, TK_SEV_ERROR, pos, "%s", msg);
                     n = left - XRAY_METADATA_RECORD_SIZE;
+                } else if (r->partial) { /* read what is there; a cut record refines this */
+                    set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
+                            "the buffer at byte %llu, whose extents announce %llu bytes",
+                            (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE),
+                            (unsigned long long)pos, (unsigned long long)n);
+                    n = left - XRAY_METADATA_RECORD_SIZE;
+                    open_end = 1;
                 } else {
                     memcpy(problem, msg, sizeof msg);
                 }
@@ -294,13 +352,13 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
             }
             /* the records before stay readable; the error comes when the region is reached */
             memcpy(r->broken_msg, problem, sizeof problem);
-            xray_buffer b = {pos, r->size, UINT64_MAX, UINT64_MAX, -1, 0, 1};
+            xray_buffer b = {pos, r->size, UINT64_MAX, UINT64_MAX, -1, 0, 1, 0};
             if (push_buffer(r, &cap, &b) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
             return TK_OK;
         }
         xray_buffer b = {pos + XRAY_METADATA_RECORD_SIZE, pos + XRAY_METADATA_RECORD_SIZE + n, pos,
-                         0, 0, 0, 0};
+                         0, 0, 0, 0, open_end};
         peek_buffer_identity(r, &b, rec + XRAY_METADATA_RECORD_SIZE,
                              have - XRAY_METADATA_RECORD_SIZE);
         if (push_buffer(r, &cap, &b) < 0)
@@ -403,6 +461,7 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
     r->size = len;
     r->diag = opt->diag;
     r->release_pages = opt->release_pages;
+    r->partial = opt->partial && !opt->diag;
     r->copy = opt->release_pages && tk_input_is_file(in);
     r->in = in;
     st = tk_xray_parse_header(data, len, r->path, &r->header, err);
@@ -471,6 +530,19 @@ static tk_status format_error(tk_xray_reader *r, tk_error *err, uint64_t offset,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return tk_error_set_at(err, TK_ERR_FORMAT, r->path, (int64_t)offset, 0, 0, "%s", msg);
+}
+
+/* A record (with its payload: need bytes from at) that runs past the end of the open buffer: in
+ * partial mode, when the file ends inside that buffer, the trace was cut there. Remembers the cut,
+ * ends the buffer and returns 1; else 0 and the caller reports the error. */
+static int cut_record(tk_xray_reader *r, uint64_t at, const char *what, uint64_t need)
+{
+    if (!r->partial || !r->cur || !r->cur->open_end)
+        return 0;
+    set_cut(r, at, "the trace is cut short: the file ends inside %s (%llu of its %llu bytes are "
+            "there)", what, (unsigned long long)(r->end - at), (unsigned long long)need);
+    r->pos = r->end;
+    return 1;
 }
 
 /* Buffers up to this size are copied in copy mode (larger ones are read from the map). */
@@ -560,6 +632,10 @@ static tk_status take_payload(tk_xray_reader *r, tk_xray_record *rec, uint64_t a
         return format_error(r, err, at + 1, "%s payload size %d is out of range (0 to %u)",
                             tk_xray_kind_name(rec->kind), size, XRAY_MAX_EVENT_SIZE);
     uint64_t p = at + XRAY_METADATA_RECORD_SIZE;
+    if ((uint64_t)size > r->end - p &&
+        cut_record(r, at, rec->kind == TK_XRAY_CUSTOM_EVENT ? "a custom event" : "a typed event",
+                   XRAY_METADATA_RECORD_SIZE + (uint64_t)size))
+        return TK_END;
     if ((uint64_t)size > r->end - p)
         return format_error(r, err, at, "%s payload of %d bytes runs past the end of its buffer "
                             "(%llu bytes left)", tk_xray_kind_name(rec->kind), size,
@@ -576,6 +652,9 @@ static tk_status next_metadata(tk_xray_reader *r, tk_xray_record *rec, tk_error 
     const uint8_t *p = view_at(r, at);
     int be = r->header.big_endian;
     unsigned kind = p[0] >> 1;
+    if (r->end - at < XRAY_METADATA_RECORD_SIZE &&
+        cut_record(r, at, "a metadata record", XRAY_METADATA_RECORD_SIZE))
+        return TK_END;
     if (r->end - at < XRAY_METADATA_RECORD_SIZE)
         return format_error(r, err, at, "truncated metadata record: expected 16 bytes, "
                             "the buffer has %llu left", (unsigned long long)(r->end - at));
@@ -649,6 +728,9 @@ static tk_status next_function(tk_xray_reader *r, tk_xray_record *rec, tk_error 
     uint64_t at = r->pos;
     const uint8_t *p = view_at(r, at);
     int be = r->header.big_endian;
+    if (r->end - at < XRAY_FUNCTION_RECORD_SIZE &&
+        cut_record(r, at, "a function record", XRAY_FUNCTION_RECORD_SIZE))
+        return TK_END;
     if (r->end - at < XRAY_FUNCTION_RECORD_SIZE)
         return format_error(r, err, at, "truncated function record: expected 8 bytes, "
                             "the buffer has %llu left", (unsigned long long)(r->end - at));
@@ -680,6 +762,9 @@ static tk_status next_basic(tk_xray_reader *r, tk_xray_record *rec, tk_error *er
     uint64_t at = r->pos;
     const uint8_t *p = view_at(r, at);
     int be = r->header.big_endian;
+    if (r->end - at < XRAY_BASIC_RECORD_SIZE &&
+        cut_record(r, at, "a basic-mode record", XRAY_BASIC_RECORD_SIZE))
+        return TK_END;
     if (r->end - at < XRAY_BASIC_RECORD_SIZE)
         return format_error(r, err, at, "truncated basic-mode record: expected 32 bytes, "
                             "found %llu", (unsigned long long)(r->end - at));
@@ -760,6 +845,10 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
             st = next_function(r, rec, err);
         if (st == TK_OK)
             return TK_OK;
+        if (st == TK_END) { /* partial mode: the file was cut inside this record */
+            close_buffer(r);
+            continue;
+        }
         /* A broken buffer: in check mode report it and go on with the next buffer. */
         if (r->diag && r->header.type == TK_XRAY_FDR) {
             tk_diag_error(r->diag, err);

@@ -63,3 +63,8 @@ open(os.path.join(here, "pass", "header-only.basic"), "wb").write(basic[:32])  #
 bad_basic = bytearray(basic)
 struct.pack_into("<H", bad_basic, 32, 9)
 write("unknown-record-type.basic", bytes(bad_basic))
+# traces cut short (a crashed copy, `head -c N`): report, convert, diff, info and dump read up
+# to the cut and warn where it is (exit 0); check fails on them
+mtpool = open(os.path.join(here, "pass", "mtpool.fdr"), "rb").read()
+write("mtpool-cut.fdr", mtpool[:40045])  # 5 bytes into the enter record at byte 40040
+write("calltree-cut.basic", basic[:12820])  # 20 bytes into the record at byte 12800

@@ -1,0 +1,1 @@
+tracekit check tests/data/xray/fail/calltree-cut.basic
