@@ -158,7 +158,11 @@ for build in "$@"; do
         [ -x "$r" ] || { note_fail "$label fuzz $x (replay driver not built)"; continue; }
         wanted "fuzz_$x" || continue
         dirs=()
-        for d in "fuzz/corpus/$x" "tests/data/$x/pass" "tests/data/$x/fail"; do [ -d "$d" ] && dirs+=("$d"); done
+        # the format's seeds, its test files, and the third-party corpus of its family
+        for d in "fuzz/corpus/$x" "tests/data/$x/pass" "tests/data/$x/fail" \
+            "tests/data/corpus/${x%%_*}-thirdparty" "tests/data/corpus/${x%%_*}-thirdparty"/*/; do
+            [ -d "$d" ] && dirs+=("$d")
+        done
         [ ${#dirs[@]} -gt 0 ] || { note_fail "$label fuzz $x (no corpus)"; continue; }
         if "$r" "${dirs[@]}" >"$tmp/out" 2>&1; then note_pass
         else note_fail "$label fuzz replay $x"; tail -30 "$tmp/out" | sed 's/^/    /' >&2; fi
