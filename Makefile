@@ -6,16 +6,27 @@
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
 #   make bench      benchmarks against the tools users would pick instead
-#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make install PREFIX=/usr/local [DESTDIR=...] [BINDIR=... LIBDIR=... INCLUDEDIR=...]
+#   make uninstall (the same variables)
 #   make clean
+# Warnings are errors in a git checkout and under CI=true (developers, CI);
+# a source tree without .git (a release) builds with warnings as warnings;
+# WERROR= or WERROR=-Werror overrides.
 
 CC ?= cc
 BUILD ?= build
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 SAN ?=
 FUZZ_TIME ?= 60
 FUZZ_NAMES ?=
-VERSION := 0.1.0
+# the one version number: include/tracekit/tracekit.h
+VERSION := $(shell sed -n 's/^\#define TK_VERSION_STRING "\(.*\)"/\1/p' include/tracekit/tracekit.h)
+ifneq ($(wildcard .git)$(filter true,$(CI)),)
+WERROR ?= -Werror
+endif
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 PKGS := zlib liblzma libzstd libelf libdw
@@ -23,7 +34,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lz -llzma -lzstd -ldw -lelf) -lbz2
 LIBS := $(PKG_LIBS) -liberty -lpthread -lm
 
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+WARN := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wpointer-arith -Wvla -Wformat=2
 OPT ?= -O2 -g
 CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE
@@ -70,7 +81,7 @@ PROGRAM := $(BUILD)/tracekit
 
 .SECONDARY:
 
-.PHONY: all deps check check-quick check-regen test-binaries demo fuzz fuzzers fuzz-run bench install clean
+.PHONY: all deps check check-quick check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
 
@@ -143,17 +154,24 @@ bench: deps
 	@scripts/bench-all.sh build/tracekit
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tracekit
-	install -m 755 $(PROGRAM) $(DESTDIR)$(PREFIX)/bin/tracekit
-	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/libtracekit.so.$(VERSION)
-	ln -sf libtracekit.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtracekit.so.0
-	ln -sf libtracekit.so.0 $(DESTDIR)$(PREFIX)/lib/libtracekit.so
-	install -m 644 include/tracekit/*.h $(DESTDIR)$(PREFIX)/include/tracekit/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracekit.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tracekit.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tracekit
+	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/tracekit
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/libtracekit.so.$(VERSION)
+	ln -sf libtracekit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtracekit.so.0
+	ln -sf libtracekit.so.0 $(DESTDIR)$(LIBDIR)/libtracekit.so
+	install -m 644 include/tracekit/*.h $(DESTDIR)$(INCLUDEDIR)/tracekit/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' tracekit.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/tracekit.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tracekit $(DESTDIR)$(LIBDIR)/libtracekit.a \
+	    $(DESTDIR)$(LIBDIR)/libtracekit.so $(DESTDIR)$(LIBDIR)/libtracekit.so.0 \
+	    $(DESTDIR)$(LIBDIR)/libtracekit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/tracekit.pc
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/tracekit/,$(notdir $(wildcard include/tracekit/*.h)))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/tracekit 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-clang build-fuzz
+	rm -rf build build-asan build-clang build-tsan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

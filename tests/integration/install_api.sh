@@ -65,4 +65,14 @@ if [ "$want" != "$got" ]; then
     diff <(echo "$want") <(echo "$got")
     exit 1
 fi
-echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info; only tk_* exported"
+# LIBDIR and INCLUDEDIR are honoured; make uninstall takes away what install put
+make -s install uninstall BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" \
+    INCLUDEDIR="$tmp/p2/inc" > "$tmp/install2.log" 2>&1 || { echo "FAIL: install/uninstall"; cat "$tmp/install2.log"; exit 1; }
+make -s install BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" INCLUDEDIR="$tmp/p2/inc" >/dev/null 2>&1
+[ -f "$tmp/p2/lib64/libtracekit.a" ] && [ -f "$tmp/p2/inc/tracekit/tracekit.h" ] &&
+    grep -q "^libdir=$tmp/p2/lib64" "$tmp/p2/lib64/pkgconfig/tracekit.pc" ||
+    { echo "FAIL: LIBDIR/INCLUDEDIR not honoured"; exit 1; }
+make -s uninstall BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" INCLUDEDIR="$tmp/p2/inc" >/dev/null 2>&1
+left=$(find "$tmp/p2" -type f)
+[ -z "$left" ] || { echo "FAIL: make uninstall left: $left"; exit 1; }
+echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info; only tk_* exported; LIBDIR/INCLUDEDIR and uninstall work"
