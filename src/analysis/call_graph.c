@@ -570,54 +570,63 @@ static int cmp_cycle_key(const void *x, const void *y)
     return (a->first_node > b->first_node) - (a->first_node < b->first_node);
 }
 
-/* The estimate for every node in a cycle, and the cycles as units. */
-static tk_status est_cycles(est *e, uint32_t *cycle, unsigned char *estimated,
-                            tk_prof_cycle **cycles_out, size_t *ncycles_out)
+/* The SCCs with cycles as units (indexed by e->cq). */
+typedef struct units {
+    uint64_t *region; /* nev each: the SCC's cost as a unit */
+    uint64_t *self;   /* nev each: its members' self costs added */
+    uint64_t *calls;  /* calls into it from outside */
+    uint32_t *start;  /* nq + 1: its members are by_comp[start[q] .. start[q + 1]) */
+    uint32_t *by_comp;
+} units;
+
+static void units_free(units *u)
+{
+    tk_free(u->region);
+    tk_free(u->self);
+    tk_free(u->calls);
+    tk_free(u->start);
+    tk_free(u->by_comp);
+}
+
+/* Each SCC's cost as a unit: the calls into it from outside and its members'
+ * own cost plus their calls out of it (equal in a whole profile; the larger,
+ * as a bound, and no more than the total). Before the members' estimates. */
+static tk_status units_build(const est *e, units *u)
 {
     size_t nev = e->nev, k = e->k, nq = e->nq, ne = nev ? nev : 1;
-    uint64_t *region = tk_calloc(nq * ne, sizeof *region);
     uint64_t *own = tk_calloc(nq * ne, sizeof *own);
-    uint64_t *self = tk_calloc(nq * ne, sizeof *self);
-    uint64_t *calls = tk_calloc(nq, sizeof *calls);
-    uint32_t *start = tk_calloc(nq + 1, sizeof *start);
-    uint32_t *by_comp = tk_malloc(k * sizeof *by_comp);
-    uint32_t *pos = tk_malloc(k * sizeof *pos), *order = tk_malloc(k * sizeof *order);
-    double *under = tk_malloc(k * sizeof *under);
-    unsigned char *seen = tk_malloc(k);
-    cycle_key *keys = tk_malloc(nq * sizeof *keys);
-    tk_prof_cycle *cycles = NULL;
-    size_t ncycles = 0;
-    tk_status st = TK_OK;
-    if (!region || !own || !self || !calls || !start || !by_comp || !pos || !order || !under ||
-        !seen || !keys) {
-        st = TK_ERR_NOMEM;
-        goto done;
+    u->region = tk_calloc(nq * ne, sizeof *u->region);
+    u->self = tk_calloc(nq * ne, sizeof *u->self);
+    u->calls = tk_calloc(nq, sizeof *u->calls);
+    u->start = tk_calloc(nq + 1, sizeof *u->start);
+    u->by_comp = tk_malloc(k * sizeof *u->by_comp);
+    if (!own || !u->region || !u->self || !u->calls || !u->start || !u->by_comp) {
+        tk_free(own);
+        return TK_ERR_NOMEM;
     }
-    /* each SCC's cost as a unit: the calls into it from outside and its
-     * members' own cost plus their calls out of it (equal in a whole
-     * profile; the larger, as a bound) */
     for (size_t l = 0; l < k; l++) {
         uint32_t v = e->node[l], q = e->cq[l];
-        start[q + 1]++;
+        u->start[q + 1]++;
         for (size_t j = 0; j < nev; j++) {
             uint64_t x = e->incl[(size_t)v * e->stride + j];
-            region[q * ne + j] = add_sat(region[q * ne + j], e->in_ext[(size_t)v * nev + j]);
-            own[q * ne + j] = add_sat(own[q * ne + j], x);
-            self[q * ne + j] = add_sat(self[q * ne + j], x - e->out_ext[l * nev + j]);
+            uint64_t *r = &u->region[q * ne + j], *o = &own[q * ne + j], *sf = &u->self[q * ne + j];
+            *r = add_sat(*r, e->in_ext[(size_t)v * nev + j]);
+            *o = add_sat(*o, x);
+            *sf = add_sat(*sf, x - e->out_ext[l * nev + j]);
         }
     }
     for (size_t q = 0; q < nq; q++) {
-        start[q + 1] += start[q];
+        u->start[q + 1] += u->start[q];
         for (size_t j = 0; j < nev; j++) {
-            uint64_t *r = &region[q * ne + j];
+            uint64_t *r = &u->region[q * ne + j];
             if (own[q * ne + j] > *r) *r = own[q * ne + j];
             if (e->totals[j] < *r) *r = e->totals[j];
         }
     }
-    for (size_t l = 0; l < k; l++) by_comp[start[e->cq[l]]++] = (uint32_t)l;
-    for (size_t q = nq; q > 0; q--) start[q] = start[q - 1];
-    start[0] = 0;
-    /* calls into each SCC from outside */
+    tk_free(own);
+    for (size_t l = 0; l < k; l++) u->by_comp[u->start[e->cq[l]]++] = (uint32_t)l;
+    for (size_t q = nq; q > 0; q--) u->start[q] = u->start[q - 1];
+    u->start[0] = 0;
     size_t row = 0;
     for (size_t i = 0; i < e->m->nparts; i++) {
         const tk_prof_call *rows = e->m->parts[i]->calls.rows;
@@ -627,53 +636,64 @@ static tk_status est_cycles(est *e, uint32_t *cycle, unsigned char *estimated,
             nodes_of(e->m, &rows[r], row, &a, &b);
             if (e->local[b] != UINT32_MAX && e->comp[a] != e->comp[b]) {
                 uint32_t q = e->cq[e->local[b]];
-                calls[q] = add_sat(calls[q], values[r * (nev + 1)]);
+                u->calls[q] = add_sat(u->calls[q], values[r * (nev + 1)]);
             }
         }
     }
-    for (size_t q = 0; q < nq; q++) {
-        size_t mq = start[q + 1] - start[q];
-        if (!mq) continue;
-        est_component(e, by_comp + start[q], mq, region + q * ne, pos, under, order, seen,
-                      estimated);
-        keys[ncycles++] = (cycle_key){nev ? region[q * ne] : 0, e->node[by_comp[start[q]]],
-                                      (uint32_t)q};
-    }
+    return TK_OK;
+}
+
+/* The cycles in order, heaviest first, and each node's cycle number. */
+static tk_status make_cycles(const est *e, const units *u, cycle_key *keys, size_t ncycles,
+                             uint32_t *cycle, tk_prof_cycle **out)
+{
+    size_t nev = e->nev, ne = nev ? nev : 1;
     qsort(keys, ncycles, sizeof *keys, cmp_cycle_key);
-    cycles = tk_calloc(ncycles ? ncycles : 1, sizeof *cycles);
-    if (!cycles) {
-        st = TK_ERR_NOMEM;
-        goto done;
-    }
-    for (size_t c = 0; c < ncycles && st == TK_OK; c++) {
+    tk_prof_cycle *cycles = tk_calloc(ncycles ? ncycles : 1, sizeof *cycles);
+    if (!cycles) return TK_ERR_NOMEM;
+    for (size_t c = 0; c < ncycles; c++) {
         uint32_t q = keys[c].q;
         tk_prof_cycle *cy = &cycles[c];
-        cy->members = start[q + 1] - start[q];
-        cy->calls = calls[q];
+        cy->members = u->start[q + 1] - u->start[q];
+        cy->calls = u->calls[q];
         cy->self = tk_malloc(ne * sizeof *cy->self);
         cy->inclusive = tk_malloc(ne * sizeof *cy->inclusive);
         if (!cy->self || !cy->inclusive) {
-            st = TK_ERR_NOMEM;
-            break;
+            tk_prof_cycles_free(cycles, ncycles);
+            return TK_ERR_NOMEM;
         }
-        memcpy(cy->self, self + q * ne, nev * sizeof *cy->self);
-        memcpy(cy->inclusive, region + q * ne, nev * sizeof *cy->inclusive);
-        for (uint32_t i = start[q]; i < start[q + 1]; i++) cycle[e->node[by_comp[i]]] = (uint32_t)c + 1;
+        memcpy(cy->self, u->self + q * ne, nev * sizeof *cy->self);
+        memcpy(cy->inclusive, u->region + q * ne, nev * sizeof *cy->inclusive);
+        for (uint32_t i = u->start[q]; i < u->start[q + 1]; i++)
+            cycle[e->node[u->by_comp[i]]] = (uint32_t)c + 1;
     }
-done:
-    if (st != TK_OK) {
-        tk_prof_cycles_free(cycles, ncycles);
-        cycles = NULL;
-        ncycles = 0;
+    *out = cycles;
+    return TK_OK;
+}
+
+/* The estimate for every node in a cycle, and the cycles as units. */
+static tk_status est_cycles(est *e, uint32_t *cycle, unsigned char *estimated,
+                            tk_prof_cycle **cycles_out, size_t *ncycles_out)
+{
+    size_t k = e->k, nq = e->nq, ne = e->nev ? e->nev : 1, ncycles = 0;
+    units u;
+    memset(&u, 0, sizeof u);
+    uint32_t *pos = tk_malloc(k * sizeof *pos), *order = tk_malloc(k * sizeof *order);
+    double *under = tk_malloc(k * sizeof *under);
+    unsigned char *seen = tk_malloc(k);
+    cycle_key *keys = tk_malloc(nq * sizeof *keys);
+    tk_status st = pos && order && under && seen && keys ? units_build(e, &u) : TK_ERR_NOMEM;
+    for (size_t q = 0; q < nq && st == TK_OK; q++) {
+        size_t mq = u.start[q + 1] - u.start[q];
+        if (!mq) continue;
+        est_component(e, u.by_comp + u.start[q], mq, u.region + q * ne, pos, under, order, seen,
+                      estimated);
+        keys[ncycles++] = (cycle_key){e->nev ? u.region[q * ne] : 0,
+                                      e->node[u.by_comp[u.start[q]]], (uint32_t)q};
     }
-    *cycles_out = cycles;
-    *ncycles_out = ncycles;
-    tk_free(region);
-    tk_free(own);
-    tk_free(self);
-    tk_free(calls);
-    tk_free(start);
-    tk_free(by_comp);
+    if (st == TK_OK) st = make_cycles(e, &u, keys, ncycles, cycle, cycles_out);
+    *ncycles_out = st == TK_OK ? ncycles : 0;
+    units_free(&u);
     tk_free(pos);
     tk_free(order);
     tk_free(under);

@@ -346,6 +346,53 @@ static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s, co
     }
 }
 
+/* One member of cycle c in a --cycles listing (first: the cycle's first). */
+static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
+                         tk_prof_group group, size_t primary, size_t c, int not_first,
+                         const tk_prof_entry *e)
+{
+    size_t nev = s->n_events;
+    const tk_prof_cycle *cy = &s->cycles[c - 1];
+    uint64_t total = nev ? s->totals[primary] : 0;
+    if (fmt == 1) {
+        fputs(not_first ? ",{\"object\":" : "{\"object\":", f);
+        tk_put_json_string(f, cgc_str_or(p, e->object, ""));
+        fputs(",\"file\":", f);
+        tk_put_json_string(f, cgc_str_or(p, e->file, ""));
+        fputs(",\"name\":", f);
+        tk_put_json_string(f, cgc_str_or(p, e->name, ""));
+        fputs(",\"self\":", f);
+        cgc_json_u64s(f, e->self, nev);
+        fputs(",\"inclusive\":", f);
+        cgc_json_u64s(f, e->inclusive, nev);
+        fprintf(f, ",\"calls\":%" PRIu64 ",\"estimated\":%s}", e->calls,
+                e->estimated ? "true" : "false");
+    } else if (fmt == 2) {
+        fprintf(f, "%zu,%zu,%" PRIu64, c, cy->members, cy->calls);
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, cy->inclusive[j]);
+        fputc(',', f);
+        tk_put_csv_field(f, cgc_str_or(p, e->object, ""));
+        fputc(',', f);
+        tk_put_csv_field(f, cgc_str_or(p, e->file, ""));
+        fputc(',', f);
+        tk_put_csv_field(f, cgc_str_or(p, e->name, ""));
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
+        fprintf(f, ",%" PRIu64 ",%d\n", e->calls, e->estimated ? 1 : 0);
+    } else {
+        fputs("  ", f);
+        cgc_put_padded(f, nev ? e->self[primary] : 0, 14);
+        fprintf(f, " (%5.1f%%) ", pct(nev ? e->self[primary] : 0, total));
+        cgc_put_padded(f, nev ? e->inclusive[primary] : 0, 14);
+        fprintf(f, " (%5.1f%%) %s ", pct(nev ? e->inclusive[primary] : 0, total),
+                e->estimated ? "~" : " ");
+        cgc_put_padded(f, e->calls, 10);
+        fputc(' ', f);
+        entry_label(f, p, group, e);
+        fputc('\n', f);
+    }
+}
+
 /* report --cycles: each call cycle as a unit (its members' self costs added,
  * its inclusive cost, the calls into it from outside), then its members,
  * heaviest inclusive first (at most `top` in text, 0: 10). The entries are
@@ -389,7 +436,7 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
         fprintf(f, "call cycles: %zu\n", nc);
         if (nc)
             fputs("A cycle's inclusive cost is exact (calls into a cycle from outside never "
-                  "nest); its members' are estimates.\n", f);
+                  "nest); its members' marked ~ are estimates.\n", f);
     }
     const char *ev = nev ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
     uint64_t total = nev ? s->totals[primary] : 0;
@@ -403,9 +450,9 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
             cgc_json_u64s(f, cy->inclusive, nev);
             fputs(",\"members\":[", f);
         } else if (fmt == 0) {
-            fprintf(f, "\ncycle %zu: %zu member%s, %" PRIu64 " call%s from outside, %s self ", c,
-                    cy->members, cy->members == 1 ? "" : "s", cy->calls, cy->calls == 1 ? "" : "s",
-                    ev);
+            fprintf(f, "\ncycle %zu: %zu member%s, ", c, cy->members, cy->members == 1 ? "" : "s");
+            cgc_put_commas(f, cy->calls);
+            fprintf(f, " call%s from outside, %s self ", cy->calls == 1 ? "" : "s", ev);
             if (nev) cgc_put_commas(f, cy->self[primary]);
             fprintf(f, " (%.1f%%), inclusive ", pct(nev ? cy->self[primary] : 0, total));
             if (nev) cgc_put_commas(f, cy->inclusive[primary]);
@@ -413,44 +460,9 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
         }
         size_t shown = 0, limit = fmt == 0 ? (top ? (size_t)top : 10) : SIZE_MAX;
         for (size_t k = start[c]; k < start[c + 1]; k++) {
-            const tk_prof_entry *e = &s->entries[members[k]];
-            if (fmt == 1) {
-                fputs(k > start[c] ? ",{\"object\":" : "{\"object\":", f);
-                tk_put_json_string(f, cgc_str_or(p, e->object, ""));
-                fputs(",\"file\":", f);
-                tk_put_json_string(f, cgc_str_or(p, e->file, ""));
-                fputs(",\"name\":", f);
-                tk_put_json_string(f, cgc_str_or(p, e->name, ""));
-                fputs(",\"self\":", f);
-                cgc_json_u64s(f, e->self, nev);
-                fputs(",\"inclusive\":", f);
-                cgc_json_u64s(f, e->inclusive, nev);
-                fprintf(f, ",\"calls\":%" PRIu64 ",\"estimated\":%s}", e->calls,
-                        e->estimated ? "true" : "false");
-            } else if (fmt == 2) {
-                fprintf(f, "%zu,%zu,%" PRIu64, c, cy->members, cy->calls);
-                for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, cy->inclusive[j]);
-                fputc(',', f);
-                tk_put_csv_field(f, cgc_str_or(p, e->object, ""));
-                fputc(',', f);
-                tk_put_csv_field(f, cgc_str_or(p, e->file, ""));
-                fputc(',', f);
-                tk_put_csv_field(f, cgc_str_or(p, e->name, ""));
-                for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
-                for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
-                fprintf(f, ",%" PRIu64 ",%d\n", e->calls, e->estimated ? 1 : 0);
-            } else if (shown < limit) {
-                fputs("  ", f);
-                cgc_put_padded(f, nev ? e->self[primary] : 0, 14);
-                fprintf(f, " (%5.1f%%) ", pct(nev ? e->self[primary] : 0, total));
-                cgc_put_padded(f, nev ? e->inclusive[primary] : 0, 14);
-                fprintf(f, " (%5.1f%%) %s ", pct(nev ? e->inclusive[primary] : 0, total),
-                        e->estimated ? "~" : " ");
-                cgc_put_padded(f, e->calls, 10);
-                fputc(' ', f);
-                entry_label(f, p, group, e);
-                fputc('\n', f);
-            }
+            if (fmt != 0 || shown < limit)
+                cycle_member(f, p, s, fmt, group, primary, c, k > start[c],
+                             &s->entries[members[k]]);
             shown++;
         }
         if (fmt == 1) fputs("]}", f);
