@@ -235,6 +235,122 @@ static void test_key_order_and_trailing_garbage(void) {
     }
 }
 
+/* Spec 1.2.1: integers may be C-style strings "anywhere an integer is
+ * required". Each named field is written in turn as "0x..." (lower-case
+ * digits), "0X..." (upper-case digits, leading zeros) and a decimal string,
+ * the others as JSON numbers: the trace must read as with numbers only. */
+enum { F_MAJOR, F_MINOR, F_PID, F_CUR, F_NEXT, F_TID, F_PREC, F_INSTR, F_COUNT, F_FIRST, F_N };
+
+static tk_status open_fields(const char *const f[F_N], tk_dcfg_trace **t, tk_error *err) {
+    static char doc[4096];
+    snprintf(doc, sizeof doc,
+             "{ \"MAJOR_VERSION\" : %s, \"MINOR_VERSION\" : %s,\n"
+             " \"PROCESSES\" : [ [ \"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", "
+             "\"THREAD_DATA\" ],\n  [ %s, { },\n"
+             "   [ [\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"],\n"
+             "     [%s, \"0\", [%s]], [1, \"1\", [4]], [2, \"\", [3]], [3, \"0\", [2]], [3, \"1\", [4]],"
+             " [4, \"\", [5]] ],\n"
+             "   [ [ \"THREAD_ID\", \"TRACE_DATA\" ],\n"
+             "    [ %s, [ [ \"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", \"EDGE_COUNT\", "
+             "\"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ],\n"
+             "      [ %s, %s, %s, %s, \"I\" ] ] ] ] ] ] }\n",
+             f[F_MAJOR], f[F_MINOR], f[F_PID], f[F_CUR], f[F_NEXT], f[F_TID], f[F_PREC], f[F_INSTR],
+             f[F_COUNT], f[F_FIRST]);
+    tk_error_clear(err);
+    return tk_dcfg_trace_open_memory(t, doc, strlen(doc), "mem.trace.json", NULL, err);
+}
+
+static void test_integers_as_strings(void) {
+    static const char *const plain[F_N] = {"1", "0", "48879", "1", "2", "171",
+                                           "18364758544493064720", "11259375", "6", "1"};
+    static const char *const spelled[F_N][3] = {
+        {"\"0x1\"", "\"0X01\"", "\"1\""},
+        {"\"0x0\"", "\"0X00\"", "\"0\""},
+        {"\"0xbeef\"", "\"0X0000BEEF\"", "\"48879\""},
+        {"\"0x1\"", "\"0X1\"", "\"1\""},
+        {"\"0x2\"", "\"0X0002\"", "\"2\""},
+        {"\"0xab\"", "\"0XAB\"", "\"171\""},
+        {"\"0xfedcba9876543210\"", "\"0X00FEDCBA9876543210\"", "\"18364758544493064720\""},
+        {"\"0xabcdef\"", "\"0XABCDEF\"", "\"11259375\""},
+        {"\"0x6\"", "\"0X6\"", "\"6\""},
+        {"\"0x1\"", "\"0X0001\"", "\"1\""},
+    };
+    static const char *const names[F_N] = {"MAJOR_VERSION", "MINOR_VERSION", "PROCESS_ID",
+                                           "CURRENT_EDGE_ID", "NEXT_EDGE_IDS", "THREAD_ID",
+                                           "PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT",
+                                           "FIRST_EDGE_ID"};
+    const uint32_t want[] = {1, 2, 3, 2, 3, 4};
+    for (int field = 0; field < F_N; field++) {
+        for (int k = 0; k < 3; k++) {
+            const char *f[F_N];
+            for (int i = 0; i < F_N; i++)
+                f[i] = i == field ? spelled[i][k] : plain[i];
+            tk_dcfg_trace *t = NULL;
+            tk_error err;
+            tk_status st = open_fields(f, &t, &err);
+            if (!TK_CHECK(st == TK_OK)) {
+                fprintf(stderr, "    %s as %s: %s\n", names[field], spelled[field][k], err.message);
+                continue;
+            }
+            uint64_t major = 9, minor = 9;
+            tk_dcfg_trace_version(t, &major, &minor);
+            tk_dcfg_trace_process_info pi;
+            tk_dcfg_trace_process(t, 0, &pi);
+            tk_dcfg_trace_thread_info ti;
+            tk_dcfg_trace_thread(t, 0, &ti);
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, 0, &ci);
+            int ok = major == 1 && minor == 0 && pi.pid == 48879 && ti.thread_id == 171 &&
+                     ci.preceding_instr_count == 18364758544493064720ull &&
+                     ci.instr_count == 11259375 && ci.edge_count == 6 && ci.first_edge_id == 1;
+            edges_buf b = {0};
+            uint64_t n = 0;
+            ok = ok && tk_dcfg_trace_decode_chunk(t, 0, collect_one, &b, &n, NULL, &err) == TK_OK &&
+                 same(&b, want, 6);
+            if (!TK_CHECK(ok))
+                fprintf(stderr, "    %s as %s reads differently\n", names[field], spelled[field][k]);
+            free(b.v);
+            tk_dcfg_trace_free(t);
+        }
+    }
+    /* strings that are no integer: located errors naming the field */
+    static const struct {
+        int field;
+        const char *text;
+        tk_status st;
+        const char *needle;
+    } bad[] = {
+        {F_PREC, "\"017\"", TK_ERR_FORMAT, "octal"},
+        {F_PREC, "\"0x\"", TK_ERR_FORMAT, "PRECEDING_INSTR_COUNT"},
+        {F_INSTR, "\"0x1g\"", TK_ERR_FORMAT, "INSTR_COUNT"},
+        {F_COUNT, "\"\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\" 6\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\"6 \"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\"+6\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\"x6\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_TID, "\"0x1\\u0030\"", TK_ERR_FORMAT, "THREAD_ID"},
+        {F_PID, "\"0x10000000000000000\"", TK_ERR_LIMIT, "64 bits"},
+        {F_PID, "\"18446744073709551616\"", TK_ERR_LIMIT, "64 bits"},
+        {F_FIRST, "\"0x100000000\"", TK_ERR_FORMAT, "out of range"},
+        {F_CUR, "\"0x0\"", TK_ERR_FORMAT, "out of range"},
+        {F_NEXT, "\"0X100000000\"", TK_ERR_FORMAT, "out of range"},
+        {F_MAJOR, "\"1.0\"", TK_ERR_FORMAT, "MAJOR_VERSION"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *f[F_N];
+        for (int k = 0; k < F_N; k++)
+            f[k] = k == bad[i].field ? bad[i].text : plain[k];
+        tk_dcfg_trace *t = NULL;
+        tk_error err;
+        tk_status st = open_fields(f, &t, &err);
+        if (!TK_CHECK(st == bad[i].st) || !TK_CHECK(strstr(err.message, bad[i].needle) != NULL) ||
+            !TK_CHECK(err.line > 0 && err.column > 0))
+            fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
+        if (st == TK_OK)
+            tk_dcfg_trace_free(t);
+    }
+}
+
 /* ---- encoder round trips ------------------------------------------------------------ */
 
 typedef struct membuf {
@@ -530,6 +646,7 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
+             TK_CASE(test_integers_as_strings),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges),
              TK_CASE(test_multi_edge_transitions),
              TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit))
