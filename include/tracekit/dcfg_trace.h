@@ -162,6 +162,13 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
                                tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
                                tk_diag *diag, tk_error *err);
 
+/* With a DCFG: TK_OK when the process of every thread opt selects (opt NULL:
+ * all) is in cfg, else TK_ERR_FORMAT located at the first such process's row
+ * ("process P is not in the DCFG", the error `check --dcfg` reports). */
+typedef struct tk_cfg tk_cfg;
+tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                    const tk_dcfg_trace_decode_options *opt, tk_error *err);
+
 /* Check a trace: chunk order, every chunk decodes (errors and leftover-bit
  * warnings to diag), and with cfg (NULL: none) the cross-checks: processes
  * and edges exist, each edge starts where the previous one ended, INSTR_COUNT
@@ -169,7 +176,6 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
  * DCFG's COUNT_PER_THREAD. threads: decoding workers (0/1 = serial).
  * Returns TK_OK (no errors), TK_ERR_CHECK (errors reported), or another error
  * (err set) when checking could not go on. */
-typedef struct tk_cfg tk_cfg;
 tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
                               tk_diag *diag, tk_error *err);
 

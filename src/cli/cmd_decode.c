@@ -7,7 +7,8 @@
 #include "dcfg_trace_cli.h"
 
 static const cli_opt decode_opts[] = {
-    {"dcfg", 0, "DCFG", "the DCFG of the traced run (needed for blocks, addrs, calls)"},
+    {"dcfg", 0, "DCFG",
+     "the DCFG of the traced run (needed for blocks, addrs, calls; every WHAT is checked against it)"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
     {"what", 0, "WHAT", "edges (default), blocks, addrs, calls, or count (only the number)"},
@@ -193,11 +194,34 @@ static int put_call(const render_ctx *r, const tk_cfg_process *p, const tk_cfg_e
     return text_put(out, line, k);
 }
 
+/* With --dcfg, edges and count check the edges as the other listings do:
+ * the first edge of the chunk that is not in the DCFG's process, 0 when
+ * none (or when the process is missing: reported before decoding). */
+static uint64_t first_unknown_edge(const render_ctx *r, size_t chunk, const uint32_t *edges,
+                                   size_t n) {
+    uint64_t pid, tid;
+    chunk_owner(r->t, chunk, &pid, &tid);
+    uint32_t pi = tk_cfg_find_process(r->cfg, pid);
+    if (pi == TK_CFG_NONE)
+        return BAD_PROCESS;
+    const tk_cfg_process *p = &r->cfg->processes[pi];
+    for (size_t i = 0; i < n; i++)
+        if (tk_cfg_find_edge(p, edges[i]) == TK_CFG_NONE)
+            return (uint64_t)edges[i] + 1;
+    return 0;
+}
+
 static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
                   tk_dcfg_trace_text *out) {
     const render_ctx *r = ctx;
-    if (r->what == WHAT_EDGES)
-        return render_edges(r->t, chunk, edges, n, out);
+    if (r->what == WHAT_EDGES || r->what == WHAT_COUNT) {
+        if (r->cfg) {
+            chunk_state *cs = &r->state[chunk];
+            if (cs->bad || (cs->bad = first_unknown_edge(r, chunk, edges, n)) != 0)
+                return 0;
+        }
+        return r->what == WHAT_EDGES ? render_edges(r->t, chunk, edges, n, out) : 0;
+    }
     chunk_state *cs = &r->state[chunk];
     if (cs->bad)
         return 0;
@@ -294,21 +318,29 @@ int cmd_decode(int argc, char **argv) {
         goto done;
     if ((rc = dtc_open_path(a.pos[0], 0, &t)) != CLI_EXIT_OK)
         goto done;
-    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
-        goto done;
     tk_error err;
     tk_error_clear(&err);
+    /* with --dcfg every listing holds to the DCFG, as check --dcfg does: a
+     * process it lacks is an error before anything is decoded */
+    if (cfg && tk_dcfg_trace_processes_in(t, cfg, &opt, &err) != TK_OK) {
+        rc = cli_error(&err);
+        goto done;
+    }
+    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
+        goto done;
     uint64_t total = 0;
     tk_status st;
     FILE *f = tk_output_file(out);
-    if (what == WHAT_COUNT) {
+    if (what == WHAT_COUNT && !cfg) {
         st = tk_dcfg_trace_decode(t, &opt, NULL, NULL, &total, NULL, &err);
         if (st == TK_OK)
             fprintf(f, "%llu\n", (unsigned long long)total);
     } else {
-        /* formatted on the decoding threads, written in order */
+        /* formatted on the decoding threads, written in order (count with
+         * --dcfg: checked there, nothing formatted) */
         render_ctx r = {t, cfg, what, NULL};
-        if (what != WHAT_EDGES && !(r.state = calloc(tk_dcfg_trace_chunk_count(t) + 1, sizeof *r.state))) {
+        if ((what != WHAT_EDGES || cfg) &&
+            !(r.state = calloc(tk_dcfg_trace_chunk_count(t) + 1, sizeof *r.state))) {
             tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
             rc = cli_error(&err);
             goto done;
@@ -334,6 +366,8 @@ int cmd_decode(int argc, char **argv) {
             }
             st = TK_ERR_FORMAT;
         }
+        if (st == TK_OK && what == WHAT_COUNT)
+            fprintf(f, "%llu\n", (unsigned long long)total);
     }
     if (fflush(f) != 0 && st == TK_OK) {
         tk_error_set(&err, TK_ERR_IO, "cannot write the output");

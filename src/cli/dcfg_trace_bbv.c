@@ -135,9 +135,14 @@ int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a
             continue;
         uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
         if (pix == TK_CFG_NONE) {
-            fprintf(stderr, "tracekit: %s: process %llu is not in the DCFG\n", tk_dcfg_trace_path(t),
-                    (unsigned long long)pi.pid);
-            rc = CLI_EXIT_BAD_INPUT;
+            /* the error of check --dcfg, located at the process's row */
+            tk_dcfg_trace_decode_options sel = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+            sel.has_pid = 1;
+            sel.pid = pi.pid;
+            sel.has_thread = 1;
+            sel.thread_id = ti.thread_id;
+            (void)tk_dcfg_trace_processes_in(t, cfg, &sel, &err);
+            rc = cli_error(&err);
             break;
         }
         c.p = &cfg->processes[pix];

@@ -256,6 +256,14 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
         tk_cfg_free(cfg);
         return rc;
     }
+    tk_error perr;
+    tk_error_clear(&perr);
+    if (cfg && tk_dcfg_trace_processes_in(t, cfg, NULL, &perr) != TK_OK) {
+        /* as check --dcfg: a process the DCFG lacks is an error */
+        tk_dcfg_trace_free(t);
+        tk_cfg_free(cfg);
+        return cli_error(&perr);
+    }
     tk_output *out;
     if ((rc = cli_output_open(a, 0, &out)) != CLI_EXIT_OK) {
         tk_dcfg_trace_free(t);
