@@ -641,6 +641,91 @@ static void test_long_codes_and_length_limit(void) {
     free(e);
 }
 
+/* With a DCFG the encoder starts a chunk at every gap (an edge that does not
+ * start where the previous one ended), whatever the chunk limits, and the
+ * chunk after a gap starts after the block the last edge entered; check
+ * --dcfg accepts the output at every level. The graph: 29 -1690-> 31
+ * -303-> 30 -306-> 31 -1193-> 32 -1905-> 9 (NUM_INSTRS 29:5 30:3 31:4 32:2 9:1). */
+static const char gap_dcfg[] =
+    "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+    "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"a.out\" ] ],\n"
+    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 4, \"DIRECT_CALL\" ],\n"
+    "    [ 13, \"DIRECT_CONDITIONAL_BRANCH\" ], [ 18, \"FALL_THROUGH\" ] ],\n"
+    "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ] ],\n"
+    "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 7, {\n"
+    "      \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],\n"
+    "        [ 1, \"0x400000\", 4096, { \"FILE_NAME_ID\" : 1,\n"
+    "          \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\" ],\n"
+    "            [ 9, 16, 4, 1 ], [ 29, 32, 20, 5 ], [ 30, 64, 12, 3 ], [ 31, 80, 16, 4 ],\n"
+    "            [ 32, 96, 8, 2 ] ] } ] ],\n"
+    "      \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", "
+    "\"COUNT_PER_THREAD\" ],\n"
+    "        [ 1690, 29, 31, 18, [ 100 ] ], [ 303, 31, 30, 13, [ 100 ] ],\n"
+    "        [ 306, 30, 31, 18, [ 100 ] ],\n"
+    "        [ 1193, 31, 32, 18, [ 100 ] ], [ 1905, 32, 9, 4, [ 100 ] ] ] } ] ] }\n";
+
+static void test_encoder_gaps(void) {
+    tk_cfg *cfg = NULL;
+    tk_input *in;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(
+        tk_input_open_memory(&in, gap_dcfg, sizeof gap_dcfg - 1, "gap.dcfg", NULL, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_read(&cfg, in, NULL, &err), TK_OK);
+    tk_input_free(in);
+    if (!cfg)
+        return;
+    /* gaps after the 3rd edge (306 enters 31, 306 leaves 30), the 5th (303 enters 30, 1905
+     * leaves 32) and the 6th (1905 enters 9, 1690 leaves 29); each chunk after a gap starts
+     * after the block entered (31: 4, 30: 3, 9: 1 instructions) */
+    uint32_t e[] = {1690, 303, 306, 306, 303, 1905, 1690, 303, 306, 1193, 1905};
+    /* expected chunks (no limits): edges, PRECEDING, INSTR_COUNT */
+    const uint64_t want[4][3] = {{3, 0, 12}, {2, 12 + 4, 7}, {1, 23 + 3, 2}, {5, 28 + 1, 18}};
+    for (int level = 0; level <= 10; level++) {
+        tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
+        opt.level = level < 10 ? level : 0;
+        opt.compat_intel = level == 10;
+        opt.cfg = cfg;
+        tk_dcfg_trace_encoder *enc;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_new(&enc, &opt, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e, 5, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e + 5, 6, &err), TK_OK);
+        membuf m = {0};
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e, 2, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e + 2, 9, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);
+        tk_dcfg_trace_encoder_free(enc);
+        tk_dcfg_trace *t = NULL;
+        if (!TK_CHECK(tk_dcfg_trace_open_memory(&t, m.p, m.n, "gaps", NULL, &err) == TK_OK)) {
+            free(m.p);
+            continue;
+        }
+        TK_CHECK_EQ_U64(tk_dcfg_trace_chunk_count(t), 4);
+        for (size_t c = 0; c < 4 && c < tk_dcfg_trace_chunk_count(t); c++) {
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, c, &ci);
+            if (!TK_CHECK(ci.preceding_instr_count == want[c][1] && ci.instr_count == want[c][2]))
+                fprintf(stderr, "    level %d chunk %zu: %llu %llu\n", level, c,
+                        (unsigned long long)ci.preceding_instr_count,
+                        (unsigned long long)ci.instr_count);
+        }
+        edges_buf b = {0};
+        uint64_t total;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, NULL, collect, &b, &total, NULL, &err), TK_OK);
+        TK_CHECK(same(&b, e, sizeof e / sizeof e[0]));
+        free(b.v);
+        int warnings = 0;
+        tk_diag diag;
+        tk_diag_init(&diag, count_diag, &warnings);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_check(t, cfg, 1, &diag, &err), TK_OK);
+        TK_CHECK_EQ_U64(diag.errors, 0);
+        tk_dcfg_trace_free(t);
+        free(m.p);
+    }
+    tk_cfg_free(cfg);
+}
+
 TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
              TK_CASE(test_dictionary_entries),
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
@@ -649,4 +734,5 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_integers_as_strings),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges),
              TK_CASE(test_multi_edge_transitions),
-             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit))
+             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit),
+             TK_CASE(test_encoder_gaps))
