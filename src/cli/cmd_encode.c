@@ -1,6 +1,7 @@
 /* tracekit encode: an edge list (the text of `decode --what edges`) to a DCFG-Trace. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "dcfg_trace_cli.h"
@@ -161,7 +162,10 @@ int cmd_encode(int argc, char **argv) {
     tk_cfg *cfg = NULL;
     tk_output *out = NULL;
     tk_dcfg_trace_encoder *enc = NULL;
-    if (strcmp(a.pos[0], "-") == 0) {
+    /* a pipe (`encode <(...)`) would be empty the second time, and the
+     * size probe would already have read it: the trace would lose edges */
+    struct stat sb;
+    if (strcmp(a.pos[0], "-") == 0 || (stat(a.pos[0], &sb) == 0 && !S_ISREG(sb.st_mode))) {
         rc = cli_usage_error("encode", "EDGES must be a file: it is read twice");
         goto done;
     }
