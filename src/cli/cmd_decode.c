@@ -8,7 +8,8 @@
 
 static const cli_opt decode_opts[] = {
     {"dcfg", 0, "DCFG",
-     "the DCFG of the traced run (needed for blocks, addrs, calls; every WHAT is checked against it)"},
+     "the DCFG of the traced run (needed for blocks, addrs, calls; every WHAT is checked "
+     "against it)"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
     {"what", 0, "WHAT", "edges (default), blocks, addrs, calls, or count (only the number)"},
@@ -27,11 +28,12 @@ enum { WHAT_EDGES, WHAT_BLOCKS, WHAT_ADDRS, WHAT_CALLS, WHAT_COUNT };
  * per chunk: only the thread rendering that chunk writes it, and the
  * delivering thread reads it after the hand-over. */
 #define BAD_PROCESS (UINT64_C(1) << 33) /* the chunk's process is not in the DCFG */
+#define BAD_INSTRS (UINT64_C(1) << 34)  /* the instruction count passes 2^64 - 1 */
 
 typedef struct chunk_state {
     int started;     /* a piece of the chunk was rendered */
     uint64_t instrs; /* the thread's instruction count after the pieces so far */
-    uint64_t bad;    /* 0, BAD_PROCESS, or 1 + the first edge not in the DCFG */
+    uint64_t bad;    /* 0, BAD_PROCESS, BAD_INSTRS, or 1 + the first edge not in the DCFG */
 } chunk_state;
 
 typedef struct render_ctx {
@@ -248,9 +250,13 @@ static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n
             return 0;
         }
         const tk_cfg_edge *e = &p->edges[ei];
-        /* the edge leaves its source block after the block's instructions */
-        if (tk_cfg_is_block(p, e->src))
-            cs->instrs += p->blocks[e->src].num_instrs;
+        /* the edge leaves its source block after the block's instructions
+         * (PRECEDING_INSTR_COUNT + INSTR_COUNT fits: more is a check error) */
+        if (tk_cfg_is_block(p, e->src) &&
+            __builtin_add_overflow(cs->instrs, p->blocks[e->src].num_instrs, &cs->instrs)) {
+            cs->bad = BAD_INSTRS;
+            return 0;
+        }
         int failed;
         if (r->what == WHAT_CALLS) {
             tk_edge_kind k = tk_cfg_edge_kind(r->cfg, e);
@@ -354,12 +360,16 @@ int cmd_decode(int argc, char **argv) {
         if (st == TK_END && d.bad) {
             uint64_t pid, tid;
             chunk_owner(t, d.bad_chunk, &pid, &tid);
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);
             if (d.bad == BAD_PROCESS) {
                 tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
                                 "process %llu is not in the DCFG", (unsigned long long)pid);
+            } else if (d.bad == BAD_INSTRS) {
+                tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
+                                "the thread's instruction count passes 2^64 - 1 in this chunk (its "
+                                "source blocks hold more than its INSTR_COUNT)");
             } else {
-                tk_dcfg_trace_chunk_info ci;
-                tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);
                 tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
                                 "edge %llu is not an edge of process %llu in the DCFG",
                                 (unsigned long long)(d.bad - 1), (unsigned long long)pid);

@@ -248,8 +248,8 @@ static tk_status open_fields(const char *const f[F_N], tk_dcfg_trace **t, tk_err
              " \"PROCESSES\" : [ [ \"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", "
              "\"THREAD_DATA\" ],\n  [ %s, { },\n"
              "   [ [\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"],\n"
-             "     [%s, \"0\", [%s]], [1, \"1\", [4]], [2, \"\", [3]], [3, \"0\", [2]], [3, \"1\", [4]],"
-             " [4, \"\", [5]] ],\n"
+             "     [%s, \"0\", [%s]], [1, \"1\", [4]], [2, \"\", [3]], [3, \"0\", [2]],"
+             " [3, \"1\", [4]], [4, \"\", [5]] ],\n"
              "   [ [ \"THREAD_ID\", \"TRACE_DATA\" ],\n"
              "    [ %s, [ [ \"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", \"EDGE_COUNT\", "
              "\"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ],\n"
@@ -308,7 +308,8 @@ static void test_integers_as_strings(void) {
             ok = ok && tk_dcfg_trace_decode_chunk(t, 0, collect_one, &b, &n, NULL, &err) == TK_OK &&
                  same(&b, want, 6);
             if (!TK_CHECK(ok))
-                fprintf(stderr, "    %s as %s reads differently\n", names[field], spelled[field][k]);
+                fprintf(stderr, "    %s as %s reads differently\n", names[field],
+                        spelled[field][k]);
             free(b.v);
             tk_dcfg_trace_free(t);
         }
@@ -348,6 +349,47 @@ static void test_integers_as_strings(void) {
             fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
         if (st == TK_OK)
             tk_dcfg_trace_free(t);
+    }
+}
+
+/* The sums of the chunks' counts (a chunk's end, the thread's INSTR_COUNT
+ * and EDGE_COUNT totals) must fit in 64 bits: else a located error at the
+ * chunk where they pass 2^64 - 1, whatever reads the file. */
+static void test_chunk_sums_fit(void) {
+    static const struct {
+        const char *rows;
+        const char *needle;
+        uint64_t line;
+    } cases[] = {
+        {"[ 18446744073709551615, 1, 1, 1, \"\" ]", "the chunk's end", 4},
+        {"[ 0, 9223372036854775808, 1, 1, \"\" ],\n [ 0, \"0x8000000000000000\", 1, 1, \"\" ]",
+         "INSTR_COUNT total", 5},
+        {"[ 0, 0, 18446744073709551615, 1, \"\" ],\n [ 0, 0, 1, 1, \"\" ]", "EDGE_COUNT total", 5},
+        {"[ 0, 0, 1, 1, \"\" ],\n [ 0, 18446744073709551615, 1, 1, \"\" ]", NULL, 0}, /* fits */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[2048];
+        snprintf(doc, sizeof doc,
+                 "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"PROCESSES\" : [ [ "
+                 "\"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", "
+                 "\"THREAD_DATA\" ],\n [ 7, { }, [ [\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", "
+                 "\"NEXT_EDGE_IDS\"] ],\n [ [ \"THREAD_ID\", \"TRACE_DATA\" ], [ 0, [ [ "
+                 "\"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", \"EDGE_COUNT\", "
+                 "\"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ],\n %s ] ] ] ] ] }\n",
+                 cases[i].rows);
+        tk_dcfg_trace *t = NULL;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_dcfg_trace_open_memory(&t, doc, strlen(doc), "sums", NULL, &err);
+        if (!cases[i].needle) {
+            TK_CHECK_EQ_I64(st, TK_OK);
+        } else if (!TK_CHECK(st == TK_ERR_FORMAT) ||
+                   !TK_CHECK(strstr(err.message, cases[i].needle) != NULL) ||
+                   !TK_CHECK(err.line == cases[i].line && err.column == 2)) {
+            fprintf(stderr, "    case %zu: status %d, %llu:%llu %s\n", i, (int)st,
+                    (unsigned long long)err.line, (unsigned long long)err.column, err.message);
+        }
+        tk_dcfg_trace_free(t);
     }
 }
 
@@ -731,7 +773,7 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
-             TK_CASE(test_integers_as_strings),
+             TK_CASE(test_integers_as_strings), TK_CASE(test_chunk_sums_fit),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges),
              TK_CASE(test_multi_edge_transitions),
              TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit),

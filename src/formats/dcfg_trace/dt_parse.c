@@ -12,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
 
@@ -234,8 +235,8 @@ static tk_status string_uint(lexer *lx, uint64_t *v, const char *what) {
         }
     }
     lx->p = start;
-    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start), "expected %s (%s), found %s",
-                       what, why, found_text(lx, buf, sizeof buf));
+    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+                       "expected %s (%s), found %s", what, why, found_text(lx, buf, sizeof buf));
 }
 
 /* A non-negative integer: a JSON number (the usual case, first), or a
@@ -606,6 +607,24 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
 static const char *const trace_cols[5] = {"PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT",
                                           "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE"};
 
+/* The sums every reader of the counts makes: a chunk's end (PRECEDING_INSTR_COUNT
+ * + INSTR_COUNT), the thread's INSTR_COUNT and EDGE_COUNT totals. Each must
+ * fit in 64 bits (info, report and the conversions print or use them). */
+static tk_status chunk_sums(lexer *lx, const dt_chunk *c, uint64_t *instrs, uint64_t *edges) {
+    uint64_t end;
+    const char *what = NULL;
+    if (tk_add_u64(c->preceding_instr_count, c->instr_count, &end))
+        what = "PRECEDING_INSTR_COUNT + INSTR_COUNT (the chunk's end)";
+    else if (tk_add_u64(*instrs, c->instr_count, instrs))
+        what = "the thread's INSTR_COUNT total";
+    else if (tk_add_u64(*edges, c->edge_count, edges))
+        what = "the thread's EDGE_COUNT total";
+    if (!what)
+        return TK_OK;
+    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, c->row_offset,
+                       "%s passes 2^64 - 1 at this chunk", what);
+}
+
 static tk_status parse_trace_data(lexer *lx) {
     tk_dcfg_trace *t = lx->t;
     tk_status st = expect(lx, '[', "'[' opening TRACE_DATA");
@@ -613,6 +632,7 @@ static tk_status parse_trace_data(lexer *lx) {
         return st;
     if ((st = header_row(lx, "TRACE_DATA", trace_cols, 5)) != TK_OK)
         return st;
+    uint64_t instrs = 0, edges = 0;
     for (;;) {
         const char *row_at;
         int m = next_row(lx, "TRACE_DATA", &row_at);
@@ -646,7 +666,8 @@ static tk_status parse_trace_data(lexer *lx) {
         if ((st = string_span(lx, &c->seq, &c->seq_len, &c->seq_offset,
                               "EDGE_ID_SEQUENCE (a string)")) != TK_OK)
             return st;
-        if ((st = expect(lx, ']', "']' closing a TRACE_DATA row (5 cells)")) != TK_OK)
+        if ((st = expect(lx, ']', "']' closing a TRACE_DATA row (5 cells)")) != TK_OK ||
+            (st = chunk_sums(lx, c, &instrs, &edges)) != TK_OK)
             return st;
         t->nchunks++;
     }
