@@ -259,8 +259,7 @@ struct tk_dcfg_trace_encoder {
     int full;                     /* the chunk ends at pend[scan - 1] */
     /* with a DCFG: the last edge counted (in this chunk or the one before) */
     int last_known;               /* it is in the DCFG: */
-    uint32_t last_tgt;            /* the node it enters, */
-    uint64_t last_tgt_instrs;     /* that node's NUM_INSTRS (0 for a special node) */
+    uint32_t last_tgt;            /* the node it enters */
     uint64_t chunk_gap;           /* the chunk follows a gap: instructions known to be in it */
     const tk_cfg_process *cp;     /* the DCFG's process of cp_pid (NULL: not in it) */
     uint64_t cp_pid;
@@ -324,7 +323,6 @@ typedef struct edge_facts {
     uint64_t instrs;
     int known;
     uint32_t src, tgt;
-    uint64_t tgt_instrs;   /* NUM_INSTRS of the node it enters (0 for a special node) */
 } edge_facts;
 
 static void edge_facts_of(tk_dcfg_trace_encoder *e, uint64_t pid, uint32_t edge, edge_facts *f) {
@@ -332,7 +330,6 @@ static void edge_facts_of(tk_dcfg_trace_encoder *e, uint64_t pid, uint32_t edge,
     f->instrs = 0;
     f->known = 0;
     f->src = f->tgt = TK_CFG_NONE;
-    f->tgt_instrs = 0;
     if (o->cfg) {
         if (!e->cp_valid || e->cp_pid != pid) {
             uint32_t i = tk_cfg_find_process(o->cfg, pid);
@@ -348,8 +345,6 @@ static void edge_facts_of(tk_dcfg_trace_encoder *e, uint64_t pid, uint32_t edge,
             f->tgt = p->edges[i].tgt;
             if (tk_cfg_is_block(p, f->src))
                 f->instrs = p->blocks[f->src].num_instrs;
-            if (tk_cfg_is_block(p, f->tgt))
-                f->tgt_instrs = p->blocks[f->tgt].num_instrs;
         }
     }
     if (o->source_instrs)
@@ -1253,11 +1248,12 @@ static void scan_chunk(tk_dcfg_trace_encoder *e, uint64_t pid) {
                     e->full = 1;
                     break;
                 }
-                e->chunk_gap = e->last_tgt_instrs;
+                /* the block the last edge entered ran, in no chunk (cp: pid's) */
+                e->chunk_gap = tk_cfg_is_block(e->cp, e->last_tgt)
+                                   ? e->cp->blocks[e->last_tgt].num_instrs : 0;
             }
             e->last_known = f.known;
             e->last_tgt = f.tgt;
-            e->last_tgt_instrs = f.tgt_instrs;
             e->chunk_instrs += f.instrs;
         } else if (o->source_instrs) {
             e->chunk_instrs += o->source_instrs(o->ctx, pid, x);
