@@ -244,7 +244,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tk_status s2 = tk_dcfg_trace_decode(t, &opt, count_edges, &b, &total, NULL, &err);
     if (s1 != s2 || a != b)
         __builtin_trap();  /* parallel and serial decoding must agree */
+    uint64_t errors_before = diag.errors;
     tk_dcfg_trace_check(t, cfg, 1, &diag, &err);
+    if (s1 == TK_OK && cfg) {
+        /* what the conversions refuse (a process or edge the DCFG lacks, an
+         * instruction count beyond 64 bits or going back), check --dcfg reports */
+        int refused = 0;
+        tk_profile *prof;
+        if (tk_profile_new(&prof) == TK_OK) {
+            tk_status ps = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
+            refused |= ps == TK_ERR_FORMAT || ps == TK_ERR_LIMIT;
+            tk_profile_free(prof);
+        }
+        tk_dcfg_trace_events *x;
+        if (tk_dcfg_trace_events_open(&x, t, cfg, &err) == TK_OK) {
+            tk_event_source src;
+            tk_dcfg_trace_events_source(x, &src);
+            tk_event ev;
+            tk_status es;
+            while ((es = src.next(src.ctx, &ev, &err)) == TK_OK) {
+            }
+            refused |= es == TK_ERR_FORMAT || es == TK_ERR_LIMIT;
+            tk_dcfg_trace_events_free(x);
+        }
+        if (refused && diag.errors == errors_before)
+            __builtin_trap();
+    }
     if (s1 == TK_OK)
         reencode(t, size ? data[size - 1] : 0, cfg);
     tk_dcfg_trace_free(t);
