@@ -1,21 +1,29 @@
 /* Fuzz the DCFG reader in both modes (strict, and check mode with a
  * diagnostics sink), then the checker, the report, the dump, the writer and
- * the dot export on whatever was read. */
+ * the dot export on whatever was read. Invariants: what the strict read or
+ * the report refuses, check reports as an error; after a strict read every
+ * sum of counts (recomputed here in 128 bits) fits in 64 bits and equals the
+ * model's. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tracekit/tracekit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void consume(const tk_cfg *cfg, FILE *sink)
+__extension__ typedef unsigned __int128 u128;
+
+#define FITS(x) ((x) <= (u128)UINT64_MAX)
+
+static int consume(const tk_cfg *cfg, FILE *sink)
 {
     tk_error err;
     tk_error_clear(&err);
     tk_dcfg_report_options ro = TK_DCFG_REPORT_OPTIONS_INIT;
     ro.top = 5;
-    (void)tk_dcfg_report(cfg, &ro, sink, &err);
+    tk_status rs = tk_dcfg_report(cfg, &ro, sink, &err);
     (void)tk_dcfg_dump(cfg, sink, &err);
     (void)tk_dcfg_write(cfg, sink, &err);
     tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;
@@ -27,12 +35,111 @@ static void consume(const tk_cfg *cfg, FILE *sink)
             (void)tk_cfg_blocks_at(p, tk_cfg_block_addr(p, &p->blocks[b]), hits, 4);
         for (uint32_t l = 0; l < p->nloops; l++) (void)tk_cfg_loop_entry_count(cfg, p, l);
     }
+    /* the report refuses only on bad input (not for memory or a write error) */
+    return rs != TK_OK && rs != TK_ERR_NOMEM && rs != TK_ERR_IO;
+}
+
+/* Every sum of counts of a strictly read model fits and is the model's. */
+static void sums_fit(const tk_cfg *cfg)
+{
+    for (uint32_t i = 0; i < cfg->nprocesses; i++) {
+        const tk_cfg_process *p = &cfg->processes[i];
+        size_t nb = p->nblocks ? p->nblocks : 1;
+        u128 *in = calloc(nb, sizeof *in), *out = calloc(nb, sizeof *out);
+        u128 *cnt = calloc(nb, sizeof *cnt);
+        if (!in || !out || !cnt) {
+            free(in);
+            free(out);
+            free(cnt);
+            return;
+        }
+        for (uint32_t e = 0; e < p->nedges; e++) {
+            const tk_cfg_edge *ed = &p->edges[e];
+            if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
+            if (ed->tgt < p->nblocks) in[ed->tgt] += tk_cfg_edge_count(p, ed);
+            if (ed->src < p->nblocks) out[ed->src] += tk_cfg_edge_count(p, ed);
+        }
+        u128 execs = 0, instrs = 0;
+        for (uint32_t b = 0; b < p->nblocks; b++) {
+            u128 x = (u128)p->blocks[b].count * p->blocks[b].num_instrs;
+            if (!FITS(in[b]) || !FITS(out[b]) || !FITS(x)) __builtin_trap();
+            execs += p->blocks[b].count;
+            instrs += x;
+        }
+        if (!FITS(execs) || !FITS(instrs) ||
+            instrs != tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}))
+            __builtin_trap();
+        /* each thread's instructions, block by block: a block's count comes
+         * from its in-edges, or its out-edges when it has none */
+        uint32_t nt = p->nthreads < 8 ? p->nthreads : 8;
+        uint64_t model[8];
+        tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, model, nt);
+        for (uint32_t t = 0; t < nt; t++) {
+            for (uint32_t b = 0; b < p->nblocks; b++) cnt[b] = 0;
+            for (uint32_t e = 0; e < p->nedges; e++) {
+                const tk_cfg_edge *ed = &p->edges[e];
+                if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
+                uint64_t c = tk_cfg_edge_count_thread(p, ed, t);
+                if (ed->tgt < p->nblocks) cnt[ed->tgt] += c;
+                if (ed->src < p->nblocks && !(p->block_flags[ed->src] & TK_CFG_BLOCK_HAS_IN_EDGES))
+                    cnt[ed->src] += c;
+            }
+            u128 sum = 0;
+            for (uint32_t b = 0; b < p->nblocks; b++) sum += cnt[b] * p->blocks[b].num_instrs;
+            if (!FITS(sum) || sum != model[t]) __builtin_trap();
+        }
+        /* images, routines and loops: their blocks are distinct */
+        for (uint32_t r = 0; r < p->nroutines; r++) {
+            u128 v = 0;
+            for (uint32_t k = 0; k < p->routines[r].nnodes; k++) {
+                uint32_t b = p->pool[p->routines[r].nodes + k];
+                if (b < p->nblocks) v += (u128)p->blocks[b].count * p->blocks[b].num_instrs;
+            }
+            if (!FITS(v) || v != tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, r}))
+                __builtin_trap();
+        }
+        for (uint32_t l = 0; l < p->nloops && l < 64; l++) {
+            const tk_cfg_loop *lo = &p->loops[l];
+            u128 v = 0, visits = 0;
+            for (uint32_t k = 0; k < lo->nnodes; k++) {
+                uint32_t b = p->pool[lo->nodes + k];
+                if (b < p->nblocks) v += (u128)p->blocks[b].count * p->blocks[b].num_instrs;
+            }
+            for (uint32_t e = 0; e < p->nedges; e++) {
+                const tk_cfg_edge *ed = &p->edges[e];
+                if (ed->tgt >= p->nblocks || ed->src >= p->nnodes ||
+                    tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, ed)))
+                    continue;
+                for (uint32_t k = 0; k < lo->nnodes; k++)
+                    if (p->pool[lo->nodes + k] == ed->tgt &&
+                        !tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, ed->src))
+                        visits += tk_cfg_edge_count(p, ed);
+            }
+            if (!FITS(v) || v != tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}) ||
+                !FITS(visits) || visits != tk_cfg_loop_entry_count(cfg, p, l))
+                __builtin_trap();
+        }
+        for (uint32_t m = 0; m < p->nimages; m++) {
+            const tk_cfg_image *im = &p->images[m];
+            u128 v = 0;
+            for (uint32_t k = 0; k < im->nblocks; k++) {
+                const tk_cfg_block *bl = &p->blocks[im->first_block + k];
+                v += (u128)bl->count * bl->num_instrs;
+            }
+            if (!FITS(v) || v != tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_IMAGE, m}))
+                __builtin_trap();
+        }
+        free(in);
+        free(out);
+        free(cnt);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FILE *sink = fopen("/dev/null", "w");
     if (!sink) return 0;
+    int refused = 0, checked = 0, check_errors = 0;
     for (int mode = 0; mode < 2; mode++) {
         tk_input *in;
         tk_error err;
@@ -43,13 +150,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
         o.diag = mode ? &diag : NULL;
         tk_cfg *cfg = NULL;
-        if (tk_dcfg_read(&cfg, in, &o, &err) == TK_OK) {
+        tk_status st = tk_dcfg_read(&cfg, in, &o, &err);
+        if (st == TK_OK) {
             if (mode) (void)tk_dcfg_check(cfg, "fuzz", &diag);
-            consume(cfg, sink);
+            else sums_fit(cfg);
+            int report_refused = consume(cfg, sink);
+            if (!mode) refused = report_refused;
             tk_cfg_free(cfg);
+        } else if (!mode) {
+            refused = st != TK_ERR_NOMEM && st != TK_ERR_IO;
+        }
+        if (mode) {
+            checked = st != TK_ERR_NOMEM && st != TK_ERR_IO;
+            check_errors = st != TK_OK || diag.errors > 0;
         }
         tk_input_free(in);
     }
+    /* whatever report refuses, check reports */
+    if (refused && checked && !check_errors) __builtin_trap();
     fclose(sink);
     return 0;
 }

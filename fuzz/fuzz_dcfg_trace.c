@@ -1,5 +1,8 @@
 /* Fuzz the DCFG-Trace reader: parse, decode every chunk (serially and on two
- * threads), and run `check` against a tiny built-in DCFG. */
+ * threads), and run `check` against a tiny built-in DCFG; re-encode what
+ * decoded (with that DCFG) and require decode(encode(x)) == x, and that
+ * check --dcfg accepts the encoder's output whenever the edges themselves
+ * agree with the DCFG (its process, its edges, counts within its own). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,17 +23,21 @@ static const char tiny_dcfg[] =
     "    [ 13, \"DIRECT_CONDITIONAL_BRANCH\" ], [ 18, \"FALL_THROUGH\" ] ],\n"
     "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ] ],\n"
     "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 29003,\n"
-    "    { \"INSTR_COUNT_PER_THREAD\" : [ 100 ], \"INSTR_COUNT\" : 100,\n"
+    "    {\n"
     "      \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],\n"
     "        [ 1, \"0x400000\", 4096, { \"FILE_NAME_ID\" : 1,\n"
     "          \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\", "
-    "\"LAST_INSTR_OFFSET\", \"COUNT\" ],\n"
-    "            [ 9, \"0x10\", 4, 1, 0, 1 ], [ 29, \"0x20\", 20, 5, 16, 1 ], [ 30, \"0x40\", 12, 3, 8, 10 ],\n"
-    "            [ 31, \"0x50\", 16, 4, 12, 11 ], [ 32, \"0x60\", 8, 2, 4, 1 ] ] } ] ],\n"
+    "\"LAST_INSTR_OFFSET\" ],\n"
+    "            [ 9, \"0x10\", 4, 1, 0 ], [ 29, \"0x20\", 20, 5, 16 ],\n"
+    "            [ 30, \"0x40\", 12, 3, 8 ],\n"
+    "            [ 31, \"0x50\", 16, 4, 12 ], [ 32, \"0x60\", 8, 2, 4 ] ] } ] ],\n"
     "      \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", "
     "\"COUNT_PER_THREAD\" ],\n"
-    "        [ 1690, 29, 31, 18, [ 1 ] ], [ 303, 31, 30, 13, [ 10 ] ], [ 306, 30, 31, 18, [ 10 ] ],\n"
-    "        [ 1193, 31, 32, 18, [ 1 ] ], [ 1905, 32, 9, 4, [ 1 ] ] ] } ] ] }\n";
+    "        [ 1690, 29, 31, 18, [ 1000000, 1000000 ] ],\n"
+    "        [ 303, 31, 30, 13, [ 1000000, 1000000 ] ],\n"
+    "        [ 306, 30, 31, 18, [ 1000000, 1000000 ] ],\n"
+    "        [ 1193, 31, 32, 18, [ 1000000, 1000000 ] ],\n"
+    "        [ 1905, 32, 9, 4, [ 1000000, 1000000 ] ] ] } ] ] }\n";
 
 typedef struct edge_buf {
     uint32_t *v;
@@ -76,9 +83,40 @@ static int keep_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) 
     return 0;
 }
 
+static void ignore(void *ctx, tk_severity sev, const tk_location *loc, const char *msg) {
+    (void)ctx;
+    (void)sev;
+    (void)loc;
+    (void)msg;
+}
+
+/* Do the decoded edges agree with the DCFG by themselves: every thread's
+ * process and edges are in it, and no edge is traversed more often than the
+ * DCFG counts for that thread? Then check --dcfg must accept any encoding. */
+static int edges_agree(const tk_cfg *cfg, const edge_buf *bufs, size_t nth) {
+    if (!cfg)
+        return 0;
+    for (size_t i = 0; i < nth; i++) {
+        uint32_t pix = tk_cfg_find_process(cfg, bufs[i].pid);
+        if (pix == TK_CFG_NONE || bufs[i].tid > UINT32_MAX)
+            return 0;
+        const tk_cfg_process *p = &cfg->processes[pix];
+        uint64_t seen[16] = {0};
+        if (p->nedges > 16)
+            return 0;
+        for (size_t k = 0; k < bufs[i].n; k++) {
+            uint32_t e = tk_cfg_find_edge(p, bufs[i].v[k]);
+            if (e == TK_CFG_NONE ||
+                ++seen[e] > tk_cfg_edge_count_thread(p, &p->edges[e], (uint32_t)bufs[i].tid))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Re-encode the decoded threads (level and chunking from the input's first
  * byte) and decode again: the edges must come back. */
-static void reencode(const tk_dcfg_trace *t, uint8_t knob) {
+static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
     size_t nth = tk_dcfg_trace_thread_count(t);
     edge_buf *bufs = calloc(nth ? nth : 1, sizeof *bufs);
     if (!bufs)
@@ -106,6 +144,8 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob) {
         eo.level = knob % 10;
         eo.compat_intel = (knob >> 4) & 1;
         eo.chunk_edges = (knob >> 5) ? (uint64_t)(knob >> 5) * 3 : 0;
+        eo.cfg = cfg; /* instruction counts, and a chunk cut at every gap */
+        eo.chunk_instrs = (knob & 8) ? 7 : 0;
         tk_dcfg_trace_encoder *enc;
         membuf m = {NULL, 0, 0};
         if (tk_dcfg_trace_encoder_new(&enc, &eo, &err) == TK_OK) {
@@ -141,6 +181,13 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob) {
                     at++;
                 }
                 (void)at;
+                if (edges_agree(cfg, bufs, nth)) {
+                    /* the encoder's output passes check --dcfg */
+                    tk_diag diag;
+                    tk_diag_init(&diag, ignore, NULL);
+                    if (tk_dcfg_trace_check(t2, cfg, 1, &diag, &err) != TK_OK)
+                        __builtin_trap();
+                }
                 tk_dcfg_trace_free(t2);
             }
             tk_dcfg_trace_encoder_free(enc);
@@ -157,13 +204,6 @@ static int count_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
     (void)edges;
     *(uint64_t *)ctx += n;
     return 0;
-}
-
-static void ignore(void *ctx, tk_severity sev, const tk_location *loc, const char *msg) {
-    (void)ctx;
-    (void)sev;
-    (void)loc;
-    (void)msg;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -204,9 +244,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tk_status s2 = tk_dcfg_trace_decode(t, &opt, count_edges, &b, &total, NULL, &err);
     if (s1 != s2 || a != b)
         __builtin_trap();  /* parallel and serial decoding must agree */
+    uint64_t errors_before = diag.errors;
     tk_dcfg_trace_check(t, cfg, 1, &diag, &err);
+    if (s1 == TK_OK && cfg) {
+        /* what the conversions refuse (a process or edge the DCFG lacks, an
+         * instruction count beyond 64 bits or going back), check --dcfg reports */
+        int refused = 0;
+        tk_profile *prof;
+        if (tk_profile_new(&prof) == TK_OK) {
+            tk_status ps = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
+            refused |= ps == TK_ERR_FORMAT || ps == TK_ERR_LIMIT;
+            tk_profile_free(prof);
+        }
+        tk_dcfg_trace_events *x;
+        if (tk_dcfg_trace_events_open(&x, t, cfg, &err) == TK_OK) {
+            tk_event_source src;
+            tk_dcfg_trace_events_source(x, &src);
+            tk_event ev;
+            tk_status es;
+            while ((es = src.next(src.ctx, &ev, &err)) == TK_OK) {
+            }
+            refused |= es == TK_ERR_FORMAT || es == TK_ERR_LIMIT;
+            tk_dcfg_trace_events_free(x);
+        }
+        if (refused && diag.errors == errors_before)
+            __builtin_trap();
+    }
     if (s1 == TK_OK)
-        reencode(t, size ? data[size - 1] : 0);
+        reencode(t, size ? data[size - 1] : 0, cfg);
     tk_dcfg_trace_free(t);
     return 0;
 }

@@ -23,7 +23,12 @@
  * the edges (sum of in-edge per-thread counts; out-edges for a node without
  * in-edges), as the spec says.  Instruction count of a set of blocks =
  * sum COUNT x NUM_INSTRS (the file's INSTR_COUNT is kept separately as
- * file_instr_count, like Intel's API which ignores it).
+ * file_instr_count, like Intel's API which ignores it).  Once tk_cfg_finish
+ * has succeeded without errors, every such sum fits in 64 bits: a block's
+ * in- and out-edge counts, COUNT x NUM_INSTRS, the process's and each
+ * thread's instructions, and so those of any image, routine or loop (their
+ * node lists hold each block once) and loop visits; an overflow is an error
+ * of tk_cfg_finish (docs/formats/dcfg.md, "Sums").
  */
 #ifndef TRACEKIT_CFG_H
 #define TRACEKIT_CFG_H
@@ -531,8 +536,10 @@ uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len);
 /* After the tables are filled: resolve ids, build maps, adjacency, address
  * index, derived counts, routine/loop membership; compute routines,
  * dominators and loops where the file has none.  Errors (duplicate ids,
- * unknown ids) are reported through diag when not NULL; the first fatal one
- * also returns TK_ERR_FORMAT with err set. */
+ * unknown ids, a node listed twice in a routine or a loop, sums of counts
+ * beyond 64 bits) are reported through diag when not NULL (the model is
+ * then usable, but sums may have wrapped where an overflow was reported);
+ * without diag the first one returns TK_ERR_FORMAT with err set. */
 tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
 
 #ifdef __cplusplus

@@ -162,6 +162,13 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
                                tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
                                tk_diag *diag, tk_error *err);
 
+/* With a DCFG: TK_OK when the process of every thread opt selects (opt NULL:
+ * all) is in cfg, else TK_ERR_FORMAT located at the first such process's row
+ * ("process P is not in the DCFG", the error `check --dcfg` reports). */
+typedef struct tk_cfg tk_cfg;
+tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                    const tk_dcfg_trace_decode_options *opt, tk_error *err);
+
 /* Check a trace: chunk order, every chunk decodes (errors and leftover-bit
  * warnings to diag), and with cfg (NULL: none) the cross-checks: processes
  * and edges exist, each edge starts where the previous one ended, INSTR_COUNT
@@ -169,7 +176,6 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
  * DCFG's COUNT_PER_THREAD. threads: decoding workers (0/1 = serial).
  * Returns TK_OK (no errors), TK_ERR_CHECK (errors reported), or another error
  * (err set) when checking could not go on. */
-typedef struct tk_cfg tk_cfg;
 tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
                               tk_diag *diag, tk_error *err);
 
@@ -218,9 +224,18 @@ typedef struct tk_dcfg_trace_encode_options {
     uint64_t expected_edges; /* about how many edges the input holds (0 = unknown): multi-edge
                                 rows are chosen before the end of pass 1, and how often a path
                                 must recur to pay for its row depends on the total */
+    /* The DCFG of the run (NULL: none). With it, NUM_INSTRS of the source
+     * blocks come from it (unless source_instrs is given), and a thread's
+     * edges are cut into chunks at every discontinuity (an edge that does not
+     * start where the previous one ended: a gap in the edge list), so that no
+     * chunk spans one. After a gap, PRECEDING_INSTR_COUNT is the end of the
+     * previous chunk plus the NUM_INSTRS of the block its last edge enters
+     * (that block ran and is in no chunk): the smallest count the edges
+     * allow. Edges it lacks are taken as continuous. */
+    const tk_cfg *cfg;
 } tk_dcfg_trace_encode_options;
 
-#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL, 0}
+#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL, 0, NULL}
 
 /* Two passes over the same data. Pass 1: observe() every edge sequence
  * (per process and thread, in order; a thread may be given in several

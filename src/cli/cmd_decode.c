@@ -7,7 +7,9 @@
 #include "dcfg_trace_cli.h"
 
 static const cli_opt decode_opts[] = {
-    {"dcfg", 0, "DCFG", "the DCFG of the traced run (needed for blocks, addrs, calls)"},
+    {"dcfg", 0, "DCFG",
+     "the DCFG of the traced run (needed for blocks, addrs, calls; every WHAT is checked "
+     "against it)"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
     {"what", 0, "WHAT", "edges (default), blocks, addrs, calls, or count (only the number)"},
@@ -26,11 +28,12 @@ enum { WHAT_EDGES, WHAT_BLOCKS, WHAT_ADDRS, WHAT_CALLS, WHAT_COUNT };
  * per chunk: only the thread rendering that chunk writes it, and the
  * delivering thread reads it after the hand-over. */
 #define BAD_PROCESS (UINT64_C(1) << 33) /* the chunk's process is not in the DCFG */
+#define BAD_INSTRS (UINT64_C(1) << 34)  /* the instruction count passes 2^64 - 1 */
 
 typedef struct chunk_state {
     int started;     /* a piece of the chunk was rendered */
     uint64_t instrs; /* the thread's instruction count after the pieces so far */
-    uint64_t bad;    /* 0, BAD_PROCESS, or 1 + the first edge not in the DCFG */
+    uint64_t bad;    /* 0, BAD_PROCESS, BAD_INSTRS, or 1 + the first edge not in the DCFG */
 } chunk_state;
 
 typedef struct render_ctx {
@@ -193,11 +196,34 @@ static int put_call(const render_ctx *r, const tk_cfg_process *p, const tk_cfg_e
     return text_put(out, line, k);
 }
 
+/* With --dcfg, edges and count check the edges as the other listings do:
+ * the first edge of the chunk that is not in the DCFG's process, 0 when
+ * none (or when the process is missing: reported before decoding). */
+static uint64_t first_unknown_edge(const render_ctx *r, size_t chunk, const uint32_t *edges,
+                                   size_t n) {
+    uint64_t pid, tid;
+    chunk_owner(r->t, chunk, &pid, &tid);
+    uint32_t pi = tk_cfg_find_process(r->cfg, pid);
+    if (pi == TK_CFG_NONE)
+        return BAD_PROCESS;
+    const tk_cfg_process *p = &r->cfg->processes[pi];
+    for (size_t i = 0; i < n; i++)
+        if (tk_cfg_find_edge(p, edges[i]) == TK_CFG_NONE)
+            return (uint64_t)edges[i] + 1;
+    return 0;
+}
+
 static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
                   tk_dcfg_trace_text *out) {
     const render_ctx *r = ctx;
-    if (r->what == WHAT_EDGES)
-        return render_edges(r->t, chunk, edges, n, out);
+    if (r->what == WHAT_EDGES || r->what == WHAT_COUNT) {
+        if (r->cfg) {
+            chunk_state *cs = &r->state[chunk];
+            if (cs->bad || (cs->bad = first_unknown_edge(r, chunk, edges, n)) != 0)
+                return 0;
+        }
+        return r->what == WHAT_EDGES ? render_edges(r->t, chunk, edges, n, out) : 0;
+    }
     chunk_state *cs = &r->state[chunk];
     if (cs->bad)
         return 0;
@@ -224,9 +250,13 @@ static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n
             return 0;
         }
         const tk_cfg_edge *e = &p->edges[ei];
-        /* the edge leaves its source block after the block's instructions */
-        if (tk_cfg_is_block(p, e->src))
-            cs->instrs += p->blocks[e->src].num_instrs;
+        /* the edge leaves its source block after the block's instructions
+         * (PRECEDING_INSTR_COUNT + INSTR_COUNT fits: more is a check error) */
+        if (tk_cfg_is_block(p, e->src) &&
+            __builtin_add_overflow(cs->instrs, p->blocks[e->src].num_instrs, &cs->instrs)) {
+            cs->bad = BAD_INSTRS;
+            return 0;
+        }
         int failed;
         if (r->what == WHAT_CALLS) {
             tk_edge_kind k = tk_cfg_edge_kind(r->cfg, e);
@@ -294,21 +324,29 @@ int cmd_decode(int argc, char **argv) {
         goto done;
     if ((rc = dtc_open_path(a.pos[0], 0, &t)) != CLI_EXIT_OK)
         goto done;
-    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
-        goto done;
     tk_error err;
     tk_error_clear(&err);
+    /* with --dcfg every listing holds to the DCFG, as check --dcfg does: a
+     * process it lacks is an error before anything is decoded */
+    if (cfg && tk_dcfg_trace_processes_in(t, cfg, &opt, &err) != TK_OK) {
+        rc = cli_error(&err);
+        goto done;
+    }
+    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
+        goto done;
     uint64_t total = 0;
     tk_status st;
     FILE *f = tk_output_file(out);
-    if (what == WHAT_COUNT) {
+    if (what == WHAT_COUNT && !cfg) {
         st = tk_dcfg_trace_decode(t, &opt, NULL, NULL, &total, NULL, &err);
         if (st == TK_OK)
             fprintf(f, "%llu\n", (unsigned long long)total);
     } else {
-        /* formatted on the decoding threads, written in order */
+        /* formatted on the decoding threads, written in order (count with
+         * --dcfg: checked there, nothing formatted) */
         render_ctx r = {t, cfg, what, NULL};
-        if (what != WHAT_EDGES && !(r.state = calloc(tk_dcfg_trace_chunk_count(t) + 1, sizeof *r.state))) {
+        if ((what != WHAT_EDGES || cfg) &&
+            !(r.state = calloc(tk_dcfg_trace_chunk_count(t) + 1, sizeof *r.state))) {
             tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
             rc = cli_error(&err);
             goto done;
@@ -322,18 +360,24 @@ int cmd_decode(int argc, char **argv) {
         if (st == TK_END && d.bad) {
             uint64_t pid, tid;
             chunk_owner(t, d.bad_chunk, &pid, &tid);
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);
             if (d.bad == BAD_PROCESS) {
                 tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
                                 "process %llu is not in the DCFG", (unsigned long long)pid);
+            } else if (d.bad == BAD_INSTRS) {
+                tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
+                                "the thread's instruction count passes 2^64 - 1 in this chunk (its "
+                                "source blocks hold more than its INSTR_COUNT)");
             } else {
-                tk_dcfg_trace_chunk_info ci;
-                tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);
                 tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
                                 "edge %llu is not an edge of process %llu in the DCFG",
                                 (unsigned long long)(d.bad - 1), (unsigned long long)pid);
             }
             st = TK_ERR_FORMAT;
         }
+        if (st == TK_OK && what == WHAT_COUNT)
+            fprintf(f, "%llu\n", (unsigned long long)total);
     }
     if (fflush(f) != 0 && st == TK_OK) {
         tk_error_set(&err, TK_ERR_IO, "cannot write the output");

@@ -1,6 +1,7 @@
 /* tracekit encode: an edge list (the text of `decode --what edges`) to a DCFG-Trace. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "dcfg_trace_cli.h"
@@ -18,28 +19,6 @@ static const cli_opt encode_opts[] = {
 };
 
 #define BATCH 65536
-
-typedef struct encode_ctx {
-    const tk_cfg *cfg;
-    const tk_cfg_process *proc;   /* cached lookup */
-    uint64_t proc_pid;
-} encode_ctx;
-
-static uint64_t source_instrs(void *ctx, uint64_t pid, uint32_t edge) {
-    encode_ctx *c = ctx;
-    if (!c->proc || c->proc_pid != pid) {
-        uint32_t i = tk_cfg_find_process(c->cfg, pid);
-        c->proc = i == TK_CFG_NONE ? NULL : &c->cfg->processes[i];
-        c->proc_pid = pid;
-    }
-    if (!c->proc)
-        return 0;
-    uint32_t e = tk_cfg_find_edge(c->proc, edge);
-    if (e == TK_CFG_NONE)
-        return 0;
-    uint32_t src = c->proc->edges[e].src;
-    return tk_cfg_is_block(c->proc, src) ? c->proc->blocks[src].num_instrs : 0;
-}
 
 static int parse_u64(const char **p, const char *end, uint64_t *v) {
     const char *q = *p;
@@ -183,7 +162,10 @@ int cmd_encode(int argc, char **argv) {
     tk_cfg *cfg = NULL;
     tk_output *out = NULL;
     tk_dcfg_trace_encoder *enc = NULL;
-    if (strcmp(a.pos[0], "-") == 0) {
+    /* a pipe (`encode <(...)`) would be empty the second time, and the
+     * size probe would already have read it: the trace would lose edges */
+    struct stat sb;
+    if (strcmp(a.pos[0], "-") == 0 || (stat(a.pos[0], &sb) == 0 && !S_ISREG(sb.st_mode))) {
         rc = cli_usage_error("encode", "EDGES must be a file: it is read twice");
         goto done;
     }
@@ -216,11 +198,9 @@ int cmd_encode(int argc, char **argv) {
     opt.expected_edges = expected_edges(a.pos[0]);
     if ((rc = dtc_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
         goto done;
-    encode_ctx ec = {cfg, NULL, 0};
-    if (cfg) {
-        opt.source_instrs = source_instrs;
-        opt.ctx = &ec;
-    } else {
+    /* with the DCFG the encoder counts instructions and cuts chunks at gaps */
+    opt.cfg = cfg;
+    if (!cfg) {
         fprintf(stderr, "tracekit encode: warning: without --dcfg, INSTR_COUNT and "
                         "PRECEDING_INSTR_COUNT are written as 0\n");
     }

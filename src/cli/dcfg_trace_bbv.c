@@ -29,7 +29,7 @@ typedef struct bbv_ctx {
     uint64_t slices;
     uint64_t pid, tid;
     size_t cur_chunk;
-    int bad;
+    int bad;                  /* 1: bad_edge is not in the DCFG; 2: a slice passes 2^64 - 1 */
     uint32_t bad_edge;
 } bbv_ctx;
 
@@ -59,7 +59,7 @@ static void end_slice(bbv_ctx *c) {
     c->slices++;
 }
 
-static void exec_block(bbv_ctx *c, uint32_t b) {
+static int exec_block(bbv_ctx *c, uint32_t b) {
     const tk_cfg_block *blk = &c->p->blocks[b];
     if (c->in_slice >= c->interval) {
         if (!c->loop_boundaries) {
@@ -75,11 +75,18 @@ static void exec_block(bbv_ctx *c, uint32_t b) {
             end_slice(c);
         }
     }
+    /* a slice holds at most the thread's instructions, which fit when the
+     * chunks' source blocks make their INSTR_COUNT (a check --dcfg error
+     * otherwise); slice[b] <= in_slice */
+    if (__builtin_add_overflow(c->in_slice, blk->num_instrs, &c->in_slice)) {
+        c->bad = 2;
+        return 1;
+    }
     if (c->slice[b] == 0 && blk->num_instrs > 0)
         c->touched[c->ntouched++] = b;
     c->slice[b] += blk->num_instrs;
-    c->in_slice += blk->num_instrs;
     c->execs[b]++;
+    return 0;
 }
 
 static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
@@ -94,8 +101,8 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
         }
         const tk_cfg_edge *ed = &c->p->edges[e];
         /* the source block of every edge executes (INSTR_COUNT's rule) */
-        if (tk_cfg_is_block(c->p, ed->src))
-            exec_block(c, ed->src);
+        if (tk_cfg_is_block(c->p, ed->src) && exec_block(c, ed->src))
+            return 1;
     }
     return c->w.failed;
 }
@@ -135,9 +142,14 @@ int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a
             continue;
         uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
         if (pix == TK_CFG_NONE) {
-            fprintf(stderr, "tracekit: %s: process %llu is not in the DCFG\n", tk_dcfg_trace_path(t),
-                    (unsigned long long)pi.pid);
-            rc = CLI_EXIT_BAD_INPUT;
+            /* the error of check --dcfg, located at the process's row */
+            tk_dcfg_trace_decode_options sel = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+            sel.has_pid = 1;
+            sel.pid = pi.pid;
+            sel.has_thread = 1;
+            sel.thread_id = ti.thread_id;
+            (void)tk_dcfg_trace_processes_in(t, cfg, &sel, &err);
+            rc = cli_error(&err);
             break;
         }
         c.p = &cfg->processes[pix];
@@ -165,7 +177,14 @@ int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a
             opt.thread_id = ti.thread_id;
             uint64_t total;
             tk_status st = tk_dcfg_trace_decode(t, &opt, on_chunk, &c, &total, NULL, &err);
-            if (st == TK_END && c.bad)
+            tk_dcfg_trace_chunk_info ci;
+            if (st == TK_END && c.bad == 2) {
+                tk_dcfg_trace_chunk(t, c.cur_chunk, &ci);
+                st = tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line,
+                                     ci.column,
+                                     "the thread's instruction count passes 2^64 - 1 in this chunk "
+                                     "(its source blocks hold more than its INSTR_COUNT)");
+            } else if (st == TK_END && c.bad)
                 st = tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
                                      "edge %u is not an edge of process %llu in the DCFG",
                                      c.bad_edge, (unsigned long long)pi.pid);

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 int dtc_open_path(const char *path, int progress, tk_dcfg_trace **out) {
@@ -37,8 +38,22 @@ int dtc_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
         return CLI_EXIT_BAD_INPUT;
     }
     tk_error_clear(&err);
-    tk_status st = tk_dcfg_read(out, in, NULL, &err);
-    tk_input_free(in);
+    tk_status st;
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        /* a regular file: by path, which re-reads to locate an error found
+         * late (tk_cfg_finish: dangling ids, sums beyond 64 bits); a pipe
+         * cannot be opened again */
+        tk_input_free(in);
+        tk_input_options io;
+        cli_input_options(&io, progress);
+        tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
+        o.input = &io;
+        st = tk_dcfg_read_path(out, path, &o, &err);
+    } else {
+        st = tk_dcfg_read(out, in, NULL, &err);
+        tk_input_free(in);
+    }
     /* traces name edges by id: the id maps now, so that running out of memory is an
      * error here rather than a slow scan per edge on the decoding threads */
     for (uint32_t i = 0; st == TK_OK && i < (*out)->nprocesses; i++)

@@ -127,8 +127,10 @@ static void block_table(FILE *f, int json, const char *title, const char *const 
     }
 }
 
-static void report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
-                          report_ctx *r, uint64_t top) {
+/* Returns 0, or 1 when the thread's instructions (block executions x
+ * NUM_INSTRS) pass 2^64 - 1 (err set; the output so far is discarded). */
+static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
+                         report_ctx *r, uint64_t top, tk_error *err) {
     tk_dcfg_trace_thread_info ti;
     tk_dcfg_trace_thread(t, th, &ti);
     tk_dcfg_trace_process_info pi;
@@ -150,10 +152,11 @@ static void report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cf
                 (unsigned long long)pi.pid, (unsigned long long)ti.thread_id, ti.nchunks,
                 (unsigned long long)r->decoded, (unsigned long long)instrs, r->edges.n);
     ranked *v = calloc(r->edges.n ? r->edges.n : 1, sizeof *v);
+    int failed = 0;
     if (!v) {
         if (json)
             fputc('}', f);
-        return;
+        return 0;
     }
     size_t n = 0;
     for (size_t i = 0; i < r->edges.cap; i++)
@@ -200,16 +203,31 @@ static void report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cf
                 if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].src))
                     bc[p->edges[e].src] += v[i].value;
             }
+            /* every block's and loop's instructions are part of the thread's, which
+             * fit when the chunks' source blocks make their INSTR_COUNT (else a
+             * check --dcfg error) */
+            uint64_t total = 0;
+            for (uint32_t b = 0; b < p->nblocks && !failed; b++) {
+                uint64_t x;
+                failed = __builtin_mul_overflow(bc[b], (uint64_t)p->blocks[b].num_instrs, &x) ||
+                         __builtin_add_overflow(total, x, &total);
+            }
+            if (failed)
+                tk_error_set(err, TK_ERR_FORMAT,
+                             "process %llu thread %llu: the instructions of the decoded edges' "
+                             "source blocks pass 2^64 - 1 (more than the chunks' INSTR_COUNT)",
+                             (unsigned long long)pi.pid, (unsigned long long)ti.thread_id);
             size_t nb = 0;
-            for (uint32_t b = 0; b < p->nblocks; b++)
+            for (uint32_t b = 0; b < p->nblocks && !failed; b++)
                 if (bc[b])
                     bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
             qsort(bv, nb, sizeof *bv, cmp_ranked);
             static const char *const block_cols[3] = {"instrs", "execs", "block"};
-            block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)",
-                        block_cols, cfg, p, bv, nb, top);
+            if (!failed)
+                block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)",
+                            block_cols, cfg, p, bv, nb, top);
             /* loops by dynamic instructions */
-            ranked *lv = calloc(p->nloops ? p->nloops : 1, sizeof *lv);
+            ranked *lv = failed ? NULL : calloc(p->nloops ? p->nloops : 1, sizeof *lv);
             if (lv) {
                 size_t nl = 0;
                 for (uint32_t l = 0; l < p->nloops; l++) {
@@ -235,6 +253,7 @@ static void report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cf
     if (json)
         fputc('}', f);
     free(v);
+    return failed;
 }
 
 int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
@@ -255,6 +274,14 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
     if ((rc = dtc_open_ctx_trace(ctx, &t, NULL)) != CLI_EXIT_OK) {
         tk_cfg_free(cfg);
         return rc;
+    }
+    tk_error perr;
+    tk_error_clear(&perr);
+    if (cfg && tk_dcfg_trace_processes_in(t, cfg, NULL, &perr) != TK_OK) {
+        /* as check --dcfg: a process the DCFG lacks is an error */
+        tk_dcfg_trace_free(t);
+        tk_cfg_free(cfg);
+        return cli_error(&perr);
     }
     tk_output *out;
     if ((rc = cli_output_open(a, 0, &out)) != CLI_EXIT_OK) {
@@ -284,10 +311,8 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
         tk_status st = tk_dcfg_trace_decode(t, &opt, report_edges, &r, &total, NULL, &err);
         if (r.failed)
             st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-        if (st != TK_OK)
+        if (st != TK_OK || report_thread(f, json, t, cfg, th, &r, top, &err))
             rc = cli_error(&err);
-        else
-            report_thread(f, json, t, cfg, th, &r, top);
         free(r.edges.keys);
         free(r.edges.vals);
     }

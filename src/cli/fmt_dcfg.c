@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "core/textout.h"
@@ -16,7 +17,9 @@ static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
      * so the file does not stay resident) and re-read to locate late errors;
      * the input the format was detected on is closed first (its buffers are
      * over a megabyte, resident while the graph is built) */
-    int by_path = strcmp(ctx->paths[i], "-") != 0;
+    struct stat sb; /* not a pipe (`report <(bzcat ...)`): it cannot be opened again */
+    int by_path = strcmp(ctx->paths[i], "-") != 0 && stat(ctx->paths[i], &sb) == 0 &&
+                  S_ISREG(sb.st_mode);
     if (by_path) {
         tk_input_free(ctx->inputs[i]);
         ctx->inputs[i] = NULL;

@@ -17,6 +17,7 @@
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
 #include "core/alloc.h"
+#include "core/num.h"
 #include "model/cfg_internal.h"
 
 typedef struct finish_ctx {
@@ -28,6 +29,11 @@ typedef struct finish_ctx {
     uint64_t errors;
     uint32_t pool_cap;
     uint32_t *scratch; /* per block, NONE when unused */
+    /* bounds of the process's sums (check_sums): the COUNT cells' sum and
+     * their sum x NUM_INSTRS, the largest NUM_INSTRS, whether those overflowed */
+    uint64_t count_cells, instr_cells;
+    uint32_t max_instrs;
+    int cells_overflow;
 } finish_ctx;
 
 static void report(finish_ctx *c, tk_severity sev, tk_cfg_loc loc, const char *fmt, ...)
@@ -73,12 +79,23 @@ static tk_status build_node_map(finish_ctx *c)
     tk_cfg *cfg = c->cfg;
     tk_cfg_process *p = c->p;
     p->nnodes = p->nblocks + cfg->nspecials;
-    uint32_t max_id = 0;
+    uint32_t max_id = 0, max_instrs = 0;
+    uint64_t cells = 0, instrs = 0;
+    int over = 0;
     for (uint32_t b = 0; b < p->nblocks; b++) { /* one sweep: also what finish derives */
         tk_cfg_block *bl = &p->blocks[b];
         if (bl->id > max_id) max_id = bl->id;
         bl->routine = bl->loop = bl->idom = TK_CFG_NONE;
+        /* the bounds of check_sums (count is 0 here unless the row had a COUNT) */
+        uint64_t x;
+        if (bl->num_instrs > max_instrs) max_instrs = bl->num_instrs;
+        over |= tk_mul_u64(bl->count, bl->num_instrs, &x) | tk_add_u64(instrs, x, &instrs) |
+                tk_add_u64(cells, bl->count, &cells);
     }
+    c->count_cells = cells;
+    c->instr_cells = instrs;
+    c->max_instrs = max_instrs;
+    c->cells_overflow = over;
     for (uint32_t s = 0; s < cfg->nspecials; s++)
         if (cfg->specials[s].id > max_id) max_id = cfg->specials[s].id;
     p->node_map = tk_cfg_idmap_new(p->nnodes, max_id);
@@ -186,6 +203,124 @@ static void derive_block_counts(finish_ctx *c)
     }
 }
 
+/* ---- sums ------------------------------------------------------------------
+ * Every sum the model, the checker, the reports and the conversions make of
+ * counts fits in 64 bits once tk_cfg_finish has succeeded: a block's in-edge
+ * and out-edge counts (its derived count, its per-thread counts), COUNT x
+ * NUM_INSTRS of a block, the process's block executions and instructions,
+ * each thread's instructions (so those of any image, routine or loop: their
+ * blocks are distinct), loop visits (distinct edges). check_sums proves it
+ * from three bounds made in passes finish does anyway: S, the sum of every
+ * per-thread count cell, bounds every sum of edge counts; the COUNT cells
+ * plus S bound the executions; their instructions plus S x 2 x the largest
+ * NUM_INSTRS bound every instruction count (an edge counts for its target
+ * block and at most once more for its source). Only when a bound does not
+ * fit (hardly a real file) is each sum made exactly, and each that
+ * overflows is a located error. */
+
+/* The exact sums, when a bound failed. */
+static tk_status check_sums_exact(finish_ctx *c)
+{
+    tk_cfg_process *p = c->p;
+    uint32_t nb = p->nblocks, nt = p->nthreads;
+    uint64_t *in = tk_calloc(nb ? nb : 1, sizeof *in), *out = tk_calloc(nb ? nb : 1, sizeof *out);
+    uint64_t *thread = tk_calloc(nt ? nt : 1, sizeof *thread);
+    uint8_t *bad = tk_calloc(nb ? nb : 1, 1), *tbad = tk_calloc(nt ? nt : 1, 1);
+    tk_status st = TK_OK;
+    if (!in || !out || !thread || !bad || !tbad) {
+        st = TK_ERR_NOMEM;
+        goto done;
+    }
+    /* in and out sums of every block (an edge's own sum is checked when read) */
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
+        uint64_t n = tk_cfg_edge_count(p, ed);
+        if (ed->tgt < nb && tk_add_u64(in[ed->tgt], n, &in[ed->tgt])) bad[ed->tgt] |= 1;
+        if (ed->src < nb && tk_add_u64(out[ed->src], n, &out[ed->src])) bad[ed->src] |= 2;
+    }
+    uint64_t execs = 0, instrs = 0;
+    int execs_over = 0, instrs_over = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const tk_cfg_block *bl = &p->blocks[b];
+        if (bad[b] & 1)
+            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+                   "block %u: the sum of its in-edge counts overflows 64 bits", bl->id);
+        if (bad[b] & 2)
+            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+                   "block %u: the sum of its out-edge counts overflows 64 bits", bl->id);
+        /* a count derived from overflowing in-edges is reported above */
+        if ((bad[b] & 1) && !(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
+        uint64_t x;
+        if (tk_mul_u64(bl->count, bl->num_instrs, &x)) {
+            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+                   "block %u: COUNT x NUM_INSTRS (%llu x %u) overflows 64 bits", bl->id,
+                   (unsigned long long)bl->count, bl->num_instrs);
+            continue;
+        }
+        if (!execs_over && tk_add_u64(execs, bl->count, &execs)) {
+            execs_over = 1;
+            report(c, TK_SEV_ERROR, p->loc,
+                   "process %llu: the sum of its blocks' execution counts overflows 64 bits "
+                   "(from block %u on)", (unsigned long long)p->pid, bl->id);
+        }
+        if (!instrs_over && tk_add_u64(instrs, x, &instrs)) {
+            instrs_over = 1;
+            report(c, TK_SEV_ERROR, p->loc,
+                   "process %llu: its instruction count (the sum of COUNT x NUM_INSTRS) overflows "
+                   "64 bits (from block %u on)", (unsigned long long)p->pid, bl->id);
+        }
+    }
+    /* each thread's instructions: a block's per-thread count comes from its
+     * in-edges, or its out-edges when it has none (tk_cfg_block_count_thread) */
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
+        uint64_t n = 0;
+        if (ed->tgt < nb) n += p->blocks[ed->tgt].num_instrs;
+        if (ed->src < nb && !(p->block_flags[ed->src] & TK_CFG_BLOCK_HAS_IN_EDGES))
+            n += p->blocks[ed->src].num_instrs;
+        uint32_t ne = tk_cfg_edge_nthreads(p, e);
+        for (uint32_t t = 0; n && t < ne && t < nt; t++) {
+            uint64_t x;
+            if (tk_mul_u64(tk_cfg_edge_count_thread(p, ed, t), n, &x) ||
+                tk_add_u64(thread[t], x, &thread[t]))
+                tbad[t] = 1;
+        }
+    }
+    for (uint32_t t = 0; t < nt; t++)
+        if (tbad[t])
+            report(c, TK_SEV_ERROR, p->loc,
+                   "process %llu: the instruction count of thread %u (its block executions x "
+                   "NUM_INSTRS) overflows 64 bits", (unsigned long long)p->pid, t);
+done:
+    tk_free(in);
+    tk_free(out);
+    tk_free(thread);
+    tk_free(bad);
+    tk_free(tbad);
+    return st;
+}
+
+/* The bounds above; the exact sums only when one of them overflows. */
+static tk_status check_sums(finish_ctx *c)
+{
+    const tk_cfg_process *p = c->p;
+    uint64_t cells = 0;
+    int over = c->cells_overflow;
+    if (p->counts32) {
+        /* below 2^32 cells of below 2^32 each: no overflow */
+        for (uint32_t i = 0; i < p->ncounts; i++) cells += p->counts32[i];
+    } else if (p->counts64) {
+        for (uint32_t i = 0; i < p->ncounts; i++) over |= tk_add_u64(cells, p->counts64[i], &cells);
+    }
+    uint64_t x, y;
+    over |= tk_add_u64(c->count_cells, cells, &x) |
+            tk_mul_u64(cells, 2 * (uint64_t)c->max_instrs, &y) |
+            tk_add_u64(c->instr_cells, y, &x);
+    return over ? check_sums_exact(c) : TK_OK;
+}
+
 /* ---- routines and loops read from the file ------------------------------ */
 
 static uint32_t resolve_block(finish_ctx *c, uint32_t id, tk_cfg_loc loc, const char *what)
@@ -240,9 +375,18 @@ static void resolve_routines(finish_ctx *c)
     }
 }
 
-static void resolve_loops_nodes(finish_ctx *c)
+/* Loop heads, back-edge sources and nodes from ids to block indexes. A node
+ * listed twice in a loop is an error (as in a routine) and kept once, so
+ * that no sum over a loop's nodes counts a block twice. */
+static tk_status resolve_loops_nodes(finish_ctx *c)
 {
     tk_cfg_process *p = c->p;
+    uint32_t *stamp = NULL; /* per block: the last loop that listed it */
+    if (p->nloops) {
+        stamp = tk_malloc(sizeof *stamp * (p->nblocks ? p->nblocks : 1));
+        if (!stamp) return TK_ERR_NOMEM;
+        memset(stamp, 0xff, sizeof *stamp * (p->nblocks ? p->nblocks : 1));
+    }
     for (uint32_t l = 0; l < p->nloops; l++) {
         tk_cfg_loop *lo = &p->loops[l];
         lo->head = resolve_block(c, lo->head, lo->loc, "loop head node");
@@ -256,10 +400,19 @@ static void resolve_loops_nodes(finish_ctx *c)
         w = 0;
         for (uint32_t k = 0; k < lo->nnodes; k++) {
             uint32_t b = resolve_block(c, p->pool[lo->nodes + k], lo->loc, "loop node");
-            if (b != TK_CFG_NONE) p->pool[lo->nodes + w++] = b;
+            if (b == TK_CFG_NONE) continue;
+            if (stamp[b] == l) {
+                report(c, TK_SEV_ERROR, lo->loc, "node %u is listed twice in loop %u",
+                       p->blocks[b].id, lo->head < p->nblocks ? p->blocks[lo->head].id : 0);
+                continue;
+            }
+            stamp[b] = l;
+            p->pool[lo->nodes + w++] = b;
         }
         lo->nnodes = w;
     }
+    tk_free(stamp);
+    return TK_OK;
 }
 
 /* ---- computing what the file lacks ------------------------------------------- */
@@ -679,7 +832,8 @@ static tk_status finish_process(finish_ctx *c)
     tk_free(p->node_idom_ids);
     p->node_idom_ids = NULL;
     derive_block_counts(c);
-    resolve_loops_nodes(c);
+    if ((st = check_sums(c)) != TK_OK) return st;
+    if ((st = resolve_loops_nodes(c)) != TK_OK) return st;
     uint32_t file_routines = p->nroutines;
     for (uint32_t i = 0; i < p->nimages; i++) {
         if (p->images[i].nblocks && !p->images[i].nroutines) {

@@ -640,8 +640,147 @@ static void test_loop_nesting_queries(void)
     tk_cfg_free(cfg);
 }
 
+/* ---- sums never wrap ------------------------------------------------------------ */
+
+typedef struct msgs {
+    char text[4096];
+    size_t n;
+    int errors;
+} msgs;
+
+static void keep_msg(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    msgs *m = ctx;
+    if (sev != TK_SEV_ERROR) return;
+    m->errors++;
+    m->n += (size_t)snprintf(m->text + m->n, sizeof m->text - m->n, "%llu:%llu %s\n",
+                             (unsigned long long)loc->line, (unsigned long long)loc->column, msg);
+    if (m->n >= sizeof m->text) m->n = sizeof m->text - 1;
+}
+
+/* 5 -> 6 -> 6 (self loop) -> 7; the block rows, the counts of edges 10..14
+ * (START->5, 5->6, 6->6, 6->7, 7->END), LOOP_NODE_IDS and INSTR_COUNT_PER_THREAD. */
+static void sums_doc(char *buf, size_t size, const char *const b[3], const char *const e[5],
+                     const char *loop_nodes, const char *per_thread)
+{
+    snprintf(buf, size,
+             "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+             "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"ENTRY\" ],"
+             " [ 2, \"EXIT\" ], [ 3, \"FALL_THROUGH\" ] ],\n"
+             "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ],"
+             " [ 2, \"END\" ] ],\n"
+             "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 9, {\n"
+             "    \"INSTR_COUNT_PER_THREAD\" : %s,\n"
+             "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],"
+             " [ 1, 0, 64, {\n"
+             "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\","
+             " \"COUNT\" ],\n"
+             "        [ 5, 0, %s ],\n        [ 6, 8, %s ],\n        [ 7, 16, %s ] ],\n"
+             "      \"ROUTINES\" : [ [ \"ENTRY_NODE_ID\", \"EXIT_NODE_IDS\", \"NODES\","
+             " \"LOOPS\" ],\n"
+             "        [ 5, [ 7 ], [ [ \"NODE_ID\" ], [ 5 ], [ 6 ], [ 7 ] ],\n"
+             "          [ [ \"LOOP_HEAD_NODE_ID\", \"LOOP_BACK_EDGE_SOURCE_NODE_IDS\","
+             " \"LOOP_NODE_IDS\" ], [ 6, [ 6 ], %s ] ] ] ] } ] ],\n"
+             "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\","
+             " \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
+             "      [ 10, 1, 5, 1, %s ], [ 11, 5, 6, 3, %s ], [ 12, 6, 6, 3, %s ],\n"
+             "      [ 13, 6, 7, 3, %s ], [ 14, 7, 2, 2, %s ] ] } ] ] }\n",
+             per_thread, b[0], b[1], b[2], loop_nodes, e[0], e[1], e[2], e[3], e[4]);
+}
+
+static void test_sums_never_wrap(void)
+{
+#define P63 "9223372036854775808"
+#define P62 "4611686018427387904"
+    static const struct {
+        const char *b[3], *e[5], *loop, *per_thread;
+        int strict_fails;     /* the strict read (report, convert, dump) refuses */
+        const char *needle;   /* in the error of both modes (NULL: no error) */
+        const char *line_col; /* where check reports it */
+    } cases[] = {
+        /* fits */
+        {{"1, 1", "1, 3", "1, 1"}, {"[1]", "[1]", "[2]", "[1]", "[1]"}, "[ 6 ]", "[ 6 ]", 0, NULL,
+         NULL},
+        /* a block's in-edges (6: 5->6 and 6->6) */
+        {{"1, 1", "1", "1"}, {"[1]", "[" P63 "]", "[" P63 "]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
+         "block 6: the sum of its in-edge counts overflows 64 bits", "9:9"},
+        /* its out-edges (6->6 and 6->7) */
+        {{"1, 1", "1", "1"}, {"[1]", "[1]", "[" P63 "]", "[" P63 "]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
+         "block 6: the sum of its out-edge counts overflows 64 bits", "9:9"},
+        /* COUNT x NUM_INSTRS of a block */
+        {{"8, " P62, "1", "1"}, {"[1]", "[1]", "[1]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
+         "block 5: COUNT x NUM_INSTRS (4611686018427387904 x 8) overflows 64 bits", "8:9"},
+        /* the process's block executions and instructions */
+        {{"1, " P63, "1, " P63, "1"}, {"[1]", "[1]", "[1]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
+         "process 9: the sum of its blocks' execution counts overflows 64 bits", "4:53"},
+        /* a thread's instructions: 6 runs 2^62 + 1 times x 8, its COUNT cell says 1 */
+        {{"1, 1", "8, 1", "1"}, {"[1]", "[1]", "[" P62 "]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
+         "process 9: the instruction count of thread 0", "4:53"},
+        /* a loop listing a node twice (its sums would count it twice) */
+        {{"1, 1", "1, 3", "1, 1"}, {"[1]", "[1]", "[2]", "[1]", "[1]"}, "[ 6, 6 ]", "[ 6 ]", 1,
+         "node 6 is listed twice in loop 6", "13:89"},
+        /* INSTR_COUNT_PER_THREAD: only check sums it (against INSTR_COUNT) */
+        {{"1, 1", "1, 3", "1, 1"}, {"[1]", "[1]", "[2]", "[1]", "[1]"}, "[ 6 ]",
+         "[ " P63 ", " P63 " ]", 0,
+         "process 9: the sum of INSTR_COUNT_PER_THREAD overflows 64 bits", "4:53"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[4096];
+        sums_doc(doc, sizeof doc, cases[i].b, cases[i].e, cases[i].loop, cases[i].per_thread);
+        tk_cfg *cfg = NULL;
+        tk_error err;
+        tk_status st = read_text(doc, &cfg, &err);
+        if (!TK_CHECK((st != TK_OK) == cases[i].strict_fails) ||
+            (cases[i].strict_fails && !TK_CHECK(strstr(err.message, cases[i].needle) != NULL)))
+            fprintf(stderr, "    case %zu: strict: %s\n", i, st == TK_OK ? "ok" : err.message);
+        tk_cfg_free(cfg);
+        /* check mode: the same error, located, among the checker's */
+        msgs m;
+        memset(&m, 0, sizeof m);
+        tk_diag diag;
+        tk_diag_init(&diag, keep_msg, &m);
+        tk_input *in;
+        TK_CHECK(tk_input_open_memory(&in, doc, strlen(doc), "mem.json", NULL, &err) == TK_OK);
+        tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
+        o.diag = &diag;
+        cfg = NULL;
+        if (tk_dcfg_read(&cfg, in, &o, &err) == TK_OK) (void)tk_dcfg_check(cfg, "mem.json", &diag);
+        tk_input_free(in);
+        tk_cfg_free(cfg);
+        if (!cases[i].needle) {
+            if (!TK_CHECK(m.errors == 0)) fprintf(stderr, "    case %zu: check:\n%s", i, m.text);
+            continue;
+        }
+        char want[512];
+        snprintf(want, sizeof want, "%s %s", cases[i].line_col, cases[i].needle);
+        if (!TK_CHECK(strstr(m.text, want) != NULL))
+            fprintf(stderr, "    case %zu: check wants \"%s\":\n%s", i, want, m.text);
+    }
+    /* a bound that does not fit while every sum does: the exact sums find nothing */
+    {
+        const char *b[3] = {"8, 1", "1", "1"}, *e[5] = {"[1]", "[1]", "[" P62 "]", "[1]", "[1]"};
+        char doc[4096];
+        sums_doc(doc, sizeof doc, b, e, "[ 6 ]", "[ 1 ]");
+        tk_cfg *cfg = NULL;
+        tk_error err;
+        TK_CHECK(read_text(doc, &cfg, &err) == TK_OK);
+        if (cfg) {
+            const tk_cfg_process *p = &cfg->processes[0];
+            uint64_t t0 = 0;
+            tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, &t0, 1);
+            /* 5: 1 x 8, 6: (2^62 + 1) x 1, 7: 1 x 1 */
+            TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}),
+                            4611686018427387904ull + 10);
+            TK_CHECK_EQ_U64(t0, 4611686018427387904ull + 10);
+            tk_cfg_free(cfg);
+        }
+    }
+#undef P63
+#undef P62
+}
+
 TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
              TK_CASE(test_dominators_random_against_sets),
              TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
              TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads), TK_CASE(test_block_symbol_and_source),
-             TK_CASE(test_loop_nesting_queries))
+             TK_CASE(test_loop_nesting_queries), TK_CASE(test_sums_never_wrap))

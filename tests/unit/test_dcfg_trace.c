@@ -235,6 +235,164 @@ static void test_key_order_and_trailing_garbage(void) {
     }
 }
 
+/* Spec 1.2.1: integers may be C-style strings "anywhere an integer is
+ * required". Each named field is written in turn as "0x..." (lower-case
+ * digits), "0X..." (upper-case digits, leading zeros) and a decimal string,
+ * the others as JSON numbers: the trace must read as with numbers only. */
+enum { F_MAJOR, F_MINOR, F_PID, F_CUR, F_NEXT, F_TID, F_PREC, F_INSTR, F_COUNT, F_FIRST, F_N };
+
+static tk_status open_fields(const char *const f[F_N], tk_dcfg_trace **t, tk_error *err) {
+    static char doc[4096];
+    snprintf(doc, sizeof doc,
+             "{ \"MAJOR_VERSION\" : %s, \"MINOR_VERSION\" : %s,\n"
+             " \"PROCESSES\" : [ [ \"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", "
+             "\"THREAD_DATA\" ],\n  [ %s, { },\n"
+             "   [ [\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"],\n"
+             "     [%s, \"0\", [%s]], [1, \"1\", [4]], [2, \"\", [3]], [3, \"0\", [2]],"
+             " [3, \"1\", [4]], [4, \"\", [5]] ],\n"
+             "   [ [ \"THREAD_ID\", \"TRACE_DATA\" ],\n"
+             "    [ %s, [ [ \"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", \"EDGE_COUNT\", "
+             "\"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ],\n"
+             "      [ %s, %s, %s, %s, \"I\" ] ] ] ] ] ] }\n",
+             f[F_MAJOR], f[F_MINOR], f[F_PID], f[F_CUR], f[F_NEXT], f[F_TID], f[F_PREC], f[F_INSTR],
+             f[F_COUNT], f[F_FIRST]);
+    tk_error_clear(err);
+    return tk_dcfg_trace_open_memory(t, doc, strlen(doc), "mem.trace.json", NULL, err);
+}
+
+static void test_integers_as_strings(void) {
+    static const char *const plain[F_N] = {"1", "0", "48879", "1", "2", "171",
+                                           "18364758544493064720", "11259375", "6", "1"};
+    static const char *const spelled[F_N][3] = {
+        {"\"0x1\"", "\"0X01\"", "\"1\""},
+        {"\"0x0\"", "\"0X00\"", "\"0\""},
+        {"\"0xbeef\"", "\"0X0000BEEF\"", "\"48879\""},
+        {"\"0x1\"", "\"0X1\"", "\"1\""},
+        {"\"0x2\"", "\"0X0002\"", "\"2\""},
+        {"\"0xab\"", "\"0XAB\"", "\"171\""},
+        {"\"0xfedcba9876543210\"", "\"0X00FEDCBA9876543210\"", "\"18364758544493064720\""},
+        {"\"0xabcdef\"", "\"0XABCDEF\"", "\"11259375\""},
+        {"\"0x6\"", "\"0X6\"", "\"6\""},
+        {"\"0x1\"", "\"0X0001\"", "\"1\""},
+    };
+    static const char *const names[F_N] = {"MAJOR_VERSION", "MINOR_VERSION", "PROCESS_ID",
+                                           "CURRENT_EDGE_ID", "NEXT_EDGE_IDS", "THREAD_ID",
+                                           "PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT",
+                                           "FIRST_EDGE_ID"};
+    const uint32_t want[] = {1, 2, 3, 2, 3, 4};
+    for (int field = 0; field < F_N; field++) {
+        for (int k = 0; k < 3; k++) {
+            const char *f[F_N];
+            for (int i = 0; i < F_N; i++)
+                f[i] = i == field ? spelled[i][k] : plain[i];
+            tk_dcfg_trace *t = NULL;
+            tk_error err;
+            tk_status st = open_fields(f, &t, &err);
+            if (!TK_CHECK(st == TK_OK)) {
+                fprintf(stderr, "    %s as %s: %s\n", names[field], spelled[field][k], err.message);
+                continue;
+            }
+            uint64_t major = 9, minor = 9;
+            tk_dcfg_trace_version(t, &major, &minor);
+            tk_dcfg_trace_process_info pi;
+            tk_dcfg_trace_process(t, 0, &pi);
+            tk_dcfg_trace_thread_info ti;
+            tk_dcfg_trace_thread(t, 0, &ti);
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, 0, &ci);
+            int ok = major == 1 && minor == 0 && pi.pid == 48879 && ti.thread_id == 171 &&
+                     ci.preceding_instr_count == 18364758544493064720ull &&
+                     ci.instr_count == 11259375 && ci.edge_count == 6 && ci.first_edge_id == 1;
+            edges_buf b = {0};
+            uint64_t n = 0;
+            ok = ok && tk_dcfg_trace_decode_chunk(t, 0, collect_one, &b, &n, NULL, &err) == TK_OK &&
+                 same(&b, want, 6);
+            if (!TK_CHECK(ok))
+                fprintf(stderr, "    %s as %s reads differently\n", names[field],
+                        spelled[field][k]);
+            free(b.v);
+            tk_dcfg_trace_free(t);
+        }
+    }
+    /* strings that are no integer: located errors naming the field */
+    static const struct {
+        int field;
+        const char *text;
+        tk_status st;
+        const char *needle;
+    } bad[] = {
+        {F_PREC, "\"017\"", TK_ERR_FORMAT, "octal"},
+        {F_PREC, "\"0x\"", TK_ERR_FORMAT, "PRECEDING_INSTR_COUNT"},
+        {F_INSTR, "\"0x1g\"", TK_ERR_FORMAT, "INSTR_COUNT"},
+        {F_COUNT, "\"\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\" 6\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\"6 \"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\"+6\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_COUNT, "\"x6\"", TK_ERR_FORMAT, "EDGE_COUNT"},
+        {F_TID, "\"0x1\\u0030\"", TK_ERR_FORMAT, "THREAD_ID"},
+        {F_PID, "\"0x10000000000000000\"", TK_ERR_LIMIT, "64 bits"},
+        {F_PID, "\"18446744073709551616\"", TK_ERR_LIMIT, "64 bits"},
+        {F_FIRST, "\"0x100000000\"", TK_ERR_FORMAT, "out of range"},
+        {F_CUR, "\"0x0\"", TK_ERR_FORMAT, "out of range"},
+        {F_NEXT, "\"0X100000000\"", TK_ERR_FORMAT, "out of range"},
+        {F_MAJOR, "\"1.0\"", TK_ERR_FORMAT, "MAJOR_VERSION"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *f[F_N];
+        for (int k = 0; k < F_N; k++)
+            f[k] = k == bad[i].field ? bad[i].text : plain[k];
+        tk_dcfg_trace *t = NULL;
+        tk_error err;
+        tk_status st = open_fields(f, &t, &err);
+        if (!TK_CHECK(st == bad[i].st) || !TK_CHECK(strstr(err.message, bad[i].needle) != NULL) ||
+            !TK_CHECK(err.line > 0 && err.column > 0))
+            fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
+        if (st == TK_OK)
+            tk_dcfg_trace_free(t);
+    }
+}
+
+/* The sums of the chunks' counts (a chunk's end, the thread's INSTR_COUNT
+ * and EDGE_COUNT totals) must fit in 64 bits: else a located error at the
+ * chunk where they pass 2^64 - 1, whatever reads the file. */
+static void test_chunk_sums_fit(void) {
+    static const struct {
+        const char *rows;
+        const char *needle;
+        uint64_t line;
+    } cases[] = {
+        {"[ 18446744073709551615, 1, 1, 1, \"\" ]", "the chunk's end", 4},
+        {"[ 0, 9223372036854775808, 1, 1, \"\" ],\n [ 0, \"0x8000000000000000\", 1, 1, \"\" ]",
+         "INSTR_COUNT total", 5},
+        {"[ 0, 0, 18446744073709551615, 1, \"\" ],\n [ 0, 0, 1, 1, \"\" ]", "EDGE_COUNT total", 5},
+        {"[ 0, 0, 1, 1, \"\" ],\n [ 0, 18446744073709551615, 1, 1, \"\" ]", NULL, 0}, /* fits */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[2048];
+        snprintf(doc, sizeof doc,
+                 "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"PROCESSES\" : [ [ "
+                 "\"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", "
+                 "\"THREAD_DATA\" ],\n [ 7, { }, [ [\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", "
+                 "\"NEXT_EDGE_IDS\"] ],\n [ [ \"THREAD_ID\", \"TRACE_DATA\" ], [ 0, [ [ "
+                 "\"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", \"EDGE_COUNT\", "
+                 "\"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ],\n %s ] ] ] ] ] }\n",
+                 cases[i].rows);
+        tk_dcfg_trace *t = NULL;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_dcfg_trace_open_memory(&t, doc, strlen(doc), "sums", NULL, &err);
+        if (!cases[i].needle) {
+            TK_CHECK_EQ_I64(st, TK_OK);
+        } else if (!TK_CHECK(st == TK_ERR_FORMAT) ||
+                   !TK_CHECK(strstr(err.message, cases[i].needle) != NULL) ||
+                   !TK_CHECK(err.line == cases[i].line && err.column == 2)) {
+            fprintf(stderr, "    case %zu: status %d, %llu:%llu %s\n", i, (int)st,
+                    (unsigned long long)err.line, (unsigned long long)err.column, err.message);
+        }
+        tk_dcfg_trace_free(t);
+    }
+}
+
 /* ---- encoder round trips ------------------------------------------------------------ */
 
 typedef struct membuf {
@@ -525,11 +683,98 @@ static void test_long_codes_and_length_limit(void) {
     free(e);
 }
 
+/* With a DCFG the encoder starts a chunk at every gap (an edge that does not
+ * start where the previous one ended), whatever the chunk limits, and the
+ * chunk after a gap starts after the block the last edge entered; check
+ * --dcfg accepts the output at every level. The graph: 29 -1690-> 31
+ * -303-> 30 -306-> 31 -1193-> 32 -1905-> 9 (NUM_INSTRS 29:5 30:3 31:4 32:2 9:1). */
+static const char gap_dcfg[] =
+    "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+    "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"a.out\" ] ],\n"
+    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 4, \"DIRECT_CALL\" ],\n"
+    "    [ 13, \"DIRECT_CONDITIONAL_BRANCH\" ], [ 18, \"FALL_THROUGH\" ] ],\n"
+    "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ] ],\n"
+    "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 7, {\n"
+    "      \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],\n"
+    "        [ 1, \"0x400000\", 4096, { \"FILE_NAME_ID\" : 1,\n"
+    "          \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\" ],\n"
+    "            [ 9, 16, 4, 1 ], [ 29, 32, 20, 5 ], [ 30, 64, 12, 3 ], [ 31, 80, 16, 4 ],\n"
+    "            [ 32, 96, 8, 2 ] ] } ] ],\n"
+    "      \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", "
+    "\"COUNT_PER_THREAD\" ],\n"
+    "        [ 1690, 29, 31, 18, [ 100 ] ], [ 303, 31, 30, 13, [ 100 ] ],\n"
+    "        [ 306, 30, 31, 18, [ 100 ] ],\n"
+    "        [ 1193, 31, 32, 18, [ 100 ] ], [ 1905, 32, 9, 4, [ 100 ] ] ] } ] ] }\n";
+
+static void test_encoder_gaps(void) {
+    tk_cfg *cfg = NULL;
+    tk_input *in;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(
+        tk_input_open_memory(&in, gap_dcfg, sizeof gap_dcfg - 1, "gap.dcfg", NULL, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_read(&cfg, in, NULL, &err), TK_OK);
+    tk_input_free(in);
+    if (!cfg)
+        return;
+    /* gaps after the 3rd edge (306 enters 31, 306 leaves 30), the 5th (303 enters 30, 1905
+     * leaves 32) and the 6th (1905 enters 9, 1690 leaves 29); each chunk after a gap starts
+     * after the block entered (31: 4, 30: 3, 9: 1 instructions) */
+    uint32_t e[] = {1690, 303, 306, 306, 303, 1905, 1690, 303, 306, 1193, 1905};
+    /* expected chunks (no limits): edges, PRECEDING, INSTR_COUNT */
+    const uint64_t want[4][3] = {{3, 0, 12}, {2, 12 + 4, 7}, {1, 23 + 3, 2}, {5, 28 + 1, 18}};
+    for (int level = 0; level <= 10; level++) {
+        tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
+        opt.level = level < 10 ? level : 0;
+        opt.compat_intel = level == 10;
+        opt.cfg = cfg;
+        tk_dcfg_trace_encoder *enc;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_new(&enc, &opt, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e, 5, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e + 5, 6, &err), TK_OK);
+        membuf m = {0};
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e, 2, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e + 2, 9, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);
+        tk_dcfg_trace_encoder_free(enc);
+        tk_dcfg_trace *t = NULL;
+        if (!TK_CHECK(tk_dcfg_trace_open_memory(&t, m.p, m.n, "gaps", NULL, &err) == TK_OK)) {
+            free(m.p);
+            continue;
+        }
+        TK_CHECK_EQ_U64(tk_dcfg_trace_chunk_count(t), 4);
+        for (size_t c = 0; c < 4 && c < tk_dcfg_trace_chunk_count(t); c++) {
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, c, &ci);
+            if (!TK_CHECK(ci.preceding_instr_count == want[c][1] && ci.instr_count == want[c][2]))
+                fprintf(stderr, "    level %d chunk %zu: %llu %llu\n", level, c,
+                        (unsigned long long)ci.preceding_instr_count,
+                        (unsigned long long)ci.instr_count);
+        }
+        edges_buf b = {0};
+        uint64_t total;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, NULL, collect, &b, &total, NULL, &err), TK_OK);
+        TK_CHECK(same(&b, e, sizeof e / sizeof e[0]));
+        free(b.v);
+        int warnings = 0;
+        tk_diag diag;
+        tk_diag_init(&diag, count_diag, &warnings);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_check(t, cfg, 1, &diag, &err), TK_OK);
+        TK_CHECK_EQ_U64(diag.errors, 0);
+        tk_dcfg_trace_free(t);
+        free(m.p);
+    }
+    tk_cfg_free(cfg);
+}
+
 TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
              TK_CASE(test_dictionary_entries),
              TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
              TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
+             TK_CASE(test_integers_as_strings), TK_CASE(test_chunk_sums_fit),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges),
              TK_CASE(test_multi_edge_transitions),
-             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit))
+             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit),
+             TK_CASE(test_encoder_gaps))

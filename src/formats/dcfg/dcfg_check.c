@@ -10,6 +10,7 @@
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
 #include "core/alloc.h"
+#include "core/num.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
@@ -114,29 +115,44 @@ static void check_counts(checker *c)
         const tk_cfg_block *bl = &p->blocks[b];
         if (!(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
         uint64_t in = 0, out = 0;
+        int in_over = 0, out_over = 0; /* reported by tk_cfg_finish: not compared */
         uint32_t nin, nout;
         const uint32_t *ins = tk_cfg_in_edges(p, b, &nin), *outs = tk_cfg_out_edges(p, b, &nout);
-        for (uint32_t k = 0; k < nin; k++) in += tk_cfg_edge_count(p, &p->edges[ins[k]]);
-        for (uint32_t k = 0; k < nout; k++) out += tk_cfg_edge_count(p, &p->edges[outs[k]]);
-        if (nin && in != bl->count)
+        for (uint32_t k = 0; k < nin; k++)
+            in_over |= tk_add_u64(in, tk_cfg_edge_count(p, &p->edges[ins[k]]), &in);
+        for (uint32_t k = 0; k < nout; k++)
+            out_over |= tk_add_u64(out, tk_cfg_edge_count(p, &p->edges[outs[k]]), &out);
+        if (nin && !in_over && in != bl->count)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its in-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, in);
-        if (nout && out != bl->count)
+        if (nout && !out_over && out != bl->count)
             say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its out-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, out);
     }
-    uint64_t total = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
-    if (p->has_file_instr_count && p->file_instr_count != total)
+    /* an overflow of the total (or of a block's product) is tk_cfg_finish's error */
+    uint64_t total = 0;
+    int total_over = 0;
+    for (uint32_t b = 0; b < p->nblocks && !total_over; b++) {
+        uint64_t x;
+        total_over = tk_mul_u64(p->blocks[b].count, p->blocks[b].num_instrs, &x) ||
+                     tk_add_u64(total, x, &total);
+    }
+    if (p->has_file_instr_count && !total_over && p->file_instr_count != total)
         say(c, TK_SEV_WARNING, p->loc,
             "process %" PRIu64 ": INSTR_COUNT %" PRIu64 " differs from sum COUNT x NUM_INSTRS = %" PRIu64
             " (usual in real files: partial blocks)",
             p->pid, p->file_instr_count, total);
     if (p->file_instr_count_per_thread) {
         uint64_t sum = 0;
-        for (uint32_t t = 0; t < p->n_file_instr_count_per_thread; t++) sum += p->file_instr_count_per_thread[t];
-        if (p->has_file_instr_count && sum != p->file_instr_count)
+        int over = 0;
+        for (uint32_t t = 0; t < p->n_file_instr_count_per_thread && !over; t++)
+            over = tk_add_u64(sum, p->file_instr_count_per_thread[t], &sum);
+        if (over)
+            say(c, TK_SEV_ERROR, p->loc,
+                "process %" PRIu64 ": the sum of INSTR_COUNT_PER_THREAD overflows 64 bits", p->pid);
+        else if (p->has_file_instr_count && sum != p->file_instr_count)
             say(c, TK_SEV_ERROR, p->loc,
                 "process %" PRIu64 ": INSTR_COUNT %" PRIu64 " differs from the sum of INSTR_COUNT_PER_THREAD (%" PRIu64 ")",
                 p->pid, p->file_instr_count, sum);

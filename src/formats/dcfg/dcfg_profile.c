@@ -165,6 +165,8 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         uint64_t cost = cnt * bl->num_instrs;
         if ((st = tk_profile_add_self(c->prof, part, &key, &cost)) != TK_OK) return st;
     }
+    uint64_t total;
+    if ((st = tk_profile_part_sum(c->prof, part, &total)) != TK_OK) return st;
     if ((st = inclusive(c, thread, all_threads)) != TK_OK) return st;
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
@@ -183,7 +185,13 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         key.callee = c->fn[t->routine];
         key.target.addr = tk_cfg_block_addr(p, t);
         key.target.line = c->line[ed->tgt];
-        uint64_t incl = (uint64_t)(c->incl[t->routine] * (double)cnt + 0.5);
+        /* an estimate (shared out by call counts) that cannot exceed the part's
+         * total, which is exact: counts inconsistent with the entries' (a
+         * `check` error) could make it larger, and a double at or above 2^64
+         * has no uint64_t */
+        double share = c->incl[t->routine] * (double)cnt + 0.5;
+        uint64_t incl = share < 18446744073709551616.0 ? (uint64_t)share : UINT64_MAX;
+        if (incl > total) incl = total;
         if ((st = tk_profile_add_call(c->prof, part, &key, cnt, &incl)) != TK_OK) return st;
     }
     return tk_profile_part_fill_totals(c->prof, part);

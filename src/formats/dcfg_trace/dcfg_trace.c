@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/threadpool.h"
 #include "dt_internal.h"
+#include "tracekit/cfg.h"
 #include "tracekit/input.h"
 
 
@@ -425,6 +426,22 @@ static int selected(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *
     if (opt->has_pid && t->procs[process_of_thread(t, thread)].pid != opt->pid)
         return 0;
     return 1;
+}
+
+tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                    const tk_dcfg_trace_decode_options *optp, tk_error *err) {
+    tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    if (optp)
+        opt = *optp;
+    for (size_t i = 0; i < t->nthreads; i++) {
+        if (!selected(t, &opt, i))
+            continue;
+        const dt_process *P = &t->procs[process_of_thread(t, i)];
+        if (tk_cfg_find_process(cfg, P->pid) == TK_CFG_NONE)
+            return dt_error_at(t, err, TK_ERR_FORMAT, P->offset, "process %llu is not in the DCFG",
+                               (unsigned long long)P->pid);
+    }
+    return TK_OK;
 }
 
 tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *optp,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "dt_internal.h"
 #include "tracekit/cfg.h"
 
@@ -18,6 +19,7 @@ typedef struct check_run {
     uint64_t *edge_counts;         /* per edge index of proc, this thread */
     int reported_chunk;            /* errors reported for the current chunk (limit) */
     int unknown_edge;              /* the chunk holds an edge the DCFG lacks */
+    int instrs_overflow;           /* the chunk's source blocks hold more than 2^64 - 1 */
     size_t cur_chunk;
     uint64_t cur_edge_index;
     uint64_t cur_instrs;
@@ -61,7 +63,13 @@ static void end_chunk(check_run *r) {
     if (!r->proc || r->cur_chunk == SIZE_MAX)
         return;
     const dt_chunk *c = &r->t->chunks[r->cur_chunk];
-    if (r->cur_edge_index >= c->edge_count && !r->unknown_edge && r->cur_instrs != c->instr_count)
+    if (r->instrs_overflow)
+        report_chunk(r, r->cur_chunk, TK_SEV_ERROR,
+                     "INSTR_COUNT is %llu, but the source blocks of the chunk's %llu edges hold "
+                     "more than 2^64 - 1 instructions in the DCFG",
+                     (unsigned long long)c->instr_count, (unsigned long long)c->edge_count);
+    else if (r->cur_edge_index >= c->edge_count && !r->unknown_edge &&
+             r->cur_instrs != c->instr_count)
         report_chunk(r, r->cur_chunk, TK_SEV_ERROR,
                      "INSTR_COUNT is %llu, but the source blocks of the chunk's %llu edges hold %llu "
                      "instructions in the DCFG",
@@ -82,6 +90,7 @@ static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
         r->cur_instrs = 0;
         r->reported_chunk = 0;
         r->unknown_edge = 0;
+        r->instrs_overflow = 0;
     }
     const tk_cfg_process *p = r->proc;
     for (size_t i = 0; i < n; i++, r->cur_edge_index++) {
@@ -105,7 +114,8 @@ static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
                          edges[i], (unsigned long long)r->cur_edge_index + 1,
                          tk_cfg_node_id(r->cfg, p, ed->src), tk_cfg_node_id(r->cfg, p, r->prev_tgt));
         if (tk_cfg_is_block(p, ed->src))
-            r->cur_instrs += p->blocks[ed->src].num_instrs;
+            r->instrs_overflow |= tk_add_u64(r->cur_instrs, p->blocks[ed->src].num_instrs,
+                                             &r->cur_instrs) != 0;
         r->edge_counts[e]++;
         r->prev_tgt = ed->tgt;
         r->have_prev = 1;
@@ -199,16 +209,19 @@ tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigne
                     complete = c[-1].preceding_instr_count + c[-1].instr_count == c->preceding_instr_count;
                 traced += c->instr_count;
             }
+            /* a thread id beyond 32 bits has no counts in the DCFG (not those of
+             * the id's low 32 bits) */
+            uint32_t tix = T->thread_id > UINT32_MAX ? UINT32_MAX : (uint32_t)T->thread_id;
             if (complete) {
+                /* the thread's instructions in the DCFG fit in 64 bits (tk_cfg_finish) */
                 uint64_t dcfg_instrs = 0;
                 for (uint32_t b = 0; b < cp->nblocks; b++)
-                    dcfg_instrs += tk_cfg_block_count_thread(cp, b, (uint32_t)T->thread_id) *
-                                   cp->blocks[b].num_instrs;
+                    dcfg_instrs += tk_cfg_block_count_thread(cp, b, tix) * cp->blocks[b].num_instrs;
                 complete = traced >= dcfg_instrs;
             }
             size_t over = 0, under = 0;
             for (uint32_t e = 0; e < cp->nedges; e++) {
-                uint64_t want = tk_cfg_edge_count_thread(cp, &cp->edges[e], (uint32_t)T->thread_id);
+                uint64_t want = tk_cfg_edge_count_thread(cp, &cp->edges[e], tix);
                 uint64_t got = r.edge_counts[e];
                 if (got > want && over++ < 5)
                     report_at(t, diag, T->offset, TK_SEV_ERROR,

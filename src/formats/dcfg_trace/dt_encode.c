@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
 #include "dt_phrase.h"
+#include "tracekit/cfg.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -231,6 +233,8 @@ struct tk_dcfg_trace_encoder {
     int s_open;
     uint32_t s_prev;
     uint64_t s_edges, s_instrs;
+    int s_last_known;             /* the one-edge parse's last edge is in the DCFG: */
+    uint32_t s_last_tgt;          /* the node it enters */
     int pass;                     /* 0 observe, 1 encode */
     uint32_t *pend;               /* edges of the current thread not parsed yet */
     size_t npend, cap_pend;
@@ -253,6 +257,13 @@ struct tk_dcfg_trace_encoder {
     size_t scan;                  /* pend index after the last edge counted in the chunk */
     uint64_t span_edges;          /* edges counted in the chunk */
     int full;                     /* the chunk ends at pend[scan - 1] */
+    /* with a DCFG: the last edge counted (in this chunk or the one before) */
+    int last_known;               /* it is in the DCFG: */
+    uint32_t last_tgt;            /* the node it enters */
+    uint64_t chunk_gap;           /* the chunk follows a gap: instructions known to be in it */
+    const tk_cfg_process *cp;     /* the DCFG's process of cp_pid (NULL: not in it) */
+    uint64_t cp_pid;
+    int cp_valid;
     /* pass 2 with phrases: the shortest-path parse */
     uint32_t *sp_cost, *sp_from, *sp_sym;
     size_t sp_cap, sp_cap_from, sp_cap_sym;
@@ -305,6 +316,41 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e) {
     tk_free(e);
 }
 
+/* What the encoder knows of an edge of process pid: the NUM_INSTRS of its
+ * source block (source_instrs, else the DCFG's; 0 without either) and, with
+ * a DCFG that has the edge (known), the nodes it leaves and enters. */
+typedef struct edge_facts {
+    uint64_t instrs;
+    int known;
+    uint32_t src, tgt;
+} edge_facts;
+
+static void edge_facts_of(tk_dcfg_trace_encoder *e, uint64_t pid, uint32_t edge, edge_facts *f) {
+    const tk_dcfg_trace_encode_options *o = &e->opt;
+    f->instrs = 0;
+    f->known = 0;
+    f->src = f->tgt = TK_CFG_NONE;
+    if (o->cfg) {
+        if (!e->cp_valid || e->cp_pid != pid) {
+            uint32_t i = tk_cfg_find_process(o->cfg, pid);
+            e->cp = i == TK_CFG_NONE ? NULL : &o->cfg->processes[i];
+            e->cp_pid = pid;
+            e->cp_valid = 1;
+        }
+        const tk_cfg_process *p = e->cp;
+        uint32_t i = p ? tk_cfg_find_edge(p, edge) : TK_CFG_NONE;
+        if (i != TK_CFG_NONE) {
+            f->known = 1;
+            f->src = p->edges[i].src;
+            f->tgt = p->edges[i].tgt;
+            if (tk_cfg_is_block(p, f->src))
+                f->instrs = p->blocks[f->src].num_instrs;
+        }
+    }
+    if (o->source_instrs)
+        f->instrs = o->source_instrs(o->ctx, pid, edge);
+}
+
 /* Enter group (pid, tid) in pass 1: a new group, or the continuation of the last one. */
 static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err);
 
@@ -319,6 +365,8 @@ static tk_status observe_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t 
         e->chunk_open = 0;
         e->s_open = 0;
     }
+    e->last_known = 0;  /* a new thread: no edge before its first */
+    e->s_last_known = 0;
     for (size_t i = 0; i < e->ngroups; i++)
         if (e->groups[i].pid == pid && e->groups[i].tid == tid)
             return tk_error_set(err, TK_ERR_FORMAT,
@@ -369,6 +417,13 @@ static tk_status observe_single(tk_dcfg_trace_encoder *e, const uint32_t *edges,
     enc_process *P = &e->procs[e->nprocs - 1];
     for (size_t i = 0; i < n; i++) {
         uint32_t x = edges[i];
+        edge_facts f;
+        edge_facts_of(e, P->pid, x, &f);
+        /* a discontinuity ends the chunk before x (as scan_chunk) */
+        if (e->s_open && e->s_last_known && f.known && f.src != e->s_last_tgt)
+            e->s_open = 0;
+        e->s_last_known = f.known;
+        e->s_last_tgt = f.tgt;
         if (!e->s_open) {
             e->s_open = 1;
             e->s_edges = 1;
@@ -387,8 +442,7 @@ static tk_status observe_single(tk_dcfg_trace_encoder *e, const uint32_t *edges,
             }
             e->s_edges++;
         }
-        if (o->source_instrs)
-            e->s_instrs += o->source_instrs(o->ctx, P->pid, x);
+        e->s_instrs += f.instrs;
         e->s_prev = x;
         if ((o->chunk_instrs && e->s_instrs >= o->chunk_instrs) ||
             (o->chunk_edges && e->s_edges >= o->chunk_edges) ||
@@ -434,6 +488,7 @@ static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err) {
                 break;
             e->chunk_open = 0;
         }
+        e->last_known = 0;  /* each segment is a thread from its first edge */
         size_t len = e->sseg[s + 1] - e->sseg[s]; /* no sample array when all are empty */
         st = append_pending(e, len ? e->sample + e->sseg[s] : NULL, len, err);
         if (st == TK_OK)
@@ -807,9 +862,16 @@ static tk_status close_chunk(tk_dcfg_trace_encoder *e, tk_error *err) {
         e->acc = 0;
     }
     strbuf *r = &e->rows;
-    if (sb_printf(r, ",\n      [ %llu, %llu, %llu, %u, \"",
-                  (unsigned long long)e->preceding, (unsigned long long)e->chunk_instrs,
-                  (unsigned long long)e->chunk_edges, e->chunk_first))
+    /* after a gap the chunk starts at least chunk_gap instructions later */
+    uint64_t first, end;
+    if (tk_add_u64(e->preceding, e->chunk_gap, &first) || tk_add_u64(first, e->chunk_instrs, &end))
+        return tk_error_set(err, TK_ERR_LIMIT,
+                            "process %llu thread %llu: the instruction count passes 2^64 - 1",
+                            (unsigned long long)e->groups[e->cur_group].pid,
+                            (unsigned long long)e->groups[e->cur_group].tid);
+    if (sb_printf(r, ",\n      [ %llu, %llu, %llu, %u, \"", (unsigned long long)first,
+                  (unsigned long long)e->chunk_instrs, (unsigned long long)e->chunk_edges,
+                  e->chunk_first))
         return nomem(err);
     size_t start = r->n;
     if (compress_repeats(e, e->chunk_text.p, e->chunk_text.n, r))
@@ -820,7 +882,7 @@ static tk_status close_chunk(tk_dcfg_trace_encoder *e, tk_error *err) {
     e->seq_spans[e->nspans++] = r->n;
     if (sb_add(r, "\" ]", 3))
         return nomem(err);
-    e->preceding += e->chunk_instrs;
+    e->preceding = end;
     e->chunk_text.n = 0;
     e->chunk_open = 0;
     return TK_OK;
@@ -1132,6 +1194,7 @@ static tk_status enter_group(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t ti
     e->wrote_any_group = 1;
     e->in_group = 1;
     e->preceding = 0;
+    e->last_known = 0;
     if (sb_printf(&e->rows, ",\n    [ %llu, [ [ \"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", "
                             "\"EDGE_COUNT\", \"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ]",
                   (unsigned long long)tid))
@@ -1169,12 +1232,32 @@ static tk_status put_code(tk_dcfg_trace_encoder *e, const sym_map *m, size_t sid
     return put_bits(e, m->code[sidx], len, err);
 }
 
-/* Count the chunk's edges from pend[e->scan] on until it is full. */
+/* Count the chunk's edges from pend[e->scan] on until it is full. With a
+ * DCFG, an edge that does not start where the previous one ended makes the
+ * chunk full before it (no chunk spans a gap, whatever the limits), and the
+ * chunk it starts records the gap (chunk_gap). */
 static void scan_chunk(tk_dcfg_trace_encoder *e, uint64_t pid) {
     const tk_dcfg_trace_encode_options *o = &e->opt;
     while (!e->full && e->scan < e->npend) {
-        if (o->source_instrs)
-            e->chunk_instrs += o->source_instrs(o->ctx, pid, e->pend[e->scan]);
+        uint32_t x = e->pend[e->scan];
+        if (o->cfg) {
+            edge_facts f;
+            edge_facts_of(e, pid, x, &f);
+            if (e->last_known && f.known && f.src != e->last_tgt) {
+                if (e->span_edges > 0) {
+                    e->full = 1;
+                    break;
+                }
+                /* the block the last edge entered ran, in no chunk (cp: pid's) */
+                e->chunk_gap = tk_cfg_is_block(e->cp, e->last_tgt)
+                                   ? e->cp->blocks[e->last_tgt].num_instrs : 0;
+            }
+            e->last_known = f.known;
+            e->last_tgt = f.tgt;
+            e->chunk_instrs += f.instrs;
+        } else if (o->source_instrs) {
+            e->chunk_instrs += o->source_instrs(o->ctx, pid, x);
+        }
         e->span_edges++;
         e->scan++;
         e->full = (o->chunk_instrs && e->chunk_instrs >= o->chunk_instrs) ||
@@ -1255,6 +1338,7 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
             e->chunk_first = f;
             e->chunk_edges = 1;
             e->chunk_instrs = 0;
+            e->chunk_gap = 0;
             e->span_edges = 0;
             e->full = 0;
             e->scan = i - 1;

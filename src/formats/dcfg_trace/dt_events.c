@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
 #include "tracekit/cfg.h"
@@ -24,6 +25,7 @@ struct tk_dcfg_trace_events {
     int first_of_chunk;
     int thread_started;
     uint64_t time;
+    size_t cur_chunk;           /* global index of the chunk being read */
     uint64_t *stack;
     size_t depth, cap_stack;
     tk_event pending;           /* an event to deliver before the next edge */
@@ -112,6 +114,7 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
                 x->p = &x->cfg->processes[pix];
             }
             size_t ci = th->first_chunk + x->chunk++;
+            x->cur_chunk = ci;
             x->n = x->pos = 0;
             x->time = t->chunks[ci].preceding_instr_count;
             x->first_of_chunk = 1;
@@ -142,8 +145,13 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
                 x->has_pending = 1;
             }
         }
-        if (tk_cfg_is_block(p, ed->src))
-            x->time += p->blocks[ed->src].num_instrs;
+        /* PRECEDING_INSTR_COUNT + the chunk's source blocks fits when they make
+         * its INSTR_COUNT (check --dcfg reports a chunk where they do not) */
+        if (tk_cfg_is_block(p, ed->src) &&
+            tk_add_u64(x->time, p->blocks[ed->src].num_instrs, &x->time))
+            return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[x->cur_chunk].row_offset,
+                               "the thread's instruction count passes 2^64 - 1 in this chunk (its "
+                               "source blocks hold more than its INSTR_COUNT)");
         tk_edge_kind k = tk_cfg_edge_kind(x->cfg, ed);
         tk_event next_ev;
         int have = 0;

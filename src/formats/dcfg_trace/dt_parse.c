@@ -12,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
 
@@ -182,38 +183,70 @@ static int span_is(const char *s, size_t len, const char *word) {
     return strlen(word) == len && memcmp(s, word, len) == 0;
 }
 
-/* A non-negative integer: a JSON number, or (hex_ok) a "0x..." string. */
-static tk_status uint_value(lexer *lx, uint64_t *v, int hex_ok, const char *what) {
+/* An integer in a string (spec 1.2.1: numbers may be stored as strings "in
+ * C-style encoding", and parsers recognize them "anywhere an integer is
+ * required"): "0x" or "0X" and hex digits of either case, or decimal digits.
+ * A decimal string with a leading zero is refused: C reads "017" as octal,
+ * and guessing either way could silently misread a count. */
+static tk_status string_uint(lexer *lx, uint64_t *v, const char *what) {
+    const char *start = lx->p;
+    const char *s;
+    size_t len;
+    char buf[64];
+    tk_status st = string_span(lx, &s, &len, NULL, what);
+    if (st != TK_OK)
+        return st;
+    const char *why = "an integer, or a string of a \"0x...\" hex or a decimal number";
+    uint64_t x = 0;
+    if (len >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        size_t i = 2;
+        for (; i < len; i++) {
+            char c = s[i];
+            unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                         : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                                : 16u;
+            if (d == 16)
+                break;
+            if (x >> 60)
+                return dt_error_at(lx->t, lx->err, TK_ERR_LIMIT, off_of(lx, start),
+                                   "%s does not fit in 64 bits", what);
+            x = (x << 4) | d;
+        }
+        if (i == len) {
+            *v = x;
+            return TK_OK;
+        }
+    } else if (len >= 1 && s[0] >= '0' && s[0] <= '9') {
+        size_t i = 0;
+        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+            unsigned d = (unsigned)(s[i] - '0');
+            if (x > (UINT64_MAX - d) / 10)
+                return dt_error_at(lx->t, lx->err, TK_ERR_LIMIT, off_of(lx, start),
+                                   "%s does not fit in 64 bits", what);
+            x = x * 10 + d;
+        }
+        if (i == len && s[0] == '0' && len > 1) {
+            why = "a decimal string without a leading zero (C would read it as octal), or a "
+                  "\"0x...\" hex string";
+        } else if (i == len) {
+            *v = x;
+            return TK_OK;
+        }
+    }
+    lx->p = start;
+    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+                       "expected %s (%s), found %s", what, why, found_text(lx, buf, sizeof buf));
+}
+
+/* A non-negative integer: a JSON number (the usual case, first), or a
+ * string (string_uint). */
+static tk_status uint_value(lexer *lx, uint64_t *v, const char *what) {
     skip_ws(lx);
     const char *start = lx->p;
-    char buf[64];
-    if (hex_ok && lx->p < lx->end && *lx->p == '"') {
-        const char *s;
-        size_t len;
-        tk_status st = string_span(lx, &s, &len, NULL, what);
-        if (st != TK_OK)
-            return st;
-        if (len < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || len > 18)
-            goto bad_hex;
-        uint64_t x = 0;
-        for (size_t i = 2; i < len; i++) {
-            char c = s[i];
-            int d = c >= '0' && c <= '9' ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-            if (d < 0)
-                goto bad_hex;
-            x = (x << 4) | (uint64_t)d;
-        }
-        *v = x;
-        return TK_OK;
-    bad_hex:
-        lx->p = start;
-        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
-                           "expected %s (an integer or a \"0x...\" hex string of at most 64 bits), "
-                           "found %s", what, found_text(lx, buf, sizeof buf));
-    }
     if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9') {
+        if (lx->p < lx->end && *lx->p == '"')
+            return string_uint(lx, v, what);
         if (lx->p < lx->end && *lx->p == '-')
             return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
                                "expected %s (a non-negative integer), found a negative number", what);
@@ -238,9 +271,9 @@ static tk_status uint_value(lexer *lx, uint64_t *v, int hex_ok, const char *what
     return TK_OK;
 }
 
-static tk_status edge_id_value(lexer *lx, uint64_t *v, int hex_ok, const char *what) {
+static tk_status edge_id_value(lexer *lx, uint64_t *v, const char *what) {
     const char *start = (skip_ws(lx), lx->p);
-    tk_status st = uint_value(lx, v, hex_ok, what);
+    tk_status st = uint_value(lx, v, what);
     if (st != TK_OK)
         return st;
     if (*v == 0 || *v > UINT32_MAX)
@@ -519,7 +552,7 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
                 return st;
             switch (kind_of[c]) {
             case COL_CURRENT:
-                if ((st = edge_id_value(lx, &r->current, 1, "CURRENT_EDGE_ID")) != TK_OK)
+                if ((st = edge_id_value(lx, &r->current, "CURRENT_EDGE_ID")) != TK_OK)
                     return st;
                 break;
             case COL_CODE: {
@@ -541,7 +574,7 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
                 if (!peek_is(lx, ']')) {
                     do {
                         uint64_t id;
-                        if ((st = edge_id_value(lx, &id, 1, "an id in NEXT_EDGE_IDS")) != TK_OK)
+                        if ((st = edge_id_value(lx, &id, "an id in NEXT_EDGE_IDS")) != TK_OK)
                             return st;
                         if (tk_vec_reserve_((void **)&lx->pool, &lx->cap_pool, lx->npool + 1, sizeof *lx->pool))
                             return nomem(lx);
@@ -574,6 +607,24 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
 static const char *const trace_cols[5] = {"PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT",
                                           "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE"};
 
+/* The sums every reader of the counts makes: a chunk's end (PRECEDING_INSTR_COUNT
+ * + INSTR_COUNT), the thread's INSTR_COUNT and EDGE_COUNT totals. Each must
+ * fit in 64 bits (info, report and the conversions print or use them). */
+static tk_status chunk_sums(lexer *lx, const dt_chunk *c, uint64_t *instrs, uint64_t *edges) {
+    uint64_t end;
+    const char *what = NULL;
+    if (tk_add_u64(c->preceding_instr_count, c->instr_count, &end))
+        what = "PRECEDING_INSTR_COUNT + INSTR_COUNT (the chunk's end)";
+    else if (tk_add_u64(*instrs, c->instr_count, instrs))
+        what = "the thread's INSTR_COUNT total";
+    else if (tk_add_u64(*edges, c->edge_count, edges))
+        what = "the thread's EDGE_COUNT total";
+    if (!what)
+        return TK_OK;
+    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, c->row_offset,
+                       "%s passes 2^64 - 1 at this chunk", what);
+}
+
 static tk_status parse_trace_data(lexer *lx) {
     tk_dcfg_trace *t = lx->t;
     tk_status st = expect(lx, '[', "'[' opening TRACE_DATA");
@@ -581,6 +632,7 @@ static tk_status parse_trace_data(lexer *lx) {
         return st;
     if ((st = header_row(lx, "TRACE_DATA", trace_cols, 5)) != TK_OK)
         return st;
+    uint64_t instrs = 0, edges = 0;
     for (;;) {
         const char *row_at;
         int m = next_row(lx, "TRACE_DATA", &row_at);
@@ -593,16 +645,16 @@ static tk_status parse_trace_data(lexer *lx) {
         dt_chunk *c = &t->chunks[t->nchunks];
         memset(c, 0, sizeof *c);
         c->row_offset = off_of(lx, row_at);
-        if ((st = uint_value(lx, &c->preceding_instr_count, 0, "PRECEDING_INSTR_COUNT")) != TK_OK ||
+        if ((st = uint_value(lx, &c->preceding_instr_count, "PRECEDING_INSTR_COUNT")) != TK_OK ||
             (st = expect(lx, ',', "',' after PRECEDING_INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
-            (st = uint_value(lx, &c->instr_count, 0, "INSTR_COUNT")) != TK_OK ||
+            (st = uint_value(lx, &c->instr_count, "INSTR_COUNT")) != TK_OK ||
             (st = expect(lx, ',', "',' after INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
-            (st = uint_value(lx, &c->edge_count, 0, "EDGE_COUNT")) != TK_OK ||
+            (st = uint_value(lx, &c->edge_count, "EDGE_COUNT")) != TK_OK ||
             (st = expect(lx, ',', "',' after EDGE_COUNT (a TRACE_DATA row has 5 cells)")))
             return st;
         skip_ws(lx);
         const char *first_at = lx->p;
-        if ((st = uint_value(lx, &c->first_edge_id, 0, "FIRST_EDGE_ID")) != TK_OK)
+        if ((st = uint_value(lx, &c->first_edge_id, "FIRST_EDGE_ID")) != TK_OK)
             return st;
         if (c->edge_count > 0 && (c->first_edge_id == 0 || c->first_edge_id > UINT32_MAX))
             return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, first_at),
@@ -614,7 +666,8 @@ static tk_status parse_trace_data(lexer *lx) {
         if ((st = string_span(lx, &c->seq, &c->seq_len, &c->seq_offset,
                               "EDGE_ID_SEQUENCE (a string)")) != TK_OK)
             return st;
-        if ((st = expect(lx, ']', "']' closing a TRACE_DATA row (5 cells)")) != TK_OK)
+        if ((st = expect(lx, ']', "']' closing a TRACE_DATA row (5 cells)")) != TK_OK ||
+            (st = chunk_sums(lx, c, &instrs, &edges)) != TK_OK)
             return st;
         t->nchunks++;
     }
@@ -641,7 +694,7 @@ static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
         uint64_t tid;
         skip_ws(lx);
         const char *tid_at = lx->p;
-        if ((st = uint_value(lx, &tid, 0, "THREAD_ID")) != TK_OK)
+        if ((st = uint_value(lx, &tid, "THREAD_ID")) != TK_OK)
             return st;
         int fresh;
         if (!tk_hmap_slot(&lx->tids, tid, 0, &fresh))
@@ -692,7 +745,7 @@ static tk_status parse_processes(lexer *lx) {
         p->offset = off_of(lx, row_at);
         skip_ws(lx);
         const char *pid_at = lx->p;
-        if ((st = uint_value(lx, &p->pid, 0, "PROCESS_ID")) != TK_OK)
+        if ((st = uint_value(lx, &p->pid, "PROCESS_ID")) != TK_OK)
             return st;
         int fresh;
         if (!tk_hmap_slot(&lx->pids, p->pid, 0, &fresh))
@@ -741,11 +794,11 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err) {
     const char *ver_at = NULL;
     if ((st = expect(&lx, '{', "'{' (a DCFG-Trace is a JSON object)")) != TK_OK ||
         (st = top_key(&lx, "MAJOR_VERSION")) != TK_OK ||
-        (ver_at = (skip_ws(&lx), lx.p), st = uint_value(&lx, &t->major, 1, "MAJOR_VERSION")) !=
+        (ver_at = (skip_ws(&lx), lx.p), st = uint_value(&lx, &t->major, "MAJOR_VERSION")) !=
             TK_OK ||
         (st = expect(&lx, ',', "',' after MAJOR_VERSION")) != TK_OK ||
         (st = top_key(&lx, "MINOR_VERSION")) != TK_OK ||
-        (st = uint_value(&lx, &t->minor, 1, "MINOR_VERSION")) != TK_OK ||
+        (st = uint_value(&lx, &t->minor, "MINOR_VERSION")) != TK_OK ||
         (st = expect(&lx, ',', "',' after MINOR_VERSION")) != TK_OK ||
         (st = top_key(&lx, "PROCESSES")) != TK_OK || (st = parse_processes(&lx)) != TK_OK)
         goto out;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "dt_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/profile.h"
@@ -31,6 +32,7 @@ typedef struct prof_run {
     size_t cur_chunk;
     tk_status st;
     uint32_t bad_edge;
+    const char *bad_time;       /* why the instruction count cannot go on (TK_ERR_FORMAT) */
 } prof_run;
 
 static uint32_t block_fn(prof_run *r, uint32_t b) {
@@ -74,14 +76,22 @@ static void exec_block(prof_run *r, uint32_t b) {
     key.file = r->unknown_file;
     key.pos.addr = tk_cfg_block_addr(r->p, &r->p->blocks[b]);
     uint64_t cost = r->p->blocks[b].num_instrs;
-    if (tk_profile_add_self(r->prof, r->part, &key, &cost) != TK_OK)
-        r->st = TK_ERR_NOMEM;
+    tk_status st = tk_profile_add_self(r->prof, r->part, &key, &cost);
+    if (st != TK_OK)
+        r->st = st; /* TK_ERR_NOMEM, or TK_ERR_LIMIT: a cost beyond 64 bits */
 }
 
 static void close_call(prof_run *r, const open_call *c) {
+    if (r->time < c->start) {
+        /* a later chunk starts before the call (check reports it) */
+        r->st = TK_ERR_FORMAT;
+        r->bad_time = "PRECEDING_INSTR_COUNT goes back to before an open call";
+        return;
+    }
     uint64_t incl = r->time - c->start;
-    if (tk_profile_add_call(r->prof, r->part, &c->key, 1, &incl) != TK_OK)
-        r->st = TK_ERR_NOMEM;
+    tk_status st = tk_profile_add_call(r->prof, r->part, &c->key, 1, &incl);
+    if (st != TK_OK)
+        r->st = st;
 }
 
 static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
@@ -102,7 +112,12 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
         /* the source block of every edge executes once (INSTR_COUNT's rule) */
         if (tk_cfg_is_block(p, ed->src)) {
             exec_block(r, ed->src);
-            r->time += p->blocks[ed->src].num_instrs;
+            if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
+                r->st = TK_ERR_FORMAT;
+                r->bad_time = "the thread's instruction count passes 2^64 - 1 in this chunk (its "
+                              "source blocks hold more than its INSTR_COUNT)";
+                return 1;
+            }
         }
         tk_edge_kind k = tk_cfg_edge_kind(r->cfg, ed);
         if (tk_edge_kind_is_any_call(k) && tk_cfg_is_block(p, ed->src) && tk_cfg_is_block(p, ed->tgt)) {
@@ -181,22 +196,32 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
         opt.thread_id = t->threads[th].thread_id;
         uint64_t total;
         st = tk_dcfg_trace_decode(t, &opt, on_chunk, &r, &total, NULL, err);
+        if (st == TK_OK) {
+            /* calls that never returned end with the thread */
+            while (r.depth > 0 && r.st == TK_OK)
+                close_call(&r, &r.stack[--r.depth]);
+            if (r.st == TK_OK)
+                r.st = tk_profile_part_fill_totals(prof, r.part);
+        }
         if (st == TK_END || r.st != TK_OK) {
-            if (r.st == TK_ERR_FORMAT)
+            if (r.st == TK_ERR_FORMAT && r.bad_time)
+                st = dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[r.cur_chunk].row_offset, "%s",
+                                 r.bad_time);
+            else if (r.st == TK_ERR_FORMAT)
                 st = tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
                                      "edge %u is not an edge of process %llu in the DCFG",
                                      r.bad_edge, (unsigned long long)P->pid);
+            else if (r.st == TK_ERR_LIMIT)
+                st = tk_error_set(err, TK_ERR_LIMIT,
+                                  "process %llu thread %llu: a cost passes 2^64 - 1 instructions",
+                                  (unsigned long long)P->pid,
+                                  (unsigned long long)t->threads[th].thread_id);
             else
                 st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             break;
         }
         if (st != TK_OK)
             break;
-        /* calls that never returned end with the thread */
-        while (r.depth > 0 && r.st == TK_OK)
-            close_call(&r, &r.stack[--r.depth]);
-        if (r.st != TK_OK || tk_profile_part_fill_totals(prof, r.part) != TK_OK)
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     tk_free(r.fn_of_block);
     tk_free(r.stack);
