@@ -148,8 +148,6 @@ void tk_profile_free(tk_profile *p)
 
 tk_profile_read_sums *tk_profile_read_sums_of(tk_profile *p) { return &p->read_sums; }
 
-void tk_profile_note_rows(tk_profile *p) { p->has_rows = 1; }
-
 /* ---- strings ------------------------------------------------------------ */
 
 static char *str_store(tk_profile *p, const char *s, size_t len)

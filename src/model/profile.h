@@ -18,6 +18,8 @@ typedef struct tk_profile_read_sums {
     uint64_t summary[TK_PROFILE_MAX_EVENTS]; /* the parts' summary: lines (merge adds them) */
     uint64_t totals[TK_PROFILE_MAX_EVENTS];  /* the parts' totals: lines */
     unsigned reported;                     /* TK_SUMS_* bits: each overflow is reported once */
+    int rows; /* a reader keeping rows would have made one: a new event type is refused after
+                 that (tk_profile_add_event) */
 } tk_profile_read_sums;
 
 enum {
@@ -31,9 +33,4 @@ enum {
 
 /* The profile's read sums (zero in a new profile). */
 tk_profile_read_sums *tk_profile_read_sums_of(tk_profile *p);
-/* Marks the profile as having cost rows, as adding a row would: a validating
- * reader that keeps none gets the refusal of a new event type afterwards
- * (tk_profile_add_event) that a reader keeping rows gets. */
-void tk_profile_note_rows(tk_profile *p);
-
 #endif

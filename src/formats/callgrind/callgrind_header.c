@@ -255,6 +255,7 @@ void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v,
         sum[i] = UINT64_MAX;
         if (rs->reported & what) continue;
         rs->reported |= what;
+        if (what == TK_SUMS_SELF) rs->reported |= TK_SUMS_COSTS; /* a part of them */
         const char *ev = what == TK_SUMS_CALLS || what == TK_SUMS_JUMPS
                              ? ""
                              : tk_profile_str(ps->p, tk_profile_event(ps->p, i)->name);
@@ -308,6 +309,7 @@ static tk_status header_events(tk_callgrind_parser *ps, const char *s, const cha
     }
     ps->ncols = 0;
     uint64_t present = 0;
+    tk_status refused = TK_OK;
     for (;;) {
         s = skip_space(s, e);
         if (s >= e) break;
@@ -319,6 +321,15 @@ static tk_status header_events(tk_callgrind_parser *ps, const char *s, const cha
         size_t idx;
         tk_error err;
         tk_error_clear(&err);
+        /* check keeps no rows: it says here what a reader keeping them refuses */
+        if (ps->opt.diag && !refused && tk_profile_read_sums_of(ps->p)->rows &&
+            tk_profile_find_event(ps->p, n, (size_t)(s - n)) < 0)
+            refused = cg_fail_at(ps, TK_ERR_UNSUPPORTED, n,
+                                 "event type '%.*s' appears after costs were recorded without "
+                                 "it%s", (int)(s - n > 200 ? 200 : s - n), n,
+                                 ps->rows_here ? ""
+                                               : " (in the files before: the commands read "
+                                                 "their files together, and so does check)");
         tk_status st = tk_profile_add_event(ps->p, n, (size_t)(s - n), &idx, &err);
         if (st != TK_OK) return cg_fail_at(ps, st, n, "%s", err.message);
         for (size_t c = 0; c < ps->ncols; c++)

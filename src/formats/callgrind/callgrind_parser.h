@@ -74,6 +74,7 @@ struct tk_callgrind_parser {
     /* the input's last `creator:` names callgrind, which ends every part it
      * writes with a `totals:` line (a part without one was cut) */
     int creator_callgrind;
+    int rows_here; /* check: this input has costs that would make rows */
     pending_event pending[TK_PROFILE_MAX_EVENTS];
     size_t pending_count;
     id_map ids[KIND_COUNT];

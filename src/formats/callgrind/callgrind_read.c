@@ -60,7 +60,7 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
 /* Check mode, no rows: what a reader keeping rows would add up (model/profile.h). */
 static void check_call_sums(tk_callgrind_parser *ps, uint64_t count, const uint64_t *inclusive)
 {
-    tk_profile_note_rows(ps->p);
+    tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
     cg_add_read_sums(ps, TK_SUMS_CALLS, &count, 1, 0);
     cg_add_read_sums(ps, TK_SUMS_COSTS, inclusive, tk_profile_event_count(ps->p), 0);
 }
@@ -86,7 +86,7 @@ static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, ui
     ps->part->jump_lines++;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE && ps->opt.diag) {
         uint64_t counts[2] = {executed, followed};
-        tk_profile_note_rows(ps->p);
+        tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
         cg_add_read_sums(ps, TK_SUMS_JUMPS, counts, 2, 0);
     }
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
@@ -121,11 +121,9 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     const tk_prof_self *k = &ps->pend_key;
     tk_status st;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) {
-        if (ps->opt.diag) { /* check: what a reader keeping rows adds up */
-            tk_profile_note_rows(ps->p);
-            cg_add_read_sums(ps, TK_SUMS_SELF, ps->pend, w, 0);
-            cg_add_read_sums(ps, TK_SUMS_COSTS, ps->pend, w, 0);
-        }
+        /* check: a reader keeping rows makes one (the sums of the part are
+         * added up at its end) */
+        if (ps->opt.diag) tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
         st = TK_OK;
     } else if (ps->drop_files && k->file == ps->empty_str && !k->pos.addr && !k->pos.bb &&
                !k->pos.line) {
@@ -172,7 +170,9 @@ static tk_status end_part(tk_callgrind_parser *ps)
     memcpy(ps->part->line_sum, ps->sum, w * sizeof *ps->sum);
     ps->part->has_line_sum = 1;
     cg_check_part_sums(ps);
-    if (ps->opt.diag) { /* merge adds up the parts' summary: and totals: lines */
+    if (ps->opt.diag) { /* the program total; merge adds up summary: and totals: */
+        cg_add_read_sums(ps, TK_SUMS_SELF, ps->sum, w, 0);
+        cg_add_read_sums(ps, TK_SUMS_COSTS, ps->sum, w, 0);
         cg_add_read_sums(ps, TK_SUMS_SUMMARY, ps->part->summary, w, ps->summary_lineno);
         cg_add_read_sums(ps, TK_SUMS_TOTALS, ps->part->totals, w, ps->totals_lineno);
     }
