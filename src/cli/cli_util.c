@@ -135,7 +135,8 @@ void cli_warning(const tk_location *loc, const char *message)
     char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
     clear_progress();
     fflush(stdout);
-    fprintf(stderr, "tracekit: %s\n", tk_diag_format(TK_SEV_WARNING, loc, message, buf, sizeof buf));
+    fprintf(stderr, "tracekit: %s\n",
+            tk_diag_format(TK_SEV_WARNING, loc, message, buf, sizeof buf));
 }
 
 void cli_diag_init(tk_diag *d)

@@ -405,8 +405,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_profile *p;
     /* call graphs and flame graphs need functions and call arcs only: no
      * positions, cost files or jumps */
-    int rc = to == 1 || to == 3 ? cgc_load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, 0,
-                                                        NULL, &p)
+    int rc = to == 1 || to == 3
+                 ? cgc_load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, 0, NULL, &p)
                                 : cgc_load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
     const char *ev = cli_get(args, "event");

@@ -1165,7 +1165,7 @@ static void test_summary_of_a_cut_callgrind_part(void)
     TK_CHECK_EQ_I64(read_findings(head, 1, &f), TK_ERR_CHECK);
     TK_CHECK_EQ_I64(f.errors, 1);
     TK_CHECK_EQ_U64(f.line, 5);
-    TK_CHECK(strstr(f.last, "summary: Ir is 100 but the cost lines of this part sum to 60") != NULL);
+    TK_CHECK(strstr(f.last, "summary: Ir is 100 but the cost lines of this part sum to 60"));
     TK_CHECK_EQ_I64(read_findings(head, 0, &f), TK_OK);
     TK_CHECK_EQ_I64(f.warnings, 1);
     TK_CHECK_EQ_U64(f.line, 5);
@@ -1198,7 +1198,7 @@ static void test_summary_of_other_producers(void)
     TK_CHECK_EQ_I64(f.errors + f.warnings, 0);
     TK_CHECK_EQ_I64(read_findings("events: T\nsummary: 1000\nfn=a\n1 989\n", 1, &f), TK_OK);
     TK_CHECK_EQ_I64(f.warnings, 1);
-    TK_CHECK(strstr(f.last, "summary: T is 1000 but the cost lines of this part sum to 989") != NULL);
+    TK_CHECK(strstr(f.last, "summary: T is 1000 but the cost lines of this part sum to 989"));
     TK_CHECK_EQ_I64(read_findings("events: T\nsummary: 1000\nfn=a\n1 1001\n", 1, &f), TK_OK);
     TK_CHECK_EQ_I64(f.warnings, 1);
     TK_CHECK_EQ_I64(read_findings("events: T\nsummary: 1000\nfn=a\n1 1001\n", 0, &f), TK_OK);
