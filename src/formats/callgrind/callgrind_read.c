@@ -56,7 +56,6 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
     return TK_OK;
 }
 
-/* Rows the caller asked not to keep are dropped here. */
 /* Check mode, no rows: what a reader keeping rows would add up (model/profile.h). */
 static void check_call_sums(tk_callgrind_parser *ps, uint64_t count, const uint64_t *inclusive)
 {
@@ -65,6 +64,7 @@ static void check_call_sums(tk_callgrind_parser *ps, uint64_t count, const uint6
     cg_add_read_sums(ps, TK_SUMS_COSTS, inclusive, tk_profile_event_count(ps->p), 0);
 }
 
+/* Rows the caller asked not to keep are dropped here. */
 static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
                             const uint64_t *inclusive)
 {
