@@ -123,14 +123,6 @@ static void require_same_dump(const tk_profile *p, const tk_profile *q, const ch
     free(b);
 }
 
-static void ignore_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
-{
-    (void)ctx;
-    (void)sev;
-    (void)loc;
-    (void)msg;
-}
-
 static char *dump_text(const tk_profile *p, size_t *len)
 {
     char *buf = NULL;
@@ -219,20 +211,130 @@ static void check_function_rows(const uint8_t *data, size_t size, const tk_profi
     tk_profile_free(q);
 }
 
+/* The input read `times` times into one profile with `o`; NULL when that
+ * succeeds, else what failed. */
+static const char *read_times(const uint8_t *data, size_t size, int times,
+                              const tk_callgrind_read_options *o, tk_profile **out)
+{
+    tk_error err;
+    if (tk_profile_new(out) != TK_OK) return NULL;
+    for (int i = 0; i < times; i++)
+        if (tk_callgrind_read_buffer(*out, (const char *)data, size, o, &err) != TK_OK)
+            return err.message[0] ? "reading" : "reading (no message)";
+    return NULL;
+}
+
+/* What the commands do with the input given `times` times (report of every
+ * kind, annotate, convert, dump, merge, diff): NULL when all of it succeeds,
+ * else what failed first. */
+static const char *commands_refuse(const uint8_t *data, size_t size, int times)
+{
+    static const tk_callgrind_detail details[] = {TK_CALLGRIND_DETAIL_FULL,
+                                                  TK_CALLGRIND_DETAIL_LINES,
+                                                  TK_CALLGRIND_DETAIL_FUNCTIONS};
+    const char *why = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    for (size_t k = 0; k < 3 && !why; k++) {
+        for (int variant = 0; variant < 3 && !why; variant++) {
+            tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+            o.detail = details[k];
+            o.skip_jumps = variant > 0;                /* report */
+            o.drop_files = variant == 1;               /* report --by=function */
+            o.call_counts_only = variant == 2 && k == 2; /* report's text table */
+            tk_profile *p = NULL;
+            why = read_times(data, size, times, &o, &p);
+            if (!p) return NULL;
+            tk_prof_summary *s = NULL;
+            for (int g = TK_GROUP_FUNCTION; g <= TK_GROUP_LINE && !why; g++) {
+                if (o.call_counts_only) {
+                    if (tk_profile_summarize_self(p, 0, (tk_prof_group)g, &s, &err) != TK_OK)
+                        why = "summarize_self";
+                } else if (tk_profile_summarize(p, 0, (tk_prof_group)g, &s, &err) != TK_OK) {
+                    why = "summarize";
+                } else if (g <= TK_GROUP_FILE_FUNCTION) {
+                    size_t ev0 = 0;
+                    tk_prof_arcs *a = NULL;
+                    tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0);
+                    if (tk_profile_summary_arcs(p, 0, s, (tk_prof_group)g, &a, &err) != TK_OK)
+                        why = "summary_arcs (report --tree)";
+                    tk_prof_arcs_free(a);
+                }
+                tk_prof_summary_free(s);
+                s = NULL;
+            }
+            if (!why && k == 0 && variant == 0) {
+                /* dump, convert (callgrind, dot, folded), merge into one part */
+                FILE *sink = fopen("/dev/null", "w");
+                tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
+                tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+                tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+                if (!sink) {
+                    tk_profile_free(p);
+                    return NULL;
+                }
+                if (tk_profile_dump(p, sink) != TK_OK)
+                    why = "dump";
+                else if (tk_callgrind_write(p, sink, &wo, &err) != TK_OK)
+                    why = "convert --to callgrind";
+                else if (tk_profile_write_dot(p, &dot, sink, &err) != TK_OK)
+                    why = "convert --to dot";
+                else if (tk_profile_write_folded(p, &fo, sink, &err) != TK_OK)
+                    why = "convert --to folded";
+                fo.per_part = 1;
+                if (!why && tk_profile_write_folded(p, &fo, sink, &err) != TK_OK)
+                    why = "convert --to folded --per-thread";
+                fclose(sink);
+                tk_profile *m;
+                tk_prof_part *into;
+                if (!why && tk_profile_new(&m) == TK_OK) {
+                    if (tk_profile_add_part(m, &into) == TK_OK &&
+                        (tk_profile_merge(m, p, into, &err) != TK_OK ||
+                         tk_profile_part_fill_totals(m, into) != TK_OK))
+                        why = "merge";
+                    tk_profile_free(m);
+                }
+            }
+            tk_profile_free(p);
+        }
+    }
+    return why;
+}
+
+static void count_errors(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    (void)loc;
+    (void)msg;
+    if (sev == TK_SEV_ERROR) ++*(int *)ctx;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tk_error err;
     tk_error_clear(&err);
 
-    /* check mode: every problem reported, never a crash */
-    tk_profile *c;
-    if (tk_profile_new(&c) != TK_OK) return 0;
-    tk_diag d;
-    tk_diag_init(&d, ignore_diag, NULL);
-    tk_callgrind_read_options co = TK_CALLGRIND_READ_OPTIONS_INIT;
-    co.diag = &d;
-    (void)tk_callgrind_read_buffer(c, (const char *)data, size, &co, &err);
-    tk_profile_free(c);
+    /* check mode: every problem reported, never a crash; and what check
+     * passes (read once, and twice into one profile as for `report F F`),
+     * every command takes */
+    for (int times = 1; times <= 2; times++) {
+        tk_profile *c;
+        if (tk_profile_new(&c) != TK_OK) return 0;
+        int errors = 0;
+        tk_diag d;
+        tk_diag_init(&d, count_errors, &errors);
+        tk_callgrind_read_options co = TK_CALLGRIND_READ_OPTIONS_INIT;
+        co.diag = &d;
+        co.detail = TK_CALLGRIND_DETAIL_NONE;
+        for (int i = 0; i < times; i++)
+            (void)tk_callgrind_read_buffer(c, (const char *)data, size, &co, &err);
+        tk_profile_free(c);
+        const char *why = errors ? NULL : commands_refuse(data, size, times);
+        if (why) {
+            fprintf(stderr, "check passes the input (given %d time%s) but %s refuses it\n", times,
+                    times == 1 ? "" : "s", why);
+            abort();
+        }
+    }
 
     /* the block reader over input cut into small chunks: the same result as
      * the buffer (status, location and message of an error, or the dump) */

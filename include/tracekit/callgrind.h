@@ -40,9 +40,14 @@ typedef struct tk_callgrind_read_options {
                                   (tk_prof_part.calls_into); what tk_profile_summarize_self
                                   needs, and all it can be used with (tk_profile_summarize
                                   refuses such a profile) */
+    tk_diag *notes;            /* read mode: what reading does not fail on but the input does
+                                  not add up to (a part whose cost lines fall short of its
+                                  summary: line, totals: that differ from the cost lines; the
+                                  signs of a truncated file) as located warnings; NULL: not
+                                  reported. Check mode reports them through diag. */
 } tk_callgrind_read_options;
 
-#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL, 0, 0, 0}
+#define TK_CALLGRIND_READ_OPTIONS_INIT {NULL, NULL, TK_CALLGRIND_DETAIL_FULL, 0, 0, 0, NULL}
 
 /* Parse callgrind text from a buffer into `p` (parts are appended).
  * Returns TK_OK; TK_ERR_FORMAT/TK_ERR_LIMIT/TK_ERR_UNSUPPORTED with a located

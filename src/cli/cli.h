@@ -139,6 +139,8 @@ void cli_note_other_format(const char *path, const char *want);
 
 /* A diagnostics sink that prints "path:line:col: error: ..." to stderr. */
 void cli_diag_init(tk_diag *d);
+/* "tracekit: path:line:col: warning: message" (the location as given) on stderr. */
+void cli_warning(const tk_location *loc, const char *message);
 /* "path: N errors, M warnings" on stderr; returns 0 or 1 (errors present). */
 int cli_diag_summary(const tk_diag *d, const char *path);
 

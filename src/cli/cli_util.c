@@ -130,6 +130,15 @@ static void print_diag(void *ctx, tk_severity sev, const tk_location *loc, const
     fprintf(stderr, "%s\n", tk_diag_format(sev, loc, message, buf, sizeof buf));
 }
 
+void cli_warning(const tk_location *loc, const char *message)
+{
+    char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
+    clear_progress();
+    fflush(stdout);
+    fprintf(stderr, "tracekit: %s\n",
+            tk_diag_format(TK_SEV_WARNING, loc, message, buf, sizeof buf));
+}
+
 void cli_diag_init(tk_diag *d)
 {
     tk_diag_init(d, print_diag, NULL);

@@ -9,14 +9,59 @@
 
 /* ---- shared helpers ------------------------------------------------------------- */
 
+static void keep_note(void *ctx, tk_severity sev, const tk_location *loc, const char *message)
+{
+    (void)sev;
+    cli_warning(loc, message);
+    cgc_notes *n = ctx;
+    if (!n) return;
+    if (n->count == CGC_NOTES_MAX) {
+        n->more++;
+        return;
+    }
+    if (n->count == n->cap) {
+        size_t cap = n->cap ? 2 * n->cap : 4;
+        cgc_note *v = realloc(n->v, cap * sizeof *v);
+        if (!v) return;
+        n->v = v;
+        n->cap = cap;
+    }
+    cgc_note *e = &n->v[n->count];
+    e->path = strdup(loc->path ? loc->path : "");
+    e->message = strdup(message);
+    e->line = loc->line;
+    if (!e->path || !e->message) {
+        free(e->path);
+        free(e->message);
+        return;
+    }
+    n->count++;
+}
+
+void cgc_notes_sink(tk_diag *d, cgc_notes *keep) { tk_diag_init(d, keep_note, keep); }
+
+void cgc_notes_free(cgc_notes *n)
+{
+    if (!n) return;
+    for (size_t i = 0; i < n->count; i++) {
+        free(n->v[i].path);
+        free(n->v[i].message);
+    }
+    free(n->v);
+    memset(n, 0, sizeof *n);
+}
+
 int cgc_load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jumps,
-                          int drop_files, int call_counts_only, tk_profile **out)
+                          int drop_files, int call_counts_only, cgc_notes *notes,
+                          tk_profile **out)
 {
     tk_profile *p;
     if (tk_profile_new(&p) != TK_OK) {
         fprintf(stderr, "tracekit: out of memory\n");
         return CLI_EXIT_BAD_INPUT;
     }
+    tk_diag nd;
+    cgc_notes_sink(&nd, notes);
     for (int i = 0; i < ctx->ninputs; i++) {
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
         o.path = ctx->paths[i];
@@ -24,6 +69,7 @@ int cgc_load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jum
         o.skip_jumps = skip_jumps;
         o.drop_files = drop_files;
         o.call_counts_only = call_counts_only;
+        o.notes = &nd;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
@@ -38,7 +84,7 @@ int cgc_load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jum
 
 int cgc_load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)
 {
-    return cgc_load_profile_opts(ctx, detail, 0, 0, 0, out);
+    return cgc_load_profile_opts(ctx, detail, 0, 0, 0, NULL, out);
 }
 
 const char *cgc_str_or(const tk_profile *p, uint32_t id, const char *dflt)
@@ -186,13 +232,16 @@ static int run_info(cli_ctx *ctx, const cli_args *args)
 
 static const cli_opt check_opts[] = {{NULL, 0, NULL, NULL}};
 
+/* The inputs are read into one profile, as the other commands read them: what
+ * they refuse of inputs given together (a new event type after costs, sums of
+ * all parts past 64 bits) is reported in the input where it shows. */
 static int run_check(cli_ctx *ctx, const cli_args *args)
 {
     (void)args;
     int rc = CLI_EXIT_OK;
+    tk_profile *p;
+    if (tk_profile_new(&p) != TK_OK) return cli_usage_error("check", "out of memory");
     for (int i = 0; i < ctx->ninputs; i++) {
-        tk_profile *p;
-        if (tk_profile_new(&p) != TK_OK) return cli_usage_error("check", "out of memory");
         tk_diag d;
         cli_diag_init(&d);
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
@@ -207,8 +256,8 @@ static int run_check(cli_ctx *ctx, const cli_args *args)
         }
         int r = cli_diag_summary(&d, ctx->paths[i]);
         if (r) rc = r;
-        tk_profile_free(p);
     }
+    tk_profile_free(p);
     return rc;
 }
 
@@ -356,7 +405,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_profile *p;
     /* call graphs and flame graphs need functions and call arcs only: no
      * positions, cost files or jumps */
-    int rc = to == 1 || to == 3 ? cgc_load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, 0, &p)
+    int rc = to == 1 || to == 3
+                 ? cgc_load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, 0, NULL, &p)
                                 : cgc_load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
     const char *ev = cli_get(args, "event");
@@ -609,6 +659,9 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
         o.path = ctx->paths[i];
         o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
         o.skip_jumps = 1;
+        tk_diag nd;
+        cgc_notes_sink(&nd, NULL);
+        o.notes = &nd;
         tk_error err;
         tk_error_clear(&err);
         if (tk_callgrind_read_input(one, ctx->inputs[i], &o, &err) != TK_OK) {

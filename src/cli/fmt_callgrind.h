@@ -16,9 +16,33 @@
 #define out_char(c, f) putc((c), (f))
 #endif
 
-/* Read every input into one profile (their parts appended in order). */
+/* What reading found that it does not fail on (tk_callgrind_read_options.notes: a
+ * part whose cost lines fall short of its summary:, totals: that differ from the
+ * cost lines), kept for a report's header. */
+typedef struct cgc_note {
+    char *path;
+    uint64_t line;
+    char *message;
+} cgc_note;
+
+typedef struct cgc_notes {
+    cgc_note *v;
+    size_t count, cap;
+    uint64_t more; /* not kept (beyond CGC_NOTES_MAX) */
+} cgc_notes;
+
+#define CGC_NOTES_MAX 100
+
+/* A sink for tk_callgrind_read_options.notes: prints each as "tracekit:
+ * path:line:col: warning: ..." on stderr and keeps it in `keep` (may be NULL). */
+void cgc_notes_sink(tk_diag *d, cgc_notes *keep);
+void cgc_notes_free(cgc_notes *n);
+
+/* Read every input into one profile (their parts appended in order); the
+ * reading's warnings are printed and kept in notes (may be NULL). */
 int cgc_load_profile_opts(cli_ctx *ctx, tk_callgrind_detail detail, int skip_jumps,
-                          int drop_files, int call_counts_only, tk_profile **out);
+                          int drop_files, int call_counts_only, cgc_notes *notes,
+                          tk_profile **out);
 int cgc_load_profile(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out);
 /* The string of id, or dflt when it is none or empty. */
 const char *cgc_str_or(const tk_profile *p, uint32_t id, const char *dflt);

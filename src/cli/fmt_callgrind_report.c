@@ -478,7 +478,43 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
     free(members);
 }
 
+/* The reading's warnings in the report's header: one line each in text, a
+ * "warnings" array in JSON (neither when there are none). */
+static void notes_text(FILE *f, const cgc_notes *n)
+{
+    for (size_t i = 0; i < n->count; i++) {
+        tk_location loc = {n->v[i].path, -1, n->v[i].line, 1};
+        char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
+        fprintf(f, "%s\n", tk_diag_format(TK_SEV_WARNING, &loc, n->v[i].message, buf, sizeof buf));
+    }
+    if (n->more) fprintf(f, "(%" PRIu64 " more warnings)\n", n->more);
+}
+
+static void notes_json(FILE *f, const cgc_notes *n)
+{
+    if (!n->count) return;
+    fputs(",\"warnings\":[", f);
+    for (size_t i = 0; i < n->count; i++) {
+        fputs(i ? ",{\"path\":" : "{\"path\":", f);
+        tk_put_json_string(f, n->v[i].path);
+        fprintf(f, ",\"line\":%" PRIu64 ",\"message\":", n->v[i].line);
+        tk_put_json_string(f, n->v[i].message);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes);
+
 int cgc_run_report(cli_ctx *ctx, const cli_args *args)
+{
+    cgc_notes notes = {NULL, 0, 0, 0};
+    int rc = run_report(ctx, args, &notes);
+    cgc_notes_free(&notes);
+    return rc;
+}
+
+static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes)
 {
     const char *cmd = "report";
     int by = cli_get_choice(cmd, args, "by", "function|file-function|file|object|line", 0);
@@ -519,7 +555,8 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
      * a text table of self costs shows no inclusive cost: the calls are only
      * counted, and the summary has no inclusive costs */
     int self_only = fmt == 0 && !inclusive && !tree;
-    int rc = cgc_load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, self_only, &p);
+    int rc = cgc_load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, self_only, notes,
+                                   &p);
     if (rc) return rc;
     size_t nev = tk_profile_event_count(p);
     size_t nder = tk_profile_derived_count(p);
@@ -635,6 +672,7 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
             fputs("],\"derived_totals\":", f);
             json_derived(f, p, s->totals);
         }
+        notes_json(f, notes);
         json_cycles(f, s);
         fputs(",\"functions\":[", f);
         for (size_t i = 0; i < limit; i++) {
@@ -736,6 +774,7 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
                 fputc('\n', f);
             }
         }
+        notes_text(f, notes);
         fputc('\n', f);
         for (size_t c = 0; c < ncol; c++) {
             size_t j = col[c];

@@ -59,6 +59,7 @@ struct tk_profile {
     tk_prof_part **parts;
     size_t part_count, part_cap;
     int has_rows;
+    tk_profile_read_sums read_sums;
 };
 
 /* ---- hashing ------------------------------------------------------------ */
@@ -144,6 +145,8 @@ void tk_profile_free(tk_profile *p)
     tk_free(p->parts);
     tk_free(p);
 }
+
+tk_profile_read_sums *tk_profile_read_sums_of(tk_profile *p) { return &p->read_sums; }
 
 /* ---- strings ------------------------------------------------------------ */
 

@@ -1112,6 +1112,167 @@ static void test_block_reader_long_line(void)
     free(t);
 }
 
+/* What reading does not fail on but the input does not add up to: a sink of
+ * located findings, by severity, with the line of the last one. */
+typedef struct findings {
+    int errors, warnings;
+    uint64_t line;
+    char last[256];
+} findings;
+
+static void keep_finding(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    findings *f = ctx;
+    if (sev == TK_SEV_ERROR) f->errors++;
+    if (sev == TK_SEV_WARNING) f->warnings++;
+    f->line = loc->line;
+    snprintf(f->last, sizeof f->last, "%s", msg);
+}
+
+/* text read in read mode with a notes sink (check 0) or in check mode (1);
+ * the status of the read is returned, the findings in *f. */
+static tk_status read_findings(const char *text, int check, findings *f)
+{
+    memset(f, 0, sizeof *f);
+    tk_profile *p;
+    if (tk_profile_new(&p) != TK_OK) return TK_ERR_NOMEM;
+    tk_diag d;
+    tk_diag_init(&d, keep_finding, f);
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.path = "t.out";
+    if (check) {
+        o.diag = &d;
+        o.detail = TK_CALLGRIND_DETAIL_NONE;
+    } else {
+        o.notes = &d;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_callgrind_read_buffer(p, text, strlen(text), &o, &err);
+    tk_profile_free(p);
+    return st;
+}
+
+/* A part written by callgrind ends with totals:; without it (a cut file) its
+ * summary: is compared with the cost lines: check errs, reading warns. */
+static void test_summary_of_a_cut_callgrind_part(void)
+{
+    const char *head = "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n"
+                       "events: Ir Dr\nsummary: 100 20\nfl=a.c\nfn=main\n1 60 20\n";
+    findings f;
+    char text[512];
+    /* cut: 60 of 100 */
+    TK_CHECK_EQ_I64(read_findings(head, 1, &f), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(f.errors, 1);
+    TK_CHECK_EQ_U64(f.line, 5);
+    TK_CHECK(strstr(f.last, "summary: Ir is 100 but the cost lines of this part sum to 60"));
+    TK_CHECK_EQ_I64(read_findings(head, 0, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.warnings, 1);
+    TK_CHECK_EQ_U64(f.line, 5);
+    /* whole: the totals: line vouches for the part, whatever the summary says */
+    snprintf(text, sizeof text, "%s2 38 5\ntotals: 98 25\n", head);
+    TK_CHECK_EQ_I64(read_findings(text, 1, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.errors + f.warnings, 0);
+    /* the same with totals: that do not match: a check error, a reading warning */
+    snprintf(text, sizeof text, "%s2 38 5\ntotals: 99 25\n", head);
+    TK_CHECK_EQ_I64(read_findings(text, 1, &f), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(f.errors, 1);
+    TK_CHECK_EQ_U64(f.line, 10);
+    TK_CHECK_EQ_I64(read_findings(text, 0, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.warnings, 1);
+    /* no totals:, but the cost lines reach the summary (cut after the last
+     * cost line) or pass it (a summary left behind by the dump before, or
+     * --cacheuse's events left out): nothing to say */
+    snprintf(text, sizeof text, "%s2 40 5\n", head);
+    TK_CHECK_EQ_I64(read_findings(text, 1, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.errors + f.warnings, 0);
+}
+
+/* Other producers: a summary up to 1 % above the cost lines is theirs to
+ * write (the spec: the cost lines may not hold all costs); more looks cut;
+ * a summary below the cost lines contradicts the spec. Warnings only. */
+static void test_summary_of_other_producers(void)
+{
+    findings f;
+    TK_CHECK_EQ_I64(read_findings("events: T\nsummary: 1000\nfn=a\n1 991\n", 1, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.errors + f.warnings, 0);
+    TK_CHECK_EQ_I64(read_findings("events: T\nsummary: 1000\nfn=a\n1 989\n", 1, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.warnings, 1);
+    TK_CHECK(strstr(f.last, "summary: T is 1000 but the cost lines of this part sum to 989"));
+    TK_CHECK_EQ_I64(read_findings("events: T\nsummary: 1000\nfn=a\n1 1001\n", 1, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.warnings, 1);
+    TK_CHECK_EQ_I64(read_findings("events: T\nsummary: 1000\nfn=a\n1 1001\n", 0, &f), TK_OK);
+    TK_CHECK_EQ_I64(f.warnings, 1);
+    TK_CHECK_EQ_U64(f.line, 2);
+}
+
+/* A part that ends after cfn= (or jfi=/jfn=) was cut inside a call (jump):
+ * an error in both modes, at that line; cob= and cfi= alone are not (a
+ * reader resets them: speedscope's cfn-reset test ends with `cfl=`). */
+static void test_part_ending_inside_a_call(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("events: Ir\nfn=a\n1 5\ncob=x\ncfn=b\n", &st, &err);
+    TK_CHECK_EQ_I64(st, TK_ERR_FORMAT);
+    TK_CHECK_EQ_U64(err.line, 5);
+    TK_CHECK(strstr(err.message, "ends inside a call") != NULL);
+    tk_profile_free(p);
+    p = read_text("events: Ir\nfn=a\n1 5\njfi=c.c\n\nevents: Ir\nfn=b\n1 2\n", &st, &err);
+    TK_CHECK_EQ_I64(st, TK_ERR_FORMAT);
+    TK_CHECK_EQ_U64(err.line, 4);
+    tk_profile_free(p);
+    p = read_text("events: Ir\nfn=a\n1 5\ncfi=x.c\n", &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    tk_profile_free(p);
+    findings f;
+    TK_CHECK_EQ_I64(read_findings("events: Ir\nfn=a\n1 5\ncfn=b\n", 1, &f), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(f.errors, 1);
+    TK_CHECK_EQ_U64(f.line, 4);
+}
+
+/* Check keeps no rows but adds up what the readers that keep them, and the
+ * summaries over parts and inputs, add up: inputs read into one profile in
+ * check mode get the error where the sum passes 2^64, as report reading
+ * them refuses them. */
+static void test_check_adds_up_over_inputs(void)
+{
+    const char *half = "events: Ir\nfn=a\n1 9223372036854775808\n";
+    tk_profile *p;
+    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    findings f;
+    memset(&f, 0, sizeof f);
+    tk_diag d;
+    tk_diag_init(&d, keep_finding, &f);
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.diag = &d;
+    o.detail = TK_CALLGRIND_DETAIL_NONE;
+    tk_error err;
+    TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, half, strlen(half), &o, &err), TK_OK);
+    TK_CHECK_EQ_I64(f.errors, 0);
+    TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, half, strlen(half), &o, &err), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(f.errors, 1);
+    TK_CHECK(strstr(f.last, "add up past 2^64 for Ir") != NULL);
+    /* a new event type after costs, in the next input */
+    const char *two = "events: Ir Dr\nfn=a\n1 1 1\n";
+    TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, two, strlen(two), &o, &err), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(f.errors, 2);
+    TK_CHECK(strstr(f.last, "event type 'Dr' appears after costs") != NULL);
+    tk_profile_free(p);
+    /* report's reading of the two halves refuses them */
+    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    tk_prof_summary *s = NULL;
+    tk_callgrind_read_options r = TK_CALLGRIND_READ_OPTIONS_INIT;
+    TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, half, strlen(half), &r, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, half, strlen(half), &r, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err), TK_ERR_LIMIT);
+    tk_profile_free(p);
+    /* one call of 2^64-1 beside a self cost: an inclusive cost past 64 bits */
+    const char *call = "events: Ir\nfn=a\n1 5\ncfn=b\ncalls=1 1\n2 18446744073709551615\n";
+    TK_CHECK_EQ_I64(read_findings(call, 1, &f), TK_ERR_CHECK);
+    TK_CHECK(strstr(f.last, "inclusive costs of the calls add up past 2^64") != NULL);
+}
+
 TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_name_compression_separate_id_spaces),
              TK_CASE(test_calls_with_two_target_subpositions),
@@ -1125,4 +1286,7 @@ TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
              TK_CASE(test_summary_sort_cover_matches_full_sort),
              TK_CASE(test_sparse_ids_and_many_parts),
              TK_CASE(test_jumps_in_cost_runs), TK_CASE(test_calls_and_names_in_cost_runs),
-             TK_CASE(test_function_rows_of_a_dispatcher))
+             TK_CASE(test_function_rows_of_a_dispatcher),
+             TK_CASE(test_summary_of_a_cut_callgrind_part),
+             TK_CASE(test_summary_of_other_producers), TK_CASE(test_part_ending_inside_a_call),
+             TK_CASE(test_check_adds_up_over_inputs))

@@ -70,7 +70,11 @@ struct tk_callgrind_parser {
     size_t npos;        /* subpositions per position */
     unsigned pos_order[3];
     uint64_t sum[TK_PROFILE_MAX_EVENTS];
-    uint64_t totals_lineno;
+    uint64_t totals_lineno, summary_lineno;
+    /* the input's last `creator:` names callgrind, which ends every part it
+     * writes with a `totals:` line (a part without one was cut) */
+    int creator_callgrind;
+    int rows_here; /* check: this input has costs that would make rows */
     pending_event pending[TK_PROFILE_MAX_EVENTS];
     size_t pending_count;
     id_map ids[KIND_COUNT];
@@ -88,6 +92,9 @@ struct tk_callgrind_parser {
     uint32_t lazy_ob, lazy_fl, lazy_name;
     int have_cob, have_cfi, have_cfn, have_jfi, have_jfn;
     uint32_t cob, cfi, cfn, jfi, jfn;
+    /* the line of the last cfn= and of the last jfi=/jfn= (a part that ends
+     * before their calls= or jump line ends inside a call or jump) */
+    uint64_t cfn_lineno, jname_lineno;
     uint64_t last[3]; /* last subposition values, indexed by pos_order slot */
     int have_last[3];
 
@@ -153,6 +160,11 @@ __attribute__((format(printf, 4, 5))) tk_status cg_fail_at(tk_callgrind_parser *
 /* A warning (check mode only). */
 __attribute__((format(printf, 3, 4))) void cg_warn_at(tk_callgrind_parser *ps, const char *where,
                                                       const char *fmt, ...);
+/* A finding on line `lineno` that reading does not fail on: in check mode an
+ * error (check_error) or a warning through diag, in read mode a warning
+ * through opt.notes (when set). */
+__attribute__((format(printf, 4, 5))) void cg_note_line(tk_callgrind_parser *ps, int check_error,
+                                                        uint64_t lineno, const char *fmt, ...);
 tk_status cg_nomem(tk_callgrind_parser *ps);
 /* A short, printable excerpt of what was found, for messages. */
 void cg_found_text(const char *s, const char *e, char *buf, size_t size);
@@ -242,8 +254,15 @@ tk_status cg_header_part(tk_callgrind_parser *ps, int starts_part);
 /* Costs after a "summary:"/"totals:" key, or on a cost line: up to ncols
  * numbers into ps->costs (profile event order). */
 tk_status cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, int *any);
-/* Check mode: the part's "totals:" against the sum of its cost lines. */
-tk_status cg_check_totals(tk_callgrind_parser *ps);
+/* The part's "totals:" and "summary:" against the sum of its cost lines (at
+ * the end of a part, in both modes; see cg_note_line). */
+void cg_check_part_sums(tk_callgrind_parser *ps);
+/* Check mode: v (n values) added to the sum `what` (TK_SUMS_*) of the
+ * profile's read sums (model/profile.h); the first time one of its values
+ * passes 2^64, an error at line `lineno` (0: the current line) says which
+ * commands would refuse the input. */
+void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v, size_t n,
+                      uint64_t lineno);
 /* A "key: value" line; key..key+klen is the key, s..e the value. */
 tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, const char *s,
                          const char *e);

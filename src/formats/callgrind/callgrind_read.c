@@ -56,12 +56,23 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
     return TK_OK;
 }
 
+/* Check mode, no rows: what a reader keeping rows would add up (model/profile.h). */
+static void check_call_sums(tk_callgrind_parser *ps, uint64_t count, const uint64_t *inclusive)
+{
+    tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
+    cg_add_read_sums(ps, TK_SUMS_CALLS, &count, 1, 0);
+    cg_add_read_sums(ps, TK_SUMS_COSTS, inclusive, tk_profile_event_count(ps->p), 0);
+}
+
 /* Rows the caller asked not to keep are dropped here. */
 static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, uint64_t count,
                             const uint64_t *inclusive)
 {
     ps->part->call_lines++;
-    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) return TK_OK;
+    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) {
+        if (ps->opt.diag) check_call_sums(ps, count, inclusive);
+        return TK_OK;
+    }
     if (ps->opt.call_counts_only) return tk_profile_part_count_calls(ps->part, key->callee, count);
     if (ps->drop_files && key->file == ps->empty_str && !key->pos.addr && !key->pos.bb &&
         !key->pos.line && !key->target.addr && !key->target.bb && !key->target.line)
@@ -73,6 +84,11 @@ static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, ui
                             uint64_t followed)
 {
     ps->part->jump_lines++;
+    if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE && ps->opt.diag) {
+        uint64_t counts[2] = {executed, followed};
+        tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
+        cg_add_read_sums(ps, TK_SUMS_JUMPS, counts, 2, 0);
+    }
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
     return tk_profile_add_jump(ps->p, ps->part, key, executed, followed);
 }
@@ -105,6 +121,9 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     const tk_prof_self *k = &ps->pend_key;
     tk_status st;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) {
+        /* check: a reader keeping rows makes one (the sums of the part are
+         * added up at its end) */
+        if (ps->opt.diag) tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
         st = TK_OK;
     } else if (ps->drop_files && k->file == ps->empty_str && !k->pos.addr && !k->pos.bb &&
                !k->pos.line) {
@@ -123,20 +142,40 @@ static tk_status end_part(tk_callgrind_parser *ps)
     if (!ps->part) return TK_OK;
     st = flush_self(ps);
     if (st != TK_OK && !ps->opt.diag) return st;
+    uint64_t save = ps->lineno;
+    const char *sl = ps->line;
+    ps->line = NULL;
     if (ps->expecting == EXPECT_CALL_COST) {
-        uint64_t save = ps->lineno;
-        const char *sl = ps->line;
         ps->lineno = ps->expect_lineno;
-        ps->line = NULL;
         st = cg_fail_at(ps, TK_ERR_FORMAT, NULL, "calls= line is not followed by a cost line");
-        ps->lineno = save;
-        ps->line = sl;
+    } else if (ps->have_cfn) {
+        /* callgrind writes cfn= right before its calls=: the input was cut
+         * inside a call (cob= and cfi= alone may close a function: a reader
+         * must reset them, and speedscope's cfn-reset test file ends so) */
+        ps->lineno = ps->cfn_lineno;
+        st = cg_fail_at(ps, TK_ERR_FORMAT, NULL,
+                        "cfn= line is not followed by a calls= line: the part ends inside a call "
+                        "(truncated file?)");
+    } else if (ps->have_jfi || ps->have_jfn) {
+        ps->lineno = ps->jname_lineno;
+        st = cg_fail_at(ps, TK_ERR_FORMAT, NULL,
+                        "%s line is not followed by a jump line: the part ends inside a jump "
+                        "(truncated file?)", ps->have_jfn ? "jfn=" : "jfi=");
     }
+    ps->lineno = save;
+    ps->line = sl;
+    ps->have_cfn = ps->have_jfi = ps->have_jfn = 0;
     ps->expecting = EXPECT_ANY;
-    memcpy(ps->part->line_sum, ps->sum, tk_profile_event_count(ps->p) * sizeof *ps->sum);
+    size_t w = tk_profile_event_count(ps->p);
+    memcpy(ps->part->line_sum, ps->sum, w * sizeof *ps->sum);
     ps->part->has_line_sum = 1;
-    tk_status st2 = cg_check_totals(ps);
-    if (st == TK_OK) st = st2;
+    cg_check_part_sums(ps);
+    if (ps->opt.diag) { /* the program total; merge adds up summary: and totals: */
+        cg_add_read_sums(ps, TK_SUMS_SELF, ps->sum, w, 0);
+        cg_add_read_sums(ps, TK_SUMS_COSTS, ps->sum, w, 0);
+        cg_add_read_sums(ps, TK_SUMS_SUMMARY, ps->part->summary, w, ps->summary_lineno);
+        cg_add_read_sums(ps, TK_SUMS_TOTALS, ps->part->totals, w, ps->totals_lineno);
+    }
     /* self_row and call_head point into this part's rows only: cleared
      * through those rows (a memset of arrays sized by all functions cost
      * each of thousands of tiny parts the whole array) */
@@ -161,7 +200,7 @@ tk_status cg_begin_part(tk_callgrind_parser *ps)
     set_positions(ps, TK_POS_LINE);
     ps->part->positions = TK_POS_LINE;
     memset(ps->sum, 0, sizeof ps->sum);
-    ps->totals_lineno = 0;
+    ps->totals_lineno = ps->summary_lineno = 0;
     ps->pending_count = 0;
     for (int k = 0; k < KIND_COUNT; k++) cg_id_map_reset(&ps->ids[k]);
     ps->ob = ps->fl = ps->file = ps->empty_str;
@@ -923,7 +962,14 @@ run_name_line(tk_callgrind_parser *ps, const char *s, uint64_t *ln, int *st)
     const char *next = run_name(ps, kind, s, p, ln, st, &sid);
     if (next && *st == TK_OK) {
         *dst = sid;
-        if (have) *have = 1;
+        if (have) {
+            *have = 1;
+            /* where a part that ends before the call or jump was cut */
+            if (have == &ps->have_cfn)
+                ps->cfn_lineno = *ln;
+            else if (s[0] == 'j')
+                ps->jname_lineno = *ln;
+        }
     }
     return next;
 }
@@ -1391,6 +1437,7 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
         if (KEY("cfn")) {
             if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->cfn)) != TK_OK) return st;
             ps->have_cfn = 1;
+            ps->cfn_lineno = ps->lineno;
             return TK_OK;
         }
         if (KEY("cfi") || KEY("cfl")) {
@@ -1410,11 +1457,13 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
         if (KEY("jfi")) {
             if ((st = cg_parse_name(ps, KIND_FILE, s, e, &ps->jfi)) != TK_OK) return st;
             ps->have_jfi = 1;
+            ps->jname_lineno = ps->lineno;
             return TK_OK;
         }
         if (KEY("jfn")) {
             if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->jfn)) != TK_OK) return st;
             ps->have_jfn = 1;
+            ps->jname_lineno = ps->lineno;
             return TK_OK;
         }
         break;

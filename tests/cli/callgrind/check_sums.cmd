@@ -1,0 +1,1 @@
+tracekit check tests/data/callgrind/fail/sum-call-max.out tests/data/callgrind/fail/sum-parts.out tests/data/callgrind/fail/sum-calls.out tests/data/callgrind/fail/sum-jumps.out tests/data/callgrind/fail/sum-summaries.out

@@ -1,0 +1,1 @@
+tracekit report tests/data/callgrind/fail/cfn-at-eof.out

@@ -1,0 +1,1 @@
+tracekit report tests/data/callgrind/pass/demo-default.out tests/data/callgrind/pass/demo-cache.out

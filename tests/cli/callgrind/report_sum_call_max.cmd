@@ -1,0 +1,1 @@
+tracekit report --inclusive tests/data/callgrind/fail/sum-call-max.out
