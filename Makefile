@@ -61,7 +61,7 @@ ifeq ($(SAN),fuzz)
   LDFLAGS_ALL += -fsanitize=address,undefined
 endif
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
+LIB_SRC := $(sort $(wildcard src/core/*.c src/graph/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
                              src/analysis/*.c src/export/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tracekit/profile.h"
+#include "graph/scc.h"
 #include "tracekit/profile_analysis.h"
 
 /* Which node each call row's caller and callee is: per call row of the parts
@@ -27,11 +28,6 @@ typedef struct tk_call_nodes {
  * freed with tk_free). Returns TK_OK, TK_ERR_NOMEM, TK_ERR_LIMIT (more than
  * 2^32 - 1 call rows). */
 tk_status tk_call_graph_csr(const tk_call_nodes *m, uint32_t **first, uint32_t **to);
-
-/* Strongly connected components (iterative Tarjan): comp[v] for each of the
- * n nodes, numbered in the order they complete (a component's callees come
- * first). Returns TK_OK or TK_ERR_NOMEM. */
-tk_status tk_scc(size_t n, const uint32_t *first, const uint32_t *to, uint32_t *comp);
 
 /* Whether a function name carries callgrind's recursion level suffix
  * (`fib'2`, `f'3'caller`): the activations of a function while it is already

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/dominators.h"
-#include "analysis/loops.h"
+#include "graph/dominators.h"
+#include "graph/loops.h"
 #include "model/cfg_internal.h"
 #include "tk_test.h"
 #include "tracekit/tracekit.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/dominators.h"
-#include "analysis/loops.h"
+#include "graph/dominators.h"
+#include "graph/loops.h"
 #include "core/alloc.h"
 #include "core/num.h"
 #include "model/cfg_internal.h"

@@ -3,7 +3,7 @@
  * balancing: O(m log n)), with an explicit-stack depth-first search and an
  * iterative path compression.  (Cooper-Harvey-Kennedy, used before, is
  * quadratic on a chain whose every block also branches to one join block.) */
-#include "analysis/dominators.h"
+#include "graph/dominators.h"
 
 #include <stdlib.h>
 

@@ -1,8 +1,8 @@
 /* Immediate dominators and natural loops of a small directed graph given in
  * CSR form (nodes 0..n-1, successors of v in adj[start[v] .. start[v+1])).
  * Everything is iterative: no recursion depth grows with the graph. */
-#ifndef TK_ANALYSIS_DOMINATORS_H
-#define TK_ANALYSIS_DOMINATORS_H
+#ifndef TK_GRAPH_DOMINATORS_H
+#define TK_GRAPH_DOMINATORS_H
 
 #include <stdint.h>
 

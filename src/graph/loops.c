@@ -1,6 +1,6 @@
 /* Natural loops from back edges (u -> h with h dominating u), one loop per
  * head, nesting by body inclusion.  Iterative worklists only. */
-#include "analysis/loops.h"
+#include "graph/loops.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* Natural loops of a graph in CSR form, given its immediate dominators
  * (see dominators.h).  Iterative. */
-#ifndef TK_ANALYSIS_LOOPS_H
-#define TK_ANALYSIS_LOOPS_H
+#ifndef TK_GRAPH_LOOPS_H
+#define TK_GRAPH_LOOPS_H
 
 #include <stdint.h>
 
 #include "tracekit/status.h"
-#include "analysis/dominators.h"
+#include "graph/dominators.h"
 
 /* Natural loops: one loop per head (all back edges u->h with h dominating u
  * merged).  Loops are returned ordered by head; nodes of loop i are
