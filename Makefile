@@ -38,7 +38,7 @@ WARN := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototype
         -Wpointer-arith -Wvla -Wformat=2
 OPT ?= -O2 -g
 CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE
-ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -DTK_BUILDING_LIBRARY $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(LDFLAGS)
 
 ifeq ($(SAN),asan)
@@ -88,7 +88,18 @@ all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
 deps:
 	@scripts/setup-deps.sh
 
-$(BUILD)/obj/%.o: %.c
+# Objects depend on the compiler and its flags: a change of either (CC=clang,
+# SAN=..., CFLAGS=...) rebuilds them.
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_TEXT := $(CC) $(CPPFLAGS) $(ALL_CFLAGS) | $(LDFLAGS_ALL)
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(FLAGS_TEXT)' | cmp -s - $@ 2>/dev/null || echo '$(FLAGS_TEXT)' > $@
+
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 

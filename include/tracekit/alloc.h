@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,7 +22,7 @@ typedef struct tk_allocator {
 /* Install an allocator for the whole process. Call it once, before any other
  * tracekit call (it is the library's only process-wide setting); NULL restores
  * the C library allocator. Not thread-safe. */
-void tk_set_allocator(const tk_allocator *a);
+TK_API void tk_set_allocator(const tk_allocator *a);
 
 #ifdef __cplusplus
 }

@@ -70,8 +70,8 @@ typedef struct tk_bl tk_bl;
 
 /* A new, empty numbering; reuse it for many graphs (tk_bl_load/number reset it).
  * TK_OK or TK_ERR_NOMEM. */
-tk_status tk_bl_new(tk_bl **out);
-void tk_bl_free(tk_bl *bl);
+TK_API tk_status tk_bl_new(tk_bl **out);
+TK_API void tk_bl_free(tk_bl *bl);
 
 /* Load a graph with its weights and check it. nodes are 0..nnodes-1; every
  * edge endpoint must be < nnodes (TK_ERR_ARG otherwise). Each problem found
@@ -81,7 +81,7 @@ void tk_bl_free(tk_bl *bl);
  *                  when tk_bl_total() is not 0);
  *  TK_ERR_LIMIT    the path count overflowed 64 bits (reported as an issue);
  *  TK_ERR_NOMEM, TK_ERR_ARG. */
-tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
+TK_API tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                      const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx);
 
 /* Fresh Ball–Larus numbering of a CFG: marks back edges (DFS from ENTRY in
@@ -93,21 +93,21 @@ tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
  * ENTRY is pushed down through blocks with a single predecessor (a back
  * edge into a block counts as two) onto their out-edges, up to EXIT. Then
  * loads the result as tk_bl_load does. Returns as tk_bl_load. */
-tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
+TK_API tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                        tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx);
 
 /* Same as tk_bl_number but keeps the caller's back flags (no DFS). */
-tk_status tk_bl_number_keep_back(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
+TK_API tk_status tk_bl_number_keep_back(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                                  tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn,
                                  void *ctx);
 
 /* Number of Ball–Larus paths (NumPaths(ENTRY)); 0 when unknown (cycle, overflow). */
-uint64_t tk_bl_total(const tk_bl *bl);
+TK_API uint64_t tk_bl_total(const tk_bl *bl);
 /* NumPaths of a node (paths from it to EXIT); 0 for bad nodes. */
-uint64_t tk_bl_num_paths(const tk_bl *bl, uint32_t node);
+TK_API uint64_t tk_bl_num_paths(const tk_bl *bl, uint32_t node);
 /* Weight of the hidden src->EXIT edge of back edge `edge` (TK_OK), or
  * TK_ERR_ARG when edge is not a back edge or its weight is unknown. */
-tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weight);
+TK_API tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weight);
 
 /* A regenerated path. nodes[] is caller storage of at least tk_bl_max_nodes()
  * entries. */
@@ -121,12 +121,12 @@ typedef struct tk_bl_path {
     int end_ambiguous;    /* several back edges leave the last node; which one is not recorded */
 } tk_bl_path;
 
-size_t tk_bl_max_nodes(const tk_bl *bl);
+TK_API size_t tk_bl_max_nodes(const tk_bl *bl);
 
 /* Regenerate path `id`: at each node take the out-edge with
  * w <= r < w + NumPaths(target). TK_OK, or TK_ERR_ARG (id >= total) or
  * TK_ERR_FORMAT (no edge fits: the numbering is broken). */
-tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path);
+TK_API tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path);
 
 #ifdef __cplusplus
 }

@@ -53,7 +53,7 @@ typedef struct tk_callgrind_read_options {
  * Returns TK_OK; TK_ERR_FORMAT/TK_ERR_LIMIT/TK_ERR_UNSUPPORTED with a located
  * error (read mode); TK_ERR_CHECK when check mode found errors (all reported
  * through the diag); TK_ERR_NOMEM. An empty buffer is a profile with no parts. */
-tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
+TK_API tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                                    const tk_callgrind_read_options *opt, tk_error *err);
 
 /* Read a whole input block by block, lines parsed in place in the input's
@@ -61,20 +61,20 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
  * definition are looked up through tk_input_file_view when the input has one.
  * The path in errors defaults to the input's name. Returns like
  * tk_callgrind_read_buffer. */
-tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
+TK_API tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
                                   const tk_callgrind_read_options *opt, tk_error *err);
 
 /* Incremental form, for line-by-line input. */
 typedef struct tk_callgrind_parser tk_callgrind_parser;
-tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
+TK_API tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
                                   const tk_callgrind_read_options *opt);
 /* One line without its newline; lineno is 1-based; offset is the byte offset
  * of the line start. Returns TK_OK or an error (read mode). */
-tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
+TK_API tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
                                    uint64_t lineno, int64_t offset, tk_error *err);
 /* End of input: final checks. Returns like tk_callgrind_read_buffer. */
-tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *err);
-void tk_callgrind_parser_free(tk_callgrind_parser *ps);
+TK_API tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *err);
+TK_API void tk_callgrind_parser_free(tk_callgrind_parser *ps);
 
 typedef struct tk_callgrind_write_options {
     int compress_names;     /* "(id) name" on first use, "(id)" after */
@@ -85,7 +85,7 @@ typedef struct tk_callgrind_write_options {
 #define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0}
 
 /* Write the profile as callgrind text. Returns TK_OK or TK_ERR_IO/TK_ERR_NOMEM. */
-tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
+TK_API tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
                              const tk_callgrind_write_options *opt, tk_error *err);
 
 #ifdef __cplusplus

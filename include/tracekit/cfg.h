@@ -79,18 +79,18 @@ typedef enum tk_edge_kind {
 } tk_edge_kind;
 
 /* Spec name of a kind ("DIRECT_CALL"); "OTHER" for TK_EDGE_OTHER. */
-const char *tk_edge_kind_name(tk_edge_kind k);
+TK_API const char *tk_edge_kind_name(tk_edge_kind k);
 /* Kind of a spec name; TK_EDGE_OTHER when unknown. */
-tk_edge_kind tk_edge_kind_from_name(const char *name, size_t len);
+TK_API tk_edge_kind tk_edge_kind_from_name(const char *name, size_t len);
 
 /* Predicates of Intel's API (is_any_*). */
-int tk_edge_kind_is_any_branch(tk_edge_kind k);  /* BRANCH .. INDIRECT_UNCONDITIONAL_BRANCH */
-int tk_edge_kind_is_any_call(tk_edge_kind k);    /* CALL, DIRECT_CALL, INDIRECT_CALL, SYSTEM_CALL, CONTEXT_CHANGE */
-int tk_edge_kind_is_any_return(tk_edge_kind k);  /* RETURN, SYSTEM_RETURN, CONTEXT_CHANGE_RETURN */
-int tk_edge_kind_is_any_bypass(tk_edge_kind k);  /* CALL_BYPASS, SYSTEM_CALL_BYPASS, CONTEXT_CHANGE_BYPASS, EXCLUDED_CODE_BYPASS */
+TK_API int tk_edge_kind_is_any_branch(tk_edge_kind k);  /* BRANCH .. INDIRECT_UNCONDITIONAL_BRANCH */
+TK_API int tk_edge_kind_is_any_call(tk_edge_kind k);    /* CALL, DIRECT_CALL, INDIRECT_CALL, SYSTEM_CALL, CONTEXT_CHANGE */
+TK_API int tk_edge_kind_is_any_return(tk_edge_kind k);  /* RETURN, SYSTEM_RETURN, CONTEXT_CHANGE_RETURN */
+TK_API int tk_edge_kind_is_any_bypass(tk_edge_kind k);  /* CALL_BYPASS, SYSTEM_CALL_BYPASS, CONTEXT_CHANGE_BYPASS, EXCLUDED_CODE_BYPASS */
 /* Calls, returns, ENTRY and EXIT: edges that routine/loop traversals do not
  * follow (bypass, branch, fall-through, REP and UNKNOWN edges are followed). */
-int tk_edge_kind_is_any_inter_routine(tk_edge_kind k);
+TK_API int tk_edge_kind_is_any_inter_routine(tk_edge_kind k);
 
 typedef enum tk_special_kind {
     TK_SPECIAL_START = 0,
@@ -292,52 +292,52 @@ typedef struct tk_cfg {
 } tk_cfg;
 
 /* ---- lifetime ----------------------------------------------------------- */
-tk_cfg *tk_cfg_new(void);
-void tk_cfg_free(tk_cfg *cfg);
+TK_API tk_cfg *tk_cfg_new(void);
+TK_API void tk_cfg_free(tk_cfg *cfg);
 
 /* ---- tables ------------------------------------------------------------- */
 static inline const char *tk_cfg_str(const tk_cfg *cfg, uint32_t off) { return cfg->strings + off; }
 static inline const uint32_t *tk_cfg_list(const tk_cfg_process *p, uint32_t off) { return p->pool + off; }
 /* File name of an id, or NULL. */
-const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t file_name_id);
+TK_API const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t file_name_id);
 /* Kind of an edge (TK_EDGE_OTHER when its type id is unknown). */
-tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e);
-const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e);
+TK_API tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e);
+TK_API const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e);
 
 /* ---- lookups ------------------------------------------------------------ */
 /* Process index of a pid, or NONE. */
-uint32_t tk_cfg_find_process(const tk_cfg *cfg, uint64_t pid);
+TK_API uint32_t tk_cfg_find_process(const tk_cfg *cfg, uint64_t pid);
 /* Node index of a node id (block or special), or NONE. */
-uint32_t tk_cfg_find_node(const tk_cfg_process *p, uint32_t node_id);
+TK_API uint32_t tk_cfg_find_node(const tk_cfg_process *p, uint32_t node_id);
 /* Block index of a block id, or NONE (also NONE for special nodes). */
-uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t node_id);
+TK_API uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t node_id);
 /* Edge index of an edge id, or NONE.  The id map (4 bytes an id) is built by
  * the first call (from any thread, like the adjacency of tk_cfg_out_edges);
  * tk_cfg_need_edge_map builds it now: TK_OK or TK_ERR_NOMEM (then
  * tk_cfg_find_edge scans the edges). */
-uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t edge_id);
-tk_status tk_cfg_need_edge_map(const tk_cfg_process *p);
+TK_API uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t edge_id);
+TK_API tk_status tk_cfg_need_edge_map(const tk_cfg_process *p);
 /* Edge index from src to tgt (node indexes), or NONE. */
-uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt);
+TK_API uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt);
 /* Routine index whose entry is the block, or NONE. */
-uint32_t tk_cfg_find_routine(const tk_cfg_process *p, uint32_t entry_block);
+TK_API uint32_t tk_cfg_find_routine(const tk_cfg_process *p, uint32_t entry_block);
 /* Loop index whose head is the block, or NONE. */
-uint32_t tk_cfg_find_loop(const tk_cfg_process *p, uint32_t head_block);
+TK_API uint32_t tk_cfg_find_loop(const tk_cfg_process *p, uint32_t head_block);
 /* Image index of an IMAGE_ID, or NONE. */
-uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t image_id);
+TK_API uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t image_id);
 /* Blocks containing the absolute address (first instruction <= addr < end).
  * Writes up to max block indexes into out; returns the number of hits
  * (several when images overlapped).  The first call sorts the blocks by
  * address (4 bytes a block; it modifies the process like tk_cfg_out_edges
  * does); 0 hits when that runs out of memory. */
-size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max);
+TK_API size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max);
 
 /* ---- nodes ---------------------------------------------------------------- */
 static inline int tk_cfg_is_block(const tk_cfg_process *p, uint32_t node) { return node < p->nblocks; }
 /* Special kind of a node index (TK_SPECIAL_OTHER for blocks). */
-tk_special_kind tk_cfg_node_special(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
-uint32_t tk_cfg_node_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
-uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_special_kind k);
+TK_API tk_special_kind tk_cfg_node_special(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
+TK_API uint32_t tk_cfg_node_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
+TK_API uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_special_kind k);
 
 /* ---- blocks --------------------------------------------------------------- */
 /* Row location of a block / edge ({0, 0} when locations were not kept). */
@@ -357,7 +357,7 @@ static inline uint64_t tk_cfg_source_size(const tk_cfg_process *p, uint32_t i)
     return p->source_sizes ? p->source_sizes[i] : p->sources[i].size32;
 }
 /* Image index of a block index (NONE when out of range). */
-uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block);
+TK_API uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block);
 static inline uint32_t tk_cfg_block_size(const tk_cfg_process *p, uint32_t block)
 {
     return p->block_wide ? p->block_wide[2 * (size_t)block] : p->blocks[block].size16;
@@ -367,24 +367,24 @@ static inline uint32_t tk_cfg_block_last_instr_offset(const tk_cfg_process *p, u
 {
     return p->block_wide ? p->block_wide[2 * (size_t)block + 1] : p->blocks[block].last16;
 }
-uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
-uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
+TK_API uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
+TK_API uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
 /* Per-thread execution count (derived from edges). */
-uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread);
+TK_API uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread);
 /* Symbol containing the block start (nearest symbol at or below), with the
  * offset from it; NULL when none. */
-const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
+TK_API const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                                 uint64_t *offset);
 /* Source file and line of the block's first instruction; 0 when unknown. The
  * line of a block is the SOURCE_DATA line of its image starting last at or
  * before the block (the later in file order among equal starts), when that
  * line's SIZE covers the block's address. One call reads the image's whole
  * source table: for many blocks, use tk_cfg_blocks_source. */
-uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
+TK_API uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file);
 /* The same for blocks[0 .. n): lines[k] (0 = unknown) and files[k] (NULL), in
  * one pass over the source tables. 1, or 0 when out of memory. */
-int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
+TK_API int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
                          uint32_t n, uint32_t *lines, const char **files);
 /* Length of the COUNT_PER_THREAD of edge index e (0 when it had none). */
 static inline uint32_t tk_cfg_edge_nthreads(const tk_cfg_process *p, uint32_t e)
@@ -420,7 +420,7 @@ static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_e
  * map and the address index: the first caller builds, the others wait).
  * tk_cfg_need_adjacency builds it now if needed: TK_OK, or TK_ERR_NOMEM (then
  * the accessors give empty lists). */
-tk_status tk_cfg_need_adjacency(const tk_cfg_process *p);
+TK_API tk_status tk_cfg_need_adjacency(const tk_cfg_process *p);
 /* The adjacency, built if needed (NULL when out of memory). */
 static inline const tk_cfg_adjacency *tk_cfg_adjacency_of(const tk_cfg_process *p)
 {
@@ -464,22 +464,22 @@ typedef struct tk_cfg_scope {
 } tk_cfg_scope;
 /* Is node (index) inside the scope?  Special nodes are inside no scope
  * (for PROCESS: inside, as Intel's internal edges exclude only ENTRY/EXIT). */
-int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
+TK_API int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
 typedef enum tk_cfg_edge_class { TK_EDGES_INBOUND, TK_EDGES_OUTBOUND, TK_EDGES_INTERNAL } tk_cfg_edge_class;
 /* Edge indexes of a class for a scope, appended to *out (grown with the C
  * library's realloc: the caller frees it with free(); *n and *cap updated).  With out NULL, only counts them (*n increased, cap unused).
  * Returns TK_OK or TK_ERR_NOMEM. */
-tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
+TK_API tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
                              tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap);
 /* Instruction count (sum COUNT x NUM_INSTRS) and static instruction count. */
-uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s);
-uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread);
+TK_API uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s);
+TK_API uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread);
 /* tk_cfg_scope_instr_count_thread of threads 0 .. nthreads-1 into out[], in one pass. */
-void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, uint64_t *out,
+TK_API void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, uint64_t *out,
                                       uint32_t nthreads);
-uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
+TK_API uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope s);
 /* Number of blocks in the scope (not their executions). */
-uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
+TK_API uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
 
 /* ---- routines and loops --------------------------------------------------- */
 /* Routine id (its entry block's id), 0 when the entry did not resolve. */
@@ -504,18 +504,18 @@ static inline int tk_cfg_loop_encloses(const tk_cfg_process *p, uint32_t outer, 
     return o->forest_first <= at && at <= o->forest_last;
 }
 /* Entry count = entry block's execution count. */
-uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
+TK_API uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
 /* Immediate dominator (node index) of a block in a routine: the entry's is
  * itself; NONE if not in the routine. */
-uint32_t tk_cfg_routine_idom(const tk_cfg_process *p, uint32_t routine, uint32_t block);
+TK_API uint32_t tk_cfg_routine_idom(const tk_cfg_process *p, uint32_t routine, uint32_t block);
 /* Loop visits = sum of the counts of entry edges (edges from outside into the
  * head; calls/returns excluded), iterations = head count. */
-uint64_t tk_cfg_loop_entry_count(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop);
-uint64_t tk_cfg_loop_entry_count_thread(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop,
+TK_API uint64_t tk_cfg_loop_entry_count(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop);
+TK_API uint64_t tk_cfg_loop_entry_count_thread(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t loop,
                                         uint32_t thread);
-uint64_t tk_cfg_loop_iteration_count(const tk_cfg_process *p, uint32_t loop);
+TK_API uint64_t tk_cfg_loop_iteration_count(const tk_cfg_process *p, uint32_t loop);
 /* Is the edge a back edge of the loop (source in back_srcs, target = head)? */
-int tk_cfg_loop_is_back_edge(const tk_cfg_process *p, uint32_t loop, uint32_t edge);
+TK_API int tk_cfg_loop_is_back_edge(const tk_cfg_process *p, uint32_t loop, uint32_t edge);
 
 /* ---- Graphviz ------------------------------------------------------------- */
 /* What to draw: the routines containing the given node ids, the loops with
@@ -527,12 +527,12 @@ typedef struct tk_cfg_dot_options {
     const uint32_t *images; size_t nimages;
 } tk_cfg_dot_options;
 #define TK_CFG_DOT_OPTIONS_INIT {NULL, 0, NULL, 0, NULL, 0}
-tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, FILE *f, tk_error *err);
+TK_API tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, FILE *f, tk_error *err);
 
 /* ---- building (used by readers) ------------------------------------------ */
 /* Copy a string into the string table; returns its offset or UINT32_MAX on
  * out-of-memory. */
-uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len);
+TK_API uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len);
 /* After the tables are filled: resolve ids, build maps, adjacency, address
  * index, derived counts, routine/loop membership; compute routines,
  * dominators and loops where the file has none.  Errors (duplicate ids,
@@ -540,7 +540,7 @@ uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len);
  * beyond 64 bits) are reported through diag when not NULL (the model is
  * then usable, but sums may have wrapped where an overflow was reported);
  * without diag the first one returns TK_ERR_FORMAT with err set. */
-tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
+TK_API tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -75,8 +75,8 @@ typedef struct tk_csi_reader tk_csi_reader;
 
 /* Read metadata text from `in` (borrowed; must outlive the reader).
  * TK_OK or TK_ERR_NOMEM. */
-tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err);
-void tk_csi_reader_free(tk_csi_reader *r);
+TK_API tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err);
+TK_API void tk_csi_reader_free(tk_csi_reader *r);
 
 /* The next function. TK_OK (*fn borrowed until the next call), TK_END, or an
  * error located at path:line:column: TK_ERR_FORMAT (grammar, unknown or
@@ -85,21 +85,21 @@ void tk_csi_reader_free(tk_csi_reader *r);
  * TK_ERR_LIMIT the next call resumes at the next "#" header, so a checker can
  * go on; after an error of the input itself (a line longer than the input's
  * max_line, I/O, corrupt compressed data) the next call returns TK_END. */
-tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **fn, tk_error *err);
+TK_API tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **fn, tk_error *err);
 
 /* ---- writing ---------------------------------------------------------- */
 
 /* Canonical csi-cc text of one function. TK_OK or TK_ERR_IO. */
-tk_status tk_csi_write_function(FILE *out, const tk_csi_function *fn, tk_error *err);
+TK_API tk_status tk_csi_write_function(FILE *out, const tk_csi_function *fn, tk_error *err);
 
 /* Deterministic description of one function (the golden format of `dump`).
  * bl: a numbering loaded for fn (tk_csi_numbering_load), or NULL. */
-tk_status tk_csi_dump_function(FILE *out, const tk_csi_function *fn, const tk_bl *bl,
+TK_API tk_status tk_csi_dump_function(FILE *out, const tk_csi_function *fn, const tk_bl *bl,
                                tk_error *err);
 
 /* Graphviz dot of a function's CFG with increments and weights; back edges
  * dashed. highlight: a decoded path to draw in bold red, or NULL. */
-tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *highlight,
+TK_API tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *highlight,
                            tk_error *err);
 
 /* ---- numbering -------------------------------------------------------- */
@@ -107,22 +107,22 @@ tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_pat
 /* The Ball–Larus numbering of one function, reusable for many functions. */
 typedef struct tk_csi_numbering tk_csi_numbering;
 
-tk_status tk_csi_numbering_new(tk_csi_numbering **out);
-void tk_csi_numbering_free(tk_csi_numbering *n);
+TK_API tk_status tk_csi_numbering_new(tk_csi_numbering **out);
+TK_API void tk_csi_numbering_free(tk_csi_numbering *n);
 
 /* Load fn's weights and check them (see tk_bl_load). Issues go to fn_issue. */
-tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
+TK_API tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
                                 tk_bl_issue_fn fn_issue, void *ctx);
-const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n);
+TK_API const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n);
 /* A path buffer sized for the loaded function (valid until the next load). */
-tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
+TK_API tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
 
 /* Fresh Ball–Larus numbering of fn's CFG (back edges found by DFS from
  * ENTRY, in edge order; the file's '~>' marks are ignored, so split edges
  * become ordinary edges). Writes fn->nedges edges into out (same order, new
  * back/inc/weight; increments placed as csi-cc does, see tk_bl_number). TK_OK, TK_ERR_LIMIT (path count overflow),
  * TK_ERR_CHECK (a block has no path to EXIT), TK_ERR_NOMEM. */
-tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out);
+TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out);
 
 /* ---- checking --------------------------------------------------------- */
 
@@ -130,11 +130,11 @@ tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi
  * increments against weights, EXIT without lines, structure. Every problem
  * goes to diag, located in the metadata text (path). Returns TK_OK or
  * TK_ERR_CHECK (problems reported), TK_ERR_NOMEM. */
-tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
+TK_API tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
                                 const char *path, tk_diag *diag);
 
 /* Text of an issue of a function's numbering, with block ids. */
-void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char *buf,
+TK_API void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char *buf,
                           size_t size);
 
 /* ---- runtime states --------------------------------------------------- */
@@ -159,16 +159,16 @@ typedef struct tk_csi_state {
     uint64_t text_line;    /* where the state starts in its file */
 } tk_csi_state;
 
-void tk_csi_state_free(tk_csi_state *s);
+TK_API void tk_csi_state_free(tk_csi_state *s);
 
 /* Read runtime states from a text file: either key=value sections
  * ("[state N]", arr=, idx=, cur=, pc_block=, line=, function=, suffix=) or
  * csi-grissom's local.data frames ("#func|file:line:cur", then the %, ^ and $
  * lines). *states is the caller's (free each with tk_csi_state_free, then
  * free(*states) via tk_csi_states_free). Located errors: TK_ERR_FORMAT. */
-tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstates,
+TK_API tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstates,
                              tk_error *err);
-void tk_csi_states_free(tk_csi_state *states, size_t nstates);
+TK_API void tk_csi_states_free(tk_csi_state *states, size_t nstates);
 
 /* One reading of the unfinished current path. */
 typedef struct tk_csi_reading {
@@ -203,9 +203,9 @@ typedef struct tk_csi_decoded {
 /* Decode a state against a function's numbering (loaded in n).
  * TK_OK, TK_ERR_FORMAT (a value is not a path id of this function; err says
  * which), TK_ERR_NOMEM. */
-tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *n,
+TK_API tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *n,
                               const tk_csi_state *s, tk_csi_decoded *out, tk_error *err);
-void tk_csi_decoded_free(tk_csi_decoded *d);
+TK_API void tk_csi_decoded_free(tk_csi_decoded *d);
 
 /* ---- DCFG -> CSI ------------------------------------------------------ */
 
@@ -217,7 +217,7 @@ void tk_csi_decoded_free(tk_csi_decoded *d);
  * instruction, NULL when unknown) and a fresh numbering (tk_csi_renumber).
  * Routines whose paths overflow 64 bits are left out, as csi-cc does, and
  * counted in *skipped. TK_OK, TK_ERR_IO, TK_ERR_NOMEM. */
-tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
+TK_API tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
 
 /* ---- path profile of a DCFG-Trace ------------------------------------ */
 
@@ -238,32 +238,32 @@ typedef struct tk_csi_profile_stats {
 
 /* For process pid of cfg (borrowed: must outlive the profile). TK_OK,
  * TK_ERR_FORMAT (no such process), TK_ERR_NOMEM. */
-tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
+TK_API tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
                              tk_error *err);
-void tk_csi_profile_free(tk_csi_profile *pr);
+TK_API void tk_csi_profile_free(tk_csi_profile *pr);
 /* Feed the next edges (DCFG edge ids) of a thread. TK_OK or TK_ERR_NOMEM. */
-tk_status tk_csi_profile_edges(tk_csi_profile *pr, uint64_t thread, const uint32_t *edges,
+TK_API tk_status tk_csi_profile_edges(tk_csi_profile *pr, uint64_t thread, const uint32_t *edges,
                                size_t n, tk_error *err);
 /* End of the trace: open frames become unfinished paths. */
-void tk_csi_profile_finish(tk_csi_profile *pr);
-void tk_csi_profile_totals(const tk_csi_profile *pr, uint64_t *edges, uint64_t *unknown_edges);
-uint32_t tk_csi_profile_routine_count(const tk_csi_profile *pr);
+TK_API void tk_csi_profile_finish(tk_csi_profile *pr);
+TK_API void tk_csi_profile_totals(const tk_csi_profile *pr, uint64_t *edges, uint64_t *unknown_edges);
+TK_API uint32_t tk_csi_profile_routine_count(const tk_csi_profile *pr);
 /* Routine i as a CSI function, its numbering (NULL when it overflows) and counts. */
-const tk_csi_function *tk_csi_profile_routine(const tk_csi_profile *pr, uint32_t i,
+TK_API const tk_csi_function *tk_csi_profile_routine(const tk_csi_profile *pr, uint32_t i,
                                               tk_csi_numbering **num, tk_csi_profile_stats *stats);
 /* The most executed paths of routine i as (id, count) pairs, most first;
  * returns how many were written (at most max). */
-size_t tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs, size_t max);
+TK_API size_t tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs, size_t max);
 
 /* ---- ELF -------------------------------------------------------------- */
 
 /* Bytes start with the ELF magic. */
-int tk_csi_is_elf(const uint8_t *data, size_t len);
+TK_API int tk_csi_is_elf(const uint8_t *data, size_t len);
 
 /* Copy the contents of every section `section` (e.g. ".debug_PT") of an ELF
  * file or memory image into a new buffer (*data, *len; caller frees with
  * free()). TK_OK, TK_END (no such section), TK_ERR_FORMAT, TK_ERR_IO, TK_ERR_NOMEM. */
-tk_status tk_csi_elf_section(const char *path, const void *image, size_t image_len,
+TK_API tk_status tk_csi_elf_section(const char *path, const void *image, size_t image_len,
                              const char *section, uint8_t **data, size_t *len, tk_error *err);
 
 #ifdef __cplusplus

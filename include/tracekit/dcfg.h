@@ -44,18 +44,18 @@ typedef struct tk_dcfg_read_options {
 
 /* Read a DCFG from an open input.  Returns TK_OK, TK_ERR_FORMAT / TK_ERR_LIMIT
  * (located: path:line:column), TK_ERR_NOMEM, TK_ERR_IO.  *out is the caller's. */
-tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
+TK_API tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
                        tk_error *err);
 /* Same from a path ("-" = stdin).  Row locations are kept only in check
  * mode; when a strict read fails on a reference error found after parsing
  * (dangling edge, duplicate id), the file is read again in check mode to
  * locate it (not possible for stdin). */
-tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_options *opt,
+TK_API tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_options *opt,
                             tk_error *err);
 
 /* Semantic checks of the spec on a model read with opt.diag set: dominators,
  * loops, routine reachability and membership, counts.  Reports through diag. */
-tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag);
+TK_API tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag);
 
 typedef enum tk_dcfg_report_format {
     TK_DCFG_REPORT_TEXT = 0,
@@ -79,13 +79,13 @@ typedef struct tk_dcfg_report_options {
  * (calls = entry count), loops (visits = entry-edge counts, iterations = head
  * count, static and dynamic instructions, like LoopPoint's loop_info).
  * JSON output carries "version": 1.  TK_ERR_IO, TK_ERR_NOMEM. */
-tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
+TK_API tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
                          tk_error *err);
 
 /* Canonical DCFG writer: what Intel's reader accepts (no \u escapes, '/'
  * written as '\/', integers as integers, addresses as hex strings, canonical
  * key and column order, computed routines/loops included).  TK_ERR_IO. */
-tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
+TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
 
 /* The profile model of a DCFG (for tk_callgrind_write): event Ir; one
  * function per routine (object = image file, name = entry symbol[+offset]);
@@ -94,10 +94,10 @@ tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
  * callee's inclusive cost per entry, shared out by call counts: the DCFG has
  * no call stacks); one part per thread when there are several.
  * TK_ERR_NOMEM. *out is the caller's (tk_profile_free). */
-tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err);
+TK_API tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err);
 
 /* Canonical deterministic text of the model (the golden format of tests). */
-tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err);
+TK_API tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err);
 
 #ifdef __cplusplus
 }

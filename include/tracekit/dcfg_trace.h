@@ -47,19 +47,19 @@ typedef struct tk_dcfg_trace tk_dcfg_trace;
  * Warnings (header names, version) go to diag when not NULL.
  * Returns TK_OK, TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_FORMAT or TK_ERR_LIMIT with a
  * located error. The caller owns *out (tk_dcfg_trace_free). */
-tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
+TK_API tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
                              tk_error *err);
 /* Parse from an open input (borrowed: it must outlive the trace). */
 typedef struct tk_input tk_input;
-tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
+TK_API tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
                                    tk_error *err);
 /* The same on memory (copied). name is used in messages. */
-tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
+TK_API tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
                                     const char *name, tk_diag *diag, tk_error *err);
-void tk_dcfg_trace_free(tk_dcfg_trace *t);
+TK_API void tk_dcfg_trace_free(tk_dcfg_trace *t);
 
-const char *tk_dcfg_trace_path(const tk_dcfg_trace *t);
-void tk_dcfg_trace_version(const tk_dcfg_trace *t, uint64_t *major, uint64_t *minor);
+TK_API const char *tk_dcfg_trace_path(const tk_dcfg_trace *t);
+TK_API void tk_dcfg_trace_version(const tk_dcfg_trace *t, uint64_t *major, uint64_t *minor);
 
 typedef struct tk_dcfg_trace_process_info {
     uint64_t pid;
@@ -86,21 +86,21 @@ typedef struct tk_dcfg_trace_chunk_info {
     uint64_t line, column;      /* of the chunk's row */
 } tk_dcfg_trace_chunk_info;
 
-size_t tk_dcfg_trace_process_count(const tk_dcfg_trace *t);
-void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_process_info *out);
+TK_API size_t tk_dcfg_trace_process_count(const tk_dcfg_trace *t);
+TK_API void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_process_info *out);
 /* Threads of all processes, in file order. */
-size_t tk_dcfg_trace_thread_count(const tk_dcfg_trace *t);
-void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread_info *out);
+TK_API size_t tk_dcfg_trace_thread_count(const tk_dcfg_trace *t);
+TK_API void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread_info *out);
 /* Chunks of all threads, in file order (a thread's chunks are consecutive). */
-size_t tk_dcfg_trace_chunk_count(const tk_dcfg_trace *t);
-void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_info *out);
+TK_API size_t tk_dcfg_trace_chunk_count(const tk_dcfg_trace *t);
+TK_API void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_info *out);
 
 /* Entry i of the STRING_DICTIONARY of process `proc`, in file order: *key
  * (NUL-terminated) and its value (value_len bytes, not NUL-terminated, as
  * written: repeats and references unexpanded). Returns the number of entries;
  * when i is not below it, nothing is written. Borrowed until
  * tk_dcfg_trace_free. */
-size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,
+TK_API size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,
                                       const char **key, const char **value, size_t *value_len);
 
 /* Receives decoded edge ids in order, in batches. Return 0 to go on, non-zero
@@ -111,7 +111,7 @@ typedef int (*tk_dcfg_trace_emit_fn)(void *ctx, const uint32_t *edges, size_t n)
  * emitted. Returns TK_OK, TK_END (emit asked to stop), TK_ERR_FORMAT or
  * TK_ERR_LIMIT (located). Leftover bits are reported to diag (warning).
  * Thread-safe for different chunks of the same trace. */
-tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_emit_fn emit,
+TK_API tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_emit_fn emit,
                                      void *ctx, uint64_t *edges, tk_diag *diag, tk_error *err);
 
 /* Receives each chunk's edges in file order (all chunks, or those selected). */
@@ -124,7 +124,7 @@ typedef struct tk_dcfg_trace_text {
 } tk_dcfg_trace_text;
 
 /* Make room for `more` bytes after t->len: 0, or -1 when out of memory. */
-int tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more);
+TK_API int tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more);
 
 /* Formats decoded edges: appends to out; returns 0, or non-zero to stop. */
 typedef int (*tk_dcfg_trace_render_fn)(const void *ctx, size_t chunk, const uint32_t *edges,
@@ -158,7 +158,7 @@ typedef struct tk_dcfg_trace_decode_options {
  * (located) unless diag is given, in which case chunk errors are reported to
  * diag and decoding goes on with the next chunk (returns TK_ERR_CHECK at the
  * end if any). *total gets the number of edges delivered. */
-tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
+TK_API tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
                                tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
                                tk_diag *diag, tk_error *err);
 
@@ -166,7 +166,7 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
  * all) is in cfg, else TK_ERR_FORMAT located at the first such process's row
  * ("process P is not in the DCFG", the error `check --dcfg` reports). */
 typedef struct tk_cfg tk_cfg;
-tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
+TK_API tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
                                     const tk_dcfg_trace_decode_options *opt, tk_error *err);
 
 /* Check a trace: chunk order, every chunk decodes (errors and leftover-bit
@@ -176,7 +176,7 @@ tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
  * DCFG's COUNT_PER_THREAD. threads: decoding workers (0/1 = serial).
  * Returns TK_OK (no errors), TK_ERR_CHECK (errors reported), or another error
  * (err set) when checking could not go on. */
-tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
+TK_API tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
                               tk_diag *diag, tk_error *err);
 
 /* The events model of a trace (tracekit/events.h), for the viewer exports:
@@ -187,11 +187,11 @@ tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigne
  * The source borrows t and cfg. */
 typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
 typedef struct tk_event_source tk_event_source;
-tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
+TK_API tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
                                     const tk_cfg *cfg, tk_error *err);
-void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x);
+TK_API void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x);
 /* Fill src (time_unit "instructions", ticks_per_second 0). */
-void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
+TK_API void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
 
 /* Add the trace to a profile (tracekit/profile.h) for callgrind output:
  * event Ir, one part per thread, self cost per block address in the
@@ -199,7 +199,7 @@ void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
  * edges with inclusive Ir up to their RETURN. Errors: TK_ERR_FORMAT (a
  * process or edge not in the DCFG, or a decoding error), TK_ERR_NOMEM. */
 typedef struct tk_profile tk_profile;
-tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
+TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
                                    tk_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
@@ -244,16 +244,16 @@ typedef struct tk_dcfg_trace_encode_options {
  * calls; finish() writes the rest. Errors: TK_ERR_ARG (calls out of order,
  * pass 2 differs), TK_ERR_FORMAT (a thread or process not contiguous),
  * TK_ERR_NOMEM, TK_ERR_IO (write failed). */
-tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+TK_API tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
                                     const tk_dcfg_trace_encode_options *opt, tk_error *err);
-void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
-tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+TK_API void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
+TK_API tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                         const uint32_t *edges, size_t n, tk_error *err);
-tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
+TK_API tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
                                       void *ctx, tk_error *err);
-tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
+TK_API tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                        const uint32_t *edges, size_t n, tk_error *err);
-tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);
+TK_API tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -85,34 +85,34 @@ typedef struct tk_deps tk_deps;
 /* ---- building ------------------------------------------------------------ */
 
 /* A new empty model. Returns TK_OK or TK_ERR_NOMEM. */
-tk_status tk_deps_new(tk_deps **out, tk_deps_form form, tk_error *err);
-void tk_deps_free(tk_deps *d);
+TK_API tk_status tk_deps_new(tk_deps **out, tk_deps_form form, tk_error *err);
+TK_API void tk_deps_free(tk_deps *d);
 
 /* The index of the instruction with this id (address in the history form),
  * creating an undefined placeholder when it is new; `loc_line`/`loc_col` are
  * remembered as the place of the first reference. */
-tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_col,
+TK_API tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_col,
                       uint32_t *index, tk_error *err);
 /* Whether instruction `index` was defined by tk_deps_define; its definition line. */
-int tk_deps_is_defined(const tk_deps *d, uint32_t index, uint64_t *def_line);
+TK_API int tk_deps_is_defined(const tk_deps *d, uint32_t index, uint64_t *def_line);
 
 /* Define the static facts of an instruction and open its ports. file/function
  * may be NULL (unknown); line 0 = unknown. Then call tk_deps_add_dep for each
  * entry, tk_deps_next_port between ports (nports - 1 times), and
  * tk_deps_set_values / tk_deps_add_value. */
-tk_status tk_deps_define(tk_deps *d, uint32_t index, uint64_t def_line, uint32_t nports,
+TK_API tk_status tk_deps_define(tk_deps *d, uint32_t index, uint64_t def_line, uint32_t nports,
                          uint64_t addr, const char *file, size_t file_len, const char *function,
                          size_t function_len, uint32_t line, tk_error *err);
-tk_status tk_deps_next_port(tk_deps *d, tk_error *err);
-tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32_t dep_inst,
+TK_API tk_status tk_deps_next_port(tk_deps *d, tk_error *err);
+TK_API tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32_t dep_inst,
                           tk_error *err);
 /* Index (in the whole model) of the entry that the next tk_deps_add_dep creates. */
-uint64_t tk_deps_entry_count(const tk_deps *d);
-void tk_deps_set_values(tk_deps *d, int has_values);
-tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error *err);
+TK_API uint64_t tk_deps_entry_count(const tk_deps *d);
+TK_API void tk_deps_set_values(tk_deps *d, int has_values);
+TK_API tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error *err);
 
 /* History form: instance from_inst of `from` depends on instance to_inst of `to`. */
-tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
+TK_API tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
                            uint32_t to_inst, tk_error *err);
 
 /* Finish building: sorts, counts instances, numbers the nodes. Instruction
@@ -122,42 +122,42 @@ tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32
  * placeholders must have been reported by the caller (the comprehensive form
  * requires every instruction to be defined: TK_ERR_FORMAT otherwise).
  * TK_ERR_LIMIT when there are more than 2^32-2 instance nodes. */
-tk_status tk_deps_finish(tk_deps *d, tk_error *err);
+TK_API tk_status tk_deps_finish(tk_deps *d, tk_error *err);
 
 /* ---- reading ------------------------------------------------------------- */
 
-tk_deps_form tk_deps_get_form(const tk_deps *d);
-uint32_t tk_deps_count(const tk_deps *d);
-void tk_deps_get_instr(const tk_deps *d, uint32_t index, tk_deps_instr *out);
+TK_API tk_deps_form tk_deps_get_form(const tk_deps *d);
+TK_API uint32_t tk_deps_count(const tk_deps *d);
+TK_API void tk_deps_get_instr(const tk_deps *d, uint32_t index, tk_deps_instr *out);
 /* Index of the instruction with this id / address, or TK_DEPS_NONE. */
-uint32_t tk_deps_find_id(const tk_deps *d, uint64_t id);
-uint32_t tk_deps_find_addr(const tk_deps *d, uint64_t addr);
-void tk_deps_get_stats(const tk_deps *d, tk_deps_stats *out);
+TK_API uint32_t tk_deps_find_id(const tk_deps *d, uint64_t id);
+TK_API uint32_t tk_deps_find_addr(const tk_deps *d, uint64_t addr);
+TK_API void tk_deps_get_stats(const tk_deps *d, tk_deps_stats *out);
 
 /* Kind of port `port` (control for port 0, data for the others, unknown in
  * the history form). */
-tk_dep_kind tk_deps_port_kind(const tk_deps *d, uint32_t port);
+TK_API tk_dep_kind tk_deps_port_kind(const tk_deps *d, uint32_t port);
 
 /* All entries of a port (sorted by inst). Returns the count. */
-size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, const tk_dep **out);
+TK_API size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, const tk_dep **out);
 /* Entries of a port for one instance: returns the count (0 or 1 in the
  * comprehensive form), *out the first. */
-size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
+TK_API size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
                          const tk_dep **out);
 /* Values of an instruction: instances (sorted) and values. Returns the count. */
-size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
+TK_API size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
                       const uint64_t **values);
 /* The value instance `inst` computed: 1 and *value when listed, else 0. */
-int tk_deps_value_at(const tk_deps *d, uint32_t index, uint32_t inst, uint64_t *value);
+TK_API int tk_deps_value_at(const tk_deps *d, uint32_t index, uint32_t inst, uint64_t *value);
 
 /* Dense numbering of instance nodes: node = base(index) + inst. */
-uint64_t tk_deps_node_count(const tk_deps *d);
-uint64_t tk_deps_node_base(const tk_deps *d, uint32_t index);
+TK_API uint64_t tk_deps_node_count(const tk_deps *d);
+TK_API uint64_t tk_deps_node_base(const tk_deps *d, uint32_t index);
 
 /* Build the reverse index (who depends on me) once; TK_ERR_NOMEM. */
-tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err);
+TK_API tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err);
 /* Users of instance inst of instruction index (after tk_deps_build_reverse). */
-size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, const tk_dep_use **out);
+TK_API size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, const tk_dep_use **out);
 
 #ifdef __cplusplus
 }

@@ -22,7 +22,7 @@ typedef enum tk_event_kind {
 } tk_event_kind;
 
 /* "enter", "exit", "tail-exit", "custom", "typed". */
-const char *tk_event_kind_name(tk_event_kind k);
+TK_API const char *tk_event_kind_name(tk_event_kind k);
 
 /* One event. Pointers are borrowed until the source's next call. */
 typedef struct tk_event {
@@ -114,20 +114,20 @@ typedef enum tk_time_unit {
 } tk_time_unit;
 
 /* "s", "ms", "us", "ns" ("?" for a value out of range). */
-const char *tk_time_unit_name(tk_time_unit u);
+TK_API const char *tk_time_unit_name(tk_time_unit u);
 /* The unit named name: 0 and *out set, or -1 when name is none of "s", "ms", "us", "ns". */
-int tk_time_unit_parse(const char *name, tk_time_unit *out);
+TK_API int tk_time_unit_parse(const char *name, tk_time_unit *out);
 /* Units in one second: 1, 1e3, 1e6, 1e9. */
-double tk_time_unit_per_second(tk_time_unit u);
+TK_API double tk_time_unit_per_second(tk_time_unit u);
 /* Decimals that show one nanosecond in the unit: 9, 6, 3, 0. */
-int tk_time_unit_decimals(tk_time_unit u);
+TK_API int tk_time_unit_decimals(tk_time_unit u);
 /* ticks of a clock of ticks_per_second in unit u, as ticks / (ticks per unit): exact when the
  * clock rate is a whole multiple of the unit's rate (an emulated 1 GHz TSC in ns, a kHz-granular
  * TSC in ms). ticks_per_second <= 0 (no clock): ticks, unconverted. */
-double tk_ticks_to_unit(uint64_t ticks, double ticks_per_second, tk_time_unit u);
+TK_API double tk_ticks_to_unit(uint64_t ticks, double ticks_per_second, tk_time_unit u);
 
 /* Display name of a function through the source (falls back to "#<id>"). */
-const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size);
+TK_API const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size);
 
 /* A view of a source with the events of some threads only (their recorded tid). The filter
  * holds the source and the tids (borrowed: both must outlive it); *out reads through it. Its
@@ -138,7 +138,7 @@ typedef struct tk_event_thread_filter {
     size_t ntids;
 } tk_event_thread_filter;
 
-void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_source *src,
+TK_API void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_source *src,
                            const int64_t *tids, size_t ntids, tk_event_source *out);
 
 #ifdef __cplusplus

@@ -16,7 +16,7 @@ extern "C" {
  * timestamp. per_thread: one part per thread ("thread:" and "pid:" set), else one part. object
  * names the ELF object of every function (may be NULL). Function ids must be below 2^28 and
  * threads at most 255 in per-thread mode (TK_ERR_LIMIT otherwise). Caller owns *out. */
-tk_status tk_events_profile(const tk_event_source *src, const char *object, int per_thread,
+TK_API tk_status tk_events_profile(const tk_event_source *src, const char *object, int per_thread,
                             tk_profile **out, tk_error *err);
 
 #ifdef __cplusplus

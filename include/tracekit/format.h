@@ -41,17 +41,17 @@ typedef struct tk_format {
     int (*detect)(const uint8_t *data, size_t len);
 } tk_format;
 
-size_t tk_format_count(void);
-const tk_format *tk_format_at(size_t i);
+TK_API size_t tk_format_count(void);
+TK_API const tk_format *tk_format_at(size_t i);
 /* By name; NULL if unknown. */
-const tk_format *tk_format_find(const char *name);
+TK_API const tk_format *tk_format_find(const char *name);
 /* Best match for the data, or NULL when nothing scores above 0. */
-const tk_format *tk_format_detect(const uint8_t *data, size_t len, int *confidence);
+TK_API const tk_format *tk_format_detect(const uint8_t *data, size_t len, int *confidence);
 /* Peek at the input and detect. TK_ERR_FORMAT (with the path) when unrecognised. */
-tk_status tk_format_detect_input(tk_input *in, const tk_format **out, tk_error *err);
+TK_API tk_status tk_format_detect_input(tk_input *in, const tk_format **out, tk_error *err);
 
 /* Capability names, e.g. "read check report" (static buffer not used: writes to buf). */
-char *tk_format_caps_string(unsigned caps, char *buf, size_t size);
+TK_API char *tk_format_caps_string(unsigned caps, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -20,10 +20,10 @@ typedef enum tk_compression {
 } tk_compression;
 
 /* "none", "gzip", "bzip2", "xz", "zstd". */
-const char *tk_compression_name(tk_compression c);
+TK_API const char *tk_compression_name(tk_compression c);
 
 /* Detect a compression from the first bytes (magic numbers only, never names). */
-tk_compression tk_compression_detect(const uint8_t *data, size_t len);
+TK_API tk_compression tk_compression_detect(const uint8_t *data, size_t len);
 
 typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -49,76 +49,76 @@ typedef struct tk_input tk_input;
  * opt->no_mmap: never map. opt may be NULL.
  * Returns TK_OK, TK_ERR_IO (with the OS message), TK_ERR_NOMEM.
  * The caller owns *out and frees it with tk_input_free. */
-tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options *opt,
+TK_API tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options *opt,
                         tk_error *err);
 
 /* Read from memory (borrowed; must outlive the input). name is used in errors.
  * Compressed data is decompressed as for files. */
-tk_status tk_input_open_memory(tk_input **out, const void *data, size_t len, const char *name,
+TK_API tk_status tk_input_open_memory(tk_input **out, const void *data, size_t len, const char *name,
                                const tk_input_options *opt, tk_error *err);
 
-void tk_input_free(tk_input *in);
+TK_API void tk_input_free(tk_input *in);
 
 /* The name given at open ("-" shows as "<stdin>"). */
-const char *tk_input_path(const tk_input *in);
-tk_compression tk_input_compression(const tk_input *in);
+TK_API const char *tk_input_path(const tk_input *in);
+TK_API tk_compression tk_input_compression(const tk_input *in);
 /* Size in bytes of the raw (possibly compressed) file, or -1 when unknown (pipes). */
-int64_t tk_input_raw_size(const tk_input *in);
+TK_API int64_t tk_input_raw_size(const tk_input *in);
 /* True when the content is served from one memory block (memory input, not compressed). */
-int tk_input_is_mapped(const tk_input *in);
+TK_API int tk_input_is_mapped(const tk_input *in);
 /* True when the content is a mapped regular file, uncompressed: tk_input_pread works. */
-int tk_input_is_file(const tk_input *in);
+TK_API int tk_input_is_file(const tk_input *in);
 /* Read content [offset, offset + len) of such a file into dst with pread, without touching the
  * map: a one-pass reader that copies each region it visits into a buffer of its own (small
  * enough to stay in the CPU cache) saves the page faults and the memory stalls of walking a
  * large map page by page. Errors: TK_ERR_IO (also when the file ends before offset + len). */
-tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len, tk_error *err);
+TK_API tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len, tk_error *err);
 
 /* Look at up to `want` bytes of content from the current position without
  * consuming them. *len < want only at end of input. Borrowed until the next call. */
-tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t *len,
+TK_API tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t *len,
                         tk_error *err);
 
 /* Read up to n bytes; *got < n only at end of input (TK_OK with *got == 0 at end). */
-tk_status tk_input_read(tk_input *in, void *buf, size_t n, size_t *got, tk_error *err);
+TK_API tk_status tk_input_read(tk_input *in, void *buf, size_t n, size_t *got, tk_error *err);
 
 /* Next line without its '\n' (and without one trailing '\r'). TK_END at end of
  * input. The line is borrowed until the next call; for mapped input it points
  * into the map (zero copy). A line longer than max_line is TK_ERR_LIMIT. */
-tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_error *err);
+TK_API tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_error *err);
 
 /* 1-based number of the line last returned by tk_input_getline (0 before any). */
-uint64_t tk_input_line_number(const tk_input *in);
+TK_API uint64_t tk_input_line_number(const tk_input *in);
 /* Content byte offset of the start of the line last returned. */
-uint64_t tk_input_line_offset(const tk_input *in);
+TK_API uint64_t tk_input_line_offset(const tk_input *in);
 /* Content bytes consumed so far (offset of the next unread byte). */
-uint64_t tk_input_offset(const tk_input *in);
+TK_API uint64_t tk_input_offset(const tk_input *in);
 /* Raw (compressed) bytes the decoder has taken so far, which produced the content read and
  * buffered (with tk_input_offset and tk_input_raw_size: an estimate of the content's size);
  * equal to the content offset for uncompressed input. */
-uint64_t tk_input_raw_offset(const tk_input *in);
+TK_API uint64_t tk_input_raw_offset(const tk_input *in);
 
 /* The next block of content, of whatever size is available: TK_END at the end.
  * Borrowed until the next call. For mapped input the whole rest at once. */
-tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
+TK_API tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
 /* All remaining content in one block (for a plain regular file the rest of its
  * mapping; for memory input the memory; otherwise a buffer the input owns and
  * grows to the content's size). Borrowed until tk_input_free. */
-tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
+TK_API tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
 /* The whole content as one block, wherever reading is (the position does not
  * move; content offsets are offsets into it): the mapping of a plain regular
  * file, or uncompressed memory input. For a reader that streams and now and
  * then must look ahead or back. TK_ERR_ARG for any other input (pipes,
  * compressed data). Borrowed until tk_input_free. */
-tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len);
+TK_API tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len);
 
 /* Tell the input that content [offset, offset + len) will not be read again. For a memory-
  * mapped file the whole pages inside are handed back to the kernel (they stay in the page cache
  * and are re-read if touched), so a one-pass reader of a huge file keeps little resident.
  * A no-op for any other input. */
-void tk_input_release(tk_input *in, uint64_t offset, uint64_t len);
+TK_API void tk_input_release(tk_input *in, uint64_t offset, uint64_t len);
 
 #ifdef __cplusplus
 }

@@ -37,16 +37,16 @@ typedef struct tk_latency_totals {
 } tk_latency_totals;
 
 /* per_thread: one row per (thread, function); else one per function. */
-tk_latency *tk_latency_new(int per_thread);
-void tk_latency_free(tk_latency *l);
+TK_API tk_latency *tk_latency_new(int per_thread);
+TK_API void tk_latency_free(tk_latency *l);
 
 /* Consume a whole source. Errors from the source, TK_ERR_NOMEM, TK_ERR_LIMIT. */
-tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err);
+TK_API tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err);
 
 /* The rows in key order (thread, then function id); computed once, owned by l. */
-tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *count,
+TK_API tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *count,
                           tk_error *err);
-void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
+TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
 
 #ifdef __cplusplus
 }

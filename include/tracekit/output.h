@@ -24,17 +24,17 @@ typedef struct tk_output tk_output;
  * FIFO or socket (/dev/null, a named pipe) is written directly, without
  * TK_OUTPUT_FORCE. Errors: TK_ERR_EXISTS (path exists, no TK_OUTPUT_FORCE), TK_ERR_ARG (binary
  * to a terminal), TK_ERR_IO. The caller owns *out: end it with commit or abort. */
-tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_error *err);
+TK_API tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_error *err);
 
 /* The stream to write to. */
-FILE *tk_output_file(tk_output *o);
-const char *tk_output_path(const tk_output *o);
+TK_API FILE *tk_output_file(tk_output *o);
+TK_API const char *tk_output_path(const tk_output *o);
 
 /* Flush, close and rename into place; frees o. On error the temp file is removed. */
-tk_status tk_output_commit(tk_output *o, tk_error *err);
+TK_API tk_status tk_output_commit(tk_output *o, tk_error *err);
 
 /* Discard: remove the temporary file; frees o. Accepts NULL. */
-void tk_output_abort(tk_output *o);
+TK_API void tk_output_abort(tk_output *o);
 
 #ifdef __cplusplus
 }

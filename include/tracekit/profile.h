@@ -126,89 +126,89 @@ typedef struct tk_profile tk_profile;
 
 #define TK_PROF_NONE UINT32_MAX
 
-tk_status tk_profile_new(tk_profile **out);
-void tk_profile_free(tk_profile *p);
+TK_API tk_status tk_profile_new(tk_profile **out);
+TK_API void tk_profile_free(tk_profile *p);
 
 /* ---- strings ----------------------------------------------------------- */
-tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id);
-const char *tk_profile_str(const tk_profile *p, uint32_t id);
-size_t tk_profile_str_len(const tk_profile *p, uint32_t id);
+TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id);
+TK_API const char *tk_profile_str(const tk_profile *p, uint32_t id);
+TK_API size_t tk_profile_str_len(const tk_profile *p, uint32_t id);
 
-size_t tk_profile_string_count(const tk_profile *p);
+TK_API size_t tk_profile_string_count(const tk_profile *p);
 /* Sort rank of every string (rank[id], byte order), for deterministic output.
  * The caller frees the array with free(); NULL when out of memory. */
-uint32_t *tk_profile_string_ranks(const tk_profile *p);
+TK_API uint32_t *tk_profile_string_ranks(const tk_profile *p);
 
 /* ---- event types ------------------------------------------------------- */
-size_t tk_profile_event_count(const tk_profile *p);
-const tk_prof_event *tk_profile_event(const tk_profile *p, size_t i);
+TK_API size_t tk_profile_event_count(const tk_profile *p);
+TK_API const tk_prof_event *tk_profile_event(const tk_profile *p, size_t i);
 /* Index of an event by name, or -1. */
-int tk_profile_find_event(const tk_profile *p, const char *name, size_t len);
+TK_API int tk_profile_find_event(const tk_profile *p, const char *name, size_t len);
 /* Adds an event type (or finds it). Adding is refused with TK_ERR_UNSUPPORTED
  * once cost rows exist (the row width is fixed then). */
-tk_status tk_profile_add_event(tk_profile *p, const char *name, size_t len, size_t *index,
+TK_API tk_status tk_profile_add_event(tk_profile *p, const char *name, size_t len, size_t *index,
                                tk_error *err);
-void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_name);
+TK_API void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_name);
 /* Adds a derived event (or replaces the formula of the one of that name);
  * TK_ERR_LIMIT past TK_PROFILE_MAX_EVENTS of them. */
-tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
+TK_API tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
                                  uint32_t long_name);
-size_t tk_profile_derived_count(const tk_profile *p);
-const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i);
+TK_API size_t tk_profile_derived_count(const tk_profile *p);
+TK_API const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i);
 /* Evaluate a derived formula ("Ir + 2 Dr", "3*Ir") on a cost vector. */
-tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
+TK_API tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
                                   uint64_t *result);
 
 /* ---- functions --------------------------------------------------------- */
-tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
+TK_API tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
                               uint32_t *fn);
-size_t tk_profile_function_count(const tk_profile *p);
-const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
+TK_API size_t tk_profile_function_count(const tk_profile *p);
+TK_API const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
 
 /* Rank of every function (sorted by name, object, file ranks); the caller
  * frees it with free(). */
-uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank);
+TK_API uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank);
 
 /* ---- parts ------------------------------------------------------------- */
-tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out);
-size_t tk_profile_part_count(const tk_profile *p);
-tk_prof_part *tk_profile_part(const tk_profile *p, size_t i);
-tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len);
+TK_API tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out);
+TK_API size_t tk_profile_part_count(const tk_profile *p);
+TK_API tk_prof_part *tk_profile_part(const tk_profile *p, size_t i);
+TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len);
 /* Adds count calls into function fn to part->calls_into (TK_ERR_LIMIT when
  * the sum overflows 64 bits). */
-tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count);
-tk_status tk_profile_part_set_string(char **field, const char *s, size_t len);
+TK_API tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count);
+TK_API tk_status tk_profile_part_set_string(char **field, const char *s, size_t len);
 
 /* Costs are given as n_events values in profile event order.
  * All return TK_OK, TK_ERR_NOMEM or TK_ERR_LIMIT (64-bit overflow of a sum). */
-tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
+TK_API tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
                               const uint64_t *costs);
-tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
+TK_API tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
                               uint64_t count, const uint64_t *inclusive);
 /* A self row whose key the caller knows is not in the part yet (a reader that
  * keeps one row per function): no lookup. *row gets the row's index, so that
  * later costs of the key can be added to part->self.values directly. */
-tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
+TK_API tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
                                  const uint64_t *costs, size_t *row);
 /* The same for a call row (values: the count, then the inclusive costs). */
-tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
+TK_API tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
                                  uint64_t count, const uint64_t *inclusive, size_t *row);
-tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
+TK_API tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
                               uint64_t executed, uint64_t followed);
 
 /* Sum of self costs of a part (n_events values). */
-tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum);
+TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum);
 /* Store the computed sum as the part's totals (for writers of built profiles). */
-tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part);
+TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part);
 
 /* Add every part of src into dst (appending parts, or into dst part `into`
  * when into != NULL). Names are re-interned; events must be known to dst or
  * are added when dst has no rows yet. */
-tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
+TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
                            tk_error *err);
 
 /* Canonical, deterministic text of the whole model (sorted). */
-tk_status tk_profile_dump(const tk_profile *p, FILE *out);
+TK_API tk_status tk_profile_dump(const tk_profile *p, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -65,20 +65,20 @@ typedef struct tk_prof_summary {
  * cycle an estimate between proven bounds, marked `estimated` (see
  * docs/formats/callgrind.md, "Inclusive cost in call cycles"). Returns TK_OK,
  * TK_ERR_ARG (no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
-tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
+TK_API tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
                                tk_prof_summary **out, tk_error *err);
 /* The same without inclusive costs (every entry's `inclusive` is NULL; calls
  * are counted): what a table of self costs needs, without the call graph, its
  * recursion classes and the inclusive sums (on a 130 MB profile of 151 K
  * functions: ~35 MB less memory). */
-tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_group group,
+TK_API tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_group group,
                                     tk_prof_summary **out, tk_error *err);
-void tk_prof_summary_free(tk_prof_summary *s);
+TK_API void tk_prof_summary_free(tk_prof_summary *s);
 
 /* Sort entries by the given event indexes (descending), on inclusive costs
  * when `inclusive` (self costs for a summary without inclusive costs), ties
  * by names. */
-void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+TK_API void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                           size_t n_events, int inclusive);
 /* The same for a list cut where it covers `coverage` percent (0 < coverage <
  * 100) of the total of events[0], as callgrind_annotate's --threshold: the
@@ -89,11 +89,11 @@ void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t 
  * the entries after it, all of smaller events[0] cost, are in no particular
  * order. coverage >= 100 sorts everything, as tk_prof_summary_sort. 0 when out
  * of memory (the order is then as it was). */
-size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+TK_API size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                                   size_t n_events, int inclusive, double coverage);
 /* Whether rows of cost `sum` cover `coverage` percent of `total` (false when
  * coverage >= 100 or total is 0: such a list is never cut). */
-int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
+TK_API int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
 
 /* Recursion classes of the call graph of the parts (part = 0: all parts).
  * Returns in *out an array of one class id per function (the caller frees it with free()): a
@@ -105,7 +105,7 @@ int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
  * `f'caller'caller2`: the name up to the first quote) in the same object and
  * file are one node first (annotate adds rows of such clones on one line).
  * Returns TK_OK, TK_ERR_ARG (no such part), TK_ERR_NOMEM. */
-tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_base_name,
+TK_API tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_base_name,
                                        uint32_t **out, tk_error *err);
 
 /* ---- callers and callees (callgrind_annotate --tree) ---------------------- */
@@ -130,13 +130,13 @@ typedef struct tk_prof_arcs {
  * Entry indexes are those of s when this is called: sort s first. A call
  * whose caller or callee has no entry is left out. Returns TK_OK, TK_ERR_ARG
  * (another group, no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
-tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_prof_summary *s,
+TK_API tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_prof_summary *s,
                                   tk_prof_group group, tk_prof_arcs **out, tk_error *err);
-void tk_prof_arcs_free(tk_prof_arcs *a);
+TK_API void tk_prof_arcs_free(tk_prof_arcs *a);
 /* The callers of entry: arcs[*first .. *first + n), n returned. */
-size_t tk_prof_arcs_into(const tk_prof_arcs *a, size_t entry, size_t *first);
+TK_API size_t tk_prof_arcs_into(const tk_prof_arcs *a, size_t entry, size_t *first);
 /* The callees of entry: arcs[by_caller[*first .. *first + n)], n returned. */
-size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *first);
+TK_API size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *first);
 
 /* ---- dot call graph ------------------------------------------------------ */
 typedef struct tk_dot_options {
@@ -152,7 +152,7 @@ typedef struct tk_dot_options {
 
 #define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1, 0, TK_UNIT_S}
 
-tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
                                tk_error *err);
 
 /* ---- folded stacks (flame graphs) ----------------------------------------- */
@@ -174,7 +174,7 @@ typedef struct tk_folded_profile_options {
 
 #define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 1e-5, 256, 0, 0}
 
-tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
+TK_API tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
                                   FILE *out, tk_error *err);
 
 #ifdef __cplusplus

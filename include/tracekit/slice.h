@@ -37,13 +37,13 @@ typedef struct tk_slice tk_slice;
 /* The dynamic slice of the criterion nodes (which are part of it). A forward
  * slice builds the model's reverse index. TK_ERR_ARG for a node that does not
  * exist or for data/control slices of a limited-history trace. */
-tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriterion,
+TK_API tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriterion,
                            const tk_slice_options *opt, tk_slice **out, tk_error *err);
-void tk_slice_free(tk_slice *s);
-uint64_t tk_slice_size(const tk_slice *s);
-int tk_slice_contains(const tk_slice *s, const tk_deps *d, uint32_t instr, uint32_t inst);
+TK_API void tk_slice_free(tk_slice *s);
+TK_API uint64_t tk_slice_size(const tk_slice *s);
+TK_API int tk_slice_contains(const tk_slice *s, const tk_deps *d, uint32_t instr, uint32_t inst);
 /* Instances of instruction `instr` in the slice. */
-uint64_t tk_slice_count_instr(const tk_slice *s, const tk_deps *d, uint32_t instr);
+TK_API uint64_t tk_slice_count_instr(const tk_slice *s, const tk_deps *d, uint32_t instr);
 
 /* A dependence chain: steps[0] is `from`, steps[n-1] is `to`; step k+1 is what
  * step k depends on through port steps[k+1].port (or the reverse when
@@ -57,9 +57,9 @@ typedef struct tk_chain_step {
 /* One shortest chain from `from` to `to` following "depends upon", or, when
  * none exists, from `to` to `from` (then *reversed = 1). TK_END when neither
  * exists. The caller frees *steps with tk_chain_free. */
-tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_deps deps,
+TK_API tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_deps deps,
                         tk_chain_step **steps, size_t *nsteps, int *reversed, tk_error *err);
-void tk_chain_free(tk_chain_step *steps);
+TK_API void tk_chain_free(tk_chain_step *steps);
 
 /* The longest "depends upon" chain starting at each node; reports the `max`
  * longest, starting from distinct instructions. A chain of length 1 is a node
@@ -70,16 +70,16 @@ typedef struct tk_chain_summary {
     uint64_t length; /* nodes in the chain */
 } tk_chain_summary;
 
-tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary *out, size_t *nout,
+TK_API tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary *out, size_t *nout,
                            int *cyclic, tk_error *err);
 
 /* Parse a criterion: "ID:INSTANCE", "ID" (last instance), "0xADDR#INSTANCE",
  * "0xADDR" (last instance), "FILE:LINE" (last instance of each instruction of
  * the line) or "FILE:LINE#INSTANCE". TK_ERR_ARG with a message when nothing
  * matches. The caller frees *nodes with tk_chain_free-compatible tk_nodes_free. */
-tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes, size_t *n,
+TK_API tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes, size_t *n,
                              tk_error *err);
-void tk_nodes_free(tk_node *nodes);
+TK_API void tk_nodes_free(tk_node *nodes);
 
 #ifdef __cplusplus
 }

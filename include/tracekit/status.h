@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,7 +27,7 @@ typedef enum tk_status {
 } tk_status;
 
 /* Short name of a status ("ok", "format error", ...). Never NULL. */
-const char *tk_status_name(tk_status s);
+TK_API const char *tk_status_name(tk_status s);
 
 #define TK_ERROR_MSG_MAX 512
 #define TK_ERROR_PATH_MAX 512
@@ -42,29 +44,29 @@ typedef struct tk_error {
     uint64_t column;
 } tk_error;
 
-void tk_error_clear(tk_error *err);
+TK_API void tk_error_clear(tk_error *err);
 
 /* Set code and message; keeps no location. Returns code. err may be NULL. */
-tk_status tk_error_set(tk_error *err, tk_status code, const char *fmt, ...)
+TK_API tk_status tk_error_set(tk_error *err, tk_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-tk_status tk_error_vset(tk_error *err, tk_status code, const char *fmt, va_list ap)
+TK_API tk_status tk_error_vset(tk_error *err, tk_status code, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
 /* Set code, message and location. path may be NULL; offset -1 and line 0 mean unknown. */
-tk_status tk_error_set_at(tk_error *err, tk_status code, const char *path, int64_t offset,
+TK_API tk_status tk_error_set_at(tk_error *err, tk_status code, const char *path, int64_t offset,
                           uint64_t line, uint64_t column, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
 /* Add or replace the location of an error that was set without one. */
-void tk_error_locate(tk_error *err, const char *path, int64_t offset, uint64_t line,
+TK_API void tk_error_locate(tk_error *err, const char *path, int64_t offset, uint64_t line,
                      uint64_t column);
 
 /* Prefix the message: "what: <old message>". */
-void tk_error_prefix(tk_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+TK_API void tk_error_prefix(tk_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Render as "path:line:col: error: message", "path: byte N: error: message",
  * "path: error: message" or "error: message". Returns buf. */
-char *tk_error_format(const tk_error *err, char *buf, size_t size);
+TK_API char *tk_error_format(const tk_error *err, char *buf, size_t size);
 
 /* ---- diagnostics: many located problems, for `check` ------------------- */
 
@@ -91,16 +93,16 @@ typedef struct tk_diag {
     uint64_t suppressed;
 } tk_diag;
 
-void tk_diag_init(tk_diag *d, tk_diag_fn fn, void *ctx);
-void tk_diag_report(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt, ...)
+TK_API void tk_diag_init(tk_diag *d, tk_diag_fn fn, void *ctx);
+TK_API void tk_diag_report(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void tk_diag_vreport(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt,
+TK_API void tk_diag_vreport(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt,
                      va_list ap) __attribute__((format(printf, 4, 0)));
 /* Report an error that was returned as a tk_error. */
-void tk_diag_error(tk_diag *d, const tk_error *err);
+TK_API void tk_diag_error(tk_diag *d, const tk_error *err);
 
 /* Render a diagnostic the way tk_error_format does ("...: warning: ..."). */
-char *tk_diag_format(tk_severity sev, const tk_location *loc, const char *message, char *buf,
+TK_API char *tk_diag_format(tk_severity sev, const tk_location *loc, const char *message, char *buf,
                      size_t size);
 
 #ifdef __cplusplus

@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 /* The library's version string, e.g. "0.1.0". */
-const char *tk_version(void);
+TK_API const char *tk_version(void);
 
 #ifdef __cplusplus
 }

@@ -60,13 +60,13 @@ typedef struct tk_wet_reader tk_wet_reader;
  * It checks the grammar and every count (blocks, SIZE, VALUES, one SIZE per
  * use port), the order of instances within a port or a VALUES list (strictly
  * increasing) and the instance limit; not references (see tk_wet_load). */
-tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err);
+TK_API tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err);
 /* TK_OK with *rec filled, TK_END at the end, or an error located at
  * path:line:column. After an error the reader stays failed. */
-tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err);
+TK_API tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err);
 /* The form, known after the first record. */
-tk_deps_form tk_wet_reader_form(const tk_wet_reader *r);
-void tk_wet_reader_free(tk_wet_reader *r);
+TK_API tk_deps_form tk_wet_reader_form(const tk_wet_reader *r);
+TK_API void tk_wet_reader_free(tk_wet_reader *r);
 
 /* Read a whole trace into a deps model. Errors (grammar, counts, undefined
  * ids, instances beyond a target's known execution count) are located.
@@ -74,18 +74,18 @@ void tk_wet_reader_free(tk_wet_reader *r);
  * the result is TK_ERR_CHECK when any was found (*out is then still set when
  * the grammar was fine). Without one, the first problem is returned in err.
  * The caller owns *out. */
-tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err);
+TK_API tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err);
 
 /* Writers (FILE borrowed). */
 /* Canonical comprehensive form: blocks in model order, ports, values. */
-tk_status tk_wet_write(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write(const tk_deps *d, FILE *f, tk_error *err);
 /* Every dependence in the limited-history form, ordered by dependent
  * (address, instance). */
-tk_status tk_wet_write_history(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write_history(const tk_deps *d, FILE *f, tk_error *err);
 /* JSON: {"version":1,"format":"wet","form":...,"instructions":[...]} */
-tk_status tk_wet_write_json(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write_json(const tk_deps *d, FILE *f, tk_error *err);
 /* Deterministic text of the model (the golden format of `dump`). */
-tk_status tk_wet_dump(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_dump(const tk_deps *d, FILE *f, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -31,11 +31,11 @@ typedef struct tk_xray_header {
 
 /* Parse the 32-byte header (either byte order). TK_ERR_FORMAT with byte offsets when it is not
  * an XRay header or its version/type is unsupported. path is used in errors (may be NULL). */
-tk_status tk_xray_parse_header(const uint8_t *data, size_t len, const char *path,
+TK_API tk_status tk_xray_parse_header(const uint8_t *data, size_t len, const char *path,
                                tk_xray_header *out, tk_error *err);
 
 /* 1 when the runtime emulated the TSC (frequency exactly 1e9 Hz; ticks are nanoseconds). */
-int tk_xray_emulated_tsc(const tk_xray_header *h);
+TK_API int tk_xray_emulated_tsc(const tk_xray_header *h);
 
 /* ---- records ------------------------------------------------------------ */
 
@@ -63,7 +63,7 @@ typedef enum tk_xray_kind {
 #define TK_XRAY_KIND_MAX 33
 
 /* Stable lower-case name ("enter", "exit", "tail-exit", "enter-args", "new-buffer", ...). */
-const char *tk_xray_kind_name(tk_xray_kind k);
+TK_API const char *tk_xray_kind_name(tk_xray_kind k);
 static inline int tk_xray_is_function(tk_xray_kind k) { return k <= TK_XRAY_ENTER_ARGS; }
 
 #define TK_XRAY_MAX_ARGS 6
@@ -117,15 +117,15 @@ typedef struct tk_xray_options {
  * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header),
  * TK_ERR_UNSUPPORTED (a version tracekit does not read), TK_ERR_IO,
  * TK_ERR_NOMEM. The caller owns *out (tk_xray_free). */
-tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options *opt,
+TK_API tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options *opt,
                        tk_error *err);
-void tk_xray_free(tk_xray_reader *r);
-const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
+TK_API void tk_xray_free(tk_xray_reader *r);
+TK_API const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
 
 /* The next record: TK_OK, TK_END, or TK_ERR_FORMAT with a byte offset (truncated records,
  * unknown kinds, extents past the end, a record past its buffer). In partial mode a cut at the
  * end of the file ends the records with TK_END instead (see tk_xray_truncation). */
-tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
+TK_API tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
 
 /* Buffers and results of tk_xray_next_calls. The caller provides the arrays and capacities;
  * the arg and event arrays may be NULL (those records are then skipped). */
@@ -151,7 +151,7 @@ typedef struct tk_xray_calls {
  * the custom/typed events between them; other records are skipped (their timestamps still
  * apply). TK_OK with n + nevents >= 1, TK_END, or an error as tk_xray_next. Do not mix with
  * tk_xray_next on the same reader. */
-tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err);
+TK_API tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err);
 
 /* Partial mode: 1 when the file was found cut short, with *where (may be NULL) set to the
  * location where the damage starts (path and byte offset: the first record that is not whole,
@@ -159,13 +159,13 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
  * 0 otherwise. Final once tk_xray_next or tk_xray_next_calls has returned TK_END (open may
  * already know of a buffer cut short; reading finds the record cut inside it). The records
  * read all end at or before the offset. */
-int tk_xray_truncation(const tk_xray_reader *r, tk_error *where);
+TK_API int tk_xray_truncation(const tk_xray_reader *r, tk_error *where);
 
 /* Number of FDR buffers found (after open), and the file's content size. */
-uint64_t tk_xray_buffer_count(const tk_xray_reader *r);
-uint64_t tk_xray_content_size(const tk_xray_reader *r);
+TK_API uint64_t tk_xray_buffer_count(const tk_xray_reader *r);
+TK_API uint64_t tk_xray_content_size(const tk_xray_reader *r);
 /* Earliest timestamp at the start of a buffer (FDR) or of any record (basic); 0 when none. */
-uint64_t tk_xray_first_tsc(const tk_xray_reader *r);
+TK_API uint64_t tk_xray_first_tsc(const tk_xray_reader *r);
 
 /* ---- events ------------------------------------------------------------------ */
 
@@ -176,13 +176,13 @@ typedef struct tk_xray_events tk_xray_events;
 /* An events-model source over a reader: function records and custom/typed events with dense
  * thread indices (by pid and tid, in order of first appearance). map (may be NULL) names the
  * functions. Borrows r and map. Caller owns *out. */
-tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
+TK_API tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
                               tk_error *err);
-void tk_xray_events_free(tk_xray_events *e);
+TK_API void tk_xray_events_free(tk_xray_events *e);
 /* Fill src so that analyses and exporters can pull from e. */
-void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
+TK_API void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
 /* Distinct function ids seen that the map does not know (0 without a map), and the largest. */
-uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest);
+TK_API uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest);
 
 /* ---- summary (info) ------------------------------------------------------------ */
 
@@ -202,8 +202,8 @@ typedef struct tk_xray_summary {
 
 /* Read the whole trace and count. Errors as tk_xray_next (the counts so far stay valid).
  * Free with tk_xray_summary_free. */
-tk_status tk_xray_summarize(tk_xray_reader *r, tk_xray_summary *out, tk_error *err);
-void tk_xray_summary_free(tk_xray_summary *s);
+TK_API tk_status tk_xray_summarize(tk_xray_reader *r, tk_xray_summary *out, tk_error *err);
+TK_API void tk_xray_summary_free(tk_xray_summary *s);
 
 /* ---- check and dump --------------------------------------------------------- */
 
@@ -218,11 +218,11 @@ typedef struct tk_xray_check_summary {
  * [Pid], NewCPUId at the start; CallArgument only after EnterArgs), extents, TSC regressions,
  * exits without entries, function ids missing from map (may be NULL). Every problem goes to
  * diag with its byte offset; returns TK_OK unless the check itself failed (TK_ERR_NOMEM). */
-tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_diag *diag,
+TK_API tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_diag *diag,
                         tk_xray_check_summary *sum, tk_error *err);
 
 /* Canonical text: the header, then one line per record ("@offset kind fields..."). */
-tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err);
+TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err);
 
 /* ---- instrumentation map and symbols ------------------------------------- */
 
@@ -240,19 +240,19 @@ typedef struct tk_xray_function {
 /* Read the xray_instr_map section of an instrumented ELF binary and symbolise every function
  * (symbol table, DWARF file/line, demangled C++ names). Errors: TK_ERR_IO, TK_ERR_FORMAT (not
  * ELF, no xray_instr_map, bad sled entries) with the binary's path. Caller owns *out. */
-tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err);
-void tk_xray_map_free(tk_xray_map *m);
+TK_API tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err);
+TK_API void tk_xray_map_free(tk_xray_map *m);
 /* Number of function ids (ids run from 1 to count). */
-uint32_t tk_xray_map_count(const tk_xray_map *m);
+TK_API uint32_t tk_xray_map_count(const tk_xray_map *m);
 /* The function with this id, or NULL when out of range. */
-const tk_xray_function *tk_xray_map_function(const tk_xray_map *m, uint32_t id);
+TK_API const tk_xray_function *tk_xray_map_function(const tk_xray_map *m, uint32_t id);
 /* Total sleds and the sled entry version found. */
-uint64_t tk_xray_map_sleds(const tk_xray_map *m);
-unsigned tk_xray_map_version(const tk_xray_map *m);
+TK_API uint64_t tk_xray_map_sleds(const tk_xray_map *m);
+TK_API unsigned tk_xray_map_version(const tk_xray_map *m);
 
 /* Demangle an Itanium C++ name ("_Z..."); returns a malloc'd string the caller frees with
  * free(), or NULL when name is not mangled or cannot be demangled. */
-char *tk_xray_demangle(const char *name);
+TK_API char *tk_xray_demangle(const char *name);
 
 #ifdef __cplusplus
 }

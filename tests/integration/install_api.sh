@@ -38,6 +38,15 @@ cmp -s "$tmp/consumer.out" "$tmp/consumer-static.out" ||
 if command -v nm >/dev/null; then
     extra=$(nm -D --defined-only "$tmp/prefix/lib/libtracekit.so" | awk '$3 !~ /^tk_/ { print $3 }')
     [ -z "$extra" ] || { echo "FAIL: libtracekit.so exports symbols outside tk_*:"; echo "$extra" | head; exit 1; }
+    # exported == declared with TK_API in the installed headers, both ways
+    nm -D --defined-only "$tmp/prefix/lib/libtracekit.so" | awk '{ print $3 }' | sed 's/@.*//' |
+        sort -u >"$tmp/exported"
+    cat "$tmp"/prefix/include/tracekit/*.h | tr '\n' ' ' | grep -o 'TK_API [^;{]*' |
+        grep -o 'tk_[A-Za-z0-9_]*[ ]*(' | tr -d ' (' | sort -u >"$tmp/declared"
+    undeclared=$(comm -23 "$tmp/exported" "$tmp/declared")
+    missing=$(comm -13 "$tmp/exported" "$tmp/declared")
+    [ -z "$undeclared" ] || { echo "FAIL: exported but declared in no header with TK_API:"; echo "$undeclared" | head -20; exit 1; }
+    [ -z "$missing" ] || { echo "FAIL: declared with TK_API but not exported (not defined?):"; echo "$missing" | head -20; exit 1; }
 fi
 # the installed library is the one that was built (its version string)
 ver=$(grep -o '"[0-9]*\.[0-9]*\.[0-9]*"' include/tracekit/tracekit.h | tr -d '"')
