@@ -81,12 +81,20 @@ PROGRAM := $(BUILD)/tracekit
 
 .SECONDARY:
 
-.PHONY: all deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
+.PHONY: all deps viewers-deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
 
 deps:
 	@scripts/setup-deps.sh
+
+# The viewer tests' npm packages (speedscope, playwright-core), from the lock file, into
+# tests/viewers/node_modules (git-ignored); again only when the lock file changes.
+VIEWERS_STAMP := tests/viewers/node_modules/.installed
+viewers-deps: $(VIEWERS_STAMP)
+$(VIEWERS_STAMP): tests/viewers/package.json tests/viewers/package-lock.json
+	@cd tests/viewers && npm ci --no-audit --no-fund --loglevel=error >&2
+	@touch $@
 
 # Objects depend on the compiler and its flags: a change of either (CC=clang,
 # SAN=..., CFLAGS=...) rebuilds them.
@@ -129,7 +137,7 @@ test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
 # build (a second compiler catches order-dependent code and other warnings).
 # The integration scripts run once (plain build); the ThreadSanitizer build
 # runs the tests of the threaded code only (tests/run.sh).
-check: deps
+check: deps viewers-deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang

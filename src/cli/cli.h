@@ -149,6 +149,11 @@ int cli_diag_summary(const tk_diag *d, const char *path);
 int cli_output_open(const cli_args *a, int binary, tk_output **out);
 /* Commit; prints the error. Returns an exit code. */
 int cli_output_commit(tk_output *o);
+/* --per-thread callgrind: the profile's parts as OUT-01, OUT-02, ... (-o OUT, required:
+ * usage error without it); --force overwrites. */
+typedef struct tk_profile tk_profile;
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p);
+int cli_need_parts_output(const char *command, const cli_args *a);
 
 /* Options every generic command accepts. */
 extern const cli_opt cli_common_opts[];

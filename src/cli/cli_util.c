@@ -170,6 +170,29 @@ int cli_output_open(const cli_args *a, int binary, tk_output **out)
     return cli_error(&err);
 }
 
+int cli_need_parts_output(const char *command, const cli_args *a)
+{
+    const char *path = cli_get(a, "output");
+    if (!path || strcmp(path, "-") == 0)
+        return cli_usage_error(command, "--per-thread writes a file per thread, OUT-01, "
+                               "OUT-02, ... as valgrind --separate-threads=yes does: give -o OUT");
+    return CLI_EXIT_OK;
+}
+
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p)
+{
+    int rc = cli_need_parts_output(command, a);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    tk_status st = tk_callgrind_write_parts(p, cli_get(a, "output"), &o,
+                                            cli_has(a, "force") ? TK_OUTPUT_FORCE : 0, NULL, &err);
+    if (st == TK_ERR_EXISTS) tk_error_prefix(&err, "refusing to overwrite (use --force)");
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
 int cli_output_commit(tk_output *o)
 {
     tk_error err;

@@ -297,6 +297,9 @@ static const cli_opt convert_opts[] = {
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
+    {"positions", 0, "POS", "callgrind: write these positions only: line (what speedscope "
+                            "reads: it takes a second column for a cost), instr or instr+line "
+                            "(default: the input's)"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% inclusive (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% (default 0.1)"},
     {"event", 0, "EVENT", "dot, folded: the event for percentages and colours, or to count"
@@ -402,6 +405,10 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
     folded.min_share = min_share / 100;
     folded.per_part = cli_has(args, "per-thread");
+    const char *pos_text = cli_get(args, "positions");
+    int positions = pos_text ? tk_callgrind_positions_parse(pos_text) : 0;
+    if (positions < 0)
+        return cli_usage_error(cmd, "--positions: line, instr or instr+line, not '%s'", pos_text);
     tk_profile *p;
     /* call graphs and flame graphs need functions and call arcs only: no
      * positions, cost files or jumps */
@@ -430,6 +437,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     if (to == 0) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         if (cli_has(args, "no-compress")) wo.compress_names = wo.compress_positions = 0;
+        wo.positions = (unsigned)positions;
         st = tk_callgrind_write(p, tk_output_file(o), &wo, &err);
     } else if (to == 1) {
         st = tk_profile_write_dot(p, &dot, tk_output_file(o), &err);

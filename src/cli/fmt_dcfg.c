@@ -175,6 +175,9 @@ static const cli_opt convert_opts[] = {
     {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
     {"loop", 0, "ID", "dot: draw the loop with this head node (repeatable)"},
     {"image", 0, "ID", "dot: draw this image (repeatable)"},
+    {"positions", 0, "POS", "callgrind: line (default: what speedscope, KCachegrind and "
+                            "callgrind_annotate all read) or instr+line (addresses too, for "
+                            "KCachegrind's machine code view; speedscope misreads it)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -215,6 +218,11 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
     dot.routines = routines;
     dot.loops = loops;
     dot.images = images;
+    const char *pos_text = cli_get(a, "positions");
+    int positions = pos_text ? tk_callgrind_positions_parse(pos_text) : TK_POS_LINE;
+    if (positions <= 0 || positions == TK_POS_INSTR)
+        return cli_usage_error(ctx->command, "--positions: line or instr+line, not '%s'",
+                               pos_text);
     tk_cfg *cfg;
     int rc = read_dcfg(ctx, 0, NULL, &cfg);
     if (rc != CLI_EXIT_OK) return rc;
@@ -233,6 +241,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
         st = tk_dcfg_to_profile(cfg, &prof, &err);
         if (st == TK_OK) {
             tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+            wo.positions = (unsigned)positions;
             st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
         }
         tk_profile_free(prof);

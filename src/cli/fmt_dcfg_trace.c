@@ -173,7 +173,8 @@ static const cli_opt convert_opts[] = {
     {"markers", 0, "FILE", "bbv: write the region boundaries (loop head, count) to FILE"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per "
+                            "thread, -o OUT writes OUT-01, OUT-02, ... (default: one part)"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the instructions (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the instructions (default 0.1)"},
     {NULL, 0, NULL, NULL},
@@ -201,22 +202,49 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
 
 /* The trace as a profile (instructions per routine, calls), written as a
  * callgrind profile, or with dot non-NULL as a call graph. */
+/* The threads' parts in one part (speedscope and callgrind_annotate read one part). */
+static tk_status one_part(tk_profile **prof, tk_error *err) {
+    if (tk_profile_part_count(*prof) < 2)
+        return TK_OK;
+    tk_profile *m;
+    tk_prof_part *part;
+    if (tk_profile_new(&m) != TK_OK || tk_profile_add_part(m, &part) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    const tk_prof_part *first = tk_profile_part(*prof, 0);
+    part->positions = first->positions;
+    part->has_pid = first->has_pid;
+    part->pid = first->pid;
+    tk_status st = tk_profile_merge(m, *prof, part, err);
+    if (st == TK_OK)
+        st = tk_profile_part_fill_totals(m, part);
+    tk_profile_free(st == TK_OK ? *prof : m);
+    if (st == TK_OK)
+        *prof = m;
+    return st;
+}
+
+/* The instructions per routine and the call arcs (tk_dcfg_trace_to_profile), written as a
+ * callgrind profile (the threads in one part; with parts, a file per thread), or with dot
+ * non-NULL as a call graph. */
 static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_dot_options *dot,
-                           tk_output *out) {
+                           const cli_args *a, tk_output *out) {
     tk_profile *prof;
     tk_error err;
     tk_error_clear(&err);
     if (tk_profile_new(&prof) != TK_OK)
         return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
     tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
+    int rc = CLI_EXIT_OK;
     if (st == TK_OK && dot) {
         st = tk_profile_write_dot(prof, dot, tk_output_file(out), &err);
-    } else if (st == TK_OK) {
+    } else if (st == TK_OK && !out) {
+        rc = cli_write_callgrind_parts("convert", a, prof);
+    } else if (st == TK_OK && (st = one_part(&prof, &err)) == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
     }
     tk_profile_free(prof);
-    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+    return st == TK_OK ? rc : cli_error(&err);
 }
 
 static int run_convert(cli_ctx *ctx, const cli_args *a) {
@@ -243,10 +271,14 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
         return rc;
     tk_dcfg_trace *t = NULL;
     tk_output *out = NULL;
-    if ((rc = dtc_open_ctx_trace(ctx, &t, NULL)) == CLI_EXIT_OK &&
+    int parts = callgrind && cli_has(a, "per-thread");
+    if (parts && (rc = cli_need_parts_output("convert", a)) == CLI_EXIT_OK &&
+        (rc = dtc_open_ctx_trace(ctx, &t, NULL)) == CLI_EXIT_OK) {
+        rc = convert_profile(t, cfg, NULL, a, NULL);
+    } else if (!parts && (rc = dtc_open_ctx_trace(ctx, &t, NULL)) == CLI_EXIT_OK &&
         (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
         rc = bbv         ? dtc_convert_bbv(t, cfg, a, out)
-             : callgrind || dot ? convert_profile(t, cfg, dot ? &dot_opt : NULL, out)
+             : callgrind || dot ? convert_profile(t, cfg, dot ? &dot_opt : NULL, a, out)
                          : convert_events(t, cfg, chrome, cli_has(a, "per-thread"), out);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);

@@ -575,7 +575,8 @@ static const cli_opt convert_opts[] = {
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per thread"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per thread, "
+                              "-o OUT writes OUT-01, OUT-02, ... (valgrind's --separate-threads=yes)"},
     THREAD_OPT,
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
     {NULL, 0, NULL, NULL},
@@ -643,6 +644,23 @@ static tk_status write_profile(const tk_event_source *src, const char *object, i
     return st;
 }
 
+/* --to callgrind --per-thread: a file per thread (OUT-01, ...); closes the session. */
+static int write_profile_parts(cli_ctx *ctx, const cli_args *args, xray_session *s)
+{
+    tk_profile *p;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_events_profile(&s->src, cli_get(args, "instr-map"), 1, &p, &err);
+    int rc = st == TK_OK ? cli_write_callgrind_parts(ctx->command, args, p) : cli_error(&err);
+    tk_profile_free(p);
+    if (rc == CLI_EXIT_OK) {
+        warn_truncation(s, ctx->paths[0]);
+        warn_unknown_ids(s, ctx->paths[0]);
+    }
+    session_close(s);
+    return rc;
+}
+
 static int run_convert(cli_ctx *ctx, const cli_args *args)
 {
     int rc = single_input(ctx);
@@ -674,10 +692,15 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     if (cli_has(args, "unit") && target != 4)
         return cli_usage_error(ctx->command, "--unit applies to --to dot; %s has a unit of its "
                                "own (docs/formats/xray.md)", to);
+    int parts = target == 3 && cli_has(args, "per-thread");
+    if (parts && (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
+        return rc;
     xray_session s;
     rc = session_open(ctx, args, 0, 1, 1, &s);
     if (rc != CLI_EXIT_OK)
         return rc;
+    if (parts)
+        return write_profile_parts(ctx, args, &s);
     tk_output *out;
     rc = cli_output_open(args, 0, &out);
     if (rc != CLI_EXIT_OK) {
@@ -697,8 +720,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         st = write_events_json(&s.src, f, &err);
     else
         st = write_profile(&s.src, cli_get(args, "instr-map"),
-                           target == 3 && cli_has(args, "per-thread"), target == 4 ? &dot : NULL,
-                           f, &err);
+                           0, target == 4 ? &dot : NULL, f, &err);
     if (st != TK_OK) {
         tk_output_abort(out);
         rc = cli_error(&err);

@@ -3,16 +3,22 @@
  * Every part is written with a full header (so readers that start a part at
  * "# callgrind format" or "events:" see each one). Rows are grouped by
  * function and sorted by file and position, so the output is deterministic.
- * Name compression ids are reset per part, as callgrind does. */
+ * Name compression ids are reset per part, as callgrind does. After cost lines of an inlined
+ * file ("fi="), a function's block ends with "fe=" back to the function's file, as valgrind's
+ * writer does (callgrind_annotate books the next function's costs to the last "fi=" file
+ * otherwise; tk_callgrind_write_parts writes a file per part, valgrind's
+ * --separate-threads=yes naming. */
 #include "tracekit/callgrind.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "model/profile.h"
+#include "tracekit/output.h"
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2 };
 
@@ -200,7 +206,8 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     const tk_profile *p = w->p;
     FILE *o = w->out;
     size_t nev = tk_profile_event_count(p);
-    w->positions = part->positions ? part->positions : TK_POS_LINE;
+    w->positions = w->opt.positions ? w->opt.positions
+                   : part->positions ? part->positions : TK_POS_LINE;
     w->ncols = 0;
     for (size_t i = 0; i < nev; i++)
         if (!part->events_mask_valid || ((part->events_present >> i) & 1)) w->cols[w->ncols++] = i;
@@ -264,6 +271,9 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         }
         const tk_prof_function *f = tk_profile_function_at(p, fn);
         if (fn != cur_fn) {
+            /* back to the function's own file before the next "fn=", as valgrind writes it:
+             * callgrind_annotate keeps the inlined file of "fi=" across "fn=" */
+            if (cur_fn != UINT32_MAX && cur_file != cur_fl) name_line(w, "fe=", KIND_FILE, cur_fl);
             if (cur_fn != UINT32_MAX) fputc('\n', o);
             /* readers start a part with the empty object: no "ob=" needed for it */
             if (f->object != cur_ob && !(cur_ob == UINT32_MAX && !*tk_profile_str(p, f->object)))
@@ -315,6 +325,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         }
     }
     tk_free(refs);
+    if (cur_fn != UINT32_MAX && cur_file != cur_fl) name_line(w, "fe=", KIND_FILE, cur_fl);
     if (part->has_totals) {
         fputs("\ntotals:", o);
         put_costs(w, part->totals, 1);
@@ -359,4 +370,49 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
     if (st != TK_OK)
         return tk_error_set(err, st, st == TK_ERR_IO ? "write error" : "out of memory");
     return TK_OK;
+}
+
+tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
+                                   const tk_callgrind_write_options *opt, unsigned flags,
+                                   char ***paths, tk_error *err)
+{
+    size_t n = tk_profile_part_count(p);
+    tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    if (opt) o = *opt;
+    char **names = paths ? calloc(n + 1, sizeof *names) : NULL;
+    if (paths && !names) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_status st = TK_OK;
+    for (size_t i = 0; i < n && st == TK_OK; i++) {
+        size_t len = strlen(path) + 24;
+        char *name = malloc(len);
+        if (!name) {
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            break;
+        }
+        snprintf(name, len, "%s-%02zu", path, i + 1);
+        tk_output *out = NULL;
+        st = tk_output_open(&out, name, flags, err);
+        o.part = (int)(i + 1);
+        if (st == TK_OK) st = tk_callgrind_write(p, tk_output_file(out), &o, err);
+        if (st == TK_OK)
+            st = tk_output_commit(out, err);
+        else
+            tk_output_abort(out);
+        if (names)
+            names[i] = name;
+        else
+            free(name);
+    }
+    if (paths) *paths = names;
+    return st;
+}
+
+int tk_callgrind_positions_parse(const char *text)
+{
+    if (strcmp(text, "line") == 0) return TK_POS_LINE;
+    if (strcmp(text, "instr") == 0) return TK_POS_INSTR;
+    if (strcmp(text, "instr+line") == 0 || strcmp(text, "instr,line") == 0 ||
+        strcmp(text, "instr line") == 0)
+        return TK_POS_INSTR | TK_POS_LINE;
+    return -1;
 }
