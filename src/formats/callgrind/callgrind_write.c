@@ -2,7 +2,8 @@
  *
  * Every part is written with a full header (so readers that start a part at
  * "# callgrind format" or "events:" see each one). Rows are grouped by
- * function and sorted by file and position, so the output is deterministic.
+ * function, the functions in the order of their first row in the part (block_order), and
+ * sorted by file and position inside a function, so the output is deterministic.
  * Name compression ids are reset per part, as callgrind does. After cost lines of an inlined
  * file ("fi="), a function's block ends with "fe=" back to the function's file, as valgrind's
  * writer does (callgrind_annotate books the next function's costs to the last "fi=" file
@@ -150,11 +151,11 @@ static int cmp_row_ref(const void *a, const void *b)
     return (x->row > y->row) - (x->row < y->row);
 }
 
-static void fill_ref(writer *w, const uint32_t *fn_rank, row_ref *r, uint32_t fn, uint32_t file,
+static void fill_ref(writer *w, const uint64_t *order, row_ref *r, uint32_t fn, uint32_t file,
                      const tk_prof_pos *pos)
 {
     memset(r, 0, sizeof *r);
-    r->k[0] = fn_rank[fn];
+    r->k[0] = order[fn];
     r->k[1] = w->str_rank[file];
     r->k[2] = pos->addr;
     r->k[3] = pos->bb;
@@ -201,6 +202,30 @@ static void write_header(writer *w, const tk_prof_part *part)
     fputc('\n', o);
 }
 
+/* The order of the part's functions: by their first cost line in the part (rows are kept in
+ * the order they were first added: a profile read from a file keeps the file's order of
+ * function blocks), then those with calls only, then those with jumps only. callgrind_annotate
+ * shows a file:function present in two objects with the object of its last "fn=" block, so
+ * the order of the blocks is part of what it prints. */
+static uint64_t *block_order(const tk_profile *p, const tk_prof_part *part)
+{
+    size_t nfn = tk_profile_function_count(p);
+    uint64_t *order = tk_malloc((nfn ? nfn : 1) * sizeof *order);
+    if (!order) return NULL;
+    for (size_t f = 0; f < nfn; f++) order[f] = UINT64_MAX;
+    const tk_prof_self *srows = part->self.rows;
+    const tk_prof_call *crows = part->calls.rows;
+    const tk_prof_jump *jrows = part->jumps.rows;
+    uint64_t k = 0;
+    for (size_t r = 0; r < part->self.count; r++, k++)
+        if (order[srows[r].fn] == UINT64_MAX) order[srows[r].fn] = k;
+    for (size_t r = 0; r < part->calls.count; r++, k++)
+        if (order[crows[r].fn] == UINT64_MAX) order[crows[r].fn] = k;
+    for (size_t r = 0; r < part->jumps.count; r++, k++)
+        if (order[jrows[r].fn] == UINT64_MAX) order[jrows[r].fn] = k;
+    return order;
+}
+
 static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t *fn_rank)
 {
     const tk_profile *p = w->p;
@@ -221,19 +246,24 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
 
     size_t n = part->self.count + part->calls.count + part->jumps.count;
     row_ref *refs = tk_malloc((n ? n : 1) * sizeof *refs);
-    if (!refs) return TK_ERR_NOMEM;
+    uint64_t *order = block_order(p, part);
+    if (!refs || !order) {
+        tk_free(refs);
+        tk_free(order);
+        return TK_ERR_NOMEM;
+    }
     size_t k = 0;
     const tk_prof_self *srows = part->self.rows;
     const tk_prof_call *crows = part->calls.rows;
     const tk_prof_jump *jrows = part->jumps.rows;
     for (size_t r = 0; r < part->self.count; r++, k++) {
-        fill_ref(w, fn_rank, &refs[k], srows[r].fn, srows[r].file, &srows[r].pos);
+        fill_ref(w, order, &refs[k], srows[r].fn, srows[r].file, &srows[r].pos);
         refs[k].kind = 0;
         refs[k].row = (uint32_t)r;
     }
     for (size_t r = 0; r < part->calls.count; r++, k++) {
         const tk_prof_call *c = &crows[r];
-        fill_ref(w, fn_rank, &refs[k], c->fn, c->file, &c->pos);
+        fill_ref(w, order, &refs[k], c->fn, c->file, &c->pos);
         refs[k].k[5] = 1 + (uint64_t)fn_rank[c->callee];
         refs[k].k[6] = c->target.addr ^ (c->target.line << 32);
         refs[k].kind = 1;
@@ -241,7 +271,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     }
     for (size_t r = 0; r < part->jumps.count; r++, k++) {
         const tk_prof_jump *j = &jrows[r];
-        fill_ref(w, fn_rank, &refs[k], j->fn, j->file, &j->pos);
+        fill_ref(w, order, &refs[k], j->fn, j->file, &j->pos);
         refs[k].k[5] = 1 + (uint64_t)fn_rank[j->target_fn];
         refs[k].k[6] = j->target.addr ^ (j->target.line << 32);
         refs[k].k[7] = j->conditional;
@@ -249,6 +279,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         refs[k].row = (uint32_t)r;
     }
     qsort(refs, n, sizeof *refs, cmp_row_ref);
+    tk_free(order);
 
     uint32_t cur_fn = UINT32_MAX, cur_file = UINT32_MAX, cur_ob = UINT32_MAX,
              cur_fl = UINT32_MAX;
@@ -278,7 +309,9 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
             /* readers start a part with the empty object: no "ob=" needed for it */
             if (f->object != cur_ob && !(cur_ob == UINT32_MAX && !*tk_profile_str(p, f->object)))
                 name_line(w, "ob=", KIND_OBJECT, f->object);
-            if (f->file != cur_fl) name_line(w, "fl=", KIND_FILE, f->file);
+            /* nor "fl=" for the empty file (a profile without "fl=" lines) */
+            if (f->file != cur_fl && !(cur_fl == UINT32_MAX && !*tk_profile_str(p, f->file)))
+                name_line(w, "fl=", KIND_FILE, f->file);
             name_line(w, "fn=", KIND_FUNCTION, f->name);
             cur_fn = fn;
             cur_ob = f->object;
