@@ -302,6 +302,8 @@ static const cli_opt convert_opts[] = {
                             "(default: the input's)"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% inclusive (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% (default 0.1)"},
+    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
+                            "lists dropped, as KCachegrind's Shorten Templates does)"},
     {"event", 0, "EVENT", "dot, folded: the event for percentages and colours, or to count"
                           " (default: the first)"},
     {"min-share", 0, "PCT", "folded: do not unfold call chains below PCT% of the total"
@@ -395,6 +397,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         return CLI_EXIT_USAGE;
     }
     tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    dot.full_names = cli_has(args, "full-names");
     tk_folded_profile_options folded = TK_FOLDED_PROFILE_OPTIONS_INIT;
     double min_share = folded.min_share * 100;
     if (cli_get_double(cmd, args, "node-threshold", dot.node_threshold, &dot.node_threshold) ||

@@ -479,6 +479,7 @@ typedef struct write_state {
     int renumber;  /* csi: a fresh Ball-Larus numbering */
     int highlight; /* dot: highlight path_id */
     uint64_t path_id;
+    uint32_t ndot;  /* dot: functions written (cluster numbers) */
 } write_state;
 
 static tk_status write_renumbered(FILE *out, const csi_source *src, const tk_csi_function *fn,
@@ -503,7 +504,7 @@ static tk_status write_renumbered(FILE *out, const csi_source *src, const tk_csi
     return st;
 }
 
-static tk_status write_dot(const write_state *ws, const csi_source *src,
+static tk_status write_dot(write_state *ws, const csi_source *src,
                            const tk_csi_function *fn, const char *label, tk_csi_numbering *num,
                            tk_error *err)
 {
@@ -517,13 +518,13 @@ static tk_status write_dot(const write_state *ws, const csi_source *src,
                                 src->name, label, ws->path_id,
                                 tk_bl_total(tk_csi_numbering_bl(num)));
     }
-    return tk_csi_write_dot(ws->out, fn, p, err);
+    return tk_csi_write_dot_cluster(ws->out, fn, ws->ndot++, p, err);
 }
 
 static tk_status write_visit(void *user, const csi_source *src, const tk_csi_function *fn,
                              const char *label, tk_csi_numbering *num, tk_error *err)
 {
-    const write_state *ws = user;
+    write_state *ws = user;
     switch (ws->mode) {
     case WRITE_DUMP: {
         tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
@@ -549,7 +550,14 @@ static int write_all(cli_ctx *ctx, const cli_args *args, write_mode mode, FILE *
         return CLI_EXIT_USAGE;
     csi_visitor v = {.selector = cli_get(args, "function"), .user = &ws,
                      .function = write_visit};
-    return csi_visit_functions(ctx, &v);
+    if (mode == WRITE_DOT)
+        tk_csi_dot_begin(out);      /* every function a cluster of one graph */
+    int rc = csi_visit_functions(ctx, &v);
+    tk_error err;
+    tk_error_clear(&err);
+    if (rc == CLI_EXIT_OK && mode == WRITE_DOT && tk_csi_dot_end(out, &err) != TK_OK)
+        rc = cli_error(&err);
+    return rc;
 }
 
 static int run_dump(cli_ctx *ctx, const cli_args *args)

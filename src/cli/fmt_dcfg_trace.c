@@ -177,6 +177,8 @@ static const cli_opt convert_opts[] = {
                             "thread, -o OUT writes OUT-01, OUT-02, ... (default: one part)"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the instructions (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the instructions (default 0.1)"},
+    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
+                            "lists dropped, as KCachegrind's Shorten Templates does)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -258,6 +260,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
         return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, callgrind, dot, bbv (not '%s')",
                                to);
     tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
+    dot_opt.full_names = cli_has(a, "full-names");
     if (cli_get_double("convert", a, "node-threshold", dot_opt.node_threshold,
                        &dot_opt.node_threshold) ||
         cli_get_double("convert", a, "edge-threshold", dot_opt.edge_threshold,

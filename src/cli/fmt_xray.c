@@ -575,6 +575,8 @@ static const cli_opt convert_opts[] = {
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
+    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
+                            "lists dropped, as KCachegrind's Shorten Templates does)"},
     {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per thread, "
                               "-o OUT writes OUT-01, OUT-02, ... (valgrind's --separate-threads=yes)"},
     THREAD_OPT,
@@ -683,6 +685,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     if (weight < 0)
         return CLI_EXIT_USAGE;
     tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    dot.full_names = cli_has(args, "full-names");
     if (cli_get_double(ctx->command, args, "node-threshold", dot.node_threshold,
                        &dot.node_threshold) ||
         cli_get_double(ctx->command, args, "edge-threshold", dot.edge_threshold,
