@@ -13,7 +13,7 @@ musl-tools
 valgrind
 time python3 binutils sqlite3
 graphviz
-nodejs chromium xvfb kcachegrind dbus imagemagick tesseract-ocr tesseract-ocr-eng
+nodejs chromium xvfb kcachegrind dbus xdotool imagemagick tesseract-ocr tesseract-ocr-eng
 "
 
 missing=""

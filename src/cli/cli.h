@@ -154,6 +154,11 @@ int cli_output_commit(tk_output *o);
 typedef struct tk_profile tk_profile;
 int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p);
 int cli_need_parts_output(const char *command, const cli_args *a);
+/* --to chrome -o NAME.chrome.json: a warning that speedscope reads such a name as a Chrome
+ * performance recording and refuses the trace (docs/viewers.md). */
+void cli_warn_chrome_name(const cli_args *a);
+#define CLI_CHROME_NAMES "speedscope and Perfetto open it as NAME.json (speedscope takes " \
+    "NAME.chrome.json for a Chrome performance recording and refuses it)"
 
 /* Options every generic command accepts. */
 extern const cli_opt cli_common_opts[];

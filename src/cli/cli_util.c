@@ -179,6 +179,15 @@ int cli_need_parts_output(const char *command, const cli_args *a)
     return CLI_EXIT_OK;
 }
 
+void cli_warn_chrome_name(const cli_args *a)
+{
+    const char *path = cli_get(a, "output");
+    size_t n = path ? strlen(path) : 0;
+    if (n >= 12 && strcmp(path + n - 12, ".chrome.json") == 0)
+        fprintf(stderr, "tracekit: warning: %s: speedscope reads a file named *.chrome.json as a "
+                "Chrome performance recording and refuses this trace: name it *.json\n", path);
+}
+
 int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p)
 {
     int rc = cli_need_parts_output(command, a);

@@ -164,7 +164,7 @@ static int run_dump(cli_ctx *ctx, const cli_args *a) {
 /* ---- convert --------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg"},
+    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: " CLI_CHROME_NAMES},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -283,6 +283,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
         rc = bbv         ? dtc_convert_bbv(t, cfg, a, out)
              : callgrind || dot ? convert_profile(t, cfg, dot ? &dot_opt : NULL, a, out)
                          : convert_events(t, cfg, chrome, cli_has(a, "per-thread"), out);
+        if (chrome && rc == CLI_EXIT_OK)
+            cli_warn_chrome_name(a);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else

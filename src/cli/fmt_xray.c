@@ -569,7 +569,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
 
 static const cli_opt convert_opts[] = {
     MAP_OPT,
-    {"to", 't', "FMT", "chrome|folded|callgrind|dot|json"},
+    {"to", 't', "FMT", "chrome|folded|callgrind|dot|json; chrome: " CLI_CHROME_NAMES},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
@@ -716,6 +716,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_status st;
     if (target == 0)
         st = tk_export_chrome(&s.src, f, &err);
+    if (target == 0)
+        cli_warn_chrome_name(args);
     else if (target == 1)
         st = tk_export_folded(&s.src, f, weight == 1 ? TK_FOLDED_CALLS : TK_FOLDED_TIME,
                               cli_has(args, "per-thread"), &err);

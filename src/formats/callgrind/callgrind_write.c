@@ -28,7 +28,11 @@ typedef struct writer {
     FILE *out;
     tk_callgrind_write_options opt;
     const uint32_t *str_rank;
-    uint32_t *ids[3]; /* string id -> compressed id (0 = not yet written) */
+    /* string id (objects, files) or function index (functions) -> compressed id (0 = not yet
+     * written). A function's id stands for the function, not its name: KCachegrind binds
+     * "(N)" to the function (object, file, name) it was defined with, so two functions of one
+     * name ("(below main)" of the program and of libc) get an id each, as valgrind gives */
+    uint32_t *ids[3];
     uint32_t next_id[3];
     /* function ids never given out: N of every "(N)" inside a name that starts
      * with "(digit" (see next_function_id) */
@@ -40,9 +44,8 @@ typedef struct writer {
     int have_last;
 } writer;
 
-static void put_name(writer *w, int kind, uint32_t sid)
+static void put_name_of(writer *w, int kind, uint32_t key, const char *s)
 {
-    const char *s = tk_profile_str(w->p, sid);
     /* A name that starts like "(12" would read as a compressed reference when
      * written plain, so it always gets an id; an empty name never does. */
     int looks_like_id = s[0] == '(' && s[1] >= '0' && s[1] <= '9';
@@ -50,7 +53,7 @@ static void put_name(writer *w, int kind, uint32_t sid)
         fputs(s, w->out);
         return;
     }
-    uint32_t id = w->ids[kind][sid];
+    uint32_t id = w->ids[kind][key];
     if (id) {
         fprintf(w->out, "(%" PRIu32 ")", id);
         return;
@@ -58,7 +61,7 @@ static void put_name(writer *w, int kind, uint32_t sid)
     do
         id = ++w->next_id[kind];
     while (kind == KIND_FUNCTION && tk_hmap_get(&w->reserved_fn_ids, id, NULL));
-    w->ids[kind][sid] = id;
+    w->ids[kind][key] = id;
     fprintf(w->out, "(%" PRIu32 ") %s", id, s);
 }
 
@@ -82,6 +85,19 @@ static int reserve_function_ids(writer *w)
         }
     }
     return 0;
+}
+
+static void put_name(writer *w, int kind, uint32_t sid)
+{
+    put_name_of(w, kind, sid, tk_profile_str(w->p, sid));
+}
+
+/* "fn=", "cfn=" or "jfn=" of function index fn */
+static void fn_line(writer *w, const char *key, uint32_t fn)
+{
+    fputs(key, w->out);
+    put_name_of(w, KIND_FUNCTION, fn, tk_profile_str(w->p, tk_profile_function_at(w->p, fn)->name));
+    fputc('\n', w->out);
 }
 
 static void name_line(writer *w, const char *key, int kind, uint32_t sid)
@@ -239,7 +255,8 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     if (w->ncols == 0) /* events: must name at least one type */
         for (size_t i = 0; i < nev; i++) w->cols[w->ncols++] = i;
     for (int k = 0; k < 3; k++) {
-        memset(w->ids[k], 0, tk_profile_string_count(p) * sizeof *w->ids[k]);
+        memset(w->ids[k], 0, (k == KIND_FUNCTION ? tk_profile_function_count(p)
+                                                 : tk_profile_string_count(p)) * sizeof *w->ids[k]);
         w->next_id[k] = 0;
     }
     write_header(w, part);
@@ -312,7 +329,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
             /* nor "fl=" for the empty file (a profile without "fl=" lines) */
             if (f->file != cur_fl && !(cur_fl == UINT32_MAX && !*tk_profile_str(p, f->file)))
                 name_line(w, "fl=", KIND_FILE, f->file);
-            name_line(w, "fn=", KIND_FUNCTION, f->name);
+            fn_line(w, "fn=", fn);
             cur_fn = fn;
             cur_ob = f->object;
             cur_fl = f->file;
@@ -334,7 +351,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
             const uint64_t *v = part->calls.values + (size_t)r->row * (nev + 1);
             if (cf->object != f->object) name_line(w, "cob=", KIND_OBJECT, cf->object);
             if (cf->file != cur_file) name_line(w, "cfi=", KIND_FILE, cf->file);
-            name_line(w, "cfn=", KIND_FUNCTION, cf->name);
+            fn_line(w, "cfn=", c->callee);
             fprintf(o, "calls=%" PRIu64 " ", v[0]);
             put_pos(w, &c->target, 0);
             fputc('\n', o);
@@ -343,10 +360,9 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
             fputc('\n', o);
         } else {
             const tk_prof_jump *j = &jrows[r->row];
-            const tk_prof_function *tf = tk_profile_function_at(p, j->target_fn);
             const uint64_t *v = part->jumps.values + (size_t)r->row * 2;
             if (j->target_file != cur_file) name_line(w, "jfi=", KIND_FILE, j->target_file);
-            if (j->target_fn != fn) name_line(w, "jfn=", KIND_FUNCTION, tf->name);
+            if (j->target_fn != fn) fn_line(w, "jfn=", j->target_fn);
             if (j->conditional)
                 fprintf(o, "jcnd=%" PRIu64 "/%" PRIu64 " ", v[1], v[0]);
             else
@@ -385,7 +401,8 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
     size_t ns = tk_profile_string_count(p);
     tk_status st = TK_OK;
     for (int k = 0; k < 3 && fr; k++) {
-        w.ids[k] = tk_calloc(ns ? ns : 1, sizeof *w.ids[k]);
+        size_t nk = k == KIND_FUNCTION ? tk_profile_function_count(p) : ns;
+        w.ids[k] = tk_calloc(nk ? nk : 1, sizeof *w.ids[k]);
         if (!w.ids[k]) st = TK_ERR_NOMEM;
     }
     if (!sr || !fr || reserve_function_ids(&w) != 0) st = TK_ERR_NOMEM;

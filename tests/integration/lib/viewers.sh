@@ -13,11 +13,11 @@ viewers_node() {
     node "$@"
 }
 
-# viewers_need_x: exit 77 unless Xvfb, KCachegrind, dbus-run-session, ImageMagick's import and
+# viewers_need_x: exit 77 unless Xvfb, KCachegrind, dbus-run-session, xdotool, ImageMagick's import and
 # tesseract are there.
 viewers_need_x() {
     local t
-    for t in Xvfb kcachegrind dbus-run-session import tesseract; do
+    for t in Xvfb kcachegrind dbus-run-session xdotool import tesseract; do
         command -v $t >/dev/null || { echo "$t not installed"; exit 77; }
     done
 }
