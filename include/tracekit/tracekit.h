@@ -27,6 +27,7 @@
 #include "events_profile.h"
 #include "latency.h"
 #include "viewers.h"
+#include "flamegraph.h"
 #include "xray.h"
 
 #ifdef __cplusplus

@@ -157,6 +157,15 @@ int cli_need_parts_output(const char *command, const cli_args *a);
 /* --to chrome -o NAME.chrome.json: a warning that speedscope reads such a name as a Chrome
  * performance recording and refuses the trace (docs/viewers.md). */
 void cli_warn_chrome_name(const cli_args *a);
+/* --to svg: a flame graph (tk_flamegraph_svg) of the folded stacks that folded(ctx, f, err)
+ * writes; --title, --width, --reverse; unit names the counts. */
+typedef tk_status (*cli_folded_fn)(void *ctx, FILE *f, tk_error *err);
+int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
+                  void *ctx, FILE *out);
+#define CLI_SVG_OPTS                                                                          \
+    {"title", 0, "TEXT", "svg: the flame graph's title"},                                     \
+    {"width", 0, "PX", "svg: width in pixels (default 1200)"},                                \
+    {"reverse", 0, NULL, "svg: an icicle graph (roots at the top)"}
 #define CLI_CHROME_NAMES "speedscope and Perfetto open it as NAME.json (speedscope takes " \
     "NAME.chrome.json for a Chrome performance recording and refuses it)"
 

@@ -179,6 +179,31 @@ int cli_need_parts_output(const char *command, const cli_args *a)
     return CLI_EXIT_OK;
 }
 
+int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
+                  void *ctx, FILE *out)
+{
+    tk_flame_options o = TK_FLAME_OPTIONS_INIT;
+    uint64_t width;
+    if (cli_get_u64(command, a, "width", 1200, &width)) return CLI_EXIT_USAGE;
+    if (width < 200 || width > 100000)
+        return cli_usage_error(command, "--width: 200 to 100000 pixels");
+    o.width = (unsigned)width;
+    o.title = cli_get(a, "title");
+    o.reverse = cli_has(a, "reverse");
+    o.unit = unit;
+    char *text = NULL;
+    size_t len = 0;
+    tk_error err;
+    tk_error_clear(&err);
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
+    tk_status st = folded(ctx, m, &err);
+    if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = tk_flamegraph_svg(text, len, &o, out, &err);
+    free(text);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
 void cli_warn_chrome_name(const cli_args *a)
 {
     const char *path = cli_get(a, "output");

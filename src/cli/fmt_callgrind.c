@@ -293,7 +293,7 @@ static int run_dump(cli_ctx *ctx, const cli_args *args)
 /* ---- convert -------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 't', "FMT", "callgrind, dot, folded or json"},
+    {"to", 't', "FMT", "callgrind, dot, folded, svg (a flame graph) or json"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
@@ -308,7 +308,8 @@ static const cli_opt convert_opts[] = {
                           " (default: the first)"},
     {"min-share", 0, "PCT", "folded: do not unfold call chains below PCT% of the total"
                             " (default 0.001)"},
-    {"per-thread", 0, NULL, "folded: each part apart, its stacks starting with its thread"},
+    {"per-thread", 0, NULL, "folded, svg: each part apart, its stacks starting with its thread"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
@@ -387,10 +388,31 @@ static void write_json(const tk_profile *p, FILE *f)
     fputs("]}\n", f);
 }
 
+/* the folded stacks of a profile (convert --to svg) or of two (diff --format svg) */
+typedef struct folded_job {
+    const tk_profile *p;
+    const tk_folded_profile_options *opt;
+    size_t diff_event; /* diff: the event */
+} folded_job;
+
+static tk_status folded_of(void *ctx, FILE *f, tk_error *err)
+{
+    const folded_job *j = ctx;
+    return tk_profile_write_folded(j->p, j->opt, f, err);
+}
+
+static int diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err);
+
+static tk_status diff_folded_of(void *ctx, FILE *f, tk_error *err)
+{
+    const folded_job *j = ctx;
+    return diff_folded(j->p, j->diff_event, f, err) == CLI_EXIT_OK ? TK_OK : TK_ERR_FORMAT;
+}
+
 static int run_convert(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "convert";
-    int to = cli_get_choice(cmd, args, "to", "callgrind|dot|json|folded", -1);
+    int to = cli_get_choice(cmd, args, "to", "callgrind|dot|json|folded|svg", -1);
     if (to < 0) {
         if (!cli_get(args, "to"))
             return cli_usage_error(cmd, "missing --to FMT (callgrind, dot, folded or json)");
@@ -415,7 +437,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_profile *p;
     /* call graphs and flame graphs need functions and call arcs only: no
      * positions, cost files or jumps */
-    int rc = to == 1 || to == 3
+    int rc = to == 1 || to == 3 || to == 4
                  ? cgc_load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, 0, NULL, &p)
                                 : cgc_load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
@@ -446,6 +468,15 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
         st = tk_profile_write_dot(p, &dot, tk_output_file(o), &err);
     } else if (to == 3) {
         st = tk_profile_write_folded(p, &folded, tk_output_file(o), &err);
+    } else if (to == 4) {
+        folded_job job = {p, &folded, 0};
+        const char *unit = tk_profile_str(p, tk_profile_event(p, folded.event)->name);
+        int src = cli_write_svg(cmd, args, unit, folded_of, &job, tk_output_file(o));
+        if (src != CLI_EXIT_OK) {
+            tk_output_abort(o);
+            tk_profile_free(p);
+            return src;
+        }
     } else {
         write_json(p, tk_output_file(o));
     }
@@ -529,9 +560,10 @@ static int run_merge(cli_ctx *ctx, const cli_args *args)
 static const cli_opt diff_opts[] = {
     {"sort", 0, "EVENT", "order by the absolute difference of EVENT (default: the first)"},
     {"top", 'n', "N", "show at most N functions"},
-    {"format", 0, "FMT", "text (default), json, or folded (difffolded.pl's \"stack A B\" lines for a differential flame graph)"},
+    {"format", 0, "FMT", "text (default), json, folded (difffolded.pl's \"stack A B\" lines for a differential flame graph) or svg (that flame graph: red grew, blue shrank)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
@@ -652,7 +684,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "diff";
     if (ctx->ninputs != 2) return cli_usage_error(cmd, "expected exactly two files");
-    int fmt = cli_get_choice(cmd, args, "format", "text|json|folded", 0);
+    int fmt = cli_get_choice(cmd, args, "format", "text|json|folded|svg", 0);
     uint64_t top;
     if (fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top)) return CLI_EXIT_USAGE;
     /* both profiles share one string table: function ids are comparable */
@@ -704,11 +736,15 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
     }
     tk_error err;
     tk_error_clear(&err);
-    if (fmt == 2) {
+    if (fmt == 2 || fmt == 3) {
         tk_output *o;
         rc = cli_output_open(args, 0, &o);
+        folded_job job = {both, NULL, ev};
         if (rc == CLI_EXIT_OK) {
-            rc = diff_folded(both, ev, tk_output_file(o), &err);
+            rc = fmt == 2 ? diff_folded(both, ev, tk_output_file(o), &err)
+                          : cli_write_svg(cmd, args, tk_profile_str(both,
+                                              tk_profile_event(both, ev)->name),
+                                          diff_folded_of, &job, tk_output_file(o));
             if (rc == CLI_EXIT_OK)
                 rc = cli_output_commit(o);
             else

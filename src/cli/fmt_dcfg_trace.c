@@ -164,7 +164,7 @@ static int run_dump(cli_ctx *ctx, const cli_args *a) {
 /* ---- convert --------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: " CLI_CHROME_NAMES},
+    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), svg (a flame graph), callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: " CLI_CHROME_NAMES},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -179,11 +179,23 @@ static const cli_opt convert_opts[] = {
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the instructions (default 0.1)"},
     {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
                             "lists dropped, as KCachegrind's Shorten Templates does)"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
+typedef struct folded_job {
+    const tk_event_source *src;
+    int per_thread;
+} folded_job;
+
+static tk_status folded_of(void *ctx, FILE *f, tk_error *err) {
+    const folded_job *j = ctx;
+    return tk_export_folded(j->src, f, TK_FOLDED_TIME, j->per_thread, err);
+}
+
+/* chrome: Chrome JSON; else folded stacks, or with a its flame graph (--to svg) */
 static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome, int per_thread,
-                          tk_output *out) {
+                          const cli_args *a, tk_output *out) {
     tk_dcfg_trace_events *x;
     tk_error err;
     tk_error_clear(&err);
@@ -195,6 +207,11 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     if (chrome) {
         src.ticks_per_second = 1e6; /* one instruction = one microsecond: ts = instructions */
         st = tk_export_chrome(&src, tk_output_file(out), &err);
+    } else if (a) {
+        folded_job job = {&src, per_thread};
+        int rc = cli_write_svg("convert", a, "instructions", folded_of, &job, tk_output_file(out));
+        tk_dcfg_trace_events_free(x);
+        return rc;
     } else {
         st = tk_export_folded(&src, tk_output_file(out), TK_FOLDED_TIME, per_thread, &err);
     }
@@ -256,8 +273,9 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
                                           "folded, callgrind, dot, bbv)");
     int bbv = strcmp(to, "bbv") == 0, chrome = strcmp(to, "chrome") == 0;
     int callgrind = strcmp(to, "callgrind") == 0, dot = strcmp(to, "dot") == 0;
-    if (!bbv && !chrome && !callgrind && !dot && strcmp(to, "folded") != 0)
-        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, callgrind, dot, bbv (not '%s')",
+    int svg = strcmp(to, "svg") == 0;
+    if (!bbv && !chrome && !callgrind && !dot && !svg && strcmp(to, "folded") != 0)
+        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, svg, callgrind, dot, bbv (not '%s')",
                                to);
     tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
     dot_opt.full_names = cli_has(a, "full-names");
@@ -282,7 +300,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
         (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
         rc = bbv         ? dtc_convert_bbv(t, cfg, a, out)
              : callgrind || dot ? convert_profile(t, cfg, dot ? &dot_opt : NULL, a, out)
-                         : convert_events(t, cfg, chrome, cli_has(a, "per-thread"), out);
+                         : convert_events(t, cfg, chrome, cli_has(a, "per-thread"),
+                                          svg ? a : NULL, out);
         if (chrome && rc == CLI_EXIT_OK)
             cli_warn_chrome_name(a);
         if (rc == CLI_EXIT_OK)

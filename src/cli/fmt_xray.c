@@ -569,7 +569,8 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
 
 static const cli_opt convert_opts[] = {
     MAP_OPT,
-    {"to", 't', "FMT", "chrome|folded|callgrind|dot|json; chrome: " CLI_CHROME_NAMES},
+    {"to", 't', "FMT", "chrome|folded|svg|callgrind|dot|json (svg: a flame graph); chrome: "
+                       CLI_CHROME_NAMES},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
@@ -581,6 +582,7 @@ static const cli_opt convert_opts[] = {
                               "-o OUT writes OUT-01, OUT-02, ... (valgrind's --separate-threads=yes)"},
     THREAD_OPT,
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
@@ -646,6 +648,19 @@ static tk_status write_profile(const tk_event_source *src, const char *object, i
     return st;
 }
 
+/* --to svg: the folded stacks of the trace */
+typedef struct folded_job {
+    const tk_event_source *src;
+    tk_folded_weight weight;
+    int per_thread;
+} folded_job;
+
+static tk_status folded_of(void *ctx, FILE *f, tk_error *err)
+{
+    const folded_job *j = ctx;
+    return tk_export_folded(j->src, f, j->weight, j->per_thread, err);
+}
+
 /* --to callgrind --per-thread: a file per thread (OUT-01, ...); closes the session. */
 static int write_profile_parts(cli_ctx *ctx, const cli_args *args, xray_session *s)
 {
@@ -677,10 +692,11 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
                  : strcmp(to, "json") == 0      ? 2
                  : strcmp(to, "callgrind") == 0 ? 3
                  : strcmp(to, "dot") == 0       ? 4
+                 : strcmp(to, "svg") == 0       ? 5
                                                 : -1;
     if (target < 0)
         return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
-                               "(targets: chrome, folded, callgrind, dot, json)", to);
+                               "(targets: chrome, folded, svg, callgrind, dot, json)", to);
     int weight = cli_get_choice(ctx->command, args, "weight", "time|calls", 0);
     if (weight < 0)
         return CLI_EXIT_USAGE;
@@ -723,6 +739,18 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
                               cli_has(args, "per-thread"), &err);
     else if (target == 2)
         st = write_events_json(&s.src, f, &err);
+    else if (target == 5) {
+        folded_job job = {&s.src, weight == 1 ? TK_FOLDED_CALLS : TK_FOLDED_TIME,
+                          cli_has(args, "per-thread")};
+        const char *unit = weight == 1 ? "calls" : s.src.ticks_per_second > 0 ? "ns" : "ticks";
+        rc = cli_write_svg(ctx->command, args, unit, folded_of, &job, f);
+        st = TK_OK;
+        if (rc != CLI_EXIT_OK) {
+            tk_output_abort(out);
+            session_close(&s);
+            return rc;
+        }
+    }
     else
         st = write_profile(&s.src, cli_get(args, "instr-map"),
                            0, target == 4 ? &dot : NULL, f, &err);
