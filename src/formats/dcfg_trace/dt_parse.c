@@ -12,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/json.h"
 #include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
@@ -78,206 +79,93 @@ tk_status dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int
     return code;
 }
 
+/* The parse: the fixed layout read through the JSON lexer of core/json.h (no
+ * recursion: the nesting of a DCFG-Trace is fixed, at most 6 levels). Before
+ * each value or punctuation the parser looks at the next byte, so that a
+ * message says what the layout wanted there ("expected ',' after
+ * PROCESS_ID, found ..."). Strings are spans of the content (zero copy), read
+ * as written: escapes are the decoder's error in sequences. The rows of
+ * TRACE_DATA and TRANSITION_TABLE take the lexer's compiled-row fast path;
+ * an unusual row (and every bad one) is read value by value. */
 typedef struct lexer {
     tk_dcfg_trace *t;
-    const char *p, *end;
+    tk_json *j;
     tk_error *err;
     uint32_t *pool;        /* NEXT_EDGE_IDS of the current process */
     size_t npool, cap_pool;
     dt_row *rows;
     size_t nrows, cap_rows;
     tk_hmap pids, tids;    /* the process ids so far, the thread ids of the current process */
+    tk_json_row_prog trace_prog; /* a usual TRACE_DATA row */
+    tk_json_row_out row;
 } lexer;
 
-static int64_t off_of(const lexer *lx, const char *p) { return (int64_t)(p - lx->t->data); }
-
-static void skip_ws(lexer *lx) {
-    while (lx->p < lx->end &&
-           (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\n' || *lx->p == '\r'))
-        lx->p++;
+/* The next byte after white space, or -1 at the end (content in memory: no
+ * read errors). */
+static int peek(lexer *lx) {
+    int c;
+    (void)tk_json_peek(lx->j, &c, NULL);
+    return c;
 }
 
-static const char *found_text(const lexer *lx, char *buf, size_t size) {
-    if (lx->p >= lx->end)
-        return "end of file";
-    char c = *lx->p;
-    if (c == '"') {
-        const char *q = lx->p + 1;
-        size_t n = 0;
-        while (q < lx->end && *q != '"' && n < 40)
-            q++, n++;
-        snprintf(buf, size, "\"%.*s%s", (int)n, lx->p + 1, (q < lx->end && *q == '"') ? "\"" : "...");
-        return buf;
-    }
-    if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
-        snprintf(buf, size, "byte 0x%02x", (unsigned char)c);
-    else
-        snprintf(buf, size, "'%c'", c);
-    return buf;
+static int peek_is(lexer *lx, char c) { return peek(lx) == c; }
+
+/* The offset of the next byte (after white space). */
+static int64_t here(lexer *lx) {
+    tk_json_pos pos;
+    (void)peek(lx);
+    tk_json_here(lx->j, &pos);
+    return pos.offset;
 }
 
 static tk_status fail_here(lexer *lx, const char *what) {
-    char buf[64];
-    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, lx->p), "expected %s, found %s",
-                       what, found_text(lx, buf, sizeof buf));
+    return tk_json_fail_expected(lx->j, what, lx->err);
 }
 
+/* The punctuation c, else "expected WHAT, found ...". */
 static tk_status expect(lexer *lx, char c, const char *what) {
-    skip_ws(lx);
-    if (lx->p < lx->end && *lx->p == c) {
-        lx->p++;
-        return TK_OK;
-    }
-    return fail_here(lx, what);
+    if (peek(lx) != c)
+        return fail_here(lx, what);
+    return tk_json_take(lx->j, lx->err);
 }
 
 /* ',' then more, or the closing char: returns 1 for more, 0 for closed, <0 error. */
 static int more(lexer *lx, char close, const char *what) {
-    skip_ws(lx);
-    if (lx->p < lx->end && *lx->p == ',') {
-        lx->p++;
-        return 1;
-    }
-    if (lx->p < lx->end && *lx->p == close) {
-        lx->p++;
-        return 0;
-    }
-    return fail_here(lx, what);
+    int c = peek(lx);
+    if (c != ',' && c != close)
+        return fail_here(lx, what);
+    tk_status st = tk_json_take(lx->j, lx->err);
+    return st != TK_OK ? (int)st : c == ',';
 }
 
-static int peek_is(lexer *lx, char c) {
-    skip_ws(lx);
-    return lx->p < lx->end && *lx->p == c;
-}
-
-/* A string as a raw span (escapes kept as written). */
+/* A string as a raw span (escapes kept as written); *offset: its first byte. */
 static tk_status string_span(lexer *lx, const char **s, size_t *len, int64_t *offset,
                              const char *what) {
-    skip_ws(lx);
-    if (lx->p >= lx->end || *lx->p != '"')
-        return fail_here(lx, what);
-    const char *q = lx->p + 1;
-    while (q < lx->end && *q != '"') {
-        if ((unsigned char)*q < 0x20)
-            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, q),
-                               "control character 0x%02x inside a JSON string", (unsigned char)*q);
-        if (*q == '\\') {
-            q++;
-            if (q >= lx->end)
-                break;
-        }
-        q++;
-    }
-    if (q >= lx->end)
-        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, lx->p),
-                           "unterminated JSON string");
-    *s = lx->p + 1;
-    *len = (size_t)(q - lx->p - 1);
-    if (offset)
-        *offset = off_of(lx, lx->p + 1);
-    lx->p = q + 1;
-    return TK_OK;
+    tk_status st = tk_json_next_raw(lx->j, what, s, len, lx->err);
+    if (st == TK_OK && offset)
+        *offset = (int64_t)(*s - lx->t->data);
+    return st;
 }
 
 static int span_is(const char *s, size_t len, const char *word) {
     return strlen(word) == len && memcmp(s, word, len) == 0;
 }
 
-/* An integer in a string (spec 1.2.1: numbers may be stored as strings "in
- * C-style encoding", and parsers recognize them "anywhere an integer is
- * required"): "0x" or "0X" and hex digits of either case, or decimal digits.
- * A decimal string with a leading zero is refused: C reads "017" as octal,
- * and guessing either way could silently misread a count. */
-static tk_status string_uint(lexer *lx, uint64_t *v, const char *what) {
-    const char *start = lx->p;
-    const char *s;
-    size_t len;
-    char buf[64];
-    tk_status st = string_span(lx, &s, &len, NULL, what);
-    if (st != TK_OK)
-        return st;
-    const char *why = "an integer, or a string of a \"0x...\" hex or a decimal number";
-    uint64_t x = 0;
-    if (len >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        size_t i = 2;
-        for (; i < len; i++) {
-            char c = s[i];
-            unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
-                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                         : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-                                                : 16u;
-            if (d == 16)
-                break;
-            if (x >> 60)
-                return dt_error_at(lx->t, lx->err, TK_ERR_LIMIT, off_of(lx, start),
-                                   "%s does not fit in 64 bits", what);
-            x = (x << 4) | d;
-        }
-        if (i == len) {
-            *v = x;
-            return TK_OK;
-        }
-    } else if (len >= 1 && s[0] >= '0' && s[0] <= '9') {
-        size_t i = 0;
-        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-            unsigned d = (unsigned)(s[i] - '0');
-            if (x > (UINT64_MAX - d) / 10)
-                return dt_error_at(lx->t, lx->err, TK_ERR_LIMIT, off_of(lx, start),
-                                   "%s does not fit in 64 bits", what);
-            x = x * 10 + d;
-        }
-        if (i == len && s[0] == '0' && len > 1) {
-            why = "a decimal string without a leading zero (C would read it as octal), or a "
-                  "\"0x...\" hex string";
-        } else if (i == len) {
-            *v = x;
-            return TK_OK;
-        }
-    }
-    lx->p = start;
-    return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
-                       "expected %s (%s), found %s", what, why, found_text(lx, buf, sizeof buf));
-}
-
-/* A non-negative integer: a JSON number (the usual case, first), or a
- * string (string_uint). */
+/* A non-negative integer: a JSON number, or a string of one (spec 1.2.1:
+ * numbers may be stored as strings "in C-style encoding", and parsers
+ * recognize them "anywhere an integer is required"); tk_json_next_u64 says
+ * which strings (no octal "017"). */
 static tk_status uint_value(lexer *lx, uint64_t *v, const char *what) {
-    skip_ws(lx);
-    const char *start = lx->p;
-    if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9') {
-        if (lx->p < lx->end && *lx->p == '"')
-            return string_uint(lx, v, what);
-        if (lx->p < lx->end && *lx->p == '-')
-            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
-                               "expected %s (a non-negative integer), found a negative number", what);
-        return fail_here(lx, what);
-    }
-    uint64_t x = 0;
-    while (lx->p < lx->end && *lx->p >= '0' && *lx->p <= '9') {
-        unsigned d = (unsigned)(*lx->p - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return dt_error_at(lx->t, lx->err, TK_ERR_LIMIT, off_of(lx, start),
-                               "%s does not fit in 64 bits", what);
-        x = x * 10 + d;
-        lx->p++;
-    }
-    if (lx->p < lx->end && (*lx->p == '.' || *lx->p == 'e' || *lx->p == 'E'))
-        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
-                           "expected %s (an integer), found a fractional number", what);
-    if (x > 1 && *start == '0' && start + 1 < lx->end && start[1] >= '0' && start[1] <= '9')
-        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
-                           "JSON numbers have no leading zeros (%s)", what);
-    *v = x;
-    return TK_OK;
+    return tk_json_next_u64(lx->j, what, v, lx->err);
 }
 
 static tk_status edge_id_value(lexer *lx, uint64_t *v, const char *what) {
-    const char *start = (skip_ws(lx), lx->p);
+    int64_t start = here(lx);
     tk_status st = uint_value(lx, v, what);
     if (st != TK_OK)
         return st;
     if (*v == 0 || *v > UINT32_MAX)
-        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, start),
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, start,
                            "%s %llu out of range (edge ids are 1..4294967295)", what,
                            (unsigned long long)*v);
     return TK_OK;
@@ -291,15 +179,13 @@ static tk_status header_row(lexer *lx, const char *table, const char *const *nam
     for (size_t i = 0; i < n; i++) {
         const char *s;
         size_t len;
-        int64_t off;
         if (i > 0 && (st = expect(lx, ',', "',' in the header row")) != TK_OK)
             return st;
-        skip_ws(lx);
-        const char *at = lx->p;
-        if ((st = string_span(lx, &s, &len, &off, "a column name")) != TK_OK)
+        int64_t at = here(lx);
+        if ((st = string_span(lx, &s, &len, NULL, "a column name")) != TK_OK)
             return st;
         if (!span_is(s, len, names[i]))
-            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, at),
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, at,
                                "%s column %zu must be \"%s\" (columns are positional), found \"%.*s\"",
                                table, i + 1, names[i], (int)(len > 60 ? 60 : len), s);
     }
@@ -308,23 +194,22 @@ static tk_status header_row(lexer *lx, const char *table, const char *const *nam
 
 /* The next row of a table: 1 after its '[' (*row_at: that '['), 0 after the
  * table's closing ']', or an error status (< 0). */
-static int next_row(lexer *lx, const char *table, const char **row_at) {
+static int next_row(lexer *lx, const char *table, int64_t *row_at) {
     char what[64];
-    skip_ws(lx);
-    if (lx->p < lx->end && *lx->p == ']') {
-        lx->p++;
-        return 0;
-    }
-    if (lx->p >= lx->end || *lx->p != ',') {
+    int c = peek(lx);
+    if (c == ']')
+        return (int)tk_json_take(lx->j, lx->err);
+    if (c != ',') {
         snprintf(what, sizeof what, "',' or ']' in %s", table);
         return (int)fail_here(lx, what);
     }
-    lx->p++;
-    skip_ws(lx);
-    *row_at = lx->p;
-    if (lx->p < lx->end && *lx->p == '[') {
-        lx->p++;
-        return 1;
+    tk_status st = tk_json_take(lx->j, lx->err);
+    if (st != TK_OK)
+        return (int)st;
+    *row_at = here(lx);
+    if (peek(lx) == '[') {
+        st = tk_json_take(lx->j, lx->err);
+        return st != TK_OK ? (int)st : 1;
     }
     snprintf(what, sizeof what, "'[' opening a %s row", table);
     return (int)fail_here(lx, what);
@@ -337,15 +222,12 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
     if (st != TK_OK)
         return st;
     size_t cap = 0;
-    if (peek_is(lx, '}')) {
-        lx->p++;
-        return TK_OK;
-    }
+    if (peek_is(lx, '}'))
+        return tk_json_take(lx->j, lx->err);
     for (;;) {
         const char *k, *v;
         size_t klen, vlen;
         int64_t koff, voff;
-        skip_ws(lx);
         if ((st = string_span(lx, &k, &klen, &koff, "a dictionary key (a string)")) != TK_OK)
             return st;
         char *key = tk_malloc(klen + 1);
@@ -374,9 +256,8 @@ static tk_status parse_dictionary(lexer *lx, dt_process *proc) {
         d->key_offset = koff - 1;
         if ((st = expect(lx, ':', "':' after a dictionary key")) != TK_OK)
             return st;
-        skip_ws(lx);
         if (!peek_is(lx, '"'))
-            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, lx->p),
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, here(lx),
                                "the value of dictionary key \"%s\" must be a string (an edge-id "
                                "sequence)", key);
         if ((st = string_span(lx, &v, &vlen, &voff, "a string")) != TK_OK)
@@ -502,16 +383,14 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
                                                  "NEXT_EDGE_IDS"};
     int col_of[COL_COUNT] = {-1, -1, -1};
     int kind_of[COL_COUNT];
-    skip_ws(lx);
-    const char *hdr = lx->p;
+    int64_t hdr = here(lx);
     if ((st = expect(lx, '[', "'[' opening the TRANSITION_TABLE header row")) != TK_OK)
         return st;
     int ncols = 0;
     do {
         const char *s;
         size_t len;
-        skip_ws(lx);
-        const char *at = lx->p;
+        int64_t at = here(lx);
         if ((st = string_span(lx, &s, &len, NULL, "a column name")) != TK_OK)
             return st;
         int which = -1;
@@ -519,7 +398,7 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
             if (span_is(s, len, names[i]))
                 which = i;
         if (which < 0 || col_of[which] >= 0)
-            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, at),
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, at,
                                "%s TRANSITION_TABLE column \"%.*s\" (expected CURRENT_EDGE_ID, "
                                "TRANSITION_CODE, NEXT_EDGE_IDS)",
                                which < 0 ? "unknown" : "duplicate", (int)(len > 60 ? 60 : len), s);
@@ -531,12 +410,12 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
         return st;
     for (int i = 0; i < COL_COUNT; i++)
         if (col_of[i] < 0)
-            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, hdr),
+            return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, hdr,
                                "TRANSITION_TABLE header has no %s column", names[i]);
     lx->nrows = 0;
     lx->npool = 0;
     for (;;) {
-        const char *row_at;
+        int64_t row_at;
         int m = next_row(lx, "TRANSITION_TABLE", &row_at);
         if (m < 0)
             return (tk_status)m;
@@ -546,7 +425,7 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
             return nomem(lx);
         dt_row *r = &lx->rows[lx->nrows];
         memset(r, 0, sizeof *r);
-        r->row_offset = off_of(lx, row_at);
+        r->row_offset = row_at;
         for (int c = 0; c < ncols; c++) {
             if (c > 0 && (st = expect(lx, ',', "',' (a TRANSITION_TABLE row has 3 cells)")) != TK_OK)
                 return st;
@@ -582,8 +461,8 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
                     } while ((st = (tk_status)more(lx, ']', "',' or ']' in NEXT_EDGE_IDS")) == 1);
                     if ((int)st < 0)
                         return st;
-                } else {
-                    lx->p++;
+                } else if ((st = tk_json_take(lx->j, lx->err)) != TK_OK) {
+                    return st;
                 }
                 r->next_count = (uint32_t)(lx->npool - r->next_first);
                 break;
@@ -634,7 +513,7 @@ static tk_status parse_trace_data(lexer *lx) {
         return st;
     uint64_t instrs = 0, edges = 0;
     for (;;) {
-        const char *row_at;
+        int64_t row_at;
         int m = next_row(lx, "TRACE_DATA", &row_at);
         if (m < 0)
             return (tk_status)m;
@@ -644,7 +523,7 @@ static tk_status parse_trace_data(lexer *lx) {
             return nomem(lx);
         dt_chunk *c = &t->chunks[t->nchunks];
         memset(c, 0, sizeof *c);
-        c->row_offset = off_of(lx, row_at);
+        c->row_offset = row_at;
         if ((st = uint_value(lx, &c->preceding_instr_count, "PRECEDING_INSTR_COUNT")) != TK_OK ||
             (st = expect(lx, ',', "',' after PRECEDING_INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
             (st = uint_value(lx, &c->instr_count, "INSTR_COUNT")) != TK_OK ||
@@ -652,12 +531,11 @@ static tk_status parse_trace_data(lexer *lx) {
             (st = uint_value(lx, &c->edge_count, "EDGE_COUNT")) != TK_OK ||
             (st = expect(lx, ',', "',' after EDGE_COUNT (a TRACE_DATA row has 5 cells)")))
             return st;
-        skip_ws(lx);
-        const char *first_at = lx->p;
+        int64_t first_at = here(lx);
         if ((st = uint_value(lx, &c->first_edge_id, "FIRST_EDGE_ID")) != TK_OK)
             return st;
         if (c->edge_count > 0 && (c->first_edge_id == 0 || c->first_edge_id > UINT32_MAX))
-            return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, first_at),
+            return dt_error_at(t, lx->err, TK_ERR_FORMAT, first_at,
                                "FIRST_EDGE_ID %llu out of range (edge ids are 1..4294967295)",
                                (unsigned long long)c->first_edge_id);
         if ((st = expect(lx, ',', "',' after FIRST_EDGE_ID (a TRACE_DATA row has 5 cells, "
@@ -685,22 +563,21 @@ static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
     proc->first_thread = t->nthreads;
     tk_hmap_clear(&lx->tids);
     for (;;) {
-        const char *row_at;
+        int64_t row_at;
         int m = next_row(lx, "THREAD_DATA", &row_at);
         if (m < 0)
             return (tk_status)m;
         if (m == 0)
             return TK_OK;
         uint64_t tid;
-        skip_ws(lx);
-        const char *tid_at = lx->p;
+        int64_t tid_at = here(lx);
         if ((st = uint_value(lx, &tid, "THREAD_ID")) != TK_OK)
             return st;
         int fresh;
         if (!tk_hmap_slot(&lx->tids, tid, 0, &fresh))
             return nomem(lx);
         if (!fresh)
-            return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, tid_at),
+            return dt_error_at(t, lx->err, TK_ERR_FORMAT, tid_at,
                                "thread %llu appears twice in process %llu", (unsigned long long)tid,
                                (unsigned long long)proc->pid);
         if ((st = expect(lx, ',', "',' after THREAD_ID")) != TK_OK)
@@ -710,7 +587,7 @@ static tk_status parse_thread_data(lexer *lx, dt_process *proc) {
         size_t ti = t->nthreads++;
         t->threads[ti].thread_id = tid;
         t->threads[ti].first_chunk = t->nchunks;
-        t->threads[ti].offset = off_of(lx, row_at);
+        t->threads[ti].offset = row_at;
         proc->nthreads++;
         if ((st = parse_trace_data(lx)) != TK_OK)
             return st;
@@ -732,7 +609,7 @@ static tk_status parse_processes(lexer *lx) {
     if ((st = header_row(lx, "PROCESSES", process_cols, 4)) != TK_OK)
         return st;
     for (;;) {
-        const char *row_at;
+        int64_t row_at;
         int m = next_row(lx, "PROCESSES", &row_at);
         if (m < 0)
             return (tk_status)m;
@@ -742,16 +619,15 @@ static tk_status parse_processes(lexer *lx) {
             return nomem(lx);
         dt_process *p = &t->procs[t->nprocs++];
         memset(p, 0, sizeof *p);
-        p->offset = off_of(lx, row_at);
-        skip_ws(lx);
-        const char *pid_at = lx->p;
+        p->offset = row_at;
+        int64_t pid_at = here(lx);
         if ((st = uint_value(lx, &p->pid, "PROCESS_ID")) != TK_OK)
             return st;
         int fresh;
         if (!tk_hmap_slot(&lx->pids, p->pid, 0, &fresh))
             return nomem(lx);
         if (!fresh)
-            return dt_error_at(t, lx->err, TK_ERR_FORMAT, off_of(lx, pid_at),
+            return dt_error_at(t, lx->err, TK_ERR_FORMAT, pid_at,
                                "process %llu appears twice", (unsigned long long)p->pid);
         if ((st = expect(lx, ',', "',' after PROCESS_ID")) != TK_OK ||
             (st = parse_dictionary(lx, p)) != TK_OK || (st = check_dictionary(lx, p)) != TK_OK ||
@@ -765,8 +641,7 @@ static tk_status parse_processes(lexer *lx) {
 }
 
 static tk_status top_key(lexer *lx, const char *want) {
-    skip_ws(lx);
-    const char *at = lx->p;
+    int64_t at = here(lx);
     const char *s;
     size_t len;
     char what[96];
@@ -775,7 +650,7 @@ static tk_status top_key(lexer *lx, const char *want) {
     if (st != TK_OK)
         return st;
     if (!span_is(s, len, want))
-        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, off_of(lx, at),
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, at,
                            "expected the key \"%s\" (the top-level keys are MAJOR_VERSION, "
                            "MINOR_VERSION, PROCESSES in this order), found \"%.*s\"",
                            want, (int)(len > 60 ? 60 : len), s);
@@ -786,44 +661,45 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err) {
     lexer lx;
     memset(&lx, 0, sizeof lx);
     lx.t = t;
-    lx.p = t->data;
-    lx.end = t->data + t->len;
     lx.err = err;
-    tk_status st;
-    skip_ws(&lx);
-    const char *ver_at = NULL;
+    /* sequences are spans of the content, never copied: no string-size limit
+     * (a chunk's sequence may be as long as the file) */
+    tk_json_options jo = TK_JSON_OPTIONS_INIT;
+    jo.max_string = SIZE_MAX;
+    tk_status st = tk_json_open_memory(&lx.j, t->data, t->len, t->path, &jo, err);
+    if (st != TK_OK)
+        return st;
+    int64_t ver_at = -1;
     if ((st = expect(&lx, '{', "'{' (a DCFG-Trace is a JSON object)")) != TK_OK ||
         (st = top_key(&lx, "MAJOR_VERSION")) != TK_OK ||
-        (ver_at = (skip_ws(&lx), lx.p), st = uint_value(&lx, &t->major, "MAJOR_VERSION")) !=
-            TK_OK ||
+        (ver_at = here(&lx), st = uint_value(&lx, &t->major, "MAJOR_VERSION")) != TK_OK ||
         (st = expect(&lx, ',', "',' after MAJOR_VERSION")) != TK_OK ||
         (st = top_key(&lx, "MINOR_VERSION")) != TK_OK ||
         (st = uint_value(&lx, &t->minor, "MINOR_VERSION")) != TK_OK ||
         (st = expect(&lx, ',', "',' after MINOR_VERSION")) != TK_OK ||
         (st = top_key(&lx, "PROCESSES")) != TK_OK || (st = parse_processes(&lx)) != TK_OK)
         goto out;
-    skip_ws(&lx);
-    if (lx.p < lx.end && *lx.p == ',') {
-        st = dt_error_at(t, err, TK_ERR_FORMAT, off_of(&lx, lx.p),
+    if (peek(&lx) == ',') {
+        st = dt_error_at(t, err, TK_ERR_FORMAT, here(&lx),
                          "expected '}' after PROCESSES (no other top-level keys), found ','");
         goto out;
     }
     if ((st = expect(&lx, '}', "'}' closing the top-level object")) != TK_OK)
         goto out;
-    skip_ws(&lx);
-    if (lx.p < lx.end) {
+    if (peek(&lx) >= 0) {
         st = fail_here(&lx, "end of file after the top-level object");
         goto out;
     }
     mark_lines(t);
     if ((t->major != 1 || t->minor != 0) && diag) {
         uint64_t line, col;
-        dt_line_col(t, off_of(&lx, ver_at), &line, &col);
-        tk_location loc = {t->path, off_of(&lx, ver_at), line, col};
+        dt_line_col(t, ver_at, &line, &col);
+        tk_location loc = {t->path, ver_at, line, col};
         tk_diag_report(diag, TK_SEV_WARNING, &loc, "version %llu.%llu; tracekit reads version 1.0",
                        (unsigned long long)t->major, (unsigned long long)t->minor);
     }
 out:
+    tk_json_free(lx.j);
     tk_free(lx.pool);
     tk_hmap_free(&lx.pids);
     tk_hmap_free(&lx.tids);
