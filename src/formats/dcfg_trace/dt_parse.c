@@ -375,16 +375,15 @@ out:
 
 enum { COL_CURRENT, COL_CODE, COL_NEXT, COL_COUNT };
 
-static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
-    tk_status st = expect(lx, '[', "'[' opening TRANSITION_TABLE");
-    if (st != TK_OK)
-        return st;
+/* The TRANSITION_TABLE header (columns by name, any order, all three): the
+ * column of each cell, and the lexer's program for a usual row. */
+static tk_status transition_header(lexer *lx, int *kind_of, tk_json_row_prog *pg) {
     static const char *const names[COL_COUNT] = {"CURRENT_EDGE_ID", "TRANSITION_CODE",
                                                  "NEXT_EDGE_IDS"};
     int col_of[COL_COUNT] = {-1, -1, -1};
-    int kind_of[COL_COUNT];
     int64_t hdr = here(lx);
-    if ((st = expect(lx, '[', "'[' opening the TRANSITION_TABLE header row")) != TK_OK)
+    tk_status st = expect(lx, '[', "'[' opening the TRANSITION_TABLE header row");
+    if (st != TK_OK)
         return st;
     int ncols = 0;
     do {
@@ -412,67 +411,122 @@ static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
         if (col_of[i] < 0)
             return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, hdr,
                                "TRANSITION_TABLE header has no %s column", names[i]);
+    /* usual row: ids in range, the code a plain string, the ids JSON integers */
+    memset(pg, 0, sizeof *pg);
+    pg->ncells = pg->min_cells = COL_COUNT;
+    for (int c = 0; c < COL_COUNT; c++) {
+        pg->slot[c] = (uint8_t)kind_of[c];
+        pg->is_array[c] = kind_of[c] == COL_CODE   ? TK_JSON_CELL_STRING
+                          : kind_of[c] == COL_NEXT ? TK_JSON_CELL_ARRAY
+                                                   : 0;
+        pg->lo[c] = 1;
+        pg->hi[c] = UINT32_MAX;
+    }
+    return TK_OK;
+}
+
+static tk_status push_next_id(lexer *lx, uint64_t id) {
+    if (tk_vec_reserve_((void **)&lx->pool, &lx->cap_pool, lx->npool + 1, sizeof *lx->pool))
+        return nomem(lx);
+    lx->pool[lx->npool++] = (uint32_t)id;
+    return TK_OK;
+}
+
+static void set_code(dt_row *r, const char *s, size_t len) {
+    r->code = s;
+    r->code_len = (uint32_t)(len > 64 ? 64 : len); /* longer than any legal code: reported
+                                                     by the table check */
+}
+
+/* A usual TRANSITION_TABLE row through the lexer's fast path: TK_OK when read
+ * into r, TK_END when it must be read value by value (nothing consumed). */
+static tk_status fast_transition_row(lexer *lx, const tk_json_row_prog *pg, dt_row *r) {
+    tk_json_row_out *row = &lx->row;
+    if (tk_json_scan_row(lx->j, pg, row) != COL_COUNT)
+        return TK_END;
+    r->row_offset = row->offset;
+    r->current = tk_json_row_cell(row, COL_CURRENT);
+    r->code_offset = (int64_t)tk_json_row_cell(row, COL_CODE);
+    set_code(r, lx->t->data + r->code_offset, row->n[COL_CODE]);
+    r->next_first = (uint32_t)lx->npool;
+    r->next_count = row->n[COL_NEXT];
+    const uint64_t *ids = row->vals + tk_json_row_cell(row, COL_NEXT);
+    for (uint32_t i = 0; i < r->next_count; i++)
+        if (push_next_id(lx, ids[i]) != TK_OK)
+            return TK_ERR_NOMEM;
+    tk_json_take_scanned(lx->j, row);
+    return TK_OK;
+}
+
+/* NEXT_EDGE_IDS read value by value. */
+static tk_status next_ids(lexer *lx, dt_row *r) {
+    tk_status st = expect(lx, '[', "'[' opening NEXT_EDGE_IDS");
+    if (st != TK_OK)
+        return st;
+    r->next_first = (uint32_t)lx->npool;
+    if (peek_is(lx, ']'))
+        return tk_json_take(lx->j, lx->err);
+    do {
+        uint64_t id;
+        if ((st = edge_id_value(lx, &id, "an id in NEXT_EDGE_IDS")) != TK_OK ||
+            (st = push_next_id(lx, id)) != TK_OK)
+            return st;
+    } while ((st = (tk_status)more(lx, ']', "',' or ']' in NEXT_EDGE_IDS")) == 1);
+    r->next_count = (uint32_t)(lx->npool - r->next_first);
+    return st;
+}
+
+/* A TRANSITION_TABLE row read value by value, after its '['. */
+static tk_status transition_row(lexer *lx, const int *kind_of, dt_row *r) {
+    tk_status st;
+    for (int c = 0; c < COL_COUNT; c++) {
+        if (c > 0 && (st = expect(lx, ',', "',' (a TRANSITION_TABLE row has 3 cells)")) != TK_OK)
+            return st;
+        if (kind_of[c] == COL_CURRENT) {
+            st = edge_id_value(lx, &r->current, "CURRENT_EDGE_ID");
+        } else if (kind_of[c] == COL_CODE) {
+            const char *s;
+            size_t len;
+            st = string_span(lx, &s, &len, &r->code_offset, "TRANSITION_CODE (a string)");
+            if (st == TK_OK)
+                set_code(r, s, len);
+        } else {
+            st = next_ids(lx, r);
+        }
+        if (st != TK_OK)
+            return st;
+    }
+    return expect(lx, ']', "']' closing a TRANSITION_TABLE row (3 cells)");
+}
+
+static tk_status parse_transition_table(lexer *lx, dt_process *proc) {
+    tk_status st = expect(lx, '[', "'[' opening TRANSITION_TABLE");
+    int kind_of[COL_COUNT];
+    tk_json_row_prog pg;
+    if (st != TK_OK || (st = transition_header(lx, kind_of, &pg)) != TK_OK)
+        return st;
     lx->nrows = 0;
     lx->npool = 0;
     for (;;) {
-        int64_t row_at;
-        int m = next_row(lx, "TRANSITION_TABLE", &row_at);
-        if (m < 0)
-            return (tk_status)m;
-        if (m == 0)
-            break;
         if (tk_vec_reserve_((void **)&lx->rows, &lx->cap_rows, lx->nrows + 1, sizeof *lx->rows))
             return nomem(lx);
         dt_row *r = &lx->rows[lx->nrows];
         memset(r, 0, sizeof *r);
-        r->row_offset = row_at;
-        for (int c = 0; c < ncols; c++) {
-            if (c > 0 && (st = expect(lx, ',', "',' (a TRANSITION_TABLE row has 3 cells)")) != TK_OK)
-                return st;
-            switch (kind_of[c]) {
-            case COL_CURRENT:
-                if ((st = edge_id_value(lx, &r->current, "CURRENT_EDGE_ID")) != TK_OK)
-                    return st;
-                break;
-            case COL_CODE: {
-                const char *s;
-                size_t len;
-                if ((st = string_span(lx, &s, &len, &r->code_offset, "TRANSITION_CODE (a string)")) !=
-                    TK_OK)
-                    return st;
-                if (len > 64)
-                    len = 64;  /* longer than any legal code: reported by the table check */
-                r->code = s;
-                r->code_len = (uint32_t)len;
+        st = fast_transition_row(lx, &pg, r);
+        if (st == TK_END) {
+            int m = next_row(lx, "TRANSITION_TABLE", &r->row_offset);
+            if (m <= 0) {
+                st = (tk_status)m;
                 break;
             }
-            default: {
-                if ((st = expect(lx, '[', "'[' opening NEXT_EDGE_IDS")) != TK_OK)
-                    return st;
-                r->next_first = (uint32_t)lx->npool;
-                if (!peek_is(lx, ']')) {
-                    do {
-                        uint64_t id;
-                        if ((st = edge_id_value(lx, &id, "an id in NEXT_EDGE_IDS")) != TK_OK)
-                            return st;
-                        if (tk_vec_reserve_((void **)&lx->pool, &lx->cap_pool, lx->npool + 1, sizeof *lx->pool))
-                            return nomem(lx);
-                        lx->pool[lx->npool++] = (uint32_t)id;
-                    } while ((st = (tk_status)more(lx, ']', "',' or ']' in NEXT_EDGE_IDS")) == 1);
-                    if ((int)st < 0)
-                        return st;
-                } else if ((st = tk_json_take(lx->j, lx->err)) != TK_OK) {
-                    return st;
-                }
-                r->next_count = (uint32_t)(lx->npool - r->next_first);
-                break;
-            }
-            }
+            st = transition_row(lx, kind_of, r);
         }
-        if ((st = expect(lx, ']', "']' closing a TRANSITION_TABLE row (3 cells)")) != TK_OK)
+        if (st != TK_OK)
             return st;
         lx->nrows++;
     }
+    if (st != TK_OK)
+        return st;
     int64_t bad = -1;
     st = dt_table_build(&proc->table, lx->rows, lx->nrows, lx->pool, &bad, lx->err);
     if (st != TK_OK && bad >= 0) {
@@ -504,6 +558,67 @@ static tk_status chunk_sums(lexer *lx, const dt_chunk *c, uint64_t *instrs, uint
                        "%s passes 2^64 - 1 at this chunk", what);
 }
 
+enum { TD_PRECEDING, TD_INSTRS, TD_EDGES, TD_FIRST, TD_SEQ, TD_CELLS };
+
+/* The lexer's program for a usual TRACE_DATA row: four integers, FIRST_EDGE_ID
+ * within 32 bits, a plain string. */
+static void trace_prog_init(tk_json_row_prog *pg) {
+    memset(pg, 0, sizeof *pg);
+    pg->ncells = pg->min_cells = TD_CELLS;
+    for (int c = 0; c < TD_CELLS; c++) {
+        pg->slot[c] = (uint8_t)c;
+        pg->hi[c] = UINT64_MAX;
+    }
+    pg->hi[TD_FIRST] = UINT32_MAX;
+    pg->is_array[TD_SEQ] = TK_JSON_CELL_STRING;
+}
+
+/* A usual TRACE_DATA row through the lexer's fast path: 1 when read into c,
+ * 0 when it must be read value by value (nothing consumed). */
+static int fast_trace_row(lexer *lx, dt_chunk *c) {
+    tk_json_row_out *row = &lx->row;
+    if (tk_json_scan_row(lx->j, &lx->trace_prog, row) != TD_CELLS)
+        return 0;
+    c->edge_count = tk_json_row_cell(row, TD_EDGES);
+    c->first_edge_id = tk_json_row_cell(row, TD_FIRST);
+    if (c->edge_count > 0 && c->first_edge_id == 0)
+        return 0; /* the error */
+    c->preceding_instr_count = tk_json_row_cell(row, TD_PRECEDING);
+    c->instr_count = tk_json_row_cell(row, TD_INSTRS);
+    c->seq_offset = (int64_t)tk_json_row_cell(row, TD_SEQ);
+    c->seq = lx->t->data + c->seq_offset;
+    c->seq_len = row->n[TD_SEQ];
+    c->row_offset = row->offset;
+    tk_json_take_scanned(lx->j, row);
+    return 1;
+}
+
+/* A TRACE_DATA row read value by value, after its '['. */
+static tk_status trace_row(lexer *lx, dt_chunk *c) {
+    tk_status st;
+    if ((st = uint_value(lx, &c->preceding_instr_count, "PRECEDING_INSTR_COUNT")) != TK_OK ||
+        (st = expect(lx, ',', "',' after PRECEDING_INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
+        (st = uint_value(lx, &c->instr_count, "INSTR_COUNT")) != TK_OK ||
+        (st = expect(lx, ',', "',' after INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
+        (st = uint_value(lx, &c->edge_count, "EDGE_COUNT")) != TK_OK ||
+        (st = expect(lx, ',', "',' after EDGE_COUNT (a TRACE_DATA row has 5 cells)")))
+        return st;
+    int64_t first_at = here(lx);
+    if ((st = uint_value(lx, &c->first_edge_id, "FIRST_EDGE_ID")) != TK_OK)
+        return st;
+    if (c->edge_count > 0 && (c->first_edge_id == 0 || c->first_edge_id > UINT32_MAX))
+        return dt_error_at(lx->t, lx->err, TK_ERR_FORMAT, first_at,
+                           "FIRST_EDGE_ID %llu out of range (edge ids are 1..4294967295)",
+                           (unsigned long long)c->first_edge_id);
+    if ((st = expect(lx, ',', "',' after FIRST_EDGE_ID (a TRACE_DATA row has 5 cells, "
+                              "EDGE_ID_SEQUENCE is missing)")) != TK_OK)
+        return st;
+    if ((st = string_span(lx, &c->seq, &c->seq_len, &c->seq_offset,
+                          "EDGE_ID_SEQUENCE (a string)")) != TK_OK)
+        return st;
+    return expect(lx, ']', "']' closing a TRACE_DATA row (5 cells)");
+}
+
 static tk_status parse_trace_data(lexer *lx) {
     tk_dcfg_trace *t = lx->t;
     tk_status st = expect(lx, '[', "'[' opening TRACE_DATA");
@@ -513,39 +628,18 @@ static tk_status parse_trace_data(lexer *lx) {
         return st;
     uint64_t instrs = 0, edges = 0;
     for (;;) {
-        int64_t row_at;
-        int m = next_row(lx, "TRACE_DATA", &row_at);
-        if (m < 0)
-            return (tk_status)m;
-        if (m == 0)
-            return TK_OK;
         if (tk_vec_reserve_((void **)&t->chunks, &t->cap_chunks, t->nchunks + 1, sizeof *t->chunks))
             return nomem(lx);
         dt_chunk *c = &t->chunks[t->nchunks];
         memset(c, 0, sizeof *c);
-        c->row_offset = row_at;
-        if ((st = uint_value(lx, &c->preceding_instr_count, "PRECEDING_INSTR_COUNT")) != TK_OK ||
-            (st = expect(lx, ',', "',' after PRECEDING_INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
-            (st = uint_value(lx, &c->instr_count, "INSTR_COUNT")) != TK_OK ||
-            (st = expect(lx, ',', "',' after INSTR_COUNT (a TRACE_DATA row has 5 cells)")) ||
-            (st = uint_value(lx, &c->edge_count, "EDGE_COUNT")) != TK_OK ||
-            (st = expect(lx, ',', "',' after EDGE_COUNT (a TRACE_DATA row has 5 cells)")))
-            return st;
-        int64_t first_at = here(lx);
-        if ((st = uint_value(lx, &c->first_edge_id, "FIRST_EDGE_ID")) != TK_OK)
-            return st;
-        if (c->edge_count > 0 && (c->first_edge_id == 0 || c->first_edge_id > UINT32_MAX))
-            return dt_error_at(t, lx->err, TK_ERR_FORMAT, first_at,
-                               "FIRST_EDGE_ID %llu out of range (edge ids are 1..4294967295)",
-                               (unsigned long long)c->first_edge_id);
-        if ((st = expect(lx, ',', "',' after FIRST_EDGE_ID (a TRACE_DATA row has 5 cells, "
-                                  "EDGE_ID_SEQUENCE is missing)")) != TK_OK)
-            return st;
-        if ((st = string_span(lx, &c->seq, &c->seq_len, &c->seq_offset,
-                              "EDGE_ID_SEQUENCE (a string)")) != TK_OK)
-            return st;
-        if ((st = expect(lx, ']', "']' closing a TRACE_DATA row (5 cells)")) != TK_OK ||
-            (st = chunk_sums(lx, c, &instrs, &edges)) != TK_OK)
+        if (!fast_trace_row(lx, c)) {
+            int m = next_row(lx, "TRACE_DATA", &c->row_offset);
+            if (m <= 0)
+                return (tk_status)m;
+            if ((st = trace_row(lx, c)) != TK_OK)
+                return st;
+        }
+        if ((st = chunk_sums(lx, c, &instrs, &edges)) != TK_OK)
             return st;
         t->nchunks++;
     }
@@ -662,6 +756,7 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err) {
     memset(&lx, 0, sizeof lx);
     lx.t = t;
     lx.err = err;
+    trace_prog_init(&lx.trace_prog);
     /* sequences are spans of the content, never copied: no string-size limit
      * (a chunk's sequence may be as long as the file) */
     tk_json_options jo = TK_JSON_OPTIONS_INIT;
