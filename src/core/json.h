@@ -121,8 +121,9 @@ tk_status tk_json_next_raw(tk_json *j, const char *what, const char **s, size_t 
  * zeros, a string of something else, not a number), TK_ERR_LIMIT (beyond 64 bits).
  * Needs tk_json_open_memory. */
 tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error *err);
-/* "expected WHAT, found X" (X: the next string's first 40 bytes, a character, a byte
- * value, or end of file), located at the next byte. Returns TK_ERR_FORMAT. */
+/* "expected WHAT, found X" (X: the string's first 40 bytes, a character, a byte value,
+ * or end of file), located at the cursor (after tk_json_peek: the next byte).
+ * Returns TK_ERR_FORMAT. */
 tk_status tk_json_fail_expected(const tk_json *j, const char *what, tk_error *err);
 /* A located error (code) at pos. Returns code. */
 tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *err,
