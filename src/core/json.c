@@ -136,8 +136,8 @@ tk_status tk_json_open_memory(tk_json **out, const void *data, size_t len, const
     j->path = name;
     j->whole = 1;
     j->eof = 1; /* nothing to refill */
-    j->chunk = j->cur = data;
-    j->lim = j->cur + len;
+    j->chunk = j->cur = j->lim = data;
+    if (len) j->lim += len;
     *out = j;
     return TK_OK;
 }
@@ -217,7 +217,8 @@ static int peekc(tk_json *j, tk_error *err, tk_status *st)
     return *j->cur;
 }
 
-static tk_status skip_ws(tk_json *j, tk_error *err)
+/* always inlined: tk_json_next's hot path, and tk_json_peek has a copy */
+static inline __attribute__((always_inline)) tk_status skip_ws(tk_json *j, tk_error *err)
 {
     for (;;) {
         const uint8_t *p = j->cur, *lim = j->lim;
@@ -825,6 +826,22 @@ hex_done:
     return 1;
 }
 
+/* A string cell at *pp: a plain string (no escapes, no control characters,
+ * within max_string) into row's slot; 0 when unusual. */
+static inline int scan_string_cell(const tk_json *j, const uint8_t **pp, tk_json_row_out *row,
+                                   unsigned slot)
+{
+    const uint8_t *p = *pp, *lim = j->lim;
+    if (*p != '"') return 0;
+    const uint8_t *s = ++p;
+    p = string_run(p, lim);
+    if (p == lim || *p != '"' || (size_t)(p - s) > j->max_string || (uint64_t)(p - s) > UINT32_MAX)
+        return 0;
+    row->v[slot] = j->chunk_base + (uint64_t)(s - j->chunk);
+    row->n[slot] = (uint32_t)(p - s);
+    *pp = p + 1;
+    return 1;
+}
 
 int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                      tk_json_row_out *restrict row)
@@ -904,16 +921,6 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                 if (!scan_scalar(&p, lim, &v)) return -1;
                 if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
                 row->v[slot] = v;
-            } else if (pg->is_array[nc] == TK_JSON_CELL_STRING) {
-                if (*p != '"') return -1;
-                const uint8_t *s = ++p;
-                p = string_run(p, lim);
-                if (p == lim || *p != '"' || (size_t)(p - s) > j->max_string ||
-                    (uint64_t)(p - s) > UINT32_MAX)
-                    return -1;
-                row->v[slot] = j->chunk_base + (uint64_t)(s - j->chunk);
-                row->n[slot] = (uint32_t)(p - s);
-                p++;
             } else {
                 if (*p != '[') return -1;
                 p++;
@@ -957,6 +964,110 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
         }
     }
 #undef SCAN_WS
+    if (nc < pg->min_cells) return -1;
+    uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
+    row->offset = (int64_t)off;
+    row->line = open_line;
+    row->column = off - open_line_start + 1;
+    row->end = p + 1;
+    row->end_line = line;
+    row->end_line_start = line_start;
+    return nc;
+}
+
+/* Skips white space inside a row (tk_json_scan_row_strings); 0 at the chunk's end. */
+static inline int row_ws(const tk_json *j, const uint8_t **pp, uint64_t *line,
+                         uint64_t *line_start)
+{
+    const uint8_t *p = *pp;
+    for (;;) {
+        if (p == j->lim) return 0;
+        if (*p > ' ') break;
+        if (*p == ' ' || *p == '\t' || *p == '\r') {
+            p++;
+        } else if (*p == '\n') {
+            p++;
+            (*line)++;
+            *line_start = j->chunk_base + (uint64_t)(p - j->chunk);
+        } else {
+            break;
+        }
+    }
+    *pp = p;
+    return 1;
+}
+
+/* The cells of a row after its '[' (tk_json_scan_row_strings): their number, or -1. */
+static int string_row_cells(const tk_json *j, const tk_json_row_prog *restrict pg,
+                            tk_json_row_out *restrict row, const uint8_t **pp, uint64_t *line,
+                            uint64_t *line_start)
+{
+    const uint8_t *p = *pp, *lim = j->lim;
+    int nc = 0;
+    uint32_t nv = 0;
+    if (!row_ws(j, &p, line, line_start)) return -1;
+    if (*p != ']') for (;;) {
+        if (nc == pg->ncells) return -1;
+        unsigned slot = pg->slot[nc];
+        uint64_t v;
+        if (pg->is_array[nc] == TK_JSON_CELL_STRING) {
+            if (!scan_string_cell(j, &p, row, slot)) return -1;
+        } else if (pg->is_array[nc]) {
+            uint32_t first = nv;
+            if (*p != '[') return -1;
+            p++;
+            if (!row_ws(j, &p, line, line_start)) return -1;
+            if (*p != ']') for (;;) {
+                if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9' || !fast_int(&p, lim, &v) ||
+                    v < pg->lo[nc] || v > pg->hi[nc])
+                    return -1;
+                row->vals[nv++] = v;
+                if (!row_ws(j, &p, line, line_start)) return -1;
+                if (*p == ']') break;
+                if (*p != ',') return -1;
+                p++;
+                if (!row_ws(j, &p, line, line_start)) return -1;
+            }
+            p++;
+            row->v[slot] = first;
+            row->n[slot] = nv - first;
+        } else {
+            if (!scan_scalar(&p, lim, &v) || v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+            row->v[slot] = v;
+        }
+        nc++;
+        if (!row_ws(j, &p, line, line_start)) return -1;
+        if (*p == ']') break;
+        if (*p != ',') return -1;
+        p++;
+        if (!row_ws(j, &p, line, line_start)) return -1;
+    }
+    *pp = p;
+    return nc;
+}
+
+/* tk_json_scan_row with string cells: a loop of its own, plainer (no 8-byte
+ * digit paths: DCFG-Trace's rows are few and hold long strings).  A string
+ * branch inside tk_json_scan_row's loop, taken or not, and any way of sharing
+ * that loop between the two (an inlined template, a flag per row), made the
+ * DCFG reader's rows take 1.5-8 % more instructions there (GCC's allocation of
+ * that loop's registers), so that loop is left as it was. */
+int tk_json_scan_row_strings(const tk_json *j, const tk_json_row_prog *restrict pg,
+                             tk_json_row_out *restrict row)
+{
+    const uint8_t *p = j->cur;
+    uint64_t line = j->line, line_start = j->line_start;
+    if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return -1;
+    if (j->state == ST_ARR_NEXT) {
+        if (!row_ws(j, &p, &line, &line_start) || *p != ',') return -1;
+        p++;
+    } else if (j->state != ST_ARR_FIRST && j->state != ST_ARR_VALUE) {
+        return -1;
+    }
+    if (!row_ws(j, &p, &line, &line_start) || *p != '[') return -1;
+    const uint8_t *open = p++;
+    uint64_t open_line = line, open_line_start = line_start;
+    int nc = string_row_cells(j, pg, row, &p, &line, &line_start);
     if (nc < pg->min_cells) return -1;
     uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
     row->offset = (int64_t)off;
@@ -1048,7 +1159,7 @@ static tk_status grammar_error(tk_json *j, tk_error *err)
 
 tk_status tk_json_take(tk_json *j, tk_error *err)
 {
-    assert(j->cur < j->lim && strchr(",:[]{}", *j->cur));
+    assert(j->cur < j->lim && memchr(",:[]{}", *j->cur, 6));
     uint8_t c = *j->cur;
     if (c == ',' && (j->state == ST_ARR_NEXT || j->state == ST_OBJ_NEXT)) {
         j->cur++;

@@ -185,6 +185,9 @@ static inline uint64_t tk_json_row_cell(const tk_json_row_out *row, unsigned i)
 /* Returns the number of cells of the row (0 for "[]" when min_cells is 0),
  * or -1 when the next value is not a usual row. */
 int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_out *row);
+/* The same for a program with TK_JSON_CELL_STRING cells (tk_json_scan_row finds a
+ * string where it wants an array: an unusual row). */
+int tk_json_scan_row_strings(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_out *row);
 void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row);
 
 #endif

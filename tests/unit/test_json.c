@@ -474,7 +474,9 @@ static int scan_one(const char *text, tk_json_row_out *row)
     pg.slot[1] = 1, pg.is_array[1] = TK_JSON_CELL_STRING;
     TK_CHECK(tk_json_open_memory(&j, text, strlen(text), "c", &jo, &err) == TK_OK);
     TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
-    int n = tk_json_scan_row(j, &pg, row);
+    int n = tk_json_scan_row_strings(j, &pg, row);
+    tk_json_row_out plain;
+    TK_CHECK(tk_json_scan_row(j, &pg, &plain) == -1); /* no string cells there */
     tk_json_free(j);
     return n;
 }
@@ -494,10 +496,54 @@ static void test_scan_string_cells(void)
     TK_CHECK(scan_one("[[\"17\", \"x\"]]", &row) == 2 && row.v[0] == 17);
     TK_CHECK(scan_one("[[1, 2]]", &row) == -1);
     TK_CHECK(scan_one("[[1, \"abc]]", &row) == -1);
+    /* the grammar: trailing commas, missing commas, in the row and in an array cell */
+    TK_CHECK(scan_one("[[1, \"a\", ]]", &row) == -1);
+    TK_CHECK(scan_one("[[1 \"a\"]]", &row) == -1);
+    TK_CHECK(scan_one("[[1, \"a\"", &row) == -1);
+    TK_CHECK(scan_one("[ [1 , \"a\" ] ]", &row) == 2 && row.n[1] == 1);
+}
+
+/* A row of an integer, a string and an array: the string-row scan with each cell kind. */
+static int scan_three(const char *text, tk_json_row_out *row)
+{
+    tk_json *j;
+    tk_error err;
+    tk_json_token t;
+    tk_json_row_prog pg;
+    memset(&pg, 0, sizeof pg);
+    pg.ncells = pg.min_cells = 3;
+    pg.slot[0] = 0, pg.lo[0] = 1, pg.hi[0] = 100;
+    pg.slot[1] = 1, pg.is_array[1] = TK_JSON_CELL_STRING;
+    pg.slot[2] = 2, pg.is_array[2] = TK_JSON_CELL_ARRAY, pg.lo[2] = 1, pg.hi[2] = 100;
+    TK_CHECK(tk_json_open_memory(&j, text, strlen(text), "c", NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+    int n = tk_json_scan_row_strings(j, &pg, row);
+    if (n > 0) {
+        tk_json_take_scanned(j, row);
+        TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_END);
+    }
+    tk_json_free(j);
+    return n;
+}
+
+static void test_scan_string_rows(void)
+{
+    tk_json_row_out row;
+    TK_CHECK(scan_three("[[1, \"0\", [2, 3]]]", &row) == 3);
+    TK_CHECK(row.v[0] == 1 && row.n[1] == 1 && row.n[2] == 2 && row.vals[row.v[2] + 1] == 3);
+    TK_CHECK(scan_three("[\n [ 7 ,\"\",[ ] ]\n]", &row) == 3);
+    TK_CHECK(row.v[0] == 7 && row.n[1] == 0 && row.n[2] == 0 && row.line == 2 && row.column == 2);
+    TK_CHECK(scan_three("[[1, \"0\", [2, ]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [2 3]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [0]]]", &row) == -1);
+    TK_CHECK(scan_three("[[101, \"0\", [1]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [\"1\"]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [1], 4]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\"]]", &row) == -1);
 }
 
 TK_TEST_MAIN(TK_CASE(test_values), TK_CASE(test_escapes), TK_CASE(test_errors_are_located),
              TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip),
              TK_CASE(test_scan_rows), TK_CASE(test_scan_hex),
              TK_CASE(test_next_u64), TK_CASE(test_fixed_layout), TK_CASE(test_string_run),
-             TK_CASE(test_scan_string_cells))
+             TK_CASE(test_scan_string_cells), TK_CASE(test_scan_string_rows))
