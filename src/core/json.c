@@ -1195,7 +1195,8 @@ static int value_state(const tk_json *j, int keys)
 static tk_status raw_span(tk_json *j, const uint8_t **end, tk_error *err)
 {
     const uint8_t *open = j->cur, *q = open + 1, *lim = j->lim;
-    tk_json_pos pos;
+    tk_json_pos at, pos; /* the opening quote (before an escaped new line moves the line) */
+    pos_at(j, open, &at);
     for (;;) {
         q = string_run(q, lim);
         if (q < lim && *q == '"') break;
@@ -1212,14 +1213,11 @@ static tk_status raw_span(tk_json *j, const uint8_t **end, tk_error *err)
             return tk_json_fail_at(j, &pos, err, TK_ERR_FORMAT,
                                    "control character 0x%02x inside a JSON string", *q);
         }
-        pos_at(j, open, &pos);
-        return tk_json_fail_at(j, &pos, err, TK_ERR_FORMAT, "unterminated JSON string");
+        return tk_json_fail_at(j, &at, err, TK_ERR_FORMAT, "unterminated JSON string");
     }
-    if ((size_t)(q - open - 1) > j->max_string) {
-        pos_at(j, open, &pos);
-        return tk_json_fail_at(j, &pos, err, TK_ERR_LIMIT,
+    if ((size_t)(q - open - 1) > j->max_string)
+        return tk_json_fail_at(j, &at, err, TK_ERR_LIMIT,
                                "string longer than the limit of %zu bytes", j->max_string);
-    }
     *end = q;
     return TK_OK;
 }

@@ -323,6 +323,8 @@ static void test_next_u64(void)
         {"[\n", TK_ERR_FORMAT, 0, "2:1: expected N, found end of file"},
         {"[\"12", TK_ERR_FORMAT, 0, "1:2: unterminated JSON string"},
         {"[\"1\t\"]", TK_ERR_FORMAT, 0, "1:4: control character 0x09 inside a JSON string"},
+        {"[\"1\\\n2", TK_ERR_FORMAT, 0, "1:2: unterminated JSON string"},
+        {"[\"1\\\n\t\"]", TK_ERR_FORMAT, 0, "2:1: control character 0x09"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tk_error err;
