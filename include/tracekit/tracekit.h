@@ -28,6 +28,7 @@
 #include "latency.h"
 #include "viewers.h"
 #include "flamegraph.h"
+#include "html_report.h"
 #include "xray.h"
 
 #ifdef __cplusplus

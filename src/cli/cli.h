@@ -157,6 +157,11 @@ int cli_need_parts_output(const char *command, const cli_args *a);
 /* --to chrome -o NAME.chrome.json: a warning that speedscope reads such a name as a Chrome
  * performance recording and refuses the trace (docs/viewers.md). */
 void cli_warn_chrome_name(const cli_args *a);
+/* report --format html (cli_html.c): the report, the folded stacks and the trace events of
+ * the input, as one page (tk_html_report_write); cli_html_opts: its options. */
+extern const cli_opt cli_html_opts[];
+int cli_report_html(cli_ctx *ctx, const cli_format_ops *ops, const cli_args *loose, int argc,
+                    char **argv);
 /* --to svg: a flame graph (tk_flamegraph_svg) of the folded stacks that folded(ctx, f, err)
  * writes; --title, --width, --reverse; unit names the counts. */
 typedef tk_status (*cli_folded_fn)(void *ctx, FILE *f, tk_error *err);

@@ -26,10 +26,11 @@ static const cli_opt **union_tables(cli_cmd_id id)
 {
     size_t n = 0;
     while (cli_format_ops_at(n)) n++;
-    const cli_opt **t = calloc(n + 2, sizeof *t);
+    const cli_opt **t = calloc(n + 3, sizeof *t);
     if (!t) return NULL;
     size_t k = 0;
     t[k++] = cli_common_opts;
+    if (id == CLI_REPORT) t[k++] = cli_html_opts;
     for (size_t i = 0; i < n; i++)
         if (cli_format_ops_at(i)->opts[id]) t[k++] = cli_format_ops_at(i)->opts[id];
     t[k] = NULL;
@@ -42,6 +43,11 @@ static void print_help(cli_cmd_id id)
     if (c) cli_command_help(c, stdout);
     printf("\nOptions for every format:\n");
     cli_print_options(stdout, cli_common_opts);
+    if (id == CLI_REPORT) {
+        printf("\n--format html (every format: the report, its tables, the flame graph and the"
+               "\ntimeline of the input as one page that works from file://):\n");
+        cli_print_options(stdout, cli_html_opts);
+    }
     for (size_t i = 0; cli_format_ops_at(i); i++) {
         const cli_format_ops *ops = cli_format_ops_at(i);
         if (!ops->run[id]) continue;
@@ -175,6 +181,12 @@ int cli_dispatch(cli_cmd_id id, int argc, char **argv)
     } else if (!ops || !ops->run[id]) {
         rc = cli_usage_error(cmd, "'%s' is not supported for %s files (yet); see 'tracekit formats'",
                              cmd, ctx.format->name);
+        goto done;
+    }
+
+    const char *fmt = cli_get(&loose, "format");
+    if (id == CLI_REPORT && fmt && strcmp(fmt, "html") == 0) {
+        rc = cli_report_html(&ctx, ops, &loose, argc, argv);
         goto done;
     }
 

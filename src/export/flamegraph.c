@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/hash.h"
 #include "tracekit/tracekit.h"
 
 typedef struct fnode {
     const char *name;
     uint32_t len;
-    uint32_t parent, first, next, last_hit;
+    uint32_t parent, first, next, last, last_hit;
     uint32_t depth;
     double value, before;   /* value: the drawn count; before: differential's first count */
     double x;               /* start, in counts */
@@ -25,6 +26,7 @@ typedef struct fnode {
 typedef struct ftree {
     fnode *n;
     size_t count, cap;
+    tk_hmap index; /* hash of (parent, name) -> node (the first of a hash; others scanned) */
     uint32_t max_depth;
     int diff;
 } ftree;
@@ -37,9 +39,15 @@ static uint32_t child(ftree *t, uint32_t parent, const char *name, uint32_t len)
     if (p->last_hit != NONE && t->n[p->last_hit].len == len &&
         memcmp(t->n[p->last_hit].name, name, len) == 0)
         return p->last_hit;
-    for (uint32_t c = p->first; c != NONE; c = t->n[c].next)
-        if (t->n[c].len == len && memcmp(t->n[c].name, name, len) == 0)
-            return p->last_hit = c;
+    uint64_t key = tk_hash_u64(parent) ^ tk_hash_bytes(name, len), v;
+    int known = tk_hmap_get(&t->index, key, &v);
+    if (known && t->n[v].parent == parent && t->n[v].len == len &&
+        memcmp(t->n[v].name, name, len) == 0)
+        return p->last_hit = (uint32_t)v;
+    if (known) /* another name of the same hash: the children one by one */
+        for (uint32_t c = p->first; c != NONE; c = t->n[c].next)
+            if (t->n[c].len == len && memcmp(t->n[c].name, name, len) == 0)
+                return p->last_hit = c;
     if (t->count == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 1024;
         fnode *m = tk_reallocarray(t->n, cap, sizeof *m);
@@ -54,16 +62,15 @@ static uint32_t child(ftree *t, uint32_t parent, const char *name, uint32_t len)
     c->name = name;
     c->len = len;
     c->parent = parent;
-    c->first = c->next = c->last_hit = NONE;
+    c->first = c->next = c->last = c->last_hit = NONE;
     c->depth = p->depth + 1;
+    if (!known && tk_hmap_put(&t->index, key, id) != 0) return NONE;
     /* appended: the children keep the order of the input */
-    if (p->first == NONE) {
+    if (p->first == NONE)
         p->first = id;
-    } else {
-        uint32_t k = p->first;
-        while (t->n[k].next != NONE) k = t->n[k].next;
-        t->n[k].next = id;
-    }
+    else
+        t->n[p->last].next = id;
+    p->last = id;
     if (c->depth > t->max_depth) t->max_depth = c->depth;
     return p->last_hit = id;
 }
@@ -317,7 +324,7 @@ tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options
     memset(&t.n[0], 0, sizeof t.n[0]);
     t.n[0].name = "all";
     t.n[0].len = 3;
-    t.n[0].first = t.n[0].next = t.n[0].last_hit = NONE;
+    t.n[0].first = t.n[0].next = t.n[0].last = t.n[0].last_hit = NONE;
     tk_status st = TK_OK;
     size_t lineno = 0;
     for (const char *s = text, *end = text + len; s < end && st == TK_OK;) {
@@ -341,5 +348,6 @@ tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options
         if (ferror(out)) st = tk_error_set(err, TK_ERR_IO, "write error");
     }
     tk_free(t.n);
+    tk_hmap_free(&t.index);
     return st;
 }
