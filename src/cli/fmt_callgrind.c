@@ -560,7 +560,9 @@ static int run_merge(cli_ctx *ctx, const cli_args *args)
 static const cli_opt diff_opts[] = {
     {"sort", 0, "EVENT", "order by the absolute difference of EVENT (default: the first)"},
     {"top", 'n', "N", "show at most N functions"},
-    {"format", 0, "FMT", "text (default), json, folded (difffolded.pl's \"stack A B\" lines for a differential flame graph) or svg (that flame graph: red grew, blue shrank)"},
+    {"format", 0, "FMT", "text (default), json, folded (difffolded.pl's \"stack A B\" lines "
+                         "for a differential flame graph) or svg (that flame graph: red grew, "
+                         "blue shrank)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     CLI_SVG_OPTS,

@@ -164,7 +164,9 @@ static int run_dump(cli_ctx *ctx, const cli_args *a) {
 /* ---- convert --------------------------------------------------------------------- */
 
 static const cli_opt convert_opts[] = {
-    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), svg (a flame graph), callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: " CLI_CHROME_NAMES},
+    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), svg (a flame graph), "
+                     "callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: "
+                     CLI_CHROME_NAMES},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -275,7 +277,8 @@ static int run_convert(cli_ctx *ctx, const cli_args *a) {
     int callgrind = strcmp(to, "callgrind") == 0, dot = strcmp(to, "dot") == 0;
     int svg = strcmp(to, "svg") == 0;
     if (!bbv && !chrome && !callgrind && !dot && !svg && strcmp(to, "folded") != 0)
-        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, svg, callgrind, dot, bbv (not '%s')",
+        return cli_usage_error("convert", "dcfg-trace converts to: chrome, folded, svg, "
+                               "callgrind, dot, bbv (not '%s')",
                                to);
     tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
     dot_opt.full_names = cli_has(a, "full-names");

@@ -578,8 +578,9 @@ static const cli_opt convert_opts[] = {
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
     {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
                             "lists dropped, as KCachegrind's Shorten Templates does)"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per thread, "
-                              "-o OUT writes OUT-01, OUT-02, ... (valgrind's --separate-threads=yes)"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per "
+                            "thread, -o OUT writes OUT-01, OUT-02, ... (valgrind's "
+                            "--separate-threads=yes)"},
     THREAD_OPT,
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
     CLI_SVG_OPTS,

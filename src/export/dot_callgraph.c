@@ -108,17 +108,65 @@ char *tk_short_name(const char *name, char *out, size_t size)
     return out;
 }
 
+static void put_graph_head(FILE *out, const tk_profile *p, const tk_dot_options *o,
+                           uint64_t total)
+{
+    fputs("digraph callgraph {\n  graph [fontname=\"Helvetica\", nodesep=0.25, ranksep=0.4];\n"
+          "  node [shape=box, style=filled, fontname=\"Helvetica\", fontcolor=white];\n"
+          "  edge [fontname=\"Helvetica\"];\n",
+          out);
+    int timed = tk_profile_event_count(p) && o->event_per_second > 0;
+    const char *unit = tk_time_unit_name(o->time_unit);
+    int decimals = tk_time_unit_decimals(o->time_unit);
+    if (timed) {
+        fprintf(out, "  label=\"time, total %.*f %s\";\n", decimals,
+                tk_ticks_to_unit(total, o->event_per_second, o->time_unit), unit);
+    } else if (tk_profile_event_count(p)) {
+        fputs("  label=\"event: ", out);
+        dot_label_str(out, tk_profile_str(p, tk_profile_event(p, o->event)->name));
+        fprintf(out, ", total %" PRIu64 "\";\n", total);
+    }
+}
+
+/* A function's node: name (shortened unless full_names), object, inclusive and self %, the
+ * inclusive time when the event is one, the number of calls into it (none for a root). */
+static void put_node(FILE *out, const tk_profile *p, const tk_dot_options *o,
+                     const tk_prof_entry *e, size_t f, uint64_t total)
+{
+    char shortbuf[1024];
+    size_t ev = o->event;
+    int timed = tk_profile_event_count(p) && o->event_per_second > 0;
+    double si = total ? 100.0 * (double)e->self[ev] / (double)total : 0;
+    double ii = total ? 100.0 * (double)e->inclusive[ev] / (double)total : 0;
+    fprintf(out, "  f%zu [label=\"", f);
+    const char *name = tk_profile_str(p, e->name);
+    dot_label_str(out, o->full_names ? name : tk_short_name(name, shortbuf, sizeof shortbuf));
+    fputs("\\n", out);
+    dot_label_str(out, tk_profile_str(p, e->object));
+    fprintf(out, "\\n%.2f%% (%.2f%% self)", ii, si);
+    if (timed)
+        fprintf(out, "\\n%.*f %s", tk_time_unit_decimals(o->time_unit),
+                tk_ticks_to_unit(e->inclusive[ev], o->event_per_second, o->time_unit),
+                tk_time_unit_name(o->time_unit));
+    /* a root is called by nobody: no count */
+    if (e->calls)
+        fprintf(out, "\\n%" PRIu64 " call%s", e->calls, e->calls == 1 ? "" : "s");
+    fputs("\", color=", out);
+    colour(out, ii / 100.0);
+    fputs("];\n", out);
+}
+
 tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
                                tk_error *err)
 {
     tk_dot_options o = TK_DOT_OPTIONS_INIT;
     if (opt) o = *opt;
-    char shortbuf[1024];
     size_t nev = tk_profile_event_count(p);
     tk_prof_summary *s;
     tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
     if (st != TK_OK) return st;
     size_t ev = o.event < nev ? o.event : 0;
+    o.event = ev; /* the helpers read it */
     uint64_t total = nev ? s->totals[ev] : 0;
     size_t nfn = tk_profile_function_count(p);
     /* summary entries are indexed by function id in function mode */
@@ -168,42 +216,9 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
         uint64_t incl = nev ? e->inclusive[ev] : 0;
         keep[f] = total && 100.0 * (double)incl / (double)total >= o.node_threshold;
     }
-    fputs("digraph callgraph {\n  graph [fontname=\"Helvetica\", nodesep=0.25, ranksep=0.4];\n"
-          "  node [shape=box, style=filled, fontname=\"Helvetica\", fontcolor=white];\n"
-          "  edge [fontname=\"Helvetica\"];\n",
-          out);
-    int timed = nev && o.event_per_second > 0;
-    const char *unit = tk_time_unit_name(o.time_unit);
-    int decimals = tk_time_unit_decimals(o.time_unit);
-    if (timed) {
-        fprintf(out, "  label=\"time, total %.*f %s\";\n", decimals,
-                tk_ticks_to_unit(total, o.event_per_second, o.time_unit), unit);
-    } else if (nev) {
-        fputs("  label=\"event: ", out);
-        dot_label_str(out, tk_profile_str(p, tk_profile_event(p, ev)->name));
-        fprintf(out, ", total %" PRIu64 "\";\n", total);
-    }
-    for (size_t f = 0; f < nfn; f++) {
-        if (!keep[f]) continue;
-        const tk_prof_entry *e = &s->entries[f];
-        double si = total ? 100.0 * (double)e->self[ev] / (double)total : 0;
-        double ii = total ? 100.0 * (double)e->inclusive[ev] / (double)total : 0;
-        fprintf(out, "  f%zu [label=\"", f);
-        const char *name = tk_profile_str(p, e->name);
-        dot_label_str(out, o.full_names ? name : tk_short_name(name, shortbuf, sizeof shortbuf));
-        fputs("\\n", out);
-        dot_label_str(out, tk_profile_str(p, e->object));
-        fprintf(out, "\\n%.2f%% (%.2f%% self)", ii, si);
-        if (timed)
-            fprintf(out, "\\n%.*f %s", decimals,
-                    tk_ticks_to_unit(e->inclusive[ev], o.event_per_second, o.time_unit), unit);
-        /* a root is called by nobody: no count */
-        if (e->calls)
-            fprintf(out, "\\n%" PRIu64 " call%s", e->calls, e->calls == 1 ? "" : "s");
-        fputs("\", color=", out);
-        colour(out, ii / 100.0);
-        fputs("];\n", out);
-    }
+    put_graph_head(out, p, &o, total);
+    for (size_t f = 0; f < nfn; f++)
+        if (keep[f]) put_node(out, p, &o, &s->entries[f], f, total);
     for (size_t i = 0; i < m; i++) {
         const dot_edge *d = &edges[i];
         if (!keep[d->from] || !keep[d->to]) continue;

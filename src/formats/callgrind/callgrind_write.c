@@ -242,10 +242,10 @@ static uint64_t *block_order(const tk_profile *p, const tk_prof_part *part)
     return order;
 }
 
-static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t *fn_rank)
+/* The part's columns (events present) and fresh name ids; then its header. */
+static void begin_part(writer *w, const tk_prof_part *part)
 {
     const tk_profile *p = w->p;
-    FILE *o = w->out;
     size_t nev = tk_profile_event_count(p);
     w->positions = w->opt.positions ? w->opt.positions
                    : part->positions ? part->positions : TK_POS_LINE;
@@ -260,14 +260,20 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         w->next_id[k] = 0;
     }
     write_header(w, part);
+}
 
+/* Every row of the part (self, calls, jumps) in the order they are written; NULL when out of
+ * memory. */
+static row_ref *sorted_refs(writer *w, const tk_prof_part *part, const uint32_t *fn_rank,
+                            size_t *count)
+{
     size_t n = part->self.count + part->calls.count + part->jumps.count;
     row_ref *refs = tk_malloc((n ? n : 1) * sizeof *refs);
-    uint64_t *order = block_order(p, part);
+    uint64_t *order = block_order(w->p, part);
     if (!refs || !order) {
         tk_free(refs);
         tk_free(order);
-        return TK_ERR_NOMEM;
+        return NULL;
     }
     size_t k = 0;
     const tk_prof_self *srows = part->self.rows;
@@ -297,6 +303,22 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     }
     qsort(refs, n, sizeof *refs, cmp_row_ref);
     tk_free(order);
+    *count = n;
+    return refs;
+}
+
+static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t *fn_rank)
+{
+    const tk_profile *p = w->p;
+    FILE *o = w->out;
+    size_t nev = tk_profile_event_count(p);
+    begin_part(w, part);
+    size_t n;
+    row_ref *refs = sorted_refs(w, part, fn_rank, &n);
+    if (!refs) return TK_ERR_NOMEM;
+    const tk_prof_self *srows = part->self.rows;
+    const tk_prof_call *crows = part->calls.rows;
+    const tk_prof_jump *jrows = part->jumps.rows;
 
     uint32_t cur_fn = UINT32_MAX, cur_file = UINT32_MAX, cur_ob = UINT32_MAX,
              cur_fl = UINT32_MAX;
