@@ -39,14 +39,20 @@ for f in "$@"; do
         xdotool search --onlyvisible --name "$(basename "$f")" >/dev/null 2>&1 && break
         sleep 0.2
     done
-    sleep 2.5       # the lists fill after the window shows
+    # the lists fill after the window shows: screenshots until the flat profile is drawn
+    for _ in $(seq 1 30); do
+        sleep 1
+        import -window root "$f.png"
+        python3 "$KC_FLAT" --ready "$f.png" && break
+    done
+    sleep 1
     import -window root "$f.png"
     kill "$k"
     wait "$k" 2>/dev/null
 done
 EOF
 for _ in $(seq 1 50); do [ -e "/tmp/.X11-unix/X$d" ] && break; sleep 0.1; done
-HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config XDG_RUNTIME_DIR=$tmp/run DISPLAY=":$d" \
+KC_FLAT=$PWD/tests/viewers/kcachegrind_flat.py HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config XDG_RUNTIME_DIR=$tmp/run DISPLAY=":$d" \
     QT_QPA_PLATFORM=xcb dbus-run-session -- bash "$tmp/shots.sh" \
     "$tmp/fib.callgrind" "$tmp/demo.orig" "$tmp/demo.callgrind" 2>/dev/null
 for f in fib.callgrind demo.orig demo.callgrind; do

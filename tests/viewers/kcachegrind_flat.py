@@ -2,6 +2,7 @@
 """Reads KCachegrind's flat profile off a screenshot (tesseract OCR).
 
 usage: kcachegrind_flat.py SHOT.png [SHOT.png ...]   (the first 30 rows of each)
+       kcachegrind_flat.py --ready SHOT.png    (exit 0 when the flat profile is drawn)
 
 The screenshot is of KCachegrind alone on a 2400x1400 Xvfb screen with a fresh configuration
 (tests/integration/viewers_kcachegrind.sh): the flat profile is the dock at the left, its
@@ -39,7 +40,7 @@ def header(img):
                 if row[x] in ("#C8C8C8", "#B8B8B8") and row[x - 1] == "#EFEFEF"]
         if len(seps) >= 4:
             return y, seps[1:]
-    raise SystemExit("no flat profile header found")
+    raise SystemExit("no flat profile header found (KCachegrind not drawn yet?)")
 
 
 def ocr_column(path, x0, x1, top, sel, digits, height):
@@ -88,5 +89,12 @@ def read(path, nrows):
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "--ready":      # exit 0 when the flat profile has its header and a row
+        try:
+            y, seps = header(image(sys.argv[2], "330x220+0+0"))
+        except SystemExit:
+            sys.exit(1)
+        row = image(sys.argv[2], f"1x1+{seps[1] - 5}+{y + 18}")
+        sys.exit(0 if row and row[0][0] not in ("#EFEFEF",) else 1)
     for p in sys.argv[1:]:
         print(json.dumps({"file": p, "rows": read(p, 30)}))
