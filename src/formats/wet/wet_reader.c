@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "tracekit/wet.h"
 #include "wet_internal.h"
 
@@ -157,26 +158,7 @@ static const char *token_end(const char *p, const char *end)
     return p;
 }
 
-/* Decimal digits only. 0 = ok, -1 = no digit, -2 = overflow. */
-static int scan_dec(const char **pp, const char *end, uint64_t *out)
-{
-    const char *p = *pp;
-    uint64_t v = 0;
-    if (p >= end || (unsigned)(*p - '0') > 9)
-        return -1;
-    while (p < end && (unsigned)(*p - '0') <= 9) {
-        unsigned dgt = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - dgt) / 10)
-            return -2;
-        v = v * 10 + dgt;
-        p++;
-    }
-    *pp = p;
-    *out = v;
-    return 0;
-}
-
-/* Value of a hex digit, -1 for anything else. */
+/* Value of a hex digit, -1 for anything else (the fast path's). */
 static const int8_t hex_digit[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
     ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
@@ -186,27 +168,6 @@ static const int8_t hex_digit[256] = {
 static inline int hexval(char c)
 {
     return hex_digit[(unsigned char)c] - 1;
-}
-
-/* Hex digits with an optional 0x. 0 = ok, -1 = no digit, -2 = wider than 64 bits. */
-static int scan_hex(const char **pp, const char *end, uint64_t *out)
-{
-    const char *p = *pp;
-    if (end - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hexval(p[2]) >= 0)
-        p += 2;
-    if (p >= end || hexval(*p) < 0)
-        return -1;
-    uint64_t v = 0;
-    int h;
-    while (p < end && (h = hexval(*p)) >= 0) {
-        if (v >> 60)
-            return -2;
-        v = (v << 4) | (uint64_t)h;
-        p++;
-    }
-    *pp = p;
-    *out = v;
-    return 0;
 }
 
 /* Quote up to 40 bytes of the text starting at p for a message. */
@@ -268,11 +229,11 @@ static tk_status expect_dec(line_ctx *c, const char **pp, uint64_t max, const ch
     char q[80];
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
-    int rc = scan_dec(&p, c->end, out);
-    if (rc == -1)
+    tk_status rc = tk_scan_dec(&p, c->end, out);
+    if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (a decimal number), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
-    if (rc == -2 || *out > max)
+    if (rc == TK_ERR_LIMIT || *out > max)
         return fail_at(c, TK_ERR_LIMIT, at, "%s %.*s exceeds the limit %llu", what,
                        (int)(token_end(at, c->end) - at), at, (unsigned long long)max);
     *pp = p;
@@ -284,11 +245,12 @@ static tk_status expect_hex(line_ctx *c, const char **pp, const char *what, uint
     char q[80];
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
-    int rc = scan_hex(&p, c->end, out);
-    if (rc == -1)
+    /* hex digits, "0x" optional */
+    tk_status rc = tk_scan_num(&p, c->end, TK_NUM_HEX | TK_NUM_BARE_HEX, out);
+    if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (hexadecimal), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
-    if (rc == -2)
+    if (rc == TK_ERR_LIMIT)
         return fail_at(c, TK_ERR_LIMIT, at, "%s %.*s is wider than 64 bits", what,
                        (int)(token_end(at, c->end) - at), at);
     *pp = p;
@@ -610,7 +572,12 @@ static tk_status parse_first(line_ctx *c, const char *p, tk_wet_rec *rec)
     }
     const char *d = p;
     uint64_t n;
-    if (scan_dec(&d, e, &n) == 0 && d == e && skip_blank(e, c->end) == c->end) {
+    tk_status nst = tk_scan_dec(&d, e, &n);
+    if (nst == TK_ERR_LIMIT && d == e && skip_blank(e, c->end) == c->end)
+        return fail_at(c, TK_ERR_LIMIT, p,
+                       "number of instruction blocks %.*s exceeds the limit %llu", (int)(e - p), p,
+                       (unsigned long long)UINT64_MAX);
+    if (nst == TK_OK && d == e && skip_blank(e, c->end) == c->end) {
         r->form = TK_DEPS_COMPREHENSIVE;
         rec->kind = TK_WET_REC_COUNT;
         rec->n = n;
