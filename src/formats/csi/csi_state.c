@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "core/vec.h"
 #include "csi_internal.h"
 #include "tracekit/csi.h"
@@ -51,26 +52,10 @@ static size_t trim(const char **s, size_t len)
     return len;
 }
 
+/* A decimal integer with an optional sign, all of s[0..len). */
 static tk_status parse_int(const char *s, size_t len, int64_t *out)
 {
-    const char *p = s, *end = s + len;
-    int neg = 0;
-    uint64_t v = 0;
-    if (p < end && (*p == '-' || *p == '+'))
-        neg = *p++ == '-';
-    if (p == end)
-        return TK_ERR_FORMAT;
-    for (; p < end; p++) {
-        if (*p < '0' || *p > '9')
-            return TK_ERR_FORMAT;
-        if (v > (UINT64_MAX - 9) / 10)
-            return TK_ERR_LIMIT;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    if (v > (uint64_t)INT64_MAX)
-        return TK_ERR_LIMIT;
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    return TK_OK;
+    return tk_parse_snum(s, len, TK_NUM_DEC | TK_NUM_SIGN, out);
 }
 
 /* Parse a list of integers separated by sep (spaces allowed around them);
