@@ -171,8 +171,6 @@ void cg_found_text(const char *s, const char *e, char *buf, size_t size);
 
 /* ---- numbers and spaces ---------------------------------------------------- */
 
-enum { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
-
 static inline int is_space(char c) { return c == ' ' || c == '\t'; }
 
 static inline const char *skip_space(const char *s, const char *e)
@@ -187,11 +185,12 @@ static inline const char *trim_end(const char *s, const char *e)
     return e;
 }
 
-/* Decimal or 0x hex. The number must end at a space, tab or end of line
- * (or at `stop` when it is not 0). Returns NUM_*. */
-int cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);
+/* Decimal or 0x hex (tk_scan_u64 of core/num). The number must end at a
+ * space, tab, CR or end of line (or at `stop` when it is not 0). TK_OK,
+ * TK_ERR_FORMAT (not such a number), TK_ERR_LIMIT (over 64 bits). */
+tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);
 /* The error of a cg_parse_u64 result rc for `what` found at s. */
-tk_status cg_number_error(tk_callgrind_parser *ps, int rc, const char *s, const char *e,
+tk_status cg_number_error(tk_callgrind_parser *ps, tk_status rc, const char *s, const char *e,
                           const char *what);
 
 /* ---- id maps (callgrind_names.c) ------------------------------------------ */

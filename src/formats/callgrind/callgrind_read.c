@@ -321,8 +321,8 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
             } else {
                 s++;
                 uint64_t d;
-                int rc = cg_parse_u64(&s, e, &d, 0);
-                if (rc != NUM_OK)
+                tk_status rc = cg_parse_u64(&s, e, &d, 0);
+                if (rc != TK_OK)
                     return cg_number_error(ps, rc, at + 1, e, "a relative subposition");
                 if (c == '+') {
                     if (__builtin_add_overflow(ps->last[i], d, &v[i]))
@@ -337,8 +337,8 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
                 }
             }
         } else {
-            int rc = cg_parse_u64(&s, e, &v[i], 0);
-            if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a subposition");
+            tk_status rc = cg_parse_u64(&s, e, &v[i], 0);
+            if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a subposition");
         }
     }
 parsed:
@@ -1316,8 +1316,8 @@ static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char
     if (quick_count_pos(ps, s, e, 0, &ps->call_count, NULL, &ps->call.target)) goto parsed;
     s = skip_space(s, e);
     const char *at = s;
-    int rc = cg_parse_u64(&s, e, &ps->call_count, 0);
-    if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a call count");
+    tk_status rc = cg_parse_u64(&s, e, &ps->call_count, 0);
+    if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a call count");
     memset(&ps->call, 0, sizeof ps->call);
     if ((st = parse_position(ps, &s, e, &ps->call.target, 0)) != TK_OK) return st;
     s = skip_space(s, e);
@@ -1356,15 +1356,15 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     }
     s = skip_space(s, e);
     const char *at = s;
-    int rc = cg_parse_u64(&s, e, &a, cond ? '/' : 0);
-    if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a jump count");
+    tk_status rc = cg_parse_u64(&s, e, &a, cond ? '/' : 0);
+    if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a jump count");
     if (cond) {
         /* callgrind writes "followed/executed"; the spec "executed followed" */
         int slash = s < e && *s == '/';
         s = slash ? s + 1 : skip_space(s, e);
         at = s;
         rc = cg_parse_u64(&s, e, &b, 0);
-        if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "the second jcnd= count");
+        if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "the second jcnd= count");
         if (slash) {
             ps->jump_follow = a;
             ps->jump_exec = b;
