@@ -1,10 +1,10 @@
 /* Command-line option parsing against tables of cli_opt. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/num.h"
 
 static const cli_opt *find_long(const cli_opt *const *tables, const char *name, size_t len)
 {
@@ -154,14 +154,7 @@ int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t d
         *out = dflt;
         return 0;
     }
-    char *end;
-    errno = 0;
-    if (v[0] == '-' || v[0] == '\0') goto bad;
-    unsigned long long x = strtoull(v, &end, 0);
-    if (errno || *end) goto bad;
-    *out = x;
-    return 0;
-bad:
+    if (tk_parse_u64(v, strlen(v), out) == TK_OK) return 0; /* decimal or 0x hex (core/num) */
     cli_usage_error(cmd, "option '--%s' needs a non-negative integer, not '%s'", name, v);
     return -1;
 }
@@ -173,10 +166,8 @@ int cli_get_double(const char *cmd, const cli_args *a, const char *name, double 
         *out = dflt;
         return 0;
     }
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (errno || *end || v[0] == '\0' || end == v) {
+    double x;
+    if (tk_parse_double(v, strlen(v), &x) != TK_OK) {
         cli_usage_error(cmd, "option '--%s' needs a number, not '%s'", name, v);
         return -1;
     }

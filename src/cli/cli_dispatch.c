@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/num.h"
 
 const cli_opt cli_common_opts[] = {
     {"from", 0, "FMT", "read the input as FMT instead of detecting it"},
@@ -95,9 +96,9 @@ int cli_dispatch(cli_cmd_id id, int argc, char **argv)
                    (!cli_has(&loose, "no-progress") && isatty(STDERR_FILENO));
     const char *jobs = cli_get(&loose, "jobs");
     if (jobs) { /* the command's --jobs bounds the decompression threads too (checked later) */
-        char *end;
-        unsigned long n = strtoul(jobs, &end, 10);
-        if (*jobs && !*end && n >= 1 && n <= 256) cli_set_input_threads((unsigned)n);
+        uint64_t n; /* as cli_get_u64 reads it */
+        if (tk_parse_u64(jobs, strlen(jobs), &n) == TK_OK && n >= 1 && n <= 256)
+            cli_set_input_threads((unsigned)n);
     }
     cli_input_options(&ctx.input_opt, ctx.progress);
     const char *from = cli_get(&loose, "from");

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "core/num.h"
 #include "dcfg_trace_cli.h"
 
 static const cli_opt encode_opts[] = {
@@ -20,23 +21,15 @@ static const cli_opt encode_opts[] = {
 
 #define BATCH 65536
 
-static int parse_u64(const char **p, const char *end, uint64_t *v) {
+/* A decimal number after blanks (core/num): TK_ERR_FORMAT, TK_ERR_LIMIT over 64 bits. */
+static tk_status parse_u64(const char **p, const char *end, uint64_t *v) {
     const char *q = *p;
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
-    if (q >= end || *q < '0' || *q > '9')
-        return -1;
-    uint64_t x = 0;
-    while (q < end && *q >= '0' && *q <= '9') {
-        unsigned d = (unsigned)(*q - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return -1;
-        x = x * 10 + d;
-        q++;
-    }
-    *p = q;
-    *v = x;
-    return 0;
+    tk_status st = tk_scan_dec(&q, end, v);
+    if (st == TK_OK)
+        *p = q;
+    return st;
 }
 
 typedef tk_status (*feed_fn)(tk_dcfg_trace_encoder *, uint64_t, uint64_t, const uint32_t *, size_t,
@@ -95,9 +88,12 @@ static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, cons
             continue;
         uint64_t lp, lt, le;
         const char *col = p;
-        if (parse_u64(&p, end, &lp) || parse_u64(&p, end, &lt) || (col = p, parse_u64(&p, end, &le))) {
-            st = tk_error_set_at(&err, TK_ERR_FORMAT, tk_input_path(in), -1, lineno,
-                                 (uint64_t)(col - line) + 1, "expected \"PID THREAD EDGE_ID\"");
+        tk_status nst;
+        if ((nst = parse_u64(&p, end, &lp)) || (nst = parse_u64(&p, end, &lt)) ||
+            (col = p, nst = parse_u64(&p, end, &le))) {
+            st = tk_error_set_at(&err, nst, tk_input_path(in), -1, lineno,
+                                 (uint64_t)(col - line) + 1, "%s \"PID THREAD EDGE_ID\"",
+                                 nst == TK_ERR_LIMIT ? "a number over 64 bits in" : "expected");
             break;
         }
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fmt_callgrind.h"
+#include "core/num.h"
 #include "core/textout.h"
 
 /* ---- shared helpers ------------------------------------------------------------- */
@@ -590,7 +591,8 @@ static int diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err
                 r->stack = line;
                 r->len = (size_t)(sp - 1 - line);
                 r->order = n++;
-                r->count[i] = strtoull(sp, NULL, 10);
+                if (tk_parse_u64(sp, (size_t)(nl - sp), &r->count[i]) != TK_OK) /* ours */
+                    r->count[i] = 0;
                 r->count[!i] = 0;
             }
             line = nl + 1;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "core/num.h"
 #include "core/textout.h"
 
 static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
@@ -186,9 +187,8 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
     int k = cli_get_all(a, name, vals, MAX_SELECT);
     *n = 0;
     for (int i = 0; i < k; i++) {
-        char *end;
-        unsigned long long v = strtoull(vals[i], &end, 0);
-        if (!*vals[i] || *end || v > UINT32_MAX) {
+        uint64_t v;
+        if (tk_parse_u64(vals[i], strlen(vals[i]), &v) != TK_OK || v > UINT32_MAX) {
             cli_usage_error(ctx->command, "--%s: '%s' is not an id", name, vals[i]);
             return -1;
         }

@@ -1,13 +1,13 @@
 /* Command handlers for XRay traces: info, check, report (latency accounting), convert
  * (chrome, folded, callgrind, dot, json), dump and diff; report, convert and diff can keep
  * some threads only (--thread). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/num.h"
 #include "core/textout.h"
 
 /* ---- shared -------------------------------------------------------------------- */
@@ -77,10 +77,8 @@ static int session_open(cli_ctx *ctx, const cli_args *args, int i, int release, 
         return cli_usage_error(ctx->command, "at most %d --thread options", MAX_THREADS);
     }
     for (int k = 0; k < n; k++) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(threads[k], &end, 0);
-        if (errno || end == threads[k] || *end) {
+        int64_t v; /* decimal or 0x hex, with a sign (core/num) */
+        if (tk_parse_i64(threads[k], strlen(threads[k]), &v) != TK_OK) {
             session_close(s);
             return cli_usage_error(ctx->command, "--thread wants a thread id, not '%s'",
                                    threads[k]);
