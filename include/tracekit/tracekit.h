@@ -15,6 +15,7 @@
 #include "dcfg.h"
 #include "format.h"
 #include "input.h"
+#include "num.h"
 #include "output.h"
 #include "profile.h"
 #include "profile_analysis.h"

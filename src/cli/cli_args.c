@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/num.h"
 
 static const cli_opt *find_long(const cli_opt *const *tables, const char *name, size_t len)
 {

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/num.h"
 
 const cli_opt cli_common_opts[] = {
     {"from", 0, "FMT", "read the input as FMT instead of detecting it"},

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "core/num.h"
 #include "dcfg_trace_cli.h"
 
 static const cli_opt encode_opts[] = {

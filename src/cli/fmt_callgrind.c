@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "fmt_callgrind.h"
-#include "core/num.h"
 #include "core/textout.h"
 
 /* ---- shared helpers ------------------------------------------------------------- */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/num.h"
 #include "core/textout.h"
 
 /* ---- shared -------------------------------------------------------------------- */
