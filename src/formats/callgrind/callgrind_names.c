@@ -253,19 +253,12 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
 tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
                         uint32_t *out)
 {
-    /* the common cases: a defined "(id)" reference and nothing else, and a
-     * definition "(id) name", with up to 9 decimal digits */
+    /* the common cases (a fast path, core/fastpath.h): a defined "(id)"
+     * reference and nothing else, and a definition "(id) name", with up to 9
+     * decimal digits */
     const char *d;
     uint64_t id;
-    if (e - s >= 3 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
-        const char *lim = e - s > 10 ? s + 10 : e;
-        unsigned c;
-        d = s + 1;
-        id = 0;
-        while (d < lim && (c = (unsigned)((unsigned char)*d - '0')) < 10) {
-            id = id * 10 + c;
-            d++;
-        }
+    if (CG_FAST(ps) && e - s >= 3 && s[0] == '(' && (d = s + 1, tk_fast_dec(&d, e, 9, &id))) {
         if (d < e && *d == ')') {
             if (d + 1 == e) {
                 uint32_t have = id_map_get(&ps->ids[kind], id);

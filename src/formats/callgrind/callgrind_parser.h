@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/fastpath.h"
 #include "core/hash.h"
 #include "core/vec.h"
 #include "model/profile.h"
@@ -50,6 +51,7 @@ typedef struct pending_event {
 struct tk_callgrind_parser {
     tk_profile *p;
     tk_callgrind_read_options opt;
+    int fast; /* the fast paths may be taken (CG_FAST): 1 but in cg_read_buffer_paths */
     tk_error first_error; /* check mode: the first error, for the return value */
     int had_error;
 
@@ -143,6 +145,20 @@ struct tk_callgrind_parser {
     const char *fwd_base;
     size_t fwd_from;
 };
+
+/* Whether the fast paths of callgrind_read.c and callgrind_names.c may be
+ * taken (core/fastpath.h): never with TK_NO_FAST_PATH. */
+#if TK_FAST_PATHS
+#define CG_FAST(ps) ((ps)->fast)
+#else
+#define CG_FAST(ps) 0
+#endif
+
+/* tk_callgrind_read_buffer with the fast paths (fast = 1, what it does) or
+ * with the general code only (fast = 0). The fuzz harness requires the same
+ * result of both on every input. */
+tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
+                               const tk_callgrind_read_options *opt, int fast, tk_error *err);
 
 /* The cost file of self and call rows. */
 #define ROW_FILE(ps) ((ps)->drop_files ? (ps)->empty_str : (ps)->file)

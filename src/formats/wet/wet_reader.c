@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fastpath.h"
 #include "core/num.h"
 #include "tracekit/wet.h"
 #include "wet_internal.h"
@@ -156,18 +157,6 @@ static const char *token_end(const char *p, const char *end)
     while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
         p++;
     return p;
-}
-
-/* Value of a hex digit, -1 for anything else (the fast path's). */
-static const int8_t hex_digit[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-}; /* stored plus one so that the zero default means "not a digit" */
-
-static inline int hexval(char c)
-{
-    return hex_digit[(unsigned char)c] - 1;
 }
 
 /* Quote up to 40 bytes of the text starting at p for a message. */
@@ -637,22 +626,13 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
 }
 
 /* Fast paths for the lines that make up nearly all of a trace: a dependence
- * entry "  X:ID N" and a value "  X:HEX" in their plain form. They return 0
- * when the line is anything else; the careful parsers then report it. */
+ * entry "  X:ID N" and a value "  X:HEX" in their plain form (core/fastpath.h:
+ * numbers of up to 19 digits, which cannot overflow). They return 0 when the
+ * line is anything else; the careful parsers (their general twins) then read
+ * and report it. */
 static inline const char *fast_dec(const char *p, const char *end, uint64_t *out)
 {
-    uint64_t v = 0;
-    const char *start = p;
-    const char *limit = end - p > 18 ? p + 18 : end;
-    unsigned dgt;
-    while (p < limit && (dgt = (unsigned)(unsigned char)*p - '0') <= 9) {
-        v = v * 10 + dgt;
-        p++;
-    }
-    if (p == start || (p < end && (unsigned)(unsigned char)*p - '0' <= 9))
-        return NULL; /* none, or possibly too big: the careful path decides */
-    *out = v;
-    return p;
+    return tk_fast_dec(&p, end, TK_FAST_DEC_MAX, out) ? p : NULL;
 }
 
 static int fast_entry(tk_wet_reader *r, const char *p, const char *end, const char *start,
@@ -697,12 +677,12 @@ static int fast_value(tk_wet_reader *r, const char *p, const char *end, tk_wet_r
     if (end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
         q += 2;
     const char *h = q;
-    int x;
-    while (q < end && (x = hexval(*q)) >= 0) {
-        v = (v << 4) | (uint64_t)x;
+    unsigned x;
+    while (q < end && (x = tk_fast_hexval((unsigned char)*q)) < 16) {
+        v = (v << 4) | x;
         q++;
     }
-    if (q == h || q - h > 16)
+    if (q == h || q - h > TK_FAST_HEX_MAX)
         return 0;
     while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
         q++;
@@ -741,11 +721,11 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
         }
         const char *end = line + len;
         const char *p = skip_blank(line, end);
-        if (r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
+        if (TK_FAST_PATHS && r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
             rec->line = r->line_no;
             return TK_OK;
         }
-        if (r->state == ST_VALUE && fast_value(r, p, end, rec)) {
+        if (TK_FAST_PATHS && r->state == ST_VALUE && fast_value(r, p, end, rec)) {
             rec->line = r->line_no;
             return TK_OK;
         }
