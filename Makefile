@@ -1,7 +1,9 @@
 # tracekit — one GNU Makefile. Objects go under $(BUILD)/ (out of tree).
 #   make            library (static + shared) and the tracekit program
-#   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang, and the
-#                   threaded code under ThreadSanitizer
+#   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang, the
+#                   threaded code under ThreadSanitizer, and the general paths only
+#   make test-binaries BUILD=build-nofast CFLAGS=-DTK_NO_FAST_PATH
+#                   a build without the fast paths (src/core/fastpath.h)
 #   make check-quick the edit loop: unit and CLI tests and fuzz replays, plain build
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
@@ -128,13 +130,17 @@ test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).
 # The integration scripts run once (plain build); the ThreadSanitizer build
-# runs the tests of the threaded code only (tests/run.sh).
+# runs the tests of the threaded code only (tests/run.sh); the build without
+# fast paths (-DTK_NO_FAST_PATH: every reader's general code, which the fast
+# paths must agree with) runs the unit, CLI and fuzz-replay tests.
 check: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-tsan SAN=tsan
-	@tests/run.sh build build-asan build-clang build-tsan
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-nofast \
+	    CFLAGS=-DTK_NO_FAST_PATH
+	@tests/run.sh build build-asan build-clang build-tsan build-nofast
 
 check-quick: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
@@ -183,6 +189,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/tracekit 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-clang build-tsan build-fuzz
+	rm -rf build build-asan build-clang build-tsan build-nofast build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
