@@ -34,8 +34,10 @@ tk_status tk_scan_num(const char **pp, const char *end, unsigned syntax, uint64_
         }
     } else if (syntax & TK_NUM_DEC) {
         unsigned d;
-        for (; p < end && (d = (unsigned)((unsigned char)*p - '0')) < 10; p++)
-            over |= __builtin_mul_overflow(v, 10, &v) | __builtin_add_overflow(v, d, &v);
+        for (; p < end && (d = (unsigned)((unsigned char)*p - '0')) < 10; p++) {
+            over |= __builtin_mul_overflow(v, 10, &v);
+            over |= __builtin_add_overflow(v, d, &v);
+        }
     }
     if (p == digits) return TK_ERR_FORMAT; /* (a prefix is taken only before a digit) */
     *pp = p;
