@@ -101,16 +101,31 @@ TK_FAST_INLINE unsigned tk_fast_hexval(unsigned char c)
     return 16;
 }
 
-/* Decimal digits at p, ended by a non-digit that the caller knows is there
- * (a '\n' ahead in the buffer): no end pointer. The address after the
- * digits, or NULL when there is none or more than TK_FAST_DEC_MAX. */
+/* Whether c is a decimal digit: one unsigned compare (a byte below '0' wraps
+ * to a large value). */
+TK_FAST_INLINE int tk_fast_is_digit(unsigned char c)
+{
+    return (unsigned)(c - '0') < 10;
+}
+
+/* Decimal digits at p, p[0] a digit (the caller has looked), ended by a
+ * non-digit that the caller knows is there (a '\n' ahead in the buffer): no
+ * end pointer. The address after the digits, or NULL when there are more than
+ * TK_FAST_DEC_MAX. */
+TK_FAST_INLINE const char *tk_fast_dec_nl_after(const char *start, const char *p, uint64_t v,
+                                                 uint64_t *out);
+
 TK_FAST_INLINE const char *tk_fast_dec_nl(const char *p, uint64_t *out)
 {
-    const char *start = p;
-    unsigned d = (unsigned)((unsigned char)*p - '0');
-    if (d >= 10) return NULL;
-    uint64_t v = d;
-    p++;
+    return tk_fast_dec_nl_after(p, p + 1, (unsigned)((unsigned char)*p - '0'), out);
+}
+
+/* The same when the caller has read the first digit already: start the
+ * number's first byte, p the byte after it, v the first digit's value. */
+TK_FAST_INLINE const char *tk_fast_dec_nl_after(const char *start, const char *p, uint64_t v,
+                                                 uint64_t *out)
+{
+    unsigned d;
     while ((d = (unsigned)((unsigned char)*p - '0')) < 10) {
         v = v * 10 + d;
         p++;

@@ -39,8 +39,9 @@ static void test_decimal(void)
         uint64_t want = 0, got = 0;
         tk_status st = tk_scan_dec(&p, e, &want);
         size_t digits = st == TK_ERR_FORMAT ? 0 : (size_t)(p - s);
-        /* sentinel version: the digits when 1..19 of them, else NULL */
-        const char *q = tk_fast_dec_nl(s, &got);
+        /* sentinel version (after a look at the first byte): the digits when
+         * 1..19 of them, else NULL */
+        const char *q = tk_fast_is_digit((unsigned char)s[0]) ? tk_fast_dec_nl(s, &got) : NULL;
         if (digits >= 1 && digits <= TK_FAST_DEC_MAX)
             bad += !q || q != p || got != want;
         else
@@ -92,6 +93,7 @@ static void test_byte_tricks(void)
 {
     int bad = 0;
     for (unsigned c = 0; c < 256; c++) {
+        bad += tk_fast_is_digit((unsigned char)c) != (c >= '0' && c <= '9');
         int want = (c >= '0' && c <= '9') || c == '*' || c == '+' || c == '-';
         bad += tk_fast_cost_start(c) != want;
         int plain = c == 0 || c == 2 || c == 4;

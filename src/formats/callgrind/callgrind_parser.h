@@ -51,9 +51,11 @@ typedef struct pending_event {
 struct tk_callgrind_parser {
     tk_profile *p;
     tk_callgrind_read_options opt;
-    int fast; /* the fast paths may be taken (CG_FAST): 1 but in cg_read_buffer_paths */
     tk_error first_error; /* check mode: the first error, for the return value */
     int had_error;
+    /* the fast paths may be taken (CG_FAST): 1 but in cg_read_buffer_paths
+     * (here, in the padding before `line`: the hot fields keep their offsets) */
+    int fast;
 
     /* location of the current line */
     const char *line;

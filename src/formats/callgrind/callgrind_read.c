@@ -358,7 +358,7 @@ run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
     unsigned c = (unsigned char)*p;
     if (c == '+') {
         uint64_t d;
-        if (!have || !(p = tk_fast_dec_nl(p + 1, &d)) ||
+        if (!have || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, &d)) ||
             __builtin_add_overflow(last, d, out))
             return NULL;
         return p;
@@ -374,8 +374,7 @@ run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
     }
     if (c == '-') {
         uint64_t d;
-        if (!have || !(p = tk_fast_dec_nl(p + 1, &d)) ||
-            d > last)
+        if (!have || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, &d)) || d > last)
             return NULL;
         *out = last - d;
         return p;
@@ -527,7 +526,7 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
                 }
                 continue;
             }
-        } else if (!(p = tk_fast_dec_nl(p + 1, &x))) {
+        } else if (!(p = tk_fast_dec_nl_after(p + 1, p + 2, d, &x))) {
             bad = 1; /* (p is not read after this) */
             break;
         }
@@ -605,8 +604,8 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
         return NULL;
     const char *p = s + 5;
     uint64_t a, b = 0, t[3], v[3];
-    if (!(p = tk_fast_dec_nl(p, &a))) return NULL;
-    if (cond && (*p != '/' || !(p = tk_fast_dec_nl(p + 1, &b))))
+    if (!tk_fast_is_digit(*p) || !(p = tk_fast_dec_nl(p, &a))) return NULL;
+    if (cond && (*p != '/' || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, &b))))
         return NULL;
     const char *src = run_target(p, s, last_nl, npos, last, have, t);
     if (!src || !(p = run_positions(src, npos, last, have, v))) return NULL;
@@ -752,7 +751,7 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     if (!ps->have_cfn || s + 6 > last_nl || memcmp(s, "calls=", 6) != 0) return NULL;
     const char *p = s + 6;
     uint64_t count, t[3], v[3];
-    if (!(p = tk_fast_dec_nl(p, &count))) return NULL;
+    if (!tk_fast_is_digit(*p) || !(p = tk_fast_dec_nl(p, &count))) return NULL;
     const char *line = run_target(p, s, last_nl, npos, last, have, t);
     if (!line || !(p = run_positions(line, npos, last, have, v))) return NULL;
     uint64_t vals[TK_PROFILE_MAX_EVENTS];
@@ -1050,8 +1049,8 @@ static int quick_count_pos(const tk_callgrind_parser *ps, const char *s, const c
      * at it); lines not found so are left to the general code */
     if (!ps->nul_free_end || e != ps->nul_free_end) return 0;
     const char *p = s;
-    if (!(p = tk_fast_dec_nl(p, a))) return 0;
-    if (cond && (*p != '/' || !(p = tk_fast_dec_nl(p + 1, b))))
+    if (!tk_fast_is_digit(*p) || !(p = tk_fast_dec_nl(p, a))) return 0;
+    if (cond && (*p != '/' || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, b))))
         return 0;
     uint64_t v[3];
     for (size_t i = 0; i < ps->npos; i++) {
