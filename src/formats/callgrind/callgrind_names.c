@@ -258,7 +258,7 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
      * decimal digits */
     const char *d;
     uint64_t id;
-    if (CG_FAST(ps) && e - s >= 3 && s[0] == '(' && (d = s + 1, tk_fast_dec(&d, e, 9, &id))) {
+    if (CG_FAST(ps) && e - s >= 3 && s[0] == '(' && (d = tk_fast_dec(s + 1, e, 9, &id))) {
         if (d < e && *d == ')') {
             if (d + 1 == e) {
                 uint32_t have = id_map_get(&ps->ids[kind], id);

@@ -632,7 +632,7 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
  * and report it. */
 static inline const char *fast_dec(const char *p, const char *end, uint64_t *out)
 {
-    return tk_fast_dec(&p, end, TK_FAST_DEC_MAX, out) ? p : NULL;
+    return tk_fast_dec(p, end, TK_FAST_DEC_MAX, out);
 }
 
 static int fast_entry(tk_wet_reader *r, const char *p, const char *end, const char *start,
