@@ -643,13 +643,8 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
 
 /* ---- integers of table rows ------------------------------------------------- */
 
-static const int8_t hex_tab[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-/* hex digit value, -1 when not one */
-static inline int hex_digit(uint8_t c) { return hex_tab[c] - 1; }
+/* hex digit value, -1 when not one (core/fastpath.h) */
+static inline int hex_digit(uint8_t c) { return tk_fast_hex_table[c] - 1; }
 
 /* A plain JSON integer at *pp (first byte a digit); 0 when unusual (more
  * than 19 digits, a leading zero, a fraction or exponent, the chunk's end). */
