@@ -14,6 +14,8 @@
  *   JSON rows of known tables (json.c: tk_json_scan_row, the token-by-token path
  *     fast_int, scan_scalar; DCFG's *_fast handlers)     (tk_json_next, cell handlers)
  *   JSON integers while scanning (json.c read_number)  finish_number
+ *   JSON string runs 8 bytes at a time (json.c         the byte loop after it
+ *     string_run: tk_swar_string_stops)
  *   WET dependence entries and values                  parse_entry, parse_value
  *     (wet_reader.c: fast_entry, fast_value)
  *
@@ -23,9 +25,12 @@
  * (xray_reader.c, calls_run_le/be) and its packed batches (xray_events.c):
  * with them off, the record-by-record reader gives other threads to the calls
  * of mtpool.fdr (tests/cli/xray) and other latencies on cut wrapped traces
- * (test_xray_cut), so those twins need fixing first. The Callgrind and DCFG readers can also turn their fast
- * paths off at run time (cg_read_buffer_paths, dcfg_read_paths), which their
- * fuzz harnesses use to compare both on every input, error locations included.
+ * (test_xray_cut), so those twins need fixing first; and DCFG-Trace's
+ * compiled rows (dt_parse.c: fast_transition_row, fast_trace_row through
+ * tk_json_scan_row_strings), which want a TK_FAST_PATHS test at their call.
+ * The Callgrind and DCFG readers can also turn their fast paths off at run
+ * time (cg_read_buffer_paths, dcfg_read_paths), which their fuzz harnesses use
+ * to compare both on every input, error locations included.
  *
  * The primitives below are the tricks themselves, each with the derivation of
  * its constants. The digit loops are bounded so that they cannot overflow
@@ -290,6 +295,20 @@ static inline unsigned tk_swar_hex(uint64_t w, uint64_t *value)
     d = ((d * 16777217) >> 16) & 0x0000ffff0000ffffull;
     *value = (d * 281474976710657ull) >> 32;
     return n;
+}
+
+/* tk_swar_string_stops: 0x80 in the bytes of w where a JSON string's plain
+ * run stops ('"', '\\' or a byte below 0x20), exactly so in the lowest such
+ * byte. The zero-byte test: for a byte x below 0x80, x - 1 has bit 7 set
+ * only when x is 0 (it borrows), and a borrow runs only up from such a byte,
+ * so the lowest mark is exact. w ^ ('"' * ones) is 0 where w is '"', and
+ * likewise for '\\'; w - 0x20 * ones borrows into bit 7 where w < 0x20.
+ * "& ~w" keeps bytes below 0x80 only (bytes from 0x80 are plain UTF-8). */
+static inline uint64_t tk_swar_string_stops(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return ((q - ones) | (b - ones) | (w - ones * 0x20)) & ~w & (ones * 0x80);
 }
 #endif
 

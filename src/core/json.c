@@ -61,17 +61,10 @@ static inline int plain_string_byte(uint8_t c) { return c >= 0x20 && c != '"' &&
 /* The first byte of [p, lim) that is not plain_string_byte, or lim. */
 static inline const uint8_t *string_run(const uint8_t *p, const uint8_t *lim)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* 8 bytes at a time (DCFG-Trace sequences run to megabytes): per byte 0x80
-     * where it is '"', '\\' or below 0x20; the lowest mark is exact (a borrow
-     * only ever runs up from a marked byte) */
-    const uint64_t ones = 0x0101010101010101ull;
+#if TK_FAST_SWAR
+    /* 8 bytes at a time (DCFG-Trace sequences run to megabytes; core/fastpath.h) */
     while (lim - p >= 8) {
-        uint64_t w, q, b;
-        memcpy(&w, p, 8);
-        q = w ^ (ones * '"');
-        b = w ^ (ones * '\\');
-        uint64_t m = ((q - ones) | (b - ones) | (w - ones * 0x20)) & ~w & (ones * 0x80);
+        uint64_t m = tk_swar_string_stops(tk_fast_load8(p));
         if (m) return p + (__builtin_ctzll(m) >> 3);
         p += 8;
     }

@@ -146,6 +146,19 @@ static void test_swar(void)
             bad += hv != want;
         }
     }
+    /* where a JSON string's plain run stops: '"', '\\', below 0x20 */
+    for (int k = 0; k < 100000; k++) {
+        unsigned char b[8];
+        for (int i = 0; i < 8; i++) {
+            static const unsigned char pick[] = {'"', '\\', 0x1f, 0x00, 0x20, 'a', 0x80, 0xff,
+                                                 0xa2, 0xdc, 0x21, 0x5d, 0x5b};
+            b[i] = next_rand(3) ? (unsigned char)(0x20 + next_rand(0xe0)) : pick[next_rand(13)];
+        }
+        unsigned want = 0;
+        while (want < 8 && b[want] >= 0x20 && b[want] != '"' && b[want] != '\\') want++;
+        uint64_t m = tk_swar_string_stops(tk_fast_load8(b));
+        bad += (m ? (unsigned)__builtin_ctzll(m) >> 3 : 8) != want;
+    }
     /* bytes with the high bit set are neither digits nor hex digits */
     uint64_t hv;
     memcpy(s, "12\xb1" "4567z", 8);
