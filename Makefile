@@ -38,6 +38,8 @@ WARN := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototype
         -Wpointer-arith -Wvla -Wformat=2
 OPT ?= -O2 -g
 CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE
+# The command line: its own headers (src/cli, src/cli/<fmt>/<fmt>.h) and the public ones.
+CLI_CPPFLAGS = $(CPPFLAGS) -Isrc/cli
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -DTK_BUILDING_LIBRARY $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(LDFLAGS)
 
@@ -63,7 +65,7 @@ endif
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/graph/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
                              src/analysis/*.c src/export/*.c))
-CLI_SRC := $(sort $(wildcard src/cli/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c src/cli/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -91,7 +93,7 @@ deps:
 # Objects depend on the compiler and its flags: a change of either (CC=clang,
 # SAN=..., CFLAGS=...) rebuilds them.
 FLAGS_STAMP := $(BUILD)/.flags
-FLAGS_TEXT := $(CC) $(CPPFLAGS) $(ALL_CFLAGS) | $(LDFLAGS_ALL)
+FLAGS_TEXT := $(CC) $(CPPFLAGS) $(ALL_CFLAGS) | $(CLI_CPPFLAGS) | $(LDFLAGS_ALL)
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ 2>/dev/null || echo '$(FLAGS_TEXT)' > $@
@@ -102,6 +104,11 @@ FORCE:
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# The command line's objects (of two matching patterns make takes the one with the shorter stem).
+$(BUILD)/obj/src/cli/%.o: src/cli/%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wet_cli.h"
+#include "wet.h"
 
 /* ---- shared helpers ------------------------------------------------------------ */
 

@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "dcfg_trace_cli.h"
+#include "dcfg_trace.h"
 
 static const cli_opt encode_opts[] = {
     {"dcfg", 0, "DCFG", "the DCFG of the run: instruction counts of the chunks"},

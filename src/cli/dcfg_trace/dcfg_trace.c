@@ -1,5 +1,5 @@
 /* Helpers shared by the DCFG-Trace commands. */
-#include "dcfg_trace_cli.h"
+#include "dcfg_trace.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "csi_cli.h"
+#include "csi.h"
 
 static const cli_opt paths_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "wet_cli.h"
+#include "wet.h"
 
 static const cli_opt chain_opts[] = {
     {"deps", 0, "KIND", "follow all (default), data or control dependences"},

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt_callgrind.h"
+#include "callgrind.h"
 #include "core/textout.h"
 
 /* ---- shared helpers ------------------------------------------------------------- */

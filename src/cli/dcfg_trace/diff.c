@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcfg_trace_cli.h"
+#include "dcfg_trace.h"
 
 /* ---- diff ----------------------------------------------------------------------- */
 

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "wet_cli.h"
+#include "wet.h"
 
 static const cli_opt values_opts[] = {
     {"help", 'h', NULL, "show this help"},

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "core/textout.h"
-#include "csi_cli.h"
+#include "csi.h"
 
 /* csi-cc's default PT_HASH_SIZE: ULONG_MAX / 2 - 1 paths at most. */
 #define CSI_DEFAULT_PATH_LIMIT (UINT64_MAX / 2 - 1)

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "wet_cli.h"
+#include "wet.h"
 
 static const cli_opt slice_opts[] = {
     {"criterion", 'c', "C", "ID:INSTANCE, 0xADDR#INSTANCE or FILE:LINE[#INSTANCE] (repeatable)"},

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcfg_trace_cli.h"
+#include "dcfg_trace.h"
 
 typedef struct bbv_ctx {
     const tk_dcfg_trace *t;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csi_cli.h"
+#include "csi.h"
 
 /* An ELF file without .debug_PT: say what it is when it is an XRay binary. */
 static void no_section_error(const char *path, const uint8_t *img, size_t len)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt_callgrind.h"
+#include "callgrind.h"
 #include "core/textout.h"
 
 /* ---- number formatting ------------------------------------------------------------ */

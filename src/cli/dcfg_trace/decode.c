@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "dcfg_trace_cli.h"
+#include "dcfg_trace.h"
 
 static const cli_opt decode_opts[] = {
     {"dcfg", 0, "DCFG",

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcfg_trace_cli.h"
+#include "dcfg_trace.h"
 
 static const cli_opt check_opts[] = {
     {"dcfg", 0, "DCFG", "cross-check edges, instruction and edge counts against this DCFG"},

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcfg_trace_cli.h"
+#include "dcfg_trace.h"
 #include "core/textout.h"
 
 /* ---- report ------------------------------------------------------------------ */
