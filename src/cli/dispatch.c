@@ -14,11 +14,6 @@ const cli_opt cli_common_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static const char *const cmd_names[CLI_NCMDS] = {"info", "check", "report", "annotate",
-                                                 "convert", "dump", "diff", "merge"};
-
-const char *cli_cmd_name(cli_cmd_id id) { return cmd_names[id]; }
-
 static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
 
 /* All option tables of every format for this command, plus the common ones. */
@@ -36,10 +31,10 @@ static const cli_opt **union_tables(cli_cmd_id id)
     return t;
 }
 
-static void print_help(cli_cmd_id id)
+static void print_help(const cli_command *c)
 {
-    const cli_command *c = cli_command_find(cmd_names[id]);
-    if (c) cli_command_help(c, stdout);
+    cli_cmd_id id = c->generic;
+    cli_command_help(c, stdout);
     printf("\nOptions for every format:\n");
     cli_print_options(stdout, cli_common_opts);
     for (size_t i = 0; cli_format_ops_at(i); i++) {
@@ -52,7 +47,7 @@ static void print_help(cli_cmd_id id)
             printf("  (none)\n");
     }
     if (id == CLI_INFO) printf("\nEvery format is recognised; details beyond format and compression come from:");
-    else printf("\nFormats that support '%s':", cmd_names[id]);
+    else printf("\nFormats that support '%s':", c->name);
     for (size_t i = 0; cli_format_ops_at(i); i++)
         if (cli_format_ops_at(i)->run[id]) printf(" %s", cli_format_ops_at(i)->format);
     printf("\n");
@@ -68,9 +63,10 @@ static void print_generic_info(cli_ctx *ctx, int i)
     if (size >= 0) printf("size: %lld bytes\n", (long long)size);
 }
 
-int cli_dispatch(cli_cmd_id id, int argc, char **argv)
+int cli_dispatch(const cli_command *c, int argc, char **argv)
 {
-    const char *cmd = cmd_names[id];
+    cli_cmd_id id = c->generic;
+    const char *cmd = c->name;
     const cli_opt **all = union_tables(id);
     if (!all) return cli_usage_error(cmd, "out of memory");
     cli_args loose;
@@ -79,7 +75,7 @@ int cli_dispatch(cli_cmd_id id, int argc, char **argv)
     if (rc != 0) return CLI_EXIT_USAGE;
     if (cli_has(&loose, "help")) {
         cli_args_free(&loose);
-        print_help(id);
+        print_help(c);
         return CLI_EXIT_OK;
     }
     if (loose.npos < min_inputs(id)) {

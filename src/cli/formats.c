@@ -3,9 +3,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "commands.h"
 
-int cmd_formats(int argc, char **argv)
+int cli_formats(int argc, char **argv)
 {
     static const cli_opt opts[] = {{"help", 'h', NULL, "show this help"}, {NULL, 0, NULL, NULL}};
     const cli_opt *tables[] = {opts, NULL};

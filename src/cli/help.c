@@ -2,11 +2,8 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "commands.h"
 
-void cli_main_usage(FILE *f);
-
-int cmd_help(int argc, char **argv)
+int cli_help(int argc, char **argv)
 {
     if (argc < 2) {
         cli_main_usage(stdout);
@@ -15,5 +12,5 @@ int cmd_help(int argc, char **argv)
     const cli_command *c = cli_command_find(argv[1]);
     if (!c) return cli_usage_error("help", "unknown command '%s'", argv[1]);
     char *help_argv[] = {argv[1], (char *)"--help", NULL};
-    return c->run(2, help_argv);
+    return cli_command_run(c, 2, help_argv);
 }

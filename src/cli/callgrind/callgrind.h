@@ -62,4 +62,6 @@ int cgc_parse_event_list(const char *cmd, const tk_profile *p, const char *list,
 extern const cli_opt cgc_report_opts[];
 int cgc_run_report(cli_ctx *ctx, const cli_args *args);
 
+extern const cli_format_ops cli_fmt_callgrind;
+
 #endif

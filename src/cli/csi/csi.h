@@ -66,4 +66,11 @@ void csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p);
 void csi_print_path(FILE *out, const tk_csi_function *fn, const char *label, uint64_t id,
                     const tk_bl_path *p);
 
+extern const cli_format_ops cli_fmt_csi;
+
+int cmd_paths(int argc, char **argv);
+void cmd_paths_help(FILE *f);
+int cmd_extract(int argc, char **argv);
+void cmd_extract_help(FILE *f);
+
 #endif

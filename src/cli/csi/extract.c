@@ -2,8 +2,7 @@
  * executable or object, like csi-cc's extract-section --require. */
 #include <stdlib.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "csi.h"
 
 static const cli_opt extract_opts[] = {
     {"section", 0, "NAME", "section to extract (default .debug_PT); all sections of that name "

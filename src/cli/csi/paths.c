@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "commands.h"
 #include "csi.h"
 
 static const cli_opt paths_opts[] = {

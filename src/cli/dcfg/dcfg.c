@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "dcfg.h"
 #include "core/textout.h"
 
 static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)

@@ -43,4 +43,11 @@ void dtc_w_str(dtc_writer *w, const char *s);
 void dtc_w_char(dtc_writer *w, char c);
 int dtc_w_flush(dtc_writer *w);
 
+extern const cli_format_ops cli_fmt_dcfg_trace;
+
+int cmd_decode(int argc, char **argv);
+void cmd_decode_help(FILE *f);
+int cmd_encode(int argc, char **argv);
+void cmd_encode_help(FILE *f);
+
 #endif

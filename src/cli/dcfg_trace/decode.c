@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
 #include "dcfg_trace.h"
 
 static const cli_opt decode_opts[] = {

@@ -3,7 +3,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
 #include "dcfg_trace.h"
 
 static const cli_opt encode_opts[] = {

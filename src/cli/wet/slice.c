@@ -5,7 +5,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "commands.h"
 #include "wet.h"
 
 static const cli_opt slice_opts[] = {

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "commands.h"
 #include "wet.h"
 
 static const cli_opt values_opts[] = {

@@ -29,4 +29,11 @@ uint32_t *wet_cli_sorted_by_id(const tk_deps *d);
 
 extern const cli_format_ops cli_fmt_wet;
 
+int cmd_slice(int argc, char **argv);
+void cmd_slice_help(FILE *f);
+int cmd_chain(int argc, char **argv);
+void cmd_chain_help(FILE *f);
+int cmd_values(int argc, char **argv);
+void cmd_values_help(FILE *f);
+
 #endif

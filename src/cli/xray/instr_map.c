@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "core/textout.h"
-#include "commands.h"
+#include "xray.h"
 
 static const cli_opt instr_map_opts[] = {
     {"format", 0, "FMT", "text|json (default text)"},

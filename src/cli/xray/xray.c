@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "xray.h"
 #include "core/textout.h"
 
 /* ---- shared -------------------------------------------------------------------- */
