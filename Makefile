@@ -38,8 +38,9 @@ WARN := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototype
         -Wpointer-arith -Wvla -Wformat=2
 OPT ?= -O2 -g
 CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE
-# The command line: its own headers (src/cli, src/cli/<fmt>/<fmt>.h) and the public ones.
-CLI_CPPFLAGS = $(CPPFLAGS) -Isrc/cli
+# The command line sees the public headers and its own (src/cli, src/cli/<fmt>/<fmt>.h),
+# none of the library's internals.
+CLI_CPPFLAGS = $(filter-out -Isrc,$(CPPFLAGS)) -Isrc/cli
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -DTK_BUILDING_LIBRARY $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(LDFLAGS)
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "callgrind.h"
-#include "core/textout.h"
 
 /* ---- shared helpers ------------------------------------------------------------- */
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "callgrind.h"
-#include "core/textout.h"
 
 /* ---- number formatting ------------------------------------------------------------ */
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/textout.h"
 #include "csi.h"
 
 /* csi-cc's default PT_HASH_SIZE: ULONG_MAX / 2 - 1 paths at most. */

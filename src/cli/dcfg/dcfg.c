@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 
 #include "dcfg.h"
-#include "core/textout.h"
 
 static int read_dcfg(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
 {

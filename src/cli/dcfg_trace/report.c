@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "dcfg_trace.h"
-#include "core/textout.h"
 
 /* ---- report ------------------------------------------------------------------ */
 

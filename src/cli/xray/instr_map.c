@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/textout.h"
 #include "xray.h"
 
 static const cli_opt instr_map_opts[] = {

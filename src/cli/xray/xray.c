@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "xray.h"
-#include "core/textout.h"
 
 /* ---- shared -------------------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/textout.h"
+#include "tracekit/textout.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
