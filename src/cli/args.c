@@ -184,24 +184,35 @@ int cli_get_double(const char *cmd, const cli_args *a, const char *name, double 
     return 0;
 }
 
-int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const char *choices,
+int cli_choice_value(const cli_choice *choices, const char *name)
+{
+    for (const cli_choice *c = choices; c->name; c++)
+        if (strcmp(c->name, name) == 0) return c->value;
+    return -1;
+}
+
+int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const cli_choice *choices,
                    int dflt)
 {
     const char *v = cli_get(a, name);
     if (!v) return dflt;
-    int idx = 0;
-    size_t vl = strlen(v);
-    for (const char *c = choices; *c;) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == vl && memcmp(c, v, len) == 0) return idx;
-        idx++;
-        if (!bar) break;
-        c = bar + 1;
+    int value = cli_choice_value(choices, v);
+    if (value >= 0) return value;
+    char names[256];
+    size_t n = 0;
+    names[0] = 0;
+    for (const cli_choice *c = choices; c->name && n < sizeof names; c++) {
+        int w = snprintf(names + n, sizeof names - n, "%s%s", c == choices ? "" : "|", c->name);
+        n += w < 0 ? 0 : (size_t)w;
     }
-    cli_usage_error(cmd, "option '--%s' must be one of %s, not '%s'", name, choices, v);
+    cli_usage_error(cmd, "option '--%s' must be one of %s, not '%s'", name, names, v);
     return -1;
 }
+
+const cli_choice cli_out_text_json[] = {
+    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {NULL, 0}};
+const cli_choice cli_out_text_json_csv[] = {
+    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"csv", CLI_OUT_CSV}, {NULL, 0}};
 
 void cli_print_options(FILE *f, const cli_opt *table)
 {

@@ -56,9 +56,24 @@ int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
-/* Value among choices ("text|json|csv"); returns its index, or -1 after a usage error. */
-int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const char *choices,
+/* A value an option may take: its name on the command line and the constant it
+ * stands for (of an enum of the command's or the library's; never negative). */
+typedef struct cli_choice {
+    const char *name; /* NULL ends a table */
+    int value;
+} cli_choice;
+
+/* The value of the choice named `name`, or -1 when there is none. */
+int cli_choice_value(const cli_choice *choices, const char *name);
+/* The value of option `name` among choices; dflt when the option is absent; -1 after a
+ * usage error ("must be one of text|json|csv": the names in the table's order). */
+int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const cli_choice *choices,
                    int dflt);
+
+/* --format: how a command prints. Each command accepts some: */
+typedef enum cli_out_format { CLI_OUT_TEXT, CLI_OUT_JSON, CLI_OUT_CSV, CLI_OUT_FOLDED } cli_out_format;
+extern const cli_choice cli_out_text_json[];     /* text|json */
+extern const cli_choice cli_out_text_json_csv[]; /* text|json|csv */
 
 void cli_print_options(FILE *f, const cli_opt *table);
 

@@ -306,6 +306,12 @@ static const cli_opt convert_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* convert --to */
+enum { TO_CALLGRIND, TO_DOT, TO_JSON, TO_FOLDED };
+static const cli_choice convert_targets[] = {
+    {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT}, {"json", TO_JSON}, {"folded", TO_FOLDED},
+    {NULL, 0}};
+
 static void json_pos(FILE *f, const tk_prof_pos *pos)
 {
     fprintf(f, "\"line\":%" PRIu64 ",\"addr\":%" PRIu64 ",\"bb\":%" PRIu64, pos->line, pos->addr,
@@ -384,7 +390,7 @@ static void write_json(const tk_profile *p, FILE *f)
 static int run_convert(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "convert";
-    int to = cli_get_choice(cmd, args, "to", "callgrind|dot|json|folded", -1);
+    int to = cli_get_choice(cmd, args, "to", convert_targets, -1);
     if (to < 0) {
         if (!cli_get(args, "to"))
             return cli_usage_error(cmd, "missing --to FMT (callgrind, dot, folded or json)");
@@ -404,7 +410,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_profile *p;
     /* call graphs and flame graphs need functions and call arcs only: no
      * positions, cost files or jumps */
-    int rc = to == 1 || to == 3
+    int rc = to == TO_DOT || to == TO_FOLDED
                  ? cgc_load_profile_opts(ctx, TK_CALLGRIND_DETAIL_FUNCTIONS, 1, 1, 0, NULL, &p)
                                 : cgc_load_profile(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
     if (rc) return rc;
@@ -426,13 +432,13 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_error err;
     tk_error_clear(&err);
     tk_status st = TK_OK;
-    if (to == 0) {
+    if (to == TO_CALLGRIND) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         if (cli_has(args, "no-compress")) wo.compress_names = wo.compress_positions = 0;
         st = tk_callgrind_write(p, tk_output_file(o), &wo, &err);
-    } else if (to == 1) {
+    } else if (to == TO_DOT) {
         st = tk_profile_write_dot(p, &dot, tk_output_file(o), &err);
-    } else if (to == 3) {
+    } else if (to == TO_FOLDED) {
         st = tk_profile_write_folded(p, &folded, tk_output_file(o), &err);
     } else {
         write_json(p, tk_output_file(o));
@@ -522,6 +528,10 @@ static const cli_opt diff_opts[] = {
     {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
 };
+
+/* diff --format */
+static const cli_choice diff_formats[] = {
+    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"folded", CLI_OUT_FOLDED}, {NULL, 0}};
 
 /* A stack of the folded output of either profile and its counts in both. */
 typedef struct folded_row {
@@ -640,7 +650,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "diff";
     if (ctx->ninputs != 2) return cli_usage_error(cmd, "expected exactly two files");
-    int fmt = cli_get_choice(cmd, args, "format", "text|json|folded", 0);
+    int fmt = cli_get_choice(cmd, args, "format", diff_formats, CLI_OUT_TEXT);
     uint64_t top;
     if (fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top)) return CLI_EXIT_USAGE;
     /* both profiles share one string table: function ids are comparable */
@@ -692,7 +702,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
     }
     tk_error err;
     tk_error_clear(&err);
-    if (fmt == 2) {
+    if (fmt == CLI_OUT_FOLDED) {
         tk_output *o;
         rc = cli_output_open(args, 0, &o);
         if (rc == CLI_EXIT_OK) {
@@ -746,7 +756,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
         FILE *f = tk_output_file(o);
-        if (fmt == 1) {
+        if (fmt == CLI_OUT_JSON) {
             fputs("{\"version\":1,\"format\":\"callgrind-diff\",\"events\":", f);
             cgc_json_event_names(f, both);
             fputs(",\"totals_a\":", f);

@@ -158,7 +158,18 @@ static void csv_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
     }
 }
 
-static const char *const group_names[] = {"function", "file-function", "file", "object", "line"};
+/* --by: what a row of the table is */
+static const cli_choice report_groups[] = {
+    {"function", TK_GROUP_FUNCTION}, {"file-function", TK_GROUP_FILE_FUNCTION},
+    {"file", TK_GROUP_FILE},         {"object", TK_GROUP_OBJECT},
+    {"line", TK_GROUP_LINE},         {NULL, 0}};
+
+static const char *group_name(tk_prof_group g)
+{
+    for (const cli_choice *c = report_groups; c->name; c++)
+        if (c->value == (int)g) return c->name;
+    return "";
+}
 
 static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
 {
@@ -220,7 +231,11 @@ static void rb_put_str(row_buf *o, const tk_profile *p, uint32_t id)
 
 /* ---- report --tree ---------------------------------------------------------------- */
 
+/* --tree: which ends of each function's calls it lists (bits) */
 enum { TREE_NONE = 0, TREE_CALLERS = 1, TREE_CALLEES = 2, TREE_BOTH = 3 };
+static const cli_choice report_trees[] = {
+    {"none", TREE_NONE}, {"caller", TREE_CALLERS}, {"calling", TREE_CALLEES}, {"both", TREE_BOTH},
+    {NULL, 0}};
 
 typedef struct arc_order {
     const tk_prof_arcs *a;
@@ -353,7 +368,7 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
     size_t nev = s->n_events;
     const tk_prof_cycle *cy = &s->cycles[c - 1];
     uint64_t total = nev ? s->totals[primary] : 0;
-    if (fmt == 1) {
+    if (fmt == CLI_OUT_JSON) {
         fputs(not_first ? ",{\"object\":" : "{\"object\":", f);
         tk_put_json_string(f, cgc_str_or(p, e->object, ""));
         fputs(",\"file\":", f);
@@ -366,7 +381,7 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
         cgc_json_u64s(f, e->inclusive, nev);
         fprintf(f, ",\"calls\":%" PRIu64 ",\"estimated\":%s}", e->calls,
                 e->estimated ? "true" : "false");
-    } else if (fmt == 2) {
+    } else if (fmt == CLI_OUT_CSV) {
         fprintf(f, "%zu,%zu,%" PRIu64, c, cy->members, cy->calls);
         for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, cy->inclusive[j]);
         fputc(',', f);
@@ -415,13 +430,13 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
     for (size_t c = nc + 1; c > 0; c--) start[c] = start[c - 1];
     start[0] = 0;
     /* members of cycle c (1-based): members[start[c] .. start[c + 1]) */
-    if (fmt == 1) {
+    if (fmt == CLI_OUT_JSON) {
         fputs("{\"version\":1,\"format\":\"callgrind\",\"events\":", f);
         cgc_json_event_names(f, p);
         fputs(",\"totals\":", f);
         cgc_json_u64s(f, s->totals, nev);
         fputs(",\"cycles\":[", f);
-    } else if (fmt == 2) {
+    } else if (fmt == CLI_OUT_CSV) {
         fputs("cycle,cycle_members,cycle_calls", f);
         for (size_t j = 0; j < nev; j++)
             fprintf(f, ",cycle_inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
@@ -441,14 +456,14 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
     uint64_t total = nev ? s->totals[primary] : 0;
     for (size_t c = 1; c <= nc; c++) {
         const tk_prof_cycle *cy = &s->cycles[c - 1];
-        if (fmt == 1) {
+        if (fmt == CLI_OUT_JSON) {
             fprintf(f, "%s\n{\"cycle\":%zu,\"calls\":%" PRIu64 ",\"self\":", c > 1 ? "," : "",
                     c, cy->calls);
             cgc_json_u64s(f, cy->self, nev);
             fputs(",\"inclusive\":", f);
             cgc_json_u64s(f, cy->inclusive, nev);
             fputs(",\"members\":[", f);
-        } else if (fmt == 0) {
+        } else if (fmt == CLI_OUT_TEXT) {
             fprintf(f, "\ncycle %zu: %zu member%s, ", c, cy->members, cy->members == 1 ? "" : "s");
             cgc_put_commas(f, cy->calls);
             fprintf(f, " call%s from outside, %s self ", cy->calls == 1 ? "" : "s", ev);
@@ -457,20 +472,20 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
             if (nev) cgc_put_commas(f, cy->inclusive[primary]);
             fprintf(f, " (%.1f%%)\n", pct(nev ? cy->inclusive[primary] : 0, total));
         }
-        size_t shown = 0, limit = fmt == 0 ? (top ? (size_t)top : 10) : SIZE_MAX;
+        size_t shown = 0, limit = fmt == CLI_OUT_TEXT ? (top ? (size_t)top : 10) : SIZE_MAX;
         for (size_t k = start[c]; k < start[c + 1]; k++) {
-            if (fmt != 0 || shown < limit)
+            if (fmt != CLI_OUT_TEXT || shown < limit)
                 cycle_member(f, p, s, fmt, group, primary, c, k > start[c],
                              &s->entries[members[k]]);
             shown++;
         }
-        if (fmt == 1) fputs("]}", f);
-        if (fmt == 0 && shown > limit)
+        if (fmt == CLI_OUT_JSON) fputs("]}", f);
+        if (fmt == CLI_OUT_TEXT && shown > limit)
             fprintf(f, "  (%zu more member%s not shown)\n", shown - limit,
                     shown - limit == 1 ? "" : "s");
     }
-    if (fmt == 1) fputs("\n]}\n", f);
-    if (fmt == 0 && nc)
+    if (fmt == CLI_OUT_JSON) fputs("\n]}\n", f);
+    if (fmt == CLI_OUT_TEXT && nc)
         fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev,
                 ev);
     free(start);
@@ -516,17 +531,17 @@ int cgc_run_report(cli_ctx *ctx, const cli_args *args)
 static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes)
 {
     const char *cmd = "report";
-    int by = cli_get_choice(cmd, args, "by", "function|file-function|file|object|line", 0);
-    int fmt = cli_get_choice(cmd, args, "format", "text|json|csv", 0);
+    int by = cli_get_choice(cmd, args, "by", report_groups, TK_GROUP_FUNCTION);
+    int fmt = cli_get_choice(cmd, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     uint64_t top, part;
     double threshold, coverage;
     int inclusive = cli_has(args, "inclusive");
-    int tree = cli_get_choice(cmd, args, "tree", "none|caller|calling|both", TREE_NONE);
+    int tree = cli_get_choice(cmd, args, "tree", report_trees, TREE_NONE);
     if (tree < 0) return CLI_EXIT_USAGE;
     /* callgrind_annotate lists functions until they cover 99 % of the first
      * sort event: so does the text table of self costs (on the 130 MB bench
      * profile 66 K rows instead of 151 K); machine-readable output is whole */
-    double coverage_default = fmt == 0 && !inclusive ? 99.0 : 100.0;
+    double coverage_default = fmt == CLI_OUT_TEXT && !inclusive ? 99.0 : 100.0;
     if (by < 0 || fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top) ||
         cli_get_u64(cmd, args, "part", 0, &part) ||
         cli_get_double(cmd, args, "threshold", 0.0, &threshold) ||
@@ -538,7 +553,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes)
     if (tree && group != TK_GROUP_FUNCTION && group != TK_GROUP_FILE_FUNCTION)
         return cli_usage_error(cmd, "--tree lists the callers and callees of functions: "
                                     "use it with --by function or file-function");
-    if (tree && fmt == 2) return cli_usage_error(cmd, "--tree is for text and json output");
+    if (tree && fmt == CLI_OUT_CSV) return cli_usage_error(cmd, "--tree is for text and json output");
     int cycles = cli_has(args, "cycles");
     if (cycles && (tree || (group != TK_GROUP_FUNCTION && group != TK_GROUP_FILE_FUNCTION)))
         return cli_usage_error(cmd, "--cycles lists call cycles of functions: use it with --by "
@@ -553,7 +568,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes)
     /* the report needs no jumps; per function it needs no cost files either;
      * a text table of self costs shows no inclusive cost: the calls are only
      * counted, and the summary has no inclusive costs */
-    int self_only = fmt == 0 && !inclusive && !tree;
+    int self_only = fmt == CLI_OUT_TEXT && !inclusive && !tree;
     int rc = cgc_load_profile_opts(ctx, detail, 1, group == TK_GROUP_FUNCTION, self_only, notes,
                                    &p);
     if (rc) return rc;
@@ -651,9 +666,9 @@ static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes)
         }
     }
 
-    if (fmt == 1) {
+    if (fmt == CLI_OUT_JSON) {
         fprintf(f, "{\"version\":1,\"format\":\"callgrind\",\"by\":\"%s\",\"parts\":%zu,",
-                group_names[by], part ? (size_t)1 : tk_profile_part_count(p));
+                group_name(group), part ? (size_t)1 : tk_profile_part_count(p));
         fputs("\"events\":", f);
         cgc_json_event_names(f, p);
         fputs(",\"totals\":", f);
@@ -703,7 +718,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes)
             shown++;
         }
         fputs("\n]}\n", f);
-    } else if (fmt == 2) {
+    } else if (fmt == CLI_OUT_CSV) {
         fputs("object,file,name,line", f);
         for (size_t i = 0; i < nev; i++)
             fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
@@ -794,7 +809,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args, cgc_notes *notes)
                     fprintf(f, "%*s ", w[j], h);
             }
         if (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION) fprintf(f, "%10s ", "calls");
-        fprintf(f, "%s\n", group_names[by]);
+        fprintf(f, "%s\n", group_name(group));
         if (arcs) {
             tree_text(f, p, group, s, arcs, limit, tree, inclusive, primary, w, col, ncol,
                       arc_idx);

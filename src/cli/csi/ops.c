@@ -137,10 +137,22 @@ static const cli_opt report_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* --sort */
+enum { SORT_PATHS, SORT_BLOCKS, SORT_EDGES, SORT_NAME, SORT_ORDER };
+static const cli_choice report_keys[] = {
+    {"paths", SORT_PATHS}, {"blocks", SORT_BLOCKS}, {"edges", SORT_EDGES}, {"name", SORT_NAME},
+    {"order", SORT_ORDER}, {NULL, 0}};
+/* --format (csv before json) */
+static const cli_choice report_formats[] = {
+    {"text", CLI_OUT_TEXT}, {"csv", CLI_OUT_CSV}, {"json", CLI_OUT_JSON}, {NULL, 0}};
+
+/* What numbering a function's paths found. */
+enum { ROW_OK, ROW_OVERFLOW, ROW_INVALID };
+
 typedef struct fn_row {
     char *label;
     uint64_t order, blocks, edges, back, paths;
-    int status; /* 0 ok, 1 overflow, 2 invalid */
+    int status; /* ROW_* */
 } fn_row;
 
 static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
@@ -149,25 +161,25 @@ static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
     int sort_key = *(const int *)key_ptr;
     uint64_t x = 0, y = 0;
     switch (sort_key) {
-    case 0: /* paths: overflow counts as the most */
-        x = a->status == 1 ? UINT64_MAX : a->paths;
-        y = b->status == 1 ? UINT64_MAX : b->paths;
+    case SORT_PATHS: /* overflow counts as the most */
+        x = a->status == ROW_OVERFLOW ? UINT64_MAX : a->paths;
+        y = b->status == ROW_OVERFLOW ? UINT64_MAX : b->paths;
         break;
-    case 1:
+    case SORT_BLOCKS:
         x = a->blocks;
         y = b->blocks;
         break;
-    case 2:
+    case SORT_EDGES:
         x = a->edges;
         y = b->edges;
         break;
-    case 3: {
+    case SORT_NAME: {
         int c = strcmp(a->label, b->label);
         if (c)
             return c;
         break;
     }
-    default:
+    default: /* SORT_ORDER */
         break;
     }
     if (x != y)
@@ -177,9 +189,9 @@ static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
 
 static void paths_text(char *buf, size_t size, const fn_row *r)
 {
-    if (r->status == 1)
+    if (r->status == ROW_OVERFLOW)
         snprintf(buf, size, "overflow");
-    else if (r->status == 2)
+    else if (r->status == ROW_INVALID)
         snprintf(buf, size, "invalid");
     else
         snprintf(buf, size, "%" PRIu64, r->paths);
@@ -187,7 +199,7 @@ static void paths_text(char *buf, size_t size, const fn_row *r)
 
 static const char *status_text(const fn_row *r)
 {
-    return r->status == 1 ? "overflow" : r->status == 2 ? "invalid" : "ok";
+    return r->status == ROW_OVERFLOW ? "overflow" : r->status == ROW_INVALID ? "invalid" : "ok";
 }
 
 typedef struct report_state {
@@ -224,13 +236,13 @@ static tk_status report_function(void *user, const csi_source *src, const tk_csi
         r->back += fn->edges[k].back != 0;
     tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
     r->paths = tk_bl_total(tk_csi_numbering_bl(num));
-    r->status = ls == TK_ERR_LIMIT ? 1 : ls != TK_OK ? 2 : 0;
+    r->status = ls == TK_ERR_LIMIT ? ROW_OVERFLOW : ls != TK_OK ? ROW_INVALID : ROW_OK;
     rs->blocks += r->blocks;
     rs->edges += r->edges;
     rs->back += r->back;
-    rs->overflow += r->status == 1;
-    rs->invalid += r->status == 2;
-    rs->over_limit += r->status == 1 || (r->status == 0 && r->paths > rs->limit);
+    rs->overflow += r->status == ROW_OVERFLOW;
+    rs->invalid += r->status == ROW_INVALID;
+    rs->over_limit += r->status == ROW_OVERFLOW || (r->status == ROW_OK && r->paths > rs->limit);
     return TK_OK;
 }
 
@@ -254,7 +266,7 @@ static void report_text(const report_state *rs, const char *name, size_t shown)
     if (rs->over_limit) {
         printf("\nfunctions over the path limit:\n");
         for (size_t k = 0; k < rs->n; k++)
-            if (rows[k].status == 1 || (rows[k].status == 0 && rows[k].paths > rs->limit)) {
+            if (rows[k].status == ROW_OVERFLOW || (rows[k].status == ROW_OK && rows[k].paths > rs->limit)) {
                 paths_text(pbuf, sizeof pbuf, &rows[k]);
                 printf("  %s (%s)\n", rows[k].label, pbuf);
             }
@@ -267,7 +279,7 @@ static void report_csv(const report_state *rs, size_t shown)
     for (size_t k = 0; k < shown; k++) {
         const fn_row *r = &rs->rows[k];
         tk_put_csv_field(stdout, r->label);
-        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n", r->status ? 0 : r->paths,
+        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n", r->status != ROW_OK ? 0 : r->paths,
                r->blocks, r->edges, r->back, status_text(r));
     }
 }
@@ -285,7 +297,7 @@ static void report_json(const report_state *rs, const char *name, size_t shown)
         const fn_row *r = &rs->rows[k];
         printf("%s\n  {\"function\": ", k ? "," : "");
         tk_put_json_string(stdout, r->label);
-        if (r->status == 0)
+        if (r->status == ROW_OK)
             printf(", \"paths\": %" PRIu64, r->paths);
         else
             printf(", \"paths\": null");
@@ -309,9 +321,9 @@ static void report_print(void *user, const csi_source *src)
     report_state *rs = user;
     qsort_r(rs->rows, rs->n, sizeof *rs->rows, cmp_rows, &rs->key);
     size_t shown = rs->top == 0 || rs->top > rs->n ? rs->n : (size_t)rs->top;
-    if (rs->fmt == 0)
+    if (rs->fmt == CLI_OUT_TEXT)
         report_text(rs, src->name, shown);
-    else if (rs->fmt == 1)
+    else if (rs->fmt == CLI_OUT_CSV)
         report_csv(rs, shown);
     else
         report_json(rs, src->name, shown);
@@ -325,8 +337,8 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     if (cli_get_u64("report", args, "top", 20, &rs.top) != 0 ||
         cli_get_u64("report", args, "limit", CSI_DEFAULT_PATH_LIMIT, &rs.limit) != 0)
         return CLI_EXIT_USAGE;
-    rs.key = cli_get_choice("report", args, "sort", "paths|blocks|edges|name|order", 0);
-    rs.fmt = cli_get_choice("report", args, "format", "text|csv|json", 0);
+    rs.key = cli_get_choice("report", args, "sort", report_keys, SORT_PATHS);
+    rs.fmt = cli_get_choice("report", args, "format", report_formats, CLI_OUT_TEXT);
     if (rs.key < 0 || rs.fmt < 0)
         return CLI_EXIT_USAGE;
     csi_visitor v = {.selector = cli_get(args, "function"),
@@ -558,7 +570,8 @@ static int run_dump(cli_ctx *ctx, const cli_args *args)
 
 static int run_convert(cli_ctx *ctx, const cli_args *args)
 {
-    int to = cli_get_choice("convert", args, "to", "csi|dot", -1);
+    static const cli_choice targets[] = {{"csi", WRITE_CSI}, {"dot", WRITE_DOT}, {NULL, 0}};
+    int to = cli_get_choice("convert", args, "to", targets, -1);
     if (to < 0) {
         if (!cli_get(args, "to"))
             return cli_usage_error("convert", "--to FMT is required (csi or dot)");
@@ -568,7 +581,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     int rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK)
         return rc;
-    rc = write_all(ctx, args, to == 0 ? WRITE_CSI : WRITE_DOT, tk_output_file(o));
+    rc = write_all(ctx, args, (write_mode)to, tk_output_file(o));
     if (rc != CLI_EXIT_OK) {
         tk_output_abort(o);
         return rc;

@@ -136,17 +136,25 @@ static int get_id(const cli_ctx *ctx, const cli_args *a, const char *name, int *
     return 0;
 }
 
+/* --format: the library's report formats */
+static const cli_choice report_formats[] = {
+    {"text", TK_DCFG_REPORT_TEXT}, {"json", TK_DCFG_REPORT_JSON}, {"csv", TK_DCFG_REPORT_CSV},
+    {NULL, 0}};
+/* --table: checked here, passed to the library by name */
+static const cli_choice report_tables[] = {
+    {"summary", 0}, {"blocks", 0}, {"routines", 0}, {"loops", 0}, {NULL, 0}};
+
 static int run_report(cli_ctx *ctx, const cli_args *a)
 {
     tk_dcfg_report_options o = TK_DCFG_REPORT_OPTIONS_INIT;
-    int fmt = cli_get_choice(ctx->command, a, "format", "text|json|csv", 0);
+    int fmt = cli_get_choice(ctx->command, a, "format", report_formats, TK_DCFG_REPORT_TEXT);
     if (fmt < 0) return CLI_EXIT_USAGE;
     o.format = (tk_dcfg_report_format)fmt;
     uint64_t top;
     if (cli_get_u64(ctx->command, a, "top", 20, &top)) return CLI_EXIT_USAGE;
     o.top = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
     o.table = cli_get(a, "table");
-    if (o.table && cli_get_choice(ctx->command, a, "table", "summary|blocks|routines|loops", 0) < 0)
+    if (o.table && cli_get_choice(ctx->command, a, "table", report_tables, 0) < 0)
         return CLI_EXIT_USAGE;
     if (get_id(ctx, a, "image", &o.has_image, &o.image_id) || get_id(ctx, a, "routine", &o.has_routine, &o.routine_id) ||
         get_id(ctx, a, "loop", &o.has_loop, &o.loop_id))
@@ -196,9 +204,15 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
     return 0;
 }
 
+/* --to (json: the canonical DCFG JSON, as dcfg) */
+enum { TO_DCFG, TO_DOT, TO_CALLGRIND, TO_CSI };
+static const cli_choice convert_targets[] = {
+    {"dcfg", TO_DCFG}, {"json", TO_DCFG}, {"dot", TO_DOT}, {"callgrind", TO_CALLGRIND},
+    {"csi", TO_CSI},   {NULL, 0}};
+
 static int run_convert(cli_ctx *ctx, const cli_args *a)
 {
-    int to = cli_get_choice(ctx->command, a, "to", "dcfg|json|dot|callgrind|csi", -1);
+    int to = cli_get_choice(ctx->command, a, "to", convert_targets, -1);
     if (to < 0) {
         if (!cli_has(a, "to")) cli_usage_error(ctx->command, "--to FMT is required (dcfg, json, dot, callgrind or csi)");
         return CLI_EXIT_USAGE;
@@ -209,7 +223,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
     if (get_ids(ctx, a, "routine", routines, &dot.nroutines) || get_ids(ctx, a, "loop", loops, &dot.nloops) ||
         get_ids(ctx, a, "image", images, &dot.nimages))
         return CLI_EXIT_USAGE;
-    if (to != 2 && (dot.nroutines || dot.nloops || dot.nimages))
+    if (to != TO_DOT && (dot.nroutines || dot.nloops || dot.nimages))
         return cli_usage_error(ctx->command, "--routine, --loop and --image select what --to dot draws");
     dot.routines = routines;
     dot.loops = loops;
@@ -227,7 +241,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
     tk_error_clear(&err);
     tk_status st;
     uint64_t skipped = 0;
-    if (to == 3) {
+    if (to == TO_CALLGRIND) {
         tk_profile *prof = NULL;
         st = tk_dcfg_to_profile(cfg, &prof, &err);
         if (st == TK_OK) {
@@ -235,9 +249,9 @@ static int run_convert(cli_ctx *ctx, const cli_args *a)
             st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
         }
         tk_profile_free(prof);
-    } else if (to == 4) {
+    } else if (to == TO_CSI) {
         st = tk_csi_write_cfg(tk_output_file(out), cfg, &skipped, &err);
-    } else if (to == 2) {
+    } else if (to == TO_DOT) {
         st = tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err);
     } else {
         st = tk_dcfg_write(cfg, tk_output_file(out), &err);
@@ -383,8 +397,9 @@ static int run_diff(cli_ctx *ctx, const cli_args *a)
 {
     if (ctx->ninputs != 2) return cli_usage_error(ctx->command, "diff takes two FILEs");
     int all = cli_has(a, "all");
-    int json = cli_get_choice(ctx->command, a, "format", "text|json", 0);
-    if (json < 0) return CLI_EXIT_USAGE;
+    int fmt = cli_get_choice(ctx->command, a, "format", cli_out_text_json, CLI_OUT_TEXT);
+    if (fmt < 0) return CLI_EXIT_USAGE;
+    int json = fmt == CLI_OUT_JSON;
     tk_cfg *x, *y;
     int rc = read_dcfg(ctx, 0, NULL, &x);
     if (rc != CLI_EXIT_OK) return rc;

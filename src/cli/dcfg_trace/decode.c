@@ -20,6 +20,9 @@ static const cli_opt decode_opts[] = {
 };
 
 enum { WHAT_EDGES, WHAT_BLOCKS, WHAT_ADDRS, WHAT_CALLS, WHAT_COUNT };
+static const cli_choice whats[] = {
+    {"edges", WHAT_EDGES}, {"blocks", WHAT_BLOCKS}, {"addrs", WHAT_ADDRS}, {"calls", WHAT_CALLS},
+    {"count", WHAT_COUNT}, {NULL, 0}};
 
 /* Every listing is formatted on the decoding threads (render) and written in
  * file order (write_text). What a chunk's rendering needs to carry from one
@@ -292,7 +295,7 @@ int cmd_decode(int argc, char **argv) {
     tk_dcfg_trace *t = NULL;
     tk_cfg *cfg = NULL;
     tk_output *out = NULL;
-    int what = cli_get_choice("decode", &a, "what", "edges|blocks|addrs|calls|count", WHAT_EDGES);
+    int what = cli_get_choice("decode", &a, "what", whats, WHAT_EDGES);
     unsigned jobs;
     if (what < 0 || (rc = dtc_jobs("decode", &a, &jobs)) != CLI_EXIT_OK) {
         rc = CLI_EXIT_USAGE;

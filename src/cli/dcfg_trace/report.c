@@ -263,9 +263,10 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
         return rc;
     if (cli_get_u64("report", a, "top", 10, &top) != 0)
         return CLI_EXIT_USAGE;
-    int json = cli_get_choice("report", a, "format", "text|json", 0);
-    if (json < 0)
+    int fmt = cli_get_choice("report", a, "format", cli_out_text_json, CLI_OUT_TEXT);
+    if (fmt < 0)
         return CLI_EXIT_USAGE;
+    int json = fmt == CLI_OUT_JSON;
     tk_cfg *cfg = NULL;
     if ((rc = dtc_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
         return rc;

@@ -246,8 +246,9 @@ int cmd_slice(int argc, char **argv)
     const char *crits[64];
     int ncrit = cli_get_all(&a, "criterion", crits, 64);
     const char *to = cli_get(&a, "to");
-    int json = cli_get_choice(cmd, &a, "format", "text|json", 0);
-    if (json < 0 || wet_cli_deps_option(cmd, &a, &so.deps) != 0 ||
+    int fmt = cli_get_choice(cmd, &a, "format", cli_out_text_json, CLI_OUT_TEXT);
+    int json = fmt == CLI_OUT_JSON;
+    if (fmt < 0 || wet_cli_deps_option(cmd, &a, &so.deps) != 0 ||
         cli_get_u64(cmd, &a, "depth", 0, &so.max_depth) != 0) {
         rc = CLI_EXIT_USAGE;
         goto done;

@@ -47,10 +47,12 @@ int wet_cli_load_path(const char *path, int progress, tk_deps **out)
 
 int wet_cli_deps_option(const char *cmd, const cli_args *a, tk_slice_deps *out)
 {
-    int c = cli_get_choice(cmd, a, "deps", "all|data|control", 0);
+    static const cli_choice deps[] = {
+        {"all", TK_SLICE_ALL}, {"data", TK_SLICE_DATA}, {"control", TK_SLICE_CONTROL}, {NULL, 0}};
+    int c = cli_get_choice(cmd, a, "deps", deps, TK_SLICE_ALL);
     if (c < 0)
         return -1;
-    *out = c == 1 ? TK_SLICE_DATA : c == 2 ? TK_SLICE_CONTROL : TK_SLICE_ALL;
+    *out = (tk_slice_deps)c;
     return 0;
 }
 
@@ -317,9 +319,10 @@ static int run_report(cli_ctx *ctx, const cli_args *a)
     uint64_t top;
     if (cli_get_u64(ctx->command, a, "top", 10, &top) != 0)
         return CLI_EXIT_USAGE;
-    int json = cli_get_choice(ctx->command, a, "format", "text|json", 0);
-    if (json < 0)
+    int fmt = cli_get_choice(ctx->command, a, "format", cli_out_text_json, CLI_OUT_TEXT);
+    if (fmt < 0)
         return CLI_EXIT_USAGE;
+    int json = fmt == CLI_OUT_JSON;
     tk_deps *d;
     int rc = wet_cli_load_ctx(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)

@@ -30,7 +30,7 @@ int cmd_instr_map(int argc, char **argv)
                            "takes one instrumented binary (see 'tracekit instr-map --help')", &args,
                            &rc))
         return rc;
-    int format = cli_get_choice("instr-map", &args, "format", "text|json", 0);
+    int format = cli_get_choice("instr-map", &args, "format", cli_out_text_json, CLI_OUT_TEXT);
     if (format < 0) {
         rc = CLI_EXIT_USAGE;
         goto done;
@@ -43,7 +43,7 @@ int cmd_instr_map(int argc, char **argv)
         goto done;
     }
     uint32_t n = tk_xray_map_count(map);
-    if (format == 0)
+    if (format == CLI_OUT_TEXT)
         printf("# %s: %" PRIu32 " functions, %" PRIu64 " sleds, sled version %u\n"
                "# id address sleds flags name location\n",
                args.pos[0], n, tk_xray_map_sleds(map), tk_xray_map_version(map));
@@ -54,7 +54,7 @@ int cmd_instr_map(int argc, char **argv)
         const tk_xray_function *f = tk_xray_map_function(map, id);
         const char *base = f->file ? strrchr(f->file, '/') : NULL;
         base = base ? base + 1 : f->file;
-        if (format == 0) {
+        if (format == CLI_OUT_TEXT) {
             printf("%" PRIu32 " 0x%" PRIx64 " %" PRIu32 " %s%s%s %s", f->id, f->address, f->sleds,
                    f->always_instrument ? "a" : "", f->logs_args ? "l" : "",
                    f->always_instrument || f->logs_args ? "" : "-", f->name ? f->name : "?");
@@ -78,7 +78,7 @@ int cmd_instr_map(int argc, char **argv)
             printf(",\"line\":%" PRIu32 "}", f->line);
         }
     }
-    if (format == 1)
+    if (format == CLI_OUT_JSON)
         puts("\n]}");
     tk_xray_map_free(map);
 done:

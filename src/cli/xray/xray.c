@@ -270,8 +270,15 @@ static const cli_opt report_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* --sort (llvm-xray account's keys) and --order */
 enum { SORT_FUNCID, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99, SORT_MAX, SORT_SUM,
        SORT_FUNC };
+static const cli_choice report_keys[] = {
+    {"funcid", SORT_FUNCID}, {"count", SORT_COUNT}, {"min", SORT_MIN}, {"med", SORT_MED},
+    {"90p", SORT_P90},       {"99p", SORT_P99},     {"max", SORT_MAX}, {"sum", SORT_SUM},
+    {"func", SORT_FUNC},     {NULL, 0}};
+enum { ORDER_ASC, ORDER_DESC };
+static const cli_choice report_orders[] = {{"asc", ORDER_ASC}, {"dsc", ORDER_DESC}, {NULL, 0}};
 
 /* Rows are sorted through items that carry their key: qsort has no context argument in C11. */
 typedef struct sort_item {
@@ -472,13 +479,12 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     int rc = single_input(ctx);
     if (rc != CLI_EXIT_OK)
         return rc;
-    int key = cli_get_choice(ctx->command, args, "sort", "funcid|count|min|med|90p|99p|max|sum|func",
-                             SORT_SUM);
+    int key = cli_get_choice(ctx->command, args, "sort", report_keys, SORT_SUM);
     if (key < 0)
         return CLI_EXIT_USAGE;
-    int dflt_desc = key == SORT_FUNCID || key == SORT_FUNC ? 0 : 1;
-    int order = cli_get_choice(ctx->command, args, "order", "asc|dsc", dflt_desc);
-    int format = cli_get_choice(ctx->command, args, "format", "text|json|csv", 0);
+    int dflt_order = key == SORT_FUNCID || key == SORT_FUNC ? ORDER_ASC : ORDER_DESC;
+    int order = cli_get_choice(ctx->command, args, "order", report_orders, dflt_order);
+    int format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     uint64_t top;
     report_style style;
     memset(&style, 0, sizeof style);
@@ -519,7 +525,7 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
                  key == SORT_FUNC ? tk_event_func_name(&s.src, rows[i].func, nb, sizeof nb) : "");
     }
     if (items && sorted) {
-        int desc = order == 1;
+        int desc = order == ORDER_DESC;
         qsort(items, shown, sizeof *items,
               key == SORT_FUNC ? (desc ? by_name_desc : by_name_asc)
                                : (desc ? by_value_desc : by_value_asc));
@@ -538,9 +544,9 @@ static int run_report(cli_ctx *ctx, const cli_args *args)
     rc = sorted ? cli_output_open(args, 0, &out) : cli_usage_error(ctx->command, "out of memory");
     if (rc == CLI_EXIT_OK) {
         FILE *f = tk_output_file(out);
-        if (format == 0)
+        if (format == CLI_OUT_TEXT)
             report_text(f, &s, sorted, shown, &style);
-        else if (format == 1)
+        else if (format == CLI_OUT_JSON)
             report_json(f, &s, sorted, shown, &style, &totals);
         else
             report_csv(f, &s, sorted, shown, &style);
@@ -579,6 +585,14 @@ static const cli_opt convert_opts[] = {
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
     {NULL, 0, NULL, NULL},
 };
+
+/* --to and --weight */
+enum { TO_CHROME, TO_FOLDED, TO_JSON, TO_CALLGRIND, TO_DOT };
+static const cli_choice convert_targets[] = {
+    {"chrome", TO_CHROME}, {"folded", TO_FOLDED}, {"json", TO_JSON}, {"callgrind", TO_CALLGRIND},
+    {"dot", TO_DOT},       {NULL, 0}};
+static const cli_choice convert_weights[] = {
+    {"time", TK_FOLDED_TIME}, {"calls", TK_FOLDED_CALLS}, {NULL, 0}};
 
 /* The events as JSON lines inside one object: the model as data. */
 static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error *err)
@@ -651,16 +665,11 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     if (!to)
         return cli_usage_error(ctx->command,
                                "missing --to FMT (chrome, folded, callgrind, dot or json)");
-    int target = strcmp(to, "chrome") == 0      ? 0
-                 : strcmp(to, "folded") == 0    ? 1
-                 : strcmp(to, "json") == 0      ? 2
-                 : strcmp(to, "callgrind") == 0 ? 3
-                 : strcmp(to, "dot") == 0       ? 4
-                                                : -1;
+    int target = cli_choice_value(convert_targets, to);
     if (target < 0)
         return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
                                "(targets: chrome, folded, callgrind, dot, json)", to);
-    int weight = cli_get_choice(ctx->command, args, "weight", "time|calls", 0);
+    int weight = cli_get_choice(ctx->command, args, "weight", convert_weights, TK_FOLDED_TIME);
     if (weight < 0)
         return CLI_EXIT_USAGE;
     tk_dot_options dot = TK_DOT_OPTIONS_INIT;
@@ -670,7 +679,7 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
                        &dot.edge_threshold) ||
         get_unit(ctx, args, &dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
-    if (cli_has(args, "unit") && target != 4)
+    if (cli_has(args, "unit") && target != TO_DOT)
         return cli_usage_error(ctx->command, "--unit applies to --to dot; %s has a unit of its "
                                "own (docs/formats/xray.md)", to);
     xray_session s;
@@ -687,17 +696,17 @@ static int run_convert(cli_ctx *ctx, const cli_args *args)
     tk_error_clear(&err);
     FILE *f = tk_output_file(out);
     tk_status st;
-    if (target == 0)
+    if (target == TO_CHROME)
         st = tk_export_chrome(&s.src, f, &err);
-    else if (target == 1)
-        st = tk_export_folded(&s.src, f, weight == 1 ? TK_FOLDED_CALLS : TK_FOLDED_TIME,
-                              cli_has(args, "per-thread"), &err);
-    else if (target == 2)
+    else if (target == TO_FOLDED)
+        st = tk_export_folded(&s.src, f, (tk_folded_weight)weight, cli_has(args, "per-thread"),
+                              &err);
+    else if (target == TO_JSON)
         st = write_events_json(&s.src, f, &err);
     else
         st = write_profile(&s.src, cli_get(args, "instr-map"),
-                           target == 3 && cli_has(args, "per-thread"), target == 4 ? &dot : NULL,
-                           f, &err);
+                           target == TO_CALLGRIND && cli_has(args, "per-thread"),
+                           target == TO_DOT ? &dot : NULL, f, &err);
     if (st != TK_OK) {
         tk_output_abort(out);
         rc = cli_error(&err);
@@ -804,7 +813,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
 {
     if (ctx->ninputs != 2)
         return cli_usage_error(ctx->command, "takes two XRay traces (got %d)", ctx->ninputs);
-    int format = cli_get_choice(ctx->command, args, "format", "text|json|csv", 0);
+    int format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     uint64_t top;
     tk_time_unit unit;
     if (format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0 ||
@@ -853,7 +862,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
         FILE *f = tk_output_file(out);
         const char *u = no_clock ? "ticks" : tk_time_unit_name(unit);
         const int d = no_clock ? 0 : tk_time_unit_decimals(unit);
-        if (format == 0) {
+        if (format == CLI_OUT_TEXT) {
             char h[5][24];
             snprintf(h[0], sizeof h[0], "sum-a(%s)", u);
             snprintf(h[1], sizeof h[1], "sum-b(%s)", u);
@@ -862,7 +871,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
             snprintf(h[4], sizeof h[4], "med-b(%s)", u);
             fprintf(f, "%9s %10s %10s %11s %11s %12s %11s %11s  %s\n", "funcid", "count-a",
                     "count-b", h[0], h[1], h[2], h[3], h[4], "function");
-        } else if (format == 1) {
+        } else if (format == CLI_OUT_JSON) {
             fprintf(f, "{\"version\":2,\"format\":\"xray-diff\",\"unit\":\"%s\","
                        "\"functions\":[", u);
         } else {
@@ -872,13 +881,13 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
             const diff_row *r = &rows[i];
             char nb[64];
             const char *name = tk_event_func_name(&names.src, r->func, nb, sizeof nb);
-            if (format == 0) {
+            if (format == CLI_OUT_TEXT) {
                 fprintf(f,
                         "%9" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11.*f %11.*f %+12.*f %11.*f "
                         "%11.*f  %s\n",
                         r->func, r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d,
                         r->sum[1] - r->sum[0], d, r->median[0], d, r->median[1], name);
-            } else if (format == 1) {
+            } else if (format == CLI_OUT_JSON) {
                 fprintf(f, "%s\n{\"funcid\":%" PRIu64 ",\"count\":[%" PRIu64 ",%" PRIu64
                            "],\"sum\":[%.*f,%.*f],\"median\":[%.*f,%.*f],\"function\":",
                         i ? "," : "", r->func, r->count[0], r->count[1], d, r->sum[0], d,
@@ -893,7 +902,7 @@ static int run_diff(cli_ctx *ctx, const cli_args *args)
                 fprintf(f, ",%s\n", u);
             }
         }
-        if (format == 1)
+        if (format == CLI_OUT_JSON)
             fputs("\n]}\n", f);
         rc = cli_output_commit(out);
     }
