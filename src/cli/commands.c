@@ -103,7 +103,7 @@ void cli_command_help(const cli_command *c, FILE *f)
 /* ---- the format handlers (src/cli/<fmt>/ops.c) ---------------------------------------- */
 
 static const cli_format_ops *const handlers[] = {
-    &cli_fmt_callgrind, &cli_fmt_xray, &cli_fmt_dcfg,
+    &cli_callgrind_ops, &cli_fmt_xray, &cli_fmt_dcfg,
     &cli_fmt_dcfg_trace, &cli_fmt_csi, &cli_fmt_wet,
 };
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "callgrind.h"
 
 #define CONTEXT_LINES 3
 
@@ -128,7 +128,7 @@ static FILE *open_regular(const char *path)
     return f;
 }
 
-static FILE *open_source(const char *name, const char **dirs, int ndirs, char *found,
+static FILE *open_source(const char *name, const char *const *dirs, int ndirs, char *found,
                          size_t size)
 {
     FILE *f = NULL;
@@ -176,7 +176,9 @@ static void annotate_source(FILE *out, FILE *src, const line_row *rows, size_t l
             gap = 1;
             continue;
         }
-        if (gap) fprintf(out, "-- line %" PRIu64 " ----------------------------------------\n", lineno);
+        if (gap)
+            fprintf(out, "-- line %" PRIu64 " ----------------------------------------\n",
+                    lineno);
         gap = 0;
         memset(self, 0, w * sizeof *self);
         memset(incl, 0, w * sizeof *incl);
@@ -199,177 +201,266 @@ static void annotate_source(FILE *out, FILE *src, const line_row *rows, size_t l
     free(line);
 }
 
-int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FILE *out);
+const cli_opt cli_callgrind_annotate_opts[] = {
+    {"source-dir", 'I', "DIR", "look for source files in DIR (repeatable)"},
+    {"part", 0, "N", "only part N (default: all parts combined)"},
+    {"event", 0, "EVENT", "the event to annotate with (default: all events)"},
+    {"threshold", 0, "PCT", "only files and functions with at least PCT% of the total self cost "
+                            "of the first event (default 0.1, as callgrind_annotate; 0: all)"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
 
-int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args, tk_profile *p, FILE *out)
+/* What annotate was asked for. */
+typedef struct settings {
+    uint64_t part;                      /* 0: all parts */
+    const char *dirs[64];               /* --source-dir */
+    int ndirs;
+    size_t ev[TK_PROFILE_MAX_EVENTS];   /* the events shown; ev[0] decides the threshold */
+    size_t nev;
+    double threshold;
+} settings;
+
+/* The cost rows of the parts annotated, and what they add up to. */
+typedef struct annotation {
+    const tk_profile *p;
+    line_row *rows;
+    size_t count;
+    size_t w;                           /* events of the profile */
+    uint64_t total[TK_PROFILE_MAX_EVENTS];
+    unsigned positions;                 /* TK_POS_* of the parts */
+    int cw;                             /* width of a cost column */
+    size_t hidden_files, hidden_fns;
+} annotation;
+
+static int parse_settings(const cli_args *args, const tk_profile *p, settings *o)
 {
-    (void)ctx;
     const char *cmd = "annotate";
-    uint64_t part;
-    if (cli_get_u64(cmd, args, "part", 0, &part)) return CLI_EXIT_USAGE;
-    if (part > tk_profile_part_count(p))
-        return cli_usage_error(cmd, "no part %" PRIu64 " (the profile has %zu)", part,
+    if (cli_get_u64(cmd, args, "part", 0, &o->part)) return CLI_EXIT_USAGE;
+    if (o->part > tk_profile_part_count(p))
+        return cli_usage_error(cmd, "no part %" PRIu64 " (the profile has %zu)", o->part,
                                tk_profile_part_count(p));
-    const char *dirs[64];
-    int ndirs = cli_get_all(args, "source-dir", dirs, 64);
-    size_t w = tk_profile_event_count(p);
-    size_t ev[TK_PROFILE_MAX_EVENTS], nev = w;
-    for (size_t i = 0; i < w; i++) ev[i] = i;
+    o->ndirs = cli_get_all(args, "source-dir", o->dirs, 64);
+    o->nev = tk_profile_event_count(p);
+    for (size_t i = 0; i < o->nev; i++) o->ev[i] = i;
     const char *evarg = cli_get(args, "event");
     if (evarg) {
         int ei = tk_profile_find_event(p, evarg, strlen(evarg));
         if (ei < 0) return cli_usage_error(cmd, "unknown event '%s'", evarg);
-        ev[0] = (size_t)ei;
-        nev = 1;
+        o->ev[0] = (size_t)ei;
+        o->nev = 1;
     }
-    double threshold;
-    if (cli_get_double(cmd, args, "threshold", 0.1, &threshold)) return CLI_EXIT_USAGE;
-    if (threshold < 0 || threshold > 100)
+    if (cli_get_double(cmd, args, "threshold", 0.1, &o->threshold)) return CLI_EXIT_USAGE;
+    if (o->threshold < 0 || o->threshold > 100)
         return cli_usage_error(cmd, "--threshold wants a percentage from 0 to 100");
-    uint32_t *rank = tk_profile_string_ranks(p);
-    size_t n = 0;
-    unsigned positions = 0;
+    return CLI_EXIT_OK;
+}
+
+/* The self and call rows of the parts (all, or part o->part), with the ranks of
+ * their file and function names, the total self cost and the column width. */
+static int collect_rows(const settings *o, annotation *a)
+{
+    const tk_profile *p = a->p;
+    size_t w = a->w, n = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
-        if (part && part != i + 1) continue;
+        if (o->part && o->part != i + 1) continue;
         const tk_prof_part *pt = tk_profile_part(p, i);
         n += pt->self.count + pt->calls.count;
-        positions |= pt->positions;
+        a->positions |= pt->positions;
     }
-    line_row *rows = malloc((n ? n : 1) * sizeof *rows);
+    uint32_t *rank = tk_profile_string_ranks(p);
     uint32_t *cls = NULL;
+    a->rows = malloc((n ? n : 1) * sizeof *a->rows);
     tk_error err;
     tk_error_clear(&err);
-    if (!rank || !rows ||
-        tk_profile_recursion_classes(p, (size_t)part, 1, &cls, &err) != TK_OK) {
+    if (!rank || !a->rows ||
+        tk_profile_recursion_classes(p, (size_t)o->part, 1, &cls, &err) != TK_OK) {
         free(rank);
-        free(rows);
-        return cli_usage_error(cmd, "out of memory");
+        return cli_usage_error("annotate", "out of memory");
     }
-    uint64_t total[TK_PROFILE_MAX_EVENTS];
-    memset(total, 0, sizeof total);
     size_t k = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
-        if (part && part != i + 1) continue;
+        if (o->part && o->part != i + 1) continue;
         const tk_prof_part *pt = tk_profile_part(p, i);
         const tk_prof_self *sr = pt->self.rows;
         for (size_t r = 0; r < pt->self.count; r++, k++) {
-            rows[k] = (line_row){rank[sr[r].file], sr[r].file, sr[r].pos.line, sr[r].pos.addr,
-                                 rank[tk_profile_function_at(p, sr[r].fn)->name], sr[r].fn, 0,
-                                 pt->self.values + r * w};
+            a->rows[k] = (line_row){rank[sr[r].file], sr[r].file, sr[r].pos.line, sr[r].pos.addr,
+                                    rank[tk_profile_function_at(p, sr[r].fn)->name], sr[r].fn, 0,
+                                    pt->self.values + r * w};
             uint64_t zero[TK_PROFILE_MAX_EVENTS];
             memset(zero, 0, sizeof zero);
-            add_row(&rows[k], total, zero, w);
+            add_row(&a->rows[k], a->total, zero, w);
         }
         const tk_prof_call *cr = pt->calls.rows;
         for (size_t r = 0; r < pt->calls.count; r++, k++) {
-            rows[k] = (line_row){rank[cr[r].file], cr[r].file, cr[r].pos.line, cr[r].pos.addr,
-                                 rank[tk_profile_function_at(p, cr[r].fn)->name], cr[r].fn,
-                                 cls[cr[r].fn] == cls[cr[r].callee] ? 2 : 1,
-                                 pt->calls.values + r * (w + 1) + 1};
+            a->rows[k] = (line_row){rank[cr[r].file], cr[r].file, cr[r].pos.line, cr[r].pos.addr,
+                                    rank[tk_profile_function_at(p, cr[r].fn)->name], cr[r].fn,
+                                    cls[cr[r].fn] == cls[cr[r].callee] ? 2 : 1,
+                                    pt->calls.values + r * (w + 1) + 1};
         }
     }
-    int cw = 14;
-    for (size_t j = 0; j < nev; j++)
-        if (num_width(total[ev[j]]) > cw) cw = num_width(total[ev[j]]);
+    a->count = k;
+    free(rank);
+    free(cls);
+    a->cw = 14;
+    for (size_t j = 0; j < o->nev; j++)
+        if (num_width(a->total[o->ev[j]]) > a->cw) a->cw = num_width(a->total[o->ev[j]]);
+    return CLI_EXIT_OK;
+}
+
+/* The costs of a file's rows[lo, hi) per line, without its source. */
+static void annotate_lines(FILE *out, const settings *o, const annotation *a, size_t lo, size_t hi)
+{
+    const line_row *rows = a->rows;
+    uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
+    for (size_t r = lo; r < hi;) {
+        uint64_t line = rows[r].line;
+        memset(self, 0, sizeof self);
+        memset(incl, 0, sizeof incl);
+        int any = 0;
+        for (; r < hi && rows[r].line == line; r++) {
+            add_row(&rows[r], self, incl, a->w);
+            if (!rows[r].is_call) any = 1;
+        }
+        finish_incl(incl, self, a->total, a->w);
+        put_cost_cols(out, self, incl, o->ev, o->nev, any, a->cw);
+        fprintf(out, " line %" PRIu64 "\n", line);
+    }
+}
+
+/* Each source file with a cost (above the threshold), its lines next to their
+ * costs when the file is found, else the costs per line. */
+static void annotate_files(FILE *out, const settings *o, annotation *a)
+{
+    line_row *rows = a->rows;
+    size_t k = a->count, e0 = o->ev[0];
+    qsort(rows, k, sizeof *rows, cmp_line_row);
+    for (size_t lo = 0, hi; lo < k; lo = hi) {
+        uint64_t file_self = 0;
+        for (hi = lo; hi < k && rows[hi].file == rows[lo].file; hi++)
+            if (!rows[hi].is_call) file_self += rows[hi].costs[e0];
+        const char *name = tk_profile_str(a->p, rows[lo].file);
+        char found[4096];
+        FILE *src = (file_self && !below(file_self, a->total[e0], o->threshold) &&
+                     strcmp(name, "???") != 0)
+                        ? open_source(name, o->dirs, o->ndirs, found, sizeof found)
+                        : NULL;
+        if (file_self == 0) continue;
+        if (below(file_self, a->total[e0], o->threshold)) {
+            a->hidden_files++;
+            continue;
+        }
+        fprintf(out, "\n================ %s", *name ? name : "???");
+        if (src) {
+            fprintf(out, " (%s)\n", found);
+            annotate_source(out, src, rows, lo, hi, o->ev, o->nev, a->w, a->total, a->cw);
+            fclose(src);
+        } else {
+            fputs(" (source not found; costs per line)\n", out);
+            annotate_lines(out, o, a, lo, hi);
+        }
+    }
+}
+
+/* The self cost of the rows of function fn from rows[r] on; *end: after them. */
+static uint64_t function_self(const annotation *a, size_t r, uint32_t fn, size_t e0, size_t *end)
+{
+    uint64_t fn_self = 0;
+    for (; r < a->count && a->rows[r].fn == fn; r++)
+        if (!a->rows[r].is_call &&
+            __builtin_add_overflow(fn_self, a->rows[r].costs[e0], &fn_self))
+            fn_self = UINT64_MAX;
+    *end = r;
+    return fn_self;
+}
+
+/* The costs per instruction address, function by function. */
+static void annotate_instrs(FILE *out, const settings *o, annotation *a)
+{
+    line_row *rows = a->rows;
+    size_t k = a->count;
+    qsort(rows, k, sizeof *rows, cmp_addr_row);
+    fputs("\n================ instructions\n", out);
+    uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
+    uint32_t cur_fn = TK_PROF_NONE;
+    for (size_t r = 0; r < k;) {
+        if (rows[r].fn != cur_fn) {
+            cur_fn = rows[r].fn;
+            size_t end;
+            if (below(function_self(a, r, cur_fn, o->ev[0], &end), a->total[o->ev[0]],
+                      o->threshold)) {
+                a->hidden_fns++;
+                r = end;
+                continue;
+            }
+            const tk_prof_function *f = tk_profile_function_at(a->p, cur_fn);
+            fprintf(out, "-- %s [%s]\n", tk_profile_str(a->p, f->name),
+                    tk_profile_str(a->p, f->object));
+        }
+        uint64_t addr = rows[r].addr;
+        uint64_t line = rows[r].line;
+        memset(self, 0, sizeof self);
+        memset(incl, 0, sizeof incl);
+        int any = 0;
+        for (; r < k && rows[r].fn == cur_fn && rows[r].addr == addr; r++) {
+            add_row(&rows[r], self, incl, a->w);
+            if (!rows[r].is_call) any = 1;
+        }
+        finish_incl(incl, self, a->total, a->w);
+        put_cost_cols(out, self, incl, o->ev, o->nev, any, a->cw);
+        fprintf(out, " 0x%" PRIx64, addr);
+        if (a->positions & TK_POS_LINE) fprintf(out, " (line %" PRIu64 ")", line);
+        fputc('\n', out);
+    }
+}
+
+static int annotate(const cli_args *args, const tk_profile *p, FILE *out)
+{
+    settings o;
+    int rc = parse_settings(args, p, &o);
+    if (rc != CLI_EXIT_OK) return rc;
+    annotation a;
+    memset(&a, 0, sizeof a);
+    a.p = p;
+    a.w = tk_profile_event_count(p);
+    rc = collect_rows(&o, &a);
+    if (rc != CLI_EXIT_OK) {
+        free(a.rows);
+        return rc;
+    }
     fputs("Columns: self cost per event, then self + cost of the calls made on the line\n"
           "(calls within a recursion are not counted again).\n", out);
     fputs("Events:", out);
-    for (size_t j = 0; j < nev; j++) fprintf(out, " %s", tk_profile_str(p, tk_profile_event(p, ev[j])->name));
+    for (size_t j = 0; j < o.nev; j++)
+        fprintf(out, " %s", tk_profile_str(p, tk_profile_event(p, o.ev[j])->name));
     fputs("\n", out);
-    size_t hidden_files = 0, hidden_fns = 0;
-    if (positions & (TK_POS_LINE)) {
-        qsort(rows, k, sizeof *rows, cmp_line_row);
-        for (size_t lo = 0; lo < k;) {
-            size_t hi = lo;
-            uint64_t file_self = 0;
-            while (hi < k && rows[hi].file == rows[lo].file) {
-                if (!rows[hi].is_call) file_self += rows[hi].costs[ev[0]];
-                hi++;
-            }
-            const char *name = tk_profile_str(p, rows[lo].file);
-            char found[4096];
-            FILE *src = (file_self && !below(file_self, total[ev[0]], threshold) &&
-                         strcmp(name, "???") != 0)
-                            ? open_source(name, dirs, ndirs, found, sizeof found)
-                            : NULL;
-            if (file_self == 0) {
-                lo = hi;
-                continue;
-            }
-            if (below(file_self, total[ev[0]], threshold)) {
-                hidden_files++;
-                lo = hi;
-                continue;
-            }
-            fprintf(out, "\n================ %s", *name ? name : "???");
-            if (src) {
-                fprintf(out, " (%s)\n", found);
-                annotate_source(out, src, rows, lo, hi, ev, nev, w, total, cw);
-                fclose(src);
-            } else {
-                fputs(" (source not found; costs per line)\n", out);
-                uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
-                for (size_t r = lo; r < hi;) {
-                    uint64_t line = rows[r].line;
-                    memset(self, 0, sizeof self);
-                    memset(incl, 0, sizeof incl);
-                    int any = 0;
-                    for (; r < hi && rows[r].line == line; r++) {
-                        add_row(&rows[r], self, incl, w);
-                        if (!rows[r].is_call) any = 1;
-                    }
-                    finish_incl(incl, self, total, w);
-                    put_cost_cols(out, self, incl, ev, nev, any, cw);
-                    fprintf(out, " line %" PRIu64 "\n", line);
-                }
-            }
-            lo = hi;
-        }
-    }
-    if (positions & TK_POS_INSTR) {
-        qsort(rows, k, sizeof *rows, cmp_addr_row);
-        fputs("\n================ instructions\n", out);
-        uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
-        uint32_t cur_fn = TK_PROF_NONE;
-        for (size_t r = 0; r < k;) {
-            if (rows[r].fn != cur_fn) {
-                cur_fn = rows[r].fn;
-                uint64_t fn_self = 0; /* of the function's rows from here on */
-                size_t end = r;
-                for (; end < k && rows[end].fn == cur_fn; end++)
-                    if (!rows[end].is_call && __builtin_add_overflow(fn_self, rows[end].costs[ev[0]], &fn_self))
-                        fn_self = UINT64_MAX;
-                if (below(fn_self, total[ev[0]], threshold)) {
-                    hidden_fns++;
-                    r = end;
-                    continue;
-                }
-                const tk_prof_function *f = tk_profile_function_at(p, cur_fn);
-                fprintf(out, "-- %s [%s]\n", tk_profile_str(p, f->name), tk_profile_str(p, f->object));
-            }
-            uint64_t addr = rows[r].addr;
-            uint64_t line = rows[r].line;
-            memset(self, 0, sizeof self);
-            memset(incl, 0, sizeof incl);
-            int any = 0;
-            for (; r < k && rows[r].fn == cur_fn && rows[r].addr == addr; r++) {
-                add_row(&rows[r], self, incl, w);
-                if (!rows[r].is_call) any = 1;
-            }
-            finish_incl(incl, self, total, w);
-            put_cost_cols(out, self, incl, ev, nev, any, cw);
-            fprintf(out, " 0x%" PRIx64, addr);
-            if (positions & TK_POS_LINE) fprintf(out, " (line %" PRIu64 ")", line);
-            fputc('\n', out);
-        }
-    }
-    if (hidden_files || hidden_fns)
+    if (a.positions & TK_POS_LINE) annotate_files(out, &o, &a);
+    if (a.positions & TK_POS_INSTR) annotate_instrs(out, &o, &a);
+    if (a.hidden_files || a.hidden_fns)
         fprintf(out, "\n(%zu file%s and %zu function%s below %g%% of the total %s not shown: "
                      "--threshold 0 shows them)\n",
-                hidden_files, hidden_files == 1 ? "" : "s", hidden_fns, hidden_fns == 1 ? "" : "s",
-                threshold, tk_profile_str(p, tk_profile_event(p, ev[0])->name));
-    free(rows);
-    free(rank);
-    free(cls);
+                a.hidden_files, a.hidden_files == 1 ? "" : "s", a.hidden_fns,
+                a.hidden_fns == 1 ? "" : "s", o.threshold,
+                tk_profile_str(p, tk_profile_event(p, o.ev[0])->name));
+    free(a.rows);
     return CLI_EXIT_OK;
+}
+
+int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args)
+{
+    tk_profile *p;
+    int rc = cli_callgrind_load(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    if (rc) return rc;
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc == CLI_EXIT_OK) {
+        rc = annotate(args, p, tk_output_file(o));
+        if (rc == CLI_EXIT_OK)
+            rc = cli_output_commit(o);
+        else
+            tk_output_abort(o);
+    }
+    tk_profile_free(p);
+    return rc;
 }
