@@ -67,7 +67,7 @@ static const cli_command commands[] = {
         "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
         cmd_encode, cmd_encode_help),
     OWN("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
-        "instr-map [--format=text|json] BINARY", cmd_instr_map, cmd_instr_map_help),
+        "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help),
     OWN("formats", "every format and what tracekit can do with it", "formats", cli_formats, NULL),
     OWN("help", "help on tracekit or a command", "help [COMMAND]", cli_help, NULL),
 };
@@ -103,7 +103,7 @@ void cli_command_help(const cli_command *c, FILE *f)
 /* ---- the format handlers (src/cli/<fmt>/ops.c) ---------------------------------------- */
 
 static const cli_format_ops *const handlers[] = {
-    &cli_callgrind_ops, &cli_fmt_xray, &cli_fmt_dcfg,
+    &cli_callgrind_ops, &cli_xray_ops, &cli_fmt_dcfg,
     &cli_fmt_dcfg_trace, &cli_fmt_csi, &cli_fmt_wet,
 };
 

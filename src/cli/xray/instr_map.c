@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "xray.h"
 
 static const cli_opt instr_map_opts[] = {
@@ -13,7 +12,7 @@ static const cli_opt instr_map_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-void cmd_instr_map_help(FILE *f)
+void cli_xray_instr_map_help(FILE *f)
 {
     fputs("Reads the xray_instr_map section of a binary built with clang -fxray-instrument and\n"
           "lists its functions: id (1-based, in sled order, as the XRay runtime numbers them),\n"
@@ -22,7 +21,7 @@ void cmd_instr_map_help(FILE *f)
     cli_print_options(f, instr_map_opts);
 }
 
-int cmd_instr_map(int argc, char **argv)
+int cli_xray_instr_map(int argc, char **argv)
 {
     cli_args args;
     int rc;
