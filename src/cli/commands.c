@@ -103,7 +103,7 @@ void cli_command_help(const cli_command *c, FILE *f)
 /* ---- the format handlers (src/cli/<fmt>/ops.c) ---------------------------------------- */
 
 static const cli_format_ops *const handlers[] = {
-    &cli_callgrind_ops, &cli_xray_ops, &cli_fmt_dcfg,
+    &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
     &cli_fmt_dcfg_trace, &cli_fmt_csi, &cli_fmt_wet,
 };
 
