@@ -62,10 +62,10 @@ static const cli_command commands[] = {
     OWN("decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
         "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] "
         "TRACE",
-        cmd_decode, cmd_decode_help),
+        cli_dcfg_trace_decode, cli_dcfg_trace_decode_help),
     OWN("encode", "DCFG-Trace: write a trace from an edge list",
         "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
-        cmd_encode, cmd_encode_help),
+        cli_dcfg_trace_encode, cli_dcfg_trace_encode_help),
     OWN("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
         "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help),
     OWN("formats", "every format and what tracekit can do with it", "formats", cli_formats, NULL),
@@ -104,7 +104,7 @@ void cli_command_help(const cli_command *c, FILE *f)
 
 static const cli_format_ops *const handlers[] = {
     &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
-    &cli_fmt_dcfg_trace, &cli_fmt_csi, &cli_fmt_wet,
+    &cli_dcfg_trace_ops, &cli_fmt_csi, &cli_fmt_wet,
 };
 
 const cli_format_ops *cli_format_ops_at(size_t i)

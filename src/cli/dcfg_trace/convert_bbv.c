@@ -18,7 +18,7 @@ typedef struct bbv_ctx {
     const tk_cfg_process *p;
     uint64_t interval;
     int loop_boundaries;
-    dtc_writer w;
+    cli_dcfg_trace_writer w;
     FILE *markers;
     uint64_t *slice;          /* instructions per block index in the current slice */
     uint32_t *touched;        /* block indexes with slice[b] != 0 */
@@ -35,7 +35,8 @@ typedef struct bbv_ctx {
 
 static const tk_cfg_process *sort_proc;
 static int cmp_block_id(const void *a, const void *b) {
-    uint32_t x = sort_proc->blocks[*(const uint32_t *)a].id, y = sort_proc->blocks[*(const uint32_t *)b].id;
+    uint32_t x = sort_proc->blocks[*(const uint32_t *)a].id,
+             y = sort_proc->blocks[*(const uint32_t *)b].id;
     return x < y ? -1 : (x > y);
 }
 
@@ -44,16 +45,16 @@ static void end_slice(bbv_ctx *c) {
         return;
     sort_proc = c->p;
     qsort(c->touched, c->ntouched, sizeof *c->touched, cmp_block_id);
-    dtc_w_char(&c->w, 'T');
+    cli_dcfg_trace_put_char(&c->w, 'T');
     for (size_t i = 0; i < c->ntouched; i++) {
         uint32_t b = c->touched[i];
-        dtc_w_str(&c->w, i ? " :" : ":");
-        dtc_w_u64(&c->w, c->p->blocks[b].id);
-        dtc_w_char(&c->w, ':');
-        dtc_w_u64(&c->w, c->slice[b]);
+        cli_dcfg_trace_put_str(&c->w, i ? " :" : ":");
+        cli_dcfg_trace_put_u64(&c->w, c->p->blocks[b].id);
+        cli_dcfg_trace_put_char(&c->w, ':');
+        cli_dcfg_trace_put_u64(&c->w, c->slice[b]);
         c->slice[b] = 0;
     }
-    dtc_w_char(&c->w, '\n');
+    cli_dcfg_trace_put_char(&c->w, '\n');
     c->ntouched = 0;
     c->in_slice = 0;
     c->slices++;
@@ -107,7 +108,106 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
     return c->w.failed;
 }
 
-int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a, tk_output *out) {
+/* The decoding stopped (st TK_END): the error for why. */
+static tk_status stop_error(const bbv_ctx *c, const tk_dcfg_trace *t, tk_error *err) {
+    if (c->bad == 2) {
+        tk_dcfg_trace_chunk_info ci;
+        tk_dcfg_trace_chunk(t, c->cur_chunk, &ci);
+        return tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
+                               "the thread's instruction count passes 2^64 - 1 in this chunk "
+                               "(its source blocks hold more than its INSTR_COUNT)");
+    }
+    if (c->bad)
+        return tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
+                               "edge %u is not an edge of process %llu in the DCFG", c->bad_edge,
+                               (unsigned long long)c->pid);
+    return tk_error_set(err, TK_ERR_IO, "cannot write the output");
+}
+
+/* The vectors of one thread (process c->p of the DCFG). Returns an exit code. */
+static int bbv_thread(bbv_ctx *c, const tk_dcfg_trace *t, tk_error *err) {
+    int rc = CLI_EXIT_OK;
+    size_t nb = c->p->nblocks ? c->p->nblocks : 1;
+    c->slice = calloc(nb, sizeof *c->slice);
+    c->touched = calloc(nb, sizeof *c->touched);
+    c->execs = calloc(nb, sizeof *c->execs);
+    c->is_head = calloc(nb, 1);
+    if (!c->slice || !c->touched || !c->execs || !c->is_head) {
+        rc = cli_error((tk_error_set(err, TK_ERR_NOMEM, "out of memory"), err));
+    } else {
+        for (uint32_t l = 0; l < c->p->nloops; l++)
+            if (c->p->loops[l].head < c->p->nblocks)
+                c->is_head[c->p->loops[l].head] = 1;
+        c->ntouched = 0;
+        c->in_slice = 0;
+        c->slices = 0;
+        c->cur_chunk = SIZE_MAX;
+        tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        opt.has_pid = 1;
+        opt.pid = c->pid;
+        opt.has_thread = 1;
+        opt.thread_id = c->tid;
+        uint64_t total;
+        tk_status st = tk_dcfg_trace_decode(t, &opt, on_chunk, c, &total, NULL, err);
+        if (st == TK_END)
+            st = stop_error(c, t, err);
+        if (st != TK_OK)
+            rc = cli_error(err);
+        else
+            end_slice(c); /* the last, partial slice */
+    }
+    free(c->slice);
+    free(c->touched);
+    free(c->execs);
+    free(c->is_head);
+    c->slice = NULL;
+    c->touched = NULL;
+    c->execs = NULL;
+    c->is_head = NULL;
+    return rc;
+}
+
+/* --pid and --thread: which threads. */
+typedef struct selection {
+    int has_pid, has_thread;
+    uint64_t pid, thread;
+} selection;
+
+/* Every thread selected, one after the other. Returns an exit code. */
+static int bbv_threads(bbv_ctx *c, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                       const selection *sel) {
+    int rc = CLI_EXIT_OK;
+    tk_error err;
+    tk_error_clear(&err);
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, ti.process, &pi);
+        if ((sel->has_thread && ti.thread_id != sel->thread) ||
+            (sel->has_pid && pi.pid != sel->pid))
+            continue;
+        uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
+        if (pix == TK_CFG_NONE) {
+            /* the error of check --dcfg, located at the process's row */
+            tk_dcfg_trace_decode_options only = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+            only.has_pid = 1;
+            only.pid = pi.pid;
+            only.has_thread = 1;
+            only.thread_id = ti.thread_id;
+            (void)tk_dcfg_trace_processes_in(t, cfg, &only, &err);
+            return cli_error(&err);
+        }
+        c->p = &cfg->processes[pix];
+        c->pid = pi.pid;
+        c->tid = ti.thread_id;
+        rc = bbv_thread(c, t, &err);
+    }
+    return rc;
+}
+
+int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
+                               tk_output *out) {
     bbv_ctx c;
     memset(&c, 0, sizeof c);
     c.t = t;
@@ -117,10 +217,9 @@ int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a
     if (c.interval == 0)
         return cli_usage_error("convert", "--interval must be at least 1");
     c.loop_boundaries = cli_has(a, "loop-boundaries");
-    uint64_t want_thread = 0, want_pid = 0;
-    int has_thread = cli_has(a, "thread"), has_pid = cli_has(a, "pid");
-    if (cli_get_u64("convert", a, "thread", 0, &want_thread) != 0 ||
-        cli_get_u64("convert", a, "pid", 0, &want_pid) != 0)
+    selection sel = {cli_has(a, "pid"), cli_has(a, "thread"), 0, 0};
+    if (cli_get_u64("convert", a, "thread", 0, &sel.thread) != 0 ||
+        cli_get_u64("convert", a, "pid", 0, &sel.pid) != 0)
         return CLI_EXIT_USAGE;
     const char *mpath = cli_get(a, "markers");
     if (mpath && !c.loop_boundaries)
@@ -129,82 +228,9 @@ int dtc_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a
         fprintf(stderr, "tracekit: %s: cannot open for writing\n", mpath);
         return CLI_EXIT_BAD_INPUT;
     }
-    dtc_w_init(&c.w, tk_output_file(out));
-    int rc = CLI_EXIT_OK;
-    tk_error err;
-    tk_error_clear(&err);
-    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
-        tk_dcfg_trace_thread_info ti;
-        tk_dcfg_trace_thread(t, th, &ti);
-        tk_dcfg_trace_process_info pi;
-        tk_dcfg_trace_process(t, ti.process, &pi);
-        if ((has_thread && ti.thread_id != want_thread) || (has_pid && pi.pid != want_pid))
-            continue;
-        uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
-        if (pix == TK_CFG_NONE) {
-            /* the error of check --dcfg, located at the process's row */
-            tk_dcfg_trace_decode_options sel = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-            sel.has_pid = 1;
-            sel.pid = pi.pid;
-            sel.has_thread = 1;
-            sel.thread_id = ti.thread_id;
-            (void)tk_dcfg_trace_processes_in(t, cfg, &sel, &err);
-            rc = cli_error(&err);
-            break;
-        }
-        c.p = &cfg->processes[pix];
-        c.pid = pi.pid;
-        c.tid = ti.thread_id;
-        size_t nb = c.p->nblocks ? c.p->nblocks : 1;
-        c.slice = calloc(nb, sizeof *c.slice);
-        c.touched = calloc(nb, sizeof *c.touched);
-        c.execs = calloc(nb, sizeof *c.execs);
-        c.is_head = calloc(nb, 1);
-        if (!c.slice || !c.touched || !c.execs || !c.is_head) {
-            rc = cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
-        } else {
-            for (uint32_t l = 0; l < c.p->nloops; l++)
-                if (c.p->loops[l].head < c.p->nblocks)
-                    c.is_head[c.p->loops[l].head] = 1;
-            c.ntouched = 0;
-            c.in_slice = 0;
-            c.slices = 0;
-            c.cur_chunk = SIZE_MAX;
-            tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-            opt.has_pid = 1;
-            opt.pid = pi.pid;
-            opt.has_thread = 1;
-            opt.thread_id = ti.thread_id;
-            uint64_t total;
-            tk_status st = tk_dcfg_trace_decode(t, &opt, on_chunk, &c, &total, NULL, &err);
-            tk_dcfg_trace_chunk_info ci;
-            if (st == TK_END && c.bad == 2) {
-                tk_dcfg_trace_chunk(t, c.cur_chunk, &ci);
-                st = tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line,
-                                     ci.column,
-                                     "the thread's instruction count passes 2^64 - 1 in this chunk "
-                                     "(its source blocks hold more than its INSTR_COUNT)");
-            } else if (st == TK_END && c.bad)
-                st = tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
-                                     "edge %u is not an edge of process %llu in the DCFG",
-                                     c.bad_edge, (unsigned long long)pi.pid);
-            else if (st == TK_END)
-                st = tk_error_set(&err, TK_ERR_IO, "cannot write the output");
-            if (st != TK_OK)
-                rc = cli_error(&err);
-            else
-                end_slice(&c);  /* the last, partial slice */
-        }
-        free(c.slice);
-        free(c.touched);
-        free(c.execs);
-        free(c.is_head);
-        c.slice = NULL;
-        c.touched = NULL;
-        c.execs = NULL;
-        c.is_head = NULL;
-    }
-    if (dtc_w_flush(&c.w) != 0 && rc == CLI_EXIT_OK) {
+    cli_dcfg_trace_writer_init(&c.w, tk_output_file(out));
+    int rc = bbv_threads(&c, t, cfg, &sel);
+    if (cli_dcfg_trace_writer_flush(&c.w) != 0 && rc == CLI_EXIT_OK) {
         fprintf(stderr, "tracekit: cannot write the output\n");
         rc = CLI_EXIT_BAD_INPUT;
     }

@@ -262,9 +262,11 @@ static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n
         int failed;
         if (r->what == WHAT_CALLS) {
             tk_edge_kind k = tk_cfg_edge_kind(r->cfg, e);
-            failed = tk_edge_kind_is_any_call(k)     ? put_call(r, p, e, cs->instrs, "call", head, hl, out)
-                     : tk_edge_kind_is_any_return(k) ? put_call(r, p, e, cs->instrs, "return", head, hl, out)
-                                                     : 0;
+            failed = tk_edge_kind_is_any_call(k)
+                         ? put_call(r, p, e, cs->instrs, "call", head, hl, out)
+                     : tk_edge_kind_is_any_return(k)
+                         ? put_call(r, p, e, cs->instrs, "return", head, hl, out)
+                         : 0;
         } else {
             failed = put_block(r, p, e->src, head, hl, out);
         }
@@ -286,7 +288,85 @@ static int write_text(void *ctx, size_t chunk, const char *data, size_t len) {
     return 0;
 }
 
-int cmd_decode(int argc, char **argv) {
+/* --what, --jobs, --pid and --thread into *what and opt. Returns an exit code. */
+static int parse_options(const cli_args *a, int *what, tk_dcfg_trace_decode_options *opt) {
+    *what = cli_get_choice("decode", a, "what", whats, WHAT_EDGES);
+    unsigned jobs;
+    if (*what < 0 || cli_dcfg_trace_jobs("decode", a, &jobs) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
+    opt->threads = jobs;
+    if (cli_has(a, "pid")) {
+        opt->has_pid = 1;
+        if (cli_get_u64("decode", a, "pid", 0, &opt->pid) != 0)
+            return CLI_EXIT_USAGE;
+    }
+    if (cli_has(a, "thread")) {
+        opt->has_thread = 1;
+        if (cli_get_u64("decode", a, "thread", 0, &opt->thread_id) != 0)
+            return CLI_EXIT_USAGE;
+    }
+    if ((*what == WHAT_BLOCKS || *what == WHAT_ADDRS || *what == WHAT_CALLS) &&
+        !cli_has(a, "dcfg"))
+        return cli_usage_error("decode", "--what %s needs --dcfg DCFG",
+                               *what == WHAT_BLOCKS  ? "blocks"
+                               : *what == WHAT_ADDRS ? "addrs"
+                                                     : "calls");
+    return CLI_EXIT_OK;
+}
+
+/* The error for what stopped the decoding in chunk d->bad_chunk (d->bad). */
+static void bad_chunk_error(const tk_dcfg_trace *t, const decode_ctx *d, tk_error *err) {
+    uint64_t pid, tid;
+    chunk_owner(t, d->bad_chunk, &pid, &tid);
+    tk_dcfg_trace_chunk_info ci;
+    tk_dcfg_trace_chunk(t, d->bad_chunk, &ci);
+    if (d->bad == BAD_PROCESS) {
+        tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
+                        "process %llu is not in the DCFG", (unsigned long long)pid);
+    } else if (d->bad == BAD_INSTRS) {
+        tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
+                        "the thread's instruction count passes 2^64 - 1 in this chunk (its "
+                        "source blocks hold more than its INSTR_COUNT)");
+    } else {
+        tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
+                        "edge %llu is not an edge of process %llu in the DCFG",
+                        (unsigned long long)(d->bad - 1), (unsigned long long)pid);
+    }
+}
+
+/* The listing of `what` to f: formatted on the decoding threads, written in
+ * order (count with --dcfg: checked there, nothing formatted); count without
+ * a DCFG only counts. */
+static tk_status decode_to(FILE *f, const tk_dcfg_trace *t, const tk_cfg *cfg, int what,
+                           tk_dcfg_trace_decode_options *opt, tk_error *err) {
+    uint64_t total = 0;
+    tk_status st;
+    if (what == WHAT_COUNT && !cfg) {
+        st = tk_dcfg_trace_decode(t, opt, NULL, NULL, &total, NULL, err);
+        if (st == TK_OK)
+            fprintf(f, "%llu\n", (unsigned long long)total);
+        return st;
+    }
+    render_ctx r = {t, cfg, what, NULL};
+    if ((what != WHAT_EDGES || cfg) &&
+        !(r.state = calloc(tk_dcfg_trace_chunk_count(t) + 1, sizeof *r.state)))
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    decode_ctx d = {f, r.state, 0, 0};
+    opt->render = render;
+    opt->render_ctx = &r;
+    opt->write_text = write_text;
+    st = tk_dcfg_trace_decode(t, opt, NULL, &d, &total, NULL, err);
+    free(r.state);
+    if (st == TK_END && d.bad) {
+        bad_chunk_error(t, &d, err);
+        st = TK_ERR_FORMAT;
+    }
+    if (st == TK_OK && what == WHAT_COUNT)
+        fprintf(f, "%llu\n", (unsigned long long)total);
+    return st;
+}
+
+int cli_dcfg_trace_decode(int argc, char **argv) {
     cli_args a;
     int rc;
     if (!cli_parse_command("decode", argc, argv, decode_opts, 1,
@@ -295,36 +375,13 @@ int cmd_decode(int argc, char **argv) {
     tk_dcfg_trace *t = NULL;
     tk_cfg *cfg = NULL;
     tk_output *out = NULL;
-    int what = cli_get_choice("decode", &a, "what", whats, WHAT_EDGES);
-    unsigned jobs;
-    if (what < 0 || (rc = dtc_jobs("decode", &a, &jobs)) != CLI_EXIT_OK) {
-        rc = CLI_EXIT_USAGE;
-        goto done;
-    }
+    int what;
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-    opt.threads = jobs;
-    if (cli_has(&a, "pid")) {
-        opt.has_pid = 1;
-        if (cli_get_u64("decode", &a, "pid", 0, &opt.pid) != 0) {
-            rc = CLI_EXIT_USAGE;
-            goto done;
-        }
-    }
-    if (cli_has(&a, "thread")) {
-        opt.has_thread = 1;
-        if (cli_get_u64("decode", &a, "thread", 0, &opt.thread_id) != 0) {
-            rc = CLI_EXIT_USAGE;
-            goto done;
-        }
-    }
-    if ((what == WHAT_BLOCKS || what == WHAT_ADDRS || what == WHAT_CALLS) && !cli_has(&a, "dcfg")) {
-        rc = cli_usage_error("decode", "--what %s needs --dcfg DCFG",
-                             what == WHAT_BLOCKS ? "blocks" : what == WHAT_ADDRS ? "addrs" : "calls");
+    if ((rc = parse_options(&a, &what, &opt)) != CLI_EXIT_OK)
         goto done;
-    }
-    if ((rc = dtc_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
+    if ((rc = cli_dcfg_trace_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
         goto done;
-    if ((rc = dtc_open_path(a.pos[0], 0, &t)) != CLI_EXIT_OK)
+    if ((rc = cli_dcfg_trace_open_path(a.pos[0], 0, &t)) != CLI_EXIT_OK)
         goto done;
     tk_error err;
     tk_error_clear(&err);
@@ -336,51 +393,8 @@ int cmd_decode(int argc, char **argv) {
     }
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
-    uint64_t total = 0;
-    tk_status st;
     FILE *f = tk_output_file(out);
-    if (what == WHAT_COUNT && !cfg) {
-        st = tk_dcfg_trace_decode(t, &opt, NULL, NULL, &total, NULL, &err);
-        if (st == TK_OK)
-            fprintf(f, "%llu\n", (unsigned long long)total);
-    } else {
-        /* formatted on the decoding threads, written in order (count with
-         * --dcfg: checked there, nothing formatted) */
-        render_ctx r = {t, cfg, what, NULL};
-        if ((what != WHAT_EDGES || cfg) &&
-            !(r.state = calloc(tk_dcfg_trace_chunk_count(t) + 1, sizeof *r.state))) {
-            tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-            rc = cli_error(&err);
-            goto done;
-        }
-        decode_ctx d = {f, r.state, 0, 0};
-        opt.render = render;
-        opt.render_ctx = &r;
-        opt.write_text = write_text;
-        st = tk_dcfg_trace_decode(t, &opt, NULL, &d, &total, NULL, &err);
-        free(r.state);
-        if (st == TK_END && d.bad) {
-            uint64_t pid, tid;
-            chunk_owner(t, d.bad_chunk, &pid, &tid);
-            tk_dcfg_trace_chunk_info ci;
-            tk_dcfg_trace_chunk(t, d.bad_chunk, &ci);
-            if (d.bad == BAD_PROCESS) {
-                tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
-                                "process %llu is not in the DCFG", (unsigned long long)pid);
-            } else if (d.bad == BAD_INSTRS) {
-                tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
-                                "the thread's instruction count passes 2^64 - 1 in this chunk (its "
-                                "source blocks hold more than its INSTR_COUNT)");
-            } else {
-                tk_error_set_at(&err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
-                                "edge %llu is not an edge of process %llu in the DCFG",
-                                (unsigned long long)(d.bad - 1), (unsigned long long)pid);
-            }
-            st = TK_ERR_FORMAT;
-        }
-        if (st == TK_OK && what == WHAT_COUNT)
-            fprintf(f, "%llu\n", (unsigned long long)total);
-    }
+    tk_status st = decode_to(f, t, cfg, what, &opt, &err);
     if (fflush(f) != 0 && st == TK_OK) {
         tk_error_set(&err, TK_ERR_IO, "cannot write the output");
         st = TK_ERR_IO;
@@ -405,7 +419,7 @@ done:
     return rc;
 }
 
-void cmd_decode_help(FILE *f) {
+void cli_dcfg_trace_decode_help(FILE *f) {
     fputs("Decodes the edge-id sequences of a DCFG-Trace. Output, one line per item,\n"
           "threads in file order, chunks in order:\n"
           "  edges   PID THREAD EDGE_ID\n"

@@ -5,7 +5,11 @@
 
 #include "dcfg_trace.h"
 
-/* ---- diff ----------------------------------------------------------------------- */
+const cli_opt cli_dcfg_trace_diff_opts[] = {
+    {"dcfg", 0, "DCFG", "describe the diverging edges (types, block addresses)"},
+    {NULL, 0, NULL, NULL},
+};
+
 
 typedef struct seq_cursor {
     const tk_dcfg_trace *t;
@@ -42,7 +46,8 @@ static int cursor_next(seq_cursor *c, uint32_t *e, tk_error *err) {
         c->cur_chunk = c->first_chunk + c->chunk++;
         c->chunk_pos = 0;
         uint64_t got;
-        tk_status st = tk_dcfg_trace_decode_chunk(c->t, c->cur_chunk, cursor_collect, c, &got, NULL, err);
+        tk_status st =
+            tk_dcfg_trace_decode_chunk(c->t, c->cur_chunk, cursor_collect, c, &got, NULL, err);
         if (st == TK_END)
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         if (st != TK_OK)
@@ -68,14 +73,17 @@ static void describe_edge(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t i
         if (!tk_cfg_is_block(p, ends[k]))
             continue;
         const tk_cfg_block *b = &p->blocks[ends[k]];
-        const char *file = tk_cfg_file_name(cfg, p->images[tk_cfg_block_image(p, ends[k])].file_name_id);
+        const char *file =
+            tk_cfg_file_name(cfg, p->images[tk_cfg_block_image(p, ends[k])].file_name_id);
         printf("%s %s+0x%llx", k ? " ->" : ":", file && *file ? file : "?",
                (unsigned long long)b->addr_offset);
     }
     printf("\n");
 }
 
-static int find_thread(const tk_dcfg_trace *t, uint64_t pid, uint64_t tid, tk_dcfg_trace_thread_info *out) {
+static int find_thread(const tk_dcfg_trace *t, uint64_t pid, uint64_t tid,
+                       tk_dcfg_trace_thread_info *out)
+{
     for (size_t i = 0; i < tk_dcfg_trace_thread_count(t); i++) {
         tk_dcfg_trace_thread(t, i, out);
         tk_dcfg_trace_process_info pi;
@@ -86,11 +94,11 @@ static int find_thread(const tk_dcfg_trace *t, uint64_t pid, uint64_t tid, tk_dc
     return 0;
 }
 
-int dtc_run_diff(cli_ctx *ctx, const cli_args *a) {
+int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *a) {
     if (ctx->ninputs != 2)
         return cli_usage_error("diff", "expected two traces");
     tk_cfg *cfg = NULL;
-    int rc = dtc_load_dcfg(a, ctx->progress, &cfg);
+    int rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
     if (rc != CLI_EXIT_OK)
         return rc;
     tk_dcfg_trace *ta = NULL, *tb = NULL;
@@ -148,7 +156,8 @@ int dtc_run_diff(cli_ctx *ctx, const cli_args *a) {
                     continue;
                 }
                 printf("  %s: chunk %zu, edge %llu of the chunk: ", names[k],
-                       cs[k]->cur_chunk - cs[k]->first_chunk + 1, (unsigned long long)cs[k]->chunk_pos);
+                       cs[k]->cur_chunk - cs[k]->first_chunk + 1,
+                       (unsigned long long)cs[k]->chunk_pos);
                 describe_edge(cfg, p, es[k]);
             }
             break;

@@ -152,7 +152,7 @@ static int write_out(void *ctx, const void *data, size_t n) {
     return fwrite(data, 1, n, (FILE *)ctx) == n ? 0 : -1;
 }
 
-int cmd_encode(int argc, char **argv) {
+int cli_dcfg_trace_encode(int argc, char **argv) {
     cli_args a;
     int rc;
     if (!cli_parse_command("encode", argc, argv, encode_opts, 1,
@@ -195,7 +195,7 @@ int cmd_encode(int argc, char **argv) {
     opt.chunk_instrs = ci;
     opt.chunk_edges = ce;
     opt.expected_edges = expected_edges(a.pos[0]);
-    if ((rc = dtc_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
+    if ((rc = cli_dcfg_trace_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
         goto done;
     /* with the DCFG the encoder counts instructions and cuts chunks at gaps */
     opt.cfg = cfg;
@@ -233,7 +233,7 @@ done:
     return rc;
 }
 
-void cmd_encode_help(FILE *f) {
+void cli_dcfg_trace_encode_help(FILE *f) {
     fputs("Writes a DCFG-Trace from an edge list: lines \"PID THREAD EDGE_ID\" (what\n"
           "'tracekit decode --what edges' prints), each thread's edges together. Per\n"
           "process, one transition table with Huffman codes from the observed\n"

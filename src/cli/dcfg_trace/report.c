@@ -6,7 +6,16 @@
 
 #include "dcfg_trace.h"
 
-/* ---- report ------------------------------------------------------------------ */
+const cli_opt cli_dcfg_trace_report_opts[] = {
+    {"dcfg", 0, "DCFG", "add hot blocks and hot loops (by dynamic instructions)"},
+    {"top", 0, "N", "rows per table (default 10)"},
+    {"jobs", 'j', "N", "decoding threads (default: the number of CPUs)"},
+    {"format", 0, "FMT", "text (default) or json"},
+    {"output", 'o', "OUT", "write to OUT (default: standard output)"},
+    {"force", 0, NULL, "overwrite OUT"},
+    {NULL, 0, NULL, NULL},
+};
+
 
 /* edge id -> count (open addressing; id 0 never occurs) */
 typedef struct count_map {
@@ -126,10 +135,8 @@ static void block_table(FILE *f, int json, const char *title, const char *const 
     }
 }
 
-/* Returns 0, or 1 when the thread's instructions (block executions x
- * NUM_INSTRS) pass 2^64 - 1 (err set; the output so far is discarded). */
-static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
-                         report_ctx *r, uint64_t top, tk_error *err) {
+static void thread_head(FILE *f, int json, const tk_dcfg_trace *t, size_t th,
+                        const report_ctx *r) {
     tk_dcfg_trace_thread_info ti;
     tk_dcfg_trace_thread(t, th, &ti);
     tk_dcfg_trace_process_info pi;
@@ -146,27 +153,30 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
                 th ? ",\n" : "\n", (unsigned long long)pi.pid, (unsigned long long)ti.thread_id,
                 ti.nchunks, (unsigned long long)r->decoded, (unsigned long long)instrs, r->edges.n);
     else
-        fprintf(f, "process %llu thread %llu: %zu chunks, %llu edges, %llu instructions (INSTR_COUNT), "
-                   "%zu distinct edges\n",
+        fprintf(f, "process %llu thread %llu: %zu chunks, %llu edges, %llu instructions "
+                   "(INSTR_COUNT), %zu distinct edges\n",
                 (unsigned long long)pi.pid, (unsigned long long)ti.thread_id, ti.nchunks,
                 (unsigned long long)r->decoded, (unsigned long long)instrs, r->edges.n);
+}
+
+/* The decoded edges, most frequent first (value: count, id: edge id). NULL when
+ * out of memory. */
+static ranked *rank_edges(const report_ctx *r, size_t *count) {
     ranked *v = calloc(r->edges.n ? r->edges.n : 1, sizeof *v);
-    int failed = 0;
-    if (!v) {
-        if (json)
-            fputc('}', f);
-        return 0;
-    }
+    if (!v)
+        return NULL;
     size_t n = 0;
     for (size_t i = 0; i < r->edges.cap; i++)
         if (r->edges.keys[i])
             v[n++] = (ranked){r->edges.vals[i], r->edges.keys[i], 0};
     qsort(v, n, sizeof *v, cmp_ranked);
-    const tk_cfg_process *p = NULL;
-    if (cfg) {
-        uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
-        p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
-    }
+    *count = n;
+    return v;
+}
+
+/* The first `top` edges, with their ends and type when the DCFG has them (p). */
+static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_process *p,
+                       const ranked *v, size_t n, uint64_t top) {
     if (json)
         fputs(",\"top_edges\":[", f);
     else
@@ -178,7 +188,8 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
                     (unsigned long long)v[i].value);
             if (e != TK_CFG_NONE) {
                 fprintf(f, ",\"source\":%u,\"target\":%u,\"type\":",
-                        tk_cfg_node_id(cfg, p, p->edges[e].src), tk_cfg_node_id(cfg, p, p->edges[e].tgt));
+                        tk_cfg_node_id(cfg, p, p->edges[e].src),
+                        tk_cfg_node_id(cfg, p, p->edges[e].tgt));
                 tk_put_json_string(f, tk_cfg_edge_type_name(cfg, &p->edges[e]));
             }
             fputc('}', f);
@@ -187,67 +198,122 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
         fprintf(f, "  %12llu %10u", (unsigned long long)v[i].value, v[i].id);
         if (e != TK_CFG_NONE)
             fprintf(f, "  %u -> %u %s", tk_cfg_node_id(cfg, p, p->edges[e].src),
-                    tk_cfg_node_id(cfg, p, p->edges[e].tgt), tk_cfg_edge_type_name(cfg, &p->edges[e]));
+                    tk_cfg_node_id(cfg, p, p->edges[e].tgt),
+                    tk_cfg_edge_type_name(cfg, &p->edges[e]));
         fputc('\n', f);
     }
     if (json)
         fputc(']', f);
-    if (p) {
-        /* block executions = traversals of their out-edges (INSTR_COUNT's rule) */
-        uint64_t *bc = calloc(p->nblocks ? p->nblocks : 1, sizeof *bc);
-        ranked *bv = calloc(p->nblocks ? p->nblocks : 1, sizeof *bv);
-        if (bc && bv) {
-            for (size_t i = 0; i < n; i++) {
-                uint32_t e = tk_cfg_find_edge(p, v[i].id);
-                if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].src))
-                    bc[p->edges[e].src] += v[i].value;
-            }
-            /* every block's and loop's instructions are part of the thread's, which
-             * fit when the chunks' source blocks make their INSTR_COUNT (else a
-             * check --dcfg error) */
-            uint64_t total = 0;
-            for (uint32_t b = 0; b < p->nblocks && !failed; b++) {
-                uint64_t x;
-                failed = __builtin_mul_overflow(bc[b], (uint64_t)p->blocks[b].num_instrs, &x) ||
-                         __builtin_add_overflow(total, x, &total);
-            }
-            if (failed)
-                tk_error_set(err, TK_ERR_FORMAT,
-                             "process %llu thread %llu: the instructions of the decoded edges' "
-                             "source blocks pass 2^64 - 1 (more than the chunks' INSTR_COUNT)",
-                             (unsigned long long)pi.pid, (unsigned long long)ti.thread_id);
-            size_t nb = 0;
-            for (uint32_t b = 0; b < p->nblocks && !failed; b++)
-                if (bc[b])
-                    bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
-            qsort(bv, nb, sizeof *bv, cmp_ranked);
-            static const char *const block_cols[3] = {"instrs", "execs", "block"};
-            if (!failed)
-                block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)",
-                            block_cols, cfg, p, bv, nb, top);
-            /* loops by dynamic instructions */
-            ranked *lv = failed ? NULL : calloc(p->nloops ? p->nloops : 1, sizeof *lv);
-            if (lv) {
-                size_t nl = 0;
-                for (uint32_t l = 0; l < p->nloops; l++) {
-                    const tk_cfg_loop *L = &p->loops[l];
-                    const uint32_t *nodes = tk_cfg_list(p, L->nodes);
-                    uint64_t dyn = 0;
-                    for (uint32_t k = 0; k < L->nnodes; k++)
-                        if (nodes[k] < p->nblocks)
-                            dyn += bc[nodes[k]] * p->blocks[nodes[k]].num_instrs;
-                    if (dyn)
-                        lv[nl++] = (ranked){dyn, p->blocks[L->head].id, bc[L->head]};
-                }
-                qsort(lv, nl, sizeof *lv, cmp_ranked);
-                static const char *const loop_cols[3] = {"instrs", "iterations", "head"};
-                block_table(f, json, json ? "hot_loops" : "hot loops (by dynamic instructions)",
-                            loop_cols, cfg, p, lv, nl, top);
-                free(lv);
-            }
+}
+
+/* Executions of each block (bc, p->nblocks): traversals of its out-edges
+ * (INSTR_COUNT's rule). Returns 1 when the blocks' instructions (executions x
+ * NUM_INSTRS) pass 2^64 - 1. Every block's and loop's instructions are part of
+ * the thread's, which fit when the chunks' source blocks make their INSTR_COUNT
+ * (else a check --dcfg error). */
+static int block_executions(const tk_cfg_process *p, const ranked *v, size_t n, uint64_t *bc) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = tk_cfg_find_edge(p, v[i].id);
+        if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].src))
+            bc[p->edges[e].src] += v[i].value;
+    }
+    uint64_t total = 0;
+    int failed = 0;
+    for (uint32_t b = 0; b < p->nblocks && !failed; b++) {
+        uint64_t x;
+        failed = __builtin_mul_overflow(bc[b], (uint64_t)p->blocks[b].num_instrs, &x) ||
+                 __builtin_add_overflow(total, x, &total);
+    }
+    return failed;
+}
+
+/* The executed blocks by instructions (into bv, p->nblocks); returns how many. */
+static size_t hot_blocks(const tk_cfg_process *p, const uint64_t *bc, ranked *bv) {
+    size_t nb = 0;
+    for (uint32_t b = 0; b < p->nblocks; b++)
+        if (bc[b])
+            bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
+    qsort(bv, nb, sizeof *bv, cmp_ranked);
+    return nb;
+}
+
+/* The loops by dynamic instructions (into lv, p->nloops), with the executions
+ * of their head; returns how many. */
+static size_t hot_loops(const tk_cfg_process *p, const uint64_t *bc, ranked *lv) {
+    size_t nl = 0;
+    for (uint32_t l = 0; l < p->nloops; l++) {
+        const tk_cfg_loop *L = &p->loops[l];
+        const uint32_t *nodes = tk_cfg_list(p, L->nodes);
+        uint64_t dyn = 0;
+        for (uint32_t k = 0; k < L->nnodes; k++)
+            if (nodes[k] < p->nblocks)
+                dyn += bc[nodes[k]] * p->blocks[nodes[k]].num_instrs;
+        if (dyn)
+            lv[nl++] = (ranked){dyn, p->blocks[L->head].id, bc[L->head]};
+    }
+    qsort(lv, nl, sizeof *lv, cmp_ranked);
+    return nl;
+}
+
+/* The hottest blocks and loops of process p (of the DCFG). Returns 0, or 1 when
+ * the thread's instructions pass 2^64 - 1 (err set). */
+static int block_tables(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_process *p,
+                        const ranked *v, size_t n, uint64_t top, const char *who,
+                        tk_error *err) {
+    uint64_t *bc = calloc(p->nblocks ? p->nblocks : 1, sizeof *bc);
+    ranked *bv = calloc(p->nblocks ? p->nblocks : 1, sizeof *bv);
+    int failed = 0;
+    if (bc && bv) {
+        failed = block_executions(p, v, n, bc);
+        if (failed)
+            tk_error_set(err, TK_ERR_FORMAT,
+                         "%s: the instructions of the decoded edges' source blocks pass "
+                         "2^64 - 1 (more than the chunks' INSTR_COUNT)", who);
+        static const char *const block_cols[3] = {"instrs", "execs", "block"};
+        if (!failed)
+            block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)",
+                        block_cols, cfg, p, bv, hot_blocks(p, bc, bv), top);
+        ranked *lv = failed ? NULL : calloc(p->nloops ? p->nloops : 1, sizeof *lv);
+        if (lv) {
+            static const char *const loop_cols[3] = {"instrs", "iterations", "head"};
+            block_table(f, json, json ? "hot_loops" : "hot loops (by dynamic instructions)",
+                        loop_cols, cfg, p, lv, hot_loops(p, bc, lv), top);
+            free(lv);
         }
-        free(bc);
-        free(bv);
+    }
+    free(bc);
+    free(bv);
+    return failed;
+}
+
+/* Returns 0, or 1 when the thread's instructions (block executions x
+ * NUM_INSTRS) pass 2^64 - 1 (err set; the output so far is discarded). */
+static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
+                         report_ctx *r, uint64_t top, tk_error *err) {
+    tk_dcfg_trace_thread_info ti;
+    tk_dcfg_trace_thread(t, th, &ti);
+    tk_dcfg_trace_process_info pi;
+    tk_dcfg_trace_process(t, ti.process, &pi);
+    thread_head(f, json, t, th, r);
+    size_t n = 0;
+    ranked *v = rank_edges(r, &n);
+    if (!v) {
+        if (json)
+            fputc('}', f);
+        return 0;
+    }
+    const tk_cfg_process *p = NULL;
+    if (cfg) {
+        uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
+        p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
+    }
+    edge_table(f, json, cfg, p, v, n, top);
+    int failed = 0;
+    if (p) {
+        char who[96];
+        snprintf(who, sizeof who, "process %llu thread %llu", (unsigned long long)pi.pid,
+                 (unsigned long long)ti.thread_id);
+        failed = block_tables(f, json, cfg, p, v, n, top, who, err);
     }
     if (json)
         fputc('}', f);
@@ -255,10 +321,52 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
     return failed;
 }
 
-int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
+/* Decodes thread th's edges into r (counts per edge). */
+static tk_status decode_thread(const tk_dcfg_trace *t, size_t th, unsigned jobs, report_ctx *r,
+                               tk_error *err) {
+    tk_dcfg_trace_thread_info ti;
+    tk_dcfg_trace_thread(t, th, &ti);
+    tk_dcfg_trace_process_info pi;
+    tk_dcfg_trace_process(t, ti.process, &pi);
+    tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    opt.threads = jobs;
+    opt.has_pid = 1;
+    opt.pid = pi.pid;
+    opt.has_thread = 1;
+    opt.thread_id = ti.thread_id;
+    uint64_t total;
+    tk_status st = tk_dcfg_trace_decode(t, &opt, report_edges, r, &total, NULL, err);
+    if (r->failed)
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return st;
+}
+
+/* Every thread of the trace. Returns an exit code. */
+static int report_threads(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                          unsigned jobs, uint64_t top) {
+    int rc = CLI_EXIT_OK;
+    if (json)
+        fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
+        report_ctx r;
+        memset(&r, 0, sizeof r);
+        tk_error err;
+        tk_error_clear(&err);
+        if (decode_thread(t, th, jobs, &r, &err) != TK_OK ||
+            report_thread(f, json, t, cfg, th, &r, top, &err))
+            rc = cli_error(&err);
+        free(r.edges.keys);
+        free(r.edges.vals);
+    }
+    if (json)
+        fputs("\n]}\n", f);
+    return rc;
+}
+
+int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     unsigned jobs;
     uint64_t top;
-    int rc = dtc_jobs("report", a, &jobs);
+    int rc = cli_dcfg_trace_jobs("report", a, &jobs);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (cli_get_u64("report", a, "top", 10, &top) != 0)
@@ -266,62 +374,27 @@ int dtc_run_report(cli_ctx *ctx, const cli_args *a) {
     int fmt = cli_get_choice("report", a, "format", cli_out_text_json, CLI_OUT_TEXT);
     if (fmt < 0)
         return CLI_EXIT_USAGE;
-    int json = fmt == CLI_OUT_JSON;
     tk_cfg *cfg = NULL;
-    if ((rc = dtc_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
+    if ((rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
         return rc;
     tk_dcfg_trace *t;
-    if ((rc = dtc_open_ctx_trace(ctx, &t, NULL)) != CLI_EXIT_OK) {
+    if ((rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) != CLI_EXIT_OK) {
         tk_cfg_free(cfg);
         return rc;
     }
     tk_error perr;
     tk_error_clear(&perr);
+    tk_output *out;
     if (cfg && tk_dcfg_trace_processes_in(t, cfg, NULL, &perr) != TK_OK) {
         /* as check --dcfg: a process the DCFG lacks is an error */
-        tk_dcfg_trace_free(t);
-        tk_cfg_free(cfg);
-        return cli_error(&perr);
+        rc = cli_error(&perr);
+    } else if ((rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
+        rc = report_threads(tk_output_file(out), fmt == CLI_OUT_JSON, t, cfg, jobs, top);
+        if (rc == CLI_EXIT_OK)
+            rc = cli_output_commit(out);
+        else
+            tk_output_abort(out);
     }
-    tk_output *out;
-    if ((rc = cli_output_open(a, 0, &out)) != CLI_EXIT_OK) {
-        tk_dcfg_trace_free(t);
-        tk_cfg_free(cfg);
-        return rc;
-    }
-    FILE *f = tk_output_file(out);
-    if (json)
-        fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
-    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
-        tk_dcfg_trace_thread_info ti;
-        tk_dcfg_trace_thread(t, th, &ti);
-        tk_dcfg_trace_process_info pi;
-        tk_dcfg_trace_process(t, ti.process, &pi);
-        report_ctx r;
-        memset(&r, 0, sizeof r);
-        tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-        opt.threads = jobs;
-        opt.has_pid = 1;
-        opt.pid = pi.pid;
-        opt.has_thread = 1;
-        opt.thread_id = ti.thread_id;
-        tk_error err;
-        tk_error_clear(&err);
-        uint64_t total;
-        tk_status st = tk_dcfg_trace_decode(t, &opt, report_edges, &r, &total, NULL, &err);
-        if (r.failed)
-            st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-        if (st != TK_OK || report_thread(f, json, t, cfg, th, &r, top, &err))
-            rc = cli_error(&err);
-        free(r.edges.keys);
-        free(r.edges.vals);
-    }
-    if (json)
-        fputs("\n]}\n", f);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_output_commit(out);
-    else
-        tk_output_abort(out);
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);
     return rc;
