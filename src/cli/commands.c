@@ -56,9 +56,9 @@ static const cli_command commands[] = {
         "values TRACE INSTR[:INSTANCE]", cmd_values, cmd_values_help),
     OWN("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
         "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
-        cmd_paths, cmd_paths_help),
+        cli_csi_paths, cli_csi_paths_help),
     OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
-        "extract BIN [--section NAME] [-o OUT] [--force]", cmd_extract, cmd_extract_help),
+        "extract BIN [--section NAME] [-o OUT] [--force]", cli_csi_extract, cli_csi_extract_help),
     OWN("decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
         "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] "
         "TRACE",
@@ -104,7 +104,7 @@ void cli_command_help(const cli_command *c, FILE *f)
 
 static const cli_format_ops *const handlers[] = {
     &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
-    &cli_dcfg_trace_ops, &cli_fmt_csi, &cli_fmt_wet,
+    &cli_dcfg_trace_ops, &cli_csi_ops, &cli_fmt_wet,
 };
 
 const cli_format_ops *cli_format_ops_at(size_t i)

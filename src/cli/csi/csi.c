@@ -27,7 +27,7 @@ static void no_section_error(const char *path, const uint8_t *img, size_t len)
             path);
 }
 
-int csi_source_open(csi_source *s, tk_input *in, const char *path)
+int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
 {
     memset(s, 0, sizeof *s);
     tk_error err;
@@ -55,20 +55,20 @@ int csi_source_open(csi_source *s, tk_input *in, const char *path)
                 st = tk_input_open_memory(&s->owned, s->section, len, s->name, NULL, &err);
         }
         if (st != TK_OK) {
-            csi_source_close(s);
+            cli_csi_source_close(s);
             return cli_error(&err);
         }
         s->in = s->owned;
     }
     st = tk_csi_reader_open(&s->reader, s->in, &err);
     if (st != TK_OK) {
-        csi_source_close(s);
+        cli_csi_source_close(s);
         return cli_error(&err);
     }
     return CLI_EXIT_OK;
 }
 
-void csi_source_close(csi_source *s)
+void cli_csi_source_close(cli_csi_source *s)
 {
     tk_csi_reader_free(s->reader);
     tk_input_free(s->owned);
@@ -82,7 +82,7 @@ void csi_source_close(csi_source *s)
 
 /* Occurrence number (1-based) of a name among the functions read so far
  * (open addressing over names/counts). */
-static uint32_t occurrence(csi_source *s, const char *name)
+static uint32_t occurrence(cli_csi_source *s, const char *name)
 {
     if (s->nnames * 2 >= s->names_cap) {
         size_t cap = s->names_cap ? s->names_cap * 2 : 256;
@@ -128,8 +128,8 @@ static uint32_t occurrence(csi_source *s, const char *name)
     return 1;
 }
 
-tk_status csi_source_next(csi_source *s, const tk_csi_function **fn, char *label, size_t size,
-                          tk_error *err)
+tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
+                              size_t size, tk_error *err)
 {
     tk_status st = tk_csi_reader_next(s->reader, fn, err);
     if (st != TK_OK)
@@ -142,24 +142,24 @@ tk_status csi_source_next(csi_source *s, const tk_csi_function **fn, char *label
     return TK_OK;
 }
 
-int csi_visit_functions(cli_ctx *ctx, const csi_visitor *v)
+int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
 {
     tk_csi_numbering *num = NULL;
     if (tk_csi_numbering_new(&num) != TK_OK)
         return cli_usage_error(ctx->command, "out of memory");
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
-        csi_source src;
-        rc = csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        cli_csi_source src;
+        rc = cli_csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
         if (rc != CLI_EXIT_OK)
             break;
         const tk_csi_function *fn;
-        char label[CSI_LABEL_MAX];
+        char label[CLI_CSI_LABEL_MAX];
         tk_error err;
         tk_error_clear(&err);
         tk_status st;
-        while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-            if (!csi_function_matches(v->selector, fn, label))
+        while ((st = cli_csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+            if (!cli_csi_function_matches(v->selector, fn, label))
                 continue;
             st = v->function(v->user, &src, fn, label, num, &err);
             if (st != TK_OK)
@@ -169,13 +169,13 @@ int csi_visit_functions(cli_ctx *ctx, const csi_visitor *v)
             rc = cli_error(&err);
         else if (v->input_done)
             v->input_done(v->user, &src);
-        csi_source_close(&src);
+        cli_csi_source_close(&src);
     }
     tk_csi_numbering_free(num);
     return rc;
 }
 
-int csi_function_matches(const char *sel, const tk_csi_function *fn, const char *label)
+int cli_csi_function_matches(const char *sel, const tk_csi_function *fn, const char *label)
 {
     if (!sel)
         return 1;
@@ -186,7 +186,7 @@ int csi_function_matches(const char *sel, const tk_csi_function *fn, const char 
     return strcmp(sel, fn->name) == 0 || (strncmp(sel, fn->name, n) == 0 && fn->name[n] == '$');
 }
 
-void csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n)
+void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n)
 {
     int first = 1;
     for (size_t i = 0; i < n; i++) {
@@ -197,7 +197,7 @@ void csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *node
     }
 }
 
-void csi_print_lines(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n)
+void cli_csi_print_lines(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n)
 {
     int64_t prev = -1;
     int any = 0;
@@ -221,7 +221,7 @@ static void print_back_edge(FILE *out, const tk_csi_function *fn, uint32_t e)
             fn->blocks[fn->edges[e].dst].id);
 }
 
-void csi_print_start(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
+void cli_csi_print_start(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
 {
     if (p->start_edge == TK_BL_NONE) {
         fputs("ENTRY", out);
@@ -231,7 +231,7 @@ void csi_print_start(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
     print_back_edge(out, fn, p->start_edge);
 }
 
-void csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
+void cli_csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
 {
     if (p->end_edge == TK_BL_NONE) {
         fputs("EXIT", out);
@@ -256,16 +256,16 @@ void csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
     }
 }
 
-void csi_print_path(FILE *out, const tk_csi_function *fn, const char *label, uint64_t id,
+void cli_csi_print_path(FILE *out, const tk_csi_function *fn, const char *label, uint64_t id,
                     const tk_bl_path *p)
 {
     fprintf(out, "%s %" PRIu64 ": ", label, id);
-    csi_print_blocks(out, fn, p->nodes, p->len);
+    cli_csi_print_blocks(out, fn, p->nodes, p->len);
     fputs("\n  starts: ", out);
-    csi_print_start(out, fn, p);
+    cli_csi_print_start(out, fn, p);
     fputs("\n  ends: ", out);
-    csi_print_end(out, fn, p);
+    cli_csi_print_end(out, fn, p);
     fputs("\n  lines: ", out);
-    csi_print_lines(out, fn, p->nodes, p->len);
+    cli_csi_print_lines(out, fn, p->nodes, p->len);
     fputc('\n', out);
 }

@@ -13,7 +13,7 @@ static const cli_opt extract_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-void cmd_extract_help(FILE *f)
+void cli_csi_extract_help(FILE *f)
 {
     fputs("Prints the raw bytes of a section of an ELF file. Exit status 1 when the file is\n"
           "not ELF or has no such section. CSI metadata: .debug_PT, .debug_CC, .debug_BBC,\n"
@@ -22,7 +22,7 @@ void cmd_extract_help(FILE *f)
     cli_print_options(f, extract_opts);
 }
 
-int cmd_extract(int argc, char **argv)
+int cli_csi_extract(int argc, char **argv)
 {
     cli_args args;
     int rc;

@@ -20,7 +20,7 @@ static const cli_opt paths_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-void cmd_paths_help(FILE *f)
+void cli_csi_paths_help(FILE *f)
 {
     fputs("Regenerates Ball-Larus paths from CSI path-tracing metadata (.debug_PT text, or\n"
           "an executable/object holding it). Path IDs are per function.\n"
@@ -59,8 +59,8 @@ static int state_matches(const tk_csi_state *s, const char *sel, const tk_csi_fu
                          const char *label)
 {
     if (!s->function[0])
-        return csi_function_matches(sel, fn, label);
-    if (csi_function_matches(s->function, fn, label))
+        return cli_csi_function_matches(sel, fn, label);
+    if (cli_csi_function_matches(s->function, fn, label))
         return 1;
     /* a frame may carry the variant's name (foo$CC$PT) or the plain one */
     size_t a = strcspn(s->function, "$"), b = strcspn(fn->name, "$");
@@ -95,14 +95,18 @@ static int cmp_state_base(const void *x, const void *y, void *ctx)
     const tk_csi_state *s = ctx;
     const char *a = s[*(const size_t *)x].function, *b = s[*(const size_t *)y].function;
     int c = cmp_base(a, base_len(a), b, base_len(b));
-    return c ? c : (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+    return c ? c
+             : (*(const size_t *)x > *(const size_t *)y) -
+                   (*(const size_t *)x < *(const size_t *)y);
 }
 
 static int cmp_state_name(const void *x, const void *y, void *ctx)
 {
     const tk_csi_state *s = ctx;
     int c = strcmp(s[*(const size_t *)x].function, s[*(const size_t *)y].function);
-    return c ? c : (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+    return c ? c
+             : (*(const size_t *)x > *(const size_t *)y) -
+                   (*(const size_t *)x < *(const size_t *)y);
 }
 
 static int state_index_build(state_index *ix, const tk_csi_state *states, size_t n)
@@ -182,11 +186,11 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
             fputs("(does not decode)\n", out);
             continue;
         }
-        csi_print_blocks(out, fn, d.paths[i].nodes, d.paths[i].len);
+        cli_csi_print_blocks(out, fn, d.paths[i].nodes, d.paths[i].len);
         fputs("  [", out);
-        csi_print_start(out, fn, &d.paths[i]);
+        cli_csi_print_start(out, fn, &d.paths[i]);
         fputs(" .. ", out);
-        csi_print_end(out, fn, &d.paths[i]);
+        cli_csi_print_end(out, fn, &d.paths[i]);
         fputs("]\n", out);
     }
     if (s->has_block || s->has_line) {
@@ -213,7 +217,8 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
             if (r->start_edge == TK_BL_NONE)
                 fputs("  [ENTRY .. before the path write]\n", out);
             else
-                fprintf(out, "  [after back edge %" PRIu64 "~>%" PRIu64 " .. before the path write]\n",
+                fprintf(out,
+                        "  [after back edge %" PRIu64 "~>%" PRIu64 " .. before the path write]\n",
                         fn->blocks[fn->edges[r->start_edge].src].id,
                         fn->blocks[fn->edges[r->start_edge].dst].id);
         }
@@ -276,7 +281,7 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
         tk_csi_numbering *num;
         tk_csi_profile_stats stats;
         const tk_csi_function *fn = tk_csi_profile_routine(pr, i, &num, &stats);
-        if (!csi_function_matches(sel, fn, fn->name))
+        if (!cli_csi_function_matches(sel, fn, fn->name))
             continue;
         if (!stats.completed && !stats.unknown_start && !stats.unfinished)
             continue;
@@ -292,11 +297,11 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
                 printf("(does not decode)\n");
                 continue;
             }
-            csi_print_blocks(stdout, fn, p->nodes, p->len);
+            cli_csi_print_blocks(stdout, fn, p->nodes, p->len);
             fputs("  [", stdout);
-            csi_print_start(stdout, fn, p);
+            cli_csi_print_start(stdout, fn, p);
             fputs(" .. ", stdout);
-            csi_print_end(stdout, fn, p);
+            cli_csi_print_end(stdout, fn, p);
             fputs("]\n", stdout);
         }
         if (stats.distinct > n)
@@ -374,216 +379,274 @@ done:
     return rc;
 }
 
+/* ---- --state: the states of a file, each decoded by its function ------------------ */
+
+/* The states read, and each one's output gathered in memory: the functions
+ * come in the metadata's order, the states are printed in their file's. */
+typedef struct state_run {
+    const char *path;   /* --state FILE */
+    const char *sel;    /* --function */
+    tk_csi_state *states;
+    size_t nstates;
+    char **outs;
+    size_t *out_lens;
+    FILE **streams;
+    int *found;         /* how many functions decoded each state */
+    state_index ix;
+    size_t nfn;         /* functions seen */
+} state_run;
+
+static void state_run_free(state_run *s)
+{
+    if (s->streams)
+        for (size_t k = 0; k < s->nstates; k++)
+            if (s->streams[k])
+                fclose(s->streams[k]);
+    if (s->outs)
+        for (size_t k = 0; k < s->nstates; k++)
+            free(s->outs[k]);
+    free(s->outs);
+    free(s->out_lens);
+    free(s->streams);
+    free(s->found);
+    state_index_free(&s->ix);
+    tk_csi_states_free(s->states, s->nstates);
+}
+
+/* Reads the states of s->path and makes room for their output. Returns an exit code. */
+static int state_run_open(state_run *s)
+{
+    tk_input *sin;
+    int rc = cli_open_input(s->path, 0, &sin);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_csi_states_read(sin, &s->states, &s->nstates, &err);
+    tk_input_free(sin);
+    if (st != TK_OK)
+        return cli_error(&err);
+    for (size_t k = 0; k < s->nstates; k++)
+        if (!s->states[k].function[0] && !s->sel)
+            return cli_usage_error("paths", "%s: %s names no function: give --function NAME",
+                                   s->path, s->states[k].label);
+    s->outs = calloc(s->nstates, sizeof *s->outs);
+    s->out_lens = calloc(s->nstates, sizeof *s->out_lens);
+    s->streams = calloc(s->nstates, sizeof *s->streams);
+    s->found = calloc(s->nstates, sizeof *s->found);
+    if (!s->outs || !s->out_lens || !s->streams || !s->found)
+        return cli_usage_error("paths", "out of memory");
+    if (state_index_build(&s->ix, s->states, s->nstates) != 0)
+        return cli_usage_error("paths", "out of memory");
+    for (size_t k = 0; k < s->nstates; k++) {
+        s->streams[k] = open_memstream(&s->outs[k], &s->out_lens[k]);
+        if (!s->streams[k])
+            return cli_usage_error("paths", "out of memory");
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Decodes the states of function fn (labelled label). Returns an exit code. */
+static int state_run_function(state_run *s, const tk_csi_function *fn, const char *label,
+                              tk_csi_numbering *num, const char *meta)
+{
+    int rc = CLI_EXIT_OK;
+    const state_index *ix = &s->ix;
+    s->nfn++;
+    /* the candidates: same base name, the label for '#' names, and the states
+     * without a function */
+    size_t blen = base_len(fn->name);
+    for (int list = 0; list < 3; list++) {
+        const size_t *v = list == 0 ? ix->by_base : list == 1 ? ix->by_label : ix->none;
+        size_t n = list == 0 ? ix->nbase : list == 1 ? ix->nlabel : ix->nnone;
+        size_t i = list == 0   ? lower_bound(ix, v, n, fn->name, blen, 0)
+                   : list == 1 ? lower_bound(ix, v, n, label, 0, 1)
+                               : 0;
+        for (; i < n; i++) {
+            size_t k = v[i];
+            const char *f = s->states[k].function;
+            if (list == 0 && cmp_base(f, base_len(f), fn->name, blen) != 0)
+                break;
+            if (list == 1 && strcmp(f, label) != 0)
+                break;
+            if (ix->stamp[k] == s->nfn || !state_matches(&s->states[k], s->sel, fn, label))
+                continue;
+            ix->stamp[k] = s->nfn;
+            s->found[k]++;
+            if (decode_state(s->streams[k], fn, label, num, &s->states[k], meta) != 0)
+                rc = CLI_EXIT_BAD_INPUT;
+        }
+    }
+    return rc;
+}
+
+/* Prints every state's output in the file's order, and the states no function
+ * decoded. Returns an exit code. */
+static int state_run_print(state_run *s, const char *meta)
+{
+    int rc = CLI_EXIT_OK;
+    for (size_t k = 0; k < s->nstates; k++) {
+        const tk_csi_state *st = &s->states[k];
+        fflush(s->streams[k]);
+        if (!s->found[k] && st->ordered) {
+            /* a stack frame of a function without path tracing */
+            printf("%s: function %s: not in %s (not instrumented for path tracing)\n", st->label,
+                   st->function, meta);
+        } else if (!s->found[k]) {
+            fprintf(stderr, "tracekit: %s: %s: no function %s in %s\n", s->path, st->label,
+                    st->function[0] ? st->function : s->sel, meta);
+            rc = CLI_EXIT_BAD_INPUT;
+        }
+        fwrite(s->outs[k], 1, s->out_lens[k], stdout);
+    }
+    return rc;
+}
+
+/* ---- --list and --decode ----------------------------------------------------------- */
+
+/* Path id of function fn (with total paths), or why it has none. Returns an exit code. */
+static int decode_path(const cli_csi_source *src, const tk_csi_function *fn, const char *label,
+                       const tk_bl *bl, uint64_t id, uint64_t total, tk_bl_path *p)
+{
+    if (id >= total) {
+        fprintf(stderr, "tracekit: %s: function %s has paths 0..%" PRIu64 ", not %" PRIu64 "\n",
+                src->name, label, total - 1, id);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    if (tk_bl_decode(bl, id, p) != TK_OK) {
+        fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
+                src->name, label, id);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    cli_csi_print_path(stdout, fn, label, id, p);
+    return CLI_EXIT_OK;
+}
+
+/* The first `limit` paths of fn (0: all). Returns an exit code. */
+static int list_paths(const cli_csi_source *src, const tk_csi_function *fn, const char *label,
+                      const tk_bl *bl, uint64_t limit, uint64_t total, tk_bl_path *p)
+{
+    int rc = CLI_EXIT_OK;
+    uint64_t n = limit == 0 || limit > total ? total : limit;
+    for (uint64_t k = 0; k < n; k++) {
+        if (tk_bl_decode(bl, k, p) != TK_OK) {
+            fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
+                    src->name, label, k);
+            rc = CLI_EXIT_BAD_INPUT;
+            continue;
+        }
+        cli_csi_print_path(stdout, fn, label, k, p);
+    }
+    if (n < total)
+        printf("%s: %" PRIu64 " more paths (--limit)\n", label, total - n);
+    return rc;
+}
+
+/* What paths asks of each function: --decode ID, or --list (at most limit each). */
+typedef struct path_request {
+    int decode;
+    uint64_t id, limit;
+} path_request;
+
+/* --list or --decode for function fn. Returns an exit code. */
+static int paths_function(const cli_csi_source *src, const tk_csi_function *fn, const char *label,
+                          tk_csi_numbering *num, const path_request *req)
+{
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    const tk_bl *bl = tk_csi_numbering_bl(num);
+    uint64_t total = tk_bl_total(bl);
+    if (ls != TK_OK || total == 0) {
+        fprintf(stderr, "tracekit: %s: function %s: %s (see 'tracekit check')\n", src->name,
+                label, ls == TK_ERR_LIMIT ? "path count overflow" : "invalid numbering");
+        return CLI_EXIT_BAD_INPUT;
+    }
+    tk_bl_path *p = tk_csi_numbering_path(num);
+    if (req->decode)
+        return decode_path(src, fn, label, bl, req->id, total, p);
+    return list_paths(src, fn, label, bl, req->limit, total, p);
+}
+
 /* ---- main ---------------------------------------------------------------------- */
 
-int cmd_paths(int argc, char **argv)
+/* Every function of META: its states (with states) or its paths. Returns an exit code. */
+static int walk(const char *meta, const char *sel, const path_request *req, state_run *states,
+                tk_csi_numbering *num)
+{
+    tk_input *in = NULL;
+    int rc = cli_open_input(meta, 0, &in);
+    cli_csi_source src;
+    if (rc == CLI_EXIT_OK && (rc = cli_csi_source_open(&src, in, meta)) != CLI_EXIT_OK) {
+        tk_input_free(in);
+        return rc;
+    }
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const tk_csi_function *fn;
+    char label[CLI_CSI_LABEL_MAX];
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st;
+    int matched_any = 0;
+    while ((st = cli_csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+        int r = CLI_EXIT_OK;
+        if (states) {
+            r = state_run_function(states, fn, label, num, meta);
+        } else if (cli_csi_function_matches(sel, fn, label)) {
+            matched_any = 1;
+            r = paths_function(&src, fn, label, num, req);
+        }
+        if (r != CLI_EXIT_OK)
+            rc = r;
+    }
+    if (st != TK_END) {
+        rc = cli_error(&err);
+    } else if (states) {
+        int r = state_run_print(states, meta);
+        if (r != CLI_EXIT_OK)
+            rc = r;
+    } else if (!matched_any && sel) {
+        fprintf(stderr, "tracekit: %s: no function %s\n", meta, sel);
+        rc = CLI_EXIT_BAD_INPUT;
+    }
+    cli_csi_source_close(&src);
+    tk_input_free(in);
+    return rc;
+}
+
+int cli_csi_paths(int argc, char **argv)
 {
     cli_args args;
     int rc;
     if (!cli_parse_command("paths", argc, argv, paths_opts, 1, "expected one metadata FILE", &args,
                            &rc))
         return rc;
-    tk_csi_state *states = NULL;
-    size_t nstates = 0;
-    char **outs = NULL;
-    size_t *out_lens = NULL;
-    FILE **streams = NULL;
-    int *found = NULL;
     tk_csi_numbering *num = NULL;
-    csi_source src;
-    int src_open = 0;
-    state_index ix;
-    memset(&ix, 0, sizeof ix);
-    tk_input *in = NULL;
+    state_run states;
+    memset(&states, 0, sizeof states);
     int modes = cli_has(&args, "list") + cli_has(&args, "decode") + cli_has(&args, "state") +
                 cli_has(&args, "profile");
+    path_request req = {cli_has(&args, "decode"), 0, 0};
+    const char *sel = cli_get(&args, "function");
+    const char *meta = args.pos[0];
     if (modes != 1) {
         rc = cli_usage_error("paths", "give exactly one of --list, --decode ID, --state FILE, "
                                       "--profile TRACE");
-        goto done;
-    }
-    uint64_t limit = 0, id = 0;
-    if (cli_get_u64("paths", &args, "limit", 1000, &limit) != 0 ||
-        cli_get_u64("paths", &args, "decode", 0, &id) != 0) {
+    } else if (cli_get_u64("paths", &args, "limit", 1000, &req.limit) != 0 ||
+               cli_get_u64("paths", &args, "decode", 0, &req.id) != 0) {
         rc = CLI_EXIT_USAGE;
-        goto done;
-    }
-    const char *sel = cli_get(&args, "function");
-    const char *meta = args.pos[0];
-    if (cli_has(&args, "profile")) {
-        uint64_t plimit = cli_get(&args, "limit") ? limit : 20;
+    } else if (cli_has(&args, "profile")) {
+        uint64_t plimit = cli_get(&args, "limit") ? req.limit : 20;
         rc = run_profile(meta, cli_get(&args, "profile"), sel, plimit ? plimit : UINT32_MAX);
-        goto done;
-    }
-    if (tk_csi_numbering_new(&num) != TK_OK) {
+    } else if (tk_csi_numbering_new(&num) != TK_OK) {
         rc = cli_usage_error("paths", "out of memory");
-        goto done;
+    } else {
+        states.path = cli_get(&args, "state");
+        states.sel = sel;
+        rc = states.path ? state_run_open(&states) : CLI_EXIT_OK;
+        if (rc == CLI_EXIT_OK)
+            rc = walk(meta, sel, &req, states.path ? &states : NULL, num);
     }
-    if (cli_has(&args, "state")) {
-        tk_input *sin;
-        rc = cli_open_input(cli_get(&args, "state"), 0, &sin);
-        if (rc != CLI_EXIT_OK)
-            goto done;
-        tk_error err;
-        tk_error_clear(&err);
-        tk_status st = tk_csi_states_read(sin, &states, &nstates, &err);
-        tk_input_free(sin);
-        if (st != TK_OK) {
-            rc = cli_error(&err);
-            goto done;
-        }
-        for (size_t k = 0; k < nstates; k++)
-            if (!states[k].function[0] && !sel) {
-                rc = cli_usage_error("paths",
-                                     "%s: %s names no function: give --function NAME",
-                                     cli_get(&args, "state"), states[k].label);
-                goto done;
-            }
-        outs = calloc(nstates, sizeof *outs);
-        out_lens = calloc(nstates, sizeof *out_lens);
-        streams = calloc(nstates, sizeof *streams);
-        found = calloc(nstates, sizeof *found);
-        if (!outs || !out_lens || !streams || !found) {
-            rc = cli_usage_error("paths", "out of memory");
-            goto done;
-        }
-        if (state_index_build(&ix, states, nstates) != 0) {
-            rc = cli_usage_error("paths", "out of memory");
-            goto done;
-        }
-        for (size_t k = 0; k < nstates; k++) {
-            streams[k] = open_memstream(&outs[k], &out_lens[k]);
-            if (!streams[k]) {
-                rc = cli_usage_error("paths", "out of memory");
-                goto done;
-            }
-        }
-    }
-    rc = cli_open_input(meta, 0, &in);
-    if (rc != CLI_EXIT_OK)
-        goto done;
-    rc = csi_source_open(&src, in, meta);
-    if (rc != CLI_EXIT_OK)
-        goto done;
-    src_open = 1;
-    const tk_csi_function *fn;
-    char label[CSI_LABEL_MAX];
-    tk_error err;
-    tk_error_clear(&err);
-    tk_status st;
-    int matched_any = 0;
-    size_t nfn = 0;
-    while ((st = csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-        if (states) {
-            nfn++;
-            /* the candidates: same base name, the label for '#' names, and
-             * the states without a function */
-            size_t blen = base_len(fn->name);
-            for (int list = 0; list < 3; list++) {
-                const size_t *v = list == 0 ? ix.by_base : list == 1 ? ix.by_label : ix.none;
-                size_t n = list == 0 ? ix.nbase : list == 1 ? ix.nlabel : ix.nnone;
-                size_t i = list == 0   ? lower_bound(&ix, v, n, fn->name, blen, 0)
-                           : list == 1 ? lower_bound(&ix, v, n, label, 0, 1)
-                                       : 0;
-                for (; i < n; i++) {
-                    size_t k = v[i];
-                    const char *f = states[k].function;
-                    if (list == 0 && cmp_base(f, base_len(f), fn->name, blen) != 0)
-                        break;
-                    if (list == 1 && strcmp(f, label) != 0)
-                        break;
-                    if (ix.stamp[k] == nfn || !state_matches(&states[k], sel, fn, label))
-                        continue;
-                    ix.stamp[k] = nfn;
-                    found[k]++;
-                    if (decode_state(streams[k], fn, label, num, &states[k], meta) != 0)
-                        rc = CLI_EXIT_BAD_INPUT;
-                }
-            }
-            continue;
-        }
-        if (!csi_function_matches(sel, fn, label))
-            continue;
-        matched_any = 1;
-        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
-        const tk_bl *bl = tk_csi_numbering_bl(num);
-        uint64_t total = tk_bl_total(bl);
-        if (ls != TK_OK || total == 0) {
-            fprintf(stderr, "tracekit: %s: function %s: %s (see 'tracekit check')\n", src.name,
-                    label, ls == TK_ERR_LIMIT ? "path count overflow" : "invalid numbering");
-            rc = CLI_EXIT_BAD_INPUT;
-            continue;
-        }
-        tk_bl_path *p = tk_csi_numbering_path(num);
-        if (cli_has(&args, "decode")) {
-            if (id >= total) {
-                fprintf(stderr, "tracekit: %s: function %s has paths 0..%" PRIu64 ", not %" PRIu64 "\n",
-                        src.name, label, total - 1, id);
-                rc = CLI_EXIT_BAD_INPUT;
-                continue;
-            }
-            if (tk_bl_decode(bl, id, p) != TK_OK) {
-                fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
-                        src.name, label, id);
-                rc = CLI_EXIT_BAD_INPUT;
-                continue;
-            }
-            csi_print_path(stdout, fn, label, id, p);
-            continue;
-        }
-        uint64_t n = limit == 0 || limit > total ? total : limit;
-        for (uint64_t k = 0; k < n; k++) {
-            if (tk_bl_decode(bl, k, p) != TK_OK) {
-                fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
-                        src.name, label, k);
-                rc = CLI_EXIT_BAD_INPUT;
-                continue;
-            }
-            csi_print_path(stdout, fn, label, k, p);
-        }
-        if (n < total)
-            printf("%s: %" PRIu64 " more paths (--limit)\n", label, total - n);
-    }
-    if (st != TK_END) {
-        rc = cli_error(&err);
-        goto done;
-    }
-    if (states) {
-        for (size_t k = 0; k < nstates; k++) {
-            fflush(streams[k]);
-            if (!found[k] && states[k].ordered) {
-                /* a stack frame of a function without path tracing */
-                printf("%s: function %s: not in %s (not instrumented for path tracing)\n",
-                       states[k].label, states[k].function, meta);
-            } else if (!found[k]) {
-                fprintf(stderr, "tracekit: %s: %s: no function %s in %s\n",
-                        cli_get(&args, "state"), states[k].label,
-                        states[k].function[0] ? states[k].function : sel, meta);
-                rc = CLI_EXIT_BAD_INPUT;
-            }
-            fwrite(outs[k], 1, out_lens[k], stdout);
-        }
-    } else if (!matched_any && sel) {
-        fprintf(stderr, "tracekit: %s: no function %s\n", meta, sel);
-        rc = CLI_EXIT_BAD_INPUT;
-    }
-done:
-    if (streams)
-        for (size_t k = 0; k < nstates; k++)
-            if (streams[k])
-                fclose(streams[k]);
-    if (outs)
-        for (size_t k = 0; k < nstates; k++)
-            free(outs[k]);
-    free(outs);
-    free(out_lens);
-    free(streams);
-    free(found);
-    state_index_free(&ix);
-    tk_csi_states_free(states, nstates);
-    if (src_open)
-        csi_source_close(&src);
-    tk_input_free(in);
+    state_run_free(&states);
     tk_csi_numbering_free(num);
     cli_args_free(&args);
     return rc;
