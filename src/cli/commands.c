@@ -49,11 +49,11 @@ static const cli_command commands[] = {
     OWN("slice", "dynamic slice of a WET trace",
         "slice TRACE --criterion C [--forward] [--deps KIND] [--depth N] [--lines] "
         "[--format FMT] [--to dot]",
-        cmd_slice, cmd_slice_help),
+        cli_wet_slice, cli_wet_slice_help),
     OWN("chain", "shortest dependence chain between two instances of a WET trace",
-        "chain [--deps KIND] TRACE FROM TO", cmd_chain, cmd_chain_help),
+        "chain [--deps KIND] TRACE FROM TO", cli_wet_chain, cli_wet_chain_help),
     OWN("values", "values computed by instructions of a WET trace",
-        "values TRACE INSTR[:INSTANCE]", cmd_values, cmd_values_help),
+        "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help),
     OWN("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
         "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
         cli_csi_paths, cli_csi_paths_help),
@@ -104,7 +104,7 @@ void cli_command_help(const cli_command *c, FILE *f)
 
 static const cli_format_ops *const handlers[] = {
     &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
-    &cli_dcfg_trace_ops, &cli_csi_ops, &cli_fmt_wet,
+    &cli_dcfg_trace_ops, &cli_csi_ops, &cli_wet_ops,
 };
 
 const cli_format_ops *cli_format_ops_at(size_t i)

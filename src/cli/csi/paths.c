@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "csi.h"
 
 static const cli_opt paths_opts[] = {

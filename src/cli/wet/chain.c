@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "wet.h"
 
 static const cli_opt chain_opts[] = {
@@ -12,7 +11,7 @@ static const cli_opt chain_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-void cmd_chain_help(FILE *f)
+void cli_wet_chain_help(FILE *f)
 {
     fputs("FROM and TO are instances (ID:INSTANCE, 0xADDR#INSTANCE or FILE:LINE#INSTANCE\n"
           "naming one instruction). Prints a shortest chain FROM -> ... -> TO where each\n"
@@ -42,11 +41,11 @@ static int one_node(const char *cmd, const tk_deps *d, const char *text, tk_node
 static void print_step(const tk_deps *d, const tk_chain_step *st)
 {
     char src[512];
-    wet_cli_print_node(stdout, d, st->instr, st->inst, "#");
-    printf("  %s\n", wet_cli_source(d, NULL, st->instr, src, sizeof src));
+    cli_wet_print_node(stdout, d, st->instr, st->inst, "#");
+    printf("  %s\n", cli_wet_source(d, NULL, st->instr, src, sizeof src));
 }
 
-int cmd_chain(int argc, char **argv)
+int cli_wet_chain(int argc, char **argv)
 {
     const char *cmd = "chain";
     cli_args a;
@@ -56,11 +55,11 @@ int cmd_chain(int argc, char **argv)
         return rc;
     tk_deps *d = NULL;
     tk_slice_deps deps = TK_SLICE_ALL;
-    if (wet_cli_deps_option(cmd, &a, &deps) != 0) {
+    if (cli_wet_deps_option(cmd, &a, &deps) != 0) {
         rc = CLI_EXIT_USAGE;
         goto done;
     }
-    if ((rc = wet_cli_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)
+    if ((rc = cli_wet_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)
         goto done;
     tk_node from, to;
     if ((rc = one_node(cmd, d, a.pos[1], &from)) != CLI_EXIT_OK ||

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
 #include "wet.h"
 
 static const cli_opt slice_opts[] = {
@@ -24,7 +23,7 @@ static const cli_opt slice_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-void cmd_slice_help(FILE *f)
+void cli_wet_slice_help(FILE *f)
 {
     fputs("Prints the instances of the dynamic slice, one 'ID INSTANCE' per line sorted by\n"
           "id then instance ('0xADDR INSTANCE' for a limited-history trace); the\n"
@@ -51,7 +50,7 @@ static char **slice_lines(const tk_deps *d, const tk_deps *statics, const tk_sli
         if (tk_slice_count_instr(s, d, i) == 0)
             continue;
         char buf[512];
-        out[k] = strdup(wet_cli_source(d, statics, i, buf, sizeof buf));
+        out[k] = strdup(cli_wet_source(d, statics, i, buf, sizeof buf));
         if (out[k])
             k++;
     }
@@ -106,14 +105,14 @@ static void write_dot(FILE *f, const tk_deps *d, const tk_deps *statics, const t
         tk_deps_instr in;
         tk_deps_get_instr(d, i, &in);
         char src[512];
-        wet_cli_source(d, statics, i, src, sizeof src);
+        cli_wet_source(d, statics, i, src, sizeof src);
         for (uint32_t k = 0; k < in.ninstances; k++) {
             if (!tk_slice_contains(s, d, i, k))
                 continue;
             fprintf(f, "  \"");
-            wet_cli_print_node(f, d, i, k, "#");
+            cli_wet_print_node(f, d, i, k, "#");
             fprintf(f, "\" [label=\"");
-            wet_cli_print_node(f, d, i, k, "#");
+            cli_wet_print_node(f, d, i, k, "#");
             fprintf(f, "\\n");
             for (const char *c = src; *c; c++)
                 fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
@@ -136,9 +135,9 @@ static void write_dot(FILE *f, const tk_deps *d, const tk_deps *statics, const t
                     !tk_slice_contains(s, d, e[j].dep, e[j].dep_inst))
                     continue;
                 fprintf(f, "  \"");
-                wet_cli_print_node(f, d, i, e[j].inst, "#");
+                cli_wet_print_node(f, d, i, e[j].inst, "#");
                 fprintf(f, "\" -> \"");
-                wet_cli_print_node(f, d, e[j].dep, e[j].dep_inst, "#");
+                cli_wet_print_node(f, d, e[j].dep, e[j].dep_inst, "#");
                 fprintf(f, "\"%s;\n",
                         kind == TK_DEP_CONTROL ? " [style=dashed]"
                         : kind == TK_DEP_DATA  ? ""
@@ -159,7 +158,7 @@ static void write_text(FILE *f, const tk_deps *d, const tk_deps *statics, const 
         tk_deps_get_instr(d, i, &in);
         for (uint32_t k = 0; k < in.ninstances; k++)
             if (tk_slice_contains(s, d, i, k)) {
-                wet_cli_print_node(f, d, i, k, " ");
+                cli_wet_print_node(f, d, i, k, " ");
                 fputc('\n', f);
             }
     }
@@ -228,7 +227,7 @@ static void write_json(FILE *f, const tk_deps *d, const tk_deps *statics, const 
     fprintf(f, "]}\n");
 }
 
-int cmd_slice(int argc, char **argv)
+int cli_wet_slice(int argc, char **argv)
 {
     const char *cmd = "slice";
     cli_args a;
@@ -248,7 +247,7 @@ int cmd_slice(int argc, char **argv)
     const char *to = cli_get(&a, "to");
     int fmt = cli_get_choice(cmd, &a, "format", cli_out_text_json, CLI_OUT_TEXT);
     int json = fmt == CLI_OUT_JSON;
-    if (fmt < 0 || wet_cli_deps_option(cmd, &a, &so.deps) != 0 ||
+    if (fmt < 0 || cli_wet_deps_option(cmd, &a, &so.deps) != 0 ||
         cli_get_u64(cmd, &a, "depth", 0, &so.max_depth) != 0) {
         rc = CLI_EXIT_USAGE;
         goto done;
@@ -265,11 +264,11 @@ int cmd_slice(int argc, char **argv)
     }
     int progress = cli_has(&a, "progress"), timing = cli_has(&a, "timing");
     stamp t0 = now();
-    if ((rc = wet_cli_load_path(a.pos[0], progress, &d)) != CLI_EXIT_OK)
+    if ((rc = cli_wet_load_path(a.pos[0], progress, &d)) != CLI_EXIT_OK)
         goto done;
     stamp t1 = now();
     if (cli_get(&a, "static") &&
-        (rc = wet_cli_load_path(cli_get(&a, "static"), progress, &statics)) != CLI_EXIT_OK)
+        (rc = cli_wet_load_path(cli_get(&a, "static"), progress, &statics)) != CLI_EXIT_OK)
         goto done;
     tk_error err;
     tk_error_clear(&err);
@@ -294,7 +293,7 @@ int cmd_slice(int argc, char **argv)
         rc = st == TK_ERR_ARG ? cli_usage_error(cmd, "%s", err.message) : cli_error(&err);
         goto done;
     }
-    order = wet_cli_sorted_by_id(d);
+    order = cli_wet_sorted_by_id(d);
     if (!order) {
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         rc = cli_error(&err);

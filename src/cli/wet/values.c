@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "wet.h"
 
 static const cli_opt values_opts[] = {
@@ -11,7 +10,7 @@ static const cli_opt values_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-void cmd_values_help(FILE *f)
+void cli_wet_values_help(FILE *f)
 {
     fputs("INSTR is ID, ID:INSTANCE, 0xADDR[#INSTANCE] or FILE:LINE[#INSTANCE] (every\n"
           "instruction of the line). Without an instance, prints every value of the\n"
@@ -37,7 +36,7 @@ static int has_instance(const char *text)
     return 1;
 }
 
-int cmd_values(int argc, char **argv)
+int cli_wet_values(int argc, char **argv)
 {
     const char *cmd = "values";
     cli_args a;
@@ -47,7 +46,7 @@ int cmd_values(int argc, char **argv)
         return rc;
     tk_deps *d = NULL;
     tk_node *nodes = NULL;
-    if ((rc = wet_cli_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)
+    if ((rc = cli_wet_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)
         goto done;
     if (tk_deps_get_form(d) == TK_DEPS_HISTORY) {
         fprintf(stderr, "tracekit: %s: a limited-history trace records no values\n", a.pos[0]);
