@@ -10,7 +10,6 @@ const cli_opt cli_dcfg_trace_diff_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-
 typedef struct seq_cursor {
     const tk_dcfg_trace *t;
     size_t first_chunk, nchunks, chunk; /* chunk: next to decode (relative) */
@@ -94,6 +93,106 @@ static int find_thread(const tk_dcfg_trace *t, uint64_t pid, uint64_t tid,
     return 0;
 }
 
+/* Where two threads' edge sequences first differ. */
+typedef struct divergence {
+    uint64_t index;        /* the edges before it are equal */
+    int has[2];            /* the side has an edge there (else it ends) */
+    uint32_t edge[2];
+    size_t chunk[2];       /* 1-based chunk of the thread */
+    uint64_t chunk_pos[2]; /* 1-based edge of the chunk */
+} divergence;
+
+/* Compares thread a of ta with thread b of tb edge by edge: 1 and *dv at the
+ * first difference, 0 when they hold the same edges, -1 on error (err set). */
+static int first_divergence(const tk_dcfg_trace *ta, const tk_dcfg_trace_thread_info *a,
+                            const tk_dcfg_trace *tb, const tk_dcfg_trace_thread_info *b,
+                            divergence *dv, tk_error *err) {
+    seq_cursor c[2] = {{ta, a->first_chunk, a->nchunks, 0, NULL, 0, 0, 0, 0, 0},
+                       {tb, b->first_chunk, b->nchunks, 0, NULL, 0, 0, 0, 0, 0}};
+    int found = 0;
+    memset(dv, 0, sizeof *dv);
+    for (;;) {
+        uint32_t ea = 0, eb = 0;
+        int ra = cursor_next(&c[0], &ea, err), rb = ra < 0 ? 0 : cursor_next(&c[1], &eb, err);
+        if (ra < 0 || rb < 0) {
+            found = -1;
+            break;
+        }
+        if (ra == 0 && rb == 0)
+            break;
+        if (ra && rb && ea == eb) {
+            dv->index++;
+            continue;
+        }
+        found = 1;
+        int rs[2] = {ra, rb};
+        uint32_t es[2] = {ea, eb};
+        for (int k = 0; k < 2; k++) {
+            dv->has[k] = rs[k];
+            dv->edge[k] = es[k];
+            dv->chunk[k] = c[k].cur_chunk - c[k].first_chunk + 1;
+            dv->chunk_pos[k] = c[k].chunk_pos;
+        }
+        break;
+    }
+    free(c[0].buf);
+    free(c[1].buf);
+    return found;
+}
+
+static void print_divergence(const divergence *dv, uint64_t pid, uint64_t tid,
+                             const char *const names[2], const tk_cfg *cfg,
+                             const tk_cfg_process *p) {
+    printf("first divergence: process %llu thread %llu, edge %llu of the thread\n",
+           (unsigned long long)pid, (unsigned long long)tid, (unsigned long long)dv->index + 1);
+    for (int k = 0; k < 2; k++) {
+        if (!dv->has[k]) {
+            printf("  %s: ends after %llu edges\n", names[k], (unsigned long long)dv->index);
+            continue;
+        }
+        printf("  %s: chunk %zu, edge %llu of the chunk: ", names[k], dv->chunk[k],
+               (unsigned long long)dv->chunk_pos[k]);
+        describe_edge(cfg, p, dv->edge[k]);
+    }
+}
+
+/* The threads of `one` (names[which]) in the order of that trace, each against
+ * the same thread of `other` when compare, else only whether `other` has it.
+ * Stops at the first difference (*differ set). Returns an exit code. */
+static int diff_threads(const tk_dcfg_trace *one, const tk_dcfg_trace *other, int compare,
+                        const char *const names[2], int which, const tk_cfg *cfg, int *differ) {
+    tk_error err;
+    tk_error_clear(&err);
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(one) && !*differ; th++) {
+        tk_dcfg_trace_thread_info ti, to;
+        tk_dcfg_trace_thread(one, th, &ti);
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(one, ti.process, &pi);
+        if (!find_thread(other, pi.pid, ti.thread_id, &to)) {
+            printf("process %llu thread %llu: only in %s\n", (unsigned long long)pi.pid,
+                   (unsigned long long)ti.thread_id, names[which]);
+            *differ = 1;
+            break;
+        }
+        if (!compare)
+            continue;
+        divergence dv;
+        int r = first_divergence(one, &ti, other, &to, &dv, &err);
+        if (r < 0)
+            return cli_error(&err);
+        if (r > 0) {
+            const tk_cfg_process *p = NULL;
+            if (cfg) {
+                uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
+                p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
+            }
+            print_divergence(&dv, pi.pid, ti.thread_id, names, cfg, p);
+            *differ = 1;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *a) {
     if (ctx->ninputs != 2)
         return cli_usage_error("diff", "expected two traces");
@@ -104,84 +203,18 @@ int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *a) {
     tk_dcfg_trace *ta = NULL, *tb = NULL;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_open_input(&ta, ctx->inputs[0], NULL, &err) != TK_OK ||
-        tk_dcfg_trace_open_input(&tb, ctx->inputs[1], NULL, &err) != TK_OK) {
-        rc = cli_error(&err);
-        goto done;
-    }
+    const char *const names[2] = {ctx->paths[0], ctx->paths[1]};
     int differ = 0;
-    for (size_t th = 0; th < tk_dcfg_trace_thread_count(ta) && rc == CLI_EXIT_OK && !differ; th++) {
-        tk_dcfg_trace_thread_info tia, tib;
-        tk_dcfg_trace_thread(ta, th, &tia);
-        tk_dcfg_trace_process_info pi;
-        tk_dcfg_trace_process(ta, tia.process, &pi);
-        if (!find_thread(tb, pi.pid, tia.thread_id, &tib)) {
-            printf("process %llu thread %llu: only in %s\n", (unsigned long long)pi.pid,
-                   (unsigned long long)tia.thread_id, ctx->paths[0]);
-            differ = 1;
-            break;
-        }
-        const tk_cfg_process *p = NULL;
-        if (cfg) {
-            uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
-            p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
-        }
-        seq_cursor ca = {ta, tia.first_chunk, tia.nchunks, 0, NULL, 0, 0, 0, 0, 0};
-        seq_cursor cb = {tb, tib.first_chunk, tib.nchunks, 0, NULL, 0, 0, 0, 0, 0};
-        uint64_t index = 0;
-        for (;;) {
-            uint32_t ea = 0, eb = 0;
-            int ra = cursor_next(&ca, &ea, &err), rb = ra < 0 ? 0 : cursor_next(&cb, &eb, &err);
-            if (ra < 0 || rb < 0) {
-                rc = cli_error(&err);
-                break;
-            }
-            if (ra == 0 && rb == 0)
-                break;
-            if (ra && rb && ea == eb) {
-                index++;
-                continue;
-            }
-            differ = 1;
-            printf("first divergence: process %llu thread %llu, edge %llu of the thread\n",
-                   (unsigned long long)pi.pid, (unsigned long long)tia.thread_id,
-                   (unsigned long long)index + 1);
-            const char *names[2] = {ctx->paths[0], ctx->paths[1]};
-            seq_cursor *cs[2] = {&ca, &cb};
-            int rs[2] = {ra, rb};
-            uint32_t es[2] = {ea, eb};
-            for (int k = 0; k < 2; k++) {
-                if (!rs[k]) {
-                    printf("  %s: ends after %llu edges\n", names[k], (unsigned long long)index);
-                    continue;
-                }
-                printf("  %s: chunk %zu, edge %llu of the chunk: ", names[k],
-                       cs[k]->cur_chunk - cs[k]->first_chunk + 1,
-                       (unsigned long long)cs[k]->chunk_pos);
-                describe_edge(cfg, p, es[k]);
-            }
-            break;
-        }
-        free(ca.buf);
-        free(cb.buf);
-    }
-    for (size_t th = 0; th < tk_dcfg_trace_thread_count(tb) && rc == CLI_EXIT_OK && !differ; th++) {
-        tk_dcfg_trace_thread_info tib, tia;
-        tk_dcfg_trace_thread(tb, th, &tib);
-        tk_dcfg_trace_process_info pi;
-        tk_dcfg_trace_process(tb, tib.process, &pi);
-        if (!find_thread(ta, pi.pid, tib.thread_id, &tia)) {
-            printf("process %llu thread %llu: only in %s\n", (unsigned long long)pi.pid,
-                   (unsigned long long)tib.thread_id, ctx->paths[1]);
-            differ = 1;
-        }
-    }
+    if (tk_dcfg_trace_open_input(&ta, ctx->inputs[0], NULL, &err) != TK_OK ||
+        tk_dcfg_trace_open_input(&tb, ctx->inputs[1], NULL, &err) != TK_OK)
+        rc = cli_error(&err);
+    else if ((rc = diff_threads(ta, tb, 1, names, 0, cfg, &differ)) == CLI_EXIT_OK)
+        rc = diff_threads(tb, ta, 0, names, 1, cfg, &differ);
     if (rc == CLI_EXIT_OK) {
         if (!differ)
             printf("no difference: the traces hold the same edge sequences\n");
         rc = differ ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
     }
-done:
     tk_dcfg_trace_free(ta);
     tk_dcfg_trace_free(tb);
     tk_cfg_free(cfg);
