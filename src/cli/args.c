@@ -222,7 +222,8 @@ void cli_print_options(FILE *f, const cli_opt *table)
             snprintf(head, sizeof head, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
                      o->arg ? o->arg : "");
         else
-            snprintf(head, sizeof head, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+            snprintf(head, sizeof head, "    --%s%s%s", o->name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
         if (strlen(head) <= 26)
             fprintf(f, "  %-26s %s\n", head, o->help);
         else

@@ -71,7 +71,12 @@ int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const c
                    int dflt);
 
 /* --format: how a command prints. Each command accepts some: */
-typedef enum cli_out_format { CLI_OUT_TEXT, CLI_OUT_JSON, CLI_OUT_CSV, CLI_OUT_FOLDED } cli_out_format;
+typedef enum cli_out_format {
+    CLI_OUT_TEXT,
+    CLI_OUT_JSON,
+    CLI_OUT_CSV,
+    CLI_OUT_FOLDED
+} cli_out_format;
 extern const cli_choice cli_out_text_json[];     /* text|json */
 extern const cli_choice cli_out_text_json_csv[]; /* text|json|csv */
 

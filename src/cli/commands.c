@@ -74,7 +74,10 @@ static const cli_command commands[] = {
 
 size_t cli_command_count(void) { return sizeof commands / sizeof commands[0]; }
 
-const cli_command *cli_command_at(size_t i) { return i < cli_command_count() ? &commands[i] : NULL; }
+const cli_command *cli_command_at(size_t i)
+{
+    return i < cli_command_count() ? &commands[i] : NULL;
+}
 
 const cli_command *cli_command_find(const char *name)
 {

@@ -52,7 +52,8 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
     meter *m = ctx;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    double dt = (double)(now.tv_sec - m->last.tv_sec) + (double)(now.tv_nsec - m->last.tv_nsec) / 1e9;
+    double dt =
+        (double)(now.tv_sec - m->last.tv_sec) + (double)(now.tv_nsec - m->last.tv_nsec) / 1e9;
     if (m->shown && dt < 0.25) return;
     m->last = now;
     m->shown = 1;
@@ -150,9 +151,11 @@ int cli_diag_summary(const tk_diag *d, const char *path)
     clear_progress();
     fflush(stdout);
     if (d->suppressed)
-        fprintf(stderr, "%s: %llu more errors not shown\n", path, (unsigned long long)d->suppressed);
+        fprintf(stderr, "%s: %llu more errors not shown\n", path,
+                (unsigned long long)d->suppressed);
     fprintf(stderr, "%s: %llu error%s, %llu warning%s\n", path, (unsigned long long)d->errors,
-            d->errors == 1 ? "" : "s", (unsigned long long)d->warnings, d->warnings == 1 ? "" : "s");
+            d->errors == 1 ? "" : "s", (unsigned long long)d->warnings,
+            d->warnings == 1 ? "" : "s");
     return d->errors ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
 }
 

@@ -257,7 +257,7 @@ void cli_csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p
 }
 
 void cli_csi_print_path(FILE *out, const tk_csi_function *fn, const char *label, uint64_t id,
-                    const tk_bl_path *p)
+                        const tk_bl_path *p)
 {
     fprintf(out, "%s %" PRIu64 ": ", label, id);
     cli_csi_print_blocks(out, fn, p->nodes, p->len);

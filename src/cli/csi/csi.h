@@ -35,8 +35,8 @@ void cli_csi_source_close(cli_csi_source *s);
 /* Next function: TK_OK, TK_END, or an error (err filled, located). label
  * gets the function's display name ("foo", or "foo#2" for the second
  * function called foo). */
-tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label, size_t size,
-                          tk_error *err);
+tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
+                              size_t size, tk_error *err);
 
 /* A walk over the functions of every input of a command, in file order. */
 typedef struct cli_csi_visitor {
@@ -67,7 +67,7 @@ void cli_csi_print_start(FILE *out, const tk_csi_function *fn, const tk_bl_path 
 void cli_csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p);
 /* The golden decode format: "FUNCTION ID: BLOCK ..." then starts/ends/lines. */
 void cli_csi_print_path(FILE *out, const tk_csi_function *fn, const char *label, uint64_t id,
-                    const tk_bl_path *p);
+                        const tk_bl_path *p);
 
 /* What the functions of every input are written as: dump's text, csi (canonical
  * metadata) or dot. */

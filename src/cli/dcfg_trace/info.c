@@ -18,11 +18,10 @@ int cli_dcfg_trace_info(cli_ctx *ctx, const cli_args *a) {
     for (size_t i = 0; i < np; i++) {
         tk_dcfg_trace_process_info pi;
         tk_dcfg_trace_process(t, i, &pi);
-        printf(
-            "process %llu: %zu threads, %zu transition rows from %zu edges (codes up to %u bits), "
-            "%zu dictionary entries\n",
-            (unsigned long long)pi.pid, pi.nthreads, pi.transition_rows, pi.transition_states,
-            pi.max_code_bits, pi.dictionary_entries);
+        printf("process %llu: %zu threads, %zu transition rows from %zu edges (codes up to %u "
+               "bits), %zu dictionary entries\n",
+               (unsigned long long)pi.pid, pi.nthreads, pi.transition_rows, pi.transition_states,
+               pi.max_code_bits, pi.dictionary_entries);
         for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
             tk_dcfg_trace_thread_info ti;
             tk_dcfg_trace_thread(t, th, &ti);
