@@ -65,7 +65,7 @@ ifeq ($(SAN),fuzz)
 endif
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/graph/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
-                             src/analysis/*.c src/export/*.c))
+                             src/analysis/*.c src/export/*.c)) $(LIB_SRC_EXTRA)
 CLI_SRC := $(sort $(wildcard src/cli/*.c src/cli/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
@@ -84,7 +84,7 @@ PROGRAM := $(BUILD)/tracekit
 
 .SECONDARY:
 
-.PHONY: all deps check check-quick check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
+.PHONY: all deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
 
@@ -142,7 +142,20 @@ check: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-tsan SAN=tsan
-	@tests/run.sh build build-asan build-clang build-tsan
+	@$(MAKE) --no-print-directory -s musl-test-binaries
+	@tests/run.sh build build-asan build-clang build-tsan build-musl
+
+# The musl build (static, -DTK_PORTABLE: every portable fallback of
+# src/core/compat.h), against Debian's static archives of the dependencies and
+# a shim of the glibc entry points they call (tests/musl/glibc_shim.c).
+MUSL_A := $(addprefix /usr/lib/x86_64-linux-gnu/,libdw.a libelf.a libzstd.a liblzma.a libz.a \
+                     libbz2.a libiberty.a)
+musl-test-binaries:
+	@scripts/musl-includes.sh build-musl/include
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-musl CC=musl-gcc \
+	    CFLAGS=-DTK_PORTABLE PKG_CFLAGS=-Ibuild-musl/include LDFLAGS=-static \
+	    LIBS="$(MUSL_A) build-musl/obj/tests/musl/glibc_shim.o -lpthread -lm" \
+	    LIB_SRC_EXTRA=tests/musl/glibc_shim.c
 
 check-quick: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
@@ -191,6 +204,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/tracekit 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-clang build-tsan build-fuzz
+	rm -rf build build-asan build-clang build-tsan build-musl build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -9,6 +9,7 @@ build-essential pkg-config make
 zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libelf-dev libdw-dev libiberty-dev
 gzip bzip2 xz-utils zstd
 clang llvm libclang-rt-14-dev
+musl-tools
 valgrind
 time python3 binutils sqlite3
 graphviz

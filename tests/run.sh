@@ -71,8 +71,10 @@ for build in "$@"; do
     case "$build" in *asan* | *tsan*) export TK_SANITIZED=1 ;; *) unset TK_SANITIZED ;; esac
     # a ThreadSanitizer build runs the tests of the threaded code only: the
     # thread pool, parallel bzip2, parallel DCFG-Trace decoding
-    threaded_only=0
+    threaded_only=0 unit_cli_only=0
     case "$build" in *tsan*) threaded_only=1; export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} ;; esac
+    # the musl build (portable fallbacks) runs the unit and CLI tests
+    case "$build" in *musl*) unit_cli_only=1 ;; esac
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -128,7 +130,7 @@ for build in "$@"; do
     echo "   cli cases: $((SECONDS - t0)) s" >&2; t0=$SECONDS
     # integration scripts (once: see above)
     for s in tests/integration/*.sh; do
-        [ "${TK_INTEGRATION:-1}" != 0 ] && [ $threaded_only = 0 ] || break
+        [ "${TK_INTEGRATION:-1}" != 0 ] && [ $threaded_only = 0 ] && [ $unit_cli_only = 0 ] || break
         [ -f "$s" ] || continue
         name=$(basename "$s" .sh)
         wanted "$name" || continue
@@ -151,7 +153,7 @@ for build in "$@"; do
     echo "   integration: $((SECONDS - t0)) s" >&2; t0=$SECONDS
     # fuzz corpora replayed through the harnesses
     for src in fuzz/fuzz_*.c; do
-        [ $threaded_only = 0 ] || break
+        [ $threaded_only = 0 ] && [ $unit_cli_only = 0 ] || break
         [ -f "$src" ] || continue
         x=$(basename "$src" .c); x=${x#fuzz_}
         r="$build/fuzz/replay_fuzz_$x"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/compat.h"
 #include "core/hash.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
@@ -141,7 +142,7 @@ tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_pro
     if (n) { /* (qsort of a NULL array is undefined even for 0 elements) */
         qsort(a->arcs, n, sizeof *a->arcs, cmp_callee);
         for (size_t i = 0; i < n; i++) a->by_caller[i] = i;
-        qsort_r(a->by_caller, n, sizeof *a->by_caller, cmp_caller_index, a->arcs);
+        tk_qsort_r(a->by_caller, n, sizeof *a->by_caller, cmp_caller_index, a->arcs);
     }
     a->count = n;
     a->n_events = nev;

@@ -1,6 +1,9 @@
 #include "alloc.h"
+#include "compat.h"
 
+#ifdef TK_HAVE_MALLOC_USABLE_SIZE
 #include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,11 @@
 #define HUGE_MIN ((size_t)2 << 20)   /* from here on: huge pages */
 #define BIG_OFFSET TK_ALLOC_BIG_HEADER /* header, padded to keep a 64-byte alignment */
 #define BIG_MAGIC 0x746b2d6269672d31ull /* "tk-big-1" */
+#ifdef MAP_POPULATE
+#define POPULATE MAP_POPULATE
+#else
+#define POPULATE 0
+#endif
 #define PAGE_MASK_4K ((uintptr_t)4095)
 
 typedef struct big_header {
@@ -99,7 +107,7 @@ static void *big_alloc(size_t size)
     size_t len = map_length(size, 0);
     if (!len) return NULL;
     void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | (size < HUGE_MIN ? MAP_POPULATE : 0), -1, 0);
+                   MAP_PRIVATE | MAP_ANONYMOUS | (size < HUGE_MIN ? POPULATE : 0), -1, 0);
     if (m == MAP_FAILED) return NULL;
     advise_huge(m, len);
     big_header *h = m;
@@ -110,13 +118,27 @@ static void *big_alloc(size_t size)
     return (char *)m + BIG_OFFSET;
 }
 
+/* mremap where the system has it; else a new mapping, the bytes copied */
+static void *remap(void *old, size_t old_len, size_t len)
+{
+#ifdef TK_HAVE_MREMAP
+    return mremap(old, old_len, len, MREMAP_MAYMOVE);
+#else
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return m;
+    memcpy(m, old, old_len < len ? old_len : len);
+    (void)munmap(old, old_len);
+    return m;
+#endif
+}
+
 static void *big_realloc(big_header *h, size_t size)
 {
     size_t len = map_length(size, size <= h->size);
     if (!len) return NULL;
     size_t old_len = h->map_len;
     if (len != old_len) {
-        void *m = mremap(h, old_len, len, MREMAP_MAYMOVE);
+        void *m = remap(h, old_len, len);
         if (m == MAP_FAILED) return NULL;
         if (len > old_len) advise_huge(m, len);
 #ifdef MADV_POPULATE_WRITE
@@ -156,12 +178,16 @@ static void *default_realloc(void *ctx, void *p, size_t size)
         return n;
     }
     if (!TK_BIG_BLOCKS || size < BIG_MIN || !p) return p ? realloc(p, size) : default_malloc(ctx, size);
+#ifdef TK_HAVE_MALLOC_USABLE_SIZE
     void *n = big_alloc(size); /* a C library block grows into a mapping of its own */
     if (!n) return realloc(p, size);
     size_t old = malloc_usable_size(p);
     memcpy(n, p, old < size ? old : size);
     free(p);
     return n;
+#else
+    return realloc(p, size); /* the C library block's size is unknown: it stays one */
+#endif
 }
 
 static void default_free(void *ctx, void *p)

@@ -1,18 +1,18 @@
 #include "hash.h"
 
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
+#include "compat.h"
 
 uint64_t tk_hash_key;
 
 __attribute__((constructor)) static void draw_hash_key(void)
 {
     uint64_t k = 0;
-    if (getrandom(&k, sizeof k, GRND_NONBLOCK) != (ssize_t)sizeof k) {
+    if (!tk_random_u64(&k)) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         k = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)getpid() << 16 ^

@@ -8,8 +8,10 @@
  * The tagging allocator takes its memory from its own mapping, not from the C
  * library, so the C library's heap must not grow while a model is built: a
  * raw malloc left in the library shows there (glibc's mallinfo2). */
-#include <malloc.h>
 #include <stdint.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <sys/mman.h>
 #include <stdlib.h>
@@ -90,7 +92,11 @@ static void tag_free(void *ctx, void *p)
 
 /* bytes in use in the C library's heap (blocks the C library keeps in its
  * per-thread cache after free() count as in use: a little slack) */
+#ifdef __GLIBC__
 static long libc_heap(void) { return (long)mallinfo2().uordblks; }
+#else
+static long libc_heap(void) { return 0; } /* no portable way to ask: not checked */
+#endif
 #define CHECK_HEAP_KEPT(before) TK_CHECK(labs(libc_heap() - (before)) <= 2048)
 
 static const tk_allocator tagging = {tag_malloc, tag_realloc, tag_free, NULL};

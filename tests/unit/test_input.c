@@ -286,8 +286,11 @@ static void test_file_windows(void)
     total = 0;
     tk_status st;
     while ((st = tk_input_chunk(in, &p, &n, &err)) == TK_OK) {
-        if (total + n <= len) TK_CHECK(memcmp(p, t + total, n) == 0);
-        else TK_CHECK(total == len && n == 5 && memcmp(p, "tail\n", 5) == 0);
+        /* (windows of the mapping end at the old size; chunks read with
+         * read(2), where the system cannot populate windows, may not) */
+        size_t old = total < len ? (n < len - total ? n : len - total) : 0;
+        TK_CHECK(memcmp(p, t + total, old) == 0);
+        TK_CHECK(total + n <= len + 5 && memcmp(p + old, "tail\n" + (total + old - len), n - old) == 0);
         total += n;
     }
     TK_CHECK(st == TK_END);
