@@ -40,6 +40,9 @@ WARN := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototype
         -Wpointer-arith -Wvla -Wformat=2
 OPT ?= -O2 -g
 CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE
+# The command line sees the public headers and its own (src/cli, src/cli/<fmt>/<fmt>.h),
+# none of the library's internals.
+CLI_CPPFLAGS = $(filter-out -Isrc,$(CPPFLAGS)) -Isrc/cli
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -DTK_BUILDING_LIBRARY $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(LDFLAGS)
 
@@ -65,7 +68,7 @@ endif
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/graph/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
                              src/analysis/*.c src/export/*.c)) $(LIB_SRC_EXTRA)
-CLI_SRC := $(sort $(wildcard src/cli/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c src/cli/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -93,7 +96,7 @@ deps:
 # Objects depend on the compiler and its flags: a change of either (CC=clang,
 # SAN=..., CFLAGS=...) rebuilds them.
 FLAGS_STAMP := $(BUILD)/.flags
-FLAGS_TEXT := $(CC) $(CPPFLAGS) $(ALL_CFLAGS) | $(LDFLAGS_ALL)
+FLAGS_TEXT := $(CC) $(CPPFLAGS) $(ALL_CFLAGS) | $(CLI_CPPFLAGS) | $(LDFLAGS_ALL)
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ 2>/dev/null || echo '$(FLAGS_TEXT)' > $@
@@ -104,6 +107,11 @@ FORCE:
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# The command line's objects (of two matching patterns make takes the one with the shorter stem).
+$(BUILD)/obj/src/cli/%.o: src/cli/%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -20,6 +20,7 @@
 #include "profile.h"
 #include "profile_analysis.h"
 #include "status.h"
+#include "textout.h"
 #include "deps.h"
 #include "slice.h"
 #include "wet.h"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/compat.h"
 #include "core/fastpath.h"
 #include "formats/callgrind/callgrind_parser.h"
 
@@ -666,7 +667,7 @@ run_name(tk_callgrind_parser *ps, int kind, const char *s, const char *p, uint64
         return d + 2;
     }
     if (d[1] != ' ') return NULL;
-    const char *nl = strchrnul(d, '\n');
+    const char *nl = tk_strchrnul(d, '\n');
     if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL; /* a NUL: general code */
     ps->line = s;
     ps->lineno = *ln + 1;
@@ -1442,7 +1443,7 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
         }
         const char *nl;
         if (s <= last_nl) { /* a '\n' ends the line */
-            nl = strchrnul(s, '\n');
+            nl = tk_strchrnul(s, '\n');
             if (*nl == '\n')
                 ps->nul_free_end = nl;
             else /* a NUL in the line: the general code reports it */
