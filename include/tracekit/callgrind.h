@@ -88,10 +88,6 @@ typedef struct tk_callgrind_write_options {
 
 #define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0, 0}
 
-/* The positions named by text: "line", "instr", "instr+line" (also "instr,line", "instr line")
- * as TK_POS_* bits; -1 when text names none of these. */
-TK_API int tk_callgrind_positions_parse(const char *text);
-
 /* Write the profile as callgrind text. Returns TK_OK or TK_ERR_IO/TK_ERR_NOMEM. */
 TK_API tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
                              const tk_callgrind_write_options *opt, tk_error *err);

@@ -25,7 +25,9 @@ fail=0
 
 # a free display number
 for d in $(seq 91 140); do [ -e /tmp/.X$d-lock ] || break; done
-Xvfb ":$d" -screen 0 2400x1400x24 -nolisten tcp >/dev/null 2>&1 &
+# -noreset: without it Xvfb resets when its last client leaves, and a KCachegrind started in
+# that moment cannot connect (3 starts in 32 aborted so: "could not connect to display")
+Xvfb ":$d" -screen 0 2400x1400x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 xpid=$!
 mkdir -p "$tmp/home/.config" "$tmp/run"
 chmod 700 "$tmp/run"
@@ -38,22 +40,25 @@ shoot() { # FILE: KCachegrind on it, screenshots until its flat profile is drawn
     k=$!
     for _ in $(seq 1 100); do
         xdotool search --onlyvisible --name "$(basename "$f")" >/dev/null 2>&1 && break
+        kill -0 "$k" 2>/dev/null || break    # it died: no window to wait for
         sleep 0.2
     done
     # the lists fill after the window shows
-    for _ in $(seq 1 40); do
-        sleep 1
+    for _ in $(seq 1 80); do
+        kill -0 "$k" 2>/dev/null || break
+        sleep 0.5
         import -window root "$f.png"
         python3 "$KC_FLAT" --ready "$f.png" && { ok=0; break; }
     done
-    sleep 1
+    kill -0 "$k" 2>/dev/null && sleep 1    # the rest of the rows
     import -window root "$f.png"
-    kill "$k"
+    kill "$k" 2>/dev/null
     wait "$k" 2>/dev/null
     return $ok
 }
 for f in "$@"; do
-    # a second start when the first never drew (seen once under a full make check)
+    # a second start when the first never drew (seen under a full make check, when Xvfb
+    # was resetting before -noreset)
     shoot "$f" || shoot "$f" || {
         echo "KCachegrind never drew $f; its log: $(head -c 400 "$f.log")" >&2
         [ -n "${TK_KEEP:-}" ] && cp "$f.png" "$TK_KEEP/"

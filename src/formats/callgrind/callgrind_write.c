@@ -18,6 +18,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/num.h"
 #include "model/profile.h"
 #include "tracekit/output.h"
 
@@ -76,11 +77,12 @@ static int reserve_function_ids(writer *w)
     for (size_t i = 0; i < ns; i++) {
         const char *s = tk_profile_str(w->p, (uint32_t)i);
         if (s[0] != '(' || s[1] < '0' || s[1] > '9') continue;
-        for (const char *q = s; (q = strchr(q, '(')) != NULL; q++) {
-            uint64_t v = 0;
+        const char *se = s + strlen(s); /* as written: fputs stops at a NUL */
+        for (const char *q = s; (q = memchr(q, '(', (size_t)(se - q))) != NULL; q++) {
+            uint64_t v;
             const char *d = q + 1;
-            while (*d >= '0' && *d <= '9' && v <= UINT32_MAX) v = v * 10 + (uint64_t)(*d++ - '0');
-            if (d > q + 1 && *d == ')' && v <= UINT32_MAX && tk_hmap_put(&w->reserved_fn_ids, v, 0) != 0)
+            if (tk_scan_dec(&d, se, &v) == TK_OK && d < se && *d == ')' && v <= UINT32_MAX &&
+                tk_hmap_put(&w->reserved_fn_ids, v, 0) != 0)
                 return -1;
         }
     }
@@ -477,14 +479,4 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
     }
     if (paths) *paths = names;
     return st;
-}
-
-int tk_callgrind_positions_parse(const char *text)
-{
-    if (strcmp(text, "line") == 0) return TK_POS_LINE;
-    if (strcmp(text, "instr") == 0) return TK_POS_INSTR;
-    if (strcmp(text, "instr+line") == 0 || strcmp(text, "instr,line") == 0 ||
-        strcmp(text, "instr line") == 0)
-        return TK_POS_INSTR | TK_POS_LINE;
-    return -1;
 }
