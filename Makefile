@@ -62,7 +62,7 @@ ifeq ($(SAN),fuzz)
 endif
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/graph/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
-                             src/analysis/*.c src/export/*.c)) $(LIB_SRC_EXTRA)
+                             src/analysis/*.c src/export/*.c src/record/*.c)) $(LIB_SRC_EXTRA)
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
@@ -79,11 +79,14 @@ STATIC_LIB := $(BUILD)/libtracekit.a
 SHARED_LIB := $(BUILD)/libtracekit.so
 PROGRAM := $(BUILD)/tracekit
 
+.DEFAULT_GOAL := all
+include recorder/recorder.mk
+
 .SECONDARY:
 
 .PHONY: all deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
-all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
+all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(RECORDER_ALL)
 
 deps:
 	@scripts/setup-deps.sh
@@ -123,7 +126,7 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/replay.o $(STATI
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/obj/fuzz/replay.o $(STATIC_LIB) $(LIBS)
 
-test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
+test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
 
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).

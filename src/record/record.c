@@ -1,0 +1,176 @@
+/* A recording's raw files -> the cfg model (tk_record_load), with the
+ * extra data of each process (TRACEKIT_RECORD). */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/textout.h"
+#include "record/record_internal.h"
+#include "tracekit/tracekit.h"
+
+/* An exec'd program keeps its pid: generation g > 0 of a pid gets this many
+ * times g added (beyond Linux's largest pid, 2^22), so that PROCESS_IDs stay
+ * unique. */
+#define REC_GEN_PID_STEP 10000000ull
+
+static int proc_cmp(const void *a, const void *b)
+{
+    const rec_proc *x = a, *y = b;
+    if (x->raw.pid != y->raw.pid) return x->raw.pid < y->raw.pid ? -1 : 1;
+    return (x->raw.gen > y->raw.gen) - (x->raw.gen < y->raw.gen);
+}
+
+/* The raw files of dir (p<pid>.<gen>.tkr), in order of pid and generation. */
+static tk_status list_raw(rec_set *s, const char *dir, tk_error *err)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return tk_error_set(err, TK_ERR_IO, "cannot open %s: %s", dir, strerror(errno));
+    struct dirent *de;
+    tk_status st = TK_OK;
+    while (st == TK_OK && (de = readdir(dp))) {
+        unsigned pid, gen;
+        int end = 0;
+        if (sscanf(de->d_name, "p%u.%u.tkr%n", &pid, &gen, &end) != 2 || de->d_name[end]) continue;
+        size_t len = strlen(dir) + strlen(de->d_name) + 2;
+        char *path = tk_malloc(len);
+        rec_proc *t = tk_realloc(s->procs, sizeof *t * (s->n + 1));
+        if (!path || !t) {
+            tk_free(path);
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            break;
+        }
+        s->procs = t;
+        snprintf(path, len, "%s/%s", dir, de->d_name);
+        rec_proc *p = &s->procs[s->n++];
+        memset(p, 0, sizeof *p);
+        st = rec_raw_read(&p->raw, path, err);
+        tk_free(path);
+    }
+    closedir(dp);
+    if (st == TK_OK) qsort(s->procs, s->n, sizeof *s->procs, proc_cmp);
+    return st;
+}
+
+/* A JSON string the way the DCFG writer writes them ('/' as "\/"). */
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\' || *p == '/') fprintf(f, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\t') fputs("\\t", f);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* The TRACEKIT_RECORD object of a process (malloc'd). */
+static char *extra_json(const rec_proc *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    const rec_raw *r = &p->raw;
+    const rec_end_info *end = &p->end;
+    fprintf(f, "{ \"TOOL\" : \"tracekit record %s (tkrecord, a Valgrind tool)\",\n", tk_version());
+    fprintf(f, "          \"PID\" : %" PRIu64 ", \"PARENT_PID\" : %" PRIu64
+               ", \"EXEC_GENERATION\" : %" PRIu32 ",\n          \"COMMAND\" : [ ",
+            r->pid, r->ppid, r->gen);
+    put_string(f, r->exe ? rec_str(r, r->exe) : "");
+    for (size_t i = 0; i < r->args.len; i++) {
+        fputs(", ", f);
+        put_string(f, rec_str(r, r->args.data[i]));
+    }
+    fputs(" ],\n          \"END\" : ", f);
+    put_string(f, end->how);
+    if (end->signal) fprintf(f, ", \"SIGNAL\" : %d", end->signal);
+    else if (!strcmp(end->how, "exit")) fprintf(f, ", \"EXIT_STATUS\" : %d", end->status);
+    fprintf(f, ", \"COMPLETE\" : %d", end->complete ? 1 : 0);
+    if (r->folded) fprintf(f, ", \"THREADS_FOLDED\" : %" PRIu32, r->folded);
+    fputs(" }", f);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static void end_of(rec_proc *p, uint64_t root_pid, const rec_end_info *root_end)
+{
+    const rec_raw *r = &p->raw;
+    memset(&p->end, 0, sizeof p->end);
+    if (!r->done) {
+        p->end.how = "killed";
+    } else if (!strcmp(r->end_reason, "exec")) {
+        p->end.how = "exec";
+        p->end.complete = 1;
+    } else if (root_end && r->pid == root_pid) {
+        p->end = *root_end;
+        if (!strcmp(p->end.how, "exec")) p->end.how = "exit"; /* the exec failed */
+    } else {
+        p->end.how = "exit";
+        p->end.status = r->end_status;
+        p->end.complete = 1;
+    }
+}
+
+tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid,
+                        const rec_end_info *root_end, tk_cfg **out, tk_error *err)
+{
+    *out = NULL;
+    memset(s, 0, sizeof *s);
+    tk_status st = list_raw(s, dir, err);
+    if (st == TK_OK && s->n == 0)
+        st = tk_error_set(err, TK_ERR_FORMAT, "%s: no raw file of tkrecord", dir);
+    rec_builder b;
+    if (st == TK_OK) st = rec_builder_init(&b, err);
+    if (st != TK_OK) return st;
+    for (size_t i = 0; i < s->n && st == TK_OK; i++) {
+        rec_proc *p = &s->procs[i];
+        end_of(p, root_pid, root_end);
+        if (!p->raw.done) continue; /* nothing but its name: it wrote nothing */
+        st = rec_build_process(&b, &p->raw, maps ? &p->map : NULL, err);
+        if (st != TK_OK) break;
+        tk_cfg_process *cp = &b.cfg->processes[b.cfg->nprocesses - 1];
+        p->process_id = cp->pid = p->raw.pid + REC_GEN_PID_STEP * p->raw.gen;
+        char *x = extra_json(p);
+        if (!x) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        else if ((cp->extra_json = tk_cfg_add_string(b.cfg, x, strlen(x))) == UINT32_MAX)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        free(x);
+    }
+    rec_builder_release(&b);
+    if (st == TK_OK && b.cfg->nprocesses == 0)
+        st = tk_error_set(err, TK_ERR_FORMAT, "%s: no process wrote its raw file", dir);
+    if (st == TK_OK) st = tk_cfg_finish(b.cfg, dir, NULL, err);
+    if (st != TK_OK) {
+        tk_cfg_free(b.cfg);
+        return st;
+    }
+    *out = b.cfg;
+    return TK_OK;
+}
+
+void rec_set_free(rec_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        rec_raw_free(&s->procs[i].raw);
+        rec_trace_map_free(&s->procs[i].map);
+    }
+    tk_free(s->procs);
+    memset(s, 0, sizeof *s);
+}
+
+tk_status tk_record_load(const char *raw_dir, tk_cfg **out, tk_error *err)
+{
+    rec_set s;
+    tk_status st = rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);
+    rec_set_free(&s);
+    return st;
+}
