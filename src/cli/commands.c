@@ -33,6 +33,9 @@ static const cli_command commands[] = {
      cmd_encode, cmd_encode_help},
     {"instr-map", "XRay: function ids, names and source lines of an instrumented binary",
      "instr-map [--format=text|json] BINARY", cmd_instr_map, cmd_instr_map_help},
+    {"record", "run a program under Valgrind and write its DCFG (and DCFG-Trace)",
+     "record [-o PREFIX] [--trace] [--trace-children] [--threads-limit N] -- PROG ARGS...",
+     cmd_record, cmd_record_help},
     {"formats", "every format and what tracekit can do with it", "formats", cmd_formats, NULL},
     {"help", "help on tracekit or a command", "help [COMMAND]", cmd_help, NULL},
 };

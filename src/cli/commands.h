@@ -26,6 +26,8 @@ int cmd_slice(int argc, char **argv);
 int cmd_chain(int argc, char **argv);
 int cmd_values(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+void cmd_record_help(FILE *f);
 
 void cmd_info_help(FILE *f);
 void cmd_check_help(FILE *f);

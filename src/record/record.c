@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/textout.h"
@@ -172,5 +175,138 @@ tk_status tk_record_load(const char *raw_dir, tk_cfg **out, tk_error *err)
     rec_set s;
     tk_status st = rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);
     rec_set_free(&s);
+    return st;
+}
+
+/* ---- tk_record_run ---------------------------------------------------------------------------- */
+
+typedef tk_status (*write_fn)(void *ctx, FILE *f, tk_error *err);
+
+/* Write an output through a temporary file renamed into place, compressed
+ * as its name says. */
+static tk_status write_output(const char *path, int force, write_fn fn, void *ctx, tk_error *err)
+{
+    tk_output *o;
+    tk_compression comp = rec_compression_of(path);
+    tk_status st = tk_output_open(&o, path, (force ? TK_OUTPUT_FORCE : 0) |
+                                                (comp ? TK_OUTPUT_BINARY : 0), err);
+    if (st != TK_OK) return st;
+    FILE *f = tk_output_file(o), *z = comp ? rec_zopen(f, comp) : f;
+    if (!z) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = fn(ctx, z, err);
+    if (z && z != f && fclose(z) != 0 && st == TK_OK)
+        st = tk_error_set(err, TK_ERR_IO, "%s: cannot write the compressed stream", path);
+    if (st != TK_OK) {
+        tk_output_abort(o);
+        return st;
+    }
+    return tk_output_commit(o, err);
+}
+
+static tk_status put_dcfg(void *ctx, FILE *f, tk_error *err)
+{
+    return tk_dcfg_write(ctx, f, err);
+}
+
+typedef struct trace_ctx {
+    const tk_cfg *cfg;
+    const rec_set *set;
+    const char *dir;
+    int level;
+    uint64_t edges;
+} trace_ctx;
+
+static tk_status put_trace(void *ctx, FILE *f, tk_error *err)
+{
+    trace_ctx *t = ctx;
+    return rec_write_trace(t->cfg, t->set, t->dir, t->level, f, &t->edges, err);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* What Valgrind's exit says, and whether the program's raw file was written. */
+static tk_status outcome(const rec_run *run, tk_record_result *res, rec_end_info *end,
+                         tk_error *err)
+{
+    memset(end, 0, sizeof *end);
+    if (WIFEXITED(run->status)) {
+        res->exited = 1;
+        res->exit_code = WEXITSTATUS(run->status);
+        end->how = "exit";
+        end->status = res->exit_code;
+        end->complete = 1;
+    } else if (WIFSIGNALED(run->status)) {
+        res->signal = WTERMSIG(run->status);
+        end->how = "signal";
+        end->signal = res->signal;
+    }
+    char path[8300];
+    snprintf(path, sizeof path, "%s/p%ld.0.tkr", run->raw, run->pid);
+    if (exists(path)) return TK_OK;
+    char msg[1024];
+    rec_valgrind_message(run, msg, sizeof msg);
+    return tk_error_set(err, TK_ERR_UNSUPPORTED, "Valgrind could not run %s%s%s", run->program,
+                        *msg ? ": " : " (see its message above)", msg);
+}
+
+static void count(const tk_cfg *cfg, tk_record_result *res)
+{
+    res->processes = cfg->nprocesses;
+    res->threads = cfg->nprocesses ? cfg->processes[0].nthreads : 0;
+    for (uint32_t i = 0; i < cfg->nprocesses; i++) {
+        const tk_cfg_process *p = &cfg->processes[i];
+        res->blocks += p->nblocks;
+        res->edges += p->nedges;
+        res->instructions += p->file_instr_count;
+    }
+}
+
+static tk_status record_outputs(const rec_run *run, const tk_record_options *opt,
+                                tk_record_result *res, const rec_end_info *end, tk_error *err)
+{
+    rec_set set;
+    tk_cfg *cfg = NULL;
+    tk_status st = rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid, end,
+                                 &cfg, err);
+    if (st == TK_OK) {
+        res->complete = 1;
+        for (size_t i = 0; i < set.n; i++) res->complete &= set.procs[i].end.complete;
+        count(cfg, res);
+        st = write_output(opt->dcfg_path, opt->force, put_dcfg, cfg, err);
+    }
+    if (st == TK_OK && opt->trace_path) {
+        trace_ctx t = {cfg, &set, run->raw, opt->trace_level, 0};
+        st = write_output(opt->trace_path, opt->force, put_trace, &t, err);
+        res->trace_edges = t.edges;
+        if (st != TK_OK) unlink(opt->dcfg_path); /* both or neither */
+    }
+    tk_cfg_free(cfg);
+    rec_set_free(&set);
+    return st;
+}
+
+tk_status tk_record_run(const char *const *argv, const tk_record_options *opt,
+                        tk_record_result *res, tk_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (!opt || !opt->dcfg_path || !*opt->dcfg_path)
+        return tk_error_set(err, TK_ERR_ARG, "no output file for the DCFG");
+    const char *outs[2] = {opt->dcfg_path, opt->trace_path};
+    for (int i = 0; i < 2; i++)
+        if (!opt->force && exists(outs[i]))
+            return tk_error_set(err, TK_ERR_EXISTS, "%s exists (--force overwrites it)", outs[i]);
+    if (opt->trace_path && !strcmp(opt->trace_path, opt->dcfg_path))
+        return tk_error_set(err, TK_ERR_ARG, "the DCFG and its trace need two files");
+    rec_run run;
+    tk_status st = rec_prepare(&run, argv, opt, err);
+    if (st == TK_OK) st = rec_spawn(&run, argv, opt, err);
+    rec_end_info end;
+    if (st == TK_OK) st = outcome(&run, res, &end, err);
+    if (st == TK_OK) st = record_outputs(&run, opt, res, &end, err);
+    rec_cleanup(&run, opt);
     return st;
 }

@@ -7,10 +7,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/strpool.h"
 #include "core/vec.h"
 #include "tracekit/cfg.h"
+#include "tracekit/input.h"
 #include "tracekit/record.h"
 #include "tracekit/status.h"
 
@@ -162,6 +164,40 @@ typedef struct rec_set {
 tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid,
                         const rec_end_info *root_end, tk_cfg **out, tk_error *err);
 void rec_set_free(rec_set *s);
+
+/* ---- running Valgrind (record_run.c) ---- */
+typedef struct rec_run {
+    char program[4096];     /* argv[0] as found (through PATH) */
+    char tool_dir[4096];    /* tkrecord's folder */
+    char valgrind[4096];
+    char vg_libdir[4096];   /* Valgrind's folder of tools and preloaded libraries */
+    char dir[4096];         /* the temporary folder: lib/ (VALGRIND_LIB), the logs */
+    char raw[4200];         /* where the raw files and spills go */
+    long pid;               /* Valgrind's process: the program's pid */
+    int status;             /* its wait status */
+} rec_run;
+
+/* Check the program, find the tool, Valgrind and its library folder, make
+ * the temporary folder.  TK_ERR_ARG (the program), TK_ERR_UNSUPPORTED (what
+ * is missing), TK_ERR_IO.  rec_cleanup undoes it (also after a failure). */
+tk_status rec_prepare(rec_run *run, const char *const *argv, const tk_record_options *opt,
+                      tk_error *err);
+/* Run Valgrind on the program and wait for it (recording children: for every
+ * descendant).  TK_ERR_IO when it cannot be started. */
+tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_options *opt,
+                    tk_error *err);
+void rec_cleanup(rec_run *run, const tk_record_options *opt);
+/* What Valgrind said first in its log (why it could not run the program). */
+void rec_valgrind_message(const rec_run *run, char *buf, size_t size);
+
+/* ---- outputs (record_out.c, record_trace.c) ---- */
+tk_compression rec_compression_of(const char *path);
+/* A stream compressing into dst; fclose ends it (EOF on failure). NULL: no memory. */
+FILE *rec_zopen(FILE *dst, tk_compression comp);
+/* Encode the spills of dir into a DCFG-Trace on out (level < 0: the
+ * encoder's default).  *edges: how many edges it holds. */
+tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, int level,
+                          FILE *out, uint64_t *edges, tk_error *err);
 
 /* Node ids of the special nodes of rec_cfg_new. */
 #define REC_NODE_START 1u
