@@ -25,6 +25,7 @@ UInt tkr_gen;
 
 static Long threads_limit_opt = 256;
 static Bool recording = True;
+static Int exit_code;          /* the argument of exit_group (fini's is always 0) */
 
 /* ---- options ---------------------------------------------------------------------------- */
 
@@ -140,9 +141,10 @@ static void deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
-    (void)args, (void)nargs;
     if (sysno == __NR_rt_sigreturn) {
         tkr_sigreturn(tid);
+    } else if (sysno == __NR_exit_group && nargs > 0) {
+        exit_code = (Int)(args[0] & 0xff);
     } else if ((sysno == __NR_execve || sysno == __NR_execveat) && recording) {
         /* what ran so far, in case the new program replaces this one (when
          * the exec fails, the end of the run writes the file again) */
@@ -196,7 +198,7 @@ static void fini(Int exitcode)
     if (!recording) return;
     tkr_threads_end_all();
     tkr_trace_flush_all();
-    write_raw("exit", exitcode);
+    write_raw("exit", exitcode ? exitcode : exit_code);
 }
 
 static void pre_clo_init(void)

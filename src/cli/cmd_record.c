@@ -18,6 +18,7 @@ static const cli_opt record_opts[] = {
     {"threads-limit", 0, "N", "threads counted apart (default 256); later ones share the last"},
     {"force", 0, NULL, "overwrite the outputs"},
     {"quiet", 'q', NULL, "no summary line at the end"},
+    {"keep-raw", 0, "DIR", "keep tkrecord's raw files and spills in DIR (docs/record.md)"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -30,7 +31,9 @@ static int program_start(int argc, char **argv)
         const char *s = argv[i];
         if (!strcmp(s, "--")) return i + 1;
         if (s[0] != '-' || !s[1]) return i;
-        if (!strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "--threads-limit")) i++;
+        if (!strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "--threads-limit") ||
+            !strcmp(s, "--keep-raw"))
+            i++;
     }
     return argc;
 }
@@ -118,6 +121,7 @@ int cmd_record(int argc, char **argv)
     o.trace_children = cli_has(&a, "trace-children");
     o.threads_limit = (uint32_t)limit;
     o.force = cli_has(&a, "force");
+    o.keep_raw = cli_get(&a, "keep-raw");
     tk_record_result r;
     tk_error err;
     tk_error_clear(&err);

@@ -692,7 +692,7 @@ static tk_status fill_routines(bld *d, tk_cfg_process *p)
         ro->entry = REC_FIRST_BLOCK_ID + b;
         ro->image = d->ins[d->block_first[b]].image - 1;
         tk_cfg_image *im = &p->images[ro->image];
-        if (!im->nroutines) im->first_routine = order[r];
+        if (!im->nroutines || order[r] < im->first_routine) im->first_routine = order[r];
         im->nroutines++;
     }
     p->nroutines = nr;
