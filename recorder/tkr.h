@@ -81,6 +81,7 @@ struct tkr_edge {
     UInt id;
     ULong count;
     tkr_edge *hnext;
+    tkr_edge *pred;       /* trace spill: the record that followed this one last time */
 };
 
 typedef struct tkr_thread {
@@ -88,10 +89,11 @@ typedef struct tkr_thread {
     UInt alive;
     UInt pending;         /* TKR_DYN_* of the next edge */
     tkr_exit *last;       /* last exit taken (while not running) */
-    UInt *buf;            /* trace spill buffer */
+    UChar *buf;           /* trace spill buffer (tokens, see tkr_run.c) */
     UInt nbuf;
     Int fd;               /* spill file, -1 when not tracing this thread */
-    ULong spilled;        /* edge records written to the spill file */
+    tkr_edge *prev;       /* the thread's last edge record */
+    ULong hits;           /* records since the last token that were their predecessor's pred */
 } tkr_thread;
 
 /* ---- options and global state (tkr_main.c) ---- */

@@ -5,7 +5,16 @@
  * the superblock-level transfer libtracekit maps onto the edges between true
  * basic blocks.  Each exit keeps the last record taken through it (a
  * one-entry cache), so the helper's usual work is a compare, an increment
- * and, with --trace, an append to the thread's spill buffer. */
+ * and, with --trace, a compare with the record that followed the last
+ * record the last time.
+ *
+ * The spill of a thread (docs/record.md): a sequence of tokens, each two
+ * LEB128 numbers (hits, id): `hits` records each of which is the one that
+ * followed its predecessor the last time it ran (its `pred`), then record
+ * `id` (which becomes its predecessor's pred); id 0 is no record (a flush:
+ * at the end of the thread, before an exec).  A reader keeps the same pred
+ * table (per thread: records are per thread) and replays it.  Loops cost
+ * nothing but their exits. */
 #include "tkr.h"
 
 #include "pub_tool_libcassert.h"
@@ -17,7 +26,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 
-#define TKR_SPILL 65536 /* edge records per spill write */
+#define TKR_SPILL 262144 /* bytes of a thread's spill buffer */
 
 tkr_exit *tkr_last = &tkr_start_exit;
 tkr_thread *tkr_cur;
@@ -77,6 +86,7 @@ static tkr_edge *edge_get(tkr_exit *x, tkr_sb *tgt, UInt thread, UInt dyn)
     e->thread = thread;
     e->dyn = dyn;
     e->count = 0;
+    e->pred = NULL;
     e->id = ++nedges;
     e->hnext = slots[j];
     slots[j] = e;
@@ -93,8 +103,8 @@ static tkr_edge *edge_get(tkr_exit *x, tkr_sb *tgt, UInt thread, UInt dyn)
 
 static void spill(tkr_thread *t)
 {
-    const UChar *p = (const UChar *)t->buf;
-    Int left = (Int)(t->nbuf * sizeof *t->buf);
+    const UChar *p = t->buf;
+    Int left = (Int)t->nbuf;
     while (left > 0) {
         Int n = VG_(write)(t->fd, p, left);
         if (n <= 0) {
@@ -106,8 +116,34 @@ static void spill(tkr_thread *t)
         p += n;
         left -= n;
     }
-    t->spilled += t->nbuf;
     t->nbuf = 0;
+}
+
+static inline void put_num(tkr_thread *t, ULong v)
+{
+    while (v >= 0x80) {
+        t->buf[t->nbuf++] = (UChar)(v | 0x80);
+        v >>= 7;
+    }
+    t->buf[t->nbuf++] = (UChar)v;
+}
+
+/* The token (hits, id) of a record that is not its predecessor's pred. */
+static void spill_token(tkr_thread *t, tkr_edge *ed)
+{
+    if (t->nbuf + 24 > TKR_SPILL) spill(t);
+    if (t->fd < 0) return;
+    put_num(t, t->hits);
+    put_num(t, ed ? ed->id : 0);
+    t->hits = 0;
+    if (t->prev && ed) t->prev->pred = ed;
+}
+
+/* Everything of a thread's spill to its file (a (hits, 0) token first). */
+static void spill_end(tkr_thread *t)
+{
+    spill_token(t, NULL);
+    if (t->fd >= 0) spill(t);
 }
 
 static void spill_open(tkr_thread *t)
@@ -122,9 +158,10 @@ static void spill_open(tkr_thread *t)
         VG_(umsg)("tkrecord: cannot create %s: the thread is not traced\n", path);
     } else {
         t->fd = (Int)sr_Res(r);
-        if (!t->buf) t->buf = VG_(malloc)("tkr.spill", TKR_SPILL * sizeof *t->buf);
+        if (!t->buf) t->buf = VG_(malloc)("tkr.spill", TKR_SPILL);
         t->nbuf = 0;
-        t->spilled = 0;
+        t->prev = NULL;
+        t->hits = 0;
     }
     VG_(free)(path);
 }
@@ -132,7 +169,7 @@ static void spill_open(tkr_thread *t)
 void tkr_trace_flush_all(void)
 {
     for (UInt i = 0; i < VG_N_THREADS; i++)
-        if (threads[i].fd >= 0 && threads[i].nbuf) spill(&threads[i]);
+        if (threads[i].fd >= 0) spill_end(&threads[i]);
 }
 
 /* ---- the helper ------------------------------------------------------------------------- */
@@ -178,8 +215,9 @@ VG_REGPARM(1) void tkr_enter(tkr_sb *sb)
     else ed = enter_slow(e, sb, t);
     ed->count++;
     if (t->fd >= 0) {
-        t->buf[t->nbuf++] = ed->id;
-        if (UNLIKELY(t->nbuf == TKR_SPILL)) spill(t);
+        if (t->prev && t->prev->pred == ed) t->hits++;
+        else spill_token(t, ed);
+        t->prev = ed;
     }
     tkr_last = &sb->inprog;
 }
@@ -241,8 +279,8 @@ void tkr_thread_end(ThreadId tid)
     ends[nends++] = t->index;
     ends[nends++] = (*lastp)->id;
     if (t->fd >= 0) {
-        spill(t);
-        VG_(close)(t->fd);
+        spill_end(t);
+        if (t->fd >= 0) VG_(close)(t->fd);
         t->fd = -1;
     }
     t->alive = 0;
@@ -281,7 +319,10 @@ void tkr_sigreturn(ThreadId tid)
  * at zero; the trace (when recorded) goes to the child's own files. */
 void tkr_run_reset_after_fork(ThreadId tid)
 {
-    for (UInt i = 0; i < nedges; i++) by_id[i]->count = 0;
+    for (UInt i = 0; i < nedges; i++) {
+        by_id[i]->count = 0;
+        by_id[i]->pred = NULL;
+    }
     for (UInt i = 0; i < VG_N_THREADS; i++) {
         tkr_thread *t = &threads[i];
         if (t->fd >= 0) VG_(close)(t->fd);

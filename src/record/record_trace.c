@@ -14,7 +14,7 @@
 #include "record/record_internal.h"
 #include "tracekit/dcfg_trace.h"
 
-#define READ_RECORDS 65536u
+#define READ_BYTES (1u << 20)
 #define FEED_EDGES (1u << 20)
 
 typedef tk_status (*feed_fn)(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
@@ -54,32 +54,86 @@ static void spill_path(char *buf, size_t size, const char *dir, const rec_raw *r
     snprintf(buf, size, "%s/p%llu.%u.t%u", dir, (unsigned long long)r->pid, r->gen, t);
 }
 
+/* A spill file read in pieces: LEB128 numbers. */
+typedef struct spill_in {
+    FILE *f;
+    unsigned char *buf;
+    size_t n, at;
+    int eof;
+} spill_in;
+
+/* The next number: 1, 0 at the end of the file, -1 when it is cut or too long. */
+static int next_num(spill_in *in, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        if (in->at == in->n) {
+            in->n = in->eof ? 0 : fread(in->buf, 1, READ_BYTES, in->f);
+            in->at = 0;
+            if (in->n < READ_BYTES) in->eof = 1;
+            if (in->n == 0) return shift ? -1 : 0;
+        }
+        unsigned char b = in->buf[in->at++];
+        if (shift > 63) return -1;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) return 1;
+    }
+}
+
+static tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t id, const char *path)
+{
+    if (id >= m->nrecords)
+        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: edge record %llu is not in the raw file",
+                            path, (unsigned long long)id);
+    return m->len[id] ? feed(f, m->edges.data + m->off[id], m->len[id]) : TK_OK;
+}
+
+/* Replay a spill (tkr_run.c): tokens (hits, id), pred per record. */
+static tk_status replay(feeder *f, spill_in *in, const rec_trace_map *m, uint32_t *pred,
+                        const char *path)
+{
+    uint64_t prev = 0, hits, id;
+    tk_status st = TK_OK;
+    int r;
+    while (st == TK_OK && (r = next_num(in, &hits)) > 0) {
+        if (next_num(in, &id) <= 0) {
+            r = -1;
+            break;
+        }
+        for (uint64_t k = 0; st == TK_OK && k < hits; k++) {
+            if (prev == 0 || prev >= m->nrecords || !pred[prev]) {
+                st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: a repeat with nothing to repeat",
+                                  path);
+                break;
+            }
+            prev = pred[prev];
+            st = emit_record(f, m, prev, path);
+        }
+        if (st != TK_OK || id == 0) continue;
+        if ((st = emit_record(f, m, id, path)) != TK_OK) break;
+        if (prev) pred[prev] = (uint32_t)id;
+        prev = id;
+    }
+    if (st == TK_OK && r < 0) st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: cut short", path);
+    return st;
+}
+
 /* One thread of one process through the encoder (pass 1 or 2). */
 static tk_status feed_thread(feeder *f, const char *dir, const rec_proc *p, uint32_t t,
-                             uint32_t *recs)
+                             spill_in *in, uint32_t *pred)
 {
     char path[4096];
     spill_path(path, sizeof path, dir, &p->raw, t);
-    FILE *in = fopen(path, "rb");
-    if (!in) return TK_OK; /* not traced (a thread beyond --threads-limit) */
+    in->f = fopen(path, "rb");
+    if (!in->f) return TK_OK; /* not traced (a thread beyond --threads-limit) */
+    in->n = in->at = 0;
+    in->eof = 0;
     const rec_trace_map *m = &p->map;
-    tk_status st = TK_OK;
-    size_t got;
-    while (st == TK_OK && (got = fread(recs, sizeof *recs, READ_RECORDS, in)) > 0) {
-        for (size_t i = 0; st == TK_OK && i < got; i++) {
-            uint32_t id = recs[i];
-            if (id >= m->nrecords || !m->len[id]) {
-                if (id < m->nrecords) continue; /* a record that stands for no edge */
-                st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: edge record %u is not in the raw file",
-                                  path, id);
-                break;
-            }
-            st = feed(f, m->edges.data + m->off[id], m->len[id]);
-        }
-    }
-    if (st == TK_OK && ferror(in))
+    memset(pred, 0, sizeof *pred * m->nrecords);
+    tk_status st = replay(f, in, m, pred, path);
+    if (st == TK_OK && ferror(in->f))
         st = tk_error_set(f->err, TK_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-    fclose(in);
+    fclose(in->f);
     for (size_t k = 0; st == TK_OK && k < p->raw.ends.len; k++) /* then how it ended */
         if (p->raw.ends.data[k].thread == t)
             st = feed(f, m->edges.data + m->ends.data[2 * k], m->ends.data[2 * k + 1]);
@@ -87,17 +141,21 @@ static tk_status feed_thread(feeder *f, const char *dir, const rec_proc *p, uint
     return st;
 }
 
-static tk_status pass(feeder *f, const char *dir, const rec_set *s, uint32_t *recs)
+static tk_status pass(feeder *f, const char *dir, const rec_set *s, spill_in *in)
 {
     for (size_t i = 0; i < s->n; i++) {
         const rec_proc *p = &s->procs[i];
         if (!p->raw.done || !p->raw.trace) continue;
+        uint32_t *pred = tk_malloc(sizeof *pred * (p->map.nrecords ? p->map.nrecords : 1));
+        if (!pred) return tk_error_set(f->err, TK_ERR_NOMEM, "out of memory");
         f->pid = p->process_id;
-        for (uint32_t t = 0; t < p->raw.nthreads; t++) {
+        tk_status st = TK_OK;
+        for (uint32_t t = 0; st == TK_OK && t < p->raw.nthreads; t++) {
             f->tid = t;
-            tk_status st = feed_thread(f, dir, p, t, recs);
-            if (st != TK_OK) return st;
+            st = feed_thread(f, dir, p, t, in, pred);
         }
+        tk_free(pred);
+        if (st != TK_OK) return st;
     }
     return TK_OK;
 }
@@ -110,9 +168,62 @@ static uint64_t spilled_records(const char *dir, const rec_set *s)
         for (uint32_t t = 0; t < s->procs[i].raw.nthreads; t++) {
             struct stat st;
             spill_path(path, sizeof path, dir, &s->procs[i].raw, t);
-            if (stat(path, &st) == 0) n += (uint64_t)st.st_size / 4;
+            if (stat(path, &st) == 0) n += (uint64_t)st.st_size * 4; /* a guess */
         }
     return n;
+}
+
+/* NUM_INSTRS of each edge's source block, by process and edge id: what the
+ * encoder needs for INSTR_COUNT (a lookup instead of the DCFG's edge map;
+ * the walks have no gaps to find). */
+typedef struct instr_table {
+    const tk_cfg *cfg;
+    uint64_t pid;
+    uint32_t **by_edge;     /* by process index */
+    uint32_t *nedges;
+    const uint32_t *cur;
+    uint32_t ncur;
+} instr_table;
+
+static uint64_t source_instrs(void *ctx, uint64_t pid, uint32_t edge)
+{
+    instr_table *t = ctx;
+    if (pid != t->pid || !t->cur) {
+        uint32_t i = tk_cfg_find_process(t->cfg, pid);
+        t->pid = pid;
+        t->cur = i == TK_CFG_NONE ? NULL : t->by_edge[i];
+        t->ncur = i == TK_CFG_NONE ? 0 : t->nedges[i];
+    }
+    return edge < t->ncur ? t->cur[edge] : 0;
+}
+
+static tk_status instr_table_make(instr_table *t, const tk_cfg *cfg)
+{
+    memset(t, 0, sizeof *t);
+    t->cfg = cfg;
+    t->by_edge = tk_calloc(cfg->nprocesses + 1, sizeof *t->by_edge);
+    t->nedges = tk_calloc(cfg->nprocesses + 1, sizeof *t->nedges);
+    if (!t->by_edge || !t->nedges) return TK_ERR_NOMEM;
+    for (uint32_t i = 0; i < cfg->nprocesses; i++) {
+        const tk_cfg_process *p = &cfg->processes[i];
+        uint32_t max = 0;
+        for (uint32_t e = 0; e < p->nedges; e++)
+            if (p->edges[e].id > max) max = p->edges[e].id;
+        t->by_edge[i] = tk_calloc((size_t)max + 1, sizeof **t->by_edge);
+        if (!t->by_edge[i]) return TK_ERR_NOMEM;
+        t->nedges[i] = max + 1;
+        for (uint32_t e = 0; e < p->nedges; e++)
+            if (tk_cfg_is_block(p, p->edges[e].src))
+                t->by_edge[i][p->edges[e].id] = p->blocks[p->edges[e].src].num_instrs;
+    }
+    return TK_OK;
+}
+
+static void instr_table_free(instr_table *t)
+{
+    for (uint32_t i = 0; t->by_edge && i < t->cfg->nprocesses; i++) tk_free(t->by_edge[i]);
+    tk_free(t->by_edge);
+    tk_free(t->nedges);
 }
 
 static int write_file(void *ctx, const void *data, size_t n)
@@ -125,7 +236,13 @@ tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, 
 {
     tk_dcfg_trace_encode_options o = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     if (level >= 0) o.level = level;
-    o.cfg = cfg;
+    instr_table it;
+    if (instr_table_make(&it, cfg) != TK_OK) {
+        instr_table_free(&it);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    o.source_instrs = source_instrs;
+    o.ctx = &it;
     o.chunk_instrs = 1000000;
     o.expected_edges = spilled_records(dir, s) * 2;
     tk_dcfg_trace_encoder *enc = NULL;
@@ -133,24 +250,27 @@ tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, 
     memset(&f, 0, sizeof f);
     f.err = err;
     f.buf = tk_malloc(sizeof *f.buf * FEED_EDGES);
-    uint32_t *recs = tk_malloc(sizeof *recs * READ_RECORDS);
-    tk_status st = f.buf && recs ? tk_dcfg_trace_encoder_new(&enc, &o, err)
+    spill_in in;
+    memset(&in, 0, sizeof in);
+    in.buf = tk_malloc(READ_BYTES);
+    tk_status st = f.buf && in.buf ? tk_dcfg_trace_encoder_new(&enc, &o, err)
                                  : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) {
         f.enc = enc;
         f.fn = tk_dcfg_trace_encoder_observe;
-        st = pass(&f, dir, s, recs);
+        st = pass(&f, dir, s, &in);
     }
     if (st == TK_OK) st = tk_dcfg_trace_encoder_start(enc, write_file, out, err);
     if (st == TK_OK) {
         f.fn = tk_dcfg_trace_encoder_encode;
         f.total = 0;
-        st = pass(&f, dir, s, recs);
+        st = pass(&f, dir, s, &in);
     }
     if (st == TK_OK) st = tk_dcfg_trace_encoder_finish(enc, err);
     if (edges) *edges = f.total;
     tk_dcfg_trace_encoder_free(enc);
     tk_free(f.buf);
-    tk_free(recs);
+    tk_free(in.buf);
+    instr_table_free(&it);
     return st;
 }
