@@ -229,10 +229,34 @@ static int exists(const char *path)
 }
 
 /* What Valgrind's exit says, and whether the program's raw file was written. */
+/* Whether the program's raw file was written completely (1), only reserved
+ * (0: the process died without Valgrind's end, e.g. SIGKILL) or not at all (-1:
+ * Valgrind could not run the program). */
+static int root_raw(const rec_run *run)
+{
+    char path[8300];
+    snprintf(path, sizeof path, "%s/p%ld.0.tkr", run->raw, run->pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[64];
+    int done = 0;
+    while (fgets(line, sizeof line, f)) done = !strcmp(line, "done\n");
+    fclose(f);
+    return done;
+}
+
+/* What Valgrind's exit says of the program, when it ran. */
 static tk_status outcome(const rec_run *run, tk_record_result *res, rec_end_info *end,
                          tk_error *err)
 {
     memset(end, 0, sizeof *end);
+    int raw = root_raw(run);
+    if (raw < 0) {
+        char msg[1024];
+        rec_valgrind_message(run, msg, sizeof msg);
+        return tk_error_set(err, TK_ERR_UNSUPPORTED, "Valgrind could not run %s%s%s", run->program,
+                            *msg ? ": " : " (see its message above)", msg);
+    }
     if (WIFEXITED(run->status)) {
         res->exited = 1;
         res->exit_code = WEXITSTATUS(run->status);
@@ -244,13 +268,28 @@ static tk_status outcome(const rec_run *run, tk_record_result *res, rec_end_info
         end->how = "signal";
         end->signal = res->signal;
     }
-    char path[8300];
-    snprintf(path, sizeof path, "%s/p%ld.0.tkr", run->raw, run->pid);
-    if (exists(path)) return TK_OK;
-    char msg[1024];
-    rec_valgrind_message(run, msg, sizeof msg);
-    return tk_error_set(err, TK_ERR_UNSUPPORTED, "Valgrind could not run %s%s%s", run->program,
-                        *msg ? ": " : " (see its message above)", msg);
+    if (raw == 0)
+        return tk_error_set(err, TK_ERR_UNSUPPORTED,
+                            "%s ended (%s %d) before tkrecord could write what it recorded: "
+                            "nothing written",
+                            run->program, res->signal ? "signal" : "exit status",
+                            res->signal ? res->signal : res->exit_code);
+    return TK_OK;
+}
+
+/* The folder of an output can take it (checked before the run, not after). */
+static tk_status writable(const char *path, tk_error *err)
+{
+    if (!path || !strcmp(path, "-")) return TK_OK;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = 0;
+    else *slash = 0;
+    if (access(dir, W_OK | X_OK) != 0)
+        return tk_error_set(err, TK_ERR_IO, "%s: cannot write there: %s", path, strerror(errno));
+    return TK_OK;
 }
 
 static void count(const tk_cfg *cfg, tk_record_result *res)
@@ -301,6 +340,8 @@ tk_status tk_record_run(const char *const *argv, const tk_record_options *opt,
             return tk_error_set(err, TK_ERR_EXISTS, "%s exists (--force overwrites it)", outs[i]);
     if (opt->trace_path && !strcmp(opt->trace_path, opt->dcfg_path))
         return tk_error_set(err, TK_ERR_ARG, "the DCFG and its trace need two files");
+    for (int i = 0; i < 2; i++)
+        if (writable(outs[i], err) != TK_OK) return TK_ERR_IO;
     rec_run run;
     tk_status st = rec_prepare(&run, argv, opt, err);
     if (st == TK_OK) st = rec_spawn(&run, argv, opt, err);

@@ -135,6 +135,11 @@ static tk_status check_program(const char *name, char *path, size_t size, tk_err
                             "%s: not an x86-64 program: tkrecord records x86-64 Linux programs "
                             "only",
                             path);
+    Elf64_Ehdr eh;
+    memcpy(&eh, h, sizeof eh);
+    if (n < (ssize_t)sizeof eh || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || !eh.e_phnum ||
+        eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > (uint64_t)st.st_size)
+        return tk_error_set(err, TK_ERR_ARG, "%s: not an ELF program that can be loaded", path);
     return TK_OK;
 }
 
@@ -281,6 +286,7 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
     size_t k = 0;
     args[k++] = run->valgrind;
     args[k++] = "--tool=tkrecord";
+    args[k++] = "--vgdb=no"; /* no gdbserver FIFOs in TMPDIR (left there when killed) */
     args[k++] = out;
     args[k++] = log;
     args[k++] = lim;

@@ -6,7 +6,8 @@ program (tests/integration/record_*.sh).
       the self Ir of every function of SOURCE_FILE (the path callgrind_annotate
       prints) are equal in both files
   record_check.py total CALLGRIND_OUT DCFG TOLERANCE
-      the DCFG's instructions are callgrind's totals within TOLERANCE
+      the DCFG's instructions are callgrind's totals within TOLERANCE (N, or
+      N+P%: P percent of callgrind's total more)
   record_check.py jcnd CALLGRIND_JUMPS_OUT DCFG OBJECT FUNCTIONS
       every conditional jump callgrind counted (jcnd=TAKEN/TOTAL) in the
       functions (comma-separated names) of OBJECT has a block ending at it
@@ -82,9 +83,12 @@ def dcfg_instructions(d):
 
 
 def total(cg, dcfg, tol):
+    """tol: N instructions, or N+P% (P percent of callgrind's total more)."""
     a, b = callgrind_totals(cg), dcfg_instructions(load_json(dcfg))
-    print("instructions: callgrind %d, recorded %d (%+d, tolerance %s)" % (a, b, b - a, tol))
-    return 0 if abs(b - a) <= int(tol) else 1
+    m = re.match(r"^(\d+)(?:\+([\d.]+)%)?$", tol)
+    limit = int(m.group(1)) + (float(m.group(2)) * a / 100 if m.group(2) else 0)
+    print("instructions: callgrind %d, recorded %d (%+d, tolerance %d)" % (a, b, b - a, limit))
+    return 0 if abs(b - a) <= limit else 1
 
 
 def parse_positions(spec, last):
