@@ -190,6 +190,10 @@ install: all
 	install -m 644 include/tracekit/*.h $(DESTDIR)$(INCLUDEDIR)/tracekit/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	    -e 's|@VERSION@|$(VERSION)|g' tracekit.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/tracekit.pc
+ifneq ($(RECORDER_ALL),)
+	install -d $(DESTDIR)$(LIBDIR)/tracekit
+	install -m 755 $(RECORDER_TOOL) $(DESTDIR)$(LIBDIR)/tracekit/
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tracekit $(DESTDIR)$(LIBDIR)/libtracekit.a \
@@ -197,6 +201,8 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libtracekit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/tracekit.pc
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/tracekit/,$(notdir $(wildcard include/tracekit/*.h)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/tracekit 2>/dev/null
+	rm -f $(DESTDIR)$(LIBDIR)/tracekit/tkrecord-$(RECORDER_ARCH)
+	-rmdir $(DESTDIR)$(LIBDIR)/tracekit 2>/dev/null
 
 clean:
 	rm -rf build build-asan build-clang build-tsan build-musl build-fuzz

@@ -18,6 +18,7 @@
 #include "output.h"
 #include "profile.h"
 #include "profile_analysis.h"
+#include "record.h"
 #include "status.h"
 #include "deps.h"
 #include "slice.h"

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,6 @@
 
 #include "core/alloc.h"
 #include "record/record_internal.h"
-
-#ifndef TK_RECORDER_LIBDIR
-#define TK_RECORDER_LIBDIR "/usr/local/lib/tracekit"
-#endif
 
 #define TOOL_FILE "tkrecord-amd64-linux"
 
@@ -58,34 +56,51 @@ static void exe_dir(char *buf, size_t size)
     else buf[0] = 0;
 }
 
+/* The folder of the object holding this function: libtracekit.so when the
+ * library is shared (installed: LIBDIR), else the program; "" if unknown. */
+static void lib_dir(char *buf, size_t size)
+{
+    Dl_info info;
+    buf[0] = 0;
+    if (dladdr((void *)(uintptr_t)&lib_dir, &info) && info.dli_fname && strchr(info.dli_fname, '/') &&
+        realpath(info.dli_fname, buf)) {
+        char *slash = strrchr(buf, '/');
+        if (slash) *slash = 0;
+    }
+    if (strlen(buf) >= size) buf[0] = 0;
+}
+
 tk_status tk_record_find_tool(const tk_record_options *opt, char *buf, size_t size,
                               tk_error *err)
 {
-    char exe[PATH_MAX], cand[4][PATH_MAX + 32], file[PATH_MAX + 64];
+    char exe[PATH_MAX], lib[PATH_MAX], cand[8][PATH_MAX + 32], file[PATH_MAX + 64];
     int n = 0;
     const char *env = getenv("TRACEKIT_RECORDER_DIR");
     if (opt && opt->tool_dir) pathf(cand[n++], sizeof cand[0], "%s", opt->tool_dir);
     else if (env && *env) pathf(cand[n++], sizeof cand[0], "%s", env);
     else {
         exe_dir(exe, sizeof exe);
+        lib_dir(lib, sizeof lib);
+        if (*lib) pathf(cand[n++], sizeof cand[0], "%s/tracekit", lib);
         if (*exe) {
-            pathf(cand[n++], sizeof cand[0], "%s/recorder", exe);
+            pathf(cand[n++], sizeof cand[0], "%s/recorder", exe); /* a build tree */
             pathf(cand[n++], sizeof cand[0], "%s/../lib/tracekit", exe);
+            pathf(cand[n++], sizeof cand[0], "%s/../lib64/tracekit", exe);
+            pathf(cand[n++], sizeof cand[0], "%s/../lib/x86_64-linux-gnu/tracekit", exe);
         }
-        pathf(cand[n++], sizeof cand[0], "%s", TK_RECORDER_LIBDIR);
     }
     for (int i = 0; i < n; i++) {
         if (!join(file, sizeof file, cand[i], TOOL_FILE) || !is_file(file, 1)) continue;
         if (!realpath(cand[i], buf) || strlen(buf) >= size) pathf(buf, size, "%s", cand[i]);
         return TK_OK;
     }
-    char where[3 * PATH_MAX] = "";
+    char where[8 * PATH_MAX] = "";
     for (int i = 0; i < n; i++)
         pathf(where + strlen(where), sizeof where - strlen(where), "%s%s", i ? ", " : "", cand[i]);
     return tk_error_set(err, TK_ERR_UNSUPPORTED,
                         "tkrecord (tracekit's Valgrind tool, %s) is not installed: looked in %s "
-                        "(build it with make when valgrind is installed, or set "
-                        "TRACEKIT_RECORDER_DIR)",
+                        "(make builds it when valgrind is installed; TRACEKIT_RECORDER_DIR "
+                        "names its folder)",
                         TOOL_FILE, where);
 }
 
