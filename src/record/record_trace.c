@@ -38,13 +38,14 @@ static tk_status feed_flush(feeder *f)
     return st;
 }
 
-static tk_status feed(feeder *f, const uint32_t *edges, size_t n)
+static inline tk_status feed(feeder *f, const uint32_t *edges, size_t n)
 {
     if (f->n + n > FEED_EDGES) {
         tk_status st = feed_flush(f);
         if (st != TK_OK) return st;
     }
-    memcpy(f->buf + f->n, edges, sizeof *edges * n);
+    uint32_t *to = f->buf + f->n; /* mostly one or two edges: no memcpy call */
+    for (size_t i = 0; i < n; i++) to[i] = edges[i];
     f->n += n;
     return TK_OK;
 }
@@ -63,8 +64,12 @@ typedef struct spill_in {
 } spill_in;
 
 /* The next number: 1, 0 at the end of the file, -1 when it is cut or too long. */
-static int next_num(spill_in *in, uint64_t *v)
+static inline int next_num(spill_in *in, uint64_t *v)
 {
+    if (in->at < in->n && !(in->buf[in->at] & 0x80)) { /* one byte, the usual */
+        *v = in->buf[in->at++];
+        return 1;
+    }
     *v = 0;
     for (unsigned shift = 0;; shift += 7) {
         if (in->at == in->n) {
@@ -80,7 +85,8 @@ static int next_num(spill_in *in, uint64_t *v)
     }
 }
 
-static tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t id, const char *path)
+static inline tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t id,
+                                    const char *path)
 {
     if (id >= m->nrecords)
         return tk_error_set(f->err, TK_ERR_FORMAT, "%s: edge record %llu is not in the raw file",

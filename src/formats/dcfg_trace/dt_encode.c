@@ -212,6 +212,9 @@ typedef struct enc_process {
     /* recent one-edge transitions of the one-edge parse (direct-mapped):
      * (previous edge, edge) -> symbol + 1 */
     uint32_t single_prev[4096], single_edge[4096], single_sym[4096];
+    /* the same for syms when a transition is one edge (no phrases); cleared
+     * by start(), which may replace or renumber syms */
+    uint32_t one_prev[4096], one_edge[4096], one_sym[4096];
     size_t first_group, ngroups;  /* threads, in order */
 } enc_process;
 
@@ -758,6 +761,7 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
     e->pass = 1;
     for (size_t i = 0; i < e->nprocs; i++) {
         enc_process *P = &e->procs[i];
+        memset(P->one_sym, 0, sizeof P->one_sym);
         tk_status st = build_codes(&P->syms, err);
         if (st != TK_OK)
             return st;
@@ -1373,15 +1377,26 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
                     *slot = (uint32_t)sidx;
                 }
                 m->counts[*slot]++;
-            } else if (e->pass == 0) {
-                if (sm_add(m, e->prev, path, 1, NULL))
-                    return nomem(err);
             } else {
-                if ((sidx = sm_find(m, e->prev, path, 1)) == SIZE_MAX)
-                    return tk_error_set(err, TK_ERR_ARG,
-                                        "encode(): edge %u after edge %u was not seen in pass 1",
-                                        path[0], e->prev);
-                if ((st = put_code(e, m, sidx, err)) != TK_OK)
+                /* one edge a transition: its symbol through the cache of recent
+                 * transitions (a hash lookup of the map costs ~3 cache misses) */
+                unsigned slot = ((e->prev * 0x9e3779b1u) ^ (path[0] * 0x85ebca6bu)) >> 20;
+                if (P->one_prev[slot] == e->prev && P->one_edge[slot] == path[0] && P->one_sym[slot]) {
+                    sidx = P->one_sym[slot] - 1;
+                    if (e->pass == 0)
+                        m->counts[sidx]++;
+                } else {
+                    if (e->pass == 0 && sm_add(m, e->prev, path, 1, &sidx))
+                        return nomem(err);
+                    if (e->pass == 1 && (sidx = sm_find(m, e->prev, path, 1)) == SIZE_MAX)
+                        return tk_error_set(err, TK_ERR_ARG,
+                                            "encode(): edge %u after edge %u was not seen in pass 1",
+                                            path[0], e->prev);
+                    P->one_prev[slot] = e->prev;
+                    P->one_edge[slot] = path[0];
+                    P->one_sym[slot] = (uint32_t)sidx + 1;
+                }
+                if (e->pass == 1 && (st = put_code(e, m, sidx, err)) != TK_OK)
                     return st;
             }
             e->chunk_edges++;
