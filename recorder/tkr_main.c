@@ -46,7 +46,8 @@ static void print_usage(void)
     VG_(printf)("    --tkr-out=DIR              where the raw files go (required)\n"
                 "    --tkr-trace=no|yes         spill each thread's edges for a DCFG-Trace [no]\n"
                 "    --tkr-children=no|yes      record forked and exec'd children [no]\n"
-                "    --tkr-threads-limit=N      threads counted apart; more share the last [256]\n");
+                "    --tkr-threads-limit=N      threads counted apart; later ones share the\n"
+                "                               last [256]\n");
 }
 
 static void print_debug_usage(void)

@@ -11,8 +11,9 @@
 #include "tracekit/record.h"
 
 static const cli_opt record_opts[] = {
-    {"output", 'o', "PREFIX", "write PREFIX.dcfg.json (and PREFIX.trace.json); a PREFIX ending in "
-                              ".gz, .bz2, .xz or .zst compresses both (default: the program's name)"},
+    {"output", 'o', "PREFIX",
+     "write PREFIX.dcfg.json (and PREFIX.trace.json); a PREFIX ending in .gz, .bz2, .xz or .zst "
+     "compresses both (default: the program's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
     {"threads-limit", 0, "N", "threads counted apart (default 256); later ones share the last"},
@@ -89,12 +90,13 @@ int cmd_record(int argc, char **argv)
     cli_args a;
     int nopts = start < argc && !strcmp(argv[start - 1], "--") ? start - 1 : start;
     if (!cli_parse_command("record", nopts, argv, record_opts, 0,
-                           "options come before the program (tracekit record [OPTIONS] -- PROG ...)",
+                           "options come before the program: tracekit record [OPTIONS] -- PROG",
                            &a, &rc))
         return rc;
     if (start >= argc) {
         cli_args_free(&a);
-        return cli_usage_error("record", "no program to run (tracekit record [OPTIONS] -- PROG ARGS...)");
+        return cli_usage_error("record",
+                               "no program to run (tracekit record [OPTIONS] -- PROG ARGS...)");
     }
     uint64_t limit;
     if (cli_get_u64("record", &a, "threads-limit", 256, &limit)) {

@@ -178,7 +178,7 @@ tk_status tk_record_load(const char *raw_dir, tk_cfg **out, tk_error *err)
     return st;
 }
 
-/* ---- tk_record_run ---------------------------------------------------------------------------- */
+/* ---- tk_record_run ------------------------------------------------------------------------ */
 
 typedef tk_status (*write_fn)(void *ctx, FILE *f, tk_error *err);
 

@@ -132,7 +132,8 @@ static tk_status make_table(bld *d)
             uint32_t end = q + 1 < sb->nsrc ? r->srcs.data[sb->src + q + 1].index : sb->ninstrs;
             for (uint32_t i = src->index; i < end; i++) {
                 ins *in = &d->ins[d->sb_ins[sb->lens + i]];
-                if (!in->file && src->file < r->files.len && r->files.data[src->file] != UINT32_MAX) {
+                if (!in->file && src->file < r->files.len &&
+                    r->files.data[src->file] != UINT32_MAX) {
                     in->file = src->file;
                     in->line = src->line;
                 }
@@ -477,7 +478,8 @@ static tk_status fill_images(bld *d, tk_cfg_process *p)
 static tk_status fill_edges(bld *d, tk_cfg_process *p)
 {
     size_t n = d->edges.len, nc = n * d->nthreads;
-    if (nc > UINT32_MAX) return tk_error_set(d->err, TK_ERR_LIMIT, "%s: too many counts", d->r->path);
+    if (nc > UINT32_MAX)
+        return tk_error_set(d->err, TK_ERR_LIMIT, "%s: too many counts", d->r->path);
     int big = 0;
     for (size_t i = 0; i < nc; i++) big |= d->counts.data[i] > UINT32_MAX;
     p->edges = tk_calloc(n ? n : 1, sizeof *p->edges);
@@ -501,8 +503,9 @@ static tk_status fill_edges(bld *d, tk_cfg_process *p)
         const bedge *be = &d->edges.data[e];
         tk_cfg_edge *ed = &p->edges[e];
         ed->id = (uint32_t)e + 1;
-        ed->src = be->src < d->nblocks ? REC_FIRST_BLOCK_ID + be->src : special[be->src - d->nblocks];
-        ed->tgt = be->tgt < d->nblocks ? REC_FIRST_BLOCK_ID + be->tgt : special[be->tgt - d->nblocks];
+        uint32_t nb = d->nblocks;
+        ed->src = be->src < nb ? REC_FIRST_BLOCK_ID + be->src : special[be->src - nb];
+        ed->tgt = be->tgt < nb ? REC_FIRST_BLOCK_ID + be->tgt : special[be->tgt - nb];
         ed->type = cfg->edge_types[be->type].id;
         if (be->tgt >= d->nblocks) continue;
         uint64_t instrs = d->block_first[be->tgt + 1] - d->block_first[be->tgt];
@@ -766,7 +769,8 @@ static tk_status fill_symbols(bld *d, tk_cfg_process *p)
         s->image = all[i].image;
         s->addr_offset = all[i].addr - im->load_addr;
         s->size = all[i].end - all[i].addr;
-        if ((s->name = tk_cfg_add_string(d->b->cfg, name, strlen(name))) == UINT32_MAX) st = nomem(d);
+        s->name = tk_cfg_add_string(d->b->cfg, name, strlen(name));
+        if (s->name == UINT32_MAX) st = nomem(d);
         if (!im->nsymbols) im->first_symbol = p->nsymbols;
         im->nsymbols++;
         p->nsymbols++;
@@ -829,7 +833,7 @@ tk_status rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map
     return st;
 }
 
-/* ---- the builder ------------------------------------------------------------------------------ */
+/* ---- the builder ------------------------------------------------------------------------ */
 
 static const char *const special_names[3] = {"START", "END", "UNKNOWN"};
 

@@ -126,7 +126,9 @@ FILE *rec_zopen(FILE *dst, tk_compression comp)
     z->comp = comp;
     int ok;
     switch (comp) {
-    case TK_COMP_GZIP: ok = deflateInit2(&z->gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK; break;
+    case TK_COMP_GZIP: /* 15 + 16: a gzip header */
+        ok = deflateInit2(&z->gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+        break;
     case TK_COMP_BZIP2: ok = BZ2_bzCompressInit(&z->bz, 9, 0, 0) == BZ_OK; break;
     case TK_COMP_XZ: ok = lzma_easy_encoder(&z->xz, 6, LZMA_CHECK_CRC64) == LZMA_OK; break;
     default: ok = (z->zs = ZSTD_createCStream()) != NULL; break;

@@ -184,7 +184,8 @@ static tk_status rd_exit(rd *d)
     if (e.sb == 0 || e.sb > r->sbs.len || e.instr >= r->sbs.data[e.sb - 1].ninstrs)
         return bad(d, "an exit of an unknown superblock or instruction");
     if (id >= r->exits.len) {
-        if (TK_VEC_RESERVE(&r->exits, (size_t)id + 1) || TK_VEC_RESERVE(&r->exit_seen, (size_t)id + 1))
+        if (TK_VEC_RESERVE(&r->exits, (size_t)id + 1) ||
+            TK_VEC_RESERVE(&r->exit_seen, (size_t)id + 1))
             return nomem(d);
         size_t from = r->exits.len;
         memset(r->exits.data + from, 0, sizeof *r->exits.data * (id + 1 - from));

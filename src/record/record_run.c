@@ -22,9 +22,11 @@
 #include "record/record_internal.h"
 
 #define TOOL_FILE "tkrecord-amd64-linux"
+#define CORE_FILE "vgpreload_core-amd64-linux.so" /* in every Valgrind library folder */
 
 /* snprintf into a path buffer: 1 when it fits. */
-static int pathf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int pathf(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int pathf(char *buf, size_t size, const char *fmt, ...)
 {
@@ -62,8 +64,8 @@ static void lib_dir(char *buf, size_t size)
 {
     Dl_info info;
     buf[0] = 0;
-    if (dladdr((void *)(uintptr_t)&lib_dir, &info) && info.dli_fname && strchr(info.dli_fname, '/') &&
-        realpath(info.dli_fname, buf)) {
+    if (dladdr((void *)(uintptr_t)&lib_dir, &info) && info.dli_fname &&
+        strchr(info.dli_fname, '/') && realpath(info.dli_fname, buf)) {
         char *slash = strrchr(buf, '/');
         if (slash) *slash = 0;
     }
@@ -137,7 +139,8 @@ static tk_status check_program(const char *name, char *path, size_t size, tk_err
     int fd = open(path, O_RDONLY);
     ssize_t n = fd >= 0 ? read(fd, h, sizeof h) : -1;
     if (fd >= 0) close(fd);
-    if (n < 0) return tk_error_set(err, TK_ERR_ARG, "%s: cannot read it: %s", path, strerror(errno));
+    if (n < 0)
+        return tk_error_set(err, TK_ERR_ARG, "%s: cannot read it: %s", path, strerror(errno));
     if (n >= 2 && h[0] == '#' && h[1] == '!') return TK_OK;
     if (n < 20 || memcmp(h, ELFMAG, SELFMAG) != 0)
         return tk_error_set(err, TK_ERR_ARG,
@@ -168,7 +171,7 @@ static int valgrind_libdir(const char *valgrind, char *out, size_t size)
                            "/usr/local/lib/valgrind"};
     if (env && *env) {
         pathf(out, size, "%s", env);
-        return join(probe, sizeof probe, out, "vgpreload_core-amd64-linux.so") && is_file(probe, 0);
+        return join(probe, sizeof probe, out, CORE_FILE) && is_file(probe, 0);
     }
     if (realpath(valgrind, real)) { /* PREFIX/bin/valgrind -> PREFIX/libexec/valgrind */
         char *slash = strrchr(real, '/');
@@ -177,13 +180,12 @@ static int valgrind_libdir(const char *valgrind, char *out, size_t size)
         if (slash) {
             *slash = 0;
             pathf(out, size, "%s/libexec/valgrind", real);
-            if (join(probe, sizeof probe, out, "vgpreload_core-amd64-linux.so") && is_file(probe, 0))
-                return 1;
+            if (join(probe, sizeof probe, out, CORE_FILE) && is_file(probe, 0)) return 1;
         }
     }
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
         pathf(out, size, "%s", fixed[i]);
-        if (join(probe, sizeof probe, out, "vgpreload_core-amd64-linux.so") && is_file(probe, 0))
+        if (join(probe, sizeof probe, out, CORE_FILE) && is_file(probe, 0))
             return 1;
     }
     return 0;

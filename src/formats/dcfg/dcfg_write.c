@@ -179,7 +179,8 @@ static void write_process(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p)
         fputs(" ] ]", f);
     }
     fputs("\n        ]", f);
-    if (p->extra_json) fprintf(f, ",\n        \"TRACEKIT_RECORD\" : %s", tk_cfg_str(cfg, p->extra_json));
+    if (p->extra_json)
+        fprintf(f, ",\n        \"TRACEKIT_RECORD\" : %s", tk_cfg_str(cfg, p->extra_json));
     fputs("\n      }\n    ]", f);
 }
 

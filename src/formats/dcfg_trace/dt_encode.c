@@ -1381,7 +1381,8 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
                 /* one edge a transition: its symbol through the cache of recent
                  * transitions (a hash lookup of the map costs ~3 cache misses) */
                 unsigned slot = ((e->prev * 0x9e3779b1u) ^ (path[0] * 0x85ebca6bu)) >> 20;
-                if (P->one_prev[slot] == e->prev && P->one_edge[slot] == path[0] && P->one_sym[slot]) {
+                if (P->one_prev[slot] == e->prev && P->one_edge[slot] == path[0] &&
+                    P->one_sym[slot]) {
                     sidx = P->one_sym[slot] - 1;
                     if (e->pass == 0)
                         m->counts[sidx]++;
@@ -1390,7 +1391,8 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
                         return nomem(err);
                     if (e->pass == 1 && (sidx = sm_find(m, e->prev, path, 1)) == SIZE_MAX)
                         return tk_error_set(err, TK_ERR_ARG,
-                                            "encode(): edge %u after edge %u was not seen in pass 1",
+                                            "encode(): edge %u after edge %u was not seen in "
+                                            "pass 1",
                                             path[0], e->prev);
                     P->one_prev[slot] = e->prev;
                     P->one_edge[slot] = path[0];
