@@ -1,5 +1,6 @@
 #include "json.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,9 @@ enum state {
 };
 
 struct tk_json {
-    tk_input *in;
+    tk_input *in;        /* NULL for tk_json_open_memory */
+    const char *path;    /* the name of the messages */
+    int whole;           /* the content is one block (tk_json_open_memory) */
     const uint8_t *cur, *lim;
     uint64_t chunk_base; /* content offset of the chunk start */
     const uint8_t *chunk;
@@ -54,6 +57,28 @@ static const uint8_t char_class[256] = {
 /* Bytes that may be copied as they are inside a string: >= 0x20, not '"' or '\\'. */
 static inline int plain_string_byte(uint8_t c) { return c >= 0x20 && c != '"' && c != '\\'; }
 
+/* The first byte of [p, lim) that is not plain_string_byte, or lim. */
+static inline const uint8_t *string_run(const uint8_t *p, const uint8_t *lim)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* 8 bytes at a time (DCFG-Trace sequences run to megabytes): per byte 0x80
+     * where it is '"', '\\' or below 0x20; the lowest mark is exact (a borrow
+     * only ever runs up from a marked byte) */
+    const uint64_t ones = 0x0101010101010101ull;
+    while (lim - p >= 8) {
+        uint64_t w, q, b;
+        memcpy(&w, p, 8);
+        q = w ^ (ones * '"');
+        b = w ^ (ones * '\\');
+        uint64_t m = ((q - ones) | (b - ones) | (w - ones * 0x20)) & ~w & (ones * 0x80);
+        if (m) return p + (__builtin_ctzll(m) >> 3);
+        p += 8;
+    }
+#endif
+    while (p < lim && plain_string_byte(*p)) p++;
+    return p;
+}
+
 const char *tk_json_type_name(tk_json_type t)
 {
     switch (t) {
@@ -72,11 +97,11 @@ const char *tk_json_type_name(tk_json_type t)
     return "?";
 }
 
-tk_status tk_json_open(tk_json **out, tk_input *in, const tk_json_options *opt, tk_error *err)
+/* A tokenizer at the start of a value, or NULL when out of memory. */
+static tk_json *json_new(const tk_json_options *opt)
 {
     tk_json *j = tk_calloc(1, sizeof *j);
-    if (!j) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    j->in = in;
+    if (!j) return NULL;
     j->line = 1;
     j->max_depth = opt && opt->max_depth ? opt->max_depth : 512;
     j->max_string = opt && opt->max_string ? opt->max_string : (size_t)64 * 1024 * 1024;
@@ -85,11 +110,34 @@ tk_status tk_json_open(tk_json **out, tk_input *in, const tk_json_options *opt, 
     j->scratch = tk_malloc(j->scratch_cap);
     if (!j->stack || !j->scratch) {
         tk_json_free(j);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        return NULL;
     }
     j->state = ST_TOP_VALUE;
+    return j;
+}
+
+tk_status tk_json_open(tk_json **out, tk_input *in, const tk_json_options *opt, tk_error *err)
+{
+    tk_json *j = json_new(opt);
+    if (!j) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    j->in = in;
+    j->path = tk_input_path(in);
     j->chunk_base = tk_input_offset(in);
     j->line_start = j->chunk_base;
+    *out = j;
+    return TK_OK;
+}
+
+tk_status tk_json_open_memory(tk_json **out, const void *data, size_t len, const char *name,
+                              const tk_json_options *opt, tk_error *err)
+{
+    tk_json *j = json_new(opt);
+    if (!j) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    j->path = name;
+    j->whole = 1;
+    j->eof = 1; /* nothing to refill */
+    j->chunk = j->cur = j->lim = data;
+    if (len) j->lim += len;
     *out = j;
     return TK_OK;
 }
@@ -104,7 +152,7 @@ void tk_json_free(tk_json *j)
 
 void tk_json_release_consumed(tk_json *j)
 {
-    if (!tk_input_is_mapped(j->in)) return;
+    if (!j->in || !tk_input_is_mapped(j->in)) return;
     uint64_t off = j->chunk_base + (uint64_t)(j->cur - j->chunk);
     if (off > j->released) {
         tk_input_release(j->in, j->released, off - j->released);
@@ -123,7 +171,7 @@ static tk_status fail_here(tk_json *j, tk_error *err, tk_status code, const char
     tk_error_vset(err, code, fmt, ap);
     va_end(ap);
     uint64_t off = cur_offset(j);
-    tk_error_locate(err, tk_input_path(j->in), (int64_t)off, j->line, off - j->line_start + 1);
+    tk_error_locate(err, j->path, (int64_t)off, j->line, off - j->line_start + 1);
     return code;
 }
 
@@ -134,7 +182,7 @@ tk_status tk_json_fail(const tk_json *j, const tk_json_token *tok, tk_error *err
     va_start(ap, fmt);
     tk_error_vset(err, TK_ERR_FORMAT, fmt, ap);
     va_end(ap);
-    tk_error_locate(err, tk_input_path(j->in), tok->offset, tok->line, tok->column);
+    tk_error_locate(err, j->path, tok->offset, tok->line, tok->column);
     return TK_ERR_FORMAT;
 }
 
@@ -169,7 +217,8 @@ static int peekc(tk_json *j, tk_error *err, tk_status *st)
     return *j->cur;
 }
 
-static tk_status skip_ws(tk_json *j, tk_error *err)
+/* always inlined: tk_json_next's hot path, and tk_json_peek has a copy */
+static inline __attribute__((always_inline)) tk_status skip_ws(tk_json *j, tk_error *err)
 {
     for (;;) {
         const uint8_t *p = j->cur, *lim = j->lim;
@@ -256,8 +305,7 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
                 return fail_here(j, err, TK_ERR_FORMAT, "unterminated string (end of input)");
         }
         /* copy a run of plain characters */
-        const uint8_t *p = j->cur;
-        while (p < j->lim && plain_string_byte(*p)) p++;
+        const uint8_t *p = string_run(j->cur, j->lim);
         size_t run = (size_t)(p - j->cur);
         if (run) {
             if (j->scratch_len + run > j->max_string)
@@ -407,7 +455,7 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
     }
     p = j->cur;
     while (p < lim && is_num_char(*p)) p++;
-    if (p < j->lim || tk_input_is_mapped(j->in)) {
+    if (p < j->lim || j->whole || tk_input_is_mapped(j->in)) {
         size_t n = (size_t)(p - j->cur);
         if (n > 400) return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
         const char *s = (const char *)j->cur;
@@ -730,7 +778,9 @@ static inline unsigned swar_hex(uint64_t w, uint64_t *value)
 #endif
 
 /* A scalar cell at *pp: a plain JSON integer (fast_int) or a string of a
- * "0x" and 1-16 hex digits or of 1-19 decimal digits; 0 when unusual. */
+ * "0x" and 1-16 hex digits or of 1-19 decimal digits (no leading zero: the
+ * DCFG-Trace reader refuses it, the DCFG reader reads it on its slow path);
+ * 0 when unusual. */
 static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp, const uint8_t *lim,
                                                              uint64_t *out)
 {
@@ -765,7 +815,7 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
             if (p - s >= 19) return 0;
             v = v * 10 + (uint64_t)(*p++ - '0');
         }
-        if (p == s) return 0;
+        if (p == s || (*s == '0' && p - s > 1)) return 0;
     }
 #ifdef TK_JSON_SWAR
 hex_done:
@@ -776,6 +826,22 @@ hex_done:
     return 1;
 }
 
+/* A string cell at *pp: a plain string (no escapes, no control characters,
+ * within max_string) into row's slot; 0 when unusual. */
+static inline int scan_string_cell(const tk_json *j, const uint8_t **pp, tk_json_row_out *row,
+                                   unsigned slot)
+{
+    const uint8_t *p = *pp, *lim = j->lim;
+    if (*p != '"') return 0;
+    const uint8_t *s = ++p;
+    p = string_run(p, lim);
+    if (p == lim || *p != '"' || (size_t)(p - s) > j->max_string || (uint64_t)(p - s) > UINT32_MAX)
+        return 0;
+    row->v[slot] = j->chunk_base + (uint64_t)(s - j->chunk);
+    row->n[slot] = (uint32_t)(p - s);
+    *pp = p + 1;
+    return 1;
+}
 
 int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                      tk_json_row_out *restrict row)
@@ -909,6 +975,110 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
     return nc;
 }
 
+/* Skips white space inside a row (tk_json_scan_row_strings); 0 at the chunk's end. */
+static inline int row_ws(const tk_json *j, const uint8_t **pp, uint64_t *line,
+                         uint64_t *line_start)
+{
+    const uint8_t *p = *pp;
+    for (;;) {
+        if (p == j->lim) return 0;
+        if (*p > ' ') break;
+        if (*p == ' ' || *p == '\t' || *p == '\r') {
+            p++;
+        } else if (*p == '\n') {
+            p++;
+            (*line)++;
+            *line_start = j->chunk_base + (uint64_t)(p - j->chunk);
+        } else {
+            break;
+        }
+    }
+    *pp = p;
+    return 1;
+}
+
+/* The cells of a row after its '[' (tk_json_scan_row_strings): their number, or -1. */
+static int string_row_cells(const tk_json *j, const tk_json_row_prog *restrict pg,
+                            tk_json_row_out *restrict row, const uint8_t **pp, uint64_t *line,
+                            uint64_t *line_start)
+{
+    const uint8_t *p = *pp, *lim = j->lim;
+    int nc = 0;
+    uint32_t nv = 0;
+    if (!row_ws(j, &p, line, line_start)) return -1;
+    if (*p != ']') for (;;) {
+        if (nc == pg->ncells) return -1;
+        unsigned slot = pg->slot[nc];
+        uint64_t v;
+        if (pg->is_array[nc] == TK_JSON_CELL_STRING) {
+            if (!scan_string_cell(j, &p, row, slot)) return -1;
+        } else if (pg->is_array[nc]) {
+            uint32_t first = nv;
+            if (*p != '[') return -1;
+            p++;
+            if (!row_ws(j, &p, line, line_start)) return -1;
+            if (*p != ']') for (;;) {
+                if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9' || !fast_int(&p, lim, &v) ||
+                    v < pg->lo[nc] || v > pg->hi[nc])
+                    return -1;
+                row->vals[nv++] = v;
+                if (!row_ws(j, &p, line, line_start)) return -1;
+                if (*p == ']') break;
+                if (*p != ',') return -1;
+                p++;
+                if (!row_ws(j, &p, line, line_start)) return -1;
+            }
+            p++;
+            row->v[slot] = first;
+            row->n[slot] = nv - first;
+        } else {
+            if (!scan_scalar(&p, lim, &v) || v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+            row->v[slot] = v;
+        }
+        nc++;
+        if (!row_ws(j, &p, line, line_start)) return -1;
+        if (*p == ']') break;
+        if (*p != ',') return -1;
+        p++;
+        if (!row_ws(j, &p, line, line_start)) return -1;
+    }
+    *pp = p;
+    return nc;
+}
+
+/* tk_json_scan_row with string cells: a loop of its own, plainer (no 8-byte
+ * digit paths: DCFG-Trace's rows are few and hold long strings).  A string
+ * branch inside tk_json_scan_row's loop, taken or not, and any way of sharing
+ * that loop between the two (an inlined template, a flag per row), made the
+ * DCFG reader's rows take 1.5-8 % more instructions there (GCC's allocation of
+ * that loop's registers), so that loop is left as it was. */
+int tk_json_scan_row_strings(const tk_json *j, const tk_json_row_prog *restrict pg,
+                             tk_json_row_out *restrict row)
+{
+    const uint8_t *p = j->cur;
+    uint64_t line = j->line, line_start = j->line_start;
+    if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return -1;
+    if (j->state == ST_ARR_NEXT) {
+        if (!row_ws(j, &p, &line, &line_start) || *p != ',') return -1;
+        p++;
+    } else if (j->state != ST_ARR_FIRST && j->state != ST_ARR_VALUE) {
+        return -1;
+    }
+    if (!row_ws(j, &p, &line, &line_start) || *p != '[') return -1;
+    const uint8_t *open = p++;
+    uint64_t open_line = line, open_line_start = line_start;
+    int nc = string_row_cells(j, pg, row, &p, &line, &line_start);
+    if (nc < pg->min_cells) return -1;
+    uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
+    row->offset = (int64_t)off;
+    row->line = open_line;
+    row->column = off - open_line_start + 1;
+    row->end = p + 1;
+    row->end_line = line;
+    row->end_line_start = line_start;
+    return nc;
+}
+
 void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row)
 {
     /* one scalar load each (see tk_json_row_cell): just stored by the scan */
@@ -918,4 +1088,217 @@ void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row)
     j->line = line;
     j->line_start = line_start;
     j->state = ST_ARR_NEXT;
+}
+
+/* ---- reading a fixed layout ------------------------------------------------- */
+
+tk_status tk_json_peek(tk_json *j, int *c, tk_error *err)
+{
+    tk_status st = skip_ws(j, err);
+    *c = st == TK_OK && j->cur < j->lim ? *j->cur : -1;
+    return st;
+}
+
+static void pos_at(const tk_json *j, const uint8_t *p, tk_json_pos *pos)
+{
+    uint64_t off = j->chunk_base + (uint64_t)(p - j->chunk);
+    pos->offset = (int64_t)off;
+    pos->line = j->line;
+    pos->column = off - j->line_start + 1;
+}
+
+void tk_json_here(const tk_json *j, tk_json_pos *pos) { pos_at(j, j->cur, pos); }
+
+tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *err,
+                          tk_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tk_error_vset(err, code, fmt, ap);
+    va_end(ap);
+    tk_error_locate(err, j->path, pos->offset, pos->line, pos->column);
+    return code;
+}
+
+/* What is at p, for "found ...": a string's first 40 bytes (with its closing
+ * quote when that is among them), a character, a byte value, or the end. */
+static const char *found_text(const tk_json *j, const uint8_t *p, char *buf, size_t size)
+{
+    if (p >= j->lim) return "end of file";
+    if (*p == '"') {
+        const uint8_t *q = p + 1;
+        while (q < j->lim && *q != '"' && q - p <= 40) q++;
+        snprintf(buf, size, "\"%.*s%s", (int)(q - p - 1), (const char *)p + 1,
+                 q < j->lim && *q == '"' ? "\"" : "...");
+    } else if (*p < 0x20 || *p >= 0x7f) {
+        snprintf(buf, size, "byte 0x%02x", *p);
+    } else {
+        snprintf(buf, size, "'%c'", *p);
+    }
+    return buf;
+}
+
+tk_status tk_json_fail_expected(const tk_json *j, const char *what, tk_error *err)
+{
+    char buf[64];
+    tk_json_pos pos;
+    tk_json_here(j, &pos);
+    return tk_json_fail_at(j, &pos, err, TK_ERR_FORMAT, "expected %s, found %s", what,
+                           found_text(j, j->cur, buf, sizeof buf));
+}
+
+/* A byte the grammar does not allow in the current state: the error
+ * tk_json_next gives for it. */
+static tk_status grammar_error(tk_json *j, tk_error *err)
+{
+    tk_json_token tok;
+    tk_status st = tk_json_next(j, &tok, err);
+    return st == TK_OK ? tk_json_fail(j, &tok, err, "unexpected %s", tk_json_type_name(tok.type))
+                       : st;
+}
+
+tk_status tk_json_take(tk_json *j, tk_error *err)
+{
+    assert(j->cur < j->lim && memchr(",:[]{}", *j->cur, 6));
+    uint8_t c = *j->cur;
+    if (c == ',' && (j->state == ST_ARR_NEXT || j->state == ST_OBJ_NEXT)) {
+        j->cur++;
+        j->state = j->state == ST_ARR_NEXT ? ST_ARR_VALUE : ST_OBJ_KEY;
+        return TK_OK;
+    }
+    if (c == ':' && j->state == ST_OBJ_COLON) {
+        j->cur++;
+        j->state = ST_OBJ_VALUE;
+        return TK_OK;
+    }
+    if (c == ',' || c == ':') return grammar_error(j, err);
+    tk_json_token tok;
+    return tk_json_next(j, &tok, err); /* a bracket, or its error */
+}
+
+/* Whether a value (or, with keys, a key) may start in the current state. */
+static int value_state(const tk_json *j, int keys)
+{
+    switch (j->state) {
+    case ST_TOP_VALUE:
+    case ST_ARR_FIRST:
+    case ST_ARR_VALUE:
+    case ST_OBJ_VALUE: return 1;
+    case ST_OBJ_FIRST:
+    case ST_OBJ_KEY: return keys;
+    default: return 0;
+    }
+}
+
+/* The string whose opening quote is at the cursor, as a span: *end at its
+ * closing quote. Escapes are skipped as written. */
+static tk_status raw_span(tk_json *j, const uint8_t **end, tk_error *err)
+{
+    const uint8_t *open = j->cur, *q = open + 1, *lim = j->lim;
+    tk_json_pos at, pos; /* the opening quote (before an escaped new line moves the line) */
+    pos_at(j, open, &at);
+    for (;;) {
+        q = string_run(q, lim);
+        if (q < lim && *q == '"') break;
+        if (q < lim && *q == '\\' && lim - q >= 2) {
+            if (q[1] == '\n') { /* counted like every other new line */
+                j->line++;
+                j->line_start = j->chunk_base + (uint64_t)(q + 2 - j->chunk);
+            }
+            q += 2;
+            continue;
+        }
+        if (q < lim && *q != '\\') {
+            pos_at(j, q, &pos);
+            return tk_json_fail_at(j, &pos, err, TK_ERR_FORMAT,
+                                   "control character 0x%02x inside a JSON string", *q);
+        }
+        return tk_json_fail_at(j, &at, err, TK_ERR_FORMAT, "unterminated JSON string");
+    }
+    if ((size_t)(q - open - 1) > j->max_string)
+        return tk_json_fail_at(j, &at, err, TK_ERR_LIMIT,
+                               "string longer than the limit of %zu bytes", j->max_string);
+    *end = q;
+    return TK_OK;
+}
+
+tk_status tk_json_next_raw(tk_json *j, const char *what, const char **s, size_t *len,
+                           tk_error *err)
+{
+    assert(j->whole);
+    int c;
+    tk_status st = tk_json_peek(j, &c, err);
+    if (st != TK_OK) return st;
+    if (c != '"') return tk_json_fail_expected(j, what, err);
+    if (!value_state(j, 1)) return grammar_error(j, err);
+    const uint8_t *end;
+    if ((st = raw_span(j, &end, err)) != TK_OK) return st;
+    *s = (const char *)j->cur + 1;
+    *len = (size_t)(end - j->cur - 1);
+    j->cur = end + 1;
+    j->state = j->state == ST_OBJ_FIRST || j->state == ST_OBJ_KEY ? ST_OBJ_COLON : after_value(j);
+    return TK_OK;
+}
+
+/* The integer of a string tk_json_next_u64 reads; the cursor is at its
+ * opening quote, at. */
+static tk_status string_u64(tk_json *j, const tk_json_pos *at, const char *what, uint64_t *out,
+                            tk_error *err)
+{
+    const uint8_t *end;
+    tk_status st = raw_span(j, &end, err);
+    if (st != TK_OK) return st;
+    const char *s = (const char *)j->cur + 1;
+    size_t len = (size_t)(end - j->cur - 1);
+    st = tk_parse_u64(s, len, out);
+    if (st == TK_ERR_LIMIT)
+        return tk_json_fail_at(j, at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits", what);
+    const char *why = "an integer, or a string of a \"0x...\" hex or a decimal number";
+    if (st == TK_OK && len > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9')
+        why = "a decimal string without a leading zero (C would read it as octal), or a "
+              "\"0x...\" hex string";
+    else if (st == TK_OK) {
+        j->cur = end + 1;
+        j->state = after_value(j);
+        return TK_OK;
+    }
+    char buf[64];
+    return tk_json_fail_at(j, at, err, TK_ERR_FORMAT, "expected %s (%s), found %s", what, why,
+                           found_text(j, j->cur, buf, sizeof buf));
+}
+
+tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error *err)
+{
+    assert(j->whole);
+    int c;
+    tk_status st = tk_json_peek(j, &c, err);
+    if (st != TK_OK) return st;
+    if (c != '"' && c != '-' && !(c >= '0' && c <= '9')) return tk_json_fail_expected(j, what, err);
+    if (!value_state(j, 0)) return grammar_error(j, err);
+    tk_json_pos at;
+    tk_json_here(j, &at);
+    if (c == '"') return string_u64(j, &at, what, out, err);
+    if (c == '-')
+        return tk_json_fail_at(j, &at, err, TK_ERR_FORMAT,
+                               "expected %s (a non-negative integer), found a negative number",
+                               what);
+    const uint8_t *p = j->cur;
+    uint64_t v;
+    if (!fast_int(&p, j->lim, &v)) {
+        /* the digits end the number: what follows is the grammar's ("1-": ',' expected) */
+        while (p < j->lim && *p >= '0' && *p <= '9') p++;
+        if (tk_parse_u64((const char *)j->cur, (size_t)(p - j->cur), &v) != TK_OK)
+            return tk_json_fail_at(j, &at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits",
+                                   what);
+        if (p < j->lim && (*p == '.' || *p == 'e' || *p == 'E'))
+            return tk_json_fail_at(j, &at, err, TK_ERR_FORMAT,
+                                   "expected %s (an integer), found a fractional number", what);
+        if (p - j->cur > 1 && *j->cur == '0')
+            return tk_json_fail_at(j, &at, err, TK_ERR_FORMAT,
+                                   "JSON numbers have no leading zeros (%s)", what);
+    }
+    j->cur = p;
+    j->state = after_value(j);
+    *out = v;
+    return TK_OK;
 }

@@ -54,6 +54,11 @@ typedef struct tk_json tk_json;
 
 /* Tokenize the content of `in` (borrowed; must outlive the tokenizer). */
 tk_status tk_json_open(tk_json **out, tk_input *in, const tk_json_options *opt, tk_error *err);
+/* Tokenize data[0..len) (borrowed; content offsets are offsets into it), a content already
+ * in memory as one block; name is the path of the messages (borrowed too). Strings can
+ * then be read as spans of the content (tk_json_next_raw). */
+tk_status tk_json_open_memory(tk_json **out, const void *data, size_t len, const char *name,
+                              const tk_json_options *opt, tk_error *err);
 void tk_json_free(tk_json *j);
 
 /* Next token. TK_END once the single top-level value and trailing white
@@ -81,6 +86,51 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out);
 /* "object", "string", ... for messages. */
 const char *tk_json_type_name(tk_json_type t);
 
+/* ---- reading a fixed layout -------------------------------------------------
+ * For readers of a fixed layout (DCFG-Trace) whose messages name what the layout
+ * wanted where something else was found: they look at the next byte before
+ * reading it.  The grammar of tk_json_next runs underneath (these calls and
+ * tk_json_next mix freely; what is accepted is JSON, and the depth limit holds). */
+
+/* A place in the content: byte offset, line, column (1-based, in bytes). */
+typedef struct tk_json_pos {
+    int64_t offset;
+    uint64_t line, column;
+} tk_json_pos;
+
+/* Skips white space; *c = the next byte (0-255), or -1 at the end of the input.
+ * Consumes nothing else. Errors: those of reading the input. */
+tk_status tk_json_peek(tk_json *j, int *c, tk_error *err);
+/* Where the next byte is (after tk_json_peek: the next token). */
+void tk_json_here(const tk_json *j, tk_json_pos *pos);
+/* Consumes the punctuation byte tk_json_peek saw (',' ':' '[' ']' '{' '}'). A byte the
+ * grammar does not allow there is the error tk_json_next gives for it. */
+tk_status tk_json_take(tk_json *j, tk_error *err);
+/* The next string (a key or a value) as the span of the content between its quotes,
+ * escapes as written (unchecked; a raw newline after a '\' is counted as a line);
+ * zero copy.  Errors (located): not a string ("expected WHAT, found ..."), an
+ * unterminated string (at its opening quote), a control character in it;
+ * TK_ERR_LIMIT beyond max_string.  Needs tk_json_open_memory. */
+tk_status tk_json_next_raw(tk_json *j, const char *what, const char **s, size_t *len,
+                           tk_error *err);
+/* The next value as a non-negative integer: a JSON integer, or a string of one in C
+ * style: "0x" or "0X" and hex digits of either case, or decimal digits without a
+ * leading zero ("017" is octal in C; refused rather than guessed).  The string is
+ * taken as written (no escapes); numbers are read with tk_parse_u64, and a JSON integer
+ * ends at its last digit ("1-": 1, and the '-' is the grammar's).  Errors, located
+ * at the value and naming it WHAT: TK_ERR_FORMAT (negative, fractional, leading
+ * zeros, a string of something else, not a number), TK_ERR_LIMIT (beyond 64 bits).
+ * Needs tk_json_open_memory. */
+tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error *err);
+/* "expected WHAT, found X" (X: the string's first 40 bytes, a character, a byte value,
+ * or end of file), located at the cursor (after tk_json_peek: the next byte).
+ * Returns TK_ERR_FORMAT. */
+tk_status tk_json_fail_expected(const tk_json *j, const char *what, tk_error *err);
+/* A located error (code) at pos. Returns code. */
+tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *err,
+                          tk_status code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 #define TK_JSON_ROW_MAX_CELLS 16
 #define TK_JSON_ROW_MAX_VALUES 256
 
@@ -92,22 +142,27 @@ const char *tk_json_type_name(tk_json_type t);
  * wholly in the current chunk); tk_json_take_scanned then consumes it.  An
  * unusual row gives -1 (the caller reads it token by token, which also gives
  * the exact errors).  Nothing is consumed before tk_json_take_scanned.
- * Scalars are non-negative JSON integers or strings holding a decimal or
- * "0x" hex integer. */
+ * Scalars are non-negative JSON integers or strings holding a decimal (no
+ * leading zero) or "0x" hex integer; a string cell is a string without escapes
+ * or control characters, no longer than max_string. */
 #define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS  /* a cell of an unknown column */
+
+#define TK_JSON_CELL_ARRAY 1   /* a flat array of JSON integers */
+#define TK_JSON_CELL_STRING 2  /* a string: v = content offset of its first byte, n = length */
 
 typedef struct tk_json_row_prog {
     int ncells;                               /* header length, <= TK_JSON_ROW_MAX_CELLS */
     int min_cells;                            /* shorter rows are unusual */
     uint8_t slot[TK_JSON_ROW_MAX_CELLS];      /* cell -> index in v / n (or SLOT_IGNORE) */
-    uint8_t is_array[TK_JSON_ROW_MAX_CELLS];  /* 1: a flat array of JSON integers */
+    uint8_t is_array[TK_JSON_ROW_MAX_CELLS];  /* 0: a scalar, or TK_JSON_CELL_* */
     /* usual values (of scalars and of array elements) */
     uint64_t lo[TK_JSON_ROW_MAX_CELLS], hi[TK_JSON_ROW_MAX_CELLS];
 } tk_json_row_prog;
 
 typedef struct tk_json_row_out {
-    uint64_t v[TK_JSON_ROW_MAX_CELLS + 1];    /* by slot; arrays: index of the first in vals */
-    uint32_t n[TK_JSON_ROW_MAX_CELLS + 1];    /* arrays: number of values */
+    uint64_t v[TK_JSON_ROW_MAX_CELLS + 1];    /* by slot; arrays: index of the first in vals;
+                                                 strings: content offset */
+    uint32_t n[TK_JSON_ROW_MAX_CELLS + 1];    /* arrays: number of values; strings: length */
     uint64_t vals[TK_JSON_ROW_MAX_VALUES];
     /* the row's '[': content offset, line, column */
     int64_t offset;
@@ -131,6 +186,9 @@ static inline uint64_t tk_json_row_cell(const tk_json_row_out *row, unsigned i)
 /* Returns the number of cells of the row (0 for "[]" when min_cells is 0),
  * or -1 when the next value is not a usual row. */
 int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_out *row);
+/* The same for a program with TK_JSON_CELL_STRING cells (tk_json_scan_row finds a
+ * string where it wants an array: an unusual row). */
+int tk_json_scan_row_strings(const tk_json *j, const tk_json_row_prog *pg, tk_json_row_out *row);
 void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row);
 
 #endif

@@ -336,6 +336,13 @@ static void test_integers_as_strings(void) {
         {F_CUR, "\"0x0\"", TK_ERR_FORMAT, "out of range"},
         {F_NEXT, "\"0X100000000\"", TK_ERR_FORMAT, "out of range"},
         {F_MAJOR, "\"1.0\"", TK_ERR_FORMAT, "MAJOR_VERSION"},
+        /* JSON integers with a leading zero: "01" and "00" were read as 1 and 0 until the
+         * parse moved to the core lexer (only "02" and up were refused) */
+        {F_PREC, "01", TK_ERR_FORMAT, "leading zeros (PRECEDING_INSTR_COUNT)"},
+        {F_COUNT, "00", TK_ERR_FORMAT, "leading zeros (EDGE_COUNT)"},
+        {F_NEXT, "01", TK_ERR_FORMAT, "leading zeros (an id in NEXT_EDGE_IDS)"},
+        {F_INSTR, "1e3", TK_ERR_FORMAT, "fractional"},
+        {F_TID, "-1", TK_ERR_FORMAT, "negative"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *f[F_N];

@@ -256,6 +256,296 @@ static void test_scan_hex(void)
     tk_input_free(in);
 }
 
+/* A lexer over text in memory (tk_json_open_memory), depth limit 4, strings up to 24 bytes. */
+static tk_json *mem_lexer(const char *text)
+{
+    tk_json *j = NULL;
+    tk_json_options jo = TK_JSON_OPTIONS_INIT;
+    jo.max_depth = 4;
+    jo.max_string = 24;
+    tk_error err;
+    TK_CHECK(tk_json_open_memory(&j, text, strlen(text), "m.json", &jo, &err) == TK_OK);
+    return j;
+}
+
+/* Reads "[v]" with tk_json_next_u64: the status, the value, the message. */
+static tk_status one_u64(const char *text, uint64_t *v, tk_error *err)
+{
+    tk_json *j = mem_lexer(text);
+    int c;
+    *v = 12345;
+    tk_status st = tk_json_peek(j, &c, err);
+    if (st == TK_OK && c == '[') st = tk_json_take(j, err);
+    if (st == TK_OK) st = tk_json_next_u64(j, "N", v, err);
+    tk_json_free(j);
+    return st;
+}
+
+/* tk_json_next_u64: JSON integers and C-style integer strings, each refusal located at the
+ * value with its own message. */
+static void test_next_u64(void)
+{
+    static const struct {
+        const char *text;
+        tk_status st;
+        uint64_t v;
+        const char *msg; /* NULL: TK_OK */
+    } cases[] = {
+        {"[0]", TK_OK, 0, NULL},
+        {"[7 ]", TK_OK, 7, NULL},
+        {"[1234567]", TK_OK, 1234567, NULL},
+        {"[18446744073709551615]", TK_OK, UINT64_MAX, NULL},
+        {"[\"0x91eb\"]", TK_OK, 0x91eb, NULL},
+        {"[\"0X91EB\"]", TK_OK, 0x91eb, NULL},
+        {"[\"0x00000000000000000001\"]", TK_OK, 1, NULL},
+        {"[\"17\"]", TK_OK, 17, NULL},
+        {"[\"0\"]", TK_OK, 0, NULL},
+        {"[1-2]", TK_OK, 1, NULL}, /* the number is "1"; the '-' is the grammar's */
+        {"[18446744073709551616]", TK_ERR_LIMIT, 0, "1:2: N does not fit in 64 bits"},
+        {"[\"0x10000000000000000\"]", TK_ERR_LIMIT, 0, "1:2: N does not fit in 64 bits"},
+        {"[\"18446744073709551616\"]", TK_ERR_LIMIT, 0, "1:2: N does not fit in 64 bits"},
+        {"[ 1.5]", TK_ERR_FORMAT, 0, "1:3: expected N (an integer), found a fractional number"},
+        {"[1e3]", TK_ERR_FORMAT, 0, "1:2: expected N (an integer), found a fractional number"},
+        {"[01]", TK_ERR_FORMAT, 0, "1:2: JSON numbers have no leading zeros (N)"},
+        {"[00]", TK_ERR_FORMAT, 0, "1:2: JSON numbers have no leading zeros (N)"},
+        {"[-1]", TK_ERR_FORMAT, 0,
+         "1:2: expected N (a non-negative integer), found a negative number"},
+        {"[\"017\"]", TK_ERR_FORMAT, 0,
+         "1:2: expected N (a decimal string without a leading zero (C would read it as "
+         "octal), or a \"0x...\" hex string), found \"017\""},
+        {"[\"0x\"]", TK_ERR_FORMAT, 0,
+         "1:2: expected N (an integer, or a string of a \"0x...\" hex or a decimal number), "
+         "found \"0x\""},
+        {"[\"0x1\\u0030\"]", TK_ERR_FORMAT, 0, "found \"0x1\\u0030\""},
+        {"[\" 6\"]", TK_ERR_FORMAT, 0, "found \" 6\""},
+        {"[\"+6\"]", TK_ERR_FORMAT, 0, "found \"+6\""},
+        {"[true]", TK_ERR_FORMAT, 0, "1:2: expected N, found 't'"},
+        {"[\n", TK_ERR_FORMAT, 0, "2:1: expected N, found end of file"},
+        {"[\"12", TK_ERR_FORMAT, 0, "1:2: unterminated JSON string"},
+        {"[\"1\t\"]", TK_ERR_FORMAT, 0, "1:4: control character 0x09 inside a JSON string"},
+        {"[\"1\\\n2", TK_ERR_FORMAT, 0, "1:2: unterminated JSON string"},
+        {"[\"1\\\n\t\"]", TK_ERR_FORMAT, 0, "2:1: control character 0x09"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tk_error err;
+        uint64_t v;
+        tk_status st = one_u64(cases[i].text, &v, &err);
+        char msg[600] = "";
+        if (st != TK_OK)
+            snprintf(msg, sizeof msg, "%llu:%llu: %s", (unsigned long long)err.line,
+                     (unsigned long long)err.column, err.message);
+        if (!TK_CHECK(st == cases[i].st) ||
+            (st == TK_OK && !TK_CHECK(v == cases[i].v)) ||
+            (st != TK_OK && !TK_CHECK(strstr(msg, cases[i].msg) != NULL)))
+            fprintf(stderr, "  case %zu: %s -> %s\n", i, cases[i].text, msg);
+    }
+}
+
+/* peek, take, here, raw strings: a fixed layout read byte by byte, and the grammar of
+ * tk_json_next underneath. */
+static void test_fixed_layout(void)
+{
+    tk_error err;
+    int c;
+    const char *s;
+    size_t len;
+    uint64_t v;
+    tk_json_pos pos;
+    tk_json *j = mem_lexer(" {\"K\" : [ \"a\\\"b\\\n\", 5 ],\n \"L\": \"\"} ");
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == '{');
+    tk_json_here(j, &pos);
+    TK_CHECK(pos.offset == 1 && pos.line == 1 && pos.column == 2);
+    TK_CHECK(tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_next_raw(j, "a key", &s, &len, &err) == TK_OK && len == 1 && *s == 'K');
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == ':' && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == '[' && tk_json_take(j, &err) == TK_OK);
+    /* escapes as written; the escaped new line is counted */
+    TK_CHECK(tk_json_next_raw(j, "a string", &s, &len, &err) == TK_OK && len == 6 &&
+             memcmp(s, "a\\\"b\\\n", 6) == 0);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == ',');
+    tk_json_here(j, &pos);
+    TK_CHECK(pos.line == 2 && pos.column == 2);
+    /* a value where the grammar wants ',' or ']': the tokenizer's error */
+    TK_CHECK(tk_json_next_u64(j, "N", &v, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "expected N, found ','") != NULL);
+    TK_CHECK(tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_next_u64(j, "N", &v, &err) == TK_OK && v == 5);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == ']' && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == ',' && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_next_raw(j, "a key", &s, &len, &err) == TK_OK && len == 1 && *s == 'L');
+    /* ',' where ':' belongs */
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == ':');
+    TK_CHECK(tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_next_raw(j, "a string", &s, &len, &err) == TK_OK && len == 0);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == '}' && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == -1);
+    TK_CHECK(tk_json_fail_expected(j, "more", &err) == TK_ERR_FORMAT);
+    TK_CHECK(strcmp(err.message, "expected more, found end of file") == 0 && err.line == 3);
+    tk_json_free(j);
+    /* the grammar: ',' after '[', ':' in an array, the depth limit, the string limit */
+    j = mem_lexer("[,]");
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == ',');
+    TK_CHECK(tk_json_take(j, &err) == TK_ERR_FORMAT && strstr(err.message, "JSON value") != NULL);
+    tk_json_free(j);
+    j = mem_lexer("[1:2]");
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_next_u64(j, "N", &v, &err) == TK_OK && v == 1);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == ':');
+    TK_CHECK(tk_json_take(j, &err) == TK_ERR_FORMAT && strstr(err.message, "','") != NULL);
+    tk_json_free(j);
+    j = mem_lexer("[[[[[");
+    int k = 0;
+    tk_status st;
+    while ((st = tk_json_peek(j, &c, &err)) == TK_OK && c == '[' &&
+           (st = tk_json_take(j, &err)) == TK_OK)
+        k++;
+    TK_CHECK(st == TK_ERR_LIMIT && k == 4);
+    tk_json_free(j);
+    j = mem_lexer("[\"0123456789abcdef0123456789\"]");
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_next_raw(j, "a string", &s, &len, &err) == TK_ERR_LIMIT);
+    TK_CHECK(err.column == 2);
+    tk_json_free(j);
+    j = mem_lexer("[\"abc\" \"def\"]");
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && tk_json_take(j, &err) == TK_OK);
+    TK_CHECK(tk_json_next_raw(j, "a string", &s, &len, &err) == TK_OK);
+    TK_CHECK(tk_json_peek(j, &c, &err) == TK_OK && c == '"');
+    TK_CHECK(tk_json_fail_expected(j, "','", &err) == TK_ERR_FORMAT);
+    TK_CHECK(strcmp(err.message, "expected ',', found \"def\"") == 0 && err.column == 8);
+    tk_json_free(j);
+}
+
+/* Strings are scanned 8 bytes at a time: every special byte at every place of a word
+ * (and bytes >= 0x80, which are plain) ends the plain run exactly there. */
+static void test_string_run(void)
+{
+    static const uint8_t special[] = {'"', '\\', 0x00, 0x01, 0x1f, 0x0a};
+    static const uint8_t plain[] = {0x20, 0x7f, 0x80, 0xc3, 0xff, '!', '#', '[', ']', 0x5d};
+    int bad = 0;
+    for (size_t len = 0; len < 40; len++) {
+        for (size_t at = 0; at <= len; at++) {
+            for (size_t k = 0; k < sizeof special + sizeof plain; k++) {
+                char text[64];
+                uint8_t b = k < sizeof special ? special[k] : plain[k - sizeof special];
+                int is_plain = k >= sizeof special;
+                text[0] = '[';
+                text[1] = '"';
+                for (size_t i = 0; i < len; i++)
+                    text[2 + i] = i == at ? (char)b : (char)(i % 2 ? 0xe9 : 'x');
+                text[2 + len] = '"';
+                text[3 + len] = ']';
+                tk_json *j;
+                tk_error err;
+                TK_CHECK(tk_json_open_memory(&j, text, len + 4, "s", NULL, &err) == TK_OK);
+                int c;
+                const char *s;
+                size_t n;
+                (void)tk_json_peek(j, &c, &err);
+                (void)tk_json_take(j, &err);
+                tk_status st = tk_json_next_raw(j, "a string", &s, &n, &err);
+                if (at == len || is_plain)
+                    bad += st != TK_OK || n != len;
+                else if (b == '"')
+                    bad += st != TK_OK || n != at;
+                else if (b == '\\')
+                    bad += st != TK_OK ? at + 1 != len : n != len;
+                else
+                    bad += st != TK_ERR_FORMAT || err.column != 3 + at;
+                tk_json_free(j);
+            }
+        }
+    }
+    TK_CHECK_EQ_U64(bad, 0);
+}
+
+/* String cells of compiled rows: spans of plain strings; escapes, control characters and
+ * strings over the limit are unusual (read by tokens); so is a decimal string with a
+ * leading zero. */
+static int scan_one(const char *text, tk_json_row_out *row)
+{
+    tk_json *j;
+    tk_error err;
+    tk_json_token t;
+    tk_json_row_prog pg;
+    tk_json_options jo = TK_JSON_OPTIONS_INIT;
+    jo.max_string = 16;
+    memset(&pg, 0, sizeof pg);
+    pg.ncells = pg.min_cells = 2;
+    pg.slot[0] = 0, pg.hi[0] = UINT64_MAX;
+    pg.slot[1] = 1, pg.is_array[1] = TK_JSON_CELL_STRING;
+    TK_CHECK(tk_json_open_memory(&j, text, strlen(text), "c", &jo, &err) == TK_OK);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+    int n = tk_json_scan_row_strings(j, &pg, row);
+    tk_json_row_out plain;
+    TK_CHECK(tk_json_scan_row(j, &pg, &plain) == -1); /* no string cells there */
+    tk_json_free(j);
+    return n;
+}
+
+static void test_scan_string_cells(void)
+{
+    tk_json_row_out row;
+    TK_CHECK(scan_one("[[1, \"abc\"]]", &row) == 2);
+    TK_CHECK(row.v[0] == 1 && row.v[1] == 6 && row.n[1] == 3);
+    TK_CHECK(scan_one("[ [\"0x2\", \"\"]]", &row) == 2);
+    TK_CHECK(row.v[0] == 2 && row.v[1] == 11 && row.n[1] == 0);
+    TK_CHECK(scan_one("[[3, \"a\\\"\"]]", &row) == -1);
+    TK_CHECK(scan_one("[[4, \"a\tb\"]]", &row) == -1);
+    TK_CHECK(scan_one("[[5, \"0123456789abcdefX\"]]", &row) == -1);
+    TK_CHECK(scan_one("[[5, \"0123456789abcdef\"]]", &row) == 2);
+    TK_CHECK(scan_one("[[\"017\", \"x\"]]", &row) == -1);
+    TK_CHECK(scan_one("[[\"17\", \"x\"]]", &row) == 2 && row.v[0] == 17);
+    TK_CHECK(scan_one("[[1, 2]]", &row) == -1);
+    TK_CHECK(scan_one("[[1, \"abc]]", &row) == -1);
+    /* the grammar: trailing commas, missing commas, in the row and in an array cell */
+    TK_CHECK(scan_one("[[1, \"a\", ]]", &row) == -1);
+    TK_CHECK(scan_one("[[1 \"a\"]]", &row) == -1);
+    TK_CHECK(scan_one("[[1, \"a\"", &row) == -1);
+    TK_CHECK(scan_one("[ [1 , \"a\" ] ]", &row) == 2 && row.n[1] == 1);
+}
+
+/* A row of an integer, a string and an array: the string-row scan with each cell kind. */
+static int scan_three(const char *text, tk_json_row_out *row)
+{
+    tk_json *j;
+    tk_error err;
+    tk_json_token t;
+    tk_json_row_prog pg;
+    memset(&pg, 0, sizeof pg);
+    pg.ncells = pg.min_cells = 3;
+    pg.slot[0] = 0, pg.lo[0] = 1, pg.hi[0] = 100;
+    pg.slot[1] = 1, pg.is_array[1] = TK_JSON_CELL_STRING;
+    pg.slot[2] = 2, pg.is_array[2] = TK_JSON_CELL_ARRAY, pg.lo[2] = 1, pg.hi[2] = 100;
+    TK_CHECK(tk_json_open_memory(&j, text, strlen(text), "c", NULL, &err) == TK_OK);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+    int n = tk_json_scan_row_strings(j, &pg, row);
+    if (n > 0) {
+        tk_json_take_scanned(j, row);
+        TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_END);
+    }
+    tk_json_free(j);
+    return n;
+}
+
+static void test_scan_string_rows(void)
+{
+    tk_json_row_out row;
+    TK_CHECK(scan_three("[[1, \"0\", [2, 3]]]", &row) == 3);
+    TK_CHECK(row.v[0] == 1 && row.n[1] == 1 && row.n[2] == 2 && row.vals[row.v[2] + 1] == 3);
+    TK_CHECK(scan_three("[\n [ 7 ,\"\",[ ] ]\n]", &row) == 3);
+    TK_CHECK(row.v[0] == 7 && row.n[1] == 0 && row.n[2] == 0 && row.line == 2 && row.column == 2);
+    TK_CHECK(scan_three("[[1, \"0\", [2, ]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [2 3]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [0]]]", &row) == -1);
+    TK_CHECK(scan_three("[[101, \"0\", [1]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [\"1\"]]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\", [1], 4]]", &row) == -1);
+    TK_CHECK(scan_three("[[1, \"0\"]]", &row) == -1);
+}
+
 TK_TEST_MAIN(TK_CASE(test_values), TK_CASE(test_escapes), TK_CASE(test_errors_are_located),
              TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip),
-             TK_CASE(test_scan_rows), TK_CASE(test_scan_hex))
+             TK_CASE(test_scan_rows), TK_CASE(test_scan_hex),
+             TK_CASE(test_next_u64), TK_CASE(test_fixed_layout), TK_CASE(test_string_run),
+             TK_CASE(test_scan_string_cells), TK_CASE(test_scan_string_rows))
