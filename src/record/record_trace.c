@@ -3,8 +3,10 @@
  * program ran) is read twice (the encoder's two passes), each record expanded
  * into the DCFG edges it stands for, the thread's end into its last edges.
  * Memory stays bounded whatever the length of the run: a spill is read in
- * pieces and the encoder streams. */
+ * pieces and the encoder streams.  The replay runs on a thread of its own,
+ * a ring of NBUF buffers ahead of the encoder. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +18,25 @@
 
 #define READ_BYTES (1u << 20)
 #define FEED_EDGES (1u << 20)
+#define NBUF 4                  /* buffers between the replay and the encoder */
 
 typedef tk_status (*feed_fn)(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                              const uint32_t *edges, size_t n, tk_error *err);
 
+/* The replay (a thread of its own) hands buffers of edges to the encoder
+ * (the caller's thread) through a ring of NBUF. */
+typedef struct queue {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint32_t *bufs[NBUF];
+    size_t n[NBUF];
+    uint64_t pid[NBUF], tid[NBUF];
+    unsigned head, tail;        /* buffers taken / handed over */
+    int done, stop;             /* the replay ended / the encoder stops it */
+} queue;
+
 typedef struct feeder {
-    tk_dcfg_trace_encoder *enc;
-    feed_fn fn;
+    queue *q;
     uint64_t pid, tid;
     uint32_t *buf;
     size_t n;
@@ -30,12 +44,26 @@ typedef struct feeder {
     tk_error *err;
 } feeder;
 
+/* Hand the buffer over and wait for a free one.  TK_END when the encoder
+ * stopped. */
 static tk_status feed_flush(feeder *f)
 {
-    tk_status st = f->n ? f->fn(f->enc, f->pid, f->tid, f->buf, f->n, f->err) : TK_OK;
+    queue *q = f->q;
+    if (!f->n) return TK_OK;
+    pthread_mutex_lock(&q->mu);
+    unsigned slot = q->tail % NBUF;
+    q->n[slot] = f->n;
+    q->pid[slot] = f->pid;
+    q->tid[slot] = f->tid;
+    q->tail++;
     f->total += f->n;
     f->n = 0;
-    return st;
+    pthread_cond_broadcast(&q->cv);
+    while (q->tail - q->head >= NBUF && !q->stop) pthread_cond_wait(&q->cv, &q->mu);
+    f->buf = q->bufs[q->tail % NBUF];
+    int stop = q->stop;
+    pthread_mutex_unlock(&q->mu);
+    return stop ? TK_END : TK_OK;
 }
 
 static inline tk_status feed(feeder *f, const uint32_t *edges, size_t n)
@@ -237,46 +265,101 @@ static int write_file(void *ctx, const void *data, size_t n)
     return fwrite(data, 1, n, ctx) == n ? 0 : -1;
 }
 
+/* The replay's thread: one pass over the spills. */
+typedef struct replay_job {
+    feeder f;
+    const char *dir;
+    const rec_set *s;
+    spill_in in;
+    tk_status st;
+    tk_error err;
+} replay_job;
+
+static void *replay_main(void *arg)
+{
+    replay_job *j = arg;
+    j->st = pass(&j->f, j->dir, j->s, &j->in);
+    queue *q = j->f.q;
+    pthread_mutex_lock(&q->mu);
+    q->done = 1;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+    return NULL;
+}
+
+/* One pass of the encoder (fn: observe or encode) over the spills replayed
+ * on a thread of their own. */
+static tk_status encoder_pass(tk_dcfg_trace_encoder *enc, feed_fn fn, queue *q, replay_job *j,
+                              tk_error *err)
+{
+    q->head = q->tail = 0;
+    q->done = q->stop = 0;
+    j->f.buf = q->bufs[0];
+    j->f.n = 0;
+    j->f.total = 0;
+    j->f.err = &j->err;
+    j->f.q = q;
+    pthread_t th;
+    if (pthread_create(&th, NULL, replay_main, j) != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "cannot start a thread");
+    tk_status st = TK_OK;
+    pthread_mutex_lock(&q->mu);
+    for (;;) {
+        while (q->head == q->tail && !q->done) pthread_cond_wait(&q->cv, &q->mu);
+        if (q->head == q->tail) break;
+        unsigned slot = q->head % NBUF;
+        pthread_mutex_unlock(&q->mu);
+        st = fn(enc, q->pid[slot], q->tid[slot], q->bufs[slot], q->n[slot], err);
+        pthread_mutex_lock(&q->mu);
+        q->head++;
+        if (st != TK_OK) q->stop = 1;
+        pthread_cond_broadcast(&q->cv);
+        if (st != TK_OK) break;
+    }
+    pthread_mutex_unlock(&q->mu);
+    pthread_join(th, NULL);
+    if (st == TK_OK && j->st != TK_OK && j->st != TK_END) {
+        if (err) *err = j->err;
+        st = j->st;
+    }
+    return st;
+}
+
 tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, int level,
                           FILE *out, uint64_t *edges, tk_error *err)
 {
     tk_dcfg_trace_encode_options o = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     if (level >= 0) o.level = level;
     instr_table it;
-    if (instr_table_make(&it, cfg) != TK_OK) {
-        instr_table_free(&it);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    }
+    queue q;
+    replay_job j;
+    memset(&q, 0, sizeof q);
+    memset(&j, 0, sizeof j);
+    tk_status st = instr_table_make(&it, cfg);
+    for (int k = 0; st == TK_OK && k < NBUF; k++)
+        if (!(q.bufs[k] = tk_malloc(sizeof *q.bufs[k] * FEED_EDGES))) st = TK_ERR_NOMEM;
+    if (st == TK_OK && !(j.in.buf = tk_malloc(READ_BYTES))) st = TK_ERR_NOMEM;
+    if (st != TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    pthread_mutex_init(&q.mu, NULL);
+    pthread_cond_init(&q.cv, NULL);
     o.source_instrs = source_instrs;
     o.ctx = &it;
     o.chunk_instrs = 1000000;
     o.expected_edges = spilled_records(dir, s) * 2;
+    j.dir = dir;
+    j.s = s;
     tk_dcfg_trace_encoder *enc = NULL;
-    feeder f;
-    memset(&f, 0, sizeof f);
-    f.err = err;
-    f.buf = tk_malloc(sizeof *f.buf * FEED_EDGES);
-    spill_in in;
-    memset(&in, 0, sizeof in);
-    in.buf = tk_malloc(READ_BYTES);
-    tk_status st = f.buf && in.buf ? tk_dcfg_trace_encoder_new(&enc, &o, err)
-                                 : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK) {
-        f.enc = enc;
-        f.fn = tk_dcfg_trace_encoder_observe;
-        st = pass(&f, dir, s, &in);
-    }
+    if (st == TK_OK) st = tk_dcfg_trace_encoder_new(&enc, &o, err);
+    if (st == TK_OK) st = encoder_pass(enc, tk_dcfg_trace_encoder_observe, &q, &j, err);
     if (st == TK_OK) st = tk_dcfg_trace_encoder_start(enc, write_file, out, err);
-    if (st == TK_OK) {
-        f.fn = tk_dcfg_trace_encoder_encode;
-        f.total = 0;
-        st = pass(&f, dir, s, &in);
-    }
+    if (st == TK_OK) st = encoder_pass(enc, tk_dcfg_trace_encoder_encode, &q, &j, err);
     if (st == TK_OK) st = tk_dcfg_trace_encoder_finish(enc, err);
-    if (edges) *edges = f.total;
+    if (edges) *edges = j.f.total;
     tk_dcfg_trace_encoder_free(enc);
-    tk_free(f.buf);
-    tk_free(in.buf);
+    pthread_cond_destroy(&q.cv);
+    pthread_mutex_destroy(&q.mu);
+    for (int k = 0; k < NBUF; k++) tk_free(q.bufs[k]);
+    tk_free(j.in.buf);
     instr_table_free(&it);
     return st;
 }
