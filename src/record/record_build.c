@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/compat.h"
 #include "core/hash.h"
 #include "record/record_internal.h"
 
@@ -525,11 +526,6 @@ static int is_intra(uint32_t type)
     return !tk_edge_kind_is_any_inter_routine((tk_edge_kind)type);
 }
 
-static inline uint32_t block_sym(const bld *d, uint32_t b)
-{
-    return d->ins[d->block_first[b]].sym;
-}
-
 /* Out-edges of each block (CSR): intra-routine edges between blocks only. */
 static tk_status intra_adjacency(bld *d, uint32_t **start, uint32_t **adj)
 {
@@ -553,16 +549,13 @@ static tk_status intra_adjacency(bld *d, uint32_t **start, uint32_t **adj)
     return TK_OK;
 }
 
-static const rec_raw *sort_raw;
-static const bld *sort_bld;
-
 /* Blocks by (image, symbol, rank, address): a group is a symbol's blocks (or
  * an image's blocks without a symbol); rank 0 for the block at the symbol's
  * start, 1 for blocks entered by calls and other inter-routine edges, 2 for
  * the others. */
-static int group_cmp(const void *a, const void *b)
+static int group_cmp(const void *a, const void *b, void *ctx)
 {
-    const bld *d = sort_bld;
+    const bld *d = ctx;
     uint32_t x = ((const uint32_t *)a)[0], y = ((const uint32_t *)b)[0];
     uint32_t rx = ((const uint32_t *)a)[1], ry = ((const uint32_t *)b)[1];
     const ins *ix = &d->ins[d->block_first[x]], *iy = &d->ins[d->block_first[y]];
@@ -588,9 +581,7 @@ static tk_status group_order(bld *d, uint32_t *pairs)
         const ins *in = &d->ins[d->block_first[b]];
         if (in->sym && d->r->syms.data[in->sym - 1].addr == in->addr) pairs[2 * b + 1] = 0;
     }
-    sort_raw = d->r;
-    sort_bld = d;
-    qsort(pairs, nb, 2 * sizeof *pairs, group_cmp);
+    tk_qsort_r(pairs, nb, 2 * sizeof *pairs, group_cmp, d);
     return TK_OK;
 }
 
