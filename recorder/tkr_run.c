@@ -35,7 +35,7 @@ static tkr_thread *threads; /* by Valgrind ThreadId */
 static ThreadId cur_tid;
 static UInt next_index, folded;
 
-/* thread ends: (thread index, exit id) */
+/* thread ends: (thread index, exit id, traced) */
 static UInt *ends;
 static UInt nends, cap_ends;
 
@@ -272,12 +272,13 @@ void tkr_thread_end(ThreadId tid)
     if (!t->alive) return;
     tkr_exit **lastp = last_of(tid);
     if (is_inprog(*lastp)) *lastp = fault_exit(*lastp, VG_(get_IP)(tid));
-    if (nends + 2 > cap_ends) {
-        cap_ends = cap_ends ? 2 * cap_ends : 64;
+    if (nends + 3 > cap_ends) {
+        cap_ends = cap_ends ? 2 * cap_ends : 96;
         ends = VG_(realloc)("tkr.ends", ends, cap_ends * sizeof *ends);
     }
     ends[nends++] = t->index;
     ends[nends++] = (*lastp)->id;
+    ends[nends++] = t->fd >= 0; /* its spill ends with it (a folded thread has none) */
     if (t->fd >= 0) {
         spill_end(t);
         if (t->fd >= 0) VG_(close)(t->fd);
@@ -350,11 +351,12 @@ void tkr_run_write(void *out)
         tkr_out_printf(o, "edge %u %u %u %u %u %llu\n", e->id, e->exit->id, e->tgt ? e->tgt->id : 0,
                        e->dyn, e->thread, e->count);
     }
-    for (UInt i = 0; i + 1 < nends; i += 2) tkr_out_printf(o, "end %u %u\n", ends[i], ends[i + 1]);
+    for (UInt i = 0; i + 2 < nends; i += 3)
+        tkr_out_printf(o, "end %u %u %u\n", ends[i], ends[i + 1], ends[i + 2]);
     for (UInt i = 1; i < VG_N_THREADS; i++) {
         const tkr_thread *t = &threads[i];
         if (!t->alive) continue;
         const tkr_exit *last = *last_of(i);
-        tkr_out_printf(o, "end %u %u\n", t->index, last->id);
+        tkr_out_printf(o, "end %u %u %d\n", t->index, last->id, t->fd >= 0);
     }
 }

@@ -67,6 +67,7 @@ typedef struct rec_edge {
 
 typedef struct rec_end {
     uint32_t thread, exit;
+    uint32_t traced;        /* the thread's spill ends with it (not a folded thread) */
 } rec_end;
 
 typedef TK_VEC(rec_src) rec_src_vec;

@@ -212,7 +212,8 @@ static tk_status rd_edge(rd *d)
 static tk_status rd_end(rd *d)
 {
     rec_end e;
-    if (!num32(d, &e.thread) || !num32(d, &e.exit)) return bad(d, "malformed end line");
+    if (!num32(d, &e.thread) || !num32(d, &e.exit) || !num32(d, &e.traced))
+        return bad(d, "malformed end line");
     return TK_VEC_PUSH(&d->r->ends, e) ? nomem(d) : TK_OK;
 }
 

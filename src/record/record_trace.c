@@ -169,7 +169,7 @@ static tk_status feed_thread(feeder *f, const char *dir, const rec_proc *p, uint
         st = tk_error_set(f->err, TK_ERR_IO, "cannot read %s: %s", path, strerror(errno));
     fclose(in->f);
     for (size_t k = 0; st == TK_OK && k < p->raw.ends.len; k++) /* then how it ended */
-        if (p->raw.ends.data[k].thread == t)
+        if (p->raw.ends.data[k].thread == t && p->raw.ends.data[k].traced)
             st = feed(f, m->edges.data + m->ends.data[2 * k], m->ends.data[2 * k + 1]);
     if (st == TK_OK) st = feed_flush(f);
     return st;
