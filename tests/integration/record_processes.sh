@@ -109,8 +109,13 @@ expect "$tmp/threads.dcfg.json" "nthreads == [5]" || fail=1
     record_callgrind "$tmp/threads.cg" "$tmp/threads" &&
     $RECORD_CHECK funcs "$tmp/threads.cg" "$tmp/threads.rec.cg" "$tmp/threads.c" >"$tmp/threads.funcs" ||
     { echo "threads: functions differ from callgrind's:"; cat "$tmp/threads.funcs"; fail=1; }
-record_run record -q --threads-limit 2 -o "$tmp/limited" -- "$tmp/threads" >/dev/null
+record_run record -q --trace --threads-limit 2 -o "$tmp/limited" -- "$tmp/threads" >/dev/null
 expect "$tmp/limited.dcfg.json" "nthreads == [2]" "procs[0]['THREADS_FOLDED'] == 3" || fail=1
+"$TRACEKIT" check --dcfg "$tmp/limited.dcfg.json" "$tmp/limited.trace.json" >"$tmp/limited.check" 2>&1 &&
+    grep -q ": 0 errors" "$tmp/limited.check" || { echo "limited:"; cat "$tmp/limited.check"; fail=1; }
+"$TRACEKIT" decode --what edges --dcfg "$tmp/limited.dcfg.json" "$tmp/limited.trace.json" \
+    >"$tmp/limited.edges" && $RECORD_CHECK connected "$tmp/limited.dcfg.json" "$tmp/limited.edges" \
+    >"$tmp/limited.walk" || { echo "limited: the trace's walks:"; cat "$tmp/limited.walk"; fail=1; }
 
 # a thread ends the program with exit(5)
 record_run record -q --trace -o "$tmp/texit" -- "$tmp/texit" >/dev/null
