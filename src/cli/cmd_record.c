@@ -11,9 +11,7 @@
 #include "tracekit/record.h"
 
 static const cli_opt record_opts[] = {
-    {"output", 'o', "PREFIX",
-     "write PREFIX.dcfg.json (and PREFIX.trace.json); a PREFIX ending in .gz, .bz2, .xz or .zst "
-     "compresses both (default: the program's name)"},
+    {"output", 'o', "PREFIX", "PREFIX.dcfg.json, PREFIX.trace.json (default: PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
     {"threads-limit", 0, "N", "threads counted apart (default 256); later ones share the last"},
@@ -148,8 +146,9 @@ void cmd_record_help(FILE *f)
           "loops) and, with --trace, its DCFG-Trace. PROG's standard streams are\n"
           "tracekit's, and its exit status is tracekit's (128+N when signal N killed it);\n"
           "2 when tracekit cannot record (no such program, Valgrind or tkrecord missing).\n"
-          "Needs Valgrind (x86-64 Linux programs); docs/record.md tells how blocks and\n"
-          "edges are made and how they differ from Intel SDE's.\n\n"
+          "A PREFIX ending in .gz, .bz2, .xz or .zst compresses both outputs (-o x.bz2:\n"
+          "x.dcfg.json.bz2). Needs Valgrind (x86-64 Linux programs); docs/record.md tells\n"
+          "how blocks and edges are made and how they differ from Intel SDE's.\n\n"
           "Options:\n",
           f);
     cli_print_options(f, record_opts);
