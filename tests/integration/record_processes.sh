@@ -3,8 +3,8 @@
 # (programs built here): per-thread counts (the threads' function equals
 # callgrind's self instructions, each thread's INSTR_COUNT is the sum of its
 # blocks), one process per fork and exec with --trace-children, the
-# recording stopping at an exec without it, a thread calling exit, a program
-# killed by a signal (the files are written, marked incomplete, tracekit's
+# recording stopping at an exec without it, a thread calling exit, faults
+# caught by a handler that jumps away, a program killed by a signal (the files are written, marked incomplete, tracekit's
 # exit status 128+N), and the trace of every thread of every process.
 set -u
 cd "$(dirname "$0")/../.."
@@ -63,12 +63,29 @@ int main(int argc, char **argv) {
     return 9;
 }
 C
+cat >"$tmp/segv.c" <<'C'
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+static sigjmp_buf jb;
+static void h(int s) { (void)s; siglongjmp(jb, 1); }
+int main(void) {
+    signal(SIGSEGV, h);
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        if (sigsetjmp(jb, 1) == 0) { volatile int *p = (int *)8; n += *p; }
+        else n++;
+    }
+    printf("%d\n", n);
+    return 0;
+}
+C
 cat >"$tmp/aborts.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 int main(void) { long s = 0; for (int i = 0; i < 1000; i++) s += i; printf("%ld\n", s); abort(); }
 C
-for p in threads texit forks execs aborts; do cc -O1 -g -pthread -o "$tmp/$p" "$tmp/$p.c" || exit 1; done
+for p in threads texit forks execs segv aborts; do cc -O1 -g -pthread -o "$tmp/$p" "$tmp/$p.c" || exit 1; done
 
 # $1: DCFG; the rest: python expressions over `procs` (the TRACEKIT_RECORD
 # objects in order) and `nthreads` (INSTR_COUNT_PER_THREAD lengths)
@@ -144,6 +161,16 @@ expect "$tmp/execs.dcfg.json" "len(procs) == 2" "procs[0]['END'] == 'exec'" \
     "procs[1]['EXEC_GENERATION'] == 1 and procs[1]['PID'] == procs[0]['PID']" \
     "procs[1]['EXIT_STATUS'] == 9" || fail=1
 
+# faults in a superblock, each a signal whose handler jumps away
+record_run record -q --trace -o "$tmp/segv" -- "$tmp/segv" >/dev/null || { echo "segv: exit $?"; fail=1; }
+checks segv
+python3 - "$tmp/segv.dcfg.json" <<'PY' || { echo "segv: expected 3 context changes"; fail=1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = {r[0] for r in d["EDGE_TYPES"][1:] if r[1] == "CONTEXT_CHANGE"}
+sys.exit(0 if sum(sum(e[4]) for e in d["PROCESSES"][1][1]["EDGES"][1:] if e[3] in ids) == 3 else 1)
+PY
+
 # killed by a signal: the files are written, marked incomplete; 128 + SIGABRT
 record_run record -q --trace -o "$tmp/aborts" -- "$tmp/aborts" >/dev/null 2>&1
 rc=$?
@@ -152,5 +179,5 @@ checks aborts
 expect "$tmp/aborts.dcfg.json" "procs[0]['END'] == 'signal'" "procs[0]['SIGNAL'] == 6" \
     "procs[0]['COMPLETE'] == 0" || fail=1
 record_no_leftovers || fail=1
-[ $fail = 0 ] && echo "record processes: threads, exit from a thread, fork, exec, abort"
+[ $fail = 0 ] && echo "record processes: threads, exit from a thread, fork, exec, faults, abort"
 exit $fail
