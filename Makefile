@@ -1,7 +1,9 @@
 # tracekit — one GNU Makefile. Objects go under $(BUILD)/ (out of tree).
 #   make            library (static + shared) and the tracekit program
-#   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang, and the
-#                   threaded code under ThreadSanitizer
+#   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang, the
+#                   threaded code under ThreadSanitizer, and the general paths only
+#   make test-binaries BUILD=build-nofast CFLAGS=-DTK_NO_FAST_PATH
+#                   a build without the fast paths (src/core/fastpath.h)
 #   make check-quick the edit loop: unit and CLI tests and fuzz replays, plain build
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
@@ -38,6 +40,9 @@ WARN := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototype
         -Wpointer-arith -Wvla -Wformat=2
 OPT ?= -O2 -g
 CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE
+# The command line sees the public headers and its own (src/cli, src/cli/<fmt>/<fmt>.h),
+# none of the library's internals.
+CLI_CPPFLAGS = $(filter-out -Isrc,$(CPPFLAGS)) -Isrc/cli
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -DTK_BUILDING_LIBRARY $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(LDFLAGS)
 
@@ -63,7 +68,7 @@ endif
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/graph/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
                              src/analysis/*.c src/export/*.c src/record/*.c)) $(LIB_SRC_EXTRA)
-CLI_SRC := $(sort $(wildcard src/cli/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c src/cli/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -94,7 +99,7 @@ deps:
 # Objects depend on the compiler and its flags: a change of either (CC=clang,
 # SAN=..., CFLAGS=...) rebuilds them.
 FLAGS_STAMP := $(BUILD)/.flags
-FLAGS_TEXT := $(CC) $(CPPFLAGS) $(ALL_CFLAGS) | $(LDFLAGS_ALL)
+FLAGS_TEXT := $(CC) $(CPPFLAGS) $(ALL_CFLAGS) | $(CLI_CPPFLAGS) | $(LDFLAGS_ALL)
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ 2>/dev/null || echo '$(FLAGS_TEXT)' > $@
@@ -105,6 +110,11 @@ FORCE:
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# The command line's objects (of two matching patterns make takes the one with the shorter stem).
+$(BUILD)/obj/src/cli/%.o: src/cli/%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -131,14 +141,18 @@ test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).
 # The integration scripts run once (plain build); the ThreadSanitizer build
-# runs the tests of the threaded code only (tests/run.sh).
+# runs the tests of the threaded code only (tests/run.sh); the build without
+# fast paths (-DTK_NO_FAST_PATH: every reader's general code, which the fast
+# paths must agree with) runs the unit, CLI and fuzz-replay tests.
 check: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-tsan SAN=tsan
+	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-nofast \
+	    CFLAGS=-DTK_NO_FAST_PATH
 	@$(MAKE) --no-print-directory -s musl-test-binaries
-	@tests/run.sh build build-asan build-clang build-tsan build-musl
+	@tests/run.sh build build-asan build-clang build-tsan build-musl build-nofast
 
 # The musl build (static, -DTK_PORTABLE: every portable fallback of
 # src/core/compat.h), against Debian's static archives of the dependencies and
@@ -205,6 +219,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(LIBDIR)/tracekit 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-clang build-tsan build-musl build-fuzz
+	rm -rf build build-asan build-clang build-tsan build-musl build-nofast build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,11 +1,13 @@
-/* Fuzz the callgrind reader in read and check mode, the block reader against
- * the buffer reader, the summary, the writer, and the round trip: what the
- * writer writes must read back to the same dump. */
+/* Fuzz the callgrind reader in read and check mode, its fast paths against
+ * its general code, the block reader against the buffer reader, the summary,
+ * the writer, and the round trip: what the writer writes must read back to
+ * the same dump. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/callgrind/callgrind_parser.h"
 #include "tracekit/tracekit.h"
 
 /* The callers and callees of a sorted summary (report --tree): every arc is
@@ -211,6 +213,100 @@ static void check_function_rows(const uint8_t *data, size_t size, const tk_profi
     tk_profile_free(q);
 }
 
+/* Diagnostics as text: severity, location and message of each. */
+typedef struct diag_text {
+    FILE *f;
+    char *buf;
+    size_t len;
+} diag_text;
+
+static void diag_to_text(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    diag_text *t = ctx;
+    if (t->f)
+        fprintf(t->f, "%d %llu:%llu %lld %s\n", (int)sev, (unsigned long long)loc->line,
+                (unsigned long long)loc->column, (long long)loc->offset, msg);
+}
+
+/* One read of the input with the fast paths (fast = 1) or the general code
+ * only: the status, the error, the diagnostics (check mode) and the dump. */
+typedef struct path_result {
+    tk_status st;
+    tk_error err;
+    diag_text diag;
+    char *dump;
+    size_t dump_len;
+} path_result;
+
+static void read_path(const uint8_t *data, size_t size, tk_callgrind_read_options o, int fast,
+                      path_result *r)
+{
+    memset(r, 0, sizeof *r);
+    tk_error_clear(&r->err);
+    tk_diag d;
+    if (o.diag) {
+        r->diag.f = open_memstream(&r->diag.buf, &r->diag.len);
+        tk_diag_init(&d, diag_to_text, &r->diag);
+        o.diag = &d;
+    }
+    tk_profile *p;
+    if (tk_profile_new(&p) != TK_OK) abort();
+    r->st = cg_read_buffer_paths(p, (const char *)data, size, &o, fast, &r->err);
+    if (r->diag.f) fclose(r->diag.f);
+    r->diag.f = NULL;
+    if (r->st == TK_OK) r->dump = dump_text(p, &r->dump_len);
+    tk_profile_free(p);
+}
+
+static int same_bytes(const char *a, size_t la, const char *b, size_t lb)
+{
+    return la == lb && (la == 0 || memcmp(a, b, la) == 0);
+}
+
+/* The fast paths (core/fastpath.h) against the general code, in check mode
+ * and in each detail `report`, `annotate` and `convert` read with: the same
+ * status, error (code, line, column, message), diagnostics and dump. */
+static void compare_paths(const uint8_t *data, size_t size)
+{
+    /* check; annotate and convert (all of it); a check keeping function rows
+     * (the cost runs with their errors); the text report */
+    static const tk_callgrind_detail details[] = {TK_CALLGRIND_DETAIL_NONE,
+                                                  TK_CALLGRIND_DETAIL_FULL,
+                                                  TK_CALLGRIND_DETAIL_FUNCTIONS,
+                                                  TK_CALLGRIND_DETAIL_FUNCTIONS};
+    tk_diag marker; /* read_path gives each read a sink of its own */
+    for (int k = 0; k < 4; k++) {
+        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+        o.path = "f";
+        o.detail = details[k];
+        o.diag = k == 0 || k == 2 ? &marker : NULL;
+        o.skip_jumps = o.drop_files = o.call_counts_only = k == 3;
+        path_result f, g;
+        read_path(data, size, o, 1, &f);
+        read_path(data, size, o, 0, &g);
+        int same = f.st == g.st && f.err.code == g.err.code && f.err.line == g.err.line &&
+                   f.err.column == g.err.column && strcmp(f.err.message, g.err.message) == 0 &&
+                   same_bytes(f.diag.buf, f.diag.len, g.diag.buf, g.diag.len) &&
+                   same_bytes(f.dump, f.dump_len, g.dump, g.dump_len);
+        if (!same) {
+            fprintf(stderr,
+                    "fast and general paths differ (options %d): status %d/%d, error %llu:%llu "
+                    "'%s' / %llu:%llu '%s'\nfast diagnostics:\n%.*s\ngeneral diagnostics:\n%.*s\n",
+                    k, (int)f.st, (int)g.st, (unsigned long long)f.err.line,
+                    (unsigned long long)f.err.column, f.err.message,
+                    (unsigned long long)g.err.line, (unsigned long long)g.err.column,
+                    g.err.message, (int)(f.diag.len < 2000 ? f.diag.len : 2000),
+                    f.diag.buf ? f.diag.buf : "", (int)(g.diag.len < 2000 ? g.diag.len : 2000),
+                    g.diag.buf ? g.diag.buf : "");
+            abort();
+        }
+        free(f.diag.buf);
+        free(g.diag.buf);
+        free(f.dump);
+        free(g.dump);
+    }
+}
+
 /* The input read `times` times into one profile with `o`; NULL when that
  * succeeds, else what failed. */
 static const char *read_times(const uint8_t *data, size_t size, int times,
@@ -312,6 +408,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tk_error err;
     tk_error_clear(&err);
+
+    compare_paths(data, size);
 
     /* check mode: every problem reported, never a crash; and what check
      * passes (read once, and twice into one profile as for `report F F`),

@@ -12,7 +12,9 @@
 # Several build directories run side by side, up to TK_JOBS at once (default:
 # the number of CPUs); each one's log is printed whole when it ends, in order.
 # The integration scripts (oracles against the real tools, generated traces)
-# run once, with the first build directory; TK_INTEGRATION=0 skips them.
+# run once, with the first build directory; TK_INTEGRATION=0 skips them. So a
+# later build directory runs the unit, CLI and fuzz-replay tests: `make check`
+# gives build-nofast (-DTK_NO_FAST_PATH, the general paths only) so.
 # A skipped case is counted and named on the line "N skipped: ..."; with
 # CI=true a skip fails the run (a CI machine has every tool the suite needs).
 set -u

@@ -76,7 +76,8 @@ TK_API tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary
 /* Parse a criterion: "ID:INSTANCE", "ID" (last instance), "0xADDR#INSTANCE",
  * "0xADDR" (last instance), "FILE:LINE" (last instance of each instruction of
  * the line) or "FILE:LINE#INSTANCE". TK_ERR_ARG with a message when nothing
- * matches. The caller frees *nodes with tk_chain_free-compatible tk_nodes_free. */
+ * matches or an ID is over 64 bits. The caller frees *nodes with
+ * tk_chain_free-compatible tk_nodes_free. */
 TK_API tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes, size_t *n,
                              tk_error *err);
 TK_API void tk_nodes_free(tk_node *nodes);

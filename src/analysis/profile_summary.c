@@ -264,10 +264,10 @@ static tk_status graph_inclusive(const tk_profile *p, const tk_prof_part *const 
     return st;
 }
 
-static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group,
-                           int with_inclusive, tk_prof_summary **out, tk_error *err)
+/* The parts summarized: part (1-based) or all (0); *parts to free. */
+static tk_status select_parts(const tk_profile *p, size_t part, int with_inclusive,
+                              const tk_prof_part ***parts_out, size_t *nparts_out, tk_error *err)
 {
-    *out = NULL;
     size_t np = tk_profile_part_count(p);
     if (part > np)
         return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", part, np,
@@ -283,155 +283,213 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
             return tk_error_set(err, TK_ERR_ARG,
                                 "the profile was read with call counts only: no inclusive costs");
         }
+    *parts_out = parts;
+    *nparts_out = nparts;
+    return TK_OK;
+}
 
+/* The self rows of part pt into their entries, and into the totals. */
+static tk_status add_self_rows(const tk_profile *p, const tk_prof_part *pt, tk_prof_group group,
+                               group_table *t, tk_prof_summary *s)
+{
+    size_t nev = t->nev;
+    const tk_prof_self *rows = pt->self.rows;
+    tk_status st = TK_OK;
+    for (size_t r = 0; r < pt->self.count && st == TK_OK; r++) {
+        size_t idx;
+        if (group == TK_GROUP_FUNCTION) {
+            idx = rows[r].fn; /* entry f is function f (inserted in order) */
+        } else {
+            group_key k = key_of(p, group, rows[r].fn, rows[r].file, rows[r].pos.line);
+            if ((st = group_find(t, &k, &idx)) != TK_OK) break;
+        }
+        t->fn[idx] = rows[r].fn;
+        const uint64_t *v = pt->self.values + r * nev;
+        if (t->self_row)
+            t->self_row[idx] = (uint32_t)r;
+        else if ((st = add_vec(t->values + idx * 2 * nev, v, nev)) != TK_OK)
+            break;
+        st = add_vec(s->totals, v, nev);
+    }
+    return st;
+}
+
+/* By file-function: the calls into each entry of part pt (by function,
+ * count_function_calls counts them). */
+static tk_status add_file_function_calls(const tk_profile *p, const tk_prof_part *pt,
+                                         group_table *t)
+{
+    size_t nev = t->nev;
+    tk_status st = TK_OK;
+    /* calls into each function of a profile read with call counts only */
+    for (size_t g = 0; g < pt->calls_into_len && st == TK_OK; g++) {
+        if (!pt->calls_into[g]) continue;
+        size_t cidx;
+        const tk_prof_function *cf = tk_profile_function_at(p, (uint32_t)g);
+        group_key ck = key_of(p, TK_GROUP_FILE_FUNCTION, (uint32_t)g, cf->file, 0);
+        if ((st = group_find(t, &ck, &cidx)) != TK_OK) break;
+        if (__builtin_add_overflow(t->calls[cidx], pt->calls_into[g], &t->calls[cidx]))
+            st = TK_ERR_LIMIT;
+    }
+    const tk_prof_call *crows = pt->calls.rows;
+    for (size_t r = 0; r < pt->calls.count && st == TK_OK; r++) {
+        const tk_prof_call *c = &crows[r];
+        const uint64_t *v = pt->calls.values + r * (nev + 1);
+        size_t cidx;
+        const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
+        group_key ck = key_of(p, TK_GROUP_FILE_FUNCTION, c->callee, cf->file, 0);
+        if ((st = group_find(t, &ck, &cidx)) != TK_OK) break;
+        if (__builtin_add_overflow(t->calls[cidx], v[0], &t->calls[cidx])) st = TK_ERR_LIMIT;
+    }
+    return st;
+}
+
+/* Inclusive costs by file, object or line: self + the calls made from the
+ * group to other groups. */
+static tk_status calls_inclusive(const tk_profile *p, const tk_prof_part *const *parts,
+                                 size_t nparts, tk_prof_group group, group_table *t)
+{
+    size_t nev = t->nev;
+    tk_status st = TK_OK;
+    for (size_t i = 0; i < t->count; i++)
+        memcpy(incl_of(t, i), self_of(t, i), nev * sizeof *t->values);
+    for (size_t i = 0; i < nparts && st == TK_OK; i++) {
+        const tk_prof_part *pt = parts[i];
+        const tk_prof_call *crows = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count && st == TK_OK; r++) {
+            const tk_prof_call *c = &crows[r];
+            group_key k = key_of(p, group, c->fn, c->file, c->pos.line);
+            const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
+            group_key ck = key_of(p, group, c->callee, cf->file, 0);
+            if (group != TK_GROUP_LINE && k.a == ck.a && k.b == ck.b) continue;
+            size_t idx;
+            if ((st = group_find(t, &k, &idx)) != TK_OK) break;
+            st = add_vec(incl_of(t, idx), pt->calls.values + r * (nev + 1) + 1, nev);
+        }
+    }
+    return st;
+}
+
+/* The summary's entries from the table (its values move to the summary). */
+static tk_status make_entries(const tk_profile *p, tk_prof_group group, int with_inclusive,
+                              group_table *t, tk_prof_summary *s)
+{
+    s->entries = tk_calloc(t->count ? t->count : 1, sizeof *s->entries);
+    if (!s->entries) return TK_ERR_NOMEM;
+    s->count = t->count;
+    s->values_ = t->values;
+    for (size_t i = 0; i < t->count; i++) {
+        tk_prof_entry *e = &s->entries[i];
+        const group_key *k = &t->keys[i];
+        e->object = e->file = e->name = e->fn = TK_PROF_NONE;
+        e->self = (uint64_t *)(uintptr_t)self_of(t, i); /* read only when shared */
+        e->inclusive = with_inclusive ? incl_of(t, i) : NULL;
+        e->calls = t->calls[i];
+        if (t->cycle) {
+            e->cycle = t->cycle[i];
+            e->estimated = t->estimated[i];
+        }
+        const tk_prof_function *f =
+            t->fn[i] != TK_PROF_NONE ? tk_profile_function_at(p, t->fn[i]) : NULL;
+        switch (group) {
+        case TK_GROUP_FUNCTION:
+            f = tk_profile_function_at(p, (uint32_t)k->a);
+            e->fn = (uint32_t)k->a;
+            e->object = f->object;
+            e->file = f->file;
+            e->name = f->name;
+            break;
+        case TK_GROUP_FILE_FUNCTION:
+            e->file = (uint32_t)k->a;
+            e->name = (uint32_t)k->b;
+            if (f) e->object = f->object;
+            break;
+        case TK_GROUP_FILE: e->file = (uint32_t)k->a; break;
+        case TK_GROUP_OBJECT: e->object = (uint32_t)k->a; break;
+        case TK_GROUP_LINE:
+            e->file = (uint32_t)k->a;
+            e->line = k->b;
+            break;
+        }
+    }
+    t->values = NULL;
+    return TK_OK;
+}
+
+static void group_table_free(group_table *t)
+{
+    tk_free(t->self_row);
+    tk_free(t->cycle);
+    tk_free(t->estimated);
+    tk_free(t->keys);
+    tk_free(t->values);
+    tk_free(t->calls);
+    tk_free(t->fn);
+    tk_free(t->slots);
+}
+
+/* The entries of the parts: self costs, calls and (with_inclusive) inclusive
+ * costs, capped at the program total. */
+static tk_status group_parts(const tk_profile *p, const tk_prof_part *const *parts,
+                             size_t nparts, tk_prof_group group, int with_inclusive,
+                             group_table *t, tk_prof_summary *s)
+{
+    size_t nev = t->nev;
+    tk_status st = TK_OK;
+    /* Every function gets an entry in function mode (also ones with calls
+     * only): entry f is function f, found by index, not through the hash. */
+    if (group == TK_GROUP_FUNCTION) {
+        size_t nfn = tk_profile_function_count(p);
+        const tk_prof_part *share = NULL;
+        if (nparts == 1 && one_row_per_function(parts[0], nfn, &st)) share = parts[0];
+        if (st == TK_OK) st = group_all_functions(t, nfn, share, with_inclusive);
+    }
+    for (size_t i = 0; i < nparts && st == TK_OK; i++) {
+        st = add_self_rows(p, parts[i], group, t, s);
+        if (st == TK_OK && group == TK_GROUP_FILE_FUNCTION)
+            st = add_file_function_calls(p, parts[i], t);
+    }
+    /* inclusive */
+    if (st == TK_OK && group == TK_GROUP_FUNCTION) st = count_function_calls(parts, nparts, nev, t);
+    if (st == TK_OK && with_inclusive &&
+        (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION))
+        st = graph_inclusive(p, parts, nparts, group, t, s);
+    else if (st == TK_OK && with_inclusive)
+        st = calls_inclusive(p, parts, nparts, group, t);
+    /* Call costs can exceed the sum of the cost lines (valgrind's call costs
+     * match its summary: line, a few events above totals:; partial collection
+     * with --toggle-collect; converted profiles): no entry is shown above the
+     * program total. */
+    for (size_t i = 0; with_inclusive && i < t->count && st == TK_OK; i++) {
+        uint64_t *incl = incl_of(t, i);
+        for (size_t j = 0; j < nev; j++)
+            if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
+    }
+    return st;
+}
+
+static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group,
+                           int with_inclusive, tk_prof_summary **out, tk_error *err)
+{
+    *out = NULL;
+    const tk_prof_part **parts = NULL;
+    size_t nparts = 0;
+    tk_status st = select_parts(p, part, with_inclusive, &parts, &nparts, err);
+    if (st != TK_OK) return st;
     size_t nev = tk_profile_event_count(p);
     group_table t;
     memset(&t, 0, sizeof t);
     t.nev = nev;
     tk_prof_summary *s = tk_calloc(1, sizeof *s);
-    tk_status st = s ? TK_OK : TK_ERR_NOMEM;
+    st = s ? TK_OK : TK_ERR_NOMEM;
     if (s) {
         s->n_events = nev;
         s->totals = tk_calloc(nev ? nev : 1, sizeof *s->totals);
         if (!s->totals) st = TK_ERR_NOMEM;
     }
-    /* Every function gets an entry in function mode (also ones with calls
-     * only): entry f is function f, found by index, not through the hash. */
-    if (st == TK_OK && group == TK_GROUP_FUNCTION) {
-        size_t nfn = tk_profile_function_count(p);
-        const tk_prof_part *share = NULL;
-        if (nparts == 1 && one_row_per_function(parts[0], nfn, &st)) share = parts[0];
-        if (st == TK_OK) st = group_all_functions(&t, nfn, share, with_inclusive);
-    }
-    for (size_t i = 0; i < nparts && st == TK_OK; i++) {
-        const tk_prof_part *pt = parts[i];
-        const tk_prof_self *rows = pt->self.rows;
-        for (size_t r = 0; r < pt->self.count && st == TK_OK; r++) {
-            size_t idx;
-            if (group == TK_GROUP_FUNCTION) {
-                idx = rows[r].fn; /* entry f is function f (inserted in order above) */
-            } else {
-                group_key k = key_of(p, group, rows[r].fn, rows[r].file, rows[r].pos.line);
-                if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
-            }
-            t.fn[idx] = rows[r].fn;
-            const uint64_t *v = pt->self.values + r * nev;
-            if (t.self_row)
-                t.self_row[idx] = (uint32_t)r;
-            else if ((st = add_vec(t.values + idx * 2 * nev, v, nev)) != TK_OK)
-                break;
-            st = add_vec(s->totals, v, nev);
-        }
-        const tk_prof_call *crows = pt->calls.rows;
-        /* calls into each function of a profile read with call counts only */
-        for (size_t g = 0; group == TK_GROUP_FILE_FUNCTION && g < pt->calls_into_len && st == TK_OK;
-             g++) {
-            if (!pt->calls_into[g]) continue;
-            size_t cidx;
-            const tk_prof_function *cf = tk_profile_function_at(p, (uint32_t)g);
-            group_key ck = key_of(p, group, (uint32_t)g, cf->file, 0);
-            if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
-            if (__builtin_add_overflow(t.calls[cidx], pt->calls_into[g], &t.calls[cidx])) st = TK_ERR_LIMIT;
-        }
-        /* (by function, count_function_calls counts them) */
-        for (size_t r = 0; group == TK_GROUP_FILE_FUNCTION && r < pt->calls.count && st == TK_OK;
-             r++) {
-            const tk_prof_call *c = &crows[r];
-            const uint64_t *v = pt->calls.values + r * (nev + 1);
-            if (group == TK_GROUP_FILE_FUNCTION) {
-                size_t cidx;
-                const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
-                group_key ck = key_of(p, group, c->callee, cf->file, 0);
-                if ((st = group_find(&t, &ck, &cidx)) != TK_OK) break;
-                if (__builtin_add_overflow(t.calls[cidx], v[0], &t.calls[cidx])) st = TK_ERR_LIMIT;
-            }
-        }
-    }
-    /* inclusive */
-    if (st == TK_OK && group == TK_GROUP_FUNCTION) st = count_function_calls(parts, nparts, nev, &t);
-    if (st == TK_OK && with_inclusive &&
-        (group == TK_GROUP_FUNCTION || group == TK_GROUP_FILE_FUNCTION)) {
-        st = graph_inclusive(p, parts, nparts, group, &t, s);
-    } else if (st == TK_OK && with_inclusive) {
-        for (size_t i = 0; i < t.count; i++)
-            memcpy(incl_of(&t, i), self_of(&t, i), nev * sizeof *t.values);
-        /* self + calls made from the group to other groups */
-        for (size_t i = 0; i < nparts && st == TK_OK; i++) {
-            const tk_prof_part *pt = parts[i];
-            const tk_prof_call *crows = pt->calls.rows;
-            for (size_t r = 0; r < pt->calls.count && st == TK_OK; r++) {
-                const tk_prof_call *c = &crows[r];
-                group_key k = key_of(p, group, c->fn, c->file, c->pos.line);
-                const tk_prof_function *cf = tk_profile_function_at(p, c->callee);
-                group_key ck = key_of(p, group, c->callee, cf->file, 0);
-                if (group != TK_GROUP_LINE && k.a == ck.a && k.b == ck.b) continue;
-                size_t idx;
-                if ((st = group_find(&t, &k, &idx)) != TK_OK) break;
-                st = add_vec(incl_of(&t, idx), pt->calls.values + r * (nev + 1) + 1,
-                             nev);
-            }
-        }
-    }
-    /* Call costs can exceed the sum of the cost lines (valgrind's call costs
-     * match its summary: line, a few events above totals:; partial collection
-     * with --toggle-collect; converted profiles): no entry is shown above the
-     * program total. */
-    for (size_t i = 0; with_inclusive && i < t.count && st == TK_OK; i++) {
-        uint64_t *incl = incl_of(&t, i);
-        for (size_t j = 0; j < nev; j++)
-            if (incl[j] > s->totals[j]) incl[j] = s->totals[j];
-    }
-    if (st == TK_OK) {
-        s->entries = tk_calloc(t.count ? t.count : 1, sizeof *s->entries);
-        if (!s->entries) st = TK_ERR_NOMEM;
-    }
-    if (st == TK_OK) {
-        s->count = t.count;
-        s->values_ = t.values;
-        for (size_t i = 0; i < t.count; i++) {
-            tk_prof_entry *e = &s->entries[i];
-            const group_key *k = &t.keys[i];
-            e->object = e->file = e->name = e->fn = TK_PROF_NONE;
-            e->self = (uint64_t *)(uintptr_t)self_of(&t, i); /* read only when shared */
-            e->inclusive = with_inclusive ? incl_of(&t, i) : NULL;
-            e->calls = t.calls[i];
-            if (t.cycle) {
-                e->cycle = t.cycle[i];
-                e->estimated = t.estimated[i];
-            }
-            const tk_prof_function *f =
-                t.fn[i] != TK_PROF_NONE ? tk_profile_function_at(p, t.fn[i]) : NULL;
-            switch (group) {
-            case TK_GROUP_FUNCTION:
-                f = tk_profile_function_at(p, (uint32_t)k->a);
-                e->fn = (uint32_t)k->a;
-                e->object = f->object;
-                e->file = f->file;
-                e->name = f->name;
-                break;
-            case TK_GROUP_FILE_FUNCTION:
-                e->file = (uint32_t)k->a;
-                e->name = (uint32_t)k->b;
-                if (f) e->object = f->object;
-                break;
-            case TK_GROUP_FILE: e->file = (uint32_t)k->a; break;
-            case TK_GROUP_OBJECT: e->object = (uint32_t)k->a; break;
-            case TK_GROUP_LINE:
-                e->file = (uint32_t)k->a;
-                e->line = k->b;
-                break;
-            }
-        }
-        t.values = NULL;
-    }
-    tk_free(t.self_row);
-    tk_free(t.cycle);
-    tk_free(t.estimated);
-    tk_free(t.keys);
-    tk_free(t.values);
-    tk_free(t.calls);
-    tk_free(t.fn);
-    tk_free(t.slots);
+    if (st == TK_OK) st = group_parts(p, parts, nparts, group, with_inclusive, &t, s);
+    if (st == TK_OK) st = make_entries(p, group, with_inclusive, &t, s);
+    group_table_free(&t);
     tk_free(parts);
     if (st != TK_OK) {
         tk_prof_summary_free(s);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "core/vec.h"
 
 struct tk_slice {
@@ -442,27 +443,13 @@ void tk_nodes_free(tk_node *nodes)
     tk_free(nodes);
 }
 
+/* All of [s, e) as a decimal (base 10) or hex (16, no prefix) number: 0, or
+ * -1 when it is not one, -2 when over 64 bits. */
 static int parse_u64_range(const char *s, const char *e, int base, uint64_t *out)
 {
-    if (s >= e)
-        return -1;
-    uint64_t v = 0;
-    for (const char *p = s; p < e; p++) {
-        int dgt;
-        if (*p >= '0' && *p <= '9')
-            dgt = *p - '0';
-        else if (base == 16 && *p >= 'a' && *p <= 'f')
-            dgt = *p - 'a' + 10;
-        else if (base == 16 && *p >= 'A' && *p <= 'F')
-            dgt = *p - 'A' + 10;
-        else
-            return -1;
-        if (v > (UINT64_MAX - (uint64_t)dgt) / (uint64_t)base)
-            return -1;
-        v = v * (uint64_t)base + (uint64_t)dgt;
-    }
-    *out = v;
-    return 0;
+    unsigned syntax = base == 16 ? TK_NUM_BARE_HEX : TK_NUM_DEC;
+    tk_status st = tk_parse_num(s, (size_t)(e - s), syntax, out);
+    return st == TK_OK ? 0 : st == TK_ERR_LIMIT ? -2 : -1;
 }
 
 static int file_matches(const char *file, const char *want, size_t want_len)
@@ -517,7 +504,11 @@ tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes
     }
     const char *colon = strrchr(text, ':');
     const char *ie = colon ? colon : end;
-    if (parse_u64_range(text, ie, 10, &id) == 0) {
+    int idr = parse_u64_range(text, ie, 10, &id);
+    if (idr == -2) /* all digits: an id, not a file name */
+        return tk_error_set(err, TK_ERR_ARG, "criterion '%s': the id does not fit in 64 bits",
+                            text);
+    if (idr == 0) {
         if (colon && parse_u64_range(colon + 1, end, 10, &inst) != 0)
             return tk_error_set(err, TK_ERR_ARG, "criterion '%s': expected ID:INSTANCE", text);
         return one_node(d, tk_deps_find_id(d, id), colon != NULL, inst, text, nodes, n, err);

@@ -56,9 +56,29 @@ int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
-/* Value among choices ("text|json|csv"); returns its index, or -1 after a usage error. */
-int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const char *choices,
+/* A value an option may take: its name on the command line and the constant it
+ * stands for (of an enum of the command's or the library's; never negative). */
+typedef struct cli_choice {
+    const char *name; /* NULL ends a table */
+    int value;
+} cli_choice;
+
+/* The value of the choice named `name`, or -1 when there is none. */
+int cli_choice_value(const cli_choice *choices, const char *name);
+/* The value of option `name` among choices; dflt when the option is absent; -1 after a
+ * usage error ("must be one of text|json|csv": the names in the table's order). */
+int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const cli_choice *choices,
                    int dflt);
+
+/* --format: how a command prints. Each command accepts some: */
+typedef enum cli_out_format {
+    CLI_OUT_TEXT,
+    CLI_OUT_JSON,
+    CLI_OUT_CSV,
+    CLI_OUT_FOLDED
+} cli_out_format;
+extern const cli_choice cli_out_text_json[];     /* text|json */
+extern const cli_choice cli_out_text_json_csv[]; /* text|json|csv */
 
 void cli_print_options(FILE *f, const cli_opt *table);
 
@@ -90,33 +110,46 @@ typedef struct cli_ctx {
 /* A handler returns an exit code (CLI_EXIT_*). */
 typedef int (*cli_run_fn)(cli_ctx *ctx, const cli_args *args);
 
+/* A format's handlers of the generic commands (src/cli/<fmt>/ops.c). */
 typedef struct cli_format_ops {
     const char *format;                /* registry name */
     const cli_opt *opts[CLI_NCMDS];    /* options of each command (NULL: none) */
     cli_run_fn run[CLI_NCMDS];         /* NULL: the format does not support the command */
 } cli_format_ops;
 
+/* The table of format handlers (commands.c). */
 const cli_format_ops *cli_format_ops_find(const char *format);
 const cli_format_ops *cli_format_ops_at(size_t i);
 
-/* Run a generic command: detection, option checking, dispatch. */
-int cli_dispatch(cli_cmd_id id, int argc, char **argv);
-const char *cli_cmd_name(cli_cmd_id id);
-
-/* ---- the command table ---------------------------------------------------------- */
+/* ---- the command table (commands.c) ------------------------------------------------ */
 
 typedef struct cli_command {
     const char *name;
     const char *summary;
     const char *usage;          /* the synopsis after "tracekit " */
-    int (*run)(int argc, char **argv); /* argv[0] is the command name */
-    void (*help)(FILE *f);      /* extra help text, may be NULL */
+    /* A command of its own: its entry point (argv[0] is the command name) and what
+     * its help prints after the synopsis and summary (may be NULL). */
+    int (*run)(int argc, char **argv);
+    void (*help)(FILE *f);
+    /* A generic command (run is NULL), run by cli_dispatch: which, and its help text. */
+    cli_cmd_id generic;
+    const char *about;
 } cli_command;
 
 const cli_command *cli_command_find(const char *name);
 size_t cli_command_count(void);
 const cli_command *cli_command_at(size_t i);
+/* Run a command: its own entry point or the generic dispatcher. */
+int cli_command_run(const cli_command *c, int argc, char **argv);
 void cli_command_help(const cli_command *c, FILE *f);
+
+/* Run a generic command (dispatch.c): detection, option checking, the format's handler. */
+int cli_dispatch(const cli_command *c, int argc, char **argv);
+
+/* tracekit formats, tracekit help (formats.c, help.c), and the usage main prints. */
+int cli_formats(int argc, char **argv);
+int cli_help(int argc, char **argv);
+void cli_main_usage(FILE *f);
 
 /* ---- helpers ------------------------------------------------------------------- */
 

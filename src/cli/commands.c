@@ -1,48 +1,87 @@
-/* The static table of commands. */
+/* The command table, and the table of each format's handlers of the generic commands. */
 #include <string.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "callgrind/callgrind.h"
+#include "csi/csi.h"
+#include "dcfg/dcfg.h"
+#include "dcfg_trace/dcfg_trace.h"
+#include "record/record.h"
+#include "wet/wet.h"
+#include "xray/xray.h"
+
+/* A generic command: cli_dispatch runs the handler of the input's format. */
+#define GENERIC(id_, name_, summary_, usage_, about_) \
+    {.name = name_, .summary = summary_, .usage = usage_, .generic = id_, .about = about_}
+/* A command of its own. */
+#define OWN(name_, summary_, usage_, run_, help_) \
+    {.name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_}
 
 static const cli_command commands[] = {
-    {"info", "what a file is: format, version, processes, threads, functions, events",
-     "info [--from FMT] FILE...", cmd_info, cmd_info_help},
-    {"check", "validate against the format's rules; located errors, exit 1 if any",
-     "check [--from FMT] FILE...", cmd_check, cmd_check_help},
-    {"report", "hot functions/lines/blocks/loops/paths, latency tables",
-     "report [OPTIONS] FILE...", cmd_report, cmd_report_help},
-    {"annotate", "source lines with costs", "annotate [OPTIONS] FILE", cmd_annotate, cmd_annotate_help},
-    {"convert", "write another format (--to FMT -o OUT)", "convert --to FMT [-o OUT] [--force] FILE",
-     cmd_convert, cmd_convert_help},
-    {"dump", "canonical deterministic text of the model", "dump FILE", cmd_dump, cmd_dump_help},
-    {"diff", "compare two files", "diff [OPTIONS] FILE1 FILE2", cmd_diff, cmd_diff_help},
-    {"merge", "add up files of the same program", "merge [-o OUT] FILE...", cmd_merge, cmd_merge_help},
-    {"slice", "dynamic slice of a WET trace", "slice TRACE --criterion C [--forward] [--deps KIND] [--depth N] [--lines] [--format FMT] [--to dot]", cmd_slice, cmd_slice_help},
-    {"chain", "shortest dependence chain between two instances of a WET trace", "chain [--deps KIND] TRACE FROM TO", cmd_chain, cmd_chain_help},
-    {"values", "values computed by instructions of a WET trace", "values TRACE INSTR[:INSTANCE]", cmd_values, cmd_values_help},
-    {"paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
-     "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)", cmd_paths,
-     cmd_paths_help},
-    {"extract", "copy a section (default .debug_PT) out of an ELF executable or object",
-     "extract BIN [--section NAME] [-o OUT] [--force]", cmd_extract, cmd_extract_help},
-    {"decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
-     "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] TRACE",
-     cmd_decode, cmd_decode_help},
-    {"encode", "DCFG-Trace: write a trace from an edge list",
-     "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
-     cmd_encode, cmd_encode_help},
-    {"instr-map", "XRay: function ids, names and source lines of an instrumented binary",
-     "instr-map [--format=text|json] BINARY", cmd_instr_map, cmd_instr_map_help},
-    {"record", "run a program under Valgrind and write its DCFG (and DCFG-Trace)",
-     "record [-o PREFIX] [--trace] [--trace-children] [--threads-limit N] -- PROG ARGS...",
-     cmd_record, cmd_record_help},
-    {"formats", "every format and what tracekit can do with it", "formats", cmd_formats, NULL},
-    {"help", "help on tracekit or a command", "help [COMMAND]", cmd_help, NULL},
+    GENERIC(CLI_INFO, "info",
+            "what a file is: format, version, processes, threads, functions, events",
+            "info [--from FMT] FILE...",
+            "Prints the format, compression and size of each FILE, then what the format's\n"
+            "reader finds: version, processes, threads, functions, blocks, events, time span.\n"),
+    GENERIC(CLI_CHECK, "check",
+            "validate against the format's rules; located errors, exit 1 if any",
+            "check [--from FMT] FILE...",
+            "Checks every rule of the format. Each problem is printed on stderr as\n"
+            "'path:line:col: error: ...' (text formats) or 'path: byte N: error: ...'\n"
+            "(binary formats). Exit status 1 when there is any error.\n"),
+    GENERIC(CLI_REPORT, "report", "hot functions/lines/blocks/loops/paths, latency tables",
+            "report [OPTIONS] FILE...",
+            "Hot functions, lines, blocks, loops or paths; latency tables. Options such as\n"
+            "--sort, --top and --format=text|json|csv depend on the format (see below).\n"),
+    GENERIC(CLI_ANNOTATE, "annotate", "source lines with costs", "annotate [OPTIONS] FILE",
+            "Prints source lines (or instructions) with the costs the file gives them.\n"),
+    GENERIC(CLI_CONVERT, "convert", "write another format (--to FMT -o OUT)",
+            "convert --to FMT [-o OUT] [--force] FILE",
+            "Converts FILE with --to FMT, to -o OUT (default: standard output). An existing\n"
+            "OUT is only replaced with --force; binary output is never written to a terminal.\n"
+            "The output is written to a temporary file and renamed when complete.\n"),
+    GENERIC(CLI_DUMP, "dump", "canonical deterministic text of the model", "dump FILE",
+            "Prints the whole model read from FILE as canonical text: stable across runs,\n"
+            "used as the golden format of the tests.\n"),
+    GENERIC(CLI_DIFF, "diff", "compare two files", "diff [OPTIONS] FILE1 FILE2",
+            "Prints per-item differences between FILE1 and FILE2.\n"),
+    GENERIC(CLI_MERGE, "merge", "add up files of the same program", "merge [-o OUT] FILE...",
+            "Adds FILEs of the same program into one (merge is associative).\n"),
+    OWN("slice", "dynamic slice of a WET trace",
+        "slice TRACE --criterion C [--forward] [--deps KIND] [--depth N] [--lines] "
+        "[--format FMT] [--to dot]",
+        cli_wet_slice, cli_wet_slice_help),
+    OWN("chain", "shortest dependence chain between two instances of a WET trace",
+        "chain [--deps KIND] TRACE FROM TO", cli_wet_chain, cli_wet_chain_help),
+    OWN("values", "values computed by instructions of a WET trace",
+        "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help),
+    OWN("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
+        "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
+        cli_csi_paths, cli_csi_paths_help),
+    OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
+        "extract BIN [--section NAME] [-o OUT] [--force]", cli_csi_extract, cli_csi_extract_help),
+    OWN("decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
+        "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] "
+        "TRACE",
+        cli_dcfg_trace_decode, cli_dcfg_trace_decode_help),
+    OWN("encode", "DCFG-Trace: write a trace from an edge list",
+        "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
+        cli_dcfg_trace_encode, cli_dcfg_trace_encode_help),
+    OWN("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
+        "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help),
+    OWN("record", "run a program under Valgrind and write its DCFG (and DCFG-Trace)",
+        "record [-o PREFIX] [--trace] [--trace-children] [--threads-limit N] -- PROG ARGS...",
+        cli_record, cli_record_help),
+    OWN("formats", "every format and what tracekit can do with it", "formats", cli_formats, NULL),
+    OWN("help", "help on tracekit or a command", "help [COMMAND]", cli_help, NULL),
 };
 
 size_t cli_command_count(void) { return sizeof commands / sizeof commands[0]; }
 
-const cli_command *cli_command_at(size_t i) { return i < cli_command_count() ? &commands[i] : NULL; }
+const cli_command *cli_command_at(size_t i)
+{
+    return i < cli_command_count() ? &commands[i] : NULL;
+}
 
 const cli_command *cli_command_find(const char *name)
 {
@@ -51,11 +90,38 @@ const cli_command *cli_command_find(const char *name)
     return NULL;
 }
 
+int cli_command_run(const cli_command *c, int argc, char **argv)
+{
+    return c->run ? c->run(argc, argv) : cli_dispatch(c, argc, argv);
+}
+
 void cli_command_help(const cli_command *c, FILE *f)
 {
     fprintf(f, "usage: tracekit %s\n\n%s.\n", c->usage, c->summary);
-    if (c->help) {
+    if (c->about) {
+        fputc('\n', f);
+        fputs(c->about, f);
+    } else if (c->help) {
         fputc('\n', f);
         c->help(f);
     }
+}
+
+/* ---- the format handlers (src/cli/<fmt>/ops.c) ---------------------------------------- */
+
+static const cli_format_ops *const handlers[] = {
+    &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
+    &cli_dcfg_trace_ops, &cli_csi_ops, &cli_wet_ops,
+};
+
+const cli_format_ops *cli_format_ops_at(size_t i)
+{
+    return i < sizeof handlers / sizeof handlers[0] ? handlers[i] : NULL;
+}
+
+const cli_format_ops *cli_format_ops_find(const char *format)
+{
+    for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+        if (strcmp(handlers[i]->format, format) == 0) return handlers[i];
+    return NULL;
 }

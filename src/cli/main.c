@@ -3,9 +3,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "commands.h"
-
-void cli_main_usage(FILE *f);
 
 void cli_main_usage(FILE *f)
 {
@@ -42,7 +39,7 @@ int main(int argc, char **argv)
         cli_usage_error(NULL, "unknown command '%s' (see 'tracekit --help')", name);
         return CLI_EXIT_USAGE;
     }
-    int rc = c->run(argc - 1, argv + 1);
+    int rc = cli_command_run(c, argc - 1, argv + 1);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "tracekit: write failure on standard output\n");
         if (rc == CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;

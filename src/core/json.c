@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "fastpath.h"
 #include "num.h"
 
 enum state {
@@ -60,17 +61,10 @@ static inline int plain_string_byte(uint8_t c) { return c >= 0x20 && c != '"' &&
 /* The first byte of [p, lim) that is not plain_string_byte, or lim. */
 static inline const uint8_t *string_run(const uint8_t *p, const uint8_t *lim)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* 8 bytes at a time (DCFG-Trace sequences run to megabytes): per byte 0x80
-     * where it is '"', '\\' or below 0x20; the lowest mark is exact (a borrow
-     * only ever runs up from a marked byte) */
-    const uint64_t ones = 0x0101010101010101ull;
+#if TK_FAST_SWAR
+    /* 8 bytes at a time (DCFG-Trace sequences run to megabytes; core/fastpath.h) */
     while (lim - p >= 8) {
-        uint64_t w, q, b;
-        memcpy(&w, p, 8);
-        q = w ^ (ones * '"');
-        b = w ^ (ones * '\\');
-        uint64_t m = ((q - ones) | (b - ones) | (w - ones * 0x20)) & ~w & (ones * 0x80);
+        uint64_t m = tk_swar_string_stops(tk_fast_load8(p));
         if (m) return p + (__builtin_ctzll(m) >> 3);
         p += 8;
     }
@@ -441,10 +435,12 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
 {
     /* fast path: the literal ends inside the current chunk (always, for mapped input) */
     const uint8_t *p = j->cur, *lim = j->lim;
-    /* common case: a plain non-negative integer that fits, parsed while scanning */
+    /* common case: a plain non-negative integer that fits, parsed while scanning
+     * (a fast path: finish_number is its general twin, core/fastpath.h) */
     uint64_t v = 0;
     while (p < lim && (char_class[*p] & C_DIGIT) && v < UINT64_MAX / 10 - 1) v = v * 10 + (uint64_t)(*p++ - '0');
-    if (p < lim && !(char_class[*p] & C_NUM) && p > j->cur && (*j->cur != '0' || p == j->cur + 1)) {
+    if (TK_FAST_PATHS && p < lim && !(char_class[*p] & C_NUM) && p > j->cur &&
+        (*j->cur != '0' || p == j->cur + 1)) {
         tok->str = (const char *)j->cur;
         tok->len = (size_t)(p - j->cur);
         tok->is_int = 1;
@@ -688,31 +684,8 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
 
 /* ---- integers of table rows ------------------------------------------------- */
 
-static const int8_t hex_tab[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-/* hex digit value, -1 when not one */
-static inline int hex_digit(uint8_t c) { return hex_tab[c] - 1; }
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define TK_JSON_SWAR 1
-/* Non-zero bytes where w (8 bytes, little-endian) has no ASCII digit. */
-static inline uint64_t swar_nondigits(uint64_t w)
-{
-    return ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
-           (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
-}
-/* Value of the first n (1..7) digits of w. */
-static inline uint64_t swar_value(uint64_t w, unsigned n)
-{
-    uint64_t d = (w - 0x3030303030303030ull) << (8 * (8 - n));
-    d = ((d & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
-    d = ((d & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
-    return ((d & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
-}
-#endif
+/* hex digit value, -1 when not one (core/fastpath.h) */
+static inline int hex_digit(uint8_t c) { return tk_fast_hex_table[c] - 1; }
 
 /* A plain JSON integer at *pp (first byte a digit); 0 when unusual (more
  * than 19 digits, a leading zero, a fraction or exponent, the chunk's end). */
@@ -725,17 +698,17 @@ static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, co
         *out = (uint64_t)(*p - '0');
         return 1;
     }
-#ifdef TK_JSON_SWAR
+#if TK_FAST_SWAR
     if (lim - p >= 16) {
         /* up to 7 digits at once: find the first non-digit byte of 8, then
          * combine the digits pairwise */
         uint64_t w;
         memcpy(&w, p, 8);
-        uint64_t nd = swar_nondigits(w);
+        uint64_t nd = tk_swar_nondigits(w);
         if (nd) {
             unsigned n = (unsigned)__builtin_ctzll(nd) >> 3;
             if (n == 0) return 0;
-            uint64_t d = swar_value(w, n);
+            uint64_t d = tk_swar_dec(w, n);
             p += n;
             if ((char_class[*p] & C_NUM) || (n > 1 && *s == '0')) return 0;
             *pp = p;
@@ -754,29 +727,6 @@ static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, co
 
 /* ---- compiled rows ---------------------------------------------------------- */
 
-#ifdef TK_JSON_SWAR
-/* The number of leading hex digits of w (8 bytes, little-endian; 8 when all
- * are) and, when 1..7, their value. */
-static inline unsigned swar_hex(uint64_t w, uint64_t *value)
-{
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t x = w & ~high, l = x | 0x20 * ones;
-    /* per byte 0x80 when in range, for 7-bit bytes (no carries between bytes) */
-    uint64_t digit = (x + (0x80 - '0') * ones) & ~(x + (0x7f - '9') * ones);
-    uint64_t alpha = (l + (0x80 - 'a') * ones) & ~(l + (0x7f - 'f') * ones);
-    uint64_t bad = ~(digit | alpha) & high;
-    bad |= w & high; /* bytes >= 0x80 */
-    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
-    if (n == 0 || n == 8) return n;
-    uint64_t nib = (w & 0x0f * ones) + 9 * ((w >> 6) & ones); /* '0'-'9': c & 15; letters: + 9 */
-    uint64_t d = nib << (8 * (8 - n));
-    d = ((d * 4097) >> 8) & 0x00ff00ff00ff00ffull;
-    d = ((d * 16777217) >> 16) & 0x0000ffff0000ffffull;
-    *value = (d * 281474976710657ull) >> 32;
-    return n;
-}
-#endif
-
 /* A scalar cell at *pp: a plain JSON integer (fast_int) or a string of a
  * "0x" and 1-16 hex digits or of 1-19 decimal digits (no leading zero: the
  * DCFG-Trace reader refuses it, the DCFG reader reads it on its slow path);
@@ -792,11 +742,11 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
     uint64_t v = 0;
     if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
         p += 2;
-#ifdef TK_JSON_SWAR
+#if TK_FAST_SWAR
         if (lim - p >= 8) { /* up to 7 hex digits at once */
             uint64_t w;
             memcpy(&w, p, 8);
-            unsigned n = swar_hex(w, &v);
+            unsigned n = tk_swar_hex(w, &v);
             if (n < 8) {
                 p += n;
                 goto hex_done;
@@ -817,7 +767,7 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
         }
         if (p == s || (*s == '0' && p - s > 1)) return 0;
     }
-#ifdef TK_JSON_SWAR
+#if TK_FAST_SWAR
 hex_done:
 #endif
     if (p == lim || *p != '"') return 0;
@@ -887,19 +837,19 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
             unsigned slot = pg->slot[nc];
             uint64_t v;
             if (!pg->is_array[nc]) {
-#ifdef TK_JSON_SWAR
+#if TK_FAST_SWAR
                 /* the usual cell: 1 to 7 digits (bytes up to p + 15 readable) */
                 if (lim - p >= 16) {
                     uint64_t w;
                     memcpy(&w, p, 8);
-                    uint64_t nd = swar_nondigits(w);
+                    uint64_t nd = tk_swar_nondigits(w);
                     unsigned n = (unsigned)__builtin_ctzll(nd | (1ull << 63)) >> 3;
                     if (n && nd) {
                         if (n == 1)
                             v = (uint64_t)(*p - '0');
                         else {
                             if (*p == '0') return -1;
-                            v = swar_value(w, n);
+                            v = tk_swar_dec(w, n);
                         }
                         if (v < pg->lo[nc] || v > pg->hi[nc]) return -1;
                         row->v[slot] = v;
@@ -907,7 +857,8 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                         /* the bytes after the digits are in w: the usual ", " then a
                          * value, or the row's ']' */
                         uint64_t after = w >> (8 * n);
-                        if (n <= 5 && (after & 0xffff) == 0x202c && ((after >> 16) & 0xff) > ' ') {
+                        if (n <= 5 && (after & 0xffff) == TK_FAST_COMMA_BLANK &&
+                            ((after >> 16) & 0xff) > ' ') {
                             p += n + 2;
                             continue;
                         }
@@ -948,7 +899,7 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                 row->n[slot] = nv - first;
             }
             nc++;
-#ifdef TK_JSON_SWAR
+#if TK_FAST_SWAR
         separator:
 #endif
             if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] > ' ') { /* the usual ", " */
@@ -1082,8 +1033,8 @@ int tk_json_scan_row_strings(const tk_json *j, const tk_json_row_prog *restrict 
 void tk_json_take_scanned(tk_json *j, const tk_json_row_out *row)
 {
     /* one scalar load each (see tk_json_row_cell): just stored by the scan */
-    uint64_t line = row->end_line, line_start = row->end_line_start;
-    __asm__("" : "+r"(line), "+r"(line_start));
+    uint64_t line = tk_fast_opaque_u64(row->end_line);
+    uint64_t line_start = tk_fast_opaque_u64(row->end_line_start);
     j->cur = row->end;
     j->line = line;
     j->line_start = line_start;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/fastpath.h"
 #include "tracekit/input.h"
 #include "tracekit/status.h"
 
@@ -144,7 +145,9 @@ tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *er
  * the exact errors).  Nothing is consumed before tk_json_take_scanned.
  * Scalars are non-negative JSON integers or strings holding a decimal (no
  * leading zero) or "0x" hex integer; a string cell is a string without escapes
- * or control characters, no longer than max_string. */
+ * or control characters, no longer than max_string. A fast path
+ * (core/fastpath.h): its callers take the token path alone when TK_FAST_PATHS
+ * is 0. */
 #define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS  /* a cell of an unknown column */
 
 #define TK_JSON_CELL_ARRAY 1   /* a flat array of JSON integers */
@@ -178,9 +181,7 @@ typedef struct tk_json_row_out {
  * waits for them to reach the cache: ~15 cycles a row). */
 static inline uint64_t tk_json_row_cell(const tk_json_row_out *row, unsigned i)
 {
-    uint64_t v = row->v[i];
-    __asm__("" : "+r"(v));
-    return v;
+    return tk_fast_opaque_u64(row->v[i]);
 }
 
 /* Returns the number of cells of the row (0 for "[]" when min_cells is 0),

@@ -12,70 +12,76 @@ static int hexval(unsigned char c)
     return -1;
 }
 
-tk_status tk_scan_u64(const char **pp, const char *end, uint64_t *out)
+tk_status tk_scan_num(const char **pp, const char *end, unsigned syntax, uint64_t *out)
 {
     const char *p = *pp;
     uint64_t v = 0;
-    int overflow = 0;
-    if (end - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hexval((unsigned char)p[2]) >= 0) {
+    int over = 0;
+    int hex = 0;
+    if ((syntax & TK_NUM_HEX) && end - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+        hexval((unsigned char)p[2]) >= 0) {
         p += 2;
+        hex = 1;
+    } else if (syntax & TK_NUM_BARE_HEX) {
+        hex = 1;
+    }
+    const char *digits = p;
+    if (hex) {
         int d;
-        while (p < end && (d = hexval((unsigned char)*p)) >= 0) {
-            if (v >> 60) overflow = 1;
-            v = (v << 4) | (uint64_t)d;
-            p++;
+        for (; p < end && (d = hexval((unsigned char)*p)) >= 0; p++) {
+            over |= (v >> 60) != 0;
+            v = v << 4 | (uint64_t)d;
         }
-    } else {
-        if (p >= end || *p < '0' || *p > '9') return TK_ERR_FORMAT;
-        while (p < end && *p >= '0' && *p <= '9') {
-            uint64_t d = (uint64_t)(*p - '0');
-            if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10)) overflow = 1;
-            v = v * 10 + d;
-            p++;
+    } else if (syntax & TK_NUM_DEC) {
+        unsigned d;
+        for (; p < end && (d = (unsigned)((unsigned char)*p - '0')) < 10; p++) {
+            over |= __builtin_mul_overflow(v, 10, &v);
+            over |= __builtin_add_overflow(v, d, &v);
         }
     }
+    if (p == digits) return TK_ERR_FORMAT; /* (a prefix is taken only before a digit) */
     *pp = p;
-    if (overflow) return TK_ERR_LIMIT;
+    if (over) return TK_ERR_LIMIT;
     *out = v;
     return TK_OK;
 }
 
-tk_status tk_scan_i64(const char **pp, const char *end, int64_t *out)
+tk_status tk_scan_snum(const char **pp, const char *end, unsigned syntax, int64_t *out)
 {
     const char *p = *pp;
     int neg = 0;
-    if (p < end && (*p == '-' || *p == '+')) {
+    if ((syntax & TK_NUM_SIGN) && p < end && (*p == '-' || *p == '+')) {
         neg = *p == '-';
         p++;
     }
     uint64_t u;
-    tk_status st = tk_scan_u64(&p, end, &u);
+    tk_status st = tk_scan_num(&p, end, syntax, &u);
     if (st == TK_ERR_FORMAT) return st;
     *pp = p;
     if (st != TK_OK) return st;
-    if (neg) {
-        if (u > (uint64_t)INT64_MAX + 1) return TK_ERR_LIMIT;
-        *out = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
-    } else {
-        if (u > (uint64_t)INT64_MAX) return TK_ERR_LIMIT;
-        *out = (int64_t)u;
-    }
+    if (u > (uint64_t)INT64_MAX + neg) return TK_ERR_LIMIT;
+    /* -(2^63) is INT64_MIN: negated in unsigned arithmetic */
+    *out = neg ? (int64_t)(0 - u) : (int64_t)u;
     return TK_OK;
 }
 
-tk_status tk_parse_u64(const char *s, size_t len, uint64_t *out)
+tk_status tk_parse_num(const char *s, size_t len, unsigned syntax, uint64_t *out)
 {
     const char *p = s, *end = s + len;
-    tk_status st = tk_scan_u64(&p, end, out);
+    uint64_t v;
+    tk_status st = tk_scan_num(&p, end, syntax, &v);
     if (st == TK_OK && p != end) return TK_ERR_FORMAT;
+    if (st == TK_OK) *out = v;
     return st;
 }
 
-tk_status tk_parse_i64(const char *s, size_t len, int64_t *out)
+tk_status tk_parse_snum(const char *s, size_t len, unsigned syntax, int64_t *out)
 {
     const char *p = s, *end = s + len;
-    tk_status st = tk_scan_i64(&p, end, out);
+    int64_t v;
+    tk_status st = tk_scan_snum(&p, end, syntax, &v);
     if (st == TK_OK && p != end) return TK_ERR_FORMAT;
+    if (st == TK_OK) *out = v;
     return st;
 }
 

@@ -1,4 +1,4 @@
-#include "textout.h"
+#include "tracekit/textout.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include "core/alloc.h"
 #include "core/arena.h"
 #include "core/hash.h"
-#include "core/textout.h"
+#include "tracekit/textout.h"
 #include "model/events.h"
 #include "tracekit/viewers.h"
 

@@ -46,37 +46,17 @@ static void colour(FILE *f, double frac)
     fprintf(f, "\"%.3f 0.85 0.85\"", 0.66 * (1.0 - frac));
 }
 
-tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
-                               tk_error *err)
+/* The call arcs of every part, one per caller/callee pair (the calls and the
+ * inclusive cost of event ev added up over parts and call sites), by caller
+ * then callee. *count: how many; NULL when out of memory. */
+static dot_edge *merged_edges(const tk_profile *p, size_t ev, size_t *count)
 {
-    tk_dot_options o = TK_DOT_OPTIONS_INIT;
-    if (opt) o = *opt;
     size_t nev = tk_profile_event_count(p);
-    tk_prof_summary *s;
-    tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
-    if (st != TK_OK) return st;
-    size_t ev = o.event < nev ? o.event : 0;
-    uint64_t total = nev ? s->totals[ev] : 0;
-    size_t nfn = tk_profile_function_count(p);
-    /* summary entries are indexed by function id in function mode */
     size_t ncalls = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++)
         ncalls += tk_profile_part(p, i)->calls.count;
     dot_edge *edges = tk_malloc((ncalls ? ncalls : 1) * sizeof *edges);
-    unsigned char *keep = tk_calloc(nfn ? nfn : 1, 1);
-    if (!edges || !keep) {
-        tk_free(edges);
-        tk_free(keep);
-        tk_prof_summary_free(s);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    }
-    uint32_t *cls = NULL;
-    if ((st = tk_profile_recursion_classes(p, 0, 0, &cls, err)) != TK_OK) {
-        tk_free(edges);
-        tk_free(keep);
-        tk_prof_summary_free(s);
-        return st;
-    }
+    if (!edges) return NULL;
     size_t k = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
         const tk_prof_part *pt = tk_profile_part(p, i);
@@ -100,65 +80,116 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
             edges[m++] = edges[i];
         }
     }
-    for (size_t f = 0; f < nfn; f++) {
-        const tk_prof_entry *e = &s->entries[f];
-        uint64_t incl = nev ? e->inclusive[ev] : 0;
-        keep[f] = total && 100.0 * (double)incl / (double)total >= o.node_threshold;
-    }
+    *count = m;
+    return edges;
+}
+
+/* What the nodes and edges are drawn with. */
+typedef struct dot_style {
+    const tk_dot_options *o;
+    size_t ev;       /* the event */
+    uint64_t total;  /* its total */
+    int timed;       /* a time: printed in o->time_unit */
+    const char *unit;
+    int decimals;
+} dot_style;
+
+static void dot_head(const tk_profile *p, const dot_style *ds, FILE *out)
+{
     fputs("digraph callgraph {\n  graph [fontname=\"Helvetica\", nodesep=0.25, ranksep=0.4];\n"
           "  node [shape=box, style=filled, fontname=\"Helvetica\", fontcolor=white];\n"
           "  edge [fontname=\"Helvetica\"];\n",
           out);
-    int timed = nev && o.event_per_second > 0;
-    const char *unit = tk_time_unit_name(o.time_unit);
-    int decimals = tk_time_unit_decimals(o.time_unit);
-    if (timed) {
-        fprintf(out, "  label=\"time, total %.*f %s\";\n", decimals,
-                tk_ticks_to_unit(total, o.event_per_second, o.time_unit), unit);
-    } else if (nev) {
+    if (ds->timed) {
+        fprintf(out, "  label=\"time, total %.*f %s\";\n", ds->decimals,
+                tk_ticks_to_unit(ds->total, ds->o->event_per_second, ds->o->time_unit),
+                ds->unit);
+    } else if (tk_profile_event_count(p)) {
         fputs("  label=\"event: ", out);
-        dot_label_str(out, tk_profile_str(p, tk_profile_event(p, ev)->name));
-        fprintf(out, ", total %" PRIu64 "\";\n", total);
+        dot_label_str(out, tk_profile_str(p, tk_profile_event(p, ds->ev)->name));
+        fprintf(out, ", total %" PRIu64 "\";\n", ds->total);
     }
-    for (size_t f = 0; f < nfn; f++) {
-        if (!keep[f]) continue;
-        const tk_prof_entry *e = &s->entries[f];
-        double si = total ? 100.0 * (double)e->self[ev] / (double)total : 0;
-        double ii = total ? 100.0 * (double)e->inclusive[ev] / (double)total : 0;
-        fprintf(out, "  f%zu [label=\"", f);
-        dot_label_str(out, tk_profile_str(p, e->name));
-        fputs("\\n", out);
-        dot_label_str(out, tk_profile_str(p, e->object));
-        fprintf(out, "\\n%.2f%% (%.2f%% self)", ii, si);
-        if (timed)
-            fprintf(out, "\\n%.*f %s", decimals,
-                    tk_ticks_to_unit(e->inclusive[ev], o.event_per_second, o.time_unit), unit);
-        fprintf(out, "\\n%" PRIu64 " calls\", color=", e->calls);
-        colour(out, ii / 100.0);
-        fputs("];\n", out);
+}
+
+static void dot_node(const tk_profile *p, const dot_style *ds, size_t f,
+                     const tk_prof_entry *e, FILE *out)
+{
+    uint64_t total = ds->total;
+    size_t ev = ds->ev;
+    double si = total ? 100.0 * (double)e->self[ev] / (double)total : 0;
+    double ii = total ? 100.0 * (double)e->inclusive[ev] / (double)total : 0;
+    fprintf(out, "  f%zu [label=\"", f);
+    dot_label_str(out, tk_profile_str(p, e->name));
+    fputs("\\n", out);
+    dot_label_str(out, tk_profile_str(p, e->object));
+    fprintf(out, "\\n%.2f%% (%.2f%% self)", ii, si);
+    if (ds->timed)
+        fprintf(out, "\\n%.*f %s", ds->decimals,
+                tk_ticks_to_unit(e->inclusive[ev], ds->o->event_per_second, ds->o->time_unit),
+                ds->unit);
+    fprintf(out, "\\n%" PRIu64 " calls\", color=", e->calls);
+    colour(out, ii / 100.0);
+    fputs("];\n", out);
+}
+
+/* An edge between two nodes drawn; dashed when inside a recursion (cls: the
+ * recursion classes), dropped under the edge threshold. */
+static void dot_edge_line(const dot_style *ds, const dot_edge *d, const uint32_t *cls, FILE *out)
+{
+    if (cls[d->from] == cls[d->to]) {
+        fprintf(out,
+                "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%" PRIu64 "x\\n(recursive)\", "
+                "style=dashed, color=\"0.000 0.00 0.45\"];\n",
+                d->from, d->to, d->calls);
+        return;
     }
-    for (size_t i = 0; i < m; i++) {
-        const dot_edge *d = &edges[i];
-        if (!keep[d->from] || !keep[d->to]) continue;
-        if (cls[d->from] == cls[d->to]) {
-            fprintf(out,
-                    "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%" PRIu64 "x\\n(recursive)\", "
-                    "style=dashed, color=\"0.000 0.00 0.45\"];\n",
-                    d->from, d->to, d->calls);
-            continue;
+    double pe = ds->total ? 100.0 * (double)d->cost / (double)ds->total : 0;
+    if (pe < ds->o->edge_threshold) return;
+    fprintf(out, "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%" PRIu64 "x\", color=",
+            d->from, d->to, pe, d->calls);
+    colour(out, pe / 100.0);
+    fprintf(out, ", penwidth=%.2f];\n", 1.0 + 3.0 * pe / 100.0);
+}
+
+tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+                               tk_error *err)
+{
+    tk_dot_options o = TK_DOT_OPTIONS_INIT;
+    if (opt) o = *opt;
+    size_t nev = tk_profile_event_count(p);
+    tk_prof_summary *s;
+    tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
+    if (st != TK_OK) return st;
+    dot_style ds = {&o, o.event < nev ? o.event : 0, 0, nev && o.event_per_second > 0,
+                    tk_time_unit_name(o.time_unit), tk_time_unit_decimals(o.time_unit)};
+    ds.total = nev ? s->totals[ds.ev] : 0;
+    size_t nfn = tk_profile_function_count(p);
+    /* summary entries are indexed by function id in function mode */
+    size_t m = 0;
+    dot_edge *edges = merged_edges(p, ds.ev, &m);
+    unsigned char *keep = tk_calloc(nfn ? nfn : 1, 1);
+    uint32_t *cls = NULL;
+    if (!edges || !keep)
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    else
+        st = tk_profile_recursion_classes(p, 0, 0, &cls, err);
+    if (st == TK_OK) {
+        for (size_t f = 0; f < nfn; f++) {
+            uint64_t incl = nev ? s->entries[f].inclusive[ds.ev] : 0;
+            keep[f] = ds.total && 100.0 * (double)incl / (double)ds.total >= o.node_threshold;
         }
-        double pe = total ? 100.0 * (double)d->cost / (double)total : 0;
-        if (pe < o.edge_threshold) continue;
-        fprintf(out, "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%" PRIu64 "x\", color=",
-                d->from, d->to, pe, d->calls);
-        colour(out, pe / 100.0);
-        fprintf(out, ", penwidth=%.2f];\n", 1.0 + 3.0 * pe / 100.0);
+        dot_head(p, &ds, out);
+        for (size_t f = 0; f < nfn; f++)
+            if (keep[f]) dot_node(p, &ds, f, &s->entries[f], out);
+        for (size_t i = 0; i < m; i++)
+            if (keep[edges[i].from] && keep[edges[i].to]) dot_edge_line(&ds, &edges[i], cls, out);
+        fputs("}\n", out);
     }
-    fputs("}\n", out);
     free(cls);
     tk_free(edges);
     tk_free(keep);
     tk_prof_summary_free(s);
+    if (st != TK_OK) return st;
     if (ferror(out)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
 }

@@ -102,36 +102,38 @@ static void emit(walk *w, double v)
     w->emitted = upto;
 }
 
-/* The folded stacks of one part (1-based) or of all (0), each stack starting
- * with label when there is one. */
-static tk_status fold(const tk_profile *p, size_t part, const char *label,
-                      const tk_folded_profile_options *opt, FILE *out, tk_error *err)
+/* The call graph of the parts folded for event ev: the arcs merged per
+ * (caller, callee), arcs[first[f] .. first[f + 1]) leaving f; each function's
+ * through (self + its outgoing arcs) and into (its incoming arcs) cost. */
+typedef struct call_graph {
+    arc *arcs;
+    size_t *first;
+    double *through, *into;
+} call_graph;
+
+static void call_graph_free(call_graph *g)
 {
-    const tk_folded_profile_options o = *opt;
+    tk_free(g->arcs);
+    tk_free(g->first);
+    tk_free(g->through);
+    tk_free(g->into);
+}
+
+static tk_status call_graph_build(const tk_profile *p, size_t first_part, size_t end_part,
+                                  size_t ev, const tk_prof_summary *s, call_graph *g)
+{
     size_t nev = tk_profile_event_count(p);
-    size_t ev = o.event < nev ? o.event : 0;
-    tk_prof_summary *s;
-    tk_status st = tk_profile_summarize(p, part, TK_GROUP_FUNCTION, &s, err);
-    if (st != TK_OK) return st;
-    size_t first_part = part ? part - 1 : 0, end_part = part ? part : tk_profile_part_count(p);
     size_t nfn = tk_profile_function_count(p), ncalls = 0;
     for (size_t i = first_part; i < end_part; i++)
         ncalls += tk_profile_part(p, i)->calls.count;
-    arc *arcs = tk_malloc((ncalls ? ncalls : 1) * sizeof *arcs);
-    size_t *first = tk_calloc(nfn + 1, sizeof *first);
-    double *through = tk_calloc(nfn ? nfn : 1, sizeof *through);
-    double *into = tk_calloc(nfn ? nfn : 1, sizeof *into);
-    unsigned char *on_stack = tk_calloc(nfn ? nfn : 1, 1);
-    size_t max_depth = o.max_depth ? o.max_depth : 1;
-    frame *stack = tk_malloc((max_depth + 1) * sizeof *stack);
-    walk w = {p, out, NULL, 0, 0, 0, 0, 0};
-    if (!arcs || !first || !through || !into || !on_stack || !stack) {
-        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        goto done;
-    }
+    g->arcs = tk_malloc((ncalls ? ncalls : 1) * sizeof *g->arcs);
+    g->first = tk_calloc(nfn + 1, sizeof *g->first);
+    g->through = tk_calloc(nfn ? nfn : 1, sizeof *g->through);
+    g->into = tk_calloc(nfn ? nfn : 1, sizeof *g->into);
+    if (!g->arcs || !g->first || !g->through || !g->into) return TK_ERR_NOMEM;
     /* arcs of all parts and call sites, one per (caller, callee) */
-    if (label) push_frame(&w, label, strlen(label));
-    size_t base = w.text_len, k = 0;
+    arc *arcs = g->arcs;
+    size_t k = 0;
     for (size_t i = first_part; i < end_part; i++) {
         const tk_prof_part *pt = tk_profile_part(p, i);
         const tk_prof_call *rows = pt->calls.rows;
@@ -149,65 +151,114 @@ static tk_status fold(const tk_profile *p, size_t part, const char *label,
             arcs[m++] = arcs[i];
     }
     for (size_t i = 0; i < m; i++) {
-        first[arcs[i].from + 1]++;
-        through[arcs[i].from] += arcs[i].cost;
-        into[arcs[i].to] += arcs[i].cost;
+        g->first[arcs[i].from + 1]++;
+        g->through[arcs[i].from] += arcs[i].cost;
+        g->into[arcs[i].to] += arcs[i].cost;
     }
     for (size_t f = 0; f < nfn; f++) {
-        first[f + 1] += first[f];
-        through[f] += (double)s->entries[f].self[ev];
+        g->first[f + 1] += g->first[f];
+        g->through[f] += (double)s->entries[f].self[ev];
     }
+    return TK_OK;
+}
+
+/* The depth-first walk from the roots. */
+typedef struct folder {
+    walk *w;
+    const call_graph *g;
+    const tk_prof_summary *s;
+    size_t ev;
+    double min_weight;
+    size_t max_depth;
+    frame *stack;            /* max_depth + 1 frames */
+    unsigned char *on_stack; /* per function */
+    size_t base;             /* length of the label's text */
+} folder;
+
+/* The stacks from root with its weight. */
+static void fold_root(folder *fo, uint32_t root, double weight)
+{
+    walk *w = fo->w;
+    const call_graph *g = fo->g;
+    const size_t *first = g->first;
+    frame *stack = fo->stack;
+    w->text_len = fo->base;
+    push_name(w, root);
+    size_t depth = 0;
+    stack[0] = (frame){root, weight / g->through[root], first[root], fo->base};
+    fo->on_stack[root] = 1;
+    emit(w, (double)fo->s->entries[root].self[fo->ev] * stack[0].share);
+    while (!w->nomem) {
+        frame *fr = &stack[depth];
+        if (fr->next == first[fr->fn + 1]) { /* all callees visited */
+            fo->on_stack[fr->fn] = 0;
+            w->text_len = fr->name_at;
+            if (depth == 0) break;
+            depth--;
+            continue;
+        }
+        const arc *a = &g->arcs[fr->next++];
+        double cw = a->cost * fr->share;
+        size_t name_at = w->text_len;
+        push_name(w, a->to);
+        if (fo->on_stack[a->to] || cw < fo->min_weight || depth + 1 >= fo->max_depth ||
+            !(g->through[a->to] > 0)) {
+            emit(w, cw); /* the callee as a leaf with its whole weight */
+            w->text_len = name_at;
+            continue;
+        }
+        stack[++depth] = (frame){a->to, cw / g->through[a->to], first[a->to], name_at};
+        fo->on_stack[a->to] = 1;
+        emit(w, (double)fo->s->entries[a->to].self[fo->ev] * stack[depth].share);
+    }
+}
+
+/* The folded stacks of one part (1-based) or of all (0), each stack starting
+ * with label when there is one. */
+static tk_status fold(const tk_profile *p, size_t part, const char *label,
+                      const tk_folded_profile_options *opt, FILE *out, tk_error *err)
+{
+    const tk_folded_profile_options o = *opt;
+    size_t nev = tk_profile_event_count(p);
+    size_t ev = o.event < nev ? o.event : 0;
+    tk_prof_summary *s;
+    tk_status st = tk_profile_summarize(p, part, TK_GROUP_FUNCTION, &s, err);
+    if (st != TK_OK) return st;
+    size_t first_part = part ? part - 1 : 0, end_part = part ? part : tk_profile_part_count(p);
+    size_t nfn = tk_profile_function_count(p);
+    call_graph g = {NULL, NULL, NULL, NULL};
+    walk w = {p, out, NULL, 0, 0, 0, 0, 0};
+    folder fo = {&w, &g, s, ev, 0, o.max_depth ? o.max_depth : 1, NULL, NULL, 0};
+    fo.on_stack = tk_calloc(nfn ? nfn : 1, 1);
+    fo.stack = tk_malloc((fo.max_depth + 1) * sizeof *fo.stack);
+    if (call_graph_build(p, first_part, end_part, ev, s, &g) != TK_OK || !fo.on_stack ||
+        !fo.stack) {
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    if (label) push_frame(&w, label, strlen(label));
+    fo.base = w.text_len;
     /* The walks from the roots hand out exactly the roots' weights; profiles
      * whose arcs do not add up (other producers, time events, recursion counted
      * twice) would give another total, so the roots are scaled to the total. */
     double roots = 0;
     for (uint32_t f = 0; f < nfn; f++)
-        if (through[f] > into[f]) roots += through[f] - into[f];
+        if (g.through[f] > g.into[f]) roots += g.through[f] - g.into[f];
     double total = (double)s->totals[ev], scale = roots > 0 ? total / roots : 0;
-    double min_weight = o.min_share * total;
+    fo.min_weight = o.min_share * total;
     for (uint32_t root = 0; root < nfn && !w.nomem; root++) {
-        double weight = (through[root] - into[root]) * scale;
+        double weight = (g.through[root] - g.into[root]) * scale;
         if (!(weight > 0)) continue; /* reached through its callers only */
-        w.text_len = base;
-        push_name(&w, root);
-        size_t depth = 0;
-        stack[0] = (frame){root, weight / through[root], first[root], base};
-        on_stack[root] = 1;
-        emit(&w, (double)s->entries[root].self[ev] * stack[0].share);
-        while (!w.nomem) {
-            frame *fr = &stack[depth];
-            if (fr->next == first[fr->fn + 1]) { /* all callees visited */
-                on_stack[fr->fn] = 0;
-                w.text_len = fr->name_at;
-                if (depth == 0) break;
-                depth--;
-                continue;
-            }
-            const arc *a = &arcs[fr->next++];
-            double cw = a->cost * fr->share;
-            size_t name_at = w.text_len;
-            push_name(&w, a->to);
-            if (on_stack[a->to] || cw < min_weight || depth + 1 >= max_depth || !(through[a->to] > 0)) {
-                emit(&w, cw); /* the callee as a leaf with its whole weight */
-                w.text_len = name_at;
-                continue;
-            }
-            stack[++depth] = (frame){a->to, cw / through[a->to], first[a->to], name_at};
-            on_stack[a->to] = 1;
-            emit(&w, (double)s->entries[a->to].self[ev] * stack[depth].share);
-        }
+        fold_root(&fo, root, weight);
     }
     if (w.nomem)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     else if (ferror(out))
         st = tk_error_set(err, TK_ERR_IO, "write error");
 done:
-    tk_free(arcs);
-    tk_free(first);
-    tk_free(through);
-    tk_free(into);
-    tk_free(on_stack);
-    tk_free(stack);
+    call_graph_free(&g);
+    tk_free(fo.on_stack);
+    tk_free(fo.stack);
     tk_free(w.text);
     tk_prof_summary_free(s);
     return st;

@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/vec.h"
 #include "core/hash.h"
+#include "core/num.h"
 
 #define STR_CHUNK (64 * 1024)
 #define STR_CHUNK_MAX ((size_t)8 << 20) /* chunks double up to this (big ones: huge pages) */
@@ -343,14 +344,9 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
     for (;;) {
         while (s < e && is_space(*s)) s++;
         uint64_t coef = 1;
-        if (s < e && *s >= '0' && *s <= '9') {
-            coef = 0;
-            while (s < e && *s >= '0' && *s <= '9') {
-                if (__builtin_mul_overflow(coef, 10, &coef) ||
-                    __builtin_add_overflow(coef, (uint64_t)(*s - '0'), &coef))
-                    return TK_ERR_LIMIT;
-                s++;
-            }
+        tk_status nst = tk_scan_dec(&s, e, &coef);
+        if (nst == TK_ERR_LIMIT) return nst;
+        if (nst == TK_OK) {
             while (s < e && is_space(*s)) s++;
             if (s < e && *s == '*') s++;
             while (s < e && is_space(*s)) s++;

@@ -103,8 +103,10 @@ static void put_costs(FILE *out, const uint64_t *v, size_t n)
     for (size_t i = 0; i < n; i++) fprintf(out, " %" PRIu64, v[i]);
 }
 
-static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t index,
-                           const uint32_t *sr, const uint32_t *fr, FILE *out)
+/* The part's header: number, pid, thread, creator, command, positions,
+ * summary, totals and the sum of its self costs. */
+static tk_status dump_part_head(const tk_profile *p, const tk_prof_part *part, size_t index,
+                                FILE *out)
 {
     size_t w = tk_profile_event_count(p);
     fprintf(out, "part %zu\n", index + 1);
@@ -135,12 +137,22 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
     fputs("  sum of self costs:", out);
     put_costs(out, sum, w);
     fputc('\n', out);
+    return TK_OK;
+}
 
+/* Every row of the part (self, call, jump) with its sort key: by function
+ * rank, kind (self, call, jump), file rank, position, then the other end.
+ * sr, fr: string and function ranks. Sorted; NULL when out of memory. */
+static row_sort *sorted_rows(const tk_prof_part *part, const uint32_t *sr, const uint32_t *fr,
+                             size_t *count)
+{
     size_t n = part->self.count + part->calls.count + part->jumps.count;
     row_sort *v = tk_malloc((n ? n : 1) * sizeof *v);
-    if (!v) return TK_ERR_NOMEM;
+    if (!v) return NULL;
     size_t k = 0;
     const tk_prof_self *srows = part->self.rows;
+    const tk_prof_call *crows = part->calls.rows;
+    const tk_prof_jump *jrows = part->jumps.rows;
     for (size_t r = 0; r < part->self.count; r++, k++) {
         const tk_prof_self *s = &srows[r];
         row_sort *o = &v[k];
@@ -153,7 +165,6 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
         o->k[5] = s->pos.bb;
         o->row = r;
     }
-    const tk_prof_call *crows = part->calls.rows;
     for (size_t r = 0; r < part->calls.count; r++, k++) {
         const tk_prof_call *c = &crows[r];
         row_sort *o = &v[k];
@@ -170,7 +181,6 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
         o->k[9] = c->target.bb;
         o->row = r;
     }
-    const tk_prof_jump *jrows = part->jumps.rows;
     for (size_t r = 0; r < part->jumps.count; r++, k++) {
         const tk_prof_jump *j = &jrows[r];
         row_sort *o = &v[k];
@@ -190,6 +200,66 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
         o->row = r;
     }
     qsort(v, n, sizeof *v, cmp_row_sort);
+    *count = n;
+    return v;
+}
+
+/* One row: "self", "call", "jump" or "jcnd" with its positions and costs. */
+static void dump_row(const tk_profile *p, const tk_prof_part *part, const row_sort *o, FILE *out)
+{
+    size_t w = tk_profile_event_count(p);
+    const tk_prof_self *srows = part->self.rows;
+    const tk_prof_call *crows = part->calls.rows;
+    const tk_prof_jump *jrows = part->jumps.rows;
+    if (o->k[1] == 0) {
+        const tk_prof_self *s = &srows[o->row];
+        fputs("    self fi=", out);
+        put_str(out, p, s->file);
+        put_pos(out, part->positions, &s->pos);
+        fputs(":", out);
+        put_costs(out, part->self.values + o->row * w, w);
+    } else if (o->k[1] == 1) {
+        const tk_prof_call *c = &crows[o->row];
+        const uint64_t *cv = part->calls.values + o->row * (w + 1);
+        fputs("    call fi=", out);
+        put_str(out, p, c->file);
+        put_pos(out, part->positions, &c->pos);
+        fputs(" -> ", out);
+        put_fn(out, p, c->callee);
+        fputs(" at", out);
+        put_pos(out, part->positions, &c->target);
+        fprintf(out, ": calls=%" PRIu64 " inclusive:", cv[0]);
+        put_costs(out, cv + 1, w);
+    } else {
+        const tk_prof_jump *j = &jrows[o->row];
+        const uint64_t *jv = part->jumps.values + o->row * 2;
+        fputs(j->conditional ? "    jcnd fi=" : "    jump fi=", out);
+        put_str(out, p, j->file);
+        put_pos(out, part->positions, &j->pos);
+        fputs(" -> ", out);
+        put_fn(out, p, j->target_fn);
+        fputs(" fi=", out);
+        put_str(out, p, j->target_file);
+        put_pos(out, part->positions, &j->target);
+        if (j->conditional)
+            fprintf(out, ": executed=%" PRIu64 " followed=%" PRIu64, jv[0], jv[1]);
+        else
+            fprintf(out, ": count=%" PRIu64, jv[1]);
+    }
+    fputc('\n', out);
+}
+
+static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t index,
+                           const uint32_t *sr, const uint32_t *fr, FILE *out)
+{
+    tk_status st = dump_part_head(p, part, index, out);
+    if (st != TK_OK) return st;
+    size_t n;
+    row_sort *v = sorted_rows(part, sr, fr, &n);
+    if (!v) return TK_ERR_NOMEM;
+    const tk_prof_self *srows = part->self.rows;
+    const tk_prof_call *crows = part->calls.rows;
+    const tk_prof_jump *jrows = part->jumps.rows;
     uint32_t cur_fn = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
         const row_sort *o = &v[i];
@@ -202,42 +272,7 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
             fputc('\n', out);
             cur_fn = fn;
         }
-        if (o->k[1] == 0) {
-            const tk_prof_self *s = &srows[o->row];
-            fputs("    self fi=", out);
-            put_str(out, p, s->file);
-            put_pos(out, part->positions, &s->pos);
-            fputs(":", out);
-            put_costs(out, part->self.values + o->row * w, w);
-        } else if (o->k[1] == 1) {
-            const tk_prof_call *c = &crows[o->row];
-            const uint64_t *cv = part->calls.values + o->row * (w + 1);
-            fputs("    call fi=", out);
-            put_str(out, p, c->file);
-            put_pos(out, part->positions, &c->pos);
-            fputs(" -> ", out);
-            put_fn(out, p, c->callee);
-            fputs(" at", out);
-            put_pos(out, part->positions, &c->target);
-            fprintf(out, ": calls=%" PRIu64 " inclusive:", cv[0]);
-            put_costs(out, cv + 1, w);
-        } else {
-            const tk_prof_jump *j = &jrows[o->row];
-            const uint64_t *jv = part->jumps.values + o->row * 2;
-            fputs(j->conditional ? "    jcnd fi=" : "    jump fi=", out);
-            put_str(out, p, j->file);
-            put_pos(out, part->positions, &j->pos);
-            fputs(" -> ", out);
-            put_fn(out, p, j->target_fn);
-            fputs(" fi=", out);
-            put_str(out, p, j->target_file);
-            put_pos(out, part->positions, &j->target);
-            if (j->conditional)
-                fprintf(out, ": executed=%" PRIu64 " followed=%" PRIu64, jv[0], jv[1]);
-            else
-                fprintf(out, ": count=%" PRIu64, jv[1]);
-        }
-        fputc('\n', out);
+        dump_row(p, part, o, out);
     }
     tk_free(v);
     return TK_OK;

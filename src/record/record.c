@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "core/textout.h"
 #include "record/record_internal.h"
 #include "tracekit/tracekit.h"
 

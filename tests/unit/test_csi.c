@@ -313,7 +313,33 @@ static void test_elf_section_by_path_and_image(void)
     TK_CHECK(d == NULL);
 }
 
+/* State numbers go through core/num: the whole int64 range, TK_ERR_LIMIT
+ * beyond it, located at the value. */
+static void test_state_numbers(void)
+{
+    static const char ok[] = "function=main\nidx=-9223372036854775808\ncur=9223372036854775807\n";
+    static const char big[] = "function=main\ncur=9223372036854775808\n";
+    tk_error err;
+    tk_input *in;
+    tk_csi_state *states = NULL;
+    size_t n = 0;
+    TK_CHECK(tk_input_open_memory(&in, ok, sizeof ok - 1, "mem", NULL, &err) == TK_OK);
+    TK_CHECK(tk_csi_states_read(in, &states, &n, &err) == TK_OK);
+    TK_CHECK(n == 1 && states[0].idx == INT64_MIN && states[0].cur == INT64_MAX);
+    tk_csi_states_free(states, n);
+    tk_input_free(in);
+    TK_CHECK(tk_input_open_memory(&in, big, sizeof big - 1, "mem", NULL, &err) == TK_OK);
+    states = NULL;
+    n = 0;
+    TK_CHECK(tk_csi_states_read(in, &states, &n, &err) == TK_ERR_LIMIT);
+    TK_CHECK_EQ_U64(err.line, 2);
+    TK_CHECK_EQ_U64(err.column, 5);
+    tk_csi_states_free(states, n);
+    tk_input_free(in);
+}
+
 TK_TEST_MAIN(TK_CASE(test_reads_loop_example), TK_CASE(test_paths_of_loop_main),
              TK_CASE(test_state_decoding), TK_CASE(test_real_quirks_accepted),
              TK_CASE(test_errors_located), TK_CASE(test_resync_after_error),
-             TK_CASE(test_round_trip), TK_CASE(test_elf_section_by_path_and_image))
+             TK_CASE(test_round_trip), TK_CASE(test_elf_section_by_path_and_image),
+             TK_CASE(test_state_numbers))

@@ -1,3 +1,5 @@
+#include <stdio.h>
+
 #include "core/num.h"
 #include "tk_test.h"
 
@@ -53,6 +55,105 @@ static void test_scan_prefix(void)
     TK_CHECK(p == s + 3);
 }
 
+static void test_scan_syntaxes(void)
+{
+    uint64_t u = 7;
+    const char *s = "0x1f", *p = s;
+    /* decimal only: the 0 of "0x", then 'x' is not a digit */
+    TK_CHECK(tk_scan_num(&p, s + 4, TK_NUM_DEC, &u) == TK_OK);
+    TK_CHECK_EQ_U64(u, 0);
+    TK_CHECK(p == s + 1);
+    /* hex with an optional prefix (WET values) */
+    TK_CHECK(tk_parse_num("0x1f", 4, TK_NUM_HEX | TK_NUM_BARE_HEX, &u) == TK_OK);
+    TK_CHECK_EQ_U64(u, 31);
+    TK_CHECK(tk_parse_num("1F", 2, TK_NUM_HEX | TK_NUM_BARE_HEX, &u) == TK_OK);
+    TK_CHECK_EQ_U64(u, 31);
+    TK_CHECK(tk_parse_num("ffffffffffffffff", 16, TK_NUM_BARE_HEX, &u) == TK_OK);
+    TK_CHECK_EQ_U64(u, UINT64_MAX);
+    TK_CHECK(tk_parse_num("00000000000000000ffffffffffffffff", 33, TK_NUM_BARE_HEX, &u) == TK_OK);
+    TK_CHECK_EQ_U64(u, UINT64_MAX);
+    TK_CHECK(tk_parse_num("10000000000000000", 17, TK_NUM_BARE_HEX, &u) == TK_ERR_LIMIT);
+    TK_CHECK(tk_parse_num("0xg", 3, TK_NUM_HEX | TK_NUM_BARE_HEX, &u) == TK_ERR_FORMAT);
+    TK_CHECK(tk_parse_num("g", 1, TK_NUM_HEX | TK_NUM_BARE_HEX, &u) == TK_ERR_FORMAT);
+    /* leading zeros do not overflow */
+    TK_CHECK(tk_parse_num("000000000000000000000000018446744073709551615", 45, TK_NUM_DEC, &u) ==
+             TK_OK);
+    TK_CHECK_EQ_U64(u, UINT64_MAX);
+    /* an overflow moves past all the digits and leaves the value */
+    u = 7;
+    s = "184467440737095516160 1";
+    p = s;
+    TK_CHECK(tk_scan_dec(&p, s + 23, &u) == TK_ERR_LIMIT);
+    TK_CHECK(p == s + 21);
+    TK_CHECK_EQ_U64(u, 7);
+    /* no digit: the position stays */
+    s = "+1";
+    p = s;
+    TK_CHECK(tk_scan_dec(&p, s + 2, &u) == TK_ERR_FORMAT && p == s);
+    /* signs only with TK_NUM_SIGN */
+    int64_t i = 0;
+    TK_CHECK(tk_parse_snum("-12", 3, TK_NUM_DEC, &i) == TK_ERR_FORMAT);
+    TK_CHECK(tk_parse_snum("-12", 3, TK_NUM_DEC | TK_NUM_SIGN, &i) == TK_OK);
+    TK_CHECK_EQ_I64(i, -12);
+    TK_CHECK(tk_parse_snum("-0x10", 5, TK_NUM_DEC | TK_NUM_SIGN, &i) == TK_ERR_FORMAT);
+    TK_CHECK(tk_parse_snum("-", 1, TK_NUM_DEC | TK_NUM_SIGN, &i) == TK_ERR_FORMAT);
+    TK_CHECK(tk_parse_snum("-9223372036854775808", 20, TK_NUM_DEC | TK_NUM_SIGN, &i) == TK_OK);
+    TK_CHECK_EQ_I64(i, INT64_MIN);
+    TK_CHECK(tk_parse_snum("-99999999999999999999", 21, TK_NUM_DEC | TK_NUM_SIGN, &i) ==
+             TK_ERR_LIMIT);
+}
+
+/* The scanner against a plain reference on every string of up to 3 bytes of
+ * a small alphabet, and on numbers around 2^64. */
+static int ref_value(const char *s, size_t n, unsigned base, uint64_t *v)
+{
+    unsigned __int128 x = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99u;
+        if (d >= base) return -1;
+        x = x * base + d;
+        if (x > UINT64_MAX) return 1;
+    }
+    *v = (uint64_t)x;
+    return n ? 0 : -1;
+}
+
+static void test_scan_reference(void)
+{
+    static const char alpha[] = "09aFxX -+g";
+    char s[4];
+    int bad = 0;
+    for (int len = 0; len <= 3; len++) {
+        int combos = 1;
+        for (int k = 0; k < len; k++) combos *= 10;
+        for (int c = 0; c < combos; c++) {
+            int x = c;
+            for (int k = 0; k < len; k++, x /= 10) s[k] = alpha[x % 10];
+            uint64_t u, r;
+            /* decimal or 0x hex, whole string */
+            tk_status st = tk_parse_num(s, (size_t)len, TK_NUM_DEC | TK_NUM_HEX, &u);
+            int rr = len >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
+                         ? ref_value(s + 2, (size_t)len - 2, 16, &r)
+                         : ref_value(s, (size_t)len, 10, &r);
+            if ((rr == 0) != (st == TK_OK) || (rr == 0 && r != u)) bad++;
+        }
+    }
+    TK_CHECK(bad == 0);
+    char big[32];
+    for (unsigned k = 0; k < 2000; k++) {
+        uint64_t want = UINT64_MAX - k * 977, u;
+        int n = snprintf(big, sizeof big, "%llu", (unsigned long long)want);
+        TK_CHECK(tk_parse_num(big, (size_t)n, TK_NUM_DEC, &u) == TK_OK && u == want);
+        /* (floor(2^64 / 10) + 1 + k) * 10 + k % 10 >= 2^64 + 4 */
+        n = snprintf(big, sizeof big, "%llu%u", (unsigned long long)(UINT64_MAX / 10 + 1 + k),
+                     k % 10);
+        TK_CHECK(tk_parse_num(big, (size_t)n, TK_NUM_DEC, &u) == TK_ERR_LIMIT);
+    }
+}
+
 static void test_checked_arith(void)
 {
     uint64_t r;
@@ -65,4 +166,5 @@ static void test_checked_arith(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_parse_decimal), TK_CASE(test_parse_hex), TK_CASE(test_parse_signed),
-             TK_CASE(test_scan_prefix), TK_CASE(test_checked_arith))
+             TK_CASE(test_scan_prefix), TK_CASE(test_scan_syntaxes),
+             TK_CASE(test_scan_reference), TK_CASE(test_checked_arith))

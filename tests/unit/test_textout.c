@@ -1,4 +1,4 @@
-#include "core/textout.h"
+#include "tracekit/textout.h"
 #include "tk_test.h"
 
 #include <string.h>

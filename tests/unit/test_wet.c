@@ -166,6 +166,14 @@ static void test_errors_located(void)
     TK_CHECK(strstr(err.message, "id 6") != NULL);
     TK_CHECK_EQ_I64(load("", &d, &err), TK_ERR_FORMAT);
     TK_CHECK(d == NULL);
+    /* numbers over 64 bits: TK_ERR_LIMIT at the number (core/num) */
+    TK_CHECK_EQ_I64(load("18446744073709551616\n", &d, &err), TK_ERR_LIMIT);
+    TK_CHECK_EQ_U64(err.line, 1);
+    TK_CHECK_EQ_U64(err.column, 1);
+    TK_CHECK_EQ_I64(load("1\n5 1 10000000000000000a a.c f 1\n", &d, &err), TK_ERR_LIMIT);
+    TK_CHECK_EQ_U64(err.line, 2);
+    TK_CHECK_EQ_U64(err.column, 5);
+    TK_CHECK(strstr(err.message, "wider than 64 bits") != NULL);
 }
 
 static void test_diag_collects(void)

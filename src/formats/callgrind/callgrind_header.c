@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/num.h"
 #include "formats/callgrind/callgrind_parser.h"
 
 /* ---- diagnostics -------------------------------------------------------- */
@@ -95,53 +96,24 @@ void cg_found_text(const char *s, const char *e, char *buf, size_t size)
 
 /* ---- numbers -------------------------------------------------------------- */
 
-int cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
+tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
 {
     const char *s = *sp;
-    uint64_t v = 0;
-    if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s += 2;
-        const char *start = s;
-        for (; s < e; s++) {
-            unsigned d;
-            char c = *s;
-            if (c >= '0' && c <= '9')
-                d = (unsigned)(c - '0');
-            else if (c >= 'a' && c <= 'f')
-                d = (unsigned)(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F')
-                d = (unsigned)(c - 'A' + 10);
-            else
-                break;
-            if (v >> 60) return NUM_OVERFLOW;
-            v = (v << 4) | d;
-        }
-        if (s == start) return NUM_NONE;
-    } else {
-        const char *start = s;
-        for (; s < e && (unsigned)(*s - '0') < 10; s++) v = v * 10 + (uint64_t)(*s - '0');
-        if (s == start) return NUM_NONE;
-        if (s - start > 19) { /* up to 19 digits cannot overflow; check the rest */
-            v = 0;
-            for (const char *d = start; d < s; d++) {
-                if (__builtin_mul_overflow(v, 10, &v) ||
-                    __builtin_add_overflow(v, (uint64_t)(*d - '0'), &v))
-                    return NUM_OVERFLOW;
-            }
-        }
-    }
-    if (s < e && !is_space(*s) && !(stop && *s == stop) && *s != '\r') return NUM_NONE;
+    uint64_t v;
+    tk_status st = tk_scan_u64(&s, e, &v); /* decimal or 0x hex (core/num) */
+    if (st != TK_OK) return st;
+    if (s < e && !is_space(*s) && !(stop && *s == stop) && *s != '\r') return TK_ERR_FORMAT;
     *sp = s;
     *out = v;
-    return NUM_OK;
+    return TK_OK;
 }
 
-tk_status cg_number_error(tk_callgrind_parser *ps, int rc, const char *s, const char *e,
+tk_status cg_number_error(tk_callgrind_parser *ps, tk_status rc, const char *s, const char *e,
                           const char *what)
 {
     char found[64];
     cg_found_text(s, e, found, sizeof found);
-    if (rc == NUM_OVERFLOW)
+    if (rc == TK_ERR_LIMIT)
         return cg_fail_at(ps, TK_ERR_LIMIT, s, "%s %s does not fit in 64 bits", what, found);
     return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected %s (decimal or 0x hex), found %s", what,
                       found);
@@ -168,8 +140,8 @@ tk_status cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, 
         }
         uint64_t v;
         const char *at = s;
-        int rc = cg_parse_u64(&s, e, &v, 0);
-        if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a cost");
+        tk_status rc = cg_parse_u64(&s, e, &v, 0);
+        if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a cost");
         ps->costs[ps->col_map[col++]] = v;
         *any = 1;
     }
@@ -469,11 +441,11 @@ static tk_status header_number(tk_callgrind_parser *ps, const char *s, const cha
     e = trim_end(s, e);
     const char *at = s;
     uint64_t v;
-    int rc = cg_parse_u64(&s, e, &v, 0);
-    if (rc != NUM_OK || s != e) {
+    tk_status rc = cg_parse_u64(&s, e, &v, 0);
+    if (rc != TK_OK || s != e) {
         char what[32];
         snprintf(what, sizeof what, "a number after '%s:'", key);
-        return cg_number_error(ps, rc == NUM_OK ? NUM_NONE : rc, at, e, what);
+        return cg_number_error(ps, rc == TK_OK ? TK_ERR_FORMAT : rc, at, e, what);
     }
     *out = v;
     *has = 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "formats/callgrind/callgrind_parser.h"
 
 static const char *const kind_names[KIND_COUNT] = {"object", "file", "function"};
@@ -113,13 +114,11 @@ static tk_status index_definitions(tk_callgrind_parser *ps, const char *buf, con
         while (eq < le && eq - s < 3 && *eq != '=') eq++;
         int kind = eq + 2 < le && eq[0] == '=' && eq[1] == '(' ? key_kind(s, (size_t)(eq - s)) : -1;
         const char *d = eq + 2;
-        if (kind >= 0 && *d >= '0' && *d <= '9' && !(*d == '0' && d + 1 < le && d[1] != ')')) {
-            uint64_t id = 0;
-            int ok = 1;
-            for (; d < le && *d >= '0' && *d <= '9'; d++)
-                if (id > (UINT64_MAX - (uint64_t)(*d - '0')) / 10) ok = 0;
-                else id = id * 10 + (uint64_t)(*d - '0');
-            if (ok && d + 1 < le && d[0] == ')' && d[1] == ' ' && trim_end(d + 2, le) > d + 2) {
+        uint64_t id;
+        /* the id as forward_define's search writes it: no leading zero */
+        if (kind >= 0 && !(*d == '0' && d + 1 < le && d[1] != ')') &&
+            tk_scan_dec(&d, le, &id) == TK_OK) {
+            if (d + 1 < le && d[0] == ')' && d[1] == ' ' && trim_end(d + 2, le) > d + 2) {
                 int inserted;
                 if (!tk_hmap_slot(&ps->fwd[kind], id, (uint64_t)(d + 2 - buf) + 1, &inserted))
                     return cg_nomem(ps);
@@ -207,7 +206,7 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
         if (*s == '(') {
             const char *d = s + 1;
             uint64_t id;
-            if (d >= pe || (unsigned)(*d - '0') >= 10 || cg_parse_u64(&d, pe, &id, ')') != NUM_OK ||
+            if (d >= pe || (unsigned)(*d - '0') >= 10 || cg_parse_u64(&d, pe, &id, ')') != TK_OK ||
                 d + 1 != pe || *d != ')')
                 return 0;
             uint32_t have = id_map_get(&ps->ids[KIND_FUNCTION], id);
@@ -254,19 +253,12 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
 tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
                         uint32_t *out)
 {
-    /* the common cases: a defined "(id)" reference and nothing else, and a
-     * definition "(id) name", with up to 9 decimal digits */
+    /* the common cases (a fast path, core/fastpath.h): a defined "(id)"
+     * reference and nothing else, and a definition "(id) name", with up to 9
+     * decimal digits */
     const char *d;
     uint64_t id;
-    if (e - s >= 3 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
-        const char *lim = e - s > 10 ? s + 10 : e;
-        unsigned c;
-        d = s + 1;
-        id = 0;
-        while (d < lim && (c = (unsigned)((unsigned char)*d - '0')) < 10) {
-            id = id * 10 + c;
-            d++;
-        }
+    if (CG_FAST(ps) && e - s >= 3 && s[0] == '(' && (d = tk_fast_dec(s + 1, e, 9, &id))) {
         if (d < e && *d == ')') {
             if (d + 1 == e) {
                 uint32_t have = id_map_get(&ps->ids[kind], id);
@@ -284,9 +276,9 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
     e = trim_end(s, e);
     if (e - s >= 2 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
         d = s + 1;
-        int rc = cg_parse_u64(&d, e, &id, ')');
-        if (rc != NUM_OK || d >= e || *d != ')') {
-            if (rc == NUM_OVERFLOW) return cg_number_error(ps, rc, s + 1, e, "a name id");
+        tk_status rc = cg_parse_u64(&d, e, &id, ')');
+        if (rc != TK_OK || d >= e || *d != ')') {
+            if (rc == TK_ERR_LIMIT) return cg_number_error(ps, rc, s + 1, e, "a name id");
             return cg_fail_at(ps, TK_ERR_FORMAT, d, "expected ')' after the %s id",
                            kind_names[kind]);
         }

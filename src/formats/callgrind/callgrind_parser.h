@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/fastpath.h"
 #include "core/hash.h"
 #include "core/vec.h"
 #include "model/profile.h"
@@ -52,6 +53,9 @@ struct tk_callgrind_parser {
     tk_callgrind_read_options opt;
     tk_error first_error; /* check mode: the first error, for the return value */
     int had_error;
+    /* the fast paths may be taken (CG_FAST): 1 but in cg_read_buffer_paths
+     * (here, in the padding before `line`: the hot fields keep their offsets) */
+    int fast;
 
     /* location of the current line */
     const char *line;
@@ -144,6 +148,20 @@ struct tk_callgrind_parser {
     size_t fwd_from;
 };
 
+/* Whether the fast paths of callgrind_read.c and callgrind_names.c may be
+ * taken (core/fastpath.h): never with TK_NO_FAST_PATH. */
+#if TK_FAST_PATHS
+#define CG_FAST(ps) ((ps)->fast)
+#else
+#define CG_FAST(ps) 0
+#endif
+
+/* tk_callgrind_read_buffer with the fast paths (fast = 1, what it does) or
+ * with the general code only (fast = 0). The fuzz harness requires the same
+ * result of both on every input. */
+tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
+                               const tk_callgrind_read_options *opt, int fast, tk_error *err);
+
 /* The cost file of self and call rows. */
 #define ROW_FILE(ps) ((ps)->drop_files ? (ps)->empty_str : (ps)->file)
 
@@ -171,8 +189,6 @@ void cg_found_text(const char *s, const char *e, char *buf, size_t size);
 
 /* ---- numbers and spaces ---------------------------------------------------- */
 
-enum { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
-
 static inline int is_space(char c) { return c == ' ' || c == '\t'; }
 
 static inline const char *skip_space(const char *s, const char *e)
@@ -187,11 +203,12 @@ static inline const char *trim_end(const char *s, const char *e)
     return e;
 }
 
-/* Decimal or 0x hex. The number must end at a space, tab or end of line
- * (or at `stop` when it is not 0). Returns NUM_*. */
-int cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);
+/* Decimal or 0x hex (tk_scan_u64 of core/num). The number must end at a
+ * space, tab, CR or end of line (or at `stop` when it is not 0). TK_OK,
+ * TK_ERR_FORMAT (not such a number), TK_ERR_LIMIT (over 64 bits). */
+tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);
 /* The error of a cg_parse_u64 result rc for `what` found at s. */
-tk_status cg_number_error(tk_callgrind_parser *ps, int rc, const char *s, const char *e,
+tk_status cg_number_error(tk_callgrind_parser *ps, tk_status rc, const char *s, const char *e,
                           const char *what);
 
 /* ---- id maps (callgrind_names.c) ------------------------------------------ */

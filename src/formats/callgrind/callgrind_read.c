@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/compat.h"
+#include "core/fastpath.h"
 #include "formats/callgrind/callgrind_parser.h"
 
 /* ---- parts -------------------------------------------------------------- */
@@ -221,66 +223,6 @@ tk_status cg_header_part(tk_callgrind_parser *ps, int starts_part)
 
 /* ---- positions and cost lines ------------------------------------------- */
 
-/* Parse npos subpositions. update: store them as the new "last" values. */
-/* The common forms of a position (one space before each subposition, decimal,
- * 0x hex, * and +N/-N within range): 1 with *sp advanced and v filled, else 0
- * and the general loop parses (and reports) it. */
-static int quick_position(const tk_callgrind_parser *ps, const char **sp, const char *e,
-                          uint64_t *v)
-{
-    const char *s = *sp;
-    for (size_t i = 0; i < ps->npos; i++) {
-        if (s < e && *s == ' ') s++;
-        if (s >= e) return 0;
-        unsigned c = (unsigned char)*s;
-        if (c - '0' < 10) {
-            if (c == '0' && e - s > 2 && (s[1] == 'x' || s[1] == 'X')) {
-                const char *start = s + 2;
-                uint64_t x = 0;
-                for (s = start; s < e; s++) {
-                    unsigned h = (unsigned char)*s, d;
-                    if (h - '0' < 10)
-                        d = h - '0';
-                    else if ((h | 0x20) - 'a' < 6)
-                        d = (h | 0x20) - 'a' + 10;
-                    else
-                        break;
-                    x = (x << 4) | d;
-                }
-                if (s == start || s - start > 16) return 0;
-                v[i] = x;
-            } else {
-                const char *start = s;
-                uint64_t x = 0;
-                for (; s < e && (unsigned)(*s - '0') < 10; s++) x = x * 10 + (uint64_t)(*s - '0');
-                if (s - start > 19) return 0;
-                v[i] = x;
-            }
-        } else if (c == '*') {
-            if (!ps->have_last[i]) return 0;
-            v[i] = ps->last[i];
-            s++;
-        } else if (c == '+' || c == '-') {
-            if (!ps->have_last[i]) return 0;
-            const char *start = ++s;
-            uint64_t d = 0;
-            for (; s < e && (unsigned)(*s - '0') < 10; s++) d = d * 10 + (uint64_t)(*s - '0');
-            if (s == start || s - start > 19) return 0;
-            if (c == '+') {
-                if (__builtin_add_overflow(ps->last[i], d, &v[i])) return 0;
-            } else {
-                if (d > ps->last[i]) return 0;
-                v[i] = ps->last[i] - d;
-            }
-        } else {
-            return 0;
-        }
-        if (s < e && *s != ' ') return 0;
-    }
-    *sp = s;
-    return 1;
-}
-
 /* A position from its subpositions, in the order of `positions:`. */
 static void set_position(const tk_callgrind_parser *ps, const uint64_t *v, tk_prof_pos *pos)
 {
@@ -294,12 +236,13 @@ static void set_position(const tk_callgrind_parser *ps, const uint64_t *v, tk_pr
     }
 }
 
+/* Parse npos subpositions (the general code). update: store them as the new
+ * "last" values. */
 static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const char *e,
                                 tk_prof_pos *pos, int update)
 {
     const char *s = *sp;
     uint64_t v[3];
-    if (quick_position(ps, &s, e, v)) goto parsed;
     for (size_t i = 0; i < ps->npos; i++) {
         s = skip_space(s, e);
         const char *at = s;
@@ -321,8 +264,8 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
             } else {
                 s++;
                 uint64_t d;
-                int rc = cg_parse_u64(&s, e, &d, 0);
-                if (rc != NUM_OK)
+                tk_status rc = cg_parse_u64(&s, e, &d, 0);
+                if (rc != TK_OK)
                     return cg_number_error(ps, rc, at + 1, e, "a relative subposition");
                 if (c == '+') {
                     if (__builtin_add_overflow(ps->last[i], d, &v[i]))
@@ -337,11 +280,10 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
                 }
             }
         } else {
-            int rc = cg_parse_u64(&s, e, &v[i], 0);
-            if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a subposition");
+            tk_status rc = cg_parse_u64(&s, e, &v[i], 0);
+            if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a subposition");
         }
     }
-parsed:
     set_position(ps, v, pos);
     for (size_t i = 0; update && i < ps->npos; i++) {
         ps->last[i] = v[i];
@@ -373,144 +315,6 @@ static tk_status add_status(tk_callgrind_parser *ps, tk_status st, const char *s
     return cg_nomem(ps);
 }
 
-
-/* ---- fast path for plain cost lines -------------------------------------- */
-
-enum { FAST_DONE = 0, FAST_SLOW = 1 };
-
-/* Decimal digits at *pp (at most 19, so no overflow); returns 0 if none or too many. */
-static inline __attribute__((always_inline)) int fast_dec(const char **pp, const char *e,
-                                                          uint64_t *out)
-{
-    const char *p = *pp, *start = p;
-    uint64_t v = 0;
-    while (p < e && (unsigned)(*p - '0') < 10) v = v * 10 + (uint64_t)(*p++ - '0');
-    if (p == start || p - start > 19) return 0;
-    *pp = p;
-    *out = v;
-    return 1;
-}
-
-static inline __attribute__((always_inline)) int fast_hex(const char **pp, const char *e,
-                                                          uint64_t *out)
-{
-    const char *p = *pp + 2, *start = p;
-    uint64_t v = 0;
-    for (; p < e; p++) {
-        unsigned c = (unsigned char)*p, d;
-        if (c - '0' < 10)
-            d = c - '0';
-        else if ((c | 0x20) - 'a' < 6)
-            d = (c | 0x20) - 'a' + 10;
-        else
-            break;
-        v = (v << 4) | d;
-    }
-    if (p == start || p - start > 16) return 0;
-    *pp = p;
-    *out = v;
-    return 1;
-}
-
-/* The common case of a cost line in a function body, in one pass. Anything
- * unusual (errors, tabs, CR, hex costs, long numbers) returns FAST_SLOW
- * without having changed any state, and the general code handles the line. */
-static int fast_cost_line(tk_callgrind_parser *ps, const char *p, const char *e)
-{
-    uint64_t v[3];
-    for (size_t i = 0; i < ps->npos; i++) {
-        if (i) {
-            if (p >= e || *p != ' ') return FAST_SLOW;
-            p++;
-        }
-        if (p >= e) return FAST_SLOW;
-        char c = *p;
-        if (c == '*') {
-            if (!ps->have_last[i]) return FAST_SLOW;
-            v[i] = ps->last[i];
-            p++;
-        } else if (c == '+' || c == '-') {
-            uint64_t d;
-            p++;
-            if (!ps->have_last[i] || !fast_dec(&p, e, &d)) return FAST_SLOW;
-            if (c == '+') {
-                if (__builtin_add_overflow(ps->last[i], d, &v[i])) return FAST_SLOW;
-            } else {
-                if (d > ps->last[i]) return FAST_SLOW;
-                v[i] = ps->last[i] - d;
-            }
-        } else if (c == '0' && e - p > 2 && (p[1] == 'x' || p[1] == 'X')) {
-            if (!fast_hex(&p, e, &v[i])) return FAST_SLOW;
-        } else if (!fast_dec(&p, e, &v[i])) {
-            return FAST_SLOW;
-        }
-        if (p < e && *p != ' ') return FAST_SLOW;
-    }
-    uint64_t vals[TK_PROFILE_MAX_EVENTS];
-    size_t n = 0;
-    while (p < e) {
-        if (*p == ' ') {
-            p++;
-            continue;
-        }
-        if (n >= ps->ncols || !fast_dec(&p, e, &vals[n])) return FAST_SLOW;
-        if (p < e && *p != ' ') return FAST_SLOW;
-        n++;
-    }
-    if (ps->expecting == EXPECT_JUMP_POS && n) return FAST_SLOW; /* jump source with costs */
-    /* commit */
-    for (size_t i = 0; i < ps->npos; i++) {
-        ps->last[i] = v[i];
-        ps->have_last[i] = 1;
-    }
-    tk_prof_self key;
-    key.fn = ps->fn;
-    key.file = ROW_FILE(ps);
-    memset(&key.pos, 0, sizeof key.pos);
-    if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
-        set_position(ps, v, &key.pos);
-        if (ps->opt.detail == TK_CALLGRIND_DETAIL_LINES) key.pos.addr = key.pos.bb = 0;
-    }
-    if (ps->expecting == EXPECT_CALL_COST) {
-        ps->expecting = EXPECT_ANY;
-        size_t w = tk_profile_event_count(ps->p);
-        memset(ps->costs, 0, w * sizeof *ps->costs);
-        for (size_t i = 0; i < n; i++) ps->costs[ps->col_map[i]] = vals[i];
-        ps->call.pos = key.pos;
-        ps->call.fn = ps->fn;
-        ps->call.file = ROW_FILE(ps);
-        return add_status(ps,
-                          store_call(ps,  &ps->call, ps->call_count, ps->costs),
-                          ps->line);
-    }
-    if (ps->expecting == EXPECT_JUMP_POS) {
-        ps->expecting = EXPECT_ANY;
-        ps->jump.pos = key.pos;
-        ps->jump.fn = ps->fn;
-        ps->jump.file = ps->file;
-        return add_status(ps,
-                          store_jump(ps,  &ps->jump, ps->jump_exec,
-                                              ps->jump_follow),
-                          ps->line);
-    }
-    if (n == 0) return FAST_DONE; /* position only */
-    const tk_prof_self *pk = &ps->pend_key;
-    if (!ps->pend_valid || key.fn != pk->fn || key.file != pk->file ||
-        key.pos.line != pk->pos.line || key.pos.addr != pk->pos.addr || key.pos.bb != pk->pos.bb) {
-        tk_status st = flush_self(ps);
-        if (st != TK_OK) return (int)st;
-        ps->pend_key = key;
-        memset(ps->pend, 0, tk_profile_event_count(ps->p) * sizeof *ps->pend);
-        ps->pend_valid = 1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t *t = &ps->pend[ps->col_map[i]];
-        if (__builtin_add_overflow(*t, vals[i], t))
-            return cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
-    }
-    return FAST_DONE;
-}
-
 static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
 {
     ps->lazy_ob = ps->ob;
@@ -533,23 +337,18 @@ static tk_status resolve_function(tk_callgrind_parser *ps)
     return TK_OK;
 }
 
-/* ---- fused fast path over a mapped buffer -------------------------------- */
-
-/* Decimal digits at p (p[0] is a digit). The caller guarantees a '\n' at or
- * after p, so the scan needs no end pointer. NULL when more than 19 digits. */
-static inline __attribute__((always_inline)) const char *nl_dec(const char *p, uint64_t *out)
-{
-    const char *start = p;
-    uint64_t v = (unsigned char)*p++ - '0';
-    unsigned d;
-    while ((d = (unsigned char)*p - '0') < 10) {
-        v = v * 10 + d;
-        p++;
-    }
-    if (p - start > 19) return NULL;
-    *out = v;
-    return p;
-}
+/* ---- fast paths ------------------------------------------------------------
+ *
+ * Lines that a '\n' ends somewhere at or after them in the buffer (the block
+ * reader's lines but the input's last one without a newline), parsed without
+ * an end pointer: cost runs (fast_run), single cost lines (fast_line_nl), jump
+ * and call lines (quick_count_pos). Each declines (NULL or 0, nothing
+ * changed) on anything unusual, and the general code (cost_line, calls_line,
+ * jump_line, body_spec through tk_callgrind_parser_line) reads and reports the
+ * line; the numbers are at most 19 decimal or 16 hex digits (core/fastpath.h).
+ * CG_FAST(ps) is 0 with TK_NO_FAST_PATH, and 0 at run time in the parser of
+ * cg_read_buffer_paths(..., 0, ...), which the fuzz harness compares with the
+ * fast one on every input. */
 
 /* One subposition of a cost line at p for the fast paths (the caller
  * guarantees a '\n' ahead): +N, *, absolute decimal or 0x hex, -N, relative
@@ -560,7 +359,7 @@ run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
     unsigned c = (unsigned char)*p;
     if (c == '+') {
         uint64_t d;
-        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
+        if (!have || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, &d)) ||
             __builtin_add_overflow(last, d, out))
             return NULL;
         return p;
@@ -571,29 +370,12 @@ run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
         return p + 1;
     }
     if (c - '0' < 10) {
-        if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
-            const char *start = p + 2;
-            uint64_t x = 0;
-            for (p = start;; p++) {
-                unsigned h = (unsigned char)*p, d;
-                if (h - '0' < 10)
-                    d = h - '0';
-                else if ((h | 0x20) - 'a' < 6)
-                    d = (h | 0x20) - 'a' + 10;
-                else
-                    break;
-                x = (x << 4) | d;
-            }
-            if (p == start || p - start > 16) return NULL;
-            *out = x;
-            return p;
-        }
-        return nl_dec(p, out);
+        if (c == '0' && (p[1] == 'x' || p[1] == 'X')) return tk_fast_hex_nl(p + 2, out);
+        return tk_fast_dec_nl(p, out);
     }
     if (c == '-') {
         uint64_t d;
-        if (!have || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &d)) ||
-            d > last)
+        if (!have || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, &d)) || d > last)
             return NULL;
         *out = last - d;
         return p;
@@ -622,7 +404,7 @@ line_costs(const char *p, const char *line, size_t ncols, uint64_t *vals, size_t
             if (c == '\n') break;
             return NULL;
         }
-        if (n >= ncols || !(p = nl_dec(p, &vals[n]))) return NULL;
+        if (n >= ncols || !(p = tk_fast_dec_nl(p, &vals[n]))) return NULL;
         n++;
     }
     if ((size_t)(p - line) > TK_CALLGRIND_MAX_LINE) return NULL;
@@ -739,26 +521,15 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
             p += 2; /* one digit: the common case */
             if (!d) { /* " 0" adds nothing; often three more follow */
                 n++;
-                uint64_t w;
-                if (p + 8 <= last_nl && n + 3 <= ncols &&
-                    (memcpy(&w, p, 8), (w & 0xffffffffffffULL) == 0x302030203020ULL) &&
-                    ((w >> 48 & 0xff) == ' ' || (w >> 48 & 0xff) == '\n')) {
+                if (p + 8 <= last_nl && n + 3 <= ncols && tk_fast_three_zeros(p)) {
                     p += 6;
                     n += 3;
                 }
                 continue;
             }
-        } else {
-            const char *ds = p + 1;
-            p += 2;
-            while ((d = (unsigned char)*p - '0') < 10) {
-                x = x * 10 + d;
-                p++;
-            }
-            if (p - ds > 19) {
-                bad = 1;
-                break;
-            }
+        } else if (!(p = tk_fast_dec_nl_after(p + 1, p + 2, d, &x))) {
+            bad = 1; /* (p is not read after this) */
+            break;
         }
         /* an overflowing sum is reported by the general code */
         if (__builtin_add_overflow(acc[n], x, &acc[n])) {
@@ -771,10 +542,8 @@ run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, s
     if (bad || *p != '\n' || (size_t)(p - line) > TK_CALLGRIND_MAX_LINE) {
         /* take back the n numbers added (they parse the same again) */
         for (size_t i = 0; i < n; i++) {
-            uint64_t x = 0;
-            costs++;
-            while ((unsigned)((unsigned char)*costs - '0') < 10)
-                x = x * 10 + (uint64_t)((unsigned char)*costs++ - '0');
+            uint64_t x = 0; /* (each parsed before: at most 19 digits) */
+            costs = tk_fast_dec_nl(costs + 1, &x);
             acc[i] -= x;
         }
         return NULL;
@@ -836,8 +605,8 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
         return NULL;
     const char *p = s + 5;
     uint64_t a, b = 0, t[3], v[3];
-    if ((unsigned)((unsigned char)*p - '0') >= 10 || !(p = nl_dec(p, &a))) return NULL;
-    if (cond && (*p != '/' || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, &b))))
+    if (!tk_fast_is_digit(*p) || !(p = tk_fast_dec_nl(p, &a))) return NULL;
+    if (cond && (*p != '/' || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, &b))))
         return NULL;
     const char *src = run_target(p, s, last_nl, npos, last, have, t);
     if (!src || !(p = run_positions(src, npos, last, have, v))) return NULL;
@@ -887,14 +656,9 @@ run_name(tk_callgrind_parser *ps, int kind, const char *s, const char *p, uint64
          uint32_t *sid)
 {
     if (*p != '(' || (unsigned)((unsigned char)p[1] - '0') >= 10) return NULL;
-    const char *d = p + 1;
-    uint64_t id = 0;
-    unsigned c;
-    while ((c = (unsigned)((unsigned char)*d - '0')) < 10 && d - p <= 9) {
-        id = id * 10 + c;
-        d++;
-    }
-    if (*d != ')') return NULL;
+    uint64_t id;
+    const char *d = tk_fast_dec_nl(p + 1, &id);
+    if (!d || d - p > 10 || *d != ')') return NULL;
     if (d[1] == '\n') { /* a reference */
         uint32_t have = id_map_get(&ps->ids[kind], id);
         if (!have) return NULL; /* undefined here: forward definitions, errors */
@@ -903,7 +667,7 @@ run_name(tk_callgrind_parser *ps, int kind, const char *s, const char *p, uint64
         return d + 2;
     }
     if (d[1] != ' ') return NULL;
-    const char *nl = strchrnul(d, '\n');
+    const char *nl = tk_strchrnul(d, '\n');
     if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL; /* a NUL: general code */
     ps->line = s;
     ps->lineno = *ln + 1;
@@ -988,7 +752,7 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     if (!ps->have_cfn || s + 6 > last_nl || memcmp(s, "calls=", 6) != 0) return NULL;
     const char *p = s + 6;
     uint64_t count, t[3], v[3];
-    if ((unsigned)((unsigned char)*p - '0') >= 10 || !(p = nl_dec(p, &count))) return NULL;
+    if (!tk_fast_is_digit(*p) || !(p = tk_fast_dec_nl(p, &count))) return NULL;
     const char *line = run_target(p, s, last_nl, npos, last, have, t);
     if (!line || !(p = run_positions(line, npos, last, have, v))) return NULL;
     uint64_t vals[TK_PROFILE_MAX_EVENTS];
@@ -1039,7 +803,7 @@ run_fn_line(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_
     if (!next || *st != TK_OK) return next;
     set_function(ps, sid);
     unsigned c0 = next <= last_nl ? (unsigned char)*next : 0;
-    if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) return next;
+    if (!tk_fast_cost_start(c0)) return next;
     tk_status rst = resolve_function(ps);
     if (rst != TK_OK) {
         *st = (int)rst;
@@ -1155,7 +919,6 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         s = p + 1;
         if (s > last_nl) break;
         unsigned c0 = (unsigned char)*s;
-        /* '*' '+' '-' and the digits are 0x2a, 0x2b, 0x2d and 0x30-0x39 */
         /* jumps and their source positions: the run goes on after them */
         for (;;) {
             const char *q;
@@ -1187,17 +950,14 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
             s = q;
             c0 = *st == TK_OK && s <= last_nl ? (unsigned char)*s : 0;
         }
-        if (c0 - '*' >= 16 || !((0xffcbu >> (c0 - '*')) & 1)) break;
+        if (!tk_fast_cost_start(c0)) break; /* not a cost line */
     }
     RUN_KEY_END();
 #undef RUN_KEY_START
 #undef RUN_KEY_END
-    /* A compiler barrier: without it GCC 12 reads last[0..1] as one 16-byte
-     * load for the copies below, and moves that load into the loop, right
-     * after the line's two 8-byte stores to them. A load that spans two
-     * stores cannot be forwarded from them: it waited ~15 cycles on every
-     * line, a fifth of the loop's time (perf on the bench profile). */
-    __asm__ volatile("" ::: "memory");
+    /* keeps GCC 12 from reading last[0..1] for these copies with one 16-byte
+     * load inside the loop (core/fastpath.h) */
+    TK_FAST_BARRIER();
     ps->last[0] = last[0];
     ps->last[1] = last[1];
     ps->last[2] = last[2];
@@ -1290,8 +1050,8 @@ static int quick_count_pos(const tk_callgrind_parser *ps, const char *s, const c
      * at it); lines not found so are left to the general code */
     if (!ps->nul_free_end || e != ps->nul_free_end) return 0;
     const char *p = s;
-    if ((unsigned)((unsigned char)*p - '0') >= 10 || !(p = nl_dec(p, a))) return 0;
-    if (cond && (*p != '/' || (unsigned)((unsigned char)p[1] - '0') >= 10 || !(p = nl_dec(p + 1, b))))
+    if (!tk_fast_is_digit(*p) || !(p = tk_fast_dec_nl(p, a))) return 0;
+    if (cond && (*p != '/' || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, b))))
         return 0;
     uint64_t v[3];
     for (size_t i = 0; i < ps->npos; i++) {
@@ -1313,11 +1073,12 @@ static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char
     if (!ps->have_cfn)
         return cg_fail_at(ps, TK_ERR_FORMAT, key, "'calls=' without a preceding 'cfn=' line");
     memset(&ps->call, 0, sizeof ps->call);
-    if (quick_count_pos(ps, s, e, 0, &ps->call_count, NULL, &ps->call.target)) goto parsed;
+    if (CG_FAST(ps) && quick_count_pos(ps, s, e, 0, &ps->call_count, NULL, &ps->call.target))
+        goto parsed;
     s = skip_space(s, e);
     const char *at = s;
-    int rc = cg_parse_u64(&s, e, &ps->call_count, 0);
-    if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a call count");
+    tk_status rc = cg_parse_u64(&s, e, &ps->call_count, 0);
+    if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a call count");
     memset(&ps->call, 0, sizeof ps->call);
     if ((st = parse_position(ps, &s, e, &ps->call.target, 0)) != TK_OK) return st;
     s = skip_space(s, e);
@@ -1348,7 +1109,7 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     if (!ps->have_fn) return cg_fail_at(ps, TK_ERR_FORMAT, key, "jump before any 'fn=' line");
     uint64_t a, b = 0;
     memset(&ps->jump, 0, sizeof ps->jump);
-    if (quick_count_pos(ps, s, e, cond, &a, &b, &ps->jump.target)) {
+    if (CG_FAST(ps) && quick_count_pos(ps, s, e, cond, &a, &b, &ps->jump.target)) {
         /* callgrind's "followed/executed" */
         ps->jump_follow = a;
         ps->jump_exec = cond ? b : a;
@@ -1356,15 +1117,15 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     }
     s = skip_space(s, e);
     const char *at = s;
-    int rc = cg_parse_u64(&s, e, &a, cond ? '/' : 0);
-    if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "a jump count");
+    tk_status rc = cg_parse_u64(&s, e, &a, cond ? '/' : 0);
+    if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a jump count");
     if (cond) {
         /* callgrind writes "followed/executed"; the spec "executed followed" */
         int slash = s < e && *s == '/';
         s = slash ? s + 1 : skip_space(s, e);
         at = s;
         rc = cg_parse_u64(&s, e, &b, 0);
-        if (rc != NUM_OK) return cg_number_error(ps, rc, at, e, "the second jcnd= count");
+        if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "the second jcnd= count");
         if (slash) {
             ps->jump_follow = a;
             ps->jump_exec = b;
@@ -1491,10 +1252,6 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
             tk_status st = resolve_function(ps);
             if (st != TK_OK) return st;
         }
-        if (ps->have_fn && ps->part && ps->part_has_events) {
-            int r = fast_cost_line(ps, s, e);
-            if (r != FAST_SLOW) return (tk_status)r;
-        }
         return cost_line(ps, s, e);
     }
     if (c == '#') {
@@ -1575,6 +1332,7 @@ tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
     tk_callgrind_parser *ps = tk_calloc(1, sizeof *ps);
     if (!ps) return TK_ERR_NOMEM;
     ps->p = p;
+    ps->fast = 1;
     if (opt) ps->opt = *opt;
     ps->drop_files = ps->opt.drop_files && ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_error_clear(&ps->first_error);
@@ -1639,9 +1397,8 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
     uint64_t lineno = *lineno_io;
     tk_status st = TK_OK;
     while (s < end) {
-        if (s <= last_nl) {
-            unsigned char c0 = (unsigned char)*s;
-            int cost_start = (unsigned)(c0 - '0') < 10 || c0 == '+' || c0 == '-' || c0 == '*';
+        if (CG_FAST(ps) && s <= last_nl) {
+            int cost_start = tk_fast_cost_start((unsigned char)*s);
             /* the first cost line after fn= creates the function (as dispatch
              * would) and then takes the fast paths below */
             if (cost_start && ps->fn_lazy && ps->expecting != EXPECT_CALL_COST && ps->part &&
@@ -1686,7 +1443,7 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
         }
         const char *nl;
         if (s <= last_nl) { /* a '\n' ends the line */
-            nl = strchrnul(s, '\n');
+            nl = tk_strchrnul(s, '\n');
             if (*nl == '\n')
                 ps->nul_free_end = nl;
             else /* a NUL in the line: the general code reports it */
@@ -1696,28 +1453,10 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
         }
         const char *le = nl ? nl : end;
         ++lineno;
-        /* the common case first: a cost line inside a function body */
-        unsigned char c = (unsigned char)*s;
-        if (((unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*') && ps->have_fn &&
-            ps->part && ps->part_has_events && le <= ps->nul_free_end &&
-            (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
-            ps->line = s;
-            ps->lineno = lineno;
-            ps->offset = (int64_t)(base + (uint64_t)(s - data));
-            int r = fast_cost_line(ps, s, le);
-            if (r < 0 && (!ps->opt.diag || r == TK_ERR_NOMEM)) {
-                if (err) *err = ps->first_error;
-                st = (tk_status)r;
-                break;
-            }
-            if (r != FAST_SLOW) {
-                s = nl ? nl + 1 : end;
-                continue;
-            }
-        }
         /* a body line "key=..." (fn= cfn= calls= jcnd= fi= ...): straight to
          * body_spec, as dispatch would after its checks */
-        if ((unsigned)(c - 'a') < 26 && ps->expecting != EXPECT_CALL_COST &&
+        unsigned char c = (unsigned char)*s;
+        if (CG_FAST(ps) && (unsigned)(c - 'a') < 26 && ps->expecting != EXPECT_CALL_COST &&
             le <= ps->nul_free_end && (size_t)(le - s) <= TK_CALLGRIND_MAX_LINE) {
             const char *k = s + 1;
             while (k < le && (unsigned char)(*k - 'a') < 26) k++;
@@ -1760,12 +1499,13 @@ static tk_status finish_input(tk_callgrind_parser *ps, const char *last, uint64_
     return tk_callgrind_parser_finish(ps, err);
 }
 
-tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
-                                   const tk_callgrind_read_options *opt, tk_error *err)
+tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
+                               const tk_callgrind_read_options *opt, int fast, tk_error *err)
 {
     tk_callgrind_parser *ps;
     if (tk_callgrind_parser_new(&ps, p, opt) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    ps->fast = fast;
     ps->buf = data;
     ps->buf_end = data + len;
     uint64_t lineno = 0;
@@ -1780,6 +1520,12 @@ tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
     }
     tk_callgrind_parser_free(ps);
     return st;
+}
+
+tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
+                                   const tk_callgrind_read_options *opt, tk_error *err)
+{
+    return cg_read_buffer_paths(p, data, len, opt, 1, err);
 }
 
 /* A line that runs across blocks of the input is gathered here (up to the

@@ -12,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/num.h"
 #include "model/profile.h"
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2 };
@@ -66,11 +67,12 @@ static int reserve_function_ids(writer *w)
     for (size_t i = 0; i < ns; i++) {
         const char *s = tk_profile_str(w->p, (uint32_t)i);
         if (s[0] != '(' || s[1] < '0' || s[1] > '9') continue;
-        for (const char *q = s; (q = strchr(q, '(')) != NULL; q++) {
-            uint64_t v = 0;
+        const char *se = s + strlen(s); /* as written: fputs stops at a NUL */
+        for (const char *q = s; (q = memchr(q, '(', (size_t)(se - q))) != NULL; q++) {
+            uint64_t v;
             const char *d = q + 1;
-            while (*d >= '0' && *d <= '9' && v <= UINT32_MAX) v = v * 10 + (uint64_t)(*d++ - '0');
-            if (d > q + 1 && *d == ')' && v <= UINT32_MAX && tk_hmap_put(&w->reserved_fn_ids, v, 0) != 0)
+            if (tk_scan_dec(&d, se, &v) == TK_OK && d < se && *d == ')' && v <= UINT32_MAX &&
+                tk_hmap_put(&w->reserved_fn_ids, v, 0) != 0)
                 return -1;
         }
     }

@@ -107,20 +107,19 @@ void csi_bridge_end(csi_bridge_routine *b)
     memset(b, 0, sizeof *b);
 }
 
-tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
+/* The routine's blocks in the local layout: 0 = EXIT, 1 = ENTRY, then the
+ * other blocks in file order (b->order, b->local, b->blocks, b->lines).
+ * Returns how many (EXIT included). */
+static uint32_t bridge_blocks(csi_bridge_routine *b, const tk_cfg_routine *r)
 {
     const tk_cfg_process *p = b->p;
-    const tk_cfg_routine *r = &p->routines[ri];
     const uint32_t *nodes = tk_cfg_list(p, r->nodes);
-    uint32_t n = r->nnodes;
-    b->nmapped = 0;
-    /* local layout: 0 = EXIT, 1 = ENTRY, then the other blocks in file order */
     uint32_t k = 1;
     uint64_t max_id = 0;
     b->order[0] = TK_CFG_NONE;
     b->order[k] = r->entry;
     b->local[r->entry] = k++;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < r->nnodes; i++) {
         uint32_t blk = nodes[i];
         if (b->local[blk] != TK_CFG_NONE)
             continue;
@@ -145,9 +144,15 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
     memset(&b->blocks[0], 0, sizeof b->blocks[0]);
     b->blocks[0].id = max_id + 1;
     b->blocks[0].kind = TK_CSI_BLOCK_EXIT;
-    /* edges inside the routine; returns, ENTRY/EXIT edges and jumps out of
-     * the routine go to EXIT; calls are left out (their bypass edge stays) */
-    size_t ne = 0;
+    return nb;
+}
+
+/* The edges inside the routine; returns, ENTRY/EXIT edges and jumps out of
+ * the routine go to EXIT; calls are left out (their bypass edge stays).
+ * *ne: how many. Returns 0, or nonzero when out of memory. */
+static int bridge_edges(csi_bridge_routine *b, const tk_cfg_routine *r, uint32_t nb, size_t *ne)
+{
+    const tk_cfg_process *p = b->p;
     int status = 0;
     const uint32_t *exits = tk_cfg_list(p, r->exits);
     for (uint32_t i = 1; i < nb && status == 0; i++) {
@@ -166,10 +171,10 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
             uint32_t kk;
             if (!tk_edge_kind_is_any_inter_routine(kind) && tk_cfg_is_block(p, e->tgt) &&
                 b->local[e->tgt] != TK_CFG_NONE) {
-                status = push_edge(b, &ne, i, b->local[e->tgt], &kk);
+                status = push_edge(b, ne, i, b->local[e->tgt], &kk);
                 any = 1;
             } else {
-                status = push_edge(b, &ne, i, 0, &kk);
+                status = push_edge(b, ne, i, 0, &kk);
                 to_exit = 1;
             }
             if (status == 0)
@@ -177,12 +182,15 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
         }
         uint32_t kk;
         if (status == 0 && (to_exit || !any))
-            status = push_edge(b, &ne, i, 0, &kk);
+            status = push_edge(b, ne, i, 0, &kk);
     }
-    for (uint32_t i = 1; i < nb; i++)
-        b->local[b->order[i]] = TK_CFG_NONE;
-    if (status != 0)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return status;
+}
+
+/* The function's name: the entry's symbol (+offset), else routine_ID. */
+static void bridge_name(csi_bridge_routine *b, const tk_cfg_routine *r)
+{
+    const tk_cfg_process *p = b->p;
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(b->cfg, p, r->entry, &off);
     if (sym && off == 0)
@@ -191,6 +199,21 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
         snprintf(b->name, sizeof b->name, "%s+0x%" PRIx64, sym, off);
     else
         snprintf(b->name, sizeof b->name, "routine_%" PRIu32, p->blocks[r->entry].id);
+}
+
+tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
+{
+    const tk_cfg_process *p = b->p;
+    const tk_cfg_routine *r = &p->routines[ri];
+    b->nmapped = 0;
+    uint32_t nb = bridge_blocks(b, r);
+    size_t ne = 0;
+    int status = bridge_edges(b, r, nb, &ne);
+    for (uint32_t i = 1; i < nb; i++)
+        b->local[b->order[i]] = TK_CFG_NONE;
+    if (status != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    bridge_name(b, r);
     tk_csi_function *fn = &b->fn;
     memset(fn, 0, sizeof *fn);
     fn->name = b->name;

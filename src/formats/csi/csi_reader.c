@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/num.h"
 #include "core/vec.h"
 #include "csi_internal.h"
 #include "tracekit/csi.h"
@@ -109,27 +110,6 @@ void csi_quote(const char *s, size_t len, char *buf, size_t size)
     buf[o] = 0;
 }
 
-/* Decimal digits only (csi-cc never writes anything else). */
-static tk_status scan_dec(const char **pp, const char *end, uint64_t *out)
-{
-    const char *p = *pp;
-    uint64_t v = 0;
-    int overflow = 0;
-    if (p >= end || *p < '0' || *p > '9')
-        return TK_ERR_FORMAT;
-    while (p < end && *p >= '0' && *p <= '9') {
-        uint64_t d = (uint64_t)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            overflow = 1;
-        else
-            v = v * 10 + d;
-        p++;
-    }
-    *pp = p;
-    *out = v;
-    return overflow ? TK_ERR_LIMIT : TK_OK;
-}
-
 /* ---- errors ----------------------------------------------------------- */
 
 static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line,
@@ -158,7 +138,8 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
     tk_csi_block b;
     memset(&b, 0, sizeof b);
     b.text_line = lno;
-    tk_status st = scan_dec(&p, end, &b.id);
+    /* decimal digits only (csi-cc never writes anything else) */
+    tk_status st = tk_scan_dec(&p, end, &b.id);
     if (st == TK_ERR_FORMAT) {
         csi_quote(s, len, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
@@ -203,7 +184,7 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
         } else if (flen > 0 && f[0] >= '0' && f[0] <= '9') {
             const char *np = f;
             uint64_t v;
-            st = scan_dec(&np, f + flen, &v);
+            st = tk_scan_dec(&np, f + flen, &v);
             if (st == TK_OK && np != f + flen)
                 st = TK_ERR_FORMAT;
             if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
@@ -280,7 +261,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     memset(&e, 0, sizeof e);
     e.text_line = lno;
     uint64_t src, dst, w;
-    tk_status st = scan_dec(&p, end, &src);
+    tk_status st = tk_scan_dec(&p, end, &src);
     if (st != TK_OK) {
         csi_quote(s, len, q, sizeof q);
         return fail(r, err, st, lno, 1,
@@ -298,7 +279,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
                     "expected '->' or '~>' after the source block, found %s", q);
     }
     const char *dst_at = p;
-    st = scan_dec(&p, end, &dst);
+    st = tk_scan_dec(&p, end, &dst);
     if (st != TK_OK) {
         csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(p - s) + 1,
@@ -319,7 +300,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
         p++;
     }
     uint64_t mag;
-    st = scan_dec(&p, end, &mag);
+    st = tk_scan_dec(&p, end, &mag);
     if (st == TK_OK && (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX))
         st = TK_ERR_LIMIT;
     if (st != TK_OK) {
@@ -337,7 +318,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     }
     p++;
     const char *w_at = p;
-    st = scan_dec(&p, end, &w);
+    st = tk_scan_dec(&p, end, &w);
     if (st != TK_OK) {
         csi_quote(w_at, (size_t)(end - w_at), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(w_at - s) + 1,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "core/vec.h"
 #include "csi_internal.h"
 #include "tracekit/csi.h"
@@ -51,26 +52,10 @@ static size_t trim(const char **s, size_t len)
     return len;
 }
 
+/* A decimal integer with an optional sign, all of s[0..len). */
 static tk_status parse_int(const char *s, size_t len, int64_t *out)
 {
-    const char *p = s, *end = s + len;
-    int neg = 0;
-    uint64_t v = 0;
-    if (p < end && (*p == '-' || *p == '+'))
-        neg = *p++ == '-';
-    if (p == end)
-        return TK_ERR_FORMAT;
-    for (; p < end; p++) {
-        if (*p < '0' || *p > '9')
-            return TK_ERR_FORMAT;
-        if (v > (UINT64_MAX - 9) / 10)
-            return TK_ERR_LIMIT;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    if (v > (uint64_t)INT64_MAX)
-        return TK_ERR_LIMIT;
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    return TK_OK;
+    return tk_parse_snum(s, len, TK_NUM_DEC | TK_NUM_SIGN, out);
 }
 
 /* Parse a list of integers separated by sep (spaces allowed around them);
@@ -597,29 +582,37 @@ static tk_status make_seq(tk_csi_decoded *d, const tk_csi_function *fn, size_t c
     return st;
 }
 
-tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
-                              const tk_csi_state *s, tk_csi_decoded *d, tk_error *err)
+/* Which slots of the state's array hold its completed paths, oldest first:
+ * count slots from first on, around the ring (wrapped: the array filled and
+ * went on from its start). */
+static tk_status ring_range(const tk_csi_state *s, size_t *first, size_t *count, int *wrapped,
+                            tk_error *err)
 {
-    memset(d, 0, sizeof *d);
-    d->consistent = 1;
-    const tk_bl *bl = tk_csi_numbering_bl(num);
-    uint64_t total = tk_bl_total(bl);
-    /* 1. the completed paths, oldest first */
     size_t n = s->npaths;
-    const int64_t *vals = s->paths;
-    size_t first = 0, count = 0;
-    int wrapped = 0;
+    *first = *count = 0;
+    *wrapped = 0;
     if (s->ordered) {
-        count = n;
+        *count = n;
     } else if (n > 0) {
         if (s->idx < 0 || (uint64_t)s->idx >= n)
             return tk_error_set(err, TK_ERR_FORMAT,
                                 "%s: index %" PRId64 " is outside the array of %zu values",
                                 s->label, s->idx, n);
-        wrapped = vals[n - 1] != TK_CSI_PATH_WRITE;
-        first = wrapped ? (size_t)s->idx : 0;
-        count = wrapped ? n : (size_t)s->idx;
+        *wrapped = s->paths[n - 1] != TK_CSI_PATH_WRITE;
+        *first = *wrapped ? (size_t)s->idx : 0;
+        *count = *wrapped ? n : (size_t)s->idx;
     }
+    return TK_OK;
+}
+
+/* 1. the completed paths, oldest first: their ids decoded into d (ids, paths,
+ * path_ok, nids). */
+static tk_status decode_completed(const tk_csi_function *fn, const tk_bl *bl,
+                                  const tk_csi_state *s, size_t first, size_t count,
+                                  tk_csi_decoded *d, tk_error *err)
+{
+    size_t n = s->npaths;
+    uint64_t total = tk_bl_total(bl);
     d->ids = tk_calloc(count ? count : 1, sizeof *d->ids);
     d->paths = tk_calloc(count ? count : 1, sizeof *d->paths);
     d->path_ok = tk_calloc(count ? count : 1, sizeof *d->path_ok);
@@ -627,7 +620,7 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         size_t slot = (first + i) % (n ? n : 1);
-        int64_t v = vals[slot];
+        int64_t v = s->paths[slot];
         if (v < 0 || (uint64_t)v >= total) {
             tk_csi_decoded_free(d);
             return tk_error_set(err, TK_ERR_FORMAT,
@@ -649,7 +642,13 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
             note(d, "path %" PRIu64 " does not decode: the numbering is broken", d->ids[i]);
     }
     d->nids = count;
-    /* consecutive paths must be joined by a back edge */
+    return TK_OK;
+}
+
+/* Consecutive paths must be joined by a back edge: notes where they are not. */
+static void check_joins(const tk_csi_function *fn, tk_csi_decoded *d, int wrapped)
+{
+    size_t count = d->nids;
     for (size_t i = 0; i + 1 < count; i++) {
         const tk_bl_path *a = &d->paths[i], *b = &d->paths[i + 1];
         if (!d->path_ok[i] || !d->path_ok[i + 1])
@@ -671,131 +670,185 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
     }
     if (count > 0 && d->paths[0].start_edge == TK_BL_NONE && wrapped)
         note(d, "the oldest retained path starts at ENTRY although the array wrapped");
-    /* 2. the program point */
-    if (!s->has_block && !s->has_line) {
-        note(d, "no program point (block or line) given: the current path is not decoded");
-        return make_seq(d, fn, SIZE_MAX, NULL, 0) == TK_OK
-                   ? TK_OK
-                   : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+}
+
+/* What the searches for the current path share. */
+typedef struct workspace {
+    uint32_t *stack, *pos, *start, *list;
+    int64_t *sums;
+    int prune; /* all increments >= 0 */
+} workspace;
+
+static void workspace_free(workspace *w)
+{
+    tk_free(w->stack);
+    tk_free(w->sums);
+    tk_free(w->pos);
+    tk_free(w->start);
+    tk_free(w->list);
+}
+
+static tk_status workspace_new(const tk_csi_function *fn, workspace *w)
+{
+    memset(w, 0, sizeof *w);
+    w->stack = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *w->stack);
+    w->sums = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *w->sums);
+    w->pos = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *w->pos);
+    if (!w->stack || !w->sums || !w->pos || real_edges(fn, &w->start, &w->list) != TK_OK)
+        return TK_ERR_NOMEM;
+    w->prune = 1;
+    for (uint32_t i = 0; i < fn->nedges; i++)
+        if (fn->edges[i].inc < 0)
+            w->prune = 0;
+    return TK_OK;
+}
+
+/* Whether the path sum cur of the state agrees with the newest path ending
+ * where it does (at EXIT: 0; by a back edge: that edge's increment). */
+static int cur_fits_newest(const tk_csi_function *fn, const tk_csi_state *s,
+                           const tk_bl_path *newest)
+{
+    if (!s->has_cur)
+        return 1;
+    if (newest->end_edge == TK_BL_NONE)
+        return s->cur == 0;
+    uint32_t a = newest->nodes[newest->len - 1];
+    for (uint32_t e = 0; e < fn->nedges; e++)
+        if (fn->edges[e].back && fn->edges[e].src == a && fn->edges[e].inc == s->cur)
+            return 1;
+    return 0;
+}
+
+/* After the write: the newest path already covers block b (side: sides()). */
+static tk_status reading_after_write(const tk_csi_function *fn, const tk_csi_state *s,
+                                     const tk_bl_path *newest, uint32_t b, int side,
+                                     tk_csi_decoded *d, tk_error *err)
+{
+    size_t w = SIZE_MAX;
+    for (size_t k = 0; k < newest->len; k++)
+        if (newest->nodes[k] != fn->exit && csi_write_pos(&fn->blocks[newest->nodes[k]]) >= 0)
+            w = k;
+    if (w == SIZE_MAX) /* no -1 printed (no debug info): assume the end */
+        w = newest->len - 1;
+    for (size_t j = w; j < newest->len; j++) {
+        if (newest->nodes[j] != b ||
+            (j == w && !(side & 2) && csi_write_pos(&fn->blocks[b]) >= 0))
+            continue;
+        if (!cur_fits_newest(fn, s, newest))
+            continue;
+        size_t had = d->nreadings;
+        if (add_reading(d, 1, NULL, 0, TK_BL_NONE, b) != 0 ||
+            (d->nreadings > had && make_seq(d, fn, j + 1, NULL, 0) != TK_OK))
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        break;
     }
-    uint32_t *start = NULL, *list = NULL;
-    uint32_t *stack = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *stack);
-    int64_t *sums = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *sums);
-    uint32_t *pos = tk_reallocarray(NULL, fn->nblocks + (size_t)2, sizeof *pos);
-    if (!stack || !sums || !pos || real_edges(fn, &start, &list) != TK_OK) {
-        tk_free(stack);
-        tk_free(sums);
-        tk_free(pos);
-        tk_free(start);
-        tk_free(list);
+    return TK_OK;
+}
+
+/* Before the write: the partial paths to block b from the entry (no path
+ * completed) or from the back edge that ended the newest path. */
+static tk_status readings_before_write(const tk_csi_function *fn, const tk_csi_state *s,
+                                       const workspace *w, const tk_bl_path *newest,
+                                       size_t count, uint32_t b, tk_csi_decoded *d,
+                                       tk_error *err)
+{
+    search sr;
+    memset(&sr, 0, sizeof sr);
+    sr.fn = fn;
+    sr.target = b;
+    sr.want = s->cur;
+    sr.has_want = s->has_cur;
+    sr.prune = w->prune;
+    sr.stack = w->stack;
+    sr.sums = w->sums;
+    sr.pos = w->pos;
+    sr.out_start = w->start;
+    sr.out_list = w->list;
+    sr.d = d;
+    sr.status = TK_OK;
+    size_t before = d->nreadings;
+    if (!newest && count == 0) {
+        sr.start_edge = TK_BL_NONE;
+        dfs(&sr, fn->entry, 0);
+    } else if (newest && newest->end_edge != TK_BL_NONE) {
+        uint32_t a = newest->nodes[newest->len - 1];
+        for (uint32_t e = 0; e < fn->nedges; e++) {
+            if (!fn->edges[e].back || fn->edges[e].src != a)
+                continue;
+            if (!newest->end_ambiguous && e != newest->end_edge)
+                continue;
+            sr.start_edge = e;
+            dfs(&sr, fn->edges[e].dst, fn->edges[e].inc);
+        }
+    }
+    if (sr.status != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (sr.truncated)
+        d->readings_truncated = 1;
+    for (size_t k = before; k < d->nreadings; k++)
+        if (make_seq(d, fn, SIZE_MAX, d->readings[k].blocks, d->readings[k].nblocks) != TK_OK)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return TK_OK;
+}
+
+/* 2. the program point: the readings of the unfinished current path at the
+ * block (or line) of the state, each with the block sequence it makes. */
+static tk_status decode_current(const tk_csi_function *fn, const tk_csi_state *s,
+                                tk_csi_decoded *d, tk_error *err)
+{
+    size_t count = d->nids;
+    workspace w;
+    if (workspace_new(fn, &w) != TK_OK) {
+        workspace_free(&w);
         tk_csi_decoded_free(d);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    int prune = 1;
-    for (uint32_t i = 0; i < fn->nedges; i++)
-        if (fn->edges[i].inc < 0)
-            prune = 0;
     tk_status st = TK_OK;
     const tk_bl_path *newest = count && d->path_ok[count - 1] ? &d->paths[count - 1] : NULL;
-    if (s->has_block && csi_find_block(fn, s->block) == UINT32_MAX) {
+    if (s->has_block && csi_find_block(fn, s->block) == UINT32_MAX)
         st = tk_error_set(err, TK_ERR_FORMAT, "%s: function %s has no block %" PRIu64, s->label,
                           fn->name, s->block);
-        goto out;
-    }
     for (uint32_t b = 0; b < fn->nblocks && st == TK_OK; b++) {
         if (s->has_block ? fn->blocks[b].id != s->block : b == fn->exit)
             continue;
         int side = sides(&fn->blocks[b], s->has_line, s->line);
         if (side == 0)
             continue;
-        /* after the write: the newest path already covers b */
-        if (newest) {
-            size_t w = SIZE_MAX;
-            for (size_t k = 0; k < newest->len; k++)
-                if (newest->nodes[k] != fn->exit && csi_write_pos(&fn->blocks[newest->nodes[k]]) >= 0)
-                    w = k;
-            if (w == SIZE_MAX) /* no -1 printed (no debug info): assume the end */
-                w = newest->len - 1;
-            for (size_t j = w; j < newest->len; j++) {
-                if (newest->nodes[j] != b || (j == w && !(side & 2) &&
-                                              csi_write_pos(&fn->blocks[b]) >= 0))
-                    continue;
-                int ok = 1;
-                if (s->has_cur) {
-                    if (newest->end_edge == TK_BL_NONE)
-                        ok = s->cur == 0;
-                    else {
-                        ok = 0;
-                        uint32_t a = newest->nodes[newest->len - 1];
-                        for (uint32_t e = 0; e < fn->nedges; e++)
-                            if (fn->edges[e].back && fn->edges[e].src == a &&
-                                fn->edges[e].inc == s->cur)
-                                ok = 1;
-                    }
-                }
-                if (!ok)
-                    continue;
-                size_t had = d->nreadings;
-                if (add_reading(d, 1, NULL, 0, TK_BL_NONE, b) != 0 ||
-                    (d->nreadings > had && make_seq(d, fn, j + 1, NULL, 0) != TK_OK))
-                    st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-                break;
-            }
-        }
+        if (newest)
+            st = reading_after_write(fn, s, newest, b, side, d, err);
         if (!(side & 1) || st != TK_OK)
             continue;
-        /* before the write: search the partial path */
-        search sr;
-        memset(&sr, 0, sizeof sr);
-        sr.fn = fn;
-        sr.target = b;
-        sr.want = s->cur;
-        sr.has_want = s->has_cur;
-        sr.prune = prune;
-        sr.stack = stack;
-        sr.sums = sums;
-        sr.pos = pos;
-        sr.out_start = start;
-        sr.out_list = list;
-        sr.d = d;
-        sr.status = TK_OK;
-        size_t before = d->nreadings;
-        if (!newest && count == 0) {
-            sr.start_edge = TK_BL_NONE;
-            dfs(&sr, fn->entry, 0);
-        } else if (newest && newest->end_edge != TK_BL_NONE) {
-            uint32_t a = newest->nodes[newest->len - 1];
-            for (uint32_t e = 0; e < fn->nedges; e++) {
-                if (!fn->edges[e].back || fn->edges[e].src != a)
-                    continue;
-                if (!newest->end_ambiguous && e != newest->end_edge)
-                    continue;
-                sr.start_edge = e;
-                dfs(&sr, fn->edges[e].dst, fn->edges[e].inc);
-            }
-        }
-        if (sr.status != TK_OK) {
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            break;
-        }
-        if (sr.truncated)
-            d->readings_truncated = 1;
-        for (size_t k = before; k < d->nreadings && st == TK_OK; k++)
-            if (make_seq(d, fn, SIZE_MAX, d->readings[k].blocks, d->readings[k].nblocks) != TK_OK)
-                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        st = readings_before_write(fn, s, &w, newest, count, b, d, err);
     }
     if (st == TK_OK && d->nreadings == 0) {
         note(d, "no reading of the current path fits the program point and the path sum");
         if (make_seq(d, fn, SIZE_MAX, NULL, 0) != TK_OK)
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-out:
-    tk_free(stack);
-    tk_free(sums);
-    tk_free(pos);
-    tk_free(start);
-    tk_free(list);
+    workspace_free(&w);
     if (st != TK_OK)
         tk_csi_decoded_free(d);
     return st;
+}
+
+tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
+                              const tk_csi_state *s, tk_csi_decoded *d, tk_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->consistent = 1;
+    size_t first, count;
+    int wrapped;
+    tk_status st = ring_range(s, &first, &count, &wrapped, err);
+    if (st == TK_OK)
+        st = decode_completed(fn, tk_csi_numbering_bl(num), s, first, count, d, err);
+    if (st != TK_OK)
+        return st;
+    check_joins(fn, d, wrapped);
+    if (!s->has_block && !s->has_line) {
+        note(d, "no program point (block or line) given: the current path is not decoded");
+        return make_seq(d, fn, SIZE_MAX, NULL, 0) == TK_OK
+                   ? TK_OK
+                   : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    return decode_current(fn, s, d, err);
 }

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fastpath.h"
 #include "core/json.h"
+#include "formats/dcfg/dcfg_internal.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
@@ -29,6 +31,7 @@ typedef struct reader {
         cap_idoms, nidoms, cap_edge_counts;
     uint32_t edge_counts_at; /* token path: the pool size when the current edge row began */
     uint32_t rows;       /* rows read by the fast path (to release the mapped input now and then) */
+    int fast;            /* the fast row path may be taken: 1 but in dcfg_read_paths(..., 0, ...) */
     tk_cfg_process *p;   /* current process */
     uint32_t image;      /* current image index */
     uint32_t routine;    /* current routine index */
@@ -229,10 +232,11 @@ typedef struct table_state {
     unsigned upto[TK_JSON_ROW_MAX_CELLS + 1];
 } table_state;
 
-/* Compiles the header into the row program of tk_json_scan_row. */
-static void compile_row(const table_spec *spec, table_state *ts)
+/* Compiles the header into the row program of tk_json_scan_row (a fast
+ * path, core/fastpath.h: its general twin is the token path of table_rows). */
+static void compile_row(const reader *r, const table_spec *spec, table_state *ts)
 {
-    ts->fast_ok = spec->usual && ts->nheader <= TK_JSON_ROW_MAX_CELLS;
+    ts->fast_ok = TK_FAST_PATHS && r->fast && spec->usual && ts->nheader <= TK_JSON_ROW_MAX_CELLS;
     if (!ts->fast_ok) return;
     tk_json_row_prog *pg = &ts->prog;
     pg->ncells = ts->nheader;
@@ -297,7 +301,7 @@ static tk_status table_header(reader *r, const table_spec *spec, table_state *ts
             if (missing & (1u << k))
                 return fail(r, &first, "%s: the header has no %s column", spec->name, spec->cols[k]);
     }
-    compile_row(spec, ts);
+    compile_row(r, spec, ts);
     return TK_OK;
 }
 
@@ -1289,12 +1293,13 @@ static tk_status top_key(reader *r, void *ctx, int key)
     }
 }
 
-tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
-                       tk_error *err)
+tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, int fast,
+                          tk_error *err)
 {
     *out = NULL;
     reader r;
     memset(&r, 0, sizeof r);
+    r.fast = fast;
     r.err = err;
     r.path = tk_input_path(in);
     r.diag = opt ? opt->diag : NULL;
@@ -1334,6 +1339,12 @@ tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *o
     }
     *out = r.cfg;
     return TK_OK;
+}
+
+tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
+                       tk_error *err)
+{
+    return dcfg_read_paths(out, in, opt, 1, err);
 }
 
 /* A diagnostics sink keeping the first error with its location. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/textout.h"
+#include "tracekit/textout.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
@@ -134,128 +134,189 @@ static void image_stats_of(const rep *r, uint32_t i, image_stats *s)
     tk_free(is_parent);
 }
 
-static void summary(rep *r, int first_process)
+/* What the summary of a process shows: its totals over the images, each
+ * image's figures (stats, NULL when out of memory: computed again), the
+ * instructions per thread (per_thread, NULL: counted per thread). */
+typedef struct process_summary {
+    image_stats tot;
+    image_stats *stats;
+    uint64_t *per_thread;
+    size_t nint; /* internal edges */
+} process_summary;
+
+static void process_summary_of(const rep *r, process_summary *ps)
+{
+    const tk_cfg_process *p = r->p;
+    image_stats *tot = &ps->tot, s;
+    memset(ps, 0, sizeof *ps);
+    /* each image's figures once (kept for the image table when memory allows) */
+    ps->stats = tk_malloc(sizeof *ps->stats * (p->nimages ? p->nimages : 1));
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        image_stats_of(r, i, &s);
+        if (ps->stats) ps->stats[i] = s;
+        tot->blocks += s.blocks;
+        tot->routines += s.routines;
+        tot->loops += s.loops;
+        tot->inner_loops += s.inner_loops;
+        tot->statics += s.statics;
+        tot->instrs += s.instrs;
+        tot->execs += s.execs;
+        tot->calls += s.calls;
+        tot->iterations += s.iterations;
+    }
+    tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL,
+                       &ps->nint, NULL);
+    /* instructions per thread, all threads in one pass (one per thread when
+     * out of memory) */
+    ps->per_thread = tk_malloc(sizeof *ps->per_thread * (p->nthreads ? p->nthreads : 1));
+    if (ps->per_thread)
+        tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, ps->per_thread,
+                                         p->nthreads);
+}
+
+static void image_stats_at(const rep *r, const process_summary *ps, uint32_t i, image_stats *s)
+{
+    if (ps->stats)
+        *s = ps->stats[i];
+    else
+        image_stats_of(r, i, s);
+}
+
+static uint64_t thread_instrs(const rep *r, const process_summary *ps, uint32_t t)
+{
+    return ps->per_thread
+               ? ps->per_thread[t]
+               : tk_cfg_scope_instr_count_thread(r->p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t);
+}
+
+/* --image: the image table lists that image only */
+static int other_image(const rep *r, const tk_cfg_image *im)
+{
+    return r->o->has_image && im->id != r->o->image_id;
+}
+
+static void summary_json(rep *r, const process_summary *ps, int first_process)
+{
+    const tk_cfg_process *p = r->p;
+    const image_stats *tot = &ps->tot;
+    FILE *f = r->f;
+    image_stats s;
+    fprintf(f, "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
+               ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
+               ", \"routines\": %" PRIu64 ", \"routines_computed\": %s, \"loops\": %" PRIu64
+               ", \"instr_count\": %" PRIu64,
+            first_process ? "" : ", ", p->pid, p->nthreads, p->nimages, tot->blocks, p->nedges,
+            ps->nint, tot->routines, p->routines_computed ? "true" : "false", tot->loops,
+            tot->instrs);
+    if (p->has_file_instr_count)
+        fprintf(f, ", \"file_instr_count\": %" PRIu64, p->file_instr_count);
+    fputs(", \"instr_count_per_thread\": [", f);
+    for (uint32_t t = 0; t < p->nthreads; t++)
+        fprintf(f, "%s%" PRIu64, t ? ", " : "", thread_instrs(r, ps, t));
+    fprintf(f, "], \"routine_calls\": %" PRIu64 ", \"loop_iterations\": %" PRIu64
+               ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
+            tot->calls, tot->iterations, tot->execs, tot->statics);
+    fputs(", \"image_table\": [", f);
+    int first_image = 1;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        if (other_image(r, im)) continue;
+        image_stats_at(r, ps, i, &s);
+        fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64
+                   ", \"file\": ",
+                first_image ? "" : ", ", im->id, im->load_addr, im->size);
+        first_image = 0;
+        tk_put_json_string(f, tk_cfg_file_name(r->cfg, im->file_name_id));
+        fprintf(f, ", \"blocks\": %" PRIu64 ", \"routines\": %" PRIu64 ", \"loops\": %" PRIu64
+                   ", \"inner_loops\": %" PRIu64 ", \"static_instrs\": %" PRIu64
+                   ", \"instr_count\": %" PRIu64 "}",
+                s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
+    }
+    fputs("]", f);
+}
+
+static void summary_csv(rep *r, const process_summary *ps)
 {
     const tk_cfg_process *p = r->p;
     FILE *f = r->f;
-    image_stats tot, s;
-    memset(&tot, 0, sizeof tot);
-    /* each image's figures once (kept for the image table when memory allows) */
-    image_stats *stats = tk_malloc(sizeof *stats * (p->nimages ? p->nimages : 1));
-#define IMAGE_STATS(i, s) (stats ? (void)(*(s) = stats[i]) : image_stats_of(r, i, s))
-/* --image: the image table lists that image only */
-#define OTHER_IMAGE(im) (r->o->has_image && (im)->id != r->o->image_id)
-    for (uint32_t i = 0; i < p->nimages; i++) {
-        image_stats_of(r, i, &s);
-        if (stats) stats[i] = s;
-        tot.blocks += s.blocks;
-        tot.routines += s.routines;
-        tot.loops += s.loops;
-        tot.inner_loops += s.inner_loops;
-        tot.statics += s.statics;
-        tot.instrs += s.instrs;
-        tot.execs += s.execs;
-        tot.calls += s.calls;
-        tot.iterations += s.iterations;
-    }
-    size_t nint = 0;
-    tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL, &nint, NULL);
-    /* instructions per thread, all threads in one pass (one per thread when
-     * out of memory) */
-    uint64_t *per_thread = tk_malloc(sizeof *per_thread * (p->nthreads ? p->nthreads : 1));
-    if (per_thread) tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, per_thread, p->nthreads);
-#define THREAD_INSTRS(t)                                                                          \
-    (per_thread ? per_thread[t] : tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, t))
-    if (r->o->format == TK_DCFG_REPORT_JSON) {
-        fprintf(f, "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
-                   ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
-                   ", \"routines\": %" PRIu64 ", \"routines_computed\": %s, \"loops\": %" PRIu64
-                   ", \"instr_count\": %" PRIu64,
-                first_process ? "" : ", ", p->pid, p->nthreads, p->nimages, tot.blocks, p->nedges, nint,
-                tot.routines, p->routines_computed ? "true" : "false", tot.loops, tot.instrs);
-        if (p->has_file_instr_count) fprintf(f, ", \"file_instr_count\": %" PRIu64, p->file_instr_count);
-        fputs(", \"instr_count_per_thread\": [", f);
-        for (uint32_t t = 0; t < p->nthreads; t++)
-            fprintf(f, "%s%" PRIu64, t ? ", " : "", THREAD_INSTRS(t));
-        fprintf(f, "], \"routine_calls\": %" PRIu64 ", \"loop_iterations\": %" PRIu64
-                   ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
-                tot.calls, tot.iterations, tot.execs, tot.statics);
-        fputs(", \"image_table\": [", f);
-        int first_image = 1;
-        for (uint32_t i = 0; i < p->nimages; i++) {
-            const tk_cfg_image *im = &p->images[i];
-            if (OTHER_IMAGE(im)) continue;
-            IMAGE_STATS(i, &s);
-            fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64 ", \"file\": ",
-                    first_image ? "" : ", ", im->id, im->load_addr, im->size);
-            first_image = 0;
-            tk_put_json_string(f, tk_cfg_file_name(r->cfg, im->file_name_id));
-            fprintf(f, ", \"blocks\": %" PRIu64 ", \"routines\": %" PRIu64 ", \"loops\": %" PRIu64
-                       ", \"inner_loops\": %" PRIu64 ", \"static_instrs\": %" PRIu64 ", \"instr_count\": %" PRIu64 "}",
-                    s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
-        }
-        fputs("]", f);
-        goto out;
-    }
-    if (r->o->format == TK_DCFG_REPORT_CSV) {
-        fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,instr_count\n", f);
-        for (uint32_t i = 0; i < p->nimages; i++) {
-            const tk_cfg_image *im = &p->images[i];
-            if (OTHER_IMAGE(im)) continue;
-            IMAGE_STATS(i, &s);
-            fprintf(f, "%" PRIu32 ",0x%" PRIx64 ",%" PRIu64 ",", im->id, im->load_addr, im->size);
-            tk_put_csv_field(f, tk_cfg_file_name(r->cfg, im->file_name_id));
-            fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s.blocks,
-                    s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
-        }
-        goto out;
-    }
-    fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " images, %" PRIu64 " blocks, %" PRIu32
-               " edges (%zu internal), %" PRIu64 " routines%s, %" PRIu64 " loops\n",
-            p->pid, p->nthreads, p->nthreads == 1 ? "" : "s", p->nimages, tot.blocks, p->nedges, nint,
-            tot.routines, p->routines_computed ? " (computed)" : "", tot.loops);
-    fprintf(f, "  instructions      %" PRIu64, tot.instrs);
-    if (p->has_file_instr_count) fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
-    fputc('\n', f);
-    for (uint32_t t = 0; t < p->nthreads; t++)
-        fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t, THREAD_INSTRS(t));
-    fprintf(f, "  routine calls     %" PRIu64 "\n  loop iterations   %" PRIu64 "\n  block executions  %" PRIu64
-               "\n  static instrs     %" PRIu64 "\n",
-            tot.calls, tot.iterations, tot.execs, tot.statics);
-    fputs("\nimages\n  image  load-addr           size      blocks  routines  loops  inner  static-instrs  instructions  file\n", f);
+    image_stats s;
+    fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,"
+          "instr_count\n", f);
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
-        if (OTHER_IMAGE(im)) continue;
-        IMAGE_STATS(i, &s);
-        const char *fn = tk_cfg_file_name(r->cfg, im->file_name_id);
-        fprintf(f, "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64 "  %5" PRIu64 "  %5" PRIu64
-                   "  %13" PRIu64 "  %12" PRIu64 "  %s\n",
-                im->id, im->load_addr, im->size, s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs,
-                fn ? fn : "-");
+        if (other_image(r, im)) continue;
+        image_stats_at(r, ps, i, &s);
+        fprintf(f, "%" PRIu32 ",0x%" PRIx64 ",%" PRIu64 ",", im->id, im->load_addr, im->size);
+        tk_put_csv_field(f, tk_cfg_file_name(r->cfg, im->file_name_id));
+        fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
     }
-out:
-    tk_free(per_thread);
-    tk_free(stats);
-#undef THREAD_INSTRS
-#undef IMAGE_STATS
-#undef OTHER_IMAGE
+}
+
+static void summary_text(rep *r, const process_summary *ps)
+{
+    const tk_cfg_process *p = r->p;
+    const image_stats *tot = &ps->tot;
+    FILE *f = r->f;
+    image_stats s;
+    fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " images, %" PRIu64
+               " blocks, %" PRIu32 " edges (%zu internal), %" PRIu64 " routines%s, %" PRIu64
+               " loops\n",
+            p->pid, p->nthreads, p->nthreads == 1 ? "" : "s", p->nimages, tot->blocks,
+            p->nedges, ps->nint, tot->routines, p->routines_computed ? " (computed)" : "",
+            tot->loops);
+    fprintf(f, "  instructions      %" PRIu64, tot->instrs);
+    if (p->has_file_instr_count)
+        fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
+    fputc('\n', f);
+    for (uint32_t t = 0; t < p->nthreads; t++)
+        fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t, thread_instrs(r, ps, t));
+    fprintf(f, "  routine calls     %" PRIu64 "\n  loop iterations   %" PRIu64
+               "\n  block executions  %" PRIu64 "\n  static instrs     %" PRIu64 "\n",
+            tot->calls, tot->iterations, tot->execs, tot->statics);
+    fputs("\nimages\n  image  load-addr           size      blocks  routines  loops  inner  "
+          "static-instrs  instructions  file\n", f);
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        if (other_image(r, im)) continue;
+        image_stats_at(r, ps, i, &s);
+        const char *fn = tk_cfg_file_name(r->cfg, im->file_name_id);
+        fprintf(f, "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64
+                   "  %5" PRIu64 "  %5" PRIu64 "  %13" PRIu64 "  %12" PRIu64 "  %s\n",
+                im->id, im->load_addr, im->size, s.blocks, s.routines, s.loops, s.inner_loops,
+                s.statics, s.instrs, fn ? fn : "-");
+    }
+}
+
+static void summary(rep *r, int first_process)
+{
+    process_summary ps;
+    process_summary_of(r, &ps);
+    if (r->o->format == TK_DCFG_REPORT_JSON)
+        summary_json(r, &ps, first_process);
+    else if (r->o->format == TK_DCFG_REPORT_CSV)
+        summary_csv(r, &ps);
+    else
+        summary_text(r, &ps);
+    tk_free(ps.per_thread);
+    tk_free(ps.stats);
 }
 
 /* ---- hot blocks --------------------------------------------------------------- */
 
-static int hot_blocks(rep *r, int *first_table)
+/* The selected blocks by instructions executed, best first; with --top N
+ * only the N best are kept (a bounded min-heap): no array as large as the
+ * block table. *total: the instructions of all blocks. NULL when out of memory. */
+static ranked *top_blocks(const rep *r, uint32_t *count, uint64_t *total)
 {
     const tk_cfg_process *p = r->p;
-    FILE *f = r->f;
-    /* with --top N, only the N best are kept (a bounded min-heap): no array
-     * as large as the block table */
     uint32_t cap = r->o->top && r->o->top < p->nblocks ? r->o->top : p->nblocks;
     ranked *rk = tk_malloc(sizeof *rk * (cap ? cap : 1));
-    if (!rk) return 0;
+    if (!rk) return NULL;
     uint32_t n = 0;
-    uint64_t total = 0;
+    *total = 0;
     for (uint32_t b = 0; b < p->nblocks; b++) {
-        total += p->blocks[b].count * p->blocks[b].num_instrs;
+        *total += p->blocks[b].count * p->blocks[b].num_instrs;
         if (!block_selected(r, b)) continue;
         ranked x = {p->blocks[b].count * p->blocks[b].num_instrs, b};
         if (n < cap) {
@@ -282,8 +343,67 @@ static int hot_blocks(rep *r, int *first_table)
         }
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
+    *count = n;
+    return rk;
+}
+
+/* Row k of the table: block rk->index with its source line and file. */
+static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, const char *file,
+                          uint64_t total)
+{
+    const tk_cfg_process *p = r->p;
+    FILE *f = r->f;
+    char pbuf[32];
+    uint32_t b = rk->index;
+    const tk_cfg_block *bl = &p->blocks[b];
+    uint64_t off = 0;
+    const char *sym = tk_cfg_block_symbol(r->cfg, r->p, b, &off);
+    uint64_t addr = tk_cfg_block_addr(p, bl);
+    uint32_t image = p->images[tk_cfg_block_image(p, b)].id;
+    if (r->o->format == TK_DCFG_REPORT_JSON) {
+        fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64
+                   "\", \"symbol\": ",
+                k ? ", " : "", bl->id, image, addr);
+        if (sym) tk_put_json_string(f, sym); else fputs("null", f);
+        fprintf(f, ", \"offset\": %" PRIu64 ", \"file\": ", off);
+        if (file) tk_put_json_string(f, file); else fputs("null", f);
+        fprintf(f, ", \"line\": %" PRIu32 ", \"count\": %" PRIu64 ", \"instrs\": %" PRIu32
+                   ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
+                line, bl->count, bl->num_instrs, rk->key, pct(rk->key, total, pbuf, sizeof pbuf));
+    } else if (r->o->format == TK_DCFG_REPORT_CSV) {
+        fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", bl->id, image, addr);
+        tk_put_csv_field(f, sym);
+        fprintf(f, ",%" PRIu64 ",", off);
+        tk_put_csv_field(f, file);
+        fprintf(f, ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu64 ",%s\n", line, bl->count,
+                bl->num_instrs, rk->key, pct(rk->key, total, pbuf, sizeof pbuf));
+    } else {
+        char symbuf[64], srcbuf[64];
+        if (sym) snprintf(symbuf, sizeof symbuf, "%s+0x%" PRIx64, sym, off);
+        else snprintf(symbuf, sizeof symbuf, "-");
+        if (line) {
+            const char *base = file ? strrchr(file, '/') : NULL;
+            snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32, base ? base + 1 : file ? file : "?",
+                     line);
+        } else
+            snprintf(srcbuf, sizeof srcbuf, "-");
+        fprintf(f, "  %5" PRIu32 "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %-30s  %10"
+                   PRIu64 "  %6" PRIu32 "  %12" PRIu64 "  %6s\n",
+                k + 1, bl->id, image, addr, symbuf, srcbuf, bl->count, bl->num_instrs, rk->key,
+                pct(rk->key, total, pbuf, sizeof pbuf));
+    }
+}
+
+static int hot_blocks(rep *r, int *first_table)
+{
+    FILE *f = r->f;
+    uint32_t n = 0;
+    uint64_t total = 0;
+    ranked *rk = top_blocks(r, &n, &total);
+    if (!rk) return 0;
     /* source lines of the blocks shown, in one pass */
-    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1)), *lines = tk_malloc(sizeof *lines * (n ? n : 1));
+    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1));
+    uint32_t *lines = tk_malloc(sizeof *lines * (n ? n : 1));
     const char **files = tk_malloc(sizeof *files * (n ? n : 1));
     int ok = shown && lines && files;
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
@@ -295,52 +415,16 @@ static int hot_blocks(rep *r, int *first_table)
         tk_free(rk);
         return 0;
     }
-    char pbuf[32];
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_blocks\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
         fputs("block,image,address,symbol,offset,file,line,count,instrs,instructions,percent\n", f);
     } else
-        fprintf(f, "\nhot blocks (by instructions executed)\n  %5s  %8s  %5s  %-18s  %-30s  %-30s  %10s  %6s  %12s  %6s\n",
-                "rank", "block", "image", "address", "symbol+offset", "source", "count", "instrs", "instructions", "%");
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t b = rk[k].index;
-        const tk_cfg_block *bl = &p->blocks[b];
-        uint64_t off = 0;
-        const char *sym = tk_cfg_block_symbol(r->cfg, r->p, b, &off), *file = files[k];
-        uint32_t line = lines[k];
-        uint64_t addr = tk_cfg_block_addr(p, bl);
-        if (r->o->format == TK_DCFG_REPORT_JSON) {
-            fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"symbol\": ",
-                    k ? ", " : "", bl->id, p->images[tk_cfg_block_image(p, b)].id, addr);
-            if (sym) tk_put_json_string(f, sym); else fputs("null", f);
-            fprintf(f, ", \"offset\": %" PRIu64 ", \"file\": ", off);
-            if (file) tk_put_json_string(f, file); else fputs("null", f);
-            fprintf(f, ", \"line\": %" PRIu32 ", \"count\": %" PRIu64 ", \"instrs\": %" PRIu32
-                       ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
-                    line, bl->count, bl->num_instrs, rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
-        } else if (r->o->format == TK_DCFG_REPORT_CSV) {
-            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", bl->id, p->images[tk_cfg_block_image(p, b)].id, addr);
-            tk_put_csv_field(f, sym);
-            fprintf(f, ",%" PRIu64 ",", off);
-            tk_put_csv_field(f, file);
-            fprintf(f, ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu64 ",%s\n", line, bl->count, bl->num_instrs,
-                    rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
-        } else {
-            char symbuf[64], srcbuf[64];
-            if (sym) snprintf(symbuf, sizeof symbuf, "%s+0x%" PRIx64, sym, off);
-            else snprintf(symbuf, sizeof symbuf, "-");
-            if (line) {
-                const char *base = file ? strrchr(file, '/') : NULL;
-                snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32, base ? base + 1 : file ? file : "?", line);
-            } else
-                snprintf(srcbuf, sizeof srcbuf, "-");
-            fprintf(f, "  %5" PRIu32 "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %-30s  %10" PRIu64 "  %6" PRIu32
-                       "  %12" PRIu64 "  %6s\n",
-                    k + 1, bl->id, p->images[tk_cfg_block_image(p, b)].id, addr, symbuf, srcbuf, bl->count, bl->num_instrs, rk[k].key,
-                    pct(rk[k].key, total, pbuf, sizeof pbuf));
-        }
-    }
+        fprintf(f, "\nhot blocks (by instructions executed)\n  %5s  %8s  %5s  %-18s  %-30s  %-30s  "
+                   "%10s  %6s  %12s  %6s\n",
+                "rank", "block", "image", "address", "symbol+offset", "source", "count", "instrs",
+                "instructions", "%");
+    for (uint32_t k = 0; k < n; k++) hot_block_row(r, k, &rk[k], lines[k], files[k], total);
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
     tk_free(lines);

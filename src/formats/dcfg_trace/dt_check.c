@@ -141,6 +141,102 @@ static void check_chunk_order(const tk_dcfg_trace *t, tk_diag *diag) {
     }
 }
 
+/* The DCFG's process of P (NULL, reported, when it has none); every edge of
+ * P's transition table must be in it. */
+static const tk_cfg_process *check_process(const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                           const dt_process *P, tk_diag *diag) {
+    uint32_t idx = tk_cfg_find_process(cfg, P->pid);
+    if (idx == TK_CFG_NONE) {
+        report_at(t, diag, P->offset, TK_SEV_ERROR, "process %llu is not in the DCFG",
+                  (unsigned long long)P->pid);
+        return NULL;
+    }
+    const tk_cfg_process *cp = &cfg->processes[idx];
+    size_t bad = 0;
+    for (size_t s = 0; s < P->table.nstates; s++) {
+        const dt_state *S = &P->table.states[s];
+        if (S->depth == 0 && tk_cfg_find_edge(cp, S->edge) == TK_CFG_NONE && bad++ < 5)
+            report_at(t, diag, P->offset, TK_SEV_ERROR,
+                      "TRANSITION_TABLE of process %llu names edge %u, which is not in "
+                      "the DCFG",
+                      (unsigned long long)P->pid, S->edge);
+    }
+    return cp;
+}
+
+/* The thread's decoded edge counts (edge_counts) against the DCFG's
+ * COUNT_PER_THREAD: more is an error; fewer a warning when the trace is
+ * complete (from instruction 0, without gaps, up to the DCFG's count of the
+ * thread). */
+static void check_thread_counts(const tk_dcfg_trace *t, const dt_thread *T,
+                                const tk_cfg_process *cp, const uint64_t *edge_counts,
+                                tk_diag *diag) {
+    int complete = T->nchunks > 0 && t->chunks[T->first_chunk].preceding_instr_count == 0;
+    uint64_t traced = 0;
+    for (size_t k = 0; complete && k < T->nchunks; k++) {
+        const dt_chunk *c = &t->chunks[T->first_chunk + k];
+        if (k > 0)
+            complete = c[-1].preceding_instr_count + c[-1].instr_count == c->preceding_instr_count;
+        traced += c->instr_count;
+    }
+    /* a thread id beyond 32 bits has no counts in the DCFG (not those of
+     * the id's low 32 bits) */
+    uint32_t tix = T->thread_id > UINT32_MAX ? UINT32_MAX : (uint32_t)T->thread_id;
+    if (complete) {
+        /* the thread's instructions in the DCFG fit in 64 bits (tk_cfg_finish) */
+        uint64_t dcfg_instrs = 0;
+        for (uint32_t b = 0; b < cp->nblocks; b++)
+            dcfg_instrs += tk_cfg_block_count_thread(cp, b, tix) * cp->blocks[b].num_instrs;
+        complete = traced >= dcfg_instrs;
+    }
+    size_t over = 0, under = 0;
+    for (uint32_t e = 0; e < cp->nedges; e++) {
+        uint64_t want = tk_cfg_edge_count_thread(cp, &cp->edges[e], tix);
+        uint64_t got = edge_counts[e];
+        if (got > want && over++ < 5)
+            report_at(t, diag, T->offset, TK_SEV_ERROR,
+                      "thread %llu traverses edge %u %llu times, but the DCFG counts %llu",
+                      (unsigned long long)T->thread_id, cp->edges[e].id, (unsigned long long)got,
+                      (unsigned long long)want);
+        else if (got < want)
+            under++;
+    }
+    if (complete && under > 0)
+        report_at(t, diag, T->offset, TK_SEV_WARNING,
+                  "thread %llu: %zu edge(s) are traversed fewer times than the DCFG counts "
+                  "(the trace covers the thread from instruction 0 without gaps)",
+                  (unsigned long long)T->thread_id, under);
+}
+
+/* Decodes and checks thread th of process P (cp: its DCFG process, or NULL). */
+static tk_status check_thread(check_run *r, const dt_process *P, size_t th,
+                              const tk_cfg_process *cp, unsigned threads, tk_error *err) {
+    const tk_dcfg_trace *t = r->t;
+    const dt_thread *T = &t->threads[th];
+    r->thread = th;
+    r->proc = cp;
+    r->cur_chunk = SIZE_MAX;
+    r->have_prev = 0;
+    tk_free(r->edge_counts);
+    r->edge_counts = NULL;
+    if (cp && !(r->edge_counts = tk_calloc(cp->nedges ? cp->nedges : 1, sizeof *r->edge_counts)))
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    opt.threads = threads;
+    opt.has_pid = 1;
+    opt.pid = P->pid;
+    opt.has_thread = 1;
+    opt.thread_id = T->thread_id;
+    uint64_t total;
+    tk_status st = tk_dcfg_trace_decode(t, &opt, on_edges, r, &total, r->diag, err);
+    if (st != TK_OK && st != TK_ERR_CHECK)
+        return st;
+    end_chunk(r);
+    if (cp)
+        check_thread_counts(t, T, cp, r->edge_counts, r->diag);
+    return TK_OK;
+}
+
 tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
                               tk_diag *diag, tk_error *err) {
     uint64_t errors_before = diag->errors;
@@ -151,94 +247,12 @@ tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigne
     r.t = t;
     r.cfg = cfg;
     r.diag = diag;
-    for (size_t pi = 0; pi < t->nprocs; pi++) {
+    for (size_t pi = 0; pi < t->nprocs && st == TK_OK; pi++) {
         const dt_process *P = &t->procs[pi];
-        const tk_cfg_process *cp = NULL;
-        if (cfg) {
-            uint32_t idx = tk_cfg_find_process(cfg, P->pid);
-            if (idx == TK_CFG_NONE) {
-                report_at(t, diag, P->offset, TK_SEV_ERROR, "process %llu is not in the DCFG",
-                          (unsigned long long)P->pid);
-            } else {
-                cp = &cfg->processes[idx];
-                /* every edge of the transition table must exist */
-                size_t bad = 0;
-                for (size_t s = 0; s < P->table.nstates; s++) {
-                    const dt_state *S = &P->table.states[s];
-                    if (S->depth == 0 && tk_cfg_find_edge(cp, S->edge) == TK_CFG_NONE && bad++ < 5)
-                        report_at(t, diag, P->offset, TK_SEV_ERROR,
-                                  "TRANSITION_TABLE of process %llu names edge %u, which is not in "
-                                  "the DCFG",
-                                  (unsigned long long)P->pid, S->edge);
-                }
-            }
-        }
-        for (size_t th = P->first_thread; th < P->first_thread + P->nthreads; th++) {
-            const dt_thread *T = &t->threads[th];
-            r.thread = th;
-            r.proc = cp;
-            r.cur_chunk = SIZE_MAX;
-            r.have_prev = 0;
-            tk_free(r.edge_counts);
-            r.edge_counts = NULL;
-            if (cp && !(r.edge_counts = tk_calloc(cp->nedges ? cp->nedges : 1, sizeof *r.edge_counts))) {
-                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-                goto out;
-            }
-            tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-            opt.threads = threads;
-            opt.has_pid = 1;
-            opt.pid = P->pid;
-            opt.has_thread = 1;
-            opt.thread_id = T->thread_id;
-            uint64_t total;
-            st = tk_dcfg_trace_decode(t, &opt, on_edges, &r, &total, diag, err);
-            if (st != TK_OK && st != TK_ERR_CHECK)
-                goto out;
-            st = TK_OK;
-            end_chunk(&r);
-            if (!cp)
-                continue;
-            /* per-thread edge counts against COUNT_PER_THREAD */
-            /* complete: from instruction 0, without gaps, up to the DCFG's count of the thread */
-            int complete = T->nchunks > 0 && t->chunks[T->first_chunk].preceding_instr_count == 0;
-            uint64_t traced = 0;
-            for (size_t k = 0; complete && k < T->nchunks; k++) {
-                const dt_chunk *c = &t->chunks[T->first_chunk + k];
-                if (k > 0)
-                    complete = c[-1].preceding_instr_count + c[-1].instr_count == c->preceding_instr_count;
-                traced += c->instr_count;
-            }
-            /* a thread id beyond 32 bits has no counts in the DCFG (not those of
-             * the id's low 32 bits) */
-            uint32_t tix = T->thread_id > UINT32_MAX ? UINT32_MAX : (uint32_t)T->thread_id;
-            if (complete) {
-                /* the thread's instructions in the DCFG fit in 64 bits (tk_cfg_finish) */
-                uint64_t dcfg_instrs = 0;
-                for (uint32_t b = 0; b < cp->nblocks; b++)
-                    dcfg_instrs += tk_cfg_block_count_thread(cp, b, tix) * cp->blocks[b].num_instrs;
-                complete = traced >= dcfg_instrs;
-            }
-            size_t over = 0, under = 0;
-            for (uint32_t e = 0; e < cp->nedges; e++) {
-                uint64_t want = tk_cfg_edge_count_thread(cp, &cp->edges[e], tix);
-                uint64_t got = r.edge_counts[e];
-                if (got > want && over++ < 5)
-                    report_at(t, diag, T->offset, TK_SEV_ERROR,
-                              "thread %llu traverses edge %u %llu times, but the DCFG counts %llu",
-                              (unsigned long long)T->thread_id, cp->edges[e].id,
-                              (unsigned long long)got, (unsigned long long)want);
-                else if (got < want)
-                    under++;
-            }
-            if (complete && under > 0)
-                report_at(t, diag, T->offset, TK_SEV_WARNING,
-                          "thread %llu: %zu edge(s) are traversed fewer times than the DCFG counts "
-                          "(the trace covers the thread from instruction 0 without gaps)",
-                          (unsigned long long)T->thread_id, under);
-        }
+        const tk_cfg_process *cp = cfg ? check_process(t, cfg, P, diag) : NULL;
+        for (size_t th = P->first_thread; th < P->first_thread + P->nthreads && st == TK_OK; th++)
+            st = check_thread(&r, P, th, cp, threads, err);
     }
-out:
     tk_free(r.edge_counts);
     if (st != TK_OK)
         return st;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "dt_internal.h"
 
 const char dt_b64_chars[65] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
@@ -161,16 +162,9 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err) {
             const char *at = x->p;
             const char *q = at + 1;
             uint64_t n = 0;
-            int digits = 0, overflow = 0;
-            while (q < x->end && *q >= '0' && *q <= '9') {
-                if (n > (UINT64_MAX - 9) / 10)
-                    overflow = 1;
-                else
-                    n = n * 10 + (uint64_t)(*q - '0');
-                digits++;
-                q++;
-            }
-            if (digits == 0)
+            tk_status nst = tk_scan_dec(&q, x->end, &n); /* past the digits on overflow */
+            int overflow = nst == TK_ERR_LIMIT;
+            if (nst == TK_ERR_FORMAT)
                 return fail(x, err, q, TK_ERR_FORMAT,
                             "expected a decimal repeat count after '(', found %s", describe_char(q < x->end ? *q : '"', cbuf));
             if (q >= x->end || *q != '*')

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fastpath.h"
+#include "core/num.h"
 #include "tracekit/wet.h"
 #include "wet_internal.h"
 
@@ -157,58 +159,6 @@ static const char *token_end(const char *p, const char *end)
     return p;
 }
 
-/* Decimal digits only. 0 = ok, -1 = no digit, -2 = overflow. */
-static int scan_dec(const char **pp, const char *end, uint64_t *out)
-{
-    const char *p = *pp;
-    uint64_t v = 0;
-    if (p >= end || (unsigned)(*p - '0') > 9)
-        return -1;
-    while (p < end && (unsigned)(*p - '0') <= 9) {
-        unsigned dgt = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - dgt) / 10)
-            return -2;
-        v = v * 10 + dgt;
-        p++;
-    }
-    *pp = p;
-    *out = v;
-    return 0;
-}
-
-/* Value of a hex digit, -1 for anything else. */
-static const int8_t hex_digit[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-}; /* stored plus one so that the zero default means "not a digit" */
-
-static inline int hexval(char c)
-{
-    return hex_digit[(unsigned char)c] - 1;
-}
-
-/* Hex digits with an optional 0x. 0 = ok, -1 = no digit, -2 = wider than 64 bits. */
-static int scan_hex(const char **pp, const char *end, uint64_t *out)
-{
-    const char *p = *pp;
-    if (end - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hexval(p[2]) >= 0)
-        p += 2;
-    if (p >= end || hexval(*p) < 0)
-        return -1;
-    uint64_t v = 0;
-    int h;
-    while (p < end && (h = hexval(*p)) >= 0) {
-        if (v >> 60)
-            return -2;
-        v = (v << 4) | (uint64_t)h;
-        p++;
-    }
-    *pp = p;
-    *out = v;
-    return 0;
-}
-
 /* Quote up to 40 bytes of the text starting at p for a message. */
 static const char *quote(const char *p, const char *end, char *buf, size_t size)
 {
@@ -268,11 +218,11 @@ static tk_status expect_dec(line_ctx *c, const char **pp, uint64_t max, const ch
     char q[80];
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
-    int rc = scan_dec(&p, c->end, out);
-    if (rc == -1)
+    tk_status rc = tk_scan_dec(&p, c->end, out);
+    if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (a decimal number), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
-    if (rc == -2 || *out > max)
+    if (rc == TK_ERR_LIMIT || *out > max)
         return fail_at(c, TK_ERR_LIMIT, at, "%s %.*s exceeds the limit %llu", what,
                        (int)(token_end(at, c->end) - at), at, (unsigned long long)max);
     *pp = p;
@@ -284,11 +234,12 @@ static tk_status expect_hex(line_ctx *c, const char **pp, const char *what, uint
     char q[80];
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
-    int rc = scan_hex(&p, c->end, out);
-    if (rc == -1)
+    /* hex digits, "0x" optional */
+    tk_status rc = tk_scan_num(&p, c->end, TK_NUM_HEX | TK_NUM_BARE_HEX, out);
+    if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (hexadecimal), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
-    if (rc == -2)
+    if (rc == TK_ERR_LIMIT)
         return fail_at(c, TK_ERR_LIMIT, at, "%s %.*s is wider than 64 bits", what,
                        (int)(token_end(at, c->end) - at), at);
     *pp = p;
@@ -610,7 +561,12 @@ static tk_status parse_first(line_ctx *c, const char *p, tk_wet_rec *rec)
     }
     const char *d = p;
     uint64_t n;
-    if (scan_dec(&d, e, &n) == 0 && d == e && skip_blank(e, c->end) == c->end) {
+    tk_status nst = tk_scan_dec(&d, e, &n);
+    if (nst == TK_ERR_LIMIT && d == e && skip_blank(e, c->end) == c->end)
+        return fail_at(c, TK_ERR_LIMIT, p,
+                       "number of instruction blocks %.*s exceeds the limit %llu", (int)(e - p), p,
+                       (unsigned long long)UINT64_MAX);
+    if (nst == TK_OK && d == e && skip_blank(e, c->end) == c->end) {
         r->form = TK_DEPS_COMPREHENSIVE;
         rec->kind = TK_WET_REC_COUNT;
         rec->n = n;
@@ -670,22 +626,13 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
 }
 
 /* Fast paths for the lines that make up nearly all of a trace: a dependence
- * entry "  X:ID N" and a value "  X:HEX" in their plain form. They return 0
- * when the line is anything else; the careful parsers then report it. */
+ * entry "  X:ID N" and a value "  X:HEX" in their plain form (core/fastpath.h:
+ * numbers of up to 19 digits, which cannot overflow). They return 0 when the
+ * line is anything else; the careful parsers (their general twins) then read
+ * and report it. */
 static inline const char *fast_dec(const char *p, const char *end, uint64_t *out)
 {
-    uint64_t v = 0;
-    const char *start = p;
-    const char *limit = end - p > 18 ? p + 18 : end;
-    unsigned dgt;
-    while (p < limit && (dgt = (unsigned)(unsigned char)*p - '0') <= 9) {
-        v = v * 10 + dgt;
-        p++;
-    }
-    if (p == start || (p < end && (unsigned)(unsigned char)*p - '0' <= 9))
-        return NULL; /* none, or possibly too big: the careful path decides */
-    *out = v;
-    return p;
+    return tk_fast_dec(p, end, TK_FAST_DEC_MAX, out);
 }
 
 static int fast_entry(tk_wet_reader *r, const char *p, const char *end, const char *start,
@@ -730,12 +677,12 @@ static int fast_value(tk_wet_reader *r, const char *p, const char *end, tk_wet_r
     if (end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
         q += 2;
     const char *h = q;
-    int x;
-    while (q < end && (x = hexval(*q)) >= 0) {
-        v = (v << 4) | (uint64_t)x;
+    unsigned x;
+    while (q < end && (x = tk_fast_hexval((unsigned char)*q)) < 16) {
+        v = (v << 4) | x;
         q++;
     }
-    if (q == h || q - h > 16)
+    if (q == h || q - h > TK_FAST_HEX_MAX)
         return 0;
     while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
         q++;
@@ -774,11 +721,11 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
         }
         const char *end = line + len;
         const char *p = skip_blank(line, end);
-        if (r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
+        if (TK_FAST_PATHS && r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
             rec->line = r->line_no;
             return TK_OK;
         }
-        if (r->state == ST_VALUE && fast_value(r, p, end, rec)) {
+        if (TK_FAST_PATHS && r->state == ST_VALUE && fast_value(r, p, end, rec)) {
             rec->line = r->line_no;
             return TK_OK;
         }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/textout.h"
+#include "tracekit/textout.h"
 #include "tracekit/wet.h"
 
 static tk_status write_result(FILE *f, tk_error *err)

@@ -347,43 +347,109 @@ static void symbolise(tk_xray_map *m, Elf *elf)
     tk_free(syms);
 }
 
-static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error *err)
+/* The xray_instr_map section of elf (NULL when there is none). */
+static Elf_Scn *find_map_section(Elf *elf, size_t shstrndx, GElf_Shdr *map_sh)
 {
-    GElf_Ehdr eh;
-    if (!gelf_getehdr(elf, &eh))
-        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0, "not an ELF file");
-    int is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
-    int be = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    size_t entry_size = is64 ? 32 : 16;
-    size_t shstrndx;
-    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
-                               "ELF file without section names");
-    Elf_Scn *scn = NULL, *map_scn = NULL;
-    GElf_Shdr map_sh;
+    Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
             continue;
         const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
         if (name && strcmp(name, "xray_instr_map") == 0) {
-            map_scn = scn;
-            map_sh = sh;
-            break;
+            *map_sh = sh;
+            return scn;
         }
     }
+    return NULL;
+}
+
+/* How the sled entries are laid out. */
+typedef struct sled_layout {
+    int is64, be;
+    size_t entry_size;
+    uint64_t section_addr;
+} sled_layout;
+
+/* Sled entry i (at e) into m: a new function when its function address
+ * differs from the previous entry's (*prev_func). */
+static void add_sled(tk_xray_map *m, const sled_layout *l, const tk_hmap *relocs,
+                     const uint8_t *e, size_t i, uint64_t *prev_func)
+{
+    uint64_t entry_addr = l->section_addr + i * l->entry_size;
+    uint64_t addr, func;
+    unsigned kind, always, version;
+    if (l->is64) {
+        addr = xray_u64(e, l->be);
+        func = xray_u64(e + 8, l->be);
+        kind = e[16];
+        always = e[17];
+        version = e[18];
+    } else {
+        addr = xray_u32(e, l->be);
+        func = xray_u32(e + 4, l->be);
+        kind = e[8];
+        always = e[9];
+        version = e[10];
+    }
+    size_t word = l->is64 ? 8 : 4;
+    if (version >= 2) {
+        addr += entry_addr;
+        func += entry_addr + word;
+        if (!l->is64) {
+            addr &= UINT32_MAX;
+            func &= UINT32_MAX;
+        }
+    } else if (relocs->len) {
+        uint64_t addend;
+        if (tk_hmap_get(relocs, entry_addr, &addend))
+            addr = addend;
+        if (tk_hmap_get(relocs, entry_addr + word, &addend))
+            func = addend;
+    }
+    if (version > m->version)
+        m->version = version;
+    if (m->count == 0 || func != *prev_func) {
+        tk_xray_function *f = &m->functions[m->count++];
+        f->id = m->count;
+        f->address = func;
+        *prev_func = func;
+    }
+    tk_xray_function *f = &m->functions[m->count - 1];
+    f->sleds++;
+    if (always)
+        f->always_instrument = 1;
+    if (kind == 3)
+        f->logs_args = 1;
+    (void)addr;
+}
+
+static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error *err)
+{
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(elf, &eh))
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0, "not an ELF file");
+    sled_layout l = {eh.e_ident[EI_CLASS] == ELFCLASS64, eh.e_ident[EI_DATA] == ELFDATA2MSB, 0, 0};
+    l.entry_size = l.is64 ? 32 : 16;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
+                               "ELF file without section names");
+    GElf_Shdr map_sh;
+    Elf_Scn *map_scn = find_map_section(elf, shstrndx, &map_sh);
     if (!map_scn)
         return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
                                "no xray_instr_map section (was it built with -fxray-instrument?)");
+    l.section_addr = map_sh.sh_addr;
     Elf_Data *d = elf_rawdata(map_scn, NULL);
     if (!d || !d->d_buf || d->d_size != map_sh.sh_size)
         return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
                                "cannot read the xray_instr_map section");
-    if (d->d_size % entry_size != 0)
+    if (d->d_size % l.entry_size != 0)
         return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
                                "xray_instr_map is %zu bytes, not a multiple of the %zu-byte "
-                               "sled entry", d->d_size, entry_size);
-    size_t n = d->d_size / entry_size;
+                               "sled entry", d->d_size, l.entry_size);
+    size_t n = d->d_size / l.entry_size;
     if (n > XRAY_MAX_SLEDS)
         return tk_error_set_at(err, TK_ERR_LIMIT, path, -1, 0, 0, "%zu sled entries (limit %u)",
                                n, XRAY_MAX_SLEDS);
@@ -399,55 +465,8 @@ static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error 
     }
     const uint8_t *base = d->d_buf;
     uint64_t prev_func = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *e = base + i * entry_size;
-        uint64_t entry_addr = map_sh.sh_addr + i * entry_size;
-        uint64_t addr, func;
-        unsigned kind, always, version;
-        if (is64) {
-            addr = xray_u64(e, be);
-            func = xray_u64(e + 8, be);
-            kind = e[16];
-            always = e[17];
-            version = e[18];
-        } else {
-            addr = xray_u32(e, be);
-            func = xray_u32(e + 4, be);
-            kind = e[8];
-            always = e[9];
-            version = e[10];
-        }
-        size_t word = is64 ? 8 : 4;
-        if (version >= 2) {
-            addr += entry_addr;
-            func += entry_addr + word;
-            if (!is64) {
-                addr &= UINT32_MAX;
-                func &= UINT32_MAX;
-            }
-        } else if (relocs.len) {
-            uint64_t addend;
-            if (tk_hmap_get(&relocs, entry_addr, &addend))
-                addr = addend;
-            if (tk_hmap_get(&relocs, entry_addr + word, &addend))
-                func = addend;
-        }
-        if (version > m->version)
-            m->version = version;
-        if (m->count == 0 || func != prev_func) {
-            tk_xray_function *f = &m->functions[m->count++];
-            f->id = m->count;
-            f->address = func;
-            prev_func = func;
-        }
-        tk_xray_function *f = &m->functions[m->count - 1];
-        f->sleds++;
-        if (always)
-            f->always_instrument = 1;
-        if (kind == 3)
-            f->logs_args = 1;
-        (void)addr;
-    }
+    for (size_t i = 0; i < n; i++)
+        add_sled(m, &l, &relocs, base + i * l.entry_size, i, &prev_func);
     m->sleds = n;
     tk_hmap_free(&relocs);
     return TK_OK;

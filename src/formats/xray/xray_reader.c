@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fastpath.h"
 #include "core/hash.h"
 #include "xray_internal.h"
 
@@ -935,8 +936,9 @@ static inline void calls_add_args(tk_xray_calls *c, const uint64_t *args, uint32
     }
 
 /* Records are told apart by bit 0 of their first byte (in both byte orders); function kinds
- * 0-2 are the plain calls. Little-endian: the low 4 bits of the word are 0, 2 or 4 (mask 0x15). */
-#define OTHER_LE(p, w) (!((0x15u >> ((w) & 0xf)) & 1))
+ * 0-2 are the plain calls. Little-endian: the low 4 bits of the word are 0, 2 or 4
+ * (TK_FAST_XRAY_PLAIN_CALLS, core/fastpath.h). */
+#define OTHER_LE(p, w) (!((TK_FAST_XRAY_PLAIN_CALLS >> ((w) & 0xf)) & 1))
 #define OTHER_BE(p, w) (((p)[0] & 1) || (((w) >> 1) & 7) > TK_XRAY_TAIL_EXIT)
 DEFINE_CALLS_RUN(calls_run_le, 0, OTHER_LE)
 DEFINE_CALLS_RUN(calls_run_be, 1, OTHER_BE)
@@ -957,7 +959,8 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         goto take;
     }
     for (;;) {
-        /* fast path: the function records of an open FDR buffer */
+        /* fast path: the function records of an open FDR buffer (not switched
+         * off by TK_NO_FAST_PATH: see core/fastpath.h) */
         if (r->in_buffer && r->header.type == TK_XRAY_FDR) {
             /* offsets in the view */
             const uint8_t *d = r->view;

@@ -1,0 +1,222 @@
+/* Command-line option parsing against tables of cli_opt. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_opt *find_long(const cli_opt *const *tables, const char *name, size_t len)
+{
+    for (; *tables; tables++)
+        for (const cli_opt *o = *tables; o->name; o++)
+            if (strlen(o->name) == len && memcmp(o->name, name, len) == 0) return o;
+    return NULL;
+}
+
+static const cli_opt *find_short(const cli_opt *const *tables, char c)
+{
+    for (; *tables; tables++)
+        for (const cli_opt *o = *tables; o->name; o++)
+            if (o->short_name && o->short_name == c) return o;
+    return NULL;
+}
+
+static int add_value(cli_args *a, const cli_opt *o, const char *v)
+{
+    cli_value *nv = realloc(a->vals, (size_t)(a->nvals + 1) * sizeof *nv);
+    if (!nv) return -1;
+    a->vals = nv;
+    a->vals[a->nvals].opt = o;
+    a->vals[a->nvals].value = v;
+    a->nvals++;
+    return 0;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *const *tables,
+              int lenient, cli_args *out)
+{
+    memset(out, 0, sizeof *out);
+    out->pos = calloc((size_t)argc + 1, sizeof *out->pos);
+    if (!out->pos) return cli_usage_error(cmd, "out of memory"), -1;
+    int only_pos = 0;
+    for (int i = first; i < argc; i++) {
+        const char *s = argv[i];
+        if (only_pos || s[0] != '-' || s[1] == '\0') {
+            out->pos[out->npos++] = s;
+            continue;
+        }
+        if (strcmp(s, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        const cli_opt *o;
+        const char *value = NULL;
+        if (s[1] == '-') {
+            const char *name = s + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            o = find_long(tables, name, len);
+            if (!o) {
+                if (lenient) continue;
+                cli_usage_error(cmd, "unknown option '--%.*s' (see 'tracekit %s --help')", (int)len,
+                                name, cmd);
+                goto fail;
+            }
+            if (eq) {
+                if (!o->arg) {
+                    cli_usage_error(cmd, "option '--%s' takes no value", o->name);
+                    goto fail;
+                }
+                value = eq + 1;
+            }
+        } else {
+            o = find_short(tables, s[1]);
+            if (!o) {
+                if (lenient) continue;
+                cli_usage_error(cmd, "unknown option '-%c' (see 'tracekit %s --help')", s[1], cmd);
+                goto fail;
+            }
+            if (s[2]) {
+                if (!o->arg) {
+                    cli_usage_error(cmd, "option '-%c' takes no value", s[1]);
+                    goto fail;
+                }
+                value = s + 2;
+            }
+        }
+        if (o->arg && !value) {
+            if (i + 1 >= argc) {
+                cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
+                goto fail;
+            }
+            value = argv[++i];
+        }
+        if (add_value(out, o, o->arg ? value : "") != 0) {
+            cli_usage_error(cmd, "out of memory");
+            goto fail;
+        }
+    }
+    return 0;
+fail:
+    cli_args_free(out);
+    return -1;
+}
+
+int cli_parse_command(const char *cmd, int argc, char **argv, const cli_opt *opts, int npos,
+                      const char *npos_error, cli_args *args, int *exit_code)
+{
+    const cli_opt *tables[] = {opts, NULL};
+    *exit_code = CLI_EXIT_OK;
+    if (cli_parse(cmd, argc, argv, 1, tables, 0, args) != 0) {
+        *exit_code = CLI_EXIT_USAGE;
+        return 0;
+    }
+    if (cli_has(args, "help")) {
+        cli_command_help(cli_command_find(cmd), stdout);
+        *exit_code = CLI_EXIT_OK;
+    } else if (args->npos != npos) {
+        *exit_code = cli_usage_error(cmd, "%s", npos_error);
+    } else {
+        return 1;
+    }
+    cli_args_free(args);
+    return 0;
+}
+
+void cli_args_free(cli_args *a)
+{
+    free(a->pos);
+    free(a->vals);
+    memset(a, 0, sizeof *a);
+}
+
+const char *cli_get(const cli_args *a, const char *name)
+{
+    for (int i = a->nvals - 1; i >= 0; i--)
+        if (strcmp(a->vals[i].opt->name, name) == 0) return a->vals[i].value;
+    return NULL;
+}
+
+int cli_has(const cli_args *a, const char *name) { return cli_get(a, name) != NULL; }
+
+int cli_get_all(const cli_args *a, const char *name, const char **out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < a->nvals && n < max; i++)
+        if (strcmp(a->vals[i].opt->name, name) == 0) out[n++] = a->vals[i].value;
+    return n;
+}
+
+int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out)
+{
+    const char *v = cli_get(a, name);
+    if (!v) {
+        *out = dflt;
+        return 0;
+    }
+    if (tk_parse_u64(v, strlen(v), out) == TK_OK) return 0; /* decimal or 0x hex (core/num) */
+    cli_usage_error(cmd, "option '--%s' needs a non-negative integer, not '%s'", name, v);
+    return -1;
+}
+
+int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out)
+{
+    const char *v = cli_get(a, name);
+    if (!v) {
+        *out = dflt;
+        return 0;
+    }
+    double x;
+    if (tk_parse_double(v, strlen(v), &x) != TK_OK) {
+        cli_usage_error(cmd, "option '--%s' needs a number, not '%s'", name, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_choice_value(const cli_choice *choices, const char *name)
+{
+    for (const cli_choice *c = choices; c->name; c++)
+        if (strcmp(c->name, name) == 0) return c->value;
+    return -1;
+}
+
+int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const cli_choice *choices,
+                   int dflt)
+{
+    const char *v = cli_get(a, name);
+    if (!v) return dflt;
+    int value = cli_choice_value(choices, v);
+    if (value >= 0) return value;
+    char names[256];
+    size_t n = 0;
+    names[0] = 0;
+    for (const cli_choice *c = choices; c->name && n < sizeof names; c++) {
+        int w = snprintf(names + n, sizeof names - n, "%s%s", c == choices ? "" : "|", c->name);
+        n += w < 0 ? 0 : (size_t)w;
+    }
+    cli_usage_error(cmd, "option '--%s' must be one of %s, not '%s'", name, names, v);
+    return -1;
+}
+
+const cli_choice cli_out_text_json[] = {
+    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {NULL, 0}};
+const cli_choice cli_out_text_json_csv[] = {
+    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"csv", CLI_OUT_CSV}, {NULL, 0}};
+
+void cli_print_options(FILE *f, const cli_opt *table)
+{
+    for (const cli_opt *o = table; o && o->name; o++) {
+        char head[96];
+        if (o->short_name)
+            snprintf(head, sizeof head, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        else
+            snprintf(head, sizeof head, "    --%s%s%s", o->name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        if (strlen(head) <= 26)
+            fprintf(f, "  %-26s %s\n", head, o->help);
+        else
+            fprintf(f, "  %s\n  %-26s %s\n", head, "", o->help);
+    }
+}

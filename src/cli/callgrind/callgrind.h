@@ -1,0 +1,80 @@
+/* The callgrind commands (src/cli/callgrind/): their handlers of the generic
+ * commands (ops.c, one file each) and what those files share (callgrind.c). */
+#ifndef TK_CLI_CALLGRIND_H
+#define TK_CLI_CALLGRIND_H
+
+#include <stdio.h>
+
+#include "cli.h"
+
+/* Output writes many small pieces: skip stdio's per-call locking. */
+#ifdef __GLIBC__
+#define out_write(p, n, f) fwrite_unlocked((p), 1, (n), (f))
+#define out_char(c, f) putc_unlocked((c), (f))
+#else
+#define out_write(p, n, f) fwrite((p), 1, (n), (f))
+#define out_char(c, f) putc((c), (f))
+#endif
+
+/* What reading found that it does not fail on (tk_callgrind_read_options.notes: a
+ * part whose cost lines fall short of its summary:, totals: that differ from the
+ * cost lines), kept for a report's header. */
+typedef struct cli_callgrind_note {
+    char *path;
+    uint64_t line;
+    char *message;
+} cli_callgrind_note;
+
+typedef struct cli_callgrind_notes {
+    cli_callgrind_note *v;
+    size_t count, cap;
+    uint64_t more; /* not kept (beyond CLI_CALLGRIND_NOTES_MAX) */
+} cli_callgrind_notes;
+
+#define CLI_CALLGRIND_NOTES_MAX 100
+
+/* A sink for tk_callgrind_read_options.notes: prints each as "tracekit:
+ * path:line:col: warning: ..." on stderr and keeps it in `keep` (may be NULL). */
+void cli_callgrind_notes_sink(tk_diag *d, cli_callgrind_notes *keep);
+void cli_callgrind_notes_free(cli_callgrind_notes *n);
+
+/* Read every input into one profile (their parts appended in order) as `how`
+ * says (its path and notes are each input's); the reading's warnings are
+ * printed and kept in notes (may be NULL). Returns an exit code. */
+int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                            cli_callgrind_notes *notes, tk_profile **out);
+/* The same with this detail and nothing else asked for. */
+int cli_callgrind_load(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out);
+
+/* The string of id, or dflt when it is none or empty. */
+const char *cli_callgrind_str_or(const tk_profile *p, uint32_t id, const char *dflt);
+void cli_callgrind_put_u64(FILE *f, uint64_t v);
+/* v with thousands separators, right-aligned in width (0: no padding). */
+void cli_callgrind_put_padded(FILE *f, uint64_t v, int width);
+void cli_callgrind_put_commas(FILE *f, uint64_t v);
+/* [v0,v1,...] */
+void cli_callgrind_json_u64s(FILE *f, const uint64_t *v, size_t n);
+/* ["Ir","Dr",...]: the profile's event names */
+void cli_callgrind_json_events(FILE *f, const tk_profile *p);
+/* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
+int cli_callgrind_event_list(const char *cmd, const tk_profile *p, const char *list, size_t *idx,
+                             size_t max);
+
+/* The handlers and their options (info.c, check.c, report.c, annotate.c, convert.c,
+ * dump.c, diff.c, merge.c). */
+extern const cli_opt cli_callgrind_info_opts[], cli_callgrind_check_opts[],
+    cli_callgrind_report_opts[], cli_callgrind_annotate_opts[], cli_callgrind_convert_opts[],
+    cli_callgrind_dump_opts[], cli_callgrind_diff_opts[], cli_callgrind_merge_opts[];
+int cli_callgrind_info(cli_ctx *ctx, const cli_args *args);
+int cli_callgrind_check(cli_ctx *ctx, const cli_args *args);
+int cli_callgrind_report(cli_ctx *ctx, const cli_args *args);
+int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args);
+int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args);
+int cli_callgrind_dump(cli_ctx *ctx, const cli_args *args);
+int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args);
+int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args);
+
+/* The table of them (ops.c). */
+extern const cli_format_ops cli_callgrind_ops;
+
+#endif

@@ -1,0 +1,173 @@
+/* tracekit convert for callgrind profiles: callgrind, dot, folded stacks or JSON. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgrind.h"
+
+const cli_opt cli_callgrind_convert_opts[] = {
+    {"to", 't', "FMT", "callgrind, dot, folded or json"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
+    {"node-threshold", 0, "PCT", "dot: drop functions below PCT% inclusive (default 0.5)"},
+    {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% (default 0.1)"},
+    {"event", 0, "EVENT", "dot, folded: the event for percentages and colours, or to count"
+                          " (default: the first)"},
+    {"min-share", 0, "PCT", "folded: do not unfold call chains below PCT% of the total"
+                            " (default 0.001)"},
+    {"per-thread", 0, NULL, "folded: each part apart, its stacks starting with its thread"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* convert --to */
+enum { TO_CALLGRIND, TO_DOT, TO_JSON, TO_FOLDED };
+static const cli_choice convert_targets[] = {
+    {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT}, {"json", TO_JSON}, {"folded", TO_FOLDED},
+    {NULL, 0}};
+
+static void json_pos(FILE *f, const tk_prof_pos *pos)
+{
+    fprintf(f, "\"line\":%" PRIu64 ",\"addr\":%" PRIu64 ",\"bb\":%" PRIu64, pos->line, pos->addr,
+            pos->bb);
+}
+
+/* The whole model as JSON (names inline, rows in storage order). */
+static void write_json(const tk_profile *p, FILE *f)
+{
+    size_t nev = tk_profile_event_count(p);
+    fputs("{\"version\":1,\"format\":\"tracekit-profile\",\"events\":", f);
+    cli_callgrind_json_events(f, p);
+    fputs(",\n\"functions\":[", f);
+    for (size_t i = 0; i < tk_profile_function_count(p); i++) {
+        const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)i);
+        fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
+        tk_put_json_string(f, tk_profile_str(p, fn->object));
+        fputs(",\"file\":", f);
+        tk_put_json_string(f, tk_profile_str(p, fn->file));
+        fputs(",\"name\":", f);
+        tk_put_json_string(f, tk_profile_str(p, fn->name));
+        fputc('}', f);
+    }
+    fputs("],\n\"parts\":[", f);
+    for (size_t i = 0; i < tk_profile_part_count(p); i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        fputs(i ? ",\n{" : "\n{", f);
+        if (pt->has_thread) fprintf(f, "\"thread\":%" PRIu64 ",", pt->thread);
+        if (pt->has_pid) fprintf(f, "\"pid\":%" PRIu64 ",", pt->pid);
+        if (pt->cmd) {
+            fputs("\"cmd\":", f);
+            tk_put_json_string(f, pt->cmd);
+            fputc(',', f);
+        }
+        fputs("\"self\":[", f);
+        const tk_prof_self *sr = pt->self.rows;
+        for (size_t r = 0; r < pt->self.count; r++) {
+            fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr[r].fn);
+            tk_put_json_string(f, tk_profile_str(p, sr[r].file));
+            fputc(',', f);
+            json_pos(f, &sr[r].pos);
+            fputs(",\"cost\":", f);
+            cli_callgrind_json_u64s(f, pt->self.values + r * nev, nev);
+            fputc('}', f);
+        }
+        fputs("],\"calls\":[", f);
+        const tk_prof_call *cr = pt->calls.rows;
+        for (size_t r = 0; r < pt->calls.count; r++) {
+            const uint64_t *v = pt->calls.values + r * (nev + 1);
+            fprintf(f,
+                    "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64
+                    ",\"file\":",
+                    r ? "," : "", cr[r].fn, cr[r].callee, v[0]);
+            tk_put_json_string(f, tk_profile_str(p, cr[r].file));
+            fputc(',', f);
+            json_pos(f, &cr[r].pos);
+            fputs(",\"inclusive\":", f);
+            cli_callgrind_json_u64s(f, v + 1, nev);
+            fputc('}', f);
+        }
+        fputs("],\"jumps\":[", f);
+        const tk_prof_jump *jr = pt->jumps.rows;
+        for (size_t r = 0; r < pt->jumps.count; r++) {
+            const uint64_t *v = pt->jumps.values + r * 2;
+            fprintf(f,
+                    "%s\n{\"fn\":%" PRIu32 ",\"target_fn\":%" PRIu32 ",\"conditional\":%s,"
+                    "\"executed\":%" PRIu64 ",\"followed\":%" PRIu64 ",",
+                    r ? "," : "", jr[r].fn, jr[r].target_fn, jr[r].conditional ? "true" : "false",
+                    v[0], v[1]);
+            json_pos(f, &jr[r].pos);
+            fputc('}', f);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+}
+
+int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
+{
+    const char *cmd = "convert";
+    int to = cli_get_choice(cmd, args, "to", convert_targets, -1);
+    if (to < 0) {
+        if (!cli_get(args, "to"))
+            return cli_usage_error(cmd, "missing --to FMT (callgrind, dot, folded or json)");
+        return CLI_EXIT_USAGE;
+    }
+    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    tk_folded_profile_options folded = TK_FOLDED_PROFILE_OPTIONS_INIT;
+    double min_share = folded.min_share * 100;
+    if (cli_get_double(cmd, args, "node-threshold", dot.node_threshold, &dot.node_threshold) ||
+        cli_get_double(cmd, args, "edge-threshold", dot.edge_threshold, &dot.edge_threshold) ||
+        cli_get_double(cmd, args, "min-share", min_share, &min_share))
+        return CLI_EXIT_USAGE;
+    if (!(min_share >= 0 && min_share <= 100))
+        return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
+    folded.min_share = min_share / 100;
+    folded.per_part = cli_has(args, "per-thread");
+    tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
+    if (to == TO_DOT || to == TO_FOLDED) {
+        /* call graphs and flame graphs need functions and call arcs only: no
+         * positions, cost files or jumps */
+        how.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+        how.skip_jumps = how.drop_files = 1;
+    }
+    tk_profile *p;
+    int rc = cli_callgrind_load_with(ctx, &how, NULL, &p);
+    if (rc) return rc;
+    const char *ev = cli_get(args, "event");
+    if (ev) {
+        size_t idx;
+        if (cli_callgrind_event_list(cmd, p, ev, &idx, 1) != 1) {
+            tk_profile_free(p);
+            return CLI_EXIT_USAGE;
+        }
+        dot.event = folded.event = idx;
+    }
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc) {
+        tk_profile_free(p);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = TK_OK;
+    if (to == TO_CALLGRIND) {
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        if (cli_has(args, "no-compress")) wo.compress_names = wo.compress_positions = 0;
+        st = tk_callgrind_write(p, tk_output_file(o), &wo, &err);
+    } else if (to == TO_DOT) {
+        st = tk_profile_write_dot(p, &dot, tk_output_file(o), &err);
+    } else if (to == TO_FOLDED) {
+        st = tk_profile_write_folded(p, &folded, tk_output_file(o), &err);
+    } else {
+        write_json(p, tk_output_file(o));
+    }
+    if (st != TK_OK) {
+        tk_output_abort(o);
+        rc = cli_error(&err);
+    } else {
+        rc = cli_output_commit(o);
+    }
+    tk_profile_free(p);
+    return rc;
+}

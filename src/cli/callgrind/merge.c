@@ -1,0 +1,70 @@
+/* tracekit merge for callgrind profiles: one profile of every input's costs. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgrind.h"
+
+const cli_opt cli_callgrind_merge_opts[] = {
+    {"output", 'o', "FILE", "write the merged profile to FILE (default: standard output)"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {"keep-parts", 0, NULL, "keep every part (thread, dump) as its own part"},
+    {NULL, 0, NULL, NULL},
+};
+
+int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
+{
+    tk_profile *src;
+    int rc = cli_callgrind_load(ctx, TK_CALLGRIND_DETAIL_FULL, &src);
+    if (rc) return rc;
+    tk_profile *dst = NULL;
+    tk_prof_part *into = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_profile_new(&dst);
+    if (st == TK_OK && !cli_has(args, "keep-parts")) {
+        st = tk_profile_add_part(dst, &into);
+        if (st == TK_OK && tk_profile_part_count(src)) {
+            const tk_prof_part *first = tk_profile_part(src, 0);
+            if (first->cmd)
+                st = tk_profile_part_set_string(&into->cmd, first->cmd, strlen(first->cmd));
+            if (st == TK_OK)
+                st = tk_profile_part_add_desc(into, "Trigger: tracekit merge",
+                                              strlen("Trigger: tracekit merge"));
+        }
+    }
+    if (st != TK_OK) {
+        tk_error_set(&err, st, "out of memory");
+    } else {
+        st = tk_profile_merge(dst, src, into, &err);
+        if (st == TK_OK && into) {
+            into->has_summary = 0;
+            st = tk_profile_part_fill_totals(dst, into);
+            if (st == TK_OK) {
+                memcpy(into->summary, into->totals, sizeof into->summary);
+                into->has_summary = 1;
+            }
+            if (st != TK_OK) tk_error_set(&err, st, "cost sum overflows 64 bits");
+        }
+    }
+    if (st != TK_OK) {
+        tk_profile_free(src);
+        tk_profile_free(dst);
+        return cli_error(&err);
+    }
+    tk_output *o;
+    rc = cli_output_open(args, 0, &o);
+    if (rc == CLI_EXIT_OK) {
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        st = tk_callgrind_write(dst, tk_output_file(o), &wo, &err);
+        if (st != TK_OK) {
+            tk_output_abort(o);
+            rc = cli_error(&err);
+        } else {
+            rc = cli_output_commit(o);
+        }
+    }
+    tk_profile_free(src);
+    tk_profile_free(dst);
+    return rc;
+}

@@ -1,0 +1,1042 @@
+/* tracekit report for callgrind profiles: totals and the table of functions
+ * (or files, objects, lines) by self or inclusive cost, text, JSON or CSV;
+ * with --tree, each function's callers and callees. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgrind.h"
+
+/* ---- number formatting ------------------------------------------------------------ */
+
+/* put_padded into memory: appends at out (room for 64 bytes), returns the new end. */
+static char *fmt_padded(char *out, uint64_t v, int width)
+{
+    static const uint64_t pow10[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                       1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+                                       10000000000ULL, 100000000000ULL, 1000000000000ULL,
+                                       10000000000000ULL, 100000000000000ULL,
+                                       1000000000000000ULL, 10000000000000000ULL,
+                                       100000000000000000ULL, 1000000000000000000ULL,
+                                       10000000000000000000ULL};
+    /* digits of v: log10 from the bit length, corrected by one comparison */
+    int bits = 64 - __builtin_clzll(v | 1);
+    int digits = (bits * 1233) >> 12;
+    digits += (v | 1) >= pow10[digits];
+    int len = digits + (digits - 1) / 3;
+    if (width > 64) width = 64; /* put_padded's limit */
+    if (width <= 32)
+        memset(out, ' ', 32);
+    else
+        memset(out, ' ', 64);
+    char *end = out + (len > width ? len : width);
+    char *p = end;
+    for (int group = 0;;) {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+        if (!v) break;
+        if (++group == 3) {
+            *--p = ',';
+            group = 0;
+        }
+    }
+    return end;
+}
+
+static int width_commas(uint64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d + (d - 1) / 3;
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+    return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* " ( 12.3%) ", like printf(" (%5.1f%%) ") for 0..999.9, without printf: appends at out
+ * (room for 64 bytes), returns the new end. */
+static char *fmt_pct(char *out, double v)
+{
+    if (!(v >= 0) || v >= 999.95) {
+        int n = snprintf(out, 64, " (%5.1f%%) ", v);
+        return out + (n < 0 ? 0 : n > 63 ? 63 : n);
+    }
+    unsigned t = (unsigned)(v * 10.0 + 0.5);
+    unsigned whole = t / 10;
+    out[0] = ' ';
+    out[1] = '(';
+    out[2] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
+    out[3] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
+    out[4] = (char)('0' + whole % 10);
+    out[5] = '.';
+    out[6] = (char)('0' + t % 10);
+    memcpy(out + 7, "%) ", 3);
+    return out + 10;
+}
+
+/* ---- report --------------------------------------------------------------------- */
+
+/* " <cycle N>" into tag (32 bytes): the mark of a member of a call cycle, as
+ * gprof and KCachegrind write it. Returns its length. */
+static size_t cycle_tag(char *tag, uint32_t cycle)
+{
+    int n = snprintf(tag, 32, " <cycle %" PRIu32 ">", cycle);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* ,"cycles":[...] when the summary has call cycles */
+static void json_cycles(FILE *f, const tk_prof_summary *s)
+{
+    if (!s->n_cycles) return;
+    fputs(",\"cycles\":[", f);
+    for (size_t c = 0; c < s->n_cycles; c++) {
+        const tk_prof_cycle *cy = &s->cycles[c];
+        fprintf(f, "%s{\"cycle\":%zu,\"members\":%zu,\"calls\":%" PRIu64 ",\"self\":",
+                c ? "," : "", c + 1, cy->members, cy->calls);
+        cli_callgrind_json_u64s(f, cy->self, s->n_events);
+        fputs(",\"inclusive\":", f);
+        cli_callgrind_json_u64s(f, cy->inclusive, s->n_events);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+const cli_opt cli_callgrind_report_opts[] = {
+    {"by", 0, "KEY", "function (default), file-function (callgrind_annotate's key), file, object, "
+                     "line"},
+    {"sort", 0, "EVENT[,EVENT]", "sort by these events (default: the first event)"},
+    {"top", 'n', "N", "show at most N rows"},
+    {"threshold", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
+    {"coverage", 0, "PCT", "stop once the rows shown cover PCT% of the total of the first sort "
+                           "event, as callgrind_annotate's --threshold (default 99 for a text "
+                           "table of self costs, else 100: every row)"},
+    {"inclusive", 0, NULL, "sort by and show inclusive costs"},
+    {"show", 0, "EVENT[,EVENT]", "text: only these event columns (callgrind_annotate --show), "
+                                 "default all"},
+    {"tree", 0, "KIND", "caller, calling or both: list each function's callers (<) and/or "
+                        "callees (>) with the calls' counts and inclusive costs, as "
+                        "callgrind_annotate --tree"},
+    {"cycles", 0, NULL, "list the call cycles (functions that call each other) as units: "
+                        "members, calls from outside, self and inclusive cost; a member's "
+                        "inclusive cost is an estimate"},
+    {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
+    {"format", 0, "FMT", "text (default), json or csv"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 'f', NULL, "overwrite FILE"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* Derived events ("event: Sum = Ir + 2 Dr") evaluated on a cost vector;
+ * ok[i] = 0 when the formula cannot be evaluated (unknown event, overflow). */
+static void eval_derived(const tk_profile *p, const uint64_t *costs, uint64_t *out, int *ok)
+{
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++)
+        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i]) == TK_OK;
+}
+
+static void json_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    fputc('[', f);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        if (i) fputc(',', f);
+        if (ok[i])
+            cli_callgrind_put_u64(f, v[i]);
+        else
+            fputs("null", f);
+    }
+    fputc(']', f);
+}
+
+static void csv_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
+{
+    uint64_t v[TK_PROFILE_MAX_EVENTS];
+    int ok[TK_PROFILE_MAX_EVENTS];
+    eval_derived(p, costs, v, ok);
+    for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
+        fputc(',', f);
+        if (ok[i]) cli_callgrind_put_u64(f, v[i]);
+    }
+}
+
+/* --by: what a row of the table is */
+static const cli_choice report_groups[] = {
+    {"function", TK_GROUP_FUNCTION}, {"file-function", TK_GROUP_FILE_FUNCTION},
+    {"file", TK_GROUP_FILE},         {"object", TK_GROUP_OBJECT},
+    {"line", TK_GROUP_LINE},         {NULL, 0}};
+
+static const char *group_name(tk_prof_group g)
+{
+    for (const cli_choice *c = report_groups; c->name; c++)
+        if (c->value == (int)g) return c->name;
+    return "";
+}
+
+static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
+{
+    switch (g) {
+    case TK_GROUP_FUNCTION: {
+        const char *n = cli_callgrind_str_or(p, e->name, "???");
+        const char *o = cli_callgrind_str_or(p, e->object, "???");
+        const char *fl = cli_callgrind_str_or(p, e->file, "???");
+        out_write(n, strlen(n), f);
+        out_write(" [", 2, f);
+        out_write(o, strlen(o), f);
+        out_write("] ", 2, f);
+        out_write(fl, strlen(fl), f);
+        break;
+    }
+    case TK_GROUP_FILE_FUNCTION:
+        fprintf(f, "%s:%s", cli_callgrind_str_or(p, e->file, "???"),
+                cli_callgrind_str_or(p, e->name, "???"));
+        break;
+    case TK_GROUP_FILE: fputs(cli_callgrind_str_or(p, e->file, "???"), f); break;
+    case TK_GROUP_OBJECT: fputs(cli_callgrind_str_or(p, e->object, "???"), f); break;
+    case TK_GROUP_LINE:
+        fprintf(f, "%s:%" PRIu64, cli_callgrind_str_or(p, e->file, "???"), e->line);
+        break;
+    }
+}
+
+/* Text rows are collected in a 1 MiB buffer and written with one fwrite
+ * each time it fills: a report can be as large as its input (long context
+ * names), and stdio's own 4 KiB buffer would make one write(2) per 4 KiB. */
+typedef struct row_buf {
+    char *b;
+    size_t n, cap;
+    FILE *f;
+} row_buf;
+
+static void rb_flush(row_buf *o)
+{
+    if (o->n) out_write(o->b, o->n, o->f);
+    o->n = 0;
+}
+
+static void rb_put(row_buf *o, const char *p, size_t n)
+{
+    if (o->n + n > o->cap) {
+        rb_flush(o);
+        if (n > o->cap) {
+            out_write(p, n, o->f);
+            return;
+        }
+    }
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+
+/* A name of the profile, "???" when it has none (as str_or). */
+static void rb_put_str(row_buf *o, const tk_profile *p, uint32_t id)
+{
+    size_t n = id == TK_PROF_NONE ? 0 : tk_profile_str_len(p, id);
+    if (n) rb_put(o, tk_profile_str(p, id), n);
+    else rb_put(o, "???", 3);
+}
+
+/* ---- report --tree ---------------------------------------------------------------- */
+
+/* --tree: which ends of each function's calls it lists (bits) */
+enum { TREE_NONE = 0, TREE_CALLERS = 1, TREE_CALLEES = 2, TREE_BOTH = 3 };
+static const cli_choice report_trees[] = {
+    {"none", TREE_NONE}, {"caller", TREE_CALLERS}, {"calling", TREE_CALLEES}, {"both", TREE_BOTH},
+    {NULL, 0}};
+
+typedef struct arc_order {
+    const tk_prof_arcs *a;
+    size_t event;
+    int callees; /* the other end of the arcs is their callee */
+} arc_order;
+
+/* Heaviest calls first (inclusive cost of the first sort event), then the most
+ * frequent, then the summary's order of the other end. */
+static int cmp_arc(const void *x, const void *y, void *ctx)
+{
+    const arc_order *o = ctx;
+    const tk_prof_arc *a = &o->a->arcs[*(const size_t *)x], *b = &o->a->arcs[*(const size_t *)y];
+    uint64_t ca = o->a->n_events ? a->inclusive[o->event] : 0;
+    uint64_t cb = o->a->n_events ? b->inclusive[o->event] : 0;
+    if (ca != cb) return ca > cb ? -1 : 1;
+    if (a->calls != b->calls) return a->calls > b->calls ? -1 : 1;
+    size_t ea = o->callees ? a->callee : a->caller, eb = o->callees ? b->callee : b->caller;
+    return (ea > eb) - (ea < eb);
+}
+
+/* The arcs into (callers) or out of (callees) entry i, heaviest first, into
+ * idx (room for a->count). Returns how many. */
+static size_t tree_arcs(const tk_prof_arcs *a, size_t i, int callees, size_t event, size_t *idx)
+{
+    size_t first, n;
+    if (callees) {
+        n = tk_prof_arcs_out_of(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = a->by_caller[first + k];
+    } else {
+        n = tk_prof_arcs_into(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = first + k;
+    }
+    arc_order o = {a, event, callees};
+    qsort_r(idx, n, sizeof *idx, cmp_arc, &o);
+    return n;
+}
+
+/* One text row of a tree: costs (the entry's, or a call's inclusive cost in
+ * the inclusive columns when the table has them), calls, mark, label. */
+static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
+                     const tk_prof_entry *e, const uint64_t *self, const uint64_t *incl,
+                     uint64_t calls, const char *mark, const int *w, size_t primary,
+                     const size_t *col, size_t ncol)
+{
+    char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
+    char *r = row;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint64_t *v = pass ? incl : self;
+        if (pass && !incl) break;
+        for (size_t c = 0; c < ncol; c++) {
+            size_t j = col[c];
+            size_t width = (size_t)w[j] + (j == primary ? 10 : 1);
+            if (!v) {
+                memset(r, ' ', width);
+                r += width;
+                continue;
+            }
+            r = fmt_padded(r, v[j], w[j]);
+            if (j == primary)
+                r = fmt_pct(r, pct(v[j], s->totals[j]));
+            else
+                *r++ = ' ';
+        }
+    }
+    r = fmt_padded(r, calls, 10);
+    *r++ = ' ';
+    out_write(row, (size_t)(r - row), f);
+    fputs(mark, f);
+    entry_label(f, p, group, e);
+    out_char('\n', f);
+}
+
+/* The text table with each function's callers and callees around it. */
+static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
+                      const tk_prof_arcs *a, size_t limit, int tree, int inclusive, size_t primary,
+                      const int *w, const size_t *col, size_t ncol, size_t *idx)
+{
+    for (size_t i = 0; i < limit; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        if (i) out_char('\n', f);
+        for (int side = 0; side < 2; side++) {
+            if (side == 0 && !(tree & TREE_CALLERS)) continue;
+            if (side == 1) /* the function itself, between its callers and callees */
+                tree_row(f, p, group, s, e, e->self, inclusive ? e->inclusive : NULL, e->calls,
+                         "* ", w, primary, col, ncol);
+            if (side == 1 && !(tree & TREE_CALLEES)) continue;
+            size_t n = tree_arcs(a, i, side, primary, idx);
+            for (size_t k = 0; k < n; k++) {
+                const tk_prof_arc *arc = &a->arcs[idx[k]];
+                const tk_prof_entry *other = &s->entries[side ? arc->callee : arc->caller];
+                tree_row(f, p, group, s, other, inclusive ? NULL : arc->inclusive,
+                         inclusive ? arc->inclusive : NULL, arc->calls, side ? "  > " : "  < ", w,
+                         primary, col, ncol);
+            }
+        }
+    }
+}
+
+/* ,"callers":[...],"callees":[...] of entry i (as the tree asks). */
+static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s, const tk_prof_arcs *a,
+                      size_t i, int tree, size_t primary, size_t *idx)
+{
+    for (int side = 0; side < 2; side++) {
+        if (!(tree & (side ? TREE_CALLEES : TREE_CALLERS))) continue;
+        fputs(side ? ",\"callees\":[" : ",\"callers\":[", f);
+        size_t n = tree_arcs(a, i, side, primary, idx);
+        for (size_t k = 0; k < n; k++) {
+            const tk_prof_arc *arc = &a->arcs[idx[k]];
+            const tk_prof_entry *o = &s->entries[side ? arc->callee : arc->caller];
+            fputs(k ? ",{\"object\":" : "{\"object\":", f);
+            tk_put_json_string(f, cli_callgrind_str_or(p, o->object, ""));
+            fputs(",\"file\":", f);
+            tk_put_json_string(f, cli_callgrind_str_or(p, o->file, ""));
+            fputs(",\"name\":", f);
+            tk_put_json_string(f, cli_callgrind_str_or(p, o->name, ""));
+            fprintf(f, ",\"calls\":%" PRIu64 ",\"inclusive\":", arc->calls);
+            cli_callgrind_json_u64s(f, arc->inclusive, s->n_events);
+            fputc('}', f);
+        }
+        fputc(']', f);
+    }
+}
+
+/* One member of cycle c in a --cycles listing (first: the cycle's first). */
+static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
+                         tk_prof_group group, size_t primary, size_t c, int not_first,
+                         const tk_prof_entry *e)
+{
+    size_t nev = s->n_events;
+    const tk_prof_cycle *cy = &s->cycles[c - 1];
+    uint64_t total = nev ? s->totals[primary] : 0;
+    if (fmt == CLI_OUT_JSON) {
+        fputs(not_first ? ",{\"object\":" : "{\"object\":", f);
+        tk_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
+        fputs(",\"file\":", f);
+        tk_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
+        fputs(",\"name\":", f);
+        tk_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
+        fputs(",\"self\":", f);
+        cli_callgrind_json_u64s(f, e->self, nev);
+        fputs(",\"inclusive\":", f);
+        cli_callgrind_json_u64s(f, e->inclusive, nev);
+        fprintf(f, ",\"calls\":%" PRIu64 ",\"estimated\":%s}", e->calls,
+                e->estimated ? "true" : "false");
+    } else if (fmt == CLI_OUT_CSV) {
+        fprintf(f, "%zu,%zu,%" PRIu64, c, cy->members, cy->calls);
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, cy->inclusive[j]);
+        fputc(',', f);
+        tk_put_csv_field(f, cli_callgrind_str_or(p, e->object, ""));
+        fputc(',', f);
+        tk_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
+        fputc(',', f);
+        tk_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
+        fprintf(f, ",%" PRIu64 ",%d\n", e->calls, e->estimated ? 1 : 0);
+    } else {
+        fputs("  ", f);
+        cli_callgrind_put_padded(f, nev ? e->self[primary] : 0, 14);
+        fprintf(f, " (%5.1f%%) ", pct(nev ? e->self[primary] : 0, total));
+        cli_callgrind_put_padded(f, nev ? e->inclusive[primary] : 0, 14);
+        fprintf(f, " (%5.1f%%) %s ", pct(nev ? e->inclusive[primary] : 0, total),
+                e->estimated ? "~" : " ");
+        cli_callgrind_put_padded(f, e->calls, 10);
+        fputc(' ', f);
+        entry_label(f, p, group, e);
+        fputc('\n', f);
+    }
+}
+
+/* The members of each call cycle, in the entries' order: members[start[c] ..
+ * start[c + 1]) are those of cycle c (1-based). Both to free; 0, or -1 when
+ * out of memory. */
+static int cycle_members(const tk_prof_summary *s, size_t **start_out, size_t **members_out)
+{
+    size_t nc = s->n_cycles;
+    size_t *start = calloc(nc + 2, sizeof *start);
+    size_t *members = malloc((s->count ? s->count : 1) * sizeof *members);
+    *start_out = start;
+    *members_out = members;
+    if (!start || !members) return -1;
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].cycle) start[s->entries[i].cycle + 1]++;
+    for (size_t c = 0; c <= nc; c++) start[c + 1] += start[c];
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].cycle) members[start[s->entries[i].cycle]++] = i;
+    for (size_t c = nc + 1; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+    return 0;
+}
+
+static void cycles_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt)
+{
+    size_t nev = s->n_events;
+    if (fmt == CLI_OUT_JSON) {
+        fputs("{\"version\":1,\"format\":\"callgrind\",\"events\":", f);
+        cli_callgrind_json_events(f, p);
+        fputs(",\"totals\":", f);
+        cli_callgrind_json_u64s(f, s->totals, nev);
+        fputs(",\"cycles\":[", f);
+    } else if (fmt == CLI_OUT_CSV) {
+        fputs("cycle,cycle_members,cycle_calls", f);
+        for (size_t j = 0; j < nev; j++)
+            fprintf(f, ",cycle_inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+        fputs(",object,file,name", f);
+        for (size_t j = 0; j < nev; j++)
+            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+        for (size_t j = 0; j < nev; j++)
+            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+        fputs(",calls,estimated\n", f);
+    } else {
+        fprintf(f, "call cycles: %zu\n", s->n_cycles);
+        if (s->n_cycles)
+            fputs("A cycle's inclusive cost is exact (calls into a cycle from outside never "
+                  "nest); its members' marked ~ are estimates.\n", f);
+    }
+}
+
+/* The line (text) or the start of the object (JSON) of cycle c. */
+static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
+                       size_t primary, size_t c)
+{
+    size_t nev = s->n_events;
+    const tk_prof_cycle *cy = &s->cycles[c - 1];
+    const char *ev = nev ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
+    uint64_t total = nev ? s->totals[primary] : 0;
+    if (fmt == CLI_OUT_JSON) {
+        fprintf(f, "%s\n{\"cycle\":%zu,\"calls\":%" PRIu64 ",\"self\":", c > 1 ? "," : "",
+                c, cy->calls);
+        cli_callgrind_json_u64s(f, cy->self, nev);
+        fputs(",\"inclusive\":", f);
+        cli_callgrind_json_u64s(f, cy->inclusive, nev);
+        fputs(",\"members\":[", f);
+    } else if (fmt == CLI_OUT_TEXT) {
+        fprintf(f, "\ncycle %zu: %zu member%s, ", c, cy->members, cy->members == 1 ? "" : "s");
+        cli_callgrind_put_commas(f, cy->calls);
+        fprintf(f, " call%s from outside, %s self ", cy->calls == 1 ? "" : "s", ev);
+        if (nev) cli_callgrind_put_commas(f, cy->self[primary]);
+        fprintf(f, " (%.1f%%), inclusive ", pct(nev ? cy->self[primary] : 0, total));
+        if (nev) cli_callgrind_put_commas(f, cy->inclusive[primary]);
+        fprintf(f, " (%.1f%%)\n", pct(nev ? cy->inclusive[primary] : 0, total));
+    }
+}
+
+/* report --cycles: each call cycle as a unit (its members' self costs added,
+ * its inclusive cost, the calls into it from outside), then its members,
+ * heaviest inclusive first (at most `top` in text, 0: 10). The entries are
+ * sorted by inclusive cost. */
+static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
+                          tk_prof_group group, size_t primary, uint64_t top)
+{
+    size_t *start, *members;
+    if (cycle_members(s, &start, &members) != 0) {
+        free(start);
+        free(members);
+        fputs("tracekit: out of memory\n", stderr);
+        return;
+    }
+    cycles_head(f, p, s, fmt);
+    for (size_t c = 1; c <= s->n_cycles; c++) {
+        cycle_head(f, p, s, fmt, primary, c);
+        size_t shown = 0, limit = fmt == CLI_OUT_TEXT ? (top ? (size_t)top : 10) : SIZE_MAX;
+        for (size_t k = start[c]; k < start[c + 1]; k++) {
+            if (fmt != CLI_OUT_TEXT || shown < limit)
+                cycle_member(f, p, s, fmt, group, primary, c, k > start[c],
+                             &s->entries[members[k]]);
+            shown++;
+        }
+        if (fmt == CLI_OUT_JSON) fputs("]}", f);
+        if (fmt == CLI_OUT_TEXT && shown > limit)
+            fprintf(f, "  (%zu more member%s not shown)\n", shown - limit,
+                    shown - limit == 1 ? "" : "s");
+    }
+    const char *ev = s->n_events ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
+    if (fmt == CLI_OUT_JSON) fputs("\n]}\n", f);
+    if (fmt == CLI_OUT_TEXT && s->n_cycles)
+        fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev,
+                ev);
+    free(start);
+    free(members);
+}
+
+/* The reading's warnings in the report's header: one line each in text, a
+ * "warnings" array in JSON (neither when there are none). */
+static void notes_text(FILE *f, const cli_callgrind_notes *n)
+{
+    for (size_t i = 0; i < n->count; i++) {
+        tk_location loc = {n->v[i].path, -1, n->v[i].line, 1};
+        char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
+        fprintf(f, "%s\n", tk_diag_format(TK_SEV_WARNING, &loc, n->v[i].message, buf, sizeof buf));
+    }
+    if (n->more) fprintf(f, "(%" PRIu64 " more warnings)\n", n->more);
+}
+
+static void notes_json(FILE *f, const cli_callgrind_notes *n)
+{
+    if (!n->count) return;
+    fputs(",\"warnings\":[", f);
+    for (size_t i = 0; i < n->count; i++) {
+        fputs(i ? ",{\"path\":" : "{\"path\":", f);
+        tk_put_json_string(f, n->v[i].path);
+        fprintf(f, ",\"line\":%" PRIu64 ",\"message\":", n->v[i].line);
+        tk_put_json_string(f, n->v[i].message);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+
+/* ---- what report was asked for, and the table it computes ---------------------------- */
+
+typedef struct settings {
+    tk_prof_group group;            /* --by */
+    int fmt;                        /* CLI_OUT_TEXT, _JSON or _CSV */
+    int tree;                       /* TREE_* */
+    int cycles, inclusive;
+    uint64_t top, part;
+    double threshold, coverage;
+    /* once the profile is read: */
+    size_t sort[4], nsort;          /* the sort events */
+    size_t primary;                 /* the first of them (or 0) */
+    size_t col[TK_PROFILE_MAX_EVENTS], ncol; /* the event columns of a text table */
+} settings;
+
+static int parse_settings(const cli_args *args, settings *o)
+{
+    const char *cmd = "report";
+    memset(o, 0, sizeof *o);
+    int by = cli_get_choice(cmd, args, "by", report_groups, TK_GROUP_FUNCTION);
+    o->fmt = cli_get_choice(cmd, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
+    o->inclusive = cli_has(args, "inclusive");
+    o->tree = cli_get_choice(cmd, args, "tree", report_trees, TREE_NONE);
+    if (o->tree < 0) return CLI_EXIT_USAGE;
+    /* callgrind_annotate lists functions until they cover 99 % of the first
+     * sort event: so does the text table of self costs (on the 130 MB bench
+     * profile 66 K rows instead of 151 K); machine-readable output is whole */
+    double coverage_default = o->fmt == CLI_OUT_TEXT && !o->inclusive ? 99.0 : 100.0;
+    if (by < 0 || o->fmt < 0 || cli_get_u64(cmd, args, "top", 0, &o->top) ||
+        cli_get_u64(cmd, args, "part", 0, &o->part) ||
+        cli_get_double(cmd, args, "threshold", 0.0, &o->threshold) ||
+        cli_get_double(cmd, args, "coverage", coverage_default, &o->coverage))
+        return CLI_EXIT_USAGE;
+    if (!(o->coverage > 0.0 && o->coverage <= 100.0))
+        return cli_usage_error(cmd, "--coverage wants a percentage above 0, at most 100");
+    o->group = (tk_prof_group)by;
+    int functions = o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION;
+    if (o->tree && !functions)
+        return cli_usage_error(cmd, "--tree lists the callers and callees of functions: "
+                                    "use it with --by function or file-function");
+    if (o->tree && o->fmt == CLI_OUT_CSV)
+        return cli_usage_error(cmd, "--tree is for text and json output");
+    o->cycles = cli_has(args, "cycles");
+    if (o->cycles && (o->tree || !functions))
+        return cli_usage_error(cmd, "--cycles lists call cycles of functions: use it with --by "
+                                    "function or file-function, without --tree");
+    if (o->cycles) {
+        o->inclusive = 1;
+        o->coverage = 100.0;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* --sort and --show, once the profile's events are known. */
+static int parse_events(const cli_args *args, const tk_profile *p, settings *o)
+{
+    const char *cmd = "report";
+    size_t nev = tk_profile_event_count(p);
+    o->nsort = nev ? 1 : 0;
+    const char *sortarg = cli_get(args, "sort");
+    if (sortarg) {
+        int n = cli_callgrind_event_list(cmd, p, sortarg, o->sort, 4);
+        if (n < 0) return CLI_EXIT_USAGE;
+        o->nsort = (size_t)n;
+    }
+    o->primary = o->nsort ? o->sort[0] : 0;
+    o->ncol = nev;
+    for (size_t j = 0; j < nev; j++) o->col[j] = j;
+    const char *showarg = cli_get(args, "show");
+    if (showarg) {
+        int n = cli_callgrind_event_list(cmd, p, showarg, o->col, TK_PROFILE_MAX_EVENTS);
+        if (n < 0) return CLI_EXIT_USAGE;
+        o->ncol = (size_t)n;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* What the report shows: the profile, its summary in the sort order, the rows
+ * shown (the first `limit`) and, with --tree, the call arcs between them. */
+typedef struct table {
+    tk_profile *p;
+    size_t nev, nder;               /* events and derived events */
+    tk_prof_summary *s;
+    size_t limit;
+    tk_prof_arcs *arcs;
+    size_t *arc_idx;                /* room for the arcs of one entry */
+} table;
+
+static void table_free(table *t)
+{
+    free(t->arc_idx);
+    tk_prof_arcs_free(t->arcs);
+    tk_prof_summary_free(t->s);
+    tk_profile_free(t->p);
+}
+
+/* The rows with a cost (in the sort order, rows without one come last), after
+ * threshold, coverage and top; a text table of self costs lists the functions
+ * with a self cost, as callgrind_annotate does. Coverage cuts before the first
+ * row at which the rows above cover that much, within the sorted prefix. */
+static size_t rows_shown(const table *t, const settings *o, size_t sorted)
+{
+    const tk_prof_summary *s = t->s;
+    size_t nev = t->nev, limit = s->count;
+    uint64_t total = nev ? s->totals[o->primary] : 0, covered = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        uint64_t v = nev ? (o->inclusive ? e->inclusive : e->self)[o->primary] : 0;
+        int all_zero = 1;
+        for (size_t j = 0; j < nev; j++)
+            if (e->self[j] || (e->inclusive && e->inclusive[j])) all_zero = 0;
+        if (all_zero || (o->threshold > 0 && pct(v, total) < o->threshold) ||
+            tk_prof_covered(covered, total, o->coverage) || i >= sorted) {
+            limit = i;
+            break;
+        }
+        covered = covered + v < covered ? UINT64_MAX : covered + v;
+    }
+    if (o->top && o->top < limit) limit = (size_t)o->top;
+    return limit;
+}
+
+/* The summary of the part(s) asked for, in the sort order; with --tree the arcs. */
+static int summarize(const settings *o, int self_only, table *t)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    if ((self_only ? tk_profile_summarize_self : tk_profile_summarize)(t->p, (size_t)o->part,
+                                                                       o->group, &t->s,
+                                                                       &err) != TK_OK) {
+        if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
+        return cli_error(&err);
+    }
+    size_t sorted = tk_prof_summary_sort_cover(t->s, t->p, o->sort, o->nsort, o->inclusive,
+                                               o->coverage);
+    if (!sorted && t->s->count) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        return CLI_EXIT_BAD_INPUT;
+    }
+    t->limit = rows_shown(t, o, sorted);
+    if (o->tree) {
+        if (tk_profile_summary_arcs(t->p, (size_t)o->part, t->s, o->group, &t->arcs, &err) !=
+                TK_OK ||
+            !(t->arc_idx = malloc((t->arcs->count ? t->arcs->count : 1) * sizeof *t->arc_idx))) {
+            if (t->arcs) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+            return cli_error(&err);
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static int compute_table(cli_ctx *ctx, const cli_args *args, settings *o,
+                         cli_callgrind_notes *notes, table *t)
+{
+    /* the report needs no jumps; per function it needs no cost files either;
+     * a text table of self costs shows no inclusive cost: the calls are only
+     * counted, and the summary has no inclusive costs */
+    int self_only = o->fmt == CLI_OUT_TEXT && !o->inclusive && !o->tree;
+    tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
+    how.detail = o->group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
+                                           : TK_CALLGRIND_DETAIL_FUNCTIONS;
+    how.skip_jumps = 1;
+    how.drop_files = o->group == TK_GROUP_FUNCTION;
+    how.call_counts_only = self_only;
+    int rc = cli_callgrind_load_with(ctx, &how, notes, &t->p);
+    if (rc) return rc;
+    t->nev = tk_profile_event_count(t->p);
+    t->nder = tk_profile_derived_count(t->p);
+    rc = parse_events(args, t->p, o);
+    return rc ? rc : summarize(o, self_only, t);
+}
+
+/* ---- JSON and CSV ------------------------------------------------------------------ */
+
+static void json_head(FILE *f, const settings *o, const table *t, const cli_callgrind_notes *n)
+{
+    const tk_profile *p = t->p;
+    fprintf(f, "{\"version\":1,\"format\":\"callgrind\",\"by\":\"%s\",\"parts\":%zu,",
+            group_name(o->group), o->part ? (size_t)1 : tk_profile_part_count(p));
+    fputs("\"events\":", f);
+    cli_callgrind_json_events(f, p);
+    fputs(",\"totals\":", f);
+    cli_callgrind_json_u64s(f, t->s->totals, t->nev);
+    if (t->nder) {
+        fputs(",\"derived_events\":[", f);
+        for (size_t i = 0; i < t->nder; i++) {
+            const tk_prof_derived *d = tk_profile_derived(p, i);
+            fputs(i ? ",{\"name\":" : "{\"name\":", f);
+            tk_put_json_string(f, tk_profile_str(p, d->name));
+            fputs(",\"formula\":", f);
+            tk_put_json_string(f, tk_profile_str(p, d->formula));
+            fputc('}', f);
+        }
+        fputs("],\"derived_totals\":", f);
+        json_derived(f, p, t->s->totals);
+    }
+    notes_json(f, n);
+    json_cycles(f, t->s);
+}
+
+static void json_entry(FILE *f, const settings *o, const table *t, size_t i)
+{
+    const tk_profile *p = t->p;
+    const tk_prof_entry *e = &t->s->entries[i];
+    fputs(i ? ",\n{" : "\n{", f);
+    fputs("\"object\":", f);
+    tk_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
+    fputs(",\"file\":", f);
+    tk_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
+    fputs(",\"name\":", f);
+    tk_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
+    if (o->group == TK_GROUP_LINE) fprintf(f, ",\"line\":%" PRIu64, e->line);
+    fputs(",\"self\":", f);
+    cli_callgrind_json_u64s(f, e->self, t->nev);
+    fputs(",\"inclusive\":", f);
+    cli_callgrind_json_u64s(f, e->inclusive, t->nev);
+    if (t->nder) {
+        fputs(",\"derived_self\":", f);
+        json_derived(f, p, e->self);
+        fputs(",\"derived_inclusive\":", f);
+        json_derived(f, p, e->inclusive);
+    }
+    fprintf(f, ",\"calls\":%" PRIu64, e->calls);
+    if (e->cycle)
+        fprintf(f, ",\"cycle\":%" PRIu32 ",\"estimated\":%s", e->cycle,
+                e->estimated ? "true" : "false");
+    if (t->arcs) tree_json(f, p, t->s, t->arcs, i, o->tree, o->primary, t->arc_idx);
+    fputc('}', f);
+}
+
+static void report_json(FILE *f, const settings *o, const table *t, const cli_callgrind_notes *n)
+{
+    json_head(f, o, t, n);
+    fputs(",\"functions\":[", f);
+    for (size_t i = 0; i < t->limit; i++) json_entry(f, o, t, i);
+    fputs("\n]}\n", f);
+}
+
+static void csv_head(FILE *f, const table *t)
+{
+    const tk_profile *p = t->p;
+    fputs("object,file,name,line", f);
+    for (size_t i = 0; i < t->nev; i++)
+        fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
+    for (size_t i = 0; i < t->nev; i++)
+        fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
+    fputs(",calls", f);
+    for (size_t i = 0; i < t->nder; i++)
+        fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+    for (size_t i = 0; i < t->nder; i++)
+        fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+    fputs(",cycle,estimated\n", f);
+}
+
+static void report_csv(FILE *f, const table *t)
+{
+    const tk_profile *p = t->p;
+    csv_head(f, t);
+    for (size_t i = 0; i < t->limit; i++) {
+        const tk_prof_entry *e = &t->s->entries[i];
+        tk_put_csv_field(f, cli_callgrind_str_or(p, e->object, ""));
+        fputc(',', f);
+        tk_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
+        fputc(',', f);
+        tk_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
+        fprintf(f, ",%" PRIu64, e->line);
+        for (size_t j = 0; j < t->nev; j++) {
+            fputc(',', f);
+            cli_callgrind_put_u64(f, e->self[j]);
+        }
+        for (size_t j = 0; j < t->nev; j++) {
+            fputc(',', f);
+            cli_callgrind_put_u64(f, e->inclusive[j]);
+        }
+        fprintf(f, ",%" PRIu64, e->calls);
+        csv_derived(f, p, e->self);
+        csv_derived(f, p, e->inclusive);
+        if (e->cycle)
+            fprintf(f, ",%" PRIu32 ",%d\n", e->cycle, e->estimated ? 1 : 0);
+        else
+            fputs(",,0\n", f);
+    }
+}
+
+/* ---- text -------------------------------------------------------------------------- */
+
+/* Parts, events, program totals, derived events and the reading's warnings. */
+static void text_totals(FILE *f, const settings *o, const table *t, const cli_callgrind_notes *n)
+{
+    const tk_profile *p = t->p;
+    fprintf(f, "parts: %zu%s\n", o->part ? (size_t)1 : tk_profile_part_count(p),
+            o->part ? " (selected)" : "");
+    fputs("events:", f);
+    for (size_t i = 0; i < t->nev; i++)
+        fprintf(f, " %s", tk_profile_str(p, tk_profile_event(p, i)->name));
+    fputs("\n", f);
+    fputs("program totals:", f);
+    for (size_t c = 0; c < o->ncol; c++) {
+        fputc(' ', f);
+        cli_callgrind_put_commas(f, t->s->totals[o->col[c]]);
+    }
+    fputc('\n', f);
+    if (t->nder) {
+        uint64_t dv[TK_PROFILE_MAX_EVENTS];
+        int ok[TK_PROFILE_MAX_EVENTS];
+        eval_derived(p, t->s->totals, dv, ok);
+        for (size_t i = 0; i < t->nder; i++) {
+            const tk_prof_derived *d = tk_profile_derived(p, i);
+            fprintf(f, "derived %s = %s: ", tk_profile_str(p, d->name),
+                    tk_profile_str(p, d->formula));
+            if (ok[i])
+                cli_callgrind_put_commas(f, dv[i]);
+            else
+                fputs("(cannot be evaluated)", f);
+            fputc('\n', f);
+        }
+    }
+    notes_text(f, n);
+    fputc('\n', f);
+}
+
+/* The column headings; w: the width of each event's columns. */
+static void text_columns(FILE *f, const settings *o, const table *t, int *w)
+{
+    const tk_profile *p = t->p;
+    for (size_t j = 0; j < t->nev; j++) {
+        w[j] = width_commas(t->s->totals[j]);
+        int nl = (int)strlen(tk_profile_str(p, tk_profile_event(p, j)->name)) +
+                 (o->inclusive ? 5 : 0);
+        if (nl > w[j]) w[j] = nl;
+    }
+    for (size_t c = 0; c < o->ncol; c++) {
+        size_t j = o->col[c];
+        const char *n = tk_profile_str(p, tk_profile_event(p, j)->name);
+        if (j == o->primary)
+            fprintf(f, "%*s %-9s", w[j], n, "");
+        else
+            fprintf(f, "%*s ", w[j], n);
+    }
+    if (o->inclusive)
+        for (size_t c = 0; c < o->ncol; c++) {
+            size_t j = o->col[c];
+            char h[80];
+            snprintf(h, sizeof h, "%s-incl", tk_profile_str(p, tk_profile_event(p, j)->name));
+            if (j == o->primary)
+                fprintf(f, "%*s %-9s", w[j], h, "");
+            else
+                fprintf(f, "%*s ", w[j], h);
+        }
+    if (o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION)
+        fprintf(f, "%10s ", "calls");
+    fprintf(f, "%s\n", group_name(o->group));
+}
+
+/* The cost columns v of a text row into r (see fmt_padded); returns the new end. */
+static char *cost_columns(char *r, const uint64_t *v, const settings *o, const int *w,
+                          const uint64_t *totals)
+{
+    for (size_t c = 0; c < o->ncol; c++) {
+        size_t j = o->col[c];
+        r = fmt_padded(r, v[j], w[j]);
+        if (j == o->primary)
+            r = fmt_pct(r, pct(v[j], totals[j]));
+        else
+            *r++ = ' ';
+    }
+    return r;
+}
+
+/* The rows of the text table; returns whether one has a <cycle N> mark. */
+static int text_rows(FILE *f, const settings *o, const table *t, const int *w)
+{
+    const tk_profile *p = t->p;
+    const tk_prof_summary *s = t->s;
+    size_t limit = t->limit;
+    int by_function = o->group == TK_GROUP_FUNCTION;
+    int calls = by_function || o->group == TK_GROUP_FILE_FUNCTION;
+    /* each row's numbers are formatted in memory and written at once */
+    char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
+    int tagged = 0;
+    row_buf rb = {NULL, 0, 0, f};
+    if (limit > 64 && (rb.b = malloc(1 << 20)) != NULL) rb.cap = 1 << 20;
+    /* The rows are in cost order, their names and costs anywhere in
+     * memory: look the names up first in a loop of independent loads
+     * (the misses overlap), then fetch a few rows ahead. */
+    enum { AHEAD = 8 };
+    const char **names = rb.b && by_function ? malloc(limit * sizeof *names) : NULL;
+    for (size_t i = 0; names && i < limit; i++) { /* NULL: "???" (rb_put_str) */
+        uint32_t name = s->entries[i].name;
+        names[i] = tk_profile_str_len(p, name) ? tk_profile_str(p, name) : NULL;
+    }
+    for (size_t i = 0; i < limit; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        if (names && i + AHEAD < limit) {
+            __builtin_prefetch(names[i + AHEAD]);
+            __builtin_prefetch(s->entries[i + AHEAD].self);
+        }
+        char *r = cost_columns(row, e->self, o, w, s->totals);
+        if (o->inclusive) r = cost_columns(r, e->inclusive, o, w, s->totals);
+        if (calls) {
+            r = fmt_padded(r, e->calls, 10);
+            *r++ = ' ';
+        }
+        if (rb.b && by_function) {
+            rb_put(&rb, row, (size_t)(r - row));
+            if (names && names[i]) rb_put(&rb, names[i], tk_profile_str_len(p, e->name));
+            else rb_put_str(&rb, p, e->name);
+            rb_put(&rb, " [", 2);
+            rb_put_str(&rb, p, e->object);
+            rb_put(&rb, "] ", 2);
+            rb_put_str(&rb, p, e->file);
+            if (o->inclusive && e->estimated) {
+                char tag[32];
+                rb_put(&rb, tag, cycle_tag(tag, e->cycle));
+                tagged = 1;
+            }
+            rb_put(&rb, "\n", 1);
+            continue;
+        }
+        out_write(row, (size_t)(r - row), f);
+        entry_label(f, p, o->group, e);
+        if (o->inclusive && e->estimated) {
+            char tag[32];
+            out_write(tag, cycle_tag(tag, e->cycle), f);
+            tagged = 1;
+        }
+        out_char('\n', f);
+    }
+    rb_flush(&rb);
+    free(rb.b);
+    free(names);
+    return tagged;
+}
+
+static void report_text(FILE *f, const settings *o, const table *t, const cli_callgrind_notes *n)
+{
+    int w[TK_PROFILE_MAX_EVENTS];
+    text_totals(f, o, t, n);
+    text_columns(f, o, t, w);
+    size_t more = t->s->count - t->limit;
+    if (t->arcs) {
+        tree_text(f, t->p, o->group, t->s, t->arcs, t->limit, o->tree, o->inclusive, o->primary,
+                  w, o->col, o->ncol, t->arc_idx);
+        if (more) fprintf(f, "\n(%zu more row%s not shown)\n", more, more == 1 ? "" : "s");
+        return;
+    }
+    int tagged = text_rows(f, o, t, w);
+    if (more) fprintf(f, "(%zu more row%s not shown)\n", more, more == 1 ? "" : "s");
+    if (tagged)
+        fputs("<cycle N>: a member of call cycle N, whose inclusive cost is an estimate "
+              "(report --cycles lists the cycles)\n", f);
+}
+
+/* ---- the handler ------------------------------------------------------------------- */
+
+int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
+{
+    settings o;
+    int rc = parse_settings(args, &o);
+    if (rc) return rc;
+    cli_callgrind_notes notes = {NULL, 0, 0, 0};
+    table t;
+    memset(&t, 0, sizeof t);
+    rc = compute_table(ctx, args, &o, &notes, &t);
+    tk_output *out;
+    if (rc == CLI_EXIT_OK) rc = cli_output_open(args, 0, &out);
+    if (rc == CLI_EXIT_OK) {
+        FILE *f = tk_output_file(out);
+        if (o.cycles)
+            cycles_report(f, t.p, t.s, o.fmt, o.group, o.primary, o.top);
+        else if (o.fmt == CLI_OUT_JSON)
+            report_json(f, &o, &t, &notes);
+        else if (o.fmt == CLI_OUT_CSV)
+            report_csv(f, &t);
+        else
+            report_text(f, &o, &t, &notes);
+        rc = cli_output_commit(out);
+    }
+    table_free(&t);
+    cli_callgrind_notes_free(&notes);
+    return rc;
+}

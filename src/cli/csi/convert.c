@@ -1,0 +1,118 @@
+/* tracekit convert for CSI metadata: canonical CSI (renumbered) or dot; the
+ * writer dump uses too. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csi.h"
+
+const cli_opt cli_csi_convert_opts[] = {
+    {"to", 0, "FMT", "csi (canonical metadata) or dot (CFG with increments and weights)"},
+    {"output", 'o', "OUT", "write to OUT (default: standard output)"},
+    {"force", 0, NULL, "replace an existing OUT"},
+    {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
+    {"path", 0, "ID", "dot: highlight the decoded path ID"},
+    {"renumber", 0, NULL, "csi: write a fresh Ball-Larus numbering (back edges found by DFS)"},
+    {NULL, 0, NULL, NULL},
+};
+
+typedef struct write_state {
+    cli_csi_write_mode mode;
+    FILE *out;
+    int renumber;  /* csi: a fresh Ball-Larus numbering */
+    int highlight; /* dot: highlight path_id */
+    uint64_t path_id;
+} write_state;
+
+static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk_csi_function *fn,
+                                  const char *label, tk_csi_numbering *num, tk_error *err)
+{
+    tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
+    if (!edges)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_status st;
+    tk_status rs = tk_csi_renumber(fn, num, edges);
+    if (rs == TK_OK) {
+        tk_csi_function copy = *fn;
+        copy.edges = edges;
+        st = tk_csi_write_function(out, &copy, err);
+    } else {
+        st = tk_error_set_at(err, TK_ERR_FORMAT, src->name, -1, fn->text_line, 1,
+                             "cannot number function %s: %s", label,
+                             rs == TK_ERR_LIMIT ? "path count overflow"
+                                                : "a block has no path to EXIT");
+    }
+    free(edges);
+    return st;
+}
+
+static tk_status write_dot(const write_state *ws, const cli_csi_source *src,
+                           const tk_csi_function *fn, const char *label, tk_csi_numbering *num,
+                           tk_error *err)
+{
+    tk_bl_path *p = NULL;
+    if (ws->highlight) {
+        tk_csi_numbering_load(num, fn, NULL, NULL);
+        p = tk_csi_numbering_path(num);
+        if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p) != TK_OK)
+            return tk_error_set(err, TK_ERR_FORMAT,
+                                "%s: function %s has no path %" PRIu64 " (it has %" PRIu64 ")",
+                                src->name, label, ws->path_id,
+                                tk_bl_total(tk_csi_numbering_bl(num)));
+    }
+    return tk_csi_write_dot(ws->out, fn, p, err);
+}
+
+static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi_function *fn,
+                             const char *label, tk_csi_numbering *num, tk_error *err)
+{
+    const write_state *ws = user;
+    switch (ws->mode) {
+    case CLI_CSI_WRITE_DUMP: {
+        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+        return tk_csi_dump_function(ws->out, fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
+                                    err);
+    }
+    case CLI_CSI_WRITE_CSI:
+        if (ws->renumber)
+            return write_renumbered(ws->out, src, fn, label, num, err);
+        return tk_csi_write_function(ws->out, fn, err);
+    case CLI_CSI_WRITE_DOT:
+        return write_dot(ws, src, fn, label, num, err);
+    }
+    return TK_OK;
+}
+
+int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, FILE *out)
+{
+    write_state ws = {.mode = mode, .out = out};
+    ws.highlight = mode == CLI_CSI_WRITE_DOT && cli_has(args, "path");
+    ws.renumber = mode == CLI_CSI_WRITE_CSI && cli_has(args, "renumber");
+    if (ws.highlight && cli_get_u64(ctx->command, args, "path", 0, &ws.path_id) != 0)
+        return CLI_EXIT_USAGE;
+    cli_csi_visitor v = {.selector = cli_get(args, "function"), .user = &ws,
+                     .function = write_visit};
+    return cli_csi_visit(ctx, &v);
+}
+
+int cli_csi_convert(cli_ctx *ctx, const cli_args *args)
+{
+    static const cli_choice targets[] = {
+        {"csi", CLI_CSI_WRITE_CSI}, {"dot", CLI_CSI_WRITE_DOT}, {NULL, 0}};
+    int to = cli_get_choice("convert", args, "to", targets, -1);
+    if (to < 0) {
+        if (!cli_get(args, "to"))
+            return cli_usage_error("convert", "--to FMT is required (csi or dot)");
+        return CLI_EXIT_USAGE;
+    }
+    tk_output *o;
+    int rc = cli_output_open(args, 0, &o);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = cli_csi_write(ctx, args, (cli_csi_write_mode)to, tk_output_file(o));
+    if (rc != CLI_EXIT_OK) {
+        tk_output_abort(o);
+        return rc;
+    }
+    return cli_output_commit(o);
+}

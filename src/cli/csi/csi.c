@@ -1,0 +1,271 @@
+/* Helpers shared by the CSI command handlers. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csi.h"
+
+/* An ELF file without .debug_PT: say what it is when it is an XRay binary. */
+static void no_section_error(const char *path, const uint8_t *img, size_t len)
+{
+    uint8_t *sec = NULL;
+    size_t slen;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_csi_elf_section(path, img, len, "xray_instr_map", &sec, &slen, &err) == TK_OK) {
+        free(sec);
+        fprintf(stderr,
+                "tracekit: %s: error: an XRay-instrumented binary (xray_instr_map section), not "
+                "trace data: give its trace with --instr-map %s, or list its functions with "
+                "'tracekit instr-map %s'\n",
+                path, path, path);
+        return;
+    }
+    fprintf(stderr,
+            "tracekit: %s: error: no .debug_PT section (not built by csi-cc with path "
+            "tracing?)\n",
+            path);
+}
+
+int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    tk_error err;
+    tk_error_clear(&err);
+    const uint8_t *head;
+    size_t hlen;
+    tk_status st = tk_input_peek(in, 4, &head, &hlen, &err);
+    if (st != TK_OK)
+        return cli_error(&err);
+    s->in = in;
+    snprintf(s->name, sizeof s->name, "%s", path);
+    if (tk_csi_is_elf(head, hlen)) {
+        const uint8_t *img;
+        size_t ilen;
+        st = tk_input_map(in, &img, &ilen, &err);
+        if (st == TK_OK) {
+            size_t len;
+            st = tk_csi_elf_section(path, img, ilen, ".debug_PT", &s->section, &len, &err);
+            if (st == TK_END) {
+                no_section_error(path, img, ilen);
+                return CLI_EXIT_BAD_INPUT;
+            }
+            snprintf(s->name, sizeof s->name, "%s(.debug_PT)", path);
+            if (st == TK_OK)
+                st = tk_input_open_memory(&s->owned, s->section, len, s->name, NULL, &err);
+        }
+        if (st != TK_OK) {
+            cli_csi_source_close(s);
+            return cli_error(&err);
+        }
+        s->in = s->owned;
+    }
+    st = tk_csi_reader_open(&s->reader, s->in, &err);
+    if (st != TK_OK) {
+        cli_csi_source_close(s);
+        return cli_error(&err);
+    }
+    return CLI_EXIT_OK;
+}
+
+void cli_csi_source_close(cli_csi_source *s)
+{
+    tk_csi_reader_free(s->reader);
+    tk_input_free(s->owned);
+    free(s->section);
+    for (size_t i = 0; i < s->names_cap; i++)
+        free(s->names[i]);
+    free(s->names);
+    free(s->counts);
+    memset(s, 0, sizeof *s);
+}
+
+/* Occurrence number (1-based) of a name among the functions read so far
+ * (open addressing over names/counts). */
+static uint32_t occurrence(cli_csi_source *s, const char *name)
+{
+    if (s->nnames * 2 >= s->names_cap) {
+        size_t cap = s->names_cap ? s->names_cap * 2 : 256;
+        char **names = calloc(cap, sizeof *names);
+        uint32_t *counts = calloc(cap, sizeof *counts);
+        if (!names || !counts) {
+            free(names);
+            free(counts);
+            return 1;
+        }
+        for (size_t i = 0; i < s->names_cap; i++) {
+            if (!s->names[i])
+                continue;
+            uint64_t h = 1469598103934665603ULL;
+            for (const char *p = s->names[i]; *p; p++)
+                h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+            size_t k = (size_t)h & (cap - 1);
+            while (names[k])
+                k = (k + 1) & (cap - 1);
+            names[k] = s->names[i];
+            counts[k] = s->counts[i];
+        }
+        free(s->names);
+        free(s->counts);
+        s->names = names;
+        s->counts = counts;
+        s->names_cap = cap;
+    }
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    size_t k = (size_t)h & (s->names_cap - 1);
+    while (s->names[k]) {
+        if (strcmp(s->names[k], name) == 0)
+            return ++s->counts[k];
+        k = (k + 1) & (s->names_cap - 1);
+    }
+    s->names[k] = strdup(name);
+    if (!s->names[k])
+        return 1;
+    s->counts[k] = 1;
+    s->nnames++;
+    return 1;
+}
+
+tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
+                              size_t size, tk_error *err)
+{
+    tk_status st = tk_csi_reader_next(s->reader, fn, err);
+    if (st != TK_OK)
+        return st;
+    uint32_t k = occurrence(s, (*fn)->name);
+    if (k > 1)
+        snprintf(label, size, "%s#%" PRIu32, (*fn)->name, k);
+    else
+        snprintf(label, size, "%s", (*fn)->name);
+    return TK_OK;
+}
+
+int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
+{
+    tk_csi_numbering *num = NULL;
+    if (tk_csi_numbering_new(&num) != TK_OK)
+        return cli_usage_error(ctx->command, "out of memory");
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
+        cli_csi_source src;
+        rc = cli_csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        if (rc != CLI_EXIT_OK)
+            break;
+        const tk_csi_function *fn;
+        char label[CLI_CSI_LABEL_MAX];
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st;
+        while ((st = cli_csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+            if (!cli_csi_function_matches(v->selector, fn, label))
+                continue;
+            st = v->function(v->user, &src, fn, label, num, &err);
+            if (st != TK_OK)
+                break;
+        }
+        if (st != TK_END)
+            rc = cli_error(&err);
+        else if (v->input_done)
+            v->input_done(v->user, &src);
+        cli_csi_source_close(&src);
+    }
+    tk_csi_numbering_free(num);
+    return rc;
+}
+
+int cli_csi_function_matches(const char *sel, const tk_csi_function *fn, const char *label)
+{
+    if (!sel)
+        return 1;
+    if (strchr(sel, '#'))
+        return strcmp(sel, label) == 0 ||
+               (strcmp(sel, fn->name) == 0); /* a name that itself holds '#' */
+    size_t n = strlen(sel);
+    return strcmp(sel, fn->name) == 0 || (strncmp(sel, fn->name, n) == 0 && fn->name[n] == '$');
+}
+
+void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n)
+{
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (nodes[i] == fn->exit)
+            continue;
+        fprintf(out, "%s%" PRIu64, first ? "" : " ", fn->blocks[nodes[i]].id);
+        first = 0;
+    }
+}
+
+void cli_csi_print_lines(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n)
+{
+    int64_t prev = -1;
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tk_csi_block *b = &fn->blocks[nodes[i]];
+        for (size_t k = 0; k < b->nlines; k++) {
+            if (b->lines[k] == TK_CSI_PATH_WRITE || b->lines[k] == prev)
+                continue;
+            prev = b->lines[k];
+            fprintf(out, "%s%" PRId64, any ? " " : "", prev);
+            any = 1;
+        }
+    }
+    if (!any)
+        fputs("(none)", out);
+}
+
+static void print_back_edge(FILE *out, const tk_csi_function *fn, uint32_t e)
+{
+    fprintf(out, "%" PRIu64 "~>%" PRIu64, fn->blocks[fn->edges[e].src].id,
+            fn->blocks[fn->edges[e].dst].id);
+}
+
+void cli_csi_print_start(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
+{
+    if (p->start_edge == TK_BL_NONE) {
+        fputs("ENTRY", out);
+        return;
+    }
+    fputs("after back edge ", out);
+    print_back_edge(out, fn, p->start_edge);
+}
+
+void cli_csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
+{
+    if (p->end_edge == TK_BL_NONE) {
+        fputs("EXIT", out);
+        return;
+    }
+    fputs("back edge ", out);
+    if (!p->end_ambiguous) {
+        print_back_edge(out, fn, p->end_edge);
+        return;
+    }
+    /* several back edges leave the block: name them all */
+    uint32_t src = fn->edges[p->end_edge].src;
+    int first = 1;
+    fputs("one of ", out);
+    for (uint32_t e = 0; e < fn->nedges; e++) {
+        if (!fn->edges[e].back || fn->edges[e].src != src)
+            continue;
+        if (!first)
+            fputs(", ", out);
+        print_back_edge(out, fn, e);
+        first = 0;
+    }
+}
+
+void cli_csi_print_path(FILE *out, const tk_csi_function *fn, const char *label, uint64_t id,
+                        const tk_bl_path *p)
+{
+    fprintf(out, "%s %" PRIu64 ": ", label, id);
+    cli_csi_print_blocks(out, fn, p->nodes, p->len);
+    fputs("\n  starts: ", out);
+    cli_csi_print_start(out, fn, p);
+    fputs("\n  ends: ", out);
+    cli_csi_print_end(out, fn, p);
+    fputs("\n  lines: ", out);
+    cli_csi_print_lines(out, fn, p->nodes, p->len);
+    fputc('\n', out);
+}

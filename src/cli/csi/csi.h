@@ -1,0 +1,101 @@
+/* The CSI commands (src/cli/csi/): their handlers of the generic commands
+ * (ops.c, one file each), paths and extract, and what those files share
+ * (csi.c: the metadata of an input or an ELF section, a walk over its
+ * functions, printing paths). */
+#ifndef TK_CLI_CSI_H
+#define TK_CLI_CSI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "tracekit/csi.h"
+
+/* Room for a function's display label ("name" or "name#K"). */
+#define CLI_CSI_LABEL_MAX 512
+
+/* Metadata text to read: the input itself, or the .debug_PT section of an
+ * ELF file (executable or object) copied into memory. */
+typedef struct cli_csi_source {
+    tk_input *in;        /* what the reader reads (borrowed or owned) */
+    tk_input *owned;     /* memory input over the section, or NULL */
+    uint8_t *section;    /* section bytes, or NULL */
+    char name[600];      /* "prog(.debug_PT)" for sections */
+    tk_csi_reader *reader;
+    /* names seen so far, to label duplicates "name#2" */
+    char **names;
+    uint32_t *counts;
+    size_t nnames, names_cap;
+} cli_csi_source;
+
+/* Open in (path as given). Returns CLI_EXIT_OK or prints the error and
+ * returns its exit code. */
+int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path);
+void cli_csi_source_close(cli_csi_source *s);
+/* Next function: TK_OK, TK_END, or an error (err filled, located). label
+ * gets the function's display name ("foo", or "foo#2" for the second
+ * function called foo). */
+tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
+                              size_t size, tk_error *err);
+
+/* A walk over the functions of every input of a command, in file order. */
+typedef struct cli_csi_visitor {
+    const char *selector; /* --function, or NULL for all */
+    void *user;
+    /* Each selected function; num is a numbering workspace shared by the
+     * calls. Anything but TK_OK stops the walk; err must then be filled. */
+    tk_status (*function)(void *user, const cli_csi_source *src, const tk_csi_function *fn,
+                          const char *label, tk_csi_numbering *num, tk_error *err);
+    /* After an input was read to its end without error (may be NULL). */
+    void (*input_done)(void *user, const cli_csi_source *src);
+} cli_csi_visitor;
+
+/* Walks ctx's inputs; prints the first error. Returns a CLI exit code. */
+int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v);
+
+/* Does the function (with its label) match a --function selector? NULL
+ * selects all. "NAME" matches NAME and its variants NAME$...; "NAME#K" only
+ * the K-th function called NAME. */
+int cli_csi_function_matches(const char *selector, const tk_csi_function *fn, const char *label);
+
+/* "2 4 5 8 9": a path's blocks (EXIT left out). */
+void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n);
+/* The source lines of a path's blocks, consecutive duplicates collapsed. */
+void cli_csi_print_lines(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n);
+/* "ENTRY" or "after back edge 9~>4"; "EXIT" or "back edge 9~>4". */
+void cli_csi_print_start(FILE *out, const tk_csi_function *fn, const tk_bl_path *p);
+void cli_csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p);
+/* The golden decode format: "FUNCTION ID: BLOCK ..." then starts/ends/lines. */
+void cli_csi_print_path(FILE *out, const tk_csi_function *fn, const char *label, uint64_t id,
+                        const tk_bl_path *p);
+
+/* What the functions of every input are written as: dump's text, csi (canonical
+ * metadata) or dot. */
+typedef enum cli_csi_write_mode {
+    CLI_CSI_WRITE_DUMP,
+    CLI_CSI_WRITE_CSI,
+    CLI_CSI_WRITE_DOT
+} cli_csi_write_mode;
+/* Writes them to out (convert.c; --function, --path, --renumber). Returns an exit code. */
+int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, FILE *out);
+
+/* The handlers and their options (info.c, check.c, report.c, annotate.c, convert.c, dump.c). */
+extern const cli_opt cli_csi_report_opts[], cli_csi_annotate_opts[], cli_csi_convert_opts[],
+    cli_csi_dump_opts[];
+int cli_csi_info(cli_ctx *ctx, const cli_args *args);
+int cli_csi_check(cli_ctx *ctx, const cli_args *args);
+int cli_csi_report(cli_ctx *ctx, const cli_args *args);
+int cli_csi_annotate(cli_ctx *ctx, const cli_args *args);
+int cli_csi_convert(cli_ctx *ctx, const cli_args *args);
+int cli_csi_dump(cli_ctx *ctx, const cli_args *args);
+
+/* The table of them (ops.c). */
+extern const cli_format_ops cli_csi_ops;
+
+/* tracekit paths, tracekit extract (paths.c, extract.c). */
+int cli_csi_paths(int argc, char **argv);
+void cli_csi_paths_help(FILE *f);
+int cli_csi_extract(int argc, char **argv);
+void cli_csi_extract_help(FILE *f);
+
+#endif

@@ -1,0 +1,104 @@
+/* tracekit convert for DCFG files: DCFG JSON, dot, callgrind or CSI metadata. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcfg.h"
+
+const cli_opt cli_dcfg_convert_opts[] = {
+    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json), dot (Graphviz), callgrind, or csi "
+                       "(Ball-Larus path-tracing metadata of every routine)"},
+    {"output", 'o', "OUT", "output file (default: standard output)"},
+    {"force", 'f', NULL, "overwrite OUT if it exists"},
+    {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
+    {"loop", 0, "ID", "dot: draw the loop with this head node (repeatable)"},
+    {"image", 0, "ID", "dot: draw this image (repeatable)"},
+    {NULL, 0, NULL, NULL},
+};
+
+#define MAX_SELECT 256
+
+static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint32_t *ids,
+                   size_t *n)
+{
+    const char *vals[MAX_SELECT];
+    int k = cli_get_all(a, name, vals, MAX_SELECT);
+    *n = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t v;
+        if (tk_parse_u64(vals[i], strlen(vals[i]), &v) != TK_OK || v > UINT32_MAX) {
+            cli_usage_error(ctx->command, "--%s: '%s' is not an id", name, vals[i]);
+            return -1;
+        }
+        ids[(*n)++] = (uint32_t)v;
+    }
+    return 0;
+}
+
+/* --to (json: the canonical DCFG JSON, as dcfg) */
+enum { TO_DCFG, TO_DOT, TO_CALLGRIND, TO_CSI };
+static const cli_choice convert_targets[] = {
+    {"dcfg", TO_DCFG}, {"json", TO_DCFG}, {"dot", TO_DOT}, {"callgrind", TO_CALLGRIND},
+    {"csi", TO_CSI},   {NULL, 0}};
+
+int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
+{
+    int to = cli_get_choice(ctx->command, a, "to", convert_targets, -1);
+    if (to < 0) {
+        if (!cli_has(a, "to"))
+            cli_usage_error(ctx->command,
+                            "--to FMT is required (dcfg, json, dot, callgrind or csi)");
+        return CLI_EXIT_USAGE;
+    }
+    if (ctx->ninputs != 1) return cli_usage_error(ctx->command, "convert takes one FILE");
+    uint32_t routines[MAX_SELECT], loops[MAX_SELECT], images[MAX_SELECT];
+    tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;
+    if (get_ids(ctx, a, "routine", routines, &dot.nroutines) ||
+        get_ids(ctx, a, "loop", loops, &dot.nloops) ||
+        get_ids(ctx, a, "image", images, &dot.nimages))
+        return CLI_EXIT_USAGE;
+    if (to != TO_DOT && (dot.nroutines || dot.nloops || dot.nimages))
+        return cli_usage_error(ctx->command,
+                               "--routine, --loop and --image select what --to dot draws");
+    dot.routines = routines;
+    dot.loops = loops;
+    dot.images = images;
+    tk_cfg *cfg;
+    int rc = cli_dcfg_read(ctx, 0, NULL, &cfg);
+    if (rc != CLI_EXIT_OK) return rc;
+    tk_output *out;
+    rc = cli_output_open(a, 0, &out);
+    if (rc != 0) {
+        tk_cfg_free(cfg);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st;
+    uint64_t skipped = 0;
+    if (to == TO_CALLGRIND) {
+        tk_profile *prof = NULL;
+        st = tk_dcfg_to_profile(cfg, &prof, &err);
+        if (st == TK_OK) {
+            tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+            st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
+        }
+        tk_profile_free(prof);
+    } else if (to == TO_CSI) {
+        st = tk_csi_write_cfg(tk_output_file(out), cfg, &skipped, &err);
+    } else if (to == TO_DOT) {
+        st = tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err);
+    } else {
+        st = tk_dcfg_write(cfg, tk_output_file(out), &err);
+    }
+    if (skipped)
+        fprintf(stderr,
+                "tracekit: warning: %llu routines left out: their path count overflows 64 bits\n",
+                (unsigned long long)skipped);
+    tk_cfg_free(cfg);
+    if (st != TK_OK) {
+        tk_output_abort(out);
+        return cli_error(&err);
+    }
+    return cli_output_commit(out);
+}

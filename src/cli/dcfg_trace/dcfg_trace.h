@@ -1,0 +1,59 @@
+/* The DCFG-Trace commands (src/cli/dcfg_trace/): their handlers of the generic
+ * commands (ops.c, one file each), decode and encode, and what those files
+ * share (dcfg_trace.c). */
+#ifndef TK_CLI_DCFG_TRACE_H
+#define TK_CLI_DCFG_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+/* Open a trace from a path; prints the error. Returns an exit code. */
+int cli_dcfg_trace_open_path(const char *path, int progress, tk_dcfg_trace **out);
+/* Parse the handler's first input as a trace; errors go to diag when given
+ * (check), else are printed. Returns an exit code. */
+int cli_dcfg_trace_open_input(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag);
+
+/* Read the DCFG named by --dcfg (NULL *out when the option is absent). */
+int cli_dcfg_trace_load_dcfg(const cli_args *a, int progress, tk_cfg **out);
+/* --jobs N (default: number of CPUs). */
+int cli_dcfg_trace_jobs(const char *cmd, const cli_args *a, unsigned *out);
+
+/* A buffered writer of decimal lines (fast path for big outputs). */
+typedef struct cli_dcfg_trace_writer {
+    FILE *f;
+    char buf[1 << 16];
+    size_t n;
+    int failed;
+} cli_dcfg_trace_writer;
+
+void cli_dcfg_trace_writer_init(cli_dcfg_trace_writer *w, FILE *f);
+void cli_dcfg_trace_put_u64(cli_dcfg_trace_writer *w, uint64_t v);
+void cli_dcfg_trace_put_str(cli_dcfg_trace_writer *w, const char *s);
+void cli_dcfg_trace_put_char(cli_dcfg_trace_writer *w, char c);
+int cli_dcfg_trace_writer_flush(cli_dcfg_trace_writer *w);
+
+/* The handlers and their options (info.c, check.c, report.c, convert.c, dump.c, diff.c). */
+extern const cli_opt cli_dcfg_trace_check_opts[], cli_dcfg_trace_report_opts[],
+    cli_dcfg_trace_convert_opts[], cli_dcfg_trace_dump_opts[], cli_dcfg_trace_diff_opts[];
+int cli_dcfg_trace_info(cli_ctx *ctx, const cli_args *args);
+int cli_dcfg_trace_check(cli_ctx *ctx, const cli_args *args);
+int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *args);
+int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *args);
+int cli_dcfg_trace_dump(cli_ctx *ctx, const cli_args *args);
+int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *args);
+/* convert --to bbv (convert_bbv.c). Returns an exit code. */
+int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
+                               tk_output *out);
+
+/* The table of them (ops.c). */
+extern const cli_format_ops cli_dcfg_trace_ops;
+
+/* tracekit decode, tracekit encode (decode.c, encode.c). */
+int cli_dcfg_trace_decode(int argc, char **argv);
+void cli_dcfg_trace_decode_help(FILE *f);
+int cli_dcfg_trace_encode(int argc, char **argv);
+void cli_dcfg_trace_encode_help(FILE *f);
+
+#endif

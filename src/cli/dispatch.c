@@ -1,0 +1,215 @@
+/* Generic commands: find the format of the inputs, check the options against
+ * that format's handler, and run it. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const cli_opt cli_common_opts[] = {
+    {"from", 0, "FMT", "read the input as FMT instead of detecting it"},
+    {"progress", 0, NULL, "show progress on stderr"},
+    {"no-progress", 0, NULL, "do not show progress (default when stderr is not a terminal)"},
+    {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
+
+/* All option tables of every format for this command, plus the common ones. */
+static const cli_opt **union_tables(cli_cmd_id id)
+{
+    size_t n = 0;
+    while (cli_format_ops_at(n)) n++;
+    const cli_opt **t = calloc(n + 2, sizeof *t);
+    if (!t) return NULL;
+    size_t k = 0;
+    t[k++] = cli_common_opts;
+    for (size_t i = 0; i < n; i++)
+        if (cli_format_ops_at(i)->opts[id]) t[k++] = cli_format_ops_at(i)->opts[id];
+    t[k] = NULL;
+    return t;
+}
+
+static void print_help(const cli_command *c)
+{
+    cli_cmd_id id = c->generic;
+    cli_command_help(c, stdout);
+    printf("\nOptions for every format:\n");
+    cli_print_options(stdout, cli_common_opts);
+    for (size_t i = 0; cli_format_ops_at(i); i++) {
+        const cli_format_ops *ops = cli_format_ops_at(i);
+        if (!ops->run[id]) continue;
+        printf("\nOptions for %s files:\n", ops->format);
+        if (ops->opts[id] && ops->opts[id]->name)
+            cli_print_options(stdout, ops->opts[id]);
+        else
+            printf("  (none)\n");
+    }
+    if (id == CLI_INFO)
+        printf("\nEvery format is recognised; details beyond format and compression come from:");
+    else printf("\nFormats that support '%s':", c->name);
+    for (size_t i = 0; cli_format_ops_at(i); i++)
+        if (cli_format_ops_at(i)->run[id]) printf(" %s", cli_format_ops_at(i)->format);
+    printf("\n");
+}
+
+static void print_generic_info(cli_ctx *ctx, int i)
+{
+    tk_input *in = ctx->inputs[i];
+    printf("file: %s\n", ctx->paths[i]);
+    printf("format: %s (%s)\n", ctx->format->name, ctx->format->title);
+    printf("compression: %s\n", tk_compression_name(tk_input_compression(in)));
+    int64_t size = tk_input_raw_size(in);
+    if (size >= 0) printf("size: %lld bytes\n", (long long)size);
+}
+
+/* The loose parse: the options of every format for the command, to find the FILE
+ * arguments. Returns 1 to go on with loose (to free), else 0 with *rc the exit
+ * status (--help printed, or a usage error) and nothing to free. */
+static int parse_loose(const cli_command *c, int argc, char **argv, cli_args *loose, int *rc)
+{
+    cli_cmd_id id = c->generic;
+    const char *cmd = c->name;
+    const cli_opt **all = union_tables(id);
+    if (!all) {
+        *rc = cli_usage_error(cmd, "out of memory");
+        return 0;
+    }
+    *rc = cli_parse(cmd, argc, argv, 1, all, 0, loose) != 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    free(all);
+    if (*rc != CLI_EXIT_OK) return 0;
+    if (cli_has(loose, "help")) {
+        cli_args_free(loose);
+        print_help(c);
+        return 0;
+    }
+    if (loose->npos < min_inputs(id)) {
+        cli_args_free(loose);
+        *rc = cli_usage_error(cmd, "missing FILE argument%s (see 'tracekit %s --help')",
+                              min_inputs(id) > 1 ? "s" : "", cmd);
+        return 0;
+    }
+    return 1;
+}
+
+/* The context of the handler from the common options: progress, --jobs for the
+ * decompression, --from. Returns an exit code. */
+static int context_init(const cli_command *c, const cli_args *loose, cli_ctx *ctx)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->command = c->name;
+    ctx->progress = cli_has(loose, "progress") ||
+                    (!cli_has(loose, "no-progress") && isatty(STDERR_FILENO));
+    const char *jobs = cli_get(loose, "jobs");
+    if (jobs) { /* the command's --jobs bounds the decompression threads too (checked later) */
+        uint64_t n; /* as cli_get_u64 reads it */
+        if (tk_parse_u64(jobs, strlen(jobs), &n) == TK_OK && n >= 1 && n <= 256)
+            cli_set_input_threads((unsigned)n);
+    }
+    cli_input_options(&ctx->input_opt, ctx->progress);
+    const char *from = cli_get(loose, "from");
+    if (from) {
+        ctx->format = tk_format_find(from);
+        if (!ctx->format)
+            return cli_usage_error(c->name, "unknown format '%s' (see 'tracekit formats')", from);
+    }
+    ctx->ninputs = loose->npos;
+    ctx->paths = loose->pos;
+    return CLI_EXIT_OK;
+}
+
+/* Opens input i; without --from, detects its format, which must be the others'.
+ * Returns an exit code. */
+static int open_input(cli_ctx *ctx, int i, int detect)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &err);
+    if (st != TK_OK) return cli_error(&err);
+    if (!detect) return CLI_EXIT_OK;
+    /* An empty file has no format of its own (callgrind writes an empty
+     * base file beside its per-thread files): it takes the others'. */
+    const uint8_t *head;
+    size_t head_len;
+    st = tk_input_peek(ctx->inputs[i], 1, &head, &head_len, &err);
+    if (st != TK_OK) return cli_error(&err);
+    if (head_len == 0) return CLI_EXIT_OK;
+    const tk_format *f;
+    st = tk_format_detect_input(ctx->inputs[i], &f, &err);
+    if (st != TK_OK) return cli_error(&err);
+    if (!ctx->format) {
+        ctx->format = f;
+    } else if (f != ctx->format) {
+        fprintf(stderr, "tracekit: %s: is a %s file, but %s is a %s file\n", ctx->paths[i],
+                f->name, ctx->paths[0], ctx->format->name);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Every FILE opened (ctx->inputs, to free), the format known. Returns an exit code. */
+static int open_inputs(cli_ctx *ctx)
+{
+    int detect = ctx->format == NULL;
+    ctx->inputs = calloc((size_t)ctx->ninputs, sizeof *ctx->inputs);
+    if (!ctx->inputs) return cli_usage_error(ctx->command, "out of memory");
+    for (int i = 0; i < ctx->ninputs; i++) {
+        int rc = open_input(ctx, i, detect);
+        if (rc != CLI_EXIT_OK) return rc;
+    }
+    if (!ctx->format) {
+        tk_error err;
+        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], 0, 0, 0,
+                        "empty input: cannot tell its format (use --from FORMAT)");
+        return cli_error(&err);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The format's handler, after the strict parse of the arguments against its
+ * options; info prints the generic part first. Returns an exit code. */
+static int run_handler(const cli_command *c, int argc, char **argv, cli_ctx *ctx)
+{
+    cli_cmd_id id = c->generic;
+    const char *cmd = c->name;
+    const cli_format_ops *ops = cli_format_ops_find(ctx->format->name);
+    if (id == CLI_INFO) {
+        for (int i = 0; i < ctx->ninputs; i++) {
+            if (i) printf("\n");
+            print_generic_info(ctx, i);
+        }
+        if (!ops || !ops->run[id]) return CLI_EXIT_OK;
+        fflush(stdout);
+    } else if (!ops || !ops->run[id]) {
+        return cli_usage_error(cmd, "'%s' is not supported for %s files (yet); see "
+                                    "'tracekit formats'",
+                               cmd, ctx->format->name);
+    }
+    const cli_opt *tables[3] = {cli_common_opts, ops->opts[id], NULL};
+    cli_args args;
+    if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) {
+        fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd,
+                ctx->format->name, cmd);
+        return CLI_EXIT_USAGE;
+    }
+    int rc = ops->run[id](ctx, &args);
+    cli_args_free(&args);
+    return rc;
+}
+
+int cli_dispatch(const cli_command *c, int argc, char **argv)
+{
+    cli_args loose;
+    int rc;
+    if (!parse_loose(c, argc, argv, &loose, &rc)) return rc;
+    cli_ctx ctx;
+    rc = context_init(c, &loose, &ctx);
+    if (rc == CLI_EXIT_OK) rc = open_inputs(&ctx);
+    if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &ctx);
+    for (int i = 0; i < ctx.ninputs; i++)
+        if (ctx.inputs) tk_input_free(ctx.inputs[i]);
+    free(ctx.inputs);
+    cli_args_free(&loose);
+    return rc;
+}

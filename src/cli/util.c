@@ -1,0 +1,182 @@
+/* Shared helpers of the commands: errors, inputs, outputs, diagnostics, progress. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_exit_code(tk_status st)
+{
+    switch (st) {
+    case TK_OK:
+    case TK_END: return CLI_EXIT_OK;
+    case TK_ERR_ARG: return CLI_EXIT_USAGE;
+    default: return CLI_EXIT_BAD_INPUT;
+    }
+}
+
+int cli_error(const tk_error *err)
+{
+    char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
+    fflush(stdout);
+    fprintf(stderr, "tracekit: %s\n", tk_error_format(err, buf, sizeof buf));
+    return cli_exit_code(err->code);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "tracekit%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_EXIT_USAGE;
+}
+
+/* ---- progress meter ------------------------------------------------------------ */
+
+typedef struct meter {
+    struct timespec last;
+    int shown;
+} meter;
+
+static meter g_meter; /* the CLI is one process doing one thing at a time */
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    meter *m = ctx;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double dt =
+        (double)(now.tv_sec - m->last.tv_sec) + (double)(now.tv_nsec - m->last.tv_nsec) / 1e9;
+    if (m->shown && dt < 0.25) return;
+    m->last = now;
+    m->shown = 1;
+    if (total)
+        fprintf(stderr, "\rtracekit: %5.1f%% of %.1f MB ", 100.0 * (double)done / (double)total,
+                (double)total / 1e6);
+    else
+        fprintf(stderr, "\rtracekit: %.1f MB ", (double)done / 1e6);
+    fflush(stderr);
+}
+
+static void clear_progress(void)
+{
+    if (g_meter.shown) {
+        fprintf(stderr, "\r%40s\r", "");
+        g_meter.shown = 0;
+    }
+}
+
+/* Decompression threads of the inputs opened from now on (0 = one per CPU). */
+static unsigned g_input_threads;
+
+void cli_set_input_threads(unsigned threads) { g_input_threads = threads; }
+
+void cli_input_options(tk_input_options *opt, int progress)
+{
+    tk_input_options init = TK_INPUT_OPTIONS_INIT;
+    *opt = init;
+    opt->threads = g_input_threads;
+    if (progress) {
+        opt->progress = show_progress;
+        opt->progress_ctx = &g_meter;
+        static int registered;
+        if (!registered) {
+            atexit(clear_progress);
+            registered = 1;
+        }
+    }
+}
+
+int cli_open_input(const char *path, int progress, tk_input **out)
+{
+    tk_input_options opt;
+    cli_input_options(&opt, progress);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_input_open(out, path, &opt, &err);
+    if (st != TK_OK) return cli_error(&err);
+    return CLI_EXIT_OK;
+}
+
+void cli_note_other_format(const char *path, const char *want)
+{
+    tk_input *in;
+    tk_input_options opt;
+    cli_input_options(&opt, 0);
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_input_open(&in, path, &opt, &err) != TK_OK) return;
+    const tk_format *f;
+    if (tk_format_detect_input(in, &f, &err) == TK_OK && strcmp(f->name, want) != 0)
+        fprintf(stderr, "tracekit: %s: this is a %s file (%s), not a %s file\n", path, f->name,
+                f->title, want);
+    tk_input_free(in);
+}
+
+/* ---- diagnostics ---------------------------------------------------------------- */
+
+static void print_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *message)
+{
+    (void)ctx;
+    char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
+    clear_progress();
+    fflush(stdout);
+    fprintf(stderr, "%s\n", tk_diag_format(sev, loc, message, buf, sizeof buf));
+}
+
+void cli_warning(const tk_location *loc, const char *message)
+{
+    char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
+    clear_progress();
+    fflush(stdout);
+    fprintf(stderr, "tracekit: %s\n",
+            tk_diag_format(TK_SEV_WARNING, loc, message, buf, sizeof buf));
+}
+
+void cli_diag_init(tk_diag *d)
+{
+    tk_diag_init(d, print_diag, NULL);
+    d->max_errors = 1000;
+}
+
+int cli_diag_summary(const tk_diag *d, const char *path)
+{
+    clear_progress();
+    fflush(stdout);
+    if (d->suppressed)
+        fprintf(stderr, "%s: %llu more errors not shown\n", path,
+                (unsigned long long)d->suppressed);
+    fprintf(stderr, "%s: %llu error%s, %llu warning%s\n", path, (unsigned long long)d->errors,
+            d->errors == 1 ? "" : "s", (unsigned long long)d->warnings,
+            d->warnings == 1 ? "" : "s");
+    return d->errors ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
+}
+
+/* ---- output ---------------------------------------------------------------------- */
+
+int cli_output_open(const cli_args *a, int binary, tk_output **out)
+{
+    const char *path = cli_get(a, "output");
+    unsigned flags = (cli_has(a, "force") ? TK_OUTPUT_FORCE : 0) | (binary ? TK_OUTPUT_BINARY : 0);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_output_open(out, path ? path : "-", flags, &err);
+    if (st == TK_OK) return CLI_EXIT_OK;
+    if (st == TK_ERR_EXISTS) tk_error_prefix(&err, "refusing to overwrite (use --force)");
+    return cli_error(&err);
+}
+
+int cli_output_commit(tk_output *o)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_output_commit(o, &err);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}

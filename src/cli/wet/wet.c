@@ -1,0 +1,163 @@
+/* What the WET command handlers share: loading a trace, --deps, nodes and their sources. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wet.h"
+
+int cli_wet_load_input(cli_ctx *ctx, int i, tk_deps **out)
+{
+    if (strcmp(ctx->paths[i], "-") == 0)
+        return cli_wet_load(ctx->inputs[i], out);
+    return cli_wet_load_path(ctx->paths[i], ctx->progress, out);
+}
+
+int cli_wet_load(tk_input *in, tk_deps **out)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_wet_load(in, NULL, out, &err);
+    if (st != TK_OK)
+        return cli_error(&err);
+    return CLI_EXIT_OK;
+}
+
+/* Traces are read once, front to back: stream them (read(2) into a buffer)
+ * instead of mapping them, so the file's pages do not stay resident next to
+ * the model. */
+int cli_wet_load_path(const char *path, int progress, tk_deps **out)
+{
+    tk_input *in;
+    tk_input_options opt;
+    cli_input_options(&opt, progress);
+    opt.no_mmap = 1;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_input_open(&in, path, &opt, &err) != TK_OK)
+        return cli_error(&err);
+    int rc;
+    rc = cli_wet_load(in, out);
+    tk_input_free(in);
+    if (rc == CLI_EXIT_BAD_INPUT) cli_note_other_format(path, "wet");
+    return rc;
+}
+
+int cli_wet_deps_option(const char *cmd, const cli_args *a, tk_slice_deps *out)
+{
+    static const cli_choice deps[] = {
+        {"all", TK_SLICE_ALL}, {"data", TK_SLICE_DATA}, {"control", TK_SLICE_CONTROL}, {NULL, 0}};
+    int c = cli_get_choice(cmd, a, "deps", deps, TK_SLICE_ALL);
+    if (c < 0)
+        return -1;
+    *out = (tk_slice_deps)c;
+    return 0;
+}
+
+void cli_wet_print_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst,
+                        const char *sep)
+{
+    tk_deps_instr in;
+    tk_deps_get_instr(d, instr, &in);
+    if (tk_deps_get_form(d) == TK_DEPS_HISTORY)
+        fprintf(f, "0x%" PRIx64 "%s%" PRIu32, in.addr, sep, inst);
+    else
+        fprintf(f, "%" PRIu64 "%s%" PRIu32, in.id, sep, inst);
+}
+
+const char *cli_wet_source(const tk_deps *d, const tk_deps *statics, uint32_t instr, char *buf,
+                           size_t size)
+{
+    tk_deps_instr in;
+    tk_deps_get_instr(d, instr, &in);
+    if (!in.file && statics) {
+        uint32_t s = tk_deps_find_addr(statics, in.addr);
+        if (s != TK_DEPS_NONE)
+            tk_deps_get_instr(statics, s, &in);
+    }
+    if (in.file)
+        snprintf(buf, size, "%s:%" PRIu32, in.file, in.line);
+    else
+        snprintf(buf, size, "0x%" PRIx64, in.addr);
+    return buf;
+}
+
+static int cmp_by_id(const void *a, const void *b, void *deps)
+{
+    tk_deps_instr x, y;
+    tk_deps_get_instr(deps, *(const uint32_t *)a, &x);
+    tk_deps_get_instr(deps, *(const uint32_t *)b, &y);
+    return x.id < y.id ? -1 : x.id > y.id;
+}
+
+uint32_t *cli_wet_sorted_by_id(const tk_deps *d)
+{
+    uint32_t n = tk_deps_count(d);
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
+    qsort_r(order, n, sizeof *order, cmp_by_id, (void *)d);
+    return order;
+}
+
+const char *cli_wet_form_name(const tk_deps *d)
+{
+    return tk_deps_get_form(d) == TK_DEPS_HISTORY ? "limited history" : "comprehensive";
+}
+
+/* Order of instructions by (file, line, address); instructions without a file last. */
+static int cmp_instr_pos(const void *a, const void *b, void *deps)
+{
+    tk_deps_instr p, q;
+    tk_deps_get_instr(deps, *(const uint32_t *)a, &p);
+    tk_deps_get_instr(deps, *(const uint32_t *)b, &q);
+    if (!p.file != !q.file)
+        return p.file ? -1 : 1;
+    int c = p.file ? strcmp(p.file, q.file) : 0;
+    if (c)
+        return c;
+    if (p.line != q.line)
+        return p.line < q.line ? -1 : 1;
+    return p.addr < q.addr ? -1 : p.addr > q.addr;
+}
+
+/* Sorting keeps this O(n log n) for big programs. */
+cli_wet_line *cli_wet_lines(const tk_deps *d, size_t *n, uint32_t **group)
+{
+    uint32_t count = tk_deps_count(d);
+    cli_wet_line *ls = calloc(count ? count : 1, sizeof *ls);
+    uint32_t *order = malloc((count ? count : 1) * sizeof *order);
+    uint32_t *grp = malloc((count ? count : 1) * sizeof *grp);
+    if (!ls || !order || !grp) {
+        free(ls);
+        free(order);
+        free(grp);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        order[i] = i;
+    qsort_r(order, count, sizeof *order, cmp_instr_pos, (void *)d);
+    size_t k = 0;
+    tk_deps_instr prev;
+    memset(&prev, 0, sizeof prev);
+    for (uint32_t o = 0; o < count; o++) {
+        tk_deps_instr in;
+        tk_deps_get_instr(d, order[o], &in);
+        int same = k > 0 && in.file && prev.file && in.line == prev.line &&
+                   strcmp(in.file, prev.file) == 0;
+        if (!same)
+            ls[k++].first_instr = order[o];
+        ls[k - 1].instances += in.ninstances;
+        ls[k - 1].instrs++;
+        grp[order[o]] = (uint32_t)(k - 1);
+        prev = in;
+    }
+    free(order);
+    if (group)
+        *group = grp;
+    else
+        free(grp);
+    *n = k;
+    return ls;
+}

@@ -1,0 +1,65 @@
+/* The WET commands (src/cli/wet/): their handlers of the generic commands
+ * (ops.c, one file each), slice, chain and values, and what those files share
+ * (wet.c). */
+#ifndef TK_CLI_WET_H
+#define TK_CLI_WET_H
+
+#include <stdio.h>
+
+#include "cli.h"
+
+/* Load a WET trace from an opened input; prints the error and returns an
+ * exit code, or CLI_EXIT_OK with *out set. */
+int cli_wet_load(tk_input *in, tk_deps **out);
+/* Load input i of a generic command (reopened as a stream, see wet.c). */
+int cli_wet_load_input(cli_ctx *ctx, int i, tk_deps **out);
+/* Open path and load it. */
+int cli_wet_load_path(const char *path, int progress, tk_deps **out);
+
+/* "--deps all|data|control": the choice, or -1 after a usage error. */
+int cli_wet_deps_option(const char *cmd, const cli_args *a, tk_slice_deps *out);
+
+/* Print a node: "ID INSTANCE" (comprehensive) or "0xADDR INSTANCE" (history). */
+void cli_wet_print_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst,
+                        const char *sep);
+/* "file:line" of an instruction, using `statics` (a comprehensive trace) for
+ * addresses of a history trace; "0xADDR" when unknown. */
+const char *cli_wet_source(const tk_deps *d, const tk_deps *statics, uint32_t instr, char *buf,
+                           size_t size);
+/* Instruction indexes sorted by id. Caller frees. NULL when out of memory. */
+uint32_t *cli_wet_sorted_by_id(const tk_deps *d);
+/* The instructions of a source line. */
+typedef struct cli_wet_line {
+    uint32_t first_instr; /* for file and line */
+    uint64_t instances;
+    uint64_t instrs;
+    uint64_t in_slice;
+} cli_wet_line;
+/* One entry per distinct (file, line), in source order; instructions without
+ * debug information each get their own. With group, group[i] = entry of
+ * instruction i (the caller frees both). NULL when out of memory. */
+cli_wet_line *cli_wet_lines(const tk_deps *d, size_t *n, uint32_t **group);
+/* "comprehensive" or "limited history". */
+const char *cli_wet_form_name(const tk_deps *d);
+
+/* The handlers and their options (info.c, check.c, report.c, annotate.c, convert.c, dump.c). */
+extern const cli_opt cli_wet_report_opts[], cli_wet_annotate_opts[], cli_wet_convert_opts[];
+int cli_wet_info(cli_ctx *ctx, const cli_args *args);
+int cli_wet_check(cli_ctx *ctx, const cli_args *args);
+int cli_wet_report(cli_ctx *ctx, const cli_args *args);
+int cli_wet_annotate(cli_ctx *ctx, const cli_args *args);
+int cli_wet_convert(cli_ctx *ctx, const cli_args *args);
+int cli_wet_dump(cli_ctx *ctx, const cli_args *args);
+
+/* The table of them (ops.c). */
+extern const cli_format_ops cli_wet_ops;
+
+/* tracekit slice, chain, values (slice.c, chain.c, values.c). */
+int cli_wet_slice(int argc, char **argv);
+void cli_wet_slice_help(FILE *f);
+int cli_wet_chain(int argc, char **argv);
+void cli_wet_chain_help(FILE *f);
+int cli_wet_values(int argc, char **argv);
+void cli_wet_values_help(FILE *f);
+
+#endif

@@ -1,0 +1,155 @@
+/* tracekit convert for XRay traces: chrome, folded, callgrind, dot or JSON events. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xray.h"
+
+const cli_opt cli_xray_convert_opts[] = {
+    CLI_XRAY_MAP_OPT,
+    {"to", 't', "FMT", "chrome|folded|callgrind|dot|json"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
+    {"force", 0, NULL, "overwrite FILE"},
+    {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
+    {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
+    {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per "
+                            "thread"},
+    CLI_XRAY_THREAD_OPT,
+    {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* --to and --weight */
+enum { TO_CHROME, TO_FOLDED, TO_JSON, TO_CALLGRIND, TO_DOT };
+static const cli_choice convert_targets[] = {
+    {"chrome", TO_CHROME}, {"folded", TO_FOLDED}, {"json", TO_JSON}, {"callgrind", TO_CALLGRIND},
+    {"dot", TO_DOT},       {NULL, 0}};
+static const cli_choice convert_weights[] = {
+    {"time", TK_FOLDED_TIME}, {"calls", TK_FOLDED_CALLS}, {NULL, 0}};
+
+/* The events as JSON lines inside one object: the model as data. */
+static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error *err)
+{
+    fprintf(f, "{\"version\":1,\"clock\":{\"ticks_per_second\":%.0f,\"unit\":\"%s\"},"
+               "\"events\":[", src->ticks_per_second, src->time_unit);
+    tk_event ev;
+    tk_status st;
+    int first = 1;
+    char nb[64];
+    while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
+        fprintf(f, "%s\n{\"kind\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"cpu\":%" PRIu32
+                   ",\"time\":%" PRIu64, first ? "" : ",", tk_event_kind_name(ev.kind), ev.pid,
+                ev.tid, ev.cpu, ev.time);
+        first = 0;
+        if (ev.kind <= TK_EVENT_TAIL_EXIT) {
+            fprintf(f, ",\"func\":%" PRIu64 ",\"name\":", ev.func);
+            tk_put_json_string(f, tk_event_func_name(src, ev.func, nb, sizeof nb));
+        }
+        if (ev.nargs) {
+            fputs(",\"args\":[", f);
+            for (uint32_t i = 0; i < ev.nargs; i++)
+                fprintf(f, "%s%" PRIu64, i ? "," : "", ev.args[i]);
+            fputc(']', f);
+        }
+        if (ev.kind == TK_EVENT_TYPED)
+            fprintf(f, ",\"type\":%" PRIu32, ev.type);
+        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) {
+            fputs(",\"data\":\"", f);
+            for (size_t i = 0; i < ev.size; i++)
+                fprintf(f, "%02x", ev.data[i]);
+            fputc('"', f);
+        }
+        fputc('}', f);
+    }
+    if (st != TK_END)
+        return st;
+    fputs("\n]}\n", f);
+    return TK_OK;
+}
+
+/* The events aggregated into a profile (events "ns calls"), written as a
+ * callgrind profile, or with dot non-NULL as a call graph. */
+static tk_status write_profile(const tk_event_source *src, const char *object, int per_thread,
+                               const tk_dot_options *dot, FILE *f, tk_error *err)
+{
+    tk_profile *p;
+    tk_status st = tk_events_profile(src, object, per_thread, &p, err);
+    if (st != TK_OK)
+        return st;
+    if (dot) {
+        tk_dot_options o = *dot;
+        /* the profile's time event is in ns when the trace has a clock rate */
+        o.event_per_second = src->ticks_per_second > 0 ? 1e9 : 0;
+        st = tk_profile_write_dot(p, &o, f, err);
+    } else {
+        tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        st = tk_callgrind_write(p, f, &opt, err);
+    }
+    tk_profile_free(p);
+    return st;
+}
+
+int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
+{
+    int rc = cli_xray_single_input(ctx);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const char *to = cli_get(args, "to");
+    if (!to)
+        return cli_usage_error(ctx->command,
+                               "missing --to FMT (chrome, folded, callgrind, dot or json)");
+    int target = cli_choice_value(convert_targets, to);
+    if (target < 0)
+        return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
+                               "(targets: chrome, folded, callgrind, dot, json)", to);
+    int weight = cli_get_choice(ctx->command, args, "weight", convert_weights, TK_FOLDED_TIME);
+    if (weight < 0)
+        return CLI_EXIT_USAGE;
+    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    if (cli_get_double(ctx->command, args, "node-threshold", dot.node_threshold,
+                       &dot.node_threshold) ||
+        cli_get_double(ctx->command, args, "edge-threshold", dot.edge_threshold,
+                       &dot.edge_threshold) ||
+        cli_xray_unit(ctx, args, &dot.time_unit) != 0)
+        return CLI_EXIT_USAGE;
+    if (cli_has(args, "unit") && target != TO_DOT)
+        return cli_usage_error(ctx->command, "--unit applies to --to dot; %s has a unit of its "
+                               "own (docs/formats/xray.md)", to);
+    cli_xray_session s;
+    rc = cli_xray_session_open(ctx, args, 0, 1, 1, &s);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_output *out;
+    rc = cli_output_open(args, 0, &out);
+    if (rc != CLI_EXIT_OK) {
+        cli_xray_session_close(&s);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    FILE *f = tk_output_file(out);
+    tk_status st;
+    if (target == TO_CHROME)
+        st = tk_export_chrome(&s.src, f, &err);
+    else if (target == TO_FOLDED)
+        st = tk_export_folded(&s.src, f, (tk_folded_weight)weight, cli_has(args, "per-thread"),
+                              &err);
+    else if (target == TO_JSON)
+        st = write_events_json(&s.src, f, &err);
+    else
+        st = write_profile(&s.src, cli_get(args, "instr-map"),
+                           target == TO_CALLGRIND && cli_has(args, "per-thread"),
+                           target == TO_DOT ? &dot : NULL, f, &err);
+    if (st != TK_OK) {
+        tk_output_abort(out);
+        rc = cli_error(&err);
+    } else {
+        rc = cli_output_commit(out);
+        cli_xray_warn_truncation(&s, ctx->paths[0]);
+        cli_xray_warn_unknown_ids(&s, ctx->paths[0]);
+    }
+    cli_xray_session_close(&s);
+    return rc;
+}

@@ -1,0 +1,14 @@
+/* DCFG reader internals shared with the fuzz harness. */
+#ifndef TK_DCFG_INTERNAL_H
+#define TK_DCFG_INTERNAL_H
+
+#include "tracekit/dcfg.h"
+
+/* tk_dcfg_read with the fast row path (fast = 1, what it does: rows of the
+ * big tables scanned whole by tk_json_scan_row, core/fastpath.h) or with the
+ * token-by-token path only (fast = 0). The fuzz harness requires the same
+ * result of both on every input, error locations included. */
+tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, int fast,
+                          tk_error *err);
+
+#endif
