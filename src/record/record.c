@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "record/record_internal.h"
 #include "tracekit/tracekit.h"
 
@@ -26,6 +27,17 @@ static int proc_cmp(const void *a, const void *b)
     return (x->raw.gen > y->raw.gen) - (x->raw.gen < y->raw.gen);
 }
 
+/* Whether a file's name is a raw file's: p<pid>.<gen>.tkr (decimal numbers). */
+static int raw_name(const char *name)
+{
+    const char *p = name + 1, *end = name + strlen(name);
+    uint64_t pid, gen;
+    if (name[0] != 'p' || tk_scan_dec(&p, end, &pid) != TK_OK || *p != '.') return 0;
+    p++;
+    if (tk_scan_dec(&p, end, &gen) != TK_OK) return 0;
+    return pid <= UINT32_MAX && gen <= UINT32_MAX && !strcmp(p, ".tkr");
+}
+
 /* The raw files of dir (p<pid>.<gen>.tkr), in order of pid and generation. */
 static tk_status list_raw(rec_set *s, const char *dir, tk_error *err)
 {
@@ -34,9 +46,7 @@ static tk_status list_raw(rec_set *s, const char *dir, tk_error *err)
     struct dirent *de;
     tk_status st = TK_OK;
     while (st == TK_OK && (de = readdir(dp))) {
-        unsigned pid, gen;
-        int end = 0;
-        if (sscanf(de->d_name, "p%u.%u.tkr%n", &pid, &gen, &end) != 2 || de->d_name[end]) continue;
+        if (!raw_name(de->d_name)) continue;
         size_t len = strlen(dir) + strlen(de->d_name) + 2;
         char *path = tk_malloc(len);
         rec_proc *t = tk_realloc(s->procs, sizeof *t * (s->n + 1));

@@ -1,18 +1,21 @@
 /* Reading the raw files tkrecord writes (one line a record; docs/record.md). */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/num.h"
 #include "record/record_internal.h"
 
 typedef struct rd {
     rec_raw *r;
     tk_error *err;
     uint64_t line;
-    char *s;        /* the rest of the current line */
+    char *s;         /* the rest of the current line */
+    const char *end; /* the line's end (its NUL) */
 } rd;
 
 static tk_status bad(rd *d, const char *what)
@@ -26,17 +29,15 @@ static tk_status nomem(rd *d)
     return tk_error_set(d->err, TK_ERR_NOMEM, "out of memory reading a tkrecord raw file");
 }
 
-/* The next space-separated number of the line (base 10 or 16). */
+/* The next space-separated number of the line: decimal (base 10), or hex with or without
+ * "0x" (base 16), through the scanner. */
 static int num(rd *d, int base, uint64_t *out)
 {
-    char *end;
-    while (*d->s == ' ') d->s++;
-    if (!(*d->s >= '0' && *d->s <= '9') && !(base == 16 && strchr("abcdefABCDEF", *d->s) && *d->s))
-        return 0;
-    errno = 0;
-    *out = strtoull(d->s, &end, base);
-    if (errno || end == d->s) return 0;
-    d->s = end;
+    const char *p = d->s;
+    while (*p == ' ') p++;
+    unsigned syntax = base == 16 ? TK_NUM_BARE_HEX | TK_NUM_HEX : TK_NUM_DEC;
+    if (tk_scan_num(&p, d->end, syntax, out) != TK_OK) return 0;
+    d->s += p - d->s;
     return *d->s == ' ' || *d->s == 0;
 }
 
@@ -126,10 +127,11 @@ static tk_status rd_sb(rd *d)
     sb.lens = (uint32_t)r->lens.len;
     while (*d->s == ' ' || *d->s == ',') {
         d->s++;
-        char *end;
-        unsigned long v = strtoul(d->s, &end, 10);
-        if (end == d->s || v == 0 || v > 255) return bad(d, "bad instruction length");
-        d->s = end;
+        const char *p = d->s;
+        uint64_t v;
+        if (tk_scan_dec(&p, d->end, &v) != TK_OK || v == 0 || v > 255)
+            return bad(d, "bad instruction length");
+        d->s += p - d->s;
         if (TK_VEC_PUSH(&r->lens, (uint8_t)v)) return nomem(d);
         sb.ninstrs++;
     }
@@ -244,7 +246,11 @@ static tk_status rd_header(rd *d, const char *key)
         memcpy(r->end_reason, d->s, n);
         r->end_reason[n] = 0;
         d->s += n;
-        long st = strtol(d->s, NULL, 10);
+        const char *p = d->s + (*d->s == ' ');
+        int64_t st = 0;
+        if (p < d->end && (tk_scan_snum(&p, d->end, TK_NUM_DEC | TK_NUM_SIGN, &st) != TK_OK ||
+                           p != d->end || st < INT_MIN || st > INT_MAX))
+            return bad(d, "malformed end-of-run status");
         r->end_status = (int)st;
         return TK_OK;
     }
@@ -253,10 +259,12 @@ static tk_status rd_header(rd *d, const char *key)
 
 static tk_status rd_line(rd *d, char *line)
 {
-    char *sp = strchr(line, ' ');
+    size_t len = strlen(line);
+    char *sp = memchr(line, ' ', len);
     const char *key = line;
     if (sp) *sp = 0;
-    d->s = sp ? sp + 1 : line + strlen(line);
+    d->end = line + len;
+    d->s = sp ? sp + 1 : line + len;
     if (!strcmp(key, "sb")) return rd_sb(d);
     if (!strcmp(key, "src")) return rd_run(d, 0);
     if (!strcmp(key, "fn")) return rd_run(d, 1);
@@ -304,7 +312,7 @@ tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
 {
     memset(r, 0, sizeof *r);
     r->path = tk_strdup(path);
-    rd d = {r, err, 0, NULL};
+    rd d = {r, err, 0, NULL, NULL};
     if (!r->path) return nomem(&d);
     FILE *f = fopen(path, "r");
     if (!f) return tk_error_set(err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));

@@ -161,6 +161,14 @@ static void test_bad_raw(void)
         "threads 1 0\nedge 1 9 1 0 0 1\ndone\n",
         "TKRECORD 1\npid 1\nimage 1 1000 10 0 /x\nsb 1 1 1000 2\nexit 1 1 0 jmp 1000\n"
         "threads 1 0\nedge 1 1 1 0 3 1\ndone\n",
+        /* numbers over 64 bits (the scanner's TK_ERR_LIMIT), a length after a blank */
+        "TKRECORD 1\npid 1\nimage 1 1000 10 0 /x\nsb 1 1 10000000000000000 2\ndone\n",
+        "TKRECORD 1\npid 1\nimage 1 1000 10 0 /x\nsb 1 1 1000 2\nexit 1 1 0 jmp 1000\n"
+        "threads 1 0\nedge 1 1 1 0 0 18446744073709551616\ndone\n",
+        "TKRECORD 1\npid 1\nimage 1 1000 10 0 /x\nsb 1 1 1000 2, 3\ndone\n",
+        /* an end-of-run status that is not a number */
+        "TKRECORD 1\npid 1\nimage 1 1000 10 0 /x\nsb 1 1 1000 2\nexit 1 1 0 jmp 1000\n"
+        "threads 1 0\nedge 1 1 1 0 0 1\nend 0 1 0\nend-of-run exit 0x\ndone\n",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         write_raw(bad[i]);
