@@ -114,55 +114,32 @@ for c in $cases; do
     "$TRACEKIT" check --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.tcheck" 2>&1 &&
         grep -q ": 0 errors, 0 warnings" "$out.tcheck" ||
         { echo "$p: check --dcfg:"; cat "$out.tcheck"; fail=1; }
-    "$TRACEKIT" decode --what edges --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.edges" &&
-        $RECORD_CHECK walk "$out.dcfg.json" "$out.edges" >"$out.walk" ||
-        { echo "$p: the trace's walks:"; cat "$out.walk"; fail=1; }
-    $RECORD_CHECK counts "$out.dcfg.json" >"$out.counts" ||
-        { echo "$p: block counts:"; cat "$out.counts"; fail=1; }
+    "$TRACEKIT" decode --what edges --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.edges" ||
+        { echo "$p: decode failed"; fail=1; }
     "$TRACEKIT" convert --to callgrind -o "$out.rec.cg" "$out.dcfg.json" ||
         { echo "$p: convert --to callgrind failed"; fail=1; }
     record_callgrind "$out.cg" "$tmp/$p" || { echo "$p: callgrind failed"; cat "$out.cg.err"; fail=1; continue; }
-    $RECORD_CHECK funcs "$out.cg" "$out.rec.cg" "$tmp/$src" >"$out.funcs" ||
-        { echo "$p: self instructions differ from callgrind's:"; cat "$out.funcs"; fail=1; }
-    # callgrind does not count the last superblock a thread runs (its costs are
-    # booked at the next one's entry): a few instructions; and string functions
-    # of ld.so and libc run a little differently on other addresses
-    $RECORD_CHECK total "$out.cg" "$out.dcfg.json" 60 >"$out.total" ||
-        { echo "$p: instruction total:"; cat "$out.total"; fail=1; }
-    if [ -n "$fns" ]; then
-        $RECORD_CHECK jcnd "$out.cg" "$out.dcfg.json" "/$p" "$fns" >"$out.jcnd" ||
-            { echo "$p: conditional branches differ from callgrind's jcnd:"; cat "$out.jcnd"; fail=1; }
-    fi
-    for t in ${types//,/ }; do
-        python3 - "$out.dcfg.json" "$t" <<'PY' || { echo "$p: no $t edge"; fail=1; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-ids = {r[0] for r in d["EDGE_TYPES"][1:] if r[1] == sys.argv[2]}
-edges = d["PROCESSES"][1][1]["EDGES"][1:]
-ok = any(e[3] in ids and (sum(e[4]) or sys.argv[2].endswith("BYPASS")) for e in edges)
-sys.exit(0 if ok else 1)
-PY
-    done
+    # in one python process (each file read once): the trace's walks; block
+    # counts; self instructions of the functions against callgrind's; the total
+    # (callgrind does not count the last superblock a thread runs, its costs are
+    # booked at the next one's entry: a few instructions; and string functions
+    # of ld.so and libc run a little differently on other addresses);
+    # conditional branches against callgrind's jcnd; the expected edge types
+    jc=()
+    [ -z "$fns" ] || jc=(-- jcnd "$out.cg" "$out.dcfg.json" "/$p" "$fns")
+    $RECORD_CHECK walk "$out.dcfg.json" "$out.edges" -- counts "$out.dcfg.json" \
+        -- funcs "$out.cg" "$out.rec.cg" "$tmp/$src" -- total "$out.cg" "$out.dcfg.json" 60 \
+        ${jc[@]+"${jc[@]}"} -- types "$out.dcfg.json" "$types" >"$out.checks" ||
+        { echo "$p: walks, block counts, callgrind's functions, total, jcnd, edge types:"
+          cat "$out.checks"; fail=1; }
 done
 
-# what the signal handler did: 5 deliveries, 5 returns
-python3 - "$tmp/signal.dcfg.json" <<'PY' || fail=1
-import json, sys
-d = json.load(open(sys.argv[1]))
-types = {r[0]: r[1] for r in d["EDGE_TYPES"][1:]}
-n = {}
-for e in d["PROCESSES"][1][1]["EDGES"][1:]:
-    n[types[e[3]]] = n.get(types[e[3]], 0) + sum(e[4])
-if n.get("CONTEXT_CHANGE") != 5 or n.get("CONTEXT_CHANGE_RETURN") != 5:
-    print("signal: %s context changes and %s returns, expected 5 and 5" %
-          (n.get("CONTEXT_CHANGE"), n.get("CONTEXT_CHANGE_RETURN")))
-    sys.exit(1)
-PY
-
 # Intel's reader reads what SDE writes: the same keys in the same order, the
-# same headers, hex strings where SDE writes them
-$RECORD_CHECK layout "$tmp/loops.dcfg.json" "$sde" >"$tmp/layout" ||
-    { echo "layout differs from SDE's:"; cat "$tmp/layout"; fail=1; }
+# same headers, hex strings where SDE writes them; what the signal handler did:
+# 5 deliveries, 5 returns
+$RECORD_CHECK layout "$tmp/loops.dcfg.json" "$sde" -- expect "$tmp/signal.dcfg.json" \
+    "by_type['CONTEXT_CHANGE'] == 5" "by_type['CONTEXT_CHANGE_RETURN'] == 5" >"$tmp/layout" ||
+    { echo "layout differs from SDE's, or signal's context changes:"; cat "$tmp/layout"; fail=1; }
 
 # compressed outputs, as the name says
 "$TRACEKIT" record -q --trace -o "$tmp/z.bz2" -- "$tmp/loops" >/dev/null
@@ -176,6 +153,7 @@ done
 record_no_leftovers || fail=1
 for c in $cases; do
     p=${c%%:*}
-    printf '%s: %s; %s\n' "$p" "$(cat "$tmp/$p.total" 2>/dev/null)" "$(tail -1 "$tmp/$p.jcnd" 2>/dev/null)"
+    printf '%s: %s; %s\n' "$p" "$(sed -n 's/^total: //p' "$tmp/$p.checks" 2>/dev/null)" \
+        "$(sed -n 's/^jcnd: //p' "$tmp/$p.checks" 2>/dev/null | tail -1)"
 done
 exit $fail

@@ -88,67 +88,62 @@ C
 for p in threads texit forks execs segv aborts; do cc -O1 -g -pthread -o "$tmp/$p" "$tmp/$p.c" || exit 1; done
 
 # $1: DCFG; the rest: python expressions over `procs` (the TRACEKIT_RECORD
-# objects in order) and `nthreads` (INSTR_COUNT_PER_THREAD lengths)
+# objects in order), `nthreads` (INSTR_COUNT_PER_THREAD lengths) and `by_type`
+# (the first process's edge counts by type): record_check.py expect
 expect() {
-    local f=$1
-    shift
-    python3 - "$f" "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-procs = [p[1]["TRACEKIT_RECORD"] for p in d["PROCESSES"][1:]]
-nthreads = [len(p[1]["INSTR_COUNT_PER_THREAD"]) for p in d["PROCESSES"][1:]]
-bad = [e for e in sys.argv[2:] if not eval(e)]
-for e in bad:
-    print("%s: not true: %s (processes %s, threads %s)" % (sys.argv[1], e, procs, nthreads))
-sys.exit(1 if bad else 0)
-PY
+    $RECORD_CHECK expect "$@"
 }
 
-# $1: name; checks a DCFG and its trace
+# $1: name; the rest: python expressions as for expect. Checks a DCFG and its
+# trace: check, check --dcfg, then in one python process the block counts, the
+# trace's walks and the expressions
 checks() {
-    local out=$tmp/$1
+    local name=$1 out=$tmp/$1
+    shift
     for f in "$out.dcfg.json" "--dcfg $out.dcfg.json $out.trace.json"; do
         # shellcheck disable=SC2086
         "$TRACEKIT" check $f >"$out.check" 2>&1 && grep -q ": 0 errors, 0 warnings" "$out.check" ||
-            { echo "$1: check $f:"; cat "$out.check"; fail=1; }
+            { echo "$name: check $f:"; cat "$out.check"; fail=1; }
     done
-    $RECORD_CHECK counts "$out.dcfg.json" >"$out.counts" || { echo "$1:"; cat "$out.counts"; fail=1; }
-    "$TRACEKIT" decode --what edges --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.edges" &&
-        $RECORD_CHECK walk "$out.dcfg.json" "$out.edges" >"$out.walk" ||
-        { echo "$1: the trace's walks:"; cat "$out.walk"; fail=1; }
+    "$TRACEKIT" decode --what edges --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.edges" ||
+        { echo "$name: decode failed"; fail=1; }
+    local more=()
+    [ $# = 0 ] || more=(-- expect "$out.dcfg.json" "$@")
+    $RECORD_CHECK counts "$out.dcfg.json" -- walk "$out.dcfg.json" "$out.edges" \
+        ${more[@]+"${more[@]}"} >"$out.checks" ||
+        { echo "$name: block counts, the trace's walks, expectations:"; cat "$out.checks"; fail=1; }
 }
 
 # threads: 5 counted apart, the workers' function as callgrind counts it
 record_run record -q --trace -o "$tmp/threads" -- "$tmp/threads" >/dev/null || { echo "threads: exit $?"; fail=1; }
-checks threads
-expect "$tmp/threads.dcfg.json" "nthreads == [5]" || fail=1
+checks threads "nthreads == [5]"
 "$TRACEKIT" convert --to callgrind -o "$tmp/threads.rec.cg" "$tmp/threads.dcfg.json" &&
     record_callgrind "$tmp/threads.cg" "$tmp/threads" &&
     $RECORD_CHECK funcs "$tmp/threads.cg" "$tmp/threads.rec.cg" "$tmp/threads.c" >"$tmp/threads.funcs" ||
     { echo "threads: functions differ from callgrind's:"; cat "$tmp/threads.funcs"; fail=1; }
 record_run record -q --trace --threads-limit 2 -o "$tmp/limited" -- "$tmp/threads" >/dev/null
-expect "$tmp/limited.dcfg.json" "nthreads == [2]" "procs[0]['THREADS_FOLDED'] == 3" || fail=1
 "$TRACEKIT" check --dcfg "$tmp/limited.dcfg.json" "$tmp/limited.trace.json" >"$tmp/limited.check" 2>&1 &&
     grep -q ": 0 errors" "$tmp/limited.check" || { echo "limited:"; cat "$tmp/limited.check"; fail=1; }
 "$TRACEKIT" decode --what edges --dcfg "$tmp/limited.dcfg.json" "$tmp/limited.trace.json" \
-    >"$tmp/limited.edges" && $RECORD_CHECK connected "$tmp/limited.dcfg.json" "$tmp/limited.edges" \
-    >"$tmp/limited.walk" || { echo "limited: the trace's walks:"; cat "$tmp/limited.walk"; fail=1; }
+    >"$tmp/limited.edges" || { echo "limited: decode failed"; fail=1; }
+$RECORD_CHECK connected "$tmp/limited.dcfg.json" "$tmp/limited.edges" \
+    -- expect "$tmp/limited.dcfg.json" "nthreads == [2]" "procs[0]['THREADS_FOLDED'] == 3" \
+    >"$tmp/limited.walk" ||
+    { echo "limited: the trace's walks, expectations:"; cat "$tmp/limited.walk"; fail=1; }
 
 # a thread ends the program with exit(5)
 record_run record -q --trace -o "$tmp/texit" -- "$tmp/texit" >/dev/null
 rc=$?
 [ $rc = 5 ] || { echo "texit: exit status $rc, expected 5"; fail=1; }
-checks texit
-expect "$tmp/texit.dcfg.json" "nthreads == [2]" "procs[0]['EXIT_STATUS'] == 5" || fail=1
+checks texit "nthreads == [2]" "procs[0]['EXIT_STATUS'] == 5"
 
 # fork: without --trace-children the parent only; with it, the child too
 record_run record -q -o "$tmp/fork1" -- "$tmp/forks" >/dev/null || { echo "forks: exit $?"; fail=1; }
 expect "$tmp/fork1.dcfg.json" "len(procs) == 1" || fail=1
 record_run record -q --trace --trace-children -o "$tmp/forks" -- "$tmp/forks" >/dev/null ||
     { echo "forks --trace-children: exit $?"; fail=1; }
-checks forks
-expect "$tmp/forks.dcfg.json" "len(procs) == 2" "procs[1]['PARENT_PID'] == procs[0]['PID']" \
-    "procs[1]['EXIT_STATUS'] == 7" "all(p['COMPLETE'] for p in procs)" || fail=1
+checks forks "len(procs) == 2" "procs[1]['PARENT_PID'] == procs[0]['PID']" \
+    "procs[1]['EXIT_STATUS'] == 7" "all(p['COMPLETE'] for p in procs)"
 
 # exec: the recording stops there, or goes on in the new program
 record_run record -q -o "$tmp/exec1" -- "$tmp/execs" /bin/true >/dev/null || { echo "execs: exit $?"; fail=1; }
@@ -156,28 +151,19 @@ expect "$tmp/exec1.dcfg.json" "len(procs) == 1" "procs[0]['END'] == 'exec'" || f
 record_run record -q --trace --trace-children -o "$tmp/execs" -- "$tmp/execs" "$tmp/execs" >/dev/null
 rc=$?
 [ $rc = 9 ] || { echo "execs: exit status $rc, expected 9"; fail=1; }
-checks execs
-expect "$tmp/execs.dcfg.json" "len(procs) == 2" "procs[0]['END'] == 'exec'" \
+checks execs "len(procs) == 2" "procs[0]['END'] == 'exec'" \
     "procs[1]['EXEC_GENERATION'] == 1 and procs[1]['PID'] == procs[0]['PID']" \
-    "procs[1]['EXIT_STATUS'] == 9" || fail=1
+    "procs[1]['EXIT_STATUS'] == 9"
 
 # faults in a superblock, each a signal whose handler jumps away
 record_run record -q --trace -o "$tmp/segv" -- "$tmp/segv" >/dev/null || { echo "segv: exit $?"; fail=1; }
-checks segv
-python3 - "$tmp/segv.dcfg.json" <<'PY' || { echo "segv: expected 3 context changes"; fail=1; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-ids = {r[0] for r in d["EDGE_TYPES"][1:] if r[1] == "CONTEXT_CHANGE"}
-sys.exit(0 if sum(sum(e[4]) for e in d["PROCESSES"][1][1]["EDGES"][1:] if e[3] in ids) == 3 else 1)
-PY
+checks segv "by_type['CONTEXT_CHANGE'] == 3"
 
 # killed by a signal: the files are written, marked incomplete; 128 + SIGABRT
 record_run record -q --trace -o "$tmp/aborts" -- "$tmp/aborts" >/dev/null 2>&1
 rc=$?
 [ $rc = 134 ] || { echo "aborts: exit status $rc, expected 134"; fail=1; }
-checks aborts
-expect "$tmp/aborts.dcfg.json" "procs[0]['END'] == 'signal'" "procs[0]['SIGNAL'] == 6" \
-    "procs[0]['COMPLETE'] == 0" || fail=1
+checks aborts "procs[0]['END'] == 'signal'" "procs[0]['SIGNAL'] == 6" "procs[0]['COMPLETE'] == 0"
 record_no_leftovers || fail=1
 [ $fail = 0 ] && echo "record processes: threads, exit from a thread, fork, exec, faults, abort"
 exit $fail

@@ -24,22 +24,25 @@ while IFS='|' read -r name trace args; do
     n=$((n + 1))
     "$TRACEKIT" check "$out.dcfg.json" >"$out.check" 2>&1 && grep -q ": 0 errors" "$out.check" ||
         { echo "$name: check:"; cat "$out.check"; fail=1; }
-    $RECORD_CHECK counts "$out.dcfg.json" >"$out.counts" || { echo "$name:"; cat "$out.counts"; fail=1; }
+    walk=()
     if [ -n "$trace" ]; then
         "$TRACEKIT" check --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.tcheck" 2>&1 &&
             grep -q ": 0 errors, 0 warnings" "$out.tcheck" ||
             { echo "$name: check --dcfg:"; cat "$out.tcheck"; fail=1; }
-        "$TRACEKIT" decode --what edges --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.edges" &&
-            $RECORD_CHECK walk "$out.dcfg.json" "$out.edges" >"$out.walk" ||
-            { echo "$name: the trace's walks:"; cat "$out.walk"; fail=1; }
+        "$TRACEKIT" decode --what edges --dcfg "$out.dcfg.json" "$out.trace.json" >"$out.edges" ||
+            { echo "$name: decode failed"; fail=1; }
+        walk=(-- walk "$out.dcfg.json" "$out.edges")
     fi
     # shellcheck disable=SC2086
     record_callgrind "$out.cg" $args || { echo "$name: callgrind failed"; cat "$out.cg.err"; fail=1; continue; }
-    # CPython hashes addresses, and the addresses Valgrind gives the program
-    # depend on the tool's own memory: a little noise of the run itself
-    $RECORD_CHECK total "$out.cg" "$out.dcfg.json" "200+0.01%" >"$out.total" ||
-        { echo "$name: instruction total:"; cat "$out.total"; fail=1; }
-    echo "$name: $(cat "$out.total")"
+    # in one python process: block counts, the trace's walks, the total (CPython
+    # hashes addresses, and the addresses Valgrind gives the program depend on
+    # the tool's own memory: a little noise of the run itself)
+    $RECORD_CHECK counts "$out.dcfg.json" ${walk[@]+"${walk[@]}"} \
+        -- total "$out.cg" "$out.dcfg.json" "200+0.01%" >"$out.checks" ||
+        { echo "$name: block counts, the trace's walks, instruction total:"; cat "$out.checks"
+          fail=1; }
+    echo "$name: $(sed -n 's/^total: //p' "$out.checks")"
 done <<EOF2
 ls|--trace|/bin/ls -l $PWD/tests/integration
 sort|--trace|/usr/bin/sort $tmp/words

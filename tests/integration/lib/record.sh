@@ -9,8 +9,10 @@
 #                       runs it: the same length of VALGRIND_LIB and TMPDIR in its
 #                       environment (ld.so and libc read it), stdout to /dev/null
 #   record_no_leftovers  no tracekit-record.* folder left in $TMPDIR
+# RECORD_CHECK runs record_check.py (python -S: the standard library only, no site
+# packages to import at each start)
 TRACEKIT=${TRACEKIT:-build/tracekit}
-RECORD_CHECK="python3 tests/integration/lib/record_check.py"
+RECORD_CHECK="python3 -S tests/integration/lib/record_check.py"
 
 record_setup() {
     for tool in valgrind callgrind_annotate cc python3; do

@@ -26,19 +26,35 @@ program (tests/integration/record_*.sh).
   record_check.py layout DCFG SDE_DCFG
       the recorded file has the structure of Intel SDE's: key order, table
       headers, edge types and special nodes, hex strings where SDE writes them
+  record_check.py types DCFG TYPE,TYPE...
+      the first process has edges of each TYPE with a count (a *BYPASS type:
+      an edge at all)
+  record_check.py expect DCFG EXPR...
+      each python EXPR is true of the DCFG: `procs` are the processes'
+      TRACEKIT_RECORD objects in order, `nthreads` the lengths of their
+      INSTR_COUNT_PER_THREAD, `by_type` the first process's edge counts by type
+
+Several checks run in one process when separated by "--" (each file read once):
+each line of a check's output is then prefixed with its name ("walk: ..."), and
+the exit status is 1 when any fails.
 """
 import bz2
 import collections
+import contextlib
+import functools
+import io
 import json
 import re
 import subprocess
 import sys
+import traceback
 
 
+@functools.lru_cache(maxsize=None)
 def load_json(path):
     opener = bz2.open if path.endswith(".bz2") else open
     with opener(path, "rt") as f:
-        return json.load(f, object_pairs_hook=collections.OrderedDict)
+        return json.load(f)  # dicts keep the file's key order (layout compares it)
 
 
 def annotate(path, merge_pieces=False):
@@ -309,14 +325,71 @@ def layout(dcfg, sde):
     return 1 if bad else 0
 
 
-def main(argv):
-    cmds = {"funcs": (funcs, 3), "total": (total, 3), "jcnd": (jcnd, 4), "walk": (walk, 2),
-            "counts": (counts, 1), "layout": (layout, 2),
-            "connected": (lambda d, e: walk(d, e, True), 2)}
-    if len(argv) < 2 or argv[1] not in cmds or len(argv) != cmds[argv[1]][1] + 2:
+def types(dcfg, names):
+    d = load_json(dcfg)
+    bad = 0
+    edges = d["PROCESSES"][1][1]["EDGES"][1:]
+    for name in names.split(","):
+        ids = {r[0] for r in d["EDGE_TYPES"][1:] if r[1] == name}
+        if not any(e[3] in ids and (sum(e[4]) or name.endswith("BYPASS")) for e in edges):
+            bad += 1
+            print("! no %s edge" % name)
+    print("edge types %s: %d missing" % (names, bad))
+    return 1 if bad else 0
+
+
+def expect(dcfg, *exprs):
+    d = load_json(dcfg)
+    env = {"procs": [p[1]["TRACEKIT_RECORD"] for p in d["PROCESSES"][1:]],
+           "nthreads": [len(p[1]["INSTR_COUNT_PER_THREAD"]) for p in d["PROCESSES"][1:]],
+           "by_type": collections.Counter()}
+    type_names = {r[0]: r[1] for r in d["EDGE_TYPES"][1:]}
+    for e in d["PROCESSES"][1][1]["EDGES"][1:]:
+        env["by_type"][type_names[e[3]]] += sum(e[4])
+    bad = [e for e in exprs if not eval(e, dict(env))]
+    for e in bad:
+        print("%s: not true: %s (processes %s, threads %s)" %
+              (dcfg, e, env["procs"], env["nthreads"]))
+    return 1 if bad else 0
+
+
+CMDS = {"funcs": (funcs, 3), "total": (total, 3), "jcnd": (jcnd, 4), "walk": (walk, 2),
+        "counts": (counts, 1), "layout": (layout, 2),
+        "connected": (lambda d, e: walk(d, e, True), 2), "types": (types, 2),
+        "expect": (expect, -2)}  # -N: at least N arguments
+
+
+def run_one(args):
+    cmd = CMDS.get(args[0]) if args else None
+    n = len(args) - 1
+    if not cmd or (n != cmd[1] if cmd[1] >= 0 else n < -cmd[1]):
         print(__doc__)
         return 2
-    return cmds[argv[1]][0](*argv[2:])
+    return cmd[0](*args[1:])
+
+
+def main(argv):
+    groups = [[]]
+    for a in argv[1:]:
+        if a == "--":
+            groups.append([])
+        else:
+            groups[-1].append(a)
+    if len(groups) == 1:
+        return run_one(groups[0])
+    rc = 0
+    for g in groups:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            try:
+                r = run_one(g)
+            except Exception:  # a check that breaks fails; the others still run
+                traceback.print_exc(file=sys.stdout)
+                r = 1
+        for line in buf.getvalue().splitlines():
+            print("%s: %s" % (g[0] if g else "?", line))
+        rc = max(rc, r)
+    return rc
 
 
 if __name__ == "__main__":
