@@ -19,6 +19,7 @@
 #include "output.h"
 #include "profile.h"
 #include "profile_analysis.h"
+#include "record.h"
 #include "status.h"
 #include "textout.h"
 #include "deps.h"
