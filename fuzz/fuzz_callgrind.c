@@ -10,6 +10,13 @@
 #include "formats/callgrind/callgrind_parser.h"
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 /* The callers and callees of a sorted summary (report --tree): every arc is
  * listed once into its callee and once out of its caller, and the calls of the
  * arcs into an entry are its calls (by function: all of them). */
@@ -130,7 +137,7 @@ static char *dump_text(const tk_profile *p, size_t *len)
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     if (!f) return NULL;
-    tk_status st = tk_profile_dump(p, f);
+    tk_status st = tk_profile_dump(p, FUZZ_WRITER(f), NULL);
     fclose(f);
     if (st != TK_OK) {
         free(buf);
@@ -369,16 +376,16 @@ static const char *commands_refuse(const uint8_t *data, size_t size, int times)
                     tk_profile_free(p);
                     return NULL;
                 }
-                if (tk_profile_dump(p, sink) != TK_OK)
+                if (tk_profile_dump(p, FUZZ_WRITER(sink), NULL) != TK_OK)
                     why = "dump";
-                else if (tk_callgrind_write(p, sink, &wo, &err) != TK_OK)
+                else if (tk_callgrind_write(p, FUZZ_WRITER(sink), &wo, &err) != TK_OK)
                     why = "convert --to callgrind";
-                else if (tk_profile_write_dot(p, &dot, sink, &err) != TK_OK)
+                else if (tk_profile_write_dot(p, &dot, FUZZ_WRITER(sink), &err) != TK_OK)
                     why = "convert --to dot";
-                else if (tk_profile_write_folded(p, &fo, sink, &err) != TK_OK)
+                else if (tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err) != TK_OK)
                     why = "convert --to folded";
                 fo.per_part = 1;
-                if (!why && tk_profile_write_folded(p, &fo, sink, &err) != TK_OK)
+                if (!why && tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err) != TK_OK)
                     why = "convert --to folded --per-thread";
                 fclose(sink);
                 tk_profile *m;
@@ -487,10 +494,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (sink) { /* flame graphs of any call graph: a bounded walk, no NaN counts */
             tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
             fo.min_share = 1e-3;
-            (void)tk_profile_write_folded(p, &fo, sink, &err);
+            (void)tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err);
             tk_dot_options dot = TK_DOT_OPTIONS_INIT;
             dot.node_threshold = dot.edge_threshold = 0;
-            (void)tk_profile_write_dot(p, &dot, sink, &err);
+            (void)tk_profile_write_dot(p, &dot, FUZZ_WRITER(sink), &err);
             fclose(sink);
         }
         for (int plain = 0; plain < 2; plain++) {
@@ -500,7 +507,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!f) break;
             tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
             if (plain) wo.compress_names = wo.compress_positions = 0;
-            tk_status st = tk_callgrind_write(p, f, &wo, &err);
+            tk_status st = tk_callgrind_write(p, FUZZ_WRITER(f), &wo, &err);
             fclose(f);
             tk_profile *q;
             if (st == TK_OK && tk_profile_new(&q) == TK_OK) {

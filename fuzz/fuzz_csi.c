@@ -11,6 +11,13 @@
 
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char LOOP[] = "#\nmain\n3|EXIT\n2|ENTRY|9|9\n4|10\n5|11|12\n6|-1|20|21\n7|14\n8|17\n"
@@ -60,13 +67,13 @@ static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *nu
         if (edges && tk_csi_renumber(fn, num, edges) == TK_OK && sink) {
             tk_csi_function copy = *fn;
             copy.edges = edges;
-            tk_csi_write_function(sink, &copy, &err);
+            tk_csi_write_function(FUZZ_WRITER(sink), &copy, &err);
         }
         free(edges);
         if (sink) {
-            tk_csi_write_function(sink, fn, &err);
-            tk_csi_dump_function(sink, fn, bl, &err);
-            tk_csi_write_dot(sink, fn, NULL, &err);
+            tk_csi_write_function(FUZZ_WRITER(sink), fn, &err);
+            tk_csi_dump_function(FUZZ_WRITER(sink), fn, bl, &err);
+            tk_csi_write_dot(FUZZ_WRITER(sink), fn, NULL, &err);
         }
     }
     if (sink)

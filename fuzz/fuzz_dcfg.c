@@ -14,6 +14,13 @@
 #include "formats/dcfg/dcfg_internal.h"
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 __extension__ typedef unsigned __int128 u128;
@@ -26,11 +33,11 @@ static int consume(const tk_cfg *cfg, FILE *sink)
     tk_error_clear(&err);
     tk_dcfg_report_options ro = TK_DCFG_REPORT_OPTIONS_INIT;
     ro.top = 5;
-    tk_status rs = tk_dcfg_report(cfg, &ro, sink, &err);
-    (void)tk_dcfg_dump(cfg, sink, &err);
-    (void)tk_dcfg_write(cfg, sink, &err);
+    tk_status rs = tk_dcfg_report(cfg, &ro, FUZZ_WRITER(sink), &err);
+    (void)tk_dcfg_dump(cfg, FUZZ_WRITER(sink), &err);
+    (void)tk_dcfg_write(cfg, FUZZ_WRITER(sink), &err);
     tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;
-    (void)tk_cfg_write_dot(cfg, &dot, sink, &err);
+    (void)tk_cfg_write_dot(cfg, &dot, FUZZ_WRITER(sink), &err);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         const tk_cfg_process *p = &cfg->processes[i];
         uint32_t hits[4];
@@ -172,8 +179,8 @@ static char *read_as_text(const uint8_t *data, size_t size, int check, int fast,
                 (unsigned long long)err.line, (unsigned long long)err.column,
                 (long long)err.offset, err.message);
         if (st == TK_OK) {
-            (void)tk_dcfg_dump(cfg, f, &err);
-            (void)tk_dcfg_write(cfg, f, &err);
+            (void)tk_dcfg_dump(cfg, FUZZ_WRITER(f), &err);
+            (void)tk_dcfg_write(cfg, FUZZ_WRITER(f), &err);
         }
         tk_cfg_free(cfg);
         tk_input_free(in);

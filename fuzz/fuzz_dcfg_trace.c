@@ -154,7 +154,7 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
                 good = tk_dcfg_trace_encoder_observe(enc, bufs[i].pid, bufs[i].tid, bufs[i].v, bufs[i].n,
                                                      &err) == TK_OK;
             /* threads of one process must be together: skip inputs where they are not */
-            if (good && tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err) == TK_OK) {
+            if (good && tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err) == TK_OK) {
                 for (size_t i = 0; i < nth && good; i++)
                     if (tk_dcfg_trace_encoder_encode(enc, bufs[i].pid, bufs[i].tid, bufs[i].v, bufs[i].n,
                                                      &err) != TK_OK)

@@ -7,11 +7,11 @@
 #ifndef TRACEKIT_CALLGRIND_H
 #define TRACEKIT_CALLGRIND_H
 
-#include <stdio.h>
 
 #include "input.h"
 #include "profile.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -89,7 +89,7 @@ typedef struct tk_callgrind_write_options {
 #define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0, 0}
 
 /* Write the profile as callgrind text. Returns TK_OK or TK_ERR_IO/TK_ERR_NOMEM. */
-TK_API tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
+TK_API tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out,
                              const tk_callgrind_write_options *opt, tk_error *err);
 
 /* Write each part of the profile to a file of its own, "PATH-01", "PATH-02", ... (what

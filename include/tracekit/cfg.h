@@ -35,9 +35,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "tracekit/status.h"
+#include "tracekit/writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -531,7 +531,7 @@ typedef struct tk_cfg_dot_options {
     const uint32_t *images; size_t nimages;
 } tk_cfg_dot_options;
 #define TK_CFG_DOT_OPTIONS_INIT {NULL, 0, NULL, 0, NULL, 0}
-TK_API tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, FILE *f, tk_error *err);
+TK_API tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, const tk_writer *f, tk_error *err);
 
 /* ---- building (used by readers) ------------------------------------------ */
 /* Copy a string into the string table; returns its offset or UINT32_MAX on

@@ -20,12 +20,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "ball_larus.h"
 #include "cfg.h"
 #include "input.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,25 +90,25 @@ TK_API tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **fn
 /* ---- writing ---------------------------------------------------------- */
 
 /* Canonical csi-cc text of one function. TK_OK or TK_ERR_IO. */
-TK_API tk_status tk_csi_write_function(FILE *out, const tk_csi_function *fn, tk_error *err);
+TK_API tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_function *fn, tk_error *err);
 
 /* Deterministic description of one function (the golden format of `dump`).
  * bl: a numbering loaded for fn (tk_csi_numbering_load), or NULL. */
-TK_API tk_status tk_csi_dump_function(FILE *out, const tk_csi_function *fn, const tk_bl *bl,
+TK_API tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn, const tk_bl *bl,
                                tk_error *err);
 
 /* Graphviz dot of a function's CFG with increments and weights; back edges
  * dashed. highlight: a decoded path to draw in bold red, or NULL. One digraph "csi" with the
  * function as a cluster labelled with its name. */
-TK_API tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *highlight,
+TK_API tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn, const tk_bl_path *highlight,
                            tk_error *err);
 /* Several functions in one graph (`dot -Tpng` draws the first graph of a file only): begin,
  * a cluster per function (index: a number unique in the graph, part of the node names), end.
  * tk_csi_dot_end returns TK_OK or TK_ERR_IO (a write error on out so far). */
-TK_API void tk_csi_dot_begin(FILE *out);
-TK_API tk_status tk_csi_write_dot_cluster(FILE *out, const tk_csi_function *fn, uint32_t index,
+TK_API tk_status tk_csi_dot_begin(const tk_writer *out, tk_error *err);
+TK_API tk_status tk_csi_write_dot_cluster(const tk_writer *out, const tk_csi_function *fn, uint32_t index,
                                           const tk_bl_path *highlight, tk_error *err);
-TK_API tk_status tk_csi_dot_end(FILE *out, tk_error *err);
+TK_API tk_status tk_csi_dot_end(const tk_writer *out, tk_error *err);
 
 /* ---- numbering -------------------------------------------------------- */
 
@@ -225,7 +225,7 @@ TK_API void tk_csi_decoded_free(tk_csi_decoded *d);
  * instruction, NULL when unknown) and a fresh numbering (tk_csi_renumber).
  * Routines whose paths overflow 64 bits are left out, as csi-cc does, and
  * counted in *skipped. TK_OK, TK_ERR_IO, TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
+TK_API tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
 
 /* ---- path profile of a DCFG-Trace ------------------------------------ */
 

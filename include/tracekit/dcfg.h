@@ -17,12 +17,12 @@
 #ifndef TRACEKIT_DCFG_H
 #define TRACEKIT_DCFG_H
 
-#include <stdio.h>
 
 #include "tracekit/cfg.h"
 #include "tracekit/input.h"
 #include "tracekit/profile.h"
 #include "tracekit/status.h"
+#include "tracekit/writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,13 +79,13 @@ typedef struct tk_dcfg_report_options {
  * (calls = entry count), loops (visits = entry-edge counts, iterations = head
  * count, static and dynamic instructions, like LoopPoint's loop_info).
  * JSON output carries "version": 1.  TK_ERR_IO, TK_ERR_NOMEM. */
-TK_API tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
+TK_API tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, const tk_writer *f,
                          tk_error *err);
 
 /* Canonical DCFG writer: what Intel's reader accepts (no \u escapes, '/'
  * written as '\/', integers as integers, addresses as hex strings, canonical
  * key and column order, computed routines/loops included).  TK_ERR_IO. */
-TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
+TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, const tk_writer *f, tk_error *err);
 
 /* The profile model of a DCFG (for tk_callgrind_write): event Ir; one
  * function per routine (object = image file, name = entry symbol[+offset]);
@@ -97,7 +97,7 @@ TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
 TK_API tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err);
 
 /* Canonical deterministic text of the model (the golden format of tests). */
-TK_API tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err);
+TK_API tk_status tk_dcfg_dump(const tk_cfg *cfg, const tk_writer *f, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "tracekit/status.h"
+#include "tracekit/writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -206,9 +207,6 @@ TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *
 
 typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
 
-/* Writes n bytes; returns 0 on success. */
-typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
-
 typedef struct tk_dcfg_trace_encode_options {
     int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary,
                                7-9 also multi-edge rows (variable-length paths chosen from
@@ -249,8 +247,8 @@ TK_API tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
 TK_API void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
 TK_API tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                         const uint32_t *edges, size_t n, tk_error *err);
-TK_API tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
-                                      void *ctx, tk_error *err);
+TK_API tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, const tk_writer *out,
+                                             tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                        const uint32_t *edges, size_t n, tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);

@@ -5,9 +5,9 @@
 #define TRACEKIT_FLAMEGRAPH_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,7 +33,7 @@ typedef struct tk_flame_options {
  * min_width pixels are not drawn (their counts stay in their parents). Errors: TK_ERR_FORMAT
  * (a line without a count, with line number), TK_ERR_NOMEM, TK_ERR_IO. */
 TK_API tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,
-                                   FILE *out, tk_error *err);
+                                   const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus
 }

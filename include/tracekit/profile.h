@@ -19,9 +19,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -208,7 +208,7 @@ TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_pro
                            tk_error *err);
 
 /* Canonical, deterministic text of the whole model (sorted). */
-TK_API tk_status tk_profile_dump(const tk_profile *p, FILE *out);
+TK_API tk_status tk_profile_dump(const tk_profile *p, const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -4,10 +4,10 @@
 #ifndef TRACEKIT_PROFILE_ANALYSIS_H
 #define TRACEKIT_PROFILE_ANALYSIS_H
 
-#include <stdio.h>
 
 #include "events.h"
 #include "profile.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,7 +162,7 @@ typedef struct tk_dot_options {
  * bytes with the terminating NUL (size > 0) and returns out. */
 TK_API char *tk_short_name(const char *name, char *out, size_t size);
 
-TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, const tk_writer *out,
                                tk_error *err);
 
 /* ---- folded stacks (flame graphs) ----------------------------------------- */
@@ -185,7 +185,7 @@ typedef struct tk_folded_profile_options {
 #define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 1e-5, 256, 0, 0}
 
 TK_API tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
-                                  FILE *out, tk_error *err);
+                                  const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus
 }

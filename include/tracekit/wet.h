@@ -4,11 +4,11 @@
 #define TRACEKIT_WET_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "deps.h"
 #include "input.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,16 +76,16 @@ TK_API void tk_wet_reader_free(tk_wet_reader *r);
  * The caller owns *out. */
 TK_API tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err);
 
-/* Writers (FILE borrowed). */
+/* Writers. */
 /* Canonical comprehensive form: blocks in model order, ports, values. */
-TK_API tk_status tk_wet_write(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write(const tk_deps *d, const tk_writer *f, tk_error *err);
 /* Every dependence in the limited-history form, ordered by dependent
  * (address, instance). */
-TK_API tk_status tk_wet_write_history(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write_history(const tk_deps *d, const tk_writer *f, tk_error *err);
 /* JSON: {"version":1,"format":"wet","form":...,"instructions":[...]} */
-TK_API tk_status tk_wet_write_json(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write_json(const tk_deps *d, const tk_writer *f, tk_error *err);
 /* Deterministic text of the model (the golden format of `dump`). */
-TK_API tk_status tk_wet_dump(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_dump(const tk_deps *d, const tk_writer *f, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,10 +5,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "input.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -222,7 +222,7 @@ TK_API tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_d
                         tk_xray_check_summary *sum, tk_error *err);
 
 /* Canonical text: the header, then one line per record ("@offset kind fields..."). */
-TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err);
+TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, const tk_writer *out, tk_error *err);
 
 /* ---- instrumentation map and symbols ------------------------------------- */
 

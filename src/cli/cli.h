@@ -184,6 +184,20 @@ int cli_diag_summary(const tk_diag *d, const char *path);
 int cli_output_open(const cli_args *a, int binary, tk_output **out);
 /* Commit; prints the error. Returns an exit code. */
 int cli_output_commit(tk_output *o);
+/* Discard (accepts NULL). */
+void cli_output_abort(tk_output *o);
+/* The stream the command writes its output to: stdout, or a stream of its own over the
+ * output's file (tk_output_fd) that cli_output_open opened and cli_output_commit and
+ * cli_output_abort close. */
+FILE *cli_output_file(tk_output *o);
+/* A writer (tracekit/writer.h) into the stream f, for the library's writing functions:
+ * tk_dcfg_write(cfg, CLI_WRITER(f), &err). */
+int cli_write_file(void *f, const void *data, size_t len);
+#define CLI_WRITER(f) (&(tk_writer){cli_write_file, (f)})
+/* s as a JSON string literal (tk_json_quote; NULL is ""), as a CSV field (tk_csv_quote;
+ * NULL is empty). */
+void cli_put_json_string(FILE *f, const char *s);
+void cli_put_csv_field(FILE *f, const char *s);
 /* --per-thread callgrind: the profile's parts as OUT-01, OUT-02, ... (-o OUT, required:
  * usage error without it, which cli_need_parts_output gives before any reading); --force
  * overwrites. Return an exit code. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "tracekit/cfg.h"
 
@@ -38,7 +39,7 @@ static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
             b->id, b->id, tk_cfg_block_addr(p, b), b->num_instrs, b->count);
 }
 
-tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
+static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
 {
     fputs("# This file is in the DOT graph-visualization language.\n"
           "# See http://www.graphviz.org for a list of programs to render the graph.\n"
@@ -135,4 +136,12 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
     fputs("}\n", f);
     if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, cfg_write_dot_stream(cfg, o, s.f, err), err);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
@@ -218,7 +219,7 @@ static void dot_edge_line(const dot_style *ds, const dot_edge *d, const uint32_t
     fprintf(out, ", penwidth=%.2f];\n", 1.0 + 3.0 * pe / 100.0);
 }
 
-tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+static tk_status profile_write_dot_stream(const tk_profile *p, const tk_dot_options *opt, FILE *out,
                                tk_error *err)
 {
     tk_dot_options o = TK_DOT_OPTIONS_INIT;
@@ -259,4 +260,12 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
     if (st != TK_OK) return st;
     if (ferror(out)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, profile_write_dot_stream(p, opt, s.f, err), err);
 }

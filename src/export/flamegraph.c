@@ -2,6 +2,7 @@
  * path: children of a node are found by name, the last child touched first, since folded
  * output is sorted and consecutive lines share their prefixes), laid out by count, and
  * written with a small script of tracekit's own for zoom, search and tooltips. */
+#include "core/writer.h"
 #include "tracekit/flamegraph.h"
 
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "tracekit/tracekit.h"
+
 
 typedef struct fnode {
     const char *name;
@@ -307,7 +309,7 @@ static void put_head(FILE *out, const ftree *t, const tk_flame_options *o, unsig
             width - 10, width - 10, height - 10, height - 10);
 }
 
-tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,
+static tk_status flamegraph_svg_stream(const char *text, size_t len, const tk_flame_options *opt,
                             FILE *out, tk_error *err)
 {
     tk_flame_options o = TK_FLAME_OPTIONS_INIT;
@@ -350,4 +352,12 @@ tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options
     tk_free(t.n);
     tk_hmap_free(&t.index);
     return st;
+}
+
+tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, flamegraph_svg_stream(text, len, opt, s.f, err), err);
 }

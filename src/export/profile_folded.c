@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
@@ -264,7 +265,7 @@ done:
     return st;
 }
 
-tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
+static tk_status profile_write_folded_stream(const tk_profile *p, const tk_folded_profile_options *opt,
                                   FILE *out, tk_error *err)
 {
     tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
@@ -286,4 +287,12 @@ tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_o
         st = fold(p, i + 1, label, &o, out, err);
     }
     return st;
+}
+
+tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, profile_write_folded_stream(p, opt, s.f, err), err);
 }

@@ -1,5 +1,6 @@
 /* Canonical dump of a profile: deterministic (sorted by names and positions),
  * independent of row order and of callgrind name/position compression. */
+#include "core/writer.h"
 #include "model/profile.h"
 
 #include <inttypes.h>
@@ -278,7 +279,7 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
     return TK_OK;
 }
 
-tk_status tk_profile_dump(const tk_profile *p, FILE *out)
+static tk_status profile_dump_stream(const tk_profile *p, FILE *out)
 {
     uint32_t *sr = tk_profile_string_ranks(p);
     uint32_t *fr = sr ? tk_profile_function_ranks(p, sr) : NULL;
@@ -316,4 +317,12 @@ tk_status tk_profile_dump(const tk_profile *p, FILE *out)
     free(fr);
     if (st == TK_OK && ferror(out)) st = TK_ERR_IO;
     return st;
+}
+
+tk_status tk_profile_dump(const tk_profile *p, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, profile_dump_stream(p, s.f), err);
 }

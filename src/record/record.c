@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/output.h"
 #include "core/num.h"
+#include "core/writer.h"
 #include "record/record_internal.h"
 #include "tracekit/tracekit.h"
 
@@ -200,7 +202,7 @@ static tk_status write_output(const char *path, int force, write_fn fn, void *ct
     tk_status st = tk_output_open(&o, path, (force ? TK_OUTPUT_FORCE : 0) |
                                                 (comp ? TK_OUTPUT_BINARY : 0), err);
     if (st != TK_OK) return st;
-    FILE *f = tk_output_file(o), *z = comp ? rec_zopen(f, comp) : f;
+    FILE *f = tk_output_stream(o), *z = comp ? rec_zopen(f, comp) : f;
     if (!z) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) st = fn(ctx, z, err);
     if (z && z != f && fclose(z) != 0 && st == TK_OK)
@@ -214,7 +216,8 @@ static tk_status write_output(const char *path, int force, write_fn fn, void *ct
 
 static tk_status put_dcfg(void *ctx, FILE *f, tk_error *err)
 {
-    return tk_dcfg_write(ctx, f, err);
+    tk_writer w = {tk_write_to_file, f};
+    return tk_dcfg_write(ctx, &w, err);
 }
 
 typedef struct trace_ctx {

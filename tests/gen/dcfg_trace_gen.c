@@ -519,7 +519,7 @@ int main(int argc, char **argv) {
         membuf_t mb = {NULL, 0, 0};
         double enc_time = 0;
         for (int pass = 0; pass < 2; pass++) {
-            if (pass == 1 && tk_dcfg_trace_encoder_start(c.enc, write_file, f, &err) != TK_OK)
+            if (pass == 1 && tk_dcfg_trace_encoder_start(c.enc, &(tk_writer){write_file, f}, &err) != TK_OK)
                 return 1;
             for (uint32_t t = 0; t < threads; t++) {
                 mb.n = 0;

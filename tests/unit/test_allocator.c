@@ -141,12 +141,12 @@ static void callgrind_paths(const char *path)
     free(fr);
     heap = libc_heap();
     tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-    TK_CHECK(tk_callgrind_write(p, out, &wo, &err) == TK_OK);
-    TK_CHECK(tk_profile_dump(p, out) == TK_OK);
+    TK_CHECK(tk_callgrind_write(p, TK_TEST_WRITER(out), &wo, &err) == TK_OK);
+    TK_CHECK(tk_profile_dump(p, TK_TEST_WRITER(out), NULL) == TK_OK);
     tk_dot_options dot = TK_DOT_OPTIONS_INIT;
-    TK_CHECK(tk_profile_write_dot(p, &dot, out, &err) == TK_OK);
+    TK_CHECK(tk_profile_write_dot(p, &dot, TK_TEST_WRITER(out), &err) == TK_OK);
     tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
-    TK_CHECK(tk_profile_write_folded(p, &fo, out, &err) == TK_OK);
+    TK_CHECK(tk_profile_write_folded(p, &fo, TK_TEST_WRITER(out), &err) == TK_OK);
     CHECK_HEAP_KEPT(heap);
     fclose(out);
     tk_profile_free(p);
@@ -183,16 +183,16 @@ static void dcfg_paths(const char *path)
         tk_dcfg_report_options rep = TK_DCFG_REPORT_OPTIONS_INIT;
         for (int f = TK_DCFG_REPORT_TEXT; f <= TK_DCFG_REPORT_CSV; f++) {
             rep.format = (tk_dcfg_report_format)f;
-            TK_CHECK(tk_dcfg_report(cfg, &rep, out, &err) == TK_OK);
+            TK_CHECK(tk_dcfg_report(cfg, &rep, TK_TEST_WRITER(out), &err) == TK_OK);
         }
-        TK_CHECK(tk_dcfg_write(cfg, out, &err) == TK_OK);
-        TK_CHECK(tk_dcfg_dump(cfg, out, &err) == TK_OK);
+        TK_CHECK(tk_dcfg_write(cfg, TK_TEST_WRITER(out), &err) == TK_OK);
+        TK_CHECK(tk_dcfg_dump(cfg, TK_TEST_WRITER(out), &err) == TK_OK);
         tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;
-        TK_CHECK(tk_cfg_write_dot(cfg, &dot, out, &err) == TK_OK);
+        TK_CHECK(tk_cfg_write_dot(cfg, &dot, TK_TEST_WRITER(out), &err) == TK_OK);
         tk_profile *p = NULL;
         TK_CHECK(tk_dcfg_to_profile(cfg, &p, &err) == TK_OK);
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        if (p) TK_CHECK(tk_callgrind_write(p, out, &wo, &err) == TK_OK);
+        if (p) TK_CHECK(tk_callgrind_write(p, TK_TEST_WRITER(out), &wo, &err) == TK_OK);
         CHECK_HEAP_KEPT(heap);
         tk_profile_free(p);
         tk_cfg_free(cfg);

@@ -204,7 +204,7 @@ static void test_parts_and_threads(void)
         FILE *f = open_memstream(&buf, &len);
         tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
         fo.part = part;
-        tk_status fst = tk_profile_write_folded(p, &fo, f, &err);
+        tk_status fst = tk_profile_write_folded(p, &fo, TK_TEST_WRITER(f), &err);
         fclose(f);
         if (part < 4) {
             TK_CHECK_EQ_I64(fst, TK_OK);
@@ -347,7 +347,7 @@ static char *dump_string(const tk_profile *p)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    tk_profile_dump(p, f);
+    tk_profile_dump(p, TK_TEST_WRITER(f), NULL);
     fclose(f);
     return buf;
 }
@@ -368,7 +368,7 @@ static void test_writer_round_trip(void)
         FILE *f = open_memstream(&out, &len);
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         if (plain) wo.compress_names = wo.compress_positions = 0;
-        TK_CHECK_EQ_I64(tk_callgrind_write(p, f, &wo, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_callgrind_write(p, TK_TEST_WRITER(f), &wo, &err), TK_OK);
         fclose(f);
         TK_CHECK(strncmp(out, "# callgrind format\n", 19) == 0);
         TK_CHECK(plain ? strstr(out, "fn=f\n") != NULL : strstr(out, "fn=(1) f\n") != NULL);

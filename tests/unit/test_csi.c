@@ -240,7 +240,7 @@ static void test_round_trip(void)
     const tk_csi_function *fn;
     tk_error err;
     while (tk_csi_reader_next(f.r, &fn, &err) == TK_OK)
-        TK_CHECK(tk_csi_write_function(out, fn, &err) == TK_OK);
+        TK_CHECK(tk_csi_write_function(TK_TEST_WRITER(out), fn, &err) == TK_OK);
     fclose(out);
     /* the guide's text is already canonical */
     TK_CHECK(len == sizeof LOOP - 1 && memcmp(buf, LOOP, len) == 0);

@@ -32,7 +32,7 @@ static void test_bridge_writes_checked_metadata(void)
     FILE *out = open_memstream(&buf, &len);
     uint64_t skipped = 99;
     tk_error err;
-    TK_CHECK(tk_csi_write_cfg(out, cfg, &skipped, &err) == TK_OK);
+    TK_CHECK(tk_csi_write_cfg(TK_TEST_WRITER(out), cfg, &skipped, &err) == TK_OK);
     fclose(out);
     TK_CHECK_EQ_U64(skipped, 0);
     /* the loop 5 -> 6 -> 5 becomes a back edge; lines come from SOURCE_DATA */

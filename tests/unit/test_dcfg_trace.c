@@ -492,7 +492,7 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
                         TK_OK);
     }
     membuf m = {0};
-    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++)
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, s[i].pid, s[i].tid, s[i].e, s[i].n, &err), TK_OK);
     TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);
@@ -740,7 +740,7 @@ static void test_encoder_gaps(void) {
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e, 5, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e + 5, 6, &err), TK_OK);
         membuf m = {0};
-        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e, 2, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e + 2, 9, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);

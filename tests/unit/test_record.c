@@ -134,7 +134,7 @@ static void test_blocks_and_edges(void)
     char path[128];
     snprintf(path, sizeof path, "/tmp/tk_test_record.%d.json", (int)getpid());
     FILE *f = fopen(path, "w");
-    TK_CHECK(f && tk_dcfg_write(cfg, f, &err) == TK_OK);
+    TK_CHECK(f && tk_dcfg_write(cfg, TK_TEST_WRITER(f), &err) == TK_OK);
     if (f) fclose(f);
     int problems = 0;
     tk_diag diag;

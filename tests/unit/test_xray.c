@@ -495,7 +495,7 @@ static char *chrome_of(const char *path, int batches, size_t *len)
         src.next_batch = NULL;
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
-    TK_CHECK(tk_export_chrome(&src, f, &err) == TK_OK);
+    TK_CHECK(tk_export_chrome(&src, TK_TEST_WRITER(f), &err) == TK_OK);
     fclose(f);
     tk_xray_events_free(e);
     tk_xray_free(r);

@@ -455,11 +455,11 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args)
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
-        rc = annotate(args, p, tk_output_file(o));
+        rc = annotate(args, p, cli_output_file(o));
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(o);
         else
-            tk_output_abort(o);
+            cli_output_abort(o);
     }
     tk_profile_free(p);
     return rc;

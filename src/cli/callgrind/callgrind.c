@@ -142,7 +142,7 @@ void cli_callgrind_json_events(FILE *f, const tk_profile *p)
     fputc('[', f);
     for (size_t i = 0; i < tk_profile_event_count(p); i++) {
         if (i) fputc(',', f);
-        tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+        cli_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
     }
     fputc(']', f);
 }

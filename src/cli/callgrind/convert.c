@@ -61,11 +61,11 @@ static void write_json(const tk_profile *p, FILE *f)
     for (size_t i = 0; i < tk_profile_function_count(p); i++) {
         const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)i);
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
-        tk_put_json_string(f, tk_profile_str(p, fn->object));
+        cli_put_json_string(f, tk_profile_str(p, fn->object));
         fputs(",\"file\":", f);
-        tk_put_json_string(f, tk_profile_str(p, fn->file));
+        cli_put_json_string(f, tk_profile_str(p, fn->file));
         fputs(",\"name\":", f);
-        tk_put_json_string(f, tk_profile_str(p, fn->name));
+        cli_put_json_string(f, tk_profile_str(p, fn->name));
         fputc('}', f);
     }
     fputs("],\n\"parts\":[", f);
@@ -76,14 +76,14 @@ static void write_json(const tk_profile *p, FILE *f)
         if (pt->has_pid) fprintf(f, "\"pid\":%" PRIu64 ",", pt->pid);
         if (pt->cmd) {
             fputs("\"cmd\":", f);
-            tk_put_json_string(f, pt->cmd);
+            cli_put_json_string(f, pt->cmd);
             fputc(',', f);
         }
         fputs("\"self\":[", f);
         const tk_prof_self *sr = pt->self.rows;
         for (size_t r = 0; r < pt->self.count; r++) {
             fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr[r].fn);
-            tk_put_json_string(f, tk_profile_str(p, sr[r].file));
+            cli_put_json_string(f, tk_profile_str(p, sr[r].file));
             fputc(',', f);
             json_pos(f, &sr[r].pos);
             fputs(",\"cost\":", f);
@@ -98,7 +98,7 @@ static void write_json(const tk_profile *p, FILE *f)
                     "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64
                     ",\"file\":",
                     r ? "," : "", cr[r].fn, cr[r].callee, v[0]);
-            tk_put_json_string(f, tk_profile_str(p, cr[r].file));
+            cli_put_json_string(f, tk_profile_str(p, cr[r].file));
             fputc(',', f);
             json_pos(f, &cr[r].pos);
             fputs(",\"inclusive\":", f);
@@ -163,7 +163,7 @@ typedef struct folded_job {
 static tk_status folded_of(void *job, FILE *f, tk_error *err)
 {
     const folded_job *j = job;
-    return tk_profile_write_folded(j->p, j->opt, f, err);
+    return tk_profile_write_folded(j->p, j->opt, CLI_WRITER(f), err);
 }
 
 /* The profile written as c->to says to o. Returns an exit code. */
@@ -173,13 +173,13 @@ static int write_target(const char *cmd, const cli_args *args, const tk_profile 
     tk_error err;
     tk_error_clear(&err);
     tk_status st = TK_OK;
-    FILE *f = tk_output_file(o);
+    FILE *f = cli_output_file(o);
     if (c->to == TO_CALLGRIND) {
-        st = tk_callgrind_write(p, f, &c->write, &err);
+        st = tk_callgrind_write(p, CLI_WRITER(f), &c->write, &err);
     } else if (c->to == TO_DOT) {
-        st = tk_profile_write_dot(p, &c->dot, f, &err);
+        st = tk_profile_write_dot(p, &c->dot, CLI_WRITER(f), &err);
     } else if (c->to == TO_FOLDED) {
-        st = tk_profile_write_folded(p, &c->folded, f, &err);
+        st = tk_profile_write_folded(p, &c->folded, CLI_WRITER(f), &err);
     } else if (c->to == TO_SVG) {
         folded_job job = {p, &c->folded};
         const char *unit = tk_profile_event_count(p)
@@ -187,14 +187,14 @@ static int write_target(const char *cmd, const cli_args *args, const tk_profile 
                                : NULL;
         int rc = cli_write_svg(cmd, args, unit, folded_of, &job, f);
         if (rc != CLI_EXIT_OK) {
-            tk_output_abort(o);
+            cli_output_abort(o);
             return rc;
         }
     } else {
         write_json(p, f);
     }
     if (st != TK_OK) {
-        tk_output_abort(o);
+        cli_output_abort(o);
         return cli_error(&err);
     }
     return cli_output_commit(o);

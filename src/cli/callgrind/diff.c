@@ -58,7 +58,7 @@ static tk_status folded_texts(const tk_profile *both, size_t ev, char **text, si
         tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
         fo.event = ev;
         fo.part = (size_t)i + 1;
-        st = tk_profile_write_folded(both, &fo, m, err);
+        st = tk_profile_write_folded(both, &fo, CLI_WRITER(m), err);
         if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     return st;
@@ -282,11 +282,11 @@ static void print_json(FILE *f, const tk_profile *both, const function_diff *d, 
     for (size_t i = 0; i < k; i++) {
         const diff_row *r = &d->rows[i];
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
-        tk_put_json_string(f, r->object);
+        cli_put_json_string(f, r->object);
         fputs(",\"file\":", f);
-        tk_put_json_string(f, r->file);
+        cli_put_json_string(f, r->file);
         fputs(",\"name\":", f);
-        tk_put_json_string(f, r->name);
+        cli_put_json_string(f, r->name);
         fputs(",\"self_a\":", f);
         cli_callgrind_json_u64s(f, r->a_self, nev);
         fputs(",\"self_b\":", f);
@@ -337,7 +337,7 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
         function_diff_free(&d);
         return rc;
     }
-    FILE *f = tk_output_file(o);
+    FILE *f = cli_output_file(o);
     size_t k = top && top < d.count ? (size_t)top : d.count;
     tk_error err;
     tk_error_clear(&err);
@@ -355,7 +355,7 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
     if (rc == CLI_EXIT_OK)
         rc = cli_output_commit(o);
     else
-        tk_output_abort(o);
+        cli_output_abort(o);
     function_diff_free(&d);
     return rc;
 }

@@ -56,9 +56,9 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        st = tk_callgrind_write(dst, tk_output_file(o), &wo, &err);
+        st = tk_callgrind_write(dst, CLI_WRITER(cli_output_file(o)), &wo, &err);
         if (st != TK_OK) {
-            tk_output_abort(o);
+            cli_output_abort(o);
             rc = cli_error(&err);
         } else {
             rc = cli_output_commit(o);

@@ -160,7 +160,7 @@ static void report_csv(const report_state *rs, size_t shown)
     printf("function,paths,blocks,edges,back_edges,status\n");
     for (size_t k = 0; k < shown; k++) {
         const fn_row *r = &rs->rows[k];
-        tk_put_csv_field(stdout, r->label);
+        cli_put_csv_field(stdout, r->label);
         printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
                r->status != ROW_OK ? 0 : r->paths, r->blocks, r->edges, r->back, status_text(r));
     }
@@ -169,7 +169,7 @@ static void report_csv(const report_state *rs, size_t shown)
 static void report_json(const report_state *rs, const char *name, size_t shown)
 {
     printf("{\"version\": 1, \"file\": ");
-    tk_put_json_string(stdout, name);
+    cli_put_json_string(stdout, name);
     printf(", \"functions\": %zu, \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64
            ", \"back_edges\": %" PRIu64 ", \"path_limit\": %" PRIu64 ", \"over_limit\": %" PRIu64
            ", \"overflow\": %" PRIu64 ", \"invalid\": %" PRIu64 ",\n \"rows\": [",
@@ -178,7 +178,7 @@ static void report_json(const report_state *rs, const char *name, size_t shown)
     for (size_t k = 0; k < shown; k++) {
         const fn_row *r = &rs->rows[k];
         printf("%s\n  {\"function\": ", k ? "," : "");
-        tk_put_json_string(stdout, r->label);
+        cli_put_json_string(stdout, r->label);
         if (r->status == ROW_OK)
             printf(", \"paths\": %" PRIu64, r->paths);
         else

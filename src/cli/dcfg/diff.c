@@ -121,7 +121,7 @@ static void diff_edge(diff_out *o, const char *type, const tk_cfg_edge *e1, cons
         if (e1) fprintf(o->f, "%" PRIu32, e1->id); else fputs("null", o->f);
         if (e2) fprintf(o->f, ",%" PRIu32, e2->id); else fputs(",null", o->f);
         fputs("],\"type\":", o->f);
-        tk_put_json_string(o->f, type);
+        cli_put_json_string(o->f, type);
         fprintf(o->f, ",\"count\":[%" PRIu64 ",%" PRIu64 "]}", c1, c2);
         return;
     }
@@ -299,12 +299,12 @@ int cli_dcfg_diff(cli_ctx *ctx, const cli_args *a)
     }
     tk_output *out;
     if ((rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        diff_out o = {tk_output_file(out), fmt == CLI_OUT_JSON, 1};
+        diff_out o = {cli_output_file(out), fmt == CLI_OUT_JSON, 1};
         rc = diff_graphs(&o, x, y, all);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else
-            tk_output_abort(out);
+            cli_output_abort(out);
     }
     tk_cfg_free(x);
     tk_cfg_free(y);

@@ -228,7 +228,7 @@ int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const 
         fprintf(stderr, "tracekit: %s: cannot open for writing\n", mpath);
         return CLI_EXIT_BAD_INPUT;
     }
-    cli_dcfg_trace_writer_init(&c.w, tk_output_file(out));
+    cli_dcfg_trace_writer_init(&c.w, cli_output_file(out));
     int rc = bbv_threads(&c, t, cfg, &sel);
     if (cli_dcfg_trace_writer_flush(&c.w) != 0 && rc == CLI_EXIT_OK) {
         fprintf(stderr, "tracekit: cannot write the output\n");

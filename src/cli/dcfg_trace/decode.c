@@ -393,7 +393,7 @@ int cli_dcfg_trace_decode(int argc, char **argv) {
     }
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     tk_status st = decode_to(f, t, cfg, what, &opt, &err);
     if (fflush(f) != 0 && st == TK_OK) {
         tk_error_set(&err, TK_ERR_IO, "cannot write the output");
@@ -404,7 +404,7 @@ int cli_dcfg_trace_decode(int argc, char **argv) {
         st = TK_ERR_IO;
     }
     if (st != TK_OK) {
-        tk_output_abort(out);
+        cli_output_abort(out);
         out = NULL;
         rc = cli_error(&err);
         goto done;
@@ -412,7 +412,7 @@ int cli_dcfg_trace_decode(int argc, char **argv) {
     rc = cli_output_commit(out);
     out = NULL;
 done:
-    tk_output_abort(out);
+    cli_output_abort(out);
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);
     cli_args_free(&a);

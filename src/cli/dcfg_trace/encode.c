@@ -143,10 +143,6 @@ static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, cons
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
-static int write_out(void *ctx, const void *data, size_t n) {
-    return fwrite(data, 1, n, (FILE *)ctx) == n ? 0 : -1;
-}
-
 int cli_dcfg_trace_encode(int argc, char **argv) {
     cli_args a;
     int rc;
@@ -208,7 +204,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
         goto done;
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
-    if (tk_dcfg_trace_encoder_start(enc, write_out, tk_output_file(out), &err) != TK_OK) {
+    if (tk_dcfg_trace_encoder_start(enc, CLI_WRITER(cli_output_file(out)), &err) != TK_OK) {
         rc = cli_error(&err);
         goto done;
     }
@@ -221,7 +217,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
     rc = cli_output_commit(out);
     out = NULL;
 done:
-    tk_output_abort(out);
+    cli_output_abort(out);
     tk_dcfg_trace_encoder_free(enc);
     tk_cfg_free(cfg);
     cli_args_free(&a);

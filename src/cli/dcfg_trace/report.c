@@ -105,7 +105,7 @@ static void json_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p,
     if (!sym)
         return;
     fputs(",\"symbol\":", f);
-    tk_put_json_string(f, sym);
+    cli_put_json_string(f, sym);
     fprintf(f, ",\"offset\":%llu", (unsigned long long)off);
 }
 
@@ -190,7 +190,7 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
                 fprintf(f, ",\"source\":%u,\"target\":%u,\"type\":",
                         tk_cfg_node_id(cfg, p, p->edges[e].src),
                         tk_cfg_node_id(cfg, p, p->edges[e].tgt));
-                tk_put_json_string(f, tk_cfg_edge_type_name(cfg, &p->edges[e]));
+                cli_put_json_string(f, tk_cfg_edge_type_name(cfg, &p->edges[e]));
             }
             fputc('}', f);
             continue;
@@ -389,11 +389,11 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
         /* as check --dcfg: a process the DCFG lacks is an error */
         rc = cli_error(&perr);
     } else if ((rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = report_threads(tk_output_file(out), fmt == CLI_OUT_JSON, t, cfg, jobs, top);
+        rc = report_threads(cli_output_file(out), fmt == CLI_OUT_JSON, t, cfg, jobs, top);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else
-            tk_output_abort(out);
+            cli_output_abort(out);
     }
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);

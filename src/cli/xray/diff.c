@@ -159,13 +159,13 @@ static void print_row(FILE *f, int format, const time_style *t, const diff_row *
                    "],\"sum\":[%.*f,%.*f],\"median\":[%.*f,%.*f],\"function\":",
                 first ? "" : ",", r->func, r->count[0], r->count[1], d, r->sum[0], d,
                 r->sum[1], d, r->median[0], d, r->median[1]);
-        tk_put_json_string(f, name);
+        cli_put_json_string(f, name);
         fputc('}', f);
     } else {
         fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.*f,%.*f,%.*f,%.*f,", r->func,
                 r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d, r->median[0], d,
                 r->median[1]);
-        tk_put_csv_field(f, name);
+        cli_put_csv_field(f, name);
         fprintf(f, ",%s\n", t->unit);
     }
 }
@@ -177,7 +177,7 @@ static int write_diff(const cli_args *args, int format, const time_style *t,
     int rc = cli_output_open(args, 0, &out);
     if (rc != CLI_EXIT_OK)
         return rc;
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     print_head(f, format, t);
     for (size_t i = 0; i < shown; i++) {
         char nb[64];

@@ -189,7 +189,7 @@ static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_row
             st->per_thread ? "true" : "false");
     if (st->cut) {
         fprintf(f, "{\"byte\":%" PRId64 ",\"message\":", st->where.offset);
-        tk_put_json_string(f, st->where.message);
+        cli_put_json_string(f, st->where.message);
         fputc('}', f);
     } else {
         fputs("null", f);
@@ -200,10 +200,10 @@ static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_row
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         fprintf(f, "%s\n{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", r->func);
-        tk_put_json_string(f, tk_event_func_name(&s->src, r->func, nb, sizeof nb));
+        cli_put_json_string(f, tk_event_func_name(&s->src, r->func, nb, sizeof nb));
         if (db[0]) {
             fprintf(f, ",\"debug\":");
-            tk_put_json_string(f, db);
+            cli_put_json_string(f, db);
         }
         if (st->per_thread)
             fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
@@ -303,7 +303,7 @@ static int write_report(const cli_args *args, const cli_xray_session *s, const s
     int rc = cli_output_open(args, 0, &out);
     if (rc != CLI_EXIT_OK)
         return rc;
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     if (o->format == CLI_OUT_TEXT)
         report_text(f, s, rows, n, &o->style);
     else if (o->format == CLI_OUT_JSON)

@@ -9,6 +9,7 @@
  * writer does (callgrind_annotate books the next function's costs to the last "fi=" file
  * otherwise; tk_callgrind_write_parts writes a file per part, valgrind's
  * --separate-threads=yes naming. */
+#include "core/writer.h"
 #include "tracekit/callgrind.h"
 
 #include <inttypes.h>
@@ -17,10 +18,14 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/output.h"
 #include "core/hash.h"
 #include "core/num.h"
 #include "model/profile.h"
 #include "tracekit/output.h"
+
+static tk_status callgrind_write_stream(const tk_profile *p, FILE *out,
+                                        const tk_callgrind_write_options *opt, tk_error *err);
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2 };
 
@@ -407,7 +412,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     return TK_OK;
 }
 
-tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
+static tk_status callgrind_write_stream(const tk_profile *p, FILE *out,
                              const tk_callgrind_write_options *opt, tk_error *err)
 {
     writer w;
@@ -467,7 +472,7 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
         tk_output *out = NULL;
         st = tk_output_open(&out, name, flags, err);
         o.part = (int)(i + 1);
-        if (st == TK_OK) st = tk_callgrind_write(p, tk_output_file(out), &o, err);
+        if (st == TK_OK) st = callgrind_write_stream(p, tk_output_stream(out), &o, err);
         if (st == TK_OK)
             st = tk_output_commit(out, err);
         else
@@ -479,4 +484,12 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
     }
     if (paths) *paths = names;
     return st;
+}
+
+tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out, const tk_callgrind_write_options *opt, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, callgrind_write_stream(p, s.f, opt, err), err);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "csi_internal.h"
 #include "tracekit/cfg.h"
@@ -233,7 +234,7 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
     return TK_OK;
 }
 
-tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
+static tk_status csi_write_cfg_stream(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
 {
     *skipped = 0;
     tk_status st = TK_OK;
@@ -249,9 +250,17 @@ tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_e
                 (*skipped)++; /* too many paths: left out, as csi-cc does */
                 continue;
             }
-            st = tk_csi_write_function(out, &b.fn, err);
+            st = csi_write_function_stream(out, &b.fn, err);
         }
         csi_bridge_end(&b);
     }
     return st;
+}
+
+tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_write_cfg_stream(s.f, cfg, skipped, err), err);
 }

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
-#include "tracekit/textout.h"
+#include "core/textout.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
@@ -594,7 +595,7 @@ static int loops_table(rep *r, int *first_table)
     return 1;
 }
 
-tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FILE *f, tk_error *err)
+static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_options *o, FILE *f, tk_error *err)
 {
     if (o->format == TK_DCFG_REPORT_JSON)
         fprintf(f, "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32 "\", \"processes\": [",
@@ -619,4 +620,12 @@ tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FIL
     if (o->format == TK_DCFG_REPORT_JSON) fputs("]}\n", f);
     if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, dcfg_report_stream(cfg, o, s.f, err), err);
 }

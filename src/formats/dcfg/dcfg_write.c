@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "tracekit/dcfg.h"
+
 
 /* ---- writer ---------------------------------------------------------------- */
 
@@ -184,7 +186,7 @@ static void write_process(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p)
     fputs("\n      }\n    ]", f);
 }
 
-tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err)
+static tk_status dcfg_write_stream(const tk_cfg *cfg, FILE *f, tk_error *err)
 {
     fprintf(f, "{ \"MAJOR_VERSION\" : %" PRIu32 ",\n  \"MINOR_VERSION\" : %" PRIu32,
             cfg->has_version ? cfg->major_version : 1, cfg->has_version ? cfg->minor_version : 0);
@@ -389,7 +391,7 @@ done:
     return st;
 }
 
-tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err)
+static tk_status dcfg_dump_stream(const tk_cfg *cfg, FILE *f, tk_error *err)
 {
     fprintf(f, "dcfg %" PRIu32 ".%02" PRIu32 "\n", cfg->major_version, cfg->minor_version);
     for (uint32_t i = 0; i < cfg->nfile_names; i++)
@@ -407,4 +409,20 @@ tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err)
     }
     if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_dcfg_write(const tk_cfg *cfg, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, dcfg_write_stream(cfg, s.f, err), err);
+}
+
+tk_status tk_dcfg_dump(const tk_cfg *cfg, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, dcfg_dump_stream(cfg, s.f, err), err);
 }

@@ -243,7 +243,7 @@ struct tk_dcfg_trace_encoder {
     size_t npend, cap_pend;
     /* pass 2 */
     int started;
-    tk_dcfg_trace_write_fn write;
+    tk_write_fn write;
     void *write_ctx;
     size_t cur_proc;              /* index of the process being encoded */
     size_t cur_group;             /* group being encoded (pass 2) */
@@ -742,8 +742,10 @@ static tk_status outs(tk_dcfg_trace_encoder *e, const char *s, tk_error *err) {
     return out(e, s, strlen(s), err);
 }
 
-tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
-                                      void *ctx, tk_error *err) {
+tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, const tk_writer *out,
+                                      tk_error *err) {
+    if (!out || !out->write)
+        return tk_error_set(err, TK_ERR_ARG, "no writer");
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "start() called twice");
     if (e->sampling) {
@@ -793,8 +795,8 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
             return nomem(err);
     }
     e->started = 1;
-    e->write = write;
-    e->write_ctx = ctx;
+    e->write = out->write;
+    e->write_ctx = out->ctx;
     e->cur_group = 0;
     e->in_group = 0;
     return outs(e,
