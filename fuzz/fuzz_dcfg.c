@@ -232,7 +232,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tk_cfg *cfg = NULL;
         tk_status st = tk_dcfg_read(&cfg, in, &o, &err);
         if (st == TK_OK) {
-            if (mode) (void)tk_dcfg_check(cfg, "fuzz", &diag);
+            if (mode) (void)tk_dcfg_check(cfg, "fuzz", &diag, NULL);
             else sums_fit(cfg);
             int report_refused = consume(cfg, sink);
             if (!mode) refused = report_refused;

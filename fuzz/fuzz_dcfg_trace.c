@@ -148,7 +148,7 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
         eo.chunk_instrs = (knob & 8) ? 7 : 0;
         tk_dcfg_trace_encoder *enc;
         membuf m = {NULL, 0, 0};
-        if (tk_dcfg_trace_encoder_new(&enc, &eo, &err) == TK_OK) {
+        if (tk_dcfg_trace_encoder_open(&enc, &eo, &err) == TK_OK) {
             int good = 1;
             for (size_t i = 0; i < nth && good; i++)
                 good = tk_dcfg_trace_encoder_observe(enc, bufs[i].pid, bufs[i].tid, bufs[i].v, bufs[i].n,
@@ -251,7 +251,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
          * instruction count beyond 64 bits or going back), check --dcfg reports */
         int refused = 0;
         tk_profile *prof;
-        if (tk_profile_new(&prof) == TK_OK) {
+        if (tk_profile_open(&prof, NULL) == TK_OK) {
             tk_status ps = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
             refused |= ps == TK_ERR_FORMAT || ps == TK_ERR_LIMIT;
             tk_profile_free(prof);

@@ -165,7 +165,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (consumer == 0) {
                 (void)tk_xray_dump(r, NULL, FUZZ_WRITER(sink), &err);
             } else if (consumer == 1) {
-                tk_latency *l = tk_latency_new(1);
+                tk_latency *l = NULL;
+                (void)tk_latency_open(&l, 1, NULL);
                 const tk_latency_row *rows;
                 size_t n;
                 if (l && tk_latency_run(l, &src, &err) == TK_OK &&

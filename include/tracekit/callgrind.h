@@ -10,6 +10,7 @@
 
 #include "input.h"
 #include "profile.h"
+#include "alloc.h"
 #include "status.h"
 #include "writer.h"
 
@@ -66,8 +67,8 @@ TK_API tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
 
 /* Incremental form, for line-by-line input. */
 typedef struct tk_callgrind_parser tk_callgrind_parser;
-TK_API tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
-                                  const tk_callgrind_read_options *opt);
+TK_API tk_status tk_callgrind_parser_open(tk_callgrind_parser **out, tk_profile *p,
+                                  const tk_callgrind_read_options *opt, tk_error *err);
 /* One line without its newline; lineno is 1-based; offset is the byte offset
  * of the line start. Returns TK_OK or an error (read mode). */
 TK_API tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
@@ -96,7 +97,7 @@ TK_API tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out,
  * valgrind --separate-threads=yes writes: one part per file, which every reader takes, where
  * speedscope refuses a second "events:" line and callgrind_annotate reads one part only).
  * flags: tk_output_open's. *paths (when paths is not NULL) receives the names written, a
- * NULL-terminated array the caller frees with free() (each name and the array), also on error.
+ * NULL-terminated array the caller frees with tk_free (each name and the array), also on error.
  * Errors: tk_output_open's, TK_ERR_IO, TK_ERR_NOMEM. opt->part is ignored. */
 TK_API tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
                                           const tk_callgrind_write_options *opt, unsigned flags,

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracekit/alloc.h"
 #include "tracekit/status.h"
 #include "tracekit/writer.h"
 
@@ -296,7 +297,8 @@ typedef struct tk_cfg {
 } tk_cfg;
 
 /* ---- lifetime ----------------------------------------------------------- */
-TK_API tk_cfg *tk_cfg_new(void);
+/* An empty model (what readers fill): TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_cfg_open(tk_cfg **out, tk_error *err);
 TK_API void tk_cfg_free(tk_cfg *cfg);
 
 /* ---- tables ------------------------------------------------------------- */
@@ -320,7 +322,7 @@ TK_API uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t node_id);
  * tk_cfg_need_edge_map builds it now: TK_OK or TK_ERR_NOMEM (then
  * tk_cfg_find_edge scans the edges). */
 TK_API uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t edge_id);
-TK_API tk_status tk_cfg_need_edge_map(const tk_cfg_process *p);
+TK_API tk_status tk_cfg_need_edge_map(const tk_cfg_process *p, tk_error *err);
 /* Edge index from src to tgt (node indexes), or NONE. */
 TK_API uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt);
 /* Routine index whose entry is the block, or NONE. */
@@ -333,7 +335,7 @@ TK_API uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t image_id);
  * Writes up to max block indexes into out; returns the number of hits
  * (several when images overlapped).  The first call sorts the blocks by
  * address (4 bytes a block; it modifies the process like tk_cfg_out_edges
- * does); 0 hits when that runs out of memory. */
+ * does); when that runs out of memory, the blocks are scanned. */
 TK_API size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max);
 
 /* ---- nodes ---------------------------------------------------------------- */
@@ -387,9 +389,10 @@ TK_API const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *
 TK_API uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file);
 /* The same for blocks[0 .. n): lines[k] (0 = unknown) and files[k] (NULL), in
- * one pass over the source tables. 1, or 0 when out of memory. */
-TK_API int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
-                         uint32_t n, uint32_t *lines, const char **files);
+ * one pass over the source tables. TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p,
+                                      const uint32_t *blocks, uint32_t n, uint32_t *lines,
+                                      const char **files, tk_error *err);
 /* Length of the COUNT_PER_THREAD of edge index e (0 when it had none). */
 static inline uint32_t tk_cfg_edge_nthreads(const tk_cfg_process *p, uint32_t e)
 {
@@ -424,13 +427,13 @@ static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_e
  * map and the address index: the first caller builds, the others wait).
  * tk_cfg_need_adjacency builds it now if needed: TK_OK, or TK_ERR_NOMEM (then
  * the accessors give empty lists). */
-TK_API tk_status tk_cfg_need_adjacency(const tk_cfg_process *p);
+TK_API tk_status tk_cfg_need_adjacency(const tk_cfg_process *p, tk_error *err);
 /* The adjacency, built if needed (NULL when out of memory). */
 static inline const tk_cfg_adjacency *tk_cfg_adjacency_of(const tk_cfg_process *p)
 {
     const tk_cfg_adjacency *a = __atomic_load_n(&p->adjacency, __ATOMIC_ACQUIRE);
     if (a) return a;
-    (void)tk_cfg_need_adjacency(p);
+    (void)tk_cfg_need_adjacency(p, NULL);
     return __atomic_load_n(&p->adjacency, __ATOMIC_ACQUIRE);
 }
 /* Edges out of / into node n (edge indexes, file order), *count of them. */
@@ -470,11 +473,12 @@ typedef struct tk_cfg_scope {
  * (for PROCESS: inside, as Intel's internal edges exclude only ENTRY/EXIT). */
 TK_API int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
 typedef enum tk_cfg_edge_class { TK_EDGES_INBOUND, TK_EDGES_OUTBOUND, TK_EDGES_INTERNAL } tk_cfg_edge_class;
-/* Edge indexes of a class for a scope, appended to *out (grown with the C
- * library's realloc: the caller frees it with free(); *n and *cap updated).  With out NULL, only counts them (*n increased, cap unused).
- * Returns TK_OK or TK_ERR_NOMEM. */
+/* Edge indexes of a class for a scope, appended to *out (NULL, or an array of
+ * an earlier call, grown with the library's allocator: the caller frees it
+ * with tk_free; *n and *cap updated).  With out NULL, only counts them (*n
+ * increased, cap unused).  Returns TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
-                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap);
+                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap, tk_error *err);
 /* Instruction count (sum COUNT x NUM_INSTRS) and static instruction count. */
 TK_API uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s);
 TK_API uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread);

@@ -24,6 +24,7 @@
 #include "ball_larus.h"
 #include "cfg.h"
 #include "input.h"
+#include "alloc.h"
 #include "status.h"
 #include "writer.h"
 
@@ -115,12 +116,12 @@ TK_API tk_status tk_csi_dot_end(const tk_writer *out, tk_error *err);
 /* The Ball–Larus numbering of one function, reusable for many functions. */
 typedef struct tk_csi_numbering tk_csi_numbering;
 
-TK_API tk_status tk_csi_numbering_new(tk_csi_numbering **out);
+TK_API tk_status tk_csi_numbering_open(tk_csi_numbering **out, tk_error *err);
 TK_API void tk_csi_numbering_free(tk_csi_numbering *n);
 
 /* Load fn's weights and check them (see tk_bl_load). Issues go to fn_issue. */
 TK_API tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
-                                tk_bl_issue_fn fn_issue, void *ctx);
+                                tk_bl_issue_fn fn_issue, void *ctx, tk_error *err);
 TK_API const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n);
 /* A path buffer sized for the loaded function (valid until the next load). */
 TK_API tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
@@ -130,7 +131,7 @@ TK_API tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
  * become ordinary edges). Writes fn->nedges edges into out (same order, new
  * back/inc/weight; increments placed as csi-cc does, see tk_bl_number). TK_OK, TK_ERR_LIMIT (path count overflow),
  * TK_ERR_CHECK (a block has no path to EXIT), TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out);
+TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out, tk_error *err);
 
 /* ---- checking --------------------------------------------------------- */
 
@@ -139,7 +140,7 @@ TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n,
  * goes to diag, located in the metadata text (path). Returns TK_OK or
  * TK_ERR_CHECK (problems reported), TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
-                                const char *path, tk_diag *diag);
+                                const char *path, tk_diag *diag, tk_error *err);
 
 /* Text of an issue of a function's numbering, with block ids. */
 TK_API void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char *buf,
@@ -246,7 +247,7 @@ typedef struct tk_csi_profile_stats {
 
 /* For process pid of cfg (borrowed: must outlive the profile). TK_OK,
  * TK_ERR_FORMAT (no such process), TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
+TK_API tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
                              tk_error *err);
 TK_API void tk_csi_profile_free(tk_csi_profile *pr);
 /* Feed the next edges (DCFG edge ids) of a thread. TK_OK or TK_ERR_NOMEM. */
@@ -259,9 +260,10 @@ TK_API uint32_t tk_csi_profile_routine_count(const tk_csi_profile *pr);
 /* Routine i as a CSI function, its numbering (NULL when it overflows) and counts. */
 TK_API const tk_csi_function *tk_csi_profile_routine(const tk_csi_profile *pr, uint32_t i,
                                               tk_csi_numbering **num, tk_csi_profile_stats *stats);
-/* The most executed paths of routine i as (id, count) pairs, most first;
- * returns how many were written (at most max). */
-TK_API size_t tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs, size_t max);
+/* The most executed paths of routine i as (id, count) pairs, most first: at
+ * most max of them, *n written. TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs,
+                                      size_t max, size_t *n, tk_error *err);
 
 /* ---- ELF -------------------------------------------------------------- */
 
@@ -270,7 +272,7 @@ TK_API int tk_csi_is_elf(const uint8_t *data, size_t len);
 
 /* Copy the contents of every section `section` (e.g. ".debug_PT") of an ELF
  * file or memory image into a new buffer (*data, *len; caller frees with
- * free()). TK_OK, TK_END (no such section), TK_ERR_FORMAT, TK_ERR_IO, TK_ERR_NOMEM. */
+ * tk_free). TK_OK, TK_END (no such section), TK_ERR_FORMAT, TK_ERR_IO, TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_elf_section(const char *path, const void *image, size_t image_len,
                              const char *section, uint8_t **data, size_t *len, tk_error *err);
 

@@ -55,7 +55,7 @@ TK_API tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg
 
 /* Semantic checks of the spec on a model read with opt.diag set: dominators,
  * loops, routine reachability and membership, counts.  Reports through diag. */
-TK_API tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag);
+TK_API tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
 
 typedef enum tk_dcfg_report_format {
     TK_DCFG_REPORT_TEXT = 0,

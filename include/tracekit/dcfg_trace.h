@@ -124,8 +124,8 @@ typedef struct tk_dcfg_trace_text {
     size_t len, cap;
 } tk_dcfg_trace_text;
 
-/* Make room for `more` bytes after t->len: 0, or -1 when out of memory. */
-TK_API int tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more);
+/* Make room for `more` bytes after t->len: TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_error *err);
 
 /* Formats decoded edges: appends to out; returns 0, or non-zero to stop. */
 typedef int (*tk_dcfg_trace_render_fn)(const void *ctx, size_t chunk, const uint32_t *edges,
@@ -242,7 +242,7 @@ typedef struct tk_dcfg_trace_encode_options {
  * calls; finish() writes the rest. Errors: TK_ERR_ARG (calls out of order,
  * pass 2 differs), TK_ERR_FORMAT (a thread or process not contiguous),
  * TK_ERR_NOMEM, TK_ERR_IO (write failed). */
-TK_API tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+TK_API tk_status tk_dcfg_trace_encoder_open(tk_dcfg_trace_encoder **out,
                                     const tk_dcfg_trace_encode_options *opt, tk_error *err);
 TK_API void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
 TK_API tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,

@@ -36,8 +36,9 @@ typedef struct tk_latency_totals {
     uint32_t max_depth;
 } tk_latency_totals;
 
-/* per_thread: one row per (thread, function); else one per function. */
-TK_API tk_latency *tk_latency_new(int per_thread);
+/* per_thread: one row per (thread, function); else one per function. TK_OK or
+ * TK_ERR_NOMEM (*out NULL). */
+TK_API tk_status tk_latency_open(tk_latency **out, int per_thread, tk_error *err);
 TK_API void tk_latency_free(tk_latency *l);
 
 /* Consume a whole source. Errors from the source, TK_ERR_NOMEM, TK_ERR_LIMIT. */

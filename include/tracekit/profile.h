@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc.h"
 #include "status.h"
 #include "writer.h"
 
@@ -126,18 +127,18 @@ typedef struct tk_profile tk_profile;
 
 #define TK_PROF_NONE UINT32_MAX
 
-TK_API tk_status tk_profile_new(tk_profile **out);
+TK_API tk_status tk_profile_open(tk_profile **out, tk_error *err);
 TK_API void tk_profile_free(tk_profile *p);
 
 /* ---- strings ----------------------------------------------------------- */
-TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id);
+TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id, tk_error *err);
 TK_API const char *tk_profile_str(const tk_profile *p, uint32_t id);
 TK_API size_t tk_profile_str_len(const tk_profile *p, uint32_t id);
 
 TK_API size_t tk_profile_string_count(const tk_profile *p);
-/* Sort rank of every string (rank[id], byte order), for deterministic output.
- * The caller frees the array with free(); NULL when out of memory. */
-TK_API uint32_t *tk_profile_string_ranks(const tk_profile *p);
+/* Sort rank of every string (rank[id], byte order), for deterministic output:
+ * *out, the caller's (tk_free). TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_profile_string_ranks(const tk_profile *p, uint32_t **out, tk_error *err);
 
 /* ---- event types ------------------------------------------------------- */
 TK_API size_t tk_profile_event_count(const tk_profile *p);
@@ -152,54 +153,55 @@ TK_API void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t
 /* Adds a derived event (or replaces the formula of the one of that name);
  * TK_ERR_LIMIT past TK_PROFILE_MAX_EVENTS of them. */
 TK_API tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
-                                 uint32_t long_name);
+                                 uint32_t long_name, tk_error *err);
 TK_API size_t tk_profile_derived_count(const tk_profile *p);
 TK_API const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i);
 /* Evaluate a derived formula ("Ir + 2 Dr", "3*Ir") on a cost vector. */
 TK_API tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
-                                  uint64_t *result);
+                                  uint64_t *result, tk_error *err);
 
 /* ---- functions --------------------------------------------------------- */
 TK_API tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                              uint32_t *fn);
+                              uint32_t *fn, tk_error *err);
 TK_API size_t tk_profile_function_count(const tk_profile *p);
 TK_API const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
 
-/* Rank of every function (sorted by name, object, file ranks); the caller
- * frees it with free(). */
-TK_API uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank);
+/* Rank of every function (sorted by name, object, file ranks): *out, the
+ * caller's (tk_free). TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank,
+                                           uint32_t **out, tk_error *err);
 
 /* ---- parts ------------------------------------------------------------- */
-TK_API tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out);
+TK_API tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out, tk_error *err);
 TK_API size_t tk_profile_part_count(const tk_profile *p);
 TK_API tk_prof_part *tk_profile_part(const tk_profile *p, size_t i);
-TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len);
+TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len, tk_error *err);
 /* Adds count calls into function fn to part->calls_into (TK_ERR_LIMIT when
  * the sum overflows 64 bits). */
-TK_API tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count);
-TK_API tk_status tk_profile_part_set_string(char **field, const char *s, size_t len);
+TK_API tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count, tk_error *err);
+TK_API tk_status tk_profile_part_set_string(char **field, const char *s, size_t len, tk_error *err);
 
 /* Costs are given as n_events values in profile event order.
  * All return TK_OK, TK_ERR_NOMEM or TK_ERR_LIMIT (64-bit overflow of a sum). */
 TK_API tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                              const uint64_t *costs);
+                              const uint64_t *costs, tk_error *err);
 TK_API tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                              uint64_t count, const uint64_t *inclusive);
+                              uint64_t count, const uint64_t *inclusive, tk_error *err);
 /* A self row whose key the caller knows is not in the part yet (a reader that
  * keeps one row per function): no lookup. *row gets the row's index, so that
  * later costs of the key can be added to part->self.values directly. */
 TK_API tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                                 const uint64_t *costs, size_t *row);
+                                 const uint64_t *costs, size_t *row, tk_error *err);
 /* The same for a call row (values: the count, then the inclusive costs). */
 TK_API tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                                 uint64_t count, const uint64_t *inclusive, size_t *row);
+                                 uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err);
 TK_API tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
-                              uint64_t executed, uint64_t followed);
+                              uint64_t executed, uint64_t followed, tk_error *err);
 
 /* Sum of self costs of a part (n_events values). */
-TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum);
+TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum, tk_error *err);
 /* Store the computed sum as the part's totals (for writers of built profiles). */
-TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part);
+TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part, tk_error *err);
 
 /* Add every part of src into dst (appending parts, or into dst part `into`
  * when into != NULL). Names are re-interned; events must be known to dst or

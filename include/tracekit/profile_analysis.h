@@ -78,8 +78,8 @@ TK_API void tk_prof_summary_free(tk_prof_summary *s);
 /* Sort entries by the given event indexes (descending), on inclusive costs
  * when `inclusive` (self costs for a summary without inclusive costs), ties
  * by names. */
-TK_API void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                          size_t n_events, int inclusive);
+TK_API tk_status tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                                     size_t n_events, int inclusive, tk_error *err);
 /* The same for a list cut where it covers `coverage` percent (0 < coverage <
  * 100) of the total of events[0], as callgrind_annotate's --threshold: the
  * list is cut before the first row at which the rows above it cover that
@@ -87,16 +87,18 @@ TK_API void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const 
  * order: returns their number, a prefix of the entries (at least the rows up
  * to the cut, and every row of the same events[0] cost as the last of them);
  * the entries after it, all of smaller events[0] cost, are in no particular
- * order. coverage >= 100 sorts everything, as tk_prof_summary_sort. 0 when out
- * of memory (the order is then as it was). */
-TK_API size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                                  size_t n_events, int inclusive, double coverage);
+ * order. coverage >= 100 sorts everything, as tk_prof_summary_sort. *sorted
+ * gets the number. Both return TK_OK or TK_ERR_NOMEM (the order is then as it
+ * was). */
+TK_API tk_status tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p,
+                                            const size_t *events, size_t n_events, int inclusive,
+                                            double coverage, size_t *sorted, tk_error *err);
 /* Whether rows of cost `sum` cover `coverage` percent of `total` (false when
  * coverage >= 100 or total is 0: such a list is never cut). */
 TK_API int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
 
 /* Recursion classes of the call graph of the parts (part = 0: all parts).
- * Returns in *out an array of one class id per function (the caller frees it with free()): a
+ * Returns in *out an array of one class id per function (the caller frees it with tk_free): a
  * call arc from f to g can be active twice in one call chain (recursion)
  * exactly when cls[f] == cls[g]; arcs between classes never nest, so their
  * inclusive costs add up without counting a chain twice. Classes are the

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "input.h"
+#include "alloc.h"
 #include "status.h"
 #include "writer.h"
 
@@ -250,9 +251,9 @@ TK_API const tk_xray_function *tk_xray_map_function(const tk_xray_map *m, uint32
 TK_API uint64_t tk_xray_map_sleds(const tk_xray_map *m);
 TK_API unsigned tk_xray_map_version(const tk_xray_map *m);
 
-/* Demangle an Itanium C++ name ("_Z..."); returns a malloc'd string the caller frees with
- * free(), or NULL when name is not mangled or cannot be demangled. */
-TK_API char *tk_xray_demangle(const char *name);
+/* Demangle an Itanium C++ name ("_Z..."): *out, a string the caller frees with tk_free.
+ * TK_ERR_FORMAT when name is not mangled or cannot be demangled (*out NULL), TK_ERR_NOMEM. */
+TK_API tk_status tk_xray_demangle(const char *name, char **out, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -55,12 +55,13 @@ struct tk_latency {
     size_t nrows;
 };
 
-tk_latency *tk_latency_new(int per_thread)
+tk_status tk_latency_open(tk_latency **out, int per_thread, tk_error *err)
 {
-    tk_latency *l = tk_calloc(1, sizeof *l);
-    if (l)
-        l->per_thread = per_thread;
-    return l;
+    tk_latency *l = *out = tk_calloc(1, sizeof *l);
+    if (!l)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    l->per_thread = per_thread;
+    return TK_OK;
 }
 
 void tk_latency_free(tk_latency *l)

@@ -797,14 +797,17 @@ static size_t cover_prefix(sort_rec *v, size_t n, uint64_t total, double coverag
     return n; /* not reached with a total that is the sum of the k0 */
 }
 
-size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                                  size_t n_events, int inclusive, double coverage)
+tk_status tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                                     size_t n_events, int inclusive, double coverage, size_t *sorted_rows,
+                                     tk_error *err)
 {
+    *sorted_rows = 0;
     if (inclusive && s->count && !s->entries[0].inclusive) inclusive = 0; /* a summary of self costs */
     /* room for the records, then for the sorted entries (see below) */
     size_t rec_size = sizeof(sort_rec) > sizeof(tk_prof_entry) ? sizeof(sort_rec) : sizeof(tk_prof_entry);
     sort_rec *v = tk_malloc((s->count ? s->count : 1) * rec_size);
-    if (!v) return 0; /* out of memory: leave the order as it is */
+    if (!v) /* out of memory: leave the order as it is */
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     /* the costs and names are anywhere in memory: fetched a few entries
      * ahead (the misses overlap) */
     enum { AHEAD = 8 };
@@ -857,13 +860,15 @@ size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const
     } else {
         tk_free(v);
     }
-    return nsort;
+    *sorted_rows = nsort;
+    return TK_OK;
 }
 
-void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                          size_t n_events, int inclusive)
+tk_status tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                               size_t n_events, int inclusive, tk_error *err)
 {
-    tk_prof_summary_sort_cover(s, p, events, n_events, inclusive, 100.0);
+    size_t n;
+    return tk_prof_summary_sort_cover(s, p, events, n_events, inclusive, 100.0, &n, err);
 }
 
 /* ---- recursion classes (annotate) ----------------------------------------- */
@@ -894,8 +899,7 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
         return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", part, np,
                             np == 1 ? "" : "s");
     size_t nfn = tk_profile_function_count(p);
-    /* returned to the caller, who frees it with free() (public API) */
-    uint32_t *node = malloc((nfn ? nfn : 1) * sizeof *node);
+    uint32_t *node = tk_malloc((nfn ? nfn : 1) * sizeof *node); /* the caller's (tk_free) */
     uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
     uint32_t *first = NULL, *to = NULL;
     base_rec *recs = by_base_name ? tk_malloc((nfn ? nfn : 1) * sizeof *recs) : NULL;
@@ -939,7 +943,7 @@ done:
     tk_free(recs);
     tk_free(parts);
     if (st != TK_OK) {
-        free(node);
+        tk_free(node);
         return tk_error_set(err, st, st == TK_ERR_LIMIT ? "too many call arcs" : "out of memory");
     }
     *out = node;

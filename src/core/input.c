@@ -854,9 +854,10 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
     return TK_OK;
 }
 
-tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len)
+tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len, tk_error *err)
 {
-    if (in->comp != TK_COMP_NONE) return TK_ERR_ARG;
+    if (in->comp != TK_COMP_NONE)
+        return tk_error_set(err, TK_ERR_ARG, "%s: compressed content has no view", in->path);
     if (in->map) {
         *data = in->map;
         *len = in->map_len;
@@ -867,7 +868,7 @@ tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *l
         *len = in->end; /* memory input never moves its buffer: base is 0 */
         return TK_OK;
     }
-    return TK_ERR_ARG;
+    return tk_error_set(err, TK_ERR_ARG, "%s: not a file in memory (a pipe?)", in->path);
 }
 
 tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err)

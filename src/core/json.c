@@ -661,7 +661,7 @@ tk_status tk_json_token_u64(const tk_json_token *tok, uint64_t *out)
         *out = tok->u;
         return TK_OK;
     }
-    if (tok->type == TK_JSON_STRING) return tk_parse_u64(tok->str, tok->len, out);
+    if (tok->type == TK_JSON_STRING) return tk_num_parse_u64(tok->str, tok->len, out);
     return TK_ERR_FORMAT;
 }
 
@@ -678,7 +678,7 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
         }
         return TK_OK;
     }
-    if (tok->type == TK_JSON_STRING) return tk_parse_i64(tok->str, tok->len, out);
+    if (tok->type == TK_JSON_STRING) return tk_num_parse_i64(tok->str, tok->len, out);
     return TK_ERR_FORMAT;
 }
 
@@ -1201,7 +1201,7 @@ static tk_status string_u64(tk_json *j, const tk_json_pos *at, const char *what,
     if (st != TK_OK) return st;
     const char *s = (const char *)j->cur + 1;
     size_t len = (size_t)(end - j->cur - 1);
-    st = tk_parse_u64(s, len, out);
+    st = tk_num_parse_u64(s, len, out);
     if (st == TK_ERR_LIMIT)
         return tk_json_fail_at(j, at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits", what);
     const char *why = "an integer, or a string of a \"0x...\" hex or a decimal number";
@@ -1238,7 +1238,7 @@ tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error
     if (!fast_int(&p, j->lim, &v)) {
         /* the digits end the number: what follows is the grammar's ("1-": ',' expected) */
         while (p < j->lim && *p >= '0' && *p <= '9') p++;
-        if (tk_parse_u64((const char *)j->cur, (size_t)(p - j->cur), &v) != TK_OK)
+        if (tk_num_parse_u64((const char *)j->cur, (size_t)(p - j->cur), &v) != TK_OK)
             return tk_json_fail_at(j, &at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits",
                                    what);
         if (p < j->lim && (*p == '.' || *p == 'e' || *p == 'E'))

@@ -253,7 +253,7 @@ static tk_status profile_write_dot_stream(const tk_profile *p, const tk_dot_opti
             if (keep[edges[i].from] && keep[edges[i].to]) dot_edge_line(&ds, &edges[i], cls, out);
         fputs("}\n", out);
     }
-    free(cls);
+    tk_free(cls);
     tk_free(edges);
     tk_free(keep);
     tk_prof_summary_free(s);

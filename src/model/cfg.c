@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 static const char *const kind_names[TK_EDGE_KIND_COUNT] = {
     "ENTRY", "EXIT", "CALL", "DIRECT_CALL", "INDIRECT_CALL", "RETURN", "CALL_BYPASS", "BRANCH",
@@ -118,15 +119,16 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
 
 /* ---- lifetime ----------------------------------------------------------- */
 
-tk_cfg *tk_cfg_new(void)
+tk_status tk_cfg_open(tk_cfg **out, tk_error *err)
 {
-    tk_cfg *cfg = tk_calloc(1, sizeof *cfg);
-    if (!cfg) return NULL;
+    tk_cfg *cfg = *out = tk_calloc(1, sizeof *cfg);
+    if (!cfg) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (tk_cfg_add_string(cfg, "", 0) == UINT32_MAX) {
         tk_free(cfg);
-        return NULL;
+        *out = NULL;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    return cfg;
+    return TK_OK;
 }
 
 void tk_cfg_process_release(tk_cfg_process *p)
@@ -340,13 +342,13 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static tk_status build_adjacency(tk_cfg_process *p);
 
-tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp)
+tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp, tk_error *err)
 {
     if (CACHE_LOAD(cp->adjacency)) return TK_OK;
     pthread_mutex_lock(&cache_lock);
     tk_status st = cp->adjacency ? TK_OK : build_adjacency((tk_cfg_process *)cp);
     pthread_mutex_unlock(&cache_lock);
-    return st;
+    return tk_error_from(err, st, "adjacency");
 }
 
 static tk_status build_adjacency(tk_cfg_process *p)
@@ -464,18 +466,18 @@ static tk_status build_edge_map(tk_cfg_process *p)
     return TK_OK;
 }
 
-tk_status tk_cfg_need_edge_map(const tk_cfg_process *cp)
+tk_status tk_cfg_need_edge_map(const tk_cfg_process *cp, tk_error *err)
 {
     if (CACHE_LOAD(cp->edge_map)) return TK_OK;
     pthread_mutex_lock(&cache_lock);
     tk_status st = cp->edge_map ? TK_OK : build_edge_map((tk_cfg_process *)cp);
     pthread_mutex_unlock(&cache_lock);
-    return st;
+    return tk_error_from(err, st, "edge map");
 }
 
 uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t id)
 {
-    if (tk_cfg_need_edge_map(p) != TK_OK) {
+    if (tk_cfg_need_edge_map(p, NULL) != TK_OK) {
         for (uint32_t e = 0; e < p->nedges; e++) /* out of memory: a scan */
             if (p->edges[e].id == id) return e;
         return TK_CFG_NONE;
@@ -553,7 +555,16 @@ size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, s
 {
     size_t hits = 0;
     const uint32_t *sorted = blocks_by_addr(p);
-    if (!sorted) return 0;
+    if (!sorted) { /* out of memory for the index: a scan */
+        for (uint32_t b = 0; b < p->nblocks; b++) {
+            uint64_t start = tk_cfg_block_addr(p, &p->blocks[b]);
+            uint32_t size = tk_cfg_block_size(p, b);
+            if (addr < start || addr - start >= (uint64_t)(size ? size : 1)) continue;
+            if (hits < max) out[hits] = b;
+            hits++;
+        }
+        return hits;
+    }
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
         if (addr < im->load_addr) continue;
@@ -714,11 +725,20 @@ static int source_later(const tk_cfg_process *p, uint32_t x, uint32_t y)
 uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file)
 {
-    const char *f = NULL;
-    uint32_t line = 0;
-    if (!tk_cfg_blocks_source(cfg, p, &block, 1, &line, &f)) line = 0, f = NULL;
-    if (file) *file = f;
-    return line;
+    /* what tk_cfg_blocks_source finds for one block, without its sort */
+    if (file) *file = NULL;
+    uint32_t i = tk_cfg_block_image(p, block);
+    if (i == TK_CFG_NONE) return 0;
+    const tk_cfg_image *im = &p->images[i];
+    uint64_t off = p->blocks[block].addr_offset;
+    uint32_t best = TK_CFG_NONE;
+    for (uint32_t j = im->first_source; j < im->first_source + im->nsources; j++)
+        if (p->sources[j].addr_offset <= off && (best == TK_CFG_NONE || source_later(p, j, best)))
+            best = j;
+    if (best == TK_CFG_NONE || off - p->sources[best].addr_offset >= tk_cfg_source_size(p, best))
+        return 0;
+    if (file) *file = tk_cfg_file_name(cfg, p->sources[best].file_name_id);
+    return p->sources[best].line_num;
 }
 
 typedef struct line_query {
@@ -737,15 +757,15 @@ static int cmp_line_query(const void *a, const void *b)
 /* One pass over each image's source table with the blocks sorted by address:
  * each source line is a candidate of the first block at or after its start,
  * and of every later block through a running best. */
-int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
-                         uint32_t n, uint32_t *lines, const char **files)
+tk_status tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
+                               uint32_t n, uint32_t *lines, const char **files, tk_error *err)
 {
     line_query *q = tk_malloc(sizeof *q * (n ? n : 1));
     uint32_t *cand = tk_malloc(sizeof *cand * (n ? n : 1)); /* best source per query, NONE */
     if (!q || !cand) {
         tk_free(q);
         tk_free(cand);
-        return 0;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     for (uint32_t k = 0; k < n; k++) {
         q[k].off = p->blocks[blocks[k]].addr_offset;
@@ -781,7 +801,7 @@ int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint3
     }
     tk_free(q);
     tk_free(cand);
-    return 1;
+    return TK_OK;
 }
 
 /* ---- scopes --------------------------------------------------------------- */
@@ -949,7 +969,7 @@ static void push_edge(edges_ctx *c, uint32_t e)
     }
     if (*c->n == *c->cap) {
         size_t nc = *c->cap ? *c->cap * 2 : 16;
-        uint32_t *q = realloc(*c->out, nc * sizeof *q); /* the caller's array: C library (API) */
+        uint32_t *q = tk_realloc(*c->out, nc * sizeof *q); /* the caller's array (tk_free) */
         if (!q) {
             c->failed = 1;
             return;
@@ -978,7 +998,7 @@ static void collect_edges(void *ctx, const tk_cfg_process *p, uint32_t b)
 }
 
 tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
-                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap)
+                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap, tk_error *err)
 {
     (void)cfg;
     edges_ctx c = {p, s, cls, out, n, cap, 0};
@@ -997,10 +1017,10 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
                 push_edge(&c, e);
         }
     } else {
-        if (tk_cfg_need_adjacency(p) != TK_OK) return TK_ERR_NOMEM;
+        if (tk_cfg_need_adjacency(p, err) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         scope_blocks(p, s, collect_edges, &c);
     }
-    return c.failed ? TK_ERR_NOMEM : TK_OK;
+    return c.failed ? tk_error_set(err, TK_ERR_NOMEM, "out of memory") : TK_OK;
 }
 
 /* ---- routines and loops --------------------------------------------------- */
@@ -1060,7 +1080,7 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
     for (uint32_t i = 0; i < n; i++) total += p->loops[loops[i]].nnodes;
     if (total > p->nblocks / 4 + 64) {
         /* many nodes: the adjacency is worth building */
-        if (tk_cfg_need_adjacency(p) != TK_OK) return 0;
+        if (tk_cfg_need_adjacency(p, NULL) != TK_OK) return 0;
         for (uint32_t i = 0; i < n; i++) out[i] = tk_cfg_loop_entry_count(cfg, p, loops[i]);
         return 1;
     }

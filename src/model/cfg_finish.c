@@ -482,7 +482,7 @@ out:
 tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t r,
                                     uint32_t *idom_blocks)
 {
-    if (tk_cfg_need_adjacency(p) != TK_OK) return TK_ERR_NOMEM;
+    if (tk_cfg_need_adjacency(p, NULL) != TK_OK) return TK_ERR_NOMEM;
     finish_ctx c;
     memset(&c, 0, sizeof c);
     c.cfg = (tk_cfg *)cfg;
@@ -837,7 +837,7 @@ static tk_status finish_process(finish_ctx *c)
     uint32_t file_routines = p->nroutines;
     for (uint32_t i = 0; i < p->nimages; i++) {
         if (p->images[i].nblocks && !p->images[i].nroutines) {
-            if ((st = tk_cfg_need_adjacency(p)) != TK_OK || (st = compute_routines(c, i)) != TK_OK)
+            if ((st = tk_cfg_need_adjacency(p, NULL)) != TK_OK || (st = compute_routines(c, i)) != TK_OK)
                 return st;
             p->routines_computed = 1;
         }
@@ -848,7 +848,7 @@ static tk_status finish_process(finish_ctx *c)
         int want_idoms = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_IDOMS);
         int want_loops = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_LOOPS);
         if (!want_idoms && !want_loops) continue;
-        if ((st = tk_cfg_need_adjacency(p)) != TK_OK ||
+        if ((st = tk_cfg_need_adjacency(p, NULL)) != TK_OK ||
             (st = compute_idoms_and_loops(c, r, want_idoms, want_loops, &loop_cap)) != TK_OK)
             return st;
     }

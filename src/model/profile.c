@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/vec.h"
 #include "core/hash.h"
 #include "core/num.h"
@@ -95,11 +96,11 @@ static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 
 /* ---- profile ------------------------------------------------------------ */
 
-tk_status tk_profile_new(tk_profile **out)
+tk_status tk_profile_open(tk_profile **out, tk_error *err)
 {
     *out = NULL;
     tk_profile *p = tk_calloc(1, sizeof *p);
-    if (!p) return TK_ERR_NOMEM;
+    if (!p) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     *out = p;
     return TK_OK;
 }
@@ -196,9 +197,9 @@ static int str_rehash(tk_profile *p, size_t slots)
     return 1;
 }
 
-tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id)
+tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id, tk_error *err)
 {
-    if (len > UINT32_MAX) return TK_ERR_LIMIT;
+    if (len > UINT32_MAX) return tk_error_set(err, TK_ERR_LIMIT, "a string over 4 GiB");
     uint64_t h = tk_hash_bytes(s, len);
     if (p->str_slot_count) {
         size_t mask = p->str_slot_count - 1;
@@ -214,22 +215,22 @@ tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *
             }
         }
     }
-    if (p->str_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
+    if (p->str_count >= UINT32_MAX - 1) return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 strings");
     if ((p->str_count + 1) * 2 > p->str_slot_count &&
         !str_rehash(p, p->str_slot_count ? p->str_slot_count * 2 : 1024))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t cap = p->str_cap;
     if (!grow_array((void **)&p->strs, &cap, p->str_count + 1, sizeof *p->strs))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     cap = p->str_cap;
     if (!grow_array((void **)&p->str_lens, &cap, p->str_count + 1, sizeof *p->str_lens))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     cap = p->str_cap;
     if (!grow_array((void **)&p->str_hashes, &cap, p->str_count + 1, sizeof *p->str_hashes))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     p->str_cap = cap;
     char *d = str_store(p, s, len);
-    if (!d) return TK_ERR_NOMEM;
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t i = p->str_count++;
     p->strs[i] = d;
     p->str_lens[i] = (uint32_t)len;
@@ -285,7 +286,7 @@ tk_status tk_profile_add_event(tk_profile *p, const char *name, size_t len, size
     if (p->event_count >= TK_PROFILE_MAX_EVENTS)
         return tk_error_set(err, TK_ERR_LIMIT, "more than %d event types", TK_PROFILE_MAX_EVENTS);
     uint32_t id;
-    tk_status st = tk_profile_intern(p, name, len, &id);
+    tk_status st = tk_profile_intern(p, name, len, &id, err);
     if (st != TK_OK) return tk_error_set(err, st, "out of memory");
     p->events[p->event_count].name = id;
     p->events[p->event_count].long_name = TK_PROF_NONE;
@@ -299,7 +300,7 @@ void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_n
 }
 
 tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
-                                 uint32_t long_name)
+                                 uint32_t long_name, tk_error *err)
 {
     for (size_t i = 0; i < p->derived_count; i++) {
         if (p->derived[i].name == name) {
@@ -308,10 +309,10 @@ tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
             return TK_OK;
         }
     }
-    if (p->derived_count >= TK_PROFILE_MAX_EVENTS) return TK_ERR_LIMIT; /* results go in event-sized arrays */
+    if (p->derived_count >= TK_PROFILE_MAX_EVENTS) return tk_error_set(err, TK_ERR_LIMIT, "more than %d derived events", TK_PROFILE_MAX_EVENTS); /* results go in event-sized arrays */
     if (!grow_array((void **)&p->derived, &p->derived_cap, p->derived_count + 1,
                     sizeof *p->derived))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_prof_derived *d = &p->derived[p->derived_count++];
     d->name = name;
     d->formula = formula;
@@ -335,17 +336,17 @@ static int is_name_char(char c)
 
 /* Grammar (spec InheritedExpr): term ('+' term)*, term = [Number ['*']] Name. */
 tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
-                                  uint64_t *result)
+                                  uint64_t *result, tk_error *err)
 {
-    if (i >= p->derived_count) return TK_ERR_ARG;
+    if (i >= p->derived_count) return tk_error_set(err, TK_ERR_ARG, "no derived event %zu", i);
     const char *s = p->strs[p->derived[i].formula];
     const char *e = s + p->str_lens[p->derived[i].formula];
     uint64_t sum = 0;
     for (;;) {
         while (s < e && is_space(*s)) s++;
         uint64_t coef = 1;
-        tk_status nst = tk_scan_dec(&s, e, &coef);
-        if (nst == TK_ERR_LIMIT) return nst;
+        tk_status nst = tk_num_scan_dec(&s, e, &coef);
+        if (nst == TK_ERR_LIMIT) return tk_error_set(err, nst, "a coefficient over 64 bits");
         if (nst == TK_OK) {
             while (s < e && is_space(*s)) s++;
             if (s < e && *s == '*') s++;
@@ -353,16 +354,16 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
         }
         const char *n = s;
         while (s < e && is_name_char(*s)) s++;
-        if (s == n) return TK_ERR_FORMAT;
+        if (s == n) return tk_error_set(err, TK_ERR_FORMAT, "an event name expected in the formula");
         int ev = tk_profile_find_event(p, n, (size_t)(s - n));
-        if (ev < 0) return TK_ERR_FORMAT;
+        if (ev < 0) return tk_error_set(err, TK_ERR_FORMAT, "an unknown event in the formula");
         uint64_t term;
         if (__builtin_mul_overflow(coef, costs[ev], &term) ||
             __builtin_add_overflow(sum, term, &sum))
-            return TK_ERR_LIMIT;
+            return tk_error_set(err, TK_ERR_LIMIT, "the value is over 64 bits");
         while (s < e && is_space(*s)) s++;
         if (s == e) break;
-        if (*s != '+') return TK_ERR_FORMAT;
+        if (*s != '+') return tk_error_set(err, TK_ERR_FORMAT, "'+' expected in the formula");
         s++;
     }
     *result = sum;
@@ -393,20 +394,20 @@ static int index_chain(tk_profile *p, uint32_t name)
 }
 
 tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                              uint32_t *fn)
+                              uint32_t *fn, tk_error *err)
 {
     if (name >= p->by_name_count) {
         size_t n = p->by_name_count ? p->by_name_count : 1024;
         while (n <= name) {
-            if (n > SIZE_MAX / 2 / sizeof *p->by_name) return TK_ERR_NOMEM;
+            if (n > SIZE_MAX / 2 / sizeof *p->by_name) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             n *= 2;
         }
         struct fn_by_name *h = tk_realloc(p->by_name, n * sizeof *h);
-        if (!h) return TK_ERR_NOMEM;
+        if (!h) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         memset(h + p->by_name_count, 0xff, (n - p->by_name_count) * sizeof *h);
         p->by_name = h;
         uint64_t *lc = tk_realloc(p->long_chain, n / 64 * sizeof *lc); /* n: a multiple of 1024 */
-        if (!lc) return TK_ERR_NOMEM;
+        if (!lc) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         memset(lc + p->by_name_count / 64, 0, (n - p->by_name_count) / 64 * sizeof *lc);
         p->long_chain = lc;
         p->by_name_count = n;
@@ -438,13 +439,13 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
         }
         if (steps > FN_CHAIN_INDEX && !(p->long_chain[name / 64] >> (name % 64) & 1)) (void)index_chain(p, name);
     }
-    if (p->fn_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
+    if (p->fn_count >= UINT32_MAX - 1) return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 functions");
     if (p->fn_count + 1 > p->fn_cap) {
         size_t cap = p->fn_cap;
         if (!grow_array((void **)&p->fns, &cap, p->fn_count + 1, sizeof *p->fns))
-            return TK_ERR_NOMEM;
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         uint32_t *nx = tk_realloc(p->fn_next, cap * sizeof *nx);
-        if (!nx) return TK_ERR_NOMEM;
+        if (!nx) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         p->fn_next = nx;
         p->fn_cap = cap;
     }
@@ -468,12 +469,12 @@ const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn)
 
 /* ---- parts -------------------------------------------------------------- */
 
-tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out)
+tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out, tk_error *err)
 {
     if (!grow_array((void **)&p->parts, &p->part_cap, p->part_count + 1, sizeof *p->parts))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_prof_part *part = tk_calloc(1, sizeof *part);
-    if (!part) return TK_ERR_NOMEM;
+    if (!part) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     p->parts[p->part_count++] = part;
     *out = part;
     return TK_OK;
@@ -486,10 +487,10 @@ tk_prof_part *tk_profile_part(const tk_profile *p, size_t i)
     return i < p->part_count ? p->parts[i] : NULL;
 }
 
-tk_status tk_profile_part_set_string(char **field, const char *s, size_t len)
+tk_status tk_profile_part_set_string(char **field, const char *s, size_t len, tk_error *err)
 {
     char *d = tk_malloc(len + 1);
-    if (!d) return TK_ERR_NOMEM;
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     memcpy(d, s, len);
     d[len] = 0;
     tk_free(*field);
@@ -497,13 +498,13 @@ tk_status tk_profile_part_set_string(char **field, const char *s, size_t len)
     return TK_OK;
 }
 
-tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len)
+tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len, tk_error *err)
 {
     char **nd = tk_realloc(part->desc, (part->desc_count + 1) * sizeof *nd);
-    if (!nd) return TK_ERR_NOMEM;
+    if (!nd) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     part->desc = nd;
     part->desc[part->desc_count] = NULL;
-    tk_status st = tk_profile_part_set_string(&part->desc[part->desc_count], s, len);
+    tk_status st = tk_profile_part_set_string(&part->desc[part->desc_count], s, len, err);
     if (st == TK_OK) part->desc_count++;
     return st;
 }
@@ -599,45 +600,45 @@ static tk_status add_values(uint64_t *dst, const uint64_t *src, size_t n)
 }
 
 tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                              const uint64_t *costs)
+                              const uint64_t *costs, tk_error *err)
 {
     size_t row;
     size_t w = p->event_count;
     tk_status st = table_upsert(&part->self, key, sizeof *key, w, &row);
-    if (st != TK_OK) return st;
+    if (st != TK_OK) return tk_error_from(err, st, "self costs");
     p->has_rows = 1;
-    return add_values(part->self.values + row * w, costs, w);
+    return tk_error_from(err, add_values(part->self.values + row * w, costs, w), "self costs");
 }
 
 tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                                 const uint64_t *costs, size_t *row)
+                                 const uint64_t *costs, size_t *row, tk_error *err)
 {
     size_t w = p->event_count;
     uint64_t h = part->self.slot_count ? hash_words(key, sizeof *key) : 0;
     tk_status st = table_append(&part->self, key, sizeof *key, w, h, row);
-    if (st != TK_OK) return st;
+    if (st != TK_OK) return tk_error_from(err, st, "self costs");
     p->has_rows = 1;
     memcpy(part->self.values + *row * w, costs, w * sizeof *costs);
     return TK_OK;
 }
 
-tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count)
+tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count, tk_error *err)
 {
     if (fn >= part->calls_into_len &&
         tk_vec_reserve_zeroed_((void **)&part->calls_into, &part->calls_into_len, (size_t)fn + 1,
                                sizeof *part->calls_into))
-        return TK_ERR_NOMEM;
-    if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return TK_ERR_LIMIT;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
     return TK_OK;
 }
 
 tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                                 uint64_t count, const uint64_t *inclusive, size_t *row)
+                                 uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err)
 {
     size_t w = p->event_count + 1;
     uint64_t h = part->calls.slot_count ? hash_words(key, sizeof *key) : 0;
     tk_status st = table_append(&part->calls, key, sizeof *key, w, h, row);
-    if (st != TK_OK) return st;
+    if (st != TK_OK) return tk_error_from(err, st, "calls");
     p->has_rows = 1;
     uint64_t *v = part->calls.values + *row * w;
     v[0] = count;
@@ -646,46 +647,46 @@ tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_pro
 }
 
 tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                              uint64_t count, const uint64_t *inclusive)
+                              uint64_t count, const uint64_t *inclusive, tk_error *err)
 {
     size_t row;
     size_t w = p->event_count + 1;
     tk_status st = table_upsert(&part->calls, key, sizeof *key, w, &row);
-    if (st != TK_OK) return st;
+    if (st != TK_OK) return tk_error_from(err, st, "calls");
     p->has_rows = 1;
     uint64_t *v = part->calls.values + row * w;
-    if (__builtin_add_overflow(v[0], count, &v[0])) return TK_ERR_LIMIT;
-    return add_values(v + 1, inclusive, w - 1);
+    if (__builtin_add_overflow(v[0], count, &v[0])) return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
+    return tk_error_from(err, add_values(v + 1, inclusive, w - 1), "inclusive costs");
 }
 
 tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
-                              uint64_t executed, uint64_t followed)
+                              uint64_t executed, uint64_t followed, tk_error *err)
 {
     size_t row;
     tk_status st = table_upsert(&part->jumps, key, sizeof *key, 2, &row);
-    if (st != TK_OK) return st;
+    if (st != TK_OK) return tk_error_from(err, st, "jumps");
     p->has_rows = 1;
     uint64_t *v = part->jumps.values + row * 2;
     if (__builtin_add_overflow(v[0], executed, &v[0]) ||
         __builtin_add_overflow(v[1], followed, &v[1]))
-        return TK_ERR_LIMIT;
+        return tk_error_set(err, TK_ERR_LIMIT, "a jump count over 64 bits");
     return TK_OK;
 }
 
-tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum)
+tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum, tk_error *err)
 {
     size_t w = p->event_count;
     memset(sum, 0, w * sizeof *sum);
     for (size_t r = 0; r < part->self.count; r++) {
         tk_status st = add_values(sum, part->self.values + r * w, w);
-        if (st != TK_OK) return st;
+        if (st != TK_OK) return tk_error_set(err, st, "a cost sum over 64 bits");
     }
     return TK_OK;
 }
 
-tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part)
+tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part, tk_error *err)
 {
-    tk_status st = tk_profile_part_sum(p, part, part->totals);
+    tk_status st = tk_profile_part_sum(p, part, part->totals, err);
     if (st == TK_OK) part->has_totals = 1;
     return st;
 }
@@ -698,7 +699,7 @@ static tk_status remap_str(tk_profile *dst, const tk_profile *src, uint32_t id, 
         *out = TK_PROF_NONE;
         return TK_OK;
     }
-    return tk_profile_intern(dst, src->strs[id], src->str_lens[id], out);
+    return tk_profile_intern(dst, src->strs[id], src->str_lens[id], out, NULL);
 }
 
 static tk_status remap_fn(tk_profile *dst, const tk_profile *src, uint32_t fn, uint32_t *out)
@@ -709,7 +710,7 @@ static tk_status remap_fn(tk_profile *dst, const tk_profile *src, uint32_t fn, u
     if ((st = remap_str(dst, src, f->object, &o)) != TK_OK) return st;
     if ((st = remap_str(dst, src, f->file, &fl)) != TK_OK) return st;
     if ((st = remap_str(dst, src, f->name, &n)) != TK_OK) return st;
-    return tk_profile_function(dst, o, fl, n, out);
+    return tk_profile_function(dst, o, fl, n, out, NULL);
 }
 
 static tk_status copy_part_header(tk_prof_part *d, const tk_prof_part *s)
@@ -722,13 +723,13 @@ static tk_status copy_part_header(tk_prof_part *d, const tk_prof_part *s)
     d->has_pid = s->has_pid;
     d->pid = s->pid;
     d->positions = s->positions;
-    if (s->cmd && (st = tk_profile_part_set_string(&d->cmd, s->cmd, strlen(s->cmd))) != TK_OK)
+    if (s->cmd && (st = tk_profile_part_set_string(&d->cmd, s->cmd, strlen(s->cmd), NULL)) != TK_OK)
         return st;
     if (s->creator &&
-        (st = tk_profile_part_set_string(&d->creator, s->creator, strlen(s->creator))) != TK_OK)
+        (st = tk_profile_part_set_string(&d->creator, s->creator, strlen(s->creator), NULL)) != TK_OK)
         return st;
     for (size_t i = 0; i < s->desc_count; i++)
-        if ((st = tk_profile_part_add_desc(d, s->desc[i], strlen(s->desc[i]))) != TK_OK)
+        if ((st = tk_profile_part_add_desc(d, s->desc[i], strlen(s->desc[i]), NULL)) != TK_OK)
             return st;
     return TK_OK;
 }
@@ -754,7 +755,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
         if ((st = remap_str(dst, src, src->derived[i].name, &n)) != TK_OK ||
             (st = remap_str(dst, src, src->derived[i].formula, &f)) != TK_OK ||
             (st = remap_str(dst, src, src->derived[i].long_name, &l)) != TK_OK ||
-            (st = tk_profile_add_derived(dst, n, f, l)) != TK_OK)
+            (st = tk_profile_add_derived(dst, n, f, l, err)) != TK_OK)
             return tk_error_set(err, st, st == TK_ERR_LIMIT ? "more than %d derived events" : "out of memory",
                                 TK_PROFILE_MAX_EVENTS);
     }
@@ -764,7 +765,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
         const tk_prof_part *sp = src->parts[pi];
         tk_prof_part *dp = into;
         if (!dp) {
-            if ((st = tk_profile_add_part(dst, &dp)) != TK_OK ||
+            if ((st = tk_profile_add_part(dst, &dp, err)) != TK_OK ||
                 (st = copy_part_header(dp, sp)) != TK_OK)
                 return tk_error_set(err, st, "out of memory");
             dp->has_summary = sp->has_summary;
@@ -796,7 +797,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
                 return tk_error_set(err, st, "out of memory");
             memset(costs, 0, dw * sizeof *costs);
             for (size_t i = 0; i < sw; i++) costs[map[i]] = sp->self.values[r * sw + i];
-            if ((st = tk_profile_add_self(dst, dp, &k, costs)) != TK_OK)
+            if ((st = tk_profile_add_self(dst, dp, &k, costs, err)) != TK_OK)
                 return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
                                                                 : "out of memory");
         }
@@ -810,7 +811,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
             const uint64_t *v = sp->calls.values + r * (sw + 1);
             memset(costs, 0, dw * sizeof *costs);
             for (size_t i = 0; i < sw; i++) costs[map[i]] = v[1 + i];
-            if ((st = tk_profile_add_call(dst, dp, &k, v[0], costs)) != TK_OK)
+            if ((st = tk_profile_add_call(dst, dp, &k, v[0], costs, err)) != TK_OK)
                 return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
                                                                 : "out of memory");
         }
@@ -823,7 +824,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
                 (st = remap_str(dst, src, k.target_file, &k.target_file)) != TK_OK)
                 return tk_error_set(err, st, "out of memory");
             const uint64_t *v = sp->jumps.values + r * 2;
-            if ((st = tk_profile_add_jump(dst, dp, &k, v[0], v[1])) != TK_OK)
+            if ((st = tk_profile_add_jump(dst, dp, &k, v[0], v[1], err)) != TK_OK)
                 return tk_error_set(err, st, st == TK_ERR_LIMIT ? "count overflows 64 bits"
                                                                 : "out of memory");
         }
@@ -848,16 +849,16 @@ static int cmp_str_ref(const void *a, const void *b)
     return (x->len > y->len) - (x->len < y->len);
 }
 
-uint32_t *tk_profile_string_ranks(const tk_profile *p)
+tk_status tk_profile_string_ranks(const tk_profile *p, uint32_t **out, tk_error *err)
 {
     size_t n = p->str_count;
     str_ref *refs = tk_malloc((n ? n : 1) * sizeof *refs);
-    /* returned to the caller, who frees it with free() (public API) */
-    uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
+    uint32_t *rank = *out = tk_malloc((n ? n : 1) * sizeof *rank); /* the caller's (tk_free) */
     if (!refs || !rank) {
         tk_free(refs);
-        free(rank);
-        return NULL;
+        tk_free(rank);
+        *out = NULL;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         refs[i].s = p->strs[i];
@@ -867,7 +868,7 @@ uint32_t *tk_profile_string_ranks(const tk_profile *p)
     qsort(refs, n, sizeof *refs, cmp_str_ref);
     for (size_t i = 0; i < n; i++) rank[refs[i].id] = (uint32_t)i;
     tk_free(refs);
-    return rank;
+    return TK_OK;
 }
 
 size_t tk_profile_string_count(const tk_profile *p) { return p->str_count; }

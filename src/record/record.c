@@ -1,4 +1,4 @@
-/* A recording's raw files -> the cfg model (tk_record_load), with the
+/* A recording's raw files -> the cfg model (tk_record_read), with the
  * extra data of each process (TRACEKIT_RECORD). */
 #include <dirent.h>
 #include <errno.h>
@@ -34,9 +34,9 @@ static int raw_name(const char *name)
 {
     const char *p = name + 1, *end = name + strlen(name);
     uint64_t pid, gen;
-    if (name[0] != 'p' || tk_scan_dec(&p, end, &pid) != TK_OK || *p != '.') return 0;
+    if (name[0] != 'p' || tk_num_scan_dec(&p, end, &pid) != TK_OK || *p != '.') return 0;
     p++;
-    if (tk_scan_dec(&p, end, &gen) != TK_OK) return 0;
+    if (tk_num_scan_dec(&p, end, &gen) != TK_OK) return 0;
     return pid <= UINT32_MAX && gen <= UINT32_MAX && !strcmp(p, ".tkr");
 }
 
@@ -181,7 +181,7 @@ void rec_set_free(rec_set *s)
     memset(s, 0, sizeof *s);
 }
 
-tk_status tk_record_load(const char *raw_dir, tk_cfg **out, tk_error *err)
+tk_status tk_record_read(const char *raw_dir, tk_cfg **out, tk_error *err)
 {
     rec_set s;
     tk_status st = rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);

@@ -832,8 +832,8 @@ tk_status rec_builder_init(rec_builder *b, tk_error *err)
 {
     memset(b, 0, sizeof *b);
     tk_strpool_init(&b->files);
-    tk_cfg *cfg = b->cfg = tk_cfg_new();
-    if (!cfg) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (tk_cfg_open(&b->cfg, err) != TK_OK) return TK_ERR_NOMEM;
+    tk_cfg *cfg = b->cfg;
     cfg->has_version = 3;
     cfg->major_version = 1;
     cfg->minor_version = 0;

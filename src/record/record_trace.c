@@ -349,7 +349,7 @@ tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, 
     j.dir = dir;
     j.s = s;
     tk_dcfg_trace_encoder *enc = NULL;
-    if (st == TK_OK) st = tk_dcfg_trace_encoder_new(&enc, &o, err);
+    if (st == TK_OK) st = tk_dcfg_trace_encoder_open(&enc, &o, err);
     if (st == TK_OK) st = encoder_pass(enc, tk_dcfg_trace_encoder_observe, &q, &j, err);
     tk_writer w = {write_file, out};
     if (st == TK_OK) st = tk_dcfg_trace_encoder_start(enc, &w, err);

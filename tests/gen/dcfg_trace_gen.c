@@ -507,7 +507,7 @@ int main(int argc, char **argv) {
         struct { tk_dcfg_trace_encoder *enc; } c;
         tk_error err;
         tk_error_clear(&err);
-        if (tk_dcfg_trace_encoder_new(&c.enc, &opt, &err) != TK_OK)
+        if (tk_dcfg_trace_encoder_open(&c.enc, &opt, &err) != TK_OK)
             return 1;
         FILE *f = fopen(encode, "w");
         if (!f) {

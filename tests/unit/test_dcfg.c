@@ -272,13 +272,13 @@ static void test_read_hard(void)
     /* edges: internal edges of the process exclude ENTRY/EXIT */
     uint32_t *ids = NULL;
     size_t n = 0, cap = 0;
-    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, &ids, &n, &cap) == TK_OK);
+    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, &ids, &n, &cap, NULL) == TK_OK);
     TK_CHECK_EQ_U64(n, 3);
     n = 0;
-    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INBOUND, &ids, &n, &cap) == TK_OK);
+    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INBOUND, &ids, &n, &cap, NULL) == TK_OK);
     TK_CHECK_EQ_U64(n, 1);
     if (n == 1) TK_CHECK(tk_cfg_edge_kind(cfg, &p->edges[ids[0]]) == TK_EDGE_ENTRY);
-    free(ids);
+    tk_free(ids);
     TK_CHECK_EQ_U64(tk_cfg_find_edge_between(p, tk_cfg_find_block(p, 10), b11), tk_cfg_find_edge(p, 2));
     /* lookups of images, routines, special nodes; dominators and loop visits per thread */
     TK_CHECK_EQ_U64(tk_cfg_find_image(p, 0), 0);
@@ -530,7 +530,7 @@ static void test_block_symbol_and_source(void)
         TK_CHECK_EQ_U64(tk_cfg_block_source(cfg, p, b, &file), want[i].line);
         if (want[i].line) TK_CHECK_STR(file, "a.c");
     }
-    TK_CHECK(tk_cfg_blocks_source(cfg, p, blocks, 4, lines, files));
+    TK_CHECK(tk_cfg_blocks_source(cfg, p, blocks, 4, lines, files, NULL) == TK_OK);
     for (int i = 0; i < 4; i++) TK_CHECK_EQ_U64(lines[i], want[i].line);
     tk_cfg_free(cfg);
 }
@@ -744,7 +744,7 @@ static void test_sums_never_wrap(void)
         tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
         o.diag = &diag;
         cfg = NULL;
-        if (tk_dcfg_read(&cfg, in, &o, &err) == TK_OK) (void)tk_dcfg_check(cfg, "mem.json", &diag);
+        if (tk_dcfg_read(&cfg, in, &o, &err) == TK_OK) (void)tk_dcfg_check(cfg, "mem.json", &diag, NULL);
         tk_input_free(in);
         tk_cfg_free(cfg);
         if (!cases[i].needle) {

@@ -434,7 +434,7 @@ static int render_ids(const void *ctx, size_t chunk, const uint32_t *edges, size
                       tk_dcfg_trace_text *out) {
     (void)ctx;
     (void)chunk;
-    if (tk_dcfg_trace_text_reserve(out, n * 11))
+    if (tk_dcfg_trace_text_reserve(out, n * 11, NULL) != TK_OK)
         return 1;
     for (size_t i = 0; i < n; i++)
         out->len += (size_t)snprintf(out->data + out->len, 12, "%u\n", edges[i]);
@@ -482,7 +482,7 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
     tk_dcfg_trace_encoder *enc;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_new(&enc, &opt, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_open(&enc, &opt, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++) {
         /* feed in two pieces to exercise continuation */
         size_t half = s[i].n / 2;
@@ -736,7 +736,7 @@ static void test_encoder_gaps(void) {
         opt.compat_intel = level == 10;
         opt.cfg = cfg;
         tk_dcfg_trace_encoder *enc;
-        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_new(&enc, &opt, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_open(&enc, &opt, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e, 5, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e + 5, 6, &err), TK_OK);
         membuf m = {0};

@@ -1,4 +1,4 @@
-/* tk_record_load: the raw files of tkrecord into the cfg model (blocks made
+/* tk_record_read: the raw files of tkrecord into the cfg model (blocks made
  * from superblocks entered in their middle, typed edges, bypasses, routines
  * by symbol), without Valgrind: raw files written here by hand. */
 #include <stdio.h>
@@ -83,7 +83,7 @@ static void test_blocks_and_edges(void)
     tk_cfg *cfg = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_record_load(dir, &cfg, &err) == TK_OK);
+    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_OK);
     remove_raw();
     if (!cfg) return;
     TK_CHECK_EQ_U64(cfg->nprocesses, 1);
@@ -143,7 +143,7 @@ static void test_blocks_and_edges(void)
     o.diag = &diag;
     tk_cfg *again = NULL;
     TK_CHECK(tk_dcfg_read_path(&again, path, &o, &err) == TK_OK);
-    if (again) tk_dcfg_check(again, path, &diag);
+    if (again) tk_dcfg_check(again, path, &diag, NULL);
     TK_CHECK_EQ_U64(problems, 0);
     unlink(path);
     tk_cfg_free(again);
@@ -175,7 +175,7 @@ static void test_bad_raw(void)
         tk_cfg *cfg = NULL;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_record_load(dir, &cfg, &err);
+        tk_status st = tk_record_read(dir, &cfg, &err);
         remove_raw();
         if (!TK_CHECK(st == TK_ERR_FORMAT)) fprintf(stderr, "  case %zu\n", i);
         TK_CHECK(strstr(err.message, "raw file") != NULL || strstr(err.message, "tkrecord"));
@@ -190,7 +190,7 @@ static void test_reservation_only(void)
     tk_cfg *cfg = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_record_load(dir, &cfg, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_ERR_FORMAT);
     TK_CHECK(strstr(err.message, "no process wrote") != NULL);
     remove_raw();
     tk_cfg_free(cfg);

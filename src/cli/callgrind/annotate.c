@@ -269,14 +269,14 @@ static int collect_rows(const settings *o, annotation *a)
         n += pt->self.count + pt->calls.count;
         a->positions |= pt->positions;
     }
-    uint32_t *rank = tk_profile_string_ranks(p);
+    uint32_t *rank = NULL;
     uint32_t *cls = NULL;
     a->rows = malloc((n ? n : 1) * sizeof *a->rows);
     tk_error err;
     tk_error_clear(&err);
-    if (!rank || !a->rows ||
+    if (tk_profile_string_ranks(p, &rank, &err) != TK_OK || !a->rows ||
         tk_profile_recursion_classes(p, (size_t)o->part, 1, &cls, &err) != TK_OK) {
-        free(rank);
+        tk_free(rank);
         return cli_usage_error("annotate", "out of memory");
     }
     size_t k = 0;
@@ -301,8 +301,8 @@ static int collect_rows(const settings *o, annotation *a)
         }
     }
     a->count = k;
-    free(rank);
-    free(cls);
+    tk_free(rank);
+    tk_free(cls);
     a->cw = 14;
     for (size_t j = 0; j < o->nev; j++)
         if (num_width(a->total[o->ev[j]]) > a->cw) a->cw = num_width(a->total[o->ev[j]]);

@@ -56,7 +56,7 @@ int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
                             cli_callgrind_notes *notes, tk_profile **out)
 {
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) {
+    if (tk_profile_open(&p, NULL) != TK_OK) {
         fprintf(stderr, "tracekit: out of memory\n");
         return CLI_EXIT_BAD_INPUT;
     }

@@ -90,7 +90,7 @@ static tk_status folded_parse(char *const *text, const size_t *len, folded_row *
                 r->stack = line;
                 r->len = (size_t)(sp - 1 - line);
                 r->order = n++;
-                if (tk_parse_u64(sp, (size_t)(nl - sp), &r->count[i]) != TK_OK) /* ours */
+                if (tk_parse_u64(sp, (size_t)(nl - sp), &r->count[i], err) != TK_OK) /* ours */
                     r->count[i] = 0;
                 r->count[!i] = 0;
             }
@@ -179,11 +179,11 @@ static int load_both(cli_ctx *ctx, tk_profile **out)
 {
     const char *cmd = "diff";
     tk_profile *both;
-    if (tk_profile_new(&both) != TK_OK) return cli_usage_error(cmd, "out of memory");
+    if (tk_profile_open(&both, NULL) != TK_OK) return cli_usage_error(cmd, "out of memory");
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
         tk_profile *one;
-        if (tk_profile_new(&one) != TK_OK) {
+        if (tk_profile_open(&one, NULL) != TK_OK) {
             rc = cli_usage_error(cmd, "out of memory");
             break;
         }
@@ -203,7 +203,7 @@ static int load_both(cli_ctx *ctx, tk_profile **out)
         }
         /* merge into one part of `both`, so names intern into one table */
         tk_prof_part *into;
-        if (tk_profile_add_part(both, &into) != TK_OK ||
+        if (tk_profile_add_part(both, &into, NULL) != TK_OK ||
             tk_profile_merge(both, one, into, &err) != TK_OK) {
             if (!err.message[0]) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
             rc = cli_error(&err);

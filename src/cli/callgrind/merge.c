@@ -21,16 +21,16 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     tk_prof_part *into = NULL;
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_profile_new(&dst);
+    tk_status st = tk_profile_open(&dst, NULL);
     if (st == TK_OK && !cli_has(args, "keep-parts")) {
-        st = tk_profile_add_part(dst, &into);
+        st = tk_profile_add_part(dst, &into, NULL);
         if (st == TK_OK && tk_profile_part_count(src)) {
             const tk_prof_part *first = tk_profile_part(src, 0);
             if (first->cmd)
-                st = tk_profile_part_set_string(&into->cmd, first->cmd, strlen(first->cmd));
+                st = tk_profile_part_set_string(&into->cmd, first->cmd, strlen(first->cmd), NULL);
             if (st == TK_OK)
                 st = tk_profile_part_add_desc(into, "Trigger: tracekit merge",
-                                              strlen("Trigger: tracekit merge"));
+                                              strlen("Trigger: tracekit merge"), NULL);
         }
     }
     if (st != TK_OK) {
@@ -39,7 +39,7 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
         st = tk_profile_merge(dst, src, into, &err);
         if (st == TK_OK && into) {
             into->has_summary = 0;
-            st = tk_profile_part_fill_totals(dst, into);
+            st = tk_profile_part_fill_totals(dst, into, NULL);
             if (st == TK_OK) {
                 memcpy(into->summary, into->totals, sizeof into->summary);
                 into->has_summary = 1;

@@ -136,7 +136,7 @@ const cli_opt cli_callgrind_report_opts[] = {
 static void eval_derived(const tk_profile *p, const uint64_t *costs, uint64_t *out, int *ok)
 {
     for (size_t i = 0; i < tk_profile_derived_count(p); i++)
-        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i]) == TK_OK;
+        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i], NULL) == TK_OK;
 }
 
 static void json_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
@@ -691,9 +691,9 @@ static int summarize(const settings *o, int self_only, table *t)
         if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
         return cli_error(&err);
     }
-    size_t sorted = tk_prof_summary_sort_cover(t->s, t->p, o->sort, o->nsort, o->inclusive,
-                                               o->coverage);
-    if (!sorted && t->s->count) {
+    size_t sorted = 0;
+    if (tk_prof_summary_sort_cover(t->s, t->p, o->sort, o->nsort, o->inclusive, o->coverage,
+                                   &sorted, NULL) != TK_OK) {
         fprintf(stderr, "tracekit: out of memory\n");
         return CLI_EXIT_BAD_INPUT;
     }

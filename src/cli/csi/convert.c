@@ -32,7 +32,7 @@ static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk
     if (!edges)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_status st;
-    tk_status rs = tk_csi_renumber(fn, num, edges);
+    tk_status rs = tk_csi_renumber(fn, num, edges, err);
     if (rs == TK_OK) {
         tk_csi_function copy = *fn;
         copy.edges = edges;
@@ -53,9 +53,9 @@ static tk_status write_dot(write_state *ws, const cli_csi_source *src,
 {
     tk_bl_path *p = NULL;
     if (ws->highlight) {
-        tk_csi_numbering_load(num, fn, NULL, NULL);
+        tk_csi_numbering_load(num, fn, NULL, NULL, err);
         p = tk_csi_numbering_path(num);
-        if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p) != TK_OK)
+        if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p, err) != TK_OK)
             return tk_error_set(err, TK_ERR_FORMAT,
                                 "%s: function %s has no path %" PRIu64 " (it has %" PRIu64 ")",
                                 src->name, label, ws->path_id,
@@ -70,7 +70,7 @@ static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi
     write_state *ws = user;
     switch (ws->mode) {
     case CLI_CSI_WRITE_DUMP: {
-        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, err);
         return tk_csi_dump_function(CLI_WRITER(ws->out), fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
                                     err);
     }

@@ -66,7 +66,7 @@ int cli_csi_extract(int argc, char **argv)
     fwrite(data, 1, len, cli_output_file(o));
     rc = cli_output_commit(o);
 done:
-    free(data);
+    tk_free(data);
     tk_input_free(in);
     cli_args_free(&args);
     return rc;

@@ -115,7 +115,7 @@ static tk_status report_function(void *user, const cli_csi_source *src, const tk
     r->edges = fn->nedges;
     for (uint32_t k = 0; k < fn->nedges; k++)
         r->back += fn->edges[k].back != 0;
-    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, err);
     r->paths = tk_bl_total(tk_csi_numbering_bl(num));
     r->status = ls == TK_ERR_LIMIT ? ROW_OVERFLOW : ls != TK_OK ? ROW_INVALID : ROW_OK;
     rs->blocks += r->blocks;

@@ -29,7 +29,7 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
     *n = 0;
     for (int i = 0; i < k; i++) {
         uint64_t v;
-        if (tk_parse_u64(vals[i], strlen(vals[i]), &v) != TK_OK || v > UINT32_MAX) {
+        if (tk_parse_u64(vals[i], strlen(vals[i]), &v, NULL) != TK_OK || v > UINT32_MAX) {
             cli_usage_error(ctx->command, "--%s: '%s' is not an id", name, vals[i]);
             return -1;
         }

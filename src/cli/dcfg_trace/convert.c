@@ -73,9 +73,9 @@ static tk_status one_part(tk_profile **prof, tk_error *err) {
         return TK_OK;
     tk_profile *m;
     tk_prof_part *part;
-    if (tk_profile_new(&m) != TK_OK)
+    if (tk_profile_open(&m, NULL) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (tk_profile_add_part(m, &part) != TK_OK) {
+    if (tk_profile_add_part(m, &part, NULL) != TK_OK) {
         tk_profile_free(m);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
@@ -85,7 +85,7 @@ static tk_status one_part(tk_profile **prof, tk_error *err) {
     part->pid = first->pid;
     tk_status st = tk_profile_merge(m, *prof, part, err);
     if (st == TK_OK)
-        st = tk_profile_part_fill_totals(m, part);
+        st = tk_profile_part_fill_totals(m, part, NULL);
     tk_profile_free(st == TK_OK ? *prof : m);
     if (st == TK_OK)
         *prof = m;
@@ -100,7 +100,7 @@ static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_d
     tk_profile *prof;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_profile_new(&prof) != TK_OK)
+    if (tk_profile_open(&prof, NULL) != TK_OK)
         return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
     tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
     int rc = CLI_EXIT_OK;

@@ -108,7 +108,7 @@ static size_t line_head(const tk_dcfg_trace *t, size_t chunk, char head[48]) {
 }
 
 static int text_put(tk_dcfg_trace_text *o, const char *s, size_t n) {
-    if (tk_dcfg_trace_text_reserve(o, n))
+    if (tk_dcfg_trace_text_reserve(o, n, NULL) != TK_OK)
         return -1;
     memcpy(o->data + o->len, s, n);
     o->len += n;
@@ -122,7 +122,7 @@ static int render_edges(const tk_dcfg_trace *t, size_t chunk, const uint32_t *ed
     char head[48];
     size_t hl = line_head(t, chunk, head);
     /* room for 48 bytes past the end of the last line */
-    if (tk_dcfg_trace_text_reserve(out, n * (hl + 11) + sizeof head))
+    if (tk_dcfg_trace_text_reserve(out, n * (hl + 11) + sizeof head, NULL) != TK_OK)
         return 1;
     char *p = out->data + out->len;
     for (size_t i = 0; i < n; i++) {

@@ -24,7 +24,7 @@ static tk_status parse_u64(const char **p, const char *end, uint64_t *v) {
     const char *q = *p;
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
-    tk_status st = tk_scan_dec(&q, end, v);
+    tk_status st = tk_scan_num(&q, end, TK_NUM_DEC, v, NULL);
     if (st == TK_OK)
         *p = q;
     return st;
@@ -196,7 +196,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
     }
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_encoder_new(&enc, &opt, &err) != TK_OK) {
+    if (tk_dcfg_trace_encoder_open(&enc, &opt, &err) != TK_OK) {
         rc = cli_error(&err);
         goto done;
     }

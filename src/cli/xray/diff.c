@@ -52,7 +52,8 @@ static int diff_side(cli_ctx *ctx, const cli_args *args, int i, tk_time_unit uni
         return rc;
     tk_error err;
     tk_error_clear(&err);
-    tk_latency *l = tk_latency_new(0);
+    tk_latency *l = NULL;
+    (void)tk_latency_open(&l, 0, NULL);
     const tk_latency_row *lr = NULL;
     size_t ln = 0;
     tk_status st = l ? tk_latency_run(l, &s.src, &err)

@@ -327,7 +327,8 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
         return rc;
     tk_error err;
     tk_error_clear(&err);
-    tk_latency *l = tk_latency_new(o.style.per_thread);
+    tk_latency *l = NULL;
+    (void)tk_latency_open(&l, o.style.per_thread, NULL);
     const tk_latency_row *rows = NULL;
     size_t n = 0;
     tk_status st = l ? tk_latency_run(l, &s.src, &err)

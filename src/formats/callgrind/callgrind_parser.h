@@ -203,7 +203,7 @@ static inline const char *trim_end(const char *s, const char *e)
     return e;
 }
 
-/* Decimal or 0x hex (tk_scan_u64 of core/num). The number must end at a
+/* Decimal or 0x hex (tk_num_scan_u64 of core/num). The number must end at a
  * space, tab, CR or end of line (or at `stop` when it is not 0). TK_OK,
  * TK_ERR_FORMAT (not such a number), TK_ERR_LIMIT (over 64 bits). */
 tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);

@@ -33,14 +33,14 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
     uint32_t fn = key->fn;
     if (!grow_u32(&ps->call_head, &ps->call_head_cap, (size_t)fn + 1)) return TK_ERR_NOMEM;
     if (ps->call_head[fn] == CALLS_HASHED)
-        return tk_profile_add_call(ps->p, part, key, count, inclusive);
+        return tk_profile_add_call(ps->p, part, key, count, inclusive, NULL);
     const tk_prof_call *rows = part->calls.rows;
     size_t w = tk_profile_event_count(ps->p) + 1;
     unsigned walked = 0;
     for (uint32_t r = ps->call_head[fn]; r; r = ps->call_next[r - 1]) {
         if (++walked > CALL_LIST_MAX) {
             ps->call_head[fn] = CALLS_HASHED;
-            return tk_profile_add_call(ps->p, part, key, count, inclusive);
+            return tk_profile_add_call(ps->p, part, key, count, inclusive, NULL);
         }
         if (memcmp(&rows[r - 1], key, sizeof *key) != 0) continue;
         uint64_t *v = part->calls.values + (size_t)(r - 1) * w;
@@ -50,7 +50,7 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
         return TK_OK;
     }
     size_t row;
-    tk_status st = tk_profile_append_call(ps->p, part, key, count, inclusive, &row);
+    tk_status st = tk_profile_append_call(ps->p, part, key, count, inclusive, &row, NULL);
     if (st != TK_OK) return st;
     if (!grow_u32(&ps->call_next, &ps->call_next_cap, row + 1)) return TK_ERR_NOMEM;
     ps->call_next[row] = ps->call_head[fn];
@@ -75,11 +75,11 @@ static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, ui
         if (ps->opt.diag) check_call_sums(ps, count, inclusive);
         return TK_OK;
     }
-    if (ps->opt.call_counts_only) return tk_profile_part_count_calls(ps->part, key->callee, count);
+    if (ps->opt.call_counts_only) return tk_profile_part_count_calls(ps->part, key->callee, count, NULL);
     if (ps->drop_files && key->file == ps->empty_str && !key->pos.addr && !key->pos.bb &&
         !key->pos.line && !key->target.addr && !key->target.bb && !key->target.line)
         return call_by_function(ps, key, count, inclusive);
-    return tk_profile_add_call(ps->p, ps->part, key, count, inclusive);
+    return tk_profile_add_call(ps->p, ps->part, key, count, inclusive, NULL);
 }
 
 static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, uint64_t executed,
@@ -92,7 +92,7 @@ static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, ui
         cg_add_read_sums(ps, TK_SUMS_JUMPS, counts, 2, 0);
     }
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
-    return tk_profile_add_jump(ps->p, ps->part, key, executed, followed);
+    return tk_profile_add_jump(ps->p, ps->part, key, executed, followed, NULL);
 }
 
 /* The pending costs of a function-only key: to the function's row. */
@@ -107,7 +107,7 @@ static tk_status self_by_function(tk_callgrind_parser *ps, size_t w)
         return TK_OK;
     }
     size_t row;
-    tk_status st = tk_profile_append_self(ps->p, ps->part, &ps->pend_key, ps->pend, &row);
+    tk_status st = tk_profile_append_self(ps->p, ps->part, &ps->pend_key, ps->pend, &row, NULL);
     if (st == TK_OK) ps->self_row[fn] = (uint32_t)row + 1;
     return st;
 }
@@ -131,7 +131,7 @@ static tk_status flush_self(tk_callgrind_parser *ps)
                !k->pos.line) {
         st = self_by_function(ps, w);
     } else {
-        st = tk_profile_add_self(ps->p, ps->part, k, ps->pend);
+        st = tk_profile_add_self(ps->p, ps->part, k, ps->pend, NULL);
     }
     if (st == TK_ERR_LIMIT) return cg_fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
     if (st != TK_OK) return cg_nomem(ps);
@@ -195,7 +195,7 @@ tk_status cg_begin_part(tk_callgrind_parser *ps)
 {
     tk_status st = end_part(ps);
     if (st != TK_OK && !ps->opt.diag) return st;
-    if (tk_profile_add_part(ps->p, &ps->part) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_add_part(ps->p, &ps->part, NULL) != TK_OK) return cg_nomem(ps);
     ps->part_has_data = 0;
     ps->part_has_events = 0;
     ps->ncols = 0;
@@ -330,7 +330,7 @@ static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
 static tk_status resolve_function(tk_callgrind_parser *ps)
 {
     if (!ps->fn_lazy) return TK_OK;
-    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn) != TK_OK)
+    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn, NULL) != TK_OK)
         return cg_nomem(ps);
     ps->fn_lazy = 0;
     ps->have_fn = 1;
@@ -615,7 +615,7 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     uint32_t target_fn = ps->fn;
     if (ps->have_jfn) { /* a jfn= before: the target function, as jump_line makes it */
         const tk_prof_function *from = tk_profile_function_at(ps->p, ps->fn);
-        if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn) != TK_OK) {
+        if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn, NULL) != TK_OK) {
             ps->line = s;
             ps->lineno = ++*ln;
             *st = cg_nomem(ps);
@@ -771,7 +771,7 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     uint32_t cob = ps->have_cob ? ps->cob : ps->ob;
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
-    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee) != TK_OK) {
+    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee, NULL) != TK_OK) {
         *st = cg_nomem(ps);
         return p + 1;
     }
@@ -1092,7 +1092,7 @@ parsed:
     reduce_pos(ps, &ps->call.target);
     uint32_t cob = ps->have_cob ? ps->cob : ps->ob;
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
-    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee) != TK_OK)
+    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee, NULL) != TK_OK)
         return cg_nomem(ps);
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
     ps->expecting = EXPECT_CALL_COST;
@@ -1157,7 +1157,7 @@ parsed:
          * count; a writer could not say it). */
         const tk_prof_function *src = tk_profile_function_at(ps->p, ps->fn);
         if (tk_profile_function(ps->p, src->object, src->file, ps->jfn,
-                                &ps->jump.target_fn) != TK_OK)
+                                &ps->jump.target_fn, NULL) != TK_OK)
             return cg_nomem(ps);
     }
     ps->have_jfi = ps->have_jfn = 0;
@@ -1325,20 +1325,20 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
     return TK_OK;
 }
 
-tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
-                                  const tk_callgrind_read_options *opt)
+tk_status tk_callgrind_parser_open(tk_callgrind_parser **out, tk_profile *p,
+                                  const tk_callgrind_read_options *opt, tk_error *err)
 {
     *out = NULL;
     tk_callgrind_parser *ps = tk_calloc(1, sizeof *ps);
-    if (!ps) return TK_ERR_NOMEM;
+    if (!ps) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->p = p;
     ps->fast = 1;
     if (opt) ps->opt = *opt;
     ps->drop_files = ps->opt.drop_files && ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_error_clear(&ps->first_error);
-    if (tk_profile_intern(p, "", 0, &ps->empty_str) != TK_OK) {
+    if (tk_profile_intern(p, "", 0, &ps->empty_str, err) != TK_OK) {
         tk_free(ps);
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     *out = ps;
     return TK_OK;
@@ -1503,7 +1503,7 @@ tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
                                const tk_callgrind_read_options *opt, int fast, tk_error *err)
 {
     tk_callgrind_parser *ps;
-    if (tk_callgrind_parser_new(&ps, p, opt) != TK_OK)
+    if (tk_callgrind_parser_open(&ps, p, opt, err) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->fast = fast;
     ps->buf = data;
@@ -1589,7 +1589,7 @@ tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
      * chunks), each block's whole lines in place, a line across two blocks
      * gathered in `c` */
     tk_callgrind_parser *ps;
-    if (tk_callgrind_parser_new(&ps, p, &o) != TK_OK)
+    if (tk_callgrind_parser_open(&ps, p, &o, err) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->in = in;
     carry_line c = {NULL, 0, 0, 0, 0};

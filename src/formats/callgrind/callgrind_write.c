@@ -86,7 +86,7 @@ static int reserve_function_ids(writer *w)
         for (const char *q = s; (q = memchr(q, '(', (size_t)(se - q))) != NULL; q++) {
             uint64_t v;
             const char *d = q + 1;
-            if (tk_scan_dec(&d, se, &v) == TK_OK && d < se && *d == ')' && v <= UINT32_MAX &&
+            if (tk_num_scan_dec(&d, se, &v) == TK_OK && d < se && *d == ')' && v <= UINT32_MAX &&
                 tk_hmap_put(&w->reserved_fn_ids, v, 0) != 0)
                 return -1;
         }
@@ -425,8 +425,9 @@ static tk_status callgrind_write_stream(const tk_profile *p, FILE *out,
         tk_callgrind_write_options d = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         w.opt = d;
     }
-    uint32_t *sr = tk_profile_string_ranks(p);
-    uint32_t *fr = sr ? tk_profile_function_ranks(p, sr) : NULL;
+    uint32_t *sr = NULL, *fr = NULL;
+    if (tk_profile_string_ranks(p, &sr, NULL) == TK_OK)
+        (void)tk_profile_function_ranks(p, sr, &fr, NULL);
     size_t ns = tk_profile_string_count(p);
     tk_status st = TK_OK;
     for (int k = 0; k < 3 && fr; k++) {
@@ -443,8 +444,8 @@ static tk_status callgrind_write_stream(const tk_profile *p, FILE *out,
     }
     for (int k = 0; k < 3; k++) tk_free(w.ids[k]);
     tk_hmap_free(&w.reserved_fn_ids);
-    free(sr);
-    free(fr);
+    tk_free(sr);
+    tk_free(fr);
     if (st == TK_OK && ferror(out)) st = TK_ERR_IO;
     if (st != TK_OK)
         return tk_error_set(err, st, st == TK_ERR_IO ? "write error" : "out of memory");
@@ -458,12 +459,12 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
     size_t n = tk_profile_part_count(p);
     tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
     if (opt) o = *opt;
-    char **names = paths ? calloc(n + 1, sizeof *names) : NULL;
+    char **names = paths ? tk_calloc(n + 1, sizeof *names) : NULL;
     if (paths && !names) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_status st = TK_OK;
     for (size_t i = 0; i < n && st == TK_OK; i++) {
         size_t len = strlen(path) + 24;
-        char *name = malloc(len);
+        char *name = tk_malloc(len);
         if (!name) {
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             break;
@@ -480,7 +481,7 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
         if (names)
             names[i] = name;
         else
-            free(name);
+            tk_free(name);
     }
     if (paths) *paths = names;
     return st;

@@ -73,7 +73,7 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
     b->block_line = tk_reallocarray(NULL, nb, sizeof *b->block_line);
     const char **files = tk_reallocarray(NULL, nb, sizeof *files);
     if (!b->local || !b->order || !b->blocks || !b->lines || !b->block_line || !files ||
-        tk_cfg_need_adjacency(p) != TK_OK || tk_csi_numbering_new(&b->num) != TK_OK) {
+        tk_cfg_need_adjacency(p, NULL) != TK_OK || tk_csi_numbering_open(&b->num, NULL) != TK_OK) {
         tk_free(files);
         csi_bridge_end(b);
         return TK_ERR_NOMEM;
@@ -82,7 +82,7 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
      * the local array as the list of block indexes */
     for (uint32_t i = 0; i < p->nblocks; i++)
         b->local[i] = i;
-    int ok = tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files);
+    int ok = tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files, NULL) == TK_OK;
     tk_free(files);
     if (!ok) {
         csi_bridge_end(b);
@@ -225,7 +225,7 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
     fn->nedges = (uint32_t)ne;
     fn->entry = 1;
     fn->exit = 0;
-    tk_status st = tk_csi_renumber(fn, b->num, b->numbered);
+    tk_status st = tk_csi_renumber(fn, b->num, b->numbered, err);
     if (st == TK_ERR_NOMEM)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     b->numbered_ok = st == TK_OK;

@@ -139,7 +139,7 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
     memset(&b, 0, sizeof b);
     b.text_line = lno;
     /* decimal digits only (csi-cc never writes anything else) */
-    tk_status st = tk_scan_dec(&p, end, &b.id);
+    tk_status st = tk_num_scan_dec(&p, end, &b.id);
     if (st == TK_ERR_FORMAT) {
         csi_quote(s, len, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
@@ -184,7 +184,7 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
         } else if (flen > 0 && f[0] >= '0' && f[0] <= '9') {
             const char *np = f;
             uint64_t v;
-            st = tk_scan_dec(&np, f + flen, &v);
+            st = tk_num_scan_dec(&np, f + flen, &v);
             if (st == TK_OK && np != f + flen)
                 st = TK_ERR_FORMAT;
             if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
@@ -261,7 +261,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     memset(&e, 0, sizeof e);
     e.text_line = lno;
     uint64_t src, dst, w;
-    tk_status st = tk_scan_dec(&p, end, &src);
+    tk_status st = tk_num_scan_dec(&p, end, &src);
     if (st != TK_OK) {
         csi_quote(s, len, q, sizeof q);
         return fail(r, err, st, lno, 1,
@@ -279,7 +279,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
                     "expected '->' or '~>' after the source block, found %s", q);
     }
     const char *dst_at = p;
-    st = tk_scan_dec(&p, end, &dst);
+    st = tk_num_scan_dec(&p, end, &dst);
     if (st != TK_OK) {
         csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(p - s) + 1,
@@ -300,7 +300,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
         p++;
     }
     uint64_t mag;
-    st = tk_scan_dec(&p, end, &mag);
+    st = tk_num_scan_dec(&p, end, &mag);
     if (st == TK_OK && (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX))
         st = TK_ERR_LIMIT;
     if (st != TK_OK) {
@@ -318,7 +318,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     }
     p++;
     const char *w_at = p;
-    st = tk_scan_dec(&p, end, &w);
+    st = tk_num_scan_dec(&p, end, &w);
     if (st != TK_OK) {
         csi_quote(w_at, (size_t)(end - w_at), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(w_at - s) + 1,

@@ -85,7 +85,7 @@ static tk_status csi_dump_function_stream(FILE *out, const tk_csi_function *fn, 
                 fn->blocks[e->src].id, e->back ? "~>" : "->", fn->blocks[e->dst].id, e->inc,
                 e->weight);
         uint64_t xw;
-        if (e->back && bl && tk_bl_exit_weight(bl, i, &xw) == TK_OK)
+        if (e->back && bl && tk_bl_exit_weight(bl, i, &xw, err) == TK_OK)
             fprintf(out, " exit-weight %" PRIu64, xw);
         fputc('\n', out);
     }

@@ -10,6 +10,7 @@
 #include "graph/dominators.h"
 #include "graph/loops.h"
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/num.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
@@ -462,19 +463,19 @@ static tk_status check_routines(checker *c)
     return st;
 }
 
-tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag)
+tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err)
 {
     checker c = {cfg, NULL, path, diag};
     check_tables(&c);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
-        if (tk_cfg_need_adjacency(c.p) != TK_OK) return TK_ERR_NOMEM;
+        if (tk_cfg_need_adjacency(c.p, err) != TK_OK) return TK_ERR_NOMEM;
         check_images(&c);
         check_counts(&c);
         tk_status st = check_routines(&c);
-        if (st != TK_OK) return st;
+        if (st != TK_OK) return tk_error_from(err, st, "checking routines");
     }
     if (cfg->nedge_types == 0 && cfg->nprocesses && cfg->processes[0].nedges)
         say(&c, TK_SEV_ERROR, (tk_cfg_loc){1, 1}, "edges present but no EDGE_TYPES table");
-    return diag->errors ? TK_ERR_CHECK : TK_OK;
+    return diag->errors ? tk_error_set(err, TK_ERR_CHECK, "problems found (reported)") : TK_OK;
 }

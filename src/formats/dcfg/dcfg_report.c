@@ -166,7 +166,7 @@ static void process_summary_of(const rep *r, process_summary *ps)
         tot->iterations += s.iterations;
     }
     tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL,
-                       &ps->nint, NULL);
+                       &ps->nint, NULL, NULL);
     /* instructions per thread, all threads in one pass (one per thread when
      * out of memory) */
     ps->per_thread = tk_malloc(sizeof *ps->per_thread * (p->nthreads ? p->nthreads : 1));
@@ -408,7 +408,7 @@ static int hot_blocks(rep *r, int *first_table)
     const char **files = tk_malloc(sizeof *files * (n ? n : 1));
     int ok = shown && lines && files;
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
-    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
+    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files, NULL) == TK_OK;
     tk_free(shown);
     if (!ok) {
         tk_free(lines);
@@ -530,7 +530,7 @@ static int loops_table(rep *r, int *first_table)
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
     if (ok) ok = tk_cfg_loop_entry_counts(r->cfg, p, shown, n, visits);
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = p->loops[rk[k].index].head;
-    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
+    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files, NULL) == TK_OK;
     tk_free(shown);
     if (!ok) {
         tk_free(lines);

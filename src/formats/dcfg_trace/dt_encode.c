@@ -278,7 +278,7 @@ struct tk_dcfg_trace_encoder {
 
 static tk_status nomem(tk_error *err) { return tk_error_set(err, TK_ERR_NOMEM, "out of memory"); }
 
-tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+tk_status tk_dcfg_trace_encoder_open(tk_dcfg_trace_encoder **out,
                                     const tk_dcfg_trace_encode_options *opt, tk_error *err) {
     tk_dcfg_trace_encoder *e = tk_calloc(1, sizeof *e);
     if (!e)

@@ -162,7 +162,7 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err) {
             const char *at = x->p;
             const char *q = at + 1;
             uint64_t n = 0;
-            tk_status nst = tk_scan_dec(&q, x->end, &n); /* past the digits on overflow */
+            tk_status nst = tk_num_scan_dec(&q, x->end, &n); /* past the digits on overflow */
             int overflow = nst == TK_ERR_LIMIT;
             if (nst == TK_ERR_FORMAT)
                 return fail(x, err, q, TK_ERR_FORMAT,

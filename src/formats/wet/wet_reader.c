@@ -218,7 +218,7 @@ static tk_status expect_dec(line_ctx *c, const char **pp, uint64_t max, const ch
     char q[80];
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
-    tk_status rc = tk_scan_dec(&p, c->end, out);
+    tk_status rc = tk_num_scan_dec(&p, c->end, out);
     if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (a decimal number), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
@@ -235,7 +235,7 @@ static tk_status expect_hex(line_ctx *c, const char **pp, const char *what, uint
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
     /* hex digits, "0x" optional */
-    tk_status rc = tk_scan_num(&p, c->end, TK_NUM_HEX | TK_NUM_BARE_HEX, out);
+    tk_status rc = tk_num_scan(&p, c->end, TK_NUM_HEX | TK_NUM_BARE_HEX, out);
     if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (hexadecimal), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
@@ -561,7 +561,7 @@ static tk_status parse_first(line_ctx *c, const char *p, tk_wet_rec *rec)
     }
     const char *d = p;
     uint64_t n;
-    tk_status nst = tk_scan_dec(&d, e, &n);
+    tk_status nst = tk_num_scan_dec(&d, e, &n);
     if (nst == TK_ERR_LIMIT && d == e && skip_blank(e, c->end) == c->end)
         return fail_at(c, TK_ERR_LIMIT, p,
                        "number of instruction blocks %.*s exceeds the limit %llu", (int)(e - p), p,
