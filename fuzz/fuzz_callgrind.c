@@ -507,7 +507,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FILE *f = open_memstream(&out, &outlen);
             if (!f) break;
             tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-            if (plain) wo.compress_names = wo.compress_positions = 0;
+            if (plain) wo.plain_names = wo.plain_positions = 1;
             tk_status st = tk_callgrind_write(p, FUZZ_WRITER(f), &wo, &err);
             fclose(f);
             tk_profile *q;

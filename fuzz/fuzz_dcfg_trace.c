@@ -141,7 +141,7 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
     }
     if (ok) {
         tk_dcfg_trace_encode_options eo = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-        eo.level = knob % 10;
+        eo.level = knob % 10 ? (int)(knob % 10) : TK_DCFG_TRACE_PLAIN;
         eo.compat_intel = (knob >> 4) & 1;
         eo.chunk_edges = (knob >> 5) ? (uint64_t)(knob >> 5) * 3 : 0;
         eo.cfg = cfg; /* instruction counts, and a chunk cut at every gap */

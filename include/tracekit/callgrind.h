@@ -78,8 +78,8 @@ TK_API tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *e
 TK_API void tk_callgrind_parser_free(tk_callgrind_parser *ps);
 
 typedef struct tk_callgrind_write_options {
-    int compress_names;     /* "(id) name" on first use, "(id)" after */
-    int compress_positions; /* "+N -N *" relative subpositions */
+    int plain_names;        /* every name in full (0: "(id) name" on first use, "(id)" after) */
+    int plain_positions;    /* absolute subpositions (0: "+N -N *" relative ones) */
     int part;               /* write only this part (1-based), 0 = all */
     unsigned positions;     /* TK_POS_* columns to write, 0 = each part's own. speedscope reads
                                exactly one position column (it takes the second as the first
@@ -87,7 +87,7 @@ typedef struct tk_callgrind_write_options {
                                callgrind_annotate read right */
 } tk_callgrind_write_options;
 
-#define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0, 0}
+#define TK_CALLGRIND_WRITE_OPTIONS_INIT {0, 0, 0, 0}
 
 /* Write the profile as callgrind text. Returns TK_OK or TK_ERR_IO/TK_ERR_NOMEM. */
 TK_API tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out,

@@ -65,7 +65,8 @@ typedef enum tk_dcfg_report_format {
 
 typedef struct tk_dcfg_report_options {
     tk_dcfg_report_format format;
-    uint32_t top;          /* rows of the block, routine and loop tables (0 = all) */
+    uint32_t top;          /* rows of the block, routine and loop tables (0: 20) */
+    int all_rows;          /* every row of those tables (top is not used) */
     const char *table;     /* NULL: all; else "summary", "blocks", "routines" or "loops" */
     int has_image, has_routine, has_loop;
     uint32_t image_id;     /* --image: only this image's blocks, routines, loops */
@@ -73,7 +74,7 @@ typedef struct tk_dcfg_report_options {
     uint32_t loop_id;      /* --loop: this loop (head id), its nested loops and its blocks */
 } tk_dcfg_report_options;
 
-#define TK_DCFG_REPORT_OPTIONS_INIT {TK_DCFG_REPORT_TEXT, 20, NULL, 0, 0, 0, 0, 0, 0}
+#define TK_DCFG_REPORT_OPTIONS_INIT {TK_DCFG_REPORT_TEXT, 0, 0, NULL, 0, 0, 0, 0, 0, 0}
 
 /* Summaries (the numbers of Intel's dcfg-reader), hot blocks, hot routines
  * (calls = entry count), loops (visits = entry-edge counts, iterations = head

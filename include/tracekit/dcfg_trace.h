@@ -207,10 +207,17 @@ TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *
 
 typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
 
+/* Encoder levels (tk_dcfg_trace_encode_options.level): 0 is the default. */
+enum {
+    TK_DCFG_TRACE_PLAIN = -1,        /* one row per edge, no repeats, no dictionary */
+    TK_DCFG_TRACE_DEFAULT_LEVEL = 5  /* what level 0 stands for */
+};
+
 typedef struct tk_dcfg_trace_encode_options {
-    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary,
-                               7-9 also multi-edge rows (variable-length paths chosen from
-                               the first 4 Mi edges of each process) when estimated smaller */
+    int level;              /* 0: TK_DCFG_TRACE_DEFAULT_LEVEL; TK_DCFG_TRACE_PLAIN; 1-4
+                               repeats "(n*...)", 5-9 repeats + dictionary, 7-9 also
+                               multi-edge rows (variable-length paths chosen from the first
+                               4 Mi edges of each process) when estimated smaller */
     int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
     uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
     uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit; a
@@ -233,7 +240,7 @@ typedef struct tk_dcfg_trace_encode_options {
     const tk_cfg *cfg;
 } tk_dcfg_trace_encode_options;
 
-#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL, 0, NULL}
+#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {0, 0, 0, 0, NULL, NULL, 0, NULL}
 
 /* Two passes over the same data. Pass 1: observe() every edge sequence
  * (per process and thread, in order; a thread may be given in several

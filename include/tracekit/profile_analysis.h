@@ -143,8 +143,10 @@ TK_API size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *f
 /* ---- dot call graph ------------------------------------------------------ */
 typedef struct tk_dot_options {
     size_t event;          /* event index used for percentages and colours */
-    double node_threshold; /* percent of total inclusive cost below which nodes are dropped */
-    double edge_threshold; /* percent of total below which edges are dropped */
+    double node_threshold; /* percent of total inclusive cost below which nodes are dropped
+                              (0: 0.5; less than 0: none) */
+    double edge_threshold; /* percent of total below which edges are dropped (0: 0.1; less
+                              than 0: none) */
     /* 0: the event's total is printed as a count. > 0: the event is a time with this many
      * values a second (1e9 for "ns"): the graph's total and each node's inclusive time are
      * printed in time_unit, which the labels name. */
@@ -155,7 +157,7 @@ typedef struct tk_dot_options {
                               --strip do); 1: the names as they are */
 } tk_dot_options;
 
-#define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1, 0, TK_UNIT_S, 0}
+#define TK_DOT_OPTIONS_INIT {0, 0, 0, 0, TK_UNIT_S, 0}
 
 /* A demangled C++ name shortened for a picture: the arguments of every template dropped
  * ("std::vector<int, std::allocator<int> >::push_back" -> "std::vector<>::push_back"), the
@@ -178,13 +180,14 @@ TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options 
  * being a leaf with the whole cost below it. See docs/formats/callgrind.md. */
 typedef struct tk_folded_profile_options {
     size_t event;     /* event index */
-    double min_share; /* fraction of the total below which a branch is not unfolded */
-    size_t max_depth; /* frames at most in a chain */
+    double min_share; /* fraction of the total below which a branch is not unfolded (0: 1e-5;
+                         less than 0: none) */
+    size_t max_depth; /* frames at most in a chain (0: 256) */
     int per_part;     /* each part apart, its stacks starting with "thread T" (or "part N") */
     size_t part;      /* 0: every part; else only this one (1-based; TK_ERR_ARG past the end) */
 } tk_folded_profile_options;
 
-#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 1e-5, 256, 0, 0}
+#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 0, 0, 0, 0}
 
 TK_API tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
                                   const tk_writer *out, tk_error *err);

@@ -35,7 +35,8 @@ typedef struct tk_record_options {
     int trace_children;        /* record forked and exec'd children as processes too */
     uint32_t threads_limit;    /* threads counted apart (0: 256); later ones share the last */
     int force;                 /* overwrite existing outputs */
-    int trace_level;           /* DCFG-Trace encoder level (-1: the encoder's default) */
+    int trace_level;           /* DCFG-Trace encoder level (tk_dcfg_trace_encode_options; 0: the
+                                  encoder's default) */
     const char *tool_dir;      /* folder holding tkrecord-amd64-linux (NULL: search, see
                                   tk_record_find_tool) */
     const char *valgrind;      /* the valgrind program (NULL: "valgrind" from PATH) */
@@ -43,7 +44,7 @@ typedef struct tk_record_options {
                                   temporary folder, removed) */
 } tk_record_options;
 
-#define TK_RECORD_OPTIONS_INIT {NULL, NULL, 0, 0, 0, -1, NULL, NULL, NULL}
+#define TK_RECORD_OPTIONS_INIT {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}
 
 typedef struct tk_record_result {
     int exited;                /* the program ended with exit(): exit_code is its status */

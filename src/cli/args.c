@@ -174,6 +174,13 @@ int cli_get_double(const char *cmd, const cli_args *a, const char *name, double 
     return 0;
 }
 
+int cli_get_nonzero_double(const char *cmd, const cli_args *a, const char *name, double *out)
+{
+    if (cli_get_double(cmd, a, name, 0, out)) return -1;
+    if (cli_get(a, name) && *out <= 0) *out = -1;
+    return 0;
+}
+
 int cli_choice_value(const cli_choice *choices, const char *name)
 {
     for (const cli_choice *c = choices; c->name; c++)

@@ -56,6 +56,10 @@ int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
+/* A number for a library option where 0 stands for the library's default (tk_dot_options
+ * thresholds, tk_folded_profile_options.min_share): not given, 0; given as 0 (or less), -1,
+ * the library's "none". */
+int cli_get_nonzero_double(const char *cmd, const cli_args *a, const char *name, double *out);
 /* A value an option may take: its name on the command line and the constant it
  * stands for (of an enum of the command's or the library's; never negative). */
 typedef struct cli_choice {

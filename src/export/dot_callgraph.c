@@ -224,6 +224,9 @@ static tk_status profile_write_dot_stream(const tk_profile *p, const tk_dot_opti
 {
     tk_dot_options o = TK_DOT_OPTIONS_INIT;
     if (opt) o = *opt;
+    /* zero: the defaults; below zero: none (every percentage is at least 0) */
+    if (o.node_threshold == 0) o.node_threshold = 0.5;
+    if (o.edge_threshold == 0) o.edge_threshold = 0.1;
     size_t nev = tk_profile_event_count(p);
     tk_prof_summary *s;
     tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);

@@ -270,6 +270,9 @@ static tk_status profile_write_folded_stream(const tk_profile *p, const tk_folde
 {
     tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
     if (opt) o = *opt;
+    /* zero: the defaults; a share below zero: none (a weight is at least 0) */
+    if (o.min_share == 0) o.min_share = 1e-5;
+    if (o.max_depth == 0) o.max_depth = 256;
     if (o.part > tk_profile_part_count(p))
         return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu)", o.part,
                             tk_profile_part_count(p));

@@ -329,7 +329,7 @@ tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, 
                           FILE *out, uint64_t *edges, tk_error *err)
 {
     tk_dcfg_trace_encode_options o = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-    if (level >= 0) o.level = level;
+    o.level = level;
     instr_table it;
     queue q;
     replay_job j;

@@ -498,7 +498,7 @@ int main(int argc, char **argv) {
     if (encode) {
 #ifdef WITH_TRACEKIT
         tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-        opt.level = level;
+        opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
         opt.compat_intel = compat;
         opt.chunk_instrs = chunk_instrs ? chunk_instrs : 1000000;
         opt.source_instrs = gen_instrs;

@@ -367,7 +367,7 @@ static void test_writer_round_trip(void)
         size_t len = 0;
         FILE *f = open_memstream(&out, &len);
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        if (plain) wo.compress_names = wo.compress_positions = 0;
+        if (plain) wo.plain_names = wo.plain_positions = 1;
         TK_CHECK_EQ_I64(tk_callgrind_write(p, TK_TEST_WRITER(f), &wo, &err), TK_OK);
         fclose(f);
         TK_CHECK(strncmp(out, "# callgrind format\n", 19) == 0);

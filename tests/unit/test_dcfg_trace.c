@@ -475,7 +475,7 @@ static int stop_after_two(void *ctx, size_t chunk, const uint32_t *edges, size_t
 static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
     uint64_t edge_counts = 0;
     tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-    opt.level = level;
+    opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
     opt.compat_intel = compat;
     opt.chunk_instrs = chunk_instrs;
     opt.source_instrs = instrs_of;
@@ -732,7 +732,7 @@ static void test_encoder_gaps(void) {
     const uint64_t want[4][3] = {{3, 0, 12}, {2, 12 + 4, 7}, {1, 23 + 3, 2}, {5, 28 + 1, 18}};
     for (int level = 0; level <= 10; level++) {
         tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-        opt.level = level < 10 ? level : 0;
+        opt.level = level % 10 ? level : TK_DCFG_TRACE_PLAIN;
         opt.compat_intel = level == 10;
         opt.cfg = cfg;
         tk_dcfg_trace_encoder *enc;

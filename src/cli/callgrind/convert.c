@@ -135,19 +135,18 @@ static int parse_options(const char *cmd, const cli_args *args, convert_opts *c)
     c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
     c->dot.full_names = cli_has(args, "full-names");
     c->folded = (tk_folded_profile_options)TK_FOLDED_PROFILE_OPTIONS_INIT;
-    double min_share = c->folded.min_share * 100;
-    if (cli_get_double(cmd, args, "node-threshold", c->dot.node_threshold,
-                       &c->dot.node_threshold) ||
-        cli_get_double(cmd, args, "edge-threshold", c->dot.edge_threshold,
-                       &c->dot.edge_threshold) ||
-        cli_get_double(cmd, args, "min-share", min_share, &min_share))
+    double min_share; /* percent */
+    if (cli_get_nonzero_double(cmd, args, "node-threshold", &c->dot.node_threshold) ||
+        cli_get_nonzero_double(cmd, args, "edge-threshold", &c->dot.edge_threshold) ||
+        cli_get_double(cmd, args, "min-share", 0, &min_share))
         return CLI_EXIT_USAGE;
     if (!(min_share >= 0 && min_share <= 100))
         return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
-    c->folded.min_share = min_share / 100;
+    /* 0: the library's default; given as 0: every chain unfolded */
+    c->folded.min_share = cli_get(args, "min-share") && min_share == 0 ? -1 : min_share / 100;
     c->folded.per_part = cli_has(args, "per-thread");
     c->write = (tk_callgrind_write_options)TK_CALLGRIND_WRITE_OPTIONS_INIT;
-    if (cli_has(args, "no-compress")) c->write.compress_names = c->write.compress_positions = 0;
+    if (cli_has(args, "no-compress")) c->write.plain_names = c->write.plain_positions = 1;
     int positions = cli_get_choice(cmd, args, "positions", convert_positions, 0);
     if (positions < 0) return CLI_EXIT_USAGE;
     c->write.positions = (unsigned)positions;

@@ -146,10 +146,8 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
                                to_name);
     tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
     dot_opt.full_names = cli_has(a, "full-names");
-    if (cli_get_double("convert", a, "node-threshold", dot_opt.node_threshold,
-                       &dot_opt.node_threshold) ||
-        cli_get_double("convert", a, "edge-threshold", dot_opt.edge_threshold,
-                       &dot_opt.edge_threshold))
+    if (cli_get_nonzero_double("convert", a, "node-threshold", &dot_opt.node_threshold) ||
+        cli_get_nonzero_double("convert", a, "edge-threshold", &dot_opt.edge_threshold))
         return CLI_EXIT_USAGE;
     if (!cli_has(a, "dcfg"))
         return cli_usage_error("convert",

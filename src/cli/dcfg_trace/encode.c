@@ -181,7 +181,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
         rc = cli_usage_error("encode", "--chunk-instrs needs --dcfg (instruction counts come from it)");
         goto done;
     }
-    opt.level = (int)level;
+    opt.level = level ? (int)level : TK_DCFG_TRACE_PLAIN;
     opt.compat_intel = compat != NULL;
     opt.chunk_instrs = ci;
     opt.chunk_edges = ce;

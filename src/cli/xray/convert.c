@@ -147,10 +147,8 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
     c->weight = (tk_folded_weight)weight;
     c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
     c->dot.full_names = cli_has(args, "full-names");
-    if (cli_get_double(ctx->command, args, "node-threshold", c->dot.node_threshold,
-                       &c->dot.node_threshold) ||
-        cli_get_double(ctx->command, args, "edge-threshold", c->dot.edge_threshold,
-                       &c->dot.edge_threshold) ||
+    if (cli_get_nonzero_double(ctx->command, args, "node-threshold", &c->dot.node_threshold) ||
+        cli_get_nonzero_double(ctx->command, args, "edge-threshold", &c->dot.edge_threshold) ||
         cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
     if (cli_has(args, "unit") && c->target != TO_DOT)

@@ -55,7 +55,7 @@ static void put_name_of(writer *w, int kind, uint32_t key, const char *s)
     /* A name that starts like "(12" would read as a compressed reference when
      * written plain, so it always gets an id; an empty name never does. */
     int looks_like_id = s[0] == '(' && s[1] >= '0' && s[1] <= '9';
-    if ((!w->opt.compress_names && !looks_like_id) || !*s) {
+    if ((w->opt.plain_names && !looks_like_id) || !*s) {
         fputs(s, w->out);
         return;
     }
@@ -125,7 +125,7 @@ static void put_pos(writer *w, const tk_prof_pos *pos, int update)
     if (w->positions & TK_POS_LINE) { v[n] = pos->line; hex[n++] = 0; }
     for (size_t i = 0; i < n; i++) {
         if (i) fputc(' ', w->out);
-        if (w->opt.compress_positions && w->have_last) {
+        if (!w->opt.plain_positions && w->have_last) {
             if (v[i] == w->last[i]) {
                 fputc('*', w->out);
                 continue;

@@ -595,8 +595,14 @@ static int loops_table(rep *r, int *first_table)
     return 1;
 }
 
-static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_options *o, FILE *f, tk_error *err)
+static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
+                                    tk_error *err)
 {
+    /* inside: top 0 is every row */
+    tk_dcfg_report_options oo = TK_DCFG_REPORT_OPTIONS_INIT;
+    if (opt) oo = *opt;
+    oo.top = oo.all_rows ? 0 : oo.top ? oo.top : 20;
+    const tk_dcfg_report_options *o = &oo;
     if (o->format == TK_DCFG_REPORT_JSON)
         fprintf(f, "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32 "\", \"processes\": [",
                 cfg->major_version, cfg->minor_version);

@@ -285,11 +285,13 @@ tk_status tk_dcfg_trace_encoder_open(tk_dcfg_trace_encoder **out,
         return nomem(err);
     tk_dcfg_trace_encode_options def = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     e->opt = opt ? *opt : def;
-    if (e->opt.level < 0 || e->opt.level > 9) {
-        int level = e->opt.level;
+    int level = e->opt.level;
+    if (level != TK_DCFG_TRACE_PLAIN && (level < 0 || level > 9)) {
         tk_free(e);
-        return tk_error_set(err, TK_ERR_ARG, "level %d out of range 0..9", level);
+        return tk_error_set(err, TK_ERR_ARG, "level %d out of range 1..9", level);
     }
+    /* inside the encoder: 0 plain, 1-9 */
+    e->opt.level = level == 0 ? TK_DCFG_TRACE_DEFAULT_LEVEL : level == TK_DCFG_TRACE_PLAIN ? 0 : level;
     e->phrases = e->opt.level >= 7 && !e->opt.compat_intel;
     *out = e;
     return TK_OK;
