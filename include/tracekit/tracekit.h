@@ -33,6 +33,7 @@
 #include "flamegraph.h"
 #include "html_report.h"
 #include "xray.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -30,6 +30,7 @@ typedef struct group_table {
     /* with inclusive costs by function or file-function: per entry */
     uint32_t *cycle;
     unsigned char *estimated;
+    uint64_t hash_key; /* of the slots (tk_hash_new_key) */
 } group_table;
 
 /* the values of entry i: self (when stored) and inclusive */
@@ -49,18 +50,19 @@ static const uint64_t *self_of(const group_table *t, size_t i)
     return r == UINT32_MAX ? no_costs : t->self_part->self.values + (size_t)r * t->nev;
 }
 
-/* Chained through a mixer from tk_hash_key on: keys hold line numbers and
+/* Chained through a mixer from the table's key on: keys hold line numbers and
  * addresses of the file, which must not be able to collide on purpose. */
-static uint64_t key_hash(const group_key *k)
+static uint64_t key_hash(const group_table *t, const group_key *k)
 {
-    uint64_t h = tk_hash_u64(k->a ^ tk_hash_key);
+    uint64_t h = tk_hash_u64(k->a ^ t->hash_key);
     h = tk_hash_u64(h ^ k->b);
     return tk_hash_u64(h ^ k->c);
 }
 
 static tk_status group_find(group_table *t, const group_key *k, size_t *index)
 {
-    uint64_t h = key_hash(k);
+    if (!t->nslots) t->hash_key = tk_hash_new_key(); /* no slots hashed with another yet */
+    uint64_t h = key_hash(t, k);
     if (t->nslots) {
         size_t mask = t->nslots - 1;
         for (size_t j = h & mask; t->slots[j]; j = (j + 1) & mask) {
@@ -76,7 +78,7 @@ static tk_status group_find(group_table *t, const group_key *k, size_t *index)
         uint32_t *ns = tk_calloc(n, sizeof *ns);
         if (!ns) return TK_ERR_NOMEM;
         for (size_t i = 0; i < t->count; i++) {
-            size_t j = key_hash(&t->keys[i]) & (n - 1);
+            size_t j = key_hash(t, &t->keys[i]) & (n - 1);
             while (ns[j]) j = (j + 1) & (n - 1);
             ns[j] = (uint32_t)i + 1;
         }

@@ -29,6 +29,7 @@ typedef struct ftree {
     fnode *n;
     size_t count, cap;
     tk_hmap index; /* hash of (parent, name) -> node (the first of a hash; others scanned) */
+    uint64_t key;  /* of the names' hashes (tk_hash_new_key) */
     uint32_t max_depth;
     int diff;
 } ftree;
@@ -41,7 +42,7 @@ static uint32_t child(ftree *t, uint32_t parent, const char *name, uint32_t len)
     if (p->last_hit != NONE && t->n[p->last_hit].len == len &&
         memcmp(t->n[p->last_hit].name, name, len) == 0)
         return p->last_hit;
-    uint64_t key = tk_hash_u64(parent) ^ tk_hash_bytes(name, len), v;
+    uint64_t key = tk_hash_u64(parent) ^ tk_hash_bytes(t->key, name, len), v;
     int known = tk_hmap_get(&t->index, key, &v);
     if (known && t->n[v].parent == parent && t->n[v].len == len &&
         memcmp(t->n[v].name, name, len) == 0)
@@ -319,6 +320,7 @@ static tk_status flamegraph_svg_stream(const char *text, size_t len, const tk_fl
     double min_width = o.min_width > 0 ? o.min_width : 0.1;
     ftree t;
     memset(&t, 0, sizeof t);
+    t.key = tk_hash_new_key();
     t.n = tk_malloc(1024 * sizeof *t.n);
     if (!t.n) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     t.cap = 1024;

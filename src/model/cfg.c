@@ -73,6 +73,7 @@ tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key)
         uint32_t cap = 16;
         while (cap < 2 * (uint64_t)count) cap *= 2;
         m->cap = cap;
+        m->key = (uint32_t)tk_hash_new_key();
         m->vals = tk_malloc(sizeof *m->vals * (size_t)cap);
         m->keys = tk_malloc(sizeof *m->keys * (size_t)cap);
         if (!m->keys) {
@@ -106,7 +107,7 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
         return old;
     }
     uint32_t mask = m->cap - 1;
-    for (uint32_t i = tk_cfg_hash32(key) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = tk_cfg_hash32(m->key, key) & mask;; i = (i + 1) & mask) {
         if (m->vals[i] == TK_CFG_NONE) {
             m->keys[i] = key;
             m->vals[i] = val;

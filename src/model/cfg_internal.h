@@ -7,15 +7,16 @@
 
 struct tk_cfg_idmap {
     int direct;
+    uint32_t key;   /* hash only: of the slots (tk_hash_new_key) */
     uint32_t cap;   /* direct: max key + 1; hash: power of two */
     uint32_t *keys; /* hash only */
     uint32_t *vals; /* TK_CFG_NONE = empty */
 };
 
-/* Keyed (tk_hash_key): only lookups go through the slots. */
-static inline uint32_t tk_cfg_hash32(uint32_t x)
+/* Keyed (the map's key): only lookups go through the slots. */
+static inline uint32_t tk_cfg_hash32(uint32_t key, uint32_t x)
 {
-    x ^= (uint32_t)tk_hash_key;
+    x ^= key;
     x ^= x >> 16;
     x *= 0x7feb352dU;
     x ^= x >> 15;
@@ -33,7 +34,7 @@ static inline uint32_t tk_cfg_idmap_get(const tk_cfg_idmap *m, uint32_t key)
     if (!m) return TK_CFG_NONE;
     if (m->direct) return key < m->cap ? m->vals[key] : TK_CFG_NONE;
     uint32_t mask = m->cap - 1;
-    for (uint32_t i = tk_cfg_hash32(key) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = tk_cfg_hash32(m->key, key) & mask;; i = (i + 1) & mask) {
         if (m->vals[i] == TK_CFG_NONE) return TK_CFG_NONE;
         if (m->keys[i] == key) return m->vals[i];
     }

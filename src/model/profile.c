@@ -23,6 +23,7 @@ typedef struct str_chunk {
 } str_chunk;
 
 struct tk_profile {
+    uint64_t hash_key; /* of the string set and the rows' slots (tk_hash_new_key) */
     /* strings: pointers into chunks, deduplicated by an open-addressing set */
     const char **strs;
     uint32_t *str_lens;
@@ -66,10 +67,10 @@ struct tk_profile {
 
 /* ---- hashing ------------------------------------------------------------ */
 
-static uint64_t hash_words(const void *key, size_t size)
+static uint64_t hash_words(uint64_t hk, const void *key, size_t size)
 {
     const unsigned char *b = key;
-    uint64_t h = tk_hash_u64(0x9e3779b97f4a7c15ULL ^ tk_hash_key); /* keys hold the file's addresses */
+    uint64_t h = tk_hash_u64(0x9e3779b97f4a7c15ULL ^ hk); /* keys hold the file's addresses */
     for (size_t i = 0; i < size; i += 8) {
         uint64_t w;
         memcpy(&w, b + i, 8);
@@ -101,6 +102,7 @@ tk_status tk_profile_open(tk_profile **out, tk_error *err)
     *out = NULL;
     tk_profile *p = tk_calloc(1, sizeof *p);
     if (!p) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    p->hash_key = tk_hash_new_key();
     *out = p;
     return TK_OK;
 }
@@ -200,7 +202,7 @@ static int str_rehash(tk_profile *p, size_t slots)
 tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id, tk_error *err)
 {
     if (len > UINT32_MAX) return tk_error_set(err, TK_ERR_LIMIT, "a string over 4 GiB");
-    uint64_t h = tk_hash_bytes(s, len);
+    uint64_t h = tk_hash_bytes(p->hash_key, s, len);
     if (p->str_slot_count) {
         size_t mask = p->str_slot_count - 1;
         uint64_t high = h & 0xffffffff00000000ULL;
@@ -511,13 +513,13 @@ tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len
 
 /* ---- cost tables -------------------------------------------------------- */
 
-static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
+static int table_rehash(tk_prof_table *t, uint64_t hk, size_t row_size, size_t slots)
 {
     uint32_t *ns = tk_calloc(slots, sizeof *ns);
     if (!ns) return 0;
     const char *rows = t->rows;
     for (size_t i = 0; i < t->count; i++) {
-        size_t j = hash_words(rows + i * row_size, row_size) & (slots - 1);
+        size_t j = hash_words(hk, rows + i * row_size, row_size) & (slots - 1);
         while (ns[j]) j = (j + 1) & (slots - 1);
         ns[j] = (uint32_t)i + 1;
     }
@@ -530,12 +532,12 @@ static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
 /* Append a zeroed row with this key, which the caller knows is not in the
  * table; *row gets its index. A table without an index (slot_count 0) stays
  * without one: table_upsert builds it when it first needs it. */
-static tk_status table_append(tk_prof_table *t, const void *key, size_t row_size, size_t width,
+static tk_status table_append(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size, size_t width,
                               uint64_t h, size_t *row)
 {
     if (t->count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
     if (t->slot_count && (t->count + 1) * 2 > t->slot_count &&
-        !table_rehash(t, row_size, t->slot_count * 2))
+        !table_rehash(t, hk, row_size, t->slot_count * 2))
         return TK_ERR_NOMEM;
     if (t->count + 1 > t->capacity) {
         size_t cap = t->capacity ? t->capacity * 2 : 16; /* parts can be tiny (and many) */
@@ -564,7 +566,7 @@ static tk_status table_append(tk_prof_table *t, const void *key, size_t row_size
 }
 
 /* Find the row with this key or append a zeroed one; *row gets its index. */
-static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size, size_t width,
+static tk_status table_upsert(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size, size_t width,
                              size_t *row)
 {
     char *rows = t->rows;
@@ -576,9 +578,9 @@ static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size
         /* no index yet (rows appended without one), or one too small */
         size_t slots = 256;
         while (slots < (t->count + 1) * 2) slots *= 2;
-        if (!table_rehash(t, row_size, slots)) return TK_ERR_NOMEM;
+        if (!table_rehash(t, hk, row_size, slots)) return TK_ERR_NOMEM;
     }
-    uint64_t h = hash_words(key, row_size);
+    uint64_t h = hash_words(hk, key, row_size);
     size_t mask = t->slot_count - 1;
     for (size_t j = h & mask;; j = (j + 1) & mask) {
         uint32_t v = t->slots[j];
@@ -589,7 +591,7 @@ static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size
             return TK_OK;
         }
     }
-    return table_append(t, key, row_size, width, h, row);
+    return table_append(t, hk, key, row_size, width, h, row);
 }
 
 static tk_status add_values(uint64_t *dst, const uint64_t *src, size_t n)
@@ -604,7 +606,7 @@ tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_s
 {
     size_t row;
     size_t w = p->event_count;
-    tk_status st = table_upsert(&part->self, key, sizeof *key, w, &row);
+    tk_status st = table_upsert(&part->self, p->hash_key, key, sizeof *key, w, &row);
     if (st != TK_OK) return tk_error_from(err, st, "self costs");
     p->has_rows = 1;
     return tk_error_from(err, add_values(part->self.values + row * w, costs, w), "self costs");
@@ -614,8 +616,8 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
                                  const uint64_t *costs, size_t *row, tk_error *err)
 {
     size_t w = p->event_count;
-    uint64_t h = part->self.slot_count ? hash_words(key, sizeof *key) : 0;
-    tk_status st = table_append(&part->self, key, sizeof *key, w, h, row);
+    uint64_t h = part->self.slot_count ? hash_words(p->hash_key, key, sizeof *key) : 0;
+    tk_status st = table_append(&part->self, p->hash_key, key, sizeof *key, w, h, row);
     if (st != TK_OK) return tk_error_from(err, st, "self costs");
     p->has_rows = 1;
     memcpy(part->self.values + *row * w, costs, w * sizeof *costs);
@@ -636,8 +638,8 @@ tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_pro
                                  uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err)
 {
     size_t w = p->event_count + 1;
-    uint64_t h = part->calls.slot_count ? hash_words(key, sizeof *key) : 0;
-    tk_status st = table_append(&part->calls, key, sizeof *key, w, h, row);
+    uint64_t h = part->calls.slot_count ? hash_words(p->hash_key, key, sizeof *key) : 0;
+    tk_status st = table_append(&part->calls, p->hash_key, key, sizeof *key, w, h, row);
     if (st != TK_OK) return tk_error_from(err, st, "calls");
     p->has_rows = 1;
     uint64_t *v = part->calls.values + *row * w;
@@ -651,7 +653,7 @@ tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_c
 {
     size_t row;
     size_t w = p->event_count + 1;
-    tk_status st = table_upsert(&part->calls, key, sizeof *key, w, &row);
+    tk_status st = table_upsert(&part->calls, p->hash_key, key, sizeof *key, w, &row);
     if (st != TK_OK) return tk_error_from(err, st, "calls");
     p->has_rows = 1;
     uint64_t *v = part->calls.values + row * w;
@@ -663,7 +665,7 @@ tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_j
                               uint64_t executed, uint64_t followed, tk_error *err)
 {
     size_t row;
-    tk_status st = table_upsert(&part->jumps, key, sizeof *key, 2, &row);
+    tk_status st = table_upsert(&part->jumps, p->hash_key, key, sizeof *key, 2, &row);
     if (st != TK_OK) return tk_error_from(err, st, "jumps");
     p->has_rows = 1;
     uint64_t *v = part->jumps.values + row * 2;

@@ -45,6 +45,7 @@ int cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
     }
     if ((m->count + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 64;
+        if (!m->cap) m->hash_key = tk_hash_new_key();
         uint64_t *nk = tk_calloc(ncap, sizeof *nk);
         uint32_t *nv = tk_calloc(ncap, sizeof *nv);
         if (!nk || !nv) {
@@ -54,7 +55,7 @@ int cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
         }
         for (size_t i = 0; i < m->cap; i++) {
             if (!m->vals[i]) continue;
-            size_t j = id_hash(m->keys[i]) & (ncap - 1);
+            size_t j = id_hash(m, m->keys[i]) & (ncap - 1);
             while (nv[j]) j = (j + 1) & (ncap - 1);
             nk[j] = m->keys[i];
             nv[j] = m->vals[i];
@@ -66,7 +67,7 @@ int cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
         m->cap = ncap;
     }
     size_t mask = m->cap - 1;
-    size_t j = id_hash(key) & mask;
+    size_t j = id_hash(m, key) & mask;
     while (m->vals[j] && m->keys[j] != key) j = (j + 1) & mask;
     if (!m->vals[j]) m->count++;
     m->keys[j] = key;
