@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracekit/dcfg.h"
+#include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -107,7 +108,7 @@ static int edges_agree(const tk_cfg *cfg, const edge_buf *bufs, size_t nth) {
         for (size_t k = 0; k < bufs[i].n; k++) {
             uint32_t e = tk_cfg_find_edge(p, bufs[i].v[k]);
             if (e == TK_CFG_NONE ||
-                ++seen[e] > tk_cfg_edge_count_thread(p, &p->edges[e], (uint32_t)bufs[i].tid))
+                ++seen[e] > cfg_edge_count_thread(p, &p->edges[e], (uint32_t)bufs[i].tid))
                 return 0;
         }
     }

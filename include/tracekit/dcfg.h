@@ -10,8 +10,10 @@
  * Typical use:
  *     tk_cfg *cfg;
  *     if (tk_dcfg_read_path(&cfg, "x.dcfg.json.bz2", NULL, &err) != TK_OK) ...
- *     const tk_cfg_process *p = &cfg->processes[0];
+ *     const tk_cfg_process *p = tk_cfg_process_at(cfg, 0);
  *     uint32_t b = tk_cfg_find_block(p, 31);
+ *     tk_cfg_block_info info;
+ *     tk_cfg_block_get(p, b, &info);
  *     ... tk_cfg_free(cfg);
  */
 #ifndef TRACEKIT_DCFG_H

@@ -8,6 +8,7 @@
 
 #include "core/writer.h"
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 
 static void dot_str(FILE *f, const char *s)
@@ -36,7 +37,7 @@ static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
     const tk_cfg_block *b = &p->blocks[n];
     fprintf(f, "node%" PRIu32 " [label=\"BB %" PRIu32 "\\naddr=0x%" PRIx64 "\\nnum-instrs=%" PRIu32
                "\\nexecutions=%" PRIu64 "\"];\n",
-            b->id, b->id, tk_cfg_block_addr(p, b), b->num_instrs, b->count);
+            b->id, b->id, cfg_block_addr(p, b), b->num_instrs, b->count);
 }
 
 static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
@@ -93,7 +94,7 @@ static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_option
                     fputc('\'', f);
                     if (off) fprintf(f, "+0x%" PRIx64, off);
                 }
-                fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", tk_cfg_block_addr(p, e));
+                fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", cfg_block_addr(p, e));
                 for (uint32_t q = 0; q < ro->nnodes; q++) {
                     uint32_t b = p->pool[ro->nodes + q];
                     if (!(sel[b] & 1)) continue;
@@ -120,7 +121,7 @@ static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_option
             if (!(sel[ed->src] & 1) && !(sel[ed->tgt] & 1)) continue;
             fprintf(f, "node%" PRIu32 " -> node%" PRIu32 " [label=\"EDGE%" PRIu32 "\\n%s\\nexecutions=%" PRIu64 "\"];\n",
                     tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt), ed->id,
-                    tk_cfg_edge_type_name(cfg, ed), tk_cfg_edge_count(p, ed));
+                    cfg_edge_type_name(cfg, ed), cfg_edge_count(p, ed));
             uint32_t ends[2] = {ed->src, ed->tgt};
             for (int k = 0; k < 2; k++)
                 if (!(sel[ends[k]] & 2)) {

@@ -69,7 +69,7 @@ static int pool_push(finish_ctx *c, uint32_t v)
 static int is_intra(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge *e)
 {
     if (e->src >= p->nblocks || e->tgt >= p->nblocks) return 0;
-    return !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e));
+    return !tk_edge_kind_is_any_inter_routine(cfg_edge_kind(cfg, e));
 }
 
 /* ---- ids, edges, adjacency ------------------------------------------------ */
@@ -106,17 +106,17 @@ static tk_status build_node_map(finish_ctx *c)
     for (uint32_t b = 0; b < p->nblocks; b++) {
         uint32_t old = tk_cfg_idmap_put(p->node_map, p->blocks[b].id, b);
         if (old != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "duplicate node id %u (first defined at line %u)", p->blocks[b].id,
-                   tk_cfg_block_loc(p, old).line);
+                   cfg_block_loc(p, old).line);
     }
     for (uint32_t s = 0; s < cfg->nspecials; s++) {
         uint32_t old = tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s);
         if (old == TK_CFG_NONE) continue;
         if (old < p->nblocks)
-            report(c, TK_SEV_WARNING, tk_cfg_block_loc(p, old),
+            report(c, TK_SEV_WARNING, cfg_block_loc(p, old),
                    "basic-block id %u is also the id of special node %s: the id refers to the block",
-                   p->blocks[old].id, tk_cfg_str(cfg, cfg->specials[s].name));
+                   p->blocks[old].id, cfg_str(cfg, cfg->specials[s].name));
         else
             report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u", cfg->specials[s].id);
     }
@@ -162,24 +162,24 @@ static tk_status resolve_edges(finish_ctx *c)
         if (ids) old = tk_cfg_idmap_put(ids, ed->id, e);
         else seen[ed->id / 64] |= 1ull << (ed->id % 64);
         if (old != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
-                   ed->id, tk_cfg_edge_loc(p, old).line);
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
+                   ed->id, cfg_edge_loc(p, old).line);
         uint32_t s = tk_cfg_idmap_get(p->node_map, ed->src);
         uint32_t t = tk_cfg_idmap_get(p->node_map, ed->tgt);
         if (s == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: source node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: source node %u does not exist", ed->id,
                    ed->src);
         if (t == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: target node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: target node %u does not exist", ed->id,
                    ed->tgt);
         uint32_t ty = tk_cfg_idmap_get(types, ed->type);
         if (ty == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: edge type id %u is not in EDGE_TYPES",
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: edge type id %u is not in EDGE_TYPES",
                    ed->id, ed->type);
         ed->src = s;
         ed->tgt = t;
         ed->type = ty;
-        if (tk_cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = tk_cfg_edge_nthreads(p, e);
+        if (cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = cfg_edge_nthreads(p, e);
     }
     tk_free(seen);
     tk_cfg_idmap_free(ids);
@@ -199,7 +199,7 @@ static void derive_block_counts(finish_ctx *c)
         if (ed->tgt >= p->nblocks || ed->src >= p->nnodes) continue;
         p->block_flags[ed->tgt] |= TK_CFG_BLOCK_HAS_IN_EDGES;
         if (!(p->block_flags[ed->tgt] & TK_CFG_BLOCK_HAS_COUNT))
-            p->blocks[ed->tgt].count += tk_cfg_edge_count(p, ed);
+            p->blocks[ed->tgt].count += cfg_edge_count(p, ed);
     }
 }
 
@@ -235,7 +235,7 @@ static tk_status check_sums_exact(finish_ctx *c)
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
-        uint64_t n = tk_cfg_edge_count(p, ed);
+        uint64_t n = cfg_edge_count(p, ed);
         if (ed->tgt < nb && tk_add_u64(in[ed->tgt], n, &in[ed->tgt])) bad[ed->tgt] |= 1;
         if (ed->src < nb && tk_add_u64(out[ed->src], n, &out[ed->src])) bad[ed->src] |= 2;
     }
@@ -244,16 +244,16 @@ static tk_status check_sums_exact(finish_ctx *c)
     for (uint32_t b = 0; b < nb; b++) {
         const tk_cfg_block *bl = &p->blocks[b];
         if (bad[b] & 1)
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "block %u: the sum of its in-edge counts overflows 64 bits", bl->id);
         if (bad[b] & 2)
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "block %u: the sum of its out-edge counts overflows 64 bits", bl->id);
         /* a count derived from overflowing in-edges is reported above */
         if ((bad[b] & 1) && !(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
         uint64_t x;
         if (tk_mul_u64(bl->count, bl->num_instrs, &x)) {
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "block %u: COUNT x NUM_INSTRS (%llu x %u) overflows 64 bits", bl->id,
                    (unsigned long long)bl->count, bl->num_instrs);
             continue;
@@ -280,10 +280,10 @@ static tk_status check_sums_exact(finish_ctx *c)
         if (ed->tgt < nb) n += p->blocks[ed->tgt].num_instrs;
         if (ed->src < nb && !(p->block_flags[ed->src] & TK_CFG_BLOCK_HAS_IN_EDGES))
             n += p->blocks[ed->src].num_instrs;
-        uint32_t ne = tk_cfg_edge_nthreads(p, e);
+        uint32_t ne = cfg_edge_nthreads(p, e);
         for (uint32_t t = 0; n && t < ne && t < nt; t++) {
             uint64_t x;
-            if (tk_mul_u64(tk_cfg_edge_count_thread(p, ed, t), n, &x) ||
+            if (tk_mul_u64(cfg_edge_count_thread(p, ed, t), n, &x) ||
                 tk_add_u64(thread[t], x, &thread[t]))
                 tbad[t] = 1;
         }
@@ -358,7 +358,7 @@ static void resolve_routines(finish_ctx *c)
                 else
                     report(c, TK_SEV_ERROR, ro->loc,
                            "node %u is in two routines (%u and %u)", id,
-                           tk_cfg_routine_id(p, bl->routine), tk_cfg_routine_id(p, r));
+                           cfg_routine_id(p, bl->routine), cfg_routine_id(p, r));
                 continue;
             }
             bl->routine = r;
@@ -448,7 +448,7 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
     if (!g->start || !g->idom) goto out;
     for (uint32_t k = 0; k < g->n; k++) {
         uint32_t nout;
-        const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+        const uint32_t *out = cfg_out_edges(p, nodes[k], &nout);
         for (uint32_t q = 0; q < nout; q++) {
             const tk_cfg_edge *e = &p->edges[out[q]];
             if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE) nadj++;
@@ -460,7 +460,7 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
     nadj = 0;
     for (uint32_t k = 0; k < g->n; k++) {
         uint32_t nout;
-        const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+        const uint32_t *out = cfg_out_edges(p, nodes[k], &nout);
         for (uint32_t q = 0; q < nout; q++) {
             const tk_cfg_edge *e = &p->edges[out[q]];
             if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE)
@@ -531,10 +531,10 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
     for (uint32_t b = first; b < first + nb; b++) {
         int intra_in = 0, called = 0;
         uint32_t nin;
-        const uint32_t *in = tk_cfg_in_edges(p, b, &nin);
+        const uint32_t *in = cfg_in_edges(p, b, &nin);
         for (uint32_t q = 0; q < nin; q++) {
             const tk_cfg_edge *e = &p->edges[in[q]];
-            tk_edge_kind k = tk_cfg_edge_kind(cfg, e);
+            tk_edge_kind k = cfg_edge_kind(cfg, e);
             if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY) called = 1;
             else if (is_intra(cfg, p, e) && e->src != b && e->src - first < nb)
                 intra_in = 1;
@@ -570,7 +570,7 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         queue[tail++] = p->routines[r].entry;
         while (head < tail) {
             uint32_t b = queue[head++], nout;
-            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            const uint32_t *out = cfg_out_edges(p, b, &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
                 if (!is_intra(cfg, p, e) || e->tgt - first >= nb) continue;
@@ -606,7 +606,7 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         ro->exits = p->npool;
         for (uint32_t k = 0; k < ro->nnodes; k++) {
             uint32_t b = p->pool[ro->nodes + k], nout;
-            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            const uint32_t *out = cfg_out_edges(p, b, &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
                 if (!is_intra(cfg, p, e) || claim[e->tgt] != r) {
@@ -886,6 +886,7 @@ tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *
     if (map_file_names(cfg) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory while linking the graph");
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
+        c.p->cache_lock = &cfg->cache_lock; /* the array does not move any more */
         tk_status st = finish_process(&c);
         tk_free(c.scratch);
         c.scratch = NULL;

@@ -14,6 +14,7 @@
 #include "core/output.h"
 #include "core/num.h"
 #include "core/writer.h"
+#include "model/cfg_internal.h"
 #include "record/record_internal.h"
 #include "tracekit/tracekit.h"
 

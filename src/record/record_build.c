@@ -21,6 +21,7 @@
 #include "core/alloc.h"
 #include "core/compat.h"
 #include "core/hash.h"
+#include "model/cfg_internal.h"
 #include "record/record_internal.h"
 
 enum { F_LEADER = 1, F_CUT = 2 };

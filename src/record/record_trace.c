@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 #include "record/record_internal.h"
 #include "tracekit/dcfg_trace.h"
 
@@ -247,7 +248,7 @@ static tk_status instr_table_make(instr_table *t, const tk_cfg *cfg)
         if (!t->by_edge[i]) return TK_ERR_NOMEM;
         t->nedges[i] = max + 1;
         for (uint32_t e = 0; e < p->nedges; e++)
-            if (tk_cfg_is_block(p, p->edges[e].src))
+            if (cfg_is_block(p, p->edges[e].src))
                 t->by_edge[i][p->edges[e].id] = p->blocks[p->edges[e].src].num_instrs;
     }
     return TK_OK;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tk_test.h"
+#include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
 
 static const char *DCFG = "tests/data/dcfg/pass/minimal.dcfg.json";

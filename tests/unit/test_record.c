@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tk_test.h"
+#include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
 
 static char dir[64];
@@ -64,8 +65,8 @@ static uint64_t edge_count(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t 
 {
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
-        if (ed->src == src && ed->tgt == tgt && tk_cfg_edge_kind(cfg, ed) == kind)
-            return tk_cfg_edge_count(p, ed) + 1; /* + 1: present with count 0 too */
+        if (ed->src == src && ed->tgt == tgt && cfg_edge_kind(cfg, ed) == kind)
+            return cfg_edge_count(p, ed) + 1; /* + 1: present with count 0 too */
     }
     return 0;
 }
@@ -100,8 +101,8 @@ static void test_blocks_and_edges(void)
         return;
     }
     TK_CHECK_EQ_U64(p->blocks[d].num_instrs, 2);
-    TK_CHECK_EQ_U64(tk_cfg_block_size(p, d), 5);
-    TK_CHECK_EQ_U64(tk_cfg_block_last_instr_offset(p, d), 3);
+    TK_CHECK_EQ_U64(cfg_block_size(p, d), 5);
+    TK_CHECK_EQ_U64(cfg_block_last_instr_offset(p, d), 3);
     uint32_t start = p->nblocks + 0, end = p->nblocks + 1;
     TK_CHECK_EQ_U64(edge_count(cfg, p, start, a, TK_EDGE_ENTRY), 1 + 1);
     TK_CHECK_EQ_U64(edge_count(cfg, p, a, e, TK_EDGE_FALL_THROUGH), 3 + 1);

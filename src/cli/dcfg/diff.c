@@ -30,39 +30,52 @@ static int cmp_diff_key(const void *x, const void *y)
     return (p->index > q->index) - (p->index < q->index);
 }
 
-static uint64_t node_key(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t n)
+/* The image id of a block. */
+static uint32_t block_image_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block)
 {
-    if (n >= p->nblocks) return UINT64_MAX - (uint64_t)tk_cfg_node_special(cfg, p, n);
-    const tk_cfg_block *b = &p->blocks[n];
-    return ((uint64_t)p->images[tk_cfg_block_image(p, n)].id << 40) ^ b->addr_offset;
+    tk_cfg_image_info im;
+    tk_cfg_image_get(cfg, p, tk_cfg_block_image(p, block), &im);
+    return im.id;
 }
 
-static diff_key *block_keys(const tk_cfg_process *p)
+static uint64_t node_key(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nblocks, uint32_t n)
 {
-    diff_key *k = malloc(sizeof *k * (p->nblocks ? p->nblocks : 1));
+    if (n >= nblocks) return UINT64_MAX - (uint64_t)tk_cfg_node_special(cfg, p, n);
+    tk_cfg_block_info b;
+    tk_cfg_block_get(p, n, &b);
+    return ((uint64_t)block_image_id(cfg, p, n) << 40) ^ b.addr_offset;
+}
+
+static diff_key *block_keys(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nblocks)
+{
+    diff_key *k = malloc(sizeof *k * (nblocks ? nblocks : 1));
     if (!k) return NULL;
-    for (uint32_t i = 0; i < p->nblocks; i++) {
-        k[i].a = p->images[tk_cfg_block_image(p, i)].id;
-        k[i].b = p->blocks[i].addr_offset;
+    for (uint32_t i = 0; i < nblocks; i++) {
+        tk_cfg_block_info b;
+        tk_cfg_block_get(p, i, &b);
+        k[i].a = block_image_id(cfg, p, i);
+        k[i].b = b.addr_offset;
         k[i].c = 0;
         k[i].index = i;
     }
-    qsort(k, p->nblocks, sizeof *k, cmp_diff_key);
+    qsort(k, nblocks, sizeof *k, cmp_diff_key);
     return k;
 }
 
-static diff_key *edge_keys(const tk_cfg *cfg, const tk_cfg_process *p)
+static diff_key *edge_keys(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nblocks,
+                           uint32_t nedges)
 {
-    diff_key *k = malloc(sizeof *k * (p->nedges ? p->nedges : 1));
+    diff_key *k = malloc(sizeof *k * (nedges ? nedges : 1));
     if (!k) return NULL;
-    for (uint32_t i = 0; i < p->nedges; i++) {
-        const tk_cfg_edge *e = &p->edges[i];
-        k[i].a = e->src == TK_CFG_NONE ? 0 : node_key(cfg, p, e->src);
-        k[i].b = e->tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, e->tgt);
-        k[i].c = (uint32_t)tk_cfg_edge_kind(cfg, e);
+    for (uint32_t i = 0; i < nedges; i++) {
+        tk_cfg_edge_info e;
+        tk_cfg_edge_get(cfg, p, i, &e);
+        k[i].a = e.src == TK_CFG_NONE ? 0 : node_key(cfg, p, nblocks, e.src);
+        k[i].b = e.tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, nblocks, e.tgt);
+        k[i].c = (uint32_t)e.kind;
         k[i].index = i;
     }
-    qsort(k, p->nedges, sizeof *k, cmp_diff_key);
+    qsort(k, nedges, sizeof *k, cmp_diff_key);
     return k;
 }
 
@@ -79,9 +92,10 @@ static void put_delta(FILE *f, uint64_t x, uint64_t y)
 }
 
 /* A block of one side (b1 or b2 NULL) or of both. */
-static void diff_block(diff_out *o, uint64_t image, const tk_cfg_block *b1, const tk_cfg_block *b2)
+static void diff_block(diff_out *o, uint64_t image, const tk_cfg_block_info *b1,
+                       const tk_cfg_block_info *b2)
 {
-    const tk_cfg_block *b = b1 ? b1 : b2;
+    const tk_cfg_block_info *b = b1 ? b1 : b2;
     if (o->json) {
         fprintf(o->f, "%s\n{\"image\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"id\":[",
                 o->first ? "" : ",", image, b->addr_offset);
@@ -112,8 +126,8 @@ static void diff_block(diff_out *o, uint64_t image, const tk_cfg_block *b1, cons
 }
 
 /* An edge of one side (e1 or e2 NULL) or of both, with its counts c1, c2. */
-static void diff_edge(diff_out *o, const char *type, const tk_cfg_edge *e1, const tk_cfg_edge *e2,
-                      uint64_t c1, uint64_t c2)
+static void diff_edge(diff_out *o, const char *type, const tk_cfg_edge_info *e1,
+                      const tk_cfg_edge_info *e2, uint64_t c1, uint64_t c2)
 {
     if (o->json) {
         fprintf(o->f, "%s\n{\"id\":[", o->first ? "" : ",");
@@ -154,40 +168,47 @@ static void process_keys_free(process_keys *k)
 static int process_keys_make(const tk_cfg *x, const tk_cfg_process *p, const tk_cfg *y,
                              const tk_cfg_process *q, process_keys *k)
 {
-    k->bp = block_keys(p);
-    k->bq = block_keys(q);
-    k->ep = edge_keys(x, p);
-    k->eq = edge_keys(y, q);
+    tk_cfg_process_info pi, qi;
+    tk_cfg_process_get(x, p, &pi);
+    tk_cfg_process_get(y, q, &qi);
+    k->bp = block_keys(x, p, pi.nblocks);
+    k->bq = block_keys(y, q, qi.nblocks);
+    k->ep = edge_keys(x, p, pi.nblocks, pi.nedges);
+    k->eq = edge_keys(y, q, qi.nblocks, qi.nedges);
     return k->bp && k->bq && k->ep && k->eq ? 0 : -1;
 }
 
 /* The blocks of p and q matched by key, in key order: those of one side, and
  * those of both whose counts differ (with all, every one). Returns how many
  * differ. */
-static uint64_t diff_blocks(diff_out *o, const tk_cfg_process *p, const tk_cfg_process *q,
-                            const process_keys *k, int all)
+static uint64_t diff_blocks(diff_out *o, const tk_cfg_process *p, uint32_t np,
+                            const tk_cfg_process *q, uint32_t nq, const process_keys *k, int all)
 {
     const diff_key *bp = k->bp, *bq = k->bq;
     uint64_t differences = 0;
     uint32_t i = 0, j = 0;
-    while (i < p->nblocks || j < q->nblocks) {
-        int c = i == p->nblocks   ? 1
-                : j == q->nblocks ? -1
-                                  : cmp_diff_key(&(diff_key){bp[i].a, bp[i].b, 0, 0},
-                                                 &(diff_key){bq[j].a, bq[j].b, 0, 0});
+    tk_cfg_block_info b1, b2;
+    while (i < np || j < nq) {
+        int c = i == np   ? 1
+                : j == nq ? -1
+                          : cmp_diff_key(&(diff_key){bp[i].a, bp[i].b, 0, 0},
+                                         &(diff_key){bq[j].a, bq[j].b, 0, 0});
         if (c < 0) {
-            diff_block(o, bp[i].a, &p->blocks[bp[i].index], NULL);
+            tk_cfg_block_get(p, bp[i].index, &b1);
+            diff_block(o, bp[i].a, &b1, NULL);
             i++;
             differences++;
         } else if (c > 0) {
-            diff_block(o, bq[j].a, NULL, &q->blocks[bq[j].index]);
+            tk_cfg_block_get(q, bq[j].index, &b2);
+            diff_block(o, bq[j].a, NULL, &b2);
             j++;
             differences++;
         } else {
-            const tk_cfg_block *b1 = &p->blocks[bp[i].index], *b2 = &q->blocks[bq[j].index];
-            if (b1->count != b2->count || all) {
-                diff_block(o, bp[i].a, b1, b2);
-                differences += b1->count != b2->count;
+            tk_cfg_block_get(p, bp[i].index, &b1);
+            tk_cfg_block_get(q, bq[j].index, &b2);
+            if (b1.count != b2.count || all) {
+                diff_block(o, bp[i].a, &b1, &b2);
+                differences += b1.count != b2.count;
             }
             i++;
             j++;
@@ -197,31 +218,36 @@ static uint64_t diff_blocks(diff_out *o, const tk_cfg_process *p, const tk_cfg_p
 }
 
 /* The same for the edges (matched by their end blocks and type). */
-static uint64_t diff_edges(diff_out *o, const tk_cfg *x, const tk_cfg_process *p, const tk_cfg *y,
-                           const tk_cfg_process *q, const process_keys *k, int all)
+static uint64_t diff_edges(diff_out *o, const tk_cfg *x, const tk_cfg_process *p, uint32_t np,
+                           const tk_cfg *y, const tk_cfg_process *q, uint32_t nq,
+                           const process_keys *k, int all)
 {
     const diff_key *ep = k->ep, *eq = k->eq;
     uint64_t differences = 0;
     uint32_t i = 0, j = 0;
-    while (i < p->nedges || j < q->nedges) {
-        int c = i == p->nedges   ? 1
-                : j == q->nedges ? -1
-                                 : cmp_diff_key(&(diff_key){ep[i].a, ep[i].b, ep[i].c, 0},
-                                                &(diff_key){eq[j].a, eq[j].b, eq[j].c, 0});
+    tk_cfg_edge_info e1, e2;
+    while (i < np || j < nq) {
+        int c = i == np   ? 1
+                : j == nq ? -1
+                          : cmp_diff_key(&(diff_key){ep[i].a, ep[i].b, ep[i].c, 0},
+                                         &(diff_key){eq[j].a, eq[j].b, eq[j].c, 0});
         if (c < 0) {
-            const tk_cfg_edge *e = &p->edges[ep[i++].index];
-            diff_edge(o, tk_cfg_edge_type_name(x, e), e, NULL, tk_cfg_edge_count(p, e), 0);
+            uint32_t e = ep[i++].index;
+            tk_cfg_edge_get(x, p, e, &e1);
+            diff_edge(o, tk_cfg_edge_type_name(x, p, e), &e1, NULL, e1.count, 0);
             differences++;
         } else if (c > 0) {
-            const tk_cfg_edge *e = &q->edges[eq[j++].index];
-            diff_edge(o, tk_cfg_edge_type_name(y, e), NULL, e, 0, tk_cfg_edge_count(q, e));
+            uint32_t e = eq[j++].index;
+            tk_cfg_edge_get(y, q, e, &e2);
+            diff_edge(o, tk_cfg_edge_type_name(y, q, e), NULL, &e2, 0, e2.count);
             differences++;
         } else {
-            const tk_cfg_edge *e1 = &p->edges[ep[i++].index], *e2 = &q->edges[eq[j++].index];
-            uint64_t c1 = tk_cfg_edge_count(p, e1), c2 = tk_cfg_edge_count(q, e2);
-            if (c1 != c2 || all) {
-                diff_edge(o, tk_cfg_edge_type_name(x, e1), e1, e2, c1, c2);
-                differences += c1 != c2;
+            uint32_t a = ep[i++].index;
+            tk_cfg_edge_get(x, p, a, &e1);
+            tk_cfg_edge_get(y, q, eq[j++].index, &e2);
+            if (e1.count != e2.count || all) {
+                diff_edge(o, tk_cfg_edge_type_name(x, p, a), &e1, &e2, e1.count, e2.count);
+                differences += e1.count != e2.count;
             }
         }
     }
@@ -234,16 +260,19 @@ static int diff_process(diff_out *o, const tk_cfg *x, const tk_cfg *y, uint32_t 
                         uint64_t *differences)
 {
     FILE *f = o->f;
-    const tk_cfg_process *p = &x->processes[pi], *q = &y->processes[pi];
+    const tk_cfg_process *p = tk_cfg_process_at(x, pi), *q = tk_cfg_process_at(y, pi);
+    tk_cfg_process_info pinfo, qinfo;
+    tk_cfg_process_get(x, p, &pinfo);
+    tk_cfg_process_get(y, q, &qinfo);
     uint64_t ia = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
     uint64_t ib = tk_cfg_scope_instr_count(q, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
     if (o->json)
         fprintf(f, "%s\n{\"pid\":[%" PRIu64 ",%" PRIu64 "],\"instructions\":[%" PRIu64
                    ",%" PRIu64 "],\"blocks\":[",
-                pi ? "," : "", p->pid, q->pid, ia, ib);
+                pi ? "," : "", pinfo.pid, qinfo.pid, ia, ib);
     else
         fprintf(f, "process %" PRIu64 " / %" PRIu64 ": instructions %" PRIu64 " / %" PRIu64 "\n",
-                p->pid, q->pid, ia, ib);
+                pinfo.pid, qinfo.pid, ia, ib);
     process_keys k;
     if (process_keys_make(x, p, y, q, &k) != 0) {
         process_keys_free(&k);
@@ -251,10 +280,10 @@ static int diff_process(diff_out *o, const tk_cfg *x, const tk_cfg *y, uint32_t 
         return CLI_EXIT_BAD_INPUT;
     }
     o->first = 1;
-    *differences += diff_blocks(o, p, q, &k, all);
+    *differences += diff_blocks(o, p, pinfo.nblocks, q, qinfo.nblocks, &k, all);
     if (o->json) fputs("],\"edges\":[", f);
     o->first = 1;
-    *differences += diff_edges(o, x, p, y, q, &k, all);
+    *differences += diff_edges(o, x, p, pinfo.nedges, y, q, qinfo.nedges, &k, all);
     if (o->json) fputs("]}", f);
     process_keys_free(&k);
     return CLI_EXIT_OK;
@@ -266,19 +295,22 @@ static int diff_graphs(diff_out *o, const tk_cfg *x, const tk_cfg *y, int all)
     FILE *f = o->f;
     if (o->json) fputs("{\"version\":1,\"format\":\"dcfg-diff\",\"processes\":[", f);
     uint64_t differences = 0;
-    for (uint32_t pi = 0; pi < x->nprocesses && pi < y->nprocesses; pi++) {
+    tk_cfg_info xi, yi;
+    tk_cfg_get(x, &xi);
+    tk_cfg_get(y, &yi);
+    for (uint32_t pi = 0; pi < xi.nprocesses && pi < yi.nprocesses; pi++) {
         int rc = diff_process(o, x, y, pi, all, &differences);
         if (rc != CLI_EXIT_OK) return rc;
     }
-    if (x->nprocesses != y->nprocesses) {
+    if (xi.nprocesses != yi.nprocesses) {
         if (!o->json)
-            fprintf(f, "processes: %" PRIu32 " / %" PRIu32 "\n", x->nprocesses, y->nprocesses);
+            fprintf(f, "processes: %" PRIu32 " / %" PRIu32 "\n", xi.nprocesses, yi.nprocesses);
         differences++;
     }
     if (o->json)
         fprintf(f, "\n],\"process_count\":[%" PRIu32 ",%" PRIu32 "],\"differences\":%" PRIu64
                    "}\n",
-                x->nprocesses, y->nprocesses, differences);
+                xi.nprocesses, yi.nprocesses, differences);
     else
         fprintf(f, "%" PRIu64 " difference%s\n", differences, differences == 1 ? "" : "s");
     return CLI_EXIT_OK;

@@ -111,7 +111,7 @@ static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, cons
         if (cfg) {
             if (!proc || proc_pid != lp) {
                 uint32_t pi = tk_cfg_find_process(cfg, lp);
-                proc = pi == TK_CFG_NONE ? NULL : &cfg->processes[pi];
+                proc = tk_cfg_process_at(cfg, pi);
                 proc_pid = lp;
             }
             if (!proc || tk_cfg_find_edge(proc, (uint32_t)le) == TK_CFG_NONE) {

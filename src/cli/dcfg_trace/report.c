@@ -187,69 +187,90 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
             fprintf(f, "%s{\"edge\":%u,\"count\":%llu", i ? "," : "", v[i].id,
                     (unsigned long long)v[i].value);
             if (e != TK_CFG_NONE) {
+                tk_cfg_edge_info ed;
+                tk_cfg_edge_get(cfg, p, e, &ed);
                 fprintf(f, ",\"source\":%u,\"target\":%u,\"type\":",
-                        tk_cfg_node_id(cfg, p, p->edges[e].src),
-                        tk_cfg_node_id(cfg, p, p->edges[e].tgt));
-                cli_put_json_string(f, tk_cfg_edge_type_name(cfg, &p->edges[e]));
+                        tk_cfg_node_id(cfg, p, ed.src), tk_cfg_node_id(cfg, p, ed.tgt));
+                cli_put_json_string(f, tk_cfg_edge_type_name(cfg, p, e));
             }
             fputc('}', f);
             continue;
         }
         fprintf(f, "  %12llu %10u", (unsigned long long)v[i].value, v[i].id);
-        if (e != TK_CFG_NONE)
-            fprintf(f, "  %u -> %u %s", tk_cfg_node_id(cfg, p, p->edges[e].src),
-                    tk_cfg_node_id(cfg, p, p->edges[e].tgt),
-                    tk_cfg_edge_type_name(cfg, &p->edges[e]));
+        if (e != TK_CFG_NONE) {
+            tk_cfg_edge_info ed;
+            tk_cfg_edge_get(cfg, p, e, &ed);
+            fprintf(f, "  %u -> %u %s", tk_cfg_node_id(cfg, p, ed.src),
+                    tk_cfg_node_id(cfg, p, ed.tgt), tk_cfg_edge_type_name(cfg, p, e));
+        }
         fputc('\n', f);
     }
     if (json)
         fputc(']', f);
 }
 
-/* Executions of each block (bc, p->nblocks): traversals of its out-edges
+/* NUM_INSTRS of a block index. */
+static uint64_t block_instrs(const tk_cfg_process *p, uint32_t b) {
+    tk_cfg_block_info bi;
+    tk_cfg_block_get(p, b, &bi);
+    return bi.num_instrs;
+}
+
+/* Executions of each block (bc, nblocks of them): traversals of its out-edges
  * (INSTR_COUNT's rule). Returns 1 when the blocks' instructions (executions x
  * NUM_INSTRS) pass 2^64 - 1. Every block's and loop's instructions are part of
  * the thread's, which fit when the chunks' source blocks make their INSTR_COUNT
  * (else a check --dcfg error). */
-static int block_executions(const tk_cfg_process *p, const ranked *v, size_t n, uint64_t *bc) {
+static int block_executions(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nblocks,
+                            const ranked *v, size_t n, uint64_t *bc) {
     for (size_t i = 0; i < n; i++) {
         uint32_t e = tk_cfg_find_edge(p, v[i].id);
-        if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].src))
-            bc[p->edges[e].src] += v[i].value;
+        tk_cfg_edge_info ed;
+        tk_cfg_edge_get(cfg, p, e, &ed);
+        if (e != TK_CFG_NONE && ed.src < nblocks)
+            bc[ed.src] += v[i].value;
     }
     uint64_t total = 0;
     int failed = 0;
-    for (uint32_t b = 0; b < p->nblocks && !failed; b++) {
+    for (uint32_t b = 0; b < nblocks && !failed; b++) {
         uint64_t x;
-        failed = __builtin_mul_overflow(bc[b], (uint64_t)p->blocks[b].num_instrs, &x) ||
+        failed = __builtin_mul_overflow(bc[b], block_instrs(p, b), &x) ||
                  __builtin_add_overflow(total, x, &total);
     }
     return failed;
 }
 
-/* The executed blocks by instructions (into bv, p->nblocks); returns how many. */
-static size_t hot_blocks(const tk_cfg_process *p, const uint64_t *bc, ranked *bv) {
+/* The executed blocks by instructions (into bv, nblocks); returns how many. */
+static size_t hot_blocks(const tk_cfg_process *p, uint32_t nblocks, const uint64_t *bc,
+                         ranked *bv) {
     size_t nb = 0;
-    for (uint32_t b = 0; b < p->nblocks; b++)
-        if (bc[b])
-            bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
+    for (uint32_t b = 0; b < nblocks; b++) {
+        if (!bc[b]) continue;
+        tk_cfg_block_info bi;
+        tk_cfg_block_get(p, b, &bi);
+        bv[nb++] = (ranked){bc[b] * bi.num_instrs, bi.id, bc[b]};
+    }
     qsort(bv, nb, sizeof *bv, cmp_ranked);
     return nb;
 }
 
-/* The loops by dynamic instructions (into lv, p->nloops), with the executions
+/* The loops by dynamic instructions (into lv, nloops), with the executions
  * of their head; returns how many. */
-static size_t hot_loops(const tk_cfg_process *p, const uint64_t *bc, ranked *lv) {
+static size_t hot_loops(const tk_cfg_process *p, uint32_t nblocks, uint32_t nloops,
+                        const uint64_t *bc, ranked *lv) {
     size_t nl = 0;
-    for (uint32_t l = 0; l < p->nloops; l++) {
-        const tk_cfg_loop *L = &p->loops[l];
-        const uint32_t *nodes = tk_cfg_list(p, L->nodes);
+    for (uint32_t l = 0; l < nloops; l++) {
+        tk_cfg_loop_info L;
+        tk_cfg_loop_get(p, l, &L);
         uint64_t dyn = 0;
-        for (uint32_t k = 0; k < L->nnodes; k++)
-            if (nodes[k] < p->nblocks)
-                dyn += bc[nodes[k]] * p->blocks[nodes[k]].num_instrs;
-        if (dyn)
-            lv[nl++] = (ranked){dyn, p->blocks[L->head].id, bc[L->head]};
+        for (uint32_t k = 0; k < L.nnodes; k++)
+            if (L.nodes[k] < nblocks)
+                dyn += bc[L.nodes[k]] * block_instrs(p, L.nodes[k]);
+        if (dyn) {
+            tk_cfg_block_info head;
+            tk_cfg_block_get(p, L.head, &head);
+            lv[nl++] = (ranked){dyn, head.id, bc[L.head]};
+        }
     }
     qsort(lv, nl, sizeof *lv, cmp_ranked);
     return nl;
@@ -260,11 +281,13 @@ static size_t hot_loops(const tk_cfg_process *p, const uint64_t *bc, ranked *lv)
 static int block_tables(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_process *p,
                         const ranked *v, size_t n, uint64_t top, const char *who,
                         tk_error *err) {
-    uint64_t *bc = calloc(p->nblocks ? p->nblocks : 1, sizeof *bc);
-    ranked *bv = calloc(p->nblocks ? p->nblocks : 1, sizeof *bv);
+    tk_cfg_process_info pinfo;
+    tk_cfg_process_get(cfg, p, &pinfo);
+    uint64_t *bc = calloc(pinfo.nblocks ? pinfo.nblocks : 1, sizeof *bc);
+    ranked *bv = calloc(pinfo.nblocks ? pinfo.nblocks : 1, sizeof *bv);
     int failed = 0;
     if (bc && bv) {
-        failed = block_executions(p, v, n, bc);
+        failed = block_executions(cfg, p, pinfo.nblocks, v, n, bc);
         if (failed)
             tk_error_set(err, TK_ERR_FORMAT,
                          "%s: the instructions of the decoded edges' source blocks pass "
@@ -272,12 +295,13 @@ static int block_tables(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proce
         static const char *const block_cols[3] = {"instrs", "execs", "block"};
         if (!failed)
             block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)",
-                        block_cols, cfg, p, bv, hot_blocks(p, bc, bv), top);
-        ranked *lv = failed ? NULL : calloc(p->nloops ? p->nloops : 1, sizeof *lv);
+                        block_cols, cfg, p, bv, hot_blocks(p, pinfo.nblocks, bc, bv), top);
+        ranked *lv = failed ? NULL : calloc(pinfo.nloops ? pinfo.nloops : 1, sizeof *lv);
         if (lv) {
             static const char *const loop_cols[3] = {"instrs", "iterations", "head"};
             block_table(f, json, json ? "hot_loops" : "hot loops (by dynamic instructions)",
-                        loop_cols, cfg, p, lv, hot_loops(p, bc, lv), top);
+                        loop_cols, cfg, p, lv, hot_loops(p, pinfo.nblocks, pinfo.nloops, bc, lv),
+                        top);
             free(lv);
         }
     }
@@ -305,7 +329,7 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
     const tk_cfg_process *p = NULL;
     if (cfg) {
         uint32_t pix = tk_cfg_find_process(cfg, pi.pid);
-        p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
+        p = tk_cfg_process_at(cfg, pix);
     }
     edge_table(f, json, cfg, p, v, n, top);
     int failed = 0;

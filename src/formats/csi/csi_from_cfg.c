@@ -8,6 +8,7 @@
 #include "core/writer.h"
 #include "core/alloc.h"
 #include "csi_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/csi.h"
 
@@ -114,7 +115,7 @@ void csi_bridge_end(csi_bridge_routine *b)
 static uint32_t bridge_blocks(csi_bridge_routine *b, const tk_cfg_routine *r)
 {
     const tk_cfg_process *p = b->p;
-    const uint32_t *nodes = tk_cfg_list(p, r->nodes);
+    const uint32_t *nodes = cfg_list(p, r->nodes);
     uint32_t k = 1;
     uint64_t max_id = 0;
     b->order[0] = TK_CFG_NONE;
@@ -155,22 +156,22 @@ static int bridge_edges(csi_bridge_routine *b, const tk_cfg_routine *r, uint32_t
 {
     const tk_cfg_process *p = b->p;
     int status = 0;
-    const uint32_t *exits = tk_cfg_list(p, r->exits);
+    const uint32_t *exits = cfg_list(p, r->exits);
     for (uint32_t i = 1; i < nb && status == 0; i++) {
         uint32_t blk = b->order[i];
         int to_exit = 0, any = 0;
         for (uint32_t x = 0; x < r->nexits; x++)
             to_exit |= exits[x] == blk;
         uint32_t nout;
-        const uint32_t *out = tk_cfg_out_edges(p, blk, &nout);
+        const uint32_t *out = cfg_out_edges(p, blk, &nout);
         for (uint32_t q = 0; q < nout && status == 0; q++) {
             uint32_t ei = out[q];
             const tk_cfg_edge *e = &p->edges[ei];
-            tk_edge_kind kind = tk_cfg_edge_kind(b->cfg, e);
+            tk_edge_kind kind = cfg_edge_kind(b->cfg, e);
             if (tk_edge_kind_is_any_call(kind))
                 continue;
             uint32_t kk;
-            if (!tk_edge_kind_is_any_inter_routine(kind) && tk_cfg_is_block(p, e->tgt) &&
+            if (!tk_edge_kind_is_any_inter_routine(kind) && cfg_is_block(p, e->tgt) &&
                 b->local[e->tgt] != TK_CFG_NONE) {
                 status = push_edge(b, ne, i, b->local[e->tgt], &kk);
                 any = 1;

@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "csi_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/csi.h"
 
@@ -300,11 +301,11 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
         return 0;
     }
     const tk_cfg_edge *e = &p->edges[ei];
-    tk_edge_kind kind = tk_cfg_edge_kind(pr->cfg, e);
+    tk_edge_kind kind = cfg_edge_kind(pr->cfg, e);
     edge_map m = pr->map[ei];
     if (m.routine == NONE) {
         if (tk_edge_kind_is_any_call(kind)) {
-            if (t->depth > 0 && tk_cfg_is_block(p, e->src) && pr->local[e->src] != NONE)
+            if (t->depth > 0 && cfg_is_block(p, e->src) && pr->local[e->src] != NONE)
                 t->stack[t->depth - 1].cur = pr->local[e->src];
             return enter_block(pr, t, e->tgt, 0);
         }
@@ -316,7 +317,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             return 0;
         }
         /* ENTRY edges and the like: a thread starting somewhere */
-        if (t->depth == 0 && tk_cfg_is_block(p, e->tgt))
+        if (t->depth == 0 && cfg_is_block(p, e->tgt))
             return enter_block(pr, t, e->tgt, 0);
         return 0;
     }
@@ -343,7 +344,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             if (t->depth == 0)
                 return 0;
             frame *c = &t->stack[t->depth - 1];
-            uint32_t tgt = tk_cfg_is_block(p, e->tgt) ? e->tgt : NONE;
+            uint32_t tgt = cfg_is_block(p, e->tgt) ? e->tgt : NONE;
             if (tgt == NONE || pr->owner[tgt] != c->routine) {
                 c->known = 0;
                 return 0;
@@ -358,7 +359,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             c->cur = pr->local[tgt];
             return 0;
         }
-        if (tk_cfg_is_block(p, e->tgt))
+        if (cfg_is_block(p, e->tgt))
             return enter_block(pr, t, e->tgt, 0);
         return 0;
     }

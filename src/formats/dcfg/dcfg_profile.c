@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 #include "tracekit/callgrind.h"
 #include "tracekit/dcfg.h"
 #include "tracekit/profile.h"
@@ -76,7 +77,7 @@ static tk_status block_sources(conv *c)
 static int is_call(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge *e)
 {
     return e->src < p->nblocks && e->tgt < p->nblocks && p->blocks[e->src].routine != TK_CFG_NONE &&
-           p->blocks[e->tgt].routine != TK_CFG_NONE && tk_edge_kind_is_any_call(tk_cfg_edge_kind(cfg, e));
+           p->blocks[e->tgt].routine != TK_CFG_NONE && tk_edge_kind_is_any_call(cfg_edge_kind(cfg, e));
 }
 
 /* Inclusive Ir per entry of each routine: self + calls' inclusive shares,
@@ -115,20 +116,20 @@ static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
     }
     while (head < tail) {
         uint32_t b = queue[head++];
-        uint64_t entries = tk_cfg_routine_entry_count(p, &p->routines[b]);
+        uint64_t entries = cfg_routine_entry_count(p, &p->routines[b]);
         double per_entry = entries ? c->incl[b] / (double)entries : 0;
         /* callers of b: in-edges of b's entry that are calls */
         uint32_t eb = p->routines[b].entry;
         if (eb == TK_CFG_NONE) continue;
         uint32_t nin;
-        const uint32_t *in = tk_cfg_in_edges(p, eb, &nin);
+        const uint32_t *in = cfg_in_edges(p, eb, &nin);
         for (uint32_t q = 0; q < nin; q++) {
             const tk_cfg_edge *ed = &p->edges[in[q]];
             if (!is_call(cfg, p, ed)) continue;
             uint32_t a = p->blocks[ed->src].routine;
             if (a == b) continue;
             uint64_t cnt =
-                all_threads ? tk_cfg_edge_count(p, ed) : tk_cfg_edge_count_thread(p, ed, thread);
+                all_threads ? cfg_edge_count(p, ed) : cfg_edge_count_thread(p, ed, thread);
             c->incl[a] += per_entry * (double)cnt;
             if (--pending[a] == 0) queue[tail++] = a;
         }
@@ -137,7 +138,7 @@ static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
     /* routines left (recursion): per entry too */
     for (uint32_t r = 0; r < n; r++) {
         if (pending[r] == 0) continue;
-        uint64_t entries = tk_cfg_routine_entry_count(p, &p->routines[r]);
+        uint64_t entries = cfg_routine_entry_count(p, &p->routines[r]);
         c->incl[r] = entries ? c->incl[r] / (double)entries : 0;
     }
     tk_free(self);
@@ -160,7 +161,7 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         memset(&key, 0, sizeof key);
         key.fn = c->fn[bl->routine];
         key.file = c->file[b];
-        key.pos.addr = tk_cfg_block_addr(p, bl);
+        key.pos.addr = cfg_block_addr(p, bl);
         key.pos.line = c->line[b];
         uint64_t cost = cnt * bl->num_instrs;
         if ((st = tk_profile_add_self(c->prof, part, &key, &cost, NULL)) != TK_OK) return st;
@@ -172,7 +173,7 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         const tk_cfg_edge *ed = &p->edges[e];
         if (!is_call(cfg, p, ed)) continue;
         uint64_t cnt =
-            all_threads ? tk_cfg_edge_count(p, ed) : tk_cfg_edge_count_thread(p, ed, thread);
+            all_threads ? cfg_edge_count(p, ed) : cfg_edge_count_thread(p, ed, thread);
         if (!cnt) continue;
         const tk_cfg_block *s = &p->blocks[ed->src], *t = &p->blocks[ed->tgt];
         if (c->fn[s->routine] == TK_PROF_NONE || c->fn[t->routine] == TK_PROF_NONE) continue;
@@ -180,10 +181,10 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         memset(&key, 0, sizeof key);
         key.fn = c->fn[s->routine];
         key.file = c->file[ed->src];
-        key.pos.addr = tk_cfg_block_last_instr_addr(p, s);
+        key.pos.addr = cfg_block_last_instr_addr(p, s);
         key.pos.line = c->line[ed->src];
         key.callee = c->fn[t->routine];
-        key.target.addr = tk_cfg_block_addr(p, t);
+        key.target.addr = cfg_block_addr(p, t);
         key.target.line = c->line[ed->tgt];
         /* an estimate (shared out by call counts) that cannot exceed the part's
          * total, which is exact: counts inconsistent with the entries' (a

@@ -41,7 +41,7 @@ static int block_selected(const rep *r, uint32_t b)
     const tk_cfg_block *bl = &p->blocks[b];
     if (o->has_image && p->images[tk_cfg_block_image(p, b)].id != o->image_id) return 0;
     if (o->has_routine &&
-        (bl->routine == TK_CFG_NONE || tk_cfg_routine_id(p, bl->routine) != o->routine_id))
+        (bl->routine == TK_CFG_NONE || cfg_routine_id(p, bl->routine) != o->routine_id))
         return 0;
     if (o->has_loop) {
         uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loop_id));
@@ -58,10 +58,10 @@ static int loop_selected(const rep *r, uint32_t l)
     if (r->o->has_loop) {
         /* the loop and the loops nested in it */
         uint32_t want = tk_cfg_find_loop(p, tk_cfg_find_block(p, r->o->loop_id));
-        if (!tk_cfg_loop_encloses(p, want, l)) return 0;
+        if (!cfg_loop_encloses(p, want, l)) return 0;
     }
     if (r->o->has_image && p->images[tk_cfg_block_image(p, h)].id != r->o->image_id) return 0;
-    if (r->o->has_routine && tk_cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
+    if (r->o->has_routine && cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
         return 0;
     return 1;
 }
@@ -108,7 +108,7 @@ static void image_stats_of(const rep *r, uint32_t i, image_stats *s)
         s->execs += b->count;
     }
     for (uint32_t k = 0; k < im->nroutines; k++)
-        s->calls += tk_cfg_routine_entry_count(p, &p->routines[im->first_routine + k]);
+        s->calls += cfg_routine_entry_count(p, &p->routines[im->first_routine + k]);
     for (uint32_t k = 0; k < im->nroutines; k++) {
         const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
         for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
@@ -359,7 +359,7 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
     const tk_cfg_block *bl = &p->blocks[b];
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(r->cfg, r->p, b, &off);
-    uint64_t addr = tk_cfg_block_addr(p, bl);
+    uint64_t addr = cfg_block_addr(p, bl);
     uint32_t image = p->images[tk_cfg_block_image(p, b)].id;
     if (r->o->format == TK_DCFG_REPORT_JSON) {
         fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64
@@ -475,9 +475,9 @@ static int hot_routines(rep *r, int *first_table)
         char namebuf[80];
         if (sym && off) snprintf(namebuf, sizeof namebuf, "%s+0x%" PRIx64, sym, off);
         else snprintf(namebuf, sizeof namebuf, "%s", sym ? sym : "-");
-        uint64_t calls = tk_cfg_routine_entry_count(p, ro);
+        uint64_t calls = cfg_routine_entry_count(p, ro);
         uint64_t statics = tk_cfg_scope_static_instrs(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, rk[k].index});
-        uint64_t addr = tk_cfg_block_addr(p, e);
+        uint64_t addr = cfg_block_addr(p, e);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"routine\": %" PRIu32 ", \"name\": ", k ? ", " : "", e->id);
             tk_put_json_string(f, namebuf);
@@ -552,12 +552,12 @@ static int loops_table(rep *r, int *first_table)
         const tk_cfg_block *h = &p->blocks[lo->head];
         const char *file = files[k];
         uint32_t line = lines[k];
-        uint32_t parent = tk_cfg_loop_id(p, lo->parent);
-        uint32_t routine = tk_cfg_routine_id(p, lo->routine);
+        uint32_t parent = cfg_loop_id(p, lo->parent);
+        uint32_t routine = cfg_routine_id(p, lo->routine);
         uint64_t iters = tk_cfg_loop_iteration_count(p, l);
         tk_cfg_scope s = {TK_SCOPE_LOOP, l};
         uint64_t statics = tk_cfg_scope_static_instrs(p, s), dyn = tk_cfg_scope_instr_count(p, s);
-        uint64_t addr = tk_cfg_block_addr(p, h);
+        uint64_t addr = cfg_block_addr(p, h);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"file\": ",
                     k ? ", " : "", h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr);

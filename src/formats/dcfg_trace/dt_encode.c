@@ -19,6 +19,7 @@
 #include "core/vec.h"
 #include "dt_internal.h"
 #include "dt_phrase.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -348,7 +349,7 @@ static void edge_facts_of(tk_dcfg_trace_encoder *e, uint64_t pid, uint32_t edge,
             f->known = 1;
             f->src = p->edges[i].src;
             f->tgt = p->edges[i].tgt;
-            if (tk_cfg_is_block(p, f->src))
+            if (cfg_is_block(p, f->src))
                 f->instrs = p->blocks[f->src].num_instrs;
         }
     }
@@ -1257,7 +1258,7 @@ static void scan_chunk(tk_dcfg_trace_encoder *e, uint64_t pid) {
                     break;
                 }
                 /* the block the last edge entered ran, in no chunk (cp: pid's) */
-                e->chunk_gap = tk_cfg_is_block(e->cp, e->last_tgt)
+                e->chunk_gap = cfg_is_block(e->cp, e->last_tgt)
                                    ? e->cp->blocks[e->last_tgt].num_instrs : 0;
             }
             e->last_known = f.known;

@@ -10,6 +10,7 @@
 #include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/events.h"
 
@@ -42,7 +43,7 @@ static int collect(void *ctx, const uint32_t *e, size_t n) {
 }
 
 static uint64_t func_of(const tk_cfg_process *p, uint32_t node) {
-    if (!tk_cfg_is_block(p, node))
+    if (!cfg_is_block(p, node))
         return 0;
     uint32_t r = p->blocks[node].routine;
     if (r != TK_CFG_NONE && r < p->nroutines)
@@ -137,7 +138,7 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
         if (!x->thread_started) {
             /* the thread starts inside the function of its first block */
             x->thread_started = 1;
-            uint64_t f = func_of(p, tk_cfg_is_block(p, ed->src) ? ed->src : ed->tgt);
+            uint64_t f = func_of(p, cfg_is_block(p, ed->src) ? ed->src : ed->tgt);
             if (f) {
                 if (push(x, f))
                     return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -147,12 +148,12 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
         }
         /* PRECEDING_INSTR_COUNT + the chunk's source blocks fits when they make
          * its INSTR_COUNT (check --dcfg reports a chunk where they do not) */
-        if (tk_cfg_is_block(p, ed->src) &&
+        if (cfg_is_block(p, ed->src) &&
             tk_add_u64(x->time, p->blocks[ed->src].num_instrs, &x->time))
             return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[x->cur_chunk].row_offset,
                                "the thread's instruction count passes 2^64 - 1 in this chunk (its "
                                "source blocks hold more than its INSTR_COUNT)");
-        tk_edge_kind k = tk_cfg_edge_kind(x->cfg, ed);
+        tk_edge_kind k = cfg_edge_kind(x->cfg, ed);
         tk_event next_ev;
         int have = 0;
         if (tk_edge_kind_is_any_call(k)) {

@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/num.h"
 #include "dt_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/profile.h"
 
@@ -74,7 +75,7 @@ static void exec_block(prof_run *r, uint32_t b) {
     memset(&key, 0, sizeof key);
     key.fn = fn;
     key.file = r->unknown_file;
-    key.pos.addr = tk_cfg_block_addr(r->p, &r->p->blocks[b]);
+    key.pos.addr = cfg_block_addr(r->p, &r->p->blocks[b]);
     uint64_t cost = r->p->blocks[b].num_instrs;
     tk_status st = tk_profile_add_self(r->prof, r->part, &key, &cost, NULL);
     if (st != TK_OK)
@@ -110,7 +111,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
         }
         const tk_cfg_edge *ed = &p->edges[e];
         /* the source block of every edge executes once (INSTR_COUNT's rule) */
-        if (tk_cfg_is_block(p, ed->src)) {
+        if (cfg_is_block(p, ed->src)) {
             exec_block(r, ed->src);
             if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
                 r->st = TK_ERR_FORMAT;
@@ -119,8 +120,8 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
                 return 1;
             }
         }
-        tk_edge_kind k = tk_cfg_edge_kind(r->cfg, ed);
-        if (tk_edge_kind_is_any_call(k) && tk_cfg_is_block(p, ed->src) && tk_cfg_is_block(p, ed->tgt)) {
+        tk_edge_kind k = cfg_edge_kind(r->cfg, ed);
+        if (tk_edge_kind_is_any_call(k) && cfg_is_block(p, ed->src) && cfg_is_block(p, ed->tgt)) {
             if (r->depth == r->cap) {
                 size_t cap = r->cap ? r->cap * 2 : 64;
                 open_call *q = tk_realloc(r->stack, cap * sizeof *q);
@@ -135,9 +136,9 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
             memset(c, 0, sizeof *c);
             c->key.fn = block_fn(r, ed->src);
             c->key.file = r->unknown_file;
-            c->key.pos.addr = tk_cfg_block_last_instr_addr(p, &p->blocks[ed->src]);
+            c->key.pos.addr = cfg_block_last_instr_addr(p, &p->blocks[ed->src]);
             c->key.callee = block_fn(r, ed->tgt);
-            c->key.target.addr = tk_cfg_block_addr(p, &p->blocks[ed->tgt]);
+            c->key.target.addr = cfg_block_addr(p, &p->blocks[ed->tgt]);
             c->start = r->time;
         } else if (tk_edge_kind_is_any_return(k) && r->depth > 0) {
             close_call(r, &r->stack[--r->depth]);
