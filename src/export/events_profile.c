@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "model/events.h"
+#include "model/profile.h"
 #include "tracekit/events_profile.h"
 
 #define ID_BITS 28

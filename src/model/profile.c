@@ -489,6 +489,108 @@ tk_prof_part *tk_profile_part(const tk_profile *p, size_t i)
     return i < p->part_count ? p->parts[i] : NULL;
 }
 
+void tk_prof_part_get(const tk_prof_part *part, tk_prof_part_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->has_number = part->has_number;
+    out->has_thread = part->has_thread;
+    out->has_pid = part->has_pid;
+    out->number = part->number;
+    out->thread = part->thread;
+    out->pid = part->pid;
+    out->cmd = part->cmd;
+    out->creator = part->creator;
+    out->desc_count = part->desc_count;
+    out->positions = part->positions;
+    out->has_summary = part->has_summary;
+    out->has_totals = part->has_totals;
+    out->summary = part->summary;
+    out->totals = part->totals;
+    out->events_mask_valid = part->events_mask_valid != 0;
+    out->events_present = part->events_present;
+    out->self_rows = part->self.count;
+    out->call_rows = part->calls.count;
+    out->jump_rows = part->jumps.count;
+    out->call_lines = part->call_lines;
+    out->jump_lines = part->jump_lines;
+    out->has_line_sum = part->has_line_sum;
+    out->line_sum = part->line_sum;
+    out->calls_into = part->calls_into;
+    out->calls_into_len = part->calls_into_len;
+}
+
+const char *tk_prof_part_desc(const tk_prof_part *part, size_t i)
+{
+    return i < part->desc_count ? part->desc[i] : NULL;
+}
+
+const tk_prof_self *tk_prof_part_self(const tk_prof_part *part, size_t i, const uint64_t **costs)
+{
+    if (i >= part->self.count) return NULL;
+    size_t w = part->self.width;
+    if (costs) *costs = part->self.values + i * w;
+    return (const tk_prof_self *)part->self.rows + i;
+}
+
+const tk_prof_call *tk_prof_part_call(const tk_prof_part *part, size_t i, uint64_t *count,
+                                      const uint64_t **inclusive)
+{
+    if (i >= part->calls.count) return NULL;
+    const uint64_t *v = part->calls.values + i * part->calls.width;
+    if (count) *count = v[0];
+    if (inclusive) *inclusive = v + 1;
+    return (const tk_prof_call *)part->calls.rows + i;
+}
+
+const tk_prof_jump *tk_prof_part_jump(const tk_prof_part *part, size_t i, uint64_t *executed,
+                                      uint64_t *followed)
+{
+    if (i >= part->jumps.count) return NULL;
+    const uint64_t *v = part->jumps.values + i * 2;
+    if (executed) *executed = v[0];
+    if (followed) *followed = v[1];
+    return (const tk_prof_jump *)part->jumps.rows + i;
+}
+
+void tk_prof_part_set_number(tk_prof_part *part, uint64_t number)
+{
+    part->has_number = 1;
+    part->number = number;
+}
+
+void tk_prof_part_set_thread(tk_prof_part *part, uint64_t thread)
+{
+    part->has_thread = 1;
+    part->thread = thread;
+}
+
+void tk_prof_part_set_pid(tk_prof_part *part, uint64_t pid)
+{
+    part->has_pid = 1;
+    part->pid = pid;
+}
+
+void tk_prof_part_set_positions(tk_prof_part *part, unsigned positions)
+{
+    part->positions = positions;
+}
+
+void tk_prof_part_set_summary(const tk_profile *p, tk_prof_part *part, const uint64_t *summary)
+{
+    part->has_summary = summary != NULL;
+    if (summary) memcpy(part->summary, summary, p->event_count * sizeof *summary);
+}
+
+tk_status tk_prof_part_set_cmd(tk_prof_part *part, const char *s, size_t len, tk_error *err)
+{
+    return tk_profile_part_set_string(&part->cmd, s, len, err);
+}
+
+tk_status tk_prof_part_set_creator(tk_prof_part *part, const char *s, size_t len, tk_error *err)
+{
+    return tk_profile_part_set_string(&part->creator, s, len, err);
+}
+
 tk_status tk_profile_part_set_string(char **field, const char *s, size_t len, tk_error *err)
 {
     char *d = tk_malloc(len + 1);
@@ -552,6 +654,7 @@ static tk_status table_append(tk_prof_table *t, uint64_t hk, const void *key, si
         t->capacity = cap;
     }
     size_t i = t->count++;
+    t->width = width;
     memcpy((char *)t->rows + i * row_size, key, row_size);
     if (width) memset(t->values + i * width, 0, width * sizeof *t->values);
     if (t->slot_count) {

@@ -70,7 +70,9 @@ static void write_json(const tk_profile *p, FILE *f)
     }
     fputs("],\n\"parts\":[", f);
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
-        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_part *part = tk_profile_part(p, i);
+        tk_prof_part_info info, *pt = &info;
+        tk_prof_part_get(part, &info);
         fputs(i ? ",\n{" : "\n{", f);
         if (pt->has_thread) fprintf(f, "\"thread\":%" PRIu64 ",", pt->thread);
         if (pt->has_pid) fprintf(f, "\"pid\":%" PRIu64 ",", pt->pid);
@@ -80,41 +82,43 @@ static void write_json(const tk_profile *p, FILE *f)
             fputc(',', f);
         }
         fputs("\"self\":[", f);
-        const tk_prof_self *sr = pt->self.rows;
-        for (size_t r = 0; r < pt->self.count; r++) {
-            fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr[r].fn);
-            cli_put_json_string(f, tk_profile_str(p, sr[r].file));
+        const tk_prof_self *sr;
+        const uint64_t *costs;
+        for (size_t r = 0; (sr = tk_prof_part_self(part, r, &costs)); r++) {
+            fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr->fn);
+            cli_put_json_string(f, tk_profile_str(p, sr->file));
             fputc(',', f);
-            json_pos(f, &sr[r].pos);
+            json_pos(f, &sr->pos);
             fputs(",\"cost\":", f);
-            cli_callgrind_json_u64s(f, pt->self.values + r * nev, nev);
+            cli_callgrind_json_u64s(f, costs, nev);
             fputc('}', f);
         }
         fputs("],\"calls\":[", f);
-        const tk_prof_call *cr = pt->calls.rows;
-        for (size_t r = 0; r < pt->calls.count; r++) {
-            const uint64_t *v = pt->calls.values + r * (nev + 1);
+        const tk_prof_call *cr;
+        uint64_t count;
+        const uint64_t *inclusive;
+        for (size_t r = 0; (cr = tk_prof_part_call(part, r, &count, &inclusive)); r++) {
             fprintf(f,
                     "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64
                     ",\"file\":",
-                    r ? "," : "", cr[r].fn, cr[r].callee, v[0]);
-            cli_put_json_string(f, tk_profile_str(p, cr[r].file));
+                    r ? "," : "", cr->fn, cr->callee, count);
+            cli_put_json_string(f, tk_profile_str(p, cr->file));
             fputc(',', f);
-            json_pos(f, &cr[r].pos);
+            json_pos(f, &cr->pos);
             fputs(",\"inclusive\":", f);
-            cli_callgrind_json_u64s(f, v + 1, nev);
+            cli_callgrind_json_u64s(f, inclusive, nev);
             fputc('}', f);
         }
         fputs("],\"jumps\":[", f);
-        const tk_prof_jump *jr = pt->jumps.rows;
-        for (size_t r = 0; r < pt->jumps.count; r++) {
-            const uint64_t *v = pt->jumps.values + r * 2;
+        const tk_prof_jump *jr;
+        uint64_t executed, followed;
+        for (size_t r = 0; (jr = tk_prof_part_jump(part, r, &executed, &followed)); r++) {
             fprintf(f,
                     "%s\n{\"fn\":%" PRIu32 ",\"target_fn\":%" PRIu32 ",\"conditional\":%s,"
                     "\"executed\":%" PRIu64 ",\"followed\":%" PRIu64 ",",
-                    r ? "," : "", jr[r].fn, jr[r].target_fn, jr[r].conditional ? "true" : "false",
-                    v[0], v[1]);
-            json_pos(f, &jr[r].pos);
+                    r ? "," : "", jr->fn, jr->target_fn, jr->conditional ? "true" : "false",
+                    executed, followed);
+            json_pos(f, &jr->pos);
             fputc('}', f);
         }
         fputs("]}", f);

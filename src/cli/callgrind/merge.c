@@ -25,9 +25,10 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     if (st == TK_OK && !cli_has(args, "keep-parts")) {
         st = tk_profile_add_part(dst, &into, NULL);
         if (st == TK_OK && tk_profile_part_count(src)) {
-            const tk_prof_part *first = tk_profile_part(src, 0);
-            if (first->cmd)
-                st = tk_profile_part_set_string(&into->cmd, first->cmd, strlen(first->cmd), NULL);
+            tk_prof_part_info first;
+            tk_prof_part_get(tk_profile_part(src, 0), &first);
+            if (first.cmd)
+                st = tk_prof_part_set_cmd(into, first.cmd, strlen(first.cmd), NULL);
             if (st == TK_OK)
                 st = tk_profile_part_add_desc(into, "Trigger: tracekit merge",
                                               strlen("Trigger: tracekit merge"), NULL);
@@ -38,11 +39,12 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     } else {
         st = tk_profile_merge(dst, src, into, &err);
         if (st == TK_OK && into) {
-            into->has_summary = 0;
+            tk_prof_part_set_summary(dst, into, NULL);
             st = tk_profile_part_fill_totals(dst, into, NULL);
             if (st == TK_OK) {
-                memcpy(into->summary, into->totals, sizeof into->summary);
-                into->has_summary = 1;
+                tk_prof_part_info info;
+                tk_prof_part_get(into, &info);
+                tk_prof_part_set_summary(dst, into, info.totals);
             }
             if (st != TK_OK) tk_error_set(&err, st, "cost sum overflows 64 bits");
         }

@@ -79,10 +79,10 @@ static tk_status one_part(tk_profile **prof, tk_error *err) {
         tk_profile_free(m);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    const tk_prof_part *first = tk_profile_part(*prof, 0);
-    part->positions = first->positions;
-    part->has_pid = first->has_pid;
-    part->pid = first->pid;
+    tk_prof_part_info first;
+    tk_prof_part_get(tk_profile_part(*prof, 0), &first);
+    tk_prof_part_set_positions(part, first.positions);
+    if (first.has_pid) tk_prof_part_set_pid(part, first.pid);
     tk_status st = tk_profile_merge(m, *prof, part, err);
     if (st == TK_OK)
         st = tk_profile_part_fill_totals(m, part, NULL);

@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "model/cfg_internal.h"
+#include "model/profile.h"
 #include "tracekit/callgrind.h"
 #include "tracekit/dcfg.h"
 #include "tracekit/profile.h"

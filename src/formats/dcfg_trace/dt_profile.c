@@ -11,6 +11,7 @@
 #include "core/num.h"
 #include "dt_internal.h"
 #include "model/cfg_internal.h"
+#include "model/profile.h"
 #include "tracekit/cfg.h"
 #include "tracekit/profile.h"
 
