@@ -2,7 +2,6 @@
 #ifndef TRACEKIT_STATUS_H
 #define TRACEKIT_STATUS_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,8 +48,6 @@ TK_API void tk_error_clear(tk_error *err);
 /* Set code and message; keeps no location. Returns code. err may be NULL. */
 TK_API tk_status tk_error_set(tk_error *err, tk_status code, const char *fmt, ...)
     TK_PRINTF(3, 4);
-TK_API tk_status tk_error_vset(tk_error *err, tk_status code, const char *fmt, va_list ap)
-    TK_PRINTF(3, 0);
 
 /* Set code, message and location. path may be NULL; offset -1 and line 0 mean unknown. */
 TK_API tk_status tk_error_set_at(tk_error *err, tk_status code, const char *path, int64_t offset,
@@ -96,8 +93,6 @@ typedef struct tk_diag {
 TK_API void tk_diag_init(tk_diag *d, tk_diag_fn fn, void *ctx);
 TK_API void tk_diag_report(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt, ...)
     TK_PRINTF(4, 5);
-TK_API void tk_diag_vreport(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt,
-                     va_list ap) TK_PRINTF(4, 0);
 /* Report an error that was returned as a tk_error. */
 TK_API void tk_diag_error(tk_diag *d, const tk_error *err);
 

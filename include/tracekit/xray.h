@@ -65,7 +65,8 @@ typedef enum tk_xray_kind {
 
 /* Stable lower-case name ("enter", "exit", "tail-exit", "enter-args", "new-buffer", ...). */
 TK_API const char *tk_xray_kind_name(tk_xray_kind k);
-static inline int tk_xray_is_function(tk_xray_kind k) { return k <= TK_XRAY_ENTER_ARGS; }
+/* 1 for the function records (enter, exit, tail exit, enter with arguments). */
+TK_API int tk_xray_is_function(tk_xray_kind k);
 
 #define TK_XRAY_MAX_ARGS 6
 

@@ -11,6 +11,7 @@
 #include <zstd.h>
 
 #include "alloc.h"
+#include "error.h"
 #include "bz2_parallel.h"
 #include "threadpool.h"
 #include "tracekit/input.h"

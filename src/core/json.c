@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "error.h"
 #include "fastpath.h"
 #include "num.h"
 

@@ -1,4 +1,5 @@
 /* Load a WET trace into the deps model, checking references on the way. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

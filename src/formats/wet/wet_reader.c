@@ -1,5 +1,6 @@
 /* Streaming reader of WET traces: one record per line, grammar and counts
  * checked as it goes, every error located at path:line:column. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

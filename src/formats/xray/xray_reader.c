@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/fastpath.h"
 #include "core/hash.h"
 #include "xray_internal.h"
@@ -81,6 +82,8 @@ static const char *const kind_names[TK_XRAY_KIND_MAX] = {
     [TK_XRAY_PID] = "pid",
     [TK_XRAY_ARG_PAYLOAD] = "arg-payload",
 };
+
+int tk_xray_is_function(tk_xray_kind k) { return xray_is_function(k); }
 
 const char *tk_xray_kind_name(tk_xray_kind k)
 {
@@ -1026,7 +1029,7 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         if (st != TK_OK)
             return st;
         int is_event = rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT;
-        if (!tk_xray_is_function(rec.kind) && !(is_event && want_events))
+        if (!xray_is_function(rec.kind) && !(is_event && want_events))
             continue;
         if (c->n + c->nevents > 0 && (rec.tid != c->tid || rec.pid != c->pid)) {
             /* basic mode: another thread's record; keep it for the next run */
