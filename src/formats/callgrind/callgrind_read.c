@@ -813,6 +813,78 @@ run_fn_line(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_
     return next;
 }
 
+/* The self-cost sums of the key a run is reading (fast_run_body): *acc is
+ * pend itself (col_map the identity: the pending row's sums in place), or
+ * buf with pend's sums in column order, or zeros when the key is not the
+ * pending row's (*pend_ready 0); *touched says whether a line added to them. */
+static inline __attribute__((always_inline)) void
+run_key_start(tk_callgrind_parser *ps, uint64_t *buf, uint64_t **acc, int *pend_ready,
+              int *touched, int identity, size_t ncols)
+{
+    const size_t *map = ps->col_map;
+    uint64_t *pend = ps->pend;
+    *pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
+                  ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&
+                  ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
+    *acc = buf;
+    if (*pend_ready) {
+        if (identity)
+            *acc = pend;
+        else
+            for (size_t i = 0; i < ncols; i++) buf[i] = pend[map[i]];
+    } else {
+        memset(buf, 0, ncols * sizeof *buf);
+    }
+    *touched = 0;
+}
+
+/* The sums of the key back into the pending row (run_key_start). */
+static inline __attribute__((always_inline)) void
+run_key_end(tk_callgrind_parser *ps, const uint64_t *acc, int touched, int identity, size_t ncols)
+{
+    uint64_t *pend = ps->pend;
+    if (touched && acc != pend) {
+        if (identity)
+            memcpy(pend, acc, ncols * sizeof *acc);
+        else
+            for (size_t i = 0; i < ncols; i++) pend[ps->col_map[i]] = acc[i];
+    }
+}
+
+/* The first costed line s (line ln + 1) of a new self-cost key in a run: the
+ * pending row of the previous key is flushed and an empty one is started for
+ * this key. TK_OK or an error (located). */
+static inline __attribute__((always_inline)) tk_status run_new_key(tk_callgrind_parser *ps,
+                                                                   const char *s, uint64_t ln)
+{
+    ps->line = s;
+    ps->lineno = ln + 1;
+    int fst = flush_self(ps);
+    if (fst != TK_OK) return fst;
+    memset(&ps->pend_key, 0, sizeof ps->pend_key);
+    ps->pend_key.fn = ps->fn;
+    ps->pend_key.file = ROW_FILE(ps);
+    memset(ps->pend, 0, tk_profile_event_count(ps->p) * sizeof *ps->pend);
+    ps->pend_valid = 1;
+    return TK_OK;
+}
+
+/* A cost line taken: its subpositions v are the last ones. */
+static inline __attribute__((always_inline)) void run_commit(uint64_t *last, int *have,
+                                                             const uint64_t *v, const size_t npos)
+{
+    last[0] = v[0];
+    have[0] = 1;
+    if (npos > 1) {
+        last[1] = v[1];
+        have[1] = 1;
+        if (npos > 2) {
+            last[2] = v[2];
+            have[2] = 1;
+        }
+    }
+}
+
 /* Consecutive lines of function bodies when only per-function costs are
  * kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): cost lines, which
  * cannot change the self-cost key (function, file), and the usual lines
@@ -832,8 +904,6 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
     int have[3] = {have_all || ps->have_last[0], have_all || ps->have_last[1],
                    have_all || ps->have_last[2]};
     uint64_t ln = *lineno;
-    const size_t *map = ps->col_map;
-    uint64_t *pend = ps->pend;
     /* the pending sums in column order, written back at the end (and when
      * a fn= line inside the run changes the key) */
     uint64_t acc_buf[TK_PROFILE_MAX_EVENTS], *acc;
@@ -841,32 +911,7 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
      * a run that continues the pending row sums into it in place */
     int identity = ps->col_identity;
     int pend_ready, touched;
-#define RUN_KEY_START()                                                                          \
-    do {                                                                                         \
-        pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&                              \
-                     ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&          \
-                     ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;                     \
-        acc = acc_buf;                                                                           \
-        if (pend_ready) {                                                                        \
-            if (identity)                                                                        \
-                acc = pend;                                                                      \
-            else                                                                                 \
-                for (size_t i_ = 0; i_ < ncols; i_++) acc[i_] = pend[map[i_]];                  \
-        } else {                                                                                 \
-            memset(acc, 0, ncols * sizeof *acc);                                                 \
-        }                                                                                        \
-        touched = 0;                                                                             \
-    } while (0)
-#define RUN_KEY_END()                                                                            \
-    do {                                                                                         \
-        if (touched && acc != pend) {                                                            \
-            if (identity)                                                                        \
-                memcpy(pend, acc, ncols * sizeof *acc);                                          \
-            else                                                                                 \
-                for (size_t i_ = 0; i_ < ncols; i_++) pend[map[i_]] = acc[i_];                   \
-        }                                                                                        \
-    } while (0)
-    RUN_KEY_START();
+    run_key_start(ps, acc_buf, &acc, &pend_ready, &touched, identity, ncols);
     *st = TK_OK;
     for (;;) {
         const char *p = s;
@@ -887,35 +932,19 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         if (n && !pend_ready) {
             /* the first costed line of a new self-cost key: flush the old
              * one (acc was zero and holds this line's costs) */
-            ps->line = s;
-            ps->lineno = ln + 1;
-            int fst = flush_self(ps);
+            int fst = run_new_key(ps, s, ln);
             if (fst != TK_OK) {
                 *st = fst;
                 ln++;
                 s = p + 1;
                 break;
             }
-            memset(&ps->pend_key, 0, sizeof ps->pend_key);
-            ps->pend_key.fn = ps->fn;
-            ps->pend_key.file = ROW_FILE(ps);
-            memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
-            ps->pend_valid = 1;
             pend_ready = 1;
         }
         /* commit the line */
         ln++;
         touched |= n != 0;
-        last[0] = v[0];
-        have[0] = 1;
-        if (npos > 1) {
-            last[1] = v[1];
-            have[1] = 1;
-            if (npos > 2) {
-                last[2] = v[2];
-                have[2] = 1;
-            }
-        }
+        run_commit(last, have, v, npos);
         s = p + 1;
         if (s > last_nl) break;
         unsigned c0 = (unsigned char)*s;
@@ -935,8 +964,8 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
                 int more;
                 q = run_fn_line(ps, s, last_nl, &ln, st, &more);
                 if (q && more) {
-                    RUN_KEY_END();
-                    RUN_KEY_START();
+                    run_key_end(ps, acc, touched, identity, ncols);
+                    run_key_start(ps, acc_buf, &acc, &pend_ready, &touched, identity, ncols);
                 }
                 if (q && !more) { /* the general code goes on from there */
                     s = q;
@@ -952,9 +981,7 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         }
         if (!tk_fast_cost_start(c0)) break; /* not a cost line */
     }
-    RUN_KEY_END();
-#undef RUN_KEY_START
-#undef RUN_KEY_END
+    run_key_end(ps, acc, touched, identity, ncols);
     /* keeps GCC 12 from reading last[0..1] for these copies with one 16-byte
      * load inside the loop (core/fastpath.h) */
     TK_FAST_BARRIER();
