@@ -1405,22 +1405,46 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
     tk_free(ps);
 }
 
+/* The end of the line at s ('\n', or end for the last line of the input):
+ * lines up to last_nl end with a newline, found with strchrnul, which stops
+ * at a NUL too (the fused fast paths stop at a NUL as at any unusual byte:
+ * NUL bytes are found line by line, not by a pass over the block). Returns
+ * the '\n' or NULL. */
+static inline const char *line_end(tk_callgrind_parser *ps, const char *s, const char *end,
+                                   const char *last_nl)
+{
+    const char *nl;
+    if (s <= last_nl) { /* a '\n' ends the line */
+        nl = tk_strchrnul(s, '\n');
+        if (*nl == '\n')
+            ps->nul_free_end = nl;
+        else /* a NUL in the line: the general code reports it */
+            nl = memchr(nl, '\n', (size_t)(end - nl));
+    } else {
+        nl = memchr(s, '\n', (size_t)(end - s));
+    }
+    return nl;
+}
+
+/* The last newline of data[0, len), or NULL. */
+static inline const char *last_newline(const char *data, size_t len)
+{
+    const char *last_nl = data + len;
+    while (last_nl > data && last_nl[-1] != '\n') last_nl--;
+    return last_nl > data ? last_nl - 1 : NULL;
+}
+
 /* The lines of data[0, len): every one ends with '\n' but, at the end of the
  * input, the last. base: content offset of data[0]; *lineno: lines before it
  * (updated). */
 static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t len, uint64_t base,
                              uint64_t *lineno_io, tk_error *err)
 {
-    /* NUL bytes are found line by line where the lines are looked for
-     * (strchrnul stops at '\n' or NUL), not by a pass over the block: the
-     * fused fast paths stop at a NUL as at any unusual byte */
-    ps->nul_free_end = data;
+    ps->nul_free_end = data; /* NUL bytes are found line by line (line_end) */
     const char *s = data, *end = data + len;
     /* lines that start at or before the last newline end with a newline:
      * the fused fast path scans them without an end pointer */
-    const char *last_nl = end;
-    while (last_nl > data && last_nl[-1] != '\n') last_nl--;
-    last_nl = last_nl > data ? last_nl - 1 : NULL;
+    const char *last_nl = last_newline(data, len);
     uint64_t lineno = *lineno_io;
     tk_status st = TK_OK;
     while (s < end) {
@@ -1468,16 +1492,7 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
                 }
             }
         }
-        const char *nl;
-        if (s <= last_nl) { /* a '\n' ends the line */
-            nl = tk_strchrnul(s, '\n');
-            if (*nl == '\n')
-                ps->nul_free_end = nl;
-            else /* a NUL in the line: the general code reports it */
-                nl = memchr(nl, '\n', (size_t)(end - nl));
-        } else {
-            nl = memchr(s, '\n', (size_t)(end - s));
-        }
+        const char *nl = line_end(ps, s, end, last_nl);
         const char *le = nl ? nl : end;
         ++lineno;
         /* a body line "key=..." (fn= cfn= calls= jcnd= fi= ...): straight to
