@@ -514,57 +514,60 @@ static tk_status need_scratch(finish_ctx *c)
     return TK_OK;
 }
 
-static tk_status compute_routines(finish_ctx *c, uint32_t image)
+/* A computed routine entered at block b of the image: claim[b] its index; 0
+ * when out of memory. */
+static int new_routine(tk_cfg_process *p, uint32_t image, uint32_t b, uint32_t *cap,
+                       uint32_t *claim)
 {
-    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
-    tk_cfg *cfg = c->cfg;
+    if (!tk_cfg_grow((void **)&p->routines, cap, p->nroutines + 1, sizeof *p->routines)) return 0;
+    tk_cfg_routine *ro = &p->routines[p->nroutines];
+    memset(ro, 0, sizeof *ro);
+    ro->entry = b;
+    ro->image = image;
+    ro->flags = TK_CFG_COMPUTED;
+    claim[b] = p->nroutines++;
+    return 1;
+}
+
+/* The entries of the image's blocks [first, first + nb): call and ENTRY
+ * targets, and blocks without intra-routine in-edges; 0 when out of memory. */
+static int routine_entries(finish_ctx *c, uint32_t image, uint32_t *cap, uint32_t *claim)
+{
     tk_cfg_process *p = c->p;
-    tk_cfg_image *im = &p->images[image];
+    const tk_cfg_image *im = &p->images[image];
     uint32_t first = im->first_block, nb = im->nblocks;
-    uint32_t *claim = c->scratch; /* NONE = unclaimed; else routine index */
-    uint32_t *queue = tk_malloc(sizeof *queue * (nb ? nb : 1));
-    if (!queue) return TK_ERR_NOMEM;
-    uint32_t cap = p->nroutines;
-    im->first_routine = p->nroutines;
-    im->nroutines = 0;
-    /* entries: call / ENTRY targets, and blocks without intra-routine in-edges */
     for (uint32_t b = first; b < first + nb; b++) {
         int intra_in = 0, called = 0;
         uint32_t nin;
         const uint32_t *in = cfg_in_edges(p, b, &nin);
         for (uint32_t q = 0; q < nin; q++) {
             const tk_cfg_edge *e = &p->edges[in[q]];
-            tk_edge_kind k = cfg_edge_kind(cfg, e);
+            tk_edge_kind k = cfg_edge_kind(c->cfg, e);
             if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY) called = 1;
-            else if (is_intra(cfg, p, e) && e->src != b && e->src - first < nb)
+            else if (is_intra(c->cfg, p, e) && e->src != b && e->src - first < nb)
                 intra_in = 1;
         }
-        if (called || !intra_in) {
-            if (!tk_cfg_grow((void **)&p->routines, &cap, p->nroutines + 1, sizeof *p->routines))
-                goto nomem;
-            tk_cfg_routine *ro = &p->routines[p->nroutines];
-            memset(ro, 0, sizeof *ro);
-            ro->entry = b;
-            ro->image = image;
-            ro->flags = TK_CFG_COMPUTED;
-            claim[b] = p->nroutines++;
-        }
+        if ((called || !intra_in) && !new_routine(p, image, b, cap, claim)) return 0;
     }
-    /* claim by breadth-first search from each entry, then from leftovers */
+    return 1;
+}
+
+/* Every block of the image claimed by a routine: by breadth-first search from
+ * each entry over intra-routine edges, then from the blocks left over (each a
+ * new routine); 0 when out of memory. */
+static int claim_blocks(finish_ctx *c, uint32_t image, uint32_t *cap, uint32_t *claim,
+                        uint32_t *queue)
+{
+    tk_cfg_process *p = c->p;
+    const tk_cfg_image *im = &p->images[image];
+    uint32_t first = im->first_block, nb = im->nblocks;
     uint32_t next_leftover = first;
     for (uint32_t r = im->first_routine;; r++) {
         if (r == p->nroutines) {
             while (next_leftover < first + nb && claim[next_leftover] != TK_CFG_NONE)
                 next_leftover++;
             if (next_leftover == first + nb) break;
-            if (!tk_cfg_grow((void **)&p->routines, &cap, p->nroutines + 1, sizeof *p->routines))
-                goto nomem;
-            tk_cfg_routine *ro = &p->routines[p->nroutines];
-            memset(ro, 0, sizeof *ro);
-            ro->entry = next_leftover;
-            ro->image = image;
-            ro->flags = TK_CFG_COMPUTED;
-            claim[next_leftover] = p->nroutines++;
+            if (!new_routine(p, image, next_leftover, cap, claim)) return 0;
         }
         uint32_t head = 0, tail = 0;
         queue[tail++] = p->routines[r].entry;
@@ -573,21 +576,25 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
             const uint32_t *out = cfg_out_edges(p, b, &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
-                if (!is_intra(cfg, p, e) || e->tgt - first >= nb) continue;
+                if (!is_intra(c->cfg, p, e) || e->tgt - first >= nb) continue;
                 if (claim[e->tgt] != TK_CFG_NONE) continue;
                 claim[e->tgt] = r;
                 queue[tail++] = e->tgt;
             }
         }
     }
-    im->nroutines = p->nroutines - im->first_routine;
-    /* node lists (block order), exits */
-    for (uint32_t r = im->first_routine; r < p->nroutines; r++) {
-        p->routines[r].nodes = p->npool;
-        p->routines[r].nnodes = 0;
-    }
-    /* counting pass */
-    for (uint32_t b = first; b < first + nb; b++) p->routines[claim[b]].nnodes++;
+    return 1;
+}
+
+/* The node lists (block order) and exits of the image's computed routines,
+ * from claim; 0 when out of memory. */
+static int routine_lists(finish_ctx *c, uint32_t image, const uint32_t *claim)
+{
+    tk_cfg_process *p = c->p;
+    const tk_cfg_image *im = &p->images[image];
+    uint32_t first = im->first_block, nb = im->nblocks;
+    for (uint32_t r = im->first_routine; r < p->nroutines; r++) p->routines[r].nnodes = 0;
+    for (uint32_t b = first; b < first + nb; b++) p->routines[claim[b]].nnodes++; /* counting */
     uint32_t base = p->npool;
     for (uint32_t r = im->first_routine; r < p->nroutines; r++) {
         p->routines[r].nodes = base;
@@ -595,7 +602,7 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         p->routines[r].nnodes = 0;
     }
     for (uint32_t k = p->npool; k < base; k++)
-        if (!pool_push(c, 0)) goto nomem;
+        if (!pool_push(c, 0)) return 0;
     for (uint32_t b = first; b < first + nb; b++) {
         tk_cfg_routine *ro = &p->routines[claim[b]];
         p->pool[ro->nodes + ro->nnodes++] = b;
@@ -609,21 +616,35 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
             const uint32_t *out = cfg_out_edges(p, b, &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
-                if (!is_intra(cfg, p, e) || claim[e->tgt] != r) {
-                    if (!pool_push(c, b)) goto nomem;
+                if (!is_intra(c->cfg, p, e) || claim[e->tgt] != r) {
+                    if (!pool_push(c, b)) return 0;
                     ro->nexits++;
                     break;
                 }
             }
         }
     }
+    return 1;
+}
+
+static tk_status compute_routines(finish_ctx *c, uint32_t image)
+{
+    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
+    tk_cfg_process *p = c->p;
+    tk_cfg_image *im = &p->images[image];
+    uint32_t first = im->first_block, nb = im->nblocks;
+    uint32_t *claim = c->scratch; /* NONE = unclaimed; else routine index */
+    uint32_t *queue = tk_malloc(sizeof *queue * (nb ? nb : 1));
+    if (!queue) return TK_ERR_NOMEM;
+    uint32_t cap = p->nroutines;
+    im->first_routine = p->nroutines;
+    im->nroutines = 0;
+    int ok = routine_entries(c, image, &cap, claim) && claim_blocks(c, image, &cap, claim, queue);
+    im->nroutines = p->nroutines - im->first_routine;
+    ok = ok && routine_lists(c, image, claim);
     for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
     tk_free(queue);
-    return TK_OK;
-nomem:
-    for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
-    tk_free(queue);
-    return TK_ERR_NOMEM;
+    return ok ? TK_OK : TK_ERR_NOMEM;
 }
 
 static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_idoms, int want_loops,
