@@ -7,6 +7,8 @@
 
 void tk_xray_summary_free(tk_xray_summary *s)
 {
+    if (!s)
+        return;
     tk_free(s->threads);
     memset(s, 0, sizeof *s);
 }
