@@ -33,6 +33,7 @@
 #include "flamegraph.h"
 #include "html_report.h"
 #include "xray.h"
+#include "deps_report.h"
 
 #ifdef __cplusplus
 extern "C" {
