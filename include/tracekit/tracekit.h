@@ -34,6 +34,7 @@
 #include "html_report.h"
 #include "xray.h"
 #include "deps_report.h"
+#include "profile_report.h"
 #include "csi_report.h"
 
 #ifdef __cplusplus
