@@ -35,6 +35,7 @@
 #include "xray.h"
 #include "deps_report.h"
 #include "profile_report.h"
+#include "cfg_diff.h"
 #include "csi_report.h"
 
 #ifdef __cplusplus
