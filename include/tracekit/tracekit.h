@@ -36,6 +36,7 @@
 #include "deps_report.h"
 #include "profile_report.h"
 #include "cfg_diff.h"
+#include "dcfg_trace_diff.h"
 #include "csi_report.h"
 
 #ifdef __cplusplus
