@@ -37,6 +37,7 @@
 #include "profile_report.h"
 #include "cfg_diff.h"
 #include "dcfg_trace_diff.h"
+#include "dcfg_trace_report.h"
 #include "csi_report.h"
 
 #ifdef __cplusplus
