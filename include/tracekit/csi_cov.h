@@ -139,6 +139,88 @@ TK_API void tk_csi_cov_checker_free(tk_csi_cov_checker *c);
 TK_API tk_status tk_csi_cov_check_function(tk_csi_cov_checker *c, const tk_csi_cov_function *fn,
                                            const char *path, tk_diag *diag);
 
+/* ---- coverage at crash time ------------------------------------------ */
+
+/* Whether an entry ran: its byte in the coverage array was set, was not, or
+ * cannot be told (the site was not instrumented). */
+typedef enum tk_csi_hit {
+    TK_CSI_HIT_NO = 0,
+    TK_CSI_HIT_YES = 1,
+    TK_CSI_HIT_UNKNOWN = 2
+} tk_csi_hit;
+
+/* A call site (CC) or block (BBC) of a crashed program. */
+typedef struct tk_csi_crash_entry {
+    int64_t index;          /* as in the metadata (< 0: not instrumented) */
+    const uint64_t *lines;  /* CC: the call's line; BBC: the block's lines */
+    size_t nlines;
+    const char *callee;     /* CC: the called function ("?": not known); BBC: NULL */
+    tk_csi_hit hit;
+} tk_csi_crash_entry;
+
+/* A source line of a function: covered when a covered block (or, without
+ * statement coverage, a returned call) holds it; not covered when every
+ * instrumented entry holding it is not; unknown otherwise. */
+typedef struct tk_csi_crash_line {
+    uint64_t line;
+    tk_csi_hit hit;
+} tk_csi_crash_line;
+
+typedef struct tk_csi_crash_function {
+    const char *name;       /* as in the metadata */
+    const char *key;        /* its arrays' name after __XX_arr_ ("tests_funcs_funcs_c_a") */
+    const char *source;     /* its source file from BIN's DWARF, or NULL */
+    int has_fc, has_cc, has_bbc; /* which metadata lists the function */
+    tk_csi_hit entered;     /* FC: the function was entered (UNKNOWN without FC) */
+    const tk_csi_crash_entry *sites;  /* CC, in metadata order */
+    uint32_t nsites;
+    const tk_csi_crash_entry *blocks; /* BBC, in metadata order */
+    uint32_t nblocks;
+    const tk_csi_crash_line *lines;   /* distinct, ascending */
+    size_t nlines;
+    uint64_t fc_address, cc_address, bbc_address; /* the arrays in the process (0: none) */
+} tk_csi_crash_function;
+
+typedef struct tk_csi_crash tk_csi_crash;
+
+typedef struct tk_csi_crash_options {
+    int raw;                /* the memory is a raw image, not an ELF core file */
+    uint64_t raw_address;   /* raw: the address of its first byte */
+    uint64_t bias;          /* raw: BIN's load bias (a position-independent executable) */
+} tk_csi_crash_options;
+
+#define TK_CSI_CRASH_OPTIONS_INIT {0, 0, 0}
+
+/* The coverage a crashed program had reached: BIN's .debug_CC, .debug_FC and
+ * .debug_BBC name each function's coverage array, BIN's symbol table gives
+ * its address, and the bytes come from the core's memory (or the raw image).
+ * bin and core are the files' bytes (borrowed: they must outlive the
+ * result). For a core, BIN's load address comes from the core's auxiliary
+ * vector (AT_ENTRY) and BIN must be the core's program: its build id is
+ * compared with the one in the core's memory. TK_OK; TK_ERR_FORMAT with a
+ * location (BIN without coverage sections or with a bad one, an array
+ * without a symbol or outside every segment of the core, a core that is
+ * truncated or damaged, a BIN that does not match the core); TK_ERR_NOMEM. */
+TK_API tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void *bin,
+                                   size_t bin_len, const char *core_path, const void *core,
+                                   size_t core_len, const tk_csi_crash_options *opt,
+                                   tk_error *err);
+TK_API void tk_csi_crash_free(tk_csi_crash *c);
+
+/* The functions: those of .debug_FC in its order, then those only in
+ * .debug_CC, then those only in .debug_BBC. */
+TK_API size_t tk_csi_crash_count(const tk_csi_crash *c);
+TK_API const tk_csi_crash_function *tk_csi_crash_at(const tk_csi_crash *c, size_t i);
+
+/* BIN's load bias in the process (0 for a fixed-address executable). */
+TK_API uint64_t tk_csi_crash_bias(const tk_csi_crash *c);
+/* How BIN was matched with the core: "build id 4f1c... (BIN and core)",
+ * "not checked: ...". */
+TK_API const char *tk_csi_crash_match(const tk_csi_crash *c);
+/* Remarks found on the way (one per line; "" when none): a build id that
+ * could not be checked, an FC flag that disagrees with the blocks... */
+TK_API const char *tk_csi_crash_notes(const tk_csi_crash *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,6 +60,10 @@ static const cli_command commands[] = {
         cli_csi_paths, cli_csi_paths_help),
     OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
         "extract BIN [--section NAME] [-o OUT] [--force]", cli_csi_extract, cli_csi_extract_help),
+    OWN("coverage", "CSI: the call sites, functions, blocks and lines a crashed program had run",
+        "coverage BIN CORE [--format text|json|csv|annotate] [--function NAME] "
+        "[--load-address ADDR [--bias N]]",
+        cli_csi_cov_coverage, cli_csi_cov_coverage_help),
     OWN("decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
         "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] "
         "TRACE",
