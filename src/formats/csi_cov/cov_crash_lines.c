@@ -114,9 +114,10 @@ static char *subprogram_file(tk_csi_crash *c, Dwarf_Die *sub, Dwarf_Die *cu)
         return NULL;
     Dwarf_Attribute a;
     const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
-    if (file[0] == '/' || !dir)
-        return tk_arena_strndup(&c->arena, file, strlen(file));
-    size_t dl = strlen(dir), fl = strlen(file);
+    size_t dl = dir ? strlen(dir) : 0, fl = strlen(file);
+    /* libdw joins a line table's file with its directory (the unit's, often) */
+    if (file[0] == '/' || !dir || (fl > dl && memcmp(file, dir, dl) == 0 && file[dl] == '/'))
+        return tk_arena_strndup(&c->arena, file, fl);
     char *p = tk_arena_alloc(&c->arena, dl + fl + 2);
     if (p) {
         memcpy(p, dir, dl);
