@@ -13,6 +13,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* what the walks add up, so that they are not optimised away */
+extern volatile uint64_t fuzz_csi_crash_sink;
+volatile uint64_t fuzz_csi_crash_sink;
+
 static uint64_t walk(const tk_csi_crash *c)
 {
     uint64_t sum = tk_csi_crash_bias(c) + strlen(tk_csi_crash_match(c)) +
@@ -41,12 +45,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const uint8_t *bin = data + 4, *core = data + 4 + len;
     size_t core_len = size - 4 - len;
-    static volatile uint64_t sink;
     tk_csi_crash *c;
     tk_error err;
     tk_csi_crash_options opt = TK_CSI_CRASH_OPTIONS_INIT;
     if (tk_csi_crash_open(&c, "bin", bin, len, "core", core, core_len, &opt, &err) == TK_OK) {
-        sink += walk(c);
+        fuzz_csi_crash_sink += walk(c);
         tk_csi_crash_free(c);
     }
     /* the same bytes as a raw image at the fixtures' array page, shifted */
@@ -54,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.raw_address = 0x403000;
     opt.bias = core_len & 0xff;
     if (tk_csi_crash_open(&c, "bin", bin, len, "image", core, core_len, &opt, &err) == TK_OK) {
-        sink += walk(c);
+        fuzz_csi_crash_sink += walk(c);
         tk_csi_crash_free(c);
     }
     return 0;
