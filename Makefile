@@ -67,7 +67,7 @@ ifeq ($(SAN),fuzz)
 endif
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/graph/*.c src/model/*.c src/formats/*.c src/formats/*/*.c \
-                             src/analysis/*.c src/export/*.c)) $(LIB_SRC_EXTRA)
+                             src/analysis/*.c src/export/*.c src/record/*.c)) $(LIB_SRC_EXTRA)
 CLI_SRC := $(sort $(wildcard src/cli/*.c src/cli/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
@@ -84,11 +84,14 @@ STATIC_LIB := $(BUILD)/libtracekit.a
 SHARED_LIB := $(BUILD)/libtracekit.so
 PROGRAM := $(BUILD)/tracekit
 
+.DEFAULT_GOAL := all
+include recorder/recorder.mk
+
 .SECONDARY:
 
 .PHONY: all deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
-all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM)
+all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(RECORDER_ALL)
 
 deps:
 	@scripts/setup-deps.sh
@@ -133,7 +136,7 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/replay.o $(STATI
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/obj/fuzz/replay.o $(STATIC_LIB) $(LIBS)
 
-test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
+test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
 
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).
@@ -201,6 +204,10 @@ install: all
 	install -m 644 include/tracekit/*.h $(DESTDIR)$(INCLUDEDIR)/tracekit/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	    -e 's|@VERSION@|$(VERSION)|g' tracekit.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/tracekit.pc
+ifneq ($(RECORDER_ALL),)
+	install -d $(DESTDIR)$(LIBDIR)/tracekit
+	install -m 755 $(RECORDER_TOOL) $(DESTDIR)$(LIBDIR)/tracekit/
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tracekit $(DESTDIR)$(LIBDIR)/libtracekit.a \
@@ -208,6 +215,8 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libtracekit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/tracekit.pc
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/tracekit/,$(notdir $(wildcard include/tracekit/*.h)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/tracekit 2>/dev/null
+	rm -f $(DESTDIR)$(LIBDIR)/tracekit/tkrecord-$(RECORDER_ARCH)
+	-rmdir $(DESTDIR)$(LIBDIR)/tracekit 2>/dev/null
 
 clean:
 	rm -rf build build-asan build-clang build-tsan build-musl build-nofast build-fuzz

@@ -278,6 +278,10 @@ typedef struct tk_cfg_process {
     tk_cfg_loc *block_locs, *edge_locs;
     tk_cfg_loc loc;
     int routines_computed;       /* ROUTINES absent everywhere: computed */
+    /* a JSON object the writer puts under the process data's key
+     * TRACEKIT_RECORD (what `tracekit record` knows of the run: command, end,
+     * completeness): an offset in strings, 0 for none; readers leave it 0 */
+    uint32_t extra_json;
 } tk_cfg_process;
 
 typedef struct tk_cfg {

@@ -20,6 +20,7 @@
 #include "output.h"
 #include "profile.h"
 #include "profile_analysis.h"
+#include "record.h"
 #include "status.h"
 #include "textout.h"
 #include "deps.h"

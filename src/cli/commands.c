@@ -7,6 +7,7 @@
 #include "csi_cov/csi_cov.h"
 #include "dcfg/dcfg.h"
 #include "dcfg_trace/dcfg_trace.h"
+#include "record/record.h"
 #include "wet/wet.h"
 #include "xray/xray.h"
 
@@ -73,6 +74,9 @@ static const cli_command commands[] = {
         cli_dcfg_trace_encode, cli_dcfg_trace_encode_help),
     OWN("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
         "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help),
+    OWN("record", "run a program under Valgrind and write its DCFG (and DCFG-Trace)",
+        "record [-o PREFIX] [--trace] [--trace-children] [--threads-limit N] -- PROG ARGS...",
+        cli_record, cli_record_help),
     OWN("formats", "every format and what tracekit can do with it", "formats", cli_formats, NULL),
     OWN("help", "help on tracekit or a command", "help [COMMAND]", cli_help, NULL),
 };

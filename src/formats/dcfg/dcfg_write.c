@@ -178,7 +178,10 @@ static void write_process(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p)
             fprintf(f, "%s%" PRIu64, t ? ", " : "", tk_cfg_edge_count_thread(p, ed, t));
         fputs(" ] ]", f);
     }
-    fputs("\n        ]\n      }\n    ]", f);
+    fputs("\n        ]", f);
+    if (p->extra_json)
+        fprintf(f, ",\n        \"TRACEKIT_RECORD\" : %s", tk_cfg_str(cfg, p->extra_json));
+    fputs("\n      }\n    ]", f);
 }
 
 tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err)

@@ -212,6 +212,9 @@ typedef struct enc_process {
     /* recent one-edge transitions of the one-edge parse (direct-mapped):
      * (previous edge, edge) -> symbol + 1 */
     uint32_t single_prev[4096], single_edge[4096], single_sym[4096];
+    /* the same for syms when a transition is one edge (no phrases); cleared
+     * by start(), which may replace or renumber syms */
+    uint32_t one_prev[4096], one_edge[4096], one_sym[4096];
     size_t first_group, ngroups;  /* threads, in order */
 } enc_process;
 
@@ -758,6 +761,7 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
     e->pass = 1;
     for (size_t i = 0; i < e->nprocs; i++) {
         enc_process *P = &e->procs[i];
+        memset(P->one_sym, 0, sizeof P->one_sym);
         tk_status st = build_codes(&P->syms, err);
         if (st != TK_OK)
             return st;
@@ -1315,6 +1319,35 @@ static tk_status shortest_path(tk_dcfg_trace_encoder *e, enc_process *P, size_t 
     return TK_OK;
 }
 
+/* One transition of one edge, x after e->prev: pass 1 counts its symbol,
+ * pass 2 writes its code; the symbol through the cache of recent
+ * transitions (a lookup of the map costs ~3 cache misses). */
+static inline tk_status one_edge(tk_dcfg_trace_encoder *e, enc_process *P, uint32_t x,
+                                 tk_error *err) {
+    sym_map *m = &P->syms;
+    size_t sidx;
+    unsigned slot = ((e->prev * 0x9e3779b1u) ^ (x * 0x85ebca6bu)) >> 20;
+    if (P->one_prev[slot] == e->prev && P->one_edge[slot] == x && P->one_sym[slot]) {
+        sidx = P->one_sym[slot] - 1;
+        if (e->pass == 0)
+            m->counts[sidx]++;
+    } else {
+        if (e->pass == 0 && sm_add(m, e->prev, &x, 1, &sidx))
+            return nomem(err);
+        if (e->pass == 1 && (sidx = sm_find(m, e->prev, &x, 1)) == SIZE_MAX)
+            return tk_error_set(err, TK_ERR_ARG,
+                                "encode(): edge %u after edge %u was not seen in pass 1", x,
+                                e->prev);
+        P->one_prev[slot] = e->prev;
+        P->one_edge[slot] = x;
+        P->one_sym[slot] = (uint32_t)sidx + 1;
+    }
+    tk_status st = e->pass == 1 ? put_code(e, m, sidx, err) : TK_OK;
+    e->chunk_edges++;
+    e->prev = x;
+    return st;
+}
+
 /* The parse shared by both passes: a chunk starts with its FIRST_EDGE_ID
  * and ends with the edge that brings it to chunk_instrs instructions or
  * chunk_edges edges (so where chunks end does not depend on the parse);
@@ -1355,35 +1388,28 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err) {
             if ((st = shortest_path(e, P, i, end, err)) != TK_OK)
                 return st;
             i = end;
+        } else if (i < end && !P->phrases) {
+            /* one edge a transition: every edge of the chunk available, in one go */
+            for (; i < end; i++)
+                if ((st = one_edge(e, P, e->pend[i], err)) != TK_OK)
+                    return st;
         } else if (i < end) {
             if (end - i < ahead && !e->full && !final)
                 break;
+            /* pass 1 with phrases: the longest phrase the next edges start with */
             const uint32_t *path = e->pend + i;
             unsigned k = 1;
             size_t sidx = SIZE_MAX;
-            if (P->phrases) {
-                /* pass 1 */
-                uint32_t node = dt_phrases_match(&P->ph, e->prev, path, end - i, 1, &k);
-                if (node == DT_PHRASE_NONE)
+            uint32_t node = dt_phrases_match(&P->ph, e->prev, path, end - i, 1, &k);
+            if (node == DT_PHRASE_NONE)
+                return nomem(err);
+            uint32_t *slot = &P->ph.nodes[node].sym;
+            if (*slot == DT_PHRASE_NONE) {
+                if (sm_append(m, e->prev, path, k, &sidx) || sidx >= DT_PHRASE_NONE)
                     return nomem(err);
-                uint32_t *slot = &P->ph.nodes[node].sym;
-                if (*slot == DT_PHRASE_NONE) {
-                    if (sm_append(m, e->prev, path, k, &sidx) || sidx >= DT_PHRASE_NONE)
-                        return nomem(err);
-                    *slot = (uint32_t)sidx;
-                }
-                m->counts[*slot]++;
-            } else if (e->pass == 0) {
-                if (sm_add(m, e->prev, path, 1, NULL))
-                    return nomem(err);
-            } else {
-                if ((sidx = sm_find(m, e->prev, path, 1)) == SIZE_MAX)
-                    return tk_error_set(err, TK_ERR_ARG,
-                                        "encode(): edge %u after edge %u was not seen in pass 1",
-                                        path[0], e->prev);
-                if ((st = put_code(e, m, sidx, err)) != TK_OK)
-                    return st;
+                *slot = (uint32_t)sidx;
             }
+            m->counts[*slot]++;
             e->chunk_edges++;
             e->prev = path[k - 1];
             i += k;

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `tracekit record` benchmark (a benchmark, not a timed test): compute-bound
+# programs run natively, under `valgrind --tool=none`, under callgrind, under
+# `tracekit record` and `tracekit record --trace`. Goals (docs/record.md):
+# record no slower than callgrind, record --trace at most 1.5x callgrind, memory
+# bounded by the program's code, not by its run.
+#
+# Workloads (each skipped when its program is missing):
+#   xz      xz -9 of BENCH_RECORD_MB (default 2) MB of generated text
+#   python  CPython running a small script (dicts, strings, loops)
+#   sqlite  sqlite3 running a query over a generated table
+# Per workload and way of running: wall and CPU time (user + sys of the whole
+# process tree, /usr/bin/time) and peak RSS, the best of BENCH_RUNS (default 1)
+# runs; the ratios to callgrind; for --trace, the trace's bytes per executed
+# edge. Prints lines
+#   bench record-W MODE: wall X s, CPU Y s, peak RSS Z MB
+#   bench record-W: record/callgrind wall A (CPU B), record --trace/callgrind wall C (CPU D)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+RUNS=${BENCH_RUNS:-1}
+MB=${BENCH_RECORD_MB:-2}
+command -v valgrind >/dev/null || { echo "bench record: valgrind not installed"; exit 0; }
+[ -x "$(dirname "$TRACEKIT")/recorder/tkrecord-amd64-linux" ] ||
+    { echo "bench record: tkrecord not built"; exit 0; }
+W=$BENCH_OUT/record
+mkdir -p "$W"
+
+# inputs
+python3 - "$W/text" "$MB" <<'PY'
+import random, sys
+r = random.Random(7)
+words = ["%s%d" % (w, i) for i, w in enumerate("alpha beta gamma delta epsilon zeta eta theta".split() * 40)]
+with open(sys.argv[1], "w") as f:
+    n = 0
+    while n < float(sys.argv[2]) * 1e6:
+        line = " ".join(r.choice(words) for _ in range(12)) + "\n"
+        f.write(line)
+        n += len(line)
+PY
+cat >"$W/script.py" <<'PY'
+d = {}
+for i in range(60000):
+    k = "k%d" % (i % 5000)
+    d[k] = d.get(k, 0) + i * i % 97
+s = sorted(d.items(), key=lambda kv: (kv[1], kv[0]))
+print(len(s), sum(v for _, v in s), "".join(k[-1] for k, _ in s[:50]))
+PY
+python3 - "$W/db.sql" <<'PY'
+import random, sys
+r = random.Random(3)
+with open(sys.argv[1], "w") as f:
+    f.write("CREATE TABLE t(a INTEGER, b TEXT, c REAL);\nBEGIN;\n")
+    for i in range(20000):
+        f.write("INSERT INTO t VALUES(%d,'s%d',%f);\n" % (r.randrange(1000), r.randrange(500), r.random()))
+    f.write("COMMIT;\nSELECT b, count(*), sum(c), avg(a) FROM t GROUP BY b ORDER BY 3 DESC LIMIT 5;\n")
+PY
+
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+workloads="xz|$(command -v xz) -9 -c -T1 $W/text
+python|$py -S $W/script.py
+sqlite|$(command -v sqlite3) :memory: -init $W/db.sql .quit"
+
+# best LABEL CMD -> B_WALL B_CPU B_RSS (the run with the least wall time)
+best() {
+    local label=$1 cmd=$2 i
+    B_WALL= B_CPU= B_RSS=
+    for ((i = 0; i < RUNS; i++)); do
+        run_timed "$label" "$cmd" || { echo "bench $label: failed:"; tail -3 "$BENCH_OUT/$label.err"; return 1; }
+        if [ -z "$B_WALL" ] || awk -v a="$T_SEC" -v b="$B_WALL" 'BEGIN { exit !(a < b) }'; then
+            B_WALL=$T_SEC B_CPU=$T_CPU B_RSS=$T_RSS_MB
+        fi
+    done
+    printf 'bench record-%s: wall %.2f s, CPU %.2f s, peak RSS %.1f MB\n' "$label" "$B_WALL" "$B_CPU" "$B_RSS"
+}
+
+while IFS='|' read -r name cmd; do
+    prog=${cmd%% *}
+    [ -n "$prog" ] && [ -x "$prog" ] || { echo "bench record-$name: skipped (no program)"; continue; }
+    best "$name native" "$cmd" || continue
+    best "$name none" "valgrind -q --tool=none $cmd" || continue
+    best "$name callgrind" "valgrind -q --tool=callgrind --callgrind-out-file=$W/$name.cg $cmd" || continue
+    cw=$B_WALL cc=$B_CPU
+    best "$name record" "'$TRACEKIT' record -q --force -o $W/$name -- $cmd" || continue
+    rw=$B_WALL rc=$B_CPU
+    best "$name record --trace" "'$TRACEKIT' record -q --force --trace -o $W/$name -- $cmd" || continue
+    tw=$B_WALL tc=$B_CPU
+    edges=$("$TRACEKIT" info "$W/$name.trace.json" | awk '/edges \(EDGE_COUNT\)/ { gsub(",", ""); for (i = 1; i <= NF; i++) if ($(i + 1) == "edges") n += $i } END { print n + 0 }')
+    bytes=$(stat -c %s "$W/$name.trace.json")
+    awk -v n="$name" -v cw="$cw" -v cc="$cc" -v rw="$rw" -v rc="$rc" -v tw="$tw" -v tc="$tc" \
+        -v e="$edges" -v b="$bytes" 'BEGIN {
+        printf "bench record-%s: record/callgrind wall %.2fx (CPU %.2fx), record --trace/callgrind wall %.2fx (CPU %.2fx)\n",
+               n, rw / cw, rc / cc, tw / cw, tc / cc
+        if (e > 0) printf "bench record-%s: trace %d bytes for %d edges, %.3f bytes per edge\n", n, b, e, b / e }'
+done <<<"$workloads"
+[ -n "${BENCH_KEEP:-}" ] || rm -rf "$W"

@@ -1,0 +1,148 @@
+/* tkrecord: tracekit's Valgrind tool (recorder/).  It runs inside Valgrind's
+ * own runtime (no C library: only the pub_tool_*.h API) and writes, for each
+ * process it records, a raw file that libtracekit turns into a DCFG (and,
+ * with --trace, a DCFG-Trace): docs/record.md describes both.
+ *
+ * Shape of the tool:
+ *   tkr_main.c   registration, options, start and end, threads, signals,
+ *                system calls, fork and exec
+ *   tkr_code.c   static information gathered at translation time: images,
+ *                superblocks (their instructions, exits, symbols, lines)
+ *   tkr_instr.c  the instrumentation: one pass over each superblock with
+ *                hooks per recording mode (tkr_mode); the DCFG mode adds a
+ *                helper call at entry and a store before each exit
+ *   tkr_run.c    what runs with the program: the entry helper, the edge
+ *                records and their counts, thread states, the trace spill
+ *   tkr_out.c    the raw file (buffered writes, temporary name + rename)
+ */
+#ifndef TKR_H
+#define TKR_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+#define TKR_RAW_VERSION 1
+
+/* Exit kinds: how control leaves a superblock through one of its exits. */
+typedef enum {
+    TKR_K_START = 0, /* pseudo exit: a thread starts (ENTRY edges) */
+    TKR_K_FALL,      /* to the next instruction, not a control-flow instruction */
+    TKR_K_COND,      /* a conditional branch (taken or not: the target tells) */
+    TKR_K_JMP,       /* direct unconditional branch */
+    TKR_K_IJMP,      /* indirect unconditional branch */
+    TKR_K_CALL,      /* direct call */
+    TKR_K_ICALL,     /* indirect call */
+    TKR_K_RET,       /* return */
+    TKR_K_SYS,       /* system call instruction */
+    TKR_K_REP,       /* rep-prefixed string instruction (self or next) */
+    TKR_K_OTHER,     /* Valgrind-internal stop (client request, yield...) */
+    TKR_K_SIG,       /* the instruction raises a signal (int3, ud2...) */
+    TKR_K_FAULT,     /* pseudo exit: a signal interrupted the superblock here */
+    TKR_K_COUNT
+} tkr_kind;
+
+/* Dynamic edge kinds: what the next edge of a thread is, whatever its exit. */
+enum { TKR_DYN_NONE = 0, TKR_DYN_SIGNAL = 1, TKR_DYN_SIGRETURN = 2 };
+
+typedef struct tkr_sb tkr_sb;
+typedef struct tkr_edge tkr_edge;
+
+typedef struct tkr_exit {
+    tkr_sb *sb;
+    UInt id;
+    UShort instr;         /* index of the instruction the exit leaves from */
+    UChar kind;           /* tkr_kind */
+    UChar has_dst;
+    Addr dst;
+    /* one-entry cache of the edge last taken through this exit */
+    tkr_sb *c_sb;
+    tkr_edge *c_edge;
+    UInt c_thread;
+} tkr_exit;
+
+struct tkr_sb {
+    Addr addr;
+    UInt id;
+    UInt image;
+    UInt ninstrs;
+    UInt nexits;
+    UChar *lens;          /* length of each instruction */
+    UInt *lines;          /* per instruction: source file id, line, symbol id */
+    tkr_exit *exits;      /* static exits, the final one last */
+    tkr_exit inprog;      /* the superblock is running (no exit taken yet) */
+    tkr_sb *hnext;        /* address hash chain */
+};
+
+struct tkr_edge {
+    tkr_exit *exit;
+    tkr_sb *tgt;          /* NULL: the thread ended (EXIT edge) */
+    UInt thread;
+    UInt dyn;
+    UInt id;
+    ULong count;
+    tkr_edge *hnext;
+    tkr_edge *pred;       /* trace spill: the record that followed this one last time */
+};
+
+typedef struct tkr_thread {
+    UInt index;           /* thread index of the DCFG (0 = main) */
+    UInt alive;
+    UInt pending;         /* TKR_DYN_* of the next edge */
+    tkr_exit *last;       /* last exit taken (while not running) */
+    UChar *buf;           /* trace spill buffer (tokens, see tkr_run.c) */
+    UInt nbuf;
+    Int fd;               /* spill file, -1 when not tracing this thread */
+    tkr_edge *prev;       /* the thread's last edge record */
+    ULong hits;           /* records since the last token that were their predecessor's pred */
+} tkr_thread;
+
+/* ---- options and global state (tkr_main.c) ---- */
+extern const HChar *tkr_out_dir;
+extern Bool tkr_tracing;
+extern Bool tkr_children;
+extern UInt tkr_threads_limit;
+extern UInt tkr_pid;
+extern UInt tkr_gen;
+
+/* ---- tkr_code.c ---- */
+void tkr_code_init(void);
+void tkr_code_reset_after_fork(void);
+UInt tkr_image_of(Addr a);
+void tkr_images_add_mapped(void);
+tkr_sb *tkr_sb_get(Addr addr, UInt n, const UChar *lens, UInt nexits, const tkr_exit *exits);
+tkr_sb *tkr_sb_containing(Addr a, UInt *instr);
+tkr_exit *tkr_exit_dynamic(tkr_sb *sb, UInt instr, UInt kind);
+void tkr_code_write(void *out);
+extern tkr_exit tkr_start_exit;
+
+/* ---- tkr_instr.c ---- */
+IRSB *tkr_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+                     const VexGuestExtents *vge, const VexArchInfo *arch, IRType gw, IRType hw);
+
+/* ---- tkr_run.c ---- */
+extern tkr_exit *tkr_last;      /* stored by the instrumented code */
+extern tkr_thread *tkr_cur;
+VG_REGPARM(1) void tkr_enter(tkr_sb *sb);
+void tkr_run_init(void);
+void tkr_run_reset_after_fork(ThreadId tid);
+tkr_thread *tkr_thread_of(ThreadId tid);
+void tkr_thread_switch(ThreadId tid);
+void tkr_thread_new(ThreadId tid);
+void tkr_thread_end(ThreadId tid);
+void tkr_threads_end_all(void);
+void tkr_signal(ThreadId tid);
+void tkr_sigreturn(ThreadId tid);
+void tkr_run_write(void *out);
+void tkr_trace_flush_all(void);
+UInt tkr_nthreads(void);
+
+/* ---- tkr_out.c ---- */
+typedef struct tkr_out tkr_out;
+tkr_out *tkr_out_open(const HChar *path);
+void tkr_out_printf(tkr_out *o, const HChar *fmt, ...) PRINTF_CHECK(2, 3);
+void tkr_out_name(tkr_out *o, const HChar *s);
+Bool tkr_out_close(tkr_out *o);
+Bool tkr_write_raw(const HChar *end_reason, Int status);
+HChar *tkr_path(const HChar *suffix);
+
+#endif

@@ -1,0 +1,362 @@
+/* A recording's raw files -> the cfg model (tk_record_load), with the
+ * extra data of each process (TRACEKIT_RECORD). */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/num.h"
+#include "record/record_internal.h"
+#include "tracekit/tracekit.h"
+
+/* An exec'd program keeps its pid: generation g > 0 of a pid gets this many
+ * times g added (beyond Linux's largest pid, 2^22), so that PROCESS_IDs stay
+ * unique. */
+#define REC_GEN_PID_STEP 10000000ull
+
+static int proc_cmp(const void *a, const void *b)
+{
+    const rec_proc *x = a, *y = b;
+    if (x->raw.pid != y->raw.pid) return x->raw.pid < y->raw.pid ? -1 : 1;
+    return (x->raw.gen > y->raw.gen) - (x->raw.gen < y->raw.gen);
+}
+
+/* Whether a file's name is a raw file's: p<pid>.<gen>.tkr (decimal numbers). */
+static int raw_name(const char *name)
+{
+    const char *p = name + 1, *end = name + strlen(name);
+    uint64_t pid, gen;
+    if (name[0] != 'p' || tk_scan_dec(&p, end, &pid) != TK_OK || *p != '.') return 0;
+    p++;
+    if (tk_scan_dec(&p, end, &gen) != TK_OK) return 0;
+    return pid <= UINT32_MAX && gen <= UINT32_MAX && !strcmp(p, ".tkr");
+}
+
+/* The raw files of dir (p<pid>.<gen>.tkr), in order of pid and generation. */
+static tk_status list_raw(rec_set *s, const char *dir, tk_error *err)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return tk_error_set(err, TK_ERR_IO, "cannot open %s: %s", dir, strerror(errno));
+    struct dirent *de;
+    tk_status st = TK_OK;
+    while (st == TK_OK && (de = readdir(dp))) {
+        if (!raw_name(de->d_name)) continue;
+        size_t len = strlen(dir) + strlen(de->d_name) + 2;
+        char *path = tk_malloc(len);
+        rec_proc *t = tk_realloc(s->procs, sizeof *t * (s->n + 1));
+        if (!path || !t) {
+            tk_free(path);
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            break;
+        }
+        s->procs = t;
+        snprintf(path, len, "%s/%s", dir, de->d_name);
+        rec_proc *p = &s->procs[s->n++];
+        memset(p, 0, sizeof *p);
+        st = rec_raw_read(&p->raw, path, err);
+        tk_free(path);
+    }
+    closedir(dp);
+    if (st == TK_OK) qsort(s->procs, s->n, sizeof *s->procs, proc_cmp);
+    return st;
+}
+
+/* A JSON string the way the DCFG writer writes them ('/' as "\/"). */
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\' || *p == '/') fprintf(f, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\t') fputs("\\t", f);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* The TRACEKIT_RECORD object of a process (malloc'd). */
+static char *extra_json(const rec_proc *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    const rec_raw *r = &p->raw;
+    const rec_end_info *end = &p->end;
+    fprintf(f, "{ \"TOOL\" : \"tracekit record %s (tkrecord, a Valgrind tool)\",\n", tk_version());
+    fprintf(f, "          \"PID\" : %" PRIu64 ", \"PARENT_PID\" : %" PRIu64
+               ", \"EXEC_GENERATION\" : %" PRIu32 ",\n          \"COMMAND\" : [ ",
+            r->pid, r->ppid, r->gen);
+    put_string(f, r->exe ? rec_str(r, r->exe) : "");
+    for (size_t i = 0; i < r->args.len; i++) {
+        fputs(", ", f);
+        put_string(f, rec_str(r, r->args.data[i]));
+    }
+    fputs(" ],\n          \"END\" : ", f);
+    put_string(f, end->how);
+    if (end->signal) fprintf(f, ", \"SIGNAL\" : %d", end->signal);
+    else if (!strcmp(end->how, "exit")) fprintf(f, ", \"EXIT_STATUS\" : %d", end->status);
+    fprintf(f, ", \"COMPLETE\" : %d", end->complete ? 1 : 0);
+    if (r->folded) fprintf(f, ", \"THREADS_FOLDED\" : %" PRIu32, r->folded);
+    fputs(" }", f);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static void end_of(rec_proc *p, uint64_t root_pid, const rec_end_info *root_end)
+{
+    const rec_raw *r = &p->raw;
+    memset(&p->end, 0, sizeof p->end);
+    if (!r->done) {
+        p->end.how = "killed";
+    } else if (!strcmp(r->end_reason, "exec")) {
+        p->end.how = "exec";
+        p->end.complete = 1;
+    } else if (root_end && r->pid == root_pid) {
+        p->end = *root_end;
+        if (!strcmp(p->end.how, "exec")) p->end.how = "exit"; /* the exec failed */
+    } else {
+        p->end.how = "exit";
+        p->end.status = r->end_status;
+        p->end.complete = 1;
+    }
+}
+
+tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid,
+                        const rec_end_info *root_end, tk_cfg **out, tk_error *err)
+{
+    *out = NULL;
+    memset(s, 0, sizeof *s);
+    tk_status st = list_raw(s, dir, err);
+    if (st == TK_OK && s->n == 0)
+        st = tk_error_set(err, TK_ERR_FORMAT, "%s: no raw file of tkrecord", dir);
+    rec_builder b;
+    if (st == TK_OK) st = rec_builder_init(&b, err);
+    if (st != TK_OK) return st;
+    for (size_t i = 0; i < s->n && st == TK_OK; i++) {
+        rec_proc *p = &s->procs[i];
+        end_of(p, root_pid, root_end);
+        if (!p->raw.done) continue; /* nothing but its name: it wrote nothing */
+        st = rec_build_process(&b, &p->raw, maps ? &p->map : NULL, err);
+        if (st != TK_OK) break;
+        tk_cfg_process *cp = &b.cfg->processes[b.cfg->nprocesses - 1];
+        p->process_id = cp->pid = p->raw.pid + REC_GEN_PID_STEP * p->raw.gen;
+        char *x = extra_json(p);
+        if (!x) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        else if ((cp->extra_json = tk_cfg_add_string(b.cfg, x, strlen(x))) == UINT32_MAX)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        free(x);
+    }
+    rec_builder_release(&b);
+    if (st == TK_OK && b.cfg->nprocesses == 0)
+        st = tk_error_set(err, TK_ERR_FORMAT, "%s: no process wrote its raw file", dir);
+    if (st == TK_OK) st = tk_cfg_finish(b.cfg, dir, NULL, err);
+    if (st != TK_OK) {
+        tk_cfg_free(b.cfg);
+        return st;
+    }
+    *out = b.cfg;
+    return TK_OK;
+}
+
+void rec_set_free(rec_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        rec_raw_free(&s->procs[i].raw);
+        rec_trace_map_free(&s->procs[i].map);
+    }
+    tk_free(s->procs);
+    memset(s, 0, sizeof *s);
+}
+
+tk_status tk_record_load(const char *raw_dir, tk_cfg **out, tk_error *err)
+{
+    rec_set s;
+    tk_status st = rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);
+    rec_set_free(&s);
+    return st;
+}
+
+/* ---- tk_record_run ------------------------------------------------------------------------ */
+
+typedef tk_status (*write_fn)(void *ctx, FILE *f, tk_error *err);
+
+/* Write an output through a temporary file renamed into place, compressed
+ * as its name says. */
+static tk_status write_output(const char *path, int force, write_fn fn, void *ctx, tk_error *err)
+{
+    tk_output *o;
+    tk_compression comp = rec_compression_of(path);
+    tk_status st = tk_output_open(&o, path, (force ? TK_OUTPUT_FORCE : 0) |
+                                                (comp ? TK_OUTPUT_BINARY : 0), err);
+    if (st != TK_OK) return st;
+    FILE *f = tk_output_file(o), *z = comp ? rec_zopen(f, comp) : f;
+    if (!z) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = fn(ctx, z, err);
+    if (z && z != f && fclose(z) != 0 && st == TK_OK)
+        st = tk_error_set(err, TK_ERR_IO, "%s: cannot write the compressed stream", path);
+    if (st != TK_OK) {
+        tk_output_abort(o);
+        return st;
+    }
+    return tk_output_commit(o, err);
+}
+
+static tk_status put_dcfg(void *ctx, FILE *f, tk_error *err)
+{
+    return tk_dcfg_write(ctx, f, err);
+}
+
+typedef struct trace_ctx {
+    const tk_cfg *cfg;
+    const rec_set *set;
+    const char *dir;
+    int level;
+    uint64_t edges;
+} trace_ctx;
+
+static tk_status put_trace(void *ctx, FILE *f, tk_error *err)
+{
+    trace_ctx *t = ctx;
+    return rec_write_trace(t->cfg, t->set, t->dir, t->level, f, &t->edges, err);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* What Valgrind's exit says, and whether the program's raw file was written. */
+/* Whether the program's raw file was written completely (1), only reserved
+ * (0: the process died without Valgrind's end, e.g. SIGKILL) or not at all (-1:
+ * Valgrind could not run the program). */
+static int root_raw(const rec_run *run)
+{
+    char path[8300];
+    snprintf(path, sizeof path, "%s/p%ld.0.tkr", run->raw, run->pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[64];
+    int done = 0;
+    while (fgets(line, sizeof line, f)) done = !strcmp(line, "done\n");
+    fclose(f);
+    return done;
+}
+
+/* What Valgrind's exit says of the program, when it ran. */
+static tk_status outcome(const rec_run *run, tk_record_result *res, rec_end_info *end,
+                         tk_error *err)
+{
+    memset(end, 0, sizeof *end);
+    int raw = root_raw(run);
+    if (raw < 0) {
+        char msg[1024];
+        rec_valgrind_message(run, msg, sizeof msg);
+        return tk_error_set(err, TK_ERR_UNSUPPORTED, "Valgrind could not run %s%s%s", run->program,
+                            *msg ? ": " : " (see its message above)", msg);
+    }
+    if (WIFEXITED(run->status)) {
+        res->exited = 1;
+        res->exit_code = WEXITSTATUS(run->status);
+        end->how = "exit";
+        end->status = res->exit_code;
+        end->complete = 1;
+    } else if (WIFSIGNALED(run->status)) {
+        res->signal = WTERMSIG(run->status);
+        end->how = "signal";
+        end->signal = res->signal;
+    }
+    if (raw == 0)
+        return tk_error_set(err, TK_ERR_UNSUPPORTED,
+                            "%s ended (%s %d) before tkrecord could write what it recorded: "
+                            "nothing written",
+                            run->program, res->signal ? "signal" : "exit status",
+                            res->signal ? res->signal : res->exit_code);
+    return TK_OK;
+}
+
+/* The folder of an output can take it (checked before the run, not after). */
+static tk_status writable(const char *path, tk_error *err)
+{
+    if (!path || !strcmp(path, "-")) return TK_OK;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = 0;
+    else *slash = 0;
+    if (access(dir, W_OK | X_OK) != 0)
+        return tk_error_set(err, TK_ERR_IO, "%s: cannot write there: %s", path, strerror(errno));
+    return TK_OK;
+}
+
+static void count(const tk_cfg *cfg, tk_record_result *res)
+{
+    res->processes = cfg->nprocesses;
+    res->threads = cfg->nprocesses ? cfg->processes[0].nthreads : 0;
+    for (uint32_t i = 0; i < cfg->nprocesses; i++) {
+        const tk_cfg_process *p = &cfg->processes[i];
+        res->blocks += p->nblocks;
+        res->edges += p->nedges;
+        res->instructions += p->file_instr_count;
+    }
+}
+
+static tk_status record_outputs(const rec_run *run, const tk_record_options *opt,
+                                tk_record_result *res, const rec_end_info *end, tk_error *err)
+{
+    rec_set set;
+    tk_cfg *cfg = NULL;
+    tk_status st = rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid, end,
+                                 &cfg, err);
+    if (st == TK_OK) {
+        res->complete = 1;
+        for (size_t i = 0; i < set.n; i++) res->complete &= set.procs[i].end.complete;
+        count(cfg, res);
+        st = write_output(opt->dcfg_path, opt->force, put_dcfg, cfg, err);
+    }
+    if (st == TK_OK && opt->trace_path) {
+        trace_ctx t = {cfg, &set, run->raw, opt->trace_level, 0};
+        st = write_output(opt->trace_path, opt->force, put_trace, &t, err);
+        res->trace_edges = t.edges;
+        if (st != TK_OK) unlink(opt->dcfg_path); /* both or neither */
+    }
+    tk_cfg_free(cfg);
+    rec_set_free(&set);
+    return st;
+}
+
+tk_status tk_record_run(const char *const *argv, const tk_record_options *opt,
+                        tk_record_result *res, tk_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (!opt || !opt->dcfg_path || !*opt->dcfg_path)
+        return tk_error_set(err, TK_ERR_ARG, "no output file for the DCFG");
+    const char *outs[2] = {opt->dcfg_path, opt->trace_path};
+    for (int i = 0; i < 2; i++)
+        if (!opt->force && exists(outs[i]))
+            return tk_error_set(err, TK_ERR_EXISTS, "%s exists (--force overwrites it)", outs[i]);
+    if (opt->trace_path && !strcmp(opt->trace_path, opt->dcfg_path))
+        return tk_error_set(err, TK_ERR_ARG, "the DCFG and its trace need two files");
+    for (int i = 0; i < 2; i++)
+        if (writable(outs[i], err) != TK_OK) return TK_ERR_IO;
+    rec_run run;
+    tk_status st = rec_prepare(&run, argv, opt, err);
+    if (st == TK_OK) st = rec_spawn(&run, argv, opt, err);
+    rec_end_info end;
+    if (st == TK_OK) st = outcome(&run, res, &end, err);
+    if (st == TK_OK) st = record_outputs(&run, opt, res, &end, err);
+    rec_cleanup(&run, opt);
+    return st;
+}

@@ -1,0 +1,361 @@
+/* Reading the raw files tkrecord writes (one line a record; docs/record.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/num.h"
+#include "record/record_internal.h"
+
+typedef struct rd {
+    rec_raw *r;
+    tk_error *err;
+    uint64_t line;
+    char *s;         /* the rest of the current line */
+    const char *end; /* the line's end (its NUL) */
+} rd;
+
+static tk_status bad(rd *d, const char *what)
+{
+    return tk_error_set_at(d->err, TK_ERR_FORMAT, d->r->path, -1, d->line, 1,
+                           "tkrecord raw file: %s", what);
+}
+
+static tk_status nomem(rd *d)
+{
+    return tk_error_set(d->err, TK_ERR_NOMEM, "out of memory reading a tkrecord raw file");
+}
+
+/* The next space-separated number of the line: decimal (base 10), or hex with or without
+ * "0x" (base 16), through the scanner. */
+static int num(rd *d, int base, uint64_t *out)
+{
+    const char *p = d->s;
+    while (*p == ' ') p++;
+    unsigned syntax = base == 16 ? TK_NUM_BARE_HEX | TK_NUM_HEX : TK_NUM_DEC;
+    if (tk_scan_num(&p, d->end, syntax, out) != TK_OK) return 0;
+    d->s += p - d->s;
+    return *d->s == ' ' || *d->s == 0;
+}
+
+static int num32(rd *d, uint32_t *out)
+{
+    uint64_t v;
+    if (!num(d, 10, &v) || v > UINT32_MAX) return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+/* The rest of the line as a name (\\ and \n unescaped) into the strings. */
+static int name(rd *d, uint32_t *off)
+{
+    if (*d->s == ' ') d->s++;
+    rec_raw *r = d->r;
+    size_t len = strlen(d->s);
+    if (TK_VEC_RESERVE(&r->strings, r->strings.len + len + 1) != 0) return -1;
+    if (r->strings.len > UINT32_MAX - len - 1) return -1;
+    *off = (uint32_t)r->strings.len;
+    char *o = r->strings.data + r->strings.len;
+    for (const char *p = d->s; *p; p++) {
+        if (*p == '\\' && p[1] == 'n') *o++ = '\n', p++;
+        else if (*p == '\\' && p[1] == '\\') *o++ = '\\', p++;
+        else *o++ = *p;
+    }
+    *o++ = 0;
+    r->strings.len = (size_t)(o - r->strings.data);
+    return 1;
+}
+
+static const char *const kind_names[REC_KIND_COUNT] = {
+    "start", "fall", "cond", "jmp", "ijmp", "call", "icall", "ret", "sys", "rep", "other", "sig",
+    "fault"};
+
+static tk_status rd_image(rd *d)
+{
+    rec_raw *r = d->r;
+    uint32_t id, nm;
+    rec_image im;
+    if (!num32(d, &id) || !num(d, 16, &im.lo) || !num(d, 10, &im.size) || !num(d, 16, &im.bias))
+        return bad(d, "malformed image line");
+    if (id != r->images.len + 1) return bad(d, "image ids out of order");
+    int ok = name(d, &nm);
+    if (ok < 0) return nomem(d);
+    im.name = nm;
+    return TK_VEC_PUSH(&r->images, im) ? nomem(d) : TK_OK;
+}
+
+static tk_status rd_file(rd *d)
+{
+    rec_raw *r = d->r;
+    uint32_t id, nm;
+    if (!num32(d, &id) || id == 0 || id > 100000000) return bad(d, "malformed file line");
+    if (name(d, &nm) < 0) return nomem(d);
+    if (id >= r->files.len) {
+        if (tk_vec_reserve_zeroed_((void **)&r->files.data, &r->files.cap, (size_t)id + 1,
+                                   sizeof *r->files.data))
+            return nomem(d);
+        for (size_t i = r->files.len; i <= id; i++) r->files.data[i] = UINT32_MAX;
+        r->files.len = (size_t)id + 1;
+    }
+    r->files.data[id] = nm;
+    return TK_OK;
+}
+
+static tk_status rd_sym(rd *d)
+{
+    rec_sym s;
+    uint32_t id;
+    if (!num32(d, &id) || !num32(d, &s.image) || !num(d, 16, &s.addr))
+        return bad(d, "malformed sym line");
+    if (id != d->r->syms.len + 1) return bad(d, "symbol ids out of order");
+    if (name(d, &s.name) < 0) return nomem(d);
+    return TK_VEC_PUSH(&d->r->syms, s) ? nomem(d) : TK_OK;
+}
+
+static tk_status rd_sb(rd *d)
+{
+    rec_raw *r = d->r;
+    uint32_t id;
+    rec_sb sb;
+    memset(&sb, 0, sizeof sb);
+    if (!num32(d, &id) || !num32(d, &sb.image) || !num(d, 16, &sb.addr))
+        return bad(d, "malformed sb line");
+    if (id != r->sbs.len + 1) return bad(d, "superblock ids out of order");
+    sb.lens = (uint32_t)r->lens.len;
+    while (*d->s == ' ' || *d->s == ',') {
+        d->s++;
+        const char *p = d->s;
+        uint64_t v;
+        if (tk_scan_dec(&p, d->end, &v) != TK_OK || v == 0 || v > 255)
+            return bad(d, "bad instruction length");
+        d->s += p - d->s;
+        if (TK_VEC_PUSH(&r->lens, (uint8_t)v)) return nomem(d);
+        sb.ninstrs++;
+    }
+    if (*d->s || !sb.ninstrs) return bad(d, "malformed instruction lengths");
+    sb.src = (uint32_t)r->srcs.len;
+    sb.fn = (uint32_t)r->fns.len;
+    return TK_VEC_PUSH(&r->sbs, sb) ? nomem(d) : TK_OK;
+}
+
+/* src SB INDEX FILE LINE, fn SB INDEX SYMBOL: runs of the superblock just read. */
+static tk_status rd_run(rd *d, int fn)
+{
+    rec_raw *r = d->r;
+    uint32_t sb;
+    rec_src s;
+    memset(&s, 0, sizeof s);
+    if (!num32(d, &sb) || !num32(d, &s.index) || !num32(d, &s.file) || (!fn && !num32(d, &s.line)))
+        return bad(d, fn ? "malformed fn line" : "malformed src line");
+    if (sb != r->sbs.len || s.index >= r->sbs.data[sb - 1].ninstrs)
+        return bad(d, "a src or fn line that does not follow its superblock");
+    if (fn && s.file > r->syms.len) return bad(d, "a fn line of an unknown symbol");
+    rec_src_vec *v = fn ? &r->fns : &r->srcs;
+    if (TK_VEC_PUSH(v, s)) return nomem(d);
+    if (fn) r->sbs.data[sb - 1].nfn++;
+    else r->sbs.data[sb - 1].nsrc++;
+    return TK_OK;
+}
+
+static tk_status rd_exit(rd *d)
+{
+    rec_raw *r = d->r;
+    uint32_t id;
+    rec_exit e;
+    memset(&e, 0, sizeof e);
+    if (!num32(d, &id) || !num32(d, &e.sb) || !num32(d, &e.instr) || id == 0 || id > 200000000)
+        return bad(d, "malformed exit line");
+    while (*d->s == ' ') d->s++;
+    size_t k = 0;
+    for (; k < REC_KIND_COUNT; k++) {
+        size_t n = strlen(kind_names[k]);
+        if (strncmp(d->s, kind_names[k], n) == 0 && d->s[n] == ' ') break;
+    }
+    if (k == REC_KIND_COUNT || k == REC_START) return bad(d, "unknown exit kind");
+    e.kind = (uint8_t)k;
+    d->s += strlen(kind_names[k]);
+    if (strcmp(d->s, " -") == 0) {
+        d->s += 2;
+    } else {
+        if (!num(d, 16, &e.dst)) return bad(d, "malformed exit target");
+        e.has_dst = 1;
+    }
+    if (e.sb == 0 || e.sb > r->sbs.len || e.instr >= r->sbs.data[e.sb - 1].ninstrs)
+        return bad(d, "an exit of an unknown superblock or instruction");
+    if (id >= r->exits.len) {
+        if (TK_VEC_RESERVE(&r->exits, (size_t)id + 1) ||
+            TK_VEC_RESERVE(&r->exit_seen, (size_t)id + 1))
+            return nomem(d);
+        size_t from = r->exits.len;
+        memset(r->exits.data + from, 0, sizeof *r->exits.data * (id + 1 - from));
+        memset(r->exit_seen.data + from, 0, id + 1 - from);
+        r->exits.len = r->exit_seen.len = (size_t)id + 1;
+    }
+    if (r->exit_seen.data[id]) return bad(d, "an exit id given twice");
+    r->exits.data[id] = e;
+    r->exit_seen.data[id] = 1;
+    return TK_OK;
+}
+
+static tk_status rd_edge(rd *d)
+{
+    rec_raw *r = d->r;
+    rec_edge e;
+    if (!num32(d, &e.id) || !num32(d, &e.exit) || !num32(d, &e.tgt) || !num32(d, &e.dyn) ||
+        !num32(d, &e.thread) || !num(d, 10, &e.count) || e.id == 0 || e.dyn > 2)
+        return bad(d, "malformed edge line");
+    if (e.id > r->max_edge_id) r->max_edge_id = e.id;
+    return TK_VEC_PUSH(&r->edges, e) ? nomem(d) : TK_OK;
+}
+
+static tk_status rd_end(rd *d)
+{
+    rec_end e;
+    if (!num32(d, &e.thread) || !num32(d, &e.exit) || !num32(d, &e.traced))
+        return bad(d, "malformed end line");
+    return TK_VEC_PUSH(&d->r->ends, e) ? nomem(d) : TK_OK;
+}
+
+static tk_status rd_header(rd *d, const char *key)
+{
+    rec_raw *r = d->r;
+    uint64_t v;
+    if (!strcmp(key, "pid")) return num(d, 10, &r->pid) ? TK_OK : bad(d, "malformed pid");
+    if (!strcmp(key, "ppid")) return num(d, 10, &r->ppid) ? TK_OK : bad(d, "malformed ppid");
+    if (!strcmp(key, "gen")) return num32(d, &r->gen) ? TK_OK : bad(d, "malformed gen");
+    if (!strcmp(key, "trace")) {
+        if (!num(d, 10, &v)) return bad(d, "malformed trace");
+        r->trace = v != 0;
+        return TK_OK;
+    }
+    if (!strcmp(key, "threads"))
+        return num32(d, &r->nthreads) && num32(d, &r->folded) ? TK_OK : bad(d, "malformed threads");
+    if (!strcmp(key, "exe")) return name(d, &r->exe) < 0 ? nomem(d) : TK_OK;
+    if (!strcmp(key, "arg")) {
+        uint32_t a;
+        if (name(d, &a) < 0 || TK_VEC_PUSH(&r->args, a)) return nomem(d);
+        return TK_OK;
+    }
+    if (!strcmp(key, "end-of-run")) {
+        while (*d->s == ' ') d->s++;
+        size_t n = strcspn(d->s, " ");
+        if (n == 0 || n >= sizeof r->end_reason) return bad(d, "malformed end-of-run");
+        memcpy(r->end_reason, d->s, n);
+        r->end_reason[n] = 0;
+        d->s += n;
+        const char *p = d->s + (*d->s == ' ');
+        int64_t st = 0;
+        if (p < d->end && (tk_scan_snum(&p, d->end, TK_NUM_DEC | TK_NUM_SIGN, &st) != TK_OK ||
+                           p != d->end || st < INT_MIN || st > INT_MAX))
+            return bad(d, "malformed end-of-run status");
+        r->end_status = (int)st;
+        return TK_OK;
+    }
+    return TK_END;
+}
+
+static tk_status rd_line(rd *d, char *line)
+{
+    size_t len = strlen(line);
+    char *sp = memchr(line, ' ', len);
+    const char *key = line;
+    if (sp) *sp = 0;
+    d->end = line + len;
+    d->s = sp ? sp + 1 : line + len;
+    if (!strcmp(key, "sb")) return rd_sb(d);
+    if (!strcmp(key, "src")) return rd_run(d, 0);
+    if (!strcmp(key, "fn")) return rd_run(d, 1);
+    if (!strcmp(key, "exit")) return rd_exit(d);
+    if (!strcmp(key, "edge")) return rd_edge(d);
+    if (!strcmp(key, "sym")) return rd_sym(d);
+    if (!strcmp(key, "file")) return rd_file(d);
+    if (!strcmp(key, "image")) return rd_image(d);
+    if (!strcmp(key, "end")) return rd_end(d);
+    if (!strcmp(key, "done")) {
+        d->r->done = 1;
+        return TK_OK;
+    }
+    if (!strcmp(key, "running")) return TK_OK;
+    tk_status st = rd_header(d, key);
+    return st == TK_END ? TK_OK : st; /* unknown records: later versions' */
+}
+
+/* References between the records: every edge's exit and superblock, every
+ * end's exit, every superblock's image exist. */
+static tk_status rd_links(rd *d)
+{
+    rec_raw *r = d->r;
+    d->line = 0;
+    for (size_t i = 0; i < r->sbs.len; i++)
+        if (r->sbs.data[i].image == 0 || r->sbs.data[i].image > r->images.len)
+            return bad(d, "a superblock of an unknown image");
+    for (size_t i = 0; i < r->edges.len; i++) {
+        const rec_edge *e = &r->edges.data[i];
+        if (e->exit && (e->exit >= r->exits.len || !r->exit_seen.data[e->exit]))
+            return bad(d, "an edge of an unknown exit");
+        if (e->tgt == 0 || e->tgt > r->sbs.len) return bad(d, "an edge into an unknown superblock");
+        if (e->thread >= r->nthreads) return bad(d, "an edge of an unknown thread");
+    }
+    for (size_t i = 0; i < r->ends.len; i++) {
+        const rec_end *e = &r->ends.data[i];
+        if (e->exit && (e->exit >= r->exits.len || !r->exit_seen.data[e->exit]))
+            return bad(d, "a thread end at an unknown exit");
+        if (e->thread >= r->nthreads) return bad(d, "the end of an unknown thread");
+    }
+    return TK_OK;
+}
+
+tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->path = tk_strdup(path);
+    rd d = {r, err, 0, NULL, NULL};
+    if (!r->path) return nomem(&d);
+    FILE *f = fopen(path, "r");
+    if (!f) return tk_error_set(err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    tk_status st = TK_OK;
+    rec_exit start;
+    memset(&start, 0, sizeof start);
+    if (TK_VEC_PUSH(&r->exits, start) || TK_VEC_PUSH(&r->exit_seen, (uint8_t)1) ||
+        TK_VEC_PUSH(&r->strings, '\0'))
+        st = nomem(&d);
+    while (st == TK_OK && (n = getline(&line, &cap, f)) >= 0) {
+        d.line++;
+        if (n > 0 && line[n - 1] == '\n') line[--n] = 0;
+        if (d.line == 1 && strncmp(line, "TKRECORD 1", 10) != 0) {
+            st = bad(&d, "not a tkrecord raw file of version 1");
+            break;
+        }
+        if (d.line > 1) st = rd_line(&d, line);
+    }
+    if (st == TK_OK && ferror(f)) st = tk_error_set(err, TK_ERR_IO, "cannot read %s", path);
+    free(line);
+    fclose(f);
+    if (st == TK_OK && r->done) st = rd_links(&d);
+    return st;
+}
+
+void rec_raw_free(rec_raw *r)
+{
+    tk_free(r->path);
+    TK_VEC_FREE(&r->strings);
+    TK_VEC_FREE(&r->args);
+    TK_VEC_FREE(&r->images);
+    TK_VEC_FREE(&r->files);
+    TK_VEC_FREE(&r->syms);
+    TK_VEC_FREE(&r->sbs);
+    TK_VEC_FREE(&r->lens);
+    TK_VEC_FREE(&r->srcs);
+    TK_VEC_FREE(&r->fns);
+    TK_VEC_FREE(&r->exits);
+    TK_VEC_FREE(&r->exit_seen);
+    TK_VEC_FREE(&r->edges);
+    TK_VEC_FREE(&r->ends);
+    memset(r, 0, sizeof *r);
+}
