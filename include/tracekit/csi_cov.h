@@ -221,6 +221,30 @@ TK_API const char *tk_csi_crash_match(const tk_csi_crash *c);
  * could not be checked, an FC flag that disagrees with the blocks... */
 TK_API const char *tk_csi_crash_notes(const tk_csi_crash *c);
 
+/* One frame of the crashed thread (innermost first), unwound from the core
+ * with BIN's call frame information, when BIN has path-tracing metadata
+ * (.debug_PT) too. A traced frame is one of a function with csi-cc's
+ * path-tracing locals; their values are read from the core through their
+ * DWARF locations, ready for tk_csi_state_decode. */
+typedef struct tk_csi_crash_frame {
+    uint32_t depth;         /* 0: the frame that crashed */
+    uint64_t pc;            /* its program counter (a return address above 0) */
+    const char *function;   /* its function in BIN's DWARF, or NULL */
+    const char *source;     /* the source file of the call or instruction, or NULL */
+    uint64_t line;          /* its line (0: unknown) */
+    int traced;             /* the function has the path-tracing locals */
+    const char *problem;    /* why they could not be read, or NULL */
+    const int64_t *paths;   /* __PT_counter_arr as in memory (raw, not reordered) */
+    size_t npaths;
+    int64_t idx;            /* __PT_counter_idx */
+    int64_t cur;            /* __PT_current_path */
+} tk_csi_crash_frame;
+
+/* BIN has .debug_PT: the frames were unwound (a raw image has none). */
+TK_API int tk_csi_crash_has_pt(const tk_csi_crash *c);
+TK_API size_t tk_csi_crash_frame_count(const tk_csi_crash *c);
+TK_API const tk_csi_crash_frame *tk_csi_crash_frame_at(const tk_csi_crash *c, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

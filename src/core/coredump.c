@@ -378,6 +378,14 @@ const char *tk_coredump_mapped_file(const tk_coredump *c, uint64_t addr, uint64_
 
 int tk_coredump_is_raw(const tk_coredump *c) { return c->raw; }
 
+int tk_coredump_big_endian(const tk_coredump *c)
+{
+    if (!c->raw)
+        return c->big;
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 0;
+}
+
 unsigned tk_coredump_machine(const tk_coredump *c) { return c->machine; }
 
 const char *tk_coredump_path(const tk_coredump *c) { return c->path; }

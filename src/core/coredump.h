@@ -44,6 +44,8 @@ const char *tk_coredump_mapped_file(const tk_coredump *c, uint64_t addr, uint64_
 
 /* Is this a raw image? The ELF machine of a core (0 for raw images). */
 int tk_coredump_is_raw(const tk_coredump *c);
+/* The core's byte order (a raw image: the host's). */
+int tk_coredump_big_endian(const tk_coredump *c);
 unsigned tk_coredump_machine(const tk_coredump *c);
 const char *tk_coredump_path(const tk_coredump *c);
 

@@ -18,6 +18,10 @@
 #     on the crashed stack does not);
 #  2. every array byte tracekit read equals what gdb prints for that symbol
 #     in the same core (gdb is the oracle when present).
+# With .debug_PT too (pt.c, path tracing written by hand as csi-cc's
+# PathTracing.cpp does it), the crashed thread is unwound and main's
+# path-tracing locals must read as the program left them (and as gdb reads
+# them in that frame), and decode to the paths it ran.
 # Then bad input: a truncated core, a program that is not the core's (same
 # code, other build id), arrays outside the image, a program without the
 # sections, a stripped program, a program given as its own core: each a
@@ -157,6 +161,74 @@ print(min(a for a, s in r), max(a + s for a, s in r))')
         else bad "raw image of $bin (${opt[*]}): the report differs"; fi
     done
 fi
+
+# ---- path tracing in the same core -----------------------------------------
+# pt.c: main traces its paths (the CFG of the CSI guide's loop example) and
+# crashes below main in the fourth iteration: its locals hold the completed
+# paths 0, 4, 3 and the sum 4 of the path 4 5 8 in progress, at the line of
+# the call (the line marked "PT 8").
+awk -f $S/gen-pt.awk $S/pt.c $S/pt.PT.in > "$tmp/pt.PT.txt"
+awk -v out="$tmp/pt" -f $S/gen-metadata.awk $S/pt.c
+gcc -g -O0 -I$S -include "$tmp/pt.arrays.h" -c $S/pt.c -o "$tmp/pt.o" &&
+    objcopy --add-section .debug_PT="$tmp/pt.PT.txt" --add-section .debug_FC="$tmp/pt.FC.txt" \
+        --add-section .debug_BBC="$tmp/pt.BBC.txt" "$tmp/pt.o" "$tmp/pt-cov.o" &&
+    gcc -o "$tmp/ptprog" "$tmp/pt-cov.o" && gcc -o "$tmp/ptprog-self" "$tmp/pt-cov.o" "$tmp/selfcore.o" ||
+    exit 1
+"$T" check "$tmp/pt.PT.txt" >/dev/null 2>&1 || bad "the generated .debug_PT does not check"
+ptline=$(grep -n 'PT 8 \*/' $S/pt.c | cut -d: -f1)
+ptcores=()
+if [ $have_gdb = 1 ]; then
+    (cd "$tmp" && gdb -q -batch -ex run -ex 'gcore pt-gdb.core' ./ptprog >/dev/null 2>&1)
+    [ -s "$tmp/pt-gdb.core" ] && ptcores+=(ptprog:pt-gdb.core)
+fi
+if [ -d "$tmp/k" ]; then
+    rm -f "$tmp"/k/*
+    { (cd "$tmp/k" && ulimit -c unlimited 2>/dev/null && exec ../ptprog); } >/dev/null 2>&1
+    kcore=$(ls "$tmp/k" 2>/dev/null | head -1)
+    [ -n "$kcore" ] && mv "$tmp/k/$kcore" "$tmp/pt-kernel.core" && ptcores+=(ptprog:pt-kernel.core)
+fi
+{ (cd "$tmp" && SELFCORE="$tmp/pt-self.core" exec ./ptprog-self); } >/dev/null 2>&1
+[ -s "$tmp/pt-self.core" ] && [ "$(uname -m)" = x86_64 ] && ptcores+=(ptprog-self:pt-self.core)
+[ ${#ptcores[@]} -gt 0 ] || bad "no core of the path-tracing program"
+cat > "$tmp/pt-oracle.py" <<'PY'
+import json, re, subprocess, sys
+binary, core, line, report = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.load(open(sys.argv[4]))
+frames = [f for f in report["frames"] if f["traced"]]
+if len(frames) != 1 or frames[0]["function"] != "main" or "problem" in frames[0]:
+    sys.exit("traced frames: %s" % frames)
+f = frames[0]
+if f["paths"][:3] != [0, 4, 3] or f["paths"][-1] != -1 or f["idx"] != 3 or f["cur"] != 4 or f["line"] != line:
+    sys.exit("main's locals read as %s" % f)
+if len(sys.argv) > 5:  # gdb reads the same locals in the same frame
+    out = subprocess.run(["gdb", "-q", "-batch", "-nx", "-ex", "frame %d" % f["depth"],
+                          "-ex", "p/d __PT_counter_arr", "-ex", "p __PT_counter_idx",
+                          "-ex", "p __PT_current_path", binary, core],
+                         capture_output=True, text=True).stdout
+    vals = re.findall(r"^\$\d+ = (.*)$", out, re.M)
+    arr = [int(x) for x in re.findall(r"-?\d+", vals[0])] if vals else None
+    if len(vals) != 3 or arr != f["paths"] or int(vals[1]) != f["idx"] or int(vals[2]) != f["cur"]:
+        sys.exit("gdb reads %s, tracekit %s" % (vals, f))
+print("frame %d: paths %s, idx %d, cur %d at line %d%s" % (f["depth"], f["paths"][:3], f["idx"],
+      f["cur"], f["line"], " (= gdb)" if len(sys.argv) > 5 else ""))
+PY
+for bc in "${ptcores[@]}"; do
+    bin=${bc%%:*} core=${bc#*:}
+    "$T" coverage --format json "$tmp/$bin" "$tmp/$core" > "$tmp/pt.json" 2>"$tmp/err" ||
+        { bad "$core: exit $?: $(cat "$tmp/err")"; continue; }
+    msg=$(python3 "$tmp/pt-oracle.py" "$tmp/$bin" "$tmp/$core" "$ptline" "$tmp/pt.json" \
+          $([ $have_gdb = 1 ] && echo gdb)) && ok "$core: main's path-tracing locals: $msg" ||
+        bad "$core: $msg"
+    "$T" coverage "$tmp/$bin" "$tmp/$core" > "$tmp/pt.txt" 2>/dev/null
+    # the decoding is `paths --state`'s on the same values
+    printf '[state 1]\nfunction=main\narr=0,4,3,0,0,0,0,0,0,-1\nidx=3\ncur=4\nline=%s\n' "$ptline" > "$tmp/pt.state"
+    "$T" paths "$tmp/pt.PT.txt" --state "$tmp/pt.state" | sed -n '/completed/,$p' > "$tmp/want.txt"
+    sed -n '/^frame [0-9]*: function main/,$p' "$tmp/pt.txt" | sed -n '/completed/,$p' > "$tmp/got.txt"
+    if grep -q '^  blocks: 2 4 5 7 9 4 5 8 9 4 5 7 9 4 5 8$' "$tmp/got.txt" &&
+        grep -q 'reading 1: 4 5 8  \[after back edge 9~>4' "$tmp/got.txt" &&
+        diff -q "$tmp/want.txt" "$tmp/got.txt" >/dev/null; then
+        ok "$core: the decoded paths (2 4 5 7 9 | 4 5 8 9 | 4 5 7 9 | 4 5 8 in progress) = paths --state"
+    else bad "$core: decoded paths"; diff "$tmp/want.txt" "$tmp/got.txt" | head; fi
+done
 
 # ---- bad input -------------------------------------------------------------
 core=$tmp/${cores[0]#*:} cbin=$tmp/${cores[0]%%:*}

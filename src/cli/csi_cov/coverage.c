@@ -144,6 +144,8 @@ static int run(const cli_args *args, int fmt, const tk_csi_crash_options *opt)
             st = tk_input_map(core, &cd, &cl, &err);
         if (st == TK_OK)
             st = tk_csi_crash_open(&crash, r.bin, bd, bl, r.core, cd, cl, opt, &err);
+        r.bin_bytes = bd;
+        r.bin_len = bl;
         rc = st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
     }
     if (rc == CLI_EXIT_OK) {

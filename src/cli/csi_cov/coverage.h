@@ -18,6 +18,8 @@ typedef struct cli_csi_cov_result {
     const tk_csi_crash *crash;
     const char *selector;       /* --function */
     const char *source_dir;     /* --source-dir */
+    const uint8_t *bin_bytes;   /* BIN's bytes (for its .debug_PT) */
+    size_t bin_len;
     cli_csi_cov_counts total;
     cli_csi_cov_counts *per;    /* per function (of tk_csi_crash_at) */
     uint64_t shown;             /* functions selected */
@@ -31,6 +33,11 @@ void cli_csi_cov_print_text(FILE *out, const cli_csi_cov_result *r);
 void cli_csi_cov_print_json(FILE *out, const cli_csi_cov_result *r);
 void cli_csi_cov_print_csv(FILE *out, const cli_csi_cov_result *r);
 void cli_csi_cov_print_annotated(FILE *out, const cli_csi_cov_result *r);
+
+/* The crashed thread's frames and the paths of the traced ones
+ * (coverage_paths.c); bin: BIN's bytes, for its .debug_PT. */
+void cli_csi_cov_print_paths(FILE *out, const cli_csi_cov_result *r, const uint8_t *bin,
+                             size_t bin_len);
 
 /* "covered", "not covered", "unknown"; JSON/CSV: "yes", "no", "unknown". */
 const char *cli_csi_cov_hit_word(tk_csi_hit h);

@@ -103,6 +103,8 @@ void cli_csi_cov_print_text(FILE *out, const cli_csi_cov_result *r)
     for (size_t i = 0; i < tk_csi_crash_count(r->crash); i++)
         if (cli_csi_cov_selected(r, i))
             text_function(out, tk_csi_crash_at(r->crash, i), &r->per[i]);
+    if (tk_csi_crash_has_pt(r->crash))
+        cli_csi_cov_print_paths(out, r, r->bin_bytes, r->bin_len);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -153,6 +155,39 @@ static void json_function(FILE *out, const tk_csi_crash_function *f, int first)
     fputs("]}", out);
 }
 
+/* The crashed thread's frames with their path-tracing locals as read. */
+static void json_frames(FILE *out, const tk_csi_crash *c)
+{
+    fputs(",\n \"frames\": [", out);
+    for (size_t i = 0; i < tk_csi_crash_frame_count(c); i++) {
+        const tk_csi_crash_frame *f = tk_csi_crash_frame_at(c, i);
+        fprintf(out, "%s\n  {\"depth\": %" PRIu32 ", \"pc\": %" PRIu64 ", \"function\": ",
+                i ? "," : "", f->depth, f->pc);
+        if (f->function)
+            tk_put_json_string(out, f->function);
+        else
+            fputs("null", out);
+        fputs(", \"source\": ", out);
+        if (f->source)
+            tk_put_json_string(out, f->source);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"line\": %" PRIu64 ", \"traced\": %s", f->line,
+                f->traced ? "true" : "false");
+        if (f->problem) {
+            fputs(", \"problem\": ", out);
+            tk_put_json_string(out, f->problem);
+        } else if (f->traced) {
+            fputs(", \"paths\": [", out);
+            for (size_t k = 0; k < f->npaths; k++)
+                fprintf(out, "%s%" PRId64, k ? ", " : "", f->paths[k]);
+            fprintf(out, "], \"idx\": %" PRId64 ", \"cur\": %" PRId64, f->idx, f->cur);
+        }
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
 void cli_csi_cov_print_json(FILE *out, const cli_csi_cov_result *r)
 {
     fputs("{\"version\": 1, \"program\": ", out);
@@ -176,7 +211,10 @@ void cli_csi_cov_print_json(FILE *out, const cli_csi_cov_result *r)
             json_function(out, tk_csi_crash_at(r->crash, i), first);
             first = 0;
         }
-    fputs("]}\n", out);
+    fputc(']', out);
+    if (tk_csi_crash_has_pt(r->crash))
+        json_frames(out, r->crash);
+    fputs("}\n", out);
 }
 
 /* ---- CSV: one row per function, site, block and line ------------------ */

@@ -176,7 +176,8 @@ tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void
     tk_arena_init(&c->arena);
     tk_strpool_init(&c->syms);
     tk_strpool_init(&c->keys);
-    crash_open o = {bin_path, core_path, bin, bin_len, NULL, NULL, TK_CSI_CRASH_OPTIONS_INIT};
+    crash_open o = {bin_path, core_path, bin, core, bin_len, core_len, NULL, NULL,
+                    TK_CSI_CRASH_OPTIONS_INIT};
     if (opt)
         o.opt = *opt;
     tk_status st = tk_elf_open_memory(&o.elf, bin, bin_len, bin_path, err);
@@ -194,6 +195,8 @@ tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void
         st = crash_read_metadata(c, &o, err);
     if (st == TK_OK)
         crash_finish(c, &o);
+    if (st == TK_OK && !o.opt.raw && (c->has_pt = crash_has_section(&o, ".debug_PT")))
+        crash_read_frames(c, &o);
     tk_coredump_free(o.mem);
     tk_elf_free(o.elf);
     if (st != TK_OK) {
@@ -214,6 +217,7 @@ void tk_csi_crash_free(tk_csi_crash *c)
     TK_VEC_FREE(&c->sym_at);
     TK_VEC_FREE(&c->fns);
     TK_VEC_FREE(&c->notes);
+    TK_VEC_FREE(&c->frames);
     tk_free(c);
 }
 
@@ -227,5 +231,14 @@ const tk_csi_crash_function *tk_csi_crash_at(const tk_csi_crash *c, size_t i)
 uint64_t tk_csi_crash_bias(const tk_csi_crash *c) { return c->bias; }
 
 const char *tk_csi_crash_match(const tk_csi_crash *c) { return c->match; }
+
+int tk_csi_crash_has_pt(const tk_csi_crash *c) { return c->has_pt; }
+
+size_t tk_csi_crash_frame_count(const tk_csi_crash *c) { return c->frames.len; }
+
+const tk_csi_crash_frame *tk_csi_crash_frame_at(const tk_csi_crash *c, size_t i)
+{
+    return i < c->frames.len ? &c->frames.data[i] : NULL;
+}
 
 const char *tk_csi_crash_notes(const tk_csi_crash *c) { return c->notes.data ? c->notes.data : ""; }

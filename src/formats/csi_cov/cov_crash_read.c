@@ -185,6 +185,12 @@ static int found_section(void *ctx, const tk_elf_section *s)
     return 1;
 }
 
+int crash_has_section(const crash_open *o, const char *name)
+{
+    int found = 0;
+    return tk_elf_each_section(o->elf, name, found_section, &found, NULL) == TK_OK && found;
+}
+
 tk_status crash_check_sections(const crash_open *o, tk_error *err)
 {
     static const tk_csi_cov_kind kinds[] = {TK_CSI_COV_FC, TK_CSI_COV_CC, TK_CSI_COV_BBC};

@@ -2,17 +2,21 @@
  * writes an ELF core of the process (to the path in $SELFCORE) the way the
  * kernel does with its default coredump_filter: the writable and anonymous
  * mappings whole, the first page of each file mapping (ELF headers and build
- * id), the auxiliary vector as NT_AUXV; then the signal is raised again.
+ * id), the auxiliary vector as NT_AUXV and, on x86-64, the registers of the
+ * crash as NT_PRSTATUS with an NT_PRPSINFO (so a debugger can unwind the
+ * stack); then the signal is raised again.
  * The test suite uses it where neither gdb nor the kernel can give a core
  * (a container without ptrace, core_pattern piped to a handler). Only
  * async-signal-safe calls in the handler: open, read, write, close. x86-64
  * and AArch64, little-endian ELF64. */
+#define _GNU_SOURCE /* REG_RIP... of ucontext_t */
 #include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -28,6 +32,14 @@ typedef struct seg {
 } seg;
 
 static char maps[1 << 16], auxv[4096];
+/* struct elf_prstatus of x86-64: 336 bytes, pr_pid at 32, pr_reg (struct
+ * user_regs_struct: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi
+ * rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs) at 112 */
+static uint8_t prstatus[336];
+static size_t prstatus_len;
+/* struct elf_prpsinfo of x86-64: 136 bytes, pr_pid at 24, pr_fname at 40
+ * (libdwfl wants it to attach to a core's threads) */
+static uint8_t prpsinfo[136];
 static seg segs[MAX_SEGS];
 
 static size_t slurp(const char *path, char *buf, size_t cap)
@@ -97,6 +109,31 @@ static void put(int fd, const void *p, size_t n)
     }
 }
 
+#if defined(__x86_64__)
+static void fill_prstatus(int sig, const ucontext_t *uc)
+{
+    static const int order[] = {REG_R15, REG_R14, REG_R13, REG_R12, REG_RBP, REG_RBX,
+                                REG_R11, REG_R10, REG_R9,  REG_R8,  REG_RAX, REG_RCX,
+                                REG_RDX, REG_RSI, REG_RDI, -1,      REG_RIP, -2,
+                                REG_EFL, REG_RSP, -3};
+    int32_t signo = sig, pid = (int32_t)getpid();
+    memcpy(prstatus, &signo, 4);
+    memcpy(prstatus + 12, &signo, 2); /* pr_cursig */
+    memcpy(prstatus + 32, &pid, 4);
+    memcpy(prpsinfo + 24, &pid, 4);
+    memcpy(prpsinfo + 40, "selfcore", 8);
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        uint64_t v = 0;
+        if (order[i] >= 0)
+            v = (uint64_t)uc->uc_mcontext.gregs[order[i]];
+        else if (order[i] == -2 || order[i] == -3) /* cs, ss of a 64-bit process */
+            v = order[i] == -2 ? 0x33 : 0x2b;
+        memcpy(prstatus + 112 + 8 * i, &v, 8);
+    }
+    prstatus_len = sizeof prstatus;
+}
+#endif
+
 static void write_core(int fd, size_t nseg, size_t auxv_len)
 {
     Elf64_Ehdr eh;
@@ -114,7 +151,8 @@ static void write_core(int fd, size_t nseg, size_t auxv_len)
     eh.e_phnum = (Elf64_Half)(nseg + 1);
     put(fd, &eh, sizeof eh);
     uint64_t note_off = sizeof eh + (nseg + 1) * sizeof(Elf64_Phdr);
-    uint64_t note_len = 12 + 8 + ((auxv_len + 3) & ~(uint64_t)3);
+    uint64_t note_len = 12 + 8 + ((auxv_len + 3) & ~(uint64_t)3) +
+                        (prstatus_len ? 2 * (12 + 8) + prstatus_len + sizeof prpsinfo : 0);
     Elf64_Phdr ph;
     memset(&ph, 0, sizeof ph);
     ph.p_type = PT_NOTE;
@@ -135,8 +173,18 @@ static void write_core(int fd, size_t nseg, size_t auxv_len)
         put(fd, &ph, sizeof ph);
         off += segs[i].dump;
     }
-    uint32_t nh[3] = {5, (uint32_t)auxv_len, NT_AUXV};
     static const char zeros[8192];
+    if (prstatus_len) { /* the crashed thread first, as the kernel writes it */
+        uint32_t ph_note[3] = {5, (uint32_t)prstatus_len, NT_PRSTATUS};
+        put(fd, ph_note, sizeof ph_note);
+        put(fd, "CORE\0\0\0", 8);
+        put(fd, prstatus, prstatus_len);
+        uint32_t ps_note[3] = {5, (uint32_t)sizeof prpsinfo, NT_PRPSINFO};
+        put(fd, ps_note, sizeof ps_note);
+        put(fd, "CORE\0\0\0", 8);
+        put(fd, prpsinfo, sizeof prpsinfo);
+    }
+    uint32_t nh[3] = {5, (uint32_t)auxv_len, NT_AUXV};
     put(fd, nh, sizeof nh);
     put(fd, "CORE\0\0\0", 8);
     put(fd, auxv, auxv_len);
@@ -147,8 +195,14 @@ static void write_core(int fd, size_t nseg, size_t auxv_len)
         put(fd, (const void *)(uintptr_t)segs[i].start, (size_t)segs[i].dump);
 }
 
-static void on_crash(int sig)
+static void on_crash(int sig, siginfo_t *si, void *uc)
 {
+    (void)si;
+#if defined(__x86_64__)
+    fill_prstatus(sig, uc);
+#else
+    (void)uc;
+#endif
     const char *path = getenv("SELFCORE");
     size_t len = slurp("/proc/self/maps", maps, sizeof maps);
     size_t alen = slurp("/proc/self/auxv", auxv, sizeof auxv);
@@ -164,7 +218,12 @@ static void on_crash(int sig)
 __attribute__((constructor)) static void install(void)
 {
 #ifdef SELF_MACHINE
-    if (getenv("SELFCORE"))
-        signal(SIGSEGV, on_crash);
+    if (getenv("SELFCORE")) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_crash;
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(SIGSEGV, &sa, NULL);
+    }
 #endif
 }
