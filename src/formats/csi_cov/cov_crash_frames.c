@@ -286,7 +286,9 @@ void crash_read_frames(tk_csi_crash *c, const crash_open *o)
         crash_note(c, "the frames of the crashed thread are not read: %s", dwfl_errmsg(-1));
     } else if (dwfl_report_end(w.dwfl, NULL, NULL) != 0 ||
                dwfl_core_file_attach(w.dwfl, core) < 0) {
-        crash_note(c, "the core holds no thread state to unwind: %s", dwfl_errmsg(-1));
+        crash_note(c, "the crashed thread's frames are not read: the core has no thread state "
+                      "libdwfl takes (NT_PRSTATUS with NT_PRPSINFO): %s",
+                   dwfl_errmsg(-1));
     } else {
         dwfl_getthreads(w.dwfl, on_thread, &w);
     }

@@ -5,6 +5,9 @@ page (ELF header, build id) and the page of its coverage arrays with the
 given bytes set. Options make the damaged variants the tests need.
   make-core.py BIN OUT --bias N --set SYMBOL[+K]=V... [--no-auxv] [--no-head]
                [--no-data] [--other-id] [--truncate N] [--raw ADDRFILE]
+               [--crash-pc ADDR --caller SYMBOL+K]
+--crash-pc adds the thread (NT_PRSTATUS with NT_PRPSINFO, x86-64) stopped at
+ADDR (a link-time address) in a frame called from SYMBOL+K, and its stack.
 Reads BIN with the standard library only (ELF64, little-endian)."""
 import argparse, struct
 
@@ -41,6 +44,8 @@ def main():
         ap.add_argument("--" + f, action="store_true")
     ap.add_argument("--truncate", type=int)
     ap.add_argument("--raw")
+    ap.add_argument("--crash-pc", type=lambda x: int(x, 0))
+    ap.add_argument("--caller")
     a = ap.parse_args()
     d, etype, machine, entry, phoff, phnum, loads, syms, note = elf(a.bin)
     first = min(l[1] for l in loads)
@@ -62,6 +67,29 @@ def main():
     B = a.bias
     segs = [(first + B, head, not a.no_head), (lo + B, data, not a.no_data)]
     notes = b""
+    if a.crash_pc is not None:
+        # a stack page: the crashed frame's rbp chain, then the caller's
+        stack = 0x7ffe00000000
+        sym, k = a.caller.split("+")
+        ret = syms[sym][0] + int(k, 0) + B
+        rbp, rbp_caller = stack + 0x800, stack + 0x840
+        page = bytearray(4096)
+        struct.pack_into("<QQ", page, 0x800, rbp_caller, ret)
+        struct.pack_into("<QQ", page, 0x840, 0, 0)
+        struct.pack_into("<i", page, 0x800 - 4, 2)
+        segs.append((stack, page, True))
+        regs = [0] * 27  # user_regs_struct: r15..rdi, orig_rax, rip, cs, eflags, rsp, ss...
+        regs[4], regs[16], regs[17], regs[19], regs[20] = rbp, a.crash_pc + B, 0x33, rbp - 8, 0x2b
+        prstatus = bytearray(336)
+        struct.pack_into("<i", prstatus, 0, 11)
+        struct.pack_into("<h", prstatus, 12, 11)
+        struct.pack_into("<i", prstatus, 32, 4242)
+        struct.pack_into("<27Q", prstatus, 112, *regs)
+        prpsinfo = bytearray(136)
+        struct.pack_into("<i", prpsinfo, 24, 4242)
+        prpsinfo[40:44] = b"tiny"
+        notes += struct.pack("<III", 5, len(prstatus), 1) + b"CORE\0\0\0\0" + prstatus
+        notes += struct.pack("<III", 5, len(prpsinfo), 3) + b"CORE\0\0\0\0" + prpsinfo
     if not a.no_auxv:
         auxv = struct.pack("<8Q", 3, first + B + phoff, 6, 4096, 9, entry + B, 0, 0)
         notes += struct.pack("<III", 5, len(auxv), 6) + b"CORE\0\0\0\0" + auxv

@@ -23,7 +23,16 @@ gcc "${common[@]}" -static -fno-pie -no-pie -o tiny.tmp tiny.c
 objcopy "${sections[@]}" tiny.tmp tiny.bin
 gcc "${common[@]}" -fpie -pie -Wl,--no-dynamic-linker -o tiny.tmp tiny.c
 objcopy "${sections[@]}" tiny.tmp tiny-pie.bin
+# with path-tracing metadata too (tiny.PT.txt: work's CFG; work has no
+# path-tracing locals, so its frame is listed, not decoded)
+objcopy --add-section .debug_PT=tiny.PT.txt --set-section-flags .debug_PT=readonly,debug \
+    tiny-pie.bin tiny-pt.bin
 rm -f tiny.tmp
+# where work crashes (the first instruction of line 29) and where _start resumes
+crash_pc=0x$(objdump -d -l tiny-pt.bin | sed -n '/<work>:/,/<_start>:/p' |
+    awk '/tiny\.c:29$/ { getline; sub(/:.*/, ""); gsub(/ /, ""); print; exit }')
+call_ret=$(objdump -d tiny-pt.bin | awk '/call.*<work>/ { getline; sub(/:.*/, ""); gsub(/ /, ""); print; exit }')
+start=$(nm tiny-pt.bin | awk '$3 == "_start" { print $1 }')
 set_bytes=(--set __FC_arr_tiny_c_work=1 --set __FC_arr_tiny_c_idle=1 --set __FC_arr_tiny_c__start=1
            --set __BBC_arr_tiny_c_work=1 --set __BBC_arr_tiny_c_work+2=1
            --set __BBC_arr_tiny_c_idle=1 --set __BBC_arr_tiny_c__start=1)
@@ -36,4 +45,6 @@ bias=0x7f1234560000
 ./make-core.py tiny-pie.bin tiny-pie-nodata.core --bias $bias --no-data "${set_bytes[@]}"
 ./make-core.py tiny-pie.bin tiny-pie-truncated.core --bias $bias --truncate 5000 "${set_bytes[@]}"
 ./make-core.py tiny.bin tiny.img --raw tiny.img.address "${set_bytes[@]}"
+./make-core.py tiny-pt.bin tiny-pt.core --bias $bias --crash-pc "$crash_pc" \
+    --caller "_start+$((0x$call_ret - 0x$start))" "${set_bytes[@]}"
 ls -l tiny*.bin tiny*.core tiny.img
