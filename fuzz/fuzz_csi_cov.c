@@ -59,7 +59,8 @@ static void round_trip(tk_csi_cov_kind kind, tk_csi_cov_form form, const tk_csi_
     tk_csi_cov_reader *r;
     const tk_csi_cov_function *back;
     /* a name or array holding a line break or a '|' in the array cannot be written back */
-    int writable = !memchr(fn->name, '\n', fn->name_len) && !memchr(fn->array, '\n', fn->array_len) &&
+    int writable = !memchr(fn->name, '\n', fn->name_len) &&
+                   !memchr(fn->array, '\n', fn->array_len) &&
                    !memchr(fn->array, '|', fn->array_len) && fn->name[0] != '\0';
     for (uint32_t i = 0; writable && i < fn->nentries; i++)
         if (fn->entries[i].label && (memchr(fn->entries[i].label, '|', fn->entries[i].label_len)))

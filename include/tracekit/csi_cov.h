@@ -45,7 +45,8 @@ typedef enum tk_csi_cov_kind {
 typedef enum tk_csi_cov_form {
     TK_CSI_COV_FORM_ANY = 0,    /* reader: as the first entry line; writer: as read */
     TK_CSI_COV_FORM_LABELS = 1, /* csi-cc 1.3+: index|CCn|line|callee, index|BBCn|line... */
-    TK_CSI_COV_FORM_PLAIN = 2   /* documented grammar, csi-cc 1.0: index|line|callee, index|line... */
+    TK_CSI_COV_FORM_PLAIN = 2   /* documented grammar, csi-cc 1.0: index|line|callee,
+                                 * index|line... */
 } tk_csi_cov_form;
 
 /* "CC", "FC", "BBC" (the label and array prefix); ".debug_CC"...; "call site"... */

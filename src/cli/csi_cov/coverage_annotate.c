@@ -102,7 +102,8 @@ static void print_file(FILE *out, const file_lines *fl, const char *dir)
         fclose(src);
         last = no;
     } else if (fl->source) {
-        fprintf(out, "(not found%s; its lines:)\n", dir ? " under --source-dir either" : ": give --source-dir DIR");
+        fprintf(out, "(not found%s; its lines:)\n",
+                dir ? " under --source-dir either" : ": give --source-dir DIR");
     }
     for (size_t k = 0; k < fl->n; k++) /* lines the file does not have */
         if (fl->lines[k].line > last)

@@ -143,7 +143,8 @@ static void json_function(FILE *out, const tk_csi_crash_function *f, int first)
         tk_put_json_string(out, f->source);
     else
         fputs("null", out);
-    fprintf(out, ", \"entered\": \"%s\"", f->has_fc ? cli_csi_cov_hit_short(f->entered) : "unknown");
+    fprintf(out, ", \"entered\": \"%s\"",
+            f->has_fc ? cli_csi_cov_hit_short(f->entered) : "unknown");
     if (f->has_cc)
         json_entries(out, "sites", f->sites, f->nsites);
     if (f->has_bbc)

@@ -73,9 +73,9 @@ static void check_array_name(check_ctx *x)
     if (k != x->c->kind) {
         if (k == TK_CSI_COV_NONE)
             report(x, TK_SEV_ERROR, fn->text_line, col,
-                   "array %s is not a %s array: csi-cc names them __%s_arr_[FILE_]%.*s", fn->array,
-                   tk_csi_cov_kind_title(x->c->kind), want, (int)cov_base_len(fn->name, fn->name_len),
-                   fn->name);
+                   "array %s is not a %s array: csi-cc names them __%s_arr_[FILE_]%.*s",
+                   fn->array, tk_csi_cov_kind_title(x->c->kind), want,
+                   (int)cov_base_len(fn->name, fn->name_len), fn->name);
         else
             report(x, TK_SEV_ERROR, fn->text_line, col,
                    "array %s is a %s array (__%s_arr_), in %s metadata (__%s_arr_)", fn->array,

@@ -34,7 +34,8 @@ static void merge_hits(tk_csi_crash_line *ls, size_t n, const tk_csi_crash_entry
             if (lo == n || ls[lo].line != key)
                 continue;
             tk_csi_hit *h = &ls[lo].hit;
-            if (es[i].hit == TK_CSI_HIT_YES || (es[i].hit == TK_CSI_HIT_UNKNOWN && *h == TK_CSI_HIT_NO))
+            if (es[i].hit == TK_CSI_HIT_YES ||
+                (es[i].hit == TK_CSI_HIT_UNKNOWN && *h == TK_CSI_HIT_NO))
                 *h = es[i].hit;
         }
 }
