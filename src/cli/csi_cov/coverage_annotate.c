@@ -111,23 +111,36 @@ static void print_file(FILE *out, const file_lines *fl, const char *dir)
                     fl->lines[k].line, src ? " (past the end of the file)" : "");
 }
 
+/* Functions ordered by source file (no file last), then as listed. */
+static int cmp_by_source(const void *pa, const void *pb, void *ctx)
+{
+    const tk_csi_crash *c = ctx;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const char *x = tk_csi_crash_at(c, a)->source, *y = tk_csi_crash_at(c, b)->source;
+    int k = x && y ? strcmp(x, y) : (x == NULL) - (y == NULL);
+    return k ? k : (a > b) - (a < b);
+}
+
+static int same_source(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
 void cli_csi_cov_print_annotated(FILE *out, const cli_csi_cov_result *r)
 {
-    size_t n = tk_csi_crash_count(r->crash);
-    char *done = calloc(n ? n : 1, 1);
-    if (!done)
+    size_t n = 0, total = tk_csi_crash_count(r->crash);
+    size_t *order = malloc((total ? total : 1) * sizeof *order);
+    if (!order)
         return;
-    for (size_t i = 0; i < n; i++) {
-        if (done[i] || !cli_csi_cov_selected(r, i))
-            continue;
-        file_lines fl = {tk_csi_crash_at(r->crash, i)->source, NULL, 0, 0};
+    for (size_t i = 0; i < total; i++)
+        if (cli_csi_cov_selected(r, i))
+            order[n++] = i;
+    qsort_r(order, n, sizeof *order, cmp_by_source, (void *)r->crash);
+    for (size_t i = 0; i < n;) {
+        file_lines fl = {tk_csi_crash_at(r->crash, order[i])->source, NULL, 0, 0};
         int nomem = 0;
-        for (size_t j = i; j < n; j++) {
-            const tk_csi_crash_function *f = tk_csi_crash_at(r->crash, j);
-            int same = fl.source ? f->source && strcmp(f->source, fl.source) == 0 : !f->source;
-            if (done[j] || !same || !cli_csi_cov_selected(r, j))
-                continue;
-            done[j] = 1;
+        for (; i < n && same_source(tk_csi_crash_at(r->crash, order[i])->source, fl.source); i++) {
+            const tk_csi_crash_function *f = tk_csi_crash_at(r->crash, order[i]);
             for (size_t k = 0; k < f->nlines && !nomem; k++)
                 nomem = add_line(&fl, f->lines[k]) != 0;
         }
@@ -135,5 +148,5 @@ void cli_csi_cov_print_annotated(FILE *out, const cli_csi_cov_result *r)
         print_file(out, &fl, r->source_dir);
         free(fl.lines);
     }
-    free(done);
+    free(order);
 }

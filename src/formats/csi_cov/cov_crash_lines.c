@@ -128,9 +128,41 @@ static char *subprogram_file(tk_csi_crash *c, Dwarf_Die *sub, Dwarf_Die *cu)
     return p;
 }
 
+/* The functions by their names up to '$': the first of each name in
+ * first[id], the next of the same name in next[i]. */
+typedef struct by_name {
+    tk_strpool names;
+    uint32_t *first, *next;
+} by_name;
+
+static int by_name_build(by_name *b, const tk_csi_crash *c)
+{
+    tk_strpool_init(&b->names);
+    b->first = tk_malloc((c->fns.len + 1) * sizeof *b->first);
+    b->next = tk_malloc((c->fns.len + 1) * sizeof *b->next);
+    if (!b->first || !b->next)
+        return -1;
+    for (size_t i = c->fns.len; i-- > 0;) {
+        const char *name = c->fns.data[i].name;
+        uint32_t id = tk_strpool_intern(&b->names, name, cov_base_len(name, strlen(name)));
+        if (id == TK_STR_NONE)
+            return -1;
+        b->next[i] = id < tk_strpool_count(&b->names) - 1 ? b->first[id] : UINT32_MAX;
+        b->first[id] = (uint32_t)i;
+    }
+    return 0;
+}
+
+static void by_name_free(by_name *b)
+{
+    tk_strpool_free(&b->names);
+    tk_free(b->first);
+    tk_free(b->next);
+}
+
 /* Gives the functions named like sub (not yet placed, or placed by a weaker
  * match) its file. */
-static void place_subprogram(tk_csi_crash *c, Dwarf_Die *sub, Dwarf_Die *cu)
+static void place_subprogram(tk_csi_crash *c, const by_name *b, Dwarf_Die *sub, Dwarf_Die *cu)
 {
     Dwarf_Attribute a;
     if (!dwarf_hasattr(sub, DW_AT_low_pc) && !dwarf_hasattr(sub, DW_AT_ranges))
@@ -138,22 +170,23 @@ static void place_subprogram(tk_csi_crash *c, Dwarf_Die *sub, Dwarf_Die *cu)
     const char *names[2] = {dwarf_diename(sub),
                             dwarf_formstring(dwarf_attr(sub, DW_AT_linkage_name, &a))};
     char *file = NULL;
-    for (size_t i = 0; i < c->fns.len; i++) {
-        tk_csi_crash_function *f = &c->fns.data[i];
-        size_t base = cov_base_len(f->name, strlen(f->name));
-        for (int k = 0; k < 2; k++) {
-            if (!names[k] || strlen(names[k]) != base || memcmp(names[k], f->name, base) != 0)
-                continue;
+    for (int k = 0; k < 2; k++) {
+        uint32_t id = names[k] ? tk_strpool_find(&b->names, names[k], strlen(names[k]))
+                               : TK_STR_NONE;
+        for (uint32_t i = id == TK_STR_NONE ? UINT32_MAX : b->first[id]; i != UINT32_MAX;
+             i = b->next[i]) {
+            tk_csi_crash_function *f = &c->fns.data[i];
             if (!file && !(file = subprogram_file(c, sub, cu)))
                 return;
-            if (!f->source || file_matches_key(file, f->key, base))
+            if (!f->source || file_matches_key(file, f->key, strlen(names[k])))
                 f->source = file;
         }
     }
 }
 
 /* Subprograms of a unit, nested in namespaces and classes up to a depth. */
-static void walk_dies(tk_csi_crash *c, Dwarf_Die *parent, Dwarf_Die *cu, int depth)
+static void walk_dies(tk_csi_crash *c, const by_name *b, Dwarf_Die *parent, Dwarf_Die *cu,
+                      int depth)
 {
     Dwarf_Die child;
     if (depth > 8 || dwarf_child(parent, &child) != 0)
@@ -161,27 +194,35 @@ static void walk_dies(tk_csi_crash *c, Dwarf_Die *parent, Dwarf_Die *cu, int dep
     do {
         int tag = dwarf_tag(&child);
         if (tag == DW_TAG_subprogram)
-            place_subprogram(c, &child, cu);
+            place_subprogram(c, b, &child, cu);
         else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
                  tag == DW_TAG_structure_type)
-            walk_dies(c, &child, cu, depth + 1);
+            walk_dies(c, b, &child, cu, depth + 1);
     } while (dwarf_siblingof(&child, &child) == 0);
 }
 
 static void find_sources(tk_csi_crash *c, const crash_open *o)
 {
-    Dwarf *dw = dwarf_begin_elf(tk_elf_handle(o->elf), DWARF_C_READ, NULL);
-    if (!dw)
+    by_name b;
+    if (by_name_build(&b, c) != 0) {
+        by_name_free(&b);
         return;
+    }
+    Dwarf *dw = dwarf_begin_elf(tk_elf_handle(o->elf), DWARF_C_READ, NULL);
+    if (!dw) {
+        by_name_free(&b);
+        return;
+    }
     Dwarf_Off off = 0, next;
     size_t header_size;
     while (dwarf_nextcu(dw, off, &next, &header_size, NULL, NULL, NULL) == 0) {
         Dwarf_Die cu;
         if (dwarf_offdie(dw, off + header_size, &cu))
-            walk_dies(c, &cu, &cu, 0);
+            walk_dies(c, &b, &cu, &cu, 0);
         off = next;
     }
     dwarf_end(dw);
+    by_name_free(&b);
 }
 
 void crash_finish(tk_csi_crash *c, const crash_open *o)
