@@ -25,6 +25,15 @@ static void no_section_error(const char *path, const uint8_t *img, size_t len)
             "tracekit: %s: error: no .debug_PT section (not built by csi-cc with path "
             "tracing?)\n",
             path);
+    static const char *const cov[3][2] = {
+        {".debug_CC", "csi-cc"}, {".debug_FC", "csi-fc"}, {".debug_BBC", "csi-bbc"}};
+    for (int k = 0; k < 3; k++)
+        if (tk_csi_elf_section(path, img, len, cov[k][0], &sec, &slen, &err) == TK_OK) {
+            free(sec);
+            fprintf(stderr, "tracekit: %s: note: it has CSI coverage metadata (%s): read it with "
+                            "--from %s\n",
+                    path, cov[k][0], cov[k][1]);
+        }
 }
 
 int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)

@@ -1,0 +1,1 @@
+tracekit report tests/data/csi_cov/elf/multifile-cov.exe
