@@ -25,6 +25,7 @@ typedef struct walk_ctx {
     const crash_open *o;
     Dwfl *dwfl;
     uint32_t depth;
+    int thread_seen;
 } walk_ctx;
 
 static const Dwfl_Callbacks callbacks = {
@@ -240,15 +241,18 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 }
 
 /* The first thread of the core is the one that crashed (the kernel and gdb
- * write it first). */
+ * write it first). The others are passed over, not cut short: libdwfl frees
+ * its iteration state of a core only at the end of the threads. */
 static int on_thread(Dwfl_Thread *thread, void *arg)
 {
     walk_ctx *w = arg;
+    if (w->thread_seen++)
+        return DWARF_CB_OK;
     w->c->crashed_tid = (uint64_t)dwfl_thread_tid(thread);
     if (dwfl_thread_getframes(thread, on_frame, w) != 0 && w->depth == 0)
         crash_note(w->c, "the crashed thread's stack could not be unwound: %s",
                    dwfl_errmsg(-1));
-    return DWARF_CB_ABORT;
+    return DWARF_CB_OK;
 }
 
 /* BIN's bytes as a file for libdwfl (which reads modules from descriptors). */
@@ -273,7 +277,7 @@ static int bin_fd(const crash_open *o)
 
 void crash_read_frames(tk_csi_crash *c, const crash_open *o)
 {
-    walk_ctx w = {c, o, dwfl_begin(&callbacks), 0};
+    walk_ctx w = {c, o, dwfl_begin(&callbacks), 0, 0};
     Elf *core = elf_memory((char *)(uintptr_t)o->core, o->core_len);
     int fd = bin_fd(o);
     if (!w.dwfl || !core || fd < 0) {
