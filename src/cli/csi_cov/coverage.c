@@ -33,7 +33,10 @@ void cli_csi_cov_coverage_help(FILE *f)
           "call has returned (the calls on the crashed stack have not), a block once it\n"
           "started, a function once it was entered. CORE is an ELF core file (of the\n"
           "kernel, or gdb's gcore): BIN must be its program (same build id); or, with\n"
-          "--load-address, a raw memory image.\n\n",
+          "--load-address, a raw memory image. When BIN has path-tracing metadata\n"
+          "(.debug_PT) too, the crashed thread's frames are unwound from the core and\n"
+          "the path-tracing locals of each instrumented frame decoded, as 'tracekit\n"
+          "paths --state' decodes a state.\n\n",
           f);
     cli_print_options(f, coverage_opts);
 }
