@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/elf.h"
+#include "csi_cov/cov_internal.h"
 #include "tracekit/format.h"
 
 extern const tk_format tk_format_callgrind;
@@ -61,6 +63,14 @@ tk_status tk_format_detect_input(tk_input *in, const tk_format **out, tk_error *
     if (!*out)
         return tk_error_set_at(err, TK_ERR_FORMAT, tk_input_path(in), -1, 0, 0,
                                "unrecognised format (use --from FORMAT; see 'tracekit formats')");
+    /* An ELF file holds CSI's metadata in sections, which its first bytes do
+     * not tell: a file (or memory) is looked at whole; a pipe or compressed
+     * data stays path tracing (--from picks another). */
+    const uint8_t *whole;
+    size_t whole_len;
+    if (*out == &tk_format_csi && tk_elf_is_elf(data, len) &&
+        tk_input_file_view(in, &whole, &whole_len) == TK_OK)
+        *out = csi_elf_format(whole, whole_len);
     return TK_OK;
 }
 

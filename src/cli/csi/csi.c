@@ -36,6 +36,30 @@ static void no_section_error(const char *path, const uint8_t *img, size_t len)
         }
 }
 
+void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
+                            const char *except, char *buf, size_t size)
+{
+    static const char *const secs[4][2] = {{".debug_PT", "csi"},
+                                           {".debug_CC", "csi-cc"},
+                                           {".debug_BBC", "csi-bbc"},
+                                           {".debug_FC", "csi-fc"}};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 4; k++) {
+        uint8_t *sec;
+        size_t slen;
+        if (strcmp(secs[k][0], except) == 0 ||
+            tk_csi_elf_section(path, img, len, secs[k][0], &sec, &slen, NULL) != TK_OK)
+            continue;
+        free(sec);
+        int n = snprintf(buf + used, size - used, "%s%s (--from %s)", used ? ", " : "",
+                         secs[k][0], secs[k][1]);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+}
+
 int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
 {
     memset(s, 0, sizeof *s);
@@ -60,6 +84,7 @@ int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
                 return CLI_EXIT_BAD_INPUT;
             }
             snprintf(s->name, sizeof s->name, "%s(.debug_PT)", path);
+            cli_csi_other_sections(path, img, ilen, ".debug_PT", s->others, sizeof s->others);
             if (st == TK_OK)
                 st = tk_input_open_memory(&s->owned, s->section, len, s->name, NULL, &err);
         }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csi/csi.h"
 #include "csi_cov.h"
 
 tk_csi_cov_kind cli_csi_cov_kind(const cli_ctx *ctx)
@@ -34,6 +35,8 @@ static int open_section(cli_csi_cov_source *s, tk_input *in, const char *path)
         return CLI_EXIT_BAD_INPUT;
     }
     snprintf(s->name, sizeof s->name, "%s(%s)", path, sec);
+    if (st == TK_OK)
+        cli_csi_other_sections(path, img, ilen, sec, s->others, sizeof s->others);
     if (st == TK_OK)
         st = tk_input_open_memory(&s->owned, s->section, len, s->name, NULL, &err);
     if (st != TK_OK)

@@ -19,6 +19,7 @@ typedef struct cli_csi_cov_source {
     tk_input *owned;     /* memory input over the section, or NULL */
     uint8_t *section;    /* section bytes, or NULL */
     char name[600];      /* "prog(.debug_CC)" for sections */
+    char others[160];    /* an ELF file's other CSI sections (cli_csi_other_sections) */
     tk_csi_cov_kind kind;
     tk_csi_cov_reader *reader;
 } cli_csi_cov_source;

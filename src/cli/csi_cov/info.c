@@ -37,6 +37,8 @@ static void info_print(void *user, const cli_csi_cov_source *src)
     info_totals *t = user;
     if (src->owned)
         printf("section: %s\n", tk_csi_cov_section(src->kind));
+    if (src->others[0])
+        printf("other CSI sections: %s\n", src->others);
     printf("kind: %s (%s)\n", tk_csi_cov_kind_title(src->kind), tk_csi_cov_section(src->kind));
     if (src->kind != TK_CSI_COV_FC)
         printf("form: %s\n", t->form == TK_CSI_COV_FORM_LABELS

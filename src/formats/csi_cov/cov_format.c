@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../detect_util.h"
+#include "core/elf.h"
 #include "cov_internal.h"
 #include "tracekit/format.h"
 
@@ -118,7 +119,8 @@ static int detect_bbc(const uint8_t *d, size_t n) { return detect_kind(d, n, TK_
 const tk_format tk_format_csi_cc = {
     .name = "csi-cc",
     .title = "CSI call-site coverage metadata (.debug_CC)",
-    .extensions = ".debug_CC .txt (or an ELF file with a .debug_CC section, with --from csi-cc)",
+    .extensions = ".debug_CC .txt (or an ELF file with a .debug_CC section: read so when it has no "
+                  ".debug_PT, else with --from csi-cc)",
     .caps = COV_CAPS | TK_CAP_ANNOTATE,
     .targets = "csi-cc",
     .detect = detect_cc,
@@ -127,7 +129,8 @@ const tk_format tk_format_csi_cc = {
 const tk_format tk_format_csi_fc = {
     .name = "csi-fc",
     .title = "CSI function coverage metadata (.debug_FC)",
-    .extensions = ".debug_FC .txt (or an ELF file with a .debug_FC section, with --from csi-fc)",
+    .extensions = ".debug_FC .txt (or an ELF file with a .debug_FC section: read so when it has "
+                  "no .debug_PT, .debug_CC or .debug_BBC, else with --from csi-fc)",
     .caps = COV_CAPS,
     .targets = "csi-fc",
     .detect = detect_fc,
@@ -136,9 +139,38 @@ const tk_format tk_format_csi_fc = {
 const tk_format tk_format_csi_bbc = {
     .name = "csi-bbc",
     .title = "CSI statement (basic-block) coverage metadata (.debug_BBC)",
-    .extensions =
-        ".debug_BBC .txt (or an ELF file with a .debug_BBC section, with --from csi-bbc)",
+    .extensions = ".debug_BBC .txt (or an ELF file with a .debug_BBC section: read so when it has "
+                  "no .debug_PT or .debug_CC, else with --from csi-bbc)",
     .caps = COV_CAPS | TK_CAP_ANNOTATE,
     .targets = "csi-bbc",
     .detect = detect_bbc,
 };
+
+extern const tk_format tk_format_csi;
+
+static int found_section(void *ctx, const tk_elf_section *s)
+{
+    (void)s;
+    *(int *)ctx = 1;
+    return 1;
+}
+
+const tk_format *csi_elf_format(const uint8_t *image, size_t len)
+{
+    static const char *const names[] = {".debug_PT", ".debug_CC", ".debug_BBC", ".debug_FC"};
+    static const tk_format *const formats[] = {&tk_format_csi, &tk_format_csi_cc,
+                                               &tk_format_csi_bbc, &tk_format_csi_fc};
+    tk_elf *e;
+    if (tk_elf_open_memory(&e, image, len, "", NULL) != TK_OK)
+        return &tk_format_csi;
+    const tk_format *f = &tk_format_csi;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int found = 0;
+        if (tk_elf_each_section(e, names[i], found_section, &found, NULL) == TK_OK && found) {
+            f = formats[i];
+            break;
+        }
+    }
+    tk_elf_free(e);
+    return f;
+}

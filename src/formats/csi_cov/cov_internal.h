@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "tracekit/csi_cov.h"
+#include "tracekit/format.h"
 
 /* Length of the kind's array prefix ("__CC_arr_": 9). */
 size_t cov_prefix_len(tk_csi_cov_kind kind);
@@ -18,5 +19,11 @@ const char *cov_array_key(const char *array, size_t len, size_t *key_len);
 /* Length of the function name up to its first '$' (csi-cc names a clone's
  * array after the original). */
 size_t cov_base_len(const char *name, size_t len);
+
+/* The format an ELF file (content) is read as when none is given: path
+ * tracing when it has .debug_PT, else the first of its coverage sections
+ * .debug_CC, .debug_BBC, .debug_FC; csi (whose reader says what is missing)
+ * when it has none of them or is not a valid ELF file. */
+const tk_format *csi_elf_format(const uint8_t *image, size_t len);
 
 #endif

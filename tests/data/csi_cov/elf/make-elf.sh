@@ -32,3 +32,8 @@ for obj in user definer; do
 done
 gcc -o multifile-cov.exe user-cov.o definer-cov.o
 echo "built: user-cov.o definer-cov.o multifile-cov.exe"
+# an object without .debug_CC (read as its .debug_BBC) and one with .debug_FC
+# only: what an ELF file is read as without --from
+objcopy --remove-section .debug_CC definer-cov.o definer-bbc-fc.o
+objcopy --remove-section .debug_CC --remove-section .debug_BBC definer-cov.o definer-fc.o
+echo "built: definer-bbc-fc.o definer-fc.o"
