@@ -135,6 +135,24 @@ for bc in "${cores[@]}"; do
             ok "$core: $msg" || bad "$core: gdb oracle: $msg"
     fi
 done
+# the same program built with -O2: the static functions twice are inlined
+# (no code of their own in the DWARF: their file comes from their arrays'
+# names), calls move, the arrays do not: the same report
+o2objs=()
+for s in crash helper; do
+    gcc -g -O2 -I$S -include "$tmp/$s.arrays.h" -c $S/$s.c -o "$tmp/$s-O2.o" &&
+        objcopy --add-section .debug_FC="$tmp/$s.FC.txt" --add-section .debug_CC="$tmp/$s.CC.txt" \
+            --add-section .debug_BBC="$tmp/$s.BBC.txt" "$tmp/$s-O2.o" "$tmp/$s-O2-cov.o" || exit 1
+    o2objs+=("$tmp/$s-O2-cov.o")
+done
+gcc -o "$tmp/prog-O2" "${o2objs[@]}" "$tmp/selfcore.o" || exit 1
+{ (cd "$tmp" && SELFCORE="$tmp/self-O2.core" exec ./prog-O2); } >/dev/null 2>&1
+if [ -s "$tmp/self-O2.core" ]; then
+    if "$T" coverage --format csv "$tmp/prog-O2" "$tmp/self-O2.core" | normalize |
+        diff $S/expected.csv - >"$tmp/diff"; then
+        ok "-O2 build (twice inlined): the same report"
+    else bad "-O2 build: the report differs from expected.csv"; head -20 "$tmp/diff"; fi
+fi
 "$T" coverage --format annotate "$tmp/prog" "$tmp/${cores[0]#*:}" > "$tmp/annotated" &&
     grep -q '^+     53 |     BB(main, 4); CALL(main, 3, crash_now' "$tmp/annotated" &&
     grep -q '^-     50 |' "$tmp/annotated" && grep -q '^?     52 |' "$tmp/annotated" &&

@@ -225,6 +225,43 @@ static void find_sources(tk_csi_crash *c, const crash_open *o)
     by_name_free(&b);
 }
 
+/* The length of the file part of f's key ("tests_funcs_funcs_c" of
+ * "tests_funcs_funcs_c_a"), or 0 when the key is not FILE_NAME. */
+static size_t key_file_len(const tk_csi_crash_function *f)
+{
+    size_t nl = cov_base_len(f->name, strlen(f->name)), kl = strlen(f->key);
+    if (kl < nl + 2 || f->key[kl - nl - 1] != '_' || memcmp(f->key + kl - nl, f->name, nl) != 0)
+        return 0;
+    return kl - nl - 1;
+}
+
+/* A function without code in the DWARF (a static function the compiler left
+ * out) takes the file of a function whose arrays name the same file. */
+static void sources_by_key(tk_csi_crash *c)
+{
+    tk_strpool files;
+    tk_strpool_init(&files);
+    const char **src = tk_malloc((c->fns.len + 1) * sizeof *src);
+    for (int pass = 0; src && pass < 2; pass++)
+        for (size_t i = 0; i < c->fns.len; i++) {
+            tk_csi_crash_function *f = &c->fns.data[i];
+            size_t fl = key_file_len(f);
+            if (fl == 0 || (pass == 0) != (f->source != NULL))
+                continue;
+            uint32_t n = tk_strpool_count(&files);
+            uint32_t id = pass == 0 ? tk_strpool_intern(&files, f->key, fl)
+                                    : tk_strpool_find(&files, f->key, fl);
+            if (id == TK_STR_NONE)
+                continue;
+            if (pass == 0 && id == n)
+                src[id] = f->source;
+            else if (pass == 1)
+                f->source = src[id];
+        }
+    tk_free(src);
+    tk_strpool_free(&files);
+}
+
 void crash_finish(tk_csi_crash *c, const crash_open *o)
 {
     for (size_t i = 0; i < c->fns.len; i++) {
@@ -241,4 +278,5 @@ void crash_finish(tk_csi_crash *c, const crash_open *o)
                        f->name);
     }
     find_sources(c, o);
+    sources_by_key(c);
 }
