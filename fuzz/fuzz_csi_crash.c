@@ -3,7 +3,8 @@
  * binary's coverage sections, symbols and build id, and the raw-image path.
  * The input is a 4-byte little-endian length L, the program (L bytes), then
  * the core; seeds are the fixtures of tests/data/csi_cov/core (make-core.sh)
- * put together so. Every result is walked. */
+ * put together so. Every result is walked, the unwound frames too (BIN with
+ * .debug_PT: the seed tiny-pt). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +32,15 @@ static uint64_t walk(const tk_csi_crash *c)
                 sum += f->blocks[k].lines[l] + f->blocks[k].hit;
         for (size_t k = 0; k < f->nlines; k++)
             sum += f->lines[k].line + f->lines[k].hit;
+    }
+    sum += (uint64_t)tk_csi_crash_has_pt(c);
+    for (size_t i = 0; i < tk_csi_crash_frame_count(c); i++) {
+        const tk_csi_crash_frame *fr = tk_csi_crash_frame_at(c, i);
+        sum += fr->depth + fr->pc + fr->line + (uint64_t)fr->traced + (uint64_t)fr->idx +
+               (uint64_t)fr->cur + (fr->function ? strlen(fr->function) : 0) +
+               (fr->source ? strlen(fr->source) : 0) + (fr->problem ? strlen(fr->problem) : 0);
+        for (size_t k = 0; k < fr->npaths; k++)
+            sum += (uint64_t)fr->paths[k];
     }
     return sum;
 }
