@@ -10,6 +10,7 @@
 #define PT_LOAD 1
 #define PT_NOTE 4
 #define PN_XNUM 0xffff
+#define NT_PRSTATUS 1
 #define NT_AUXV 6
 #define NT_FILE 0x46494c45u
 
@@ -32,6 +33,8 @@ struct tk_coredump {
     TK_VEC(core_seg) segs;   /* PT_LOAD, by address */
     TK_VEC(uint64_t) auxv;   /* type, value pairs */
     TK_VEC(core_map) maps;
+    uint64_t threads;        /* NT_PRSTATUS notes */
+    int64_t bad_thread_id;   /* the first process id <= 0 of one of them, or 1 */
 };
 
 /* ---- fields in the core's byte order ---------------------------------- */
@@ -56,6 +59,7 @@ static tk_status new_dump(tk_coredump **out, const char *path, const uint8_t *da
     }
     c->data = data;
     c->len = len;
+    c->bad_thread_id = 1;
     *out = c;
     return TK_OK;
 }
@@ -199,6 +203,20 @@ static tk_status read_files(tk_coredump *c, const uint8_t *d, uint64_t n, int64_
     return TK_OK;
 }
 
+/* NT_PRSTATUS: the thread's id (pr_pid) follows the signal info (3 ints), the
+ * current signal (a short, padded to 4) and two signal masks (longs): at 32
+ * in a 64-bit core, 24 in a 32-bit one (Linux's elf_prstatus). */
+static void thread_status(tk_coredump *c, const uint8_t *d, uint64_t n)
+{
+    uint64_t at = c->is64 ? 32 : 24;
+    c->threads++;
+    if (n < at + 4 || c->bad_thread_id <= 0)
+        return;
+    int64_t pid = (int32_t)(uint32_t)get(c, d + at, 4);
+    if (pid <= 0)
+        c->bad_thread_id = pid;
+}
+
 static tk_status read_notes(tk_coredump *c, uint64_t off, uint64_t size, tk_error *err)
 {
     const uint8_t *d = c->data + off;
@@ -214,6 +232,8 @@ static tk_status read_notes(tk_coredump *c, uint64_t off, uint64_t size, tk_erro
                                    "segment",
                                    (unsigned long long)type);
         int core = namesz == 5 && memcmp(d + name_at, "CORE", 5) == 0;
+        if (type == NT_PRSTATUS) /* whatever its name: libdwfl takes it so */
+            thread_status(c, d + desc_at, descsz);
         tk_status st = TK_OK;
         if (core && type == NT_AUXV)
             st = read_auxv(c, d + desc_at, descsz, err);
@@ -389,3 +409,9 @@ int tk_coredump_big_endian(const tk_coredump *c)
 unsigned tk_coredump_machine(const tk_coredump *c) { return c->machine; }
 
 const char *tk_coredump_path(const tk_coredump *c) { return c->path; }
+
+uint64_t tk_coredump_threads(const tk_coredump *c, int64_t *bad_id)
+{
+    *bad_id = c->bad_thread_id;
+    return c->threads;
+}

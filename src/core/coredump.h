@@ -42,6 +42,11 @@ int tk_coredump_auxv(const tk_coredump *c, uint64_t type, uint64_t *value);
 const char *tk_coredump_mapped_file(const tk_coredump *c, uint64_t addr, uint64_t *start,
                                     uint64_t *file_offset);
 
+/* The thread states of a core (NT_PRSTATUS notes): how many, and in
+ * *bad_id the first thread id that is not positive (a damaged core; 1 when
+ * none is). */
+uint64_t tk_coredump_threads(const tk_coredump *c, int64_t *bad_id);
+
 /* Is this a raw image? The ELF machine of a core (0 for raw images). */
 int tk_coredump_is_raw(const tk_coredump *c);
 /* The core's byte order (a raw image: the host's). */

@@ -1,6 +1,7 @@
 /* The core-file reader: ELF64 little-endian and ELF32 big-endian cores built
  * here byte by byte (segments, NT_AUXV, NT_FILE, PN_XNUM), reads across and
- * outside segments, and the located errors of damaged and truncated cores. */
+ * outside segments, thread ids (NT_PRSTATUS), and the located errors of damaged
+ * and truncated cores. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,26 @@ static void test_damaged(void)
     TK_CHECK(tk_coredump_open(&c, "core", m.b, m.len, &err) == TK_ERR_FORMAT);
 }
 
+/* NT_PRSTATUS: the thread ids (pr_pid at 32 in a 64-bit core); one that is
+ * not positive is told (libdwfl's thread walk stops there and leaks). */
+static void test_thread_ids(void)
+{
+    image m;
+    build(&m, 1, 0);
+    size_t file_note = 64 + 3 * 56 + 20 + 4 * 8, desc = file_note + 20;
+    put(&m, file_note + 8, 1, 4); /* the NT_FILE note becomes an NT_PRSTATUS */
+    int64_t want[3] = {0, 4242, -5}, bad;
+    uint64_t pid[3] = {0, 4242, (uint32_t)-5};
+    for (int i = 0; i < 3; i++) {
+        put(&m, desc + 32, pid[i], 4);
+        tk_coredump *c;
+        tk_error err;
+        TK_CHECK(tk_coredump_open(&c, "core", m.b, m.len, &err) == TK_OK);
+        TK_CHECK(tk_coredump_threads(c, &bad) == 1 && bad == (want[i] > 0 ? 1 : want[i]));
+        tk_coredump_free(c);
+    }
+}
+
 static void test_raw(void)
 {
     uint8_t img[32];
@@ -159,4 +180,4 @@ static void test_raw(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_elf64_le), TK_CASE(test_elf32_be), TK_CASE(test_damaged),
-             TK_CASE(test_raw))
+             TK_CASE(test_thread_ids), TK_CASE(test_raw))

@@ -277,6 +277,14 @@ static int bin_fd(const crash_open *o)
 
 void crash_read_frames(tk_csi_crash *c, const crash_open *o)
 {
+    int64_t bad_id;
+    tk_coredump_threads(o->mem, &bad_id);
+    if (bad_id <= 0) { /* libdwfl's thread walk would stop there and leak its state */
+        crash_note(c, "the crashed thread's frames are not read: a thread's status "
+                      "(NT_PRSTATUS) has the id %lld",
+                   (long long)bad_id);
+        return;
+    }
     walk_ctx w = {c, o, dwfl_begin(&callbacks), 0, 0};
     Elf *core = elf_memory((char *)(uintptr_t)o->core, o->core_len);
     int fd = bin_fd(o);
