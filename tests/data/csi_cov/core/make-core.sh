@@ -47,4 +47,5 @@ bias=0x7f1234560000
 ./make-core.py tiny.bin tiny.img --raw tiny.img.address "${set_bytes[@]}"
 ./make-core.py tiny-pt.bin tiny-pt.core --bias $bias --crash-pc "$crash_pc" \
     --caller "_start+$((0x$call_ret - 0x$start))" "${set_bytes[@]}"
-ls -l tiny*.bin tiny*.core tiny.img
+zstd -q -19 -f tiny-pie.core -o tiny-pie.core.zst # as systemd-coredump keeps cores
+ls -l tiny*.bin tiny*.core tiny.img tiny-pie.core.zst
