@@ -12,6 +12,7 @@
 #include "ball_larus.h"
 #include "cfg.h"
 #include "csi.h"
+#include "csi_cov.h"
 #include "dcfg.h"
 #include "format.h"
 #include "input.h"

@@ -528,3 +528,9 @@ int cli_csi_paths(int argc, char **argv)
     cli_args_free(&args);
     return rc;
 }
+
+int cli_csi_print_state(FILE *out, const tk_csi_function *fn, const char *label,
+                        tk_csi_numbering *num, const tk_csi_state *s, const char *meta)
+{
+    return decode_state(out, fn, label, num, s, meta);
+}
