@@ -13,72 +13,6 @@ const cli_opt cli_dcfg_diff_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-/* Blocks are matched by (image id, address offset), edges by their end
- * blocks and type name: ids may differ between two runs of a program. */
-typedef struct diff_key {
-    uint64_t a, b; /* block: (image id, offset); edge: (src key hash, tgt key hash) */
-    uint32_t c;    /* edge: type kind */
-    uint32_t index;
-} diff_key;
-
-static int cmp_diff_key(const void *x, const void *y)
-{
-    const diff_key *p = x, *q = y;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    if (p->b != q->b) return p->b < q->b ? -1 : 1;
-    if (p->c != q->c) return p->c < q->c ? -1 : 1;
-    return (p->index > q->index) - (p->index < q->index);
-}
-
-/* The image id of a block. */
-static uint32_t block_image_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block)
-{
-    tk_cfg_image_info im;
-    tk_cfg_image_get(cfg, p, tk_cfg_block_image(p, block), &im);
-    return im.id;
-}
-
-static uint64_t node_key(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nblocks, uint32_t n)
-{
-    if (n >= nblocks) return UINT64_MAX - (uint64_t)tk_cfg_node_special(cfg, p, n);
-    tk_cfg_block_info b;
-    tk_cfg_block_get(p, n, &b);
-    return ((uint64_t)block_image_id(cfg, p, n) << 40) ^ b.addr_offset;
-}
-
-static diff_key *block_keys(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nblocks)
-{
-    diff_key *k = malloc(sizeof *k * (nblocks ? nblocks : 1));
-    if (!k) return NULL;
-    for (uint32_t i = 0; i < nblocks; i++) {
-        tk_cfg_block_info b;
-        tk_cfg_block_get(p, i, &b);
-        k[i].a = block_image_id(cfg, p, i);
-        k[i].b = b.addr_offset;
-        k[i].c = 0;
-        k[i].index = i;
-    }
-    qsort(k, nblocks, sizeof *k, cmp_diff_key);
-    return k;
-}
-
-static diff_key *edge_keys(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t nblocks,
-                           uint32_t nedges)
-{
-    diff_key *k = malloc(sizeof *k * (nedges ? nedges : 1));
-    if (!k) return NULL;
-    for (uint32_t i = 0; i < nedges; i++) {
-        tk_cfg_edge_info e;
-        tk_cfg_edge_get(cfg, p, i, &e);
-        k[i].a = e.src == TK_CFG_NONE ? 0 : node_key(cfg, p, nblocks, e.src);
-        k[i].b = e.tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, nblocks, e.tgt);
-        k[i].c = (uint32_t)e.kind;
-        k[i].index = i;
-    }
-    qsort(k, nedges, sizeof *k, cmp_diff_key);
-    return k;
-}
-
 /* Where the differences go: text lines, or the items of a JSON array. */
 typedef struct diff_out {
     FILE *f;
@@ -91,226 +25,133 @@ static void put_delta(FILE *f, uint64_t x, uint64_t y)
     else fprintf(f, " -%" PRIu64 "\n", x - y);
 }
 
-/* A block of one side (b1 or b2 NULL) or of both. */
-static void diff_block(diff_out *o, uint64_t image, const tk_cfg_block_info *b1,
-                       const tk_cfg_block_info *b2)
+/* A block of one side or of both. */
+static void diff_block(diff_out *o, const tk_cfg_diff_item *b)
 {
-    const tk_cfg_block_info *b = b1 ? b1 : b2;
     if (o->json) {
         fprintf(o->f, "%s\n{\"image\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"id\":[",
-                o->first ? "" : ",", image, b->addr_offset);
+                o->first ? "" : ",", b->image, b->offset);
         o->first = 0;
-        if (b1) fprintf(o->f, "%" PRIu32, b1->id); else fputs("null", o->f);
-        if (b2) fprintf(o->f, ",%" PRIu32, b2->id); else fputs(",null", o->f);
-        fprintf(o->f, "],\"count\":[%" PRIu64 ",%" PRIu64 "]}", b1 ? b1->count : 0,
-                b2 ? b2->count : 0);
+        if (b->has[0]) fprintf(o->f, "%" PRIu32, b->id[0]); else fputs("null", o->f);
+        if (b->has[1]) fprintf(o->f, ",%" PRIu32, b->id[1]); else fputs(",null", o->f);
+        fprintf(o->f, "],\"count\":[%" PRIu64 ",%" PRIu64 "]}", b->count[0], b->count[1]);
         return;
     }
-    if (!b2)
+    if (!b->has[1])
         fprintf(o->f,
                 "block image %" PRIu64 " offset 0x%" PRIx64 ": only in the first (id %" PRIu32
                 ", count %" PRIu64 ")\n",
-                image, b->addr_offset, b->id, b->count);
-    else if (!b1)
+                b->image, b->offset, b->id[0], b->count[0]);
+    else if (!b->has[0])
         fprintf(o->f,
                 "block image %" PRIu64 " offset 0x%" PRIx64 ": only in the second (id %" PRIu32
                 ", count %" PRIu64 ")\n",
-                image, b->addr_offset, b->id, b->count);
+                b->image, b->offset, b->id[1], b->count[1]);
     else {
         fprintf(o->f,
                 "block image %" PRIu64 " offset 0x%" PRIx64 " (ids %" PRIu32 " / %" PRIu32
                 "): count %" PRIu64 " / %" PRIu64,
-                image, b1->addr_offset, b1->id, b2->id, b1->count, b2->count);
-        put_delta(o->f, b1->count, b2->count);
+                b->image, b->offset, b->id[0], b->id[1], b->count[0], b->count[1]);
+        put_delta(o->f, b->count[0], b->count[1]);
     }
 }
 
-/* An edge of one side (e1 or e2 NULL) or of both, with its counts c1, c2. */
-static void diff_edge(diff_out *o, const char *type, const tk_cfg_edge_info *e1,
-                      const tk_cfg_edge_info *e2, uint64_t c1, uint64_t c2)
+/* An edge of one side or of both. */
+static void diff_edge(diff_out *o, const tk_cfg_diff_item *e)
 {
     if (o->json) {
         fprintf(o->f, "%s\n{\"id\":[", o->first ? "" : ",");
         o->first = 0;
-        if (e1) fprintf(o->f, "%" PRIu32, e1->id); else fputs("null", o->f);
-        if (e2) fprintf(o->f, ",%" PRIu32, e2->id); else fputs(",null", o->f);
+        if (e->has[0]) fprintf(o->f, "%" PRIu32, e->id[0]); else fputs("null", o->f);
+        if (e->has[1]) fprintf(o->f, ",%" PRIu32, e->id[1]); else fputs(",null", o->f);
         fputs("],\"type\":", o->f);
-        cli_put_json_string(o->f, type);
-        fprintf(o->f, ",\"count\":[%" PRIu64 ",%" PRIu64 "]}", c1, c2);
+        cli_put_json_string(o->f, e->type);
+        fprintf(o->f, ",\"count\":[%" PRIu64 ",%" PRIu64 "]}", e->count[0], e->count[1]);
         return;
     }
-    if (!e2)
-        fprintf(o->f, "edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n", e1->id,
-                type, c1);
-    else if (!e1)
-        fprintf(o->f, "edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n", e2->id,
-                type, c2);
+    if (!e->has[1])
+        fprintf(o->f, "edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n",
+                e->id[0], e->type, e->count[0]);
+    else if (!e->has[0])
+        fprintf(o->f, "edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n",
+                e->id[1], e->type, e->count[1]);
     else {
-        fprintf(o->f, "edge %" PRIu32 " / %" PRIu32 " (%s): count %" PRIu64 " / %" PRIu64, e1->id,
-                e2->id, type, c1, c2);
-        put_delta(o->f, c1, c2);
+        fprintf(o->f, "edge %" PRIu32 " / %" PRIu32 " (%s): count %" PRIu64 " / %" PRIu64,
+                e->id[0], e->id[1], e->type, e->count[0], e->count[1]);
+        put_delta(o->f, e->count[0], e->count[1]);
     }
 }
 
-/* The sorted keys of a process of each side (to free), or -1 when out of memory. */
-typedef struct process_keys {
-    diff_key *bp, *bq, *ep, *eq;
-} process_keys;
-
-static void process_keys_free(process_keys *k)
+/* JSON: the edges' list of a pair of processes starts (in_edges 0 -> 1), or it ends. */
+static void json_edges(diff_out *o, int *in_edges)
 {
-    free(k->bp);
-    free(k->bq);
-    free(k->ep);
-    free(k->eq);
+    if (!*in_edges && o->json) fputs("],\"edges\":[", o->f);
+    o->first = 1;
+    *in_edges = 1;
 }
 
-static int process_keys_make(const tk_cfg *x, const tk_cfg_process *p, const tk_cfg *y,
-                             const tk_cfg_process *q, process_keys *k)
+static void json_process_end(diff_out *o, int *in_edges)
 {
-    tk_cfg_process_info pi, qi;
-    tk_cfg_process_get(x, p, &pi);
-    tk_cfg_process_get(y, q, &qi);
-    k->bp = block_keys(x, p, pi.nblocks);
-    k->bq = block_keys(y, q, qi.nblocks);
-    k->ep = edge_keys(x, p, pi.nblocks, pi.nedges);
-    k->eq = edge_keys(y, q, qi.nblocks, qi.nedges);
-    return k->bp && k->bq && k->ep && k->eq ? 0 : -1;
+    json_edges(o, in_edges);
+    if (o->json) fputs("]}", o->f);
 }
 
-/* The blocks of p and q matched by key, in key order: those of one side, and
- * those of both whose counts differ (with all, every one). Returns how many
- * differ. */
-static uint64_t diff_blocks(diff_out *o, const tk_cfg_process *p, uint32_t np,
-                            const tk_cfg_process *q, uint32_t nq, const process_keys *k, int all)
-{
-    const diff_key *bp = k->bp, *bq = k->bq;
-    uint64_t differences = 0;
-    uint32_t i = 0, j = 0;
-    tk_cfg_block_info b1, b2;
-    while (i < np || j < nq) {
-        int c = i == np   ? 1
-                : j == nq ? -1
-                          : cmp_diff_key(&(diff_key){bp[i].a, bp[i].b, 0, 0},
-                                         &(diff_key){bq[j].a, bq[j].b, 0, 0});
-        if (c < 0) {
-            tk_cfg_block_get(p, bp[i].index, &b1);
-            diff_block(o, bp[i].a, &b1, NULL);
-            i++;
-            differences++;
-        } else if (c > 0) {
-            tk_cfg_block_get(q, bq[j].index, &b2);
-            diff_block(o, bq[j].a, NULL, &b2);
-            j++;
-            differences++;
-        } else {
-            tk_cfg_block_get(p, bp[i].index, &b1);
-            tk_cfg_block_get(q, bq[j].index, &b2);
-            if (b1.count != b2.count || all) {
-                diff_block(o, bp[i].a, &b1, &b2);
-                differences += b1.count != b2.count;
-            }
-            i++;
-            j++;
-        }
-    }
-    return differences;
-}
-
-/* The same for the edges (matched by their end blocks and type). */
-static uint64_t diff_edges(diff_out *o, const tk_cfg *x, const tk_cfg_process *p, uint32_t np,
-                           const tk_cfg *y, const tk_cfg_process *q, uint32_t nq,
-                           const process_keys *k, int all)
-{
-    const diff_key *ep = k->ep, *eq = k->eq;
-    uint64_t differences = 0;
-    uint32_t i = 0, j = 0;
-    tk_cfg_edge_info e1, e2;
-    while (i < np || j < nq) {
-        int c = i == np   ? 1
-                : j == nq ? -1
-                          : cmp_diff_key(&(diff_key){ep[i].a, ep[i].b, ep[i].c, 0},
-                                         &(diff_key){eq[j].a, eq[j].b, eq[j].c, 0});
-        if (c < 0) {
-            uint32_t e = ep[i++].index;
-            tk_cfg_edge_get(x, p, e, &e1);
-            diff_edge(o, tk_cfg_edge_type_name(x, p, e), &e1, NULL, e1.count, 0);
-            differences++;
-        } else if (c > 0) {
-            uint32_t e = eq[j++].index;
-            tk_cfg_edge_get(y, q, e, &e2);
-            diff_edge(o, tk_cfg_edge_type_name(y, q, e), NULL, &e2, 0, e2.count);
-            differences++;
-        } else {
-            uint32_t a = ep[i++].index;
-            tk_cfg_edge_get(x, p, a, &e1);
-            tk_cfg_edge_get(y, q, eq[j++].index, &e2);
-            if (e1.count != e2.count || all) {
-                diff_edge(o, tk_cfg_edge_type_name(x, p, a), &e1, &e2, e1.count, e2.count);
-                differences += e1.count != e2.count;
-            }
-        }
-    }
-    return differences;
-}
-
-/* Process pi of both graphs; adds its differences to *differences. Returns an
- * exit code (out of memory). */
-static int diff_process(diff_out *o, const tk_cfg *x, const tk_cfg *y, uint32_t pi, int all,
-                        uint64_t *differences)
+/* The head of a pair of processes. */
+static void diff_process(diff_out *o, const tk_cfg_diff_item *p)
 {
     FILE *f = o->f;
-    const tk_cfg_process *p = tk_cfg_process_at(x, pi), *q = tk_cfg_process_at(y, pi);
-    tk_cfg_process_info pinfo, qinfo;
-    tk_cfg_process_get(x, p, &pinfo);
-    tk_cfg_process_get(y, q, &qinfo);
-    uint64_t ia = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
-    uint64_t ib = tk_cfg_scope_instr_count(q, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
     if (o->json)
         fprintf(f, "%s\n{\"pid\":[%" PRIu64 ",%" PRIu64 "],\"instructions\":[%" PRIu64
                    ",%" PRIu64 "],\"blocks\":[",
-                pi ? "," : "", pinfo.pid, qinfo.pid, ia, ib);
+                p->process ? "," : "", p->pid[0], p->pid[1], p->instructions[0],
+                p->instructions[1]);
     else
         fprintf(f, "process %" PRIu64 " / %" PRIu64 ": instructions %" PRIu64 " / %" PRIu64 "\n",
-                pinfo.pid, qinfo.pid, ia, ib);
-    process_keys k;
-    if (process_keys_make(x, p, y, q, &k) != 0) {
-        process_keys_free(&k);
-        fprintf(stderr, "tracekit: out of memory\n");
-        return CLI_EXIT_BAD_INPUT;
-    }
+                p->pid[0], p->pid[1], p->instructions[0], p->instructions[1]);
     o->first = 1;
-    *differences += diff_blocks(o, p, pinfo.nblocks, q, qinfo.nblocks, &k, all);
-    if (o->json) fputs("],\"edges\":[", f);
-    o->first = 1;
-    *differences += diff_edges(o, x, p, pinfo.nedges, y, q, qinfo.nedges, &k, all);
-    if (o->json) fputs("]}", f);
-    process_keys_free(&k);
-    return CLI_EXIT_OK;
 }
 
-/* Every process of both graphs, then the number of differences. */
+/* Every item of the difference, then the number of differences. Returns an exit code. */
 static int diff_graphs(diff_out *o, const tk_cfg *x, const tk_cfg *y, int all)
 {
     FILE *f = o->f;
+    tk_cfg_diff_options opt = TK_CFG_DIFF_OPTIONS_INIT;
+    opt.all = all;
+    tk_cfg_diff *d;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_cfg_diff_open(&d, x, y, &opt, &err) != TK_OK) return cli_error(&err);
     if (o->json) fputs("{\"version\":1,\"format\":\"dcfg-diff\",\"processes\":[", f);
-    uint64_t differences = 0;
-    tk_cfg_info xi, yi;
-    tk_cfg_get(x, &xi);
-    tk_cfg_get(y, &yi);
-    for (uint32_t pi = 0; pi < xi.nprocesses && pi < yi.nprocesses; pi++) {
-        int rc = diff_process(o, x, y, pi, all, &differences);
-        if (rc != CLI_EXIT_OK) return rc;
+    const tk_cfg_diff_item *it;
+    tk_status st;
+    int in_edges = 0, any = 0;
+    while ((st = tk_cfg_diff_next(d, &it, &err)) == TK_OK) {
+        if (it->kind == TK_CFG_DIFF_PROCESS) {
+            if (any) json_process_end(o, &in_edges);
+            diff_process(o, it);
+            in_edges = 0;
+            any = 1;
+            continue;
+        }
+        if (it->kind == TK_CFG_DIFF_EDGE && !in_edges) json_edges(o, &in_edges);
+        if (it->kind == TK_CFG_DIFF_BLOCK)
+            diff_block(o, it);
+        else
+            diff_edge(o, it);
     }
-    if (xi.nprocesses != yi.nprocesses) {
-        if (!o->json)
-            fprintf(f, "processes: %" PRIu32 " / %" PRIu32 "\n", xi.nprocesses, yi.nprocesses);
-        differences++;
+    if (st != TK_END) {
+        tk_cfg_diff_free(d);
+        return cli_error(&err);
     }
+    if (any) json_process_end(o, &in_edges);
+    uint32_t na = tk_cfg_diff_process_count(d, 0), nb = tk_cfg_diff_process_count(d, 1);
+    uint64_t differences = tk_cfg_diff_differences(d);
+    tk_cfg_diff_free(d);
+    if (na != nb && !o->json) fprintf(f, "processes: %" PRIu32 " / %" PRIu32 "\n", na, nb);
     if (o->json)
         fprintf(f, "\n],\"process_count\":[%" PRIu32 ",%" PRIu32 "],\"differences\":%" PRIu64
                    "}\n",
-                xi.nprocesses, yi.nprocesses, differences);
+                na, nb, differences);
     else
         fprintf(f, "%" PRIu64 " difference%s\n", differences, differences == 1 ? "" : "s");
     return CLI_EXIT_OK;
