@@ -47,7 +47,7 @@ static void frames_of(FILE *out, const cli_csi_cov_result *r, const tk_csi_funct
     for (size_t i = 0; i < tk_csi_crash_frame_count(r->crash); i++) {
         const tk_csi_crash_frame *f = tk_csi_crash_frame_at(r->crash, i);
         if (done[i] || !f->traced || f->problem || !f->function ||
-            !cli_csi_function_matches(f->function, fn, fn->name))
+            !tk_csi_function_matches(f->function, fn, fn->name))
             continue;
         done[i] = 1;
         tk_csi_state s;
