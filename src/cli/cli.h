@@ -186,8 +186,9 @@ int cli_output_open(const cli_args *a, int binary, tk_output **out);
 int cli_output_commit(tk_output *o);
 /* --per-thread callgrind: the profile's parts as OUT-01, OUT-02, ... (-o OUT, required:
  * usage error without it, which cli_need_parts_output gives before any reading); --force
- * overwrites. Return an exit code. */
-int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p);
+ * overwrites; positions: the TK_POS_* columns written (0: the parts'). Return an exit code. */
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p,
+                              unsigned positions);
 int cli_need_parts_output(const char *command, const cli_args *a);
 /* --to chrome -o NAME.chrome.json: a warning that speedscope reads such a name as a Chrome
  * performance recording and refuses the trace (docs/viewers.md). */

@@ -217,7 +217,8 @@ void cli_warn_chrome_name(const cli_args *a)
                 "Chrome performance recording and refuses this trace: name it *.json\n", path);
 }
 
-int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p)
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p,
+                              unsigned positions)
 {
     int rc = cli_need_parts_output(command, a);
     if (rc != CLI_EXIT_OK)
@@ -225,6 +226,7 @@ int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_p
     tk_error err;
     tk_error_clear(&err);
     tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    o.positions = positions;
     tk_status st = tk_callgrind_write_parts(p, cli_get(a, "output"), &o,
                                             cli_has(a, "force") ? TK_OUTPUT_FORCE : 0, NULL, &err);
     if (st == TK_ERR_EXISTS) tk_error_prefix(&err, "refusing to overwrite (use --force)");
