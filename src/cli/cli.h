@@ -197,6 +197,10 @@ void cli_warn_chrome_name(const cli_args *a);
  * writes; --title, --width, --reverse; unit names the counts. Returns an exit code (the
  * error printed). */
 typedef tk_status (*cli_folded_fn)(void *job, FILE *f, tk_error *err);
+/* The flame graph's options of --title, --width and --reverse (unit: what the counts are).
+ * Returns an exit code (a usage error printed). */
+int cli_flame_options(const char *command, const cli_args *a, const char *unit,
+                      tk_flame_options *o);
 int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
                   void *job, FILE *out);
 #define CLI_SVG_OPTS                                                                          \

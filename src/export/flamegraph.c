@@ -75,36 +75,21 @@ static uint32_t child(ftree *t, uint32_t parent, const char *name, uint32_t len)
     return p->last_hit = id;
 }
 
-/* One line "a;b;c N" or "a;b;c A B": its counts added along its path. */
-static tk_status add_line(ftree *t, const char *s, const char *e, size_t lineno, tk_error *err)
+/* One stack (tk_folded_scan): its counts added along its path. */
+static tk_status add_line(void *user, const tk_folded_line *l)
 {
-    const char *sp = e;
-    while (sp > s && sp[-1] != ' ') sp--;
-    double v = 0, before = 0;
-    char *end;
-    v = strtod(sp, &end);
-    if (sp == s || end == sp || end != e || !(v >= 0))
-        return tk_error_set(err, TK_ERR_FORMAT, "line %zu: folded stacks end with a count",
-                            lineno);
-    const char *stack_end = sp - 1;
-    const char *sp2 = stack_end;
-    while (sp2 > s && sp2[-1] != ' ' && sp2[-1] != ';') sp2--;
-    double b = strtod(sp2, &end);
-    if (sp2 > s && sp2[-1] == ' ' && end == stack_end && end != sp2 && b >= 0) {
-        t->diff = 1;
-        before = b;
-        stack_end = sp2 - 1;
-    }
+    ftree *t = user;
+    const char *stack_end = l->stack + l->stack_len;
     uint32_t cur = 0;
-    t->n[0].value += v;
-    t->n[0].before += before;
-    for (const char *f = s; f < stack_end;) {
+    t->n[0].value += l->count;
+    t->n[0].before += l->before;
+    for (const char *f = l->stack; f < stack_end;) {
         const char *fe = memchr(f, ';', (size_t)(stack_end - f));
         if (!fe) fe = stack_end;
         cur = child(t, cur, f, (uint32_t)(fe - f));
-        if (cur == NONE) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        t->n[cur].value += v;
-        t->n[cur].before += before;
+        if (cur == NONE) return TK_ERR_NOMEM;
+        t->n[cur].value += l->count;
+        t->n[cur].before += l->before;
         f = fe + 1;
     }
     return TK_OK;
@@ -325,16 +310,9 @@ tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options
     t.n[0].name = "all";
     t.n[0].len = 3;
     t.n[0].first = t.n[0].next = t.n[0].last = t.n[0].last_hit = NONE;
-    tk_status st = TK_OK;
-    size_t lineno = 0;
-    for (const char *s = text, *end = text + len; s < end && st == TK_OK;) {
-        const char *e = memchr(s, '\n', (size_t)(end - s));
-        if (!e) e = end;
-        lineno++;
-        const char *le = e > s && e[-1] == '\r' ? e - 1 : e;
-        if (le > s) st = add_line(&t, s, le, lineno, err);
-        s = e + 1;
-    }
+    tk_status st = tk_folded_scan(text, len, o.path ? o.path : "folded stacks", NULL, add_line,
+                                  &t, &t.diff, err);
+    if (st == TK_ERR_NOMEM) tk_error_set(err, st, "out of memory");
     if (st == TK_OK) {
         layout(&t);
         unsigned height = 70 + (t.max_depth + 1) * 16;

@@ -30,6 +30,7 @@ page dcfg examples/hello.dcfg.json
 page dcfg-trace --dcfg examples/hello.dcfg.json examples/hello.trace.json
 page csi examples/loop.debug_PT
 page wet examples/foo1.wet
+page folded tests/data/folded/pass/mtpool-per-thread.folded
 # 100,000 functions, each called from main
 python3 - "$tmp/big.out" <<'PY'
 import sys

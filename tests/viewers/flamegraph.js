@@ -22,15 +22,22 @@ const args = process.argv.slice(2);
 let shotDir = null;
 if (args[0] === '--shot') { shotDir = args[1]; args.splice(0, 2); }
 
+// The stacks as flamegraph.pl reads them: "STACK COUNT" (blanks: spaces or tabs; a CR before
+// the newline and empty lines ignored); differential when every line has two counts, else a
+// number ending the stack is part of its last frame's name ("thread 7 12").
 function expected(folded) {
     const paths = new Map();
     let total = 0;
-    for (const line of fs.readFileSync(folded, 'utf8').split('\n')) {
-        if (!line.trim()) continue;
-        const parts = line.split(' ');
-        let v = +parts.pop();
-        if (parts.length > 1 && /^[0-9.]+$/.test(parts[parts.length - 1])) parts.pop();
-        const frames = parts.join(' ').split(';');
+    const lines = fs.readFileSync(folded, 'utf8').split('\n').map(l => l.replace(/\r$/, ''))
+        .filter(l => l.length);
+    const num = '([0-9]+(?:\\.[0-9]*)?)';
+    const two = new RegExp('^(.*[^ \\t;])[ \\t]+' + num + '[ \\t]+' + num + '$');
+    const one = new RegExp('^(.*?)[ \\t]+' + num + '$');
+    const diff = lines.every(l => two.test(l));
+    for (const line of lines) {
+        const m = diff ? two.exec(line) : one.exec(line);
+        const v = +(diff ? m[3] : m[2]);
+        const frames = m[1].replace(/[ \t]+$/, '').split(';');
         total += v;
         for (let i = 1; i <= frames.length; i++) {
             const k = frames.slice(0, i).join(';');
