@@ -218,6 +218,30 @@ extern const cli_opt cli_html_opts[];
 int cli_html_wanted(const cli_args *loose);
 int cli_html_report(cli_ctx *ctx, const cli_args *loose, int argc, char **argv);
 
+/* What a run wrote to standard output (data NUL-terminated; free(data)). */
+typedef struct cli_captured {
+    char *data;
+    size_t len;
+} cli_captured;
+/* fn(arg) with standard output sent to *cap (a temporary file). Returns fn's exit code, or a
+ * usage error's when no temporary file can be made. */
+int cli_capture(const char *cmd, int (*fn)(void *arg), void *arg, cli_captured *cap);
+/* ops' handler of command id on argv (parsed against its options) over ctx's inputs opened
+ * anew, its standard output into *cap. Returns an exit code. */
+int cli_run_captured(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, const char *cmd,
+                     int argc, char **argv, cli_captured *cap);
+
+/* report --format html's graphs (html_graphs.c): a DCFG's or DCFG-Trace's hot loops and a CSI
+ * report's functions with their paths, drawn by Graphviz's dot (its SVG; without dot, its
+ * source and a note). */
+typedef struct cli_html_graphs {
+    tk_html_graph *graphs;
+    size_t n;
+} cli_html_graphs;
+int cli_html_graphs_make(cli_ctx *ctx, const cli_args *loose, const cli_captured *report,
+                         cli_html_graphs *out);
+void cli_html_graphs_free(cli_html_graphs *g);
+
 /* Options every generic command accepts. */
 extern const cli_opt cli_common_opts[];
 
