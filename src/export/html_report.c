@@ -445,9 +445,11 @@ tk_status tk_html_report_write(const tk_html_report *r, FILE *out, tk_error *err
     }
     fputs("<section id=\"timeline\" hidden><h2>Timeline (wheel: zoom)</h2>"
           "<div id=\"timeline-info\"></div><div><canvas id=\"timeline-canvas\"></canvas></div>"
-          "</section>\n<section id=\"graphs\" hidden><h2 id=\"graphs-title\"></h2>\n", out);
+          "</section>\n", out);
+    if (r->ngraphs) fputs("<section id=\"graphs\" hidden><h2 id=\"graphs-title\"></h2>\n", out);
     for (size_t i = 0; i < r->ngraphs; i++) put_graph(out, &r->graphs[i]);
-    fputs("</section>\n<script type=\"application/json\" id=\"report\">", out);
+    if (r->ngraphs) fputs("</section>\n", out);
+    fputs("<script type=\"application/json\" id=\"report\">", out);
     put_json(out, r->report_json, r->report_len);
     fputs("</script>\n", out);
     if (r->trace_json) {
