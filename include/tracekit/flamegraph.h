@@ -19,7 +19,8 @@ typedef struct tk_flame_options {
     const char *unit;    /* what the counts are ("ns", "Ir", "calls"); NULL: "samples" */
     unsigned width;      /* pixels, 0: 1200 */
     int reverse;         /* icicle: roots at the top */
-    double min_width;    /* frames narrower than this many pixels are left out (0: 0.1) */
+    double min_width;    /* a node's children narrower than a pixel are drawn as one frame
+                          * when they add up to this many pixels (0: 0.1) */
     const char *path;    /* where the stacks come from, for the errors' locations (NULL:
                           * "folded stacks") */
 } tk_flame_options;
@@ -33,7 +34,8 @@ typedef struct tk_flame_options {
  * Colours: by the frame's module (what comes before the last "::" or "." of the name, else
  * the name), warm hues; differential input (two counts per line): width by the second count,
  * red where a path grew, blue where it shrank, saturation by the change. Frames narrower than
- * min_width pixels are not drawn (their counts stay in their parents). The stacks are read by
+ * a pixel are drawn together, one frame per parent ("N frames below a pixel", grey, after the
+ * wider ones) when they add up to min_width pixels; their children are not drawn. The stacks are read by
  * tk_folded_scan (folded.h: its rules, its located errors: TK_ERR_FORMAT, TK_ERR_LIMIT);
  * TK_ERR_NOMEM, TK_ERR_IO. */
 TK_API tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,

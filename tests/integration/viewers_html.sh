@@ -54,5 +54,9 @@ with open(sys.argv[1], "w") as f:
         f.write(f"fn=fn_{i}\n{i + 2} {i % 997 + 1}\n")
 PY
 page big "$tmp/big.out"
-viewers_node tests/viewers/report_html.js "${pages[@]}" || fail=1
+viewers_node tests/viewers/report_html.js "${pages[@]}" >"$tmp/results" || fail=1
+cat "$tmp/results"
+# the 100,000 functions called from main, each narrower than a pixel, are one frame of theirs
+grep -q "big.html: .*(1 of paths narrower than a pixel)" "$tmp/results" ||
+    { echo "FAIL: the big profile's flame graph has no frame of the narrow paths"; fail=1; }
 exit $fail

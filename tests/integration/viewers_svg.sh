@@ -27,7 +27,7 @@ X=tests/data/xray
 both fib fib -m examples/fib-xray.bin examples/fib.xray
 both mtpool 'quick|parse' -m $X/bin/mtpool $X/pass/mtpool.fdr --per-thread
 both mtpool-calls hash --weight=calls -m $X/bin/mtpool $X/pass/mtpool.fdr
-both calltree 'run_round|leaf' -m $X/bin/calltree $X/pass/calltree.fdr
+both calltree 'idle|run_round' -m $X/bin/calltree $X/pass/calltree.fdr
 both cxx 'std::' tests/data/callgrind/pass/cxx-default.out
 both mutual is_ tests/data/callgrind/pass/mutual.out
 both gen11 f --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json tests/data/dcfg_trace/pass/gen11.intel.trace.json

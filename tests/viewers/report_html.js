@@ -215,6 +215,7 @@ async function check(browser, pagePath, jsonPath) {
     page.on('console', m => { if (m.type() === 'error') bad.push('console: ' + m.text()); });
     page.on('pageerror', e => bad.push('page error: ' + e));
     page.on('request', r => { if (!/^(file|data):/.test(r.url())) bad.push('request: ' + r.url()); });
+    const t0 = Date.now();
     await page.goto('file://' + path.resolve(pagePath));
     await page.waitForTimeout(300);
     const rep = parseExact(fs.readFileSync(jsonPath, 'utf8'));
@@ -236,9 +237,10 @@ async function check(browser, pagePath, jsonPath) {
     }
     const graphs = await checkGraphs(page, tabs, bad);
     const flame = page.frames().find(f => f.url().startsWith('data:image/svg'));
-    let frames = 0;
+    let frames = 0, aggs = 0;
     if (await page.$('#flame')) {
-        frames = flame ? await flame.evaluate(() => document.querySelectorAll('g.f').length) : 0;
+        [frames, aggs] = flame ? await flame.evaluate(() => [document.querySelectorAll('g.f').length,
+                                                             document.querySelectorAll('g.agg').length]) : [0, 0];
         if (!frames) bad.push('the flame graph shows no frame');
     }
     const timeline = await page.evaluate(() => !document.getElementById('timeline').hidden);
@@ -249,7 +251,7 @@ async function check(browser, pagePath, jsonPath) {
                                 fullPage: true });
     }
     await page.close();
-    return { bad, tables, frames, timeline, graphs };
+    return { bad, tables, frames, aggs, timeline, graphs, seconds: (Date.now() - t0) / 1000 };
 }
 
 (async () => {
@@ -267,9 +269,11 @@ async function check(browser, pagePath, jsonPath) {
             console.log(`FAIL ${args[i]}:`);
             for (const b of r.bad.slice(0, 10)) console.log('    ' + b);
         } else {
-            console.log(`ok ${args[i]}: ${r.tables} tables, ${r.frames} flame frames` +
+            console.log(`ok ${args[i]}: ${r.tables} tables, ${r.frames} flame frames (${r.aggs} of ` +
+                        `paths narrower than a pixel)` +
                         (r.timeline ? ', a timeline' : '') +
-                        (r.graphs ? `, ${r.graphs.figures} graphs, ${r.graphs.paths} paths clicked` : ''));
+                        (r.graphs ? `, ${r.graphs.figures} graphs, ${r.graphs.paths} paths clicked` : '') +
+                        `; checked in ${r.seconds.toFixed(1)} s`);
         }
     }
     await browser.close();
