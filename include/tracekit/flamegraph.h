@@ -34,10 +34,10 @@ typedef struct tk_flame_options {
  * Colours: by the frame's module (what comes before the last "::" or "." of the name, else
  * the name), warm hues; differential input (two counts per line): width by the second count,
  * red where a path grew, blue where it shrank, saturation by the change. Frames narrower than
- * a pixel are drawn together, one frame per parent ("N frames below a pixel", grey, after the
- * wider ones) when they add up to min_width pixels; their children are not drawn. The stacks are read by
- * tk_folded_scan (folded.h: its rules, its located errors: TK_ERR_FORMAT, TK_ERR_LIMIT);
- * TK_ERR_NOMEM, TK_ERR_IO. */
+ * a pixel are drawn together, one frame per parent ("N frames narrower than a pixel", grey,
+ * after the wider ones) when they add up to min_width pixels; their children are not drawn.
+ * The stacks are read by tk_folded_scan (folded.h: its rules, its located errors:
+ * TK_ERR_FORMAT, TK_ERR_LIMIT); TK_ERR_NOMEM, TK_ERR_IO. */
 TK_API tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,
                                    FILE *out, tk_error *err);
 
