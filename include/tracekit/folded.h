@@ -63,6 +63,16 @@ TK_API tk_status tk_folded_summarize(const char *text, size_t len, const char *p
                                      tk_folded_summary *out, tk_error *err);
 TK_API void tk_folded_summary_free(tk_folded_summary *s);
 
+/* The orders of report: by total (then name), by self (then name), by name (bytes). */
+typedef enum tk_folded_order {
+    TK_FOLDED_BY_TOTAL = 0,
+    TK_FOLDED_BY_SELF = 1,
+    TK_FOLDED_BY_NAME = 2
+} tk_folded_order;
+
+/* Sort s->functions in that order, largest first for counts. */
+TK_API void tk_folded_summary_sort(tk_folded_summary *s, tk_folded_order order);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,25 +15,10 @@ const cli_opt cli_folded_report_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-enum { SORT_TOTAL, SORT_SELF, SORT_NAME };
-static const cli_choice sort_keys[] = {
-    {"total", SORT_TOTAL}, {"self", SORT_SELF}, {"name", SORT_NAME}, {NULL, 0}};
-
-static int cmp_name(const tk_folded_function *x, const tk_folded_function *y)
-{
-    size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
-    int c = memcmp(x->name, y->name, n);
-    return c ? c : (x->name_len > y->name_len) - (x->name_len < y->name_len);
-}
-
-static int cmp_rows(const void *a, const void *b, void *key)
-{
-    const tk_folded_function *x = a, *y = b;
-    int k = *(const int *)key;
-    double u = k == SORT_SELF ? x->self : x->total, v = k == SORT_SELF ? y->self : y->total;
-    if (k != SORT_NAME && u != v) return u > v ? -1 : 1;
-    return cmp_name(x, y);
-}
+static const cli_choice sort_keys[] = {{"total", TK_FOLDED_BY_TOTAL},
+                                       {"self", TK_FOLDED_BY_SELF},
+                                       {"name", TK_FOLDED_BY_NAME},
+                                       {NULL, 0}};
 
 static void put_num(FILE *f, double v)
 {
@@ -129,7 +114,7 @@ static void report_text(FILE *f, const tk_folded_summary *s, size_t shown)
 
 int cli_folded_report(cli_ctx *ctx, const cli_args *args)
 {
-    int key = cli_get_choice("report", args, "sort", sort_keys, SORT_TOTAL);
+    int key = cli_get_choice("report", args, "sort", sort_keys, TK_FOLDED_BY_TOTAL);
     int fmt = cli_get_choice("report", args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     uint64_t top;
     if (key < 0 || fmt < 0 || cli_get_u64("report", args, "top", 0, &top) != 0)
@@ -143,7 +128,7 @@ int cli_folded_report(cli_ctx *ctx, const cli_args *args)
     tk_error err;
     tk_error_clear(&err);
     if (tk_folded_summarize(text, len, ctx->paths[0], &s, &err) != TK_OK) return cli_error(&err);
-    qsort_r(s.functions, s.nfunctions, sizeof *s.functions, cmp_rows, &key);
+    tk_folded_summary_sort(&s, (tk_folded_order)key);
     size_t shown = top && top < s.nfunctions ? (size_t)top : s.nfunctions;
     tk_output *o;
     rc = cli_output_open(args, 0, &o);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/compat.h"
 #include "core/hash.h"
 #include "tracekit/num.h"
 
@@ -264,6 +265,28 @@ tk_status tk_folded_summarize(const char *text, size_t len, const char *path,
     tk_free(m.next);
     if (st != TK_OK) tk_folded_summary_free(out);
     return st;
+}
+
+static int cmp_name(const tk_folded_function *x, const tk_folded_function *y)
+{
+    size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+    int c = memcmp(x->name, y->name, n);
+    return c ? c : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+static int cmp_rows(const void *a, const void *b, void *order)
+{
+    const tk_folded_function *x = a, *y = b;
+    tk_folded_order k = *(const tk_folded_order *)order;
+    double u = k == TK_FOLDED_BY_SELF ? x->self : x->total;
+    double v = k == TK_FOLDED_BY_SELF ? y->self : y->total;
+    if (k != TK_FOLDED_BY_NAME && u != v) return u > v ? -1 : 1;
+    return cmp_name(x, y);
+}
+
+void tk_folded_summary_sort(tk_folded_summary *s, tk_folded_order order)
+{
+    tk_qsort_r(s->functions, s->nfunctions, sizeof *s->functions, cmp_rows, &order);
 }
 
 void tk_folded_summary_free(tk_folded_summary *s)
