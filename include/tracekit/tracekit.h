@@ -32,6 +32,7 @@
 #include "latency.h"
 #include "viewers.h"
 #include "flamegraph.h"
+#include "folded.h"
 #include "html_report.h"
 #include "xray.h"
 #include "writer.h"

@@ -7,6 +7,7 @@
 #include "csi_cov/csi_cov.h"
 #include "dcfg/dcfg.h"
 #include "dcfg_trace/dcfg_trace.h"
+#include "folded/folded.h"
 #include "record/record.h"
 #include "wet/wet.h"
 #include "xray/xray.h"
@@ -117,7 +118,7 @@ void cli_command_help(const cli_command *c, FILE *f)
 static const cli_format_ops *const handlers[] = {
     &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
     &cli_dcfg_trace_ops, &cli_csi_ops, &cli_csi_cc_ops, &cli_csi_fc_ops, &cli_csi_bbc_ops,
-    &cli_wet_ops,
+    &cli_wet_ops, &cli_folded_ops,
 };
 
 const cli_format_ops *cli_format_ops_at(size_t i)

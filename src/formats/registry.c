@@ -15,11 +15,13 @@ extern const tk_format tk_format_csi_cc;
 extern const tk_format tk_format_csi_fc;
 extern const tk_format tk_format_csi_bbc;
 extern const tk_format tk_format_wet;
+extern const tk_format tk_format_folded;
 
 static const tk_format *const formats[] = {
     &tk_format_callgrind, &tk_format_xray,    &tk_format_dcfg,
     &tk_format_dcfg_trace, &tk_format_csi,    &tk_format_csi_cc,
     &tk_format_csi_fc,    &tk_format_csi_bbc, &tk_format_wet,
+    &tk_format_folded,
 };
 
 #define NFORMATS (sizeof formats / sizeof formats[0])

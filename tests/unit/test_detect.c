@@ -30,6 +30,11 @@ static void test_text_formats(void)
     TK_CHECK_STR(D("{ \"MAJOR_VERSION\" : 1, \"FILE_NAMES\" : [] }"), "dcfg");
     TK_CHECK_STR(D("{\"MAJOR_VERSION\":1,\"PROCESSES\":[[\"PROCESS_ID\",\"STRING_DICTIONARY\",\"TRANSITION_TABLE\"]]}"),
                  "dcfg-trace");
+    TK_CHECK_STR(D("main;parse;lex 42\nmain;eval 17\n"), "folded");
+    TK_CHECK_STR(D("main;a 3 5\nmain 1 0\n"), "folded");
+    TK_CHECK_STR(D("main;a 3\nmain;b x\n"), "folded"); /* one bad line: check says where */
+    TK_CHECK_STR(D("12 34\n56 78\n"), "none");   /* numbers alone: no name */
+    TK_CHECK_STR(D("a b\nc d\ne 1\n"), "none");  /* mostly not stacks */
     TK_CHECK_STR(D("hello world\n"), "none");
     TK_CHECK_STR(D("{\"traceEvents\": []}"), "none");
 }
@@ -53,7 +58,7 @@ static void test_xray_headers(void)
 
 static void test_registry(void)
 {
-    TK_CHECK_EQ_U64(tk_format_count(), 9);
+    TK_CHECK_EQ_U64(tk_format_count(), 10);
     TK_CHECK(tk_format_find("xray") != NULL);
     TK_CHECK(tk_format_find("nope") == NULL);
     char caps[128];
