@@ -233,7 +233,7 @@ typedef struct tk_csi_state_index tk_csi_state_index;
 
 /* The index of states[0..n) (borrowed: they must outlive it); selector for the states
  * without a function (NULL: every function). Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_state_index_new(tk_csi_state_index **out, const tk_csi_state *states,
+TK_API tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *states,
                                         size_t n, const char *selector, tk_error *err);
 /* The states that go with function fn (labelled label), each once, as indexes into the
  * states, into out (room for n). Returns how many. */

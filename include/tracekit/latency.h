@@ -73,7 +73,7 @@ typedef struct tk_latency_report_options {
     tk_latency_order order;
     uint64_t top;                 /* at most this many rows; 0: all */
     const tk_event_source *names; /* the names TK_LATENCY_KEY_FUNC sorts by (borrowed, used
-                                     only by tk_latency_report_new); NULL: "#ID" */
+                                     only by tk_latency_report_open); NULL: "#ID" */
 } tk_latency_report_options;
 
 #define TK_LATENCY_REPORT_OPTIONS_INIT {TK_LATENCY_KEY_SUM, TK_LATENCY_ORDER_DEFAULT, 0, NULL}
@@ -83,7 +83,7 @@ typedef struct tk_latency_report tk_latency_report;
 /* The rows of l with completed calls, sorted by the key (ties: thread, then function id,
  * ascending; names compared as bytes, the first 95 of each), the first `top` of them
  * (opt NULL: the defaults). l may be freed afterwards. Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_latency_report_new(tk_latency_report **out, tk_latency *l,
+TK_API tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
                                        const tk_latency_report_options *opt, tk_error *err);
 TK_API size_t tk_latency_report_count(const tk_latency_report *r);
 /* Row i (< count), borrowed from r. */
@@ -100,7 +100,7 @@ typedef struct tk_latency_diff_row {
 typedef struct tk_latency_diff tk_latency_diff;
 
 /* An empty difference whose times are in `unit`. Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_latency_diff_new(tk_latency_diff **out, tk_time_unit unit, tk_error *err);
+TK_API tk_status tk_latency_diff_open(tk_latency_diff **out, tk_time_unit unit, tk_error *err);
 /* Side 0 (A) or 1 (B): the functions of l with completed calls, their times converted
  * with ticks_per_second (that trace's clock rate; <= 0: no clock, the times stay ticks).
  * l may be freed afterwards. Returns TK_OK, TK_ERR_ARG (side not 0 or 1, or given

@@ -16,7 +16,7 @@ struct tk_csi_report {
     tk_csi_report_totals totals;
 };
 
-tk_status tk_csi_report_new(tk_csi_report **out, const tk_csi_report_options *opt,
+tk_status tk_csi_report_open(tk_csi_report **out, const tk_csi_report_options *opt,
                             tk_error *err)
 {
     static const tk_csi_report_options defaults = TK_CSI_REPORT_OPTIONS_INIT;

@@ -131,7 +131,7 @@ static tk_status rank_edges(tk_dcfg_trace_report *r, tk_error *err)
     return TK_OK;
 }
 
-tk_status tk_dcfg_trace_report_new(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
+tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
                                    size_t thread, const tk_dcfg_trace_report_options *opt,
                                    tk_error *err)
 {

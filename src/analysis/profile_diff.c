@@ -76,7 +76,7 @@ static tk_status diff_rows(tk_prof_diff *d, const tk_profile *both, size_t ev, t
     return TK_OK;
 }
 
-tk_status tk_prof_diff_new(tk_prof_diff **out, const tk_profile *both, size_t event,
+tk_status tk_prof_diff_open(tk_prof_diff **out, const tk_profile *both, size_t event,
                            tk_error *err)
 {
     *out = NULL;
@@ -247,7 +247,7 @@ static void folded_merge(tk_prof_folded_diff *d)
     d->count = m;
 }
 
-tk_status tk_prof_folded_diff_new(tk_prof_folded_diff **out, const tk_profile *both,
+tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both,
                                   size_t event, tk_error *err)
 {
     *out = NULL;

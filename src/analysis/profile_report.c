@@ -92,7 +92,7 @@ static tk_status settle_options(tk_prof_report *r, const tk_profile *p, tk_error
     return TK_OK;
 }
 
-tk_status tk_prof_report_new(tk_prof_report **out, const tk_profile *p,
+tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
                              const tk_prof_report_options *opt, tk_error *err)
 {
     static const tk_prof_report_options defaults = TK_PROF_REPORT_OPTIONS_INIT;

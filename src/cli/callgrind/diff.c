@@ -29,7 +29,7 @@ static const cli_choice diff_formats[] = {
 static tk_status diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err)
 {
     tk_prof_folded_diff *d;
-    tk_status st = tk_prof_folded_diff_new(&d, both, ev, err);
+    tk_status st = tk_prof_folded_diff_open(&d, both, ev, err);
     if (st != TK_OK) return st;
     for (size_t i = 0; i < tk_prof_folded_diff_count(d); i++) {
         const tk_prof_folded_diff_row *r = tk_prof_folded_diff_row_at(d, i);
@@ -97,12 +97,12 @@ static int load_both(cli_ctx *ctx, tk_profile **out)
     return CLI_EXIT_OK;
 }
 
-/* The per-function difference (tk_prof_diff_new). Returns an exit code. */
+/* The per-function difference (tk_prof_diff_open). Returns an exit code. */
 static int diff_functions(const tk_profile *both, size_t ev, tk_prof_diff **d)
 {
     tk_error err;
     tk_error_clear(&err);
-    if (tk_prof_diff_new(d, both, ev, &err) != TK_OK) return cli_error(&err);
+    if (tk_prof_diff_open(d, both, ev, &err) != TK_OK) return cli_error(&err);
     return CLI_EXIT_OK;
 }
 

@@ -592,7 +592,7 @@ static void table_free(table *t)
     tk_profile_free(t->p);
 }
 
-/* The report of the part(s) asked for (tk_prof_report_new); with --tree the arcs. */
+/* The report of the part(s) asked for (tk_prof_report_open); with --tree the arcs. */
 static int summarize(const settings *o, int self_only, table *t)
 {
     tk_error err;
@@ -609,7 +609,7 @@ static int summarize(const settings *o, int self_only, table *t)
     ro.top = o->top;
     ro.tree = o->tree != TREE_NONE;
     ro.cycles = o->cycles;
-    if (tk_prof_report_new(&t->rep, t->p, &ro, &err) != TK_OK) {
+    if (tk_prof_report_open(&t->rep, t->p, &ro, &err) != TK_OK) {
         if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
         return cli_error(&err);
     }

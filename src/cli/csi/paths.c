@@ -340,7 +340,7 @@ static int state_run_open(state_run *s)
     s->hits = malloc((s->nstates ? s->nstates : 1) * sizeof *s->hits);
     if (!s->outs || !s->out_lens || !s->streams || !s->found || !s->hits)
         return cli_usage_error("paths", "out of memory");
-    if (tk_csi_state_index_new(&s->ix, s->states, s->nstates, s->sel, &err) != TK_OK)
+    if (tk_csi_state_index_open(&s->ix, s->states, s->nstates, s->sel, &err) != TK_OK)
         return cli_error(&err);
     for (size_t k = 0; k < s->nstates; k++) {
         s->streams[k] = open_memstream(&s->outs[k], &s->out_lens[k]);

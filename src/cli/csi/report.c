@@ -162,7 +162,7 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
     o.key = (tk_csi_report_key)key;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_csi_report_new(&rs.rep, &o, &err) != TK_OK)
+    if (tk_csi_report_open(&rs.rep, &o, &err) != TK_OK)
         return cli_error(&err);
     cli_csi_visitor v = {.selector = cli_get(args, "function"),
                      .user = &rs,

@@ -27,7 +27,7 @@ static tk_status write_function(void *user, const cli_csi_cov_source *src,
     tk_csi_cov_form form = ws->form;
     if (form == TK_CSI_COV_FORM_ANY)
         form = tk_csi_cov_reader_form(src->reader);
-    return tk_csi_cov_write_function(ws->out, src->kind, form, fn, err);
+    return tk_csi_cov_write_function(CLI_WRITER(ws->out), src->kind, form, fn, err);
 }
 
 int cli_csi_cov_convert(cli_ctx *ctx, const cli_args *args)

@@ -144,7 +144,7 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
     tk_dcfg_trace_report *r;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_report_new(&r, t, th, &o, &err) != TK_OK)
+    if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
         return cli_error(&err);
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);

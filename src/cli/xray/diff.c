@@ -134,7 +134,7 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     tk_latency_diff *d;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_latency_diff_new(&d, unit, &err) != TK_OK)
+    if (tk_latency_diff_open(&d, unit, &err) != TK_OK)
         return cli_error(&err);
     cli_xray_session names;
     int rc = diff_side(ctx, args, 0, d, NULL);

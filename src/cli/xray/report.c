@@ -252,7 +252,7 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
                      : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     o.sort.names = &s.src;
     if (st == TK_OK)
-        st = tk_latency_report_new(&rows, l, &o.sort, &err);
+        st = tk_latency_report_open(&rows, l, &o.sort, &err);
     if (st != TK_OK) {
         tk_latency_free(l);
         cli_xray_session_close(&s);
