@@ -231,6 +231,20 @@ static tk_status put_trace(void *ctx, FILE *f, tk_error *err)
     return rec_write_trace(t->cfg, t->set, t->dir, t->level, f, &t->edges, err);
 }
 
+typedef struct wet_ctx {
+    rec_wet *w;
+} wet_ctx;
+
+static tk_status put_wet(void *ctx, FILE *f, tk_error *err)
+{
+    return rec_wet_write(((wet_ctx *)ctx)->w, f, err);
+}
+
+static tk_status put_wet_history(void *ctx, FILE *f, tk_error *err)
+{
+    return rec_wet_write_history(((wet_ctx *)ctx)->w, f, err);
+}
+
 static int exists(const char *path)
 {
     struct stat st;
@@ -313,6 +327,36 @@ static void count(const tk_cfg *cfg, tk_record_result *res)
     }
 }
 
+/* The WET outputs of the program's process (the root: children are not recorded). */
+static tk_status wet_outputs(const rec_run *run, const tk_record_options *opt, const rec_set *set,
+                             const tk_cfg *cfg, tk_record_result *res, tk_error *err)
+{
+    const rec_proc *root = NULL;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->procs[i].raw.wet && set->procs[i].raw.done && !root) root = &set->procs[i];
+    if (!root) return tk_error_set(err, TK_ERR_FORMAT, "%s: tkrecord wrote no WET data", run->raw);
+    rec_wet_opts wo = {opt->wet_path != NULL, 0, opt->wet_memory, run->dir};
+    if (opt->wet_history_path) wo.history = opt->wet_history ? opt->wet_history : TK_RECORD_WET_HISTORY;
+    wet_ctx w = {NULL};
+    tk_status st = rec_wet_load(&w.w, cfg, root, run->raw, &wo, err);
+    if (st == TK_OK && opt->wet_path) st = write_output(opt->wet_path, opt->force, put_wet, &w, err);
+    if (st == TK_OK && opt->wet_history_path) {
+        st = write_output(opt->wet_history_path, opt->force, put_wet_history, &w, err);
+        if (st != TK_OK && opt->wet_path) unlink(opt->wet_path);
+    }
+    if (w.w) {
+        rec_wet_stats ws;
+        rec_wet_get_stats(w.w, &ws);
+        res->wet_instructions = ws.instructions;
+        res->wet_instances = ws.instances;
+        res->wet_deps = ws.deps;
+        res->wet_history = ws.history;
+        res->wet_spills = ws.spills;
+    }
+    rec_wet_free(w.w);
+    return st;
+}
+
 static tk_status record_outputs(const rec_run *run, const tk_record_options *opt,
                                 tk_record_result *res, const rec_end_info *end, tk_error *err)
 {
@@ -332,6 +376,13 @@ static tk_status record_outputs(const rec_run *run, const tk_record_options *opt
         res->trace_edges = t.edges;
         if (st != TK_OK) unlink(opt->dcfg_path); /* both or neither */
     }
+    if (st == TK_OK && (opt->wet_path || opt->wet_history_path)) {
+        st = wet_outputs(run, opt, &set, cfg, res, err);
+        if (st != TK_OK) { /* all or nothing */
+            unlink(opt->dcfg_path);
+            if (opt->trace_path) unlink(opt->trace_path);
+        }
+    }
     tk_cfg_free(cfg);
     rec_set_free(&set);
     return st;
@@ -343,13 +394,18 @@ tk_status tk_record_run(const char *const *argv, const tk_record_options *opt,
     memset(res, 0, sizeof *res);
     if (!opt || !opt->dcfg_path || !*opt->dcfg_path)
         return tk_error_set(err, TK_ERR_ARG, "no output file for the DCFG");
-    const char *outs[2] = {opt->dcfg_path, opt->trace_path};
-    for (int i = 0; i < 2; i++)
+    const char *outs[4] = {opt->dcfg_path, opt->trace_path, opt->wet_path, opt->wet_history_path};
+    for (int i = 0; i < 4; i++)
         if (!opt->force && exists(outs[i]))
             return tk_error_set(err, TK_ERR_EXISTS, "%s exists (--force overwrites it)", outs[i]);
-    if (opt->trace_path && !strcmp(opt->trace_path, opt->dcfg_path))
-        return tk_error_set(err, TK_ERR_ARG, "the DCFG and its trace need two files");
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]) && strcmp(outs[i], "-"))
+                return tk_error_set(err, TK_ERR_ARG, "two outputs named %s", outs[i]);
+    if ((opt->wet_path || opt->wet_history_path) && opt->trace_children)
+        return tk_error_set(err, TK_ERR_ARG,
+                            "a WET trace is of one process: it cannot follow the children");
+    for (int i = 0; i < 4; i++)
         if (writable(outs[i], err) != TK_OK) return TK_ERR_IO;
     rec_run run;
     tk_status st = rec_prepare(&run, argv, opt, err);

@@ -291,7 +291,7 @@ static void forward(int sig)
 
 static void child(const rec_run *run, const char *const *argv, const tk_record_options *opt)
 {
-    char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48];
+    char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48], hist[64];
     pathf(lib, sizeof lib, "VALGRIND_LIB=%s/lib", run->dir);
     pathf(out, sizeof out, "--tkr-out=%s", run->raw);
     pathf(log, sizeof log, "--log-file=%s/valgrind.%%p.log", run->dir);
@@ -310,6 +310,14 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
     args[k++] = opt->trace_path ? "--tkr-trace=yes" : "--tkr-trace=no";
     args[k++] = opt->trace_children ? "--tkr-children=yes" : "--tkr-children=no";
     args[k++] = opt->trace_children ? "--trace-children=yes" : "--trace-children=no";
+    if (opt->wet_path || opt->wet_history_path) {
+        pathf(hist, sizeof hist, "--tkr-wet-history=%llu",
+              (unsigned long long)(opt->wet_history_path ? opt->wet_history ? opt->wet_history
+                                                                             : TK_RECORD_WET_HISTORY
+                                                         : 0));
+        args[k++] = "--tkr-wet=yes";
+        args[k++] = hist;
+    }
     args[k++] = "--";
     args[k++] = run->program;
     for (size_t i = 1; i < argc; i++) args[k++] = argv[i];
