@@ -32,9 +32,9 @@ extern "C" {
 #endif
 
 typedef struct tk_record_options {
-    const char *dcfg_path;     /* where the DCFG goes (required); compressed when it ends
-                                  in .gz, .bz2, .xz or .zst */
-    const char *trace_path;    /* where the DCFG-Trace goes; NULL: no trace */
+    const char *dcfg_path;     /* where the DCFG goes (required unless a WET output is asked
+                                  for); compressed when it ends in .gz, .bz2, .xz or .zst */
+    const char *trace_path;    /* where the DCFG-Trace goes (with a DCFG); NULL: no trace */
     int trace_children;        /* record forked and exec'd children as processes too */
     uint32_t threads_limit;    /* threads counted apart (0: 256); later ones share the last */
     int force;                 /* overwrite existing outputs */
