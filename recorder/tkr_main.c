@@ -232,7 +232,7 @@ static void post_clo_init(void)
          * register written earlier in the same superblock by what was written (even at
          * --vex-iropt-level=0), so each superblock is one instruction */
         VG_(clo_vex_control).guest_max_insns = 1;
-        VG_(clo_vex_control).iropt_level = 0;
+        VG_(clo_vex_control).iropt_level = 2;
         tkr_wet_history = (ULong)wet_history_opt;
         tkw_init();
         wet_track();
