@@ -93,8 +93,11 @@ struct tkr_edge {
 typedef struct tkr_thread {
     UInt index;           /* thread index of the DCFG (0 = main) */
     UInt windex;          /* WET: thread index of the stream (never folded) */
-    ULong *wregs;         /* WET: shadow registers (last definer of each 8 bytes of state) */
-    ULong wlast;          /* WET: the thread's last executed instance */
+    ULong *wregs;         /* WET: shadow registers: the last definer of each 8 bytes of
+                             state (TKW_DEF: its timestamp and instruction id) */
+    UInt *wregs_inst;     /* WET: and its instance */
+    ULong wlast;          /* WET: the thread's last executed instance (TKW_DEF), 0: none */
+    UInt wlast_inst;
     UInt alive;
     UInt pending;         /* TKR_DYN_* of the next edge */
     tkr_exit *last;       /* last exit taken (while not running) */
@@ -165,6 +168,7 @@ UInt tkr_nthreads(void);
 extern Bool tkr_wet;            /* --tkr-wet=yes */
 extern Bool tkr_wet_debug;      /* --tkr-wet-debug=yes: print each superblock's IR and ports */
 extern ULong tkr_wet_history;   /* --tkr-wet-history=N (written to the raw file) */
+extern Bool tkr_wet_values;     /* --tkr-wet-values=no: the stream holds no values */
 
 #define TKW_MAX_SLOTS 48        /* scratch words an instruction's helper reads */
 enum { TKW_REG = 0, TKW_MEM = 1 };
@@ -195,9 +199,17 @@ typedef struct tkw_point {
     ULong vconst;        /* TKW_V_CONST */
 } tkw_point;
 
+/* A definer in the shadow state: its timestamp (the instance's place in the run) in the
+ * upper 40 bits, so that the latest compares highest, its instruction id in the lower 24
+ * (the instance number is kept beside it). */
+#define TKW_ID_BITS 24
+#define TKW_MAX_INSNS ((1u << TKW_ID_BITS) - 1)
+#define TKW_DEF(ts, id) (((ULong)(ts) << TKW_ID_BITS) | (id))
+
 /* A static instruction of the WET trace. */
 struct tkw_insn {
     UInt id;             /* 1.. in order of first translation */
+    UInt count;          /* instances so far */
     Addr addr;
     UInt sb, index;      /* the superblock (record id) and index it was first seen at */
     UChar len, ctl;      /* ctl: tkr_kind of its exit (TKR_K_FALL: none) */
@@ -208,6 +220,7 @@ struct tkw_insn {
 };
 
 extern ULong tkw_scr[TKW_MAX_SLOTS];
+extern tkw_insn **tkw_ins_list;         /* by id - 1 */
 VG_REGPARM(1) void tkw_exec(const tkw_point *p);
 void tkw_init(void);
 void tkw_reg_table_init(void);

@@ -25,6 +25,7 @@ UInt tkr_gen;
 Bool tkr_wet;
 Bool tkr_wet_debug;
 ULong tkr_wet_history;
+Bool tkr_wet_values = True;
 
 static Long threads_limit_opt = 256;
 static Long wet_history_opt = 0;
@@ -42,6 +43,7 @@ static Bool process_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--tkr-wet", tkr_wet) {
     } else if VG_BOOL_CLO (arg, "--tkr-wet-debug", tkr_wet_debug) {
     } else if VG_BINT_CLO (arg, "--tkr-wet-history", wet_history_opt, 0, 1000000000000LL) {
+    } else if VG_BOOL_CLO (arg, "--tkr-wet-values", tkr_wet_values) {
     } else {
         return False;
     }
@@ -56,7 +58,8 @@ static void print_usage(void)
                 "    --tkr-threads-limit=N      threads counted apart; later ones share the\n"
                 "                               last [256]\n"
                 "    --tkr-wet=no|yes           whole execution trace: the stream of instances [no]\n"
-                "    --tkr-wet-history=N        the size of the history buffer (for the raw file)\n");
+                "    --tkr-wet-history=N        the size of the history buffer (for the raw file)\n"
+                "    --tkr-wet-values=yes|no    WET: the values instances define [yes]\n");
 }
 
 static void print_debug_usage(void)

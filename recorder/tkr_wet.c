@@ -76,7 +76,8 @@ static const IRSB *cur_in;
 
 static tkw_insn **ins_slots;
 static UInt ins_cap, nins;
-static tkw_insn **ins_list;
+tkw_insn **tkw_ins_list;   /* by id - 1 */
+#define ins_list tkw_ins_list
 static UInt cap_ins_list;
 
 static UInt addr_hash(Addr a)
@@ -130,6 +131,11 @@ static tkw_insn *insn_get(const in_plan *pl, UInt sb_id, UInt index)
     UInt j = addr_hash(pl->addr) & (ins_cap - 1);
     for (tkw_insn *w = ins_slots[j]; w; w = w->hnext)
         if (insn_matches(w, pl)) return w;
+    if (nins == TKW_MAX_INSNS) {
+        VG_(fmsg)("tkrecord: more than %u distinct instructions: more than the WET mode can "
+                  "tell apart\n", TKW_MAX_INSNS);
+        VG_(exit)(1);
+    }
     tkw_insn *w = VG_(calloc)("tkw.insn", 1, sizeof *w);
     w->id = ++nins;
     w->addr = pl->addr;
@@ -742,11 +748,12 @@ static void write_op(tkr_out *o, const tkw_op *op, Bool first)
 }
 
 /* wet HISTORY NSLOTS, then per static instruction:
+ * (wet HISTORY NINS VALUES: VALUES 0 when the stream holds no values)
  * wi ID ADDR SB INDEX CTL NPORTS POINTS NAMES  (POINTS: ports:venc,...; NAMES: its ports) */
 void tkw_code_write(void *out)
 {
     tkr_out *o = out;
-    tkr_out_printf(o, "wet %llu %u\n", tkr_wet_history, nins);
+    tkr_out_printf(o, "wet %llu %u %d\n", tkr_wet_history, nins, tkr_wet_values ? 1 : 0);
     for (UInt i = 0; i < nins; i++) {
         const tkw_insn *w = ins_list[i];
         tkr_out_printf(o, "wi %u %lx %u %u %s %u ", w->id, w->addr, w->sb, w->index,

@@ -3,20 +3,24 @@
  *
  * An instance's timestamp is its place in the run (1, 2, ...: every thread's
  * instances in the order Valgrind ran them).  Shadow state holds, for every
- * 8 bytes of each thread's registers and every byte of memory, the timestamp
- * of the instance that defined it last (0: none).  Memory's is sparse: three
- * levels of 64 Ki entries over the 48-bit address space, a chunk of 64 KiB of
- * memory (512 KiB of shadow) made when first written, shared by the threads.
+ * 8 bytes of each thread's registers and every byte of memory, the instance
+ * that defined it last: TKW_DEF(timestamp, instruction id) and the instance
+ * number (0: none), 12 bytes.  Memory's is sparse: three levels of 64 Ki
+ * entries over the 48-bit address space, a chunk of 64 KiB of memory (768 KiB
+ * of shadow) made when first written, shared by the threads.  A use of several
+ * bytes or slots names the latest of their definers (the highest timestamp).
  *
  * The stream (p<pid>.<gen>.wet, written through a 4 MiB buffer) is a
  * sequence of LEB128 numbers.  An even number 2z starts an instance of the
  * static instruction prev + 1 + unzigzag(z) (prev: the last one's id, 0 at
- * first); then its point (when the instruction has several), a number per
- * port that ran (0: nothing defined it; else now - the definer's timestamp),
- * and its value (a number, or 16 or 32 raw bytes).  An odd number 2k + 1 is
- * an event: k = 1 THREAD T (the instances that follow are thread T's), 2
- * SIGNAL (a handler starts in the current thread), 3 SIGRETURN (it returns),
- * 0 END (the last). */
+ * first); then its point (when the instruction has several), per port that
+ * ran 0 (nothing defined what it used) or 1 + zigzag(definer's id - this id)
+ * followed by the definer's instances since (0: its latest), and the value
+ * (a number, or 16 or 32 raw bytes).  Instance numbers count from 0 per
+ * instruction; an instance's own counts after its ports.  An odd number
+ * 2k + 1 is an event: k = 1 THREAD T (the instances that follow are thread
+ * T's), 2 SIGNAL (a handler starts in the current thread), 3 SIGRETURN (it
+ * returns), 0 END (the last). */
 #include "tkr.h"
 
 #include "libvex_guest_amd64.h"
@@ -136,54 +140,65 @@ UInt tkw_nslots(void)
 #define CHUNK_BITS 16
 #define CHUNK (1u << CHUNK_BITS)
 
-static ULong ***l1;               /* [addr >> 32] -> [addr >> 16 & 0xffff] -> chunk */
-static Addr last_base = 1;        /* the chunk of the last lookup */
-static ULong *last_chunk;
+typedef struct chunk {
+    ULong def[CHUNK];                 /* TKW_DEF of the definer of each byte */
+    UInt inst[CHUNK];                 /* its instance */
+} chunk;
 
-static ULong *chunk_of(Addr a, Bool make)
+static chunk ***l1;               /* [addr >> 32] -> [addr >> 16 & 0xffff] -> chunk */
+static Addr last_base = 1;        /* the chunk of the last lookup */
+static chunk *last_chunk;
+
+static chunk *chunk_of(Addr a, Bool make)
 {
     Addr base = a & ~(Addr)(CHUNK - 1);
     if (base == last_base) return last_chunk;
     if (a >> 48) return NULL;
-    ULong **l2 = l1[a >> 32];
+    chunk **l2 = l1[a >> 32];
     if (!l2) {
         if (!make) return NULL;
         l2 = l1[a >> 32] = VG_(calloc)("tkw.shadow2", CHUNK, sizeof *l2);
     }
-    ULong *c = l2[(a >> CHUNK_BITS) & (CHUNK - 1)];
+    chunk *c = l2[(a >> CHUNK_BITS) & (CHUNK - 1)];
     if (!c) {
         if (!make) return NULL;
-        c = l2[(a >> CHUNK_BITS) & (CHUNK - 1)] = VG_(calloc)("tkw.shadow", CHUNK, sizeof *c);
+        c = l2[(a >> CHUNK_BITS) & (CHUNK - 1)] = VG_(calloc)("tkw.shadow", 1, sizeof *c);
     }
     last_base = base;
     last_chunk = c;
     return c;
 }
 
-/* The latest definer of the bytes [a, a + n). */
-static ULong shadow_max(Addr a, UInt n)
+/* The latest definer of the bytes [a, a + n): its TKW_DEF (0: none), *inst its instance. */
+static ULong shadow_max(Addr a, UInt n, UInt *inst)
 {
     ULong m = 0;
     while (n > 0) {
         UInt off = (UInt)(a & (CHUNK - 1)), k = CHUNK - off < n ? CHUNK - off : n;
-        const ULong *c = chunk_of(a, False);
+        const chunk *c = chunk_of(a, False);
         if (c)
             for (UInt i = 0; i < k; i++)
-                if (c[off + i] > m) m = c[off + i];
+                if (c->def[off + i] > m) {
+                    m = c->def[off + i];
+                    *inst = c->inst[off + i];
+                }
         a += k;
         n -= k;
     }
     return m;
 }
 
-static void shadow_set(Addr a, SizeT n, ULong ts, Bool make)
+static void shadow_set(Addr a, SizeT n, ULong def, UInt inst, Bool make)
 {
     while (n > 0) {
         UInt off = (UInt)(a & (CHUNK - 1));
         SizeT k = CHUNK - off < n ? CHUNK - off : n;
-        ULong *c = chunk_of(a, make);
+        chunk *c = chunk_of(a, make);
         if (c)
-            for (SizeT i = 0; i < k; i++) c[off + i] = ts;
+            for (SizeT i = 0; i < k; i++) {
+                c->def[off + i] = def;
+                c->inst[off + i] = inst;
+            }
         a += k;
         n -= k;
     }
@@ -268,11 +283,14 @@ static void event(const tkr_thread *t, UInt kind)
 
 /* ---- the helper ---------------------------------------------------------------------------- */
 
-static ULong reg_max(const ULong *regs, const tkw_op *o)
+static ULong reg_max(const tkr_thread *t, const tkw_op *o, UInt *inst)
 {
     ULong m = 0;
     for (UInt i = 0; i < o->n; i++)
-        if (regs[o->lo + i] > m) m = regs[o->lo + i];
+        if (t->wregs[o->lo + i] > m) {
+            m = t->wregs[o->lo + i];
+            *inst = t->wregs_inst[o->lo + i];
+        }
     return m;
 }
 
@@ -293,19 +311,28 @@ static void put_value(const tkw_point *p)
     }
 }
 
-static void apply_defs(const tkw_point *p, tkr_thread *t, ULong ts)
+static void apply_defs(const tkw_point *p, tkr_thread *t, ULong def, UInt inst)
 {
     const tkw_insn *in = p->insn;
     for (UInt k = 0; k < p->ndefs; k++) {
         const tkw_op *o = &in->defs[k];
         if (o->kind == TKW_REG) {
-            for (UInt i = 0; i < o->n; i++) t->wregs[o->lo + i] = ts;
+            for (UInt i = 0; i < o->n; i++) {
+                t->wregs[o->lo + i] = def;
+                t->wregs_inst[o->lo + i] = inst;
+            }
         } else if (o->cas) {
-            if (tkw_scr[o->guard] == tkw_scr[o->guard + 1]) shadow_set(tkw_scr[o->slot], o->n, ts, True);
+            if (tkw_scr[o->guard] == tkw_scr[o->guard + 1])
+                shadow_set(tkw_scr[o->slot], o->n, def, inst, True);
         } else if (o->guard == TKW_NOSLOT || tkw_scr[o->guard]) {
-            shadow_set(tkw_scr[o->slot], o->n, ts, True);
+            shadow_set(tkw_scr[o->slot], o->n, def, inst, True);
         }
     }
+}
+
+static inline ULong zigzag(Long d)
+{
+    return ((ULong)d << 1) ^ (ULong)(d >> 63);
 }
 
 /* An instance completed at point p: its dependences, then its definitions. */
@@ -315,23 +342,31 @@ VG_REGPARM(1) void tkw_exec(const tkw_point *p)
     if (UNLIKELY(!wet_on || !t || !t->wregs)) return;
     if (UNLIKELY(wn > WBUF - WREC_MAX)) tkw_stream_flush();
     if (UNLIKELY(t != wthread)) event(t, EV_THREAD);
-    const tkw_insn *in = p->insn;
-    ULong ts = ++now;
-    Long d = (Long)in->id - (Long)wprev - 1;
-    put(((ULong)(d << 1) ^ (ULong)(d >> 63)) << 1);
+    tkw_insn *in = (tkw_insn *)p->insn;
+    ULong def = TKW_DEF(++now, in->id);
+    put(zigzag((Long)in->id - (Long)wprev - 1) << 1);
     wprev = in->id;
     if (in->npoints > 1) put(p->index);
     for (UInt k = 0; k < p->nports; k++) {
         const tkw_op *o = &in->ports[k];
-        ULong def;
-        if (o->kind == TKW_REG) def = reg_max(t->wregs, o);
-        else if (o->guard != TKW_NOSLOT && !o->cas && !tkw_scr[o->guard]) def = 0;
-        else def = shadow_max(tkw_scr[o->slot], o->n);
-        put(def ? ts - def : 0);
+        ULong d = 0;
+        UInt di = 0;
+        if (o->kind == TKW_REG) d = reg_max(t, o, &di);
+        else if (o->guard == TKW_NOSLOT || o->cas || tkw_scr[o->guard])
+            d = shadow_max(tkw_scr[o->slot], o->n, &di);
+        if (!d) {
+            put(0);
+            continue;
+        }
+        UInt did = (UInt)(d & TKW_MAX_INSNS);
+        put(1 + zigzag((Long)did - (Long)in->id));
+        put(tkw_ins_list[did - 1]->count - 1 - di);
     }
-    apply_defs(p, t, ts);
-    put_value(p);
-    t->wlast = ts;
+    UInt inst = in->count++;
+    apply_defs(p, t, def, inst);
+    if (tkr_wet_values) put_value(p);
+    t->wlast = def;
+    t->wlast_inst = inst;
 }
 
 /* ---- events of the core ---------------------------------------------------------------------- */
@@ -345,9 +380,17 @@ void tkw_init(void)
 /* A thread starts (parent: the thread that made it, whose registers it starts with). */
 void tkw_thread_start(tkr_thread *t, tkr_thread *parent)
 {
-    if (!t->wregs) t->wregs = VG_(malloc)("tkw.regs", NSLOTS * sizeof *t->wregs);
-    if (parent && parent->wregs) VG_(memcpy)(t->wregs, parent->wregs, NSLOTS * sizeof *t->wregs);
-    else VG_(memset)(t->wregs, 0, NSLOTS * sizeof *t->wregs);
+    if (!t->wregs) {
+        t->wregs = VG_(malloc)("tkw.regs", NSLOTS * sizeof *t->wregs);
+        t->wregs_inst = VG_(malloc)("tkw.regs", NSLOTS * sizeof *t->wregs_inst);
+    }
+    if (parent && parent->wregs) {
+        VG_(memcpy)(t->wregs, parent->wregs, NSLOTS * sizeof *t->wregs);
+        VG_(memcpy)(t->wregs_inst, parent->wregs_inst, NSLOTS * sizeof *t->wregs_inst);
+    } else {
+        VG_(memset)(t->wregs, 0, NSLOTS * sizeof *t->wregs);
+        VG_(memset)(t->wregs_inst, 0, NSLOTS * sizeof *t->wregs_inst);
+    }
     t->windex = next_windex++;
     t->wlast = 0;
 }
@@ -365,26 +408,29 @@ void tkw_post_syscall(tkr_thread *t, UInt sysno)
     UShort lo, n;
     tkw_reg_range(tkw_reg_of(offsetof(VexGuestAMD64State, guest_RAX)), &lo, &n);
     t->wregs[lo] = t->wlast;
+    t->wregs_inst[lo] = t->wlast_inst;
 }
 
 /* Memory the kernel wrote for the thread's last instance (a system call's buffers). */
 void tkw_mem_written(Addr a, SizeT len, tkr_thread *t)
 {
-    if (wet_on && t && t->wlast) shadow_set(a, len, t->wlast, True);
+    if (wet_on && t && t->wlast) shadow_set(a, len, t->wlast, t->wlast_inst, True);
 }
 
 /* Memory mapped or unmapped: nothing defined it. */
 void tkw_mem_cleared(Addr a, SizeT len)
 {
-    if (wet_on && len < (1ULL << 40)) shadow_set(a, len, 0, False);
+    if (wet_on && len < (1ULL << 40)) shadow_set(a, len, 0, 0, False);
 }
 
 void tkw_mem_copied(Addr from, Addr to, SizeT len)
 {
     if (!wet_on) return;
     for (SizeT i = 0; i < len; i++) {
-        const ULong *c = chunk_of(from + i, False);
-        ULong v = c ? c[(from + i) & (CHUNK - 1)] : 0;
-        if (v || chunk_of(to + i, False)) shadow_set(to + i, 1, v, True);
+        const chunk *c = chunk_of(from + i, False);
+        UInt off = (UInt)((from + i) & (CHUNK - 1));
+        ULong v = c ? c->def[off] : 0;
+        UInt inst = c ? c->inst[off] : 0;
+        if (v || chunk_of(to + i, False)) shadow_set(to + i, 1, v, inst, True);
     }
 }

@@ -110,6 +110,7 @@ typedef struct rec_raw {
     TK_VEC(rec_end) ends;
     int wet;                    /* the WET mode's data follows (a `wet` line) */
     uint64_t wet_history;
+    int wet_values;             /* the stream holds the instances' values */
     TK_VEC(rec_winsn) winsns;   /* by WET id - 1 */
     TK_VEC(uint8_t) wpts;
 } rec_raw;

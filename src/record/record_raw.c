@@ -323,9 +323,13 @@ static tk_status rd_line(rd *d, char *line)
     if (!strcmp(key, "end")) return rd_end(d);
     if (!strcmp(key, "wi")) return rd_winsn(d);
     if (!strcmp(key, "wet")) {
-        uint64_t n;
+        uint64_t n, values;
         d->r->wet = 1;
-        return num(d, 10, &d->r->wet_history) && num(d, 10, &n) ? TK_OK : bad(d, "malformed wet");
+        if (!num(d, 10, &d->r->wet_history) || !num(d, 10, &n) || !num(d, 10, &values) ||
+            values > 1)
+            return bad(d, "malformed wet line");
+        d->r->wet_values = (int)values;
+        return TK_OK;
     }
     if (!strcmp(key, "done")) {
         d->r->done = 1;

@@ -316,6 +316,7 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
                                                                              : TK_RECORD_WET_HISTORY
                                                          : 0));
         args[k++] = "--tkr-wet=yes";
+        args[k++] = opt->wet_path ? "--tkr-wet-values=yes" : "--tkr-wet-values=no";
         args[k++] = hist;
     }
     args[k++] = "--";

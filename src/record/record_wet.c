@@ -1,10 +1,12 @@
 /* WET: the stream of executed instances tkrecord wrote (recorder/tkr_wrun.c)
  * replayed into dependences (docs/record.md, "WET").
  *
- * Data dependences come with the stream: each port names the timestamp of
- * the instance that defined what it used; a table of every instance
- * (instruction, instance number) by timestamp turns it into the WET's
- * (id, instance).  Control dependences are computed here, per thread, with a
+ * Data dependences come with the stream: each port names the instruction
+ * that defined what it used, relative to the instruction using it, and how
+ * many of its instances ran since; the replay counts every instruction's
+ * instances as the tool did, which makes them WET's (id, instance).  Memory
+ * is the static table, the threads' stacks and the outputs' (the history's
+ * ring, the comprehensive form's store, which spills), not the run's length.  Control dependences are computed here, per thread, with a
  * stack of the branch instances whose region the thread is in (Xin and
  * Zhang's online detection): a conditional branch (or a rep instruction's
  * repeat) pushes itself with its block's immediate post-dominator in the
@@ -52,8 +54,6 @@ struct rec_wet {
     uint32_t n;
     char *names;                /* file and function names without blanks */
     size_t names_len;
-    uint64_t *tab;              /* by timestamp - 1: instruction << 32 | instance */
-    uint64_t ntab, cap_tab;
     TK_VEC(wthread) threads;
     rec_wstore *store;
     rec_wring *ring;
@@ -344,25 +344,45 @@ static tk_status branch_postdoms(rec_wet *w)
 
 /* ---- the stream ----------------------------------------------------------------------------- */
 
+/* The stream, read through a buffer of its own. */
+#define SBUF (1u << 20)
+#define SREC_MAX 4096 /* bytes an instance takes at most (the tool's WREC_MAX, 2048) */
+
 typedef struct sreader {
     FILE *f;
     const char *path;
-    uint64_t off;       /* of the next byte */
+    uint64_t off;       /* of buf[0] in the stream */
+    uint8_t *buf;
+    size_t at, len;
+    int eof;
 } sreader;
 
 static tk_status bad_stream(rec_wet *w, const sreader *s, const char *what)
 {
     return tk_error_set(w->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": WET stream: %s", s->path,
-                        s->off, what);
+                        s->off + s->at, what);
+}
+
+/* At least SREC_MAX bytes ahead in the buffer, unless the stream ends before. */
+static void refill(sreader *s)
+{
+    if (s->eof || s->len - s->at >= SREC_MAX) return;
+    memmove(s->buf, s->buf + s->at, s->len - s->at);
+    s->off += s->at;
+    s->len -= s->at;
+    s->at = 0;
+    while (!s->eof && s->len < SBUF) {
+        size_t n = fread(s->buf + s->len, 1, SBUF - s->len, s->f);
+        s->len += n;
+        if (n == 0) s->eof = 1;
+    }
 }
 
 static int get_num(sreader *s, uint64_t *v)
 {
     uint64_t x = 0;
-    for (unsigned sh = 0; sh < 64; sh += 7) {
-        int c = getc_unlocked(s->f);
-        if (c == EOF) return 0;
-        s->off++;
+    for (unsigned sh = 0; sh < 64 && s->at < s->len; sh += 7) {
+        unsigned c = s->buf[s->at++];
         x |= (uint64_t)(c & 0x7f) << sh;
         if (!(c & 0x80)) {
             *v = x;
@@ -442,8 +462,9 @@ static tk_status value(rec_wet *w, sreader *s, uint32_t i, uint32_t inst, unsign
             v >>= 8;
         }
     } else {
-        if (fread(le, 1, venc, s->f) != venc) return bad_stream(w, s, "cut short in a value");
-        s->off += venc;
+        if (s->len - s->at < venc) return bad_stream(w, s, "cut short in a value");
+        memcpy(le, s->buf + s->at, venc);
+        s->at += venc;
         n = venc;
         while (n && !le[n - 1]) n--;
     }
@@ -451,37 +472,44 @@ static tk_status value(rec_wet *w, sreader *s, uint32_t i, uint32_t inst, unsign
     return w->store ? rec_wstore_value(w->store, i, inst, le, n, w->err) : TK_OK;
 }
 
+/* The data dependences of instance inst of instruction i: per port, 0 or 1 + zigzag(the
+ * definer's id - i's), then the definer's instances since. */
+static tk_status ports(rec_wet *w, sreader *s, uint32_t i, uint32_t inst, uint32_t nports)
+{
+    for (uint32_t k = 0; k < nports; k++) {
+        uint64_t z, since;
+        if (!get_num(s, &z)) return bad_stream(w, s, "cut short in a port");
+        if (!z) continue;
+        z--;
+        int64_t d = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+        uint64_t id = (uint64_t)i + 1 + (uint64_t)d;
+        if (!get_num(s, &since)) return bad_stream(w, s, "cut short in a port");
+        if (id == 0 || id > w->n) return bad_stream(w, s, "a dependence on an unknown instruction");
+        uint64_t count = w->wis[id - 1].count;
+        if (since >= count) return bad_stream(w, s, "a dependence on an instance not yet run");
+        tk_status st = emit_dep(w, i, inst, k + 1, (uint32_t)(id - 1), (uint32_t)(count - 1 - since));
+        if (st != TK_OK) return st;
+    }
+    return TK_OK;
+}
+
 static tk_status instance(rec_wet *w, sreader *s, wthread *t, uint32_t i)
 {
     rec_wi *x = &w->wis[i];
-    uint64_t point = 0, delta;
+    uint64_t point = 0;
     if (x->npoints > 1 && !get_num(s, &point)) return bad_stream(w, s, "cut short");
     if (point >= x->npoints) return bad_stream(w, s, "a point the instruction does not have");
     if (x->count >= TK_DEPS_MAX_INSTANCE)
         return tk_error_set(w->err, TK_ERR_LIMIT, "instruction 0x%" PRIx64 " ran more than %u "
                             "times: more instances than a WET trace can hold", x->addr,
                             TK_DEPS_MAX_INSTANCE);
-    uint32_t inst = x->count++;
-    if (w->ntab == w->cap_tab) {
-        uint64_t cap = w->cap_tab ? 2 * w->cap_tab : 1u << 20;
-        uint64_t *t2 = tk_realloc(w->tab, sizeof *t2 * cap);
-        if (!t2) return nomem(w);
-        w->tab = t2;
-        w->cap_tab = cap;
-    }
-    uint64_t ts = ++w->ntab;
-    w->tab[ts - 1] = (uint64_t)i << 32 | inst;
+    uint32_t inst = x->count;
     w->stats.instances++;
     tk_status st = control(w, t, i, inst);
     const uint8_t *pt = &w->raw->wpts.data[x->pts + 2 * point];
-    for (uint32_t k = 0; st == TK_OK && k < pt[0]; k++) {
-        if (!get_num(s, &delta)) return bad_stream(w, s, "cut short in a port");
-        if (!delta) continue;
-        if (delta >= ts) return bad_stream(w, s, "a dependence on an instance before the first");
-        uint64_t d = w->tab[ts - delta - 1];
-        st = emit_dep(w, i, inst, k + 1, (uint32_t)(d >> 32), (uint32_t)d);
-    }
-    if (st == TK_OK && pt[1]) st = value(w, s, i, inst, pt[1]);
+    if (st == TK_OK) st = ports(w, s, i, inst, pt[0]);
+    x->count++; /* after its ports: a use of its own last instance names the one before */
+    if (st == TK_OK && pt[1] && w->raw->wet_values) st = value(w, s, i, inst, pt[1]);
     return st;
 }
 
@@ -490,6 +518,7 @@ static tk_status replay(rec_wet *w, sreader *s)
     wthread *t = NULL;
     uint64_t prev = 0, v, k;
     for (;;) {
+        refill(s);
         if (!get_num(s, &v)) return bad_stream(w, s, "cut short (no END event)");
         if (v & 1) {
             k = v >> 1;
@@ -522,12 +551,13 @@ static tk_status open_stream(rec_wet *w, const rec_proc *proc, const char *raw_d
 {
     snprintf(path, size, "%s/p%" PRIu64 ".%" PRIu32 ".wet", raw_dir, proc->raw.pid,
              proc->raw.gen);
+    memset(s, 0, sizeof *s);
     s->path = path;
-    s->off = 0;
+    s->buf = tk_malloc(SBUF);
+    if (!s->buf) return nomem(w);
     s->f = fopen(path, "rb");
     if (!s->f)
         return tk_error_set(w->err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    setvbuf(s->f, NULL, _IOFBF, 1u << 20);
     return TK_OK;
 }
 
@@ -544,6 +574,9 @@ tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
     tk_status st = TK_OK;
     if (pi == TK_CFG_NONE || !proc->raw.wet)
         st = tk_error_set(err, TK_ERR_FORMAT, "%s: no WET data", proc->raw.path);
+    else if (o->comprehensive && !proc->raw.wet_values)
+        st = tk_error_set(err, TK_ERR_FORMAT, "%s: the WET stream holds no values",
+                          proc->raw.path);
     if (st == TK_OK) {
         w->p = &cfg->processes[pi];
         st = static_table(w);
@@ -553,14 +586,14 @@ tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
         st = rec_wstore_new(&w->store, w->wis, w->n, o->memory, o->tmpdir, err);
     if (st == TK_OK && o->history) st = rec_wring_new(&w->ring, o->history, err);
     char path[8300];
-    sreader s = {NULL, NULL, 0};
+    sreader s;
+    memset(&s, 0, sizeof s);
     if (st == TK_OK) st = open_stream(w, proc, raw_dir, &s, path, sizeof path);
     if (st == TK_OK) st = replay(w, &s);
     if (s.f && ferror(s.f) && st == TK_OK)
         st = tk_error_set(err, TK_ERR_IO, "cannot read %s", path);
     if (s.f) fclose(s.f);
-    tk_free(w->tab);
-    w->tab = NULL;
+    tk_free(s.buf);
     if (st != TK_OK) {
         rec_wet_free(w);
         return st;
@@ -595,6 +628,5 @@ void rec_wet_free(rec_wet *w)
     rec_wring_free(w->ring);
     tk_free(w->wis);
     tk_free(w->names);
-    tk_free(w->tab);
     tk_free(w);
 }
