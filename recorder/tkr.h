@@ -213,6 +213,8 @@ struct tkw_insn {
     Addr addr;
     UInt sb, index;      /* the superblock (record id) and index it was first seen at */
     UChar len, ctl;      /* ctl: tkr_kind of its exit (TKR_K_FALL: none) */
+    UChar copy;          /* a copy to or from the stack (push, pop, leave): 1 + the port
+                            whose definer its definitions but %rsp pass on (0: none) */
     UChar nports, ndefs, npoints;
     tkw_op *ports, *defs;
     UChar *pt_ports, *pt_venc;  /* per point: ports run, value encoding (0, 1, 16, 32) */

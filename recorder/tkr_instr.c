@@ -42,7 +42,9 @@ static UInt skip_prefixes(const UChar *p, UInt len, Bool *rep)
 }
 
 /* Whether the x86-64 instruction at a moves the stack pointer by itself (push, pop, call,
- * ret, leave, enter, pushf, popf): its use of %rsp is implicit (docs/record.md, WET). */
+ * ret, leave, enter, pushf, popf): its use of %rsp is implicit (docs/record.md, WET).
+ * 2: it copies a value between a register (or memory) and the stack: push and pop of a
+ * register or memory, pushf, popf, leave (%rbp from the stack). */
 UInt tkr_insn_stack_op(Addr a, UInt len)
 {
     const UChar *p = (const UChar *)a;
@@ -51,11 +53,11 @@ UInt tkr_insn_stack_op(Addr a, UInt len)
     if (i >= len) return 0;
     UChar op = p[i], op2 = i + 1 < len ? p[i + 1] : 0;
     UInt reg = (op2 >> 3) & 7;
-    if (op >= 0x50 && op <= 0x5F) return 1;
-    if (op == 0x68 || op == 0x6A || op == 0x9C || op == 0x9D || op == 0xC8 || op == 0xC9) return 1;
+    if ((op >= 0x50 && op <= 0x5F) || op == 0x9C || op == 0x9D || op == 0xC9) return 2;
+    if ((op == 0x8F && reg == 0) || (op == 0xFF && reg == 6)) return 2;
+    if (op == 0x68 || op == 0x6A || op == 0xC8) return 1;
     if (op == 0xC2 || op == 0xC3 || op == 0xCA || op == 0xCB || op == 0xE8) return 1;
-    if (op == 0x8F && reg == 0) return 1;
-    if (op == 0xFF && (reg == 2 || reg == 3 || reg == 6)) return 1;
+    if (op == 0xFF && (reg == 2 || reg == 3)) return 1;
     if (op == 0x0F && (op2 == 0xA0 || op2 == 0xA1 || op2 == 0xA8 || op2 == 0xA9)) return 1;
     return 0;
 }

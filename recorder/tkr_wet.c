@@ -58,7 +58,7 @@ typedef struct pt_plan {
 
 typedef struct in_plan {
     Addr addr;
-    UInt len, ctl, stack_op;
+    UInt len, ctl, stack_op, copy;
     UInt nports, ndefs, npoints;
     op_plan ports[MAX_OPS], defs[MAX_OPS];
     pt_plan points[MAX_POINTS];
@@ -111,7 +111,8 @@ static UInt venc_of(const pt_plan *p);
 static Bool insn_matches(const tkw_insn *w, const in_plan *pl)
 {
     if (w->addr != pl->addr || w->len != pl->len || w->nports != pl->nports ||
-        w->ndefs != pl->ndefs || w->npoints != pl->npoints || w->ctl != pl->ctl)
+        w->ndefs != pl->ndefs || w->npoints != pl->npoints || w->ctl != pl->ctl ||
+        w->copy != pl->copy)
         return False;
     for (UInt i = 0; i < pl->nports; i++)
         if (!same_op(&w->ports[i], &pl->ports[i])) return False;
@@ -143,6 +144,7 @@ static tkw_insn *insn_get(const in_plan *pl, UInt sb_id, UInt index)
     w->index = index;
     w->len = (UChar)pl->len;
     w->ctl = (UChar)pl->ctl;
+    w->copy = (UChar)pl->copy;
     w->nports = (UChar)pl->nports;
     w->ndefs = (UChar)pl->ndefs;
     w->npoints = (UChar)pl->npoints;
@@ -455,8 +457,27 @@ static void begin_plan(in_plan *pl, const tkr_sb *sb, UInt k, Addr addr, UInt le
 
 /* The end of instruction pl: its end point (when it completes there), with the
  * implicit operands of a system call. last: the superblock's last instruction. */
+/* A push, pop or leave passes on the definer of what it copies: its first memory port (a
+ * pop, leave, a push of memory), else its one register port (a push of a register). */
+static void copy_port(in_plan *pl)
+{
+    UInt nreg = 0, reg = 0;
+    pl->copy = 0;
+    if (pl->stack_op != 2) return;
+    for (UInt i = 0; i < pl->nports; i++) {
+        if (pl->ports[i].op.kind == TKW_MEM) {
+            pl->copy = i + 1;
+            return;
+        }
+        nreg++;
+        reg = i + 1;
+    }
+    if (nreg == 1) pl->copy = reg;
+}
+
 static void end_plan(in_plan *pl, Bool last)
 {
+    copy_port(pl);
     val_plan rip;
     VG_(memset)(&rip, 0, sizeof rip);
     rip.src = VS_CONST;

@@ -311,21 +311,27 @@ static void put_value(const tkw_point *p)
     }
 }
 
-static void apply_defs(const tkw_point *p, tkr_thread *t, ULong def, UInt inst)
+/* Its definitions: each now names this instance (def, inst), but for a copy's (cdef, cinst),
+ * the definer of what it copied, when there is one, except for %rsp. */
+static void apply_defs(const tkw_point *p, tkr_thread *t, ULong def, UInt inst, ULong cdef,
+                       UInt cinst)
 {
     const tkw_insn *in = p->insn;
     for (UInt k = 0; k < p->ndefs; k++) {
         const tkw_op *o = &in->defs[k];
+        Bool pass = cdef && (o->kind != TKW_REG || o->reg != rsp_reg);
+        ULong d = pass ? cdef : def;
+        UInt di = pass ? cinst : inst;
         if (o->kind == TKW_REG) {
             for (UInt i = 0; i < o->n; i++) {
-                t->wregs[o->lo + i] = def;
-                t->wregs_inst[o->lo + i] = inst;
+                t->wregs[o->lo + i] = d;
+                t->wregs_inst[o->lo + i] = di;
             }
         } else if (o->cas) {
             if (tkw_scr[o->guard] == tkw_scr[o->guard + 1])
-                shadow_set(tkw_scr[o->slot], o->n, def, inst, True);
+                shadow_set(tkw_scr[o->slot], o->n, d, di, True);
         } else if (o->guard == TKW_NOSLOT || tkw_scr[o->guard]) {
-            shadow_set(tkw_scr[o->slot], o->n, def, inst, True);
+            shadow_set(tkw_scr[o->slot], o->n, d, di, True);
         }
     }
 }
@@ -347,6 +353,8 @@ VG_REGPARM(1) void tkw_exec(const tkw_point *p)
     put(zigzag((Long)in->id - (Long)wprev - 1) << 1);
     wprev = in->id;
     if (in->npoints > 1) put(p->index);
+    ULong cdef = 0;
+    UInt cinst = 0;
     for (UInt k = 0; k < p->nports; k++) {
         const tkw_op *o = &in->ports[k];
         ULong d = 0;
@@ -358,12 +366,13 @@ VG_REGPARM(1) void tkw_exec(const tkw_point *p)
             put(0);
             continue;
         }
+        if (k + 1 == in->copy) cdef = d, cinst = di;
         UInt did = (UInt)(d & TKW_MAX_INSNS);
         put(1 + zigzag((Long)did - (Long)in->id));
         put(tkw_ins_list[did - 1]->count - 1 - di);
     }
     UInt inst = in->count++;
-    apply_defs(p, t, def, inst);
+    apply_defs(p, t, def, inst, cdef, cinst);
     if (tkr_wet_values) put_value(p);
     t->wlast = def;
     t->wlast_inst = inst;

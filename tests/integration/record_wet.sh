@@ -12,7 +12,9 @@
 #   `tracekit slice --lines`, backward from the line tagged C and forward from
 #   the line tagged S, gives exactly the program's lines tagged B and F (each
 #   tag's reason in the comment; the function's first line is in a slice when
-#   its frame pointer, set there, addresses the locals);
+#   its frame pointer, set there, addresses the locals; push and pop pass on
+#   the definer of what they copy, so a callee's save and restore of a register
+#   is not in a slice);
 # - `tracekit check` accepts every trace; `convert --to wet-history` of the
 #   comprehensive form equals the history form recorded in the same run when
 #   the buffer holds every dependence; every instruction's instances equal the
@@ -98,7 +100,7 @@ int printf(const char *, ...);
 __attribute__((noinline)) int sq(int x) {   /* B F: the parameter stored; the frame pointer */
     int y = x * x;                          /* B F */
     return y + 1;                           /* B F: the return value */
-}                                           /* B: pop %rbp gives main its frame pointer back */
+}                                           /* pop %rbp only copies main's frame pointer back */
 int main(void) {                            /* B: the frame pointer */
     int a = 4;                              /* B F S */
     int b = 100;
