@@ -207,6 +207,8 @@ static tk_status write_output(const char *path, int force, write_fn fn, void *ct
         st = tk_error_set(err, TK_ERR_IO, "%s: cannot write the compressed stream", path);
     if (st != TK_OK) {
         tk_output_abort(o);
+        if (st == TK_ERR_IO && err && !err->path[0] && !strstr(err->message, path))
+            tk_error_prefix(err, "%s", path);
         return st;
     }
     return tk_output_commit(o, err);
