@@ -97,6 +97,7 @@ typedef struct tkr_thread {
                              state (TKW_DEF: its timestamp and instruction id) */
     UInt *wregs_inst;     /* WET: and its instance */
     ULong wlast;          /* WET: the thread's last executed instance (TKW_DEF), 0: none */
+    ULong wrsp;           /* WET: %rsp after its last call, return or indirect jump */
     UInt wlast_inst;
     UInt alive;
     UInt pending;         /* TKR_DYN_* of the next edge */
@@ -196,8 +197,11 @@ typedef struct tkw_point {
     UChar nports, ndefs;
     UChar vkind;         /* TKW_V_* */
     UChar vslot, vbytes; /* value: first scratch slot, size in bytes */
+    UChar rsp;           /* a call, return or indirect jump: %rsp after it follows (in the
+                            scratch word TKW_RSP_SLOT) */
     ULong vconst;        /* TKW_V_CONST */
 } tkw_point;
+#define TKW_RSP_SLOT (TKW_MAX_SLOTS - 1)
 
 /* A definer in the shadow state: its timestamp (the instance's place in the run) in the
  * upper 40 bits, so that the latest compares highest, its instruction id in the lower 24

@@ -572,7 +572,9 @@ static void make_points(const tkr_sb *sb)
                        : pp->v.src == VS_CONST ? TKW_V_CONST
                                                : TKW_V_NONE;
             if (!p->vbytes) p->vkind = TKW_V_NONE;
-            if (pl->nslots + value_slots(&pp->v) > TKW_MAX_SLOTS) p->vkind = TKW_V_NONE;
+            if (pl->nslots + value_slots(&pp->v) > TKW_RSP_SLOT) p->vkind = TKW_V_NONE;
+            p->rsp = pl->ctl == TKR_K_CALL || pl->ctl == TKR_K_ICALL || pl->ctl == TKR_K_RET ||
+                     pl->ctl == TKR_K_IJMP;
         }
     }
     ((tkr_sb *)sb)->wet = pts;
@@ -684,6 +686,7 @@ static void emit_point(IRSB *out, const in_plan *pl, UInt q)
     stash_ops(out, pl->ports, pp->nports);
     stash_ops(out, pl->defs, pp->ndefs);
     stash_value(out, p, &pp->v);
+    if (p->rsp) stash_get(out, TKW_RSP_SLOT, offsetof(VexGuestAMD64State, guest_RSP), Ity_I64);
     IRExpr **args = mkIRExprVec_1(mkIRExpr_HWord((HWord)p));
     IRDirty *d = unsafeIRDirty_0_N(1, "tkw_exec", VG_(fnptr_to_fnentry)((void *)&tkw_exec), args);
     if (pp->guard) d->guard = deepCopyIRExpr(pp->guard);

@@ -16,7 +16,9 @@
  * first); then its point (when the instruction has several), per port that
  * ran 0 (nothing defined what it used) or 1 + zigzag(definer's id - this id)
  * followed by the definer's instances since (0: its latest), and the value
- * (a number, or 16 or 32 raw bytes).  Instance numbers count from 0 per
+ * (a number, or 16 or 32 raw bytes; none with --tkr-wet-values=no), and for a
+ * call, a return or an indirect jump, zigzag(%rsp after it - the thread's
+ * previous such %rsp).  Instance numbers count from 0 per
  * instruction; an instance's own counts after its ports.  An odd number
  * 2k + 1 is an event: k = 1 THREAD T (the instances that follow are thread
  * T's), 2 SIGNAL (a handler starts in the current thread), 3 SIGRETURN (it
@@ -374,6 +376,11 @@ VG_REGPARM(1) void tkw_exec(const tkw_point *p)
     UInt inst = in->count++;
     apply_defs(p, t, def, inst, cdef, cinst);
     if (tkr_wet_values) put_value(p);
+    if (p->rsp) {
+        ULong rsp = tkw_scr[TKW_RSP_SLOT];
+        put(zigzag((Long)(rsp - t->wrsp)));
+        t->wrsp = rsp;
+    }
     t->wlast = def;
     t->wlast_inst = inst;
 }
@@ -402,6 +409,7 @@ void tkw_thread_start(tkr_thread *t, tkr_thread *parent)
     }
     t->windex = next_windex++;
     t->wlast = 0;
+    t->wrsp = 0;
 }
 
 void tkw_signal(tkr_thread *t, Bool sigreturn)

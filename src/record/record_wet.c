@@ -6,17 +6,21 @@
  * many of its instances ran since; the replay counts every instruction's
  * instances as the tool did, which makes them WET's (id, instance).  Memory
  * is the static table, the threads' stacks and the outputs' (the history's
- * ring, the comprehensive form's store, which spills), not the run's length.  Control dependences are computed here, per thread, with a
- * stack of the branch instances whose region the thread is in (Xin and
- * Zhang's online detection): a conditional branch (or a rep instruction's
- * repeat) pushes itself with its block's immediate post-dominator in the
- * routine's control flow graph (graph/postdom.c) and the frame it ran in;
- * entering that block in that frame pops it; an instance is control dependent
- * on the top of the stack.  A branch of the same post-dominator in the same
- * frame replaces the top (a loop's next iteration).  Calls open a frame and
- * returns close theirs (popping what is left of it), as do signal handlers, so
- * a callee's instructions depend on the branch the call depended on and no
- * branch is popped by a block of another frame (recursion). */
+ * ring, the comprehensive form's store, which spills), not the run's length.
+ *
+ * Control dependences are computed here, per thread, with a stack of the
+ * branch instances whose region the thread is in (Xin and Zhang's online
+ * detection): a conditional branch (or a rep instruction's repeat) pushes
+ * itself with its block's immediate post-dominator in the routine's control
+ * flow graph (graph/postdom.c) and the frame it ran in; entering that block in
+ * that frame pops it; an instance is control dependent on the top of the
+ * stack.  A branch of the same post-dominator in the same frame replaces the
+ * top (a loop's next iteration).  Calls open a frame, and a return leaves the
+ * frames whose return address is below the stack pointer after it (so do the
+ * jumps of longjmp and of an exception's unwinder), popping what is left of
+ * them; signal handlers run in a frame of their own.  So a callee's
+ * instructions depend on the branch the call depended on, and no branch is
+ * popped by a block of another frame (recursion). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,9 +44,16 @@ typedef struct cd_ent {
     uint32_t frame;
 } cd_ent;
 
+/* A call (or a signal's delivery) not returned from yet. */
+typedef struct wframe {
+    uint64_t rsp;           /* %rsp after the call: where its return address is */
+    int signal;
+} wframe;
+
 typedef struct wthread {
-    TK_VEC(cd_ent) stack;
-    uint32_t depth;
+    TK_VEC(cd_ent) stack;   /* the branch instances whose region the thread is in */
+    TK_VEC(wframe) frames;  /* the frame an instance runs in: frames.len */
+    uint64_t rsp;           /* %rsp after its last call, return or indirect jump */
 } wthread;
 
 struct rec_wet {
@@ -186,12 +197,24 @@ static tk_status static_table(rec_wet *w)
 
 /* ---- post-dominators ------------------------------------------------------------------------ */
 
-/* Conditional branches' targets that never ran are not edges of the DCFG: per block, the
- * blocks its branch can go to (pairs src, tgt sorted by src). */
+/* Both sides of every conditional branch (and rep instruction) that ran are known: its
+ * target and the next instruction. A side never taken from it is not an edge of the
+ * DCFG; when that side's code ran at another time (it starts a block), it becomes one
+ * here: per block, the blocks its branch can go to (pairs src, tgt sorted by src). A side
+ * whose code never ran at all is left out (docs/record.md, "Control dependences"). */
+static tk_status static_pair(rec_wet *w, u64vec *pairs, uint64_t from, uint64_t to)
+{
+    const tk_cfg_process *p = w->p;
+    uint32_t src, tgt;
+    if (tk_cfg_blocks_at(p, from, &src, 1) == 0 || tk_cfg_blocks_at(p, to, &tgt, 1) == 0)
+        return TK_OK;
+    if (tk_cfg_block_addr(p, &p->blocks[tgt]) != to) return TK_OK; /* not a block start */
+    return TK_VEC_PUSH(pairs, (uint64_t)src << 32 | tgt) ? nomem(w) : TK_OK;
+}
+
 static tk_status static_targets(rec_wet *w, u64vec *pairs)
 {
     const rec_raw *r = w->raw;
-    const tk_cfg_process *p = w->p;
     for (size_t id = 1; id < r->exits.len; id++) {
         const rec_exit *x = &r->exits.data[id];
         if (!r->exit_seen.data[id] || !x->has_dst || (x->kind != REC_COND && x->kind != REC_REP))
@@ -199,11 +222,9 @@ static tk_status static_targets(rec_wet *w, u64vec *pairs)
         const rec_sb *sb = &r->sbs.data[x->sb - 1];
         uint64_t at = sb->addr;
         for (uint32_t i = 0; i < x->instr; i++) at += r->lens.data[sb->lens + i];
-        uint32_t src, tgt;
-        if (tk_cfg_blocks_at(p, at, &src, 1) == 0 || tk_cfg_blocks_at(p, x->dst, &tgt, 1) == 0)
-            continue;
-        if (tk_cfg_block_addr(p, &p->blocks[tgt]) != x->dst) continue; /* never ran */
-        if (TK_VEC_PUSH(pairs, (uint64_t)src << 32 | tgt)) return nomem(w);
+        tk_status st = static_pair(w, pairs, at, x->dst);
+        if (st == TK_OK) st = static_pair(w, pairs, at, at + r->lens.data[sb->lens + x->instr]);
+        if (st != TK_OK) return st;
     }
     return TK_OK;
 }
@@ -412,13 +433,14 @@ static tk_status emit_dep(rec_wet *w, uint32_t instr, uint32_t inst, uint32_t po
     return TK_OK;
 }
 
-/* The control dependence of instance inst of instruction i in thread t (port 0), then
- * what the instruction does to the stack. */
+/* The control dependence of instance inst of instruction i in thread t (port 0), then a
+ * conditional branch's (or a rep instruction's) entry on the stack. */
 static tk_status control(rec_wet *w, wthread *t, uint32_t i, uint32_t inst)
 {
     const rec_wi *x = &w->wis[i];
+    uint32_t depth = (uint32_t)t->frames.len;
     if (x->block_start)
-        while (t->stack.len && t->stack.data[t->stack.len - 1].frame == t->depth &&
+        while (t->stack.len && t->stack.data[t->stack.len - 1].frame == depth &&
                t->stack.data[t->stack.len - 1].ipdom == x->block)
             t->stack.len--;
     cd_ent *top = t->stack.len ? &t->stack.data[t->stack.len - 1] : NULL;
@@ -427,26 +449,53 @@ static tk_status control(rec_wet *w, wthread *t, uint32_t i, uint32_t inst)
         if (st != TK_OK) return st;
     }
     if (x->ctl == REC_COND || x->ctl == REC_REP) {
-        cd_ent e = {i, inst, x->ipdom, t->depth};
-        if (top && top->frame == t->depth && top->ipdom == x->ipdom) *top = e;
+        cd_ent e = {i, inst, x->ipdom, depth};
+        if (top && top->frame == depth && top->ipdom == x->ipdom) *top = e;
         else if (TK_VEC_PUSH(&t->stack, e)) return nomem(w);
-    } else if (x->ctl == REC_CALL || x->ctl == REC_ICALL) {
-        t->depth++;
-    } else if (x->ctl == REC_RET) {
-        while (t->stack.len && t->stack.data[t->stack.len - 1].frame >= t->depth) t->stack.len--;
-        if (t->depth) t->depth--;
     }
     return TK_OK;
 }
 
-static void frame_event(wthread *t, int sigreturn)
+/* The stack's entries of frames left. */
+static void leave_frames(wthread *t)
+{
+    while (t->stack.len && t->stack.data[t->stack.len - 1].frame > t->frames.len) t->stack.len--;
+}
+
+static int moves_frames(uint8_t ctl)
+{
+    return ctl == REC_CALL || ctl == REC_ICALL || ctl == REC_RET || ctl == REC_IJMP;
+}
+
+/* After a call, a return or an indirect jump, %rsp rsp: a call opens a frame; a return
+ * or a jump leaves every frame whose return address is below rsp (one for a return; more
+ * when an exception's unwinder or longjmp skips frames; none for a jump inside a function),
+ * never a signal handler's. */
+static tk_status frames_after(rec_wet *w, wthread *t, uint8_t ctl, uint64_t rsp)
+{
+    t->rsp = rsp;
+    if (ctl == REC_CALL || ctl == REC_ICALL) {
+        wframe f = {rsp, 0};
+        return TK_VEC_PUSH(&t->frames, f) ? nomem(w) : TK_OK;
+    }
+    while (t->frames.len && !t->frames.data[t->frames.len - 1].signal &&
+           t->frames.data[t->frames.len - 1].rsp < rsp)
+        t->frames.len--;
+    leave_frames(t);
+    return TK_OK;
+}
+
+/* A signal handler runs in a frame of its own, left when it returns (sigreturn). */
+static tk_status frame_event(rec_wet *w, wthread *t, int sigreturn)
 {
     if (!sigreturn) {
-        t->depth++;
-        return;
+        wframe f = {0, 1};
+        return TK_VEC_PUSH(&t->frames, f) ? nomem(w) : TK_OK;
     }
-    while (t->stack.len && t->stack.data[t->stack.len - 1].frame >= t->depth) t->stack.len--;
-    if (t->depth) t->depth--;
+    while (t->frames.len && !t->frames.data[--t->frames.len].signal)
+        ;
+    leave_frames(t);
+    return TK_OK;
 }
 
 /* The value of an instance: a number, or 16 or 32 raw bytes. */
@@ -510,6 +559,11 @@ static tk_status instance(rec_wet *w, sreader *s, wthread *t, uint32_t i)
     if (st == TK_OK) st = ports(w, s, i, inst, pt[0]);
     x->count++; /* after its ports: a use of its own last instance names the one before */
     if (st == TK_OK && pt[1] && w->raw->wet_values) st = value(w, s, i, inst, pt[1]);
+    if (st == TK_OK && moves_frames(x->ctl)) {
+        uint64_t z;
+        if (!get_num(s, &z)) return bad_stream(w, s, "cut short in a stack pointer");
+        st = frames_after(w, t, x->ctl, t->rsp + (uint64_t)((int64_t)(z >> 1) ^ -(int64_t)(z & 1)));
+    }
     return st;
 }
 
@@ -527,7 +581,8 @@ static tk_status replay(rec_wet *w, sreader *s)
                 if (!get_num(s, &k) || !(t = thread_of(w, k)))
                     return bad_stream(w, s, "a bad THREAD event");
             } else if (k == EV_SIGNAL || k == EV_SIGRETURN) {
-                if (t) frame_event(t, k == EV_SIGRETURN);
+                tk_status st = t ? frame_event(w, t, k == EV_SIGRETURN) : TK_OK;
+                if (st != TK_OK) return st;
             } else {
                 return bad_stream(w, s, "an unknown event");
             }
@@ -622,7 +677,10 @@ void rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out)
 void rec_wet_free(rec_wet *w)
 {
     if (!w) return;
-    for (size_t i = 0; i < w->threads.len; i++) TK_VEC_FREE(&w->threads.data[i].stack);
+    for (size_t i = 0; i < w->threads.len; i++) {
+        TK_VEC_FREE(&w->threads.data[i].stack);
+        TK_VEC_FREE(&w->threads.data[i].frames);
+    }
     TK_VEC_FREE(&w->threads);
     rec_wstore_free(w->store);
     rec_wring_free(w->ring);

@@ -8,7 +8,9 @@
 #   dependences;
 # - straight-line code, a loop carrying a value, an if whose unexecuted branch
 #   would have defined the variable, a value through memory, a call and its
-#   return value, two threads handing a value through memory under a mutex:
+#   return value, two threads handing a value through memory under a mutex,
+#   recursion (an instance depends on its caller frame's test), longjmp out of
+#   recursion (none of the frames it leaves stays on the control stack):
 #   `tracekit slice --lines`, backward from the line tagged C and forward from
 #   the line tagged S, gives exactly the program's lines tagged B and F (each
 #   tag's reason in the comment; the function's first line is in a slice when
@@ -143,12 +145,67 @@ int main(void) {                             /* B: the frame pointer */
     return 0;
 }
 C
-for p in foo1 straight loop ifdef memory call threads; do
+cat >"$tmp/recurse.c" <<'C'
+int printf(const char *, ...);
+static int seen, out;
+__attribute__((noinline)) static void walk(int n) {   /* B: n stored, the frame pointer */
+    if (n > 0)                                         /* B: the caller's test made the call */
+        walk(n - 1);                                   /* B: n - 1 */
+    else
+        seen = 1;
+    out = 42;                                          /* B C#0: the first instance, deepest */
+}
+int main(void) {                                       /* B: the stack pointer walk's frames are made from */
+    walk(3);                                           /* B: 3 */
+    printf("%d %d\n", out, seen);
+    return 0;
+}
+C
+cat >"$tmp/jump.c" <<'C'
+#include <setjmp.h>
+int printf(const char *, ...);
+static jmp_buf jb;
+static int a, b;
+__attribute__((noinline)) static void dive(int n) {
+    if (n == 0) longjmp(jb, 1);
+    dive(n - 1);
+}
+int main(void) {
+    a = 5;                                   /* B F S */
+    if (setjmp(jb) == 0) dive(3);
+    b = a + 1;                               /* B F C: nothing of dive's frames is left */
+    printf("%d\n", b);                       /* F */
+    return 0;
+}
+C
+# C++ exceptions: the unwinder leaves frames without their returns (checked,
+# counted; their slices go through libgcc's unwinder)
+cat >"$tmp/throw.cc" <<'C'
+#include <cstdio>
+static int a, b;
+__attribute__((noinline)) static int thrower(int n) {
+    if (n > 2) throw n;
+    return thrower(n + 1);
+}
+int main() {
+    a = 5;
+    try { thrower(0); } catch (int e) { a += e; }
+    b = a + 1;
+    std::printf("%d\n", b);
+    return 0;
+}
+C
+for p in foo1 straight loop ifdef memory call threads recurse jump; do
     cc -g -O0 -o "$tmp/$p" "$tmp/$p.c" -lpthread || exit 1
 done
+progs="foo1 straight loop ifdef memory call threads recurse jump"
+if command -v c++ >/dev/null; then
+    c++ -g -O0 -o "$tmp/throw" "$tmp/throw.cc" || exit 1
+    progs="$progs throw"
+fi
 
 # every program with both forms (a buffer that holds everything) and its DCFG
-for p in foo1 straight loop ifdef memory call threads; do
+for p in $progs; do
     args=()
     [ "$p" = foo1 ] && args=(2 7)
     out=$tmp/$p
@@ -165,7 +222,7 @@ for p in foo1 straight loop ifdef memory call threads; do
     checks=(wetcounts "$out.dcfg.json" "$out.wet")
     if [ "$p" = foo1 ]; then
         checks+=(-- foo1 "$out.wet" "$out.wet-history")
-    else
+    elif [ -f "$tmp/$p.c" ]; then
         checks+=(-- slices "$TRACEKIT" "$out.wet" "$tmp/$p.c")
     fi
     $RECORD_CHECK "${checks[@]}" >"$out.checks" || fail=1

@@ -40,8 +40,9 @@ program (tests/integration/record_*.sh).
       block holding it, and their sum is the DCFG's instruction count
   record_check.py slices TRACEKIT WET SOURCE
       `tracekit slice --lines` of WET, its lines of SOURCE: backward from the
-      line tagged C (a comment /* ... C ... */) exactly the lines tagged B,
-      forward from the line tagged S exactly the lines tagged F
+      line tagged C (a comment /* ... C ... */; C#N: from its instance N, else
+      its last) exactly the lines tagged B, forward from the line tagged S
+      (S#N) exactly the lines tagged F
   record_check.py foo1 WET HISTORY
       the WET spec's example (foo1.c, run as `foo1 2 7`): the instruction of
       line 8 that loads x is control dependent on the branch of line 4, data
@@ -430,19 +431,23 @@ def wetcounts(dcfg, wet):
 
 
 def slices(tracekit, wet, source):
-    tags = collections.defaultdict(set)
+    tags, inst = collections.defaultdict(set), {}
     with open(source) as f:
         for i, line in enumerate(f, 1):
-            m = re.search(r"/\*\s*([A-Z](?: [A-Z])*)\b", line)
+            m = re.search(r"/\*\s*([A-Z](?:#\d+)?(?: [A-Z](?:#\d+)?)*)(?=[\s:*])", line)
             for t in m.group(1).split() if m else ():
+                t, _, n = t.partition("#")
                 tags[t].add(i)
+                if n:
+                    inst[t] = n
     name = "/" + source.rsplit("/", 1)[-1]
     bad = 0
     for kind, crit, want in (("backward", "C", "B"), ("forward", "S", "F")):
         if not tags[crit]:
             continue
         c = min(tags[crit])
-        args = [tracekit, "slice", "--lines", wet, "-c", "%s:%d" % (source, c)]
+        spec = "%s:%d" % (source, c) + ("#" + inst[crit] if crit in inst else "")
+        args = [tracekit, "slice", "--lines", wet, "-c", spec]
         out = subprocess.run(args + (["--forward"] if kind == "forward" else []),
                              capture_output=True, text=True)
         got = {int(m.group(1)) for m in re.finditer(r"^\S*%s:(\d+)$" % re.escape(name),
