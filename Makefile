@@ -89,12 +89,20 @@ include recorder/recorder.mk
 
 .SECONDARY:
 
-.PHONY: all deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
+.PHONY: all deps viewers-deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(RECORDER_ALL)
 
 deps:
 	@scripts/setup-deps.sh
+
+# The viewer tests' npm packages (speedscope, playwright-core), from the lock file, into
+# tests/viewers/node_modules (git-ignored); again only when the lock file changes.
+VIEWERS_STAMP := tests/viewers/node_modules/.installed
+viewers-deps: $(VIEWERS_STAMP)
+$(VIEWERS_STAMP): tests/viewers/package.json tests/viewers/package-lock.json
+	@cd tests/viewers && npm ci --no-audit --no-fund --loglevel=error >&2
+	@touch $@
 
 # Objects depend on the compiler and its flags: a change of either (CC=clang,
 # SAN=..., CFLAGS=...) rebuilds them.
@@ -144,7 +152,7 @@ test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
 # runs the tests of the threaded code only (tests/run.sh); the build without
 # fast paths (-DTK_NO_FAST_PATH: every reader's general code, which the fast
 # paths must agree with) runs the unit, CLI and fuzz-replay tests.
-check: deps
+check: deps viewers-deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang

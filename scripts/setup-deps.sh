@@ -13,9 +13,12 @@ musl-tools
 valgrind
 time python3 binutils sqlite3
 graphviz
+nodejs chromium xvfb kcachegrind dbus xdotool imagemagick tesseract-ocr tesseract-ocr-eng
 "
 
 missing=""
+# npm comes with nodejs where nodejs is not Debian's own build
+command -v npm >/dev/null 2>&1 || missing=" npm"
 for p in $PACKAGES; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
     case "$status" in

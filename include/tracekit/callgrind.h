@@ -80,13 +80,27 @@ typedef struct tk_callgrind_write_options {
     int compress_names;     /* "(id) name" on first use, "(id)" after */
     int compress_positions; /* "+N -N *" relative subpositions */
     int part;               /* write only this part (1-based), 0 = all */
+    unsigned positions;     /* TK_POS_* columns to write, 0 = each part's own. speedscope reads
+                               exactly one position column (it takes the second as the first
+                               cost): TK_POS_LINE is what all of speedscope, KCachegrind and
+                               callgrind_annotate read right */
 } tk_callgrind_write_options;
 
-#define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0}
+#define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0, 0}
 
 /* Write the profile as callgrind text. Returns TK_OK or TK_ERR_IO/TK_ERR_NOMEM. */
 TK_API tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
                              const tk_callgrind_write_options *opt, tk_error *err);
+
+/* Write each part of the profile to a file of its own, "PATH-01", "PATH-02", ... (what
+ * valgrind --separate-threads=yes writes: one part per file, which every reader takes, where
+ * speedscope refuses a second "events:" line and callgrind_annotate reads one part only).
+ * flags: tk_output_open's. *paths (when paths is not NULL) receives the names written, a
+ * NULL-terminated array the caller frees with free() (each name and the array), also on error.
+ * Errors: tk_output_open's, TK_ERR_IO, TK_ERR_NOMEM. opt->part is ignored. */
+TK_API tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
+                                          const tk_callgrind_write_options *opt, unsigned flags,
+                                          char ***paths, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -98,9 +98,17 @@ TK_API tk_status tk_csi_dump_function(FILE *out, const tk_csi_function *fn, cons
                                tk_error *err);
 
 /* Graphviz dot of a function's CFG with increments and weights; back edges
- * dashed. highlight: a decoded path to draw in bold red, or NULL. */
+ * dashed. highlight: a decoded path to draw in bold red, or NULL. One digraph "csi" with the
+ * function as a cluster labelled with its name. */
 TK_API tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *highlight,
                            tk_error *err);
+/* Several functions in one graph (`dot -Tpng` draws the first graph of a file only): begin,
+ * a cluster per function (index: a number unique in the graph, part of the node names), end.
+ * tk_csi_dot_end returns TK_OK or TK_ERR_IO (a write error on out so far). */
+TK_API void tk_csi_dot_begin(FILE *out);
+TK_API tk_status tk_csi_write_dot_cluster(FILE *out, const tk_csi_function *fn, uint32_t index,
+                                          const tk_bl_path *highlight, tk_error *err);
+TK_API tk_status tk_csi_dot_end(FILE *out, tk_error *err);
 
 /* ---- numbering -------------------------------------------------------- */
 

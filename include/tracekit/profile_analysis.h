@@ -148,9 +148,19 @@ typedef struct tk_dot_options {
      * printed in time_unit, which the labels name. */
     double event_per_second;
     tk_time_unit time_unit;
+    int full_names;        /* 0: names shortened by tk_short_name (C++ template and parameter
+                              lists dropped, as KCachegrind's "Shorten Templates" and gprof2dot's
+                              --strip do); 1: the names as they are */
 } tk_dot_options;
 
-#define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1, 0, TK_UNIT_S}
+#define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1, 0, TK_UNIT_S, 0}
+
+/* A demangled C++ name shortened for a picture: the arguments of every template dropped
+ * ("std::vector<int, std::allocator<int> >::push_back" -> "std::vector<>::push_back"), the
+ * parameters of a function ("f(int, char const*) const" -> "f()"); "operator<", "operator<<",
+ * "operator()" and names that start with "(" ("(below main)") are kept. Writes at most size
+ * bytes with the terminating NUL (size > 0) and returns out. */
+TK_API char *tk_short_name(const char *name, char *out, size_t size);
 
 TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
                                tk_error *err);

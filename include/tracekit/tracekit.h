@@ -30,6 +30,8 @@
 #include "events_profile.h"
 #include "latency.h"
 #include "viewers.h"
+#include "flamegraph.h"
+#include "html_report.h"
 #include "xray.h"
 
 #ifdef __cplusplus

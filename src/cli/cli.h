@@ -75,7 +75,9 @@ typedef enum cli_out_format {
     CLI_OUT_TEXT,
     CLI_OUT_JSON,
     CLI_OUT_CSV,
-    CLI_OUT_FOLDED
+    CLI_OUT_FOLDED,
+    CLI_OUT_SVG, /* a flame graph (cli_write_svg) */
+    CLI_OUT_HTML /* report --format html (html.c) */
 } cli_out_format;
 extern const cli_choice cli_out_text_json[];     /* text|json */
 extern const cli_choice cli_out_text_json_csv[]; /* text|json|csv */
@@ -182,6 +184,34 @@ int cli_diag_summary(const tk_diag *d, const char *path);
 int cli_output_open(const cli_args *a, int binary, tk_output **out);
 /* Commit; prints the error. Returns an exit code. */
 int cli_output_commit(tk_output *o);
+/* --per-thread callgrind: the profile's parts as OUT-01, OUT-02, ... (-o OUT, required:
+ * usage error without it, which cli_need_parts_output gives before any reading); --force
+ * overwrites. Return an exit code. */
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p);
+int cli_need_parts_output(const char *command, const cli_args *a);
+/* --to chrome -o NAME.chrome.json: a warning that speedscope reads such a name as a Chrome
+ * performance recording and refuses the trace (docs/viewers.md). */
+void cli_warn_chrome_name(const cli_args *a);
+/* --to svg: a flame graph (tk_flamegraph_svg) of the folded stacks that folded(job, f, err)
+ * writes; --title, --width, --reverse; unit names the counts. Returns an exit code (the
+ * error printed). */
+typedef tk_status (*cli_folded_fn)(void *job, FILE *f, tk_error *err);
+int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
+                  void *job, FILE *out);
+#define CLI_SVG_OPTS                                                                          \
+    {"title", 0, "TEXT", "svg: the flame graph's title"},                                     \
+    {"width", 0, "PX", "svg: width in pixels (default 1200)"},                                \
+    {"reverse", 0, NULL, "svg: an icicle graph (roots at the top)"}
+#define CLI_CHROME_NAMES "speedscope and Perfetto open it as NAME.json (speedscope takes " \
+    "NAME.chrome.json for a Chrome performance recording and refuses it)"
+
+/* report --format html (html.c): the format's own report (its handler run with --format
+ * json), the folded stacks and the trace events of the input (its convert handler), as one
+ * page (tk_html_report_write). cli_html_opts: the page's options, which every format's report
+ * takes with --format html; cli_html_wanted: whether the loose parse asks for the page. */
+extern const cli_opt cli_html_opts[];
+int cli_html_wanted(const cli_args *loose);
+int cli_html_report(cli_ctx *ctx, const cli_args *loose, int argc, char **argv);
 
 /* Options every generic command accepts. */
 extern const cli_opt cli_common_opts[];

@@ -16,15 +16,17 @@ const cli_opt cli_common_opts[] = {
 
 static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
 
-/* All option tables of every format for this command, plus the common ones. */
+/* All option tables of every format for this command, plus the common ones (and report's
+ * --format html's). */
 static const cli_opt **union_tables(cli_cmd_id id)
 {
     size_t n = 0;
     while (cli_format_ops_at(n)) n++;
-    const cli_opt **t = calloc(n + 2, sizeof *t);
+    const cli_opt **t = calloc(n + 3, sizeof *t);
     if (!t) return NULL;
     size_t k = 0;
     t[k++] = cli_common_opts;
+    if (id == CLI_REPORT) t[k++] = cli_html_opts;
     for (size_t i = 0; i < n; i++)
         if (cli_format_ops_at(i)->opts[id]) t[k++] = cli_format_ops_at(i)->opts[id];
     t[k] = NULL;
@@ -37,6 +39,11 @@ static void print_help(const cli_command *c)
     cli_command_help(c, stdout);
     printf("\nOptions for every format:\n");
     cli_print_options(stdout, cli_common_opts);
+    if (id == CLI_REPORT) {
+        printf("\n--format html (every format: the report, its tables, the flame graph and the"
+               "\ntimeline of the input as one page that works from file://):\n");
+        cli_print_options(stdout, cli_html_opts);
+    }
     for (size_t i = 0; cli_format_ops_at(i); i++) {
         const cli_format_ops *ops = cli_format_ops_at(i);
         if (!ops->run[id]) continue;
@@ -168,8 +175,10 @@ static int open_inputs(cli_ctx *ctx)
 }
 
 /* The format's handler, after the strict parse of the arguments against its
- * options; info prints the generic part first. Returns an exit code. */
-static int run_handler(const cli_command *c, int argc, char **argv, cli_ctx *ctx)
+ * options; info prints the generic part first; report --format html makes the page of the
+ * format's report (html.c). Returns an exit code. */
+static int run_handler(const cli_command *c, int argc, char **argv, const cli_args *loose,
+                       cli_ctx *ctx)
 {
     cli_cmd_id id = c->generic;
     const char *cmd = c->name;
@@ -186,6 +195,7 @@ static int run_handler(const cli_command *c, int argc, char **argv, cli_ctx *ctx
                                     "'tracekit formats'",
                                cmd, ctx->format->name);
     }
+    if (id == CLI_REPORT && cli_html_wanted(loose)) return cli_html_report(ctx, loose, argc, argv);
     const cli_opt *tables[3] = {cli_common_opts, ops->opts[id], NULL};
     cli_args args;
     if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) {
@@ -206,7 +216,7 @@ int cli_dispatch(const cli_command *c, int argc, char **argv)
     cli_ctx ctx;
     rc = context_init(c, &loose, &ctx);
     if (rc == CLI_EXIT_OK) rc = open_inputs(&ctx);
-    if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &ctx);
+    if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &loose, &ctx);
     for (int i = 0; i < ctx.ninputs; i++)
         if (ctx.inputs) tk_input_free(ctx.inputs[i]);
     free(ctx.inputs);

@@ -1,4 +1,5 @@
-/* Shared helpers of the commands: errors, inputs, outputs, diagnostics, progress. */
+/* Shared helpers of the commands: errors, inputs, outputs (a callgrind file per thread, flame
+ * graphs), diagnostics, progress. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +172,63 @@ int cli_output_open(const cli_args *a, int binary, tk_output **out)
     if (st == TK_OK) return CLI_EXIT_OK;
     if (st == TK_ERR_EXISTS) tk_error_prefix(&err, "refusing to overwrite (use --force)");
     return cli_error(&err);
+}
+
+int cli_need_parts_output(const char *command, const cli_args *a)
+{
+    const char *path = cli_get(a, "output");
+    if (!path || strcmp(path, "-") == 0)
+        return cli_usage_error(command, "--per-thread writes a file per thread, OUT-01, "
+                               "OUT-02, ... as valgrind --separate-threads=yes does: give -o OUT");
+    return CLI_EXIT_OK;
+}
+
+int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
+                  void *job, FILE *out)
+{
+    tk_flame_options o = TK_FLAME_OPTIONS_INIT;
+    uint64_t width;
+    if (cli_get_u64(command, a, "width", 1200, &width)) return CLI_EXIT_USAGE;
+    if (width < 200 || width > 100000)
+        return cli_usage_error(command, "--width: 200 to 100000 pixels");
+    o.width = (unsigned)width;
+    o.title = cli_get(a, "title");
+    o.reverse = cli_has(a, "reverse");
+    o.unit = unit;
+    char *text = NULL;
+    size_t len = 0;
+    tk_error err;
+    tk_error_clear(&err);
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
+    tk_status st = folded(job, m, &err);
+    if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = tk_flamegraph_svg(text, len, &o, out, &err);
+    free(text);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
+void cli_warn_chrome_name(const cli_args *a)
+{
+    const char *path = cli_get(a, "output");
+    size_t n = path ? strlen(path) : 0;
+    if (n >= 12 && strcmp(path + n - 12, ".chrome.json") == 0)
+        fprintf(stderr, "tracekit: warning: %s: speedscope reads a file named *.chrome.json as a "
+                "Chrome performance recording and refuses this trace: name it *.json\n", path);
+}
+
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p)
+{
+    int rc = cli_need_parts_output(command, a);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    tk_status st = tk_callgrind_write_parts(p, cli_get(a, "output"), &o,
+                                            cli_has(a, "force") ? TK_OUTPUT_FORCE : 0, NULL, &err);
+    if (st == TK_ERR_EXISTS) tk_error_prefix(&err, "refusing to overwrite (use --force)");
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
 int cli_output_commit(tk_output *o)

@@ -24,8 +24,12 @@ static void dot_str(FILE *f, const char *s)
 static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t n)
 {
     if (n >= p->nblocks) {
-        /* special nodes are declared bare, as dcfg-to-dot does */
-        fprintf(f, "node%" PRIu32 ";\n", cfg->specials[n - p->nblocks].id);
+        /* special nodes: dcfg-to-dot declares them bare ("node1;"), which Graphviz draws as
+         * "node1"; they carry their name (START, END, UNKNOWN) here */
+        const tk_cfg_special *sp = &cfg->specials[n - p->nblocks];
+        fprintf(f, "node%" PRIu32 " [label=\"", sp->id);
+        dot_str(f, cfg->strings + sp->name);
+        fputs("\", shape=oval];\n", f);
         return;
     }
     const tk_cfg_block *b = &p->blocks[n];

@@ -472,10 +472,14 @@ static void put_instant(chrome *c, const tk_event *ev)
     ob_puts(o, "}}");
 }
 
+/* Metadata: the order of processes and threads (by pid and tid). No process_name or
+ * thread_name: the trace knows no names, and viewers label a thread by its ids already
+ * (speedscope "pid P, tid T", Perfetto "Process P" / "Thread T"); names made of the ids read
+ * "pid 10443 (pid 10443), thread 10445 (tid 10445)" in speedscope. */
 static void put_metadata(chrome *c, const tk_callstacks *cs)
 {
     tk_hmap seen = TK_HMAP_INIT;
-    char buf[128];
+    char buf[160];
     for (uint32_t i = 0; i < cs->nthreads; i++) {
         const tk_stack_thread *t = &cs->threads[i];
         if (!t->events)
@@ -485,14 +489,15 @@ static void put_metadata(chrome *c, const tk_callstacks *cs)
                 c->failed = 1;
             sep(c);
             snprintf(buf, sizeof buf,
-                     "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%" PRId64
-                     ",\"args\":{\"name\":\"pid %" PRId64 "\"}}", t->pid, t->pid);
+                     "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64
+                     ",\"args\":{\"sort_index\":%" PRId64 "}}", t->pid, t->pid);
             ob_puts(c->out, buf);
         }
         sep(c);
         snprintf(buf, sizeof buf,
-                 "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
-                 ",\"args\":{\"name\":\"thread %" PRId64 "\"}}", t->pid, t->tid, t->tid);
+                 "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64
+                 ",\"tid\":%" PRId64 ",\"args\":{\"sort_index\":%" PRId64 "}}", t->pid,
+                 t->tid, t->tid);
         ob_puts(c->out, buf);
     }
     tk_hmap_free(&seen);

@@ -46,6 +46,68 @@ static void colour(FILE *f, double frac)
     fprintf(f, "\"%.3f 0.85 0.85\"", 0.66 * (1.0 - frac));
 }
 
+/* The length of the operator name at s ("operator<<", "operator()", ...) when s starts one
+ * at a word boundary (at, the index of s in its name), else 0. */
+static size_t operator_len(const char *name, size_t at)
+{
+    const char *s = name + at;
+    if (strncmp(s, "operator", 8) != 0 || (at > 0 && name[at - 1] != ':' && name[at - 1] != ' '))
+        return 0;
+    size_t n = 8;
+    if (s[n] == '(' && s[n + 1] == ')') return n + 2;
+    while (s[n] && strchr("<>=!+-*/%^&|~,[]", s[n])) n++;
+    return n;
+}
+
+/* The index of the "(" that opens the parameter list of a name ending in ")" or ") const",
+ * or SIZE_MAX. */
+static size_t params_at(const char *name, size_t len)
+{
+    size_t end = len;
+    if (end >= 6 && strcmp(name + end - 6, " const") == 0) end -= 6;
+    if (end == 0 || name[end - 1] != ')') return SIZE_MAX;
+    int depth = 0;
+    for (size_t i = end; i-- > 0;) {
+        if (name[i] == ')') depth++;
+        else if (name[i] == '(' && --depth == 0)
+            return i > 0 && !(i >= 8 && operator_len(name, i - 8) == 10 && i + 2 == end)
+                       ? i : SIZE_MAX;
+    }
+    return SIZE_MAX;
+}
+
+char *tk_short_name(const char *name, char *out, size_t size)
+{
+    size_t len = strlen(name), n = 0;
+    size_t params = name[0] == '(' ? SIZE_MAX : params_at(name, len);
+    int depth = 0;
+    for (size_t i = 0; i < len && n + 1 < size; i++) {
+        size_t op = depth == 0 ? operator_len(name, i) : 0;
+        if (op) {
+            for (size_t k = 0; k < op && n + 1 < size; k++) out[n++] = name[i + k];
+            i += op - 1;
+            continue;
+        }
+        if (i == params) {
+            if (n + 2 < size) {
+                out[n++] = '(';
+                out[n++] = ')';
+            }
+            break;
+        }
+        char c = name[i];
+        if (c == '<') {
+            if (depth++ == 0) out[n++] = c;
+        } else if (c == '>' && depth > 0) {
+            if (--depth == 0) out[n++] = c;
+        } else if (depth == 0) {
+            out[n++] = c;
+        }
+    }
+    out[n] = 0;
+    return out;
+}
+
 /* The call arcs of every part, one per caller/callee pair (the calls and the
  * inclusive cost of event ev added up over parts and call sites), by caller
  * then callee. *count: how many; NULL when out of memory. */
@@ -118,8 +180,10 @@ static void dot_node(const tk_profile *p, const dot_style *ds, size_t f,
     size_t ev = ds->ev;
     double si = total ? 100.0 * (double)e->self[ev] / (double)total : 0;
     double ii = total ? 100.0 * (double)e->inclusive[ev] / (double)total : 0;
+    char shortbuf[1024];
     fprintf(out, "  f%zu [label=\"", f);
-    dot_label_str(out, tk_profile_str(p, e->name));
+    const char *name = tk_profile_str(p, e->name);
+    dot_label_str(out, ds->o->full_names ? name : tk_short_name(name, shortbuf, sizeof shortbuf));
     fputs("\\n", out);
     dot_label_str(out, tk_profile_str(p, e->object));
     fprintf(out, "\\n%.2f%% (%.2f%% self)", ii, si);
@@ -127,7 +191,10 @@ static void dot_node(const tk_profile *p, const dot_style *ds, size_t f,
         fprintf(out, "\\n%.*f %s", ds->decimals,
                 tk_ticks_to_unit(e->inclusive[ev], ds->o->event_per_second, ds->o->time_unit),
                 ds->unit);
-    fprintf(out, "\\n%" PRIu64 " calls\", color=", e->calls);
+    /* a root is called by nobody: no count */
+    if (e->calls)
+        fprintf(out, "\\n%" PRIu64 " call%s", e->calls, e->calls == 1 ? "" : "s");
+    fputs("\", color=", out);
     colour(out, ii / 100.0);
     fputs("];\n", out);
 }

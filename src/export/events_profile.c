@@ -1,6 +1,11 @@
 /* Events stream -> profile: self time and calls per function, call arcs with inclusive time
- * and calls, aggregated in ticks and converted to nanoseconds once at the end. */
+ * and calls, aggregated in ticks and converted to nanoseconds once at the end. Every thread
+ * gets a root function "thread TID" that calls the thread's outermost calls, so that viewers
+ * that start a call tree at the functions nobody calls (speedscope, KCachegrind's call graph)
+ * find every top-level function, also one whose only caller is itself (recursion). */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -24,6 +29,13 @@ typedef struct arc_row {
     uint64_t count, ticks, calls;
 } arc_row;
 
+/* a call of a thread's root: thread index -> outermost function */
+typedef struct root_row {
+    uint32_t thread;
+    uint64_t callee;
+    uint64_t count, ticks, calls;
+} root_row;
+
 typedef struct sub_stack {
     uint64_t *calls; /* per depth: calls made inside the frame so far */
     uint32_t cap;
@@ -36,6 +48,9 @@ typedef struct builder {
     size_t nself, capself;
     arc_row *arcs;
     size_t narcs, caparcs;
+    tk_hmap root_index;
+    root_row *roots;
+    size_t nroots, caproots;
     sub_stack *subs;
     uint32_t nsubs;
     int failed; /* TK_ERR_NOMEM or TK_ERR_LIMIT inside a callback */
@@ -89,6 +104,28 @@ static arc_row *arc_of(builder *b, uint32_t part, uint64_t caller, uint64_t call
         b->narcs++;
     }
     return &b->arcs[*slot];
+}
+
+static root_row *root_of(builder *b, uint32_t thread, uint64_t callee)
+{
+    uint64_t key = ((uint64_t)thread << ID_BITS) | callee;
+    int inserted = 0;
+    uint64_t *slot = tk_hmap_slot(&b->root_index, key, b->nroots, &inserted);
+    if (!slot)
+        return NULL;
+    if (inserted) {
+        if (b->nroots == b->caproots) {
+            size_t ncap = b->caproots ? b->caproots * 2 : 64;
+            root_row *n = tk_reallocarray(b->roots, ncap, sizeof *n);
+            if (!n)
+                return NULL;
+            b->roots = n;
+            b->caproots = ncap;
+        }
+        b->roots[b->nroots] = (root_row){thread, callee, 0, 0, 0};
+        b->nroots++;
+    }
+    return &b->roots[*slot];
 }
 
 static uint64_t *sub_slot(builder *b, uint32_t thread, uint32_t depth)
@@ -160,6 +197,15 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
         a->ticks += duration;
         a->calls += subtree;
         *parent += subtree;
+    } else {
+        root_row *r = root_of(b, t->index, f->func);
+        if (!r) {
+            fail(b, TK_ERR_NOMEM);
+            return;
+        }
+        r->count++;
+        r->ticks += duration;
+        r->calls += subtree;
     }
 }
 
@@ -196,6 +242,42 @@ static tk_status function_of(tk_profile *p, const tk_event_source *src, uint32_t
         st = tk_profile_function(p, object, file_id, name_id, fn);
     if (st == TK_OK && tk_hmap_put(fn_of, func, *fn) < 0)
         st = TK_ERR_NOMEM;
+    return st;
+}
+
+/* The calls of every thread's root function "thread TID" (no cost of its own). */
+static tk_status add_roots(builder *b, const tk_event_source *src, const tk_callstacks *cs,
+                           uint32_t object_id, uint32_t unknown_file, tk_hmap *fn_of,
+                           double scale, tk_profile *p, tk_prof_part **parts)
+{
+    tk_status st = TK_OK;
+    uint32_t root_fn = UINT32_MAX, root_thread = UINT32_MAX;
+    for (size_t i = 0; i < b->nroots && st == TK_OK; i++) {
+        const root_row *r = &b->roots[i];
+        if (r->thread != root_thread) {
+            char name[48];
+            uint32_t name_id;
+            snprintf(name, sizeof name, "thread %" PRId64, cs->threads[r->thread].tid);
+            st = tk_profile_intern(p, name, strlen(name), &name_id);
+            if (st == TK_OK)
+                st = tk_profile_function(p, object_id, unknown_file, name_id, &root_fn);
+            if (st != TK_OK)
+                break;
+            root_thread = r->thread;
+        }
+        tk_prof_call key;
+        memset(&key, 0, sizeof key);
+        uint32_t callee_line;
+        key.fn = root_fn;
+        key.file = unknown_file;
+        st = function_of(p, src, object_id, unknown_file, r->callee, fn_of, &key.callee,
+                         &callee_line);
+        key.target.line = callee_line;
+        uint64_t incl[2] = {to_unit(r->ticks, scale), r->calls};
+        if (st == TK_OK)
+            st = tk_profile_add_call(p, parts[b->per_thread ? r->thread : 0], &key, r->count,
+                                     incl);
+    }
     return st;
 }
 
@@ -260,6 +342,8 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
         uint64_t incl[2] = {to_unit(a->ticks, scale), a->calls};
         st = tk_profile_add_call(p, parts[a->part], &key, a->count, incl);
     }
+    if (st == TK_OK)
+        st = add_roots(b, src, cs, object_id, unknown_file, &fn_of, scale, p, parts);
     for (uint32_t i = 0; i < nparts && st == TK_OK; i++)
         st = tk_profile_part_fill_totals(p, parts[i]);
     tk_hmap_free(&fn_of);
@@ -295,6 +379,8 @@ tk_status tk_events_profile(const tk_event_source *src, const char *object, int 
     tk_free(b.subs);
     tk_free(b.self);
     tk_free(b.arcs);
+    tk_free(b.roots);
+    tk_hmap_free(&b.root_index);
     tk_hmap_free(&b.self_index);
     tk_hmap_free(&b.arc_index);
     if (st != TK_OK) {

@@ -1,4 +1,5 @@
-/* tracekit convert for callgrind profiles: callgrind, dot, folded stacks or JSON. */
+/* tracekit convert for callgrind profiles: callgrind, dot, folded stacks, a flame graph (svg)
+ * or JSON. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,25 +7,43 @@
 #include "callgrind.h"
 
 const cli_opt cli_callgrind_convert_opts[] = {
-    {"to", 't', "FMT", "callgrind, dot, folded or json"},
+    {"to", 't', "FMT", "callgrind, dot, folded, svg (a flame graph) or json"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
+    {"positions", 0, "POS", "callgrind: write these positions only: line (what speedscope "
+                            "reads: it takes a second column for a cost), instr or instr+line "
+                            "(default: the input's)"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% inclusive (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% (default 0.1)"},
+    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
+                            "lists dropped, as KCachegrind's Shorten Templates does)"},
     {"event", 0, "EVENT", "dot, folded: the event for percentages and colours, or to count"
                           " (default: the first)"},
     {"min-share", 0, "PCT", "folded: do not unfold call chains below PCT% of the total"
                             " (default 0.001)"},
-    {"per-thread", 0, NULL, "folded: each part apart, its stacks starting with its thread"},
+    {"per-thread", 0, NULL, "folded, svg: each part apart, its stacks starting with its thread"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
 /* convert --to */
-enum { TO_CALLGRIND, TO_DOT, TO_JSON, TO_FOLDED };
+enum { TO_CALLGRIND, TO_DOT, TO_JSON, TO_FOLDED, TO_SVG };
 static const cli_choice convert_targets[] = {
     {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT}, {"json", TO_JSON}, {"folded", TO_FOLDED},
+    {"svg", TO_SVG}, {NULL, 0}};
+/* --positions: the TK_POS_* columns written (default 0: each part's own) */
+static const cli_choice convert_positions[] = {
+    {"line", TK_POS_LINE}, {"instr", TK_POS_INSTR}, {"instr+line", TK_POS_INSTR | TK_POS_LINE},
     {NULL, 0}};
+
+/* What the options ask of each target. */
+typedef struct convert_opts {
+    int to;
+    tk_dot_options dot;
+    tk_folded_profile_options folded;
+    tk_callgrind_write_options write;
+} convert_opts;
 
 static void json_pos(FILE *f, const tk_prof_pos *pos)
 {
@@ -103,35 +122,99 @@ static void write_json(const tk_profile *p, FILE *f)
     fputs("]}\n", f);
 }
 
-int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
+/* The options of the targets (the event is the profile's: set once it is read). Returns an
+ * exit code. */
+static int parse_options(const char *cmd, const cli_args *args, convert_opts *c)
 {
-    const char *cmd = "convert";
-    int to = cli_get_choice(cmd, args, "to", convert_targets, -1);
-    if (to < 0) {
+    c->to = cli_get_choice(cmd, args, "to", convert_targets, -1);
+    if (c->to < 0) {
         if (!cli_get(args, "to"))
             return cli_usage_error(cmd, "missing --to FMT (callgrind, dot, folded or json)");
         return CLI_EXIT_USAGE;
     }
-    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
-    tk_folded_profile_options folded = TK_FOLDED_PROFILE_OPTIONS_INIT;
-    double min_share = folded.min_share * 100;
-    if (cli_get_double(cmd, args, "node-threshold", dot.node_threshold, &dot.node_threshold) ||
-        cli_get_double(cmd, args, "edge-threshold", dot.edge_threshold, &dot.edge_threshold) ||
+    c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
+    c->dot.full_names = cli_has(args, "full-names");
+    c->folded = (tk_folded_profile_options)TK_FOLDED_PROFILE_OPTIONS_INIT;
+    double min_share = c->folded.min_share * 100;
+    if (cli_get_double(cmd, args, "node-threshold", c->dot.node_threshold,
+                       &c->dot.node_threshold) ||
+        cli_get_double(cmd, args, "edge-threshold", c->dot.edge_threshold,
+                       &c->dot.edge_threshold) ||
         cli_get_double(cmd, args, "min-share", min_share, &min_share))
         return CLI_EXIT_USAGE;
     if (!(min_share >= 0 && min_share <= 100))
         return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
-    folded.min_share = min_share / 100;
-    folded.per_part = cli_has(args, "per-thread");
+    c->folded.min_share = min_share / 100;
+    c->folded.per_part = cli_has(args, "per-thread");
+    c->write = (tk_callgrind_write_options)TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    if (cli_has(args, "no-compress")) c->write.compress_names = c->write.compress_positions = 0;
+    int positions = cli_get_choice(cmd, args, "positions", convert_positions, 0);
+    if (positions < 0) return CLI_EXIT_USAGE;
+    c->write.positions = (unsigned)positions;
+    return CLI_EXIT_OK;
+}
+
+/* --to svg: the folded stacks of the profile */
+typedef struct folded_job {
+    const tk_profile *p;
+    const tk_folded_profile_options *opt;
+} folded_job;
+
+static tk_status folded_of(void *job, FILE *f, tk_error *err)
+{
+    const folded_job *j = job;
+    return tk_profile_write_folded(j->p, j->opt, f, err);
+}
+
+/* The profile written as c->to says to o. Returns an exit code. */
+static int write_target(const char *cmd, const cli_args *args, const tk_profile *p,
+                        const convert_opts *c, tk_output *o)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = TK_OK;
+    FILE *f = tk_output_file(o);
+    if (c->to == TO_CALLGRIND) {
+        st = tk_callgrind_write(p, f, &c->write, &err);
+    } else if (c->to == TO_DOT) {
+        st = tk_profile_write_dot(p, &c->dot, f, &err);
+    } else if (c->to == TO_FOLDED) {
+        st = tk_profile_write_folded(p, &c->folded, f, &err);
+    } else if (c->to == TO_SVG) {
+        folded_job job = {p, &c->folded};
+        const char *unit = tk_profile_event_count(p)
+                               ? tk_profile_str(p, tk_profile_event(p, c->folded.event)->name)
+                               : NULL;
+        int rc = cli_write_svg(cmd, args, unit, folded_of, &job, f);
+        if (rc != CLI_EXIT_OK) {
+            tk_output_abort(o);
+            return rc;
+        }
+    } else {
+        write_json(p, f);
+    }
+    if (st != TK_OK) {
+        tk_output_abort(o);
+        return cli_error(&err);
+    }
+    return cli_output_commit(o);
+}
+
+int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
+{
+    const char *cmd = "convert";
+    convert_opts c;
+    int rc = parse_options(cmd, args, &c);
+    if (rc != CLI_EXIT_OK) return rc;
     tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
-    if (to == TO_DOT || to == TO_FOLDED) {
+    if (c.to == TO_DOT || c.to == TO_FOLDED || c.to == TO_SVG) {
         /* call graphs and flame graphs need functions and call arcs only: no
          * positions, cost files or jumps */
         how.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
         how.skip_jumps = how.drop_files = 1;
     }
     tk_profile *p;
-    int rc = cli_callgrind_load_with(ctx, &how, NULL, &p);
+    rc = cli_callgrind_load_with(ctx, &how, NULL, &p);
     if (rc) return rc;
     const char *ev = cli_get(args, "event");
     if (ev) {
@@ -140,34 +223,11 @@ int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
             tk_profile_free(p);
             return CLI_EXIT_USAGE;
         }
-        dot.event = folded.event = idx;
+        c.dot.event = c.folded.event = idx;
     }
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
-    if (rc) {
-        tk_profile_free(p);
-        return rc;
-    }
-    tk_error err;
-    tk_error_clear(&err);
-    tk_status st = TK_OK;
-    if (to == TO_CALLGRIND) {
-        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        if (cli_has(args, "no-compress")) wo.compress_names = wo.compress_positions = 0;
-        st = tk_callgrind_write(p, tk_output_file(o), &wo, &err);
-    } else if (to == TO_DOT) {
-        st = tk_profile_write_dot(p, &dot, tk_output_file(o), &err);
-    } else if (to == TO_FOLDED) {
-        st = tk_profile_write_folded(p, &folded, tk_output_file(o), &err);
-    } else {
-        write_json(p, tk_output_file(o));
-    }
-    if (st != TK_OK) {
-        tk_output_abort(o);
-        rc = cli_error(&err);
-    } else {
-        rc = cli_output_commit(o);
-    }
+    if (rc == CLI_EXIT_OK) rc = write_target(cmd, args, p, &c, o);
     tk_profile_free(p);
     return rc;
 }

@@ -1,5 +1,5 @@
 /* tracekit diff for callgrind profiles: per function, or folded stacks for a
- * differential flame graph. */
+ * differential flame graph, or that flame graph (svg). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +9,19 @@
 const cli_opt cli_callgrind_diff_opts[] = {
     {"sort", 0, "EVENT", "order by the absolute difference of EVENT (default: the first)"},
     {"top", 'n', "N", "show at most N functions"},
-    {"format", 0, "FMT", "text (default), json, or folded (difffolded.pl's \"stack A B\" lines "
-                         "for a differential flame graph)"},
+    {"format", 0, "FMT", "text (default), json, folded (difffolded.pl's \"stack A B\" lines "
+                         "for a differential flame graph) or svg (that flame graph: red grew, "
+                         "blue shrank)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
 /* diff --format */
 static const cli_choice diff_formats[] = {
-    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"folded", CLI_OUT_FOLDED}, {NULL, 0}};
+    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"folded", CLI_OUT_FOLDED},
+    {"svg", CLI_OUT_SVG},   {NULL, 0}};
 
 /* A stack of the folded output of either profile and its counts in both. */
 typedef struct folded_row {
@@ -122,7 +125,7 @@ static size_t folded_merge(folded_row *rows, size_t n)
 /* diff --format folded: both profiles' folded stacks for event ev, merged into
  * lines "stack COUNT_A COUNT_B" in order of first appearance: what
  * difffolded.pl writes and flamegraph.pl draws as a differential flame graph. */
-static int diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err)
+static tk_status diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err)
 {
     char *text[2] = {NULL, NULL};
     size_t len[2] = {0, 0}, n = 0;
@@ -139,7 +142,19 @@ static int diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err
     free(rows);
     free(text[0]);
     free(text[1]);
-    return st == TK_OK ? CLI_EXIT_OK : cli_error(err);
+    return st;
+}
+
+/* diff --format svg: those lines drawn as a differential flame graph */
+typedef struct folded_job {
+    const tk_profile *both;
+    size_t ev;
+} folded_job;
+
+static tk_status diff_folded_of(void *job, FILE *f, tk_error *err)
+{
+    const folded_job *j = job;
+    return diff_folded(j->both, j->ev, f, err);
 }
 
 typedef struct diff_row {
@@ -314,7 +329,8 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
                       uint64_t top)
 {
     function_diff d = {NULL, NULL, NULL, 0};
-    int rc = fmt == CLI_OUT_FOLDED ? CLI_EXIT_OK : diff_functions(both, ev, &d);
+    int stacks = fmt == CLI_OUT_FOLDED || fmt == CLI_OUT_SVG;
+    int rc = stacks ? CLI_EXIT_OK : diff_functions(both, ev, &d);
     tk_output *o;
     if (rc == CLI_EXIT_OK) rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK) {
@@ -325,8 +341,13 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
     size_t k = top && top < d.count ? (size_t)top : d.count;
     tk_error err;
     tk_error_clear(&err);
+    folded_job job = {both, ev};
+    size_t nev = tk_profile_event_count(both);
+    const char *unit = nev ? tk_profile_str(both, tk_profile_event(both, ev)->name) : NULL;
     if (fmt == CLI_OUT_FOLDED)
-        rc = diff_folded(both, ev, f, &err);
+        rc = diff_folded(both, ev, f, &err) == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+    else if (fmt == CLI_OUT_SVG)
+        rc = cli_write_svg("diff", args, unit, diff_folded_of, &job, f);
     else if (fmt == CLI_OUT_JSON)
         print_json(f, both, &d, k);
     else

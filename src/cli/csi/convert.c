@@ -22,6 +22,7 @@ typedef struct write_state {
     int renumber;  /* csi: a fresh Ball-Larus numbering */
     int highlight; /* dot: highlight path_id */
     uint64_t path_id;
+    uint32_t ndot; /* dot: functions written (cluster numbers) */
 } write_state;
 
 static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk_csi_function *fn,
@@ -46,7 +47,7 @@ static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk
     return st;
 }
 
-static tk_status write_dot(const write_state *ws, const cli_csi_source *src,
+static tk_status write_dot(write_state *ws, const cli_csi_source *src,
                            const tk_csi_function *fn, const char *label, tk_csi_numbering *num,
                            tk_error *err)
 {
@@ -60,13 +61,13 @@ static tk_status write_dot(const write_state *ws, const cli_csi_source *src,
                                 src->name, label, ws->path_id,
                                 tk_bl_total(tk_csi_numbering_bl(num)));
     }
-    return tk_csi_write_dot(ws->out, fn, p, err);
+    return tk_csi_write_dot_cluster(ws->out, fn, ws->ndot++, p, err);
 }
 
 static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi_function *fn,
                              const char *label, tk_csi_numbering *num, tk_error *err)
 {
-    const write_state *ws = user;
+    write_state *ws = user;
     switch (ws->mode) {
     case CLI_CSI_WRITE_DUMP: {
         tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
@@ -91,8 +92,15 @@ int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, F
     if (ws.highlight && cli_get_u64(ctx->command, args, "path", 0, &ws.path_id) != 0)
         return CLI_EXIT_USAGE;
     cli_csi_visitor v = {.selector = cli_get(args, "function"), .user = &ws,
-                     .function = write_visit};
-    return cli_csi_visit(ctx, &v);
+                         .function = write_visit};
+    if (mode == CLI_CSI_WRITE_DOT)
+        tk_csi_dot_begin(out); /* every function a cluster of one graph */
+    int rc = cli_csi_visit(ctx, &v);
+    tk_error err;
+    tk_error_clear(&err);
+    if (rc == CLI_EXIT_OK && mode == CLI_CSI_WRITE_DOT && tk_csi_dot_end(out, &err) != TK_OK)
+        rc = cli_error(&err);
+    return rc;
 }
 
 int cli_csi_convert(cli_ctx *ctx, const cli_args *args)

@@ -13,6 +13,9 @@ const cli_opt cli_dcfg_convert_opts[] = {
     {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
     {"loop", 0, "ID", "dot: draw the loop with this head node (repeatable)"},
     {"image", 0, "ID", "dot: draw this image (repeatable)"},
+    {"positions", 0, "POS", "callgrind: line (default: what speedscope, KCachegrind and "
+                            "callgrind_annotate all read) or instr+line (addresses too, for "
+                            "KCachegrind's machine code view; speedscope misreads it)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -41,6 +44,24 @@ static const cli_choice convert_targets[] = {
     {"dcfg", TO_DCFG}, {"json", TO_DCFG}, {"dot", TO_DOT}, {"callgrind", TO_CALLGRIND},
     {"csi", TO_CSI},   {NULL, 0}};
 
+/* --positions of --to callgrind: the TK_POS_* columns written */
+static const cli_choice callgrind_positions[] = {
+    {"line", TK_POS_LINE}, {"instr+line", TK_POS_INSTR | TK_POS_LINE}, {NULL, 0}};
+
+/* The DCFG as a profile (tk_dcfg_to_profile) written as callgrind with these positions. */
+static tk_status write_callgrind(const tk_cfg *cfg, unsigned positions, FILE *f, tk_error *err)
+{
+    tk_profile *prof = NULL;
+    tk_status st = tk_dcfg_to_profile(cfg, &prof, err);
+    if (st == TK_OK) {
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        wo.positions = positions;
+        st = tk_callgrind_write(prof, f, &wo, err);
+    }
+    tk_profile_free(prof);
+    return st;
+}
+
 int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
 {
     int to = cli_get_choice(ctx->command, a, "to", convert_targets, -1);
@@ -63,6 +84,8 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     dot.routines = routines;
     dot.loops = loops;
     dot.images = images;
+    int positions = cli_get_choice(ctx->command, a, "positions", callgrind_positions, TK_POS_LINE);
+    if (positions < 0) return CLI_EXIT_USAGE;
     tk_cfg *cfg;
     int rc = cli_dcfg_read(ctx, 0, NULL, &cfg);
     if (rc != CLI_EXIT_OK) return rc;
@@ -77,13 +100,7 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     tk_status st;
     uint64_t skipped = 0;
     if (to == TO_CALLGRIND) {
-        tk_profile *prof = NULL;
-        st = tk_dcfg_to_profile(cfg, &prof, &err);
-        if (st == TK_OK) {
-            tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-            st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
-        }
-        tk_profile_free(prof);
+        st = write_callgrind(cfg, (unsigned)positions, tk_output_file(out), &err);
     } else if (to == TO_CSI) {
         st = tk_csi_write_cfg(tk_output_file(out), cfg, &skipped, &err);
     } else if (to == TO_DOT) {

@@ -1,13 +1,14 @@
-/* tracekit convert for DCFG-Trace files: chrome, folded, callgrind, dot or bbv. */
+/* tracekit convert for DCFG-Trace files: chrome, folded, a flame graph (svg), callgrind, dot
+ * or bbv. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dcfg_trace.h"
 
 const cli_opt cli_dcfg_trace_convert_opts[] = {
-    {"to", 0, "FMT",
-     "chrome (Perfetto), folded (flame graphs), callgrind, dot (call graph) or bbv (SimPoint); all "
-     "need --dcfg"},
+    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), svg (a flame graph), "
+                     "callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: "
+                     CLI_CHROME_NAMES},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -16,15 +17,32 @@ const cli_opt cli_dcfg_trace_convert_opts[] = {
     {"markers", 0, "FILE", "bbv: write the region boundaries (loop head, count) to FILE"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per "
+                            "thread, -o OUT writes OUT-01, OUT-02, ... (default: one part)"},
     {"node-threshold", 0, "PCT",
      "dot: drop functions below PCT% of the instructions (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the instructions (default 0.1)"},
+    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
+                            "lists dropped, as KCachegrind's Shorten Templates does)"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
-static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome, int per_thread,
-                          tk_output *out) {
+/* --to svg: the folded stacks of the trace */
+typedef struct folded_job {
+    const tk_event_source *src;
+    int per_thread;
+} folded_job;
+
+static tk_status folded_of(void *job, FILE *f, tk_error *err) {
+    const folded_job *j = job;
+    return tk_export_folded(j->src, f, TK_FOLDED_TIME, j->per_thread, err);
+}
+
+/* chrome: Chrome JSON; else folded stacks, or with svg their flame graph (a: its options) */
+static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome, int svg,
+                          const cli_args *a, tk_output *out) {
+    int per_thread = cli_has(a, "per-thread");
     tk_dcfg_trace_events *x;
     tk_error err;
     tk_error_clear(&err);
@@ -36,6 +54,11 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     if (chrome) {
         src.ticks_per_second = 1e6; /* one instruction = one microsecond: ts = instructions */
         st = tk_export_chrome(&src, tk_output_file(out), &err);
+    } else if (svg) {
+        folded_job job = {&src, per_thread};
+        int rc = cli_write_svg("convert", a, "instructions", folded_of, &job, tk_output_file(out));
+        tk_dcfg_trace_events_free(x);
+        return rc;
     } else {
         st = tk_export_folded(&src, tk_output_file(out), TK_FOLDED_TIME, per_thread, &err);
     }
@@ -43,40 +66,70 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
-/* The trace as a profile (instructions per routine, calls), written as a
- * callgrind profile, or with dot non-NULL as a call graph. */
+/* The threads' parts of *prof in one part (speedscope and callgrind_annotate read one part):
+ * *prof replaced by the merged profile. Prints nothing. */
+static tk_status one_part(tk_profile **prof, tk_error *err) {
+    if (tk_profile_part_count(*prof) < 2)
+        return TK_OK;
+    tk_profile *m;
+    tk_prof_part *part;
+    if (tk_profile_new(&m) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (tk_profile_add_part(m, &part) != TK_OK) {
+        tk_profile_free(m);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    const tk_prof_part *first = tk_profile_part(*prof, 0);
+    part->positions = first->positions;
+    part->has_pid = first->has_pid;
+    part->pid = first->pid;
+    tk_status st = tk_profile_merge(m, *prof, part, err);
+    if (st == TK_OK)
+        st = tk_profile_part_fill_totals(m, part);
+    tk_profile_free(st == TK_OK ? *prof : m);
+    if (st == TK_OK)
+        *prof = m;
+    return st;
+}
+
+/* The instructions per routine and the call arcs (tk_dcfg_trace_to_profile), written as a
+ * callgrind profile (the threads in one part; with out NULL, a file per thread), or with dot
+ * non-NULL as a call graph. */
 static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_dot_options *dot,
-                           tk_output *out) {
+                           const cli_args *a, tk_output *out) {
     tk_profile *prof;
     tk_error err;
     tk_error_clear(&err);
     if (tk_profile_new(&prof) != TK_OK)
         return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
     tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
+    int rc = CLI_EXIT_OK;
     if (st == TK_OK && dot) {
         st = tk_profile_write_dot(prof, dot, tk_output_file(out), &err);
-    } else if (st == TK_OK) {
+    } else if (st == TK_OK && !out) {
+        rc = cli_write_callgrind_parts("convert", a, prof);
+    } else if (st == TK_OK && (st = one_part(&prof, &err)) == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
     }
     tk_profile_free(prof);
-    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+    return st == TK_OK ? rc : cli_error(&err);
 }
 
 /* --to */
-enum { TO_CHROME, TO_FOLDED, TO_CALLGRIND, TO_DOT, TO_BBV };
+enum { TO_CHROME, TO_FOLDED, TO_SVG, TO_CALLGRIND, TO_DOT, TO_BBV };
 static const cli_choice convert_targets[] = {
-    {"chrome", TO_CHROME}, {"folded", TO_FOLDED}, {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT},
-    {"bbv", TO_BBV},       {NULL, 0}};
+    {"chrome", TO_CHROME},   {"folded", TO_FOLDED}, {"svg", TO_SVG},
+    {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT},   {"bbv", TO_BBV}, {NULL, 0}};
 
 /* The trace (and the DCFG) written as `to` says to out. */
 static int convert_to(int to, const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
                       const tk_dot_options *dot, tk_output *out) {
     switch (to) {
     case TO_BBV: return cli_dcfg_trace_convert_bbv(t, cfg, a, out);
-    case TO_CALLGRIND: return convert_profile(t, cfg, NULL, out);
-    case TO_DOT: return convert_profile(t, cfg, dot, out);
-    default: return convert_events(t, cfg, to == TO_CHROME, cli_has(a, "per-thread"), out);
+    case TO_CALLGRIND: return convert_profile(t, cfg, NULL, a, out);
+    case TO_DOT: return convert_profile(t, cfg, dot, a, out);
+    default: return convert_events(t, cfg, to == TO_CHROME, to == TO_SVG, a, out);
     }
 }
 
@@ -84,14 +137,15 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
     const char *to_name = cli_get(a, "to");
     if (!to_name)
         return cli_usage_error("convert", "--to FMT is required (dcfg-trace converts to: chrome, "
-                                          "folded, callgrind, dot, bbv)");
+                                          "folded, svg, callgrind, dot, bbv)");
     int to = cli_choice_value(convert_targets, to_name);
     if (to < 0)
         return cli_usage_error("convert",
-                               "dcfg-trace converts to: chrome, folded, callgrind, dot, bbv "
-                               "(not '%s')",
+                               "dcfg-trace converts to: chrome, folded, svg, callgrind, dot, "
+                               "bbv (not '%s')",
                                to_name);
     tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
+    dot_opt.full_names = cli_has(a, "full-names");
     if (cli_get_double("convert", a, "node-threshold", dot_opt.node_threshold,
                        &dot_opt.node_threshold) ||
         cli_get_double("convert", a, "edge-threshold", dot_opt.edge_threshold,
@@ -106,9 +160,15 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
         return rc;
     tk_dcfg_trace *t = NULL;
     tk_output *out = NULL;
-    if ((rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK &&
-        (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
+    int parts = to == TO_CALLGRIND && cli_has(a, "per-thread");
+    if (parts && (rc = cli_need_parts_output("convert", a)) == CLI_EXIT_OK &&
+        (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK) {
+        rc = convert_profile(t, cfg, NULL, a, NULL);
+    } else if (!parts && (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK &&
+               (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
         rc = convert_to(to, t, cfg, a, &dot_opt, out);
+        if (to == TO_CHROME && rc == CLI_EXIT_OK)
+            cli_warn_chrome_name(a);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else

@@ -1,4 +1,5 @@
-/* tracekit convert for XRay traces: chrome, folded, callgrind, dot or JSON events. */
+/* tracekit convert for XRay traces: chrome, folded, a flame graph (svg), callgrind, dot or
+ * JSON events. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,24 +9,29 @@
 
 const cli_opt cli_xray_convert_opts[] = {
     CLI_XRAY_MAP_OPT,
-    {"to", 't', "FMT", "chrome|folded|callgrind|dot|json"},
+    {"to", 't', "FMT", "chrome|folded|svg|callgrind|dot|json (svg: a flame graph); chrome: "
+                       CLI_CHROME_NAMES},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a part per "
-                            "thread"},
+    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
+                            "lists dropped, as KCachegrind's Shorten Templates does)"},
+    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per "
+                            "thread, -o OUT writes OUT-01, OUT-02, ... (valgrind's "
+                            "--separate-threads=yes)"},
     CLI_XRAY_THREAD_OPT,
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
 /* --to and --weight */
-enum { TO_CHROME, TO_FOLDED, TO_JSON, TO_CALLGRIND, TO_DOT };
+enum { TO_CHROME, TO_FOLDED, TO_JSON, TO_CALLGRIND, TO_DOT, TO_SVG };
 static const cli_choice convert_targets[] = {
     {"chrome", TO_CHROME}, {"folded", TO_FOLDED}, {"json", TO_JSON}, {"callgrind", TO_CALLGRIND},
-    {"dot", TO_DOT},       {NULL, 0}};
+    {"dot", TO_DOT},       {"svg", TO_SVG},       {NULL, 0}};
 static const cli_choice convert_weights[] = {
     {"time", TK_FOLDED_TIME}, {"calls", TK_FOLDED_CALLS}, {NULL, 0}};
 
@@ -70,12 +76,12 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
 }
 
 /* The events aggregated into a profile (events "ns calls"), written as a
- * callgrind profile, or with dot non-NULL as a call graph. */
-static tk_status write_profile(const tk_event_source *src, const char *object, int per_thread,
+ * callgrind profile (the threads in one part), or with dot non-NULL as a call graph. */
+static tk_status write_profile(const tk_event_source *src, const char *object,
                                const tk_dot_options *dot, FILE *f, tk_error *err)
 {
     tk_profile *p;
-    tk_status st = tk_events_profile(src, object, per_thread, &p, err);
+    tk_status st = tk_events_profile(src, object, 0, &p, err);
     if (st != TK_OK)
         return st;
     if (dot) {
@@ -91,62 +97,122 @@ static tk_status write_profile(const tk_event_source *src, const char *object, i
     return st;
 }
 
-int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
+/* --to svg: the folded stacks of the trace */
+typedef struct folded_job {
+    const tk_event_source *src;
+    tk_folded_weight weight;
+    int per_thread;
+} folded_job;
+
+static tk_status folded_of(void *job, FILE *f, tk_error *err)
 {
-    int rc = cli_xray_single_input(ctx);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    const folded_job *j = job;
+    return tk_export_folded(j->src, f, j->weight, j->per_thread, err);
+}
+
+/* --to callgrind --per-thread: a file per thread (OUT-01, ...). Returns an exit code. */
+static int write_profile_parts(cli_ctx *ctx, const cli_args *args, cli_xray_session *s)
+{
+    tk_profile *p;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_events_profile(&s->src, cli_get(args, "instr-map"), 1, &p, &err);
+    if (st != TK_OK) return cli_error(&err);
+    int rc = cli_write_callgrind_parts(ctx->command, args, p);
+    tk_profile_free(p);
+    return rc;
+}
+
+/* What the options ask of the targets. */
+typedef struct convert_opts {
+    int target;
+    tk_folded_weight weight;
+    tk_dot_options dot;
+} convert_opts;
+
+/* Returns an exit code. */
+static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
+{
     const char *to = cli_get(args, "to");
     if (!to)
         return cli_usage_error(ctx->command,
                                "missing --to FMT (chrome, folded, callgrind, dot or json)");
-    int target = cli_choice_value(convert_targets, to);
-    if (target < 0)
+    c->target = cli_choice_value(convert_targets, to);
+    if (c->target < 0)
         return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
-                               "(targets: chrome, folded, callgrind, dot, json)", to);
+                               "(targets: chrome, folded, svg, callgrind, dot, json)", to);
     int weight = cli_get_choice(ctx->command, args, "weight", convert_weights, TK_FOLDED_TIME);
     if (weight < 0)
         return CLI_EXIT_USAGE;
-    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
-    if (cli_get_double(ctx->command, args, "node-threshold", dot.node_threshold,
-                       &dot.node_threshold) ||
-        cli_get_double(ctx->command, args, "edge-threshold", dot.edge_threshold,
-                       &dot.edge_threshold) ||
-        cli_xray_unit(ctx, args, &dot.time_unit) != 0)
+    c->weight = (tk_folded_weight)weight;
+    c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
+    c->dot.full_names = cli_has(args, "full-names");
+    if (cli_get_double(ctx->command, args, "node-threshold", c->dot.node_threshold,
+                       &c->dot.node_threshold) ||
+        cli_get_double(ctx->command, args, "edge-threshold", c->dot.edge_threshold,
+                       &c->dot.edge_threshold) ||
+        cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
-    if (cli_has(args, "unit") && target != TO_DOT)
+    if (cli_has(args, "unit") && c->target != TO_DOT)
         return cli_usage_error(ctx->command, "--unit applies to --to dot; %s has a unit of its "
                                "own (docs/formats/xray.md)", to);
+    return CLI_EXIT_OK;
+}
+
+/* The trace written as c says to out. Returns an exit code. */
+static int write_target(cli_ctx *ctx, const cli_args *args, const convert_opts *c,
+                        cli_xray_session *s, tk_output *out)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    FILE *f = tk_output_file(out);
+    int per_thread = cli_has(args, "per-thread");
+    tk_status st;
+    if (c->target == TO_CHROME) {
+        st = tk_export_chrome(&s->src, f, &err);
+        cli_warn_chrome_name(args);
+    } else if (c->target == TO_FOLDED) {
+        st = tk_export_folded(&s->src, f, c->weight, per_thread, &err);
+    } else if (c->target == TO_JSON) {
+        st = write_events_json(&s->src, f, &err);
+    } else if (c->target == TO_SVG) {
+        folded_job job = {&s->src, c->weight, per_thread};
+        const char *unit = c->weight == TK_FOLDED_CALLS      ? "calls"
+                           : s->src.ticks_per_second > 0 ? "ns"
+                                                           : "ticks";
+        return cli_write_svg(ctx->command, args, unit, folded_of, &job, f);
+    } else {
+        const tk_dot_options *dot = c->target == TO_DOT ? &c->dot : NULL;
+        st = write_profile(&s->src, cli_get(args, "instr-map"), dot, f, &err);
+    }
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
+int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
+{
+    int rc = cli_xray_single_input(ctx);
+    convert_opts c;
+    if (rc == CLI_EXIT_OK) rc = parse_options(ctx, args, &c);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    int parts = c.target == TO_CALLGRIND && cli_has(args, "per-thread");
+    if (parts && (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
+        return rc;
     cli_xray_session s;
     rc = cli_xray_session_open(ctx, args, 0, 1, 1, &s);
     if (rc != CLI_EXIT_OK)
         return rc;
-    tk_output *out;
-    rc = cli_output_open(args, 0, &out);
-    if (rc != CLI_EXIT_OK) {
-        cli_xray_session_close(&s);
-        return rc;
-    }
-    tk_error err;
-    tk_error_clear(&err);
-    FILE *f = tk_output_file(out);
-    tk_status st;
-    if (target == TO_CHROME)
-        st = tk_export_chrome(&s.src, f, &err);
-    else if (target == TO_FOLDED)
-        st = tk_export_folded(&s.src, f, (tk_folded_weight)weight, cli_has(args, "per-thread"),
-                              &err);
-    else if (target == TO_JSON)
-        st = write_events_json(&s.src, f, &err);
-    else
-        st = write_profile(&s.src, cli_get(args, "instr-map"),
-                           target == TO_CALLGRIND && cli_has(args, "per-thread"),
-                           target == TO_DOT ? &dot : NULL, f, &err);
-    if (st != TK_OK) {
-        tk_output_abort(out);
-        rc = cli_error(&err);
-    } else {
+    tk_output *out = NULL;
+    if (parts)
+        rc = write_profile_parts(ctx, args, &s);
+    else if ((rc = cli_output_open(args, 0, &out)) == CLI_EXIT_OK)
+        rc = write_target(ctx, args, &c, &s, out);
+    int written = rc == CLI_EXIT_OK;
+    if (out && written)
         rc = cli_output_commit(out);
+    else if (out)
+        tk_output_abort(out);
+    if (written) {
         cli_xray_warn_truncation(&s, ctx->paths[0]);
         cli_xray_warn_unknown_ids(&s, ctx->paths[0]);
     }

@@ -40,6 +40,6 @@ const tk_format tk_format_callgrind = {
     .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT |
             TK_CAP_ANNOTATE | TK_CAP_DUMP | TK_CAP_CONVERT | TK_CAP_WRITE | TK_CAP_DIFF |
             TK_CAP_MERGE,
-    .targets = "callgrind dot folded json",
+    .targets = "callgrind dot folded svg json",
     .detect = detect_callgrind,
 };

@@ -2,11 +2,17 @@
  *
  * Every part is written with a full header (so readers that start a part at
  * "# callgrind format" or "events:" see each one). Rows are grouped by
- * function and sorted by file and position, so the output is deterministic.
- * Name compression ids are reset per part, as callgrind does. */
+ * function, the functions in the order of their first row in the part (block_order), and
+ * sorted by file and position inside a function, so the output is deterministic.
+ * Name compression ids are reset per part, as callgrind does. After cost lines of an inlined
+ * file ("fi="), a function's block ends with "fe=" back to the function's file, as valgrind's
+ * writer does (callgrind_annotate books the next function's costs to the last "fi=" file
+ * otherwise; tk_callgrind_write_parts writes a file per part, valgrind's
+ * --separate-threads=yes naming. */
 #include "tracekit/callgrind.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +20,7 @@
 #include "core/hash.h"
 #include "core/num.h"
 #include "model/profile.h"
+#include "tracekit/output.h"
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2 };
 
@@ -22,7 +29,11 @@ typedef struct writer {
     FILE *out;
     tk_callgrind_write_options opt;
     const uint32_t *str_rank;
-    uint32_t *ids[3]; /* string id -> compressed id (0 = not yet written) */
+    /* string id (objects, files) or function index (functions) -> compressed id (0 = not yet
+     * written). A function's id stands for the function, not its name: KCachegrind binds
+     * "(N)" to the function (object, file, name) it was defined with, so two functions of one
+     * name ("(below main)" of the program and of libc) get an id each, as valgrind gives */
+    uint32_t *ids[3];
     uint32_t next_id[3];
     /* function ids never given out: N of every "(N)" inside a name that starts
      * with "(digit" (see next_function_id) */
@@ -34,9 +45,8 @@ typedef struct writer {
     int have_last;
 } writer;
 
-static void put_name(writer *w, int kind, uint32_t sid)
+static void put_name_of(writer *w, int kind, uint32_t key, const char *s)
 {
-    const char *s = tk_profile_str(w->p, sid);
     /* A name that starts like "(12" would read as a compressed reference when
      * written plain, so it always gets an id; an empty name never does. */
     int looks_like_id = s[0] == '(' && s[1] >= '0' && s[1] <= '9';
@@ -44,7 +54,7 @@ static void put_name(writer *w, int kind, uint32_t sid)
         fputs(s, w->out);
         return;
     }
-    uint32_t id = w->ids[kind][sid];
+    uint32_t id = w->ids[kind][key];
     if (id) {
         fprintf(w->out, "(%" PRIu32 ")", id);
         return;
@@ -52,7 +62,7 @@ static void put_name(writer *w, int kind, uint32_t sid)
     do
         id = ++w->next_id[kind];
     while (kind == KIND_FUNCTION && tk_hmap_get(&w->reserved_fn_ids, id, NULL));
-    w->ids[kind][sid] = id;
+    w->ids[kind][key] = id;
     fprintf(w->out, "(%" PRIu32 ") %s", id, s);
 }
 
@@ -77,6 +87,19 @@ static int reserve_function_ids(writer *w)
         }
     }
     return 0;
+}
+
+static void put_name(writer *w, int kind, uint32_t sid)
+{
+    put_name_of(w, kind, sid, tk_profile_str(w->p, sid));
+}
+
+/* "fn=", "cfn=" or "jfn=" of function index fn */
+static void fn_line(writer *w, const char *key, uint32_t fn)
+{
+    fputs(key, w->out);
+    put_name_of(w, KIND_FUNCTION, fn, tk_profile_str(w->p, tk_profile_function_at(w->p, fn)->name));
+    fputc('\n', w->out);
 }
 
 static void name_line(writer *w, const char *key, int kind, uint32_t sid)
@@ -146,11 +169,11 @@ static int cmp_row_ref(const void *a, const void *b)
     return (x->row > y->row) - (x->row < y->row);
 }
 
-static void fill_ref(writer *w, const uint32_t *fn_rank, row_ref *r, uint32_t fn, uint32_t file,
+static void fill_ref(writer *w, const uint64_t *order, row_ref *r, uint32_t fn, uint32_t file,
                      const tk_prof_pos *pos)
 {
     memset(r, 0, sizeof *r);
-    r->k[0] = fn_rank[fn];
+    r->k[0] = order[fn];
     r->k[1] = w->str_rank[file];
     r->k[2] = pos->addr;
     r->k[3] = pos->bb;
@@ -197,38 +220,75 @@ static void write_header(writer *w, const tk_prof_part *part)
     fputc('\n', o);
 }
 
-static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t *fn_rank)
+/* The order of the part's functions: by their first cost line in the part (rows are kept in
+ * the order they were first added: a profile read from a file keeps the file's order of
+ * function blocks), then those with calls only, then those with jumps only. callgrind_annotate
+ * shows a file:function present in two objects with the object of its last "fn=" block, so
+ * the order of the blocks is part of what it prints. */
+static uint64_t *block_order(const tk_profile *p, const tk_prof_part *part)
+{
+    size_t nfn = tk_profile_function_count(p);
+    uint64_t *order = tk_malloc((nfn ? nfn : 1) * sizeof *order);
+    if (!order) return NULL;
+    for (size_t f = 0; f < nfn; f++) order[f] = UINT64_MAX;
+    const tk_prof_self *srows = part->self.rows;
+    const tk_prof_call *crows = part->calls.rows;
+    const tk_prof_jump *jrows = part->jumps.rows;
+    uint64_t k = 0;
+    for (size_t r = 0; r < part->self.count; r++, k++)
+        if (order[srows[r].fn] == UINT64_MAX) order[srows[r].fn] = k;
+    for (size_t r = 0; r < part->calls.count; r++, k++)
+        if (order[crows[r].fn] == UINT64_MAX) order[crows[r].fn] = k;
+    for (size_t r = 0; r < part->jumps.count; r++, k++)
+        if (order[jrows[r].fn] == UINT64_MAX) order[jrows[r].fn] = k;
+    return order;
+}
+
+/* The part's columns (events present) and fresh name ids; then its header. */
+static void begin_part(writer *w, const tk_prof_part *part)
 {
     const tk_profile *p = w->p;
-    FILE *o = w->out;
     size_t nev = tk_profile_event_count(p);
-    w->positions = part->positions ? part->positions : TK_POS_LINE;
+    w->positions = w->opt.positions ? w->opt.positions
+                   : part->positions ? part->positions : TK_POS_LINE;
     w->ncols = 0;
     for (size_t i = 0; i < nev; i++)
         if (!part->events_mask_valid || ((part->events_present >> i) & 1)) w->cols[w->ncols++] = i;
     if (w->ncols == 0) /* events: must name at least one type */
         for (size_t i = 0; i < nev; i++) w->cols[w->ncols++] = i;
     for (int k = 0; k < 3; k++) {
-        memset(w->ids[k], 0, tk_profile_string_count(p) * sizeof *w->ids[k]);
+        memset(w->ids[k], 0, (k == KIND_FUNCTION ? tk_profile_function_count(p)
+                                                 : tk_profile_string_count(p)) * sizeof *w->ids[k]);
         w->next_id[k] = 0;
     }
     write_header(w, part);
+}
 
+/* Every row of the part (self, calls, jumps) in the order they are written; NULL when out of
+ * memory. */
+static row_ref *sorted_refs(writer *w, const tk_prof_part *part, const uint32_t *fn_rank,
+                            size_t *count)
+{
     size_t n = part->self.count + part->calls.count + part->jumps.count;
     row_ref *refs = tk_malloc((n ? n : 1) * sizeof *refs);
-    if (!refs) return TK_ERR_NOMEM;
+    uint64_t *order = block_order(w->p, part);
+    if (!refs || !order) {
+        tk_free(refs);
+        tk_free(order);
+        return NULL;
+    }
     size_t k = 0;
     const tk_prof_self *srows = part->self.rows;
     const tk_prof_call *crows = part->calls.rows;
     const tk_prof_jump *jrows = part->jumps.rows;
     for (size_t r = 0; r < part->self.count; r++, k++) {
-        fill_ref(w, fn_rank, &refs[k], srows[r].fn, srows[r].file, &srows[r].pos);
+        fill_ref(w, order, &refs[k], srows[r].fn, srows[r].file, &srows[r].pos);
         refs[k].kind = 0;
         refs[k].row = (uint32_t)r;
     }
     for (size_t r = 0; r < part->calls.count; r++, k++) {
         const tk_prof_call *c = &crows[r];
-        fill_ref(w, fn_rank, &refs[k], c->fn, c->file, &c->pos);
+        fill_ref(w, order, &refs[k], c->fn, c->file, &c->pos);
         refs[k].k[5] = 1 + (uint64_t)fn_rank[c->callee];
         refs[k].k[6] = c->target.addr ^ (c->target.line << 32);
         refs[k].kind = 1;
@@ -236,7 +296,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     }
     for (size_t r = 0; r < part->jumps.count; r++, k++) {
         const tk_prof_jump *j = &jrows[r];
-        fill_ref(w, fn_rank, &refs[k], j->fn, j->file, &j->pos);
+        fill_ref(w, order, &refs[k], j->fn, j->file, &j->pos);
         refs[k].k[5] = 1 + (uint64_t)fn_rank[j->target_fn];
         refs[k].k[6] = j->target.addr ^ (j->target.line << 32);
         refs[k].k[7] = j->conditional;
@@ -244,6 +304,23 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         refs[k].row = (uint32_t)r;
     }
     qsort(refs, n, sizeof *refs, cmp_row_ref);
+    tk_free(order);
+    *count = n;
+    return refs;
+}
+
+static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t *fn_rank)
+{
+    const tk_profile *p = w->p;
+    FILE *o = w->out;
+    size_t nev = tk_profile_event_count(p);
+    begin_part(w, part);
+    size_t n;
+    row_ref *refs = sorted_refs(w, part, fn_rank, &n);
+    if (!refs) return TK_ERR_NOMEM;
+    const tk_prof_self *srows = part->self.rows;
+    const tk_prof_call *crows = part->calls.rows;
+    const tk_prof_jump *jrows = part->jumps.rows;
 
     uint32_t cur_fn = UINT32_MAX, cur_file = UINT32_MAX, cur_ob = UINT32_MAX,
              cur_fl = UINT32_MAX;
@@ -266,12 +343,17 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         }
         const tk_prof_function *f = tk_profile_function_at(p, fn);
         if (fn != cur_fn) {
+            /* back to the function's own file before the next "fn=", as valgrind writes it:
+             * callgrind_annotate keeps the inlined file of "fi=" across "fn=" */
+            if (cur_fn != UINT32_MAX && cur_file != cur_fl) name_line(w, "fe=", KIND_FILE, cur_fl);
             if (cur_fn != UINT32_MAX) fputc('\n', o);
             /* readers start a part with the empty object: no "ob=" needed for it */
             if (f->object != cur_ob && !(cur_ob == UINT32_MAX && !*tk_profile_str(p, f->object)))
                 name_line(w, "ob=", KIND_OBJECT, f->object);
-            if (f->file != cur_fl) name_line(w, "fl=", KIND_FILE, f->file);
-            name_line(w, "fn=", KIND_FUNCTION, f->name);
+            /* nor "fl=" for the empty file (a profile without "fl=" lines) */
+            if (f->file != cur_fl && !(cur_fl == UINT32_MAX && !*tk_profile_str(p, f->file)))
+                name_line(w, "fl=", KIND_FILE, f->file);
+            fn_line(w, "fn=", fn);
             cur_fn = fn;
             cur_ob = f->object;
             cur_fl = f->file;
@@ -293,7 +375,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
             const uint64_t *v = part->calls.values + (size_t)r->row * (nev + 1);
             if (cf->object != f->object) name_line(w, "cob=", KIND_OBJECT, cf->object);
             if (cf->file != cur_file) name_line(w, "cfi=", KIND_FILE, cf->file);
-            name_line(w, "cfn=", KIND_FUNCTION, cf->name);
+            fn_line(w, "cfn=", c->callee);
             fprintf(o, "calls=%" PRIu64 " ", v[0]);
             put_pos(w, &c->target, 0);
             fputc('\n', o);
@@ -302,10 +384,9 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
             fputc('\n', o);
         } else {
             const tk_prof_jump *j = &jrows[r->row];
-            const tk_prof_function *tf = tk_profile_function_at(p, j->target_fn);
             const uint64_t *v = part->jumps.values + (size_t)r->row * 2;
             if (j->target_file != cur_file) name_line(w, "jfi=", KIND_FILE, j->target_file);
-            if (j->target_fn != fn) name_line(w, "jfn=", KIND_FUNCTION, tf->name);
+            if (j->target_fn != fn) fn_line(w, "jfn=", j->target_fn);
             if (j->conditional)
                 fprintf(o, "jcnd=%" PRIu64 "/%" PRIu64 " ", v[1], v[0]);
             else
@@ -317,6 +398,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
         }
     }
     tk_free(refs);
+    if (cur_fn != UINT32_MAX && cur_file != cur_fl) name_line(w, "fe=", KIND_FILE, cur_fl);
     if (part->has_totals) {
         fputs("\ntotals:", o);
         put_costs(w, part->totals, 1);
@@ -343,7 +425,8 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
     size_t ns = tk_profile_string_count(p);
     tk_status st = TK_OK;
     for (int k = 0; k < 3 && fr; k++) {
-        w.ids[k] = tk_calloc(ns ? ns : 1, sizeof *w.ids[k]);
+        size_t nk = k == KIND_FUNCTION ? tk_profile_function_count(p) : ns;
+        w.ids[k] = tk_calloc(nk ? nk : 1, sizeof *w.ids[k]);
         if (!w.ids[k]) st = TK_ERR_NOMEM;
     }
     if (!sr || !fr || reserve_function_ids(&w) != 0) st = TK_ERR_NOMEM;
@@ -361,4 +444,39 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
     if (st != TK_OK)
         return tk_error_set(err, st, st == TK_ERR_IO ? "write error" : "out of memory");
     return TK_OK;
+}
+
+tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
+                                   const tk_callgrind_write_options *opt, unsigned flags,
+                                   char ***paths, tk_error *err)
+{
+    size_t n = tk_profile_part_count(p);
+    tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    if (opt) o = *opt;
+    char **names = paths ? calloc(n + 1, sizeof *names) : NULL;
+    if (paths && !names) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_status st = TK_OK;
+    for (size_t i = 0; i < n && st == TK_OK; i++) {
+        size_t len = strlen(path) + 24;
+        char *name = malloc(len);
+        if (!name) {
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            break;
+        }
+        snprintf(name, len, "%s-%02zu", path, i + 1);
+        tk_output *out = NULL;
+        st = tk_output_open(&out, name, flags, err);
+        o.part = (int)(i + 1);
+        if (st == TK_OK) st = tk_callgrind_write(p, tk_output_file(out), &o, err);
+        if (st == TK_OK)
+            st = tk_output_commit(out, err);
+        else
+            tk_output_abort(out);
+        if (names)
+            names[i] = name;
+        else
+            free(name);
+    }
+    if (paths) *paths = names;
+    return st;
 }

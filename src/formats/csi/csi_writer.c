@@ -119,29 +119,45 @@ static void dot_lines(FILE *out, const tk_csi_block *b)
     }
 }
 
-tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *hl,
-                           tk_error *err)
+void tk_csi_dot_begin(FILE *out)
 {
-    fputs("digraph ", out);
+    fputs("digraph csi {\n  node [shape=box, fontname=\"monospace\"];\n", out);
+}
+
+tk_status tk_csi_dot_end(FILE *out, tk_error *err)
+{
+    fputs("}\n", out);
+    return io_result(out, err);
+}
+
+static void dot_block(FILE *out, const tk_csi_function *fn, uint32_t index, uint32_t i,
+                      const tk_bl_path *hl)
+{
+    const tk_csi_block *b = &fn->blocks[i];
+    int on = 0;
+    if (hl)
+        for (size_t k = 0; k < hl->len; k++)
+            on |= hl->nodes[k] == i;
+    fprintf(out, "    f%" PRIu32 "b%" PRIu32 " [label=\"%" PRIu64 "%s", index, i, b->id,
+            b->kind == TK_CSI_BLOCK_ENTRY ? " ENTRY" : b->kind == TK_CSI_BLOCK_EXIT ? " EXIT" : "");
+    if (b->null_lines)
+        fputs("\\nNULL", out);
+    else
+        dot_lines(out, b);
+    fputc('"', out);
+    if (on)
+        fputs(", color=red, penwidth=2", out);
+    fputs("];\n", out);
+}
+
+tk_status tk_csi_write_dot_cluster(FILE *out, const tk_csi_function *fn, uint32_t index,
+                                   const tk_bl_path *hl, tk_error *err)
+{
+    fprintf(out, "  subgraph cluster_f%" PRIu32 " {\n    label=", index);
     dot_string(out, fn->name);
-    fputs(" {\n  node [shape=box, fontname=\"monospace\"];\n", out);
-    for (uint32_t i = 0; i < fn->nblocks; i++) {
-        const tk_csi_block *b = &fn->blocks[i];
-        int on = 0;
-        if (hl)
-            for (size_t k = 0; k < hl->len; k++)
-                on |= hl->nodes[k] == i;
-        fprintf(out, "  b%" PRIu32 " [label=\"%" PRIu64 "%s", i, b->id,
-                b->kind == TK_CSI_BLOCK_ENTRY ? " ENTRY" : b->kind == TK_CSI_BLOCK_EXIT ? " EXIT" : "");
-        if (b->null_lines)
-            fputs("\\nNULL", out);
-        else
-            dot_lines(out, b);
-        fputc('"', out);
-        if (on)
-            fputs(", color=red, penwidth=2", out);
-        fputs("];\n", out);
-    }
+    fputs(";\n", out);
+    for (uint32_t i = 0; i < fn->nblocks; i++)
+        dot_block(out, fn, index, i, hl);
     for (uint32_t i = 0; i < fn->nedges; i++) {
         const tk_csi_edge *e = &fn->edges[i];
         int on = 0;
@@ -150,14 +166,23 @@ tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_pat
                 on |= hl->edges[k] == i;
         if (hl && (hl->start_edge == i || hl->end_edge == i))
             on = 1;
-        fprintf(out, "  b%" PRIu32 " -> b%" PRIu32 " [label=\"%s%" PRId64 " w%" PRIu64 "\"",
-                e->src, e->dst, e->back ? "path=" : "path+", e->inc, e->weight);
+        fprintf(out, "    f%" PRIu32 "b%" PRIu32 " -> f%" PRIu32 "b%" PRIu32
+                " [label=\"%s%" PRId64 " w%" PRIu64 "\"", index, e->src, index, e->dst,
+                e->back ? "path=" : "path+", e->inc, e->weight);
         if (e->back)
             fputs(", style=dashed", out);
         if (on)
             fputs(", color=red, penwidth=2", out);
         fputs("];\n", out);
     }
-    fputs("}\n", out);
+    fputs("  }\n", out);
     return io_result(out, err);
+}
+
+tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *hl,
+                           tk_error *err)
+{
+    tk_csi_dot_begin(out);
+    tk_status st = tk_csi_write_dot_cluster(out, fn, 0, hl, err);
+    return st == TK_OK ? tk_csi_dot_end(out, err) : st;
 }

@@ -21,6 +21,6 @@ const tk_format tk_format_dcfg_trace = {
     .extensions = ".trace.json .trace.json.bz2",
     .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT |
              TK_CAP_DUMP | TK_CAP_CONVERT | TK_CAP_WRITE | TK_CAP_DIFF,
-    .targets = "chrome folded callgrind dot bbv",
+    .targets = "chrome folded svg callgrind dot bbv",
     .detect = detect_dcfg_trace,
 };

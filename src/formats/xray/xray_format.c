@@ -35,6 +35,6 @@ const tk_format tk_format_xray = {
     .extensions = "xray-log.*",
     .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_DUMP |
             TK_CAP_CONVERT | TK_CAP_DIFF,
-    .targets = "chrome folded callgrind dot json",
+    .targets = "chrome folded svg callgrind dot json",
     .detect = detect_xray,
 };

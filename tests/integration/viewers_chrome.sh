@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Viewer test: every Chrome JSON export passes the Trace Event Format checker
+# (tests/viewers/trace_event_check.py: strict JSON, fields per phase, ts in microseconds, X
+# nesting and B/E pairing per thread, metadata events of known kinds, one of a kind per process
+# or thread): the XRay sample and every committed XRay trace (with and without the instrumented
+# binary, --thread), the DCFG-Trace sample and traces. The thread names of viewers come from
+# the ids (no process_name "pid P" / thread_name "thread T": speedscope showed
+# "pid 10443 (pid 10443), thread 10445 (tid 10445)").
+set -u
+cd "$(dirname "$0")/../.."
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+TRACEKIT=${TRACEKIT:-build/tracekit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+X=tests/data/xray
+export_chrome() { # NAME TRACEKIT-ARGS...
+    local name=$1
+    shift
+    "$TRACEKIT" convert --to chrome "$@" -o "$tmp/$name.json" 2>"$tmp/err" ||
+        { echo "FAIL: tracekit convert --to chrome $*"; cat "$tmp/err"; fail=1; return; }
+    n=$((n + 1))
+}
+export_chrome fib -m examples/fib-xray.bin examples/fib.xray
+for t in "$X"/pass/*.fdr "$X"/pass/*.basic; do
+    b=$(basename "$t")
+    case $b in calltree-typed*) bin=$X/bin/calltree-typed ;; calltree-abs-nopie*) bin=$X/bin/calltree-abs-nopie ;;
+        calltree-abs-pie*) bin=$X/bin/calltree-abs-pie ;; calltree*) bin=$X/bin/calltree ;; *) bin=$X/bin/mtpool ;; esac
+    export_chrome "$b" -m "$bin" "$t"
+    export_chrome "$b-ids" "$t"
+done
+export_chrome mtpool-thread --thread 6261 -m $X/bin/mtpool $X/pass/mtpool.fdr
+export_chrome hello-trace --dcfg examples/hello.dcfg.json examples/hello.trace.json
+for t in tests/data/dcfg_trace/pass/gen11.*.trace.json; do
+    export_chrome "$(basename "$t" .json)" --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json "$t"
+done
+python3 tests/viewers/trace_event_check.py "$tmp"/*.json || fail=1
+if grep -l '"name":"\(process\|thread\)_name"' "$tmp"/*.json; then
+    echo "FAIL: names made of the ids"; fail=1
+fi
+echo "$n Chrome JSON exports checked"
+[ $n -ge 20 ] || { echo "too few exports"; exit 1; }
+exit $fail

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Viewer test: every Graphviz export is one graph that `dot -Tsvg` draws whole, within 20 s, at
+# most 16,000 px wide and high at Graphviz's 96 dpi (ImageMagick's default limit: a 24,711 px
+# wide call graph of full C++ signatures was refused), with nodes named as a reader wants them:
+#  - one "digraph" per file (a CSI file with two functions wrote two: dot -Tpng drew the first);
+#  - no node drawn with its bare id ("node1" for a DCFG's START);
+#  - no "0 calls" (a root is called by nobody) and no "1 calls";
+#  - C++ names shortened (KCachegrind's "Shorten Templates", gprof2dot's --strip) unless
+#    --full-names;
+#  - every function of a CSI file in the picture; fib with its 177 calls (the XRay root calls
+#    it once, itself 176 times).
+# Inputs: callgrind profiles (the C++ ones at every node), XRay traces, DCFG, DCFG-Trace, CSI.
+set -u
+cd "$(dirname "$0")/../.."
+command -v dot >/dev/null || { echo "graphviz (dot) not installed"; exit 77; }
+TRACEKIT=${TRACEKIT:-build/tracekit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+
+draw() { # NAME TRACEKIT-ARGS...: the export, drawn, checked; the SVG is $tmp/NAME.svg
+    local name=$1
+    shift
+    "$TRACEKIT" "$@" -o "$tmp/$name.dot" || { echo "FAIL: tracekit $*"; fail=1; return; }
+    n=$((n + 1))
+    local graphs
+    graphs=$(grep -cE '^(strict )?(di)?graph( |\{)' "$tmp/$name.dot")
+    [ "$graphs" = 1 ] || { echo "FAIL: $name: $graphs graphs in one file"; fail=1; }
+    timeout 20 dot -Tsvg "$tmp/$name.dot" -o "$tmp/$name.svg" 2>"$tmp/err" ||
+        { echo "FAIL: $name: dot -Tsvg failed or took over 20 s"; head -3 "$tmp/err"; fail=1; return; }
+    python3 - "$tmp/$name.svg" "$name" <<'PY' || fail=1
+import re, sys
+svg = open(sys.argv[1]).read()
+m = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+w, h = (float(m.group(1)) * 96 / 72, float(m.group(2)) * 96 / 72) if m else (0, 0)
+bad = []
+if not m or w > 16000 or h > 16000:
+    bad.append(f"{w:.0f} x {h:.0f} px")
+texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+if any(re.fullmatch(r"node\d+", t) for t in texts):
+    bad.append("a node drawn with its bare id")
+if any(t in ("0 calls", "1 calls") for t in texts):
+    bad.append("'0 calls' or '1 calls'")
+print(("FAIL: " if bad else "ok: ") + f"{sys.argv[2]}: {w:.0f} x {h:.0f} px, {len(texts)} texts"
+      + (": " + "; ".join(bad) if bad else ""))
+sys.exit(1 if bad else 0)
+PY
+}
+has_text() { # NAME TEXT
+    grep -q ">$2<" "$tmp/$1.svg" || { echo "FAIL: $1: no '$2' in the picture"; fail=1; }
+}
+
+for f in tests/data/callgrind/pass/{gzip,demo-default,mutual,cxx-default,cxx-callers}.out; do
+    b=$(basename "$f" .out)
+    draw "cg-$b" convert --to dot "$f"
+done
+# C++ names shortened: no template arguments, no parameter lists (--full-names keeps them)
+for b in cxx-default cxx-callers; do
+    if grep -q 'std::allocator\|(int)\|(unsigned long)' "$tmp/cg-$b.svg"; then
+        echo "FAIL: cg-$b: full C++ names in the picture"; fail=1
+    fi
+done
+draw cg-cxx-full convert --to dot --full-names tests/data/callgrind/pass/cxx-default.out
+grep -q 'std::allocator' "$tmp/cg-cxx-full.svg" || { echo "FAIL: --full-names shortened"; fail=1; }
+draw xray-fib convert --to dot -m examples/fib-xray.bin examples/fib.xray
+has_text xray-fib "177 calls"
+has_text xray-fib "thread 10074"
+draw xray-mtpool convert --to dot -m tests/data/xray/bin/mtpool tests/data/xray/pass/mtpool.fdr
+draw dcfg-hello convert --to dot examples/hello.dcfg.json
+has_text dcfg-hello START
+has_text dcfg-hello END
+draw dcfg-trace convert --to dot --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json \
+    tests/data/dcfg_trace/pass/gen11.level9.trace.json
+draw csi-loop convert --to dot examples/loop.debug_PT
+has_text csi-loop rand
+has_text csi-loop main
+echo "$n Graphviz exports drawn"
+exit $fail

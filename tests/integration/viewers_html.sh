@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Viewer test: `report --format html` of every format opens in headless Chromium from file://
+# with no console error and no request outside the page, and shows what `report --format json`
+# says (tests/viewers/report_html.js): the summary, each table's rows as they are drawn (first
+# screen, middle, end), sorting by a column, the flame graph where the format has stacks, the
+# XRay and DCFG-Trace timelines. A callgrind profile of 100,000 functions (generated) stays
+# usable: its page loads and draws within the test's limits.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/integration/lib/viewers.sh
+viewers_need_browser
+TRACEKIT=${TRACEKIT:-build/tracekit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+pages=()
+page() { # NAME TRACEKIT-REPORT-ARGS...
+    local name=$1
+    shift
+    "$TRACEKIT" report --format html "$@" -o "$tmp/$name.html" &&
+        "$TRACEKIT" report --format json "$@" >"$tmp/$name.json" ||
+        { echo "FAIL: tracekit report $*"; fail=1; return; }
+    pages+=("$tmp/$name.html" "$tmp/$name.json")
+}
+page xray -m examples/fib-xray.bin examples/fib.xray
+page xray-mt -m tests/data/xray/bin/mtpool tests/data/xray/pass/mtpool.fdr
+page callgrind tests/data/callgrind/pass/cxx-default.out
+page callgrind-inclusive --inclusive tests/data/callgrind/pass/gzip.out
+page dcfg examples/hello.dcfg.json
+page dcfg-trace --dcfg examples/hello.dcfg.json examples/hello.trace.json
+page csi examples/loop.debug_PT
+page wet examples/foo1.wet
+# 100,000 functions, each called from main
+python3 - "$tmp/big.out" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("# callgrind format\nversion: 1\ncreator: generated\npositions: line\nevents: Ir\n\n")
+    f.write("fl=big.c\nfn=main\n1 1\n")
+    for i in range(100000):
+        f.write(f"cfn=fn_{i}\ncalls=1 {i + 2}\n1 {i % 997 + 1}\n")
+    f.write("\n")
+    for i in range(100000):
+        f.write(f"fn=fn_{i}\n{i + 2} {i % 997 + 1}\n")
+PY
+page big "$tmp/big.out"
+viewers_node tests/viewers/report_html.js "${pages[@]}" || fail=1
+exit $fail

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Viewer test: tracekit's exports open in speedscope 1.25 (tests/viewers/package.json) inside
+# headless Chromium, with the expected names and totals (tests/viewers/expect_speedscope.py):
+# Chrome JSON, folded stacks and Callgrind of the XRay samples and committed real traces,
+# Callgrind and folded stacks of valgrind profiles, Callgrind of a DCFG, Chrome JSON, folded
+# stacks and Callgrind of a DCFG-Trace, and the per-thread Callgrind files. One browser loads
+# every file (tests/viewers/speedscope.js).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/integration/lib/viewers.sh
+viewers_need_browser
+TRACEKIT=${TRACEKIT:-build/tracekit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+cases=$tmp/cases
+: >"$cases"
+X=tests/data/xray
+
+# XRay: name bin trace
+xray() {
+    local name=$1 bin=$2 trace=$3
+    "$TRACEKIT" convert --to folded -m "$bin" "$trace" >"$tmp/$name.folded" || fail=1
+    "$TRACEKIT" convert --to folded --weight=calls -m "$bin" "$trace" >"$tmp/$name.calls" || fail=1
+    "$TRACEKIT" convert --to chrome -m "$bin" "$trace" -o "$tmp/$name.json" || fail=1
+    "$TRACEKIT" convert --to callgrind -m "$bin" "$trace" -o "$tmp/$name.callgrind" || fail=1
+    mkdir -p "$tmp/pt-$name"
+    "$TRACEKIT" convert --to callgrind --per-thread -m "$bin" "$trace" \
+        -o "$tmp/pt-$name/callgrind.out.$name" || fail=1
+    echo "folded $tmp/$name.folded" >>"$cases"
+    echo "chrome $tmp/$name.json $tmp/$name.folded 1e-3 $tmp/$name.calls" >>"$cases"
+    echo "callgrind $tmp/$name.callgrind $tmp/$name.folded" >>"$cases"
+    for f in "$tmp/pt-$name"/*; do echo "callgrind $f" >>"$cases"; done
+}
+xray fib examples/fib-xray.bin examples/fib.xray
+xray calltree $X/bin/calltree $X/pass/calltree.fdr
+xray typed $X/bin/calltree-typed $X/pass/calltree-typed.fdr
+xray mtpool $X/bin/mtpool $X/pass/mtpool.fdr
+# speedscope imports *.chrome.json as a Chrome performance recording (docs/viewers.md)
+cp "$tmp/fib.json" "$tmp/fib.chrome.json"
+echo "rejected $tmp/fib.chrome.json" >>"$cases"
+
+# Callgrind profiles written by valgrind: the conversion shows as the original does (speedscope
+# reads valgrind's profiles of one position column only: not --dump-instr=yes ones)
+for p in gzip demo-default threads-combined cxx-default; do
+    # (not threads-combined: three parts in one file, speedscope refuses a second "events:")
+    f=tests/data/callgrind/pass/$p.out
+    "$TRACEKIT" convert --to folded "$f" -o "$tmp/$p.folded" || fail=1
+    echo "folded $tmp/$p.folded" >>"$cases"
+    grep -q '^positions: line$' "$f" && [ "$(grep -c '^events:' "$f")" = 1 ] || continue
+    cp "$f" "$tmp/$p.orig.callgrind"
+    "$TRACEKIT" convert --to callgrind "$f" -o "$tmp/$p.callgrind" || fail=1
+    echo "load $tmp/$p.orig.callgrind" >>"$cases"
+    echo "same $tmp/$p.callgrind $tmp/$p.orig.callgrind" >>"$cases"
+done
+
+# DCFG and DCFG-Trace
+"$TRACEKIT" convert --to callgrind examples/hello.dcfg.json -o "$tmp/hello-dcfg.callgrind" || fail=1
+echo "callgrind $tmp/hello-dcfg.callgrind" >>"$cases"
+for t in examples/hello.trace.json:examples/hello.dcfg.json \
+    tests/data/dcfg_trace/pass/gen11.intel.trace.json:tests/data/dcfg_trace/pass/gen11.dcfg.json; do
+    trace=${t%%:*} dcfg=${t#*:} name=$(basename "${trace%%.*}")
+    "$TRACEKIT" convert --to folded --dcfg "$dcfg" "$trace" -o "$tmp/$name-trace.folded" || fail=1
+    "$TRACEKIT" convert --to chrome --dcfg "$dcfg" "$trace" -o "$tmp/$name-trace.json" || fail=1
+    "$TRACEKIT" convert --to callgrind --dcfg "$dcfg" "$trace" -o "$tmp/$name-trace.callgrind" || fail=1
+    echo "folded $tmp/$name-trace.folded" >>"$cases"
+    echo "chrome $tmp/$name-trace.json $tmp/$name-trace.folded 1 $tmp/$name-trace.folded" >>"$cases"
+    echo "callgrind $tmp/$name-trace.callgrind $tmp/$name-trace.folded" >>"$cases"
+done
+
+# shellcheck disable=SC2046
+viewers_node tests/viewers/speedscope.js $(awk '{ print $2 }' "$cases") >"$tmp/results" ||
+    { echo "speedscope.js failed"; fail=1; }
+python3 tests/viewers/expect_speedscope.py "$TRACEKIT" "$tmp/results" "$cases" || fail=1
+exit $fail

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Viewer test: tracekit's own flame graphs (convert --to svg, diff --format svg) open in
+# headless Chromium from file:// without a console error, every frame has the count of its call
+# path in the folded stacks of the same input, clicking a frame zooms to it and "Reset zoom"
+# comes back, a search shows the matched share of the outermost matches
+# (tests/viewers/flamegraph.js): XRay (time, calls, per thread, reversed), callgrind (C++ names,
+# a recursion), DCFG-Trace, and a differential graph of two valgrind profiles.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/integration/lib/viewers.sh
+viewers_need_browser
+TRACEKIT=${TRACEKIT:-build/tracekit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+both() { # NAME SEARCH TRACEKIT-ARGS... (convert; --to svg and --to folded of the same)
+    local name=$1 search=$2
+    shift 2
+    "$TRACEKIT" convert --to svg "$@" -o "$tmp/$name.svg" &&
+        "$TRACEKIT" convert --to folded "$@" -o "$tmp/$name.folded" ||
+        { echo "FAIL: tracekit convert $*"; fail=1; return; }
+    triples+=("$tmp/$name.svg" "$tmp/$name.folded" "$search")
+}
+triples=()
+X=tests/data/xray
+both fib fib -m examples/fib-xray.bin examples/fib.xray
+both mtpool 'quick|parse' -m $X/bin/mtpool $X/pass/mtpool.fdr --per-thread
+both mtpool-calls hash --weight=calls -m $X/bin/mtpool $X/pass/mtpool.fdr
+both calltree 'run_round|leaf' -m $X/bin/calltree $X/pass/calltree.fdr
+both cxx 'std::' tests/data/callgrind/pass/cxx-default.out
+both mutual is_ tests/data/callgrind/pass/mutual.out
+both gen11 f --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json tests/data/dcfg_trace/pass/gen11.intel.trace.json
+"$TRACEKIT" convert --to svg --reverse --title "fib, icicle" -m examples/fib-xray.bin examples/fib.xray -o "$tmp/icicle.svg" || fail=1
+triples+=("$tmp/icicle.svg" "$tmp/fib.folded" -)
+grep -q '>fib, icicle<' "$tmp/icicle.svg" || { echo "FAIL: --title"; fail=1; }
+A=tests/data/callgrind/pass/demo-default.out B=tests/data/callgrind/pass/demo-recs.out
+"$TRACEKIT" diff --format svg "$A" "$B" -o "$tmp/diff.svg" &&
+    "$TRACEKIT" diff --format folded "$A" "$B" -o "$tmp/diff.folded" || fail=1
+triples+=("$tmp/diff.svg" "$tmp/diff.folded" main)
+# demo-recs runs more than demo-default: red where it grew; the other way round, blue
+"$TRACEKIT" diff --format svg "$B" "$A" -o "$tmp/diff-back.svg" || fail=1
+grep -q 'fill="rgb(255,[0-9]*,[0-9]*)"' "$tmp/diff.svg" &&
+    grep -q 'fill="rgb([0-9]*,[0-9]*,255)"' "$tmp/diff-back.svg" ||
+    { echo "FAIL: the differential graphs have no red or no blue frame"; fail=1; }
+viewers_node tests/viewers/flamegraph.js "${triples[@]}" || fail=1
+exit $fail

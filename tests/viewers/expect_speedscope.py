@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Compares what speedscope showed (the JSON lines of speedscope.js) with what tracekit says.
+
+usage: expect_speedscope.py TRACEKIT RESULTS.jsonl CASES
+
+CASES has one case a line, "FILE KIND [REF]":
+  folded FILE             speedscope's totals and self weights per name equal those added up
+                          from the folded file itself (it loaded what was written)
+  folded-ref FILE REF     ... equal those of the folded file REF (units: the same)
+  chrome FILE REF SCALE CALLS
+                          the sum over speedscope's profiles (threads) of each name's total and
+                          self equals REF's (folded stacks of the same trace), REF's weights
+                          multiplied by SCALE (1e-3: ns -> us); each profile is named once
+                          (no "(pid" twice, no "tid" twice); ts and dur are rounded to the
+                          nanosecond each, so a name may differ by 2 ns per call (CALLS: the
+                          folded stacks of the call counts); for a name with arguments
+                          (speedscope shows "NAME {args}") self weights only
+  callgrind FILE [REF]    speedscope's profile of the first event: the self weight of every
+                          name equals `tracekit report` of FILE (summed over functions of that
+                          name), the profile's total equals the program total, and every
+                          function with self cost is shown; with REF (folded stacks of the same
+                          trace), each name's total equals REF's inclusive weight too
+  same FILE ORIG          speedscope shows FILE as it shows ORIG (a valgrind profile and its
+                          conversion): the same names with the same totals and self weights
+  rejected FILE           speedscope refuses FILE (documented names)
+  load FILE               FILE is loaded for a "same" case; nothing is checked
+Every loaded case must have loaded without a JavaScript error. Exit 1 on any mismatch.
+"""
+import json
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+
+def folded_totals(path, scale=1.0):
+    acc = defaultdict(lambda: [0.0, 0.0])
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                continue
+            stack, w = line.rsplit(" ", 1)
+            w = float(w) * scale
+            names = stack.split(";")
+            for n in set(names):
+                acc[n][0] += w
+            acc[names[-1]][1] += w
+    return acc
+
+
+def close(a, b, tol_rel=1e-6, tol_abs=0.0):
+    return abs(a - b) <= max(tol_abs, tol_rel * max(abs(a), abs(b)))
+
+
+def compare(label, shown, want, bad, tol_abs=0.0, tol_rel=1e-6, what=("total", "self"),
+            per_name=None, self_only=()):
+    for name, w in want.items():
+        tol = tol_abs * (per_name[name][0] if per_name else 1)
+        if w[0] == 0 and w[1] == 0:
+            continue
+        if name not in shown:
+            bad.append(f"{label}: {name!r} is not shown (expected total {w[0]:g})")
+            continue
+        for k, key in enumerate(("total", "self")):
+            if key == "total" and name in self_only:
+                continue
+            if key in what and not close(shown[name][k], w[k], tol_rel, tol):
+                bad.append(f"{label}: {name!r} {key} {shown[name][k]:g}, expected {w[k]:g}")
+
+
+def summed(profiles, strip_args=False, with_args=None):
+    acc = defaultdict(lambda: [0.0, 0.0])
+    for p in profiles:
+        for n, (t, s) in p["frames"].items():
+            if strip_args and " {" in n:    # speedscope names an event with args "NAME {args}"
+                n = n.split(" {", 1)[0]
+                with_args.add(n)
+            acc[n][0] += t
+            acc[n][1] += s
+    return acc
+
+
+def check_callgrind(tracekit, r, ref, bad):
+    label = r["file"]
+    rep = json.loads(subprocess.run([tracekit, "report", "--inclusive", "--format=json",
+                                     r["file"]], capture_output=True, check=True,
+                                    text=True).stdout)
+    want = defaultdict(lambda: [0.0, 0.0])
+    for fn in rep["functions"]:
+        want[fn["name"]][1] += fn["self"][0]
+    prof = r["profiles"][0]
+    # the writers round ticks to ns per row: one unit per function
+    if not close(prof["total"], rep["totals"][0], 0, len(rep["functions"])):
+        bad.append(f"{label}: speedscope's total {prof['total']:g}, "
+                   f"tracekit's {rep['totals'][0]}")
+    if rep.get("cycles"):
+        # speedscope turns the call graph into a tree by scaling each callee's arcs: with a
+        # recursion (an arc's inclusive cost counts nested calls once per level) it books
+        # costs elsewhere; only the callees of the threads' roots are then compared
+        roots = {n for n in prof["frames"] if n.startswith("thread ")}
+        if ref:
+            folded = folded_totals(ref)
+            top = {line.split(";")[0] for line in open(ref)}
+            compare(label + " (top-level)", prof["frames"],
+                    {n: folded[n] for n in top if n in folded}, bad,
+                    tol_abs=len(rep["functions"]), what=("total",))
+        if not roots:
+            bad.append(f"{label}: no thread root")
+        return
+    compare(label, prof["frames"], want, bad, what=("self",))
+    if ref:
+        compare(label + " (vs " + ref + ")", prof["frames"], folded_totals(ref), bad,
+                tol_abs=1.0, what=("total",))
+
+
+def check_names(r, bad):
+    for p in r["profiles"]:
+        if len(re.findall(r"\(pid|pid ", p["name"])) > 1 or p["name"].count("tid") > 1:
+            bad.append(f"{r['file']}: profile named {p['name']!r}: the thread is named twice")
+
+
+def check_case(tracekit, r, case, bad, got):
+    kind, ref = case[0], case[2] if len(case) > 2 else None
+    label = r["file"]
+    if kind == "load":
+        return
+    if kind == "rejected":
+        if r["state"] == "loaded":
+            bad.append(f"{label}: loaded, expected speedscope to refuse it")
+        return
+    if r["state"] != "loaded" or r["errors"]:
+        bad.append(f"{label}: {r['state']} ({r.get('importer')}): {'; '.join(r['errors'])}")
+        return
+    if not r["profiles"]:
+        bad.append(f"{label}: no profile")
+        return
+    if kind == "folded":
+        compare(label, summed(r["profiles"]), folded_totals(label), bad)
+    elif kind == "folded-ref":
+        compare(label, summed(r["profiles"]), folded_totals(ref), bad)
+    elif kind == "chrome":
+        scale = float(case[3])
+        check_names(r, bad)
+        with_args = set()
+        shown = summed(r["profiles"], True, with_args)
+        compare(label, shown, folded_totals(ref, scale), bad, tol_abs=2 * scale, tol_rel=0,
+                per_name=folded_totals(case[4]), self_only=with_args)
+    elif kind == "callgrind":
+        check_callgrind(tracekit, r, ref, bad)
+    elif kind == "same":
+        orig = got.get(ref)
+        if not orig or orig["state"] != "loaded":
+            bad.append(f"{label}: the original {ref} did not load")
+            return
+        # speedscope scales each callee's arcs to its caller's share and rounds: the order of
+        # the arcs moves a few units
+        for a, b in zip(r["profiles"], orig["profiles"]):
+            compare(label, a["frames"], b["frames"], bad, tol_abs=4, tol_rel=2e-3)
+            compare(label, b["frames"], a["frames"], bad, tol_abs=4, tol_rel=2e-3)
+    else:
+        bad.append(f"{label}: unknown case kind {kind}")
+
+
+def main():
+    tracekit, results, cases = sys.argv[1:4]
+    got = {}
+    with open(results) as f:
+        for line in f:
+            r = json.loads(line)
+            got[r["file"]] = r
+    bad = []
+    n = 0
+    with open(cases) as f:
+        for line in f:
+            case = line.split()
+            if not case:
+                continue
+            kind, file = case[0], case[1]
+            r = got.get(file)
+            if r is None:
+                bad.append(f"{file}: no result")
+                continue
+            before = len(bad)
+            check_case(tracekit, r, [kind] + case[1:], bad, got)
+            n += 1
+            print(("ok  " if len(bad) == before else "BAD ") + f"{kind} {file} "
+                  f"({r['state']}, {r.get('importer')})")
+    for b in bad:
+        print("    " + b)
+    print(f"{n} files checked, {len(bad)} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
