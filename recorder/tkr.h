@@ -116,6 +116,7 @@ extern Bool tkr_children;
 extern UInt tkr_threads_limit;
 extern UInt tkr_pid;
 extern UInt tkr_gen;
+extern Bool tkr_idle;           /* not recorded: the instrumentation adds nothing */
 
 /* ---- tkr_code.c ---- */
 void tkr_code_init(void);

@@ -215,6 +215,7 @@ IRSB *tkr_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 {
     (void)closure, (void)layout, (void)vge, (void)arch;
     if (gw != hw) VG_(tool_panic)("tkrecord: host and guest word sizes differ");
+    if (tkr_idle) return in;
     scan *s = &the_scan;
     if (!scan_sb(in, s)) return in;
     tkr_sb *sb = tkr_sb_get(s->addr, s->n, s->lens, s->nexits, s->exits);

@@ -29,6 +29,8 @@ Bool tkr_wet_values = True;
 
 static Long threads_limit_opt = 256;
 static Long wet_history_opt = 0;
+static Long root_opt = 0;      /* --tkr-root: the pid of the recorded program */
+Bool tkr_idle;                 /* a program a forked child exec'd: runs, not recorded */
 static Bool recording = True;
 static Int exit_code;          /* the argument of exit_group (fini's is always 0) */
 
@@ -44,6 +46,7 @@ static Bool process_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--tkr-wet-debug", tkr_wet_debug) {
     } else if VG_BINT_CLO (arg, "--tkr-wet-history", wet_history_opt, 0, 1000000000000LL) {
     } else if VG_BOOL_CLO (arg, "--tkr-wet-values", tkr_wet_values) {
+    } else if VG_BINT_CLO (arg, "--tkr-root", root_opt, 0, 0x7fffffff) {
     } else {
         return False;
     }
@@ -59,7 +62,9 @@ static void print_usage(void)
                 "                               last [256]\n"
                 "    --tkr-wet=no|yes           whole execution trace: the stream of instances [no]\n"
                 "    --tkr-wet-history=N        the size of the history buffer (for the raw file)\n"
-                "    --tkr-wet-values=yes|no    WET: the values instances define [yes]\n");
+                "    --tkr-wet-values=yes|no    WET: the values instances define [yes]\n"
+                "    --tkr-root=PID             record only the programs process PID runs (its\n"
+                "                               execs): others run without being recorded\n");
 }
 
 static void print_debug_usage(void)
@@ -156,6 +161,7 @@ static void deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
+    if (tkr_idle) return;
     if (sysno == __NR_rt_sigreturn) {
         tkr_sigreturn(tid);
     } else if (sysno == __NR_exit_group && nargs > 0) {
@@ -223,6 +229,14 @@ static void fork_child(ThreadId tid)
 static void post_clo_init(void)
 {
     if (!tkr_out_dir) VG_(fmsg_bad_option)("--tkr-out", "tkrecord needs an output directory\n");
+    if (root_opt && VG_(getpid)() != (Int)root_opt) {
+        /* Valgrind follows execs (--trace-children=yes) for the recorded process's; this is
+         * one of a forked child, which is not recorded */
+        tkr_idle = True;
+        recording = False;
+        tkr_wet = False;
+        return;
+    }
     tkr_threads_limit = (UInt)threads_limit_opt;
     /* superblocks that stop at every control transfer (no chasing of jumps
      * and calls, no loop unrolling): each exit is a real one */

@@ -71,6 +71,9 @@ typedef struct tk_record_result {
     uint64_t wet_deps;         /* WET: dependences (control and data) */
     uint64_t wet_history;      /* WET: dependences in the history form */
     uint32_t wet_spills;       /* WET: spill files the comprehensive form needed */
+    uint32_t wet_execs;        /* WET: execs followed to the program traced (a wrapper
+                                  script's, a shim's): 0 when it is PROG itself */
+    char wet_program[256];     /* WET: the program traced (cut to 255 bytes) */
 } tk_record_result;
 
 /* Run argv[0] (found through PATH like a shell does when it has no '/')

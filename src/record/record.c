@@ -329,19 +329,26 @@ static void count(const tk_cfg *cfg, tk_record_result *res)
     }
 }
 
-/* The WET replay of the program's process (the root: children are not recorded). */
+/* The WET replay of the program's process: the last program it exec'd (a wrapper script's
+ * or a shim's exec is followed; children are not recorded). */
 static tk_status wet_load(const rec_run *run, const tk_record_options *opt, const rec_set *set,
                           const tk_cfg *cfg, tk_record_result *res, rec_wet **out, tk_error *err)
 {
     const rec_proc *root = NULL;
-    for (size_t i = 0; i < set->n && !root; i++)
-        if (set->procs[i].raw.wet && set->procs[i].raw.done) root = &set->procs[i];
+    for (size_t i = 0; i < set->n; i++) {
+        const rec_raw *r = &set->procs[i].raw;
+        if (r->wet && r->done && r->pid == (uint64_t)run->pid && (!root || r->gen > root->raw.gen))
+            root = &set->procs[i];
+    }
     if (!root) return tk_error_set(err, TK_ERR_FORMAT, "%s: tkrecord wrote no WET data", run->raw);
     rec_wet_opts wo = {opt->wet_path != NULL, 0, opt->wet_memory, run->dir};
     if (opt->wet_history_path)
         wo.history = opt->wet_history ? opt->wet_history : TK_RECORD_WET_HISTORY;
     tk_status st = rec_wet_load(out, cfg, root, run->raw, &wo, err);
     if (st != TK_OK) return st;
+    res->wet_execs = root->raw.gen;
+    snprintf(res->wet_program, sizeof res->wet_program, "%s",
+             root->raw.exe ? rec_str(&root->raw, root->raw.exe) : "");
     rec_wet_stats ws;
     rec_wet_get_stats(*out, &ws);
     res->wet_instructions = ws.instructions;

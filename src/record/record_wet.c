@@ -573,6 +573,8 @@ static tk_status replay(rec_wet *w, sreader *s)
     uint64_t prev = 0, v, k;
     for (;;) {
         refill(s);
+        if (s->at == s->len && s->eof && !strcmp(w->raw->end_reason, "exec"))
+            return TK_OK; /* flushed before an exec that replaced the program */
         if (!get_num(s, &v)) return bad_stream(w, s, "cut short (no END event)");
         if (v & 1) {
             k = v >> 1;

@@ -17,6 +17,8 @@
 #   its frame pointer, set there, addresses the locals; push and pop pass on
 #   the definer of what they copy, so a callee's save and restore of a register
 #   is not in a slice);
+# - a wrapper script that execs the program: the trace is of the program; a
+#   child running a shell command (system) is not traced;
 # - `tracekit check` accepts every trace; `convert --to wet-history` of the
 #   comprehensive form equals the history form recorded in the same run when
 #   the buffer holds every dependence; every instruction's instances equal the
@@ -229,6 +231,34 @@ for p in $progs; do
     sed "s/^/$p: /" "$out.checks"
 done
 grep -q "result is 21" "$tmp/foo1.stdout" || { echo "foo1: its output is not there"; fail=1; }
+
+# a wrapper script that execs the program (a shim), and a program whose child
+# runs a shell command (system): the WET trace is of the program, not of the
+# script nor of the child
+printf '#!/bin/sh\nexec "$(dirname "$0")/straight" "$@"\n' >"$tmp/wrapper"
+chmod +x "$tmp/wrapper"
+record_run record --wet -o "$tmp/wrapped" -- "$tmp/wrapper" >/dev/null 2>"$tmp/wrapped.stderr" &&
+    grep -q "the WET trace is of $tmp/straight, which the program exec'd" "$tmp/wrapped.stderr" &&
+    $RECORD_CHECK slices "$TRACEKIT" "$tmp/wrapped.wet" "$tmp/straight.c" >"$tmp/wrapped.checks" ||
+    { echo "wrapper:"; cat "$tmp/wrapped.stderr" "$tmp/wrapped.checks"; fail=1; }
+sed 's/^/wrapper: /' "$tmp/wrapped.checks"
+cat >"$tmp/system.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {                                 /* B: the frame pointer */
+    int a = 3;                                   /* B F S */
+    int s = system("exit 7");
+    int b = a * 2;                               /* B F C */
+    printf("%d %d\n", b, s >> 8);                /* F */
+    return 0;
+}
+C
+cc -g -O0 -o "$tmp/system" "$tmp/system.c" || exit 1
+record_run record --wet -o "$tmp/system" -- "$tmp/system" >"$tmp/system.stdout" 2>"$tmp/system.stderr" &&
+    grep -q "^6 7$" "$tmp/system.stdout" && ! grep -q "exec'd" "$tmp/system.stderr" &&
+    $RECORD_CHECK slices "$TRACEKIT" "$tmp/system.wet" "$tmp/system.c" >"$tmp/system.checks" ||
+    { echo "system:"; cat "$tmp/system.stdout" "$tmp/system.stderr" "$tmp/system.checks"; fail=1; }
+sed 's/^/system: /' "$tmp/system.checks"
 
 # the history form alone, a buffer of 1000: its last 1000 dependences; the
 # comprehensive form alone

@@ -95,6 +95,8 @@ static void summary(const tk_record_options *o, const tk_record_result *r)
                 o->wet_path, r->wet_instructions, r->wet_instances, r->wet_deps);
     if (o->wet_path && r->wet_spills)
         fprintf(stderr, " (%" PRIu32 " spill files)", r->wet_spills);
+    if (r->wet_execs)
+        fprintf(stderr, "; the WET trace is of %s, which the program exec'd", r->wet_program);
     if (o->wet_history_path)
         fprintf(stderr, "; %s: %" PRIu64 " dependences", o->wet_history_path, r->wet_history);
     if (!r->complete) fputs(" (incomplete: the program did not end normally)", stderr);
