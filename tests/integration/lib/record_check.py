@@ -368,9 +368,10 @@ def expect(dcfg, *exprs):
     return 1 if bad else 0
 
 
-def wet_blocks(path):
+def wet_blocks(path, keep_ports=True):
     """{id: (addr, file, line, ports, values, first value)} of a comprehensive WET
-    trace, with {id: [[(inst, dep id, dep inst)...] per port]}."""
+    trace, with {id: [[(inst, dep id, dep inst)...] per port]} (empty lists
+    unless keep_ports)."""
     static, ports = {}, {}
     with open(path) as f:
         f.readline()
@@ -388,7 +389,8 @@ def wet_blocks(path):
             elif ":" in w[0]:
                 inst, rest = w[0].split(":")
                 if len(w) == 2:
-                    ports[cur][-1].append((int(inst), int(rest), int(w[1])))
+                    if keep_ports:
+                        ports[cur][-1].append((int(inst), int(rest), int(w[1])))
                 elif int(inst) == 0:
                     static[cur][5] = int(rest, 16)
             else:
@@ -411,7 +413,7 @@ def wetcounts(dcfg, wet):
         break
     blocks.sort()
     starts = [b[0] for b in blocks]
-    static, _ = wet_blocks(wet)
+    static, _ = wet_blocks(wet, False)
     import bisect
     bad, n = 0, 0
     for i, (addr, _f, _l, _p, count, _v) in sorted(static.items()):
