@@ -10,11 +10,12 @@
 #include "tracekit/record.h"
 
 static const cli_opt record_opts[] = {
-    {"output", 'o', "PREFIX", "PREFIX.dcfg.json, PREFIX.trace.json (default: PROG's name)"},
+    {"output", 'o', "PREFIX", "PREFIX.dcfg.json, PREFIX.trace.json, PREFIX.wet... (default: "
+                              "PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"wet", 0, NULL, "record a WET trace, the comprehensive form: PREFIX.wet"},
     {"wet-history", 0, "N", "record a WET trace, the limited-history form of the last N "
-                            "dependences: PREFIX.wet-history"},
+                            "dependences (WET's buffer: 100000): PREFIX.wet-history"},
     {"wet-memory", 0, "MB", "WET: instances kept in memory before spilling (default 512)"},
     {"dcfg", 0, NULL, "with --wet or --wet-history: write PREFIX.dcfg.json too"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
