@@ -14,8 +14,8 @@ static const cli_opt record_opts[] = {
                               "PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"wet", 0, NULL, "record a WET trace, the comprehensive form: PREFIX.wet"},
-    {"wet-history", 0, "N", "record a WET trace, the limited-history form of the last N "
-                            "dependences (WET's buffer: 100000): PREFIX.wet-history"},
+    {"wet-history", 0, "N", "the WET history form, the last N dependences (WET's: 100000): "
+                            "PREFIX.wet-history"},
     {"wet-memory", 0, "MB", "WET: instances kept in memory before spilling (default 512)"},
     {"dcfg", 0, NULL, "with --wet or --wet-history: write PREFIX.dcfg.json too"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
