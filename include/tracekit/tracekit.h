@@ -12,6 +12,7 @@
 #include "ball_larus.h"
 #include "cfg.h"
 #include "csi.h"
+#include "csi_cov.h"
 #include "dcfg.h"
 #include "format.h"
 #include "input.h"
@@ -31,8 +32,15 @@
 #include "latency.h"
 #include "viewers.h"
 #include "flamegraph.h"
+#include "folded.h"
 #include "html_report.h"
 #include "xray.h"
+#include "deps_report.h"
+#include "profile_report.h"
+#include "cfg_diff.h"
+#include "dcfg_trace_diff.h"
+#include "dcfg_trace_report.h"
+#include "csi_report.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -21,12 +21,18 @@ typedef struct cli_csi_source {
     tk_input *owned;     /* memory input over the section, or NULL */
     uint8_t *section;    /* section bytes, or NULL */
     char name[600];      /* "prog(.debug_PT)" for sections */
+    char others[160];    /* an ELF file's other CSI sections (cli_csi_other_sections) */
     tk_csi_reader *reader;
     /* names seen so far, to label duplicates "name#2" */
     char **names;
     uint32_t *counts;
     size_t nnames, names_cap;
 } cli_csi_source;
+
+/* The CSI sections of an ELF image other than `except`, as `info` lists them:
+ * ".debug_CC (--from csi-cc), .debug_FC (--from csi-fc)"; "" when none. */
+void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
+                            const char *except, char *buf, size_t size);
 
 /* Open in (path as given). Returns CLI_EXIT_OK or prints the error and
  * returns its exit code. */
@@ -40,7 +46,7 @@ tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, cha
 
 /* A walk over the functions of every input of a command, in file order. */
 typedef struct cli_csi_visitor {
-    const char *selector; /* --function, or NULL for all */
+    const char *selector; /* --function, or NULL for all (tk_csi_function_matches) */
     void *user;
     /* Each selected function; num is a numbering workspace shared by the
      * calls. Anything but TK_OK stops the walk; err must then be filled. */
@@ -52,11 +58,6 @@ typedef struct cli_csi_visitor {
 
 /* Walks ctx's inputs; prints the first error. Returns a CLI exit code. */
 int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v);
-
-/* Does the function (with its label) match a --function selector? NULL
- * selects all. "NAME" matches NAME and its variants NAME$...; "NAME#K" only
- * the K-th function called NAME. */
-int cli_csi_function_matches(const char *selector, const tk_csi_function *fn, const char *label);
 
 /* "2 4 5 8 9": a path's blocks (EXIT left out). */
 void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n);
@@ -91,6 +92,12 @@ int cli_csi_dump(cli_ctx *ctx, const cli_args *args);
 
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_csi_ops;
+
+/* Decode a runtime state against a function and print it as `paths --state`
+ * does (paths.c; meta names the metadata in messages). Returns 0, or 1 when
+ * the state does not decode or differs from its documented sequence. */
+int cli_csi_print_state(FILE *out, const tk_csi_function *fn, const char *label,
+                        tk_csi_numbering *num, const tk_csi_state *s, const char *meta);
 
 /* tracekit paths, tracekit extract (paths.c, extract.c). */
 int cli_csi_paths(int argc, char **argv);
