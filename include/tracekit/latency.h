@@ -59,7 +59,8 @@ TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
  * (their indices offset by into's thread count), its durations, open and unwound calls join
  * those of the same function (and thread), its totals are added (max_depth: the larger).
  * from is emptied (free it afterwards); into cannot be run afterwards (tk_latency_run:
- * TK_ERR_ARG). Returns TK_OK, TK_ERR_ARG (per_thread differs), TK_ERR_NOMEM. */
+ * TK_ERR_ARG). Returns TK_OK, TK_ERR_ARG (per_thread differs), TK_ERR_LIMIT (more than
+ * 2^32 - 1 threads), TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err);
 
 /* l as bytes (a canonical form: equal accountings give equal bytes), in a block the caller
@@ -70,7 +71,8 @@ TK_API tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *siz
                                       tk_error *err);
 
 /* The accounting serialised in data[0..size). Durations of 2^16 ticks and more are kept one by
- * one, as a run gives them: at most max_calls of them (0: 2^28, 1 or 2 GiB). Returns TK_OK,
+ * one, as a run gives them: at most max_calls of them, a histogram of a function's 16-bit ones
+ * counting as 2^16 (0: 2^28, 1 or 2 GiB). Returns TK_OK,
  * TK_ERR_FORMAT (not such bytes: the message says what and err's offset where), TK_ERR_LIMIT
  * (more than max_calls), TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_deserialize(tk_latency **out, const uint8_t *data, size_t size,

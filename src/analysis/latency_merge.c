@@ -133,6 +133,9 @@ tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err)
                                              "that is not");
     drop_run_state(into);
     drop_run_state(from);
+    if (from->base.threads > UINT32_MAX - 1 - into->base.threads)
+        return tk_error_set(err, TK_ERR_LIMIT, "merging latencies of more than 2^32 - 1 "
+                                               "threads");
     if (into->per_thread)
         for (size_t j = 0; j < from->nseries; j++)
             from->series[j].thread += into->base.threads;
@@ -373,6 +376,8 @@ static int get_u64(rd *r, uint64_t *v, const char *what)
         uint8_t byte = r->p[r->pos];
         if (shift == 63 && byte > 1)
             return rd_fail(r, TK_ERR_FORMAT, "a number over 64 bits");
+        if (shift > 0 && byte == 0) /* the form is canonical: no padding zero groups */
+            return rd_fail(r, TK_ERR_FORMAT, "a number not in its shortest form");
         r->pos++;
         x |= (uint64_t)(byte & 0x7f) << shift;
         if (!(byte & 0x80)) {
@@ -389,6 +394,10 @@ static int add_run(rd *r, series *s, uint64_t v, uint64_t count, uint64_t *expan
 {
     if (v <= UINT16_MAX) {
         if (s->hist || s->ntiny + count > HIST_AFTER) {
+            if (!s->hist && HIST_AFTER > max_calls - *expanded) /* a histogram counts so */
+                return rd_fail(r, TK_ERR_LIMIT, "more durations than the limit");
+            if (!s->hist)
+                *expanded += HIST_AFTER;
             if (to_hist(s) != 0)
                 return rd_fail(r, TK_ERR_NOMEM, "out of memory");
             s->hist[v] += count;
@@ -401,7 +410,7 @@ static int add_run(rd *r, series *s, uint64_t v, uint64_t count, uint64_t *expan
         return 0;
     }
     if (count > max_calls - *expanded)
-        return rd_fail(r, TK_ERR_LIMIT, "more durations of 2^16 ticks or more than the limit");
+        return rd_fail(r, TK_ERR_LIMIT, "more durations than the limit");
     *expanded += count;
     for (uint64_t i = 0; i < count; i++) {
         int bad = v <= UINT32_MAX
