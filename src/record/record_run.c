@@ -287,14 +287,14 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
                   const sigset_t *mask)
 {
     pthread_sigmask(SIG_SETMASK, mask, NULL); /* the caller's, not rec_spawn's */
-    char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48];
+    char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48], hist[64], root[48];
     pathf(lib, sizeof lib, "VALGRIND_LIB=%s/lib", run->dir);
     pathf(out, sizeof out, "--tkr-out=%s", run->raw);
     pathf(log, sizeof log, "--log-file=%s/valgrind.%%p.log", run->dir);
     pathf(lim, sizeof lim, "--tkr-threads-limit=%u", opt->threads_limit ? opt->threads_limit : 256);
     size_t argc = 0;
     while (argv[argc]) argc++;
-    const char **args = calloc(argc + 16, sizeof *args);
+    const char **args = calloc(argc + 20, sizeof *args);
     if (!args || putenv(lib) != 0) _exit(127);
     size_t k = 0;
     args[k++] = run->valgrind;
@@ -305,7 +305,22 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
     args[k++] = lim;
     args[k++] = opt->trace_path ? "--tkr-trace=yes" : "--tkr-trace=no";
     args[k++] = opt->trace_children ? "--tkr-children=yes" : "--tkr-children=no";
-    args[k++] = opt->trace_children ? "--trace-children=yes" : "--trace-children=no";
+    int wet = opt->wet_path || opt->wet_history_path;
+    /* a WET trace follows the program's execs (a wrapper script, a shim), not its children */
+    args[k++] = opt->trace_children || wet ? "--trace-children=yes" : "--trace-children=no";
+    if (wet) {
+        pathf(root, sizeof root, "--tkr-root=%ld", (long)getpid());
+        args[k++] = root;
+    }
+    if (opt->wet_path || opt->wet_history_path) {
+        pathf(hist, sizeof hist, "--tkr-wet-history=%llu",
+              (unsigned long long)(opt->wet_history_path ? opt->wet_history ? opt->wet_history
+                                                                             : TK_RECORD_WET_HISTORY
+                                                         : 0));
+        args[k++] = "--tkr-wet=yes";
+        args[k++] = opt->wet_path ? "--tkr-wet-values=yes" : "--tkr-wet-values=no";
+        args[k++] = hist;
+    }
     args[k++] = "--";
     args[k++] = run->program;
     for (size_t i = 1; i < argc; i++) args[k++] = argv[i];
@@ -316,22 +331,23 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
 
 /* Reap what has ended: 1 when waiting is over (the program ended, or with
  * children recorded nobody is left), else 0. */
-static int reap(pid_t pid, int trace_children, int *status)
+static int reap(pid_t pid, int all, int *status)
 {
     for (;;) {
         int s;
-        pid_t w = waitpid(trace_children ? -1 : pid, &s, WNOHANG);
+        pid_t w = waitpid(all ? -1 : pid, &s, WNOHANG);
         if (w == 0) return 0;
         if (w < 0) return errno != EINTR; /* ECHILD: nobody left */
         if (w == pid) {
             *status = s;
-            if (!trace_children) return 1;
+            if (!all) return 1;
         }
     }
 }
 
-/* Run Valgrind and wait for it (and, recording children, for every process
- * left behind by the program: tracekit is then their subreaper). SIGTERM and
+/* Run Valgrind and wait for it (and, recording children or a WET trace, for which
+ * Valgrind follows every exec, for every process left behind by the program:
+ * tracekit is then their subreaper). SIGTERM and
  * SIGHUP sent to tracekit meanwhile are passed on to Valgrind: they are
  * blocked and taken with sigwait along with SIGCHLD (no handler, so no state
  * outside this call). */
@@ -346,7 +362,8 @@ tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_optio
     sigaddset(&waited, SIGTERM);
     sigaddset(&waited, SIGHUP);
     sigaddset(&waited, SIGCHLD);
-    if (opt->trace_children) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    int all = opt->trace_children || opt->wet_path || opt->wet_history_path;
+    if (all) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     fflush(NULL);
     pthread_sigmask(SIG_BLOCK, &waited, &old_mask);
     pid_t pid = fork();
@@ -360,14 +377,14 @@ tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_optio
     sigaction(SIGINT, &ign, &old_int); /* the terminal's keys go to the program */
     sigaction(SIGQUIT, &ign, &old_quit);
     int status = 0;
-    while (!reap(pid, opt->trace_children, &status)) {
+    while (!reap(pid, all, &status)) {
         int sig = 0;
         if (sigwait(&waited, &sig) == 0 && (sig == SIGTERM || sig == SIGHUP)) kill(pid, sig);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-    if (opt->trace_children) prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+    if (all) prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
     run->status = status;
     return TK_OK;
 }
