@@ -36,9 +36,9 @@ int main(int argc, char **argv)
     const tk_csi_function *fn;
     tk_csi_numbering *spare = NULL;
     while (tk_csi_reader_next(r, &fn, &err) == TK_OK) {
-        if (!spare && tk_csi_numbering_new(&spare) != TK_OK)
+        if (!spare && tk_csi_numbering_open(&spare, NULL) != TK_OK)
             return 1;
-        if (tk_csi_numbering_load(spare, fn, NULL, NULL) != TK_OK)
+        if (tk_csi_numbering_load(spare, fn, NULL, NULL, NULL) != TK_OK)
             continue;
         uint64_t t = tk_bl_total(tk_csi_numbering_bl(spare));
         size_t slot = nkeep;
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         uint64_t rv = x * 2685821657736338717ULL;
         loaded *l = &keep[i % nkeep];
         tk_bl_path *p = tk_csi_numbering_path(l->num);
-        if (tk_bl_decode(tk_csi_numbering_bl(l->num), rv % l->total, p) != TK_OK)
+        if (tk_bl_decode(tk_csi_numbering_bl(l->num), rv % l->total, p, NULL) != TK_OK)
             bad++;
         nodes += p->len;
     }

@@ -10,6 +10,13 @@
 #include "formats/callgrind/callgrind_parser.h"
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 /* The callers and callees of a sorted summary (report --tree): every arc is
  * listed once into its callee and once out of its caller, and the calls of the
  * arcs into an entry are its calls (by function: all of them). */
@@ -19,7 +26,7 @@ static void check_arcs(const tk_profile *p, tk_prof_group group)
     tk_prof_summary *s;
     if (tk_profile_summarize(p, 0, group, &s, &err) != TK_OK) return;
     size_t ev0 = 0;
-    tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0);
+    (void)tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0, NULL);
     tk_prof_arcs *a;
     if (tk_profile_summary_arcs(p, 0, s, group, &a, &err) == TK_OK) {
         size_t into = 0, out = 0;
@@ -104,7 +111,7 @@ static void check_inclusive_bounds(const tk_profile *p)
     free(in);
     free(own);
     free(members);
-    free(cls);
+    tk_free(cls);
     tk_prof_summary_free(s);
 }
 
@@ -130,7 +137,7 @@ static char *dump_text(const tk_profile *p, size_t *len)
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     if (!f) return NULL;
-    tk_status st = tk_profile_dump(p, f);
+    tk_status st = tk_profile_dump(p, FUZZ_WRITER(f), NULL);
     fclose(f);
     if (st != TK_OK) {
         free(buf);
@@ -145,7 +152,7 @@ static void check_function_rows(const uint8_t *data, size_t size, const tk_profi
                                 const tk_prof_summary *s)
 {
     tk_profile *q;
-    if (tk_profile_new(&q) != TK_OK) return;
+    if (tk_profile_open(&q, NULL) != TK_OK) return;
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
     o.drop_files = 1;
@@ -177,7 +184,7 @@ static void check_function_rows(const uint8_t *data, size_t size, const tk_profi
      * inclusive costs): the same self costs and calls, in the same order
      * once sorted */
     tk_profile *q2;
-    if (tk_profile_new(&q2) != TK_OK) abort();
+    if (tk_profile_open(&q2, NULL) != TK_OK) abort();
     o.call_counts_only = 1;
     if (tk_callgrind_read_buffer(q2, (const char *)data, size, &o, &err) != TK_OK ||
         tk_profile_summarize_self(q2, 0, TK_GROUP_FUNCTION, &t, &err) != TK_OK) {
@@ -189,8 +196,9 @@ static void check_function_rows(const uint8_t *data, size_t size, const tk_profi
     size_t ev0 = 0;
     /* the text report's default list (99 % coverage): the rows up to its
      * cut as the full sort has them */
-    size_t sorted = tk_prof_summary_sort_cover(t, q2, &ev0, nev ? 1 : 0, 0, 99.0);
-    tk_prof_summary_sort(full, q, &ev0, nev ? 1 : 0, 0);
+    size_t sorted = 0;
+    (void)tk_prof_summary_sort_cover(t, q2, &ev0, nev ? 1 : 0, 0, 99.0, &sorted, NULL);
+    (void)tk_prof_summary_sort(full, q, &ev0, nev ? 1 : 0, 0, NULL);
     same = t->count == full->count &&
            memcmp(t->totals, full->totals, nev * sizeof *t->totals) == 0;
     size_t cut = 0;
@@ -250,7 +258,7 @@ static void read_path(const uint8_t *data, size_t size, tk_callgrind_read_option
         o.diag = &d;
     }
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) abort();
+    if (tk_profile_open(&p, NULL) != TK_OK) abort();
     r->st = cg_read_buffer_paths(p, (const char *)data, size, &o, fast, &r->err);
     if (r->diag.f) fclose(r->diag.f);
     r->diag.f = NULL;
@@ -313,7 +321,7 @@ static const char *read_times(const uint8_t *data, size_t size, int times,
                               const tk_callgrind_read_options *o, tk_profile **out)
 {
     tk_error err;
-    if (tk_profile_new(out) != TK_OK) return NULL;
+    if (tk_profile_open(out, NULL) != TK_OK) return NULL;
     for (int i = 0; i < times; i++)
         if (tk_callgrind_read_buffer(*out, (const char *)data, size, o, &err) != TK_OK)
             return err.message[0] ? "reading" : "reading (no message)";
@@ -351,7 +359,7 @@ static const char *commands_refuse(const uint8_t *data, size_t size, int times)
                 } else if (g <= TK_GROUP_FILE_FUNCTION) {
                     size_t ev0 = 0;
                     tk_prof_arcs *a = NULL;
-                    tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0);
+                    (void)tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0, NULL);
                     if (tk_profile_summary_arcs(p, 0, s, (tk_prof_group)g, &a, &err) != TK_OK)
                         why = "summary_arcs (report --tree)";
                     tk_prof_arcs_free(a);
@@ -369,24 +377,24 @@ static const char *commands_refuse(const uint8_t *data, size_t size, int times)
                     tk_profile_free(p);
                     return NULL;
                 }
-                if (tk_profile_dump(p, sink) != TK_OK)
+                if (tk_profile_dump(p, FUZZ_WRITER(sink), NULL) != TK_OK)
                     why = "dump";
-                else if (tk_callgrind_write(p, sink, &wo, &err) != TK_OK)
+                else if (tk_callgrind_write(p, FUZZ_WRITER(sink), &wo, &err) != TK_OK)
                     why = "convert --to callgrind";
-                else if (tk_profile_write_dot(p, &dot, sink, &err) != TK_OK)
+                else if (tk_profile_write_dot(p, &dot, FUZZ_WRITER(sink), &err) != TK_OK)
                     why = "convert --to dot";
-                else if (tk_profile_write_folded(p, &fo, sink, &err) != TK_OK)
+                else if (tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err) != TK_OK)
                     why = "convert --to folded";
                 fo.per_part = 1;
-                if (!why && tk_profile_write_folded(p, &fo, sink, &err) != TK_OK)
+                if (!why && tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err) != TK_OK)
                     why = "convert --to folded --per-thread";
                 fclose(sink);
                 tk_profile *m;
                 tk_prof_part *into;
-                if (!why && tk_profile_new(&m) == TK_OK) {
-                    if (tk_profile_add_part(m, &into) == TK_OK &&
+                if (!why && tk_profile_open(&m, NULL) == TK_OK) {
+                    if (tk_profile_add_part(m, &into, NULL) == TK_OK &&
                         (tk_profile_merge(m, p, into, &err) != TK_OK ||
-                         tk_profile_part_fill_totals(m, into) != TK_OK))
+                         tk_profile_part_fill_totals(m, into, NULL) != TK_OK))
                         why = "merge";
                     tk_profile_free(m);
                 }
@@ -416,7 +424,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * every command takes */
     for (int times = 1; times <= 2; times++) {
         tk_profile *c;
-        if (tk_profile_new(&c) != TK_OK) return 0;
+        if (tk_profile_open(&c, NULL) != TK_OK) return 0;
         int errors = 0;
         tk_diag d;
         tk_diag_init(&d, count_errors, &errors);
@@ -437,8 +445,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the block reader over input cut into small chunks: the same result as
      * the buffer (status, location and message of an error, or the dump) */
     tk_profile *b1, *b2;
-    if (tk_profile_new(&b1) != TK_OK) return 0;
-    if (tk_profile_new(&b2) != TK_OK) {
+    if (tk_profile_open(&b1, NULL) != TK_OK) return 0;
+    if (tk_profile_open(&b2, NULL) != TK_OK) {
         tk_profile_free(b1);
         return 0;
     }
@@ -470,7 +478,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* read mode, then summary, writer and round trip */
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) return 0;
+    if (tk_profile_open(&p, NULL) != TK_OK) return 0;
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     if (tk_callgrind_read_buffer(p, (const char *)data, size, &o, &err) == TK_OK) {
         tk_prof_summary *s;
@@ -487,10 +495,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (sink) { /* flame graphs of any call graph: a bounded walk, no NaN counts */
             tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
             fo.min_share = 1e-3;
-            (void)tk_profile_write_folded(p, &fo, sink, &err);
+            (void)tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err);
             tk_dot_options dot = TK_DOT_OPTIONS_INIT;
             dot.node_threshold = dot.edge_threshold = 0;
-            (void)tk_profile_write_dot(p, &dot, sink, &err);
+            (void)tk_profile_write_dot(p, &dot, FUZZ_WRITER(sink), &err);
             fclose(sink);
         }
         for (int plain = 0; plain < 2; plain++) {
@@ -499,11 +507,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FILE *f = open_memstream(&out, &outlen);
             if (!f) break;
             tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-            if (plain) wo.compress_names = wo.compress_positions = 0;
-            tk_status st = tk_callgrind_write(p, f, &wo, &err);
+            if (plain) wo.plain_names = wo.plain_positions = 1;
+            tk_status st = tk_callgrind_write(p, FUZZ_WRITER(f), &wo, &err);
             fclose(f);
             tk_profile *q;
-            if (st == TK_OK && tk_profile_new(&q) == TK_OK) {
+            if (st == TK_OK && tk_profile_open(&q, NULL) == TK_OK) {
                 if (tk_callgrind_read_buffer(q, out, outlen, &o, &err) != TK_OK) {
                     fprintf(stderr, "written profile does not read back: %s (line %llu)\n",
                             err.message, (unsigned long long)err.line);

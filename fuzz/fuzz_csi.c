@@ -11,6 +11,13 @@
 
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char LOOP[] = "#\nmain\n3|EXIT\n2|ENTRY|9|9\n4|10\n5|11|12\n6|-1|20|21\n7|14\n8|17\n"
@@ -49,24 +56,24 @@ static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *nu
             break;
         if (st != TK_OK)
             continue;
-        tk_csi_check_function(fn, num, "fuzz", &diag);
+        tk_csi_check_function(fn, num, "fuzz", &diag, NULL);
         const tk_bl *bl = tk_csi_numbering_bl(num);
         uint64_t total = tk_bl_total(bl);
         tk_bl_path *p = tk_csi_numbering_path(num);
         for (uint64_t k = 0; k < 8 && total; k++)
-            (void)tk_bl_decode(bl, (k * 0x9e3779b97f4a7c15ULL) % total, p);
+            (void)tk_bl_decode(bl, (k * 0x9e3779b97f4a7c15ULL) % total, p, NULL);
         /* a fresh numbering of the same CFG (convert --renumber) */
         tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
-        if (edges && tk_csi_renumber(fn, num, edges) == TK_OK && sink) {
+        if (edges && tk_csi_renumber(fn, num, edges, NULL) == TK_OK && sink) {
             tk_csi_function copy = *fn;
             copy.edges = edges;
-            tk_csi_write_function(sink, &copy, &err);
+            tk_csi_write_function(FUZZ_WRITER(sink), &copy, &err);
         }
         free(edges);
         if (sink) {
-            tk_csi_write_function(sink, fn, &err);
-            tk_csi_dump_function(sink, fn, bl, &err);
-            tk_csi_write_dot(sink, fn, NULL, &err);
+            tk_csi_write_function(FUZZ_WRITER(sink), fn, &err);
+            tk_csi_dump_function(FUZZ_WRITER(sink), fn, bl, &err);
+            tk_csi_write_dot(FUZZ_WRITER(sink), fn, NULL, &err);
         }
     }
     if (sink)
@@ -92,7 +99,7 @@ static void read_states(const uint8_t *data, size_t size, tk_csi_numbering *num)
         const tk_csi_function *fn;
         if (tk_csi_reader_open(&r, min, &err) == TK_OK) {
             if (tk_csi_reader_next(r, &fn, &err) == TK_OK &&
-                tk_csi_numbering_load(num, fn, NULL, NULL) == TK_OK) {
+                tk_csi_numbering_load(num, fn, NULL, NULL, NULL) == TK_OK) {
                 for (size_t k = 0; k < n; k++) {
                     tk_csi_decoded d;
                     if (tk_csi_state_decode(fn, num, &states[k], &d, &err) == TK_OK)
@@ -109,7 +116,7 @@ static void read_states(const uint8_t *data, size_t size, tk_csi_numbering *num)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tk_csi_numbering *num;
-    if (tk_csi_numbering_new(&num) != TK_OK)
+    if (tk_csi_numbering_open(&num, NULL) != TK_OK)
         return 0;
     read_metadata(data, size, num);
     read_states(data, size, num);

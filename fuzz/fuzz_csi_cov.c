@@ -10,6 +10,13 @@
 
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void quiet(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
@@ -53,7 +60,7 @@ static void round_trip(tk_csi_cov_kind kind, tk_csi_cov_form form, const tk_csi_
     if (!f)
         return;
     tk_error err;
-    tk_status st = tk_csi_cov_write_function(f, kind, form, fn, &err);
+    tk_status st = tk_csi_cov_write_function(FUZZ_WRITER(f), kind, form, fn, &err);
     fclose(f);
     tk_input *in;
     tk_csi_cov_reader *r;
@@ -102,16 +109,16 @@ static void read_as(const uint8_t *data, size_t size, tk_csi_cov_kind kind, FILE
         if (st != TK_OK)
             continue;
         tk_csi_cov_kind k = tk_csi_cov_reader_kind(r);
-        if (!ch && tk_csi_cov_checker_new(&ch, k) != TK_OK)
+        if (!ch && tk_csi_cov_checker_open(&ch, k, NULL) != TK_OK)
             break;
-        tk_csi_cov_check_function(ch, fn, "fuzz", &diag);
+        tk_csi_cov_check_function(ch, fn, "fuzz", &diag, NULL);
         uint64_t *lines = malloc((tk_csi_cov_line_entries(fn) + 1) * sizeof *lines);
         if (lines)
             (void)tk_csi_cov_lines(fn, lines);
         free(lines);
         if (sink) {
-            tk_csi_cov_dump_function(sink, k, fn, &err);
-            tk_csi_cov_write_function(sink, k, TK_CSI_COV_FORM_ANY, fn, &err);
+            tk_csi_cov_dump_function(FUZZ_WRITER(sink), k, fn, &err);
+            tk_csi_cov_write_function(FUZZ_WRITER(sink), k, TK_CSI_COV_FORM_ANY, fn, &err);
         }
         round_trip(k, TK_CSI_COV_FORM_LABELS, fn);
         round_trip(k, TK_CSI_COV_FORM_PLAIN, fn);

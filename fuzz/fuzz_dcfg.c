@@ -12,7 +12,15 @@
 #include <string.h>
 
 #include "formats/dcfg/dcfg_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
+
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,16 +34,16 @@ static int consume(const tk_cfg *cfg, FILE *sink)
     tk_error_clear(&err);
     tk_dcfg_report_options ro = TK_DCFG_REPORT_OPTIONS_INIT;
     ro.top = 5;
-    tk_status rs = tk_dcfg_report(cfg, &ro, sink, &err);
-    (void)tk_dcfg_dump(cfg, sink, &err);
-    (void)tk_dcfg_write(cfg, sink, &err);
+    tk_status rs = tk_dcfg_report(cfg, &ro, FUZZ_WRITER(sink), &err);
+    (void)tk_dcfg_dump(cfg, FUZZ_WRITER(sink), &err);
+    (void)tk_dcfg_write(cfg, FUZZ_WRITER(sink), &err);
     tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;
-    (void)tk_cfg_write_dot(cfg, &dot, sink, &err);
+    (void)tk_cfg_write_dot(cfg, &dot, FUZZ_WRITER(sink), &err);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         const tk_cfg_process *p = &cfg->processes[i];
         uint32_t hits[4];
         for (uint32_t b = 0; b < p->nblocks && b < 64; b++)
-            (void)tk_cfg_blocks_at(p, tk_cfg_block_addr(p, &p->blocks[b]), hits, 4);
+            (void)tk_cfg_blocks_at(p, cfg_block_addr(p, &p->blocks[b]), hits, 4);
         for (uint32_t l = 0; l < p->nloops; l++) (void)tk_cfg_loop_entry_count(cfg, p, l);
     }
     /* the report refuses only on bad input (not for memory or a write error) */
@@ -59,8 +67,8 @@ static void sums_fit(const tk_cfg *cfg)
         for (uint32_t e = 0; e < p->nedges; e++) {
             const tk_cfg_edge *ed = &p->edges[e];
             if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
-            if (ed->tgt < p->nblocks) in[ed->tgt] += tk_cfg_edge_count(p, ed);
-            if (ed->src < p->nblocks) out[ed->src] += tk_cfg_edge_count(p, ed);
+            if (ed->tgt < p->nblocks) in[ed->tgt] += cfg_edge_count(p, ed);
+            if (ed->src < p->nblocks) out[ed->src] += cfg_edge_count(p, ed);
         }
         u128 execs = 0, instrs = 0;
         for (uint32_t b = 0; b < p->nblocks; b++) {
@@ -82,7 +90,7 @@ static void sums_fit(const tk_cfg *cfg)
             for (uint32_t e = 0; e < p->nedges; e++) {
                 const tk_cfg_edge *ed = &p->edges[e];
                 if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
-                uint64_t c = tk_cfg_edge_count_thread(p, ed, t);
+                uint64_t c = cfg_edge_count_thread(p, ed, t);
                 if (ed->tgt < p->nblocks) cnt[ed->tgt] += c;
                 if (ed->src < p->nblocks && !(p->block_flags[ed->src] & TK_CFG_BLOCK_HAS_IN_EDGES))
                     cnt[ed->src] += c;
@@ -111,12 +119,12 @@ static void sums_fit(const tk_cfg *cfg)
             for (uint32_t e = 0; e < p->nedges; e++) {
                 const tk_cfg_edge *ed = &p->edges[e];
                 if (ed->tgt >= p->nblocks || ed->src >= p->nnodes ||
-                    tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, ed)))
+                    tk_edge_kind_is_any_return(cfg_edge_kind(cfg, ed)))
                     continue;
                 for (uint32_t k = 0; k < lo->nnodes; k++)
                     if (p->pool[lo->nodes + k] == ed->tgt &&
                         !tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, ed->src))
-                        visits += tk_cfg_edge_count(p, ed);
+                        visits += cfg_edge_count(p, ed);
             }
             if (!FITS(v) || v != tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}) ||
                 !FITS(visits) || visits != tk_cfg_loop_entry_count(cfg, p, l))
@@ -172,8 +180,8 @@ static char *read_as_text(const uint8_t *data, size_t size, int check, int fast,
                 (unsigned long long)err.line, (unsigned long long)err.column,
                 (long long)err.offset, err.message);
         if (st == TK_OK) {
-            (void)tk_dcfg_dump(cfg, f, &err);
-            (void)tk_dcfg_write(cfg, f, &err);
+            (void)tk_dcfg_dump(cfg, FUZZ_WRITER(f), &err);
+            (void)tk_dcfg_write(cfg, FUZZ_WRITER(f), &err);
         }
         tk_cfg_free(cfg);
         tk_input_free(in);
@@ -225,7 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tk_cfg *cfg = NULL;
         tk_status st = tk_dcfg_read(&cfg, in, &o, &err);
         if (st == TK_OK) {
-            if (mode) (void)tk_dcfg_check(cfg, "fuzz", &diag);
+            if (mode) (void)tk_dcfg_check(cfg, "fuzz", &diag, NULL);
             else sums_fit(cfg);
             int report_refused = consume(cfg, sink);
             if (!mode) refused = report_refused;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracekit/dcfg.h"
+#include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -107,7 +108,7 @@ static int edges_agree(const tk_cfg *cfg, const edge_buf *bufs, size_t nth) {
         for (size_t k = 0; k < bufs[i].n; k++) {
             uint32_t e = tk_cfg_find_edge(p, bufs[i].v[k]);
             if (e == TK_CFG_NONE ||
-                ++seen[e] > tk_cfg_edge_count_thread(p, &p->edges[e], (uint32_t)bufs[i].tid))
+                ++seen[e] > cfg_edge_count_thread(p, &p->edges[e], (uint32_t)bufs[i].tid))
                 return 0;
         }
     }
@@ -141,20 +142,20 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
     }
     if (ok) {
         tk_dcfg_trace_encode_options eo = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-        eo.level = knob % 10;
+        eo.level = knob % 10 ? (int)(knob % 10) : TK_DCFG_TRACE_PLAIN;
         eo.compat_intel = (knob >> 4) & 1;
         eo.chunk_edges = (knob >> 5) ? (uint64_t)(knob >> 5) * 3 : 0;
         eo.cfg = cfg; /* instruction counts, and a chunk cut at every gap */
         eo.chunk_instrs = (knob & 8) ? 7 : 0;
         tk_dcfg_trace_encoder *enc;
         membuf m = {NULL, 0, 0};
-        if (tk_dcfg_trace_encoder_new(&enc, &eo, &err) == TK_OK) {
+        if (tk_dcfg_trace_encoder_open(&enc, &eo, &err) == TK_OK) {
             int good = 1;
             for (size_t i = 0; i < nth && good; i++)
                 good = tk_dcfg_trace_encoder_observe(enc, bufs[i].pid, bufs[i].tid, bufs[i].v, bufs[i].n,
                                                      &err) == TK_OK;
             /* threads of one process must be together: skip inputs where they are not */
-            if (good && tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err) == TK_OK) {
+            if (good && tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err) == TK_OK) {
                 for (size_t i = 0; i < nth && good; i++)
                     if (tk_dcfg_trace_encoder_encode(enc, bufs[i].pid, bufs[i].tid, bufs[i].v, bufs[i].n,
                                                      &err) != TK_OK)
@@ -251,7 +252,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
          * instruction count beyond 64 bits or going back), check --dcfg reports */
         int refused = 0;
         tk_profile *prof;
-        if (tk_profile_new(&prof) == TK_OK) {
+        if (tk_profile_open(&prof, NULL) == TK_OK) {
             tk_status ps = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
             refused |= ps == TK_ERR_FORMAT || ps == TK_ERR_LIMIT;
             tk_profile_free(prof);

@@ -6,6 +6,13 @@
 
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void quiet(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
@@ -30,10 +37,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *sink = fopen("/dev/null", "w");
     if (sink) {
         tk_flame_options o = TK_FLAME_OPTIONS_INIT;
-        (void)tk_flamegraph_svg(text, size, &o, sink, &err);
+        (void)tk_flamegraph_svg(text, size, &o, FUZZ_WRITER(sink), &err);
         o.reverse = 1;
         o.width = 200;
-        (void)tk_flamegraph_svg(text, size, &o, sink, &err);
+        (void)tk_flamegraph_svg(text, size, &o, FUZZ_WRITER(sink), &err);
         fclose(sink);
     }
     const tk_format *f = tk_format_find("folded");

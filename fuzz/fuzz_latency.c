@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tk_latency_serialize(a, &again, &again_size, &err) == TK_OK &&
         (again_size != size || memcmp(again, data, size) != 0))
         abort(); /* accepted bytes are canonical: they serialise to themselves */
-    free(again);
+    tk_free(again);
     if (tk_latency_deserialize(&b, data, size, 1u << 16, &err) == TK_OK)
         (void)tk_latency_merge(a, b, &err);
     tk_latency_free(b);

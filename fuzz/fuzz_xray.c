@@ -14,6 +14,13 @@
 
 #include "tracekit/tracekit.h"
 
+/* A writer (tracekit/writer.h) into the stream f. */
+static int fuzz_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void ignore_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
@@ -156,9 +163,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tk_event_source src;
             tk_xray_events_source(e, &src);
             if (consumer == 0) {
-                (void)tk_xray_dump(r, NULL, sink, &err);
+                (void)tk_xray_dump(r, NULL, FUZZ_WRITER(sink), &err);
             } else if (consumer == 1) {
-                tk_latency *l = tk_latency_new(1);
+                tk_latency *l = NULL;
+                (void)tk_latency_open(&l, 1, NULL);
                 const tk_latency_row *rows;
                 size_t n;
                 if (l && tk_latency_run(l, &src, &err) == TK_OK &&
@@ -166,14 +174,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     check_units(rows, n, src.ticks_per_second);
                 tk_latency_free(l);
             } else if (consumer == 2) {
-                (void)tk_export_chrome(&src, sink, &err);
+                (void)tk_export_chrome(&src, FUZZ_WRITER(sink), &err);
             } else if (consumer == 3) {
-                (void)tk_export_folded(&src, sink, TK_FOLDED_TIME, 1, &err);
+                (void)tk_export_folded(&src, FUZZ_WRITER(sink), TK_FOLDED_TIME, 1, &err);
             } else {
                 tk_profile *p = NULL;
                 if (tk_events_profile(&src, NULL, 1, &p, &err) == TK_OK) {
                     tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-                    (void)tk_callgrind_write(p, sink, &opt, &err);
+                    (void)tk_callgrind_write(p, FUZZ_WRITER(sink), &opt, &err);
                 }
                 tk_profile_free(p);
             }

@@ -24,6 +24,11 @@ typedef struct tk_allocator {
  * the C library allocator. Not thread-safe. */
 TK_API void tk_set_allocator(const tk_allocator *a);
 
+/* Give back a block the library handed to the caller (arrays and strings that
+ * a function's comment says are the caller's, "free with tk_free"), through the
+ * allocator installed. NULL is accepted. */
+TK_API void tk_free(void *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -70,7 +70,7 @@ typedef struct tk_bl tk_bl;
 
 /* A new, empty numbering; reuse it for many graphs (tk_bl_load/number reset it).
  * TK_OK or TK_ERR_NOMEM. */
-TK_API tk_status tk_bl_new(tk_bl **out);
+TK_API tk_status tk_bl_open(tk_bl **out, tk_error *err);
 TK_API void tk_bl_free(tk_bl *bl);
 
 /* Load a graph with its weights and check it. nodes are 0..nnodes-1; every
@@ -82,7 +82,7 @@ TK_API void tk_bl_free(tk_bl *bl);
  *  TK_ERR_LIMIT    the path count overflowed 64 bits (reported as an issue);
  *  TK_ERR_NOMEM, TK_ERR_ARG. */
 TK_API tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                     const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx);
+                     const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err);
 
 /* Fresh Ball–Larus numbering of a CFG: marks back edges (DFS from ENTRY in
  * edge order, then from every node not reached), and writes back, weight
@@ -94,12 +94,12 @@ TK_API tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t
  * edge into a block counts as two) onto their out-edges, up to EXIT. Then
  * loads the result as tk_bl_load does. Returns as tk_bl_load. */
 TK_API tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                       tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx);
+                       tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err);
 
 /* Same as tk_bl_number but keeps the caller's back flags (no DFS). */
 TK_API tk_status tk_bl_number_keep_back(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                                  tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn,
-                                 void *ctx);
+                                 void *ctx, tk_error *err);
 
 /* Number of Ball–Larus paths (NumPaths(ENTRY)); 0 when unknown (cycle, overflow). */
 TK_API uint64_t tk_bl_total(const tk_bl *bl);
@@ -107,7 +107,7 @@ TK_API uint64_t tk_bl_total(const tk_bl *bl);
 TK_API uint64_t tk_bl_num_paths(const tk_bl *bl, uint32_t node);
 /* Weight of the hidden src->EXIT edge of back edge `edge` (TK_OK), or
  * TK_ERR_ARG when edge is not a back edge or its weight is unknown. */
-TK_API tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weight);
+TK_API tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weight, tk_error *err);
 
 /* A regenerated path. nodes[] is caller storage of at least tk_bl_max_nodes()
  * entries. */
@@ -126,7 +126,7 @@ TK_API size_t tk_bl_max_nodes(const tk_bl *bl);
 /* Regenerate path `id`: at each node take the out-edge with
  * w <= r < w + NumPaths(target). TK_OK, or TK_ERR_ARG (id >= total) or
  * TK_ERR_FORMAT (no edge fits: the numbering is broken). */
-TK_API tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path);
+TK_API tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path, tk_error *err);
 
 #ifdef __cplusplus
 }

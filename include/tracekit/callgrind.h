@@ -7,11 +7,12 @@
 #ifndef TRACEKIT_CALLGRIND_H
 #define TRACEKIT_CALLGRIND_H
 
-#include <stdio.h>
 
 #include "input.h"
 #include "profile.h"
+#include "alloc.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,8 +67,8 @@ TK_API tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
 
 /* Incremental form, for line-by-line input. */
 typedef struct tk_callgrind_parser tk_callgrind_parser;
-TK_API tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
-                                  const tk_callgrind_read_options *opt);
+TK_API tk_status tk_callgrind_parser_open(tk_callgrind_parser **out, tk_profile *p,
+                                  const tk_callgrind_read_options *opt, tk_error *err);
 /* One line without its newline; lineno is 1-based; offset is the byte offset
  * of the line start. Returns TK_OK or an error (read mode). */
 TK_API tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
@@ -77,8 +78,8 @@ TK_API tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *e
 TK_API void tk_callgrind_parser_free(tk_callgrind_parser *ps);
 
 typedef struct tk_callgrind_write_options {
-    int compress_names;     /* "(id) name" on first use, "(id)" after */
-    int compress_positions; /* "+N -N *" relative subpositions */
+    int plain_names;        /* every name in full (0: "(id) name" on first use, "(id)" after) */
+    int plain_positions;    /* absolute subpositions (0: "+N -N *" relative ones) */
     int part;               /* write only this part (1-based), 0 = all */
     unsigned positions;     /* TK_POS_* columns to write, 0 = each part's own. speedscope reads
                                exactly one position column (it takes the second as the first
@@ -86,17 +87,17 @@ typedef struct tk_callgrind_write_options {
                                callgrind_annotate read right */
 } tk_callgrind_write_options;
 
-#define TK_CALLGRIND_WRITE_OPTIONS_INIT {1, 1, 0, 0}
+#define TK_CALLGRIND_WRITE_OPTIONS_INIT {0, 0, 0, 0}
 
 /* Write the profile as callgrind text. Returns TK_OK or TK_ERR_IO/TK_ERR_NOMEM. */
-TK_API tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
+TK_API tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out,
                              const tk_callgrind_write_options *opt, tk_error *err);
 
 /* Write each part of the profile to a file of its own, "PATH-01", "PATH-02", ... (what
  * valgrind --separate-threads=yes writes: one part per file, which every reader takes, where
  * speedscope refuses a second "events:" line and callgrind_annotate reads one part only).
  * flags: tk_output_open's. *paths (when paths is not NULL) receives the names written, a
- * NULL-terminated array the caller frees with free() (each name and the array), also on error.
+ * NULL-terminated array the caller frees with tk_free (each name and the array), also on error.
  * Errors: tk_output_open's, TK_ERR_IO, TK_ERR_NOMEM. opt->part is ignored. */
 TK_API tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
                                           const tk_callgrind_write_options *opt, unsigned flags,

@@ -2,42 +2,49 @@
  * lines, basic blocks, typed edges with per-thread counts, routines with
  * immediate dominators, loops with nesting).
  *
- * Read from DCFG (tracekit/dcfg.h); used by the DCFG-Trace cross-checks and
- * the DCFG -> CSI bridge.
+ * Read from DCFG (tracekit/dcfg.h) or recorded (tracekit/record.h); used by
+ * the DCFG-Trace cross-checks and the DCFG -> CSI bridge.
  *
- * Shape.  A tk_cfg owns everything.  Objects live in flat arrays and are
- * addressed by *index* (uint32_t, TK_CFG_NONE when absent); the file's *ids*
- * are fields.  Lookups id -> index are O(1) (direct table when ids are dense,
- * hash table otherwise).  The structs are readable directly (treat them as
- * const); the functions below cover every query of Intel's DCFG API.
+ * Shape.  A tk_cfg owns everything; it and its processes are opaque, read
+ * through the functions below (they cover every query of Intel's DCFG API).
+ * Objects are addressed by *index* (uint32_t, TK_CFG_NONE when absent), 0 ..
+ * count - 1 in each table of a process; the file's *ids* are fields.  A
+ * table is walked by index: tk_cfg_process_get gives the counts, and
+ * tk_cfg_block_get(p, i, &info), tk_cfg_edge_get, ... fill a struct of the
+ * caller's with row i.  Lookups id -> index are O(1).
  *
  * Node indexes of a process: 0 .. nblocks-1 are basic blocks,
- * nblocks .. nblocks+nspecial-1 the special nodes (START, END, UNKNOWN)
- * of the file, so edges always refer to node indexes.
+ * nblocks .. nnodes-1 the special nodes (START, END, UNKNOWN) of the file, so
+ * edges always refer to node indexes.
  *
- * Lists (exit nodes, back-edge sources, loop nodes, ...) are (offset, length)
- * pairs into the process's u32 pool `ids`: tk_cfg_list(p, off) gives a pointer.
+ * Lists (exit nodes, back-edge sources, loop nodes, ...) are arrays of
+ * indexes inside the model, borrowed until tk_cfg_free.
  *
  * Counts.  A block's execution count is its COUNT cell when present, else the
  * sum of its in-edge counts.  Per-thread block counts are always derived from
  * the edges (sum of in-edge per-thread counts; out-edges for a node without
  * in-edges), as the spec says.  Instruction count of a set of blocks =
  * sum COUNT x NUM_INSTRS (the file's INSTR_COUNT is kept separately as
- * file_instr_count, like Intel's API which ignores it).  Once tk_cfg_finish
- * has succeeded without errors, every such sum fits in 64 bits: a block's
- * in- and out-edge counts, COUNT x NUM_INSTRS, the process's and each
- * thread's instructions, and so those of any image, routine or loop (their
- * node lists hold each block once) and loop visits; an overflow is an error
- * of tk_cfg_finish (docs/formats/dcfg.md, "Sums").
+ * file_instr_count, like Intel's API which ignores it).  A model read
+ * without errors has every such sum within 64 bits: a block's in- and
+ * out-edge counts, COUNT x NUM_INSTRS, the process's and each thread's
+ * instructions, and so those of any image, routine or loop (their node lists
+ * hold each block once) and loop visits; an overflow is an error of the
+ * reader (docs/formats/dcfg.md, "Sums").
+ *
+ * Threads.  A model is read-only once read: any number of threads may query
+ * it at once.  The indexes some queries need (adjacency, edge ids, addresses)
+ * are built by the first query that needs them, under a lock of the model.
  */
 #ifndef TRACEKIT_CFG_H
 #define TRACEKIT_CFG_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "tracekit/alloc.h"
 #include "tracekit/status.h"
+#include "tracekit/writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,102 +112,73 @@ typedef struct tk_cfg_loc {
     uint32_t column;
 } tk_cfg_loc;
 
-typedef struct tk_cfg_file_name {
-    uint32_t id;
-    uint32_t name;   /* offset in strings (NUL-terminated) */
-    tk_cfg_loc loc;
-} tk_cfg_file;
+typedef struct tk_cfg tk_cfg;
+typedef struct tk_cfg_process tk_cfg_process;
 
-typedef struct tk_cfg_edge_type {
+/* ---- lifetime ----------------------------------------------------------- */
+/* An empty model (what readers fill): TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_cfg_open(tk_cfg **out, tk_error *err);
+TK_API void tk_cfg_free(tk_cfg *cfg);
+
+/* ---- the model's tables -------------------------------------------------- */
+typedef struct tk_cfg_info {
+    uint32_t major_version, minor_version;
+    int has_version;             /* the file gave a version */
+    uint32_t nfile_names, nedge_types, nspecials, nprocesses;
+} tk_cfg_info;
+TK_API void tk_cfg_get(const tk_cfg *cfg, tk_cfg_info *out);
+
+/* FILE_NAMES row i (0 .. nfile_names - 1). */
+typedef struct tk_cfg_file_info {
     uint32_t id;
-    uint32_t name;   /* offset in strings */
+    const char *name;
+    tk_cfg_loc loc;
+} tk_cfg_file_info;
+TK_API void tk_cfg_file_get(const tk_cfg *cfg, uint32_t i, tk_cfg_file_info *out);
+
+/* EDGE_TYPES row i. */
+typedef struct tk_cfg_edge_type_info {
+    uint32_t id;
+    const char *name;
     tk_edge_kind kind;
     tk_cfg_loc loc;
-} tk_cfg_edge_type;
+} tk_cfg_edge_type_info;
+TK_API void tk_cfg_edge_type_get(const tk_cfg *cfg, uint32_t i, tk_cfg_edge_type_info *out);
 
-typedef struct tk_cfg_special {
+/* SPECIAL_NODES row i (node index nblocks + i of every process). */
+typedef struct tk_cfg_special_info {
     uint32_t id;
-    uint32_t name;   /* offset in strings */
+    const char *name;
     tk_special_kind kind;
     tk_cfg_loc loc;
-} tk_cfg_special;
+} tk_cfg_special_info;
+TK_API void tk_cfg_special_get(const tk_cfg *cfg, uint32_t i, tk_cfg_special_info *out);
 
-typedef struct tk_cfg_symbol {
-    uint32_t name;   /* offset in strings */
-    uint32_t image;  /* image index */
-    uint64_t addr_offset;
-    uint64_t size;
-} tk_cfg_symbol;
+/* Process i (0 .. nprocesses - 1), or NULL; borrowed until tk_cfg_free. */
+TK_API const tk_cfg_process *tk_cfg_process_at(const tk_cfg *cfg, uint32_t i);
 
-/* 24 bytes: the image is the one whose source range holds the line; SIZE is
- * read with tk_cfg_source_size (32 bits here while every SIZE of the process
- * fits, else p->source_sizes). */
-typedef struct tk_cfg_source {
-    uint32_t file_name_id;
-    uint32_t line_num;
-    uint32_t num_instrs;
-    uint32_t size32;       /* see above */
-    uint64_t addr_offset;
-} tk_cfg_source;
-
-/* 40 bytes: the image is the one whose block range holds the block
- * (tk_cfg_block_image); SIZE and LAST_INSTR_OFFSET are read with
- * tk_cfg_block_size and tk_cfg_block_last_instr_offset (16 bits here while
- * every block of the process has both below 65536, else p->block_wide). */
-typedef struct tk_cfg_block {
-    uint32_t id;
-    uint32_t routine;      /* routine index or NONE */
-    uint32_t loop;         /* innermost loop index or NONE */
-    uint32_t idom;         /* node index of the immediate dominator, or NONE */
-    uint32_t num_instrs;
-    uint16_t size16, last16;     /* see above */
-    uint64_t addr_offset;        /* relative to the image load address */
-    uint64_t count;              /* COUNT cell, or derived (see top) */
-} tk_cfg_block;                  /* flags: p->block_flags[index] */
-
-#define TK_CFG_BLOCK_HAS_COUNT 1u  /* the row had a COUNT cell */
-#define TK_CFG_BLOCK_HAS_IN_EDGES 2u  /* an edge (whose ends resolved) enters the block */
-
-typedef struct tk_cfg_edge {
-    uint32_t id;
-    uint32_t src;          /* node index (block or special) */
-    uint32_t tgt;          /* node index */
-    uint32_t type;         /* index in cfg->edge_types, or NONE when the type id is unknown */
-} tk_cfg_edge;            /* COUNT_PER_THREAD: tk_cfg_edge_nthreads, tk_cfg_edge_count_thread;
-                           * the total: tk_cfg_edge_count (sum over threads, checked for
-                           * 64-bit overflow when read) */
-
-#define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
-
-typedef struct tk_cfg_routine {
-    uint32_t entry;        /* block index; the routine id is the entry's id */
-    uint32_t image;
-    uint32_t exits, nexits;    /* block indexes in the pool */
-    uint32_t nodes, nnodes;    /* block indexes in the pool (file order) */
-    uint32_t first_loop, nloops; /* the routine's loops are contiguous in loops[] */
-    uint32_t flags;            /* TK_CFG_COMPUTED, TK_CFG_ROUTINE_* */
+typedef struct tk_cfg_process_info {
+    uint64_t pid;
+    uint64_t file_instr_count;   /* INSTR_COUNT of the file */
+    int has_file_instr_count;
+    uint32_t nthreads;           /* length of INSTR_COUNT_PER_THREAD (or longest COUNT_PER_THREAD) */
+    const uint64_t *file_instr_count_per_thread; /* (NULL if absent) */
+    uint32_t n_file_instr_count_per_thread;
+    uint32_t nimages, nblocks, nsymbols, nsources, nedges, nroutines, nloops;
+    uint32_t nnodes;             /* nblocks + number of special nodes */
+    int routines_computed;       /* ROUTINES absent everywhere: computed */
+    const char *extra_json;      /* what `tracekit record` knows of the run (a JSON object
+                                    written under the key TRACEKIT_RECORD), or NULL */
     tk_cfg_loc loc;
-} tk_cfg_routine;
-#define TK_CFG_ROUTINE_HAS_IDOMS 2u  /* the NODES table had IDOM_NODE_ID */
-#define TK_CFG_ROUTINE_HAS_LOOPS 4u  /* the row had a LOOPS cell */
+} tk_cfg_process_info;
+TK_API void tk_cfg_process_get(const tk_cfg *cfg, const tk_cfg_process *p,
+                               tk_cfg_process_info *out);
 
-typedef struct tk_cfg_loop {
-    uint32_t head;         /* block index; the loop id is the head's id */
-    uint32_t routine;
-    uint32_t parent;       /* loop index or NONE */
-    uint32_t depth;        /* 0 for an outermost loop */
-    uint32_t back_srcs, nback_srcs;  /* block indexes in the pool */
-    uint32_t nodes, nnodes;          /* block indexes in the pool */
-    uint32_t flags;
-    /* the loop's place in a preorder of all loops by parent, and the last
-     * place of the loops nested in it (tk_cfg_loop_encloses) */
-    uint32_t forest_first, forest_last;
-    tk_cfg_loc loc;
-} tk_cfg_loop;
-
-typedef struct tk_cfg_image {
+/* ---- the process's tables (row i of each, by index) ---------------------- */
+typedef struct tk_cfg_image_info {
     uint32_t id;           /* may be 0 */
     uint32_t file_name_id; /* 0 = none */
+    const char *file_name; /* NULL when none */
     uint64_t load_addr;
     uint64_t size;
     uint32_t first_block, nblocks;     /* blocks of an image are contiguous */
@@ -208,105 +186,102 @@ typedef struct tk_cfg_image {
     uint32_t first_source, nsources;
     uint32_t first_routine, nroutines;
     tk_cfg_loc loc;
-} tk_cfg_image;
+} tk_cfg_image_info;
+TK_API void tk_cfg_image_get(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t image,
+                             tk_cfg_image_info *out);
 
-typedef struct tk_cfg_idmap tk_cfg_idmap;  /* internal */
+#define TK_CFG_BLOCK_HAS_COUNT 1u  /* the row had a COUNT cell */
+#define TK_CFG_BLOCK_HAS_IN_EDGES 2u  /* an edge (whose ends resolved) enters the block */
 
-/* Adjacency (CSR over node indexes): the edges out of / into node n are
- * out_edges[out_start[n] .. out_start[n+1]) (edge indexes, file order); edges
- * whose source or target did not resolve are in neither.  Read it with
- * tk_cfg_out_edges / tk_cfg_in_edges. */
-typedef struct tk_cfg_adjacency {
-    uint32_t *out_start, *out_edges, *in_start, *in_edges;
-} tk_cfg_adjacency;
+typedef struct tk_cfg_block_info {
+    uint32_t id;
+    uint32_t image;        /* image index (the one whose block range holds the block) */
+    uint32_t routine;      /* routine index or NONE */
+    uint32_t loop;         /* innermost loop index or NONE */
+    uint32_t idom;         /* node index of the immediate dominator, or NONE */
+    uint32_t num_instrs;
+    uint32_t size;
+    uint32_t last_instr_offset; /* of the last instruction from the first */
+    uint64_t addr_offset;  /* relative to the image load address */
+    uint64_t addr;         /* absolute address of the first instruction */
+    uint64_t count;        /* COUNT cell, or derived (see top) */
+    unsigned flags;        /* TK_CFG_BLOCK_* */
+    tk_cfg_loc loc;        /* of the row ({0, 0} when locations were not kept: check mode only) */
+} tk_cfg_block_info;
+TK_API void tk_cfg_block_get(const tk_cfg_process *p, uint32_t block, tk_cfg_block_info *out);
 
-typedef struct tk_cfg_process {
-    uint64_t pid;
-    uint64_t file_instr_count;   /* INSTR_COUNT of the file */
-    int has_file_instr_count;
-    uint32_t nthreads;           /* length of INSTR_COUNT_PER_THREAD (or longest COUNT_PER_THREAD) */
-    uint64_t *file_instr_count_per_thread; /* nthreads values (NULL if absent) */
-    uint32_t n_file_instr_count_per_thread;
+typedef struct tk_cfg_symbol_info {
+    const char *name;
+    uint32_t image;        /* image index */
+    uint64_t addr_offset;
+    uint64_t size;
+} tk_cfg_symbol_info;
+TK_API void tk_cfg_symbol_get(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t symbol,
+                              tk_cfg_symbol_info *out);
 
-    tk_cfg_image *images; uint32_t nimages;
-    tk_cfg_block *blocks; uint32_t nblocks;
-    uint8_t *block_flags;        /* per block: TK_CFG_BLOCK_* */
-    /* NULL, or SIZE and LAST_INSTR_OFFSET of block b at [2b] and [2b + 1]
-     * when some block's do not fit 16 bits */
-    uint32_t *block_wide;
-    tk_cfg_symbol *symbols; uint32_t nsymbols;
-    tk_cfg_source *sources; uint32_t nsources;
-    uint64_t *source_sizes;      /* NULL, or every SIZE when one does not fit 32 bits */
-    tk_cfg_edge *edges; uint32_t nedges;
-    tk_cfg_routine *routines; uint32_t nroutines;
-    tk_cfg_loop *loops; uint32_t nloops;
-    uint32_t nnodes;             /* nblocks + number of special nodes */
+/* A SOURCE_DATA line: the image is the one whose source range holds it. */
+typedef struct tk_cfg_source_info {
+    uint32_t file_name_id;
+    const char *file_name; /* NULL when the id is unknown */
+    uint32_t line_num;
+    uint32_t num_instrs;
+    uint64_t addr_offset;
+    uint64_t size;
+} tk_cfg_source_info;
+TK_API void tk_cfg_source_get(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t source,
+                              tk_cfg_source_info *out);
 
-    uint32_t *pool; uint32_t npool;   /* u32 lists */
-    /* while reading: the IDOM_NODE_ID cell (0 when none) of every NODES row
-     * of every routine, in routine order; tk_cfg_finish frees it (NULL after) */
-    uint32_t *node_idom_ids;
-    /* per-thread edge counts (COUNT_PER_THREAD cells, ncounts of them): in
-     * counts32 while every one fits 32 bits (then counts64 is NULL), else all
-     * in counts64 (counts32 NULL).  Read them with tk_cfg_edge_count_thread. */
-    uint32_t *counts32;
-    uint64_t *counts64;
-    uint32_t ncounts;
-    /* where an edge's counts are: when every COUNT_PER_THREAD has the same
-     * length, edge_counts is NULL and edge e has edge_stride counts from
-     * e * edge_stride; else edge e has edge_nthreads[e] counts from
-     * edge_counts[e].  Read them with the functions below. */
-    uint32_t edge_stride;
-    uint32_t *edge_counts, *edge_nthreads;
+typedef struct tk_cfg_edge_info {
+    uint32_t id;
+    uint32_t src;          /* node index (block or special) */
+    uint32_t tgt;          /* node index */
+    uint32_t type;         /* index in the EDGE_TYPES table, or NONE when the type id is unknown */
+    tk_edge_kind kind;     /* TK_EDGE_OTHER when the type is unknown */
+    uint32_t nthreads;     /* length of its COUNT_PER_THREAD (0 when it had none) */
+    uint64_t count;        /* sum over threads */
+    tk_cfg_loc loc;        /* of the row ({0, 0} when locations were not kept) */
+} tk_cfg_edge_info;
+TK_API void tk_cfg_edge_get(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t edge,
+                            tk_cfg_edge_info *out);
 
-    /* edges out of / into each node: built on first use (tk_cfg_out_edges,
-     * tk_cfg_in_edges, tk_cfg_need_adjacency), NULL until then */
-    tk_cfg_adjacency *adjacency;
+#define TK_CFG_COMPUTED 1u  /* routine or loop computed by tracekit, not read */
+#define TK_CFG_ROUTINE_HAS_IDOMS 2u  /* the NODES table had IDOM_NODE_ID */
+#define TK_CFG_ROUTINE_HAS_LOOPS 4u  /* the row had a LOOPS cell */
 
-    tk_cfg_idmap *node_map;      /* node id -> node index */
-    tk_cfg_idmap *edge_map;      /* edge id -> edge index: built on demand (tk_cfg_find_edge) */
-    tk_cfg_idmap *loop_map;      /* head block index -> loop index */
-    tk_cfg_idmap *routine_map;   /* entry block index -> routine index */
-    /* block indexes of each image sorted by addr_offset (image i's from
-     * first_block): built by the first tk_cfg_blocks_at, NULL until then */
-    uint32_t *blocks_by_addr;
-    /* the same for symbols (from first_symbol): built by the first
-     * tk_cfg_block_symbol, NULL until then */
-    uint32_t *symbols_by_addr;
-    /* where each block / edge row was in the file: only kept when read with
-     * a diagnostics sink (check mode), else NULL (see tk_cfg_block_loc) */
-    tk_cfg_loc *block_locs, *edge_locs;
+typedef struct tk_cfg_routine_info {
+    uint32_t id;           /* its entry block's id, 0 when the entry did not resolve */
+    uint32_t entry;        /* block index */
+    uint32_t image;
+    const uint32_t *exits; /* block indexes */
+    uint32_t nexits;
+    const uint32_t *nodes; /* block indexes (file order) */
+    uint32_t nnodes;
+    uint32_t first_loop, nloops; /* the routine's loops are contiguous */
+    unsigned flags;        /* TK_CFG_COMPUTED, TK_CFG_ROUTINE_* */
     tk_cfg_loc loc;
-    int routines_computed;       /* ROUTINES absent everywhere: computed */
-    /* a JSON object the writer puts under the process data's key
-     * TRACEKIT_RECORD (what `tracekit record` knows of the run: command, end,
-     * completeness): an offset in strings, 0 for none; readers leave it 0 */
-    uint32_t extra_json;
-} tk_cfg_process;
+} tk_cfg_routine_info;
+TK_API void tk_cfg_routine_get(const tk_cfg_process *p, uint32_t routine, tk_cfg_routine_info *out);
 
-typedef struct tk_cfg {
-    uint32_t major_version, minor_version;
-    int has_version;
-    tk_cfg_file *file_names; uint32_t nfile_names;
-    tk_cfg_idmap *file_name_map; /* FILE_NAME_ID -> index of its first row (tk_cfg_finish) */
-    tk_cfg_edge_type *edge_types; uint32_t nedge_types;
-    tk_cfg_special *specials; uint32_t nspecials;
-    tk_cfg_process *processes; uint32_t nprocesses;
-    char *strings; size_t nstrings, cap_strings;
-} tk_cfg;
+typedef struct tk_cfg_loop_info {
+    uint32_t id;           /* its head block's id, 0 when the head did not resolve */
+    uint32_t head;         /* block index */
+    uint32_t routine;
+    uint32_t parent;       /* loop index or NONE */
+    uint32_t depth;        /* 0 for an outermost loop */
+    const uint32_t *back_srcs; /* block indexes */
+    uint32_t nback_srcs;
+    const uint32_t *nodes; /* block indexes */
+    uint32_t nnodes;
+    unsigned flags;        /* TK_CFG_COMPUTED */
+    tk_cfg_loc loc;
+} tk_cfg_loop_info;
+TK_API void tk_cfg_loop_get(const tk_cfg_process *p, uint32_t loop, tk_cfg_loop_info *out);
 
-/* ---- lifetime ----------------------------------------------------------- */
-TK_API tk_cfg *tk_cfg_new(void);
-TK_API void tk_cfg_free(tk_cfg *cfg);
-
-/* ---- tables ------------------------------------------------------------- */
-static inline const char *tk_cfg_str(const tk_cfg *cfg, uint32_t off) { return cfg->strings + off; }
-static inline const uint32_t *tk_cfg_list(const tk_cfg_process *p, uint32_t off) { return p->pool + off; }
 /* File name of an id, or NULL. */
 TK_API const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t file_name_id);
-/* Kind of an edge (TK_EDGE_OTHER when its type id is unknown). */
-TK_API tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e);
-TK_API const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e);
+/* Kind and type name of an edge (TK_EDGE_OTHER and NULL when its type id is unknown). */
+TK_API tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t edge);
+TK_API const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t edge);
 
 /* ---- lookups ------------------------------------------------------------ */
 /* Process index of a pid, or NONE. */
@@ -316,11 +291,10 @@ TK_API uint32_t tk_cfg_find_node(const tk_cfg_process *p, uint32_t node_id);
 /* Block index of a block id, or NONE (also NONE for special nodes). */
 TK_API uint32_t tk_cfg_find_block(const tk_cfg_process *p, uint32_t node_id);
 /* Edge index of an edge id, or NONE.  The id map (4 bytes an id) is built by
- * the first call (from any thread, like the adjacency of tk_cfg_out_edges);
- * tk_cfg_need_edge_map builds it now: TK_OK or TK_ERR_NOMEM (then
- * tk_cfg_find_edge scans the edges). */
+ * the first call; tk_cfg_need_edge_map builds it now: TK_OK or TK_ERR_NOMEM
+ * (then tk_cfg_find_edge scans the edges). */
 TK_API uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t edge_id);
-TK_API tk_status tk_cfg_need_edge_map(const tk_cfg_process *p);
+TK_API tk_status tk_cfg_need_edge_map(const tk_cfg_process *p, tk_error *err);
 /* Edge index from src to tgt (node indexes), or NONE. */
 TK_API uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt);
 /* Routine index whose entry is the block, or NONE. */
@@ -332,48 +306,26 @@ TK_API uint32_t tk_cfg_find_image(const tk_cfg_process *p, uint32_t image_id);
 /* Blocks containing the absolute address (first instruction <= addr < end).
  * Writes up to max block indexes into out; returns the number of hits
  * (several when images overlapped).  The first call sorts the blocks by
- * address (4 bytes a block; it modifies the process like tk_cfg_out_edges
- * does); 0 hits when that runs out of memory. */
+ * address (4 bytes a block); when that runs out of memory, the blocks are
+ * scanned. */
 TK_API size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, size_t max);
 
 /* ---- nodes ---------------------------------------------------------------- */
-static inline int tk_cfg_is_block(const tk_cfg_process *p, uint32_t node) { return node < p->nblocks; }
 /* Special kind of a node index (TK_SPECIAL_OTHER for blocks). */
 TK_API tk_special_kind tk_cfg_node_special(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
+/* Id of a node index (block or special), 0 when out of range. */
 TK_API uint32_t tk_cfg_node_id(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t node);
 TK_API uint32_t tk_cfg_special_node(const tk_cfg *cfg, const tk_cfg_process *p, tk_special_kind k);
 
 /* ---- blocks --------------------------------------------------------------- */
-/* Row location of a block / edge ({0, 0} when locations were not kept). */
-static inline tk_cfg_loc tk_cfg_block_loc(const tk_cfg_process *p, uint32_t block)
-{
-    tk_cfg_loc none = {0, 0};
-    return p->block_locs && block < p->nblocks ? p->block_locs[block] : none;
-}
-static inline tk_cfg_loc tk_cfg_edge_loc(const tk_cfg_process *p, uint32_t edge)
-{
-    tk_cfg_loc none = {0, 0};
-    return p->edge_locs && edge < p->nedges ? p->edge_locs[edge] : none;
-}
-/* SIZE of source line i (an index of p->sources). */
-static inline uint64_t tk_cfg_source_size(const tk_cfg_process *p, uint32_t i)
-{
-    return p->source_sizes ? p->source_sizes[i] : p->sources[i].size32;
-}
 /* Image index of a block index (NONE when out of range). */
 TK_API uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block);
-static inline uint32_t tk_cfg_block_size(const tk_cfg_process *p, uint32_t block)
-{
-    return p->block_wide ? p->block_wide[2 * (size_t)block] : p->blocks[block].size16;
-}
-/* Offset of the last instruction from the block's first instruction. */
-static inline uint32_t tk_cfg_block_last_instr_offset(const tk_cfg_process *p, uint32_t block)
-{
-    return p->block_wide ? p->block_wide[2 * (size_t)block + 1] : p->blocks[block].last16;
-}
-TK_API uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
-TK_API uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
-/* Per-thread execution count (derived from edges). */
+/* Address of the block's first and last instructions. */
+TK_API uint64_t tk_cfg_block_addr(const tk_cfg_process *p, uint32_t block);
+TK_API uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, uint32_t block);
+/* Execution count (COUNT, or derived: see top) and per-thread execution count
+ * (derived from edges). */
+TK_API uint64_t tk_cfg_block_count(const tk_cfg_process *p, uint32_t block);
 TK_API uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread);
 /* Symbol containing the block start (nearest symbol at or below), with the
  * offset from it; NULL when none. */
@@ -387,75 +339,28 @@ TK_API const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *
 TK_API uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file);
 /* The same for blocks[0 .. n): lines[k] (0 = unknown) and files[k] (NULL), in
- * one pass over the source tables. 1, or 0 when out of memory. */
-TK_API int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
-                         uint32_t n, uint32_t *lines, const char **files);
-/* Length of the COUNT_PER_THREAD of edge index e (0 when it had none). */
-static inline uint32_t tk_cfg_edge_nthreads(const tk_cfg_process *p, uint32_t e)
-{
-    return p->edge_nthreads ? p->edge_nthreads[e] : p->edge_stride;
-}
-/* Count of an edge (of p->edges) on one thread (0 beyond its COUNT_PER_THREAD),
- * and in all threads. */
-static inline uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, const tk_cfg_edge *e,
-                                                uint32_t thread)
-{
-    uint32_t i = (uint32_t)(e - p->edges);
-    if (thread >= tk_cfg_edge_nthreads(p, i)) return 0;
-    uint32_t at = (p->edge_counts ? p->edge_counts[i] : i * p->edge_stride) + thread;
-    return p->counts32 ? p->counts32[at] : p->counts64[at];
-}
-static inline uint64_t tk_cfg_edge_count(const tk_cfg_process *p, const tk_cfg_edge *e)
-{
-    uint32_t i = (uint32_t)(e - p->edges), n = tk_cfg_edge_nthreads(p, i);
-    uint32_t at = p->edge_counts ? p->edge_counts[i] : i * p->edge_stride;
-    uint64_t sum = 0;
-    if (p->counts32)
-        for (uint32_t t = 0; t < n; t++) sum += p->counts32[at + t];
-    else
-        for (uint32_t t = 0; t < n; t++) sum += p->counts64[at + t];
-    return sum;
-}
+ * one pass over the source tables. TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p,
+                                      const uint32_t *blocks, uint32_t n, uint32_t *lines,
+                                      const char **files, tk_error *err);
+
+/* ---- edge counts ---------------------------------------------------------- */
+/* Length of the COUNT_PER_THREAD of an edge (0 when it had none); its count on
+ * one thread (0 beyond that), and in all threads. */
+TK_API uint32_t tk_cfg_edge_nthreads(const tk_cfg_process *p, uint32_t edge);
+TK_API uint64_t tk_cfg_edge_count_thread(const tk_cfg_process *p, uint32_t edge, uint32_t thread);
+TK_API uint64_t tk_cfg_edge_count(const tk_cfg_process *p, uint32_t edge);
 
 /* ---- successors and predecessors ------------------------------------------ */
-/* The adjacency costs 8 bytes an edge and 8 a node, and reading does not build
- * it (`report` never needs it): the first call of tk_cfg_out_edges or
- * tk_cfg_in_edges builds it (safe from several threads at once, like the edge-id
- * map and the address index: the first caller builds, the others wait).
- * tk_cfg_need_adjacency builds it now if needed: TK_OK, or TK_ERR_NOMEM (then
- * the accessors give empty lists). */
-TK_API tk_status tk_cfg_need_adjacency(const tk_cfg_process *p);
-/* The adjacency, built if needed (NULL when out of memory). */
-static inline const tk_cfg_adjacency *tk_cfg_adjacency_of(const tk_cfg_process *p)
-{
-    const tk_cfg_adjacency *a = __atomic_load_n(&p->adjacency, __ATOMIC_ACQUIRE);
-    if (a) return a;
-    (void)tk_cfg_need_adjacency(p);
-    return __atomic_load_n(&p->adjacency, __ATOMIC_ACQUIRE);
-}
-/* Edges out of / into node n (edge indexes, file order), *count of them. */
-static inline const uint32_t *tk_cfg_out_edges(const tk_cfg_process *p, uint32_t node,
-                                               uint32_t *count)
-{
-    const tk_cfg_adjacency *a = tk_cfg_adjacency_of(p);
-    if (!a || node >= p->nnodes) {
-        *count = 0;
-        return NULL;
-    }
-    *count = a->out_start[node + 1] - a->out_start[node];
-    return a->out_edges + a->out_start[node];
-}
-static inline const uint32_t *tk_cfg_in_edges(const tk_cfg_process *p, uint32_t node,
-                                              uint32_t *count)
-{
-    const tk_cfg_adjacency *a = tk_cfg_adjacency_of(p);
-    if (!a || node >= p->nnodes) {
-        *count = 0;
-        return NULL;
-    }
-    *count = a->in_start[node + 1] - a->in_start[node];
-    return a->in_edges + a->in_start[node];
-}
+/* Edges out of / into node n (edge indexes, file order; edges whose source or
+ * target did not resolve are in neither), *count of them; borrowed until
+ * tk_cfg_free.  The adjacency costs 8 bytes an edge and 8 a node, and reading
+ * does not build it (`report` never needs it): the first call builds it.
+ * tk_cfg_need_adjacency builds it now if needed: TK_OK, or TK_ERR_NOMEM
+ * (then the accessors give empty lists). */
+TK_API tk_status tk_cfg_need_adjacency(const tk_cfg_process *p, tk_error *err);
+TK_API const uint32_t *tk_cfg_out_edges(const tk_cfg_process *p, uint32_t node, uint32_t *count);
+TK_API const uint32_t *tk_cfg_in_edges(const tk_cfg_process *p, uint32_t node, uint32_t *count);
 
 /* ---- sets of blocks: inbound / outbound / internal edges ----------------- */
 /* A block set is described by a membership predicate over block indexes. */
@@ -470,11 +375,12 @@ typedef struct tk_cfg_scope {
  * (for PROCESS: inside, as Intel's internal edges exclude only ENTRY/EXIT). */
 TK_API int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node);
 typedef enum tk_cfg_edge_class { TK_EDGES_INBOUND, TK_EDGES_OUTBOUND, TK_EDGES_INTERNAL } tk_cfg_edge_class;
-/* Edge indexes of a class for a scope, appended to *out (grown with the C
- * library's realloc: the caller frees it with free(); *n and *cap updated).  With out NULL, only counts them (*n increased, cap unused).
- * Returns TK_OK or TK_ERR_NOMEM. */
+/* Edge indexes of a class for a scope, appended to *out (NULL, or an array of
+ * an earlier call, grown with the library's allocator: the caller frees it
+ * with tk_free; *n and *cap updated).  With out NULL, only counts them (*n
+ * increased, cap unused).  Returns TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
-                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap);
+                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap, tk_error *err);
 /* Instruction count (sum COUNT x NUM_INSTRS) and static instruction count. */
 TK_API uint64_t tk_cfg_scope_instr_count(const tk_cfg_process *p, tk_cfg_scope s);
 TK_API uint64_t tk_cfg_scope_instr_count_thread(const tk_cfg_process *p, tk_cfg_scope s, uint32_t thread);
@@ -486,29 +392,11 @@ TK_API uint64_t tk_cfg_scope_static_instrs(const tk_cfg_process *p, tk_cfg_scope
 TK_API uint64_t tk_cfg_scope_block_count(const tk_cfg_process *p, tk_cfg_scope s);
 
 /* ---- routines and loops --------------------------------------------------- */
-/* Routine id (its entry block's id), 0 when the entry did not resolve. */
-static inline uint32_t tk_cfg_routine_id(const tk_cfg_process *p, uint32_t routine)
-{
-    if (routine >= p->nroutines || p->routines[routine].entry >= p->nblocks) return 0;
-    return p->blocks[p->routines[routine].entry].id;
-}
-/* Loop id (its head block's id), 0 when the head did not resolve. */
-static inline uint32_t tk_cfg_loop_id(const tk_cfg_process *p, uint32_t loop)
-{
-    if (loop >= p->nloops || p->loops[loop].head >= p->nblocks) return 0;
-    return p->blocks[p->loops[loop].head].id;
-}
 /* Is loop inner nested in loop outer (or the same loop)?  O(1), by the
  * parents. */
-static inline int tk_cfg_loop_encloses(const tk_cfg_process *p, uint32_t outer, uint32_t inner)
-{
-    if (outer >= p->nloops || inner >= p->nloops) return 0;
-    const tk_cfg_loop *o = &p->loops[outer];
-    uint32_t at = p->loops[inner].forest_first;
-    return o->forest_first <= at && at <= o->forest_last;
-}
+TK_API int tk_cfg_loop_encloses(const tk_cfg_process *p, uint32_t outer, uint32_t inner);
 /* Entry count = entry block's execution count. */
-TK_API uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
+TK_API uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, uint32_t routine);
 /* Immediate dominator (node index) of a block in a routine: the entry's is
  * itself; NONE if not in the routine. */
 TK_API uint32_t tk_cfg_routine_idom(const tk_cfg_process *p, uint32_t routine, uint32_t block);
@@ -531,20 +419,7 @@ typedef struct tk_cfg_dot_options {
     const uint32_t *images; size_t nimages;
 } tk_cfg_dot_options;
 #define TK_CFG_DOT_OPTIONS_INIT {NULL, 0, NULL, 0, NULL, 0}
-TK_API tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, FILE *f, tk_error *err);
-
-/* ---- building (used by readers) ------------------------------------------ */
-/* Copy a string into the string table; returns its offset or UINT32_MAX on
- * out-of-memory. */
-TK_API uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len);
-/* After the tables are filled: resolve ids, build maps, adjacency, address
- * index, derived counts, routine/loop membership; compute routines,
- * dominators and loops where the file has none.  Errors (duplicate ids,
- * unknown ids, a node listed twice in a routine or a loop, sums of counts
- * beyond 64 bits) are reported through diag when not NULL (the model is
- * then usable, but sums may have wrapped where an overflow was reported);
- * without diag the first one returns TK_ERR_FORMAT with err set. */
-TK_API tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
+TK_API tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, const tk_writer *f, tk_error *err);
 
 #ifdef __cplusplus
 }

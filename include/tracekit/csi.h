@@ -20,12 +20,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "ball_larus.h"
 #include "cfg.h"
 #include "input.h"
+#include "alloc.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,37 +91,37 @@ TK_API tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **fn
 /* ---- writing ---------------------------------------------------------- */
 
 /* Canonical csi-cc text of one function. TK_OK or TK_ERR_IO. */
-TK_API tk_status tk_csi_write_function(FILE *out, const tk_csi_function *fn, tk_error *err);
+TK_API tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_function *fn, tk_error *err);
 
 /* Deterministic description of one function (the golden format of `dump`).
  * bl: a numbering loaded for fn (tk_csi_numbering_load), or NULL. */
-TK_API tk_status tk_csi_dump_function(FILE *out, const tk_csi_function *fn, const tk_bl *bl,
+TK_API tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn, const tk_bl *bl,
                                tk_error *err);
 
 /* Graphviz dot of a function's CFG with increments and weights; back edges
  * dashed. highlight: a decoded path to draw in bold red, or NULL. One digraph "csi" with the
  * function as a cluster labelled with its name. */
-TK_API tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *highlight,
+TK_API tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn, const tk_bl_path *highlight,
                            tk_error *err);
 /* Several functions in one graph (`dot -Tpng` draws the first graph of a file only): begin,
  * a cluster per function (index: a number unique in the graph, part of the node names), end.
  * tk_csi_dot_end returns TK_OK or TK_ERR_IO (a write error on out so far). */
-TK_API void tk_csi_dot_begin(FILE *out);
-TK_API tk_status tk_csi_write_dot_cluster(FILE *out, const tk_csi_function *fn, uint32_t index,
+TK_API tk_status tk_csi_dot_begin(const tk_writer *out, tk_error *err);
+TK_API tk_status tk_csi_write_dot_cluster(const tk_writer *out, const tk_csi_function *fn, uint32_t index,
                                           const tk_bl_path *highlight, tk_error *err);
-TK_API tk_status tk_csi_dot_end(FILE *out, tk_error *err);
+TK_API tk_status tk_csi_dot_end(const tk_writer *out, tk_error *err);
 
 /* ---- numbering -------------------------------------------------------- */
 
 /* The Ball–Larus numbering of one function, reusable for many functions. */
 typedef struct tk_csi_numbering tk_csi_numbering;
 
-TK_API tk_status tk_csi_numbering_new(tk_csi_numbering **out);
+TK_API tk_status tk_csi_numbering_open(tk_csi_numbering **out, tk_error *err);
 TK_API void tk_csi_numbering_free(tk_csi_numbering *n);
 
 /* Load fn's weights and check them (see tk_bl_load). Issues go to fn_issue. */
 TK_API tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
-                                tk_bl_issue_fn fn_issue, void *ctx);
+                                tk_bl_issue_fn fn_issue, void *ctx, tk_error *err);
 TK_API const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n);
 /* A path buffer sized for the loaded function (valid until the next load). */
 TK_API tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
@@ -130,7 +131,7 @@ TK_API tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
  * become ordinary edges). Writes fn->nedges edges into out (same order, new
  * back/inc/weight; increments placed as csi-cc does, see tk_bl_number). TK_OK, TK_ERR_LIMIT (path count overflow),
  * TK_ERR_CHECK (a block has no path to EXIT), TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out);
+TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out, tk_error *err);
 
 /* ---- checking --------------------------------------------------------- */
 
@@ -139,7 +140,7 @@ TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n,
  * goes to diag, located in the metadata text (path). Returns TK_OK or
  * TK_ERR_CHECK (problems reported), TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
-                                const char *path, tk_diag *diag);
+                                const char *path, tk_diag *diag, tk_error *err);
 
 /* Text of an issue of a function's numbering, with block ids. */
 TK_API void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char *buf,
@@ -232,7 +233,7 @@ typedef struct tk_csi_state_index tk_csi_state_index;
 
 /* The index of states[0..n) (borrowed: they must outlive it); selector for the states
  * without a function (NULL: every function). Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_state_index_new(tk_csi_state_index **out, const tk_csi_state *states,
+TK_API tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *states,
                                         size_t n, const char *selector, tk_error *err);
 /* The states that go with function fn (labelled label), each once, as indexes into the
  * states, into out (room for n). Returns how many. */
@@ -250,7 +251,7 @@ TK_API void tk_csi_state_index_free(tk_csi_state_index *ix);
  * instruction, NULL when unknown) and a fresh numbering (tk_csi_renumber).
  * Routines whose paths overflow 64 bits are left out, as csi-cc does, and
  * counted in *skipped. TK_OK, TK_ERR_IO, TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
+TK_API tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
 
 /* ---- path profile of a DCFG-Trace ------------------------------------ */
 
@@ -271,7 +272,7 @@ typedef struct tk_csi_profile_stats {
 
 /* For process pid of cfg (borrowed: must outlive the profile). TK_OK,
  * TK_ERR_FORMAT (no such process), TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
+TK_API tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
                              tk_error *err);
 TK_API void tk_csi_profile_free(tk_csi_profile *pr);
 /* Feed the next edges (DCFG edge ids) of a thread. TK_OK or TK_ERR_NOMEM. */
@@ -284,9 +285,10 @@ TK_API uint32_t tk_csi_profile_routine_count(const tk_csi_profile *pr);
 /* Routine i as a CSI function, its numbering (NULL when it overflows) and counts. */
 TK_API const tk_csi_function *tk_csi_profile_routine(const tk_csi_profile *pr, uint32_t i,
                                               tk_csi_numbering **num, tk_csi_profile_stats *stats);
-/* The most executed paths of routine i as (id, count) pairs, most first;
- * returns how many were written (at most max). */
-TK_API size_t tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs, size_t max);
+/* The most executed paths of routine i as (id, count) pairs, most first: at
+ * most max of them, *n written. TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs,
+                                      size_t max, size_t *n, tk_error *err);
 
 /* ---- ELF -------------------------------------------------------------- */
 
@@ -295,7 +297,7 @@ TK_API int tk_csi_is_elf(const uint8_t *data, size_t len);
 
 /* Copy the contents of every section `section` (e.g. ".debug_PT") of an ELF
  * file or memory image into a new buffer (*data, *len; caller frees with
- * free()). TK_OK, TK_END (no such section), TK_ERR_FORMAT, TK_ERR_IO, TK_ERR_NOMEM. */
+ * tk_free). TK_OK, TK_END (no such section), TK_ERR_FORMAT, TK_ERR_IO, TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_elf_section(const char *path, const void *image, size_t image_len,
                              const char *section, uint8_t **data, size_t *len, tk_error *err);
 

@@ -24,10 +24,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "input.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,11 +116,11 @@ TK_API size_t tk_csi_cov_lines(const tk_csi_cov_function *fn, uint64_t *out);
 /* Canonical text of one function in `form` (TK_CSI_COV_FORM_ANY: labelled
  * when the entries carry labels). Labels are written as read; an entry read
  * without one gets csi-cc's ("CC3"; "" when not instrumented). TK_OK or TK_ERR_IO. */
-TK_API tk_status tk_csi_cov_write_function(FILE *out, tk_csi_cov_kind kind, tk_csi_cov_form form,
+TK_API tk_status tk_csi_cov_write_function(const tk_writer *out, tk_csi_cov_kind kind, tk_csi_cov_form form,
                                            const tk_csi_cov_function *fn, tk_error *err);
 
 /* Deterministic description of one function (the golden format of `dump`). */
-TK_API tk_status tk_csi_cov_dump_function(FILE *out, tk_csi_cov_kind kind,
+TK_API tk_status tk_csi_cov_dump_function(const tk_writer *out, tk_csi_cov_kind kind,
                                           const tk_csi_cov_function *fn, tk_error *err);
 
 /* ---- checking --------------------------------------------------------- */
@@ -128,7 +128,7 @@ TK_API tk_status tk_csi_cov_dump_function(FILE *out, tk_csi_cov_kind kind,
 /* The rules that span functions (an array used twice), so one per input. */
 typedef struct tk_csi_cov_checker tk_csi_cov_checker;
 
-TK_API tk_status tk_csi_cov_checker_new(tk_csi_cov_checker **out, tk_csi_cov_kind kind);
+TK_API tk_status tk_csi_cov_checker_open(tk_csi_cov_checker **out, tk_csi_cov_kind kind, tk_error *err);
 TK_API void tk_csi_cov_checker_free(tk_csi_cov_checker *c);
 
 /* Check one function: the array name is the kind's and the function's
@@ -138,7 +138,7 @@ TK_API void tk_csi_cov_checker_free(tk_csi_cov_checker *c);
  * diag, located in the text (path). TK_OK, TK_ERR_CHECK (errors reported),
  * TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_cov_check_function(tk_csi_cov_checker *c, const tk_csi_cov_function *fn,
-                                           const char *path, tk_diag *diag);
+                                           const char *path, tk_diag *diag, tk_error *err);
 
 /* ---- coverage at crash time ------------------------------------------ */
 

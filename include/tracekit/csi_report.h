@@ -57,7 +57,7 @@ typedef struct tk_csi_report_options {
 typedef struct tk_csi_report tk_csi_report;
 
 /* An empty report (opt NULL: the defaults). Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_report_new(tk_csi_report **out, const tk_csi_report_options *opt,
+TK_API tk_status tk_csi_report_open(tk_csi_report **out, const tk_csi_report_options *opt,
                                    tk_error *err);
 /* Adds function fn as a row labelled label (copied). Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_report_add(tk_csi_report *r, const tk_csi_function *fn,

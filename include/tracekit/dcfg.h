@@ -10,19 +10,21 @@
  * Typical use:
  *     tk_cfg *cfg;
  *     if (tk_dcfg_read_path(&cfg, "x.dcfg.json.bz2", NULL, &err) != TK_OK) ...
- *     const tk_cfg_process *p = &cfg->processes[0];
+ *     const tk_cfg_process *p = tk_cfg_process_at(cfg, 0);
  *     uint32_t b = tk_cfg_find_block(p, 31);
+ *     tk_cfg_block_info info;
+ *     tk_cfg_block_get(p, b, &info);
  *     ... tk_cfg_free(cfg);
  */
 #ifndef TRACEKIT_DCFG_H
 #define TRACEKIT_DCFG_H
 
-#include <stdio.h>
 
 #include "tracekit/cfg.h"
 #include "tracekit/input.h"
 #include "tracekit/profile.h"
 #include "tracekit/status.h"
+#include "tracekit/writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,7 +57,7 @@ TK_API tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg
 
 /* Semantic checks of the spec on a model read with opt.diag set: dominators,
  * loops, routine reachability and membership, counts.  Reports through diag. */
-TK_API tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag);
+TK_API tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
 
 typedef enum tk_dcfg_report_format {
     TK_DCFG_REPORT_TEXT = 0,
@@ -65,7 +67,8 @@ typedef enum tk_dcfg_report_format {
 
 typedef struct tk_dcfg_report_options {
     tk_dcfg_report_format format;
-    uint32_t top;          /* rows of the block, routine and loop tables (0 = all) */
+    uint32_t top;          /* rows of the block, routine and loop tables (0: 20) */
+    int all_rows;          /* every row of those tables (top is not used) */
     const char *table;     /* NULL: all; else "summary", "blocks", "routines" or "loops" */
     int has_image, has_routine, has_loop;
     uint32_t image_id;     /* --image: only this image's blocks, routines, loops */
@@ -73,19 +76,19 @@ typedef struct tk_dcfg_report_options {
     uint32_t loop_id;      /* --loop: this loop (head id), its nested loops and its blocks */
 } tk_dcfg_report_options;
 
-#define TK_DCFG_REPORT_OPTIONS_INIT {TK_DCFG_REPORT_TEXT, 20, NULL, 0, 0, 0, 0, 0, 0}
+#define TK_DCFG_REPORT_OPTIONS_INIT {TK_DCFG_REPORT_TEXT, 0, 0, NULL, 0, 0, 0, 0, 0, 0}
 
 /* Summaries (the numbers of Intel's dcfg-reader), hot blocks, hot routines
  * (calls = entry count), loops (visits = entry-edge counts, iterations = head
  * count, static and dynamic instructions, like LoopPoint's loop_info).
  * JSON output carries "version": 1.  TK_ERR_IO, TK_ERR_NOMEM. */
-TK_API tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
+TK_API tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, const tk_writer *f,
                          tk_error *err);
 
 /* Canonical DCFG writer: what Intel's reader accepts (no \u escapes, '/'
  * written as '\/', integers as integers, addresses as hex strings, canonical
  * key and column order, computed routines/loops included).  TK_ERR_IO. */
-TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
+TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, const tk_writer *f, tk_error *err);
 
 /* The profile model of a DCFG (for tk_callgrind_write): event Ir; one
  * function per routine (object = image file, name = entry symbol[+offset]);
@@ -97,7 +100,7 @@ TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err);
 TK_API tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err);
 
 /* Canonical deterministic text of the model (the golden format of tests). */
-TK_API tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err);
+TK_API tk_status tk_dcfg_dump(const tk_cfg *cfg, const tk_writer *f, tk_error *err);
 
 #ifdef __cplusplus
 }

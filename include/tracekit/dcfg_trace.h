@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "tracekit/status.h"
+#include "tracekit/writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -123,8 +124,8 @@ typedef struct tk_dcfg_trace_text {
     size_t len, cap;
 } tk_dcfg_trace_text;
 
-/* Make room for `more` bytes after t->len: 0, or -1 when out of memory. */
-TK_API int tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more);
+/* Make room for `more` bytes after t->len: TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_error *err);
 
 /* Formats decoded edges: appends to out; returns 0, or non-zero to stop. */
 typedef int (*tk_dcfg_trace_render_fn)(const void *ctx, size_t chunk, const uint32_t *edges,
@@ -206,13 +207,17 @@ TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *
 
 typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
 
-/* Writes n bytes; returns 0 on success. */
-typedef int (*tk_dcfg_trace_write_fn)(void *ctx, const void *data, size_t n);
+/* Encoder levels (tk_dcfg_trace_encode_options.level): 0 is the default. */
+enum {
+    TK_DCFG_TRACE_PLAIN = -1,        /* one row per edge, no repeats, no dictionary */
+    TK_DCFG_TRACE_DEFAULT_LEVEL = 5  /* what level 0 stands for */
+};
 
 typedef struct tk_dcfg_trace_encode_options {
-    int level;              /* 0 plain, 1-4 repeats "(n*...)", 5-9 repeats + dictionary,
-                               7-9 also multi-edge rows (variable-length paths chosen from
-                               the first 4 Mi edges of each process) when estimated smaller */
+    int level;              /* 0: TK_DCFG_TRACE_DEFAULT_LEVEL; TK_DCFG_TRACE_PLAIN; 1-4
+                               repeats "(n*...)", 5-9 repeats + dictionary, 7-9 also
+                               multi-edge rows (variable-length paths chosen from the first
+                               4 Mi edges of each process) when estimated smaller */
     int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
     uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
     uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit; a
@@ -235,7 +240,7 @@ typedef struct tk_dcfg_trace_encode_options {
     const tk_cfg *cfg;
 } tk_dcfg_trace_encode_options;
 
-#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {5, 0, 0, 0, NULL, NULL, 0, NULL}
+#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {0, 0, 0, 0, NULL, NULL, 0, NULL}
 
 /* Two passes over the same data. Pass 1: observe() every edge sequence
  * (per process and thread, in order; a thread may be given in several
@@ -244,13 +249,13 @@ typedef struct tk_dcfg_trace_encode_options {
  * calls; finish() writes the rest. Errors: TK_ERR_ARG (calls out of order,
  * pass 2 differs), TK_ERR_FORMAT (a thread or process not contiguous),
  * TK_ERR_NOMEM, TK_ERR_IO (write failed). */
-TK_API tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+TK_API tk_status tk_dcfg_trace_encoder_open(tk_dcfg_trace_encoder **out,
                                     const tk_dcfg_trace_encode_options *opt, tk_error *err);
 TK_API void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
 TK_API tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                         const uint32_t *edges, size_t n, tk_error *err);
-TK_API tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
-                                      void *ctx, tk_error *err);
+TK_API tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, const tk_writer *out,
+                                             tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                        const uint32_t *edges, size_t n, tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);

@@ -50,7 +50,7 @@ typedef struct tk_dcfg_trace_report tk_dcfg_trace_report;
 /* Thread i of t (file order, < tk_dcfg_trace_thread_count) decoded: its counts and its
  * edges by frequency (opt NULL: the defaults). t must outlive the report. Returns TK_OK,
  * the error of decoding a chunk (located), TK_ERR_NOMEM. */
-TK_API tk_status tk_dcfg_trace_report_new(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
+TK_API tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
                                           size_t thread, const tk_dcfg_trace_report_options *opt,
                                           tk_error *err);
 TK_API void tk_dcfg_trace_report_get_stats(const tk_dcfg_trace_report *r,

@@ -94,7 +94,7 @@ typedef struct tk_deps tk_deps;
 /* ---- building ------------------------------------------------------------ */
 
 /* A new empty model. Returns TK_OK or TK_ERR_NOMEM. */
-TK_API tk_status tk_deps_new(tk_deps **out, tk_deps_form form, tk_error *err);
+TK_API tk_status tk_deps_open(tk_deps **out, tk_deps_form form, tk_error *err);
 TK_API void tk_deps_free(tk_deps *d);
 
 /* The index of the instruction with this id (address in the history form),

@@ -115,8 +115,9 @@ typedef enum tk_time_unit {
 
 /* "s", "ms", "us", "ns" ("?" for a value out of range). */
 TK_API const char *tk_time_unit_name(tk_time_unit u);
-/* The unit named name: 0 and *out set, or -1 when name is none of "s", "ms", "us", "ns". */
-TK_API int tk_time_unit_parse(const char *name, tk_time_unit *out);
+/* The unit named name: TK_OK and *out set, or TK_ERR_ARG when name is none of "s", "ms",
+ * "us", "ns". */
+TK_API tk_status tk_time_unit_parse(const char *name, tk_time_unit *out, tk_error *err);
 /* Units in one second: 1, 1e3, 1e6, 1e9. */
 TK_API double tk_time_unit_per_second(tk_time_unit u);
 /* Decimals that show one nanosecond in the unit: 9, 6, 3, 0. */

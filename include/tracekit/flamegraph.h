@@ -5,10 +5,10 @@
 #define TRACEKIT_FLAMEGRAPH_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "folded.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,7 +39,7 @@ typedef struct tk_flame_options {
  * The stacks are read by tk_folded_scan (folded.h: its rules, its located errors:
  * TK_ERR_FORMAT, TK_ERR_LIMIT); TK_ERR_NOMEM, TK_ERR_IO. */
 TK_API tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,
-                                   FILE *out, tk_error *err);
+                                   const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus
 }

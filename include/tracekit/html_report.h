@@ -3,10 +3,10 @@
 #define TRACEKIT_HTML_REPORT_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "flamegraph.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,7 +54,7 @@ typedef struct tk_html_report {
 /* Write the page: the summary, the tables, the flame graph (an SVG document of its own,
  * embedded as a data: URL), the timeline; inline CSS and script, nothing fetched. Errors:
  * tk_flamegraph_svg's, TK_ERR_NOMEM, TK_ERR_IO. */
-TK_API tk_status tk_html_report_write(const tk_html_report *r, FILE *out, tk_error *err);
+TK_API tk_status tk_html_report_write(const tk_html_report *r, const tk_writer *out, tk_error *err);
 
 /* The values of member `member` of the objects in every array named `array` (at any depth)
  * of the JSON text json[0..len), in order, to fn (strings unescaped, numbers as written; the

@@ -112,7 +112,7 @@ TK_API tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, t
  * file, or uncompressed memory input. For a reader that streams and now and
  * then must look ahead or back. TK_ERR_ARG for any other input (pipes,
  * compressed data). Borrowed until tk_input_free. */
-TK_API tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len);
+TK_API tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
 /* Tell the input that content [offset, offset + len) will not be read again. For a memory-
  * mapped file the whole pages inside are handed back to the kernel (they stay in the page cache

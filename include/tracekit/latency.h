@@ -36,8 +36,9 @@ typedef struct tk_latency_totals {
     uint32_t max_depth;
 } tk_latency_totals;
 
-/* per_thread: one row per (thread, function); else one per function. */
-TK_API tk_latency *tk_latency_new(int per_thread);
+/* per_thread: one row per (thread, function); else one per function. TK_OK or
+ * TK_ERR_NOMEM (*out NULL). */
+TK_API tk_status tk_latency_open(tk_latency **out, int per_thread, tk_error *err);
 TK_API void tk_latency_free(tk_latency *l);
 
 /* Consume a whole source. Errors from the source, TK_ERR_NOMEM, TK_ERR_LIMIT. */
@@ -64,7 +65,7 @@ TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
 TK_API tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err);
 
 /* l as bytes (a canonical form: equal accountings give equal bytes), in a block the caller
- * frees with free(): "TKLAT" 1, then LEB128 varints: per_thread, the totals, the series in
+ * frees with tk_free: "TKLAT" 1, then LEB128 varints: per_thread, the totals, the series in
  * (thread, function) order, each with its distinct durations ascending (delta-coded) and their
  * counts. Reorders l's duration arrays (not its results). Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size,
@@ -102,7 +103,7 @@ typedef struct tk_latency_report_options {
     tk_latency_order order;
     uint64_t top;                 /* at most this many rows; 0: all */
     const tk_event_source *names; /* the names TK_LATENCY_KEY_FUNC sorts by (borrowed, used
-                                     only by tk_latency_report_new); NULL: "#ID" */
+                                     only by tk_latency_report_open); NULL: "#ID" */
 } tk_latency_report_options;
 
 #define TK_LATENCY_REPORT_OPTIONS_INIT {TK_LATENCY_KEY_SUM, TK_LATENCY_ORDER_DEFAULT, 0, NULL}
@@ -112,7 +113,7 @@ typedef struct tk_latency_report tk_latency_report;
 /* The rows of l with completed calls, sorted by the key (ties: thread, then function id,
  * ascending; names compared as bytes, the first 95 of each), the first `top` of them
  * (opt NULL: the defaults). l may be freed afterwards. Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_latency_report_new(tk_latency_report **out, tk_latency *l,
+TK_API tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
                                        const tk_latency_report_options *opt, tk_error *err);
 TK_API size_t tk_latency_report_count(const tk_latency_report *r);
 /* Row i (< count), borrowed from r. */
@@ -129,7 +130,7 @@ typedef struct tk_latency_diff_row {
 typedef struct tk_latency_diff tk_latency_diff;
 
 /* An empty difference whose times are in `unit`. Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_latency_diff_new(tk_latency_diff **out, tk_time_unit unit, tk_error *err);
+TK_API tk_status tk_latency_diff_open(tk_latency_diff **out, tk_time_unit unit, tk_error *err);
 /* Side 0 (A) or 1 (B): the functions of l with completed calls, their times converted
  * with ticks_per_second (that trace's clock rate; <= 0: no clock, the times stay ticks).
  * l may be freed afterwards. Returns TK_OK, TK_ERR_ARG (side not 0 or 1, or given

@@ -37,44 +37,31 @@ enum {
  * (no blank, no sign) is skipped. With TK_NUM_HEX a "0x" that no hex digit
  * follows is not a prefix: "0xg" scans as the decimal 0 (with TK_NUM_DEC).
  * TK_OK; TK_ERR_FORMAT when no digit is there (*p unchanged); TK_ERR_LIMIT
- * when the value does not fit in 64 bits (*p past the digits, *out unset). */
-TK_API tk_status tk_scan_num(const char **p, const char *end, unsigned syntax, uint64_t *out);
+ * when the value does not fit in 64 bits (*p past the digits, *out unset).
+ * err (may be NULL) gets the message ("not a number", "the number ... is
+ * over 64 bits"), without a location. */
+TK_API tk_status tk_scan_num(const char **p, const char *end, unsigned syntax, uint64_t *out,
+                             tk_error *err);
 
 /* The same for a signed number (TK_NUM_SIGN: an optional '-' or '+'), in the
  * range of int64_t: TK_ERR_LIMIT beyond it. */
-TK_API tk_status tk_scan_snum(const char **p, const char *end, unsigned syntax, int64_t *out);
+TK_API tk_status tk_scan_snum(const char **p, const char *end, unsigned syntax, int64_t *out,
+                              tk_error *err);
 
 /* All of s[0..len) as a number of the given syntax: TK_ERR_FORMAT when
  * anything follows the number, else as tk_scan_num. */
-TK_API tk_status tk_parse_num(const char *s, size_t len, unsigned syntax, uint64_t *out);
-TK_API tk_status tk_parse_snum(const char *s, size_t len, unsigned syntax, int64_t *out);
+TK_API tk_status tk_parse_num(const char *s, size_t len, unsigned syntax, uint64_t *out,
+                              tk_error *err);
+TK_API tk_status tk_parse_snum(const char *s, size_t len, unsigned syntax, int64_t *out,
+                               tk_error *err);
 
 /* The usual syntaxes: decimal or 0x hex, unsigned or with a sign. */
-static inline tk_status tk_scan_u64(const char **p, const char *end, uint64_t *out)
-{
-    return tk_scan_num(p, end, TK_NUM_DEC | TK_NUM_HEX, out);
-}
-static inline tk_status tk_scan_i64(const char **p, const char *end, int64_t *out)
-{
-    return tk_scan_snum(p, end, TK_NUM_DEC | TK_NUM_HEX | TK_NUM_SIGN, out);
-}
-static inline tk_status tk_parse_u64(const char *s, size_t len, uint64_t *out)
-{
-    return tk_parse_num(s, len, TK_NUM_DEC | TK_NUM_HEX, out);
-}
-static inline tk_status tk_parse_i64(const char *s, size_t len, int64_t *out)
-{
-    return tk_parse_snum(s, len, TK_NUM_DEC | TK_NUM_HEX | TK_NUM_SIGN, out);
-}
-/* Decimal digits only. */
-static inline tk_status tk_scan_dec(const char **p, const char *end, uint64_t *out)
-{
-    return tk_scan_num(p, end, TK_NUM_DEC, out);
-}
+TK_API tk_status tk_parse_u64(const char *s, size_t len, uint64_t *out, tk_error *err);
+TK_API tk_status tk_parse_i64(const char *s, size_t len, int64_t *out, tk_error *err);
 
 /* Parse a plain decimal double ("1.5", "-2e3"); all of s[0..len). No blanks,
  * no "inf" or "nan". TK_ERR_LIMIT when out of the range of a double. */
-TK_API tk_status tk_parse_double(const char *s, size_t len, double *out);
+TK_API tk_status tk_parse_double(const char *s, size_t len, double *out, tk_error *err);
 
 #ifdef __cplusplus
 }

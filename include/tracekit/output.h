@@ -2,9 +2,9 @@
 #ifndef TRACEKIT_OUTPUT_H
 #define TRACEKIT_OUTPUT_H
 
-#include <stdio.h>
-
+#include "api.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,8 +26,14 @@ typedef struct tk_output tk_output;
  * to a terminal), TK_ERR_IO. The caller owns *out: end it with commit or abort. */
 TK_API tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_error *err);
 
-/* The stream to write to. */
-TK_API FILE *tk_output_file(tk_output *o);
+/* Where to write: a writer (tracekit/writer.h) into the output's buffer
+ * (1 MiB; standard output's stream for "-"), valid until commit or abort. */
+TK_API const tk_writer *tk_output_writer(tk_output *o);
+/* The file descriptor the output writes to (1 for standard output), for a
+ * program that writes through a stream of its own instead (fdopen of a dup):
+ * what it writes there must be flushed before tk_output_commit, and not mixed
+ * with tk_output_writer. */
+TK_API int tk_output_fd(const tk_output *o);
 TK_API const char *tk_output_path(const tk_output *o);
 
 /* Flush, close and rename into place; frees o. On error the temp file is removed. */

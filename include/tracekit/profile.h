@@ -11,17 +11,19 @@
  * Adding the same key twice sums the costs, so the builder aggregates.
  *
  * Other formats build a profile with the builder functions below and can then
- * write it with tk_callgrind_write (include/tracekit/callgrind.h).
- * The structs are public for reading; change them only through the builder.
+ * write it with tk_callgrind_write (include/tracekit/callgrind.h). The profile
+ * and its parts are opaque: a part's header is read with tk_prof_part_get, its
+ * rows walked by index (tk_prof_part_self, _call, _jump: row 0 .. count - 1).
  */
 #ifndef TRACEKIT_PROFILE_H
 #define TRACEKIT_PROFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "alloc.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,45 +73,8 @@ typedef struct tk_prof_jump {
     uint32_t reserved;    /* zero */
 } tk_prof_jump;
 
-typedef struct tk_prof_table {
-    void *rows;       /* array of row structs */
-    uint64_t *values; /* per row: `width` values */
-    size_t count;
-    size_t capacity;
-    uint32_t *slots; /* open addressing, row index + 1, 0 = empty */
-    size_t slot_count;
-    size_t last; /* row index of the last hit + 1 (0 = none) */
-} tk_prof_table;
-
-typedef struct tk_prof_part {
-    /* header values as read (has_* says whether present) */
-    int has_number, has_thread, has_pid;
-    uint64_t number, thread, pid;
-    char *cmd;     /* NULL if absent */
-    char *creator; /* NULL if absent */
-    char **desc;   /* "key: value" strings, in order */
-    size_t desc_count;
-    unsigned positions; /* TK_POS_* bits; 0 means "line" */
-    int has_summary, has_totals;
-    uint64_t summary[TK_PROFILE_MAX_EVENTS]; /* in profile event order */
-    uint64_t totals[TK_PROFILE_MAX_EVENTS];
-    unsigned events_mask_valid;              /* 1 if `events` was given for this part */
-    uint64_t events_present;                 /* bit i: profile event i named in this part */
-    tk_prof_table self;  /* values: n_events costs */
-    tk_prof_table calls; /* values: count, then n_events inclusive costs */
-    tk_prof_table jumps; /* values: executed, followed */
-    /* what the Callgrind reader saw in the part, at any detail level (zero in
-     * profiles built otherwise) */
-    uint64_t call_lines;                      /* calls= lines */
-    uint64_t jump_lines;                      /* jump= and jcnd= lines */
-    int has_line_sum;                         /* line_sum is set */
-    uint64_t line_sum[TK_PROFILE_MAX_EVENTS]; /* sum of the cost lines, profile event order */
-    /* read with call counts only (tk_callgrind_read_options.call_counts_only):
-     * no call rows; calls_into[f] = calls into function f (calls_into_len
-     * entries, the functions after them have none). NULL otherwise. */
-    uint64_t *calls_into;
-    size_t calls_into_len;
-} tk_prof_part;
+/* A part: its header and its cost, call and jump rows (opaque). */
+typedef struct tk_prof_part tk_prof_part;
 
 typedef struct tk_prof_event {
     uint32_t name;      /* string id */
@@ -126,18 +91,18 @@ typedef struct tk_profile tk_profile;
 
 #define TK_PROF_NONE UINT32_MAX
 
-TK_API tk_status tk_profile_new(tk_profile **out);
+TK_API tk_status tk_profile_open(tk_profile **out, tk_error *err);
 TK_API void tk_profile_free(tk_profile *p);
 
 /* ---- strings ----------------------------------------------------------- */
-TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id);
+TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id, tk_error *err);
 TK_API const char *tk_profile_str(const tk_profile *p, uint32_t id);
 TK_API size_t tk_profile_str_len(const tk_profile *p, uint32_t id);
 
 TK_API size_t tk_profile_string_count(const tk_profile *p);
-/* Sort rank of every string (rank[id], byte order), for deterministic output.
- * The caller frees the array with free(); NULL when out of memory. */
-TK_API uint32_t *tk_profile_string_ranks(const tk_profile *p);
+/* Sort rank of every string (rank[id], byte order), for deterministic output:
+ * *out, the caller's (tk_free). TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_profile_string_ranks(const tk_profile *p, uint32_t **out, tk_error *err);
 
 /* ---- event types ------------------------------------------------------- */
 TK_API size_t tk_profile_event_count(const tk_profile *p);
@@ -152,54 +117,101 @@ TK_API void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t
 /* Adds a derived event (or replaces the formula of the one of that name);
  * TK_ERR_LIMIT past TK_PROFILE_MAX_EVENTS of them. */
 TK_API tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
-                                 uint32_t long_name);
+                                 uint32_t long_name, tk_error *err);
 TK_API size_t tk_profile_derived_count(const tk_profile *p);
 TK_API const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i);
 /* Evaluate a derived formula ("Ir + 2 Dr", "3*Ir") on a cost vector. */
 TK_API tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
-                                  uint64_t *result);
+                                  uint64_t *result, tk_error *err);
 
 /* ---- functions --------------------------------------------------------- */
 TK_API tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                              uint32_t *fn);
+                              uint32_t *fn, tk_error *err);
 TK_API size_t tk_profile_function_count(const tk_profile *p);
 TK_API const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
 
-/* Rank of every function (sorted by name, object, file ranks); the caller
- * frees it with free(). */
-TK_API uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank);
+/* Rank of every function (sorted by name, object, file ranks): *out, the
+ * caller's (tk_free). TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank,
+                                           uint32_t **out, tk_error *err);
 
 /* ---- parts ------------------------------------------------------------- */
-TK_API tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out);
+TK_API tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out, tk_error *err);
 TK_API size_t tk_profile_part_count(const tk_profile *p);
+/* Part i, or NULL; borrowed until tk_profile_free. */
 TK_API tk_prof_part *tk_profile_part(const tk_profile *p, size_t i);
-TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len);
-/* Adds count calls into function fn to part->calls_into (TK_ERR_LIMIT when
- * the sum overflows 64 bits). */
-TK_API tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count);
-TK_API tk_status tk_profile_part_set_string(char **field, const char *s, size_t len);
+
+/* What a part holds: its header values as read (has_* says whether
+ * present) and the sizes of its tables. Pointers are borrowed from the part
+ * until it changes. */
+typedef struct tk_prof_part_info {
+    int has_number, has_thread, has_pid;
+    uint64_t number, thread, pid;
+    const char *cmd;      /* NULL if absent */
+    const char *creator;  /* NULL if absent */
+    size_t desc_count;    /* "key: value" lines: tk_prof_part_desc */
+    unsigned positions;   /* TK_POS_* bits; 0 means "line" */
+    int has_summary, has_totals;
+    const uint64_t *summary; /* n_events values in profile event order */
+    const uint64_t *totals;
+    int events_mask_valid;   /* 1 if `events` was given for this part */
+    uint64_t events_present; /* bit i: profile event i named in this part */
+    size_t self_rows, call_rows, jump_rows;
+    /* what the Callgrind reader saw in the part, at any detail level (zero in
+     * profiles built otherwise) */
+    uint64_t call_lines;     /* calls= lines */
+    uint64_t jump_lines;     /* jump= and jcnd= lines */
+    int has_line_sum;
+    const uint64_t *line_sum; /* sum of the cost lines, profile event order */
+    /* read with call counts only (tk_callgrind_read_options.call_counts_only):
+     * no call rows; calls_into[f] = calls into function f (calls_into_len
+     * entries, the functions after them have none). NULL otherwise. */
+    const uint64_t *calls_into;
+    size_t calls_into_len;
+} tk_prof_part_info;
+TK_API void tk_prof_part_get(const tk_prof_part *part, tk_prof_part_info *out);
+/* Description line i ("key: value"), or NULL. */
+TK_API const char *tk_prof_part_desc(const tk_prof_part *part, size_t i);
+
+/* Row i of a part's tables (0 .. self_rows - 1, ...), in the order the rows
+ * were added; NULL past the end. The values are borrowed until the part
+ * changes: a self row's n_events costs; a call row's count and n_events
+ * inclusive costs; a jump row's executed and followed counts. */
+TK_API const tk_prof_self *tk_prof_part_self(const tk_prof_part *part, size_t i,
+                                             const uint64_t **costs);
+TK_API const tk_prof_call *tk_prof_part_call(const tk_prof_part *part, size_t i, uint64_t *count,
+                                             const uint64_t **inclusive);
+TK_API const tk_prof_jump *tk_prof_part_jump(const tk_prof_part *part, size_t i,
+                                             uint64_t *executed, uint64_t *followed);
+
+/* Header values of a part being built. */
+TK_API void tk_prof_part_set_number(tk_prof_part *part, uint64_t number);
+TK_API void tk_prof_part_set_thread(tk_prof_part *part, uint64_t thread);
+TK_API void tk_prof_part_set_pid(tk_prof_part *part, uint64_t pid);
+TK_API void tk_prof_part_set_positions(tk_prof_part *part, unsigned positions);
+/* The summary: line (n_events values of p's events), or none (summary NULL). */
+TK_API void tk_prof_part_set_summary(const tk_profile *p, tk_prof_part *part,
+                                     const uint64_t *summary);
+/* cmd: and creator: (copied). TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_prof_part_set_cmd(tk_prof_part *part, const char *s, size_t len,
+                                      tk_error *err);
+TK_API tk_status tk_prof_part_set_creator(tk_prof_part *part, const char *s, size_t len,
+                                          tk_error *err);
+TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len, tk_error *err);
 
 /* Costs are given as n_events values in profile event order.
  * All return TK_OK, TK_ERR_NOMEM or TK_ERR_LIMIT (64-bit overflow of a sum). */
 TK_API tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                              const uint64_t *costs);
+                              const uint64_t *costs, tk_error *err);
 TK_API tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                              uint64_t count, const uint64_t *inclusive);
-/* A self row whose key the caller knows is not in the part yet (a reader that
- * keeps one row per function): no lookup. *row gets the row's index, so that
- * later costs of the key can be added to part->self.values directly. */
-TK_API tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                                 const uint64_t *costs, size_t *row);
-/* The same for a call row (values: the count, then the inclusive costs). */
-TK_API tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                                 uint64_t count, const uint64_t *inclusive, size_t *row);
+                              uint64_t count, const uint64_t *inclusive, tk_error *err);
 TK_API tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
-                              uint64_t executed, uint64_t followed);
+                              uint64_t executed, uint64_t followed, tk_error *err);
 
 /* Sum of self costs of a part (n_events values). */
-TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum);
+TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum, tk_error *err);
 /* Store the computed sum as the part's totals (for writers of built profiles). */
-TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part);
+TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part, tk_error *err);
 
 /* Add every part of src into dst (appending parts, or into dst part `into`
  * when into != NULL). Names are re-interned; events must be known to dst or
@@ -215,7 +227,7 @@ TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_pro
 TK_API tk_status tk_profile_one_part(tk_profile **prof, tk_error *err);
 
 /* Canonical, deterministic text of the whole model (sorted). */
-TK_API tk_status tk_profile_dump(const tk_profile *p, FILE *out);
+TK_API tk_status tk_profile_dump(const tk_profile *p, const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -4,10 +4,10 @@
 #ifndef TRACEKIT_PROFILE_ANALYSIS_H
 #define TRACEKIT_PROFILE_ANALYSIS_H
 
-#include <stdio.h>
 
 #include "events.h"
 #include "profile.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,8 +78,8 @@ TK_API void tk_prof_summary_free(tk_prof_summary *s);
 /* Sort entries by the given event indexes (descending), on inclusive costs
  * when `inclusive` (self costs for a summary without inclusive costs), ties
  * by names. */
-TK_API void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                          size_t n_events, int inclusive);
+TK_API tk_status tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                                     size_t n_events, int inclusive, tk_error *err);
 /* The same for a list cut where it covers `coverage` percent (0 < coverage <
  * 100) of the total of events[0], as callgrind_annotate's --threshold: the
  * list is cut before the first row at which the rows above it cover that
@@ -87,16 +87,18 @@ TK_API void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const 
  * order: returns their number, a prefix of the entries (at least the rows up
  * to the cut, and every row of the same events[0] cost as the last of them);
  * the entries after it, all of smaller events[0] cost, are in no particular
- * order. coverage >= 100 sorts everything, as tk_prof_summary_sort. 0 when out
- * of memory (the order is then as it was). */
-TK_API size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                                  size_t n_events, int inclusive, double coverage);
+ * order. coverage >= 100 sorts everything, as tk_prof_summary_sort. *sorted
+ * gets the number. Both return TK_OK or TK_ERR_NOMEM (the order is then as it
+ * was). */
+TK_API tk_status tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p,
+                                            const size_t *events, size_t n_events, int inclusive,
+                                            double coverage, size_t *sorted, tk_error *err);
 /* Whether rows of cost `sum` cover `coverage` percent of `total` (false when
  * coverage >= 100 or total is 0: such a list is never cut). */
 TK_API int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
 
 /* Recursion classes of the call graph of the parts (part = 0: all parts).
- * Returns in *out an array of one class id per function (the caller frees it with free()): a
+ * Returns in *out an array of one class id per function (the caller frees it with tk_free): a
  * call arc from f to g can be active twice in one call chain (recursion)
  * exactly when cls[f] == cls[g]; arcs between classes never nest, so their
  * inclusive costs add up without counting a chain twice. Classes are the
@@ -141,8 +143,10 @@ TK_API size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *f
 /* ---- dot call graph ------------------------------------------------------ */
 typedef struct tk_dot_options {
     size_t event;          /* event index used for percentages and colours */
-    double node_threshold; /* percent of total inclusive cost below which nodes are dropped */
-    double edge_threshold; /* percent of total below which edges are dropped */
+    double node_threshold; /* percent of total inclusive cost below which nodes are dropped
+                              (0: 0.5; less than 0: none) */
+    double edge_threshold; /* percent of total below which edges are dropped (0: 0.1; less
+                              than 0: none) */
     /* 0: the event's total is printed as a count. > 0: the event is a time with this many
      * values a second (1e9 for "ns"): the graph's total and each node's inclusive time are
      * printed in time_unit, which the labels name. */
@@ -153,7 +157,7 @@ typedef struct tk_dot_options {
                               --strip do); 1: the names as they are */
 } tk_dot_options;
 
-#define TK_DOT_OPTIONS_INIT {0, 0.5, 0.1, 0, TK_UNIT_S, 0}
+#define TK_DOT_OPTIONS_INIT {0, 0, 0, 0, TK_UNIT_S, 0}
 
 /* A demangled C++ name shortened for a picture: the arguments of every template dropped
  * ("std::vector<int, std::allocator<int> >::push_back" -> "std::vector<>::push_back"), the
@@ -162,7 +166,7 @@ typedef struct tk_dot_options {
  * bytes with the terminating NUL (size > 0) and returns out. */
 TK_API char *tk_short_name(const char *name, char *out, size_t size);
 
-TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, const tk_writer *out,
                                tk_error *err);
 
 /* ---- folded stacks (flame graphs) ----------------------------------------- */
@@ -176,16 +180,17 @@ TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options 
  * being a leaf with the whole cost below it. See docs/formats/callgrind.md. */
 typedef struct tk_folded_profile_options {
     size_t event;     /* event index */
-    double min_share; /* fraction of the total below which a branch is not unfolded */
-    size_t max_depth; /* frames at most in a chain */
+    double min_share; /* fraction of the total below which a branch is not unfolded (0: 1e-5;
+                         less than 0: none) */
+    size_t max_depth; /* frames at most in a chain (0: 256) */
     int per_part;     /* each part apart, its stacks starting with "thread T" (or "part N") */
     size_t part;      /* 0: every part; else only this one (1-based; TK_ERR_ARG past the end) */
 } tk_folded_profile_options;
 
-#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 1e-5, 256, 0, 0}
+#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 0, 0, 0, 0}
 
 TK_API tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
-                                  FILE *out, tk_error *err);
+                                  const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus
 }

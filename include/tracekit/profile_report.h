@@ -52,7 +52,7 @@ typedef struct tk_prof_report tk_prof_report;
  * p must outlive the report and stay unchanged. Returns TK_OK, TK_ERR_ARG (no such part,
  * an event index out of range, tree or cycles by another group), TK_ERR_NOMEM,
  * TK_ERR_LIMIT (overflow). */
-TK_API tk_status tk_prof_report_new(tk_prof_report **out, const tk_profile *p,
+TK_API tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
                                     const tk_prof_report_options *opt, tk_error *err);
 /* The summary, its entries in the report's order (borrowed from r). */
 TK_API const tk_prof_summary *tk_prof_report_summary(const tk_prof_report *r);
@@ -92,7 +92,7 @@ typedef struct tk_prof_diff tk_prof_diff;
  * or inclusive costs differ by the change of `event` (largest first), then name, file and
  * object. both must outlive the diff. Returns TK_OK, TK_ERR_ARG (not two parts, event out
  * of range), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
-TK_API tk_status tk_prof_diff_new(tk_prof_diff **out, const tk_profile *both, size_t event,
+TK_API tk_status tk_prof_diff_open(tk_prof_diff **out, const tk_profile *both, size_t event,
                                   tk_error *err);
 TK_API size_t tk_prof_diff_count(const tk_prof_diff *d);
 /* Row i (< count), borrowed from d. */
@@ -114,7 +114,7 @@ typedef struct tk_prof_folded_diff_row {
 typedef struct tk_prof_folded_diff tk_prof_folded_diff;
 
 /* Returns TK_OK, TK_ERR_ARG (not two parts, event out of range), TK_ERR_NOMEM. */
-TK_API tk_status tk_prof_folded_diff_new(tk_prof_folded_diff **out, const tk_profile *both,
+TK_API tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both,
                                          size_t event, tk_error *err);
 TK_API size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d);
 /* Row i (< count), borrowed from d. */

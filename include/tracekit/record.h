@@ -38,7 +38,8 @@ typedef struct tk_record_options {
     int trace_children;        /* record forked and exec'd children as processes too */
     uint32_t threads_limit;    /* threads counted apart (0: 256); later ones share the last */
     int force;                 /* overwrite existing outputs */
-    int trace_level;           /* DCFG-Trace encoder level (-1: the encoder's default) */
+    int trace_level;           /* DCFG-Trace encoder level (tk_dcfg_trace_encode_options; 0: the
+                                  encoder's default) */
     const char *tool_dir;      /* folder holding tkrecord-amd64-linux (NULL: search, see
                                   tk_record_find_tool) */
     const char *valgrind;      /* the valgrind program (NULL: "valgrind" from PATH) */
@@ -51,7 +52,7 @@ typedef struct tk_record_options {
                                   memory before they are spilled to files (0: 512 MiB) */
 } tk_record_options;
 
-#define TK_RECORD_OPTIONS_INIT {NULL, NULL, 0, 0, 0, -1, NULL, NULL, NULL, NULL, NULL, 0, 0}
+#define TK_RECORD_OPTIONS_INIT {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0}
 
 /* The default size of the WET history buffer (the WET format's). */
 #define TK_RECORD_WET_HISTORY 100000u
@@ -100,7 +101,7 @@ TK_API tk_status tk_record_find_tool(const tk_record_options *opt, char *buf, si
  * cfg model: one process per raw file, in order of (pid, generation).
  * *out is the caller's (tk_cfg_free).  TK_ERR_FORMAT, TK_ERR_IO,
  * TK_ERR_NOMEM. */
-TK_API tk_status tk_record_load(const char *raw_dir, tk_cfg **out, tk_error *err);
+TK_API tk_status tk_record_read(const char *raw_dir, tk_cfg **out, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,6 @@
 #ifndef TRACEKIT_STATUS_H
 #define TRACEKIT_STATUS_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,21 +47,19 @@ TK_API void tk_error_clear(tk_error *err);
 
 /* Set code and message; keeps no location. Returns code. err may be NULL. */
 TK_API tk_status tk_error_set(tk_error *err, tk_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-TK_API tk_status tk_error_vset(tk_error *err, tk_status code, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0)));
+    TK_PRINTF(3, 4);
 
 /* Set code, message and location. path may be NULL; offset -1 and line 0 mean unknown. */
 TK_API tk_status tk_error_set_at(tk_error *err, tk_status code, const char *path, int64_t offset,
                           uint64_t line, uint64_t column, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
+    TK_PRINTF(7, 8);
 
 /* Add or replace the location of an error that was set without one. */
 TK_API void tk_error_locate(tk_error *err, const char *path, int64_t offset, uint64_t line,
                      uint64_t column);
 
 /* Prefix the message: "what: <old message>". */
-TK_API void tk_error_prefix(tk_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+TK_API void tk_error_prefix(tk_error *err, const char *fmt, ...) TK_PRINTF(2, 3);
 
 /* Render as "path:line:col: error: message", "path: byte N: error: message",
  * "path: error: message" or "error: message". Returns buf. */
@@ -95,9 +92,7 @@ typedef struct tk_diag {
 
 TK_API void tk_diag_init(tk_diag *d, tk_diag_fn fn, void *ctx);
 TK_API void tk_diag_report(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-TK_API void tk_diag_vreport(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt,
-                     va_list ap) __attribute__((format(printf, 4, 0)));
+    TK_PRINTF(4, 5);
 /* Report an error that was returned as a tk_error. */
 TK_API void tk_diag_error(tk_diag *d, const tk_error *err);
 

@@ -35,6 +35,7 @@
 #include "folded.h"
 #include "html_report.h"
 #include "xray.h"
+#include "writer.h"
 #include "deps_report.h"
 #include "profile_report.h"
 #include "cfg_diff.h"

@@ -4,9 +4,9 @@
 #ifndef TRACEKIT_VIEWERS_H
 #define TRACEKIT_VIEWERS_H
 
-#include <stdio.h>
 
 #include "events.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,7 +17,7 @@ extern "C" {
  * as args, custom/typed events as thread-scoped instant events, process and thread name
  * metadata. Calls still open at the end close at their thread's last timestamp (args
  * "open":true). Errors: the source's, TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_LIMIT. */
-TK_API tk_status tk_export_chrome(const tk_event_source *src, FILE *out, tk_error *err);
+TK_API tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_error *err);
 
 typedef enum tk_folded_weight {
     TK_FOLDED_TIME = 0,  /* self time per call path, in nanoseconds (ticks without a clock rate) */
@@ -26,7 +26,7 @@ typedef enum tk_folded_weight {
 
 /* Folded stacks ("root;caller;callee weight" per line; ';' and newlines in names become '_').
  * per_thread: each stack starts with a "thread <tid>" frame. */
-TK_API tk_status tk_export_folded(const tk_event_source *src, FILE *out, tk_folded_weight weight,
+TK_API tk_status tk_export_folded(const tk_event_source *src, const tk_writer *out, tk_folded_weight weight,
                            int per_thread, tk_error *err);
 
 #ifdef __cplusplus

@@ -4,11 +4,11 @@
 #define TRACEKIT_WET_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "deps.h"
 #include "input.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +63,7 @@ typedef struct tk_wet_reader tk_wet_reader;
 /* A streaming pull reader over `in` (borrowed; must outlive the reader).
  * It checks the grammar and every count (blocks, SIZE, VALUES, one SIZE per
  * use port), the order of instances within a port or a VALUES list (strictly
- * increasing) and the instance limit; not references (see tk_wet_load). */
+ * increasing) and the instance limit; not references (see tk_wet_read). */
 TK_API tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err);
 /* TK_OK with *rec filled, TK_END at the end, or an error located at
  * path:line:column. After an error the reader stays failed. */
@@ -78,18 +78,18 @@ TK_API void tk_wet_reader_free(tk_wet_reader *r);
  * the result is TK_ERR_CHECK when any was found (*out is then still set when
  * the grammar was fine). Without one, the first problem is returned in err.
  * The caller owns *out. */
-TK_API tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err);
+TK_API tk_status tk_wet_read(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err);
 
-/* Writers (FILE borrowed). */
+/* Writers. */
 /* Canonical comprehensive form: blocks in model order, ports, values. */
-TK_API tk_status tk_wet_write(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write(const tk_deps *d, const tk_writer *f, tk_error *err);
 /* Every dependence in the limited-history form, ordered by dependent
  * (address, instance). */
-TK_API tk_status tk_wet_write_history(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write_history(const tk_deps *d, const tk_writer *f, tk_error *err);
 /* JSON: {"version":1,"format":"wet","form":...,"instructions":[...]} */
-TK_API tk_status tk_wet_write_json(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_write_json(const tk_deps *d, const tk_writer *f, tk_error *err);
 /* Deterministic text of the model (the golden format of `dump`). */
-TK_API tk_status tk_wet_dump(const tk_deps *d, FILE *f, tk_error *err);
+TK_API tk_status tk_wet_dump(const tk_deps *d, const tk_writer *f, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,10 +5,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "input.h"
+#include "alloc.h"
 #include "status.h"
+#include "writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +65,8 @@ typedef enum tk_xray_kind {
 
 /* Stable lower-case name ("enter", "exit", "tail-exit", "enter-args", "new-buffer", ...). */
 TK_API const char *tk_xray_kind_name(tk_xray_kind k);
-static inline int tk_xray_is_function(tk_xray_kind k) { return k <= TK_XRAY_ENTER_ARGS; }
+/* 1 for the function records (enter, exit, tail exit, enter with arguments). */
+TK_API int tk_xray_is_function(tk_xray_kind k);
 
 #define TK_XRAY_MAX_ARGS 6
 
@@ -226,7 +228,7 @@ TK_API tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_d
                         tk_xray_check_summary *sum, tk_error *err);
 
 /* Canonical text: the header, then one line per record ("@offset kind fields..."). */
-TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err);
+TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, const tk_writer *out, tk_error *err);
 
 /* ---- instrumentation map and symbols ------------------------------------- */
 
@@ -254,9 +256,9 @@ TK_API const tk_xray_function *tk_xray_map_function(const tk_xray_map *m, uint32
 TK_API uint64_t tk_xray_map_sleds(const tk_xray_map *m);
 TK_API unsigned tk_xray_map_version(const tk_xray_map *m);
 
-/* Demangle an Itanium C++ name ("_Z..."); returns a malloc'd string the caller frees with
- * free(), or NULL when name is not mangled or cannot be demangled. */
-TK_API char *tk_xray_demangle(const char *name);
+/* Demangle an Itanium C++ name ("_Z..."): *out, a string the caller frees with tk_free.
+ * TK_ERR_FORMAT when name is not mangled or cannot be demangled (*out NULL), TK_ERR_NOMEM. */
+TK_API tk_status tk_xray_demangle(const char *name, char **out, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,12 @@
 /* Ball–Larus numbering, path counting (checked 64-bit) and regeneration. */
 #include "tracekit/ball_larus.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 /* Kinds of DAG edges. */
 enum { DAG_REAL = 0, DAG_FROM_ENTRY = 1, DAG_TO_EXIT = 2 };
@@ -55,10 +57,10 @@ static void report(tk_bl_issue_fn fn, void *ctx, tk_bl_issue_kind kind, tk_sever
     fn(ctx, &is);
 }
 
-tk_status tk_bl_new(tk_bl **out)
+tk_status tk_bl_open(tk_bl **out, tk_error *err)
 {
     *out = tk_calloc(1, sizeof **out);
-    return *out ? TK_OK : TK_ERR_NOMEM;
+    return *out ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
 }
 
 void tk_bl_free(tk_bl *bl)
@@ -527,13 +529,26 @@ static tk_status load_built(tk_bl *bl, const tk_bl_edge *edges, tk_bl_issue_fn f
     return errors ? TK_ERR_CHECK : TK_OK;
 }
 
+/* The status of a numbering step, with err filled for an error. */
+static tk_status numbering_status(tk_status st, tk_error *err)
+{
+    switch (st) {
+    case TK_OK: return st;
+    case TK_ERR_CHECK:
+        return tk_error_set(err, st, "the numbering has problems (passed to the issue callback)");
+    case TK_ERR_LIMIT: return tk_error_set(err, st, "the number of paths is over 64 bits");
+    case TK_ERR_ARG: return tk_error_set(err, st, "a node outside the graph");
+    default: return tk_error_from(err, st, "Ball-Larus numbering");
+    }
+}
+
 tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                     const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx)
+                     const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err)
 {
     tk_status st = build_dag(bl, nnodes, entry, exit, edges, nedges);
     if (st != TK_OK)
-        return st;
-    return load_built(bl, edges, fn, ctx);
+        return numbering_status(st, err);
+    return numbering_status(load_built(bl, edges, fn, ctx), err);
 }
 
 /* Iterative DFS marking back edges (edge to a node on the stack). */
@@ -702,24 +717,24 @@ static tk_status number_common(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint3
 }
 
 tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                       tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx)
+                       tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err)
 {
     if (entry >= nnodes || exit >= nnodes)
-        return TK_ERR_ARG;
+        return numbering_status(TK_ERR_ARG, err);
     for (size_t i = 0; i < nedges; i++)
         if (edges[i].src >= nnodes || edges[i].dst >= nnodes)
-            return TK_ERR_ARG;
+            return numbering_status(TK_ERR_ARG, err);
     tk_status st = mark_back_edges(bl, nnodes, entry, edges, nedges);
     if (st != TK_OK)
-        return st;
-    return number_common(bl, nnodes, entry, exit, edges, nedges, fn, ctx);
+        return numbering_status(st, err);
+    return numbering_status(number_common(bl, nnodes, entry, exit, edges, nedges, fn, ctx), err);
 }
 
 tk_status tk_bl_number_keep_back(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                                  tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn,
-                                 void *ctx)
+                                 void *ctx, tk_error *err)
 {
-    return number_common(bl, nnodes, entry, exit, edges, nedges, fn, ctx);
+    return numbering_status(number_common(bl, nnodes, entry, exit, edges, nedges, fn, ctx), err);
 }
 
 uint64_t tk_bl_total(const tk_bl *bl) { return bl->counted ? bl->total : 0; }
@@ -729,13 +744,13 @@ uint64_t tk_bl_num_paths(const tk_bl *bl, uint32_t node)
     return bl->counted && node < bl->n ? bl->np[node] : 0;
 }
 
-tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weight)
+tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weight, tk_error *err)
 {
     if (edge >= bl->norig || bl->exit_dummy[edge] == TK_BL_NONE)
-        return TK_ERR_ARG;
+        return tk_error_set(err, TK_ERR_ARG, "edge %zu is not a back edge", edge);
     const dag_edge *d = &bl->e[bl->exit_dummy[edge]];
     if (!d->known)
-        return TK_ERR_ARG;
+        return tk_error_set(err, TK_ERR_ARG, "the exit weight of edge %zu is unknown", edge);
     *weight = d->weight;
     return TK_OK;
 }
@@ -769,14 +784,20 @@ static const out_slot *find_slot(const tk_bl *bl, uint32_t v, uint64_t r)
     return NULL;
 }
 
-tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path)
+static tk_status broken(tk_error *err, uint64_t id)
+{
+    return tk_error_set(err, TK_ERR_FORMAT, "path %" PRIu64 " does not decode: the numbering is broken",
+                        id);
+}
+
+tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path, tk_error *err)
 {
     path->len = 0;
     path->start_edge = TK_BL_NONE;
     path->end_edge = TK_BL_NONE;
     path->end_ambiguous = 0;
     if (!bl->counted || id >= bl->total)
-        return TK_ERR_ARG;
+        return tk_error_set(err, TK_ERR_ARG, "no path %" PRIu64 " (the graph has %" PRIu64 ")", id, tk_bl_total(bl));
     uint64_t r = id;
     uint32_t v = bl->entry;
     uint32_t *nodes = path->nodes, *edges = path->edges;
@@ -785,12 +806,12 @@ tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path)
         if (v == bl->exit) {
             nodes[len++] = v;
             path->len = len;
-            return r == 0 ? TK_OK : TK_ERR_FORMAT;
+            return r == 0 ? TK_OK : broken(err, id);
         }
         const out_slot *d = find_slot(bl, v, r);
         if (!d) {
             path->len = len;
-            return TK_ERR_FORMAT;
+            return broken(err, id);
         }
         r -= d->lo;
         if (d->kind == DAG_FROM_ENTRY && steps == 0) {
@@ -801,7 +822,7 @@ tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path)
                 path->len = len;
                 path->end_edge = d->origin;
                 path->end_ambiguous = d->guessed;
-                return r == 0 ? TK_OK : TK_ERR_FORMAT;
+                return r == 0 ? TK_OK : broken(err, id);
             }
             if (edges)
                 edges[len] = d->origin;
@@ -810,5 +831,5 @@ tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path)
         v = d->dst;
     }
     path->len = len;
-    return TK_ERR_FORMAT;
+    return broken(err, id);
 }

@@ -23,6 +23,7 @@
 #include "analysis/call_graph.h"
 #include "core/alloc.h"
 #include "graph/scc.h"
+#include "model/profile.h"
 
 static void nodes_of(const tk_call_nodes *m, const tk_prof_call *c, size_t row, uint32_t *a,
                      uint32_t *b)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 
 /* Blocks are matched by (image id, address offset), edges by their end blocks and type
  * name: ids may differ between two runs of a program. */
@@ -61,7 +62,7 @@ static diff_key *edge_keys(const tk_cfg *cfg, const tk_cfg_process *p)
         const tk_cfg_edge *e = &p->edges[i];
         k[i].a = e->src == TK_CFG_NONE ? 0 : node_key(cfg, p, e->src);
         k[i].b = e->tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, e->tgt);
-        k[i].c = (uint32_t)tk_cfg_edge_kind(cfg, e);
+        k[i].c = (uint32_t)cfg_edge_kind(cfg, e);
         k[i].index = i;
     }
     qsort(k, p->nedges, sizeof *k, cmp_diff_key);
@@ -139,8 +140,8 @@ static void side_edge(tk_cfg_diff *d, int s, uint32_t n)
     const tk_cfg_edge *e = &p->edges[n];
     d->item.has[s] = 1;
     d->item.id[s] = e->id;
-    d->item.count[s] = tk_cfg_edge_count(p, e);
-    if (!d->item.type) d->item.type = tk_cfg_edge_type_name(d->g[s], e);
+    d->item.count[s] = cfg_edge_count(p, e);
+    if (!d->item.type) d->item.type = cfg_edge_type_name(d->g[s], e);
 }
 
 /* One step of the merge of the blocks (edges 0) or the edges (1): 1 with an item, 0 when

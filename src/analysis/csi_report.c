@@ -16,13 +16,13 @@ struct tk_csi_report {
     tk_csi_report_totals totals;
 };
 
-tk_status tk_csi_report_new(tk_csi_report **out, const tk_csi_report_options *opt,
+tk_status tk_csi_report_open(tk_csi_report **out, const tk_csi_report_options *opt,
                             tk_error *err)
 {
     static const tk_csi_report_options defaults = TK_CSI_REPORT_OPTIONS_INIT;
     *out = NULL;
     tk_csi_report *r = tk_calloc(1, sizeof *r);
-    if (!r || tk_csi_numbering_new(&r->num) != TK_OK) {
+    if (!r || tk_csi_numbering_open(&r->num, NULL) != TK_OK) {
         tk_free(r);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
@@ -45,7 +45,7 @@ tk_status tk_csi_report_add(tk_csi_report *r, const tk_csi_function *fn, const c
     row.edges = fn->nedges;
     for (uint32_t k = 0; k < fn->nedges; k++)
         row.back_edges += fn->edges[k].back != 0;
-    tk_status ls = tk_csi_numbering_load(r->num, fn, NULL, NULL);
+    tk_status ls = tk_csi_numbering_load(r->num, fn, NULL, NULL, NULL);
     row.paths = tk_bl_total(tk_csi_numbering_bl(r->num));
     row.status = ls == TK_ERR_LIMIT ? TK_CSI_PATHS_OVERFLOW
                  : ls != TK_OK      ? TK_CSI_PATHS_INVALID

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 
 /* edge id -> count (open addressing; id 0 never occurs) */
 typedef struct count_map {
@@ -130,7 +131,7 @@ static tk_status rank_edges(tk_dcfg_trace_report *r, tk_error *err)
     return TK_OK;
 }
 
-tk_status tk_dcfg_trace_report_new(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
+tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
                                    size_t thread, const tk_dcfg_trace_report_options *opt,
                                    tk_error *err)
 {
@@ -168,7 +169,7 @@ static int block_executions(const tk_cfg_process *p, const ranked *v, size_t n, 
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t e = tk_cfg_find_edge(p, v[i].id);
-        if (e != TK_CFG_NONE && tk_cfg_is_block(p, p->edges[e].src))
+        if (e != TK_CFG_NONE && cfg_is_block(p, p->edges[e].src))
             bc[p->edges[e].src] += v[i].value;
     }
     uint64_t total = 0;
@@ -199,7 +200,7 @@ static size_t hot_loops(const tk_cfg_process *p, const uint64_t *bc, ranked *lv)
     size_t nl = 0;
     for (uint32_t l = 0; l < p->nloops; l++) {
         const tk_cfg_loop *L = &p->loops[l];
-        const uint32_t *nodes = tk_cfg_list(p, L->nodes);
+        const uint32_t *nodes = cfg_list(p, L->nodes);
         uint64_t dyn = 0;
         for (uint32_t k = 0; k < L->nnodes; k++)
             if (nodes[k] < p->nblocks)

@@ -81,7 +81,7 @@ static void group_lines(tk_deps_lines *l, const tk_deps *d, const uint32_t *orde
     l->count = k;
 }
 
-tk_status tk_deps_lines_new(tk_deps_lines **out, const tk_deps *d, const tk_slice *slice,
+tk_status tk_deps_lines_open(tk_deps_lines **out, const tk_deps *d, const tk_slice *slice,
                             tk_error *err)
 {
     *out = NULL;
@@ -154,7 +154,7 @@ struct tk_deps_report {
     int cyclic;
 };
 
-tk_status tk_deps_report_new(tk_deps_report **out, const tk_deps *d,
+tk_status tk_deps_report_open(tk_deps_report **out, const tk_deps *d,
                              const tk_deps_report_options *opt, tk_error *err)
 {
     static const tk_deps_report_options defaults = TK_DEPS_REPORT_OPTIONS_INIT;
@@ -165,7 +165,7 @@ tk_status tk_deps_report_new(tk_deps_report **out, const tk_deps *d,
     if (!r)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_deps_get_stats(d, &r->stats);
-    tk_status st = tk_deps_lines_new(&r->lines, d, NULL, err);
+    tk_status st = tk_deps_lines_open(&r->lines, d, NULL, err);
     if (st == TK_OK && !(r->chains = tk_calloc(opt->chains ? opt->chains : 1, sizeof *r->chains)))
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) {

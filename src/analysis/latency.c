@@ -10,12 +10,13 @@
 #include "model/events.h"
 #include "analysis/latency_impl.h"
 
-tk_latency *tk_latency_new(int per_thread)
+tk_status tk_latency_open(tk_latency **out, int per_thread, tk_error *err)
 {
-    tk_latency *l = tk_calloc(1, sizeof *l);
-    if (l)
-        l->per_thread = per_thread;
-    return l;
+    tk_latency *l = *out = tk_calloc(1, sizeof *l);
+    if (!l)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    l->per_thread = per_thread;
+    return TK_OK;
 }
 
 void tk_latency_free(tk_latency *l)

@@ -189,7 +189,7 @@ static void put_bytes(buf *b, const void *v, size_t n)
         size_t ncap = b->cap ? b->cap * 2 : 256;
         while (ncap < b->len + n)
             ncap *= 2;
-        uint8_t *np = realloc(b->p, ncap); /* handed to the caller, who frees it with free() */
+        uint8_t *np = tk_realloc(b->p, ncap); /* handed to the caller, who frees it with tk_free */
         if (!np) {
             b->failed = 1;
             return;
@@ -342,7 +342,7 @@ tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_e
         put_series(&b, &l->series[ix[i]], l->per_thread);
     tk_free(ix);
     if (b.failed) {
-        free(b.p);
+        tk_free(b.p);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising latencies");
     }
     *data = b.p;
@@ -488,9 +488,10 @@ tk_status tk_latency_deserialize(tk_latency **out, const uint8_t *data, size_t s
 {
     *out = NULL;
     rd r = {data, 0, size, err, TK_OK};
-    tk_latency *l = tk_latency_new(0);
-    if (!l)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_latency *l = NULL;
+    tk_status st = tk_latency_open(&l, 0, err);
+    if (st != TK_OK)
+        return st;
     l->merged = 1;
     uint64_t n, expanded = 0;
     if (get_header(&r, l) == 0 && get_u64(&r, &n, "a count of series") == 0) {

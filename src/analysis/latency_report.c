@@ -114,7 +114,7 @@ static tk_status sort_rows(tk_latency_report *r, const tk_latency_row *rows, siz
     return TK_OK;
 }
 
-tk_status tk_latency_report_new(tk_latency_report **out, tk_latency *l,
+tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
                                 const tk_latency_report_options *opt, tk_error *err)
 {
     static const tk_latency_report_options defaults = TK_LATENCY_REPORT_OPTIONS_INIT;
@@ -181,7 +181,7 @@ static int cmp_func(const void *x, const void *y)
     return (a->func > b->func) - (a->func < b->func);
 }
 
-tk_status tk_latency_diff_new(tk_latency_diff **out, tk_time_unit unit, tk_error *err)
+tk_status tk_latency_diff_open(tk_latency_diff **out, tk_time_unit unit, tk_error *err)
 {
     *out = tk_calloc(1, sizeof **out);
     if (!*out)

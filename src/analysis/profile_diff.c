@@ -76,7 +76,7 @@ static tk_status diff_rows(tk_prof_diff *d, const tk_profile *both, size_t ev, t
     return TK_OK;
 }
 
-tk_status tk_prof_diff_new(tk_prof_diff **out, const tk_profile *both, size_t event,
+tk_status tk_prof_diff_open(tk_prof_diff **out, const tk_profile *both, size_t event,
                            tk_error *err)
 {
     *out = NULL;
@@ -150,20 +150,45 @@ static int cmp_folded_order(const void *x, const void *y)
     return (a->order > b->order) - (a->order < b->order);
 }
 
-/* Both profiles' folded stacks (parts 1 and 2 of `both`) for event ev as text. The text is
- * C library memory (open_memstream), freed with free(). */
+/* A text growing in memory: a tk_writer's context. */
+typedef struct text_buf {
+    char **text;
+    size_t *len, cap;
+} text_buf;
+
+static int append_text(void *ctx, const void *data, size_t n)
+{
+    text_buf *b = ctx;
+    if (*b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < *b->len + n + 1) cap *= 2;
+        char *t = tk_realloc(*b->text, cap);
+        if (!t) return -1;
+        *b->text = t;
+        b->cap = cap;
+    }
+    memcpy(*b->text + *b->len, data, n);
+    *b->len += n;
+    (*b->text)[*b->len] = 0;
+    return 0;
+}
+
+/* Both profiles' folded stacks (parts 1 and 2 of `both`) for event ev as text (the
+ * library's memory: tk_free). */
 static tk_status folded_texts(tk_prof_folded_diff *d, const tk_profile *both, size_t ev,
                               tk_error *err)
 {
     tk_status st = TK_OK;
     for (int i = 0; i < 2 && st == TK_OK; i++) {
-        FILE *m = open_memstream(&d->text[i], &d->len[i]);
-        if (!m) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        text_buf b = {&d->text[i], &d->len[i], 0};
+        d->len[i] = 0;
         tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
         fo.event = ev;
         fo.part = (size_t)i + 1;
-        st = tk_profile_write_folded(both, &fo, m, err);
-        if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        tk_writer w = {append_text, &b};
+        st = tk_profile_write_folded(both, &fo, &w, err);
+        if (st == TK_OK && !d->text[i] && append_text(&b, "", 0) != 0)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     return st;
 }
@@ -189,7 +214,7 @@ static tk_status folded_parse(tk_prof_folded_diff *d, tk_error *err)
                 r->r.stack = line;
                 r->r.len = (size_t)(sp - 1 - line);
                 r->order = n++;
-                if (tk_parse_u64(sp, (size_t)(nl - sp), &r->r.count[i]) != TK_OK) /* ours */
+                if (tk_num_parse_u64(sp, (size_t)(nl - sp), &r->r.count[i]) != TK_OK) /* ours */
                     r->r.count[i] = 0;
                 r->r.count[!i] = 0;
             }
@@ -222,7 +247,7 @@ static void folded_merge(tk_prof_folded_diff *d)
     d->count = m;
 }
 
-tk_status tk_prof_folded_diff_new(tk_prof_folded_diff **out, const tk_profile *both,
+tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both,
                                   size_t event, tk_error *err)
 {
     *out = NULL;
@@ -255,8 +280,8 @@ const tk_prof_folded_diff_row *tk_prof_folded_diff_row_at(const tk_prof_folded_d
 void tk_prof_folded_diff_free(tk_prof_folded_diff *d)
 {
     if (!d) return;
-    free(d->text[0]); /* open_memstream's */
-    free(d->text[1]);
+    tk_free(d->text[0]);
+    tk_free(d->text[1]);
     tk_free(d->rows);
     tk_free(d);
 }

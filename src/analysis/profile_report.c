@@ -92,7 +92,7 @@ static tk_status settle_options(tk_prof_report *r, const tk_profile *p, tk_error
     return TK_OK;
 }
 
-tk_status tk_prof_report_new(tk_prof_report **out, const tk_profile *p,
+tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
                              const tk_prof_report_options *opt, tk_error *err)
 {
     static const tk_prof_report_options defaults = TK_PROF_REPORT_OPTIONS_INIT;
@@ -107,10 +107,10 @@ tk_status tk_prof_report_new(tk_prof_report **out, const tk_profile *p,
                                                                               o->group, &r->s,
                                                                               err);
     if (st == TK_OK) {
-        size_t sorted = tk_prof_summary_sort_cover(r->s, p, o->sort, o->nsort, o->inclusive,
-                                                   o->coverage);
-        if (!sorted && r->s->count) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        else r->limit = rows_shown(r, sorted);
+        size_t sorted = 0;
+        st = tk_prof_summary_sort_cover(r->s, p, o->sort, o->nsort, o->inclusive, o->coverage,
+                                        &sorted, err);
+        if (st == TK_OK) r->limit = rows_shown(r, sorted);
     }
     if (st == TK_OK && o->tree)
         st = tk_profile_summary_arcs(p, o->part, r->s, o->group, &r->arcs, err);

@@ -30,6 +30,7 @@ typedef struct group_table {
     /* with inclusive costs by function or file-function: per entry */
     uint32_t *cycle;
     unsigned char *estimated;
+    uint64_t hash_key; /* of the slots (tk_hash_new_key) */
 } group_table;
 
 /* the values of entry i: self (when stored) and inclusive */
@@ -49,18 +50,19 @@ static const uint64_t *self_of(const group_table *t, size_t i)
     return r == UINT32_MAX ? no_costs : t->self_part->self.values + (size_t)r * t->nev;
 }
 
-/* Chained through a mixer from tk_hash_key on: keys hold line numbers and
+/* Chained through a mixer from the table's key on: keys hold line numbers and
  * addresses of the file, which must not be able to collide on purpose. */
-static uint64_t key_hash(const group_key *k)
+static uint64_t key_hash(const group_table *t, const group_key *k)
 {
-    uint64_t h = tk_hash_u64(k->a ^ tk_hash_key);
+    uint64_t h = tk_hash_u64(k->a ^ t->hash_key);
     h = tk_hash_u64(h ^ k->b);
     return tk_hash_u64(h ^ k->c);
 }
 
 static tk_status group_find(group_table *t, const group_key *k, size_t *index)
 {
-    uint64_t h = key_hash(k);
+    if (!t->nslots) t->hash_key = tk_hash_new_key(); /* no slots hashed with another yet */
+    uint64_t h = key_hash(t, k);
     if (t->nslots) {
         size_t mask = t->nslots - 1;
         for (size_t j = h & mask; t->slots[j]; j = (j + 1) & mask) {
@@ -76,7 +78,7 @@ static tk_status group_find(group_table *t, const group_key *k, size_t *index)
         uint32_t *ns = tk_calloc(n, sizeof *ns);
         if (!ns) return TK_ERR_NOMEM;
         for (size_t i = 0; i < t->count; i++) {
-            size_t j = key_hash(&t->keys[i]) & (n - 1);
+            size_t j = key_hash(t, &t->keys[i]) & (n - 1);
             while (ns[j]) j = (j + 1) & (n - 1);
             ns[j] = (uint32_t)i + 1;
         }
@@ -797,14 +799,17 @@ static size_t cover_prefix(sort_rec *v, size_t n, uint64_t total, double coverag
     return n; /* not reached with a total that is the sum of the k0 */
 }
 
-size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                                  size_t n_events, int inclusive, double coverage)
+tk_status tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                                     size_t n_events, int inclusive, double coverage, size_t *sorted_rows,
+                                     tk_error *err)
 {
+    *sorted_rows = 0;
     if (inclusive && s->count && !s->entries[0].inclusive) inclusive = 0; /* a summary of self costs */
     /* room for the records, then for the sorted entries (see below) */
     size_t rec_size = sizeof(sort_rec) > sizeof(tk_prof_entry) ? sizeof(sort_rec) : sizeof(tk_prof_entry);
     sort_rec *v = tk_malloc((s->count ? s->count : 1) * rec_size);
-    if (!v) return 0; /* out of memory: leave the order as it is */
+    if (!v) /* out of memory: leave the order as it is */
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     /* the costs and names are anywhere in memory: fetched a few entries
      * ahead (the misses overlap) */
     enum { AHEAD = 8 };
@@ -857,13 +862,15 @@ size_t tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const
     } else {
         tk_free(v);
     }
-    return nsort;
+    *sorted_rows = nsort;
+    return TK_OK;
 }
 
-void tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                          size_t n_events, int inclusive)
+tk_status tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
+                               size_t n_events, int inclusive, tk_error *err)
 {
-    tk_prof_summary_sort_cover(s, p, events, n_events, inclusive, 100.0);
+    size_t n;
+    return tk_prof_summary_sort_cover(s, p, events, n_events, inclusive, 100.0, &n, err);
 }
 
 /* ---- recursion classes (annotate) ----------------------------------------- */
@@ -894,8 +901,7 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
         return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", part, np,
                             np == 1 ? "" : "s");
     size_t nfn = tk_profile_function_count(p);
-    /* returned to the caller, who frees it with free() (public API) */
-    uint32_t *node = malloc((nfn ? nfn : 1) * sizeof *node);
+    uint32_t *node = tk_malloc((nfn ? nfn : 1) * sizeof *node); /* the caller's (tk_free) */
     uint32_t *comp = tk_malloc((nfn ? nfn : 1) * sizeof *comp);
     uint32_t *first = NULL, *to = NULL;
     base_rec *recs = by_base_name ? tk_malloc((nfn ? nfn : 1) * sizeof *recs) : NULL;
@@ -939,7 +945,7 @@ done:
     tk_free(recs);
     tk_free(parts);
     if (st != TK_OK) {
-        free(node);
+        tk_free(node);
         return tk_error_set(err, st, st == TK_ERR_LIMIT ? "too many call arcs" : "out of memory");
     }
     *out = node;

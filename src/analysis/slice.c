@@ -448,7 +448,7 @@ void tk_nodes_free(tk_node *nodes)
 static int parse_u64_range(const char *s, const char *e, int base, uint64_t *out)
 {
     unsigned syntax = base == 16 ? TK_NUM_BARE_HEX : TK_NUM_DEC;
-    tk_status st = tk_parse_num(s, (size_t)(e - s), syntax, out);
+    tk_status st = tk_num_parse(s, (size_t)(e - s), syntax, out);
     return st == TK_OK ? 0 : st == TK_ERR_LIMIT ? -2 : -1;
 }
 

@@ -153,7 +153,7 @@ int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t d
         *out = dflt;
         return 0;
     }
-    if (tk_parse_u64(v, strlen(v), out) == TK_OK) return 0; /* decimal or 0x hex (core/num) */
+    if (tk_parse_u64(v, strlen(v), out, NULL) == TK_OK) return 0; /* decimal or 0x hex (core/num) */
     cli_usage_error(cmd, "option '--%s' needs a non-negative integer, not '%s'", name, v);
     return -1;
 }
@@ -166,11 +166,18 @@ int cli_get_double(const char *cmd, const cli_args *a, const char *name, double 
         return 0;
     }
     double x;
-    if (tk_parse_double(v, strlen(v), &x) != TK_OK) {
+    if (tk_parse_double(v, strlen(v), &x, NULL) != TK_OK) {
         cli_usage_error(cmd, "option '--%s' needs a number, not '%s'", name, v);
         return -1;
     }
     *out = x;
+    return 0;
+}
+
+int cli_get_nonzero_double(const char *cmd, const cli_args *a, const char *name, double *out)
+{
+    if (cli_get_double(cmd, a, name, 0, out)) return -1;
+    if (cli_get(a, name) && *out <= 0) *out = -1;
     return 0;
 }
 

@@ -56,6 +56,10 @@ int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
+/* A number for a library option where 0 stands for the library's default (tk_dot_options
+ * thresholds, tk_folded_profile_options.min_share): not given, 0; given as 0 (or less), -1,
+ * the library's "none". */
+int cli_get_nonzero_double(const char *cmd, const cli_args *a, const char *name, double *out);
 /* A value an option may take: its name on the command line and the constant it
  * stands for (of an enum of the command's or the library's; never negative). */
 typedef struct cli_choice {
@@ -184,6 +188,20 @@ int cli_diag_summary(const tk_diag *d, const char *path);
 int cli_output_open(const cli_args *a, int binary, tk_output **out);
 /* Commit; prints the error. Returns an exit code. */
 int cli_output_commit(tk_output *o);
+/* Discard (accepts NULL). */
+void cli_output_abort(tk_output *o);
+/* The stream the command writes its output to: stdout, or a stream of its own over the
+ * output's file (tk_output_fd) that cli_output_open opened and cli_output_commit and
+ * cli_output_abort close. */
+FILE *cli_output_file(tk_output *o);
+/* A writer (tracekit/writer.h) into the stream f, for the library's writing functions:
+ * tk_dcfg_write(cfg, CLI_WRITER(f), &err). */
+int cli_write_file(void *f, const void *data, size_t len);
+#define CLI_WRITER(f) (&(tk_writer){cli_write_file, (f)})
+/* s as a JSON string literal (tk_json_quote; NULL is ""), as a CSV field (tk_csv_quote;
+ * NULL is empty). */
+void cli_put_json_string(FILE *f, const char *s);
+void cli_put_csv_field(FILE *f, const char *s);
 /* --per-thread callgrind: the profile's parts as OUT-01, OUT-02, ... (-o OUT, required:
  * usage error without it, which cli_need_parts_output gives before any reading); --force
  * overwrites; positions: the TK_POS_* columns written (0: the parts'). Return an exit code. */

@@ -111,7 +111,7 @@ static int context_init(const cli_command *c, const cli_args *loose, cli_ctx *ct
     const char *jobs = cli_get(loose, "jobs");
     if (jobs) { /* the command's --jobs bounds the decompression threads too (checked later) */
         uint64_t n; /* as cli_get_u64 reads it */
-        if (tk_parse_u64(jobs, strlen(jobs), &n) == TK_OK && n >= 1 && n <= 256)
+        if (tk_parse_u64(jobs, strlen(jobs), &n, NULL) == TK_OK && n >= 1 && n <= 256)
             cli_set_input_threads((unsigned)n);
     }
     cli_input_options(&ctx->input_opt, ctx->progress);

@@ -177,8 +177,8 @@ static int write_page(const cli_ctx *ctx, const cli_args *loose, const cli_captu
     r.ngraphs = graphs->n;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_html_report_write(&r, tk_output_file(o), &err) != TK_OK) {
-        tk_output_abort(o);
+    if (tk_html_report_write(&r, CLI_WRITER(cli_output_file(o)), &err) != TK_OK) {
+        cli_output_abort(o);
         return cli_error(&err);
     }
     return cli_output_commit(o);

@@ -142,13 +142,13 @@ static int loop_graphs(const char *path, keys *ks, cli_html_graphs *out)
         FILE *m = open_memstream(&dot, &len);
         tk_cfg_dot_options o = TK_CFG_DOT_OPTIONS_INIT;
         uint32_t loop;
-        if (!m || tk_parse_u64(g->key, strlen(g->key), &id) != TK_OK || id > UINT32_MAX) {
+        if (!m || tk_parse_u64(g->key, strlen(g->key), &id, NULL) != TK_OK || id > UINT32_MAX) {
             g->note = "not a loop head id";
         } else {
             loop = (uint32_t)id;
             o.loops = &loop;
             o.nloops = 1;
-            if (tk_cfg_write_dot(cfg, &o, m, &err) != TK_OK) g->note = "no graph of this loop";
+            if (tk_cfg_write_dot(cfg, &o, CLI_WRITER(m), &err) != TK_OK) g->note = "no graph of this loop";
         }
         if (m) fclose(m);
         if (g->note) free(dot);

@@ -1,5 +1,6 @@
 /* Shared helpers of the commands: errors, inputs, outputs (a callgrind file per thread, flame
  * graphs), diagnostics, progress. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -162,6 +163,68 @@ int cli_diag_summary(const tk_diag *d, const char *path)
 
 /* ---- output ---------------------------------------------------------------------- */
 
+/* The streams of the outputs open (a command has one or two). */
+#define CLI_MAX_OUTPUTS 8
+static struct {
+    tk_output *o;
+    FILE *f;
+    char *buf;
+} cli_outputs[CLI_MAX_OUTPUTS];
+
+/* A stream of the command's own over the file of o (not standard output): 0, or -1 (errno). */
+static int open_output_file(tk_output *o)
+{
+    int k = 0;
+    while (k < CLI_MAX_OUTPUTS && cli_outputs[k].o) k++;
+    if (k == CLI_MAX_OUTPUTS) {
+        errno = EMFILE;
+        return -1;
+    }
+    int fd = dup(tk_output_fd(o));
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        errno = e;
+        return -1;
+    }
+    /* exports write hundreds of MB in small pieces */
+    cli_outputs[k].buf = malloc(1u << 20);
+    if (cli_outputs[k].buf) setvbuf(f, cli_outputs[k].buf, _IOFBF, 1u << 20);
+    cli_outputs[k].o = o;
+    cli_outputs[k].f = f;
+    return 0;
+}
+
+FILE *cli_output_file(tk_output *o)
+{
+    for (int i = 0; i < CLI_MAX_OUTPUTS; i++)
+        if (cli_outputs[i].o == o) return cli_outputs[i].f;
+    return stdout;
+}
+
+/* Close the command's stream over o: 0, or -1 when a write failed (errno set). */
+static int close_output_file(tk_output *o)
+{
+    for (int i = 0; i < CLI_MAX_OUTPUTS; i++) {
+        if (cli_outputs[i].o != o) continue;
+        FILE *f = cli_outputs[i].f;
+        int bad = fflush(f) != 0 || ferror(f);
+        int e = errno;
+        if (fclose(f) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+        free(cli_outputs[i].buf);
+        cli_outputs[i].o = NULL;
+        cli_outputs[i].f = NULL;
+        cli_outputs[i].buf = NULL;
+        errno = e;
+        return bad ? -1 : 0;
+    }
+    return 0;
+}
+
 int cli_output_open(const cli_args *a, int binary, tk_output **out)
 {
     const char *path = cli_get(a, "output");
@@ -169,6 +232,12 @@ int cli_output_open(const cli_args *a, int binary, tk_output **out)
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_output_open(out, path ? path : "-", flags, &err);
+    if (st == TK_OK && tk_output_fd(*out) != STDOUT_FILENO && open_output_file(*out) != 0) {
+        tk_error_set_at(&err, TK_ERR_IO, tk_output_path(*out), -1, 0, 0, "cannot open output: %s",
+                        strerror(errno));
+        tk_output_abort(*out);
+        st = TK_ERR_IO;
+    }
     if (st == TK_OK) return CLI_EXIT_OK;
     if (st == TK_ERR_EXISTS) tk_error_prefix(&err, "refusing to overwrite (use --force)");
     return cli_error(&err);
@@ -212,7 +281,7 @@ int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_
     if (!m) return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
     tk_status st = folded(job, m, &err);
     if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK) st = tk_flamegraph_svg(text, len, &o, out, &err);
+    if (st == TK_OK) st = tk_flamegraph_svg(text, len, &o, CLI_WRITER(out), &err);
     free(text);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
@@ -246,6 +315,47 @@ int cli_output_commit(tk_output *o)
 {
     tk_error err;
     tk_error_clear(&err);
+    if (close_output_file(o) != 0) {
+        tk_error_set_at(&err, TK_ERR_IO, tk_output_path(o), -1, 0, 0, "write failed: %s",
+                        strerror(errno));
+        tk_output_abort(o);
+        return cli_error(&err);
+    }
     tk_status st = tk_output_commit(o, &err);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
+void cli_output_abort(tk_output *o)
+{
+    if (!o) return;
+    close_output_file(o);
+    tk_output_abort(o);
+}
+
+int cli_write_file(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, f) != len ? -1 : 0;
+}
+
+void cli_put_json_string(FILE *f, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    char small[256];
+    char *q = TK_JSON_QUOTED_MAX(n) <= sizeof small ? small : malloc(TK_JSON_QUOTED_MAX(n));
+    if (!q) {
+        fputs("\"\"", f); /* out of memory: the stream's error is the command's */
+        return;
+    }
+    fwrite(q, 1, tk_json_quote(q, s ? s : "", n), f);
+    if (q != small) free(q);
+}
+
+void cli_put_csv_field(FILE *f, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    char small[256];
+    char *q = TK_CSV_QUOTED_MAX(n) <= sizeof small ? small : malloc(TK_CSV_QUOTED_MAX(n));
+    if (!q) return;
+    fwrite(q, 1, tk_csv_quote(q, s ? s : "", n), f);
+    if (q != small) free(q);
 }

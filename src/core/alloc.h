@@ -10,7 +10,6 @@ void *tk_malloc(size_t size);
 void *tk_calloc(size_t n, size_t size);   /* zeroed; NULL on overflow */
 void *tk_realloc(void *ptr, size_t size);
 void *tk_reallocarray(void *ptr, size_t n, size_t size); /* NULL on overflow */
-void tk_free(void *ptr);
 
 /* A block of 128 KiB or more has a header of this size in front of it in its
  * mapping: an arena that wants whole (huge) pages asks for a power of two

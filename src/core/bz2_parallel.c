@@ -76,16 +76,15 @@ struct tk_bz2par {
 /* For the 16-bit value of two consecutive bytes: bit s is set when a magic
  * starting s bits into the byte before them has these two bytes as its second
  * and third. */
-static uint8_t magic_filter[65536];
-static pthread_once_t magic_filter_once = PTHREAD_ONCE_INIT;
-
-static void magic_filter_init(void)
-{
-    for (unsigned s = 0; s < 8; s++) {
-        magic_filter[(BLOCK_MAGIC >> (24 + s)) & 0xffff] |= (uint8_t)(1u << s);
-        magic_filter[(EOS_MAGIC >> (24 + s)) & 0xffff] |= (uint8_t)(1u << s);
-    }
-}
+/* A constant table: the 16 values are distinct (a second initializer of one
+ * element would be a -Woverride-init warning). */
+#define FILTER(magic, s) [((magic) >> (24 + (s))) & 0xffff] = (uint8_t)(1u << (s))
+static const uint8_t magic_filter[65536] = {
+    FILTER(BLOCK_MAGIC, 0), FILTER(BLOCK_MAGIC, 1), FILTER(BLOCK_MAGIC, 2), FILTER(BLOCK_MAGIC, 3),
+    FILTER(BLOCK_MAGIC, 4), FILTER(BLOCK_MAGIC, 5), FILTER(BLOCK_MAGIC, 6), FILTER(BLOCK_MAGIC, 7),
+    FILTER(EOS_MAGIC, 0),   FILTER(EOS_MAGIC, 1),   FILTER(EOS_MAGIC, 2),   FILTER(EOS_MAGIC, 3),
+    FILTER(EOS_MAGIC, 4),   FILTER(EOS_MAGIC, 5),   FILTER(EOS_MAGIC, 6),   FILTER(EOS_MAGIC, 7)};
+#undef FILTER
 
 /* n <= 56 bits at bit offset bit, most significant first; the caller checks
  * that they are inside the data. */
@@ -341,7 +340,6 @@ tk_bz2par *tk_bz2par_start(const uint8_t *data, size_t len, unsigned threads)
         return NULL;
     if (threads > 16)
         threads = 16;
-    pthread_once(&magic_filter_once, magic_filter_init);
     tk_bz2par *p = tk_calloc(1, sizeof *p);
     if (!p)
         return NULL;

@@ -13,6 +13,7 @@
 #define TK_HAVE_GNU_QSORT_R 1 /* glibc's argument order (musl 1.2.3 has it too, undetectable) */
 #define TK_HAVE_STRCHRNUL 1
 #define TK_HAVE_MALLOC_USABLE_SIZE 1
+#define TK_HAVE_FOPENCOOKIE 1 /* a stdio stream over callbacks (musl has it too) */
 #endif
 #if defined(__linux__) && !defined(TK_PORTABLE)
 #define TK_HAVE_MREMAP 1      /* Linux */

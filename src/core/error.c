@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tracekit/status.h"
+#include "error.h"
 
 const char *tk_status_name(tk_status s)
 {
@@ -39,6 +39,13 @@ tk_status tk_error_vset(tk_error *err, tk_status code, const char *fmt, va_list 
     err->code = code;
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     return code;
+}
+
+tk_status tk_error_from(tk_error *err, tk_status st, const char *what)
+{
+    if (st >= 0) return st;
+    if (st == TK_ERR_NOMEM) return tk_error_set(err, st, "out of memory");
+    return tk_error_set(err, st, "%s: %s", what, tk_status_name(st));
 }
 
 tk_status tk_error_set(tk_error *err, tk_status code, const char *fmt, ...)

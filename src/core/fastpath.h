@@ -34,7 +34,7 @@
  *
  * The primitives below are the tricks themselves, each with the derivation of
  * its constants. The digit loops are bounded so that they cannot overflow
- * (checked by tests/unit/test_fastpath.c against tk_scan_num); a longer
+ * (checked by tests/unit/test_fastpath.c against tk_num_scan); a longer
  * number makes the fast path decline. */
 #ifndef TK_CORE_FASTPATH_H
 #define TK_CORE_FASTPATH_H
@@ -91,7 +91,7 @@ TK_FAST_INLINE uint64_t tk_fast_opaque_u64(uint64_t v)
  * 19 decimal digits cannot overflow: 10^19 - 1 < 2^64 - 1 = 18446744073709551615
  * (20 digits). 16 hex digits are 64 bits. So these loops need no overflow
  * check: they refuse longer numbers (leading zeros included), and the general
- * code (tk_scan_num) reads those. */
+ * code (tk_num_scan) reads those. */
 #define TK_FAST_DEC_MAX 19
 #define TK_FAST_HEX_MAX 16
 

@@ -7,28 +7,27 @@
 #include "alloc.h"
 #include "compat.h"
 
-uint64_t tk_hash_key;
-
-__attribute__((constructor)) static void draw_hash_key(void)
+uint64_t tk_hash_new_key(void)
 {
     uint64_t k = 0;
     if (!tk_random_u64(&k)) {
-        struct timespec ts;
+        struct timespec ts, mono;
         clock_gettime(CLOCK_REALTIME, &ts);
+        clock_gettime(CLOCK_MONOTONIC, &mono);
         k = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)getpid() << 16 ^
-            (uint64_t)(uintptr_t)&k;
+            (uint64_t)(uintptr_t)&k ^ tk_hash_u64((uint64_t)mono.tv_nsec ^ (uint64_t)mono.tv_sec << 30);
     }
-    tk_hash_key = tk_hash_u64(k);
+    return tk_hash_u64(k);
 }
 
-uint64_t tk_hash_bytes(const void *data, size_t len)
+uint64_t tk_hash_bytes(uint64_t key, const void *data, size_t len)
 {
     /* FNV-1a over 8-byte words, finished with a mixer. From 32 bytes on,
      * four independent lanes take 32 bytes a round: one chain of multiplies
      * is bound by their latency (~6 cycles per 8 bytes; the 38 MB of names
      * of a big Callgrind profile spent ~10 ms there). */
     const unsigned char *p = data;
-    uint64_t h = tk_hash_u64(0xcbf29ce484222325ULL ^ tk_hash_key) ^ len;
+    uint64_t h = tk_hash_u64(0xcbf29ce484222325ULL ^ key) ^ len;
     if (len >= 32) {
         const uint64_t m = 0x9e3779b97f4a7c15ULL;
         uint64_t a = h, b = h ^ 0xc2b2ae3d27d4eb4fULL, c = h ^ 0x165667b19e3779f9ULL,
@@ -68,7 +67,7 @@ uint64_t tk_hash_bytes(const void *data, size_t len)
 static size_t find(const tk_hmap *m, uint64_t key, int *found)
 {
     size_t mask = m->cap - 1;
-    size_t i = (size_t)tk_hash_u64(key ^ tk_hash_key) & mask;
+    size_t i = (size_t)tk_hash_u64(key ^ m->key) & mask;
     while (m->used[i]) {
         if (m->keys[i] == key) {
             *found = 1;
@@ -94,7 +93,7 @@ static int grow(tk_hmap *m)
     size_t ncap = m->cap ? m->cap * 2 : 16;
     if (ncap < m->cap) return -1;
     tk_hmap n = {tk_calloc(ncap, sizeof(uint64_t)), tk_calloc(ncap, sizeof(uint64_t)),
-                 tk_calloc(ncap, 1), ncap, 0};
+                 tk_calloc(ncap, 1), ncap, 0, m->cap ? m->key : tk_hash_new_key()};
     if (!n.keys || !n.vals || !n.used) {
         tk_hmap_free(&n);
         return -1;

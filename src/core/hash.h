@@ -5,16 +5,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A key drawn once per process (getrandom(2); else the time, the pid and
- * addresses). The hash tables whose slot order no output depends on mix it
- * into their hashes before any byte of the input, so that crafted input
- * cannot pile its keys into one probe run (hash flooding: 80 K crafted WET
- * ids took `info` 3.8 s with a fixed hash). tk_hash_bytes and tk_hmap use
- * it; tk_hash_u64 itself is fixed (tables whose order is output use it). */
-extern uint64_t tk_hash_key;
+/* A new random key (getrandom(2); else the time and addresses). Each hash
+ * table whose slot order no output depends on draws one when it is made and
+ * mixes it into its hashes before any byte of the input, so that crafted
+ * input cannot pile its keys into one probe run (hash flooding: 80 K crafted
+ * WET ids took `info` 3.8 s with a fixed hash). A key per table, not per
+ * process: the library keeps no state of its own between calls. tk_hash_u64
+ * itself is fixed (tables whose order is output use it). */
+uint64_t tk_hash_new_key(void);
 
-/* FNV-style words mixed from tk_hash_key on. */
-uint64_t tk_hash_bytes(const void *data, size_t len);
+/* FNV-style words mixed from key on. */
+uint64_t tk_hash_bytes(uint64_t key, const void *data, size_t len);
 static inline uint64_t tk_hash_u64(uint64_t x)
 {
     x ^= x >> 33;
@@ -32,9 +33,10 @@ typedef struct tk_hmap {
     uint8_t *used;
     size_t cap; /* power of two, or 0 */
     size_t len;
+    uint64_t key; /* tk_hash_new_key, drawn when the table is first grown */
 } tk_hmap;
 
-#define TK_HMAP_INIT {NULL, NULL, NULL, 0, 0}
+#define TK_HMAP_INIT {NULL, NULL, NULL, 0, 0, 0}
 
 /* 1 and *val set when found, 0 when not. val may be NULL. */
 int tk_hmap_get(const tk_hmap *m, uint64_t key, uint64_t *val);

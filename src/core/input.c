@@ -11,6 +11,7 @@
 #include <zstd.h>
 
 #include "alloc.h"
+#include "error.h"
 #include "bz2_parallel.h"
 #include "threadpool.h"
 #include "tracekit/input.h"
@@ -298,6 +299,119 @@ static tk_status dec_read(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_
     return dec_read_serial(in, dst, n, got, err);
 }
 
+/* The step functions of the decoders return TK_END for "no more content
+ * from this call" (dec_read_serial returns TK_OK then). */
+
+/* A stream or member ended: more data means another one (gzip and bzip2
+ * members; xz and zstd handle concatenation themselves). */
+static tk_status next_member(tk_input *in, tk_error *err)
+{
+    if (in->ravail == 0 && in->raw_eof) return TK_END;
+    if (in->comp == TK_COMP_GZIP || in->comp == TK_COMP_BZIP2) {
+        if (tk_compression_detect(in->rp, in->ravail) != in->comp && in->ravail >= 4)
+            return fail(in, err, TK_ERR_FORMAT, raw_offset(in),
+                        "unexpected data after the end of the %s stream",
+                        tk_compression_name(in->comp));
+        dec_end(in);
+        return dec_start(in, err);
+    }
+    in->dec_ended = 0;
+    return TK_OK;
+}
+
+static tk_status gzip_step(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
+{
+    in->z.next_in = (Bytef *)(uintptr_t)in->rp;
+    in->z.avail_in = (uInt)dec_window(in);
+    uInt given = in->z.avail_in;
+    in->z.next_out = dst;
+    in->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
+    uInt want = in->z.avail_out;
+    int r = inflate(&in->z, Z_NO_FLUSH);
+    size_t used = given - in->z.avail_in;
+    in->rp += used;
+    in->ravail -= used;
+    *got = want - in->z.avail_out;
+    if (r == Z_STREAM_END) {
+        in->dec_ended = 1;
+    } else if (r == Z_BUF_ERROR) {
+        if (in->ravail == 0 && in->raw_eof) return truncated(in, err);
+    } else if (r != Z_OK) {
+        return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt gzip data: %s",
+                    in->z.msg ? in->z.msg : "inflate failed");
+    }
+    return TK_OK;
+}
+
+static tk_status bzip2_step(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
+{
+    in->bz.next_in = (char *)(uintptr_t)in->rp;
+    in->bz.avail_in = (unsigned)dec_window(in);
+    unsigned given = in->bz.avail_in;
+    in->bz.next_out = (char *)dst;
+    in->bz.avail_out = (unsigned)(n > UINT32_MAX ? UINT32_MAX : n);
+    unsigned want = in->bz.avail_out;
+    int r = BZ2_bzDecompress(&in->bz);
+    size_t used = given - in->bz.avail_in;
+    in->rp += used;
+    in->ravail -= used;
+    *got = want - in->bz.avail_out;
+    if (r == BZ_STREAM_END) {
+        in->dec_ended = 1;
+    } else if (r != BZ_OK) {
+        return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt bzip2 data: %s",
+                    bz2_error_name(r));
+    } else if (*got == 0 && used == 0 && in->raw_eof) {
+        return truncated(in, err);
+    }
+    return TK_OK;
+}
+
+static tk_status xz_step(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
+{
+    in->lz.next_in = in->rp;
+    in->lz.avail_in = dec_window(in);
+    size_t given = in->lz.avail_in;
+    in->lz.next_out = dst;
+    in->lz.avail_out = n;
+    lzma_ret r = lzma_code(&in->lz, in->raw_eof && in->ravail == 0 ? LZMA_FINISH : LZMA_RUN);
+    size_t used = given - in->lz.avail_in;
+    in->rp += used;
+    in->ravail -= used;
+    *got = n - in->lz.avail_out;
+    if (r == LZMA_STREAM_END) {
+        if (*got == 0) return TK_END;
+        in->dec_ended = 1;
+    } else if (r == LZMA_BUF_ERROR) {
+        return truncated(in, err);
+    } else if (r != LZMA_OK) {
+        return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt xz data: %s",
+                    lzma_error_name(r));
+    }
+    return TK_OK;
+}
+
+static tk_status zstd_step(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
+{
+    ZSTD_inBuffer ib = {in->rp, dec_window(in), 0};
+    ZSTD_outBuffer ob = {dst, n, 0};
+    size_t r = ZSTD_decompressStream(in->zs, &ob, &ib);
+    in->rp += ib.pos;
+    in->ravail -= ib.pos;
+    *got = ob.pos;
+    if (ZSTD_isError(r)) {
+        /* zstd does not say where in the window it stopped */
+        int64_t at = raw_offset(in);
+        return fail(in, err, TK_ERR_FORMAT, at, "corrupt zstd data (in bytes %lld to %lld): %s",
+                    (long long)at, (long long)(at + (int64_t)ib.size - (int64_t)ib.pos),
+                    ZSTD_getErrorName(r));
+    }
+    in->zs_last = r;
+    if (ob.pos == 0 && ib.pos == 0 && in->raw_eof && in->ravail == 0)
+        return r == 0 ? TK_END : truncated(in, err);
+    return TK_OK;
+}
+
 static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *got,
                                  tk_error *err)
 {
@@ -306,112 +420,18 @@ static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *g
     while (*got == 0) {
         tk_status st = raw_refill(in, err);
         if (st != TK_OK) return st;
-        if (in->dec_ended) {
-            /* a stream or member ended: more data means another one */
-            if (in->ravail == 0 && in->raw_eof) return TK_OK;
-            if (in->comp == TK_COMP_GZIP || in->comp == TK_COMP_BZIP2) {
-                if (tk_compression_detect(in->rp, in->ravail) != in->comp && in->ravail >= 4)
-                    return fail(in, err, TK_ERR_FORMAT, raw_offset(in),
-                                "unexpected data after the end of the %s stream",
-                                tk_compression_name(in->comp));
-                dec_end(in);
-                st = dec_start(in, err);
-                if (st != TK_OK) return st;
-            } else {
-                in->dec_ended = 0; /* xz and zstd handle concatenation themselves */
-            }
-        }
+        if (in->dec_ended && (st = next_member(in, err)) != TK_OK)
+            return st == TK_END ? TK_OK : st;
         if (in->ravail == 0 && in->raw_eof && in->comp == TK_COMP_ZSTD && in->zs_last == 0)
             return TK_OK;
         switch (in->comp) {
-        case TK_COMP_GZIP: {
-            in->z.next_in = (Bytef *)(uintptr_t)in->rp;
-            in->z.avail_in = (uInt)dec_window(in);
-            uInt given = in->z.avail_in;
-            in->z.next_out = dst;
-            in->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
-            uInt want = in->z.avail_out;
-            int r = inflate(&in->z, Z_NO_FLUSH);
-            size_t used = given - in->z.avail_in;
-            in->rp += used;
-            in->ravail -= used;
-            *got = want - in->z.avail_out;
-            if (r == Z_STREAM_END) {
-                in->dec_ended = 1;
-            } else if (r == Z_BUF_ERROR) {
-                if (in->ravail == 0 && in->raw_eof) return truncated(in, err);
-            } else if (r != Z_OK) {
-                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt gzip data: %s",
-                            in->z.msg ? in->z.msg : "inflate failed");
-            }
-            break;
+        case TK_COMP_GZIP: st = gzip_step(in, dst, n, got, err); break;
+        case TK_COMP_BZIP2: st = bzip2_step(in, dst, n, got, err); break;
+        case TK_COMP_XZ: st = xz_step(in, dst, n, got, err); break;
+        case TK_COMP_ZSTD: st = zstd_step(in, dst, n, got, err); break;
+        case TK_COMP_NONE: return TK_OK;
         }
-        case TK_COMP_BZIP2: {
-            in->bz.next_in = (char *)(uintptr_t)in->rp;
-            in->bz.avail_in = (unsigned)dec_window(in);
-            unsigned given = in->bz.avail_in;
-            in->bz.next_out = (char *)dst;
-            in->bz.avail_out = (unsigned)(n > UINT32_MAX ? UINT32_MAX : n);
-            unsigned want = in->bz.avail_out;
-            int r = BZ2_bzDecompress(&in->bz);
-            size_t used = given - in->bz.avail_in;
-            in->rp += used;
-            in->ravail -= used;
-            *got = want - in->bz.avail_out;
-            if (r == BZ_STREAM_END) {
-                in->dec_ended = 1;
-            } else if (r != BZ_OK) {
-                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt bzip2 data: %s",
-                            bz2_error_name(r));
-            } else if (*got == 0 && used == 0 && in->raw_eof) {
-                return truncated(in, err);
-            }
-            break;
-        }
-        case TK_COMP_XZ: {
-            in->lz.next_in = in->rp;
-            in->lz.avail_in = dec_window(in);
-            size_t given = in->lz.avail_in;
-            in->lz.next_out = dst;
-            in->lz.avail_out = n;
-            lzma_ret r = lzma_code(&in->lz, in->raw_eof && in->ravail == 0 ? LZMA_FINISH : LZMA_RUN);
-            size_t used = given - in->lz.avail_in;
-            in->rp += used;
-            in->ravail -= used;
-            *got = n - in->lz.avail_out;
-            if (r == LZMA_STREAM_END) {
-                if (*got == 0) return TK_OK;
-                in->dec_ended = 1;
-            } else if (r == LZMA_BUF_ERROR) {
-                return truncated(in, err);
-            } else if (r != LZMA_OK) {
-                return fail(in, err, TK_ERR_FORMAT, raw_offset(in), "corrupt xz data: %s",
-                            lzma_error_name(r));
-            }
-            break;
-        }
-        case TK_COMP_ZSTD: {
-            ZSTD_inBuffer ib = {in->rp, dec_window(in), 0};
-            ZSTD_outBuffer ob = {dst, n, 0};
-            size_t r = ZSTD_decompressStream(in->zs, &ob, &ib);
-            in->rp += ib.pos;
-            in->ravail -= ib.pos;
-            *got = ob.pos;
-            if (ZSTD_isError(r)) {
-                /* zstd does not say where in the window it stopped */
-                int64_t at = raw_offset(in);
-                return fail(in, err, TK_ERR_FORMAT, at, "corrupt zstd data (in bytes %lld to %lld): %s",
-                            (long long)at, (long long)(at + (int64_t)ib.size - (int64_t)ib.pos),
-                            ZSTD_getErrorName(r));
-            }
-            in->zs_last = r;
-            if (ob.pos == 0 && ib.pos == 0 && in->raw_eof && in->ravail == 0)
-                return r == 0 ? TK_OK : truncated(in, err);
-            break;
-        }
-        case TK_COMP_NONE:
-            return TK_OK;
-        }
+        if (st != TK_OK) return st == TK_END ? TK_OK : st;
     }
     return TK_OK;
 }
@@ -854,9 +874,10 @@ tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_err
     return TK_OK;
 }
 
-tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len)
+tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len, tk_error *err)
 {
-    if (in->comp != TK_COMP_NONE) return TK_ERR_ARG;
+    if (in->comp != TK_COMP_NONE)
+        return tk_error_set(err, TK_ERR_ARG, "%s: compressed content has no view", in->path);
     if (in->map) {
         *data = in->map;
         *len = in->map_len;
@@ -867,7 +888,7 @@ tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *l
         *len = in->end; /* memory input never moves its buffer: base is 0 */
         return TK_OK;
     }
-    return TK_ERR_ARG;
+    return tk_error_set(err, TK_ERR_ARG, "%s: not a file in memory (a pipe?)", in->path);
 }
 
 tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "error.h"
 #include "fastpath.h"
 #include "num.h"
 
@@ -511,125 +512,151 @@ static const char *describe(int c, char *buf)
     return buf;
 }
 
+/* A token starting at the current position: empty, located. */
+static inline void token_start(const tk_json *j, tk_json_token *tok)
+{
+    tok->type = TK_JSON_NONE;
+    tok->str = NULL;
+    tok->len = 0;
+    tok->is_int = tok->negative = tok->had_escapes = 0;
+    tok->u = 0;
+    tok->d = 0;
+    uint64_t off = cur_offset(j);
+    tok->offset = (int64_t)off;
+    tok->line = j->line;
+    tok->column = off - j->line_start + 1;
+}
+
+/* What punctuation() found besides a token or an error. */
+enum { NEXT_VALUE = 2, NEXT_AGAIN = 3 };
+
+/* The grammar around values, by state, at character c (-1 at the end): TK_OK
+ * with *tok a token (an end of array or object, a key), TK_END at the end of
+ * the input, NEXT_AGAIN (a ',' or ':' consumed: look again), NEXT_VALUE (a
+ * value starts at c), or an error. */
+static inline int punctuation(tk_json *j, tk_json_token *tok, int c, tk_error *err)
+{
+    char b[16];
+    switch (j->state) {
+    case ST_TOP_DONE:
+        if (c < 0) return TK_END;
+        return fail_here(j, err, TK_ERR_FORMAT, "expected end of input after the JSON value, found %s",
+                         describe(c, b));
+    case ST_ARR_NEXT:
+    case ST_OBJ_NEXT: {
+        char close = j->state == ST_ARR_NEXT ? ']' : '}';
+        if (c == ',') {
+            j->cur++;
+            j->state = j->state == ST_ARR_NEXT ? ST_ARR_VALUE : ST_OBJ_KEY;
+            return NEXT_AGAIN;
+        }
+        if (c == close) {
+            j->cur++;
+            tok->type = close == ']' ? TK_JSON_ARRAY_END : TK_JSON_OBJECT_END;
+            j->depth--;
+            j->state = after_value(j);
+            return TK_OK;
+        }
+        return fail_here(j, err, TK_ERR_FORMAT, "expected ',' or '%c', found %s", close, describe(c, b));
+    }
+    case ST_OBJ_FIRST:
+    case ST_OBJ_KEY: {
+        if (c == '}' && j->state == ST_OBJ_FIRST) {
+            j->cur++;
+            tok->type = TK_JSON_OBJECT_END;
+            j->depth--;
+            j->state = after_value(j);
+            return TK_OK;
+        }
+        if (c != '"')
+            return fail_here(j, err, TK_ERR_FORMAT, "expected a string key%s, found %s",
+                             j->state == ST_OBJ_FIRST ? " or '}'" : "", describe(c, b));
+        j->cur++;
+        tk_status st = read_string(j, tok, err);
+        if (st != TK_OK) return st;
+        tok->type = TK_JSON_KEY;
+        j->state = ST_OBJ_COLON;
+        return TK_OK;
+    }
+    case ST_OBJ_COLON:
+        if (c != ':') return fail_here(j, err, TK_ERR_FORMAT, "expected ':' after a key, found %s", describe(c, b));
+        j->cur++;
+        j->state = ST_OBJ_VALUE;
+        return NEXT_AGAIN;
+    case ST_ARR_FIRST:
+        if (c == ']') {
+            j->cur++;
+            tok->type = TK_JSON_ARRAY_END;
+            j->depth--;
+            j->state = after_value(j);
+            return TK_OK;
+        }
+        return NEXT_VALUE;
+    default: /* ST_ARR_VALUE, ST_OBJ_VALUE, ST_TOP_VALUE */
+        return NEXT_VALUE;
+    }
+}
+
+/* The value starting at character c. */
+static inline tk_status read_value(tk_json *j, tk_json_token *tok, int c, tk_error *err)
+{
+    char b[16];
+    tk_status st;
+    switch (c) {
+    case '{':
+    case '[':
+        if (j->depth >= j->max_depth)
+            return fail_here(j, err, TK_ERR_LIMIT, "nesting deeper than the limit of %zu", j->max_depth);
+        j->cur++;
+        j->stack[j->depth++] = c == '[' ? 'a' : 'o';
+        j->state = c == '[' ? ST_ARR_FIRST : ST_OBJ_FIRST;
+        tok->type = c == '[' ? TK_JSON_ARRAY_BEGIN : TK_JSON_OBJECT_BEGIN;
+        return TK_OK;
+    case '"':
+        j->cur++;
+        st = read_string(j, tok, err);
+        if (st != TK_OK) return st;
+        tok->type = TK_JSON_STRING;
+        break;
+    case 't':
+        st = expect_word(j, "true", tok, err);
+        if (st != TK_OK) return st;
+        tok->type = TK_JSON_TRUE;
+        break;
+    case 'f':
+        st = expect_word(j, "false", tok, err);
+        if (st != TK_OK) return st;
+        tok->type = TK_JSON_FALSE;
+        break;
+    case 'n':
+        st = expect_word(j, "null", tok, err);
+        if (st != TK_OK) return st;
+        tok->type = TK_JSON_NULL;
+        break;
+    default:
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            st = read_number(j, tok, err);
+            if (st != TK_OK) return st;
+            tok->type = TK_JSON_NUMBER;
+            break;
+        }
+        return fail_here(j, err, TK_ERR_FORMAT, "expected a JSON value, found %s", describe(c, b));
+    }
+    j->state = after_value(j);
+    return TK_OK;
+}
+
 tk_status tk_json_next(tk_json *j, tk_json_token *tok, tk_error *err)
 {
     for (;;) {
         tk_status st = skip_ws(j, err);
         if (st != TK_OK) return st;
         int c = j->cur < j->lim ? *j->cur : -1;
-        tok->type = TK_JSON_NONE;
-        tok->str = NULL;
-        tok->len = 0;
-        tok->is_int = tok->negative = tok->had_escapes = 0;
-        tok->u = 0;
-        tok->d = 0;
-        uint64_t off = cur_offset(j);
-        tok->offset = (int64_t)off;
-        tok->line = j->line;
-        tok->column = off - j->line_start + 1;
-        char b[16];
-        switch (j->state) {
-        case ST_TOP_DONE:
-            if (c < 0) return TK_END;
-            return fail_here(j, err, TK_ERR_FORMAT, "expected end of input after the JSON value, found %s",
-                             describe(c, b));
-        case ST_ARR_NEXT:
-        case ST_OBJ_NEXT: {
-            char close = j->state == ST_ARR_NEXT ? ']' : '}';
-            if (c == ',') {
-                j->cur++;
-                j->state = j->state == ST_ARR_NEXT ? ST_ARR_VALUE : ST_OBJ_KEY;
-                continue;
-            }
-            if (c == close) {
-                j->cur++;
-                tok->type = close == ']' ? TK_JSON_ARRAY_END : TK_JSON_OBJECT_END;
-                j->depth--;
-                j->state = after_value(j);
-                return TK_OK;
-            }
-            return fail_here(j, err, TK_ERR_FORMAT, "expected ',' or '%c', found %s", close, describe(c, b));
-        }
-        case ST_OBJ_FIRST:
-        case ST_OBJ_KEY:
-            if (c == '}' && j->state == ST_OBJ_FIRST) {
-                j->cur++;
-                tok->type = TK_JSON_OBJECT_END;
-                j->depth--;
-                j->state = after_value(j);
-                return TK_OK;
-            }
-            if (c != '"')
-                return fail_here(j, err, TK_ERR_FORMAT, "expected a string key%s, found %s",
-                                 j->state == ST_OBJ_FIRST ? " or '}'" : "", describe(c, b));
-            j->cur++;
-            st = read_string(j, tok, err);
-            if (st != TK_OK) return st;
-            tok->type = TK_JSON_KEY;
-            j->state = ST_OBJ_COLON;
-            return TK_OK;
-        case ST_OBJ_COLON:
-            if (c != ':') return fail_here(j, err, TK_ERR_FORMAT, "expected ':' after a key, found %s", describe(c, b));
-            j->cur++;
-            j->state = ST_OBJ_VALUE;
-            continue;
-        case ST_ARR_FIRST:
-            if (c == ']') {
-                j->cur++;
-                tok->type = TK_JSON_ARRAY_END;
-                j->depth--;
-                j->state = after_value(j);
-                return TK_OK;
-            }
-            /* fall through */
-        case ST_ARR_VALUE:
-        case ST_OBJ_VALUE:
-        case ST_TOP_VALUE:
-            break;
-        }
-        /* a value */
-        switch (c) {
-        case '{':
-        case '[':
-            if (j->depth >= j->max_depth)
-                return fail_here(j, err, TK_ERR_LIMIT, "nesting deeper than the limit of %zu", j->max_depth);
-            j->cur++;
-            j->stack[j->depth++] = c == '[' ? 'a' : 'o';
-            j->state = c == '[' ? ST_ARR_FIRST : ST_OBJ_FIRST;
-            tok->type = c == '[' ? TK_JSON_ARRAY_BEGIN : TK_JSON_OBJECT_BEGIN;
-            return TK_OK;
-        case '"':
-            j->cur++;
-            st = read_string(j, tok, err);
-            if (st != TK_OK) return st;
-            tok->type = TK_JSON_STRING;
-            break;
-        case 't':
-            st = expect_word(j, "true", tok, err);
-            if (st != TK_OK) return st;
-            tok->type = TK_JSON_TRUE;
-            break;
-        case 'f':
-            st = expect_word(j, "false", tok, err);
-            if (st != TK_OK) return st;
-            tok->type = TK_JSON_FALSE;
-            break;
-        case 'n':
-            st = expect_word(j, "null", tok, err);
-            if (st != TK_OK) return st;
-            tok->type = TK_JSON_NULL;
-            break;
-        default:
-            if (c == '-' || (c >= '0' && c <= '9')) {
-                st = read_number(j, tok, err);
-                if (st != TK_OK) return st;
-                tok->type = TK_JSON_NUMBER;
-                break;
-            }
-            return fail_here(j, err, TK_ERR_FORMAT, "expected a JSON value, found %s", describe(c, b));
-        }
-        j->state = after_value(j);
-        return TK_OK;
+        token_start(j, tok);
+        int r = punctuation(j, tok, c, err);
+        if (r == NEXT_AGAIN) continue;
+        if (r != NEXT_VALUE) return (tk_status)r;
+        return read_value(j, tok, c, err);
     }
 }
 
@@ -661,7 +688,7 @@ tk_status tk_json_token_u64(const tk_json_token *tok, uint64_t *out)
         *out = tok->u;
         return TK_OK;
     }
-    if (tok->type == TK_JSON_STRING) return tk_parse_u64(tok->str, tok->len, out);
+    if (tok->type == TK_JSON_STRING) return tk_num_parse_u64(tok->str, tok->len, out);
     return TK_ERR_FORMAT;
 }
 
@@ -678,7 +705,7 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
         }
         return TK_OK;
     }
-    if (tok->type == TK_JSON_STRING) return tk_parse_i64(tok->str, tok->len, out);
+    if (tok->type == TK_JSON_STRING) return tk_num_parse_i64(tok->str, tok->len, out);
     return TK_ERR_FORMAT;
 }
 
@@ -793,15 +820,11 @@ static inline int scan_string_cell(const tk_json *j, const uint8_t **pp, tk_json
     return 1;
 }
 
-int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
-                     tk_json_row_out *restrict row)
-{
-    const uint8_t *p = j->cur, *lim = j->lim;
-    uint64_t line = j->line, line_start = j->line_start;
-    if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return -1;
-#define SCAN_WS()                                                                                 \
+/* White space inside a row, counting lines, over p, lim, line and line_start;
+ * the chunk's end returns FAIL. */
+#define SCAN_WS(FAIL)                                                                             \
     for (;;) {                                                                                    \
-        if (p == lim) return -1;                                                                  \
+        if (p == lim) return FAIL;                                                                \
         if (*p > ' ') break;                                                                      \
         if (*p == ' ' || *p == '\t' || *p == '\r') p++;                                           \
         else if (*p == '\n') {                                                                    \
@@ -810,27 +833,64 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
             line_start = j->chunk_base + (uint64_t)(p - j->chunk);                                \
         } else break;                                                                             \
     }
+
+/* From the current position to the '[' of the next row of the array being
+ * read (after its ',' when a row came before): 1 and *pp at the '[', 0 when
+ * the position is not before a row. (Inlined: tk_json_scan_row's loop.) */
+static inline __attribute__((always_inline)) int row_open(const tk_json *j, const uint8_t **pp,
+                                                          uint64_t *linep, uint64_t *line_startp)
+{
+    const uint8_t *p = j->cur, *lim = j->lim;
+    uint64_t line = j->line, line_start = j->line_start;
+    if (j->depth == 0 || j->stack[j->depth - 1] != 'a' || j->depth + 2 > j->max_depth) return 0;
     if (j->state == ST_ARR_NEXT) {
         if (lim - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '[') { /* the usual ", [" */
             p += 2;
         } else {
-            SCAN_WS();
-            if (*p != ',') return -1;
+            SCAN_WS(0);
+            if (*p != ',') return 0;
             p++;
-            SCAN_WS();
+            SCAN_WS(0);
         }
     } else if (j->state == ST_ARR_FIRST || j->state == ST_ARR_VALUE) {
-        SCAN_WS();
+        SCAN_WS(0);
     } else {
-        return -1;
+        return 0;
     }
-    if (*p != '[') return -1;
+    if (*p != '[') return 0;
+    *pp = p;
+    *linep = line;
+    *line_startp = line_start;
+    return 1;
+}
+
+/* Where the row found between open and its ']' at p is, and where reading
+ * goes on (tk_json_take_scanned). */
+static inline void row_done(const tk_json *j, tk_json_row_out *row, const uint8_t *open,
+                            uint64_t open_line, uint64_t open_line_start, const uint8_t *p,
+                            uint64_t line, uint64_t line_start)
+{
+    uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
+    row->offset = (int64_t)off;
+    row->line = open_line;
+    row->column = off - open_line_start + 1;
+    row->end = p + 1;
+    row->end_line = line;
+    row->end_line_start = line_start;
+}
+
+int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
+                     tk_json_row_out *restrict row)
+{
+    const uint8_t *p, *lim = j->lim;
+    uint64_t line, line_start;
+    if (!row_open(j, &p, &line, &line_start)) return -1;
     const uint8_t *open = p;
     uint64_t open_line = line, open_line_start = line_start;
     p++;
     int nc = 0;
     uint32_t nv = 0;
-    SCAN_WS();
+    SCAN_WS(-1);
     if (*p != ']') {
         for (;;) {
             if (nc == pg->ncells) return -1;
@@ -876,7 +936,7 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                 if (*p != '[') return -1;
                 p++;
                 uint32_t first = nv;
-                SCAN_WS();
+                SCAN_WS(-1);
                 if (*p != ']') {
                     for (;;) {
                         if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9') return -1;
@@ -887,11 +947,11 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                             p += 2;
                             continue;
                         }
-                        SCAN_WS();
+                        SCAN_WS(-1);
                         if (*p == ']') break;
                         if (*p != ',') return -1;
                         p++;
-                        SCAN_WS();
+                        SCAN_WS(-1);
                     }
                 }
                 p++;
@@ -907,24 +967,18 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                 continue;
             }
             if (p < lim && *p == ']') break;
-            SCAN_WS();
+            SCAN_WS(-1);
             if (*p == ']') break;
             if (*p != ',') return -1;
             p++;
-            SCAN_WS();
+            SCAN_WS(-1);
         }
     }
-#undef SCAN_WS
     if (nc < pg->min_cells) return -1;
-    uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
-    row->offset = (int64_t)off;
-    row->line = open_line;
-    row->column = off - open_line_start + 1;
-    row->end = p + 1;
-    row->end_line = line;
-    row->end_line_start = line_start;
+    row_done(j, row, open, open_line, open_line_start, p, line, line_start);
     return nc;
 }
+#undef SCAN_WS
 
 /* Skips white space inside a row (tk_json_scan_row_strings); 0 at the chunk's end. */
 static inline int row_ws(const tk_json *j, const uint8_t **pp, uint64_t *line,
@@ -1020,13 +1074,7 @@ int tk_json_scan_row_strings(const tk_json *j, const tk_json_row_prog *restrict 
     uint64_t open_line = line, open_line_start = line_start;
     int nc = string_row_cells(j, pg, row, &p, &line, &line_start);
     if (nc < pg->min_cells) return -1;
-    uint64_t off = j->chunk_base + (uint64_t)(open - j->chunk);
-    row->offset = (int64_t)off;
-    row->line = open_line;
-    row->column = off - open_line_start + 1;
-    row->end = p + 1;
-    row->end_line = line;
-    row->end_line_start = line_start;
+    row_done(j, row, open, open_line, open_line_start, p, line, line_start);
     return nc;
 }
 
@@ -1201,7 +1249,7 @@ static tk_status string_u64(tk_json *j, const tk_json_pos *at, const char *what,
     if (st != TK_OK) return st;
     const char *s = (const char *)j->cur + 1;
     size_t len = (size_t)(end - j->cur - 1);
-    st = tk_parse_u64(s, len, out);
+    st = tk_num_parse_u64(s, len, out);
     if (st == TK_ERR_LIMIT)
         return tk_json_fail_at(j, at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits", what);
     const char *why = "an integer, or a string of a \"0x...\" hex or a decimal number";
@@ -1238,7 +1286,7 @@ tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error
     if (!fast_int(&p, j->lim, &v)) {
         /* the digits end the number: what follows is the grammar's ("1-": ',' expected) */
         while (p < j->lim && *p >= '0' && *p <= '9') p++;
-        if (tk_parse_u64((const char *)j->cur, (size_t)(p - j->cur), &v) != TK_OK)
+        if (tk_num_parse_u64((const char *)j->cur, (size_t)(p - j->cur), &v) != TK_OK)
             return tk_json_fail_at(j, &at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits",
                                    what);
         if (p < j->lim && (*p == '.' || *p == 'e' || *p == 'E'))

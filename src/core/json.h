@@ -117,7 +117,7 @@ tk_status tk_json_next_raw(tk_json *j, const char *what, const char **s, size_t 
 /* The next value as a non-negative integer: a JSON integer, or a string of one in C
  * style: "0x" or "0X" and hex digits of either case, or decimal digits without a
  * leading zero ("017" is octal in C; refused rather than guessed).  The string is
- * taken as written (no escapes); numbers are read with tk_parse_u64, and a JSON integer
+ * taken as written (no escapes); numbers are read with tk_num_parse_u64, and a JSON integer
  * ends at its last digit ("1-": 1, and the '-' is the grammar's).  Errors, located
  * at the value and naming it WHAT: TK_ERR_FORMAT (negative, fractional, leading
  * zeros, a string of something else, not a number), TK_ERR_LIMIT (beyond 64 bits).

@@ -12,7 +12,7 @@ static int hexval(unsigned char c)
     return -1;
 }
 
-tk_status tk_scan_num(const char **pp, const char *end, unsigned syntax, uint64_t *out)
+tk_status tk_num_scan(const char **pp, const char *end, unsigned syntax, uint64_t *out)
 {
     const char *p = *pp;
     uint64_t v = 0;
@@ -46,7 +46,7 @@ tk_status tk_scan_num(const char **pp, const char *end, unsigned syntax, uint64_
     return TK_OK;
 }
 
-tk_status tk_scan_snum(const char **pp, const char *end, unsigned syntax, int64_t *out)
+tk_status tk_num_scan_signed(const char **pp, const char *end, unsigned syntax, int64_t *out)
 {
     const char *p = *pp;
     int neg = 0;
@@ -55,7 +55,7 @@ tk_status tk_scan_snum(const char **pp, const char *end, unsigned syntax, int64_
         p++;
     }
     uint64_t u;
-    tk_status st = tk_scan_num(&p, end, syntax, &u);
+    tk_status st = tk_num_scan(&p, end, syntax, &u);
     if (st == TK_ERR_FORMAT) return st;
     *pp = p;
     if (st != TK_OK) return st;
@@ -65,27 +65,27 @@ tk_status tk_scan_snum(const char **pp, const char *end, unsigned syntax, int64_
     return TK_OK;
 }
 
-tk_status tk_parse_num(const char *s, size_t len, unsigned syntax, uint64_t *out)
+tk_status tk_num_parse(const char *s, size_t len, unsigned syntax, uint64_t *out)
 {
     const char *p = s, *end = s + len;
     uint64_t v;
-    tk_status st = tk_scan_num(&p, end, syntax, &v);
+    tk_status st = tk_num_scan(&p, end, syntax, &v);
     if (st == TK_OK && p != end) return TK_ERR_FORMAT;
     if (st == TK_OK) *out = v;
     return st;
 }
 
-tk_status tk_parse_snum(const char *s, size_t len, unsigned syntax, int64_t *out)
+tk_status tk_num_parse_signed(const char *s, size_t len, unsigned syntax, int64_t *out)
 {
     const char *p = s, *end = s + len;
     int64_t v;
-    tk_status st = tk_scan_snum(&p, end, syntax, &v);
+    tk_status st = tk_num_scan_signed(&p, end, syntax, &v);
     if (st == TK_OK && p != end) return TK_ERR_FORMAT;
     if (st == TK_OK) *out = v;
     return st;
 }
 
-tk_status tk_parse_double(const char *s, size_t len, double *out)
+tk_status tk_num_parse_double(const char *s, size_t len, double *out)
 {
     char buf[64];
     if (len == 0 || len >= sizeof buf) return TK_ERR_FORMAT;
@@ -103,4 +103,68 @@ tk_status tk_parse_double(const char *s, size_t len, double *out)
     if (errno == ERANGE) return TK_ERR_LIMIT;
     *out = v;
     return TK_OK;
+}
+
+/* ---- the public forms: the same, with a message ---------------------------- */
+
+/* err for a status of the scanner over s[0..len) (the token as far as it goes). */
+static tk_status num_error(tk_error *err, tk_status st, const char *s, size_t len, const char *range)
+{
+    if (st == TK_OK) return st;
+    int n = len > 64 ? 64 : (int)len;
+    if (st == TK_ERR_LIMIT)
+        return tk_error_set(err, st, "the number '%.*s%s' is over %s", n, s, len > 64 ? "..." : "",
+                            range);
+    return tk_error_set(err, st, "not a number: '%.*s%s'", n, s, len > 64 ? "..." : "");
+}
+
+static size_t token_len(const char *s, const char *end)
+{
+    const char *p = s;
+    while (p < end && *p != ' ' && *p != '\t' && *p != '\n' && *p != ',') p++;
+    return (size_t)(p - s);
+}
+
+tk_status tk_scan_num(const char **p, const char *end, unsigned syntax, uint64_t *out,
+                      tk_error *err)
+{
+    const char *s = *p;
+    tk_status st = tk_num_scan(p, end, syntax, out);
+    return num_error(err, st, s, st == TK_ERR_LIMIT ? (size_t)(*p - s) : token_len(s, end),
+                     "64 bits");
+}
+
+tk_status tk_scan_snum(const char **p, const char *end, unsigned syntax, int64_t *out,
+                       tk_error *err)
+{
+    const char *s = *p;
+    tk_status st = tk_num_scan_signed(p, end, syntax, out);
+    return num_error(err, st, s, st == TK_ERR_LIMIT ? (size_t)(*p - s) : token_len(s, end),
+                     "the range of a signed 64-bit integer");
+}
+
+tk_status tk_parse_num(const char *s, size_t len, unsigned syntax, uint64_t *out, tk_error *err)
+{
+    return num_error(err, tk_num_parse(s, len, syntax, out), s, len, "64 bits");
+}
+
+tk_status tk_parse_snum(const char *s, size_t len, unsigned syntax, int64_t *out, tk_error *err)
+{
+    return num_error(err, tk_num_parse_signed(s, len, syntax, out), s, len,
+                     "the range of a signed 64-bit integer");
+}
+
+tk_status tk_parse_u64(const char *s, size_t len, uint64_t *out, tk_error *err)
+{
+    return tk_parse_num(s, len, TK_NUM_DEC | TK_NUM_HEX, out, err);
+}
+
+tk_status tk_parse_i64(const char *s, size_t len, int64_t *out, tk_error *err)
+{
+    return tk_parse_snum(s, len, TK_NUM_DEC | TK_NUM_HEX | TK_NUM_SIGN, out, err);
+}
+
+tk_status tk_parse_double(const char *s, size_t len, double *out, tk_error *err)
+{
+    return num_error(err, tk_num_parse_double(s, len, out), s, len, "the range of a double");
 }

@@ -11,6 +11,36 @@
 
 #include "tracekit/num.h"
 
+/* The scanner of tracekit/num.h without messages (the readers locate their
+ * errors themselves): the same results. */
+tk_status tk_num_scan(const char **p, const char *end, unsigned syntax, uint64_t *out);
+tk_status tk_num_scan_signed(const char **p, const char *end, unsigned syntax, int64_t *out);
+tk_status tk_num_parse(const char *s, size_t len, unsigned syntax, uint64_t *out);
+tk_status tk_num_parse_signed(const char *s, size_t len, unsigned syntax, int64_t *out);
+tk_status tk_num_parse_double(const char *s, size_t len, double *out);
+
+/* The usual syntaxes: decimal or 0x hex, unsigned or with a sign; decimal only. */
+static inline tk_status tk_num_scan_u64(const char **p, const char *end, uint64_t *out)
+{
+    return tk_num_scan(p, end, TK_NUM_DEC | TK_NUM_HEX, out);
+}
+static inline tk_status tk_num_scan_i64(const char **p, const char *end, int64_t *out)
+{
+    return tk_num_scan_signed(p, end, TK_NUM_DEC | TK_NUM_HEX | TK_NUM_SIGN, out);
+}
+static inline tk_status tk_num_parse_u64(const char *s, size_t len, uint64_t *out)
+{
+    return tk_num_parse(s, len, TK_NUM_DEC | TK_NUM_HEX, out);
+}
+static inline tk_status tk_num_parse_i64(const char *s, size_t len, int64_t *out)
+{
+    return tk_num_parse_signed(s, len, TK_NUM_DEC | TK_NUM_HEX | TK_NUM_SIGN, out);
+}
+static inline tk_status tk_num_scan_dec(const char **p, const char *end, uint64_t *out)
+{
+    return tk_num_scan(p, end, TK_NUM_DEC, out);
+}
+
 /* Checked arithmetic: 0 on success, -1 on overflow (*out unspecified). */
 static inline int tk_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 {

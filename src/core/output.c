@@ -7,14 +7,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output.h"
+
 #include "alloc.h"
-#include "tracekit/output.h"
 
 struct tk_output {
     FILE *f;
+    tk_writer w;    /* into f */
     char *path;     /* final path, NULL for stdout */
     char *tmp;      /* temporary path; NULL when writing a device or FIFO directly */
     char *buf;      /* stdio buffer of f (glibc ignores a size given without a buffer) */
+    int buffered;   /* f has it (given on the first write: a program that writes to the
+                       descriptor itself needs none) */
 };
 
 #define OUTPUT_BUFFER_SIZE ((size_t)1 << 20)
@@ -25,6 +29,7 @@ static void big_buffer(tk_output *o)
     o->buf = tk_malloc(OUTPUT_BUFFER_SIZE);
     if (o->buf)
         setvbuf(o->f, o->buf, _IOFBF, OUTPUT_BUFFER_SIZE);
+    o->buffered = 1;
 }
 
 /* A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe): written
@@ -49,7 +54,6 @@ static tk_status open_special(tk_output *o, tk_output **out, const char *path, u
         return tk_error_set_at(err, TK_ERR_ARG, path, -1, 0, 0,
                                "refusing to write binary data to a terminal");
     }
-    big_buffer(o);
     *out = o;
     return TK_OK;
 }
@@ -113,12 +117,30 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
         tk_output_abort(o);
         return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot open output: %s", strerror(errno));
     }
-    big_buffer(o);
     *out = o;
     return TK_OK;
 }
 
-FILE *tk_output_file(tk_output *o) { return o->f; }
+FILE *tk_output_stream(tk_output *o)
+{
+    if (o->path && !o->buffered) big_buffer(o);
+    return o->f;
+}
+
+int tk_output_fd(const tk_output *o) { return fileno(o->f); }
+
+static int write_to(void *ctx, const void *data, size_t len)
+{
+    FILE *f = ctx;
+    return len && fwrite(data, 1, len, f) != len ? -1 : 0;
+}
+
+const tk_writer *tk_output_writer(tk_output *o)
+{
+    o->w.write = write_to;
+    o->w.ctx = tk_output_stream(o);
+    return &o->w;
+}
 const char *tk_output_path(const tk_output *o) { return o->path ? o->path : "<stdout>"; }
 
 tk_status tk_output_commit(tk_output *o, tk_error *err)

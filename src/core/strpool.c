@@ -9,6 +9,7 @@ void tk_strpool_init(tk_strpool *p)
 {
     memset(p, 0, sizeof *p);
     tk_arena_init(&p->arena);
+    p->key = tk_hash_new_key();
 }
 
 void tk_strpool_free(tk_strpool *p)
@@ -41,7 +42,7 @@ uint32_t tk_strpool_find(const tk_strpool *p, const char *s, size_t len)
 {
     if (!p->table_cap) return TK_STR_NONE;
     uint32_t id;
-    lookup(p, s, len, tk_hash_bytes(s, len), &id);
+    lookup(p, s, len, tk_hash_bytes(p->key, s, len), &id);
     return id;
 }
 
@@ -65,7 +66,7 @@ uint32_t tk_strpool_intern(tk_strpool *p, const char *s, size_t len)
 {
     if (len >= UINT32_MAX) return TK_STR_NONE;
     if (((size_t)p->count + 1) * 2 > p->table_cap && rehash(p) != 0) return TK_STR_NONE;
-    uint64_t h = tk_hash_bytes(s, len);
+    uint64_t h = tk_hash_bytes(p->key, s, len);
     uint32_t id;
     size_t slot = lookup(p, s, len, h, &id);
     if (id != TK_STR_NONE) return id;

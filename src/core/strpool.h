@@ -17,6 +17,7 @@ typedef struct tk_strpool {
     uint32_t count, cap;
     uint32_t *table;    /* open addressing: id + 1, 0 = empty */
     size_t table_cap;   /* power of two */
+    uint64_t key;       /* of the hashes (tk_hash_new_key) */
 } tk_strpool;
 
 void tk_strpool_init(tk_strpool *p);

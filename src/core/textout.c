@@ -1,4 +1,4 @@
-#include "tracekit/textout.h"
+#include "textout.h"
 
 #include <string.h>
 
@@ -22,6 +22,22 @@ size_t tk_json_quote(char *dst, const char *s, size_t n)
         }
     }
     *q++ = '"';
+    *q = 0;
+    return (size_t)(q - dst);
+}
+
+size_t tk_csv_quote(char *dst, const char *s, size_t n)
+{
+    int quote = 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+    char *q = dst;
+    if (quote) *q++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') *q++ = '"';
+        *q++ = s[i];
+    }
+    if (quote) *q++ = '"';
     *q = 0;
     return (size_t)(q - dst);
 }

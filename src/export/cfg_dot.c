@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 
 static void dot_str(FILE *f, const char *s)
@@ -35,10 +37,10 @@ static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
     const tk_cfg_block *b = &p->blocks[n];
     fprintf(f, "node%" PRIu32 " [label=\"BB %" PRIu32 "\\naddr=0x%" PRIx64 "\\nnum-instrs=%" PRIu32
                "\\nexecutions=%" PRIu64 "\"];\n",
-            b->id, b->id, tk_cfg_block_addr(p, b), b->num_instrs, b->count);
+            b->id, b->id, cfg_block_addr(p, b), b->num_instrs, b->count);
 }
 
-tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
+static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
 {
     fputs("# This file is in the DOT graph-visualization language.\n"
           "# See http://www.graphviz.org for a list of programs to render the graph.\n"
@@ -92,7 +94,7 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
                     fputc('\'', f);
                     if (off) fprintf(f, "+0x%" PRIx64, off);
                 }
-                fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", tk_cfg_block_addr(p, e));
+                fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", cfg_block_addr(p, e));
                 for (uint32_t q = 0; q < ro->nnodes; q++) {
                     uint32_t b = p->pool[ro->nodes + q];
                     if (!(sel[b] & 1)) continue;
@@ -119,7 +121,7 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
             if (!(sel[ed->src] & 1) && !(sel[ed->tgt] & 1)) continue;
             fprintf(f, "node%" PRIu32 " -> node%" PRIu32 " [label=\"EDGE%" PRIu32 "\\n%s\\nexecutions=%" PRIu64 "\"];\n",
                     tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt), ed->id,
-                    tk_cfg_edge_type_name(cfg, ed), tk_cfg_edge_count(p, ed));
+                    cfg_edge_type_name(cfg, ed), cfg_edge_count(p, ed));
             uint32_t ends[2] = {ed->src, ed->tgt};
             for (int k = 0; k < 2; k++)
                 if (!(sel[ends[k]] & 2)) {
@@ -135,4 +137,12 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE 
     fputs("}\n", f);
     if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, cfg_write_dot_stream(cfg, o, s.f, err), err);
 }

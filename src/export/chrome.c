@@ -1,5 +1,6 @@
 /* Chrome trace-event / Perfetto JSON from an events stream, written with hand-rolled number
  * formatting into a block buffer (the export of a big trace is dominated by formatting). */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 #define NAME_DIRECT_MAX (1u << 22)
 
 typedef struct outbuf {
-    FILE *f;
+    tk_writer w;
     char buf[OUT_BLOCK + 1024];
     size_t len;
     int failed;
@@ -24,8 +25,9 @@ typedef struct outbuf {
 
 static void ob_flush(outbuf *o)
 {
-    if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
-        o->failed = 1;
+    errno = 0;
+    if (o->len && !o->failed && o->w.write(o->w.ctx, o->buf, o->len) != 0)
+        o->failed = errno ? errno : EIO;
     o->len = 0;
 }
 
@@ -40,8 +42,9 @@ static inline char *ob_room(outbuf *o, size_t n)
 static void ob_write_long(outbuf *o, const char *s, size_t n)
 {
     ob_flush(o);
-    if (fwrite(s, 1, n, o->f) != n)
-        o->failed = 1;
+    errno = 0;
+    if (!o->failed && o->w.write(o->w.ctx, s, n) != 0)
+        o->failed = errno ? errno : EIO;
 }
 
 static inline void ob_write(outbuf *o, const char *s, size_t n)
@@ -561,12 +564,13 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
     return st;
 }
 
-tk_status tk_export_chrome(const tk_event_source *src, FILE *out, tk_error *err)
+tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_error *err)
 {
+    if (!out || !out->write) return tk_error_set(err, TK_ERR_ARG, "no writer");
     outbuf *o = tk_malloc(sizeof *o);
     if (!o)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    o->f = out;
+    o->w = *out;
     o->len = 0;
     o->failed = 0;
     chrome c;
@@ -606,8 +610,9 @@ tk_status tk_export_chrome(const tk_event_source *src, FILE *out, tk_error *err)
         ob_flush(o);
         if (c.failed)
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory writing the Chrome trace");
-        else if (o->failed || ferror(out))
-            st = tk_error_set(err, TK_ERR_IO, "cannot write the Chrome trace");
+        else if (o->failed)
+            st = tk_error_set(err, TK_ERR_IO, "cannot write the Chrome trace: %s",
+                              strerror(o->failed));
     }
     tk_callstacks_free(&cs);
     for (uint32_t i = 0; i < c.ntargs; i++)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
@@ -218,11 +219,14 @@ static void dot_edge_line(const dot_style *ds, const dot_edge *d, const uint32_t
     fprintf(out, ", penwidth=%.2f];\n", 1.0 + 3.0 * pe / 100.0);
 }
 
-tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, FILE *out,
+static tk_status profile_write_dot_stream(const tk_profile *p, const tk_dot_options *opt, FILE *out,
                                tk_error *err)
 {
     tk_dot_options o = TK_DOT_OPTIONS_INIT;
     if (opt) o = *opt;
+    /* zero: the defaults; below zero: none (every percentage is at least 0) */
+    if (o.node_threshold == 0) o.node_threshold = 0.5;
+    if (o.edge_threshold == 0) o.edge_threshold = 0.1;
     size_t nev = tk_profile_event_count(p);
     tk_prof_summary *s;
     tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
@@ -252,11 +256,19 @@ tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, F
             if (keep[edges[i].from] && keep[edges[i].to]) dot_edge_line(&ds, &edges[i], cls, out);
         fputs("}\n", out);
     }
-    free(cls);
+    tk_free(cls);
     tk_free(edges);
     tk_free(keep);
     tk_prof_summary_free(s);
     if (st != TK_OK) return st;
     if (ferror(out)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, profile_write_dot_stream(p, opt, s.f, err), err);
 }

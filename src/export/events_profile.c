@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "model/events.h"
+#include "model/profile.h"
 #include "tracekit/events_profile.h"
 
 #define ID_BITS 28
@@ -235,11 +236,11 @@ static tk_status function_of(tk_profile *p, const tk_event_source *src, uint32_t
     char buf[64];
     const char *name = tk_event_func_name(src, func, buf, sizeof buf);
     uint32_t name_id, file_id = unknown_file;
-    tk_status st = tk_profile_intern(p, name, strlen(name), &name_id);
+    tk_status st = tk_profile_intern(p, name, strlen(name), &name_id, NULL);
     if (st == TK_OK && file)
-        st = tk_profile_intern(p, file, strlen(file), &file_id);
+        st = tk_profile_intern(p, file, strlen(file), &file_id, NULL);
     if (st == TK_OK)
-        st = tk_profile_function(p, object, file_id, name_id, fn);
+        st = tk_profile_function(p, object, file_id, name_id, fn, NULL);
     if (st == TK_OK && tk_hmap_put(fn_of, func, *fn) < 0)
         st = TK_ERR_NOMEM;
     return st;
@@ -258,9 +259,9 @@ static tk_status add_roots(builder *b, const tk_event_source *src, const tk_call
             char name[48];
             uint32_t name_id;
             snprintf(name, sizeof name, "thread %" PRId64, cs->threads[r->thread].tid);
-            st = tk_profile_intern(p, name, strlen(name), &name_id);
+            st = tk_profile_intern(p, name, strlen(name), &name_id, NULL);
             if (st == TK_OK)
-                st = tk_profile_function(p, object_id, unknown_file, name_id, &root_fn);
+                st = tk_profile_function(p, object_id, unknown_file, name_id, &root_fn, NULL);
             if (st != TK_OK)
                 break;
             root_thread = r->thread;
@@ -276,7 +277,7 @@ static tk_status add_roots(builder *b, const tk_event_source *src, const tk_call
         uint64_t incl[2] = {to_unit(r->ticks, scale), r->calls};
         if (st == TK_OK)
             st = tk_profile_add_call(p, parts[b->per_thread ? r->thread : 0], &key, r->count,
-                                     incl);
+                                     incl, NULL);
     }
     return st;
 }
@@ -295,15 +296,15 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
         return st;
     uint32_t object_id, unknown_file;
     const char *obj = object ? object : "";
-    if (tk_profile_intern(p, obj, strlen(obj), &object_id) != TK_OK ||
-        tk_profile_intern(p, "???", 3, &unknown_file) != TK_OK)
+    if (tk_profile_intern(p, obj, strlen(obj), &object_id, err) != TK_OK ||
+        tk_profile_intern(p, "???", 3, &unknown_file, err) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
     uint32_t nparts = b->per_thread ? cs->nthreads : 1;
     tk_prof_part **parts = tk_calloc(nparts ? nparts : 1, sizeof *parts);
     if (!parts)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
     for (uint32_t i = 0; i < nparts && st == TK_OK; i++) {
-        st = tk_profile_add_part(p, &parts[i]);
+        st = tk_profile_add_part(p, &parts[i], err);
         if (st == TK_OK && b->per_thread) {
             parts[i]->has_thread = parts[i]->has_pid = 1;
             parts[i]->thread = (uint64_t)cs->threads[i].tid;
@@ -322,7 +323,7 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
         key.file = tk_profile_function_at(p, key.fn)->file;
         key.pos.line = line;
         uint64_t costs[2] = {to_unit(s->ticks, scale), s->calls};
-        st = tk_profile_add_self(p, parts[s->part], &key, costs);
+        st = tk_profile_add_self(p, parts[s->part], &key, costs, err);
     }
     for (size_t i = 0; i < b->narcs && st == TK_OK; i++) {
         const arc_row *a = &b->arcs[i];
@@ -340,12 +341,12 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
         key.pos.line = caller_line;
         key.target.line = callee_line;
         uint64_t incl[2] = {to_unit(a->ticks, scale), a->calls};
-        st = tk_profile_add_call(p, parts[a->part], &key, a->count, incl);
+        st = tk_profile_add_call(p, parts[a->part], &key, a->count, incl, err);
     }
     if (st == TK_OK)
         st = add_roots(b, src, cs, object_id, unknown_file, &fn_of, scale, p, parts);
     for (uint32_t i = 0; i < nparts && st == TK_OK; i++)
-        st = tk_profile_part_fill_totals(p, parts[i]);
+        st = tk_profile_part_fill_totals(p, parts[i], err);
     tk_hmap_free(&fn_of);
     tk_free(parts);
     if (st != TK_OK && !err->message[0])
@@ -369,7 +370,7 @@ tk_status tk_events_profile(const tk_event_source *src, const char *object, int 
                                 "at most %u for a profile", ID_BITS, PART_LIMIT)
                  : tk_error_set(err, TK_ERR_NOMEM, "out of memory aggregating the profile");
     tk_profile *p = NULL;
-    if (st == TK_OK && tk_profile_new(&p) != TK_OK)
+    if (st == TK_OK && tk_profile_open(&p, err) != TK_OK)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK)
         st = build_profile(&b, src, &cs, object, p, err);

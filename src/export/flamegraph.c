@@ -2,6 +2,7 @@
  * path: children of a node are found by name, the last child touched first, since folded
  * output is sorted and consecutive lines share their prefixes), laid out by count, and
  * written with a small script of tracekit's own for zoom, search and tooltips. */
+#include "core/writer.h"
 #include "tracekit/flamegraph.h"
 
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "tracekit/tracekit.h"
+
 
 typedef struct fnode {
     const char *name;
@@ -30,6 +32,7 @@ typedef struct ftree {
     fnode *n;
     size_t count, cap;
     tk_hmap index; /* hash of (parent, name) -> node (the first of a hash; others scanned) */
+    uint64_t key;  /* of the names' hashes (tk_hash_new_key) */
     uint32_t max_depth;
     int diff;
 } ftree;
@@ -42,7 +45,7 @@ static uint32_t child(ftree *t, uint32_t parent, const char *name, uint32_t len)
     if (p->last_hit != NONE && t->n[p->last_hit].len == len &&
         memcmp(t->n[p->last_hit].name, name, len) == 0)
         return p->last_hit;
-    uint64_t key = tk_hash_u64(parent) ^ tk_hash_bytes(name, len), v;
+    uint64_t key = tk_hash_u64(parent) ^ tk_hash_bytes(t->key, name, len), v;
     int known = tk_hmap_get(&t->index, key, &v);
     if (known && t->n[v].parent == parent && t->n[v].len == len &&
         memcmp(t->n[v].name, name, len) == 0)
@@ -348,7 +351,7 @@ static void put_head(FILE *out, const ftree *t, const tk_flame_options *o, unsig
             width - 10, width - 10, height - 10, height - 10);
 }
 
-tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,
+static tk_status flamegraph_svg_stream(const char *text, size_t len, const tk_flame_options *opt,
                             FILE *out, tk_error *err)
 {
     tk_flame_options o = TK_FLAME_OPTIONS_INIT;
@@ -358,6 +361,7 @@ tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options
     double min_width = o.min_width > 0 ? o.min_width : 0.1;
     ftree t;
     memset(&t, 0, sizeof t);
+    t.key = tk_hash_new_key();
     t.n = tk_malloc(1024 * sizeof *t.n);
     if (!t.n) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     t.cap = 1024;
@@ -383,4 +387,12 @@ tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options
     tk_free(t.n);
     tk_hmap_free(&t.index);
     return st;
+}
+
+tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, flamegraph_svg_stream(text, len, opt, s.f, err), err);
 }

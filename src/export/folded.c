@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "model/events.h"
 #include "tracekit/viewers.h"
@@ -60,7 +61,7 @@ static void put_frame(FILE *out, const char *name)
         fputc(*p == ';' || *p == '\n' || *p == '\r' ? '_' : *p, out);
 }
 
-tk_status tk_export_folded(const tk_event_source *src, FILE *out, tk_folded_weight weight,
+static tk_status export_folded_stream(const tk_event_source *src, FILE *out, tk_folded_weight weight,
                            int per_thread, tk_error *err)
 {
     folded fo = {weight, NULL, 0, 0};
@@ -119,4 +120,12 @@ done:
     tk_free(fo.w);
     tk_callstacks_free(&cs);
     return st;
+}
+
+tk_status tk_export_folded(const tk_event_source *src, const tk_writer *out, tk_folded_weight weight, int per_thread, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, export_folded_stream(src, s.f, weight, per_thread, err), err);
 }

@@ -1,6 +1,7 @@
 /* A report as one HTML page: the report's JSON is embedded as data and drawn by a script of
  * tracekit's own (summary, tables, timeline); the flame graph is tk_flamegraph_svg's document
  * embedded as a data: URL (its own script keeps working there). Nothing is fetched. */
+#include "core/writer.h"
 #include "tracekit/html_report.h"
 
 #include <stdint.h>
@@ -404,7 +405,8 @@ static tk_status put_flame(const tk_html_report *r, FILE *out, tk_error *err)
     size_t len = 0;
     FILE *m = open_memstream(&svg, &len);
     if (!m) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    tk_status st = tk_flamegraph_svg(r->folded, r->folded_len, &r->flame, m, err);
+    tk_writer w = {tk_write_to_file, m};
+    tk_status st = tk_flamegraph_svg(r->folded, r->folded_len, &r->flame, &w, err);
     if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) {
         fputs("<section id=\"flame\"><h2>Flame graph</h2>\n"
@@ -448,7 +450,7 @@ static void put_graph(FILE *out, const tk_html_graph *g)
     fputs("</figure>\n", out);
 }
 
-tk_status tk_html_report_write(const tk_html_report *r, FILE *out, tk_error *err)
+static tk_status html_report_write_stream(const tk_html_report *r, FILE *out, tk_error *err)
 {
     const char *title = r->title ? r->title : "tracekit report";
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
@@ -544,4 +546,12 @@ tk_status tk_html_report_keys(const char *json, size_t len, const char *array,
     tk_free(key);
     tk_json_free(j);
     return st == TK_END ? TK_OK : st;
+}
+
+tk_status tk_html_report_write(const tk_html_report *r, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, html_report_write_stream(r, s.f, err), err);
 }

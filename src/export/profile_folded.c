@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "model/profile.h"
 #include "tracekit/profile_analysis.h"
@@ -264,11 +265,14 @@ done:
     return st;
 }
 
-tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
+static tk_status profile_write_folded_stream(const tk_profile *p, const tk_folded_profile_options *opt,
                                   FILE *out, tk_error *err)
 {
     tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
     if (opt) o = *opt;
+    /* zero: the defaults; a share below zero: none (a weight is at least 0) */
+    if (o.min_share == 0) o.min_share = 1e-5;
+    if (o.max_depth == 0) o.max_depth = 256;
     if (o.part > tk_profile_part_count(p))
         return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu)", o.part,
                             tk_profile_part_count(p));
@@ -286,4 +290,12 @@ tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_o
         st = fold(p, i + 1, label, &o, out, err);
     }
     return st;
+}
+
+tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, profile_write_folded_stream(p, opt, s.f, err), err);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 static const char *const kind_names[TK_EDGE_KIND_COUNT] = {
     "ENTRY", "EXIT", "CALL", "DIRECT_CALL", "INDIRECT_CALL", "RETURN", "CALL_BYPASS", "BRANCH",
@@ -72,6 +73,7 @@ tk_cfg_idmap *tk_cfg_idmap_new(uint32_t count, uint32_t max_key)
         uint32_t cap = 16;
         while (cap < 2 * (uint64_t)count) cap *= 2;
         m->cap = cap;
+        m->key = (uint32_t)tk_hash_new_key();
         m->vals = tk_malloc(sizeof *m->vals * (size_t)cap);
         m->keys = tk_malloc(sizeof *m->keys * (size_t)cap);
         if (!m->keys) {
@@ -105,7 +107,7 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
         return old;
     }
     uint32_t mask = m->cap - 1;
-    for (uint32_t i = tk_cfg_hash32(key) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = tk_cfg_hash32(m->key, key) & mask;; i = (i + 1) & mask) {
         if (m->vals[i] == TK_CFG_NONE) {
             m->keys[i] = key;
             m->vals[i] = val;
@@ -118,15 +120,22 @@ uint32_t tk_cfg_idmap_put(tk_cfg_idmap *m, uint32_t key, uint32_t val)
 
 /* ---- lifetime ----------------------------------------------------------- */
 
-tk_cfg *tk_cfg_new(void)
+tk_status tk_cfg_open(tk_cfg **out, tk_error *err)
 {
-    tk_cfg *cfg = tk_calloc(1, sizeof *cfg);
-    if (!cfg) return NULL;
-    if (tk_cfg_add_string(cfg, "", 0) == UINT32_MAX) {
+    tk_cfg *cfg = *out = tk_calloc(1, sizeof *cfg);
+    if (!cfg) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (pthread_mutex_init(&cfg->cache_lock, NULL) != 0) {
         tk_free(cfg);
-        return NULL;
+        *out = NULL;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    return cfg;
+    if (tk_cfg_add_string(cfg, "", 0) == UINT32_MAX) {
+        pthread_mutex_destroy(&cfg->cache_lock);
+        tk_free(cfg);
+        *out = NULL;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    return TK_OK;
 }
 
 void tk_cfg_process_release(tk_cfg_process *p)
@@ -176,6 +185,7 @@ void tk_cfg_free(tk_cfg *cfg)
     tk_free(cfg->edge_types);
     tk_free(cfg->specials);
     tk_free(cfg->strings);
+    pthread_mutex_destroy(&cfg->cache_lock);
     tk_free(cfg);
 }
 
@@ -330,23 +340,32 @@ int tk_cfg_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 
 /* The caches of a process (adjacency, edge-id map, blocks by address) are
  * built on first use through a const pointer, like a lookup, by whichever
- * thread asks first: one lock for all of them (each is built once), and the
+ * thread asks first: under the model's lock (each is built once), and the
  * finished cache is published with a release store that the readers' acquire
- * loads pair with (tk_cfg_adjacency_of in cfg.h). */
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+ * loads pair with (cfg_adjacency_of in cfg_internal.h). A process that no
+ * tk_cfg_finish has seen yet has no lock: only its reader uses it. */
+static void cache_lock(const tk_cfg_process *p)
+{
+    if (p->cache_lock) pthread_mutex_lock(p->cache_lock);
+}
+
+static void cache_unlock(const tk_cfg_process *p)
+{
+    if (p->cache_lock) pthread_mutex_unlock(p->cache_lock);
+}
 
 #define CACHE_LOAD(field) __atomic_load_n(&(field), __ATOMIC_ACQUIRE)
 #define CACHE_PUBLISH(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELEASE)
 
 static tk_status build_adjacency(tk_cfg_process *p);
 
-tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp)
+tk_status tk_cfg_need_adjacency(const tk_cfg_process *cp, tk_error *err)
 {
     if (CACHE_LOAD(cp->adjacency)) return TK_OK;
-    pthread_mutex_lock(&cache_lock);
+    cache_lock(cp);
     tk_status st = cp->adjacency ? TK_OK : build_adjacency((tk_cfg_process *)cp);
-    pthread_mutex_unlock(&cache_lock);
-    return st;
+    cache_unlock(cp);
+    return tk_error_from(err, st, "adjacency");
 }
 
 static tk_status build_adjacency(tk_cfg_process *p)
@@ -415,21 +434,21 @@ const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t id)
 {
     if (cfg->file_name_map) {
         uint32_t i = tk_cfg_idmap_get(cfg->file_name_map, id);
-        return i == TK_CFG_NONE ? NULL : tk_cfg_str(cfg, cfg->file_names[i].name);
+        return i == TK_CFG_NONE ? NULL : cfg_str(cfg, cfg->file_names[i].name);
     }
     for (uint32_t i = 0; i < cfg->nfile_names; i++) /* a graph not finished yet */
-        if (cfg->file_names[i].id == id) return tk_cfg_str(cfg, cfg->file_names[i].name);
+        if (cfg->file_names[i].id == id) return cfg_str(cfg, cfg->file_names[i].name);
     return NULL;
 }
 
-tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e)
+tk_edge_kind cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e)
 {
     return e->type < cfg->nedge_types ? cfg->edge_types[e->type].kind : TK_EDGE_OTHER;
 }
 
-const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e)
+const char *cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e)
 {
-    return e->type < cfg->nedge_types ? tk_cfg_str(cfg, cfg->edge_types[e->type].name) : "?";
+    return e->type < cfg->nedge_types ? cfg_str(cfg, cfg->edge_types[e->type].name) : "?";
 }
 
 /* ---- lookups ------------------------------------------------------------ */
@@ -464,18 +483,18 @@ static tk_status build_edge_map(tk_cfg_process *p)
     return TK_OK;
 }
 
-tk_status tk_cfg_need_edge_map(const tk_cfg_process *cp)
+tk_status tk_cfg_need_edge_map(const tk_cfg_process *cp, tk_error *err)
 {
     if (CACHE_LOAD(cp->edge_map)) return TK_OK;
-    pthread_mutex_lock(&cache_lock);
+    cache_lock(cp);
     tk_status st = cp->edge_map ? TK_OK : build_edge_map((tk_cfg_process *)cp);
-    pthread_mutex_unlock(&cache_lock);
-    return st;
+    cache_unlock(cp);
+    return tk_error_from(err, st, "edge map");
 }
 
 uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t id)
 {
-    if (tk_cfg_need_edge_map(p) != TK_OK) {
+    if (tk_cfg_need_edge_map(p, NULL) != TK_OK) {
         for (uint32_t e = 0; e < p->nedges; e++) /* out of memory: a scan */
             if (p->edges[e].id == id) return e;
         return TK_CFG_NONE;
@@ -486,7 +505,7 @@ uint32_t tk_cfg_find_edge(const tk_cfg_process *p, uint32_t id)
 uint32_t tk_cfg_find_edge_between(const tk_cfg_process *p, uint32_t src, uint32_t tgt)
 {
     uint32_t n;
-    const uint32_t *out = tk_cfg_out_edges(p, src, &n);
+    const uint32_t *out = cfg_out_edges(p, src, &n);
     for (uint32_t k = 0; k < n; k++)
         if (p->edges[out[k]].tgt == tgt) return out[k];
     return TK_CFG_NONE;
@@ -537,10 +556,10 @@ static const uint32_t *address_index(const tk_cfg_process *cp, uint32_t *const *
 {
     const uint32_t *ord = CACHE_LOAD(*field);
     if (ord) return ord;
-    pthread_mutex_lock(&cache_lock);
+    cache_lock(cp);
     if (!*field) (void)build((tk_cfg_process *)cp);
     ord = *field;
-    pthread_mutex_unlock(&cache_lock);
+    cache_unlock(cp);
     return ord;
 }
 
@@ -553,7 +572,16 @@ size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, s
 {
     size_t hits = 0;
     const uint32_t *sorted = blocks_by_addr(p);
-    if (!sorted) return 0;
+    if (!sorted) { /* out of memory for the index: a scan */
+        for (uint32_t b = 0; b < p->nblocks; b++) {
+            uint64_t start = cfg_block_addr(p, &p->blocks[b]);
+            uint32_t size = cfg_block_size(p, b);
+            if (addr < start || addr - start >= (uint64_t)(size ? size : 1)) continue;
+            if (hits < max) out[hits] = b;
+            hits++;
+        }
+        return hits;
+    }
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
         if (addr < im->load_addr) continue;
@@ -569,7 +597,7 @@ size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, s
         /* blocks may overlap (mid-instruction starts): scan back while they cover */
         for (uint32_t k = lo; k-- > 0;) {
             const tk_cfg_block *b = &p->blocks[by_addr[k]];
-            uint32_t size = tk_cfg_block_size(p, by_addr[k]);
+            uint32_t size = cfg_block_size(p, by_addr[k]);
             if (off - b->addr_offset >= (uint64_t)(size ? size : 1)) {
                 if (off - b->addr_offset > (1u << 16)) break;
                 continue;
@@ -619,22 +647,22 @@ uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block)
     return lo ? lo - 1 : TK_CFG_NONE;
 }
 
-uint64_t tk_cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b)
+uint64_t cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 {
     return p->images[tk_cfg_block_image(p, (uint32_t)(b - p->blocks))].load_addr + b->addr_offset;
 }
 
-uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b)
+uint64_t cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 {
-    return tk_cfg_block_addr(p, b) + tk_cfg_block_last_instr_offset(p, (uint32_t)(b - p->blocks));
+    return cfg_block_addr(p, b) + cfg_block_last_instr_offset(p, (uint32_t)(b - p->blocks));
 }
 
 /* The edges a node's per-thread counts come from: its in-edges, or its
  * out-edges when it has no in-edges. */
 static const uint32_t *count_edges(const tk_cfg_process *p, uint32_t node, uint32_t *n)
 {
-    const uint32_t *ed = tk_cfg_in_edges(p, node, n);
-    return *n ? ed : tk_cfg_out_edges(p, node, n);
+    const uint32_t *ed = cfg_in_edges(p, node, n);
+    return *n ? ed : cfg_out_edges(p, node, n);
 }
 
 uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint32_t thread)
@@ -642,7 +670,7 @@ uint64_t tk_cfg_block_count_thread(const tk_cfg_process *p, uint32_t block, uint
     uint64_t sum = 0;
     uint32_t n;
     const uint32_t *ed = count_edges(p, block, &n);
-    for (uint32_t k = 0; k < n; k++) sum += tk_cfg_edge_count_thread(p, &p->edges[ed[k]], thread);
+    for (uint32_t k = 0; k < n; k++) sum += cfg_edge_count_thread(p, &p->edges[ed[k]], thread);
     return sum;
 }
 
@@ -699,7 +727,7 @@ const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint
     }
     if (!best) return NULL;
     if (offset) *offset = b->addr_offset - best->addr_offset;
-    return tk_cfg_str(cfg, best->name);
+    return cfg_str(cfg, best->name);
 }
 
 /* Of two source lines, whether x is the better candidate of a block at or
@@ -714,11 +742,20 @@ static int source_later(const tk_cfg_process *p, uint32_t x, uint32_t y)
 uint32_t tk_cfg_block_source(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t block,
                              const char **file)
 {
-    const char *f = NULL;
-    uint32_t line = 0;
-    if (!tk_cfg_blocks_source(cfg, p, &block, 1, &line, &f)) line = 0, f = NULL;
-    if (file) *file = f;
-    return line;
+    /* what tk_cfg_blocks_source finds for one block, without its sort */
+    if (file) *file = NULL;
+    uint32_t i = tk_cfg_block_image(p, block);
+    if (i == TK_CFG_NONE) return 0;
+    const tk_cfg_image *im = &p->images[i];
+    uint64_t off = p->blocks[block].addr_offset;
+    uint32_t best = TK_CFG_NONE;
+    for (uint32_t j = im->first_source; j < im->first_source + im->nsources; j++)
+        if (p->sources[j].addr_offset <= off && (best == TK_CFG_NONE || source_later(p, j, best)))
+            best = j;
+    if (best == TK_CFG_NONE || off - p->sources[best].addr_offset >= cfg_source_size(p, best))
+        return 0;
+    if (file) *file = tk_cfg_file_name(cfg, p->sources[best].file_name_id);
+    return p->sources[best].line_num;
 }
 
 typedef struct line_query {
@@ -737,15 +774,15 @@ static int cmp_line_query(const void *a, const void *b)
 /* One pass over each image's source table with the blocks sorted by address:
  * each source line is a candidate of the first block at or after its start,
  * and of every later block through a running best. */
-int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
-                         uint32_t n, uint32_t *lines, const char **files)
+tk_status tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint32_t *blocks,
+                               uint32_t n, uint32_t *lines, const char **files, tk_error *err)
 {
     line_query *q = tk_malloc(sizeof *q * (n ? n : 1));
     uint32_t *cand = tk_malloc(sizeof *cand * (n ? n : 1)); /* best source per query, NONE */
     if (!q || !cand) {
         tk_free(q);
         tk_free(cand);
-        return 0;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     for (uint32_t k = 0; k < n; k++) {
         q[k].off = p->blocks[blocks[k]].addr_offset;
@@ -773,7 +810,7 @@ int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint3
         for (uint32_t k = qa; k < qb; k++) {
             if (cand[k] != TK_CFG_NONE && (best == TK_CFG_NONE || source_later(p, cand[k], best)))
                 best = cand[k];
-            if (best == TK_CFG_NONE || q[k].off - p->sources[best].addr_offset >= tk_cfg_source_size(p, best))
+            if (best == TK_CFG_NONE || q[k].off - p->sources[best].addr_offset >= cfg_source_size(p, best))
                 continue;
             lines[q[k].slot] = p->sources[best].line_num;
             files[q[k].slot] = tk_cfg_file_name(cfg, p->sources[best].file_name_id);
@@ -781,7 +818,7 @@ int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint3
     }
     tk_free(q);
     tk_free(cand);
-    return 1;
+    return TK_OK;
 }
 
 /* ---- scopes --------------------------------------------------------------- */
@@ -790,7 +827,7 @@ int tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const uint3
 static int loop_contains(const tk_cfg_process *p, uint32_t loop, uint32_t block)
 {
     uint32_t l = p->blocks[block].loop;
-    return l != TK_CFG_NONE && tk_cfg_loop_encloses(p, loop, l);
+    return l != TK_CFG_NONE && cfg_loop_encloses(p, loop, l);
 }
 
 int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node)
@@ -884,8 +921,8 @@ static void add_all_thread_counts(void *ctx, const tk_cfg_process *p, uint32_t b
     uint64_t n = p->blocks[b].num_instrs;
     for (uint32_t k = 0; k < ne_b; k++) {
         const tk_cfg_edge *e = &p->edges[ed[k]];
-        uint32_t ne = tk_cfg_edge_nthreads(p, ed[k]), nt = ne < c->nthreads ? ne : c->nthreads;
-        for (uint32_t t = 0; t < nt; t++) c->out[t] += tk_cfg_edge_count_thread(p, e, t) * n;
+        uint32_t ne = cfg_edge_nthreads(p, ed[k]), nt = ne < c->nthreads ? ne : c->nthreads;
+        for (uint32_t t = 0; t < nt; t++) c->out[t] += cfg_edge_count_thread(p, e, t) * n;
     }
 }
 
@@ -910,8 +947,8 @@ void tk_cfg_scope_instr_count_threads(const tk_cfg_process *p, tk_cfg_scope s, u
             if (ed->src < p->nblocks && !(p->block_flags[ed->src] & TK_CFG_BLOCK_HAS_IN_EDGES))
                 n += p->blocks[ed->src].num_instrs;
             if (!n) continue;
-            uint32_t ne = tk_cfg_edge_nthreads(p, e), nt = ne < nthreads ? ne : nthreads;
-            for (uint32_t t = 0; t < nt; t++) out[t] += tk_cfg_edge_count_thread(p, ed, t) * n;
+            uint32_t ne = cfg_edge_nthreads(p, e), nt = ne < nthreads ? ne : nthreads;
+            for (uint32_t t = 0; t < nt; t++) out[t] += cfg_edge_count_thread(p, ed, t) * n;
         }
         return;
     }
@@ -949,7 +986,7 @@ static void push_edge(edges_ctx *c, uint32_t e)
     }
     if (*c->n == *c->cap) {
         size_t nc = *c->cap ? *c->cap * 2 : 16;
-        uint32_t *q = realloc(*c->out, nc * sizeof *q); /* the caller's array: C library (API) */
+        uint32_t *q = tk_realloc(*c->out, nc * sizeof *q); /* the caller's array (tk_free) */
         if (!q) {
             c->failed = 1;
             return;
@@ -965,11 +1002,11 @@ static void collect_edges(void *ctx, const tk_cfg_process *p, uint32_t b)
     edges_ctx *c = ctx;
     uint32_t n;
     if (c->cls == TK_EDGES_INBOUND) {
-        const uint32_t *in = tk_cfg_in_edges(p, b, &n);
+        const uint32_t *in = cfg_in_edges(p, b, &n);
         for (uint32_t k = 0; k < n; k++)
             if (!tk_cfg_scope_contains(p, c->s, p->edges[in[k]].src)) push_edge(c, in[k]);
     } else {
-        const uint32_t *out = tk_cfg_out_edges(p, b, &n);
+        const uint32_t *out = cfg_out_edges(p, b, &n);
         for (uint32_t k = 0; k < n; k++) {
             int inside = tk_cfg_scope_contains(p, c->s, p->edges[out[k]].tgt);
             if (inside == (c->cls == TK_EDGES_INTERNAL)) push_edge(c, out[k]);
@@ -978,7 +1015,7 @@ static void collect_edges(void *ctx, const tk_cfg_process *p, uint32_t b)
 }
 
 tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
-                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap)
+                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap, tk_error *err)
 {
     (void)cfg;
     edges_ctx c = {p, s, cls, out, n, cap, 0};
@@ -997,15 +1034,15 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
                 push_edge(&c, e);
         }
     } else {
-        if (tk_cfg_need_adjacency(p) != TK_OK) return TK_ERR_NOMEM;
+        if (tk_cfg_need_adjacency(p, err) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         scope_blocks(p, s, collect_edges, &c);
     }
-    return c.failed ? TK_ERR_NOMEM : TK_OK;
+    return c.failed ? tk_error_set(err, TK_ERR_NOMEM, "out of memory") : TK_OK;
 }
 
 /* ---- routines and loops --------------------------------------------------- */
 
-uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r)
+uint64_t cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r)
 {
     return r->entry < p->nblocks ? p->blocks[r->entry].count : 0;
 }
@@ -1025,12 +1062,12 @@ static uint64_t loop_entries(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
         uint32_t b = p->pool[l->nodes + k];
         if (b >= p->nblocks) continue;
         uint32_t n;
-        const uint32_t *in = tk_cfg_in_edges(p, b, &n);
+        const uint32_t *in = cfg_in_edges(p, b, &n);
         for (uint32_t q = 0; q < n; q++) {
             const tk_cfg_edge *e = &p->edges[in[q]];
             if (tk_cfg_scope_contains(p, s, e->src)) continue;
-            if (tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, e))) continue;
-            sum += thread < 0 ? tk_cfg_edge_count(p, e) : tk_cfg_edge_count_thread(p, e, (uint32_t)thread);
+            if (tk_edge_kind_is_any_return(cfg_edge_kind(cfg, e))) continue;
+            sum += thread < 0 ? cfg_edge_count(p, e) : cfg_edge_count_thread(p, e, (uint32_t)thread);
         }
     }
     return sum;
@@ -1060,7 +1097,7 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
     for (uint32_t i = 0; i < n; i++) total += p->loops[loops[i]].nnodes;
     if (total > p->nblocks / 4 + 64) {
         /* many nodes: the adjacency is worth building */
-        if (tk_cfg_need_adjacency(p) != TK_OK) return 0;
+        if (tk_cfg_need_adjacency(p, NULL) != TK_OK) return 0;
         for (uint32_t i = 0; i < n; i++) out[i] = tk_cfg_loop_entry_count(cfg, p, loops[i]);
         return 1;
     }
@@ -1091,7 +1128,7 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
         const tk_cfg_edge *ed = &p->edges[e];
         uint32_t b = ed->tgt;
         if (b >= p->nblocks || ed->src >= p->nnodes || !(marked[b / 64] >> (b % 64) & 1)) continue;
-        if (tk_edge_kind_is_any_return(tk_cfg_edge_kind(cfg, ed))) continue;
+        if (tk_edge_kind_is_any_return(cfg_edge_kind(cfg, ed))) continue;
         size_t lo = 0, hi = np;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -1101,7 +1138,7 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
         for (; lo < np && (pairs[lo] >> 32) == b; lo++) {
             uint32_t slot = (uint32_t)pairs[lo];
             if (!tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, loops[slot]}, ed->src))
-                out[slot] += tk_cfg_edge_count(p, ed);
+                out[slot] += cfg_edge_count(p, ed);
         }
     }
     tk_free(pairs);

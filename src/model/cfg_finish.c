@@ -69,7 +69,7 @@ static int pool_push(finish_ctx *c, uint32_t v)
 static int is_intra(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge *e)
 {
     if (e->src >= p->nblocks || e->tgt >= p->nblocks) return 0;
-    return !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e));
+    return !tk_edge_kind_is_any_inter_routine(cfg_edge_kind(cfg, e));
 }
 
 /* ---- ids, edges, adjacency ------------------------------------------------ */
@@ -106,17 +106,17 @@ static tk_status build_node_map(finish_ctx *c)
     for (uint32_t b = 0; b < p->nblocks; b++) {
         uint32_t old = tk_cfg_idmap_put(p->node_map, p->blocks[b].id, b);
         if (old != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "duplicate node id %u (first defined at line %u)", p->blocks[b].id,
-                   tk_cfg_block_loc(p, old).line);
+                   cfg_block_loc(p, old).line);
     }
     for (uint32_t s = 0; s < cfg->nspecials; s++) {
         uint32_t old = tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s);
         if (old == TK_CFG_NONE) continue;
         if (old < p->nblocks)
-            report(c, TK_SEV_WARNING, tk_cfg_block_loc(p, old),
+            report(c, TK_SEV_WARNING, cfg_block_loc(p, old),
                    "basic-block id %u is also the id of special node %s: the id refers to the block",
-                   p->blocks[old].id, tk_cfg_str(cfg, cfg->specials[s].name));
+                   p->blocks[old].id, cfg_str(cfg, cfg->specials[s].name));
         else
             report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u", cfg->specials[s].id);
     }
@@ -162,24 +162,24 @@ static tk_status resolve_edges(finish_ctx *c)
         if (ids) old = tk_cfg_idmap_put(ids, ed->id, e);
         else seen[ed->id / 64] |= 1ull << (ed->id % 64);
         if (old != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
-                   ed->id, tk_cfg_edge_loc(p, old).line);
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
+                   ed->id, cfg_edge_loc(p, old).line);
         uint32_t s = tk_cfg_idmap_get(p->node_map, ed->src);
         uint32_t t = tk_cfg_idmap_get(p->node_map, ed->tgt);
         if (s == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: source node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: source node %u does not exist", ed->id,
                    ed->src);
         if (t == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: target node %u does not exist", ed->id,
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: target node %u does not exist", ed->id,
                    ed->tgt);
         uint32_t ty = tk_cfg_idmap_get(types, ed->type);
         if (ty == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %u: edge type id %u is not in EDGE_TYPES",
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: edge type id %u is not in EDGE_TYPES",
                    ed->id, ed->type);
         ed->src = s;
         ed->tgt = t;
         ed->type = ty;
-        if (tk_cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = tk_cfg_edge_nthreads(p, e);
+        if (cfg_edge_nthreads(p, e) > p->nthreads) p->nthreads = cfg_edge_nthreads(p, e);
     }
     tk_free(seen);
     tk_cfg_idmap_free(ids);
@@ -199,7 +199,7 @@ static void derive_block_counts(finish_ctx *c)
         if (ed->tgt >= p->nblocks || ed->src >= p->nnodes) continue;
         p->block_flags[ed->tgt] |= TK_CFG_BLOCK_HAS_IN_EDGES;
         if (!(p->block_flags[ed->tgt] & TK_CFG_BLOCK_HAS_COUNT))
-            p->blocks[ed->tgt].count += tk_cfg_edge_count(p, ed);
+            p->blocks[ed->tgt].count += cfg_edge_count(p, ed);
     }
 }
 
@@ -235,7 +235,7 @@ static tk_status check_sums_exact(finish_ctx *c)
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src >= p->nnodes || ed->tgt >= p->nnodes) continue;
-        uint64_t n = tk_cfg_edge_count(p, ed);
+        uint64_t n = cfg_edge_count(p, ed);
         if (ed->tgt < nb && tk_add_u64(in[ed->tgt], n, &in[ed->tgt])) bad[ed->tgt] |= 1;
         if (ed->src < nb && tk_add_u64(out[ed->src], n, &out[ed->src])) bad[ed->src] |= 2;
     }
@@ -244,16 +244,16 @@ static tk_status check_sums_exact(finish_ctx *c)
     for (uint32_t b = 0; b < nb; b++) {
         const tk_cfg_block *bl = &p->blocks[b];
         if (bad[b] & 1)
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "block %u: the sum of its in-edge counts overflows 64 bits", bl->id);
         if (bad[b] & 2)
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "block %u: the sum of its out-edge counts overflows 64 bits", bl->id);
         /* a count derived from overflowing in-edges is reported above */
         if ((bad[b] & 1) && !(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
         uint64_t x;
         if (tk_mul_u64(bl->count, bl->num_instrs, &x)) {
-            report(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            report(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                    "block %u: COUNT x NUM_INSTRS (%llu x %u) overflows 64 bits", bl->id,
                    (unsigned long long)bl->count, bl->num_instrs);
             continue;
@@ -280,10 +280,10 @@ static tk_status check_sums_exact(finish_ctx *c)
         if (ed->tgt < nb) n += p->blocks[ed->tgt].num_instrs;
         if (ed->src < nb && !(p->block_flags[ed->src] & TK_CFG_BLOCK_HAS_IN_EDGES))
             n += p->blocks[ed->src].num_instrs;
-        uint32_t ne = tk_cfg_edge_nthreads(p, e);
+        uint32_t ne = cfg_edge_nthreads(p, e);
         for (uint32_t t = 0; n && t < ne && t < nt; t++) {
             uint64_t x;
-            if (tk_mul_u64(tk_cfg_edge_count_thread(p, ed, t), n, &x) ||
+            if (tk_mul_u64(cfg_edge_count_thread(p, ed, t), n, &x) ||
                 tk_add_u64(thread[t], x, &thread[t]))
                 tbad[t] = 1;
         }
@@ -358,7 +358,7 @@ static void resolve_routines(finish_ctx *c)
                 else
                     report(c, TK_SEV_ERROR, ro->loc,
                            "node %u is in two routines (%u and %u)", id,
-                           tk_cfg_routine_id(p, bl->routine), tk_cfg_routine_id(p, r));
+                           cfg_routine_id(p, bl->routine), cfg_routine_id(p, r));
                 continue;
             }
             bl->routine = r;
@@ -448,7 +448,7 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
     if (!g->start || !g->idom) goto out;
     for (uint32_t k = 0; k < g->n; k++) {
         uint32_t nout;
-        const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+        const uint32_t *out = cfg_out_edges(p, nodes[k], &nout);
         for (uint32_t q = 0; q < nout; q++) {
             const tk_cfg_edge *e = &p->edges[out[q]];
             if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE) nadj++;
@@ -460,7 +460,7 @@ static tk_status local_build(finish_ctx *c, uint32_t r, local_graph *g)
     nadj = 0;
     for (uint32_t k = 0; k < g->n; k++) {
         uint32_t nout;
-        const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+        const uint32_t *out = cfg_out_edges(p, nodes[k], &nout);
         for (uint32_t q = 0; q < nout; q++) {
             const tk_cfg_edge *e = &p->edges[out[q]];
             if (is_intra(c->cfg, p, e) && c->scratch[e->tgt] != TK_CFG_NONE)
@@ -482,7 +482,7 @@ out:
 tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t r,
                                     uint32_t *idom_blocks)
 {
-    if (tk_cfg_need_adjacency(p) != TK_OK) return TK_ERR_NOMEM;
+    if (tk_cfg_need_adjacency(p, NULL) != TK_OK) return TK_ERR_NOMEM;
     finish_ctx c;
     memset(&c, 0, sizeof c);
     c.cfg = (tk_cfg *)cfg;
@@ -514,80 +514,87 @@ static tk_status need_scratch(finish_ctx *c)
     return TK_OK;
 }
 
-static tk_status compute_routines(finish_ctx *c, uint32_t image)
+/* A computed routine entered at block b of the image: claim[b] its index; 0
+ * when out of memory. */
+static int new_routine(tk_cfg_process *p, uint32_t image, uint32_t b, uint32_t *cap,
+                       uint32_t *claim)
 {
-    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
-    tk_cfg *cfg = c->cfg;
+    if (!tk_cfg_grow((void **)&p->routines, cap, p->nroutines + 1, sizeof *p->routines)) return 0;
+    tk_cfg_routine *ro = &p->routines[p->nroutines];
+    memset(ro, 0, sizeof *ro);
+    ro->entry = b;
+    ro->image = image;
+    ro->flags = TK_CFG_COMPUTED;
+    claim[b] = p->nroutines++;
+    return 1;
+}
+
+/* The entries of the image's blocks [first, first + nb): call and ENTRY
+ * targets, and blocks without intra-routine in-edges; 0 when out of memory. */
+static int routine_entries(finish_ctx *c, uint32_t image, uint32_t *cap, uint32_t *claim)
+{
     tk_cfg_process *p = c->p;
-    tk_cfg_image *im = &p->images[image];
+    const tk_cfg_image *im = &p->images[image];
     uint32_t first = im->first_block, nb = im->nblocks;
-    uint32_t *claim = c->scratch; /* NONE = unclaimed; else routine index */
-    uint32_t *queue = tk_malloc(sizeof *queue * (nb ? nb : 1));
-    if (!queue) return TK_ERR_NOMEM;
-    uint32_t cap = p->nroutines;
-    im->first_routine = p->nroutines;
-    im->nroutines = 0;
-    /* entries: call / ENTRY targets, and blocks without intra-routine in-edges */
     for (uint32_t b = first; b < first + nb; b++) {
         int intra_in = 0, called = 0;
         uint32_t nin;
-        const uint32_t *in = tk_cfg_in_edges(p, b, &nin);
+        const uint32_t *in = cfg_in_edges(p, b, &nin);
         for (uint32_t q = 0; q < nin; q++) {
             const tk_cfg_edge *e = &p->edges[in[q]];
-            tk_edge_kind k = tk_cfg_edge_kind(cfg, e);
+            tk_edge_kind k = cfg_edge_kind(c->cfg, e);
             if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY) called = 1;
-            else if (is_intra(cfg, p, e) && e->src != b && e->src - first < nb)
+            else if (is_intra(c->cfg, p, e) && e->src != b && e->src - first < nb)
                 intra_in = 1;
         }
-        if (called || !intra_in) {
-            if (!tk_cfg_grow((void **)&p->routines, &cap, p->nroutines + 1, sizeof *p->routines))
-                goto nomem;
-            tk_cfg_routine *ro = &p->routines[p->nroutines];
-            memset(ro, 0, sizeof *ro);
-            ro->entry = b;
-            ro->image = image;
-            ro->flags = TK_CFG_COMPUTED;
-            claim[b] = p->nroutines++;
-        }
+        if ((called || !intra_in) && !new_routine(p, image, b, cap, claim)) return 0;
     }
-    /* claim by breadth-first search from each entry, then from leftovers */
+    return 1;
+}
+
+/* Every block of the image claimed by a routine: by breadth-first search from
+ * each entry over intra-routine edges, then from the blocks left over (each a
+ * new routine); 0 when out of memory. */
+static int claim_blocks(finish_ctx *c, uint32_t image, uint32_t *cap, uint32_t *claim,
+                        uint32_t *queue)
+{
+    tk_cfg_process *p = c->p;
+    const tk_cfg_image *im = &p->images[image];
+    uint32_t first = im->first_block, nb = im->nblocks;
     uint32_t next_leftover = first;
     for (uint32_t r = im->first_routine;; r++) {
         if (r == p->nroutines) {
             while (next_leftover < first + nb && claim[next_leftover] != TK_CFG_NONE)
                 next_leftover++;
             if (next_leftover == first + nb) break;
-            if (!tk_cfg_grow((void **)&p->routines, &cap, p->nroutines + 1, sizeof *p->routines))
-                goto nomem;
-            tk_cfg_routine *ro = &p->routines[p->nroutines];
-            memset(ro, 0, sizeof *ro);
-            ro->entry = next_leftover;
-            ro->image = image;
-            ro->flags = TK_CFG_COMPUTED;
-            claim[next_leftover] = p->nroutines++;
+            if (!new_routine(p, image, next_leftover, cap, claim)) return 0;
         }
         uint32_t head = 0, tail = 0;
         queue[tail++] = p->routines[r].entry;
         while (head < tail) {
             uint32_t b = queue[head++], nout;
-            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            const uint32_t *out = cfg_out_edges(p, b, &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
-                if (!is_intra(cfg, p, e) || e->tgt - first >= nb) continue;
+                if (!is_intra(c->cfg, p, e) || e->tgt - first >= nb) continue;
                 if (claim[e->tgt] != TK_CFG_NONE) continue;
                 claim[e->tgt] = r;
                 queue[tail++] = e->tgt;
             }
         }
     }
-    im->nroutines = p->nroutines - im->first_routine;
-    /* node lists (block order), exits */
-    for (uint32_t r = im->first_routine; r < p->nroutines; r++) {
-        p->routines[r].nodes = p->npool;
-        p->routines[r].nnodes = 0;
-    }
-    /* counting pass */
-    for (uint32_t b = first; b < first + nb; b++) p->routines[claim[b]].nnodes++;
+    return 1;
+}
+
+/* The node lists (block order) and exits of the image's computed routines,
+ * from claim; 0 when out of memory. */
+static int routine_lists(finish_ctx *c, uint32_t image, const uint32_t *claim)
+{
+    tk_cfg_process *p = c->p;
+    const tk_cfg_image *im = &p->images[image];
+    uint32_t first = im->first_block, nb = im->nblocks;
+    for (uint32_t r = im->first_routine; r < p->nroutines; r++) p->routines[r].nnodes = 0;
+    for (uint32_t b = first; b < first + nb; b++) p->routines[claim[b]].nnodes++; /* counting */
     uint32_t base = p->npool;
     for (uint32_t r = im->first_routine; r < p->nroutines; r++) {
         p->routines[r].nodes = base;
@@ -595,7 +602,7 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         p->routines[r].nnodes = 0;
     }
     for (uint32_t k = p->npool; k < base; k++)
-        if (!pool_push(c, 0)) goto nomem;
+        if (!pool_push(c, 0)) return 0;
     for (uint32_t b = first; b < first + nb; b++) {
         tk_cfg_routine *ro = &p->routines[claim[b]];
         p->pool[ro->nodes + ro->nnodes++] = b;
@@ -606,24 +613,38 @@ static tk_status compute_routines(finish_ctx *c, uint32_t image)
         ro->exits = p->npool;
         for (uint32_t k = 0; k < ro->nnodes; k++) {
             uint32_t b = p->pool[ro->nodes + k], nout;
-            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            const uint32_t *out = cfg_out_edges(p, b, &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
-                if (!is_intra(cfg, p, e) || claim[e->tgt] != r) {
-                    if (!pool_push(c, b)) goto nomem;
+                if (!is_intra(c->cfg, p, e) || claim[e->tgt] != r) {
+                    if (!pool_push(c, b)) return 0;
                     ro->nexits++;
                     break;
                 }
             }
         }
     }
+    return 1;
+}
+
+static tk_status compute_routines(finish_ctx *c, uint32_t image)
+{
+    if (need_scratch(c) != TK_OK) return TK_ERR_NOMEM;
+    tk_cfg_process *p = c->p;
+    tk_cfg_image *im = &p->images[image];
+    uint32_t first = im->first_block, nb = im->nblocks;
+    uint32_t *claim = c->scratch; /* NONE = unclaimed; else routine index */
+    uint32_t *queue = tk_malloc(sizeof *queue * (nb ? nb : 1));
+    if (!queue) return TK_ERR_NOMEM;
+    uint32_t cap = p->nroutines;
+    im->first_routine = p->nroutines;
+    im->nroutines = 0;
+    int ok = routine_entries(c, image, &cap, claim) && claim_blocks(c, image, &cap, claim, queue);
+    im->nroutines = p->nroutines - im->first_routine;
+    ok = ok && routine_lists(c, image, claim);
     for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
     tk_free(queue);
-    return TK_OK;
-nomem:
-    for (uint32_t b = first; b < first + nb; b++) claim[b] = TK_CFG_NONE;
-    tk_free(queue);
-    return TK_ERR_NOMEM;
+    return ok ? TK_OK : TK_ERR_NOMEM;
 }
 
 static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_idoms, int want_loops,
@@ -837,7 +858,7 @@ static tk_status finish_process(finish_ctx *c)
     uint32_t file_routines = p->nroutines;
     for (uint32_t i = 0; i < p->nimages; i++) {
         if (p->images[i].nblocks && !p->images[i].nroutines) {
-            if ((st = tk_cfg_need_adjacency(p)) != TK_OK || (st = compute_routines(c, i)) != TK_OK)
+            if ((st = tk_cfg_need_adjacency(p, NULL)) != TK_OK || (st = compute_routines(c, i)) != TK_OK)
                 return st;
             p->routines_computed = 1;
         }
@@ -848,7 +869,7 @@ static tk_status finish_process(finish_ctx *c)
         int want_idoms = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_IDOMS);
         int want_loops = r >= file_routines || !(ro->flags & TK_CFG_ROUTINE_HAS_LOOPS);
         if (!want_idoms && !want_loops) continue;
-        if ((st = tk_cfg_need_adjacency(p)) != TK_OK ||
+        if ((st = tk_cfg_need_adjacency(p, NULL)) != TK_OK ||
             (st = compute_idoms_and_loops(c, r, want_idoms, want_loops, &loop_cap)) != TK_OK)
             return st;
     }
@@ -886,6 +907,7 @@ tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *
     if (map_file_names(cfg) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory while linking the graph");
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
+        c.p->cache_lock = &cfg->cache_lock; /* the array does not move any more */
         tk_status st = finish_process(&c);
         tk_free(c.scratch);
         c.scratch = NULL;

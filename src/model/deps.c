@@ -71,7 +71,7 @@ static tk_status nomem(tk_error *err)
     return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the dependence model");
 }
 
-tk_status tk_deps_new(tk_deps **out, tk_deps_form form, tk_error *err)
+tk_status tk_deps_open(tk_deps **out, tk_deps_form form, tk_error *err)
 {
     tk_deps *d = tk_calloc(1, sizeof *d);
     if (!d)

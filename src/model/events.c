@@ -34,14 +34,14 @@ const char *tk_time_unit_name(tk_time_unit u)
     return (unsigned)u < 4 ? unit_names[u] : "?";
 }
 
-int tk_time_unit_parse(const char *name, tk_time_unit *out)
+tk_status tk_time_unit_parse(const char *name, tk_time_unit *out, tk_error *err)
 {
     for (unsigned u = 0; name && u < 4; u++)
         if (strcmp(name, unit_names[u]) == 0) {
             *out = (tk_time_unit)u;
-            return 0;
+            return TK_OK;
         }
-    return -1;
+    return tk_error_set(err, TK_ERR_ARG, "unknown time unit '%s' (s, ms, us or ns)", name ? name : "");
 }
 
 double tk_time_unit_per_second(tk_time_unit u)

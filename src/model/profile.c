@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/vec.h"
 #include "core/hash.h"
 #include "core/num.h"
@@ -22,6 +23,7 @@ typedef struct str_chunk {
 } str_chunk;
 
 struct tk_profile {
+    uint64_t hash_key; /* of the string set and the rows' slots (tk_hash_new_key) */
     /* strings: pointers into chunks, deduplicated by an open-addressing set */
     const char **strs;
     uint32_t *str_lens;
@@ -65,10 +67,10 @@ struct tk_profile {
 
 /* ---- hashing ------------------------------------------------------------ */
 
-static uint64_t hash_words(const void *key, size_t size)
+static uint64_t hash_words(uint64_t hk, const void *key, size_t size)
 {
     const unsigned char *b = key;
-    uint64_t h = tk_hash_u64(0x9e3779b97f4a7c15ULL ^ tk_hash_key); /* keys hold the file's addresses */
+    uint64_t h = tk_hash_u64(0x9e3779b97f4a7c15ULL ^ hk); /* keys hold the file's addresses */
     for (size_t i = 0; i < size; i += 8) {
         uint64_t w;
         memcpy(&w, b + i, 8);
@@ -95,11 +97,12 @@ static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 
 /* ---- profile ------------------------------------------------------------ */
 
-tk_status tk_profile_new(tk_profile **out)
+tk_status tk_profile_open(tk_profile **out, tk_error *err)
 {
     *out = NULL;
     tk_profile *p = tk_calloc(1, sizeof *p);
-    if (!p) return TK_ERR_NOMEM;
+    if (!p) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    p->hash_key = tk_hash_new_key();
     *out = p;
     return TK_OK;
 }
@@ -196,10 +199,10 @@ static int str_rehash(tk_profile *p, size_t slots)
     return 1;
 }
 
-tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id)
+tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id, tk_error *err)
 {
-    if (len > UINT32_MAX) return TK_ERR_LIMIT;
-    uint64_t h = tk_hash_bytes(s, len);
+    if (len > UINT32_MAX) return tk_error_set(err, TK_ERR_LIMIT, "a string over 4 GiB");
+    uint64_t h = tk_hash_bytes(p->hash_key, s, len);
     if (p->str_slot_count) {
         size_t mask = p->str_slot_count - 1;
         uint64_t high = h & 0xffffffff00000000ULL;
@@ -214,22 +217,22 @@ tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *
             }
         }
     }
-    if (p->str_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
+    if (p->str_count >= UINT32_MAX - 1) return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 strings");
     if ((p->str_count + 1) * 2 > p->str_slot_count &&
         !str_rehash(p, p->str_slot_count ? p->str_slot_count * 2 : 1024))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t cap = p->str_cap;
     if (!grow_array((void **)&p->strs, &cap, p->str_count + 1, sizeof *p->strs))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     cap = p->str_cap;
     if (!grow_array((void **)&p->str_lens, &cap, p->str_count + 1, sizeof *p->str_lens))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     cap = p->str_cap;
     if (!grow_array((void **)&p->str_hashes, &cap, p->str_count + 1, sizeof *p->str_hashes))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     p->str_cap = cap;
     char *d = str_store(p, s, len);
-    if (!d) return TK_ERR_NOMEM;
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t i = p->str_count++;
     p->strs[i] = d;
     p->str_lens[i] = (uint32_t)len;
@@ -285,7 +288,7 @@ tk_status tk_profile_add_event(tk_profile *p, const char *name, size_t len, size
     if (p->event_count >= TK_PROFILE_MAX_EVENTS)
         return tk_error_set(err, TK_ERR_LIMIT, "more than %d event types", TK_PROFILE_MAX_EVENTS);
     uint32_t id;
-    tk_status st = tk_profile_intern(p, name, len, &id);
+    tk_status st = tk_profile_intern(p, name, len, &id, err);
     if (st != TK_OK) return tk_error_set(err, st, "out of memory");
     p->events[p->event_count].name = id;
     p->events[p->event_count].long_name = TK_PROF_NONE;
@@ -299,7 +302,7 @@ void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_n
 }
 
 tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
-                                 uint32_t long_name)
+                                 uint32_t long_name, tk_error *err)
 {
     for (size_t i = 0; i < p->derived_count; i++) {
         if (p->derived[i].name == name) {
@@ -308,10 +311,10 @@ tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
             return TK_OK;
         }
     }
-    if (p->derived_count >= TK_PROFILE_MAX_EVENTS) return TK_ERR_LIMIT; /* results go in event-sized arrays */
+    if (p->derived_count >= TK_PROFILE_MAX_EVENTS) return tk_error_set(err, TK_ERR_LIMIT, "more than %d derived events", TK_PROFILE_MAX_EVENTS); /* results go in event-sized arrays */
     if (!grow_array((void **)&p->derived, &p->derived_cap, p->derived_count + 1,
                     sizeof *p->derived))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_prof_derived *d = &p->derived[p->derived_count++];
     d->name = name;
     d->formula = formula;
@@ -335,17 +338,17 @@ static int is_name_char(char c)
 
 /* Grammar (spec InheritedExpr): term ('+' term)*, term = [Number ['*']] Name. */
 tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
-                                  uint64_t *result)
+                                  uint64_t *result, tk_error *err)
 {
-    if (i >= p->derived_count) return TK_ERR_ARG;
+    if (i >= p->derived_count) return tk_error_set(err, TK_ERR_ARG, "no derived event %zu", i);
     const char *s = p->strs[p->derived[i].formula];
     const char *e = s + p->str_lens[p->derived[i].formula];
     uint64_t sum = 0;
     for (;;) {
         while (s < e && is_space(*s)) s++;
         uint64_t coef = 1;
-        tk_status nst = tk_scan_dec(&s, e, &coef);
-        if (nst == TK_ERR_LIMIT) return nst;
+        tk_status nst = tk_num_scan_dec(&s, e, &coef);
+        if (nst == TK_ERR_LIMIT) return tk_error_set(err, nst, "a coefficient over 64 bits");
         if (nst == TK_OK) {
             while (s < e && is_space(*s)) s++;
             if (s < e && *s == '*') s++;
@@ -353,16 +356,16 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
         }
         const char *n = s;
         while (s < e && is_name_char(*s)) s++;
-        if (s == n) return TK_ERR_FORMAT;
+        if (s == n) return tk_error_set(err, TK_ERR_FORMAT, "an event name expected in the formula");
         int ev = tk_profile_find_event(p, n, (size_t)(s - n));
-        if (ev < 0) return TK_ERR_FORMAT;
+        if (ev < 0) return tk_error_set(err, TK_ERR_FORMAT, "an unknown event in the formula");
         uint64_t term;
         if (__builtin_mul_overflow(coef, costs[ev], &term) ||
             __builtin_add_overflow(sum, term, &sum))
-            return TK_ERR_LIMIT;
+            return tk_error_set(err, TK_ERR_LIMIT, "the value is over 64 bits");
         while (s < e && is_space(*s)) s++;
         if (s == e) break;
-        if (*s != '+') return TK_ERR_FORMAT;
+        if (*s != '+') return tk_error_set(err, TK_ERR_FORMAT, "'+' expected in the formula");
         s++;
     }
     *result = sum;
@@ -393,20 +396,20 @@ static int index_chain(tk_profile *p, uint32_t name)
 }
 
 tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                              uint32_t *fn)
+                              uint32_t *fn, tk_error *err)
 {
     if (name >= p->by_name_count) {
         size_t n = p->by_name_count ? p->by_name_count : 1024;
         while (n <= name) {
-            if (n > SIZE_MAX / 2 / sizeof *p->by_name) return TK_ERR_NOMEM;
+            if (n > SIZE_MAX / 2 / sizeof *p->by_name) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             n *= 2;
         }
         struct fn_by_name *h = tk_realloc(p->by_name, n * sizeof *h);
-        if (!h) return TK_ERR_NOMEM;
+        if (!h) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         memset(h + p->by_name_count, 0xff, (n - p->by_name_count) * sizeof *h);
         p->by_name = h;
         uint64_t *lc = tk_realloc(p->long_chain, n / 64 * sizeof *lc); /* n: a multiple of 1024 */
-        if (!lc) return TK_ERR_NOMEM;
+        if (!lc) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         memset(lc + p->by_name_count / 64, 0, (n - p->by_name_count) / 64 * sizeof *lc);
         p->long_chain = lc;
         p->by_name_count = n;
@@ -438,13 +441,13 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
         }
         if (steps > FN_CHAIN_INDEX && !(p->long_chain[name / 64] >> (name % 64) & 1)) (void)index_chain(p, name);
     }
-    if (p->fn_count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
+    if (p->fn_count >= UINT32_MAX - 1) return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 functions");
     if (p->fn_count + 1 > p->fn_cap) {
         size_t cap = p->fn_cap;
         if (!grow_array((void **)&p->fns, &cap, p->fn_count + 1, sizeof *p->fns))
-            return TK_ERR_NOMEM;
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         uint32_t *nx = tk_realloc(p->fn_next, cap * sizeof *nx);
-        if (!nx) return TK_ERR_NOMEM;
+        if (!nx) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         p->fn_next = nx;
         p->fn_cap = cap;
     }
@@ -468,12 +471,12 @@ const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn)
 
 /* ---- parts -------------------------------------------------------------- */
 
-tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out)
+tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out, tk_error *err)
 {
     if (!grow_array((void **)&p->parts, &p->part_cap, p->part_count + 1, sizeof *p->parts))
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_prof_part *part = tk_calloc(1, sizeof *part);
-    if (!part) return TK_ERR_NOMEM;
+    if (!part) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     p->parts[p->part_count++] = part;
     *out = part;
     return TK_OK;
@@ -486,10 +489,112 @@ tk_prof_part *tk_profile_part(const tk_profile *p, size_t i)
     return i < p->part_count ? p->parts[i] : NULL;
 }
 
-tk_status tk_profile_part_set_string(char **field, const char *s, size_t len)
+void tk_prof_part_get(const tk_prof_part *part, tk_prof_part_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->has_number = part->has_number;
+    out->has_thread = part->has_thread;
+    out->has_pid = part->has_pid;
+    out->number = part->number;
+    out->thread = part->thread;
+    out->pid = part->pid;
+    out->cmd = part->cmd;
+    out->creator = part->creator;
+    out->desc_count = part->desc_count;
+    out->positions = part->positions;
+    out->has_summary = part->has_summary;
+    out->has_totals = part->has_totals;
+    out->summary = part->summary;
+    out->totals = part->totals;
+    out->events_mask_valid = part->events_mask_valid != 0;
+    out->events_present = part->events_present;
+    out->self_rows = part->self.count;
+    out->call_rows = part->calls.count;
+    out->jump_rows = part->jumps.count;
+    out->call_lines = part->call_lines;
+    out->jump_lines = part->jump_lines;
+    out->has_line_sum = part->has_line_sum;
+    out->line_sum = part->line_sum;
+    out->calls_into = part->calls_into;
+    out->calls_into_len = part->calls_into_len;
+}
+
+const char *tk_prof_part_desc(const tk_prof_part *part, size_t i)
+{
+    return i < part->desc_count ? part->desc[i] : NULL;
+}
+
+const tk_prof_self *tk_prof_part_self(const tk_prof_part *part, size_t i, const uint64_t **costs)
+{
+    if (i >= part->self.count) return NULL;
+    size_t w = part->self.width;
+    if (costs) *costs = part->self.values + i * w;
+    return (const tk_prof_self *)part->self.rows + i;
+}
+
+const tk_prof_call *tk_prof_part_call(const tk_prof_part *part, size_t i, uint64_t *count,
+                                      const uint64_t **inclusive)
+{
+    if (i >= part->calls.count) return NULL;
+    const uint64_t *v = part->calls.values + i * part->calls.width;
+    if (count) *count = v[0];
+    if (inclusive) *inclusive = v + 1;
+    return (const tk_prof_call *)part->calls.rows + i;
+}
+
+const tk_prof_jump *tk_prof_part_jump(const tk_prof_part *part, size_t i, uint64_t *executed,
+                                      uint64_t *followed)
+{
+    if (i >= part->jumps.count) return NULL;
+    const uint64_t *v = part->jumps.values + i * 2;
+    if (executed) *executed = v[0];
+    if (followed) *followed = v[1];
+    return (const tk_prof_jump *)part->jumps.rows + i;
+}
+
+void tk_prof_part_set_number(tk_prof_part *part, uint64_t number)
+{
+    part->has_number = 1;
+    part->number = number;
+}
+
+void tk_prof_part_set_thread(tk_prof_part *part, uint64_t thread)
+{
+    part->has_thread = 1;
+    part->thread = thread;
+}
+
+void tk_prof_part_set_pid(tk_prof_part *part, uint64_t pid)
+{
+    part->has_pid = 1;
+    part->pid = pid;
+}
+
+void tk_prof_part_set_positions(tk_prof_part *part, unsigned positions)
+{
+    part->positions = positions;
+}
+
+void tk_prof_part_set_summary(const tk_profile *p, tk_prof_part *part, const uint64_t *summary)
+{
+    part->has_summary = summary != NULL;
+    if (summary) memcpy(part->summary, summary, p->event_count * sizeof *summary);
+}
+
+tk_status tk_prof_part_set_cmd(tk_prof_part *part, const char *s, size_t len, tk_error *err)
+{
+    return tk_profile_part_set_string(&part->cmd, s, len, err);
+}
+
+tk_status tk_prof_part_set_creator(tk_prof_part *part, const char *s, size_t len, tk_error *err)
+{
+    return tk_profile_part_set_string(&part->creator, s, len, err);
+}
+
+tk_status tk_profile_part_set_string(char **field, const char *s, size_t len, tk_error *err)
 {
     char *d = tk_malloc(len + 1);
-    if (!d) return TK_ERR_NOMEM;
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     memcpy(d, s, len);
     d[len] = 0;
     tk_free(*field);
@@ -497,26 +602,26 @@ tk_status tk_profile_part_set_string(char **field, const char *s, size_t len)
     return TK_OK;
 }
 
-tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len)
+tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len, tk_error *err)
 {
     char **nd = tk_realloc(part->desc, (part->desc_count + 1) * sizeof *nd);
-    if (!nd) return TK_ERR_NOMEM;
+    if (!nd) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     part->desc = nd;
     part->desc[part->desc_count] = NULL;
-    tk_status st = tk_profile_part_set_string(&part->desc[part->desc_count], s, len);
+    tk_status st = tk_profile_part_set_string(&part->desc[part->desc_count], s, len, err);
     if (st == TK_OK) part->desc_count++;
     return st;
 }
 
 /* ---- cost tables -------------------------------------------------------- */
 
-static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
+static int table_rehash(tk_prof_table *t, uint64_t hk, size_t row_size, size_t slots)
 {
     uint32_t *ns = tk_calloc(slots, sizeof *ns);
     if (!ns) return 0;
     const char *rows = t->rows;
     for (size_t i = 0; i < t->count; i++) {
-        size_t j = hash_words(rows + i * row_size, row_size) & (slots - 1);
+        size_t j = hash_words(hk, rows + i * row_size, row_size) & (slots - 1);
         while (ns[j]) j = (j + 1) & (slots - 1);
         ns[j] = (uint32_t)i + 1;
     }
@@ -529,12 +634,12 @@ static int table_rehash(tk_prof_table *t, size_t row_size, size_t slots)
 /* Append a zeroed row with this key, which the caller knows is not in the
  * table; *row gets its index. A table without an index (slot_count 0) stays
  * without one: table_upsert builds it when it first needs it. */
-static tk_status table_append(tk_prof_table *t, const void *key, size_t row_size, size_t width,
+static tk_status table_append(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size, size_t width,
                               uint64_t h, size_t *row)
 {
     if (t->count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
     if (t->slot_count && (t->count + 1) * 2 > t->slot_count &&
-        !table_rehash(t, row_size, t->slot_count * 2))
+        !table_rehash(t, hk, row_size, t->slot_count * 2))
         return TK_ERR_NOMEM;
     if (t->count + 1 > t->capacity) {
         size_t cap = t->capacity ? t->capacity * 2 : 16; /* parts can be tiny (and many) */
@@ -549,6 +654,7 @@ static tk_status table_append(tk_prof_table *t, const void *key, size_t row_size
         t->capacity = cap;
     }
     size_t i = t->count++;
+    t->width = width;
     memcpy((char *)t->rows + i * row_size, key, row_size);
     if (width) memset(t->values + i * width, 0, width * sizeof *t->values);
     if (t->slot_count) {
@@ -563,7 +669,7 @@ static tk_status table_append(tk_prof_table *t, const void *key, size_t row_size
 }
 
 /* Find the row with this key or append a zeroed one; *row gets its index. */
-static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size, size_t width,
+static tk_status table_upsert(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size, size_t width,
                              size_t *row)
 {
     char *rows = t->rows;
@@ -575,9 +681,9 @@ static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size
         /* no index yet (rows appended without one), or one too small */
         size_t slots = 256;
         while (slots < (t->count + 1) * 2) slots *= 2;
-        if (!table_rehash(t, row_size, slots)) return TK_ERR_NOMEM;
+        if (!table_rehash(t, hk, row_size, slots)) return TK_ERR_NOMEM;
     }
-    uint64_t h = hash_words(key, row_size);
+    uint64_t h = hash_words(hk, key, row_size);
     size_t mask = t->slot_count - 1;
     for (size_t j = h & mask;; j = (j + 1) & mask) {
         uint32_t v = t->slots[j];
@@ -588,7 +694,7 @@ static tk_status table_upsert(tk_prof_table *t, const void *key, size_t row_size
             return TK_OK;
         }
     }
-    return table_append(t, key, row_size, width, h, row);
+    return table_append(t, hk, key, row_size, width, h, row);
 }
 
 static tk_status add_values(uint64_t *dst, const uint64_t *src, size_t n)
@@ -599,45 +705,45 @@ static tk_status add_values(uint64_t *dst, const uint64_t *src, size_t n)
 }
 
 tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                              const uint64_t *costs)
+                              const uint64_t *costs, tk_error *err)
 {
     size_t row;
     size_t w = p->event_count;
-    tk_status st = table_upsert(&part->self, key, sizeof *key, w, &row);
-    if (st != TK_OK) return st;
+    tk_status st = table_upsert(&part->self, p->hash_key, key, sizeof *key, w, &row);
+    if (st != TK_OK) return tk_error_from(err, st, "self costs");
     p->has_rows = 1;
-    return add_values(part->self.values + row * w, costs, w);
+    return tk_error_from(err, add_values(part->self.values + row * w, costs, w), "self costs");
 }
 
 tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                                 const uint64_t *costs, size_t *row)
+                                 const uint64_t *costs, size_t *row, tk_error *err)
 {
     size_t w = p->event_count;
-    uint64_t h = part->self.slot_count ? hash_words(key, sizeof *key) : 0;
-    tk_status st = table_append(&part->self, key, sizeof *key, w, h, row);
-    if (st != TK_OK) return st;
+    uint64_t h = part->self.slot_count ? hash_words(p->hash_key, key, sizeof *key) : 0;
+    tk_status st = table_append(&part->self, p->hash_key, key, sizeof *key, w, h, row);
+    if (st != TK_OK) return tk_error_from(err, st, "self costs");
     p->has_rows = 1;
     memcpy(part->self.values + *row * w, costs, w * sizeof *costs);
     return TK_OK;
 }
 
-tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count)
+tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count, tk_error *err)
 {
     if (fn >= part->calls_into_len &&
         tk_vec_reserve_zeroed_((void **)&part->calls_into, &part->calls_into_len, (size_t)fn + 1,
                                sizeof *part->calls_into))
-        return TK_ERR_NOMEM;
-    if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return TK_ERR_LIMIT;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
     return TK_OK;
 }
 
 tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                                 uint64_t count, const uint64_t *inclusive, size_t *row)
+                                 uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err)
 {
     size_t w = p->event_count + 1;
-    uint64_t h = part->calls.slot_count ? hash_words(key, sizeof *key) : 0;
-    tk_status st = table_append(&part->calls, key, sizeof *key, w, h, row);
-    if (st != TK_OK) return st;
+    uint64_t h = part->calls.slot_count ? hash_words(p->hash_key, key, sizeof *key) : 0;
+    tk_status st = table_append(&part->calls, p->hash_key, key, sizeof *key, w, h, row);
+    if (st != TK_OK) return tk_error_from(err, st, "calls");
     p->has_rows = 1;
     uint64_t *v = part->calls.values + *row * w;
     v[0] = count;
@@ -646,46 +752,46 @@ tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_pro
 }
 
 tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                              uint64_t count, const uint64_t *inclusive)
+                              uint64_t count, const uint64_t *inclusive, tk_error *err)
 {
     size_t row;
     size_t w = p->event_count + 1;
-    tk_status st = table_upsert(&part->calls, key, sizeof *key, w, &row);
-    if (st != TK_OK) return st;
+    tk_status st = table_upsert(&part->calls, p->hash_key, key, sizeof *key, w, &row);
+    if (st != TK_OK) return tk_error_from(err, st, "calls");
     p->has_rows = 1;
     uint64_t *v = part->calls.values + row * w;
-    if (__builtin_add_overflow(v[0], count, &v[0])) return TK_ERR_LIMIT;
-    return add_values(v + 1, inclusive, w - 1);
+    if (__builtin_add_overflow(v[0], count, &v[0])) return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
+    return tk_error_from(err, add_values(v + 1, inclusive, w - 1), "inclusive costs");
 }
 
 tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
-                              uint64_t executed, uint64_t followed)
+                              uint64_t executed, uint64_t followed, tk_error *err)
 {
     size_t row;
-    tk_status st = table_upsert(&part->jumps, key, sizeof *key, 2, &row);
-    if (st != TK_OK) return st;
+    tk_status st = table_upsert(&part->jumps, p->hash_key, key, sizeof *key, 2, &row);
+    if (st != TK_OK) return tk_error_from(err, st, "jumps");
     p->has_rows = 1;
     uint64_t *v = part->jumps.values + row * 2;
     if (__builtin_add_overflow(v[0], executed, &v[0]) ||
         __builtin_add_overflow(v[1], followed, &v[1]))
-        return TK_ERR_LIMIT;
+        return tk_error_set(err, TK_ERR_LIMIT, "a jump count over 64 bits");
     return TK_OK;
 }
 
-tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum)
+tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum, tk_error *err)
 {
     size_t w = p->event_count;
     memset(sum, 0, w * sizeof *sum);
     for (size_t r = 0; r < part->self.count; r++) {
         tk_status st = add_values(sum, part->self.values + r * w, w);
-        if (st != TK_OK) return st;
+        if (st != TK_OK) return tk_error_set(err, st, "a cost sum over 64 bits");
     }
     return TK_OK;
 }
 
-tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part)
+tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part, tk_error *err)
 {
-    tk_status st = tk_profile_part_sum(p, part, part->totals);
+    tk_status st = tk_profile_part_sum(p, part, part->totals, err);
     if (st == TK_OK) part->has_totals = 1;
     return st;
 }
@@ -698,7 +804,7 @@ static tk_status remap_str(tk_profile *dst, const tk_profile *src, uint32_t id, 
         *out = TK_PROF_NONE;
         return TK_OK;
     }
-    return tk_profile_intern(dst, src->strs[id], src->str_lens[id], out);
+    return tk_profile_intern(dst, src->strs[id], src->str_lens[id], out, NULL);
 }
 
 static tk_status remap_fn(tk_profile *dst, const tk_profile *src, uint32_t fn, uint32_t *out)
@@ -709,7 +815,7 @@ static tk_status remap_fn(tk_profile *dst, const tk_profile *src, uint32_t fn, u
     if ((st = remap_str(dst, src, f->object, &o)) != TK_OK) return st;
     if ((st = remap_str(dst, src, f->file, &fl)) != TK_OK) return st;
     if ((st = remap_str(dst, src, f->name, &n)) != TK_OK) return st;
-    return tk_profile_function(dst, o, fl, n, out);
+    return tk_profile_function(dst, o, fl, n, out, NULL);
 }
 
 static tk_status copy_part_header(tk_prof_part *d, const tk_prof_part *s)
@@ -722,13 +828,13 @@ static tk_status copy_part_header(tk_prof_part *d, const tk_prof_part *s)
     d->has_pid = s->has_pid;
     d->pid = s->pid;
     d->positions = s->positions;
-    if (s->cmd && (st = tk_profile_part_set_string(&d->cmd, s->cmd, strlen(s->cmd))) != TK_OK)
+    if (s->cmd && (st = tk_profile_part_set_string(&d->cmd, s->cmd, strlen(s->cmd), NULL)) != TK_OK)
         return st;
     if (s->creator &&
-        (st = tk_profile_part_set_string(&d->creator, s->creator, strlen(s->creator))) != TK_OK)
+        (st = tk_profile_part_set_string(&d->creator, s->creator, strlen(s->creator), NULL)) != TK_OK)
         return st;
     for (size_t i = 0; i < s->desc_count; i++)
-        if ((st = tk_profile_part_add_desc(d, s->desc[i], strlen(s->desc[i]))) != TK_OK)
+        if ((st = tk_profile_part_add_desc(d, s->desc[i], strlen(s->desc[i]), NULL)) != TK_OK)
             return st;
     return TK_OK;
 }
@@ -754,7 +860,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
         if ((st = remap_str(dst, src, src->derived[i].name, &n)) != TK_OK ||
             (st = remap_str(dst, src, src->derived[i].formula, &f)) != TK_OK ||
             (st = remap_str(dst, src, src->derived[i].long_name, &l)) != TK_OK ||
-            (st = tk_profile_add_derived(dst, n, f, l)) != TK_OK)
+            (st = tk_profile_add_derived(dst, n, f, l, err)) != TK_OK)
             return tk_error_set(err, st, st == TK_ERR_LIMIT ? "more than %d derived events" : "out of memory",
                                 TK_PROFILE_MAX_EVENTS);
     }
@@ -764,7 +870,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
         const tk_prof_part *sp = src->parts[pi];
         tk_prof_part *dp = into;
         if (!dp) {
-            if ((st = tk_profile_add_part(dst, &dp)) != TK_OK ||
+            if ((st = tk_profile_add_part(dst, &dp, err)) != TK_OK ||
                 (st = copy_part_header(dp, sp)) != TK_OK)
                 return tk_error_set(err, st, "out of memory");
             dp->has_summary = sp->has_summary;
@@ -796,7 +902,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
                 return tk_error_set(err, st, "out of memory");
             memset(costs, 0, dw * sizeof *costs);
             for (size_t i = 0; i < sw; i++) costs[map[i]] = sp->self.values[r * sw + i];
-            if ((st = tk_profile_add_self(dst, dp, &k, costs)) != TK_OK)
+            if ((st = tk_profile_add_self(dst, dp, &k, costs, err)) != TK_OK)
                 return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
                                                                 : "out of memory");
         }
@@ -810,7 +916,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
             const uint64_t *v = sp->calls.values + r * (sw + 1);
             memset(costs, 0, dw * sizeof *costs);
             for (size_t i = 0; i < sw; i++) costs[map[i]] = v[1 + i];
-            if ((st = tk_profile_add_call(dst, dp, &k, v[0], costs)) != TK_OK)
+            if ((st = tk_profile_add_call(dst, dp, &k, v[0], costs, err)) != TK_OK)
                 return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
                                                                 : "out of memory");
         }
@@ -823,7 +929,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
                 (st = remap_str(dst, src, k.target_file, &k.target_file)) != TK_OK)
                 return tk_error_set(err, st, "out of memory");
             const uint64_t *v = sp->jumps.values + r * 2;
-            if ((st = tk_profile_add_jump(dst, dp, &k, v[0], v[1])) != TK_OK)
+            if ((st = tk_profile_add_jump(dst, dp, &k, v[0], v[1], err)) != TK_OK)
                 return tk_error_set(err, st, st == TK_ERR_LIMIT ? "count overflows 64 bits"
                                                                 : "out of memory");
         }
@@ -836,21 +942,21 @@ tk_status tk_profile_one_part(tk_profile **prof, tk_error *err)
     if ((*prof)->part_count < 2) return TK_OK;
     tk_profile *m;
     tk_prof_part *part;
-    if (tk_profile_new(&m) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (tk_profile_open(&m, NULL) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     const tk_prof_part *first = (*prof)->parts[0];
-    tk_status st = tk_profile_add_part(m, &part);
+    tk_status st = tk_profile_add_part(m, &part, err);
     if (st == TK_OK) {
         part->positions = first->positions;
         part->has_pid = first->has_pid;
         part->pid = first->pid;
-        if (first->cmd) st = tk_profile_part_set_string(&part->cmd, first->cmd, strlen(first->cmd));
+        if (first->cmd) st = tk_profile_part_set_string(&part->cmd, first->cmd, strlen(first->cmd), err);
         if (st == TK_OK && first->creator)
             st = tk_profile_part_set_string(&part->creator, first->creator,
-                                            strlen(first->creator));
+                                            strlen(first->creator), err);
     }
     if (st != TK_OK) st = tk_error_set(err, st, "out of memory");
     if (st == TK_OK) st = tk_profile_merge(m, *prof, part, err);
-    if (st == TK_OK && (st = tk_profile_part_fill_totals(m, part)) != TK_OK)
+    if (st == TK_OK && (st = tk_profile_part_fill_totals(m, part, err)) != TK_OK)
         st = tk_error_set(err, st, st == TK_ERR_LIMIT ? "totals overflow 64 bits"
                                                       : "out of memory");
     if (st != TK_OK) {
@@ -879,16 +985,16 @@ static int cmp_str_ref(const void *a, const void *b)
     return (x->len > y->len) - (x->len < y->len);
 }
 
-uint32_t *tk_profile_string_ranks(const tk_profile *p)
+tk_status tk_profile_string_ranks(const tk_profile *p, uint32_t **out, tk_error *err)
 {
     size_t n = p->str_count;
     str_ref *refs = tk_malloc((n ? n : 1) * sizeof *refs);
-    /* returned to the caller, who frees it with free() (public API) */
-    uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
+    uint32_t *rank = *out = tk_malloc((n ? n : 1) * sizeof *rank); /* the caller's (tk_free) */
     if (!refs || !rank) {
         tk_free(refs);
-        free(rank);
-        return NULL;
+        tk_free(rank);
+        *out = NULL;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         refs[i].s = p->strs[i];
@@ -898,7 +1004,7 @@ uint32_t *tk_profile_string_ranks(const tk_profile *p)
     qsort(refs, n, sizeof *refs, cmp_str_ref);
     for (size_t i = 0; i < n; i++) rank[refs[i].id] = (uint32_t)i;
     tk_free(refs);
-    return rank;
+    return TK_OK;
 }
 
 size_t tk_profile_string_count(const tk_profile *p) { return p->str_count; }

@@ -1,8 +1,69 @@
-/* Internal header of the profile model; the API is public in tracekit/profile.h. */
+/* The profile model inside the library: the storage of a part (tracekit/profile.h
+ * has the opaque handle and its accessors) and what the readers need beyond
+ * the public builder. A part's rows are arrays with an open-addressing index
+ * of slots (built when a lookup first needs it, keyed per profile): the
+ * library's loops read part->self.rows and .values directly. */
 #ifndef TK_MODEL_PROFILE_H
 #define TK_MODEL_PROFILE_H
 
 #include "tracekit/profile.h"
+
+typedef struct tk_prof_table {
+    void *rows;       /* array of row structs */
+    uint64_t *values; /* per row: `width` values */
+    size_t width;     /* set by the first row */
+    size_t count;
+    size_t capacity;
+    uint32_t *slots; /* open addressing, row index + 1, 0 = empty */
+    size_t slot_count;
+    size_t last; /* row index of the last hit + 1 (0 = none) */
+} tk_prof_table;
+
+struct tk_prof_part {
+    /* header values as read (has_* says whether present) */
+    int has_number, has_thread, has_pid;
+    uint64_t number, thread, pid;
+    char *cmd;     /* NULL if absent */
+    char *creator; /* NULL if absent */
+    char **desc;   /* "key: value" strings, in order */
+    size_t desc_count;
+    unsigned positions; /* TK_POS_* bits; 0 means "line" */
+    int has_summary, has_totals;
+    uint64_t summary[TK_PROFILE_MAX_EVENTS]; /* in profile event order */
+    uint64_t totals[TK_PROFILE_MAX_EVENTS];
+    unsigned events_mask_valid;              /* 1 if `events` was given for this part */
+    uint64_t events_present;                 /* bit i: profile event i named in this part */
+    tk_prof_table self;  /* values: n_events costs */
+    tk_prof_table calls; /* values: count, then n_events inclusive costs */
+    tk_prof_table jumps; /* values: executed, followed */
+    /* what the Callgrind reader saw in the part, at any detail level (zero in
+     * profiles built otherwise) */
+    uint64_t call_lines;                      /* calls= lines */
+    uint64_t jump_lines;                      /* jump= and jcnd= lines */
+    int has_line_sum;                         /* line_sum is set */
+    uint64_t line_sum[TK_PROFILE_MAX_EVENTS]; /* sum of the cost lines, profile event order */
+    /* read with call counts only (tk_callgrind_read_options.call_counts_only):
+     * no call rows; calls_into[f] = calls into function f (calls_into_len
+     * entries, the functions after them have none). NULL otherwise. */
+    uint64_t *calls_into;
+    size_t calls_into_len;
+};
+
+/* A self row whose key the caller knows is not in the part yet (a reader that
+ * keeps one row per function): no lookup. *row gets the row's index, so that
+ * later costs of the key can be added to part->self.values directly. (Internal:
+ * the Callgrind reader's fast path.) */
+tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
+                                 const uint64_t *costs, size_t *row, tk_error *err);
+/* The same for a call row (values: the count, then the inclusive costs). */
+tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
+                                 uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err);
+
+/* Adds count calls into function fn to part->calls_into (TK_ERR_LIMIT when
+ * the sum overflows 64 bits). */
+tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count, tk_error *err);
+/* Replace *field (a part's cmd or creator) by a copy of s[0..len). */
+tk_status tk_profile_part_set_string(char **field, const char *s, size_t len, tk_error *err);
 
 /* What a reader in validation mode (check: no rows kept) adds up over
  * everything read into one profile, over its parts and over the inputs read

@@ -1,5 +1,6 @@
 /* Canonical dump of a profile: deterministic (sorted by names and positions),
  * independent of row order and of callgrind name/position compression. */
+#include "core/writer.h"
 #include "model/profile.h"
 
 #include <inttypes.h>
@@ -21,16 +22,17 @@ static int cmp_fn_sort(const void *a, const void *b)
     return 0;
 }
 
-uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank)
+tk_status tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_rank, uint32_t **out,
+                                    tk_error *err)
 {
     size_t n = tk_profile_function_count(p);
     fn_sort *v = tk_malloc((n ? n : 1) * sizeof *v);
-    /* returned to the caller, who frees it with free() (public API) */
-    uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
+    uint32_t *rank = *out = tk_malloc((n ? n : 1) * sizeof *rank); /* the caller's (tk_free) */
     if (!v || !rank) {
         tk_free(v);
-        free(rank);
-        return NULL;
+        tk_free(rank);
+        *out = NULL;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         const tk_prof_function *f = tk_profile_function_at(p, (uint32_t)i);
@@ -42,7 +44,7 @@ uint32_t *tk_profile_function_ranks(const tk_profile *p, const uint32_t *str_ran
     qsort(v, n, sizeof *v, cmp_fn_sort);
     for (size_t i = 0; i < n; i++) rank[v[i].id] = (uint32_t)i;
     tk_free(v);
-    return rank;
+    return TK_OK;
 }
 
 /* A row's sort key: up to 12 numbers compared in order, then the row index. */
@@ -132,7 +134,7 @@ static tk_status dump_part_head(const tk_profile *p, const tk_prof_part *part, s
         fputc('\n', out);
     }
     uint64_t sum[TK_PROFILE_MAX_EVENTS];
-    tk_status st = tk_profile_part_sum(p, part, sum);
+    tk_status st = tk_profile_part_sum(p, part, sum, NULL);
     if (st != TK_OK) return st;
     fputs("  sum of self costs:", out);
     put_costs(out, sum, w);
@@ -278,12 +280,12 @@ static tk_status dump_part(const tk_profile *p, const tk_prof_part *part, size_t
     return TK_OK;
 }
 
-tk_status tk_profile_dump(const tk_profile *p, FILE *out)
+static tk_status profile_dump_stream(const tk_profile *p, FILE *out, tk_error *err)
 {
-    uint32_t *sr = tk_profile_string_ranks(p);
-    uint32_t *fr = sr ? tk_profile_function_ranks(p, sr) : NULL;
-    if (!sr || !fr) {
-        free(sr);
+    uint32_t *sr = NULL, *fr = NULL;
+    if (tk_profile_string_ranks(p, &sr, err) != TK_OK ||
+        tk_profile_function_ranks(p, sr, &fr, err) != TK_OK) {
+        tk_free(sr);
         return TK_ERR_NOMEM;
     }
     size_t w = tk_profile_event_count(p);
@@ -312,8 +314,16 @@ tk_status tk_profile_dump(const tk_profile *p, FILE *out)
     tk_status st = TK_OK;
     for (size_t i = 0; i < tk_profile_part_count(p) && st == TK_OK; i++)
         st = dump_part(p, tk_profile_part(p, i), i, sr, fr, out);
-    free(sr);
-    free(fr);
+    tk_free(sr);
+    tk_free(fr);
     if (st == TK_OK && ferror(out)) st = TK_ERR_IO;
     return st;
+}
+
+tk_status tk_profile_dump(const tk_profile *p, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, profile_dump_stream(p, s.f, err), err);
 }

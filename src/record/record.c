@@ -1,4 +1,4 @@
-/* A recording's raw files -> the cfg model (tk_record_load), with the
+/* A recording's raw files -> the cfg model (tk_record_read), with the
  * extra data of each process (TRACEKIT_RECORD). */
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/output.h"
 #include "core/num.h"
+#include "core/writer.h"
+#include "model/cfg_internal.h"
 #include "record/record_internal.h"
 #include "tracekit/tracekit.h"
 
@@ -32,9 +35,9 @@ static int raw_name(const char *name)
 {
     const char *p = name + 1, *end = name + strlen(name);
     uint64_t pid, gen;
-    if (name[0] != 'p' || tk_scan_dec(&p, end, &pid) != TK_OK || *p != '.') return 0;
+    if (name[0] != 'p' || tk_num_scan_dec(&p, end, &pid) != TK_OK || *p != '.') return 0;
     p++;
-    if (tk_scan_dec(&p, end, &gen) != TK_OK) return 0;
+    if (tk_num_scan_dec(&p, end, &gen) != TK_OK) return 0;
     return pid <= UINT32_MAX && gen <= UINT32_MAX && !strcmp(p, ".tkr");
 }
 
@@ -179,7 +182,7 @@ void rec_set_free(rec_set *s)
     memset(s, 0, sizeof *s);
 }
 
-tk_status tk_record_load(const char *raw_dir, tk_cfg **out, tk_error *err)
+tk_status tk_record_read(const char *raw_dir, tk_cfg **out, tk_error *err)
 {
     rec_set s;
     tk_status st = rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);
@@ -200,7 +203,7 @@ static tk_status write_output(const char *path, int force, write_fn fn, void *ct
     tk_status st = tk_output_open(&o, path, (force ? TK_OUTPUT_FORCE : 0) |
                                                 (comp ? TK_OUTPUT_BINARY : 0), err);
     if (st != TK_OK) return st;
-    FILE *f = tk_output_file(o), *z = comp ? rec_zopen(f, comp) : f;
+    FILE *f = tk_output_stream(o), *z = comp ? rec_zopen(f, comp) : f;
     if (!z) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) st = fn(ctx, z, err);
     if (z && z != f && fclose(z) != 0 && st == TK_OK)
@@ -216,7 +219,8 @@ static tk_status write_output(const char *path, int force, write_fn fn, void *ct
 
 static tk_status put_dcfg(void *ctx, FILE *f, tk_error *err)
 {
-    return tk_dcfg_write(ctx, f, err);
+    tk_writer w = {tk_write_to_file, f};
+    return tk_dcfg_write(ctx, &w, err);
 }
 
 typedef struct trace_ctx {

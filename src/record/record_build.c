@@ -21,6 +21,7 @@
 #include "core/alloc.h"
 #include "core/compat.h"
 #include "core/hash.h"
+#include "model/cfg_internal.h"
 #include "record/record_internal.h"
 
 enum { F_LEADER = 1, F_CUT = 2 };
@@ -839,8 +840,8 @@ tk_status rec_builder_init(rec_builder *b, tk_error *err)
 {
     memset(b, 0, sizeof *b);
     tk_strpool_init(&b->files);
-    tk_cfg *cfg = b->cfg = tk_cfg_new();
-    if (!cfg) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (tk_cfg_open(&b->cfg, err) != TK_OK) return TK_ERR_NOMEM;
+    tk_cfg *cfg = b->cfg;
     cfg->has_version = 3;
     cfg->major_version = 1;
     cfg->minor_version = 0;

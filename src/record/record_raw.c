@@ -36,7 +36,7 @@ static int num(rd *d, int base, uint64_t *out)
     const char *p = d->s;
     while (*p == ' ') p++;
     unsigned syntax = base == 16 ? TK_NUM_BARE_HEX | TK_NUM_HEX : TK_NUM_DEC;
-    if (tk_scan_num(&p, d->end, syntax, out) != TK_OK) return 0;
+    if (tk_num_scan(&p, d->end, syntax, out) != TK_OK) return 0;
     d->s += p - d->s;
     return *d->s == ' ' || *d->s == 0;
 }
@@ -129,7 +129,7 @@ static tk_status rd_sb(rd *d)
         d->s++;
         const char *p = d->s;
         uint64_t v;
-        if (tk_scan_dec(&p, d->end, &v) != TK_OK || v == 0 || v > 255)
+        if (tk_num_scan_dec(&p, d->end, &v) != TK_OK || v == 0 || v > 255)
             return bad(d, "bad instruction length");
         d->s += p - d->s;
         if (TK_VEC_PUSH(&r->lens, (uint8_t)v)) return nomem(d);
@@ -248,9 +248,9 @@ static tk_status rd_winsn(rd *d)
         for (;;) {
             const char *p = d->s;
             uint64_t np, venc;
-            if (tk_scan_dec(&p, d->end, &np) != TK_OK || *p != ':') return bad(d, "malformed wi point");
+            if (tk_num_scan_dec(&p, d->end, &np) != TK_OK || *p != ':') return bad(d, "malformed wi point");
             p++;
-            if (tk_scan_dec(&p, d->end, &venc) != TK_OK || np > nports ||
+            if (tk_num_scan_dec(&p, d->end, &venc) != TK_OK || np > nports ||
                 (venc != 0 && venc != 1 && venc != 16 && venc != 32) || w.npoints == 255)
                 return bad(d, "malformed wi point");
             if (TK_VEC_PUSH(&r->wpts, (uint8_t)np) || TK_VEC_PUSH(&r->wpts, (uint8_t)venc))
@@ -295,7 +295,7 @@ static tk_status rd_header(rd *d, const char *key)
         d->s += n;
         const char *p = d->s + (*d->s == ' ');
         int64_t st = 0;
-        if (p < d->end && (tk_scan_snum(&p, d->end, TK_NUM_DEC | TK_NUM_SIGN, &st) != TK_OK ||
+        if (p < d->end && (tk_num_scan_signed(&p, d->end, TK_NUM_DEC | TK_NUM_SIGN, &st) != TK_OK ||
                            p != d->end || st < INT_MIN || st > INT_MAX))
             return bad(d, "malformed end-of-run status");
         r->end_status = (int)st;

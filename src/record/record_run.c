@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -282,15 +283,10 @@ void rec_cleanup(rec_run *run, const tk_record_options *opt)
     run->dir[0] = 0;
 }
 
-static volatile sig_atomic_t child_pid;
-
-static void forward(int sig)
+static void child(const rec_run *run, const char *const *argv, const tk_record_options *opt,
+                  const sigset_t *mask)
 {
-    if (child_pid > 0) kill((pid_t)child_pid, sig);
-}
-
-static void child(const rec_run *run, const char *const *argv, const tk_record_options *opt)
-{
+    pthread_sigmask(SIG_SETMASK, mask, NULL); /* the caller's, not rec_spawn's */
     char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48], hist[64], root[48];
     pathf(lib, sizeof lib, "VALGRIND_LIB=%s/lib", run->dir);
     pathf(out, sizeof out, "--tkr-out=%s", run->raw);
@@ -333,45 +329,61 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
     _exit(127);
 }
 
+/* Reap what has ended: 1 when waiting is over (the program ended, or with
+ * children recorded nobody is left), else 0. */
+static int reap(pid_t pid, int all, int *status)
+{
+    for (;;) {
+        int s;
+        pid_t w = waitpid(all ? -1 : pid, &s, WNOHANG);
+        if (w == 0) return 0;
+        if (w < 0) return errno != EINTR; /* ECHILD: nobody left */
+        if (w == pid) {
+            *status = s;
+            if (!all) return 1;
+        }
+    }
+}
+
 /* Run Valgrind and wait for it (and, recording children or a WET trace, for which
- * Valgrind follows every exec, for every process left behind by the program: tracekit is
- * then their subreaper). */
+ * Valgrind follows every exec, for every process left behind by the program:
+ * tracekit is then their subreaper). SIGTERM and
+ * SIGHUP sent to tracekit meanwhile are passed on to Valgrind: they are
+ * blocked and taken with sigwait along with SIGCHLD (no handler, so no state
+ * outside this call). */
 tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_options *opt,
                     tk_error *err)
 {
-    struct sigaction ign, fwd, old_int, old_quit, old_term, old_hup;
+    struct sigaction ign, old_int, old_quit;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
-    memset(&fwd, 0, sizeof fwd);
-    fwd.sa_handler = forward;
+    sigset_t waited, old_mask;
+    sigemptyset(&waited);
+    sigaddset(&waited, SIGTERM);
+    sigaddset(&waited, SIGHUP);
+    sigaddset(&waited, SIGCHLD);
     int all = opt->trace_children || opt->wet_path || opt->wet_history_path;
     if (all) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     fflush(NULL);
+    pthread_sigmask(SIG_BLOCK, &waited, &old_mask);
     pid_t pid = fork();
-    if (pid < 0) return tk_error_set(err, TK_ERR_IO, "cannot start a process: %s", strerror(errno));
-    if (pid == 0) child(run, argv, opt);
-    child_pid = pid;
+    if (pid < 0) {
+        int e = errno;
+        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+        return tk_error_set(err, TK_ERR_IO, "cannot start a process: %s", strerror(e));
+    }
+    if (pid == 0) child(run, argv, opt, &old_mask);
     run->pid = pid;
     sigaction(SIGINT, &ign, &old_int); /* the terminal's keys go to the program */
     sigaction(SIGQUIT, &ign, &old_quit);
-    sigaction(SIGTERM, &fwd, &old_term);
-    sigaction(SIGHUP, &fwd, &old_hup);
     int status = 0;
-    for (;;) {
-        int s;
-        pid_t w = waitpid(-1, &s, 0);
-        if (w < 0 && errno == EINTR) continue;
-        if (w < 0) break; /* ECHILD: nobody left */
-        if (w == pid) {
-            status = s;
-            if (!all) break;
-        }
+    while (!reap(pid, all, &status)) {
+        int sig = 0;
+        if (sigwait(&waited, &sig) == 0 && (sig == SIGTERM || sig == SIGHUP)) kill(pid, sig);
     }
-    child_pid = 0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (all) prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
     run->status = status;
     return TK_OK;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 #include "record/record_internal.h"
 #include "tracekit/dcfg_trace.h"
 
@@ -247,7 +248,7 @@ static tk_status instr_table_make(instr_table *t, const tk_cfg *cfg)
         if (!t->by_edge[i]) return TK_ERR_NOMEM;
         t->nedges[i] = max + 1;
         for (uint32_t e = 0; e < p->nedges; e++)
-            if (tk_cfg_is_block(p, p->edges[e].src))
+            if (cfg_is_block(p, p->edges[e].src))
                 t->by_edge[i][p->edges[e].id] = p->blocks[p->edges[e].src].num_instrs;
     }
     return TK_OK;
@@ -329,7 +330,7 @@ tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, 
                           FILE *out, uint64_t *edges, tk_error *err)
 {
     tk_dcfg_trace_encode_options o = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-    if (level >= 0) o.level = level;
+    o.level = level;
     instr_table it;
     queue q;
     replay_job j;
@@ -349,9 +350,10 @@ tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, 
     j.dir = dir;
     j.s = s;
     tk_dcfg_trace_encoder *enc = NULL;
-    if (st == TK_OK) st = tk_dcfg_trace_encoder_new(&enc, &o, err);
+    if (st == TK_OK) st = tk_dcfg_trace_encoder_open(&enc, &o, err);
     if (st == TK_OK) st = encoder_pass(enc, tk_dcfg_trace_encoder_observe, &q, &j, err);
-    if (st == TK_OK) st = tk_dcfg_trace_encoder_start(enc, write_file, out, err);
+    tk_writer w = {write_file, out};
+    if (st == TK_OK) st = tk_dcfg_trace_encoder_start(enc, &w, err);
     if (st == TK_OK) st = encoder_pass(enc, tk_dcfg_trace_encoder_encode, &q, &j, err);
     if (st == TK_OK) st = tk_dcfg_trace_encoder_finish(enc, err);
     if (edges) *edges = j.f.total;

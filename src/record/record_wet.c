@@ -31,6 +31,7 @@
 #include "core/compat.h"
 #include "core/vec.h"
 #include "graph/postdom.h"
+#include "model/cfg_internal.h"
 #include "record/record_internal.h"
 #include "tracekit/deps.h"
 
@@ -162,7 +163,7 @@ static void static_blocks(rec_wet *w)
         x->block = TK_CFG_NONE;
         for (size_t k = 0; k < nh && k < 8; k++) {
             if (x->block == TK_CFG_NONE) x->block = hits[k];
-            if (tk_cfg_block_addr(p, &p->blocks[hits[k]]) == x->addr) {
+            if (cfg_block_addr(p, &p->blocks[hits[k]]) == x->addr) {
                 x->block = hits[k];
                 x->block_start = 1;
                 break;
@@ -208,7 +209,7 @@ static tk_status static_pair(rec_wet *w, u64vec *pairs, uint64_t from, uint64_t 
     uint32_t src, tgt;
     if (tk_cfg_blocks_at(p, from, &src, 1) == 0 || tk_cfg_blocks_at(p, to, &tgt, 1) == 0)
         return TK_OK;
-    if (tk_cfg_block_addr(p, &p->blocks[tgt]) != to) return TK_OK; /* not a block start */
+    if (cfg_block_addr(p, &p->blocks[tgt]) != to) return TK_OK; /* not a block start */
     return TK_VEC_PUSH(pairs, (uint64_t)src << 32 | tgt) ? nomem(w) : TK_OK;
 }
 
@@ -245,8 +246,8 @@ typedef struct rgraph {
 static int addr_cmp(const void *a, const void *b, void *ctx)
 {
     const tk_cfg_process *p = ctx;
-    uint64_t x = tk_cfg_block_addr(p, &p->blocks[*(const uint32_t *)a]);
-    uint64_t y = tk_cfg_block_addr(p, &p->blocks[*(const uint32_t *)b]);
+    uint64_t x = cfg_block_addr(p, &p->blocks[*(const uint32_t *)a]);
+    uint64_t y = cfg_block_addr(p, &p->blocks[*(const uint32_t *)b]);
     return (x > y) - (x < y);
 }
 
@@ -256,10 +257,10 @@ static int out_nodes(rec_wet *w, rgraph *g, uint32_t b, uint32_t n, uint32_t r,
 {
     const tk_cfg_process *p = w->p;
     uint32_t cnt, before = (uint32_t)g->adj.len;
-    const uint32_t *es = tk_cfg_out_edges(p, b, &cnt);
+    const uint32_t *es = cfg_out_edges(p, b, &cnt);
     for (uint32_t k = 0; k < cnt; k++) {
         const tk_cfg_edge *e = &p->edges[es[k]];
-        tk_edge_kind kind = tk_cfg_edge_kind(w->cfg, e);
+        tk_edge_kind kind = cfg_edge_kind(w->cfg, e);
         uint32_t to;
         if (kind == TK_EDGE_RETURN || kind == TK_EDGE_EXIT) to = n;
         else if (tk_edge_kind_is_any_inter_routine(kind) || kind == TK_EDGE_CONTEXT_CHANGE ||
@@ -290,7 +291,7 @@ static tk_status routine_postdoms(rec_wet *w, rgraph *g, uint32_t r, const uint6
     const tk_cfg_process *p = w->p;
     const tk_cfg_routine *rt = &p->routines[r];
     uint32_t n = rt->nnodes;
-    const uint32_t *nodes = tk_cfg_list(p, rt->nodes);
+    const uint32_t *nodes = cfg_list(p, rt->nodes);
     tk_free(g->blocks);
     tk_free(g->ipdom);
     g->blocks = tk_malloc(sizeof *g->blocks * (n ? n : 1));

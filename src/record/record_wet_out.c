@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/writer.h"
 #include "record/record_internal.h"
 #include "tracekit/wet.h"
 
@@ -516,10 +517,11 @@ tk_status rec_wring_write(rec_wring *r, const rec_wi *wis, uint32_t nwis, FILE *
     uint64_t n = rec_wring_count(r);
     if (n > 1) qsort(r->e, n, sizeof *r->e, hent_cmp); /* instances order them in a port */
     tk_deps *d = NULL;
-    tk_status st = tk_deps_new(&d, TK_DEPS_COMPREHENSIVE, err);
+    tk_status st = tk_deps_open(&d, TK_DEPS_COMPREHENSIVE, err);
     if (st == TK_OK) st = ring_model(r, n, wis, nwis, d, err);
     if (st == TK_OK) st = tk_deps_finish(d, err);
-    if (st == TK_OK) st = tk_wet_write_history(d, f, err);
+    tk_writer w = {tk_write_to_file, f};
+    if (st == TK_OK) st = tk_wet_write_history(d, &w, err);
     tk_deps_free(d);
     return st;
 }

@@ -19,7 +19,7 @@ static int fail(const tk_error *err)
 static int callgrind_numbers(tk_input *in, tk_error *err)
 {
     tk_profile *p = NULL;
-    if (tk_profile_new(&p) != TK_OK)
+    if (tk_profile_open(&p, err) != TK_OK)
         return 1;
     tk_callgrind_read_options opt = TK_CALLGRIND_READ_OPTIONS_INIT;
     int rc = 0;

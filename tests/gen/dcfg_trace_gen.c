@@ -498,7 +498,7 @@ int main(int argc, char **argv) {
     if (encode) {
 #ifdef WITH_TRACEKIT
         tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-        opt.level = level;
+        opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
         opt.compat_intel = compat;
         opt.chunk_instrs = chunk_instrs ? chunk_instrs : 1000000;
         opt.source_instrs = gen_instrs;
@@ -507,7 +507,7 @@ int main(int argc, char **argv) {
         struct { tk_dcfg_trace_encoder *enc; } c;
         tk_error err;
         tk_error_clear(&err);
-        if (tk_dcfg_trace_encoder_new(&c.enc, &opt, &err) != TK_OK)
+        if (tk_dcfg_trace_encoder_open(&c.enc, &opt, &err) != TK_OK)
             return 1;
         FILE *f = fopen(encode, "w");
         if (!f) {
@@ -519,7 +519,7 @@ int main(int argc, char **argv) {
         membuf_t mb = {NULL, 0, 0};
         double enc_time = 0;
         for (int pass = 0; pass < 2; pass++) {
-            if (pass == 1 && tk_dcfg_trace_encoder_start(c.enc, write_file, f, &err) != TK_OK)
+            if (pass == 1 && tk_dcfg_trace_encoder_start(c.enc, &(tk_writer){write_file, f}, &err) != TK_OK)
                 return 1;
             for (uint32_t t = 0; t < threads; t++) {
                 mb.n = 0;

@@ -114,7 +114,7 @@ static void callgrind_paths(const char *path)
 {
     long before = live_blocks, heap = libc_heap();
     tk_profile *p = NULL;
-    TK_CHECK(tk_profile_new(&p) == TK_OK);
+    TK_CHECK(tk_profile_open(&p, NULL) == TK_OK);
     tk_input *in = NULL;
     tk_error err;
     memset(&err, 0, sizeof err);
@@ -128,25 +128,25 @@ static void callgrind_paths(const char *path)
         tk_prof_summary *s = NULL;
         TK_CHECK(tk_profile_summarize(p, 0, (tk_prof_group)g, &s, &err) == TK_OK);
         size_t ev = 0;
-        if (s) tk_prof_summary_sort(s, p, &ev, 1, 1);
+        if (s) TK_CHECK(tk_prof_summary_sort(s, p, &ev, 1, 1, &err) == TK_OK);
         tk_prof_summary_free(s);
     }
     uint32_t *cls = NULL;
     TK_CHECK(tk_profile_recursion_classes(p, 0, 1, &cls, &err) == TK_OK);
-    free(cls); /* documented: free() */
-    uint32_t *sr = tk_profile_string_ranks(p);
-    uint32_t *fr = sr ? tk_profile_function_ranks(p, sr) : NULL;
-    TK_CHECK(sr && fr);
-    free(sr);
-    free(fr);
+    tk_free(cls);
+    uint32_t *sr = NULL, *fr = NULL;
+    TK_CHECK(tk_profile_string_ranks(p, &sr, &err) == TK_OK);
+    TK_CHECK(tk_profile_function_ranks(p, sr, &fr, &err) == TK_OK);
+    tk_free(sr);
+    tk_free(fr);
     heap = libc_heap();
     tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-    TK_CHECK(tk_callgrind_write(p, out, &wo, &err) == TK_OK);
-    TK_CHECK(tk_profile_dump(p, out) == TK_OK);
+    TK_CHECK(tk_callgrind_write(p, TK_TEST_WRITER(out), &wo, &err) == TK_OK);
+    TK_CHECK(tk_profile_dump(p, TK_TEST_WRITER(out), NULL) == TK_OK);
     tk_dot_options dot = TK_DOT_OPTIONS_INIT;
-    TK_CHECK(tk_profile_write_dot(p, &dot, out, &err) == TK_OK);
+    TK_CHECK(tk_profile_write_dot(p, &dot, TK_TEST_WRITER(out), &err) == TK_OK);
     tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
-    TK_CHECK(tk_profile_write_folded(p, &fo, out, &err) == TK_OK);
+    TK_CHECK(tk_profile_write_folded(p, &fo, TK_TEST_WRITER(out), &err) == TK_OK);
     CHECK_HEAP_KEPT(heap);
     fclose(out);
     tk_profile_free(p);
@@ -173,7 +173,7 @@ static void dcfg_paths(const char *path)
     tk_cfg *cfg = NULL;
     tk_status st = tk_dcfg_read_path(&cfg, path, &ro, &err);
     TK_CHECK(st == TK_OK || st == TK_ERR_CHECK);
-    if (cfg) tk_dcfg_check(cfg, path, &diag);
+    if (cfg) tk_dcfg_check(cfg, path, &diag, NULL);
     tk_cfg_free(cfg);
     /* read mode: the report, the writers and exports */
     cfg = NULL;
@@ -183,16 +183,16 @@ static void dcfg_paths(const char *path)
         tk_dcfg_report_options rep = TK_DCFG_REPORT_OPTIONS_INIT;
         for (int f = TK_DCFG_REPORT_TEXT; f <= TK_DCFG_REPORT_CSV; f++) {
             rep.format = (tk_dcfg_report_format)f;
-            TK_CHECK(tk_dcfg_report(cfg, &rep, out, &err) == TK_OK);
+            TK_CHECK(tk_dcfg_report(cfg, &rep, TK_TEST_WRITER(out), &err) == TK_OK);
         }
-        TK_CHECK(tk_dcfg_write(cfg, out, &err) == TK_OK);
-        TK_CHECK(tk_dcfg_dump(cfg, out, &err) == TK_OK);
+        TK_CHECK(tk_dcfg_write(cfg, TK_TEST_WRITER(out), &err) == TK_OK);
+        TK_CHECK(tk_dcfg_dump(cfg, TK_TEST_WRITER(out), &err) == TK_OK);
         tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;
-        TK_CHECK(tk_cfg_write_dot(cfg, &dot, out, &err) == TK_OK);
+        TK_CHECK(tk_cfg_write_dot(cfg, &dot, TK_TEST_WRITER(out), &err) == TK_OK);
         tk_profile *p = NULL;
         TK_CHECK(tk_dcfg_to_profile(cfg, &p, &err) == TK_OK);
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        if (p) TK_CHECK(tk_callgrind_write(p, out, &wo, &err) == TK_OK);
+        if (p) TK_CHECK(tk_callgrind_write(p, TK_TEST_WRITER(out), &wo, &err) == TK_OK);
         CHECK_HEAP_KEPT(heap);
         tk_profile_free(p);
         tk_cfg_free(cfg);

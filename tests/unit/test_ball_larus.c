@@ -75,7 +75,7 @@ static void check_decode(enum_ctx *c, uint64_t sum)
     tk_bl_path p;
     memset(&p, 0, sizeof p);
     p.nodes = c->buf;
-    if (tk_bl_decode(c->bl, sum, &p) != TK_OK) {
+    if (tk_bl_decode(c->bl, sum, &p, NULL) != TK_OK) {
         c->bad++;
         return;
     }
@@ -139,13 +139,13 @@ static void count_issue(void *ctx, const tk_bl_issue *is)
 static void test_random_fresh_numbering_enumerated(void)
 {
     tk_bl *bl;
-    TK_CHECK(tk_bl_new(&bl) == TK_OK);
+    TK_CHECK(tk_bl_open(&bl, NULL) == TK_OK);
     int graphs = 0;
     for (int round = 0; round < 400; round++) {
         graph g;
         random_graph(&g);
         issues_seen = 0;
-        tk_status st = tk_bl_number(bl, g.n, g.entry, g.exit, g.e, g.ne, count_issue, NULL);
+        tk_status st = tk_bl_number(bl, g.n, g.entry, g.exit, g.e, g.ne, count_issue, NULL, NULL);
         TK_CHECK(st == TK_OK);
         TK_CHECK(issues_seen == 0);
         uint64_t total = tk_bl_total(bl);
@@ -165,7 +165,7 @@ static void test_random_fresh_numbering_enumerated(void)
                 c.arcs[c.narcs++] = a;
             } else {
                 uint64_t xw = 0;
-                TK_CHECK(tk_bl_exit_weight(bl, i, &xw) == TK_OK);
+                TK_CHECK(tk_bl_exit_weight(bl, i, &xw, NULL) == TK_OK);
                 dag_arc s = {g.entry, g.e[i].dst, g.e[i].weight, 1, (uint32_t)i};
                 dag_arc x = {g.e[i].src, g.exit, xw, 2, (uint32_t)i};
                 c.arcs[c.narcs++] = s;
@@ -178,7 +178,7 @@ static void test_random_fresh_numbering_enumerated(void)
         TK_CHECK_EQ_U64(c.bad, 0);
         /* the numbering reloads as given weights without any issue */
         issues_seen = 0;
-        TK_CHECK(tk_bl_load(bl, g.n, g.entry, g.exit, g.e, g.ne, count_issue, NULL) == TK_OK);
+        TK_CHECK(tk_bl_load(bl, g.n, g.entry, g.exit, g.e, g.ne, count_issue, NULL, NULL) == TK_OK);
         TK_CHECK(issues_seen == 0);
         free(c.seen);
     }
@@ -189,15 +189,15 @@ static void test_random_fresh_numbering_enumerated(void)
 static void test_collision_detected(void)
 {
     tk_bl *bl;
-    TK_CHECK(tk_bl_new(&bl) == TK_OK);
+    TK_CHECK(tk_bl_open(&bl, NULL) == TK_OK);
     /* 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3: two paths */
     tk_bl_edge e[4] = {{0, 1, 0, 0, 0}, {0, 2, 0, 0, 0}, {1, 3, 0, 0, 0}, {2, 3, 0, 0, 0}};
-    TK_CHECK(tk_bl_number(bl, 4, 0, 3, e, 4, NULL, NULL) == TK_OK);
+    TK_CHECK(tk_bl_number(bl, 4, 0, 3, e, 4, NULL, NULL, NULL) == TK_OK);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 2);
     e[1].weight = 0; /* both branches numbered 0 */
     e[1].inc = 0;
     issues_seen = 0;
-    TK_CHECK(tk_bl_load(bl, 4, 0, 3, e, 4, count_issue, NULL) == TK_ERR_CHECK);
+    TK_CHECK(tk_bl_load(bl, 4, 0, 3, e, 4, count_issue, NULL, NULL) == TK_ERR_CHECK);
     TK_CHECK(issues_seen >= 1);
     tk_bl_free(bl);
 }
@@ -223,22 +223,22 @@ static void test_overflow_reported(void)
         ne += 4;
     }
     tk_bl *bl;
-    TK_CHECK(tk_bl_new(&bl) == TK_OK);
-    TK_CHECK(tk_bl_number(bl, n, 0, n - 1, e, ne, keep_kind, NULL) == TK_ERR_LIMIT);
+    TK_CHECK(tk_bl_open(&bl, NULL) == TK_OK);
+    TK_CHECK(tk_bl_number(bl, n, 0, n - 1, e, ne, keep_kind, NULL, NULL) == TK_ERR_LIMIT);
     TK_CHECK(last_kind == TK_BL_ISSUE_OVERFLOW);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 0);
     /* 63 diamonds: 2^63 paths count in 64 bits, but are too many for the
      * signed increments of a fresh numbering */
-    TK_CHECK(tk_bl_number(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, keep_kind, NULL) == TK_ERR_LIMIT);
+    TK_CHECK(tk_bl_number(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, keep_kind, NULL, NULL) == TK_ERR_LIMIT);
     TK_CHECK(last_kind == TK_BL_ISSUE_TOO_MANY);
     /* 62 diamonds: numbered; the last path decodes, one past it does not */
-    TK_CHECK(tk_bl_number(bl, 3 * 62 + 1, 0, 3 * 62, e, 4 * 62, NULL, NULL) == TK_OK);
+    TK_CHECK(tk_bl_number(bl, 3 * 62 + 1, 0, 3 * 62, e, 4 * 62, NULL, NULL, NULL) == TK_OK);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 1ULL << 62);
     uint32_t nodes[3 * 62 + 2];
     tk_bl_path p = {nodes, NULL, 0, 0, 0, 0};
-    TK_CHECK(tk_bl_decode(bl, (1ULL << 62) - 1, &p) == TK_OK);
+    TK_CHECK(tk_bl_decode(bl, (1ULL << 62) - 1, &p, NULL) == TK_OK);
     TK_CHECK_EQ_U64(p.len, 2 * 62 + 1);
-    TK_CHECK(tk_bl_decode(bl, 1ULL << 62, &p) == TK_ERR_ARG);
+    TK_CHECK(tk_bl_decode(bl, 1ULL << 62, &p, NULL) == TK_ERR_ARG);
     /* the 2^63 numbering loads (weights given) and counts */
     for (uint32_t d = 0; d < 63; d++) {
         for (int k = 0; k < 4; k++)
@@ -246,11 +246,11 @@ static void test_overflow_reported(void)
         e[4 * d + 1].weight = 1ULL << (62 - d);
         e[4 * d + 1].inc = (int64_t)(1ULL << (62 - d));
     }
-    TK_CHECK(tk_bl_load(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, NULL, NULL) == TK_OK);
+    TK_CHECK(tk_bl_load(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, NULL, NULL, NULL) == TK_OK);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 1ULL << 63);
     uint32_t nodes63[3 * 63 + 2];
     tk_bl_path p63 = {nodes63, NULL, 0, 0, 0, 0};
-    TK_CHECK(tk_bl_decode(bl, (1ULL << 63) - 1, &p63) == TK_OK);
+    TK_CHECK(tk_bl_decode(bl, (1ULL << 63) - 1, &p63, NULL) == TK_OK);
     tk_bl_free(bl);
     free(e);
 }
@@ -258,18 +258,18 @@ static void test_overflow_reported(void)
 static void test_cycle_without_back_edge(void)
 {
     tk_bl *bl;
-    TK_CHECK(tk_bl_new(&bl) == TK_OK);
+    TK_CHECK(tk_bl_open(&bl, NULL) == TK_OK);
     tk_bl_edge e[3] = {{0, 1, 0, 0, 0}, {1, 2, 0, 0, 0}, {2, 1, 0, 0, 0}};
     last_kind = TK_BL_ISSUE_OVERFLOW;
-    TK_CHECK(tk_bl_load(bl, 4, 0, 3, e, 3, keep_kind, NULL) == TK_ERR_CHECK);
+    TK_CHECK(tk_bl_load(bl, 4, 0, 3, e, 3, keep_kind, NULL, NULL) == TK_ERR_CHECK);
     TK_CHECK(last_kind == TK_BL_ISSUE_CYCLE);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 0);
     /* DFS finds the back edge and numbers the loop */
     /* an endless loop: its paths end by the back edge only */
-    TK_CHECK(tk_bl_number(bl, 4, 0, 3, e, 3, NULL, NULL) == TK_OK);
+    TK_CHECK(tk_bl_number(bl, 4, 0, 3, e, 3, NULL, NULL, NULL) == TK_OK);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 2);
     tk_bl_edge f[4] = {{0, 1, 0, 0, 0}, {1, 2, 0, 0, 0}, {2, 1, 0, 0, 0}, {2, 3, 0, 0, 0}};
-    TK_CHECK(tk_bl_number(bl, 4, 0, 3, f, 4, NULL, NULL) == TK_OK);
+    TK_CHECK(tk_bl_number(bl, 4, 0, 3, f, 4, NULL, NULL, NULL) == TK_OK);
     TK_CHECK(f[2].back == 1);
     /* paths: 0 1 2 3, 0 1 2 ~>, ~> 1 2 3, ~> 1 2 ~> */
     TK_CHECK_EQ_U64(tk_bl_total(bl), 4);

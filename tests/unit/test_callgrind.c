@@ -5,13 +5,14 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "model/profile.h"
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
 
 static tk_profile *read_text(const char *text, tk_status *st, tk_error *err)
 {
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) return NULL;
+    if (tk_profile_open(&p, err) != TK_OK) return NULL;
     tk_error_clear(err);
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     o.path = "t.out";
@@ -24,7 +25,7 @@ static tk_profile *read_text(const char *text, tk_status *st, tk_error *err)
 static tk_profile *read_rows(const char *text, size_t n, int by_function)
 {
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) return NULL;
+    if (tk_profile_open(&p, NULL) != TK_OK) return NULL;
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     if (by_function) {
         o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
@@ -44,7 +45,7 @@ static tk_profile *read_rows(const char *text, size_t n, int by_function)
 static tk_status read_functions_detail(const char *text, size_t n, int skip_jumps, int drop_files,
                                        int counts_only, tk_profile **out, tk_error *err)
 {
-    if (tk_profile_new(out) != TK_OK) return TK_ERR_NOMEM;
+    if (tk_profile_open(out, err) != TK_OK) return TK_ERR_NOMEM;
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
     o.skip_jumps = skip_jumps;
@@ -204,7 +205,7 @@ static void test_parts_and_threads(void)
         FILE *f = open_memstream(&buf, &len);
         tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
         fo.part = part;
-        tk_status fst = tk_profile_write_folded(p, &fo, f, &err);
+        tk_status fst = tk_profile_write_folded(p, &fo, TK_TEST_WRITER(f), &err);
         fclose(f);
         if (part < 4) {
             TK_CHECK_EQ_I64(fst, TK_OK);
@@ -235,7 +236,7 @@ static void test_errors_are_located(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tk_profile *p;
-        TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+        TK_CHECK_EQ_I64(tk_profile_open(&p, NULL), TK_OK);
         tk_error err;
         tk_error_clear(&err);
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
@@ -261,7 +262,7 @@ static void test_check_mode_reports_every_error(void)
 {
     const char *text = "events: Ir\nfn=main\n1 2 3\nfn=(9)\n+x\n1 1\ntotals: 5\n";
     tk_profile *p;
-    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_open(&p, NULL), TK_OK);
     int errors = 0;
     tk_diag d;
     tk_diag_init(&d, count_diag, &errors);
@@ -307,7 +308,7 @@ static void test_inclusive_under_recursion(void)
      * no inclusive costs; by function and by file-function; also from the
      * profile read with call counts only (which the full summary refuses) */
     tk_profile *q;
-    TK_CHECK_EQ_I64(tk_profile_new(&q), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_open(&q, NULL), TK_OK);
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     o.call_counts_only = 1;
     const char *text = "events: Ir\nfn=main\n1 10\ncfn=fib\ncalls=1 5\n2 100\n"
@@ -347,7 +348,7 @@ static char *dump_string(const tk_profile *p)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    tk_profile_dump(p, f);
+    tk_profile_dump(p, TK_TEST_WRITER(f), NULL);
     fclose(f);
     return buf;
 }
@@ -367,8 +368,8 @@ static void test_writer_round_trip(void)
         size_t len = 0;
         FILE *f = open_memstream(&out, &len);
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        if (plain) wo.compress_names = wo.compress_positions = 0;
-        TK_CHECK_EQ_I64(tk_callgrind_write(p, f, &wo, &err), TK_OK);
+        if (plain) wo.plain_names = wo.plain_positions = 1;
+        TK_CHECK_EQ_I64(tk_callgrind_write(p, TK_TEST_WRITER(f), &wo, &err), TK_OK);
         fclose(f);
         TK_CHECK(strncmp(out, "# callgrind format\n", 19) == 0);
         TK_CHECK(plain ? strstr(out, "fn=f\n") != NULL : strstr(out, "fn=(1) f\n") != NULL);
@@ -382,7 +383,7 @@ static void test_writer_round_trip(void)
         tk_profile_free(q);
     }
     uint64_t costs[2] = {10, 3}, v = 0;
-    TK_CHECK_EQ_I64(tk_profile_eval_derived(p, 0, costs, &v), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_eval_derived(p, 0, costs, &v, NULL), TK_OK);
     TK_CHECK_EQ_U64(v, 16);
     tk_profile_free(p);
 }
@@ -390,32 +391,32 @@ static void test_writer_round_trip(void)
 static void test_builder_aggregates_and_detects_overflow(void)
 {
     tk_profile *p;
-    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_open(&p, NULL), TK_OK);
     size_t ev;
     tk_error err;
     tk_error_clear(&err);
     TK_CHECK_EQ_I64(tk_profile_add_event(p, "Ir", 2, &ev, &err), TK_OK);
     uint32_t o, fl, n, fn, again;
-    TK_CHECK_EQ_I64(tk_profile_intern(p, "obj", 3, &o), TK_OK);
-    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.c", 3, &fl), TK_OK);
-    TK_CHECK_EQ_I64(tk_profile_intern(p, "f", 1, &n), TK_OK);
-    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.c", 3, &again), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "obj", 3, &o, NULL), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.c", 3, &fl, NULL), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "f", 1, &n, NULL), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.c", 3, &again, NULL), TK_OK);
     TK_CHECK_EQ_U64(again, fl);
-    TK_CHECK_EQ_I64(tk_profile_function(p, o, fl, n, &fn), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_function(p, o, fl, n, &fn, NULL), TK_OK);
     tk_prof_part *part;
-    TK_CHECK_EQ_I64(tk_profile_add_part(p, &part), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_add_part(p, &part, NULL), TK_OK);
     tk_prof_self key;
     memset(&key, 0, sizeof key);
     key.fn = fn;
     key.file = fl;
     key.pos.line = 3;
     uint64_t c = 5;
-    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c), TK_OK);
-    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c, NULL), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c, NULL), TK_OK);
     TK_CHECK_EQ_U64(part->self.count, 1);
     TK_CHECK_EQ_U64(part->self.values[0], 10);
     c = UINT64_MAX;
-    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c), TK_ERR_LIMIT);
+    TK_CHECK_EQ_I64(tk_profile_add_self(p, part, &key, &c, NULL), TK_ERR_LIMIT);
     /* events cannot be added once rows exist */
     TK_CHECK_EQ_I64(tk_profile_add_event(p, "Dr", 2, &ev, &err), TK_ERR_UNSUPPORTED);
     tk_profile_free(p);
@@ -441,7 +442,7 @@ static sort_mode sort_mode_of(int mode)
 static tk_prof_summary *sorted_summary(const tk_profile *p, sort_mode m)
 {
     tk_prof_summary *s = function_summary(p);
-    tk_prof_summary_sort(s, p, m.ev, m.nev, m.incl);
+    TK_CHECK(tk_prof_summary_sort(s, p, m.ev, m.nev, m.incl, NULL) == TK_OK);
     return s;
 }
 
@@ -529,7 +530,9 @@ static void test_summary_sort_cover_matches_full_sort(void)
             tk_prof_summary *full = sorted_summary(p, m);
             for (size_t c = 0; c < sizeof coverages / sizeof *coverages; c++) {
                 tk_prof_summary *s = function_summary(p);
-                size_t sorted = tk_prof_summary_sort_cover(s, p, ev, nev, incl, coverages[c]);
+                size_t sorted = 0;
+                TK_CHECK(tk_prof_summary_sort_cover(s, p, ev, nev, incl, coverages[c], &sorted,
+                                                    NULL) == TK_OK);
                 uint64_t total = s->totals[ev[0]], sum = 0;
                 size_t cut = 0;
                 while (cut < full->count && !tk_prof_covered(sum, total, coverages[c])) {
@@ -652,7 +655,7 @@ static unsigned char *gzip_of(const char *t, size_t len, size_t *zlen)
 static tk_status read_via(tk_input *in, const char *path, tk_profile **out, tk_error *err,
                           tk_diag *diag)
 {
-    TK_CHECK_EQ_I64(tk_profile_new(out), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_open(out, err), TK_OK);
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     o.path = path;
     o.diag = diag;
@@ -1043,27 +1046,27 @@ static void test_forward_references_indexed(void)
 static void test_profile_same_name_functions(void)
 {
     tk_profile *p;
-    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_open(&p, NULL), TK_OK);
     if (!p) return;
     uint32_t name, obj, files[300];
-    TK_CHECK_EQ_I64(tk_profile_intern(p, "main", 4, &name), TK_OK);
-    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.out", 5, &obj), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "main", 4, &name, NULL), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_intern(p, "a.out", 5, &obj, NULL), TK_OK);
     for (int i = 0; i < 300; i++) {
         char f[32];
         int n = snprintf(f, sizeof f, "file%d.c", i);
-        TK_CHECK_EQ_I64(tk_profile_intern(p, f, (size_t)n, &files[i]), TK_OK);
+        TK_CHECK_EQ_I64(tk_profile_intern(p, f, (size_t)n, &files[i], NULL), TK_OK);
         uint32_t fn;
-        TK_CHECK_EQ_I64(tk_profile_function(p, obj, files[i], name, &fn), TK_OK);
+        TK_CHECK_EQ_I64(tk_profile_function(p, obj, files[i], name, &fn, NULL), TK_OK);
         TK_CHECK_EQ_U64(fn, (uint64_t)i);
     }
     for (int k = 0; k < 600; k++) { /* again, in another order */
         int i = (k * 7919) % 300;
         uint32_t fn;
-        TK_CHECK_EQ_I64(tk_profile_function(p, obj, files[i], name, &fn), TK_OK);
+        TK_CHECK_EQ_I64(tk_profile_function(p, obj, files[i], name, &fn, NULL), TK_OK);
         TK_CHECK_EQ_U64(fn, (uint64_t)i);
     }
     uint32_t fn;
-    TK_CHECK_EQ_I64(tk_profile_function(p, name, files[5], name, &fn), TK_OK); /* another object */
+    TK_CHECK_EQ_I64(tk_profile_function(p, name, files[5], name, &fn, NULL), TK_OK); /* another object */
     TK_CHECK_EQ_U64(fn, 300);
     TK_CHECK_EQ_U64(tk_profile_function_count(p), 301);
     tk_profile_free(p);
@@ -1135,7 +1138,7 @@ static tk_status read_findings(const char *text, int check, findings *f)
 {
     memset(f, 0, sizeof *f);
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) return TK_ERR_NOMEM;
+    if (tk_profile_open(&p, NULL) != TK_OK) return TK_ERR_NOMEM;
     tk_diag d;
     tk_diag_init(&d, keep_finding, f);
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
@@ -1239,7 +1242,7 @@ static void test_check_adds_up_over_inputs(void)
 {
     const char *half = "events: Ir\nfn=a\n1 9223372036854775808\n";
     tk_profile *p;
-    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_open(&p, NULL), TK_OK);
     findings f;
     memset(&f, 0, sizeof f);
     tk_diag d;
@@ -1260,7 +1263,7 @@ static void test_check_adds_up_over_inputs(void)
     TK_CHECK(strstr(f.last, "event type 'Dr' appears after costs") != NULL);
     tk_profile_free(p);
     /* report's reading of the two halves refuses them */
-    TK_CHECK_EQ_I64(tk_profile_new(&p), TK_OK);
+    TK_CHECK_EQ_I64(tk_profile_open(&p, NULL), TK_OK);
     tk_prof_summary *s = NULL;
     tk_callgrind_read_options r = TK_CALLGRIND_READ_OPTIONS_INIT;
     TK_CHECK_EQ_I64(tk_callgrind_read_buffer(p, half, strlen(half), &r, &err), TK_OK);

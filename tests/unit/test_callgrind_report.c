@@ -12,7 +12,7 @@ static tk_profile *load(const char *path, tk_callgrind_detail detail)
     tk_error_clear(&err);
     tk_profile *p = NULL;
     tk_input *in;
-    if (!TK_CHECK(tk_profile_new(&p) == TK_OK) ||
+    if (!TK_CHECK(tk_profile_open(&p, NULL) == TK_OK) ||
         !TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK))
         return p;
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
@@ -29,13 +29,13 @@ static tk_profile *load_both(const char *a, const char *b)
     tk_error err;
     tk_error_clear(&err);
     tk_profile *both;
-    if (!TK_CHECK(tk_profile_new(&both) == TK_OK))
+    if (!TK_CHECK(tk_profile_open(&both, NULL) == TK_OK))
         return NULL;
     const char *paths[2] = {a, b};
     for (int i = 0; i < 2; i++) {
         tk_profile *one = load(paths[i], TK_CALLGRIND_DETAIL_FUNCTIONS);
         tk_prof_part *into;
-        TK_CHECK(tk_profile_add_part(both, &into) == TK_OK);
+        TK_CHECK(tk_profile_add_part(both, &into, NULL) == TK_OK);
         TK_CHECK(tk_profile_merge(both, one, into, &err) == TK_OK);
         tk_profile_free(one);
     }
@@ -56,7 +56,7 @@ static void test_report_self(void)
     tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
     o.self_only = 1;
     tk_prof_report *r;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     const tk_prof_summary *s = tk_prof_report_summary(r);
     TK_CHECK_EQ_U64(s->totals[0], 519647);
     TK_CHECK_EQ_U64(tk_prof_report_rows(r), 254); /* every row with a cost */
@@ -71,21 +71,21 @@ static void test_report_self(void)
     tk_prof_report_free(r);
     /* callgrind_annotate's cut at 99 % of the total: 72 rows */
     o.coverage = 99;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_prof_report_rows(r), 72);
     tk_prof_report_free(r);
     o.top = 3;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_prof_report_rows(r), 3);
     TK_CHECK(tk_prof_report_arcs(r) == NULL);
     tk_prof_report_free(r);
     /* bad options */
     o.sort[0] = 5;
     o.nsort = 1;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_ERR_ARG);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_ERR_ARG);
     o.nsort = 0;
     o.part = 9;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_ERR_ARG);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_ERR_ARG);
     tk_profile_free(p);
 }
 
@@ -99,7 +99,7 @@ static void test_report_tree(void)
     o.inclusive = 1;
     o.tree = 1;
     tk_prof_report *r;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     const tk_prof_summary *s = tk_prof_report_summary(r);
     const tk_prof_arcs *a = tk_prof_report_arcs(r);
     if (!TK_CHECK(a != NULL))
@@ -136,7 +136,7 @@ static void test_report_cycles(void)
     tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
     o.cycles = 1;
     tk_prof_report *r;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     const tk_prof_summary *s = tk_prof_report_summary(r);
     TK_CHECK_EQ_U64(s->n_cycles, 2);
     const size_t *m;
@@ -160,7 +160,7 @@ static void test_report_cycles(void)
     tk_prof_report_free(r);
     /* by file: no call cycles */
     o.group = TK_GROUP_FILE;
-    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_ERR_ARG);
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_ERR_ARG);
     tk_profile_free(p);
 }
 
@@ -172,7 +172,7 @@ static void test_diff_functions(void)
     tk_error err;
     tk_error_clear(&err);
     tk_prof_diff *d;
-    TK_CHECK(tk_prof_diff_new(&d, both, 0, &err) == TK_OK);
+    TK_CHECK(tk_prof_diff_open(&d, both, 0, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_prof_diff_totals(d, 0)[0], 327861);
     TK_CHECK_EQ_U64(tk_prof_diff_totals(d, 1)[0], 327861);
     TK_CHECK(tk_prof_diff_count(d) >= 8);
@@ -188,7 +188,7 @@ static void test_diff_functions(void)
     for (size_t i = 1; i < tk_prof_diff_count(d); i++)
         TK_CHECK(tk_prof_diff_row_at(d, i - 1)->change >= tk_prof_diff_row_at(d, i)->change);
     tk_prof_diff_free(d);
-    TK_CHECK(tk_prof_diff_new(&d, both, 7, &err) == TK_ERR_ARG);
+    TK_CHECK(tk_prof_diff_open(&d, both, 7, &err) == TK_ERR_ARG);
     tk_profile_free(both);
 }
 
@@ -201,7 +201,7 @@ static void test_diff_folded(void)
     tk_error err;
     tk_error_clear(&err);
     tk_prof_folded_diff *d;
-    TK_CHECK(tk_prof_folded_diff_new(&d, both, 0, &err) == TK_OK);
+    TK_CHECK(tk_prof_folded_diff_open(&d, both, 0, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_prof_folded_diff_count(d), 736);
     uint64_t sum[2] = {0, 0};
     for (size_t i = 0; i < tk_prof_folded_diff_count(d); i++) {

@@ -111,18 +111,20 @@ static void test_hmap_crafted_keys(void)
  * only in length hash differently. */
 static void test_hash_bytes(void)
 {
+    uint64_t key = tk_hash_new_key();
+    TK_CHECK(key != tk_hash_new_key()); /* a key per table */
     unsigned char buf[200], copy[208];
     for (size_t i = 0; i < sizeof buf; i++) buf[i] = (unsigned char)(i * 37 + 11);
     size_t collisions = 0, tried = 0;
     for (size_t len = 0; len <= 130; len++) {
-        uint64_t h = tk_hash_bytes(buf, len);
+        uint64_t h = tk_hash_bytes(key, buf, len);
         memcpy(copy + 3, buf, len);
-        TK_CHECK_EQ_U64(tk_hash_bytes(copy + 3, len), h);
-        if (len) TK_CHECK(tk_hash_bytes(buf, len - 1) != h);
+        TK_CHECK_EQ_U64(tk_hash_bytes(key, copy + 3, len), h);
+        if (len) TK_CHECK(tk_hash_bytes(key, buf, len - 1) != h);
         for (size_t i = 0; i < len; i++) {
             for (int bit = 0; bit < 8; bit += 3) {
                 buf[i] ^= (unsigned char)(1u << bit);
-                collisions += tk_hash_bytes(buf, len) == h;
+                collisions += tk_hash_bytes(key, buf, len) == h;
                 tried++;
                 buf[i] ^= (unsigned char)(1u << bit);
             }
@@ -135,7 +137,9 @@ static void test_hash_bytes(void)
     memcpy(a, buf, 64);
     memcpy(a, buf + 8, 8);
     memcpy(a + 8, buf, 8);
-    TK_CHECK(tk_hash_bytes(a, 64) != tk_hash_bytes(buf, 64));
+    TK_CHECK(tk_hash_bytes(key, a, 64) != tk_hash_bytes(key, buf, 64));
+    /* another key, other hashes */
+    TK_CHECK(tk_hash_bytes(key ^ 1, buf, 64) != tk_hash_bytes(key, buf, 64));
 }
 
 static void test_vec(void)

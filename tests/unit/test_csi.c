@@ -79,19 +79,19 @@ static void test_paths_of_loop_main(void)
     if (!fn)
         return;
     tk_csi_numbering *n;
-    TK_CHECK(tk_csi_numbering_new(&n) == TK_OK);
-    TK_CHECK(tk_csi_numbering_load(n, fn, NULL, NULL) == TK_OK);
+    TK_CHECK(tk_csi_numbering_open(&n, NULL) == TK_OK);
+    TK_CHECK(tk_csi_numbering_load(n, fn, NULL, NULL, NULL) == TK_OK);
     const tk_bl *bl = tk_csi_numbering_bl(n);
     TK_CHECK_EQ_U64(tk_bl_total(bl), 6);
     /* hidden 9->EXIT edge: the gap in block 9's intervals is 0 */
     uint64_t xw = 99;
-    TK_CHECK(tk_bl_exit_weight(bl, 8, &xw) == TK_OK);
+    TK_CHECK(tk_bl_exit_weight(bl, 8, &xw, NULL) == TK_OK);
     TK_CHECK_EQ_U64(xw, 0);
     static const char *want[6] = {"2 4 5 7 9 ~", "2 4 5 8 9 ~", "2 4 6 3", "~ 4 5 7 9 ~",
                                   "~ 4 5 8 9 ~", "~ 4 6 3"};
     tk_bl_path *p = tk_csi_numbering_path(n);
     for (uint64_t id = 0; id < 6; id++) {
-        TK_CHECK(tk_bl_decode(bl, id, p) == TK_OK);
+        TK_CHECK(tk_bl_decode(bl, id, p, NULL) == TK_OK);
         char buf[128] = "";
         size_t o = 0;
         if (p->start_edge != TK_BL_NONE)
@@ -115,8 +115,8 @@ static void test_state_decoding(void)
     if (!TK_CHECK(fn != NULL))
         return;
     tk_csi_numbering *n;
-    TK_CHECK(tk_csi_numbering_new(&n) == TK_OK);
-    TK_CHECK(tk_csi_numbering_load(n, fn, NULL, NULL) == TK_OK);
+    TK_CHECK(tk_csi_numbering_open(&n, NULL) == TK_OK);
+    TK_CHECK(tk_csi_numbering_load(n, fn, NULL, NULL, NULL) == TK_OK);
     /* the guide's first example: not wrapped, idx 2, cur 4, block 9 */
     int64_t arr[10] = {1, 3, 6, 3, 2, 4, 8, 9, 2, -1};
     tk_csi_state s;
@@ -174,10 +174,10 @@ static void test_real_quirks_accepted(void)
     TK_CHECK(fn->blocks[fn->entry].null_lines);
     TK_CHECK_EQ_U64(fn->nedges, 5);
     tk_csi_numbering *n;
-    TK_CHECK(tk_csi_numbering_new(&n) == TK_OK);
+    TK_CHECK(tk_csi_numbering_open(&n, NULL) == TK_OK);
     tk_diag diag;
     tk_diag_init(&diag, NULL, NULL);
-    TK_CHECK(tk_csi_check_function(fn, n, "mem", &diag) == TK_OK);
+    TK_CHECK(tk_csi_check_function(fn, n, "mem", &diag, NULL) == TK_OK);
     TK_CHECK_EQ_U64(diag.errors, 0);
     /* 0->2 twice, 0->3 then split: 2 + 1 + (ENTRY->2 via split) 1 = 4 paths */
     TK_CHECK_EQ_U64(tk_bl_total(tk_csi_numbering_bl(n)), 4);
@@ -240,7 +240,7 @@ static void test_round_trip(void)
     const tk_csi_function *fn;
     tk_error err;
     while (tk_csi_reader_next(f.r, &fn, &err) == TK_OK)
-        TK_CHECK(tk_csi_write_function(out, fn, &err) == TK_OK);
+        TK_CHECK(tk_csi_write_function(TK_TEST_WRITER(out), fn, &err) == TK_OK);
     fclose(out);
     /* the guide's text is already canonical */
     TK_CHECK(len == sizeof LOOP - 1 && memcmp(buf, LOOP, len) == 0);
@@ -292,8 +292,8 @@ static void test_elf_section_by_path_and_image(void)
         TK_CHECK(strstr((const char *)by_path, "#\nfoo\n") != NULL);
         TK_CHECK(strstr((const char *)by_path, "#\nboo\n") != NULL);
     }
-    free(by_path);
-    free(by_image);
+    tk_free(by_path);
+    tk_free(by_image);
     free(img);
 
     uint8_t *d = NULL;

@@ -96,8 +96,8 @@ static void test_write_round_trip(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    TK_CHECK(tk_csi_cov_write_function(out, TK_CSI_COV_CC, TK_CSI_COV_FORM_ANY, fn, &err) == TK_OK);
-    TK_CHECK(tk_csi_cov_write_function(out, TK_CSI_COV_CC, TK_CSI_COV_FORM_PLAIN, fn, &err) ==
+    TK_CHECK(tk_csi_cov_write_function(TK_TEST_WRITER(out), TK_CSI_COV_CC, TK_CSI_COV_FORM_ANY, fn, &err) == TK_OK);
+    TK_CHECK(tk_csi_cov_write_function(TK_TEST_WRITER(out), TK_CSI_COV_CC, TK_CSI_COV_FORM_PLAIN, fn, &err) ==
              TK_OK);
     fclose(out);
     TK_CHECK_STR(buf, "#main|__CC_arr_m_c_main\n0|CC0|35|a\n-1||35|printf\n"
@@ -127,10 +127,10 @@ static int check_errors(const char *text, tk_csi_cov_kind kind)
     tk_diag d;
     tk_diag_init(&d, count, &errors);
     tk_csi_cov_checker *c;
-    TK_CHECK(tk_csi_cov_checker_new(&c, kind) == TK_OK);
+    TK_CHECK(tk_csi_cov_checker_open(&c, kind, NULL) == TK_OK);
     open_text(&f, text, kind);
     while (tk_csi_cov_reader_next(f.r, &fn, &err) == TK_OK)
-        tk_csi_cov_check_function(c, fn, "t", &d);
+        tk_csi_cov_check_function(c, fn, "t", &d, NULL);
     close_text(&f);
     tk_csi_cov_checker_free(c);
     return errors;

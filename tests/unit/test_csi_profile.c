@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tk_test.h"
+#include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
 
 static const char *DCFG = "tests/data/dcfg/pass/minimal.dcfg.json";
@@ -32,7 +33,7 @@ static void test_bridge_writes_checked_metadata(void)
     FILE *out = open_memstream(&buf, &len);
     uint64_t skipped = 99;
     tk_error err;
-    TK_CHECK(tk_csi_write_cfg(out, cfg, &skipped, &err) == TK_OK);
+    TK_CHECK(tk_csi_write_cfg(TK_TEST_WRITER(out), cfg, &skipped, &err) == TK_OK);
     fclose(out);
     TK_CHECK_EQ_U64(skipped, 0);
     /* the loop 5 -> 6 -> 5 becomes a back edge; lines come from SOURCE_DATA */
@@ -46,10 +47,10 @@ static void test_bridge_writes_checked_metadata(void)
     const tk_csi_function *fn;
     TK_CHECK(tk_csi_reader_next(r, &fn, &err) == TK_OK);
     tk_csi_numbering *n;
-    TK_CHECK(tk_csi_numbering_new(&n) == TK_OK);
+    TK_CHECK(tk_csi_numbering_open(&n, NULL) == TK_OK);
     tk_diag diag;
     tk_diag_init(&diag, NULL, NULL);
-    TK_CHECK(tk_csi_check_function(fn, n, "bridge", &diag) == TK_OK);
+    TK_CHECK(tk_csi_check_function(fn, n, "bridge", &diag, NULL) == TK_OK);
     /* paths: 4 5 6 ~>, 4 5 7, ~> 5 6 ~>, ~> 5 7 */
     TK_CHECK_EQ_U64(tk_bl_total(tk_csi_numbering_bl(n)), 4);
     tk_csi_numbering_free(n);
@@ -66,7 +67,7 @@ static void test_profile_counts_paths(void)
         return;
     tk_csi_profile *pr;
     tk_error err;
-    TK_CHECK(tk_csi_profile_new(&pr, cfg, 13723, &err) == TK_OK);
+    TK_CHECK(tk_csi_profile_open(&pr, cfg, 13723, &err) == TK_OK);
     /* START->4, 4->5, nine times 5->6->5, 5->7, 7->END */
     uint32_t seq[32];
     size_t n = 0;
@@ -92,19 +93,20 @@ static void test_profile_counts_paths(void)
     TK_CHECK_EQ_U64(stats.unfinished, 0);
     TK_CHECK_EQ_U64(stats.unknown_start, 0);
     uint64_t pairs[8];
-    size_t k = tk_csi_profile_paths(pr, 0, pairs, 4);
+    size_t k = 0;
+    TK_CHECK(tk_csi_profile_paths(pr, 0, pairs, 4, &k, NULL) == TK_OK);
     TK_CHECK_EQ_U64(k, 3);
     /* the hottest path: after the back edge, 5 6, back again: 8 times */
     TK_CHECK_EQ_U64(pairs[1], 8);
     tk_bl_path *p = tk_csi_numbering_path(num);
-    TK_CHECK(tk_bl_decode(tk_csi_numbering_bl(num), pairs[0], p) == TK_OK);
+    TK_CHECK(tk_bl_decode(tk_csi_numbering_bl(num), pairs[0], p, NULL) == TK_OK);
     TK_CHECK(p->start_edge != TK_BL_NONE && p->end_edge != TK_BL_NONE);
     TK_CHECK_EQ_U64(p->len, 2);
     TK_CHECK_EQ_U64(fn->blocks[p->nodes[0]].id, 5);
     TK_CHECK_EQ_U64(fn->blocks[p->nodes[1]].id, 6);
     tk_csi_profile_free(pr);
     /* a trace starting inside the loop: the first path's start is unseen */
-    TK_CHECK(tk_csi_profile_new(&pr, cfg, 13723, &err) == TK_OK);
+    TK_CHECK(tk_csi_profile_open(&pr, cfg, 13723, &err) == TK_OK);
     uint32_t mid[4] = {12, 13, 14, 15};
     TK_CHECK(tk_csi_profile_edges(pr, 7, mid, 4, &err) == TK_OK);
     tk_csi_profile_finish(pr);

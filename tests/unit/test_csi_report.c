@@ -62,7 +62,7 @@ static void test_report_loop(void)
     tk_csi_report_options o = TK_CSI_REPORT_OPTIONS_INIT;
     o.key = TK_CSI_REPORT_BY_NAME;
     tk_csi_report *r;
-    TK_CHECK(tk_csi_report_new(&r, &o, &err) == TK_OK);
+    TK_CHECK(tk_csi_report_open(&r, &o, &err) == TK_OK);
     const tk_csi_function *fn;
     char label[256];
     while (meta_next(&m, &fn, label, sizeof label))
@@ -104,7 +104,7 @@ static void test_report_overflow(void)
     tk_error err;
     tk_error_clear(&err);
     tk_csi_report *r;
-    TK_CHECK(tk_csi_report_new(&r, NULL, &err) == TK_OK);
+    TK_CHECK(tk_csi_report_open(&r, NULL, &err) == TK_OK);
     const tk_csi_function *fn;
     char label[256];
     while (meta_next(&m, &fn, label, sizeof label))
@@ -144,7 +144,7 @@ static void test_state_index(void)
     TK_CHECK(tk_csi_states_read(sin, &states, &ns, &err) == TK_OK);
     tk_input_free(sin);
     tk_csi_state_index *ix;
-    TK_CHECK(tk_csi_state_index_new(&ix, states, ns, NULL, &err) == TK_OK);
+    TK_CHECK(tk_csi_state_index_open(&ix, states, ns, NULL, &err) == TK_OK);
     meta m;
     if (!meta_open(&m, "tests/data/csi/states/variants.PT"))
         return;

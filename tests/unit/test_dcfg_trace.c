@@ -434,7 +434,7 @@ static int render_ids(const void *ctx, size_t chunk, const uint32_t *edges, size
                       tk_dcfg_trace_text *out) {
     (void)ctx;
     (void)chunk;
-    if (tk_dcfg_trace_text_reserve(out, n * 11))
+    if (tk_dcfg_trace_text_reserve(out, n * 11, NULL) != TK_OK)
         return 1;
     for (size_t i = 0; i < n; i++)
         out->len += (size_t)snprintf(out->data + out->len, 12, "%u\n", edges[i]);
@@ -475,14 +475,14 @@ static int stop_after_two(void *ctx, size_t chunk, const uint32_t *edges, size_t
 static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
     uint64_t edge_counts = 0;
     tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-    opt.level = level;
+    opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
     opt.compat_intel = compat;
     opt.chunk_instrs = chunk_instrs;
     opt.source_instrs = instrs_of;
     tk_dcfg_trace_encoder *enc;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_new(&enc, &opt, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_open(&enc, &opt, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++) {
         /* feed in two pieces to exercise continuation */
         size_t half = s[i].n / 2;
@@ -492,7 +492,7 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
                         TK_OK);
     }
     membuf m = {0};
-    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++)
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, s[i].pid, s[i].tid, s[i].e, s[i].n, &err), TK_OK);
     TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);
@@ -732,15 +732,15 @@ static void test_encoder_gaps(void) {
     const uint64_t want[4][3] = {{3, 0, 12}, {2, 12 + 4, 7}, {1, 23 + 3, 2}, {5, 28 + 1, 18}};
     for (int level = 0; level <= 10; level++) {
         tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-        opt.level = level < 10 ? level : 0;
+        opt.level = level % 10 ? level : TK_DCFG_TRACE_PLAIN;
         opt.compat_intel = level == 10;
         opt.cfg = cfg;
         tk_dcfg_trace_encoder *enc;
-        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_new(&enc, &opt, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_open(&enc, &opt, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e, 5, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, 7, 0, e + 5, 6, &err), TK_OK);
         membuf m = {0};
-        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, write_mem, &m, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e, 2, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, 7, 0, e + 2, 9, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);

@@ -32,7 +32,7 @@ static void test_report_gen11(void)
     tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
     o.threads = 2;
     tk_dcfg_trace_report *r;
-    TK_CHECK(tk_dcfg_trace_report_new(&r, t, 0, &o, &err) == TK_OK);
+    TK_CHECK(tk_dcfg_trace_report_open(&r, t, 0, &o, &err) == TK_OK);
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
     TK_CHECK_EQ_U64(st.pid, 77);
@@ -48,7 +48,7 @@ static void test_report_gen11(void)
     TK_CHECK_EQ_U64(tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_HOT_BLOCKS), 0);
     uint32_t pix = tk_cfg_find_process(cfg, 77);
     if (TK_CHECK(pix != TK_CFG_NONE)) {
-        TK_CHECK(tk_dcfg_trace_report_hot(r, &cfg->processes[pix], &err) == TK_OK);
+        TK_CHECK(tk_dcfg_trace_report_hot(r, tk_cfg_process_at(cfg, pix), &err) == TK_OK);
         check_row(r, TK_DCFG_TRACE_HOT_BLOCKS, 0, 2568, 66, 214);
         check_row(r, TK_DCFG_TRACE_HOT_BLOCKS, 1, 1155, 65, 165);
         check_row(r, TK_DCFG_TRACE_HOT_BLOCKS, 2, 165, 67, 15);
@@ -58,10 +58,10 @@ static void test_report_gen11(void)
     }
     tk_dcfg_trace_report_free(r);
     /* thread 1; then no such thread */
-    TK_CHECK(tk_dcfg_trace_report_new(&r, t, 1, NULL, &err) == TK_OK);
+    TK_CHECK(tk_dcfg_trace_report_open(&r, t, 1, NULL, &err) == TK_OK);
     check_row(r, TK_DCFG_TRACE_TOP_EDGES, 0, 211, 124, 0);
     tk_dcfg_trace_report_free(r);
-    TK_CHECK(tk_dcfg_trace_report_new(&r, t, tk_dcfg_trace_thread_count(t), NULL, &err) ==
+    TK_CHECK(tk_dcfg_trace_report_open(&r, t, tk_dcfg_trace_thread_count(t), NULL, &err) ==
              TK_ERR_ARG);
     tk_cfg_free(cfg);
     tk_dcfg_trace_free(t);
@@ -78,7 +78,7 @@ static void test_report_plain(void)
                       NULL, &err) == TK_OK))
         return;
     tk_dcfg_trace_report *r;
-    TK_CHECK(tk_dcfg_trace_report_new(&r, t, 0, NULL, &err) == TK_OK);
+    TK_CHECK(tk_dcfg_trace_report_open(&r, t, 0, NULL, &err) == TK_OK);
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
     TK_CHECK_EQ_U64(st.pid, 29003);

@@ -37,7 +37,7 @@ static void test_decimal(void)
         size_t n = random_text(s, sizeof s);
         const char *e = s + n + 1, *p = s;
         uint64_t want = 0, got = 0;
-        tk_status st = tk_scan_dec(&p, e, &want);
+        tk_status st = tk_num_scan_dec(&p, e, &want);
         size_t digits = st == TK_ERR_FORMAT ? 0 : (size_t)(p - s);
         /* sentinel version (after a look at the first byte): the digits when
          * 1..19 of them, else NULL */
@@ -49,7 +49,7 @@ static void test_decimal(void)
         /* bounded version with an end pointer: the digits before s + n */
         const char *pe = s;
         uint64_t want_e = 0;
-        tk_status ste = tk_scan_dec(&pe, s + n, &want_e);
+        tk_status ste = tk_num_scan_dec(&pe, s + n, &want_e);
         size_t digits_e = ste == TK_ERR_FORMAT ? 0 : (size_t)(pe - s);
         for (unsigned max = 1; max <= TK_FAST_DEC_MAX; max += 6) {
             const char *r = tk_fast_dec(s, s + n, max, &got);
@@ -70,7 +70,7 @@ static void test_hex(void)
         size_t n = random_text(s, sizeof s);
         const char *p = s;
         uint64_t want = 0, got = 0;
-        tk_status st = tk_scan_num(&p, s + n + 1, TK_NUM_BARE_HEX, &want);
+        tk_status st = tk_num_scan(&p, s + n + 1, TK_NUM_BARE_HEX, &want);
         size_t digits = st == TK_ERR_FORMAT ? 0 : (size_t)(p - s);
         const char *q = tk_fast_hex_nl(s, &got);
         if (digits >= 1 && digits <= TK_FAST_HEX_MAX)
@@ -82,7 +82,7 @@ static void test_hex(void)
         unsigned v = tk_fast_hexval((unsigned char)c);
         char ch = (char)c;
         uint64_t u;
-        tk_status st = tk_parse_num(&ch, 1, TK_NUM_BARE_HEX, &u);
+        tk_status st = tk_num_parse(&ch, 1, TK_NUM_BARE_HEX, &u);
         bad += st == TK_OK ? v != u : v < 16;
     }
     TK_CHECK(bad == 0);
@@ -132,7 +132,7 @@ static void test_swar(void)
         bad += n != want_n;
         if (want_n >= 1) {
             uint64_t want;
-            TK_CHECK(tk_parse_num(s, want_n, TK_NUM_DEC, &want) == TK_OK);
+            TK_CHECK(tk_num_parse(s, want_n, TK_NUM_DEC, &want) == TK_OK);
             bad += tk_swar_dec(w, want_n) != want;
         }
         unsigned want_h = 0;
@@ -142,7 +142,7 @@ static void test_swar(void)
         bad += h != want_h;
         if (h >= 1 && h <= 7) {
             uint64_t want;
-            TK_CHECK(tk_parse_num(s, h, TK_NUM_BARE_HEX, &want) == TK_OK);
+            TK_CHECK(tk_num_parse(s, h, TK_NUM_BARE_HEX, &want) == TK_OK);
             bad += hv != want;
         }
     }

@@ -9,7 +9,7 @@ static char *svg_of(const char *folded, const tk_flame_options *o, tk_status *st
     FILE *f = open_memstream(&buf, &len);
     tk_error err;
     tk_error_clear(&err);
-    *st = tk_flamegraph_svg(folded, strlen(folded), o, f, &err);
+    *st = tk_flamegraph_svg(folded, strlen(folded), o, TK_TEST_WRITER(f), &err);
     fclose(f);
     return buf;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tk_test.h"
+#include "tracekit/alloc.h"
 #include "tracekit/events.h"
 #include "tracekit/latency.h"
 
@@ -99,7 +100,8 @@ static void setup(void)
 static tk_latency *run_part(int k, int per_thread)
 {
     tk_event_source src = source_of(&parts[k]);
-    tk_latency *l = tk_latency_new(per_thread);
+    tk_latency *l = NULL;
+    TK_CHECK(tk_latency_open(&l, per_thread, NULL) == TK_OK);
     TK_CHECK(tk_latency_run(l, &src, NULL) == TK_OK);
     return l;
 }
@@ -112,7 +114,8 @@ static tk_latency *run_chain(int from, int to, int per_thread)
         srcs[k - from] = source_of(&parts[k]);
     tk_event_chain chain;
     TK_CHECK(tk_event_chain_init(&chain, srcs, (size_t)(to - from), &src, NULL) == TK_OK);
-    tk_latency *l = tk_latency_new(per_thread);
+    tk_latency *l = NULL;
+    TK_CHECK(tk_latency_open(&l, per_thread, NULL) == TK_OK);
     TK_CHECK(tk_latency_run(l, &src, NULL) == TK_OK);
     return l;
 }
@@ -132,7 +135,7 @@ static tk_latency *roundtrip(tk_latency *l)
     TK_CHECK(tk_latency_serialize(l, &data, &size, NULL) == TK_OK);
     tk_latency *r = NULL;
     TK_CHECK(tk_latency_deserialize(&r, data, size, 0, NULL) == TK_OK);
-    free(data);
+    tk_free(data);
     tk_latency_free(l);
     return r;
 }
@@ -144,8 +147,8 @@ static int same(tk_latency *a, tk_latency *b)
     TK_CHECK(tk_latency_serialize(a, &da, &na, NULL) == TK_OK);
     TK_CHECK(tk_latency_serialize(b, &db, &nb, NULL) == TK_OK);
     int eq = na == nb && memcmp(da, db, na) == 0;
-    free(da);
-    free(db);
+    tk_free(da);
+    tk_free(db);
     const tk_latency_row *ra, *rb;
     size_t ca, cb;
     TK_CHECK(tk_latency_rows(a, &ra, &ca, NULL) == TK_OK);
@@ -238,8 +241,9 @@ static void test_deserialize_rejects(void)
     TK_CHECK(tk_latency_deserialize(&r, data, size, 3, &err) == TK_ERR_LIMIT);
     data[0] = 'X';
     TK_CHECK(tk_latency_deserialize(&r, data, size, 0, &err) == TK_ERR_FORMAT);
-    free(data);
-    tk_latency *other = tk_latency_new(0);
+    tk_free(data);
+    tk_latency *other = NULL;
+    TK_CHECK(tk_latency_open(&other, 0, NULL) == TK_OK);
     TK_CHECK(tk_latency_merge(l, other, NULL) == TK_ERR_ARG);
     tk_latency_free(other);
     tk_latency_free(l);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tk_test.h"
+#include "core/output.h"
 #include "tracekit/tracekit.h"
 
 static int count_entries(const char *dir)
@@ -29,7 +30,7 @@ static void test_commit_abort_force(void)
     tk_output *o;
     tk_error err;
     TK_CHECK(tk_output_open(&o, path, 0, &err) == TK_OK);
-    fputs("hello\n", tk_output_file(o));
+    fputs("hello\n", tk_output_stream(o));
     struct stat sb;
     TK_CHECK(stat(path, &sb) != 0); /* not there until committed */
     TK_CHECK(tk_output_commit(o, &err) == TK_OK);
@@ -38,13 +39,13 @@ static void test_commit_abort_force(void)
     TK_CHECK(tk_output_open(&o, path, 0, &err) == TK_ERR_EXISTS);
     /* abort leaves the old file and no temp file */
     TK_CHECK(tk_output_open(&o, path, TK_OUTPUT_FORCE, &err) == TK_OK);
-    fputs("partial", tk_output_file(o));
+    fputs("partial", tk_output_stream(o));
     tk_output_abort(o);
     TK_CHECK(stat(path, &sb) == 0 && sb.st_size == 6);
     TK_CHECK_EQ_U64(count_entries(dir), 1);
     /* force replaces */
     TK_CHECK(tk_output_open(&o, path, TK_OUTPUT_FORCE, &err) == TK_OK);
-    fputs("hi\n", tk_output_file(o));
+    fputs("hi\n", tk_output_stream(o));
     TK_CHECK(tk_output_commit(o, &err) == TK_OK);
     TK_CHECK(stat(path, &sb) == 0 && sb.st_size == 3);
     TK_CHECK_EQ_U64(count_entries(dir), 1);
@@ -74,7 +75,7 @@ static void test_fifo_written_in_place(void)
     tk_output *o;
     tk_error err;
     TK_CHECK(tk_output_open(&o, path, 0, &err) == TK_OK);
-    fputs("through the pipe\n", tk_output_file(o));
+    fputs("through the pipe\n", tk_output_stream(o));
     TK_CHECK(tk_output_commit(o, &err) == TK_OK);
     char buf[64] = {0};
     TK_CHECK(read(rd, buf, sizeof buf - 1) == 17);
@@ -87,7 +88,7 @@ static void test_fifo_written_in_place(void)
     rmdir(dir);
     /* the real /dev/null too, as a character device it stays */
     TK_CHECK(tk_output_open(&o, "/dev/null", 0, &err) == TK_OK);
-    fputs("x", tk_output_file(o));
+    fputs("x", tk_output_stream(o));
     TK_CHECK(tk_output_commit(o, &err) == TK_OK);
     TK_CHECK(stat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode));
 }
@@ -109,7 +110,7 @@ static void test_symlink_target_replaced(void)
     tk_error err;
     TK_CHECK(tk_output_open(&o, link, 0, &err) == TK_ERR_EXISTS);
     TK_CHECK(tk_output_open(&o, link, TK_OUTPUT_FORCE, &err) == TK_OK);
-    fputs("new text\n", tk_output_file(o));
+    fputs("new text\n", tk_output_stream(o));
     TK_CHECK(tk_output_commit(o, &err) == TK_OK);
     struct stat sb;
     TK_CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));

@@ -1,4 +1,4 @@
-/* tk_record_load: the raw files of tkrecord into the cfg model (blocks made
+/* tk_record_read: the raw files of tkrecord into the cfg model (blocks made
  * from superblocks entered in their middle, typed edges, bypasses, routines
  * by symbol), without Valgrind: raw files written here by hand. */
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tk_test.h"
+#include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
 
 static char dir[64];
@@ -64,8 +65,8 @@ static uint64_t edge_count(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t 
 {
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
-        if (ed->src == src && ed->tgt == tgt && tk_cfg_edge_kind(cfg, ed) == kind)
-            return tk_cfg_edge_count(p, ed) + 1; /* + 1: present with count 0 too */
+        if (ed->src == src && ed->tgt == tgt && cfg_edge_kind(cfg, ed) == kind)
+            return cfg_edge_count(p, ed) + 1; /* + 1: present with count 0 too */
     }
     return 0;
 }
@@ -83,7 +84,7 @@ static void test_blocks_and_edges(void)
     tk_cfg *cfg = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_record_load(dir, &cfg, &err) == TK_OK);
+    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_OK);
     remove_raw();
     if (!cfg) return;
     TK_CHECK_EQ_U64(cfg->nprocesses, 1);
@@ -100,8 +101,8 @@ static void test_blocks_and_edges(void)
         return;
     }
     TK_CHECK_EQ_U64(p->blocks[d].num_instrs, 2);
-    TK_CHECK_EQ_U64(tk_cfg_block_size(p, d), 5);
-    TK_CHECK_EQ_U64(tk_cfg_block_last_instr_offset(p, d), 3);
+    TK_CHECK_EQ_U64(cfg_block_size(p, d), 5);
+    TK_CHECK_EQ_U64(cfg_block_last_instr_offset(p, d), 3);
     uint32_t start = p->nblocks + 0, end = p->nblocks + 1;
     TK_CHECK_EQ_U64(edge_count(cfg, p, start, a, TK_EDGE_ENTRY), 1 + 1);
     TK_CHECK_EQ_U64(edge_count(cfg, p, a, e, TK_EDGE_FALL_THROUGH), 3 + 1);
@@ -134,7 +135,7 @@ static void test_blocks_and_edges(void)
     char path[128];
     snprintf(path, sizeof path, "/tmp/tk_test_record.%d.json", (int)getpid());
     FILE *f = fopen(path, "w");
-    TK_CHECK(f && tk_dcfg_write(cfg, f, &err) == TK_OK);
+    TK_CHECK(f && tk_dcfg_write(cfg, TK_TEST_WRITER(f), &err) == TK_OK);
     if (f) fclose(f);
     int problems = 0;
     tk_diag diag;
@@ -143,7 +144,7 @@ static void test_blocks_and_edges(void)
     o.diag = &diag;
     tk_cfg *again = NULL;
     TK_CHECK(tk_dcfg_read_path(&again, path, &o, &err) == TK_OK);
-    if (again) tk_dcfg_check(again, path, &diag);
+    if (again) tk_dcfg_check(again, path, &diag, NULL);
     TK_CHECK_EQ_U64(problems, 0);
     unlink(path);
     tk_cfg_free(again);
@@ -175,7 +176,7 @@ static void test_bad_raw(void)
         tk_cfg *cfg = NULL;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_record_load(dir, &cfg, &err);
+        tk_status st = tk_record_read(dir, &cfg, &err);
         remove_raw();
         if (!TK_CHECK(st == TK_ERR_FORMAT)) fprintf(stderr, "  case %zu\n", i);
         TK_CHECK(strstr(err.message, "raw file") != NULL || strstr(err.message, "tkrecord"));
@@ -190,7 +191,7 @@ static void test_reservation_only(void)
     tk_cfg *cfg = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_record_load(dir, &cfg, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_ERR_FORMAT);
     TK_CHECK(strstr(err.message, "no process wrote") != NULL);
     remove_raw();
     tk_cfg_free(cfg);

@@ -1,4 +1,4 @@
-#include "tracekit/textout.h"
+#include "core/textout.h"
 #include "tk_test.h"
 
 #include <string.h>
@@ -64,4 +64,20 @@ static void test_csv_field(void)
     check_put(tk_put_csv_field, NULL, "");
 }
 
-TK_TEST_MAIN(TK_CASE(test_json_string), TK_CASE(test_json_quote), TK_CASE(test_csv_field))
+/* The buffer form quotes like the stream form, takes embedded NULs and stays
+ * within TK_CSV_QUOTED_MAX. */
+static void test_csv_quote(void)
+{
+    char buf[TK_CSV_QUOTED_MAX(8) + 8];
+    memset(buf, 'X', sizeof buf);
+    TK_CHECK_EQ_U64(tk_csv_quote(buf, "\"\"\"\"\"\"\"\"", 8), TK_CSV_QUOTED_MAX(8) - 1);
+    TK_CHECK(buf[TK_CSV_QUOTED_MAX(8)] == 'X');
+    TK_CHECK_EQ_U64(tk_csv_quote(buf, "a,b", 3), 5);
+    TK_CHECK_STR(buf, "\"a,b\"");
+    TK_CHECK_EQ_U64(tk_csv_quote(buf, "a\0b", 3), 3);
+    TK_CHECK(memcmp(buf, "a\0b", 4) == 0);
+    TK_CHECK_EQ_U64(tk_csv_quote(buf, "", 0), 0);
+}
+
+TK_TEST_MAIN(TK_CASE(test_json_string), TK_CASE(test_json_quote), TK_CASE(test_csv_field),
+             TK_CASE(test_csv_quote))

@@ -23,7 +23,7 @@ static tk_status load(const char *text, tk_deps **d, tk_error *err)
     tk_status st = tk_input_open_memory(&in, text, strlen(text), "mem", NULL, err);
     if (st != TK_OK)
         return st;
-    st = tk_wet_load(in, NULL, d, err);
+    st = tk_wet_read(in, NULL, d, err);
     tk_input_free(in);
     return st;
 }
@@ -187,7 +187,7 @@ static void test_diag_collects(void)
     tk_diag diag;
     tk_diag_init(&diag, NULL, NULL);
     tk_deps *d = NULL;
-    TK_CHECK_EQ_I64(tk_wet_load(in, &diag, &d, &err), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(tk_wet_read(in, &diag, &d, &err), TK_ERR_CHECK);
     TK_CHECK_EQ_U64(diag.errors, 2); /* ids 7 and 8; 1#4 is fine (no VALUES: count unknown) */
     tk_input_free(in);
     tk_deps_free(d);
@@ -253,7 +253,7 @@ static void test_reader_long_stream(void)
     TK_CHECK_EQ_I64(tk_input_open(&in, path, &opt, &err), TK_OK);
     remove(path);
     tk_deps *d = NULL;
-    TK_CHECK_EQ_I64(tk_wet_load(in, NULL, &d, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_wet_read(in, NULL, &d, &err), TK_OK);
     uint64_t v = 0;
     TK_CHECK(d && tk_deps_value_at(d, 0, 123456, &v));
     TK_CHECK_EQ_U64(v, 123456 * 7);
@@ -270,7 +270,7 @@ static void test_deps_builder_api(void)
     tk_deps *d = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_deps_new(&d, TK_DEPS_COMPREHENSIVE, &err) == TK_OK);
+    TK_CHECK(tk_deps_open(&d, TK_DEPS_COMPREHENSIVE, &err) == TK_OK);
     if (!d) return;
     uint32_t a, b, again;
     TK_CHECK(tk_deps_ref(d, 20, 1, 1, &b, &err) == TK_OK); /* used before it is defined */

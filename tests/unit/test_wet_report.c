@@ -14,7 +14,7 @@ static tk_deps *load(const char *path)
     tk_deps *d = NULL;
     if (!TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK))
         return NULL;
-    TK_CHECK(tk_wet_load(in, NULL, &d, &err) == TK_OK);
+    TK_CHECK(tk_wet_read(in, NULL, &d, &err) == TK_OK);
     tk_input_free(in);
     return d;
 }
@@ -44,7 +44,7 @@ static void test_report(void)
     tk_deps_report_options o = TK_DEPS_REPORT_OPTIONS_INIT;
     o.chains = 10;
     tk_deps_report *r;
-    TK_CHECK(tk_deps_report_new(&r, d, &o, &err) == TK_OK);
+    TK_CHECK(tk_deps_report_open(&r, d, &o, &err) == TK_OK);
     tk_deps_stats s;
     tk_deps_report_stats(r, &s);
     TK_CHECK_EQ_U64(s.instructions, 6);
@@ -72,7 +72,7 @@ static void test_report(void)
     TK_CHECK(!tk_deps_report_cyclic(r));
     tk_deps_report_free(r);
     /* no chains asked for: none */
-    TK_CHECK(tk_deps_report_new(&r, d, NULL, &err) == TK_OK);
+    TK_CHECK(tk_deps_report_open(&r, d, NULL, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_deps_report_chain_count(r), 0);
     TK_CHECK_EQ_U64(tk_deps_lines_count(tk_deps_report_lines(r)), 5);
     tk_deps_report_free(r);
@@ -95,7 +95,7 @@ static void test_lines_with_slice(void)
     TK_CHECK(tk_slice_compute(d, nodes, n, &so, &s, &err) == TK_OK);
     tk_nodes_free(nodes);
     tk_deps_lines *l;
-    TK_CHECK(tk_deps_lines_new(&l, d, s, &err) == TK_OK);
+    TK_CHECK(tk_deps_lines_open(&l, d, s, &err) == TK_OK);
     static const uint32_t line[] = {4, 6, 7, 8, 9};
     static const uint64_t inst[] = {2, 1, 1, 1, 1}, in_slice[] = {2, 1, 0, 1, 0};
     TK_CHECK_EQ_U64(tk_deps_lines_count(l), 5);

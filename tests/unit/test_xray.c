@@ -283,7 +283,8 @@ static void test_latency_quantiles_and_unwinding(void)
     evs[n++] = (tk_event)E(TK_EVENT_CUSTOM, 0, 130);
     script s = {evs, n, 0};
     tk_event_source src = {&s, script_next, NULL, 1.0, "ticks", 0, NULL, NULL};
-    tk_latency *l = tk_latency_new(0);
+    tk_latency *l = NULL;
+    (void)tk_latency_open(&l, 0, NULL);
     tk_error err;
     tk_error_clear(&err);
     TK_CHECK(tk_latency_run(l, &src, &err) == TK_OK);
@@ -383,7 +384,8 @@ static void test_latency_histogram_matches_sorting(void)
     for (int f = 0; f < 3; f++)
         g.durations[f] = malloc(g.n * sizeof(uint64_t));
     tk_event_source src = {&g, gen_next, NULL, 1.0, "ticks", 0, NULL, NULL};
-    tk_latency *l = tk_latency_new(0);
+    tk_latency *l = NULL;
+    (void)tk_latency_open(&l, 0, NULL);
     tk_error err;
     tk_error_clear(&err);
     TK_CHECK(tk_latency_run(l, &src, &err) == TK_OK);
@@ -435,7 +437,8 @@ static int latency_of(const char *path, int batches, int per_thread, tk_latency_
     tk_xray_events_source(e, &src);
     if (!batches)
         src.next_batch = NULL;
-    tk_latency *l = tk_latency_new(per_thread);
+    tk_latency *l = NULL;
+    (void)tk_latency_open(&l, per_thread, NULL);
     TK_CHECK(tk_latency_run(l, &src, &err) == TK_OK);
     const tk_latency_row *got;
     size_t n = 0;
@@ -495,7 +498,7 @@ static char *chrome_of(const char *path, int batches, size_t *len)
         src.next_batch = NULL;
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
-    TK_CHECK(tk_export_chrome(&src, f, &err) == TK_OK);
+    TK_CHECK(tk_export_chrome(&src, TK_TEST_WRITER(f), &err) == TK_OK);
     fclose(f);
     tk_xray_events_free(e);
     tk_xray_free(r);

@@ -97,7 +97,8 @@ static int latency_of(const uint8_t *data, size_t n, tk_latency_totals *t, uint6
     opt.partial = 1;
     tk_xray_reader *r = NULL;
     tk_xray_events *e = NULL;
-    tk_latency *l = tk_latency_new(0);
+    tk_latency *l = NULL;
+    (void)tk_latency_open(&l, 0, NULL);
     int ok = -1;
     if (l && tk_xray_open(&r, in, &opt, &err) == TK_OK &&
         tk_xray_events_open(&e, r, NULL, &err) == TK_OK) {

@@ -28,7 +28,8 @@ static int run_open(run *x, const char *path, const char *binary, int per_thread
         !TK_CHECK(tk_xray_events_open(&x->e, x->r, x->map, &err) == TK_OK))
         return 0;
     tk_xray_events_source(x->e, &x->src);
-    x->l = tk_latency_new(per_thread);
+    x->l = NULL;
+    (void)tk_latency_open(&x->l, per_thread, NULL);
     return TK_CHECK(x->l && tk_latency_run(x->l, &x->src, &err) == TK_OK);
 }
 
@@ -57,7 +58,7 @@ static void test_report_by_sum(void)
     if (!run_open(&x, "tests/data/xray/pass/calltree.fdr", "tests/data/xray/bin/calltree", 0))
         return;
     tk_latency_report *rep;
-    TK_CHECK(tk_latency_report_new(&rep, x.l, NULL, &err) == TK_OK);
+    TK_CHECK(tk_latency_report_open(&rep, x.l, NULL, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_latency_report_count(rep), 56);
     const tk_latency_row *r0 = tk_latency_report_row(rep, 0), *r1 = tk_latency_report_row(rep, 1);
     char b[32];
@@ -87,7 +88,7 @@ static void test_report_by_name(void)
     o.key = TK_LATENCY_KEY_FUNC;
     o.names = &x.src;
     tk_latency_report *rep;
-    TK_CHECK(tk_latency_report_new(&rep, x.l, &o, &err) == TK_OK);
+    TK_CHECK(tk_latency_report_open(&rep, x.l, &o, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_latency_report_count(rep), 19);
     static const uint64_t first[] = {12, 5, 19, 15, 1, 6, 7, 8}; /* compute, handle_job, ... */
     for (size_t i = 0; i < 8 && i < tk_latency_report_count(rep); i++)
@@ -96,7 +97,7 @@ static void test_report_by_name(void)
     tk_latency_report_free(rep);
     /* descending names: the same rows the other way round */
     o.order = TK_LATENCY_ORDER_DESC;
-    TK_CHECK(tk_latency_report_new(&rep, x.l, &o, &err) == TK_OK);
+    TK_CHECK(tk_latency_report_open(&rep, x.l, &o, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_latency_report_row(rep, 18)->func, 12);
     tk_latency_report_free(rep);
     run_close(&x);
@@ -114,7 +115,7 @@ static void test_report_per_thread_top(void)
     o.key = TK_LATENCY_KEY_COUNT;
     o.top = 3;
     tk_latency_report *rep;
-    TK_CHECK(tk_latency_report_new(&rep, x.l, &o, &err) == TK_OK);
+    TK_CHECK(tk_latency_report_open(&rep, x.l, &o, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_latency_report_count(rep), 3);
     static const int64_t tid[] = {6263, 6261, 6263};
     static const uint64_t func[] = {13, 13, 16}, count[] = {1250, 1213, 938};
@@ -135,7 +136,7 @@ static void test_diff(void)
     tk_error err;
     tk_error_clear(&err);
     tk_latency_diff *d;
-    TK_CHECK(tk_latency_diff_new(&d, TK_UNIT_US, &err) == TK_OK);
+    TK_CHECK(tk_latency_diff_open(&d, TK_UNIT_US, &err) == TK_OK);
     if (!run_open(&a, "tests/data/xray/pass/calltree.fdr", NULL, 0))
         return;
     TK_CHECK(tk_latency_diff_add(d, 0, a.l, a.src.ticks_per_second, &err) == TK_OK);

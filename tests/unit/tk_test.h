@@ -15,6 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracekit/writer.h"
+
+/* A writer (tracekit/writer.h) into the stream f: tk_dcfg_write(cfg, TK_TEST_WRITER(f), &err). */
+static inline int tk_test_write_file_(void *f, const void *data, size_t len)
+{
+    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
+}
+#define TK_TEST_WRITER(f) (&(tk_writer){tk_test_write_file_, (f)})
+
 typedef struct tk_test_case {
     const char *name;
     void (*fn)(void);

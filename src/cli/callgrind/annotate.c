@@ -265,44 +265,46 @@ static int collect_rows(const settings *o, annotation *a)
     size_t w = a->w, n = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
         if (o->part && o->part != i + 1) continue;
-        const tk_prof_part *pt = tk_profile_part(p, i);
-        n += pt->self.count + pt->calls.count;
-        a->positions |= pt->positions;
+        tk_prof_part_info pt;
+        tk_prof_part_get(tk_profile_part(p, i), &pt);
+        n += pt.self_rows + pt.call_rows;
+        a->positions |= pt.positions;
     }
-    uint32_t *rank = tk_profile_string_ranks(p);
+    uint32_t *rank = NULL;
     uint32_t *cls = NULL;
     a->rows = malloc((n ? n : 1) * sizeof *a->rows);
     tk_error err;
     tk_error_clear(&err);
-    if (!rank || !a->rows ||
+    if (tk_profile_string_ranks(p, &rank, &err) != TK_OK || !a->rows ||
         tk_profile_recursion_classes(p, (size_t)o->part, 1, &cls, &err) != TK_OK) {
-        free(rank);
+        tk_free(rank);
         return cli_usage_error("annotate", "out of memory");
     }
     size_t k = 0;
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
         if (o->part && o->part != i + 1) continue;
         const tk_prof_part *pt = tk_profile_part(p, i);
-        const tk_prof_self *sr = pt->self.rows;
-        for (size_t r = 0; r < pt->self.count; r++, k++) {
-            a->rows[k] = (line_row){rank[sr[r].file], sr[r].file, sr[r].pos.line, sr[r].pos.addr,
-                                    rank[tk_profile_function_at(p, sr[r].fn)->name], sr[r].fn, 0,
-                                    pt->self.values + r * w};
+        const tk_prof_self *sr;
+        const uint64_t *costs;
+        for (size_t r = 0; (sr = tk_prof_part_self(pt, r, &costs)); r++, k++) {
+            a->rows[k] = (line_row){rank[sr->file], sr->file, sr->pos.line, sr->pos.addr,
+                                    rank[tk_profile_function_at(p, sr->fn)->name], sr->fn, 0,
+                                    costs};
             uint64_t zero[TK_PROFILE_MAX_EVENTS];
             memset(zero, 0, sizeof zero);
             add_row(&a->rows[k], a->total, zero, w);
         }
-        const tk_prof_call *cr = pt->calls.rows;
-        for (size_t r = 0; r < pt->calls.count; r++, k++) {
-            a->rows[k] = (line_row){rank[cr[r].file], cr[r].file, cr[r].pos.line, cr[r].pos.addr,
-                                    rank[tk_profile_function_at(p, cr[r].fn)->name], cr[r].fn,
-                                    cls[cr[r].fn] == cls[cr[r].callee] ? 2 : 1,
-                                    pt->calls.values + r * (w + 1) + 1};
+        const tk_prof_call *cr;
+        const uint64_t *inclusive;
+        for (size_t r = 0; (cr = tk_prof_part_call(pt, r, NULL, &inclusive)); r++, k++) {
+            a->rows[k] = (line_row){rank[cr->file], cr->file, cr->pos.line, cr->pos.addr,
+                                    rank[tk_profile_function_at(p, cr->fn)->name], cr->fn,
+                                    cls[cr->fn] == cls[cr->callee] ? 2 : 1, inclusive};
         }
     }
     a->count = k;
-    free(rank);
-    free(cls);
+    tk_free(rank);
+    tk_free(cls);
     a->cw = 14;
     for (size_t j = 0; j < o->nev; j++)
         if (num_width(a->total[o->ev[j]]) > a->cw) a->cw = num_width(a->total[o->ev[j]]);
@@ -455,11 +457,11 @@ int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args)
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
-        rc = annotate(args, p, tk_output_file(o));
+        rc = annotate(args, p, cli_output_file(o));
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(o);
         else
-            tk_output_abort(o);
+            cli_output_abort(o);
     }
     tk_profile_free(p);
     return rc;

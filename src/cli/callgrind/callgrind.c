@@ -56,7 +56,7 @@ int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
                             cli_callgrind_notes *notes, tk_profile **out)
 {
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) {
+    if (tk_profile_open(&p, NULL) != TK_OK) {
         fprintf(stderr, "tracekit: out of memory\n");
         return CLI_EXIT_BAD_INPUT;
     }
@@ -142,7 +142,7 @@ void cli_callgrind_json_events(FILE *f, const tk_profile *p)
     fputc('[', f);
     for (size_t i = 0; i < tk_profile_event_count(p); i++) {
         if (i) fputc(',', f);
-        tk_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+        cli_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
     }
     fputc(']', f);
 }

@@ -15,7 +15,7 @@ int cli_callgrind_check(cli_ctx *ctx, const cli_args *args)
     (void)args;
     int rc = CLI_EXIT_OK;
     tk_profile *p;
-    if (tk_profile_new(&p) != TK_OK) return cli_usage_error("check", "out of memory");
+    if (tk_profile_open(&p, NULL) != TK_OK) return cli_usage_error("check", "out of memory");
     for (int i = 0; i < ctx->ninputs; i++) {
         tk_diag d;
         cli_diag_init(&d);

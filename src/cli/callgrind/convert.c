@@ -61,60 +61,64 @@ static void write_json(const tk_profile *p, FILE *f)
     for (size_t i = 0; i < tk_profile_function_count(p); i++) {
         const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)i);
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
-        tk_put_json_string(f, tk_profile_str(p, fn->object));
+        cli_put_json_string(f, tk_profile_str(p, fn->object));
         fputs(",\"file\":", f);
-        tk_put_json_string(f, tk_profile_str(p, fn->file));
+        cli_put_json_string(f, tk_profile_str(p, fn->file));
         fputs(",\"name\":", f);
-        tk_put_json_string(f, tk_profile_str(p, fn->name));
+        cli_put_json_string(f, tk_profile_str(p, fn->name));
         fputc('}', f);
     }
     fputs("],\n\"parts\":[", f);
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
-        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_part *part = tk_profile_part(p, i);
+        tk_prof_part_info info, *pt = &info;
+        tk_prof_part_get(part, &info);
         fputs(i ? ",\n{" : "\n{", f);
         if (pt->has_thread) fprintf(f, "\"thread\":%" PRIu64 ",", pt->thread);
         if (pt->has_pid) fprintf(f, "\"pid\":%" PRIu64 ",", pt->pid);
         if (pt->cmd) {
             fputs("\"cmd\":", f);
-            tk_put_json_string(f, pt->cmd);
+            cli_put_json_string(f, pt->cmd);
             fputc(',', f);
         }
         fputs("\"self\":[", f);
-        const tk_prof_self *sr = pt->self.rows;
-        for (size_t r = 0; r < pt->self.count; r++) {
-            fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr[r].fn);
-            tk_put_json_string(f, tk_profile_str(p, sr[r].file));
+        const tk_prof_self *sr;
+        const uint64_t *costs;
+        for (size_t r = 0; (sr = tk_prof_part_self(part, r, &costs)); r++) {
+            fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr->fn);
+            cli_put_json_string(f, tk_profile_str(p, sr->file));
             fputc(',', f);
-            json_pos(f, &sr[r].pos);
+            json_pos(f, &sr->pos);
             fputs(",\"cost\":", f);
-            cli_callgrind_json_u64s(f, pt->self.values + r * nev, nev);
+            cli_callgrind_json_u64s(f, costs, nev);
             fputc('}', f);
         }
         fputs("],\"calls\":[", f);
-        const tk_prof_call *cr = pt->calls.rows;
-        for (size_t r = 0; r < pt->calls.count; r++) {
-            const uint64_t *v = pt->calls.values + r * (nev + 1);
+        const tk_prof_call *cr;
+        uint64_t count;
+        const uint64_t *inclusive;
+        for (size_t r = 0; (cr = tk_prof_part_call(part, r, &count, &inclusive)); r++) {
             fprintf(f,
                     "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64
                     ",\"file\":",
-                    r ? "," : "", cr[r].fn, cr[r].callee, v[0]);
-            tk_put_json_string(f, tk_profile_str(p, cr[r].file));
+                    r ? "," : "", cr->fn, cr->callee, count);
+            cli_put_json_string(f, tk_profile_str(p, cr->file));
             fputc(',', f);
-            json_pos(f, &cr[r].pos);
+            json_pos(f, &cr->pos);
             fputs(",\"inclusive\":", f);
-            cli_callgrind_json_u64s(f, v + 1, nev);
+            cli_callgrind_json_u64s(f, inclusive, nev);
             fputc('}', f);
         }
         fputs("],\"jumps\":[", f);
-        const tk_prof_jump *jr = pt->jumps.rows;
-        for (size_t r = 0; r < pt->jumps.count; r++) {
-            const uint64_t *v = pt->jumps.values + r * 2;
+        const tk_prof_jump *jr;
+        uint64_t executed, followed;
+        for (size_t r = 0; (jr = tk_prof_part_jump(part, r, &executed, &followed)); r++) {
             fprintf(f,
                     "%s\n{\"fn\":%" PRIu32 ",\"target_fn\":%" PRIu32 ",\"conditional\":%s,"
                     "\"executed\":%" PRIu64 ",\"followed\":%" PRIu64 ",",
-                    r ? "," : "", jr[r].fn, jr[r].target_fn, jr[r].conditional ? "true" : "false",
-                    v[0], v[1]);
-            json_pos(f, &jr[r].pos);
+                    r ? "," : "", jr->fn, jr->target_fn, jr->conditional ? "true" : "false",
+                    executed, followed);
+            json_pos(f, &jr->pos);
             fputc('}', f);
         }
         fputs("]}", f);
@@ -135,19 +139,18 @@ static int parse_options(const char *cmd, const cli_args *args, convert_opts *c)
     c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
     c->dot.full_names = cli_has(args, "full-names");
     c->folded = (tk_folded_profile_options)TK_FOLDED_PROFILE_OPTIONS_INIT;
-    double min_share = c->folded.min_share * 100;
-    if (cli_get_double(cmd, args, "node-threshold", c->dot.node_threshold,
-                       &c->dot.node_threshold) ||
-        cli_get_double(cmd, args, "edge-threshold", c->dot.edge_threshold,
-                       &c->dot.edge_threshold) ||
-        cli_get_double(cmd, args, "min-share", min_share, &min_share))
+    double min_share; /* percent */
+    if (cli_get_nonzero_double(cmd, args, "node-threshold", &c->dot.node_threshold) ||
+        cli_get_nonzero_double(cmd, args, "edge-threshold", &c->dot.edge_threshold) ||
+        cli_get_double(cmd, args, "min-share", 0, &min_share))
         return CLI_EXIT_USAGE;
     if (!(min_share >= 0 && min_share <= 100))
         return cli_usage_error(cmd, "--min-share must be a percentage (0..100)");
-    c->folded.min_share = min_share / 100;
+    /* 0: the library's default; given as 0: every chain unfolded */
+    c->folded.min_share = cli_get(args, "min-share") && min_share == 0 ? -1 : min_share / 100;
     c->folded.per_part = cli_has(args, "per-thread");
     c->write = (tk_callgrind_write_options)TK_CALLGRIND_WRITE_OPTIONS_INIT;
-    if (cli_has(args, "no-compress")) c->write.compress_names = c->write.compress_positions = 0;
+    if (cli_has(args, "no-compress")) c->write.plain_names = c->write.plain_positions = 1;
     int positions = cli_get_choice(cmd, args, "positions", convert_positions, 0);
     if (positions < 0) return CLI_EXIT_USAGE;
     c->write.positions = (unsigned)positions;
@@ -163,7 +166,7 @@ typedef struct folded_job {
 static tk_status folded_of(void *job, FILE *f, tk_error *err)
 {
     const folded_job *j = job;
-    return tk_profile_write_folded(j->p, j->opt, f, err);
+    return tk_profile_write_folded(j->p, j->opt, CLI_WRITER(f), err);
 }
 
 /* The profile written as c->to says to o. Returns an exit code. */
@@ -173,13 +176,13 @@ static int write_target(const char *cmd, const cli_args *args, const tk_profile 
     tk_error err;
     tk_error_clear(&err);
     tk_status st = TK_OK;
-    FILE *f = tk_output_file(o);
+    FILE *f = cli_output_file(o);
     if (c->to == TO_CALLGRIND) {
-        st = tk_callgrind_write(p, f, &c->write, &err);
+        st = tk_callgrind_write(p, CLI_WRITER(f), &c->write, &err);
     } else if (c->to == TO_DOT) {
-        st = tk_profile_write_dot(p, &c->dot, f, &err);
+        st = tk_profile_write_dot(p, &c->dot, CLI_WRITER(f), &err);
     } else if (c->to == TO_FOLDED) {
-        st = tk_profile_write_folded(p, &c->folded, f, &err);
+        st = tk_profile_write_folded(p, &c->folded, CLI_WRITER(f), &err);
     } else if (c->to == TO_SVG) {
         folded_job job = {p, &c->folded};
         const char *unit = tk_profile_event_count(p)
@@ -187,14 +190,14 @@ static int write_target(const char *cmd, const cli_args *args, const tk_profile 
                                : NULL;
         int rc = cli_write_svg(cmd, args, unit, folded_of, &job, f);
         if (rc != CLI_EXIT_OK) {
-            tk_output_abort(o);
+            cli_output_abort(o);
             return rc;
         }
     } else {
         write_json(p, f);
     }
     if (st != TK_OK) {
-        tk_output_abort(o);
+        cli_output_abort(o);
         return cli_error(&err);
     }
     return cli_output_commit(o);

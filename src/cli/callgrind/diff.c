@@ -29,7 +29,7 @@ static const cli_choice diff_formats[] = {
 static tk_status diff_folded(const tk_profile *both, size_t ev, FILE *f, tk_error *err)
 {
     tk_prof_folded_diff *d;
-    tk_status st = tk_prof_folded_diff_new(&d, both, ev, err);
+    tk_status st = tk_prof_folded_diff_open(&d, both, ev, err);
     if (st != TK_OK) return st;
     for (size_t i = 0; i < tk_prof_folded_diff_count(d); i++) {
         const tk_prof_folded_diff_row *r = tk_prof_folded_diff_row_at(d, i);
@@ -58,11 +58,11 @@ static int load_both(cli_ctx *ctx, tk_profile **out)
 {
     const char *cmd = "diff";
     tk_profile *both;
-    if (tk_profile_new(&both) != TK_OK) return cli_usage_error(cmd, "out of memory");
+    if (tk_profile_open(&both, NULL) != TK_OK) return cli_usage_error(cmd, "out of memory");
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
         tk_profile *one;
-        if (tk_profile_new(&one) != TK_OK) {
+        if (tk_profile_open(&one, NULL) != TK_OK) {
             rc = cli_usage_error(cmd, "out of memory");
             break;
         }
@@ -82,7 +82,7 @@ static int load_both(cli_ctx *ctx, tk_profile **out)
         }
         /* merge into one part of `both`, so names intern into one table */
         tk_prof_part *into;
-        if (tk_profile_add_part(both, &into) != TK_OK ||
+        if (tk_profile_add_part(both, &into, NULL) != TK_OK ||
             tk_profile_merge(both, one, into, &err) != TK_OK) {
             if (!err.message[0]) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
             rc = cli_error(&err);
@@ -97,12 +97,12 @@ static int load_both(cli_ctx *ctx, tk_profile **out)
     return CLI_EXIT_OK;
 }
 
-/* The per-function difference (tk_prof_diff_new). Returns an exit code. */
+/* The per-function difference (tk_prof_diff_open). Returns an exit code. */
 static int diff_functions(const tk_profile *both, size_t ev, tk_prof_diff **d)
 {
     tk_error err;
     tk_error_clear(&err);
-    if (tk_prof_diff_new(d, both, ev, &err) != TK_OK) return cli_error(&err);
+    if (tk_prof_diff_open(d, both, ev, &err) != TK_OK) return cli_error(&err);
     return CLI_EXIT_OK;
 }
 
@@ -119,11 +119,11 @@ static void print_json(FILE *f, const tk_profile *both, const tk_prof_diff *d, s
     for (size_t i = 0; i < k; i++) {
         const tk_prof_diff_row *r = tk_prof_diff_row_at(d, i);
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
-        tk_put_json_string(f, r->object);
+        cli_put_json_string(f, r->object);
         fputs(",\"file\":", f);
-        tk_put_json_string(f, r->file);
+        cli_put_json_string(f, r->file);
         fputs(",\"name\":", f);
-        tk_put_json_string(f, r->name);
+        cli_put_json_string(f, r->name);
         fputs(",\"self_a\":", f);
         cli_callgrind_json_u64s(f, r->self[0], nev);
         fputs(",\"self_b\":", f);
@@ -174,7 +174,7 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
         tk_prof_diff_free(d);
         return rc;
     }
-    FILE *f = tk_output_file(o);
+    FILE *f = cli_output_file(o);
     size_t count = d ? tk_prof_diff_count(d) : 0;
     size_t k = top && top < count ? (size_t)top : count;
     tk_error err;
@@ -193,7 +193,7 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
     if (rc == CLI_EXIT_OK)
         rc = cli_output_commit(o);
     else
-        tk_output_abort(o);
+        cli_output_abort(o);
     tk_prof_diff_free(d);
     return rc;
 }

@@ -19,9 +19,11 @@ int cli_callgrind_dump(cli_ctx *ctx, const cli_args *args)
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
-        tk_status st = tk_profile_dump(p, tk_output_file(o));
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_profile_dump(p, CLI_WRITER(cli_output_file(o)), &err);
         if (st != TK_OK) {
-            tk_output_abort(o);
+            cli_output_abort(o);
             fprintf(stderr, "tracekit: dump: %s\n", tk_status_name(st));
             rc = CLI_EXIT_BAD_INPUT;
         } else {

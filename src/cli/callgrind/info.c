@@ -28,7 +28,9 @@ int cli_callgrind_info(cli_ctx *ctx, const cli_args *args)
     }
     printf("functions: %zu\n", tk_profile_function_count(p));
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
-        const tk_prof_part *pt = tk_profile_part(p, i);
+        const tk_prof_part *part = tk_profile_part(p, i);
+        tk_prof_part_info info, *pt = &info;
+        tk_prof_part_get(part, &info);
         printf("part %zu:", i + 1);
         if (pt->has_number) printf(" part=%" PRIu64, pt->number);
         if (pt->has_thread) printf(" thread=%" PRIu64, pt->thread);
@@ -39,7 +41,8 @@ int cli_callgrind_info(cli_ctx *ctx, const cli_args *args)
         if (pt->cmd) printf("  cmd: %s\n", pt->cmd);
         if (pt->creator) printf("  creator: %s\n", pt->creator);
         for (size_t d = 0; d < pt->desc_count; d++)
-            if (strncmp(pt->desc[d], "Trigger:", 8) == 0) printf("  %s\n", pt->desc[d]);
+            if (strncmp(tk_prof_part_desc(part, d), "Trigger:", 8) == 0)
+                printf("  %s\n", tk_prof_part_desc(part, d));
         if (pt->has_line_sum) {
             printf("  totals:");
             for (size_t e = 0; e < nev; e++) {

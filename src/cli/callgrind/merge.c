@@ -21,16 +21,17 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     tk_prof_part *into = NULL;
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_profile_new(&dst);
+    tk_status st = tk_profile_open(&dst, NULL);
     if (st == TK_OK && !cli_has(args, "keep-parts")) {
-        st = tk_profile_add_part(dst, &into);
+        st = tk_profile_add_part(dst, &into, NULL);
         if (st == TK_OK && tk_profile_part_count(src)) {
-            const tk_prof_part *first = tk_profile_part(src, 0);
-            if (first->cmd)
-                st = tk_profile_part_set_string(&into->cmd, first->cmd, strlen(first->cmd));
+            tk_prof_part_info first;
+            tk_prof_part_get(tk_profile_part(src, 0), &first);
+            if (first.cmd)
+                st = tk_prof_part_set_cmd(into, first.cmd, strlen(first.cmd), NULL);
             if (st == TK_OK)
                 st = tk_profile_part_add_desc(into, "Trigger: tracekit merge",
-                                              strlen("Trigger: tracekit merge"));
+                                              strlen("Trigger: tracekit merge"), NULL);
         }
     }
     if (st != TK_OK) {
@@ -38,11 +39,12 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     } else {
         st = tk_profile_merge(dst, src, into, &err);
         if (st == TK_OK && into) {
-            into->has_summary = 0;
-            st = tk_profile_part_fill_totals(dst, into);
+            tk_prof_part_set_summary(dst, into, NULL);
+            st = tk_profile_part_fill_totals(dst, into, NULL);
             if (st == TK_OK) {
-                memcpy(into->summary, into->totals, sizeof into->summary);
-                into->has_summary = 1;
+                tk_prof_part_info info;
+                tk_prof_part_get(into, &info);
+                tk_prof_part_set_summary(dst, into, info.totals);
             }
             if (st != TK_OK) tk_error_set(&err, st, "cost sum overflows 64 bits");
         }
@@ -56,9 +58,9 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        st = tk_callgrind_write(dst, tk_output_file(o), &wo, &err);
+        st = tk_callgrind_write(dst, CLI_WRITER(cli_output_file(o)), &wo, &err);
         if (st != TK_OK) {
-            tk_output_abort(o);
+            cli_output_abort(o);
             rc = cli_error(&err);
         } else {
             rc = cli_output_commit(o);

@@ -136,7 +136,7 @@ const cli_opt cli_callgrind_report_opts[] = {
 static void eval_derived(const tk_profile *p, const uint64_t *costs, uint64_t *out, int *ok)
 {
     for (size_t i = 0; i < tk_profile_derived_count(p); i++)
-        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i]) == TK_OK;
+        ok[i] = tk_profile_eval_derived(p, i, costs, &out[i], NULL) == TK_OK;
 }
 
 static void json_derived(FILE *f, const tk_profile *p, const uint64_t *costs)
@@ -324,11 +324,11 @@ static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s,
             const tk_prof_arc *arc = &a->arcs[idx[k]];
             const tk_prof_entry *o = &s->entries[side ? arc->callee : arc->caller];
             fputs(k ? ",{\"object\":" : "{\"object\":", f);
-            tk_put_json_string(f, cli_callgrind_str_or(p, o->object, ""));
+            cli_put_json_string(f, cli_callgrind_str_or(p, o->object, ""));
             fputs(",\"file\":", f);
-            tk_put_json_string(f, cli_callgrind_str_or(p, o->file, ""));
+            cli_put_json_string(f, cli_callgrind_str_or(p, o->file, ""));
             fputs(",\"name\":", f);
-            tk_put_json_string(f, cli_callgrind_str_or(p, o->name, ""));
+            cli_put_json_string(f, cli_callgrind_str_or(p, o->name, ""));
             fprintf(f, ",\"calls\":%" PRIu64 ",\"inclusive\":", arc->calls);
             cli_callgrind_json_u64s(f, arc->inclusive, s->n_events);
             fputc('}', f);
@@ -347,11 +347,11 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
     uint64_t total = nev ? s->totals[primary] : 0;
     if (fmt == CLI_OUT_JSON) {
         fputs(not_first ? ",{\"object\":" : "{\"object\":", f);
-        tk_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
+        cli_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
         fputs(",\"file\":", f);
-        tk_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
+        cli_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
         fputs(",\"name\":", f);
-        tk_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
+        cli_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
         fputs(",\"self\":", f);
         cli_callgrind_json_u64s(f, e->self, nev);
         fputs(",\"inclusive\":", f);
@@ -362,11 +362,11 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
         fprintf(f, "%zu,%zu,%" PRIu64, c, cy->members, cy->calls);
         for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, cy->inclusive[j]);
         fputc(',', f);
-        tk_put_csv_field(f, cli_callgrind_str_or(p, e->object, ""));
+        cli_put_csv_field(f, cli_callgrind_str_or(p, e->object, ""));
         fputc(',', f);
-        tk_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
+        cli_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
         fputc(',', f);
-        tk_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
+        cli_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
         for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
         for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
         fprintf(f, ",%" PRIu64 ",%d\n", e->calls, e->estimated ? 1 : 0);
@@ -487,9 +487,9 @@ static void notes_json(FILE *f, const cli_callgrind_notes *n)
     fputs(",\"warnings\":[", f);
     for (size_t i = 0; i < n->count; i++) {
         fputs(i ? ",{\"path\":" : "{\"path\":", f);
-        tk_put_json_string(f, n->v[i].path);
+        cli_put_json_string(f, n->v[i].path);
         fprintf(f, ",\"line\":%" PRIu64 ",\"message\":", n->v[i].line);
-        tk_put_json_string(f, n->v[i].message);
+        cli_put_json_string(f, n->v[i].message);
         fputc('}', f);
     }
     fputc(']', f);
@@ -592,7 +592,7 @@ static void table_free(table *t)
     tk_profile_free(t->p);
 }
 
-/* The report of the part(s) asked for (tk_prof_report_new); with --tree the arcs. */
+/* The report of the part(s) asked for (tk_prof_report_open); with --tree the arcs. */
 static int summarize(const settings *o, int self_only, table *t)
 {
     tk_error err;
@@ -609,7 +609,7 @@ static int summarize(const settings *o, int self_only, table *t)
     ro.top = o->top;
     ro.tree = o->tree != TREE_NONE;
     ro.cycles = o->cycles;
-    if (tk_prof_report_new(&t->rep, t->p, &ro, &err) != TK_OK) {
+    if (tk_prof_report_open(&t->rep, t->p, &ro, &err) != TK_OK) {
         if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
         return cli_error(&err);
     }
@@ -661,9 +661,9 @@ static void json_head(FILE *f, const settings *o, const table *t, const cli_call
         for (size_t i = 0; i < t->nder; i++) {
             const tk_prof_derived *d = tk_profile_derived(p, i);
             fputs(i ? ",{\"name\":" : "{\"name\":", f);
-            tk_put_json_string(f, tk_profile_str(p, d->name));
+            cli_put_json_string(f, tk_profile_str(p, d->name));
             fputs(",\"formula\":", f);
-            tk_put_json_string(f, tk_profile_str(p, d->formula));
+            cli_put_json_string(f, tk_profile_str(p, d->formula));
             fputc('}', f);
         }
         fputs("],\"derived_totals\":", f);
@@ -679,11 +679,11 @@ static void json_entry(FILE *f, const settings *o, const table *t, size_t i)
     const tk_prof_entry *e = &t->s->entries[i];
     fputs(i ? ",\n{" : "\n{", f);
     fputs("\"object\":", f);
-    tk_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
+    cli_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
     fputs(",\"file\":", f);
-    tk_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
+    cli_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
     fputs(",\"name\":", f);
-    tk_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
+    cli_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
     if (o->group == TK_GROUP_LINE) fprintf(f, ",\"line\":%" PRIu64, e->line);
     fputs(",\"self\":", f);
     cli_callgrind_json_u64s(f, e->self, t->nev);
@@ -733,11 +733,11 @@ static void report_csv(FILE *f, const table *t)
     csv_head(f, t);
     for (size_t i = 0; i < t->limit; i++) {
         const tk_prof_entry *e = &t->s->entries[i];
-        tk_put_csv_field(f, cli_callgrind_str_or(p, e->object, ""));
+        cli_put_csv_field(f, cli_callgrind_str_or(p, e->object, ""));
         fputc(',', f);
-        tk_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
+        cli_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
         fputc(',', f);
-        tk_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
+        cli_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
         fprintf(f, ",%" PRIu64, e->line);
         for (size_t j = 0; j < t->nev; j++) {
             fputc(',', f);
@@ -940,7 +940,7 @@ int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
     tk_output *out;
     if (rc == CLI_EXIT_OK) rc = cli_output_open(args, 0, &out);
     if (rc == CLI_EXIT_OK) {
-        FILE *f = tk_output_file(out);
+        FILE *f = cli_output_file(out);
         if (o.cycles)
             cycles_report(f, t.p, t.rep, o.fmt, o.group, o.top);
         else if (o.fmt == CLI_OUT_JSON)

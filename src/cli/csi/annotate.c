@@ -21,7 +21,7 @@ static int cmp_i64(const void *a, const void *b)
 static int annotate_function(const tk_csi_function *fn, const char *label, tk_csi_numbering *num,
                              uint64_t limit)
 {
-    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, NULL);
     const tk_bl *bl = tk_csi_numbering_bl(num);
     uint64_t total = tk_bl_total(bl);
     if (ls != TK_OK || total == 0) {
@@ -65,7 +65,7 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
         last[li] = UINT64_MAX;
     tk_bl_path *p = tk_csi_numbering_path(num);
     for (uint64_t id = 0; id < npaths; id++) {
-        if (tk_bl_decode(bl, id, p) != TK_OK)
+        if (tk_bl_decode(bl, id, p, NULL) != TK_OK)
             continue;
         for (size_t i = 0; i < p->len; i++) {
             const tk_csi_block *b = &fn->blocks[p->nodes[i]];

@@ -10,7 +10,7 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
     (void)args;
     int rc = CLI_EXIT_OK;
     tk_csi_numbering *num = NULL;
-    if (tk_csi_numbering_new(&num) != TK_OK)
+    if (tk_csi_numbering_open(&num, NULL) != TK_OK)
         return cli_usage_error("check", "out of memory");
     for (int i = 0; i < ctx->ninputs; i++) {
         cli_csi_source src;
@@ -39,7 +39,7 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
                 break;
             }
             nf++;
-            if (tk_csi_check_function(fn, num, src.name, &diag) == TK_ERR_NOMEM) {
+            if (tk_csi_check_function(fn, num, src.name, &diag, NULL) == TK_ERR_NOMEM) {
                 tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
                 tk_diag_error(&diag, &err);
                 break;

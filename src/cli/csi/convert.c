@@ -32,11 +32,11 @@ static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk
     if (!edges)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_status st;
-    tk_status rs = tk_csi_renumber(fn, num, edges);
+    tk_status rs = tk_csi_renumber(fn, num, edges, err);
     if (rs == TK_OK) {
         tk_csi_function copy = *fn;
         copy.edges = edges;
-        st = tk_csi_write_function(out, &copy, err);
+        st = tk_csi_write_function(CLI_WRITER(out), &copy, err);
     } else {
         st = tk_error_set_at(err, TK_ERR_FORMAT, src->name, -1, fn->text_line, 1,
                              "cannot number function %s: %s", label,
@@ -53,15 +53,15 @@ static tk_status write_dot(write_state *ws, const cli_csi_source *src,
 {
     tk_bl_path *p = NULL;
     if (ws->highlight) {
-        tk_csi_numbering_load(num, fn, NULL, NULL);
+        tk_csi_numbering_load(num, fn, NULL, NULL, err);
         p = tk_csi_numbering_path(num);
-        if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p) != TK_OK)
+        if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p, err) != TK_OK)
             return tk_error_set(err, TK_ERR_FORMAT,
                                 "%s: function %s has no path %" PRIu64 " (it has %" PRIu64 ")",
                                 src->name, label, ws->path_id,
                                 tk_bl_total(tk_csi_numbering_bl(num)));
     }
-    return tk_csi_write_dot_cluster(ws->out, fn, ws->ndot++, p, err);
+    return tk_csi_write_dot_cluster(CLI_WRITER(ws->out), fn, ws->ndot++, p, err);
 }
 
 static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi_function *fn,
@@ -70,14 +70,14 @@ static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi
     write_state *ws = user;
     switch (ws->mode) {
     case CLI_CSI_WRITE_DUMP: {
-        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
-        return tk_csi_dump_function(ws->out, fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
+        tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, err);
+        return tk_csi_dump_function(CLI_WRITER(ws->out), fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
                                     err);
     }
     case CLI_CSI_WRITE_CSI:
         if (ws->renumber)
             return write_renumbered(ws->out, src, fn, label, num, err);
-        return tk_csi_write_function(ws->out, fn, err);
+        return tk_csi_write_function(CLI_WRITER(ws->out), fn, err);
     case CLI_CSI_WRITE_DOT:
         return write_dot(ws, src, fn, label, num, err);
     }
@@ -93,12 +93,12 @@ int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, F
         return CLI_EXIT_USAGE;
     cli_csi_visitor v = {.selector = cli_get(args, "function"), .user = &ws,
                          .function = write_visit};
-    if (mode == CLI_CSI_WRITE_DOT)
-        tk_csi_dot_begin(out); /* every function a cluster of one graph */
-    int rc = cli_csi_visit(ctx, &v);
     tk_error err;
     tk_error_clear(&err);
-    if (rc == CLI_EXIT_OK && mode == CLI_CSI_WRITE_DOT && tk_csi_dot_end(out, &err) != TK_OK)
+    if (mode == CLI_CSI_WRITE_DOT && tk_csi_dot_begin(CLI_WRITER(out), &err) != TK_OK)
+        return cli_error(&err); /* every function a cluster of one graph */
+    int rc = cli_csi_visit(ctx, &v);
+    if (rc == CLI_EXIT_OK && mode == CLI_CSI_WRITE_DOT && tk_csi_dot_end(CLI_WRITER(out), &err) != TK_OK)
         rc = cli_error(&err);
     return rc;
 }
@@ -117,9 +117,9 @@ int cli_csi_convert(cli_ctx *ctx, const cli_args *args)
     int rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK)
         return rc;
-    rc = cli_csi_write(ctx, args, (cli_csi_write_mode)to, tk_output_file(o));
+    rc = cli_csi_write(ctx, args, (cli_csi_write_mode)to, cli_output_file(o));
     if (rc != CLI_EXIT_OK) {
-        tk_output_abort(o);
+        cli_output_abort(o);
         return rc;
     }
     return cli_output_commit(o);

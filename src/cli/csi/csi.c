@@ -13,7 +13,7 @@ static void no_section_error(const char *path, const uint8_t *img, size_t len)
     tk_error err;
     tk_error_clear(&err);
     if (tk_csi_elf_section(path, img, len, "xray_instr_map", &sec, &slen, &err) == TK_OK) {
-        free(sec);
+        tk_free(sec);
         fprintf(stderr,
                 "tracekit: %s: error: an XRay-instrumented binary (xray_instr_map section), not "
                 "trace data: give its trace with --instr-map %s, or list its functions with "
@@ -106,7 +106,7 @@ void cli_csi_source_close(cli_csi_source *s)
 {
     tk_csi_reader_free(s->reader);
     tk_input_free(s->owned);
-    free(s->section);
+    tk_free(s->section);
     for (size_t i = 0; i < s->names_cap; i++)
         free(s->names[i]);
     free(s->names);
@@ -179,7 +179,7 @@ tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, cha
 int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
 {
     tk_csi_numbering *num = NULL;
-    if (tk_csi_numbering_new(&num) != TK_OK)
+    if (tk_csi_numbering_open(&num, NULL) != TK_OK)
         return cli_usage_error(ctx->command, "out of memory");
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {

@@ -63,10 +63,10 @@ int cli_csi_extract(int argc, char **argv)
     rc = cli_output_open(&args, 0, &o);
     if (rc != CLI_EXIT_OK)
         goto done;
-    fwrite(data, 1, len, tk_output_file(o));
+    fwrite(data, 1, len, cli_output_file(o));
     rc = cli_output_commit(o);
 done:
-    free(data);
+    tk_free(data);
     tk_input_free(in);
     cli_args_free(&args);
     return rc;

@@ -23,7 +23,7 @@ static tk_status info_function(void *user, const cli_csi_source *src, const tk_c
         t->back += fn->edges[k].back != 0;
     for (uint32_t k = 0; k < fn->nblocks; k++)
         t->lines += fn->blocks[k].nlines;
-    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, err);
     uint64_t p = tk_bl_total(tk_csi_numbering_bl(num));
     if (ls == TK_ERR_LIMIT)
         t->overflow++;

@@ -61,7 +61,7 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
                         tk_csi_numbering *num, const tk_csi_state *s, const char *meta)
 {
     fprintf(out, "%s: function %s\n", s->label, label);
-    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, NULL);
     if (ls != TK_OK) {
         fprintf(out, "  error: the numbering of %s is %s (see 'tracekit check %s')\n", label,
                 ls == TK_ERR_LIMIT ? "overflowing" : "invalid", meta);
@@ -185,11 +185,17 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
                " with an unseen start, %" PRIu64 " unfinished%s\n",
                fn->name, stats.completed, stats.distinct, stats.unknown_start, stats.unfinished,
                num ? "" : " (path count overflow: not numbered)");
-        size_t n = tk_csi_profile_paths(pr, i, pairs, (size_t)limit);
+        size_t n = 0;
+        tk_error err;
+        tk_error_clear(&err);
+        if (tk_csi_profile_paths(pr, i, pairs, (size_t)limit, &n, &err) != TK_OK) {
+            free(pairs);
+            return cli_error(&err);
+        }
         for (size_t k = 0; k < n && num; k++) {
             tk_bl_path *p = tk_csi_numbering_path(num);
             printf("  %10" PRIu64 "  %" PRIu64 ": ", pairs[2 * k + 1], pairs[2 * k]);
-            if (tk_bl_decode(tk_csi_numbering_bl(num), pairs[2 * k], p) != TK_OK) {
+            if (tk_bl_decode(tk_csi_numbering_bl(num), pairs[2 * k], p, NULL) != TK_OK) {
                 printf("(does not decode)\n");
                 continue;
             }
@@ -243,7 +249,7 @@ static int run_profile(const char *dcfg_path, const char *trace_path, const char
         tk_dcfg_trace_process_info pi;
         tk_dcfg_trace_process(t, i, &pi);
         tk_csi_profile *pr;
-        st = tk_csi_profile_new(&pr, cfg, pi.pid, &err);
+        st = tk_csi_profile_open(&pr, cfg, pi.pid, &err);
         if (st != TK_OK) {
             rc = cli_error(&err);
             break;
@@ -334,7 +340,7 @@ static int state_run_open(state_run *s)
     s->hits = malloc((s->nstates ? s->nstates : 1) * sizeof *s->hits);
     if (!s->outs || !s->out_lens || !s->streams || !s->found || !s->hits)
         return cli_usage_error("paths", "out of memory");
-    if (tk_csi_state_index_new(&s->ix, s->states, s->nstates, s->sel, &err) != TK_OK)
+    if (tk_csi_state_index_open(&s->ix, s->states, s->nstates, s->sel, &err) != TK_OK)
         return cli_error(&err);
     for (size_t k = 0; k < s->nstates; k++) {
         s->streams[k] = open_memstream(&s->outs[k], &s->out_lens[k]);
@@ -392,7 +398,7 @@ static int decode_path(const cli_csi_source *src, const tk_csi_function *fn, con
                 src->name, label, total - 1, id);
         return CLI_EXIT_BAD_INPUT;
     }
-    if (tk_bl_decode(bl, id, p) != TK_OK) {
+    if (tk_bl_decode(bl, id, p, NULL) != TK_OK) {
         fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
                 src->name, label, id);
         return CLI_EXIT_BAD_INPUT;
@@ -413,7 +419,7 @@ static void put_printed(const tk_csi_function *fn, const tk_bl_path *p, path_pri
         print(m, fn, p);
         fclose(m);
     }
-    tk_put_json_string(stdout, buf ? buf : "");
+    cli_put_json_string(stdout, buf ? buf : "");
     free(buf);
 }
 
@@ -451,10 +457,10 @@ static int list_paths_json(const cli_csi_source *src, const tk_csi_function *fn,
     int rc = CLI_EXIT_OK;
     uint64_t n = limit == 0 || limit > total ? total : limit;
     fputs("{\"function\": ", stdout);
-    tk_put_json_string(stdout, label);
+    cli_put_json_string(stdout, label);
     printf(", \"paths\": %" PRIu64 ", \"more\": %" PRIu64 ", \"list\": [", total, total - n);
     for (uint64_t k = 0; k < n; k++) {
-        if (tk_bl_decode(bl, k, p) != TK_OK) {
+        if (tk_bl_decode(bl, k, p, NULL) != TK_OK) {
             fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
                     src->name, label, k);
             rc = CLI_EXIT_BAD_INPUT;
@@ -474,7 +480,7 @@ static int list_paths(const cli_csi_source *src, const tk_csi_function *fn, cons
     int rc = CLI_EXIT_OK;
     uint64_t n = limit == 0 || limit > total ? total : limit;
     for (uint64_t k = 0; k < n; k++) {
-        if (tk_bl_decode(bl, k, p) != TK_OK) {
+        if (tk_bl_decode(bl, k, p, NULL) != TK_OK) {
             fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
                     src->name, label, k);
             rc = CLI_EXIT_BAD_INPUT;
@@ -500,7 +506,7 @@ typedef struct path_request {
 static int paths_function(const cli_csi_source *src, const tk_csi_function *fn, const char *label,
                           tk_csi_numbering *num, path_request *req)
 {
-    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
+    tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, NULL);
     const tk_bl *bl = tk_csi_numbering_bl(num);
     uint64_t total = tk_bl_total(bl);
     if (ls != TK_OK || total == 0) {
@@ -595,7 +601,7 @@ int cli_csi_paths(int argc, char **argv)
     } else if (cli_has(&args, "profile")) {
         uint64_t plimit = cli_get(&args, "limit") ? req.limit : 20;
         rc = run_profile(meta, cli_get(&args, "profile"), sel, plimit ? plimit : UINT32_MAX);
-    } else if (tk_csi_numbering_new(&num) != TK_OK) {
+    } else if (tk_csi_numbering_open(&num, NULL) != TK_OK) {
         rc = cli_usage_error("paths", "out of memory");
     } else {
         states.path = cli_get(&args, "state");

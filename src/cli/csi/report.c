@@ -97,7 +97,7 @@ static void report_csv(const report_state *rs, size_t shown)
     printf("function,paths,blocks,edges,back_edges,status\n");
     for (size_t k = 0; k < shown; k++) {
         const tk_csi_report_row *r = tk_csi_report_row_at(rs->rep, k);
-        tk_put_csv_field(stdout, r->label);
+        cli_put_csv_field(stdout, r->label);
         printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
                r->status != TK_CSI_PATHS_OK ? 0 : r->paths, r->blocks, r->edges, r->back_edges,
                status_text(r));
@@ -108,7 +108,7 @@ static void report_json(const report_state *rs, const report_head *h, const char
                         size_t shown)
 {
     printf("{\"version\": 1, \"file\": ");
-    tk_put_json_string(stdout, name);
+    cli_put_json_string(stdout, name);
     printf(", \"functions\": %" PRIu64 ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu64
            ", \"back_edges\": %" PRIu64 ", \"path_limit\": %" PRIu64 ", \"over_limit\": %" PRIu64
            ", \"overflow\": %" PRIu64 ", \"invalid\": %" PRIu64 ",\n \"rows\": [",
@@ -117,7 +117,7 @@ static void report_json(const report_state *rs, const report_head *h, const char
     for (size_t k = 0; k < shown; k++) {
         const tk_csi_report_row *r = tk_csi_report_row_at(rs->rep, k);
         printf("%s\n  {\"function\": ", k ? "," : "");
-        tk_put_json_string(stdout, r->label);
+        cli_put_json_string(stdout, r->label);
         if (r->status == TK_CSI_PATHS_OK)
             printf(", \"paths\": %" PRIu64, r->paths);
         else
@@ -162,7 +162,7 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
     o.key = (tk_csi_report_key)key;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_csi_report_new(&rs.rep, &o, &err) != TK_OK)
+    if (tk_csi_report_open(&rs.rep, &o, &err) != TK_OK)
         return cli_error(&err);
     cli_csi_visitor v = {.selector = cli_get(args, "function"),
                      .user = &rs,

@@ -22,7 +22,7 @@ static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
         }
         if (st == TK_OK) {
             nf++;
-            st = tk_csi_cov_check_function(ch, fn, src->name, &diag);
+            st = tk_csi_cov_check_function(ch, fn, src->name, &diag, NULL);
             if (st == TK_ERR_NOMEM)
                 tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         }
@@ -50,7 +50,7 @@ int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)
             continue;
         }
         tk_csi_cov_checker *ch = NULL;
-        if (tk_csi_cov_checker_new(&ch, kind) != TK_OK) {
+        if (tk_csi_cov_checker_open(&ch, kind, NULL) != TK_OK) {
             cli_csi_cov_source_close(&src);
             return cli_usage_error("check", "out of memory");
         }

@@ -27,7 +27,7 @@ static tk_status write_function(void *user, const cli_csi_cov_source *src,
     tk_csi_cov_form form = ws->form;
     if (form == TK_CSI_COV_FORM_ANY)
         form = tk_csi_cov_reader_form(src->reader);
-    return tk_csi_cov_write_function(ws->out, src->kind, form, fn, err);
+    return tk_csi_cov_write_function(CLI_WRITER(ws->out), src->kind, form, fn, err);
 }
 
 int cli_csi_cov_convert(cli_ctx *ctx, const cli_args *args)
@@ -49,12 +49,12 @@ int cli_csi_cov_convert(cli_ctx *ctx, const cli_args *args)
     int rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK)
         return rc;
-    write_state ws = {tk_output_file(o), (tk_csi_cov_form)form};
+    write_state ws = {cli_output_file(o), (tk_csi_cov_form)form};
     cli_csi_cov_visitor v = {.selector = cli_get(args, "function"), .user = &ws,
                              .function = write_function};
     rc = cli_csi_cov_visit(ctx, &v);
     if (rc != CLI_EXIT_OK) {
-        tk_output_abort(o);
+        cli_output_abort(o);
         return rc;
     }
     return cli_output_commit(o);

@@ -111,7 +111,7 @@ static int print_result(const cli_args *args, int fmt, cli_csi_cov_result *r)
     int rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK)
         return rc;
-    FILE *out = tk_output_file(o);
+    FILE *out = cli_output_file(o);
     if (fmt == CLI_OUT_JSON)
         cli_csi_cov_print_json(out, r);
     else if (fmt == CLI_OUT_CSV)

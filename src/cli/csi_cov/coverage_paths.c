@@ -79,7 +79,7 @@ void cli_csi_cov_print_paths(FILE *out, const cli_csi_cov_result *r, const uint8
     if (!done ||
         tk_csi_elf_section(r->bin, bin, bin_len, ".debug_PT", &text, &len, &err) != TK_OK ||
         tk_input_open_memory(&in, text, len, meta, NULL, &err) != TK_OK ||
-        tk_csi_reader_open(&rd, in, &err) != TK_OK || tk_csi_numbering_new(&num) != TK_OK) {
+        tk_csi_reader_open(&rd, in, &err) != TK_OK || tk_csi_numbering_open(&num, NULL) != TK_OK) {
         fprintf(out, "  (the path-tracing metadata cannot be read: %s)\n", err.message);
     } else {
         const tk_csi_function *fn;

@@ -125,7 +125,7 @@ static void json_entries(FILE *out, const char *name, const tk_csi_crash_entry *
         fputs("]", out);
         if (es[k].callee) {
             fputs(", \"callee\": ", out);
-            tk_put_json_string(out, es[k].callee);
+            cli_put_json_string(out, es[k].callee);
         }
         fprintf(out, ", \"covered\": \"%s\"}", cli_csi_cov_hit_short(es[k].hit));
     }
@@ -135,12 +135,12 @@ static void json_entries(FILE *out, const char *name, const tk_csi_crash_entry *
 static void json_function(FILE *out, const tk_csi_crash_function *f, int first)
 {
     fprintf(out, "%s\n  {\"function\": ", first ? "" : ",");
-    tk_put_json_string(out, f->name);
+    cli_put_json_string(out, f->name);
     fputs(", \"key\": ", out);
-    tk_put_json_string(out, f->key);
+    cli_put_json_string(out, f->key);
     fputs(", \"source\": ", out);
     if (f->source)
-        tk_put_json_string(out, f->source);
+        cli_put_json_string(out, f->source);
     else
         fputs("null", out);
     fprintf(out, ", \"entered\": \"%s\"",
@@ -165,19 +165,19 @@ static void json_frames(FILE *out, const tk_csi_crash *c)
         fprintf(out, "%s\n  {\"depth\": %" PRIu32 ", \"pc\": %" PRIu64 ", \"function\": ",
                 i ? "," : "", f->depth, f->pc);
         if (f->function)
-            tk_put_json_string(out, f->function);
+            cli_put_json_string(out, f->function);
         else
             fputs("null", out);
         fputs(", \"source\": ", out);
         if (f->source)
-            tk_put_json_string(out, f->source);
+            cli_put_json_string(out, f->source);
         else
             fputs("null", out);
         fprintf(out, ", \"line\": %" PRIu64 ", \"traced\": %s", f->line,
                 f->traced ? "true" : "false");
         if (f->problem) {
             fputs(", \"problem\": ", out);
-            tk_put_json_string(out, f->problem);
+            cli_put_json_string(out, f->problem);
         } else if (f->traced) {
             fputs(", \"paths\": [", out);
             for (size_t k = 0; k < f->npaths; k++)
@@ -192,11 +192,11 @@ static void json_frames(FILE *out, const tk_csi_crash *c)
 void cli_csi_cov_print_json(FILE *out, const cli_csi_cov_result *r)
 {
     fputs("{\"version\": 1, \"program\": ", out);
-    tk_put_json_string(out, r->bin);
+    cli_put_json_string(out, r->bin);
     fputs(", \"core\": ", out);
-    tk_put_json_string(out, r->core);
+    cli_put_json_string(out, r->core);
     fprintf(out, ", \"load_bias\": %" PRIu64 ", \"match\": ", tk_csi_crash_bias(r->crash));
-    tk_put_json_string(out, tk_csi_crash_match(r->crash));
+    cli_put_json_string(out, tk_csi_crash_match(r->crash));
     fputs(",\n \"totals\": {", out);
     json_counts(out, "functions", r->total.functions);
     fputs(", ", out);
@@ -223,14 +223,14 @@ void cli_csi_cov_print_json(FILE *out, const cli_csi_cov_result *r)
 static void csv_row(FILE *out, const tk_csi_crash_function *f, const char *kind, const char *index,
                     const uint64_t *lines, size_t nlines, const char *callee, tk_csi_hit h)
 {
-    tk_put_csv_field(out, f->name);
+    cli_put_csv_field(out, f->name);
     fputc(',', out);
-    tk_put_csv_field(out, f->source ? f->source : "");
+    cli_put_csv_field(out, f->source ? f->source : "");
     fprintf(out, ",%s,%s,", kind, index);
     for (size_t k = 0; k < nlines; k++)
         fprintf(out, "%s%" PRIu64, k ? " " : "", lines[k]);
     fputc(',', out);
-    tk_put_csv_field(out, callee ? callee : "");
+    cli_put_csv_field(out, callee ? callee : "");
     fprintf(out, ",%s\n", cli_csi_cov_hit_short(h));
 }
 

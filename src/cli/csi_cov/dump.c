@@ -10,7 +10,7 @@ static tk_status dump_function(void *user, const cli_csi_cov_source *src,
                                const tk_csi_cov_function *fn, tk_error *err)
 {
     (void)user;
-    return tk_csi_cov_dump_function(stdout, src->kind, fn, err);
+    return tk_csi_cov_dump_function(CLI_WRITER(stdout), src->kind, fn, err);
 }
 
 int cli_csi_cov_dump(cli_ctx *ctx, const cli_args *args)

@@ -126,9 +126,9 @@ static void report_csv(const report_state *rs, size_t shown)
     printf("function,array,entries,instrumented,not_instrumented,lines\n");
     for (size_t i = 0; i < shown; i++) {
         const cov_row *r = &rs->rows[i];
-        tk_put_csv_field(stdout, r->name);
+        cli_put_csv_field(stdout, r->name);
         putchar(',');
-        tk_put_csv_field(stdout, r->array);
+        cli_put_csv_field(stdout, r->array);
         printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->entries,
                r->instrumented, r->entries - r->instrumented, r->lines);
     }
@@ -137,16 +137,16 @@ static void report_csv(const report_state *rs, size_t shown)
 static void report_json(const report_state *rs, const cli_csi_cov_source *src, size_t shown)
 {
     printf("{\"version\": 1, \"file\": ");
-    tk_put_json_string(stdout, src->name);
+    cli_put_json_string(stdout, src->name);
     printf(", \"kind\": \"%s\", \"functions\": %zu, \"entries\": %" PRIu64
            ", \"instrumented\": %" PRIu64 ", \"lines\": %" PRIu64 ",\n \"rows\": [",
            tk_csi_cov_kind_name(src->kind), rs->n, rs->entries, rs->instrumented, rs->lines);
     for (size_t i = 0; i < shown; i++) {
         const cov_row *r = &rs->rows[i];
         printf("%s\n  {\"function\": ", i ? "," : "");
-        tk_put_json_string(stdout, r->name);
+        cli_put_json_string(stdout, r->name);
         printf(", \"array\": ");
-        tk_put_json_string(stdout, r->array);
+        cli_put_json_string(stdout, r->array);
         printf(", \"entries\": %" PRIu64 ", \"instrumented\": %" PRIu64
                ", \"not_instrumented\": %" PRIu64 ", \"lines\": %" PRIu64 "}",
                r->entries, r->instrumented, r->entries - r->instrumented, r->lines);

@@ -21,7 +21,7 @@ int cli_dcfg_check(cli_ctx *ctx, const cli_args *a)
         d.max_errors = max_errors;
         tk_cfg *cfg = NULL;
         if (cli_dcfg_read(ctx, i, &d, &cfg) == CLI_EXIT_OK) {
-            tk_status st = tk_dcfg_check(cfg, ctx->paths[i], &d);
+            tk_status st = tk_dcfg_check(cfg, ctx->paths[i], &d, NULL);
             if (st == TK_ERR_NOMEM) {
                 tk_error err;
                 tk_error_set(&err, st, "out of memory");

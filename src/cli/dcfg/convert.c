@@ -32,7 +32,7 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
     *n = 0;
     for (int i = 0; i < k; i++) {
         uint64_t v;
-        if (tk_parse_u64(vals[i], strlen(vals[i]), &v) != TK_OK || v > UINT32_MAX) {
+        if (tk_parse_u64(vals[i], strlen(vals[i]), &v, NULL) != TK_OK || v > UINT32_MAX) {
             cli_usage_error(ctx->command, "--%s: '%s' is not an id", name, vals[i]);
             return -1;
         }
@@ -62,7 +62,7 @@ static tk_status write_callgrind(const tk_cfg *cfg, unsigned positions, FILE *f,
     if (st == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         wo.positions = positions;
-        st = tk_callgrind_write(prof, f, &wo, err);
+        st = tk_callgrind_write(prof, CLI_WRITER(f), &wo, err);
     }
     tk_profile_free(prof);
     return st;
@@ -129,13 +129,13 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     tk_status st;
     uint64_t skipped = 0;
     if (to == TO_CALLGRIND) {
-        st = write_callgrind(cfg, (unsigned)positions, tk_output_file(out), &err);
+        st = write_callgrind(cfg, (unsigned)positions, cli_output_file(out), &err);
     } else if (to == TO_CSI) {
-        st = tk_csi_write_cfg(tk_output_file(out), cfg, &skipped, &err);
+        st = tk_csi_write_cfg(CLI_WRITER(cli_output_file(out)), cfg, &skipped, &err);
     } else if (to == TO_DOT) {
-        st = tk_cfg_write_dot(cfg, &dot, tk_output_file(out), &err);
+        st = tk_cfg_write_dot(cfg, &dot, CLI_WRITER(cli_output_file(out)), &err);
     } else {
-        st = tk_dcfg_write(cfg, tk_output_file(out), &err);
+        st = tk_dcfg_write(cfg, CLI_WRITER(cli_output_file(out)), &err);
     }
     if (skipped)
         fprintf(stderr,
@@ -143,7 +143,7 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
                 (unsigned long long)skipped);
     tk_cfg_free(cfg);
     if (st != TK_OK) {
-        tk_output_abort(out);
+        cli_output_abort(out);
         return cli_error(&err);
     }
     return cli_output_commit(out);

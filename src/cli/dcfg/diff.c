@@ -65,7 +65,7 @@ static void diff_edge(diff_out *o, const tk_cfg_diff_item *e)
         if (e->has[0]) fprintf(o->f, "%" PRIu32, e->id[0]); else fputs("null", o->f);
         if (e->has[1]) fprintf(o->f, ",%" PRIu32, e->id[1]); else fputs(",null", o->f);
         fputs("],\"type\":", o->f);
-        tk_put_json_string(o->f, e->type);
+        cli_put_json_string(o->f, e->type);
         fprintf(o->f, ",\"count\":[%" PRIu64 ",%" PRIu64 "]}", e->count[0], e->count[1]);
         return;
     }
@@ -172,12 +172,12 @@ int cli_dcfg_diff(cli_ctx *ctx, const cli_args *a)
     }
     tk_output *out;
     if ((rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        diff_out o = {tk_output_file(out), fmt == CLI_OUT_JSON, 1};
+        diff_out o = {cli_output_file(out), fmt == CLI_OUT_JSON, 1};
         rc = diff_graphs(&o, x, y, all);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else
-            tk_output_abort(out);
+            cli_output_abort(out);
     }
     tk_cfg_free(x);
     tk_cfg_free(y);

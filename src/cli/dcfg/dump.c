@@ -14,7 +14,7 @@ int cli_dcfg_dump(cli_ctx *ctx, const cli_args *a)
         if (rc != CLI_EXIT_OK) return rc;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_dcfg_dump(cfg, stdout, &err);
+        tk_status st = tk_dcfg_dump(cfg, CLI_WRITER(stdout), &err);
         tk_cfg_free(cfg);
         if (st != TK_OK) return cli_error(&err);
     }

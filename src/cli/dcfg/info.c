@@ -12,17 +12,21 @@ int cli_dcfg_info(cli_ctx *ctx, const cli_args *a)
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
         tk_cfg *cfg;
         if ((rc = cli_dcfg_read(ctx, i, NULL, &cfg)) != CLI_EXIT_OK) break;
-        printf("dcfg version: %" PRIu32 ".%02" PRIu32 "\n", cfg->major_version, cfg->minor_version);
+        tk_cfg_info ci;
+        tk_cfg_get(cfg, &ci);
+        printf("dcfg version: %" PRIu32 ".%02" PRIu32 "\n", ci.major_version, ci.minor_version);
         printf("file names: %" PRIu32 "\nedge types: %" PRIu32 "\nspecial nodes: %" PRIu32
                "\nprocesses: %" PRIu32 "\n",
-               cfg->nfile_names, cfg->nedge_types, cfg->nspecials, cfg->nprocesses);
-        for (uint32_t k = 0; k < cfg->nprocesses; k++) {
-            const tk_cfg_process *p = &cfg->processes[k];
+               ci.nfile_names, ci.nedge_types, ci.nspecials, ci.nprocesses);
+        for (uint32_t k = 0; k < ci.nprocesses; k++) {
+            const tk_cfg_process *p = tk_cfg_process_at(cfg, k);
+            tk_cfg_process_info pi;
+            tk_cfg_process_get(cfg, p, &pi);
             printf("process %" PRIu64 ": threads %" PRIu32 ", images %" PRIu32 ", blocks %" PRIu32
                    ", edges %" PRIu32 ", routines %" PRIu32 "%s, loops %" PRIu32
                    ", symbols %" PRIu32 ", source lines %" PRIu32 ", instructions %" PRIu64 "\n",
-                   p->pid, p->nthreads, p->nimages, p->nblocks, p->nedges, p->nroutines,
-                   p->routines_computed ? " (computed)" : "", p->nloops, p->nsymbols, p->nsources,
+                   pi.pid, pi.nthreads, pi.nimages, pi.nblocks, pi.nedges, pi.nroutines,
+                   pi.routines_computed ? " (computed)" : "", pi.nloops, pi.nsymbols, pi.nsources,
                    tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}));
         }
         tk_cfg_free(cfg);

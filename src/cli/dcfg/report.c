@@ -46,6 +46,7 @@ int cli_dcfg_report(cli_ctx *ctx, const cli_args *a)
     uint64_t top;
     if (cli_get_u64(ctx->command, a, "top", 20, &top)) return CLI_EXIT_USAGE;
     o.top = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
+    o.all_rows = top == 0;
     o.table = cli_get(a, "table");
     if (o.table && cli_get_choice(ctx->command, a, "table", report_tables, 0) < 0)
         return CLI_EXIT_USAGE;
@@ -59,7 +60,7 @@ int cli_dcfg_report(cli_ctx *ctx, const cli_args *a)
         if (rc != CLI_EXIT_OK) return rc;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_dcfg_report(cfg, &o, stdout, &err);
+        tk_status st = tk_dcfg_report(cfg, &o, CLI_WRITER(stdout), &err);
         tk_cfg_free(cfg);
         if (st != TK_OK) return cli_error(&err);
     }

@@ -36,7 +36,7 @@ typedef struct folded_job {
 
 static tk_status folded_of(void *job, FILE *f, tk_error *err) {
     const folded_job *j = job;
-    return tk_export_folded(j->src, f, TK_FOLDED_TIME, j->per_thread, err);
+    return tk_export_folded(j->src, CLI_WRITER(f), TK_FOLDED_TIME, j->per_thread, err);
 }
 
 /* chrome: Chrome JSON; else folded stacks, or with svg their flame graph (a: its options) */
@@ -53,14 +53,14 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     tk_status st;
     if (chrome) {
         src.ticks_per_second = 1e6; /* one instruction = one microsecond: ts = instructions */
-        st = tk_export_chrome(&src, tk_output_file(out), &err);
+        st = tk_export_chrome(&src, CLI_WRITER(cli_output_file(out)), &err);
     } else if (svg) {
         folded_job job = {&src, per_thread};
-        int rc = cli_write_svg("convert", a, "instructions", folded_of, &job, tk_output_file(out));
+        int rc = cli_write_svg("convert", a, "instructions", folded_of, &job, cli_output_file(out));
         tk_dcfg_trace_events_free(x);
         return rc;
     } else {
-        st = tk_export_folded(&src, tk_output_file(out), TK_FOLDED_TIME, per_thread, &err);
+        st = tk_export_folded(&src, CLI_WRITER(cli_output_file(out)), TK_FOLDED_TIME, per_thread, &err);
     }
     tk_dcfg_trace_events_free(x);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
@@ -74,17 +74,17 @@ static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_d
     tk_profile *prof;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_profile_new(&prof) != TK_OK)
+    if (tk_profile_open(&prof, NULL) != TK_OK)
         return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
     tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
     int rc = CLI_EXIT_OK;
     if (st == TK_OK && dot) {
-        st = tk_profile_write_dot(prof, dot, tk_output_file(out), &err);
+        st = tk_profile_write_dot(prof, dot, CLI_WRITER(cli_output_file(out)), &err);
     } else if (st == TK_OK && !out) {
         rc = cli_write_callgrind_parts("convert", a, prof, 0);
     } else if (st == TK_OK && (st = tk_profile_one_part(&prof, &err)) == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
+        st = tk_callgrind_write(prof, CLI_WRITER(cli_output_file(out)), &wo, &err);
     }
     tk_profile_free(prof);
     return st == TK_OK ? rc : cli_error(&err);
@@ -120,10 +120,8 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
                                to_name);
     tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
     dot_opt.full_names = cli_has(a, "full-names");
-    if (cli_get_double("convert", a, "node-threshold", dot_opt.node_threshold,
-                       &dot_opt.node_threshold) ||
-        cli_get_double("convert", a, "edge-threshold", dot_opt.edge_threshold,
-                       &dot_opt.edge_threshold))
+    if (cli_get_nonzero_double("convert", a, "node-threshold", &dot_opt.node_threshold) ||
+        cli_get_nonzero_double("convert", a, "edge-threshold", &dot_opt.edge_threshold))
         return CLI_EXIT_USAGE;
     if (!cli_has(a, "dcfg"))
         return cli_usage_error("convert",
@@ -146,7 +144,7 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else
-            tk_output_abort(out);
+            cli_output_abort(out);
     }
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);

@@ -16,6 +16,11 @@ typedef struct bbv_ctx {
     const tk_dcfg_trace *t;
     const tk_cfg *cfg;
     const tk_cfg_process *p;
+    /* of process p, read once from the model: */
+    uint32_t nblocks;
+    uint32_t *block_id, *block_instrs; /* per block index */
+    uint32_t *edge_src;                /* per edge index */
+    uint64_t *block_addr;
     uint64_t interval;
     int loop_boundaries;
     cli_dcfg_trace_writer w;
@@ -33,23 +38,22 @@ typedef struct bbv_ctx {
     uint32_t bad_edge;
 } bbv_ctx;
 
-static const tk_cfg_process *sort_proc;
+static const uint32_t *sort_ids;
 static int cmp_block_id(const void *a, const void *b) {
-    uint32_t x = sort_proc->blocks[*(const uint32_t *)a].id,
-             y = sort_proc->blocks[*(const uint32_t *)b].id;
+    uint32_t x = sort_ids[*(const uint32_t *)a], y = sort_ids[*(const uint32_t *)b];
     return x < y ? -1 : (x > y);
 }
 
 static void end_slice(bbv_ctx *c) {
     if (c->ntouched == 0)
         return;
-    sort_proc = c->p;
+    sort_ids = c->block_id;
     qsort(c->touched, c->ntouched, sizeof *c->touched, cmp_block_id);
     cli_dcfg_trace_put_char(&c->w, 'T');
     for (size_t i = 0; i < c->ntouched; i++) {
         uint32_t b = c->touched[i];
         cli_dcfg_trace_put_str(&c->w, i ? " :" : ":");
-        cli_dcfg_trace_put_u64(&c->w, c->p->blocks[b].id);
+        cli_dcfg_trace_put_u64(&c->w, c->block_id[b]);
         cli_dcfg_trace_put_char(&c->w, ':');
         cli_dcfg_trace_put_u64(&c->w, c->slice[b]);
         c->slice[b] = 0;
@@ -61,16 +65,16 @@ static void end_slice(bbv_ctx *c) {
 }
 
 static int exec_block(bbv_ctx *c, uint32_t b) {
-    const tk_cfg_block *blk = &c->p->blocks[b];
+    uint32_t instrs = c->block_instrs[b];
     if (c->in_slice >= c->interval) {
         if (!c->loop_boundaries) {
             end_slice(c);
         } else if (c->is_head[b]) {
             if (c->markers) {
-                uint64_t addr = tk_cfg_block_addr(c->p, blk);
                 fprintf(c->markers, "%llu %llu slice %llu ends at loop head %u 0x%llx count %llu\n",
                         (unsigned long long)c->pid, (unsigned long long)c->tid,
-                        (unsigned long long)c->slices + 1, blk->id, (unsigned long long)addr,
+                        (unsigned long long)c->slices + 1, c->block_id[b],
+                        (unsigned long long)c->block_addr[b],
                         (unsigned long long)c->execs[b]);
             }
             end_slice(c);
@@ -79,13 +83,13 @@ static int exec_block(bbv_ctx *c, uint32_t b) {
     /* a slice holds at most the thread's instructions, which fit when the
      * chunks' source blocks make their INSTR_COUNT (a check --dcfg error
      * otherwise); slice[b] <= in_slice */
-    if (__builtin_add_overflow(c->in_slice, blk->num_instrs, &c->in_slice)) {
+    if (__builtin_add_overflow(c->in_slice, instrs, &c->in_slice)) {
         c->bad = 2;
         return 1;
     }
-    if (c->slice[b] == 0 && blk->num_instrs > 0)
+    if (c->slice[b] == 0 && instrs > 0)
         c->touched[c->ntouched++] = b;
-    c->slice[b] += blk->num_instrs;
+    c->slice[b] += instrs;
     c->execs[b]++;
     return 0;
 }
@@ -100,9 +104,8 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
             c->bad_edge = edges[i];
             return 1;
         }
-        const tk_cfg_edge *ed = &c->p->edges[e];
         /* the source block of every edge executes (INSTR_COUNT's rule) */
-        if (tk_cfg_is_block(c->p, ed->src) && exec_block(c, ed->src))
+        if (c->edge_src[e] < c->nblocks && exec_block(c, c->edge_src[e]))
             return 1;
     }
     return c->w.failed;
@@ -127,17 +130,39 @@ static tk_status stop_error(const bbv_ctx *c, const tk_dcfg_trace *t, tk_error *
 /* The vectors of one thread (process c->p of the DCFG). Returns an exit code. */
 static int bbv_thread(bbv_ctx *c, const tk_dcfg_trace *t, tk_error *err) {
     int rc = CLI_EXIT_OK;
-    size_t nb = c->p->nblocks ? c->p->nblocks : 1;
+    tk_cfg_process_info pinfo;
+    tk_cfg_process_get(c->cfg, c->p, &pinfo);
+    c->nblocks = pinfo.nblocks;
+    size_t nb = c->nblocks ? c->nblocks : 1;
     c->slice = calloc(nb, sizeof *c->slice);
     c->touched = calloc(nb, sizeof *c->touched);
     c->execs = calloc(nb, sizeof *c->execs);
     c->is_head = calloc(nb, 1);
-    if (!c->slice || !c->touched || !c->execs || !c->is_head) {
+    c->block_id = calloc(nb, sizeof *c->block_id);
+    c->block_instrs = calloc(nb, sizeof *c->block_instrs);
+    c->block_addr = calloc(nb, sizeof *c->block_addr);
+    c->edge_src = calloc(pinfo.nedges ? pinfo.nedges : 1, sizeof *c->edge_src);
+    if (!c->slice || !c->touched || !c->execs || !c->is_head || !c->block_id ||
+        !c->block_instrs || !c->block_addr || !c->edge_src) {
         rc = cli_error((tk_error_set(err, TK_ERR_NOMEM, "out of memory"), err));
     } else {
-        for (uint32_t l = 0; l < c->p->nloops; l++)
-            if (c->p->loops[l].head < c->p->nblocks)
-                c->is_head[c->p->loops[l].head] = 1;
+        for (uint32_t b = 0; b < c->nblocks; b++) {
+            tk_cfg_block_info bi;
+            tk_cfg_block_get(c->p, b, &bi);
+            c->block_id[b] = bi.id;
+            c->block_instrs[b] = bi.num_instrs;
+            c->block_addr[b] = bi.addr;
+        }
+        for (uint32_t e = 0; e < pinfo.nedges; e++) {
+            tk_cfg_edge_info ei;
+            tk_cfg_edge_get(c->cfg, c->p, e, &ei);
+            c->edge_src[e] = ei.src;
+        }
+        for (uint32_t l = 0; l < pinfo.nloops; l++) {
+            tk_cfg_loop_info li;
+            tk_cfg_loop_get(c->p, l, &li);
+            if (li.head < c->nblocks) c->is_head[li.head] = 1;
+        }
         c->ntouched = 0;
         c->in_slice = 0;
         c->slices = 0;
@@ -160,6 +185,12 @@ static int bbv_thread(bbv_ctx *c, const tk_dcfg_trace *t, tk_error *err) {
     free(c->touched);
     free(c->execs);
     free(c->is_head);
+    free(c->block_id);
+    free(c->block_instrs);
+    free(c->block_addr);
+    free(c->edge_src);
+    c->block_id = c->block_instrs = c->edge_src = NULL;
+    c->block_addr = NULL;
     c->slice = NULL;
     c->touched = NULL;
     c->execs = NULL;
@@ -198,7 +229,7 @@ static int bbv_threads(bbv_ctx *c, const tk_dcfg_trace *t, const tk_cfg *cfg,
             (void)tk_dcfg_trace_processes_in(t, cfg, &only, &err);
             return cli_error(&err);
         }
-        c->p = &cfg->processes[pix];
+        c->p = tk_cfg_process_at(cfg, pix);
         c->pid = pi.pid;
         c->tid = ti.thread_id;
         rc = bbv_thread(c, t, &err);
@@ -228,7 +259,7 @@ int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const 
         fprintf(stderr, "tracekit: %s: cannot open for writing\n", mpath);
         return CLI_EXIT_BAD_INPUT;
     }
-    cli_dcfg_trace_writer_init(&c.w, tk_output_file(out));
+    cli_dcfg_trace_writer_init(&c.w, cli_output_file(out));
     int rc = bbv_threads(&c, t, cfg, &sel);
     if (cli_dcfg_trace_writer_flush(&c.w) != 0 && rc == CLI_EXIT_OK) {
         fprintf(stderr, "tracekit: cannot write the output\n");

@@ -56,8 +56,8 @@ int cli_dcfg_trace_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
     }
     /* traces name edges by id: the id maps now, so that running out of memory is an
      * error here rather than a slow scan per edge on the decoding threads */
-    for (uint32_t i = 0; st == TK_OK && i < (*out)->nprocesses; i++)
-        if ((st = tk_cfg_need_edge_map(&(*out)->processes[i])) != TK_OK) {
+    for (uint32_t i = 0; st == TK_OK && tk_cfg_process_at(*out, i); i++)
+        if ((st = tk_cfg_need_edge_map(tk_cfg_process_at(*out, i), NULL)) != TK_OK) {
             st = tk_error_set(&err, st, "out of memory");
             tk_cfg_free(*out);
             *out = NULL;

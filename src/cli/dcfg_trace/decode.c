@@ -108,7 +108,7 @@ static size_t line_head(const tk_dcfg_trace *t, size_t chunk, char head[48]) {
 }
 
 static int text_put(tk_dcfg_trace_text *o, const char *s, size_t n) {
-    if (tk_dcfg_trace_text_reserve(o, n))
+    if (tk_dcfg_trace_text_reserve(o, n, NULL) != TK_OK)
         return -1;
     memcpy(o->data + o->len, s, n);
     o->len += n;
@@ -122,7 +122,7 @@ static int render_edges(const tk_dcfg_trace *t, size_t chunk, const uint32_t *ed
     char head[48];
     size_t hl = line_head(t, chunk, head);
     /* room for 48 bytes past the end of the last line */
-    if (tk_dcfg_trace_text_reserve(out, n * (hl + 11) + sizeof head))
+    if (tk_dcfg_trace_text_reserve(out, n * (hl + 11) + sizeof head, NULL) != TK_OK)
         return 1;
     char *p = out->data + out->len;
     for (size_t i = 0; i < n; i++) {
@@ -138,32 +138,39 @@ static int render_edges(const tk_dcfg_trace *t, size_t chunk, const uint32_t *ed
     return 0;
 }
 
+/* Whether a node index is a block's (not a special node's). */
+static int is_block(const tk_cfg_process *p, uint32_t node) {
+    return tk_cfg_block_image(p, node) != TK_CFG_NONE;
+}
+
 /* --what blocks|addrs: the source block of every edge. */
 static int put_block(const render_ctx *r, const tk_cfg_process *p, uint32_t node, const char *head,
                      size_t hl, tk_dcfg_trace_text *out) {
-    if (!tk_cfg_is_block(p, node))
+    if (!is_block(p, node))
         return 0;
-    const tk_cfg_block *b = &p->blocks[node];
+    tk_cfg_block_info b;
+    tk_cfg_block_get(p, node, &b);
     char line[96];
     memcpy(line, head, hl);
     size_t k = hl;
     if (r->what == WHAT_BLOCKS) {
-        k += put_decimal(line + k, b->id);
+        k += put_decimal(line + k, b.id);
         line[k++] = '\n';
         return text_put(out, line, k);
     }
-    const tk_cfg_image *img = &p->images[tk_cfg_block_image(p, node)];
-    const char *name = tk_cfg_file_name(r->cfg, img->file_name_id);
+    tk_cfg_image_info img;
+    tk_cfg_image_get(r->cfg, p, b.image, &img);
+    const char *name = img.file_name;
     if (!name || !*name)
         name = "?";
     if (text_put(out, line, k) || text_put(out, name, strlen(name)))
         return -1;
-    k = (size_t)snprintf(line, sizeof line, "+0x%llx\n", (unsigned long long)b->addr_offset);
+    k = (size_t)snprintf(line, sizeof line, "+0x%llx\n", (unsigned long long)b.addr_offset);
     return text_put(out, line, k);
 }
 
 /* --what calls: "PID THREAD INSTRS call|return SOURCE TARGET [SYMBOL[+0xOFF]]". */
-static int put_call(const render_ctx *r, const tk_cfg_process *p, const tk_cfg_edge *e,
+static int put_call(const render_ctx *r, const tk_cfg_process *p, const tk_cfg_edge_info *e,
                     uint64_t instrs, const char *what, const char *head, size_t hl,
                     tk_dcfg_trace_text *out) {
     char line[160];
@@ -180,7 +187,7 @@ static int put_call(const render_ctx *r, const tk_cfg_process *p, const tk_cfg_e
     k += put_decimal(line + k, tk_cfg_node_id(r->cfg, p, e->tgt));
     const char *sym = NULL;
     uint64_t off = 0;
-    if (tk_cfg_is_block(p, e->tgt))
+    if (is_block(p, e->tgt))
         sym = tk_cfg_block_symbol(r->cfg, p, e->tgt, &off);
     if (!sym) {
         line[k++] = '\n';
@@ -208,7 +215,7 @@ static uint64_t first_unknown_edge(const render_ctx *r, size_t chunk, const uint
     uint32_t pi = tk_cfg_find_process(r->cfg, pid);
     if (pi == TK_CFG_NONE)
         return BAD_PROCESS;
-    const tk_cfg_process *p = &r->cfg->processes[pi];
+    const tk_cfg_process *p = tk_cfg_process_at(r->cfg, pi);
     for (size_t i = 0; i < n; i++)
         if (tk_cfg_find_edge(p, edges[i]) == TK_CFG_NONE)
             return (uint64_t)edges[i] + 1;
@@ -242,7 +249,7 @@ static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n
         cs->bad = BAD_PROCESS;
         return 0;
     }
-    const tk_cfg_process *p = &r->cfg->processes[pi];
+    const tk_cfg_process *p = tk_cfg_process_at(r->cfg, pi);
     char head[48];
     size_t hl = line_head(r->t, chunk, head);
     for (size_t i = 0; i < n; i++) {
@@ -251,17 +258,19 @@ static int render(const void *ctx, size_t chunk, const uint32_t *edges, size_t n
             cs->bad = (uint64_t)edges[i] + 1;
             return 0;
         }
-        const tk_cfg_edge *e = &p->edges[ei];
+        tk_cfg_edge_info ed, *e = &ed;
+        tk_cfg_edge_get(r->cfg, p, ei, &ed);
+        tk_cfg_block_info src;
+        tk_cfg_block_get(p, e->src, &src); /* zeros for a special node */
         /* the edge leaves its source block after the block's instructions
          * (PRECEDING_INSTR_COUNT + INSTR_COUNT fits: more is a check error) */
-        if (tk_cfg_is_block(p, e->src) &&
-            __builtin_add_overflow(cs->instrs, p->blocks[e->src].num_instrs, &cs->instrs)) {
+        if (__builtin_add_overflow(cs->instrs, src.num_instrs, &cs->instrs)) {
             cs->bad = BAD_INSTRS;
             return 0;
         }
         int failed;
         if (r->what == WHAT_CALLS) {
-            tk_edge_kind k = tk_cfg_edge_kind(r->cfg, e);
+            tk_edge_kind k = e->kind;
             failed = tk_edge_kind_is_any_call(k)
                          ? put_call(r, p, e, cs->instrs, "call", head, hl, out)
                      : tk_edge_kind_is_any_return(k)
@@ -393,7 +402,7 @@ int cli_dcfg_trace_decode(int argc, char **argv) {
     }
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     tk_status st = decode_to(f, t, cfg, what, &opt, &err);
     if (fflush(f) != 0 && st == TK_OK) {
         tk_error_set(&err, TK_ERR_IO, "cannot write the output");
@@ -404,7 +413,7 @@ int cli_dcfg_trace_decode(int argc, char **argv) {
         st = TK_ERR_IO;
     }
     if (st != TK_OK) {
-        tk_output_abort(out);
+        cli_output_abort(out);
         out = NULL;
         rc = cli_error(&err);
         goto done;
@@ -412,7 +421,7 @@ int cli_dcfg_trace_decode(int argc, char **argv) {
     rc = cli_output_commit(out);
     out = NULL;
 done:
-    tk_output_abort(out);
+    cli_output_abort(out);
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);
     cli_args_free(&a);

@@ -17,18 +17,22 @@ static void describe_edge(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t i
         printf("\n");
         return;
     }
-    const tk_cfg_edge *ed = &p->edges[e];
-    printf(" (%s) %u -> %u", tk_cfg_edge_type_name(cfg, ed), tk_cfg_node_id(cfg, p, ed->src),
-           tk_cfg_node_id(cfg, p, ed->tgt));
-    uint32_t ends[2] = {ed->src, ed->tgt};
+    tk_cfg_edge_info ed;
+    tk_cfg_edge_get(cfg, p, e, &ed);
+    printf(" (%s) %u -> %u", tk_cfg_edge_type_name(cfg, p, e), tk_cfg_node_id(cfg, p, ed.src),
+           tk_cfg_node_id(cfg, p, ed.tgt));
+    uint32_t ends[2] = {ed.src, ed.tgt};
     for (int k = 0; k < 2; k++) {
-        if (!tk_cfg_is_block(p, ends[k]))
+        uint32_t image = tk_cfg_block_image(p, ends[k]);
+        if (image == TK_CFG_NONE) /* a special node */
             continue;
-        const tk_cfg_block *b = &p->blocks[ends[k]];
-        const char *file =
-            tk_cfg_file_name(cfg, p->images[tk_cfg_block_image(p, ends[k])].file_name_id);
+        tk_cfg_block_info b;
+        tk_cfg_block_get(p, ends[k], &b);
+        tk_cfg_image_info im;
+        tk_cfg_image_get(cfg, p, image, &im);
+        const char *file = im.file_name;
         printf("%s %s+0x%llx", k ? " ->" : ":", file && *file ? file : "?",
-               (unsigned long long)b->addr_offset);
+               (unsigned long long)b.addr_offset);
     }
     printf("\n");
 }
@@ -66,7 +70,7 @@ static int diff_traces(const tk_dcfg_trace *ta, const tk_dcfg_trace *tb,
         const tk_cfg_process *p = NULL;
         if (cfg) {
             uint32_t pix = tk_cfg_find_process(cfg, dv.pid);
-            p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
+            p = tk_cfg_process_at(cfg, pix);
         }
         print_divergence(&dv, dv.pid, dv.tid, names, cfg, p);
     }

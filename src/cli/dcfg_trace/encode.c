@@ -24,7 +24,7 @@ static tk_status parse_u64(const char **p, const char *end, uint64_t *v) {
     const char *q = *p;
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
-    tk_status st = tk_scan_dec(&q, end, v);
+    tk_status st = tk_scan_num(&q, end, TK_NUM_DEC, v, NULL);
     if (st == TK_OK)
         *p = q;
     return st;
@@ -111,7 +111,7 @@ static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, cons
         if (cfg) {
             if (!proc || proc_pid != lp) {
                 uint32_t pi = tk_cfg_find_process(cfg, lp);
-                proc = pi == TK_CFG_NONE ? NULL : &cfg->processes[pi];
+                proc = tk_cfg_process_at(cfg, pi);
                 proc_pid = lp;
             }
             if (!proc || tk_cfg_find_edge(proc, (uint32_t)le) == TK_CFG_NONE) {
@@ -141,10 +141,6 @@ static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, cons
     }
     tk_input_free(in);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
-}
-
-static int write_out(void *ctx, const void *data, size_t n) {
-    return fwrite(data, 1, n, (FILE *)ctx) == n ? 0 : -1;
 }
 
 int cli_dcfg_trace_encode(int argc, char **argv) {
@@ -185,7 +181,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
         rc = cli_usage_error("encode", "--chunk-instrs needs --dcfg (instruction counts come from it)");
         goto done;
     }
-    opt.level = (int)level;
+    opt.level = level ? (int)level : TK_DCFG_TRACE_PLAIN;
     opt.compat_intel = compat != NULL;
     opt.chunk_instrs = ci;
     opt.chunk_edges = ce;
@@ -200,7 +196,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
     }
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_encoder_new(&enc, &opt, &err) != TK_OK) {
+    if (tk_dcfg_trace_encoder_open(&enc, &opt, &err) != TK_OK) {
         rc = cli_error(&err);
         goto done;
     }
@@ -208,7 +204,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
         goto done;
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
-    if (tk_dcfg_trace_encoder_start(enc, write_out, tk_output_file(out), &err) != TK_OK) {
+    if (tk_dcfg_trace_encoder_start(enc, CLI_WRITER(cli_output_file(out)), &err) != TK_OK) {
         rc = cli_error(&err);
         goto done;
     }
@@ -221,7 +217,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
     rc = cli_output_commit(out);
     out = NULL;
 done:
-    tk_output_abort(out);
+    cli_output_abort(out);
     tk_dcfg_trace_encoder_free(enc);
     tk_cfg_free(cfg);
     cli_args_free(&a);

@@ -31,7 +31,7 @@ static void json_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p,
     if (!sym)
         return;
     fputs(",\"symbol\":", f);
-    tk_put_json_string(f, sym);
+    cli_put_json_string(f, sym);
     fprintf(f, ",\"offset\":%llu", (unsigned long long)off);
 }
 
@@ -97,19 +97,22 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
             fprintf(f, "%s{\"edge\":%u,\"count\":%llu", i ? "," : "", v[i].id,
                     (unsigned long long)v[i].value);
             if (e != TK_CFG_NONE) {
+                tk_cfg_edge_info ed;
+                tk_cfg_edge_get(cfg, p, e, &ed);
                 fprintf(f, ",\"source\":%u,\"target\":%u,\"type\":",
-                        tk_cfg_node_id(cfg, p, p->edges[e].src),
-                        tk_cfg_node_id(cfg, p, p->edges[e].tgt));
-                tk_put_json_string(f, tk_cfg_edge_type_name(cfg, &p->edges[e]));
+                        tk_cfg_node_id(cfg, p, ed.src), tk_cfg_node_id(cfg, p, ed.tgt));
+                cli_put_json_string(f, tk_cfg_edge_type_name(cfg, p, e));
             }
             fputc('}', f);
             continue;
         }
         fprintf(f, "  %12llu %10u", (unsigned long long)v[i].value, v[i].id);
-        if (e != TK_CFG_NONE)
-            fprintf(f, "  %u -> %u %s", tk_cfg_node_id(cfg, p, p->edges[e].src),
-                    tk_cfg_node_id(cfg, p, p->edges[e].tgt),
-                    tk_cfg_edge_type_name(cfg, &p->edges[e]));
+        if (e != TK_CFG_NONE) {
+            tk_cfg_edge_info ed;
+            tk_cfg_edge_get(cfg, p, e, &ed);
+            fprintf(f, "  %u -> %u %s", tk_cfg_node_id(cfg, p, ed.src),
+                    tk_cfg_node_id(cfg, p, ed.tgt), tk_cfg_edge_type_name(cfg, p, e));
+        }
         fputc('\n', f);
     }
     if (json)
@@ -141,7 +144,7 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
     tk_dcfg_trace_report *r;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_report_new(&r, t, th, &o, &err) != TK_OK)
+    if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
         return cli_error(&err);
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
@@ -149,7 +152,7 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
     const tk_cfg_process *p = NULL;
     if (cfg) {
         uint32_t pix = tk_cfg_find_process(cfg, st.pid);
-        p = pix == TK_CFG_NONE ? NULL : &cfg->processes[pix];
+        p = tk_cfg_process_at(cfg, pix);
     }
     edge_table(f, json, cfg, p, r, top);
     int rc = p ? block_tables(f, json, cfg, p, r, top) : CLI_EXIT_OK;
@@ -198,11 +201,11 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
         /* as check --dcfg: a process the DCFG lacks is an error */
         rc = cli_error(&perr);
     } else if ((rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = report_threads(tk_output_file(out), fmt == CLI_OUT_JSON, t, cfg, jobs, top);
+        rc = report_threads(cli_output_file(out), fmt == CLI_OUT_JSON, t, cfg, jobs, top);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else
-            tk_output_abort(out);
+            cli_output_abort(out);
     }
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);

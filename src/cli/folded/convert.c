@@ -79,13 +79,13 @@ int cli_folded_convert(cli_ctx *ctx, const cli_args *args)
     tk_error_clear(&err);
     if (to == TO_SVG && (rc = cli_flame_options("convert", args, NULL, &fo)) == CLI_EXIT_OK) {
         fo.path = job.path; /* the input's lines in the errors */
-        if (tk_flamegraph_svg(job.text, job.len, &fo, tk_output_file(o), &err) != TK_OK)
+        if (tk_flamegraph_svg(job.text, job.len, &fo, CLI_WRITER(cli_output_file(o)), &err) != TK_OK)
             rc = cli_error(&err);
-    } else if (to == TO_FOLDED && write_stacks(&job, tk_output_file(o), &err) != TK_OK) {
+    } else if (to == TO_FOLDED && write_stacks(&job, cli_output_file(o), &err) != TK_OK) {
         rc = cli_error(&err);
     }
     if (rc != CLI_EXIT_OK) {
-        tk_output_abort(o);
+        cli_output_abort(o);
         return rc;
     }
     return cli_output_commit(o);

@@ -45,7 +45,7 @@ static void report_json(FILE *f, const char *path, const tk_folded_summary *s, s
     char *buf = NULL;
     size_t cap = 0;
     fputs("{\"version\": 1, \"format\": \"folded\", \"file\": ", f);
-    tk_put_json_string(f, path);
+    cli_put_json_string(f, path);
     fprintf(f, ", \"stacks\": %" PRIu64 ", \"frame_names\": %zu, \"max_depth\": %" PRIu32
             ", \"differential\": %s", s->stacks, s->nfunctions, s->max_depth,
             s->differential ? "true" : "false");
@@ -56,7 +56,7 @@ static void report_json(FILE *f, const char *path, const tk_folded_summary *s, s
     for (size_t i = 0; i < shown; i++) {
         const tk_folded_function *fn = &s->functions[i];
         fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
-        tk_put_json_string(f, name_of(fn, &buf, &cap));
+        cli_put_json_string(f, name_of(fn, &buf, &cap));
         fputs(", \"self\": ", f);
         put_num(f, fn->self);
         fputs(", \"total\": ", f);
@@ -81,7 +81,7 @@ static void report_csv(FILE *f, const tk_folded_summary *s, size_t shown)
           f);
     for (size_t i = 0; i < shown; i++) {
         const tk_folded_function *fn = &s->functions[i];
-        tk_put_csv_field(f, name_of(fn, &buf, &cap));
+        cli_put_csv_field(f, name_of(fn, &buf, &cap));
         fputc(',', f);
         put_num(f, fn->self);
         fputc(',', f);
@@ -133,7 +133,7 @@ int cli_folded_report(cli_ctx *ctx, const cli_args *args)
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
-        FILE *f = tk_output_file(o);
+        FILE *f = cli_output_file(o);
         if (fmt == CLI_OUT_JSON) report_json(f, ctx->paths[0], &s, shown);
         else if (fmt == CLI_OUT_CSV) report_csv(f, &s, shown);
         else report_text(f, &s, shown);

@@ -76,7 +76,7 @@ static int annotate_lines(cli_ctx *ctx, tk_deps *d, const char *crit,
             return st == TK_ERR_ARG ? cli_usage_error(ctx->command, "%s", err.message)
                                     : cli_error(&err);
     }
-    tk_status st = tk_deps_lines_new(lines, d, s, &err);
+    tk_status st = tk_deps_lines_open(lines, d, s, &err);
     tk_slice_free(s);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }

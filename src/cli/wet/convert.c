@@ -17,7 +17,7 @@ int cli_wet_convert(cli_ctx *ctx, const cli_args *a)
     const char *to = cli_get(a, "to");
     if (!to)
         return cli_usage_error(ctx->command, "missing --to FMT (wet, wet-history or json)");
-    tk_status (*writer)(const tk_deps *, FILE *, tk_error *) = NULL;
+    tk_status (*writer)(const tk_deps *, const tk_writer *, tk_error *) = NULL;
     if (strcmp(to, "wet") == 0)
         writer = tk_wet_write;
     else if (strcmp(to, "wet-history") == 0)
@@ -39,10 +39,10 @@ int cli_wet_convert(cli_ctx *ctx, const cli_args *a)
     }
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = writer(d, tk_output_file(o), &err);
+    tk_status st = writer(d, CLI_WRITER(cli_output_file(o)), &err);
     tk_deps_free(d);
     if (st != TK_OK) {
-        tk_output_abort(o);
+        cli_output_abort(o);
         return cli_error(&err);
     }
     return cli_output_commit(o);

@@ -14,7 +14,7 @@ int cli_wet_dump(cli_ctx *ctx, const cli_args *a)
         return rc;
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_wet_dump(d, stdout, &err);
+    tk_status st = tk_wet_dump(d, CLI_WRITER(stdout), &err);
     tk_deps_free(d);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }

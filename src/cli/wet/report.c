@@ -91,7 +91,7 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
     tk_error err;
     tk_error_clear(&err);
     if (top > SIZE_MAX / sizeof(tk_chain_summary) ||
-        tk_deps_report_new(&r, d, &o, &err) != TK_OK) {
+        tk_deps_report_open(&r, d, &o, &err) != TK_OK) {
         if (!err.message[0])
             tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         rc = cli_error(&err);

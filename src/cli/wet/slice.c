@@ -301,7 +301,7 @@ int cli_wet_slice(int argc, char **argv)
     }
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     if (to)
         write_dot(f, d, statics, s, so.deps, order);
     else if (json)

@@ -51,7 +51,7 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
         first = 0;
         if (ev.kind <= TK_EVENT_TAIL_EXIT) {
             fprintf(f, ",\"func\":%" PRIu64 ",\"name\":", ev.func);
-            tk_put_json_string(f, tk_event_func_name(src, ev.func, nb, sizeof nb));
+            cli_put_json_string(f, tk_event_func_name(src, ev.func, nb, sizeof nb));
         }
         if (ev.nargs) {
             fputs(",\"args\":[", f);
@@ -88,10 +88,10 @@ static tk_status write_profile(const tk_event_source *src, const char *object,
         tk_dot_options o = *dot;
         /* the profile's time event is in ns when the trace has a clock rate */
         o.event_per_second = src->ticks_per_second > 0 ? 1e9 : 0;
-        st = tk_profile_write_dot(p, &o, f, err);
+        st = tk_profile_write_dot(p, &o, CLI_WRITER(f), err);
     } else {
         tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        st = tk_callgrind_write(p, f, &opt, err);
+        st = tk_callgrind_write(p, CLI_WRITER(f), &opt, err);
     }
     tk_profile_free(p);
     return st;
@@ -107,7 +107,7 @@ typedef struct folded_job {
 static tk_status folded_of(void *job, FILE *f, tk_error *err)
 {
     const folded_job *j = job;
-    return tk_export_folded(j->src, f, j->weight, j->per_thread, err);
+    return tk_export_folded(j->src, CLI_WRITER(f), j->weight, j->per_thread, err);
 }
 
 /* --to callgrind --per-thread: a file per thread (OUT-01, ...). Returns an exit code. */
@@ -147,10 +147,8 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
     c->weight = (tk_folded_weight)weight;
     c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
     c->dot.full_names = cli_has(args, "full-names");
-    if (cli_get_double(ctx->command, args, "node-threshold", c->dot.node_threshold,
-                       &c->dot.node_threshold) ||
-        cli_get_double(ctx->command, args, "edge-threshold", c->dot.edge_threshold,
-                       &c->dot.edge_threshold) ||
+    if (cli_get_nonzero_double(ctx->command, args, "node-threshold", &c->dot.node_threshold) ||
+        cli_get_nonzero_double(ctx->command, args, "edge-threshold", &c->dot.edge_threshold) ||
         cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
     if (cli_has(args, "unit") && c->target != TO_DOT)
@@ -165,14 +163,14 @@ static int write_target(cli_ctx *ctx, const cli_args *args, const convert_opts *
 {
     tk_error err;
     tk_error_clear(&err);
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     int per_thread = cli_has(args, "per-thread");
     tk_status st;
     if (c->target == TO_CHROME) {
-        st = tk_export_chrome(src, f, &err);
+        st = tk_export_chrome(src, CLI_WRITER(f), &err);
         cli_warn_chrome_name(args);
     } else if (c->target == TO_FOLDED) {
-        st = tk_export_folded(src, f, c->weight, per_thread, &err);
+        st = tk_export_folded(src, CLI_WRITER(f), c->weight, per_thread, &err);
     } else if (c->target == TO_JSON) {
         st = write_events_json(src, f, &err);
     } else if (c->target == TO_SVG) {
@@ -256,7 +254,7 @@ int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
     if (out && written)
         rc = cli_output_commit(out);
     else if (out)
-        tk_output_abort(out);
+        cli_output_abort(out);
     for (int k = 0; written && k < t.n; k++) {
         cli_xray_warn_truncation(&t.s[k], ctx->paths[k]);
         cli_xray_warn_unknown_ids(&t.s[k], ctx->paths[k]);

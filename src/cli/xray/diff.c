@@ -28,7 +28,8 @@ static int diff_side(cli_ctx *ctx, const cli_args *args, int i, tk_latency_diff 
         return rc;
     tk_error err;
     tk_error_clear(&err);
-    tk_latency *l = tk_latency_new(0);
+    tk_latency *l = NULL;
+    (void)tk_latency_open(&l, 0, NULL);
     tk_status st = l ? tk_latency_run(l, &s.src, &err)
                      : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK)
@@ -87,13 +88,13 @@ static void print_row(FILE *f, int format, const time_style *t, const tk_latency
                    "],\"sum\":[%.*f,%.*f],\"median\":[%.*f,%.*f],\"function\":",
                 first ? "" : ",", r->func, r->count[0], r->count[1], d, r->sum[0], d,
                 r->sum[1], d, r->median[0], d, r->median[1]);
-        tk_put_json_string(f, name);
+        cli_put_json_string(f, name);
         fputc('}', f);
     } else {
         fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.*f,%.*f,%.*f,%.*f,", r->func,
                 r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d, r->median[0], d,
                 r->median[1]);
-        tk_put_csv_field(f, name);
+        cli_put_csv_field(f, name);
         fprintf(f, ",%s\n", t->unit);
     }
 }
@@ -105,7 +106,7 @@ static int write_diff(const cli_args *args, int format, const time_style *t,
     int rc = cli_output_open(args, 0, &out);
     if (rc != CLI_EXIT_OK)
         return rc;
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     print_head(f, format, t);
     for (size_t i = 0; i < shown; i++) {
         char nb[64];
@@ -133,7 +134,7 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     tk_latency_diff *d;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_latency_diff_new(&d, unit, &err) != TK_OK)
+    if (tk_latency_diff_open(&d, unit, &err) != TK_OK)
         return cli_error(&err);
     cli_xray_session names;
     int rc = diff_side(ctx, args, 0, d, NULL);

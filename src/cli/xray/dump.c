@@ -18,7 +18,7 @@ int cli_xray_dump(cli_ctx *ctx, const cli_args *args)
             return rc;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_xray_dump(s.reader, s.map, stdout, &err);
+        tk_status st = tk_xray_dump(s.reader, s.map, CLI_WRITER(stdout), &err);
         fflush(stdout);
         if (st != TK_OK)
             rc = cli_error(&err);

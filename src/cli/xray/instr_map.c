@@ -66,12 +66,12 @@ int cli_xray_instr_map(int argc, char **argv)
                    id > 1 ? "," : "", f->id, f->address, f->sleds,
                    f->always_instrument ? "true" : "false", f->logs_args ? "true" : "false");
             if (f->name)
-                tk_put_json_string(stdout, f->name);
+                cli_put_json_string(stdout, f->name);
             else
                 fputs("null", stdout);
             fputs(",\"file\":", stdout);
             if (f->file)
-                tk_put_json_string(stdout, f->file);
+                cli_put_json_string(stdout, f->file);
             else
                 fputs("null", stdout);
             printf(",\"line\":%" PRIu32 "}", f->line);

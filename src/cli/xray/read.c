@@ -33,7 +33,7 @@ int cli_xray_thread_ids(cli_ctx *ctx, const cli_args *args, int64_t *tids, size_
         return cli_usage_error(ctx->command, "at most %d --thread options", CLI_XRAY_MAX_THREADS);
     for (int k = 0; k < count; k++) {
         int64_t v; /* decimal or 0x hex, with a sign (tracekit/num.h) */
-        if (tk_parse_i64(threads[k], strlen(threads[k]), &v) != TK_OK)
+        if (tk_parse_i64(threads[k], strlen(threads[k]), &v, NULL) != TK_OK)
             return cli_usage_error(ctx->command, "--thread wants a thread id, not '%s'",
                                    threads[k]);
         tids[k] = v;
@@ -64,9 +64,9 @@ static void read_trace(cli_xray_read *rd, int i, cli_xray_part *p)
         }
         p->hz = src.ticks_per_second > 0 ? src.ticks_per_second : 0;
         p->emulated = tk_xray_emulated_tsc(tk_xray_get_header(r));
-        p->l = tk_latency_new(rd->per_thread);
-        p->st = p->l ? tk_latency_run(p->l, &src, &p->err)
-                     : tk_error_set(&p->err, TK_ERR_NOMEM, "out of memory");
+        p->st = tk_latency_open(&p->l, rd->per_thread, &p->err);
+        if (p->st == TK_OK)
+            p->st = tk_latency_run(p->l, &src, &p->err);
     }
     if (p->st == TK_OK) {
         tk_latency_get_totals(p->l, &p->totals);

@@ -162,11 +162,11 @@ static void report_json_cut(FILE *f, const report_in *s)
         fputc('{', f);
         if (s->ntraces > 1) {
             fputs("\"path\":", f);
-            tk_put_json_string(f, s->paths[k]);
+            cli_put_json_string(f, s->paths[k]);
             fputc(',', f);
         }
         fprintf(f, "\"byte\":%" PRId64 ",\"message\":", s->parts[k].where.offset);
-        tk_put_json_string(f, s->parts[k].where.message);
+        cli_put_json_string(f, s->parts[k].where.message);
         fputc('}', f);
         return;
     }
@@ -188,10 +188,10 @@ static void report_json(FILE *f, const report_in *s, const tk_latency_report *ro
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         fprintf(f, "%s\n{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", r->func);
-        tk_put_json_string(f, tk_event_func_name(&s->names, r->func, nb, sizeof nb));
+        cli_put_json_string(f, tk_event_func_name(&s->names, r->func, nb, sizeof nb));
         if (db[0]) {
             fprintf(f, ",\"debug\":");
-            tk_put_json_string(f, db);
+            cli_put_json_string(f, db);
         }
         if (st->per_thread)
             fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
@@ -270,7 +270,7 @@ static int write_report(const cli_args *args, const report_in *in, const setting
     int rc = cli_output_open(args, 0, &out);
     if (rc != CLI_EXIT_OK)
         return rc;
-    FILE *f = tk_output_file(out);
+    FILE *f = cli_output_file(out);
     if (o->format == CLI_OUT_TEXT)
         report_text(f, in, rows, &o->style);
     else if (o->format == CLI_OUT_JSON)
@@ -290,7 +290,7 @@ static int report_of(cli_ctx *ctx, const cli_args *args, settings *o, cli_xray_r
     tk_error err;
     tk_error_clear(&err);
     tk_latency_report *rows = NULL;
-    if (tk_latency_report_new(&rows, rd->acc, &o->sort, &err) != TK_OK)
+    if (tk_latency_report_open(&rows, rd->acc, &o->sort, &err) != TK_OK)
         return cli_error(&err);
     tk_latency_totals totals;
     tk_latency_get_totals(rd->acc, &totals);

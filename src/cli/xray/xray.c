@@ -57,7 +57,7 @@ int cli_xray_session_open(cli_ctx *ctx, const cli_args *args, int i, int release
     }
     for (int k = 0; k < n; k++) {
         int64_t v; /* decimal or 0x hex, with a sign (tracekit/num.h) */
-        if (tk_parse_i64(threads[k], strlen(threads[k]), &v) != TK_OK) {
+        if (tk_parse_i64(threads[k], strlen(threads[k]), &v, NULL) != TK_OK) {
             cli_xray_session_close(s);
             return cli_usage_error(ctx->command, "--thread wants a thread id, not '%s'",
                                    threads[k]);
@@ -100,7 +100,7 @@ int cli_xray_unit(cli_ctx *ctx, const cli_args *args, tk_time_unit *unit)
 {
     const char *u = cli_get(args, "unit");
     *unit = TK_UNIT_US;
-    if (u && tk_time_unit_parse(u, unit) != 0) {
+    if (u && tk_time_unit_parse(u, unit, NULL) != TK_OK) {
         cli_usage_error(ctx->command, "--unit wants s, ms, us or ns, not '%s'", u);
         return -1;
     }

@@ -100,7 +100,7 @@ tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
 {
     const char *s = *sp;
     uint64_t v;
-    tk_status st = tk_scan_u64(&s, e, &v); /* decimal or 0x hex (core/num) */
+    tk_status st = tk_num_scan_u64(&s, e, &v); /* decimal or 0x hex (core/num) */
     if (st != TK_OK) return st;
     if (s < e && !is_space(*s) && !(stop && *s == stop) && *s != '\r') return TK_ERR_FORMAT;
     *sp = s;
@@ -336,7 +336,7 @@ static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char
     while (s < e && !is_space(*s) && *s != '=' && *s != ':') s++;
     if (s == n) return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected an event name after 'event:'");
     uint32_t name, formula = TK_PROF_NONE, long_name = TK_PROF_NONE;
-    if (tk_profile_intern(ps->p, n, (size_t)(s - n), &name) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_intern(ps->p, n, (size_t)(s - n), &name, NULL) != TK_OK) return cg_nomem(ps);
     s = skip_space(s, e);
     if (s < e && *s == '=') {
         const char *f = skip_space(s + 1, e);
@@ -344,13 +344,13 @@ static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char
         while (fe < e && *fe != ':') fe++;
         const char *ft = trim_end(f, fe);
         if (ft == f) return cg_fail_at(ps, TK_ERR_FORMAT, f, "expected a formula after '='");
-        if (tk_profile_intern(ps->p, f, (size_t)(ft - f), &formula) != TK_OK) return cg_nomem(ps);
+        if (tk_profile_intern(ps->p, f, (size_t)(ft - f), &formula, NULL) != TK_OK) return cg_nomem(ps);
         s = fe;
     }
     if (s < e && *s == ':') {
         const char *l = skip_space(s + 1, e);
         const char *le = trim_end(l, e);
-        if (tk_profile_intern(ps->p, l, (size_t)(le - l), &long_name) != TK_OK)
+        if (tk_profile_intern(ps->p, l, (size_t)(le - l), &long_name, NULL) != TK_OK)
             return cg_nomem(ps);
         s = e;
     }
@@ -362,7 +362,7 @@ static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char
                           found);
     }
     if (formula != TK_PROF_NONE) {
-        tk_status st = tk_profile_add_derived(ps->p, name, formula, long_name);
+        tk_status st = tk_profile_add_derived(ps->p, name, formula, long_name, NULL);
         if (st == TK_ERR_LIMIT)
             return cg_fail_at(ps, TK_ERR_LIMIT, n,
                               "more than %d derived events ('event:' lines with '=')",
@@ -490,7 +490,7 @@ tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen,
         const char *ve = trim_end(v, e);
         if (KEY("creator")) ps->creator_callgrind = ve - v >= 9 && memcmp(v, "callgrind", 9) == 0;
         if (tk_profile_part_set_string(KEY("cmd") ? &part->cmd : &part->creator, v,
-                                       (size_t)(ve - v)) != TK_OK)
+                                       (size_t)(ve - v), NULL) != TK_OK)
             return cg_nomem(ps);
         return TK_OK;
     }
@@ -498,7 +498,7 @@ tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen,
         const char *v = skip_space(s, e);
         const char *ve = e;
         while (ve > v && e[-1] == '\r') ve--;
-        if (tk_profile_part_add_desc(part, v, (size_t)(ve - v)) != TK_OK) return cg_nomem(ps);
+        if (tk_profile_part_add_desc(part, v, (size_t)(ve - v), NULL) != TK_OK) return cg_nomem(ps);
         return TK_OK;
     }
     /* Keys real tools write that the spec does not list: ignored. */

@@ -45,6 +45,7 @@ int cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
     }
     if ((m->count + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 64;
+        if (!m->cap) m->hash_key = tk_hash_new_key();
         uint64_t *nk = tk_calloc(ncap, sizeof *nk);
         uint32_t *nv = tk_calloc(ncap, sizeof *nv);
         if (!nk || !nv) {
@@ -54,7 +55,7 @@ int cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
         }
         for (size_t i = 0; i < m->cap; i++) {
             if (!m->vals[i]) continue;
-            size_t j = id_hash(m->keys[i]) & (ncap - 1);
+            size_t j = id_hash(m, m->keys[i]) & (ncap - 1);
             while (nv[j]) j = (j + 1) & (ncap - 1);
             nk[j] = m->keys[i];
             nv[j] = m->vals[i];
@@ -66,7 +67,7 @@ int cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
         m->cap = ncap;
     }
     size_t mask = m->cap - 1;
-    size_t j = id_hash(key) & mask;
+    size_t j = id_hash(m, key) & mask;
     while (m->vals[j] && m->keys[j] != key) j = (j + 1) & mask;
     if (!m->vals[j]) m->count++;
     m->keys[j] = key;
@@ -117,7 +118,7 @@ static tk_status index_definitions(tk_callgrind_parser *ps, const char *buf, con
         uint64_t id;
         /* the id as forward_define's search writes it: no leading zero */
         if (kind >= 0 && !(*d == '0' && d + 1 < le && d[1] != ')') &&
-            tk_scan_dec(&d, le, &id) == TK_OK) {
+            tk_num_scan_dec(&d, le, &id) == TK_OK) {
             if (d + 1 < le && d[0] == ')' && d[1] == ' ' && trim_end(d + 2, le) > d + 2) {
                 int inserted;
                 if (!tk_hmap_slot(&ps->fwd[kind], id, (uint64_t)(d + 2 - buf) + 1, &inserted))
@@ -144,7 +145,7 @@ static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, 
     if (!buf) {
         const uint8_t *v;
         size_t vlen;
-        if (!ps->in || tk_input_file_view(ps->in, &v, &vlen) != TK_OK || ps->offset < 0 ||
+        if (!ps->in || tk_input_file_view(ps->in, &v, &vlen, NULL) != TK_OK || ps->offset < 0 ||
             (uint64_t)ps->offset >= vlen)
             return TK_OK;
         buf = (const char *)v;
@@ -177,7 +178,7 @@ static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, 
     const char *ne = memchr(name, '\n', (size_t)(buf_end - name));
     ne = trim_end(name, ne ? ne : buf_end);
     uint32_t sid;
-    if (tk_profile_intern(ps->p, name, (size_t)(ne - name), &sid) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_intern(ps->p, name, (size_t)(ne - name), &sid, NULL) != TK_OK) return cg_nomem(ps);
     if (!cg_id_map_put(&ps->ids[kind], id, sid)) return cg_nomem(ps);
     cg_warn_at(ps, at, "%s id (%llu) is used before its definition", kind_names[kind],
                (unsigned long long)id);
@@ -245,7 +246,7 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
             k += (size_t)(lit_end[i] - lit[i]);
         }
     }
-    *st = tk_profile_intern(ps->p, buf, k, sid) == TK_OK ? TK_OK : cg_nomem(ps);
+    *st = tk_profile_intern(ps->p, buf, k, sid, NULL) == TK_OK ? TK_OK : cg_nomem(ps);
     tk_free(buf);
     return 1;
 }
@@ -299,7 +300,7 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
                     return cg_fail_at(ps, TK_ERR_FORMAT, at, "undefined %s id (%llu)",
                                       kind_names[kind], (unsigned long long)id);
                 uint32_t sid;
-                if (tk_profile_intern(ps->p, at, (size_t)(d + 1 - at), &sid) != TK_OK)
+                if (tk_profile_intern(ps->p, at, (size_t)(d + 1 - at), &sid, NULL) != TK_OK)
                     return cg_nomem(ps);
                 if (!cg_id_map_put(&ps->ids[kind], id, sid)) return cg_nomem(ps);
                 have = sid + 1;
@@ -311,7 +312,7 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
         tk_status xst = TK_OK;
         if (kind == KIND_FUNCTION && *n == '(' && expand_mangled(ps, n, e, &sid, &xst)) {
             if (xst != TK_OK) return xst;
-        } else if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid) != TK_OK) {
+        } else if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid, NULL) != TK_OK) {
             return cg_nomem(ps);
         }
         if (have && have - 1 != sid)
@@ -323,6 +324,6 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
         *out = sid;
         return TK_OK;
     }
-    if (tk_profile_intern(ps->p, s, (size_t)(e - s), out) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_intern(ps->p, s, (size_t)(e - s), out, NULL) != TK_OK) return cg_nomem(ps);
     return TK_OK;
 }

@@ -23,6 +23,7 @@ typedef struct id_map {
     uint64_t *keys;
     uint32_t *vals; /* string id + 1, 0 = empty */
     size_t cap, count;
+    uint64_t hash_key; /* tk_hash_new_key, drawn when keys is first made */
     /* ids below ID_DIRECT_MAX (all that callgrind writes) index this array.
      * It lives as long as the parser; a new part empties the entries it
      * set (listed in `set`) instead of the whole array, so that a part costs
@@ -203,7 +204,7 @@ static inline const char *trim_end(const char *s, const char *e)
     return e;
 }
 
-/* Decimal or 0x hex (tk_scan_u64 of core/num). The number must end at a
+/* Decimal or 0x hex (tk_num_scan_u64 of core/num). The number must end at a
  * space, tab, CR or end of line (or at `stop` when it is not 0). TK_OK,
  * TK_ERR_FORMAT (not such a number), TK_ERR_LIMIT (over 64 bits). */
 tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);
@@ -220,9 +221,9 @@ static inline int grow_u32(uint32_t **a, size_t *cap, size_t need)
     return need <= *cap || tk_vec_reserve_zeroed_((void **)a, cap, need, sizeof **a) == 0;
 }
 
-static inline uint64_t id_hash(uint64_t k)
+static inline uint64_t id_hash(const id_map *m, uint64_t k)
 {
-    k ^= tk_hash_key; /* large ids are the file's: keyed against crafted ones */
+    k ^= m->hash_key; /* large ids are the file's: keyed against crafted ones */
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdULL;
     k ^= k >> 33;
@@ -235,7 +236,7 @@ static inline uint32_t id_map_get(const id_map *m, uint64_t key)
     if (key < m->direct_cap) return m->direct[key];
     if (!m->cap) return 0;
     size_t mask = m->cap - 1;
-    for (size_t j = id_hash(key) & mask; m->vals[j]; j = (j + 1) & mask)
+    for (size_t j = id_hash(m, key) & mask; m->vals[j]; j = (j + 1) & mask)
         if (m->keys[j] == key) return m->vals[j];
     return 0;
 }

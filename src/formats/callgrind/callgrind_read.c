@@ -33,14 +33,14 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
     uint32_t fn = key->fn;
     if (!grow_u32(&ps->call_head, &ps->call_head_cap, (size_t)fn + 1)) return TK_ERR_NOMEM;
     if (ps->call_head[fn] == CALLS_HASHED)
-        return tk_profile_add_call(ps->p, part, key, count, inclusive);
+        return tk_profile_add_call(ps->p, part, key, count, inclusive, NULL);
     const tk_prof_call *rows = part->calls.rows;
     size_t w = tk_profile_event_count(ps->p) + 1;
     unsigned walked = 0;
     for (uint32_t r = ps->call_head[fn]; r; r = ps->call_next[r - 1]) {
         if (++walked > CALL_LIST_MAX) {
             ps->call_head[fn] = CALLS_HASHED;
-            return tk_profile_add_call(ps->p, part, key, count, inclusive);
+            return tk_profile_add_call(ps->p, part, key, count, inclusive, NULL);
         }
         if (memcmp(&rows[r - 1], key, sizeof *key) != 0) continue;
         uint64_t *v = part->calls.values + (size_t)(r - 1) * w;
@@ -50,7 +50,7 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
         return TK_OK;
     }
     size_t row;
-    tk_status st = tk_profile_append_call(ps->p, part, key, count, inclusive, &row);
+    tk_status st = tk_profile_append_call(ps->p, part, key, count, inclusive, &row, NULL);
     if (st != TK_OK) return st;
     if (!grow_u32(&ps->call_next, &ps->call_next_cap, row + 1)) return TK_ERR_NOMEM;
     ps->call_next[row] = ps->call_head[fn];
@@ -75,11 +75,11 @@ static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, ui
         if (ps->opt.diag) check_call_sums(ps, count, inclusive);
         return TK_OK;
     }
-    if (ps->opt.call_counts_only) return tk_profile_part_count_calls(ps->part, key->callee, count);
+    if (ps->opt.call_counts_only) return tk_profile_part_count_calls(ps->part, key->callee, count, NULL);
     if (ps->drop_files && key->file == ps->empty_str && !key->pos.addr && !key->pos.bb &&
         !key->pos.line && !key->target.addr && !key->target.bb && !key->target.line)
         return call_by_function(ps, key, count, inclusive);
-    return tk_profile_add_call(ps->p, ps->part, key, count, inclusive);
+    return tk_profile_add_call(ps->p, ps->part, key, count, inclusive, NULL);
 }
 
 static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, uint64_t executed,
@@ -92,7 +92,7 @@ static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, ui
         cg_add_read_sums(ps, TK_SUMS_JUMPS, counts, 2, 0);
     }
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
-    return tk_profile_add_jump(ps->p, ps->part, key, executed, followed);
+    return tk_profile_add_jump(ps->p, ps->part, key, executed, followed, NULL);
 }
 
 /* The pending costs of a function-only key: to the function's row. */
@@ -107,7 +107,7 @@ static tk_status self_by_function(tk_callgrind_parser *ps, size_t w)
         return TK_OK;
     }
     size_t row;
-    tk_status st = tk_profile_append_self(ps->p, ps->part, &ps->pend_key, ps->pend, &row);
+    tk_status st = tk_profile_append_self(ps->p, ps->part, &ps->pend_key, ps->pend, &row, NULL);
     if (st == TK_OK) ps->self_row[fn] = (uint32_t)row + 1;
     return st;
 }
@@ -131,7 +131,7 @@ static tk_status flush_self(tk_callgrind_parser *ps)
                !k->pos.line) {
         st = self_by_function(ps, w);
     } else {
-        st = tk_profile_add_self(ps->p, ps->part, k, ps->pend);
+        st = tk_profile_add_self(ps->p, ps->part, k, ps->pend, NULL);
     }
     if (st == TK_ERR_LIMIT) return cg_fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
     if (st != TK_OK) return cg_nomem(ps);
@@ -195,7 +195,7 @@ tk_status cg_begin_part(tk_callgrind_parser *ps)
 {
     tk_status st = end_part(ps);
     if (st != TK_OK && !ps->opt.diag) return st;
-    if (tk_profile_add_part(ps->p, &ps->part) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_add_part(ps->p, &ps->part, NULL) != TK_OK) return cg_nomem(ps);
     ps->part_has_data = 0;
     ps->part_has_events = 0;
     ps->ncols = 0;
@@ -330,7 +330,7 @@ static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
 static tk_status resolve_function(tk_callgrind_parser *ps)
 {
     if (!ps->fn_lazy) return TK_OK;
-    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn) != TK_OK)
+    if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn, NULL) != TK_OK)
         return cg_nomem(ps);
     ps->fn_lazy = 0;
     ps->have_fn = 1;
@@ -615,7 +615,7 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     uint32_t target_fn = ps->fn;
     if (ps->have_jfn) { /* a jfn= before: the target function, as jump_line makes it */
         const tk_prof_function *from = tk_profile_function_at(ps->p, ps->fn);
-        if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn) != TK_OK) {
+        if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn, NULL) != TK_OK) {
             ps->line = s;
             ps->lineno = ++*ln;
             *st = cg_nomem(ps);
@@ -771,7 +771,7 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     uint32_t cob = ps->have_cob ? ps->cob : ps->ob;
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
-    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee) != TK_OK) {
+    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee, NULL) != TK_OK) {
         *st = cg_nomem(ps);
         return p + 1;
     }
@@ -813,6 +813,78 @@ run_fn_line(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_
     return next;
 }
 
+/* The self-cost sums of the key a run is reading (fast_run_body): *acc is
+ * pend itself (col_map the identity: the pending row's sums in place), or
+ * buf with pend's sums in column order, or zeros when the key is not the
+ * pending row's (*pend_ready 0); *touched says whether a line added to them. */
+static inline __attribute__((always_inline)) void
+run_key_start(tk_callgrind_parser *ps, uint64_t *buf, uint64_t **acc, int *pend_ready,
+              int *touched, int identity, size_t ncols)
+{
+    const size_t *map = ps->col_map;
+    uint64_t *pend = ps->pend;
+    *pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&
+                  ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&
+                  ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;
+    *acc = buf;
+    if (*pend_ready) {
+        if (identity)
+            *acc = pend;
+        else
+            for (size_t i = 0; i < ncols; i++) buf[i] = pend[map[i]];
+    } else {
+        memset(buf, 0, ncols * sizeof *buf);
+    }
+    *touched = 0;
+}
+
+/* The sums of the key back into the pending row (run_key_start). */
+static inline __attribute__((always_inline)) void
+run_key_end(tk_callgrind_parser *ps, const uint64_t *acc, int touched, int identity, size_t ncols)
+{
+    uint64_t *pend = ps->pend;
+    if (touched && acc != pend) {
+        if (identity)
+            memcpy(pend, acc, ncols * sizeof *acc);
+        else
+            for (size_t i = 0; i < ncols; i++) pend[ps->col_map[i]] = acc[i];
+    }
+}
+
+/* The first costed line s (line ln + 1) of a new self-cost key in a run: the
+ * pending row of the previous key is flushed and an empty one is started for
+ * this key. TK_OK or an error (located). */
+static inline __attribute__((always_inline)) tk_status run_new_key(tk_callgrind_parser *ps,
+                                                                   const char *s, uint64_t ln)
+{
+    ps->line = s;
+    ps->lineno = ln + 1;
+    int fst = flush_self(ps);
+    if (fst != TK_OK) return fst;
+    memset(&ps->pend_key, 0, sizeof ps->pend_key);
+    ps->pend_key.fn = ps->fn;
+    ps->pend_key.file = ROW_FILE(ps);
+    memset(ps->pend, 0, tk_profile_event_count(ps->p) * sizeof *ps->pend);
+    ps->pend_valid = 1;
+    return TK_OK;
+}
+
+/* A cost line taken: its subpositions v are the last ones. */
+static inline __attribute__((always_inline)) void run_commit(uint64_t *last, int *have,
+                                                             const uint64_t *v, const size_t npos)
+{
+    last[0] = v[0];
+    have[0] = 1;
+    if (npos > 1) {
+        last[1] = v[1];
+        have[1] = 1;
+        if (npos > 2) {
+            last[2] = v[2];
+            have[2] = 1;
+        }
+    }
+}
+
 /* Consecutive lines of function bodies when only per-function costs are
  * kept (TK_CALLGRIND_DETAIL_FUNCTIONS, nothing expected): cost lines, which
  * cannot change the self-cost key (function, file), and the usual lines
@@ -832,8 +904,6 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
     int have[3] = {have_all || ps->have_last[0], have_all || ps->have_last[1],
                    have_all || ps->have_last[2]};
     uint64_t ln = *lineno;
-    const size_t *map = ps->col_map;
-    uint64_t *pend = ps->pend;
     /* the pending sums in column order, written back at the end (and when
      * a fn= line inside the run changes the key) */
     uint64_t acc_buf[TK_PROFILE_MAX_EVENTS], *acc;
@@ -841,32 +911,7 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
      * a run that continues the pending row sums into it in place */
     int identity = ps->col_identity;
     int pend_ready, touched;
-#define RUN_KEY_START()                                                                          \
-    do {                                                                                         \
-        pend_ready = ps->pend_valid && ps->pend_key.fn == ps->fn &&                              \
-                     ps->pend_key.file == ROW_FILE(ps) && ps->pend_key.pos.line == 0 &&          \
-                     ps->pend_key.pos.addr == 0 && ps->pend_key.pos.bb == 0;                     \
-        acc = acc_buf;                                                                           \
-        if (pend_ready) {                                                                        \
-            if (identity)                                                                        \
-                acc = pend;                                                                      \
-            else                                                                                 \
-                for (size_t i_ = 0; i_ < ncols; i_++) acc[i_] = pend[map[i_]];                  \
-        } else {                                                                                 \
-            memset(acc, 0, ncols * sizeof *acc);                                                 \
-        }                                                                                        \
-        touched = 0;                                                                             \
-    } while (0)
-#define RUN_KEY_END()                                                                            \
-    do {                                                                                         \
-        if (touched && acc != pend) {                                                            \
-            if (identity)                                                                        \
-                memcpy(pend, acc, ncols * sizeof *acc);                                          \
-            else                                                                                 \
-                for (size_t i_ = 0; i_ < ncols; i_++) pend[map[i_]] = acc[i_];                   \
-        }                                                                                        \
-    } while (0)
-    RUN_KEY_START();
+    run_key_start(ps, acc_buf, &acc, &pend_ready, &touched, identity, ncols);
     *st = TK_OK;
     for (;;) {
         const char *p = s;
@@ -887,35 +932,19 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         if (n && !pend_ready) {
             /* the first costed line of a new self-cost key: flush the old
              * one (acc was zero and holds this line's costs) */
-            ps->line = s;
-            ps->lineno = ln + 1;
-            int fst = flush_self(ps);
+            int fst = run_new_key(ps, s, ln);
             if (fst != TK_OK) {
                 *st = fst;
                 ln++;
                 s = p + 1;
                 break;
             }
-            memset(&ps->pend_key, 0, sizeof ps->pend_key);
-            ps->pend_key.fn = ps->fn;
-            ps->pend_key.file = ROW_FILE(ps);
-            memset(pend, 0, tk_profile_event_count(ps->p) * sizeof *pend);
-            ps->pend_valid = 1;
             pend_ready = 1;
         }
         /* commit the line */
         ln++;
         touched |= n != 0;
-        last[0] = v[0];
-        have[0] = 1;
-        if (npos > 1) {
-            last[1] = v[1];
-            have[1] = 1;
-            if (npos > 2) {
-                last[2] = v[2];
-                have[2] = 1;
-            }
-        }
+        run_commit(last, have, v, npos);
         s = p + 1;
         if (s > last_nl) break;
         unsigned c0 = (unsigned char)*s;
@@ -935,8 +964,8 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
                 int more;
                 q = run_fn_line(ps, s, last_nl, &ln, st, &more);
                 if (q && more) {
-                    RUN_KEY_END();
-                    RUN_KEY_START();
+                    run_key_end(ps, acc, touched, identity, ncols);
+                    run_key_start(ps, acc_buf, &acc, &pend_ready, &touched, identity, ncols);
                 }
                 if (q && !more) { /* the general code goes on from there */
                     s = q;
@@ -952,9 +981,7 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         }
         if (!tk_fast_cost_start(c0)) break; /* not a cost line */
     }
-    RUN_KEY_END();
-#undef RUN_KEY_START
-#undef RUN_KEY_END
+    run_key_end(ps, acc, touched, identity, ncols);
     /* keeps GCC 12 from reading last[0..1] for these copies with one 16-byte
      * load inside the loop (core/fastpath.h) */
     TK_FAST_BARRIER();
@@ -1092,7 +1119,7 @@ parsed:
     reduce_pos(ps, &ps->call.target);
     uint32_t cob = ps->have_cob ? ps->cob : ps->ob;
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
-    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee) != TK_OK)
+    if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee, NULL) != TK_OK)
         return cg_nomem(ps);
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
     ps->expecting = EXPECT_CALL_COST;
@@ -1157,7 +1184,7 @@ parsed:
          * count; a writer could not say it). */
         const tk_prof_function *src = tk_profile_function_at(ps->p, ps->fn);
         if (tk_profile_function(ps->p, src->object, src->file, ps->jfn,
-                                &ps->jump.target_fn) != TK_OK)
+                                &ps->jump.target_fn, NULL) != TK_OK)
             return cg_nomem(ps);
     }
     ps->have_jfi = ps->have_jfn = 0;
@@ -1325,20 +1352,20 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
     return TK_OK;
 }
 
-tk_status tk_callgrind_parser_new(tk_callgrind_parser **out, tk_profile *p,
-                                  const tk_callgrind_read_options *opt)
+tk_status tk_callgrind_parser_open(tk_callgrind_parser **out, tk_profile *p,
+                                  const tk_callgrind_read_options *opt, tk_error *err)
 {
     *out = NULL;
     tk_callgrind_parser *ps = tk_calloc(1, sizeof *ps);
-    if (!ps) return TK_ERR_NOMEM;
+    if (!ps) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->p = p;
     ps->fast = 1;
     if (opt) ps->opt = *opt;
     ps->drop_files = ps->opt.drop_files && ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS;
     tk_error_clear(&ps->first_error);
-    if (tk_profile_intern(p, "", 0, &ps->empty_str) != TK_OK) {
+    if (tk_profile_intern(p, "", 0, &ps->empty_str, err) != TK_OK) {
         tk_free(ps);
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     *out = ps;
     return TK_OK;
@@ -1378,22 +1405,46 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
     tk_free(ps);
 }
 
+/* The end of the line at s ('\n', or end for the last line of the input):
+ * lines up to last_nl end with a newline, found with strchrnul, which stops
+ * at a NUL too (the fused fast paths stop at a NUL as at any unusual byte:
+ * NUL bytes are found line by line, not by a pass over the block). Returns
+ * the '\n' or NULL. */
+static inline const char *line_end(tk_callgrind_parser *ps, const char *s, const char *end,
+                                   const char *last_nl)
+{
+    const char *nl;
+    if (s <= last_nl) { /* a '\n' ends the line */
+        nl = tk_strchrnul(s, '\n');
+        if (*nl == '\n')
+            ps->nul_free_end = nl;
+        else /* a NUL in the line: the general code reports it */
+            nl = memchr(nl, '\n', (size_t)(end - nl));
+    } else {
+        nl = memchr(s, '\n', (size_t)(end - s));
+    }
+    return nl;
+}
+
+/* The last newline of data[0, len), or NULL. */
+static inline const char *last_newline(const char *data, size_t len)
+{
+    const char *last_nl = data + len;
+    while (last_nl > data && last_nl[-1] != '\n') last_nl--;
+    return last_nl > data ? last_nl - 1 : NULL;
+}
+
 /* The lines of data[0, len): every one ends with '\n' but, at the end of the
  * input, the last. base: content offset of data[0]; *lineno: lines before it
  * (updated). */
 static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t len, uint64_t base,
                              uint64_t *lineno_io, tk_error *err)
 {
-    /* NUL bytes are found line by line where the lines are looked for
-     * (strchrnul stops at '\n' or NUL), not by a pass over the block: the
-     * fused fast paths stop at a NUL as at any unusual byte */
-    ps->nul_free_end = data;
+    ps->nul_free_end = data; /* NUL bytes are found line by line (line_end) */
     const char *s = data, *end = data + len;
     /* lines that start at or before the last newline end with a newline:
      * the fused fast path scans them without an end pointer */
-    const char *last_nl = end;
-    while (last_nl > data && last_nl[-1] != '\n') last_nl--;
-    last_nl = last_nl > data ? last_nl - 1 : NULL;
+    const char *last_nl = last_newline(data, len);
     uint64_t lineno = *lineno_io;
     tk_status st = TK_OK;
     while (s < end) {
@@ -1441,16 +1492,7 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
                 }
             }
         }
-        const char *nl;
-        if (s <= last_nl) { /* a '\n' ends the line */
-            nl = tk_strchrnul(s, '\n');
-            if (*nl == '\n')
-                ps->nul_free_end = nl;
-            else /* a NUL in the line: the general code reports it */
-                nl = memchr(nl, '\n', (size_t)(end - nl));
-        } else {
-            nl = memchr(s, '\n', (size_t)(end - s));
-        }
+        const char *nl = line_end(ps, s, end, last_nl);
         const char *le = nl ? nl : end;
         ++lineno;
         /* a body line "key=..." (fn= cfn= calls= jcnd= fi= ...): straight to
@@ -1503,7 +1545,7 @@ tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
                                const tk_callgrind_read_options *opt, int fast, tk_error *err)
 {
     tk_callgrind_parser *ps;
-    if (tk_callgrind_parser_new(&ps, p, opt) != TK_OK)
+    if (tk_callgrind_parser_open(&ps, p, opt, err) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->fast = fast;
     ps->buf = data;
@@ -1589,7 +1631,7 @@ tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
      * chunks), each block's whole lines in place, a line across two blocks
      * gathered in `c` */
     tk_callgrind_parser *ps;
-    if (tk_callgrind_parser_new(&ps, p, &o) != TK_OK)
+    if (tk_callgrind_parser_open(&ps, p, &o, err) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->in = in;
     carry_line c = {NULL, 0, 0, 0, 0};

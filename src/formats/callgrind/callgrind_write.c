@@ -9,6 +9,7 @@
  * writer does (callgrind_annotate books the next function's costs to the last "fi=" file
  * otherwise; tk_callgrind_write_parts writes a file per part, valgrind's
  * --separate-threads=yes naming. */
+#include "core/writer.h"
 #include "tracekit/callgrind.h"
 
 #include <inttypes.h>
@@ -17,10 +18,14 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/output.h"
 #include "core/hash.h"
 #include "core/num.h"
 #include "model/profile.h"
 #include "tracekit/output.h"
+
+static tk_status callgrind_write_stream(const tk_profile *p, FILE *out,
+                                        const tk_callgrind_write_options *opt, tk_error *err);
 
 enum { KIND_OBJECT = 0, KIND_FILE = 1, KIND_FUNCTION = 2 };
 
@@ -50,7 +55,7 @@ static void put_name_of(writer *w, int kind, uint32_t key, const char *s)
     /* A name that starts like "(12" would read as a compressed reference when
      * written plain, so it always gets an id; an empty name never does. */
     int looks_like_id = s[0] == '(' && s[1] >= '0' && s[1] <= '9';
-    if ((!w->opt.compress_names && !looks_like_id) || !*s) {
+    if ((w->opt.plain_names && !looks_like_id) || !*s) {
         fputs(s, w->out);
         return;
     }
@@ -81,7 +86,7 @@ static int reserve_function_ids(writer *w)
         for (const char *q = s; (q = memchr(q, '(', (size_t)(se - q))) != NULL; q++) {
             uint64_t v;
             const char *d = q + 1;
-            if (tk_scan_dec(&d, se, &v) == TK_OK && d < se && *d == ')' && v <= UINT32_MAX &&
+            if (tk_num_scan_dec(&d, se, &v) == TK_OK && d < se && *d == ')' && v <= UINT32_MAX &&
                 tk_hmap_put(&w->reserved_fn_ids, v, 0) != 0)
                 return -1;
         }
@@ -120,7 +125,7 @@ static void put_pos(writer *w, const tk_prof_pos *pos, int update)
     if (w->positions & TK_POS_LINE) { v[n] = pos->line; hex[n++] = 0; }
     for (size_t i = 0; i < n; i++) {
         if (i) fputc(' ', w->out);
-        if (w->opt.compress_positions && w->have_last) {
+        if (!w->opt.plain_positions && w->have_last) {
             if (v[i] == w->last[i]) {
                 fputc('*', w->out);
                 continue;
@@ -407,7 +412,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     return TK_OK;
 }
 
-tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
+static tk_status callgrind_write_stream(const tk_profile *p, FILE *out,
                              const tk_callgrind_write_options *opt, tk_error *err)
 {
     writer w;
@@ -420,8 +425,9 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
         tk_callgrind_write_options d = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         w.opt = d;
     }
-    uint32_t *sr = tk_profile_string_ranks(p);
-    uint32_t *fr = sr ? tk_profile_function_ranks(p, sr) : NULL;
+    uint32_t *sr = NULL, *fr = NULL;
+    if (tk_profile_string_ranks(p, &sr, NULL) == TK_OK)
+        (void)tk_profile_function_ranks(p, sr, &fr, NULL);
     size_t ns = tk_profile_string_count(p);
     tk_status st = TK_OK;
     for (int k = 0; k < 3 && fr; k++) {
@@ -438,8 +444,8 @@ tk_status tk_callgrind_write(const tk_profile *p, FILE *out,
     }
     for (int k = 0; k < 3; k++) tk_free(w.ids[k]);
     tk_hmap_free(&w.reserved_fn_ids);
-    free(sr);
-    free(fr);
+    tk_free(sr);
+    tk_free(fr);
     if (st == TK_OK && ferror(out)) st = TK_ERR_IO;
     if (st != TK_OK)
         return tk_error_set(err, st, st == TK_ERR_IO ? "write error" : "out of memory");
@@ -453,12 +459,12 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
     size_t n = tk_profile_part_count(p);
     tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
     if (opt) o = *opt;
-    char **names = paths ? calloc(n + 1, sizeof *names) : NULL;
+    char **names = paths ? tk_calloc(n + 1, sizeof *names) : NULL;
     if (paths && !names) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_status st = TK_OK;
     for (size_t i = 0; i < n && st == TK_OK; i++) {
         size_t len = strlen(path) + 24;
-        char *name = malloc(len);
+        char *name = tk_malloc(len);
         if (!name) {
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             break;
@@ -467,7 +473,7 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
         tk_output *out = NULL;
         st = tk_output_open(&out, name, flags, err);
         o.part = (int)(i + 1);
-        if (st == TK_OK) st = tk_callgrind_write(p, tk_output_file(out), &o, err);
+        if (st == TK_OK) st = callgrind_write_stream(p, tk_output_stream(out), &o, err);
         if (st == TK_OK)
             st = tk_output_commit(out, err);
         else
@@ -475,8 +481,16 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
         if (names)
             names[i] = name;
         else
-            free(name);
+            tk_free(name);
     }
     if (paths) *paths = names;
     return st;
+}
+
+tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out, const tk_callgrind_write_options *opt, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, callgrind_write_stream(p, s.f, opt, err), err);
 }

@@ -19,14 +19,14 @@ struct tk_csi_numbering {
     tk_bl_path path;
 };
 
-tk_status tk_csi_numbering_new(tk_csi_numbering **out)
+tk_status tk_csi_numbering_open(tk_csi_numbering **out, tk_error *err)
 {
     tk_csi_numbering *n = tk_calloc(1, sizeof *n);
     if (!n)
-        return TK_ERR_NOMEM;
-    if (tk_bl_new(&n->bl) != TK_OK) {
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (tk_bl_open(&n->bl, err) != TK_OK) {
         tk_free(n);
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     *out = n;
     return TK_OK;
@@ -46,11 +46,11 @@ void tk_csi_numbering_free(tk_csi_numbering *n)
 }
 
 tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
-                                tk_bl_issue_fn fn_issue, void *ctx)
+                                tk_bl_issue_fn fn_issue, void *ctx, tk_error *err)
 {
     n->edges.len = 0;
     if (TK_VEC_RESERVE(&n->edges, fn->nedges + (size_t)1) != 0)
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < fn->nedges; i++) {
         const tk_csi_edge *e = &fn->edges[i];
         tk_bl_edge be = {e->src, e->dst, e->back, e->inc, e->weight};
@@ -60,11 +60,11 @@ tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
     if (need > n->nodes_cap) {
         uint32_t *nodes = tk_reallocarray(n->nodes, need, sizeof *nodes);
         if (!nodes)
-            return TK_ERR_NOMEM;
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         n->nodes = nodes;
         uint32_t *pe = tk_reallocarray(n->path_edges, need, sizeof *pe);
         if (!pe)
-            return TK_ERR_NOMEM;
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         n->path_edges = pe;
         n->nodes_cap = need;
     }
@@ -72,20 +72,20 @@ tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
     n->path.edges = n->path_edges;
     n->path.len = 0;
     return tk_bl_load(n->bl, fn->nblocks, fn->entry, fn->exit, n->edges.data, n->edges.len,
-                      fn_issue, ctx);
+                      fn_issue, ctx, err);
 }
 
-tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out)
+tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out, tk_error *err)
 {
     n->edges.len = 0;
     if (TK_VEC_RESERVE(&n->edges, fn->nedges + (size_t)1) != 0)
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < fn->nedges; i++) {
         tk_bl_edge be = {fn->edges[i].src, fn->edges[i].dst, 0, 0, 0};
         n->edges.data[n->edges.len++] = be;
     }
     tk_status st = tk_bl_number(n->bl, fn->nblocks, fn->entry, fn->exit, n->edges.data,
-                                n->edges.len, NULL, NULL);
+                                n->edges.len, NULL, NULL, err);
     if (st != TK_OK)
         return st;
     for (uint32_t i = 0; i < fn->nedges; i++) {
@@ -233,7 +233,7 @@ static void on_issue(void *vctx, const tk_bl_issue *is)
 }
 
 tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
-                                const char *path, tk_diag *diag)
+                                const char *path, tk_diag *diag, tk_error *err)
 {
     check_ctx c = {fn, path, diag, 0};
     for (uint32_t i = 0; i < fn->nedges; i++) {
@@ -244,21 +244,21 @@ tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
                            "negative increment %" PRId64 " (csi-cc never writes one)", e->inc);
         }
     }
-    tk_status st = tk_csi_numbering_load(n, fn, on_issue, &c);
+    tk_status st = tk_csi_numbering_load(n, fn, on_issue, &c, err);
     if (st == TK_ERR_NOMEM || st == TK_ERR_ARG)
-        return st == TK_ERR_ARG ? TK_ERR_CHECK : st;
+        return st == TK_ERR_ARG ? tk_error_set(err, TK_ERR_CHECK, "a block outside the function") : st;
     if (st == TK_OK && !c.errors) {
         /* compare with a fresh numbering (same back edges, edge order): a
          * valid numbering may order the intervals differently */
-        if (!n->fresh && tk_bl_new(&n->fresh) != TK_OK)
-            return TK_ERR_NOMEM;
+        if (!n->fresh && tk_bl_open(&n->fresh, err) != TK_OK)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         n->fresh_edges.len = 0;
         if (TK_VEC_RESERVE(&n->fresh_edges, fn->nedges + (size_t)1) != 0)
-            return TK_ERR_NOMEM;
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         memcpy(n->fresh_edges.data, n->edges.data, fn->nedges * sizeof *n->edges.data);
         n->fresh_edges.len = fn->nedges;
         if (tk_bl_number_keep_back(n->fresh, fn->nblocks, fn->entry, fn->exit,
-                                   n->fresh_edges.data, fn->nedges, NULL, NULL) == TK_OK) {
+                                   n->fresh_edges.data, fn->nedges, NULL, NULL, err) == TK_OK) {
             for (uint32_t i = 0; i < fn->nedges; i++) {
                 if (n->fresh_edges.data[i].weight == fn->edges[i].weight)
                     continue;
@@ -271,5 +271,5 @@ tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
             }
         }
     }
-    return c.errors ? TK_ERR_CHECK : TK_OK;
+    return c.errors ? tk_error_set(err, TK_ERR_CHECK, "%s: problems found (reported)", fn->name) : TK_OK;
 }

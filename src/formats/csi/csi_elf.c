@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/elf.h"
 #include "tracekit/csi.h"
 
@@ -26,7 +27,7 @@ static int add_section(void *ctx, const tk_elf_section *s)
     }
     if (!s->data || s->size == 0)
         return 0;
-    uint8_t *b = realloc(g->buf, g->len + s->size + 1);
+    uint8_t *b = tk_realloc(g->buf, g->len + s->size + 1);
     if (!b) {
         g->nomem = 1;
         return 1;
@@ -61,11 +62,11 @@ tk_status tk_csi_elf_section(const char *path, const void *image, size_t image_l
     if (st == TK_OK && !g.found)
         st = TK_END;
     if (st != TK_OK) {
-        free(g.buf);
+        tk_free(g.buf);
         return st;
     }
     if (!g.buf) {
-        g.buf = malloc(1);
+        g.buf = tk_malloc(1);
         if (!g.buf)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         g.buf[0] = 0;

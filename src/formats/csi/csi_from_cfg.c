@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "csi_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/csi.h"
 
@@ -72,7 +74,7 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
     b->block_line = tk_reallocarray(NULL, nb, sizeof *b->block_line);
     const char **files = tk_reallocarray(NULL, nb, sizeof *files);
     if (!b->local || !b->order || !b->blocks || !b->lines || !b->block_line || !files ||
-        tk_cfg_need_adjacency(p) != TK_OK || tk_csi_numbering_new(&b->num) != TK_OK) {
+        tk_cfg_need_adjacency(p, NULL) != TK_OK || tk_csi_numbering_open(&b->num, NULL) != TK_OK) {
         tk_free(files);
         csi_bridge_end(b);
         return TK_ERR_NOMEM;
@@ -81,7 +83,7 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
      * the local array as the list of block indexes */
     for (uint32_t i = 0; i < p->nblocks; i++)
         b->local[i] = i;
-    int ok = tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files);
+    int ok = tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files, NULL) == TK_OK;
     tk_free(files);
     if (!ok) {
         csi_bridge_end(b);
@@ -113,7 +115,7 @@ void csi_bridge_end(csi_bridge_routine *b)
 static uint32_t bridge_blocks(csi_bridge_routine *b, const tk_cfg_routine *r)
 {
     const tk_cfg_process *p = b->p;
-    const uint32_t *nodes = tk_cfg_list(p, r->nodes);
+    const uint32_t *nodes = cfg_list(p, r->nodes);
     uint32_t k = 1;
     uint64_t max_id = 0;
     b->order[0] = TK_CFG_NONE;
@@ -154,22 +156,22 @@ static int bridge_edges(csi_bridge_routine *b, const tk_cfg_routine *r, uint32_t
 {
     const tk_cfg_process *p = b->p;
     int status = 0;
-    const uint32_t *exits = tk_cfg_list(p, r->exits);
+    const uint32_t *exits = cfg_list(p, r->exits);
     for (uint32_t i = 1; i < nb && status == 0; i++) {
         uint32_t blk = b->order[i];
         int to_exit = 0, any = 0;
         for (uint32_t x = 0; x < r->nexits; x++)
             to_exit |= exits[x] == blk;
         uint32_t nout;
-        const uint32_t *out = tk_cfg_out_edges(p, blk, &nout);
+        const uint32_t *out = cfg_out_edges(p, blk, &nout);
         for (uint32_t q = 0; q < nout && status == 0; q++) {
             uint32_t ei = out[q];
             const tk_cfg_edge *e = &p->edges[ei];
-            tk_edge_kind kind = tk_cfg_edge_kind(b->cfg, e);
+            tk_edge_kind kind = cfg_edge_kind(b->cfg, e);
             if (tk_edge_kind_is_any_call(kind))
                 continue;
             uint32_t kk;
-            if (!tk_edge_kind_is_any_inter_routine(kind) && tk_cfg_is_block(p, e->tgt) &&
+            if (!tk_edge_kind_is_any_inter_routine(kind) && cfg_is_block(p, e->tgt) &&
                 b->local[e->tgt] != TK_CFG_NONE) {
                 status = push_edge(b, ne, i, b->local[e->tgt], &kk);
                 any = 1;
@@ -224,7 +226,7 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
     fn->nedges = (uint32_t)ne;
     fn->entry = 1;
     fn->exit = 0;
-    tk_status st = tk_csi_renumber(fn, b->num, b->numbered);
+    tk_status st = tk_csi_renumber(fn, b->num, b->numbered, err);
     if (st == TK_ERR_NOMEM)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     b->numbered_ok = st == TK_OK;
@@ -233,7 +235,7 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
     return TK_OK;
 }
 
-tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
+static tk_status csi_write_cfg_stream(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
 {
     *skipped = 0;
     tk_status st = TK_OK;
@@ -249,9 +251,17 @@ tk_status tk_csi_write_cfg(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_e
                 (*skipped)++; /* too many paths: left out, as csi-cc does */
                 continue;
             }
-            st = tk_csi_write_function(out, &b.fn, err);
+            st = csi_write_function_stream(out, &b.fn, err);
         }
         csi_bridge_end(&b);
     }
     return st;
+}
+
+tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_write_cfg_stream(s.f, cfg, skipped, err), err);
 }

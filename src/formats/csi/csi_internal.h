@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tracekit/csi.h"
 
@@ -44,5 +45,8 @@ typedef struct csi_bridge_routine {
 tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cfg_process *p);
 tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t routine, tk_error *err);
 void csi_bridge_end(csi_bridge_routine *b);
+
+/* tk_csi_write_function into a stream (core/writer.h). */
+tk_status csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_error *err);
 
 #endif

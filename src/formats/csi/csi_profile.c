@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "csi_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/csi.h"
 
@@ -83,7 +84,7 @@ static void index_local_edges(prof_routine *R)
             R->out_edge[R->out_start[R->edges[k].src + 1]++] = k;
 }
 
-tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
+tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
                              tk_error *err)
 {
     *out = NULL;
@@ -122,7 +123,7 @@ tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t p
         R->lines = tk_reallocarray(NULL, f->nblocks + (size_t)1, sizeof *R->lines);
         R->edges = tk_reallocarray(NULL, f->nedges + (size_t)1, sizeof *R->edges);
         if (!R->name || !R->blocks || !R->lines || !R->edges ||
-            tk_csi_numbering_new(&R->num) != TK_OK) {
+            tk_csi_numbering_open(&R->num, err) != TK_OK) {
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             break;
         }
@@ -136,7 +137,7 @@ tk_status tk_csi_profile_new(tk_csi_profile **out, const tk_cfg *cfg, uint64_t p
         R->fn.name = R->name;
         R->fn.blocks = R->blocks;
         R->fn.edges = R->edges;
-        R->ok = br.numbered_ok && tk_csi_numbering_load(R->num, &R->fn, NULL, NULL) == TK_OK;
+        R->ok = br.numbered_ok && tk_csi_numbering_load(R->num, &R->fn, NULL, NULL, err) == TK_OK;
         index_local_edges(R);
         /* blocks and edges of the routine */
         for (uint32_t b = 1; b < f->nblocks; b++) {
@@ -228,7 +229,7 @@ static int end_path(tk_csi_profile *pr, frame *f, uint32_t k, int back)
     }
     uint64_t w = 0;
     if (back) {
-        if (tk_bl_exit_weight(tk_csi_numbering_bl(R->num), k, &w) != TK_OK) {
+        if (tk_bl_exit_weight(tk_csi_numbering_bl(R->num), k, &w, NULL) != TK_OK) {
             R->stats.unknown_start++;
             return 0;
         }
@@ -300,11 +301,11 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
         return 0;
     }
     const tk_cfg_edge *e = &p->edges[ei];
-    tk_edge_kind kind = tk_cfg_edge_kind(pr->cfg, e);
+    tk_edge_kind kind = cfg_edge_kind(pr->cfg, e);
     edge_map m = pr->map[ei];
     if (m.routine == NONE) {
         if (tk_edge_kind_is_any_call(kind)) {
-            if (t->depth > 0 && tk_cfg_is_block(p, e->src) && pr->local[e->src] != NONE)
+            if (t->depth > 0 && cfg_is_block(p, e->src) && pr->local[e->src] != NONE)
                 t->stack[t->depth - 1].cur = pr->local[e->src];
             return enter_block(pr, t, e->tgt, 0);
         }
@@ -316,7 +317,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             return 0;
         }
         /* ENTRY edges and the like: a thread starting somewhere */
-        if (t->depth == 0 && tk_cfg_is_block(p, e->tgt))
+        if (t->depth == 0 && cfg_is_block(p, e->tgt))
             return enter_block(pr, t, e->tgt, 0);
         return 0;
     }
@@ -343,7 +344,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             if (t->depth == 0)
                 return 0;
             frame *c = &t->stack[t->depth - 1];
-            uint32_t tgt = tk_cfg_is_block(p, e->tgt) ? e->tgt : NONE;
+            uint32_t tgt = cfg_is_block(p, e->tgt) ? e->tgt : NONE;
             if (tgt == NONE || pr->owner[tgt] != c->routine) {
                 c->known = 0;
                 return 0;
@@ -358,7 +359,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             c->cur = pr->local[tgt];
             return 0;
         }
-        if (tk_cfg_is_block(p, e->tgt))
+        if (cfg_is_block(p, e->tgt))
             return enter_block(pr, t, e->tgt, 0);
         return 0;
     }
@@ -422,14 +423,16 @@ static int cmp_counts(const void *a, const void *b)
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-size_t tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs, size_t max)
+tk_status tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs, size_t max,
+                               size_t *written, tk_error *err)
 {
     const prof_routine *R = &pr->routines[i];
     size_t n = 0;
     uint64_t k, v;
+    *written = 0;
     uint64_t *all = tk_reallocarray(NULL, R->counts.len + 1, 2 * sizeof *all);
     if (!all)
-        return 0;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (size_t it = 0; tk_hmap_next(&R->counts, &it, &k, &v);) {
         all[2 * n] = k;
         all[2 * n + 1] = v;
@@ -440,5 +443,6 @@ size_t tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pair
         n = max;
     memcpy(pairs, all, n * 2 * sizeof *all);
     tk_free(all);
-    return n;
+    *written = n;
+    return TK_OK;
 }

@@ -130,6 +130,96 @@ static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t 
 
 /* ---- blocks ----------------------------------------------------------- */
 
+/* One field f[0..flen) of the block line s (ending at end; p: after the
+ * field) into b: ENTRY or EXIT (first field only), NULL, -1 or a line number
+ * (appended to r->lines, from nlines0 for this block). */
+static tk_status block_field(tk_csi_reader *r, const char *s, const char *f, size_t flen,
+                             const char *p, const char *end, int first_field, size_t nlines0,
+                             tk_csi_block *b, uint64_t lno, tk_error *err)
+{
+    char q[128];
+    uint64_t col = (uint64_t)(f - s) + 1;
+    if (flen == 5 && memcmp(f, "ENTRY", 5) == 0 && first_field) {
+        b->kind = TK_CSI_BLOCK_ENTRY;
+    } else if (flen == 4 && memcmp(f, "EXIT", 4) == 0 && first_field) {
+        b->kind = TK_CSI_BLOCK_EXIT;
+        if (p < end)
+            return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                        "the EXIT block has no lines: expected end of line after EXIT");
+    } else if (flen == 4 && memcmp(f, "NULL", 4) == 0) {
+        if (r->lines.len != nlines0)
+            return fail(r, err, TK_ERR_FORMAT, lno, col,
+                        "NULL after line numbers: a block is NULL or has lines, not both");
+        if (p < end)
+            return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
+                        "expected end of line after NULL");
+        b->null_lines = 1;
+    } else if (flen == 2 && f[0] == '-' && f[1] == '1') {
+        if (TK_VEC_PUSH(&r->lines, (int64_t)TK_CSI_PATH_WRITE) != 0)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    } else if (flen > 0 && f[0] >= '0' && f[0] <= '9') {
+        const char *np = f;
+        uint64_t v;
+        tk_status st = tk_num_scan_dec(&np, f + flen, &v);
+        if (st == TK_OK && np != f + flen)
+            st = TK_ERR_FORMAT;
+        if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
+            return fail(r, err, TK_ERR_LIMIT, lno, col, "line number too large");
+        if (st != TK_OK) {
+            csi_quote(f, flen, q, sizeof q);
+            return fail(r, err, TK_ERR_FORMAT, lno, col,
+                        "expected a line number, -1 or NULL, found %s", q);
+        }
+        if (TK_VEC_PUSH(&r->lines, (int64_t)v) != 0)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    } else if (flen == 0) {
+        return fail(r, err, TK_ERR_FORMAT, lno, col,
+                    "empty field: expected a line number, -1 or NULL");
+    } else {
+        csi_quote(f, flen, q, sizeof q);
+        return fail(r, err, TK_ERR_FORMAT, lno, col,
+                    first_field ? "expected ENTRY, EXIT, NULL, a line number or -1, found %s"
+                                : "expected a line number, -1 or NULL, found %s",
+                    q);
+    }
+    return TK_OK;
+}
+
+/* Block b (its lines from nlines0 on) into the function: its id not yet
+ * defined, at most one ENTRY and one EXIT. */
+static tk_status add_block(tk_csi_reader *r, tk_csi_block *b, size_t nlines0, uint64_t lno,
+                           tk_error *err)
+{
+    int inserted = 0;
+    uint64_t *slot = tk_hmap_slot(&r->ids, b->id, r->blocks.len, &inserted);
+    if (!slot)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!inserted)
+        return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                    "block %llu defined twice in function %s (first at line %llu)",
+                    (unsigned long long)b->id, r->name,
+                    (unsigned long long)r->blocks.data[*slot].text_line);
+    if (b->kind == TK_CSI_BLOCK_ENTRY) {
+        if (r->fn.entry != UINT32_MAX)
+            return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                        "second ENTRY block in function %s (first is block %llu at line %llu)",
+                        r->name, (unsigned long long)r->blocks.data[r->fn.entry].id,
+                        (unsigned long long)r->blocks.data[r->fn.entry].text_line);
+        r->fn.entry = (uint32_t)r->blocks.len;
+    } else if (b->kind == TK_CSI_BLOCK_EXIT) {
+        if (r->fn.exit != UINT32_MAX)
+            return fail(r, err, TK_ERR_FORMAT, lno, 1,
+                        "second EXIT block in function %s (first is block %llu at line %llu)",
+                        r->name, (unsigned long long)r->blocks.data[r->fn.exit].id,
+                        (unsigned long long)r->blocks.data[r->fn.exit].text_line);
+        r->fn.exit = (uint32_t)r->blocks.len;
+    }
+    b->nlines = r->lines.len - nlines0;
+    if (TK_VEC_PUSH(&r->line_off, nlines0) != 0 || TK_VEC_PUSH(&r->blocks, *b) != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return TK_OK;
+}
+
 static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64_t lno,
                              tk_error *err)
 {
@@ -139,7 +229,7 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
     memset(&b, 0, sizeof b);
     b.text_line = lno;
     /* decimal digits only (csi-cc never writes anything else) */
-    tk_status st = tk_scan_dec(&p, end, &b.id);
+    tk_status st = tk_num_scan_dec(&p, end, &b.id);
     if (st == TK_ERR_FORMAT) {
         csi_quote(s, len, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
@@ -149,9 +239,8 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
         return fail(r, err, TK_ERR_LIMIT, lno, 1, "block id does not fit in 64 bits");
     if (r->blocks.len >= CSI_MAX_ITEMS)
         return fail(r, err, TK_ERR_LIMIT, lno, 1, "too many blocks in function %s", r->name);
-    int first_field = 1;
     size_t nlines0 = r->lines.len;
-    while (p < end) {
+    for (int first_field = 1; p < end; first_field = 0) {
         if (*p != '|') {
             csi_quote(p, (size_t)(end - p), q, sizeof q);
             return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
@@ -161,81 +250,11 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
         const char *f = p;
         while (p < end && *p != '|')
             p++;
-        size_t flen = (size_t)(p - f);
-        uint64_t col = (uint64_t)(f - s) + 1;
-        if (flen == 5 && memcmp(f, "ENTRY", 5) == 0 && first_field) {
-            b.kind = TK_CSI_BLOCK_ENTRY;
-        } else if (flen == 4 && memcmp(f, "EXIT", 4) == 0 && first_field) {
-            b.kind = TK_CSI_BLOCK_EXIT;
-            if (p < end)
-                return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
-                            "the EXIT block has no lines: expected end of line after EXIT");
-        } else if (flen == 4 && memcmp(f, "NULL", 4) == 0) {
-            if (r->lines.len != nlines0)
-                return fail(r, err, TK_ERR_FORMAT, lno, col,
-                            "NULL after line numbers: a block is NULL or has lines, not both");
-            if (p < end)
-                return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
-                            "expected end of line after NULL");
-            b.null_lines = 1;
-        } else if (flen == 2 && f[0] == '-' && f[1] == '1') {
-            if (TK_VEC_PUSH(&r->lines, (int64_t)TK_CSI_PATH_WRITE) != 0)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        } else if (flen > 0 && f[0] >= '0' && f[0] <= '9') {
-            const char *np = f;
-            uint64_t v;
-            st = tk_scan_dec(&np, f + flen, &v);
-            if (st == TK_OK && np != f + flen)
-                st = TK_ERR_FORMAT;
-            if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
-                return fail(r, err, TK_ERR_LIMIT, lno, col, "line number too large");
-            if (st != TK_OK) {
-                csi_quote(f, flen, q, sizeof q);
-                return fail(r, err, TK_ERR_FORMAT, lno, col,
-                            "expected a line number, -1 or NULL, found %s", q);
-            }
-            if (TK_VEC_PUSH(&r->lines, (int64_t)v) != 0)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        } else if (flen == 0) {
-            return fail(r, err, TK_ERR_FORMAT, lno, col,
-                        "empty field: expected a line number, -1 or NULL");
-        } else {
-            csi_quote(f, flen, q, sizeof q);
-            return fail(r, err, TK_ERR_FORMAT, lno, col,
-                        first_field ? "expected ENTRY, EXIT, NULL, a line number or -1, found %s"
-                                    : "expected a line number, -1 or NULL, found %s",
-                        q);
-        }
-        first_field = 0;
+        st = block_field(r, s, f, (size_t)(p - f), p, end, first_field, nlines0, &b, lno, err);
+        if (st != TK_OK)
+            return st;
     }
-    int inserted = 0;
-    uint64_t *slot = tk_hmap_slot(&r->ids, b.id, r->blocks.len, &inserted);
-    if (!slot)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (!inserted)
-        return fail(r, err, TK_ERR_FORMAT, lno, 1,
-                    "block %llu defined twice in function %s (first at line %llu)",
-                    (unsigned long long)b.id, r->name,
-                    (unsigned long long)r->blocks.data[*slot].text_line);
-    if (b.kind == TK_CSI_BLOCK_ENTRY) {
-        if (r->fn.entry != UINT32_MAX)
-            return fail(r, err, TK_ERR_FORMAT, lno, 1,
-                        "second ENTRY block in function %s (first is block %llu at line %llu)",
-                        r->name, (unsigned long long)r->blocks.data[r->fn.entry].id,
-                        (unsigned long long)r->blocks.data[r->fn.entry].text_line);
-        r->fn.entry = (uint32_t)r->blocks.len;
-    } else if (b.kind == TK_CSI_BLOCK_EXIT) {
-        if (r->fn.exit != UINT32_MAX)
-            return fail(r, err, TK_ERR_FORMAT, lno, 1,
-                        "second EXIT block in function %s (first is block %llu at line %llu)",
-                        r->name, (unsigned long long)r->blocks.data[r->fn.exit].id,
-                        (unsigned long long)r->blocks.data[r->fn.exit].text_line);
-        r->fn.exit = (uint32_t)r->blocks.len;
-    }
-    b.nlines = r->lines.len - nlines0;
-    if (TK_VEC_PUSH(&r->line_off, nlines0) != 0 || TK_VEC_PUSH(&r->blocks, b) != 0)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    return TK_OK;
+    return add_block(r, &b, nlines0, lno, err);
 }
 
 /* ---- edges ------------------------------------------------------------ */
@@ -261,7 +280,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     memset(&e, 0, sizeof e);
     e.text_line = lno;
     uint64_t src, dst, w;
-    tk_status st = tk_scan_dec(&p, end, &src);
+    tk_status st = tk_num_scan_dec(&p, end, &src);
     if (st != TK_OK) {
         csi_quote(s, len, q, sizeof q);
         return fail(r, err, st, lno, 1,
@@ -279,7 +298,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
                     "expected '->' or '~>' after the source block, found %s", q);
     }
     const char *dst_at = p;
-    st = tk_scan_dec(&p, end, &dst);
+    st = tk_num_scan_dec(&p, end, &dst);
     if (st != TK_OK) {
         csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(p - s) + 1,
@@ -300,7 +319,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
         p++;
     }
     uint64_t mag;
-    st = tk_scan_dec(&p, end, &mag);
+    st = tk_num_scan_dec(&p, end, &mag);
     if (st == TK_OK && (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX))
         st = TK_ERR_LIMIT;
     if (st != TK_OK) {
@@ -318,7 +337,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     }
     p++;
     const char *w_at = p;
-    st = tk_scan_dec(&p, end, &w);
+    st = tk_num_scan_dec(&p, end, &w);
     if (st != TK_OK) {
         csi_quote(w_at, (size_t)(end - w_at), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(w_at - s) + 1,
@@ -388,21 +407,18 @@ static tk_status getline_(tk_csi_reader *r, const char **s, size_t *len, tk_erro
     return st;
 }
 
-tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_error *err)
+/* To the next "#" header: after an error (resync: any line up to it is
+ * skipped), else only blank lines may come before it. TK_OK with
+ * r->header_line set, TK_END, or an error. */
+static tk_status find_header(tk_csi_reader *r, tk_error *err)
 {
     const char *s;
     size_t len;
     tk_status st;
-    *out = NULL;
-    reset_function(r);
-    if (r->input_failed)
-        return TK_END; /* the input's error was returned already */
     if (r->resync) {
         r->resync = 0;
         for (;;) {
             st = getline_(r, &s, &len, err);
-            if (st == TK_END)
-                return TK_END;
             if (st != TK_OK)
                 return st;
             if (is_header(s, len)) {
@@ -412,28 +428,31 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
             }
         }
     }
-    if (!r->pending_header) {
-        for (;;) {
-            st = getline_(r, &s, &len, err);
-            if (st != TK_OK)
-                return st;
-            if (is_blank(s, len))
-                continue;
-            if (is_header(s, len)) {
-                r->header_line = tk_input_line_number(r->in);
-                break;
-            }
-            char q[128];
-            csi_quote(s, trim_right(s, len), q, sizeof q);
-            return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in), 1,
-                        "expected '#' (start of a function), found %s", q);
+    if (r->pending_header)
+        return TK_OK;
+    for (;;) {
+        st = getline_(r, &s, &len, err);
+        if (st != TK_OK)
+            return st;
+        if (is_blank(s, len))
+            continue;
+        if (is_header(s, len)) {
+            r->header_line = tk_input_line_number(r->in);
+            return TK_OK;
         }
+        char q[128];
+        csi_quote(s, trim_right(s, len), q, sizeof q);
+        return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in), 1,
+                    "expected '#' (start of a function), found %s", q);
     }
-    r->pending_header = 0;
-    r->fn.text_line = r->header_line;
-    r->fn.ordinal = r->ordinal++;
-    /* name */
-    st = getline_(r, &s, &len, err);
+}
+
+/* The line after the header: the function's name. */
+static tk_status read_name(tk_csi_reader *r, tk_error *err)
+{
+    const char *s;
+    size_t len;
+    tk_status st = getline_(r, &s, &len, err);
     if (st == TK_END)
         return fail(r, err, TK_ERR_FORMAT, r->header_line, 2,
                     "unexpected end of input: expected a function name after '#'");
@@ -447,12 +466,17 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
     if (memchr(s, '\0', len))
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)((const char *)memchr(s, '\0', len) - s) + 1,
                     "NUL byte in the function name");
-    st = set_name(r, s, len, err);
-    if (st != TK_OK)
-        return st;
-    /* blocks up to "$" */
+    return set_name(r, s, len, err);
+}
+
+/* The block lines up to "$", then the ENTRY and EXIT blocks checked. */
+static tk_status read_blocks(tk_csi_reader *r, tk_error *err)
+{
+    const char *s;
+    size_t len;
+    uint64_t lno;
     for (;;) {
-        st = getline_(r, &s, &len, err);
+        tk_status st = getline_(r, &s, &len, err);
         if (st == TK_END)
             return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in) + 1, 1,
                         "unexpected end of input in function %s: expected '$' after the blocks",
@@ -475,22 +499,28 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
         if (st != TK_OK)
             return st;
     }
-    uint64_t dollar_line = lno;
     if (r->fn.entry == UINT32_MAX || r->fn.exit == UINT32_MAX)
-        return fail(r, err, TK_ERR_FORMAT, dollar_line, 1, "function %s has no %s block",
-                    r->name, r->fn.entry == UINT32_MAX ? "ENTRY" : "EXIT");
-    /* edges up to the next "#" or the end */
+        return fail(r, err, TK_ERR_FORMAT, lno, 1, "function %s has no %s block", r->name,
+                    r->fn.entry == UINT32_MAX ? "ENTRY" : "EXIT");
+    return TK_OK;
+}
+
+/* The edge lines up to the next "#" (kept pending) or the end. */
+static tk_status read_edges(tk_csi_reader *r, tk_error *err)
+{
+    const char *s;
+    size_t len;
     for (;;) {
-        st = getline_(r, &s, &len, err);
+        tk_status st = getline_(r, &s, &len, err);
         if (st == TK_END)
-            break;
+            return TK_OK;
         if (st != TK_OK)
             return st;
-        lno = tk_input_line_number(r->in);
+        uint64_t lno = tk_input_line_number(r->in);
         if (is_header(s, len)) {
             r->pending_header = 1;
             r->header_line = lno;
-            break;
+            return TK_OK;
         }
         /* end-of-line comments, as upstream readers strip them */
         const char *hash = memchr(s, '#', len);
@@ -503,6 +533,23 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
         if (st != TK_OK)
             return st;
     }
+}
+
+tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_error *err)
+{
+    *out = NULL;
+    reset_function(r);
+    if (r->input_failed)
+        return TK_END; /* the input's error was returned already */
+    tk_status st = find_header(r, err);
+    if (st != TK_OK)
+        return st;
+    r->pending_header = 0;
+    r->fn.text_line = r->header_line;
+    r->fn.ordinal = r->ordinal++;
+    if ((st = read_name(r, err)) != TK_OK || (st = read_blocks(r, err)) != TK_OK ||
+        (st = read_edges(r, err)) != TK_OK)
+        return st;
     for (size_t i = 0; i < r->blocks.len; i++)
         r->blocks.data[i].lines = r->lines.data ? r->lines.data + r->line_off.data[i] : NULL;
     r->fn.blocks = r->blocks.data;

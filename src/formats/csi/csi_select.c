@@ -70,7 +70,7 @@ static int cmp_state_name(const void *x, const void *y, void *ctx)
                    (*(const size_t *)x < *(const size_t *)y);
 }
 
-tk_status tk_csi_state_index_new(tk_csi_state_index **out, const tk_csi_state *states,
+tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *states,
                                  size_t n, const char *selector, tk_error *err)
 {
     *out = NULL;

@@ -55,7 +55,7 @@ static size_t trim(const char **s, size_t len)
 /* A decimal integer with an optional sign, all of s[0..len). */
 static tk_status parse_int(const char *s, size_t len, int64_t *out)
 {
-    return tk_parse_snum(s, len, TK_NUM_DEC | TK_NUM_SIGN, out);
+    return tk_num_parse_signed(s, len, TK_NUM_DEC | TK_NUM_SIGN, out);
 }
 
 /* Parse a list of integers separated by sep (spaces allowed around them);
@@ -637,7 +637,7 @@ static tk_status decode_completed(const tk_csi_function *fn, const tk_bl *bl,
             tk_csi_decoded_free(d);
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         }
-        d->path_ok[i] = tk_bl_decode(bl, d->ids[i], p) == TK_OK;
+        d->path_ok[i] = tk_bl_decode(bl, d->ids[i], p, err) == TK_OK;
         if (!d->path_ok[i])
             note(d, "path %" PRIu64 " does not decode: the numbering is broken", d->ids[i]);
     }

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "csi_internal.h"
 #include "tracekit/csi.h"
+
 
 static tk_status io_result(FILE *out, tk_error *err)
 {
@@ -23,7 +25,7 @@ static void write_lines(FILE *out, const tk_csi_block *b, const char *sep, const
     }
 }
 
-tk_status tk_csi_write_function(FILE *out, const tk_csi_function *fn, tk_error *err)
+tk_status csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_error *err)
 {
     fprintf(out, "#\n%s\n", fn->name);
     for (uint32_t i = 0; i < fn->nblocks; i++) {
@@ -50,7 +52,7 @@ tk_status tk_csi_write_function(FILE *out, const tk_csi_function *fn, tk_error *
     return io_result(out, err);
 }
 
-tk_status tk_csi_dump_function(FILE *out, const tk_csi_function *fn, const tk_bl *bl,
+static tk_status csi_dump_function_stream(FILE *out, const tk_csi_function *fn, const tk_bl *bl,
                                tk_error *err)
 {
     fprintf(out, "function %s\n", fn->name);
@@ -83,7 +85,7 @@ tk_status tk_csi_dump_function(FILE *out, const tk_csi_function *fn, const tk_bl
                 fn->blocks[e->src].id, e->back ? "~>" : "->", fn->blocks[e->dst].id, e->inc,
                 e->weight);
         uint64_t xw;
-        if (e->back && bl && tk_bl_exit_weight(bl, i, &xw) == TK_OK)
+        if (e->back && bl && tk_bl_exit_weight(bl, i, &xw, err) == TK_OK)
             fprintf(out, " exit-weight %" PRIu64, xw);
         fputc('\n', out);
     }
@@ -119,12 +121,12 @@ static void dot_lines(FILE *out, const tk_csi_block *b)
     }
 }
 
-void tk_csi_dot_begin(FILE *out)
+static void csi_dot_begin_stream(FILE *out)
 {
     fputs("digraph csi {\n  node [shape=box, fontname=\"monospace\"];\n", out);
 }
 
-tk_status tk_csi_dot_end(FILE *out, tk_error *err)
+static tk_status csi_dot_end_stream(FILE *out, tk_error *err)
 {
     fputs("}\n", out);
     return io_result(out, err);
@@ -150,7 +152,7 @@ static void dot_block(FILE *out, const tk_csi_function *fn, uint32_t index, uint
     fputs("];\n", out);
 }
 
-tk_status tk_csi_write_dot_cluster(FILE *out, const tk_csi_function *fn, uint32_t index,
+static tk_status csi_write_dot_cluster_stream(FILE *out, const tk_csi_function *fn, uint32_t index,
                                    const tk_bl_path *hl, tk_error *err)
 {
     fprintf(out, "  subgraph cluster_f%" PRIu32 " {\n    label=", index);
@@ -179,10 +181,59 @@ tk_status tk_csi_write_dot_cluster(FILE *out, const tk_csi_function *fn, uint32_
     return io_result(out, err);
 }
 
-tk_status tk_csi_write_dot(FILE *out, const tk_csi_function *fn, const tk_bl_path *hl,
+static tk_status csi_write_dot_stream(FILE *out, const tk_csi_function *fn, const tk_bl_path *hl,
                            tk_error *err)
 {
-    tk_csi_dot_begin(out);
-    tk_status st = tk_csi_write_dot_cluster(out, fn, 0, hl, err);
-    return st == TK_OK ? tk_csi_dot_end(out, err) : st;
+    csi_dot_begin_stream(out);
+    tk_status st = csi_write_dot_cluster_stream(out, fn, 0, hl, err);
+    return st == TK_OK ? csi_dot_end_stream(out, err) : st;
+}
+
+tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_function *fn, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_write_function_stream(s.f, fn, err), err);
+}
+
+tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn, const tk_bl *bl, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_dump_function_stream(s.f, fn, bl, err), err);
+}
+
+tk_status tk_csi_dot_begin(const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    csi_dot_begin_stream(s.f);
+    return tk_wstream_close(&s, TK_OK, err);
+}
+
+tk_status tk_csi_write_dot_cluster(const tk_writer *out, const tk_csi_function *fn, uint32_t index, const tk_bl_path *hl, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_write_dot_cluster_stream(s.f, fn, index, hl, err), err);
+}
+
+tk_status tk_csi_dot_end(const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_dot_end_stream(s.f, err), err);
+}
+
+tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn, const tk_bl_path *hl, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_write_dot_stream(s.f, fn, hl, err), err);
 }

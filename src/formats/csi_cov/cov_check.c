@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/strpool.h"
 #include "core/vec.h"
 #include "cov_internal.h"
@@ -21,11 +22,11 @@ struct tk_csi_cov_checker {
     TK_VEC(array_use) uses; /* by array id */
 };
 
-tk_status tk_csi_cov_checker_new(tk_csi_cov_checker **out, tk_csi_cov_kind kind)
+tk_status tk_csi_cov_checker_open(tk_csi_cov_checker **out, tk_csi_cov_kind kind, tk_error *err)
 {
     *out = tk_calloc(1, sizeof **out);
     if (!*out)
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     (*out)->kind = kind;
     tk_strpool_init(&(*out)->arrays);
     tk_strpool_init(&(*out)->names);
@@ -213,13 +214,13 @@ static tk_status check_indices(check_ctx *x)
 }
 
 tk_status tk_csi_cov_check_function(tk_csi_cov_checker *c, const tk_csi_cov_function *fn,
-                                    const char *path, tk_diag *diag)
+                                    const char *path, tk_diag *diag, tk_error *err)
 {
     check_ctx x = {c, fn, path, diag};
     uint64_t errors = diag->errors;
     check_array_name(&x);
     if (check_array_use(&x) != TK_OK)
-        return TK_ERR_NOMEM;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (c->kind != TK_CSI_COV_FC) {
         if (fn->ninstrumented == 0)
             report(&x, TK_SEV_ERROR, fn->text_line, 1,
@@ -227,7 +228,7 @@ tk_status tk_csi_cov_check_function(tk_csi_cov_checker *c, const tk_csi_cov_func
                    "instruments one",
                    fn->name, c->kind == TK_CSI_COV_CC ? "call site" : "block");
         if (check_indices(&x) != TK_OK)
-            return TK_ERR_NOMEM;
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    return diag->errors > errors ? TK_ERR_CHECK : TK_OK;
+    return diag->errors > errors ? tk_error_set(err, TK_ERR_CHECK, "%s: problems found (reported)", fn->name) : TK_OK;
 }

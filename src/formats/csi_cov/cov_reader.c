@@ -8,7 +8,7 @@
 #include "core/vec.h"
 #include "cov_internal.h"
 #include "formats/csi/csi_internal.h"
-#include "tracekit/num.h"
+#include "core/num.h"
 
 /* Entries in one function. Bounded so counts fit in uint32_t. */
 #define COV_MAX_ENTRIES (UINT32_MAX / 4)
@@ -110,7 +110,7 @@ static tk_status parse_index(tk_csi_cov_reader *r, const char *f, size_t flen, u
     int neg = p < end && *p == '-';
     p += neg;
     uint64_t v;
-    tk_status st = tk_scan_dec(&p, end, &v);
+    tk_status st = tk_num_scan_dec(&p, end, &v);
     if (st == TK_OK && p != end)
         st = TK_ERR_FORMAT;
     if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
@@ -135,7 +135,7 @@ static tk_status parse_line(tk_csi_cov_reader *r, const char *s, const char *f, 
 {
     char q[128];
     const char *p = f;
-    tk_status st = tk_scan_dec(&p, f + flen, out);
+    tk_status st = tk_num_scan_dec(&p, f + flen, out);
     if (st == TK_OK && p != f + flen)
         st = TK_ERR_FORMAT;
     if (st == TK_ERR_LIMIT)

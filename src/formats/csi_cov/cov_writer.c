@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
 #include "cov_internal.h"
 
@@ -34,7 +35,7 @@ static void write_lines(FILE *out, const tk_csi_cov_entry *e)
         fprintf(out, "|%" PRIu64, e->lines[k]);
 }
 
-tk_status tk_csi_cov_write_function(FILE *out, tk_csi_cov_kind kind, tk_csi_cov_form form,
+static tk_status csi_cov_write_function_stream(FILE *out, tk_csi_cov_kind kind, tk_csi_cov_form form,
                                     const tk_csi_cov_function *fn, tk_error *err)
 {
     fprintf(out, "#%s|%s\n", fn->name, fn->array);
@@ -106,7 +107,7 @@ static tk_status dump_distinct_lines(FILE *out, const tk_csi_cov_function *fn, t
     return TK_OK;
 }
 
-tk_status tk_csi_cov_dump_function(FILE *out, tk_csi_cov_kind kind, const tk_csi_cov_function *fn,
+static tk_status csi_cov_dump_function_stream(FILE *out, tk_csi_cov_kind kind, const tk_csi_cov_function *fn,
                                    tk_error *err)
 {
     fprintf(out, "function %s\n  array %s\n", fn->name, fn->array);
@@ -142,4 +143,20 @@ tk_status tk_csi_cov_dump_function(FILE *out, tk_csi_cov_kind kind, const tk_csi
         fputc('\n', out);
     }
     return io_result(out, err);
+}
+
+tk_status tk_csi_cov_write_function(const tk_writer *out, tk_csi_cov_kind kind, tk_csi_cov_form form, const tk_csi_cov_function *fn, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_cov_write_function_stream(s.f, kind, form, fn, err), err);
+}
+
+tk_status tk_csi_cov_dump_function(const tk_writer *out, tk_csi_cov_kind kind, const tk_csi_cov_function *fn, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, csi_cov_dump_function_stream(s.f, kind, fn, err), err);
 }

@@ -10,6 +10,7 @@
 #include "graph/dominators.h"
 #include "graph/loops.h"
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/num.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
@@ -91,16 +92,16 @@ static void check_images(checker *c)
         }
         for (uint32_t k = 0; k < im->nblocks; k++) {
             const tk_cfg_block *b = &p->blocks[im->first_block + k];
-            uint32_t size = tk_cfg_block_size(p, im->first_block + k);
-            uint32_t last = tk_cfg_block_last_instr_offset(p, im->first_block + k);
+            uint32_t size = cfg_block_size(p, im->first_block + k);
+            uint32_t last = cfg_block_last_instr_offset(p, im->first_block + k);
             if (size && last >= size)
-                say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, im->first_block + k),
+                say(c, TK_SEV_ERROR, cfg_block_loc(p, im->first_block + k),
                     "block %" PRIu32 ": LAST_INSTR_OFFSET %" PRIu32 " is not inside the block (SIZE %" PRIu32 ")",
                     b->id, last, size);
             if (b->num_instrs == 0)
-                say(c, TK_SEV_WARNING, tk_cfg_block_loc(p, im->first_block + k), "block %" PRIu32 ": NUM_INSTRS is 0", b->id);
+                say(c, TK_SEV_WARNING, cfg_block_loc(p, im->first_block + k), "block %" PRIu32 ": NUM_INSTRS is 0", b->id);
             if (im->size && (b->addr_offset > im->size || size > im->size - b->addr_offset))
-                say(c, TK_SEV_WARNING, tk_cfg_block_loc(p, im->first_block + k),
+                say(c, TK_SEV_WARNING, cfg_block_loc(p, im->first_block + k),
                     "block %" PRIu32 " (offset 0x%" PRIx64 ", size %" PRIu32 ") extends beyond its image (size %" PRIu64 ")",
                     b->id, b->addr_offset, size, im->size);
         }
@@ -117,17 +118,17 @@ static void check_counts(checker *c)
         uint64_t in = 0, out = 0;
         int in_over = 0, out_over = 0; /* reported by tk_cfg_finish: not compared */
         uint32_t nin, nout;
-        const uint32_t *ins = tk_cfg_in_edges(p, b, &nin), *outs = tk_cfg_out_edges(p, b, &nout);
+        const uint32_t *ins = cfg_in_edges(p, b, &nin), *outs = cfg_out_edges(p, b, &nout);
         for (uint32_t k = 0; k < nin; k++)
-            in_over |= tk_add_u64(in, tk_cfg_edge_count(p, &p->edges[ins[k]]), &in);
+            in_over |= tk_add_u64(in, cfg_edge_count(p, &p->edges[ins[k]]), &in);
         for (uint32_t k = 0; k < nout; k++)
-            out_over |= tk_add_u64(out, tk_cfg_edge_count(p, &p->edges[outs[k]]), &out);
+            out_over |= tk_add_u64(out, cfg_edge_count(p, &p->edges[outs[k]]), &out);
         if (nin && !in_over && in != bl->count)
-            say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            say(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its in-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, in);
         if (nout && !out_over && out != bl->count)
-            say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b),
+            say(c, TK_SEV_ERROR, cfg_block_loc(p, b),
                 "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its out-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, out);
     }
@@ -161,25 +162,25 @@ static void check_counts(checker *c)
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (p->file_instr_count_per_thread &&
-            tk_cfg_edge_nthreads(p, e) != p->n_file_instr_count_per_thread && warned++ < 10)
-            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e),
+            cfg_edge_nthreads(p, e) != p->n_file_instr_count_per_thread && warned++ < 10)
+            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e),
                 "edge %" PRIu32 ": COUNT_PER_THREAD has %" PRIu32 " values for %" PRIu32 " threads",
-                ed->id, tk_cfg_edge_nthreads(p, e), p->n_file_instr_count_per_thread);
+                ed->id, cfg_edge_nthreads(p, e), p->n_file_instr_count_per_thread);
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
-        tk_edge_kind k = tk_cfg_edge_kind(cfg, ed);
+        tk_edge_kind k = cfg_edge_kind(cfg, ed);
         tk_special_kind ss = tk_cfg_node_special(cfg, p, ed->src),
                         ts = tk_cfg_node_special(cfg, p, ed->tgt);
         if (ss == TK_SPECIAL_START && k != TK_EDGE_ENTRY)
-            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the START node but is not an ENTRY edge", ed->id);
+            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the START node but is not an ENTRY edge", ed->id);
         if (ts == TK_SPECIAL_END && k != TK_EDGE_EXIT)
-            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " enters the END node but is not an EXIT edge", ed->id);
+            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e), "edge %" PRIu32 " enters the END node but is not an EXIT edge", ed->id);
         if (ts == TK_SPECIAL_START)
-            say(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " enters the START node", ed->id);
+            say(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %" PRIu32 " enters the START node", ed->id);
         if (ss == TK_SPECIAL_END)
-            say(c, TK_SEV_ERROR, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the END node", ed->id);
+            say(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the END node", ed->id);
         uint32_t dup = tk_cfg_find_edge_between(p, ed->src, ed->tgt);
         if (dup != TK_CFG_NONE && dup != e)
-            say(c, TK_SEV_WARNING, tk_cfg_edge_loc(p, e), "edge %" PRIu32 " duplicates edge %" PRIu32 " (same source and target)",
+            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e), "edge %" PRIu32 " duplicates edge %" PRIu32 " (same source and target)",
                 ed->id, p->edges[dup].id);
     }
 }
@@ -286,11 +287,11 @@ static tk_status check_natural_loops(checker *c, const tk_cfg_routine *ro, const
         nadj = 0;
         for (uint32_t k = 0; k < n; k++) {
             uint32_t nout;
-            const uint32_t *out = tk_cfg_out_edges(p, nodes[k], &nout);
+            const uint32_t *out = cfg_out_edges(p, nodes[k], &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
                 if (e->tgt < p->nblocks && local[e->tgt] != TK_CFG_NONE &&
-                    !tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e))) {
+                    !tk_edge_kind_is_any_inter_routine(cfg_edge_kind(cfg, e))) {
                     if (pass) adj[nadj] = local[e->tgt];
                     nadj++;
                 }
@@ -380,7 +381,7 @@ static tk_status check_routines(checker *c)
     for (uint32_t b = 0; b < p->nblocks; b++) {
         const tk_cfg_block *bl = &p->blocks[b];
         if (bl->routine == TK_CFG_NONE)
-            say(c, TK_SEV_ERROR, tk_cfg_block_loc(p, b), "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
+            say(c, TK_SEV_ERROR, cfg_block_loc(p, b), "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
                 p->images[tk_cfg_block_image(p, b)].id);
     }
     uint32_t *idom = NULL, *local = tk_malloc(sizeof *local * (p->nblocks ? p->nblocks : 1));
@@ -432,11 +433,11 @@ static tk_status check_routines(checker *c)
         uint32_t nexp = 0;
         for (uint32_t k = 0; k < n; k++) {
             uint32_t b = nodes[k], nout;
-            const uint32_t *out = tk_cfg_out_edges(p, b, &nout);
+            const uint32_t *out = cfg_out_edges(p, b, &nout);
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
                 if (e->tgt >= p->nblocks || p->blocks[e->tgt].routine != r ||
-                    tk_edge_kind_is_any_inter_routine(tk_cfg_edge_kind(cfg, e))) {
+                    tk_edge_kind_is_any_inter_routine(cfg_edge_kind(cfg, e))) {
                     set[nexp++] = bid(c, b);
                     break;
                 }
@@ -462,19 +463,19 @@ static tk_status check_routines(checker *c)
     return st;
 }
 
-tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag)
+tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err)
 {
     checker c = {cfg, NULL, path, diag};
     check_tables(&c);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
-        if (tk_cfg_need_adjacency(c.p) != TK_OK) return TK_ERR_NOMEM;
+        if (tk_cfg_need_adjacency(c.p, err) != TK_OK) return TK_ERR_NOMEM;
         check_images(&c);
         check_counts(&c);
         tk_status st = check_routines(&c);
-        if (st != TK_OK) return st;
+        if (st != TK_OK) return tk_error_from(err, st, "checking routines");
     }
     if (cfg->nedge_types == 0 && cfg->nprocesses && cfg->processes[0].nedges)
         say(&c, TK_SEV_ERROR, (tk_cfg_loc){1, 1}, "edges present but no EDGE_TYPES table");
-    return diag->errors ? TK_ERR_CHECK : TK_OK;
+    return diag->errors ? tk_error_set(err, TK_ERR_CHECK, "problems found (reported)") : TK_OK;
 }

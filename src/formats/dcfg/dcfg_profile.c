@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
+#include "model/profile.h"
 #include "tracekit/callgrind.h"
 #include "tracekit/dcfg.h"
 #include "tracekit/profile.h"
@@ -28,7 +30,7 @@ typedef struct conv {
 
 static tk_status intern(conv *c, const char *s, uint32_t *id)
 {
-    return tk_profile_intern(c->prof, s, strlen(s), id);
+    return tk_profile_intern(c->prof, s, strlen(s), id, NULL);
 }
 
 static tk_status make_functions(conv *c)
@@ -49,7 +51,7 @@ static tk_status make_functions(conv *c)
         tk_status st;
         if ((st = intern(c, name, &name_id)) != TK_OK) return st;
         if ((st = intern(c, obj ? obj : "???", &obj_id)) != TK_OK) return st;
-        if ((st = tk_profile_function(c->prof, obj_id, c->file[ro->entry], name_id, &c->fn[r])) != TK_OK)
+        if ((st = tk_profile_function(c->prof, obj_id, c->file[ro->entry], name_id, &c->fn[r], NULL)) != TK_OK)
             return st;
     }
     return TK_OK;
@@ -65,7 +67,7 @@ static tk_status block_sources(conv *c)
     const char **files = tk_malloc(sizeof *files * (p->nblocks ? p->nblocks : 1));
     if (!all || !files) st = TK_ERR_NOMEM;
     for (uint32_t b = 0; st == TK_OK && b < p->nblocks; b++) all[b] = b;
-    if (st == TK_OK && !tk_cfg_blocks_source(c->cfg, p, all, p->nblocks, c->line, files))
+    if (st == TK_OK && tk_cfg_blocks_source(c->cfg, p, all, p->nblocks, c->line, files, NULL) != TK_OK)
         st = TK_ERR_NOMEM;
     for (uint32_t b = 0; st == TK_OK && b < p->nblocks; b++) {
         c->file[b] = unknown;
@@ -79,12 +81,12 @@ static tk_status block_sources(conv *c)
 static int is_call(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge *e)
 {
     return e->src < p->nblocks && e->tgt < p->nblocks && p->blocks[e->src].routine != TK_CFG_NONE &&
-           p->blocks[e->tgt].routine != TK_CFG_NONE && tk_edge_kind_is_any_call(tk_cfg_edge_kind(cfg, e));
+           p->blocks[e->tgt].routine != TK_CFG_NONE && tk_edge_kind_is_any_call(cfg_edge_kind(cfg, e));
 }
 
 static uint64_t edge_count(const conv *c, const tk_cfg_edge *ed, uint32_t thread, int all_threads)
 {
-    return all_threads ? tk_cfg_edge_count(c->p, ed) : tk_cfg_edge_count_thread(c->p, ed, thread);
+    return all_threads ? cfg_edge_count(c->p, ed) : cfg_edge_count_thread(c->p, ed, thread);
 }
 
 /* An edge from START into a block of a routine (a thread's ENTRY): the routine, else NONE. */
@@ -218,17 +220,17 @@ static tk_status add_roots(conv *c, tk_prof_part *part, uint32_t thread, int all
                 (st = intern(c, "???", &unknown)) != TK_OK)
                 return st;
             const tk_prof_function *f = tk_profile_function_at(c->prof, c->fn[r]);
-            if ((st = tk_profile_function(c->prof, f->object, unknown, name_id, &root)) != TK_OK)
+            if ((st = tk_profile_function(c->prof, f->object, unknown, name_id, &root, NULL)) != TK_OK)
                 return st;
         }
         key.fn = root;
         key.file = tk_profile_function_at(c->prof, root)->file;
         key.callee = c->fn[r];
-        key.target.addr = tk_cfg_block_addr(p, &p->blocks[ed->tgt]);
+        key.target.addr = cfg_block_addr(p, &p->blocks[ed->tgt]);
         key.target.line = c->line[ed->tgt];
         double share = c->incl[r] * (double)cnt + 0.5;
         uint64_t incl = share < 18446744073709551616.0 ? (uint64_t)share : UINT64_MAX;
-        st = tk_profile_add_call(c->prof, part, &key, cnt, incl > total ? &total : &incl);
+        st = tk_profile_add_call(c->prof, part, &key, cnt, incl > total ? &total : &incl, NULL);
     }
     return st;
 }
@@ -247,19 +249,19 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         memset(&key, 0, sizeof key);
         key.fn = c->fn[bl->routine];
         key.file = c->file[b];
-        key.pos.addr = tk_cfg_block_addr(p, bl);
+        key.pos.addr = cfg_block_addr(p, bl);
         key.pos.line = c->line[b];
         uint64_t cost = cnt * bl->num_instrs;
-        if ((st = tk_profile_add_self(c->prof, part, &key, &cost)) != TK_OK) return st;
+        if ((st = tk_profile_add_self(c->prof, part, &key, &cost, NULL)) != TK_OK) return st;
     }
     uint64_t total;
-    if ((st = tk_profile_part_sum(c->prof, part, &total)) != TK_OK) return st;
+    if ((st = tk_profile_part_sum(c->prof, part, &total, NULL)) != TK_OK) return st;
     if ((st = inclusive(c, thread, all_threads)) != TK_OK) return st;
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (!is_call(cfg, p, ed)) continue;
         uint64_t cnt =
-            all_threads ? tk_cfg_edge_count(p, ed) : tk_cfg_edge_count_thread(p, ed, thread);
+            all_threads ? cfg_edge_count(p, ed) : cfg_edge_count_thread(p, ed, thread);
         if (!cnt) continue;
         const tk_cfg_block *s = &p->blocks[ed->src], *t = &p->blocks[ed->tgt];
         if (c->fn[s->routine] == TK_PROF_NONE || c->fn[t->routine] == TK_PROF_NONE) continue;
@@ -267,10 +269,10 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         memset(&key, 0, sizeof key);
         key.fn = c->fn[s->routine];
         key.file = c->file[ed->src];
-        key.pos.addr = tk_cfg_block_last_instr_addr(p, s);
+        key.pos.addr = cfg_block_last_instr_addr(p, s);
         key.pos.line = c->line[ed->src];
         key.callee = c->fn[t->routine];
-        key.target.addr = tk_cfg_block_addr(p, t);
+        key.target.addr = cfg_block_addr(p, t);
         key.target.line = c->line[ed->tgt];
         /* an estimate (shared out by call counts) that cannot exceed the part's
          * total, which is exact: counts inconsistent with the entries' (a
@@ -279,17 +281,17 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         double share = c->incl[t->routine] * (double)cnt + 0.5;
         uint64_t incl = share < 18446744073709551616.0 ? (uint64_t)share : UINT64_MAX;
         if (incl > total) incl = total;
-        if ((st = tk_profile_add_call(c->prof, part, &key, cnt, &incl)) != TK_OK) return st;
+        if ((st = tk_profile_add_call(c->prof, part, &key, cnt, &incl, NULL)) != TK_OK) return st;
     }
     if ((st = add_roots(c, part, thread, all_threads, total)) != TK_OK) return st;
-    return tk_profile_part_fill_totals(c->prof, part);
+    return tk_profile_part_fill_totals(c->prof, part, NULL);
 }
 
 tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
 {
     *out = NULL;
     tk_profile *prof;
-    tk_status st = tk_profile_new(&prof);
+    tk_status st = tk_profile_open(&prof, NULL);
     if (st != TK_OK) return tk_error_set(err, st, "out of memory");
     size_t ev;
     if ((st = tk_profile_add_event(prof, "Ir", 2, &ev, err)) != TK_OK) {
@@ -303,7 +305,7 @@ tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
         c.file = tk_malloc(sizeof *c.file * (p->nblocks ? p->nblocks : 1));
         c.line = tk_malloc(sizeof *c.line * (p->nblocks ? p->nblocks : 1));
         c.incl = tk_malloc(sizeof *c.incl * (p->nroutines ? p->nroutines : 1));
-        st = c.fn && c.file && c.line && c.incl && tk_cfg_need_adjacency(p) == TK_OK ? TK_OK
+        st = c.fn && c.file && c.line && c.incl && tk_cfg_need_adjacency(p, err) == TK_OK ? TK_OK
                                                                               : TK_ERR_NOMEM;
         if (st == TK_OK) st = block_sources(&c);
         if (st == TK_OK) st = make_functions(&c);
@@ -311,16 +313,16 @@ tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
         uint32_t nparts = p->nthreads > 1 ? p->nthreads : 1;
         for (uint32_t t = 0; t < nparts && st == TK_OK; t++) {
             tk_prof_part *part;
-            if ((st = tk_profile_add_part(prof, &part)) != TK_OK) break;
+            if ((st = tk_profile_add_part(prof, &part, err)) != TK_OK) break;
             part->has_pid = 1;
             part->pid = p->pid;
             part->has_thread = 1;
             part->thread = t + 1;
             part->positions = TK_POS_INSTR | TK_POS_LINE;
             const char *cmd = p->nimages ? tk_cfg_file_name(cfg, p->images[0].file_name_id) : NULL;
-            if (cmd && (st = tk_profile_part_set_string(&part->cmd, cmd, strlen(cmd))) != TK_OK) break;
+            if (cmd && (st = tk_profile_part_set_string(&part->cmd, cmd, strlen(cmd), err)) != TK_OK) break;
             const char *creator = "tracekit convert --to callgrind (from an Intel DCFG)";
-            if ((st = tk_profile_part_set_string(&part->creator, creator, strlen(creator))) != TK_OK) break;
+            if ((st = tk_profile_part_set_string(&part->creator, creator, strlen(creator), err)) != TK_OK) break;
             st = fill_part(&c, part, t, p->nthreads <= 1);
         }
         tk_free(c.fn);

@@ -1306,10 +1306,9 @@ tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options
     tk_json_options jo = TK_JSON_OPTIONS_INIT;
     tk_status st = tk_json_open(&r.j, in, &jo, err);
     if (st != TK_OK) return st;
-    r.cfg = tk_cfg_new();
-    if (!r.cfg) {
+    if (tk_cfg_open(&r.cfg, err) != TK_OK) {
         tk_json_free(r.j);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        return TK_ERR_NOMEM;
     }
     st = tk_json_next(r.j, &r.tok, err);
     if (st == TK_END) st = fail(&r, &r.tok, "empty input: expected a DCFG JSON object");

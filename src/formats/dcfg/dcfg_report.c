@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
-#include "tracekit/textout.h"
+#include "core/textout.h"
 #include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
 
@@ -40,7 +41,7 @@ static int block_selected(const rep *r, uint32_t b)
     const tk_cfg_block *bl = &p->blocks[b];
     if (o->has_image && p->images[tk_cfg_block_image(p, b)].id != o->image_id) return 0;
     if (o->has_routine &&
-        (bl->routine == TK_CFG_NONE || tk_cfg_routine_id(p, bl->routine) != o->routine_id))
+        (bl->routine == TK_CFG_NONE || cfg_routine_id(p, bl->routine) != o->routine_id))
         return 0;
     if (o->has_loop) {
         uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loop_id));
@@ -57,10 +58,10 @@ static int loop_selected(const rep *r, uint32_t l)
     if (r->o->has_loop) {
         /* the loop and the loops nested in it */
         uint32_t want = tk_cfg_find_loop(p, tk_cfg_find_block(p, r->o->loop_id));
-        if (!tk_cfg_loop_encloses(p, want, l)) return 0;
+        if (!cfg_loop_encloses(p, want, l)) return 0;
     }
     if (r->o->has_image && p->images[tk_cfg_block_image(p, h)].id != r->o->image_id) return 0;
-    if (r->o->has_routine && tk_cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
+    if (r->o->has_routine && cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
         return 0;
     return 1;
 }
@@ -107,7 +108,7 @@ static void image_stats_of(const rep *r, uint32_t i, image_stats *s)
         s->execs += b->count;
     }
     for (uint32_t k = 0; k < im->nroutines; k++)
-        s->calls += tk_cfg_routine_entry_count(p, &p->routines[im->first_routine + k]);
+        s->calls += cfg_routine_entry_count(p, &p->routines[im->first_routine + k]);
     for (uint32_t k = 0; k < im->nroutines; k++) {
         const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
         for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
@@ -165,7 +166,7 @@ static void process_summary_of(const rep *r, process_summary *ps)
         tot->iterations += s.iterations;
     }
     tk_cfg_scope_edges(r->cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, NULL,
-                       &ps->nint, NULL);
+                       &ps->nint, NULL, NULL);
     /* instructions per thread, all threads in one pass (one per thread when
      * out of memory) */
     ps->per_thread = tk_malloc(sizeof *ps->per_thread * (p->nthreads ? p->nthreads : 1));
@@ -358,7 +359,7 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
     const tk_cfg_block *bl = &p->blocks[b];
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(r->cfg, r->p, b, &off);
-    uint64_t addr = tk_cfg_block_addr(p, bl);
+    uint64_t addr = cfg_block_addr(p, bl);
     uint32_t image = p->images[tk_cfg_block_image(p, b)].id;
     if (r->o->format == TK_DCFG_REPORT_JSON) {
         fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64
@@ -407,7 +408,7 @@ static int hot_blocks(rep *r, int *first_table)
     const char **files = tk_malloc(sizeof *files * (n ? n : 1));
     int ok = shown && lines && files;
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
-    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
+    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files, NULL) == TK_OK;
     tk_free(shown);
     if (!ok) {
         tk_free(lines);
@@ -474,9 +475,9 @@ static int hot_routines(rep *r, int *first_table)
         char namebuf[80];
         if (sym && off) snprintf(namebuf, sizeof namebuf, "%s+0x%" PRIx64, sym, off);
         else snprintf(namebuf, sizeof namebuf, "%s", sym ? sym : "-");
-        uint64_t calls = tk_cfg_routine_entry_count(p, ro);
+        uint64_t calls = cfg_routine_entry_count(p, ro);
         uint64_t statics = tk_cfg_scope_static_instrs(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, rk[k].index});
-        uint64_t addr = tk_cfg_block_addr(p, e);
+        uint64_t addr = cfg_block_addr(p, e);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"routine\": %" PRIu32 ", \"name\": ", k ? ", " : "", e->id);
             tk_put_json_string(f, namebuf);
@@ -529,7 +530,7 @@ static int loops_table(rep *r, int *first_table)
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
     if (ok) ok = tk_cfg_loop_entry_counts(r->cfg, p, shown, n, visits);
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = p->loops[rk[k].index].head;
-    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files);
+    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files, NULL) == TK_OK;
     tk_free(shown);
     if (!ok) {
         tk_free(lines);
@@ -551,12 +552,12 @@ static int loops_table(rep *r, int *first_table)
         const tk_cfg_block *h = &p->blocks[lo->head];
         const char *file = files[k];
         uint32_t line = lines[k];
-        uint32_t parent = tk_cfg_loop_id(p, lo->parent);
-        uint32_t routine = tk_cfg_routine_id(p, lo->routine);
+        uint32_t parent = cfg_loop_id(p, lo->parent);
+        uint32_t routine = cfg_routine_id(p, lo->routine);
         uint64_t iters = tk_cfg_loop_iteration_count(p, l);
         tk_cfg_scope s = {TK_SCOPE_LOOP, l};
         uint64_t statics = tk_cfg_scope_static_instrs(p, s), dyn = tk_cfg_scope_instr_count(p, s);
-        uint64_t addr = tk_cfg_block_addr(p, h);
+        uint64_t addr = cfg_block_addr(p, h);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"file\": ",
                     k ? ", " : "", h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr);
@@ -594,8 +595,14 @@ static int loops_table(rep *r, int *first_table)
     return 1;
 }
 
-tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FILE *f, tk_error *err)
+static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
+                                    tk_error *err)
 {
+    /* inside: top 0 is every row */
+    tk_dcfg_report_options oo = TK_DCFG_REPORT_OPTIONS_INIT;
+    if (opt) oo = *opt;
+    oo.top = oo.all_rows ? 0 : oo.top ? oo.top : 20;
+    const tk_dcfg_report_options *o = &oo;
     if (o->format == TK_DCFG_REPORT_JSON)
         fprintf(f, "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32 "\", \"processes\": [",
                 cfg->major_version, cfg->minor_version);
@@ -619,4 +626,12 @@ tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, FIL
     if (o->format == TK_DCFG_REPORT_JSON) fputs("]}\n", f);
     if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, dcfg_report_stream(cfg, o, s.f, err), err);
 }

@@ -3,8 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
+#include "model/cfg_internal.h"
 #include "tracekit/dcfg.h"
+
 
 /* ---- writer ---------------------------------------------------------------- */
 
@@ -94,7 +97,7 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
         for (uint32_t k = 0; k < im->nsymbols; k++) {
             const tk_cfg_symbol *s = &p->symbols[im->first_symbol + k];
             fputs(",\n                [ ", f);
-            put_string(f, tk_cfg_str(cfg, s->name));
+            put_string(f, cfg_str(cfg, s->name));
             fputs(", ", f);
             put_hex(f, s->addr_offset);
             fprintf(f, ", %" PRIu64 " ]", s->size);
@@ -110,7 +113,7 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
             const tk_cfg_source *s = &p->sources[im->first_source + k];
             fprintf(f, ",\n                [ %" PRIu32 ", %" PRIu32 ", ", s->file_name_id, s->line_num);
             put_hex(f, s->addr_offset);
-            fprintf(f, ", %" PRIu64 ", %" PRIu32 " ]", tk_cfg_source_size(p, im->first_source + k),
+            fprintf(f, ", %" PRIu64 ", %" PRIu32 " ]", cfg_source_size(p, im->first_source + k),
                     s->num_instrs);
         }
         fputs("\n              ]", f);
@@ -125,8 +128,8 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
             fprintf(f, ",\n                [ %" PRIu32 ", ", b->id);
             put_hex(f, b->addr_offset);
             fprintf(f, ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu64 " ]",
-                    tk_cfg_block_size(p, im->first_block + k), b->num_instrs,
-                    tk_cfg_block_last_instr_offset(p, im->first_block + k), b->count);
+                    cfg_block_size(p, im->first_block + k), b->num_instrs,
+                    cfg_block_last_instr_offset(p, im->first_block + k), b->count);
         }
         fputs("\n              ]", f);
         sep = ",\n              ";
@@ -174,36 +177,36 @@ static void write_process(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p)
         fprintf(f, ",\n          [ %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", [ ", ed->id,
                 tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt),
                 cfg->edge_types[ed->type].id);
-        for (uint32_t t = 0; t < tk_cfg_edge_nthreads(p, e); t++)
-            fprintf(f, "%s%" PRIu64, t ? ", " : "", tk_cfg_edge_count_thread(p, ed, t));
+        for (uint32_t t = 0; t < cfg_edge_nthreads(p, e); t++)
+            fprintf(f, "%s%" PRIu64, t ? ", " : "", cfg_edge_count_thread(p, ed, t));
         fputs(" ] ]", f);
     }
     fputs("\n        ]", f);
     if (p->extra_json)
-        fprintf(f, ",\n        \"TRACEKIT_RECORD\" : %s", tk_cfg_str(cfg, p->extra_json));
+        fprintf(f, ",\n        \"TRACEKIT_RECORD\" : %s", cfg_str(cfg, p->extra_json));
     fputs("\n      }\n    ]", f);
 }
 
-tk_status tk_dcfg_write(const tk_cfg *cfg, FILE *f, tk_error *err)
+static tk_status dcfg_write_stream(const tk_cfg *cfg, FILE *f, tk_error *err)
 {
     fprintf(f, "{ \"MAJOR_VERSION\" : %" PRIu32 ",\n  \"MINOR_VERSION\" : %" PRIu32,
             cfg->has_version ? cfg->major_version : 1, cfg->has_version ? cfg->minor_version : 0);
     fputs(",\n  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ]", f);
     for (uint32_t i = 0; i < cfg->nfile_names; i++) {
         fprintf(f, ", [ %" PRIu32 ", ", cfg->file_names[i].id);
-        put_string(f, tk_cfg_str(cfg, cfg->file_names[i].name));
+        put_string(f, cfg_str(cfg, cfg->file_names[i].name));
         fputs(" ]", f);
     }
     fputs(" ],\n  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ]", f);
     for (uint32_t i = 0; i < cfg->nedge_types; i++) {
         fprintf(f, ",\n    [ %" PRIu32 ", ", cfg->edge_types[i].id);
-        put_string(f, tk_cfg_str(cfg, cfg->edge_types[i].name));
+        put_string(f, cfg_str(cfg, cfg->edge_types[i].name));
         fputs(" ]", f);
     }
     fputs("\n  ],\n  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ]", f);
     for (uint32_t i = 0; i < cfg->nspecials; i++) {
         fprintf(f, ", [ %" PRIu32 ", ", cfg->specials[i].id);
-        put_string(f, tk_cfg_str(cfg, cfg->specials[i].name));
+        put_string(f, cfg_str(cfg, cfg->specials[i].name));
         fputs(" ]", f);
     }
     fputs(" ],\n  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ]", f);
@@ -331,13 +334,13 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
         for (uint32_t s = 0; s < im->nsymbols; s++) {
             const tk_cfg_symbol *sy = &p->symbols[im->first_symbol + s];
             fprintf(f, "  symbol 0x%" PRIx64 " size %" PRIu64 " \"%s\"\n", sy->addr_offset, sy->size,
-                    tk_cfg_str(cfg, sy->name));
+                    cfg_str(cfg, sy->name));
         }
         for (uint32_t s = 0; s < im->nsources; s++) {
             const tk_cfg_source *so = &p->sources[im->first_source + s];
             fprintf(f, "  source 0x%" PRIx64 " size %" PRIu64 " instrs %" PRIu32 " file %" PRIu32
                        " line %" PRIu32 "\n",
-                    so->addr_offset, tk_cfg_source_size(p, im->first_source + s), so->num_instrs,
+                    so->addr_offset, cfg_source_size(p, im->first_source + s), so->num_instrs,
                     so->file_name_id, so->line_num);
         }
     }
@@ -346,8 +349,8 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
         fprintf(f,
                 "block %" PRIu32 " image %" PRIu32 " offset 0x%" PRIx64 " size %" PRIu32
                 " instrs %" PRIu32 " last %" PRIu32 " count %" PRIu64 " routine %s idom %s loop %s\n",
-                b->id, p->images[tk_cfg_block_image(p, bo[k])].id, b->addr_offset, tk_cfg_block_size(p, bo[k]),
-                b->num_instrs, tk_cfg_block_last_instr_offset(p, bo[k]), b->count,
+                b->id, p->images[tk_cfg_block_image(p, bo[k])].id, b->addr_offset, cfg_block_size(p, bo[k]),
+                b->num_instrs, cfg_block_last_instr_offset(p, bo[k]), b->count,
                 b->routine == TK_CFG_NONE ? "-" : node_text(cfg, p, p->routines[b->routine].entry, b1, sizeof b1),
                 b->idom == TK_CFG_NONE ? "-" : node_text(cfg, p, b->idom, b2, sizeof b2),
                 b->loop == TK_CFG_NONE ? "-" : node_text(cfg, p, p->loops[b->loop].head, b3, sizeof b3));
@@ -374,9 +377,9 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
     for (uint32_t k = 0; k < p->nedges; k++) {
         const tk_cfg_edge *e = &p->edges[eo[k]];
         fprintf(f, "edge %" PRIu32 " %s -> %s %s [", e->id, node_text(cfg, p, e->src, b1, sizeof b1),
-                node_text(cfg, p, e->tgt, b2, sizeof b2), tk_cfg_edge_type_name(cfg, e));
-        for (uint32_t t = 0; t < tk_cfg_edge_nthreads(p, eo[k]); t++)
-            fprintf(f, "%s%" PRIu64, t ? " " : "", tk_cfg_edge_count_thread(p, e, t));
+                node_text(cfg, p, e->tgt, b2, sizeof b2), cfg_edge_type_name(cfg, e));
+        for (uint32_t t = 0; t < cfg_edge_nthreads(p, eo[k]); t++)
+            fprintf(f, "%s%" PRIu64, t ? " " : "", cfg_edge_count_thread(p, e, t));
         fputs("]\n", f);
     }
     st = TK_OK;
@@ -389,22 +392,38 @@ done:
     return st;
 }
 
-tk_status tk_dcfg_dump(const tk_cfg *cfg, FILE *f, tk_error *err)
+static tk_status dcfg_dump_stream(const tk_cfg *cfg, FILE *f, tk_error *err)
 {
     fprintf(f, "dcfg %" PRIu32 ".%02" PRIu32 "\n", cfg->major_version, cfg->minor_version);
     for (uint32_t i = 0; i < cfg->nfile_names; i++)
         fprintf(f, "file_name %" PRIu32 " \"%s\"\n", cfg->file_names[i].id,
-                tk_cfg_str(cfg, cfg->file_names[i].name));
+                cfg_str(cfg, cfg->file_names[i].name));
     for (uint32_t i = 0; i < cfg->nedge_types; i++)
         fprintf(f, "edge_type %" PRIu32 " %s\n", cfg->edge_types[i].id,
-                tk_cfg_str(cfg, cfg->edge_types[i].name));
+                cfg_str(cfg, cfg->edge_types[i].name));
     for (uint32_t i = 0; i < cfg->nspecials; i++)
         fprintf(f, "special_node %" PRIu32 " %s\n", cfg->specials[i].id,
-                tk_cfg_str(cfg, cfg->specials[i].name));
+                cfg_str(cfg, cfg->specials[i].name));
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         tk_status st = dump_process(cfg, &cfg->processes[i], f);
         if (st != TK_OK) return tk_error_set(err, st, "out of memory");
     }
     if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+tk_status tk_dcfg_write(const tk_cfg *cfg, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, dcfg_write_stream(cfg, s.f, err), err);
+}
+
+tk_status tk_dcfg_dump(const tk_cfg *cfg, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, dcfg_dump_stream(cfg, s.f, err), err);
 }

@@ -221,18 +221,18 @@ tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_t
  * `window` chunks ahead of delivery) waits; the chunk being delivered next is
  * then always held by a worker that does not wait, so this cannot deadlock. */
 
-int tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more) {
+tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_error *err) {
     if (t->len + more <= t->cap)
-        return 0;
+        return TK_OK;
     size_t cap = t->cap ? t->cap : 4096;
     while (cap < t->len + more)
         cap *= 2;
     char *p = tk_realloc(t->data, cap);
     if (!p)
-        return -1;
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     t->data = p;
     t->cap = cap;
-    return 0;
+    return TK_OK;
 }
 
 typedef struct chunk_job {

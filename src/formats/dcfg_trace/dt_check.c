@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/num.h"
 #include "dt_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 
 typedef struct check_run {
@@ -113,7 +114,7 @@ static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
                          "ended at node %u",
                          edges[i], (unsigned long long)r->cur_edge_index + 1,
                          tk_cfg_node_id(r->cfg, p, ed->src), tk_cfg_node_id(r->cfg, p, r->prev_tgt));
-        if (tk_cfg_is_block(p, ed->src))
+        if (cfg_is_block(p, ed->src))
             r->instrs_overflow |= tk_add_u64(r->cur_instrs, p->blocks[ed->src].num_instrs,
                                              &r->cur_instrs) != 0;
         r->edge_counts[e]++;
@@ -191,7 +192,7 @@ static void check_thread_counts(const tk_dcfg_trace *t, const dt_thread *T,
     }
     size_t over = 0, under = 0;
     for (uint32_t e = 0; e < cp->nedges; e++) {
-        uint64_t want = tk_cfg_edge_count_thread(cp, &cp->edges[e], tix);
+        uint64_t want = cfg_edge_count_thread(cp, &cp->edges[e], tix);
         uint64_t got = edge_counts[e];
         if (got > want && over++ < 5)
             report_at(t, diag, T->offset, TK_SEV_ERROR,

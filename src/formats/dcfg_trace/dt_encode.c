@@ -19,6 +19,7 @@
 #include "core/vec.h"
 #include "dt_internal.h"
 #include "dt_phrase.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -243,7 +244,7 @@ struct tk_dcfg_trace_encoder {
     size_t npend, cap_pend;
     /* pass 2 */
     int started;
-    tk_dcfg_trace_write_fn write;
+    tk_write_fn write;
     void *write_ctx;
     size_t cur_proc;              /* index of the process being encoded */
     size_t cur_group;             /* group being encoded (pass 2) */
@@ -278,18 +279,20 @@ struct tk_dcfg_trace_encoder {
 
 static tk_status nomem(tk_error *err) { return tk_error_set(err, TK_ERR_NOMEM, "out of memory"); }
 
-tk_status tk_dcfg_trace_encoder_new(tk_dcfg_trace_encoder **out,
+tk_status tk_dcfg_trace_encoder_open(tk_dcfg_trace_encoder **out,
                                     const tk_dcfg_trace_encode_options *opt, tk_error *err) {
     tk_dcfg_trace_encoder *e = tk_calloc(1, sizeof *e);
     if (!e)
         return nomem(err);
     tk_dcfg_trace_encode_options def = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     e->opt = opt ? *opt : def;
-    if (e->opt.level < 0 || e->opt.level > 9) {
-        int level = e->opt.level;
+    int level = e->opt.level;
+    if (level != TK_DCFG_TRACE_PLAIN && (level < 0 || level > 9)) {
         tk_free(e);
-        return tk_error_set(err, TK_ERR_ARG, "level %d out of range 0..9", level);
+        return tk_error_set(err, TK_ERR_ARG, "level %d out of range 1..9", level);
     }
+    /* inside the encoder: 0 plain, 1-9 */
+    e->opt.level = level == 0 ? TK_DCFG_TRACE_DEFAULT_LEVEL : level == TK_DCFG_TRACE_PLAIN ? 0 : level;
     e->phrases = e->opt.level >= 7 && !e->opt.compat_intel;
     *out = e;
     return TK_OK;
@@ -346,7 +349,7 @@ static void edge_facts_of(tk_dcfg_trace_encoder *e, uint64_t pid, uint32_t edge,
             f->known = 1;
             f->src = p->edges[i].src;
             f->tgt = p->edges[i].tgt;
-            if (tk_cfg_is_block(p, f->src))
+            if (cfg_is_block(p, f->src))
                 f->instrs = p->blocks[f->src].num_instrs;
         }
     }
@@ -742,8 +745,10 @@ static tk_status outs(tk_dcfg_trace_encoder *e, const char *s, tk_error *err) {
     return out(e, s, strlen(s), err);
 }
 
-tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_write_fn write,
-                                      void *ctx, tk_error *err) {
+tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, const tk_writer *out,
+                                      tk_error *err) {
+    if (!out || !out->write)
+        return tk_error_set(err, TK_ERR_ARG, "no writer");
     if (e->started)
         return tk_error_set(err, TK_ERR_ARG, "start() called twice");
     if (e->sampling) {
@@ -793,8 +798,8 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, tk_dcfg_trace_wr
             return nomem(err);
     }
     e->started = 1;
-    e->write = write;
-    e->write_ctx = ctx;
+    e->write = out->write;
+    e->write_ctx = out->ctx;
     e->cur_group = 0;
     e->in_group = 0;
     return outs(e,
@@ -981,135 +986,156 @@ static int same_text(const char *s, const dict_cand *a, const seg *b) {
     return a->len == b->len && memcmp(s + a->off, s + b->off, a->len) == 0;
 }
 
-/* Write STRING_DICTIONARY and the rows with references substituted. */
-static tk_status write_dictionary_and_rows(tk_dcfg_trace_encoder *e, const char *table_text,
-                                           size_t table_len, tk_error *err) {
+/* The dictionary's candidates: every segment of the rows' sequences
+ * (*segs, *nseg) and their distinct texts with their counts (*cands, *ncand),
+ * sorted by hash. */
+static tk_status dict_candidates(tk_dcfg_trace_encoder *e, seg **segs, size_t *nseg,
+                                 dict_cand **cands, size_t *ncand, tk_error *err) {
     const char *s = e->rows.p;
-    size_t nseg = 0;
-    seg *segs = NULL;
-    dict_cand *cands = NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < e->nspans; i += 2)
+        total += e->seq_spans[i + 1] - e->seq_spans[i];
+    seg *g = *segs = tk_malloc((total + 1) * sizeof *g);
+    if (!g)
+        return nomem(err);
+    size_t n = 0;
+    for (size_t i = 0; i < e->nspans; i += 2)
+        n += split_segments(s, e->seq_spans[i], e->seq_spans[i + 1], g + n, total + 1 - n);
+    *nseg = n;
+    dict_cand *c = *cands = tk_malloc((n + 1) * sizeof *c);
+    if (!c)
+        return nomem(err);
+    for (size_t i = 0; i < n; i++) {
+        g[i].hash = hash_span(s + g[i].off, g[i].len);
+        c[i] = (dict_cand){g[i].hash, g[i].off, g[i].len, 1, 0};
+    }
+    qsort(c, n, sizeof *c, cmp_cand);
+    /* merge identical texts */
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && c[j].hash == c[i].hash && c[j].len == c[i].len &&
+               memcmp(s + c[j].off, s + c[i].off, c[i].len) == 0)
+            j++;
+        dict_cand d = c[i];
+        d.count = j - i;
+        c[m++] = d;
+        i = j;
+    }
+    *ncand = m;
+    return TK_OK;
+}
+
+/* Which candidates become entries (an entry costs len + key + 8 once and
+ * saves len - key - 2 per use): their keys, then each segment's entry (its
+ * candidate found by binary search on the hash). */
+static void dict_choose(const char *s, seg *segs, size_t nseg, dict_cand *cands, size_t ncand) {
+    size_t nkeys = 0;
+    for (size_t i = 0; i < ncand; i++) {
+        char key[16];
+        key_name(nkeys, key);
+        size_t kl = strlen(key);
+        if (cands[i].len <= kl + 2)
+            continue;
+        uint64_t saved = cands[i].count * (cands[i].len - kl - 2);
+        if (saved > cands[i].len + kl + 8)
+            cands[i].key = ++nkeys;
+    }
+    for (size_t i = 0; i < nseg; i++) {
+        size_t lo = 0, hi = ncand;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (cands[mid].hash < segs[i].hash)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t k = lo; k < ncand && cands[k].hash == segs[i].hash; k++)
+            if (same_text(s, &cands[k], &segs[i])) {
+                if (cands[k].key)
+                    segs[i].entry = cands[k].key;
+                break;
+            }
+    }
+}
+
+/* The dictionary's entries in key order (after "{ "); *first stays 1 when
+ * there is none. */
+static tk_status dict_entries(tk_dcfg_trace_encoder *e, const dict_cand *cands, size_t ncand,
+                              int *first, tk_error *err) {
+    const char *s = e->rows.p;
+    size_t nkeys = 0;
+    for (size_t i = 0; i < ncand; i++)
+        if (cands[i].key > nkeys)
+            nkeys = cands[i].key;
+    size_t *by_key = tk_calloc(nkeys + 1, sizeof *by_key);
+    if (!by_key)
+        return nomem(err);
+    for (size_t i = 0; i < ncand; i++)
+        if (cands[i].key)
+            by_key[cands[i].key - 1] = i;
     tk_status st = TK_OK;
-    int use_dict = e->opt.level >= 5 && !e->opt.compat_intel && e->nspans > 0;
-    size_t ncand = 0;
-    if (use_dict) {
-        /* count segments */
-        size_t total = 0;
-        for (size_t i = 0; i < e->nspans; i += 2)
-            total += e->seq_spans[i + 1] - e->seq_spans[i];
-        segs = tk_malloc((total + 1) * sizeof *segs);
-        if (!segs)
-            return nomem(err);
-        for (size_t i = 0; i < e->nspans; i += 2)
-            nseg += split_segments(s, e->seq_spans[i], e->seq_spans[i + 1], segs + nseg, total + 1 - nseg);
-        cands = tk_malloc((nseg + 1) * sizeof *cands);
-        if (!cands) {
-            tk_free(segs);
-            return nomem(err);
-        }
-        for (size_t i = 0; i < nseg; i++) {
-            segs[i].hash = hash_span(s + segs[i].off, segs[i].len);
-            cands[i] = (dict_cand){segs[i].hash, segs[i].off, segs[i].len, 1, 0};
-        }
-        qsort(cands, nseg, sizeof *cands, cmp_cand);
-        /* merge identical texts */
-        for (size_t i = 0; i < nseg;) {
-            size_t j = i + 1;
-            while (j < nseg && cands[j].hash == cands[i].hash && cands[j].len == cands[i].len &&
-                   memcmp(s + cands[j].off, s + cands[i].off, cands[i].len) == 0)
-                j++;
-            dict_cand c = cands[i];
-            c.count = j - i;
-            cands[ncand++] = c;
-            i = j;
-        }
-        /* choose: an entry costs len + key + 8 once and saves len - key - 2 per use */
-        size_t nkeys = 0;
-        for (size_t i = 0; i < ncand; i++) {
-            char key[16];
-            key_name(nkeys, key);
-            size_t kl = strlen(key);
-            if (cands[i].len <= kl + 2)
-                continue;
-            uint64_t saved = cands[i].count * (cands[i].len - kl - 2);
-            if (saved > cands[i].len + kl + 8) {
-                cands[i].key = ++nkeys;
-            }
-        }
-        /* find each segment's candidate (binary search by hash) */
-        for (size_t i = 0; i < nseg; i++) {
-            size_t lo = 0, hi = ncand;
-            while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                if (cands[mid].hash < segs[i].hash)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (size_t k = lo; k < ncand && cands[k].hash == segs[i].hash; k++)
-                if (same_text(s, &cands[k], &segs[i])) {
-                    if (cands[k].key)
-                        segs[i].entry = cands[k].key;
-                    break;
-                }
-        }
+    for (size_t k = 0; k < nkeys && st == TK_OK; k++) {
+        char key[16];
+        key_name(k, key);
+        const dict_cand *c = &cands[by_key[k]];
+        char head[40];
+        snprintf(head, sizeof head, "%s\n    \"%s\" : \"", *first ? "" : ",", key);
+        *first = 0;
+        if ((st = outs(e, head, err)) == TK_OK && (st = out(e, s + c->off, c->len, err)) == TK_OK)
+            st = outs(e, "\"", err);
     }
-    /* dictionary */
-    if ((st = outs(e, "{ ", err)) != TK_OK)
-        goto done;
-    int first = 1;
-    if (use_dict) {
-        /* entries in key order */
-        size_t nkeys = 0;
-        for (size_t i = 0; i < ncand; i++)
-            if (cands[i].key > nkeys)
-                nkeys = cands[i].key;
-        size_t *by_key = tk_calloc(nkeys + 1, sizeof *by_key);
-        if (!by_key) {
-            st = nomem(err);
-            goto done;
-        }
-        for (size_t i = 0; i < ncand; i++)
-            if (cands[i].key)
-                by_key[cands[i].key - 1] = i;
-        for (size_t k = 0; k < nkeys && st == TK_OK; k++) {
-            char key[16];
-            key_name(k, key);
-            const dict_cand *c = &cands[by_key[k]];
-            char head[40];
-            snprintf(head, sizeof head, "%s\n    \"%s\" : \"", first ? "" : ",", key);
-            first = 0;
-            if ((st = outs(e, head, err)) == TK_OK && (st = out(e, s + c->off, c->len, err)) == TK_OK)
-                st = outs(e, "\"", err);
-        }
-        tk_free(by_key);
-        if (st != TK_OK)
-            goto done;
-    }
-    if ((st = outs(e, first ? "},\n" : " },\n", err)) != TK_OK)
-        goto done;
-    if ((st = out(e, table_text, table_len, err)) != TK_OK)
-        goto done;
-    if ((st = outs(e, ",\n   [ [ \"THREAD_ID\", \"TRACE_DATA\" ]", err)) != TK_OK)
-        goto done;
-    /* rows, with references */
-    size_t pos = 0, si = 0;
-    while (use_dict && si < nseg) {
-        const seg *g = &segs[si++];
+    tk_free(by_key);
+    return st;
+}
+
+/* The rows, each segment with an entry written as its reference "<KEY>". */
+static tk_status rows_with_references(tk_dcfg_trace_encoder *e, const seg *segs, size_t nseg,
+                                      tk_error *err) {
+    const char *s = e->rows.p;
+    size_t pos = 0;
+    tk_status st;
+    for (size_t si = 0; si < nseg; si++) {
+        const seg *g = &segs[si];
         if (!g->entry)
             continue;
         if ((st = out(e, s + pos, g->off - pos, err)) != TK_OK)
-            goto done;
+            return st;
         char key[20];
         key[0] = '<';
         key_name(g->entry - 1, key + 1);
         size_t kl = strlen(key);
         key[kl] = '>';
         if ((st = out(e, key, kl + 1, err)) != TK_OK)
-            goto done;
+            return st;
         pos = g->off + g->len;
     }
-    st = out(e, s + pos, e->rows.n - pos, err);
-done:
+    return out(e, s + pos, e->rows.n - pos, err);
+}
+
+/* Write STRING_DICTIONARY and the rows with references substituted. */
+static tk_status write_dictionary_and_rows(tk_dcfg_trace_encoder *e, const char *table_text,
+                                           size_t table_len, tk_error *err) {
+    size_t nseg = 0, ncand = 0;
+    seg *segs = NULL;
+    dict_cand *cands = NULL;
+    tk_status st = TK_OK;
+    int use_dict = e->opt.level >= 5 && !e->opt.compat_intel && e->nspans > 0;
+    if (use_dict && (st = dict_candidates(e, &segs, &nseg, &cands, &ncand, err)) == TK_OK)
+        dict_choose(e->rows.p, segs, nseg, cands, ncand);
+    int first = 1;
+    if (st == TK_OK)
+        st = outs(e, "{ ", err);
+    if (st == TK_OK && use_dict)
+        st = dict_entries(e, cands, ncand, &first, err);
+    if (st == TK_OK)
+        st = outs(e, first ? "},\n" : " },\n", err);
+    if (st == TK_OK)
+        st = out(e, table_text, table_len, err);
+    if (st == TK_OK)
+        st = outs(e, ",\n   [ [ \"THREAD_ID\", \"TRACE_DATA\" ]", err);
+    if (st == TK_OK)
+        st = rows_with_references(e, segs, nseg, err); /* none when !use_dict */
     tk_free(segs);
     tk_free(cands);
     return st;
@@ -1253,7 +1279,7 @@ static void scan_chunk(tk_dcfg_trace_encoder *e, uint64_t pid) {
                     break;
                 }
                 /* the block the last edge entered ran, in no chunk (cp: pid's) */
-                e->chunk_gap = tk_cfg_is_block(e->cp, e->last_tgt)
+                e->chunk_gap = cfg_is_block(e->cp, e->last_tgt)
                                    ? e->cp->blocks[e->last_tgt].num_instrs : 0;
             }
             e->last_known = f.known;

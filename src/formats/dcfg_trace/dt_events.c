@@ -10,6 +10,7 @@
 #include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
+#include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/events.h"
 
@@ -42,7 +43,7 @@ static int collect(void *ctx, const uint32_t *e, size_t n) {
 }
 
 static uint64_t func_of(const tk_cfg_process *p, uint32_t node) {
-    if (!tk_cfg_is_block(p, node))
+    if (!cfg_is_block(p, node))
         return 0;
     uint32_t r = p->blocks[node].routine;
     if (r != TK_CFG_NONE && r < p->nroutines)
@@ -73,6 +74,87 @@ static void make_event(tk_dcfg_trace_events *x, tk_event *ev, tk_event_kind kind
     ev->func = func;
 }
 
+/* The process of thread x->thread (its first chunk): x->pid, x->tid, x->p. */
+static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk_error *err) {
+    const tk_dcfg_trace *t = x->t;
+    const dt_process *P = NULL;
+    for (size_t i = 0; i < t->nprocs; i++)
+        if (x->thread >= t->procs[i].first_thread &&
+            x->thread < t->procs[i].first_thread + t->procs[i].nthreads)
+            P = &t->procs[i];
+    x->pid = P ? P->pid : 0;
+    x->tid = th->thread_id;
+    uint32_t pix = tk_cfg_find_process(x->cfg, x->pid);
+    if (pix == TK_CFG_NONE)
+        return dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1,
+                           "process %llu is not in the DCFG", (unsigned long long)x->pid);
+    x->p = &x->cfg->processes[pix];
+    return TK_OK;
+}
+
+/* The edges of the next chunk, or of the next thread, into x->edges: TK_OK
+ * (*ev_made 0), TK_OK with *ev an exit that closes a call still open at the
+ * end of a thread (*ev_made 1), TK_END after the last thread, or an error. */
+static tk_status next_edges(tk_dcfg_trace_events *x, tk_event *ev, int *ev_made, tk_error *err) {
+    const tk_dcfg_trace *t = x->t;
+    *ev_made = 0;
+    while (x->pos >= x->n) {
+        if (x->thread >= t->nthreads)
+            return TK_END;
+        const dt_thread *th = &t->threads[x->thread];
+        if (x->chunk >= th->nchunks) {
+            /* the thread's trace ends: close its open calls at its last instruction */
+            if (x->depth > 0) {
+                make_event(x, ev, TK_EVENT_EXIT, x->stack[--x->depth]);
+                *ev_made = 1;
+                return TK_OK;
+            }
+            x->thread++;
+            x->chunk = 0;
+            x->thread_started = 0;
+            x->depth = 0;
+            continue;
+        }
+        tk_status st = x->chunk == 0 ? thread_process(x, th, err) : TK_OK;
+        if (st != TK_OK)
+            return st;
+        size_t ci = th->first_chunk + x->chunk++;
+        x->cur_chunk = ci;
+        x->n = x->pos = 0;
+        x->time = t->chunks[ci].preceding_instr_count;
+        x->first_of_chunk = 1;
+        uint64_t got;
+        st = tk_dcfg_trace_decode_chunk(t, ci, collect, x, &got, NULL, err);
+        if (st == TK_END)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (st != TK_OK)
+            return st;
+    }
+    return TK_OK;
+}
+
+/* The event of edge ed, a call or a return: into *ev (*made 1), or none. */
+static tk_status edge_event(tk_dcfg_trace_events *x, const tk_cfg_edge *ed, tk_event *ev, int *made,
+                            tk_error *err) {
+    const tk_cfg_process *p = x->p;
+    tk_edge_kind k = cfg_edge_kind(x->cfg, ed);
+    *made = 0;
+    if (tk_edge_kind_is_any_call(k)) {
+        uint64_t f = func_of(p, ed->tgt);
+        if (f) {
+            if (push(x, f))
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            make_event(x, ev, TK_EVENT_ENTER, f);
+            *made = 1;
+        }
+    } else if (tk_edge_kind_is_any_return(k) && x->depth > 0) {
+        uint64_t f = x->stack[--x->depth];
+        make_event(x, ev, TK_EVENT_EXIT, f);
+        *made = 1;
+    }
+    return TK_OK;
+}
+
 static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
     tk_dcfg_trace_events *x = ctx;
     const tk_dcfg_trace *t = x->t;
@@ -82,49 +164,10 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
             x->has_pending = 0;
             return TK_OK;
         }
-        while (x->pos >= x->n) {
-            /* next chunk, or next thread */
-            if (x->thread >= t->nthreads)
-                return TK_END;
-            const dt_thread *th = &t->threads[x->thread];
-            if (x->chunk >= th->nchunks) {
-                /* the thread's trace ends: close its open calls at its last instruction */
-                if (x->depth > 0) {
-                    make_event(x, ev, TK_EVENT_EXIT, x->stack[--x->depth]);
-                    return TK_OK;
-                }
-                x->thread++;
-                x->chunk = 0;
-                x->thread_started = 0;
-                x->depth = 0;
-                continue;
-            }
-            if (x->chunk == 0) {
-                const dt_process *P = NULL;
-                for (size_t i = 0; i < t->nprocs; i++)
-                    if (x->thread >= t->procs[i].first_thread &&
-                        x->thread < t->procs[i].first_thread + t->procs[i].nthreads)
-                        P = &t->procs[i];
-                x->pid = P ? P->pid : 0;
-                x->tid = th->thread_id;
-                uint32_t pix = tk_cfg_find_process(x->cfg, x->pid);
-                if (pix == TK_CFG_NONE)
-                    return dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1,
-                                       "process %llu is not in the DCFG", (unsigned long long)x->pid);
-                x->p = &x->cfg->processes[pix];
-            }
-            size_t ci = th->first_chunk + x->chunk++;
-            x->cur_chunk = ci;
-            x->n = x->pos = 0;
-            x->time = t->chunks[ci].preceding_instr_count;
-            x->first_of_chunk = 1;
-            uint64_t got;
-            tk_status st = tk_dcfg_trace_decode_chunk(t, ci, collect, x, &got, NULL, err);
-            if (st == TK_END)
-                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            if (st != TK_OK)
-                return st;
-        }
+        int made;
+        tk_status st = next_edges(x, ev, &made, err);
+        if (st != TK_OK || made)
+            return st;
         const tk_cfg_process *p = x->p;
         uint32_t id = x->edges[x->pos++];
         uint32_t e = tk_cfg_find_edge(p, id);
@@ -137,7 +180,7 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
         if (!x->thread_started) {
             /* the thread starts inside the function of its first block */
             x->thread_started = 1;
-            uint64_t f = func_of(p, tk_cfg_is_block(p, ed->src) ? ed->src : ed->tgt);
+            uint64_t f = func_of(p, cfg_is_block(p, ed->src) ? ed->src : ed->tgt);
             if (f) {
                 if (push(x, f))
                     return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -147,28 +190,15 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
         }
         /* PRECEDING_INSTR_COUNT + the chunk's source blocks fits when they make
          * its INSTR_COUNT (check --dcfg reports a chunk where they do not) */
-        if (tk_cfg_is_block(p, ed->src) &&
+        if (cfg_is_block(p, ed->src) &&
             tk_add_u64(x->time, p->blocks[ed->src].num_instrs, &x->time))
             return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[x->cur_chunk].row_offset,
                                "the thread's instruction count passes 2^64 - 1 in this chunk (its "
                                "source blocks hold more than its INSTR_COUNT)");
-        tk_edge_kind k = tk_cfg_edge_kind(x->cfg, ed);
         tk_event next_ev;
-        int have = 0;
-        if (tk_edge_kind_is_any_call(k)) {
-            uint64_t f = func_of(p, ed->tgt);
-            if (f) {
-                if (push(x, f))
-                    return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-                make_event(x, &next_ev, TK_EVENT_ENTER, f);
-                have = 1;
-            }
-        } else if (tk_edge_kind_is_any_return(k) && x->depth > 0) {
-            uint64_t f = x->stack[--x->depth];
-            make_event(x, &next_ev, TK_EVENT_EXIT, f);
-            have = 1;
-        }
-        if (have) {
+        if ((st = edge_event(x, ed, &next_ev, &made, err)) != TK_OK)
+            return st;
+        if (made) {
             if (x->has_pending) {
                 *ev = x->pending;
                 x->pending = next_ev;

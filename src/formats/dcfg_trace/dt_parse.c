@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/hash.h"
 #include "core/json.h"
 #include "core/num.h"

@@ -305,130 +305,179 @@ static uint32_t last_edge(const tokens *t, uint32_t k) {
     return t->r[k];
 }
 
+/* The state of the selection: the tokens, the sequence of tokens seq
+ * (segments bound[s] .. bound[s + 1]), the pair counts. */
+typedef struct selection {
+    tokens t;
+    pair_map pairs;
+    uint32_t *seq;
+    size_t *bound, nseg;
+    const dt_phrase_params *prm;
+} selection;
+
+/* seq[i]: the leaf token of edges[i]; -1 when out of memory. */
+static int make_leaves(selection *S, const uint32_t *edges, size_t n) {
+    tk_hmap leaf = TK_HMAP_INIT;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        int inserted;
+        uint64_t *v = tk_hmap_slot(&leaf, edges[i], 0, &inserted);
+        if (!v) {
+            rc = -1;
+            break;
+        }
+        if (inserted) {
+            uint32_t k = new_token(&S->t, DT_PHRASE_NONE, edges[i], 1);
+            if (k == DT_PHRASE_NONE) {
+                rc = -1;
+                break;
+            }
+            *v = k;
+        }
+        S->seq[i] = (uint32_t)*v;
+    }
+    tk_hmap_free(&leaf);
+    return rc;
+}
+
+/* The adjacent pairs worth counting (a new token on either side, or a
+ * left-right pair of the last round), within max_len: counted in S->pairs,
+ * the highest count into *maxc; -1 when out of memory. */
+static int count_pairs(selection *S, uint64_t *maxc) {
+    tokens *t = &S->t;
+    const uint32_t *seq = S->seq;
+    pm_clear(&S->pairs);
+    *maxc = 0;
+    for (size_t s = 0; s < S->nseg; s++)
+        for (size_t i = S->bound[s]; i + 1 < S->bound[s + 1]; i++) {
+            uint8_t fa = t->flag[seq[i]], fb = t->flag[seq[i + 1]];
+            if (!((fa | fb) & TF_NEW) && !((fa & TF_LEFT) && (fb & TF_RIGHT)))
+                continue;
+            if ((uint64_t)t->len[seq[i]] + t->len[seq[i + 1]] > S->prm->max_len)
+                continue;
+            uint64_t *v = pm_slot(&S->pairs, ((uint64_t)seq[i] << 32) | seq[i + 1]);
+            if (!v)
+                return -1;
+            if (++*v > *maxc)
+                *maxc = *v;
+        }
+    return 0;
+}
+
+/* One round: the pairs counted at least thr times become tokens (flagged
+ * left and right first), replaced in the sequence left to right; *created
+ * gets the number of new tokens; -1 when out of memory. */
+static int replace_pairs(selection *S, uint64_t thr, size_t *created) {
+    tokens *t = &S->t;
+    uint32_t *seq = S->seq;
+    for (size_t k = 0; k < t->n; k++)
+        t->flag[k] = 0;
+    for (size_t k = 0; k < S->pairs.cap; k++)
+        if (S->pairs.keys[k] != UINT64_MAX && S->pairs.vals[k] >= S->prm->min_count) {
+            t->flag[S->pairs.keys[k] >> 32] |= TF_LEFT;
+            t->flag[(uint32_t)S->pairs.keys[k]] |= TF_RIGHT;
+        }
+    size_t w = 0;
+    *created = 0;
+    for (size_t s = 0; s < S->nseg; s++) {
+        size_t i = S->bound[s], end = S->bound[s + 1];
+        S->bound[s] = w;
+        while (i < end) {
+            uint64_t *v = NULL;
+            if (i + 1 < end && (t->flag[seq[i]] & TF_LEFT) && (t->flag[seq[i + 1]] & TF_RIGHT) &&
+                (uint64_t)t->len[seq[i]] + t->len[seq[i + 1]] <= S->prm->max_len)
+                v = pm_slot(&S->pairs, ((uint64_t)seq[i] << 32) | seq[i + 1]);
+            if (v && (*v & 0xffffffffu) >= thr) {
+                uint32_t id = (uint32_t)(*v >> 32);
+                if (id == 0) {
+                    uint32_t k = new_token(t, seq[i], seq[i + 1], t->len[seq[i]] + t->len[seq[i + 1]]);
+                    if (k == DT_PHRASE_NONE)
+                        return -1;
+                    id = k + 1;
+                    *v |= (uint64_t)id << 32;
+                    (*created)++;
+                }
+                seq[w++] = id - 1;
+                i += 2;
+                continue;
+            }
+            seq[w++] = seq[i++];
+        }
+    }
+    S->bound[S->nseg] = w;
+    return 0;
+}
+
+/* (current edge, token) of the final parse: those that recur become
+ * phrases of ph; -1 when out of memory. */
+static int keep_phrases(selection *S, dt_phrases *ph) {
+    tokens *t = &S->t;
+    const uint32_t *seq = S->seq;
+    pm_clear(&S->pairs);
+    for (size_t s = 0; s < S->nseg; s++)
+        for (size_t i = S->bound[s] + 1; i < S->bound[s + 1]; i++) {
+            if (t->len[seq[i]] < 2)
+                continue;
+            uint64_t *v = pm_slot(&S->pairs, ((uint64_t)last_edge(t, seq[i - 1]) << 32) | seq[i]);
+            if (!v)
+                return -1;
+            ++*v;
+        }
+    uint32_t *path = tk_malloc((S->prm->max_len + 1) * sizeof *path);
+    if (!path)
+        return -1;
+    int rc = 0;
+    for (size_t it = 0; it < S->pairs.cap && rc == 0; it++) {
+        uint64_t key = S->pairs.keys[it], count = S->pairs.vals[it];
+        if (key == UINT64_MAX || count < S->prm->min_uses)
+            continue;
+        size_t len = expand(t, (uint32_t)key, path);
+        if (insert_path(ph, (uint32_t)(key >> 32), path, len))
+            rc = -1;
+    }
+    tk_free(path);
+    return rc;
+}
+
 int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, size_t nseg,
                       const dt_phrase_params *prm) {
     int rc = -1;
     size_t n = seg[nseg];
-    tokens t = {0};
-    tk_hmap leaf = TK_HMAP_INIT;
-    pair_map pairs = {0};
-    uint32_t *seq = tk_malloc((n ? n : 1) * sizeof *seq);
-    size_t *bound = tk_malloc((nseg + 1) * sizeof *bound);
-    uint32_t *path = NULL;
-    if (!seq || !bound)
-        goto done;
+    selection S;
+    memset(&S, 0, sizeof S);
+    S.nseg = nseg;
+    S.prm = prm;
+    S.seq = tk_malloc((n ? n : 1) * sizeof *S.seq);
+    S.bound = tk_malloc((nseg + 1) * sizeof *S.bound);
     if (ph->max_depth == 0)
         ph->max_depth = 1;
-    /* leaves */
-    for (size_t i = 0; i < n; i++) {
-        int inserted;
-        uint64_t *v = tk_hmap_slot(&leaf, edges[i], 0, &inserted);
-        if (!v)
-            goto done;
-        if (inserted) {
-            uint32_t k = new_token(&t, DT_PHRASE_NONE, edges[i], 1);
-            if (k == DT_PHRASE_NONE)
-                goto done;
-            *v = k;
-        }
-        seq[i] = (uint32_t)*v;
-    }
-    memcpy(bound, seg, (nseg + 1) * sizeof *bound);
+    if (!S.seq || !S.bound || make_leaves(&S, edges, n) != 0)
+        goto done;
+    memcpy(S.bound, seg, (nseg + 1) * sizeof *S.bound);
     /* rounds of pair replacement */
     for (int round = 0; round < MAX_ROUNDS; round++) {
-        pm_clear(&pairs);
-        uint64_t maxc = 0;
-        for (size_t s = 0; s < nseg; s++)
-            for (size_t i = bound[s]; i + 1 < bound[s + 1]; i++) {
-                uint8_t fa = t.flag[seq[i]], fb = t.flag[seq[i + 1]];
-                if (!((fa | fb) & TF_NEW) && !((fa & TF_LEFT) && (fb & TF_RIGHT)))
-                    continue;
-                if ((uint64_t)t.len[seq[i]] + t.len[seq[i + 1]] > prm->max_len)
-                    continue;
-                uint64_t *v = pm_slot(&pairs, ((uint64_t)seq[i] << 32) | seq[i + 1]);
-                if (!v)
-                    goto done;
-                if (++*v > maxc)
-                    maxc = *v;
-            }
+        uint64_t maxc;
+        size_t created;
+        if (count_pairs(&S, &maxc) != 0)
+            goto done;
         if (maxc < prm->min_count)
             break;
-        for (size_t k = 0; k < t.n; k++)
-            t.flag[k] = 0;
-        for (size_t k = 0; k < pairs.cap; k++)
-            if (pairs.keys[k] != UINT64_MAX && pairs.vals[k] >= prm->min_count) {
-                t.flag[pairs.keys[k] >> 32] |= TF_LEFT;
-                t.flag[(uint32_t)pairs.keys[k]] |= TF_RIGHT;
-            }
         /* the pairs within 80 % of the most frequent (closer to Re-Pair's one
          * pair per round than a factor 2: fewer, more useful phrases) */
         uint64_t thr = maxc - maxc / 5 > prm->min_count ? maxc - maxc / 5 : prm->min_count;
-        size_t w = 0, created = 0;
-        for (size_t s = 0; s < nseg; s++) {
-            size_t i = bound[s], end = bound[s + 1];
-            bound[s] = w;
-            while (i < end) {
-                if (i + 1 < end) {
-                    uint64_t key = ((uint64_t)seq[i] << 32) | seq[i + 1];
-                    uint64_t *v = NULL;
-                    if ((t.flag[seq[i]] & TF_LEFT) && (t.flag[seq[i + 1]] & TF_RIGHT) &&
-                        (uint64_t)t.len[seq[i]] + t.len[seq[i + 1]] <= prm->max_len)
-                        v = pm_slot(&pairs, key);
-                    if (v && (*v & 0xffffffffu) >= thr) {
-                        uint32_t id = (uint32_t)(*v >> 32);
-                        if (id == 0) {
-                            uint32_t k = new_token(&t, seq[i], seq[i + 1], t.len[seq[i]] + t.len[seq[i + 1]]);
-                            if (k == DT_PHRASE_NONE)
-                                goto done;
-                            id = k + 1;
-                            *v |= (uint64_t)id << 32;
-                            created++;
-                        }
-                        seq[w++] = id - 1;
-                        i += 2;
-                        continue;
-                    }
-                }
-                seq[w++] = seq[i++];
-            }
-        }
-        bound[nseg] = w;
+        if (replace_pairs(&S, thr, &created) != 0)
+            goto done;
         if (created == 0)
             break;
     }
-    /* (current edge, token) of the final parse: those that recur become phrases */
-    pm_clear(&pairs);
-    for (size_t s = 0; s < nseg; s++)
-        for (size_t i = bound[s] + 1; i < bound[s + 1]; i++) {
-            if (t.len[seq[i]] < 2)
-                continue;
-            uint64_t *v = pm_slot(&pairs, ((uint64_t)last_edge(&t, seq[i - 1]) << 32) | seq[i]);
-            if (!v)
-                goto done;
-            ++*v;
-        }
-    path = tk_malloc((prm->max_len + 1) * sizeof *path);
-    if (!path)
-        goto done;
-    for (size_t it = 0; it < pairs.cap; it++) {
-        uint64_t key = pairs.keys[it], count = pairs.vals[it];
-        if (key == UINT64_MAX || count < prm->min_uses)
-            continue;
-        uint32_t k = (uint32_t)key;
-        size_t len = expand(&t, k, path);
-        if (insert_path(ph, (uint32_t)(key >> 32), path, len))
-            goto done;
-    }
-    rc = 0;
+    rc = keep_phrases(&S, ph);
 done:
-    tk_free(seq);
-    tk_free(bound);
-    tk_free(path);
-    tk_free(t.l);
-    tk_free(t.r);
-    tk_free(t.len);
-    tk_free(t.flag);
-    tk_hmap_free(&leaf);
-    pm_free(&pairs);
+    tk_free(S.seq);
+    tk_free(S.bound);
+    tk_free(S.t.l);
+    tk_free(S.t.r);
+    tk_free(S.t.len);
+    tk_free(S.t.flag);
+    pm_free(&S.pairs);
     return rc;
 }

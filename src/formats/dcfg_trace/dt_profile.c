@@ -10,6 +10,8 @@
 #include "core/alloc.h"
 #include "core/num.h"
 #include "dt_internal.h"
+#include "model/cfg_internal.h"
+#include "model/profile.h"
 #include "tracekit/cfg.h"
 #include "tracekit/profile.h"
 
@@ -56,9 +58,9 @@ static uint32_t block_fn(prof_run *r, uint32_t b) {
     if (!obj || !*obj)
         obj = "???";
     uint32_t sname, sobj, fn;
-    if (tk_profile_intern(r->prof, name, strlen(name), &sname) != TK_OK ||
-        tk_profile_intern(r->prof, obj, strlen(obj), &sobj) != TK_OK ||
-        tk_profile_function(r->prof, sobj, r->unknown_file, sname, &fn) != TK_OK) {
+    if (tk_profile_intern(r->prof, name, strlen(name), &sname, NULL) != TK_OK ||
+        tk_profile_intern(r->prof, obj, strlen(obj), &sobj, NULL) != TK_OK ||
+        tk_profile_function(r->prof, sobj, r->unknown_file, sname, &fn, NULL) != TK_OK) {
         r->st = TK_ERR_NOMEM;
         return TK_PROF_NONE;
     }
@@ -74,9 +76,9 @@ static void exec_block(prof_run *r, uint32_t b) {
     memset(&key, 0, sizeof key);
     key.fn = fn;
     key.file = r->unknown_file;
-    key.pos.addr = tk_cfg_block_addr(r->p, &r->p->blocks[b]);
+    key.pos.addr = cfg_block_addr(r->p, &r->p->blocks[b]);
     uint64_t cost = r->p->blocks[b].num_instrs;
-    tk_status st = tk_profile_add_self(r->prof, r->part, &key, &cost);
+    tk_status st = tk_profile_add_self(r->prof, r->part, &key, &cost, NULL);
     if (st != TK_OK)
         r->st = st; /* TK_ERR_NOMEM, or TK_ERR_LIMIT: a cost beyond 64 bits */
 }
@@ -89,7 +91,7 @@ static void close_call(prof_run *r, const open_call *c) {
         return;
     }
     uint64_t incl = r->time - c->start;
-    tk_status st = tk_profile_add_call(r->prof, r->part, &c->key, 1, &incl);
+    tk_status st = tk_profile_add_call(r->prof, r->part, &c->key, 1, &incl, NULL);
     if (st != TK_OK)
         r->st = st;
 }
@@ -110,7 +112,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
         }
         const tk_cfg_edge *ed = &p->edges[e];
         /* the source block of every edge executes once (INSTR_COUNT's rule) */
-        if (tk_cfg_is_block(p, ed->src)) {
+        if (cfg_is_block(p, ed->src)) {
             exec_block(r, ed->src);
             if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
                 r->st = TK_ERR_FORMAT;
@@ -119,8 +121,8 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
                 return 1;
             }
         }
-        tk_edge_kind k = tk_cfg_edge_kind(r->cfg, ed);
-        if (tk_edge_kind_is_any_call(k) && tk_cfg_is_block(p, ed->src) && tk_cfg_is_block(p, ed->tgt)) {
+        tk_edge_kind k = cfg_edge_kind(r->cfg, ed);
+        if (tk_edge_kind_is_any_call(k) && cfg_is_block(p, ed->src) && cfg_is_block(p, ed->tgt)) {
             if (r->depth == r->cap) {
                 size_t cap = r->cap ? r->cap * 2 : 64;
                 open_call *q = tk_realloc(r->stack, cap * sizeof *q);
@@ -135,9 +137,9 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
             memset(c, 0, sizeof *c);
             c->key.fn = block_fn(r, ed->src);
             c->key.file = r->unknown_file;
-            c->key.pos.addr = tk_cfg_block_last_instr_addr(p, &p->blocks[ed->src]);
+            c->key.pos.addr = cfg_block_last_instr_addr(p, &p->blocks[ed->src]);
             c->key.callee = block_fn(r, ed->tgt);
-            c->key.target.addr = tk_cfg_block_addr(p, &p->blocks[ed->tgt]);
+            c->key.target.addr = cfg_block_addr(p, &p->blocks[ed->tgt]);
             c->start = r->time;
         } else if (tk_edge_kind_is_any_return(k) && r->depth > 0) {
             close_call(r, &r->stack[--r->depth]);
@@ -157,7 +159,7 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
     r.t = t;
     r.cfg = cfg;
     r.prof = prof;
-    if (tk_profile_intern(prof, "???", 3, &r.unknown_file) != TK_OK)
+    if (tk_profile_intern(prof, "???", 3, &r.unknown_file, NULL) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (size_t th = 0; th < t->nthreads && st == TK_OK; th++) {
         const dt_process *P = NULL;
@@ -173,7 +175,7 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
         r.p = &cfg->processes[pix];
         tk_free(r.fn_of_block);
         r.fn_of_block = tk_malloc((r.p->nblocks ? r.p->nblocks : 1) * sizeof *r.fn_of_block);
-        if (!r.fn_of_block || tk_profile_add_part(prof, &r.part) != TK_OK) {
+        if (!r.fn_of_block || tk_profile_add_part(prof, &r.part, NULL) != TK_OK) {
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             break;
         }
@@ -201,7 +203,7 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
             while (r.depth > 0 && r.st == TK_OK)
                 close_call(&r, &r.stack[--r.depth]);
             if (r.st == TK_OK)
-                r.st = tk_profile_part_fill_totals(prof, r.part);
+                r.st = tk_profile_part_fill_totals(prof, r.part, NULL);
         }
         if (st == TK_END || r.st != TK_OK) {
             if (r.st == TK_ERR_FORMAT && r.bad_time)

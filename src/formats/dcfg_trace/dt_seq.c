@@ -128,23 +128,134 @@ long dt_dict_find(const dt_process *p, const char *k, const char *kend) {
     return -1;
 }
 
+/* The slow path's steps return 0 to go on, or what dt_expander_next returns
+ * (-1 at the end, -2 after an error). */
+
+/* The current text ended: back to the frame below (a repeat's ')' is
+ * missing), or the end. */
+static inline __attribute__((always_inline)) int text_end(dt_expander *x, tk_error *err) {
+    if (x->depth == 0)
+        return -1;
+    dt_frame *f = &x->frames[x->depth - 1];
+    if (f->kind == DT_FRAME_REPEAT) {
+        const char *open = f->body;
+        while (open > x->trace->data && *open != '(')
+            open--;
+        return fail(x, err, open, TK_ERR_FORMAT, "unterminated repeat (no ')')");
+    }
+    x->p = f->body;
+    x->end = f->end;
+    x->depth--;
+    return 0;
+}
+
+/* "(N*" at x->p: a repeat frame. */
+static inline int open_repeat(dt_expander *x, tk_error *err) {
+    char cbuf[8];
+    const char *at = x->p;
+    const char *q = at + 1;
+    uint64_t n = 0;
+    tk_status nst = tk_num_scan_dec(&q, x->end, &n); /* past the digits on overflow */
+    int overflow = nst == TK_ERR_LIMIT;
+    if (nst == TK_ERR_FORMAT)
+        return fail(x, err, q, TK_ERR_FORMAT, "expected a decimal repeat count after '(', found %s",
+                    describe_char(q < x->end ? *q : '"', cbuf));
+    if (q >= x->end || *q != '*')
+        return fail(x, err, q, TK_ERR_FORMAT, "expected '*' after the repeat count, found %s",
+                    describe_char(q < x->end ? *q : '"', cbuf));
+    if (overflow)
+        return fail(x, err, at, TK_ERR_LIMIT, "repeat count too large (over %llu)",
+                    (unsigned long long)UINT64_MAX);
+    if (n == 0)
+        return fail(x, err, at + 1, TK_ERR_FORMAT, "repeat count must be at least 1, found 0");
+    if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
+        return fail(x, err, at, TK_ERR_LIMIT,
+                    "repeats and dictionary references nested deeper than %d",
+                    TK_DCFG_TRACE_MAX_NESTING);
+    dt_frame *f = &x->frames[x->depth++];
+    f->kind = DT_FRAME_REPEAT;
+    f->body = q + 1;
+    f->end = NULL;
+    f->count = n;
+    f->remaining = n - 1;
+    f->chars_at_iter = x->chars;
+    x->p = q + 1;
+    return 0;
+}
+
+/* ')' at x->p: the repeat's next iteration, or its end. */
+static inline __attribute__((always_inline)) int close_repeat(dt_expander *x, tk_error *err) {
+    if (x->depth == 0 || x->frames[x->depth - 1].kind != DT_FRAME_REPEAT)
+        return fail(x, err, x->p, TK_ERR_FORMAT, "')' without a matching '('");
+    dt_frame *f = &x->frames[x->depth - 1];
+    uint64_t produced = x->chars - f->chars_at_iter;
+    if (f->remaining == 0 || produced == 0) {
+        x->depth--;
+        x->p++;
+        return 0;
+    }
+    /* the remaining iterations produce `produced` characters each */
+    uint64_t left = x->char_budget > x->chars ? x->char_budget - x->chars : 0;
+    if (f->remaining > left / produced) {
+        const char *open = f->body;
+        while (open > x->trace->data && *open != '(')
+            open--;
+        return fail(x, err, open, TK_ERR_LIMIT,
+                    "repeat count %llu is larger than what the chunk's EDGE_COUNT can consume",
+                    (unsigned long long)f->count);
+    }
+    f->remaining--;
+    f->chars_at_iter = x->chars;
+    x->p = f->body;
+    return 0;
+}
+
+/* "<KEY>" at x->p: a dictionary frame. */
+static inline int open_reference(dt_expander *x, tk_error *err) {
+    char cbuf[8];
+    const char *at = x->p;
+    const char *q = at + 1;
+    while (q < x->end && *q != '>') {
+        if (dt_b64_value[(unsigned char)*q] < 0 && !is_seq_space(*q))
+            return fail(x, err, q, TK_ERR_FORMAT,
+                        "unexpected %s in a dictionary reference (keys use A-Z a-z 0-9 + -)",
+                        describe_char(*q, cbuf));
+        q++;
+    }
+    if (q >= x->end)
+        return fail(x, err, at, TK_ERR_FORMAT, "unterminated dictionary reference (no '>')");
+    long idx = dt_dict_find(x->proc, at + 1, q);
+    if (idx < 0) {
+        char key[128];
+        size_t n = (size_t)(q - at - 1);
+        if (n > sizeof key - 1)
+            n = sizeof key - 1;
+        memcpy(key, at + 1, n);
+        key[n] = 0;
+        return fail(x, err, at, TK_ERR_FORMAT, "key <%s> is not in STRING_DICTIONARY", key);
+    }
+    /* no cycle check here: dt_parse rejects cycles through the dictionary */
+    if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
+        return fail(x, err, at, TK_ERR_LIMIT,
+                    "repeats and dictionary references nested deeper than %d",
+                    TK_DCFG_TRACE_MAX_NESTING);
+    dt_frame *f = &x->frames[x->depth++];
+    f->kind = DT_FRAME_DICT;
+    f->body = q + 1;
+    f->end = x->end;
+    f->dict_index = (uint32_t)idx;
+    x->p = x->proc->dict[idx].value;
+    x->end = x->p + x->proc->dict[idx].value_len;
+    return 0;
+}
+
 int dt_expander_next_slow(dt_expander *x, tk_error *err) {
     char cbuf[8];
     for (;;) {
+        int r;
         if (x->p >= x->end) {
-            /* end of the current text */
-            if (x->depth == 0)
-                return -1;
-            dt_frame *f = &x->frames[x->depth - 1];
-            if (f->kind == DT_FRAME_REPEAT) {
-                const char *open = f->body;
-                while (open > x->trace->data && *open != '(')
-                    open--;
-                return fail(x, err, open, TK_ERR_FORMAT, "unterminated repeat (no ')')");
-            }
-            x->p = f->body;
-            x->end = f->end;
-            x->depth--;
+            if ((r = text_end(x, err)) != 0)
+                return r;
             continue;
         }
         char c = *x->p;
@@ -158,103 +269,21 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err) {
             x->p++;
             continue;
         }
-        if (c == '(') {
-            const char *at = x->p;
-            const char *q = at + 1;
-            uint64_t n = 0;
-            tk_status nst = tk_scan_dec(&q, x->end, &n); /* past the digits on overflow */
-            int overflow = nst == TK_ERR_LIMIT;
-            if (nst == TK_ERR_FORMAT)
-                return fail(x, err, q, TK_ERR_FORMAT,
-                            "expected a decimal repeat count after '(', found %s", describe_char(q < x->end ? *q : '"', cbuf));
-            if (q >= x->end || *q != '*')
-                return fail(x, err, q, TK_ERR_FORMAT, "expected '*' after the repeat count, found %s",
-                            describe_char(q < x->end ? *q : '"', cbuf));
-            if (overflow)
-                return fail(x, err, at, TK_ERR_LIMIT, "repeat count too large (over %llu)",
-                            (unsigned long long)UINT64_MAX);
-            if (n == 0)
-                return fail(x, err, at + 1, TK_ERR_FORMAT, "repeat count must be at least 1, found 0");
-            if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
-                return fail(x, err, at, TK_ERR_LIMIT,
-                            "repeats and dictionary references nested deeper than %d",
-                            TK_DCFG_TRACE_MAX_NESTING);
-            dt_frame *f = &x->frames[x->depth++];
-            f->kind = DT_FRAME_REPEAT;
-            f->body = q + 1;
-            f->end = NULL;
-            f->count = n;
-            f->remaining = n - 1;
-            f->chars_at_iter = x->chars;
-            x->p = q + 1;
-            continue;
-        }
-        if (c == ')') {
-            if (x->depth == 0 || x->frames[x->depth - 1].kind != DT_FRAME_REPEAT)
-                return fail(x, err, x->p, TK_ERR_FORMAT, "')' without a matching '('");
-            dt_frame *f = &x->frames[x->depth - 1];
-            uint64_t produced = x->chars - f->chars_at_iter;
-            if (f->remaining == 0 || produced == 0) {
-                x->depth--;
-                x->p++;
-                continue;
-            }
-            /* the remaining iterations produce `produced` characters each */
-            uint64_t left = x->char_budget > x->chars ? x->char_budget - x->chars : 0;
-            if (f->remaining > left / produced) {
-                const char *open = f->body;
-                while (open > x->trace->data && *open != '(')
-                    open--;
-                return fail(x, err, open, TK_ERR_LIMIT,
-                            "repeat count %llu is larger than what the chunk's EDGE_COUNT can consume",
-                            (unsigned long long)f->count);
-            }
-            f->remaining--;
-            f->chars_at_iter = x->chars;
-            x->p = f->body;
-            continue;
-        }
-        if (c == '<') {
-            const char *at = x->p;
-            const char *q = at + 1;
-            while (q < x->end && *q != '>') {
-                if (dt_b64_value[(unsigned char)*q] < 0 && !is_seq_space(*q))
-                    return fail(x, err, q, TK_ERR_FORMAT,
-                                "unexpected %s in a dictionary reference (keys use A-Z a-z 0-9 + -)",
-                                describe_char(*q, cbuf));
-                q++;
-            }
-            if (q >= x->end)
-                return fail(x, err, at, TK_ERR_FORMAT, "unterminated dictionary reference (no '>')");
-            long idx = dt_dict_find(x->proc, at + 1, q);
-            if (idx < 0) {
-                char key[128];
-                size_t n = (size_t)(q - at - 1);
-                if (n > sizeof key - 1)
-                    n = sizeof key - 1;
-                memcpy(key, at + 1, n);
-                key[n] = 0;
-                return fail(x, err, at, TK_ERR_FORMAT, "key <%s> is not in STRING_DICTIONARY", key);
-            }
-            /* no cycle check here: dt_parse rejects cycles through the dictionary */
-            if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
-                return fail(x, err, at, TK_ERR_LIMIT,
-                            "repeats and dictionary references nested deeper than %d",
-                            TK_DCFG_TRACE_MAX_NESTING);
-            dt_frame *f = &x->frames[x->depth++];
-            f->kind = DT_FRAME_DICT;
-            f->body = q + 1;
-            f->end = x->end;
-            f->dict_index = (uint32_t)idx;
-            x->p = x->proc->dict[idx].value;
-            x->end = x->p + x->proc->dict[idx].value_len;
-            continue;
-        }
-        if (c == '\\')
-            return fail(x, err, x->p, TK_ERR_FORMAT,
-                        "JSON escape in an edge-id sequence (sequences hold raw characters only)");
-        return fail(x, err, x->p, TK_ERR_FORMAT,
-                    "unexpected %s in an edge-id sequence (expected A-Z a-z 0-9 + - ( ) < > or space)",
-                    describe_char(c, cbuf));
+        if (c == '(')
+            r = open_repeat(x, err);
+        else if (c == ')')
+            r = close_repeat(x, err);
+        else if (c == '<')
+            r = open_reference(x, err);
+        else
+            break;
+        if (r != 0)
+            return r;
     }
+    if (*x->p == '\\')
+        return fail(x, err, x->p, TK_ERR_FORMAT,
+                    "JSON escape in an edge-id sequence (sequences hold raw characters only)");
+    return fail(x, err, x->p, TK_ERR_FORMAT,
+                "unexpected %s in an edge-id sequence (expected A-Z a-z 0-9 + - ( ) < > or space)",
+                describe_char(*x->p, cbuf));
 }

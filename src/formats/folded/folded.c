@@ -11,7 +11,7 @@
 #include "core/alloc.h"
 #include "core/compat.h"
 #include "core/hash.h"
-#include "tracekit/num.h"
+#include "core/num.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -31,8 +31,8 @@ static int count_token(const char *s, const char *e)
 static tk_status count_value(const char *s, const char *e, double *out)
 {
     uint64_t v;
-    if (memchr(s, '.', (size_t)(e - s))) return tk_parse_double(s, (size_t)(e - s), out);
-    tk_status st = tk_parse_num(s, (size_t)(e - s), TK_NUM_DEC, &v);
+    if (memchr(s, '.', (size_t)(e - s))) return tk_num_parse_double(s, (size_t)(e - s), out);
+    tk_status st = tk_num_parse(s, (size_t)(e - s), TK_NUM_DEC, &v);
     if (st == TK_OK) *out = (double)v;
     return st;
 }
@@ -186,11 +186,12 @@ typedef struct summ {
     tk_hmap index;      /* hash of a name -> first function of that hash */
     uint64_t *seen;     /* per function: the last stack (line) it was counted in */
     uint32_t *next;     /* per function: the next one of the same hash */
+    uint64_t key;       /* of the names' hashes (tk_hash_new_key) */
 } summ;
 
 static tk_status find_fn(summ *m, const char *name, size_t len, size_t *out)
 {
-    uint64_t h = tk_hash_bytes(name, len), v;
+    uint64_t h = tk_hash_bytes(m->key, name, len), v;
     int known = tk_hmap_get(&m->index, h, &v);
     for (uint32_t i = known ? (uint32_t)v : UINT32_MAX; i != UINT32_MAX; i = m->next[i]) {
         const tk_folded_function *f = &m->s->functions[i];
@@ -257,6 +258,7 @@ tk_status tk_folded_summarize(const char *text, size_t len, const char *path,
     memset(out, 0, sizeof *out);
     summ m;
     memset(&m, 0, sizeof m);
+    m.key = tk_hash_new_key();
     m.s = out;
     tk_status st = tk_folded_scan(text, len, path, NULL, summ_line, &m, &out->differential, err);
     if (st == TK_ERR_NOMEM) tk_error_set(err, st, "out of memory");

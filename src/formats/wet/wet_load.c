@@ -1,4 +1,5 @@
 /* Load a WET trace into the deps model, checking references on the way. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,7 +245,7 @@ static void flush_held(loader *l)
     TK_VEC_FREE(&l->held);
 }
 
-tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err)
+tk_status tk_wet_read(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err)
 {
     loader l;
     memset(&l, 0, sizeof l);
@@ -260,7 +261,7 @@ tk_status tk_wet_load(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err)
         return st;
     st = tk_wet_reader_next(r, &rec, err);
     if (st == TK_OK)
-        st = tk_deps_new(&l.deps, tk_wet_reader_form(r), err);
+        st = tk_deps_open(&l.deps, tk_wet_reader_form(r), err);
     while (st == TK_OK) {
         st = on_record(&l, &rec);
         if (st == TK_OK)

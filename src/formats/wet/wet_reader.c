@@ -1,5 +1,6 @@
 /* Streaming reader of WET traces: one record per line, grammar and counts
  * checked as it goes, every error located at path:line:column. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -218,7 +219,7 @@ static tk_status expect_dec(line_ctx *c, const char **pp, uint64_t max, const ch
     char q[80];
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
-    tk_status rc = tk_scan_dec(&p, c->end, out);
+    tk_status rc = tk_num_scan_dec(&p, c->end, out);
     if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (a decimal number), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
@@ -235,7 +236,7 @@ static tk_status expect_hex(line_ctx *c, const char **pp, const char *what, uint
     const char *p = skip_blank(*pp, c->end);
     const char *at = p;
     /* hex digits, "0x" optional */
-    tk_status rc = tk_scan_num(&p, c->end, TK_NUM_HEX | TK_NUM_BARE_HEX, out);
+    tk_status rc = tk_num_scan(&p, c->end, TK_NUM_HEX | TK_NUM_BARE_HEX, out);
     if (rc == TK_ERR_FORMAT)
         return fail_at(c, TK_ERR_FORMAT, at, "expected %s (hexadecimal), found %s", what,
                        quote(at, token_end(at, c->end), q, sizeof q));
@@ -268,7 +269,7 @@ static tk_status expect_value(line_ctx *c, const char **pp, tk_wet_rec *rec)
     uint32_t nw = 0;
     for (const char *e = p; e > z; nw++) { /* 16 digits a word, from the lowest */
         const char *b = e - z > 16 ? e - 16 : z, *q = b;
-        if (tk_scan_num(&q, e, TK_NUM_BARE_HEX, &words[nw]) != TK_OK || q != e)
+        if (tk_num_scan(&q, e, TK_NUM_BARE_HEX, &words[nw]) != TK_OK || q != e)
             return fail_at(c, TK_ERR_FORMAT, at, "value %.*s is not hexadecimal",
                            (int)(token_end(at, c->end) - at), at);
         e = b;
@@ -595,7 +596,7 @@ static tk_status parse_first(line_ctx *c, const char *p, tk_wet_rec *rec)
     }
     const char *d = p;
     uint64_t n;
-    tk_status nst = tk_scan_dec(&d, e, &n);
+    tk_status nst = tk_num_scan_dec(&d, e, &n);
     if (nst == TK_ERR_LIMIT && d == e && skip_blank(e, c->end) == c->end)
         return fail_at(c, TK_ERR_LIMIT, p,
                        "number of instruction blocks %.*s exceeds the limit %llu", (int)(e - p), p,

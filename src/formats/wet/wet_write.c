@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/writer.h"
 #include "core/alloc.h"
-#include "tracekit/textout.h"
+#include "core/textout.h"
 #include "tracekit/wet.h"
 
 static tk_status write_result(FILE *f, tk_error *err)
@@ -20,7 +21,7 @@ static const char *or_placeholder(const char *s)
     return s ? s : "??";
 }
 
-tk_status tk_wet_write(const tk_deps *d, FILE *f, tk_error *err)
+static tk_status wet_write_stream(const tk_deps *d, FILE *f, tk_error *err)
 {
     uint32_t n = tk_deps_count(d);
     if (tk_deps_get_form(d) != TK_DEPS_COMPREHENSIVE)
@@ -105,7 +106,7 @@ static uint32_t *sorted_by_addr(const tk_deps *d)
     return a;
 }
 
-tk_status tk_wet_write_history(const tk_deps *d, FILE *f, tk_error *err)
+static tk_status wet_write_history_stream(const tk_deps *d, FILE *f, tk_error *err)
 {
     uint32_t n = tk_deps_count(d);
     uint32_t *order = sorted_by_addr(d);
@@ -166,7 +167,7 @@ static const char *form_name(tk_deps_form form)
     return form == TK_DEPS_HISTORY ? "history" : "comprehensive";
 }
 
-tk_status tk_wet_write_json(const tk_deps *d, FILE *f, tk_error *err)
+static tk_status wet_write_json_stream(const tk_deps *d, FILE *f, tk_error *err)
 {
     uint32_t n = tk_deps_count(d);
     fprintf(f, "{\"version\":1,\"format\":\"wet\",\"form\":\"%s\",\"instructions\":[",
@@ -222,7 +223,7 @@ static const char *kind_name(tk_dep_kind k)
     }
 }
 
-tk_status tk_wet_dump(const tk_deps *d, FILE *f, tk_error *err)
+static tk_status wet_dump_stream(const tk_deps *d, FILE *f, tk_error *err)
 {
     uint32_t n = tk_deps_count(d);
     tk_deps_form form = tk_deps_get_form(d);
@@ -275,4 +276,36 @@ tk_status tk_wet_dump(const tk_deps *d, FILE *f, tk_error *err)
     }
     tk_free(order);
     return write_result(f, err);
+}
+
+tk_status tk_wet_write(const tk_deps *d, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, wet_write_stream(d, s.f, err), err);
+}
+
+tk_status tk_wet_write_history(const tk_deps *d, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, wet_write_history_stream(d, s.f, err), err);
+}
+
+tk_status tk_wet_write_json(const tk_deps *d, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, wet_write_json_stream(d, s.f, err), err);
+}
+
+tk_status tk_wet_dump(const tk_deps *d, const tk_writer *f, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, f, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, wet_dump_stream(d, s.f, err), err);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/hash.h"
 #include "model/events.h"
 #include "xray_internal.h"
@@ -134,7 +135,7 @@ static void check_fdr_grammar(checker *c, const tk_xray_record *rec)
 
 static void check_time(checker *c, const tk_xray_record *rec)
 {
-    int timed = tk_xray_is_function(rec->kind) || rec->kind == TK_XRAY_NEW_CPU ||
+    int timed = xray_is_function(rec->kind) || rec->kind == TK_XRAY_NEW_CPU ||
                 rec->kind == TK_XRAY_TSC_WRAP || rec->kind == TK_XRAY_TYPED_EVENT ||
                 (rec->kind == TK_XRAY_CUSTOM_EVENT && c->h->version >= 5);
     if (!timed)
@@ -149,7 +150,7 @@ static void check_time(checker *c, const tk_xray_record *rec)
 
 static tk_status check_calls(checker *c, const tk_xray_record *rec, tk_error *err)
 {
-    if (!tk_xray_is_function(rec->kind))
+    if (!xray_is_function(rec->kind))
         return TK_OK;
     if (c->map && !tk_xray_map_function(c->map, rec->func_id)) {
         int inserted = 0;

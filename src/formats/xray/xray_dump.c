@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "core/writer.h"
 #include "xray_internal.h"
 #include "xray_text.h"
 
@@ -101,7 +102,7 @@ void tk_xray_write_record(FILE *out, const tk_xray_header *h, const tk_xray_map 
     fputc('\n', out);
 }
 
-tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err)
+static tk_status xray_dump_stream(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_error *err)
 {
     const tk_xray_header *h = tk_xray_get_header(r);
     tk_xray_write_header(out, h);
@@ -110,4 +111,12 @@ tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, FILE *out, tk_
     while ((st = tk_xray_next(r, &rec, err)) == TK_OK)
         tk_xray_write_record(out, h, map, &rec);
     return st == TK_END ? TK_OK : st;
+}
+
+tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, const tk_writer *out, tk_error *err)
+{
+    tk_wstream s;
+    tk_status st = tk_wstream_open(&s, out, err);
+    if (st != TK_OK) return st;
+    return tk_wstream_close(&s, xray_dump_stream(r, map, s.f, err), err);
 }

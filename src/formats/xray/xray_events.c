@@ -116,14 +116,14 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
         ev->tid = rec->tid;
         ev->cpu = rec->cpu;
         ev->time = rec->tsc;
-        ev->func = tk_xray_is_function(rec->kind) ? rec->func_id : 0;
+        ev->func = xray_is_function(rec->kind) ? rec->func_id : 0;
         ev->nargs = rec->kind == TK_XRAY_ENTER_ARGS ? rec->nargs : 0;
         ev->args = rec->args;
         ev->type = rec->event_type;
         ev->size = rec->kind >= TK_XRAY_CUSTOM_EVENT ? (size_t)rec->event_size : 0;
         ev->data = rec->payload;
         ev->offset = rec->offset;
-        if (e->map && tk_xray_is_function(rec->kind) &&
+        if (e->map && xray_is_function(rec->kind) &&
             (rec->func_id == 0 || rec->func_id > e->map_count)) {
             if (tk_hmap_put(&e->unknown, rec->func_id, 1) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory");

@@ -30,11 +30,22 @@ struct tk_xray_map {
     tk_arena names;
 };
 
-char *tk_xray_demangle(const char *name)
+/* libiberty's demangling (a block of the C library's malloc), or NULL. */
+static char *demangle(const char *name)
 {
     if (!name || name[0] != '_' || name[1] != 'Z')
         return NULL;
     return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+}
+
+tk_status tk_xray_demangle(const char *name, char **out, tk_error *err)
+{
+    *out = NULL;
+    char *d = demangle(name);
+    if (!d) return tk_error_set(err, TK_ERR_FORMAT, "not a mangled C++ name: %s", name ? name : "");
+    *out = tk_strdup(d);
+    free(d);
+    return *out ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
 }
 
 void tk_xray_map_free(tk_xray_map *m)
@@ -329,7 +340,7 @@ static void symbolise(tk_xray_map *m, Elf *elf)
         tk_xray_function *f = &m->functions[i];
         const symbol *s = syms ? find_symbol(syms, nsyms, f->address) : NULL;
         if (s) {
-            char *demangled = tk_xray_demangle(s->name);
+            char *demangled = demangle(s->name);
             const char *name = demangled ? demangled : s->name;
             f->name = tk_arena_strndup(&m->names, name, strlen(name));
             free(demangled);

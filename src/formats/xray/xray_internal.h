@@ -60,4 +60,7 @@ int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, i
 /* Continue the reader after the packed calls taken (at pc->p, with time pc->time). */
 void tk_xray_packed_taken(tk_xray_reader *r, const tk_packed_calls *pc);
 
+/* tk_xray_is_function, inline. */
+static inline int xray_is_function(tk_xray_kind k) { return k <= TK_XRAY_ENTER_ARGS; }
+
 #endif

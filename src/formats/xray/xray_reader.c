@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/fastpath.h"
 #include "core/hash.h"
 #include "xray_internal.h"
@@ -81,6 +82,8 @@ static const char *const kind_names[TK_XRAY_KIND_MAX] = {
     [TK_XRAY_PID] = "pid",
     [TK_XRAY_ARG_PAYLOAD] = "arg-payload",
 };
+
+int tk_xray_is_function(tk_xray_kind k) { return xray_is_function(k); }
 
 const char *tk_xray_kind_name(tk_xray_kind k)
 {
@@ -250,51 +253,93 @@ static void release_around(tk_xray_reader *r, uint64_t from, uint64_t to)
     tk_input_release(r->in, lo, hi - lo); /* clamped to the file */
 }
 
-static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
+static tk_status index_nomem(tk_error *err)
 {
-    uint32_t cap = 0;
-    uint64_t pos = TK_XRAY_HEADER_SIZE, released = 0;
-    int be = r->header.big_endian;
-    if (r->header.type == TK_XRAY_BASIC) {
-        xray_buffer b = {pos, r->size, UINT64_MAX, 0, 0, 0, 0, 1};
-        if (r->size > pos && push_buffer(r, &cap, &b) < 0)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
-        return TK_OK;
-    }
-    if (r->header.version == 1) {
-        uint64_t bs = r->header.buffer_size;
-        if (bs < XRAY_METADATA_RECORD_SIZE || bs > (1ull << 40))
-            return tk_error_set_at(err, TK_ERR_FORMAT, r->path, 16, 0, 0,
-                                   "FDR version 1 buffer size %llu is not usable "
-                                   "(expected 16 bytes to 1 TiB)", (unsigned long long)bs);
-        for (; pos < r->size; pos += bs) {
-            xray_buffer b = {pos, pos + bs < r->size ? pos + bs : r->size, UINT64_MAX, 0, 0, 0, 0,
-                             0};
-            if (r->size - pos < bs) { /* the runtime writes whole buffers */
-                b.open_end = 1;
-                if (r->diag)
-                    report(r, TK_SEV_ERROR, r->size, "the file ends %llu bytes into the buffer "
-                           "at byte %llu (version-1 buffers are %llu bytes)",
-                           (unsigned long long)(r->size - pos), (unsigned long long)pos,
-                           (unsigned long long)bs);
-                else if (r->partial)
-                    set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
-                            "the buffer at byte %llu (version-1 buffers are %llu bytes)",
-                            (unsigned long long)(r->size - pos), (unsigned long long)pos,
-                            (unsigned long long)bs);
-            }
-            uint8_t tmp[XRAY_PEEK_RECORDS * XRAY_METADATA_RECORD_SIZE];
-            const uint8_t *head;
-            size_t have;
-            tk_status st = file_bytes(r, pos, sizeof tmp, tmp, &head, &have, err);
-            if (st != TK_OK)
-                return st;
-            peek_buffer_identity(r, &b, head, have);
-            if (push_buffer(r, &cap, &b) < 0)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
+    return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
+}
+
+/* FDR version 1: buffers of the header's size one after the other. */
+static tk_status index_v1(tk_xray_reader *r, uint32_t *cap, tk_error *err)
+{
+    uint64_t bs = r->header.buffer_size;
+    if (bs < XRAY_METADATA_RECORD_SIZE || bs > (1ull << 40))
+        return tk_error_set_at(err, TK_ERR_FORMAT, r->path, 16, 0, 0,
+                               "FDR version 1 buffer size %llu is not usable "
+                               "(expected 16 bytes to 1 TiB)", (unsigned long long)bs);
+    for (uint64_t pos = TK_XRAY_HEADER_SIZE; pos < r->size; pos += bs) {
+        xray_buffer b = {pos, pos + bs < r->size ? pos + bs : r->size, UINT64_MAX, 0, 0, 0, 0, 0};
+        if (r->size - pos < bs) { /* the runtime writes whole buffers */
+            b.open_end = 1;
+            if (r->diag)
+                report(r, TK_SEV_ERROR, r->size, "the file ends %llu bytes into the buffer "
+                       "at byte %llu (version-1 buffers are %llu bytes)",
+                       (unsigned long long)(r->size - pos), (unsigned long long)pos,
+                       (unsigned long long)bs);
+            else if (r->partial)
+                set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
+                        "the buffer at byte %llu (version-1 buffers are %llu bytes)",
+                        (unsigned long long)(r->size - pos), (unsigned long long)pos,
+                        (unsigned long long)bs);
         }
-        return TK_OK;
+        uint8_t tmp[XRAY_PEEK_RECORDS * XRAY_METADATA_RECORD_SIZE];
+        const uint8_t *head;
+        size_t have;
+        tk_status st = file_bytes(r, pos, sizeof tmp, tmp, &head, &have, err);
+        if (st != TK_OK)
+            return st;
+        peek_buffer_identity(r, &b, head, have);
+        if (push_buffer(r, cap, &b) < 0)
+            return index_nomem(err);
     }
+    return TK_OK;
+}
+
+/* The BufferExtents record rec at pos (left bytes to the end of the file):
+ * *n the buffer's size (what is there when the file ends inside it, *open_end
+ * set in partial mode), or a problem written into problem. 1 when the file
+ * ends inside the record in partial mode (the cut is set: indexing ends). */
+static int check_extents(tk_xray_reader *r, uint64_t pos, const uint8_t *rec, uint64_t left,
+                         uint64_t *n, int *open_end, char *problem, size_t psize)
+{
+    if (rec[0] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS)) {
+        snprintf(problem, psize, "expected a BufferExtents record, found byte 0x%02x", rec[0]);
+    } else if (left < XRAY_METADATA_RECORD_SIZE) {
+        if (r->partial && !r->diag) {
+            set_cut(r, pos, "the trace is cut short: the file ends inside a BufferExtents "
+                    "record (%llu of its 16 bytes are there)", (unsigned long long)left);
+            return 1;
+        }
+        snprintf(problem, psize, "truncated BufferExtents record: expected 16 bytes, found %llu",
+                 (unsigned long long)left);
+    } else {
+        *n = xray_u64(rec + 1, r->header.big_endian);
+        if (*n > left - XRAY_METADATA_RECORD_SIZE) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "buffer extents of %llu bytes run past the end of the "
+                     "file (%llu bytes remain)", (unsigned long long)*n,
+                     (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE));
+            if (r->diag) { /* report, then read what is there */
+                report(r, TK_SEV_ERROR, pos, "%s", msg);
+                *n = left - XRAY_METADATA_RECORD_SIZE;
+            } else if (r->partial) { /* read what is there; a cut record refines this */
+                set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
+                        "the buffer at byte %llu, whose extents announce %llu bytes",
+                        (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE),
+                        (unsigned long long)pos, (unsigned long long)*n);
+                *n = left - XRAY_METADATA_RECORD_SIZE;
+                *open_end = 1;
+            } else {
+                snprintf(problem, psize, "%s", msg);
+            }
+        }
+    }
+    return 0;
+}
+
+/* FDR versions 2 to 5: each buffer starts with its BufferExtents record. */
+static tk_status index_extents(tk_xray_reader *r, uint32_t *cap, tk_error *err)
+{
+    uint64_t pos = TK_XRAY_HEADER_SIZE, released = 0;
     while (pos < r->size) {
         /* the extents record and the records peeked at */
         uint8_t tmp[(1 + XRAY_PEEK_RECORDS) * XRAY_METADATA_RECORD_SIZE];
@@ -303,44 +348,11 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         tk_status st = file_bytes(r, pos, sizeof tmp, tmp, &rec, &have, err);
         if (st != TK_OK)
             return st;
-        uint64_t left = r->size - pos;
         char problem[160] = "";
         uint64_t n = 0;
         int open_end = 0;
-        if (rec[0] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS)) {
-            snprintf(problem, sizeof problem, "expected a BufferExtents record, found byte 0x%02x",
-                     rec[0]);
-        } else if (left < XRAY_METADATA_RECORD_SIZE) {
-            if (r->partial && !r->diag) {
-                set_cut(r, pos, "the trace is cut short: the file ends inside a BufferExtents "
-                        "record (%llu of its 16 bytes are there)", (unsigned long long)left);
-                return TK_OK;
-            }
-            snprintf(problem, sizeof problem,
-                     "truncated BufferExtents record: expected 16 bytes, found %llu",
-                     (unsigned long long)left);
-        } else {
-            n = xray_u64(rec + 1, be);
-            if (n > left - XRAY_METADATA_RECORD_SIZE) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "buffer extents of %llu bytes run past the end of the "
-                         "file (%llu bytes remain)", (unsigned long long)n,
-                         (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE));
-                if (r->diag) { /* report, then read what is there */
-                    report(r, TK_SEV_ERROR, pos, "%s", msg);
-                    n = left - XRAY_METADATA_RECORD_SIZE;
-                } else if (r->partial) { /* read what is there; a cut record refines this */
-                    set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
-                            "the buffer at byte %llu, whose extents announce %llu bytes",
-                            (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE),
-                            (unsigned long long)pos, (unsigned long long)n);
-                    n = left - XRAY_METADATA_RECORD_SIZE;
-                    open_end = 1;
-                } else {
-                    memcpy(problem, msg, sizeof msg);
-                }
-            }
-        }
+        if (check_extents(r, pos, rec, r->size - pos, &n, &open_end, problem, sizeof problem))
+            return TK_OK;
         if (problem[0]) {
             if (r->diag) {
                 report(r, TK_SEV_ERROR, pos, "%s", problem);
@@ -354,16 +366,14 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
             /* the records before stay readable; the error comes when the region is reached */
             memcpy(r->broken_msg, problem, sizeof problem);
             xray_buffer b = {pos, r->size, UINT64_MAX, UINT64_MAX, -1, 0, 1, 0};
-            if (push_buffer(r, &cap, &b) < 0)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
-            return TK_OK;
+            return push_buffer(r, cap, &b) < 0 ? index_nomem(err) : TK_OK;
         }
         xray_buffer b = {pos + XRAY_METADATA_RECORD_SIZE, pos + XRAY_METADATA_RECORD_SIZE + n, pos,
                          0, 0, 0, 0, open_end};
         peek_buffer_identity(r, &b, rec + XRAY_METADATA_RECORD_SIZE,
                              have - XRAY_METADATA_RECORD_SIZE);
-        if (push_buffer(r, &cap, &b) < 0)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory indexing the XRay trace");
+        if (push_buffer(r, cap, &b) < 0)
+            return index_nomem(err);
         pos = b.end;
         /* each peek maps the pages (or the whole large folio) around it: give them back as we
          * go, in whole 2 MiB-aligned regions (see release_around) */
@@ -373,6 +383,20 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
         }
     }
     return TK_OK;
+}
+
+static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
+{
+    uint32_t cap = 0;
+    if (r->header.type == TK_XRAY_BASIC) {
+        xray_buffer b = {TK_XRAY_HEADER_SIZE, r->size, UINT64_MAX, 0, 0, 0, 0, 1};
+        if (r->size > TK_XRAY_HEADER_SIZE && push_buffer(r, &cap, &b) < 0)
+            return index_nomem(err);
+        return TK_OK;
+    }
+    if (r->header.version == 1)
+        return index_v1(r, &cap, err);
+    return index_extents(r, &cap, err);
 }
 
 typedef struct order_key {
@@ -943,11 +967,104 @@ static inline void calls_add_args(tk_xray_calls *c, const uint64_t *args, uint32
 DEFINE_CALLS_RUN(calls_run_le, 0, OTHER_LE)
 DEFINE_CALLS_RUN(calls_run_be, 1, OTHER_BE)
 
+/* An EnterArgs record at d + *pos (in the view, its buffer ending at end),
+ * and its CallArgument records when arguments are wanted: 0 when there is no
+ * room for its arguments (the next run takes it). */
+static inline int calls_enter_args(tk_xray_calls *c, const uint8_t *d, uint64_t *pos,
+                                   uint64_t end, uint64_t *base, uint32_t w, int be,
+                                   int want_args, uint32_t *top)
+{
+    if (want_args && c->nargs == c->arg_cap)
+        return 0;
+    *base += xray_u32(d + *pos + 4, be);
+    calls_add(c, TK_XRAY_ENTER_ARGS, w >> 4, *base, top);
+    *pos += XRAY_FUNCTION_RECORD_SIZE;
+    if (want_args) {
+        uint64_t args[TK_XRAY_MAX_ARGS];
+        uint32_t na = 0;
+        while (na < TK_XRAY_MAX_ARGS && end - *pos >= XRAY_METADATA_RECORD_SIZE &&
+               d[*pos] == XRAY_META_BYTE(XRAY_META_CALL_ARG)) {
+            args[na++] = xray_u64(d + *pos + 1, be);
+            *pos += XRAY_METADATA_RECORD_SIZE;
+        }
+        if (na)
+            calls_add_args(c, args, na);
+    }
+    return 1;
+}
+
+/* The fast path of tk_xray_next_calls: the function records of an open FDR
+ * buffer (not switched off by TK_NO_FAST_PATH: see core/fastpath.h), no
+ * bounds check per record, one branch on the first byte. Returns 1 when the
+ * run ends here (c full, or the thread may change), 0 when the record-by-
+ * record reader goes on. */
+static inline int calls_fdr(tk_xray_reader *r, tk_xray_calls *c, uint32_t *top, int want_args)
+{
+    int be = r->header.big_endian;
+    /* offsets in the view */
+    const uint8_t *d = r->view;
+    uint64_t pos = r->pos - r->view_start, end = r->end - r->view_start;
+    uint64_t base = r->base_tsc;
+    if (c->n + c->nevents == 0) {
+        c->tid = r->tid;
+        c->pid = r->pid;
+    }
+    for (;;) {
+        size_t room = c->cap - c->n;
+        uint64_t whole = (end - pos) / XRAY_FUNCTION_RECORD_SIZE;
+        size_t lim = whole < room ? (size_t)whole : room;
+        size_t i = c->n, stop = c->n + lim;
+        const uint8_t *p = d + pos;
+        if (!be)
+            i = calls_run_le(c, p, i, stop, &base, top);
+        else
+            i = calls_run_be(c, p, i, stop, &base, top);
+        pos += (uint64_t)(i - c->n) * XRAY_FUNCTION_RECORD_SIZE;
+        c->n = i;
+        if (i == stop || pos >= end || (d[pos] & 1))
+            break;
+        uint32_t w = xray_u32(d + pos, be);
+        if (((w >> 1) & 7) != TK_XRAY_ENTER_ARGS)
+            break; /* an unknown kind: the slow path reports it */
+        /* EnterArgs: the call, then its CallArgument records */
+        if (!calls_enter_args(c, d, &pos, end, &base, w, be, want_args, top))
+            break;
+    }
+    r->pos = r->view_start + pos;
+    r->base_tsc = base;
+    if (c->n == c->cap)
+        return 1;
+    return c->n + c->nevents > 0 &&
+           (r->pos >= r->end || *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
+            *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_PID)); /* the thread may change */
+}
+
+/* A record of the slow path into c: an event, or a call (with its arguments);
+ * 1 when it does not fit (kept pending for the next run). */
+static int calls_take(tk_xray_reader *r, tk_xray_calls *c, const tk_xray_record *rec,
+                      int want_args, uint32_t *top)
+{
+    if (rec->kind == TK_XRAY_CUSTOM_EVENT || rec->kind == TK_XRAY_TYPED_EVENT) {
+        c->events[c->nevents] = *rec;
+        c->event_at[c->nevents] = (uint32_t)c->n;
+        c->nevents++;
+        return 0;
+    }
+    if (rec->kind == TK_XRAY_ENTER_ARGS && want_args && rec->nargs && c->nargs == c->arg_cap) {
+        r->pending = *rec;
+        r->have_pending = 1;
+        return 1;
+    }
+    calls_add(c, rec->kind, rec->func_id, rec->tsc, top);
+    if (rec->kind == TK_XRAY_ENTER_ARGS && want_args && rec->nargs)
+        calls_add_args(c, rec->args, rec->nargs);
+    return 0;
+}
+
 tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
 {
     c->n = c->nargs = c->nevents = 0;
     uint32_t top = 0;
-    int be = r->header.big_endian;
     int want_args = c->arg_at != NULL && c->arg_cap > 0;
     int want_events = c->events != NULL && c->event_cap > 0;
     tk_xray_record rec;
@@ -959,63 +1076,8 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         goto take;
     }
     for (;;) {
-        /* fast path: the function records of an open FDR buffer (not switched
-         * off by TK_NO_FAST_PATH: see core/fastpath.h) */
-        if (r->in_buffer && r->header.type == TK_XRAY_FDR) {
-            /* offsets in the view */
-            const uint8_t *d = r->view;
-            uint64_t pos = r->pos - r->view_start, end = r->end - r->view_start;
-            uint64_t base = r->base_tsc;
-            if (c->n + c->nevents == 0) {
-                c->tid = r->tid;
-                c->pid = r->pid;
-            }
-            for (;;) {
-                /* The tight loop: no bounds check per record, one branch on the first byte. */
-                size_t room = c->cap - c->n;
-                uint64_t whole = (end - pos) / XRAY_FUNCTION_RECORD_SIZE;
-                size_t lim = whole < room ? (size_t)whole : room;
-                size_t i = c->n, stop = c->n + lim;
-                const uint8_t *p = d + pos;
-                if (!be)
-                    i = calls_run_le(c, p, i, stop, &base, &top);
-                else
-                    i = calls_run_be(c, p, i, stop, &base, &top);
-                pos += (uint64_t)(i - c->n) * XRAY_FUNCTION_RECORD_SIZE;
-                c->n = i;
-                if (i == stop || pos >= end || (d[pos] & 1))
-                    break;
-                uint32_t w = xray_u32(d + pos, be);
-                unsigned fk = (w >> 1) & 7;
-                if (fk != TK_XRAY_ENTER_ARGS)
-                    break; /* an unknown kind: the slow path reports it */
-                /* EnterArgs: the call, then its CallArgument records */
-                if (want_args && c->nargs == c->arg_cap)
-                    break; /* no room for its arguments: next run */
-                base += xray_u32(d + pos + 4, be);
-                calls_add(c, fk, w >> 4, base, &top);
-                pos += XRAY_FUNCTION_RECORD_SIZE;
-                if (want_args) {
-                    uint64_t args[TK_XRAY_MAX_ARGS];
-                    uint32_t na = 0;
-                    while (na < TK_XRAY_MAX_ARGS && end - pos >= XRAY_METADATA_RECORD_SIZE &&
-                           d[pos] == XRAY_META_BYTE(XRAY_META_CALL_ARG)) {
-                        args[na++] = xray_u64(d + pos + 1, be);
-                        pos += XRAY_METADATA_RECORD_SIZE;
-                    }
-                    if (na)
-                        calls_add_args(c, args, na);
-                }
-            }
-            r->pos = r->view_start + pos;
-            r->base_tsc = base;
-            if (c->n == c->cap)
-                break;
-            if (c->n + c->nevents > 0 &&
-                (r->pos >= r->end || *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
-                 *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_PID)))
-                break; /* the thread may change: end the run here */
-        }
+        if (r->in_buffer && r->header.type == TK_XRAY_FDR && calls_fdr(r, c, &top, want_args))
+            break;
         if (c->n + c->nevents > 0 && !r->in_buffer)
             break;
         if (want_events && c->nevents == c->event_cap)
@@ -1026,7 +1088,7 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         if (st != TK_OK)
             return st;
         int is_event = rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT;
-        if (!tk_xray_is_function(rec.kind) && !(is_event && want_events))
+        if (!xray_is_function(rec.kind) && !(is_event && want_events))
             continue;
         if (c->n + c->nevents > 0 && (rec.tid != c->tid || rec.pid != c->pid)) {
             /* basic mode: another thread's record; keep it for the next run */
@@ -1037,20 +1099,8 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         c->tid = rec.tid;
         c->pid = rec.pid;
     take:
-        if (rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT) {
-            c->events[c->nevents] = rec;
-            c->event_at[c->nevents] = (uint32_t)c->n;
-            c->nevents++;
-        } else {
-            if (rec.kind == TK_XRAY_ENTER_ARGS && want_args && rec.nargs && c->nargs == c->arg_cap) {
-                r->pending = rec;
-                r->have_pending = 1;
-                break;
-            }
-            calls_add(c, rec.kind, rec.func_id, rec.tsc, &top);
-            if (rec.kind == TK_XRAY_ENTER_ARGS && want_args && rec.nargs)
-                calls_add_args(c, rec.args, rec.nargs);
-        }
+        if (calls_take(r, c, &rec, want_args, &top))
+            break;
         if (c->n == c->cap)
             break;
     }

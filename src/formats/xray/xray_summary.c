@@ -7,6 +7,8 @@
 
 void tk_xray_summary_free(tk_xray_summary *s)
 {
+    if (!s)
+        return;
     tk_free(s->threads);
     memset(s, 0, sizeof *s);
 }
@@ -25,7 +27,7 @@ tk_status tk_xray_summarize(tk_xray_reader *r, tk_xray_summary *out, tk_error *e
     tk_status st;
     while ((st = tk_xray_next(r, &rec, err)) == TK_OK) {
         out->by_kind[rec.kind]++;
-        int function = tk_xray_is_function(rec.kind);
+        int function = xray_is_function(rec.kind);
         if (!function && rec.kind != TK_XRAY_CUSTOM_EVENT && rec.kind != TK_XRAY_TYPED_EVENT)
             continue;
         if (function)
