@@ -12,6 +12,7 @@ clang llvm libclang-rt-14-dev
 musl-tools
 valgrind
 time python3 binutils sqlite3
+man-db groff-base zsh
 graphviz
 nodejs chromium xvfb kcachegrind dbus xdotool imagemagick tesseract-ocr tesseract-ocr-eng
 "

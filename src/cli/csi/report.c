@@ -232,3 +232,6 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
     free(rs.rows);
     return rc;
 }
+
+const cli_opt_choices cli_csi_report_choices[] = {
+    {"sort", report_keys}, {"format", report_formats}, {NULL, NULL}};

@@ -119,3 +119,6 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     }
     return cli_output_commit(out);
 }
+
+const cli_opt_choices cli_dcfg_convert_choices[] = {
+    {"to", convert_targets}, {"positions", callgrind_positions}, {NULL, NULL}};

@@ -399,3 +399,6 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     tk_cfg_free(cfg);
     return rc;
 }
+
+const cli_opt_choices cli_dcfg_trace_report_choices[] = {
+    {"format", cli_out_text_json}, {NULL, NULL}};

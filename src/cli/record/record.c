@@ -9,7 +9,7 @@
 #include "record.h"
 #include "tracekit/record.h"
 
-static const cli_opt record_opts[] = {
+const cli_opt cli_record_opts[] = {
     {"output", 'o', "PREFIX", "PREFIX.dcfg.json, PREFIX.trace.json (default: PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
@@ -111,7 +111,7 @@ int cli_record(int argc, char **argv)
     int start = program_start(argc, argv), rc;
     cli_args a;
     int nopts = start < argc && !strcmp(argv[start - 1], "--") ? start - 1 : start;
-    if (!cli_parse_command("record", nopts, argv, record_opts, 0,
+    if (!cli_parse_command("record", nopts, argv, cli_record_opts, 0,
                            "options come before the program: tracekit record [OPTIONS] -- PROG",
                            &a, &rc))
         return rc;
@@ -150,8 +150,6 @@ void cli_record_help(FILE *f)
           "2 when tracekit cannot record (no such program, Valgrind or tkrecord missing).\n"
           "A PREFIX ending in .gz, .bz2, .xz or .zst compresses both outputs (-o x.bz2:\n"
           "x.dcfg.json.bz2). Needs Valgrind (x86-64 Linux programs); docs/record.md tells\n"
-          "how blocks and edges are made and how they differ from Intel SDE's.\n\n"
-          "Options:\n",
+          "how blocks and edges are made and how they differ from Intel SDE's.\n",
           f);
-    cli_print_options(f, record_opts);
 }

@@ -123,3 +123,5 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
     tk_deps_free(d);
     return rc;
 }
+
+const cli_opt_choices cli_wet_report_choices[] = {{"format", cli_out_text_json}, {NULL, NULL}};

@@ -227,3 +227,6 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     free(rows);
     return rc;
 }
+
+const cli_opt_choices cli_xray_diff_choices[] = {
+    {"format", cli_out_text_json_csv}, {"unit", cli_xray_units}, {NULL, NULL}};

@@ -356,3 +356,7 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
     cli_xray_session_close(&s);
     return rc;
 }
+
+const cli_opt_choices cli_xray_report_choices[] = {
+    {"sort", report_keys}, {"order", report_orders}, {"format", cli_out_text_json_csv},
+    {"unit", cli_xray_units}, {NULL, NULL}};

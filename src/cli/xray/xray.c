@@ -96,14 +96,14 @@ int cli_xray_warn_truncation(const cli_xray_session *s, const char *path)
     return 1;
 }
 
+const cli_choice cli_xray_units[] = {
+    {"s", TK_UNIT_S}, {"ms", TK_UNIT_MS}, {"us", TK_UNIT_US}, {"ns", TK_UNIT_NS}, {NULL, 0}};
+
 int cli_xray_unit(cli_ctx *ctx, const cli_args *args, tk_time_unit *unit)
 {
-    const char *u = cli_get(args, "unit");
-    *unit = TK_UNIT_US;
-    if (u && tk_time_unit_parse(u, unit) != 0) {
-        cli_usage_error(ctx->command, "--unit wants s, ms, us or ns, not '%s'", u);
-        return -1;
-    }
+    int u = cli_get_choice(ctx->command, args, "unit", cli_xray_units, TK_UNIT_US);
+    if (u < 0) return -1;
+    *unit = (tk_time_unit)u;
     return 0;
 }
 
