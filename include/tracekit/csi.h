@@ -215,6 +215,31 @@ TK_API tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering
                               const tk_csi_state *s, tk_csi_decoded *out, tk_error *err);
 TK_API void tk_csi_decoded_free(tk_csi_decoded *d);
 
+/* Whether a function (with its label, "name" or "name#K" for the K-th function of that
+ * name in its input) is one a selector names: NULL selects all; "NAME" selects NAME and
+ * its variants NAME$... (csi-cc's clones); "NAME#K" the K-th function called NAME (or a
+ * function whose name is "NAME#K"). */
+TK_API int tk_csi_function_matches(const char *selector, const tk_csi_function *fn,
+                                   const char *label);
+
+/* The runtime states of a file indexed by the function each names, so that each function
+ * of the metadata finds its states by binary search instead of testing them all (8000
+ * states against 37 K functions: 14 s). A state goes with a function when it names it as a
+ * selector does (tk_csi_function_matches), or names its plain name while the function is a
+ * variant (foo for foo$CC$PT, or the other way round); a state naming no function goes
+ * with the functions the index's selector selects. */
+typedef struct tk_csi_state_index tk_csi_state_index;
+
+/* The index of states[0..n) (borrowed: they must outlive it); selector for the states
+ * without a function (NULL: every function). Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_csi_state_index_new(tk_csi_state_index **out, const tk_csi_state *states,
+                                        size_t n, const char *selector, tk_error *err);
+/* The states that go with function fn (labelled label), each once, as indexes into the
+ * states, into out (room for n). Returns how many. */
+TK_API size_t tk_csi_state_index_find(tk_csi_state_index *ix, const tk_csi_function *fn,
+                                      const char *label, size_t *out);
+TK_API void tk_csi_state_index_free(tk_csi_state_index *ix);
+
 /* ---- DCFG -> CSI ------------------------------------------------------ */
 
 /* Ball–Larus metadata for every routine of a CFG model (read from DCFG):

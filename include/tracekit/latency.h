@@ -48,6 +48,75 @@ TK_API tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, siz
                           tk_error *err);
 TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
 
+/* ---- the report: the rows in an order (llvm-xray account --sort, --sortorder, --top) --- */
+typedef enum tk_latency_key {
+    TK_LATENCY_KEY_SUM = 0, /* total time (the default) */
+    TK_LATENCY_KEY_FUNCID,
+    TK_LATENCY_KEY_COUNT,
+    TK_LATENCY_KEY_MIN,
+    TK_LATENCY_KEY_MEDIAN,
+    TK_LATENCY_KEY_P90,
+    TK_LATENCY_KEY_P99,
+    TK_LATENCY_KEY_MAX,
+    TK_LATENCY_KEY_FUNC     /* the function's name (tk_event_func_name of `names`) */
+} tk_latency_key;
+
+typedef enum tk_latency_order {
+    TK_LATENCY_ORDER_DEFAULT = 0, /* ascending for FUNCID and FUNC, else descending */
+    TK_LATENCY_ORDER_ASC,
+    TK_LATENCY_ORDER_DESC
+} tk_latency_order;
+
+typedef struct tk_latency_report_options {
+    tk_latency_key key;
+    tk_latency_order order;
+    uint64_t top;                 /* at most this many rows; 0: all */
+    const tk_event_source *names; /* the names TK_LATENCY_KEY_FUNC sorts by (borrowed, used
+                                     only by tk_latency_report_new); NULL: "#ID" */
+} tk_latency_report_options;
+
+#define TK_LATENCY_REPORT_OPTIONS_INIT {TK_LATENCY_KEY_SUM, TK_LATENCY_ORDER_DEFAULT, 0, NULL}
+
+typedef struct tk_latency_report tk_latency_report;
+
+/* The rows of l with completed calls, sorted by the key (ties: thread, then function id,
+ * ascending; names compared as bytes, the first 95 of each), the first `top` of them
+ * (opt NULL: the defaults). l may be freed afterwards. Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_latency_report_new(tk_latency_report **out, tk_latency *l,
+                                       const tk_latency_report_options *opt, tk_error *err);
+TK_API size_t tk_latency_report_count(const tk_latency_report *r);
+/* Row i (< count), borrowed from r. */
+TK_API const tk_latency_row *tk_latency_report_row(const tk_latency_report *r, size_t i);
+TK_API void tk_latency_report_free(tk_latency_report *r);
+
+/* ---- the difference of two traces (per function, as `tracekit diff`) ------------------ */
+typedef struct tk_latency_diff_row {
+    uint64_t func;
+    uint64_t count[2];        /* completed calls in A and in B (0: none in that trace) */
+    double sum[2], median[2]; /* in the diff's unit; ticks for a trace without a clock rate */
+} tk_latency_diff_row;
+
+typedef struct tk_latency_diff tk_latency_diff;
+
+/* An empty difference whose times are in `unit`. Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_latency_diff_new(tk_latency_diff **out, tk_time_unit unit, tk_error *err);
+/* Side 0 (A) or 1 (B): the functions of l with completed calls, their times converted
+ * with ticks_per_second (that trace's clock rate; <= 0: no clock, the times stay ticks).
+ * l may be freed afterwards. Returns TK_OK, TK_ERR_ARG (side not 0 or 1, or given
+ * twice), TK_ERR_NOMEM. */
+TK_API tk_status tk_latency_diff_add(tk_latency_diff *d, int side, tk_latency *l,
+                                     double ticks_per_second, tk_error *err);
+/* Once both sides are in: one row per function of either, by the absolute change of the
+ * total time (largest first), then function id. Returns TK_OK, TK_ERR_ARG (a side
+ * missing), TK_ERR_NOMEM. */
+TK_API tk_status tk_latency_diff_finish(tk_latency_diff *d, tk_error *err);
+/* Rows after finish (0 before); row i (< count), borrowed from d. */
+TK_API size_t tk_latency_diff_count(const tk_latency_diff *d);
+TK_API const tk_latency_diff_row *tk_latency_diff_row_at(const tk_latency_diff *d, size_t i);
+/* 1 when both traces have a clock rate (the times are in the unit), else 0. */
+TK_API int tk_latency_diff_has_clock(const tk_latency_diff *d);
+TK_API void tk_latency_diff_free(tk_latency_diff *d);
+
 #ifdef __cplusplus
 }
 #endif

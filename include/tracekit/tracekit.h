@@ -33,6 +33,12 @@
 #include "flamegraph.h"
 #include "html_report.h"
 #include "xray.h"
+#include "deps_report.h"
+#include "profile_report.h"
+#include "cfg_diff.h"
+#include "dcfg_trace_diff.h"
+#include "dcfg_trace_report.h"
+#include "csi_report.h"
 
 #ifdef __cplusplus
 extern "C" {

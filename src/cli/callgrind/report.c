@@ -250,43 +250,6 @@ static const cli_choice report_trees[] = {
     {"none", TREE_NONE}, {"caller", TREE_CALLERS}, {"calling", TREE_CALLEES}, {"both", TREE_BOTH},
     {NULL, 0}};
 
-typedef struct arc_order {
-    const tk_prof_arcs *a;
-    size_t event;
-    int callees; /* the other end of the arcs is their callee */
-} arc_order;
-
-/* Heaviest calls first (inclusive cost of the first sort event), then the most
- * frequent, then the summary's order of the other end. */
-static int cmp_arc(const void *x, const void *y, void *ctx)
-{
-    const arc_order *o = ctx;
-    const tk_prof_arc *a = &o->a->arcs[*(const size_t *)x], *b = &o->a->arcs[*(const size_t *)y];
-    uint64_t ca = o->a->n_events ? a->inclusive[o->event] : 0;
-    uint64_t cb = o->a->n_events ? b->inclusive[o->event] : 0;
-    if (ca != cb) return ca > cb ? -1 : 1;
-    if (a->calls != b->calls) return a->calls > b->calls ? -1 : 1;
-    size_t ea = o->callees ? a->callee : a->caller, eb = o->callees ? b->callee : b->caller;
-    return (ea > eb) - (ea < eb);
-}
-
-/* The arcs into (callers) or out of (callees) entry i, heaviest first, into
- * idx (room for a->count). Returns how many. */
-static size_t tree_arcs(const tk_prof_arcs *a, size_t i, int callees, size_t event, size_t *idx)
-{
-    size_t first, n;
-    if (callees) {
-        n = tk_prof_arcs_out_of(a, i, &first);
-        for (size_t k = 0; k < n; k++) idx[k] = a->by_caller[first + k];
-    } else {
-        n = tk_prof_arcs_into(a, i, &first);
-        for (size_t k = 0; k < n; k++) idx[k] = first + k;
-    }
-    arc_order o = {a, event, callees};
-    qsort_r(idx, n, sizeof *idx, cmp_arc, &o);
-    return n;
-}
-
 /* One text row of a tree: costs (the entry's, or a call's inclusive cost in
  * the inclusive columns when the table has them), calls, mark, label. */
 static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
@@ -324,9 +287,10 @@ static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk
 
 /* The text table with each function's callers and callees around it. */
 static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
-                      const tk_prof_arcs *a, size_t limit, int tree, int inclusive, size_t primary,
-                      const int *w, const size_t *col, size_t ncol, size_t *idx)
+                      const tk_prof_report *rep, size_t limit, int tree, int inclusive,
+                      size_t primary, const int *w, const size_t *col, size_t ncol, size_t *idx)
 {
+    const tk_prof_arcs *a = tk_prof_report_arcs(rep);
     for (size_t i = 0; i < limit; i++) {
         const tk_prof_entry *e = &s->entries[i];
         if (i) out_char('\n', f);
@@ -336,7 +300,7 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
                 tree_row(f, p, group, s, e, e->self, inclusive ? e->inclusive : NULL, e->calls,
                          "* ", w, primary, col, ncol);
             if (side == 1 && !(tree & TREE_CALLEES)) continue;
-            size_t n = tree_arcs(a, i, side, primary, idx);
+            size_t n = tk_prof_report_tree(rep, i, side, idx);
             for (size_t k = 0; k < n; k++) {
                 const tk_prof_arc *arc = &a->arcs[idx[k]];
                 const tk_prof_entry *other = &s->entries[side ? arc->callee : arc->caller];
@@ -349,13 +313,14 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
 }
 
 /* ,"callers":[...],"callees":[...] of entry i (as the tree asks). */
-static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s, const tk_prof_arcs *a,
-                      size_t i, int tree, size_t primary, size_t *idx)
+static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s,
+                      const tk_prof_report *rep, size_t i, int tree, size_t *idx)
 {
+    const tk_prof_arcs *a = tk_prof_report_arcs(rep);
     for (int side = 0; side < 2; side++) {
         if (!(tree & (side ? TREE_CALLEES : TREE_CALLERS))) continue;
         fputs(side ? ",\"callees\":[" : ",\"callers\":[", f);
-        size_t n = tree_arcs(a, i, side, primary, idx);
+        size_t n = tk_prof_report_tree(rep, i, side, idx);
         for (size_t k = 0; k < n; k++) {
             const tk_prof_arc *arc = &a->arcs[idx[k]];
             const tk_prof_entry *o = &s->entries[side ? arc->callee : arc->caller];
@@ -420,27 +385,6 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
     }
 }
 
-/* The members of each call cycle, in the entries' order: members[start[c] ..
- * start[c + 1]) are those of cycle c (1-based). Both to free; 0, or -1 when
- * out of memory. */
-static int cycle_members(const tk_prof_summary *s, size_t **start_out, size_t **members_out)
-{
-    size_t nc = s->n_cycles;
-    size_t *start = calloc(nc + 2, sizeof *start);
-    size_t *members = malloc((s->count ? s->count : 1) * sizeof *members);
-    *start_out = start;
-    *members_out = members;
-    if (!start || !members) return -1;
-    for (size_t i = 0; i < s->count; i++)
-        if (s->entries[i].cycle) start[s->entries[i].cycle + 1]++;
-    for (size_t c = 0; c <= nc; c++) start[c + 1] += start[c];
-    for (size_t i = 0; i < s->count; i++)
-        if (s->entries[i].cycle) members[start[s->entries[i].cycle]++] = i;
-    for (size_t c = nc + 1; c > 0; c--) start[c] = start[c - 1];
-    start[0] = 0;
-    return 0;
-}
-
 static void cycles_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt)
 {
     size_t nev = s->n_events;
@@ -498,24 +442,20 @@ static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, i
  * its inclusive cost, the calls into it from outside), then its members,
  * heaviest inclusive first (at most `top` in text, 0: 10). The entries are
  * sorted by inclusive cost. */
-static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
-                          tk_prof_group group, size_t primary, uint64_t top)
+static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_report *rep, int fmt,
+                          tk_prof_group group, uint64_t top)
 {
-    size_t *start, *members;
-    if (cycle_members(s, &start, &members) != 0) {
-        free(start);
-        free(members);
-        fputs("tracekit: out of memory\n", stderr);
-        return;
-    }
+    const tk_prof_summary *s = tk_prof_report_summary(rep);
+    size_t primary = tk_prof_report_primary(rep);
     cycles_head(f, p, s, fmt);
     for (size_t c = 1; c <= s->n_cycles; c++) {
         cycle_head(f, p, s, fmt, primary, c);
         size_t shown = 0, limit = fmt == CLI_OUT_TEXT ? (top ? (size_t)top : 10) : SIZE_MAX;
-        for (size_t k = start[c]; k < start[c + 1]; k++) {
+        const size_t *members;
+        size_t n = tk_prof_report_cycle(rep, c, &members);
+        for (size_t k = 0; k < n; k++) {
             if (fmt != CLI_OUT_TEXT || shown < limit)
-                cycle_member(f, p, s, fmt, group, primary, c, k > start[c],
-                             &s->entries[members[k]]);
+                cycle_member(f, p, s, fmt, group, primary, c, k > 0, &s->entries[members[k]]);
             shown++;
         }
         if (fmt == CLI_OUT_JSON) fputs("]}", f);
@@ -528,8 +468,6 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_summary *s
     if (fmt == CLI_OUT_TEXT && s->n_cycles)
         fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev,
                 ev);
-    free(start);
-    free(members);
 }
 
 /* The reading's warnings in the report's header: one line each in text, a
@@ -636,76 +574,53 @@ static int parse_events(const cli_args *args, const tk_profile *p, settings *o)
     return CLI_EXIT_OK;
 }
 
-/* What the report shows: the profile, its summary in the sort order, the rows
- * shown (the first `limit`) and, with --tree, the call arcs between them. */
+/* What the report shows: the profile, the report's summary in the sort order, the
+ * rows shown (the first `limit`) and, with --tree, the call arcs between them. */
 typedef struct table {
     tk_profile *p;
     size_t nev, nder;               /* events and derived events */
-    tk_prof_summary *s;
+    tk_prof_report *rep;
+    const tk_prof_summary *s;
     size_t limit;
-    tk_prof_arcs *arcs;
+    const tk_prof_arcs *arcs;
     size_t *arc_idx;                /* room for the arcs of one entry */
 } table;
 
 static void table_free(table *t)
 {
     free(t->arc_idx);
-    tk_prof_arcs_free(t->arcs);
-    tk_prof_summary_free(t->s);
+    tk_prof_report_free(t->rep);
     tk_profile_free(t->p);
 }
 
-/* The rows with a cost (in the sort order, rows without one come last), after
- * threshold, coverage and top; a text table of self costs lists the functions
- * with a self cost, as callgrind_annotate does. Coverage cuts before the first
- * row at which the rows above cover that much, within the sorted prefix. */
-static size_t rows_shown(const table *t, const settings *o, size_t sorted)
-{
-    const tk_prof_summary *s = t->s;
-    size_t nev = t->nev, limit = s->count;
-    uint64_t total = nev ? s->totals[o->primary] : 0, covered = 0;
-    for (size_t i = 0; i < s->count; i++) {
-        const tk_prof_entry *e = &s->entries[i];
-        uint64_t v = nev ? (o->inclusive ? e->inclusive : e->self)[o->primary] : 0;
-        int all_zero = 1;
-        for (size_t j = 0; j < nev; j++)
-            if (e->self[j] || (e->inclusive && e->inclusive[j])) all_zero = 0;
-        if (all_zero || (o->threshold > 0 && pct(v, total) < o->threshold) ||
-            tk_prof_covered(covered, total, o->coverage) || i >= sorted) {
-            limit = i;
-            break;
-        }
-        covered = covered + v < covered ? UINT64_MAX : covered + v;
-    }
-    if (o->top && o->top < limit) limit = (size_t)o->top;
-    return limit;
-}
-
-/* The summary of the part(s) asked for, in the sort order; with --tree the arcs. */
+/* The report of the part(s) asked for (tk_prof_report_new); with --tree the arcs. */
 static int summarize(const settings *o, int self_only, table *t)
 {
     tk_error err;
     tk_error_clear(&err);
-    if ((self_only ? tk_profile_summarize_self : tk_profile_summarize)(t->p, (size_t)o->part,
-                                                                       o->group, &t->s,
-                                                                       &err) != TK_OK) {
+    tk_prof_report_options ro = TK_PROF_REPORT_OPTIONS_INIT;
+    ro.group = o->group;
+    ro.part = (size_t)o->part;
+    memcpy(ro.sort, o->sort, sizeof ro.sort);
+    ro.nsort = o->nsort;
+    ro.inclusive = o->inclusive;
+    ro.self_only = self_only;
+    ro.threshold = o->threshold;
+    ro.coverage = o->coverage;
+    ro.top = o->top;
+    ro.tree = o->tree != TREE_NONE;
+    ro.cycles = o->cycles;
+    if (tk_prof_report_new(&t->rep, t->p, &ro, &err) != TK_OK) {
         if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
         return cli_error(&err);
     }
-    size_t sorted = tk_prof_summary_sort_cover(t->s, t->p, o->sort, o->nsort, o->inclusive,
-                                               o->coverage);
-    if (!sorted && t->s->count) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        return CLI_EXIT_BAD_INPUT;
-    }
-    t->limit = rows_shown(t, o, sorted);
-    if (o->tree) {
-        if (tk_profile_summary_arcs(t->p, (size_t)o->part, t->s, o->group, &t->arcs, &err) !=
-                TK_OK ||
-            !(t->arc_idx = malloc((t->arcs->count ? t->arcs->count : 1) * sizeof *t->arc_idx))) {
-            if (t->arcs) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-            return cli_error(&err);
-        }
+    t->s = tk_prof_report_summary(t->rep);
+    t->limit = tk_prof_report_rows(t->rep);
+    t->arcs = tk_prof_report_arcs(t->rep);
+    if (t->arcs &&
+        !(t->arc_idx = malloc((t->arcs->count ? t->arcs->count : 1) * sizeof *t->arc_idx))) {
+        tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+        return cli_error(&err);
     }
     return CLI_EXIT_OK;
 }
@@ -785,7 +700,7 @@ static void json_entry(FILE *f, const settings *o, const table *t, size_t i)
     if (e->cycle)
         fprintf(f, ",\"cycle\":%" PRIu32 ",\"estimated\":%s", e->cycle,
                 e->estimated ? "true" : "false");
-    if (t->arcs) tree_json(f, p, t->s, t->arcs, i, o->tree, o->primary, t->arc_idx);
+    if (t->arcs) tree_json(f, p, t->s, t->rep, i, o->tree, t->arc_idx);
     fputc('}', f);
 }
 
@@ -1000,7 +915,7 @@ static void report_text(FILE *f, const settings *o, const table *t, const cli_ca
     text_columns(f, o, t, w);
     size_t more = t->s->count - t->limit;
     if (t->arcs) {
-        tree_text(f, t->p, o->group, t->s, t->arcs, t->limit, o->tree, o->inclusive, o->primary,
+        tree_text(f, t->p, o->group, t->s, t->rep, t->limit, o->tree, o->inclusive, o->primary,
                   w, o->col, o->ncol, t->arc_idx);
         if (more) fprintf(f, "\n(%zu more row%s not shown)\n", more, more == 1 ? "" : "s");
         return;
@@ -1028,7 +943,7 @@ int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
     if (rc == CLI_EXIT_OK) {
         FILE *f = tk_output_file(out);
         if (o.cycles)
-            cycles_report(f, t.p, t.s, o.fmt, o.group, o.primary, o.top);
+            cycles_report(f, t.p, t.rep, o.fmt, o.group, o.top);
         else if (o.fmt == CLI_OUT_JSON)
             report_json(f, &o, &t, &notes);
         else if (o.fmt == CLI_OUT_CSV)

@@ -159,7 +159,7 @@ int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
         tk_error_clear(&err);
         tk_status st;
         while ((st = cli_csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-            if (!cli_csi_function_matches(v->selector, fn, label))
+            if (!tk_csi_function_matches(v->selector, fn, label))
                 continue;
             st = v->function(v->user, &src, fn, label, num, &err);
             if (st != TK_OK)
@@ -173,17 +173,6 @@ int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
     }
     tk_csi_numbering_free(num);
     return rc;
-}
-
-int cli_csi_function_matches(const char *sel, const tk_csi_function *fn, const char *label)
-{
-    if (!sel)
-        return 1;
-    if (strchr(sel, '#'))
-        return strcmp(sel, label) == 0 ||
-               (strcmp(sel, fn->name) == 0); /* a name that itself holds '#' */
-    size_t n = strlen(sel);
-    return strcmp(sel, fn->name) == 0 || (strncmp(sel, fn->name, n) == 0 && fn->name[n] == '$');
 }
 
 void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n)

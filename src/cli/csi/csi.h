@@ -40,7 +40,7 @@ tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, cha
 
 /* A walk over the functions of every input of a command, in file order. */
 typedef struct cli_csi_visitor {
-    const char *selector; /* --function, or NULL for all */
+    const char *selector; /* --function, or NULL for all (tk_csi_function_matches) */
     void *user;
     /* Each selected function; num is a numbering workspace shared by the
      * calls. Anything but TK_OK stops the walk; err must then be filled. */
@@ -52,11 +52,6 @@ typedef struct cli_csi_visitor {
 
 /* Walks ctx's inputs; prints the first error. Returns a CLI exit code. */
 int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v);
-
-/* Does the function (with its label) match a --function selector? NULL
- * selects all. "NAME" matches NAME and its variants NAME$...; "NAME#K" only
- * the K-th function called NAME. */
-int cli_csi_function_matches(const char *selector, const tk_csi_function *fn, const char *label);
 
 /* "2 4 5 8 9": a path's blocks (EXIT left out). */
 void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n);

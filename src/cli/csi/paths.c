@@ -53,111 +53,6 @@ static int seq_equal(const tk_csi_function *fn, const uint32_t *a, size_t n, con
     return 1;
 }
 
-static int state_matches(const tk_csi_state *s, const char *sel, const tk_csi_function *fn,
-                         const char *label)
-{
-    if (!s->function[0])
-        return cli_csi_function_matches(sel, fn, label);
-    if (cli_csi_function_matches(s->function, fn, label))
-        return 1;
-    /* a frame may carry the variant's name (foo$CC$PT) or the plain one */
-    size_t a = strcspn(s->function, "$"), b = strcspn(fn->name, "$");
-    return a == b && strncmp(s->function, fn->name, a) == 0;
-}
-
-/* The states by the function they name, so that each function of the
- * metadata finds its states by binary search instead of testing them all
- * (8000 states against 37 K functions took 14 s). A state can match a
- * function only when their base names (up to '$') are equal, or, for a name
- * holding '#', when it is the function's label; states without a function
- * go by the --function selector. The candidates are then tested with
- * state_matches, each once per function. */
-typedef struct state_index {
-    const tk_csi_state *states;
-    size_t *by_base, nbase;   /* states naming a function, by base name */
-    size_t *by_label, nlabel; /* those whose name holds '#', by the whole name */
-    size_t *none, nnone;      /* states without a function */
-    size_t *stamp;            /* per state: 1 + the function it was last matched to */
-} state_index;
-
-static size_t base_len(const char *s) { return strcspn(s, "$"); }
-
-static int cmp_base(const char *a, size_t alen, const char *b, size_t blen)
-{
-    int c = memcmp(a, b, alen < blen ? alen : blen);
-    return c ? c : (alen > blen) - (alen < blen);
-}
-
-static int cmp_state_base(const void *x, const void *y, void *ctx)
-{
-    const tk_csi_state *s = ctx;
-    const char *a = s[*(const size_t *)x].function, *b = s[*(const size_t *)y].function;
-    int c = cmp_base(a, base_len(a), b, base_len(b));
-    return c ? c
-             : (*(const size_t *)x > *(const size_t *)y) -
-                   (*(const size_t *)x < *(const size_t *)y);
-}
-
-static int cmp_state_name(const void *x, const void *y, void *ctx)
-{
-    const tk_csi_state *s = ctx;
-    int c = strcmp(s[*(const size_t *)x].function, s[*(const size_t *)y].function);
-    return c ? c
-             : (*(const size_t *)x > *(const size_t *)y) -
-                   (*(const size_t *)x < *(const size_t *)y);
-}
-
-static int state_index_build(state_index *ix, const tk_csi_state *states, size_t n)
-{
-    memset(ix, 0, sizeof *ix);
-    ix->states = states;
-    ix->by_base = malloc((n ? n : 1) * sizeof *ix->by_base);
-    ix->by_label = malloc((n ? n : 1) * sizeof *ix->by_label);
-    ix->none = malloc((n ? n : 1) * sizeof *ix->none);
-    ix->stamp = calloc(n ? n : 1, sizeof *ix->stamp);
-    if (!ix->by_base || !ix->by_label || !ix->none || !ix->stamp)
-        return -1;
-    for (size_t k = 0; k < n; k++) {
-        if (!states[k].function[0]) {
-            ix->none[ix->nnone++] = k;
-            continue;
-        }
-        ix->by_base[ix->nbase++] = k;
-        if (strchr(states[k].function, '#'))
-            ix->by_label[ix->nlabel++] = k;
-    }
-    qsort_r(ix->by_base, ix->nbase, sizeof *ix->by_base, cmp_state_base, (void *)states);
-    qsort_r(ix->by_label, ix->nlabel, sizeof *ix->by_label, cmp_state_name, (void *)states);
-    return 0;
-}
-
-static void state_index_free(state_index *ix)
-{
-    free(ix->by_base);
-    free(ix->by_label);
-    free(ix->none);
-    free(ix->stamp);
-}
-
-/* The first position in v[0, n) whose state's function is not below the
- * key: v sorted by base names (whole = 0, key's base is key[0, len)) or by
- * whole names (whole = 1). */
-static size_t lower_bound(const state_index *ix, const size_t *v, size_t n, const char *key,
-                          size_t len, int whole)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *f = ix->states[v[mid]].function;
-        int c = whole ? strcmp(f, key) : cmp_base(f, base_len(f), key, len);
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Decode one state against one function; returns 0 ok, 1 bad input. */
 static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
                         tk_csi_numbering *num, const tk_csi_state *s, const char *meta)
@@ -279,7 +174,7 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
         tk_csi_numbering *num;
         tk_csi_profile_stats stats;
         const tk_csi_function *fn = tk_csi_profile_routine(pr, i, &num, &stats);
-        if (!cli_csi_function_matches(sel, fn, fn->name))
+        if (!tk_csi_function_matches(sel, fn, fn->name))
             continue;
         if (!stats.completed && !stats.unknown_start && !stats.unfinished)
             continue;
@@ -390,8 +285,8 @@ typedef struct state_run {
     size_t *out_lens;
     FILE **streams;
     int *found;         /* how many functions decoded each state */
-    state_index ix;
-    size_t nfn;         /* functions seen */
+    tk_csi_state_index *ix;
+    size_t *hits;       /* room for the states of one function */
 } state_run;
 
 static void state_run_free(state_run *s)
@@ -407,7 +302,8 @@ static void state_run_free(state_run *s)
     free(s->out_lens);
     free(s->streams);
     free(s->found);
-    state_index_free(&s->ix);
+    free(s->hits);
+    tk_csi_state_index_free(s->ix);
     tk_csi_states_free(s->states, s->nstates);
 }
 
@@ -432,10 +328,11 @@ static int state_run_open(state_run *s)
     s->out_lens = calloc(s->nstates, sizeof *s->out_lens);
     s->streams = calloc(s->nstates, sizeof *s->streams);
     s->found = calloc(s->nstates, sizeof *s->found);
-    if (!s->outs || !s->out_lens || !s->streams || !s->found)
+    s->hits = malloc((s->nstates ? s->nstates : 1) * sizeof *s->hits);
+    if (!s->outs || !s->out_lens || !s->streams || !s->found || !s->hits)
         return cli_usage_error("paths", "out of memory");
-    if (state_index_build(&s->ix, s->states, s->nstates) != 0)
-        return cli_usage_error("paths", "out of memory");
+    if (tk_csi_state_index_new(&s->ix, s->states, s->nstates, s->sel, &err) != TK_OK)
+        return cli_error(&err);
     for (size_t k = 0; k < s->nstates; k++) {
         s->streams[k] = open_memstream(&s->outs[k], &s->out_lens[k]);
         if (!s->streams[k])
@@ -449,31 +346,12 @@ static int state_run_function(state_run *s, const tk_csi_function *fn, const cha
                               tk_csi_numbering *num, const char *meta)
 {
     int rc = CLI_EXIT_OK;
-    const state_index *ix = &s->ix;
-    s->nfn++;
-    /* the candidates: same base name, the label for '#' names, and the states
-     * without a function */
-    size_t blen = base_len(fn->name);
-    for (int list = 0; list < 3; list++) {
-        const size_t *v = list == 0 ? ix->by_base : list == 1 ? ix->by_label : ix->none;
-        size_t n = list == 0 ? ix->nbase : list == 1 ? ix->nlabel : ix->nnone;
-        size_t i = list == 0   ? lower_bound(ix, v, n, fn->name, blen, 0)
-                   : list == 1 ? lower_bound(ix, v, n, label, 0, 1)
-                               : 0;
-        for (; i < n; i++) {
-            size_t k = v[i];
-            const char *f = s->states[k].function;
-            if (list == 0 && cmp_base(f, base_len(f), fn->name, blen) != 0)
-                break;
-            if (list == 1 && strcmp(f, label) != 0)
-                break;
-            if (ix->stamp[k] == s->nfn || !state_matches(&s->states[k], s->sel, fn, label))
-                continue;
-            ix->stamp[k] = s->nfn;
-            s->found[k]++;
-            if (decode_state(s->streams[k], fn, label, num, &s->states[k], meta) != 0)
-                rc = CLI_EXIT_BAD_INPUT;
-        }
+    size_t n = tk_csi_state_index_find(s->ix, fn, label, s->hits);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = s->hits[i];
+        s->found[k]++;
+        if (decode_state(s->streams[k], fn, label, num, &s->states[k], meta) != 0)
+            rc = CLI_EXIT_BAD_INPUT;
     }
     return rc;
 }
@@ -589,7 +467,7 @@ static int walk(const char *meta, const char *sel, const path_request *req, stat
         int r = CLI_EXIT_OK;
         if (states) {
             r = state_run_function(states, fn, label, num, meta);
-        } else if (cli_csi_function_matches(sel, fn, label)) {
+        } else if (tk_csi_function_matches(sel, fn, label)) {
             matched_any = 1;
             r = paths_function(&src, fn, label, num, req);
         }

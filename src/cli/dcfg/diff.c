@@ -13,59 +13,6 @@ const cli_opt cli_dcfg_diff_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-/* Blocks are matched by (image id, address offset), edges by their end
- * blocks and type name: ids may differ between two runs of a program. */
-typedef struct diff_key {
-    uint64_t a, b; /* block: (image id, offset); edge: (src key hash, tgt key hash) */
-    uint32_t c;    /* edge: type kind */
-    uint32_t index;
-} diff_key;
-
-static int cmp_diff_key(const void *x, const void *y)
-{
-    const diff_key *p = x, *q = y;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    if (p->b != q->b) return p->b < q->b ? -1 : 1;
-    if (p->c != q->c) return p->c < q->c ? -1 : 1;
-    return (p->index > q->index) - (p->index < q->index);
-}
-
-static uint64_t node_key(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t n)
-{
-    if (n >= p->nblocks) return UINT64_MAX - (uint64_t)tk_cfg_node_special(cfg, p, n);
-    const tk_cfg_block *b = &p->blocks[n];
-    return ((uint64_t)p->images[tk_cfg_block_image(p, n)].id << 40) ^ b->addr_offset;
-}
-
-static diff_key *block_keys(const tk_cfg_process *p)
-{
-    diff_key *k = malloc(sizeof *k * (p->nblocks ? p->nblocks : 1));
-    if (!k) return NULL;
-    for (uint32_t i = 0; i < p->nblocks; i++) {
-        k[i].a = p->images[tk_cfg_block_image(p, i)].id;
-        k[i].b = p->blocks[i].addr_offset;
-        k[i].c = 0;
-        k[i].index = i;
-    }
-    qsort(k, p->nblocks, sizeof *k, cmp_diff_key);
-    return k;
-}
-
-static diff_key *edge_keys(const tk_cfg *cfg, const tk_cfg_process *p)
-{
-    diff_key *k = malloc(sizeof *k * (p->nedges ? p->nedges : 1));
-    if (!k) return NULL;
-    for (uint32_t i = 0; i < p->nedges; i++) {
-        const tk_cfg_edge *e = &p->edges[i];
-        k[i].a = e->src == TK_CFG_NONE ? 0 : node_key(cfg, p, e->src);
-        k[i].b = e->tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, e->tgt);
-        k[i].c = (uint32_t)tk_cfg_edge_kind(cfg, e);
-        k[i].index = i;
-    }
-    qsort(k, p->nedges, sizeof *k, cmp_diff_key);
-    return k;
-}
-
 /* Where the differences go: text lines, or the items of a JSON array. */
 typedef struct diff_out {
     FILE *f;
@@ -78,207 +25,133 @@ static void put_delta(FILE *f, uint64_t x, uint64_t y)
     else fprintf(f, " -%" PRIu64 "\n", x - y);
 }
 
-/* A block of one side (b1 or b2 NULL) or of both. */
-static void diff_block(diff_out *o, uint64_t image, const tk_cfg_block *b1, const tk_cfg_block *b2)
+/* A block of one side or of both. */
+static void diff_block(diff_out *o, const tk_cfg_diff_item *b)
 {
-    const tk_cfg_block *b = b1 ? b1 : b2;
     if (o->json) {
         fprintf(o->f, "%s\n{\"image\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"id\":[",
-                o->first ? "" : ",", image, b->addr_offset);
+                o->first ? "" : ",", b->image, b->offset);
         o->first = 0;
-        if (b1) fprintf(o->f, "%" PRIu32, b1->id); else fputs("null", o->f);
-        if (b2) fprintf(o->f, ",%" PRIu32, b2->id); else fputs(",null", o->f);
-        fprintf(o->f, "],\"count\":[%" PRIu64 ",%" PRIu64 "]}", b1 ? b1->count : 0,
-                b2 ? b2->count : 0);
+        if (b->has[0]) fprintf(o->f, "%" PRIu32, b->id[0]); else fputs("null", o->f);
+        if (b->has[1]) fprintf(o->f, ",%" PRIu32, b->id[1]); else fputs(",null", o->f);
+        fprintf(o->f, "],\"count\":[%" PRIu64 ",%" PRIu64 "]}", b->count[0], b->count[1]);
         return;
     }
-    if (!b2)
+    if (!b->has[1])
         fprintf(o->f,
                 "block image %" PRIu64 " offset 0x%" PRIx64 ": only in the first (id %" PRIu32
                 ", count %" PRIu64 ")\n",
-                image, b->addr_offset, b->id, b->count);
-    else if (!b1)
+                b->image, b->offset, b->id[0], b->count[0]);
+    else if (!b->has[0])
         fprintf(o->f,
                 "block image %" PRIu64 " offset 0x%" PRIx64 ": only in the second (id %" PRIu32
                 ", count %" PRIu64 ")\n",
-                image, b->addr_offset, b->id, b->count);
+                b->image, b->offset, b->id[1], b->count[1]);
     else {
         fprintf(o->f,
                 "block image %" PRIu64 " offset 0x%" PRIx64 " (ids %" PRIu32 " / %" PRIu32
                 "): count %" PRIu64 " / %" PRIu64,
-                image, b1->addr_offset, b1->id, b2->id, b1->count, b2->count);
-        put_delta(o->f, b1->count, b2->count);
+                b->image, b->offset, b->id[0], b->id[1], b->count[0], b->count[1]);
+        put_delta(o->f, b->count[0], b->count[1]);
     }
 }
 
-/* An edge of one side (e1 or e2 NULL) or of both, with its counts c1, c2. */
-static void diff_edge(diff_out *o, const char *type, const tk_cfg_edge *e1, const tk_cfg_edge *e2,
-                      uint64_t c1, uint64_t c2)
+/* An edge of one side or of both. */
+static void diff_edge(diff_out *o, const tk_cfg_diff_item *e)
 {
     if (o->json) {
         fprintf(o->f, "%s\n{\"id\":[", o->first ? "" : ",");
         o->first = 0;
-        if (e1) fprintf(o->f, "%" PRIu32, e1->id); else fputs("null", o->f);
-        if (e2) fprintf(o->f, ",%" PRIu32, e2->id); else fputs(",null", o->f);
+        if (e->has[0]) fprintf(o->f, "%" PRIu32, e->id[0]); else fputs("null", o->f);
+        if (e->has[1]) fprintf(o->f, ",%" PRIu32, e->id[1]); else fputs(",null", o->f);
         fputs("],\"type\":", o->f);
-        tk_put_json_string(o->f, type);
-        fprintf(o->f, ",\"count\":[%" PRIu64 ",%" PRIu64 "]}", c1, c2);
+        tk_put_json_string(o->f, e->type);
+        fprintf(o->f, ",\"count\":[%" PRIu64 ",%" PRIu64 "]}", e->count[0], e->count[1]);
         return;
     }
-    if (!e2)
-        fprintf(o->f, "edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n", e1->id,
-                type, c1);
-    else if (!e1)
-        fprintf(o->f, "edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n", e2->id,
-                type, c2);
+    if (!e->has[1])
+        fprintf(o->f, "edge %" PRIu32 " (%s): only in the first (count %" PRIu64 ")\n",
+                e->id[0], e->type, e->count[0]);
+    else if (!e->has[0])
+        fprintf(o->f, "edge %" PRIu32 " (%s): only in the second (count %" PRIu64 ")\n",
+                e->id[1], e->type, e->count[1]);
     else {
-        fprintf(o->f, "edge %" PRIu32 " / %" PRIu32 " (%s): count %" PRIu64 " / %" PRIu64, e1->id,
-                e2->id, type, c1, c2);
-        put_delta(o->f, c1, c2);
+        fprintf(o->f, "edge %" PRIu32 " / %" PRIu32 " (%s): count %" PRIu64 " / %" PRIu64,
+                e->id[0], e->id[1], e->type, e->count[0], e->count[1]);
+        put_delta(o->f, e->count[0], e->count[1]);
     }
 }
 
-/* The sorted keys of a process of each side (to free), or -1 when out of memory. */
-typedef struct process_keys {
-    diff_key *bp, *bq, *ep, *eq;
-} process_keys;
-
-static void process_keys_free(process_keys *k)
+/* JSON: the edges' list of a pair of processes starts (in_edges 0 -> 1), or it ends. */
+static void json_edges(diff_out *o, int *in_edges)
 {
-    free(k->bp);
-    free(k->bq);
-    free(k->ep);
-    free(k->eq);
+    if (!*in_edges && o->json) fputs("],\"edges\":[", o->f);
+    o->first = 1;
+    *in_edges = 1;
 }
 
-static int process_keys_make(const tk_cfg *x, const tk_cfg_process *p, const tk_cfg *y,
-                             const tk_cfg_process *q, process_keys *k)
+static void json_process_end(diff_out *o, int *in_edges)
 {
-    k->bp = block_keys(p);
-    k->bq = block_keys(q);
-    k->ep = edge_keys(x, p);
-    k->eq = edge_keys(y, q);
-    return k->bp && k->bq && k->ep && k->eq ? 0 : -1;
+    json_edges(o, in_edges);
+    if (o->json) fputs("]}", o->f);
 }
 
-/* The blocks of p and q matched by key, in key order: those of one side, and
- * those of both whose counts differ (with all, every one). Returns how many
- * differ. */
-static uint64_t diff_blocks(diff_out *o, const tk_cfg_process *p, const tk_cfg_process *q,
-                            const process_keys *k, int all)
-{
-    const diff_key *bp = k->bp, *bq = k->bq;
-    uint64_t differences = 0;
-    uint32_t i = 0, j = 0;
-    while (i < p->nblocks || j < q->nblocks) {
-        int c = i == p->nblocks   ? 1
-                : j == q->nblocks ? -1
-                                  : cmp_diff_key(&(diff_key){bp[i].a, bp[i].b, 0, 0},
-                                                 &(diff_key){bq[j].a, bq[j].b, 0, 0});
-        if (c < 0) {
-            diff_block(o, bp[i].a, &p->blocks[bp[i].index], NULL);
-            i++;
-            differences++;
-        } else if (c > 0) {
-            diff_block(o, bq[j].a, NULL, &q->blocks[bq[j].index]);
-            j++;
-            differences++;
-        } else {
-            const tk_cfg_block *b1 = &p->blocks[bp[i].index], *b2 = &q->blocks[bq[j].index];
-            if (b1->count != b2->count || all) {
-                diff_block(o, bp[i].a, b1, b2);
-                differences += b1->count != b2->count;
-            }
-            i++;
-            j++;
-        }
-    }
-    return differences;
-}
-
-/* The same for the edges (matched by their end blocks and type). */
-static uint64_t diff_edges(diff_out *o, const tk_cfg *x, const tk_cfg_process *p, const tk_cfg *y,
-                           const tk_cfg_process *q, const process_keys *k, int all)
-{
-    const diff_key *ep = k->ep, *eq = k->eq;
-    uint64_t differences = 0;
-    uint32_t i = 0, j = 0;
-    while (i < p->nedges || j < q->nedges) {
-        int c = i == p->nedges   ? 1
-                : j == q->nedges ? -1
-                                 : cmp_diff_key(&(diff_key){ep[i].a, ep[i].b, ep[i].c, 0},
-                                                &(diff_key){eq[j].a, eq[j].b, eq[j].c, 0});
-        if (c < 0) {
-            const tk_cfg_edge *e = &p->edges[ep[i++].index];
-            diff_edge(o, tk_cfg_edge_type_name(x, e), e, NULL, tk_cfg_edge_count(p, e), 0);
-            differences++;
-        } else if (c > 0) {
-            const tk_cfg_edge *e = &q->edges[eq[j++].index];
-            diff_edge(o, tk_cfg_edge_type_name(y, e), NULL, e, 0, tk_cfg_edge_count(q, e));
-            differences++;
-        } else {
-            const tk_cfg_edge *e1 = &p->edges[ep[i++].index], *e2 = &q->edges[eq[j++].index];
-            uint64_t c1 = tk_cfg_edge_count(p, e1), c2 = tk_cfg_edge_count(q, e2);
-            if (c1 != c2 || all) {
-                diff_edge(o, tk_cfg_edge_type_name(x, e1), e1, e2, c1, c2);
-                differences += c1 != c2;
-            }
-        }
-    }
-    return differences;
-}
-
-/* Process pi of both graphs; adds its differences to *differences. Returns an
- * exit code (out of memory). */
-static int diff_process(diff_out *o, const tk_cfg *x, const tk_cfg *y, uint32_t pi, int all,
-                        uint64_t *differences)
+/* The head of a pair of processes. */
+static void diff_process(diff_out *o, const tk_cfg_diff_item *p)
 {
     FILE *f = o->f;
-    const tk_cfg_process *p = &x->processes[pi], *q = &y->processes[pi];
-    uint64_t ia = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
-    uint64_t ib = tk_cfg_scope_instr_count(q, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
     if (o->json)
         fprintf(f, "%s\n{\"pid\":[%" PRIu64 ",%" PRIu64 "],\"instructions\":[%" PRIu64
                    ",%" PRIu64 "],\"blocks\":[",
-                pi ? "," : "", p->pid, q->pid, ia, ib);
+                p->process ? "," : "", p->pid[0], p->pid[1], p->instructions[0],
+                p->instructions[1]);
     else
         fprintf(f, "process %" PRIu64 " / %" PRIu64 ": instructions %" PRIu64 " / %" PRIu64 "\n",
-                p->pid, q->pid, ia, ib);
-    process_keys k;
-    if (process_keys_make(x, p, y, q, &k) != 0) {
-        process_keys_free(&k);
-        fprintf(stderr, "tracekit: out of memory\n");
-        return CLI_EXIT_BAD_INPUT;
-    }
+                p->pid[0], p->pid[1], p->instructions[0], p->instructions[1]);
     o->first = 1;
-    *differences += diff_blocks(o, p, q, &k, all);
-    if (o->json) fputs("],\"edges\":[", f);
-    o->first = 1;
-    *differences += diff_edges(o, x, p, y, q, &k, all);
-    if (o->json) fputs("]}", f);
-    process_keys_free(&k);
-    return CLI_EXIT_OK;
 }
 
-/* Every process of both graphs, then the number of differences. */
+/* Every item of the difference, then the number of differences. Returns an exit code. */
 static int diff_graphs(diff_out *o, const tk_cfg *x, const tk_cfg *y, int all)
 {
     FILE *f = o->f;
+    tk_cfg_diff_options opt = TK_CFG_DIFF_OPTIONS_INIT;
+    opt.all = all;
+    tk_cfg_diff *d;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_cfg_diff_open(&d, x, y, &opt, &err) != TK_OK) return cli_error(&err);
     if (o->json) fputs("{\"version\":1,\"format\":\"dcfg-diff\",\"processes\":[", f);
-    uint64_t differences = 0;
-    for (uint32_t pi = 0; pi < x->nprocesses && pi < y->nprocesses; pi++) {
-        int rc = diff_process(o, x, y, pi, all, &differences);
-        if (rc != CLI_EXIT_OK) return rc;
+    const tk_cfg_diff_item *it;
+    tk_status st;
+    int in_edges = 0, any = 0;
+    while ((st = tk_cfg_diff_next(d, &it, &err)) == TK_OK) {
+        if (it->kind == TK_CFG_DIFF_PROCESS) {
+            if (any) json_process_end(o, &in_edges);
+            diff_process(o, it);
+            in_edges = 0;
+            any = 1;
+            continue;
+        }
+        if (it->kind == TK_CFG_DIFF_EDGE && !in_edges) json_edges(o, &in_edges);
+        if (it->kind == TK_CFG_DIFF_BLOCK)
+            diff_block(o, it);
+        else
+            diff_edge(o, it);
     }
-    if (x->nprocesses != y->nprocesses) {
-        if (!o->json)
-            fprintf(f, "processes: %" PRIu32 " / %" PRIu32 "\n", x->nprocesses, y->nprocesses);
-        differences++;
+    if (st != TK_END) {
+        tk_cfg_diff_free(d);
+        return cli_error(&err);
     }
+    if (any) json_process_end(o, &in_edges);
+    uint32_t na = tk_cfg_diff_process_count(d, 0), nb = tk_cfg_diff_process_count(d, 1);
+    uint64_t differences = tk_cfg_diff_differences(d);
+    tk_cfg_diff_free(d);
+    if (na != nb && !o->json) fprintf(f, "processes: %" PRIu32 " / %" PRIu32 "\n", na, nb);
     if (o->json)
         fprintf(f, "\n],\"process_count\":[%" PRIu32 ",%" PRIu32 "],\"differences\":%" PRIu64
                    "}\n",
-                x->nprocesses, y->nprocesses, differences);
+                na, nb, differences);
     else
         fprintf(f, "%" PRIu64 " difference%s\n", differences, differences == 1 ? "" : "s");
     return CLI_EXIT_OK;

@@ -59,7 +59,7 @@ static void print_source_line(const char *file, const char *dir, uint32_t line, 
 /* The lines of the trace with their instances, and those of the slice of crit
  * (NULL: none) in in_slice. Returns an exit code. */
 static int annotate_lines(cli_ctx *ctx, tk_deps *d, const char *crit,
-                          const tk_slice_options *so, cli_wet_line **lines, size_t *nlines)
+                          const tk_slice_options *so, tk_deps_lines **lines)
 {
     tk_error err;
     tk_error_clear(&err);
@@ -76,35 +76,26 @@ static int annotate_lines(cli_ctx *ctx, tk_deps *d, const char *crit,
             return st == TK_ERR_ARG ? cli_usage_error(ctx->command, "%s", err.message)
                                     : cli_error(&err);
     }
-    uint32_t *group = NULL;
-    cli_wet_line *ls = cli_wet_lines(d, nlines, &group);
-    if (!ls) {
-        tk_slice_free(s);
-        tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-        return cli_error(&err);
-    }
-    if (s)
-        for (uint32_t i = 0; i < tk_deps_count(d); i++)
-            ls[group[i]].in_slice += tk_slice_count_instr(s, d, i);
-    free(group);
+    tk_status st = tk_deps_lines_new(lines, d, s, &err);
     tk_slice_free(s);
-    *lines = ls;
-    return CLI_EXIT_OK;
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
 /* Each file's lines (with_slice: and their instances in the slice), next to
  * their source text when it is found (dir: --source-dir). */
-static void print_lines(const tk_deps *d, const cli_wet_line *ls, size_t nlines, int with_slice,
+static void print_lines(const tk_deps *d, const tk_deps_lines *lines, int with_slice,
                         const char *dir)
 {
+    size_t nlines = tk_deps_lines_count(lines);
     const char *current = NULL;
     int have_current = 0;
     FILE *cache = NULL;
     const char *cache_name = NULL;
     uint32_t cache_line = 0;
     for (size_t j = 0; j < nlines; j++) {
+        const tk_deps_line *ls = tk_deps_lines_at(lines, j);
         tk_deps_instr in;
-        tk_deps_get_instr(d, ls[j].first_instr, &in);
+        tk_deps_get_instr(d, ls->first_instr, &in);
         if (!have_current || (in.file != current && (!in.file || !current ||
                                                      strcmp(in.file, current) != 0))) {
             printf("%s-- %s\n", j ? "\n" : "", in.file ? in.file : "(no debug information)");
@@ -114,11 +105,11 @@ static void print_lines(const tk_deps *d, const cli_wet_line *ls, size_t nlines,
             have_current = 1;
         }
         if (in.file)
-            printf("%8" PRIu32 " %10" PRIu64, in.line, ls[j].instances);
+            printf("%8" PRIu32 " %10" PRIu64, in.line, ls->instances);
         else
-            printf("%8s %10" PRIu64, "-", ls[j].instances);
+            printf("%8s %10" PRIu64, "-", ls->instances);
         if (with_slice)
-            printf(" %10" PRIu64, ls[j].in_slice);
+            printf(" %10" PRIu64, ls->in_slice);
         if (in.file)
             print_source_line(in.file, dir, in.line, &cache, &cache_name, &cache_line);
         else
@@ -140,12 +131,11 @@ int cli_wet_annotate(cli_ctx *ctx, const cli_args *a)
     int rc = cli_wet_load_input(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)
         return rc;
-    cli_wet_line *ls = NULL;
-    size_t nlines = 0;
-    rc = annotate_lines(ctx, d, crit, &so, &ls, &nlines);
+    tk_deps_lines *lines = NULL;
+    rc = annotate_lines(ctx, d, crit, &so, &lines);
     if (rc == CLI_EXIT_OK)
-        print_lines(d, ls, nlines, crit != NULL, cli_get(a, "source-dir"));
-    free(ls);
+        print_lines(d, lines, crit != NULL, cli_get(a, "source-dir"));
+    tk_deps_lines_free(lines);
     tk_deps_free(d);
     return rc;
 }

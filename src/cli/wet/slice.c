@@ -292,8 +292,8 @@ int cli_wet_slice(int argc, char **argv)
         rc = st == TK_ERR_ARG ? cli_usage_error(cmd, "%s", err.message) : cli_error(&err);
         goto done;
     }
-    order = cli_wet_sorted_by_id(d);
-    if (!order) {
+    order = malloc((tk_deps_count(d) ? tk_deps_count(d) : 1) * sizeof *order);
+    if (!order || tk_deps_order_by_id(d, order, &err) != TK_OK) {
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         rc = cli_error(&err);
         goto done;

@@ -27,19 +27,6 @@ void cli_wet_print_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst
  * addresses of a history trace; "0xADDR" when unknown. */
 const char *cli_wet_source(const tk_deps *d, const tk_deps *statics, uint32_t instr, char *buf,
                            size_t size);
-/* Instruction indexes sorted by id. Caller frees. NULL when out of memory. */
-uint32_t *cli_wet_sorted_by_id(const tk_deps *d);
-/* The instructions of a source line. */
-typedef struct cli_wet_line {
-    uint32_t first_instr; /* for file and line */
-    uint64_t instances;
-    uint64_t instrs;
-    uint64_t in_slice;
-} cli_wet_line;
-/* One entry per distinct (file, line), in source order; instructions without
- * debug information each get their own. With group, group[i] = entry of
- * instruction i (the caller frees both). NULL when out of memory. */
-cli_wet_line *cli_wet_lines(const tk_deps *d, size_t *n, uint32_t **group);
 /* "comprehensive" or "limited history". */
 const char *cli_wet_form_name(const tk_deps *d);
 

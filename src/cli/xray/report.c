@@ -21,71 +21,14 @@ const cli_opt cli_xray_report_opts[] = {
 };
 
 /* --sort (llvm-xray account's keys) and --order */
-enum { SORT_FUNCID, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99, SORT_MAX, SORT_SUM,
-       SORT_FUNC };
 static const cli_choice report_keys[] = {
-    {"funcid", SORT_FUNCID}, {"count", SORT_COUNT}, {"min", SORT_MIN}, {"med", SORT_MED},
-    {"90p", SORT_P90},       {"99p", SORT_P99},     {"max", SORT_MAX}, {"sum", SORT_SUM},
-    {"func", SORT_FUNC},     {NULL, 0}};
-enum { ORDER_ASC, ORDER_DESC };
-static const cli_choice report_orders[] = {{"asc", ORDER_ASC}, {"dsc", ORDER_DESC}, {NULL, 0}};
-
-/* Rows are sorted through items that carry their key: qsort has no context argument in C11. */
-typedef struct sort_item {
-    tk_latency_row row;
-    uint64_t value;
-    char name[96];
-} sort_item;
-
-static uint64_t sort_value(const tk_latency_row *r, int key)
-{
-    switch (key) {
-    case SORT_COUNT: return r->count;
-    case SORT_MIN: return r->min;
-    case SORT_MED: return r->median;
-    case SORT_P90: return r->p90;
-    case SORT_P99: return r->p99;
-    case SORT_MAX: return r->max;
-    case SORT_SUM: return r->sum;
-    default: return r->func;
-    }
-}
-
-static int tie_break(const sort_item *x, const sort_item *y)
-{
-    /* thread, then function id, ascending */
-    if (x->row.thread != y->row.thread)
-        return x->row.thread < y->row.thread ? -1 : 1;
-    return x->row.func < y->row.func ? -1 : x->row.func > y->row.func;
-}
-
-static int by_value_asc(const void *a, const void *b)
-{
-    const sort_item *x = a, *y = b;
-    int c = x->value < y->value ? -1 : x->value > y->value;
-    return c ? c : tie_break(x, y);
-}
-
-static int by_value_desc(const void *a, const void *b)
-{
-    const sort_item *x = a, *y = b;
-    int c = x->value < y->value ? 1 : -(x->value > y->value);
-    return c ? c : tie_break(x, y);
-}
-
-static int by_name_asc(const void *a, const void *b)
-{
-    const sort_item *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : tie_break(x, y);
-}
-
-static int by_name_desc(const void *a, const void *b)
-{
-    const sort_item *x = a, *y = b;
-    int c = -strcmp(x->name, y->name);
-    return c ? c : tie_break(x, y);
-}
+    {"funcid", TK_LATENCY_KEY_FUNCID}, {"count", TK_LATENCY_KEY_COUNT},
+    {"min", TK_LATENCY_KEY_MIN},       {"med", TK_LATENCY_KEY_MEDIAN},
+    {"90p", TK_LATENCY_KEY_P90},       {"99p", TK_LATENCY_KEY_P99},
+    {"max", TK_LATENCY_KEY_MAX},       {"sum", TK_LATENCY_KEY_SUM},
+    {"func", TK_LATENCY_KEY_FUNC},     {NULL, 0}};
+static const cli_choice report_orders[] = {
+    {"asc", TK_LATENCY_ORDER_ASC}, {"dsc", TK_LATENCY_ORDER_DESC}, {NULL, 0}};
 
 static void debug_info(const cli_xray_session *s, uint64_t func, char *buf, size_t size)
 {
@@ -123,9 +66,10 @@ static int unit_decimals(double hz, tk_time_unit unit)
     return hz > 0 ? tk_time_unit_decimals(unit) : 0;
 }
 
-static void report_text(FILE *f, const cli_xray_session *s, const tk_latency_row *rows, size_t n,
+static void report_text(FILE *f, const cli_xray_session *s, const tk_latency_report *rows,
                         const report_style *st)
 {
+    size_t n = tk_latency_report_count(rows);
     const int w = TIME_WIDTH, d = unit_decimals(st->hz, st->unit);
     fprintf(f, "Functions with latencies: %zu (times in %s", n, unit_label(st->hz, st->unit));
     if (st->cut)
@@ -136,7 +80,7 @@ static void report_text(FILE *f, const cli_xray_session *s, const tk_latency_row
     fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s  %s\n", "funcid", "count", w, "min", w,
             "med", w, "90p", w, "99p", w, "max", w, "sum", "function");
     for (size_t i = 0; i < n; i++) {
-        const tk_latency_row *r = &rows[i];
+        const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         if (st->per_thread)
@@ -156,14 +100,15 @@ static void report_text(FILE *f, const cli_xray_session *s, const tk_latency_row
 }
 
 /* The columns of llvm-xray account's CSV (and open), then the unit of the times. */
-static void report_csv(FILE *f, const cli_xray_session *s, const tk_latency_row *rows, size_t n,
+static void report_csv(FILE *f, const cli_xray_session *s, const tk_latency_report *rows,
                        const report_style *st)
 {
+    size_t n = tk_latency_report_count(rows);
     const char *u = unit_label(st->hz, st->unit);
     fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,debug,function,open,unit\n",
             st->per_thread ? "tid," : "");
     for (size_t i = 0; i < n; i++) {
-        const tk_latency_row *r = &rows[i];
+        const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         if (st->per_thread)
@@ -179,9 +124,10 @@ static void report_csv(FILE *f, const cli_xray_session *s, const tk_latency_row 
     }
 }
 
-static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_row *rows, size_t n,
+static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_report *rows,
                         const report_style *st, const tk_latency_totals *t)
 {
+    size_t n = tk_latency_report_count(rows);
     fprintf(f, "{\"version\":2,\"unit\":\"%s\",\"clock\":{\"ticks_per_second\":%.0f,"
                "\"emulated\":%s},\"per_thread\":%s,\"truncated\":",
             unit_label(st->hz, st->unit), st->hz,
@@ -196,7 +142,7 @@ static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_row
     }
     fputs(",\"functions\":[", f);
     for (size_t i = 0; i < n; i++) {
-        const tk_latency_row *r = &rows[i];
+        const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         fprintf(f, "%s\n{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", r->func);
@@ -224,37 +170,6 @@ static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_row
             t->max_depth);
 }
 
-/* The rows with calls sorted by key in order (ORDER_*); *shown: how many. The
- * names of --sort func come from src. NULL when out of memory. */
-static tk_latency_row *sort_rows(const tk_latency_row *rows, size_t n, int key, int order,
-                                 const tk_event_source *src, size_t *shown)
-{
-    sort_item *items = malloc((n ? n : 1) * sizeof *items);
-    tk_latency_row *sorted = malloc((n ? n : 1) * sizeof *sorted);
-    size_t k = 0;
-    for (size_t i = 0; items && sorted && i < n; i++) {
-        if (!rows[i].count)
-            continue;
-        sort_item *it = &items[k++];
-        it->row = rows[i];
-        it->value = sort_value(&rows[i], key);
-        char nb[64];
-        snprintf(it->name, sizeof it->name, "%s",
-                 key == SORT_FUNC ? tk_event_func_name(src, rows[i].func, nb, sizeof nb) : "");
-    }
-    if (items && sorted) {
-        int desc = order == ORDER_DESC;
-        qsort(items, k, sizeof *items,
-              key == SORT_FUNC ? (desc ? by_name_desc : by_name_asc)
-                               : (desc ? by_value_desc : by_value_asc));
-        for (size_t i = 0; i < k; i++)
-            sorted[i] = items[i].row;
-    }
-    free(items);
-    *shown = k;
-    return sorted;
-}
-
 /* What reading found on stderr: the cut, unmatched exits, unwound and open calls. */
 static void report_warnings(const cli_xray_session *s, const char *path,
                             const tk_latency_totals *totals)
@@ -275,21 +190,24 @@ static void report_warnings(const cli_xray_session *s, const char *path,
 
 /* What report was asked for. */
 typedef struct settings {
-    int key, order, format;
-    uint64_t top;
+    tk_latency_report_options sort;
+    int format;
     report_style style;
 } settings;
 
 static int parse_settings(cli_ctx *ctx, const cli_args *args, settings *o)
 {
     memset(o, 0, sizeof *o);
-    o->key = cli_get_choice(ctx->command, args, "sort", report_keys, SORT_SUM);
-    if (o->key < 0)
+    int key = cli_get_choice(ctx->command, args, "sort", report_keys, TK_LATENCY_KEY_SUM);
+    if (key < 0)
         return CLI_EXIT_USAGE;
-    int dflt_order = o->key == SORT_FUNCID || o->key == SORT_FUNC ? ORDER_ASC : ORDER_DESC;
-    o->order = cli_get_choice(ctx->command, args, "order", report_orders, dflt_order);
+    o->sort.key = (tk_latency_key)key;
+    int order = cli_get_choice(ctx->command, args, "order", report_orders,
+                               TK_LATENCY_ORDER_DEFAULT);
+    o->sort.order = (tk_latency_order)order;
     o->format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
-    if (o->order < 0 || o->format < 0 || cli_get_u64(ctx->command, args, "top", 0, &o->top) != 0 ||
+    if (order < 0 || o->format < 0 ||
+        cli_get_u64(ctx->command, args, "top", 0, &o->sort.top) != 0 ||
         cli_xray_unit(ctx, args, &o->style.unit) != 0)
         return CLI_EXIT_USAGE;
     o->style.per_thread = cli_has(args, "per-thread");
@@ -297,7 +215,7 @@ static int parse_settings(cli_ctx *ctx, const cli_args *args, settings *o)
 }
 
 static int write_report(const cli_args *args, const cli_xray_session *s, const settings *o,
-                        const tk_latency_row *rows, size_t n, const tk_latency_totals *totals)
+                        const tk_latency_report *rows, const tk_latency_totals *totals)
 {
     tk_output *out = NULL;
     int rc = cli_output_open(args, 0, &out);
@@ -305,11 +223,11 @@ static int write_report(const cli_args *args, const cli_xray_session *s, const s
         return rc;
     FILE *f = tk_output_file(out);
     if (o->format == CLI_OUT_TEXT)
-        report_text(f, s, rows, n, &o->style);
+        report_text(f, s, rows, &o->style);
     else if (o->format == CLI_OUT_JSON)
-        report_json(f, s, rows, n, &o->style, totals);
+        report_json(f, s, rows, &o->style, totals);
     else
-        report_csv(f, s, rows, n, &o->style);
+        report_csv(f, s, rows, &o->style);
     return cli_output_commit(out);
 }
 
@@ -328,30 +246,25 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
     tk_error err;
     tk_error_clear(&err);
     tk_latency *l = tk_latency_new(o.style.per_thread);
-    const tk_latency_row *rows = NULL;
-    size_t n = 0;
+    tk_latency_report *rows = NULL;
     tk_status st = l ? tk_latency_run(l, &s.src, &err)
                      : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    o.sort.names = &s.src;
     if (st == TK_OK)
-        st = tk_latency_rows(l, &rows, &n, &err);
+        st = tk_latency_report_new(&rows, l, &o.sort, &err);
     if (st != TK_OK) {
         tk_latency_free(l);
         cli_xray_session_close(&s);
         return cli_error(&err);
     }
-    size_t shown;
-    tk_latency_row *sorted = sort_rows(rows, n, o.key, o.order, &s.src, &shown);
-    if (o.top && shown > o.top)
-        shown = (size_t)o.top;
     tk_latency_totals totals;
     tk_latency_get_totals(l, &totals);
     tk_error_clear(&o.style.where);
     o.style.cut = tk_xray_truncation(s.reader, &o.style.where);
     o.style.hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 0;
-    rc = sorted ? write_report(args, &s, &o, sorted, shown, &totals)
-                : cli_usage_error(ctx->command, "out of memory");
+    rc = write_report(args, &s, &o, rows, &totals);
     report_warnings(&s, ctx->paths[0], &totals);
-    free(sorted);
+    tk_latency_report_free(rows);
     tk_latency_free(l);
     cli_xray_session_close(&s);
     return rc;

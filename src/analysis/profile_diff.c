@@ -1,0 +1,262 @@
+/* The difference of two profiles (parts 1 and 2 of one): per function, and their folded
+ * stacks side by side. */
+#include "tracekit/profile_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/num.h"
+
+/* ---- per function ---------------------------------------------------------------------- */
+
+struct tk_prof_diff {
+    tk_prof_summary *a, *b;
+    tk_prof_diff_row *rows;
+    size_t count;
+};
+
+static const char *str_or(const tk_profile *p, uint32_t id, const char *dflt)
+{
+    if (id == TK_PROF_NONE) return dflt;
+    const char *s = tk_profile_str(p, id);
+    return *s ? s : dflt;
+}
+
+static int cmp_diff_row(const void *x, const void *y)
+{
+    const tk_prof_diff_row *a = x, *b = y;
+    if (a->change != b->change) return a->change > b->change ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c) return c;
+    c = strcmp(a->file, b->file);
+    return c ? c : strcmp(a->object, b->object);
+}
+
+static tk_status two_parts(const tk_profile *both, size_t event, int check_event, tk_error *err)
+{
+    size_t nev = tk_profile_event_count(both);
+    if (tk_profile_part_count(both) != 2)
+        return tk_error_set(err, TK_ERR_ARG, "a difference wants a profile of two parts, not %zu",
+                            tk_profile_part_count(both));
+    if (check_event && nev && event >= nev)
+        return tk_error_set(err, TK_ERR_ARG, "event %zu: the profile has %zu events", event, nev);
+    return TK_OK;
+}
+
+/* The rows of the functions whose costs differ (entry i is function i in both summaries). */
+static tk_status diff_rows(tk_prof_diff *d, const tk_profile *both, size_t ev, tk_error *err)
+{
+    size_t nev = tk_profile_event_count(both);
+    size_t n = d->a->count;
+    d->rows = tk_malloc((n ? n : 1) * sizeof *d->rows);
+    if (!d->rows) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tk_prof_entry *a = &d->a->entries[i], *b = &d->b->entries[i];
+        int same = 1;
+        for (size_t j = 0; j < nev; j++)
+            if (a->self[j] != b->self[j] || a->inclusive[j] != b->inclusive[j]) same = 0;
+        if (same) continue;
+        tk_prof_diff_row *r = &d->rows[k++];
+        r->change = nev ? (a->self[ev] > b->self[ev] ? a->self[ev] - b->self[ev]
+                                                     : b->self[ev] - a->self[ev])
+                        : 0;
+        r->name = str_or(both, a->name, "???");
+        r->file = str_or(both, a->file, "???");
+        r->object = str_or(both, a->object, "???");
+        r->self[0] = a->self;
+        r->self[1] = b->self;
+        r->inclusive[0] = a->inclusive;
+        r->inclusive[1] = b->inclusive;
+    }
+    qsort(d->rows, k, sizeof *d->rows, cmp_diff_row);
+    d->count = k;
+    return TK_OK;
+}
+
+tk_status tk_prof_diff_new(tk_prof_diff **out, const tk_profile *both, size_t event,
+                           tk_error *err)
+{
+    *out = NULL;
+    tk_status st = two_parts(both, event, 1, err);
+    if (st != TK_OK) return st;
+    tk_prof_diff *d = tk_calloc(1, sizeof *d);
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    st = tk_profile_summarize(both, 1, TK_GROUP_FUNCTION, &d->a, err);
+    if (st == TK_OK) st = tk_profile_summarize(both, 2, TK_GROUP_FUNCTION, &d->b, err);
+    if (st == TK_OK) st = diff_rows(d, both, event, err);
+    if (st != TK_OK) {
+        tk_prof_diff_free(d);
+        return st;
+    }
+    *out = d;
+    return TK_OK;
+}
+
+size_t tk_prof_diff_count(const tk_prof_diff *d)
+{
+    return d->count;
+}
+
+const tk_prof_diff_row *tk_prof_diff_row_at(const tk_prof_diff *d, size_t i)
+{
+    return &d->rows[i];
+}
+
+const uint64_t *tk_prof_diff_totals(const tk_prof_diff *d, int side)
+{
+    return side ? d->b->totals : d->a->totals;
+}
+
+void tk_prof_diff_free(tk_prof_diff *d)
+{
+    if (!d) return;
+    tk_free(d->rows);
+    tk_prof_summary_free(d->a);
+    tk_prof_summary_free(d->b);
+    tk_free(d);
+}
+
+/* ---- folded stacks --------------------------------------------------------------------- */
+
+/* A stack of the folded output of either profile and its counts in both. */
+typedef struct folded_row {
+    tk_prof_folded_diff_row r;
+    size_t order; /* first appearance, A's stacks before B's */
+} folded_row;
+
+struct tk_prof_folded_diff {
+    char *text[2]; /* both profiles' folded stacks (the rows point into them) */
+    size_t len[2];
+    folded_row *rows;
+    size_t count;
+};
+
+static int cmp_folded_stack(const void *x, const void *y)
+{
+    const folded_row *a = x, *b = y;
+    size_t n = a->r.len < b->r.len ? a->r.len : b->r.len;
+    int c = memcmp(a->r.stack, b->r.stack, n);
+    if (c) return c;
+    if (a->r.len != b->r.len) return a->r.len < b->r.len ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+static int cmp_folded_order(const void *x, const void *y)
+{
+    const folded_row *a = x, *b = y;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+/* Both profiles' folded stacks (parts 1 and 2 of `both`) for event ev as text. The text is
+ * C library memory (open_memstream), freed with free(). */
+static tk_status folded_texts(tk_prof_folded_diff *d, const tk_profile *both, size_t ev,
+                              tk_error *err)
+{
+    tk_status st = TK_OK;
+    for (int i = 0; i < 2 && st == TK_OK; i++) {
+        FILE *m = open_memstream(&d->text[i], &d->len[i]);
+        if (!m) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
+        fo.event = ev;
+        fo.part = (size_t)i + 1;
+        st = tk_profile_write_folded(both, &fo, m, err);
+        if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    return st;
+}
+
+/* The lines "stack COUNT" of both texts as rows, A's before B's. */
+static tk_status folded_parse(tk_prof_folded_diff *d, tk_error *err)
+{
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < 2; i++) {
+        for (char *line = d->text[i], *end = d->text[i] + d->len[i]; line < end;) {
+            char *nl = memchr(line, '\n', (size_t)(end - line));
+            if (!nl) nl = end;
+            char *sp = nl;
+            while (sp > line && sp[-1] != ' ') sp--;
+            if (sp > line && n == cap) {
+                cap = cap ? 2 * cap : 256;
+                folded_row *nr = tk_reallocarray(d->rows, cap, sizeof *nr);
+                if (!nr) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+                d->rows = nr;
+            }
+            if (sp > line) {
+                folded_row *r = &d->rows[n];
+                r->r.stack = line;
+                r->r.len = (size_t)(sp - 1 - line);
+                r->order = n++;
+                if (tk_parse_u64(sp, (size_t)(nl - sp), &r->r.count[i]) != TK_OK) /* ours */
+                    r->r.count[i] = 0;
+                r->r.count[!i] = 0;
+            }
+            line = nl + 1;
+        }
+    }
+    d->count = n;
+    return TK_OK;
+}
+
+/* One row per stack, the first of equal stacks taking the others' counts, in order of first
+ * appearance. */
+static void folded_merge(tk_prof_folded_diff *d)
+{
+    folded_row *rows = d->rows;
+    size_t n = d->count;
+    if (!n) return;
+    qsort(rows, n, sizeof *rows, cmp_folded_stack);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && rows[m - 1].r.len == rows[i].r.len &&
+            memcmp(rows[m - 1].r.stack, rows[i].r.stack, rows[i].r.len) == 0) {
+            rows[m - 1].r.count[0] += rows[i].r.count[0];
+            rows[m - 1].r.count[1] += rows[i].r.count[1];
+        } else {
+            rows[m++] = rows[i];
+        }
+    }
+    qsort(rows, m, sizeof *rows, cmp_folded_order);
+    d->count = m;
+}
+
+tk_status tk_prof_folded_diff_new(tk_prof_folded_diff **out, const tk_profile *both,
+                                  size_t event, tk_error *err)
+{
+    *out = NULL;
+    tk_status st = two_parts(both, event, 0, err);
+    if (st != TK_OK) return st;
+    tk_prof_folded_diff *d = tk_calloc(1, sizeof *d);
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    st = folded_texts(d, both, event, err);
+    if (st == TK_OK) st = folded_parse(d, err);
+    if (st != TK_OK) {
+        tk_prof_folded_diff_free(d);
+        return st;
+    }
+    folded_merge(d);
+    *out = d;
+    return TK_OK;
+}
+
+size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d)
+{
+    return d->count;
+}
+
+const tk_prof_folded_diff_row *tk_prof_folded_diff_row_at(const tk_prof_folded_diff *d,
+                                                          size_t i)
+{
+    return &d->rows[i].r;
+}
+
+void tk_prof_folded_diff_free(tk_prof_folded_diff *d)
+{
+    if (!d) return;
+    free(d->text[0]); /* open_memstream's */
+    free(d->text[1]);
+    tk_free(d->rows);
+    tk_free(d);
+}

@@ -1,0 +1,199 @@
+/* The report table of a profile: its summary in the sort order, the rows shown, the callers
+ * and callees of each function, the members of each call cycle. */
+#include "tracekit/profile_report.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/compat.h"
+
+struct tk_prof_report {
+    tk_prof_report_options opt;
+    size_t primary;
+    tk_prof_summary *s;
+    size_t limit;
+    tk_prof_arcs *arcs;
+    size_t *cycle_start, *cycle_members; /* members[start[c] .. start[c + 1]) of cycle c */
+};
+
+static double pct(uint64_t v, uint64_t total)
+{
+    return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* The rows with a cost (in the sort order, rows without one come last), after threshold,
+ * coverage and top. Coverage cuts before the first row at which the rows above cover that
+ * much, within the sorted prefix. */
+static size_t rows_shown(const tk_prof_report *r, size_t sorted)
+{
+    const tk_prof_summary *s = r->s;
+    const tk_prof_report_options *o = &r->opt;
+    size_t nev = s->n_events, limit = s->count;
+    uint64_t total = nev ? s->totals[r->primary] : 0, covered = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        const tk_prof_entry *e = &s->entries[i];
+        uint64_t v = nev ? (o->inclusive ? e->inclusive : e->self)[r->primary] : 0;
+        int all_zero = 1;
+        for (size_t j = 0; j < nev; j++)
+            if (e->self[j] || (e->inclusive && e->inclusive[j])) all_zero = 0;
+        if (all_zero || (o->threshold > 0 && pct(v, total) < o->threshold) ||
+            tk_prof_covered(covered, total, o->coverage) || i >= sorted) {
+            limit = i;
+            break;
+        }
+        covered = covered + v < covered ? UINT64_MAX : covered + v;
+    }
+    if (o->top && o->top < limit) limit = (size_t)o->top;
+    return limit;
+}
+
+/* The members of each call cycle, in the entries' order. */
+static tk_status cycle_members(tk_prof_report *r, tk_error *err)
+{
+    const tk_prof_summary *s = r->s;
+    size_t nc = s->n_cycles;
+    size_t *start = tk_calloc(nc + 2, sizeof *start);
+    size_t *members = tk_malloc((s->count ? s->count : 1) * sizeof *members);
+    r->cycle_start = start;
+    r->cycle_members = members;
+    if (!start || !members) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].cycle) start[s->entries[i].cycle + 1]++;
+    for (size_t c = 0; c <= nc; c++) start[c + 1] += start[c];
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].cycle) members[start[s->entries[i].cycle]++] = i;
+    for (size_t c = nc + 1; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+    return TK_OK;
+}
+
+/* The options as the report applies them; TK_ERR_ARG when they cannot be. */
+static tk_status settle_options(tk_prof_report *r, const tk_profile *p, tk_error *err)
+{
+    tk_prof_report_options *o = &r->opt;
+    size_t nev = tk_profile_event_count(p);
+    if (o->nsort > 4) return tk_error_set(err, TK_ERR_ARG, "at most 4 sort events");
+    if (!o->nsort && nev) o->sort[o->nsort++] = 0;
+    for (size_t k = 0; k < o->nsort; k++)
+        if (o->sort[k] >= nev)
+            return tk_error_set(err, TK_ERR_ARG, "sort event %zu: the profile has %zu events",
+                                o->sort[k], nev);
+    int functions = o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION;
+    if ((o->tree || o->cycles) && !functions)
+        return tk_error_set(err, TK_ERR_ARG, "callers, callees and call cycles are those of "
+                                             "functions: group by function or file-function");
+    if (o->cycles) {
+        o->inclusive = 1;
+        o->coverage = 100.0;
+    }
+    if (o->tree || o->cycles) o->self_only = 0;
+    if (!(o->coverage > 0)) o->coverage = 100.0;
+    r->primary = o->nsort ? o->sort[0] : 0;
+    return TK_OK;
+}
+
+tk_status tk_prof_report_new(tk_prof_report **out, const tk_profile *p,
+                             const tk_prof_report_options *opt, tk_error *err)
+{
+    static const tk_prof_report_options defaults = TK_PROF_REPORT_OPTIONS_INIT;
+    *out = NULL;
+    tk_prof_report *r = tk_calloc(1, sizeof *r);
+    if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    r->opt = opt ? *opt : defaults;
+    tk_prof_report_options *o = &r->opt;
+    tk_status st = settle_options(r, p, err);
+    if (st == TK_OK)
+        st = (o->self_only ? tk_profile_summarize_self : tk_profile_summarize)(p, o->part,
+                                                                              o->group, &r->s,
+                                                                              err);
+    if (st == TK_OK) {
+        size_t sorted = tk_prof_summary_sort_cover(r->s, p, o->sort, o->nsort, o->inclusive,
+                                                   o->coverage);
+        if (!sorted && r->s->count) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        else r->limit = rows_shown(r, sorted);
+    }
+    if (st == TK_OK && o->tree)
+        st = tk_profile_summary_arcs(p, o->part, r->s, o->group, &r->arcs, err);
+    if (st == TK_OK && o->cycles) st = cycle_members(r, err);
+    if (st != TK_OK) {
+        tk_prof_report_free(r);
+        return st;
+    }
+    *out = r;
+    return TK_OK;
+}
+
+const tk_prof_summary *tk_prof_report_summary(const tk_prof_report *r)
+{
+    return r->s;
+}
+
+size_t tk_prof_report_rows(const tk_prof_report *r)
+{
+    return r->limit;
+}
+
+size_t tk_prof_report_primary(const tk_prof_report *r)
+{
+    return r->primary;
+}
+
+const tk_prof_arcs *tk_prof_report_arcs(const tk_prof_report *r)
+{
+    return r->arcs;
+}
+
+typedef struct arc_order {
+    const tk_prof_arcs *a;
+    size_t event;
+    int callees; /* the other end of the arcs is their callee */
+} arc_order;
+
+/* Heaviest calls first (inclusive cost of the primary event), then the most frequent, then
+ * the summary's order of the other end (one arc per pair of ends: a total order). */
+static int cmp_arc(const void *x, const void *y, void *ctx)
+{
+    const arc_order *o = ctx;
+    const tk_prof_arc *a = &o->a->arcs[*(const size_t *)x], *b = &o->a->arcs[*(const size_t *)y];
+    uint64_t ca = o->a->n_events ? a->inclusive[o->event] : 0;
+    uint64_t cb = o->a->n_events ? b->inclusive[o->event] : 0;
+    if (ca != cb) return ca > cb ? -1 : 1;
+    if (a->calls != b->calls) return a->calls > b->calls ? -1 : 1;
+    size_t ea = o->callees ? a->callee : a->caller, eb = o->callees ? b->callee : b->caller;
+    return (ea > eb) - (ea < eb);
+}
+
+size_t tk_prof_report_tree(const tk_prof_report *r, size_t i, int callees, size_t *idx)
+{
+    const tk_prof_arcs *a = r->arcs;
+    if (!a) return 0;
+    size_t first, n;
+    if (callees) {
+        n = tk_prof_arcs_out_of(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = a->by_caller[first + k];
+    } else {
+        n = tk_prof_arcs_into(a, i, &first);
+        for (size_t k = 0; k < n; k++) idx[k] = first + k;
+    }
+    arc_order o = {a, r->primary, callees != 0};
+    tk_qsort_r(idx, n, sizeof *idx, cmp_arc, &o);
+    return n;
+}
+
+size_t tk_prof_report_cycle(const tk_prof_report *r, size_t c, const size_t **members)
+{
+    *members = NULL;
+    if (!r->cycle_start || c < 1 || c > r->s->n_cycles) return 0;
+    *members = r->cycle_members + r->cycle_start[c];
+    return r->cycle_start[c + 1] - r->cycle_start[c];
+}
+
+void tk_prof_report_free(tk_prof_report *r)
+{
+    if (!r) return;
+    tk_free(r->cycle_start);
+    tk_free(r->cycle_members);
+    tk_prof_arcs_free(r->arcs);
+    tk_prof_summary_free(r->s);
+    tk_free(r);
+}

@@ -1,0 +1,222 @@
+/* The Callgrind report and diffs through the public API (tracekit/profile_report.h): the
+ * rows, callers and callees, call cycles and differences `tracekit report` and `tracekit
+ * diff` print on the sample profiles (tests/cli/callgrind/). */
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+static tk_profile *load(const char *path, tk_callgrind_detail detail)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_profile *p = NULL;
+    tk_input *in;
+    if (!TK_CHECK(tk_profile_new(&p) == TK_OK) ||
+        !TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK))
+        return p;
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.detail = detail;
+    o.skip_jumps = 1;
+    TK_CHECK(tk_callgrind_read_input(p, in, &o, &err) == TK_OK);
+    tk_input_free(in);
+    return p;
+}
+
+/* Both profiles as parts 1 and 2 of one (what `diff` compares). */
+static tk_profile *load_both(const char *a, const char *b)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_profile *both;
+    if (!TK_CHECK(tk_profile_new(&both) == TK_OK))
+        return NULL;
+    const char *paths[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        tk_profile *one = load(paths[i], TK_CALLGRIND_DETAIL_FUNCTIONS);
+        tk_prof_part *into;
+        TK_CHECK(tk_profile_add_part(both, &into) == TK_OK);
+        TK_CHECK(tk_profile_merge(both, one, into, &err) == TK_OK);
+        tk_profile_free(one);
+    }
+    return both;
+}
+
+static const char *name_of(const tk_profile *p, const tk_prof_entry *e)
+{
+    return e->name == TK_PROF_NONE ? "" : tk_profile_str(p, e->name);
+}
+
+/* report mutual-recs.out: self costs, the first rows, coverage and top */
+static void test_report_self(void)
+{
+    tk_profile *p = load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
+    o.self_only = 1;
+    tk_prof_report *r;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    const tk_prof_summary *s = tk_prof_report_summary(r);
+    TK_CHECK_EQ_U64(s->totals[0], 519647);
+    TK_CHECK_EQ_U64(tk_prof_report_rows(r), 254); /* every row with a cost */
+    static const char *const names[] = {"work", "is_odd'3", "is_even'3"};
+    static const uint64_t self[] = {332084, 29664, 25536}, calls[] = {4952, 2304, 2352};
+    for (size_t i = 0; i < 3; i++) {
+        TK_CHECK_STR(name_of(p, &s->entries[i]), names[i]);
+        TK_CHECK_EQ_U64(s->entries[i].self[0], self[i]);
+        TK_CHECK_EQ_U64(s->entries[i].calls, calls[i]);
+        TK_CHECK(s->entries[i].inclusive == NULL);
+    }
+    tk_prof_report_free(r);
+    /* callgrind_annotate's cut at 99 % of the total: 72 rows */
+    o.coverage = 99;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_prof_report_rows(r), 72);
+    tk_prof_report_free(r);
+    o.top = 3;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_prof_report_rows(r), 3);
+    TK_CHECK(tk_prof_report_arcs(r) == NULL);
+    tk_prof_report_free(r);
+    /* bad options */
+    o.sort[0] = 5;
+    o.nsort = 1;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_ERR_ARG);
+    o.nsort = 0;
+    o.part = 9;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_ERR_ARG);
+    tk_profile_free(p);
+}
+
+/* report mutual-recs.out --tree both --inclusive: the first entry's callees */
+static void test_report_tree(void)
+{
+    tk_profile *p = load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
+    o.inclusive = 1;
+    o.tree = 1;
+    tk_prof_report *r;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    const tk_prof_summary *s = tk_prof_report_summary(r);
+    const tk_prof_arcs *a = tk_prof_report_arcs(r);
+    if (!TK_CHECK(a != NULL))
+        return;
+    TK_CHECK_STR(name_of(p, &s->entries[0]), "0x000000000001ab70");
+    TK_CHECK_EQ_U64(s->entries[0].inclusive[0], 519647);
+    size_t idx[4096];
+    TK_CHECK(a->count <= 4096);
+    size_t n = tk_prof_report_tree(r, 0, 1, idx);
+    TK_CHECK_EQ_U64(n, 3);
+    static const char *const callees[] = {"(below main)", "_dl_start", "_dl_init"};
+    static const uint64_t incl[] = {398612, 120646, 374};
+    for (size_t k = 0; k < n && k < 3; k++) {
+        const tk_prof_arc *arc = &a->arcs[idx[k]];
+        TK_CHECK_EQ_U64(arc->caller, 0);
+        TK_CHECK_STR(name_of(p, &s->entries[arc->callee]), callees[k]);
+        TK_CHECK_EQ_U64(arc->inclusive[0], incl[k]);
+        TK_CHECK_EQ_U64(arc->calls, 1);
+    }
+    /* entry 1, (below main): one caller, the entry above */
+    n = tk_prof_report_tree(r, 1, 0, idx);
+    TK_CHECK_EQ_U64(n, 1);
+    TK_CHECK_EQ_U64(a->arcs[idx[0]].caller, 0);
+    tk_prof_report_free(r);
+    tk_profile_free(p);
+}
+
+/* report mutual-recs.out --cycles: two cycles, their members by inclusive cost */
+static void test_report_cycles(void)
+{
+    tk_profile *p = load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
+    o.cycles = 1;
+    tk_prof_report *r;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_OK);
+    const tk_prof_summary *s = tk_prof_report_summary(r);
+    TK_CHECK_EQ_U64(s->n_cycles, 2);
+    const size_t *m;
+    size_t n = tk_prof_report_cycle(r, 1, &m);
+    TK_CHECK_EQ_U64(n, 2);
+    if (n == 2) {
+        TK_CHECK_STR(name_of(p, &s->entries[m[0]]), "is_even'3");
+        TK_CHECK_STR(name_of(p, &s->entries[m[1]]), "is_odd'3");
+        TK_CHECK_EQ_U64(s->entries[m[0]].inclusive[0], 360720);
+        TK_CHECK_EQ_U64(s->entries[m[1]].inclusive[0], 349770);
+        TK_CHECK(s->entries[m[1]].estimated);
+    }
+    TK_CHECK_EQ_U64(s->cycles[0].calls, 96);
+    TK_CHECK_EQ_U64(s->cycles[0].self[0], 55200);
+    TK_CHECK_EQ_U64(s->cycles[0].inclusive[0], 360720);
+    n = tk_prof_report_cycle(r, 2, &m);
+    TK_CHECK_EQ_U64(n, 1);
+    if (n == 1)
+        TK_CHECK_STR(name_of(p, &s->entries[m[0]]), "depth'3");
+    TK_CHECK_EQ_U64(tk_prof_report_cycle(r, 3, &m), 0);
+    tk_prof_report_free(r);
+    /* by file: no call cycles */
+    o.group = TK_GROUP_FILE;
+    TK_CHECK(tk_prof_report_new(&r, p, &o, &err) == TK_ERR_ARG);
+    tk_profile_free(p);
+}
+
+/* diff --top 8 demo-default.out demo-recs.out */
+static void test_diff_functions(void)
+{
+    tk_profile *both = load_both("tests/data/callgrind/pass/demo-default.out",
+                                 "tests/data/callgrind/pass/demo-recs.out");
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_diff *d;
+    TK_CHECK(tk_prof_diff_new(&d, both, 0, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_prof_diff_totals(d, 0)[0], 327861);
+    TK_CHECK_EQ_U64(tk_prof_diff_totals(d, 1)[0], 327861);
+    TK_CHECK(tk_prof_diff_count(d) >= 8);
+    const tk_prof_diff_row *r0 = tk_prof_diff_row_at(d, 0), *r1 = tk_prof_diff_row_at(d, 1);
+    TK_CHECK_STR(r0->name, "fib'2");
+    TK_CHECK_STR(r0->file, "././demo.c");
+    TK_CHECK_EQ_U64(r0->self[0][0], 15908);
+    TK_CHECK_EQ_U64(r0->self[1][0], 266);
+    TK_CHECK_EQ_U64(r0->change, 15642);
+    TK_CHECK_STR(r1->name, "fib'6");
+    TK_CHECK_EQ_U64(r1->self[0][0], 0);
+    TK_CHECK_EQ_U64(r1->self[1][0], 3024);
+    for (size_t i = 1; i < tk_prof_diff_count(d); i++)
+        TK_CHECK(tk_prof_diff_row_at(d, i - 1)->change >= tk_prof_diff_row_at(d, i)->change);
+    tk_prof_diff_free(d);
+    TK_CHECK(tk_prof_diff_new(&d, both, 7, &err) == TK_ERR_ARG);
+    tk_profile_free(both);
+}
+
+/* diff --format folded compare-test1 compare-test2: 736 stacks, each side's sum its total */
+static void test_diff_folded(void)
+{
+    tk_profile *both =
+        load_both("tests/data/corpus/callgrind-thirdparty/gprof2dot/compare-test1.callgrind",
+                  "tests/data/corpus/callgrind-thirdparty/gprof2dot/compare-test2.callgrind");
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_folded_diff *d;
+    TK_CHECK(tk_prof_folded_diff_new(&d, both, 0, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_prof_folded_diff_count(d), 736);
+    uint64_t sum[2] = {0, 0};
+    for (size_t i = 0; i < tk_prof_folded_diff_count(d); i++) {
+        sum[0] += tk_prof_folded_diff_row_at(d, i)->count[0];
+        sum[1] += tk_prof_folded_diff_row_at(d, i)->count[1];
+    }
+    TK_CHECK_EQ_U64(sum[0], 610235);
+    TK_CHECK_EQ_U64(sum[1], 610544);
+    const tk_prof_folded_diff_row *r = tk_prof_folded_diff_row_at(d, 1);
+    TK_CHECK(r->len == 37 && memcmp(r->stack, "0x0000000000001140;0x000000000040224a", 37) == 0);
+    TK_CHECK_EQ_U64(r->count[0], 16);
+    TK_CHECK_EQ_U64(r->count[1], 16);
+    tk_prof_folded_diff_free(d);
+    tk_profile_free(both);
+}
+
+TK_TEST_MAIN(TK_CASE(test_report_self), TK_CASE(test_report_tree), TK_CASE(test_report_cycles),
+             TK_CASE(test_diff_functions), TK_CASE(test_diff_folded))
