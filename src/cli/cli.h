@@ -204,6 +204,9 @@ int cli_completion(const char *shell, FILE *f);
 
 /* ---- helpers ------------------------------------------------------------------- */
 
+/* The plural ending of a count: "s" unless n is 1 ("%" PRIu64 " thread%s", n, cli_s(n)). */
+const char *cli_s(uint64_t n);
+
 /* "tracekit: <error>" on stderr; returns the exit code for the status. */
 int cli_error(const tk_error *err);
 /* "tracekit CMD: <message>" on stderr; returns CLI_EXIT_USAGE. */

@@ -55,7 +55,7 @@ grep -qx "tracekit $ver" "$tmp/consumer.out" || { echo "FAIL: version"; exit 1; 
 T=${TRACEKIT:-build/tracekit}
 want=$(
     for f in $files; do
-        info=$("$T" info "$f")
+        info=$("$T" info -v "$f")
         echo "$info" | grep '^format:' | cut -d' ' -f1-2
         case "$f" in
         *.callgrind)

@@ -259,9 +259,9 @@ static int run_profile(const char *dcfg_path, const char *trace_path, const char
         tk_csi_profile_finish(pr);
         uint64_t edges, unknown;
         tk_csi_profile_totals(pr, &edges, &unknown);
-        printf("process %" PRIu64 ": %zu threads, %" PRIu64 " edges (%" PRIu64
+        printf("process %" PRIu64 ": %zu thread%s, %" PRIu64 " edge%s (%" PRIu64
                " not in the DCFG)\n",
-               pi.pid, pi.nthreads, edges, unknown);
+               pi.pid, pi.nthreads, cli_s(pi.nthreads), edges, cli_s(edges), unknown);
         rc = print_profile(pr, sel, limit);
         tk_csi_profile_free(pr);
     }

@@ -73,10 +73,13 @@ static int exit_status(const tk_record_result *r)
 static void summary(const tk_record_options *o, const tk_record_result *r)
 {
     fprintf(stderr, "tracekit record: %s: %" PRIu32 " process%s, %" PRIu32 " thread%s, %" PRIu64
-                    " blocks, %" PRIu64 " edges, %" PRIu64 " instructions",
+                    " block%s, %" PRIu64 " edge%s, %" PRIu64 " instruction%s",
             o->dcfg_path, r->processes, r->processes == 1 ? "" : "es", r->threads,
-            r->threads == 1 ? "" : "s", r->blocks, r->edges, r->instructions);
-    if (o->trace_path) fprintf(stderr, "; %s: %" PRIu64 " edges", o->trace_path, r->trace_edges);
+            cli_s(r->threads), r->blocks, cli_s(r->blocks), r->edges, cli_s(r->edges),
+            r->instructions, cli_s(r->instructions));
+    if (o->trace_path)
+        fprintf(stderr, "; %s: %" PRIu64 " edge%s", o->trace_path, r->trace_edges,
+                cli_s(r->trace_edges));
     if (!r->complete) fputs(" (incomplete: see TRACEKIT_RECORD in the DCFG)", stderr);
     fputc('\n', stderr);
 }

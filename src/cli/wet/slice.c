@@ -314,7 +314,8 @@ int cli_wet_slice(int argc, char **argv)
         report_time("load", t0, t1);
         report_time("slice", t1, t2);
         report_time("output", t2, t3);
-        fprintf(stderr, "tracekit slice: %" PRIu64 " instances in the slice\n", tk_slice_size(s));
+        fprintf(stderr, "tracekit slice: %" PRIu64 " instance%s in the slice\n", tk_slice_size(s),
+                cli_s(tk_slice_size(s)));
     }
 done:
     free(nodes);

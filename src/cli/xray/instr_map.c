@@ -42,9 +42,10 @@ int cli_xray_instr_map(int argc, char **argv)
     }
     uint32_t n = tk_xray_map_count(map);
     if (format == CLI_OUT_TEXT)
-        printf("# %s: %" PRIu32 " functions, %" PRIu64 " sleds, sled version %u\n"
+        printf("# %s: %" PRIu32 " function%s, %" PRIu64 " sled%s, sled version %u\n"
                "# id address sleds flags name location\n",
-               args.pos[0], n, tk_xray_map_sleds(map), tk_xray_map_version(map));
+               args.pos[0], n, cli_s(n), tk_xray_map_sleds(map), cli_s(tk_xray_map_sleds(map)),
+               tk_xray_map_version(map));
     else
         printf("{\"version\":1,\"sled_version\":%u,\"sleds\":%" PRIu64 ",\"functions\":[",
                tk_xray_map_version(map), tk_xray_map_sleds(map));

@@ -176,15 +176,19 @@ static void report_warnings(const cli_xray_session *s, const char *path,
 {
     cli_xray_warn_truncation(s, path);
     if (totals->unmatched_exits)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exits without a matching entry were "
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exit%s without a matching entry %s "
                 "ignored (lost records or a wrapped buffer ring)\n", path,
-                totals->unmatched_exits);
+                totals->unmatched_exits, cli_s(totals->unmatched_exits),
+                totals->unmatched_exits == 1 ? "was" : "were");
     if (totals->unwound)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " calls had no exit of their own and "
-                "were closed by the exit of a caller\n", path, totals->unwound);
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " call%s had no exit of %s own and "
+                "%s closed by the exit of a caller\n", path, totals->unwound,
+                cli_s(totals->unwound), totals->unwound == 1 ? "its" : "their",
+                totals->unwound == 1 ? "was" : "were");
     if (totals->open_at_end)
-        fprintf(stderr, "tracekit: %s: note: %" PRIu64 " calls were still open at the end of the "
-                "trace (not in the statistics)\n", path, totals->open_at_end);
+        fprintf(stderr, "tracekit: %s: note: %" PRIu64 " call%s %s still open at the end of the "
+                "trace (not in the statistics)\n", path, totals->open_at_end,
+                cli_s(totals->open_at_end), totals->open_at_end == 1 ? "was" : "were");
     cli_xray_warn_unknown_ids(s, path);
 }
 

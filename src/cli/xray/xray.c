@@ -76,10 +76,10 @@ void cli_xray_warn_unknown_ids(const cli_xray_session *s, const char *path)
     uint32_t largest;
     uint64_t n = s->map ? tk_xray_events_unknown_ids(s->events, &largest) : 0;
     if (n)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function ids (up to %" PRIu32
-                ") are not in the instrumentation map, which has %" PRIu32 " functions; "
-                "does the binary match the trace?\n", path, n, largest,
-                tk_xray_map_count(s->map));
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function id%s (up to %" PRIu32
+                ") %s not in the instrumentation map, which has %" PRIu32 " function%s; "
+                "does the binary match the trace?\n", path, n, cli_s(n), largest,
+                n == 1 ? "is" : "are", tk_xray_map_count(s->map), cli_s(tk_xray_map_count(s->map)));
 }
 
 int cli_xray_warn_truncation(const cli_xray_session *s, const char *path)
