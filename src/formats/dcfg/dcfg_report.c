@@ -270,7 +270,7 @@ static void summary_text(rep *r, const process_summary *ps)
             tot->routines, plural(tot->routines), p->routines_computed ? " (computed)" : "",
             tot->loops, plural(tot->loops));
     fprintf(f, "  instructions      %" PRIu64, tot->instrs);
-    if (p->has_file_instr_count)
+    if (p->has_file_instr_count && p->file_instr_count != tot->instrs) /* it differs: say so */
         fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
     fputc('\n', f);
     for (uint32_t t = 0; t < p->nthreads; t++)
