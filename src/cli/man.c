@@ -267,11 +267,11 @@ static void put_command_page(FILE *f, const cli_command *c)
         fputs(" (\\fBtracekit help\\fR \\fIFORMAT\\fR).\n", f);
     }
     if (c->format) {
-        fputs(".SH FORMATS\nFiles of this format: ", f);
+        fputs(".SH FORMAT\n", f);
         put_str(f, c->format);
-        fputs(" (\\fBtracekit help ", f);
+        fputs(": \\fBtracekit help ", f);
         put_str(f, c->format);
-        fputs("\\fR).\n", f);
+        fputs("\\fR.\n", f);
     }
     put_examples(f, c->name, NULL);
     put_exit_status(f);
