@@ -13,9 +13,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 grep -q 'build/tracekit' README.md && grep -qF 'man ./build/man/tracekit.1' README.md &&
     grep -q 'PREFIX=/usr/local' README.md || { echo "README: where the program is, not said"; exit 1; }
-make -s -n -p demo 2>/dev/null | grep -qx 'PROGRAM := build/tracekit' ||
+env -u MAKEFLAGS -u MAKELEVEL make -s -n -p demo BUILD=build 2>/dev/null | grep -qx 'PROGRAM := build/tracekit' ||
     { echo "make demo does not build build/tracekit"; exit 1; }
-make -s -n install DESTDIR="$tmp/d" 2>/dev/null >"$tmp/install" || true
+env -u MAKEFLAGS -u MAKELEVEL make -s -n install BUILD=build DESTDIR="$tmp/d" 2>/dev/null >"$tmp/install" || true
 for want in "install -m 755 build/tracekit $tmp/d/usr/local/bin/tracekit" \
     "install -m 644 build/man/\*.1 $tmp/d/usr/local/share/man/man1/"; do
     grep -qx "$want" "$tmp/install" || { echo "make install does not run: $want"; exit 1; }
