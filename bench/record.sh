@@ -15,6 +15,14 @@
 # edge. Prints lines
 #   bench record-W MODE: wall X s, CPU Y s, peak RSS Z MB
 #   bench record-W: record/callgrind wall A (CPU B), record --trace/callgrind wall C (CPU D)
+#
+# BENCH_RECORD_DCFG=0 leaves the DCFG modes out. The WET modes (BENCH_RECORD_WET=0
+# leaves them out) trace every instruction,
+# so they run smaller workloads of 14-30 M instructions: xz -9 of 10 KB, CPython
+# on a shorter script, sqlite3 on 500 rows; native, --tool=none, `record
+# --wet-history 100000` and `record --wet`, and prints
+#   bench record-wet-W: history/native A, history/none B, wet/native C, wet/none D (wall)
+#   bench record-wet-W: N instances, history X bytes, wet Y bytes per executed instruction
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -75,7 +83,9 @@ best() {
     printf 'bench record-%s: wall %.2f s, CPU %.2f s, peak RSS %.1f MB\n' "$label" "$B_WALL" "$B_CPU" "$B_RSS"
 }
 
+[ "${BENCH_RECORD_DCFG:-1}" = 0 ] && workloads=
 while IFS='|' read -r name cmd; do
+    [ -n "$name" ] || continue
     prog=${cmd%% *}
     [ -n "$prog" ] && [ -x "$prog" ] || { echo "bench record-$name: skipped (no program)"; continue; }
     best "$name native" "$cmd" || continue
@@ -94,4 +104,38 @@ while IFS='|' read -r name cmd; do
                n, rw / cw, rc / cc, tw / cw, tc / cc
         if (e > 0) printf "bench record-%s: trace %d bytes for %d edges, %.3f bytes per edge\n", n, b, e, b / e }'
 done <<<"$workloads"
+# ---- the WET modes ----
+[ "${BENCH_RECORD_WET:-1}" = 0 ] && { [ -n "${BENCH_KEEP:-}" ] || rm -rf "$W"; exit 0; }
+head -c 10000 "$W/text" >"$W/wet-text"
+cat >"$W/wet-script.py" <<'PY'
+d = {}
+for i in range(3000):
+    k = "k%d" % (i % 500)
+    d[k] = d.get(k, 0) + i * i % 97
+print(len(d), sum(d.values()))
+PY
+head -n 502 "$W/db.sql" >"$W/wet-db.sql"
+printf 'COMMIT;\nSELECT b, count(*), sum(c), avg(a) FROM t GROUP BY b ORDER BY 3 DESC LIMIT 5;\n' >>"$W/wet-db.sql"
+wet_workloads="xz|$(command -v xz) -9 -c -T1 $W/wet-text
+python|$py -S $W/wet-script.py
+sqlite|$(command -v sqlite3) :memory: -init $W/wet-db.sql .quit"
+while IFS='|' read -r name cmd; do
+    prog=${cmd%% *}
+    [ -n "$prog" ] && [ -x "$prog" ] || { echo "bench record-wet-$name: skipped (no program)"; continue; }
+    best "wet-$name native x20" "for i in \$(seq 20); do $cmd >/dev/null; done" || continue
+    nw=$(awk -v w="$B_WALL" 'BEGIN { printf "%.4f", w / 20 }')
+    best "wet-$name none" "valgrind -q --tool=none $cmd" || continue
+    vw=$B_WALL
+    best "wet-$name history" "'$TRACEKIT' record --force --wet-history 100000 -o $W/wet-$name -- $cmd" || continue
+    hw=$B_WALL
+    best "wet-$name wet" "'$TRACEKIT' record --force --wet -o $W/wet-$name -- $cmd" || continue
+    ww=$B_WALL
+    inst=$(sed -n 's/.*wet: [0-9]* instructions, \([0-9]*\) instances.*/\1/p' "$BENCH_OUT/wet-$name wet.err")
+    awk -v n="$name" -v nw="$nw" -v vw="$vw" -v hw="$hw" -v ww="$ww" -v i="${inst:-0}" \
+        -v hb="$(stat -c %s "$W/wet-$name.wet-history")" -v wb="$(stat -c %s "$W/wet-$name.wet")" 'BEGIN {
+        printf "bench record-wet-%s: history/native %.0fx, history/none %.1fx, wet/native %.0fx, wet/none %.1fx (wall)\n",
+               n, hw / nw, hw / vw, ww / nw, ww / vw
+        if (i > 0) printf "bench record-wet-%s: %d instances, history %.3f bytes, wet %.1f bytes per executed instruction\n",
+               n, i, hb / i, wb / i }'
+done <<<"$wet_workloads"
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$W"

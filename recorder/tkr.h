@@ -14,6 +14,11 @@
  *   tkr_run.c    what runs with the program: the entry helper, the edge
  *                records and their counts, thread states, the trace spill
  *   tkr_out.c    the raw file (buffered writes, temporary name + rename)
+ *   tkr_wet.c    the WET mode (--tkr-wet): per instruction, its use ports and
+ *                definitions found in its IR, and a helper call where it
+ *                completes
+ *   tkr_wrun.c   what runs with the WET mode: shadow registers per thread,
+ *                sparse shadow memory, the stream of executed instances
  */
 #ifndef TKR_H
 #define TKR_H
@@ -70,6 +75,7 @@ struct tkr_sb {
     UInt *lines;          /* per instruction: source file id, line, symbol id */
     tkr_exit *exits;      /* static exits, the final one last */
     tkr_exit inprog;      /* the superblock is running (no exit taken yet) */
+    void *wet;            /* WET mode: the helpers' points of its translation (reused) */
     tkr_sb *hnext;        /* address hash chain */
 };
 
@@ -86,6 +92,13 @@ struct tkr_edge {
 
 typedef struct tkr_thread {
     UInt index;           /* thread index of the DCFG (0 = main) */
+    UInt windex;          /* WET: thread index of the stream (never folded) */
+    ULong *wregs;         /* WET: shadow registers: the last definer of each 8 bytes of
+                             state (TKW_DEF: its timestamp and instruction id) */
+    UInt *wregs_inst;     /* WET: and its instance */
+    ULong wlast;          /* WET: the thread's last executed instance (TKW_DEF), 0: none */
+    ULong wrsp;           /* WET: %rsp after its last call, return or indirect jump */
+    UInt wlast_inst;
     UInt alive;
     UInt pending;         /* TKR_DYN_* of the next edge */
     tkr_exit *last;       /* last exit taken (while not running) */
@@ -103,6 +116,7 @@ extern Bool tkr_children;
 extern UInt tkr_threads_limit;
 extern UInt tkr_pid;
 extern UInt tkr_gen;
+extern Bool tkr_idle;           /* not recorded: the instrumentation adds nothing */
 
 /* ---- tkr_code.c ---- */
 void tkr_code_init(void);
@@ -116,6 +130,22 @@ void tkr_code_write(void *out);
 extern tkr_exit tkr_start_exit;
 
 /* ---- tkr_instr.c ---- */
+/* A recording mode: what the instrumentation adds to a superblock. */
+typedef struct tkr_mode {
+    /* before the pass (the superblock as VEX made it) */
+    void (*prepare)(const IRSB *in, tkr_sb *sb);
+    /* before the first instruction */
+    void (*sb_start)(IRSB *out, tkr_sb *sb);
+    /* before each instruction's IMark is copied */
+    void (*instr)(IRSB *out, tkr_sb *sb, UInt index, const IRStmt *imark);
+    /* before a side exit (st) is copied */
+    void (*side_exit)(IRSB *out, tkr_sb *sb, tkr_exit *e, const IRStmt *st);
+    /* at the end, before the final jump */
+    void (*sb_end)(IRSB *out, tkr_sb *sb, tkr_exit *e);
+} tkr_mode;
+extern const tkr_mode tkr_wet_mode;
+void tkr_dcfg_sb_start(IRSB *out, tkr_sb *sb);
+void tkr_dcfg_store_exit(IRSB *out, tkr_sb *sb, tkr_exit *e);
 IRSB *tkr_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
                      const VexGuestExtents *vge, const VexArchInfo *arch, IRType gw, IRType hw);
 
@@ -135,6 +165,91 @@ void tkr_sigreturn(ThreadId tid);
 void tkr_run_write(void *out);
 void tkr_trace_flush_all(void);
 UInt tkr_nthreads(void);
+
+/* ---- the WET mode (tkr_wet.c, tkr_wrun.c) ---- */
+extern Bool tkr_wet;            /* --tkr-wet=yes */
+extern Bool tkr_wet_debug;      /* --tkr-wet-debug=yes: print each superblock's IR and ports */
+extern ULong tkr_wet_history;   /* --tkr-wet-history=N (written to the raw file) */
+extern Bool tkr_wet_values;     /* --tkr-wet-values=no: the stream holds no values */
+
+#define TKW_MAX_SLOTS 48        /* scratch words an instruction's helper reads */
+enum { TKW_REG = 0, TKW_MEM = 1 };
+enum { TKW_NOSLOT = 0xFF };
+/* Value kinds of a point: how the helper finds the value the instance defines. */
+enum { TKW_V_NONE = 0, TKW_V_INT, TKW_V_WIDE, TKW_V_FLAGS, TKW_V_CONST, TKW_V_CAS };
+
+/* A use port or a definition of an instruction. */
+typedef struct tkw_op {
+    UChar kind;          /* TKW_REG, TKW_MEM */
+    UChar slot;          /* MEM: scratch slot of the address */
+    UChar guard;         /* MEM: scratch slot of the guard (TKW_NOSLOT: none) */
+    UChar cas;           /* MEM def: a CAS, done when scratch[guard] == scratch[guard + 1] */
+    UShort lo, n;        /* REG: shadow slots [lo, lo + n); MEM: n bytes */
+    UShort reg;          /* REG: register number (tkw_reg_name) */
+} tkw_op;
+
+typedef struct tkw_insn tkw_insn;
+
+/* Where an instance completes: the end of the instruction or a side exit
+ * taken; the ports and definitions before it in the IR ran. */
+typedef struct tkw_point {
+    const tkw_insn *insn;
+    UChar index;         /* of the instruction's points */
+    UChar nports, ndefs;
+    UChar vkind;         /* TKW_V_* */
+    UChar vslot, vbytes; /* value: first scratch slot, size in bytes */
+    UChar rsp;           /* a call, return or indirect jump: %rsp after it follows (in the
+                            scratch word TKW_RSP_SLOT) */
+    ULong vconst;        /* TKW_V_CONST */
+} tkw_point;
+#define TKW_RSP_SLOT (TKW_MAX_SLOTS - 1)
+
+/* A definer in the shadow state: its timestamp (the instance's place in the run) in the
+ * upper 40 bits, so that the latest compares highest, its instruction id in the lower 24
+ * (the instance number is kept beside it). */
+#define TKW_ID_BITS 24
+#define TKW_MAX_INSNS ((1u << TKW_ID_BITS) - 1)
+#define TKW_DEF(ts, id) (((ULong)(ts) << TKW_ID_BITS) | (id))
+
+/* A static instruction of the WET trace. */
+struct tkw_insn {
+    UInt id;             /* 1.. in order of first translation */
+    UInt count;          /* instances so far */
+    Addr addr;
+    UInt sb, index;      /* the superblock (record id) and index it was first seen at */
+    UChar len, ctl;      /* ctl: tkr_kind of its exit (TKR_K_FALL: none) */
+    UChar copy;          /* a copy to or from the stack (push, pop, leave): 1 + the port
+                            whose definer its definitions but %rsp pass on (0: none) */
+    UChar nports, ndefs, npoints;
+    tkw_op *ports, *defs;
+    UChar *pt_ports, *pt_venc;  /* per point: ports run, value encoding (0, 1, 16, 32) */
+    tkw_insn *hnext;
+};
+
+extern ULong tkw_scr[TKW_MAX_SLOTS];
+extern tkw_insn **tkw_ins_list;         /* by id - 1 */
+VG_REGPARM(1) void tkw_exec(const tkw_point *p);
+void tkw_init(void);
+void tkw_reg_table_init(void);
+UInt tkw_reg_of(UInt offset);           /* register number of a guest-state offset (0: none) */
+const HChar *tkw_reg_name(UInt reg);
+void tkw_reg_range(UInt reg, UShort *lo, UShort *n);
+Bool tkw_reg_is_flags(UInt reg);
+UInt tkw_reg_rsp(void);
+UInt tkw_nslots(void);
+void tkw_thread_start(tkr_thread *t, tkr_thread *parent);
+void tkw_signal(tkr_thread *t, Bool sigreturn);
+void tkw_post_syscall(tkr_thread *t, UInt sysno);
+void tkw_mem_written(Addr a, SizeT len, tkr_thread *t);
+void tkw_mem_cleared(Addr a, SizeT len);
+void tkw_mem_copied(Addr from, Addr to, SizeT len);
+void tkw_stream_open(void);
+void tkw_stream_flush(void);
+void tkw_stop(void);
+void tkw_abandon(void);
+void tkw_code_write(void *out);
+const HChar *tkr_kind_name(UInt kind);
+UInt tkr_insn_stack_op(Addr a, UInt len);
 
 /* ---- tkr_out.c ---- */
 typedef struct tkr_out tkr_out;

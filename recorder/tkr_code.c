@@ -374,6 +374,11 @@ static const HChar *const kind_names[TKR_K_COUNT] = {
     "start", "fall", "cond", "jmp", "ijmp", "call", "icall", "ret", "sys", "rep", "other", "sig",
     "fault"};
 
+const HChar *tkr_kind_name(UInt kind)
+{
+    return kind < TKR_K_COUNT ? kind_names[kind] : "?";
+}
+
 static void write_exit(tkr_out *o, const tkr_exit *e)
 {
     if (e->has_dst)

@@ -7,8 +7,9 @@
  * that led here) and, before each exit, a store of that exit's record into
  * tkr_last (so that the next superblock's helper knows how control left).
  * A mode that needs every instruction or statement (the whole-execution
- * traces of a later mode) fills the instr and stmt hooks; the DCFG mode
- * leaves them empty, so its superblocks carry no per-instruction code. */
+ * traces, tkr_wet.c) fills the instr hook and adds its own at the exits;
+ * the DCFG mode leaves it empty, so its superblocks carry no per-instruction
+ * code. */
 #include "tkr.h"
 
 #include "pub_tool_libcassert.h"
@@ -19,22 +20,47 @@
 #define TKR_MAX_INSTRS 256
 #define TKR_MAX_EXITS 512
 
-typedef struct tkr_mode {
-    /* before the first instruction */
-    void (*sb_start)(IRSB *out, tkr_sb *sb);
-    /* before each instruction's IMark is copied */
-    void (*instr)(IRSB *out, tkr_sb *sb, UInt index, const IRStmt *imark);
-    /* before each other statement is copied (instruction index of it) */
-    void (*stmt)(IRSB *out, tkr_sb *sb, UInt index, const IRStmt *st);
-    /* before a side exit is copied */
-    void (*side_exit)(IRSB *out, tkr_sb *sb, tkr_exit *e);
-    /* at the end, before the final jump */
-    void (*sb_end)(IRSB *out, tkr_sb *sb, tkr_exit *e);
-} tkr_mode;
-
 /* ---- classifying exits ----------------------------------------------------------- */
 
 enum { C_OTHER, C_COND, C_JMP, C_IJMP, C_CALL, C_ICALL, C_RET, C_SYS, C_REP };
+
+/* The prefixes of an x86-64 instruction (legacy and REX): their length; *rep when one is
+ * a rep prefix. */
+static UInt skip_prefixes(const UChar *p, UInt len, Bool *rep)
+{
+    UInt i = 0;
+    for (; i < len; i++) {
+        UChar b = p[i];
+        if (b == 0xF3 || b == 0xF2) *rep = True;
+        else if (b == 0x66 || b == 0x67 || b == 0x2E || b == 0x3E || b == 0x26 || b == 0x36 ||
+                 b == 0x64 || b == 0x65 || b == 0xF0 || (b & 0xF0) == 0x40)
+            ;
+        else
+            break;
+    }
+    return i;
+}
+
+/* Whether the x86-64 instruction at a moves the stack pointer by itself (push, pop, call,
+ * ret, leave, enter, pushf, popf): its use of %rsp is implicit (docs/record.md, WET).
+ * 2: it copies a value between a register (or memory) and the stack: push and pop of a
+ * register or memory, pushf, popf, leave (%rbp from the stack). */
+UInt tkr_insn_stack_op(Addr a, UInt len)
+{
+    const UChar *p = (const UChar *)a;
+    Bool rep = False;
+    UInt i = skip_prefixes(p, len, &rep);
+    if (i >= len) return 0;
+    UChar op = p[i], op2 = i + 1 < len ? p[i + 1] : 0;
+    UInt reg = (op2 >> 3) & 7;
+    if ((op >= 0x50 && op <= 0x5F) || op == 0x9C || op == 0x9D || op == 0xC9) return 2;
+    if ((op == 0x8F && reg == 0) || (op == 0xFF && reg == 6)) return 2;
+    if (op == 0x68 || op == 0x6A || op == 0xC8) return 1;
+    if (op == 0xC2 || op == 0xC3 || op == 0xCA || op == 0xCB || op == 0xE8) return 1;
+    if (op == 0xFF && (reg == 2 || reg == 3)) return 1;
+    if (op == 0x0F && (op2 == 0xA0 || op2 == 0xA1 || op2 == 0xA8 || op2 == 0xA9)) return 1;
+    return 0;
+}
 
 /* What kind of x86-64 instruction is at a (len bytes, just decoded by VEX):
  * enough of the opcode map to tell branches, calls, returns, system calls and
@@ -42,17 +68,8 @@ enum { C_OTHER, C_COND, C_JMP, C_IJMP, C_CALL, C_ICALL, C_RET, C_SYS, C_REP };
 static UInt insn_class(Addr a, UInt len)
 {
     const UChar *p = (const UChar *)a;
-    UInt i = 0;
     Bool rep = False;
-    for (; i < len; i++) {
-        UChar b = p[i];
-        if (b == 0xF3 || b == 0xF2) rep = True;
-        else if (b == 0x66 || b == 0x67 || b == 0x2E || b == 0x3E || b == 0x26 || b == 0x36 ||
-                 b == 0x64 || b == 0x65 || b == 0xF0 || (b & 0xF0) == 0x40)
-            ;
-        else
-            break;
-    }
+    UInt i = skip_prefixes(p, len, &rep);
     if (i >= len) return C_OTHER;
     UChar op = p[i], op2 = i + 1 < len ? p[i + 1] : 0;
     if ((op >= 0x70 && op <= 0x7F) || (op >= 0xE0 && op <= 0xE3)) return C_COND;
@@ -117,7 +134,7 @@ static Addr const_of(const IRConst *c)
 
 /* ---- the DCFG mode ------------------------------------------------------------------- */
 
-static void dcfg_sb_start(IRSB *out, tkr_sb *sb)
+void tkr_dcfg_sb_start(IRSB *out, tkr_sb *sb)
 {
     IRExpr **args = mkIRExprVec_1(mkIRExpr_HWord((HWord)sb));
     IRDirty *d = unsafeIRDirty_0_N(1, "tkr_enter", VG_(fnptr_to_fnentry)((void *)&tkr_enter),
@@ -125,14 +142,21 @@ static void dcfg_sb_start(IRSB *out, tkr_sb *sb)
     addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
-static void dcfg_store_exit(IRSB *out, tkr_sb *sb, tkr_exit *e)
+void tkr_dcfg_store_exit(IRSB *out, tkr_sb *sb, tkr_exit *e)
 {
     (void)sb;
     addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&tkr_last),
                                     mkIRExpr_HWord((HWord)e)));
 }
 
-static const tkr_mode dcfg_mode = {dcfg_sb_start, NULL, NULL, dcfg_store_exit, dcfg_store_exit};
+static void dcfg_side_exit(IRSB *out, tkr_sb *sb, tkr_exit *e, const IRStmt *st)
+{
+    (void)st;
+    tkr_dcfg_store_exit(out, sb, e);
+}
+
+static const tkr_mode dcfg_mode = {NULL, tkr_dcfg_sb_start, NULL, dcfg_side_exit,
+                                   tkr_dcfg_store_exit};
 
 /* ---- the pass ------------------------------------------------------------------------- */
 
@@ -191,10 +215,12 @@ IRSB *tkr_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 {
     (void)closure, (void)layout, (void)vge, (void)arch;
     if (gw != hw) VG_(tool_panic)("tkrecord: host and guest word sizes differ");
+    if (tkr_idle) return in;
     scan *s = &the_scan;
     if (!scan_sb(in, s)) return in;
     tkr_sb *sb = tkr_sb_get(s->addr, s->n, s->lens, s->nexits, s->exits);
-    const tkr_mode *m = &dcfg_mode;
+    const tkr_mode *m = tkr_wet ? &tkr_wet_mode : &dcfg_mode;
+    if (m->prepare) m->prepare(in, sb);
     IRSB *out = deepCopyIRSBExceptStmts(in);
     Int i = 0;
     for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
@@ -207,10 +233,8 @@ IRSB *tkr_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
             instr = seen++;
             if (m->instr) m->instr(out, sb, instr, st);
         } else if (st->tag == Ist_Exit) {
-            if (m->side_exit) m->side_exit(out, sb, &sb->exits[exit]);
+            if (m->side_exit) m->side_exit(out, sb, &sb->exits[exit], st);
             exit++;
-        } else if (m->stmt) {
-            m->stmt(out, sb, instr, st);
         }
         addStmtToIRSB(out, st);
     }

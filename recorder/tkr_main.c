@@ -22,8 +22,15 @@ Bool tkr_children;
 UInt tkr_threads_limit = 256;
 UInt tkr_pid;
 UInt tkr_gen;
+Bool tkr_wet;
+Bool tkr_wet_debug;
+ULong tkr_wet_history;
+Bool tkr_wet_values = True;
 
 static Long threads_limit_opt = 256;
+static Long wet_history_opt = 0;
+static Long root_opt = 0;      /* --tkr-root: the pid of the recorded program */
+Bool tkr_idle;                 /* a program a forked child exec'd: runs, not recorded */
 static Bool recording = True;
 static Int exit_code;          /* the argument of exit_group (fini's is always 0) */
 
@@ -35,6 +42,11 @@ static Bool process_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--tkr-trace", tkr_tracing) {
     } else if VG_BOOL_CLO (arg, "--tkr-children", tkr_children) {
     } else if VG_BINT_CLO (arg, "--tkr-threads-limit", threads_limit_opt, 1, 65536) {
+    } else if VG_BOOL_CLO (arg, "--tkr-wet", tkr_wet) {
+    } else if VG_BOOL_CLO (arg, "--tkr-wet-debug", tkr_wet_debug) {
+    } else if VG_BINT_CLO (arg, "--tkr-wet-history", wet_history_opt, 0, 1000000000000LL) {
+    } else if VG_BOOL_CLO (arg, "--tkr-wet-values", tkr_wet_values) {
+    } else if VG_BINT_CLO (arg, "--tkr-root", root_opt, 0, 0x7fffffff) {
     } else {
         return False;
     }
@@ -47,11 +59,17 @@ static void print_usage(void)
                 "    --tkr-trace=no|yes         spill each thread's edges for a DCFG-Trace [no]\n"
                 "    --tkr-children=no|yes      record forked and exec'd children [no]\n"
                 "    --tkr-threads-limit=N      threads counted apart; later ones share the\n"
-                "                               last [256]\n");
+                "                               last [256]\n"
+                "    --tkr-wet=no|yes           whole execution trace: the stream of instances [no]\n"
+                "    --tkr-wet-history=N        the size of the history buffer (for the raw file)\n"
+                "    --tkr-wet-values=yes|no    WET: the values instances define [yes]\n"
+                "    --tkr-root=PID             record only the programs process PID runs (its\n"
+                "                               execs): others run without being recorded\n");
 }
 
 static void print_debug_usage(void)
 {
+    VG_(printf)("    --tkr-wet-debug=no|yes     print each superblock's IR and WET ports [no]\n");
 }
 
 /* ---- the raw file ----------------------------------------------------------------------- */
@@ -102,6 +120,7 @@ static void write_raw(const HChar *end, Int status)
     if (o) {
         write_header(o);
         tkr_code_write(o);
+        if (tkr_wet) tkw_code_write(o);
         tkr_run_write(o);
         tkr_out_printf(o, "end-of-run %s %d\n", end, status);
         tkr_out_printf(o, "done\n");
@@ -125,8 +144,8 @@ static void start_client(ThreadId tid, ULong blocks)
 
 static void thread_create(ThreadId parent, ThreadId child)
 {
-    (void)parent;
     tkr_thread_new(child);
+    if (tkr_wet && parent) tkw_thread_start(tkr_thread_of(child), tkr_thread_of(parent));
 }
 
 static void thread_exit(ThreadId tid)
@@ -142,6 +161,7 @@ static void deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
+    if (tkr_idle) return;
     if (sysno == __NR_rt_sigreturn) {
         tkr_sigreturn(tid);
     } else if (sysno == __NR_exit_group && nargs > 0) {
@@ -150,17 +170,50 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
         /* what ran so far, in case the new program replaces this one (when
          * the exec fails, the end of the run writes the file again) */
         tkr_trace_flush_all();
+        if (tkr_wet) tkw_stream_flush();
         write_raw("exec", 0);
     }
 }
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
-    (void)tid, (void)sysno, (void)args, (void)nargs, (void)res;
+    (void)args, (void)nargs, (void)res;
+    if (tkr_wet && recording) tkw_post_syscall(tkr_thread_of(tid), sysno);
+}
+
+/* ---- memory the core changes (the WET mode's shadow memory) ---------------------------------- */
+
+static void mem_written(CorePart part, ThreadId tid, Addr a, SizeT size)
+{
+    (void)part;
+    tkw_mem_written(a, size, tkr_thread_of(tid));
+}
+
+static void mem_mapped(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
+{
+    (void)rr, (void)ww, (void)xx, (void)di_handle;
+    tkw_mem_cleared(a, len);
+}
+
+static void mem_brk(Addr a, SizeT len, ThreadId tid)
+{
+    (void)tid;
+    tkw_mem_cleared(a, len);
+}
+
+static void wet_track(void)
+{
+    VG_(track_post_mem_write)(mem_written);
+    VG_(track_new_mem_mmap)(mem_mapped);
+    VG_(track_new_mem_brk)(mem_brk);
+    VG_(track_die_mem_munmap)(tkw_mem_cleared);
+    VG_(track_die_mem_brk)(tkw_mem_cleared);
+    VG_(track_copy_mem_remap)(tkw_mem_copied);
 }
 
 static void fork_child(ThreadId tid)
 {
+    if (tkr_wet) tkw_abandon(); /* the parent's stream, not the child's */
     if (!tkr_children) {
         recording = False;
         tkr_tracing = False;
@@ -176,6 +229,14 @@ static void fork_child(ThreadId tid)
 static void post_clo_init(void)
 {
     if (!tkr_out_dir) VG_(fmsg_bad_option)("--tkr-out", "tkrecord needs an output directory\n");
+    if (root_opt && VG_(getpid)() != (Int)root_opt) {
+        /* Valgrind follows execs (--trace-children=yes) for the recorded process's; this is
+         * one of a forked child, which is not recorded */
+        tkr_idle = True;
+        recording = False;
+        tkr_wet = False;
+        return;
+    }
     tkr_threads_limit = (UInt)threads_limit_opt;
     /* superblocks that stop at every control transfer (no chasing of jumps
      * and calls, no loop unrolling): each exit is a real one */
@@ -183,8 +244,19 @@ static void post_clo_init(void)
     VG_(clo_vex_control).iropt_unroll_thresh = 0;
     /* the real names of the functions below main */
     VG_(clo_show_below_main) = True;
+    if (tkr_wet) {
+        /* every register an instruction reads is a GET of its IR: VEX replaces a GET of a
+         * register written earlier in the same superblock by what was written (even at
+         * --vex-iropt-level=0), so each superblock is one instruction */
+        VG_(clo_vex_control).guest_max_insns = 1;
+        VG_(clo_vex_control).iropt_level = 2;
+        tkr_wet_history = (ULong)wet_history_opt;
+        tkw_init();
+        wet_track();
+    }
     tkr_pid = (UInt)VG_(getpid)();
     reserve();
+    if (tkr_wet) tkw_stream_open();
     tkr_code_init();
     tkr_run_init();
     VG_(track_start_client_code)(start_client);
@@ -199,6 +271,7 @@ static void fini(Int exitcode)
     if (!recording) return;
     tkr_threads_end_all();
     tkr_trace_flush_all();
+    if (tkr_wet) tkw_stop();
     write_raw("exit", exitcode ? exitcode : exit_code);
 }
 

@@ -231,6 +231,11 @@ void tkr_run_init(void)
     edges_rehash();
 }
 
+tkr_thread *tkr_thread_of(ThreadId tid)
+{
+    return &threads[tid];
+}
+
 UInt tkr_nthreads(void)
 {
     return next_index;
@@ -249,6 +254,7 @@ void tkr_thread_new(ThreadId tid)
     t->pending = TKR_DYN_NONE;
     t->last = &tkr_start_exit;
     spill_open(t);
+    if (tkr_wet) tkw_thread_start(t, NULL);
 }
 
 void tkr_thread_switch(ThreadId tid)
@@ -308,12 +314,14 @@ void tkr_signal(ThreadId tid)
     tkr_exit **lastp = last_of(tid);
     if (is_inprog(*lastp)) *lastp = fault_exit(*lastp, VG_(get_IP)(tid));
     t->pending = TKR_DYN_SIGNAL;
+    if (tkr_wet) tkw_signal(t, False);
 }
 
 void tkr_sigreturn(ThreadId tid)
 {
     tkr_thread *t = &threads[tid];
     if (t->alive) t->pending = TKR_DYN_SIGRETURN;
+    if (t->alive && tkr_wet) tkw_signal(t, True);
 }
 
 /* In the child of a fork: only the forking thread is left, its counts start

@@ -11,7 +11,7 @@ gzip bzip2 xz-utils zstd
 clang llvm libclang-rt-14-dev
 musl-tools
 valgrind
-time python3 binutils sqlite3
+time python3 binutils sqlite3 gdb
 man-db groff-base zsh
 graphviz
 nodejs chromium xvfb kcachegrind dbus xdotool imagemagick tesseract-ocr tesseract-ocr-eng

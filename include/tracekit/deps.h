@@ -9,7 +9,11 @@
  * The limited-history form has no ports: every instruction (keyed by address)
  * has one port of kind TK_DEP_UNKNOWN that may hold several entries per instance.
  *
- * Memory: 12 bytes per dependence entry, 12 bytes per value, a few dozen bytes
+ * Values are up to 256 bits wide; tk_deps_values gives their low 64 bits,
+ * tk_deps_value_hex the whole.
+ *
+ * Memory: 12 bytes per dependence entry, 12 bytes per value (32 more for a value
+ * wider than 64 bits), a few dozen bytes
  * per static instruction; no allocation per entry. Instances are limited to
  * TK_DEPS_MAX_INSTANCE and the total number of instance nodes to 2^32-2. */
 #ifndef TRACEKIT_DEPS_H
@@ -34,6 +38,11 @@ typedef enum tk_dep_kind {
     TK_DEP_DATA = 1,
     TK_DEP_UNKNOWN = 2 /* limited-history dependences do not say */
 } tk_dep_kind;
+
+/* The widest value an instance can define: 256 bits (an AVX register), as 64-bit words,
+ * and the room its hexadecimal text takes (digits and the terminating NUL). */
+#define TK_DEPS_VALUE_WORDS 4
+#define TK_DEPS_VALUE_HEX 65
 
 /* Largest instance number accepted (instances are 0-based). */
 #define TK_DEPS_MAX_INSTANCE 0xFFFFFFFDu
@@ -110,6 +119,10 @@ TK_API tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32
 TK_API uint64_t tk_deps_entry_count(const tk_deps *d);
 TK_API void tk_deps_set_values(tk_deps *d, int has_values);
 TK_API tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error *err);
+/* A value of up to 256 bits: nwords (1..TK_DEPS_VALUE_WORDS) 64-bit words, the lowest
+ * first. TK_ERR_NOMEM. */
+TK_API tk_status tk_deps_add_value_wide(tk_deps *d, uint32_t inst, const uint64_t *words,
+                                        uint32_t nwords, tk_error *err);
 
 /* History form: instance from_inst of `from` depends on instance to_inst of `to`. */
 TK_API tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
@@ -147,7 +160,11 @@ TK_API size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port,
 /* Values of an instruction: instances (sorted) and values. Returns the count. */
 TK_API size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
                       const uint64_t **values);
-/* The value instance `inst` computed: 1 and *value when listed, else 0. */
+/* The k-th value of instruction index (k < its count) in hexadecimal, lowercase, without
+ * "0x" or leading zeros, wide values complete; buf holds TK_DEPS_VALUE_HEX bytes.
+ * Returns the number of digits. (tk_deps_values gives the low 64 bits of each.) */
+TK_API size_t tk_deps_value_hex(const tk_deps *d, uint32_t index, size_t k, char *buf);
+/* The value instance `inst` computed (its low 64 bits): 1 and *value when listed, else 0. */
 TK_API int tk_deps_value_at(const tk_deps *d, uint32_t index, uint32_t inst, uint64_t *value);
 
 /* Dense numbering of instance nodes: node = base(index) + inst. */

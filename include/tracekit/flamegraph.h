@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "folded.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -18,10 +19,13 @@ typedef struct tk_flame_options {
     const char *unit;    /* what the counts are ("ns", "Ir", "calls"); NULL: "samples" */
     unsigned width;      /* pixels, 0: 1200 */
     int reverse;         /* icicle: roots at the top */
-    double min_width;    /* frames narrower than this many pixels are left out (0: 0.1) */
+    double min_width;    /* a node's children narrower than a pixel are drawn as one frame
+                          * when they add up to this many pixels (0: 0.1) */
+    const char *path;    /* where the stacks come from, for the errors' locations (NULL:
+                          * "folded stacks") */
 } tk_flame_options;
 
-#define TK_FLAME_OPTIONS_INIT {NULL, NULL, 0, 0, 0}
+#define TK_FLAME_OPTIONS_INIT {NULL, NULL, 0, 0, 0, NULL}
 
 /* Draw the folded stacks text[0..len) as an SVG document with inline CSS and JavaScript (no
  * network): a frame per call path, its width its count; hover: the name, count and share of
@@ -30,8 +34,10 @@ typedef struct tk_flame_options {
  * Colours: by the frame's module (what comes before the last "::" or "." of the name, else
  * the name), warm hues; differential input (two counts per line): width by the second count,
  * red where a path grew, blue where it shrank, saturation by the change. Frames narrower than
- * min_width pixels are not drawn (their counts stay in their parents). Errors: TK_ERR_FORMAT
- * (a line without a count, with line number), TK_ERR_NOMEM, TK_ERR_IO. */
+ * a pixel are drawn together, one frame per parent ("N frames narrower than a pixel", grey,
+ * after the wider ones) when they add up to min_width pixels; their children are not drawn.
+ * The stacks are read by tk_folded_scan (folded.h: its rules, its located errors:
+ * TK_ERR_FORMAT, TK_ERR_LIMIT); TK_ERR_NOMEM, TK_ERR_IO. */
 TK_API tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,
                                    FILE *out, tk_error *err);
 

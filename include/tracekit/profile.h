@@ -207,6 +207,13 @@ TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *
 TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
                            tk_error *err);
 
+/* The parts of *prof as one part (speedscope and callgrind_annotate read one part of a
+ * file): when *prof has two parts or more, it is replaced by a new profile of one part whose
+ * costs are the sums over the parts (the first part's positions, pid, command and creator; no
+ * thread); with fewer parts nothing changes. TK_OK, TK_ERR_NOMEM, TK_ERR_LIMIT (a sum over 64
+ * bits): *prof is then unchanged. */
+TK_API tk_status tk_profile_one_part(tk_profile **prof, tk_error *err);
+
 /* Canonical, deterministic text of the whole model (sorted). */
 TK_API tk_status tk_profile_dump(const tk_profile *p, FILE *out);
 

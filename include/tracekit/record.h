@@ -1,13 +1,16 @@
-/* tracekit: recording a DCFG (and a DCFG-Trace) of a Linux program.
+/* tracekit: recording a DCFG (and a DCFG-Trace, and WET traces) of a Linux program.
  *
  * tk_record_run runs the program under Valgrind with tkrecord, tracekit's
  * own Valgrind tool (recorder/ in the source tree), which writes one raw file
  * per recorded process into a temporary directory (and, with a trace, each
  * thread's edges to a spill file).  The raw files are then turned into a DCFG
  * (the cfg model, tracekit/cfg.h, written by tk_dcfg_write) and the spills
- * into a DCFG-Trace (tracekit/dcfg_trace.h's encoder).  docs/record.md
- * describes how blocks and edges are made and how they differ from Intel
- * SDE's.
+ * into a DCFG-Trace (tracekit/dcfg_trace.h's encoder).  With a WET output,
+ * tkrecord also follows every instruction's data dependences (shadow
+ * registers and memory) and writes the stream of executed instances, which
+ * becomes the WET trace (control dependences from the DCFG's post-dominators).
+ * docs/record.md describes how blocks and edges are made, how they differ
+ * from Intel SDE's, and what a WET trace holds.
  *
  *     tk_record_options o = TK_RECORD_OPTIONS_INIT;
  *     o.dcfg_path = "ls.dcfg.json";
@@ -29,9 +32,9 @@ extern "C" {
 #endif
 
 typedef struct tk_record_options {
-    const char *dcfg_path;     /* where the DCFG goes (required); compressed when it ends
-                                  in .gz, .bz2, .xz or .zst */
-    const char *trace_path;    /* where the DCFG-Trace goes; NULL: no trace */
+    const char *dcfg_path;     /* where the DCFG goes (required unless a WET output is asked
+                                  for); compressed when it ends in .gz, .bz2, .xz or .zst */
+    const char *trace_path;    /* where the DCFG-Trace goes (with a DCFG); NULL: no trace */
     int trace_children;        /* record forked and exec'd children as processes too */
     uint32_t threads_limit;    /* threads counted apart (0: 256); later ones share the last */
     int force;                 /* overwrite existing outputs */
@@ -41,9 +44,17 @@ typedef struct tk_record_options {
     const char *valgrind;      /* the valgrind program (NULL: "valgrind" from PATH) */
     const char *keep_raw;      /* a folder to keep the raw files and spills in (NULL: a
                                   temporary folder, removed) */
+    const char *wet_path;      /* the WET trace, comprehensive form (NULL: none) */
+    const char *wet_history_path; /* the WET limited-history form (NULL: none) */
+    uint64_t wet_history;      /* its buffer: the last dependences kept (0: 100,000) */
+    uint64_t wet_memory;       /* bytes of the comprehensive form's instances kept in
+                                  memory before they are spilled to files (0: 512 MiB) */
 } tk_record_options;
 
-#define TK_RECORD_OPTIONS_INIT {NULL, NULL, 0, 0, 0, -1, NULL, NULL, NULL}
+#define TK_RECORD_OPTIONS_INIT {NULL, NULL, 0, 0, 0, -1, NULL, NULL, NULL, NULL, NULL, 0, 0}
+
+/* The default size of the WET history buffer (the WET format's). */
+#define TK_RECORD_WET_HISTORY 100000u
 
 typedef struct tk_record_result {
     int exited;                /* the program ended with exit(): exit_code is its status */
@@ -55,6 +66,14 @@ typedef struct tk_record_result {
     uint64_t blocks, edges;    /* in all processes */
     uint64_t instructions;     /* executed, in all processes */
     uint64_t trace_edges;      /* edges written to the DCFG-Trace */
+    uint64_t wet_instructions; /* WET: static instructions */
+    uint64_t wet_instances;    /* WET: executed instances */
+    uint64_t wet_deps;         /* WET: dependences (control and data) */
+    uint64_t wet_history;      /* WET: dependences in the history form */
+    uint32_t wet_spills;       /* WET: spill files the comprehensive form needed */
+    uint32_t wet_execs;        /* WET: execs followed to the program traced (a wrapper
+                                  script's, a shim's): 0 when it is PROG itself */
+    char wet_program[256];     /* WET: the program traced (cut to 255 bytes) */
 } tk_record_result;
 
 /* Run argv[0] (found through PATH like a shell does when it has no '/')

@@ -49,9 +49,13 @@ typedef struct tk_wet_rec {
     uint32_t col_dep_inst;
     /* VALUES, VALUE */
     int has_values;
-    uint64_t value;
+    uint64_t value;         /* VALUE: its low 64 bits */
     /* EDGE: the dependent address (inst above) */
     uint64_t addr_from;
+    /* VALUE: the whole value, up to 256 bits: value_words 64-bit words, the lowest
+     * (value) first, then value_hi */
+    uint32_t value_words;
+    uint64_t value_hi[TK_DEPS_VALUE_WORDS - 1];
 } tk_wet_rec;
 
 typedef struct tk_wet_reader tk_wet_reader;

@@ -238,8 +238,9 @@ int cli_output_open(const cli_args *a, int binary, tk_output **out);
 int cli_output_commit(tk_output *o);
 /* --per-thread callgrind: the profile's parts as OUT-01, OUT-02, ... (-o OUT, required:
  * usage error without it, which cli_need_parts_output gives before any reading); --force
- * overwrites. Return an exit code. */
-int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p);
+ * overwrites; positions: the TK_POS_* columns written (0: the parts'). Return an exit code. */
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p,
+                              unsigned positions);
 int cli_need_parts_output(const char *command, const cli_args *a);
 /* --to chrome -o NAME.chrome.json: a warning that speedscope reads such a name as a Chrome
  * performance recording and refuses the trace (docs/viewers.md). */
@@ -248,6 +249,10 @@ void cli_warn_chrome_name(const cli_args *a);
  * writes; --title, --width, --reverse; unit names the counts. Returns an exit code (the
  * error printed). */
 typedef tk_status (*cli_folded_fn)(void *job, FILE *f, tk_error *err);
+/* The flame graph's options of --title, --width and --reverse (unit: what the counts are).
+ * Returns an exit code (a usage error printed). */
+int cli_flame_options(const char *command, const cli_args *a, const char *unit,
+                      tk_flame_options *o);
 int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
                   void *job, FILE *out);
 #define CLI_SVG_OPTS                                                                          \
@@ -265,6 +270,30 @@ extern const cli_opt cli_html_opts[];
 extern const cli_opt_choices cli_html_choices[]; /* --format html */
 int cli_html_wanted(const cli_args *loose);
 int cli_html_report(cli_ctx *ctx, const cli_args *loose, int argc, char **argv);
+
+/* What a run wrote to standard output (data NUL-terminated; free(data)). */
+typedef struct cli_captured {
+    char *data;
+    size_t len;
+} cli_captured;
+/* fn(arg) with standard output sent to *cap (a temporary file). Returns fn's exit code, or a
+ * usage error's when no temporary file can be made. */
+int cli_capture(const char *cmd, int (*fn)(void *arg), void *arg, cli_captured *cap);
+/* ops' handler of command id on argv (parsed against its options) over ctx's inputs opened
+ * anew, its standard output into *cap. Returns an exit code. */
+int cli_run_captured(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, const char *cmd,
+                     int argc, char **argv, cli_captured *cap);
+
+/* report --format html's graphs (html_graphs.c): a DCFG's or DCFG-Trace's hot loops and a CSI
+ * report's functions with their paths, drawn by Graphviz's dot (its SVG; without dot, its
+ * source and a note). */
+typedef struct cli_html_graphs {
+    tk_html_graph *graphs;
+    size_t n;
+} cli_html_graphs;
+int cli_html_graphs_make(cli_ctx *ctx, const cli_args *loose, const cli_captured *report,
+                         cli_html_graphs *out);
+void cli_html_graphs_free(cli_html_graphs *g);
 
 /* Options every generic command accepts. */
 extern const cli_opt cli_common_opts[];

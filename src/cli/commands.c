@@ -4,8 +4,10 @@
 #include "cli.h"
 #include "callgrind/callgrind.h"
 #include "csi/csi.h"
+#include "csi_cov/csi_cov.h"
 #include "dcfg/dcfg.h"
 #include "dcfg_trace/dcfg_trace.h"
+#include "folded/folded.h"
 #include "record/record.h"
 #include "wet/wet.h"
 #include "xray/xray.h"
@@ -64,6 +66,11 @@ static const cli_command commands[] = {
     OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
         "extract BIN [--section NAME] [-o OUT] [--force]", cli_csi_extract, cli_csi_extract_help,
         cli_csi_extract_opts, NULL, "csi"),
+    OWN("coverage", "CSI: the call sites, functions, blocks and lines a crashed program had run",
+        "coverage BIN CORE [--format text|json|csv|annotate] [--function NAME] "
+        "[--load-address ADDR [--bias N]]",
+        cli_csi_cov_coverage, cli_csi_cov_coverage_help, cli_csi_cov_coverage_opts,
+        cli_csi_cov_coverage_choices, "csi-cc"),
     OWN("decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
         "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] "
         "TRACE",
@@ -124,7 +131,8 @@ void cli_command_help(const cli_command *c, FILE *f)
 
 static const cli_format_ops *const handlers[] = {
     &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
-    &cli_dcfg_trace_ops, &cli_csi_ops, &cli_wet_ops,
+    &cli_dcfg_trace_ops, &cli_csi_ops, &cli_csi_cc_ops, &cli_csi_fc_ops, &cli_csi_bbc_ops,
+    &cli_wet_ops, &cli_folded_ops,
 };
 
 const cli_format_ops *cli_format_ops_at(size_t i)

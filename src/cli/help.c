@@ -114,7 +114,7 @@ static void print_format_help(const tk_format *fmt, FILE *f)
     cli_format_commands(fmt->name, f);
     fprintf(f, "\n");
     if (fmt->targets && fmt->targets[0]) fprintf(f, "convert --to: %s\n", fmt->targets);
-    fprintf(f, "Options: 'tracekit help COMMAND' lists each command's options for %s files.\n",
+    fprintf(f, "Options: see 'tracekit help COMMAND' (for %s files and the others).\n",
             fmt->name);
     if (!ops || !ops->examples || !ops->examples->line) return;
     fprintf(f, "\nExamples:\n");
@@ -157,6 +157,17 @@ static int lint_choices(const char *where, const cli_opt_choices *b, const cli_o
     return bad;
 }
 
+static size_t longest_line(const char *text)
+{
+    size_t longest = 0;
+    for (const char *l = text; l && *l;) {
+        size_t n = strcspn(l, "\n");
+        if (n > longest) longest = n;
+        l += n + (l[n] != 0);
+    }
+    return longest;
+}
+
 static int lint(void)
 {
     int bad = 0;
@@ -169,6 +180,10 @@ static int lint(void)
         }
         if (!ops->about || !ops->examples || !ops->examples->line) {
             printf("%s: no text or no examples for 'tracekit help %s'\n", ops->format, ops->format);
+            bad++;
+        }
+        if (longest_line(ops->about) > 80) {
+            printf("%s: a line of the help text is longer than 80 columns\n", ops->format);
             bad++;
         }
         for (int id = 0; id < CLI_NCMDS; id++) {

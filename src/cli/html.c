@@ -32,12 +32,6 @@ int cli_html_wanted(const cli_args *loose)
 static const char *const passed_on[] = {"instr-map", "dcfg", "thread", "pid", "from", "event",
                                         "jobs", NULL};
 
-/* What a handler wrote to standard output. */
-typedef struct captured {
-    char *data;
-    size_t len;
-} captured;
-
 /* Opens the inputs anew (the previous run consumed them). Returns an exit code. */
 static int reopen_inputs(cli_ctx *ctx)
 {
@@ -53,43 +47,66 @@ static int reopen_inputs(cli_ctx *ctx)
 }
 
 /* The content of tmp into *cap. Returns an exit code. */
-static int read_back(const char *cmd, FILE *tmp, captured *cap)
+static int read_back(const char *cmd, FILE *tmp, cli_captured *cap)
 {
     long n = fseek(tmp, 0, SEEK_END) == 0 ? ftell(tmp) : -1;
     cap->data = n >= 0 ? malloc((size_t)n + 1) : NULL;
     rewind(tmp);
     if (!cap->data || fread(cap->data, 1, (size_t)n, tmp) != (size_t)n)
         return cli_usage_error(cmd, "cannot read back a temporary file");
+    cap->data[n] = '\0';
     cap->len = (size_t)n;
     return CLI_EXIT_OK;
 }
 
-/* Run ops' handler of command id on argv (parsed against its options), its standard output
- * into *cap. Returns an exit code. */
-static int run_captured(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, const char *cmd,
-                        int argc, char **argv, captured *cap)
+int cli_capture(const char *cmd, int (*fn)(void *arg), void *arg, cli_captured *cap)
 {
-    const cli_opt *tables[3] = {cli_common_opts, ops->opts[id], NULL};
-    cli_args args;
-    if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) return CLI_EXIT_USAGE;
-    int rc = reopen_inputs(ctx);
-    FILE *tmp = rc == CLI_EXIT_OK ? tmpfile() : NULL;
+    FILE *tmp = tmpfile();
     int saved = tmp ? dup(STDOUT_FILENO) : -1;
-    if (rc == CLI_EXIT_OK && (!tmp || saved < 0))
+    int rc = CLI_EXIT_OK;
+    if (!tmp || saved < 0)
         rc = cli_usage_error(cmd, "cannot make a temporary file: %s", strerror(errno));
     if (rc == CLI_EXIT_OK) {
         fflush(stdout);
         dup2(fileno(tmp), STDOUT_FILENO);
-        const char *was = ctx->command;
-        ctx->command = cmd;
-        rc = ops->run[id](ctx, &args);
-        ctx->command = was;
+        rc = fn(arg);
         fflush(stdout);
         dup2(saved, STDOUT_FILENO);
     }
     if (saved >= 0) close(saved);
     if (rc == CLI_EXIT_OK) rc = read_back(cmd, tmp, cap);
     if (tmp) fclose(tmp);
+    return rc;
+}
+
+/* A handler's run for cli_capture. */
+typedef struct handler_run {
+    cli_ctx *ctx;
+    const cli_format_ops *ops;
+    cli_cmd_id id;
+    const char *cmd;
+    const cli_args *args;
+} handler_run;
+
+static int run_handler(void *arg)
+{
+    handler_run *h = arg;
+    const char *was = h->ctx->command;
+    h->ctx->command = h->cmd;
+    int rc = h->ops->run[h->id](h->ctx, h->args);
+    h->ctx->command = was;
+    return rc;
+}
+
+int cli_run_captured(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, const char *cmd,
+                     int argc, char **argv, cli_captured *cap)
+{
+    const cli_opt *tables[3] = {cli_common_opts, ops->opts[id], NULL};
+    cli_args args;
+    if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) return CLI_EXIT_USAGE;
+    int rc = reopen_inputs(ctx);
+    handler_run h = {ctx, ops, id, cmd, &args};
+    if (rc == CLI_EXIT_OK) rc = cli_capture(cmd, run_handler, &h, cap);
     cli_args_free(&args);
     return rc;
 }
@@ -139,8 +156,9 @@ static int report_argv(int argc, char **argv, char ***out)
 }
 
 /* The page of what was captured, to the output of -o. Returns an exit code. */
-static int write_page(const cli_ctx *ctx, const cli_args *loose, const captured *rep,
-                      const captured *folded, const captured *trace)
+static int write_page(const cli_ctx *ctx, const cli_args *loose, const cli_captured *rep,
+                      const cli_captured *folded, const cli_captured *trace,
+                      const cli_html_graphs *graphs)
 {
     tk_output *o = NULL;
     int rc = cli_output_open(loose, 0, &o);
@@ -155,6 +173,8 @@ static int write_page(const cli_ctx *ctx, const cli_args *loose, const captured 
     r.folded_len = folded->len;
     r.trace_json = trace->data;
     r.trace_len = trace->len;
+    r.graphs = graphs->graphs;
+    r.ngraphs = graphs->n;
     tk_error err;
     tk_error_clear(&err);
     if (tk_html_report_write(&r, tk_output_file(o), &err) != TK_OK) {
@@ -170,21 +190,24 @@ int cli_html_report(cli_ctx *ctx, const cli_args *loose, int argc, char **argv)
     char **av;
     int n = report_argv(argc, argv, &av);
     if (n < 0) return cli_usage_error("report", "out of memory");
-    captured rep = {0}, folded = {0}, trace = {0};
-    int rc = run_captured(ctx, ops, CLI_REPORT, "report", n, av, &rep);
+    cli_captured rep = {0}, folded = {0}, trace = {0};
+    int rc = cli_run_captured(ctx, ops, CLI_REPORT, "report", n, av, &rep);
     free(av);
     const char *targets = ctx->format->targets ? ctx->format->targets : "";
     char *cv[64];
     char store[16][256];
     if (rc == CLI_EXIT_OK && ops->run[CLI_CONVERT] && strstr(targets, "folded")) {
         int m = convert_argv(loose, "folded", cv, 64, store, 16);
-        rc = run_captured(ctx, ops, CLI_CONVERT, "convert", m, cv, &folded);
+        rc = cli_run_captured(ctx, ops, CLI_CONVERT, "convert", m, cv, &folded);
     }
     if (rc == CLI_EXIT_OK && ops->run[CLI_CONVERT] && strstr(targets, "chrome")) {
         int m = convert_argv(loose, "chrome", cv, 64, store, 16);
-        rc = run_captured(ctx, ops, CLI_CONVERT, "convert", m, cv, &trace);
+        rc = cli_run_captured(ctx, ops, CLI_CONVERT, "convert", m, cv, &trace);
     }
-    if (rc == CLI_EXIT_OK) rc = write_page(ctx, loose, &rep, &folded, &trace);
+    cli_html_graphs graphs = {0};
+    if (rc == CLI_EXIT_OK) rc = cli_html_graphs_make(ctx, loose, &rep, &graphs);
+    if (rc == CLI_EXIT_OK) rc = write_page(ctx, loose, &rep, &folded, &trace, &graphs);
+    cli_html_graphs_free(&graphs);
     free(rep.data);
     free(folded.data);
     free(trace.data);

@@ -185,18 +185,27 @@ int cli_need_parts_output(const char *command, const cli_args *a)
     return CLI_EXIT_OK;
 }
 
-int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
-                  void *job, FILE *out)
+int cli_flame_options(const char *command, const cli_args *a, const char *unit,
+                      tk_flame_options *o)
 {
-    tk_flame_options o = TK_FLAME_OPTIONS_INIT;
+    *o = (tk_flame_options)TK_FLAME_OPTIONS_INIT;
     uint64_t width;
     if (cli_get_u64(command, a, "width", 1200, &width)) return CLI_EXIT_USAGE;
     if (width < 200 || width > 100000)
         return cli_usage_error(command, "--width: 200 to 100000 pixels");
-    o.width = (unsigned)width;
-    o.title = cli_get(a, "title");
-    o.reverse = cli_has(a, "reverse");
-    o.unit = unit;
+    o->width = (unsigned)width;
+    o->title = cli_get(a, "title");
+    o->reverse = cli_has(a, "reverse");
+    o->unit = unit;
+    return CLI_EXIT_OK;
+}
+
+int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
+                  void *job, FILE *out)
+{
+    tk_flame_options o;
+    int rc = cli_flame_options(command, a, unit, &o);
+    if (rc != CLI_EXIT_OK) return rc;
     char *text = NULL;
     size_t len = 0;
     tk_error err;
@@ -219,7 +228,8 @@ void cli_warn_chrome_name(const cli_args *a)
                 "Chrome performance recording and refuses this trace: name it *.json\n", path);
 }
 
-int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p)
+int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p,
+                              unsigned positions)
 {
     int rc = cli_need_parts_output(command, a);
     if (rc != CLI_EXIT_OK)
@@ -227,6 +237,7 @@ int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_p
     tk_error err;
     tk_error_clear(&err);
     tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    o.positions = positions;
     tk_status st = tk_callgrind_write_parts(p, cli_get(a, "output"), &o,
                                             cli_has(a, "force") ? TK_OUTPUT_FORCE : 0, NULL, &err);
     if (st == TK_ERR_EXISTS) tk_error_prefix(&err, "refusing to overwrite (use --force)");

@@ -132,3 +132,91 @@ tk_status tk_elf_each_section(tk_elf *e, const char *name,
     }
     return TK_OK;
 }
+
+void tk_elf_get_info(const tk_elf *e, tk_elf_info *out)
+{
+    out->type = e->ehdr.e_type;
+    out->machine = e->ehdr.e_machine;
+    out->entry = e->ehdr.e_entry;
+}
+
+void *tk_elf_handle(tk_elf *e) { return e->elf; }
+
+/* The GNU build id among the notes of one section's data. */
+static int find_build_id(const uint8_t *d, size_t n, uint64_t sh_addr, const uint8_t **id,
+                         size_t *len, uint64_t *addr)
+{
+    size_t k = 0;
+    while (n - k >= 12) {
+        uint32_t namesz, descsz, type;
+        memcpy(&namesz, d + k, 4);
+        memcpy(&descsz, d + k + 4, 4);
+        memcpy(&type, d + k + 8, 4);
+        size_t name_at = k + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
+        if (namesz > n || desc_at > n || descsz > n - desc_at)
+            return 0;
+        if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(d + name_at, "GNU", 4) == 0 &&
+            descsz > 0) {
+            *id = d + desc_at;
+            *len = descsz;
+            *addr = sh_addr + desc_at;
+            return 1;
+        }
+        k = desc_at + ((descsz + 3u) & ~3u);
+        if (k > n)
+            return 0;
+    }
+    return 0;
+}
+
+int tk_elf_build_id(tk_elf *e, const uint8_t **id, size_t *len, uint64_t *addr)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(sh.sh_flags & SHF_ALLOC))
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (d && d->d_buf && find_build_id(d->d_buf, d->d_size, sh.sh_addr, id, len, addr))
+            return 1;
+    }
+    return 0;
+}
+
+static tk_status each_symbol_in(tk_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
+                                int (*fn)(void *, const char *, uint64_t, uint64_t), void *ctx,
+                                tk_error *err)
+{
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d)
+        return tk_error_set_at(err, TK_ERR_FORMAT, e->path, (int64_t)sh->sh_offset, 0, 0,
+                               "cannot read the symbol table: %s", elf_errmsg(-1));
+    size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+    for (size_t i = 1; i < n; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(d, (int)i, &sym))
+            break;
+        if (sym.st_shndx == SHN_UNDEF)
+            continue;
+        const char *name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
+        if (name && name[0] && fn(ctx, name, sym.st_value, sym.st_size))
+            break;
+    }
+    return TK_OK;
+}
+
+tk_status tk_elf_each_symbol(tk_elf *e, int (*fn)(void *, const char *, uint64_t, uint64_t),
+                             void *ctx, tk_error *err)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        Elf_Scn *scn = NULL;
+        while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+            GElf_Shdr sh;
+            if (!gelf_getshdr(scn, &sh))
+                continue;
+            if (sh.sh_type == (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM))
+                return each_symbol_in(e, scn, &sh, fn, ctx, err);
+        }
+    }
+    return TK_OK;
+}

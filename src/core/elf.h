@@ -36,4 +36,27 @@ tk_status tk_elf_each_section(tk_elf *e, const char *name,
                               int (*fn)(void *ctx, const tk_elf_section *s), void *ctx,
                               tk_error *err);
 
+/* The ELF header's type (ET_EXEC 2, ET_DYN 3...), machine and entry point. */
+typedef struct tk_elf_info {
+    unsigned type;
+    unsigned machine;
+    uint64_t entry;
+} tk_elf_info;
+void tk_elf_get_info(const tk_elf *e, tk_elf_info *out);
+
+/* The GNU build id (NT_GNU_BUILD_ID of an allocated note section): 1 and its
+ * bytes (borrowed), length and the address of those bytes in the program's
+ * memory; 0 when the file has none. */
+int tk_elf_build_id(tk_elf *e, const uint8_t **id, size_t *len, uint64_t *addr);
+
+/* Every defined symbol of .symtab (of .dynsym when there is no .symtab):
+ * calls fn with its name, value and size; fn returns non-zero to stop. */
+tk_status tk_elf_each_symbol(tk_elf *e,
+                             int (*fn)(void *ctx, const char *name, uint64_t value,
+                                       uint64_t size),
+                             void *ctx, tk_error *err);
+
+/* The libelf handle (Elf *), for libdw. */
+void *tk_elf_handle(tk_elf *e);
+
 #endif

@@ -21,6 +21,9 @@ typedef struct fnode {
     uint32_t depth;
     double value, before;   /* value: the drawn count; before: differential's first count */
     double x;               /* start, in counts */
+    double narrow, narrow_before; /* the counts of its children narrower than a pixel */
+    double narrow_x;        /* where they start (after the wider children) */
+    uint32_t nnarrow;       /* how many */
 } fnode;
 
 typedef struct ftree {
@@ -75,51 +78,48 @@ static uint32_t child(ftree *t, uint32_t parent, const char *name, uint32_t len)
     return p->last_hit = id;
 }
 
-/* One line "a;b;c N" or "a;b;c A B": its counts added along its path. */
-static tk_status add_line(ftree *t, const char *s, const char *e, size_t lineno, tk_error *err)
+/* One stack (tk_folded_scan): its counts added along its path. */
+static tk_status add_line(void *user, const tk_folded_line *l)
 {
-    const char *sp = e;
-    while (sp > s && sp[-1] != ' ') sp--;
-    double v = 0, before = 0;
-    char *end;
-    v = strtod(sp, &end);
-    if (sp == s || end == sp || end != e || !(v >= 0))
-        return tk_error_set(err, TK_ERR_FORMAT, "line %zu: folded stacks end with a count",
-                            lineno);
-    const char *stack_end = sp - 1;
-    const char *sp2 = stack_end;
-    while (sp2 > s && sp2[-1] != ' ' && sp2[-1] != ';') sp2--;
-    double b = strtod(sp2, &end);
-    if (sp2 > s && sp2[-1] == ' ' && end == stack_end && end != sp2 && b >= 0) {
-        t->diff = 1;
-        before = b;
-        stack_end = sp2 - 1;
-    }
+    ftree *t = user;
+    const char *stack_end = l->stack + l->stack_len;
     uint32_t cur = 0;
-    t->n[0].value += v;
-    t->n[0].before += before;
-    for (const char *f = s; f < stack_end;) {
+    t->n[0].value += l->count;
+    t->n[0].before += l->before;
+    for (const char *f = l->stack; f < stack_end;) {
         const char *fe = memchr(f, ';', (size_t)(stack_end - f));
         if (!fe) fe = stack_end;
         cur = child(t, cur, f, (uint32_t)(fe - f));
-        if (cur == NONE) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        t->n[cur].value += v;
-        t->n[cur].before += before;
+        if (cur == NONE) return TK_ERR_NOMEM;
+        t->n[cur].value += l->count;
+        t->n[cur].before += l->before;
         f = fe + 1;
     }
     return TK_OK;
 }
 
-static void layout(ftree *t)
+/* Children of at least `cut` counts (a pixel) first, in the input's order, then the narrower
+ * ones, whose sum is drawn as one frame (nodes are created after their parents: one pass in
+ * index order places every child after its earlier siblings). */
+static void layout(ftree *t, double cut)
 {
-    /* nodes are created after their parents: one pass in index order places every child
-     * after its earlier siblings */
     t->n[0].x = 0;
     for (size_t i = 0; i < t->count; i++) {
-        double x = t->n[i].x;
-        for (uint32_t c = t->n[i].first; c != NONE; c = t->n[c].next) {
+        fnode *n = &t->n[i];
+        double x = n->x;
+        for (uint32_t c = n->first; c != NONE; c = t->n[c].next) {
+            if (t->n[c].value < cut) continue;
             t->n[c].x = x;
             x += t->n[c].value;
+        }
+        n->narrow_x = x;
+        for (uint32_t c = n->first; c != NONE; c = t->n[c].next) {
+            if (t->n[c].value >= cut) continue;
+            t->n[c].x = x;
+            x += t->n[c].value;
+            n->narrow += t->n[c].value;
+            n->narrow_before += t->n[c].before;
+            n->nnarrow++;
         }
     }
 }
@@ -177,7 +177,8 @@ static const char script[] =
     "const byId = new Map(frames.map(g => [g.id, g]));\n"
     "let zoomed = null;\n"
     "function fit(g, w) {\n"
-    "  const t = g.querySelector('text'), name = g.dataset.name;\n"
+    "  const t = g.querySelector('text');\n"
+    "  const name = g.dataset.k ? g.dataset.k + ' frames narrower than a pixel' : g.dataset.name;\n"
     "  const n = Math.floor((w - 6) / 7);\n"
     "  t.textContent = n < 3 ? '' : name.length <= n ? name : name.slice(0, n - 2) + '..';\n"
     "}\n"
@@ -210,7 +211,7 @@ static const char script[] =
     "  const hit = new Set();\n"
     "  let sum = 0;\n"
     "  for (const f of frames) {\n"
-    "    const m = re !== '' && rx.test(f.dataset.name);\n"
+    "    const m = re !== '' && !f.dataset.k && rx.test(f.dataset.name);\n"
     "    f.classList.toggle('match', m);\n"
     "    if (!m) continue;\n"
     "    hit.add(f.id);\n"
@@ -243,37 +244,77 @@ static void put_count(FILE *out, double v)
     else fprintf(out, "%.3f", v);
 }
 
-static void put_frame(FILE *out, const ftree *t, uint32_t i, const tk_flame_options *o,
-                      double scale, unsigned height)
+/* What a frame shows: a node, or the children of a node narrower than a pixel together. */
+typedef struct frame {
+    const fnode *n;       /* the node (agg: the parent of the narrow children) */
+    int agg;
+    double value, before, x;
+    uint32_t depth;
+} frame;
+
+static void put_frame(FILE *out, const ftree *t, uint32_t i, const frame *f,
+                      const tk_flame_options *o, double scale, unsigned height)
 {
-    const fnode *n = &t->n[i];
     double total = t->n[0].value;
-    unsigned y = o->reverse ? 40 + n->depth * 16 : height - 30 - (n->depth + 1) * 16;
+    unsigned y = o->reverse ? 40 + f->depth * 16 : height - 30 - (f->depth + 1) * 16;
     char fill[48];
-    colour(t, n, fill, sizeof fill);
-    fprintf(out, "<g class=\"f\" id=\"f%" PRIu32 "\" data-s=\"", i);
-    put_count(out, n->x);
+    if (f->agg) snprintf(fill, sizeof fill, "rgb(190,190,190)");
+    else colour(t, f->n, fill, sizeof fill);
+    fprintf(out, "<g class=\"f%s\" id=\"%s%" PRIu32 "\" data-s=\"", f->agg ? " agg" : "",
+            f->agg ? "a" : "f", i);
+    put_count(out, f->x);
     fputs("\" data-n=\"", out);
-    put_count(out, n->value);
-    fprintf(out, "\" data-d=\"%" PRIu32 "\"", n->depth);
-    if (i) fprintf(out, " data-p=\"f%" PRIu32 "\"", n->parent);
+    put_count(out, f->value);
+    fprintf(out, "\" data-d=\"%" PRIu32 "\"", f->depth);
+    if (f->agg) fprintf(out, " data-p=\"f%" PRIu32 "\" data-k=\"%" PRIu32 "\"", i, f->n->nnarrow);
+    else if (i) fprintf(out, " data-p=\"f%" PRIu32 "\"", f->n->parent);
     fputs(" data-name=\"", out);
-    put_xml(out, n->name, n->len);
+    if (!f->agg) put_xml(out, f->n->name, f->n->len);
     fputs("\"><title>", out);
-    put_xml(out, n->name, n->len);
+    if (f->agg) fprintf(out, "%" PRIu32 " frames narrower than a pixel", f->n->nnarrow);
+    else put_xml(out, f->n->name, f->n->len);
     fputs(" (", out);
     if (t->diff) {
-        put_count(out, n->before);
+        put_count(out, f->before);
         fputs(" -> ", out);
     }
-    put_count(out, n->value);
+    put_count(out, f->value);
     fprintf(out, " %s, %.2f%%", o->unit ? o->unit : "samples",
-            total > 0 ? 100.0 * n->value / total : 0.0);
-    if (t->diff && n->before > 0)
-        fprintf(out, ", %+.2f%%", 100.0 * (n->value - n->before) / n->before);
+            total > 0 ? 100.0 * f->value / total : 0.0);
+    if (t->diff && f->before > 0)
+        fprintf(out, ", %+.2f%%", 100.0 * (f->value - f->before) / f->before);
     fprintf(out, ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"15\" "
             "fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%u\"></text></g>\n",
-            10 + n->x * scale, y, n->value * scale, fill, 13 + n->x * scale, y + 11);
+            10 + f->x * scale, y, f->value * scale, fill, 13 + f->x * scale, y + 11);
+}
+
+/* The depth of the deepest frame put_frames draws. */
+static uint32_t drawn_depth(const ftree *t, double scale, double cut, double min_width)
+{
+    uint32_t d = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const fnode *n = &t->n[i];
+        if (i && n->value < cut) continue;
+        uint32_t nd = n->nnarrow && n->narrow * scale >= min_width ? n->depth + 1 : n->depth;
+        if (nd > d) d = nd;
+    }
+    return d;
+}
+
+/* Every node at least `cut` counts wide (with its ancestors), and for each one drawn, its
+ * children narrower than that as one frame when they add up to min_width pixels. */
+static void put_frames(FILE *out, const ftree *t, const tk_flame_options *o, double scale,
+                       unsigned height, double cut, double min_width)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const fnode *n = &t->n[i];
+        if (i && n->value < cut) continue; /* its parent drew it in its narrow frame */
+        frame f = {n, 0, n->value, n->before, n->x, n->depth};
+        put_frame(out, t, (uint32_t)i, &f, o, scale, height);
+        if (!n->nnarrow || n->narrow * scale < min_width) continue;
+        frame a = {n, 1, n->narrow, n->narrow_before, n->narrow_x, n->depth + 1};
+        put_frame(out, t, (uint32_t)i, &a, o, scale, height);
+    }
 }
 
 static void put_head(FILE *out, const ftree *t, const tk_flame_options *o, unsigned width,
@@ -325,24 +366,16 @@ tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options
     t.n[0].name = "all";
     t.n[0].len = 3;
     t.n[0].first = t.n[0].next = t.n[0].last = t.n[0].last_hit = NONE;
-    tk_status st = TK_OK;
-    size_t lineno = 0;
-    for (const char *s = text, *end = text + len; s < end && st == TK_OK;) {
-        const char *e = memchr(s, '\n', (size_t)(end - s));
-        if (!e) e = end;
-        lineno++;
-        const char *le = e > s && e[-1] == '\r' ? e - 1 : e;
-        if (le > s) st = add_line(&t, s, le, lineno, err);
-        s = e + 1;
-    }
+    tk_status st = tk_folded_scan(text, len, o.path ? o.path : "folded stacks", NULL, add_line,
+                                  &t, &t.diff, err);
+    if (st == TK_ERR_NOMEM) tk_error_set(err, st, "out of memory");
     if (st == TK_OK) {
-        layout(&t);
-        unsigned height = 70 + (t.max_depth + 1) * 16;
         double scale = t.n[0].value > 0 ? (width - 20) / t.n[0].value : 0;
+        double cut = scale > 0 ? 1.0 / scale : 0; /* a pixel, in counts */
+        layout(&t, cut);
+        unsigned height = 70 + (drawn_depth(&t, scale, cut, min_width) + 1) * 16;
         put_head(out, &t, &o, width, height);
-        for (size_t i = 0; i < t.count; i++)
-            if (t.n[i].value * scale >= min_width || i == 0)
-                put_frame(out, &t, (uint32_t)i, &o, scale, height);
+        put_frames(out, &t, &o, scale, height, cut, min_width);
         fputs(script, out);
         fputs("</svg>\n", out);
         if (ferror(out)) st = tk_error_set(err, TK_ERR_IO, "write error");

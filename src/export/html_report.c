@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/json.h"
 #include "tracekit/tracekit.h"
 
 static const char style[] =
@@ -21,11 +23,30 @@ static const char style[] =
     "        text-overflow: ellipsis; font-family: monospace; }\n"
     ".head .cell { font-family: sans-serif; }\n"
     "iframe { width: 100%; height: 420px; border: 1px solid #ccc; }\n"
-    "#timeline-info { font-family: monospace; min-height: 1.4em; }\n";
+    "#timeline-info { font-family: monospace; min-height: 1.4em; }\n"
+    "h3 { font-size: 14px; margin: 12px 0 4px; }\n"
+    "figure.graph { margin: 12px 0; border: 1px solid #ccc; padding: 6px; }\n"
+    "figcaption .fields span { display: inline-block; margin-right: 14px; font-family:"
+        " monospace; }\n"
+    "figcaption .fields span b { font-family: sans-serif; margin-right: 4px; }\n"
+    ".svg { max-height: 640px; overflow: auto; }\n"
+    ".svg svg { max-width: 100%; height: auto; }\n"
+    "table.paths { border-collapse: collapse; font-family: monospace; margin-top: 6px; }\n"
+    "table.paths td, table.paths th { border: 1px solid #ddd; padding: 2px 6px; text-align:"
+        " left; }\n"
+    "table.paths tr.path { cursor: pointer; } table.paths tr.sel { background: #fdd; }\n"
+    ".hl polygon, .hl ellipse, .hl path { stroke: #d00 !important; stroke-width: 3; }\n"
+    ".hl text { fill: #d00; }\n";
 
 static const char script[] =
     "'use strict';\n"
-    "const report = JSON.parse(document.getElementById('report').textContent);\n"
+    "// numbers beyond 2^53 keep their digits (JSON.parse hands the reviver their source)\n"
+    "function parseJSON(text) {\n"
+    "  return JSON.parse(text, (k, v, ctx) => typeof v === 'number' && !Number.isSafeInteger(v)\n"
+    "    && ctx && typeof ctx.source === 'string' && /^-?[0-9]+$/.test(ctx.source) ?"
+        " ctx.source : v);\n"
+    "}\n"
+    "const report = parseJSON(document.getElementById('report').textContent);\n"
     "const events = Array.isArray(report.events) ? report.events : [];\n"
     "const ROW = 22;\n"
     "function el(tag, attrs, text) {\n"
@@ -41,11 +62,33 @@ static const char script[] =
     "  if (typeof v === 'object') return JSON.stringify(v);\n"
     "  return String(v);\n"
     "}\n"
+    "const isTable = v => Array.isArray(v) && v.length > 0 && typeof v[0] === 'object' &&"
+        " v[0] !== null;\n"
+    "// a row by its first two plain members (\"pid 77, thread 1\")\n"
+    "function rowName(r, i) {\n"
+    "  const ks = Object.keys(r).filter(k => r[k] === null || typeof r[k] !=="
+        " 'object').slice(0, 2);\n"
+    "  return ks.length ? ks.map(k => k + ' ' + fmt(r[k])).join(', ') : '#' + i;\n"
+    "}\n"
+    "// every array of objects of the report, nested ones too (key \"processes.0.loop_table\")\n"
+    "function tablesOf(obj, prefix, title, out) {\n"
+    "  for (const k of Object.keys(obj)) {\n"
+    "    if (!isTable(obj[k])) continue;\n"
+    "    const key = prefix ? prefix + '.' + k : k, name = title ? title + ': ' + k : k;\n"
+    "    out.push({ key, title: name, rows: obj[k] });\n"
+    "    obj[k].forEach((r, i) => {\n"
+    "      if (Object.values(r).some(isTable)) tablesOf(r, key + '.' + i, name + ' ' +"
+        " rowName(r, i), out);\n"
+    "    });\n"
+    "  }\n"
+    "  return out;\n"
+    "}\n"
+    "const allTables = tablesOf(report, '', '', []);\n"
     "function summary() {\n"
     "  const dl = document.getElementById('summary-list');\n"
     "  for (const k of Object.keys(report)) {\n"
     "    const v = report[k];\n"
-    "    if (Array.isArray(v) && v.length && typeof v[0] === 'object' && v[0] !== null) continue;\n"
+    "    if (isTable(v)) continue;\n"
     "    let text = fmt(v);\n"
     "    if (Array.isArray(v) && events.length === v.length && k !== 'events')\n"
     "      text = v.map((x, i) => events[i] + ' ' + fmt(x)).join(', ');\n"
@@ -53,9 +96,12 @@ static const char script[] =
     "  }\n"
     "}\n"
     "function columns(rows) {\n"
-    "  const cols = [];\n"
+    "  const cols = [], nested = new Set();\n"
+    "  for (const r of rows.slice(0, 50)) for (const k of Object.keys(r)) if (isTable(r[k]))"
+        " nested.add(k);\n"
     "  for (const r of rows.slice(0, 50)) for (const k of Object.keys(r)) {\n"
     "    const v = r[k];\n"
+    "    if (nested.has(k)) continue;\n"
     "    if (Array.isArray(v) && v.every(x => typeof x === 'number')) {\n"
     "      for (let i = 0; i < v.length; i++) {\n"
     "        const name = k + ' ' + (events.length === v.length ? events[i] : i);\n"
@@ -66,9 +112,9 @@ static const char script[] =
     "  }\n"
     "  return cols;\n"
     "}\n"
-    "function table(key, rows) {\n"
+    "function table(key, title, rows) {\n"
     "  const sec = el('section', { class: 'table', 'data-key': key });\n"
-    "  sec.append(el('h2', {}, key + ' (' + rows.length + ')'));\n"
+    "  sec.append(el('h2', {}, title + ' (' + rows.length + ')'));\n"
     "  const filter = el('input', { type: 'search', placeholder: 'filter by name (a regex)' });\n"
     "  sec.append(filter);\n"
     "  const cols = columns(rows);\n"
@@ -189,15 +235,109 @@ static const char script[] =
     "  document.getElementById('timeline').hidden = false;\n"
     "  paint();\n"
     "}\n"
-    "summary();\n"
-    "for (const k of Object.keys(report)) {\n"
-    "  const v = report[k];\n"
-    "  if (Array.isArray(v) && v.length && typeof v[0] === 'object' && v[0] !== null)\n"
-    "    table(k, v);\n"
+    "// the report's rows of each graph: loops by their head, CSI functions by their label\n"
+    "function rowsOfGraphs() {\n"
+    "  const by = new Map();\n"
+    "  const add = (kind, key, t, i) => {\n"
+    "    const k = kind + ' ' + fmt(key);\n"
+    "    if (!by.has(k)) by.set(k, []);\n"
+    "    by.get(k).push({ table: t, index: i });\n"
+    "  };\n"
+    "  for (const t of allTables) t.rows.forEach((r, i) => {\n"
+    "    if (/(^|[.])loop_table$/.test(t.key) && r.loop !== undefined) add('loop', r.loop, t, i);\n"
+    "    if (/(^|[.])hot_loops$/.test(t.key) && r.head !== undefined) add('loop', r.head, t, i);\n"
+    "    if (t.key === 'rows' && r['function'] !== undefined) add('function', r['function'],"
+        " t, i);\n"
+    "  });\n"
+    "  return by;\n"
     "}\n"
+    "function fields(t, i) {\n"
+    "  const r = t.rows[i], div = el('div', { class: 'fields', 'data-table': t.key,"
+        " 'data-index': i });\n"
+    "  div.append(el('span', { class: 'from' }, t.title + ' #' + i));\n"
+    "  for (const k of Object.keys(r)) {\n"
+    "    if (isTable(r[k])) continue;\n"
+    "    const s = el('span', { 'data-key': k }, fmt(r[k]));\n"
+    "    s.prepend(el('b', {}, k));\n"
+    "    div.append(s);\n"
+    "  }\n"
+    "  return div;\n"
+    "}\n"
+    "// block id (the first word of a node's label) -> the node's <g> and its dot name\n"
+    "function nodesOf(fig) {\n"
+    "  const m = new Map();\n"
+    "  for (const g of fig.querySelectorAll('g.node')) {\n"
+    "    const t = g.querySelector('text'), name = g.querySelector('title').textContent;\n"
+    "    if (t) m.set(t.textContent.split(' ')[0], { g, name, exit: /"
+        " EXIT$/.test(t.textContent) });\n"
+    "  }\n"
+    "  return m;\n"
+    "}\n"
+    "function highlight(fig, path) {\n"
+    "  for (const g of fig.querySelectorAll('.hl')) g.classList.remove('hl');\n"
+    "  if (!path) return;\n"
+    "  const nodes = nodesOf(fig), seq = path.blocks.map(b => nodes.get(String(b))).filter(n"
+        " => n);\n"
+    "  const exit = Array.from(nodes.values()).find(n => n.exit);\n"
+    "  if (path.end === 'EXIT' && exit) seq.push(exit);\n"
+    "  const edges = new Map(Array.from(fig.querySelectorAll('g.edge'))\n"
+    "    .map(g => [g.querySelector('title').textContent, g]));\n"
+    "  seq.forEach((n, i) => {\n"
+    "    n.g.classList.add('hl');\n"
+    "    const e = i + 1 < seq.length && edges.get(n.name + '->' + seq[i + 1].name);\n"
+    "    if (e) e.classList.add('hl');\n"
+    "  });\n"
+    "}\n"
+    "function pathTable(fig, data) {\n"
+    "  const tab = el('table', { class: 'paths' }), head = el('tr');\n"
+    "  for (const h of ['path', 'blocks', 'starts', 'ends', 'lines']) head.append(el('th',"
+        " {}, h));\n"
+    "  tab.append(head);\n"
+    "  for (const p of data.list) {\n"
+    "    const tr = el('tr', { class: 'path', 'data-id': p.id });\n"
+    "    for (const v of [p.id, p.blocks.join(' '), p.start, p.end, p.lines])"
+        " tr.append(el('td', {}, fmt(v)));\n"
+    "    tr.addEventListener('click', () => {\n"
+    "      const on = !tr.classList.contains('sel');\n"
+    "      for (const x of tab.querySelectorAll('tr.sel')) x.classList.remove('sel');\n"
+    "      tr.classList.toggle('sel', on);\n"
+    "      highlight(fig, on ? p : null);\n"
+    "    });\n"
+    "    tab.append(tr);\n"
+    "  }\n"
+    "  const note = el('p', { class: 'listed' }, data.list.length + ' of ' + fmt(data.paths)"
+        " + ' paths listed' +\n"
+    "    (data.more ? ' (tracekit paths --list --limit for more)' : '') + '; click a path to"
+        " draw it');\n"
+    "  fig.append(note, tab);\n"
+    "}\n"
+    "function graphs() {\n"
+    "  const figs = Array.from(document.querySelectorAll('figure.graph'));\n"
+    "  if (!figs.length) return;\n"
+    "  const by = rowsOfGraphs();\n"
+    "  const kinds = new Set(figs.map(f => f.dataset.kind));\n"
+    "  document.getElementById('graphs-title').textContent = kinds.has('loop') ?\n"
+    "    'Hot loops: their control flow graphs' : 'Paths of each function';\n"
+    "  for (const fig of figs) {\n"
+    "    const cap = fig.querySelector('figcaption');\n"
+    "    cap.append(el('h3', {}, (fig.dataset.kind === 'loop' ? 'Loop ' : '') +"
+        " fig.dataset.key));\n"
+    "    for (const { table: t, index: i } of by.get(fig.dataset.kind + ' ' +"
+        " fig.dataset.key) || [])\n"
+    "      cap.append(fields(t, i));\n"
+    "    const data = fig.querySelector('script.graph-data');\n"
+    "    if (data) pathTable(fig, parseJSON(data.textContent));\n"
+    "  }\n"
+    "  document.getElementById('graphs').hidden = false;\n"
+    "}\n"
+    "summary();\n"
+    "for (const t of allTables) table(t.key, t.title, t.rows);\n"
     "timeline();\n"
+    "graphs();\n"
     "const sectionOf = key => document.querySelector('section.table[data-key=\"' + key + '\"]');\n"
-    "window.tkReport = { report, view: key => sectionOf(key).tkView() };\n";
+    "window.tkReport = { report, tables: allTables.map(t => t.key), view: key =>"
+        " sectionOf(key).tkView(),\n"
+    "                    highlight: (fig, p) => highlight(fig, p) };\n";
 
 /* JSON inside <script>: "</" would end the element; "<\/" is the same JSON */
 static void put_json(FILE *out, const char *s, size_t len)
@@ -210,6 +350,26 @@ static void put_json(FILE *out, const char *s, size_t len)
             from = i + 1;
         }
     fwrite(s + from, 1, len - from, out);
+}
+
+static void put_text_n(FILE *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '<') fputs("&lt;", out);
+        else if (s[i] == '>') fputs("&gt;", out);
+        else if (s[i] == '&') fputs("&amp;", out);
+        else fputc(s[i], out);
+    }
+}
+
+static void put_attr(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"') fputs("&quot;", out);
+        else if (*s == '<') fputs("&lt;", out);
+        else if (*s == '&') fputs("&amp;", out);
+        else fputc(*s, out);
+    }
 }
 
 static void put_text(FILE *out, const char *s)
@@ -256,6 +416,38 @@ static tk_status put_flame(const tk_html_report *r, FILE *out, tk_error *err)
     return st;
 }
 
+/* The graph's SVG inline (what comes before "<svg", Graphviz's XML declaration, doctype and
+ * comments, left out), or its note and dot source. */
+static void put_graph(FILE *out, const tk_html_graph *g)
+{
+    fputs("<figure class=\"graph\" data-kind=\"", out);
+    put_attr(out, g->kind ? g->kind : "");
+    fputs("\" data-key=\"", out);
+    put_attr(out, g->key ? g->key : "");
+    fputs("\"><figcaption></figcaption>\n", out);
+    const char *svg = g->svg ? memmem(g->svg, g->svg_len, "<svg", 4) : NULL;
+    if (svg) {
+        fputs("<div class=\"svg\">", out);
+        fwrite(svg, 1, g->svg_len - (size_t)(svg - g->svg), out);
+        fputs("</div>\n", out);
+    } else {
+        fputs("<p class=\"note\">", out);
+        put_text(out, g->note ? g->note : "not drawn");
+        fputs("</p>\n", out);
+        if (g->dot) {
+            fputs("<details><summary>the graph in Graphviz's dot language</summary><pre>", out);
+            put_text_n(out, g->dot, g->dot_len);
+            fputs("</pre></details>\n", out);
+        }
+    }
+    if (g->data) {
+        fputs("<script type=\"application/json\" class=\"graph-data\">", out);
+        put_json(out, g->data, g->data_len);
+        fputs("</script>\n", out);
+    }
+    fputs("</figure>\n", out);
+}
+
 tk_status tk_html_report_write(const tk_html_report *r, FILE *out, tk_error *err)
 {
     const char *title = r->title ? r->title : "tracekit report";
@@ -271,7 +463,11 @@ tk_status tk_html_report_write(const tk_html_report *r, FILE *out, tk_error *err
     }
     fputs("<section id=\"timeline\" hidden><h2>Timeline (wheel: zoom)</h2>"
           "<div id=\"timeline-info\"></div><div><canvas id=\"timeline-canvas\"></canvas></div>"
-          "</section>\n<script type=\"application/json\" id=\"report\">", out);
+          "</section>\n", out);
+    if (r->ngraphs) fputs("<section id=\"graphs\" hidden><h2 id=\"graphs-title\"></h2>\n", out);
+    for (size_t i = 0; i < r->ngraphs; i++) put_graph(out, &r->graphs[i]);
+    if (r->ngraphs) fputs("</section>\n", out);
+    fputs("<script type=\"application/json\" id=\"report\">", out);
     put_json(out, r->report_json, r->report_len);
     fputs("</script>\n", out);
     if (r->trace_json) {
@@ -282,4 +478,70 @@ tk_status tk_html_report_write(const tk_html_report *r, FILE *out, tk_error *err
     fprintf(out, "<script>\n%s</script>\n</body></html>\n", script);
     if (ferror(out)) return tk_error_set(err, TK_ERR_IO, "write error");
     return TK_OK;
+}
+
+/* ---- the keys of a report's graphs ------------------------------------------------------ */
+
+#define KEYS_DEPTH 64
+
+/* Where the walk is: per nesting level, whether it is an array named `array`; in an object
+ * of such an array, whether the next value is `member`'s. */
+typedef struct keys_walk {
+    const char *array, *member;
+    unsigned char in_array[KEYS_DEPTH]; /* level: an array named `array` */
+    size_t depth;
+    const char *last_key;               /* the object member whose value comes next */
+    int take;                           /* the next value is wanted */
+} keys_walk;
+
+static void keys_open(keys_walk *w, int array)
+{
+    if (w->depth < KEYS_DEPTH)
+        w->in_array[w->depth] = array && w->last_key && strcmp(w->last_key, w->array) == 0;
+    w->depth++;
+    w->take = 0;
+}
+
+tk_status tk_html_report_keys(const char *json, size_t len, const char *array,
+                              const char *member, tk_html_key_fn fn, void *user, tk_error *err)
+{
+    tk_json *j;
+    tk_status st = tk_json_open_memory(&j, json, len, "report", NULL, err);
+    if (st != TK_OK) return st;
+    keys_walk w;
+    memset(&w, 0, sizeof w);
+    w.array = array;
+    w.member = member;
+    char *key = NULL; /* the last member name, kept across tokens */
+    tk_json_token t;
+    while (st == TK_OK && (st = tk_json_next(j, &t, err)) == TK_OK) {
+        int parent_wanted = w.depth >= 2 && w.depth - 2 < KEYS_DEPTH && w.in_array[w.depth - 2];
+        if (t.type == TK_JSON_KEY) {
+            char *k = tk_realloc(key, t.len + 1);
+            if (!k) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            else memcpy(k, t.str, t.len + 1);
+            key = k;
+            w.last_key = key;
+            w.take = parent_wanted && key && strcmp(key, member) == 0;
+            continue;
+        }
+        if (t.type == TK_JSON_OBJECT_BEGIN || t.type == TK_JSON_ARRAY_BEGIN) {
+            keys_open(&w, t.type == TK_JSON_ARRAY_BEGIN);
+        } else if (t.type == TK_JSON_OBJECT_END || t.type == TK_JSON_ARRAY_END) {
+            w.depth--;
+        } else if (w.take && (t.type == TK_JSON_NUMBER || t.type == TK_JSON_STRING)) {
+            char buf[64];
+            const char *v = t.str;
+            if (t.type == TK_JSON_NUMBER) { /* not NUL-terminated */
+                snprintf(buf, sizeof buf, "%.*s", (int)(t.len < 63 ? t.len : 63), t.str);
+                v = buf;
+            }
+            st = fn(user, v, t.type == TK_JSON_NUMBER ? strlen(buf) : t.len);
+        }
+        w.last_key = NULL;
+        w.take = 0;
+    }
+    tk_free(key);
+    tk_json_free(j);
+    return st == TK_END ? TK_OK : st;
 }

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/elf.h"
+#include "csi_cov/cov_internal.h"
 #include "tracekit/format.h"
 
 extern const tk_format tk_format_callgrind;
@@ -9,11 +11,17 @@ extern const tk_format tk_format_xray;
 extern const tk_format tk_format_dcfg;
 extern const tk_format tk_format_dcfg_trace;
 extern const tk_format tk_format_csi;
+extern const tk_format tk_format_csi_cc;
+extern const tk_format tk_format_csi_fc;
+extern const tk_format tk_format_csi_bbc;
 extern const tk_format tk_format_wet;
+extern const tk_format tk_format_folded;
 
 static const tk_format *const formats[] = {
-    &tk_format_callgrind, &tk_format_xray, &tk_format_dcfg,
-    &tk_format_dcfg_trace, &tk_format_csi, &tk_format_wet,
+    &tk_format_callgrind, &tk_format_xray,    &tk_format_dcfg,
+    &tk_format_dcfg_trace, &tk_format_csi,    &tk_format_csi_cc,
+    &tk_format_csi_fc,    &tk_format_csi_bbc, &tk_format_wet,
+    &tk_format_folded,
 };
 
 #define NFORMATS (sizeof formats / sizeof formats[0])
@@ -57,6 +65,14 @@ tk_status tk_format_detect_input(tk_input *in, const tk_format **out, tk_error *
     if (!*out)
         return tk_error_set_at(err, TK_ERR_FORMAT, tk_input_path(in), -1, 0, 0,
                                "unrecognised format (use --from FORMAT; see 'tracekit formats')");
+    /* An ELF file holds CSI's metadata in sections, which its first bytes do
+     * not tell: a file (or memory) is looked at whole; a pipe or compressed
+     * data stays path tracing (--from picks another). */
+    const uint8_t *whole;
+    size_t whole_len;
+    if (*out == &tk_format_csi && tk_elf_is_elf(data, len) &&
+        tk_input_file_view(in, &whole, &whole_len) == TK_OK)
+        *out = csi_elf_format(whole, whole_len);
     return TK_OK;
 }
 

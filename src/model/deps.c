@@ -2,6 +2,7 @@
  * values, dense instance numbering and an on-demand reverse index. */
 #include "tracekit/deps.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,12 @@ typedef struct deps_port {
     uint32_t dense; /* entries[j].inst == j for every j */
 } deps_port;
 
+/* The upper words of a value wider than 64 bits (its low word is in values). */
+typedef struct wide_value {
+    uint64_t at;         /* index in values */
+    uint64_t hi[TK_DEPS_VALUE_WORDS - 1];
+} wide_value;
+
 typedef struct hist_edge {
     uint32_t from, from_inst, to, to_inst;
 } hist_edge;
@@ -46,6 +53,7 @@ struct tk_deps {
     TK_VEC(tk_dep) entries;
     TK_VEC(uint32_t) value_insts;
     TK_VEC(uint64_t) values;
+    TK_VEC(wide_value) wide; /* by at, increasing */
     TK_VEC(hist_edge) edges;
     tk_hmap by_id;
     tk_hmap by_addr;
@@ -84,6 +92,7 @@ void tk_deps_free(tk_deps *d)
     TK_VEC_FREE(&d->entries);
     TK_VEC_FREE(&d->value_insts);
     TK_VEC_FREE(&d->values);
+    TK_VEC_FREE(&d->wide);
     TK_VEC_FREE(&d->edges);
     tk_hmap_free(&d->by_id);
     tk_hmap_free(&d->by_addr);
@@ -196,6 +205,23 @@ tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error 
         return nomem(err);
     d->instrs.data[d->current].nvalues++;
     return TK_OK;
+}
+
+tk_status tk_deps_add_value_wide(tk_deps *d, uint32_t inst, const uint64_t *words,
+                                 uint32_t nwords, tk_error *err)
+{
+    assert(nwords >= 1 && nwords <= TK_DEPS_VALUE_WORDS);
+    wide_value w;
+    memset(&w, 0, sizeof w);
+    w.at = d->values.len;
+    int wide = 0;
+    for (uint32_t k = 1; k < nwords; k++) {
+        w.hi[k - 1] = words[k];
+        wide |= words[k] != 0;
+    }
+    if (wide && TK_VEC_PUSH(&d->wide, w) != 0)
+        return nomem(err);
+    return tk_deps_add_value(d, inst, words[0], err);
 }
 
 tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
@@ -541,6 +567,36 @@ size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
     *insts = in->nvalues ? d->value_insts.data + in->values_start : NULL;
     *values = in->nvalues ? d->values.data + in->values_start : NULL;
     return in->nvalues;
+}
+
+size_t tk_deps_value_hex(const tk_deps *d, uint32_t index, size_t k, char *buf)
+{
+    static const char digits[] = "0123456789abcdef";
+    const deps_instr *in = &d->instrs.data[index];
+    uint64_t at = in->values_start + k, words[TK_DEPS_VALUE_WORDS] = {d->values.data[at]};
+    size_t lo = 0, hi = d->wide.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->wide.data[mid].at < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < d->wide.len && d->wide.data[lo].at == at)
+        memcpy(words + 1, d->wide.data[lo].hi, sizeof d->wide.data[lo].hi);
+    size_t n = 0;
+    int started = 0;
+    for (int w = TK_DEPS_VALUE_WORDS - 1; w >= 0; w--)
+        for (int sh = 60; sh >= 0; sh -= 4) {
+            unsigned x = (unsigned)(words[w] >> sh) & 15u;
+            started |= x != 0;
+            if (started)
+                buf[n++] = digits[x];
+        }
+    if (!n)
+        buf[n++] = '0';
+    buf[n] = 0;
+    return n;
 }
 
 int tk_deps_value_at(const tk_deps *d, uint32_t index, uint32_t inst, uint64_t *value)

@@ -831,6 +831,37 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
     return TK_OK;
 }
 
+tk_status tk_profile_one_part(tk_profile **prof, tk_error *err)
+{
+    if ((*prof)->part_count < 2) return TK_OK;
+    tk_profile *m;
+    tk_prof_part *part;
+    if (tk_profile_new(&m) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    const tk_prof_part *first = (*prof)->parts[0];
+    tk_status st = tk_profile_add_part(m, &part);
+    if (st == TK_OK) {
+        part->positions = first->positions;
+        part->has_pid = first->has_pid;
+        part->pid = first->pid;
+        if (first->cmd) st = tk_profile_part_set_string(&part->cmd, first->cmd, strlen(first->cmd));
+        if (st == TK_OK && first->creator)
+            st = tk_profile_part_set_string(&part->creator, first->creator,
+                                            strlen(first->creator));
+    }
+    if (st != TK_OK) st = tk_error_set(err, st, "out of memory");
+    if (st == TK_OK) st = tk_profile_merge(m, *prof, part, err);
+    if (st == TK_OK && (st = tk_profile_part_fill_totals(m, part)) != TK_OK)
+        st = tk_error_set(err, st, st == TK_ERR_LIMIT ? "totals overflow 64 bits"
+                                                      : "out of memory");
+    if (st != TK_OK) {
+        tk_profile_free(m);
+        return st;
+    }
+    tk_profile_free(*prof);
+    *prof = m;
+    return TK_OK;
+}
+
 /* ---- string ranks (for deterministic output) ---------------------------- */
 
 typedef struct str_ref {

@@ -207,6 +207,8 @@ static tk_status write_output(const char *path, int force, write_fn fn, void *ct
         st = tk_error_set(err, TK_ERR_IO, "%s: cannot write the compressed stream", path);
     if (st != TK_OK) {
         tk_output_abort(o);
+        if (st == TK_ERR_IO && err && !err->path[0] && !strstr(err->message, path))
+            tk_error_prefix(err, "%s", path);
         return st;
     }
     return tk_output_commit(o, err);
@@ -229,6 +231,20 @@ static tk_status put_trace(void *ctx, FILE *f, tk_error *err)
 {
     trace_ctx *t = ctx;
     return rec_write_trace(t->cfg, t->set, t->dir, t->level, f, &t->edges, err);
+}
+
+typedef struct wet_ctx {
+    rec_wet *w;
+} wet_ctx;
+
+static tk_status put_wet(void *ctx, FILE *f, tk_error *err)
+{
+    return rec_wet_write(((wet_ctx *)ctx)->w, f, err);
+}
+
+static tk_status put_wet_history(void *ctx, FILE *f, tk_error *err)
+{
+    return rec_wet_write_history(((wet_ctx *)ctx)->w, f, err);
 }
 
 static int exists(const char *path)
@@ -313,25 +329,75 @@ static void count(const tk_cfg *cfg, tk_record_result *res)
     }
 }
 
+/* The WET replay of the program's process: the last program it exec'd (a wrapper script's
+ * or a shim's exec is followed; children are not recorded). */
+static tk_status wet_load(const rec_run *run, const tk_record_options *opt, const rec_set *set,
+                          const tk_cfg *cfg, tk_record_result *res, rec_wet **out, tk_error *err)
+{
+    const rec_proc *root = NULL;
+    for (size_t i = 0; i < set->n; i++) {
+        const rec_raw *r = &set->procs[i].raw;
+        if (r->wet && r->done && r->pid == (uint64_t)run->pid && (!root || r->gen > root->raw.gen))
+            root = &set->procs[i];
+    }
+    if (!root) return tk_error_set(err, TK_ERR_FORMAT, "%s: tkrecord wrote no WET data", run->raw);
+    rec_wet_opts wo = {opt->wet_path != NULL, 0, opt->wet_memory, run->dir};
+    if (opt->wet_history_path)
+        wo.history = opt->wet_history ? opt->wet_history : TK_RECORD_WET_HISTORY;
+    tk_status st = rec_wet_load(out, cfg, root, run->raw, &wo, err);
+    if (st != TK_OK) return st;
+    res->wet_execs = root->raw.gen;
+    snprintf(res->wet_program, sizeof res->wet_program, "%s",
+             root->raw.exe ? rec_str(&root->raw, root->raw.exe) : "");
+    rec_wet_stats ws;
+    rec_wet_get_stats(*out, &ws);
+    res->wet_instructions = ws.instructions;
+    res->wet_instances = ws.instances;
+    res->wet_deps = ws.deps;
+    res->wet_history = ws.history;
+    res->wet_spills = ws.spills;
+    return TK_OK;
+}
+
+/* Every output asked for, in turn; when one fails, those written are removed (all or
+ * nothing). */
+static tk_status write_all(const tk_record_options *opt, const tk_cfg *cfg, trace_ctx *t,
+                           rec_wet *w, tk_error *err)
+{
+    wet_ctx wc = {w};
+    const char *paths[4] = {opt->dcfg_path, opt->trace_path, opt->wet_path,
+                            opt->wet_history_path};
+    write_fn fns[4] = {put_dcfg, put_trace, put_wet, put_wet_history};
+    void *ctxs[4] = {(void *)cfg, t, &wc, &wc};
+    tk_status st = TK_OK;
+    int k = 0;
+    for (; k < 4 && st == TK_OK; k++)
+        if (paths[k]) st = write_output(paths[k], opt->force, fns[k], ctxs[k], err);
+    if (st != TK_OK)
+        for (int j = 0; j < k - 1; j++)
+            if (paths[j] && strcmp(paths[j], "-")) unlink(paths[j]);
+    return st;
+}
+
 static tk_status record_outputs(const rec_run *run, const tk_record_options *opt,
                                 tk_record_result *res, const rec_end_info *end, tk_error *err)
 {
     rec_set set;
     tk_cfg *cfg = NULL;
+    rec_wet *w = NULL;
     tk_status st = rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid, end,
                                  &cfg, err);
     if (st == TK_OK) {
         res->complete = 1;
         for (size_t i = 0; i < set.n; i++) res->complete &= set.procs[i].end.complete;
         count(cfg, res);
-        st = write_output(opt->dcfg_path, opt->force, put_dcfg, cfg, err);
     }
-    if (st == TK_OK && opt->trace_path) {
-        trace_ctx t = {cfg, &set, run->raw, opt->trace_level, 0};
-        st = write_output(opt->trace_path, opt->force, put_trace, &t, err);
-        res->trace_edges = t.edges;
-        if (st != TK_OK) unlink(opt->dcfg_path); /* both or neither */
-    }
+    if (st == TK_OK && (opt->wet_path || opt->wet_history_path))
+        st = wet_load(run, opt, &set, cfg, res, &w, err);
+    trace_ctx t = {cfg, &set, run->raw, opt->trace_level, 0};
+    if (st == TK_OK) st = write_all(opt, cfg, &t, w, err);
+    res->trace_edges = t.edges;
+    rec_wet_free(w);
     tk_cfg_free(cfg);
     rec_set_free(&set);
     return st;
@@ -341,15 +407,22 @@ tk_status tk_record_run(const char *const *argv, const tk_record_options *opt,
                         tk_record_result *res, tk_error *err)
 {
     memset(res, 0, sizeof *res);
-    if (!opt || !opt->dcfg_path || !*opt->dcfg_path)
-        return tk_error_set(err, TK_ERR_ARG, "no output file for the DCFG");
-    const char *outs[2] = {opt->dcfg_path, opt->trace_path};
-    for (int i = 0; i < 2; i++)
+    if (!opt || !((opt->dcfg_path && *opt->dcfg_path) || opt->wet_path || opt->wet_history_path))
+        return tk_error_set(err, TK_ERR_ARG, "no output file");
+    if (opt->trace_path && !opt->dcfg_path)
+        return tk_error_set(err, TK_ERR_ARG, "a DCFG-Trace needs its DCFG");
+    const char *outs[4] = {opt->dcfg_path, opt->trace_path, opt->wet_path, opt->wet_history_path};
+    for (int i = 0; i < 4; i++)
         if (!opt->force && exists(outs[i]))
             return tk_error_set(err, TK_ERR_EXISTS, "%s exists (--force overwrites it)", outs[i]);
-    if (opt->trace_path && !strcmp(opt->trace_path, opt->dcfg_path))
-        return tk_error_set(err, TK_ERR_ARG, "the DCFG and its trace need two files");
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]) && strcmp(outs[i], "-"))
+                return tk_error_set(err, TK_ERR_ARG, "two outputs named %s", outs[i]);
+    if ((opt->wet_path || opt->wet_history_path) && opt->trace_children)
+        return tk_error_set(err, TK_ERR_ARG,
+                            "a WET trace is of one process: it cannot follow the children");
+    for (int i = 0; i < 4; i++)
         if (writable(outs[i], err) != TK_OK) return TK_ERR_IO;
     rec_run run;
     tk_status st = rec_prepare(&run, argv, opt, err);

@@ -406,6 +406,13 @@ static tk_status fill_blocks(bld *d, tk_cfg_process *p)
             bl->last16 = (uint16_t)last;
         }
     }
+    /* an image without blocks starts where the blocks before it end: first_block stays
+     * monotonic, as tk_cfg_block_image's search needs */
+    for (uint32_t i = 0, end = 0; i < p->nimages; i++) {
+        tk_cfg_image *im = &p->images[i];
+        if (!im->nblocks) im->first_block = end;
+        else end = im->first_block + im->nblocks;
+    }
     return TK_OK;
 }
 

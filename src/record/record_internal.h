@@ -72,6 +72,17 @@ typedef struct rec_end {
 
 typedef TK_VEC(rec_src) rec_src_vec;
 
+/* A static instruction of the WET mode (a `wi` line). */
+typedef struct rec_winsn {
+    uint64_t addr;
+    uint32_t sb, index;     /* the superblock and instruction it was first seen at */
+    uint32_t pts;           /* its points: (ports, value encoding) pairs at raw->wpts[pts] */
+    uint32_t names;         /* its ports' names (offset in strings) */
+    uint16_t nports;        /* data ports (the control port not counted) */
+    uint8_t ctl;            /* rec_kind of its exit (REC_FALL: none) */
+    uint8_t npoints;
+} rec_winsn;
+
 /* One raw file: one process (a pid and an exec generation). */
 typedef struct rec_raw {
     char *path;
@@ -97,6 +108,11 @@ typedef struct rec_raw {
     TK_VEC(rec_edge) edges;     /* in file order */
     uint32_t max_edge_id;
     TK_VEC(rec_end) ends;
+    int wet;                    /* the WET mode's data follows (a `wet` line) */
+    uint64_t wet_history;
+    int wet_values;             /* the stream holds the instances' values */
+    TK_VEC(rec_winsn) winsns;   /* by WET id - 1 */
+    TK_VEC(uint8_t) wpts;
 } rec_raw;
 
 static inline const char *rec_str(const rec_raw *r, uint32_t off)
@@ -199,6 +215,74 @@ FILE *rec_zopen(FILE *dst, tk_compression comp);
  * encoder's default).  *edges: how many edges it holds. */
 tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, int level,
                           FILE *out, uint64_t *edges, tk_error *err);
+
+/* ---- WET (record_wet.c: the stream and control dependences; record_wet_out.c: the
+ * outputs) ---- */
+typedef struct rec_wet rec_wet;
+
+typedef struct rec_wet_opts {
+    int comprehensive;      /* keep every instance (PREFIX.wet) */
+    uint64_t history;       /* the history buffer's dependences (0: no history form) */
+    uint64_t memory;        /* bytes of buffered instances before a spill (0: the default) */
+    const char *tmpdir;     /* where spills go */
+} rec_wet_opts;
+
+/* What the recording holds. */
+typedef struct rec_wet_stats {
+    uint64_t instructions;  /* static */
+    uint64_t instances;
+    uint64_t deps;          /* dependences (control and data) */
+    uint64_t values;
+    uint64_t history;       /* dependences in the history form */
+    uint32_t spills;        /* spill files made */
+} rec_wet_stats;
+
+/* Replay the WET stream of process proc (its raw file's `wi` lines, the
+ * stream p<pid>.<gen>.wet of raw_dir) with the DCFG (cfg, its process) for
+ * control dependences.  TK_ERR_FORMAT (a bad stream), TK_ERR_IO, TK_ERR_NOMEM,
+ * TK_ERR_LIMIT (an instruction run more than the WET model's instances). */
+tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
+                       const char *raw_dir, const rec_wet_opts *o, tk_error *err);
+tk_status rec_wet_write(rec_wet *w, FILE *f, tk_error *err);
+tk_status rec_wet_write_history(rec_wet *w, FILE *f, tk_error *err);
+void rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out);
+void rec_wet_free(rec_wet *w);
+
+/* Static facts of a WET instruction, for the outputs. */
+typedef struct rec_wi {
+    uint64_t addr;
+    const char *file, *func;    /* NULL: unknown (no blank in them) */
+    uint32_t line;
+    uint32_t block;             /* the DCFG block holding it (TK_CFG_NONE: none) */
+    uint32_t ipdom;             /* a branch: its block's immediate post-dominator (a block
+                                   index; TK_CFG_NONE: the routine's end) */
+    uint32_t pts;               /* points in the raw wpts */
+    uint32_t count;             /* instances */
+    uint16_t nports;            /* data ports */
+    uint8_t ctl, npoints, block_start, has_values;
+} rec_wi;
+
+/* The comprehensive form's store: every instance's dependences and value,
+ * grouped by instruction, spilled to files beyond a memory bound. */
+typedef struct rec_wstore rec_wstore;
+tk_status rec_wstore_new(rec_wstore **out, const rec_wi *wis, uint32_t n, uint64_t memory,
+                         const char *tmpdir, tk_error *err);
+tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port,
+                         uint32_t dep, uint32_t dep_inst, tk_error *err);
+tk_status rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const uint8_t *le,
+                           uint32_t n, tk_error *err);
+tk_status rec_wstore_write(rec_wstore *s, FILE *f, tk_error *err);
+uint32_t rec_wstore_spills(const rec_wstore *s);
+void rec_wstore_free(rec_wstore *s);
+
+/* The history form's circular buffer of the last dependences. */
+typedef struct rec_wring rec_wring;
+tk_status rec_wring_new(rec_wring **out, uint64_t size, tk_error *err);
+void rec_wring_push(rec_wring *r, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
+                    uint32_t dep_inst);
+uint64_t rec_wring_count(const rec_wring *r);
+tk_status rec_wring_write(rec_wring *r, const rec_wi *wis, uint32_t n, FILE *f, tk_error *err);
+void rec_wring_free(rec_wring *r);
 
 /* Node ids of the special nodes of rec_cfg_new. */
 #define REC_NODE_START 1u

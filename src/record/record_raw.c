@@ -219,6 +219,53 @@ static tk_status rd_end(rd *d)
     return TK_VEC_PUSH(&d->r->ends, e) ? nomem(d) : TK_OK;
 }
 
+/* wi ID ADDR SB INDEX CTL NPORTS POINTS NAMES (POINTS: ports:venc,...) */
+static tk_status rd_winsn(rd *d)
+{
+    rec_raw *r = d->r;
+    rec_winsn w;
+    memset(&w, 0, sizeof w);
+    uint32_t id, nports;
+    if (!num32(d, &id) || !num(d, 16, &w.addr) || !num32(d, &w.sb) || !num32(d, &w.index))
+        return bad(d, "malformed wi line");
+    if (id != r->winsns.len + 1) return bad(d, "WET instruction ids out of order");
+    while (*d->s == ' ') d->s++;
+    size_t k = 0;
+    for (; k < REC_KIND_COUNT; k++) {
+        size_t n = strlen(kind_names[k]);
+        if (strncmp(d->s, kind_names[k], n) == 0 && d->s[n] == ' ') break;
+    }
+    if (k == REC_KIND_COUNT) return bad(d, "unknown exit kind of a WET instruction");
+    w.ctl = (uint8_t)k;
+    d->s += strlen(kind_names[k]);
+    if (!num32(d, &nports) || nports > 255) return bad(d, "malformed wi ports");
+    w.nports = (uint16_t)nports;
+    w.pts = (uint32_t)r->wpts.len;
+    while (*d->s == ' ') d->s++;
+    if (*d->s == '-') {
+        d->s++;
+    } else {
+        for (;;) {
+            const char *p = d->s;
+            uint64_t np, venc;
+            if (tk_scan_dec(&p, d->end, &np) != TK_OK || *p != ':') return bad(d, "malformed wi point");
+            p++;
+            if (tk_scan_dec(&p, d->end, &venc) != TK_OK || np > nports ||
+                (venc != 0 && venc != 1 && venc != 16 && venc != 32) || w.npoints == 255)
+                return bad(d, "malformed wi point");
+            if (TK_VEC_PUSH(&r->wpts, (uint8_t)np) || TK_VEC_PUSH(&r->wpts, (uint8_t)venc))
+                return nomem(d);
+            w.npoints++;
+            d->s += p - d->s;
+            if (*d->s != ',') break;
+            d->s++;
+        }
+    }
+    if (*d->s != ' ') return bad(d, "malformed wi line");
+    if (name(d, &w.names) < 0) return nomem(d);
+    return TK_VEC_PUSH(&r->winsns, w) ? nomem(d) : TK_OK;
+}
+
 static tk_status rd_header(rd *d, const char *key)
 {
     rec_raw *r = d->r;
@@ -274,6 +321,16 @@ static tk_status rd_line(rd *d, char *line)
     if (!strcmp(key, "file")) return rd_file(d);
     if (!strcmp(key, "image")) return rd_image(d);
     if (!strcmp(key, "end")) return rd_end(d);
+    if (!strcmp(key, "wi")) return rd_winsn(d);
+    if (!strcmp(key, "wet")) {
+        uint64_t n, values;
+        d->r->wet = 1;
+        if (!num(d, 10, &d->r->wet_history) || !num(d, 10, &n) || !num(d, 10, &values) ||
+            values > 1)
+            return bad(d, "malformed wet line");
+        d->r->wet_values = (int)values;
+        return TK_OK;
+    }
     if (!strcmp(key, "done")) {
         d->r->done = 1;
         return TK_OK;
@@ -298,6 +355,11 @@ static tk_status rd_links(rd *d)
             return bad(d, "an edge of an unknown exit");
         if (e->tgt == 0 || e->tgt > r->sbs.len) return bad(d, "an edge into an unknown superblock");
         if (e->thread >= r->nthreads) return bad(d, "an edge of an unknown thread");
+    }
+    for (size_t i = 0; i < r->winsns.len; i++) {
+        const rec_winsn *w = &r->winsns.data[i];
+        if (w->sb == 0 || w->sb > r->sbs.len || w->index >= r->sbs.data[w->sb - 1].ninstrs)
+            return bad(d, "a WET instruction of an unknown superblock");
     }
     for (size_t i = 0; i < r->ends.len; i++) {
         const rec_end *e = &r->ends.data[i];
@@ -357,5 +419,7 @@ void rec_raw_free(rec_raw *r)
     TK_VEC_FREE(&r->exit_seen);
     TK_VEC_FREE(&r->edges);
     TK_VEC_FREE(&r->ends);
+    TK_VEC_FREE(&r->winsns);
+    TK_VEC_FREE(&r->wpts);
     memset(r, 0, sizeof *r);
 }

@@ -291,14 +291,14 @@ static void forward(int sig)
 
 static void child(const rec_run *run, const char *const *argv, const tk_record_options *opt)
 {
-    char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48];
+    char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48], hist[64], root[48];
     pathf(lib, sizeof lib, "VALGRIND_LIB=%s/lib", run->dir);
     pathf(out, sizeof out, "--tkr-out=%s", run->raw);
     pathf(log, sizeof log, "--log-file=%s/valgrind.%%p.log", run->dir);
     pathf(lim, sizeof lim, "--tkr-threads-limit=%u", opt->threads_limit ? opt->threads_limit : 256);
     size_t argc = 0;
     while (argv[argc]) argc++;
-    const char **args = calloc(argc + 16, sizeof *args);
+    const char **args = calloc(argc + 20, sizeof *args);
     if (!args || putenv(lib) != 0) _exit(127);
     size_t k = 0;
     args[k++] = run->valgrind;
@@ -309,7 +309,22 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
     args[k++] = lim;
     args[k++] = opt->trace_path ? "--tkr-trace=yes" : "--tkr-trace=no";
     args[k++] = opt->trace_children ? "--tkr-children=yes" : "--tkr-children=no";
-    args[k++] = opt->trace_children ? "--trace-children=yes" : "--trace-children=no";
+    int wet = opt->wet_path || opt->wet_history_path;
+    /* a WET trace follows the program's execs (a wrapper script, a shim), not its children */
+    args[k++] = opt->trace_children || wet ? "--trace-children=yes" : "--trace-children=no";
+    if (wet) {
+        pathf(root, sizeof root, "--tkr-root=%ld", (long)getpid());
+        args[k++] = root;
+    }
+    if (opt->wet_path || opt->wet_history_path) {
+        pathf(hist, sizeof hist, "--tkr-wet-history=%llu",
+              (unsigned long long)(opt->wet_history_path ? opt->wet_history ? opt->wet_history
+                                                                             : TK_RECORD_WET_HISTORY
+                                                         : 0));
+        args[k++] = "--tkr-wet=yes";
+        args[k++] = opt->wet_path ? "--tkr-wet-values=yes" : "--tkr-wet-values=no";
+        args[k++] = hist;
+    }
     args[k++] = "--";
     args[k++] = run->program;
     for (size_t i = 1; i < argc; i++) args[k++] = argv[i];
@@ -318,8 +333,9 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
     _exit(127);
 }
 
-/* Run Valgrind and wait for it (and, recording children, for every process
- * left behind by the program: tracekit is then their subreaper). */
+/* Run Valgrind and wait for it (and, recording children or a WET trace, for which
+ * Valgrind follows every exec, for every process left behind by the program: tracekit is
+ * then their subreaper). */
 tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_options *opt,
                     tk_error *err)
 {
@@ -328,7 +344,8 @@ tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_optio
     ign.sa_handler = SIG_IGN;
     memset(&fwd, 0, sizeof fwd);
     fwd.sa_handler = forward;
-    if (opt->trace_children) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    int all = opt->trace_children || opt->wet_path || opt->wet_history_path;
+    if (all) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) return tk_error_set(err, TK_ERR_IO, "cannot start a process: %s", strerror(errno));
@@ -347,7 +364,7 @@ tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_optio
         if (w < 0) break; /* ECHILD: nobody left */
         if (w == pid) {
             status = s;
-            if (!opt->trace_children) break;
+            if (!all) break;
         }
     }
     child_pid = 0;
@@ -355,7 +372,7 @@ tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_optio
     sigaction(SIGQUIT, &old_quit, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
-    if (opt->trace_children) prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+    if (all) prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
     run->status = status;
     return TK_OK;
 }

@@ -27,6 +27,16 @@ ln -s "$root/tests/data/csi/elf/multifile-pt.exe" "$F/prog"
 ln -s "$root/examples/loop.debug_PT" "$F/prog.debug_PT"
 ln -s "$root/tests/data/wet/pass/foo1.wet" "$F/prog.wet"
 ln -s "$root/tests/data/wet/pass/foo1.history" "$F/prog.history"
+# CSI coverage: an executable with the three sections, a core of its crash, a section's text
+C=$root/tests/data/csi_cov/core
+for fmt in csi-cc csi-fc csi-bbc; do
+    mkdir "$tmp/files-$fmt"
+    ln -s "$C/tiny.bin" "$tmp/files-$fmt/prog"
+    ln -s "$C/tiny.core" "$tmp/files-$fmt/core"
+    ln -s "$C/tiny.CC.txt" "$tmp/files-$fmt/prog.CC"
+done
+mkdir "$tmp/files-folded"
+ln -s "$root/tests/data/folded/pass/cxx.folded" "$tmp/files-folded/out.folded"
 
 n=0 bad=0 skipped=0
 for fmt in $("$TRACEKIT" formats | awk '/^[a-z]/ { print $1 }'); do
@@ -36,8 +46,9 @@ for fmt in $("$TRACEKIT" formats | awk '/^[a-z]/ { print $1 }'); do
         case "$line" in *"| dot "*) command -v dot >/dev/null || { skipped=$((skipped + 1)); continue; } ;; esac
         n=$((n + 1))
         d=$tmp/run$n
+        # (links replaced, never written through)
         mkdir "$d" && cp -P "$F"/* "$d"/
-        [ -d "$tmp/files-$fmt" ] && cp -P "$tmp/files-$fmt"/* "$d"/
+        [ -d "$tmp/files-$fmt" ] && cp -P --remove-destination "$tmp/files-$fmt"/* "$d"/
         out=$(sed -n 's/.* -o \([^ ]*\).*/\1/p' <<<"$line") # what the example writes
         [ -n "$out" ] && rm -f "$d/$out"
         if ! (cd "$d" && PATH="$tmp/bin:$PATH" bash -o pipefail -c "tracekit $line" >"$tmp/out" 2>&1); then

@@ -3,8 +3,10 @@
 # with no console error and no request outside the page, and shows what `report --format json`
 # says (tests/viewers/report_html.js): the summary, each table's rows as they are drawn (first
 # screen, middle, end), sorting by a column, the flame graph where the format has stacks, the
-# XRay and DCFG-Trace timelines. A callgrind profile of 100,000 functions (generated) stays
-# usable: its page loads and draws within the test's limits.
+# XRay and DCFG-Trace timelines; the hot loops of DCFG and DCFG-Trace reports and the functions
+# of CSI reports drawn by Graphviz, each with its report rows, a CSI function's paths listed and
+# highlighted when clicked. A callgrind profile of 100,000 functions (generated) stays usable:
+# its page loads and draws within the test's limits.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
@@ -26,10 +28,19 @@ page xray -m examples/fib-xray.bin examples/fib.xray
 page xray-mt -m tests/data/xray/bin/mtpool tests/data/xray/pass/mtpool.fdr
 page callgrind tests/data/callgrind/pass/cxx-default.out
 page callgrind-inclusive --inclusive tests/data/callgrind/pass/gzip.out
+command -v dot >/dev/null || { echo "graphviz (dot) not installed"; exit 77; }
+SDE=tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2
 page dcfg examples/hello.dcfg.json
+page dcfg-sde "$SDE"
+page dcfg-threads tests/data/dcfg/pass/generated-hard.dcfg.json
 page dcfg-trace --dcfg examples/hello.dcfg.json examples/hello.trace.json
+page dcfg-trace-gen11 --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json tests/data/dcfg_trace/pass/gen11.intel.trace.json
 page csi examples/loop.debug_PT
+# the Ball-Larus metadata of every routine of a real program (Intel SDE's DCFG of it)
+"$TRACEKIT" convert --to csi "$SDE" -o "$tmp/sde.debug_PT" 2>/dev/null || fail=1
+page csi-sde "$tmp/sde.debug_PT"
 page wet examples/foo1.wet
+page folded tests/data/folded/pass/mtpool-per-thread.folded
 # 100,000 functions, each called from main
 python3 - "$tmp/big.out" <<'PY'
 import sys
@@ -43,5 +54,9 @@ with open(sys.argv[1], "w") as f:
         f.write(f"fn=fn_{i}\n{i + 2} {i % 997 + 1}\n")
 PY
 page big "$tmp/big.out"
-viewers_node tests/viewers/report_html.js "${pages[@]}" || fail=1
+viewers_node tests/viewers/report_html.js "${pages[@]}" >"$tmp/results" || fail=1
+cat "$tmp/results"
+# the 100,000 functions called from main, each narrower than a pixel, are one frame of theirs
+grep -q "big.html: .*(1 of paths narrower than a pixel)" "$tmp/results" ||
+    { echo "FAIL: the big profile's flame graph has no frame of the narrow paths"; fail=1; }
 exit $fail

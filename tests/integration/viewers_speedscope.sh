@@ -54,9 +54,18 @@ for p in gzip demo-default threads-combined cxx-default; do
     echo "same $tmp/$p.callgrind $tmp/$p.orig.callgrind" >>"$cases"
 done
 
-# DCFG and DCFG-Trace
+# DCFG and DCFG-Trace; a DCFG of two threads in one file (the threads' costs added up under
+# their roots "thread 0" and "thread 1": speedscope refused the second part's "events:" line)
+# and as a file per thread
 "$TRACEKIT" convert --to callgrind examples/hello.dcfg.json -o "$tmp/hello-dcfg.callgrind" || fail=1
 echo "callgrind $tmp/hello-dcfg.callgrind" >>"$cases"
+G=tests/data/dcfg/pass/generated-hard.dcfg.json
+"$TRACEKIT" convert --to callgrind $G -o "$tmp/dcfg-threads.callgrind" || fail=1
+mkdir -p "$tmp/pt-dcfg"
+"$TRACEKIT" convert --to callgrind --per-thread $G -o "$tmp/pt-dcfg/callgrind.out.dcfg" || fail=1
+[ "$(ls "$tmp/pt-dcfg" | wc -l)" = 2 ] || { echo "FAIL: --per-thread: not a file per thread"; fail=1; }
+echo "callgrind-estimated $tmp/dcfg-threads.callgrind" >>"$cases"
+for f in "$tmp/pt-dcfg"/*; do echo "callgrind-estimated $f" >>"$cases"; done
 for t in examples/hello.trace.json:examples/hello.dcfg.json \
     tests/data/dcfg_trace/pass/gen11.intel.trace.json:tests/data/dcfg_trace/pass/gen11.dcfg.json; do
     trace=${t%%:*} dcfg=${t#*:} name=$(basename "${trace%%.*}")

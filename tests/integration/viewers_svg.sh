@@ -4,7 +4,8 @@
 # path in the folded stacks of the same input, clicking a frame zooms to it and "Reset zoom"
 # comes back, a search shows the matched share of the outermost matches
 # (tests/viewers/flamegraph.js): XRay (time, calls, per thread, reversed), callgrind (C++ names,
-# a recursion), DCFG-Trace, and a differential graph of two valgrind profiles.
+# a recursion), DCFG-Trace, folded stacks as input, and a differential graph of two valgrind
+# profiles (also read back from its folded stacks).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
@@ -26,10 +27,16 @@ X=tests/data/xray
 both fib fib -m examples/fib-xray.bin examples/fib.xray
 both mtpool 'quick|parse' -m $X/bin/mtpool $X/pass/mtpool.fdr --per-thread
 both mtpool-calls hash --weight=calls -m $X/bin/mtpool $X/pass/mtpool.fdr
-both calltree 'run_round|leaf' -m $X/bin/calltree $X/pass/calltree.fdr
+both calltree 'idle|run_round' -m $X/bin/calltree $X/pass/calltree.fdr
 both cxx 'std::' tests/data/callgrind/pass/cxx-default.out
 both mutual is_ tests/data/callgrind/pass/mutual.out
 both gen11 f --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json tests/data/dcfg_trace/pass/gen11.intel.trace.json
+# folded stacks as input (other tools' output, or tracekit's own): the same frames
+for f in tests/data/folded/pass/*.folded; do
+    n=$(basename "$f" .folded)
+    "$TRACEKIT" convert --to svg "$f" -o "$tmp/in-$n.svg" || { echo "FAIL: convert $f"; fail=1; continue; }
+    triples+=("$tmp/in-$n.svg" "$f" main)
+done
 "$TRACEKIT" convert --to svg --reverse --title "fib, icicle" -m examples/fib-xray.bin examples/fib.xray -o "$tmp/icicle.svg" || fail=1
 triples+=("$tmp/icicle.svg" "$tmp/fib.folded" -)
 grep -q '>fib, icicle<' "$tmp/icicle.svg" || { echo "FAIL: --title"; fail=1; }
@@ -37,6 +44,9 @@ A=tests/data/callgrind/pass/demo-default.out B=tests/data/callgrind/pass/demo-re
 "$TRACEKIT" diff --format svg "$A" "$B" -o "$tmp/diff.svg" &&
     "$TRACEKIT" diff --format folded "$A" "$B" -o "$tmp/diff.folded" || fail=1
 triples+=("$tmp/diff.svg" "$tmp/diff.folded" main)
+# the differential stacks read back as input draw the same graph
+"$TRACEKIT" convert --to svg "$tmp/diff.folded" -o "$tmp/diff-in.svg" || fail=1
+triples+=("$tmp/diff-in.svg" "$tmp/diff.folded" main)
 # demo-recs runs more than demo-default: red where it grew; the other way round, blue
 "$TRACEKIT" diff --format svg "$B" "$A" -o "$tmp/diff-back.svg" || fail=1
 grep -q 'fill="rgb(255,[0-9]*,[0-9]*)"' "$tmp/diff.svg" &&

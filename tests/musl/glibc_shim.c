@@ -2,7 +2,8 @@
  * static archives of tracekit's dependencies (zlib, xz, zstd, bzip2,
  * elfutils, libiberty) were compiled against glibc with _FORTIFY_SOURCE and
  * call these glibc entry points, which musl does not have. tracekit's own
- * code calls none of them. */
+ * code calls none of them. libdwfl (tracekit coverage's unwinder) brings in
+ * libdw's backends, which call the string and asprintf ones. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,11 @@ int __sprintf_chk(char *s, int flag, size_t slen, const char *fmt, ...);
 int __snprintf_chk(char *s, size_t maxlen, int flag, size_t slen, const char *fmt, ...);
 int __fprintf_chk(FILE *f, int flag, const char *fmt, ...);
 void error(int status, int errnum, const char *fmt, ...);
+int __vsnprintf_chk(char *s, size_t maxlen, int flag, size_t slen, const char *fmt, va_list ap);
+int __asprintf_chk(char **out, int flag, const char *fmt, ...);
+char *__strcpy_chk(char *dst, const char *src, size_t dstlen);
+char *__stpcpy_chk(char *dst, const char *src, size_t dstlen);
+char *__strcat_chk(char *dst, const char *src, size_t dstlen);
 
 int __sprintf_chk(char *s, int flag, size_t slen, const char *fmt, ...)
 {
@@ -55,4 +61,41 @@ void error(int status, int errnum, const char *fmt, ...)
     if (errnum) fprintf(stderr, ": %s", strerror(errnum));
     fputc('\n', stderr);
     if (status) exit(status);
+}
+
+int __vsnprintf_chk(char *s, size_t maxlen, int flag, size_t slen, const char *fmt, va_list ap)
+{
+    (void)flag;
+    if (maxlen > slen) abort();
+    return vsnprintf(s, maxlen, fmt, ap);
+}
+
+int __asprintf_chk(char **out, int flag, const char *fmt, ...)
+{
+    (void)flag;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(out, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+/* the checked copies abort when the destination (dstlen bytes) is too small */
+char *__strcpy_chk(char *dst, const char *src, size_t dstlen)
+{
+    if (strlen(src) >= dstlen) abort();
+    return strcpy(dst, src);
+}
+
+char *__stpcpy_chk(char *dst, const char *src, size_t dstlen)
+{
+    if (strlen(src) >= dstlen) abort();
+    return stpcpy(dst, src);
+}
+
+char *__strcat_chk(char *dst, const char *src, size_t dstlen)
+{
+    size_t used = strnlen(dst, dstlen);
+    if (used == dstlen || strlen(src) >= dstlen - used) abort();
+    return strcat(dst, src);
 }

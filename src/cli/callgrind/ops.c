@@ -28,12 +28,12 @@ const cli_format_ops cli_callgrind_ops = {
         "(pprof, xdebug, iai-callgrind).\n\n"
         "report prints the tables of callgrind_annotate, with its numbers: self and\n"
         "inclusive cost per function, file, object or line, callers and callees (--tree),\n"
-        "call cycles (--cycles). annotate prints the source lines with their costs. convert\n"
-        "writes callgrind again (for KCachegrind and speedscope), a dot call graph, folded\n"
-        "stacks or a flame graph (svg); diff compares two profiles, merge adds up profiles\n"
-        "of one program.\n",
+        "call cycles (--cycles). annotate prints the source lines with their costs.\n"
+        "convert writes callgrind again (for KCachegrind and speedscope), a dot call\n"
+        "graph, folded stacks or a flame graph (svg); diff compares two profiles, merge\n"
+        "adds up profiles of one program.\n",
     .examples = (const cli_example[]){
-        {"report callgrind.out.1234", "the functions with the highest self cost, as "
+        {"report callgrind.out.1234", "the functions of highest self cost, as "
                                       "callgrind_annotate prints them"},
         {"report --inclusive --top 20 callgrind.out.1234",
          "the 20 functions with the highest inclusive cost"},

@@ -25,6 +25,39 @@ static void no_section_error(const char *path, const uint8_t *img, size_t len)
             "tracekit: %s: error: no .debug_PT section (not built by csi-cc with path "
             "tracing?)\n",
             path);
+    static const char *const cov[3][2] = {
+        {".debug_CC", "csi-cc"}, {".debug_FC", "csi-fc"}, {".debug_BBC", "csi-bbc"}};
+    for (int k = 0; k < 3; k++)
+        if (tk_csi_elf_section(path, img, len, cov[k][0], &sec, &slen, &err) == TK_OK) {
+            free(sec);
+            fprintf(stderr, "tracekit: %s: note: it has CSI coverage metadata (%s): read it with "
+                            "--from %s\n",
+                    path, cov[k][0], cov[k][1]);
+        }
+}
+
+void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
+                            const char *except, char *buf, size_t size)
+{
+    static const char *const secs[4][2] = {{".debug_PT", "csi"},
+                                           {".debug_CC", "csi-cc"},
+                                           {".debug_BBC", "csi-bbc"},
+                                           {".debug_FC", "csi-fc"}};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 4; k++) {
+        uint8_t *sec;
+        size_t slen;
+        if (strcmp(secs[k][0], except) == 0 ||
+            tk_csi_elf_section(path, img, len, secs[k][0], &sec, &slen, NULL) != TK_OK)
+            continue;
+        free(sec);
+        int n = snprintf(buf + used, size - used, "%s%s (--from %s)", used ? ", " : "",
+                         secs[k][0], secs[k][1]);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
 }
 
 int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
@@ -51,6 +84,7 @@ int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
                 return CLI_EXIT_BAD_INPUT;
             }
             snprintf(s->name, sizeof s->name, "%s(.debug_PT)", path);
+            cli_csi_other_sections(path, img, ilen, ".debug_PT", s->others, sizeof s->others);
             if (st == TK_OK)
                 st = tk_input_open_memory(&s->owned, s->section, len, s->name, NULL, &err);
         }

@@ -21,12 +21,18 @@ typedef struct cli_csi_source {
     tk_input *owned;     /* memory input over the section, or NULL */
     uint8_t *section;    /* section bytes, or NULL */
     char name[600];      /* "prog(.debug_PT)" for sections */
+    char others[160];    /* an ELF file's other CSI sections (cli_csi_other_sections) */
     tk_csi_reader *reader;
     /* names seen so far, to label duplicates "name#2" */
     char **names;
     uint32_t *counts;
     size_t nnames, names_cap;
 } cli_csi_source;
+
+/* The CSI sections of an ELF image other than `except`, as `info` lists them:
+ * ".debug_CC (--from csi-cc), .debug_FC (--from csi-fc)"; "" when none. */
+void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
+                            const char *except, char *buf, size_t size);
 
 /* Open in (path as given). Returns CLI_EXIT_OK or prints the error and
  * returns its exit code. */
@@ -89,6 +95,12 @@ extern const cli_format_ops cli_csi_ops;
 
 /* The fixed values of the options of report and convert (report.c, convert.c). */
 extern const cli_opt_choices cli_csi_report_choices[], cli_csi_convert_choices[];
+
+/* Decode a runtime state against a function and print it as `paths --state`
+ * does (paths.c; meta names the metadata in messages). Returns 0, or 1 when
+ * the state does not decode or differs from its documented sequence. */
+int cli_csi_print_state(FILE *out, const tk_csi_function *fn, const char *label,
+                        tk_csi_numbering *num, const tk_csi_state *s, const char *meta);
 
 /* tracekit paths, tracekit extract (paths.c, extract.c). */
 extern const cli_opt cli_csi_paths_opts[], cli_csi_extract_opts[];

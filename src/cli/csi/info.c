@@ -43,6 +43,8 @@ static void info_print(void *user, const cli_csi_source *src)
     int verbose = t->verbose;
     if (src->owned)
         printf("section: .debug_PT\n");
+    if (src->others[0])
+        printf("other CSI sections: %s\n", src->others);
     printf("functions: %" PRIu64 "\n", t->functions);
     printf("blocks: %" PRIu64 "\n", t->blocks);
     printf("edges: %" PRIu64 " (%" PRIu64 " back or split, ~>)\n", t->edges, t->back);

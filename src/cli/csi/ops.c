@@ -19,10 +19,10 @@ const cli_format_ops cli_csi_ops = {
         "control-flow graph of each instrumented function with its Ball-Larus increments,\n"
         "as text in the .debug_PT section of objects and executables. tracekit reads the\n"
         "text, or the section straight from the ELF file.\n\n"
-        "check verifies the grammar and the Ball-Larus numbering; report lists the functions\n"
-        "by their number of paths; paths lists and regenerates paths and decodes runtime\n"
-        "path-tracing states; extract copies the section out of the ELF file; convert writes\n"
-        "canonical metadata or a dot graph with the increments.\n",
+        "check verifies the grammar and the Ball-Larus numbering; report lists the\n"
+        "functions by their number of paths; paths lists and regenerates paths and\n"
+        "decodes runtime path-tracing states; extract copies the section out of the ELF\n"
+        "file; convert writes canonical metadata or a dot graph with the increments.\n",
     .examples = (const cli_example[]){
         {"check prog", "the metadata of an executable built by csi-cc"},
         {"report --top 10 prog", "the 10 functions with the most paths"},

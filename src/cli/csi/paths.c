@@ -10,6 +10,8 @@ const cli_opt cli_csi_paths_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"list", 0, NULL, "list every acyclic path: id, blocks, start, end, source lines"},
     {"limit", 0, "N", "--list: at most N paths per function (default 1000; 0 = all)"},
+    {"format", 0, "FMT", "--list: text (default) or json (per function: its label, its paths' "
+                         "count, the paths listed with their blocks, start, end and lines)"},
     {"decode", 0, "ID", "regenerate path ID"},
     {"state", 0, "FILE", "decode the runtime states in FILE (key=value sections or "
                          "csi-grissom local.data frames)"},
@@ -398,6 +400,72 @@ static int decode_path(const cli_csi_source *src, const tk_csi_function *fn, con
     return CLI_EXIT_OK;
 }
 
+/* What one of the csi printers writes, as a JSON string. */
+typedef void (*path_printer)(FILE *out, const tk_csi_function *fn, const tk_bl_path *p);
+
+static void put_printed(const tk_csi_function *fn, const tk_bl_path *p, path_printer print)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (m) {
+        print(m, fn, p);
+        fclose(m);
+    }
+    tk_put_json_string(stdout, buf ? buf : "");
+    free(buf);
+}
+
+static void print_lines(FILE *out, const tk_csi_function *fn, const tk_bl_path *p)
+{
+    cli_csi_print_lines(out, fn, p->nodes, p->len);
+}
+
+/* Path id of fn as JSON: {"id", "blocks" (as the text lists them: EXIT left out), "start",
+ * "end", "lines"} (the text's words). */
+static void path_json(const tk_csi_function *fn, uint64_t id, const tk_bl_path *p)
+{
+    printf("{\"id\": %" PRIu64 ", \"blocks\": [", id);
+    int first = 1;
+    for (size_t i = 0; i < p->len; i++) {
+        if (p->nodes[i] == fn->exit) continue;
+        printf("%s%" PRIu64, first ? "" : ", ", fn->blocks[p->nodes[i]].id);
+        first = 0;
+    }
+    fputs("], \"start\": ", stdout);
+    put_printed(fn, p, cli_csi_print_start);
+    fputs(", \"end\": ", stdout);
+    put_printed(fn, p, cli_csi_print_end);
+    fputs(", \"lines\": ", stdout);
+    put_printed(fn, p, print_lines);
+    fputc('}', stdout);
+}
+
+/* The first `limit` paths of fn (0: all) as JSON: {"function", "paths", "more", "list"}.
+ * Returns an exit code. */
+static int list_paths_json(const cli_csi_source *src, const tk_csi_function *fn,
+                           const char *label, const tk_bl *bl, uint64_t limit, uint64_t total,
+                           tk_bl_path *p)
+{
+    int rc = CLI_EXIT_OK;
+    uint64_t n = limit == 0 || limit > total ? total : limit;
+    fputs("{\"function\": ", stdout);
+    tk_put_json_string(stdout, label);
+    printf(", \"paths\": %" PRIu64 ", \"more\": %" PRIu64 ", \"list\": [", total, total - n);
+    for (uint64_t k = 0; k < n; k++) {
+        if (tk_bl_decode(bl, k, p) != TK_OK) {
+            fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
+                    src->name, label, k);
+            rc = CLI_EXIT_BAD_INPUT;
+            continue;
+        }
+        fputs(k ? ",\n  " : "\n  ", stdout);
+        path_json(fn, k, p);
+    }
+    fputs("]}", stdout);
+    return rc;
+}
+
 /* The first `limit` paths of fn (0: all). Returns an exit code. */
 static int list_paths(const cli_csi_source *src, const tk_csi_function *fn, const char *label,
                       const tk_bl *bl, uint64_t limit, uint64_t total, tk_bl_path *p)
@@ -418,15 +486,18 @@ static int list_paths(const cli_csi_source *src, const tk_csi_function *fn, cons
     return rc;
 }
 
-/* What paths asks of each function: --decode ID, or --list (at most limit each). */
+/* What paths asks of each function: --decode ID, or --list (at most limit each; json: as a
+ * JSON array, listed counts the functions written). */
 typedef struct path_request {
     int decode;
     uint64_t id, limit;
+    int json;
+    uint64_t listed;
 } path_request;
 
 /* --list or --decode for function fn. Returns an exit code. */
 static int paths_function(const cli_csi_source *src, const tk_csi_function *fn, const char *label,
-                          tk_csi_numbering *num, const path_request *req)
+                          tk_csi_numbering *num, path_request *req)
 {
     tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL);
     const tk_bl *bl = tk_csi_numbering_bl(num);
@@ -439,13 +510,17 @@ static int paths_function(const cli_csi_source *src, const tk_csi_function *fn, 
     tk_bl_path *p = tk_csi_numbering_path(num);
     if (req->decode)
         return decode_path(src, fn, label, bl, req->id, total, p);
+    if (req->json) {
+        fputs(req->listed++ ? ",\n" : "\n", stdout);
+        return list_paths_json(src, fn, label, bl, req->limit, total, p);
+    }
     return list_paths(src, fn, label, bl, req->limit, total, p);
 }
 
 /* ---- main ---------------------------------------------------------------------- */
 
 /* Every function of META: its states (with states) or its paths. Returns an exit code. */
-static int walk(const char *meta, const char *sel, const path_request *req, state_run *states,
+static int walk(const char *meta, const char *sel, path_request *req, state_run *states,
                 tk_csi_numbering *num)
 {
     tk_input *in = NULL;
@@ -501,12 +576,18 @@ int cli_csi_paths(int argc, char **argv)
     memset(&states, 0, sizeof states);
     int modes = cli_has(&args, "list") + cli_has(&args, "decode") + cli_has(&args, "state") +
                 cli_has(&args, "profile");
-    path_request req = {cli_has(&args, "decode"), 0, 0};
+    path_request req = {cli_has(&args, "decode"), 0, 0, 0, 0};
+    static const cli_choice list_formats[] = {{"text", 0}, {"json", 1}, {NULL, 0}};
+    req.json = cli_get_choice("paths", &args, "format", list_formats, 0);
     const char *sel = cli_get(&args, "function");
     const char *meta = args.pos[0];
     if (modes != 1) {
         rc = cli_usage_error("paths", "give exactly one of --list, --decode ID, --state FILE, "
                                       "--profile TRACE");
+    } else if (req.json < 0) {
+        rc = CLI_EXIT_USAGE;
+    } else if (req.json && !cli_has(&args, "list")) {
+        rc = cli_usage_error("paths", "--format json lists paths: give --list");
     } else if (cli_get_u64("paths", &args, "limit", 1000, &req.limit) != 0 ||
                cli_get_u64("paths", &args, "decode", 0, &req.id) != 0) {
         rc = CLI_EXIT_USAGE;
@@ -519,11 +600,19 @@ int cli_csi_paths(int argc, char **argv)
         states.path = cli_get(&args, "state");
         states.sel = sel;
         rc = states.path ? state_run_open(&states) : CLI_EXIT_OK;
+        if (req.json) fputc('[', stdout);
         if (rc == CLI_EXIT_OK)
             rc = walk(meta, sel, &req, states.path ? &states : NULL, num);
+        if (req.json) fputs("]\n", stdout);
     }
     state_run_free(&states);
     tk_csi_numbering_free(num);
     cli_args_free(&args);
     return rc;
+}
+
+int cli_csi_print_state(FILE *out, const tk_csi_function *fn, const char *label,
+                        tk_csi_numbering *num, const tk_csi_state *s, const char *meta)
+{
+    return decode_state(out, fn, label, num, s, meta);
 }

@@ -16,6 +16,9 @@ const cli_opt cli_dcfg_convert_opts[] = {
     {"positions", 0, "POS", "callgrind: line (default: what speedscope, KCachegrind and "
                             "callgrind_annotate all read) or instr+line (addresses too, for "
                             "KCachegrind's machine code view; speedscope misreads it)"},
+    {"per-thread", 0, NULL, "callgrind: a file per thread, -o OUT writes OUT-01, OUT-02, ... "
+                            "(valgrind's --separate-threads=yes; default: the threads' costs "
+                            "added up in one part)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -48,11 +51,14 @@ static const cli_choice convert_targets[] = {
 static const cli_choice callgrind_positions[] = {
     {"line", TK_POS_LINE}, {"instr+line", TK_POS_INSTR | TK_POS_LINE}, {NULL, 0}};
 
-/* The DCFG as a profile (tk_dcfg_to_profile) written as callgrind with these positions. */
+/* The DCFG as a profile (tk_dcfg_to_profile) written as callgrind with these positions: its
+ * threads in one part (speedscope refuses a second "events:" line, callgrind_annotate reads
+ * one part). */
 static tk_status write_callgrind(const tk_cfg *cfg, unsigned positions, FILE *f, tk_error *err)
 {
     tk_profile *prof = NULL;
     tk_status st = tk_dcfg_to_profile(cfg, &prof, err);
+    if (st == TK_OK) st = tk_profile_one_part(&prof, err);
     if (st == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         wo.positions = positions;
@@ -60,6 +66,20 @@ static tk_status write_callgrind(const tk_cfg *cfg, unsigned positions, FILE *f,
     }
     tk_profile_free(prof);
     return st;
+}
+
+/* --per-thread: a callgrind file per thread (cli_write_callgrind_parts). Returns an exit
+ * code. */
+static int write_callgrind_files(const cli_args *a, const tk_cfg *cfg, unsigned positions)
+{
+    tk_profile *prof = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    int rc = tk_dcfg_to_profile(cfg, &prof, &err) == TK_OK
+                 ? cli_write_callgrind_parts("convert", a, prof, positions)
+                 : cli_error(&err);
+    tk_profile_free(prof);
+    return rc;
 }
 
 int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
@@ -86,9 +106,18 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     dot.images = images;
     int positions = cli_get_choice(ctx->command, a, "positions", callgrind_positions, TK_POS_LINE);
     if (positions < 0) return CLI_EXIT_USAGE;
+    int per_thread = cli_has(a, "per-thread");
+    if (per_thread && to != TO_CALLGRIND)
+        return cli_usage_error(ctx->command, "--per-thread applies to --to callgrind");
+    if (per_thread && cli_need_parts_output(ctx->command, a) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     tk_cfg *cfg;
     int rc = cli_dcfg_read(ctx, 0, NULL, &cfg);
     if (rc != CLI_EXIT_OK) return rc;
+    if (per_thread) {
+        rc = write_callgrind_files(a, cfg, (unsigned)positions);
+        tk_cfg_free(cfg);
+        return rc;
+    }
     tk_output *out;
     rc = cli_output_open(a, 0, &out);
     if (rc != 0) {

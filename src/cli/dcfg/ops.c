@@ -20,10 +20,11 @@ const cli_format_ops cli_dcfg_ops = {
         "Intel's dynamic control-flow graphs (DCFG 1.00, JSON), as Pin, PinPlay and SDE\n"
         "write them with -dcfg (PROG.dcfg.json.bz2) and tracekit record does: processes,\n"
         "images, basic blocks with their counts per thread, typed edges, routines, loops.\n\n"
-        "report prints the hot blocks, routines and loops (with trip counts); check verifies\n"
-        "the counts, routines and loops; convert writes canonical DCFG JSON, a dot graph of\n"
-        "a routine, loop or image, a callgrind profile (for KCachegrind and\n"
-        "callgrind_annotate) or CSI path-tracing metadata; diff matches two runs by address.\n",
+        "report prints the hot blocks, routines and loops (with trip counts); check\n"
+        "verifies the counts, routines and loops; convert writes canonical DCFG JSON, a\n"
+        "dot graph of a routine, loop or image, a callgrind profile (for KCachegrind and\n"
+        "callgrind_annotate) or CSI path-tracing metadata; diff matches two runs by\n"
+        "address.\n",
     .examples = (const cli_example[]){
         {"report prog.dcfg.json.bz2", "the hot blocks, routines and loops"},
         {"report --table loops --top 0 prog.dcfg.json.bz2",

@@ -66,32 +66,6 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
-/* The threads' parts of *prof in one part (speedscope and callgrind_annotate read one part):
- * *prof replaced by the merged profile. Prints nothing. */
-static tk_status one_part(tk_profile **prof, tk_error *err) {
-    if (tk_profile_part_count(*prof) < 2)
-        return TK_OK;
-    tk_profile *m;
-    tk_prof_part *part;
-    if (tk_profile_new(&m) != TK_OK)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (tk_profile_add_part(m, &part) != TK_OK) {
-        tk_profile_free(m);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    }
-    const tk_prof_part *first = tk_profile_part(*prof, 0);
-    part->positions = first->positions;
-    part->has_pid = first->has_pid;
-    part->pid = first->pid;
-    tk_status st = tk_profile_merge(m, *prof, part, err);
-    if (st == TK_OK)
-        st = tk_profile_part_fill_totals(m, part);
-    tk_profile_free(st == TK_OK ? *prof : m);
-    if (st == TK_OK)
-        *prof = m;
-    return st;
-}
-
 /* The instructions per routine and the call arcs (tk_dcfg_trace_to_profile), written as a
  * callgrind profile (the threads in one part; with out NULL, a file per thread), or with dot
  * non-NULL as a call graph. */
@@ -107,8 +81,8 @@ static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_d
     if (st == TK_OK && dot) {
         st = tk_profile_write_dot(prof, dot, tk_output_file(out), &err);
     } else if (st == TK_OK && !out) {
-        rc = cli_write_callgrind_parts("convert", a, prof);
-    } else if (st == TK_OK && (st = one_part(&prof, &err)) == TK_OK) {
+        rc = cli_write_callgrind_parts("convert", a, prof, 0);
+    } else if (st == TK_OK && (st = tk_profile_one_part(&prof, &err)) == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         st = tk_callgrind_write(prof, tk_output_file(out), &wo, &err);
     }

@@ -21,10 +21,10 @@ const cli_format_ops cli_wet_ops = {
         "comprehensive form), or the last dependences of a circular buffer (the\n"
         "limited-history form).\n\n"
         "report lists the hottest lines and the longest dependence chains; slice computes\n"
-        "backward or forward dynamic slices; chain finds a shortest dependence chain between\n"
-        "two instances; values prints what an instruction computed; annotate shows the\n"
-        "source lines with their instances; check verifies a limited-history trace against\n"
-        "its comprehensive one; convert writes either form or JSON.\n",
+        "backward or forward dynamic slices; chain finds a shortest dependence chain\n"
+        "between two instances; values prints what an instruction computed; annotate\n"
+        "shows the source lines with their instances; check verifies a limited-history\n"
+        "trace against its comprehensive one; convert writes either form or JSON.\n",
     .examples = (const cli_example[]){
         {"report prog.wet", "the hottest lines and the longest dependence chains"},
         {"slice prog.wet --criterion 2118:0 --lines",

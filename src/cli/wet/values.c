@@ -69,19 +69,19 @@ int cli_wet_values(int argc, char **argv)
             printf("no values (the instruction defines none)\n");
             continue;
         }
-        if (one) {
-            uint64_t v;
-            if (tk_deps_value_at(d, nodes[j].instr, nodes[j].inst, &v))
-                printf("%" PRIu32 " 0x%" PRIx64 "\n", nodes[j].inst, v);
-            else
-                printf("%" PRIu32 " no value\n", nodes[j].inst);
-            continue;
-        }
         const uint32_t *ks;
         const uint64_t *vs;
-        size_t nv = tk_deps_values(d, nodes[j].instr, &ks, &vs);
-        for (size_t k = 0; k < nv; k++)
-            printf("%" PRIu32 " 0x%" PRIx64 "\n", ks[k], vs[k]);
+        size_t nv = tk_deps_values(d, nodes[j].instr, &ks, &vs), shown = 0;
+        char hex[TK_DEPS_VALUE_HEX];
+        for (size_t k = 0; k < nv; k++) {
+            if (one && ks[k] != nodes[j].inst)
+                continue;
+            tk_deps_value_hex(d, nodes[j].instr, k, hex);
+            printf("%" PRIu32 " 0x%s\n", ks[k], hex);
+            shown++;
+        }
+        if (one && !shown)
+            printf("%" PRIu32 " no value\n", nodes[j].inst);
     }
 done:
     tk_nodes_free(nodes);

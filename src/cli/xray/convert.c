@@ -118,7 +118,7 @@ static int write_profile_parts(cli_ctx *ctx, const cli_args *args, cli_xray_sess
     tk_error_clear(&err);
     tk_status st = tk_events_profile(&s->src, cli_get(args, "instr-map"), 1, &p, &err);
     if (st != TK_OK) return cli_error(&err);
-    int rc = cli_write_callgrind_parts(ctx->command, args, p);
+    int rc = cli_write_callgrind_parts(ctx->command, args, p, 0);
     tk_profile_free(p);
     return rc;
 }

@@ -2,7 +2,10 @@
  * per routine (object = image file, name = symbol[+offset] of the entry);
  * self cost of each block = COUNT x NUM_INSTRS at (first instruction
  * address, source line); CALL edges become calls with their counts and
- * inclusive costs; one part per thread. */
+ * inclusive costs; one part per thread. Each thread gets a root function "thread T" (T: the
+ * DCFG's thread index, as DCFG-Trace's folded stacks name it) with no cost of its own that
+ * calls the routines its ENTRY edges (from START) enter: viewers start their call trees at
+ * functions nobody calls, and a thread's first routine often has callers elsewhere. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,71 +82,155 @@ static int is_call(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge
            p->blocks[e->tgt].routine != TK_CFG_NONE && tk_edge_kind_is_any_call(tk_cfg_edge_kind(cfg, e));
 }
 
-/* Inclusive Ir per entry of each routine: self + calls' inclusive shares,
- * callees before callers (Kahn's order on the call graph); routines in a
- * recursion cycle get their self cost plus what is known of their callees. */
-static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
+static uint64_t edge_count(const conv *c, const tk_cfg_edge *ed, uint32_t thread, int all_threads)
 {
-    const tk_cfg *cfg = c->cfg;
+    return all_threads ? tk_cfg_edge_count(c->p, ed) : tk_cfg_edge_count_thread(c->p, ed, thread);
+}
+
+/* An edge from START into a block of a routine (a thread's ENTRY): the routine, else NONE. */
+static uint32_t entered_routine(const conv *c, const tk_cfg_edge *ed)
+{
     const tk_cfg_process *p = c->p;
-    uint32_t n = p->nroutines;
-    double *self = tk_calloc(n ? n : 1, sizeof *self);
-    uint32_t *pending = tk_calloc(n ? n : 1, sizeof *pending), *queue = tk_malloc(sizeof *queue * (n ? n : 1));
-    if (!self || !pending || !queue) {
-        tk_free(self);
-        tk_free(pending);
-        tk_free(queue);
+    if (ed->src < p->nblocks || ed->tgt >= p->nblocks ||
+        tk_cfg_node_special(c->cfg, p, ed->src) != TK_SPECIAL_START)
+        return TK_CFG_NONE;
+    return p->blocks[ed->tgt].routine;
+}
+
+/* What inclusive() works with: per routine its self cost, its entries and how many of its
+ * calls to other routines wait for their callee; the calls between routines grouped by
+ * callee (the calls of callee r: calls[first[r] .. first[r + 1])). */
+typedef struct incl_work {
+    double *self, *entries;
+    uint32_t *pending, *queue, *first, *calls;
+} incl_work;
+
+static void incl_work_free(incl_work *w)
+{
+    tk_free(w->self);
+    tk_free(w->entries);
+    tk_free(w->pending);
+    tk_free(w->queue);
+    tk_free(w->first);
+    tk_free(w->calls);
+}
+
+static tk_status incl_work_fill(const conv *c, incl_work *w, uint32_t thread, int all_threads)
+{
+    const tk_cfg_process *p = c->p;
+    size_t n = p->nroutines ? p->nroutines : 1;
+    memset(w, 0, sizeof *w);
+    w->self = tk_calloc(n, sizeof *w->self);
+    w->entries = tk_calloc(n, sizeof *w->entries);
+    w->pending = tk_calloc(n, sizeof *w->pending);
+    w->queue = tk_malloc(n * sizeof *w->queue);
+    w->first = tk_calloc(n + 1, sizeof *w->first);
+    w->calls = tk_malloc((p->nedges ? p->nedges : 1) * sizeof *w->calls);
+    if (!w->self || !w->entries || !w->pending || !w->queue || !w->first || !w->calls)
         return TK_ERR_NOMEM;
-    }
     for (uint32_t b = 0; b < p->nblocks; b++) {
         uint32_t r = p->blocks[b].routine;
-        if (r == TK_CFG_NONE) continue;
         uint64_t cnt = all_threads ? p->blocks[b].count : tk_cfg_block_count_thread(p, b, thread);
-        self[r] += (double)cnt * p->blocks[b].num_instrs;
+        if (r != TK_CFG_NONE) w->self[r] += (double)cnt * p->blocks[b].num_instrs;
     }
-    /* pending[r] = number of call edges out of r (to other routines) */
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
-        if (!is_call(cfg, p, ed)) continue;
+        uint32_t r = entered_routine(c, ed);
+        if (r != TK_CFG_NONE) w->entries[r] += (double)edge_count(c, ed, thread, all_threads);
+        if (!is_call(c->cfg, p, ed)) continue;
         uint32_t a = p->blocks[ed->src].routine, b = p->blocks[ed->tgt].routine;
-        if (a != b) pending[a]++;
+        if (a == b) continue;
+        w->pending[a]++;
+        w->first[b + 1]++;
+        w->entries[b] += (double)edge_count(c, ed, thread, all_threads);
+    }
+    for (uint32_t r = 0; r < p->nroutines; r++) w->first[r + 1] += w->first[r];
+    uint32_t *at = w->queue; /* the next slot of each callee, borrowed until the queue runs */
+    memcpy(at, w->first, p->nroutines * sizeof *at);
+    for (uint32_t e = 0; e < p->nedges; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        if (!is_call(c->cfg, p, ed)) continue;
+        uint32_t a = p->blocks[ed->src].routine, b = p->blocks[ed->tgt].routine;
+        if (a != b) w->calls[at[b]++] = e;
+    }
+    return TK_OK;
+}
+
+/* Inclusive Ir per entry of each routine: self + calls' inclusive shares, callees before
+ * callers (Kahn's order on the call graph); routines in a recursion cycle get their self cost
+ * plus what is known of their callees. A routine's entries are the arcs written into it: the
+ * calls from other routines and the thread's ENTRY edges (its root's calls), so that the
+ * inclusive costs of the arcs into a routine add up to its own (speedscope builds its call
+ * tree from them: a routine's entry block count, loops and all, undercounted it). */
+static tk_status inclusive(conv *c, uint32_t thread, int all_threads)
+{
+    const tk_cfg_process *p = c->p;
+    uint32_t n = p->nroutines;
+    incl_work w;
+    tk_status st = incl_work_fill(c, &w, thread, all_threads);
+    if (st != TK_OK) {
+        incl_work_free(&w);
+        return st;
     }
     uint32_t head = 0, tail = 0;
     for (uint32_t r = 0; r < n; r++) {
-        c->incl[r] = self[r];
-        if (!pending[r]) queue[tail++] = r;
+        c->incl[r] = w.self[r];
+        if (!w.pending[r]) w.queue[tail++] = r;
     }
     while (head < tail) {
-        uint32_t b = queue[head++];
-        uint64_t entries = tk_cfg_routine_entry_count(p, &p->routines[b]);
-        double per_entry = entries ? c->incl[b] / (double)entries : 0;
-        /* callers of b: in-edges of b's entry that are calls */
-        uint32_t eb = p->routines[b].entry;
-        if (eb == TK_CFG_NONE) continue;
-        uint32_t nin;
-        const uint32_t *in = tk_cfg_in_edges(p, eb, &nin);
-        for (uint32_t q = 0; q < nin; q++) {
-            const tk_cfg_edge *ed = &p->edges[in[q]];
-            if (!is_call(cfg, p, ed)) continue;
+        uint32_t b = w.queue[head++];
+        double per_entry = w.entries[b] > 0 ? c->incl[b] / w.entries[b] : 0;
+        for (uint32_t q = w.first[b]; q < w.first[b + 1]; q++) {
+            const tk_cfg_edge *ed = &p->edges[w.calls[q]];
             uint32_t a = p->blocks[ed->src].routine;
-            if (a == b) continue;
-            uint64_t cnt =
-                all_threads ? tk_cfg_edge_count(p, ed) : tk_cfg_edge_count_thread(p, ed, thread);
-            c->incl[a] += per_entry * (double)cnt;
-            if (--pending[a] == 0) queue[tail++] = a;
+            c->incl[a] += per_entry * (double)edge_count(c, ed, thread, all_threads);
+            if (--w.pending[a] == 0) w.queue[tail++] = a;
         }
         c->incl[b] = per_entry; /* from now on: per entry */
     }
     /* routines left (recursion): per entry too */
-    for (uint32_t r = 0; r < n; r++) {
-        if (pending[r] == 0) continue;
-        uint64_t entries = tk_cfg_routine_entry_count(p, &p->routines[r]);
-        c->incl[r] = entries ? c->incl[r] / (double)entries : 0;
-    }
-    tk_free(self);
-    tk_free(pending);
-    tk_free(queue);
+    for (uint32_t r = 0; r < n; r++)
+        if (w.pending[r]) c->incl[r] = w.entries[r] > 0 ? c->incl[r] / w.entries[r] : 0;
+    incl_work_free(&w);
     return TK_OK;
+}
+
+/* The call of thread's root ("thread T") to the routine of each ENTRY edge's target, with the
+ * edge's count and the routine's inclusive cost per entry (at most total). */
+static tk_status add_roots(conv *c, tk_prof_part *part, uint32_t thread, int all_threads,
+                           uint64_t total)
+{
+    const tk_cfg_process *p = c->p;
+    uint32_t root = TK_PROF_NONE;
+    tk_status st = TK_OK;
+    for (uint32_t e = 0; e < p->nedges && st == TK_OK; e++) {
+        const tk_cfg_edge *ed = &p->edges[e];
+        uint32_t r = entered_routine(c, ed);
+        uint64_t cnt = r != TK_CFG_NONE ? edge_count(c, ed, thread, all_threads) : 0;
+        if (r == TK_CFG_NONE || c->fn[r] == TK_PROF_NONE || !cnt) continue;
+        tk_prof_call key;
+        memset(&key, 0, sizeof key);
+        if (root == TK_PROF_NONE) {
+            char name[32];
+            uint32_t name_id, unknown;
+            snprintf(name, sizeof name, "thread %" PRIu32, thread);
+            if ((st = intern(c, name, &name_id)) != TK_OK ||
+                (st = intern(c, "???", &unknown)) != TK_OK)
+                return st;
+            const tk_prof_function *f = tk_profile_function_at(c->prof, c->fn[r]);
+            if ((st = tk_profile_function(c->prof, f->object, unknown, name_id, &root)) != TK_OK)
+                return st;
+        }
+        key.fn = root;
+        key.file = tk_profile_function_at(c->prof, root)->file;
+        key.callee = c->fn[r];
+        key.target.addr = tk_cfg_block_addr(p, &p->blocks[ed->tgt]);
+        key.target.line = c->line[ed->tgt];
+        double share = c->incl[r] * (double)cnt + 0.5;
+        uint64_t incl = share < 18446744073709551616.0 ? (uint64_t)share : UINT64_MAX;
+        st = tk_profile_add_call(c->prof, part, &key, cnt, incl > total ? &total : &incl);
+    }
+    return st;
 }
 
 static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all_threads)
@@ -194,6 +281,7 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         if (incl > total) incl = total;
         if ((st = tk_profile_add_call(c->prof, part, &key, cnt, &incl)) != TK_OK) return st;
     }
+    if ((st = add_roots(c, part, thread, all_threads, total)) != TK_OK) return st;
     return tk_profile_part_fill_totals(c->prof, part);
 }
 

@@ -180,7 +180,13 @@ static tk_status on_record(loader *l, const tk_wet_rec *rec)
     case TK_WET_REC_PORT: return rec->port > 0 ? tk_deps_next_port(l->deps, l->err) : TK_OK;
     case TK_WET_REC_DEP: return on_dep(l, rec);
     case TK_WET_REC_VALUES: tk_deps_set_values(l->deps, rec->has_values); return TK_OK;
-    case TK_WET_REC_VALUE: return tk_deps_add_value(l->deps, rec->inst, rec->value, l->err);
+    case TK_WET_REC_VALUE: {
+        if (rec->value_words <= 1)
+            return tk_deps_add_value(l->deps, rec->inst, rec->value, l->err);
+        uint64_t w[TK_DEPS_VALUE_WORDS] = {rec->value};
+        memcpy(w + 1, rec->value_hi, sizeof rec->value_hi);
+        return tk_deps_add_value_wide(l->deps, rec->inst, w, rec->value_words, l->err);
+    }
     case TK_WET_REC_EDGE: return on_edge(l, rec);
     }
     return TK_OK;

@@ -246,6 +246,40 @@ static tk_status expect_hex(line_ctx *c, const char **pp, const char *what, uint
     return TK_OK;
 }
 
+/* A value: up to 64 hex digits (256 bits), "0x" optional, into rec's value words. */
+static tk_status expect_value(line_ctx *c, const char **pp, tk_wet_rec *rec)
+{
+    const char *p = skip_blank(*pp, c->end), *at = p;
+    if (c->end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    const char *h = p;
+    while (p < c->end && ((unsigned)(*p - '0') <= 9 || (unsigned)((*p | 0x20) - 'a') < 6))
+        p++;
+    size_t n = (size_t)(p - h);
+    if (n <= 16)
+        return expect_hex(c, pp, "value", &rec->value);
+    const char *z = h;
+    while (z < p - 16 && *z == '0')
+        z++;
+    if ((size_t)(p - z) > 16 * TK_DEPS_VALUE_WORDS)
+        return fail_at(c, TK_ERR_LIMIT, at, "value %.*s is wider than %d bits",
+                       (int)(token_end(at, c->end) - at), at, 64 * TK_DEPS_VALUE_WORDS);
+    uint64_t words[TK_DEPS_VALUE_WORDS] = {0};
+    uint32_t nw = 0;
+    for (const char *e = p; e > z; nw++) { /* 16 digits a word, from the lowest */
+        const char *b = e - z > 16 ? e - 16 : z, *q = b;
+        if (tk_scan_num(&q, e, TK_NUM_BARE_HEX, &words[nw]) != TK_OK || q != e)
+            return fail_at(c, TK_ERR_FORMAT, at, "value %.*s is not hexadecimal",
+                           (int)(token_end(at, c->end) - at), at);
+        e = b;
+    }
+    rec->value = words[0];
+    rec->value_words = nw;
+    memcpy(rec->value_hi, words + 1, sizeof rec->value_hi);
+    *pp = p;
+    return TK_OK;
+}
+
 static tk_status expect_char(line_ctx *c, const char **pp, char ch, const char *what)
 {
     char q[80];
@@ -540,8 +574,8 @@ static tk_status parse_value(line_ctx *c, const char *p, tk_wet_rec *rec)
     if ((st = parse_instance_prefix(c, &p, 0, &rec->inst)) != TK_OK)
         return st;
     p = skip_blank(p, c->end);
-    if ((st = expect_hex(c, &p, "value", &rec->value)) != TK_OK ||
-        (st = expect_eol(c, p, "the value")) != TK_OK)
+    rec->value_words = 1;
+    if ((st = expect_value(c, &p, rec)) != TK_OK || (st = expect_eol(c, p, "the value")) != TK_OK)
         return st;
     rec->kind = TK_WET_REC_VALUE;
     if (++r->done == r->count)
@@ -691,6 +725,7 @@ static int fast_value(tk_wet_reader *r, const char *p, const char *end, tk_wet_r
     rec->kind = TK_WET_REC_VALUE;
     rec->inst = (uint32_t)inst;
     rec->value = v;
+    rec->value_words = 1;
     r->prev_inst = (int64_t)inst;
     if (++r->done == r->count)
         block_done(r);

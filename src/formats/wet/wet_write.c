@@ -54,9 +54,12 @@ tk_status tk_wet_write(const tk_deps *d, FILE *f, tk_error *err)
         const uint32_t *ks;
         const uint64_t *vs;
         size_t nv = tk_deps_values(d, i, &ks, &vs);
+        char hex[TK_DEPS_VALUE_HEX];
         fprintf(f, "VALUES %zu\n", nv);
-        for (size_t v = 0; v < nv; v++)
-            fprintf(f, "    %" PRIu32 ":%" PRIx64 "\n", ks[v], vs[v]);
+        for (size_t v = 0; v < nv; v++) {
+            tk_deps_value_hex(d, i, v, hex);
+            fprintf(f, "    %" PRIu32 ":%s\n", ks[v], hex);
+        }
     }
     return write_result(f, err);
 }
@@ -198,9 +201,12 @@ tk_status tk_wet_write_json(const tk_deps *d, FILE *f, tk_error *err)
         const uint32_t *ks;
         const uint64_t *vs;
         size_t nv = tk_deps_values(d, i, &ks, &vs);
+        char hex[TK_DEPS_VALUE_HEX];
         fputc('[', f);
-        for (size_t v = 0; v < nv; v++)
-            fprintf(f, "%s[%" PRIu32 ",\"0x%" PRIx64 "\"]", v ? "," : "", ks[v], vs[v]);
+        for (size_t v = 0; v < nv; v++) {
+            tk_deps_value_hex(d, i, v, hex);
+            fprintf(f, "%s[%" PRIu32 ",\"0x%s\"]", v ? "," : "", ks[v], hex);
+        }
         fputs("]}", f);
     }
     fputs("\n]}\n", f);
@@ -261,8 +267,11 @@ tk_status tk_wet_dump(const tk_deps *d, FILE *f, tk_error *err)
         const uint64_t *vs;
         size_t nv = tk_deps_values(d, i, &ks, &vs);
         fprintf(f, "  values %zu\n", nv);
-        for (size_t v = 0; v < nv; v++)
-            fprintf(f, "  value %" PRIu32 " 0x%" PRIx64 "\n", ks[v], vs[v]);
+        char hex[TK_DEPS_VALUE_HEX];
+        for (size_t v = 0; v < nv; v++) {
+            tk_deps_value_hex(d, i, v, hex);
+            fprintf(f, "  value %" PRIu32 " 0x%s\n", ks[v], hex);
+        }
     }
     tk_free(order);
     return write_result(f, err);

@@ -34,6 +34,21 @@ program (tests/integration/record_*.sh).
       TRACEKIT_RECORD objects in order, `nthreads` the lengths of their
       INSTR_COUNT_PER_THREAD, `by_type` the first process's edge counts by type
 
+  record_check.py wetcounts DCFG WET
+      every instruction of the WET trace (comprehensive form; each instance
+      defines a value, so VALUES n is its count) ran as many times as the DCFG
+      block holding it, and their sum is the DCFG's instruction count
+  record_check.py slices TRACEKIT WET SOURCE
+      `tracekit slice --lines` of WET, its lines of SOURCE: backward from the
+      line tagged C (a comment /* ... C ... */; C#N: from its instance N, else
+      its last) exactly the lines tagged B, forward from the line tagged S
+      (S#N) exactly the lines tagged F
+  record_check.py foo1 WET HISTORY
+      the WET spec's example (foo1.c, run as `foo1 2 7`): the instruction of
+      line 8 that loads x is control dependent on the branch of line 4, data
+      dependent on the store of line 6, its first instance defines 2; HISTORY
+      holds the two lines `0xA#0 --> 0xB#0` of those dependences
+
 Several checks run in one process when separated by "--" (each file read once):
 each line of a check's output is then prefixed with its name ("walk: ..."), and
 the exit status is 1 when any fails.
@@ -353,10 +368,130 @@ def expect(dcfg, *exprs):
     return 1 if bad else 0
 
 
+def wet_blocks(path, keep_ports=True):
+    """{id: (addr, file, line, ports, values, first value)} of a comprehensive WET
+    trace, with {id: [[(inst, dep id, dep inst)...] per port]} (empty lists
+    unless keep_ports)."""
+    static, ports = {}, {}
+    with open(path) as f:
+        f.readline()
+        cur = None
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "SIZE":
+                ports[cur].append([])
+            elif w[0] == "VALUES":
+                static[cur][4] = int(w[1])
+            elif w[0] == "NO":
+                pass
+            elif ":" in w[0]:
+                inst, rest = w[0].split(":")
+                if len(w) == 2:
+                    if keep_ports:
+                        ports[cur][-1].append((int(inst), int(rest), int(w[1])))
+                elif int(inst) == 0:
+                    static[cur][5] = int(rest, 16)
+            else:
+                cur = int(w[0])
+                static[cur] = [int(w[2], 16), w[3] if len(w) > 3 else None,
+                               int(w[5]) if len(w) > 5 else 0, int(w[1]), None, None]
+                ports[cur] = []
+    return static, ports
+
+
+def wetcounts(dcfg, wet):
+    d = load_json(dcfg)
+    blocks = []
+    for proc in d["PROCESSES"][1:]:
+        for im in proc[1]["IMAGES"][1:]:
+            base = int(im[1], 0)
+            for b in im[3].get("BASIC_BLOCKS", [[]])[1:]:
+                blocks.append((base + int(b[1], 0), b[2], b[5]))
+        total = sum(proc[1]["INSTR_COUNT_PER_THREAD"])
+        break
+    blocks.sort()
+    starts = [b[0] for b in blocks]
+    static, _ = wet_blocks(wet, False)
+    import bisect
+    bad, n = 0, 0
+    for i, (addr, _f, _l, _p, count, _v) in sorted(static.items()):
+        k = bisect.bisect_right(starts, addr) - 1
+        if k < 0 or not blocks[k][0] <= addr < blocks[k][0] + blocks[k][1] or count != blocks[k][2]:
+            bad += 1
+            if bad < 10:
+                print("! instruction %d at 0x%x: %s instances, DCFG block %s" %
+                      (i, addr, count, blocks[k] if k >= 0 else None))
+        n += count or 0
+    if n != total:
+        bad += 1
+        print("! %d instances in the WET trace, %d instructions in the DCFG" % (n, total))
+    print("%d instructions, %d instances compared with the DCFG's blocks, %d differ" %
+          (len(static), n, bad))
+    return 1 if bad else 0
+
+
+def slices(tracekit, wet, source):
+    tags, inst = collections.defaultdict(set), {}
+    with open(source) as f:
+        for i, line in enumerate(f, 1):
+            m = re.search(r"/\*\s*([A-Z](?:#\d+)?(?: [A-Z](?:#\d+)?)*)(?=[\s:*])", line)
+            for t in m.group(1).split() if m else ():
+                t, _, n = t.partition("#")
+                tags[t].add(i)
+                if n:
+                    inst[t] = n
+    name = "/" + source.rsplit("/", 1)[-1]
+    bad = 0
+    for kind, crit, want in (("backward", "C", "B"), ("forward", "S", "F")):
+        if not tags[crit]:
+            continue
+        c = min(tags[crit])
+        spec = "%s:%d" % (source, c) + ("#" + inst[crit] if crit in inst else "")
+        args = [tracekit, "slice", "--lines", wet, "-c", spec]
+        out = subprocess.run(args + (["--forward"] if kind == "forward" else []),
+                             capture_output=True, text=True)
+        got = {int(m.group(1)) for m in re.finditer(r"^\S*%s:(\d+)$" % re.escape(name),
+                                                     out.stdout, re.M)}
+        ok = out.returncode == 0 and got == tags[want]
+        bad += not ok
+        print("%s %s from line %d: %s %s%s" % ("" if ok else "!", kind, c, sorted(got),
+              "as expected" if ok else "expected %s" % sorted(tags[want]), out.stderr.strip()))
+    return 1 if bad else 0
+
+
+def foo1(wet, history):
+    static, ports = wet_blocks(wet)
+    main = {i: v for i, v in static.items() if v[1] and v[1].endswith("foo1.c")}
+    line = lambda n: sorted((v[0], i) for i, v in main.items() if v[2] == n)
+    load8, branch4, store6 = line(8)[0], line(4)[-1], line(6)[-1]
+    i = load8[1]
+    bad = 0
+    want = [[(0, branch4[1], 0)], [(0, store6[1], 0)]]
+    if ports[i] != want or static[i][5] != 2:
+        bad += 1
+        print("! line 8 (id %d): ports %s, value %s; expected %s, value 2" %
+              (i, ports[i], static[i][5], want))
+    with open(history) as f:
+        hist = set(f.read().split("\n"))
+    for dep in (branch4, store6):
+        h = "0x%x#0 --> 0x%x#0" % (load8[0], dep[0])
+        if h not in hist:
+            bad += 1
+            print("! %s: not in the history" % h)
+        else:
+            print(h)
+    print("%d %d %x foo1.c main 8: control dependent on %d (line 4), data dependent on %d "
+          "(line 6), value %s" % (i, static[i][3], load8[0], branch4[1], store6[1], static[i][5]))
+    return 1 if bad else 0
+
+
 CMDS = {"funcs": (funcs, 3), "total": (total, 3), "jcnd": (jcnd, 4), "walk": (walk, 2),
         "counts": (counts, 1), "layout": (layout, 2),
         "connected": (lambda d, e: walk(d, e, True), 2), "types": (types, 2),
-        "expect": (expect, -2)}  # -N: at least N arguments
+        "expect": (expect, -2), "wetcounts": (wetcounts, 2), "slices": (slices, 3),
+        "foo1": (foo1, 2)}  # -N: at least N arguments
 
 
 def run_one(args):

@@ -1,0 +1,63 @@
+/* tracekit check for CSI coverage metadata. */
+#include <inttypes.h>
+
+#include "csi_cov.h"
+
+/* Every function of one input through the checker. Returns an exit code. */
+static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
+{
+    tk_diag diag;
+    cli_diag_init(&diag);
+    uint64_t nf = 0;
+    for (;;) {
+        const tk_csi_cov_function *fn;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_csi_cov_reader_next(src->reader, &fn, &err);
+        if (st == TK_END)
+            break;
+        if (st == TK_ERR_FORMAT || st == TK_ERR_LIMIT) {
+            tk_diag_error(&diag, &err);
+            continue;
+        }
+        if (st == TK_OK) {
+            nf++;
+            st = tk_csi_cov_check_function(ch, fn, src->name, &diag);
+            if (st == TK_ERR_NOMEM)
+                tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+        }
+        if (st != TK_OK && st != TK_ERR_CHECK) {
+            tk_diag_error(&diag, &err);
+            break;
+        }
+    }
+    if (diag.errors == 0)
+        printf("%s: ok, %" PRIu64 " function%s (%s)\n", src->name, nf, cli_s(nf),
+               tk_csi_cov_kind_title(src->kind));
+    return cli_diag_summary(&diag, src->name);
+}
+
+int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)
+{
+    (void)args;
+    int rc = CLI_EXIT_OK;
+    tk_csi_cov_kind kind = cli_csi_cov_kind(ctx);
+    for (int i = 0; i < ctx->ninputs; i++) {
+        cli_csi_cov_source src;
+        int orc = cli_csi_cov_source_open(&src, ctx->inputs[i], ctx->paths[i], kind);
+        if (orc != CLI_EXIT_OK) {
+            rc = orc;
+            continue;
+        }
+        tk_csi_cov_checker *ch = NULL;
+        if (tk_csi_cov_checker_new(&ch, kind) != TK_OK) {
+            cli_csi_cov_source_close(&src);
+            return cli_usage_error("check", "out of memory");
+        }
+        if (check_input(&src, ch) != CLI_EXIT_OK)
+            rc = CLI_EXIT_BAD_INPUT;
+        tk_csi_cov_checker_free(ch);
+        cli_csi_cov_source_close(&src);
+    }
+    return rc;
+}

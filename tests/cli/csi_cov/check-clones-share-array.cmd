@@ -1,0 +1,1 @@
+tracekit check tests/data/csi_cov/pass/cc-clones-share-array.txt

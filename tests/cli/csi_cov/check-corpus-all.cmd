@@ -1,0 +1,1 @@
+for f in tests/data/corpus/csi-thirdparty/v1.4.0/tests/*/*-CC.expected tests/data/corpus/csi-thirdparty/v1.4.0/tests/*/*-FC.expected tests/data/corpus/csi-thirdparty/v1.4.0/tests/*/*-BBC.expected tests/data/corpus/csi-thirdparty/v1.0.0/tests/*/*.rt.expected tests/data/corpus/csi-thirdparty/docs-examples/funcs.*; do tracekit check "$f" 2>&1 || exit 1; done

@@ -1,0 +1,1 @@
+tracekit convert --to csi-bbc --form labels tests/data/corpus/csi-thirdparty/docs-examples/funcs.debug_BBC.doc-format.txt && tracekit convert --to csi-cc --form labels tests/data/corpus/csi-thirdparty/v1.0.0/tests/multifile/multifile.rt.expected && tracekit convert --to csi-cc --form plain tests/data/corpus/csi-thirdparty/v1.4.0/tests/multifile/multifile-O1.csi-static-CC.expected

@@ -1,0 +1,1 @@
+tracekit convert --to csi-cc --form plain tests/data/corpus/csi-thirdparty/v1.4.0/tests/loop/loop-O0.csi-static-CC.expected | sed 's/__CC_arr_tests_loop_loop_c_/__CC_arr_/' | diff - tests/data/corpus/csi-thirdparty/v1.0.0/tests/loop/loop.rt.expected && echo the plain form is csi-cc 1.0\'s

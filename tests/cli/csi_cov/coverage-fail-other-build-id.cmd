@@ -1,0 +1,1 @@
+tracekit coverage tests/data/csi_cov/core/tiny-pie.bin tests/data/csi_cov/core/tiny-pie-otherid.core

@@ -1,0 +1,1 @@
+tracekit coverage tests/data/csi_cov/core/tiny.bin tests/data/csi_cov/core/tiny.bin

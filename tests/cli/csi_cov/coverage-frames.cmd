@@ -1,0 +1,1 @@
+tracekit coverage tests/data/csi_cov/core/tiny-pt.bin tests/data/csi_cov/core/tiny-pt.core | sed -n '/^path tracing/,$p' && tracekit coverage --format json tests/data/csi_cov/core/tiny-pt.bin tests/data/csi_cov/core/tiny-pt.core | sed -n '/"frames"/,$p'

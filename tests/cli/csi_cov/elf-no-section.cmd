@@ -1,0 +1,1 @@
+tracekit report --from csi-fc tests/data/csi/elf/no-pt.o

@@ -1,0 +1,1 @@
+tracekit check --from csi-cc tests/data/csi/fail/truncated-elf.bin

@@ -1,0 +1,1 @@
+for k in CC FC BBC; do tracekit extract --section .debug_$k tests/data/csi_cov/elf/multifile-cov.exe | cmp - tests/data/corpus/csi-thirdparty/v1.4.0/tests/multifile/multifile-O0.csi-static-$k.expected && echo "$k: identical to csi-cc's extract-section output"; done

@@ -1,0 +1,1 @@
+tracekit check tests/data/csi_cov/fail/cc-index-gap.txt

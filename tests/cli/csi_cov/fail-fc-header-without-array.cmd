@@ -1,0 +1,1 @@
+tracekit check --from csi-fc tests/data/csi_cov/fail/fc-header-without-array.txt

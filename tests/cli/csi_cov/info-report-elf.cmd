@@ -1,0 +1,1 @@
+tracekit info --from csi-bbc tests/data/csi_cov/elf/multifile-cov.exe && tracekit report --from csi-cc tests/data/csi_cov/elf/multifile-cov.exe && tracekit dump --from csi-fc tests/data/csi_cov/elf/definer-cov.o

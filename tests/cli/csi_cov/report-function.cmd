@@ -1,0 +1,1 @@
+tracekit report --function a --format csv tests/data/corpus/csi-thirdparty/v1.4.0/tests/funcs/funcs-O0.csi-static-CC.expected

@@ -1,0 +1,1 @@
+tracekit convert --to callgrind --per-thread tests/data/dcfg/pass/generated-hard.dcfg.json

@@ -1,0 +1,1 @@
+tracekit convert --to dot --per-thread tests/data/dcfg/pass/minimal.dcfg.json

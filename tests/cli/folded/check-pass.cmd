@@ -1,0 +1,1 @@
+tracekit check tests/data/folded/pass/handwritten.folded

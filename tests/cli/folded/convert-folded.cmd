@@ -1,0 +1,1 @@
+tracekit convert --to folded tests/data/folded/pass/handwritten.folded

@@ -1,0 +1,1 @@
+tracekit convert --to dot tests/data/folded/pass/handwritten.folded

@@ -1,0 +1,1 @@
+tracekit info tests/data/folded/pass/small.diff.folded

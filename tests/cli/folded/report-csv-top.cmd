@@ -1,0 +1,1 @@
+tracekit report --format csv --sort self --top 5 tests/data/folded/pass/mtpool-per-thread.folded

@@ -1,0 +1,1 @@
+tracekit report --format json tests/data/folded/pass/small.diff.folded

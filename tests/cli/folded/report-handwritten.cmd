@@ -1,0 +1,1 @@
+tracekit report tests/data/folded/pass/handwritten.folded

@@ -1,0 +1,1 @@
+tracekit convert --to wet tests/data/wet/pass/wide_values.wet

@@ -1,0 +1,1 @@
+tracekit values tests/data/wet/pass/wide_values.wet 1

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# `tracekit record --wet` when things go wrong, and beyond its memory bound:
+# usage errors (exit 2, nothing run); an output that exists stays as it is;
+# a program that crashes (SIGSEGV: both forms written up to the fault and
+# accepted by check, the summary says incomplete, exit 139); a program killed
+# by SIGKILL from outside (one line, nothing written, exit 137); a
+# comprehensive trace beyond --wet-memory (spill files, the same checks as
+# without: check, instances equal to the DCFG's block counts). No temporary
+# file is left behind in any case.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/integration/lib/record.sh
+record_setup
+fail=0
+TK=$(cd "$(dirname "$TRACEKIT")" && pwd)/$(basename "$TRACEKIT")
+out=$tmp/out
+cat >"$tmp/crash.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    volatile int x = 5, *p = NULL;
+    if (argc > 2 && !strcmp(argv[1], "segv")) x += *p;
+    if (argc > 2 && !strcmp(argv[1], "wait")) {
+        FILE *f = fopen(argv[2], "w");
+        fprintf(f, "%d\n", getpid());
+        fclose(f);
+        for (;;) pause();
+    }
+    return x;
+}
+C
+cat >"$tmp/work.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    long n = 100000;
+    unsigned *a = malloc(n * sizeof *a), x = 1;
+    for (long i = 0; i < n; i++) { x = x * 1103515245u + 12345u; a[i] = x >> 8; }
+    unsigned long s = 0;
+    for (int r = 0; r < 3; r++)
+        for (long i = 1; i < n; i++) { a[i] ^= a[i - 1] >> 3; s += a[i] & 0xff; }
+    printf("%lu\n", s);
+    return 0;
+}
+C
+cc -g -O0 -o "$tmp/crash" "$tmp/crash.c" && cc -g -O1 -o "$tmp/work" "$tmp/work.c" || exit 1
+
+# name | exit status | pattern of tracekit's line | arguments of record
+while IFS='|' read -r name status pattern args; do
+    rm -f "$out".*
+    # shellcheck disable=SC2086
+    "$TK" record $args -o "$out" -- "$tmp/crash" >/dev/null 2>"$tmp/stderr"
+    rc=$?
+    if [ $rc != "$status" ] || ! grep -q -e "$pattern" "$tmp/stderr"; then
+        echo "$name: exit $rc (expected $status), stderr:"; cat "$tmp/stderr"; fail=1
+    fi
+    if ls "$out".* >/dev/null 2>&1; then echo "$name: an output was written: $(ls "$out".*)"; fail=1; fi
+    record_no_leftovers || { echo "($name)"; fail=1; }
+done <<'EOF2'
+children|2|one process: no --trace-children|--wet --trace-children
+history 0|2|--wet-history must be 1..|--wet-history 0
+memory too small|2|--wet-memory must be|--wet --wet-memory 8
+memory alone|2|go with --wet or --wet-history|--wet-memory 64
+dcfg alone|2|go with --wet or --wet-history|--dcfg
+EOF2
+
+# an output that exists stays as it is without --force
+echo keep >"$out.wet-history"
+"$TK" record -q --wet --wet-history 10 -o "$out" -- "$tmp/crash" 2>"$tmp/stderr"
+rc=$?
+{ [ $rc = 2 ] && grep -q "exists" "$tmp/stderr" && [ "$(cat "$out.wet-history")" = keep ] &&
+  [ ! -e "$out.wet" ]; } || { echo "existing output: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
+rm -f "$out".*
+
+# a crash: what ran up to the fault, in both forms
+"$TK" record --wet --wet-history 1000 -o "$out" -- "$tmp/crash" segv x >/dev/null 2>"$tmp/stderr"
+rc=$?
+{ [ $rc = 139 ] && grep -q "incomplete" "$tmp/stderr"; } ||
+    { echo "SIGSEGV: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
+for f in "$out.wet" "$out.wet-history"; do
+    "$TK" check "$f" 2>&1 | grep -q ": 0 errors, 0 warnings" || { echo "SIGSEGV: $f does not check"; fail=1; }
+done
+record_no_leftovers || fail=1
+rm -f "$out".*
+
+# killed by SIGKILL from outside: Valgrind writes nothing
+"$TK" record --wet --wet-history 10 -o "$out" -- "$tmp/crash" wait "$tmp/pid" 2>"$tmp/stderr" &
+tk=$!
+for _ in $(seq 200); do [ -s "$tmp/pid" ] && break; sleep 0.1; done
+kill -9 "$(cat "$tmp/pid")"
+wait $tk
+rc=$?
+{ [ $rc = 137 ] && grep -q "before tkrecord could write" "$tmp/stderr" && ! ls "$out".* >/dev/null 2>&1; } ||
+    { echo "SIGKILL: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
+record_no_leftovers || fail=1
+
+# beyond the memory bound: the comprehensive form spills, and is the same trace
+record_run record --wet --dcfg --wet-memory 16 -o "$out" -- "$tmp/work" >/dev/null 2>"$tmp/stderr" ||
+    { echo "spills: record failed: $(cat "$tmp/stderr")"; fail=1; }
+grep -q "spill files" "$tmp/stderr" || { echo "spills: none: $(cat "$tmp/stderr")"; fail=1; }
+"$TK" check "$out.wet" 2>&1 | grep -q ": 0 errors, 0 warnings" || { echo "spills: the trace does not check"; fail=1; }
+$RECORD_CHECK wetcounts "$out.dcfg.json" "$out.wet" | sed 's/^/spills: /' || fail=1
+record_no_leftovers || fail=1
+exit $fail
