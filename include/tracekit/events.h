@@ -141,6 +141,23 @@ typedef struct tk_event_thread_filter {
 TK_API void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_source *src,
                            const int64_t *tids, size_t ntids, tk_event_source *out);
 
+/* Several sources read one after the other as one source: what one trace holding all of them
+ * would give. The threads of part k come after those of parts 0..k-1 (their dense indices are
+ * offset by the number of threads the earlier parts had: max index + 1), so threads of
+ * different parts are never merged, even when their pid and tid are equal. Names and
+ * locations come from part 0 (the parts are traces of one program); start_time is the
+ * smallest of the parts'. The parts (borrowed) must outlive the chain; *out reads through it.
+ * Returns TK_OK, or TK_ERR_ARG when n is 0 or a part's clock rate or time unit differs from
+ * part 0's (the message names the part, "part K: ...", and c->cur is K). */
+typedef struct tk_event_chain {
+    const tk_event_source *parts;
+    size_t nparts, cur;
+    uint32_t offset, seen; /* thread offset of the current part; its max index + 1 so far */
+} tk_event_chain;
+
+TK_API tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, size_t n,
+                                     tk_event_source *out, tk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,36 @@ TK_API tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, siz
                           tk_error *err);
 TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
 
+/* ---- partial results: merge, serialise -------------------------------------------------
+ * A latency accounting of some traces is a partial result of the accounting of more: merging
+ * the partials of traces 1..n in their order, in any grouping ((1+2)+3 or 1+(2+3)), gives
+ * exactly what one run over all of them chained gives (tk_event_chain_init: the threads of a
+ * later trace come after those of the earlier ones), and the same bytes serialised. Exactness
+ * keeps every duration (the 16-bit ones as a histogram), so the percentiles stay exact. */
+
+/* Merge `from` into `into` (both per_thread or both not): from's threads come after into's
+ * (their indices offset by into's thread count), its durations, open and unwound calls join
+ * those of the same function (and thread), its totals are added (max_depth: the larger).
+ * from is emptied (free it afterwards); into cannot be run afterwards (tk_latency_run:
+ * TK_ERR_ARG). Returns TK_OK, TK_ERR_ARG (per_thread differs), TK_ERR_LIMIT (more than
+ * 2^32 - 1 threads), TK_ERR_NOMEM. */
+TK_API tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err);
+
+/* l as bytes (a canonical form: equal accountings give equal bytes), in a block the caller
+ * frees with free(): "TKLAT" 1, then LEB128 varints: per_thread, the totals, the series in
+ * (thread, function) order, each with its distinct durations ascending (delta-coded) and their
+ * counts. Reorders l's duration arrays (not its results). Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size,
+                                      tk_error *err);
+
+/* The accounting serialised in data[0..size). Durations of 2^16 ticks and more are kept one by
+ * one, as a run gives them: at most max_calls of them, a histogram of a function's 16-bit ones
+ * counting as 2^16 (0: 2^28, 1 or 2 GiB). Returns TK_OK,
+ * TK_ERR_FORMAT (not such bytes: the message says what and err's offset where), TK_ERR_LIMIT
+ * (more than max_calls), TK_ERR_NOMEM. */
+TK_API tk_status tk_latency_deserialize(tk_latency **out, const uint8_t *data, size_t size,
+                                        uint64_t max_calls, tk_error *err);
+
 /* ---- the report: the rows in an order (llvm-xray account --sort, --sortorder, --top) --- */
 typedef enum tk_latency_key {
     TK_LATENCY_KEY_SUM = 0, /* total time (the default) */

@@ -183,6 +183,10 @@ TK_API void tk_xray_events_free(tk_xray_events *e);
 TK_API void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
 /* Distinct function ids seen that the map does not know (0 without a map), and the largest. */
 TK_API uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest);
+/* A source without events that names functions (and their locations) as an events source
+ * with this map does ("#ID" for ids it lacks; map may be NULL): the names of a report made of
+ * several traces' results once their readers are gone. Borrows map. */
+TK_API void tk_xray_map_names(const tk_xray_map *map, struct tk_event_source *src);
 
 /* ---- summary (info) ------------------------------------------------------------ */
 

@@ -8,52 +8,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "model/events.h"
-
-typedef struct series {
-    uint64_t func;
-    uint32_t thread;
-    int64_t pid, tid;
-    /* Durations by size class; every value of a class is below every value of the next, so
-     * the sorted order is the three arrays one after the other. */
-    uint16_t *tiny;  /* below 2^16 ticks */
-    size_t ntiny, captiny;
-    uint64_t *hist;  /* once there are many 16-bit durations: a count per value instead of
-                        tiny (then empty); memory stays bounded however long the trace */
-    uint32_t *small; /* below 2^32 */
-    size_t nsmall, capsmall;
-    uint64_t *large; /* the rest */
-    size_t nlarge, caplarge;
-    uint64_t open, unwound;
-} series;
-
-/* Series index + 1 by function id (0 = none), per thread slot; ids beyond DIRECT_MAX use the map. */
-#define DIRECT_MAX (1u << 22)
-typedef struct direct_table {
-    uint32_t *idx;
-    uint32_t cap;
-} direct_table;
-
-/* Each function's histogram by id (NULL: none yet): a duration is counted from the id alone. */
-typedef struct hist_table {
-    uint64_t **of;
-    uint32_t cap;
-} hist_table;
-
-struct tk_latency {
-    int per_thread;
-    direct_table *direct; /* one per thread (per-thread mode) or one */
-    uint32_t ndirect;
-    tk_callstacks stacks;
-    tk_hmap index; /* key -> series index */
-    series *series;
-    size_t nseries, capseries;
-    int failed;    /* out of memory inside a callback */
-    hist_table total;   /* aggregate mode */
-    hist_table *hists;  /* per-thread mode: by thread slot */
-    uint32_t nhists;
-    tk_latency_row *rows;
-    size_t nrows;
-};
+#include "analysis/latency_impl.h"
 
 tk_latency *tk_latency_new(int per_thread)
 {
@@ -172,9 +127,6 @@ static size_t grow_cap(size_t cap, size_t min)
     return ncap < min ? min : ncap;
 }
 
-/* A series switches its 16-bit durations to a histogram after this many (128 KiB of array for
- * 512 KiB of counters). */
-#define HIST_AFTER 65536u
 
 static int add_duration_slow(series *s, uint64_t d)
 {
@@ -326,6 +278,8 @@ on_close_per_thread(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
     const unsigned promises = TK_FEED_NO_PATHS | TK_FEED_NO_OPEN | TK_FEED_NO_SELF;
+    if (l->merged)
+        return tk_error_set(err, TK_ERR_ARG, "a merged latency accounting cannot run again");
     tk_status st;
     if (l->per_thread) {
         tk_callstacks_init(&l->stacks, NULL, on_close_per_thread, l);
@@ -545,8 +499,8 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
 
 void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out)
 {
-    memset(out, 0, sizeof *out);
-    out->threads = l->stacks.nthreads;
+    *out = l->base;
+    out->threads += l->stacks.nthreads;
     for (uint32_t i = 0; i < l->stacks.nthreads; i++) {
         const tk_stack_thread *t = &l->stacks.threads[i];
         out->enters += t->enters;

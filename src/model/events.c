@@ -371,3 +371,103 @@ tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_er
     tk_callstacks_finish(cs);
     return TK_OK;
 }
+
+/* ---- chain: several sources as one ---------------------------------------------- */
+
+static void chain_seen(tk_event_chain *c, uint32_t thread)
+{
+    if (thread + 1 > c->seen)
+        c->seen = thread + 1;
+}
+
+/* The current part ended: the next one's threads come after its. 0 when none is left. */
+static int chain_advance(tk_event_chain *c)
+{
+    c->offset += c->seen;
+    c->seen = 0;
+    return ++c->cur < c->nparts;
+}
+
+static tk_status chain_next(void *ctx, tk_event *ev, tk_error *err)
+{
+    tk_event_chain *c = ctx;
+    while (c->cur < c->nparts) {
+        const tk_event_source *p = &c->parts[c->cur];
+        tk_status st = p->next(p->ctx, ev, err);
+        if (st == TK_OK) {
+            chain_seen(c, ev->thread);
+            ev->thread += c->offset;
+            return TK_OK;
+        }
+        if (st != TK_END || !chain_advance(c))
+            return st;
+    }
+    return TK_END;
+}
+
+static tk_status chain_batch(void *ctx, tk_event_batch *b, unsigned flags, tk_error *err)
+{
+    tk_event_chain *c = ctx;
+    while (c->cur < c->nparts) {
+        const tk_event_source *p = &c->parts[c->cur];
+        tk_status st = p->next_batch(p->ctx, b, flags, err);
+        if (st == TK_OK) {
+            chain_seen(c, b->thread);
+            b->thread += c->offset;
+            return TK_OK;
+        }
+        if (st != TK_END || !chain_advance(c))
+            return st;
+    }
+    return TK_END;
+}
+
+static const char *chain_name(void *ctx, uint64_t func, char *buf, size_t size)
+{
+    const tk_event_chain *c = ctx;
+    return c->parts[0].name(c->parts[0].ctx, func, buf, size);
+}
+
+static int chain_location(void *ctx, uint64_t func, const char **file, uint32_t *line)
+{
+    const tk_event_chain *c = ctx;
+    return c->parts[0].location(c->parts[0].ctx, func, file, line);
+}
+
+tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, size_t n,
+                              tk_event_source *out, tk_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if (n == 0)
+        return tk_error_set(err, TK_ERR_ARG, "no sources to chain");
+    int batches = 1;
+    uint64_t start = parts[0].start_time;
+    for (size_t k = 0; k < n; k++) {
+        const tk_event_source *p = &parts[k];
+        int same_unit = (!p->time_unit && !parts[0].time_unit) ||
+                        (p->time_unit && parts[0].time_unit &&
+                         strcmp(p->time_unit, parts[0].time_unit) == 0);
+        if (p->ticks_per_second != parts[0].ticks_per_second || !same_unit) {
+            tk_status st = tk_error_set(err, TK_ERR_ARG, "part %zu: its clock (%.0f %s per "
+                                        "second) is not part 0's (%.0f %s per second)", k,
+                                        p->ticks_per_second, p->time_unit ? p->time_unit : "?",
+                                        parts[0].ticks_per_second,
+                                        parts[0].time_unit ? parts[0].time_unit : "?");
+            c->cur = k;
+            return st;
+        }
+        batches &= p->next_batch != NULL;
+        if (p->start_time < start)
+            start = p->start_time;
+    }
+    c->parts = parts;
+    c->nparts = n;
+    *out = parts[0];
+    out->ctx = c;
+    out->next = chain_next;
+    out->next_batch = batches ? chain_batch : NULL;
+    out->name = parts[0].name ? chain_name : NULL;
+    out->location = parts[0].location ? chain_location : NULL;
+    out->start_time = start;
+    return TK_OK;
+}

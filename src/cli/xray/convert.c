@@ -111,12 +111,12 @@ static tk_status folded_of(void *job, FILE *f, tk_error *err)
 }
 
 /* --to callgrind --per-thread: a file per thread (OUT-01, ...). Returns an exit code. */
-static int write_profile_parts(cli_ctx *ctx, const cli_args *args, cli_xray_session *s)
+static int write_profile_parts(cli_ctx *ctx, const cli_args *args, const tk_event_source *src)
 {
     tk_profile *p;
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_events_profile(&s->src, cli_get(args, "instr-map"), 1, &p, &err);
+    tk_status st = tk_events_profile(src, cli_get(args, "instr-map"), 1, &p, &err);
     if (st != TK_OK) return cli_error(&err);
     int rc = cli_write_callgrind_parts(ctx->command, args, p, 0);
     tk_profile_free(p);
@@ -161,7 +161,7 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
 
 /* The trace written as c says to out. Returns an exit code. */
 static int write_target(cli_ctx *ctx, const cli_args *args, const convert_opts *c,
-                        cli_xray_session *s, tk_output *out)
+                        const tk_event_source *src, tk_output *out)
 {
     tk_error err;
     tk_error_clear(&err);
@@ -169,54 +169,99 @@ static int write_target(cli_ctx *ctx, const cli_args *args, const convert_opts *
     int per_thread = cli_has(args, "per-thread");
     tk_status st;
     if (c->target == TO_CHROME) {
-        st = tk_export_chrome(&s->src, f, &err);
+        st = tk_export_chrome(src, f, &err);
         cli_warn_chrome_name(args);
     } else if (c->target == TO_FOLDED) {
-        st = tk_export_folded(&s->src, f, c->weight, per_thread, &err);
+        st = tk_export_folded(src, f, c->weight, per_thread, &err);
     } else if (c->target == TO_JSON) {
-        st = write_events_json(&s->src, f, &err);
+        st = write_events_json(src, f, &err);
     } else if (c->target == TO_SVG) {
-        folded_job job = {&s->src, c->weight, per_thread};
+        folded_job job = {src, c->weight, per_thread};
         const char *unit = c->weight == TK_FOLDED_CALLS      ? "calls"
-                           : s->src.ticks_per_second > 0 ? "ns"
+                           : src->ticks_per_second > 0 ? "ns"
                                                            : "ticks";
         return cli_write_svg(ctx->command, args, unit, folded_of, &job, f);
     } else {
         const tk_dot_options *dot = c->target == TO_DOT ? &c->dot : NULL;
-        st = write_profile(&s->src, cli_get(args, "instr-map"), dot, f, &err);
+        st = write_profile(src, cli_get(args, "instr-map"), dot, f, &err);
     }
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
+/* Every trace, chained into one source (tk_event_chain_init: the threads of each trace come
+ * after those of the traces before it). */
+typedef struct traces {
+    cli_xray_session *s;
+    tk_event_source *srcs;
+    int n;
+    tk_event_chain chain;
+    tk_event_source src;
+} traces;
+
+static void traces_close(traces *t)
+{
+    for (int k = 0; k < t->n; k++)
+        cli_xray_session_close(&t->s[k]);
+    free(t->s);
+    free(t->srcs);
+}
+
+/* Returns an exit code (traces_close in any case). */
+static int traces_open(cli_ctx *ctx, const cli_args *args, traces *t)
+{
+    memset(t, 0, sizeof *t);
+    t->s = calloc((size_t)ctx->ninputs, sizeof *t->s);
+    t->srcs = calloc((size_t)ctx->ninputs, sizeof *t->srcs);
+    if (!t->s || !t->srcs) {
+        fprintf(stderr, "tracekit: error: out of memory\n");
+        return CLI_EXIT_BAD_INPUT;
+    }
+    for (; t->n < ctx->ninputs; t->n++) {
+        int rc = cli_xray_session_open(ctx, args, t->n, 1, 1, &t->s[t->n]);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        t->srcs[t->n] = t->s[t->n].src;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_event_chain_init(&t->chain, t->srcs, (size_t)t->n, &t->src, &err) != TK_OK) {
+        fprintf(stderr, "tracekit: %s: error: its clock is not that of %s: only traces of one "
+                "clock are merged\n", ctx->paths[t->chain.cur], ctx->paths[0]);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
 {
-    int rc = cli_xray_single_input(ctx);
     convert_opts c;
-    if (rc == CLI_EXIT_OK) rc = parse_options(ctx, args, &c);
+    int rc = parse_options(ctx, args, &c);
     if (rc != CLI_EXIT_OK)
         return rc;
     int parts = c.target == TO_CALLGRIND && cli_has(args, "per-thread");
     if (parts && (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
         return rc;
-    cli_xray_session s;
-    rc = cli_xray_session_open(ctx, args, 0, 1, 1, &s);
-    if (rc != CLI_EXIT_OK)
+    traces t;
+    rc = traces_open(ctx, args, &t);
+    if (rc != CLI_EXIT_OK) {
+        traces_close(&t);
         return rc;
+    }
     tk_output *out = NULL;
     if (parts)
-        rc = write_profile_parts(ctx, args, &s);
+        rc = write_profile_parts(ctx, args, &t.src);
     else if ((rc = cli_output_open(args, 0, &out)) == CLI_EXIT_OK)
-        rc = write_target(ctx, args, &c, &s, out);
+        rc = write_target(ctx, args, &c, &t.src, out);
     int written = rc == CLI_EXIT_OK;
     if (out && written)
         rc = cli_output_commit(out);
     else if (out)
         tk_output_abort(out);
-    if (written) {
-        cli_xray_warn_truncation(&s, ctx->paths[0]);
-        cli_xray_warn_unknown_ids(&s, ctx->paths[0]);
+    for (int k = 0; written && k < t.n; k++) {
+        cli_xray_warn_truncation(&t.s[k], ctx->paths[k]);
+        cli_xray_warn_unknown_ids(&t.s[k], ctx->paths[k]);
     }
-    cli_xray_session_close(&s);
+    traces_close(&t);
     return rc;
 }
 

@@ -17,6 +17,7 @@ const cli_opt cli_xray_report_opts[] = {
     CLI_XRAY_UNIT_OPT,
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 0, NULL, "overwrite FILE"},
+    {"jobs", 'j', "N", "read N traces at once (default: the number of CPUs)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -30,7 +31,17 @@ static const cli_choice report_keys[] = {
 static const cli_choice report_orders[] = {
     {"asc", TK_LATENCY_ORDER_ASC}, {"dsc", TK_LATENCY_ORDER_DESC}, {NULL, 0}};
 
-static void debug_info(const cli_xray_session *s, uint64_t func, char *buf, size_t size)
+/* What the rows are printed with: the names, the clock, where traces were cut. */
+typedef struct report_in {
+    const tk_xray_map *map;
+    tk_event_source names; /* tk_xray_map_names */
+    int emulated;          /* the first trace's clock is an emulated TSC */
+    int ntraces;
+    const char **paths;
+    const cli_xray_part *parts;
+} report_in;
+
+static void debug_info(const report_in *s, uint64_t func, char *buf, size_t size)
 {
     const tk_xray_function *f = s->map && func <= UINT32_MAX
                                     ? tk_xray_map_function(s->map, (uint32_t)func)
@@ -43,13 +54,11 @@ static void debug_info(const cli_xray_session *s, uint64_t func, char *buf, size
         buf[0] = 0;
 }
 
-/* How report prints: the clock, the unit, where the trace was cut (cut: 0 none). */
+/* How report prints: the clock, the unit. */
 typedef struct report_style {
     double hz; /* 0: the trace has no clock rate; times are printed in ticks */
     tk_time_unit unit;
     int per_thread;
-    int cut;
-    tk_error where;
 } report_style;
 
 /* Width of a time column of the text report: values under 10 s fit in every unit (to the ns). */
@@ -66,14 +75,21 @@ static int unit_decimals(double hz, tk_time_unit unit)
     return hz > 0 ? tk_time_unit_decimals(unit) : 0;
 }
 
-static void report_text(FILE *f, const cli_xray_session *s, const tk_latency_report *rows,
+static void report_text(FILE *f, const report_in *s, const tk_latency_report *rows,
                         const report_style *st)
 {
     size_t n = tk_latency_report_count(rows);
     const int w = TIME_WIDTH, d = unit_decimals(st->hz, st->unit);
     fprintf(f, "Functions with latencies: %zu (times in %s", n, unit_label(st->hz, st->unit));
-    if (st->cut)
-        fprintf(f, "; the trace is cut short at byte %" PRId64, st->where.offset);
+    for (int k = 0; k < s->ntraces; k++) {
+        if (!s->parts[k].cut)
+            continue;
+        if (s->ntraces == 1)
+            fprintf(f, "; the trace is cut short at byte %" PRId64, s->parts[k].where.offset);
+        else
+            fprintf(f, "; %s is cut short at byte %" PRId64, s->paths[k],
+                    s->parts[k].where.offset);
+    }
     fputs(")\n", f);
     if (st->per_thread)
         fprintf(f, "%9s ", "tid");
@@ -92,7 +108,7 @@ static void report_text(FILE *f, const cli_xray_session *s, const tk_latency_rep
                 tk_ticks_to_unit(r->p99, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->max, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->sum, st->hz, st->unit), db, db[0] ? ": " : "",
-                tk_event_func_name(&s->src, r->func, nb, sizeof nb));
+                tk_event_func_name(&s->names, r->func, nb, sizeof nb));
         if (r->open)
             fprintf(f, " (%" PRIu64 " open at end)", r->open);
         fputc('\n', f);
@@ -100,7 +116,7 @@ static void report_text(FILE *f, const cli_xray_session *s, const tk_latency_rep
 }
 
 /* The columns of llvm-xray account's CSV (and open), then the unit of the times. */
-static void report_csv(FILE *f, const cli_xray_session *s, const tk_latency_report *rows,
+static void report_csv(FILE *f, const report_in *s, const tk_latency_report *rows,
                        const report_style *st)
 {
     size_t n = tk_latency_report_count(rows);
@@ -120,39 +136,67 @@ static void report_csv(FILE *f, const cli_xray_session *s, const tk_latency_repo
                 tk_ticks_to_unit(r->p99, st->hz, st->unit),
                 tk_ticks_to_unit(r->max, st->hz, st->unit),
                 tk_ticks_to_unit(r->sum, st->hz, st->unit), db,
-                tk_event_func_name(&s->src, r->func, nb, sizeof nb), r->open, u);
+                tk_event_func_name(&s->names, r->func, nb, sizeof nb), r->open, u);
     }
 }
 
-static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_report *rows,
+/* The input (0-based) whose trace has thread index `thread`: each trace's threads come after
+ * those of the traces before it. */
+static int trace_of(const report_in *s, uint32_t thread)
+{
+    uint64_t end = 0;
+    for (int k = 0; k < s->ntraces; k++) {
+        end += s->parts[k].totals.threads;
+        if (thread < end)
+            return k;
+    }
+    return s->ntraces - 1;
+}
+
+/* "truncated": the first trace cut short (with its path when there are several), or null. */
+static void report_json_cut(FILE *f, const report_in *s)
+{
+    for (int k = 0; k < s->ntraces; k++) {
+        if (!s->parts[k].cut)
+            continue;
+        fputc('{', f);
+        if (s->ntraces > 1) {
+            fputs("\"path\":", f);
+            tk_put_json_string(f, s->paths[k]);
+            fputc(',', f);
+        }
+        fprintf(f, "\"byte\":%" PRId64 ",\"message\":", s->parts[k].where.offset);
+        tk_put_json_string(f, s->parts[k].where.message);
+        fputc('}', f);
+        return;
+    }
+    fputs("null", f);
+}
+
+static void report_json(FILE *f, const report_in *s, const tk_latency_report *rows,
                         const report_style *st, const tk_latency_totals *t)
 {
     size_t n = tk_latency_report_count(rows);
     fprintf(f, "{\"version\":2,\"unit\":\"%s\",\"clock\":{\"ticks_per_second\":%.0f,"
                "\"emulated\":%s},\"per_thread\":%s,\"truncated\":",
             unit_label(st->hz, st->unit), st->hz,
-            tk_xray_emulated_tsc(tk_xray_get_header(s->reader)) ? "true" : "false",
-            st->per_thread ? "true" : "false");
-    if (st->cut) {
-        fprintf(f, "{\"byte\":%" PRId64 ",\"message\":", st->where.offset);
-        tk_put_json_string(f, st->where.message);
-        fputc('}', f);
-    } else {
-        fputs("null", f);
-    }
+            s->emulated ? "true" : "false", st->per_thread ? "true" : "false");
+    report_json_cut(f, s);
     fputs(",\"functions\":[", f);
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         fprintf(f, "%s\n{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", r->func);
-        tk_put_json_string(f, tk_event_func_name(&s->src, r->func, nb, sizeof nb));
+        tk_put_json_string(f, tk_event_func_name(&s->names, r->func, nb, sizeof nb));
         if (db[0]) {
             fprintf(f, ",\"debug\":");
             tk_put_json_string(f, db);
         }
         if (st->per_thread)
             fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
+        if (st->per_thread && s->ntraces > 1)
+            fprintf(f, ",\"trace\":%d", trace_of(s, r->thread));
         fprintf(f, ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
                    "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"open\":%" PRIu64
                    ",\"unwound\":%" PRIu64 "}",
@@ -170,11 +214,14 @@ static void report_json(FILE *f, const cli_xray_session *s, const tk_latency_rep
             t->max_depth);
 }
 
-/* What reading found on stderr: the cut, unmatched exits, unwound and open calls. */
-static void report_warnings(const cli_xray_session *s, const char *path,
-                            const tk_latency_totals *totals)
+/* What reading trace k found, on stderr: the cut, unmatched exits, unwound and open calls,
+ * unknown function ids. */
+static void report_warnings(const report_in *in, int k)
 {
-    cli_xray_warn_truncation(s, path);
+    const cli_xray_part *p = &in->parts[k];
+    const char *path = in->paths[k];
+    const tk_latency_totals *totals = &p->totals;
+    cli_xray_part_warn_truncation(p, path);
     if (totals->unmatched_exits)
         fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exit%s without a matching entry %s "
                 "ignored (lost records or a wrapped buffer ring)\n", path,
@@ -189,7 +236,7 @@ static void report_warnings(const cli_xray_session *s, const char *path,
         fprintf(stderr, "tracekit: %s: note: %" PRIu64 " call%s %s still open at the end of the "
                 "trace (not in the statistics)\n", path, totals->open_at_end,
                 cli_s(totals->open_at_end), totals->open_at_end == 1 ? "was" : "were");
-    cli_xray_warn_unknown_ids(s, path);
+    cli_xray_part_warn_unknown_ids(p, in->map, path);
 }
 
 /* What report was asked for. */
@@ -197,6 +244,7 @@ typedef struct settings {
     tk_latency_report_options sort;
     int format;
     report_style style;
+    unsigned jobs;
 } settings;
 
 static int parse_settings(cli_ctx *ctx, const cli_args *args, settings *o)
@@ -212,13 +260,14 @@ static int parse_settings(cli_ctx *ctx, const cli_args *args, settings *o)
     o->format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     if (order < 0 || o->format < 0 ||
         cli_get_u64(ctx->command, args, "top", 0, &o->sort.top) != 0 ||
-        cli_xray_unit(ctx, args, &o->style.unit) != 0)
+        cli_xray_unit(ctx, args, &o->style.unit) != 0 ||
+        cli_xray_jobs(ctx, args, &o->jobs) != 0)
         return CLI_EXIT_USAGE;
     o->style.per_thread = cli_has(args, "per-thread");
     return CLI_EXIT_OK;
 }
 
-static int write_report(const cli_args *args, const cli_xray_session *s, const settings *o,
+static int write_report(const cli_args *args, const report_in *in, const settings *o,
                         const tk_latency_report *rows, const tk_latency_totals *totals)
 {
     tk_output *out = NULL;
@@ -227,50 +276,46 @@ static int write_report(const cli_args *args, const cli_xray_session *s, const s
         return rc;
     FILE *f = tk_output_file(out);
     if (o->format == CLI_OUT_TEXT)
-        report_text(f, s, rows, &o->style);
+        report_text(f, in, rows, &o->style);
     else if (o->format == CLI_OUT_JSON)
-        report_json(f, s, rows, &o->style, totals);
+        report_json(f, in, rows, &o->style, totals);
     else
-        report_csv(f, s, rows, &o->style);
+        report_csv(f, in, rows, &o->style);
     return cli_output_commit(out);
+}
+
+/* The report of the merged accounting of every trace. */
+static int report_of(cli_ctx *ctx, const cli_args *args, settings *o, cli_xray_read *rd)
+{
+    report_in in = {rd->map, {0}, rd->parts[0].emulated, ctx->ninputs, ctx->paths, rd->parts};
+    tk_xray_map_names(rd->map, &in.names);
+    o->sort.names = &in.names;
+    o->style.hz = rd->parts[0].hz;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_latency_report *rows = NULL;
+    if (tk_latency_report_new(&rows, rd->acc, &o->sort, &err) != TK_OK)
+        return cli_error(&err);
+    tk_latency_totals totals;
+    tk_latency_get_totals(rd->acc, &totals);
+    int rc = write_report(args, &in, o, rows, &totals);
+    for (int k = 0; k < ctx->ninputs; k++)
+        report_warnings(&in, k);
+    tk_latency_report_free(rows);
+    return rc;
 }
 
 int cli_xray_report(cli_ctx *ctx, const cli_args *args)
 {
-    int rc = cli_xray_single_input(ctx);
-    if (rc != CLI_EXIT_OK)
-        return rc;
     settings o;
-    if ((rc = parse_settings(ctx, args, &o)) != CLI_EXIT_OK)
-        return rc;
-    cli_xray_session s;
-    rc = cli_xray_session_open(ctx, args, 0, 1, 1, &s);
+    int rc = parse_settings(ctx, args, &o);
     if (rc != CLI_EXIT_OK)
         return rc;
-    tk_error err;
-    tk_error_clear(&err);
-    tk_latency *l = tk_latency_new(o.style.per_thread);
-    tk_latency_report *rows = NULL;
-    tk_status st = l ? tk_latency_run(l, &s.src, &err)
-                     : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-    o.sort.names = &s.src;
-    if (st == TK_OK)
-        st = tk_latency_report_new(&rows, l, &o.sort, &err);
-    if (st != TK_OK) {
-        tk_latency_free(l);
-        cli_xray_session_close(&s);
-        return cli_error(&err);
-    }
-    tk_latency_totals totals;
-    tk_latency_get_totals(l, &totals);
-    tk_error_clear(&o.style.where);
-    o.style.cut = tk_xray_truncation(s.reader, &o.style.where);
-    o.style.hz = s.src.ticks_per_second > 0 ? s.src.ticks_per_second : 0;
-    rc = write_report(args, &s, &o, rows, &totals);
-    report_warnings(&s, ctx->paths[0], &totals);
-    tk_latency_report_free(rows);
-    tk_latency_free(l);
-    cli_xray_session_close(&s);
+    cli_xray_read rd;
+    rc = cli_xray_read_all(ctx, args, o.style.per_thread, o.jobs, &rd);
+    if (rc == CLI_EXIT_OK)
+        rc = report_of(ctx, args, &o, &rd);
+    cli_xray_read_free(&rd);
     return rc;
 }
 

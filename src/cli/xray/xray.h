@@ -42,6 +42,56 @@ int cli_xray_warn_truncation(const cli_xray_session *s, const char *path);
 /* --unit (default us); -1 after a usage error. */
 extern const cli_choice cli_xray_units[];
 int cli_xray_unit(cli_ctx *ctx, const cli_args *args, tk_time_unit *unit);
+/* --jobs (default: the number of CPUs, at most the number of inputs); -1 after a usage
+ * error. */
+int cli_xray_jobs(cli_ctx *ctx, const cli_args *args, unsigned *jobs);
+/* --thread: the ids into tids (CLI_XRAY_MAX_THREADS), their number into *n. Returns an exit
+ * code. */
+int cli_xray_thread_ids(cli_ctx *ctx, const cli_args *args, int64_t *tids, size_t *n);
+
+/* ---- several traces read at once (read.c): report's latency accounting ---------------
+ * Each trace is read on its own (by one of `jobs` threads), its accounting merged into acc
+ * in the order of the inputs, so the result is that of the traces chained
+ * (tk_event_chain_init: the threads of each trace come after those of the traces before it)
+ * whatever the number of jobs. At most `jobs` traces are being read at once. */
+typedef struct cli_xray_part {
+    tk_latency *l;            /* until merged into acc */
+    tk_latency_totals totals; /* this trace's (its warnings) */
+    int cut;                  /* cut short at where.offset */
+    tk_error where;
+    uint64_t unknown;         /* function ids the map lacks, the largest of them */
+    uint32_t largest;
+    double hz;                /* the clock rate (0: none) */
+    int emulated;
+    tk_status st;             /* reading failed: err */
+    tk_error err;
+    int done;
+} cli_xray_part;
+
+typedef struct cli_xray_read {
+    tk_xray_map *map;
+    cli_xray_part *parts; /* one per input */
+    tk_latency *acc;      /* every trace's, merged */
+    /* the reading */
+    cli_ctx *ctx;
+    int64_t tids[CLI_XRAY_MAX_THREADS];
+    size_t ntids;
+    int per_thread, next, merged;
+    tk_status st; /* a merge failed: err */
+    tk_error err;
+    void *lock;
+} cli_xray_read;
+
+/* Read every input (errors printed, in the order of the inputs). Returns an exit code;
+ * cli_xray_read_free in any case. */
+int cli_xray_read_all(cli_ctx *ctx, const cli_args *args, int per_thread, unsigned jobs,
+                      cli_xray_read *rd);
+void cli_xray_read_free(cli_xray_read *rd);
+/* A part's warnings, as cli_xray_warn_truncation and cli_xray_warn_unknown_ids. */
+void cli_xray_part_warn_truncation(const cli_xray_part *p, const char *path);
+void cli_xray_part_warn_unknown_ids(const cli_xray_part *p, const tk_xray_map *map,
+                                    const char *path);
+
 /* A usage error unless there is one input. Returns an exit code. */
 int cli_xray_single_input(cli_ctx *ctx);
 

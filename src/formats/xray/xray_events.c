@@ -235,11 +235,10 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
     return TK_OK;
 }
 
-static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
+static const char *map_name(const tk_xray_map *map, uint64_t func, char *buf, size_t size)
 {
-    tk_xray_events *e = ctx;
-    const tk_xray_function *f = e->map && func <= UINT32_MAX
-                                    ? tk_xray_map_function(e->map, (uint32_t)func)
+    const tk_xray_function *f = map && func <= UINT32_MAX
+                                    ? tk_xray_map_function(map, (uint32_t)func)
                                     : NULL;
     if (f && f->name)
         return f->name;
@@ -247,17 +246,55 @@ static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
     return buf;
 }
 
-static int events_location(void *ctx, uint64_t func, const char **file, uint32_t *line)
+static int map_location(const tk_xray_map *map, uint64_t func, const char **file,
+                        uint32_t *line)
 {
-    tk_xray_events *e = ctx;
-    const tk_xray_function *f = e->map && func <= UINT32_MAX
-                                    ? tk_xray_map_function(e->map, (uint32_t)func)
+    const tk_xray_function *f = map && func <= UINT32_MAX
+                                    ? tk_xray_map_function(map, (uint32_t)func)
                                     : NULL;
     if (!f || !f->file)
         return 0;
     *file = f->file;
     *line = f->line;
     return 1;
+}
+
+static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
+{
+    return map_name(((tk_xray_events *)ctx)->map, func, buf, size);
+}
+
+static int events_location(void *ctx, uint64_t func, const char **file, uint32_t *line)
+{
+    return map_location(((tk_xray_events *)ctx)->map, func, file, line);
+}
+
+static const char *names_name(void *ctx, uint64_t func, char *buf, size_t size)
+{
+    return map_name(ctx, func, buf, size);
+}
+
+static int names_location(void *ctx, uint64_t func, const char **file, uint32_t *line)
+{
+    return map_location(ctx, func, file, line);
+}
+
+static tk_status names_next(void *ctx, tk_event *ev, tk_error *err)
+{
+    (void)ctx;
+    (void)ev;
+    (void)err;
+    return TK_END;
+}
+
+void tk_xray_map_names(const tk_xray_map *map, tk_event_source *src)
+{
+    memset(src, 0, sizeof *src);
+    src->ctx = (void *)map;
+    src->next = names_next;
+    src->name = names_name;
+    src->location = names_location;
+    src->time_unit = "ticks";
 }
 
 void tk_xray_events_source(tk_xray_events *e, tk_event_source *src)

@@ -1,0 +1,64 @@
+/* Latency accounting's insides, shared by latency.c (the run, the rows) and latency_merge.c
+ * (partial results: merge, serialise). */
+#ifndef TK_ANALYSIS_LATENCY_IMPL_H
+#define TK_ANALYSIS_LATENCY_IMPL_H
+
+#include "tracekit/latency.h"
+#include "core/hash.h"
+#include "model/events.h"
+
+typedef struct series {
+    uint64_t func;
+    uint32_t thread;
+    int64_t pid, tid;
+    /* Durations by size class; every value of a class is below every value of the next, so
+     * the sorted order is the three arrays one after the other. */
+    uint16_t *tiny;  /* below 2^16 ticks */
+    size_t ntiny, captiny;
+    uint64_t *hist;  /* once there are many 16-bit durations: a count per value instead of
+                        tiny (then empty); memory stays bounded however long the trace */
+    uint32_t *small; /* below 2^32 */
+    size_t nsmall, capsmall;
+    uint64_t *large; /* the rest */
+    size_t nlarge, caplarge;
+    uint64_t open, unwound;
+} series;
+
+/* Series index + 1 by function id (0 = none), per thread slot; ids beyond DIRECT_MAX use the map. */
+#define DIRECT_MAX (1u << 22)
+typedef struct direct_table {
+    uint32_t *idx;
+    uint32_t cap;
+} direct_table;
+
+/* Each function's histogram by id (NULL: none yet): a duration is counted from the id alone. */
+typedef struct hist_table {
+    uint64_t **of;
+    uint32_t cap;
+} hist_table;
+
+struct tk_latency {
+    int per_thread;
+    direct_table *direct; /* one per thread (per-thread mode) or one */
+    uint32_t ndirect;
+    tk_callstacks stacks;
+    tk_hmap index; /* key -> series index */
+    series *series;
+    size_t nseries, capseries;
+    int failed;    /* out of memory inside a callback */
+    hist_table total;   /* aggregate mode */
+    hist_table *hists;  /* per-thread mode: by thread slot */
+    uint32_t nhists;
+    tk_latency_row *rows;
+    size_t nrows;
+    /* partials merged in (latency_merge.c): their totals; the tables above that run uses
+     * (direct, total, hists, index) are gone, so a merged latency is not run again */
+    tk_latency_totals base;
+    int merged;
+};
+
+/* A series switches its 16-bit durations to a histogram after this many (128 KiB of array for
+ * 512 KiB of counters). */
+#define HIST_AFTER 65536u
+
+#endif

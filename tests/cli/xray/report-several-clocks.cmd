@@ -1,0 +1,1 @@
+tracekit report tests/data/xray/pass/calltree.fdr tests/data/xray/pass/calltree-emutsc.fdr
