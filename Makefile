@@ -8,7 +8,8 @@
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
 #   make bench      benchmarks against the tools users would pick instead
-#   make install PREFIX=/usr/local [DESTDIR=...] [BINDIR=... LIBDIR=... INCLUDEDIR=...]
+#   make install PREFIX=/usr/local [DESTDIR=...] [BINDIR=... LIBDIR=... INCLUDEDIR=... MANDIR=...
+#                BASHCOMPDIR=... ZSHCOMPDIR=...]
 #   make uninstall (the same variables)
 #   make clean
 # Warnings are errors in a git checkout and under CI=true (developers, CI);
@@ -21,6 +22,10 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 SAN ?=
 FUZZ_TIME ?= 60
 FUZZ_NAMES ?=
@@ -83,6 +88,10 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 STATIC_LIB := $(BUILD)/libtracekit.a
 SHARED_LIB := $(BUILD)/libtracekit.so
 PROGRAM := $(BUILD)/tracekit
+# The man pages and the shell completion, which the program writes from the tables that
+# `tracekit help` prints (src/cli/man.c, src/cli/completion.c).
+MAN_STAMP := $(BUILD)/man/.stamp
+COMPLETION := $(BUILD)/completion/tracekit.bash $(BUILD)/completion/_tracekit
 
 .DEFAULT_GOAL := all
 include recorder/recorder.mk
@@ -91,7 +100,7 @@ include recorder/recorder.mk
 
 .PHONY: all deps viewers-deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
-all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(RECORDER_ALL)
+all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(MAN_STAMP) $(COMPLETION) $(RECORDER_ALL)
 
 deps:
 	@scripts/setup-deps.sh
@@ -135,6 +144,21 @@ $(SHARED_LIB): $(LIB_OBJ) src/libtracekit.map
 
 $(PROGRAM): $(CLI_OBJ) $(STATIC_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LIBS)
+
+# tracekit(1) and tracekit-COMMAND(1) for every command: `man ./build/man/tracekit.1`.
+$(MAN_STAMP): $(PROGRAM)
+	@rm -rf $(BUILD)/man $(BUILD)/man.tmp && mkdir -p $(BUILD)/man.tmp
+	@for p in $$($(PROGRAM) help --man-pages); do \
+	    $(PROGRAM) help --man $$p > $(BUILD)/man.tmp/$$p.1 || exit 1; done
+	@touch $(BUILD)/man.tmp/.stamp && mv $(BUILD)/man.tmp $(BUILD)/man
+
+$(BUILD)/completion/tracekit.bash: $(PROGRAM)
+	@mkdir -p $(dir $@)
+	@$(PROGRAM) help --completion bash > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/completion/_tracekit: $(PROGRAM)
+	@mkdir -p $(dir $@)
+	@$(PROGRAM) help --completion zsh > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -205,6 +229,10 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tracekit
 	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/tracekit
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(BUILD)/completion/tracekit.bash $(DESTDIR)$(BASHCOMPDIR)/tracekit
+	install -m 644 $(BUILD)/completion/_tracekit $(DESTDIR)$(ZSHCOMPDIR)/_tracekit
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/libtracekit.so.$(VERSION)
 	ln -sf libtracekit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtracekit.so.0
@@ -225,6 +253,8 @@ uninstall:
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/tracekit 2>/dev/null
 	rm -f $(DESTDIR)$(LIBDIR)/tracekit/tkrecord-$(RECORDER_ARCH)
 	-rmdir $(DESTDIR)$(LIBDIR)/tracekit 2>/dev/null
+	rm -f $(DESTDIR)$(MANDIR)/man1/tracekit.1 $(DESTDIR)$(MANDIR)/man1/tracekit-*.1 \
+	    $(DESTDIR)$(BASHCOMPDIR)/tracekit $(DESTDIR)$(ZSHCOMPDIR)/_tracekit
 
 clean:
 	rm -rf build build-asan build-clang build-tsan build-musl build-nofast build-fuzz

@@ -96,7 +96,7 @@ while IFS='|' read -r name cmd; do
     rw=$B_WALL rc=$B_CPU
     best "$name record --trace" "'$TRACEKIT' record -q --force --trace -o $W/$name -- $cmd" || continue
     tw=$B_WALL tc=$B_CPU
-    edges=$("$TRACEKIT" info "$W/$name.trace.json" | awk '/edges \(EDGE_COUNT\)/ { gsub(",", ""); for (i = 1; i <= NF; i++) if ($(i + 1) == "edges") n += $i } END { print n + 0 }')
+    edges=$("$TRACEKIT" info -v "$W/$name.trace.json" | awk '/edges \(EDGE_COUNT\)/ { gsub(",", ""); for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^edges?$/) n += $i } END { print n + 0 }')
     bytes=$(stat -c %s "$W/$name.trace.json")
     awk -v n="$name" -v cw="$cw" -v cc="$cc" -v rw="$rw" -v rc="$rc" -v tw="$tw" -v tc="$tc" \
         -v e="$edges" -v b="$bytes" 'BEGIN {

@@ -12,6 +12,7 @@ clang llvm libclang-rt-14-dev
 musl-tools
 valgrind
 time python3 python3-cffi binutils sqlite3 gdb
+man-db groff-base zsh
 graphviz
 nodejs chromium xvfb kcachegrind dbus xdotool imagemagick tesseract-ocr tesseract-ocr-eng
 "

@@ -38,8 +38,9 @@ static tk_status check_node(const tk_deps *d, tk_node n, tk_error *err)
     if (n.inst >= in.ninstances)
         return tk_error_set(err, TK_ERR_ARG,
                             "instance %u of instruction %llu does not exist (it has %u "
-                            "instances, 0..%u)",
+                            "instance%s, 0..%u)",
                             n.inst, (unsigned long long)in.id, in.ninstances,
+                            in.ninstances == 1 ? "" : "s",
                             in.ninstances ? in.ninstances - 1 : 0);
     return TK_OK;
 }
@@ -475,8 +476,9 @@ static tk_status one_node(const tk_deps *d, uint32_t instr, int has_inst, uint64
     if (inst >= in.ninstances)
         return tk_error_set(err, TK_ERR_ARG,
                             "criterion '%s': instance %llu does not exist (the instruction has "
-                            "%u instances, 0..%u)",
+                            "%u instance%s, 0..%u)",
                             text, (unsigned long long)inst, in.ninstances,
+                            in.ninstances == 1 ? "" : "s",
                             in.ninstances ? in.ninstances - 1 : 0);
     *nodes = tk_malloc(sizeof **nodes);
     if (!*nodes)

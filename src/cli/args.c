@@ -211,6 +211,26 @@ const cli_choice cli_out_text_json[] = {
 const cli_choice cli_out_text_json_csv[] = {
     {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"csv", CLI_OUT_CSV}, {NULL, 0}};
 
+/* The help text of an option from column 29 on, its lines filled up to column 80. */
+static void print_wrapped(FILE *f, const char *text)
+{
+    enum { INDENT = 29, WIDTH = 80 - INDENT };
+    const char *p = text;
+    while (*p) {
+        size_t n = strlen(p);
+        if (n > WIDTH) { /* the last space that fits, else the first one */
+            size_t cut = WIDTH;
+            while (cut > 0 && p[cut] != ' ') cut--;
+            if (cut == 0) cut = strcspn(p, " ");
+            n = cut;
+        }
+        fprintf(f, "%.*s\n", (int)n, p);
+        p += n;
+        while (*p == ' ') p++;
+        if (*p) fprintf(f, "%*s", INDENT, "");
+    }
+}
+
 void cli_print_options(FILE *f, const cli_opt *table)
 {
     for (const cli_opt *o = table; o && o->name; o++) {
@@ -222,8 +242,9 @@ void cli_print_options(FILE *f, const cli_opt *table)
             snprintf(head, sizeof head, "    --%s%s%s", o->name, o->arg ? " " : "",
                      o->arg ? o->arg : "");
         if (strlen(head) <= 26)
-            fprintf(f, "  %-26s %s\n", head, o->help);
+            fprintf(f, "  %-26s ", head);
         else
-            fprintf(f, "  %s\n  %-26s %s\n", head, "", o->help);
+            fprintf(f, "  %s\n  %-26s ", head, "");
+        print_wrapped(f, o->help);
     }
 }

@@ -74,6 +74,19 @@ int cli_choice_value(const cli_choice *choices, const char *name);
 int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const cli_choice *choices,
                    int dflt);
 
+/* The fixed values of an option: the table cli_get_choice reads, named here for the help
+ * pages, the man pages and shell completion (help.c, man.c, completion.c). */
+typedef struct cli_opt_choices {
+    const char *opt;            /* the option's long name; NULL ends a table */
+    const cli_choice *choices;
+} cli_opt_choices;
+
+/* An example of `tracekit help FORMAT` and of the man pages. */
+typedef struct cli_example {
+    const char *line; /* the command line after "tracekit "; NULL ends a table */
+    const char *what; /* what it does */
+} cli_example;
+
 /* --format: how a command prints. Each command accepts some: */
 typedef enum cli_out_format {
     CLI_OUT_TEXT,
@@ -121,6 +134,11 @@ typedef struct cli_format_ops {
     const char *format;                /* registry name */
     const cli_opt *opts[CLI_NCMDS];    /* options of each command (NULL: none) */
     cli_run_fn run[CLI_NCMDS];         /* NULL: the format does not support the command */
+    const cli_opt_choices *choices[CLI_NCMDS]; /* the fixed values of those options (NULL: none) */
+    /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
+     * by an empty line, lines of 80 columns at most), and examples. */
+    const char *about;
+    const cli_example *examples;
 } cli_format_ops;
 
 /* The table of format handlers (commands.c). */
@@ -133,10 +151,14 @@ typedef struct cli_command {
     const char *name;
     const char *summary;
     const char *usage;          /* the synopsis after "tracekit " */
-    /* A command of its own: its entry point (argv[0] is the command name) and what
-     * its help prints after the synopsis and summary (may be NULL). */
+    /* A command of its own: its entry point (argv[0] is the command name), what its help
+     * prints after the synopsis and summary (may be NULL; the options follow), its options,
+     * their fixed values, and the format it belongs to (NULL: none). */
     int (*run)(int argc, char **argv);
     void (*help)(FILE *f);
+    const cli_opt *opts;
+    const cli_opt_choices *choices;
+    const char *format;
     /* A generic command (run is NULL), run by cli_dispatch: which, and its help text. */
     cli_cmd_id generic;
     const char *about;
@@ -153,11 +175,41 @@ void cli_command_help(const cli_command *c, FILE *f);
 int cli_dispatch(const cli_command *c, int argc, char **argv);
 
 /* tracekit formats, tracekit help (formats.c, help.c), and the usage main prints. */
+extern const cli_opt cli_formats_opts[], cli_help_opts[];
 int cli_formats(int argc, char **argv);
 int cli_help(int argc, char **argv);
+void cli_help_help(FILE *f);
 void cli_main_usage(FILE *f);
+/* What tracekit is (one line), and the notes under the list of commands (main.c). */
+extern const char cli_main_summary[], cli_main_notes[];
+
+/* ---- help pages, man pages and completion: all from the tables above -------------------- */
+
+/* The options of command c: for a generic command the common ones, report's --format html
+ * ones, then those of every format that has the command, each once (a long name twice when
+ * formats give it different short letters); for a command of its own, its table. Returns
+ * how many are in out (at most max). */
+size_t cli_command_opts(const cli_command *c, const cli_opt **out, size_t max);
+/* The fixed values of option opt of command c (of a generic command: those of every format,
+ * each once; --from: the formats). Returns how many are in out (at most max). */
+size_t cli_command_opt_values(const cli_command *c, const char *opt, const char **out,
+                              size_t max);
+/* Whether an option's value is a path (its argument is FILE, OUT, DIR, DCFG, ...). */
+int cli_opt_takes_path(const cli_opt *o);
+/* The commands that read files of format, space-separated, on f. */
+void cli_format_commands(const char *format, FILE *f);
+/* The man page `page` ("tracekit", "tracekit-report" or "report") in roff on f; the names of
+ * every page, one a line (man.c). Return an exit code. */
+int cli_man_page(const char *page, FILE *f);
+int cli_man_pages(FILE *f);
+/* The completion script of shell ("bash" or "zsh") on f (completion.c). Returns an exit
+ * code. */
+int cli_completion(const char *shell, FILE *f);
 
 /* ---- helpers ------------------------------------------------------------------- */
+
+/* The plural ending of a count: "s" unless n is 1 ("%" PRIu64 " thread%s", n, cli_s(n)). */
+const char *cli_s(uint64_t n);
 
 /* "tracekit: <error>" on stderr; returns the exit code for the status. */
 int cli_error(const tk_error *err);
@@ -233,6 +285,7 @@ int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_
  * page (tk_html_report_write). cli_html_opts: the page's options, which every format's report
  * takes with --format html; cli_html_wanted: whether the loose parse asks for the page. */
 extern const cli_opt cli_html_opts[];
+extern const cli_opt_choices cli_html_choices[]; /* --format html */
 int cli_html_wanted(const cli_args *loose);
 int cli_html_report(cli_ctx *ctx, const cli_args *loose, int argc, char **argv);
 

@@ -15,9 +15,10 @@
 /* A generic command: cli_dispatch runs the handler of the input's format. */
 #define GENERIC(id_, name_, summary_, usage_, about_) \
     {.name = name_, .summary = summary_, .usage = usage_, .generic = id_, .about = about_}
-/* A command of its own. */
-#define OWN(name_, summary_, usage_, run_, help_) \
-    {.name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_}
+/* A command of its own: its options, their fixed values and the format it belongs to. */
+#define OWN(name_, summary_, usage_, run_, help_, opts_, choices_, format_)                  \
+    {.name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_,         \
+     .opts = opts_, .choices = choices_, .format = format_}
 
 static const cli_command commands[] = {
     GENERIC(CLI_INFO, "info",
@@ -52,34 +53,43 @@ static const cli_command commands[] = {
     OWN("slice", "dynamic slice of a WET trace",
         "slice TRACE --criterion C [--forward] [--deps KIND] [--depth N] [--lines] "
         "[--format FMT] [--to dot]",
-        cli_wet_slice, cli_wet_slice_help),
+        cli_wet_slice, cli_wet_slice_help, cli_wet_slice_opts, cli_wet_slice_choices, "wet"),
     OWN("chain", "shortest dependence chain between two instances of a WET trace",
-        "chain [--deps KIND] TRACE FROM TO", cli_wet_chain, cli_wet_chain_help),
+        "chain [--deps KIND] TRACE FROM TO", cli_wet_chain, cli_wet_chain_help,
+        cli_wet_chain_opts, cli_wet_chain_choices, "wet"),
     OWN("values", "values computed by instructions of a WET trace",
-        "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help),
+        "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help, cli_wet_values_opts,
+        NULL, "wet"),
     OWN("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
         "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
-        cli_csi_paths, cli_csi_paths_help),
+        cli_csi_paths, cli_csi_paths_help, cli_csi_paths_opts, NULL, "csi"),
     OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
-        "extract BIN [--section NAME] [-o OUT] [--force]", cli_csi_extract, cli_csi_extract_help),
+        "extract BIN [--section NAME] [-o OUT] [--force]", cli_csi_extract, cli_csi_extract_help,
+        cli_csi_extract_opts, NULL, "csi"),
     OWN("coverage", "CSI: the call sites, functions, blocks and lines a crashed program had run",
         "coverage BIN CORE [--format text|json|csv|annotate] [--function NAME] "
         "[--load-address ADDR [--bias N]]",
-        cli_csi_cov_coverage, cli_csi_cov_coverage_help),
+        cli_csi_cov_coverage, cli_csi_cov_coverage_help, cli_csi_cov_coverage_opts,
+        cli_csi_cov_coverage_choices, "csi-cc"),
     OWN("decode", "DCFG-Trace: the edge sequence as edges, blocks, addresses or calls",
         "decode [--dcfg DCFG] [--what edges|blocks|addrs|calls|count] [--pid P] [--thread T] "
         "TRACE",
-        cli_dcfg_trace_decode, cli_dcfg_trace_decode_help),
+        cli_dcfg_trace_decode, cli_dcfg_trace_decode_help, cli_dcfg_trace_decode_opts,
+        cli_dcfg_trace_decode_choices, "dcfg-trace"),
     OWN("encode", "DCFG-Trace: write a trace from an edge list",
         "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
-        cli_dcfg_trace_encode, cli_dcfg_trace_encode_help),
+        cli_dcfg_trace_encode, cli_dcfg_trace_encode_help, cli_dcfg_trace_encode_opts,
+        cli_dcfg_trace_encode_choices, "dcfg-trace"),
     OWN("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
-        "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help),
+        "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help,
+        cli_xray_instr_map_opts, cli_xray_instr_map_choices, "xray"),
     OWN("record", "run a program under Valgrind and write its DCFG (and DCFG-Trace)",
         "record [-o PREFIX] [--trace] [--trace-children] [--threads-limit N] -- PROG ARGS...",
-        cli_record, cli_record_help),
-    OWN("formats", "every format and what tracekit can do with it", "formats", cli_formats, NULL),
-    OWN("help", "help on tracekit or a command", "help [COMMAND]", cli_help, NULL),
+        cli_record, cli_record_help, cli_record_opts, NULL, "dcfg"),
+    OWN("formats", "every format and what tracekit can do with it", "formats", cli_formats, NULL,
+        cli_formats_opts, NULL, NULL),
+    OWN("help", "help on tracekit, a command or a format", "help [COMMAND | FORMAT]", cli_help,
+        cli_help_help, cli_help_opts, NULL, NULL),
 };
 
 size_t cli_command_count(void) { return sizeof commands / sizeof commands[0]; }
@@ -110,6 +120,10 @@ void cli_command_help(const cli_command *c, FILE *f)
     } else if (c->help) {
         fputc('\n', f);
         c->help(f);
+    }
+    if (c->opts && c->opts->name) {
+        fputs("\nOptions:\n", f);
+        cli_print_options(f, c->opts);
     }
 }
 

@@ -10,6 +10,8 @@ const cli_opt cli_common_opts[] = {
     {"from", 0, "FMT", "read the input as FMT instead of detecting it"},
     {"progress", 0, NULL, "show progress on stderr"},
     {"no-progress", 0, NULL, "do not show progress (default when stderr is not a terminal)"},
+    {"verbose", 'v', NULL, "also print the numbers of how the file is made (records, "
+                           "lines, tables, limits) where the format has them"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -126,6 +128,19 @@ static int context_init(const cli_command *c, const cli_args *loose, cli_ctx *ct
     return CLI_EXIT_OK;
 }
 
+/* Input i could not be opened or recognised: the error; for check, one of the check's errors,
+ * with its verdict ("PATH: 1 error, 0 warnings"), as the handlers give it for what stops the
+ * reading later. Returns an exit code. */
+static int input_failed(const cli_ctx *ctx, int i, const tk_error *err)
+{
+    if (strcmp(ctx->command, "check") != 0 || err->code == TK_ERR_NOMEM) return cli_error(err);
+    tk_diag d;
+    cli_diag_init(&d);
+    tk_diag_error(&d, err);
+    cli_diag_summary(&d, ctx->paths[i]);
+    return CLI_EXIT_BAD_INPUT;
+}
+
 /* Opens input i; without --from, detects its format, which must be the others'.
  * Returns an exit code. */
 static int open_input(cli_ctx *ctx, int i, int detect)
@@ -133,18 +148,18 @@ static int open_input(cli_ctx *ctx, int i, int detect)
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &err);
-    if (st != TK_OK) return cli_error(&err);
+    if (st != TK_OK) return input_failed(ctx, i, &err);
     if (!detect) return CLI_EXIT_OK;
     /* An empty file has no format of its own (callgrind writes an empty
      * base file beside its per-thread files): it takes the others'. */
     const uint8_t *head;
     size_t head_len;
     st = tk_input_peek(ctx->inputs[i], 1, &head, &head_len, &err);
-    if (st != TK_OK) return cli_error(&err);
+    if (st != TK_OK) return input_failed(ctx, i, &err);
     if (head_len == 0) return CLI_EXIT_OK;
     const tk_format *f;
     st = tk_format_detect_input(ctx->inputs[i], &f, &err);
-    if (st != TK_OK) return cli_error(&err);
+    if (st != TK_OK) return input_failed(ctx, i, &err);
     if (!ctx->format) {
         ctx->format = f;
     } else if (f != ctx->format) {

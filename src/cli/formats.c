@@ -4,10 +4,11 @@
 
 #include "cli.h"
 
+const cli_opt cli_formats_opts[] = {{"help", 'h', NULL, "show this help"}, {NULL, 0, NULL, NULL}};
+
 int cli_formats(int argc, char **argv)
 {
-    static const cli_opt opts[] = {{"help", 'h', NULL, "show this help"}, {NULL, 0, NULL, NULL}};
-    const cli_opt *tables[] = {opts, NULL};
+    const cli_opt *tables[] = {cli_formats_opts, NULL};
     cli_args a;
     if (cli_parse("formats", argc, argv, 1, tables, 0, &a) != 0) return CLI_EXIT_USAGE;
     int help = cli_has(&a, "help"), extra = a.npos;

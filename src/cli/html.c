@@ -213,3 +213,5 @@ int cli_html_report(cli_ctx *ctx, const cli_args *loose, int argc, char **argv)
     free(trace.data);
     return rc;
 }
+
+const cli_opt_choices cli_html_choices[] = {{"format", html_format}, {NULL, NULL}};

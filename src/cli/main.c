@@ -4,19 +4,24 @@
 
 #include "cli.h"
 
+const char cli_main_summary[] =
+    "Read, check, analyse, convert and write execution traces and profiles.";
+const char cli_main_notes[] =
+    "'tracekit help COMMAND' or 'tracekit COMMAND --help' for a command's options;\n"
+    "'tracekit formats' for the formats, 'tracekit help FORMAT' for what tracekit\n"
+    "does with one. Inputs may be gzip, bzip2, xz or zstd compressed; '-' reads\n"
+    "standard input. Exit status: 0 success, 1 bad input or failed check, 2 usage\n"
+    "error.\n";
+
 void cli_main_usage(FILE *f)
 {
-    fprintf(f, "usage: tracekit <command> [options] FILE...\n\n"
-               "Read, check, analyse, convert and write execution traces and profiles.\n\n"
-               "Commands:\n");
+    fprintf(f, "usage: tracekit <command> [options] FILE...\n\n%s\n\nCommands:\n",
+            cli_main_summary);
     for (size_t i = 0; i < cli_command_count(); i++) {
         const cli_command *c = cli_command_at(i);
         fprintf(f, "  %-10s %s\n", c->name, c->summary);
     }
-    fprintf(f, "\n'tracekit help COMMAND' or 'tracekit COMMAND --help' for a command's options;\n"
-               "'tracekit formats' for the formats. Inputs may be gzip, bzip2, xz or zstd\n"
-               "compressed; '-' reads standard input. Exit status: 0 success, 1 bad input or\n"
-               "failed check, 2 usage error.\n");
+    fprintf(f, "\n%s", cli_main_notes);
 }
 
 int main(int argc, char **argv)

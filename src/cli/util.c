@@ -122,6 +122,8 @@ void cli_note_other_format(const char *path, const char *want)
     tk_input_free(in);
 }
 
+const char *cli_s(uint64_t n) { return n == 1 ? "" : "s"; }
+
 /* ---- diagnostics ---------------------------------------------------------------- */
 
 static void print_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *message)
@@ -153,8 +155,8 @@ int cli_diag_summary(const tk_diag *d, const char *path)
     clear_progress();
     fflush(stdout);
     if (d->suppressed)
-        fprintf(stderr, "%s: %llu more errors not shown\n", path,
-                (unsigned long long)d->suppressed);
+        fprintf(stderr, "%s: %llu more error%s not shown\n", path,
+                (unsigned long long)d->suppressed, cli_s(d->suppressed));
     fprintf(stderr, "%s: %llu error%s, %llu warning%s\n", path, (unsigned long long)d->errors,
             d->errors == 1 ? "" : "s", (unsigned long long)d->warnings,
             d->warnings == 1 ? "" : "s");

@@ -42,7 +42,7 @@ fi
 
 CG=examples/fib.callgrind
 DCFG=tests/data/dcfg/pass/generated-hard.dcfg.json
-"$TRACEKIT" info "$CG" >"$tmp/cg.info" && "$TRACEKIT" info "$DCFG" >"$tmp/dcfg.info" &&
+"$TRACEKIT" info "$CG" >"$tmp/cg.info" && "$TRACEKIT" info -v "$DCFG" >"$tmp/dcfg.info" &&
     "$TRACEKIT" convert --to callgrind "$CG" >"$tmp/cg.out" &&
     "$TRACEKIT" report --format json "$DCFG" >"$tmp/dcfg.report" ||
     { echo "FAIL: tracekit on the inputs"; exit 1; }
@@ -141,7 +141,7 @@ check(events == info["events"], "events %r" % events)
 part = lib.tk_profile_part(p, 0)
 pi = ffi.new("tk_prof_part_info *")
 lib.tk_prof_part_get(part, pi)
-check(text(pi.cmd) == info["cmd"], "cmd")
+check(text(pi.cmd) == info["command"], "cmd")
 check(pi.has_totals and "{:,}".format(pi.totals[0]) == info["totals"], "totals")
 costs = ffi.new("const uint64_t **")
 self_sum = sum(lib.tk_prof_part_self(part, r, costs) != ffi.NULL and costs[0][0]

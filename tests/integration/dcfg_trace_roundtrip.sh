@@ -70,7 +70,7 @@ for spec in "1 4 1 3000 5000" "2 12 2 20000 20000" "3 30 4 8000 3000" "4 3 3 500
     if ! cmp -s "$tmp/t.gz.trace.json" "$tmp/t.9.trace.json"; then echo "seed $seed: encoding the .gz edge list differs"; fail=1; fi
     # the same instruction total four ways: INSTR_COUNT, callgrind, bbv, folded
     out="$tmp/t.9.trace.json"
-    want=$("$TRACEKIT" info "$out" | sed -n 's/.* \([0-9]*\) instructions (INSTR_COUNT).*/\1/p' | awk '{ s += $1 } END { print s }')
+    want=$("$TRACEKIT" info -v "$out" | sed -n 's/.* \([0-9]*\) instructions* (INSTR_COUNT).*/\1/p' | awk '{ s += $1 } END { print s }')
     "$TRACEKIT" convert --to callgrind --force --dcfg "$tmp/g.dcfg.json" -o "$tmp/g.cg" "$out"
     cg=$(sed -n 's/^totals: //p' "$tmp/g.cg" | awk '{ s += $1 } END { print s }')
     bbv=$("$TRACEKIT" convert --to bbv --interval 10000 --dcfg "$tmp/g.dcfg.json" "$out" | tr ' ' '\n' | awk -F: 'NF >= 3 { s += $NF } END { print s }')

@@ -55,7 +55,7 @@ grep -qx "tracekit $ver" "$tmp/consumer.out" || { echo "FAIL: version"; exit 1; 
 T=${TRACEKIT:-build/tracekit}
 want=$(
     for f in $files; do
-        info=$("$T" info "$f")
+        info=$("$T" info -v "$f")
         echo "$info" | grep '^format:' | cut -d' ' -f1-2
         case "$f" in
         *.callgrind)
@@ -74,14 +74,32 @@ if [ "$want" != "$got" ]; then
     diff <(echo "$want") <(echo "$got")
     exit 1
 fi
-# LIBDIR and INCLUDEDIR are honoured; make uninstall takes away what install put
+# the program on PATH, its man pages for man, its completion for bash and zsh
+P=$tmp/prefix
+v=$(sed -n 's/^#define TK_VERSION_STRING "\(.*\)"$/\1/p' include/tracekit/tracekit.h)
+[ "$(PATH="$P/bin:$PATH" tracekit --version)" = "tracekit $v" ] || { echo "FAIL: installed tracekit"; exit 1; }
+for page in tracekit tracekit-report tracekit-slice; do
+    [ -f "$P/share/man/man1/$page.1" ] || { echo "FAIL: $page.1 not installed"; exit 1; }
+    if command -v man >/dev/null; then
+        MANWIDTH=80 man -M "$P/share/man" "$page" 2>/dev/null | grep -q "^NAME" ||
+            { echo "FAIL: man -M PREFIX/share/man $page"; exit 1; }
+    fi
+done
+bash -c 'source "$1" && complete -p tracekit' _ "$P/share/bash-completion/completions/tracekit" >/dev/null ||
+    { echo "FAIL: bash completion not installed"; exit 1; }
+head -1 "$P/share/zsh/site-functions/_tracekit" | grep -qx '#compdef tracekit' ||
+    { echo "FAIL: zsh completion not installed"; exit 1; }
+# LIBDIR, INCLUDEDIR and MANDIR are honoured; make uninstall takes away what install put
 make -s install uninstall BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" \
-    INCLUDEDIR="$tmp/p2/inc" > "$tmp/install2.log" 2>&1 || { echo "FAIL: install/uninstall"; cat "$tmp/install2.log"; exit 1; }
-make -s install BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" INCLUDEDIR="$tmp/p2/inc" >/dev/null 2>&1
+    INCLUDEDIR="$tmp/p2/inc" MANDIR="$tmp/p2/man" > "$tmp/install2.log" 2>&1 || { echo "FAIL: install/uninstall"; cat "$tmp/install2.log"; exit 1; }
+make -s install BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" INCLUDEDIR="$tmp/p2/inc" \
+    MANDIR="$tmp/p2/man" >/dev/null 2>&1
 [ -f "$tmp/p2/lib64/libtracekit.a" ] && [ -f "$tmp/p2/inc/tracekit/tracekit.h" ] &&
+    [ -f "$tmp/p2/man/man1/tracekit.1" ] &&
     grep -q "^libdir=$tmp/p2/lib64" "$tmp/p2/lib64/pkgconfig/tracekit.pc" ||
-    { echo "FAIL: LIBDIR/INCLUDEDIR not honoured"; exit 1; }
-make -s uninstall BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" INCLUDEDIR="$tmp/p2/inc" >/dev/null 2>&1
+    { echo "FAIL: LIBDIR/INCLUDEDIR/MANDIR not honoured"; exit 1; }
+make -s uninstall BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" INCLUDEDIR="$tmp/p2/inc" \
+    MANDIR="$tmp/p2/man" >/dev/null 2>&1
 left=$(find "$tmp/p2" -type f)
 [ -z "$left" ] || { echo "FAIL: make uninstall left: $left"; exit 1; }
-echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info; only tk_* exported; LIBDIR/INCLUDEDIR and uninstall work"
+echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info; only tk_* exported; the program, man pages and completion installed; LIBDIR/INCLUDEDIR/MANDIR and uninstall work"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The README's examples are true: every `$ command` line of a ``` block in
 # README.md is run (in a scratch folder where examples/ is the repository's)
-# and its output (stdout and stderr) must be the lines that follow it.
+# and its output (stdout and stderr) must be the lines that follow it. And where it says
+# the program is: build/tracekit after `make demo`, PREFIX/bin/tracekit (PREFIX /usr/local)
+# with its man pages after `make install` (what make would run, make -n).
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -9,6 +11,15 @@ TRACEKIT=${TRACEKIT:-build/tracekit}
 case "$TRACEKIT" in /*) ;; *) TRACEKIT=$root/$TRACEKIT ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+grep -q 'build/tracekit' README.md && grep -qF 'man ./build/man/tracekit.1' README.md &&
+    grep -q 'PREFIX=/usr/local' README.md || { echo "README: where the program is, not said"; exit 1; }
+env -u MAKEFLAGS -u MAKELEVEL make -s -n -p demo BUILD=build 2>/dev/null | grep -qx 'PROGRAM := build/tracekit' ||
+    { echo "make demo does not build build/tracekit"; exit 1; }
+env -u MAKEFLAGS -u MAKELEVEL make -s -n install BUILD=build DESTDIR="$tmp/d" 2>/dev/null >"$tmp/install" || true
+for want in "install -m 755 build/tracekit $tmp/d/usr/local/bin/tracekit" \
+    "install -m 644 build/man/\*.1 $tmp/d/usr/local/share/man/man1/"; do
+    grep -qx "$want" "$tmp/install" || { echo "make install does not run: $want"; exit 1; }
+done
 mkdir "$tmp/bin" "$tmp/run"
 ln -s "$TRACEKIT" "$tmp/bin/tracekit"
 ln -s "$root/examples" "$tmp/run/examples"

@@ -15,7 +15,7 @@ fail=0
 for t in calltree.fdr calltree-emutsc.fdr calltree-typed.fdr calltree.basic mtpool.fdr mtpool-wrapped.fdr mtpool.basic; do
     case $t in calltree-typed*) bin=$D/bin/calltree-typed ;; calltree*) bin=$D/bin/calltree ;; *) bin=$D/bin/mtpool ;; esac
     "$TRACEKIT" convert --to chrome -m "$bin" "$D/pass/$t" >"$tmp/c.json" || { fail=1; continue; }
-    enters=$("$TRACEKIT" info "$D/pass/$t" | awk '$1 == "enter" || $1 == "enter-args" { n += $2 } END { print n + 0 }')
+    enters=$("$TRACEKIT" info -v "$D/pass/$t" | awk '$1 == "enter" || $1 == "enter-args" { n += $2 } END { print n + 0 }')
     python3 - "$tmp/c.json" "$enters" "$t" <<'PY' || fail=1
 import json, re, sys, collections
 text = open(sys.argv[1]).read()

@@ -74,6 +74,10 @@ int cli_callgrind_dump(cli_ctx *ctx, const cli_args *args);
 int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args);
 int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args);
 
+/* The fixed values of their options (report.c, convert.c, diff.c). */
+extern const cli_opt_choices cli_callgrind_report_choices[], cli_callgrind_convert_choices[],
+    cli_callgrind_diff_choices[];
+
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_callgrind_ops;
 

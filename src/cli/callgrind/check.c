@@ -26,9 +26,9 @@ int cli_callgrind_check(cli_ctx *ctx, const cli_args *args)
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
-        if (st != TK_OK && st != TK_ERR_CHECK && d.errors == 0) {
-            rc = cli_error(&err);
-        }
+        /* what stops the reading (a truncated compressed stream) is one of its errors: one
+         * verdict, the summary's */
+        if (st != TK_OK && st != TK_ERR_CHECK && d.errors == 0) tk_diag_error(&d, &err);
         int r = cli_diag_summary(&d, ctx->paths[i]);
         if (r) rc = r;
     }

@@ -234,3 +234,6 @@ int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
     tk_profile_free(p);
     return rc;
 }
+
+const cli_opt_choices cli_callgrind_convert_choices[] = {
+    {"to", convert_targets}, {"positions", convert_positions}, {NULL, NULL}};

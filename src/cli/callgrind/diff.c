@@ -217,3 +217,5 @@ int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args)
     tk_profile_free(both);
     return rc;
 }
+
+const cli_opt_choices cli_callgrind_diff_choices[] = {{"format", diff_formats}, {NULL, NULL}};

@@ -118,8 +118,9 @@ const cli_opt cli_callgrind_report_opts[] = {
     {"inclusive", 0, NULL, "sort by and show inclusive costs"},
     {"show", 0, "EVENT[,EVENT]", "text: only these event columns (callgrind_annotate --show), "
                                  "default all"},
-    {"tree", 0, "KIND", "caller, calling or both: list each function's callers (<) and/or "
-                        "callees (>) with the calls' counts and inclusive costs, as "
+    {"tree", 0, "KIND", "caller, calling, both or none (default): list each function's "
+                        "callers (<) and/or callees (>) with the calls' counts and "
+                        "inclusive costs, as "
                         "callgrind_annotate --tree"},
     {"cycles", 0, NULL, "list the call cycles (functions that call each other) as units: "
                         "members, calls from outside, self and inclusive cost; a member's "
@@ -955,3 +956,6 @@ int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
     cli_callgrind_notes_free(&notes);
     return rc;
 }
+
+const cli_opt_choices cli_callgrind_report_choices[] = {
+    {"by", report_groups}, {"tree", report_trees}, {"format", cli_out_text_json_csv}, {NULL, NULL}};

@@ -83,7 +83,7 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
             }
         }
     }
-    printf("function %s: %" PRIu64 " paths", label, total);
+    printf("function %s: %" PRIu64 " path%s", label, total, cli_s(total));
     if (npaths < total)
         printf(" (first %" PRIu64 " enumerated; --limit)", npaths);
     printf("\n");

@@ -46,7 +46,7 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
             }
         }
         if (diag.errors == 0)
-            printf("%s: ok, %" PRIu64 " functions\n", src.name, nf);
+            printf("%s: ok, %" PRIu64 " function%s\n", src.name, nf, cli_s(nf));
         if (cli_diag_summary(&diag, src.name) != CLI_EXIT_OK)
             rc = CLI_EXIT_BAD_INPUT;
         cli_csi_source_close(&src);

@@ -103,10 +103,12 @@ int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, F
     return rc;
 }
 
+/* --to */
+static const cli_choice targets[] = {
+    {"csi", CLI_CSI_WRITE_CSI}, {"dot", CLI_CSI_WRITE_DOT}, {NULL, 0}};
+
 int cli_csi_convert(cli_ctx *ctx, const cli_args *args)
 {
-    static const cli_choice targets[] = {
-        {"csi", CLI_CSI_WRITE_CSI}, {"dot", CLI_CSI_WRITE_DOT}, {NULL, 0}};
     int to = cli_get_choice("convert", args, "to", targets, -1);
     if (to < 0) {
         if (!cli_get(args, "to"))
@@ -124,3 +126,5 @@ int cli_csi_convert(cli_ctx *ctx, const cli_args *args)
     }
     return cli_output_commit(o);
 }
+
+const cli_opt_choices cli_csi_convert_choices[] = {{"to", targets}, {NULL, NULL}};

@@ -93,6 +93,9 @@ int cli_csi_dump(cli_ctx *ctx, const cli_args *args);
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_csi_ops;
 
+/* The fixed values of the options of report and convert (report.c, convert.c). */
+extern const cli_opt_choices cli_csi_report_choices[], cli_csi_convert_choices[];
+
 /* Decode a runtime state against a function and print it as `paths --state`
  * does (paths.c; meta names the metadata in messages). Returns 0, or 1 when
  * the state does not decode or differs from its documented sequence. */
@@ -100,6 +103,7 @@ int cli_csi_print_state(FILE *out, const tk_csi_function *fn, const char *label,
                         tk_csi_numbering *num, const tk_csi_state *s, const char *meta);
 
 /* tracekit paths, tracekit extract (paths.c, extract.c). */
+extern const cli_opt cli_csi_paths_opts[], cli_csi_extract_opts[];
 int cli_csi_paths(int argc, char **argv);
 void cli_csi_paths_help(FILE *f);
 int cli_csi_extract(int argc, char **argv);

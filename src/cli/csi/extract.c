@@ -4,7 +4,7 @@
 
 #include "csi.h"
 
-static const cli_opt extract_opts[] = {
+const cli_opt cli_csi_extract_opts[] = {
     {"section", 0, "NAME", "section to extract (default .debug_PT); all sections of that name "
                            "are concatenated"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
@@ -17,16 +17,15 @@ void cli_csi_extract_help(FILE *f)
 {
     fputs("Prints the raw bytes of a section of an ELF file. Exit status 1 when the file is\n"
           "not ELF or has no such section. CSI metadata: .debug_PT, .debug_CC, .debug_BBC,\n"
-          ".debug_FC.\n\n",
+          ".debug_FC.\n",
           f);
-    cli_print_options(f, extract_opts);
 }
 
 int cli_csi_extract(int argc, char **argv)
 {
     cli_args args;
     int rc;
-    if (!cli_parse_command("extract", argc, argv, extract_opts, 1,
+    if (!cli_parse_command("extract", argc, argv, cli_csi_extract_opts, 1,
                            "expected one FILE (an executable or object)", &args, &rc))
         return rc;
     tk_input *in = NULL;

@@ -8,6 +8,7 @@
 typedef struct info_totals {
     uint64_t functions, blocks, edges, back, lines, invalid, overflow, max_paths;
     char max_name[CLI_CSI_LABEL_MAX];
+    int verbose; /* --verbose: the line entries, the zero counts of problems */
 } info_totals;
 
 static tk_status info_function(void *user, const cli_csi_source *src, const tk_csi_function *fn,
@@ -39,26 +40,31 @@ static tk_status info_function(void *user, const cli_csi_source *src, const tk_c
 static void info_print(void *user, const cli_csi_source *src)
 {
     info_totals *t = user;
+    int verbose = t->verbose;
     if (src->owned)
         printf("section: .debug_PT\n");
     if (src->others[0])
         printf("other CSI sections: %s\n", src->others);
     printf("functions: %" PRIu64 "\n", t->functions);
     printf("blocks: %" PRIu64 "\n", t->blocks);
-    printf("edges: %" PRIu64 " (%" PRIu64 " back or split edges ~>)\n", t->edges, t->back);
-    printf("line entries: %" PRIu64 "\n", t->lines);
+    printf("edges: %" PRIu64 " (%" PRIu64 " back or split, ~>)\n", t->edges, t->back);
+    if (verbose) printf("line entries: %" PRIu64 "\n", t->lines);
     if (t->max_name[0])
         printf("most paths: %s (%" PRIu64 ")\n", t->max_name, t->max_paths);
-    printf("path count overflow: %" PRIu64 " functions\n", t->overflow);
-    printf("invalid numbering: %" PRIu64 " functions (see 'tracekit check')\n", t->invalid);
+    if (t->overflow || verbose)
+        printf("functions with a path count past 64 bits: %" PRIu64 "\n", t->overflow);
+    if (t->invalid || verbose)
+        printf("functions with an invalid numbering: %" PRIu64 " (see 'tracekit check')\n",
+               t->invalid);
     memset(t, 0, sizeof *t);
+    t->verbose = verbose;
 }
 
 int cli_csi_info(cli_ctx *ctx, const cli_args *args)
 {
-    (void)args;
     info_totals totals;
     memset(&totals, 0, sizeof totals);
+    totals.verbose = cli_has(args, "verbose");
     cli_csi_visitor v = {.user = &totals, .function = info_function, .input_done = info_print};
     return cli_csi_visit(ctx, &v);
 }

@@ -6,7 +6,7 @@
 
 #include "csi.h"
 
-static const cli_opt paths_opts[] = {
+const cli_opt cli_csi_paths_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"list", 0, NULL, "list every acyclic path: id, blocks, start, end, source lines"},
     {"limit", 0, "N", "--list: at most N paths per function (default 1000; 0 = all)"},
@@ -32,9 +32,8 @@ void cli_csi_paths_help(FILE *f)
           "                the readings of the unfinished current path (several = ambiguous),\n"
           "                and the block sequence they encode.\n"
           "  --profile TRACE  META is a DCFG; counts every routine's Ball-Larus paths over\n"
-          "                the whole DCFG-Trace (a path profile of an SDE run).\n\n",
+          "                the whole DCFG-Trace (a path profile of an SDE run).\n",
           f);
-    cli_print_options(f, paths_opts);
 }
 
 /* ---- --state ------------------------------------------------------------------ */
@@ -268,9 +267,9 @@ static int run_profile(const char *dcfg_path, const char *trace_path, const char
         tk_csi_profile_finish(pr);
         uint64_t edges, unknown;
         tk_csi_profile_totals(pr, &edges, &unknown);
-        printf("process %" PRIu64 ": %zu threads, %" PRIu64 " edges (%" PRIu64
+        printf("process %" PRIu64 ": %zu thread%s, %" PRIu64 " edge%s (%" PRIu64
                " not in the DCFG)\n",
-               pi.pid, pi.nthreads, edges, unknown);
+               pi.pid, pi.nthreads, cli_s(pi.nthreads), edges, cli_s(edges), unknown);
         rc = print_profile(pr, sel, limit);
         tk_csi_profile_free(pr);
     }
@@ -575,8 +574,8 @@ int cli_csi_paths(int argc, char **argv)
 {
     cli_args args;
     int rc;
-    if (!cli_parse_command("paths", argc, argv, paths_opts, 1, "expected one metadata FILE", &args,
-                           &rc))
+    if (!cli_parse_command("paths", argc, argv, cli_csi_paths_opts, 1,
+                           "expected one metadata FILE", &args, &rc))
         return rc;
     tk_csi_numbering *num = NULL;
     state_run states;

@@ -41,7 +41,7 @@ static const char *status_text(const tk_csi_report_row *r)
 
 /* What report prints: the rows of an input, with the options. */
 typedef struct report_state {
-    int fmt;
+    int fmt, verbose;
     uint64_t top, limit;
     tk_csi_report *rep;
 } report_state;
@@ -65,11 +65,17 @@ static void report_text(const report_state *rs, const report_head *h, const char
                         size_t shown)
 {
     char pbuf[32];
-    printf("%s: %" PRIu64 " functions, %" PRIu64 " blocks, %" PRIu64 " edges (%" PRIu64
-           " ~>)\n", name, h->t.functions, h->t.blocks, h->t.edges, h->t.back_edges);
-    printf("path limit %" PRIu64 ": %" PRIu64 " functions over it (%" PRIu64
-           " overflow 64 bits), %" PRIu64 " with an invalid numbering\n",
-           rs->limit, h->over_limit, h->t.overflow, h->t.invalid);
+    printf("%s: %" PRIu64 " function%s, %" PRIu64 " block%s, %" PRIu64 " edge%s (%" PRIu64
+           " back or split, ~>)\n", name, h->t.functions, cli_s(h->t.functions), h->t.blocks,
+           cli_s(h->t.blocks), h->t.edges, cli_s(h->t.edges), h->t.back_edges);
+    /* the path limit (csi-cc's PT_HASH_SIZE by default) when a function is over it */
+    if (h->over_limit || rs->verbose)
+        printf("%" PRIu64 " function%s over the path limit of %" PRIu64 " paths (--limit), %"
+               PRIu64 " of them with a count past 64 bits\n", h->over_limit, cli_s(h->over_limit),
+               rs->limit, h->t.overflow);
+    if (h->t.invalid || rs->verbose)
+        printf("%" PRIu64 " function%s with an invalid numbering (see 'tracekit check')\n",
+               h->t.invalid, cli_s(h->t.invalid));
     printf("\n%20s %8s %8s %6s  %s\n", "paths", "blocks", "edges", "~>", "function");
     for (size_t k = 0; k < shown; k++) {
         const tk_csi_report_row *r = tk_csi_report_row_at(rs->rep, k);
@@ -79,7 +85,7 @@ static void report_text(const report_state *rs, const report_head *h, const char
     }
     size_t n = tk_csi_report_count(rs->rep);
     if (shown < n)
-        printf("(%zu more functions; --top 0 shows all)\n", n - shown);
+        printf("(%zu more function%s; --top 0 shows all)\n", n - shown, cli_s(n - shown));
     if (h->over_limit) {
         printf("\nfunctions over the path limit:\n");
         for (size_t k = 0; k < n; k++) {
@@ -151,6 +157,7 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
 {
     report_state rs;
     memset(&rs, 0, sizeof rs);
+    rs.verbose = cli_has(args, "verbose");
     if (cli_get_u64("report", args, "top", 20, &rs.top) != 0 ||
         cli_get_u64("report", args, "limit", TK_CSI_PATH_LIMIT, &rs.limit) != 0)
         return CLI_EXIT_USAGE;
@@ -172,3 +179,6 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
     tk_csi_report_free(rs.rep);
     return rc;
 }
+
+const cli_opt_choices cli_csi_report_choices[] = {
+    {"sort", report_keys}, {"format", report_formats}, {NULL, NULL}};

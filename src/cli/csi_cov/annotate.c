@@ -2,6 +2,7 @@
  * with the call sites or blocks on them. */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "csi_cov.h"
 
@@ -36,8 +37,9 @@ static tk_status annotate_function(void *user, const cli_csi_cov_source *src,
     if (!lines)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     n = tk_csi_cov_lines(fn, lines);
-    printf("function %s (%s): %" PRIu32 " %s\n", fn->name, fn->array, fn->nentries,
-           cli_csi_cov_entries_name(src->kind));
+    const char *what = cli_csi_cov_entries_name(src->kind); /* a plural: "blocks" */
+    printf("function %s (%s): %" PRIu32 " %.*s\n", fn->name, fn->array, fn->nentries,
+           (int)(strlen(what) - (fn->nentries == 1)), what);
     for (size_t i = 0; i < n; i++) {
         printf("  line %" PRIu64 ":", lines[i]);
         const char *sep = " ";

@@ -32,7 +32,7 @@ static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
         }
     }
     if (diag.errors == 0)
-        printf("%s: ok, %" PRIu64 " functions (%s)\n", src->name, nf,
+        printf("%s: ok, %" PRIu64 " function%s (%s)\n", src->name, nf, cli_s(nf),
                tk_csi_cov_kind_title(src->kind));
     return cli_diag_summary(&diag, src->name);
 }

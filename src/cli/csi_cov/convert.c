@@ -30,18 +30,24 @@ static tk_status write_function(void *user, const cli_csi_cov_source *src,
     return tk_csi_cov_write_function(CLI_WRITER(ws->out), src->kind, form, fn, err);
 }
 
+/* --to (the input's own format only) and --form */
+static const cli_choice targets[] = {
+    {"csi-cc", TK_CSI_COV_CC}, {"csi-fc", TK_CSI_COV_FC}, {"csi-bbc", TK_CSI_COV_BBC}, {NULL, 0}};
+static const cli_choice forms[] = {
+    {"labels", TK_CSI_COV_FORM_LABELS}, {"plain", TK_CSI_COV_FORM_PLAIN}, {NULL, 0}};
+
 int cli_csi_cov_convert(cli_ctx *ctx, const cli_args *args)
 {
-    static const cli_choice forms[] = {
-        {"labels", TK_CSI_COV_FORM_LABELS}, {"plain", TK_CSI_COV_FORM_PLAIN}, {NULL, 0}};
-    const char *to = cli_get(args, "to");
     const char *self = ctx->format->name;
-    if (!to)
+    if (!cli_get(args, "to"))
         return cli_usage_error("convert", "--to FMT is required (%s)", self);
-    if (strcmp(to, self) != 0)
+    int to = cli_get_choice("convert", args, "to", targets, -1);
+    if (to < 0)
+        return CLI_EXIT_USAGE;
+    if (to != (int)cli_csi_cov_kind(ctx))
         return cli_usage_error("convert", "a %s file converts to %s only (--form chooses the "
                                           "form of its lines), not to '%s'",
-                               self, self, to);
+                               self, self, cli_get(args, "to"));
     int form = cli_get_choice("convert", args, "form", forms, TK_CSI_COV_FORM_ANY);
     if (form < 0)
         return CLI_EXIT_USAGE;
@@ -59,3 +65,6 @@ int cli_csi_cov_convert(cli_ctx *ctx, const cli_args *args)
     }
     return cli_output_commit(o);
 }
+
+const cli_opt_choices cli_csi_cov_convert_choices[] = {
+    {"to", targets}, {"form", forms}, {NULL, NULL}};

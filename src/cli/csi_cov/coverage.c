@@ -5,7 +5,7 @@
 
 #include "coverage.h"
 
-static const cli_opt coverage_opts[] = {
+const cli_opt cli_csi_cov_coverage_opts[] = {
     {"format", 0, "FMT", "text (default), json, csv, or annotate (the sources with marks)"},
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
     {"source-dir", 0, "DIR", "annotate: look for the sources under DIR too"},
@@ -36,9 +36,8 @@ void cli_csi_cov_coverage_help(FILE *f)
           "--load-address, a raw memory image. When BIN has path-tracing metadata\n"
           "(.debug_PT) too, the crashed thread's frames are unwound from the core and\n"
           "the path-tracing locals of each instrumented frame decoded, as 'tracekit\n"
-          "paths --state' decodes a state.\n\n",
+          "paths --state' decodes a state.\n",
           f);
-    cli_print_options(f, coverage_opts);
 }
 
 const char *cli_csi_cov_hit_word(tk_csi_hit h)
@@ -172,7 +171,7 @@ int cli_csi_cov_coverage(int argc, char **argv)
 {
     cli_args args;
     int rc;
-    if (!cli_parse_command("coverage", argc, argv, coverage_opts, 2,
+    if (!cli_parse_command("coverage", argc, argv, cli_csi_cov_coverage_opts, 2,
                            "expected BIN (the program, with its coverage metadata) and CORE "
                            "(its core file, or a raw memory image with --load-address)",
                            &args, &rc))
@@ -185,3 +184,5 @@ int cli_csi_cov_coverage(int argc, char **argv)
     cli_args_free(&args);
     return rc;
 }
+
+const cli_opt_choices cli_csi_cov_coverage_choices[] = {{"format", coverage_formats}, {NULL, NULL}};

@@ -63,7 +63,7 @@ void cli_csi_cov_print_paths(FILE *out, const cli_csi_cov_result *r, const uint8
                              size_t bin_len)
 {
     size_t n = tk_csi_crash_frame_count(r->crash);
-    fprintf(out, "\npath tracing: the crashed thread's stack, %zu frames\n", n);
+    fprintf(out, "\npath tracing: the crashed thread's stack, %zu frame%s\n", n, cli_s(n));
     for (size_t i = 0; i < n; i++)
         print_frame_line(out, tk_csi_crash_frame_at(r->crash, i));
     char meta[600];

@@ -66,10 +66,15 @@ int cli_csi_cov_annotate(cli_ctx *ctx, const cli_args *args);
 int cli_csi_cov_convert(cli_ctx *ctx, const cli_args *args);
 int cli_csi_cov_dump(cli_ctx *ctx, const cli_args *args);
 
+/* The fixed values of their options (report.c, convert.c). */
+extern const cli_opt_choices cli_csi_cov_report_choices[], cli_csi_cov_convert_choices[];
+
 /* The tables of them (ops.c). */
 extern const cli_format_ops cli_csi_cc_ops, cli_csi_fc_ops, cli_csi_bbc_ops;
 
 /* tracekit coverage (coverage.c). */
+extern const cli_opt cli_csi_cov_coverage_opts[];
+extern const cli_opt_choices cli_csi_cov_coverage_choices[];
 int cli_csi_cov_coverage(int argc, char **argv);
 void cli_csi_cov_coverage_help(FILE *f);
 

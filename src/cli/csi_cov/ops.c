@@ -2,15 +2,38 @@
  * one set of handlers, the kind from the format. */
 #include "csi_cov.h"
 
-#define COV_OPTS                                          \
-    .opts = {[CLI_REPORT] = cli_csi_cov_report_opts,      \
-             [CLI_ANNOTATE] = cli_csi_cov_annotate_opts,  \
-             [CLI_CONVERT] = cli_csi_cov_convert_opts,    \
-             [CLI_DUMP] = cli_csi_cov_dump_opts}
+#define COV_OPTS                                                   \
+    .opts = {[CLI_REPORT] = cli_csi_cov_report_opts,               \
+             [CLI_ANNOTATE] = cli_csi_cov_annotate_opts,           \
+             [CLI_CONVERT] = cli_csi_cov_convert_opts,             \
+             [CLI_DUMP] = cli_csi_cov_dump_opts},                  \
+    .choices = {[CLI_REPORT] = cli_csi_cov_report_choices,         \
+                [CLI_CONVERT] = cli_csi_cov_convert_choices}
+
+/* What tracekit help csi-cc, csi-fc and csi-bbc say of the three. */
+#define COV_ABOUT(what_, section_)                                                   \
+    "The " what_ " coverage metadata of CSI (csi-cc, Crash Scene\n"                    \
+    "Investigation): for each instrumented function, its entries and their source\n"   \
+    "lines, as text in the " section_ " section of objects and executables (both\n"    \
+    "forms: csi-cc 1.3+ labels and the plain form of the guide). An ELF file is\n"     \
+    "read as its .debug_PT first: --from picks this section.\n\n"                      \
+    "check verifies the entries and their array names; report lists the functions\n"  \
+    "with their entries and lines; convert writes the canonical text in either form;\n" \
+    "coverage tells what a crashed program had covered, from its core file.\n"
 
 const cli_format_ops cli_csi_cc_ops = {
     .format = "csi-cc",
     COV_OPTS,
+    .about = COV_ABOUT("call-site", ".debug_CC"),
+    .examples = (const cli_example[]){
+        {"check --from csi-cc prog", "the call-site metadata of an executable built by csi-cc"},
+        {"report --from csi-cc prog", "each function's call sites and their lines"},
+        {"coverage prog core", "what the crashed program had run: functions, call sites, "
+                               "blocks, lines"},
+        {"coverage --format csv -o covered.csv prog core", "the same as a table"},
+        {"extract prog --section .debug_CC -o prog.CC", "the section as a text file"},
+        {"convert --to csi-cc --form plain prog.CC", "the plain form of the guide"},
+        {NULL, NULL}},
     .run = {[CLI_INFO] = cli_csi_cov_info,
             [CLI_CHECK] = cli_csi_cov_check,
             [CLI_REPORT] = cli_csi_cov_report,
@@ -22,6 +45,12 @@ const cli_format_ops cli_csi_cc_ops = {
 const cli_format_ops cli_csi_fc_ops = {
     .format = "csi-fc",
     COV_OPTS,
+    .about = COV_ABOUT("function", ".debug_FC"),
+    .examples = (const cli_example[]){
+        {"info --from csi-fc prog", "the instrumented functions of an executable"},
+        {"report --from csi-fc prog", "the functions and their arrays"},
+        {"coverage prog core", "which functions the crashed program had entered"},
+        {NULL, NULL}},
     .run = {[CLI_INFO] = cli_csi_cov_info,
             [CLI_CHECK] = cli_csi_cov_check,
             [CLI_REPORT] = cli_csi_cov_report,
@@ -32,6 +61,13 @@ const cli_format_ops cli_csi_fc_ops = {
 const cli_format_ops cli_csi_bbc_ops = {
     .format = "csi-bbc",
     COV_OPTS,
+    .about = COV_ABOUT("basic-block", ".debug_BBC"),
+    .examples = (const cli_example[]){
+        {"annotate --from csi-bbc prog", "each source line with the blocks on it"},
+        {"report --from csi-bbc prog", "each function's blocks and lines"},
+        {"coverage --format annotate --source-dir src prog core",
+         "the sources with the lines the crashed program had run marked"},
+        {NULL, NULL}},
     .run = {[CLI_INFO] = cli_csi_cov_info,
             [CLI_CHECK] = cli_csi_cov_check,
             [CLI_REPORT] = cli_csi_cov_report,

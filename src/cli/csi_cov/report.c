@@ -98,17 +98,18 @@ static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
 static void report_text(const report_state *rs, const cli_csi_cov_source *src, size_t shown)
 {
     tk_csi_cov_kind k = src->kind;
-    printf("%s: %s (%s), %zu functions", src->name, tk_csi_cov_kind_title(k),
-           tk_csi_cov_section(k), rs->n);
+    printf("%s: %s (%s), %zu function%s", src->name, tk_csi_cov_kind_title(k),
+           tk_csi_cov_section(k), rs->n, cli_s(rs->n));
     if (k == TK_CSI_COV_FC) {
         printf("\n\n%-24s  %s\n", "function", "array");
         for (size_t i = 0; i < shown; i++)
             printf("%-24s  %s\n", rs->rows[i].name, rs->rows[i].array);
     } else {
         const char *what = cli_csi_cov_entries_name(k);
-        printf(", %" PRIu64 " %s (%" PRIu64 " instrumented, %" PRIu64 " not instrumented), "
-               "%" PRIu64 " lines\n\n",
-               rs->entries, what, rs->instrumented, rs->entries - rs->instrumented, rs->lines);
+        printf(", %" PRIu64 " %.*s (%" PRIu64 " instrumented, %" PRIu64 " not instrumented), "
+               "%" PRIu64 " line%s\n\n",
+               rs->entries, (int)(strlen(what) - (rs->entries == 1)), what, rs->instrumented,
+               rs->entries - rs->instrumented, rs->lines, cli_s(rs->lines));
         printf("%7s %7s %7s %7s  %-24s  %s\n", what, "instr", "not", "lines", "function",
                "array");
         for (size_t i = 0; i < shown; i++) {
@@ -195,3 +196,6 @@ int cli_csi_cov_report(cli_ctx *ctx, const cli_args *args)
     free(rs.rows);
     return rc;
 }
+
+const cli_opt_choices cli_csi_cov_report_choices[] = {
+    {"sort", sort_keys}, {"format", report_formats}, {NULL, NULL}};

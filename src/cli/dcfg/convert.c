@@ -139,8 +139,8 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     }
     if (skipped)
         fprintf(stderr,
-                "tracekit: warning: %llu routines left out: their path count overflows 64 bits\n",
-                (unsigned long long)skipped);
+                "tracekit: warning: %llu routine%s left out: %s path count overflows 64 bits\n",
+                (unsigned long long)skipped, cli_s(skipped), skipped == 1 ? "its" : "their");
     tk_cfg_free(cfg);
     if (st != TK_OK) {
         cli_output_abort(out);
@@ -148,3 +148,6 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     }
     return cli_output_commit(out);
 }
+
+const cli_opt_choices cli_dcfg_convert_choices[] = {
+    {"to", convert_targets}, {"positions", callgrind_positions}, {NULL, NULL}};

@@ -24,4 +24,8 @@ int cli_dcfg_diff(cli_ctx *ctx, const cli_args *args);
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_dcfg_ops;
 
+/* The fixed values of their options (report.c, convert.c, diff.c). */
+extern const cli_opt_choices cli_dcfg_report_choices[], cli_dcfg_convert_choices[],
+    cli_dcfg_diff_choices[];
+
 #endif

@@ -183,3 +183,5 @@ int cli_dcfg_diff(cli_ctx *ctx, const cli_args *a)
     tk_cfg_free(y);
     return rc;
 }
+
+const cli_opt_choices cli_dcfg_diff_choices[] = {{"format", cli_out_text_json}, {NULL, NULL}};

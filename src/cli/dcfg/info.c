@@ -7,7 +7,6 @@
 
 int cli_dcfg_info(cli_ctx *ctx, const cli_args *a)
 {
-    (void)a;
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
         tk_cfg *cfg;
@@ -15,9 +14,10 @@ int cli_dcfg_info(cli_ctx *ctx, const cli_args *a)
         tk_cfg_info ci;
         tk_cfg_get(cfg, &ci);
         printf("dcfg version: %" PRIu32 ".%02" PRIu32 "\n", ci.major_version, ci.minor_version);
-        printf("file names: %" PRIu32 "\nedge types: %" PRIu32 "\nspecial nodes: %" PRIu32
-               "\nprocesses: %" PRIu32 "\n",
-               ci.nfile_names, ci.nedge_types, ci.nspecials, ci.nprocesses);
+        if (cli_has(a, "verbose")) /* the tables of the file */
+            printf("file names: %" PRIu32 "\nedge types: %" PRIu32 "\nspecial nodes: %" PRIu32
+                   "\n", ci.nfile_names, ci.nedge_types, ci.nspecials);
+        printf("processes: %" PRIu32 "\n", ci.nprocesses);
         for (uint32_t k = 0; k < ci.nprocesses; k++) {
             const tk_cfg_process *p = tk_cfg_process_at(cfg, k);
             tk_cfg_process_info pi;

@@ -66,3 +66,6 @@ int cli_dcfg_report(cli_ctx *ctx, const cli_args *a)
     }
     return CLI_EXIT_OK;
 }
+
+const cli_opt_choices cli_dcfg_report_choices[] = {
+    {"format", report_formats}, {"table", report_tables}, {NULL, NULL}};

@@ -150,3 +150,5 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
     tk_cfg_free(cfg);
     return rc;
 }
+
+const cli_opt_choices cli_dcfg_trace_convert_choices[] = {{"to", convert_targets}, {NULL, NULL}};

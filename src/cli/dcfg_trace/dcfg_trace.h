@@ -50,7 +50,11 @@ int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const 
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_dcfg_trace_ops;
 
-/* tracekit decode, tracekit encode (decode.c, encode.c). */
+/* tracekit decode, tracekit encode (decode.c, encode.c); the fixed values of the options of
+ * report, convert, decode and encode. */
+extern const cli_opt cli_dcfg_trace_decode_opts[], cli_dcfg_trace_encode_opts[];
+extern const cli_opt_choices cli_dcfg_trace_report_choices[], cli_dcfg_trace_convert_choices[],
+    cli_dcfg_trace_decode_choices[], cli_dcfg_trace_encode_choices[];
 int cli_dcfg_trace_decode(int argc, char **argv);
 void cli_dcfg_trace_decode_help(FILE *f);
 int cli_dcfg_trace_encode(int argc, char **argv);

@@ -5,7 +5,7 @@
 
 #include "dcfg_trace.h"
 
-static const cli_opt decode_opts[] = {
+const cli_opt cli_dcfg_trace_decode_opts[] = {
     {"dcfg", 0, "DCFG",
      "the DCFG of the traced run (needed for blocks, addrs, calls; every WHAT is checked "
      "against it)"},
@@ -378,7 +378,7 @@ static tk_status decode_to(FILE *f, const tk_dcfg_trace *t, const tk_cfg *cfg, i
 int cli_dcfg_trace_decode(int argc, char **argv) {
     cli_args a;
     int rc;
-    if (!cli_parse_command("decode", argc, argv, decode_opts, 1,
+    if (!cli_parse_command("decode", argc, argv, cli_dcfg_trace_decode_opts, 1,
                            "expected one TRACE argument (see 'tracekit decode --help')", &a, &rc))
         return rc;
     tk_dcfg_trace *t = NULL;
@@ -438,8 +438,8 @@ void cli_dcfg_trace_decode_help(FILE *f) {
           "  calls   PID THREAD INSTRS call|return SOURCE TARGET [SYMBOL] for CALL and\n"
           "          RETURN edges; INSTRS is the thread's instruction count at the\n"
           "          end of the source block (PRECEDING_INSTR_COUNT + the chunk's blocks)\n"
-          "  count   the number of edges\n\n"
-          "Options:\n",
+          "  count   the number of edges\n",
           f);
-    cli_print_options(f, decode_opts);
 }
+
+const cli_opt_choices cli_dcfg_trace_decode_choices[] = {{"what", whats}, {NULL, NULL}};

@@ -44,7 +44,8 @@ static void print_divergence(const tk_dcfg_trace_diff *dv, uint64_t pid, uint64_
            (unsigned long long)pid, (unsigned long long)tid, (unsigned long long)dv->index + 1);
     for (int k = 0; k < 2; k++) {
         if (!dv->has[k]) {
-            printf("  %s: ends after %llu edges\n", names[k], (unsigned long long)dv->index);
+            printf("  %s: ends after %llu edge%s\n", names[k], (unsigned long long)dv->index,
+                   cli_s(dv->index));
             continue;
         }
         printf("  %s: chunk %zu, edge %llu of the chunk: ", names[k], dv->chunk[k],

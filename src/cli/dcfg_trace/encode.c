@@ -5,14 +5,19 @@
 
 #include "dcfg_trace.h"
 
-static const cli_opt encode_opts[] = {
+/* --compat */
+enum { COMPAT_NONE, COMPAT_INTEL };
+static const cli_choice compats[] = {{"intel", COMPAT_INTEL}, {NULL, 0}};
+
+const cli_opt cli_dcfg_trace_encode_opts[] = {
     {"dcfg", 0, "DCFG", "the DCFG of the run: instruction counts of the chunks"},
     {"output", 'o', "OUT", "write the trace to OUT (default: standard output)"},
     {"force", 0, NULL, "overwrite OUT"},
     {"level", 0, "N", "0 plain, 1-4 repeats, 5-9 repeats and dictionary, 7-9 multi-edge rows (default 9)"},
     {"chunk-instrs", 0, "N", "start a new chunk after N instructions (default 1000000 with --dcfg)"},
     {"chunk-edges", 0, "N", "start a new chunk after N edges (default: none, 1000000 without --dcfg)"},
-    {"compat", 0, "intel", "write what Intel's reader writes: one edge per row, empty dictionary"},
+    {"compat", 0, "intel",
+     "intel: write what Intel's reader writes: one edge per row, empty dictionary"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -146,7 +151,7 @@ static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, cons
 int cli_dcfg_trace_encode(int argc, char **argv) {
     cli_args a;
     int rc;
-    if (!cli_parse_command("encode", argc, argv, encode_opts, 1,
+    if (!cli_parse_command("encode", argc, argv, cli_dcfg_trace_encode_opts, 1,
                            "expected one EDGES argument (see 'tracekit encode --help')", &a, &rc))
         return rc;
     tk_cfg *cfg = NULL;
@@ -172,9 +177,9 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
         rc = cli_usage_error("encode", "--level must be 0..9");
         goto done;
     }
-    const char *compat = cli_get(&a, "compat");
-    if (compat && strcmp(compat, "intel") != 0) {
-        rc = cli_usage_error("encode", "--compat takes only 'intel'");
+    int compat = cli_get_choice("encode", &a, "compat", compats, COMPAT_NONE);
+    if (compat < 0) {
+        rc = CLI_EXIT_USAGE;
         goto done;
     }
     if (ci && !has_dcfg) {
@@ -182,7 +187,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
         goto done;
     }
     opt.level = level ? (int)level : TK_DCFG_TRACE_PLAIN;
-    opt.compat_intel = compat != NULL;
+    opt.compat_intel = compat == COMPAT_INTEL;
     opt.chunk_instrs = ci;
     opt.chunk_edges = ce;
     opt.expected_edges = expected_edges(a.pos[0]);
@@ -229,8 +234,8 @@ void cli_dcfg_trace_encode_help(FILE *f) {
           "'tracekit decode --what edges' prints), each thread's edges together. Per\n"
           "process, one transition table with Huffman codes from the observed\n"
           "transition frequencies. Chunks end after --chunk-instrs instructions\n"
-          "(counted from the DCFG) or --chunk-edges edges.\n\n"
-          "Options:\n",
+          "(counted from the DCFG) or --chunk-edges edges.\n",
           f);
-    cli_print_options(f, encode_opts);
 }
+
+const cli_opt_choices cli_dcfg_trace_encode_choices[] = {{"compat", compats}, {NULL, NULL}};

@@ -74,11 +74,12 @@ static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report
                 st.chunks, (unsigned long long)st.edges, (unsigned long long)st.instructions,
                 st.distinct_edges);
     else
-        fprintf(f, "process %llu thread %llu: %zu chunks, %llu edges, %llu instructions "
-                   "(INSTR_COUNT), %zu distinct edges\n",
+        fprintf(f, "process %llu thread %llu: %zu chunk%s, %llu edge%s, %llu instruction%s, "
+                   "%zu distinct edge%s\n",
                 (unsigned long long)st.pid, (unsigned long long)st.thread_id, st.chunks,
-                (unsigned long long)st.edges, (unsigned long long)st.instructions,
-                st.distinct_edges);
+                cli_s(st.chunks), (unsigned long long)st.edges, cli_s(st.edges),
+                (unsigned long long)st.instructions, cli_s(st.instructions), st.distinct_edges,
+                cli_s(st.distinct_edges));
 }
 
 /* The first `top` edges, with their ends and type when the DCFG has them (p). */
@@ -211,3 +212,6 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     tk_cfg_free(cfg);
     return rc;
 }
+
+const cli_opt_choices cli_dcfg_trace_report_choices[] = {
+    {"format", cli_out_text_json}, {NULL, NULL}};

@@ -90,3 +90,5 @@ int cli_folded_convert(cli_ctx *ctx, const cli_args *args)
     }
     return cli_output_commit(o);
 }
+
+const cli_opt_choices cli_folded_convert_choices[] = {{"to", targets}, {NULL, NULL}};

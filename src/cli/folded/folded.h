@@ -12,6 +12,7 @@ extern const cli_format_ops cli_folded_ops;
 
 extern const cli_opt cli_folded_report_opts[];
 extern const cli_opt cli_folded_convert_opts[];
+extern const cli_opt_choices cli_folded_report_choices[], cli_folded_convert_choices[];
 int cli_folded_info(cli_ctx *ctx, const cli_args *args);
 int cli_folded_check(cli_ctx *ctx, const cli_args *args);
 int cli_folded_report(cli_ctx *ctx, const cli_args *args);

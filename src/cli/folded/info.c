@@ -24,7 +24,7 @@ int cli_folded_info(cli_ctx *ctx, const cli_args *args)
             return cli_error(&err);
         printf("stacks: %" PRIu64 "\n", s.stacks);
         printf("frame names: %zu\n", s.nfunctions);
-        printf("deepest stack: %" PRIu32 " frames\n", s.max_depth);
+        printf("deepest stack: %" PRIu32 " frame%s\n", s.max_depth, cli_s(s.max_depth));
         printf("differential: %s\n", s.differential ? "yes (two counts a line)" : "no");
         if (s.differential) put_count("total before", s.total_before);
         put_count("total", s.total);

@@ -142,3 +142,6 @@ int cli_folded_report(cli_ctx *ctx, const cli_args *args)
     tk_folded_summary_free(&s);
     return rc;
 }
+
+const cli_opt_choices cli_folded_report_choices[] = {
+    {"sort", sort_keys}, {"format", cli_out_text_json_csv}, {NULL, NULL}};

@@ -9,7 +9,7 @@
 #include "record.h"
 #include "tracekit/record.h"
 
-static const cli_opt record_opts[] = {
+const cli_opt cli_record_opts[] = {
     {"output", 'o', "PREFIX", "PREFIX.dcfg.json, PREFIX.trace.json, PREFIX.wet... (default: "
                               "PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
@@ -86,20 +86,25 @@ static int exit_status(const tk_record_result *r)
 static void summary(const tk_record_options *o, const tk_record_result *r)
 {
     fprintf(stderr, "tracekit record: %s: %" PRIu32 " process%s, %" PRIu32 " thread%s, %" PRIu64
-                    " blocks, %" PRIu64 " edges, %" PRIu64 " instructions",
+                    " block%s, %" PRIu64 " edge%s, %" PRIu64 " instruction%s",
             o->dcfg_path ? o->dcfg_path : "DCFG", r->processes, r->processes == 1 ? "" : "es",
-            r->threads, r->threads == 1 ? "" : "s", r->blocks, r->edges, r->instructions);
-    if (o->trace_path) fprintf(stderr, "; %s: %" PRIu64 " edges", o->trace_path, r->trace_edges);
+            r->threads, cli_s(r->threads), r->blocks, cli_s(r->blocks), r->edges,
+            cli_s(r->edges), r->instructions, cli_s(r->instructions));
+    if (o->trace_path)
+        fprintf(stderr, "; %s: %" PRIu64 " edge%s", o->trace_path, r->trace_edges,
+                cli_s(r->trace_edges));
     if (o->wet_path)
-        fprintf(stderr, "; %s: %" PRIu64 " instructions, %" PRIu64 " instances, %" PRIu64
-                        " dependences",
-                o->wet_path, r->wet_instructions, r->wet_instances, r->wet_deps);
+        fprintf(stderr, "; %s: %" PRIu64 " instruction%s, %" PRIu64 " instance%s, %" PRIu64
+                        " dependence%s",
+                o->wet_path, r->wet_instructions, cli_s(r->wet_instructions), r->wet_instances,
+                cli_s(r->wet_instances), r->wet_deps, cli_s(r->wet_deps));
     if (o->wet_path && r->wet_spills)
-        fprintf(stderr, " (%" PRIu32 " spill files)", r->wet_spills);
+        fprintf(stderr, " (%" PRIu32 " spill file%s)", r->wet_spills, cli_s(r->wet_spills));
     if (r->wet_execs)
         fprintf(stderr, "; the WET trace is of %s, which the program exec'd", r->wet_program);
     if (o->wet_history_path)
-        fprintf(stderr, "; %s: %" PRIu64 " dependences", o->wet_history_path, r->wet_history);
+        fprintf(stderr, "; %s: %" PRIu64 " dependence%s", o->wet_history_path, r->wet_history,
+                cli_s(r->wet_history));
     if (!r->complete) fputs(" (incomplete: the program did not end normally)", stderr);
     fputc('\n', stderr);
 }
@@ -159,7 +164,7 @@ int cli_record(int argc, char **argv)
     int start = program_start(argc, argv), rc;
     cli_args a;
     int nopts = start < argc && !strcmp(argv[start - 1], "--") ? start - 1 : start;
-    if (!cli_parse_command("record", nopts, argv, record_opts, 0,
+    if (!cli_parse_command("record", nopts, argv, cli_record_opts, 0,
                            "options come before the program: tracekit record [OPTIONS] -- PROG",
                            &a, &rc))
         return rc;
@@ -205,8 +210,6 @@ void cli_record_help(FILE *f)
           "program's process instead (PREFIX.wet: every executed instance's control and\n"
           "data dependences and values; PREFIX.wet-history: the last N dependences), read\n"
           "by tracekit check, slice, chain and values; --dcfg writes the DCFG of the same\n"
-          "run too. docs/record.md, \"WET\", tells how dependences are found.\n\n"
-          "Options:\n",
+          "run too. docs/record.md, \"WET\", tells how dependences are found.\n",
           f);
-    cli_print_options(f, record_opts);
 }

@@ -9,6 +9,7 @@
 #include "cli.h"
 
 /* tracekit record (record.c). */
+extern const cli_opt cli_record_opts[];
 int cli_record(int argc, char **argv);
 void cli_record_help(FILE *f);
 

@@ -139,3 +139,5 @@ int cli_wet_annotate(cli_ctx *ctx, const cli_args *a)
     tk_deps_free(d);
     return rc;
 }
+
+const cli_opt_choices cli_wet_annotate_choices[] = {{"deps", cli_wet_deps}, {NULL, NULL}};

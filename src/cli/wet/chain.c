@@ -5,7 +5,7 @@
 
 #include "wet.h"
 
-static const cli_opt chain_opts[] = {
+const cli_opt cli_wet_chain_opts[] = {
     {"deps", 0, "KIND", "follow all (default), data or control dependences"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
@@ -16,9 +16,8 @@ void cli_wet_chain_help(FILE *f)
     fputs("FROM and TO are instances (ID:INSTANCE, 0xADDR#INSTANCE or FILE:LINE#INSTANCE\n"
           "naming one instruction). Prints a shortest chain FROM -> ... -> TO where each\n"
           "instance depends on the next; when there is none, a chain from TO to FROM;\n"
-          "else 'no chain'. Each step shows the kind and use port of the dependence.\n\n",
+          "else 'no chain'. Each step shows the kind and use port of the dependence.\n",
           f);
-    cli_print_options(f, chain_opts);
 }
 
 static int one_node(const char *cmd, const tk_deps *d, const char *text, tk_node *out)
@@ -50,7 +49,7 @@ int cli_wet_chain(int argc, char **argv)
     const char *cmd = "chain";
     cli_args a;
     int rc;
-    if (!cli_parse_command(cmd, argc, argv, chain_opts, 3,
+    if (!cli_parse_command(cmd, argc, argv, cli_wet_chain_opts, 3,
                            "expected TRACE FROM TO (see 'tracekit chain --help')", &a, &rc))
         return rc;
     tk_deps *d = NULL;
@@ -98,3 +97,5 @@ done:
     cli_args_free(&a);
     return rc;
 }
+
+const cli_opt_choices cli_wet_chain_choices[] = {{"deps", cli_wet_deps}, {NULL, NULL}};

@@ -12,21 +12,20 @@ const cli_opt cli_wet_convert_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* --to */
+enum { TO_WET, TO_WET_HISTORY, TO_JSON };
+static const cli_choice convert_targets[] = {
+    {"wet", TO_WET}, {"wet-history", TO_WET_HISTORY}, {"json", TO_JSON}, {NULL, 0}};
+
 int cli_wet_convert(cli_ctx *ctx, const cli_args *a)
 {
-    const char *to = cli_get(a, "to");
-    if (!to)
+    if (!cli_get(a, "to"))
         return cli_usage_error(ctx->command, "missing --to FMT (wet, wet-history or json)");
-    tk_status (*writer)(const tk_deps *, const tk_writer *, tk_error *) = NULL;
-    if (strcmp(to, "wet") == 0)
-        writer = tk_wet_write;
-    else if (strcmp(to, "wet-history") == 0)
-        writer = tk_wet_write_history;
-    else if (strcmp(to, "json") == 0)
-        writer = tk_wet_write_json;
-    else
-        return cli_usage_error(ctx->command,
-                               "cannot convert wet to '%s' (targets: wet wet-history json)", to);
+    int to = cli_get_choice(ctx->command, a, "to", convert_targets, -1);
+    if (to < 0) return CLI_EXIT_USAGE;
+    tk_status (*writer)(const tk_deps *, const tk_writer *, tk_error *) =
+        to == TO_WET ? tk_wet_write : to == TO_WET_HISTORY ? tk_wet_write_history
+                                                           : tk_wet_write_json;
     tk_deps *d;
     int rc = cli_wet_load_input(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)
@@ -47,3 +46,5 @@ int cli_wet_convert(cli_ctx *ctx, const cli_args *a)
     }
     return cli_output_commit(o);
 }
+
+const cli_opt_choices cli_wet_convert_choices[] = {{"to", convert_targets}, {NULL, NULL}};

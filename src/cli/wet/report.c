@@ -49,12 +49,13 @@ static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown)
     const tk_deps_stats *s = &stats;
     const tk_deps_lines *lines = tk_deps_report_lines(r);
     char src[512], src2[512];
-    printf("%s trace: %" PRIu64 " instructions, %" PRIu64 " instances, %" PRIu64
-           " dependences (%" PRIu64 " control, %" PRIu64 " data, %" PRIu64
-           " unspecified), %" PRIu64 " values\n\n",
-           cli_wet_form_name(d), s->instructions, s->instances,
-           s->deps_control + s->deps_data + s->deps_unknown, s->deps_control, s->deps_data,
-           s->deps_unknown, s->values);
+    uint64_t deps = s->deps_control + s->deps_data + s->deps_unknown;
+    printf("%s trace: %" PRIu64 " instruction%s, %" PRIu64 " instance%s, %" PRIu64
+           " dependence%s (%" PRIu64 " control, %" PRIu64 " data, %" PRIu64
+           " unspecified), %" PRIu64 " value%s\n\n",
+           cli_wet_form_name(d), s->instructions, cli_s(s->instructions), s->instances,
+           cli_s(s->instances), deps, cli_s(deps), s->deps_control, s->deps_data,
+           s->deps_unknown, s->values, cli_s(s->values));
     printf("hottest source lines:\n%12s %8s  %s\n", "instances", "instrs", "line");
     for (size_t i = 0; i < shown; i++)
         printf("%12" PRIu64 " %8" PRIu64 "  %s\n", tk_deps_lines_at(lines, i)->instances,
@@ -108,3 +109,5 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
     tk_deps_free(d);
     return rc;
 }
+
+const cli_opt_choices cli_wet_report_choices[] = {{"format", cli_out_text_json}, {NULL, NULL}};

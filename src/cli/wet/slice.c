@@ -6,7 +6,7 @@
 
 #include "wet.h"
 
-static const cli_opt slice_opts[] = {
+const cli_opt cli_wet_slice_opts[] = {
     {"criterion", 'c', "C", "ID:INSTANCE, 0xADDR#INSTANCE or FILE:LINE[#INSTANCE] (repeatable)"},
     {"forward", 0, NULL, "what depends on the criterion, instead of what it depends on"},
     {"deps", 0, "KIND", "all (default), data or control dependences"},
@@ -23,14 +23,17 @@ static const cli_opt slice_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* --to */
+enum { TO_NONE, TO_DOT };
+static const cli_choice slice_targets[] = {{"dot", TO_DOT}, {NULL, 0}};
+
 void cli_wet_slice_help(FILE *f)
 {
     fputs("Prints the instances of the dynamic slice, one 'ID INSTANCE' per line sorted by\n"
           "id then instance ('0xADDR INSTANCE' for a limited-history trace); the\n"
           "criterion instances are part of the slice. A criterion without an instance\n"
-          "means the last instance; FILE:LINE means every instruction of that line.\n\n",
+          "means the last instance; FILE:LINE means every instruction of that line.\n",
           f);
-    cli_print_options(f, slice_opts);
 }
 
 /* Distinct "file:line" strings of the slice, sorted. */
@@ -232,7 +235,7 @@ int cli_wet_slice(int argc, char **argv)
     const char *cmd = "slice";
     cli_args a;
     int rc;
-    if (!cli_parse_command(cmd, argc, argv, slice_opts, 1,
+    if (!cli_parse_command(cmd, argc, argv, cli_wet_slice_opts, 1,
                            "expected one TRACE argument (see 'tracekit slice --help')", &a, &rc))
         return rc;
     tk_deps *d = NULL, *statics = NULL;
@@ -244,10 +247,10 @@ int cli_wet_slice(int argc, char **argv)
     tk_slice_options so = TK_SLICE_OPTIONS_INIT;
     const char *crits[64];
     int ncrit = cli_get_all(&a, "criterion", crits, 64);
-    const char *to = cli_get(&a, "to");
+    int to = cli_get_choice(cmd, &a, "to", slice_targets, TO_NONE);
     int fmt = cli_get_choice(cmd, &a, "format", cli_out_text_json, CLI_OUT_TEXT);
     int json = fmt == CLI_OUT_JSON;
-    if (fmt < 0 || cli_wet_deps_option(cmd, &a, &so.deps) != 0 ||
+    if (fmt < 0 || to < 0 || cli_wet_deps_option(cmd, &a, &so.deps) != 0 ||
         cli_get_u64(cmd, &a, "depth", 0, &so.max_depth) != 0) {
         rc = CLI_EXIT_USAGE;
         goto done;
@@ -256,10 +259,6 @@ int cli_wet_slice(int argc, char **argv)
     if (ncrit == 0) {
         rc = cli_usage_error(cmd, "missing --criterion (ID:INSTANCE, 0xADDR#INSTANCE or "
                                   "FILE:LINE[#INSTANCE])");
-        goto done;
-    }
-    if (to && strcmp(to, "dot") != 0) {
-        rc = cli_usage_error(cmd, "--to: only 'dot' is supported");
         goto done;
     }
     int progress = cli_has(&a, "progress"), timing = cli_has(&a, "timing");
@@ -302,7 +301,7 @@ int cli_wet_slice(int argc, char **argv)
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
         goto done;
     FILE *f = cli_output_file(out);
-    if (to)
+    if (to == TO_DOT)
         write_dot(f, d, statics, s, so.deps, order);
     else if (json)
         write_json(f, d, statics, s, order, &so, nodes, nnodes);
@@ -315,7 +314,8 @@ int cli_wet_slice(int argc, char **argv)
         report_time("load", t0, t1);
         report_time("slice", t1, t2);
         report_time("output", t2, t3);
-        fprintf(stderr, "tracekit slice: %" PRIu64 " instances in the slice\n", tk_slice_size(s));
+        fprintf(stderr, "tracekit slice: %" PRIu64 " instance%s in the slice\n", tk_slice_size(s),
+                cli_s(tk_slice_size(s)));
     }
 done:
     free(nodes);
@@ -326,3 +326,6 @@ done:
     cli_args_free(&a);
     return rc;
 }
+
+const cli_opt_choices cli_wet_slice_choices[] = {
+    {"deps", cli_wet_deps}, {"format", cli_out_text_json}, {"to", slice_targets}, {NULL, NULL}};

@@ -5,7 +5,7 @@
 
 #include "wet.h"
 
-static const cli_opt values_opts[] = {
+const cli_opt cli_wet_values_opts[] = {
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -15,9 +15,8 @@ void cli_wet_values_help(FILE *f)
     fputs("INSTR is ID, ID:INSTANCE, 0xADDR[#INSTANCE] or FILE:LINE[#INSTANCE] (every\n"
           "instruction of the line). Without an instance, prints every value of the\n"
           "instruction as 'INSTANCE 0xVALUE' lines under a '# ID file:line function'\n"
-          "header; with one, only that instance.\n\n",
+          "header; with one, only that instance.\n",
           f);
-    cli_print_options(f, values_opts);
 }
 
 /* Which instructions, and whether one instance was asked for. */
@@ -41,7 +40,7 @@ int cli_wet_values(int argc, char **argv)
     const char *cmd = "values";
     cli_args a;
     int rc;
-    if (!cli_parse_command(cmd, argc, argv, values_opts, 2,
+    if (!cli_parse_command(cmd, argc, argv, cli_wet_values_opts, 2,
                            "expected TRACE INSTR (see 'tracekit values --help')", &a, &rc))
         return rc;
     tk_deps *d = NULL;

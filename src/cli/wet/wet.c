@@ -42,11 +42,12 @@ int cli_wet_load_path(const char *path, int progress, tk_deps **out)
     return rc;
 }
 
+const cli_choice cli_wet_deps[] = {
+    {"all", TK_SLICE_ALL}, {"data", TK_SLICE_DATA}, {"control", TK_SLICE_CONTROL}, {NULL, 0}};
+
 int cli_wet_deps_option(const char *cmd, const cli_args *a, tk_slice_deps *out)
 {
-    static const cli_choice deps[] = {
-        {"all", TK_SLICE_ALL}, {"data", TK_SLICE_DATA}, {"control", TK_SLICE_CONTROL}, {NULL, 0}};
-    int c = cli_get_choice(cmd, a, "deps", deps, TK_SLICE_ALL);
+    int c = cli_get_choice(cmd, a, "deps", cli_wet_deps, TK_SLICE_ALL);
     if (c < 0)
         return -1;
     *out = (tk_slice_deps)c;

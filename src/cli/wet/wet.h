@@ -17,6 +17,7 @@ int cli_wet_load_input(cli_ctx *ctx, int i, tk_deps **out);
 int cli_wet_load_path(const char *path, int progress, tk_deps **out);
 
 /* "--deps all|data|control": the choice, or -1 after a usage error. */
+extern const cli_choice cli_wet_deps[];
 int cli_wet_deps_option(const char *cmd, const cli_args *a, tk_slice_deps *out);
 
 /* Print a node: "ID INSTANCE" (comprehensive) or "0xADDR INSTANCE" (history). */
@@ -38,10 +39,17 @@ int cli_wet_annotate(cli_ctx *ctx, const cli_args *args);
 int cli_wet_convert(cli_ctx *ctx, const cli_args *args);
 int cli_wet_dump(cli_ctx *ctx, const cli_args *args);
 
+/* The fixed values of their options (report.c, annotate.c, convert.c). */
+extern const cli_opt_choices cli_wet_report_choices[], cli_wet_annotate_choices[],
+    cli_wet_convert_choices[];
+
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_wet_ops;
 
-/* tracekit slice, chain, values (slice.c, chain.c, values.c). */
+/* tracekit slice, chain, values (slice.c, chain.c, values.c): their options and the fixed
+ * values of those. */
+extern const cli_opt cli_wet_slice_opts[], cli_wet_chain_opts[], cli_wet_values_opts[];
+extern const cli_opt_choices cli_wet_slice_choices[], cli_wet_chain_choices[];
 int cli_wet_slice(int argc, char **argv);
 void cli_wet_slice_help(FILE *f);
 int cli_wet_chain(int argc, char **argv);

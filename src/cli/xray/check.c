@@ -21,16 +21,16 @@ int cli_xray_check(cli_ctx *ctx, const cli_args *args)
         tk_error err;
         tk_error_clear(&err);
         tk_xray_check_summary sum;
-        if (tk_xray_check(ctx->inputs[i], map, &d, &sum, &err) != TK_OK) {
-            tk_xray_map_free(map);
-            return cli_error(&err);
-        }
+        /* what stops the check (a truncated compressed stream) is one of its errors */
+        if (tk_xray_check(ctx->inputs[i], map, &d, &sum, &err) != TK_OK)
+            tk_diag_error(&d, &err);
         if (cli_diag_summary(&d, ctx->paths[i]) != CLI_EXIT_OK)
             worst = CLI_EXIT_BAD_INPUT;
         else
-            printf("%s: ok: %" PRIu64 " records, %" PRIu64 " buffers, %" PRIu32
-                   " threads, %" PRIu64 " calls open at the end\n", ctx->paths[i], sum.records,
-                   sum.buffers, sum.threads, sum.open_calls);
+            printf("%s: ok: %" PRIu64 " record%s, %" PRIu64 " buffer%s, %" PRIu32
+                   " thread%s, %" PRIu64 " call%s open at the end\n", ctx->paths[i],
+                   sum.records, cli_s(sum.records), sum.buffers, cli_s(sum.buffers), sum.threads,
+                   cli_s(sum.threads), sum.open_calls, cli_s(sum.open_calls));
     }
     tk_xray_map_free(map);
     return worst;

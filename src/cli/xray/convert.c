@@ -262,3 +262,6 @@ int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
     traces_close(&t);
     return rc;
 }
+
+const cli_opt_choices cli_xray_convert_choices[] = {
+    {"to", convert_targets}, {"weight", convert_weights}, {"unit", cli_xray_units}, {NULL, NULL}};

@@ -159,3 +159,6 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     tk_latency_diff_free(d);
     return rc;
 }
+
+const cli_opt_choices cli_xray_diff_choices[] = {
+    {"format", cli_out_text_json_csv}, {"unit", cli_xray_units}, {NULL, NULL}};

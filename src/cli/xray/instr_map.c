@@ -6,7 +6,7 @@
 
 #include "xray.h"
 
-static const cli_opt instr_map_opts[] = {
+const cli_opt cli_xray_instr_map_opts[] = {
     {"format", 0, "FMT", "text|json (default text)"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
@@ -17,15 +17,14 @@ void cli_xray_instr_map_help(FILE *f)
     fputs("Reads the xray_instr_map section of a binary built with clang -fxray-instrument and\n"
           "lists its functions: id (1-based, in sled order, as the XRay runtime numbers them),\n"
           "address, number of sleds, flags (a: always instrumented, l: logs arguments), name\n"
-          "(demangled) and file:line from DWARF.\n\nOptions:\n", f);
-    cli_print_options(f, instr_map_opts);
+          "(demangled) and file:line from DWARF.\n", f);
 }
 
 int cli_xray_instr_map(int argc, char **argv)
 {
     cli_args args;
     int rc;
-    if (!cli_parse_command("instr-map", argc, argv, instr_map_opts, 1,
+    if (!cli_parse_command("instr-map", argc, argv, cli_xray_instr_map_opts, 1,
                            "takes one instrumented binary (see 'tracekit instr-map --help')", &args,
                            &rc))
         return rc;
@@ -43,9 +42,10 @@ int cli_xray_instr_map(int argc, char **argv)
     }
     uint32_t n = tk_xray_map_count(map);
     if (format == CLI_OUT_TEXT)
-        printf("# %s: %" PRIu32 " functions, %" PRIu64 " sleds, sled version %u\n"
+        printf("# %s: %" PRIu32 " function%s, %" PRIu64 " sled%s, sled version %u\n"
                "# id address sleds flags name location\n",
-               args.pos[0], n, tk_xray_map_sleds(map), tk_xray_map_version(map));
+               args.pos[0], n, cli_s(n), tk_xray_map_sleds(map), cli_s(tk_xray_map_sleds(map)),
+               tk_xray_map_version(map));
     else
         printf("{\"version\":1,\"sled_version\":%u,\"sleds\":%" PRIu64 ",\"functions\":[",
                tk_xray_map_version(map), tk_xray_map_sleds(map));
@@ -84,3 +84,6 @@ done:
     cli_args_free(&args);
     return rc;
 }
+
+const cli_opt_choices cli_xray_instr_map_choices[] = {
+    {"format", cli_out_text_json}, {NULL, NULL}};

@@ -202,8 +202,9 @@ void cli_xray_part_warn_unknown_ids(const cli_xray_part *p, const tk_xray_map *m
                                     const char *path)
 {
     if (p->unknown)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function ids (up to %" PRIu32
-                ") are not in the instrumentation map, which has %" PRIu32 " functions; "
-                "does the binary match the trace?\n", path, p->unknown, p->largest,
-                tk_xray_map_count(map));
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function id%s (up to %" PRIu32
+                ") %s not in the instrumentation map, which has %" PRIu32 " function%s; "
+                "does the binary match the trace?\n", path, p->unknown, cli_s(p->unknown),
+                p->largest, p->unknown == 1 ? "is" : "are", tk_xray_map_count(map),
+                cli_s(tk_xray_map_count(map)));
 }

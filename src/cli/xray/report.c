@@ -223,15 +223,19 @@ static void report_warnings(const report_in *in, int k)
     const tk_latency_totals *totals = &p->totals;
     cli_xray_part_warn_truncation(p, path);
     if (totals->unmatched_exits)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exits without a matching entry were "
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exit%s without a matching entry %s "
                 "ignored (lost records or a wrapped buffer ring)\n", path,
-                totals->unmatched_exits);
+                totals->unmatched_exits, cli_s(totals->unmatched_exits),
+                totals->unmatched_exits == 1 ? "was" : "were");
     if (totals->unwound)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " calls had no exit of their own and "
-                "were closed by the exit of a caller\n", path, totals->unwound);
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " call%s had no exit of %s own and "
+                "%s closed by the exit of a caller\n", path, totals->unwound,
+                cli_s(totals->unwound), totals->unwound == 1 ? "its" : "their",
+                totals->unwound == 1 ? "was" : "were");
     if (totals->open_at_end)
-        fprintf(stderr, "tracekit: %s: note: %" PRIu64 " calls were still open at the end of the "
-                "trace (not in the statistics)\n", path, totals->open_at_end);
+        fprintf(stderr, "tracekit: %s: note: %" PRIu64 " call%s %s still open at the end of the "
+                "trace (not in the statistics)\n", path, totals->open_at_end,
+                cli_s(totals->open_at_end), totals->open_at_end == 1 ? "was" : "were");
     cli_xray_part_warn_unknown_ids(p, in->map, path);
 }
 
@@ -314,3 +318,7 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
     cli_xray_read_free(&rd);
     return rc;
 }
+
+const cli_opt_choices cli_xray_report_choices[] = {
+    {"sort", report_keys}, {"order", report_orders}, {"format", cli_out_text_json_csv},
+    {"unit", cli_xray_units}, {NULL, NULL}};

@@ -76,10 +76,10 @@ void cli_xray_warn_unknown_ids(const cli_xray_session *s, const char *path)
     uint32_t largest;
     uint64_t n = s->map ? tk_xray_events_unknown_ids(s->events, &largest) : 0;
     if (n)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function ids (up to %" PRIu32
-                ") are not in the instrumentation map, which has %" PRIu32 " functions; "
-                "does the binary match the trace?\n", path, n, largest,
-                tk_xray_map_count(s->map));
+        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function id%s (up to %" PRIu32
+                ") %s not in the instrumentation map, which has %" PRIu32 " function%s; "
+                "does the binary match the trace?\n", path, n, cli_s(n), largest,
+                n == 1 ? "is" : "are", tk_xray_map_count(s->map), cli_s(tk_xray_map_count(s->map)));
 }
 
 int cli_xray_warn_truncation(const cli_xray_session *s, const char *path)
@@ -96,14 +96,14 @@ int cli_xray_warn_truncation(const cli_xray_session *s, const char *path)
     return 1;
 }
 
+const cli_choice cli_xray_units[] = {
+    {"s", TK_UNIT_S}, {"ms", TK_UNIT_MS}, {"us", TK_UNIT_US}, {"ns", TK_UNIT_NS}, {NULL, 0}};
+
 int cli_xray_unit(cli_ctx *ctx, const cli_args *args, tk_time_unit *unit)
 {
-    const char *u = cli_get(args, "unit");
-    *unit = TK_UNIT_US;
-    if (u && tk_time_unit_parse(u, unit, NULL) != TK_OK) {
-        cli_usage_error(ctx->command, "--unit wants s, ms, us or ns, not '%s'", u);
-        return -1;
-    }
+    int u = cli_get_choice(ctx->command, args, "unit", cli_xray_units, TK_UNIT_US);
+    if (u < 0) return -1;
+    *unit = (tk_time_unit)u;
     return 0;
 }
 

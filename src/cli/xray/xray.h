@@ -40,6 +40,7 @@ void cli_xray_warn_unknown_ids(const cli_xray_session *s, const char *path);
  * reached the end. Returns 1 when the trace was cut. */
 int cli_xray_warn_truncation(const cli_xray_session *s, const char *path);
 /* --unit (default us); -1 after a usage error. */
+extern const cli_choice cli_xray_units[];
 int cli_xray_unit(cli_ctx *ctx, const cli_args *args, tk_time_unit *unit);
 /* --jobs (default: the number of CPUs, at most the number of inputs); -1 after a usage
  * error. */
@@ -104,10 +105,15 @@ int cli_xray_convert(cli_ctx *ctx, const cli_args *args);
 int cli_xray_dump(cli_ctx *ctx, const cli_args *args);
 int cli_xray_diff(cli_ctx *ctx, const cli_args *args);
 
+/* The fixed values of their options (report.c, convert.c, diff.c, instr_map.c). */
+extern const cli_opt_choices cli_xray_report_choices[], cli_xray_convert_choices[],
+    cli_xray_diff_choices[], cli_xray_instr_map_choices[];
+
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_xray_ops;
 
 /* tracekit instr-map (instr_map.c). */
+extern const cli_opt cli_xray_instr_map_opts[];
 int cli_xray_instr_map(int argc, char **argv);
 void cli_xray_instr_map_help(FILE *f);
 

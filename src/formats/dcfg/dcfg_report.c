@@ -254,20 +254,24 @@ static void summary_csv(rep *r, const process_summary *ps)
     }
 }
 
+/* The plural ending of a count. */
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
 static void summary_text(rep *r, const process_summary *ps)
 {
     const tk_cfg_process *p = r->p;
     const image_stats *tot = &ps->tot;
     FILE *f = r->f;
     image_stats s;
-    fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " images, %" PRIu64
-               " blocks, %" PRIu32 " edges (%zu internal), %" PRIu64 " routines%s, %" PRIu64
-               " loops\n",
-            p->pid, p->nthreads, p->nthreads == 1 ? "" : "s", p->nimages, tot->blocks,
-            p->nedges, ps->nint, tot->routines, p->routines_computed ? " (computed)" : "",
-            tot->loops);
+    fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " image%s, %" PRIu64
+               " block%s, %" PRIu32 " edge%s (%zu internal), %" PRIu64 " routine%s%s, %" PRIu64
+               " loop%s\n",
+            p->pid, p->nthreads, plural(p->nthreads), p->nimages, plural(p->nimages),
+            tot->blocks, plural(tot->blocks), p->nedges, plural(p->nedges), ps->nint,
+            tot->routines, plural(tot->routines), p->routines_computed ? " (computed)" : "",
+            tot->loops, plural(tot->loops));
     fprintf(f, "  instructions      %" PRIu64, tot->instrs);
-    if (p->has_file_instr_count)
+    if (p->has_file_instr_count && p->file_instr_count != tot->instrs) /* it differs: say so */
         fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
     fputc('\n', f);
     for (uint32_t t = 0; t < p->nthreads; t++)

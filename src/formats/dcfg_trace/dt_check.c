@@ -196,9 +196,9 @@ static void check_thread_counts(const tk_dcfg_trace *t, const dt_thread *T,
         uint64_t got = edge_counts[e];
         if (got > want && over++ < 5)
             report_at(t, diag, T->offset, TK_SEV_ERROR,
-                      "thread %llu traverses edge %u %llu times, but the DCFG counts %llu",
+                      "thread %llu traverses edge %u %llu time%s, but the DCFG counts %llu",
                       (unsigned long long)T->thread_id, cp->edges[e].id, (unsigned long long)got,
-                      (unsigned long long)want);
+                      got == 1 ? "" : "s", (unsigned long long)want);
         else if (got < want)
             under++;
     }

@@ -99,9 +99,9 @@ static tk_status check_target_instance(loader *l, uint64_t line, uint32_t col, u
     tk_deps_get_instr(l->deps, target, &t);
     return problem(l, line, col,
                    "instance %u of instruction %llu does not exist: its VALUES list shows %llu "
-                   "executions (instances 0..%llu)",
+                   "execution%s (instances 0..%llu)",
                    inst, (unsigned long long)t.id, (unsigned long long)count,
-                   (unsigned long long)count - 1);
+                   count == 1 ? "" : "s", (unsigned long long)count - 1);
 }
 
 static tk_status on_dep(loader *l, const tk_wet_rec *rec)

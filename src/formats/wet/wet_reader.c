@@ -550,9 +550,9 @@ static tk_status parse_values(line_ctx *c, const char *p, tk_wet_rec *rec)
     }
     if (word_is(p, c->end, "SIZE"))
         return fail_at(c, TK_ERR_FORMAT, p,
-                       "instruction %llu declares %u use ports but has another 'SIZE' line: "
+                       "instruction %llu declares %u use port%s but has another 'SIZE' line: "
                        "expected 'NO VALUES' or 'VALUES n'",
-                       (unsigned long long)r->id, r->nports);
+                       (unsigned long long)r->id, r->nports, r->nports == 1 ? "" : "s");
     return fail_at(c, TK_ERR_FORMAT, p,
                    "expected 'NO VALUES' or 'VALUES n' after the %u use ports of instruction "
                    "%llu, found %s",

@@ -1,1 +1,1 @@
-tracekit info tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json
+tracekit info -v tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_multi_row.trace.json

@@ -2,5 +2,5 @@
 tracekit convert --to folded --weight calls tests/data/xray/fail/mtpool-cut.fdr | sort | head -3
 tracekit convert --to chrome tests/data/xray/fail/mtpool-cut.fdr | grep -c '"ph":"X"'
 tracekit diff --top 3 tests/data/xray/pass/mtpool.fdr tests/data/xray/fail/mtpool-cut.fdr
-tracekit info tests/data/xray/fail/mtpool-cut.fdr | sed -n '/^threads/,/^records/p'
+tracekit info -v tests/data/xray/fail/mtpool-cut.fdr | sed -n '/^threads/,/^records/p'
 tracekit dump tests/data/xray/fail/mtpool-cut.fdr | tail -2

@@ -1,1 +1,1 @@
-tracekit info tests/data/xray/pass/mtpool.basic
+tracekit info -v tests/data/xray/pass/mtpool.basic

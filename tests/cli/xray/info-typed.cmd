@@ -1,1 +1,1 @@
-tracekit info tests/data/xray/pass/calltree-typed.fdr
+tracekit info -v tests/data/xray/pass/calltree-typed.fdr
