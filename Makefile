@@ -168,7 +168,7 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/replay.o $(STATI
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/obj/fuzz/replay.o $(STATIC_LIB) $(LIBS)
 
-test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
+test-binaries: $(PROGRAM) $(SHARED_LIB) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
 
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).

@@ -11,6 +11,13 @@
 
 /* What only a run uses (the tables from function ids to series and histograms, the call
  * stacks) goes; the totals stay in base. */
+/* qsort of n items; none is no call (qsort's base must not be NULL, even for 0 items). */
+static void sort_some(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
 static void drop_run_state(tk_latency *l)
 {
     tk_latency_totals t;
@@ -139,8 +146,8 @@ tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err)
     if (into->per_thread)
         for (size_t j = 0; j < from->nseries; j++)
             from->series[j].thread += into->base.threads;
-    qsort(into->series, into->nseries, sizeof *into->series, series_order);
-    qsort(from->series, from->nseries, sizeof *from->series, series_order);
+    sort_some(into->series, into->nseries, sizeof *into->series, series_order);
+    sort_some(from->series, from->nseries, sizeof *from->series, series_order);
     size_t cap = into->nseries + from->nseries;
     series *m = tk_calloc(cap ? cap : 1, sizeof *m);
     if (!m)
@@ -288,9 +295,9 @@ static size_t runs(const series *s, buf *b)
 
 static void put_series(buf *b, series *s, int per_thread)
 {
-    qsort(s->tiny, s->ntiny, sizeof *s->tiny, cmp_u16);
-    qsort(s->small, s->nsmall, sizeof *s->small, cmp_u32);
-    qsort(s->large, s->nlarge, sizeof *s->large, cmp_u64);
+    sort_some(s->tiny, s->ntiny, sizeof *s->tiny, cmp_u16);
+    sort_some(s->small, s->nsmall, sizeof *s->small, cmp_u32);
+    sort_some(s->large, s->nlarge, sizeof *s->large, cmp_u64);
     put_u64(b, s->func);
     put_u64(b, per_thread ? s->thread : 0);
     put_u64(b, zigzag(s->pid));
