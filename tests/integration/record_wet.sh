@@ -118,6 +118,7 @@ cat >"$tmp/threads.c" <<'C'
 #include <pthread.h>
 #include <stdio.h>
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
 static int shared, ready;
 static void *producer(void *arg) {           /* B: the frame pointer */
     int v = 40;                              /* B F S */
@@ -125,6 +126,7 @@ static void *producer(void *arg) {           /* B: the frame pointer */
     pthread_mutex_lock(&m);
     shared = v;                              /* B F: the value handed over */
     ready = 1;
+    pthread_cond_signal(&c);
     pthread_mutex_unlock(&m);
     return arg;
 }
@@ -132,15 +134,11 @@ int main(void) {                             /* B: the frame pointer */
     pthread_t t;
     int got = 0;
     pthread_create(&t, NULL, producer, NULL);
-    for (;;) {
-        pthread_mutex_lock(&m);
-        if (ready) {                         /* got's line post-dominates the loop's tests */
-            got = shared;                    /* B F: the other thread's store */
-            pthread_mutex_unlock(&m);
-            break;
-        }
-        pthread_mutex_unlock(&m);
-    }
+    pthread_mutex_lock(&m);
+    while (!ready)                           /* waits without spinning: the trace's size */
+        pthread_cond_wait(&c, &m);           /* does not depend on the scheduler */
+    got = shared;                            /* B F: the other thread's store */
+    pthread_mutex_unlock(&m);
     int out = got * 2;                       /* B F C */
     printf("%d\n", out);                     /* F */
     pthread_join(t, NULL);
