@@ -15,6 +15,7 @@ const cli_format_ops cli_xray_ops = {
             [CLI_CONVERT] = cli_xray_convert,
             [CLI_DUMP] = cli_xray_dump,
             [CLI_DIFF] = cli_xray_diff},
+    .team = 1u << CLI_REPORT,
     .choices = {[CLI_REPORT] = cli_xray_report_choices,
                 [CLI_CONVERT] = cli_xray_convert_choices,
                 [CLI_DIFF] = cli_xray_diff_choices},

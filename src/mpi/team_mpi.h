@@ -1,0 +1,27 @@
+/* tracekit-mpi's team over MPI (team_mpi.c): what src/cli/team.h's operations run on. */
+#ifndef TK_MPI_TEAM_MPI_H
+#define TK_MPI_TEAM_MPI_H
+
+#include <stdio.h>
+
+#include <mpi.h>
+
+#include "cli.h"
+#include "team.h"
+
+#define MPI_TEAM_LEVELS 32
+
+typedef struct mpi_team {
+    cli_team team;
+    MPI_Comm world;                 /* a duplicate of MPI_COMM_WORLD, errors returned */
+    int fanin;                      /* the tree's: partials gathered at once by one rank */
+    int levels;
+    MPI_Comm level[MPI_TEAM_LEVELS]; /* level L's group, MPI_COMM_NULL where not in one */
+    FILE *err;                      /* where a rank says why it stops (the real stderr) */
+} mpi_team;
+
+/* The team of every rank of MPI_COMM_WORLD (after MPI_Init). Returns 0 or -1. */
+int mpi_team_open(mpi_team *m, int fanin, FILE *err);
+void mpi_team_close(mpi_team *m);
+
+#endif
