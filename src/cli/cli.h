@@ -143,6 +143,10 @@ typedef struct cli_format_ops {
     /* The commands (bits 1u << id) whose handler runs in a team (ctx->team); tracekit-mpi
      * runs the others on its first rank alone. */
     unsigned team;
+    /* The commands whose handler treats each input on its own, its output that of each in
+     * turn: each, going on after an input that fails (check); each_stops, stopping at it.
+     * A team runs them on each member's inputs (team.h: cli_team_each). */
+    unsigned each, each_stops;
     /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
      * by an empty line, lines of 80 columns at most), and examples. */
     const char *about;

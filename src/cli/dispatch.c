@@ -325,7 +325,8 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
     const char *cmd = c->name;
     const cli_format_ops *ops = cli_format_ops_find(ctx->format->name);
     int html = id == CLI_REPORT && cli_html_wanted(loose);
-    if (ctx->team && (html || !ops || !(ops->team & (1u << id)))) {
+    unsigned bit = 1u << id;
+    if (ctx->team && (html || !ops || !((ops->team | ops->each | ops->each_stops) & bit))) {
         int alone, rc = team_to_root(ctx->team, ctx, &alone);
         if (alone || rc != CLI_EXIT_OK) return rc;
     }
@@ -349,7 +350,9 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
                 ctx->format->name, cmd);
         return CLI_EXIT_USAGE;
     }
-    int rc = ops->run[id](ctx, &args);
+    int rc = ctx->team && ((ops->each | ops->each_stops) & bit)
+                 ? cli_team_each(ctx, ops->run[id], &args, (ops->each_stops & bit) != 0)
+                 : ops->run[id](ctx, &args);
     cli_args_free(&args);
     return rc;
 }

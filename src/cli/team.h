@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli.h"
+
 /* A partial result as bytes, with its state: what a member gives to a reduction and what
  * the root gets back. */
 typedef enum cli_part_state {
@@ -23,11 +25,11 @@ typedef struct cli_part_bytes {
     size_t size;
 } cli_part_bytes;
 
-/* Merge `later` (the partial of inputs after those of `into`) into `into`, both
- * CLI_PART_DATA; later's data is the callback's to free (into keeps its own or a new
- * malloc'd block). Returns 0, or -1 with the error message in msg (size TEAM_MSG). */
+/* Merge parts[0..n) (n >= 2, each CLI_PART_DATA, the partials of consecutive inputs in their
+ * order) into parts[0] (a new malloc'd block or its own), freeing the others' data. Returns 0,
+ * or -1 with the error message in msg (size CLI_TEAM_MSG). */
 #define CLI_TEAM_MSG 512
-typedef int (*cli_merge_fn)(void *arg, cli_part_bytes *into, cli_part_bytes *later, char *msg);
+typedef int (*cli_merge_fn)(void *arg, cli_part_bytes *parts, size_t n, char *msg);
 
 typedef struct cli_team cli_team;
 struct cli_team {
@@ -58,13 +60,25 @@ const cli_team *cli_team_get(void);
 void cli_team_split(int members, int n, const int64_t *sizes, int *first);
 
 /* Whether this process prints and writes the command's results: alone, or the root. */
-struct cli_ctx;
-int cli_team_writes(const struct cli_ctx *ctx);
+int cli_team_writes(const cli_ctx *ctx);
 
 /* A partial's bytes as they are to be sent: data (malloc'd, given over) or, for a partial
  * that failed, the message (copied). */
 void cli_part_set(cli_part_bytes *p, cli_part_state state, uint8_t *data, size_t size);
 void cli_part_fail(cli_part_bytes *p, const char *message);
 void cli_part_free(cli_part_bytes *p);
+/* cli_merge_fn: the bytes one after the other. */
+int cli_part_concat(void *arg, cli_part_bytes *parts, size_t n, char *msg);
+
+/* The root's turn to do it all alone: every input opened anew (those read already too), the
+ * context no longer a team's. Returns an exit code (an input's error printed). */
+int cli_team_reopen_all(cli_ctx *ctx);
+
+/* A handler that treats each input on its own, run in a team: each member runs it over its
+ * inputs with its standard output and error captured; the root prints every member's
+ * output, then their errors, in order, and returns the worst exit code. stops: the handler
+ * stops at the first input that fails, so when one did, the root runs it alone over every
+ * input instead (its output up to that input, as tracekit's). Returns an exit code. */
+int cli_team_each(cli_ctx *ctx, cli_run_fn run, const cli_args *args, int stops);
 
 #endif

@@ -4,7 +4,8 @@
  * everything; the other commands run on rank 0 alone. The other ranks' standard output and
  * error go to /dev/null: a rank that cannot go on says so on the real standard error.
  * TRACEKIT_MPI_TIMEOUT=S ends a rank (exit 1) that has not finished after S seconds, and with
- * it the job; TRACEKIT_MPI_FANIN=N (default 8) is the reduction tree's fan-in. */
+ * it the job; TRACEKIT_MPI_FANIN=N (default 8) is the reduction tree's fan-in;
+ * TRACEKIT_MPI_TIMES=1 has every rank say where its time went (bench/mpi.sh). */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -107,6 +108,9 @@ int main(int argc, char **argv)
     int rc = rank == 0 || (c && !c->run) ? cli_main(argc, argv) : CLI_EXIT_OK;
     fflush(stdout);
     m.team.max(&m.team, &rc); /* the job's status: the worst of the ranks' */
+    const char *times = getenv("TRACEKIT_MPI_TIMES");
+    if (times && strcmp(times, "0") != 0 && *times)
+        mpi_team_times(&m);
     cli_set_team(NULL);
     mpi_team_close(&m);
     MPI_Finalize();

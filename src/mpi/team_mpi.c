@@ -6,6 +6,7 @@
  * (MPI_ERRORS_RETURN), which ends the job: the rank says what failed and calls MPI_Abort. */
 #include <limits.h>
 #include <stdarg.h>
+#include <sys/resource.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,9 @@ static int team_max(const cli_team *t, int *v)
 
 static int team_gather(const cli_team *t, void *items, size_t item, int lo, int hi)
 {
-    const mpi_team *m = impl(t);
+    mpi_team *m = t->impl;
+    if (!m->gathers++)
+        m->inputs = hi - lo;
     int range[2] = {lo, hi}, *all = NULL, *counts = NULL, *displs = NULL;
     int root = t->rank == 0, rc = 0;
     if (root) {
@@ -95,30 +98,50 @@ static int team_gather(const cli_team *t, void *items, size_t item, int lo, int 
     return rc;
 }
 
-/* p = p then q (q's data given over): a failure wins (keeping the first message that says
- * something), an empty side is the other, two data are merged. */
-static void fold(cli_part_bytes *p, cli_part_bytes *q, cli_merge_fn merge, void *arg)
+/* The group's partials in rank order (p first, then got[0..n), their data given over) as one
+ * into p: the first failure (that says something, else the first) wins; the empty ones count
+ * for nothing; the rest are merged at once. */
+static void fold(cli_part_bytes *p, cli_part_bytes *got, size_t n, cli_merge_fn merge,
+                 void *arg)
 {
-    char msg[CLI_TEAM_MSG];
-    int take = 0;
-    if (q->state == CLI_PART_EMPTY)
-        take = 0;
-    else if (p->state == CLI_PART_FAILED)
-        take = !p->size && q->state == CLI_PART_FAILED && q->size;
-    else
-        take = p->state == CLI_PART_EMPTY || q->state == CLI_PART_FAILED;
-    if (take) {
+    cli_part_bytes *all = malloc((n + 1) * sizeof *all);
+    size_t k = 0, failed = n + 1;
+    if (!all) {
+        for (size_t i = 0; i < n; i++)
+            cli_part_free(&got[i]);
         cli_part_free(p);
-        *p = *q;
-    } else if (p->state == CLI_PART_DATA && q->state == CLI_PART_DATA) {
-        if (merge(arg, p, q, msg) != 0) { /* q freed by merge */
-            cli_part_free(p);
-            cli_part_fail(p, msg);
-        }
-    } else {
-        cli_part_free(q);
+        cli_part_fail(p, "out of memory");
+        return;
     }
-    memset(q, 0, sizeof *q);
+    all[k++] = *p;
+    for (size_t i = 0; i < n; i++)
+        all[k++] = got[i];
+    for (size_t i = 0; i < k; i++)
+        if (all[i].state == CLI_PART_FAILED &&
+            (failed > n || (!all[failed].size && all[i].size)))
+            failed = i;
+    size_t m = 0; /* the data ones, to the front */
+    for (size_t i = 0; i < k; i++) {
+        if (failed <= n && i == failed)
+            continue;
+        if (failed > n && all[i].state == CLI_PART_DATA)
+            all[m++] = all[i];
+        else
+            cli_part_free(&all[i]);
+    }
+    char msg[CLI_TEAM_MSG];
+    if (failed <= n)
+        *p = all[failed];
+    else if (m == 0)
+        memset(p, 0, sizeof *p);
+    else if (m == 1 || merge(arg, all, m, msg) == 0)
+        *p = all[0];
+    else {
+        for (size_t i = 0; i < m; i++)
+            cli_part_free(&all[i]);
+        cli_part_fail(p, msg);
+    }
+    free(all);
 }
 
 /* Group g's partials to its first rank, merged there in rank order (the others' p emptied). */
@@ -156,14 +179,20 @@ static int gather_group(const mpi_team *m, MPI_Comm g, cli_part_bytes *p, cli_me
     if (check(m, MPI_Gatherv(p->data, n, MPI_BYTE, buf, counts, displs, MPI_BYTE, 0, g),
               "MPI_Gatherv"))
         return -1;
+    cli_part_bytes *got = grank == 0 ? calloc((size_t)gsize, sizeof *got) : NULL;
+    if (grank == 0 && !got)
+        fatal(m, "out of memory");
     for (int r = 1; grank == 0 && r < gsize; r++) {
-        cli_part_bytes q = {(cli_part_state)heads[2 * r], NULL, (size_t)heads[2 * r + 1]};
-        if (q.size && !(q.data = malloc(q.size)))
+        cli_part_bytes *q = &got[r - 1];
+        *q = (cli_part_bytes){(cli_part_state)heads[2 * r], NULL, (size_t)heads[2 * r + 1]};
+        if (q->size && !(q->data = malloc(q->size)))
             fatal(m, "out of memory");
-        if (q.size)
-            memcpy(q.data, buf + displs[r], q.size);
-        fold(p, &q, merge, arg);
+        if (q->size)
+            memcpy(q->data, buf + displs[r], q->size);
     }
+    if (grank == 0)
+        fold(p, got, (size_t)gsize - 1, merge, arg);
+    free(got);
     if (grank != 0)
         cli_part_free(p);
     free(buf);
@@ -174,18 +203,37 @@ static int gather_group(const mpi_team *m, MPI_Comm g, cli_part_bytes *p, cli_me
 
 static int team_reduce(const cli_team *t, cli_part_bytes *p, cli_merge_fn merge, void *arg)
 {
-    const mpi_team *m = impl(t);
+    mpi_team *m = t->impl;
+    double t0 = MPI_Wtime();
+    if (!m->reductions++)
+        m->first_reduce = t0;
     for (int level = 0; level < m->levels; level++)
         if (m->level[level] != MPI_COMM_NULL &&
             gather_group(m, m->level[level], p, merge, arg) != 0)
             return -1;
+    m->reducing += MPI_Wtime() - t0;
     return 0;
+}
+
+void mpi_team_times(const mpi_team *m)
+{
+    int inputs = m->inputs;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double end = MPI_Wtime();
+    double read = (m->reductions ? m->first_reduce : end) - m->start;
+    fprintf(m->err, "tracekit-mpi: rank %d: %d input%s read in %.3f s, reductions %.3f s "
+            "(%d level%s of fan-in %d), total %.3f s, peak memory %.1f MB\n", m->team.rank,
+            inputs, inputs == 1 ? "" : "s", read, m->reducing, m->levels,
+            m->levels == 1 ? "" : "s", m->fanin, end - m->start, ru.ru_maxrss / 1024.0);
+    fflush(m->err);
 }
 
 int mpi_team_open(mpi_team *m, int fanin, FILE *err)
 {
     memset(m, 0, sizeof *m);
     m->err = err;
+    m->start = MPI_Wtime();
     m->fanin = fanin < 2 ? 2 : fanin;
     if (MPI_Comm_dup(MPI_COMM_WORLD, &m->world) != MPI_SUCCESS)
         return -1;

@@ -96,19 +96,18 @@ static tk_status read_part(tk_profile *p, const tk_callgrind_read_options *how,
     return tk_callgrind_read_buffer(p, (const char *)b->data, b->size, &o, err);
 }
 
-/* cli_merge_fn: the profile of into's bytes then later's, as bytes. */
-static int merge_profiles(void *arg, cli_part_bytes *into, cli_part_bytes *later, char *msg)
+/* cli_merge_fn: the profile of every part's bytes read in order into one, as bytes. */
+static int merge_profiles(void *arg, cli_part_bytes *parts, size_t n, char *msg)
 {
-    tk_callgrind_read_options how_ = partial_options(arg), *how = &how_;
+    tk_callgrind_read_options how = partial_options(arg);
     tk_profile *p = NULL;
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_profile_open(&p, &err);
-    if (st == TK_OK)
-        st = read_part(p, how, into, &err);
-    if (st == TK_OK)
-        st = read_part(p, how, later, &err);
-    cli_part_free(later);
+    for (size_t k = 0; k < n && st == TK_OK; k++)
+        st = read_part(p, &how, &parts[k], &err);
+    for (size_t k = 1; k < n; k++)
+        cli_part_free(&parts[k]);
     int rc = -1;
     if (st != TK_OK)
         snprintf(msg, CLI_TEAM_MSG, "reading a profile's partial: %.400s", err.message);
@@ -116,28 +115,12 @@ static int merge_profiles(void *arg, cli_part_bytes *into, cli_part_bytes *later
         cli_part_bytes merged = {CLI_PART_EMPTY, NULL, 0};
         rc = profile_bytes(p, &merged, msg);
         if (rc == 0) {
-            cli_part_free(into);
-            *into = merged;
+            cli_part_free(&parts[0]);
+            parts[0] = merged;
         }
     }
     tk_profile_free(p);
     return rc;
-}
-
-/* cli_merge_fn: notes one after the other. */
-static int concat(void *arg, cli_part_bytes *into, cli_part_bytes *later, char *msg)
-{
-    (void)arg;
-    bytes b = {into->data, into->size, into->size, 0};
-    put(&b, later->data, later->size);
-    cli_part_free(later);
-    if (b.failed) {
-        snprintf(msg, CLI_TEAM_MSG, "out of memory");
-        return -1;
-    }
-    into->data = b.data;
-    into->size = b.size;
-    return 0;
 }
 
 /* ---- the notes: a member's, as bytes; the root's, printed and kept ------------------- */
@@ -241,17 +224,8 @@ static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how, note
 static int root_alone(cli_ctx *ctx, const tk_callgrind_read_options *how,
                       cli_callgrind_notes *notes, tk_profile **out)
 {
-    for (int i = 0; i < ctx->ninputs; i++) { /* its own were read: anew */
-        tk_input_free(ctx->inputs[i]);
-        ctx->inputs[i] = NULL;
-        tk_error err;
-        tk_error_clear(&err);
-        if (tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &err) != TK_OK)
-            return cli_error(&err);
-    }
-    ctx->lo = 0;
-    ctx->hi = ctx->ninputs;
-    return cli_callgrind_load_range(ctx, how, notes, out);
+    int rc = cli_team_reopen_all(ctx); /* its own were read: anew */
+    return rc == CLI_EXIT_OK ? cli_callgrind_load_range(ctx, how, notes, out) : rc;
 }
 
 /* At the root: the notes and the profile, or what failed. Returns an exit code. */
@@ -282,7 +256,7 @@ int cli_callgrind_team_load(cli_ctx *ctx, const tk_callgrind_read_options *how,
     if (n.b.failed)
         cli_part_fail(&notes_part, NULL);
     if (t->reduce(t, &part, merge_profiles, (void *)how) != 0 ||
-        t->reduce(t, &notes_part, concat, NULL) != 0)
+        t->reduce(t, &notes_part, cli_part_concat, NULL) != 0)
         rc = CLI_EXIT_BAD_INPUT;
     else if (t->rank == 0)
         rc = root_result(ctx, how, &part, &notes_part, notes, out);

@@ -16,6 +16,8 @@ const cli_format_ops cli_xray_ops = {
             [CLI_DUMP] = cli_xray_dump,
             [CLI_DIFF] = cli_xray_diff},
     .team = 1u << CLI_REPORT,
+    .each = 1u << CLI_CHECK,
+    .each_stops = 1u << CLI_DUMP,
     .choices = {[CLI_REPORT] = cli_xray_report_choices,
                 [CLI_CONVERT] = cli_xray_convert_choices,
                 [CLI_DIFF] = cli_xray_diff_choices},

@@ -158,41 +158,40 @@ static int check_parts(cli_xray_read *rd)
 
 /* ---- in a team (tracekit-mpi): the parts to the root, the accountings merged --------------- */
 
-/* Two serialised accountings as one (team.h's cli_merge_fn). */
-static int merge_bytes(void *arg, cli_part_bytes *into, cli_part_bytes *later, char *msg)
+/* Serialised accountings as one (team.h's cli_merge_fn): each read, merged in order into the
+ * first, which is serialised once. */
+static int merge_bytes(void *arg, cli_part_bytes *parts, size_t n, char *msg)
 {
     (void)arg;
     tk_error err;
     tk_error_clear(&err);
-    tk_latency *a = NULL, *b = NULL;
+    tk_latency *a = NULL;
     uint8_t *data = NULL;
     size_t size = 0;
-    tk_status st = tk_latency_deserialize(&a, into->data, into->size, UINT64_MAX, &err);
-    if (st == TK_OK)
-        st = tk_latency_deserialize(&b, later->data, later->size, UINT64_MAX, &err);
-    if (st == TK_OK)
-        st = tk_latency_merge(a, b, &err);
+    tk_status st = tk_latency_deserialize(&a, parts[0].data, parts[0].size, UINT64_MAX, &err);
+    for (size_t k = 1; k < n && st == TK_OK; k++) {
+        tk_latency *b = NULL;
+        st = tk_latency_deserialize(&b, parts[k].data, parts[k].size, UINT64_MAX, &err);
+        if (st == TK_OK)
+            st = tk_latency_merge(a, b, &err);
+        tk_latency_free(b);
+        cli_part_free(&parts[k]);
+    }
     if (st == TK_OK)
         st = tk_latency_serialize(a, &data, &size, &err);
     tk_latency_free(a);
-    tk_latency_free(b);
-    cli_part_free(later);
-    if (st != TK_OK) {
+    uint8_t *copy = st == TK_OK && size ? malloc(size) : NULL; /* tk_free's block to malloc's */
+    if (st != TK_OK || (size && !copy)) {
         tk_free(data);
-        snprintf(msg, CLI_TEAM_MSG, "merging latency partials: %.480s", err.message);
-        return -1;
-    }
-    uint8_t *copy = size ? malloc(size) : NULL; /* tk_free's block to a malloc'd one */
-    if (size && !copy) {
-        tk_free(data);
-        snprintf(msg, CLI_TEAM_MSG, "out of memory");
+        snprintf(msg, CLI_TEAM_MSG, "merging latency partials: %.480s",
+                 st != TK_OK ? err.message : "out of memory");
         return -1;
     }
     if (size)
         memcpy(copy, data, size);
     tk_free(data);
-    cli_part_free(into);
-    cli_part_set(into, CLI_PART_DATA, copy, size);
+    cli_part_free(&parts[0]);
+    cli_part_set(&parts[0], CLI_PART_DATA, copy, size);
     return 0;
 }
 
