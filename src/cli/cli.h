@@ -15,7 +15,9 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_BAD_INPUT = 1, CLI_EXIT_USAGE = 2 };
 typedef struct cli_opt {
     const char *name;   /* long name without "--"; NULL ends a table */
     char short_name;    /* 0 for none */
-    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT") */
+    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT"), in
+                         * brackets when the value may be left out ("[N]": --opt=N, or
+                         * --opt N when N starts with a digit; cli_get gives "" without) */
     const char *help;
 } cli_opt;
 
@@ -37,6 +39,11 @@ typedef struct cli_args {
 int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *const *tables,
               int lenient, cli_args *out);
 void cli_args_free(cli_args *a);
+/* Whether option o's value may be left out (its arg is "[NAME]"). */
+int cli_opt_value_optional(const cli_opt *o);
+/* How many words argv[i] and its value take (1 or 2) as an option of table; 1 for anything
+ * else. For a command whose own operands come after its options (record's PROG ARGS). */
+int cli_option_words(const cli_opt *table, int argc, char **argv, int i);
 
 /* The arguments of a command of its own (decode, slice, ...): parses argv
  * against opts (which has "help"), prints the command's help for --help, and
@@ -52,7 +59,8 @@ const char *cli_get(const cli_args *a, const char *name);
 int cli_has(const cli_args *a, const char *name);
 /* All values of a repeated option, in order; returns how many (at most max). */
 int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
-/* Unsigned number option: 0 ok (default when absent), -1 after printing a usage error. */
+/* Unsigned number option: 0 ok (default when absent or its optional value left out), -1
+ * after printing a usage error. */
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
@@ -124,6 +132,11 @@ typedef struct cli_ctx {
     int ninputs;
     tk_input_options input_opt; /* for inputs the handler opens itself */
     int progress;               /* show progress on stderr */
+    /* tracekit-mpi (team.h): the team running the handler, whose member reads inputs
+     * [lo, hi) only (their inputs[] opened, the others NULL) and merges its partial results
+     * with the others'; NULL when this process runs it alone (lo 0, hi ninputs). */
+    const struct cli_team *team;
+    int lo, hi;
 } cli_ctx;
 
 /* A handler returns an exit code (CLI_EXIT_*). */
@@ -135,6 +148,13 @@ typedef struct cli_format_ops {
     const cli_opt *opts[CLI_NCMDS];    /* options of each command (NULL: none) */
     cli_run_fn run[CLI_NCMDS];         /* NULL: the format does not support the command */
     const cli_opt_choices *choices[CLI_NCMDS]; /* the fixed values of those options (NULL: none) */
+    /* The commands (bits 1u << id) whose handler runs in a team (ctx->team); tracekit-mpi
+     * runs the others on its first rank alone. */
+    unsigned team;
+    /* The commands whose handler treats each input on its own, its output that of each in
+     * turn: each, going on after an input that fails (check); each_stops, stopping at it.
+     * A team runs them on each member's inputs (team.h: cli_team_each). */
+    unsigned each, each_stops;
     /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
      * by an empty line, lines of 80 columns at most), and examples. */
     const char *about;
@@ -170,6 +190,9 @@ const cli_command *cli_command_at(size_t i);
 /* Run a command: its own entry point or the generic dispatcher. */
 int cli_command_run(const cli_command *c, int argc, char **argv);
 void cli_command_help(const cli_command *c, FILE *f);
+
+/* tracekit's main (main.c; tracekit.c and tracekit-mpi's src/mpi/main.c call it). */
+int cli_main(int argc, char **argv);
 
 /* Run a generic command (dispatch.c): detection, option checking, the format's handler. */
 int cli_dispatch(const cli_command *c, int argc, char **argv);

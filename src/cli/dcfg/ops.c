@@ -13,6 +13,8 @@ const cli_format_ops cli_dcfg_ops = {
             [CLI_CONVERT] = cli_dcfg_convert,
             [CLI_DUMP] = cli_dcfg_dump,
             [CLI_DIFF] = cli_dcfg_diff},
+    .each = 1u << CLI_CHECK,
+    .each_stops = 1u << CLI_REPORT | 1u << CLI_DUMP,
     .choices = {[CLI_REPORT] = cli_dcfg_report_choices,
                 [CLI_CONVERT] = cli_dcfg_convert_choices,
                 [CLI_DIFF] = cli_dcfg_diff_choices},
