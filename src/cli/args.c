@@ -39,6 +39,45 @@ static const cli_opt *resolve_alias(const cli_opt *const *tables, const cli_opt 
     return o;
 }
 
+int cli_opt_value_optional(const cli_opt *o) { return o->arg && o->arg[0] == '['; }
+
+/* Whether the argument after option o is its value: always for a value it needs, for an
+ * optional one when it starts with a digit (a number: "--wet-history 5000", not "-- PROG"). */
+static int takes_next(const cli_opt *o, const char *next)
+{
+    if (!o->arg || !next) return 0;
+    return !cli_opt_value_optional(o) || (next[0] >= '0' && next[0] <= '9');
+}
+
+/* The long name of option word s ("--top=5": "top"; "-top=5" when it names a long option, as
+ * LLVM's tools spell them), *len its length; NULL for short options ("-n5"). */
+static const char *long_name(const cli_opt *const *tables, const char *s, size_t *len)
+{
+    const char *name = s[1] == '-' ? s + 2 : s + 1;
+    *len = strcspn(name, "=");
+    if (s[1] == '-' || (*len > 1 && find_long(tables, name, *len))) return name;
+    return NULL;
+}
+
+static const cli_opt *find_opt(const cli_opt *const *tables, const char *s)
+{
+    size_t len;
+    const char *name = long_name(tables, s, &len);
+    return name ? find_long(tables, name, len) : find_short(tables, s[1]);
+}
+
+int cli_option_words(const cli_opt *table, int argc, char **argv, int i)
+{
+    const cli_opt *tables[] = {table, NULL};
+    const char *s = argv[i];
+    if (s[0] != '-' || !s[1] || !strcmp(s, "--")) return 1;
+    const cli_opt *o = find_opt(tables, s);
+    size_t len;
+    int joined = long_name(tables, s, &len) ? strchr(s, '=') != NULL : s[2] != 0;
+    if (!o || joined) return 1; /* value joined */
+    return takes_next(o, i + 1 < argc ? argv[i + 1] : NULL) ? 2 : 1;
+}
+
 static int add_value(cli_args *a, const cli_opt *o, const char *v)
 {
     cli_value *nv = realloc(a->vals, (size_t)(a->nvals + 1) * sizeof *nv);
@@ -84,12 +123,10 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
         const cli_opt *o;
         const char *value = NULL;
         /* one dash and a long name (LLVM's spelling: -top=10) reads as two dashes */
-        const char *name = s[1] == '-' ? s + 2 : NULL;
-        if (!name && strcspn(s + 1, "=") > 1 && find_long(tables, s + 1, strcspn(s + 1, "=")))
-            name = s + 1;
+        size_t len;
+        const char *name = long_name(tables, s, &len);
         if (name) {
-            const char *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const char *eq = name[len] == '=' ? name + len : NULL;
             o = find_long(tables, name, len);
             if (!o) {
                 if (lenient) continue;
@@ -121,7 +158,9 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
             }
         }
         o = resolve_alias(tables, o);
-        if (o->arg && !value) {
+        if (o->arg && !value && cli_opt_value_optional(o)) {
+            value = takes_next(o, i + 1 < argc ? argv[i + 1] : NULL) ? argv[++i] : "";
+        } else if (o->arg && !value) {
             if (i + 1 >= argc) {
                 quiet_error(quiet, cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
                 goto fail;
@@ -184,9 +223,20 @@ int cli_get_all(const cli_args *a, const char *name, const char **out, int max)
     return n;
 }
 
+/* The last value of an option as cli_get, but NULL for an optional value left out. */
+static const char *given_value(const cli_args *a, const char *name)
+{
+    for (int i = a->nvals - 1; i >= 0; i--)
+        if (strcmp(a->vals[i].opt->name, name) == 0)
+            return cli_opt_value_optional(a->vals[i].opt) && !a->vals[i].value[0]
+                       ? NULL
+                       : a->vals[i].value;
+    return NULL;
+}
+
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out)
 {
-    const char *v = cli_get(a, name);
+    const char *v = given_value(a, name);
     if (!v) {
         *out = dflt;
         return 0;

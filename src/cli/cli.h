@@ -15,7 +15,9 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_BAD_INPUT = 1, CLI_EXIT_USAGE = 2 };
 typedef struct cli_opt {
     const char *name;   /* long name without "--"; NULL ends a table */
     char short_name;    /* 0 for none */
-    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT") */
+    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT"), in
+                         * brackets when the value may be left out ("[N]": --opt=N, or
+                         * --opt N when N starts with a digit; cli_get gives "" without) */
     const char *help;
 } cli_opt;
 
@@ -42,6 +44,11 @@ enum { CLI_PARSE_LENIENT = 1, CLI_PARSE_QUIET = 2 };
 int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *const *tables,
               int lenient, cli_args *out);
 void cli_args_free(cli_args *a);
+/* Whether option o's value may be left out (its arg is "[NAME]"). */
+int cli_opt_value_optional(const cli_opt *o);
+/* How many words argv[i] and its value take (1 or 2) as an option of table; 1 for anything
+ * else. For a command whose own operands come after its options (record's PROG ARGS). */
+int cli_option_words(const cli_opt *table, int argc, char **argv, int i);
 
 /* Options that are another tool's spelling of another option (docs/cli.md): a table that has
  * the alias has the option it stands for too (tracekit help --lint checks it). */
@@ -64,7 +71,8 @@ const char *cli_get(const cli_args *a, const char *name);
 int cli_has(const cli_args *a, const char *name);
 /* All values of a repeated option, in order; returns how many (at most max). */
 int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
-/* Unsigned number option: 0 ok (default when absent), -1 after printing a usage error. */
+/* Unsigned number option: 0 ok (default when absent or its optional value left out), -1
+ * after printing a usage error. */
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);

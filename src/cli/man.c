@@ -63,7 +63,9 @@ static void put_opt(FILE *f, const cli_opt *o)
     fputs("\\fB\\-\\-", f);
     put_str(f, o->name);
     fputs("\\fR", f);
-    if (o->arg) {
+    if (o->arg && cli_opt_value_optional(o)) { /* [N]: the brackets in roman */
+        fprintf(f, " [\\fI%.*s\\fR]", (int)strlen(o->arg) - 2, o->arg + 1);
+    } else if (o->arg) {
         fputs(" \\fI", f);
         put_str(f, o->arg);
         fputs("\\fR", f);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `tracekit record --wet` when things go wrong, and beyond its memory bound:
-# usage errors (exit 2, nothing run); an output that exists stays as it is;
+# usage errors (exit 2, nothing run); --wet-history without N (100,000); an output that exists stays as it is;
 # a program that crashes (SIGSEGV: both forms written up to the fault and
 # accepted by check, the summary says incomplete, exit 139); a program killed
 # by SIGKILL from outside (one line, nothing written, exit 137); a
@@ -61,6 +61,8 @@ while IFS='|' read -r name status pattern args; do
 done <<'EOF2'
 children|2|one process: no --trace-children|--wet --trace-children
 history 0|2|--wet-history must be 1..|--wet-history 0
+history =0|2|--wet-history must be 1..|--wet-history=0
+history x|2|needs a non-negative integer, not 'x'|--wet-history=x
 memory too small|2|--wet-memory must be|--wet --wet-memory 8
 memory alone|2|go with --wet or --wet-history|--wet-memory 64
 dcfg alone|2|go with --wet or --wet-history|--dcfg
@@ -96,9 +98,12 @@ rc=$?
     { echo "SIGKILL: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
 record_no_leftovers || fail=1
 
-# beyond the memory bound: the comprehensive form spills, and is the same trace
-record_run record --wet --dcfg --wet-memory 16 -o "$out" -- "$tmp/work" >/dev/null 2>"$tmp/stderr" ||
-    { echo "spills: record failed: $(cat "$tmp/stderr")"; fail=1; }
+# beyond the memory bound: the comprehensive form spills, and is the same trace; with it
+# --wet-history without N: the default, the last 100,000 dependences
+record_run record --wet --dcfg --wet-memory 16 --wet-history -o "$out" -- "$tmp/work" \
+    >/dev/null 2>"$tmp/stderr" || { echo "spills: record failed: $(cat "$tmp/stderr")"; fail=1; }
+[ "$(wc -l <"$out.wet-history")" = 100000 ] ||
+    { echo "--wet-history without N: $(wc -l <"$out.wet-history") lines, not 100000"; fail=1; }
 grep -q "spill files" "$tmp/stderr" || { echo "spills: none: $(cat "$tmp/stderr")"; fail=1; }
 "$TK" check "$out.wet" 2>&1 | grep -q ": 0 errors, 0 warnings" || { echo "spills: the trace does not check"; fail=1; }
 $RECORD_CHECK wetcounts "$out.dcfg.json" "$out.wet" | sed 's/^/spills: /' || fail=1

@@ -14,8 +14,8 @@ const cli_opt cli_record_opts[] = {
                               "PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"wet", 0, NULL, "record a WET trace, the comprehensive form: PREFIX.wet"},
-    {"wet-history", 0, "N", "the WET history form, the last N dependences (WET's: 100000): "
-                            "PREFIX.wet-history"},
+    {"wet-history", 0, "[N]", "the WET history form, the last N dependences (default 100000, "
+                              "WET's): PREFIX.wet-history"},
     {"wet-memory", 0, "MB", "WET: instances kept in memory before spilling (default 512)"},
     {"dcfg", 0, NULL, "with --wet or --wet-history: write PREFIX.dcfg.json too"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
@@ -31,13 +31,10 @@ const cli_opt cli_record_opts[] = {
  * argument that is neither an option nor an option's value. */
 static int program_start(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += cli_option_words(cli_record_opts, argc, argv, i)) {
         const char *s = argv[i];
         if (!strcmp(s, "--")) return i + 1;
         if (s[0] != '-' || !s[1]) return i;
-        if (!strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "--threads-limit") ||
-            !strcmp(s, "--keep-raw") || !strcmp(s, "--wet-history") || !strcmp(s, "--wet-memory"))
-            i++;
     }
     return argc;
 }
@@ -113,7 +110,7 @@ static void summary(const tk_record_options *o, const tk_record_result *r)
 static int wet_options(const cli_args *a, tk_record_options *o, const out_names *n)
 {
     uint64_t hist, mem;
-    if (cli_get_u64("record", a, "wet-history", 0, &hist) ||
+    if (cli_get_u64("record", a, "wet-history", 100000, &hist) ||
         cli_get_u64("record", a, "wet-memory", 0, &mem))
         return CLI_EXIT_USAGE;
     int wet = cli_has(a, "wet"), history = cli_has(a, "wet-history");
@@ -206,7 +203,7 @@ void cli_record_help(FILE *f)
           "A PREFIX ending in .gz, .bz2, .xz or .zst compresses both outputs (-o x.bz2:\n"
           "x.dcfg.json.bz2). Needs Valgrind (x86-64 Linux programs); docs/record.md tells\n"
           "how blocks and edges are made and how they differ from Intel SDE's.\n\n"
-          "With --wet and/or --wet-history N it writes a WET whole execution trace of the\n"
+          "With --wet and/or --wet-history [N] it writes a WET whole execution trace of the\n"
           "program's process instead (PREFIX.wet: every executed instance's control and\n"
           "data dependences and values; PREFIX.wet-history: the last N dependences), read\n"
           "by tracekit check, slice, chain and values; --dcfg writes the DCFG of the same\n"
