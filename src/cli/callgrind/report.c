@@ -660,7 +660,7 @@ static int compute_table(cli_ctx *ctx, const cli_args *args, settings *o,
     how.drop_files = o->group == TK_GROUP_FUNCTION;
     how.call_counts_only = self_only;
     int rc = cli_callgrind_load_with(ctx, &how, notes, &t->p);
-    if (rc) return rc;
+    if (rc || !t->p) return rc; /* no profile: a team's member, which prints nothing */
     t->nev = tk_profile_event_count(t->p);
     t->nder = tk_profile_derived_count(t->p);
     rc = parse_events(args, t->p, o);
@@ -969,8 +969,9 @@ int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
     memset(&t, 0, sizeof t);
     rc = compute_table(ctx, args, &o, &notes, &t);
     tk_output *out;
-    if (rc == CLI_EXIT_OK) rc = cli_output_open(args, 0, &out);
-    if (rc == CLI_EXIT_OK) {
+    int writes = rc == CLI_EXIT_OK && t.p; /* no profile: a team's member, which writes nothing */
+    if (writes) rc = cli_output_open(args, 0, &out);
+    if (writes && rc == CLI_EXIT_OK) {
         FILE *f = cli_output_file(out);
         if (o.cycles)
             cycles_report(f, t.p, t.rep, o.fmt, o.group, o.rows.top);
