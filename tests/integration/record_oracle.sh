@@ -97,7 +97,7 @@ c++ -O1 -g -o "$tmp/except" "$tmp/except.cc" || exit 1
 # program, its source, its functions whose jumps are compared (none: the C++
 # program, whose landing pads callgrind's jump counts do not follow), exit
 # status, edge types that must be there
-cases="loops:loops.c:main,fib:3:DIRECT_CONDITIONAL_BRANCH,DIRECT_CALL,RETURN
+cases="loops:loops.c:main,fib:3:DIRECT_CONDITIONAL_BRANCH,FALL_THROUGH,DIRECT_UNCONDITIONAL_BRANCH,DIRECT_CALL,RETURN,SYSTEM_CALL_BYPASS,ENTRY,EXIT
 jtable:jtable.c:main,f:0:INDIRECT_UNCONDITIONAL_BRANCH
 rep:rep.c:main,copy:0:REP
 signal:signal.c:main,handler:0:CONTEXT_CHANGE,CONTEXT_CHANGE_RETURN
@@ -135,11 +135,14 @@ for c in $cases; do
 done
 
 # Intel's reader reads what SDE writes: the same keys in the same order, the
-# same headers, hex strings where SDE writes them; what the signal handler did:
-# 5 deliveries, 5 returns
-$RECORD_CHECK layout "$tmp/loops.dcfg.json" "$sde" -- expect "$tmp/signal.dcfg.json" \
+# same headers, hex strings where SDE writes them, the program as image 1; what
+# the signal handler did: 5 deliveries, 5 returns; main's loop (1000 turns)
+$RECORD_CHECK layout "$tmp/loops.dcfg.json" "$sde" -- expect "$tmp/loops.dcfg.json" \
+    "images[0].endswith('/loops')" "any(n == 'main' and c >= 1000 for n, c in loops)" \
+    -- expect "$tmp/signal.dcfg.json" \
     "by_type['CONTEXT_CHANGE'] == 5" "by_type['CONTEXT_CHANGE_RETURN'] == 5" >"$tmp/layout" ||
-    { echo "layout differs from SDE's, or signal's context changes:"; cat "$tmp/layout"; fail=1; }
+    { echo "layout differs from SDE's, or image 1, main's loop, context changes:"
+      cat "$tmp/layout"; fail=1; }
 
 # compressed outputs, as the name says
 "$TRACEKIT" record -q --trace -o "$tmp/z.bz2" -- "$tmp/loops" >/dev/null
