@@ -90,6 +90,7 @@ typedef struct spill_in {
     FILE *f;
     unsigned char *buf;
     size_t n, at;
+    uint64_t off;       /* of buf[0] in the file */
     int eof;
 } spill_in;
 
@@ -103,6 +104,7 @@ static inline int next_num(spill_in *in, uint64_t *v)
     *v = 0;
     for (unsigned shift = 0;; shift += 7) {
         if (in->at == in->n) {
+            in->off += in->n;
             in->n = in->eof ? 0 : fread(in->buf, 1, READ_BYTES, in->f);
             in->at = 0;
             if (in->n < READ_BYTES) in->eof = 1;
@@ -118,15 +120,15 @@ static inline int next_num(spill_in *in, uint64_t *v)
 /* Record id of the spill: its edges; left[id], what the raw file counted of it in this
  * thread, goes down by one (a spill never holds a record more often). */
 static inline tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t *left,
-                                    uint64_t id, const char *path)
+                                    uint64_t id, const spill_in *in, const char *path)
 {
     if (id >= m->nrecords)
-        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: edge record %llu is not in the raw file",
-                            path, (unsigned long long)id);
+        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": edge record %" PRIu64
+                            " is not in the raw file", path, in->off + in->at, id);
     if (!left[id]--)
-        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: edge record %llu is in the spill more "
-                            "often than the raw file counts it for this thread", path,
-                            (unsigned long long)id);
+        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": edge record %" PRIu64
+                            " is in the spill more often than the raw file counts it for this "
+                            "thread", path, in->off + in->at, id);
     return m->len[id] ? feed(f, m->edges.data + m->off[id], m->len[id]) : TK_OK;
 }
 
@@ -144,19 +146,21 @@ static tk_status replay(feeder *f, spill_in *in, const rec_trace_map *m, uint32_
         }
         for (uint64_t k = 0; st == TK_OK && k < hits; k++) {
             if (prev == 0 || prev >= m->nrecords || !pred[prev]) {
-                st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: a repeat with nothing to repeat",
-                                  path);
+                st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": a repeat with "
+                                  "nothing to repeat", path, in->off + in->at);
                 break;
             }
             prev = pred[prev];
-            st = emit_record(f, m, left, prev, path);
+            st = emit_record(f, m, left, prev, in, path);
         }
         if (st != TK_OK || id == 0) continue;
-        if ((st = emit_record(f, m, left, id, path)) != TK_OK) break;
+        if ((st = emit_record(f, m, left, id, in, path)) != TK_OK) break;
         if (prev) pred[prev] = (uint32_t)id;
         prev = id;
     }
-    if (st == TK_OK && r < 0) st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: cut short", path);
+    if (st == TK_OK && r < 0)
+        st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": cut short in a number",
+                          path, in->off + in->at);
     return st;
 }
 
@@ -178,9 +182,9 @@ static tk_status all_replayed(feeder *f, const rec_raw *r, uint32_t t, const uin
     if (r->folded && t + 1 == r->nthreads) return TK_OK;
     for (uint32_t id = 0; id < nrecords; id++)
         if (left[id])
-            return tk_error_set(f->err, TK_ERR_FORMAT, "%s: edge record %" PRIu32 " is in the "
-                                "spill less often than the raw file counts it for this thread",
-                                path, id);
+            return tk_error_set(f->err, TK_ERR_FORMAT, "%s: at its end: edge record %" PRIu32
+                                " is in the spill less often than the raw file counts it for "
+                                "this thread", path, id);
     return TK_OK;
 }
 
@@ -193,6 +197,7 @@ static tk_status feed_thread(feeder *f, const char *dir, const rec_proc *p, uint
     in->f = fopen(path, "rb");
     if (!in->f) return TK_OK; /* not traced (a thread beyond --threads-limit) */
     in->n = in->at = 0;
+    in->off = 0;
     in->eof = 0;
     const rec_trace_map *m = &p->map;
     memset(pred, 0, sizeof *pred * m->nrecords);

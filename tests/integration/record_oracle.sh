@@ -146,9 +146,10 @@ $RECORD_CHECK layout "$tmp/loops.dcfg.json" "$sde" -- expect "$tmp/loops.dcfg.js
 
 # compressed outputs, as the name says
 "$TRACEKIT" record -q --trace -o "$tmp/z.bz2" -- "$tmp/loops" >/dev/null
-"$TRACEKIT" record -q -o "$tmp/z.zst" -- "$tmp/loops" >/dev/null
-for f in z.dcfg.json.bz2 z.trace.json.bz2 z.dcfg.json.zst; do
-    "$TRACEKIT" info "$tmp/$f" 2>&1 | grep -q "compression: $(case $f in *bz2) echo bzip2;; *) echo zstd;; esac)" ||
+for c in zst gz xz; do "$TRACEKIT" record -q -o "$tmp/z.$c" -- "$tmp/loops" >/dev/null; done
+for f in z.dcfg.json.bz2 z.trace.json.bz2 z.dcfg.json.zst z.dcfg.json.gz z.dcfg.json.xz; do
+    "$TRACEKIT" info "$tmp/$f" 2>&1 |
+        grep -q "compression: $(case $f in *bz2) echo bzip2;; *zst) echo zstd;; *gz) echo gzip;; *) echo xz;; esac)" ||
         { echo "$f: not written compressed"; fail=1; }
 done
 "$TRACEKIT" check --dcfg "$tmp/z.dcfg.json.bz2" "$tmp/z.trace.json.bz2" >/dev/null 2>&1 ||
