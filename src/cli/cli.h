@@ -132,6 +132,11 @@ typedef struct cli_ctx {
     int ninputs;
     tk_input_options input_opt; /* for inputs the handler opens itself */
     int progress;               /* show progress on stderr */
+    /* tracekit-mpi (team.h): the team running the handler, whose member reads inputs
+     * [lo, hi) only (their inputs[] opened, the others NULL) and merges its partial results
+     * with the others'; NULL when this process runs it alone (lo 0, hi ninputs). */
+    const struct cli_team *team;
+    int lo, hi;
 } cli_ctx;
 
 /* A handler returns an exit code (CLI_EXIT_*). */
@@ -143,6 +148,13 @@ typedef struct cli_format_ops {
     const cli_opt *opts[CLI_NCMDS];    /* options of each command (NULL: none) */
     cli_run_fn run[CLI_NCMDS];         /* NULL: the format does not support the command */
     const cli_opt_choices *choices[CLI_NCMDS]; /* the fixed values of those options (NULL: none) */
+    /* The commands (bits 1u << id) whose handler runs in a team (ctx->team); tracekit-mpi
+     * runs the others on its first rank alone. */
+    unsigned team;
+    /* The commands whose handler treats each input on its own, its output that of each in
+     * turn: each, going on after an input that fails (check); each_stops, stopping at it.
+     * A team runs them on each member's inputs (team.h: cli_team_each). */
+    unsigned each, each_stops;
     /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
      * by an empty line, lines of 80 columns at most), and examples. */
     const char *about;
@@ -178,6 +190,9 @@ const cli_command *cli_command_at(size_t i);
 /* Run a command: its own entry point or the generic dispatcher. */
 int cli_command_run(const cli_command *c, int argc, char **argv);
 void cli_command_help(const cli_command *c, FILE *f);
+
+/* tracekit's main (main.c; tracekit.c and tracekit-mpi's src/mpi/main.c call it). */
+int cli_main(int argc, char **argv);
 
 /* Run a generic command (dispatch.c): detection, option checking, the format's handler. */
 int cli_dispatch(const cli_command *c, int argc, char **argv);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "team.h"
 #include "xray.h"
 
 const cli_opt cli_xray_report_opts[] = {
@@ -313,7 +314,7 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
         return rc;
     cli_xray_read rd;
     rc = cli_xray_read_all(ctx, args, o.style.per_thread, o.jobs, &rd);
-    if (rc == CLI_EXIT_OK)
+    if (rc == CLI_EXIT_OK && cli_team_writes(ctx)) /* in a team, the root writes */
         rc = report_of(ctx, args, &o, &rd);
     cli_xray_read_free(&rd);
     return rc;
