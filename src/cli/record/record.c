@@ -20,7 +20,7 @@ const cli_opt cli_record_opts[] = {
     {"dcfg", 0, NULL, "with --wet or --wet-history: write PREFIX.dcfg.json too"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
     {"threads-limit", 0, "N", "threads counted apart (default 256); later ones share the last"},
-    {"force", 0, NULL, "overwrite the outputs"},
+    {"force", 'f', NULL, "overwrite the outputs"},
     {"quiet", 'q', NULL, "no summary line at the end"},
     {"keep-raw", 0, "DIR", "keep tkrecord's raw files and spills in DIR (docs/record.md)"},
     {"help", 'h', NULL, "show this help"},
