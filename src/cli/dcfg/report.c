@@ -8,7 +8,10 @@
 const cli_opt cli_dcfg_report_opts[] = {
     {"format", 0, "FMT", "text, json or csv (default text)"},
     {"top", 0, "N", "rows of the block, routine and loop tables (default 20, 0 = all)"},
-    {"table", 0, "NAME", "only one table: summary, blocks, routines or loops"},
+    {"table", 0, "NAME", "only one table: summary, blocks, routines or loops; or one of "
+                         "Intel's dcfg-reader, as it prints them: statistics (its count, "
+                         "average, max and min lines), source-loops (-all_source_loops_stats), "
+                         "inner-source-loops (-inner_source_loops_stats)"},
     {"image", 0, "ID", "only this image's blocks, routines and loops"},
     {"routine", 0, "ID", "only the routine with this entry node id, and its loops"},
     {"loop", 0, "ID", "only the loop with this head node id, its nested loops and its blocks"},
@@ -35,7 +38,8 @@ static const cli_choice report_formats[] = {
     {NULL, 0}};
 /* --table: checked here, passed to the library by name */
 static const cli_choice report_tables[] = {
-    {"summary", 0}, {"blocks", 0}, {"routines", 0}, {"loops", 0}, {NULL, 0}};
+    {"summary", 0},    {"blocks", 0},       {"routines", 0},           {"loops", 0},
+    {"statistics", 0}, {"source-loops", 0}, {"inner-source-loops", 0}, {NULL, 0}};
 
 int cli_dcfg_report(cli_ctx *ctx, const cli_args *a)
 {
