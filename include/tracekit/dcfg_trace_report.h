@@ -20,8 +20,8 @@ typedef struct tk_dcfg_trace_report_options {
     unsigned threads; /* decoding threads (tk_dcfg_trace_decode_options.threads; 0 or 1: the
                          caller's) */
     /* Only the thread's chunks [chunk_begin, chunk_end) (indices among the thread's chunks,
-     * cut to their number; both 0: all), decoded on the caller's thread: a partial report
-     * that tk_dcfg_trace_report_merge adds to the others'. */
+     * cut to their number; both 0: all): a partial report, which tk_dcfg_trace_report_merge
+     * adds to the others'. */
     size_t chunk_begin, chunk_end;
 } tk_dcfg_trace_report_options;
 

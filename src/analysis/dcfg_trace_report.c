@@ -69,27 +69,6 @@ static int cmp_ranked(const void *a, const void *b)
     return x->id < y->id ? -1 : (x->id > y->id);
 }
 
-static int count_range(void *ctx, const uint32_t *e, size_t n)
-{
-    return count_edges(ctx, 0, e, n);
-}
-
-/* Chunks [begin, end) (global indices) decoded one after the other, their edges counted. */
-static tk_status decode_range(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, size_t begin,
-                              size_t end, tk_error *err)
-{
-    for (size_t c = begin; c < end; c++) {
-        uint64_t n;
-        tk_status st = tk_dcfg_trace_decode_chunk(t, c, count_range, r, &n, NULL, err);
-        if (r->failed)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        if (st != TK_OK)
-            return st;
-    }
-    r->stats.distinct_edges = r->edges.n;
-    return TK_OK;
-}
-
 /* The thread's counts and its decoded edges (all its chunks, or those of range: [0], [1]
  * relative to the thread), counted. */
 static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, size_t th,
@@ -113,9 +92,13 @@ static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, 
         tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
         r->stats.instructions += ci.instr_count;
     }
-    if (end - begin < ti.nchunks)
-        return decode_range(r, t, ti.first_chunk + begin, ti.first_chunk + end, err);
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    if (end - begin < ti.nchunks) {
+        if (begin == end) /* none: [0, 0) would be every chunk */
+            return TK_OK;
+        opt.chunk_begin = ti.first_chunk + begin;
+        opt.chunk_end = ti.first_chunk + end;
+    }
     opt.threads = jobs;
     opt.has_pid = 1;
     opt.pid = pi.pid;

@@ -164,7 +164,7 @@ static int report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t
     tk_dcfg_trace_report *r = NULL;
     int rc = CLI_EXIT_OK;
     if (ctx->team) {
-        rc = cli_dcfg_trace_team_report(ctx, t, th, &r);
+        rc = cli_dcfg_trace_team_report(ctx, t, th, jobs, &r);
     } else {
         tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
         o.threads = jobs;

@@ -83,7 +83,7 @@ static int own_chunks(const cli_team *team, const tk_dcfg_trace *t, size_t th, s
 
 /* This member's partial of thread th: failed with the error of its first chunk that fails
  * (a tk_error, which the root prints). */
-static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th,
+static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th, unsigned jobs,
                      cli_part_bytes *p)
 {
     memset(p, 0, sizeof *p);
@@ -98,6 +98,7 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th,
     } else {
         o.chunk_begin = begin;
         o.chunk_end = end;
+        o.threads = jobs;
         tk_dcfg_trace_report *r = NULL;
         uint8_t *data = NULL;
         size_t size = 0;
@@ -116,13 +117,13 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th,
     cli_part_set(p, CLI_PART_FAILED, (uint8_t *)copy, sizeof *copy);
 }
 
-int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th,
+int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, unsigned jobs,
                                tk_dcfg_trace_report **r)
 {
     const cli_team *team = ctx->team;
     *r = NULL;
     cli_part_bytes p;
-    own_part(team, t, th, &p);
+    own_part(team, t, th, jobs, &p);
     if (team->reduce(team, &p, merge_reports, NULL) != 0) {
         cli_part_free(&p);
         return CLI_EXIT_BAD_INPUT;
@@ -140,6 +141,7 @@ int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th,
         rc = cli_error(&err);
     } else if (p.state == CLI_PART_EMPTY) { /* a thread without chunks */
         tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
+        o.threads = jobs;
         if (tk_dcfg_trace_report_open(r, t, th, &o, &err) != TK_OK)
             rc = cli_error(&err);
     } else if (tk_dcfg_trace_report_deserialize(r, p.data, p.size, &err) != TK_OK) {
