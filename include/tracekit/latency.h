@@ -115,7 +115,9 @@ typedef struct tk_latency_report tk_latency_report;
  * (opt NULL: the defaults). l may be freed afterwards. Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
                                        const tk_latency_report_options *opt, tk_error *err);
+/* The rows shown (at most `top`), and the rows with completed calls before that cut. */
 TK_API size_t tk_latency_report_count(const tk_latency_report *r);
+TK_API size_t tk_latency_report_total(const tk_latency_report *r);
 /* Row i (< count), borrowed from r. */
 TK_API const tk_latency_row *tk_latency_report_row(const tk_latency_report *r, size_t i);
 TK_API void tk_latency_report_free(tk_latency_report *r);

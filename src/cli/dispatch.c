@@ -20,17 +20,26 @@ const cli_opt cli_common_opts[] = {
 
 static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
 
+const cli_opt *cli_format_output_opts(const cli_format_ops *ops, cli_cmd_id id)
+{
+    if (id == CLI_INFO || id == CLI_CHECK || !ops->run[id]) return NULL;
+    for (const cli_opt *o = ops->opts[id]; o && o->name; o++)
+        if (strcmp(o->name, "output") == 0) return NULL;
+    return cli_output_opts;
+}
+
 /* All option tables of every format for this command, plus the common ones (and report's
  * --format html's). */
 static const cli_opt **union_tables(cli_cmd_id id)
 {
     size_t n = 0;
     while (cli_format_ops_at(n)) n++;
-    const cli_opt **t = calloc(n + 3, sizeof *t);
+    const cli_opt **t = calloc(n + 4, sizeof *t);
     if (!t) return NULL;
     size_t k = 0;
     t[k++] = cli_common_opts;
     if (id == CLI_REPORT) t[k++] = cli_html_opts;
+    if (id != CLI_INFO && id != CLI_CHECK) t[k++] = cli_output_opts;
     for (size_t i = 0; i < n; i++)
         if (cli_format_ops_at(i)->opts[id]) t[k++] = cli_format_ops_at(i)->opts[id];
     t[k] = NULL;
@@ -52,10 +61,10 @@ static void print_help(const cli_command *c)
         const cli_format_ops *ops = cli_format_ops_at(i);
         if (!ops->run[id]) continue;
         printf("\nOptions for %s files:\n", ops->format);
-        if (ops->opts[id] && ops->opts[id]->name)
-            cli_print_options(stdout, ops->opts[id]);
-        else
-            printf("  (none)\n");
+        const cli_opt *output = cli_format_output_opts(ops, id);
+        if (ops->opts[id] && ops->opts[id]->name) cli_print_options(stdout, ops->opts[id]);
+        else if (!output) printf("  (none)\n");
+        cli_print_options(stdout, output);
     }
     if (id == CLI_INFO)
         printf("\nEvery format is recognised; details beyond format and compression come from:");
@@ -362,16 +371,29 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
                                cmd, ctx->format->name);
     }
     if (html) return cli_html_report(ctx, loose, argc, argv);
-    const cli_opt *tables[3] = {cli_common_opts, ops->opts[id], NULL};
+    /* -o for a handler that prints on standard output: the dispatcher's */
+    const cli_opt *output = cli_format_output_opts(ops, id);
+    const cli_opt *tables[4] = {cli_common_opts, ops->opts[id] ? ops->opts[id] : output,
+                                ops->opts[id] ? output : NULL, NULL};
     cli_args args;
     if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) {
         fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd,
                 ctx->format->name, cmd);
         return CLI_EXIT_USAGE;
     }
-    int rc = ctx->team && ((ops->each | ops->each_stops) & bit)
-                 ? cli_team_each(ctx, ops->run[id], &args, (ops->each_stops & bit) != 0)
-                 : ops->run[id](ctx, &args);
+    cli_stdout_redirect redirect = {NULL, -1};
+    int rc = output && cli_team_writes(ctx) ? cli_stdout_open(&args, &redirect) : CLI_EXIT_OK;
+    if (ctx->team && output) { /* the members go on together (the root opened -o) or stop */
+        int failed = rc != CLI_EXIT_OK;
+        if (ctx->team->max(ctx->team, &failed) != 0 || (failed && rc == CLI_EXIT_OK))
+            rc = CLI_EXIT_BAD_INPUT;
+    }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_stdout_close(&redirect,
+                              ctx->team && ((ops->each | ops->each_stops) & bit)
+                                  ? cli_team_each(ctx, ops->run[id], &args,
+                                                  (ops->each_stops & bit) != 0)
+                                  : ops->run[id](ctx, &args));
     cli_args_free(&args);
     return rc;
 }

@@ -228,7 +228,9 @@ static void put_generic_options(FILE *f, const cli_command *c)
         fputs(".SS \"", f);
         put_str(f, ops->format);
         fputs(" files\"\n", f);
-        put_opts(f, ops->opts[id]);
+        const cli_opt *output = cli_format_output_opts(ops, id);
+        if (!output || (ops->opts[id] && ops->opts[id]->name)) put_opts(f, ops->opts[id]);
+        if (output) put_opts(f, output);
     }
 }
 

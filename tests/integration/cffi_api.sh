@@ -11,7 +11,8 @@
 #     --to callgrind` writes;
 #  3. a DCFG read through the API gives the numbers of `tracekit info`, its
 #     tables (walked by index) agree with the queries, and tk_dcfg_report into
-#     a callback writes what `tracekit report --format json` writes;
+#     a callback writes what `tracekit report --format json -n 20` writes (the
+#     library's default rows);
 #  4. errors come back as statuses with their messages, and what the library
 #     hands to the caller goes back through tk_free.
 set -u
@@ -44,7 +45,7 @@ CG=examples/fib.callgrind
 DCFG=tests/data/dcfg/pass/generated-hard.dcfg.json
 "$TRACEKIT" info "$CG" >"$tmp/cg.info" && "$TRACEKIT" info -v "$DCFG" >"$tmp/dcfg.info" &&
     "$TRACEKIT" convert --to callgrind "$CG" >"$tmp/cg.out" &&
-    "$TRACEKIT" report --format json "$DCFG" >"$tmp/dcfg.report" ||
+    "$TRACEKIT" report --format json -n 20 "$DCFG" >"$tmp/dcfg.report" ||
     { echo "FAIL: tracekit on the inputs"; exit 1; }
 
 "$PY" - "$tmp" "$LIB" "$CG" "$DCFG" <<'PY'

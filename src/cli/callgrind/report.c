@@ -112,12 +112,14 @@ static void json_cycles(FILE *f, const tk_prof_summary *s)
 const cli_opt cli_callgrind_report_opts[] = {
     {"by", 0, "KEY", "function (default), file-function (callgrind_annotate's key), file, object, "
                      "line"},
-    {"sort", 0, "EVENT[,EVENT]", "sort by these events (default: the first event)"},
-    {"top", 'n', "N", "show at most N rows"},
-    {"threshold", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
-    {"coverage", 0, "PCT", "stop once the rows shown cover PCT% of the total of the first sort "
-                           "event, as callgrind_annotate's --threshold (default 99 for a text "
-                           "table of self costs, else 100: every row)"},
+    {"sort", 's', "EVENT[,EVENT]", "sort by these events (default: the first event)"},
+    CLI_TOP_OPT("rows"),
+    CLI_ALL_OPT("rows"),
+    {"threshold", 0, "PCT", "the rows, in order, until their self costs cover PCT% of the total "
+                            "of the first sort event (callgrind_annotate's --threshold; not "
+                            "with --inclusive)"},
+    {"coverage", 0, "PCT", "the same as --threshold"},
+    {"min-share", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
     {"inclusive", 0, NULL, "sort by and show inclusive costs"},
     {"show", 0, "EVENT[,EVENT]", "text: only these event columns (callgrind_annotate --show), "
                                  "default all"},
@@ -459,7 +461,7 @@ static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, i
 
 /* report --cycles: each call cycle as a unit (its members' self costs added,
  * its inclusive cost, the calls into it from outside), then its members,
- * heaviest inclusive first (at most `top` in text, 0: 10). The entries are
+ * heaviest inclusive first (at most `top`, 0: all). The entries are
  * sorted by inclusive cost. */
 static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_report *rep, int fmt,
                           tk_prof_group group, uint64_t top)
@@ -471,21 +473,18 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_report *re
     cycles_head(f, p, s, fmt);
     for (size_t c = 1; c <= si.n_cycles; c++) {
         cycle_head(f, p, s, fmt, primary, c);
-        size_t shown = 0, limit = fmt == CLI_OUT_TEXT ? (top ? (size_t)top : 10) : SIZE_MAX;
+        size_t limit = top ? (size_t)top : SIZE_MAX;
         const size_t *members;
         size_t n = tk_prof_report_cycle(rep, c, &members);
-        for (size_t k = 0; k < n; k++) {
-            if (fmt != CLI_OUT_TEXT || shown < limit) {
-                tk_prof_entry_info e;
-                tk_prof_entry_get(s, members[k], &e);
-                cycle_member(f, p, s, fmt, group, primary, c, k > 0, &e);
-            }
-            shown++;
+        for (size_t k = 0; k < n && k < limit; k++) {
+            tk_prof_entry_info e;
+            tk_prof_entry_get(s, members[k], &e);
+            cycle_member(f, p, s, fmt, group, primary, c, k > 0, &e);
         }
         if (fmt == CLI_OUT_JSON) fputs("]}", f);
-        if (fmt == CLI_OUT_TEXT && shown > limit)
-            fprintf(f, "  (%zu more member%s not shown)\n", shown - limit,
-                    shown - limit == 1 ? "" : "s");
+        if (fmt == CLI_OUT_TEXT && n > limit)
+            fprintf(f, "  (%zu more member%s not shown: --all shows them)\n", n - limit,
+                    cli_s(n - limit));
     }
     const char *ev = si.n_events ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
     if (fmt == CLI_OUT_JSON) fputs("\n]}\n", f);
@@ -528,8 +527,9 @@ typedef struct settings {
     int fmt;                        /* CLI_OUT_TEXT, _JSON or _CSV */
     int tree;                       /* TREE_* */
     int cycles, inclusive;
-    uint64_t top, part;
-    double threshold, coverage;
+    uint64_t part;
+    cli_rows rows;                  /* -n, --threshold, --all */
+    double min_share;
     /* once the profile is read: */
     size_t sort[4], nsort;          /* the sort events */
     size_t primary;                 /* the first of them (or 0) */
@@ -545,17 +545,16 @@ static int parse_settings(const cli_args *args, settings *o)
     o->inclusive = cli_has(args, "inclusive");
     o->tree = cli_get_choice(cmd, args, "tree", report_trees, TREE_NONE);
     if (o->tree < 0) return CLI_EXIT_USAGE;
-    /* callgrind_annotate lists functions until they cover 99 % of the first
-     * sort event: so does the text table of self costs (on the 130 MB bench
-     * profile 66 K rows instead of 151 K); machine-readable output is whole */
-    double coverage_default = o->fmt == CLI_OUT_TEXT && !o->inclusive ? 99.0 : 100.0;
-    if (by < 0 || o->fmt < 0 || cli_get_u64(cmd, args, "top", 0, &o->top) ||
+    /* the rows of every table (docs/cli.md); --threshold is callgrind_annotate's */
+    if (by < 0 || o->fmt < 0 || cli_get_rows(cmd, args, o->fmt == CLI_OUT_TEXT, &o->rows) ||
         cli_get_u64(cmd, args, "part", 0, &o->part) ||
-        cli_get_double(cmd, args, "threshold", 0.0, &o->threshold) ||
-        cli_get_double(cmd, args, "coverage", coverage_default, &o->coverage))
+        cli_get_double(cmd, args, "min-share", 0.0, &o->min_share))
         return CLI_EXIT_USAGE;
-    if (!(o->coverage > 0.0 && o->coverage <= 100.0))
-        return cli_usage_error(cmd, "--coverage wants a percentage above 0, at most 100");
+    o->cycles = cli_has(args, "cycles");
+    if (o->rows.threshold < 100.0 && (o->inclusive || o->cycles))
+        return cli_usage_error(cmd, "--threshold: inclusive costs overlap (a caller's include "
+                                    "its callees'), no rows cover a share of the total: use "
+                                    "-n N");
     o->group = (tk_prof_group)by;
     int functions = o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION;
     if (o->tree && !functions)
@@ -563,14 +562,10 @@ static int parse_settings(const cli_args *args, settings *o)
                                     "use it with --by function or file-function");
     if (o->tree && o->fmt == CLI_OUT_CSV)
         return cli_usage_error(cmd, "--tree is for text and json output");
-    o->cycles = cli_has(args, "cycles");
     if (o->cycles && (o->tree || !functions))
         return cli_usage_error(cmd, "--cycles lists call cycles of functions: use it with --by "
                                     "function or file-function, without --tree");
-    if (o->cycles) {
-        o->inclusive = 1;
-        o->coverage = 100.0;
-    }
+    if (o->cycles) o->inclusive = 1;
     return CLI_EXIT_OK;
 }
 
@@ -630,9 +625,9 @@ static int summarize(const settings *o, int self_only, table *t)
     ro.nsort = o->nsort;
     ro.inclusive = o->inclusive;
     ro.self_only = self_only;
-    ro.threshold = o->threshold;
-    ro.coverage = o->coverage;
-    ro.top = o->top;
+    ro.threshold = o->min_share;
+    ro.coverage = o->rows.threshold;
+    ro.top = o->cycles ? 0 : o->rows.top; /* --cycles: -n is the members shown of each cycle */
     ro.tree = o->tree != TREE_NONE;
     ro.cycles = o->cycles;
     if (tk_prof_report_open(&t->rep, t->p, &ro, &err) != TK_OK) {
@@ -951,11 +946,12 @@ static void report_text(FILE *f, const settings *o, const table *t, const cli_ca
     if (t->arcs) {
         tree_text(f, t->p, o->group, t->s, t->rep, t->limit, o->tree, o->inclusive, o->primary,
                   w, o->col, o->ncol, t->arc_idx);
-        if (more) fprintf(f, "\n(%zu more row%s not shown)\n", more, more == 1 ? "" : "s");
+        if (more) fputc('\n', f);
+        cli_rows_note(f, t->limit, t->si.count, "row");
         return;
     }
     int tagged = text_rows(f, o, t, w);
-    if (more) fprintf(f, "(%zu more row%s not shown)\n", more, more == 1 ? "" : "s");
+    cli_rows_note(f, t->limit, t->si.count, "row");
     if (tagged)
         fputs("<cycle N>: a member of call cycle N, whose inclusive cost is an estimate "
               "(report --cycles lists the cycles)\n", f);
@@ -978,7 +974,7 @@ int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
     if (writes && rc == CLI_EXIT_OK) {
         FILE *f = cli_output_file(out);
         if (o.cycles)
-            cycles_report(f, t.p, t.rep, o.fmt, o.group, o.top);
+            cycles_report(f, t.p, t.rep, o.fmt, o.group, o.rows.top);
         else if (o.fmt == CLI_OUT_JSON)
             report_json(f, &o, &t, &notes);
         else if (o.fmt == CLI_OUT_CSV)

@@ -7,7 +7,8 @@
 
 const cli_opt cli_dcfg_report_opts[] = {
     {"format", 0, "FMT", "text, json or csv (default text)"},
-    {"top", 0, "N", "rows of the block, routine and loop tables (default 20, 0 = all)"},
+    CLI_TOP_OPT("rows of the block, routine and loop tables"),
+    CLI_ALL_OPT("rows of the block, routine and loop tables"),
     {"table", 0, "NAME", "only one table: summary, blocks, routines or loops; or one of "
                          "Intel's dcfg-reader, as it prints them: statistics (its count, "
                          "average, max and min lines), source-loops (-all_source_loops_stats), "
@@ -47,10 +48,10 @@ int cli_dcfg_report(cli_ctx *ctx, const cli_args *a)
     int fmt = cli_get_choice(ctx->command, a, "format", report_formats, TK_DCFG_REPORT_TEXT);
     if (fmt < 0) return CLI_EXIT_USAGE;
     o.format = (tk_dcfg_report_format)fmt;
-    uint64_t top;
-    if (cli_get_u64(ctx->command, a, "top", 20, &top)) return CLI_EXIT_USAGE;
-    o.top = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
-    o.all_rows = top == 0;
+    cli_rows rows;
+    if (cli_get_rows(ctx->command, a, fmt == TK_DCFG_REPORT_TEXT, &rows)) return CLI_EXIT_USAGE;
+    o.top = rows.top > UINT32_MAX ? UINT32_MAX : (uint32_t)rows.top;
+    o.all_rows = rows.top == 0;
     o.table = cli_get(a, "table");
     if (o.table && cli_get_choice(ctx->command, a, "table", report_tables, 0) < 0)
         return CLI_EXIT_USAGE;

@@ -9,11 +9,12 @@
 
 const cli_opt cli_dcfg_trace_report_opts[] = {
     {"dcfg", 0, "DCFG", "add hot blocks and hot loops (by dynamic instructions)"},
-    {"top", 0, "N", "rows per table (default 10)"},
+    CLI_TOP_OPT("rows per table"),
+    CLI_ALL_OPT("rows of each table"),
     {"jobs", 'j', "N", "decoding threads (default: the number of CPUs)"},
     {"format", 0, "FMT", "text (default) or json"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
-    {"force", 0, NULL, "overwrite OUT"},
+    {"force", 'f', NULL, "overwrite OUT"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -200,11 +201,11 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     int rc = cli_dcfg_trace_jobs("report", a, &jobs);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (cli_get_u64("report", a, "top", 10, &top) != 0)
-        return CLI_EXIT_USAGE;
     int fmt = cli_get_choice("report", a, "format", cli_out_text_json, CLI_OUT_TEXT);
-    if (fmt < 0)
+    cli_rows rows;
+    if (fmt < 0 || cli_get_rows("report", a, fmt == CLI_OUT_TEXT, &rows) != 0)
         return CLI_EXIT_USAGE;
+    top = rows.top ? rows.top : UINT64_MAX;
     /* in a team, the root alone reads the DCFG and writes; every member reads the trace */
     int writes = cli_team_writes(ctx);
     tk_cfg *cfg = NULL;

@@ -20,7 +20,7 @@ const cli_opt cli_record_opts[] = {
     {"dcfg", 0, NULL, "with --wet or --wet-history: write PREFIX.dcfg.json too"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
     {"threads-limit", 0, "N", "threads counted apart (default 256); later ones share the last"},
-    {"force", 0, NULL, "overwrite the outputs"},
+    {"force", 'f', NULL, "overwrite the outputs"},
     {"quiet", 'q', NULL, "no summary line at the end"},
     {"keep-raw", 0, "DIR", "keep tkrecord's raw files and spills in DIR (docs/record.md)"},
     {"help", 'h', NULL, "show this help"},
@@ -177,8 +177,8 @@ int cli_record(int argc, char **argv)
     tk_error err;
     tk_error_clear(&err);
     if (tk_record_run((const char *const *)argv + start, &o, &r, &err) != TK_OK) {
-        cli_error(&err);
-        rc = r.exited || r.signal ? exit_status(&r) : CLI_EXIT_USAGE;
+        cli_error(&err); /* the program's status when it failed, else tracekit's: never 0 */
+        rc = (r.exited && r.exit_code) || r.signal ? exit_status(&r) : CLI_EXIT_USAGE;
     } else {
         if (!cli_has(&a, "quiet")) summary(&o, &r);
         rc = exit_status(&r);

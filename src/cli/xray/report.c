@@ -11,13 +11,16 @@ const cli_opt cli_xray_report_opts[] = {
     CLI_XRAY_MAP_OPT,
     {"sort", 's', "KEY", "funcid|count|min|med|90p|99p|max|sum|func (default sum)"},
     {"order", 'r', "DIR", "asc|dsc (default dsc, asc for funcid and func)"},
-    {"top", 'p', "N", "only the first N rows"},
+    {"sortorder", 0, "DIR", "llvm-xray account's name of --order"},
+    CLI_TOP_OPT("rows"),
+    {"top", 'p', "N", "llvm-xray account's letter of -n, --top"},
+    CLI_ALL_OPT("rows"),
     {"per-thread", 0, NULL, "one row per thread and function"},
     CLI_XRAY_THREAD_OPT,
     {"format", 0, "FMT", "text|json|csv (default text)"},
     CLI_XRAY_UNIT_OPT,
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 0, NULL, "overwrite FILE"},
+    {"force", 'f', NULL, "overwrite FILE"},
     {"jobs", 'j', "N", "read N traces at once (default: the number of CPUs)"},
     {NULL, 0, NULL, NULL},
 };
@@ -81,7 +84,8 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
 {
     size_t n = tk_latency_report_count(rows);
     const int w = TIME_WIDTH, d = unit_decimals(st->hz, st->unit);
-    fprintf(f, "Functions with latencies: %zu (times in %s", n, unit_label(st->hz, st->unit));
+    fprintf(f, "Functions with latencies: %zu (times in %s", tk_latency_report_total(rows),
+            unit_label(st->hz, st->unit));
     for (int k = 0; k < s->ntraces; k++) {
         if (!s->parts[k].cut)
             continue;
@@ -114,6 +118,7 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
             fprintf(f, " (%" PRIu64 " open at end)", r->open);
         fputc('\n', f);
     }
+    cli_rows_note(f, n, tk_latency_report_total(rows), "row");
 }
 
 /* The columns of llvm-xray account's CSV (and open), then the unit of the times. */
@@ -259,11 +264,13 @@ static int parse_settings(cli_ctx *ctx, const cli_args *args, settings *o)
                                TK_LATENCY_ORDER_DEFAULT);
     o->sort.order = (tk_latency_order)order;
     o->format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
+    cli_rows rows;
     if (order < 0 || o->format < 0 ||
-        cli_get_u64(ctx->command, args, "top", 0, &o->sort.top) != 0 ||
+        cli_get_rows(ctx->command, args, o->format == CLI_OUT_TEXT, &rows) != 0 ||
         cli_xray_unit(ctx, args, &o->style.unit) != 0 ||
         cli_xray_jobs(ctx, args, &o->jobs) != 0)
         return CLI_EXIT_USAGE;
+    o->sort.top = rows.top;
     o->style.per_thread = cli_has(args, "per-thread");
     return CLI_EXIT_OK;
 }
