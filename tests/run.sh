@@ -87,7 +87,7 @@ for build in "$@"; do
         name=$(basename "$src" .c)
         t="$build/tests/$name"
         wanted "$name" || continue
-        [ $threaded_only = 0 ] || case "$name" in test_threadpool | test_bz2_parallel | test_dcfg_trace) ;; *) continue ;; esac
+        [ $threaded_only = 0 ] || case "$name" in test_threadpool | test_bz2_parallel | test_dcfg_trace | test_dcfg_trace_steps) ;; *) continue ;; esac
         [ -x "$t" ] || { note_fail "$label unit $name (not built)"; continue; }
         out=$("$t" 2>"$tmp/err")
         rc=$?
