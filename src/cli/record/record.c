@@ -177,8 +177,8 @@ int cli_record(int argc, char **argv)
     tk_error err;
     tk_error_clear(&err);
     if (tk_record_run((const char *const *)argv + start, &o, &r, &err) != TK_OK) {
-        cli_error(&err);
-        rc = r.exited || r.signal ? exit_status(&r) : CLI_EXIT_USAGE;
+        cli_error(&err); /* the program's status when it failed, else tracekit's: never 0 */
+        rc = (r.exited && r.exit_code) || r.signal ? exit_status(&r) : CLI_EXIT_USAGE;
     } else {
         if (!cli_has(&a, "quiet")) summary(&o, &r);
         rc = exit_status(&r);
