@@ -82,7 +82,7 @@ run() {
     shift 2
     TRACEKIT_MPI_TIMES=1 mpirun --oversubscribe --allow-run-as-root -np "$np" "$TKMPI" "$@" \
         >/dev/null 2>"$out/$name.$np.err"
-    sed -n 's/^tracekit-mpi: rank \([0-9]*\): \([0-9]*\) inputs\{0,1\} read in \([0-9.]*\) s, reductions \([0-9.]*\) s.*total \([0-9.]*\) s, peak memory \([0-9.]*\) MB$/\1 \2 \3 \4 \5 \6/p' \
+    sed -n 's/^tracekit-mpi: rank \([0-9]*\): \([0-9]*\) inputs\{0,1\} read in \([0-9.]*\) s, reductions \([0-9.]*\) s.*total \([0-9.]*\) s, peak memory \([0-9.]*\) MB, CPU \([0-9.]*\) s$/\1 \2 \3 \4 \5 \6 \7/p' \
         "$out/$name.$np.err" | sort -n >"$out/$name.$np"
     [ -s "$out/$name.$np" ] || { echo "bench mpi $name: failed:"; tail -3 "$out/$name.$np.err"; }
 }
@@ -97,7 +97,7 @@ model() {
     awk -v n="$name" -v F=$FANIN -v bytes="$bytes" '
         FNR == 1 { np++ }
         { read[np, $1] = $3; red[np, $1] = $4; tot[np, $1] = $5 }
-        { printf "bench mpi %s -np %d: rank %d: %d inputs read in %.2f s, reductions %.2f s, total %.2f s, peak %.1f MB\n", n, np, $1, $2, $3, $4, $5, $6 }
+        { printf "bench mpi %s -np %d: rank %d: %d inputs read in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", n, np, $1, $2, $3, $4, $5, $7, $6 }
         END {
             c = read[1, 0] / 256
             w = tot[1, 0] - read[1, 0] - red[1, 0]
@@ -167,7 +167,7 @@ dcfg_trace_bench() {
             -j 1 --dcfg "$d/t$per.dcfg.json" "$d/t$per.trace.json" >"$out/dt.$np" 2>/dev/null
         cmp -s "$out/dt.one" "$out/dt.$np" ||
             echo "bench mpi dcfg_trace: -np $np: not the bytes of tracekit"
-        awk -v np=$np '{ printf "bench mpi dcfg_trace -np %d: rank %d: read in %.2f s, reductions %.2f s, total %.2f s, peak %.1f MB\n", np, $1, $3, $4, $5, $6 }' "$out/dcfg_trace.$np"
+        awk -v np=$np '{ printf "bench mpi dcfg_trace -np %d: rank %d: first thread in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", np, $1, $3, $4, $5, $7, $6 }' "$out/dcfg_trace.$np"
     done
     awk 'FNR == 1 { np++ } $1 == 0 { t[np] = $5 } END {
         printf "bench mpi dcfg_trace: -np 2: %.2fx the speed of -np 1\n", (t[2] > 0 ? t[1] / t[2] : 0) }' \
