@@ -220,7 +220,7 @@ static void test_bad_raw_ids(void)
             snprintf(path, sizeof path, "%s/p100.0.tkr", dir);
             FILE *f = fopen(path, "wb");
             if (TK_CHECK(f != NULL)) {
-                fwrite(bad[i].text, 1, 21, f);
+                fwrite(bad[i].text, 1, sizeof "TKRECORD 1\npid 1\0\n" - 1, f);
                 fclose(f);
             }
         }
