@@ -198,6 +198,9 @@ typedef struct cli_format_ops {
      * turn: each, going on after an input that fails (check); each_stops, stopping at it.
      * A team runs them on each member's inputs (team.h: cli_team_each). */
     unsigned each, each_stops;
+    /* The commands whose handler runs in a team with every member reading every input, each
+     * doing its share of the work within them (a DCFG-Trace's chunks). */
+    unsigned whole;
     /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
      * by an empty line, lines of 80 columns at most), and examples. */
     const char *about;

@@ -324,6 +324,20 @@ static int team_to_root(const cli_team *t, cli_ctx *ctx, int *alone)
     return CLI_EXIT_OK;
 }
 
+/* A handler that runs in a team over every input: each member opens those it has not (their
+ * format known). Returns an exit code (the same on every member). */
+static int team_open_all(const cli_team *t, cli_ctx *ctx)
+{
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++)
+        if (!ctx->inputs[i]) rc = open_input(ctx, i, 0);
+    int worst = rc;
+    if (t->max(t, &worst) != 0) return CLI_EXIT_BAD_INPUT;
+    ctx->lo = 0;
+    ctx->hi = ctx->ninputs;
+    return worst;
+}
+
 /* The format's handler, after the strict parse of the arguments against its
  * options; info prints the generic part first; report --format html makes the page of the
  * format's report (html.c). Returns an exit code. */
@@ -335,9 +349,14 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
     const cli_format_ops *ops = cli_format_ops_find(ctx->format->name);
     int html = id == CLI_REPORT && cli_html_wanted(loose);
     unsigned bit = 1u << id;
-    if (ctx->team && (html || !ops || !((ops->team | ops->each | ops->each_stops) & bit))) {
+    if (ctx->team &&
+        (html || !ops || !((ops->team | ops->each | ops->each_stops | ops->whole) & bit))) {
         int alone, rc = team_to_root(ctx->team, ctx, &alone);
         if (alone || rc != CLI_EXIT_OK) return rc;
+    }
+    if (ctx->team && (ops->whole & bit)) {
+        int rc = team_open_all(ctx->team, ctx);
+        if (rc != CLI_EXIT_OK) return rc;
     }
     if (id == CLI_INFO) {
         for (int i = 0; i < ctx->ninputs; i++) {

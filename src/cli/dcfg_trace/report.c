@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dcfg_trace.h"
+#include "team.h"
 
 const cli_opt cli_dcfg_trace_report_opts[] = {
     {"dcfg", 0, "DCFG", "add hot blocks and hot loops (by dynamic instructions)"},
@@ -138,16 +139,9 @@ static int block_tables(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proce
     return CLI_EXIT_OK;
 }
 
-/* Thread th: its report (decoded), printed. Returns an exit code. */
-static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
-                         unsigned jobs, uint64_t top) {
-    tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
-    o.threads = jobs;
-    tk_dcfg_trace_report *r;
-    tk_error err;
-    tk_error_clear(&err);
-    if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
-        return cli_error(&err);
+/* Thread th's report r, printed (and freed). Returns an exit code. */
+static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th,
+                        tk_dcfg_trace_report *r, uint64_t top) {
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
     thread_head(f, json, th, r);
@@ -164,15 +158,39 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
     return rc;
 }
 
-/* Every thread of the trace. Returns an exit code. */
-static int report_threads(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg,
-                          unsigned jobs, uint64_t top) {
+/* Thread th: its report (decoded; in a team, each member's chunks merged to the root, the
+ * others' r NULL), printed. Returns an exit code (in a team, the same on every member). */
+static int report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
+                         const tk_cfg *cfg, size_t th, unsigned jobs, uint64_t top) {
+    tk_dcfg_trace_report *r = NULL;
     int rc = CLI_EXIT_OK;
-    if (json)
+    if (ctx->team) {
+        rc = cli_dcfg_trace_team_report(ctx, t, th, jobs, &r);
+    } else {
+        tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
+        o.threads = jobs;
+        tk_error err;
+        tk_error_clear(&err);
+        if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
+            rc = cli_error(&err);
+    }
+    if (rc == CLI_EXIT_OK && r)
+        rc = print_thread(f, json, cfg, th, r, top);
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
+        rc = CLI_EXIT_BAD_INPUT;
+    return rc;
+}
+
+/* Every thread of the trace (f NULL: a team's member, which prints nothing). Returns an exit
+ * code. */
+static int report_threads(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
+                          const tk_cfg *cfg, unsigned jobs, uint64_t top) {
+    int rc = CLI_EXIT_OK;
+    if (json && f)
         fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
     for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++)
-        rc = report_thread(f, json, t, cfg, th, jobs, top);
-    if (json)
+        rc = report_thread(ctx, f, json, t, cfg, th, jobs, top);
+    if (json && f)
         fputs("\n]}\n", f);
     return rc;
 }
@@ -188,26 +206,32 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     if (fmt < 0 || cli_get_rows("report", a, fmt == CLI_OUT_TEXT, &rows) != 0)
         return CLI_EXIT_USAGE;
     top = rows.top ? rows.top : UINT64_MAX;
+    /* in a team, the root alone reads the DCFG and writes; every member reads the trace */
+    int writes = cli_team_writes(ctx);
     tk_cfg *cfg = NULL;
-    if ((rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
-        return rc;
-    tk_dcfg_trace *t;
-    if ((rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) != CLI_EXIT_OK) {
-        tk_cfg_free(cfg);
-        return rc;
-    }
+    if (writes)
+        rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
+    tk_dcfg_trace *t = NULL;
+    if (rc == CLI_EXIT_OK)
+        rc = cli_dcfg_trace_open_input(ctx, &t, NULL);
     tk_error perr;
     tk_error_clear(&perr);
-    tk_output *out;
-    if (cfg && tk_dcfg_trace_processes_in(t, cfg, NULL, &perr) != TK_OK) {
-        /* as check --dcfg: a process the DCFG lacks is an error */
-        rc = cli_error(&perr);
-    } else if ((rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = report_threads(cli_output_file(out), fmt == CLI_OUT_JSON, t, cfg, jobs, top);
-        if (rc == CLI_EXIT_OK)
+    tk_output *out = NULL;
+    if (rc == CLI_EXIT_OK && cfg && tk_dcfg_trace_processes_in(t, cfg, NULL, &perr) != TK_OK)
+        rc = cli_error(&perr); /* as check --dcfg: a process the DCFG lacks is an error */
+    else if (rc == CLI_EXIT_OK && writes)
+        rc = cli_output_open(a, 0, &out);
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
+        rc = CLI_EXIT_BAD_INPUT;
+    if (rc == CLI_EXIT_OK) {
+        rc = report_threads(ctx, out ? cli_output_file(out) : NULL, fmt == CLI_OUT_JSON, t, cfg,
+                            jobs, top);
+        if (rc == CLI_EXIT_OK && out)
             rc = cli_output_commit(out);
         else
             cli_output_abort(out);
+    } else {
+        cli_output_abort(out);
     }
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);
