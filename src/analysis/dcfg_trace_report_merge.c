@@ -58,6 +58,8 @@ static void put_u64(buf *b, uint64_t v)
 {
     if (b->n + 10 > b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 256;
+        while (cap < b->n + 10)
+            cap *= 2;
         uint8_t *p = tk_realloc(b->p, cap);
         if (!p) {
             b->failed = 1;
