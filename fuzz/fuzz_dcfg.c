@@ -29,11 +29,11 @@ __extension__ typedef unsigned __int128 u128;
 
 #define FITS(x) ((x) <= (u128)UINT64_MAX)
 
-/* The model against itself: no difference, and with `all` every row has a change of 0. */
+/* The model against itself: no difference, and with `equal` every row has a change of 0. */
 static void self_diff(const tk_cfg *cfg)
 {
     tk_cfg_diff_options o = TK_CFG_DIFF_OPTIONS_INIT;
-    o.all = 1;
+    o.equal = 1;
     o.top = 8;
     tk_cfg_diff *d;
     if (tk_cfg_diff_open(&d, cfg, cfg, &o, NULL) != TK_OK) return;

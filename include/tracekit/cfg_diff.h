@@ -2,8 +2,8 @@
  * `tracekit diff` prints for them). Processes are paired in order. In a pair, images are
  * matched by id, routines by their entry block, blocks by (image id, address offset) and
  * edges by their end blocks and type, since ids may differ between two runs. Each pair has
- * four tables (images, routines, blocks, edges): the rows whose figures differ, or every
- * row (`all`), the largest change first, cut to `top` rows. */
+ * four tables (images, routines, blocks, edges): the rows whose figures differ (with
+ * `equal`, every row), the largest change first, cut to `top` rows. */
 #ifndef TRACEKIT_CFG_DIFF_H
 #define TRACEKIT_CFG_DIFF_H
 
@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 typedef struct tk_cfg_diff_options {
-    int all;      /* also the rows whose figures are equal */
+    int equal;    /* also the rows whose figures are equal */
     uint64_t top; /* at most this many rows in each table of a pair (0: every row) */
 } tk_cfg_diff_options;
 
@@ -66,7 +66,7 @@ typedef struct tk_cfg_diff tk_cfg_diff;
 
 /* The difference of a and b (both must outlive it; opt NULL: the defaults), computed
  * whole. The rows of each table: those of one side only, and those of both whose figures
- * (count, instructions, calls, executions) differ (with `all`, every one); the largest
+ * (count, instructions, calls, executions) differ (with `equal`, every one); the largest
  * change first, then in key order (image id, offset; an edge's ends, then its type); the
  * first `top`. Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_cfg_diff_open(tk_cfg_diff **out, const tk_cfg *a, const tk_cfg *b,

@@ -202,7 +202,7 @@ static int diff_table(tk_cfg_diff *d, const diff_side s[2], tk_cfg_diff_table t,
         measure(&s[1], t, m.i[1], v1);
         int differ = c != 0 || v0[0] != v1[0] || v0[1] != v1[1];
         if (differ && (t == TK_CFG_DIFF_BLOCKS || t == TK_CFG_DIFF_EDGES)) d->differences++;
-        if (!differ && !o->all) continue;
+        if (!differ && !o->equal) continue;
         m.change = t == TK_CFG_DIFF_EDGES ? distance(v0[0], v1[0]) : distance(v0[1], v1[1]);
         out->rows[out->n++] = m;
     }

@@ -14,12 +14,12 @@ static tk_cfg *load(const char *path)
     return cfg;
 }
 
-static tk_cfg_diff *diff(const tk_cfg *a, const tk_cfg *b, int all, uint64_t top)
+static tk_cfg_diff *diff(const tk_cfg *a, const tk_cfg *b, int equal, uint64_t top)
 {
     tk_error err;
     tk_error_clear(&err);
     tk_cfg_diff_options o = TK_CFG_DIFF_OPTIONS_INIT;
-    o.all = all;
+    o.equal = equal;
     o.top = top;
     tk_cfg_diff *d = NULL;
     TK_CHECK(tk_cfg_diff_open(&d, a, b, &o, &err) == TK_OK);
@@ -45,7 +45,7 @@ static int ordered(const tk_cfg_diff *d, uint32_t pair, size_t *only)
     return ok;
 }
 
-/* diff --all minimal minimal: every image, routine, block and edge, equal */
+/* diff --equal minimal minimal: every image, routine, block and edge, equal */
 static void test_diff_all_equal(void)
 {
     tk_cfg *a = load("tests/data/dcfg/pass/minimal.dcfg.json");
@@ -76,7 +76,7 @@ static void test_diff_all_equal(void)
     TK_CHECK_EQ_U64(r.instructions[0], 43);
     TK_CHECK_EQ_U64(tk_cfg_diff_differences(d), 0);
     tk_cfg_diff_free(d);
-    /* without all: no row */
+    /* without equal: no row */
     d = diff(a, a, 0, 0);
     for (int t = 0; d && t < TK_CFG_DIFF_NTABLES; t++)
         TK_CHECK_EQ_U64(tk_cfg_diff_rows_uncut(d, 0, (tk_cfg_diff_table)t), 0);
@@ -84,7 +84,7 @@ static void test_diff_all_equal(void)
     tk_cfg_free(a);
 }
 
-/* The totals of the images and routines are those of their blocks' rows (--all: all of
+/* The totals of the images and routines are those of their blocks' rows (--equal: all of
  * them), and the images' add up to the process's. */
 static void check_totals(const tk_cfg_diff *d)
 {

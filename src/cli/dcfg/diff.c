@@ -7,18 +7,20 @@
 #include "dcfg.h"
 
 const cli_opt cli_dcfg_diff_opts[] = {
-    {"top", 'n', "N", "rows of each table (images, routines, blocks, edges; default 20, "
-                      "0 = all)"},
-    {"all", 0, NULL, "also list the images, routines, blocks and edges whose figures are equal"},
+    CLI_TOP_OPT("rows of each table (images, routines, blocks, edges)"),
+    CLI_ALL_OPT("rows of each table"),
+    {"equal", 0, NULL, "also list the images, routines, blocks and edges whose figures are "
+                       "equal"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
 };
 
-/* The titles of the tables, and what their rows are ordered by. */
+/* The titles of the tables, what a row is, and what the rows are ordered by. */
 static const char *const table_names[TK_CFG_DIFF_NTABLES] = {"images", "routines", "blocks",
                                                               "edges"};
+static const char *const row_names[TK_CFG_DIFF_NTABLES] = {"image", "routine", "block", "edge"};
 static const char *const table_orders[TK_CFG_DIFF_NTABLES] = {
     "instructions", "instructions in their own blocks", "instructions", "count"};
 
@@ -104,11 +106,12 @@ static void text_row(FILE *f, tk_cfg_diff_table t, const tk_cfg_diff_row *r)
 
 /* Table t of pair pi as text: its head and rows, or one line when it has none; then how
  * many the cut left out. */
-static void text_table(FILE *f, const tk_cfg_diff *d, uint32_t pi, tk_cfg_diff_table t, int all)
+static void text_table(FILE *f, const tk_cfg_diff *d, uint32_t pi, tk_cfg_diff_table t,
+                       int equal)
 {
     size_t n = tk_cfg_diff_rows(d, pi, t), uncut = tk_cfg_diff_rows_uncut(d, pi, t);
     if (!n) {
-        fprintf(f, "\n%s: %s\n", table_names[t], all ? "none" : "none differ");
+        fprintf(f, "\n%s: %s\n", table_names[t], equal ? "none" : "none differ");
         return;
     }
     text_head(f, t);
@@ -117,12 +120,10 @@ static void text_table(FILE *f, const tk_cfg_diff *d, uint32_t pi, tk_cfg_diff_t
         tk_cfg_diff_row_get(d, pi, t, i, &r);
         text_row(f, t, &r);
     }
-    if (uncut > n)
-        fprintf(f, "  ... %zu more %s (--top 0 shows all %zu)\n", uncut - n, table_names[t],
-                uncut);
+    cli_rows_note(f, n, uncut, row_names[t]);
 }
 
-static void text_pair(FILE *f, const tk_cfg_diff *d, uint32_t pi, int all)
+static void text_pair(FILE *f, const tk_cfg_diff *d, uint32_t pi, int equal)
 {
     tk_cfg_diff_pair p;
     tk_cfg_diff_pair_get(d, pi, &p);
@@ -132,7 +133,8 @@ static void text_pair(FILE *f, const tk_cfg_diff *d, uint32_t pi, int all)
             pi ? "\n" : "", p.pid[0], p.pid[1], p.instructions[0], p.instructions[1],
             signed_change(p.instructions[0], p.instructions[1], ch, sizeof ch),
             relative(p.instructions[0], p.instructions[1], pc, sizeof pc));
-    for (int t = 0; t < TK_CFG_DIFF_NTABLES; t++) text_table(f, d, pi, (tk_cfg_diff_table)t, all);
+    for (int t = 0; t < TK_CFG_DIFF_NTABLES; t++)
+        text_table(f, d, pi, (tk_cfg_diff_table)t, equal);
 }
 
 /* JSON "key":[A,B] (ids: null on the side that lacks it). */
@@ -198,8 +200,7 @@ static void json_pair_of(FILE *f, const tk_cfg_diff *d, uint32_t pi)
 static void csv_row(FILE *f, const tk_cfg_diff_pair *p, tk_cfg_diff_table t,
                     const tk_cfg_diff_row *r)
 {
-    static const char *const kinds[TK_CFG_DIFF_NTABLES] = {"image", "routine", "block", "edge"};
-    fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,", p->pid[0], p->pid[1], kinds[t]);
+    fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,", p->pid[0], p->pid[1], row_names[t]);
     for (int k = 0; k < 2; k++)
         if (r->has[k]) fprintf(f, "%" PRIu32 ",", r->id[k]);
         else fputc(',', f);
@@ -253,7 +254,7 @@ static int diff_graphs(FILE *f, int fmt, const tk_cfg *x, const tk_cfg *y,
     for (uint32_t pi = 0; pi < tk_cfg_diff_pairs(d); pi++)
         if (fmt == CLI_OUT_JSON) json_pair_of(f, d, pi);
         else if (fmt == CLI_OUT_CSV) csv_pair(f, d, pi);
-        else text_pair(f, d, pi, opt->all);
+        else text_pair(f, d, pi, opt->equal);
     tk_cfg_diff_free(d);
     if (fmt == CLI_OUT_JSON)
         fprintf(f, "\n],\"process_count\":[%" PRIu32 ",%" PRIu32 "],\"differences\":%" PRIu64
@@ -270,9 +271,12 @@ int cli_dcfg_diff(cli_ctx *ctx, const cli_args *a)
 {
     if (ctx->ninputs != 2) return cli_usage_error(ctx->command, "diff takes two FILEs");
     tk_cfg_diff_options opt = TK_CFG_DIFF_OPTIONS_INIT;
-    opt.all = cli_has(a, "all");
+    opt.equal = cli_has(a, "equal");
     int fmt = cli_get_choice(ctx->command, a, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
-    if (fmt < 0 || cli_get_u64(ctx->command, a, "top", 20, &opt.top)) return CLI_EXIT_USAGE;
+    cli_rows rows;
+    if (fmt < 0 || cli_get_rows(ctx->command, a, fmt == CLI_OUT_TEXT, &rows))
+        return CLI_EXIT_USAGE;
+    opt.top = rows.top;
     tk_cfg *x, *y;
     int rc = cli_dcfg_read(ctx, 0, NULL, &x);
     if (rc != CLI_EXIT_OK) return rc;

@@ -101,6 +101,18 @@ static void none_line(const rep *r, const char *title, int routines)
     fputc('\n', r->f);
 }
 
+/* The plural ending of a count. */
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
+/* Text: the line under a table cut at n of `total` rows (nothing when none is left out), as
+ * the command line words it for every table. */
+static void more_line(const rep *r, uint32_t n, uint32_t total, const char *what)
+{
+    if (r->o->format == TK_DCFG_REPORT_TEXT && n < total)
+        fprintf(r->f, "(%" PRIu32 " more %s%s not shown: --all shows them)\n", total - n, what,
+                plural(total - n));
+}
+
 /* Is this table the one --table names? */
 static int asked(const rep *r, const char *table)
 {
@@ -273,9 +285,6 @@ static void summary_csv(rep *r, const process_summary *ps)
     }
 }
 
-/* The plural ending of a count. */
-static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
-
 static void summary_text(rep *r, const process_summary *ps)
 {
     const tk_cfg_process *p = r->p;
@@ -331,7 +340,7 @@ static void summary(rep *r, int first_process)
 /* The selected blocks by instructions executed, best first; with --top N
  * only the N best are kept (a bounded min-heap): no array as large as the
  * block table. *total: the instructions of all blocks. NULL when out of memory. */
-static ranked *top_blocks(const rep *r, uint32_t *count, uint64_t *total)
+static ranked *top_blocks(const rep *r, uint32_t *count, uint32_t *selected, uint64_t *total)
 {
     const tk_cfg_process *p = r->p;
     uint32_t cap = r->o->top && r->o->top < p->nblocks ? r->o->top : p->nblocks;
@@ -342,6 +351,7 @@ static ranked *top_blocks(const rep *r, uint32_t *count, uint64_t *total)
     for (uint32_t b = 0; b < p->nblocks; b++) {
         *total += p->blocks[b].count * p->blocks[b].num_instrs;
         if (!block_selected(r, b)) continue;
+        ++*selected;
         ranked x = {p->blocks[b].count * p->blocks[b].num_instrs, b};
         if (n < cap) {
             /* sift up: heap root = worst kept (cmp_ranked sorts best first) */
@@ -421,9 +431,9 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
 static int hot_blocks(rep *r, int *first_table)
 {
     FILE *f = r->f;
-    uint32_t n = 0;
+    uint32_t n = 0, selected = 0;
     uint64_t total = 0;
-    ranked *rk = top_blocks(r, &n, &total);
+    ranked *rk = top_blocks(r, &n, &selected, &total);
     if (!rk) return 0;
     /* source lines of the blocks shown, in one pass */
     uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1));
@@ -450,6 +460,7 @@ static int hot_blocks(rep *r, int *first_table)
                 "rank", "block", "image", "address", "symbol+offset", "source", "count", "instrs",
                 "instructions", "%");
     for (uint32_t k = 0; k < n; k++) hot_block_row(r, k, &rk[k], lines[k], files[k], total);
+    more_line(r, n, selected, "block");
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
     tk_free(lines);
@@ -482,6 +493,7 @@ static int hot_routines(rep *r, int *first_table)
     }
     tk_free(sums);
     qsort(rk, n, sizeof *rk, cmp_ranked);
+    uint32_t uncut = n;
     if (r->o->top && n > r->o->top) n = r->o->top;
     char pbuf[32];
     /* --loop selects no routine: CSV leaves the table out unless --table asks for it */
@@ -528,6 +540,7 @@ static int hot_routines(rep *r, int *first_table)
                     pct(rk[k].key, total, pbuf, sizeof pbuf));
         }
     }
+    more_line(r, n, uncut, "routine");
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
     tk_free(rk);
@@ -550,6 +563,7 @@ static int loops_table(rep *r, int *first_table)
         rk[n++].index = l;
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
+    uint32_t uncut = n;
     if (r->o->top && n > r->o->top) n = r->o->top;
     /* visits of the loops shown in one pass over the edges, the source lines
      * of their heads in one pass over the source table */
@@ -617,6 +631,7 @@ static int loops_table(rep *r, int *first_table)
                     dyn);
         }
     }
+    more_line(r, n, uncut, "loop");
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
     tk_free(lines);
