@@ -147,9 +147,12 @@ typedef struct tk_dcfg_trace_decode_options {
     tk_dcfg_trace_render_fn render;
     const void *render_ctx;
     tk_dcfg_trace_write_text_fn write_text;
+    /* Only the selected chunks whose global index is in [chunk_begin, chunk_end) (both 0:
+     * every one): a part of a trace, as a rank of tracekit-mpi decodes it. */
+    size_t chunk_begin, chunk_end;
 } tk_dcfg_trace_decode_options;
 
-#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0, NULL, NULL, NULL}
+#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}
 
 /* Decode the selected chunks, in parallel when opt->threads > 1, delivering
  * every chunk's edges to fn in file order (a chunk may arrive in several
