@@ -64,6 +64,7 @@ static void block_table(FILE *f, int json, const char *title, const char *const 
         print_block_name(f, cfg, p, tk_cfg_find_block(p, v[i].id));
         fputc('\n', f);
     }
+    cli_rows_note(f, n < top ? n : top, n, table == TK_DCFG_TRACE_HOT_BLOCKS ? "block" : "loop");
 }
 
 static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report *r) {
@@ -120,6 +121,8 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
     }
     if (json)
         fputc(']', f);
+    else
+        cli_rows_note(f, n < top ? n : top, n, "edge");
 }
 
 /* The hottest blocks and loops of process p (of the DCFG). Returns an exit code (the
