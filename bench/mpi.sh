@@ -8,7 +8,9 @@
 #   Callgrind  report --inclusive of 256 profiles of gzip (valgrind --tool=callgrind; 8 runs on
 #              different inputs, copied 32 times)
 #   DCFG       check of 256 copies of tests/data/dcfg/pass/generated-hard.dcfg.json
-# The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi).
+#   DCFG-Trace report of one generated trace (tests/gen/dcfg_trace_gen.c), split by chunks
+# The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi); MPI_BENCH_FORMATS
+# picks some of "xray callgrind dcfg dcfg_trace" (default all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TRACEKIT=${TRACEKIT:-build/tracekit}
@@ -80,7 +82,7 @@ run() {
     shift 2
     TRACEKIT_MPI_TIMES=1 mpirun --oversubscribe --allow-run-as-root -np "$np" "$TKMPI" "$@" \
         >/dev/null 2>"$out/$name.$np.err"
-    sed -n 's/^tracekit-mpi: rank \([0-9]*\): \([0-9]*\) inputs\{0,1\} read in \([0-9.]*\) s, reductions \([0-9.]*\) s.*total \([0-9.]*\) s, peak memory \([0-9.]*\) MB$/\1 \2 \3 \4 \5 \6/p' \
+    sed -n 's/^tracekit-mpi: rank \([0-9]*\): \([0-9]*\) inputs\{0,1\} read in \([0-9.]*\) s, reductions \([0-9.]*\) s.*total \([0-9.]*\) s, peak memory \([0-9.]*\) MB, CPU \([0-9.]*\) s$/\1 \2 \3 \4 \5 \6 \7/p' \
         "$out/$name.$np.err" | sort -n >"$out/$name.$np"
     [ -s "$out/$name.$np" ] || { echo "bench mpi $name: failed:"; tail -3 "$out/$name.$np.err"; }
 }
@@ -95,7 +97,7 @@ model() {
     awk -v n="$name" -v F=$FANIN -v bytes="$bytes" '
         FNR == 1 { np++ }
         { read[np, $1] = $3; red[np, $1] = $4; tot[np, $1] = $5 }
-        { printf "bench mpi %s -np %d: rank %d: %d inputs read in %.2f s, reductions %.2f s, total %.2f s, peak %.1f MB\n", n, np, $1, $2, $3, $4, $5, $6 }
+        { printf "bench mpi %s -np %d: rank %d: %d inputs read in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", n, np, $1, $2, $3, $4, $5, $7, $6 }
         END {
             c = read[1, 0] / 256
             w = tot[1, 0] - read[1, 0] - red[1, 0]
@@ -136,7 +138,49 @@ bench_format() { # NAME INPUTS-FUNCTION ARGS... (the inputs after them)
     model "$name" "$bytes"
 }
 
-bench_format xray xray_inputs report --format json -j 1
-# the Callgrind and DCFG readers are one thread each (no -j)
-bench_format callgrind callgrind_inputs report --inclusive
-bench_format dcfg dcfg_inputs check
+# one DCFG-Trace split by chunks: MPI_BENCH_DT_EDGES edges per thread (default 25 M), 4 threads,
+# compression level MPI_BENCH_DT_LEVEL (default 1: the decoding costs what SDE's traces do)
+dcfg_trace_bench() {
+    local d=$dir/dcfg_trace per=${MPI_BENCH_DT_EDGES:-25000000}
+    local libs lib
+    libs="$(pkg-config --libs zlib liblzma libzstd libelf libdw 2>/dev/null ||
+        echo -lz -llzma -lzstd -ldw -lelf) -lbz2 -lpthread -lm"
+    lib=$(dirname "$TRACEKIT")/libtracekit.a
+    mkdir -p "$d"
+    local lv=${MPI_BENCH_DT_LEVEL:-1}
+    per=$per.l$lv
+    if [ ! -s "$d/t$per.trace.json" ]; then
+        cc -std=c11 -O2 -D_GNU_SOURCE -DWITH_TRACEKIT -Iinclude -o "$d/gen" \
+            tests/gen/dcfg_trace_gen.c "$lib" $libs || return 0
+        "$d/gen" --seed 7 --routines 200 --threads 4 --edges-per-thread "${per%.l*}" \
+            --chunk-instrs 2000000 --dcfg "$d/t$per.dcfg.json" --encode "$d/t$per.trace.json" \
+            --level "${MPI_BENCH_DT_LEVEL:-1}" >/dev/null || return 0
+    fi
+    local bytes
+    bytes=$(stat -c %s "$d/t$per.trace.json")
+    echo "bench mpi dcfg_trace: one trace of $((${per%.l*} * 4)) edges, 4 threads, level $lv," \
+        "$((bytes / 1000000)) MB"
+    "$TRACEKIT" report -j 1 --dcfg "$d/t$per.dcfg.json" "$d/t$per.trace.json" >"$out/dt.one"
+    for np in 1 2; do
+        run dcfg_trace $np report -j 1 --dcfg "$d/t$per.dcfg.json" "$d/t$per.trace.json"
+        TRACEKIT_MPI_TIMES=0 mpirun --oversubscribe --allow-run-as-root -np $np "$TKMPI" report \
+            -j 1 --dcfg "$d/t$per.dcfg.json" "$d/t$per.trace.json" >"$out/dt.$np" 2>/dev/null
+        cmp -s "$out/dt.one" "$out/dt.$np" ||
+            echo "bench mpi dcfg_trace: -np $np: not the bytes of tracekit"
+        awk -v np=$np '{ printf "bench mpi dcfg_trace -np %d: rank %d: first thread in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", np, $1, $3, $4, $5, $7, $6 }' "$out/dcfg_trace.$np"
+    done
+    awk 'FNR == 1 { np++ } $1 == 0 { t[np] = $5 } END {
+        printf "bench mpi dcfg_trace: -np 2: %.2fx the speed of -np 1\n", (t[2] > 0 ? t[1] / t[2] : 0) }' \
+        "$out/dcfg_trace.1" "$out/dcfg_trace.2"
+}
+
+formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_trace}
+for f in $formats; do
+    case $f in
+    xray) bench_format xray xray_inputs report --format json -j 1 ;;
+    # the Callgrind and DCFG readers are one thread each (no -j)
+    callgrind) bench_format callgrind callgrind_inputs report --inclusive ;;
+    dcfg) bench_format dcfg dcfg_inputs check ;;
+    dcfg_trace) dcfg_trace_bench ;;
+    esac
+done

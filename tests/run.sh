@@ -70,6 +70,8 @@ for build in "$@"; do
     echo "== tests with $build" >&2
     tmp=$(mktemp -d)
     export TRACEKIT="$root/$build/tracekit" BUILD="$root/$build"
+    # the viewer tests' traces of real programs, made once (tests/integration/lib/viewers_real.sh)
+    export TK_VIEWERS_REAL="$tmp/viewers-real"
     case "$build" in *asan* | *tsan*) export TK_SANITIZED=1 ;; *) unset TK_SANITIZED ;; esac
     # a ThreadSanitizer build runs the tests of the threaded code only: the
     # thread pool, parallel bzip2, parallel DCFG-Trace decoding

@@ -32,6 +32,7 @@ static uint64_t sort_value(const tk_latency_row *r, tk_latency_key key)
     case TK_LATENCY_KEY_P99: return r->p99;
     case TK_LATENCY_KEY_MAX: return r->max;
     case TK_LATENCY_KEY_SUM: return r->sum;
+    case TK_LATENCY_KEY_SELF: return r->self;
     default: return r->func;
     }
 }

@@ -222,10 +222,12 @@ void mpi_team_times(const mpi_team *m)
     getrusage(RUSAGE_SELF, &ru);
     double end = MPI_Wtime();
     double read = (m->reductions ? m->first_reduce : end) - m->start;
+    double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     fprintf(m->err, "tracekit-mpi: rank %d: %d input%s read in %.3f s, reductions %.3f s "
-            "(%d level%s of fan-in %d), total %.3f s, peak memory %.1f MB\n", m->team.rank,
-            inputs, inputs == 1 ? "" : "s", read, m->reducing, m->levels,
-            m->levels == 1 ? "" : "s", m->fanin, end - m->start, ru.ru_maxrss / 1024.0);
+            "(%d level%s of fan-in %d), total %.3f s, peak memory %.1f MB, CPU %.3f s\n",
+            m->team.rank, inputs, inputs == 1 ? "" : "s", read, m->reducing, m->levels,
+            m->levels == 1 ? "" : "s", m->fanin, end - m->start, ru.ru_maxrss / 1024.0, cpu);
     fflush(m->err);
 }
 

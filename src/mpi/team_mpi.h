@@ -29,7 +29,7 @@ typedef struct mpi_team {
 int mpi_team_open(mpi_team *m, int fanin, FILE *err);
 void mpi_team_close(mpi_team *m);
 /* "tracekit-mpi: rank R: N inputs read in S s, reductions S s (L levels), total S s, peak
- * memory M MB" on m->err. */
+ * memory M MB, CPU S s" on m->err. */
 void mpi_team_times(const mpi_team *m);
 
 #endif

@@ -64,6 +64,7 @@ static void block_table(FILE *f, int json, const char *title, const char *const 
         print_block_name(f, cfg, p, tk_cfg_find_block(p, v[i].id));
         fputc('\n', f);
     }
+    cli_rows_note(f, n < top ? n : top, n, table == TK_DCFG_TRACE_HOT_BLOCKS ? "block" : "loop");
 }
 
 static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report *r) {
@@ -120,6 +121,8 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
     }
     if (json)
         fputc(']', f);
+    else
+        cli_rows_note(f, n < top ? n : top, n, "edge");
 }
 
 /* The hottest blocks and loops of process p (of the DCFG). Returns an exit code (the
@@ -159,39 +162,46 @@ static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th,
 }
 
 /* Thread th: its report (decoded; in a team, each member's chunks merged to the root, the
- * others' r NULL), printed. Returns an exit code (in a team, the same on every member). */
-static int report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
-                         const tk_cfg *cfg, size_t th, unsigned jobs, uint64_t top) {
+ * others' r NULL), printed unless an earlier thread failed (*rc; in a team every member still
+ * takes its part in the reduction of every thread: none waits for the root's printing). */
+static void report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
+                          const tk_cfg *cfg, size_t th, unsigned jobs, uint64_t top, int *rc) {
     tk_dcfg_trace_report *r = NULL;
-    int rc = CLI_EXIT_OK;
+    int trc = CLI_EXIT_OK;
     if (ctx->team) {
-        rc = cli_dcfg_trace_team_report(ctx, t, th, jobs, &r);
+        trc = cli_dcfg_trace_team_report(ctx, t, th, jobs, *rc == CLI_EXIT_OK, &r);
     } else {
         tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
         o.threads = jobs;
         tk_error err;
         tk_error_clear(&err);
         if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
-            rc = cli_error(&err);
+            trc = cli_error(&err);
     }
-    if (rc == CLI_EXIT_OK && r)
-        rc = print_thread(f, json, cfg, th, r, top);
-    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
-        rc = CLI_EXIT_BAD_INPUT;
-    return rc;
+    if (*rc != CLI_EXIT_OK) {
+        tk_dcfg_trace_report_free(r);
+        return;
+    }
+    *rc = trc;
+    if (trc == CLI_EXIT_OK && r)
+        *rc = print_thread(f, json, cfg, th, r, top);
+    else
+        tk_dcfg_trace_report_free(r);
 }
 
 /* Every thread of the trace (f NULL: a team's member, which prints nothing). Returns an exit
- * code. */
+ * code (in a team, the same on every member). */
 static int report_threads(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
                           const tk_cfg *cfg, unsigned jobs, uint64_t top) {
     int rc = CLI_EXIT_OK;
     if (json && f)
         fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
-    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++)
-        rc = report_thread(ctx, f, json, t, cfg, th, jobs, top);
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && (ctx->team || !rc); th++)
+        report_thread(ctx, f, json, t, cfg, th, jobs, top, &rc);
     if (json && f)
         fputs("\n]}\n", f);
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
+        rc = CLI_EXIT_BAD_INPUT;
     return rc;
 }
 

@@ -118,7 +118,7 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th, un
 }
 
 int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, unsigned jobs,
-                               tk_dcfg_trace_report **r)
+                               int say, tk_dcfg_trace_report **r)
 {
     const cli_team *team = ctx->team;
     *r = NULL;
@@ -131,8 +131,8 @@ int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, 
     int rc = CLI_EXIT_OK;
     tk_error err;
     tk_error_clear(&err);
-    if (team->rank != 0) {
-        rc = CLI_EXIT_OK;
+    if (team->rank != 0 || !say) {
+        rc = CLI_EXIT_OK; /* nothing to print (a member, or the root after a failure) */
     } else if (p.state == CLI_PART_FAILED && p.size == sizeof err) {
         memcpy(&err, p.data, sizeof err);
         rc = cli_error(&err);

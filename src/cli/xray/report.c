@@ -9,7 +9,7 @@
 
 const cli_opt cli_xray_report_opts[] = {
     CLI_XRAY_MAP_OPT,
-    {"sort", 's', "KEY", "funcid|count|min|med|90p|99p|max|sum|func (default sum)"},
+    {"sort", 's', "KEY", "funcid|count|min|med|90p|99p|max|sum|self|func (default sum)"},
     {"order", 'r', "DIR", "asc|dsc (default dsc, asc for funcid and func)"},
     {"sortorder", 0, "DIR", "llvm-xray account's name of --order"},
     CLI_TOP_OPT("rows"),
@@ -31,7 +31,8 @@ static const cli_choice report_keys[] = {
     {"min", TK_LATENCY_KEY_MIN},       {"med", TK_LATENCY_KEY_MEDIAN},
     {"90p", TK_LATENCY_KEY_P90},       {"99p", TK_LATENCY_KEY_P99},
     {"max", TK_LATENCY_KEY_MAX},       {"sum", TK_LATENCY_KEY_SUM},
-    {"func", TK_LATENCY_KEY_FUNC},     {NULL, 0}};
+    {"self", TK_LATENCY_KEY_SELF},     {"func", TK_LATENCY_KEY_FUNC},
+    {NULL, 0}};
 static const cli_choice report_orders[] = {
     {"asc", TK_LATENCY_ORDER_ASC}, {"dsc", TK_LATENCY_ORDER_DESC}, {NULL, 0}};
 
@@ -98,21 +99,23 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
     fputs(")\n", f);
     if (st->per_thread)
         fprintf(f, "%9s ", "tid");
-    fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s  %s\n", "funcid", "count", w, "min", w,
-            "med", w, "90p", w, "99p", w, "max", w, "sum", "function");
+    fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s %*s  %s\n", "funcid", "count", w, "min",
+            w, "med", w, "90p", w, "99p", w, "max", w, "sum", w, "self", "function");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         if (st->per_thread)
             fprintf(f, "%9" PRId64 " ", r->tid);
-        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f  %s%s%s",
+        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f %*.*f  "
+                   "%s%s%s",
                 r->func, r->count, w, d, tk_ticks_to_unit(r->min, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->median, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->p90, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->p99, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->max, st->hz, st->unit), w, d,
-                tk_ticks_to_unit(r->sum, st->hz, st->unit), db, db[0] ? ": " : "",
+                tk_ticks_to_unit(r->sum, st->hz, st->unit), w, d,
+                tk_ticks_to_unit(r->self, st->hz, st->unit), db, db[0] ? ": " : "",
                 tk_event_func_name(&s->names, r->func, nb, sizeof nb));
         if (r->open)
             fprintf(f, " (%" PRIu64 " open at end)", r->open);
@@ -127,7 +130,8 @@ static void report_csv(FILE *f, const report_in *s, const tk_latency_report *row
 {
     size_t n = tk_latency_report_count(rows);
     const char *u = unit_label(st->hz, st->unit);
-    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,debug,function,open,unit\n",
+    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,self,debug,function,open,"
+               "unit\n",
             st->per_thread ? "tid," : "");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = tk_latency_report_row(rows, i);
@@ -135,13 +139,14 @@ static void report_csv(FILE *f, const report_in *s, const tk_latency_report *row
         debug_info(s, r->func, db, sizeof db);
         if (st->per_thread)
             fprintf(f, "%" PRId64 ",", r->tid);
-        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%" PRIu64
-                   ",%s\n", r->func, r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
+        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%"
+                   PRIu64 ",%s\n", r->func, r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
                 tk_ticks_to_unit(r->median, st->hz, st->unit),
                 tk_ticks_to_unit(r->p90, st->hz, st->unit),
                 tk_ticks_to_unit(r->p99, st->hz, st->unit),
                 tk_ticks_to_unit(r->max, st->hz, st->unit),
-                tk_ticks_to_unit(r->sum, st->hz, st->unit), db,
+                tk_ticks_to_unit(r->sum, st->hz, st->unit),
+                tk_ticks_to_unit(r->self, st->hz, st->unit), db,
                 tk_event_func_name(&s->names, r->func, nb, sizeof nb), r->open, u);
     }
 }
@@ -204,14 +209,15 @@ static void report_json(FILE *f, const report_in *s, const tk_latency_report *ro
         if (st->per_thread && s->ntraces > 1)
             fprintf(f, ",\"trace\":%d", trace_of(s, r->thread));
         fprintf(f, ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
-                   "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"open\":%" PRIu64
+                   "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"self\":%.9e,\"open\":%" PRIu64
                    ",\"unwound\":%" PRIu64 "}",
                 r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
                 tk_ticks_to_unit(r->median, st->hz, st->unit),
                 tk_ticks_to_unit(r->p90, st->hz, st->unit),
                 tk_ticks_to_unit(r->p99, st->hz, st->unit),
                 tk_ticks_to_unit(r->max, st->hz, st->unit),
-                tk_ticks_to_unit(r->sum, st->hz, st->unit), r->open, r->unwound);
+                tk_ticks_to_unit(r->sum, st->hz, st->unit),
+                tk_ticks_to_unit(r->self, st->hz, st->unit), r->open, r->unwound);
     }
     fprintf(f, "\n],\"totals\":{\"threads\":%" PRIu32 ",\"enters\":%" PRIu64 ",\"exits\":%" PRIu64
                ",\"unmatched_exits\":%" PRIu64 ",\"unwound\":%" PRIu64 ",\"open_at_end\":%" PRIu64
