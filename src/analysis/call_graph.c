@@ -25,18 +25,20 @@
 #include "graph/scc.h"
 #include "model/profile.h"
 
-static void nodes_of(const tk_call_nodes *m, const tk_prof_call *c, size_t row, uint32_t *a,
-                     uint32_t *b)
+/* The nodes of call row r of rows (row: its number over all parts); with row_caller the rows
+ * are not read (they may be NULL). */
+static void nodes_of(const tk_call_nodes *m, const tk_prof_call *rows, size_t r, size_t row,
+                     uint32_t *a, uint32_t *b)
 {
     if (m->row_caller) {
         *a = m->row_caller[row];
         *b = m->row_callee[row];
     } else if (m->fn_node) {
-        *a = m->fn_node[c->fn];
-        *b = m->fn_node[c->callee];
+        *a = m->fn_node[rows[r].fn];
+        *b = m->fn_node[rows[r].callee];
     } else {
-        *a = c->fn;
-        *b = c->callee;
+        *a = rows[r].fn;
+        *b = rows[r].callee;
     }
 }
 
@@ -60,7 +62,7 @@ tk_status tk_call_graph_csr(const tk_call_nodes *m, uint32_t **first_out, uint32
             const tk_prof_call *rows = m->parts[i]->calls.rows;
             for (size_t r = 0; r < m->parts[i]->calls.count; r++, row++) {
                 uint32_t a, b;
-                nodes_of(m, &rows[r], row, &a, &b);
+                nodes_of(m, rows, r, row, &a, &b);
                 if (pass == 0)
                     first[a + 1]++;
                 else
@@ -137,7 +139,10 @@ typedef struct est {
     uint64_t *out_ext;  /* k * nev: its calls out of its SCC */
     uint64_t *nest_free_max; /* k * nev: the heaviest arc into it from its SCC that cannot nest */
     unsigned char *has_caller; /* called by another node */
-    double *in_w, *self_w; /* first event: all calls into it, its calls to itself */
+    /* first event: all calls into it, its calls to itself; added as integers (saturating),
+     * so that they do not depend on the order of the rows (a partial's arcs add them up
+     * before: tracekit/profile_partial.h) */
+    uint64_t *in_w, *self_w;
     inner_arc *arcs; /* inside SCCs, by callee then caller, pairs added */
     uint64_t *arc_cost; /* per arc: nev values */
     size_t narcs;
@@ -218,7 +223,7 @@ static tk_status est_between(est *e)
         const uint64_t *values = e->m->parts[i]->calls.values;
         for (size_t r = 0; r < e->m->parts[i]->calls.count; r++, row++) {
             uint32_t a, b;
-            nodes_of(e->m, &rows[r], row, &a, &b);
+            nodes_of(e->m, rows, r, row, &a, &b);
             const uint64_t *v = values + r * (nev + 1) + 1;
             if (e->comp[a] == e->comp[b]) {
                 if (a == b) {
@@ -297,7 +302,7 @@ static tk_status est_cycle_rows(est *e)
             const uint64_t *values = e->m->parts[i]->calls.values;
             for (size_t r = 0; r < e->m->parts[i]->calls.count; r++, row++) {
                 uint32_t a, b;
-                nodes_of(e->m, &rows[r], row, &a, &b);
+                nodes_of(e->m, rows, r, row, &a, &b);
                 uint32_t la = e->local[a], lb = e->local[b];
                 if (la == UINT32_MAX && lb == UINT32_MAX) continue;
                 int inner = e->comp[a] == e->comp[b];
@@ -311,10 +316,10 @@ static tk_status est_cycle_rows(est *e)
                 if (la != UINT32_MAX)
                     st = add_vec((inner ? e->out_in : e->out_ext) + (size_t)la * nev, v, nev);
                 if (lb != UINT32_MAX && st == TK_OK) {
-                    double w = nev ? (double)v[0] : 0.0;
-                    e->in_w[lb] += w;
+                    uint64_t w = nev ? v[0] : 0;
+                    e->in_w[lb] = add_sat(e->in_w[lb], w);
                     if (a == b) {
-                        e->self_w[lb] += w;
+                        e->self_w[lb] = add_sat(e->self_w[lb], w);
                     } else {
                         e->has_caller[lb] = 1;
                         st = add_vec(e->in_other + (size_t)lb * nev, v, nev);
@@ -425,7 +430,7 @@ static void under_target(est *e, size_t mq, const uint32_t *pos, uint32_t f, dou
         double delta = 0.0;
         for (size_t i = 1; i < tail; i++) {
             uint32_t v = order[i];
-            double denom = e->in_w[v] - e->self_w[v], s = 0.0;
+            double denom = (double)e->in_w[v] - (double)e->self_w[v], s = 0.0;
             for (size_t x = e->arc_first[v]; x < e->arc_first[v + 1]; x++)
                 s += (double)e->arc_cost[x * e->nev] * under[pos[e->arcs[x].caller]];
             double nv = denom > 0.0 ? s / denom : 0.0;
@@ -570,7 +575,7 @@ static tk_status units_build(const est *e, units *u)
         const uint64_t *values = e->m->parts[i]->calls.values;
         for (size_t r = 0; r < e->m->parts[i]->calls.count; r++, row++) {
             uint32_t a, b;
-            nodes_of(e->m, &rows[r], row, &a, &b);
+            nodes_of(e->m, rows, r, row, &a, &b);
             if (e->local[b] != UINT32_MAX && e->comp[a] != e->comp[b]) {
                 uint32_t q = e->cq[e->local[b]];
                 u->calls[q] = add_sat(u->calls[q], values[r * (nev + 1)]);

@@ -128,13 +128,23 @@ tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_pro
     tk_hmap_free(&pairs);
     tk_hmap_free(&x.by_key);
     tk_free(x.by_fn);
-    if (st == TK_OK && n && !(a->by_caller = tk_malloc(n * sizeof *a->by_caller))) st = TK_ERR_NOMEM;
-    if (st != TK_OK) {
+    if (st == TK_OK) return tk_prof_arcs_make(out, a, vals, n, nev, err);
+    tk_free(vals);
+    tk_prof_arcs_free(a);
+    return tk_error_set(err, st, st == TK_ERR_LIMIT ? "a sum of call costs overflows 64 bits"
+                                                    : "out of memory");
+}
+
+tk_status tk_prof_arcs_make(tk_prof_arcs **out, tk_prof_arcs *a, uint64_t *vals, size_t n,
+                            size_t nev, tk_error *err)
+{
+    *out = NULL;
+    if (n && !(a->by_caller = tk_malloc(n * sizeof *a->by_caller))) {
         tk_free(vals);
         tk_prof_arcs_free(a);
-        return tk_error_set(err, st, st == TK_ERR_LIMIT ? "a sum of call costs overflows 64 bits"
-                                                        : "out of memory");
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
+    size_t w = nev + 1;
     for (size_t i = 0; i < n; i++) {
         a->arcs[i].calls = vals[i * w];
         a->arcs[i].inclusive = vals + i * w + 1;

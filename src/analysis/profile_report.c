@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "analysis/profile_report_impl.h"
 #include "analysis/profile_summary.h"
 #include "core/compat.h"
 
@@ -134,10 +135,12 @@ static void focus_reach(const tk_prof_arcs *a, unsigned char *seen, size_t n, si
 
 /* --focus: the summary's entries cut to those on a call chain through the focus (their
  * order kept). */
-static tk_status apply_focus(tk_prof_report *r, const tk_profile *p, tk_error *err)
+static tk_status apply_focus(tk_prof_report *r, const tk_prof_report_source *src,
+                             tk_error *err)
 {
     tk_prof_summary *s = r->s;
     const tk_prof_report_options *o = &r->opt;
+    const tk_profile *p = src->names;
     size_t n = s->count, hits = 0;
     unsigned char *seen = tk_calloc(n ? n : 1, 1);
     size_t *stack = tk_malloc((n ? n : 1) * sizeof *stack);
@@ -147,7 +150,7 @@ static tk_status apply_focus(tk_prof_report *r, const tk_profile *p, tk_error *e
         if (focus_matches(p, &s->entries[i], o->focus)) seen[i] = 4, hits++;
     if (st == TK_OK && !hits)
         st = tk_error_set(err, TK_ERR_ARG, "no function '%s' in the profile", o->focus);
-    if (st == TK_OK) st = tk_profile_summary_arcs(p, o->part, s, o->group, &a, err);
+    if (st == TK_OK) st = src->arcs(src->ctx, s, o->group, &a, err);
     if (st == TK_OK) {
         focus_reach(a, seen, n, stack, 1);
         focus_reach(a, seen, n, stack, 0);
@@ -162,8 +165,8 @@ static tk_status apply_focus(tk_prof_report *r, const tk_profile *p, tk_error *e
     return st;
 }
 
-tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
-                             const tk_prof_report_options *opt, tk_error *err)
+tk_status tk_prof_report_build(tk_prof_report **out, const tk_prof_report_source *src,
+                               const tk_prof_report_options *opt, tk_error *err)
 {
     static const tk_prof_report_options defaults = TK_PROF_REPORT_OPTIONS_INIT;
     *out = NULL;
@@ -171,20 +174,17 @@ tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
     if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     r->opt = opt ? *opt : defaults;
     tk_prof_report_options *o = &r->opt;
+    const tk_profile *p = src->names;
     tk_status st = settle_options(r, p, err);
-    if (st == TK_OK)
-        st = (o->self_only ? tk_profile_summarize_self : tk_profile_summarize)(p, o->part,
-                                                                              o->group, &r->s,
-                                                                              err);
-    if (st == TK_OK && o->focus) st = apply_focus(r, p, err);
+    if (st == TK_OK) st = src->summarize(src->ctx, o->self_only, o->group, &r->s, err);
+    if (st == TK_OK && o->focus) st = apply_focus(r, src, err);
     if (st == TK_OK) {
         size_t sorted = 0;
         st = tk_prof_summary_sort_cover(r->s, p, o->sort, o->nsort, o->inclusive, o->coverage,
                                         &sorted, err);
         if (st == TK_OK) r->limit = rows_shown(r, sorted);
     }
-    if (st == TK_OK && o->tree)
-        st = tk_profile_summary_arcs(p, o->part, r->s, o->group, &r->arcs, err);
+    if (st == TK_OK && o->tree) st = src->arcs(src->ctx, r->s, o->group, &r->arcs, err);
     if (st == TK_OK && o->cycles) st = cycle_members(r, err);
     if (st != TK_OK) {
         tk_prof_report_free(r);
@@ -192,6 +192,35 @@ tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
     }
     *out = r;
     return TK_OK;
+}
+
+/* The summary and arcs of a profile's part (or all parts). */
+typedef struct of_profile {
+    const tk_profile *p;
+    size_t part;
+} of_profile;
+
+static tk_status profile_summary(void *ctx, int self_only, tk_prof_group group,
+                                 tk_prof_summary **out, tk_error *err)
+{
+    const of_profile *x = ctx;
+    return (self_only ? tk_profile_summarize_self : tk_profile_summarize)(x->p, x->part, group,
+                                                                          out, err);
+}
+
+static tk_status profile_arcs(void *ctx, const tk_prof_summary *s, tk_prof_group group,
+                              tk_prof_arcs **out, tk_error *err)
+{
+    const of_profile *x = ctx;
+    return tk_profile_summary_arcs(x->p, x->part, s, group, out, err);
+}
+
+tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
+                             const tk_prof_report_options *opt, tk_error *err)
+{
+    of_profile x = {p, opt ? opt->part : 0};
+    tk_prof_report_source src = {p, &x, profile_summary, profile_arcs};
+    return tk_prof_report_build(out, &src, opt, err);
 }
 
 const tk_prof_summary *tk_prof_report_summary(const tk_prof_report *r)

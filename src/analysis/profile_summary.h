@@ -51,4 +51,11 @@ struct tk_prof_arcs {
     uint64_t *values_;  /* storage */
 };
 
+/* The arcs a->arcs[0..n) (their caller and callee set; a and its arcs allocated with
+ * tk_malloc) with vals (n * (nev + 1): each arc's calls, then its inclusive costs), both taken
+ * over, put in order and indexed both ways: *out (a, or NULL when out of memory, a and vals
+ * then freed). Returns TK_OK, TK_ERR_NOMEM. */
+tk_status tk_prof_arcs_make(tk_prof_arcs **out, tk_prof_arcs *a, uint64_t *vals, size_t n,
+                            size_t nev, tk_error *err);
+
 #endif

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -259,6 +260,19 @@ int cli_get_double(const char *cmd, const cli_args *a, const char *name, double 
         return -1;
     }
     *out = x;
+    return 0;
+}
+
+int cli_get_jobs(const char *cmd, const cli_args *a, unsigned *out)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t n;
+    if (cli_get_u64(cmd, a, "jobs", cpus > 0 ? (uint64_t)cpus : 1, &n) != 0) return -1;
+    if (n == 0 || n > 256) {
+        cli_usage_error(cmd, "--jobs must be 1..256");
+        return -1;
+    }
+    *out = (unsigned)n;
     return 0;
 }
 

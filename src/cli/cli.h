@@ -76,6 +76,9 @@ int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
+/* --jobs N (1..256, default the number of CPUs) into *out. Returns 0, or -1 after a usage
+ * error. */
+int cli_get_jobs(const char *cmd, const cli_args *a, unsigned *out);
 /* A number for a library option where 0 stands for the library's default (tk_dot_options
  * thresholds, tk_folded_profile_options.min_share): not given, 0; given as 0 (or less), -1,
  * the library's "none". */
@@ -201,6 +204,10 @@ typedef struct cli_format_ops {
     /* The commands whose handler runs in a team with every member reading every input, each
      * doing its share of the work within them (a DCFG-Trace's chunks). */
     unsigned whole;
+    /* The commands whose handler opens each input when it reads it (cli_input_at): of several
+     * FILEs, the dispatcher closes each regular file once its format is known, so that the
+     * inputs waiting to be read hold no memory (a buffer of more than a megabyte each). */
+    unsigned lazy;
     /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
      * by an empty line, lines of 80 columns at most), and examples. */
     const char *about;
@@ -298,6 +305,9 @@ int cli_exit_code(tk_status st);
 void cli_input_options(tk_input_options *opt, int progress);
 /* Threads for decompressing the inputs opened from now on (a command's --jobs; 0 = CPUs). */
 void cli_set_input_threads(unsigned threads);
+/* Input i of the context, opened by its path if the dispatcher closed it (cli_format_ops.lazy):
+ * *out. Returns an exit code (the error printed). */
+int cli_input_at(cli_ctx *ctx, int i, tk_input **out);
 /* Open a file argument (for commands that open their own inputs). */
 int cli_open_input(const char *path, int progress, tk_input **out);
 /* After a file given where a `want` file was expected failed to read: when its

@@ -1,5 +1,6 @@
 /* Generic commands: find the format of the inputs, check the options against
  * that format's handler, and run it. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,33 +171,20 @@ static int input_failed(const cli_ctx *ctx, int i, const tk_error *err)
     return CLI_EXIT_BAD_INPUT;
 }
 
-/* Opens input i; without --from, detects its format, which must be the others'.
- * Returns an exit code. */
-static int open_input(cli_ctx *ctx, int i, int detect)
+/* Input i closed again, its format known, when the command's handler opens its inputs as it
+ * reads them (cli_format_ops.lazy) and there are several: a regular file, which can be
+ * opened again by its path. */
+static void close_if_lazy(cli_ctx *ctx, int i, const tk_format *f)
 {
-    tk_error err;
-    tk_error_clear(&err);
-    tk_status st = tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &err);
-    if (st != TK_OK) return input_failed(ctx, i, &err);
-    if (!detect) return CLI_EXIT_OK;
-    /* An empty file has no format of its own (callgrind writes an empty
-     * base file beside its per-thread files): it takes the others'. */
-    const uint8_t *head;
-    size_t head_len;
-    st = tk_input_peek(ctx->inputs[i], 1, &head, &head_len, &err);
-    if (st != TK_OK) return input_failed(ctx, i, &err);
-    if (head_len == 0) return CLI_EXIT_OK;
-    const tk_format *f;
-    st = tk_format_detect_input(ctx->inputs[i], &f, &err);
-    if (st != TK_OK) return input_failed(ctx, i, &err);
-    if (!ctx->format) {
-        ctx->format = f;
-    } else if (f != ctx->format) {
-        fprintf(stderr, "tracekit: %s: is a %s file, but %s is a %s file\n", ctx->paths[i],
-                f->name, ctx->paths[0], ctx->format->name);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    return CLI_EXIT_OK;
+    const cli_command *c = cli_command_find(ctx->command);
+    const cli_format_ops *ops = f ? cli_format_ops_find(f->name) : NULL;
+    struct stat sb;
+    if (ctx->ninputs < 2 || !c || !ops || !(ops->lazy & (1u << c->generic)) ||
+        strcmp(ctx->paths[i], "-") == 0 || stat(ctx->paths[i], &sb) != 0 ||
+        !S_ISREG(sb.st_mode))
+        return;
+    tk_input_free(ctx->inputs[i]);
+    ctx->inputs[i] = NULL;
 }
 
 /* Every input is empty: no format to tell. The base file of valgrind --tool=callgrind
@@ -224,28 +212,122 @@ static int empty_inputs(const cli_ctx *ctx)
     return cli_error(&err);
 }
 
-/* Every FILE opened (ctx->inputs, to free), the format known. Returns an exit code. */
-static int open_inputs(cli_ctx *ctx)
-{
-    int detect = ctx->format == NULL;
-    ctx->inputs = calloc((size_t)ctx->ninputs, sizeof *ctx->inputs);
-    if (!ctx->inputs) return cli_usage_error(ctx->command, "out of memory");
-    for (int i = 0; i < ctx->ninputs; i++) {
-        int rc = open_input(ctx, i, detect);
-        if (rc != CLI_EXIT_OK) return rc;
-    }
-    if (!ctx->format) return empty_inputs(ctx);
-    return CLI_EXIT_OK;
-}
-
-/* ---- in a team (tracekit-mpi): each member opens its share of the inputs ------------------ */
-
-/* What a member found opening one of its inputs, for the root. */
+/* What opening one input found (in a team: a member's, for the root). */
 typedef struct opened {
     int failed; /* err says what */
     int format; /* the index of its format (tk_format_at), -1: empty or not detected */
     tk_error err;
 } opened;
+
+static int format_index(const tk_format *f)
+{
+    for (size_t k = 0; k < tk_format_count(); k++)
+        if (tk_format_at(k) == f) return (int)k;
+    return -1;
+}
+
+/* Input i opened (detected without --from: an empty file has no format of its own, as the
+ * empty base file callgrind writes beside its per-thread files, and takes the others'); what
+ * it found into *o. */
+static void open_one(cli_ctx *ctx, int i, int detect, opened *o)
+{
+    o->format = -1;
+    tk_error_clear(&o->err);
+    tk_status st = tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &o->err);
+    const uint8_t *head;
+    size_t head_len = 0;
+    if (st == TK_OK && detect) st = tk_input_peek(ctx->inputs[i], 1, &head, &head_len, &o->err);
+    const tk_format *f = NULL;
+    if (st == TK_OK && detect && head_len)
+        st = tk_format_detect_input(ctx->inputs[i], &f, &o->err);
+    o->failed = st != TK_OK;
+    o->format = f ? format_index(f) : -1;
+    if (!o->failed) close_if_lazy(ctx, i, f ? f : ctx->format);
+}
+
+/* What the opening of the inputs found, said in their order (the first failure, a format that
+ * differs): what opening them one after the other says. Returns an exit code. */
+static int team_verdict(cli_ctx *ctx, const opened *got)
+{
+    for (int i = 0; i < ctx->ninputs; i++) {
+        if (got[i].failed) return input_failed(ctx, i, &got[i].err);
+        const tk_format *f = got[i].format >= 0 ? tk_format_at((size_t)got[i].format) : NULL;
+        if (!f) continue;
+        if (!ctx->format) {
+            ctx->format = f;
+        } else if (f != ctx->format) {
+            fprintf(stderr, "tracekit: %s: is a %s file, but %s is a %s file\n", ctx->paths[i],
+                    f->name, ctx->paths[0], ctx->format->name);
+            return CLI_EXIT_BAD_INPUT;
+        }
+    }
+    if (!ctx->format) return empty_inputs(ctx);
+    return CLI_EXIT_OK;
+}
+
+/* Input i opened, its format known. Returns an exit code (the error printed). */
+static int open_known(cli_ctx *ctx, int i)
+{
+    opened o;
+    open_one(ctx, i, 0, &o);
+    return o.failed ? input_failed(ctx, i, &o.err) : CLI_EXIT_OK;
+}
+
+/* The inputs opened at once on threads (detection reads the first 64 KiB of each: with many
+ * small files, the most of a command's time). */
+typedef struct opening {
+    cli_ctx *ctx;
+    opened *got;
+    int detect, next;
+    pthread_mutex_t lock;
+} opening;
+
+static void *open_worker(void *arg)
+{
+    opening *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        int i = w->next < w->ctx->ninputs ? w->next++ : -1;
+        pthread_mutex_unlock(&w->lock);
+        if (i < 0) return NULL;
+        open_one(w->ctx, i, w->detect, &w->got[i]);
+    }
+}
+
+/* Every FILE opened (ctx->inputs, to free), the format known: one after the other, or on
+ * --jobs threads (default one per CPU) when there are several and no progress meter to share.
+ * Returns an exit code. */
+static int open_inputs(cli_ctx *ctx)
+{
+    int detect = ctx->format == NULL;
+    ctx->inputs = calloc((size_t)ctx->ninputs, sizeof *ctx->inputs);
+    opened *got = calloc((size_t)ctx->ninputs + 1, sizeof *got);
+    if (!ctx->inputs || !got) {
+        free(got);
+        return cli_usage_error(ctx->command, "out of memory");
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned jobs = ctx->input_opt.threads ? ctx->input_opt.threads : cpus > 0 ? (unsigned)cpus : 1;
+    if (jobs > (unsigned)ctx->ninputs) jobs = (unsigned)ctx->ninputs;
+    if (jobs > 64) jobs = 64;
+    if (jobs < 2 || ctx->progress) {
+        for (int i = 0; i < ctx->ninputs && (i == 0 || !got[i - 1].failed); i++)
+            open_one(ctx, i, detect, &got[i]);
+    } else {
+        opening w = {ctx, got, detect, 0, PTHREAD_MUTEX_INITIALIZER};
+        pthread_t th[64];
+        unsigned started = 0;
+        for (unsigned k = 1; k < jobs; k++)
+            if (pthread_create(&th[started], NULL, open_worker, &w) == 0) started++;
+        open_worker(&w);
+        for (unsigned k = 0; k < started; k++) pthread_join(th[k], NULL);
+    }
+    int rc = team_verdict(ctx, got);
+    free(got);
+    return rc;
+}
+
+/* ---- in a team (tracekit-mpi): each member opens its share of the inputs ------------------ */
 
 /* The sizes of the inputs (the root stats them, the others get them), then the split. */
 static int team_split(const cli_team *t, cli_ctx *ctx, int *first)
@@ -262,56 +344,14 @@ static int team_split(const cli_team *t, cli_ctx *ctx, int *first)
     return rc;
 }
 
-static int format_index(const tk_format *f)
-{
-    for (size_t k = 0; k < tk_format_count(); k++)
-        if (tk_format_at(k) == f) return (int)k;
-    return -1;
-}
 
 /* This member's inputs opened (detected without --from), what it found in got[lo..hi). */
 static void team_open_own(cli_ctx *ctx, int detect, opened *got)
 {
     for (int i = ctx->lo; i < ctx->hi; i++) {
-        opened *o = &got[i];
-        o->format = -1;
-        tk_error_clear(&o->err);
-        tk_status st = tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &o->err);
-        const uint8_t *head;
-        size_t head_len = 0;
-        if (st == TK_OK && detect)
-            st = tk_input_peek(ctx->inputs[i], 1, &head, &head_len, &o->err);
-        const tk_format *f = NULL;
-        if (st == TK_OK && detect && head_len)
-            st = tk_format_detect_input(ctx->inputs[i], &f, &o->err);
-        o->failed = st != TK_OK;
-        o->format = f ? format_index(f) : -1;
-        if (o->failed) return; /* as open_inputs, the first failure ends the opening */
+        open_one(ctx, i, detect, &got[i]);
+        if (got[i].failed) return; /* as open_inputs, the first failure ends the opening */
     }
-}
-
-/* At the root: what open_inputs says of the inputs in their order. Returns an exit code. */
-static int team_verdict(cli_ctx *ctx, const opened *got)
-{
-    for (int i = 0; i < ctx->ninputs; i++) {
-        if (got[i].failed) return input_failed(ctx, i, &got[i].err);
-        const tk_format *f = got[i].format >= 0 ? tk_format_at((size_t)got[i].format) : NULL;
-        if (!f) continue;
-        if (!ctx->format) {
-            ctx->format = f;
-        } else if (f != ctx->format) {
-            fprintf(stderr, "tracekit: %s: is a %s file, but %s is a %s file\n", ctx->paths[i],
-                    f->name, ctx->paths[0], ctx->format->name);
-            return CLI_EXIT_BAD_INPUT;
-        }
-    }
-    if (!ctx->format) {
-        tk_error err;
-        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], 0, 0, 0,
-                        "empty input: cannot tell its format (use --from FORMAT)");
-        return cli_error(&err);
-    }
-    return CLI_EXIT_OK;
 }
 
 /* open_inputs in a team: the inputs split by size, each member opening its own; the root says
@@ -352,7 +392,7 @@ static int team_to_root(const cli_team *t, cli_ctx *ctx, int *alone)
     *alone = t->rank != 0;
     for (int i = 0; i < ctx->ninputs; i++) {
         if (*alone || ctx->inputs[i]) continue;
-        int rc = open_input(ctx, i, 0);
+        int rc = open_known(ctx, i);
         if (rc != CLI_EXIT_OK) return rc;
     }
     ctx->lo = 0;
@@ -367,7 +407,7 @@ static int team_open_all(const cli_team *t, cli_ctx *ctx)
 {
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++)
-        if (!ctx->inputs[i]) rc = open_input(ctx, i, 0);
+        if (!ctx->inputs[i]) rc = open_known(ctx, i);
     int worst = rc;
     if (t->max(t, &worst) != 0) return CLI_EXIT_BAD_INPUT;
     ctx->lo = 0;

@@ -96,6 +96,18 @@ void cli_input_options(tk_input_options *opt, int progress)
     }
 }
 
+int cli_input_at(cli_ctx *ctx, int i, tk_input **out)
+{
+    if (!ctx->inputs[i]) {
+        tk_error err;
+        tk_error_clear(&err);
+        if (tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &err) != TK_OK)
+            return cli_error(&err);
+    }
+    *out = ctx->inputs[i];
+    return CLI_EXIT_OK;
+}
+
 int cli_open_input(const char *path, int progress, tk_input **out)
 {
     tk_input_options opt;

@@ -32,6 +32,7 @@ struct tk_input {
     size_t mem_len;
     int64_t raw_size;
     uint8_t *rbuf;          /* fd source buffer */
+    size_t rbuf_size;       /* RAW_BUF_SIZE, or less for a smaller regular file */
     const uint8_t *rp;      /* raw window */
     size_t ravail;
     uint64_t raw_fed;       /* raw bytes handed to the window so far */
@@ -136,7 +137,7 @@ static tk_status raw_refill(tk_input *in, tk_error *err)
         return TK_OK;
     }
     for (;;) {
-        ssize_t n = read(in->fd, in->rbuf, RAW_BUF_SIZE);
+        ssize_t n = read(in->fd, in->rbuf, in->rbuf_size);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0)
             return fail(in, err, TK_ERR_IO, (int64_t)in->raw_fed, "read failed: %s", strerror(errno));
@@ -466,6 +467,16 @@ static tk_status produce(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_e
     return TK_OK;
 }
 
+/* The content buffer's first size: CONTENT_BUF_SIZE, or less for a smaller plain file (its
+ * size + 1, so that its end shows in one read). */
+static size_t first_cap(const tk_input *in)
+{
+    if (in->comp == TK_COMP_NONE && in->raw_size >= 0 &&
+        (uint64_t)in->raw_size < CONTENT_BUF_SIZE)
+        return (size_t)in->raw_size + 1;
+    return CONTENT_BUF_SIZE;
+}
+
 /* Ensure at least `need` bytes are buffered from pos, unless the content ends first. */
 static tk_status fill(tk_input *in, size_t need, tk_error *err)
 {
@@ -478,7 +489,7 @@ static tk_status fill(tk_input *in, size_t need, tk_error *err)
         in->pos = 0;
     }
     if (need > in->cap) {
-        size_t ncap = in->cap ? in->cap : CONTENT_BUF_SIZE;
+        size_t ncap = in->cap ? in->cap : first_cap(in);
         while (ncap < need) {
             if (ncap > SIZE_MAX / 2) return fail(in, err, TK_ERR_NOMEM, -1, "input too large");
             ncap *= 2;
@@ -634,14 +645,20 @@ tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options
         }
     }
     /* stream: read the first raw bytes to find the compression */
-    in->rbuf = tk_malloc(RAW_BUF_SIZE);
+    /* a small plain file needs no more than its size (+ 1 to see its end in one read): the
+     * buffers are populated when allocated, which costs a command of many small files more
+     * than reading them */
+    in->rbuf_size = RAW_BUF_SIZE;
+    if (in->raw_size >= 0 && (uint64_t)in->raw_size < RAW_BUF_SIZE)
+        in->rbuf_size = (size_t)in->raw_size + 1;
+    in->rbuf = tk_malloc(in->rbuf_size);
     if (!in->rbuf) {
         tk_input_free(in);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     size_t have = 0;
     while (have < 6) {
-        ssize_t n = read(in->fd, in->rbuf + have, RAW_BUF_SIZE - have);
+        ssize_t n = read(in->fd, in->rbuf + have, in->rbuf_size - have);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             tk_error_set_at(err, TK_ERR_IO, in->path, -1, 0, 0, "read failed: %s", strerror(errno));

@@ -484,6 +484,17 @@ tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out, tk_error *err)
 
 size_t tk_profile_part_count(const tk_profile *p) { return p->part_count; }
 
+int tk_profile_has_rows(const tk_profile *p) { return p->has_rows; }
+
+void tk_profile_drop_parts(tk_profile *p)
+{
+    for (size_t i = 0; i < p->part_count; i++) part_free(p->parts[i]);
+    tk_free(p->parts);
+    p->parts = NULL;
+    p->part_count = p->part_cap = 0;
+    p->has_rows = 0;
+}
+
 tk_prof_part *tk_profile_part(const tk_profile *p, size_t i)
 {
     return i < p->part_count ? p->parts[i] : NULL;

@@ -59,6 +59,12 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
 tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
                                  uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err);
 
+/* Whether a cost row was added to any part (tk_profile_add_event then refuses new events). */
+int tk_profile_has_rows(const tk_profile *p);
+/* Every part freed: what stays are the strings, events, derived events and functions (a
+ * profile without rows again). */
+void tk_profile_drop_parts(tk_profile *p);
+
 /* Adds count calls into function fn to part->calls_into (TK_ERR_LIMIT when
  * the sum overflows 64 bits). */
 tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count, tk_error *err);

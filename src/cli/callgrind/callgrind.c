@@ -68,7 +68,18 @@ int cli_callgrind_load_range(cli_ctx *ctx, const tk_callgrind_read_options *how,
         o.notes = &nd;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_callgrind_read_input(p, ctx->inputs[i], &o, &err);
+        int lazy = !ctx->inputs[i]; /* closed by the dispatcher: opened here, closed again */
+        tk_input *in;
+        int rc = cli_input_at(ctx, i, &in);
+        if (rc != CLI_EXIT_OK) {
+            tk_profile_free(p);
+            return rc;
+        }
+        tk_status st = tk_callgrind_read_input(p, in, &o, &err);
+        if (lazy) {
+            tk_input_free(in);
+            ctx->inputs[i] = NULL;
+        }
         if (st != TK_OK) {
             tk_profile_free(p);
             return cli_error(&err);

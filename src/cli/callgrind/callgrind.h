@@ -53,6 +53,57 @@ int cli_callgrind_load_range(cli_ctx *ctx, const tk_callgrind_read_options *how,
  * (team.c). Returns an exit code. */
 int cli_callgrind_team_load(cli_ctx *ctx, const tk_callgrind_read_options *how,
                             cli_callgrind_notes *notes, tk_profile **out);
+/* What reading noted, kept as bytes (to print later in input order, or to send to a team's
+ * root). */
+typedef struct cli_callgrind_noted {
+    uint8_t *data;
+    size_t size, cap;
+    int failed; /* out of memory: some are missing */
+} cli_callgrind_noted;
+
+void cli_callgrind_noted_sink(tk_diag *d, cli_callgrind_noted *n);
+void cli_callgrind_noted_append(cli_callgrind_noted *to, const cli_callgrind_noted *from);
+void cli_callgrind_noted_free(cli_callgrind_noted *n);
+/* The notes of data[0..size) printed and kept in notes (may be NULL), as the sink of
+ * cli_callgrind_notes_sink does while reading. */
+void cli_callgrind_noted_say(const uint8_t *data, size_t size, cli_callgrind_notes *notes);
+
+/* What the parallel reading makes of each input (parallel.c). */
+typedef struct cli_callgrind_each {
+    void *arg;
+    /* input's profile p (taken over) as a result: *out. Returns 0 or -1. */
+    int (*make)(void *arg, tk_profile *p, void **out);
+    /* later (taken over), the result of the next input, into *acc (NULL: later becomes it).
+     * Returns 0 or -1. */
+    int (*merge)(void *arg, void **acc, void *later);
+    void (*free)(void *result);
+} cli_callgrind_each;
+
+/* Inputs [ctx->lo, ctx->hi) read as `how` says on `jobs` threads, each into a profile of its
+ * own made into a result, the results merged in input order into *acc; the notes of every
+ * input, in order, into *notes; the inputs are closed once read. Prints nothing. Returns 0,
+ * or -1 when an input or a merge failed (nothing to keep). */
+int cli_callgrind_read_parallel(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                                unsigned jobs, const cli_callgrind_each *each, void **acc,
+                                cli_callgrind_noted *notes);
+/* Inputs [ctx->lo, ctx->hi) as one summary partial (tk_prof_partial_open of each, merged):
+ * *out (NULL without inputs) and the notes. Returns 0, or -1 (nothing printed or kept) when
+ * an input, a merge or the partial (tk_prof_partial_check) fails. */
+int cli_callgrind_own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                              const tk_prof_partial_options *po, unsigned jobs,
+                              tk_prof_partial **out, cli_callgrind_noted *notes);
+/* What a report of several inputs summarises: their summary partial (*pp), read on `jobs`
+ * threads (in a team, each member's, merged along the team: team.c), the notes printed and
+ * kept in notes as load_with does; or, when anything failed, the profile of the inputs read
+ * one after the other (*p), which said what failed as tracekit does. A team's members but
+ * the root get neither. Returns an exit code. */
+int cli_callgrind_load_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                               const tk_prof_partial_options *po, unsigned jobs,
+                               cli_callgrind_notes *notes, tk_prof_partial **pp, tk_profile **p);
+int cli_callgrind_team_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                               const tk_prof_partial_options *po, unsigned jobs,
+                               cli_callgrind_notes *notes, tk_prof_partial **pp, tk_profile **p);
+
 /* The same with this detail and nothing else asked for. */
 int cli_callgrind_load(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out);
 

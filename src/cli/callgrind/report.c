@@ -153,6 +153,7 @@ const cli_opt cli_callgrind_report_opts[] = {
                         "inclusive cost is an estimate"},
     {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
     {"format", 0, "FMT", "text (default), json or csv"},
+    {"jobs", 'j', "N", "read N profiles at once (default: the number of CPUs)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
@@ -573,6 +574,7 @@ typedef struct settings {
     uint64_t part;
     cli_rows rows;                  /* -n, --threshold, --all */
     double min_share;
+    unsigned jobs;                  /* -j */
     /* once the profile is read: */
     size_t sort[4], nsort;          /* the sort events */
     size_t primary;                 /* the first of them (or 0) */
@@ -590,7 +592,7 @@ static int parse_settings(const cli_args *args, settings *o)
     if (o->tree < 0) return CLI_EXIT_USAGE;
     /* the rows of every table (docs/cli.md); --threshold is callgrind_annotate's */
     if (by < 0 || o->fmt < 0 || cli_get_rows(cmd, args, o->fmt == CLI_OUT_TEXT, &o->rows) ||
-        cli_get_u64(cmd, args, "part", 0, &o->part) ||
+        cli_get_u64(cmd, args, "part", 0, &o->part) || cli_get_jobs(cmd, args, &o->jobs) ||
         cli_get_double(cmd, args, "min-share", 0.0, &o->min_share))
         return CLI_EXIT_USAGE;
     o->cycles = cli_has(args, "cycles");
@@ -644,7 +646,9 @@ static int parse_events(const cli_args *args, const tk_profile *p, settings *o)
 /* What the report shows: the profile, the report's summary in the sort order, the
  * rows shown (the first `limit`) and, with --tree, the call arcs between them. */
 typedef struct table {
-    tk_profile *p;
+    tk_profile *p;                  /* the profile, or the names of pp */
+    tk_prof_partial *pp;            /* several inputs: their summary partial (or NULL) */
+    size_t nparts;
     size_t nev, nder;               /* events and derived events */
     tk_prof_report *rep;
     const tk_prof_summary *s;
@@ -658,7 +662,10 @@ static void table_free(table *t)
 {
     free(t->arc_idx);
     tk_prof_report_free(t->rep);
-    tk_profile_free(t->p);
+    if (t->pp)
+        tk_prof_partial_free(t->pp);
+    else
+        tk_profile_free(t->p);
 }
 
 /* The report of the part(s) asked for (tk_prof_report_open); with --tree the arcs. */
@@ -679,7 +686,9 @@ static int summarize(const settings *o, int self_only, table *t)
     ro.tree = o->tree != TREE_NONE;
     ro.cycles = o->cycles;
     ro.focus = o->focus;
-    if (tk_prof_report_open(&t->rep, t->p, &ro, &err) != TK_OK) {
+    tk_status st = t->pp ? tk_prof_report_open_partial(&t->rep, t->pp, &ro, &err)
+                         : tk_prof_report_open(&t->rep, t->p, &ro, &err);
+    if (st != TK_OK) {
         if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
         return cli_error(&err);
     }
@@ -708,8 +717,16 @@ static int compute_table(cli_ctx *ctx, const cli_args *args, settings *o,
     how.skip_jumps = 1;
     how.drop_files = o->group == TK_GROUP_FUNCTION;
     how.call_counts_only = self_only;
-    int rc = cli_callgrind_load_with(ctx, &how, notes, &t->p);
+    int rc;
+    if ((ctx->ninputs > 1 || ctx->team) && !o->part) { /* summaries of each, merged */
+        tk_prof_partial_options po = {o->group, self_only};
+        rc = cli_callgrind_load_summary(ctx, &how, &po, o->jobs, notes, &t->pp, &t->p);
+        if (t->pp) t->p = (tk_profile *)(uintptr_t)tk_prof_partial_names(t->pp);
+    } else {
+        rc = cli_callgrind_load_with(ctx, &how, notes, &t->p);
+    }
     if (rc || !t->p) return rc; /* no profile: a team's member, which prints nothing */
+    t->nparts = t->pp ? tk_prof_partial_parts(t->pp) : tk_profile_part_count(t->p);
     t->nev = tk_profile_event_count(t->p);
     t->nder = tk_profile_derived_count(t->p);
     rc = parse_events(args, t->p, o);
@@ -722,7 +739,7 @@ static void json_head(FILE *f, const settings *o, const table *t, const cli_call
 {
     const tk_profile *p = t->p;
     fprintf(f, "{\"version\":1,\"format\":\"callgrind\",\"by\":\"%s\",\"parts\":%zu,",
-            group_name(o->group), o->part ? (size_t)1 : tk_profile_part_count(p));
+            group_name(o->group), o->part ? (size_t)1 : t->nparts);
     fputs("\"events\":", f);
     cli_callgrind_json_events(f, p);
     fputs(",\"totals\":", f);
@@ -838,7 +855,7 @@ static void report_csv(FILE *f, const settings *o, const table *t)
 static void text_totals(FILE *f, const settings *o, const table *t, const cli_callgrind_notes *n)
 {
     const tk_profile *p = t->p;
-    fprintf(f, "parts: %zu%s\n", o->part ? (size_t)1 : tk_profile_part_count(p),
+    fprintf(f, "parts: %zu%s\n", o->part ? (size_t)1 : t->nparts,
             o->part ? " (selected)" : "");
     fputs("events:", f);
     for (size_t i = 0; i < t->nev; i++)

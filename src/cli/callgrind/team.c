@@ -1,9 +1,12 @@
-/* Callgrind profiles read by a team (src/cli/team.h, tracekit-mpi): each member reads its
- * inputs into one profile, as tracekit reads them all; the partial it sends is that profile as
- * callgrind text (tk_callgrind_write, read back by tk_callgrind_read_buffer: a round trip
- * loses nothing), and two partials merge by reading the later one after the earlier into one
- * profile, as the files themselves would be read. What reading the members' files noted
- * travels beside it, for the root to print and keep after its own. */
+/* Callgrind profiles read by a team (src/cli/team.h, tracekit-mpi). A report's members send
+ * the summary partial of their inputs (tk_prof_partial_serialize, read on --jobs threads:
+ * parallel.c), merged along the tree (tk_prof_partial_merge). A merge (and a report of one
+ * part) needs the whole profile: each member reads its inputs into one profile, as tracekit
+ * reads them all, and sends it as callgrind text (tk_callgrind_write, read back by
+ * tk_callgrind_read_buffer: a round trip loses nothing); two such partials merge by reading
+ * the later one after the earlier into one profile, as the files themselves would be read.
+ * What reading the members' files noted travels beside either, for the root to print and
+ * keep in input order. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,15 +42,6 @@ static int put(void *ctx, const void *data, size_t len)
     memcpy(b->data + b->size, data, len);
     b->size += len;
     return 0;
-}
-
-static void put_u64(bytes *b, uint64_t v) { put(b, &v, sizeof v); }
-
-static void put_str(bytes *b, const char *s)
-{
-    uint64_t n = s ? strlen(s) : 0;
-    put_u64(b, n);
-    put(b, s ? s : "", (size_t)n);
 }
 
 /* p as callgrind text into a partial. Returns 0, or -1 with the message in msg. */
@@ -123,78 +117,43 @@ static int merge_profiles(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     return rc;
 }
 
-/* ---- the notes: a member's, as bytes; the root's, printed and kept ------------------- */
-
-/* The notes of a member's inputs. */
-typedef struct noted {
-    bytes b;
-} noted;
-
-static void encode_note(void *ctx, tk_severity sev, const tk_location *loc, const char *message)
-{
-    (void)sev;
-    noted *n = ctx;
-    put_str(&n->b, loc->path);
-    put_u64(&n->b, (uint64_t)loc->offset);
-    put_u64(&n->b, loc->line);
-    put_u64(&n->b, loc->column);
-    put_str(&n->b, message);
-}
-
-typedef struct reader {
-    const uint8_t *p, *end;
-} reader;
-
-static int get_u64(reader *r, uint64_t *v)
-{
-    if ((size_t)(r->end - r->p) < sizeof *v)
-        return -1;
-    memcpy(v, r->p, sizeof *v);
-    r->p += sizeof *v;
-    return 0;
-}
-
-/* A string of the notes into buf (NUL-terminated, cut to size). */
-static int get_str(reader *r, char *buf, size_t size)
-{
-    uint64_t n;
-    if (get_u64(r, &n) != 0 || n > (uint64_t)(r->end - r->p))
-        return -1;
-    size_t keep = n < size - 1 ? (size_t)n : size - 1;
-    memcpy(buf, r->p, keep);
-    buf[keep] = 0;
-    r->p += n;
-    return 0;
-}
-
-/* Every member's notes, in the order of their inputs: printed and kept as tracekit's sink
- * does while it reads. */
-static void root_notes(const cli_part_bytes *b, cli_callgrind_notes *notes)
-{
-    reader r = {b->data, b->data + b->size};
-    char path[TK_ERROR_PATH_MAX], message[TK_ERROR_MSG_MAX];
-    tk_diag sink;
-    cli_callgrind_notes_sink(&sink, notes);
-    while (r.p < r.end) {
-        uint64_t offset, line, column;
-        if (get_str(&r, path, sizeof path) || get_u64(&r, &offset) ||
-            get_u64(&r, &line) || get_u64(&r, &column) || get_str(&r, message, sizeof message))
-            return; /* not what own_partial wrote: cannot happen */
-        tk_location loc = {path, (int64_t)offset, line, column};
-        sink.fn(sink.ctx, TK_SEV_WARNING, &loc, message);
-    }
-}
-
 /* ---- the load --------------------------------------------------------------------------- */
+
+/* What reading this member's inputs noted, as the bytes to send. */
+static void notes_part_of(cli_callgrind_noted *n, cli_part_bytes *out)
+{
+    cli_part_set(out, n->size ? CLI_PART_DATA : CLI_PART_EMPTY, n->data, n->size);
+    if (n->failed) {
+        cli_part_free(out);
+        cli_part_fail(out, NULL);
+    }
+    memset(n, 0, sizeof *n);
+}
+
+/* A library block (tk_free's) as a partial's bytes (malloc's). Returns 0 or -1 (msg). */
+static int bytes_to_part(uint8_t *data, size_t size, cli_part_bytes *out, char *msg)
+{
+    uint8_t *copy = size ? malloc(size) : NULL;
+    if (size && !copy) {
+        tk_free(data);
+        snprintf(msg, CLI_TEAM_MSG, "out of memory");
+        return -1;
+    }
+    if (size) memcpy(copy, data, size);
+    tk_free(data);
+    cli_part_free(out);
+    cli_part_set(out, size ? CLI_PART_DATA : CLI_PART_EMPTY, copy, size);
+    return 0;
+}
 
 /* This member's inputs into one profile (as load_with reads them, the notes into n), and its
  * partial (failed: the root says why). */
-static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how, noted *n,
-                        cli_part_bytes *part)
+static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                        cli_callgrind_noted *n, cli_part_bytes *part)
 {
     memset(part, 0, sizeof *part);
     tk_diag sink;
-    tk_diag_init(&sink, encode_note, n);
+    cli_callgrind_noted_sink(&sink, n);
     tk_error err;
     tk_error_clear(&err);
     tk_profile *p = NULL;
@@ -206,7 +165,9 @@ static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how, note
         tk_callgrind_read_options o = partial_options(how);
         o.path = ctx->paths[i];
         o.notes = &sink;
-        if (tk_callgrind_read_input(p, ctx->inputs[i], &o, &err) != TK_OK) {
+        if ((!ctx->inputs[i] && tk_input_open(&ctx->inputs[i], ctx->paths[i],
+                                              &ctx->input_opt, &err) != TK_OK) ||
+            tk_callgrind_read_input(p, ctx->inputs[i], &o, &err) != TK_OK) {
             cli_part_fail(part, NULL);
             tk_profile_free(p);
             return;
@@ -235,7 +196,7 @@ static int root_result(cli_ctx *ctx, const tk_callgrind_read_options *how,
 {
     if (part->state == CLI_PART_FAILED || notes_part->state == CLI_PART_FAILED)
         return root_alone(ctx, how, notes, out);
-    root_notes(notes_part, notes);
+    cli_callgrind_noted_say(notes_part->data, notes_part->size, notes);
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_profile_open(out, &err);
@@ -248,18 +209,96 @@ int cli_callgrind_team_load(cli_ctx *ctx, const tk_callgrind_read_options *how,
                             cli_callgrind_notes *notes, tk_profile **out)
 {
     const cli_team *t = ctx->team;
-    noted n = {{NULL, 0, 0, 0}};
+    cli_callgrind_noted n = {NULL, 0, 0, 0};
     cli_part_bytes part, notes_part;
     own_partial(ctx, how, &n, &part);
-    cli_part_set(&notes_part, n.b.size ? CLI_PART_DATA : CLI_PART_EMPTY, n.b.data, n.b.size);
     int rc = CLI_EXIT_OK;
-    if (n.b.failed)
-        cli_part_fail(&notes_part, NULL);
+    notes_part_of(&n, &notes_part);
     if (t->reduce(t, &part, merge_profiles, (void *)how) != 0 ||
         t->reduce(t, &notes_part, cli_part_concat, NULL) != 0)
         rc = CLI_EXIT_BAD_INPUT;
     else if (t->rank == 0)
         rc = root_result(ctx, how, &part, &notes_part, notes, out);
+    cli_part_free(&part);
+    cli_part_free(&notes_part);
+    return rc;
+}
+
+/* ---- a report's summary partials ------------------------------------------------------- */
+
+/* cli_merge_fn: serialised summary partials, each read and merged in order into the first,
+ * which is serialised once. */
+static int merge_summaries(void *arg, cli_part_bytes *parts, size_t n, char *msg)
+{
+    (void)arg;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_partial *a = NULL;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    tk_status st = tk_prof_partial_deserialize(&a, parts[0].data, parts[0].size, &err);
+    for (size_t k = 1; k < n && st == TK_OK; k++) {
+        tk_prof_partial *b = NULL;
+        st = tk_prof_partial_deserialize(&b, parts[k].data, parts[k].size, &err);
+        if (st == TK_OK) st = tk_prof_partial_merge(a, b, &err);
+        tk_prof_partial_free(b);
+    }
+    for (size_t k = 1; k < n; k++)
+        cli_part_free(&parts[k]);
+    if (st == TK_OK) st = tk_prof_partial_serialize(a, &data, &size, &err);
+    tk_prof_partial_free(a);
+    if (st != TK_OK) {
+        snprintf(msg, CLI_TEAM_MSG, "merging summary partials: %.400s", err.message);
+        return -1;
+    }
+    return bytes_to_part(data, size, &parts[0], msg);
+}
+
+/* This member's summary partial as bytes to send (failed: the root reads every input). */
+static void own_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                        const tk_prof_partial_options *po, unsigned jobs,
+                        cli_callgrind_noted *n, cli_part_bytes *part)
+{
+    memset(part, 0, sizeof *part);
+    tk_prof_partial *pp = NULL;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    char msg[CLI_TEAM_MSG];
+    if (cli_callgrind_own_partial(ctx, how, po, jobs, &pp, n) != 0)
+        cli_part_fail(part, NULL);
+    else if (pp && (tk_prof_partial_serialize(pp, &data, &size, NULL) != TK_OK ||
+                    bytes_to_part(data, size, part, msg) != 0))
+        cli_part_fail(part, NULL);
+    tk_prof_partial_free(pp);
+}
+
+int cli_callgrind_team_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                               const tk_prof_partial_options *po, unsigned jobs,
+                               cli_callgrind_notes *notes, tk_prof_partial **pp, tk_profile **p)
+{
+    const cli_team *t = ctx->team;
+    cli_callgrind_noted n = {NULL, 0, 0, 0};
+    cli_part_bytes part, notes_part;
+    own_summary(ctx, how, po, jobs, &n, &part);
+    notes_part_of(&n, &notes_part);
+    int rc = CLI_EXIT_OK;
+    if (t->reduce(t, &part, merge_summaries, NULL) != 0 ||
+        t->reduce(t, &notes_part, cli_part_concat, NULL) != 0) {
+        rc = CLI_EXIT_BAD_INPUT;
+    } else if (t->rank == 0) {
+        tk_status st = TK_OK;
+        if (part.state == CLI_PART_DATA)
+            st = tk_prof_partial_deserialize(pp, part.data, part.size, NULL);
+        if (st == TK_OK && *pp) st = tk_prof_partial_check(*pp, NULL);
+        if (part.state == CLI_PART_FAILED || notes_part.state == CLI_PART_FAILED ||
+            st != TK_OK) { /* what failed, said as tracekit says it: the root reads them all */
+            tk_prof_partial_free(*pp);
+            *pp = NULL;
+            rc = root_alone(ctx, how, notes, p);
+        } else {
+            cli_callgrind_noted_say(notes_part.data, notes_part.size, notes);
+        }
+    }
     cli_part_free(&part);
     cli_part_free(&notes_part);
     return rc;

@@ -1,0 +1,1 @@
+tracekit report -j 2 --top 5 --format json tests/data/callgrind/pass/threads-sep.out-01 tests/data/callgrind/fail/cut-summary.out tests/data/callgrind/pass/threads-sep.out-02 tests/data/callgrind/fail/cfn-at-eof.out tests/data/callgrind/pass/threads-sep.out-03

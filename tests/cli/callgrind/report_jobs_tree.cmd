@@ -1,0 +1,1 @@
+tracekit report -j 3 --by file-function --inclusive --tree both --format json --top 12 tests/data/callgrind/pass/mutual.out tests/data/callgrind/pass/mutual-recs.out tests/data/callgrind/pass/mutual.out tests/data/callgrind/pass/demo-recs.out
