@@ -94,6 +94,8 @@ MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 ifeq ($(SAN)$(filter musl%,$(CC)),)
 MPI_PROGRAM := $(BUILD)/tracekit-mpi
+# the tests' driver: many command lines in one MPI job (tests/mpi/batch.c)
+MPI_BATCH := $(BUILD)/tests/mpi_batch
 endif
 endif
 
@@ -153,6 +155,15 @@ $(BUILD)/obj/src/mpi/%.o: src/mpi/%.c $(FLAGS_STAMP)
 $(BUILD)/tracekit-mpi: $(MPI_OBJ) $(filter-out %/tracekit.o,$(CLI_OBJ)) $(STATIC_LIB)
 	OMPI_CC=$(CC) $(MPICC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
+$(BUILD)/obj/tests/mpi/%.o: tests/mpi/%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) $(CLI_CPPFLAGS) -Isrc/mpi $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/mpi_batch: $(BUILD)/obj/tests/mpi/batch.o $(filter-out %/main.o,$(MPI_OBJ)) \
+                          $(filter-out %/tracekit.o,$(CLI_OBJ)) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
 $(STATIC_LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
@@ -188,7 +199,7 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/replay.o $(STATI
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/obj/fuzz/replay.o $(STATIC_LIB) $(LIBS)
 
-test-binaries: $(PROGRAM) $(MPI_PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
+test-binaries: $(PROGRAM) $(MPI_PROGRAM) $(MPI_BATCH) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
 
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).

@@ -102,12 +102,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_BAD_INPUT);
     }
     cli_set_team(&m.team);
-    /* a generic command runs on every rank (dispatch.c splits its work or gives it to rank
-     * 0); a command of its own, help and the usage on rank 0 alone */
-    const cli_command *c = argc > 1 ? cli_command_find(argv[1]) : NULL;
-    int rc = rank == 0 || (c && !c->run) ? cli_main(argc, argv) : CLI_EXIT_OK;
-    fflush(stdout);
-    m.team.max(&m.team, &rc); /* the job's status: the worst of the ranks' */
+    int rc = mpi_team_run(&m, argc, argv);
     const char *times = getenv("TRACEKIT_MPI_TIMES");
     if (times && strcmp(times, "0") != 0 && *times)
         mpi_team_times(&m);

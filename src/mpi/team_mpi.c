@@ -262,6 +262,17 @@ int mpi_team_open(mpi_team *m, int fanin, FILE *err)
     return 0;
 }
 
+int mpi_team_run(mpi_team *m, int argc, char **argv)
+{
+    /* a generic command runs on every rank (dispatch.c splits its work or gives it to rank
+     * 0); a command of its own, help and the usage on rank 0 alone */
+    const cli_command *c = argc > 1 ? cli_command_find(argv[1]) : NULL;
+    int rc = m->team.rank == 0 || (c && !c->run) ? cli_main(argc, argv) : CLI_EXIT_OK;
+    fflush(stdout);
+    m->team.max(&m->team, &rc); /* the job's status: the worst of the ranks' */
+    return rc;
+}
+
 void mpi_team_close(mpi_team *m)
 {
     for (int level = 0; level < m->levels; level++)

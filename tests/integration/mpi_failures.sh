@@ -1,7 +1,8 @@
 #!/bin/bash
 # tracekit-mpi when things go wrong (issue 28): a rank that cannot read its file (the path and
-# the error, as tracekit says it, exit 1, no output file); a rank killed mid-run and a rank
-# stuck past TRACEKIT_MPI_TIMEOUT: the job ends with a failure, no output file, no process left.
+# the error, as tracekit says it, exit 1, no output file: one MPI job per number of ranks runs
+# those, tests/mpi/batch.c); a rank killed mid-run and a rank stuck past TRACEKIT_MPI_TIMEOUT:
+# the job ends with a failure, no output file, no process left.
 set -uo pipefail
 T=$(mktemp -d)
 pids=""
@@ -12,13 +13,13 @@ cleanup() {
 trap cleanup EXIT
 . tests/integration/lib/mpi.sh
 D=tests/data/xray/pass
-for np in 2 3; do
-    same_as_tracekit "a missing file" $np report $D/mtpool.fdr "$T/missing.fdr" $D/calltree.fdr \
-        -o "$T/out.txt"
-    same_as_tracekit "a damaged file" $np report $D/mtpool.fdr $D/calltree.fdr \
-        tests/data/xray/fail/truncated-record.fdr -o "$T/out.txt"
-    same_as_tracekit "not a trace" $np report $D/mtpool.fdr $D/calltree.fdr README.md
-done
+batch "a missing file" report $D/mtpool.fdr "$T/missing.fdr" $D/calltree.fdr -o "$T/out.txt"
+batch "a damaged file" report $D/mtpool.fdr $D/calltree.fdr \
+    tests/data/xray/fail/truncated-record.fdr -o "$T/out.txt"
+batch "not a trace" report $D/mtpool.fdr $D/calltree.fdr README.md
+batch "a missing profile" report tests/data/callgrind/pass/mutual.out "$T/missing.out" \
+    tests/data/callgrind/pass/mutual.out -o "$T/out.txt"
+batch_run 2 3 5
 
 # the ranks of the job started in the background: "PID RANK" lines
 ranks_of() {

@@ -52,3 +52,72 @@ same_as_tracekit() {
     [ -n "$out" ] && rm -f "$out"
     return 0
 }
+
+# ---- many commands in one MPI job (tests/mpi/batch.c) --------------------------------------
+# batch NAME ARGS...: a command for batch_run (the fan-in and standard input from
+# TRACEKIT_MPI_FANIN and STDIN, as same_as_tracekit reads them). An -o FILE in ARGS becomes
+# a file of the command's own, the same path for tracekit and tracekit-mpi.
+# batch_run NP...: tracekit runs every command, then one job on each NP ranks runs them all
+# (build/tests/mpi_batch), and each command's stdout, stderr, exit status and -o file must be
+# tracekit's.
+MPI_BATCH=$BUILD/tests/mpi_batch
+[ -x "$MPI_BATCH" ] || { echo "FAIL: $MPI_BATCH was not built (make test-binaries)"; exit 1; }
+batch_names=() batch_lines=() batch_outs=()
+batch() {
+    local name=$1 k=$((${#batch_names[@]} + 1)) line prev="" a out=""
+    shift
+    line="${TRACEKIT_MPI_FANIN:--}"$'\t'"${STDIN:--}"
+    for a in "$@"; do
+        if [ "$prev" = -o ]; then
+            mkdir -p "$T/o.$k"
+            out="$T/o.$k/$(basename "$a")"
+            a=$out
+        fi
+        line="$line"$'\t'"$a"
+        prev=$a
+    done
+    batch_names+=("$name") batch_lines+=("$line") batch_outs+=("$out")
+}
+batch_run() {
+    local k n=${#batch_names[@]} np line out
+    local -a words
+    for ((k = 1; k <= n; k++)); do
+        line=${batch_lines[k - 1]} out=${batch_outs[k - 1]}
+        IFS=$'\t' read -r -a words <<<"$line"
+        local in=${words[1]}
+        [ "$in" = - ] && in=/dev/null
+        [ -n "$out" ] && rm -f "$out"
+        "$TK" "${words[@]:2}" <"$in" >"$T/one.$k.out" 2>"$T/one.$k.err"
+        echo $? >"$T/one.$k.rc"
+        rm -f "$T/one.$k.file"
+        [ -n "$out" ] && [ -e "$out" ] && mv "$out" "$T/one.$k.file"
+    done
+    printf '%s\n' "${batch_lines[@]}" >"$T/batch.list"
+    for np in "$@"; do
+        rm -rf "$T/mpi.$np" && mkdir "$T/mpi.$np"
+        timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$np" "$MPI_BATCH" \
+            "$T/batch.list" "$T/mpi.$np" >"$T/mpi.$np.log" 2>&1 ||
+            { echo "FAIL: the batch on $np ranks failed:"; tail -5 "$T/mpi.$np.log"; mpi_fail=1; }
+        for ((k = 1; k <= n; k++)); do
+            local d=$T/mpi.$np/$k files=same
+            out=${batch_outs[k - 1]}
+            if [ -n "$out" ]; then
+                if [ -e "$T/one.$k.file" ] && [ -e "$out" ]; then
+                    cmp -s "$T/one.$k.file" "$out" || files=differ
+                elif [ -e "$T/one.$k.file" ] || [ -e "$out" ]; then
+                    files=differ
+                fi
+                rm -f "$out"
+            fi
+            if ! cmp -s "$T/one.$k.rc" "$d.rc" || ! cmp -s "$T/one.$k.out" "$d.out" ||
+                ! cmp -s "$T/one.$k.err" "$d.err" || [ $files != same ]; then
+                echo "FAIL: ${batch_names[k - 1]} -np $np: exit $(cat "$T/one.$k.rc") and" \
+                    "$(cat "$d.rc" 2>/dev/null), or the output differs"
+                diff "$T/one.$k.err" "$d.err" 2>&1 | head -5
+                diff "$T/one.$k.out" "$d.out" 2>&1 | head -5
+                mpi_fail=1
+            fi
+        done
+    done
+    return 0
+}
