@@ -1,5 +1,6 @@
 # tracekit — one GNU Makefile. Objects go under $(BUILD)/ (out of tree).
-#   make            library (static + shared) and the tracekit program
+#   make            library (static + shared), the tracekit program and, where mpicc is,
+#                   tracekit-mpi (docs/mpi.md)
 #   make check      the whole test suite: gcc, gcc with ASan+UBSan, clang, the
 #                   threaded code under ThreadSanitizer, and the general paths only
 #   make test-binaries BUILD=build-nofast CFLAGS=-DTK_NO_FAST_PATH
@@ -85,6 +86,17 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 REPLAY_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/replay_%)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
+# tracekit-mpi (src/mpi/ and the command line's objects but tracekit.c's main), built when
+# mpicc is there (Open MPI: scripts/setup-deps.sh), not for sanitizer or musl builds.
+MPICC ?= mpicc
+MPI_SRC := $(sort $(wildcard src/mpi/*.c))
+MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+ifeq ($(SAN)$(filter musl%,$(CC)),)
+MPI_PROGRAM := $(BUILD)/tracekit-mpi
+endif
+endif
+
 STATIC_LIB := $(BUILD)/libtracekit.a
 SHARED_LIB := $(BUILD)/libtracekit.so
 PROGRAM := $(BUILD)/tracekit
@@ -100,7 +112,7 @@ include recorder/recorder.mk
 
 .PHONY: all deps viewers-deps check check-quick musl-test-binaries unit-cli-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
-all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(MAN_STAMP) $(COMPLETION) $(RECORDER_ALL)
+all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(MPI_PROGRAM) $(MAN_STAMP) $(COMPLETION) $(RECORDER_ALL)
 
 deps:
 	@scripts/setup-deps.sh
@@ -132,6 +144,14 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/obj/src/cli/%.o: src/cli/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# mpicc runs the build's compiler (OMPI_CC) with MPI's include and library flags.
+$(BUILD)/obj/src/mpi/%.o: src/mpi/%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tracekit-mpi: $(MPI_OBJ) $(filter-out %/tracekit.o,$(CLI_OBJ)) $(STATIC_LIB)
+	OMPI_CC=$(CC) $(MPICC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -168,7 +188,7 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/replay.o $(STATI
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/obj/fuzz/replay.o $(STATIC_LIB) $(LIBS)
 
-test-binaries: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
+test-binaries: $(PROGRAM) $(MPI_PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_ALL)
 
 # The whole suite: plain gcc build, the same tests under ASan+UBSan, and a clang
 # build (a second compiler catches order-dependent code and other warnings).
@@ -256,6 +276,9 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tracekit
 	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/tracekit
+ifneq ($(MPI_PROGRAM),)
+	install -m 755 $(MPI_PROGRAM) $(DESTDIR)$(BINDIR)/tracekit-mpi
+endif
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/completion/tracekit.bash $(DESTDIR)$(BASHCOMPDIR)/tracekit
@@ -273,7 +296,8 @@ ifneq ($(RECORDER_ALL),)
 endif
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tracekit $(DESTDIR)$(LIBDIR)/libtracekit.a \
+	rm -f $(DESTDIR)$(BINDIR)/tracekit $(DESTDIR)$(BINDIR)/tracekit-mpi \
+	    $(DESTDIR)$(LIBDIR)/libtracekit.a \
 	    $(DESTDIR)$(LIBDIR)/libtracekit.so $(DESTDIR)$(LIBDIR)/libtracekit.so.0 \
 	    $(DESTDIR)$(LIBDIR)/libtracekit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/tracekit.pc
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/tracekit/,$(notdir $(wildcard include/tracekit/*.h)))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/profile_summary.h"
 #include "formats/callgrind/callgrind_parser.h"
 #include "tracekit/tracekit.h"
 

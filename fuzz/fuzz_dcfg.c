@@ -1,7 +1,8 @@
 /* Fuzz the DCFG reader in both modes (strict, and check mode with a
  * diagnostics sink), its fast row path against its token path, then the
- * checker, the report, the dump, the writer and the dot export on whatever
- * was read. Invariants: what the strict read or
+ * checker, the report (and the tables of Intel's dcfg-reader), the diff of
+ * the model with itself, the dump, the writer and the dot export on whatever
+ * was read. Invariants: a model differs from itself nowhere; what the strict read or
  * the report refuses, check reports as an error; after a strict read every
  * sum of counts (recomputed here in 128 bits) fits in 64 bits and equals the
  * model's. */
@@ -28,6 +29,25 @@ __extension__ typedef unsigned __int128 u128;
 
 #define FITS(x) ((x) <= (u128)UINT64_MAX)
 
+/* The model against itself: no difference, and with `equal` every row has a change of 0. */
+static void self_diff(const tk_cfg *cfg)
+{
+    tk_cfg_diff_options o = TK_CFG_DIFF_OPTIONS_INIT;
+    o.equal = 1;
+    o.top = 8;
+    tk_cfg_diff *d;
+    if (tk_cfg_diff_open(&d, cfg, cfg, &o, NULL) != TK_OK) return;
+    if (tk_cfg_diff_differences(d) != 0) __builtin_trap();
+    for (uint32_t pi = 0; pi < tk_cfg_diff_pairs(d); pi++)
+        for (int t = 0; t < TK_CFG_DIFF_NTABLES; t++)
+            for (size_t i = 0; i < tk_cfg_diff_rows(d, pi, (tk_cfg_diff_table)t); i++) {
+                tk_cfg_diff_row r;
+                tk_cfg_diff_row_get(d, pi, (tk_cfg_diff_table)t, i, &r);
+                if (r.change || !r.has[0] || !r.has[1]) __builtin_trap();
+            }
+    tk_cfg_diff_free(d);
+}
+
 static int consume(const tk_cfg *cfg, FILE *sink)
 {
     tk_error err;
@@ -35,6 +55,14 @@ static int consume(const tk_cfg *cfg, FILE *sink)
     tk_dcfg_report_options ro = TK_DCFG_REPORT_OPTIONS_INIT;
     ro.top = 5;
     tk_status rs = tk_dcfg_report(cfg, &ro, FUZZ_WRITER(sink), &err);
+    /* the tables of Intel's dcfg-reader, in the three formats */
+    static const char *const intel[] = {"statistics", "source-loops", "inner-source-loops"};
+    for (int k = 0; k < 3; k++) {
+        ro.table = intel[k];
+        ro.format = (tk_dcfg_report_format)(k % 3);
+        (void)tk_dcfg_report(cfg, &ro, FUZZ_WRITER(sink), &err);
+    }
+    self_diff(cfg);
     (void)tk_dcfg_dump(cfg, FUZZ_WRITER(sink), &err);
     (void)tk_dcfg_write(cfg, FUZZ_WRITER(sink), &err);
     tk_cfg_dot_options dot = TK_CFG_DOT_OPTIONS_INIT;

@@ -120,7 +120,7 @@ extern Bool tkr_idle;           /* not recorded: the instrumentation adds nothin
 
 /* ---- tkr_code.c ---- */
 void tkr_code_init(void);
-void tkr_code_reset_after_fork(void);
+void tkr_code_forget_edges(void);
 UInt tkr_image_of(Addr a);
 void tkr_images_add_mapped(void);
 tkr_sb *tkr_sb_get(Addr addr, UInt n, const UChar *lens, UInt nexits, const tkr_exit *exits);

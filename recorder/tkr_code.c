@@ -329,6 +329,27 @@ tkr_sb *tkr_sb_get(Addr addr, UInt n, const UChar *lens, UInt nexits, const tkr_
     return sb;
 }
 
+/* Every exit's cache of the edge record it led to last is emptied (a forked child drops
+ * the parent's records: its own are numbered from 1). */
+void tkr_code_forget_edges(void)
+{
+    for (UInt i = 0; i < nsbs; i++) {
+        tkr_sb *sb = sb_list[i];
+        for (UInt k = 0; k < sb->nexits; k++) {
+            sb->exits[k].c_sb = NULL;
+            sb->exits[k].c_edge = NULL;
+        }
+        sb->inprog.c_sb = NULL;
+        sb->inprog.c_edge = NULL;
+    }
+    for (UInt i = 0; i < ndyn; i++) {
+        dyn_exits[i]->c_sb = NULL;
+        dyn_exits[i]->c_edge = NULL;
+    }
+    tkr_start_exit.c_sb = NULL;
+    tkr_start_exit.c_edge = NULL;
+}
+
 /* A pseudo exit of sb at an instruction (where a signal interrupted it). */
 tkr_exit *tkr_exit_dynamic(tkr_sb *sb, UInt instr, UInt kind)
 {

@@ -324,14 +324,15 @@ void tkr_sigreturn(ThreadId tid)
     if (t->alive && tkr_wet) tkw_signal(t, True);
 }
 
-/* In the child of a fork: only the forking thread is left, its counts start
- * at zero; the trace (when recorded) goes to the child's own files. */
+/* In the child of a fork: only the forking thread is left, its records start
+ * anew (numbered from 1: every record of a raw file ran, its ids are dense); the
+ * trace (when recorded) goes to the child's own files. */
 void tkr_run_reset_after_fork(ThreadId tid)
 {
-    for (UInt i = 0; i < nedges; i++) {
-        by_id[i]->count = 0;
-        by_id[i]->pred = NULL;
-    }
+    tkr_code_forget_edges();
+    VG_(memset)(slots, 0, edge_cap * sizeof *slots);
+    nedges = 0;
+    pool_left = 0; /* the parent's records stay allocated (a copy of its memory) */
     for (UInt i = 0; i < VG_N_THREADS; i++) {
         tkr_thread *t = &threads[i];
         if (t->fd >= 0) VG_(close)(t->fd);

@@ -99,7 +99,8 @@ void tkw_reg_table_init(void)
     REG("id", guest_IDFLAG);
     REG("fs", guest_FS_CONST);
     REG("gs", guest_GS_CONST);
-    for (UInt i = 0; i < 16; i++) add_reg(ymm[i], offsetof(VexGuestAMD64State, guest_YMM0) + 32 * i, 32);
+    for (UInt i = 0; i < 16; i++)
+        add_reg(ymm[i], offsetof(VexGuestAMD64State, guest_YMM0) + 32 * i, 32);
     REG("ftop", guest_FTOP);
     REG("st", guest_FPREG);
     REG("fptag", guest_FPTAG);
@@ -206,7 +207,7 @@ static void shadow_set(Addr a, SizeT n, ULong def, UInt inst, Bool make)
     }
 }
 
-/* ---- the stream ------------------------------------------------------------------------------- */
+/* ---- the stream ------------------------------------------------------------------------------ */
 
 static inline void put(ULong v)
 {

@@ -14,6 +14,7 @@ valgrind
 time python3 python3-cffi binutils sqlite3 gdb
 man-db groff-base zsh
 graphviz
+libopenmpi-dev openmpi-bin
 nodejs chromium xvfb kcachegrind dbus xdotool imagemagick tesseract-ocr tesseract-ocr-eng
 "
 

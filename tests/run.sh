@@ -35,6 +35,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/res" "$work/tmp"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# the viewer tests' traces of real programs, made once (job_viewers_real)
+export TK_VIEWERS_REAL="$work/viewers-real"
 
 wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
@@ -104,6 +106,8 @@ job_integration() { # build name
     local b=$1 name=$2 tmp=$3 s="tests/integration/$2.sh" rc why
     if grep -q '^[^#]*\bmake -s \(un\)\?install\b' "$s"; then
         flock "$work/make.lock" bash "$s" >"$tmp/out" 2>&1
+    elif [[ $name == viewers_* ]]; then # once the traces they share are made
+        flock -s "$work/viewers.lock" bash "$s" >"$tmp/out" 2>&1
     else
         bash "$s" >"$tmp/out" 2>&1
     fi
@@ -127,6 +131,14 @@ job_fuzz() { # build name
     [ ${#dirs[@]} -gt 0 ] || { echo "F $b fuzz $x (no corpus)"; return; }
     if "$r" "${dirs[@]}" >"$tmp/out" 2>&1; then echo "P 1"
     else echo "F $b fuzz replay $x"; tail -30 "$tmp/out" | sed 's/^/    /'; fi
+}
+
+# The viewer tests' traces of real programs, made once for all of them
+# (tests/integration/lib/viewers_real.sh) while run.sh holds viewers.lock, which
+# the viewer scripts wait for.
+job_viewers_real() {
+    (tmp=$1; . tests/integration/lib/viewers_real.sh && viewers_real) >/dev/null 2>&1
+    flock -u 9
 }
 
 job_conventions() { # build
@@ -159,6 +171,7 @@ run_job() {
         cli) job_cli "$b" "$arg" "$5" "$tmp" ;;
         integration) job_integration "$b" "$arg" "$tmp" ;;
         fuzz) job_fuzz "$b" "$arg" "$tmp" ;;
+        viewers_real) job_viewers_real "$tmp" ;;
         conventions) job_conventions "$b" "$tmp" ;;
         esac
         times >"$tmp/times"
@@ -191,6 +204,8 @@ if [ "${TK_INTEGRATION:-1}" != 0 ] && [ "${build_ok[$first_build]}" = 1 ]; then
             [[ " ${names[*]} " == *" $n "* ]] || names+=("$n")
         done
         for n in "${names[@]}"; do wanted "$n" && queue+=("0 integration $first_build $n 1"); done
+        [[ " ${queue[*]} " == *" integration $first_build viewers_"* ]] &&
+            queue=("0 viewers_real $first_build - 1" "${queue[@]}")
         ;;
     esac
 fi
@@ -236,6 +251,8 @@ for i in "${!builds[@]}"; do
 done
 
 # ---- run them -------------------------------------------------------------
+exec 9>"$work/viewers.lock"
+[[ " ${queue[*]} " == *" viewers_real "* ]] && flock 9 # until job_viewers_real is done
 n=0
 for q in "${queue[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
@@ -279,10 +296,11 @@ for i in "${!builds[@]}"; do
             esac
         done <"$work/res/$k"
     done
-    for p in conventions unit cli integration fuzz; do
+    for p in conventions viewers_real unit cli integration fuzz; do
         [ -n "${ms[$p]:-}" ] || continue
         case $p in
         unit) label="unit tests" ;; cli) label="cli cases" ;; fuzz) label="fuzz replay" ;;
+        viewers_real) label="the viewer tests' traces of real programs" ;;
         *) label=$p ;;
         esac
         [ $p = integration ] && printf '%s\n' "${integ_lines[@]}" >&2

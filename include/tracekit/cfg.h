@@ -417,9 +417,34 @@ typedef struct tk_cfg_dot_options {
     const uint32_t *routines; size_t nroutines;
     const uint32_t *loops; size_t nloops;
     const uint32_t *images; size_t nimages;
+    int intel_layout; /* 1: exactly the lines of Intel's dcfg-to-dot; 0: also a size that
+                         Graphviz scales a bigger drawing into (16,000 px at 96 dpi: what
+                         ImageMagick opens) */
 } tk_cfg_dot_options;
-#define TK_CFG_DOT_OPTIONS_INIT {NULL, 0, NULL, 0, NULL, 0}
+#define TK_CFG_DOT_OPTIONS_INIT {NULL, 0, NULL, 0, NULL, 0, 0}
 TK_API tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt, const tk_writer *f, tk_error *err);
+
+/* About what Graphviz lays out of a CFG within its limits (tracekit's dot -Tsvg within 20 s
+ * and 16,000 px): a real program's whole CFG (3,000 blocks; also Intel's dcfg-to-dot output of
+ * SDE's DCFG of a small one, 1,700) takes dot over a minute and fails ("trouble in
+ * init_rank"), and one routine of 70 blocks is 14,000 px high. tracekit convert --to dot of a
+ * DCFG with more blocks, and nothing chosen, draws its hottest routines. */
+#define TK_CFG_DOT_MAX_BLOCKS 100
+
+/* The hottest routines of cfg by the instructions executed in their own blocks, most first,
+ * while their blocks add up to at most max_blocks (the hottest one always; routines that
+ * never ran are left out), for tk_cfg_dot_options.routines. */
+typedef struct tk_cfg_hot_routines {
+    uint32_t *ids;       /* the node id of each one's entry, hottest first (tk_free) */
+    size_t n;
+    uint64_t instrs;     /* instructions executed in their blocks */
+    uint64_t total;      /* instructions executed in every block of cfg */
+    uint64_t blocks;     /* their blocks */
+    uint64_t all_blocks; /* the blocks of cfg */
+} tk_cfg_hot_routines;
+/* TK_OK or TK_ERR_NOMEM. */
+TK_API tk_status tk_cfg_dot_hot_routines(const tk_cfg *cfg, uint64_t max_blocks,
+                                         tk_cfg_hot_routines *out, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -69,7 +69,10 @@ typedef struct tk_dcfg_report_options {
     tk_dcfg_report_format format;
     uint32_t top;          /* rows of the block, routine and loop tables (0: 20) */
     int all_rows;          /* every row of those tables (top is not used) */
-    const char *table;     /* NULL: all; else "summary", "blocks", "routines" or "loops" */
+    /* NULL: summary, blocks, routines and loops; else one of them, or one of the tables of
+     * Intel's dcfg-reader, as it prints them: "statistics", "source-loops" or
+     * "inner-source-loops" (docs/formats/dcfg.md) */
+    const char *table;
     int has_image, has_routine, has_loop;
     uint32_t image_id;     /* --image: only this image's blocks, routines, loops */
     uint32_t routine_id;   /* --routine: only this routine (entry id) and its loops */

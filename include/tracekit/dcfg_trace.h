@@ -147,9 +147,12 @@ typedef struct tk_dcfg_trace_decode_options {
     tk_dcfg_trace_render_fn render;
     const void *render_ctx;
     tk_dcfg_trace_write_text_fn write_text;
+    /* Only the selected chunks whose global index is in [chunk_begin, chunk_end) (both 0:
+     * every one): a part of a trace, as a rank of tracekit-mpi decodes it. */
+    size_t chunk_begin, chunk_end;
 } tk_dcfg_trace_decode_options;
 
-#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0, NULL, NULL, NULL}
+#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}
 
 /* Decode the selected chunks, in parallel when opt->threads > 1, delivering
  * every chunk's edges to fn in file order (a chunk may arrive in several
@@ -180,12 +183,14 @@ TK_API tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg
 TK_API tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
                               tk_diag *diag, tk_error *err);
 
-/* The events model of a trace (tracekit/events.h), for the viewer exports:
- * CALL-type edges are enters, RETURN-type edges exits, time = the thread's
- * instruction count; functions are routine entry block ids, named by their
- * symbols. Threads one after the other; each starts inside the function of
- * its first block, and its open calls are closed at its last instruction.
- * The source borrows t and cfg. */
+/* The events model of a trace (tracekit/events.h), for the viewer exports: the thread's
+ * call stack, a frame per routine, its opens enters and its closes exits: CALL-type edges
+ * open a frame, RETURN-type edges close the innermost call with the frames jumps opened
+ * above it, a jump into another routine opens a frame of it (or closes back to it when it
+ * is a frame of the innermost call's chain), so that every instruction is in a frame of its
+ * own routine (docs/formats/dcfg-trace.md); time = the thread's instruction count; functions
+ * are routine entry block ids, named by their symbols. Threads one after the other; frames
+ * still open close at the thread's last instruction. The source borrows t and cfg. */
 typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
 typedef struct tk_event_source tk_event_source;
 TK_API tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
@@ -196,9 +201,11 @@ TK_API void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source
 
 /* Add the trace to a profile (tracekit/profile.h) for callgrind output:
  * event Ir, one part per thread, self cost per block address in the
- * function of the block's routine (object = image file), call arcs of CALL
- * edges with inclusive Ir up to their RETURN. Errors: TK_ERR_FORMAT (a
- * process or edge not in the DCFG, or a decoding error), TK_ERR_NOMEM. */
+ * function of the block's routine (object = image file); the thread's call stack as
+ * its events (tk_dcfg_trace_events_open) make it: a call arc per frame opened by a CALL
+ * edge or a jump into another routine, with inclusive Ir until the frame closes, and the
+ * thread's top-level frames as the calls of its root function "thread TID". Errors:
+ * TK_ERR_FORMAT (a process or edge not in the DCFG, or a decoding error), TK_ERR_NOMEM. */
 typedef struct tk_profile tk_profile;
 TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
                                    tk_error *err);

@@ -19,9 +19,13 @@ extern "C" {
 typedef struct tk_dcfg_trace_report_options {
     unsigned threads; /* decoding threads (tk_dcfg_trace_decode_options.threads; 0 or 1: the
                          caller's) */
+    /* Only the thread's chunks [chunk_begin, chunk_end) (indices among the thread's chunks,
+     * cut to their number; both 0: all): a partial report, which tk_dcfg_trace_report_merge
+     * adds to the others'. */
+    size_t chunk_begin, chunk_end;
 } tk_dcfg_trace_report_options;
 
-#define TK_DCFG_TRACE_REPORT_OPTIONS_INIT {0}
+#define TK_DCFG_TRACE_REPORT_OPTIONS_INIT {0, 0, 0}
 
 typedef struct tk_dcfg_trace_report_stats {
     uint64_t pid, thread_id;
@@ -69,6 +73,32 @@ TK_API size_t tk_dcfg_trace_report_count(const tk_dcfg_trace_report *r,
 TK_API const tk_dcfg_trace_report_row *tk_dcfg_trace_report_row_at(
     const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table table, size_t i);
 TK_API void tk_dcfg_trace_report_free(tk_dcfg_trace_report *r);
+
+/* ---- partial reports: merge, serialise --------------------------------------------------
+ * The reports of the chunks [a, b) and [b, c) of a thread (chunk_begin, chunk_end) merged,
+ * in any grouping, are the report of [a, c): the counts, the edges by frequency, and the
+ * same bytes serialised (exact: every edge's count is kept). */
+
+/* Add `from` (a report of other chunks of the same thread: same pid and thread id) into
+ * `into`: chunks, edges, instructions and every edge's count added, the edges ranked again
+ * (the hot tables dropped: tk_dcfg_trace_report_hot again). from is left as it was. Returns
+ * TK_OK, TK_ERR_ARG (another thread), TK_ERR_LIMIT (a sum past 2^64 - 1), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_report_merge(tk_dcfg_trace_report *into,
+                                            const tk_dcfg_trace_report *from, tk_error *err);
+
+/* r's counts as bytes (canonical: equal counts give equal bytes), in a block the caller frees
+ * with tk_free: "TKDTR" 1, then LEB128 varints: pid, thread id, chunks, edges, instructions,
+ * the number of distinct edges, and each edge (ids ascending, delta-coded) with its count.
+ * Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_report_serialize(const tk_dcfg_trace_report *r, uint8_t **data,
+                                                size_t *size, tk_error *err);
+
+/* The report serialised in data[0..size) (its edges ranked; no hot tables). Returns TK_OK,
+ * TK_ERR_FORMAT (not such bytes: the message says what, err's offset where; the edges'
+ * counts must add up to its edges), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_report_deserialize(tk_dcfg_trace_report **out,
+                                                  const uint8_t *data, size_t size,
+                                                  tk_error *err);
 
 #ifdef __cplusplus
 }

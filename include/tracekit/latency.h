@@ -24,6 +24,8 @@ typedef struct tk_latency_row {
     uint64_t sum;     /* ticks */
     uint64_t open;    /* calls still open at the end of the trace (not in the statistics) */
     uint64_t unwound; /* calls closed by the exit of a caller (included in the statistics) */
+    uint64_t self;    /* ticks: sum minus the time of the calls made from the function's calls
+                         (their self time; llvm-xray account has no such column) */
 } tk_latency_row;
 
 typedef struct tk_latency_totals {
@@ -65,9 +67,9 @@ TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
 TK_API tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err);
 
 /* l as bytes (a canonical form: equal accountings give equal bytes), in a block the caller
- * frees with tk_free: "TKLAT" 1, then LEB128 varints: per_thread, the totals, the series in
- * (thread, function) order, each with its distinct durations ascending (delta-coded) and their
- * counts. Reorders l's duration arrays (not its results). Returns TK_OK, TK_ERR_NOMEM. */
+ * frees with tk_free: "TKLAT" 2, then LEB128 varints: per_thread, the totals, the series in
+ * (thread, function) order, each with its open and unwound calls, its self time and its
+ * distinct durations ascending (delta-coded) and their counts. Reorders l's duration arrays (not its results). Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size,
                                       tk_error *err);
 
@@ -89,7 +91,8 @@ typedef enum tk_latency_key {
     TK_LATENCY_KEY_P90,
     TK_LATENCY_KEY_P99,
     TK_LATENCY_KEY_MAX,
-    TK_LATENCY_KEY_FUNC     /* the function's name (tk_event_func_name of `names`) */
+    TK_LATENCY_KEY_FUNC,    /* the function's name (tk_event_func_name of `names`) */
+    TK_LATENCY_KEY_SELF     /* self time */
 } tk_latency_key;
 
 typedef enum tk_latency_order {
@@ -115,7 +118,9 @@ typedef struct tk_latency_report tk_latency_report;
  * (opt NULL: the defaults). l may be freed afterwards. Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
                                        const tk_latency_report_options *opt, tk_error *err);
+/* The rows shown (at most `top`), and the rows with completed calls before that cut. */
 TK_API size_t tk_latency_report_count(const tk_latency_report *r);
+TK_API size_t tk_latency_report_total(const tk_latency_report *r);
 /* Row i (< count), borrowed from r. */
 TK_API const tk_latency_row *tk_latency_report_row(const tk_latency_report *r, size_t i);
 TK_API void tk_latency_report_free(tk_latency_report *r);

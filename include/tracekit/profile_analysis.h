@@ -21,43 +21,56 @@ typedef enum tk_prof_group {
     TK_GROUP_LINE = 4           /* (file of the cost line, line) */
 } tk_prof_group;
 
-typedef struct tk_prof_entry {
+/* A summary: the entries of a profile by a key (tk_prof_group) with their self and inclusive
+ * costs and call counts, and its call cycles. Opaque: read through tk_prof_summary_get,
+ * tk_prof_entry_get (entry i) and tk_prof_cycle_get (cycle c). */
+typedef struct tk_prof_summary tk_prof_summary;
+
+typedef struct tk_prof_summary_info {
+    size_t n_events;
+    size_t count;           /* entries */
+    size_t n_cycles;        /* call cycles (by function and file-function, with inclusive costs) */
+    int inclusive;          /* 1: the entries have inclusive costs (tk_profile_summarize) */
+    const uint64_t *totals; /* n_events values: the sum of all self costs */
+} tk_prof_summary_info;
+
+TK_API void tk_prof_summary_get(const tk_prof_summary *s, tk_prof_summary_info *out);
+
+/* An entry of a summary: its key (the fields the group has; the others TK_PROF_NONE), costs
+ * and calls. */
+typedef struct tk_prof_entry_info {
     uint32_t object;  /* string id or TK_PROF_NONE (when not part of the key) */
     uint32_t file;    /* string id or TK_PROF_NONE */
     uint32_t name;    /* string id or TK_PROF_NONE */
     uint32_t fn;      /* function id (TK_GROUP_FUNCTION), else TK_PROF_NONE */
     uint64_t line;    /* TK_GROUP_LINE */
     uint64_t calls;   /* calls into this function (all call arcs, also recursive) */
-    uint64_t *self;      /* n_events values; by function over one part whose self rows are one
-                            per function, the profile's own row (read only: keep the profile
-                            alive and unchanged while the summary is used) */
-    uint64_t *inclusive; /* n_events values */
-    uint32_t cycle;      /* 0, or the entry's call cycle: tk_prof_summary.cycles[cycle - 1]
-                            (by function and file-function, with inclusive costs) */
-    uint32_t estimated;  /* 1: the inclusive cost is an estimate (inside a call cycle, where
-                            the call arcs do not tell it exactly) */
-} tk_prof_entry;
+    const uint64_t *self;      /* n_events values */
+    const uint64_t *inclusive; /* n_events values; NULL in a summary without inclusive costs */
+    uint32_t cycle;   /* 0, or the entry's call cycle (tk_prof_cycle_get) */
+    int estimated;    /* 1: the inclusive cost is an estimate (inside a call cycle, where the
+                         call arcs do not tell it exactly) */
+} tk_prof_entry_info;
 
-/* A call cycle: a strongly connected component of the call graph (several
- * entries calling each other, or one calling itself). Its members are the
- * entries whose `cycle` is its number. */
-typedef struct tk_prof_cycle {
-    size_t members;      /* entries in the cycle */
-    uint64_t calls;      /* calls into the cycle from outside it */
-    uint64_t *self;      /* n_events values: the members' self costs added */
-    uint64_t *inclusive; /* n_events values: the cost while any member is on the stack (exact:
-                            calls into a cycle from outside never nest) */
-} tk_prof_cycle;
+/* Entry i (< count) in the summary's order (the last sort's): its costs are borrowed from
+ * s until it is freed (a summary by function over one part whose self rows are one per
+ * function borrows them from the profile: keep it alive and unchanged). Zeros past the end. */
+TK_API void tk_prof_entry_get(const tk_prof_summary *s, size_t i, tk_prof_entry_info *out);
 
-typedef struct tk_prof_summary {
-    size_t n_events;
-    uint64_t *totals; /* sum of all self costs */
-    tk_prof_entry *entries;
-    size_t count;
-    uint64_t *values_; /* storage */
-    tk_prof_cycle *cycles; /* by inclusive cost of the first event, heaviest first */
-    size_t n_cycles;
-} tk_prof_summary;
+/* A call cycle: a strongly connected component of the call graph (several entries calling
+ * each other, or one calling itself). Its members are the entries whose `cycle` is its
+ * number. */
+typedef struct tk_prof_cycle_info {
+    size_t members;            /* entries in the cycle */
+    uint64_t calls;            /* calls into the cycle from outside it */
+    const uint64_t *self;      /* n_events values: the members' self costs added */
+    const uint64_t *inclusive; /* n_events values: the cost while any member is on the stack
+                                  (exact: calls into a cycle from outside never nest) */
+} tk_prof_cycle_info;
+
+/* Call cycle c, numbered from 1 (an entry's `cycle`; 1 .. n_cycles, by inclusive cost of the
+ * first event, heaviest first), borrowed from s. Zeros for another c. */
+TK_API void tk_prof_cycle_get(const tk_prof_summary *s, size_t c, tk_prof_cycle_info *out);
 
 /* Summarise the parts of a profile (part = 0: all parts; else the 1-based part).
  * Inclusive cost of a function: the cost incurred while it is on the stack,
@@ -114,18 +127,13 @@ TK_API tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, 
 /* The calls from one summary entry to another, summed over call sites and
  * parts: how often, and their inclusive costs (what callgrind_annotate
  * --tree prints on its caller "<" and callee ">" lines). */
-typedef struct tk_prof_arc {
+typedef struct tk_prof_arcs tk_prof_arcs;
+
+typedef struct tk_prof_arc_info {
     size_t caller, callee;      /* entry indexes in the summary */
     uint64_t calls;
     const uint64_t *inclusive;  /* n_events values */
-} tk_prof_arc;
-
-typedef struct tk_prof_arcs {
-    size_t count, n_events;
-    tk_prof_arc *arcs;  /* by callee, then caller */
-    size_t *by_caller;  /* indexes into arcs, by caller, then callee */
-    uint64_t *values_;  /* storage */
-} tk_prof_arcs;
+} tk_prof_arc_info;
 
 /* The arcs between the entries of `s`, a summary by TK_GROUP_FUNCTION or
  * TK_GROUP_FILE_FUNCTION of the same profile and part (part 0: all parts).
@@ -135,10 +143,18 @@ typedef struct tk_prof_arcs {
 TK_API tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_prof_summary *s,
                                   tk_prof_group group, tk_prof_arcs **out, tk_error *err);
 TK_API void tk_prof_arcs_free(tk_prof_arcs *a);
-/* The callers of entry: arcs[*first .. *first + n), n returned. */
+/* The number of arcs. */
+TK_API size_t tk_prof_arcs_count(const tk_prof_arcs *a);
+/* Arc i (< count; the arcs are in the order of their callee, then caller), its costs
+ * borrowed from a. Zeros past the end. */
+TK_API void tk_prof_arc_get(const tk_prof_arcs *a, size_t i, tk_prof_arc_info *out);
+/* The callers of entry: the arcs *first .. *first + n, n returned. */
 TK_API size_t tk_prof_arcs_into(const tk_prof_arcs *a, size_t entry, size_t *first);
-/* The callees of entry: arcs[by_caller[*first .. *first + n)], n returned. */
+/* The callees of entry: the arcs tk_prof_arcs_by_caller(a, k) for k in *first .. *first + n,
+ * n returned. */
 TK_API size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *first);
+/* The arc at position k (< count) of the arcs in the order of their caller, then callee. */
+TK_API size_t tk_prof_arcs_by_caller(const tk_prof_arcs *a, size_t k);
 
 /* ---- dot call graph ------------------------------------------------------ */
 typedef struct tk_dot_options {

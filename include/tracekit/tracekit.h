@@ -39,6 +39,7 @@
 #include "deps_report.h"
 #include "profile_report.h"
 #include "cfg_diff.h"
+#include "dcfg_trace_bbv.h"
 #include "dcfg_trace_diff.h"
 #include "dcfg_trace_report.h"
 #include "csi_report.h"

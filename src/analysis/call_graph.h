@@ -10,7 +10,7 @@
 
 #include "tracekit/profile.h"
 #include "graph/scc.h"
-#include "tracekit/profile_analysis.h"
+#include "analysis/profile_summary.h"
 
 /* Which node each call row's caller and callee is: per call row of the parts
  * in order (row_caller/row_callee), else through a map of function ids

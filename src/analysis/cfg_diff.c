@@ -1,5 +1,6 @@
-/* The difference of two control-flow graphs: blocks matched by (image id, address offset),
- * edges by their end blocks and type, walked in key order. */
+/* The difference of two control-flow graphs: per pair of processes, its images, routines,
+ * blocks and edges matched by key (the keys of each side sorted, then merged), the rows
+ * that differ ordered by the size of their change and cut. */
 #include "tracekit/cfg_diff.h"
 
 #include <stdlib.h>
@@ -8,10 +9,11 @@
 #include "core/alloc.h"
 #include "model/cfg_internal.h"
 
-/* Blocks are matched by (image id, address offset), edges by their end blocks and type
- * name: ids may differ between two runs of a program. */
+/* Images are matched by id, routines by (image id, entry offset), blocks by (image id,
+ * address offset), edges by their end blocks and type kind: ids may differ between two
+ * runs of a program. */
 typedef struct diff_key {
-    uint64_t a, b; /* block: (image id, offset); edge: (src key hash, tgt key hash) */
+    uint64_t a, b; /* image, routine, block: (image id, offset); edge: (src key, tgt key) */
     uint32_t c;    /* edge: type kind */
     uint32_t index;
 } diff_key;
@@ -40,164 +42,283 @@ static uint64_t node_key(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t n)
     return ((uint64_t)p->images[tk_cfg_block_image(p, n)].id << 40) ^ b->addr_offset;
 }
 
-static diff_key *block_keys(const tk_cfg_process *p)
+/* The sorted keys of table t of process p (*n of them), NULL when out of memory. */
+static diff_key *table_keys(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_diff_table t,
+                            uint32_t *n)
 {
-    diff_key *k = tk_malloc(sizeof *k * (p->nblocks ? p->nblocks : 1));
+    uint32_t cap = t == TK_CFG_DIFF_IMAGES     ? p->nimages
+                   : t == TK_CFG_DIFF_ROUTINES ? p->nroutines
+                   : t == TK_CFG_DIFF_BLOCKS   ? p->nblocks
+                                               : p->nedges;
+    diff_key *k = tk_malloc(sizeof *k * (cap ? cap : 1));
     if (!k) return NULL;
-    for (uint32_t i = 0; i < p->nblocks; i++) {
-        k[i].a = p->images[tk_cfg_block_image(p, i)].id;
-        k[i].b = p->blocks[i].addr_offset;
-        k[i].c = 0;
-        k[i].index = i;
+    *n = 0;
+    for (uint32_t i = 0; i < cap; i++) {
+        diff_key *x = &k[*n];
+        x->c = 0;
+        x->index = i;
+        if (t == TK_CFG_DIFF_IMAGES) {
+            x->a = p->images[i].id;
+            x->b = 0;
+        } else if (t == TK_CFG_DIFF_ROUTINES) {
+            uint32_t e = p->routines[i].entry;
+            if (e >= p->nblocks) continue;
+            x->a = p->images[p->routines[i].image].id;
+            x->b = p->blocks[e].addr_offset;
+        } else if (t == TK_CFG_DIFF_BLOCKS) {
+            x->a = p->images[tk_cfg_block_image(p, i)].id;
+            x->b = p->blocks[i].addr_offset;
+        } else {
+            const tk_cfg_edge *e = &p->edges[i];
+            x->a = e->src == TK_CFG_NONE ? 0 : node_key(cfg, p, e->src);
+            x->b = e->tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, e->tgt);
+            x->c = (uint32_t)cfg_edge_kind(cfg, e);
+        }
+        (*n)++;
     }
-    qsort(k, p->nblocks, sizeof *k, cmp_diff_key);
+    qsort(k, *n, sizeof *k, cmp_diff_key);
     return k;
 }
 
-static diff_key *edge_keys(const tk_cfg *cfg, const tk_cfg_process *p)
-{
-    diff_key *k = tk_malloc(sizeof *k * (p->nedges ? p->nedges : 1));
-    if (!k) return NULL;
-    for (uint32_t i = 0; i < p->nedges; i++) {
-        const tk_cfg_edge *e = &p->edges[i];
-        k[i].a = e->src == TK_CFG_NONE ? 0 : node_key(cfg, p, e->src);
-        k[i].b = e->tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, e->tgt);
-        k[i].c = (uint32_t)cfg_edge_kind(cfg, e);
-        k[i].index = i;
-    }
-    qsort(k, p->nedges, sizeof *k, cmp_diff_key);
-    return k;
-}
+/* A row: the index on each side (TK_CFG_NONE: absent), its place in key order, its count
+ * and instructions on each side (measure) and its change. */
+typedef struct diff_match {
+    uint32_t i[2];
+    uint32_t seq;
+    uint64_t v[2][2];
+    uint64_t change;
+} diff_match;
 
-enum { PHASE_PROCESS, PHASE_BLOCKS, PHASE_EDGES };
+typedef struct diff_rows {
+    diff_match *rows;
+    size_t n, uncut;
+} diff_rows;
+
+typedef struct diff_pair {
+    diff_rows t[TK_CFG_DIFF_NTABLES];
+    uint64_t instructions[2];
+} diff_pair;
 
 struct tk_cfg_diff {
     const tk_cfg *g[2];
-    int all;
-    uint32_t pi;              /* the pair of processes walked */
-    int phase;
-    diff_key *bk[2], *ek[2];  /* its sorted keys on each side */
-    uint32_t i, j;            /* the cursors of the merge */
+    uint32_t npairs;
+    diff_pair *pairs;
     uint64_t differences;
-    int ended;
-    tk_cfg_diff_item item;
 };
 
-static void keys_free(tk_cfg_diff *d)
+/* What a pair's rows are measured with on one side: the instructions of each routine (its
+ * own blocks), and the instructions and block executions of each image. */
+typedef struct diff_side {
+    const tk_cfg *cfg;
+    const tk_cfg_process *p;
+    uint64_t *routine_instrs, *image_instrs, *image_execs;
+} diff_side;
+
+static void side_free(diff_side *s)
 {
-    for (int s = 0; s < 2; s++) {
-        tk_free(d->bk[s]);
-        tk_free(d->ek[s]);
-        d->bk[s] = d->ek[s] = NULL;
+    tk_free(s->routine_instrs);
+    tk_free(s->image_instrs);
+    tk_free(s->image_execs);
+}
+
+/* The sums of side s. Returns 1, or 0 when out of memory. */
+static int side_sums(diff_side *s, const tk_cfg *cfg, const tk_cfg_process *p)
+{
+    s->cfg = cfg;
+    s->p = p;
+    s->routine_instrs = tk_calloc(p->nroutines ? p->nroutines : 1, sizeof *s->routine_instrs);
+    s->image_instrs = tk_calloc(p->nimages ? p->nimages : 1, sizeof *s->image_instrs);
+    s->image_execs = tk_calloc(p->nimages ? p->nimages : 1, sizeof *s->image_execs);
+    if (!s->routine_instrs || !s->image_instrs || !s->image_execs) return 0;
+    for (uint32_t i = 0; i < p->nimages; i++) {
+        const tk_cfg_image *im = &p->images[i];
+        for (uint32_t k = 0; k < im->nblocks; k++) {
+            const tk_cfg_block *b = &p->blocks[im->first_block + k];
+            s->image_instrs[i] += b->count * b->num_instrs;
+            s->image_execs[i] += b->count;
+            if (b->routine < p->nroutines)
+                s->routine_instrs[b->routine] += b->count * b->num_instrs;
+        }
     }
+    return 1;
+}
+
+/* Row index n of table t on side s: its count (executions, calls) and instructions. */
+static void measure(const diff_side *s, tk_cfg_diff_table t, uint32_t n, uint64_t v[2])
+{
+    const tk_cfg_process *p = s->p;
+    v[0] = v[1] = 0;
+    if (n == TK_CFG_NONE) return;
+    if (t == TK_CFG_DIFF_IMAGES) {
+        v[0] = s->image_execs[n];
+        v[1] = s->image_instrs[n];
+    } else if (t == TK_CFG_DIFF_ROUTINES) {
+        v[0] = cfg_routine_entry_count(p, &p->routines[n]);
+        v[1] = s->routine_instrs[n];
+    } else if (t == TK_CFG_DIFF_BLOCKS) {
+        v[0] = p->blocks[n].count;
+        v[1] = p->blocks[n].count * p->blocks[n].num_instrs;
+    } else {
+        v[0] = cfg_edge_count(p, &p->edges[n]);
+    }
+}
+
+static uint64_t distance(uint64_t x, uint64_t y)
+{
+    return x > y ? x - y : y - x;
+}
+
+/* Largest change first, then key order. */
+static int cmp_change(const void *x, const void *y)
+{
+    const diff_match *p = x, *q = y;
+    if (p->change != q->change) return p->change > q->change ? -1 : 1;
+    return (p->seq > q->seq) - (p->seq < q->seq);
+}
+
+/* Table t of the pair of sides s: the keys of both merged, the rows kept, ordered and cut.
+ * Returns 1, or 0 when out of memory. */
+static int diff_table(tk_cfg_diff *d, const diff_side s[2], tk_cfg_diff_table t,
+                      const tk_cfg_diff_options *o, diff_rows *out)
+{
+    uint32_t n[2];
+    diff_key *k0 = table_keys(s[0].cfg, s[0].p, t, &n[0]);
+    diff_key *k1 = k0 ? table_keys(s[1].cfg, s[1].p, t, &n[1]) : NULL;
+    out->rows = k1 ? tk_malloc(sizeof *out->rows * ((size_t)n[0] + n[1] + 1)) : NULL;
+    if (!out->rows) {
+        tk_free(k0);
+        tk_free(k1);
+        return 0;
+    }
+    uint32_t i = 0, j = 0, seq = 0;
+    out->n = 0;
+    while (i < n[0] || j < n[1]) {
+        int c = i == n[0] ? 1 : j == n[1] ? -1 : cmp_match(&k0[i], &k1[j]);
+        diff_match m = {{TK_CFG_NONE, TK_CFG_NONE}, seq++, {{0, 0}, {0, 0}}, 0};
+        if (c <= 0) m.i[0] = k0[i++].index;
+        if (c >= 0) m.i[1] = k1[j++].index;
+        uint64_t *v0 = m.v[0], *v1 = m.v[1];
+        measure(&s[0], t, m.i[0], v0);
+        measure(&s[1], t, m.i[1], v1);
+        int differ = c != 0 || v0[0] != v1[0] || v0[1] != v1[1];
+        if (differ && (t == TK_CFG_DIFF_BLOCKS || t == TK_CFG_DIFF_EDGES)) d->differences++;
+        if (!differ && !o->equal) continue;
+        m.change = t == TK_CFG_DIFF_EDGES ? distance(v0[0], v1[0]) : distance(v0[1], v1[1]);
+        out->rows[out->n++] = m;
+    }
+    tk_free(k0);
+    tk_free(k1);
+    qsort(out->rows, out->n, sizeof *out->rows, cmp_change);
+    out->uncut = out->n;
+    if (o->top && out->n > o->top) out->n = (size_t)o->top;
+    return 1;
+}
+
+/* Pair pi: its totals and tables. Returns 1, or 0 when out of memory. */
+static int diff_pair_of(tk_cfg_diff *d, uint32_t pi, const tk_cfg_diff_options *o)
+{
+    diff_pair *dp = &d->pairs[pi];
+    diff_side s[2];
+    memset(s, 0, sizeof s);
+    int ok = 1;
+    for (int k = 0; k < 2 && ok; k++) {
+        const tk_cfg_process *p = &d->g[k]->processes[pi];
+        dp->instructions[k] = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
+        ok = side_sums(&s[k], d->g[k], p);
+    }
+    for (int t = 0; t < TK_CFG_DIFF_NTABLES && ok; t++)
+        ok = diff_table(d, s, (tk_cfg_diff_table)t, o, &dp->t[t]);
+    side_free(&s[0]);
+    side_free(&s[1]);
+    return ok;
 }
 
 tk_status tk_cfg_diff_open(tk_cfg_diff **out, const tk_cfg *a, const tk_cfg *b,
                            const tk_cfg_diff_options *opt, tk_error *err)
 {
-    *out = tk_calloc(1, sizeof **out);
-    if (!*out) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    (*out)->g[0] = a;
-    (*out)->g[1] = b;
-    (*out)->all = opt ? opt->all : 0;
+    tk_cfg_diff_options o = TK_CFG_DIFF_OPTIONS_INIT;
+    if (opt) o = *opt;
+    tk_cfg_diff *d = tk_calloc(1, sizeof *d);
+    *out = NULL;
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    d->g[0] = a;
+    d->g[1] = b;
+    d->npairs = a->nprocesses < b->nprocesses ? a->nprocesses : b->nprocesses;
+    d->differences = a->nprocesses != b->nprocesses;
+    d->pairs = tk_calloc(d->npairs ? d->npairs : 1, sizeof *d->pairs);
+    int ok = d->pairs != NULL;
+    for (uint32_t pi = 0; ok && pi < d->npairs; pi++) ok = diff_pair_of(d, pi, &o);
+    if (!ok) {
+        tk_cfg_diff_free(d);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    *out = d;
     return TK_OK;
 }
 
-/* The item of pair pi, its keys made. */
-static tk_status process_item(tk_cfg_diff *d, tk_error *err)
+uint32_t tk_cfg_diff_pairs(const tk_cfg_diff *d)
 {
-    tk_cfg_diff_item *it = &d->item;
-    memset(it, 0, sizeof *it);
-    it->kind = TK_CFG_DIFF_PROCESS;
-    it->process = d->pi;
-    keys_free(d);
-    for (int s = 0; s < 2; s++) {
-        const tk_cfg_process *p = &d->g[s]->processes[d->pi];
-        it->pid[s] = p->pid;
-        it->instructions[s] = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
-        d->bk[s] = block_keys(p);
-        d->ek[s] = edge_keys(d->g[s], p);
-        if (!d->bk[s] || !d->ek[s]) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return d->npairs;
+}
+
+void tk_cfg_diff_pair_get(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_pair *out)
+{
+    for (int k = 0; k < 2; k++) {
+        out->pid[k] = d->g[k]->processes[pair].pid;
+        out->instructions[k] = d->pairs[pair].instructions[k];
     }
-    d->phase = PHASE_BLOCKS;
-    d->i = d->j = 0;
-    return TK_OK;
 }
 
-/* Side s's block or edge (index n of its process) into the item. */
-static void side_block(tk_cfg_diff *d, int s, uint32_t n)
+size_t tk_cfg_diff_rows(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table t)
 {
-    const tk_cfg_block *b = &d->g[s]->processes[d->pi].blocks[n];
-    d->item.has[s] = 1;
-    d->item.id[s] = b->id;
-    d->item.count[s] = b->count;
-    d->item.offset = b->addr_offset;
+    return d->pairs[pair].t[t].n;
 }
 
-static void side_edge(tk_cfg_diff *d, int s, uint32_t n)
+size_t tk_cfg_diff_rows_uncut(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table t)
 {
-    const tk_cfg_process *p = &d->g[s]->processes[d->pi];
-    const tk_cfg_edge *e = &p->edges[n];
-    d->item.has[s] = 1;
-    d->item.id[s] = e->id;
-    d->item.count[s] = cfg_edge_count(p, e);
-    if (!d->item.type) d->item.type = cfg_edge_type_name(d->g[s], e);
+    return d->pairs[pair].t[t].uncut;
 }
 
-/* One step of the merge of the blocks (edges 0) or the edges (1): 1 with an item, 0 when
- * a matched pair is left out, -1 at the end of the list. */
-static int merge_step(tk_cfg_diff *d, int edges)
+/* Side k's row n of table t into *r (the names from the first side that has them). */
+static void side_row(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_diff_table t,
+                     uint32_t n, int k, tk_cfg_diff_row *r)
 {
-    const diff_key *k0 = edges ? d->ek[0] : d->bk[0], *k1 = edges ? d->ek[1] : d->bk[1];
-    uint32_t n0 = edges ? d->g[0]->processes[d->pi].nedges : d->g[0]->processes[d->pi].nblocks;
-    uint32_t n1 = edges ? d->g[1]->processes[d->pi].nedges : d->g[1]->processes[d->pi].nblocks;
-    if (d->i == n0 && d->j == n1) return -1;
-    int c = d->i == n0 ? 1 : d->j == n1 ? -1 : cmp_match(&k0[d->i], &k1[d->j]);
-    tk_cfg_diff_item *it = &d->item;
-    memset(it, 0, sizeof *it);
-    it->kind = edges ? TK_CFG_DIFF_EDGE : TK_CFG_DIFF_BLOCK;
-    it->process = d->pi;
-    it->image = c <= 0 ? k0[d->i].a : k1[d->j].a;
-    void (*side)(tk_cfg_diff *, int, uint32_t) = edges ? side_edge : side_block;
-    if (c <= 0) side(d, 0, k0[d->i++].index);
-    if (c >= 0) side(d, 1, k1[d->j++].index);
-    if (c == 0 && it->count[0] == it->count[1] && !d->all) return 0;
-    d->differences += c != 0 || it->count[0] != it->count[1];
-    if (edges) it->image = 0;
-    return 1;
-}
-
-tk_status tk_cfg_diff_next(tk_cfg_diff *d, const tk_cfg_diff_item **item, tk_error *err)
-{
-    *item = NULL;
-    for (;;) {
-        if (d->ended) return TK_END;
-        if (d->phase == PHASE_PROCESS) {
-            uint32_t na = d->g[0]->nprocesses, nb = d->g[1]->nprocesses;
-            if (d->pi >= na || d->pi >= nb) {
-                d->differences += na != nb;
-                d->ended = 1;
-                keys_free(d);
-                return TK_END;
-            }
-            tk_status st = process_item(d, err);
-            if (st != TK_OK) return st;
-            *item = &d->item;
-            return TK_OK;
-        }
-        int r = merge_step(d, d->phase == PHASE_EDGES);
-        if (r > 0) {
-            *item = &d->item;
-            return TK_OK;
-        }
-        if (r < 0 && d->phase == PHASE_BLOCKS) {
-            d->phase = PHASE_EDGES;
-            d->i = d->j = 0;
-        } else if (r < 0) {
-            d->phase = PHASE_PROCESS;
-            d->pi++;
-        }
+    r->has[k] = 1;
+    int first = !r->has[0] || k == 0;
+    if (t == TK_CFG_DIFF_IMAGES) {
+        r->id[k] = r->image = p->images[n].id;
+        if (first) r->name = tk_cfg_file_name(cfg, p->images[n].file_name_id);
+        return;
     }
+    if (t == TK_CFG_DIFF_EDGES) {
+        const tk_cfg_edge *e = &p->edges[n];
+        r->id[k] = e->id;
+        if (!first) return;
+        r->name = cfg_edge_type_name(cfg, e);
+        r->source = e->src == TK_CFG_NONE ? 0 : tk_cfg_node_id(cfg, p, e->src);
+        r->target = e->tgt == TK_CFG_NONE ? 0 : tk_cfg_node_id(cfg, p, e->tgt);
+        return;
+    }
+    uint32_t b = t == TK_CFG_DIFF_ROUTINES ? p->routines[n].entry : n;
+    r->id[k] = p->blocks[b].id;
+    if (!first) return;
+    r->image = p->images[tk_cfg_block_image(p, b)].id;
+    r->offset = p->blocks[b].addr_offset;
+    r->name = tk_cfg_block_symbol(cfg, p, b, &r->symbol_offset);
+}
+
+void tk_cfg_diff_row_get(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table t, size_t i,
+                         tk_cfg_diff_row *out)
+{
+    const diff_match *m = &d->pairs[pair].t[t].rows[i];
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < 2; k++) {
+        if (m->i[k] == TK_CFG_NONE) continue;
+        side_row(d->g[k], &d->g[k]->processes[pair], t, m->i[k], k, out);
+        out->count[k] = m->v[k][0];
+        out->instructions[k] = m->v[k][1];
+    }
+    out->change = m->change;
 }
 
 uint64_t tk_cfg_diff_differences(const tk_cfg_diff *d)
@@ -213,6 +334,8 @@ uint32_t tk_cfg_diff_process_count(const tk_cfg_diff *d, int side)
 void tk_cfg_diff_free(tk_cfg_diff *d)
 {
     if (!d) return;
-    keys_free(d);
+    for (uint32_t pi = 0; d->pairs && pi < d->npairs; pi++)
+        for (int t = 0; t < TK_CFG_DIFF_NTABLES; t++) tk_free(d->pairs[pi].t[t].rows);
+    tk_free(d->pairs);
     tk_free(d);
 }

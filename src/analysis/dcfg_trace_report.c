@@ -6,17 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/dcfg_trace_report_impl.h"
 #include "core/alloc.h"
 #include "model/cfg_internal.h"
 
-/* edge id -> count (open addressing; id 0 never occurs) */
-typedef struct count_map {
-    uint32_t *keys;
-    uint64_t *vals;
-    size_t cap, n;
-} count_map;
-
-static int cm_add(count_map *m, uint32_t key, uint64_t v)
+int dtr_count_add(count_map *m, uint32_t key, uint64_t v)
 {
     if ((m->n + 1) * 2 > m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 1024;
@@ -53,23 +47,13 @@ static int cm_add(count_map *m, uint32_t key, uint64_t v)
     return 0;
 }
 
-typedef tk_dcfg_trace_report_row ranked;
-
-struct tk_dcfg_trace_report {
-    tk_dcfg_trace_report_stats stats;
-    count_map edges;
-    int failed;       /* out of memory while counting */
-    ranked *table[3]; /* TK_DCFG_TRACE_TOP_EDGES, _HOT_BLOCKS, _HOT_LOOPS */
-    size_t n[3];
-};
-
 static int count_edges(void *ctx, size_t chunk, const uint32_t *e, size_t n)
 {
     (void)chunk;
     tk_dcfg_trace_report *r = ctx;
     r->stats.edges += n;
     for (size_t i = 0; i < n; i++)
-        if (cm_add(&r->edges, e[i], 1)) {
+        if (dtr_count_add(&r->edges, e[i], 1)) {
             r->failed = 1;
             return 1;
         }
@@ -85,9 +69,10 @@ static int cmp_ranked(const void *a, const void *b)
     return x->id < y->id ? -1 : (x->id > y->id);
 }
 
-/* The thread's counts and its decoded edges, counted. */
+/* The thread's counts and its decoded edges (all its chunks, or those of range: [0], [1]
+ * relative to the thread), counted. */
 static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, size_t th,
-                               unsigned jobs, tk_error *err)
+                               unsigned jobs, const size_t *range, tk_error *err)
 {
     tk_dcfg_trace_thread_info ti;
     tk_dcfg_trace_thread(t, th, &ti);
@@ -95,13 +80,25 @@ static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, 
     tk_dcfg_trace_process(t, ti.process, &pi);
     r->stats.pid = pi.pid;
     r->stats.thread_id = ti.thread_id;
-    r->stats.chunks = ti.nchunks;
-    for (size_t c = 0; c < ti.nchunks; c++) {
+    size_t begin = 0, end = ti.nchunks;
+    if (range && (range[0] || range[1])) {
+        begin = range[0] < ti.nchunks ? range[0] : ti.nchunks;
+        end = range[1] < ti.nchunks ? range[1] : ti.nchunks;
+        end = end > begin ? end : begin;
+    }
+    r->stats.chunks = end - begin;
+    for (size_t c = begin; c < end; c++) {
         tk_dcfg_trace_chunk_info ci;
         tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
         r->stats.instructions += ci.instr_count;
     }
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    if (end - begin < ti.nchunks) {
+        if (begin == end) /* none: [0, 0) would be every chunk */
+            return TK_OK;
+        opt.chunk_begin = ti.first_chunk + begin;
+        opt.chunk_end = ti.first_chunk + end;
+    }
     opt.threads = jobs;
     opt.has_pid = 1;
     opt.pid = pi.pid;
@@ -116,7 +113,7 @@ static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, 
 }
 
 /* The decoded edges, most frequent first (value: count, id: edge id). */
-static tk_status rank_edges(tk_dcfg_trace_report *r, tk_error *err)
+tk_status dtr_rank_edges(tk_dcfg_trace_report *r, tk_error *err)
 {
     ranked *v = tk_calloc(r->edges.n ? r->edges.n : 1, sizeof *v);
     if (!v)
@@ -126,6 +123,11 @@ static tk_status rank_edges(tk_dcfg_trace_report *r, tk_error *err)
         if (r->edges.keys[i])
             v[n++] = (ranked){r->edges.vals[i], r->edges.keys[i], 0};
     qsort(v, n, sizeof *v, cmp_ranked);
+    for (int k = 0; k < 3; k++) {
+        tk_free(r->table[k]);
+        r->table[k] = NULL;
+        r->n[k] = 0;
+    }
     r->table[TK_DCFG_TRACE_TOP_EDGES] = v;
     r->n[TK_DCFG_TRACE_TOP_EDGES] = n;
     return TK_OK;
@@ -144,9 +146,10 @@ tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_tr
         return tk_error_set(err, TK_ERR_ARG, "thread %zu: the trace has %zu threads", thread,
                             tk_dcfg_trace_thread_count(t));
     }
-    tk_status st = decode_thread(r, t, thread, opt ? opt->threads : 0, err);
+    size_t range[2] = {opt ? opt->chunk_begin : 0, opt ? opt->chunk_end : 0};
+    tk_status st = decode_thread(r, t, thread, opt ? opt->threads : 0, range, err);
     if (st == TK_OK)
-        st = rank_edges(r, err);
+        st = dtr_rank_edges(r, err);
     if (st != TK_OK) {
         tk_dcfg_trace_report_free(r);
         return st;

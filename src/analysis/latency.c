@@ -132,7 +132,7 @@ static size_t grow_cap(size_t cap, size_t min)
 static int add_duration_slow(series *s, uint64_t d)
 {
     if (d <= UINT16_MAX && !s->hist && s->ntiny >= HIST_AFTER) {
-        uint64_t *h = tk_calloc(65536, sizeof *h);
+        uint64_t *h = tk_calloc(HIST_SLOTS, sizeof *h);
         if (!h)
             return -1;
         for (size_t i = 0; i < s->ntiny; i++)
@@ -227,14 +227,16 @@ static void register_hist(tk_latency *l, uint32_t slot, uint64_t func, uint64_t 
 /* A call ended; per_thread is l->per_thread as a constant. */
 static inline __attribute__((always_inline)) void
 close_call(tk_latency *l, const tk_stack_thread *t, const tk_frame *f, uint64_t duration,
-           tk_close_how how, const int per_thread)
+           uint64_t self, tk_close_how how, const int per_thread)
 {
     uint64_t func = f->func;
     uint32_t slot = per_thread ? t->index : 0;
     if (how == TK_CLOSE_MATCHED && duration <= UINT16_MAX && (!per_thread || slot < l->nhists)) {
         const hist_table *ht = per_thread ? &l->hists[slot] : &l->total;
         if (func < ht->cap && ht->of[func]) { /* the common case of a long trace: one count */
-            ht->of[func][duration]++;
+            uint64_t *h = ht->of[func];
+            h[duration]++;
+            h[HIST_SELF] += self; /* < 2^16 a call: wraps no sooner than its count h[d] */
             return;
         }
     }
@@ -249,6 +251,7 @@ close_call(tk_latency *l, const tk_stack_thread *t, const tk_frame *f, uint64_t 
     }
     if (how == TK_CLOSE_UNWOUND)
         s->unwound++;
+    s->self = tk_latency_add_sat(s->self, self);
     int added = add_duration(s, duration);
     if (added < 0)
         l->failed = 1;
@@ -262,8 +265,7 @@ on_close_total(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t 
 {
     (void)depth;
     (void)end;
-    (void)self;
-    close_call(ctx, t, f, duration, how, 0);
+    close_call(ctx, t, f, duration, self, how, 0);
 }
 
 static inline __attribute__((always_inline)) void
@@ -272,13 +274,12 @@ on_close_per_thread(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint
 {
     (void)depth;
     (void)end;
-    (void)self;
-    close_call(ctx, t, f, duration, how, 1);
+    close_call(ctx, t, f, duration, self, how, 1);
 }
 
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
-    const unsigned promises = TK_FEED_NO_PATHS | TK_FEED_NO_OPEN | TK_FEED_NO_SELF;
+    const unsigned promises = TK_FEED_NO_PATHS | TK_FEED_NO_OPEN;
     if (l->merged)
         return tk_error_set(err, TK_ERR_ARG, "a merged latency accounting cannot run again");
     tk_status st;
@@ -477,6 +478,7 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
             r->tid = s->tid;
             r->open = s->open;
             r->unwound = s->unwound;
+            r->self = series_self(s);
             uint64_t ntiny = tiny_count(s);
             size_t n = (size_t)ntiny + s->nsmall + s->nlarge;
             r->count = n;

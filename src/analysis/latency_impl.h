@@ -22,7 +22,26 @@ typedef struct series {
     uint64_t *large; /* the rest */
     size_t nlarge, caplarge;
     uint64_t open, unwound;
+    /* ticks: each call's duration minus the time of the calls it made (saturating), but for
+     * the calls that close_call counted in hist directly (their self time: hist[HIST_SELF]) */
+    uint64_t self;
 } series;
+
+/* A histogram's slots: a count per 16-bit duration, then the self time of the calls that the
+ * fast path of close_call counted in it. */
+#define HIST_SELF 65536u
+#define HIST_SLOTS (HIST_SELF + 1u)
+
+static inline uint64_t tk_latency_add_sat(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* A series' self time, all of it. */
+static inline uint64_t series_self(const series *s)
+{
+    return s->hist ? tk_latency_add_sat(s->self, s->hist[HIST_SELF]) : s->self;
+}
 
 /* Series index + 1 by function id (0 = none), per thread slot; ids beyond DIRECT_MAX use the map. */
 #define DIRECT_MAX (1u << 22)

@@ -64,7 +64,7 @@ static int to_hist(series *s)
 {
     if (s->hist)
         return 0;
-    s->hist = tk_calloc(65536, sizeof *s->hist);
+    s->hist = tk_calloc(HIST_SLOTS, sizeof *s->hist);
     if (!s->hist)
         return -1;
     for (size_t i = 0; i < s->ntiny; i++)
@@ -100,6 +100,7 @@ static int absorb(series *d, const series *s)
 {
     d->open += s->open;
     d->unwound += s->unwound;
+    d->self = tk_latency_add_sat(d->self, series_self(s));
     if (d->hist || s->hist || d->ntiny + s->ntiny > HIST_AFTER) {
         if (to_hist(d) != 0)
             return -1;
@@ -304,6 +305,7 @@ static void put_series(buf *b, series *s, int per_thread)
     put_u64(b, zigzag(s->tid));
     put_u64(b, s->open);
     put_u64(b, s->unwound);
+    put_u64(b, series_self(s));
     put_u64(b, runs(s, NULL));
     runs(s, b);
 }
@@ -336,7 +338,7 @@ tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_e
         ix[i] = i;
     sort_indexes(ix, ix + n, n, l->series);
     buf b = {NULL, 0, 0, 0};
-    put_bytes(&b, "TKLAT\1", 6);
+    put_bytes(&b, "TKLAT\2", 6);
     tk_latency_totals t;
     tk_latency_get_totals(l, &t);
     put_u64(&b, l->per_thread != 0);
@@ -439,6 +441,7 @@ static int get_series(rd *r, tk_latency *l, series *s, const series *prev, uint6
         get_u64(r, &pid, "a pid") || get_u64(r, &tid, "a tid") ||
         get_u64(r, &s->open, "a count of open calls") ||
         get_u64(r, &s->unwound, "a count of unwound calls") ||
+        get_u64(r, &s->self, "a self time") ||
         get_u64(r, &nruns, "a count of durations"))
         return -1;
     if (l->per_thread ? thread >= l->base.threads : thread != 0)
@@ -471,8 +474,8 @@ static int get_series(rd *r, tk_latency *l, series *s, const series *prev, uint6
 
 static int get_header(rd *r, tk_latency *l)
 {
-    if (r->size < 6 || memcmp(r->p, "TKLAT\1", 6) != 0)
-        return rd_fail(r, TK_ERR_FORMAT, "no \"TKLAT\" 1 magic");
+    if (r->size < 6 || memcmp(r->p, "TKLAT\2", 6) != 0)
+        return rd_fail(r, TK_ERR_FORMAT, "no \"TKLAT\" 2 magic");
     r->pos = 6;
     uint64_t pt, tv[8];
     if (get_u64(r, &pt, "the per-thread flag"))

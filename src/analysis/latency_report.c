@@ -12,7 +12,7 @@
 
 struct tk_latency_report {
     tk_latency_row *rows;
-    size_t count;
+    size_t count, total; /* the rows shown (top), the rows with completed calls */
 };
 
 /* Rows are sorted through items that carry their key (qsort has no context argument). */
@@ -32,6 +32,7 @@ static uint64_t sort_value(const tk_latency_row *r, tk_latency_key key)
     case TK_LATENCY_KEY_P99: return r->p99;
     case TK_LATENCY_KEY_MAX: return r->max;
     case TK_LATENCY_KEY_SUM: return r->sum;
+    case TK_LATENCY_KEY_SELF: return r->self;
     default: return r->func;
     }
 }
@@ -110,6 +111,7 @@ static tk_status sort_rows(tk_latency_report *r, const tk_latency_row *rows, siz
     for (size_t i = 0; i < k; i++)
         r->rows[i] = items[i].row;
     tk_free(items);
+    r->total = k;
     r->count = opt->top && k > opt->top ? (size_t)opt->top : k;
     return TK_OK;
 }
@@ -139,6 +141,11 @@ tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
 size_t tk_latency_report_count(const tk_latency_report *r)
 {
     return r->count;
+}
+
+size_t tk_latency_report_total(const tk_latency_report *r)
+{
+    return r->total;
 }
 
 const tk_latency_row *tk_latency_report_row(const tk_latency_report *r, size_t i)

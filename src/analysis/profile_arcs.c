@@ -8,7 +8,7 @@
 #include "core/compat.h"
 #include "core/hash.h"
 #include "model/profile.h"
-#include "tracekit/profile_analysis.h"
+#include "analysis/profile_summary.h"
 
 /* The summary entry of a key: by function id, or by (file, name) string ids. */
 typedef struct entry_index {
@@ -177,4 +177,24 @@ size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *first)
     while (end < a->count && a->arcs[a->by_caller[end]].caller == entry) end++;
     *first = lo;
     return end - lo;
+}
+
+size_t tk_prof_arcs_count(const tk_prof_arcs *a)
+{
+    return a->count;
+}
+
+void tk_prof_arc_get(const tk_prof_arcs *a, size_t i, tk_prof_arc_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i >= a->count) return;
+    out->caller = a->arcs[i].caller;
+    out->callee = a->arcs[i].callee;
+    out->calls = a->arcs[i].calls;
+    out->inclusive = a->arcs[i].inclusive;
+}
+
+size_t tk_prof_arcs_by_caller(const tk_prof_arcs *a, size_t k)
+{
+    return k < a->count ? a->by_caller[k] : SIZE_MAX;
 }

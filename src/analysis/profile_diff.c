@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/profile_summary.h"
 #include "core/alloc.h"
 #include "core/num.h"
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "analysis/profile_summary.h"
 #include "core/compat.h"
 
 struct tk_prof_report {

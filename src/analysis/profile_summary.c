@@ -7,7 +7,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "model/profile.h"
-#include "tracekit/profile_analysis.h"
+#include "analysis/profile_summary.h"
 
 typedef struct group_key {
     uint64_t a, b, c;
@@ -486,6 +486,7 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
     st = s ? TK_OK : TK_ERR_NOMEM;
     if (s) {
         s->n_events = nev;
+        s->inclusive = with_inclusive;
         s->totals = tk_calloc(nev ? nev : 1, sizeof *s->totals);
         if (!s->totals) st = TK_ERR_NOMEM;
     }
@@ -522,6 +523,43 @@ void tk_prof_summary_free(tk_prof_summary *s)
     tk_free(s->entries);
     tk_free(s->values_);
     tk_free(s);
+}
+
+void tk_prof_summary_get(const tk_prof_summary *s, tk_prof_summary_info *out)
+{
+    out->n_events = s->n_events;
+    out->count = s->count;
+    out->n_cycles = s->n_cycles;
+    out->inclusive = s->inclusive;
+    out->totals = s->totals;
+}
+
+void tk_prof_entry_get(const tk_prof_summary *s, size_t i, tk_prof_entry_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i >= s->count) return;
+    const tk_prof_entry *e = &s->entries[i];
+    out->object = e->object;
+    out->file = e->file;
+    out->name = e->name;
+    out->fn = e->fn;
+    out->line = e->line;
+    out->calls = e->calls;
+    out->self = e->self;
+    out->inclusive = e->inclusive;
+    out->cycle = e->cycle;
+    out->estimated = e->estimated != 0;
+}
+
+void tk_prof_cycle_get(const tk_prof_summary *s, size_t c, tk_prof_cycle_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (c < 1 || c > s->n_cycles) return;
+    const tk_prof_cycle *cy = &s->cycles[c - 1];
+    out->members = cy->members;
+    out->calls = cy->calls;
+    out->self = cy->self;
+    out->inclusive = cy->inclusive;
 }
 
 /* The sort works on small records (the first key, the name's first bytes,

@@ -1,4 +1,5 @@
 /* Command-line option parsing against tables of cli_opt. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,62 @@ static const cli_opt *find_short(const cli_opt *const *tables, char c)
     return NULL;
 }
 
+const cli_alias cli_aliases[] = {
+    {"coverage", "threshold"},  /* tracekit's earlier name of callgrind_annotate's --threshold */
+    {"sortorder", "order"},     /* llvm-xray account */
+    {NULL, NULL},
+};
+
+/* The option that o stands for: itself, or the target of its alias. */
+static const cli_opt *resolve_alias(const cli_opt *const *tables, const cli_opt *o)
+{
+    for (const cli_alias *al = cli_aliases; al->alias; al++)
+        if (strcmp(al->alias, o->name) == 0) {
+            const cli_opt *t = find_long(tables, al->name, strlen(al->name));
+            return t ? t : o;
+        }
+    return o;
+}
+
+int cli_opt_value_optional(const cli_opt *o) { return o->arg && o->arg[0] == '['; }
+
+/* Whether the argument after option o is its value: always for a value it needs, for an
+ * optional one when it starts with a digit (a number: "--wet-history 5000", not "-- PROG"). */
+static int takes_next(const cli_opt *o, const char *next)
+{
+    if (!o->arg || !next) return 0;
+    return !cli_opt_value_optional(o) || (next[0] >= '0' && next[0] <= '9');
+}
+
+/* The long name of option word s ("--top=5": "top"; "-top=5" when it names a long option, as
+ * LLVM's tools spell them), *len its length; NULL for short options ("-n5"). */
+static const char *long_name(const cli_opt *const *tables, const char *s, size_t *len)
+{
+    const char *name = s[1] == '-' ? s + 2 : s + 1;
+    *len = strcspn(name, "=");
+    if (s[1] == '-' || (*len > 1 && find_long(tables, name, *len))) return name;
+    return NULL;
+}
+
+static const cli_opt *find_opt(const cli_opt *const *tables, const char *s)
+{
+    size_t len;
+    const char *name = long_name(tables, s, &len);
+    return name ? find_long(tables, name, len) : find_short(tables, s[1]);
+}
+
+int cli_option_words(const cli_opt *table, int argc, char **argv, int i)
+{
+    const cli_opt *tables[] = {table, NULL};
+    const char *s = argv[i];
+    if (s[0] != '-' || !s[1] || !strcmp(s, "--")) return 1;
+    const cli_opt *o = find_opt(tables, s);
+    size_t len;
+    int joined = long_name(tables, s, &len) ? strchr(s, '=') != NULL : s[2] != 0;
+    if (!o || joined) return 1; /* value joined */
+    return takes_next(o, i + 1 < argc ? argv[i + 1] : NULL) ? 2 : 1;
+}
+
 static int add_value(cli_args *a, const cli_opt *o, const char *v)
 {
     cli_value *nv = realloc(a->vals, (size_t)(a->nvals + 1) * sizeof *nv);
@@ -32,13 +89,27 @@ static int add_value(cli_args *a, const cli_opt *o, const char *v)
     return 0;
 }
 
+/* A usage error of cli_parse, unless it is quiet. */
+__attribute__((format(printf, 3, 4))) static void quiet_error(int quiet, const char *cmd,
+                                                              const char *fmt, ...)
+{
+    if (quiet) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cli_usage_error(cmd, "%s", msg);
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *const *tables,
               int lenient, cli_args *out)
 {
     memset(out, 0, sizeof *out);
     out->pos = calloc((size_t)argc + 1, sizeof *out->pos);
     if (!out->pos) return cli_usage_error(cmd, "out of memory"), -1;
-    int only_pos = 0;
+    int only_pos = 0, quiet = lenient & CLI_PARSE_QUIET;
+    lenient &= CLI_PARSE_LENIENT;
     for (int i = first; i < argc; i++) {
         const char *s = argv[i];
         if (only_pos || s[0] != '-' || s[1] == '\0') {
@@ -51,19 +122,21 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
         }
         const cli_opt *o;
         const char *value = NULL;
-        if (s[1] == '-') {
-            const char *name = s + 2, *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        /* one dash and a long name (LLVM's spelling: -top=10) reads as two dashes */
+        size_t len;
+        const char *name = long_name(tables, s, &len);
+        if (name) {
+            const char *eq = name[len] == '=' ? name + len : NULL;
             o = find_long(tables, name, len);
             if (!o) {
                 if (lenient) continue;
-                cli_usage_error(cmd, "unknown option '--%.*s' (see 'tracekit %s --help')", (int)len,
-                                name, cmd);
+                quiet_error(quiet, cmd, "unknown option '--%.*s' (see 'tracekit %s --help')",
+                            (int)len, name, cmd);
                 goto fail;
             }
             if (eq) {
                 if (!o->arg) {
-                    cli_usage_error(cmd, "option '--%s' takes no value", o->name);
+                    quiet_error(quiet, cmd, "option '--%s' takes no value", o->name);
                     goto fail;
                 }
                 value = eq + 1;
@@ -72,20 +145,24 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
             o = find_short(tables, s[1]);
             if (!o) {
                 if (lenient) continue;
-                cli_usage_error(cmd, "unknown option '-%c' (see 'tracekit %s --help')", s[1], cmd);
+                quiet_error(quiet, cmd, "unknown option '-%c' (see 'tracekit %s --help')", s[1],
+                            cmd);
                 goto fail;
             }
             if (s[2]) {
                 if (!o->arg) {
-                    cli_usage_error(cmd, "option '-%c' takes no value", s[1]);
+                    quiet_error(quiet, cmd, "option '-%c' takes no value", s[1]);
                     goto fail;
                 }
                 value = s + 2;
             }
         }
-        if (o->arg && !value) {
+        o = resolve_alias(tables, o);
+        if (o->arg && !value && cli_opt_value_optional(o)) {
+            value = takes_next(o, i + 1 < argc ? argv[i + 1] : NULL) ? argv[++i] : "";
+        } else if (o->arg && !value) {
             if (i + 1 >= argc) {
-                cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
+                quiet_error(quiet, cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
                 goto fail;
             }
             value = argv[++i];
@@ -146,9 +223,20 @@ int cli_get_all(const cli_args *a, const char *name, const char **out, int max)
     return n;
 }
 
+/* The last value of an option as cli_get, but NULL for an optional value left out. */
+static const char *given_value(const cli_args *a, const char *name)
+{
+    for (int i = a->nvals - 1; i >= 0; i--)
+        if (strcmp(a->vals[i].opt->name, name) == 0)
+            return cli_opt_value_optional(a->vals[i].opt) && !a->vals[i].value[0]
+                       ? NULL
+                       : a->vals[i].value;
+    return NULL;
+}
+
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out)
 {
-    const char *v = cli_get(a, name);
+    const char *v = given_value(a, name);
     if (!v) {
         *out = dflt;
         return 0;
@@ -179,6 +267,35 @@ int cli_get_nonzero_double(const char *cmd, const cli_args *a, const char *name,
     if (cli_get_double(cmd, a, name, 0, out)) return -1;
     if (cli_get(a, name) && *out <= 0) *out = -1;
     return 0;
+}
+
+int cli_get_rows(const char *cmd, const cli_args *a, int text, cli_rows *out)
+{
+    memset(out, 0, sizeof *out);
+    out->threshold = 100.0;
+    int all = cli_has(a, "all"), top = cli_has(a, "top"), threshold = cli_has(a, "threshold");
+    if (all && (top || threshold)) {
+        cli_usage_error(cmd, "--all shows every row: not with %s",
+                        top ? "-n/--top" : "--threshold");
+        return -1;
+    }
+    if (cli_get_u64(cmd, a, "top", 0, &out->top) ||
+        cli_get_double(cmd, a, "threshold", 100.0, &out->threshold))
+        return -1;
+    if (!(out->threshold > 0.0 && out->threshold <= 100.0)) {
+        cli_usage_error(cmd, "--threshold (--coverage) wants a percentage above 0, at most 100");
+        return -1;
+    }
+    out->fixed = !all && !top && !threshold;
+    if (out->fixed && text) out->top = CLI_ROWS_TEXT;
+    return 0;
+}
+
+void cli_rows_note(FILE *f, uint64_t shown, uint64_t total, const char *what)
+{
+    if (shown < total)
+        fprintf(f, "(%" PRIu64 " more %s%s not shown: --all shows them)\n", total - shown, what,
+                cli_s(total - shown));
 }
 
 int cli_choice_value(const cli_choice *choices, const char *name)

@@ -15,7 +15,9 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_BAD_INPUT = 1, CLI_EXIT_USAGE = 2 };
 typedef struct cli_opt {
     const char *name;   /* long name without "--"; NULL ends a table */
     char short_name;    /* 0 for none */
-    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT") */
+    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT"), in
+                         * brackets when the value may be left out ("[N]": --opt=N, or
+                         * --opt N when N starts with a digit; cli_get gives "" without) */
     const char *help;
 } cli_opt;
 
@@ -33,10 +35,27 @@ typedef struct cli_args {
 
 /* Parse argv[first..argc) against the option tables (a NULL-terminated list of
  * tables). On a usage error prints "tracekit CMD: ..." and returns -1.
- * lenient: unknown options are skipped instead of rejected. */
+ * lenient: unknown options are skipped instead of rejected. A long option may also be
+ * written with one dash, as LLVM's tools spell them ("-top=10", "-sort count"); a word of
+ * one dash that names no long option is short options ("-n10"). The value of an alias
+ * (cli_aliases) is stored under the option it stands for. lenient may add
+ * CLI_PARSE_QUIET: no usage error is printed (-1 is still returned). */
+enum { CLI_PARSE_LENIENT = 1, CLI_PARSE_QUIET = 2 };
 int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *const *tables,
               int lenient, cli_args *out);
 void cli_args_free(cli_args *a);
+/* Whether option o's value may be left out (its arg is "[NAME]"). */
+int cli_opt_value_optional(const cli_opt *o);
+/* How many words argv[i] and its value take (1 or 2) as an option of table; 1 for anything
+ * else. For a command whose own operands come after its options (record's PROG ARGS). */
+int cli_option_words(const cli_opt *table, int argc, char **argv, int i);
+
+/* Options that are another tool's spelling of another option (docs/cli.md): a table that has
+ * the alias has the option it stands for too (tracekit help --lint checks it). */
+typedef struct cli_alias {
+    const char *alias, *name; /* NULL ends the table */
+} cli_alias;
+extern const cli_alias cli_aliases[];
 
 /* The arguments of a command of its own (decode, slice, ...): parses argv
  * against opts (which has "help"), prints the command's help for --help, and
@@ -52,7 +71,8 @@ const char *cli_get(const cli_args *a, const char *name);
 int cli_has(const cli_args *a, const char *name);
 /* All values of a repeated option, in order; returns how many (at most max). */
 int cli_get_all(const cli_args *a, const char *name, const char **out, int max);
-/* Unsigned number option: 0 ok (default when absent), -1 after printing a usage error. */
+/* Unsigned number option: 0 ok (default when absent or its optional value left out), -1
+ * after printing a usage error. */
 int cli_get_u64(const char *cmd, const cli_args *a, const char *name, uint64_t dflt, uint64_t *out);
 /* Percentage/real option. */
 int cli_get_double(const char *cmd, const cli_args *a, const char *name, double dflt, double *out);
@@ -60,6 +80,37 @@ int cli_get_double(const char *cmd, const cli_args *a, const char *name, double 
  * thresholds, tk_folded_profile_options.min_share): not given, 0; given as 0 (or less), -1,
  * the library's "none". */
 int cli_get_nonzero_double(const char *cmd, const cli_args *a, const char *name, double *out);
+
+/* ---- the rows a table shows: one policy in every command and format (docs/cli.md) ----- */
+
+/* -n/--top, --threshold (its alias --coverage) and --all as every command reads them. top:
+ * at most this many rows per table (0: no limit); threshold: the rows, in the table's order,
+ * until they cover this percentage of the total (100: no cut; callgrind_annotate's
+ * --threshold); fixed: neither was given, the default cut applies. The default: a text
+ * table shows its first CLI_ROWS_TEXT rows, JSON and CSV every row; --all shows every row
+ * in every format (not with -n or --threshold). */
+#define CLI_ROWS_TEXT 20
+#define CLI_ROWS_TEXT_S "20"
+typedef struct cli_rows {
+    uint64_t top;
+    double threshold;
+    int fixed;
+} cli_rows;
+/* Returns 0, or -1 after printing a usage error. text: the output is a text table. */
+int cli_get_rows(const char *cmd, const cli_args *a, int text, cli_rows *out);
+/* The note under a text table cut at `shown` of `total` rows (nothing when none is
+ * hidden): "(N more rows not shown: --all shows them)"; what: "row", "function", ... */
+void cli_rows_note(FILE *f, uint64_t shown, uint64_t total, const char *what);
+/* The entries of the option tables (`rows` names what is cut: "rows", "functions"). */
+#define CLI_TOP_OPT(rows)                                                                     \
+    {"top", 'n', "N", "at most N " rows " (default: " CLI_ROWS_TEXT_S " in text, all in json " \
+                      "and csv; 0: all)"}
+#define CLI_ALL_OPT(rows) {"all", 0, NULL, "all the " rows ", in every format"}
+#define CLI_THRESHOLD_OPTS                                                                    \
+    {"threshold", 0, "PCT", "the rows, in order, until they cover PCT% of the total "         \
+                            "(callgrind_annotate's --threshold; 100: all)"},                  \
+    {"coverage", 0, "PCT", "the same as --threshold"}
+
 /* A value an option may take: its name on the command line and the constant it
  * stands for (of an enum of the command's or the library's; never negative). */
 typedef struct cli_choice {
@@ -124,6 +175,11 @@ typedef struct cli_ctx {
     int ninputs;
     tk_input_options input_opt; /* for inputs the handler opens itself */
     int progress;               /* show progress on stderr */
+    /* tracekit-mpi (team.h): the team running the handler, whose member reads inputs
+     * [lo, hi) only (their inputs[] opened, the others NULL) and merges its partial results
+     * with the others'; NULL when this process runs it alone (lo 0, hi ninputs). */
+    const struct cli_team *team;
+    int lo, hi;
 } cli_ctx;
 
 /* A handler returns an exit code (CLI_EXIT_*). */
@@ -135,6 +191,16 @@ typedef struct cli_format_ops {
     const cli_opt *opts[CLI_NCMDS];    /* options of each command (NULL: none) */
     cli_run_fn run[CLI_NCMDS];         /* NULL: the format does not support the command */
     const cli_opt_choices *choices[CLI_NCMDS]; /* the fixed values of those options (NULL: none) */
+    /* The commands (bits 1u << id) whose handler runs in a team (ctx->team); tracekit-mpi
+     * runs the others on its first rank alone. */
+    unsigned team;
+    /* The commands whose handler treats each input on its own, its output that of each in
+     * turn: each, going on after an input that fails (check); each_stops, stopping at it.
+     * A team runs them on each member's inputs (team.h: cli_team_each). */
+    unsigned each, each_stops;
+    /* The commands whose handler runs in a team with every member reading every input, each
+     * doing its share of the work within them (a DCFG-Trace's chunks). */
+    unsigned whole;
     /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
      * by an empty line, lines of 80 columns at most), and examples. */
     const char *about;
@@ -159,6 +225,9 @@ typedef struct cli_command {
     const cli_opt *opts;
     const cli_opt_choices *choices;
     const char *format;
+    /* 1: a command of its own that prints its result on standard output, which its -o/--output
+     * (CLI_OUTPUT_OPTS in its table) sends to a file (cli_stdout_open) */
+    int prints;
     /* A generic command (run is NULL), run by cli_dispatch: which, and its help text. */
     cli_cmd_id generic;
     const char *about;
@@ -170,6 +239,14 @@ const cli_command *cli_command_at(size_t i);
 /* Run a command: its own entry point or the generic dispatcher. */
 int cli_command_run(const cli_command *c, int argc, char **argv);
 void cli_command_help(const cli_command *c, FILE *f);
+
+/* The options the dispatcher adds to a format's table of command id: -o/--output and
+ * -f/--force (cli_output_opts) for a command that writes a result (all but info and check)
+ * whose handler prints on standard output, when the table has no --output of its own; else
+ * NULL. */
+const cli_opt *cli_format_output_opts(const cli_format_ops *ops, cli_cmd_id id);
+/* tracekit's main (main.c; tracekit.c and tracekit-mpi's src/mpi/main.c call it). */
+int cli_main(int argc, char **argv);
 
 /* Run a generic command (dispatch.c): detection, option checking, the format's handler. */
 int cli_dispatch(const cli_command *c, int argc, char **argv);
@@ -242,6 +319,21 @@ int cli_output_open(const cli_args *a, int binary, tk_output **out);
 int cli_output_commit(tk_output *o);
 /* Discard (accepts NULL). */
 void cli_output_abort(tk_output *o);
+/* -o/--output and -f/--force for a handler that prints on standard output: with -o FILE
+ * (not "-"), standard output goes into FILE's temporary file (cli_output_open) until
+ * cli_stdout_close, which renames it when rc is CLI_EXIT_OK and removes it otherwise, and
+ * returns rc (or the error of the commit). cli_stdout_open returns an exit code. */
+typedef struct cli_stdout_redirect {
+    tk_output *o; /* NULL: standard output as it is */
+    int saved;    /* the standard output to restore */
+} cli_stdout_redirect;
+int cli_stdout_open(const cli_args *a, cli_stdout_redirect *r);
+int cli_stdout_close(cli_stdout_redirect *r, int rc);
+/* -o/--output and -f/--force, for the tables of the commands that write a result. */
+#define CLI_OUTPUT_OPTS                                                                       \
+    {"output", 'o', "FILE", "write to FILE instead of standard output (whole or not at all)"}, \
+    {"force", 'f', NULL, "overwrite FILE"}
+extern const cli_opt cli_output_opts[]; /* CLI_OUTPUT_OPTS */
 /* The stream the command writes its output to: stdout, or a stream of its own over the
  * output's file (tk_output_fd) that cli_output_open opened and cli_output_commit and
  * cli_output_abort close. */

@@ -19,6 +19,10 @@
 #define OWN(name_, summary_, usage_, run_, help_, opts_, choices_, format_)                  \
     {.name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_,         \
      .opts = opts_, .choices = choices_, .format = format_}
+/* One that prints its result on standard output: -o/--output sends it to a file. */
+#define PRINTS(name_, summary_, usage_, run_, help_, opts_, choices_, format_)               \
+    {.name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_,         \
+     .opts = opts_, .choices = choices_, .format = format_, .prints = 1}
 
 static const cli_command commands[] = {
     GENERIC(CLI_INFO, "info",
@@ -54,13 +58,13 @@ static const cli_command commands[] = {
         "slice TRACE --criterion C [--forward] [--deps KIND] [--depth N] [--lines] "
         "[--format FMT] [--to dot]",
         cli_wet_slice, cli_wet_slice_help, cli_wet_slice_opts, cli_wet_slice_choices, "wet"),
-    OWN("chain", "shortest dependence chain between two instances of a WET trace",
+    PRINTS("chain", "shortest dependence chain between two instances of a WET trace",
         "chain [--deps KIND] TRACE FROM TO", cli_wet_chain, cli_wet_chain_help,
         cli_wet_chain_opts, cli_wet_chain_choices, "wet"),
-    OWN("values", "values computed by instructions of a WET trace",
+    PRINTS("values", "values computed by instructions of a WET trace",
         "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help, cli_wet_values_opts,
         NULL, "wet"),
-    OWN("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
+    PRINTS("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
         "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
         cli_csi_paths, cli_csi_paths_help, cli_csi_paths_opts, NULL, "csi"),
     OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
@@ -80,7 +84,7 @@ static const cli_command commands[] = {
         "encode [--dcfg DCFG] [--level N] [--chunk-instrs N] [--compat=intel] -o TRACE EDGES",
         cli_dcfg_trace_encode, cli_dcfg_trace_encode_help, cli_dcfg_trace_encode_opts,
         cli_dcfg_trace_encode_choices, "dcfg-trace"),
-    OWN("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
+    PRINTS("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
         "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help,
         cli_xray_instr_map_opts, cli_xray_instr_map_choices, "xray"),
     OWN("record", "run a program under Valgrind and write its DCFG (and DCFG-Trace)",
@@ -106,8 +110,23 @@ const cli_command *cli_command_find(const char *name)
     return NULL;
 }
 
+/* A command that prints, with -o FILE: its standard output into FILE (a usage error is left
+ * to the command, which parses its arguments again). */
+static int run_printing(const cli_command *c, int argc, char **argv)
+{
+    const cli_opt *tables[] = {c->opts, NULL};
+    cli_args a;
+    if (cli_parse(c->name, argc, argv, 1, tables, CLI_PARSE_QUIET, &a) != 0)
+        return c->run(argc, argv);
+    cli_stdout_redirect r = {NULL, -1};
+    int rc = cli_has(&a, "help") ? CLI_EXIT_OK : cli_stdout_open(&a, &r);
+    cli_args_free(&a);
+    return rc != CLI_EXIT_OK ? rc : cli_stdout_close(&r, c->run(argc, argv));
+}
+
 int cli_command_run(const cli_command *c, int argc, char **argv)
 {
+    if (c->run && c->prints) return run_printing(c, argc, argv);
     return c->run ? c->run(argc, argv) : cli_dispatch(c, argc, argv);
 }
 

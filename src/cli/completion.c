@@ -34,7 +34,7 @@ static void bash_values(FILE *f, const cli_command *c, const cli_opt *const *opt
     for (size_t i = 0; i < n; i++) {
         const cli_opt *o = opts[i];
         int seen = seen_before(opts, i);
-        if (!o->arg || (seen && !o->short_name)) continue;
+        if (!o->arg || cli_opt_value_optional(o) || (seen && !o->short_name)) continue;
         if (!seen) fprintf(f, "    %s:--%s", c->name, o->name);
         if (o->short_name) fprintf(f, "%s%s:-%c", seen ? "    " : " | ", c->name, o->short_name);
         fputs(")\n        ", f);
@@ -125,9 +125,11 @@ static void zsh_spec(FILE *f, const cli_command *c, const cli_opt *o, const char
     fprintf(f, "%s%s%s[", many ? "*" : "", spelling, joined);
     zsh_quoted(f, o->help, 1);
     fputc(']', f);
-    if (o->arg) {
-        fputc(':', f);
-        zsh_quoted(f, o->arg, 1);
+    if (o->arg) { /* "::N:" when the value may be left out ("[N]") */
+        int optional = cli_opt_value_optional(o);
+        fputs(optional ? "::" : ":", f);
+        if (optional) fprintf(f, "%.*s", (int)strlen(o->arg) - 2, o->arg + 1);
+        else zsh_quoted(f, o->arg, 1);
         fputc(':', f);
         const char *v[1];
         if (cli_command_opt_values(c, o->name, v, 1)) {

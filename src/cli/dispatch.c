@@ -2,9 +2,11 @@
  * that format's handler, and run it. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "team.h"
 
 const cli_opt cli_common_opts[] = {
     {"from", 0, "FMT", "read the input as FMT instead of detecting it"},
@@ -18,17 +20,26 @@ const cli_opt cli_common_opts[] = {
 
 static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
 
+const cli_opt *cli_format_output_opts(const cli_format_ops *ops, cli_cmd_id id)
+{
+    if (id == CLI_INFO || id == CLI_CHECK || !ops->run[id]) return NULL;
+    for (const cli_opt *o = ops->opts[id]; o && o->name; o++)
+        if (strcmp(o->name, "output") == 0) return NULL;
+    return cli_output_opts;
+}
+
 /* All option tables of every format for this command, plus the common ones (and report's
  * --format html's). */
 static const cli_opt **union_tables(cli_cmd_id id)
 {
     size_t n = 0;
     while (cli_format_ops_at(n)) n++;
-    const cli_opt **t = calloc(n + 3, sizeof *t);
+    const cli_opt **t = calloc(n + 4, sizeof *t);
     if (!t) return NULL;
     size_t k = 0;
     t[k++] = cli_common_opts;
     if (id == CLI_REPORT) t[k++] = cli_html_opts;
+    if (id != CLI_INFO && id != CLI_CHECK) t[k++] = cli_output_opts;
     for (size_t i = 0; i < n; i++)
         if (cli_format_ops_at(i)->opts[id]) t[k++] = cli_format_ops_at(i)->opts[id];
     t[k] = NULL;
@@ -50,10 +61,10 @@ static void print_help(const cli_command *c)
         const cli_format_ops *ops = cli_format_ops_at(i);
         if (!ops->run[id]) continue;
         printf("\nOptions for %s files:\n", ops->format);
-        if (ops->opts[id] && ops->opts[id]->name)
-            cli_print_options(stdout, ops->opts[id]);
-        else
-            printf("  (none)\n");
+        const cli_opt *output = cli_format_output_opts(ops, id);
+        if (ops->opts[id] && ops->opts[id]->name) cli_print_options(stdout, ops->opts[id]);
+        else if (!output) printf("  (none)\n");
+        cli_print_options(stdout, output);
     }
     if (id == CLI_INFO)
         printf("\nEvery format is recognised; details beyond format and compression come from:");
@@ -124,6 +135,7 @@ static int context_init(const cli_command *c, const cli_args *loose, cli_ctx *ct
             return cli_usage_error(c->name, "unknown format '%s' (see 'tracekit formats')", from);
     }
     ctx->ninputs = loose->npos;
+    ctx->hi = loose->npos;
     ctx->paths = loose->pos;
     return CLI_EXIT_OK;
 }
@@ -189,6 +201,143 @@ static int open_inputs(cli_ctx *ctx)
     return CLI_EXIT_OK;
 }
 
+/* ---- in a team (tracekit-mpi): each member opens its share of the inputs ------------------ */
+
+/* What a member found opening one of its inputs, for the root. */
+typedef struct opened {
+    int failed; /* err says what */
+    int format; /* the index of its format (tk_format_at), -1: empty or not detected */
+    tk_error err;
+} opened;
+
+/* The sizes of the inputs (the root stats them, the others get them), then the split. */
+static int team_split(const cli_team *t, cli_ctx *ctx, int *first)
+{
+    int64_t *sizes = calloc((size_t)ctx->ninputs + 1, sizeof *sizes);
+    if (!sizes) return -1;
+    for (int i = 0; t->rank == 0 && i < ctx->ninputs; i++) {
+        struct stat st;
+        sizes[i] = stat(ctx->paths[i], &st) == 0 ? (int64_t)st.st_size : -1;
+    }
+    int rc = t->bcast(t, sizes, (size_t)ctx->ninputs * sizeof *sizes);
+    if (rc == 0) cli_team_split(t->size, ctx->ninputs, sizes, first);
+    free(sizes);
+    return rc;
+}
+
+static int format_index(const tk_format *f)
+{
+    for (size_t k = 0; k < tk_format_count(); k++)
+        if (tk_format_at(k) == f) return (int)k;
+    return -1;
+}
+
+/* This member's inputs opened (detected without --from), what it found in got[lo..hi). */
+static void team_open_own(cli_ctx *ctx, int detect, opened *got)
+{
+    for (int i = ctx->lo; i < ctx->hi; i++) {
+        opened *o = &got[i];
+        o->format = -1;
+        tk_error_clear(&o->err);
+        tk_status st = tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &o->err);
+        const uint8_t *head;
+        size_t head_len = 0;
+        if (st == TK_OK && detect)
+            st = tk_input_peek(ctx->inputs[i], 1, &head, &head_len, &o->err);
+        const tk_format *f = NULL;
+        if (st == TK_OK && detect && head_len)
+            st = tk_format_detect_input(ctx->inputs[i], &f, &o->err);
+        o->failed = st != TK_OK;
+        o->format = f ? format_index(f) : -1;
+        if (o->failed) return; /* as open_inputs, the first failure ends the opening */
+    }
+}
+
+/* At the root: what open_inputs says of the inputs in their order. Returns an exit code. */
+static int team_verdict(cli_ctx *ctx, const opened *got)
+{
+    for (int i = 0; i < ctx->ninputs; i++) {
+        if (got[i].failed) return input_failed(ctx, i, &got[i].err);
+        const tk_format *f = got[i].format >= 0 ? tk_format_at((size_t)got[i].format) : NULL;
+        if (!f) continue;
+        if (!ctx->format) {
+            ctx->format = f;
+        } else if (f != ctx->format) {
+            fprintf(stderr, "tracekit: %s: is a %s file, but %s is a %s file\n", ctx->paths[i],
+                    f->name, ctx->paths[0], ctx->format->name);
+            return CLI_EXIT_BAD_INPUT;
+        }
+    }
+    if (!ctx->format) {
+        tk_error err;
+        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], 0, 0, 0,
+                        "empty input: cannot tell its format (use --from FORMAT)");
+        return cli_error(&err);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* open_inputs in a team: the inputs split by size, each member opening its own; the root says
+ * what open_inputs would and tells the others the format. Returns an exit code (the same on
+ * every member). */
+static int team_open_inputs(const cli_team *t, cli_ctx *ctx, int *first)
+{
+    int detect = ctx->format == NULL;
+    ctx->inputs = calloc((size_t)ctx->ninputs, sizeof *ctx->inputs);
+    opened *got = calloc((size_t)ctx->ninputs, sizeof *got);
+    int bad = !ctx->inputs || !got;
+    if (t->max(t, &bad) != 0 || bad) {
+        free(got);
+        return cli_usage_error(ctx->command, "out of memory");
+    }
+    if (team_split(t, ctx, first) != 0) {
+        free(got);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    ctx->lo = first[t->rank];
+    ctx->hi = first[t->rank + 1];
+    team_open_own(ctx, detect, got);
+    int verdict[2] = {CLI_EXIT_OK, ctx->format ? format_index(ctx->format) : -1};
+    if (t->gather(t, got, sizeof *got, ctx->lo, ctx->hi) != 0) verdict[0] = CLI_EXIT_BAD_INPUT;
+    else if (t->rank == 0) verdict[0] = team_verdict(ctx, got);
+    if (t->rank == 0 && verdict[0] == CLI_EXIT_OK) verdict[1] = format_index(ctx->format);
+    free(got);
+    if (t->bcast(t, verdict, sizeof verdict) != 0) return CLI_EXIT_BAD_INPUT;
+    ctx->format = verdict[1] >= 0 ? tk_format_at((size_t)verdict[1]) : NULL;
+    return verdict[0];
+}
+
+/* A handler that does not run in a team runs on the root alone, over every input: the root
+ * opens those of the others (their format known); the others have nothing to do. Returns an
+ * exit code; *alone 1 when this member is one of the others. */
+static int team_to_root(const cli_team *t, cli_ctx *ctx, int *alone)
+{
+    *alone = t->rank != 0;
+    for (int i = 0; i < ctx->ninputs; i++) {
+        if (*alone || ctx->inputs[i]) continue;
+        int rc = open_input(ctx, i, 0);
+        if (rc != CLI_EXIT_OK) return rc;
+    }
+    ctx->lo = 0;
+    ctx->hi = ctx->ninputs;
+    ctx->team = NULL;
+    return CLI_EXIT_OK;
+}
+
+/* A handler that runs in a team over every input: each member opens those it has not (their
+ * format known). Returns an exit code (the same on every member). */
+static int team_open_all(const cli_team *t, cli_ctx *ctx)
+{
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++)
+        if (!ctx->inputs[i]) rc = open_input(ctx, i, 0);
+    int worst = rc;
+    if (t->max(t, &worst) != 0) return CLI_EXIT_BAD_INPUT;
+    ctx->lo = 0;
+    ctx->hi = ctx->ninputs;
+    return worst;
+}
+
 /* The format's handler, after the strict parse of the arguments against its
  * options; info prints the generic part first; report --format html makes the page of the
  * format's report (html.c). Returns an exit code. */
@@ -198,6 +347,17 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
     cli_cmd_id id = c->generic;
     const char *cmd = c->name;
     const cli_format_ops *ops = cli_format_ops_find(ctx->format->name);
+    int html = id == CLI_REPORT && cli_html_wanted(loose);
+    unsigned bit = 1u << id;
+    if (ctx->team &&
+        (html || !ops || !((ops->team | ops->each | ops->each_stops | ops->whole) & bit))) {
+        int alone, rc = team_to_root(ctx->team, ctx, &alone);
+        if (alone || rc != CLI_EXIT_OK) return rc;
+    }
+    if (ctx->team && (ops->whole & bit)) {
+        int rc = team_open_all(ctx->team, ctx);
+        if (rc != CLI_EXIT_OK) return rc;
+    }
     if (id == CLI_INFO) {
         for (int i = 0; i < ctx->ninputs; i++) {
             if (i) printf("\n");
@@ -210,15 +370,30 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
                                     "'tracekit formats'",
                                cmd, ctx->format->name);
     }
-    if (id == CLI_REPORT && cli_html_wanted(loose)) return cli_html_report(ctx, loose, argc, argv);
-    const cli_opt *tables[3] = {cli_common_opts, ops->opts[id], NULL};
+    if (html) return cli_html_report(ctx, loose, argc, argv);
+    /* -o for a handler that prints on standard output: the dispatcher's */
+    const cli_opt *output = cli_format_output_opts(ops, id);
+    const cli_opt *tables[4] = {cli_common_opts, ops->opts[id] ? ops->opts[id] : output,
+                                ops->opts[id] ? output : NULL, NULL};
     cli_args args;
     if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) {
         fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd,
                 ctx->format->name, cmd);
         return CLI_EXIT_USAGE;
     }
-    int rc = ops->run[id](ctx, &args);
+    cli_stdout_redirect redirect = {NULL, -1};
+    int rc = output && cli_team_writes(ctx) ? cli_stdout_open(&args, &redirect) : CLI_EXIT_OK;
+    if (ctx->team && output) { /* the members go on together (the root opened -o) or stop */
+        int failed = rc != CLI_EXIT_OK;
+        if (ctx->team->max(ctx->team, &failed) != 0 || (failed && rc == CLI_EXIT_OK))
+            rc = CLI_EXIT_BAD_INPUT;
+    }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_stdout_close(&redirect,
+                              ctx->team && ((ops->each | ops->each_stops) & bit)
+                                  ? cli_team_each(ctx, ops->run[id], &args,
+                                                  (ops->each_stops & bit) != 0)
+                                  : ops->run[id](ctx, &args));
     cli_args_free(&args);
     return rc;
 }
@@ -230,11 +405,22 @@ int cli_dispatch(const cli_command *c, int argc, char **argv)
     if (!parse_loose(c, argc, argv, &loose, &rc)) return rc;
     cli_ctx ctx;
     rc = context_init(c, &loose, &ctx);
-    if (rc == CLI_EXIT_OK) rc = open_inputs(&ctx);
+    const cli_team *team = cli_team_get();
+    for (int i = 0; team && i < ctx.ninputs; i++)
+        if (strcmp(ctx.paths[i], "-") == 0) team = NULL; /* standard input: the root's alone */
+    if (!team && cli_team_get() && cli_team_get()->rank != 0) {
+        cli_args_free(&loose); /* the root runs it */
+        return rc;
+    }
+    int *first = team ? calloc((size_t)team->size + 1, sizeof *first) : NULL;
+    if (rc == CLI_EXIT_OK && team && !first) rc = cli_usage_error(c->name, "out of memory");
+    if (rc == CLI_EXIT_OK) rc = team ? team_open_inputs(team, &ctx, first) : open_inputs(&ctx);
+    ctx.team = team;
     if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &loose, &ctx);
     for (int i = 0; i < ctx.ninputs; i++)
         if (ctx.inputs) tk_input_free(ctx.inputs[i]);
     free(ctx.inputs);
+    free(first);
     cli_args_free(&loose);
     return rc;
 }

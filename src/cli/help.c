@@ -40,7 +40,9 @@ size_t cli_command_opts(const cli_command *c, const cli_opt **out, size_t max)
     if (c->generic == CLI_REPORT) n = add_opts(cli_html_opts, out, n, max);
     for (size_t i = 0; cli_format_ops_at(i); i++) {
         const cli_format_ops *ops = cli_format_ops_at(i);
-        if (ops->run[c->generic]) n = add_opts(ops->opts[c->generic], out, n, max);
+        if (!ops->run[c->generic]) continue;
+        n = add_opts(ops->opts[c->generic], out, n, max);
+        n = add_opts(cli_format_output_opts(ops, c->generic), out, n, max);
     }
     return n;
 }
@@ -157,6 +159,48 @@ static int lint_choices(const char *where, const cli_opt_choices *b, const cli_o
     return bad;
 }
 
+/* The letters of the common options (docs/cli.md): a table that gives one of them gives it
+ * to that option, and gives that option no other common letter. */
+static const struct {
+    char letter;
+    const char *name;
+} common_letters[] = {{'n', "top"},    {'s', "sort"},  {'o', "output"}, {'f', "force"},
+                      {'j', "jobs"},   {'v', "verbose"}, {'h', "help"}, {'t', "to"},
+                      {'I', "source-dir"}, {0, NULL}};
+
+/* The common letters and the aliases of table t (of `where`; others: the tables it is parsed
+ * with). Returns the problems found. */
+static int lint_letters(const char *where, const cli_opt *t, const cli_opt *const *others)
+{
+    int bad = 0;
+    for (const cli_opt *o = t; o && o->name; o++) {
+        for (int k = 0; common_letters[k].letter; k++) {
+            int letter = o->short_name == common_letters[k].letter;
+            int name = strcmp(o->name, common_letters[k].name) == 0;
+            if (letter && !name) {
+                printf("%s: -%c is --%s's letter, not --%s's\n", where, o->short_name,
+                       common_letters[k].name, o->name);
+                bad++;
+            }
+        }
+        for (const cli_alias *al = cli_aliases; al->alias; al++)
+            if (strcmp(o->name, al->alias) == 0 && !has_opt(others, al->name)) {
+                printf("%s: --%s stands for --%s, which it does not have\n", where, o->name,
+                       al->name);
+                bad++;
+            }
+    }
+    /* the row policy: -n comes with --all, --threshold with its alias */
+    static const char *const pairs[][2] = {{"top", "all"}, {"threshold", "coverage"}};
+    const cli_opt *const own[] = {t, NULL};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if (t && has_opt(own, pairs[k][0]) && !has_opt(own, pairs[k][1])) {
+            printf("%s: --%s without --%s\n", where, pairs[k][0], pairs[k][1]);
+            bad++;
+        }
+    return bad;
+}
+
 static size_t longest_line(const char *text)
 {
     size_t longest = 0;
@@ -195,6 +239,7 @@ static int lint(void)
                     cmd = cli_command_at(k)->name;
             snprintf(where, sizeof where, "%s %s", cmd, ops->format);
             bad += lint_choices(where, ops->choices[id], tables);
+            bad += lint_letters(where, ops->opts[id], tables);
         }
     }
     for (size_t i = 0; i < cli_command_count(); i++) {
@@ -206,6 +251,7 @@ static int lint(void)
             bad++;
         }
         bad += lint_choices(c->name, c->choices, tables);
+        bad += lint_letters(c->name, c->opts, tables);
         if (c->format && !tk_format_find(c->format)) {
             printf("%s: belongs to format '%s', which the registry does not know\n", c->name,
                    c->format);

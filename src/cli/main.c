@@ -1,4 +1,5 @@
-/* tracekit <command> [options] FILE... */
+/* tracekit <command> [options] FILE...: the program's main, which tracekit (tracekit.c) and
+ * tracekit-mpi (src/mpi/main.c) run. */
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +25,7 @@ void cli_main_usage(FILE *f)
     fprintf(f, "\n%s", cli_main_notes);
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         cli_main_usage(stderr);

@@ -63,7 +63,9 @@ static void put_opt(FILE *f, const cli_opt *o)
     fputs("\\fB\\-\\-", f);
     put_str(f, o->name);
     fputs("\\fR", f);
-    if (o->arg) {
+    if (o->arg && cli_opt_value_optional(o)) { /* [N]: the brackets in roman */
+        fprintf(f, " [\\fI%.*s\\fR]", (int)strlen(o->arg) - 2, o->arg + 1);
+    } else if (o->arg) {
         fputs(" \\fI", f);
         put_str(f, o->arg);
         fputs("\\fR", f);
@@ -226,7 +228,9 @@ static void put_generic_options(FILE *f, const cli_command *c)
         fputs(".SS \"", f);
         put_str(f, ops->format);
         fputs(" files\"\n", f);
-        put_opts(f, ops->opts[id]);
+        const cli_opt *output = cli_format_output_opts(ops, id);
+        if (!output || (ops->opts[id] && ops->opts[id]->name)) put_opts(f, ops->opts[id]);
+        if (output) put_opts(f, output);
     }
 }
 

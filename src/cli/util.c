@@ -245,6 +245,56 @@ int cli_output_open(const cli_args *a, int binary, tk_output **out)
     return cli_error(&err);
 }
 
+const cli_opt cli_output_opts[] = {
+    CLI_OUTPUT_OPTS,
+    {NULL, 0, NULL, NULL},
+};
+
+int cli_stdout_open(const cli_args *a, cli_stdout_redirect *r)
+{
+    r->o = NULL;
+    r->saved = -1;
+    const char *path = cli_get(a, "output");
+    if (!path || strcmp(path, "-") == 0) return CLI_EXIT_OK;
+    int rc = cli_output_open(a, 0, &r->o);
+    if (rc != CLI_EXIT_OK) {
+        r->o = NULL;
+        return rc;
+    }
+    fflush(stdout);
+    r->saved = dup(STDOUT_FILENO);
+    if (r->saved < 0 || dup2(tk_output_fd(r->o), STDOUT_FILENO) < 0) {
+        tk_error err;
+        tk_error_set_at(&err, TK_ERR_IO, tk_output_path(r->o), -1, 0, 0,
+                        "cannot open output: %s", strerror(errno));
+        if (r->saved >= 0) close(r->saved);
+        cli_output_abort(r->o);
+        r->o = NULL;
+        return cli_error(&err);
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_stdout_close(cli_stdout_redirect *r, int rc)
+{
+    if (!r->o) return rc;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    clearerr(stdout);
+    dup2(r->saved, STDOUT_FILENO);
+    close(r->saved);
+    if (rc == CLI_EXIT_OK && bad) {
+        tk_error err;
+        tk_error_set_at(&err, TK_ERR_IO, tk_output_path(r->o), -1, 0, 0, "cannot write: %s",
+                        strerror(e));
+        rc = cli_error(&err);
+    }
+    if (rc == CLI_EXIT_OK) rc = cli_output_commit(r->o);
+    else cli_output_abort(r->o);
+    r->o = NULL;
+    return rc;
+}
+
 int cli_need_parts_output(const char *command, const cli_args *a)
 {
     const char *path = cli_get(a, "output");

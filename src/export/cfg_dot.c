@@ -1,7 +1,8 @@
 /* Graphviz DOT of a cfg: the layout of Intel's dcfg-to-dot (process, image
  * and routine clusters, blocks labelled with address, instruction count and
  * executions, edges with id, type and executions), restricted to chosen
- * routines, loops or images, since the whole-program graph is unreadable. */
+ * routines, loops or images, since the whole-program graph is unreadable (and more than
+ * Graphviz lays out: tk_cfg_dot_hot_routines chooses what it can draw). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_option
           "# See http://www.graphviz.org for a list of programs to render the graph.\n"
           "digraph dcfg {\n",
           f);
+    if (!o->intel_layout) fputs(" graph [size=\"166,166\"];\n", f);
     int everything = !o->nroutines && !o->nloops && !o->nimages;
     for (uint32_t pi = 0; pi < cfg->nprocesses; pi++) {
         const tk_cfg_process *p = &cfg->processes[pi];
@@ -145,4 +147,60 @@ tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, const
     tk_status st = tk_wstream_open(&s, f, err);
     if (st != TK_OK) return st;
     return tk_wstream_close(&s, cfg_write_dot_stream(cfg, o, s.f, err), err);
+}
+
+typedef struct hot_row {
+    uint64_t instrs;
+    uint32_t blocks, id;
+} hot_row;
+
+static int hot_cmp(const void *a, const void *b)
+{
+    const hot_row *x = a, *y = b;
+    if (x->instrs != y->instrs) return x->instrs < y->instrs ? 1 : -1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+tk_status tk_cfg_dot_hot_routines(const tk_cfg *cfg, uint64_t max_blocks, tk_cfg_hot_routines *out,
+                                  tk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t nrows = 0;
+    for (uint32_t pi = 0; pi < cfg->nprocesses; pi++) nrows += cfg->processes[pi].nroutines;
+    hot_row *rows = tk_calloc(nrows ? nrows : 1, sizeof *rows);
+    if (!rows) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    size_t at = 0;
+    for (uint32_t pi = 0; pi < cfg->nprocesses; pi++) {
+        const tk_cfg_process *p = &cfg->processes[pi];
+        out->all_blocks += p->nblocks;
+        for (uint32_t b = 0; b < p->nblocks; b++) {
+            const tk_cfg_block *bl = &p->blocks[b];
+            uint64_t n = bl->count * bl->num_instrs;
+            out->total += n;
+            if (bl->routine >= p->nroutines) continue;
+            rows[at + bl->routine].instrs += n;
+            rows[at + bl->routine].blocks++;
+        }
+        for (uint32_t r = 0; r < p->nroutines; r++) {
+            uint32_t entry = p->routines[r].entry;
+            rows[at + r].id = entry < p->nblocks ? p->blocks[entry].id : 0;
+        }
+        at += p->nroutines;
+    }
+    qsort(rows, nrows, sizeof *rows, hot_cmp);
+    size_t n = 0;
+    while (n < nrows && rows[n].instrs && (n == 0 || out->blocks + rows[n].blocks <= max_blocks)) {
+        out->blocks += rows[n].blocks;
+        out->instrs += rows[n].instrs;
+        n++;
+    }
+    out->ids = tk_malloc((n ? n : 1) * sizeof *out->ids);
+    if (!out->ids) {
+        tk_free(rows);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) out->ids[i] = rows[i].id;
+    out->n = n;
+    tk_free(rows);
+    return TK_OK;
 }

@@ -14,7 +14,7 @@
 #include "core/writer.h"
 #include "core/alloc.h"
 #include "model/profile.h"
-#include "tracekit/profile_analysis.h"
+#include "analysis/profile_summary.h"
 
 typedef struct dot_edge {
     uint32_t from, to;

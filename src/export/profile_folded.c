@@ -22,7 +22,7 @@
 #include "core/writer.h"
 #include "core/alloc.h"
 #include "model/profile.h"
-#include "tracekit/profile_analysis.h"
+#include "analysis/profile_summary.h"
 
 typedef struct arc {
     uint32_t from, to;

@@ -5,10 +5,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/alloc.h"
 #include "core/num.h"
 #include "record/record_internal.h"
+
+/* An exit or a file line as read: their ids are dense (1..n, in any order), the tables by
+ * id are made at the end, of the size the lines give (never of an id's). */
+typedef struct pending {
+    uint64_t line;
+    uint32_t id;
+    uint32_t name;      /* a file's name */
+    rec_exit e;         /* an exit */
+} pending;
 
 typedef struct rd {
     rec_raw *r;
@@ -16,7 +26,14 @@ typedef struct rd {
     uint64_t line;
     char *s;         /* the rest of the current line */
     const char *end; /* the line's end (its NUL) */
+    TK_VEC(pending) exits, files;
 } rd;
+
+/* Superblocks of more instructions than VEX translates at once (at most 100) are not
+ * tkrecord's. */
+#define MAX_SB_INSTRS 1024
+/* tracekit record's --threads-limit is at most this. */
+#define MAX_THREADS 65536
 
 static tk_status bad(rd *d, const char *what)
 {
@@ -89,19 +106,12 @@ static tk_status rd_image(rd *d)
 
 static tk_status rd_file(rd *d)
 {
-    rec_raw *r = d->r;
-    uint32_t id, nm;
-    if (!num32(d, &id) || id == 0 || id > 100000000) return bad(d, "malformed file line");
-    if (name(d, &nm) < 0) return nomem(d);
-    if (id >= r->files.len) {
-        if (tk_vec_reserve_zeroed_((void **)&r->files.data, &r->files.cap, (size_t)id + 1,
-                                   sizeof *r->files.data))
-            return nomem(d);
-        for (size_t i = r->files.len; i <= id; i++) r->files.data[i] = UINT32_MAX;
-        r->files.len = (size_t)id + 1;
-    }
-    r->files.data[id] = nm;
-    return TK_OK;
+    pending f;
+    memset(&f, 0, sizeof f);
+    f.line = d->line;
+    if (!num32(d, &f.id) || f.id == 0) return bad(d, "malformed file line");
+    if (name(d, &f.name) < 0) return nomem(d);
+    return TK_VEC_PUSH(&d->files, f) ? nomem(d) : TK_OK;
 }
 
 static tk_status rd_sym(rd *d)
@@ -133,7 +143,7 @@ static tk_status rd_sb(rd *d)
             return bad(d, "bad instruction length");
         d->s += p - d->s;
         if (TK_VEC_PUSH(&r->lens, (uint8_t)v)) return nomem(d);
-        sb.ninstrs++;
+        if (++sb.ninstrs > MAX_SB_INSTRS) return bad(d, "a superblock of too many instructions");
     }
     if (*d->s || !sb.ninstrs) return bad(d, "malformed instruction lengths");
     sb.src = (uint32_t)r->srcs.len;
@@ -150,7 +160,7 @@ static tk_status rd_run(rd *d, int fn)
     memset(&s, 0, sizeof s);
     if (!num32(d, &sb) || !num32(d, &s.index) || !num32(d, &s.file) || (!fn && !num32(d, &s.line)))
         return bad(d, fn ? "malformed fn line" : "malformed src line");
-    if (sb != r->sbs.len || s.index >= r->sbs.data[sb - 1].ninstrs)
+    if (sb == 0 || sb != r->sbs.len || s.index >= r->sbs.data[sb - 1].ninstrs)
         return bad(d, "a src or fn line that does not follow its superblock");
     if (fn && s.file > r->syms.len) return bad(d, "a fn line of an unknown symbol");
     rec_src_vec *v = fn ? &r->fns : &r->srcs;
@@ -163,10 +173,11 @@ static tk_status rd_run(rd *d, int fn)
 static tk_status rd_exit(rd *d)
 {
     rec_raw *r = d->r;
-    uint32_t id;
-    rec_exit e;
-    memset(&e, 0, sizeof e);
-    if (!num32(d, &id) || !num32(d, &e.sb) || !num32(d, &e.instr) || id == 0 || id > 200000000)
+    pending p;
+    memset(&p, 0, sizeof p);
+    p.line = d->line;
+    rec_exit *e = &p.e;
+    if (!num32(d, &p.id) || !num32(d, &e->sb) || !num32(d, &e->instr) || p.id == 0)
         return bad(d, "malformed exit line");
     while (*d->s == ' ') d->s++;
     size_t k = 0;
@@ -175,28 +186,49 @@ static tk_status rd_exit(rd *d)
         if (strncmp(d->s, kind_names[k], n) == 0 && d->s[n] == ' ') break;
     }
     if (k == REC_KIND_COUNT || k == REC_START) return bad(d, "unknown exit kind");
-    e.kind = (uint8_t)k;
+    e->kind = (uint8_t)k;
     d->s += strlen(kind_names[k]);
     if (strcmp(d->s, " -") == 0) {
         d->s += 2;
     } else {
-        if (!num(d, 16, &e.dst)) return bad(d, "malformed exit target");
-        e.has_dst = 1;
+        if (!num(d, 16, &e->dst)) return bad(d, "malformed exit target");
+        e->has_dst = 1;
     }
-    if (e.sb == 0 || e.sb > r->sbs.len || e.instr >= r->sbs.data[e.sb - 1].ninstrs)
+    if (e->sb == 0 || e->sb > r->sbs.len || e->instr >= r->sbs.data[e->sb - 1].ninstrs)
         return bad(d, "an exit of an unknown superblock or instruction");
-    if (id >= r->exits.len) {
-        if (TK_VEC_RESERVE(&r->exits, (size_t)id + 1) ||
-            TK_VEC_RESERVE(&r->exit_seen, (size_t)id + 1))
-            return nomem(d);
-        size_t from = r->exits.len;
-        memset(r->exits.data + from, 0, sizeof *r->exits.data * (id + 1 - from));
-        memset(r->exit_seen.data + from, 0, id + 1 - from);
-        r->exits.len = r->exit_seen.len = (size_t)id + 1;
+    return TK_VEC_PUSH(&d->exits, p) ? nomem(d) : TK_OK;
+}
+
+/* The exits and files by id, now that their lines are all read. */
+static tk_status rd_tables(rd *d)
+{
+    rec_raw *r = d->r;
+    size_t n = d->exits.len;
+    if (TK_VEC_RESERVE(&r->exits, n + 1) || TK_VEC_RESERVE(&r->exit_seen, n + 1)) return nomem(d);
+    memset(r->exits.data + 1, 0, sizeof *r->exits.data * n);
+    memset(r->exit_seen.data + 1, 0, n);
+    r->exits.len = r->exit_seen.len = n + 1;
+    for (size_t i = 0; i < n; i++) {
+        const pending *p = &d->exits.data[i];
+        d->line = p->line;
+        if (p->id > n) return bad(d, "an exit id beyond the number of exits");
+        if (r->exit_seen.data[p->id]) return bad(d, "an exit id given twice");
+        r->exits.data[p->id] = p->e;
+        r->exit_seen.data[p->id] = 1;
     }
-    if (r->exit_seen.data[id]) return bad(d, "an exit id given twice");
-    r->exits.data[id] = e;
-    r->exit_seen.data[id] = 1;
+    n = d->files.len;
+    if (tk_vec_reserve_zeroed_((void **)&r->files.data, &r->files.cap, n + 1,
+                               sizeof *r->files.data))
+        return nomem(d);
+    for (size_t i = 0; i <= n; i++) r->files.data[i] = UINT32_MAX;
+    r->files.len = n + 1;
+    for (size_t i = 0; i < n; i++) {
+        const pending *p = &d->files.data[i];
+        d->line = p->line;
+        if (p->id > n) return bad(d, "a file id beyond the number of files");
+        if (r->files.data[p->id] != UINT32_MAX) return bad(d, "a file id given twice");
+        r->files.data[p->id] = p->name;
+    }
     return TK_OK;
 }
 
@@ -248,7 +280,8 @@ static tk_status rd_winsn(rd *d)
         for (;;) {
             const char *p = d->s;
             uint64_t np, venc;
-            if (tk_num_scan_dec(&p, d->end, &np) != TK_OK || *p != ':') return bad(d, "malformed wi point");
+            if (tk_num_scan_dec(&p, d->end, &np) != TK_OK || *p != ':')
+                return bad(d, "malformed wi point");
             p++;
             if (tk_num_scan_dec(&p, d->end, &venc) != TK_OK || np > nports ||
                 (venc != 0 && venc != 1 && venc != 16 && venc != 32) || w.npoints == 255)
@@ -279,7 +312,9 @@ static tk_status rd_header(rd *d, const char *key)
         return TK_OK;
     }
     if (!strcmp(key, "threads"))
-        return num32(d, &r->nthreads) && num32(d, &r->folded) ? TK_OK : bad(d, "malformed threads");
+        return num32(d, &r->nthreads) && num32(d, &r->folded) && r->nthreads <= MAX_THREADS
+                   ? TK_OK
+                   : bad(d, "malformed threads");
     if (!strcmp(key, "exe")) return name(d, &r->exe) < 0 ? nomem(d) : TK_OK;
     if (!strcmp(key, "arg")) {
         uint32_t a;
@@ -346,6 +381,9 @@ static tk_status rd_links(rd *d)
 {
     rec_raw *r = d->r;
     d->line = 0;
+    for (size_t i = 0; i < r->syms.len; i++)
+        if (r->syms.data[i].image == 0 || r->syms.data[i].image > r->images.len)
+            return bad(d, "a symbol of an unknown image");
     for (size_t i = 0; i < r->sbs.len; i++)
         if (r->sbs.data[i].image == 0 || r->sbs.data[i].image > r->images.len)
             return bad(d, "a superblock of an unknown image");
@@ -356,6 +394,20 @@ static tk_status rd_links(rd *d)
         if (e->tgt == 0 || e->tgt > r->sbs.len) return bad(d, "an edge into an unknown superblock");
         if (e->thread >= r->nthreads) return bad(d, "an edge of an unknown thread");
     }
+    /* edge record ids are dense (every record of a raw file ran): the trace's tables are
+     * indexed by them */
+    if (r->max_edge_id > r->edges.len)
+        return bad(d, "an edge record id beyond the number of edges");
+    uint8_t *seen = tk_calloc(r->edges.len + 1, 1);
+    if (!seen) return nomem(d);
+    for (size_t i = 0; i < r->edges.len; i++) {
+        if (seen[r->edges.data[i].id]++) {
+            tk_free(seen);
+            return bad(d, "an edge record id given twice");
+        }
+    }
+    tk_free(seen);
+    if (r->done && r->nthreads > r->ends.len) return bad(d, "threads without their end");
     for (size_t i = 0; i < r->winsns.len; i++) {
         const rec_winsn *w = &r->winsns.data[i];
         if (w->sb == 0 || w->sb > r->sbs.len || w->index >= r->sbs.data[w->sb - 1].ninstrs)
@@ -370,11 +422,53 @@ static tk_status rd_links(rd *d)
     return TK_OK;
 }
 
+/* Whether image name is the program's file exe: the same file (the program as the process
+ * named it, relative to tracekit's folder: the recorded program's own), else the same file
+ * name (a file since removed, a child's relative name). */
+static int is_program(const char *exe, const char *name, const struct stat *exe_st)
+{
+    struct stat st;
+    if (exe_st && stat(name, &st) == 0)
+        return st.st_dev == exe_st->st_dev && st.st_ino == exe_st->st_ino;
+    const char *a = strrchr(exe, '/'), *b = strrchr(name, '/');
+    return !strcmp(a ? a + 1 : exe, b ? b + 1 : name);
+}
+
+/* The program's image first, as in SDE's files (Valgrind maps the loader's code before
+ * the program's runs: its image would be image 2 or 3); the others keep their order. */
+static void program_first(rec_raw *r)
+{
+    if (!r->exe || r->images.len < 2) return;
+    const char *exe = rec_str(r, r->exe);
+    struct stat st;
+    int have = *exe && stat(exe, &st) == 0;
+    uint32_t main = 0;
+    for (size_t i = 0; i < r->images.len && !main; i++)
+        if (is_program(exe, rec_str(r, r->images.data[i].name), have ? &st : NULL))
+            main = (uint32_t)i + 1;
+    if (main <= 1) return;
+    rec_image im = r->images.data[main - 1];
+    memmove(r->images.data + 1, r->images.data, sizeof *r->images.data * (main - 1));
+    r->images.data[0] = im;
+    /* id main becomes 1, ids 1..main-1 move up by one */
+    for (size_t i = 0; i < r->sbs.len; i++) {
+        uint32_t *id = &r->sbs.data[i].image;
+        *id = *id == main ? 1 : *id < main ? *id + 1 : *id;
+    }
+    for (size_t i = 0; i < r->syms.len; i++) {
+        uint32_t *id = &r->syms.data[i].image;
+        *id = *id == main ? 1 : *id < main ? *id + 1 : *id;
+    }
+}
+
 tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
 {
     memset(r, 0, sizeof *r);
     r->path = tk_strdup(path);
-    rd d = {r, err, 0, NULL, NULL};
+    rd d;
+    memset(&d, 0, sizeof d);
+    d.r = r;
+    d.err = err;
     if (!r->path) return nomem(&d);
     FILE *f = fopen(path, "r");
     if (!f) return tk_error_set(err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
@@ -390,6 +484,10 @@ tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
     while (st == TK_OK && (n = getline(&line, &cap, f)) >= 0) {
         d.line++;
         if (n > 0 && line[n - 1] == '\n') line[--n] = 0;
+        if (strlen(line) != (size_t)n) {
+            st = bad(&d, "a NUL byte in a line");
+            break;
+        }
         if (d.line == 1 && strncmp(line, "TKRECORD 1", 10) != 0) {
             st = bad(&d, "not a tkrecord raw file of version 1");
             break;
@@ -397,9 +495,14 @@ tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
         if (d.line > 1) st = rd_line(&d, line);
     }
     if (st == TK_OK && ferror(f)) st = tk_error_set(err, TK_ERR_IO, "cannot read %s", path);
+    if (st == TK_OK && d.line == 0) st = bad(&d, "an empty file, not a tkrecord raw file");
     free(line);
     fclose(f);
-    if (st == TK_OK && r->done) st = rd_links(&d);
+    if (st == TK_OK) st = rd_tables(&d);
+    if (st == TK_OK) st = rd_links(&d);
+    if (st == TK_OK) program_first(r);
+    TK_VEC_FREE(&d.exits);
+    TK_VEC_FREE(&d.files);
     return st;
 }
 

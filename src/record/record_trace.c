@@ -6,6 +6,7 @@
  * pieces and the encoder streams.  The replay runs on a thread of its own,
  * a ring of NBUF buffers ahead of the encoder. */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,7 @@ typedef struct spill_in {
     FILE *f;
     unsigned char *buf;
     size_t n, at;
+    uint64_t off;       /* of buf[0] in the file */
     int eof;
 } spill_in;
 
@@ -102,6 +104,7 @@ static inline int next_num(spill_in *in, uint64_t *v)
     *v = 0;
     for (unsigned shift = 0;; shift += 7) {
         if (in->at == in->n) {
+            in->off += in->n;
             in->n = in->eof ? 0 : fread(in->buf, 1, READ_BYTES, in->f);
             in->at = 0;
             if (in->n < READ_BYTES) in->eof = 1;
@@ -114,18 +117,24 @@ static inline int next_num(spill_in *in, uint64_t *v)
     }
 }
 
-static inline tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t id,
-                                    const char *path)
+/* Record id of the spill: its edges; left[id], what the raw file counted of it in this
+ * thread, goes down by one (a spill never holds a record more often). */
+static inline tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t *left,
+                                    uint64_t id, const spill_in *in, const char *path)
 {
     if (id >= m->nrecords)
-        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: edge record %llu is not in the raw file",
-                            path, (unsigned long long)id);
+        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": edge record %" PRIu64
+                            " is not in the raw file", path, in->off + in->at, id);
+    if (!left[id]--)
+        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": edge record %" PRIu64
+                            " is in the spill more often than the raw file counts it for this "
+                            "thread", path, in->off + in->at, id);
     return m->len[id] ? feed(f, m->edges.data + m->off[id], m->len[id]) : TK_OK;
 }
 
 /* Replay a spill (tkr_run.c): tokens (hits, id), pred per record. */
 static tk_status replay(feeder *f, spill_in *in, const rec_trace_map *m, uint32_t *pred,
-                        const char *path)
+                        uint64_t *left, const char *path)
 {
     uint64_t prev = 0, hits, id;
     tk_status st = TK_OK;
@@ -137,37 +146,66 @@ static tk_status replay(feeder *f, spill_in *in, const rec_trace_map *m, uint32_
         }
         for (uint64_t k = 0; st == TK_OK && k < hits; k++) {
             if (prev == 0 || prev >= m->nrecords || !pred[prev]) {
-                st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: a repeat with nothing to repeat",
-                                  path);
+                st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": a repeat with "
+                                  "nothing to repeat", path, in->off + in->at);
                 break;
             }
             prev = pred[prev];
-            st = emit_record(f, m, prev, path);
+            st = emit_record(f, m, left, prev, in, path);
         }
         if (st != TK_OK || id == 0) continue;
-        if ((st = emit_record(f, m, id, path)) != TK_OK) break;
+        if ((st = emit_record(f, m, left, id, in, path)) != TK_OK) break;
         if (prev) pred[prev] = (uint32_t)id;
         prev = id;
     }
-    if (st == TK_OK && r < 0) st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: cut short", path);
+    if (st == TK_OK && r < 0)
+        st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": cut short in a number",
+                          path, in->off + in->at);
     return st;
+}
+
+/* What the raw file counts of each record of thread t (left: by record id). */
+static void thread_counts(const rec_raw *r, uint32_t t, uint64_t *left, uint32_t nrecords)
+{
+    memset(left, 0, sizeof *left * nrecords);
+    for (size_t k = 0; k < r->edges.len; k++) {
+        const rec_edge *e = &r->edges.data[k];
+        if (e->thread == t && e->id < nrecords) left[e->id] += e->count;
+    }
+}
+
+/* A spill holds every record its thread ran, as often as the raw file counts it, unless
+ * the thread is the one later threads were folded into (they have no spill). */
+static tk_status all_replayed(feeder *f, const rec_raw *r, uint32_t t, const uint64_t *left,
+                              uint32_t nrecords, const char *path)
+{
+    if (r->folded && t + 1 == r->nthreads) return TK_OK;
+    for (uint32_t id = 0; id < nrecords; id++)
+        if (left[id])
+            return tk_error_set(f->err, TK_ERR_FORMAT, "%s: at its end: edge record %" PRIu32
+                                " is in the spill less often than the raw file counts it for "
+                                "this thread", path, id);
+    return TK_OK;
 }
 
 /* One thread of one process through the encoder (pass 1 or 2). */
 static tk_status feed_thread(feeder *f, const char *dir, const rec_proc *p, uint32_t t,
-                             spill_in *in, uint32_t *pred)
+                             spill_in *in, uint32_t *pred, uint64_t *left)
 {
     char path[4096];
     spill_path(path, sizeof path, dir, &p->raw, t);
     in->f = fopen(path, "rb");
     if (!in->f) return TK_OK; /* not traced (a thread beyond --threads-limit) */
     in->n = in->at = 0;
+    in->off = 0;
     in->eof = 0;
     const rec_trace_map *m = &p->map;
     memset(pred, 0, sizeof *pred * m->nrecords);
-    tk_status st = replay(f, in, m, pred, path);
+    thread_counts(&p->raw, t, left, m->nrecords);
+    tk_status st = replay(f, in, m, pred, left, path);
     if (st == TK_OK && ferror(in->f))
         st = tk_error_set(f->err, TK_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    if (st == TK_OK) st = all_replayed(f, &p->raw, t, left, m->nrecords, path);
     fclose(in->f);
     for (size_t k = 0; st == TK_OK && k < p->raw.ends.len; k++) /* then how it ended */
         if (p->raw.ends.data[k].thread == t && p->raw.ends.data[k].traced)
@@ -181,15 +219,18 @@ static tk_status pass(feeder *f, const char *dir, const rec_set *s, spill_in *in
     for (size_t i = 0; i < s->n; i++) {
         const rec_proc *p = &s->procs[i];
         if (!p->raw.done || !p->raw.trace) continue;
-        uint32_t *pred = tk_malloc(sizeof *pred * (p->map.nrecords ? p->map.nrecords : 1));
-        if (!pred) return tk_error_set(f->err, TK_ERR_NOMEM, "out of memory");
-        f->pid = p->process_id;
+        size_t n = p->map.nrecords ? p->map.nrecords : 1;
+        uint32_t *pred = tk_malloc(sizeof *pred * n);
+        uint64_t *left = tk_malloc(sizeof *left * n);
         tk_status st = TK_OK;
+        if (!pred || !left) st = tk_error_set(f->err, TK_ERR_NOMEM, "out of memory");
+        f->pid = p->process_id;
         for (uint32_t t = 0; st == TK_OK && t < p->raw.nthreads; t++) {
             f->tid = t;
-            st = feed_thread(f, dir, p, t, in, pred);
+            st = feed_thread(f, dir, p, t, in, pred, left);
         }
         tk_free(pred);
+        tk_free(left);
         if (st != TK_OK) return st;
     }
     return TK_OK;

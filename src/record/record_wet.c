@@ -136,7 +136,8 @@ static tk_status static_names(rec_wet *w)
     }
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t line;
-        const char *src[2] = {file_of(r, &r->winsns.data[i], &line), func_of(r, &r->winsns.data[i])};
+        const char *src[2] = {file_of(r, &r->winsns.data[i], &line),
+                              func_of(r, &r->winsns.data[i])};
         const char **dst[2] = {&w->wis[i].file, &w->wis[i].func};
         for (int k = 0; k < 2; k++) {
             *dst[k] = NULL;
@@ -537,7 +538,8 @@ static tk_status ports(rec_wet *w, sreader *s, uint32_t i, uint32_t inst, uint32
         if (id == 0 || id > w->n) return bad_stream(w, s, "a dependence on an unknown instruction");
         uint64_t count = w->wis[id - 1].count;
         if (since >= count) return bad_stream(w, s, "a dependence on an instance not yet run");
-        tk_status st = emit_dep(w, i, inst, k + 1, (uint32_t)(id - 1), (uint32_t)(count - 1 - since));
+        tk_status st =
+            emit_dep(w, i, inst, k + 1, (uint32_t)(id - 1), (uint32_t)(count - 1 - since));
         if (st != TK_OK) return st;
     }
     return TK_OK;

@@ -337,7 +337,8 @@ static int write_stream(rec_wstore *s, obuf *o, FILE **runs, uint32_t k, int val
         in.left = len;
         if (!write_piece(o, &in, values, &next) || in.left) return 0;
     }
-    src m = {NULL, s->st[k].data, s->st[k].data + s->st[k].len, 0};
+    const uint8_t *d = s->st[k].data; /* NULL when the stream is empty */
+    src m = {NULL, d, d ? d + s->st[k].len : NULL, 0};
     return write_piece(o, &m, values, &next);
 }
 
@@ -425,7 +426,8 @@ tk_status rec_wstore_write(rec_wstore *s, FILE *f, tk_error *err)
         if (runs[r]) fclose(runs[r]);
     tk_free(runs);
     tk_free(o);
-    if (st == TK_OK && ferror(f)) st = tk_error_set(err, TK_ERR_IO, "write failed: %s", strerror(errno));
+    if (st == TK_OK && ferror(f))
+        st = tk_error_set(err, TK_ERR_IO, "write failed: %s", strerror(errno));
     return st;
 }
 

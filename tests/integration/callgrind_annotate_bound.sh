@@ -15,7 +15,7 @@ files=("${profiles[@]}" examples/fib.callgrind)
 for f in "${files[@]}"; do
     [ -s "$f" ] || continue
     "$TRACEKIT" report --from callgrind --format=json "$f" >"$tmp/r.json" 2>/dev/null || continue
-    "$TRACEKIT" annotate --from callgrind --threshold 0 --source-dir tests/data/callgrind/prog "$f" \
+    "$TRACEKIT" annotate --from callgrind --all --source-dir tests/data/callgrind/prog "$f" \
         >"$tmp/a.txt" 2>"$tmp/a.err" || { echo "annotate failed on $f"; cat "$tmp/a.err"; fail=1; continue; }
     n=$((n + 1))
     python3 - "$f" "$tmp/r.json" "$tmp/a.txt" <<'PY' || fail=1

@@ -11,7 +11,8 @@
 #     --to callgrind` writes;
 #  3. a DCFG read through the API gives the numbers of `tracekit info`, its
 #     tables (walked by index) agree with the queries, and tk_dcfg_report into
-#     a callback writes what `tracekit report --format json` writes;
+#     a callback writes what `tracekit report --format json -n 20` writes (the
+#     library's default rows);
 #  4. errors come back as statuses with their messages, and what the library
 #     hands to the caller goes back through tk_free.
 set -u
@@ -44,7 +45,7 @@ CG=examples/fib.callgrind
 DCFG=tests/data/dcfg/pass/generated-hard.dcfg.json
 "$TRACEKIT" info "$CG" >"$tmp/cg.info" && "$TRACEKIT" info -v "$DCFG" >"$tmp/dcfg.info" &&
     "$TRACEKIT" convert --to callgrind "$CG" >"$tmp/cg.out" &&
-    "$TRACEKIT" report --format json "$DCFG" >"$tmp/dcfg.report" ||
+    "$TRACEKIT" report --format json -n 20 "$DCFG" >"$tmp/dcfg.report" ||
     { echo "FAIL: tracekit on the inputs"; exit 1; }
 
 "$PY" - "$tmp" "$LIB" "$CG" "$DCFG" <<'PY'
@@ -154,12 +155,36 @@ calls = sum(lib.tk_prof_part_call(part, r, count, ffi.NULL) != ffi.NULL and coun
 check(calls > 0, "call rows")
 sp = ffi.new("tk_prof_summary **")
 ok(lib.tk_profile_summarize(p, 0, lib.TK_GROUP_FUNCTION, sp, err), "tk_profile_summarize")
-check(sp[0].totals[0] == pi.totals[0], "summary totals")
+si = ffi.new("tk_prof_summary_info *")
+lib.tk_prof_summary_get(sp[0], si)
+check(si.totals[0] == pi.totals[0] and si.inclusive == 1, "summary totals")
+check(si.count == lib.tk_profile_function_count(p), "one entry per function")
 ev = ffi.new("size_t[1]", [0])
 ok(lib.tk_prof_summary_sort(sp[0], p, ev, 1, 1, err), "tk_prof_summary_sort")
-top = sp[0].entries[0]
-check(text(lib.tk_profile_str(p, top.name)) == "main" or top.inclusive[0] == pi.totals[0] or
-      top.inclusive[0] > 0, "the heaviest entry")
+ent = ffi.new("tk_prof_entry_info *")
+incl = []
+for i in range(si.count):
+    lib.tk_prof_entry_get(sp[0], i, ent)
+    incl.append(ent.inclusive[0])
+    if i == 0:
+        top_name = text(lib.tk_profile_str(p, ent.name))
+check(incl == sorted(incl, reverse=True) and incl[0] == pi.totals[0],
+      "entries by inclusive cost, the first the program total (%s)" % top_name)
+self_total = 0
+for i in range(si.count):
+    lib.tk_prof_entry_get(sp[0], i, ent)
+    self_total += ent.self[0]
+check(self_total == pi.totals[0], "the entries' self costs add up to the totals")
+arcs = ffi.new("tk_prof_arcs **")
+ok(lib.tk_profile_summary_arcs(p, 0, sp[0], lib.TK_GROUP_FUNCTION, arcs, err),
+   "tk_profile_summary_arcs")
+arc = ffi.new("tk_prof_arc_info *")
+arc_calls = 0
+for i in range(lib.tk_prof_arcs_count(arcs[0])):
+    lib.tk_prof_arc_get(arcs[0], i, arc)
+    arc_calls += arc.calls
+check(arc_calls == calls, "the arcs' calls are the call rows' (%d, %d)" % (arc_calls, calls))
+lib.tk_prof_arcs_free(arcs[0])
 lib.tk_prof_summary_free(sp[0])
 ranks = ffi.new("uint32_t **")
 ok(lib.tk_profile_string_ranks(p, ranks, err), "tk_profile_string_ranks")

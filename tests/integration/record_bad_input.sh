@@ -3,7 +3,8 @@
 # a folder, a script without a #! line, a 32-bit or broken ELF program,
 # Valgrind or tkrecord missing, an output folder it cannot write to, an
 # output that exists, a program killed by SIGKILL (nothing Valgrind could
-# write). Each: one line from tracekit on stderr, exit status 2 (or the
+# write), an output that cannot be written after the run (exit 2, not the
+# program's 0). Each: one line from tracekit on stderr, exit status 2 (or the
 # program's when it ran), no output file, no temporary file left behind.
 set -u
 cd "$(dirname "$0")/../.."
@@ -38,53 +39,41 @@ cc -o "$tmp/waits" "$tmp/waits.c" || exit 1
 
 # name | expected exit status | pattern of tracekit's line | command (after `record`)
 while IFS='|' read -r name status pattern cmd; do
-    rm -f "$out".*
-    # shellcheck disable=SC2086
-    (eval "$cmd") >"$tmp/stdout" 2>"$tmp/stderr"
-    rc=$?
-    lines=$(grep -c '^tracekit' "$tmp/stderr")
-    if [ $rc != "$status" ] || [ "$lines" != 1 ] || ! grep -q "$pattern" "$tmp/stderr"; then
-        echo "$name: exit $rc (expected $status), stderr:"
-        cat "$tmp/stderr"
-        fail=1
-    fi
-    if ls "$out".* >/dev/null 2>&1; then echo "$name: an output was written: $(ls "$out".*)"; fail=1; fi
-    record_no_leftovers || { echo "($name)"; fail=1; }
-done <<EOF2
-no such file|2|No such file|"\$TK" record -o "\$out" -- "\$tmp/nonexistent"
-not in PATH|2|no such program in PATH|"\$TK" record -o "\$out" -- no-such-program-tk
-not executable|2|not an executable file|"\$TK" record -o "\$out" -- "\$tmp/notexec"
-a folder|2|is a folder|"\$TK" record -o "\$out" -- "\$tmp/folder"
-no #! line|2|nor a script with a #! line|"\$TK" record -o "\$out" -- "\$tmp/noshebang"
-32-bit|2|not an x86-64 program|"\$TK" record -o "\$out" -- "\$tmp/elf32"
-broken ELF|2|not an ELF program that can be loaded|"\$TK" record -o "\$out" -- "\$tmp/broken"
-no interpreter|2|Valgrind could not run|"\$TK" record -o "\$out" -- "\$tmp/nointerp"
-no valgrind|2|Valgrind is not installed|PATH=\$tmp/empty "\$TK" record -o "\$out" -- "\$tmp/true"
-no tkrecord|2|tkrecord (tracekit's Valgrind tool|TRACEKIT_RECORDER_DIR=\$tmp/empty "\$TK" record -o "\$out" -- "\$tmp/true"
-output folder|2|cannot write there|"\$TK" record -o "\$tmp/nofolder/x" -- "\$tmp/true"
-no program|2|no program to run|"\$TK" record -o "\$out"
-bad option|2|unknown option|"\$TK" record --no-such-option -- "\$tmp/true"
+    eval "set -- $cmd"
+    record_refused "$name" "$status" "$pattern" "$@" || fail=1
+done <<'EOF2'
+no such file|2|No such file|"$TK" record -o "$out" -- "$tmp/nonexistent"
+not in PATH|2|no such program in PATH|"$TK" record -o "$out" -- no-such-program-tk
+not executable|2|not an executable file|"$TK" record -o "$out" -- "$tmp/notexec"
+a folder|2|is a folder|"$TK" record -o "$out" -- "$tmp/folder"
+no #! line|2|nor a script with a #! line|"$TK" record -o "$out" -- "$tmp/noshebang"
+32-bit|2|not an x86-64 program|"$TK" record -o "$out" -- "$tmp/elf32"
+broken ELF|2|not an ELF program that can be loaded|"$TK" record -o "$out" -- "$tmp/broken"
+no interpreter|2|Valgrind could not run|"$TK" record -o "$out" -- "$tmp/nointerp"
+no valgrind|2|Valgrind is not installed|env PATH="$tmp/empty" "$TK" record -o "$out" -- "$tmp/true"
+no tkrecord|2|tkrecord (tracekit's Valgrind tool|env TRACEKIT_RECORDER_DIR="$tmp/empty" "$TK" record -o "$out" -- "$tmp/true"
+output folder|2|cannot write there|"$TK" record -o "$tmp/nofolder/x" -- "$tmp/true"
+no program|2|no program to run|"$TK" record -o "$out"
+bad option|2|unknown option|"$TK" record --no-such-option -- "$tmp/true"
 EOF2
 
 # killed by SIGKILL from outside: Valgrind writes nothing; the program's status
-"$TK" record -o "$out" -- "$tmp/waits" "$tmp/pid" 2>"$tmp/stderr" &
-tk=$!
-for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.1; done
-kill -9 "$(cat "$tmp/pid")"
-wait $tk
-rc=$?
-{ [ $rc = 137 ] && grep -q "before tkrecord could write" "$tmp/stderr" && ! ls "$out".* >/dev/null 2>&1; } ||
-    { echo "SIGKILL: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
-record_no_leftovers || fail=1
+record_killed "$tmp/pid" "$TK" record -o "$out" -- "$tmp/waits" "$tmp/pid" || fail=1
 
 # an output that exists stays as it is without --force
-echo keep >"$out.dcfg.json"
-"$TK" record -q -o "$out" -- "$tmp/true" 2>"$tmp/stderr"
-rc=$?
-{ [ $rc = 2 ] && grep -q "exists" "$tmp/stderr" && [ "$(cat "$out.dcfg.json")" = keep ]; } ||
-    { echo "existing output: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
+record_keeps "$out.dcfg.json" "$TK" record -q -o "$out" -- "$tmp/true" || fail=1
 "$TK" record -q --force -o "$out" -- "$tmp/true" && "$TK" check "$out.dcfg.json" >/dev/null 2>&1 ||
     { echo "--force: the DCFG was not written"; fail=1; }
 record_no_leftovers || fail=1
-[ $fail = 0 ] && echo "record bad input: 17 cases"
+
+# an output that cannot be written after the run (the disk is full): one line, exit 2 (not
+# the program's 0), nothing else written
+rm -f "$out".*
+ln -s /dev/full "$out.dcfg.json"
+"$TK" record -q --trace -o "$out" -- "$tmp/true" 2>"$tmp/stderr"
+rc=$?
+{ [ $rc = 2 ] && [ "$(grep -c '^tracekit' "$tmp/stderr")" = 1 ] && [ ! -e "$out.trace.json" ]; } ||
+    { echo "disk full: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
+record_no_leftovers || fail=1
+[ $fail = 0 ] && echo "record bad input: 18 cases"
 exit $fail

@@ -97,7 +97,7 @@ c++ -O1 -g -o "$tmp/except" "$tmp/except.cc" || exit 1
 # program, its source, its functions whose jumps are compared (none: the C++
 # program, whose landing pads callgrind's jump counts do not follow), exit
 # status, edge types that must be there
-cases="loops:loops.c:main,fib:3:DIRECT_CONDITIONAL_BRANCH,DIRECT_CALL,RETURN
+cases="loops:loops.c:main,fib:3:DIRECT_CONDITIONAL_BRANCH,FALL_THROUGH,DIRECT_UNCONDITIONAL_BRANCH,DIRECT_CALL,RETURN,SYSTEM_CALL_BYPASS,ENTRY,EXIT
 jtable:jtable.c:main,f:0:INDIRECT_UNCONDITIONAL_BRANCH
 rep:rep.c:main,copy:0:REP
 signal:signal.c:main,handler:0:CONTEXT_CHANGE,CONTEXT_CHANGE_RETURN
@@ -135,17 +135,21 @@ for c in $cases; do
 done
 
 # Intel's reader reads what SDE writes: the same keys in the same order, the
-# same headers, hex strings where SDE writes them; what the signal handler did:
-# 5 deliveries, 5 returns
-$RECORD_CHECK layout "$tmp/loops.dcfg.json" "$sde" -- expect "$tmp/signal.dcfg.json" \
+# same headers, hex strings where SDE writes them, the program as image 1; what
+# the signal handler did: 5 deliveries, 5 returns; main's loop (1000 turns)
+$RECORD_CHECK layout "$tmp/loops.dcfg.json" "$sde" -- expect "$tmp/loops.dcfg.json" \
+    "images[0].endswith('/loops')" "any(n == 'main' and c >= 1000 for n, c in loops)" \
+    -- expect "$tmp/signal.dcfg.json" \
     "by_type['CONTEXT_CHANGE'] == 5" "by_type['CONTEXT_CHANGE_RETURN'] == 5" >"$tmp/layout" ||
-    { echo "layout differs from SDE's, or signal's context changes:"; cat "$tmp/layout"; fail=1; }
+    { echo "layout differs from SDE's, or image 1, main's loop, context changes:"
+      cat "$tmp/layout"; fail=1; }
 
 # compressed outputs, as the name says
 "$TRACEKIT" record -q --trace -o "$tmp/z.bz2" -- "$tmp/loops" >/dev/null
-"$TRACEKIT" record -q -o "$tmp/z.zst" -- "$tmp/loops" >/dev/null
-for f in z.dcfg.json.bz2 z.trace.json.bz2 z.dcfg.json.zst; do
-    "$TRACEKIT" info "$tmp/$f" 2>&1 | grep -q "compression: $(case $f in *bz2) echo bzip2;; *) echo zstd;; esac)" ||
+for c in zst gz xz; do "$TRACEKIT" record -q -o "$tmp/z.$c" -- "$tmp/loops" >/dev/null; done
+for f in z.dcfg.json.bz2 z.trace.json.bz2 z.dcfg.json.zst z.dcfg.json.gz z.dcfg.json.xz; do
+    "$TRACEKIT" info "$tmp/$f" 2>&1 |
+        grep -q "compression: $(case $f in *bz2) echo bzip2;; *zst) echo zstd;; *gz) echo gzip;; *) echo xz;; esac)" ||
         { echo "$f: not written compressed"; fail=1; }
 done
 "$TRACEKIT" check --dcfg "$tmp/z.dcfg.json.bz2" "$tmp/z.trace.json.bz2" >/dev/null 2>&1 ||

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `tracekit record` of threads, fork, exec and a program killed by a signal
 # (programs built here): per-thread counts (the threads' function equals
-# callgrind's self instructions, each thread's INSTR_COUNT is the sum of its
-# blocks), one process per fork and exec with --trace-children, the
-# recording stopping at an exec without it, a thread calling exit, faults
-# caught by a handler that jumps away, a program killed by a signal (the files are written, marked incomplete, tracekit's
-# exit status 128+N), and the trace of every thread of every process.
+# callgrind's self instructions, and so does the function the forked processes
+# run; each thread's INSTR_COUNT is the sum of its blocks), one process per fork
+# and exec with --trace-children, the recording stopping at an exec without it,
+# a thread calling exit, faults caught by a handler that jumps away, a program
+# killed by a signal (the files are written, marked incomplete, tracekit's exit
+# status 128+N), and the trace of every thread of every process.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/record.sh
@@ -144,6 +145,13 @@ record_run record -q --trace --trace-children -o "$tmp/forks" -- "$tmp/forks" >/
     { echo "forks --trace-children: exit $?"; fail=1; }
 checks forks "len(procs) == 2" "procs[1]['PARENT_PID'] == procs[0]['PID']" \
     "procs[1]['EXIT_STATUS'] == 7" "all(p['COMPLETE'] for p in procs)"
+# spin, run in both processes after the fork, as callgrind counts it in its two files (main
+# is not compared: callgrind's child counts what the parent ran before the fork again)
+"$TRACEKIT" convert --to callgrind -o "$tmp/forks.rec.cg" "$tmp/forks.dcfg.json" &&
+    record_callgrind "$tmp/forks.cg.%p" --trace-children=yes "$tmp/forks" &&
+    $RECORD_CHECK funcs "$(ls "$tmp"/forks.cg.[0-9]* | paste -sd,)" "$tmp/forks.rec.cg" \
+        "$tmp/forks.c" spin >"$tmp/forks.funcs" ||
+    { echo "forks: spin differs from callgrind's:"; cat "$tmp/forks.funcs"; fail=1; }
 
 # exec: the recording stops there, or goes on in the new program
 record_run record -q -o "$tmp/exec1" -- "$tmp/execs" /bin/true >/dev/null || { echo "execs: exit $?"; fail=1; }

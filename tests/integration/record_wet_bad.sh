@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `tracekit record --wet` when things go wrong, and beyond its memory bound:
-# usage errors (exit 2, nothing run); an output that exists stays as it is;
+# usage errors (exit 2, nothing run); --wet-history without N (100,000); an output that exists stays as it is;
 # a program that crashes (SIGSEGV: both forms written up to the fault and
 # accepted by check, the summary says incomplete, exit 139); a program killed
 # by SIGKILL from outside (one line, nothing written, exit 137); a
@@ -49,29 +49,23 @@ cc -g -O0 -o "$tmp/crash" "$tmp/crash.c" && cc -g -O1 -o "$tmp/work" "$tmp/work.
 
 # name | exit status | pattern of tracekit's line | arguments of record
 while IFS='|' read -r name status pattern args; do
-    rm -f "$out".*
     # shellcheck disable=SC2086
-    "$TK" record $args -o "$out" -- "$tmp/crash" >/dev/null 2>"$tmp/stderr"
-    rc=$?
-    if [ $rc != "$status" ] || ! grep -q -e "$pattern" "$tmp/stderr"; then
-        echo "$name: exit $rc (expected $status), stderr:"; cat "$tmp/stderr"; fail=1
-    fi
-    if ls "$out".* >/dev/null 2>&1; then echo "$name: an output was written: $(ls "$out".*)"; fail=1; fi
-    record_no_leftovers || { echo "($name)"; fail=1; }
+    record_refused "$name" "$status" "$pattern" "$TK" record $args -o "$out" -- "$tmp/crash" ||
+        fail=1
 done <<'EOF2'
 children|2|one process: no --trace-children|--wet --trace-children
 history 0|2|--wet-history must be 1..|--wet-history 0
+history =0|2|--wet-history must be 1..|--wet-history=0
+history x|2|needs a non-negative integer, not 'x'|--wet-history=x
 memory too small|2|--wet-memory must be|--wet --wet-memory 8
 memory alone|2|go with --wet or --wet-history|--wet-memory 64
 dcfg alone|2|go with --wet or --wet-history|--dcfg
 EOF2
 
-# an output that exists stays as it is without --force
-echo keep >"$out.wet-history"
-"$TK" record -q --wet --wet-history 10 -o "$out" -- "$tmp/crash" 2>"$tmp/stderr"
-rc=$?
-{ [ $rc = 2 ] && grep -q "exists" "$tmp/stderr" && [ "$(cat "$out.wet-history")" = keep ] &&
-  [ ! -e "$out.wet" ]; } || { echo "existing output: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
+# an output that exists stays as it is without --force (and the others are not written)
+record_keeps "$out.wet-history" "$TK" record -q --wet --wet-history 10 -o "$out" -- "$tmp/crash" ||
+    fail=1
+[ ! -e "$out.wet" ] || { echo "existing output: $out.wet written"; fail=1; }
 rm -f "$out".*
 
 # a crash: what ran up to the fault, in both forms
@@ -86,19 +80,15 @@ record_no_leftovers || fail=1
 rm -f "$out".*
 
 # killed by SIGKILL from outside: Valgrind writes nothing
-"$TK" record --wet --wet-history 10 -o "$out" -- "$tmp/crash" wait "$tmp/pid" 2>"$tmp/stderr" &
-tk=$!
-for _ in $(seq 200); do [ -s "$tmp/pid" ] && break; sleep 0.1; done
-kill -9 "$(cat "$tmp/pid")"
-wait $tk
-rc=$?
-{ [ $rc = 137 ] && grep -q "before tkrecord could write" "$tmp/stderr" && ! ls "$out".* >/dev/null 2>&1; } ||
-    { echo "SIGKILL: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
-record_no_leftovers || fail=1
+record_killed "$tmp/pid" "$TK" record --wet --wet-history 10 -o "$out" -- "$tmp/crash" wait \
+    "$tmp/pid" || fail=1
 
-# beyond the memory bound: the comprehensive form spills, and is the same trace
-record_run record --wet --dcfg --wet-memory 16 -o "$out" -- "$tmp/work" >/dev/null 2>"$tmp/stderr" ||
-    { echo "spills: record failed: $(cat "$tmp/stderr")"; fail=1; }
+# beyond the memory bound: the comprehensive form spills, and is the same trace; with it
+# --wet-history without N: the default, the last 100,000 dependences
+record_run record --wet --dcfg --wet-memory 16 --wet-history -o "$out" -- "$tmp/work" \
+    >/dev/null 2>"$tmp/stderr" || { echo "spills: record failed: $(cat "$tmp/stderr")"; fail=1; }
+[ "$(wc -l <"$out.wet-history")" = 100000 ] ||
+    { echo "--wet-history without N: $(wc -l <"$out.wet-history") lines, not 100000"; fail=1; }
 grep -q "spill files" "$tmp/stderr" || { echo "spills: none: $(cat "$tmp/stderr")"; fail=1; }
 "$TK" check "$out.wet" 2>&1 | grep -q ": 0 errors, 0 warnings" || { echo "spills: the trace does not check"; fail=1; }
 $RECORD_CHECK wetcounts "$out.dcfg.json" "$out.wet" | sed 's/^/spills: /' || fail=1

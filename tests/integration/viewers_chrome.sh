@@ -3,11 +3,14 @@
 # (tests/viewers/trace_event_check.py: strict JSON, fields per phase, ts in microseconds, X
 # nesting and B/E pairing per thread, metadata events of known kinds, one of a kind per process
 # or thread): the XRay sample and every committed XRay trace (with and without the instrumented
-# binary, --thread), the DCFG-Trace sample and traces. The thread names of viewers come from
+# binary, --thread), the DCFG-Trace sample and traces, and traces of real programs made now
+# (tests/integration/lib/viewers_real.sh: XRay of a threaded program, tracekit record --trace
+# of gzip and of the threaded program). The thread names of viewers come from
 # the ids (no process_name "pid P" / thread_name "thread T": speedscope showed
 # "pid 10443 (pid 10443), thread 10445 (tid 10445)").
 set -u
 cd "$(dirname "$0")/../.."
+. tests/integration/lib/viewers_real.sh
 command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
@@ -34,6 +37,13 @@ export_chrome hello-trace --dcfg examples/hello.dcfg.json examples/hello.trace.j
 for t in tests/data/dcfg_trace/pass/gen11.*.trace.json; do
     export_chrome "$(basename "$t" .json)" --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json "$t"
 done
+export_chrome tailjump-trace --dcfg tests/data/dcfg_trace/pass/tailjump.dcfg.json \
+    tests/data/dcfg_trace/pass/tailjump.trace.json
+viewers_real
+[ -n "$real_xray" ] && export_chrome real-mtpool -m "$real_mtpool" "$real_xray"
+[ -n "$real_gzip_trace" ] &&
+    export_chrome real-gzip-trace --dcfg "$real_gzip_dcfg" "$real_gzip_trace"
+[ -n "$real_mt_trace" ] && export_chrome real-mt-trace --dcfg "$real_mt_dcfg" "$real_mt_trace"
 python3 tests/viewers/trace_event_check.py "$tmp"/*.json || fail=1
 if grep -l '"name":"\(process\|thread\)_name"' "$tmp"/*.json; then
     echo "FAIL: names made of the ids"; fail=1

@@ -9,9 +9,14 @@
 #    --full-names;
 #  - every function of a CSI file in the picture; fib with its 177 calls (the XRay root calls
 #    it once, itself 176 times).
-# Inputs: callgrind profiles (the C++ ones at every node), XRay traces, DCFG, DCFG-Trace, CSI.
+# Inputs: callgrind profiles (the C++ ones at every node), XRay traces, DCFG, DCFG-Trace, CSI;
+# and traces of real programs made now (tests/integration/lib/viewers_real.sh): valgrind's
+# callgrind, XRay of a threaded program, tracekit record --trace of gzip and of the threaded
+# program (a DCFG of more blocks than Graphviz lays out draws its hottest routines; the
+# hottest loop of each).
 set -u
 cd "$(dirname "$0")/../.."
+. tests/integration/lib/viewers_real.sh
 command -v dot >/dev/null || { echo "graphviz (dot) not installed"; exit 77; }
 TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
@@ -21,7 +26,8 @@ fail=0 n=0
 draw() { # NAME TRACEKIT-ARGS...: the export, drawn, checked; the SVG is $tmp/NAME.svg
     local name=$1
     shift
-    "$TRACEKIT" "$@" -o "$tmp/$name.dot" || { echo "FAIL: tracekit $*"; fail=1; return; }
+    "$TRACEKIT" "$@" -o "$tmp/$name.dot" 2>"$tmp/$name.err" ||
+        { echo "FAIL: tracekit $*"; cat "$tmp/$name.err"; fail=1; return; }
     n=$((n + 1))
     local graphs
     graphs=$(grep -cE '^(strict )?(di)?graph( |\{)' "$tmp/$name.dot")
@@ -74,5 +80,21 @@ draw dcfg-trace convert --to dot --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.js
 draw csi-loop convert --to dot examples/loop.debug_PT
 has_text csi-loop rand
 has_text csi-loop main
+viewers_real
+for cg in $real_callgrind $real_callgrind_mt; do
+    draw "real-$(basename "$cg")" convert --to dot "$cg"
+done
+[ -n "$real_xray" ] && draw real-xray convert --to dot -m "$real_mtpool" "$real_xray"
+for d in ${real_gzip_dcfg:+gzip} ${real_mt_dcfg:+mt}; do
+    dcfg=$real/$d.dcfg.json
+    draw "real-$d-trace" convert --to dot --dcfg "$dcfg" "$real/$d.trace.json"
+    draw "real-$d-dcfg" convert --to dot "$dcfg"
+    grep -q "drawing its" "$tmp/real-$d-dcfg.err" ||
+        { echo "FAIL: real-$d-dcfg: no note of what is drawn"; fail=1; }
+    # its hottest loop, as report --format html draws it
+    head=$("$TRACEKIT" report --format json "$dcfg" | python3 -c \
+        'import json, sys; print(json.load(sys.stdin)["processes"][0]["loop_table"][0]["loop"])')
+    draw "real-$d-loop" convert --to dot --loop "$head" "$dcfg"
+done
 echo "$n Graphviz exports drawn"
 exit $fail

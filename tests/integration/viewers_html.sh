@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Viewer test: `report --format html` of every format opens in headless Chromium from file://
 # with no console error and no request outside the page, and shows what `report --format json`
-# says (tests/viewers/report_html.js): the summary, each table's rows as they are drawn (first
-# screen, middle, end), sorting by a column, the flame graph where the format has stacks, the
-# XRay and DCFG-Trace timelines; the hot loops of DCFG and DCFG-Trace reports and the functions
+# says (tests/viewers/report_html.js), for every format (CSI coverage too): the summary, each
+# table's rows as they are drawn (first screen, middle, end), sorting by a column, the flame
+# graph where the format has stacks, the XRay and DCFG-Trace timelines; the hot loops of DCFG and DCFG-Trace reports and the functions
 # of CSI reports drawn by Graphviz, each with its report rows, a CSI function's paths listed and
 # highlighted when clicked. A callgrind profile of 100,000 functions (generated) stays usable:
-# its page loads and draws within the test's limits.
+# its page loads and draws within the test's limits. Also the pages of traces of real programs
+# made now (tests/integration/lib/viewers_real.sh): XRay of a threaded program, valgrind's
+# callgrind, tracekit record --trace of gzip (its DCFG and its DCFG-Trace).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
+. tests/integration/lib/viewers_real.sh
 viewers_need_browser
 TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
@@ -39,8 +42,18 @@ page csi examples/loop.debug_PT
 # the Ball-Larus metadata of every routine of a real program (Intel SDE's DCFG of it)
 "$TRACEKIT" convert --to csi "$SDE" -o "$tmp/sde.debug_PT" 2>/dev/null || fail=1
 page csi-sde "$tmp/sde.debug_PT"
+# CSI coverage: call sites of an ELF (csi-cc), functions, statements
+C=tests/data/csi_cov/elf
+page csi-cc $C/multifile-cov.exe
+page csi-fc $C/definer.FC.txt
+page csi-bbc $C/definer.BBC.txt
 page wet examples/foo1.wet
 page folded tests/data/folded/pass/mtpool-per-thread.folded
+viewers_real
+[ -n "$real_xray" ] && page real-xray -m "$real_mtpool" "$real_xray"
+[ -n "$real_callgrind" ] && page real-callgrind "$real_callgrind"
+[ -n "$real_gzip_dcfg" ] && page real-dcfg "$real_gzip_dcfg" &&
+    page real-dcfg-trace --dcfg "$real_gzip_dcfg" "$real_gzip_trace"
 # 100,000 functions, each called from main
 python3 - "$tmp/big.out" <<'PY'
 import sys

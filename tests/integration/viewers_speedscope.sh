@@ -3,11 +3,14 @@
 # headless Chromium, with the expected names and totals (tests/viewers/expect_speedscope.py):
 # Chrome JSON, folded stacks and Callgrind of the XRay samples and committed real traces,
 # Callgrind and folded stacks of valgrind profiles, Callgrind of a DCFG, Chrome JSON, folded
-# stacks and Callgrind of a DCFG-Trace, and the per-thread Callgrind files. One browser loads
-# every file (tests/viewers/speedscope.js).
+# stacks and Callgrind of a DCFG-Trace, and the per-thread Callgrind files; the same of traces
+# of real programs made now (tests/integration/lib/viewers_real.sh: XRay of a threaded program,
+# valgrind's callgrind, tracekit record --trace of gzip and of the threaded program). One
+# browser loads every file (tests/viewers/speedscope.js).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
+. tests/integration/lib/viewers_real.sh
 viewers_need_browser
 TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
@@ -36,15 +39,18 @@ xray fib examples/fib-xray.bin examples/fib.xray
 xray calltree $X/bin/calltree $X/pass/calltree.fdr
 xray typed $X/bin/calltree-typed $X/pass/calltree-typed.fdr
 xray mtpool $X/bin/mtpool $X/pass/mtpool.fdr
+viewers_real
+[ -n "$real_xray" ] && xray real-mtpool "$real_mtpool" "$real_xray"
 # speedscope imports *.chrome.json as a Chrome performance recording (docs/viewers.md)
 cp "$tmp/fib.json" "$tmp/fib.chrome.json"
 echo "rejected $tmp/fib.chrome.json" >>"$cases"
 
 # Callgrind profiles written by valgrind: the conversion shows as the original does (speedscope
 # reads valgrind's profiles of one position column only: not --dump-instr=yes ones)
-for p in gzip demo-default threads-combined cxx-default; do
+for f in tests/data/callgrind/pass/{gzip,demo-default,threads-combined,cxx-default}.out \
+    $real_callgrind $real_callgrind_mt; do
     # (not threads-combined: three parts in one file, speedscope refuses a second "events:")
-    f=tests/data/callgrind/pass/$p.out
+    p=$(basename "$f" .out)
     "$TRACEKIT" convert --to folded "$f" -o "$tmp/$p.folded" || fail=1
     echo "folded $tmp/$p.folded" >>"$cases"
     grep -q '^positions: line$' "$f" && [ "$(grep -c '^events:' "$f")" = 1 ] || continue
@@ -66,9 +72,24 @@ mkdir -p "$tmp/pt-dcfg"
 [ "$(ls "$tmp/pt-dcfg" | wc -l)" = 2 ] || { echo "FAIL: --per-thread: not a file per thread"; fail=1; }
 echo "callgrind-estimated $tmp/dcfg-threads.callgrind" >>"$cases"
 for f in "$tmp/pt-dcfg"/*; do echo "callgrind-estimated $f" >>"$cases"; done
+# real DCFGs: every routine under its thread's root, ld.so's jump to _start and the PLT stubs'
+# jumps included (the thread roots' totals add up to the program's)
+for d in $real_gzip_dcfg $real_mt_dcfg; do
+    name=real-$(basename "$d" .dcfg.json)-dcfg
+    "$TRACEKIT" convert --to callgrind "$d" -o "$tmp/$name.callgrind" || fail=1
+    echo "callgrind-estimated $tmp/$name.callgrind" >>"$cases"
+done
+# DCFG-Trace: its callgrind export shows the functions of its folded stacks with their totals
+# (ld.so's _start, which jumps to the program's _start, with the whole run: 128k of 32.6M
+# instructions before the jumps were frames)
+D=tests/data/dcfg_trace/pass
 for t in examples/hello.trace.json:examples/hello.dcfg.json \
-    tests/data/dcfg_trace/pass/gen11.intel.trace.json:tests/data/dcfg_trace/pass/gen11.dcfg.json; do
-    trace=${t%%:*} dcfg=${t#*:} name=$(basename "${trace%%.*}")
+    $D/gen11.intel.trace.json:$D/gen11.dcfg.json $D/tailjump.trace.json:$D/tailjump.dcfg.json \
+    ${real_gzip_trace:+$real_gzip_trace:$real_gzip_dcfg} \
+    ${real_mt_trace:+$real_mt_trace:$real_mt_dcfg}; do
+    trace=${t%%:*} dcfg=${t#*:} name=$(basename "$trace")
+    name=${name%%.*}
+    case $trace in "$real"/*) name=real-$name ;; esac
     "$TRACEKIT" convert --to folded --dcfg "$dcfg" "$trace" -o "$tmp/$name-trace.folded" || fail=1
     "$TRACEKIT" convert --to chrome --dcfg "$dcfg" "$trace" -o "$tmp/$name-trace.json" || fail=1
     "$TRACEKIT" convert --to callgrind --dcfg "$dcfg" "$trace" -o "$tmp/$name-trace.callgrind" || fail=1

@@ -5,10 +5,13 @@
 # comes back, a search shows the matched share of the outermost matches
 # (tests/viewers/flamegraph.js): XRay (time, calls, per thread, reversed), callgrind (C++ names,
 # a recursion), DCFG-Trace, folded stacks as input, and a differential graph of two valgrind
-# profiles (also read back from its folded stacks).
+# profiles (also read back from its folded stacks); traces of real programs made now
+# (tests/integration/lib/viewers_real.sh: XRay of a threaded program, valgrind's callgrind,
+# tracekit record --trace of gzip).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
+. tests/integration/lib/viewers_real.sh
 viewers_need_browser
 TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
@@ -31,6 +34,11 @@ both calltree 'idle|run_round' -m $X/bin/calltree $X/pass/calltree.fdr
 both cxx 'std::' tests/data/callgrind/pass/cxx-default.out
 both mutual is_ tests/data/callgrind/pass/mutual.out
 both gen11 f --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json tests/data/dcfg_trace/pass/gen11.intel.trace.json
+viewers_real
+[ -n "$real_xray" ] && both real-xray 'quick|parse' -m "$real_mtpool" "$real_xray" --per-thread
+[ -n "$real_callgrind" ] && both real-callgrind 'dl_' "$real_callgrind"
+[ -n "$real_gzip_trace" ] &&
+    both real-gzip-trace 'libc_start' --dcfg "$real_gzip_dcfg" "$real_gzip_trace"
 # folded stacks as input (other tools' output, or tracekit's own): the same frames
 for f in tests/data/folded/pass/*.folded; do
     n=$(basename "$f" .folded)

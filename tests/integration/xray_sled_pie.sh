@@ -60,8 +60,8 @@ PY
     else
         echo "instr-map abs-$kind differs from bin/calltree:"; diff "$tmp/ref-names" "$tmp/names" | head; fail=1
     fi
-    "$TRACEKIT" report -m "$bin" "$trace" >"$tmp/r-abs" 2>&1 || fail=1
-    "$TRACEKIT" report -m "$D/bin/calltree" "$trace" >"$tmp/r-ref" 2>&1 || fail=1
+    "$TRACEKIT" report --all -m "$bin" "$trace" >"$tmp/r-abs" 2>&1 || fail=1
+    "$TRACEKIT" report --all -m "$D/bin/calltree" "$trace" >"$tmp/r-ref" 2>&1 || fail=1
     if [ "$(grep -c 'calltree.c:' "$tmp/r-abs")" -gt 50 ] && cmp -s "$tmp/r-abs" "$tmp/r-ref"; then
         echo "report abs-$kind: $(grep -c 'calltree.c:' "$tmp/r-abs") named functions, equal with either map"
     else

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "analysis/profile_summary.h"
 #include "model/profile.h"
 #include "tk_test.h"
 #include "tracekit/tracekit.h"

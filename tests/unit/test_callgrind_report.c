@@ -42,9 +42,18 @@ static tk_profile *load_both(const char *a, const char *b)
     return both;
 }
 
-static const char *name_of(const tk_profile *p, const tk_prof_entry *e)
+/* Entry i of the summary (tk_prof_entry_get). */
+static tk_prof_entry_info entry(const tk_prof_summary *s, size_t i)
 {
-    return e->name == TK_PROF_NONE ? "" : tk_profile_str(p, e->name);
+    tk_prof_entry_info e;
+    tk_prof_entry_get(s, i, &e);
+    return e;
+}
+
+static const char *name_of(const tk_profile *p, const tk_prof_summary *s, size_t i)
+{
+    tk_prof_entry_info e = entry(s, i);
+    return e.name == TK_PROF_NONE ? "" : tk_profile_str(p, e.name);
 }
 
 /* report mutual-recs.out: self costs, the first rows, coverage and top */
@@ -58,16 +67,26 @@ static void test_report_self(void)
     tk_prof_report *r;
     TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     const tk_prof_summary *s = tk_prof_report_summary(r);
-    TK_CHECK_EQ_U64(s->totals[0], 519647);
+    tk_prof_summary_info si;
+    tk_prof_summary_get(s, &si);
+    TK_CHECK_EQ_U64(si.totals[0], 519647);
+    TK_CHECK_EQ_U64(si.n_events, 1);
+    TK_CHECK(!si.inclusive);
+    TK_CHECK(si.count >= 254);
     TK_CHECK_EQ_U64(tk_prof_report_rows(r), 254); /* every row with a cost */
     static const char *const names[] = {"work", "is_odd'3", "is_even'3"};
     static const uint64_t self[] = {332084, 29664, 25536}, calls[] = {4952, 2304, 2352};
     for (size_t i = 0; i < 3; i++) {
-        TK_CHECK_STR(name_of(p, &s->entries[i]), names[i]);
-        TK_CHECK_EQ_U64(s->entries[i].self[0], self[i]);
-        TK_CHECK_EQ_U64(s->entries[i].calls, calls[i]);
-        TK_CHECK(s->entries[i].inclusive == NULL);
+        tk_prof_entry_info e = entry(s, i);
+        TK_CHECK_STR(name_of(p, s, i), names[i]);
+        TK_CHECK_EQ_U64(e.self[0], self[i]);
+        TK_CHECK_EQ_U64(e.calls, calls[i]);
+        TK_CHECK(e.inclusive == NULL);
+        TK_CHECK(e.fn != TK_PROF_NONE && e.object != TK_PROF_NONE);
     }
+    /* past the end: zeros */
+    tk_prof_entry_info past = entry(s, si.count);
+    TK_CHECK(past.self == NULL && past.calls == 0 && past.name == 0);
     tk_prof_report_free(r);
     /* callgrind_annotate's cut at 99 % of the total: 72 rows */
     o.coverage = 99;
@@ -104,25 +123,45 @@ static void test_report_tree(void)
     const tk_prof_arcs *a = tk_prof_report_arcs(r);
     if (!TK_CHECK(a != NULL))
         return;
-    TK_CHECK_STR(name_of(p, &s->entries[0]), "0x000000000001ab70");
-    TK_CHECK_EQ_U64(s->entries[0].inclusive[0], 519647);
+    TK_CHECK_STR(name_of(p, s, 0), "0x000000000001ab70");
+    TK_CHECK_EQ_U64(entry(s, 0).inclusive[0], 519647);
     size_t idx[4096];
-    TK_CHECK(a->count <= 4096);
+    size_t narcs = tk_prof_arcs_count(a);
+    TK_CHECK(narcs > 3 && narcs <= 4096);
     size_t n = tk_prof_report_tree(r, 0, 1, idx);
     TK_CHECK_EQ_U64(n, 3);
     static const char *const callees[] = {"(below main)", "_dl_start", "_dl_init"};
     static const uint64_t incl[] = {398612, 120646, 374};
+    tk_prof_arc_info arc;
     for (size_t k = 0; k < n && k < 3; k++) {
-        const tk_prof_arc *arc = &a->arcs[idx[k]];
-        TK_CHECK_EQ_U64(arc->caller, 0);
-        TK_CHECK_STR(name_of(p, &s->entries[arc->callee]), callees[k]);
-        TK_CHECK_EQ_U64(arc->inclusive[0], incl[k]);
-        TK_CHECK_EQ_U64(arc->calls, 1);
+        tk_prof_arc_get(a, idx[k], &arc);
+        TK_CHECK_EQ_U64(arc.caller, 0);
+        TK_CHECK_STR(name_of(p, s, arc.callee), callees[k]);
+        TK_CHECK_EQ_U64(arc.inclusive[0], incl[k]);
+        TK_CHECK_EQ_U64(arc.calls, 1);
     }
     /* entry 1, (below main): one caller, the entry above */
     n = tk_prof_report_tree(r, 1, 0, idx);
     TK_CHECK_EQ_U64(n, 1);
-    TK_CHECK_EQ_U64(a->arcs[idx[0]].caller, 0);
+    tk_prof_arc_get(a, idx[0], &arc);
+    TK_CHECK_EQ_U64(arc.caller, 0);
+    /* the arcs by callee, and through by_caller by caller: each arc once in each order */
+    size_t first, into = 0, out = 0;
+    tk_prof_arc_info prev = {0, 0, 0, NULL};
+    for (size_t k = 0; k < narcs; k++) {
+        tk_prof_arc_get(a, tk_prof_arcs_by_caller(a, k), &arc);
+        TK_CHECK(k == 0 || prev.caller < arc.caller ||
+                 (prev.caller == arc.caller && prev.callee < arc.callee));
+        prev = arc;
+    }
+    for (size_t e = 0; e < tk_prof_report_rows(r); e++) {
+        into += tk_prof_arcs_into(a, e, &first);
+        out += tk_prof_arcs_out_of(a, e, &first);
+    }
+    TK_CHECK(into <= narcs && out <= narcs && into > 0 && out > 0);
+    tk_prof_arc_get(a, narcs, &arc);
+    TK_CHECK(arc.inclusive == NULL && arc.calls == 0);
+    TK_CHECK_EQ_U64(tk_prof_arcs_by_caller(a, narcs), SIZE_MAX);
     tk_prof_report_free(r);
     tk_profile_free(p);
 }
@@ -138,24 +177,35 @@ static void test_report_cycles(void)
     tk_prof_report *r;
     TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     const tk_prof_summary *s = tk_prof_report_summary(r);
-    TK_CHECK_EQ_U64(s->n_cycles, 2);
+    tk_prof_summary_info si;
+    tk_prof_summary_get(s, &si);
+    TK_CHECK_EQ_U64(si.n_cycles, 2);
+    TK_CHECK(si.inclusive);
     const size_t *m;
     size_t n = tk_prof_report_cycle(r, 1, &m);
     TK_CHECK_EQ_U64(n, 2);
     if (n == 2) {
-        TK_CHECK_STR(name_of(p, &s->entries[m[0]]), "is_even'3");
-        TK_CHECK_STR(name_of(p, &s->entries[m[1]]), "is_odd'3");
-        TK_CHECK_EQ_U64(s->entries[m[0]].inclusive[0], 360720);
-        TK_CHECK_EQ_U64(s->entries[m[1]].inclusive[0], 349770);
-        TK_CHECK(s->entries[m[1]].estimated);
+        TK_CHECK_STR(name_of(p, s, m[0]), "is_even'3");
+        TK_CHECK_STR(name_of(p, s, m[1]), "is_odd'3");
+        TK_CHECK_EQ_U64(entry(s, m[0]).inclusive[0], 360720);
+        TK_CHECK_EQ_U64(entry(s, m[1]).inclusive[0], 349770);
+        TK_CHECK(entry(s, m[1]).estimated);
+        TK_CHECK_EQ_U64(entry(s, m[1]).cycle, 1);
     }
-    TK_CHECK_EQ_U64(s->cycles[0].calls, 96);
-    TK_CHECK_EQ_U64(s->cycles[0].self[0], 55200);
-    TK_CHECK_EQ_U64(s->cycles[0].inclusive[0], 360720);
+    tk_prof_cycle_info cy;
+    tk_prof_cycle_get(s, 1, &cy);
+    TK_CHECK_EQ_U64(cy.members, 2);
+    TK_CHECK_EQ_U64(cy.calls, 96);
+    TK_CHECK_EQ_U64(cy.self[0], 55200);
+    TK_CHECK_EQ_U64(cy.inclusive[0], 360720);
+    tk_prof_cycle_get(s, 0, &cy); /* cycles are numbered from 1 */
+    TK_CHECK(cy.members == 0 && cy.self == NULL);
+    tk_prof_cycle_get(s, 3, &cy);
+    TK_CHECK(cy.members == 0 && cy.inclusive == NULL);
     n = tk_prof_report_cycle(r, 2, &m);
     TK_CHECK_EQ_U64(n, 1);
     if (n == 1)
-        TK_CHECK_STR(name_of(p, &s->entries[m[0]]), "depth'3");
+        TK_CHECK_STR(name_of(p, s, m[0]), "depth'3");
     TK_CHECK_EQ_U64(tk_prof_report_cycle(r, 3, &m), 0);
     tk_prof_report_free(r);
     /* by file: no call cycles */

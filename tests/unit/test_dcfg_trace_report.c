@@ -1,6 +1,7 @@
 /* The DCFG-Trace report through the public API (tracekit/dcfg_trace_report.h): the numbers
  * `tracekit report` prints on the sample traces (tests/cli/dcfg_trace/pass_gen11_report.out,
  * report_plain.out). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tk_test.h"
@@ -92,4 +93,143 @@ static void test_report_plain(void)
     tk_dcfg_trace_free(t);
 }
 
-TK_TEST_MAIN(TK_CASE(test_report_gen11), TK_CASE(test_report_plain))
+/* ---- partial reports: chunk ranges merged in every grouping, serialised ------------------ */
+
+static const char *const GEN11 = "tests/data/dcfg_trace/pass/gen11.level9.trace.json";
+
+/* The report of thread 0's chunks [a, b) (NULL on failure); an empty one as [6, 6) ([0, 0)
+ * is every chunk). */
+static tk_dcfg_trace_report *part_of(const tk_dcfg_trace *t, size_t a, size_t b)
+{
+    if (a == b)
+        a = b = 6;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
+    o.chunk_begin = a;
+    o.chunk_end = b;
+    tk_dcfg_trace_report *r = NULL;
+    TK_CHECK(tk_dcfg_trace_report_open(&r, t, 0, &o, &err) == TK_OK);
+    return r;
+}
+
+/* r's bytes equal want's (want_size). */
+static int same_bytes(const tk_dcfg_trace_report *r, const uint8_t *want, size_t want_size)
+{
+    uint8_t *d = NULL;
+    size_t n = 0;
+    tk_error err;
+    tk_error_clear(&err);
+    int same = tk_dcfg_trace_report_serialize(r, &d, &n, &err) == TK_OK && n == want_size &&
+               memcmp(d, want, n) == 0;
+    tk_free(d);
+    return same;
+}
+
+/* [0, i), [i, j), [j, 6) merged as (x + y) + z and as x + (y + z), for every 0 <= i <= j <= 6:
+ * each gives the whole thread's bytes and table. */
+static void test_report_merge_groupings(void)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_dcfg_trace *t = NULL;
+    if (!TK_CHECK(tk_dcfg_trace_open(&t, GEN11, NULL, &err) == TK_OK))
+        return;
+    tk_dcfg_trace_report *whole = part_of(t, 0, 6);
+    uint8_t *want = NULL;
+    size_t want_size = 0;
+    if (!whole || !TK_CHECK(tk_dcfg_trace_report_serialize(whole, &want, &want_size, &err) ==
+                            TK_OK)) {
+        tk_dcfg_trace_report_free(whole);
+        tk_dcfg_trace_free(t);
+        return;
+    }
+    for (size_t i = 0; i <= 6; i++)
+        for (size_t j = i; j <= 6; j++)
+            for (int right = 0; right < 2; right++) {
+                tk_dcfg_trace_report *x = part_of(t, 0, i), *y = part_of(t, i, j),
+                                     *z = part_of(t, j, 6);
+                if (!x || !y || !z) {
+                    tk_dcfg_trace_report_free(x);
+                    tk_dcfg_trace_report_free(y);
+                    tk_dcfg_trace_report_free(z);
+                    continue;
+                }
+                if (right) {
+                    TK_CHECK(tk_dcfg_trace_report_merge(y, z, &err) == TK_OK);
+                    TK_CHECK(tk_dcfg_trace_report_merge(x, y, &err) == TK_OK);
+                } else {
+                    TK_CHECK(tk_dcfg_trace_report_merge(x, y, &err) == TK_OK);
+                    TK_CHECK(tk_dcfg_trace_report_merge(x, z, &err) == TK_OK);
+                }
+                TK_CHECK(same_bytes(x, want, want_size));
+                size_t n = tk_dcfg_trace_report_count(x, TK_DCFG_TRACE_TOP_EDGES);
+                TK_CHECK_EQ_U64(n, tk_dcfg_trace_report_count(whole, TK_DCFG_TRACE_TOP_EDGES));
+                for (size_t k = 0; k < n; k++) {
+                    const tk_dcfg_trace_report_row *
+                        u = tk_dcfg_trace_report_row_at(x, TK_DCFG_TRACE_TOP_EDGES, k),
+                       *v = tk_dcfg_trace_report_row_at(whole, TK_DCFG_TRACE_TOP_EDGES, k);
+                    TK_CHECK(u->value == v->value && u->id == v->id && u->extra == v->extra);
+                }
+                tk_dcfg_trace_report_stats a, b;
+                tk_dcfg_trace_report_get_stats(x, &a);
+                tk_dcfg_trace_report_get_stats(whole, &b);
+                TK_CHECK_EQ_U64(a.chunks, b.chunks);
+                TK_CHECK_EQ_U64(a.edges, b.edges);
+                TK_CHECK_EQ_U64(a.instructions, b.instructions);
+                TK_CHECK_EQ_U64(a.distinct_edges, b.distinct_edges);
+                TK_CHECK(a.pid == b.pid && a.thread_id == b.thread_id);
+                tk_dcfg_trace_report_free(x);
+                tk_dcfg_trace_report_free(y);
+                tk_dcfg_trace_report_free(z);
+            }
+    /* another thread's report does not merge */
+    tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
+    tk_dcfg_trace_report *other = NULL;
+    if (TK_CHECK(tk_dcfg_trace_report_open(&other, t, 1, &o, &err) == TK_OK))
+        TK_CHECK(tk_dcfg_trace_report_merge(whole, other, &err) == TK_ERR_ARG);
+    tk_dcfg_trace_report_free(other);
+    tk_free(want);
+    tk_dcfg_trace_report_free(whole);
+    tk_dcfg_trace_free(t);
+}
+
+/* The bytes read back serialise to themselves; damaged bytes are refused, located. */
+static void test_report_deserialize(void)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_dcfg_trace *t = NULL;
+    if (!TK_CHECK(tk_dcfg_trace_open(&t, GEN11, NULL, &err) == TK_OK))
+        return;
+    tk_dcfg_trace_report *r = part_of(t, 1, 4), *back = NULL;
+    uint8_t *d = NULL;
+    size_t n = 0;
+    if (r && TK_CHECK(tk_dcfg_trace_report_serialize(r, &d, &n, &err) == TK_OK) &&
+        TK_CHECK(tk_dcfg_trace_report_deserialize(&back, d, n, &err) == TK_OK)) {
+        TK_CHECK(same_bytes(back, d, n));
+        TK_CHECK_EQ_U64(tk_dcfg_trace_report_count(back, TK_DCFG_TRACE_TOP_EDGES),
+                        tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_TOP_EDGES));
+        tk_dcfg_trace_report *bad = NULL;
+        for (size_t cut = 0; cut < n; cut++) /* every prefix is short of something */
+            TK_CHECK(tk_dcfg_trace_report_deserialize(&bad, d, cut, &err) == TK_ERR_FORMAT);
+        uint8_t *more = malloc(n + 1);
+        if (more) {
+            memcpy(more, d, n);
+            more[n] = 0;
+            TK_CHECK(tk_dcfg_trace_report_deserialize(&bad, more, n + 1, &err) ==
+                     TK_ERR_FORMAT);
+            more[n - 1] ^= 1; /* the last count changed: the counts no longer add up */
+            TK_CHECK(tk_dcfg_trace_report_deserialize(&bad, more, n, &err) == TK_ERR_FORMAT);
+            free(more);
+        }
+        TK_CHECK(bad == NULL);
+    }
+    tk_free(d);
+    tk_dcfg_trace_report_free(back);
+    tk_dcfg_trace_report_free(r);
+    tk_dcfg_trace_free(t);
+}
+
+TK_TEST_MAIN(TK_CASE(test_report_gen11), TK_CASE(test_report_plain),
+             TK_CASE(test_report_merge_groupings), TK_CASE(test_report_deserialize))

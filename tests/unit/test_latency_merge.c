@@ -249,6 +249,68 @@ static void test_deserialize_rejects(void)
     tk_latency_free(l);
 }
 
+/* The row of function func (aggregate rows). */
+static const tk_latency_row *row_of(tk_latency *l, uint64_t func)
+{
+    const tk_latency_row *rows;
+    size_t n;
+    TK_CHECK(tk_latency_rows(l, &rows, &n, NULL) == TK_OK);
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].func == func)
+            return &rows[i];
+    TK_CHECK(!"no row of the function");
+    return NULL;
+}
+
+/* Self time: a call's duration minus that of the calls it made, also through the histogram
+ * of 16-bit durations (its calls counted from the id alone), a merge and the bytes. */
+static void test_self_times(void)
+{
+    part p;
+    p.ev = malloc((4 * 70000 + 8) * sizeof *p.ev);
+    p.n = 0;
+    /* f 0..100 calls g 10..30 (which calls h 12..20) and g 40..50 */
+    push(&p, TK_EVENT_ENTER, 0, 0, 1);
+    push(&p, TK_EVENT_ENTER, 0, 10, 2);
+    push(&p, TK_EVENT_ENTER, 0, 12, 3);
+    push(&p, TK_EVENT_EXIT, 0, 20, 3);
+    push(&p, TK_EVENT_EXIT, 0, 30, 2);
+    push(&p, TK_EVENT_ENTER, 0, 40, 2);
+    push(&p, TK_EVENT_EXIT, 0, 50, 2);
+    push(&p, TK_EVENT_EXIT, 0, 100, 1);
+    /* 70,000 calls of 4 (10 ticks) calling 5 (4 ticks): past HIST_AFTER */
+    for (uint64_t c = 0, t = 200; c < 70000; c++, t += 20) {
+        push(&p, TK_EVENT_ENTER, 0, t, 4);
+        push(&p, TK_EVENT_ENTER, 0, t + 3, 5);
+        push(&p, TK_EVENT_EXIT, 0, t + 7, 5);
+        push(&p, TK_EVENT_EXIT, 0, t + 10, 4);
+    }
+    tk_event_source src = source_of(&p);
+    tk_latency *l = NULL;
+    TK_CHECK(tk_latency_open(&l, 0, NULL) == TK_OK);
+    TK_CHECK(tk_latency_run(l, &src, NULL) == TK_OK);
+    static const uint64_t want[6] = {0, 70, 22, 8, 70000 * 6, 70000 * 4};
+    for (uint64_t f = 1; f <= 5; f++)
+        TK_CHECK_EQ_U64(row_of(l, f)->self, want[f]);
+    TK_CHECK_EQ_U64(row_of(l, 2)->sum, 30);
+    /* through the bytes, and merged with itself: twice each */
+    uint8_t *data;
+    size_t size;
+    TK_CHECK(tk_latency_serialize(l, &data, &size, NULL) == TK_OK);
+    tk_latency *a = NULL, *b = NULL;
+    TK_CHECK(tk_latency_deserialize(&a, data, size, 0, NULL) == TK_OK);
+    TK_CHECK(tk_latency_deserialize(&b, data, size, 0, NULL) == TK_OK);
+    tk_free(data);
+    for (uint64_t f = 1; f <= 5; f++)
+        TK_CHECK_EQ_U64(row_of(a, f)->self, want[f]);
+    a = merge(a, b);
+    for (uint64_t f = 1; f <= 5; f++)
+        TK_CHECK_EQ_U64(row_of(a, f)->self, 2 * want[f]);
+    tk_latency_free(a);
+    tk_latency_free(l);
+    free(p.ev);
+}
+
 TK_TEST_MAIN(TK_CASE(test_merge_groupings_aggregate), TK_CASE(test_merge_groupings_per_thread),
              TK_CASE(test_chain_threads_apart), TK_CASE(test_chain_clock_mismatch),
-             TK_CASE(test_deserialize_rejects))
+             TK_CASE(test_deserialize_rejects), TK_CASE(test_self_times))

@@ -8,6 +8,7 @@
 
 #include "tk_test.h"
 #include "model/cfg_internal.h"
+#include "record/record_internal.h"
 #include "tracekit/tracekit.h"
 
 static char dir[64];
@@ -184,6 +185,123 @@ static void test_bad_raw(void)
     }
 }
 
+/* What the reader refuses since fuzzing (fuzz/fuzz_record.c): each with its message and the
+ * line it is at (0: the file as a whole). Ids are dense, so that no table is sized by a
+ * number of the file. */
+static void test_bad_raw_ids(void)
+{
+#define HEAD "TKRECORD 1\npid 1\nimage 1 1000 10 0 /x\nsb 1 1 1000 2\n"
+    static const struct {
+        const char *text, *message;
+        uint64_t line;
+    } bad[] = {
+        {"TKRECORD 1\nsrc 0 0 0 0\n", "does not follow its superblock", 2},
+        {HEAD "exit 199999999 1 0 jmp 1000\ndone\n", "beyond the number of exits", 5},
+        {HEAD "exit 1 1 0 jmp 1000\nexit 1 1 0 jmp 1000\ndone\n", "exit id given twice", 6},
+        {HEAD "file 100000000 /a.c\ndone\n", "beyond the number of files", 5},
+        {HEAD "file 1 /a.c\nfile 1 /b.c\ndone\n", "file id given twice", 6},
+        {HEAD "exit 1 1 0 jmp 1000\nthreads 1 0\nedge 9 1 1 0 0 1\nend 0 1 0\ndone\n",
+         "beyond the number of edges", 0},
+        {HEAD "exit 1 1 0 jmp 1000\nthreads 1 0\nedge 1 1 1 0 0 1\nedge 1 1 1 0 0 2\n"
+              "end 0 1 0\ndone\n", "edge record id given twice", 0},
+        {HEAD "threads 70000 0\ndone\n", "malformed threads", 5},
+        {HEAD "exit 1 1 0 jmp 1000\nthreads 2 0\nedge 1 1 1 0 1 1\nend 0 1 0\ndone\n",
+         "threads without their end", 0},
+        {"TKRECORD 1\nsym 1 2 1000 f\nimage 1 1000 10 0 /x\ndone\n", "symbol of an unknown image",
+         0},
+        {"TKRECORD 1\npid 1\0\n", "a NUL byte", 2},
+        {"", "an empty file", 0},
+    };
+#undef HEAD
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        write_raw(bad[i].text);
+        if (i + 2 == sizeof bad / sizeof *bad) { /* the NUL: fputs stops there */
+            char path[128];
+            snprintf(path, sizeof path, "%s/p100.0.tkr", dir);
+            FILE *f = fopen(path, "wb");
+            if (TK_CHECK(f != NULL)) {
+                fwrite(bad[i].text, 1, sizeof "TKRECORD 1\npid 1\0\n" - 1, f);
+                fclose(f);
+            }
+        }
+        tk_cfg *cfg = NULL;
+        tk_error err;
+        tk_error_clear(&err);
+        tk_status st = tk_record_read(dir, &cfg, &err);
+        remove_raw();
+        if (!TK_CHECK(st == TK_ERR_FORMAT && strstr(err.message, bad[i].message) &&
+                      err.line == bad[i].line))
+            fprintf(stderr, "  case %zu: %s (line %llu)\n", i, err.message,
+                    (unsigned long long)err.line);
+        tk_cfg_free(cfg);
+    }
+    /* a superblock of 1,025 instructions */
+    char big[4200] = "TKRECORD 1\npid 1\nimage 1 1000 10 0 /x\nsb 1 1 1000 ";
+    for (int k = 0; k < 1025; k++) strcat(big, k ? ",1" : "1");
+    strcat(big, "\ndone\n");
+    write_raw(big);
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_ERR_FORMAT &&
+             strstr(err.message, "too many instructions"));
+    remove_raw();
+    tk_cfg_free(cfg);
+}
+
+/* The spill of a thread replays the raw file's records as often as it counts them: the
+ * loop above (records 1 2 2 3 4 5 6 7 4 5, the last one a repeat) is a trace; a repeat
+ * count beyond the counts (a crafted loop through the predictions, which ran without end)
+ * and a spill that stops early are refused. */
+static void test_spill_counts(void)
+{
+    static const struct {
+        unsigned char bytes[32];
+        size_t n;
+        const char *message; /* NULL: accepted */
+    } spills[] = {
+        {{0, 1, 0, 2, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 4, 1, 0}, 20, NULL},
+        {{0, 2, 0, 2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0}, 14,
+         "more often than the raw file counts"},
+        {{0, 1, 0, 0}, 4, "less often than the raw file counts"},
+        {{0, 1, 0, 9}, 4, "edge record 9 is not in the raw file"},
+        {{0, 1, 0x80}, 3, "cut short"},
+    };
+    char text[sizeof raw_loop + 16];
+    snprintf(text, sizeof text, "%s", raw_loop);
+    char *t = strstr(text, "trace 0"), *e = strstr(text, "end 0 5 0");
+    t[6] = '1';
+    e[8] = '1';
+    for (size_t i = 0; i < sizeof spills / sizeof *spills; i++) {
+        write_raw(text);
+        char path[128];
+        snprintf(path, sizeof path, "%s/p100.0.t0", dir);
+        FILE *f = fopen(path, "wb");
+        if (!TK_CHECK(f != NULL)) return;
+        fwrite(spills[i].bytes, 1, spills[i].n, f);
+        fclose(f);
+        rec_set s;
+        tk_cfg *cfg = NULL;
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK(rec_set_build(&s, dir, 1, 0, NULL, &cfg, &err) == TK_OK);
+        FILE *null = fopen("/dev/null", "w");
+        uint64_t edges = 0;
+        tk_status st = cfg && null ? rec_write_trace(cfg, &s, dir, -1, null, &edges, &err)
+                                   : TK_ERR_IO;
+        if (null) fclose(null);
+        if (spills[i].message) {
+            if (!TK_CHECK(st == TK_ERR_FORMAT && strstr(err.message, spills[i].message)))
+                fprintf(stderr, "  spill %zu: %d %s\n", i, st, err.message);
+        } else {
+            TK_CHECK(st == TK_OK && edges > 0);
+        }
+        rec_set_free(&s);
+        tk_cfg_free(cfg);
+        unlink(path);
+        remove_raw();
+    }
+}
+
 /* A process that wrote only its reservation (killed): nothing to load. */
 static void test_reservation_only(void)
 {
@@ -197,4 +315,5 @@ static void test_reservation_only(void)
     tk_cfg_free(cfg);
 }
 
-TK_TEST_MAIN(TK_CASE(test_blocks_and_edges), TK_CASE(test_bad_raw), TK_CASE(test_reservation_only))
+TK_TEST_MAIN(TK_CASE(test_blocks_and_edges), TK_CASE(test_bad_raw), TK_CASE(test_bad_raw_ids),
+             TK_CASE(test_spill_counts), TK_CASE(test_reservation_only))

@@ -17,9 +17,15 @@ CASES has one case a line, "FILE KIND [REF]":
                           (speedscope shows "NAME {args}") self weights only
   callgrind FILE [REF]    speedscope's profile of the first event: the self weight of every
                           name equals `tracekit report` of FILE (summed over functions of that
-                          name), the profile's total equals the program total, and every
-                          function with self cost is shown; with REF (folded stacks of the same
-                          trace), each name's total equals REF's inclusive weight too
+                          name), the profile's total equals the program total, every function
+                          with self cost is shown, and the totals of the threads' roots ("thread
+                          T") add up to the program total (every function is reachable from
+                          them: speedscope starts its tree at the functions nobody calls); with
+                          REF (folded stacks of the same trace), each name's total equals REF's
+                          inclusive weight too. Where speedscope's tree is approximate (a
+                          recursion; functions under 0.1 %, whose subtrees it may leave out),
+                          the totals of the threads' top-level functions equal REF's, and every
+                          function of 1 % or more is shown
   callgrind-estimated FILE
                           as callgrind, for a profile whose calls' inclusive costs are
                           estimates rounded to units (DCFG: a routine's inclusive cost shared
@@ -56,6 +62,58 @@ def folded_totals(path, scale=1.0):
 
 def close(a, b, tol_rel=1e-6, tol_abs=0.0):
     return abs(a - b) <= max(tol_abs, tol_rel * max(abs(a), abs(b)))
+
+
+def speedscope_roots(path):
+    """The roots speedscope's callgrind importer makes of a file and their weights: it keys a
+    function by its fl= file and name, and a callee without cfi=/cfl= by the caller's fl= file
+    (it ignores fi=/fe=), so a call from inlined code of another file (valgrind writes no cfi=
+    there, nor tracekit after it) makes the callee a second frame, a root of its own."""
+    # (tracekit's conversion of a valgrind profile shows what the original shows)
+    files, fns = {}, {}
+
+    def name(tok, saved):
+        m = re.match(r"^\((\d+)\)\s*(.+)$", tok)
+        if m:
+            saved[m.group(1)] = m.group(2)
+            return m.group(2)
+        m = re.match(r"^\((\d+)\)$", tok)
+        return saved[m.group(1)] if m else tok
+
+    fl = fn = cfl = cfn = None
+    weight, children = defaultdict(float), set()
+    lines = open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        m = re.match(r"^(\w+)=\s*(.*)$", line)
+        if m:
+            k, v = m.groups()
+            if k == "fl":
+                fl = name(v, files)
+            elif k in ("fi", "fe"):
+                name(v, files)
+            elif k == "fn":
+                fn = name(v, fns)
+            elif k in ("cfi", "cfl"):
+                cfl = name(v, files)
+            elif k == "cfn":
+                cfn = name(v, fns)
+            elif k == "calls":
+                children.add((cfl or fl, cfn))
+                cost = lines[i].split()
+                weight[(fl, fn)] += float(cost[1]) if len(cost) > 1 else 0
+                i += 1
+                cfl = cfn = None
+            continue
+        cost = line.split()
+        if len(cost) > 1 and (line[0].isdigit() or line[0] in "+-*"):
+            weight[(fl, fn)] += float(cost[1])
+    roots = {k: w for k, w in weight.items() if k not in children}
+    # it leaves out a tree that weighs less than 1e-4 of its heaviest frame (a root here)
+    top = max(roots.values(), default=0)
+    return {k: w for k, w in roots.items() if w >= 1e-4 * top}
 
 
 def compare(label, shown, want, bad, tol_abs=0.0, tol_rel=1e-6, what=("total", "self"),
@@ -96,22 +154,35 @@ def check_callgrind(tracekit, r, ref, bad, estimated=False):
         want[fn["name"]][1] += fn["self"][0]
     prof = r["profiles"][0]
     # the writers round ticks to ns per row: one unit per function
-    if not close(prof["total"], rep["totals"][0], 0, len(rep["functions"])):
-        bad.append(f"{label}: speedscope's total {prof['total']:g}, "
-                   f"tracekit's {rep['totals'][0]}")
-    if rep.get("cycles"):
-        # speedscope turns the call graph into a tree by scaling each callee's arcs: with a
-        # recursion (an arc's inclusive cost counts nested calls once per level) it books
-        # costs elsewhere; only the callees of the threads' roots are then compared
-        roots = {n for n in prof["frames"] if n.startswith("thread ")}
+    # speedscope's total: its roots' weights, the threads' roots and the callees of calls
+    # from inlined code of other files that it keys apart (speedscope_roots)
+    want_total = sum(speedscope_roots(r["file"]).values())
+    if not close(prof["total"], want_total, 0, len(rep["functions"])):
+        bad.append(f"{label}: speedscope's total {prof['total']:g}, expected {want_total:g} "
+                   f"(tracekit's {rep['totals'][0]})")
+    roots = {n: t for n, (t, _) in prof["frames"].items() if n.startswith("thread ")}
+    if not roots:
+        bad.append(f"{label}: no thread root")
+    elif not close(sum(roots.values()), rep["totals"][0], 0, len(rep["functions"])):
+        bad.append(f"{label}: the threads' roots total {sum(roots.values()):g} of "
+                   f"{rep['totals'][0]} ({sorted(roots.items())[:4]})")
+    # speedscope turns the call graph into a tree by scaling each callee's arcs: with a
+    # recursion (an arc's inclusive cost counts nested calls once per level) it books costs
+    # elsewhere, and it leaves out a subtree that weighs less than 1e-4 of its heaviest frame
+    # (adding it to the caller's self: a real program's many small functions); then the
+    # callees of the threads' roots are compared, and every function of 1 % is shown
+    total = rep["totals"][0]
+    small = any(f["self"][0] and f["inclusive"][0] < 1e-3 * total for f in rep["functions"])
+    if rep.get("cycles") or small:
         if ref:
             folded = folded_totals(ref)
             top = {line.split(";")[0] for line in open(ref)}
             compare(label + " (top-level)", prof["frames"],
                     {n: folded[n] for n in top if n in folded}, bad,
                     tol_abs=len(rep["functions"]), what=("total",))
-        if not roots:
-            bad.append(f"{label}: no thread root")
+        for f in rep["functions"]:
+            if f["inclusive"][0] >= 0.01 * total and f["name"] not in prof["frames"]:
+                bad.append(f"{label}: {f['name']!r} ({f['inclusive'][0]} of {total}) not shown")
         return
     compare(label, prof["frames"], want, bad, what=("self",),
             tol_abs=len(rep["functions"]) if estimated else 0.0)

@@ -64,11 +64,24 @@ static int cmp_addr_row(const void *a, const void *b)
     return (x->is_call > y->is_call) - (x->is_call < y->is_call);
 }
 
-/* A file or function whose self cost is below pct % of the total is not shown
- * (0: everything with a cost is). */
-static int below(uint64_t cost, uint64_t total, double pct)
+static int cmp_u64_desc(const void *a, const void *b)
 {
-    return pct > 0 && total > 0 && (double)cost * 100.0 < pct * (double)total;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* --threshold, callgrind_annotate's: the files (functions) are taken hottest first until
+ * they cover pct % of the total; returns the least self cost of those taken (ties of the
+ * last one taken are taken too), at least 1. v (the self costs) is sorted. */
+static uint64_t cover_cut(uint64_t *v, size_t n, uint64_t total, double pct)
+{
+    qsort(v, n, sizeof *v, cmp_u64_desc);
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n && v[i]; i++) {
+        acc = acc + v[i] < acc ? UINT64_MAX : acc + v[i];
+        if ((double)acc * 100.0 >= pct * (double)total) return v[i];
+    }
+    return n && v[n - 1] ? v[n - 1] : 1;
 }
 
 static void put_num(FILE *f, uint64_t v, int width)
@@ -205,8 +218,11 @@ const cli_opt cli_callgrind_annotate_opts[] = {
     {"source-dir", 'I', "DIR", "look for source files in DIR (repeatable)"},
     {"part", 0, "N", "only part N (default: all parts combined)"},
     {"event", 0, "EVENT", "the event to annotate with (default: all events)"},
-    {"threshold", 0, "PCT", "only files and functions with at least PCT% of the total self cost "
-                            "of the first event (default 0.1, as callgrind_annotate; 0: all)"},
+    {"threshold", 0, "PCT", "the files (functions of --instr) hottest first until they cover "
+                            "PCT% of the total self cost of the first event (default 99, "
+                            "callgrind_annotate's --threshold)"},
+    {"coverage", 0, "PCT", "the same as --threshold"},
+    {"all", 0, NULL, "every file and function with a cost"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
@@ -251,9 +267,9 @@ static int parse_settings(const cli_args *args, const tk_profile *p, settings *o
         o->ev[0] = (size_t)ei;
         o->nev = 1;
     }
-    if (cli_get_double(cmd, args, "threshold", 0.1, &o->threshold)) return CLI_EXIT_USAGE;
-    if (o->threshold < 0 || o->threshold > 100)
-        return cli_usage_error(cmd, "--threshold wants a percentage from 0 to 100");
+    cli_rows rows; /* -n is not annotate's: --threshold and --all */
+    if (cli_get_rows(cmd, args, 0, &rows)) return CLI_EXIT_USAGE;
+    o->threshold = rows.fixed ? 99.0 : rows.threshold;
     return CLI_EXIT_OK;
 }
 
@@ -331,25 +347,46 @@ static void annotate_lines(FILE *out, const settings *o, const annotation *a, si
     }
 }
 
-/* Each source file with a cost (above the threshold), its lines next to their
+/* The self cost of the file of rows[lo] (rows sorted by file); *hi: after its rows. */
+static uint64_t file_self_cost(const annotation *a, size_t lo, size_t e0, size_t *hi)
+{
+    uint64_t self = 0;
+    size_t r = lo;
+    for (; r < a->count && a->rows[r].file == a->rows[lo].file; r++)
+        if (!a->rows[r].is_call) self += a->rows[r].costs[e0];
+    *hi = r;
+    return self;
+}
+
+/* The least self cost of a file shown (cover_cut of the files'). */
+static uint64_t file_cut(const settings *o, const annotation *a)
+{
+    uint64_t *v = malloc((a->count ? a->count : 1) * sizeof *v), cut = 1;
+    if (!v) return 1; /* every file */
+    size_t n = 0;
+    for (size_t lo = 0, hi; lo < a->count; lo = hi) v[n++] = file_self_cost(a, lo, o->ev[0], &hi);
+    cut = cover_cut(v, n, a->total[o->ev[0]], o->threshold);
+    free(v);
+    return cut;
+}
+
+/* Each source file with a cost (among those --threshold takes), its lines next to their
  * costs when the file is found, else the costs per line. */
 static void annotate_files(FILE *out, const settings *o, annotation *a)
 {
     line_row *rows = a->rows;
     size_t k = a->count, e0 = o->ev[0];
     qsort(rows, k, sizeof *rows, cmp_line_row);
+    uint64_t cut = file_cut(o, a);
     for (size_t lo = 0, hi; lo < k; lo = hi) {
-        uint64_t file_self = 0;
-        for (hi = lo; hi < k && rows[hi].file == rows[lo].file; hi++)
-            if (!rows[hi].is_call) file_self += rows[hi].costs[e0];
+        uint64_t file_self = file_self_cost(a, lo, e0, &hi);
         const char *name = tk_profile_str(a->p, rows[lo].file);
         char found[4096];
-        FILE *src = (file_self && !below(file_self, a->total[e0], o->threshold) &&
-                     strcmp(name, "???") != 0)
+        FILE *src = (file_self >= cut && strcmp(name, "???") != 0)
                         ? open_source(name, o->dirs, o->ndirs, found, sizeof found)
                         : NULL;
         if (file_self == 0) continue;
-        if (below(file_self, a->total[e0], o->threshold)) {
+        if (file_self < cut) {
             a->hidden_files++;
             continue;
         }
@@ -383,6 +420,13 @@ static void annotate_instrs(FILE *out, const settings *o, annotation *a)
     line_row *rows = a->rows;
     size_t k = a->count;
     qsort(rows, k, sizeof *rows, cmp_addr_row);
+    uint64_t cut = 1, *v = malloc((k ? k : 1) * sizeof *v);
+    if (v) { /* the least self cost of a function shown (cover_cut) */
+        size_t n = 0;
+        for (size_t r = 0; r < k;) v[n++] = function_self(a, r, rows[r].fn, o->ev[0], &r);
+        cut = cover_cut(v, n, a->total[o->ev[0]], o->threshold);
+        free(v);
+    }
     fputs("\n================ instructions\n", out);
     uint64_t self[TK_PROFILE_MAX_EVENTS], incl[TK_PROFILE_MAX_EVENTS];
     uint32_t cur_fn = TK_PROF_NONE;
@@ -390,8 +434,7 @@ static void annotate_instrs(FILE *out, const settings *o, annotation *a)
         if (rows[r].fn != cur_fn) {
             cur_fn = rows[r].fn;
             size_t end;
-            if (below(function_self(a, r, cur_fn, o->ev[0], &end), a->total[o->ev[0]],
-                      o->threshold)) {
+            if (function_self(a, r, cur_fn, o->ev[0], &end) < cut) {
                 a->hidden_fns++;
                 r = end;
                 continue;
@@ -439,12 +482,14 @@ static int annotate(const cli_args *args, const tk_profile *p, FILE *out)
     fputs("\n", out);
     if (a.positions & TK_POS_LINE) annotate_files(out, &o, &a);
     if (a.positions & TK_POS_INSTR) annotate_instrs(out, &o, &a);
-    if (a.hidden_files || a.hidden_fns)
-        fprintf(out, "\n(%zu file%s and %zu function%s below %g%% of the total %s not shown: "
-                     "--threshold 0 shows them)\n",
-                a.hidden_files, a.hidden_files == 1 ? "" : "s", a.hidden_fns,
-                a.hidden_fns == 1 ? "" : "s", o.threshold,
-                tk_profile_str(p, tk_profile_event(p, o.ev[0])->name));
+    if (a.hidden_files || a.hidden_fns) {
+        fputs("\n(", out);
+        if (a.hidden_files) fprintf(out, "%zu file%s", a.hidden_files, cli_s(a.hidden_files));
+        if (a.hidden_files && a.hidden_fns) fputs(" and ", out);
+        if (a.hidden_fns) fprintf(out, "%zu function%s", a.hidden_fns, cli_s(a.hidden_fns));
+        fprintf(out, " not shown: those shown cover %g%% of the total %s; --all shows them)\n",
+                o.threshold, tk_profile_str(p, tk_profile_event(p, o.ev[0])->name));
+    }
     free(a.rows);
     return CLI_EXIT_OK;
 }

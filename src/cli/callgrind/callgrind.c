@@ -52,8 +52,8 @@ void cli_callgrind_notes_free(cli_callgrind_notes *n)
     memset(n, 0, sizeof *n);
 }
 
-int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
-                            cli_callgrind_notes *notes, tk_profile **out)
+int cli_callgrind_load_range(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                      cli_callgrind_notes *notes, tk_profile **out)
 {
     tk_profile *p;
     if (tk_profile_open(&p, NULL) != TK_OK) {
@@ -62,7 +62,7 @@ int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
     }
     tk_diag nd;
     cli_callgrind_notes_sink(&nd, notes);
-    for (int i = 0; i < ctx->ninputs; i++) {
+    for (int i = ctx->lo; i < ctx->hi; i++) {
         tk_callgrind_read_options o = *how;
         o.path = ctx->paths[i];
         o.notes = &nd;
@@ -76,6 +76,15 @@ int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
     }
     *out = p;
     return CLI_EXIT_OK;
+}
+
+int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                            cli_callgrind_notes *notes, tk_profile **out)
+{
+    *out = NULL;
+    if (ctx->team)
+        return cli_callgrind_team_load(ctx, how, notes, out);
+    return cli_callgrind_load_range(ctx, how, notes, out);
 }
 
 int cli_callgrind_load(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out)

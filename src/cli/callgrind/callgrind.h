@@ -43,6 +43,16 @@ void cli_callgrind_notes_free(cli_callgrind_notes *n);
  * printed and kept in notes (may be NULL). Returns an exit code. */
 int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
                             cli_callgrind_notes *notes, tk_profile **out);
+/* Inputs [ctx->lo, ctx->hi) as load_with reads them all. */
+int cli_callgrind_load_range(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                             cli_callgrind_notes *notes, tk_profile **out);
+/* In a team (team.h): this member's inputs read as load_with reads them, the profiles of
+ * every member merged in order into the root's *out (the others' *out NULL: they have
+ * nothing to print); the root prints the notes of every input in order and keeps them in
+ * notes; when anything failed, it reads every input itself to say what as tracekit does
+ * (team.c). Returns an exit code. */
+int cli_callgrind_team_load(cli_ctx *ctx, const tk_callgrind_read_options *how,
+                            cli_callgrind_notes *notes, tk_profile **out);
 /* The same with this detail and nothing else asked for. */
 int cli_callgrind_load(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out);
 

@@ -7,8 +7,9 @@
 #include "callgrind.h"
 
 const cli_opt cli_callgrind_diff_opts[] = {
-    {"sort", 0, "EVENT", "order by the absolute difference of EVENT (default: the first)"},
-    {"top", 'n', "N", "show at most N functions"},
+    {"sort", 's', "EVENT", "order by the absolute difference of EVENT (default: the first)"},
+    CLI_TOP_OPT("functions"),
+    CLI_ALL_OPT("functions"),
     {"format", 0, "FMT", "text (default), json, folded (difffolded.pl's \"stack A B\" lines "
                          "for a differential flame graph) or svg (that flame graph: red grew, "
                          "blue shrank)"},
@@ -190,6 +191,7 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
         print_json(f, both, d, k);
     else
         print_text(f, both, d, k, ev);
+    if (fmt == CLI_OUT_TEXT) cli_rows_note(f, k, count, "function");
     if (rc == CLI_EXIT_OK)
         rc = cli_output_commit(o);
     else
@@ -203,8 +205,8 @@ int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args)
     const char *cmd = "diff";
     if (ctx->ninputs != 2) return cli_usage_error(cmd, "expected exactly two files");
     int fmt = cli_get_choice(cmd, args, "format", diff_formats, CLI_OUT_TEXT);
-    uint64_t top;
-    if (fmt < 0 || cli_get_u64(cmd, args, "top", 0, &top)) return CLI_EXIT_USAGE;
+    cli_rows rows;
+    if (fmt < 0 || cli_get_rows(cmd, args, fmt == CLI_OUT_TEXT, &rows)) return CLI_EXIT_USAGE;
     tk_profile *both;
     int rc = load_both(ctx, &both);
     if (rc) return rc;
@@ -213,7 +215,7 @@ int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args)
     if (sortarg && cli_callgrind_event_list(cmd, both, sortarg, &ev, 1) != 1)
         rc = CLI_EXIT_USAGE;
     else
-        rc = write_diff(args, both, fmt, ev, top);
+        rc = write_diff(args, both, fmt, ev, rows.top);
     tk_profile_free(both);
     return rc;
 }

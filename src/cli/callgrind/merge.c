@@ -16,7 +16,7 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
 {
     tk_profile *src;
     int rc = cli_callgrind_load(ctx, TK_CALLGRIND_DETAIL_FULL, &src);
-    if (rc) return rc;
+    if (rc || !src) return rc; /* no profile: a team's member, which writes nothing */
     tk_profile *dst = NULL;
     tk_prof_part *into = NULL;
     tk_error err;

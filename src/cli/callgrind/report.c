@@ -92,15 +92,18 @@ static size_t cycle_tag(char *tag, uint32_t cycle)
 /* ,"cycles":[...] when the summary has call cycles */
 static void json_cycles(FILE *f, const tk_prof_summary *s)
 {
-    if (!s->n_cycles) return;
+    tk_prof_summary_info si;
+    tk_prof_summary_get(s, &si);
+    if (!si.n_cycles) return;
     fputs(",\"cycles\":[", f);
-    for (size_t c = 0; c < s->n_cycles; c++) {
-        const tk_prof_cycle *cy = &s->cycles[c];
+    for (size_t c = 0; c < si.n_cycles; c++) {
+        tk_prof_cycle_info cy;
+        tk_prof_cycle_get(s, c + 1, &cy);
         fprintf(f, "%s{\"cycle\":%zu,\"members\":%zu,\"calls\":%" PRIu64 ",\"self\":",
-                c ? "," : "", c + 1, cy->members, cy->calls);
-        cli_callgrind_json_u64s(f, cy->self, s->n_events);
+                c ? "," : "", c + 1, cy.members, cy.calls);
+        cli_callgrind_json_u64s(f, cy.self, si.n_events);
         fputs(",\"inclusive\":", f);
-        cli_callgrind_json_u64s(f, cy->inclusive, s->n_events);
+        cli_callgrind_json_u64s(f, cy.inclusive, si.n_events);
         fputc('}', f);
     }
     fputc(']', f);
@@ -109,12 +112,14 @@ static void json_cycles(FILE *f, const tk_prof_summary *s)
 const cli_opt cli_callgrind_report_opts[] = {
     {"by", 0, "KEY", "function (default), file-function (callgrind_annotate's key), file, object, "
                      "line"},
-    {"sort", 0, "EVENT[,EVENT]", "sort by these events (default: the first event)"},
-    {"top", 'n', "N", "show at most N rows"},
-    {"threshold", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
-    {"coverage", 0, "PCT", "stop once the rows shown cover PCT% of the total of the first sort "
-                           "event, as callgrind_annotate's --threshold (default 99 for a text "
-                           "table of self costs, else 100: every row)"},
+    {"sort", 's', "EVENT[,EVENT]", "sort by these events (default: the first event)"},
+    CLI_TOP_OPT("rows"),
+    CLI_ALL_OPT("rows"),
+    {"threshold", 0, "PCT", "the rows, in order, until their self costs cover PCT% of the total "
+                            "of the first sort event (callgrind_annotate's --threshold; not "
+                            "with --inclusive)"},
+    {"coverage", 0, "PCT", "the same as --threshold"},
+    {"min-share", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
     {"inclusive", 0, NULL, "sort by and show inclusive costs"},
     {"show", 0, "EVENT[,EVENT]", "text: only these event columns (callgrind_annotate --show), "
                                  "default all"},
@@ -180,7 +185,7 @@ static const char *group_name(tk_prof_group g)
     return "";
 }
 
-static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry *e)
+static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry_info *e)
 {
     switch (g) {
     case TK_GROUP_FUNCTION: {
@@ -252,8 +257,8 @@ static const cli_choice report_trees[] = {
 
 /* One text row of a tree: costs (the entry's, or a call's inclusive cost in
  * the inclusive columns when the table has them), calls, mark, label. */
-static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
-                     const tk_prof_entry *e, const uint64_t *self, const uint64_t *incl,
+static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const uint64_t *totals,
+                     const tk_prof_entry_info *e, const uint64_t *self, const uint64_t *incl,
                      uint64_t calls, const char *mark, const int *w, size_t primary,
                      const size_t *col, size_t ncol)
 {
@@ -272,7 +277,7 @@ static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const tk
             }
             r = fmt_padded(r, v[j], w[j]);
             if (j == primary)
-                r = fmt_pct(r, pct(v[j], s->totals[j]));
+                r = fmt_pct(r, pct(v[j], totals[j]));
             else
                 *r++ = ' ';
         }
@@ -291,21 +296,26 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
                       size_t primary, const int *w, const size_t *col, size_t ncol, size_t *idx)
 {
     const tk_prof_arcs *a = tk_prof_report_arcs(rep);
+    tk_prof_summary_info si;
+    tk_prof_summary_get(s, &si);
     for (size_t i = 0; i < limit; i++) {
-        const tk_prof_entry *e = &s->entries[i];
+        tk_prof_entry_info e;
+        tk_prof_entry_get(s, i, &e);
         if (i) out_char('\n', f);
         for (int side = 0; side < 2; side++) {
             if (side == 0 && !(tree & TREE_CALLERS)) continue;
             if (side == 1) /* the function itself, between its callers and callees */
-                tree_row(f, p, group, s, e, e->self, inclusive ? e->inclusive : NULL, e->calls,
-                         "* ", w, primary, col, ncol);
+                tree_row(f, p, group, si.totals, &e, e.self, inclusive ? e.inclusive : NULL,
+                         e.calls, "* ", w, primary, col, ncol);
             if (side == 1 && !(tree & TREE_CALLEES)) continue;
             size_t n = tk_prof_report_tree(rep, i, side, idx);
             for (size_t k = 0; k < n; k++) {
-                const tk_prof_arc *arc = &a->arcs[idx[k]];
-                const tk_prof_entry *other = &s->entries[side ? arc->callee : arc->caller];
-                tree_row(f, p, group, s, other, inclusive ? NULL : arc->inclusive,
-                         inclusive ? arc->inclusive : NULL, arc->calls, side ? "  > " : "  < ", w,
+                tk_prof_arc_info arc;
+                tk_prof_entry_info other;
+                tk_prof_arc_get(a, idx[k], &arc);
+                tk_prof_entry_get(s, side ? arc.callee : arc.caller, &other);
+                tree_row(f, p, group, si.totals, &other, inclusive ? NULL : arc.inclusive,
+                         inclusive ? arc.inclusive : NULL, arc.calls, side ? "  > " : "  < ", w,
                          primary, col, ncol);
             }
         }
@@ -317,21 +327,24 @@ static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s,
                       const tk_prof_report *rep, size_t i, int tree, size_t *idx)
 {
     const tk_prof_arcs *a = tk_prof_report_arcs(rep);
+    size_t nev = tk_profile_event_count(p);
     for (int side = 0; side < 2; side++) {
         if (!(tree & (side ? TREE_CALLEES : TREE_CALLERS))) continue;
         fputs(side ? ",\"callees\":[" : ",\"callers\":[", f);
         size_t n = tk_prof_report_tree(rep, i, side, idx);
         for (size_t k = 0; k < n; k++) {
-            const tk_prof_arc *arc = &a->arcs[idx[k]];
-            const tk_prof_entry *o = &s->entries[side ? arc->callee : arc->caller];
+            tk_prof_arc_info arc;
+            tk_prof_entry_info o;
+            tk_prof_arc_get(a, idx[k], &arc);
+            tk_prof_entry_get(s, side ? arc.callee : arc.caller, &o);
             fputs(k ? ",{\"object\":" : "{\"object\":", f);
-            cli_put_json_string(f, cli_callgrind_str_or(p, o->object, ""));
+            cli_put_json_string(f, cli_callgrind_str_or(p, o.object, ""));
             fputs(",\"file\":", f);
-            cli_put_json_string(f, cli_callgrind_str_or(p, o->file, ""));
+            cli_put_json_string(f, cli_callgrind_str_or(p, o.file, ""));
             fputs(",\"name\":", f);
-            cli_put_json_string(f, cli_callgrind_str_or(p, o->name, ""));
-            fprintf(f, ",\"calls\":%" PRIu64 ",\"inclusive\":", arc->calls);
-            cli_callgrind_json_u64s(f, arc->inclusive, s->n_events);
+            cli_put_json_string(f, cli_callgrind_str_or(p, o.name, ""));
+            fprintf(f, ",\"calls\":%" PRIu64 ",\"inclusive\":", arc.calls);
+            cli_callgrind_json_u64s(f, arc.inclusive, nev);
             fputc('}', f);
         }
         fputc(']', f);
@@ -341,11 +354,14 @@ static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s,
 /* One member of cycle c in a --cycles listing (first: the cycle's first). */
 static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
                          tk_prof_group group, size_t primary, size_t c, int not_first,
-                         const tk_prof_entry *e)
+                         const tk_prof_entry_info *e)
 {
-    size_t nev = s->n_events;
-    const tk_prof_cycle *cy = &s->cycles[c - 1];
-    uint64_t total = nev ? s->totals[primary] : 0;
+    tk_prof_summary_info si;
+    tk_prof_cycle_info cyi, *cy = &cyi;
+    tk_prof_summary_get(s, &si);
+    tk_prof_cycle_get(s, c, &cyi);
+    size_t nev = si.n_events;
+    uint64_t total = nev ? si.totals[primary] : 0;
     if (fmt == CLI_OUT_JSON) {
         fputs(not_first ? ",{\"object\":" : "{\"object\":", f);
         cli_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
@@ -387,12 +403,14 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
 
 static void cycles_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt)
 {
-    size_t nev = s->n_events;
+    tk_prof_summary_info si;
+    tk_prof_summary_get(s, &si);
+    size_t nev = si.n_events;
     if (fmt == CLI_OUT_JSON) {
         fputs("{\"version\":1,\"format\":\"callgrind\",\"events\":", f);
         cli_callgrind_json_events(f, p);
         fputs(",\"totals\":", f);
-        cli_callgrind_json_u64s(f, s->totals, nev);
+        cli_callgrind_json_u64s(f, si.totals, nev);
         fputs(",\"cycles\":[", f);
     } else if (fmt == CLI_OUT_CSV) {
         fputs("cycle,cycle_members,cycle_calls", f);
@@ -405,8 +423,8 @@ static void cycles_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, 
             fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
         fputs(",calls,estimated\n", f);
     } else {
-        fprintf(f, "call cycles: %zu\n", s->n_cycles);
-        if (s->n_cycles)
+        fprintf(f, "call cycles: %zu\n", si.n_cycles);
+        if (si.n_cycles)
             fputs("A cycle's inclusive cost is exact (calls into a cycle from outside never "
                   "nest); its members' marked ~ are estimates.\n", f);
     }
@@ -416,10 +434,13 @@ static void cycles_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, 
 static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
                        size_t primary, size_t c)
 {
-    size_t nev = s->n_events;
-    const tk_prof_cycle *cy = &s->cycles[c - 1];
+    tk_prof_summary_info si;
+    tk_prof_cycle_info cyi, *cy = &cyi;
+    tk_prof_summary_get(s, &si);
+    tk_prof_cycle_get(s, c, &cyi);
+    size_t nev = si.n_events;
     const char *ev = nev ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
-    uint64_t total = nev ? s->totals[primary] : 0;
+    uint64_t total = nev ? si.totals[primary] : 0;
     if (fmt == CLI_OUT_JSON) {
         fprintf(f, "%s\n{\"cycle\":%zu,\"calls\":%" PRIu64 ",\"self\":", c > 1 ? "," : "",
                 c, cy->calls);
@@ -440,32 +461,34 @@ static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, i
 
 /* report --cycles: each call cycle as a unit (its members' self costs added,
  * its inclusive cost, the calls into it from outside), then its members,
- * heaviest inclusive first (at most `top` in text, 0: 10). The entries are
+ * heaviest inclusive first (at most `top`, 0: all). The entries are
  * sorted by inclusive cost. */
 static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_report *rep, int fmt,
                           tk_prof_group group, uint64_t top)
 {
     const tk_prof_summary *s = tk_prof_report_summary(rep);
+    tk_prof_summary_info si;
+    tk_prof_summary_get(s, &si);
     size_t primary = tk_prof_report_primary(rep);
     cycles_head(f, p, s, fmt);
-    for (size_t c = 1; c <= s->n_cycles; c++) {
+    for (size_t c = 1; c <= si.n_cycles; c++) {
         cycle_head(f, p, s, fmt, primary, c);
-        size_t shown = 0, limit = fmt == CLI_OUT_TEXT ? (top ? (size_t)top : 10) : SIZE_MAX;
+        size_t limit = top ? (size_t)top : SIZE_MAX;
         const size_t *members;
         size_t n = tk_prof_report_cycle(rep, c, &members);
-        for (size_t k = 0; k < n; k++) {
-            if (fmt != CLI_OUT_TEXT || shown < limit)
-                cycle_member(f, p, s, fmt, group, primary, c, k > 0, &s->entries[members[k]]);
-            shown++;
+        for (size_t k = 0; k < n && k < limit; k++) {
+            tk_prof_entry_info e;
+            tk_prof_entry_get(s, members[k], &e);
+            cycle_member(f, p, s, fmt, group, primary, c, k > 0, &e);
         }
         if (fmt == CLI_OUT_JSON) fputs("]}", f);
-        if (fmt == CLI_OUT_TEXT && shown > limit)
-            fprintf(f, "  (%zu more member%s not shown)\n", shown - limit,
-                    shown - limit == 1 ? "" : "s");
+        if (fmt == CLI_OUT_TEXT && n > limit)
+            fprintf(f, "  (%zu more member%s not shown: --all shows them)\n", n - limit,
+                    cli_s(n - limit));
     }
-    const char *ev = s->n_events ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
+    const char *ev = si.n_events ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
     if (fmt == CLI_OUT_JSON) fputs("\n]}\n", f);
-    if (fmt == CLI_OUT_TEXT && s->n_cycles)
+    if (fmt == CLI_OUT_TEXT && si.n_cycles)
         fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev,
                 ev);
 }
@@ -504,8 +527,9 @@ typedef struct settings {
     int fmt;                        /* CLI_OUT_TEXT, _JSON or _CSV */
     int tree;                       /* TREE_* */
     int cycles, inclusive;
-    uint64_t top, part;
-    double threshold, coverage;
+    uint64_t part;
+    cli_rows rows;                  /* -n, --threshold, --all */
+    double min_share;
     /* once the profile is read: */
     size_t sort[4], nsort;          /* the sort events */
     size_t primary;                 /* the first of them (or 0) */
@@ -521,17 +545,16 @@ static int parse_settings(const cli_args *args, settings *o)
     o->inclusive = cli_has(args, "inclusive");
     o->tree = cli_get_choice(cmd, args, "tree", report_trees, TREE_NONE);
     if (o->tree < 0) return CLI_EXIT_USAGE;
-    /* callgrind_annotate lists functions until they cover 99 % of the first
-     * sort event: so does the text table of self costs (on the 130 MB bench
-     * profile 66 K rows instead of 151 K); machine-readable output is whole */
-    double coverage_default = o->fmt == CLI_OUT_TEXT && !o->inclusive ? 99.0 : 100.0;
-    if (by < 0 || o->fmt < 0 || cli_get_u64(cmd, args, "top", 0, &o->top) ||
+    /* the rows of every table (docs/cli.md); --threshold is callgrind_annotate's */
+    if (by < 0 || o->fmt < 0 || cli_get_rows(cmd, args, o->fmt == CLI_OUT_TEXT, &o->rows) ||
         cli_get_u64(cmd, args, "part", 0, &o->part) ||
-        cli_get_double(cmd, args, "threshold", 0.0, &o->threshold) ||
-        cli_get_double(cmd, args, "coverage", coverage_default, &o->coverage))
+        cli_get_double(cmd, args, "min-share", 0.0, &o->min_share))
         return CLI_EXIT_USAGE;
-    if (!(o->coverage > 0.0 && o->coverage <= 100.0))
-        return cli_usage_error(cmd, "--coverage wants a percentage above 0, at most 100");
+    o->cycles = cli_has(args, "cycles");
+    if (o->rows.threshold < 100.0 && (o->inclusive || o->cycles))
+        return cli_usage_error(cmd, "--threshold: inclusive costs overlap (a caller's include "
+                                    "its callees'), no rows cover a share of the total: use "
+                                    "-n N");
     o->group = (tk_prof_group)by;
     int functions = o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION;
     if (o->tree && !functions)
@@ -539,14 +562,10 @@ static int parse_settings(const cli_args *args, settings *o)
                                     "use it with --by function or file-function");
     if (o->tree && o->fmt == CLI_OUT_CSV)
         return cli_usage_error(cmd, "--tree is for text and json output");
-    o->cycles = cli_has(args, "cycles");
     if (o->cycles && (o->tree || !functions))
         return cli_usage_error(cmd, "--cycles lists call cycles of functions: use it with --by "
                                     "function or file-function, without --tree");
-    if (o->cycles) {
-        o->inclusive = 1;
-        o->coverage = 100.0;
-    }
+    if (o->cycles) o->inclusive = 1;
     return CLI_EXIT_OK;
 }
 
@@ -581,6 +600,7 @@ typedef struct table {
     size_t nev, nder;               /* events and derived events */
     tk_prof_report *rep;
     const tk_prof_summary *s;
+    tk_prof_summary_info si;        /* of s */
     size_t limit;
     const tk_prof_arcs *arcs;
     size_t *arc_idx;                /* room for the arcs of one entry */
@@ -605,9 +625,9 @@ static int summarize(const settings *o, int self_only, table *t)
     ro.nsort = o->nsort;
     ro.inclusive = o->inclusive;
     ro.self_only = self_only;
-    ro.threshold = o->threshold;
-    ro.coverage = o->coverage;
-    ro.top = o->top;
+    ro.threshold = o->min_share;
+    ro.coverage = o->rows.threshold;
+    ro.top = o->cycles ? 0 : o->rows.top; /* --cycles: -n is the members shown of each cycle */
     ro.tree = o->tree != TREE_NONE;
     ro.cycles = o->cycles;
     if (tk_prof_report_open(&t->rep, t->p, &ro, &err) != TK_OK) {
@@ -615,10 +635,11 @@ static int summarize(const settings *o, int self_only, table *t)
         return cli_error(&err);
     }
     t->s = tk_prof_report_summary(t->rep);
+    tk_prof_summary_get(t->s, &t->si);
     t->limit = tk_prof_report_rows(t->rep);
     t->arcs = tk_prof_report_arcs(t->rep);
     if (t->arcs &&
-        !(t->arc_idx = malloc((t->arcs->count ? t->arcs->count : 1) * sizeof *t->arc_idx))) {
+        !(t->arc_idx = malloc((tk_prof_arcs_count(t->arcs) + 1) * sizeof *t->arc_idx))) {
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         return cli_error(&err);
     }
@@ -639,7 +660,7 @@ static int compute_table(cli_ctx *ctx, const cli_args *args, settings *o,
     how.drop_files = o->group == TK_GROUP_FUNCTION;
     how.call_counts_only = self_only;
     int rc = cli_callgrind_load_with(ctx, &how, notes, &t->p);
-    if (rc) return rc;
+    if (rc || !t->p) return rc; /* no profile: a team's member, which prints nothing */
     t->nev = tk_profile_event_count(t->p);
     t->nder = tk_profile_derived_count(t->p);
     rc = parse_events(args, t->p, o);
@@ -656,7 +677,7 @@ static void json_head(FILE *f, const settings *o, const table *t, const cli_call
     fputs("\"events\":", f);
     cli_callgrind_json_events(f, p);
     fputs(",\"totals\":", f);
-    cli_callgrind_json_u64s(f, t->s->totals, t->nev);
+    cli_callgrind_json_u64s(f, t->si.totals, t->nev);
     if (t->nder) {
         fputs(",\"derived_events\":[", f);
         for (size_t i = 0; i < t->nder; i++) {
@@ -668,7 +689,7 @@ static void json_head(FILE *f, const settings *o, const table *t, const cli_call
             fputc('}', f);
         }
         fputs("],\"derived_totals\":", f);
-        json_derived(f, p, t->s->totals);
+        json_derived(f, p, t->si.totals);
     }
     notes_json(f, n);
     json_cycles(f, t->s);
@@ -677,7 +698,8 @@ static void json_head(FILE *f, const settings *o, const table *t, const cli_call
 static void json_entry(FILE *f, const settings *o, const table *t, size_t i)
 {
     const tk_profile *p = t->p;
-    const tk_prof_entry *e = &t->s->entries[i];
+    tk_prof_entry_info ei, *e = &ei;
+    tk_prof_entry_get(t->s, i, &ei);
     fputs(i ? ",\n{" : "\n{", f);
     fputs("\"object\":", f);
     cli_put_json_string(f, cli_callgrind_str_or(p, e->object, ""));
@@ -733,7 +755,8 @@ static void report_csv(FILE *f, const table *t)
     const tk_profile *p = t->p;
     csv_head(f, t);
     for (size_t i = 0; i < t->limit; i++) {
-        const tk_prof_entry *e = &t->s->entries[i];
+        tk_prof_entry_info ei, *e = &ei;
+        tk_prof_entry_get(t->s, i, &ei);
         cli_put_csv_field(f, cli_callgrind_str_or(p, e->object, ""));
         fputc(',', f);
         cli_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
@@ -773,13 +796,13 @@ static void text_totals(FILE *f, const settings *o, const table *t, const cli_ca
     fputs("program totals:", f);
     for (size_t c = 0; c < o->ncol; c++) {
         fputc(' ', f);
-        cli_callgrind_put_commas(f, t->s->totals[o->col[c]]);
+        cli_callgrind_put_commas(f, t->si.totals[o->col[c]]);
     }
     fputc('\n', f);
     if (t->nder) {
         uint64_t dv[TK_PROFILE_MAX_EVENTS];
         int ok[TK_PROFILE_MAX_EVENTS];
-        eval_derived(p, t->s->totals, dv, ok);
+        eval_derived(p, t->si.totals, dv, ok);
         for (size_t i = 0; i < t->nder; i++) {
             const tk_prof_derived *d = tk_profile_derived(p, i);
             fprintf(f, "derived %s = %s: ", tk_profile_str(p, d->name),
@@ -800,7 +823,7 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
 {
     const tk_profile *p = t->p;
     for (size_t j = 0; j < t->nev; j++) {
-        w[j] = width_commas(t->s->totals[j]);
+        w[j] = width_commas(t->si.totals[j]);
         int nl = (int)strlen(tk_profile_str(p, tk_profile_event(p, j)->name)) +
                  (o->inclusive ? 5 : 0);
         if (nl > w[j]) w[j] = nl;
@@ -858,21 +881,27 @@ static int text_rows(FILE *f, const settings *o, const table *t, const int *w)
     if (limit > 64 && (rb.b = malloc(1 << 20)) != NULL) rb.cap = 1 << 20;
     /* The rows are in cost order, their names and costs anywhere in
      * memory: look the names up first in a loop of independent loads
-     * (the misses overlap), then fetch a few rows ahead. */
+     * (the misses overlap), then fetch a few rows ahead (the entries of
+     * the next AHEAD rows wait in a ring). */
     enum { AHEAD = 8 };
     const char **names = rb.b && by_function ? malloc(limit * sizeof *names) : NULL;
+    tk_prof_entry_info ring[AHEAD], ei, *e = &ei;
     for (size_t i = 0; names && i < limit; i++) { /* NULL: "???" (rb_put_str) */
-        uint32_t name = s->entries[i].name;
-        names[i] = tk_profile_str_len(p, name) ? tk_profile_str(p, name) : NULL;
+        tk_prof_entry_get(s, i, &ei);
+        names[i] = tk_profile_str_len(p, ei.name) ? tk_profile_str(p, ei.name) : NULL;
     }
+    for (size_t i = 0; i < AHEAD && i < limit; i++) tk_prof_entry_get(s, i, &ring[i]);
     for (size_t i = 0; i < limit; i++) {
-        const tk_prof_entry *e = &s->entries[i];
-        if (names && i + AHEAD < limit) {
-            __builtin_prefetch(names[i + AHEAD]);
-            __builtin_prefetch(s->entries[i + AHEAD].self);
+        ei = ring[i % AHEAD];
+        if (i + AHEAD < limit) {
+            tk_prof_entry_get(s, i + AHEAD, &ring[i % AHEAD]);
+            if (names) {
+                __builtin_prefetch(names[i + AHEAD]);
+                __builtin_prefetch(ring[i % AHEAD].self);
+            }
         }
-        char *r = cost_columns(row, e->self, o, w, s->totals);
-        if (o->inclusive) r = cost_columns(r, e->inclusive, o, w, s->totals);
+        char *r = cost_columns(row, e->self, o, w, t->si.totals);
+        if (o->inclusive) r = cost_columns(r, e->inclusive, o, w, t->si.totals);
         if (calls) {
             r = fmt_padded(r, e->calls, 10);
             *r++ = ' ';
@@ -913,15 +942,16 @@ static void report_text(FILE *f, const settings *o, const table *t, const cli_ca
     int w[TK_PROFILE_MAX_EVENTS];
     text_totals(f, o, t, n);
     text_columns(f, o, t, w);
-    size_t more = t->s->count - t->limit;
+    size_t more = t->si.count - t->limit;
     if (t->arcs) {
         tree_text(f, t->p, o->group, t->s, t->rep, t->limit, o->tree, o->inclusive, o->primary,
                   w, o->col, o->ncol, t->arc_idx);
-        if (more) fprintf(f, "\n(%zu more row%s not shown)\n", more, more == 1 ? "" : "s");
+        if (more) fputc('\n', f);
+        cli_rows_note(f, t->limit, t->si.count, "row");
         return;
     }
     int tagged = text_rows(f, o, t, w);
-    if (more) fprintf(f, "(%zu more row%s not shown)\n", more, more == 1 ? "" : "s");
+    cli_rows_note(f, t->limit, t->si.count, "row");
     if (tagged)
         fputs("<cycle N>: a member of call cycle N, whose inclusive cost is an estimate "
               "(report --cycles lists the cycles)\n", f);
@@ -939,11 +969,12 @@ int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
     memset(&t, 0, sizeof t);
     rc = compute_table(ctx, args, &o, &notes, &t);
     tk_output *out;
-    if (rc == CLI_EXIT_OK) rc = cli_output_open(args, 0, &out);
-    if (rc == CLI_EXIT_OK) {
+    int writes = rc == CLI_EXIT_OK && t.p; /* no profile: a team's member, which writes nothing */
+    if (writes) rc = cli_output_open(args, 0, &out);
+    if (writes && rc == CLI_EXIT_OK) {
         FILE *f = cli_output_file(out);
         if (o.cycles)
-            cycles_report(f, t.p, t.rep, o.fmt, o.group, o.top);
+            cycles_report(f, t.p, t.rep, o.fmt, o.group, o.rows.top);
         else if (o.fmt == CLI_OUT_JSON)
             report_json(f, &o, &t, &notes);
         else if (o.fmt == CLI_OUT_CSV)

@@ -9,7 +9,7 @@
 const cli_opt cli_csi_convert_opts[] = {
     {"to", 0, "FMT", "csi (canonical metadata) or dot (CFG with increments and weights)"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
-    {"force", 0, NULL, "replace an existing OUT"},
+    {"force", 'f', NULL, "replace an existing OUT"},
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"path", 0, "ID", "dot: highlight the decoded path ID"},
     {"renumber", 0, NULL, "csi: write a fresh Ball-Larus numbering (back edges found by DFS)"},

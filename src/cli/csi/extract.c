@@ -8,7 +8,7 @@ const cli_opt cli_csi_extract_opts[] = {
     {"section", 0, "NAME", "section to extract (default .debug_PT); all sections of that name "
                            "are concatenated"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
-    {"force", 0, NULL, "replace an existing OUT"},
+    {"force", 'f', NULL, "replace an existing OUT"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

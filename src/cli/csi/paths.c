@@ -17,6 +17,7 @@ const cli_opt cli_csi_paths_opts[] = {
                          "csi-grissom local.data frames)"},
     {"profile", 0, "TRACE", "META is a DCFG: count the Ball-Larus paths of every routine over "
                             "the DCFG-Trace TRACE (ids as in 'convert --to csi' of the DCFG)"},
+    CLI_OUTPUT_OPTS,
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -7,8 +7,9 @@
 
 const cli_opt cli_csi_report_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
-    {"top", 0, "N", "show the N functions with most paths (default 20; 0 = all)"},
-    {"sort", 0, "KEY", "paths (default), blocks, edges, name or order"},
+    CLI_TOP_OPT("functions"),
+    CLI_ALL_OPT("functions"),
+    {"sort", 's', "KEY", "paths (default), blocks, edges, name or order"},
     {"limit", 0, "N", "path limit: functions with more paths are listed (default 2^63-2, "
                       "csi-cc's PT_HASH_SIZE)"},
     {"format", 0, "FMT", "text (default), csv or json"},
@@ -84,8 +85,7 @@ static void report_text(const report_state *rs, const report_head *h, const char
                r->back_edges, r->label);
     }
     size_t n = tk_csi_report_count(rs->rep);
-    if (shown < n)
-        printf("(%zu more function%s; --top 0 shows all)\n", n - shown, cli_s(n - shown));
+    cli_rows_note(stdout, shown, n, "function");
     if (h->over_limit) {
         printf("\nfunctions over the path limit:\n");
         for (size_t k = 0; k < n; k++) {
@@ -158,14 +158,14 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
     report_state rs;
     memset(&rs, 0, sizeof rs);
     rs.verbose = cli_has(args, "verbose");
-    if (cli_get_u64("report", args, "top", 20, &rs.top) != 0 ||
-        cli_get_u64("report", args, "limit", TK_CSI_PATH_LIMIT, &rs.limit) != 0)
-        return CLI_EXIT_USAGE;
     tk_csi_report_options o = TK_CSI_REPORT_OPTIONS_INIT;
     int key = cli_get_choice("report", args, "sort", report_keys, TK_CSI_REPORT_BY_PATHS);
     rs.fmt = cli_get_choice("report", args, "format", report_formats, CLI_OUT_TEXT);
-    if (key < 0 || rs.fmt < 0)
+    cli_rows rows;
+    if (key < 0 || rs.fmt < 0 || cli_get_rows("report", args, rs.fmt == CLI_OUT_TEXT, &rows) ||
+        cli_get_u64("report", args, "limit", TK_CSI_PATH_LIMIT, &rs.limit) != 0)
         return CLI_EXIT_USAGE;
+    rs.top = rows.top;
     o.key = (tk_csi_report_key)key;
     tk_error err;
     tk_error_clear(&err);

@@ -10,7 +10,7 @@ const cli_opt cli_csi_cov_convert_opts[] = {
                         "(INDEX|LINE..., the documented grammar and csi-cc 1.0); default: "
                         "the input's"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
-    {"force", 0, NULL, "replace an existing OUT"},
+    {"force", 'f', NULL, "replace an existing OUT"},
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
     {NULL, 0, NULL, NULL},
 };

@@ -12,7 +12,7 @@ const cli_opt cli_csi_cov_coverage_opts[] = {
     {"load-address", 0, "ADDR", "CORE is a raw memory image whose first byte was at ADDR"},
     {"bias", 0, "N", "with --load-address: BIN's load bias in the process (default 0)"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
-    {"force", 0, NULL, "replace an existing OUT"},
+    {"force", 'f', NULL, "replace an existing OUT"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -8,9 +8,10 @@
 
 const cli_opt cli_csi_cov_report_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
-    {"sort", 0, "KEY", "order (default: as in the file), name, entries (sites or blocks) "
+    {"sort", 's', "KEY", "order (default: as in the file), name, entries (sites or blocks) "
                        "or lines"},
-    {"top", 0, "N", "show the first N functions only (default 0: all)"},
+    CLI_TOP_OPT("functions"),
+    CLI_ALL_OPT("functions"),
     {"format", 0, "FMT", "text (default), csv or json"},
     {NULL, 0, NULL, NULL},
 };
@@ -65,8 +66,7 @@ static void report_text(const report_state *rs, const cli_csi_cov_source *src, s
                    r->instrumented, r->entries - r->instrumented, r->lines, r->name, r->array);
         }
     }
-    if (shown < n)
-        printf("(%zu more functions; --top 0 shows all)\n", n - shown);
+    cli_rows_note(stdout, shown, n, "function");
 }
 
 static void report_csv(const report_state *rs, size_t shown)
@@ -124,12 +124,12 @@ int cli_csi_cov_report(cli_ctx *ctx, const cli_args *args)
 {
     report_state rs = {0, 0, NULL};
     tk_csi_cov_report_options o = TK_CSI_COV_REPORT_OPTIONS_INIT;
-    if (cli_get_u64("report", args, "top", 0, &rs.top) != 0)
-        return CLI_EXIT_USAGE;
     int key = cli_get_choice("report", args, "sort", sort_keys, TK_CSI_COV_REPORT_BY_ORDER);
     rs.fmt = cli_get_choice("report", args, "format", report_formats, CLI_OUT_TEXT);
-    if (key < 0 || rs.fmt < 0)
+    cli_rows rows;
+    if (key < 0 || rs.fmt < 0 || cli_get_rows("report", args, rs.fmt == CLI_OUT_TEXT, &rows))
         return CLI_EXIT_USAGE;
+    rs.top = rows.top;
     o.key = (tk_csi_cov_report_key)key;
     tk_error err;
     tk_error_clear(&err);

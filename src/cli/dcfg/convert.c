@@ -13,6 +13,9 @@ const cli_opt cli_dcfg_convert_opts[] = {
     {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
     {"loop", 0, "ID", "dot: draw the loop with this head node (repeatable)"},
     {"image", 0, "ID", "dot: draw this image (repeatable)"},
+    {"all", 0, NULL, "dot: every block, in the lines of Intel's dcfg-to-dot (default: of a DCFG "
+                     "of over 100 blocks, more than Graphviz lays out, its hottest routines; "
+                     "a drawing over 16,000 px scaled down to it)"},
     {"positions", 0, "POS", "callgrind: line (default: what speedscope, KCachegrind and "
                             "callgrind_annotate all read) or instr+line (addresses too, for "
                             "KCachegrind's machine code view; speedscope misreads it)"},
@@ -82,6 +85,29 @@ static int write_callgrind_files(const cli_args *a, const tk_cfg *cfg, unsigned 
     return rc;
 }
 
+/* --to dot with nothing chosen: of a DCFG of more blocks than Graphviz lays out, its hottest
+ * routines (into *hot, dot->routines), unless --all; a note says so. */
+static tk_status dot_default(const cli_args *a, const tk_cfg *cfg, tk_cfg_dot_options *dot,
+                             tk_cfg_hot_routines *hot, tk_error *err)
+{
+    dot->intel_layout = cli_has(a, "all");
+    if (dot->nroutines || dot->nloops || dot->nimages || dot->intel_layout) return TK_OK;
+    tk_status st = tk_cfg_dot_hot_routines(cfg, TK_CFG_DOT_MAX_BLOCKS, hot, err);
+    if (st != TK_OK || hot->all_blocks <= TK_CFG_DOT_MAX_BLOCKS || !hot->n) return st;
+    dot->routines = hot->ids;
+    dot->nroutines = hot->n;
+    char which[48] = "its hottest routine";
+    if (hot->n > 1) snprintf(which, sizeof which, "its %zu hottest routines", hot->n);
+    fprintf(stderr,
+            "tracekit: note: %llu blocks are more than Graphviz lays out: drawing %s (%.1f%% "
+            "of the instructions, %llu blocks); --all draws every block, --routine, --loop and "
+            "--image choose\n",
+            (unsigned long long)hot->all_blocks, which,
+            hot->total ? 100.0 * (double)hot->instrs / (double)hot->total : 0.0,
+            (unsigned long long)hot->blocks);
+    return TK_OK;
+}
+
 int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
 {
     int to = cli_get_choice(ctx->command, a, "to", convert_targets, -1);
@@ -98,9 +124,9 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
         get_ids(ctx, a, "loop", loops, &dot.nloops) ||
         get_ids(ctx, a, "image", images, &dot.nimages))
         return CLI_EXIT_USAGE;
-    if (to != TO_DOT && (dot.nroutines || dot.nloops || dot.nimages))
+    if (to != TO_DOT && (dot.nroutines || dot.nloops || dot.nimages || cli_has(a, "all")))
         return cli_usage_error(ctx->command,
-                               "--routine, --loop and --image select what --to dot draws");
+                               "--routine, --loop, --image and --all select what --to dot draws");
     dot.routines = routines;
     dot.loops = loops;
     dot.images = images;
@@ -126,9 +152,13 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
     }
     tk_error err;
     tk_error_clear(&err);
-    tk_status st;
+    tk_status st = TK_OK;
     uint64_t skipped = 0;
-    if (to == TO_CALLGRIND) {
+    tk_cfg_hot_routines hot = {0};
+    if (to == TO_DOT) st = dot_default(a, cfg, &dot, &hot, &err);
+    if (st != TK_OK) {
+        /* the error is reported below */
+    } else if (to == TO_CALLGRIND) {
         st = write_callgrind(cfg, (unsigned)positions, cli_output_file(out), &err);
     } else if (to == TO_CSI) {
         st = tk_csi_write_cfg(CLI_WRITER(cli_output_file(out)), cfg, &skipped, &err);
@@ -141,6 +171,7 @@ int cli_dcfg_convert(cli_ctx *ctx, const cli_args *a)
         fprintf(stderr,
                 "tracekit: warning: %llu routine%s left out: %s path count overflows 64 bits\n",
                 (unsigned long long)skipped, cli_s(skipped), skipped == 1 ? "its" : "their");
+    tk_free(hot.ids);
     tk_cfg_free(cfg);
     if (st != TK_OK) {
         cli_output_abort(out);

@@ -13,6 +13,8 @@ const cli_format_ops cli_dcfg_ops = {
             [CLI_CONVERT] = cli_dcfg_convert,
             [CLI_DUMP] = cli_dcfg_dump,
             [CLI_DIFF] = cli_dcfg_diff},
+    .each = 1u << CLI_CHECK,
+    .each_stops = 1u << CLI_REPORT | 1u << CLI_DUMP,
     .choices = {[CLI_REPORT] = cli_dcfg_report_choices,
                 [CLI_CONVERT] = cli_dcfg_convert_choices,
                 [CLI_DIFF] = cli_dcfg_diff_choices},
@@ -24,7 +26,9 @@ const cli_format_ops cli_dcfg_ops = {
         "verifies the counts, routines and loops; convert writes canonical DCFG JSON, a\n"
         "dot graph of a routine, loop or image, a callgrind profile (for KCachegrind and\n"
         "callgrind_annotate) or CSI path-tracing metadata; diff matches two runs by\n"
-        "address.\n",
+        "address: images, routines, blocks and edges, the largest change first.\n"
+        "report --table statistics, source-loops or inner-source-loops prints the\n"
+        "tables of Intel's dcfg-reader as it does.\n",
     .examples = (const cli_example[]){
         {"report prog.dcfg.json.bz2", "the hot blocks, routines and loops"},
         {"report --table loops --top 0 prog.dcfg.json.bz2",
@@ -35,6 +39,8 @@ const cli_format_ops cli_dcfg_ops = {
         {"convert --to callgrind -o callgrind.out.prog prog.dcfg.json.bz2",
          "a profile for KCachegrind"},
         {"diff before.dcfg.json.bz2 after.dcfg.json.bz2",
-         "blocks and edges whose counts changed between two runs"},
+         "the images, routines, blocks and edges that changed between two runs"},
+        {"report --table source-loops prog.dcfg.json.bz2",
+         "dcfg-reader's -all_source_loops_stats file"},
         {NULL, NULL}},
 };

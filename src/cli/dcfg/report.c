@@ -7,8 +7,12 @@
 
 const cli_opt cli_dcfg_report_opts[] = {
     {"format", 0, "FMT", "text, json or csv (default text)"},
-    {"top", 0, "N", "rows of the block, routine and loop tables (default 20, 0 = all)"},
-    {"table", 0, "NAME", "only one table: summary, blocks, routines or loops"},
+    CLI_TOP_OPT("rows of the block, routine and loop tables"),
+    CLI_ALL_OPT("rows of the block, routine and loop tables"),
+    {"table", 0, "NAME", "only one table: summary, blocks, routines or loops; or one of "
+                         "Intel's dcfg-reader, as it prints them: statistics (its count, "
+                         "average, max and min lines), source-loops (-all_source_loops_stats), "
+                         "inner-source-loops (-inner_source_loops_stats)"},
     {"image", 0, "ID", "only this image's blocks, routines and loops"},
     {"routine", 0, "ID", "only the routine with this entry node id, and its loops"},
     {"loop", 0, "ID", "only the loop with this head node id, its nested loops and its blocks"},
@@ -35,7 +39,8 @@ static const cli_choice report_formats[] = {
     {NULL, 0}};
 /* --table: checked here, passed to the library by name */
 static const cli_choice report_tables[] = {
-    {"summary", 0}, {"blocks", 0}, {"routines", 0}, {"loops", 0}, {NULL, 0}};
+    {"summary", 0},    {"blocks", 0},       {"routines", 0},           {"loops", 0},
+    {"statistics", 0}, {"source-loops", 0}, {"inner-source-loops", 0}, {NULL, 0}};
 
 int cli_dcfg_report(cli_ctx *ctx, const cli_args *a)
 {
@@ -43,10 +48,10 @@ int cli_dcfg_report(cli_ctx *ctx, const cli_args *a)
     int fmt = cli_get_choice(ctx->command, a, "format", report_formats, TK_DCFG_REPORT_TEXT);
     if (fmt < 0) return CLI_EXIT_USAGE;
     o.format = (tk_dcfg_report_format)fmt;
-    uint64_t top;
-    if (cli_get_u64(ctx->command, a, "top", 20, &top)) return CLI_EXIT_USAGE;
-    o.top = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
-    o.all_rows = top == 0;
+    cli_rows rows;
+    if (cli_get_rows(ctx->command, a, fmt == TK_DCFG_REPORT_TEXT, &rows)) return CLI_EXIT_USAGE;
+    o.top = rows.top > UINT32_MAX ? UINT32_MAX : (uint32_t)rows.top;
+    o.all_rows = rows.top == 0;
     o.table = cli_get(a, "table");
     if (o.table && cli_get_choice(ctx->command, a, "table", report_tables, 0) < 0)
         return CLI_EXIT_USAGE;

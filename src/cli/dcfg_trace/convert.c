@@ -10,7 +10,7 @@ const cli_opt cli_dcfg_trace_convert_opts[] = {
                      "callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: "
                      CLI_CHROME_NAMES},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
-    {"force", 0, NULL, "overwrite OUT"},
+    {"force", 'f', NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
     {"interval", 0, "N", "bbv: instructions per slice (default 100000000)"},
     {"loop-boundaries", 0, NULL, "bbv: end slices at the next loop-head execution (LoopPoint)"},

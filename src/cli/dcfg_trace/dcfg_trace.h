@@ -60,4 +60,12 @@ void cli_dcfg_trace_decode_help(FILE *f);
 int cli_dcfg_trace_encode(int argc, char **argv);
 void cli_dcfg_trace_encode_help(FILE *f);
 
+/* In a team (team.h, report_team.c): thread th's report of every member's share of its
+ * chunks (split by their bytes; each member's decoded on `jobs` threads), merged in chunk
+ * order into the root's *r (the others' NULL; the root's too when !say, which prints
+ * nothing).
+ * Returns an exit code (the root prints the error of the first chunk that fails). */
+int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, unsigned jobs,
+                               int say, tk_dcfg_trace_report **r);
+
 #endif

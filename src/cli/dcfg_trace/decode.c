@@ -14,7 +14,7 @@ const cli_opt cli_dcfg_trace_decode_opts[] = {
     {"what", 0, "WHAT", "edges (default), blocks, addrs, calls, or count (only the number)"},
     {"jobs", 'j', "N", "decoding threads (default: the number of CPUs)"},
     {"output", 'o', "OUT", "write to OUT instead of standard output"},
-    {"force", 0, NULL, "overwrite OUT"},
+    {"force", 'f', NULL, "overwrite OUT"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -7,6 +7,7 @@
 
 const cli_opt cli_dcfg_trace_diff_opts[] = {
     {"dcfg", 0, "DCFG", "describe the diverging edges (types, block addresses)"},
+    CLI_OUTPUT_OPTS, /* written also when the traces differ (exit 1) */
     {NULL, 0, NULL, NULL},
 };
 
@@ -90,16 +91,17 @@ int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *a) {
     tk_error_clear(&err);
     const char *const names[2] = {ctx->paths[0], ctx->paths[1]};
     int differ = 0;
+    cli_stdout_redirect out = {NULL, -1};
     if (tk_dcfg_trace_open_input(&ta, ctx->inputs[0], NULL, &err) != TK_OK ||
         tk_dcfg_trace_open_input(&tb, ctx->inputs[1], NULL, &err) != TK_OK)
         rc = cli_error(&err);
-    else
+    else if ((rc = cli_stdout_open(a, &out)) == CLI_EXIT_OK)
         rc = diff_traces(ta, tb, names, cfg, &differ);
-    if (rc == CLI_EXIT_OK) {
-        if (!differ)
-            printf("no difference: the traces hold the same edge sequences\n");
-        rc = differ ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
-    }
+    if (rc == CLI_EXIT_OK && !differ)
+        printf("no difference: the traces hold the same edge sequences\n");
+    rc = cli_stdout_close(&out, rc);
+    if (rc == CLI_EXIT_OK && differ)
+        rc = CLI_EXIT_BAD_INPUT;
     tk_dcfg_trace_free(ta);
     tk_dcfg_trace_free(tb);
     tk_cfg_free(cfg);

@@ -12,7 +12,7 @@ static const cli_choice compats[] = {{"intel", COMPAT_INTEL}, {NULL, 0}};
 const cli_opt cli_dcfg_trace_encode_opts[] = {
     {"dcfg", 0, "DCFG", "the DCFG of the run: instruction counts of the chunks"},
     {"output", 'o', "OUT", "write the trace to OUT (default: standard output)"},
-    {"force", 0, NULL, "overwrite OUT"},
+    {"force", 'f', NULL, "overwrite OUT"},
     {"level", 0, "N", "0 plain, 1-4 repeats, 5-9 repeats and dictionary, 7-9 multi-edge rows (default 9)"},
     {"chunk-instrs", 0, "N", "start a new chunk after N instructions (default 1000000 with --dcfg)"},
     {"chunk-edges", 0, "N", "start a new chunk after N edges (default: none, 1000000 without --dcfg)"},

@@ -5,14 +5,16 @@
 #include <string.h>
 
 #include "dcfg_trace.h"
+#include "team.h"
 
 const cli_opt cli_dcfg_trace_report_opts[] = {
     {"dcfg", 0, "DCFG", "add hot blocks and hot loops (by dynamic instructions)"},
-    {"top", 0, "N", "rows per table (default 10)"},
+    CLI_TOP_OPT("rows per table"),
+    CLI_ALL_OPT("rows of each table"),
     {"jobs", 'j', "N", "decoding threads (default: the number of CPUs)"},
     {"format", 0, "FMT", "text (default) or json"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
-    {"force", 0, NULL, "overwrite OUT"},
+    {"force", 'f', NULL, "overwrite OUT"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -62,6 +64,7 @@ static void block_table(FILE *f, int json, const char *title, const char *const 
         print_block_name(f, cfg, p, tk_cfg_find_block(p, v[i].id));
         fputc('\n', f);
     }
+    cli_rows_note(f, n < top ? n : top, n, table == TK_DCFG_TRACE_HOT_BLOCKS ? "block" : "loop");
 }
 
 static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report *r) {
@@ -118,6 +121,8 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
     }
     if (json)
         fputc(']', f);
+    else
+        cli_rows_note(f, n < top ? n : top, n, "edge");
 }
 
 /* The hottest blocks and loops of process p (of the DCFG). Returns an exit code (the
@@ -137,16 +142,9 @@ static int block_tables(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proce
     return CLI_EXIT_OK;
 }
 
-/* Thread th: its report (decoded), printed. Returns an exit code. */
-static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
-                         unsigned jobs, uint64_t top) {
-    tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
-    o.threads = jobs;
-    tk_dcfg_trace_report *r;
-    tk_error err;
-    tk_error_clear(&err);
-    if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
-        return cli_error(&err);
+/* Thread th's report r, printed (and freed). Returns an exit code. */
+static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th,
+                        tk_dcfg_trace_report *r, uint64_t top) {
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
     thread_head(f, json, th, r);
@@ -163,16 +161,47 @@ static int report_thread(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg
     return rc;
 }
 
-/* Every thread of the trace. Returns an exit code. */
-static int report_threads(FILE *f, int json, const tk_dcfg_trace *t, const tk_cfg *cfg,
-                          unsigned jobs, uint64_t top) {
+/* Thread th: its report (decoded; in a team, each member's chunks merged to the root, the
+ * others' r NULL), printed unless an earlier thread failed (*rc; in a team every member still
+ * takes its part in the reduction of every thread: none waits for the root's printing). */
+static void report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
+                          const tk_cfg *cfg, size_t th, unsigned jobs, uint64_t top, int *rc) {
+    tk_dcfg_trace_report *r = NULL;
+    int trc = CLI_EXIT_OK;
+    if (ctx->team) {
+        trc = cli_dcfg_trace_team_report(ctx, t, th, jobs, *rc == CLI_EXIT_OK, &r);
+    } else {
+        tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
+        o.threads = jobs;
+        tk_error err;
+        tk_error_clear(&err);
+        if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
+            trc = cli_error(&err);
+    }
+    if (*rc != CLI_EXIT_OK) {
+        tk_dcfg_trace_report_free(r);
+        return;
+    }
+    *rc = trc;
+    if (trc == CLI_EXIT_OK && r)
+        *rc = print_thread(f, json, cfg, th, r, top);
+    else
+        tk_dcfg_trace_report_free(r);
+}
+
+/* Every thread of the trace (f NULL: a team's member, which prints nothing). Returns an exit
+ * code (in a team, the same on every member). */
+static int report_threads(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
+                          const tk_cfg *cfg, unsigned jobs, uint64_t top) {
     int rc = CLI_EXIT_OK;
-    if (json)
+    if (json && f)
         fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
-    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++)
-        rc = report_thread(f, json, t, cfg, th, jobs, top);
-    if (json)
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && (ctx->team || !rc); th++)
+        report_thread(ctx, f, json, t, cfg, th, jobs, top, &rc);
+    if (json && f)
         fputs("\n]}\n", f);
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
+        rc = CLI_EXIT_BAD_INPUT;
     return rc;
 }
 
@@ -182,31 +211,37 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     int rc = cli_dcfg_trace_jobs("report", a, &jobs);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (cli_get_u64("report", a, "top", 10, &top) != 0)
-        return CLI_EXIT_USAGE;
     int fmt = cli_get_choice("report", a, "format", cli_out_text_json, CLI_OUT_TEXT);
-    if (fmt < 0)
+    cli_rows rows;
+    if (fmt < 0 || cli_get_rows("report", a, fmt == CLI_OUT_TEXT, &rows) != 0)
         return CLI_EXIT_USAGE;
+    top = rows.top ? rows.top : UINT64_MAX;
+    /* in a team, the root alone reads the DCFG and writes; every member reads the trace */
+    int writes = cli_team_writes(ctx);
     tk_cfg *cfg = NULL;
-    if ((rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg)) != CLI_EXIT_OK)
-        return rc;
-    tk_dcfg_trace *t;
-    if ((rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) != CLI_EXIT_OK) {
-        tk_cfg_free(cfg);
-        return rc;
-    }
+    if (writes)
+        rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
+    tk_dcfg_trace *t = NULL;
+    if (rc == CLI_EXIT_OK)
+        rc = cli_dcfg_trace_open_input(ctx, &t, NULL);
     tk_error perr;
     tk_error_clear(&perr);
-    tk_output *out;
-    if (cfg && tk_dcfg_trace_processes_in(t, cfg, NULL, &perr) != TK_OK) {
-        /* as check --dcfg: a process the DCFG lacks is an error */
-        rc = cli_error(&perr);
-    } else if ((rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = report_threads(cli_output_file(out), fmt == CLI_OUT_JSON, t, cfg, jobs, top);
-        if (rc == CLI_EXIT_OK)
+    tk_output *out = NULL;
+    if (rc == CLI_EXIT_OK && cfg && tk_dcfg_trace_processes_in(t, cfg, NULL, &perr) != TK_OK)
+        rc = cli_error(&perr); /* as check --dcfg: a process the DCFG lacks is an error */
+    else if (rc == CLI_EXIT_OK && writes)
+        rc = cli_output_open(a, 0, &out);
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
+        rc = CLI_EXIT_BAD_INPUT;
+    if (rc == CLI_EXIT_OK) {
+        rc = report_threads(ctx, out ? cli_output_file(out) : NULL, fmt == CLI_OUT_JSON, t, cfg,
+                            jobs, top);
+        if (rc == CLI_EXIT_OK && out)
             rc = cli_output_commit(out);
         else
             cli_output_abort(out);
+    } else {
+        cli_output_abort(out);
     }
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);

@@ -7,8 +7,9 @@
 #include "folded.h"
 
 const cli_opt cli_folded_report_opts[] = {
-    {"sort", 0, "KEY", "total (default: the stacks a name is in, once each), self or name"},
-    {"top", 'n', "N", "show the N first rows (default 0: all)"},
+    {"sort", 's', "KEY", "total (default: the stacks a name is in, once each), self or name"},
+    CLI_TOP_OPT("rows"),
+    CLI_ALL_OPT("rows"),
     {"format", 0, "FMT", "text (default), json or csv"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
@@ -109,16 +110,17 @@ static void report_text(FILE *f, const tk_folded_summary *s, size_t shown)
         fprintf(f, "%14.15g %6.2f%% %14.15g %6.2f%%  %.*s\n", fn->total, 100 * fn->total / t,
                 fn->self, 100 * fn->self / t, (int)fn->name_len, fn->name);
     }
-    if (shown < s->nfunctions) fprintf(f, "(%zu more rows not shown)\n", s->nfunctions - shown);
+    cli_rows_note(f, shown, s->nfunctions, "row");
 }
 
 int cli_folded_report(cli_ctx *ctx, const cli_args *args)
 {
     int key = cli_get_choice("report", args, "sort", sort_keys, TK_FOLDED_BY_TOTAL);
     int fmt = cli_get_choice("report", args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
-    uint64_t top;
-    if (key < 0 || fmt < 0 || cli_get_u64("report", args, "top", 0, &top) != 0)
+    cli_rows rows;
+    if (key < 0 || fmt < 0 || cli_get_rows("report", args, fmt == CLI_OUT_TEXT, &rows) != 0)
         return CLI_EXIT_USAGE;
+    uint64_t top = rows.top;
     if (ctx->ninputs != 1) return cli_usage_error("report", "report takes one FILE");
     const char *text;
     size_t len;

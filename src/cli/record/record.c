@@ -14,13 +14,13 @@ const cli_opt cli_record_opts[] = {
                               "PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"wet", 0, NULL, "record a WET trace, the comprehensive form: PREFIX.wet"},
-    {"wet-history", 0, "N", "the WET history form, the last N dependences (WET's: 100000): "
-                            "PREFIX.wet-history"},
+    {"wet-history", 0, "[N]", "the WET history form, the last N dependences (default 100000, "
+                              "WET's): PREFIX.wet-history"},
     {"wet-memory", 0, "MB", "WET: instances kept in memory before spilling (default 512)"},
     {"dcfg", 0, NULL, "with --wet or --wet-history: write PREFIX.dcfg.json too"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
     {"threads-limit", 0, "N", "threads counted apart (default 256); later ones share the last"},
-    {"force", 0, NULL, "overwrite the outputs"},
+    {"force", 'f', NULL, "overwrite the outputs"},
     {"quiet", 'q', NULL, "no summary line at the end"},
     {"keep-raw", 0, "DIR", "keep tkrecord's raw files and spills in DIR (docs/record.md)"},
     {"help", 'h', NULL, "show this help"},
@@ -31,13 +31,10 @@ const cli_opt cli_record_opts[] = {
  * argument that is neither an option nor an option's value. */
 static int program_start(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += cli_option_words(cli_record_opts, argc, argv, i)) {
         const char *s = argv[i];
         if (!strcmp(s, "--")) return i + 1;
         if (s[0] != '-' || !s[1]) return i;
-        if (!strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "--threads-limit") ||
-            !strcmp(s, "--keep-raw") || !strcmp(s, "--wet-history") || !strcmp(s, "--wet-memory"))
-            i++;
     }
     return argc;
 }
@@ -113,7 +110,7 @@ static void summary(const tk_record_options *o, const tk_record_result *r)
 static int wet_options(const cli_args *a, tk_record_options *o, const out_names *n)
 {
     uint64_t hist, mem;
-    if (cli_get_u64("record", a, "wet-history", 0, &hist) ||
+    if (cli_get_u64("record", a, "wet-history", 100000, &hist) ||
         cli_get_u64("record", a, "wet-memory", 0, &mem))
         return CLI_EXIT_USAGE;
     int wet = cli_has(a, "wet"), history = cli_has(a, "wet-history");
@@ -180,8 +177,8 @@ int cli_record(int argc, char **argv)
     tk_error err;
     tk_error_clear(&err);
     if (tk_record_run((const char *const *)argv + start, &o, &r, &err) != TK_OK) {
-        cli_error(&err);
-        rc = r.exited || r.signal ? exit_status(&r) : CLI_EXIT_USAGE;
+        cli_error(&err); /* the program's status when it failed, else tracekit's: never 0 */
+        rc = (r.exited && r.exit_code) || r.signal ? exit_status(&r) : CLI_EXIT_USAGE;
     } else {
         if (!cli_has(&a, "quiet")) summary(&o, &r);
         rc = exit_status(&r);
@@ -206,7 +203,7 @@ void cli_record_help(FILE *f)
           "A PREFIX ending in .gz, .bz2, .xz or .zst compresses both outputs (-o x.bz2:\n"
           "x.dcfg.json.bz2). Needs Valgrind (x86-64 Linux programs); docs/record.md tells\n"
           "how blocks and edges are made and how they differ from Intel SDE's.\n\n"
-          "With --wet and/or --wet-history N it writes a WET whole execution trace of the\n"
+          "With --wet and/or --wet-history [N] it writes a WET whole execution trace of the\n"
           "program's process instead (PREFIX.wet: every executed instance's control and\n"
           "data dependences and values; PREFIX.wet-history: the last N dependences), read\n"
           "by tracekit check, slice, chain and values; --dcfg writes the DCFG of the same\n"

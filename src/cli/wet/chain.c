@@ -7,6 +7,7 @@
 
 const cli_opt cli_wet_chain_opts[] = {
     {"deps", 0, "KIND", "follow all (default), data or control dependences"},
+    CLI_OUTPUT_OPTS,
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -8,7 +8,7 @@
 const cli_opt cli_wet_convert_opts[] = {
     {"to", 0, "FMT", "wet, wet-history or json"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
-    {"force", 0, NULL, "overwrite OUT"},
+    {"force", 'f', NULL, "overwrite OUT"},
     {NULL, 0, NULL, NULL},
 };
 

@@ -6,7 +6,9 @@
 #include "wet.h"
 
 const cli_opt cli_wet_report_opts[] = {
-    {"top", 0, "N", "show the N hottest lines and N longest chains (default 10)"},
+    {"top", 'n', "N", "the N hottest lines (default: " CLI_ROWS_TEXT_S " in text, all in json; "
+                      "0: all) and the N longest chains (default and 0: " CLI_ROWS_TEXT_S ")"},
+    CLI_ALL_OPT("hottest lines"),
     {"format", 0, "FMT", "text (default) or json"},
     {NULL, 0, NULL, NULL},
 };
@@ -42,7 +44,7 @@ static void print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
     printf("],\"cyclic\":%s}\n", tk_deps_report_cyclic(r) ? "true" : "false");
 }
 
-static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown)
+static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown, size_t nlines)
 {
     tk_deps_stats stats;
     tk_deps_report_stats(r, &stats);
@@ -61,6 +63,7 @@ static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown)
         printf("%12" PRIu64 " %8" PRIu64 "  %s\n", tk_deps_lines_at(lines, i)->instances,
                tk_deps_lines_at(lines, i)->instrs,
                cli_wet_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src));
+    cli_rows_note(stdout, shown, nlines, "line");
     printf("\nlongest dependence chains:\n%8s  %s\n", "length", "from -> to");
     for (size_t i = 0; i < tk_deps_report_chain_count(r); i++) {
         const tk_chain_summary *c = tk_deps_report_chain(r, i);
@@ -76,22 +79,21 @@ static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown)
 
 int cli_wet_report(cli_ctx *ctx, const cli_args *a)
 {
-    uint64_t top;
-    if (cli_get_u64(ctx->command, a, "top", 10, &top) != 0)
-        return CLI_EXIT_USAGE;
     int fmt = cli_get_choice(ctx->command, a, "format", cli_out_text_json, CLI_OUT_TEXT);
-    if (fmt < 0)
+    cli_rows rows;
+    if (fmt < 0 || cli_get_rows(ctx->command, a, fmt == CLI_OUT_TEXT, &rows) != 0)
         return CLI_EXIT_USAGE;
+    uint64_t top = rows.top ? rows.top : UINT64_MAX;
     tk_deps *d;
     int rc = cli_wet_load_input(ctx, 0, &d);
     if (rc != CLI_EXIT_OK)
         return rc;
     tk_deps_report_options o = TK_DEPS_REPORT_OPTIONS_INIT;
-    o.chains = top;
+    o.chains = rows.top ? rows.top : CLI_ROWS_TEXT; /* a list of the longest, never all */
     tk_deps_report *r;
     tk_error err;
     tk_error_clear(&err);
-    if (top > SIZE_MAX / sizeof(tk_chain_summary) ||
+    if (o.chains > SIZE_MAX / sizeof(tk_chain_summary) ||
         tk_deps_report_open(&r, d, &o, &err) != TK_OK) {
         if (!err.message[0])
             tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
@@ -104,7 +106,7 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
     if (fmt == CLI_OUT_JSON)
         print_json(d, r, shown);
     else
-        print_text(d, r, shown);
+        print_text(d, r, shown, nlines);
     tk_deps_report_free(r);
     tk_deps_free(d);
     return rc;

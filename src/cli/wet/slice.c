@@ -18,7 +18,7 @@ const cli_opt cli_wet_slice_opts[] = {
     {"progress", 0, NULL, "show progress on stderr while loading"},
     {"static", 0, "TRACE", "comprehensive trace giving file:line for a limited-history trace"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
-    {"force", 0, NULL, "overwrite OUT"},
+    {"force", 'f', NULL, "overwrite OUT"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -6,6 +6,7 @@
 #include "wet.h"
 
 const cli_opt cli_wet_values_opts[] = {
+    CLI_OUTPUT_OPTS,
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

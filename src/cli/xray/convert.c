@@ -12,7 +12,7 @@ const cli_opt cli_xray_convert_opts[] = {
     {"to", 't', "FMT", "chrome|folded|svg|callgrind|dot|json (svg: a flame graph); chrome: "
                        CLI_CHROME_NAMES},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 0, NULL, "overwrite FILE"},
+    {"force", 'f', NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},

@@ -9,11 +9,13 @@
 const cli_opt cli_xray_diff_opts[] = {
     CLI_XRAY_MAP_OPT,
     CLI_XRAY_THREAD_OPT,
-    {"top", 'p', "N", "only the first N rows"},
+    CLI_TOP_OPT("rows"),
+    {"top", 'p', "N", "llvm-xray account's letter of -n, --top"},
+    CLI_ALL_OPT("rows"),
     {"format", 0, "FMT", "text|json|csv (default text)"},
     CLI_XRAY_UNIT_OPT,
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 0, NULL, "overwrite FILE"},
+    {"force", 'f', NULL, "overwrite FILE"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -116,6 +118,8 @@ static int write_diff(const cli_args *args, int format, const time_style *t,
     }
     if (format == CLI_OUT_JSON)
         fputs("\n]}\n", f);
+    if (format == CLI_OUT_TEXT)
+        cli_rows_note(f, shown, tk_latency_diff_count(rows), "row");
     return cli_output_commit(out);
 }
 
@@ -126,9 +130,9 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     if (ctx->ninputs != 2)
         return cli_usage_error(ctx->command, "takes two XRay traces (got %d)", ctx->ninputs);
     int format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
-    uint64_t top;
+    cli_rows rows;
     tk_time_unit unit;
-    if (format < 0 || cli_get_u64(ctx->command, args, "top", 0, &top) != 0 ||
+    if (format < 0 || cli_get_rows(ctx->command, args, format == CLI_OUT_TEXT, &rows) != 0 ||
         cli_xray_unit(ctx, args, &unit) != 0)
         return CLI_EXIT_USAGE;
     tk_latency_diff *d;
@@ -154,7 +158,7 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     size_t n = tk_latency_diff_count(d);
     time_style t = {no_clock ? "ticks" : tk_time_unit_name(unit),
                     no_clock ? 0 : tk_time_unit_decimals(unit)};
-    rc = write_diff(args, format, &t, d, top && top < n ? (size_t)top : n, &names);
+    rc = write_diff(args, format, &t, d, rows.top && rows.top < n ? (size_t)rows.top : n, &names);
     cli_xray_session_close(&names);
     tk_latency_diff_free(d);
     return rc;

@@ -8,6 +8,7 @@
 
 const cli_opt cli_xray_instr_map_opts[] = {
     {"format", 0, "FMT", "text|json (default text)"},
+    CLI_OUTPUT_OPTS,
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "team.h"
 #include "xray.h"
 
 int cli_xray_jobs(cli_ctx *ctx, const cli_args *args, unsigned *jobs)
@@ -84,7 +85,7 @@ static void read_trace(cli_xray_read *rd, int i, cli_xray_part *p)
 /* Merge the parts read, in order, as far as they are done (under the lock). */
 static void merge_ready(cli_xray_read *rd)
 {
-    while (rd->merged < rd->ctx->ninputs && rd->parts[rd->merged].done) {
+    while (rd->merged < rd->ctx->hi && rd->parts[rd->merged].done) {
         cli_xray_part *p = &rd->parts[rd->merged++];
         if (!p->l || rd->st != TK_OK)
             continue;
@@ -104,7 +105,7 @@ static void *worker(void *arg)
     pthread_mutex_t *lock = rd->lock;
     for (;;) {
         pthread_mutex_lock(lock);
-        int i = rd->next < rd->ctx->ninputs ? rd->next++ : -1;
+        int i = rd->next < rd->ctx->hi ? rd->next++ : -1;
         pthread_mutex_unlock(lock);
         if (i < 0)
             return NULL;
@@ -121,8 +122,9 @@ static void run_workers(cli_xray_read *rd, unsigned jobs)
 {
     pthread_t th[256];
     unsigned started = 0;
-    if (jobs > (unsigned)rd->ctx->ninputs)
-        jobs = (unsigned)rd->ctx->ninputs;
+    unsigned own = (unsigned)(rd->ctx->hi - rd->ctx->lo);
+    if (jobs > own)
+        jobs = own ? own : 1;
     for (unsigned k = 1; k < jobs; k++)
         if (pthread_create(&th[started], NULL, worker, rd) == 0)
             started++;
@@ -154,11 +156,112 @@ static int check_parts(cli_xray_read *rd)
     return CLI_EXIT_OK;
 }
 
+/* ---- in a team (tracekit-mpi): the parts to the root, the accountings merged --------------- */
+
+/* Serialised accountings as one (team.h's cli_merge_fn): each read, merged in order into the
+ * first, which is serialised once. */
+static int merge_bytes(void *arg, cli_part_bytes *parts, size_t n, char *msg)
+{
+    (void)arg;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_latency *a = NULL;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    tk_status st = tk_latency_deserialize(&a, parts[0].data, parts[0].size, UINT64_MAX, &err);
+    for (size_t k = 1; k < n && st == TK_OK; k++) {
+        tk_latency *b = NULL;
+        st = tk_latency_deserialize(&b, parts[k].data, parts[k].size, UINT64_MAX, &err);
+        if (st == TK_OK)
+            st = tk_latency_merge(a, b, &err);
+        tk_latency_free(b);
+        cli_part_free(&parts[k]);
+    }
+    if (st == TK_OK)
+        st = tk_latency_serialize(a, &data, &size, &err);
+    tk_latency_free(a);
+    uint8_t *copy = st == TK_OK && size ? malloc(size) : NULL; /* tk_free's block to malloc's */
+    if (st != TK_OK || (size && !copy)) {
+        tk_free(data);
+        snprintf(msg, CLI_TEAM_MSG, "merging latency partials: %.480s",
+                 st != TK_OK ? err.message : "out of memory");
+        return -1;
+    }
+    if (size)
+        memcpy(copy, data, size);
+    tk_free(data);
+    cli_part_free(&parts[0]);
+    cli_part_set(&parts[0], CLI_PART_DATA, copy, size);
+    return 0;
+}
+
+/* This member's accounting as bytes to send: failed when one of its traces or merges did. */
+static void own_bytes(cli_xray_read *rd, cli_part_bytes *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int k = rd->ctx->lo; k < rd->ctx->hi; k++)
+        if (rd->parts[k].st != TK_OK) {
+            cli_part_fail(p, NULL); /* the root prints the part's error */
+            return;
+        }
+    tk_error err;
+    tk_error_clear(&err);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    tk_status st = rd->st;
+    if (st != TK_OK) {
+        cli_part_fail(p, rd->err.message);
+        return;
+    }
+    if (!rd->acc)
+        return;
+    st = tk_latency_serialize(rd->acc, &data, &size, &err);
+    uint8_t *copy = st == TK_OK && size ? malloc(size) : NULL;
+    if (st != TK_OK || (size && !copy))
+        cli_part_fail(p, st != TK_OK ? err.message : "out of memory");
+    else {
+        if (size)
+            memcpy(copy, data, size);
+        cli_part_set(p, CLI_PART_DATA, copy, size);
+    }
+    tk_free(data);
+}
+
+/* The parts (what each trace's reading found) to the root, the accountings reduced into the
+ * root's acc. Returns an exit code (the same on every member). */
+static int team_merge(cli_xray_read *rd)
+{
+    const cli_team *t = rd->ctx->team;
+    for (int k = 0; k < rd->ctx->ninputs; k++) { /* the parts travel without their pointer */
+        tk_latency_free(rd->parts[k].l);
+        rd->parts[k].l = NULL;
+    }
+    cli_part_bytes p;
+    own_bytes(rd, &p);
+    tk_latency_free(rd->acc);
+    rd->acc = NULL;
+    if (t->gather(t, rd->parts, sizeof *rd->parts, rd->ctx->lo, rd->ctx->hi) != 0 ||
+        t->reduce(t, &p, merge_bytes, rd) != 0) {
+        cli_part_free(&p);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    rd->st = TK_OK;
+    if (p.state == CLI_PART_FAILED && p.size) {
+        tk_error_set(&rd->err, TK_ERR_FORMAT, "%.*s", (int)p.size, (const char *)p.data);
+        rd->st = TK_ERR_FORMAT;
+    } else if (p.state == CLI_PART_DATA) {
+        rd->st = tk_latency_deserialize(&rd->acc, p.data, p.size, UINT64_MAX, &rd->err);
+    }
+    cli_part_free(&p);
+    return CLI_EXIT_OK;
+}
+
 int cli_xray_read_all(cli_ctx *ctx, const cli_args *args, int per_thread, unsigned jobs,
                       cli_xray_read *rd)
 {
     memset(rd, 0, sizeof *rd);
     rd->ctx = ctx;
+    rd->next = rd->merged = ctx->lo;
     rd->per_thread = per_thread;
     int rc = cli_xray_thread_ids(ctx, args, rd->tids, &rd->ntids);
     if (rc == CLI_EXIT_OK)
@@ -173,7 +276,9 @@ int cli_xray_read_all(cli_ctx *ctx, const cli_args *args, int per_thread, unsign
         return CLI_EXIT_BAD_INPUT;
     }
     run_workers(rd, jobs);
-    return check_parts(rd);
+    if (ctx->team && (rc = team_merge(rd)) != CLI_EXIT_OK)
+        return rc;
+    return cli_team_writes(ctx) ? check_parts(rd) : CLI_EXIT_OK;
 }
 
 void cli_xray_read_free(cli_xray_read *rd)

@@ -4,19 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "team.h"
 #include "xray.h"
 
 const cli_opt cli_xray_report_opts[] = {
     CLI_XRAY_MAP_OPT,
-    {"sort", 's', "KEY", "funcid|count|min|med|90p|99p|max|sum|func (default sum)"},
+    {"sort", 's', "KEY", "funcid|count|min|med|90p|99p|max|sum|self|func (default sum)"},
     {"order", 'r', "DIR", "asc|dsc (default dsc, asc for funcid and func)"},
-    {"top", 'p', "N", "only the first N rows"},
+    {"sortorder", 0, "DIR", "llvm-xray account's name of --order"},
+    CLI_TOP_OPT("rows"),
+    {"top", 'p', "N", "llvm-xray account's letter of -n, --top"},
+    CLI_ALL_OPT("rows"),
     {"per-thread", 0, NULL, "one row per thread and function"},
     CLI_XRAY_THREAD_OPT,
     {"format", 0, "FMT", "text|json|csv (default text)"},
     CLI_XRAY_UNIT_OPT,
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 0, NULL, "overwrite FILE"},
+    {"force", 'f', NULL, "overwrite FILE"},
     {"jobs", 'j', "N", "read N traces at once (default: the number of CPUs)"},
     {NULL, 0, NULL, NULL},
 };
@@ -27,7 +31,8 @@ static const cli_choice report_keys[] = {
     {"min", TK_LATENCY_KEY_MIN},       {"med", TK_LATENCY_KEY_MEDIAN},
     {"90p", TK_LATENCY_KEY_P90},       {"99p", TK_LATENCY_KEY_P99},
     {"max", TK_LATENCY_KEY_MAX},       {"sum", TK_LATENCY_KEY_SUM},
-    {"func", TK_LATENCY_KEY_FUNC},     {NULL, 0}};
+    {"self", TK_LATENCY_KEY_SELF},     {"func", TK_LATENCY_KEY_FUNC},
+    {NULL, 0}};
 static const cli_choice report_orders[] = {
     {"asc", TK_LATENCY_ORDER_ASC}, {"dsc", TK_LATENCY_ORDER_DESC}, {NULL, 0}};
 
@@ -80,7 +85,8 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
 {
     size_t n = tk_latency_report_count(rows);
     const int w = TIME_WIDTH, d = unit_decimals(st->hz, st->unit);
-    fprintf(f, "Functions with latencies: %zu (times in %s", n, unit_label(st->hz, st->unit));
+    fprintf(f, "Functions with latencies: %zu (times in %s", tk_latency_report_total(rows),
+            unit_label(st->hz, st->unit));
     for (int k = 0; k < s->ntraces; k++) {
         if (!s->parts[k].cut)
             continue;
@@ -93,26 +99,29 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
     fputs(")\n", f);
     if (st->per_thread)
         fprintf(f, "%9s ", "tid");
-    fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s  %s\n", "funcid", "count", w, "min", w,
-            "med", w, "90p", w, "99p", w, "max", w, "sum", "function");
+    fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s %*s  %s\n", "funcid", "count", w, "min",
+            w, "med", w, "90p", w, "99p", w, "max", w, "sum", w, "self", "function");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
         if (st->per_thread)
             fprintf(f, "%9" PRId64 " ", r->tid);
-        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f  %s%s%s",
+        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f %*.*f  "
+                   "%s%s%s",
                 r->func, r->count, w, d, tk_ticks_to_unit(r->min, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->median, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->p90, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->p99, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->max, st->hz, st->unit), w, d,
-                tk_ticks_to_unit(r->sum, st->hz, st->unit), db, db[0] ? ": " : "",
+                tk_ticks_to_unit(r->sum, st->hz, st->unit), w, d,
+                tk_ticks_to_unit(r->self, st->hz, st->unit), db, db[0] ? ": " : "",
                 tk_event_func_name(&s->names, r->func, nb, sizeof nb));
         if (r->open)
             fprintf(f, " (%" PRIu64 " open at end)", r->open);
         fputc('\n', f);
     }
+    cli_rows_note(f, n, tk_latency_report_total(rows), "row");
 }
 
 /* The columns of llvm-xray account's CSV (and open), then the unit of the times. */
@@ -121,7 +130,8 @@ static void report_csv(FILE *f, const report_in *s, const tk_latency_report *row
 {
     size_t n = tk_latency_report_count(rows);
     const char *u = unit_label(st->hz, st->unit);
-    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,debug,function,open,unit\n",
+    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,self,debug,function,open,"
+               "unit\n",
             st->per_thread ? "tid," : "");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = tk_latency_report_row(rows, i);
@@ -129,13 +139,14 @@ static void report_csv(FILE *f, const report_in *s, const tk_latency_report *row
         debug_info(s, r->func, db, sizeof db);
         if (st->per_thread)
             fprintf(f, "%" PRId64 ",", r->tid);
-        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%" PRIu64
-                   ",%s\n", r->func, r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
+        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%"
+                   PRIu64 ",%s\n", r->func, r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
                 tk_ticks_to_unit(r->median, st->hz, st->unit),
                 tk_ticks_to_unit(r->p90, st->hz, st->unit),
                 tk_ticks_to_unit(r->p99, st->hz, st->unit),
                 tk_ticks_to_unit(r->max, st->hz, st->unit),
-                tk_ticks_to_unit(r->sum, st->hz, st->unit), db,
+                tk_ticks_to_unit(r->sum, st->hz, st->unit),
+                tk_ticks_to_unit(r->self, st->hz, st->unit), db,
                 tk_event_func_name(&s->names, r->func, nb, sizeof nb), r->open, u);
     }
 }
@@ -198,14 +209,15 @@ static void report_json(FILE *f, const report_in *s, const tk_latency_report *ro
         if (st->per_thread && s->ntraces > 1)
             fprintf(f, ",\"trace\":%d", trace_of(s, r->thread));
         fprintf(f, ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
-                   "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"open\":%" PRIu64
+                   "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"self\":%.9e,\"open\":%" PRIu64
                    ",\"unwound\":%" PRIu64 "}",
                 r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
                 tk_ticks_to_unit(r->median, st->hz, st->unit),
                 tk_ticks_to_unit(r->p90, st->hz, st->unit),
                 tk_ticks_to_unit(r->p99, st->hz, st->unit),
                 tk_ticks_to_unit(r->max, st->hz, st->unit),
-                tk_ticks_to_unit(r->sum, st->hz, st->unit), r->open, r->unwound);
+                tk_ticks_to_unit(r->sum, st->hz, st->unit),
+                tk_ticks_to_unit(r->self, st->hz, st->unit), r->open, r->unwound);
     }
     fprintf(f, "\n],\"totals\":{\"threads\":%" PRIu32 ",\"enters\":%" PRIu64 ",\"exits\":%" PRIu64
                ",\"unmatched_exits\":%" PRIu64 ",\"unwound\":%" PRIu64 ",\"open_at_end\":%" PRIu64
@@ -258,11 +270,13 @@ static int parse_settings(cli_ctx *ctx, const cli_args *args, settings *o)
                                TK_LATENCY_ORDER_DEFAULT);
     o->sort.order = (tk_latency_order)order;
     o->format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
+    cli_rows rows;
     if (order < 0 || o->format < 0 ||
-        cli_get_u64(ctx->command, args, "top", 0, &o->sort.top) != 0 ||
+        cli_get_rows(ctx->command, args, o->format == CLI_OUT_TEXT, &rows) != 0 ||
         cli_xray_unit(ctx, args, &o->style.unit) != 0 ||
         cli_xray_jobs(ctx, args, &o->jobs) != 0)
         return CLI_EXIT_USAGE;
+    o->sort.top = rows.top;
     o->style.per_thread = cli_has(args, "per-thread");
     return CLI_EXIT_OK;
 }
@@ -313,7 +327,7 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
         return rc;
     cli_xray_read rd;
     rc = cli_xray_read_all(ctx, args, o.style.per_thread, o.jobs, &rd);
-    if (rc == CLI_EXIT_OK)
+    if (rc == CLI_EXIT_OK && cli_team_writes(ctx)) /* in a team, the root writes */
         rc = report_of(ctx, args, &o, &rd);
     cli_xray_read_free(&rd);
     return rc;

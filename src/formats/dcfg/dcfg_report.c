@@ -9,15 +9,9 @@
 #include "core/writer.h"
 #include "core/alloc.h"
 #include "core/textout.h"
-#include "model/cfg_internal.h"
-#include "tracekit/dcfg.h"
+#include "formats/dcfg/dcfg_report.h"
 
-typedef struct rep {
-    const tk_cfg *cfg;
-    const tk_cfg_process *p;
-    const tk_dcfg_report_options *o;
-    FILE *f;
-} rep;
+typedef tk_dcfg_rep rep;
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -50,7 +44,7 @@ static int block_selected(const rep *r, uint32_t b)
     return 1;
 }
 
-static int loop_selected(const rep *r, uint32_t l)
+int tk_dcfg_rep_loop_selected(const rep *r, uint32_t l)
 {
     const tk_cfg_process *p = r->p;
     uint32_t h = p->loops[l].head;
@@ -86,6 +80,43 @@ static const char *pct(uint64_t part, uint64_t total, char *buf, size_t n)
 {
     snprintf(buf, n, "%.2f", total ? 100.0 * (double)part / (double)total : 0.0);
     return buf;
+}
+
+/* Text: a table without rows says so, and why, in one line instead of its header
+ * ("hot routines: none (--loop ...)"). routines: the table of routines. */
+static void none_line(const rep *r, const char *title, int routines)
+{
+    const tk_dcfg_report_options *o = r->o;
+    fprintf(r->f, "\n%s: none", title);
+    if (routines && o->has_loop)
+        fputs(" (--loop shows a loop, the loops in it and its blocks; --routine ID shows a "
+              "routine)", r->f);
+    else if (o->has_image || o->has_routine || o->has_loop) {
+        fputs(" selected by", r->f);
+        if (o->has_image) fprintf(r->f, " --image %" PRIu32, o->image_id);
+        if (o->has_routine) fprintf(r->f, " --routine %" PRIu32, o->routine_id);
+        if (o->has_loop) fprintf(r->f, " --loop %" PRIu32, o->loop_id);
+    } else
+        fputs(" in the file", r->f);
+    fputc('\n', r->f);
+}
+
+/* The plural ending of a count. */
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
+/* Text: the line under a table cut at n of `total` rows (nothing when none is left out), as
+ * the command line words it for every table. */
+static void more_line(const rep *r, uint32_t n, uint32_t total, const char *what)
+{
+    if (r->o->format == TK_DCFG_REPORT_TEXT && n < total)
+        fprintf(r->f, "(%" PRIu32 " more %s%s not shown: --all shows them)\n", total - n, what,
+                plural(total - n));
+}
+
+/* Is this table the one --table names? */
+static int asked(const rep *r, const char *table)
+{
+    return r->o->table && strcmp(r->o->table, table) == 0;
 }
 
 /* ---- summary -------------------------------------------------------------- */
@@ -254,9 +285,6 @@ static void summary_csv(rep *r, const process_summary *ps)
     }
 }
 
-/* The plural ending of a count. */
-static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
-
 static void summary_text(rep *r, const process_summary *ps)
 {
     const tk_cfg_process *p = r->p;
@@ -312,7 +340,7 @@ static void summary(rep *r, int first_process)
 /* The selected blocks by instructions executed, best first; with --top N
  * only the N best are kept (a bounded min-heap): no array as large as the
  * block table. *total: the instructions of all blocks. NULL when out of memory. */
-static ranked *top_blocks(const rep *r, uint32_t *count, uint64_t *total)
+static ranked *top_blocks(const rep *r, uint32_t *count, uint32_t *selected, uint64_t *total)
 {
     const tk_cfg_process *p = r->p;
     uint32_t cap = r->o->top && r->o->top < p->nblocks ? r->o->top : p->nblocks;
@@ -323,6 +351,7 @@ static ranked *top_blocks(const rep *r, uint32_t *count, uint64_t *total)
     for (uint32_t b = 0; b < p->nblocks; b++) {
         *total += p->blocks[b].count * p->blocks[b].num_instrs;
         if (!block_selected(r, b)) continue;
+        ++*selected;
         ranked x = {p->blocks[b].count * p->blocks[b].num_instrs, b};
         if (n < cap) {
             /* sift up: heap root = worst kept (cmp_ranked sorts best first) */
@@ -402,9 +431,9 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
 static int hot_blocks(rep *r, int *first_table)
 {
     FILE *f = r->f;
-    uint32_t n = 0;
+    uint32_t n = 0, selected = 0;
     uint64_t total = 0;
-    ranked *rk = top_blocks(r, &n, &total);
+    ranked *rk = top_blocks(r, &n, &selected, &total);
     if (!rk) return 0;
     /* source lines of the blocks shown, in one pass */
     uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1));
@@ -420,16 +449,18 @@ static int hot_blocks(rep *r, int *first_table)
         tk_free(rk);
         return 0;
     }
-    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_blocks\": [", f);
+    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT) none_line(r, "hot blocks", 0);
+    else if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_blocks\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
         fputs("block,image,address,symbol,offset,file,line,count,instrs,instructions,percent\n", f);
-    } else
+    } else if (n)
         fprintf(f, "\nhot blocks (by instructions executed)\n  %5s  %8s  %5s  %-18s  %-30s  %-30s  "
                    "%10s  %6s  %12s  %6s\n",
                 "rank", "block", "image", "address", "symbol+offset", "source", "count", "instrs",
                 "instructions", "%");
     for (uint32_t k = 0; k < n; k++) hot_block_row(r, k, &rk[k], lines[k], files[k], total);
+    more_line(r, n, selected, "block");
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
     tk_free(lines);
@@ -462,13 +493,20 @@ static int hot_routines(rep *r, int *first_table)
     }
     tk_free(sums);
     qsort(rk, n, sizeof *rk, cmp_ranked);
+    uint32_t uncut = n;
     if (r->o->top && n > r->o->top) n = r->o->top;
     char pbuf[32];
-    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_routines\": [", f);
+    /* --loop selects no routine: CSV leaves the table out unless --table asks for it */
+    if (r->o->format == TK_DCFG_REPORT_CSV && r->o->has_loop && !asked(r, "routines")) {
+        tk_free(rk);
+        return 1;
+    }
+    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT) none_line(r, "hot routines", 1);
+    else if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_routines\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
         fputs("routine,name,image,address,blocks,loops,calls,static_instrs,instructions,percent\n", f);
-    } else
+    } else if (n)
         fprintf(f, "\nhot routines (instructions in the routine's own blocks)\n  %5s  %8s  %-32s  %5s  %-18s  %6s  %5s  %10s  %12s  %6s\n",
                 "rank", "routine", "name", "image", "address", "blocks", "loops", "calls", "instructions", "%");
     for (uint32_t k = 0; k < n; k++) {
@@ -502,6 +540,7 @@ static int hot_routines(rep *r, int *first_table)
                     pct(rk[k].key, total, pbuf, sizeof pbuf));
         }
     }
+    more_line(r, n, uncut, "routine");
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
     tk_free(rk);
@@ -519,11 +558,12 @@ static int loops_table(rep *r, int *first_table)
     if (!rk) return 0;
     uint32_t n = 0;
     for (uint32_t l = 0; l < p->nloops; l++) {
-        if (!loop_selected(r, l)) continue;
+        if (!tk_dcfg_rep_loop_selected(r, l)) continue;
         rk[n].key = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_LOOP, l});
         rk[n++].index = l;
     }
     qsort(rk, n, sizeof *rk, cmp_ranked);
+    uint32_t uncut = n;
     if (r->o->top && n > r->o->top) n = r->o->top;
     /* visits of the loops shown in one pass over the edges, the source lines
      * of their heads in one pass over the source table */
@@ -543,11 +583,12 @@ static int loops_table(rep *r, int *first_table)
         tk_free(rk);
         return 0;
     }
-    if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
+    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT) none_line(r, "loops", 0);
+    else if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
         fputs("loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,dynamic_instrs\n", f);
-    } else
+    } else if (n)
         fprintf(f, "\nloops (by dynamic instructions)\n  %8s  %5s  %-18s  %-30s  %5s  %8s  %8s  %10s  %10s  %7s  %12s\n", "loop", "image",
                 "head-address", "source", "depth", "parent", "routine", "visits", "iterations", "static", "dynamic");
     for (uint32_t k = 0; k < n; k++) {
@@ -590,6 +631,7 @@ static int loops_table(rep *r, int *first_table)
                     dyn);
         }
     }
+    more_line(r, n, uncut, "loop");
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
     tk_free(lines);
@@ -598,6 +640,16 @@ static int loops_table(rep *r, int *first_table)
     tk_free(rk);
     return 1;
 }
+
+/* --table names of the tables of Intel's dcfg-reader */
+static const struct {
+    const char *name;
+    tk_dcfg_intel_table table;
+} intel_tables[] = {
+    {"statistics", TK_DCFG_INTEL_STATISTICS},
+    {"source-loops", TK_DCFG_INTEL_SOURCE_LOOPS},
+    {"inner-source-loops", TK_DCFG_INTEL_INNER_SOURCE_LOOPS},
+};
 
 static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_options *opt, FILE *f,
                                     tk_error *err)
@@ -624,6 +676,10 @@ static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_opti
         if (ok && want(&r, "blocks")) ok = hot_blocks(&r, &first_table);
         if (ok && want(&r, "routines")) ok = hot_routines(&r, &first_table);
         if (ok && want(&r, "loops")) ok = loops_table(&r, &first_table);
+        /* the tables of Intel's dcfg-reader: when --table names one */
+        for (size_t k = 0; ok && k < sizeof intel_tables / sizeof *intel_tables; k++)
+            if (asked(&r, intel_tables[k].name))
+                ok = tk_dcfg_rep_intel_table(&r, intel_tables[k].table, &first_table);
         if (o->format == TK_DCFG_REPORT_JSON) fputs("}", f);
         if (!ok) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }

@@ -462,10 +462,14 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
     if (!chunks)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     nsel = 0;
+    int ranged = opt.chunk_begin || opt.chunk_end;
     for (size_t i = 0; i < t->nthreads; i++)
         if (selected(t, &opt, i))
-            for (size_t k = 0; k < t->threads[i].nchunks; k++)
-                chunks[nsel++] = t->threads[i].first_chunk + k;
+            for (size_t k = 0; k < t->threads[i].nchunks; k++) {
+                size_t c = t->threads[i].first_chunk + k;
+                if (!ranged || (c >= opt.chunk_begin && c < opt.chunk_end))
+                    chunks[nsel++] = c;
+            }
     tk_threadpool *pool = NULL;
     tk_status st = TK_OK;
     if (opt.threads > 1 && nsel > 1 && (st = tk_threadpool_create(&pool, opt.threads, err)) != TK_OK) {

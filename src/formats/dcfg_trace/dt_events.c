@@ -1,8 +1,8 @@
-/* DCFG-Trace -> events model: CALL edges become enters, RETURN edges exits,
- * time is the thread's instruction count (PRECEDING_INSTR_COUNT of the chunk
- * plus NUM_INSTRS of the source blocks of the edges so far). Functions are
- * identified by the entry block id of the routine that holds the callee
- * block (the block itself when the DCFG has no routine for it). */
+/* DCFG-Trace -> events model: the thread's call stack as dt_stack.h makes it (call edges,
+ * returns, jumps into other routines), its frames' opens as enters and their closes as exits;
+ * time is the thread's instruction count (PRECEDING_INSTR_COUNT of the chunk plus NUM_INSTRS of
+ * the source blocks of the edges so far). Functions are identified by the entry block id of
+ * their routine (the block's own id when the DCFG has no routine for it). */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +10,7 @@
 #include "core/num.h"
 #include "core/vec.h"
 #include "dt_internal.h"
+#include "dt_stack.h"
 #include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/events.h"
@@ -23,14 +24,11 @@ struct tk_dcfg_trace_events {
     uint64_t pid, tid;
     uint32_t *edges;            /* current chunk */
     size_t n, cap, pos;
-    int first_of_chunk;
-    int thread_started;
     uint64_t time;
     size_t cur_chunk;           /* global index of the chunk being read */
-    uint64_t *stack;
-    size_t depth, cap_stack;
-    tk_event pending;           /* an event to deliver before the next edge */
-    int has_pending;
+    dt_stack stack;
+    tk_event *queue;            /* the events of the last step, handed out from qpos */
+    size_t nqueue, qpos, capqueue;
 };
 
 static int collect(void *ctx, const uint32_t *e, size_t n) {
@@ -42,39 +40,32 @@ static int collect(void *ctx, const uint32_t *e, size_t n) {
     return 0;
 }
 
-static uint64_t func_of(const tk_cfg_process *p, uint32_t node) {
-    if (!cfg_is_block(p, node))
-        return 0;
-    uint32_t r = p->blocks[node].routine;
-    if (r != TK_CFG_NONE && r < p->nroutines)
-        return p->blocks[p->routines[r].entry].id;
-    return p->blocks[node].id;
-}
-
-static int push(tk_dcfg_trace_events *x, uint64_t f) {
-    if (x->depth == x->cap_stack) {
-        size_t cap = x->cap_stack ? x->cap_stack * 2 : 64;
-        uint64_t *q = tk_realloc(x->stack, cap * sizeof *q);
-        if (!q)
-            return -1;
-        x->stack = q;
-        x->cap_stack = cap;
-    }
-    x->stack[x->depth++] = f;
-    return 0;
-}
-
-static void make_event(tk_dcfg_trace_events *x, tk_event *ev, tk_event_kind kind, uint64_t func) {
+static int queue_event(tk_dcfg_trace_events *x, tk_event_kind kind, uint32_t fn) {
+    if (tk_vec_reserve_((void **)&x->queue, &x->capqueue, x->nqueue + 1, sizeof *x->queue) != 0)
+        return -1;
+    tk_event *ev = &x->queue[x->nqueue++];
     memset(ev, 0, sizeof *ev);
     ev->kind = kind;
     ev->thread = (uint32_t)x->thread;
     ev->pid = (int64_t)x->pid;
     ev->tid = (int64_t)x->tid;
     ev->time = x->time;
-    ev->func = func;
+    ev->func = x->p->blocks[fn].id;
+    return 0;
 }
 
-/* The process of thread x->thread (its first chunk): x->pid, x->tid, x->p. */
+/* The step made, its exits and enter queued (at x->time). */
+static tk_status take_step(tk_dcfg_trace_events *x, const dt_step *step, tk_error *err) {
+    for (size_t i = x->stack.depth; i > step->keep; i--)
+        if (queue_event(x, TK_EVENT_EXIT, x->stack.frames[i - 1].fn))
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (dt_stack_apply(&x->stack, step) != TK_OK ||
+        (step->open && queue_event(x, TK_EVENT_ENTER, step->fn)))
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return TK_OK;
+}
+
+/* The process of thread x->thread (its first chunk): x->pid, x->tid, x->p, the stack begun. */
 static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk_error *err) {
     const tk_dcfg_trace *t = x->t;
     const dt_process *P = NULL;
@@ -89,30 +80,28 @@ static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk
         return dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1,
                            "process %llu is not in the DCFG", (unsigned long long)x->pid);
     x->p = &x->cfg->processes[pix];
+    if (dt_stack_begin(&x->stack, x->cfg, x->p) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     return TK_OK;
 }
 
-/* The edges of the next chunk, or of the next thread, into x->edges: TK_OK
- * (*ev_made 0), TK_OK with *ev an exit that closes a call still open at the
- * end of a thread (*ev_made 1), TK_END after the last thread, or an error. */
-static tk_status next_edges(tk_dcfg_trace_events *x, tk_event *ev, int *ev_made, tk_error *err) {
+/* The edges of the next chunk, or of the next thread, into x->edges: TK_OK with edges to
+ * read, TK_OK with the exits of the frames still open at the end of a thread queued (at its
+ * last instruction), TK_END after the last thread, or an error. */
+static tk_status next_edges(tk_dcfg_trace_events *x, tk_error *err) {
     const tk_dcfg_trace *t = x->t;
-    *ev_made = 0;
     while (x->pos >= x->n) {
         if (x->thread >= t->nthreads)
             return TK_END;
         const dt_thread *th = &t->threads[x->thread];
         if (x->chunk >= th->nchunks) {
-            /* the thread's trace ends: close its open calls at its last instruction */
-            if (x->depth > 0) {
-                make_event(x, ev, TK_EVENT_EXIT, x->stack[--x->depth]);
-                *ev_made = 1;
-                return TK_OK;
+            if (x->stack.depth > 0) {
+                dt_step step;
+                dt_stack_end(&x->stack, &step);
+                return take_step(x, &step, err);
             }
             x->thread++;
             x->chunk = 0;
-            x->thread_started = 0;
-            x->depth = 0;
             continue;
         }
         tk_status st = x->chunk == 0 ? thread_process(x, th, err) : TK_OK;
@@ -122,7 +111,6 @@ static tk_status next_edges(tk_dcfg_trace_events *x, tk_event *ev, int *ev_made,
         x->cur_chunk = ci;
         x->n = x->pos = 0;
         x->time = t->chunks[ci].preceding_instr_count;
-        x->first_of_chunk = 1;
         uint64_t got;
         st = tk_dcfg_trace_decode_chunk(t, ci, collect, x, &got, NULL, err);
         if (st == TK_END)
@@ -133,81 +121,47 @@ static tk_status next_edges(tk_dcfg_trace_events *x, tk_event *ev, int *ev_made,
     return TK_OK;
 }
 
-/* The event of edge ed, a call or a return: into *ev (*made 1), or none. */
-static tk_status edge_event(tk_dcfg_trace_events *x, const tk_cfg_edge *ed, tk_event *ev, int *made,
-                            tk_error *err) {
+/* The next edge's steps queued: its source block's function on top, its instructions counted,
+ * then the edge's own step. */
+static tk_status edge_steps(tk_dcfg_trace_events *x, tk_error *err) {
+    const tk_dcfg_trace *t = x->t;
     const tk_cfg_process *p = x->p;
-    tk_edge_kind k = cfg_edge_kind(x->cfg, ed);
-    *made = 0;
-    if (tk_edge_kind_is_any_call(k)) {
-        uint64_t f = func_of(p, ed->tgt);
-        if (f) {
-            if (push(x, f))
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            make_event(x, ev, TK_EVENT_ENTER, f);
-            *made = 1;
-        }
-    } else if (tk_edge_kind_is_any_return(k) && x->depth > 0) {
-        uint64_t f = x->stack[--x->depth];
-        make_event(x, ev, TK_EVENT_EXIT, f);
-        *made = 1;
+    uint32_t id = x->edges[x->pos++];
+    uint32_t e = tk_cfg_find_edge(p, id);
+    if (e == TK_CFG_NONE)
+        return tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
+                               "edge %u is not an edge of process %llu in the DCFG", id,
+                               (unsigned long long)x->pid);
+    const tk_cfg_edge *ed = &p->edges[e];
+    dt_step step;
+    tk_status st;
+    if (cfg_is_block(p, ed->src)) {
+        dt_stack_at_block(&x->stack, ed->src, &step);
+        if ((step.open || step.keep < x->stack.depth) && (st = take_step(x, &step, err)) != TK_OK)
+            return st;
+        /* PRECEDING_INSTR_COUNT + the chunk's source blocks fits when they make its
+         * INSTR_COUNT (check --dcfg reports a chunk where they do not) */
+        if (tk_add_u64(x->time, p->blocks[ed->src].num_instrs, &x->time))
+            return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[x->cur_chunk].row_offset,
+                               "the thread's instruction count passes 2^64 - 1 in this chunk (its "
+                               "source blocks hold more than its INSTR_COUNT)");
     }
-    return TK_OK;
+    dt_stack_edge(&x->stack, ed, &step);
+    return take_step(x, &step, err);
 }
 
 static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
     tk_dcfg_trace_events *x = ctx;
-    const tk_dcfg_trace *t = x->t;
-    for (;;) {
-        if (x->has_pending) {
-            *ev = x->pending;
-            x->has_pending = 0;
-            return TK_OK;
-        }
-        int made;
-        tk_status st = next_edges(x, ev, &made, err);
-        if (st != TK_OK || made)
+    while (x->qpos >= x->nqueue) {
+        x->qpos = x->nqueue = 0;
+        tk_status st = next_edges(x, err);
+        if (st == TK_OK && x->nqueue == 0)
+            st = edge_steps(x, err);
+        if (st != TK_OK)
             return st;
-        const tk_cfg_process *p = x->p;
-        uint32_t id = x->edges[x->pos++];
-        uint32_t e = tk_cfg_find_edge(p, id);
-        if (e == TK_CFG_NONE)
-            return tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
-                                   "edge %u is not an edge of process %llu in the DCFG", id,
-                                   (unsigned long long)x->pid);
-        const tk_cfg_edge *ed = &p->edges[e];
-        x->first_of_chunk = 0;
-        if (!x->thread_started) {
-            /* the thread starts inside the function of its first block */
-            x->thread_started = 1;
-            uint64_t f = func_of(p, cfg_is_block(p, ed->src) ? ed->src : ed->tgt);
-            if (f) {
-                if (push(x, f))
-                    return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-                make_event(x, &x->pending, TK_EVENT_ENTER, f);
-                x->has_pending = 1;
-            }
-        }
-        /* PRECEDING_INSTR_COUNT + the chunk's source blocks fits when they make
-         * its INSTR_COUNT (check --dcfg reports a chunk where they do not) */
-        if (cfg_is_block(p, ed->src) &&
-            tk_add_u64(x->time, p->blocks[ed->src].num_instrs, &x->time))
-            return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[x->cur_chunk].row_offset,
-                               "the thread's instruction count passes 2^64 - 1 in this chunk (its "
-                               "source blocks hold more than its INSTR_COUNT)");
-        tk_event next_ev;
-        if ((st = edge_event(x, ed, &next_ev, &made, err)) != TK_OK)
-            return st;
-        if (made) {
-            if (x->has_pending) {
-                *ev = x->pending;
-                x->pending = next_ev;
-                return TK_OK;
-            }
-            *ev = next_ev;
-            return TK_OK;
-        }
     }
+    *ev = x->queue[x->qpos++];
+    return TK_OK;
 }
 
 static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size) {
@@ -246,7 +200,8 @@ void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x) {
     if (!x)
         return;
     tk_free(x->edges);
-    tk_free(x->stack);
+    tk_free(x->queue);
+    dt_stack_free(&x->stack);
     tk_free(x);
 }
 

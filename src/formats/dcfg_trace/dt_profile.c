@@ -1,15 +1,19 @@
-/* DCFG-Trace -> profile model (for convert --to callgrind): event Ir
- * (instructions); one part per thread; self cost of each block execution
- * (the source block of every edge, as INSTR_COUNT counts them) at
- * the block's address in the function of its routine (object = image file);
- * CALL edges are call arcs (count, inclusive Ir until the matching RETURN,
- * or until the thread's end for calls that never return). */
+/* DCFG-Trace -> profile model (for convert --to callgrind): event Ir (instructions); one part
+ * per thread; self cost of each block execution (the source block of every edge, as
+ * INSTR_COUNT counts them) at the block's address in the function of its routine (object =
+ * image file); the thread's call stack as dt_stack.h makes it, as for the trace's events (Chrome
+ * JSON, folded stacks): a frame opened by a call edge or by a jump into another routine is a
+ * call arc (count, inclusive Ir until the frame closes, or until the thread's end), and the
+ * thread's top-level frames are the calls of its root function "thread TID" (no cost of its
+ * own), so that viewers that start their call trees at the functions nobody calls (speedscope,
+ * KCachegrind) find every routine, with the totals of the other exports. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/num.h"
 #include "dt_internal.h"
+#include "dt_stack.h"
 #include "model/cfg_internal.h"
 #include "model/profile.h"
 #include "tracekit/cfg.h"
@@ -28,9 +32,12 @@ typedef struct prof_run {
     tk_prof_part *part;
     uint32_t *fn_of_block;      /* profile function id per block index (TK_PROF_NONE = not yet) */
     uint32_t unknown_file;
+    uint32_t root;              /* the thread's root function (TK_PROF_NONE = not yet) */
+    uint64_t tid;
     uint64_t time;
-    open_call *stack;
-    size_t depth, cap;
+    dt_stack stack;
+    open_call *calls;           /* per frame of the stack: its arc */
+    size_t cap;
     size_t cur_chunk;
     tk_status st;
     uint32_t bad_edge;
@@ -96,6 +103,62 @@ static void close_call(prof_run *r, const open_call *c) {
         r->st = st;
 }
 
+/* The thread's root function "thread TID" (in the object of its first callee). */
+static uint32_t root_fn(prof_run *r, uint32_t callee) {
+    if (r->root != TK_PROF_NONE)
+        return r->root;
+    char name[48];
+    uint32_t sname;
+    snprintf(name, sizeof name, "thread %llu", (unsigned long long)r->tid);
+    if (tk_profile_intern(r->prof, name, strlen(name), &sname, NULL) != TK_OK ||
+        tk_profile_function(r->prof, tk_profile_function_at(r->prof, callee)->object,
+                            r->unknown_file, sname, &r->root, NULL) != TK_OK) {
+        r->st = TK_ERR_NOMEM;
+        r->root = TK_PROF_NONE;
+    }
+    return r->root;
+}
+
+/* The arc of the frame that step opens (from: the block whose edge opened it, or
+ * TK_CFG_NONE): its caller is the frame below, or the thread's root. */
+static void open_frame(prof_run *r, const dt_step *step, uint32_t from, uint32_t to) {
+    const tk_cfg_process *p = r->p;
+    size_t d = step->keep; /* the frames above close first */
+    if (d >= r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 64;
+        open_call *q = tk_reallocarray(r->calls, cap, sizeof *q);
+        if (!q) {
+            r->st = TK_ERR_NOMEM;
+            return;
+        }
+        r->calls = q;
+        r->cap = cap;
+    }
+    open_call *c = &r->calls[d];
+    memset(c, 0, sizeof *c);
+    c->key.callee = block_fn(r, step->fn);
+    if (c->key.callee == TK_PROF_NONE)
+        return;
+    c->key.fn = d ? block_fn(r, r->stack.frames[d - 1].fn) : root_fn(r, c->key.callee);
+    c->key.file = r->unknown_file;
+    if (d && from != TK_CFG_NONE && dt_stack_fn(p, from) == r->stack.frames[d - 1].fn)
+        c->key.pos.addr = cfg_block_last_instr_addr(p, &p->blocks[from]);
+    c->key.target.addr = cfg_block_addr(p, &p->blocks[to]);
+    c->start = r->time;
+}
+
+/* Make step: the arcs of the frames it closes, then the one it opens. */
+static void take_step(prof_run *r, const dt_step *step, uint32_t from, uint32_t to) {
+    for (size_t i = r->stack.depth; i > step->keep && r->st == TK_OK; i--)
+        close_call(r, &r->calls[i - 1]);
+    if (r->st != TK_OK)
+        return;
+    if (step->open)
+        open_frame(r, step, from, to);
+    if (r->st == TK_OK && dt_stack_apply(&r->stack, step) != TK_OK)
+        r->st = TK_ERR_NOMEM;
+}
+
 static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
     prof_run *r = ctx;
     const tk_cfg_process *p = r->p;
@@ -111,8 +174,13 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
             return 1;
         }
         const tk_cfg_edge *ed = &p->edges[e];
-        /* the source block of every edge executes once (INSTR_COUNT's rule) */
+        dt_step step;
+        /* the source block of every edge executes once (INSTR_COUNT's rule), in a frame of
+         * its function */
         if (cfg_is_block(p, ed->src)) {
+            dt_stack_at_block(&r->stack, ed->src, &step);
+            if (step.open || step.keep < r->stack.depth)
+                take_step(r, &step, TK_CFG_NONE, ed->src);
             exec_block(r, ed->src);
             if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
                 r->st = TK_ERR_FORMAT;
@@ -121,31 +189,69 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
                 return 1;
             }
         }
-        tk_edge_kind k = cfg_edge_kind(r->cfg, ed);
-        if (tk_edge_kind_is_any_call(k) && cfg_is_block(p, ed->src) && cfg_is_block(p, ed->tgt)) {
-            if (r->depth == r->cap) {
-                size_t cap = r->cap ? r->cap * 2 : 64;
-                open_call *q = tk_realloc(r->stack, cap * sizeof *q);
-                if (!q) {
-                    r->st = TK_ERR_NOMEM;
-                    return 1;
-                }
-                r->stack = q;
-                r->cap = cap;
-            }
-            open_call *c = &r->stack[r->depth++];
-            memset(c, 0, sizeof *c);
-            c->key.fn = block_fn(r, ed->src);
-            c->key.file = r->unknown_file;
-            c->key.pos.addr = cfg_block_last_instr_addr(p, &p->blocks[ed->src]);
-            c->key.callee = block_fn(r, ed->tgt);
-            c->key.target.addr = cfg_block_addr(p, &p->blocks[ed->tgt]);
-            c->start = r->time;
-        } else if (tk_edge_kind_is_any_return(k) && r->depth > 0) {
-            close_call(r, &r->stack[--r->depth]);
-        }
+        dt_stack_edge(&r->stack, ed, &step);
+        if (r->st == TK_OK && (step.open || step.keep < r->stack.depth))
+            take_step(r, &step, cfg_is_block(p, ed->src) ? ed->src : TK_CFG_NONE, ed->tgt);
     }
     return r->st != TK_OK;
+}
+
+/* The error of a thread whose run stopped (r->st), located. */
+static tk_status run_error(const prof_run *r, const dt_process *P, size_t th, tk_error *err) {
+    const tk_dcfg_trace *t = r->t;
+    if (r->st == TK_ERR_FORMAT && r->bad_time)
+        return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[r->cur_chunk].row_offset, "%s",
+                           r->bad_time);
+    if (r->st == TK_ERR_FORMAT)
+        return tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
+                               "edge %u is not an edge of process %llu in the DCFG", r->bad_edge,
+                               (unsigned long long)P->pid);
+    if (r->st == TK_ERR_LIMIT)
+        return tk_error_set(err, TK_ERR_LIMIT,
+                            "process %llu thread %llu: a cost passes 2^64 - 1 instructions",
+                            (unsigned long long)P->pid,
+                            (unsigned long long)t->threads[th].thread_id);
+    return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+}
+
+/* Thread th (of process P, r->p) as a part of its own. */
+static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_error *err) {
+    const tk_dcfg_trace *t = r->t;
+    tk_free(r->fn_of_block);
+    r->fn_of_block = tk_malloc((r->p->nblocks ? r->p->nblocks : 1) * sizeof *r->fn_of_block);
+    if (!r->fn_of_block || tk_profile_add_part(r->prof, &r->part, NULL) != TK_OK ||
+        dt_stack_begin(&r->stack, r->cfg, r->p) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    for (uint32_t b = 0; b < r->p->nblocks; b++)
+        r->fn_of_block[b] = TK_PROF_NONE;
+    r->part->positions = TK_POS_INSTR;
+    r->part->has_pid = 1;
+    r->part->pid = P->pid;
+    r->part->has_thread = 1;
+    r->part->thread = r->tid = t->threads[th].thread_id;
+    r->part->has_number = 1;
+    r->part->number = th + 1;
+    r->root = TK_PROF_NONE;
+    r->cur_chunk = SIZE_MAX;
+    r->st = TK_OK;
+    tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    opt.has_pid = 1;
+    opt.pid = P->pid;
+    opt.has_thread = 1;
+    opt.thread_id = t->threads[th].thread_id;
+    uint64_t total;
+    tk_status st = tk_dcfg_trace_decode(t, &opt, on_chunk, r, &total, NULL, err);
+    if (st == TK_OK) {
+        /* frames still open end with the thread */
+        dt_step step;
+        dt_stack_end(&r->stack, &step);
+        take_step(r, &step, TK_CFG_NONE, TK_CFG_NONE);
+        if (r->st == TK_OK)
+            r->st = tk_profile_part_fill_totals(r->prof, r->part, NULL);
+    }
+    if (st == TK_END || r->st != TK_OK)
+        return run_error(r, P, th, err);
+    return st;
 }
 
 tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
@@ -173,59 +279,10 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
             break;
         }
         r.p = &cfg->processes[pix];
-        tk_free(r.fn_of_block);
-        r.fn_of_block = tk_malloc((r.p->nblocks ? r.p->nblocks : 1) * sizeof *r.fn_of_block);
-        if (!r.fn_of_block || tk_profile_add_part(prof, &r.part, NULL) != TK_OK) {
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            break;
-        }
-        for (uint32_t b = 0; b < r.p->nblocks; b++)
-            r.fn_of_block[b] = TK_PROF_NONE;
-        r.part->positions = TK_POS_INSTR;
-        r.part->has_pid = 1;
-        r.part->pid = P->pid;
-        r.part->has_thread = 1;
-        r.part->thread = t->threads[th].thread_id;
-        r.part->has_number = 1;
-        r.part->number = th + 1;
-        r.depth = 0;
-        r.cur_chunk = SIZE_MAX;
-        r.st = TK_OK;
-        tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-        opt.has_pid = 1;
-        opt.pid = P->pid;
-        opt.has_thread = 1;
-        opt.thread_id = t->threads[th].thread_id;
-        uint64_t total;
-        st = tk_dcfg_trace_decode(t, &opt, on_chunk, &r, &total, NULL, err);
-        if (st == TK_OK) {
-            /* calls that never returned end with the thread */
-            while (r.depth > 0 && r.st == TK_OK)
-                close_call(&r, &r.stack[--r.depth]);
-            if (r.st == TK_OK)
-                r.st = tk_profile_part_fill_totals(prof, r.part, NULL);
-        }
-        if (st == TK_END || r.st != TK_OK) {
-            if (r.st == TK_ERR_FORMAT && r.bad_time)
-                st = dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[r.cur_chunk].row_offset, "%s",
-                                 r.bad_time);
-            else if (r.st == TK_ERR_FORMAT)
-                st = tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
-                                     "edge %u is not an edge of process %llu in the DCFG",
-                                     r.bad_edge, (unsigned long long)P->pid);
-            else if (r.st == TK_ERR_LIMIT)
-                st = tk_error_set(err, TK_ERR_LIMIT,
-                                  "process %llu thread %llu: a cost passes 2^64 - 1 instructions",
-                                  (unsigned long long)P->pid,
-                                  (unsigned long long)t->threads[th].thread_id);
-            else
-                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            break;
-        }
-        if (st != TK_OK)
-            break;
+        st = thread_part(&r, P, th, err);
     }
     tk_free(r.fn_of_block);
-    tk_free(r.stack);
+    tk_free(r.calls);
+    dt_stack_free(&r.stack);
     return st;
 }

@@ -2,9 +2,11 @@
 """Oracle checks of `tracekit record` against Valgrind's callgrind on the same
 program (tests/integration/record_*.sh).
 
-  record_check.py funcs CALLGRIND_OUT RECORDED_AS_CALLGRIND SOURCE_FILE
+  record_check.py funcs CALLGRIND_OUT RECORDED_AS_CALLGRIND SOURCE_FILE [FUNCTIONS]
       the self Ir of every function of SOURCE_FILE (the path callgrind_annotate
-      prints) are equal in both files
+      prints; FUNCTIONS: of those only, comma-separated) are equal in both
+      files; CALLGRIND_OUT may be several files separated by commas (the
+      processes of a run with --trace-children=yes), their costs added
   record_check.py total CALLGRIND_OUT DCFG TOLERANCE
       the DCFG's instructions are callgrind's totals within TOLERANCE (N, or
       N+P%: P percent of callgrind's total more)
@@ -32,7 +34,9 @@ program (tests/integration/record_*.sh).
   record_check.py expect DCFG EXPR...
       each python EXPR is true of the DCFG: `procs` are the processes'
       TRACEKIT_RECORD objects in order, `nthreads` the lengths of their
-      INSTR_COUNT_PER_THREAD, `by_type` the first process's edge counts by type
+      INSTR_COUNT_PER_THREAD, `by_type` the first process's edge counts by type,
+      `images` the file names of its images in order, `loops` (symbol, count of
+      the head block) of every loop of its first image
 
   record_check.py wetcounts DCFG WET
       every instruction of the WET trace (comprehensive form; each instance
@@ -92,9 +96,13 @@ def annotate(path, merge_pieces=False):
     return fns
 
 
-def funcs(cg, recorded, source):
-    a, b = annotate(cg), annotate(recorded, True)
-    keys = sorted(k for k in set(a) | set(b) if k[0] == source)
+def funcs(cg, recorded, source, only=None):
+    a = collections.Counter()
+    for path in cg.split(","):
+        a.update(annotate(path))
+    b = annotate(recorded, True)
+    keys = sorted(k for k in set(a) | set(b)
+                  if k[0] == source and (only is None or k[1] in only.split(",")))
     bad = [k for k in keys if a[k] != b[k]]
     for k in keys:
         print("%s %s:%s callgrind %d recorded %d" % ("!" if k in bad else " ", k[0], k[1], a[k], b[k]))
@@ -353,6 +361,19 @@ def types(dcfg, names):
     return 1 if bad else 0
 
 
+def loops_of(image):
+    """(symbol, head block's COUNT) of every loop of the image's routines."""
+    blocks = {b[0]: (int(b[1], 0), b[5]) for b in image.get("BASIC_BLOCKS", [[]])[1:]}
+    syms = [(int(s[1], 0), int(s[1], 0) + s[2], s[0]) for s in image.get("SYMBOLS", [[]])[1:]]
+    out = []
+    for r in image.get("ROUTINES", [[]])[1:]:
+        for loop in (r[3][1:] if len(r) > 3 else []):
+            off, count = blocks[loop[0]]
+            name = next((n for lo, hi, n in syms if lo <= off < hi), None)
+            out.append((name, count))
+    return out
+
+
 def expect(dcfg, *exprs):
     d = load_json(dcfg)
     env = {"procs": [p[1]["TRACEKIT_RECORD"] for p in d["PROCESSES"][1:]],
@@ -361,6 +382,10 @@ def expect(dcfg, *exprs):
     type_names = {r[0]: r[1] for r in d["EDGE_TYPES"][1:]}
     for e in d["PROCESSES"][1][1]["EDGES"][1:]:
         env["by_type"][type_names[e[3]]] += sum(e[4])
+    files = {r[0]: r[1] for r in d["FILE_NAMES"][1:]}
+    images = d["PROCESSES"][1][1]["IMAGES"][1:]
+    env["images"] = [files.get(im[3].get("FILE_NAME_ID")) for im in images]
+    env["loops"] = loops_of(images[0][3])
     bad = [e for e in exprs if not eval(e, dict(env))]
     for e in bad:
         print("%s: not true: %s (processes %s, threads %s)" %
@@ -487,7 +512,7 @@ def foo1(wet, history):
     return 1 if bad else 0
 
 
-CMDS = {"funcs": (funcs, 3), "total": (total, 3), "jcnd": (jcnd, 4), "walk": (walk, 2),
+CMDS = {"funcs": (funcs, -3), "total": (total, 3), "jcnd": (jcnd, 4), "walk": (walk, 2),
         "counts": (counts, 1), "layout": (layout, 2),
         "connected": (lambda d, e: walk(d, e, True), 2), "types": (types, 2),
         "expect": (expect, -2), "wetcounts": (wetcounts, 2), "slices": (slices, 3),

@@ -1,0 +1,152 @@
+/* report of one DCFG-Trace by a team (team.h, tracekit-mpi): every member has read the trace's
+ * tables; each thread's chunks are split across the members by their bytes, each member's
+ * chunks give a partial report (tk_dcfg_trace_report chunk_begin/chunk_end), and the partials,
+ * serialised (tk_dcfg_trace_report_serialize), are merged in chunk order along the tree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcfg_trace.h"
+#include "team.h"
+
+/* A library block as a malloc'd part. */
+static int to_part(uint8_t *data, size_t size, cli_part_bytes *p)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    if (copy)
+        memcpy(copy, data, size);
+    tk_free(data);
+    if (!copy)
+        return -1;
+    cli_part_set(p, CLI_PART_DATA, copy, size);
+    return 0;
+}
+
+/* cli_merge_fn: the partial reports read, merged in order, serialised once. */
+static int merge_reports(void *arg, cli_part_bytes *parts, size_t n, char *msg)
+{
+    (void)arg;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_dcfg_trace_report *a = NULL;
+    tk_status st = tk_dcfg_trace_report_deserialize(&a, parts[0].data, parts[0].size, &err);
+    for (size_t k = 1; k < n && st == TK_OK; k++) {
+        tk_dcfg_trace_report *b = NULL;
+        st = tk_dcfg_trace_report_deserialize(&b, parts[k].data, parts[k].size, &err);
+        if (st == TK_OK)
+            st = tk_dcfg_trace_report_merge(a, b, &err);
+        tk_dcfg_trace_report_free(b);
+    }
+    for (size_t k = 1; k < n; k++)
+        cli_part_free(&parts[k]);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (st == TK_OK)
+        st = tk_dcfg_trace_report_serialize(a, &data, &size, &err);
+    tk_dcfg_trace_report_free(a);
+    cli_part_bytes merged = {CLI_PART_EMPTY, NULL, 0};
+    if (st != TK_OK || to_part(data, size, &merged) != 0) {
+        snprintf(msg, CLI_TEAM_MSG, "merging partial reports: %.400s",
+                 st != TK_OK ? err.message : "out of memory");
+        return -1;
+    }
+    cli_part_free(&parts[0]);
+    parts[0] = merged;
+    return 0;
+}
+
+/* This member's chunks [begin, end) of thread th (among the thread's chunks). */
+static int own_chunks(const cli_team *team, const tk_dcfg_trace *t, size_t th, size_t *begin,
+                      size_t *end)
+{
+    tk_dcfg_trace_thread_info ti;
+    tk_dcfg_trace_thread(t, th, &ti);
+    int n = ti.nchunks > (size_t)INT32_MAX ? INT32_MAX : (int)ti.nchunks;
+    int64_t *sizes = calloc((size_t)n + 1, sizeof *sizes);
+    int *first = calloc((size_t)team->size + 1, sizeof *first);
+    if (!sizes || !first) {
+        free(sizes);
+        free(first);
+        return -1;
+    }
+    for (int c = 0; c < n; c++) {
+        tk_dcfg_trace_chunk_info ci;
+        tk_dcfg_trace_chunk(t, ti.first_chunk + (size_t)c, &ci);
+        sizes[c] = (int64_t)ci.sequence_chars;
+    }
+    cli_team_split(team->size, n, sizes, first);
+    *begin = (size_t)first[team->rank];
+    *end = (size_t)first[team->rank + 1];
+    free(sizes);
+    free(first);
+    return 0;
+}
+
+/* This member's partial of thread th: failed with the error of its first chunk that fails
+ * (a tk_error, which the root prints). */
+static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th, unsigned jobs,
+                     cli_part_bytes *p)
+{
+    memset(p, 0, sizeof *p);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
+    size_t begin, end;
+    if (own_chunks(team, t, th, &begin, &end) != 0) {
+        tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    } else if (begin == end) {
+        return; /* none of this thread's chunks */
+    } else {
+        o.chunk_begin = begin;
+        o.chunk_end = end;
+        o.threads = jobs;
+        tk_dcfg_trace_report *r = NULL;
+        uint8_t *data = NULL;
+        size_t size = 0;
+        tk_status st = tk_dcfg_trace_report_open(&r, t, th, &o, &err);
+        if (st == TK_OK)
+            st = tk_dcfg_trace_report_serialize(r, &data, &size, &err);
+        tk_dcfg_trace_report_free(r);
+        if (st == TK_OK && to_part(data, size, p) == 0)
+            return;
+        if (st == TK_OK)
+            tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    }
+    tk_error *copy = malloc(sizeof *copy);
+    if (copy)
+        *copy = err;
+    cli_part_set(p, CLI_PART_FAILED, (uint8_t *)copy, sizeof *copy);
+}
+
+int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, unsigned jobs,
+                               int say, tk_dcfg_trace_report **r)
+{
+    const cli_team *team = ctx->team;
+    *r = NULL;
+    cli_part_bytes p;
+    own_part(team, t, th, jobs, &p);
+    if (team->reduce(team, &p, merge_reports, NULL) != 0) {
+        cli_part_free(&p);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    int rc = CLI_EXIT_OK;
+    tk_error err;
+    tk_error_clear(&err);
+    if (team->rank != 0 || !say) {
+        rc = CLI_EXIT_OK; /* nothing to print (a member, or the root after a failure) */
+    } else if (p.state == CLI_PART_FAILED && p.size == sizeof err) {
+        memcpy(&err, p.data, sizeof err);
+        rc = cli_error(&err);
+    } else if (p.state == CLI_PART_FAILED) {
+        tk_error_set(&err, TK_ERR_FORMAT, "%.*s", (int)p.size, (const char *)p.data);
+        rc = cli_error(&err);
+    } else if (p.state == CLI_PART_EMPTY) { /* a thread without chunks */
+        tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
+        o.threads = jobs;
+        if (tk_dcfg_trace_report_open(r, t, th, &o, &err) != TK_OK)
+            rc = cli_error(&err);
+    } else if (tk_dcfg_trace_report_deserialize(r, p.data, p.size, &err) != TK_OK) {
+        rc = cli_error(&err);
+    }
+    cli_part_free(&p);
+    return rc;
+}

@@ -1,0 +1,146 @@
+/* Basic-block vectors of a DCFG-Trace through the public API (tracekit/dcfg_trace_bbv.h):
+ * the slices `tracekit convert --to bbv` writes (tests/cli/dcfg_trace/convert_bbv*.out), their
+ * loop boundaries, a stop asked by the receiver, and the refusals. */
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+#define MAX_SLICES 16
+
+/* What the receiver keeps of each slice. */
+typedef struct seen {
+    size_t n, stop_after;
+    uint64_t thread[MAX_SLICES], index[MAX_SLICES], instructions[MAX_SLICES];
+    size_t entries[MAX_SLICES];
+    uint32_t first_id[MAX_SLICES], head_id[MAX_SLICES];
+    uint64_t head_count[MAX_SLICES], head_addr[MAX_SLICES];
+    int ordered;
+} seen;
+
+static int keep(void *ctx, const tk_dcfg_trace_bbv_slice *s)
+{
+    seen *v = ctx;
+    if (v->n < MAX_SLICES) {
+        size_t k = v->n;
+        v->thread[k] = s->thread_id;
+        v->index[k] = s->index;
+        v->entries[k] = s->nentries;
+        v->first_id[k] = s->nentries ? s->entries[0].block_id : 0;
+        v->head_id[k] = s->at_loop_head ? s->head_id : 0;
+        v->head_count[k] = s->head_count;
+        v->head_addr[k] = s->head_addr;
+        v->instructions[k] = 0;
+        for (size_t i = 0; i < s->nentries; i++) {
+            v->instructions[k] += s->entries[i].instructions;
+            if (i && s->entries[i - 1].block_id >= s->entries[i].block_id) v->ordered = 0;
+        }
+    }
+    v->n++;
+    return v->stop_after && v->n >= v->stop_after;
+}
+
+static tk_status run(const char *trace, const char *dcfg, const tk_dcfg_trace_bbv_options *o,
+                     seen *v, tk_error *err)
+{
+    tk_dcfg_trace *t = NULL;
+    tk_cfg *cfg = NULL;
+    tk_status st = TK_ERR_IO;
+    if (TK_CHECK(tk_dcfg_trace_open(&t, trace, NULL, err) == TK_OK) &&
+        TK_CHECK(tk_dcfg_read_path(&cfg, dcfg, NULL, err) == TK_OK))
+        st = tk_dcfg_trace_bbv(t, cfg, o, keep, v, err);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+    return st;
+}
+
+static const char gen11[] = "tests/data/dcfg_trace/pass/gen11.level9.trace.json";
+static const char gen11_dcfg[] = "tests/data/dcfg_trace/pass/gen11.dcfg.json";
+
+/* --interval 1000: 4 slices per thread, each thread's instructions are its INSTR_COUNT */
+static void test_bbv_slices(void)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    seen v = {0};
+    v.ordered = 1;
+    tk_dcfg_trace_bbv_options o = TK_DCFG_TRACE_BBV_OPTIONS_INIT;
+    o.interval = 1000;
+    TK_CHECK(run(gen11, gen11_dcfg, &o, &v, &err) == TK_OK);
+    TK_CHECK_EQ_U64(v.n, 8);
+    TK_CHECK(v.ordered);
+    uint64_t sum[2] = {0, 0};
+    for (size_t k = 0; k < v.n && k < MAX_SLICES; k++) {
+        sum[v.thread[k] ? 1 : 0] += v.instructions[k];
+        TK_CHECK_EQ_U64(v.index[k], k % 4 + 1);
+        TK_CHECK_EQ_U64(v.head_id[k], 0);
+        if (k % 4 != 3) TK_CHECK(v.instructions[k] >= 1000);
+    }
+    TK_CHECK_EQ_U64(sum[0], 3915);
+    TK_CHECK_EQ_U64(sum[1], 3970);
+    /* T:10:1 :28:24 :29:1 :65:308 :66:636 :67:33 */
+    TK_CHECK_EQ_U64(v.entries[0], 6);
+    TK_CHECK_EQ_U64(v.first_id[0], 10);
+    TK_CHECK_EQ_U64(v.instructions[0], 1003);
+}
+
+/* --loop-boundaries: each slice but a thread's last ends before a loop head */
+static void test_bbv_loop_boundaries(void)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    seen v = {0};
+    tk_dcfg_trace_bbv_options o = TK_DCFG_TRACE_BBV_OPTIONS_INIT;
+    o.interval = 1000;
+    o.loop_boundaries = 1;
+    o.has_thread = 1;
+    o.thread_id = 1;
+    TK_CHECK(run(gen11, gen11_dcfg, &o, &v, &err) == TK_OK);
+    TK_CHECK_EQ_U64(v.n, 4);
+    /* 77 1 slice 1 ends at loop head 66 0x4015bc count 53 */
+    TK_CHECK_EQ_U64(v.thread[0], 1);
+    TK_CHECK_EQ_U64(v.head_id[0], 66);
+    TK_CHECK_EQ_U64(v.head_addr[0], 0x4015bc);
+    TK_CHECK_EQ_U64(v.head_count[0], 53);
+    TK_CHECK_EQ_U64(v.head_id[2], 65);
+    TK_CHECK_EQ_U64(v.head_count[2], 124);
+    TK_CHECK_EQ_U64(v.head_id[3], 0);
+    for (size_t k = 0; k < 3; k++) TK_CHECK(v.instructions[k] >= 1000);
+}
+
+/* the receiver stops the walk: TK_END; no such thread: nothing */
+static void test_bbv_stop(void)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    seen v = {0};
+    v.stop_after = 2;
+    tk_dcfg_trace_bbv_options o = TK_DCFG_TRACE_BBV_OPTIONS_INIT;
+    o.interval = 500;
+    TK_CHECK(run(gen11, gen11_dcfg, &o, &v, &err) == TK_END);
+    TK_CHECK_EQ_U64(v.n, 2);
+    seen none = {0};
+    o.has_thread = 1;
+    o.thread_id = 7;
+    TK_CHECK(run(gen11, gen11_dcfg, &o, &none, &err) == TK_OK);
+    TK_CHECK_EQ_U64(none.n, 0);
+}
+
+/* an edge the DCFG lacks, a process the DCFG lacks: located refusals */
+static void test_bbv_refusals(void)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    seen v = {0};
+    TK_CHECK(run("tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg, NULL,
+                 &v, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "edge 99999 is not an edge of process 77") != NULL);
+    tk_error_clear(&err);
+    TK_CHECK(run(gen11, "tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2",
+                 NULL, &v, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "process 77 is not in the DCFG") != NULL);
+    TK_CHECK(err.line > 0);
+}
+
+TK_TEST_MAIN(TK_CASE(test_bbv_slices), TK_CASE(test_bbv_loop_boundaries), TK_CASE(test_bbv_stop),
+             TK_CASE(test_bbv_refusals))
