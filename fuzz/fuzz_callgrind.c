@@ -329,6 +329,52 @@ static const char *read_times(const uint8_t *data, size_t size, int times,
     return NULL;
 }
 
+/* annotate --all --instr: TK_OK or its failure; every line's and instruction's inclusive
+ * cost is at least its self cost and at most the program total (an abort otherwise), the
+ * files and functions hottest first. */
+static tk_status annotate_checked(const tk_profile *p, tk_error *err)
+{
+    tk_prof_annotate_options o = TK_PROF_ANNOTATE_OPTIONS_INIT;
+    o.instructions = 1;
+    tk_prof_annotation *a;
+    tk_status st = tk_prof_annotate_open(&a, p, &o, err);
+    if (st != TK_OK) return st;
+    tk_prof_annotation_info ai;
+    tk_prof_annotation_get(a, &ai);
+    size_t nev = ai.n_events, sites = 0;
+    uint64_t last = UINT64_MAX;
+    for (size_t i = 0; i < ai.files + ai.functions; i++) {
+        tk_prof_annotate_file_info f;
+        tk_prof_annotate_function_info fn;
+        const uint64_t *self;
+        size_t end;
+        if (i < ai.files) {
+            tk_prof_annotate_file_get(a, i, &f);
+            self = f.self, end = f.first_site + f.sites;
+        } else {
+            tk_prof_annotate_function_get(a, i - ai.files, &fn);
+            self = fn.self, end = fn.first_site + fn.sites;
+        }
+        if (i == ai.files) last = UINT64_MAX;
+        if (nev && self[0] > last) abort(); /* hottest first */
+        last = nev ? self[0] : 0;
+        if (end > sites) sites = end;
+    }
+    for (size_t k = 0; k < sites; k++) {
+        tk_prof_annotate_site_info si;
+        tk_prof_annotate_site_get(a, k, &si);
+        for (size_t j = 0; j < nev; j++)
+            if (si.inclusive[j] < si.self[j] || si.inclusive[j] > ai.totals[j]) abort();
+        for (size_t c = si.first_call; c < si.first_call + si.calls; c++) {
+            tk_prof_annotate_call_info ci;
+            tk_prof_annotate_call_get(a, c, &ci);
+            if (!ci.inclusive) abort();
+        }
+    }
+    tk_prof_annotation_free(a);
+    return TK_OK;
+}
+
 /* What the commands do with the input given `times` times (report of every
  * kind, annotate, convert, dump, merge, diff): NULL when all of it succeeds,
  * else what failed first. */
@@ -380,6 +426,8 @@ static const char *commands_refuse(const uint8_t *data, size_t size, int times)
                 }
                 if (tk_profile_dump(p, FUZZ_WRITER(sink), NULL) != TK_OK)
                     why = "dump";
+                else if (annotate_checked(p, &err) != TK_OK)
+                    why = "annotate";
                 else if (tk_callgrind_write(p, FUZZ_WRITER(sink), &wo, &err) != TK_OK)
                     why = "convert --to callgrind";
                 else if (tk_profile_write_dot(p, &dot, FUZZ_WRITER(sink), &err) != TK_OK)

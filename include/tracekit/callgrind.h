@@ -103,6 +103,14 @@ TK_API tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
                                           const tk_callgrind_write_options *opt, unsigned flags,
                                           char ***paths, tk_error *err);
 
+/* The files valgrind --tool=callgrind --separate-threads=yes writes beside `path`, the base
+ * file it leaves empty (callgrind.out.PID): PATH-TT, one per thread, and PATH.N-TT of the
+ * dumps after the first, in byte order of their names. *paths receives them, a
+ * NULL-terminated array the caller frees with tk_free (each name and the array); none
+ * found: an array of only NULL. Returns TK_OK, TK_ERR_IO (the directory cannot be read),
+ * TK_ERR_NOMEM. */
+TK_API tk_status tk_callgrind_thread_files(const char *path, char ***paths, tk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

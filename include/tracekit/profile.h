@@ -226,6 +226,21 @@ TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_pro
  * bits): *prof is then unchanged. */
 TK_API tk_status tk_profile_one_part(tk_profile **prof, tk_error *err);
 
+/* What `tracekit merge` writes: a new profile of src's costs. */
+typedef struct tk_profile_merge_options {
+    int keep_parts;   /* 1: every part of src as it is, appended in order; 0: one part, the
+                         sums over src's parts, with the first part's command, the description
+                         line `desc` and its totals and summary the sums of its cost lines */
+    const char *desc; /* "key: value" (e.g. "Trigger: tracekit merge"), or NULL: none */
+} tk_profile_merge_options;
+
+#define TK_PROFILE_MERGE_OPTIONS_INIT {0, NULL}
+
+/* *out gets the merged profile (tk_profile_free). Returns TK_OK, TK_ERR_NOMEM, TK_ERR_LIMIT
+ * (a sum over 64 bits). */
+TK_API tk_status tk_profile_merged(tk_profile **out, const tk_profile *src,
+                                   const tk_profile_merge_options *opt, tk_error *err);
+
 /* Canonical, deterministic text of the whole model (sorted). */
 TK_API tk_status tk_profile_dump(const tk_profile *p, const tk_writer *out, tk_error *err);
 

@@ -39,9 +39,16 @@ typedef struct tk_prof_report_options {
     int cycles;           /* group by function or file-function: each call cycle's members
                              (tk_prof_report_cycle); implies inclusive costs, sorted by them,
                              and coverage 100 */
+    const char *focus;    /* group by function or file-function: only the entries on a call
+                             chain through the functions of this name (its name, or its name
+                             without a callgrind context suffix: "fib" for "fib'2"): those and
+                             every entry they call, directly or not, or that calls them, as
+                             gprof2dot's -z and -l together; their costs and the totals stay
+                             the whole profile's. Not with self_only. NULL: every entry */
 } tk_prof_report_options;
 
-#define TK_PROF_REPORT_OPTIONS_INIT {TK_GROUP_FUNCTION, 0, {0, 0, 0, 0}, 0, 0, 0, 0.0, 0.0, 0, 0, 0}
+#define TK_PROF_REPORT_OPTIONS_INIT                                                               \
+    {TK_GROUP_FUNCTION, 0, {0, 0, 0, 0}, 0, 0, 0, 0.0, 0.0, 0, 0, 0, NULL}
 
 typedef struct tk_prof_report tk_prof_report;
 
@@ -50,8 +57,8 @@ typedef struct tk_prof_report tk_prof_report;
  * threshold, coverage and top (a table of self costs lists the functions with a self cost,
  * as callgrind_annotate does); with tree the call arcs, with cycles the cycles' members.
  * p must outlive the report and stay unchanged. Returns TK_OK, TK_ERR_ARG (no such part,
- * an event index out of range, tree or cycles by another group), TK_ERR_NOMEM,
- * TK_ERR_LIMIT (overflow). */
+ * an event index out of range, tree, cycles or focus by another group, no function of the
+ * focus's name), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
 TK_API tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
                                     const tk_prof_report_options *opt, tk_error *err);
 /* The summary, its entries in the report's order (borrowed from r). */

@@ -38,6 +38,7 @@
 #include "writer.h"
 #include "deps_report.h"
 #include "profile_report.h"
+#include "profile_annotate.h"
 #include "cfg_diff.h"
 #include "dcfg_trace_bbv.h"
 #include "dcfg_trace_diff.h"

@@ -80,17 +80,86 @@ static tk_status settle_options(tk_prof_report *r, const tk_profile *p, tk_error
             return tk_error_set(err, TK_ERR_ARG, "sort event %zu: the profile has %zu events",
                                 o->sort[k], nev);
     int functions = o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION;
-    if ((o->tree || o->cycles) && !functions)
-        return tk_error_set(err, TK_ERR_ARG, "callers, callees and call cycles are those of "
-                                             "functions: group by function or file-function");
+    if (o->focus && o->cycles)
+        return tk_error_set(err, TK_ERR_ARG, "call cycles are listed whole: not with a focus");
+    if ((o->tree || o->cycles || o->focus) && !functions)
+        return tk_error_set(err, TK_ERR_ARG, "callers, callees, call cycles and focus are those "
+                                             "of functions: group by function or file-function");
     if (o->cycles) {
         o->inclusive = 1;
         o->coverage = 100.0;
     }
-    if (o->tree || o->cycles) o->self_only = 0;
+    if (o->tree || o->cycles || o->focus) o->self_only = 0;
     if (!(o->coverage > 0)) o->coverage = 100.0;
     r->primary = o->nsort ? o->sort[0] : 0;
     return TK_OK;
+}
+
+/* Whether entry e is a function of the focus's name: its name, or its name up to a context
+ * suffix. */
+static int focus_matches(const tk_profile *p, const tk_prof_entry *e, const char *want)
+{
+    if (e->name == TK_PROF_NONE) return 0;
+    const char *name = tk_profile_str(p, e->name);
+    if (!strcmp(name, want)) return 1;
+    const char *q = *name ? strchr(name + 1, '\'') : NULL;
+    size_t n = q ? (size_t)(q - name) : strlen(name);
+    return n == strlen(want) && !memcmp(name, want, n);
+}
+
+/* Marks in seen (bit 1: reached downwards, 2: upwards) the entries reachable from the
+ * marked ones along the arcs (callees: caller to callee); stack: room for every entry. */
+static void focus_reach(const tk_prof_arcs *a, unsigned char *seen, size_t n, size_t *stack,
+                        int callees)
+{
+    unsigned char bit = callees ? 1 : 2;
+    size_t sp = 0;
+    for (size_t i = 0; i < n; i++)
+        if (seen[i] & 4) {
+            seen[i] |= bit;
+            stack[sp++] = i;
+        }
+    while (sp) {
+        size_t e = stack[--sp], first;
+        size_t k = callees ? tk_prof_arcs_out_of(a, e, &first) : tk_prof_arcs_into(a, e, &first);
+        for (size_t j = 0; j < k; j++) {
+            const tk_prof_arc *arc = &a->arcs[callees ? a->by_caller[first + j] : first + j];
+            size_t o = callees ? arc->callee : arc->caller;
+            if (seen[o] & bit) continue;
+            seen[o] |= bit;
+            stack[sp++] = o;
+        }
+    }
+}
+
+/* --focus: the summary's entries cut to those on a call chain through the focus (their
+ * order kept). */
+static tk_status apply_focus(tk_prof_report *r, const tk_profile *p, tk_error *err)
+{
+    tk_prof_summary *s = r->s;
+    const tk_prof_report_options *o = &r->opt;
+    size_t n = s->count, hits = 0;
+    unsigned char *seen = tk_calloc(n ? n : 1, 1);
+    size_t *stack = tk_malloc((n ? n : 1) * sizeof *stack);
+    tk_prof_arcs *a = NULL;
+    tk_status st = seen && stack ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; st == TK_OK && i < n; i++)
+        if (focus_matches(p, &s->entries[i], o->focus)) seen[i] = 4, hits++;
+    if (st == TK_OK && !hits)
+        st = tk_error_set(err, TK_ERR_ARG, "no function '%s' in the profile", o->focus);
+    if (st == TK_OK) st = tk_profile_summary_arcs(p, o->part, s, o->group, &a, err);
+    if (st == TK_OK) {
+        focus_reach(a, seen, n, stack, 1);
+        focus_reach(a, seen, n, stack, 0);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (seen[i]) s->entries[k++] = s->entries[i];
+        s->count = k;
+    }
+    tk_prof_arcs_free(a);
+    tk_free(seen);
+    tk_free(stack);
+    return st;
 }
 
 tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
@@ -107,6 +176,7 @@ tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
         st = (o->self_only ? tk_profile_summarize_self : tk_profile_summarize)(p, o->part,
                                                                               o->group, &r->s,
                                                                               err);
+    if (st == TK_OK && o->focus) st = apply_focus(r, p, err);
     if (st == TK_OK) {
         size_t sorted = 0;
         st = tk_prof_summary_sort_cover(r->s, p, o->sort, o->nsort, o->inclusive, o->coverage,

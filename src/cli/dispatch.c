@@ -74,11 +74,28 @@ static void print_help(const cli_command *c)
     printf("\n");
 }
 
+/* Whether valgrind --tool=callgrind --separate-threads=yes wrote its threads' files beside
+ * path (path-01, ...). */
+static int has_thread_files(const char *path)
+{
+    char **threads = NULL;
+    int any = tk_callgrind_thread_files(path, &threads, NULL) == TK_OK && threads[0];
+    for (size_t i = 0; threads && threads[i]; i++) tk_free(threads[i]);
+    tk_free(threads);
+    return any;
+}
+
 static void print_generic_info(cli_ctx *ctx, int i)
 {
     tk_input *in = ctx->inputs[i];
     printf("file: %s\n", ctx->paths[i]);
-    printf("format: %s (%s)\n", ctx->format->name, ctx->format->title);
+    if (tk_input_raw_size(in) == 0) /* an empty file read with the others (open_input) */
+        printf("format: none (empty%s)\n", has_thread_files(ctx->paths[i])
+                                                 ? ": the base file of valgrind "
+                                                   "--separate-threads=yes"
+                                                 : "");
+    else
+        printf("format: %s (%s)\n", ctx->format->name, ctx->format->title);
     printf("compression: %s\n", tk_compression_name(tk_input_compression(in)));
     int64_t size = tk_input_raw_size(in);
     if (size >= 0) printf("size: %lld bytes\n", (long long)size);
@@ -182,6 +199,31 @@ static int open_input(cli_ctx *ctx, int i, int detect)
     return CLI_EXIT_OK;
 }
 
+/* Every input is empty: no format to tell. The base file of valgrind --tool=callgrind
+ * --separate-threads=yes, which it leaves empty beside its threads' files, is explained.
+ * Returns an exit code. */
+static int empty_inputs(const cli_ctx *ctx)
+{
+    tk_error err;
+    char **threads = NULL;
+    if (tk_callgrind_thread_files(ctx->paths[0], &threads, NULL) != TK_OK || !threads[0]) {
+        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], 0, 0, 0,
+                        "empty input: cannot tell its format (use --from FORMAT)");
+    } else {
+        size_t n = 0;
+        while (threads[n]) n++;
+        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], -1, 0, 0,
+                        "the file is empty: valgrind --tool=callgrind --separate-threads=yes "
+                        "leaves it so and writes each thread's profile beside it (%s%s%s: %zu "
+                        "file%s): give them too, 'tracekit %s %s*'",
+                        threads[0], n > 1 ? " ... " : "", n > 1 ? threads[n - 1] : "", n,
+                        cli_s(n), ctx->command, ctx->paths[0]);
+    }
+    for (size_t i = 0; threads && threads[i]; i++) tk_free(threads[i]);
+    tk_free(threads);
+    return cli_error(&err);
+}
+
 /* Every FILE opened (ctx->inputs, to free), the format known. Returns an exit code. */
 static int open_inputs(cli_ctx *ctx)
 {
@@ -192,12 +234,7 @@ static int open_inputs(cli_ctx *ctx)
         int rc = open_input(ctx, i, detect);
         if (rc != CLI_EXIT_OK) return rc;
     }
-    if (!ctx->format) {
-        tk_error err;
-        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], 0, 0, 0,
-                        "empty input: cannot tell its format (use --from FORMAT)");
-        return cli_error(&err);
-    }
+    if (!ctx->format) return empty_inputs(ctx);
     return CLI_EXIT_OK;
 }
 

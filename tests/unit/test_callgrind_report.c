@@ -214,6 +214,55 @@ static void test_report_cycles(void)
     tk_profile_free(p);
 }
 
+/* report demo-default.out --focus phase1: phase1, what it calls (fib and its recursion
+ * levels) and its callers up to the program's start, with their costs of the whole
+ * profile; not phase2 nor what only phase2 calls */
+static void test_report_focus(void)
+{
+    tk_profile *p = load("tests/data/callgrind/pass/demo-default.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
+    o.inclusive = 1;
+    o.focus = "phase1";
+    tk_prof_report *r;
+    if (!TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK)) return;
+    const tk_prof_summary *s = tk_prof_report_summary(r);
+    tk_prof_summary_info si;
+    tk_prof_summary_get(s, &si);
+    TK_CHECK_EQ_U64(si.totals[0], 327861); /* the whole program's */
+    int seen_phase1 = 0, seen_fib2 = 0, seen_main = 0, seen_phase2 = 0, seen_sort = 0;
+    for (size_t i = 0; i < si.count; i++) {
+        const char *n = name_of(p, s, i);
+        seen_phase1 |= !strcmp(n, "phase1");
+        seen_fib2 |= !strcmp(n, "fib'2");
+        seen_main |= !strcmp(n, "main");
+        seen_phase2 |= !strcmp(n, "phase2");
+        seen_sort |= !strcmp(n, "work_sort_ints");
+        if (!strcmp(n, "phase1")) TK_CHECK_EQ_U64(entry(s, i).inclusive[0], 17974);
+    }
+    TK_CHECK(seen_phase1 && seen_fib2 && seen_main);
+    TK_CHECK(!seen_phase2 && !seen_sort);
+    TK_CHECK(si.count < 20);
+    tk_prof_report_free(r);
+    /* "fib" takes its recursion levels too: fib'2 calls nothing else */
+    o.focus = "fib";
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
+    tk_prof_summary_get(tk_prof_report_summary(r), &si);
+    TK_CHECK(si.count >= 4); /* fib, fib'2, phase1, main, ... */
+    tk_prof_report_free(r);
+    o.focus = "no_such_function";
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_ERR_ARG);
+    TK_CHECK(strstr(err.message, "no_such_function") != NULL);
+    o.focus = "main";
+    o.cycles = 1;
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_ERR_ARG);
+    o.cycles = 0;
+    o.group = TK_GROUP_FILE;
+    TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_ERR_ARG);
+    tk_profile_free(p);
+}
+
 /* diff --top 8 demo-default.out demo-recs.out */
 static void test_diff_functions(void)
 {
@@ -268,5 +317,5 @@ static void test_diff_folded(void)
     tk_profile_free(both);
 }
 
-TK_TEST_MAIN(TK_CASE(test_report_self), TK_CASE(test_report_tree), TK_CASE(test_report_cycles),
+TK_TEST_MAIN(TK_CASE(test_report_self), TK_CASE(test_report_tree), TK_CASE(test_report_cycles), TK_CASE(test_report_focus),
              TK_CASE(test_diff_functions), TK_CASE(test_diff_folded))

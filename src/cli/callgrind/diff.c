@@ -138,6 +138,19 @@ static void print_json(FILE *f, const tk_profile *both, const tk_prof_diff *d, s
     fputs("\n]}\n", f);
 }
 
+/* The change relative to A: " +12.3%", "new" where A has none. */
+static void put_relative(FILE *f, uint64_t a, uint64_t b)
+{
+    if (!a) {
+        fprintf(f, " %9s", b ? "new" : "");
+        return;
+    }
+    double r = 100.0 * ((double)b - (double)a) / (double)a;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%+.1f%%", r);
+    fprintf(f, " %9s", buf);
+}
+
 static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, size_t k,
                        size_t ev)
 {
@@ -147,8 +160,9 @@ static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, s
     cli_callgrind_put_commas(f, nev ? tk_prof_diff_totals(d, 0)[ev] : 0);
     fputs(" -> ", f);
     cli_callgrind_put_commas(f, nev ? tk_prof_diff_totals(d, 1)[ev] : 0);
+    if (nev) put_relative(f, tk_prof_diff_totals(d, 0)[ev], tk_prof_diff_totals(d, 1)[ev]);
     fputs("\n\n", f);
-    fprintf(f, "%16s %16s %17s  function\n", "A self", "B self", "B - A");
+    fprintf(f, "%16s %16s %17s %9s  function\n", "A self", "B self", "B - A", "change");
     for (size_t i = 0; i < k; i++) {
         const tk_prof_diff_row *r = tk_prof_diff_row_at(d, i);
         uint64_t a = nev ? r->self[0][ev] : 0, b = nev ? r->self[1][ev] : 0;
@@ -158,6 +172,7 @@ static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, s
         fputc(' ', f);
         fputc(b >= a ? '+' : '-', f);
         cli_callgrind_put_padded(f, b >= a ? b - a : a - b, 16);
+        put_relative(f, a, b);
         fprintf(f, "  %s [%s] %s\n", r->name, r->object, r->file);
     }
 }

@@ -18,42 +18,14 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     int rc = cli_callgrind_load(ctx, TK_CALLGRIND_DETAIL_FULL, &src);
     if (rc || !src) return rc; /* no profile: a team's member, which writes nothing */
     tk_profile *dst = NULL;
-    tk_prof_part *into = NULL;
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_profile_open(&dst, NULL);
-    if (st == TK_OK && !cli_has(args, "keep-parts")) {
-        st = tk_profile_add_part(dst, &into, NULL);
-        if (st == TK_OK && tk_profile_part_count(src)) {
-            tk_prof_part_info first;
-            tk_prof_part_get(tk_profile_part(src, 0), &first);
-            if (first.cmd)
-                st = tk_prof_part_set_cmd(into, first.cmd, strlen(first.cmd), NULL);
-            if (st == TK_OK)
-                st = tk_profile_part_add_desc(into, "Trigger: tracekit merge",
-                                              strlen("Trigger: tracekit merge"), NULL);
-        }
-    }
-    if (st != TK_OK) {
-        tk_error_set(&err, st, "out of memory");
-    } else {
-        st = tk_profile_merge(dst, src, into, &err);
-        if (st == TK_OK && into) {
-            tk_prof_part_set_summary(dst, into, NULL);
-            st = tk_profile_part_fill_totals(dst, into, NULL);
-            if (st == TK_OK) {
-                tk_prof_part_info info;
-                tk_prof_part_get(into, &info);
-                tk_prof_part_set_summary(dst, into, info.totals);
-            }
-            if (st != TK_OK) tk_error_set(&err, st, "cost sum overflows 64 bits");
-        }
-    }
-    if (st != TK_OK) {
-        tk_profile_free(src);
-        tk_profile_free(dst);
-        return cli_error(&err);
-    }
+    tk_profile_merge_options mo = TK_PROFILE_MERGE_OPTIONS_INIT;
+    mo.keep_parts = cli_has(args, "keep-parts");
+    mo.desc = "Trigger: tracekit merge";
+    tk_status st = tk_profile_merged(&dst, src, &mo, &err);
+    tk_profile_free(src);
+    if (st != TK_OK) return cli_error(&err);
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
@@ -66,7 +38,6 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
             rc = cli_output_commit(o);
         }
     }
-    tk_profile_free(src);
     tk_profile_free(dst);
     return rc;
 }

@@ -79,6 +79,22 @@ static char *fmt_pct(char *out, double v)
     return out + 10;
 }
 
+/* The cost per call, cost / calls with one decimal, right-aligned in width + 2 characters
+ * ("1,234.5"; blank without calls): appends at out (room for 64 bytes), returns the new end. */
+static char *fmt_per_call(char *out, uint64_t cost, uint64_t calls, int width)
+{
+    if (!calls) {
+        memset(out, ' ', (size_t)width + 2);
+        return out + width + 2;
+    }
+    double v = (double)cost / (double)calls;
+    uint64_t t = v < 1e17 ? (uint64_t)(v * 10.0 + 0.5) : (uint64_t)v * 10;
+    char *r = fmt_padded(out, t / 10, width);
+    *r++ = '.';
+    *r++ = (char)('0' + t % 10);
+    return r;
+}
+
 /* ---- report --------------------------------------------------------------------- */
 
 /* " <cycle N>" into tag (32 bytes): the mark of a member of a call cycle, as
@@ -127,6 +143,11 @@ const cli_opt cli_callgrind_report_opts[] = {
                         "callers (<) and/or callees (>) with the calls' counts and "
                         "inclusive costs, as "
                         "callgrind_annotate --tree"},
+    {"focus", 0, "FUNC", "only the call tree through FUNC (its name, or its name without a "
+                         "context suffix): it, what it calls and what calls it, as gprof2dot "
+                         "-z and -l; by function or file-function"},
+    {"strip", 0, NULL, "names without C++ template arguments and parameter lists, as "
+                       "gprof2dot --strip and KCachegrind's Shorten Templates"},
     {"cycles", 0, NULL, "list the call cycles (functions that call each other) as units: "
                         "members, calls from outside, self and inclusive cost; a member's "
                         "inclusive cost is an estimate"},
@@ -185,11 +206,25 @@ static const char *group_name(tk_prof_group g)
     return "";
 }
 
-static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_prof_entry_info *e)
+/* --strip: C++ template arguments and parameter lists dropped from the names shown */
+#define NAME_MAX_SHOWN 8192
+
+/* The name of id as shown: "dflt" when there is none, shortened (tk_short_name) into buf
+ * (NAME_MAX_SHOWN bytes) with strip. */
+static const char *shown_name(const tk_profile *p, uint32_t id, const char *dflt, int strip,
+                              char *buf)
 {
+    const char *n = cli_callgrind_str_or(p, id, dflt);
+    return strip && n != dflt ? tk_short_name(n, buf, NAME_MAX_SHOWN) : n;
+}
+
+static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, int strip,
+                        const tk_prof_entry_info *e)
+{
+    char buf[NAME_MAX_SHOWN];
     switch (g) {
     case TK_GROUP_FUNCTION: {
-        const char *n = cli_callgrind_str_or(p, e->name, "???");
+        const char *n = shown_name(p, e->name, "???", strip, buf);
         const char *o = cli_callgrind_str_or(p, e->object, "???");
         const char *fl = cli_callgrind_str_or(p, e->file, "???");
         out_write(n, strlen(n), f);
@@ -201,7 +236,7 @@ static void entry_label(FILE *f, const tk_profile *p, tk_prof_group g, const tk_
     }
     case TK_GROUP_FILE_FUNCTION:
         fprintf(f, "%s:%s", cli_callgrind_str_or(p, e->file, "???"),
-                cli_callgrind_str_or(p, e->name, "???"));
+                shown_name(p, e->name, "???", strip, buf));
         break;
     case TK_GROUP_FILE: fputs(cli_callgrind_str_or(p, e->file, "???"), f); break;
     case TK_GROUP_OBJECT: fputs(cli_callgrind_str_or(p, e->object, "???"), f); break;
@@ -257,7 +292,8 @@ static const cli_choice report_trees[] = {
 
 /* One text row of a tree: costs (the entry's, or a call's inclusive cost in
  * the inclusive columns when the table has them), calls, mark, label. */
-static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const uint64_t *totals,
+static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, int strip,
+                     const uint64_t *totals,
                      const tk_prof_entry_info *e, const uint64_t *self, const uint64_t *incl,
                      uint64_t calls, const char *mark, const int *w, size_t primary,
                      const size_t *col, size_t ncol)
@@ -284,14 +320,18 @@ static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, const ui
     }
     r = fmt_padded(r, calls, 10);
     *r++ = ' ';
+    r = fmt_per_call(r, (incl ? incl : self) ? (incl ? incl : self)[primary] : 0, calls,
+                     w[primary]);
+    *r++ = ' ';
     out_write(row, (size_t)(r - row), f);
     fputs(mark, f);
-    entry_label(f, p, group, e);
+    entry_label(f, p, group, strip, e);
     out_char('\n', f);
 }
 
 /* The text table with each function's callers and callees around it. */
-static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const tk_prof_summary *s,
+static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, int strip,
+                      const tk_prof_summary *s,
                       const tk_prof_report *rep, size_t limit, int tree, int inclusive,
                       size_t primary, const int *w, const size_t *col, size_t ncol, size_t *idx)
 {
@@ -305,7 +345,7 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
         for (int side = 0; side < 2; side++) {
             if (side == 0 && !(tree & TREE_CALLERS)) continue;
             if (side == 1) /* the function itself, between its callers and callees */
-                tree_row(f, p, group, si.totals, &e, e.self, inclusive ? e.inclusive : NULL,
+                tree_row(f, p, group, strip, si.totals, &e, e.self, inclusive ? e.inclusive : NULL,
                          e.calls, "* ", w, primary, col, ncol);
             if (side == 1 && !(tree & TREE_CALLEES)) continue;
             size_t n = tk_prof_report_tree(rep, i, side, idx);
@@ -314,7 +354,7 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
                 tk_prof_entry_info other;
                 tk_prof_arc_get(a, idx[k], &arc);
                 tk_prof_entry_get(s, side ? arc.callee : arc.caller, &other);
-                tree_row(f, p, group, si.totals, &other, inclusive ? NULL : arc.inclusive,
+                tree_row(f, p, group, strip, si.totals, &other, inclusive ? NULL : arc.inclusive,
                          inclusive ? arc.inclusive : NULL, arc.calls, side ? "  > " : "  < ", w,
                          primary, col, ncol);
             }
@@ -323,7 +363,7 @@ static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, const t
 }
 
 /* ,"callers":[...],"callees":[...] of entry i (as the tree asks). */
-static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s,
+static void tree_json(FILE *f, const tk_profile *p, int strip, const tk_prof_summary *s,
                       const tk_prof_report *rep, size_t i, int tree, size_t *idx)
 {
     const tk_prof_arcs *a = tk_prof_report_arcs(rep);
@@ -342,7 +382,8 @@ static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s,
             fputs(",\"file\":", f);
             cli_put_json_string(f, cli_callgrind_str_or(p, o.file, ""));
             fputs(",\"name\":", f);
-            cli_put_json_string(f, cli_callgrind_str_or(p, o.name, ""));
+            char buf[NAME_MAX_SHOWN];
+            cli_put_json_string(f, shown_name(p, o.name, "", strip, buf));
             fprintf(f, ",\"calls\":%" PRIu64 ",\"inclusive\":", arc.calls);
             cli_callgrind_json_u64s(f, arc.inclusive, nev);
             fputc('}', f);
@@ -352,10 +393,11 @@ static void tree_json(FILE *f, const tk_profile *p, const tk_prof_summary *s,
 }
 
 /* One member of cycle c in a --cycles listing (first: the cycle's first). */
-static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s, int fmt,
-                         tk_prof_group group, size_t primary, size_t c, int not_first,
+static void cycle_member(FILE *f, const tk_profile *p, int strip, const tk_prof_summary *s,
+                         int fmt, tk_prof_group group, size_t primary, size_t c, int not_first,
                          const tk_prof_entry_info *e)
 {
+    char buf[NAME_MAX_SHOWN];
     tk_prof_summary_info si;
     tk_prof_cycle_info cyi, *cy = &cyi;
     tk_prof_summary_get(s, &si);
@@ -368,7 +410,7 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
         fputs(",\"file\":", f);
         cli_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
         fputs(",\"name\":", f);
-        cli_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
+        cli_put_json_string(f, shown_name(p, e->name, "", strip, buf));
         fputs(",\"self\":", f);
         cli_callgrind_json_u64s(f, e->self, nev);
         fputs(",\"inclusive\":", f);
@@ -383,7 +425,7 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
         fputc(',', f);
         cli_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
         fputc(',', f);
-        cli_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
+        cli_put_csv_field(f, shown_name(p, e->name, "", strip, buf));
         for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->self[j]);
         for (size_t j = 0; j < nev; j++) fprintf(f, ",%" PRIu64, e->inclusive[j]);
         fprintf(f, ",%" PRIu64 ",%d\n", e->calls, e->estimated ? 1 : 0);
@@ -396,7 +438,7 @@ static void cycle_member(FILE *f, const tk_profile *p, const tk_prof_summary *s,
                 e->estimated ? "~" : " ");
         cli_callgrind_put_padded(f, e->calls, 10);
         fputc(' ', f);
-        entry_label(f, p, group, e);
+        entry_label(f, p, group, strip, e);
         fputc('\n', f);
     }
 }
@@ -463,8 +505,8 @@ static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, i
  * its inclusive cost, the calls into it from outside), then its members,
  * heaviest inclusive first (at most `top`, 0: all). The entries are
  * sorted by inclusive cost. */
-static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_report *rep, int fmt,
-                          tk_prof_group group, uint64_t top)
+static void cycles_report(FILE *f, const tk_profile *p, int strip, const tk_prof_report *rep,
+                          int fmt, tk_prof_group group, uint64_t top)
 {
     const tk_prof_summary *s = tk_prof_report_summary(rep);
     tk_prof_summary_info si;
@@ -479,7 +521,7 @@ static void cycles_report(FILE *f, const tk_profile *p, const tk_prof_report *re
         for (size_t k = 0; k < n && k < limit; k++) {
             tk_prof_entry_info e;
             tk_prof_entry_get(s, members[k], &e);
-            cycle_member(f, p, s, fmt, group, primary, c, k > 0, &e);
+            cycle_member(f, p, strip, s, fmt, group, primary, c, k > 0, &e);
         }
         if (fmt == CLI_OUT_JSON) fputs("]}", f);
         if (fmt == CLI_OUT_TEXT && n > limit)
@@ -526,7 +568,8 @@ typedef struct settings {
     tk_prof_group group;            /* --by */
     int fmt;                        /* CLI_OUT_TEXT, _JSON or _CSV */
     int tree;                       /* TREE_* */
-    int cycles, inclusive;
+    int cycles, inclusive, strip;
+    const char *focus;              /* --focus */
     uint64_t part;
     cli_rows rows;                  /* -n, --threshold, --all */
     double min_share;
@@ -562,6 +605,11 @@ static int parse_settings(const cli_args *args, settings *o)
                                     "use it with --by function or file-function");
     if (o->tree && o->fmt == CLI_OUT_CSV)
         return cli_usage_error(cmd, "--tree is for text and json output");
+    o->strip = cli_has(args, "strip");
+    o->focus = cli_get(args, "focus");
+    if (o->focus && !functions)
+        return cli_usage_error(cmd, "--focus follows the calls of functions: use it with --by "
+                                    "function or file-function");
     if (o->cycles && (o->tree || !functions))
         return cli_usage_error(cmd, "--cycles lists call cycles of functions: use it with --by "
                                     "function or file-function, without --tree");
@@ -630,6 +678,7 @@ static int summarize(const settings *o, int self_only, table *t)
     ro.top = o->cycles ? 0 : o->rows.top; /* --cycles: -n is the members shown of each cycle */
     ro.tree = o->tree != TREE_NONE;
     ro.cycles = o->cycles;
+    ro.focus = o->focus;
     if (tk_prof_report_open(&t->rep, t->p, &ro, &err) != TK_OK) {
         if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
         return cli_error(&err);
@@ -652,7 +701,7 @@ static int compute_table(cli_ctx *ctx, const cli_args *args, settings *o,
     /* the report needs no jumps; per function it needs no cost files either;
      * a text table of self costs shows no inclusive cost: the calls are only
      * counted, and the summary has no inclusive costs */
-    int self_only = o->fmt == CLI_OUT_TEXT && !o->inclusive && !o->tree;
+    int self_only = o->fmt == CLI_OUT_TEXT && !o->inclusive && !o->tree && !o->focus;
     tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
     how.detail = o->group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
                                            : TK_CALLGRIND_DETAIL_FUNCTIONS;
@@ -706,7 +755,8 @@ static void json_entry(FILE *f, const settings *o, const table *t, size_t i)
     fputs(",\"file\":", f);
     cli_put_json_string(f, cli_callgrind_str_or(p, e->file, ""));
     fputs(",\"name\":", f);
-    cli_put_json_string(f, cli_callgrind_str_or(p, e->name, ""));
+    char buf[NAME_MAX_SHOWN];
+    cli_put_json_string(f, shown_name(p, e->name, "", o->strip, buf));
     if (o->group == TK_GROUP_LINE) fprintf(f, ",\"line\":%" PRIu64, e->line);
     fputs(",\"self\":", f);
     cli_callgrind_json_u64s(f, e->self, t->nev);
@@ -722,7 +772,7 @@ static void json_entry(FILE *f, const settings *o, const table *t, size_t i)
     if (e->cycle)
         fprintf(f, ",\"cycle\":%" PRIu32 ",\"estimated\":%s", e->cycle,
                 e->estimated ? "true" : "false");
-    if (t->arcs) tree_json(f, p, t->s, t->rep, i, o->tree, t->arc_idx);
+    if (t->arcs) tree_json(f, p, o->strip, t->s, t->rep, i, o->tree, t->arc_idx);
     fputc('}', f);
 }
 
@@ -750,7 +800,7 @@ static void csv_head(FILE *f, const table *t)
     fputs(",cycle,estimated\n", f);
 }
 
-static void report_csv(FILE *f, const table *t)
+static void report_csv(FILE *f, const settings *o, const table *t)
 {
     const tk_profile *p = t->p;
     csv_head(f, t);
@@ -761,7 +811,8 @@ static void report_csv(FILE *f, const table *t)
         fputc(',', f);
         cli_put_csv_field(f, cli_callgrind_str_or(p, e->file, ""));
         fputc(',', f);
-        cli_put_csv_field(f, cli_callgrind_str_or(p, e->name, ""));
+        char buf[NAME_MAX_SHOWN];
+        cli_put_csv_field(f, shown_name(p, e->name, "", o->strip, buf));
         fprintf(f, ",%" PRIu64, e->line);
         for (size_t j = 0; j < t->nev; j++) {
             fputc(',', f);
@@ -846,8 +897,12 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
             else
                 fprintf(f, "%*s ", w[j], h);
         }
-    if (o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION)
-        fprintf(f, "%10s ", "calls");
+    if (o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION) {
+        char h[80];
+        snprintf(h, sizeof h, "%s/call", t->nev ? tk_profile_str(p, tk_profile_event(p,
+                                                                  o->primary)->name) : "");
+        fprintf(f, "%10s %*s ", "calls", t->nev ? w[o->primary] + 2 : 2, h);
+    }
     fprintf(f, "%s\n", group_name(o->group));
 }
 
@@ -905,11 +960,21 @@ static int text_rows(FILE *f, const settings *o, const table *t, const int *w)
         if (calls) {
             r = fmt_padded(r, e->calls, 10);
             *r++ = ' ';
+            const uint64_t *v = o->inclusive ? e->inclusive : e->self;
+            r = fmt_per_call(r, t->nev ? v[o->primary] : 0, e->calls, t->nev ? w[o->primary] : 0);
+            *r++ = ' ';
         }
         if (rb.b && by_function) {
             rb_put(&rb, row, (size_t)(r - row));
-            if (names && names[i]) rb_put(&rb, names[i], tk_profile_str_len(p, e->name));
-            else rb_put_str(&rb, p, e->name);
+            if (o->strip) {
+                char buf[NAME_MAX_SHOWN];
+                const char *n = shown_name(p, e->name, "???", 1, buf);
+                rb_put(&rb, n, strlen(n));
+            } else if (names && names[i]) {
+                rb_put(&rb, names[i], tk_profile_str_len(p, e->name));
+            } else {
+                rb_put_str(&rb, p, e->name);
+            }
             rb_put(&rb, " [", 2);
             rb_put_str(&rb, p, e->object);
             rb_put(&rb, "] ", 2);
@@ -923,7 +988,7 @@ static int text_rows(FILE *f, const settings *o, const table *t, const int *w)
             continue;
         }
         out_write(row, (size_t)(r - row), f);
-        entry_label(f, p, o->group, e);
+        entry_label(f, p, o->group, o->strip, e);
         if (o->inclusive && e->estimated) {
             char tag[32];
             out_write(tag, cycle_tag(tag, e->cycle), f);
@@ -944,8 +1009,8 @@ static void report_text(FILE *f, const settings *o, const table *t, const cli_ca
     text_columns(f, o, t, w);
     size_t more = t->si.count - t->limit;
     if (t->arcs) {
-        tree_text(f, t->p, o->group, t->s, t->rep, t->limit, o->tree, o->inclusive, o->primary,
-                  w, o->col, o->ncol, t->arc_idx);
+        tree_text(f, t->p, o->group, o->strip, t->s, t->rep, t->limit, o->tree, o->inclusive,
+                  o->primary, w, o->col, o->ncol, t->arc_idx);
         if (more) fputc('\n', f);
         cli_rows_note(f, t->limit, t->si.count, "row");
         return;
@@ -974,11 +1039,11 @@ int cli_callgrind_report(cli_ctx *ctx, const cli_args *args)
     if (writes && rc == CLI_EXIT_OK) {
         FILE *f = cli_output_file(out);
         if (o.cycles)
-            cycles_report(f, t.p, t.rep, o.fmt, o.group, o.rows.top);
+            cycles_report(f, t.p, o.strip, t.rep, o.fmt, o.group, o.rows.top);
         else if (o.fmt == CLI_OUT_JSON)
             report_json(f, &o, &t, &notes);
         else if (o.fmt == CLI_OUT_CSV)
-            report_csv(f, &t);
+            report_csv(f, &o, &t);
         else
             report_text(f, &o, &t, &notes);
         rc = cli_output_commit(out);

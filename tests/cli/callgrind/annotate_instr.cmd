@@ -1,1 +1,1 @@
-tracekit annotate tests/data/callgrind/pass/spec-features.out
+tracekit annotate --instr tests/data/callgrind/pass/spec-features.out

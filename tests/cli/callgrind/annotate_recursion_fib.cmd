@@ -1,1 +1,1 @@
-tracekit annotate examples/fib.callgrind | sed -n '/^=* src\/fib.c/,/^$/p'
+tracekit annotate --file src/fib.c examples/fib.callgrind | sed -n '/^=* src\/fib.c/,/^$/p'

@@ -1,1 +1,1 @@
-tracekit annotate --threshold 5 tests/data/callgrind/pass/demo-instr.out | grep '^-- \|^(\|^===='
+tracekit annotate --instr --threshold 5 tests/data/callgrind/pass/demo-instr.out | grep '^-- \|^(\|^===='
