@@ -195,16 +195,17 @@ test-binaries: $(PROGRAM) $(MPI_PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_AL
 # The integration scripts run once (plain build); the ThreadSanitizer build
 # runs the tests of the threaded code only (tests/run.sh); the build without
 # fast paths (-DTK_NO_FAST_PATH: every reader's general code, which the fast
-# paths must agree with) runs the unit, CLI and fuzz-replay tests; the musl
-# build the unit and CLI tests.
-# The six builds are made side by side by one make (its jobserver shares the
+# paths must agree with) is the musl build (static, -DTK_PORTABLE: the portable
+# fallbacks, and -DTK_NO_FAST_PATH), which runs the unit, CLI and fuzz-replay
+# tests.
+# The five builds are made side by side by one make (its jobserver shares the
 # CPUs), each of what its tests run only: the plain build is what `make` makes
 # (-O2 -g, with the man pages, completion and recorder the integration scripts
 # use); the others are made for their tests, with less optimisation and debug
 # information (ASan and TSan at -O1 with line tables, as their manuals advise;
-# clang at -O2 without debug information; the general paths and musl at -O1),
+# clang at -O2 without debug information; musl at -O1),
 # which halves the time to compile them.
-CHECK_BUILDS := build build-asan build-clang build-tsan build-musl build-nofast
+CHECK_BUILDS := build build-asan build-clang build-tsan build-musl
 CHECK_MAKEFLAGS := --no-print-directory -s
 TSAN_TESTS := $(addprefix build-tsan/tests/,test_threadpool test_bz2_parallel test_dcfg_trace)
 check: deps viewers-deps
@@ -221,11 +222,9 @@ check-binaries-build-clang:
 	@$(MAKE) $(CHECK_MAKEFLAGS) test-binaries BUILD=build-clang CC=clang OPT="-O2 -g0" RECORDER_ALL=
 check-binaries-build-tsan:
 	@$(MAKE) $(CHECK_MAKEFLAGS) build-tsan/tracekit $(TSAN_TESTS) BUILD=build-tsan SAN=tsan OPT="-O1 -g1"
-check-binaries-build-nofast:
-	@$(MAKE) $(CHECK_MAKEFLAGS) test-binaries BUILD=build-nofast CFLAGS=-DTK_NO_FAST_PATH OPT="-O1 -g0" \
-	    RECORDER_ALL=
 check-binaries-build-musl:
-	@$(MAKE) $(CHECK_MAKEFLAGS) musl-test-binaries MUSL_TARGETS=unit-cli-binaries MUSL_OPT="-O1 -g0"
+	@$(MAKE) $(CHECK_MAKEFLAGS) musl-test-binaries MUSL_OPT="-O1 -g0" \
+	    MUSL_CFLAGS="-DTK_PORTABLE -DTK_NO_FAST_PATH"
 
 # The musl build (static, -DTK_PORTABLE: every portable fallback of
 # src/core/compat.h), against Debian's static archives of the dependencies and
@@ -234,11 +233,12 @@ MUSL_A := $(addprefix /usr/lib/x86_64-linux-gnu/,libdw.a libelf.a libzstd.a libl
                      libbz2.a libiberty.a)
 MUSL_TARGETS ?= test-binaries
 MUSL_OPT ?= -O2 -g
+MUSL_CFLAGS ?= -DTK_PORTABLE
 musl-test-binaries:
 	@scripts/musl-includes.sh build-musl/include
 	@$(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) \
 	    $(MUSL_TARGETS) BUILD=build-musl CC=musl-gcc OPT="$(MUSL_OPT)" \
-	    CFLAGS=-DTK_PORTABLE PKG_CFLAGS=-Ibuild-musl/include LDFLAGS=-static \
+	    CFLAGS="$(MUSL_CFLAGS)" PKG_CFLAGS=-Ibuild-musl/include LDFLAGS=-static \
 	    LIBS="$(MUSL_A) build-musl/obj/tests/musl/glibc_shim.o -lpthread -lm" \
 	    LIB_SRC_EXTRA=tests/musl/glibc_shim.c
 

@@ -54,7 +54,10 @@ def strip_comments(text):
 
 C_SOURCES = [p for p in tracked("*.c", "*.h") if not p.startswith("tests/data/")]
 PUBLIC = [p for p in tracked("include/tracekit/*.h")]
-LIB = [p for p in C_SOURCES if p.startswith("src/") and not p.startswith("src/cli/")]
+# the library's folders (the Makefile's LIB_SRC); src/cli and src/mpi are programs
+LIB_DIRS = ["src/core", "src/graph", "src/model", "src/formats", "src/analysis", "src/export",
+            "src/record"]
+LIB = [p for p in C_SOURCES if p.startswith(tuple(d + "/" for d in LIB_DIRS))]
 CLI = [p for p in C_SOURCES if p.startswith("src/cli/")]
 
 results = []  # (rule, [exceptions])
@@ -284,7 +287,8 @@ def cli_names():
                            text=True)
         for line in r.stdout.split("\n"):
             parts = line.split()
-            if len(parts) == 3 and not parts[2].startswith(("cli_", "CLI_")) and \
+            # (names of the compiler's and the sanitizers' own start with "__")
+            if len(parts) == 3 and not parts[2].startswith(("cli_", "CLI_", "__")) and \
                     parts[2] != "main":
                 out.append((f"{BUILD}/obj/src/cli", f"nm:{parts[2]}",
                             f"global symbol {parts[2]}"))
@@ -297,10 +301,9 @@ def global_state():
     allowed = {"g_alloc"}  # src/core/alloc.c: tk_set_allocator's hook
     out = []
     objs = []
-    for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", "src")):
-        if os.sep + "cli" in dirpath[len(BUILD):]:
-            continue
-        objs += [os.path.join(dirpath, f) for f in files if f.endswith(".o")]
+    for part in LIB_DIRS:
+        for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", part)):
+            objs += [os.path.join(dirpath, f) for f in files if f.endswith(".o")]
     if not objs:
         return [(BUILD, "nm", "no objects under " + BUILD + "/obj/src")]
     for obj in sorted(objs):
@@ -313,6 +316,8 @@ def global_state():
             if not m or m.group(1).startswith((".rodata", ".data.rel.ro")):
                 continue
             sym = m.group(2)
+            if sym.startswith("__"):  # the compiler's and the sanitizers' own
+                continue
             base = sym.split(".")[0]
             if base in allowed and obj.endswith("core/alloc.o"):
                 continue

@@ -18,8 +18,8 @@
 # when all have ended, in order.
 # The integration scripts (oracles against the real tools, generated traces)
 # run once, with the first build directory; TK_INTEGRATION=0 skips them. So a
-# later build directory runs the unit, CLI and fuzz-replay tests: `make check`
-# gives build-nofast (-DTK_NO_FAST_PATH, the general paths only) so. Those of
+# later build directory runs the unit, CLI and fuzz-replay tests (those whose
+# binaries it has: `make check`'s ThreadSanitizer build has no replays). Those of
 # them that run `make` run one at a time.
 # A skipped case is counted and named on the line "N skipped: ..."; with
 # CI=true a skip fails the run (a CI machine has every tool the suite needs).
@@ -212,14 +212,12 @@ fi
 for i in "${!builds[@]}"; do
     b=${builds[$i]}
     [ "${build_ok[$b]}" = 1 ] || continue
-    threaded_only=0 unit_cli_only=0
+    threaded_only=0
     # a ThreadSanitizer build runs the tests of the threaded code only: the
     # thread pool, parallel bzip2, parallel DCFG-Trace decoding
     case "$b" in *tsan*) threaded_only=1 ;; esac
-    # the musl build (portable fallbacks) runs the unit and CLI tests
-    case "$b" in *musl*) unit_cli_only=1 ;; esac
     [ $i = 0 ] && [ -z "${TK_REGEN:-}" ] && wanted conventions && queue+=("$i conventions $b - 1")
-    if [ $threaded_only = 0 ] && [ $unit_cli_only = 0 ]; then
+    if [ $threaded_only = 0 ] && [ -d "$b/fuzz" ]; then
         for src in fuzz/fuzz_*.c; do
             x=$(basename "$src" .c); x=${x#fuzz_}
             wanted "fuzz_$x" && queue+=("$i fuzz $b $x 0")
