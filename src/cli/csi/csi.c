@@ -123,59 +123,7 @@ void cli_csi_source_close(cli_csi_source *s)
 {
     tk_csi_reader_free(s->reader);
     cli_csi_text_close(&s->text);
-    for (size_t i = 0; i < s->names_cap; i++)
-        free(s->names[i]);
-    free(s->names);
-    free(s->counts);
     memset(s, 0, sizeof *s);
-}
-
-/* Occurrence number (1-based) of a name among the functions read so far
- * (open addressing over names/counts). */
-static uint32_t occurrence(cli_csi_source *s, const char *name)
-{
-    if (s->nnames * 2 >= s->names_cap) {
-        size_t cap = s->names_cap ? s->names_cap * 2 : 256;
-        char **names = calloc(cap, sizeof *names);
-        uint32_t *counts = calloc(cap, sizeof *counts);
-        if (!names || !counts) {
-            free(names);
-            free(counts);
-            return 1;
-        }
-        for (size_t i = 0; i < s->names_cap; i++) {
-            if (!s->names[i])
-                continue;
-            uint64_t h = 1469598103934665603ULL;
-            for (const char *p = s->names[i]; *p; p++)
-                h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-            size_t k = (size_t)h & (cap - 1);
-            while (names[k])
-                k = (k + 1) & (cap - 1);
-            names[k] = s->names[i];
-            counts[k] = s->counts[i];
-        }
-        free(s->names);
-        free(s->counts);
-        s->names = names;
-        s->counts = counts;
-        s->names_cap = cap;
-    }
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *p = name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    size_t k = (size_t)h & (s->names_cap - 1);
-    while (s->names[k]) {
-        if (strcmp(s->names[k], name) == 0)
-            return ++s->counts[k];
-        k = (k + 1) & (s->names_cap - 1);
-    }
-    s->names[k] = strdup(name);
-    if (!s->names[k])
-        return 1;
-    s->counts[k] = 1;
-    s->nnames++;
-    return 1;
 }
 
 tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
@@ -184,11 +132,7 @@ tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, cha
     tk_status st = tk_csi_reader_next(s->reader, fn, err);
     if (st != TK_OK)
         return st;
-    uint32_t k = occurrence(s, (*fn)->name);
-    if (k > 1)
-        snprintf(label, size, "%s#%" PRIu32, (*fn)->name, k);
-    else
-        snprintf(label, size, "%s", (*fn)->name);
+    tk_csi_function_label(*fn, label, size);
     return TK_OK;
 }
 

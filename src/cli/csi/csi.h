@@ -38,10 +38,6 @@ void cli_csi_text_close(cli_csi_text *t);
 typedef struct cli_csi_source {
     cli_csi_text text;
     tk_csi_reader *reader;
-    /* names seen so far, to label duplicates "name#2" */
-    char **names;
-    uint32_t *counts;
-    size_t nnames, names_cap;
 } cli_csi_source;
 
 /* The CSI sections of an ELF image other than `except`, as `info` lists them:
@@ -54,8 +50,8 @@ void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
 int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path);
 void cli_csi_source_close(cli_csi_source *s);
 /* Next function: TK_OK, TK_END, or an error (err filled, located). label
- * gets the function's display name ("foo", or "foo#2" for the second
- * function called foo). */
+ * gets the function's display name (tk_csi_function_label: "foo", or "foo#2"
+ * for the second function called foo). */
 tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
                               size_t size, tk_error *err);
 

@@ -6,6 +6,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "core/num.h"
+#include "core/strpool.h"
 #include "core/vec.h"
 #include "csi_internal.h"
 #include "tracekit/csi.h"
@@ -22,6 +23,8 @@ struct tk_csi_reader {
     TK_VEC(int64_t) lines;
     TK_VEC(tk_csi_edge) edges;
     tk_hmap ids; /* block id -> index */
+    tk_strpool names;          /* the names of the functions returned so far */
+    TK_VEC(uint32_t) seen;     /* name id -> how many */
     tk_csi_function fn;
     uint64_t ordinal;
     int pending_header;     /* the "#" of the next function was already read */
@@ -36,6 +39,7 @@ tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err)
     if (!*out)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     (*out)->in = in;
+    tk_strpool_init(&(*out)->names);
     return TK_OK;
 }
 
@@ -49,6 +53,8 @@ void tk_csi_reader_free(tk_csi_reader *r)
     TK_VEC_FREE(&r->lines);
     TK_VEC_FREE(&r->edges);
     tk_hmap_free(&r->ids);
+    tk_strpool_free(&r->names);
+    TK_VEC_FREE(&r->seen);
     tk_free(r);
 }
 
@@ -504,6 +510,11 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
     r->fn.nblocks = (uint32_t)r->blocks.len;
     r->fn.edges = r->edges.data;
     r->fn.nedges = (uint32_t)r->edges.len;
+    /* its occurrence among the functions of its name (the label "name#K") */
+    uint32_t id = tk_strpool_intern(&r->names, r->fn.name, r->fn.name_len);
+    if (id == TK_STR_NONE || (id >= r->seen.len && TK_VEC_PUSH(&r->seen, 0) != 0))
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    r->fn.occurrence = ++r->seen.data[id];
     *out = &r->fn;
     return TK_OK;
 }
