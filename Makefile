@@ -207,7 +207,8 @@ test-binaries: $(PROGRAM) $(MPI_PROGRAM) $(TEST_BIN) $(REPLAY_BIN) $(RECORDER_AL
 # which halves the time to compile them.
 CHECK_BUILDS := build build-asan build-clang build-tsan build-musl
 CHECK_MAKEFLAGS := --no-print-directory -s
-TSAN_TESTS := $(addprefix build-tsan/tests/,test_threadpool test_bz2_parallel test_dcfg_trace)
+TSAN_TESTS := $(addprefix build-tsan/tests/,test_threadpool test_bz2_parallel test_dcfg_trace \
+                test_dcfg_trace_steps)
 check: deps viewers-deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) check-binaries
 	@tests/run.sh $(CHECK_BUILDS)

@@ -207,6 +207,72 @@ static int count_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
     return 0;
 }
 
+/* A digest of the steps of the decoding through the DCFG (every edge's index, ends and
+ * instruction count), serially through piece or in parallel through render. */
+typedef struct steps_digest {
+    uint64_t n, sum;
+} steps_digest;
+
+static void digest(steps_digest *d, const tk_dcfg_trace_piece *p) {
+    for (size_t i = 0; i < p->nsteps; i++) {
+        const tk_dcfg_trace_step *s = &p->steps[i];
+        d->n++;
+        d->sum = d->sum * 31 + s->edge_id + s->edge + s->src + s->tgt + s->kind + s->instrs;
+    }
+}
+
+static int digest_piece(void *ctx, const tk_dcfg_trace_piece *p) {
+    digest(ctx, p);
+    return 0;
+}
+
+/* Parallel rendering: the digest of a piece as bytes, summed in order when written. */
+static int render_digest(const void *ctx, const tk_dcfg_trace_piece *p, tk_dcfg_trace_text *out) {
+    (void)ctx;
+    steps_digest d = {0, 0};
+    digest(&d, p);
+    if (tk_dcfg_trace_text_reserve(out, sizeof d, NULL) != TK_OK)
+        return 1;
+    memcpy(out->data + out->len, &d, sizeof d);
+    out->len += sizeof d;
+    return 0;
+}
+
+static int write_digest(void *ctx, size_t chunk, const char *data, size_t len) {
+    (void)chunk;
+    steps_digest *all = ctx;
+    for (size_t k = 0; k + sizeof(steps_digest) <= len; k += sizeof(steps_digest)) {
+        steps_digest d;
+        memcpy(&d, data + k, sizeof d);
+        for (uint64_t i = 0; i < d.n; i++)
+            all->sum *= 31;
+        all->sum += d.sum;
+        all->n += d.n;
+    }
+    return 0;
+}
+
+/* Serial and parallel steps agree; what they refuse, check --dcfg reports. */
+static void walk_steps(const tk_dcfg_trace *t, const tk_cfg *cfg, int checked_ok) {
+    tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    opt.cfg = cfg;
+    opt.steps = TK_DCFG_TRACE_STEPS_ALL;
+    opt.piece = digest_piece;
+    steps_digest a = {0, 0}, b = {0, 0};
+    uint64_t total;
+    tk_status s1 = tk_dcfg_trace_decode(t, &opt, NULL, &a, &total, NULL, NULL);
+    opt.piece = NULL;
+    opt.render = render_digest;
+    opt.write_text = write_digest;
+    opt.threads = 2;
+    opt.max_chunk_edges = 1000;
+    tk_status s2 = tk_dcfg_trace_decode(t, &opt, NULL, &b, &total, NULL, NULL);
+    if (s1 != s2 || a.n != b.n || a.sum != b.sum)
+        __builtin_trap();
+    if (s1 != TK_OK && checked_ok)
+        __builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static tk_cfg *cfg;
     tk_error err;
@@ -270,6 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         if (refused && diag.errors == errors_before)
             __builtin_trap();
+        walk_steps(t, cfg, diag.errors == errors_before);
     }
     if (s1 == TK_OK)
         reencode(t, size ? data[size - 1] : 0, cfg);

@@ -226,7 +226,7 @@ for i in "${!builds[@]}"; do
     for src in tests/unit/test_*.c; do
         name=$(basename "$src" .c)
         wanted "$name" || continue
-        [ $threaded_only = 0 ] || case "$name" in test_threadpool | test_bz2_parallel | test_dcfg_trace) ;; *) continue ;; esac
+        [ $threaded_only = 0 ] || case "$name" in test_threadpool | test_bz2_parallel | test_dcfg_trace | test_dcfg_trace_steps) ;; *) continue ;; esac
         queue+=("$i unit $b $name 0")
     done
 done

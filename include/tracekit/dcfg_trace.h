@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracekit/cfg.h"
 #include "tracekit/status.h"
 #include "tracekit/writer.h"
 
@@ -88,7 +89,8 @@ typedef struct tk_dcfg_trace_chunk_info {
 } tk_dcfg_trace_chunk_info;
 
 TK_API size_t tk_dcfg_trace_process_count(const tk_dcfg_trace *t);
-TK_API void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_process_info *out);
+TK_API void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i,
+                                  tk_dcfg_trace_process_info *out);
 /* Threads of all processes, in file order. */
 TK_API size_t tk_dcfg_trace_thread_count(const tk_dcfg_trace *t);
 TK_API void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread_info *out);
@@ -112,11 +114,52 @@ typedef int (*tk_dcfg_trace_emit_fn)(void *ctx, const uint32_t *edges, size_t n)
  * emitted. Returns TK_OK, TK_END (emit asked to stop), TK_ERR_FORMAT or
  * TK_ERR_LIMIT (located). Leftover bits are reported to diag (warning).
  * Thread-safe for different chunks of the same trace. */
-TK_API tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_emit_fn emit,
-                                     void *ctx, uint64_t *edges, tk_diag *diag, tk_error *err);
+TK_API tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i,
+                                            tk_dcfg_trace_emit_fn emit, void *ctx,
+                                            uint64_t *edges, tk_diag *diag, tk_error *err);
 
 /* Receives each chunk's edges in file order (all chunks, or those selected). */
 typedef int (*tk_dcfg_trace_chunk_fn)(void *ctx, size_t chunk, const uint32_t *edges, size_t n);
+
+/* Decoding through the DCFG of the run (tk_dcfg_trace_decode_options.cfg): every decoded
+ * edge is looked up in the DCFG's process of its thread, and with .steps each is also a
+ * step, what `tracekit decode --what blocks|addrs|calls` lists. */
+typedef enum tk_dcfg_trace_steps {
+    TK_DCFG_TRACE_NO_STEPS = 0,   /* the edges are only checked (pieces have no steps) */
+    TK_DCFG_TRACE_STEPS_ALL,      /* a step per edge */
+    TK_DCFG_TRACE_STEPS_BLOCKS,   /* the edges that leave a block (not a special node) */
+    TK_DCFG_TRACE_STEPS_CALLS     /* the edges of a call or a return type
+                                     (tk_edge_kind_is_any_call, tk_edge_kind_is_any_return) */
+} tk_dcfg_trace_steps;
+
+/* One edge of a thread as the DCFG sees it. */
+typedef struct tk_dcfg_trace_step {
+    uint32_t edge_id;
+    uint32_t edge;          /* its index in the DCFG's process (tk_cfg_edge_get) */
+    uint32_t src, tgt;      /* node indexes of its ends (tk_cfg_block_get for a block) */
+    tk_edge_kind kind;      /* of its type (TK_EDGE_OTHER when the type is unknown) */
+    uint64_t instrs;        /* the thread's instruction count when it is taken, at the end
+                               of its source block: the chunk's PRECEDING_INSTR_COUNT plus
+                               the NUM_INSTRS of the source blocks of the chunk's edges up
+                               to this one (special nodes: 0) */
+} tk_dcfg_trace_step;
+
+/* A piece of a chunk's edges, in order: a chunk comes in one piece or more (an empty chunk
+ * in one piece of no edges). Borrowed for the call. */
+typedef struct tk_dcfg_trace_piece {
+    size_t chunk;                  /* global chunk index */
+    size_t thread;                 /* thread index (tk_dcfg_trace_thread) */
+    uint64_t pid, thread_id;
+    const uint32_t *edges;         /* the edge ids of the piece */
+    size_t nedges;
+    const tk_cfg_process *process; /* with a DCFG: the thread's process in it, else NULL */
+    const tk_dcfg_trace_step *steps; /* with steps: those of the piece's edges it selects */
+    size_t nsteps;
+} tk_dcfg_trace_piece;
+
+/* Receives the pieces of the selected chunks in file order. Return 0 to go on, non-zero to
+ * stop (the decode call then returns TK_END). */
+typedef int (*tk_dcfg_trace_piece_fn)(void *ctx, const tk_dcfg_trace_piece *piece);
 
 /* Bytes produced by a render callback (see below). */
 typedef struct tk_dcfg_trace_text {
@@ -127,9 +170,9 @@ typedef struct tk_dcfg_trace_text {
 /* Make room for `more` bytes after t->len: TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_error *err);
 
-/* Formats decoded edges: appends to out; returns 0, or non-zero to stop. */
-typedef int (*tk_dcfg_trace_render_fn)(const void *ctx, size_t chunk, const uint32_t *edges,
-                                       size_t n, tk_dcfg_trace_text *out);
+/* Formats a piece: appends to out; returns 0, or non-zero to stop. */
+typedef int (*tk_dcfg_trace_render_fn)(const void *ctx, const tk_dcfg_trace_piece *piece,
+                                       tk_dcfg_trace_text *out);
 /* Receives the rendered bytes of a chunk (or piece of a chunk), in order. */
 typedef int (*tk_dcfg_trace_write_text_fn)(void *ctx, size_t chunk, const char *data, size_t len);
 
@@ -142,34 +185,55 @@ typedef struct tk_dcfg_trace_decode_options {
     size_t max_chunk_edges; /* a chunk with more edges is delivered in pieces (0 = 1 Mi) */
     /* Parallel formatting (optional): render(render_ctx, ...) runs on the
      * decoding thread right after a chunk is decoded (chunks in any order,
-     * several at once: it may only read shared data), then write_text(ctx,
-     * ...) receives the bytes in file order instead of fn receiving edges. */
+     * several at once: it may only read shared data; the pieces of one chunk
+     * in order), then write_text(ctx, ...) receives the bytes in file order
+     * instead of fn receiving edges. */
     tk_dcfg_trace_render_fn render;
     const void *render_ctx;
     tk_dcfg_trace_write_text_fn write_text;
     /* Only the selected chunks whose global index is in [chunk_begin, chunk_end) (both 0:
      * every one): a part of a trace, as a rank of tracekit-mpi decodes it. */
     size_t chunk_begin, chunk_end;
+    /* The DCFG of the run (NULL: none). With it, every edge must be one of the DCFG's
+     * process of its thread (the processes are checked first, as
+     * tk_dcfg_trace_processes_in does), and with steps the thread's instruction count
+     * must stay within 64 bits; the first edge that fails is an error located at its
+     * chunk's row, after the pieces of the edges before it were delivered. */
+    const tk_cfg *cfg;
+    tk_dcfg_trace_steps steps; /* with cfg: the steps the pieces carry (in pieces of at most
+                                  TK_DCFG_TRACE_PIECE_STEPS edges) */
+    /* Receives the pieces in file order instead of fn receiving edges (optional). */
+    tk_dcfg_trace_piece_fn piece;
 } tk_dcfg_trace_decode_options;
 
-#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT {0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}
+#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT                                                    \
+    {0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, TK_DCFG_TRACE_NO_STEPS, NULL}
+/* Most edges of a piece with steps. */
+#define TK_DCFG_TRACE_PIECE_STEPS 1024
 
 /* Decode the selected chunks, in parallel when opt->threads > 1, delivering
  * every chunk's edges to fn in file order (a chunk may arrive in several
- * calls with the same index when it is big). With threads > 1, fn (or
- * write_text) is called on whichever worker thread delivers next, never two
- * at once, and decoding goes on meanwhile (no barrier between windows). Stops at the first error
- * (located) unless diag is given, in which case chunk errors are reported to
- * diag and decoding goes on with the next chunk (returns TK_ERR_CHECK at the
- * end if any). *total gets the number of edges delivered. */
-TK_API tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
-                               tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
-                               tk_diag *diag, tk_error *err);
+ * calls with the same index when it is big), or its pieces to opt->piece, or
+ * its rendered bytes to opt->write_text (fn NULL then; all NULL: only count).
+ * With threads > 1, fn (piece, write_text) is called on whichever worker
+ * thread delivers next, never two at once, and decoding goes on meanwhile (no
+ * barrier between windows); steps are made on the decoding threads for render,
+ * on the delivering one for piece. Stops at the first error (located) unless
+ * diag is given, in which case chunk errors (of decoding, and with opt->cfg an
+ * edge or an instruction count that fails) are reported to diag and decoding
+ * goes on with the next chunk (returns TK_ERR_CHECK at the end if any); a
+ * process the DCFG lacks is an error before anything is decoded. *total gets
+ * the number of edges of the chunks delivered. Returns TK_OK, TK_END (a
+ * callback asked to stop), TK_ERR_CHECK, TK_ERR_FORMAT, TK_ERR_LIMIT,
+ * TK_ERR_NOMEM or TK_ERR_ARG (callbacks that do not go together). */
+TK_API tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t,
+                                      const tk_dcfg_trace_decode_options *opt,
+                                      tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total,
+                                      tk_diag *diag, tk_error *err);
 
 /* With a DCFG: TK_OK when the process of every thread opt selects (opt NULL:
  * all) is in cfg, else TK_ERR_FORMAT located at the first such process's row
  * ("process P is not in the DCFG", the error `check --dcfg` reports). */
-typedef struct tk_cfg tk_cfg;
 TK_API tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
                                     const tk_dcfg_trace_decode_options *opt, tk_error *err);
 
@@ -207,8 +271,8 @@ TK_API void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source
  * thread's top-level frames as the calls of its root function "thread TID". Errors:
  * TK_ERR_FORMAT (a process or edge not in the DCFG, or a decoding error), TK_ERR_NOMEM. */
 typedef struct tk_profile tk_profile;
-TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
-                                   tk_error *err);
+TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                          tk_profile *prof, tk_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
 
@@ -225,7 +289,8 @@ typedef struct tk_dcfg_trace_encode_options {
                                repeats "(n*...)", 5-9 repeats + dictionary, 7-9 also
                                multi-edge rows (variable-length paths chosen from the first
                                4 Mi edges of each process) when estimated smaller */
-    int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row always) */
+    int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row
+                               always) */
     uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
     uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit; a
                                chunk never exceeds TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1) */
@@ -266,6 +331,43 @@ TK_API tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, const tk_
 TK_API tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                                        const uint32_t *edges, size_t n, tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);
+
+/* ---- edge lists --------------------------------------------------------------
+ * The text `tracekit decode --what edges` writes and `tracekit encode` reads: a line
+ * "PID THREAD EDGE_ID" per edge (decimal numbers, blanks between them; blank lines and
+ * lines whose first non-blank is '#' are skipped). The reader hands the edges out in runs:
+ * consecutive lines of one thread, at most TK_DCFG_TRACE_EDGE_RUN_MAX. */
+
+typedef struct tk_dcfg_trace_edge_reader tk_dcfg_trace_edge_reader;
+
+#define TK_DCFG_TRACE_EDGE_RUN_MAX 65536
+
+typedef struct tk_dcfg_trace_edge_run {
+    uint64_t pid, thread_id;
+    const uint32_t *edges;   /* borrowed until the next call */
+    size_t n;                /* 1 .. TK_DCFG_TRACE_EDGE_RUN_MAX */
+    uint64_t first_line;     /* the lines of the first and the last edge */
+    uint64_t line;
+} tk_dcfg_trace_edge_run;
+
+/* Read the edge list of `in` (borrowed: it must outlive the reader). With cfg (NULL:
+ * none), every edge must be one of the DCFG's process of its line. Returns TK_OK or
+ * TK_ERR_NOMEM; the caller owns *out (tk_dcfg_trace_edge_reader_free). */
+TK_API tk_status tk_dcfg_trace_edge_reader_open(tk_dcfg_trace_edge_reader **out, tk_input *in,
+                                                const tk_cfg *cfg, tk_error *err);
+TK_API void tk_dcfg_trace_edge_reader_free(tk_dcfg_trace_edge_reader *r);
+/* The next run: TK_OK, TK_END after the last, TK_ERR_FORMAT or TK_ERR_LIMIT (a number over
+ * 64 bits) located at the line and column of what is wrong (not three numbers, more after
+ * them, an edge id of 0 or over 32 bits, a process or an edge the DCFG lacks), TK_ERR_IO
+ * or TK_ERR_LIMIT (a line too long) from the input. */
+TK_API tk_status tk_dcfg_trace_edge_reader_next(tk_dcfg_trace_edge_reader *r,
+                                                tk_dcfg_trace_edge_run *run, tk_error *err);
+
+/* About how many edges the edge list at path holds (for the encoder's expected_edges): a
+ * line takes about 12 bytes of content, and the content of a compressed file is its size
+ * times the compression ratio of its first 16 MB. 0 when unknown ("-", a file that cannot
+ * be opened). */
+TK_API uint64_t tk_dcfg_trace_edge_list_estimate(const char *path);
 
 #ifdef __cplusplus
 }

@@ -80,6 +80,14 @@ TK_API void tk_wet_reader_free(tk_wet_reader *r);
  * The caller owns *out. */
 TK_API tk_status tk_wet_read(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err);
 
+/* Check a limited-history trace (read from `history`) against the comprehensive trace of
+ * the same run: every dependence the history records must be one of comprehensive's. Each
+ * one that is not is an error to diag (which must be given) at its line of the history.
+ * Returns TK_OK (every one found), TK_ERR_CHECK (errors reported), or the error that stopped
+ * the reading (err set, located). */
+TK_API tk_status tk_wet_check_history(tk_input *history, const tk_deps *comprehensive,
+                                      tk_diag *diag, tk_error *err);
+
 /* Writers. */
 /* Canonical comprehensive form: blocks in model order, ports, values. */
 TK_API tk_status tk_wet_write(const tk_deps *d, const tk_writer *f, tk_error *err);

@@ -109,15 +109,14 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
 /* The decoding stopped (TK_END): the error for why, or TK_END when fn asked. */
 static tk_status stop_error(const bbv_run *r, const tk_dcfg_trace *t, tk_error *err)
 {
-    if (r->stop == BBV_OVERFLOW) {
-        tk_dcfg_trace_chunk_info ci;
-        tk_dcfg_trace_chunk(t, r->chunk, &ci);
+    tk_dcfg_trace_chunk_info ci;
+    tk_dcfg_trace_chunk(t, r->chunk, &ci);
+    if (r->stop == BBV_OVERFLOW)
         return tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
                                "the thread's instruction count passes 2^64 - 1 in this chunk "
                                "(its source blocks hold more than its INSTR_COUNT)");
-    }
-    if (r->stop == BBV_BAD_EDGE)
-        return tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, 0, 0,
+    if (r->stop == BBV_BAD_EDGE) /* at its chunk's row, as decode --dcfg says it */
+        return tk_error_set_at(err, TK_ERR_FORMAT, tk_dcfg_trace_path(t), -1, ci.line, ci.column,
                                "edge %u is not an edge of process %llu in the DCFG", r->bad_edge,
                                (unsigned long long)r->pid);
     return TK_END;

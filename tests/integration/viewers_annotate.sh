@@ -3,13 +3,15 @@
 # `convert --to callgrind` of it, with its default list, with --inclusive=yes and with
 # --tree=both (profiles under 120 KB and gzip.out), for every valgrind profile of the test
 # data and of the third-party corpus that callgrind_annotate reads (one part, no bb column),
-# and for a profile valgrind makes now (gzip of a generated file, with inlined-file costs: fi=/fe=).
+# and for the profiles valgrind makes now (gzip of a generated file, with inlined-file costs:
+# fi=/fe=; a threaded program: tests/integration/lib/viewers_real.sh).
 # Only the line naming the data file differs. Before the writer wrote valgrind's "fe=" back to
 # the function's file, callgrind_annotate booked a function's costs to the previous function's
 # inlined file (gzip.out: 16 rows).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/callgrind_profiles.sh
+. tests/integration/lib/viewers_real.sh
 command -v callgrind_annotate >/dev/null || { echo "callgrind_annotate not installed"; exit 77; }
 TRACEKIT=${TRACEKIT:-build/tracekit}
 tmp=$(mktemp -d)
@@ -30,14 +32,12 @@ for f in "${profiles[@]}"; do
     annotate_can_read "$f" || continue
     files+=("$f")
 done
-if command -v valgrind >/dev/null && command -v gzip >/dev/null; then
-    seq 1 20000 >"$tmp/input"
-    if valgrind --tool=callgrind --callgrind-out-file="$tmp/now.out" gzip -c "$tmp/input" \
-        >/dev/null 2>&1; then
-        files+=("$tmp/now.out")
-    else
-        echo "valgrind failed"; fail=1
-    fi
+# the profiles valgrind makes now, of gzip and of a threaded program (viewers_real.sh)
+viewers_real
+if command -v valgrind >/dev/null; then
+    [ -n "$real_callgrind" ] && [ -n "$real_callgrind_mt" ] ||
+        { echo "valgrind made no profile: $(head -c 300 "$real/log")"; fail=1; }
+    files+=($real_callgrind $real_callgrind_mt)
 fi
 
 annotate() { # OPTIONS... FILE -> stdout without the data file's name

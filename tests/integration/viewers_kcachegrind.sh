@@ -110,6 +110,13 @@ def expected(name):
     return [(f["name"], "%.2f" % (100.0 * f["inclusive"][0] / total), str(f["calls"]),
              "%.2f" % (100.0 * f["self"][0] / total)) for f in rep["functions"]]
 
+def near(shown, want):
+    # KCachegrind and tracekit round the percentage each their own way (16.27 and 16.26 %)
+    try:
+        return abs(float(shown) - float(want)) <= 0.0101
+    except ValueError:
+        return shown == want
+
 def check(shot, want, must):
     rows = shots[shot]
     seen = set()
@@ -127,7 +134,8 @@ def check(shot, want, must):
         seen.add(best[0])
         called = r["called"].replace(" ", "").replace(",", "").strip("()") or "0"
         # the Incl. column may be too narrow for its number ("-"): Self is compared then
-        if (r["incl"] != "-" and r["incl"] != best[1]) or r["self"] != best[3] or called != best[2]:
+        if (r["incl"] != "-" and not near(r["incl"], best[1])) or not near(r["self"], best[3]) \
+                or called != best[2]:
             bad.append(f"{shot}: KCachegrind shows {r['name']!r} at {r['incl']} % ({r['self']} % "
                        f"self) called {r['called'] or '-'}, tracekit {best[0]!r} {best[1]} % "
                        f"({best[3]} % self) called {best[2]}")

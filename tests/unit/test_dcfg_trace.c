@@ -430,14 +430,12 @@ typedef struct seq {
 } seq;
 
 /* Parallel formatting: each edge as "%u\n". */
-static int render_ids(const void *ctx, size_t chunk, const uint32_t *edges, size_t n,
-                      tk_dcfg_trace_text *out) {
+static int render_ids(const void *ctx, const tk_dcfg_trace_piece *piece, tk_dcfg_trace_text *out) {
     (void)ctx;
-    (void)chunk;
-    if (tk_dcfg_trace_text_reserve(out, n * 11, NULL) != TK_OK)
+    if (tk_dcfg_trace_text_reserve(out, piece->nedges * 11, NULL) != TK_OK)
         return 1;
-    for (size_t i = 0; i < n; i++)
-        out->len += (size_t)snprintf(out->data + out->len, 12, "%u\n", edges[i]);
+    for (size_t i = 0; i < piece->nedges; i++)
+        out->len += (size_t)snprintf(out->data + out->len, 12, "%u\n", piece->edges[i]);
     return 0;
 }
 

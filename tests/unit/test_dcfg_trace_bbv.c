@@ -135,6 +135,7 @@ static void test_bbv_refusals(void)
     TK_CHECK(run("tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg, NULL,
                  &v, &err) == TK_ERR_FORMAT);
     TK_CHECK(strstr(err.message, "edge 99999 is not an edge of process 77") != NULL);
+    TK_CHECK(err.line == 22 && err.column == 7); /* its chunk's row */
     tk_error_clear(&err);
     TK_CHECK(run(gen11, "tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2",
                  NULL, &v, &err) == TK_ERR_FORMAT);

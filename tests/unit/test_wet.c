@@ -147,6 +147,65 @@ static void test_history(void)
     tk_deps_free(d);
 }
 
+/* The lines of the errors a diag received (at most 4), and their count. */
+typedef struct error_lines {
+    uint64_t line[4];
+    size_t n;
+    char first[256];
+} error_lines;
+
+static void keep_error_line(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    error_lines *e = ctx;
+    if (sev != TK_SEV_ERROR)
+        return;
+    if (e->n == 0)
+        snprintf(e->first, sizeof e->first, "%s", msg);
+    if (e->n < 4)
+        e->line[e->n] = loc->line;
+    e->n++;
+}
+
+static tk_status check_history(const tk_deps *c, const char *text, error_lines *e, tk_error *err)
+{
+    tk_input *in;
+    tk_diag diag;
+    memset(e, 0, sizeof *e);
+    tk_diag_init(&diag, keep_error_line, e);
+    tk_error_clear(err);
+    tk_status st = tk_input_open_memory(&in, text, strlen(text), "h.history", NULL, err);
+    if (st == TK_OK)
+        st = tk_wet_check_history(in, c, &diag, err);
+    tk_input_free(in);
+    return st;
+}
+
+/* A limited-history trace against the comprehensive one (`check HISTORY TRACE`): each
+ * dependence the comprehensive trace lacks is an error at its line; a bad line stops. */
+static void test_history_against_comprehensive(void)
+{
+    tk_deps *c;
+    tk_error err;
+    error_lines e;
+    if (!TK_CHECK(load(foo1, &c, &err) == TK_OK))
+        return;
+    TK_CHECK_EQ_I64(check_history(c, "0x8048225#0 --> 0x8048210#0\n"
+                                     "0x8048250#0 --> 0x8048242#0\n", &e, &err), TK_OK);
+    TK_CHECK_EQ_U64(e.n, 0);
+    TK_CHECK_EQ_I64(check_history(c, "0x8048225#0 --> 0x8048210#0\n"
+                                     "0x8048242#0 --> 0x8048230#0\n"
+                                     "0x8048250#1 --> 0x8048242#0\n", &e, &err), TK_ERR_CHECK);
+    TK_CHECK_EQ_U64(e.n, 2);
+    TK_CHECK(e.line[0] == 2 && e.line[1] == 3);
+    TK_CHECK_STR(e.first, "dependence 0x8048242#0 --> 0x8048230#0 is not in the comprehensive "
+                          "trace");
+    TK_CHECK_EQ_I64(check_history(c, "0x8048242#0 --> 0x8048230#0\n0x10#0 -> 0x20#0\n", &e,
+                                  &err), TK_ERR_FORMAT);
+    TK_CHECK_EQ_U64(e.n, 1);
+    TK_CHECK_EQ_U64(err.line, 2);
+    tk_deps_free(c);
+}
+
 static void test_errors_located(void)
 {
     tk_deps *d = NULL;
@@ -335,4 +394,5 @@ static void test_deps_builder_api(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_deps_builder_api), TK_CASE(test_reader_records), TK_CASE(test_reader_long_stream), TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds), TK_CASE(test_chain),
-             TK_CASE(test_history), TK_CASE(test_errors_located), TK_CASE(test_diag_collects))
+             TK_CASE(test_history), TK_CASE(test_history_against_comprehensive),
+             TK_CASE(test_errors_located), TK_CASE(test_diag_collects))

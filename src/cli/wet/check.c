@@ -1,36 +1,12 @@
 /* tracekit check for WET traces; a limited-history trace against its comprehensive one. */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wet.h"
 
-/* Whether the comprehensive trace c has "instance inst of the instruction at
- * addr depends on instance dep_inst of the instruction at dep_addr". */
-static int comprehensive_has(const tk_deps *c, uint64_t addr, uint32_t inst, uint64_t dep_addr,
-                             uint32_t dep_inst)
-{
-    uint32_t ci = tk_deps_find_addr(c, addr);
-    if (ci == TK_DEPS_NONE)
-        return 0;
-    tk_deps_instr cin;
-    tk_deps_get_instr(c, ci, &cin);
-    for (uint32_t p = 0; p < cin.nports; p++) {
-        const tk_dep *ce;
-        size_t cc = tk_deps_port_find(c, ci, p, inst, &ce);
-        for (size_t k = 0; k < cc; k++) {
-            tk_deps_instr ct;
-            tk_deps_get_instr(c, ce[k].dep, &ct);
-            if (ct.addr == dep_addr && ce[k].dep_inst == dep_inst)
-                return 1;
-        }
-    }
-    return 0;
-}
-
-/* Every dependence of the history trace at hpath must be one of the
- * comprehensive trace c: the history file is read again to locate each miss. */
-static int check_join(const char *hpath, const tk_deps *c, tk_diag *diag)
+/* Every dependence of the history trace at hpath must be one of the comprehensive trace c
+ * (tk_wet_check_history): the misses, and what stops the reading, go to diag. */
+static void check_join(const char *hpath, const tk_deps *c, tk_diag *diag)
 {
     tk_input *in;
     tk_input_options opt = TK_INPUT_OPTIONS_INIT;
@@ -38,26 +14,12 @@ static int check_join(const char *hpath, const tk_deps *c, tk_diag *diag)
     tk_error_clear(&err);
     if (tk_input_open(&in, hpath, &opt, &err) != TK_OK) {
         tk_diag_error(diag, &err);
-        return 1;
+        return;
     }
-    tk_wet_reader *r;
-    tk_wet_rec rec;
-    tk_status st = tk_wet_reader_open(&r, in, &err);
-    while (st == TK_OK && (st = tk_wet_reader_next(r, &rec, &err)) == TK_OK) {
-        if (rec.kind != TK_WET_REC_EDGE ||
-            comprehensive_has(c, rec.addr_from, rec.inst, rec.dep_id, rec.dep_inst))
-            continue;
-        tk_location loc = {tk_input_path(in), -1, rec.line, 1};
-        tk_diag_report(diag, TK_SEV_ERROR, &loc,
-                       "dependence 0x%" PRIx64 "#%" PRIu32 " --> 0x%" PRIx64 "#%" PRIu32
-                       " is not in the comprehensive trace",
-                       rec.addr_from, rec.inst, rec.dep_id, rec.dep_inst);
-    }
-    if (st != TK_END && st != TK_OK)
+    tk_status st = tk_wet_check_history(in, c, diag, &err);
+    if (st != TK_OK && st != TK_ERR_CHECK)
         tk_diag_error(diag, &err);
-    tk_wet_reader_free(r);
     tk_input_free(in);
-    return 0;
 }
 
 int cli_wet_check(cli_ctx *ctx, const cli_args *a)

@@ -207,7 +207,8 @@ tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_t
     const dt_process *p = process_of_chunk(t, i, NULL);
     if (!p)
         return tk_error_set(err, TK_ERR_ARG, "chunk %zu does not exist", i);
-    return dt_decode_chunk(t, p, &t->chunks[i], emit, ctx, edges, diag, err);
+    tk_error none; /* the decoder reads the code of its errors back: err may be NULL */
+    return dt_decode_chunk(t, p, &t->chunks[i], emit, ctx, edges, diag, err ? err : &none);
 }
 
 /* ---- ordered decoding of many chunks ---------------------------------------
@@ -237,11 +238,15 @@ tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_erro
 
 typedef struct chunk_job {
     size_t chunk;
+    tk_dcfg_trace_piece head; /* the chunk's part of its pieces (no edges) */
+    dt_walk walk;             /* with a DCFG */
+    tk_dcfg_trace_step steps[TK_DCFG_TRACE_PIECE_STEPS];
     uint32_t *edges;
     size_t n, cap;
     tk_dcfg_trace_text text;
     uint64_t count;
     tk_status status;
+    tk_status walk_status;  /* TK_OK, or the error of an edge that failed (in err) */
     tk_error err;
     int overflow;           /* more edges than the buffer limit: decode again while delivering */
     int ready;
@@ -267,6 +272,7 @@ typedef struct decode_run {
     const tk_dcfg_trace_decode_options *opt;
     tk_dcfg_trace_chunk_fn fn;
     void *ctx;
+    int (*sink)(struct decode_run *, chunk_job *, const tk_dcfg_trace_piece *); /* delivery */
     tk_diag *diag;
     const size_t *chunks;   /* the selected chunks */
     chunk_job *jobs;
@@ -301,21 +307,76 @@ static int collect(void *ctx, const uint32_t *edges, size_t n) {
     return 0;
 }
 
+/* Where pieces go: rendered into the job's text (on the decoding thread), to the caller's
+ * piece or fn (delivering), or nowhere (the edges are only checked). */
+typedef int (*piece_sink)(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p);
+
+static int sink_render(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+    return run->opt->render(run->opt->render_ctx, p, &j->text);
+}
+
+static int sink_piece(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+    (void)j;
+    return run->opt->piece(run->ctx, p);
+}
+
+static int sink_fn(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+    (void)j;
+    return run->fn(run->ctx, p->chunk, p->edges, p->nedges);
+}
+
+static int sink_none(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+    (void)run, (void)j, (void)p;
+    return 0;
+}
+
+/* Hands edges[0..n), the next edges of job j's chunk, to sink in pieces: as they are
+ * without a DCFG, else through it (j->walk). Returns 0, 1 when the sink asked to stop, or
+ * -1 when an edge failed (j->walk_status and j->err set; the pieces before it handed over). */
+static int make_pieces(decode_run *run, chunk_job *j, const uint32_t *edges, size_t n,
+                       piece_sink sink) {
+    tk_dcfg_trace_piece p = j->head;
+    p.edges = edges;
+    p.nedges = n;
+    if (!run->opt->cfg)
+        return sink(run, j, &p) ? 1 : 0;
+    p.steps = run->opt->steps ? j->steps : NULL;
+    size_t i = 0;
+    do {
+        p.edges = edges + i;
+        p.nedges = dt_walk_edges(&j->walk, edges + i, n - i, j->steps, &p.nsteps);
+        if (sink(run, j, &p))
+            return 1;
+        i += p.nedges;
+        if (j->walk.failed) {
+            j->walk_status = dt_walk_error(&j->walk, run->t, &j->err);
+            return -1;
+        }
+    } while (i < n);
+    return 0;
+}
+
 typedef struct piece_ctx {
     decode_run *run;
     chunk_job *job;
 } piece_ctx;
 
+/* A piece of a big chunk, decoded while delivering. */
 static int deliver_piece(void *ctx, const uint32_t *edges, size_t n) {
     piece_ctx *pc = ctx;
     decode_run *run = pc->run;
     const tk_dcfg_trace_decode_options *o = run->opt;
-    if (!o->render)
-        return run->fn(run->ctx, pc->job->chunk, edges, n);
-    pc->job->text.len = 0;
-    if (o->render(o->render_ctx, pc->job->chunk, edges, n, &pc->job->text))
+    chunk_job *j = pc->job;
+    if (run->sink == sink_fn && !o->cfg)
+        return run->fn(run->ctx, j->chunk, edges, n);
+    j->text.len = 0;
+    int r = make_pieces(run, j, edges, n, o->render ? sink_render : run->sink);
+    if (r == 1)
         return 1;
-    return o->write_text(run->ctx, pc->job->chunk, pc->job->text.data, pc->job->text.len);
+    const char *text = j->text.data ? j->text.data : "";
+    if (o->render && o->write_text(run->ctx, j->chunk, text, j->text.len))
+        return 1;
+    return r;
 }
 
 static const uint32_t no_edges[1] = {0};
@@ -327,23 +388,30 @@ static int deliver(decode_run *run, chunk_job *j) {
     const tk_dcfg_trace_decode_options *o = run->opt;
     if (run->stop)
         return 1;
+    int r = 0;
     if (j->overflow) {
         piece_ctx pc = {run, j};
         j->status = tk_dcfg_trace_decode_chunk(run->t, j->chunk, deliver_piece, &pc, &j->count,
                                                run->diag, &j->err);
-        if (j->status == TK_END) {
-            run->total += j->count;
-            run->st = TK_END;
-            return 1;
-        }
-    } else if (j->status == TK_OK && !run->count_only) {
-        int r = o->render ? o->write_text(run->ctx, j->chunk, j->text.data ? j->text.data : "", j->text.len)
-                          : run->fn(run->ctx, j->chunk, j->edges ? j->edges : no_edges, j->n);
-        if (r) {
-            run->total += j->count;
-            run->st = TK_END;
-            return 1;
-        }
+        if (j->status == TK_END && j->walk_status != TK_OK)
+            j->status = j->walk_status;
+        r = j->status == TK_END;
+    } else if ((j->status == TK_OK || j->walk_status != TK_OK) && !run->count_only) {
+        /* what came before an edge that failed goes out first */
+        const uint32_t *edges = j->edges ? j->edges : no_edges;
+        if (o->render)
+            r = o->write_text(run->ctx, j->chunk, j->text.data ? j->text.data : "", j->text.len);
+        else if (run->sink == sink_fn && !o->cfg)
+            r = run->fn(run->ctx, j->chunk, edges, j->n);
+        else if (run->sink != sink_none && make_pieces(run, j, edges, j->n, run->sink) == 1)
+            r = 1;
+        if (j->walk_status != TK_OK)
+            j->status = j->walk_status;
+    }
+    if (r) {
+        run->total += j->count;
+        run->st = TK_END;
+        return 1;
     }
     if (j->status != TK_OK) {
         if (!run->diag) {
@@ -361,10 +429,52 @@ static int deliver(decode_run *run, chunk_job *j) {
     return 0;
 }
 
+/* Job j takes chunk: decoded (a big one when its turn comes), checked against the DCFG and
+ * rendered when asked. */
+static void run_job(decode_run *run, chunk_job *j, size_t chunk) {
+    const tk_dcfg_trace_decode_options *o = run->opt;
+    size_t thread = 0;
+    const dt_process *P = process_of_chunk(run->t, chunk, &thread);
+    j->chunk = chunk;
+    memset(&j->head, 0, sizeof j->head);
+    j->head.chunk = chunk;
+    j->head.thread = thread;
+    j->head.pid = P->pid;
+    j->head.thread_id = run->t->threads[thread].thread_id;
+    dt_walk_start(&j->walk, run->t, o->cfg, o->steps, chunk, P);
+    j->head.process = j->walk.proc;
+    j->n = 0;
+    j->count = 0;
+    j->overflow = 0;
+    j->has_warning = 0;
+    j->status = TK_OK;
+    j->walk_status = TK_OK;
+    j->text.len = 0;
+    tk_error_clear(&j->err);
+    const dt_chunk *c = &run->t->chunks[chunk];
+    if (!run->count_only && c->edge_count > run->limit) {
+        j->overflow = 1; /* decoded piecewise when its turn comes */
+        return;
+    }
+    tk_diag_init(&j->warnings, keep_warning, j);
+    j->status = tk_dcfg_trace_decode_chunk(run->t, chunk, run->count_only ? NULL : collect, j,
+                                           &j->count, &j->warnings, &j->err);
+    if (j->status == TK_END)
+        j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "out of memory");
+    /* rendering, or only the check, on this thread */
+    if (j->status != TK_OK || run->count_only || !(o->render || run->sink == sink_none))
+        return;
+    int r = make_pieces(run, j, j->edges ? j->edges : no_edges, j->n,
+                        o->render ? sink_render : sink_none);
+    if (r == 1)
+        j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "cannot format chunk %zu", chunk);
+    else if (r < 0)
+        j->status = j->walk_status;
+}
+
 static void decode_job(void *ctx, size_t index, unsigned worker) {
     (void)worker;
     decode_run *run = ctx;
-    const tk_dcfg_trace_decode_options *o = run->opt;
     chunk_job *j = &run->jobs[index % run->window];
     pthread_mutex_lock(&run->lock);
     while (index >= run->next + run->window && !run->stop)
@@ -375,29 +485,7 @@ static void decode_job(void *ctx, size_t index, unsigned worker) {
         return;
     }
     pthread_mutex_unlock(&run->lock);
-    j->chunk = run->chunks[index];
-    j->n = 0;
-    j->count = 0;
-    j->overflow = 0;
-    j->has_warning = 0;
-    j->status = TK_OK;
-    j->text.len = 0;
-    tk_error_clear(&j->err);
-    {
-        const dt_chunk *c = &run->t->chunks[j->chunk];
-        if (!run->count_only && c->edge_count > run->limit) {
-            j->overflow = 1;  /* decoded piecewise when its turn comes */
-        } else {
-            tk_diag_init(&j->warnings, keep_warning, j);
-            j->status = tk_dcfg_trace_decode_chunk(run->t, j->chunk, run->count_only ? NULL : collect, j,
-                                                   &j->count, &j->warnings, &j->err);
-            if (j->status == TK_END)
-                j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "out of memory");
-            if (j->status == TK_OK && o->render && !run->count_only &&
-                o->render(o->render_ctx, j->chunk, j->edges ? j->edges : no_edges, j->n, &j->text))
-                j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "cannot format chunk %zu", j->chunk);
-        }
-    }
+    run_job(run, j, run->chunks[index]);
     pthread_mutex_lock(&run->lock);
     j->ready = 1;
     if (!run->delivering) {
@@ -420,7 +508,8 @@ static void decode_job(void *ctx, size_t index, unsigned worker) {
     pthread_mutex_unlock(&run->lock);
 }
 
-static int selected(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt, size_t thread) {
+static int selected(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
+                    size_t thread) {
     if (opt->has_thread && t->threads[thread].thread_id != opt->thread_id)
         return 0;
     if (opt->has_pid && t->procs[process_of_thread(t, thread)].pid != opt->pid)
@@ -444,6 +533,45 @@ tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
     return TK_OK;
 }
 
+/* The chunks opt selects, in file order, into *out (*n of them). TK_OK or TK_ERR_NOMEM. */
+static tk_status select_chunks(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
+                               size_t **out, size_t *n, tk_error *err) {
+    size_t nsel = 0;
+    for (size_t i = 0; i < t->nthreads; i++)
+        if (selected(t, opt, i))
+            nsel += t->threads[i].nchunks;
+    size_t *chunks = tk_malloc((nsel ? nsel : 1) * sizeof *chunks);
+    if (!chunks)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    nsel = 0;
+    int ranged = opt->chunk_begin || opt->chunk_end;
+    for (size_t i = 0; i < t->nthreads; i++)
+        if (selected(t, opt, i))
+            for (size_t k = 0; k < t->threads[i].nchunks; k++) {
+                size_t c = t->threads[i].first_chunk + k;
+                if (!ranged || (c >= opt->chunk_begin && c < opt->chunk_end))
+                    chunks[nsel++] = c;
+            }
+    *out = chunks;
+    *n = nsel;
+    return TK_OK;
+}
+
+/* Where the decoded pieces go (at most one of fn, opt->piece, opt->render), or
+ * TK_ERR_ARG. */
+static tk_status choose_sink(decode_run *run, tk_dcfg_trace_chunk_fn fn, tk_error *err) {
+    const tk_dcfg_trace_decode_options *o = run->opt;
+    if (o->render && !o->write_text)
+        return tk_error_set(err, TK_ERR_ARG, "render without write_text");
+    if ((fn != NULL) + (o->piece != NULL) + (o->render != NULL) > 1)
+        return tk_error_set(err, TK_ERR_ARG, "more than one of fn, piece and render");
+    if (o->steps && !o->cfg)
+        return tk_error_set(err, TK_ERR_ARG, "steps without a DCFG");
+    run->sink = fn ? sink_fn : o->piece ? sink_piece : o->render ? sink_render : sink_none;
+    run->count_only = run->sink == sink_none && !o->cfg;
+    return TK_OK;
+}
+
 tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *optp,
                                tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total, tk_diag *diag,
                                tk_error *err) {
@@ -451,28 +579,22 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
     if (optp)
         opt = *optp;
     *total = 0;
-    if (opt.render && !opt.write_text)
-        return tk_error_set(err, TK_ERR_ARG, "render without write_text");
-    /* the selected chunks */
-    size_t nsel = 0;
-    for (size_t i = 0; i < t->nthreads; i++)
-        if (selected(t, &opt, i))
-            nsel += t->threads[i].nchunks;
-    size_t *chunks = tk_malloc((nsel ? nsel : 1) * sizeof *chunks);
-    if (!chunks)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    nsel = 0;
-    int ranged = opt.chunk_begin || opt.chunk_end;
-    for (size_t i = 0; i < t->nthreads; i++)
-        if (selected(t, &opt, i))
-            for (size_t k = 0; k < t->threads[i].nchunks; k++) {
-                size_t c = t->threads[i].first_chunk + k;
-                if (!ranged || (c >= opt.chunk_begin && c < opt.chunk_end))
-                    chunks[nsel++] = c;
-            }
+    decode_run run;
+    memset(&run, 0, sizeof run);
+    run.t = t;
+    run.opt = &opt;
+    run.fn = fn;
+    run.ctx = ctx;
+    run.diag = diag;
+    tk_status st = choose_sink(&run, fn, err);
+    if (st != TK_OK || (opt.cfg && (st = tk_dcfg_trace_processes_in(t, opt.cfg, &opt, err))))
+        return st;
+    size_t *chunks = NULL, nsel = 0;
+    if ((st = select_chunks(t, &opt, &chunks, &nsel, err)) != TK_OK)
+        return st;
     tk_threadpool *pool = NULL;
-    tk_status st = TK_OK;
-    if (opt.threads > 1 && nsel > 1 && (st = tk_threadpool_create(&pool, opt.threads, err)) != TK_OK) {
+    if (opt.threads > 1 && nsel > 1 &&
+        (st = tk_threadpool_create(&pool, opt.threads, err)) != TK_OK) {
         tk_free(chunks);
         return st;
     }
@@ -484,18 +606,10 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
         tk_threadpool_free(pool);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    decode_run run;
-    memset(&run, 0, sizeof run);
-    run.t = t;
-    run.opt = &opt;
-    run.fn = fn;
-    run.ctx = ctx;
-    run.diag = diag;
     run.chunks = chunks;
     run.jobs = jobs;
     run.window = window;
     run.limit = opt.max_chunk_edges ? opt.max_chunk_edges : ((size_t)1 << 20);
-    run.count_only = fn == NULL && !opt.render;
     run.st = TK_OK;
     tk_error_clear(&run.err);
     pthread_mutex_init(&run.lock, NULL);
@@ -505,7 +619,7 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
     pthread_mutex_destroy(&run.lock);
     *total = run.total;
     st = run.st;
-    if (st != TK_OK && st != TK_END)
+    if (st != TK_OK && st != TK_END && err) /* err may be NULL */
         *err = run.err;
     else if (st == TK_OK && run.failed)
         st = TK_ERR_CHECK;

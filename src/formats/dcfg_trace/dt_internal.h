@@ -216,4 +216,33 @@ tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_
                           tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out,
                           tk_diag *diag, tk_error *err);
 
+/* ---- decoded edges through the DCFG (dt_walk.c) ------------------------------ */
+
+enum { DT_WALK_OK, DT_WALK_PROCESS, DT_WALK_EDGE, DT_WALK_INSTRS };
+
+/* A chunk's walk, from one piece of its edges to the next. */
+typedef struct dt_walk {
+    const tk_cfg *cfg;
+    const tk_cfg_process *proc; /* the thread's process in cfg (NULL: none) */
+    tk_dcfg_trace_steps which;
+    size_t chunk;
+    uint64_t pid;
+    int64_t pid_offset;         /* of the process's row */
+    uint64_t instrs;            /* the thread's instruction count after the edges so far */
+    int failed;                 /* DT_WALK_*: why the walk stopped */
+    uint32_t bad_edge;          /* DT_WALK_EDGE: the edge the process lacks */
+} dt_walk;
+
+/* Start the walk of chunk (of process P) through cfg (NULL: a walk that only passes the
+ * edges on). */
+void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                   tk_dcfg_trace_steps which, size_t chunk, const dt_process *P);
+/* The next edges of the chunk: returns how many of edges[0..n) it took (all, or at most
+ * TK_DCFG_TRACE_PIECE_STEPS with steps: the steps of those it selects go to
+ * steps[0..*nsteps)); fewer when one failed (w->failed set, that edge not taken). */
+size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_step *steps,
+                     size_t *nsteps);
+/* The located error of a walk that failed: TK_ERR_FORMAT. */
+tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err);
+
 #endif

@@ -1,0 +1,342 @@
+/* Decoding a DCFG-Trace through the DCFG of the run (tracekit/dcfg_trace.h: the pieces and
+ * steps of tk_dcfg_trace_decode with opt.cfg, what `tracekit decode --what
+ * blocks|addrs|calls` prints): the steps against the DCFG, the instruction counts, the
+ * selections, parallel rendering in small pieces, and the located errors. */
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+static const char gen11[] = "tests/data/dcfg_trace/pass/gen11.level9.trace.json";
+static const char gen11_dcfg[] = "tests/data/dcfg_trace/pass/gen11.dcfg.json";
+
+/* What the receiver keeps: every edge and step, in order, with the chunk of each. */
+typedef struct seen {
+    uint32_t edges[1024];
+    tk_dcfg_trace_step steps[1024];
+    size_t step_chunk[1024];
+    size_t nedges, nsteps, pieces, stop_after;
+    uint64_t tids[1024];
+    int bad_piece; /* a piece whose head does not match its chunk */
+    const tk_dcfg_trace *t;
+} seen;
+
+static int keep(void *ctx, const tk_dcfg_trace_piece *p) {
+    seen *v = ctx;
+    tk_dcfg_trace_thread_info ti;
+    tk_dcfg_trace_thread(v->t, p->thread, &ti);
+    tk_dcfg_trace_process_info pi;
+    tk_dcfg_trace_process(v->t, ti.process, &pi);
+    if (p->chunk < ti.first_chunk || p->chunk >= ti.first_chunk + ti.nchunks ||
+        p->thread_id != ti.thread_id || p->pid != pi.pid || p->nedges > TK_DCFG_TRACE_PIECE_STEPS)
+        v->bad_piece = 1;
+    for (size_t i = 0; i < p->nedges && v->nedges < 1024; i++)
+        v->edges[v->nedges++] = p->edges[i];
+    for (size_t i = 0; i < p->nsteps && v->nsteps < 1024; i++) {
+        v->step_chunk[v->nsteps] = p->chunk;
+        v->tids[v->nsteps] = p->thread_id;
+        v->steps[v->nsteps++] = p->steps[i];
+    }
+    v->pieces++;
+    return v->stop_after && v->pieces >= v->stop_after;
+}
+
+static int open_both(const char *trace, const char *dcfg, tk_dcfg_trace **t, tk_cfg **cfg) {
+    tk_error err;
+    tk_error_clear(&err);
+    *t = NULL;
+    *cfg = NULL;
+    return TK_CHECK(tk_dcfg_trace_open(t, trace, NULL, &err) == TK_OK) &&
+           TK_CHECK(tk_dcfg_read_path(cfg, dcfg, NULL, &err) == TK_OK);
+}
+
+static tk_status walk(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which,
+                      seen *v, tk_error *err) {
+    tk_dcfg_trace_decode_options o = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    o.cfg = cfg;
+    o.steps = which;
+    o.piece = keep;
+    v->t = t;
+    uint64_t total;
+    return tk_dcfg_trace_decode(t, &o, NULL, v, &total, NULL, err);
+}
+
+/* Every edge is a step: its edge in the DCFG, its ends, its kind, and the thread's
+ * instruction count, which ends each chunk at PRECEDING_INSTR_COUNT + INSTR_COUNT. */
+static void test_steps_follow_the_dcfg(void) {
+    tk_dcfg_trace *t;
+    tk_cfg *cfg;
+    tk_error err;
+    tk_error_clear(&err);
+    static seen v;
+    memset(&v, 0, sizeof v);
+    if (open_both(gen11, gen11_dcfg, &t, &cfg) &&
+        TK_CHECK(walk(t, cfg, TK_DCFG_TRACE_STEPS_ALL, &v, &err) == TK_OK)) {
+        TK_CHECK_EQ_U64(v.nedges, 800);
+        TK_CHECK_EQ_U64(v.nsteps, 800);
+        TK_CHECK(!v.bad_piece);
+        const tk_cfg_process *p = tk_cfg_process_at(cfg, tk_cfg_find_process(cfg, 77));
+        uint64_t instrs = 0;
+        size_t bad = 0, ends = 0;
+        for (size_t i = 0; i < v.nsteps; i++) {
+            const tk_dcfg_trace_step *s = &v.steps[i];
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, v.step_chunk[i], &ci);
+            if (i == 0 || v.step_chunk[i] != v.step_chunk[i - 1])
+                instrs = ci.preceding_instr_count;
+            tk_cfg_edge_info e;
+            tk_cfg_edge_get(cfg, p, s->edge, &e);
+            tk_cfg_block_info b;
+            tk_cfg_block_get(p, e.src, &b); /* zeros for a special node */
+            instrs += b.num_instrs;
+            if (s->edge_id != v.edges[i] || e.id != s->edge_id || e.src != s->src ||
+                e.tgt != s->tgt || e.kind != s->kind || s->instrs != instrs)
+                bad++;
+            if (i + 1 == v.nsteps || v.step_chunk[i + 1] != v.step_chunk[i])
+                ends += s->instrs == ci.preceding_instr_count + ci.instr_count;
+        }
+        TK_CHECK_EQ_U64(bad, 0);
+        TK_CHECK_EQ_U64(ends, tk_dcfg_trace_chunk_count(t));
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+/* BLOCKS and CALLS keep those steps of ALL whose source is a block, or which call or
+ * return, with the same instruction counts; the pieces still carry every edge. */
+static void test_selections(void) {
+    tk_dcfg_trace *t;
+    tk_cfg *cfg;
+    tk_error err;
+    tk_error_clear(&err);
+    static seen all, blocks, calls;
+    memset(&all, 0, sizeof all);
+    memset(&blocks, 0, sizeof blocks);
+    memset(&calls, 0, sizeof calls);
+    if (open_both(gen11, gen11_dcfg, &t, &cfg) &&
+        TK_CHECK(walk(t, cfg, TK_DCFG_TRACE_STEPS_ALL, &all, &err) == TK_OK) &&
+        TK_CHECK(walk(t, cfg, TK_DCFG_TRACE_STEPS_BLOCKS, &blocks, &err) == TK_OK) &&
+        TK_CHECK(walk(t, cfg, TK_DCFG_TRACE_STEPS_CALLS, &calls, &err) == TK_OK)) {
+        const tk_cfg_process *p = tk_cfg_process_at(cfg, tk_cfg_find_process(cfg, 77));
+        size_t nb = 0, nc = 0, bad = 0;
+        for (size_t i = 0; i < all.nsteps; i++) {
+            const tk_dcfg_trace_step *s = &all.steps[i];
+            if (tk_cfg_block_image(p, s->src) != TK_CFG_NONE &&
+                (nb >= blocks.nsteps || memcmp(&blocks.steps[nb++], s, sizeof *s) != 0))
+                bad++;
+            if ((tk_edge_kind_is_any_call(s->kind) || tk_edge_kind_is_any_return(s->kind)) &&
+                (nc >= calls.nsteps || memcmp(&calls.steps[nc++], s, sizeof *s) != 0))
+                bad++;
+        }
+        TK_CHECK_EQ_U64(bad, 0);
+        /* `tracekit decode --what blocks` prints 798 lines, `--what calls` 4 */
+        TK_CHECK_EQ_U64(nb, 798);
+        TK_CHECK_EQ_U64(blocks.nsteps, 798);
+        TK_CHECK_EQ_U64(nc, 4);
+        TK_CHECK_EQ_U64(calls.nsteps, 4);
+        TK_CHECK_EQ_U64(blocks.nedges, 800);
+        TK_CHECK_EQ_U64(calls.nedges, 800);
+        /* the first call: "77 0 1 call 10 28 f2" */
+        if (calls.nsteps == 4) {
+            TK_CHECK_EQ_U64(calls.tids[0], 0);
+            TK_CHECK_EQ_U64(calls.steps[0].instrs, 1);
+            TK_CHECK(tk_edge_kind_is_any_call(calls.steps[0].kind));
+            TK_CHECK_EQ_U64(tk_cfg_node_id(cfg, p, calls.steps[0].src), 10);
+            TK_CHECK_EQ_U64(tk_cfg_node_id(cfg, p, calls.steps[0].tgt), 28);
+        }
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+/* Rendering: "chunk instrs\n" per step. */
+static int render_steps(const void *ctx, const tk_dcfg_trace_piece *p, tk_dcfg_trace_text *out) {
+    (void)ctx;
+    if (tk_dcfg_trace_text_reserve(out, p->nsteps * 48 + 1, NULL) != TK_OK)
+        return 1;
+    for (size_t i = 0; i < p->nsteps; i++)
+        out->len += (size_t)snprintf(out->data + out->len, 48, "%zu %llu %u\n", p->chunk,
+                                     (unsigned long long)p->steps[i].instrs, p->steps[i].edge_id);
+    return 0;
+}
+
+typedef struct text {
+    char p[65536];
+    size_t n;
+} text;
+
+static int append(void *ctx, size_t chunk, const char *data, size_t len) {
+    (void)chunk;
+    text *o = ctx;
+    if (o->n + len > sizeof o->p)
+        return 1;
+    memcpy(o->p + o->n, data, len);
+    o->n += len;
+    return 0;
+}
+
+static tk_status render_all(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
+                            size_t max_chunk_edges, text *o, tk_error *err) {
+    tk_dcfg_trace_decode_options d = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    d.cfg = cfg;
+    d.steps = TK_DCFG_TRACE_STEPS_ALL;
+    d.threads = threads;
+    d.max_chunk_edges = max_chunk_edges;
+    d.render = render_steps;
+    d.write_text = append;
+    uint64_t total;
+    return tk_dcfg_trace_decode(t, &d, NULL, o, &total, NULL, err);
+}
+
+/* On 3 threads, with the chunks of more than 7 edges decoded in pieces while delivering
+ * (the instruction count carried from piece to piece), the text is the serial one. */
+static void test_parallel_pieces(void) {
+    tk_dcfg_trace *t;
+    tk_cfg *cfg;
+    tk_error err;
+    tk_error_clear(&err);
+    static text serial, parallel, pieces;
+    serial.n = parallel.n = pieces.n = 0;
+    if (open_both(gen11, gen11_dcfg, &t, &cfg) &&
+        TK_CHECK(render_all(t, cfg, 1, 0, &serial, &err) == TK_OK) &&
+        TK_CHECK(render_all(t, cfg, 3, 0, &parallel, &err) == TK_OK) &&
+        TK_CHECK(render_all(t, cfg, 3, 7, &pieces, &err) == TK_OK)) {
+        TK_CHECK(serial.n > 800 * 6);
+        TK_CHECK(parallel.n == serial.n && memcmp(parallel.p, serial.p, serial.n) == 0);
+        TK_CHECK(pieces.n == serial.n && memcmp(pieces.p, serial.p, serial.n) == 0);
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+/* An edge the DCFG lacks: the steps before it are delivered, then the error at its chunk's
+ * row; with diag, reported there and the decoding goes on. A process the DCFG lacks: an
+ * error before anything is delivered. */
+static void test_errors(void) {
+    tk_dcfg_trace *t;
+    tk_cfg *cfg;
+    tk_error err;
+    tk_error_clear(&err);
+    static seen v;
+    memset(&v, 0, sizeof v);
+    if (open_both("tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg, &t,
+                  &cfg)) {
+        for (int which = TK_DCFG_TRACE_NO_STEPS; which <= TK_DCFG_TRACE_STEPS_CALLS; which++) {
+            memset(&v, 0, sizeof v);
+            TK_CHECK_EQ_I64(walk(t, cfg, (tk_dcfg_trace_steps)which, &v, &err), TK_ERR_FORMAT);
+            TK_CHECK_STR(err.message, "edge 99999 is not an edge of process 77 in the DCFG");
+            TK_CHECK_EQ_U64(err.line, 22);
+            TK_CHECK_EQ_U64(err.column, 7);
+            TK_CHECK_EQ_U64(v.nedges, 0); /* the first edge of the first chunk */
+            TK_CHECK_EQ_U64(v.pieces, 1);
+        }
+        tk_diag diag;
+        tk_diag_init(&diag, NULL, NULL);
+        tk_dcfg_trace_decode_options o = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        o.cfg = cfg;
+        o.steps = TK_DCFG_TRACE_STEPS_ALL;
+        o.piece = keep;
+        memset(&v, 0, sizeof v);
+        v.t = t;
+        uint64_t total;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &o, NULL, &v, &total, &diag, &err), TK_ERR_CHECK);
+        TK_CHECK_EQ_U64(diag.errors, 1);
+        TK_CHECK(v.nsteps > 0 && v.nsteps == v.nedges);
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+    if (open_both(gen11, "tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2",
+                  &t, &cfg)) {
+        memset(&v, 0, sizeof v);
+        TK_CHECK_EQ_I64(walk(t, cfg, TK_DCFG_TRACE_STEPS_ALL, &v, &err), TK_ERR_FORMAT);
+        TK_CHECK_STR(err.message, "process 77 is not in the DCFG");
+        TK_CHECK(err.line > 0);
+        TK_CHECK_EQ_U64(v.pieces, 0);
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+/* A thread whose instruction count passes 2^64 - 1 (PRECEDING_INSTR_COUNT near it, the
+ * blocks of the edges holding more than INSTR_COUNT): an error at the chunk, for the steps
+ * only (a check without steps counts no instructions). */
+static void test_instruction_count_overflow(void) {
+    tk_dcfg_trace *t0, *t = NULL;
+    tk_cfg *cfg;
+    tk_error err;
+    tk_error_clear(&err);
+    if (!open_both(gen11, gen11_dcfg, &t0, &cfg)) {
+        tk_dcfg_trace_free(t0);
+        tk_cfg_free(cfg);
+        return;
+    }
+    tk_dcfg_trace_free(t0);
+    FILE *f = fopen(gen11, "rb");
+    static char doc[8192];
+    size_t n = f ? fread(doc, 1, sizeof doc - 64, f) : 0;
+    if (f)
+        fclose(f);
+    doc[n] = 0;
+    /* the first chunk of thread 1 starts at 2^64 - 20 and says it holds 5 instructions
+     * (its end fits) where its source blocks hold 711 */
+    char *row = strstr(doc, "[ 1, [ [");
+    char *at = row ? strstr(row, "[ 0, ") : NULL;
+    if (TK_CHECK(at != NULL)) {
+        at = strchr(at, '[') + 2;
+        char fixed[8192];
+        size_t k = (size_t)(at - doc);
+        memcpy(fixed, doc, k);
+        int m = snprintf(fixed + k, sizeof fixed - k, "18446744073709551596, 5%s",
+                         at + strlen("0, 711"));
+        if (TK_CHECK(tk_dcfg_trace_open_memory(&t, fixed, k + (size_t)m, "late", NULL, &err) ==
+                     TK_OK)) {
+            static seen v;
+            memset(&v, 0, sizeof v);
+            TK_CHECK_EQ_I64(walk(t, cfg, TK_DCFG_TRACE_STEPS_CALLS, &v, &err), TK_ERR_FORMAT);
+            TK_CHECK(strstr(err.message, "instruction count passes 2^64 - 1") != NULL);
+            TK_CHECK(err.line > 0);
+            TK_CHECK_EQ_U64(v.nsteps, 3); /* those of thread 0, the first of thread 1 (at 1) */
+            memset(&v, 0, sizeof v);
+            TK_CHECK_EQ_I64(walk(t, cfg, TK_DCFG_TRACE_NO_STEPS, &v, &err), TK_OK);
+            TK_CHECK_EQ_U64(v.nedges, 800);
+        }
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+/* A receiver that stops; callbacks that do not go together. */
+static void test_stop_and_refusals(void) {
+    tk_dcfg_trace *t;
+    tk_cfg *cfg;
+    tk_error err;
+    tk_error_clear(&err);
+    static seen v;
+    memset(&v, 0, sizeof v);
+    if (open_both(gen11, gen11_dcfg, &t, &cfg)) {
+        v.stop_after = 2;
+        TK_CHECK_EQ_I64(walk(t, cfg, TK_DCFG_TRACE_STEPS_ALL, &v, &err), TK_END);
+        TK_CHECK_EQ_U64(v.pieces, 2);
+        tk_dcfg_trace_decode_options o = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        uint64_t total;
+        o.steps = TK_DCFG_TRACE_STEPS_ALL;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &o, NULL, NULL, &total, NULL, &err), TK_ERR_ARG);
+        o.steps = TK_DCFG_TRACE_NO_STEPS;
+        o.piece = keep;
+        o.render = render_steps;
+        o.write_text = append;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &o, NULL, NULL, &total, NULL, &err), TK_ERR_ARG);
+        /* only the check: every edge counted */
+        tk_dcfg_trace_decode_options c = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        c.cfg = cfg;
+        c.threads = 2;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &c, NULL, NULL, &total, NULL, &err), TK_OK);
+        TK_CHECK_EQ_U64(total, 800);
+    }
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+TK_TEST_MAIN(TK_CASE(test_steps_follow_the_dcfg), TK_CASE(test_selections),
+             TK_CASE(test_parallel_pieces), TK_CASE(test_errors),
+             TK_CASE(test_instruction_count_overflow), TK_CASE(test_stop_and_refusals))
