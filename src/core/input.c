@@ -556,7 +556,9 @@ static tk_status open_memory_block(tk_input *in, const uint8_t *data, size_t len
         in->mem = data;
         in->mem_len = len;
         if (in->comp == TK_COMP_BZIP2)
-            in->bzp = tk_bz2par_start(data, len, in->opt.threads ? in->opt.threads : tk_cpu_count());
+            in->bzp = tk_bz2par_start(data, len, in->opt.threads ? in->opt.threads : tk_cpu_count(),
+                                      in->opt.parallel_min ? in->opt.parallel_min
+                                                           : TK_BZ2PAR_MIN_SIZE);
     }
     return TK_OK;
 }
