@@ -241,6 +241,23 @@ typedef struct tk_profile_merge_options {
 TK_API tk_status tk_profile_merged(tk_profile **out, const tk_profile *src,
                                    const tk_profile_merge_options *opt, tk_error *err);
 
+/* The same made one profile at a time: tk_profile_merger_add of the profiles of some inputs
+ * (each read on its own), in their order, then tk_profile_merger_finish, give what
+ * tk_profile_merged gives of the profile of all of them read one after the other. */
+typedef struct tk_profile_merger tk_profile_merger;
+TK_API tk_status tk_profile_merger_open(tk_profile_merger **out,
+                                        const tk_profile_merge_options *opt, tk_error *err);
+/* src's costs into the merge. An event type that src brings after the earlier ones recorded
+ * costs is refused, as reading them into one profile refuses it. Returns TK_OK,
+ * TK_ERR_UNSUPPORTED (such an event type), TK_ERR_NOMEM, TK_ERR_LIMIT (a sum over 64 bits);
+ * after an error, only tk_profile_merger_free. */
+TK_API tk_status tk_profile_merger_add(tk_profile_merger *m, const tk_profile *src,
+                                       tk_error *err);
+/* The merged profile (*out, tk_profile_free); m is freed. Returns TK_OK, TK_ERR_LIMIT. */
+TK_API tk_status tk_profile_merger_finish(tk_profile_merger *m, tk_profile **out,
+                                          tk_error *err);
+TK_API void tk_profile_merger_free(tk_profile_merger *m);
+
 /* Canonical, deterministic text of the whole model (sorted). */
 TK_API tk_status tk_profile_dump(const tk_profile *p, const tk_writer *out, tk_error *err);
 

@@ -979,47 +979,6 @@ tk_status tk_profile_one_part(tk_profile **prof, tk_error *err)
     return TK_OK;
 }
 
-/* The one part of a merge: the first part's command and the description line (none when
- * src has no part). */
-static tk_status merged_part(tk_profile *dst, const tk_profile *src, const char *desc,
-                             tk_prof_part **into, tk_error *err)
-{
-    tk_status st = tk_profile_add_part(dst, into, err);
-    if (st != TK_OK || !src->part_count) return st;
-    if (src->parts[0]->cmd)
-        st = tk_prof_part_set_cmd(*into, src->parts[0]->cmd, strlen(src->parts[0]->cmd), err);
-    if (st == TK_OK && desc) st = tk_profile_part_add_desc(*into, desc, strlen(desc), err);
-    return st;
-}
-
-tk_status tk_profile_merged(tk_profile **out, const tk_profile *src,
-                            const tk_profile_merge_options *opt, tk_error *err)
-{
-    static const tk_profile_merge_options defaults = TK_PROFILE_MERGE_OPTIONS_INIT;
-    if (!opt) opt = &defaults;
-    *out = NULL;
-    tk_profile *dst;
-    tk_prof_part *into = NULL;
-    tk_status st = tk_profile_open(&dst, err);
-    if (st != TK_OK) return st;
-    if (!opt->keep_parts && (st = merged_part(dst, src, opt->desc, &into, err)) != TK_OK)
-        st = tk_error_set(err, st, "out of memory");
-    if (st == TK_OK) st = tk_profile_merge(dst, src, into, err);
-    if (st == TK_OK && into) {
-        tk_prof_part_set_summary(dst, into, NULL);
-        if ((st = tk_profile_part_fill_totals(dst, into, err)) != TK_OK)
-            st = tk_error_set(err, st, "cost sum overflows 64 bits");
-        else
-            tk_prof_part_set_summary(dst, into, into->totals);
-    }
-    if (st != TK_OK) {
-        tk_profile_free(dst);
-        return st;
-    }
-    *out = dst;
-    return TK_OK;
-}
-
 /* ---- string ranks (for deterministic output) ---------------------------- */
 
 typedef struct str_ref {

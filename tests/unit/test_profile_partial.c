@@ -4,7 +4,9 @@
  * their bytes or not, is that of the profiles read one after the other into one profile,
  * entry for entry; the bytes are canonical (every grouping gives the same); what reading the
  * profiles into one refuses, the merge refuses. On the profiles of tests/data and on
- * generated ones (recursion levels, mutual recursion, inlined files, other event orders). */
+ * generated ones (recursion levels, mutual recursion, inlined files, other event orders).
+ * And `merge`'s merger of profiles read one at a time (tk_profile_merger) writes what
+ * tk_profile_merged writes of them read into one profile. */
 #include <stdarg.h>
 
 #include "tk_test.h"
@@ -431,5 +433,73 @@ static void test_bad_bytes(void)
     free(f.p);
 }
 
+/* callgrind text of p into t */
+static int write_text(const tk_profile *p, text *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    int ok = f && tk_callgrind_write(p, TK_TEST_WRITER(f), &wo, NULL) == TK_OK;
+    if (f) fclose(f);
+    t->p = buf;
+    t->len = len;
+    return ok;
+}
+
+/* The merger's profile of files[0..n), each read on its own, against tk_profile_merged of
+ * them read into one; both fail or neither. */
+static void merger_agrees(const text *files, size_t n, int keep_parts)
+{
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    tk_profile_merge_options mo = TK_PROFILE_MERGE_OPTIONS_INIT;
+    mo.keep_parts = keep_parts;
+    mo.desc = "Trigger: test";
+    tk_profile *all = NULL, *one = NULL, *two = NULL;
+    if (tk_profile_open(&all, NULL) != TK_OK) return;
+    int ok1 = 1;
+    for (size_t i = 0; i < n && ok1; i++)
+        ok1 = tk_callgrind_read_buffer(all, files[i].p, files[i].len, &o, NULL) == TK_OK;
+    ok1 = ok1 && tk_profile_merged(&one, all, &mo, NULL) == TK_OK;
+    tk_profile_merger *m = NULL;
+    int ok2 = tk_profile_merger_open(&m, &mo, NULL) == TK_OK;
+    for (size_t i = 0; i < n && ok2; i++) {
+        tk_profile *p = NULL;
+        ok2 = tk_profile_open(&p, NULL) == TK_OK &&
+              tk_callgrind_read_buffer(p, files[i].p, files[i].len, &o, NULL) == TK_OK &&
+              tk_profile_merger_add(m, p, NULL) == TK_OK;
+        tk_profile_free(p);
+    }
+    if (ok2) ok2 = tk_profile_merger_finish(m, &two, NULL) == TK_OK;
+    else tk_profile_merger_free(m);
+    TK_CHECK(ok1 == ok2);
+    text a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    if (ok1 && ok2 && write_text(one, &a) && write_text(two, &b))
+        TK_CHECK(a.len == b.len && memcmp(a.p, b.p, a.len) == 0);
+    free(a.p);
+    free(b.p);
+    tk_profile_free(all);
+    tk_profile_free(one);
+    tk_profile_free(two);
+}
+
+static void test_merger_of_profiles(void)
+{
+    for (unsigned seed = 1; seed <= 40; seed++) {
+        text files[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+        size_t n = 1 + seed % 4;
+        for (size_t i = 0; i < n; i++) generate(seed * 104729u + (unsigned)i, &files[i]);
+        merger_agrees(files, n, (int)(seed % 2));
+        free_texts(files, n);
+    }
+    text f[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    TK_CHECK(slurp("tests/data/callgrind/pass/demo-every.out", &f[0]));
+    TK_CHECK(slurp("tests/data/callgrind/pass/demo-every.out.1", &f[1]));
+    TK_CHECK(slurp("tests/data/callgrind/pass/demo-jumps.out", &f[2]));
+    merger_agrees(f, 3, 0);
+    merger_agrees(f, 3, 1);
+    free_texts(f, 3);
+}
+
 TK_TEST_MAIN(TK_CASE(test_corpus_profiles), TK_CASE(test_generated_profiles),
-             TK_CASE(test_one_profile), TK_CASE(test_bad_bytes))
+             TK_CASE(test_one_profile), TK_CASE(test_bad_bytes), TK_CASE(test_merger_of_profiles))

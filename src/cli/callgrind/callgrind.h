@@ -77,6 +77,7 @@ typedef struct cli_callgrind_each {
      * Returns 0 or -1. */
     int (*merge)(void *arg, void **acc, void *later);
     void (*free)(void *result);
+    int window; /* results waiting for their merge at most (0: twice the jobs) */
 } cli_callgrind_each;
 
 /* Inputs [ctx->lo, ctx->hi) read as `how` says on `jobs` threads, each into a profile of its
@@ -103,6 +104,13 @@ int cli_callgrind_load_summary(cli_ctx *ctx, const tk_callgrind_read_options *ho
 int cli_callgrind_team_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
                                const tk_prof_partial_options *po, unsigned jobs,
                                cli_callgrind_notes *notes, tk_prof_partial **pp, tk_profile **p);
+
+/* What merge writes of several inputs: their profiles, read on `jobs` threads each into its
+ * own, merged in order (tk_profile_merger), the notes printed in order; or, when anything
+ * failed, the profile of the inputs read one after the other merged (tk_profile_merged),
+ * which said what failed as tracekit does. Returns an exit code. */
+int cli_callgrind_load_merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs,
+                              tk_profile **out);
 
 /* The same with this detail and nothing else asked for. */
 int cli_callgrind_load(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out);

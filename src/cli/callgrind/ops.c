@@ -12,7 +12,7 @@ const cli_format_ops cli_callgrind_ops = {
              [CLI_DIFF] = cli_callgrind_diff_opts,
              [CLI_MERGE] = cli_callgrind_merge_opts},
     .team = 1u << CLI_REPORT | 1u << CLI_MERGE,
-    .lazy = 1u << CLI_REPORT,
+    .lazy = 1u << CLI_REPORT | 1u << CLI_MERGE,
     .run = {[CLI_INFO] = cli_callgrind_info,
             [CLI_CHECK] = cli_callgrind_check,
             [CLI_REPORT] = cli_callgrind_report,

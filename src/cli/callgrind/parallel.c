@@ -226,7 +226,7 @@ int cli_callgrind_read_parallel(cli_ctx *ctx, const tk_callgrind_read_options *h
     r.how = how;
     r.each = each;
     r.next = r.merged = ctx->lo;
-    r.window = 2 * (int)(jobs ? jobs : 1);
+    r.window = each->window ? each->window : 2 * (int)(jobs ? jobs : 1);
     r.in = calloc((size_t)ctx->ninputs + 1, sizeof *r.in);
     if (!r.in || pthread_mutex_init(&r.lock, NULL) != 0) {
         free(r.in);
@@ -279,7 +279,7 @@ int cli_callgrind_own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how
                               tk_prof_partial **out, cli_callgrind_noted *notes)
 {
     cli_callgrind_each each = {(void *)(uintptr_t)po, make_partial, merge_partial,
-                               free_partial};
+                               free_partial, 0};
     void *acc = NULL;
     *out = NULL;
     if (cli_callgrind_read_parallel(ctx, how, jobs, &each, &acc, notes) != 0) return -1;
@@ -308,4 +308,54 @@ int cli_callgrind_load_summary(cli_ctx *ctx, const tk_callgrind_read_options *ho
     cli_callgrind_noted_say(noted.data, noted.size, notes);
     cli_callgrind_noted_free(&noted);
     return CLI_EXIT_OK;
+}
+
+/* ---- the profiles of a merge ------------------------------------------------------------ */
+
+static int keep_profile(void *arg, tk_profile *p, void **out)
+{
+    (void)arg;
+    *out = p;
+    return 0;
+}
+
+static int merge_profile(void *arg, void **acc, void *later)
+{
+    (void)acc; /* the merger, arg, is the result */
+    tk_status st = tk_profile_merger_add(arg, later, NULL);
+    tk_profile_free(later);
+    return st == TK_OK ? 0 : -1;
+}
+
+static void free_profile(void *x) { tk_profile_free(x); }
+
+int cli_callgrind_load_merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs,
+                              tk_profile **out)
+{
+    *out = NULL;
+    tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
+    tk_profile_merger *m = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_profile_merger_open(&m, mo, &err) != TK_OK) return cli_error(&err);
+    /* whole profiles wait for their turn: no more than one per job */
+    cli_callgrind_each each = {m, keep_profile, merge_profile, free_profile, (int)jobs};
+    void *acc = NULL;
+    cli_callgrind_noted noted;
+    int read = cli_callgrind_read_parallel(ctx, &how, jobs, &each, &acc, &noted) == 0;
+    if (!read)
+        tk_profile_merger_free(m);
+    else if (tk_profile_merger_finish(m, out, NULL) == TK_OK) { /* (which frees m) */
+        cli_callgrind_noted_say(noted.data, noted.size, NULL);
+        cli_callgrind_noted_free(&noted);
+        return CLI_EXIT_OK;
+    } else
+        cli_callgrind_noted_free(&noted);
+    /* what failed, said as tracekit says it: every input read anew, one after the other */
+    tk_profile *src = NULL;
+    int rc = cli_team_reopen_all(ctx);
+    if (rc == CLI_EXIT_OK) rc = cli_callgrind_load_range(ctx, &how, NULL, &src);
+    if (rc == CLI_EXIT_OK && tk_profile_merged(out, src, mo, &err) != TK_OK) rc = cli_error(&err);
+    tk_profile_free(src);
+    return rc;
 }
