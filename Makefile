@@ -5,7 +5,7 @@
 #                   threaded code under ThreadSanitizer, and the general paths only
 #   make test-binaries BUILD=build-nofast CFLAGS=-DTK_NO_FAST_PATH
 #                   a build without the fast paths (src/core/fastpath.h)
-#   make check-quick the edit loop: unit and CLI tests and fuzz replays, plain build
+#   make check-quick the edit loop: conventions, unit and CLI tests, fuzz replays, plain build
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
 #   make bench      benchmarks against the tools users would pick instead
@@ -112,7 +112,7 @@ include recorder/recorder.mk
 
 .SECONDARY:
 
-.PHONY: all deps viewers-deps check check-quick musl-test-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
+.PHONY: all deps viewers-deps check check-quick musl-test-binaries unit-cli-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(MPI_PROGRAM) $(MAN_STAMP) $(COMPLETION) $(RECORDER_ALL)
 
@@ -206,28 +206,56 @@ test-binaries: $(PROGRAM) $(MPI_PROGRAM) $(MPI_BATCH) $(TEST_BIN) $(REPLAY_BIN) 
 # The integration scripts run once (plain build); the ThreadSanitizer build
 # runs the tests of the threaded code only (tests/run.sh); the build without
 # fast paths (-DTK_NO_FAST_PATH: every reader's general code, which the fast
-# paths must agree with) runs the unit, CLI and fuzz-replay tests.
+# paths must agree with) is the musl build (static, -DTK_PORTABLE: the portable
+# fallbacks, and -DTK_NO_FAST_PATH), which runs the unit, CLI and fuzz-replay
+# tests.
+# The five builds are made side by side by one make (its jobserver shares the
+# CPUs), each of what its tests run only: the plain build is what `make` makes
+# (-O2 -g, with the man pages, completion and recorder the integration scripts
+# use); the others are made for their tests, with less optimisation and debug
+# information (ASan and TSan at -O1 with line tables, as their manuals advise;
+# clang at -O2 without debug information; musl at -O1),
+# which halves the time to compile them.
+CHECK_BUILDS := build build-asan build-clang build-tsan build-musl
+CHECK_MAKEFLAGS := --no-print-directory -s
+TSAN_TESTS := $(addprefix build-tsan/tests/,test_threadpool test_bz2_parallel test_dcfg_trace \
+                test_dcfg_trace_steps)
 check: deps viewers-deps
-	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries build/libtracekit.so BUILD=build
-	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-asan SAN=asan
-	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-clang CC=clang
-	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-tsan SAN=tsan
-	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-nofast \
-	    CFLAGS=-DTK_NO_FAST_PATH
-	@$(MAKE) --no-print-directory -s musl-test-binaries
-	@tests/run.sh build build-asan build-clang build-tsan build-musl build-nofast
+	@$(MAKE) --no-print-directory -s -j$(NPROC) check-binaries
+	@tests/run.sh $(CHECK_BUILDS)
+
+.PHONY: check-binaries $(addprefix check-binaries-,$(CHECK_BUILDS))
+check-binaries: $(addprefix check-binaries-,$(CHECK_BUILDS))
+check-binaries-build:
+	@$(MAKE) $(CHECK_MAKEFLAGS) all test-binaries BUILD=build
+check-binaries-build-asan:
+	@$(MAKE) $(CHECK_MAKEFLAGS) test-binaries BUILD=build-asan SAN=asan OPT="-O1 -g1"
+check-binaries-build-clang:
+	@$(MAKE) $(CHECK_MAKEFLAGS) test-binaries BUILD=build-clang CC=clang OPT="-O2 -g0" RECORDER_ALL=
+check-binaries-build-tsan:
+	@$(MAKE) $(CHECK_MAKEFLAGS) build-tsan/tracekit $(TSAN_TESTS) BUILD=build-tsan SAN=tsan OPT="-O1 -g1"
+check-binaries-build-musl:
+	@$(MAKE) $(CHECK_MAKEFLAGS) musl-test-binaries MUSL_OPT="-O1 -g0" \
+	    MUSL_CFLAGS="-DTK_PORTABLE -DTK_NO_FAST_PATH"
 
 # The musl build (static, -DTK_PORTABLE: every portable fallback of
 # src/core/compat.h), against Debian's static archives of the dependencies and
 # a shim of the glibc entry points they call (tests/musl/glibc_shim.c).
 MUSL_A := $(addprefix /usr/lib/x86_64-linux-gnu/,libdw.a libelf.a libzstd.a liblzma.a libz.a \
                      libbz2.a libiberty.a)
+MUSL_TARGETS ?= test-binaries
+MUSL_OPT ?= -O2 -g
+MUSL_CFLAGS ?= -DTK_PORTABLE
 musl-test-binaries:
 	@scripts/musl-includes.sh build-musl/include
-	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries BUILD=build-musl CC=musl-gcc \
-	    CFLAGS=-DTK_PORTABLE PKG_CFLAGS=-Ibuild-musl/include LDFLAGS=-static \
+	@$(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) \
+	    $(MUSL_TARGETS) BUILD=build-musl CC=musl-gcc OPT="$(MUSL_OPT)" \
+	    CFLAGS="$(MUSL_CFLAGS)" PKG_CFLAGS=-Ibuild-musl/include LDFLAGS=-static \
 	    LIBS="$(MUSL_A) build-musl/obj/tests/musl/glibc_shim.o -lpthread -lm" \
 	    LIB_SRC_EXTRA=tests/musl/glibc_shim.c
+
+# What the unit and CLI tests run: the program and the unit-test binaries.
+unit-cli-binaries: $(PROGRAM) $(TEST_BIN)
 
 check-quick: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries build/libtracekit.so BUILD=build

@@ -28,6 +28,7 @@ static outcome read_with(const uint8_t *data, size_t size, unsigned threads)
     outcome o = {TK_OK, {0}, malloc(READ_LIMIT), 0};
     tk_input_options opt = TK_INPUT_OPTIONS_INIT;
     opt.threads = threads;
+    opt.parallel_min = 1;
     tk_input *in;
     tk_error_clear(&o.err);
     if (!o.out || (o.st = tk_input_open_memory(&in, data, size, "fuzz", &opt, &o.err)) != TK_OK)
@@ -50,7 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 4 || memcmp(data, "BZh", 3) != 0)
         return 0;
-    tk_bz2par_min_size = 0;
     outcome s = read_with(data, size, 1), p = read_with(data, size, 2);
     size_t common = s.len < p.len ? s.len : p.len;
     if (memcmp(s.out, p.out, common) != 0) {

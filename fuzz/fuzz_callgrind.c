@@ -461,19 +461,15 @@ static void count_errors(void *ctx, tk_severity sev, const tk_location *loc, con
     if (sev == TK_SEV_ERROR) ++*(int *)ctx;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* check mode: every problem reported, never a crash; and what check passes (read once,
+ * and twice into one profile as for `report F F`), every command takes */
+static void check_mode(const uint8_t *data, size_t size)
 {
     tk_error err;
     tk_error_clear(&err);
-
-    compare_paths(data, size);
-
-    /* check mode: every problem reported, never a crash; and what check
-     * passes (read once, and twice into one profile as for `report F F`),
-     * every command takes */
     for (int times = 1; times <= 2; times++) {
         tk_profile *c;
-        if (tk_profile_open(&c, NULL) != TK_OK) return 0;
+        if (tk_profile_open(&c, NULL) != TK_OK) return;
         int errors = 0;
         tk_diag d;
         tk_diag_init(&d, count_errors, &errors);
@@ -490,14 +486,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
     }
+}
 
-    /* the block reader over input cut into small chunks: the same result as
-     * the buffer (status, location and message of an error, or the dump) */
+/* the block reader over input cut into small chunks: the same result as the buffer
+ * (status, location and message of an error, or the dump) */
+static void block_reader(const uint8_t *data, size_t size)
+{
     tk_profile *b1, *b2;
-    if (tk_profile_open(&b1, NULL) != TK_OK) return 0;
+    if (tk_profile_open(&b1, NULL) != TK_OK) return;
     if (tk_profile_open(&b2, NULL) != TK_OK) {
         tk_profile_free(b1);
-        return 0;
+        return;
     }
     tk_callgrind_read_options ro = TK_CALLGRIND_READ_OPTIONS_INIT;
     ro.path = "f";
@@ -524,53 +523,79 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     tk_profile_free(b1);
     tk_profile_free(b2);
+}
 
+/* the summaries, call arcs, inclusive bounds, folded stacks and dot of a profile read */
+static void check_profile(const uint8_t *data, size_t size, const tk_profile *p)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_summary *s;
+    if (tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err) == TK_OK) {
+        check_function_rows(data, size, p, s);
+        tk_prof_summary_free(s);
+    }
+    if (tk_profile_summarize(p, 0, TK_GROUP_LINE, &s, &err) == TK_OK)
+        tk_prof_summary_free(s);
+    check_arcs(p, TK_GROUP_FUNCTION);
+    check_arcs(p, TK_GROUP_FILE_FUNCTION);
+    check_inclusive_bounds(p);
+    FILE *sink = fopen("/dev/null", "w");
+    if (sink) { /* flame graphs of any call graph: a bounded walk, no NaN counts */
+        tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
+        fo.min_share = 1e-3;
+        (void)tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err);
+        tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+        dot.node_threshold = dot.edge_threshold = 0;
+        (void)tk_profile_write_dot(p, &dot, FUZZ_WRITER(sink), &err);
+        fclose(sink);
+    }
+}
+
+/* the profile written (with and without compressed names and positions) reads back to
+ * the same dump */
+static void round_trip(const tk_profile *p)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    for (int plain = 0; plain < 2; plain++) {
+        char *out = NULL;
+        size_t outlen = 0;
+        FILE *f = open_memstream(&out, &outlen);
+        if (!f) break;
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        if (plain) wo.plain_names = wo.plain_positions = 1;
+        tk_status st = tk_callgrind_write(p, FUZZ_WRITER(f), &wo, &err);
+        fclose(f);
+        tk_profile *q;
+        if (st == TK_OK && tk_profile_open(&q, NULL) == TK_OK) {
+            if (tk_callgrind_read_buffer(q, out, outlen, &o, &err) != TK_OK) {
+                fprintf(stderr, "written profile does not read back: %s (line %llu)\n",
+                        err.message, (unsigned long long)err.line);
+                abort();
+            }
+            require_same_dump(p, q, "round trip changed the dump");
+            tk_profile_free(q);
+        }
+        free(out);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    compare_paths(data, size);
+    check_mode(data, size);
+    block_reader(data, size);
     /* read mode, then summary, writer and round trip */
     tk_profile *p;
     if (tk_profile_open(&p, NULL) != TK_OK) return 0;
+    tk_error err;
+    tk_error_clear(&err);
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     if (tk_callgrind_read_buffer(p, (const char *)data, size, &o, &err) == TK_OK) {
-        tk_prof_summary *s;
-        if (tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, &err) == TK_OK) {
-            check_function_rows(data, size, p, s);
-            tk_prof_summary_free(s);
-        }
-        if (tk_profile_summarize(p, 0, TK_GROUP_LINE, &s, &err) == TK_OK)
-            tk_prof_summary_free(s);
-        check_arcs(p, TK_GROUP_FUNCTION);
-        check_arcs(p, TK_GROUP_FILE_FUNCTION);
-        check_inclusive_bounds(p);
-        FILE *sink = fopen("/dev/null", "w");
-        if (sink) { /* flame graphs of any call graph: a bounded walk, no NaN counts */
-            tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
-            fo.min_share = 1e-3;
-            (void)tk_profile_write_folded(p, &fo, FUZZ_WRITER(sink), &err);
-            tk_dot_options dot = TK_DOT_OPTIONS_INIT;
-            dot.node_threshold = dot.edge_threshold = 0;
-            (void)tk_profile_write_dot(p, &dot, FUZZ_WRITER(sink), &err);
-            fclose(sink);
-        }
-        for (int plain = 0; plain < 2; plain++) {
-            char *out = NULL;
-            size_t outlen = 0;
-            FILE *f = open_memstream(&out, &outlen);
-            if (!f) break;
-            tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-            if (plain) wo.plain_names = wo.plain_positions = 1;
-            tk_status st = tk_callgrind_write(p, FUZZ_WRITER(f), &wo, &err);
-            fclose(f);
-            tk_profile *q;
-            if (st == TK_OK && tk_profile_open(&q, NULL) == TK_OK) {
-                if (tk_callgrind_read_buffer(q, out, outlen, &o, &err) != TK_OK) {
-                    fprintf(stderr, "written profile does not read back: %s (line %llu)\n",
-                            err.message, (unsigned long long)err.line);
-                    abort();
-                }
-                require_same_dump(p, q, "round trip changed the dump");
-                tk_profile_free(q);
-            }
-            free(out);
-        }
+        check_profile(data, size, p);
+        round_trip(p);
     }
     tk_profile_free(p);
     return 0;

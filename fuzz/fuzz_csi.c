@@ -9,36 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracekit/tracekit.h"
-
-/* A writer (tracekit/writer.h) into the stream f. */
-static int fuzz_write_file(void *f, const void *data, size_t len)
-{
-    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
-}
-#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static const char LOOP[] = "#\nmain\n3|EXIT\n2|ENTRY|9|9\n4|10\n5|11|12\n6|-1|20|21\n7|14\n8|17\n"
                            "9|18|-1\n$\n2->4|0$0\n4->5|0$0\n4->6|2$2\n5->7|0$0\n5->8|1$1\n"
                            "6->3|0$0\n7->9|0$0\n8->9|0$0\n9~>4|3$3\n";
 
-static void quiet(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
-{
-    (void)ctx;
-    (void)sev;
-    (void)loc;
-    (void)msg;
-}
-
 static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *num)
 {
     tk_input *in;
     tk_error err;
-    tk_input_options opt = TK_INPUT_OPTIONS_INIT;
-    opt.max_line = 1 << 16;
-    if (tk_input_open_memory(&in, data, size, "fuzz", &opt, &err) != TK_OK)
+    if (!fuzz_open_text(&in, data, size))
         return;
     tk_csi_reader *r;
     if (tk_csi_reader_open(&r, in, &err) != TK_OK) {
@@ -46,7 +27,7 @@ static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *nu
         return;
     }
     tk_diag diag;
-    tk_diag_init(&diag, quiet, NULL);
+    tk_diag_init(&diag, fuzz_quiet, NULL);
     const tk_csi_function *fn;
     tk_status st;
     FILE *sink = fopen("/dev/null", "w");

@@ -8,24 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracekit/tracekit.h"
-
-/* A writer (tracekit/writer.h) into the stream f. */
-static int fuzz_write_file(void *f, const void *data, size_t len)
-{
-    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
-}
-#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
-{
-    (void)ctx;
-    (void)sev;
-    (void)loc;
-    (void)msg;
-}
+#include "fuzz.h"
 
 static int same_text(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -89,9 +72,7 @@ static void read_as(const uint8_t *data, size_t size, tk_csi_cov_kind kind, FILE
 {
     tk_input *in;
     tk_error err;
-    tk_input_options opt = TK_INPUT_OPTIONS_INIT;
-    opt.max_line = 1 << 16;
-    if (tk_input_open_memory(&in, data, size, "fuzz", &opt, &err) != TK_OK)
+    if (!fuzz_open_text(&in, data, size))
         return;
     tk_csi_cov_reader *r;
     tk_csi_cov_checker *ch = NULL;
@@ -100,7 +81,7 @@ static void read_as(const uint8_t *data, size_t size, tk_csi_cov_kind kind, FILE
         return;
     }
     tk_diag diag;
-    tk_diag_init(&diag, quiet, NULL);
+    tk_diag_init(&diag, fuzz_quiet, NULL);
     const tk_csi_cov_function *fn;
     for (int guard = 0; guard < 100000; guard++) {
         tk_status st = tk_csi_cov_reader_next(r, &fn, &err);

@@ -4,24 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tracekit/tracekit.h"
-
-/* A writer (tracekit/writer.h) into the stream f. */
-static int fuzz_write_file(void *f, const void *data, size_t len)
-{
-    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
-}
-#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
-{
-    (void)ctx;
-    (void)sev;
-    (void)loc;
-    (void)msg;
-}
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_error err;
     tk_error_clear(&err);
     tk_diag diag;
-    tk_diag_init(&diag, quiet, NULL);
+    tk_diag_init(&diag, fuzz_quiet, NULL);
     int diff;
     (void)tk_folded_scan(text, size, "fuzz", &diag, NULL, NULL, &diff, &err);
     tk_folded_summary s;

@@ -3,179 +3,308 @@
 # with one line "N passed, N failed" (skipped cases are counted on the line before).
 #   tests/run.sh build [build-asan ...]
 # Parts, for each build directory:
+#   conventions  scripts/lint-conventions.py (first build only)
 #   unit         build/tests/test_*            (each case counts)
 #   cli golden   tests/cli/**/NAME.cmd         (+ NAME.out, NAME.err, NAME.exit)
 #   integration  tests/integration/*.sh        (exit 0 pass, 77 skip)
 #   fuzz replay  build/fuzz/replay_fuzz_X over fuzz/corpus/X and tests/data/X/{pass,fail}
 # TK_REGEN=1 rewrites the golden files of the CLI cases from the first build.
 # TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
-# Several build directories run side by side, up to TK_JOBS at once (default:
-# the number of CPUs); each one's log is printed whole when it ends, in order.
+# Every part of every build is cut into jobs (a unit-test binary, a batch of
+# CLI cases, an integration script, a fuzz replay) that run side by side, up
+# to TK_JOBS at once (default: the number of CPUs), the longest first; the
+# log of each build (with the time of each part, summed over its jobs, and
+# of each integration script, and the CPU time of their processes) is printed
+# when all have ended, in order.
 # The integration scripts (oracles against the real tools, generated traces)
 # run once, with the first build directory; TK_INTEGRATION=0 skips them. So a
-# later build directory runs the unit, CLI and fuzz-replay tests: `make check`
-# gives build-nofast (-DTK_NO_FAST_PATH, the general paths only) so.
+# later build directory runs the unit, CLI and fuzz-replay tests (those whose
+# binaries it has: `make check`'s ThreadSanitizer build has no replays). Those of
+# them that run `make` run one at a time.
 # A skipped case is counted and named on the line "N skipped: ..."; with
 # CI=true a skip fails the run (a CI machine has every tool the suite needs).
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
 [ $# -ge 1 ] || set -- build
-
-if [ $# -gt 1 ] && [ -z "${TK_REGEN:-}" ]; then
-    jobs=${TK_JOBS:-$(nproc 2>/dev/null || echo 1)}
-    logs=$(mktemp -d)
-    trap 'rm -rf "$logs"' EXIT
-    i=0
-    for build in "$@"; do
-        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-        integ=0
-        [ $i = 0 ] && integ=${TK_INTEGRATION:-1}
-        TK_INTEGRATION=$integ "$0" "$build" >"$logs/$i.out" 2>"$logs/$i.err" &
-        i=$((i + 1))
-    done
-    wait
-    pass=0 fail=0 skip=0 n=0 skipped=""
-    for build in "$@"; do
-        cat "$logs/$n.err" >&2
-        last=$(tail -1 "$logs/$n.out")
-        read -r p f <<<"$(printf '%s\n' "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')"
-        s=$(sed -n 's/^\([0-9]*\) skipped: .*$/\1/p' "$logs/$n.out")
-        names=$(sed -n 's/^[0-9]* skipped: //p' "$logs/$n.out")
-        if [ -z "${p:-}" ]; then
-            echo "FAIL: $build: the run ended without a summary line" >&2
-            p=0 f=1 s=0
-        fi
-        pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + ${s:-0}))
-        [ -n "$names" ] && skipped="${skipped:+$skipped, }$names"
-        n=$((n + 1))
-    done
-    [ $skip -gt 0 ] && echo "$skip skipped: $skipped"
-    echo "$pass passed, $fail failed"
-    [ $fail -eq 0 ]
-    exit
-fi
-pass=0 fail=0 skip=0
-failed=() skipped=()
+builds=("$@")
+jobs=${TK_JOBS:-$(nproc 2>/dev/null || echo 1)}
 only=${TK_ONLY:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/res" "$work/tmp"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# the viewer tests' traces of real programs, made once (job_viewers_real)
+export TK_VIEWERS_REAL="$work/viewers-real"
 
-note_pass() { pass=$((pass + 1)); }
-note_fail() { fail=$((fail + 1)); failed+=("$1"); echo "FAIL: $1" >&2; }
 wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 
-first=1
-for build in "$@"; do
-    [ -x "$build/tracekit" ] || { note_fail "$build: tracekit was not built"; continue; }
-    label=$build
-    echo "== tests with $build" >&2
-    tmp=$(mktemp -d)
-    export TRACEKIT="$root/$build/tracekit" BUILD="$root/$build"
-    # the viewer tests' traces of real programs, made once (tests/integration/lib/viewers_real.sh)
-    export TK_VIEWERS_REAL="$tmp/viewers-real"
-    case "$build" in *asan* | *tsan*) export TK_SANITIZED=1 ;; *) unset TK_SANITIZED ;; esac
-    # a ThreadSanitizer build runs the tests of the threaded code only: the
-    # thread pool, parallel bzip2, parallel DCFG-Trace decoding
-    threaded_only=0 unit_cli_only=0
-    case "$build" in *tsan*) threaded_only=1; export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} ;; esac
-    # the musl build (portable fallbacks) runs the unit and CLI tests
-    case "$build" in *musl*) unit_cli_only=1 ;; esac
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
-    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# The integration scripts known to take longest go first (CPU seconds of
+# each on a 2-core VM, in that order); the others keep their order.
+slow_first=(record_wet callgrind_inclusive record_wet_bad callgrind_truncation viewers_annotate
+    csi_cov_core callgrind_annotate_bound record_oracle record_system record_processes
+    dot_render callgrind_oracle dcfg_generated dcfg_trace_roundtrip callgrind_tree_oracle
+    callgrind_roundtrip viewers_kcachegrind viewers_speedscope viewers_html viewers_dot)
 
-    t0=$SECONDS
-    # unit tests
-    for src in tests/unit/test_*.c; do
-        [ -f "$src" ] || continue
-        name=$(basename "$src" .c)
-        t="$build/tests/$name"
-        wanted "$name" || continue
-        [ $threaded_only = 0 ] || case "$name" in test_threadpool | test_bz2_parallel | test_dcfg_trace | test_dcfg_trace_steps) ;; *) continue ;; esac
-        [ -x "$t" ] || { note_fail "$label unit $name (not built)"; continue; }
-        out=$("$t" 2>"$tmp/err")
-        rc=$?
-        res=$(printf '%s\n' "$out" | sed -n 's/^RESULT pass=\([0-9]*\) fail=\([0-9]*\)$/\1 \2/p' | tail -1)
-        if [ -z "$res" ]; then
-            note_fail "$label unit $name (crashed, exit $rc)"; sed 's/^/    /' "$tmp/err" | head -40 >&2; continue
-        fi
-        set -- $res "$@"; p=$1 f=$2; shift 2
-        pass=$((pass + p))
-        if [ "$f" -gt 0 ] || [ $rc -ne 0 ]; then
-            fail=$((fail + f)); [ "$f" -eq 0 ] && fail=$((fail + 1))
-            failed+=("$label unit $name ($f failed)"); echo "FAIL: $label unit $name" >&2
-            sed 's/^/    /' "$tmp/err" | head -40 >&2
-        fi
-    done
+# ---- the jobs -------------------------------------------------------------
+# A job writes $work/res/ID: "P N" (N passed), "F LABEL" (a failure, its
+# details on the lines after it, indented), "S LABEL (WHY)" (a skip), and
+# "T PART NAME MS" (its time).
 
-    echo "   unit tests: $((SECONDS - t0)) s" >&2; t0=$SECONDS
-    # CLI golden cases (run from the repository root, tracekit first on PATH)
+build_env() {
+    export TRACEKIT="$root/$1/tracekit" BUILD="$root/$1"
+    case "$1" in *asan* | *tsan*) export TK_SANITIZED=1 ;; *) unset TK_SANITIZED ;; esac
+    case "$1" in *tsan*) export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} ;; esac
+}
+
+job_unit() { # build name
+    local b=$1 name=$2 t="$1/tests/$2" tmp=$3
+    [ -x "$t" ] || { echo "F $b unit $name (not built)"; return; }
+    local out rc res
+    out=$("$t" 2>"$tmp/err")
+    rc=$?
+    res=$(printf '%s\n' "$out" | sed -n 's/^RESULT pass=\([0-9]*\) fail=\([0-9]*\)$/\1 \2/p' | tail -1)
+    if [ -z "$res" ]; then
+        echo "F $b unit $name (crashed, exit $rc)"; head -40 "$tmp/err" | sed 's/^/    /'; return
+    fi
+    set -- $res
+    echo "P $1"
+    if [ "$2" -gt 0 ] || [ $rc -ne 0 ]; then
+        echo "F $b unit $name ($2 failed)"; head -40 "$tmp/err" | sed 's/^/    /'
+        local k
+        for ((k = 1; k < $2; k++)); do echo "X"; done # each failed case counts
+    fi
+}
+
+job_cli() { # build listfile first
+    local b=$1 list=$2 first=$3 tmp=$4 cmdfile case_ name rc want_rc ok why
     while IFS= read -r cmdfile; do
         case_=${cmdfile%.cmd}
         name=${case_#tests/cli/}
-        wanted "$name" || continue
-        [ $threaded_only = 0 ] || case "$name" in *jobs*) ;; *) continue ;; esac
-        ( cd "$root" && PATH="$root/$build:$PATH" bash -o pipefail "$cmdfile" >"$tmp/out" 2>"$tmp/err" </dev/null; echo $? >"$tmp/rc" )
-        rc=$(cat "$tmp/rc")
-        if [ -n "${TK_REGEN:-}" ] && [ $first = 1 ]; then
+        (PATH="$root/$b:$PATH" bash -o pipefail "$cmdfile" >"$tmp/out" 2>"$tmp/err" </dev/null)
+        rc=$?
+        if [ -n "${TK_REGEN:-}" ] && [ "$first" = 1 ]; then
             cp "$tmp/out" "$case_.out"; cp "$tmp/err" "$case_.err"; echo "$rc" >"$case_.exit"
-            note_pass; continue
+            echo "P 1"; continue
         fi
         want_rc=0; [ -f "$case_.exit" ] && want_rc=$(cat "$case_.exit")
         ok=1 why=""
         [ "$rc" = "$want_rc" ] || { ok=0; why="exit $rc, expected $want_rc"; }
         if [ -f "$case_.out" ] && ! cmp -s "$tmp/out" "$case_.out"; then ok=0; why="$why stdout differs"; fi
         if [ -f "$case_.err" ] && ! cmp -s "$tmp/err" "$case_.err"; then ok=0; why="$why stderr differs"; fi
-        if [ $ok = 1 ]; then note_pass; else
-            note_fail "$label cli $name ($why)"
-            [ -f "$case_.out" ] && diff "$case_.out" "$tmp/out" | head -20 | sed 's/^/    /' >&2
-            [ -f "$case_.err" ] && diff "$case_.err" "$tmp/err" | head -20 | sed 's/^/    /' >&2
+        if [ $ok = 1 ]; then echo "P 1"; else
+            echo "F $b cli $name ($why)"
+            [ -f "$case_.out" ] && diff "$case_.out" "$tmp/out" | head -20 | sed 's/^/    /'
+            [ -f "$case_.err" ] && diff "$case_.err" "$tmp/err" | head -20 | sed 's/^/    /'
         fi
-    done < <(find tests/cli -name '*.cmd' | sort)
+    done <"$list"
+}
 
-    echo "   cli cases: $((SECONDS - t0)) s" >&2; t0=$SECONDS
-    # integration scripts (once: see above)
-    for s in tests/integration/*.sh; do
-        [ "${TK_INTEGRATION:-1}" != 0 ] && [ $threaded_only = 0 ] && [ $unit_cli_only = 0 ] || break
-        [ -f "$s" ] || continue
-        name=$(basename "$s" .sh)
-        wanted "$name" || continue
-        ts=$SECONDS
+job_integration() { # build name
+    local b=$1 name=$2 tmp=$3 s="tests/integration/$2.sh" rc why
+    if grep -q '^[^#]*\bmake -s \(un\)\?install\b' "$s"; then
+        flock "$work/make.lock" bash "$s" >"$tmp/out" 2>&1
+    elif [[ $name == viewers_* ]]; then # once the traces they share are made
+        flock -s "$work/viewers.lock" bash "$s" >"$tmp/out" 2>&1
+    else
         bash "$s" >"$tmp/out" 2>&1
-        rc=$?
-        echo "   integration $name: $((SECONDS - ts)) s" >&2
-        if [ $rc = 0 ]; then note_pass
-        elif [ $rc = 77 ]; then
-            why=$(tail -1 "$tmp/out")
-            if [ "${CI:-}" = true ]; then
-                note_fail "$label integration $name (skipped on CI: $why)"
-            else
-                skip=$((skip + 1)); skipped+=("$label integration $name ($why)")
-                echo "skip: $label integration $name: $why" >&2
-            fi
-        else note_fail "$label integration $name (exit $rc)"; tail -30 "$tmp/out" | sed 's/^/    /' >&2; fi
-    done
+    fi
+    rc=$?
+    if [ $rc = 0 ]; then echo "P 1"
+    elif [ $rc = 77 ]; then
+        why=$(tail -1 "$tmp/out")
+        if [ "${CI:-}" = true ]; then echo "F $b integration $name (skipped on CI: $why)"
+        else echo "S $b integration $name ($why)"; fi
+    else echo "F $b integration $name (exit $rc)"; tail -30 "$tmp/out" | sed 's/^/    /'; fi
+}
 
-    echo "   integration: $((SECONDS - t0)) s" >&2; t0=$SECONDS
-    # fuzz corpora replayed through the harnesses
-    for src in fuzz/fuzz_*.c; do
-        [ $threaded_only = 0 ] && [ $unit_cli_only = 0 ] || break
-        [ -f "$src" ] || continue
-        x=$(basename "$src" .c); x=${x#fuzz_}
-        r="$build/fuzz/replay_fuzz_$x"
-        [ -x "$r" ] || { note_fail "$label fuzz $x (replay driver not built)"; continue; }
-        wanted "fuzz_$x" || continue
-        dirs=()
-        # the format's seeds, its test files, and the third-party corpus of its family
-        for d in "fuzz/corpus/$x" "tests/data/$x/pass" "tests/data/$x/fail" \
-            "tests/data/corpus/${x%%_*}-thirdparty" "tests/data/corpus/${x%%_*}-thirdparty"/*/; do
-            [ -d "$d" ] && dirs+=("$d")
-        done
-        [ ${#dirs[@]} -gt 0 ] || { note_fail "$label fuzz $x (no corpus)"; continue; }
-        if "$r" "${dirs[@]}" >"$tmp/out" 2>&1; then note_pass
-        else note_fail "$label fuzz replay $x"; tail -30 "$tmp/out" | sed 's/^/    /' >&2; fi
+job_fuzz() { # build name
+    local b=$1 x=$2 tmp=$3 r="$1/fuzz/replay_fuzz_$2" d dirs=()
+    [ -x "$r" ] || { echo "F $b fuzz $x (replay driver not built)"; return; }
+    # the format's seeds, its test files, and the third-party corpus of its family
+    for d in "fuzz/corpus/$x" "tests/data/$x/pass" "tests/data/$x/fail" \
+        "tests/data/corpus/${x%%_*}-thirdparty" "tests/data/corpus/${x%%_*}-thirdparty"/*/; do
+        [ -d "$d" ] && dirs+=("$d")
     done
-    echo "   fuzz replay: $((SECONDS - t0)) s" >&2
+    [ ${#dirs[@]} -gt 0 ] || { echo "F $b fuzz $x (no corpus)"; return; }
+    if "$r" "${dirs[@]}" >"$tmp/out" 2>&1; then echo "P 1"
+    else echo "F $b fuzz replay $x"; tail -30 "$tmp/out" | sed 's/^/    /'; fi
+}
+
+# The viewer tests' traces of real programs, made once for all of them
+# (tests/integration/lib/viewers_real.sh) while run.sh holds viewers.lock, which
+# the viewer scripts wait for.
+job_viewers_real() {
+    (tmp=$1; . tests/integration/lib/viewers_real.sh && viewers_real) >/dev/null 2>&1
+    flock -u 9
+}
+
+job_conventions() { # build
+    local b=$1 tmp=$2
+    if python3 scripts/lint-conventions.py "$b" >"$tmp/out" 2>&1; then echo "P 1"
+    else echo "F $b conventions (scripts/lint-conventions.py)"; grep -v ': ok (' "$tmp/out" |
+        head -40 | sed 's/^/    /'; fi
+}
+
+# The CPU time (user + system, ms) of the children in the output of `times`.
+cpu_ms() {
+    local line total=0 f m sec
+    line=$(printf '%s\n' "$1" | sed -n 2p)
+    for f in $line; do # "1m2.345s"
+        m=${f%%m*}; sec=${f#*m}; sec=${sec%s}
+        total=$((total + m * 60000 + 10#${sec%.*} * 1000 + 10#${sec#*.}))
+    done
+    echo $total
+}
+
+# run_job ID PART BUILD ARG: one job, its results into $work/res/ID
+run_job() {
+    local id=$1 part=$2 b=$3 arg=$4 tmp="$work/tmp/$1" t0
+    mkdir -p "$tmp"
+    t0=$(now_ms)
+    (
+        build_env "$b"
+        case $part in
+        unit) job_unit "$b" "$arg" "$tmp" ;;
+        cli) job_cli "$b" "$arg" "$5" "$tmp" ;;
+        integration) job_integration "$b" "$arg" "$tmp" ;;
+        fuzz) job_fuzz "$b" "$arg" "$tmp" ;;
+        viewers_real) job_viewers_real "$tmp" ;;
+        conventions) job_conventions "$b" "$tmp" ;;
+        esac
+        times >"$tmp/times"
+        cpu_ms "$(cat "$tmp/times")" >"$tmp/cpu"
+    ) >"$work/res/$id.part" 2>&1
+    echo "T $part $arg $(($(now_ms) - t0)) $(cat "$tmp/cpu" 2>/dev/null || echo 0)" \
+        >>"$work/res/$id.part"
+    mv "$work/res/$id.part" "$work/res/$id"
     rm -rf "$tmp"
-    first=0
+}
+
+# ---- the queue ------------------------------------------------------------
+# One line per job: "BUILD_INDEX PART BUILD ARG FIRST", the longest first:
+# integration scripts, then unit tests and fuzz replays, then the CLI batches.
+queue=()
+declare -A build_ok
+for i in "${!builds[@]}"; do
+    b=${builds[$i]}
+    if [ -x "$b/tracekit" ]; then build_ok[$b]=1; else build_ok[$b]=0; fi
+done
+first_build=${builds[0]}
+if [ "${TK_INTEGRATION:-1}" != 0 ] && [ "${build_ok[$first_build]}" = 1 ]; then
+    case "$first_build" in
+    *tsan* | *musl*) ;;
+    *)
+        names=()
+        for n in "${slow_first[@]}"; do [ -f "tests/integration/$n.sh" ] && names+=("$n"); done
+        for s in tests/integration/*.sh; do
+            n=$(basename "$s" .sh)
+            [[ " ${names[*]} " == *" $n "* ]] || names+=("$n")
+        done
+        for n in "${names[@]}"; do wanted "$n" && queue+=("0 integration $first_build $n 1"); done
+        [[ " ${queue[*]} " == *" integration $first_build viewers_"* ]] &&
+            queue=("0 viewers_real $first_build - 1" "${queue[@]}")
+        ;;
+    esac
+fi
+for i in "${!builds[@]}"; do
+    b=${builds[$i]}
+    [ "${build_ok[$b]}" = 1 ] || continue
+    threaded_only=0
+    # a ThreadSanitizer build runs the tests of the threaded code only: the
+    # thread pool, parallel bzip2, parallel DCFG-Trace decoding
+    case "$b" in *tsan*) threaded_only=1 ;; esac
+    [ $i = 0 ] && [ -z "${TK_REGEN:-}" ] && wanted conventions && queue+=("$i conventions $b - 1")
+    if [ $threaded_only = 0 ] && [ -d "$b/fuzz" ]; then
+        for src in fuzz/fuzz_*.c; do
+            x=$(basename "$src" .c); x=${x#fuzz_}
+            wanted "fuzz_$x" && queue+=("$i fuzz $b $x 0")
+        done
+    fi
+    for src in tests/unit/test_*.c; do
+        name=$(basename "$src" .c)
+        wanted "$name" || continue
+        [ $threaded_only = 0 ] || case "$name" in test_threadpool | test_bz2_parallel | test_dcfg_trace | test_dcfg_trace_steps) ;; *) continue ;; esac
+        queue+=("$i unit $b $name 0")
+    done
+done
+# CLI cases in batches of 20 per build (a case is a few processes)
+find tests/cli -name '*.cmd' | sort >"$work/cases"
+for i in "${!builds[@]}"; do
+    b=${builds[$i]}
+    [ "${build_ok[$b]}" = 1 ] || continue
+    f=0; [ $i = 0 ] && f=1
+    [ -n "${TK_REGEN:-}" ] && [ $f = 0 ] && continue
+    : >"$work/cases.$i"
+    while IFS= read -r c; do
+        name=${c%.cmd}; name=${name#tests/cli/}
+        wanted "$name" || continue
+        case "$b" in *tsan*) case "$name" in *jobs*) ;; *) continue ;; esac ;; esac
+        echo "$c" >>"$work/cases.$i"
+    done <"$work/cases"
+    split -l 20 -d -a 3 "$work/cases.$i" "$work/batch.$i."
+    for l in "$work/batch.$i."*; do [ -s "$l" ] && queue+=("$i cli $b $l $f"); done
+done
+
+# ---- run them -------------------------------------------------------------
+exec 9>"$work/viewers.lock"
+[[ " ${queue[*]} " == *" viewers_real "* ]] && flock 9 # until job_viewers_real is done
+n=0
+for q in "${queue[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    read -r bi part b arg f <<<"$q"
+    echo "$bi $part" >"$work/res/$n.job"
+    run_job "$n" "$part" "$b" "$arg" "$f" &
+    n=$((n + 1))
+done
+wait
+
+# ---- the logs -------------------------------------------------------------
+pass=0 fail=0 skip=0
+failed=() skipped=()
+for i in "${!builds[@]}"; do
+    b=${builds[$i]}
+    echo "== tests with $b" >&2
+    if [ "${build_ok[$b]}" != 1 ]; then
+        fail=$((fail + 1)); failed+=("$b: tracekit was not built"); echo "FAIL: $b: tracekit was not built" >&2
+        continue
+    fi
+    declare -A ms=() cpu=()
+    integ_lines=()
+    for ((k = 0; k < n; k++)); do
+        read -r bi part <"$work/res/$k.job"
+        [ "$bi" = "$i" ] || continue
+        [ -f "$work/res/$k" ] || { fail=$((fail + 1)); failed+=("$b $part: a job did not finish"); continue; }
+        while IFS= read -r line; do
+            case "$line" in
+            "P "*) pass=$((pass + ${line#P })) ;;
+            X) fail=$((fail + 1)) ;;
+            "    "*) echo "$line" >&2 ;;
+            "F "*) fail=$((fail + 1)); failed+=("${line#F }"); echo "FAIL: ${line#F }" >&2 ;;
+            "S "*) skip=$((skip + 1)); skipped+=("${line#S }"); echo "skip: ${line#S }" >&2 ;;
+            "T "*)
+                read -r _ p a t c <<<"$line"
+                ms[$p]=$((${ms[$p]:-0} + t)) cpu[$p]=$((${cpu[$p]:-0} + ${c:-0}))
+                [ "$p" = integration ] &&
+                    integ_lines+=("   integration $a: $(((t + 500) / 1000)) s ($(((c + 500) / 1000)) s CPU)")
+                ;;
+            *) echo "$line" >&2 ;;
+            esac
+        done <"$work/res/$k"
+    done
+    for p in conventions viewers_real unit cli integration fuzz; do
+        [ -n "${ms[$p]:-}" ] || continue
+        case $p in
+        unit) label="unit tests" ;; cli) label="cli cases" ;; fuzz) label="fuzz replay" ;;
+        viewers_real) label="the viewer tests' traces of real programs" ;;
+        *) label=$p ;;
+        esac
+        [ $p = integration ] && printf '%s\n' "${integ_lines[@]}" >&2
+        echo "   $label: $(((${ms[$p]} + 500) / 1000)) s ($(((${cpu[$p]} + 500) / 1000)) s CPU)" >&2
+    done
+    unset ms cpu
 done
 
 if [ ${#failed[@]} -gt 0 ]; then

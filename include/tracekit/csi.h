@@ -68,6 +68,8 @@ typedef struct tk_csi_function {
     const tk_csi_edge *edges;
     uint32_t nedges;
     uint32_t entry, exit;  /* block indices */
+    uint32_t occurrence;   /* 1 for the first function of its name in the input, 2 for the
+                            * second...: its label (tk_csi_function_label); 0 outside a reader */
 } tk_csi_function;
 
 /* ---- reading ---------------------------------------------------------- */
@@ -222,6 +224,9 @@ TK_API void tk_csi_decoded_free(tk_csi_decoded *d);
  * function whose name is "NAME#K"). */
 TK_API int tk_csi_function_matches(const char *selector, const tk_csi_function *fn,
                                    const char *label);
+/* The function's label into buf (snprintf's rules): its name, or "name#K" for the K-th
+ * function of that name in its input (fn->occurrence K > 1). Returns the label's length. */
+TK_API size_t tk_csi_function_label(const tk_csi_function *fn, char *buf, size_t size);
 
 /* The runtime states of a file indexed by the function each names, so that each function
  * of the metadata finds its states by binary search instead of testing them all (8000

@@ -37,9 +37,12 @@ typedef struct tk_input_options {
                              0 = one per CPU, 1 = decode on the calling thread only */
     size_t chunk_max;     /* tk_input_chunk hands out at most this many bytes (0 = no bound):
                              tests and fuzzers cut any input into small blocks with it */
+    size_t parallel_min;  /* a .bz2 smaller than this is decoded on the calling thread (0 =
+                             2 MiB: smaller files have one or two blocks); tests and fuzzers
+                             set 1 to decode any size on threads */
 } tk_input_options;
 
-#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL, 0, 0}
+#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL, 0, 0, 0}
 
 typedef struct tk_input tk_input;
 

@@ -45,6 +45,7 @@
 #include "dcfg_trace_diff.h"
 #include "dcfg_trace_report.h"
 #include "csi_report.h"
+#include "csi_cov_report.h"
 
 #ifdef __cplusplus
 extern "C" {

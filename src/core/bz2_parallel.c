@@ -23,7 +23,6 @@
  * bytes before run-length coding of runs of 4..255 bytes into 5. */
 #define MAX_BLOCK_OUTPUT ((size_t)64 << 20)
 
-size_t tk_bz2par_min_size = (size_t)2 << 20;
 
 enum { PIECE_QUEUED, PIECE_DONE, PIECE_FAILED };
 
@@ -334,9 +333,9 @@ static void fill_ring(tk_bz2par *p)
 
 /* ---- the API ----------------------------------------------------------------- */
 
-tk_bz2par *tk_bz2par_start(const uint8_t *data, size_t len, unsigned threads)
+tk_bz2par *tk_bz2par_start(const uint8_t *data, size_t len, unsigned threads, size_t min_size)
 {
-    if (threads < 2 || len < tk_bz2par_min_size || len < 4 || memcmp(data, "BZh", 3) != 0)
+    if (threads < 2 || len < min_size || len < 4 || memcmp(data, "BZh", 3) != 0)
         return NULL;
     if (threads > 16)
         threads = 16;

@@ -19,16 +19,16 @@
 
 typedef struct tk_bz2par tk_bz2par;
 
-/* Compressed files smaller than this are decoded serially (a block is at most
- * ~900 kB compressed, so smaller files have one or two blocks). A variable so
- * that tests and the fuzz harness can lower it. */
-extern size_t tk_bz2par_min_size;
+/* Compressed files smaller than this are decoded serially by default (a block
+ * is at most ~900 kB compressed, so smaller files have one or two blocks). */
+#define TK_BZ2PAR_MIN_SIZE ((size_t)2 << 20)
 
 /* A parallel decoder over data[0..len) (a bzip2 file, "BZh" at 0) with
- * threads workers, or NULL when it is not worth it (threads < 2, a small file)
+ * threads workers, or NULL when it is not worth it (threads < 2, len under
+ * min_size)
  * or cannot start (no memory, no threads): decode serially then. data must
  * stay valid until tk_bz2par_free. */
-tk_bz2par *tk_bz2par_start(const uint8_t *data, size_t len, unsigned threads);
+tk_bz2par *tk_bz2par_start(const uint8_t *data, size_t len, unsigned threads, size_t min_size);
 
 /* Where the serial decoder takes over: at raw byte offset `raw`, which is the
  * start of a stream whose first `skip` decoded bytes were already handed out,

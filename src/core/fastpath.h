@@ -21,7 +21,7 @@
  *
  * Building with -DTK_NO_FAST_PATH (TK_FAST_PATHS == 0) takes the general twin
  * everywhere: `make check` runs the unit, CLI and fuzz-replay tests once so
- * (build-nofast/). Not yet switched: XRay's runs of FDR function records
+ * (build-musl/, with the portable fallbacks). Not yet switched: XRay's runs of FDR function records
  * (xray_reader.c, calls_run_le/be) and its packed batches (xray_events.c):
  * with them off, the record-by-record reader gives other threads to the calls
  * of mtpool.fdr (tests/cli/xray) and other latencies on cut wrapped traces

@@ -556,7 +556,9 @@ static tk_status open_memory_block(tk_input *in, const uint8_t *data, size_t len
         in->mem = data;
         in->mem_len = len;
         if (in->comp == TK_COMP_BZIP2)
-            in->bzp = tk_bz2par_start(data, len, in->opt.threads ? in->opt.threads : tk_cpu_count());
+            in->bzp = tk_bz2par_start(data, len, in->opt.threads ? in->opt.threads : tk_cpu_count(),
+                                      in->opt.parallel_min ? in->opt.parallel_min
+                                                           : TK_BZ2PAR_MIN_SIZE);
     }
     return TK_OK;
 }
@@ -575,6 +577,40 @@ tk_status tk_input_open_memory(tk_input **out, const void *data, size_t len, con
     }
     *out = in;
     return TK_OK;
+}
+
+/* Starts a stream: the first raw bytes read (to find the compression) into a buffer of
+ * RAW_BUF_SIZE or, for a small plain file, its size + 1, and the content set up. The
+ * caller frees the input on an error. */
+static tk_status start_stream(tk_input *in, tk_error *err)
+{
+    /* stream: read the first raw bytes to find the compression */
+    /* a small plain file needs no more than its size (+ 1 to see its end in one read): the
+     * buffers are populated when allocated, which costs a command of many small files more
+     * than reading them */
+    in->rbuf_size = RAW_BUF_SIZE;
+    if (in->raw_size >= 0 && (uint64_t)in->raw_size < RAW_BUF_SIZE)
+        in->rbuf_size = (size_t)in->raw_size + 1;
+    in->rbuf = tk_malloc(in->rbuf_size);
+    if (!in->rbuf) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    size_t have = 0;
+    while (have < 6) {
+        ssize_t n = read(in->fd, in->rbuf + have, in->rbuf_size - have);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            tk_error_set_at(err, TK_ERR_IO, in->path, -1, 0, 0, "read failed: %s", strerror(errno));
+            return TK_ERR_IO;
+        }
+        if (n == 0) break;
+        have += (size_t)n;
+    }
+    in->rp = in->rbuf;
+    in->ravail = have;
+    in->raw_fed = have;
+    if (have == 0) in->raw_eof = 1;
+    tk_status st = setup_content(in, in->rbuf, have, err);
+    if (st != TK_OK && err) *err = in->failure;
+    return st;
 }
 
 tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options *opt,
@@ -644,37 +680,8 @@ tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options
              * the CPU cache does not. */
         }
     }
-    /* stream: read the first raw bytes to find the compression */
-    /* a small plain file needs no more than its size (+ 1 to see its end in one read): the
-     * buffers are populated when allocated, which costs a command of many small files more
-     * than reading them */
-    in->rbuf_size = RAW_BUF_SIZE;
-    if (in->raw_size >= 0 && (uint64_t)in->raw_size < RAW_BUF_SIZE)
-        in->rbuf_size = (size_t)in->raw_size + 1;
-    in->rbuf = tk_malloc(in->rbuf_size);
-    if (!in->rbuf) {
-        tk_input_free(in);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    }
-    size_t have = 0;
-    while (have < 6) {
-        ssize_t n = read(in->fd, in->rbuf + have, in->rbuf_size - have);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            tk_error_set_at(err, TK_ERR_IO, in->path, -1, 0, 0, "read failed: %s", strerror(errno));
-            tk_input_free(in);
-            return TK_ERR_IO;
-        }
-        if (n == 0) break;
-        have += (size_t)n;
-    }
-    in->rp = in->rbuf;
-    in->ravail = have;
-    in->raw_fed = have;
-    if (have == 0) in->raw_eof = 1;
-    st = setup_content(in, in->rbuf, have, err);
+    st = start_stream(in, err);
     if (st != TK_OK) {
-        if (err) *err = in->failure;
         tk_input_free(in);
         return st;
     }

@@ -428,16 +428,23 @@ static void emit_mem(void *ctx, uint32_t edge) {
 }
 #endif
 
-int main(int argc, char **argv) {
-    uint64_t seed = 1, per_thread = 1000, pid = 4242, chunk_instrs = 0;
-    uint32_t routines = 20, threads = 2;
-    int level = 9, compat = 0;
-    const char *dcfg = NULL, *edges = NULL, *encode = NULL;
+/* The command line's options. */
+typedef struct gen_args {
+    uint64_t seed, per_thread, pid, chunk_instrs;
+    uint32_t routines, threads;
+    int level, compat;
+    const char *dcfg, *edges, *encode;
+} gen_args;
+
+/* Returns 0, or 2 (usage error, said). */
+static int parse_args(int argc, char **argv, gen_args *g) {
+    *g = (gen_args){.seed = 1, .per_thread = 1000, .pid = 4242, .routines = 20, .threads = 2,
+                    .level = 9};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--compat")) {
-            compat = 1;
+            g->compat = 1;
             continue;
         }
         if (!v) {
@@ -445,108 +452,125 @@ int main(int argc, char **argv) {
             return 2;
         }
         i++;
-        if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--routines")) routines = (uint32_t)strtoul(v, NULL, 10);
-        else if (!strcmp(a, "--threads")) threads = (uint32_t)strtoul(v, NULL, 10);
-        else if (!strcmp(a, "--edges-per-thread")) per_thread = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--pid")) pid = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--dcfg")) dcfg = v;
-        else if (!strcmp(a, "--edges")) edges = v;
-        else if (!strcmp(a, "--encode")) encode = v;
-        else if (!strcmp(a, "--level")) level = atoi(v);
-        else if (!strcmp(a, "--chunk-instrs")) chunk_instrs = strtoull(v, NULL, 10);
+        if (!strcmp(a, "--seed")) g->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--routines")) g->routines = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--threads")) g->threads = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--edges-per-thread")) g->per_thread = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--pid")) g->pid = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--dcfg")) g->dcfg = v;
+        else if (!strcmp(a, "--edges")) g->edges = v;
+        else if (!strcmp(a, "--encode")) g->encode = v;
+        else if (!strcmp(a, "--level")) g->level = atoi(v);
+        else if (!strcmp(a, "--chunk-instrs")) g->chunk_instrs = strtoull(v, NULL, 10);
         else {
             fprintf(stderr, "unknown option %s\n", a);
             return 2;
         }
     }
-    if (routines < 1 || threads < 1 || threads > 256) {
+    if (g->routines < 1 || g->threads < 1 || g->threads > 256) {
         fprintf(stderr, "bad sizes\n");
         return 2;
     }
-    prog p;
-    memset(&p, 0, sizeof p);
-    p.nthreads = threads;
-    rng r = {seed};
-    build(&p, &r, routines);
-    index_returns(&p);
-    /* counts: one counting walk per thread */
-    for (uint32_t t = 0; t < threads; t++)
-        walk(&p, seed, t, per_thread, emit_none, NULL, 1);
-    if (dcfg)
-        write_dcfg(&p, dcfg, pid);
-    if (edges) {
-        FILE *f = fopen(edges, "w");
-        if (!f) {
-            perror(edges);
-            return 2;
-        }
-        for (uint32_t t = 0; t < threads; t++) {
-            text_ctx c = {f, pid, t};
-            walk(&p, seed, t, per_thread, emit_text, &c, 0);
-        }
-        if (fclose(f) != 0) {
-            perror(edges);
-            return 2;
-        }
+    return 0;
+}
+
+/* Every thread's edges as text, one line each. Returns 0, or 2 (said). */
+static int write_edges(prog *p, const gen_args *g) {
+    FILE *f = fopen(g->edges, "w");
+    if (!f) {
+        perror(g->edges);
+        return 2;
     }
-#ifndef WITH_TRACEKIT
-    (void)level;
-    (void)compat;
-    (void)chunk_instrs;
-#endif
-    if (encode) {
+    for (uint32_t t = 0; t < g->threads; t++) {
+        text_ctx c = {f, g->pid, t};
+        walk(p, g->seed, t, g->per_thread, emit_text, &c, 0);
+    }
+    if (fclose(f) != 0) {
+        perror(g->edges);
+        return 2;
+    }
+    return 0;
+}
+
 #ifdef WITH_TRACEKIT
-        tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-        opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
-        opt.compat_intel = compat;
-        opt.chunk_instrs = chunk_instrs ? chunk_instrs : 1000000;
-        opt.source_instrs = gen_instrs;
-        opt.ctx = &p;
-        opt.expected_edges = per_thread * threads;
-        struct { tk_dcfg_trace_encoder *enc; } c;
-        tk_error err;
-        tk_error_clear(&err);
-        if (tk_dcfg_trace_encoder_open(&c.enc, &opt, &err) != TK_OK)
+/* The walks encoded by libtracekit into g->encode, timed. Returns 0, or 1 or 2 (said). */
+static int encode(prog *p, const gen_args *g) {
+    tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
+    opt.level = g->level ? g->level : TK_DCFG_TRACE_PLAIN;
+    opt.compat_intel = g->compat;
+    opt.chunk_instrs = g->chunk_instrs ? g->chunk_instrs : 1000000;
+    opt.source_instrs = gen_instrs;
+    opt.ctx = p;
+    opt.expected_edges = g->per_thread * g->threads;
+    struct { tk_dcfg_trace_encoder *enc; } c;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_dcfg_trace_encoder_open(&c.enc, &opt, &err) != TK_OK)
+        return 1;
+    FILE *f = fopen(g->encode, "w");
+    if (!f) {
+        perror(g->encode);
+        return 2;
+    }
+    /* each thread's walk goes to memory first; only the encoder calls are
+     * timed, in CPU time (the machine may be shared) */
+    membuf_t mb = {NULL, 0, 0};
+    double enc_time = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && tk_dcfg_trace_encoder_start(c.enc, &(tk_writer){write_file, f}, &err) != TK_OK)
             return 1;
-        FILE *f = fopen(encode, "w");
-        if (!f) {
-            perror(encode);
-            return 2;
-        }
-        /* each thread's walk goes to memory first; only the encoder calls are
-         * timed, in CPU time (the machine may be shared) */
-        membuf_t mb = {NULL, 0, 0};
-        double enc_time = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            if (pass == 1 && tk_dcfg_trace_encoder_start(c.enc, &(tk_writer){write_file, f}, &err) != TK_OK)
+        for (uint32_t t = 0; t < g->threads; t++) {
+            mb.n = 0;
+            walk(p, g->seed, t, g->per_thread, emit_mem, &mb, 0);
+            double t0 = cpu_now();
+            tk_status st = pass ? tk_dcfg_trace_encoder_encode(c.enc, g->pid, t, mb.v, mb.n, &err)
+                                : tk_dcfg_trace_encoder_observe(c.enc, g->pid, t, mb.v, mb.n, &err);
+            enc_time += cpu_now() - t0;
+            if (st != TK_OK) {
+                fprintf(stderr, "encode: %s\n", err.message);
                 return 1;
-            for (uint32_t t = 0; t < threads; t++) {
-                mb.n = 0;
-                walk(&p, seed, t, per_thread, emit_mem, &mb, 0);
-                double t0 = cpu_now();
-                tk_status st = pass ? tk_dcfg_trace_encoder_encode(c.enc, pid, t, mb.v, mb.n, &err)
-                                    : tk_dcfg_trace_encoder_observe(c.enc, pid, t, mb.v, mb.n, &err);
-                enc_time += cpu_now() - t0;
-                if (st != TK_OK) {
-                    fprintf(stderr, "encode: %s\n", err.message);
-                    return 1;
-                }
             }
         }
-        free(mb.v);
-        double t0 = cpu_now();
-        if (tk_dcfg_trace_encoder_finish(c.enc, &err) != TK_OK) {
-            fprintf(stderr, "encode: %s\n", err.message);
-            return 1;
-        }
-        enc_time += cpu_now() - t0;
-        if (fclose(f) != 0)
-            return 2;
-        tk_dcfg_trace_encoder_free(c.enc);
-        uint64_t total = per_thread * threads;
-        printf("encoded %llu edges in %.3f s of CPU (walk generation excluded): %.1f M edges/s\n",
-               (unsigned long long)total, enc_time, enc_time > 0 ? total / enc_time / 1e6 : 0.0);
+    }
+    free(mb.v);
+    double t0 = cpu_now();
+    if (tk_dcfg_trace_encoder_finish(c.enc, &err) != TK_OK) {
+        fprintf(stderr, "encode: %s\n", err.message);
+        return 1;
+    }
+    enc_time += cpu_now() - t0;
+    if (fclose(f) != 0)
+        return 2;
+    tk_dcfg_trace_encoder_free(c.enc);
+    uint64_t total = g->per_thread * g->threads;
+    printf("encoded %llu edges in %.3f s of CPU (walk generation excluded): %.1f M edges/s\n",
+           (unsigned long long)total, enc_time, enc_time > 0 ? total / enc_time / 1e6 : 0.0);
+    return 0;
+}
+#endif
+
+int main(int argc, char **argv) {
+    gen_args g;
+    int rc = parse_args(argc, argv, &g);
+    if (rc != 0)
+        return rc;
+    prog p;
+    memset(&p, 0, sizeof p);
+    p.nthreads = g.threads;
+    rng r = {g.seed};
+    build(&p, &r, g.routines);
+    index_returns(&p);
+    /* counts: one counting walk per thread */
+    for (uint32_t t = 0; t < g.threads; t++)
+        walk(&p, g.seed, t, g.per_thread, emit_none, NULL, 1);
+    if (g.dcfg)
+        write_dcfg(&p, g.dcfg, g.pid);
+    if (g.edges && (rc = write_edges(&p, &g)) != 0)
+        return rc;
+    if (g.encode) {
+#ifdef WITH_TRACEKIT
+        if ((rc = encode(&p, &g)) != 0)
+            return rc;
 #else
         fprintf(stderr, "built without libtracekit: --encode is not available\n");
         return 2;

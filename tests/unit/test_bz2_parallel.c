@@ -51,6 +51,7 @@ static result read_all(const unsigned char *data, size_t len, unsigned threads)
     result r = {TK_OK, {0}, NULL, 0};
     tk_input_options opt = TK_INPUT_OPTIONS_INIT;
     opt.threads = threads;
+    opt.parallel_min = 1;
     tk_input *in;
     tk_error_clear(&r.err);
     r.st = tk_input_open_memory(&in, data, len, "t.bz2", &opt, &r.err);
@@ -93,7 +94,6 @@ static void check_same(const unsigned char *data, size_t len, const char *want, 
 
 static void test_good_data(void)
 {
-    tk_bz2par_min_size = 0;
     size_t tl, zl;
     char *t = make_words(700000, 1);
     unsigned char *z = bz2(t, 700000, 1, &zl);
@@ -101,7 +101,7 @@ static void test_good_data(void)
     check_same(z, zl, t, tl, "one stream, level 1");
 
     /* the parallel decoder really runs, and ends cleanly */
-    tk_bz2par *p = tk_bz2par_start(z, zl, 2);
+    tk_bz2par *p = tk_bz2par_start(z, zl, 2, 1);
     if (TK_CHECK(p != NULL)) {
         unsigned char *out = malloc(tl);
         size_t have = 0, got;
@@ -122,7 +122,7 @@ static void test_good_data(void)
         free(out);
         tk_bz2par_free(p);
     }
-    TK_CHECK(tk_bz2par_start(z, zl, 1) == NULL);
+    TK_CHECK(tk_bz2par_start(z, zl, 1, 1) == NULL);
 
     /* several streams: level 1, an empty stream, level 9 */
     size_t el, nl;
@@ -147,7 +147,6 @@ static void test_good_data(void)
 
 static void test_damaged_data(void)
 {
-    tk_bz2par_min_size = 0;
     size_t tl = 600000, zl;
     char *t = make_words(tl, 2);
     unsigned char *z = bz2(t, tl, 1, &zl);
@@ -183,7 +182,7 @@ static void test_damaged_data(void)
      * says how much of the stream it handed out */
     memcpy(d, z, zl);
     d[zl / 2] ^= 0x40;
-    tk_bz2par *p = tk_bz2par_start(d, zl, 2);
+    tk_bz2par *p = tk_bz2par_start(d, zl, 2, 1);
     if (TK_CHECK(p != NULL)) {
         unsigned char buf[8192];
         size_t have = 0, got;

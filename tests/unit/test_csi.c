@@ -338,8 +338,38 @@ static void test_state_numbers(void)
     tk_input_free(in);
 }
 
+/* Functions of one name are labelled by their occurrence: "rand", "rand#2", "rand#3"; a
+ * function read with an error does not count. */
+static void test_occurrence_labels(void)
+{
+    static const char text[] = "#\nrand\n1|EXIT\n0|ENTRY|5\n$\n0->1|0$0\n"
+                               "#\nmain\n1|EXIT\n0|ENTRY|5\n$\n0->1|0$0\n"
+                               "#\nrand\n1|EXIT\n0|ENTRY|5\n$\n0->9|0$0\n"
+                               "#\nrand\n1|EXIT\n0|ENTRY|5\n$\n0->1|0$0\n"
+                               "#\nrand\n1|EXIT\n0|ENTRY|5\n$\n0->1|0$0\n";
+    static const char *const want[] = {"rand", "main", NULL, "rand#2", "rand#3"};
+    reader_fixture f;
+    if (!TK_CHECK(open_text(&f, text, sizeof text - 1) == 0))
+        return;
+    for (int i = 0; i < 5; i++) {
+        const tk_csi_function *fn;
+        tk_error err;
+        tk_status st = tk_csi_reader_next(f.r, &fn, &err);
+        if (!want[i]) {
+            TK_CHECK(st == TK_ERR_FORMAT);
+            continue;
+        }
+        char label[64];
+        if (TK_CHECK(st == TK_OK)) {
+            TK_CHECK_EQ_U64(tk_csi_function_label(fn, label, sizeof label), strlen(want[i]));
+            TK_CHECK_STR(label, want[i]);
+        }
+    }
+    close_text(&f);
+}
+
 TK_TEST_MAIN(TK_CASE(test_reads_loop_example), TK_CASE(test_paths_of_loop_main),
              TK_CASE(test_state_decoding), TK_CASE(test_real_quirks_accepted),
              TK_CASE(test_errors_located), TK_CASE(test_resync_after_error),
              TK_CASE(test_round_trip), TK_CASE(test_elf_section_by_path_and_image),
-             TK_CASE(test_state_numbers))
+             TK_CASE(test_state_numbers), TK_CASE(test_occurrence_labels))

@@ -11,9 +11,6 @@
 typedef struct meta {
     tk_input *in;
     tk_csi_reader *r;
-    char names[64][128];
-    int seen[64];
-    size_t n;
 } meta;
 
 static int meta_open(meta *m, const char *path)
@@ -25,23 +22,14 @@ static int meta_open(meta *m, const char *path)
            TK_CHECK(tk_csi_reader_open(&m->r, m->in, &err) == TK_OK);
 }
 
-/* Next function and its label; 0 at the end. */
+/* Next function and its label (tk_csi_function_label); 0 at the end. */
 static int meta_next(meta *m, const tk_csi_function **fn, char *label, size_t size)
 {
     tk_error err;
     tk_error_clear(&err);
     if (tk_csi_reader_next(m->r, fn, &err) != TK_OK)
         return 0;
-    size_t k = 0;
-    while (k < m->n && strcmp(m->names[k], (*fn)->name) != 0)
-        k++;
-    if (k == m->n && m->n < 64)
-        snprintf(m->names[m->n++], sizeof m->names[0], "%s", (*fn)->name);
-    int count = k < 64 ? ++m->seen[k] : 1;
-    if (count > 1)
-        snprintf(label, size, "%s#%d", (*fn)->name, count);
-    else
-        snprintf(label, size, "%s", (*fn)->name);
+    tk_csi_function_label(*fn, label, size);
     return 1;
 }
 

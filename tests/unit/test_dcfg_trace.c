@@ -468,42 +468,31 @@ static int stop_after_two(void *ctx, size_t chunk, const uint32_t *edges, size_t
     return ++*(size_t *)ctx >= 2;
 }
 
-/* Encodes, decodes (serially and on 3 threads) and compares; returns the
- * sum of EDGE_COUNT (less than the edges when multi-edge rows are used). */
-static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
-    uint64_t edge_counts = 0;
-    tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-    opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
-    opt.compat_intel = compat;
-    opt.chunk_instrs = chunk_instrs;
-    opt.source_instrs = instrs_of;
+/* Encodes the sequences (observed in two pieces each, to exercise continuation) into m. */
+static void encode_seqs(const seq *s, size_t nseq, const tk_dcfg_trace_encode_options *opt,
+                        membuf *m) {
     tk_dcfg_trace_encoder *enc;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_open(&enc, &opt, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_open(&enc, opt, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++) {
-        /* feed in two pieces to exercise continuation */
         size_t half = s[i].n / 2;
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, s[i].pid, s[i].tid, s[i].e, half, &err), TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, s[i].pid, s[i].tid, s[i].e + half,
                                                       s[i].n - half, &err),
                         TK_OK);
     }
-    membuf m = {0};
-    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, m}, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++)
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, s[i].pid, s[i].tid, s[i].e, s[i].n, &err), TK_OK);
     TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);
     tk_dcfg_trace_encoder_free(enc);
+}
 
-    tk_dcfg_trace *t;
-    tk_status st = tk_dcfg_trace_open_memory(&t, m.p, m.n, "encoded", NULL, &err);
-    if (!TK_CHECK(st == TK_OK)) {
-        fprintf(stderr, "    %s (line %llu col %llu)\n", err.message, (unsigned long long)err.line,
-                (unsigned long long)err.column);
-        free(m.p);
-        return 0;
-    }
+/* Decoded serially and on 3 threads: the sequences' edges in order. */
+static void check_decoded_edges(tk_dcfg_trace *t, const seq *s, size_t nseq) {
+    tk_error err;
+    tk_error_clear(&err);
     for (unsigned threads = 1; threads <= 3; threads += 2) {
         edges_buf b = {0};
         uint64_t total;
@@ -521,38 +510,46 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
         TK_CHECK_EQ_U64(bad, 0);
         free(b.v);
     }
-    {
-        /* formatted on 3 threads, written in order */
-        text_sink o = {0};
-        uint64_t total;
-        tk_dcfg_trace_decode_options dopt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-        dopt.threads = 3;
-        dopt.max_chunk_edges = 100;
-        dopt.render = render_ids;
-        dopt.write_text = append_text;
-        TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &dopt, NULL, &o, &total, NULL, &err), TK_OK);
-        size_t want_len = 0, k = 0, bad = 0;
-        char line[16];
-        for (size_t i = 0; i < nseq; i++)
-            for (size_t j = 0; j < s[i].n; j++) {
-                size_t l = (size_t)snprintf(line, sizeof line, "%u\n", s[i].e[j]);
-                if (k + l > o.n || memcmp(o.p + k, line, l) != 0)
-                    bad++;
-                k += l;
-                want_len += l;
-            }
-        TK_CHECK_EQ_U64(o.n, want_len);
-        TK_CHECK_EQ_U64(bad, 0);
-        free(o.p);
-        /* a callback that stops: TK_END, no hang, whatever the threads */
-        size_t calls = 0;
-        dopt = (tk_dcfg_trace_decode_options)TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-        dopt.threads = 3;
-        tk_status ds = tk_dcfg_trace_decode(t, &dopt, stop_after_two, &calls, &total, NULL, &err);
-        TK_CHECK(ds == (calls >= 2 ? TK_END : TK_OK));
-        TK_CHECK(calls <= 2);
-    }
-    /* chunk bookkeeping: PRECEDING is the running sum of INSTR_COUNT per thread */
+}
+
+/* Formatted on 3 threads, written in order; a callback that stops: TK_END, no hang,
+ * whatever the threads. */
+static void check_decoded_text(tk_dcfg_trace *t, const seq *s, size_t nseq) {
+    tk_error err;
+    tk_error_clear(&err);
+    text_sink o = {0};
+    uint64_t total;
+    tk_dcfg_trace_decode_options dopt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    dopt.threads = 3;
+    dopt.max_chunk_edges = 100;
+    dopt.render = render_ids;
+    dopt.write_text = append_text;
+    TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &dopt, NULL, &o, &total, NULL, &err), TK_OK);
+    size_t want_len = 0, k = 0, bad = 0;
+    char line[16];
+    for (size_t i = 0; i < nseq; i++)
+        for (size_t j = 0; j < s[i].n; j++) {
+            size_t l = (size_t)snprintf(line, sizeof line, "%u\n", s[i].e[j]);
+            if (k + l > o.n || memcmp(o.p + k, line, l) != 0)
+                bad++;
+            k += l;
+            want_len += l;
+        }
+    TK_CHECK_EQ_U64(o.n, want_len);
+    TK_CHECK_EQ_U64(bad, 0);
+    free(o.p);
+    size_t calls = 0;
+    dopt = (tk_dcfg_trace_decode_options)TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+    dopt.threads = 3;
+    tk_status ds = tk_dcfg_trace_decode(t, &dopt, stop_after_two, &calls, &total, NULL, &err);
+    TK_CHECK(ds == (calls >= 2 ? TK_END : TK_OK));
+    TK_CHECK(calls <= 2);
+}
+
+/* Chunk bookkeeping: PRECEDING is the running sum of INSTR_COUNT per thread. Returns the
+ * sum of EDGE_COUNT. */
+static uint64_t check_chunks(const tk_dcfg_trace *t) {
+    uint64_t edge_counts = 0;
     for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
         tk_dcfg_trace_thread_info ti;
         tk_dcfg_trace_thread(t, th, &ti);
@@ -565,6 +562,32 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
             edge_counts += ci.edge_count;
         }
     }
+    return edge_counts;
+}
+
+/* Encodes, decodes (serially and on 3 threads) and compares; returns the
+ * sum of EDGE_COUNT (less than the edges when multi-edge rows are used). */
+static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
+    tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
+    opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
+    opt.compat_intel = compat;
+    opt.chunk_instrs = chunk_instrs;
+    opt.source_instrs = instrs_of;
+    membuf m = {0};
+    encode_seqs(s, nseq, &opt, &m);
+    tk_dcfg_trace *t;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_dcfg_trace_open_memory(&t, m.p, m.n, "encoded", NULL, &err);
+    if (!TK_CHECK(st == TK_OK)) {
+        fprintf(stderr, "    %s (line %llu col %llu)\n", err.message, (unsigned long long)err.line,
+                (unsigned long long)err.column);
+        free(m.p);
+        return 0;
+    }
+    check_decoded_edges(t, s, nseq);
+    check_decoded_text(t, s, nseq);
+    uint64_t edge_counts = check_chunks(t);
     if (compat)
         TK_CHECK(memchr(m.p, '<', m.n) == NULL);
     tk_dcfg_trace_free(t);

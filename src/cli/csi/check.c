@@ -39,15 +39,15 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
                 break;
             }
             nf++;
-            if (tk_csi_check_function(fn, num, src.name, &diag, NULL) == TK_ERR_NOMEM) {
+            if (tk_csi_check_function(fn, num, src.text.name, &diag, NULL) == TK_ERR_NOMEM) {
                 tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
                 tk_diag_error(&diag, &err);
                 break;
             }
         }
         if (diag.errors == 0)
-            printf("%s: ok, %" PRIu64 " function%s\n", src.name, nf, cli_s(nf));
-        if (cli_diag_summary(&diag, src.name) != CLI_EXIT_OK)
+            printf("%s: ok, %" PRIu64 " function%s\n", src.text.name, nf, cli_s(nf));
+        if (cli_diag_summary(&diag, src.text.name) != CLI_EXIT_OK)
             rc = CLI_EXIT_BAD_INPUT;
         cli_csi_source_close(&src);
     }

@@ -38,7 +38,7 @@ static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk
         copy.edges = edges;
         st = tk_csi_write_function(CLI_WRITER(out), &copy, err);
     } else {
-        st = tk_error_set_at(err, TK_ERR_FORMAT, src->name, -1, fn->text_line, 1,
+        st = tk_error_set_at(err, TK_ERR_FORMAT, src->text.name, -1, fn->text_line, 1,
                              "cannot number function %s: %s", label,
                              rs == TK_ERR_LIMIT ? "path count overflow"
                                                 : "a block has no path to EXIT");
@@ -58,7 +58,7 @@ static tk_status write_dot(write_state *ws, const cli_csi_source *src,
         if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p, err) != TK_OK)
             return tk_error_set(err, TK_ERR_FORMAT,
                                 "%s: function %s has no path %" PRIu64 " (it has %" PRIu64 ")",
-                                src->name, label, ws->path_id,
+                                src->text.name, label, ws->path_id,
                                 tk_bl_total(tk_csi_numbering_bl(num)));
     }
     return tk_csi_write_dot_cluster(CLI_WRITER(ws->out), fn, ws->ndot++, p, err);

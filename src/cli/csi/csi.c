@@ -29,7 +29,7 @@ static void no_section_error(const char *path, const uint8_t *img, size_t len)
         {".debug_CC", "csi-cc"}, {".debug_FC", "csi-fc"}, {".debug_BBC", "csi-bbc"}};
     for (int k = 0; k < 3; k++)
         if (tk_csi_elf_section(path, img, len, cov[k][0], &sec, &slen, &err) == TK_OK) {
-            free(sec);
+            tk_free(sec);
             fprintf(stderr, "tracekit: %s: note: it has CSI coverage metadata (%s): read it with "
                             "--from %s\n",
                     path, cov[k][0], cov[k][1]);
@@ -51,7 +51,7 @@ void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
         if (strcmp(secs[k][0], except) == 0 ||
             tk_csi_elf_section(path, img, len, secs[k][0], &sec, &slen, NULL) != TK_OK)
             continue;
-        free(sec);
+        tk_free(sec);
         int n = snprintf(buf + used, size - used, "%s%s (--from %s)", used ? ", " : "",
                          secs[k][0], secs[k][1]);
         if (n < 0 || (size_t)n >= size - used)
@@ -60,42 +60,59 @@ void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
     }
 }
 
-int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
+int cli_csi_text_open(cli_csi_text *t, tk_input *in, const char *path, const char *section)
 {
-    memset(s, 0, sizeof *s);
+    memset(t, 0, sizeof *t);
+    t->in = in;
+    snprintf(t->name, sizeof t->name, "%s", path);
     tk_error err;
     tk_error_clear(&err);
     const uint8_t *head;
-    size_t hlen;
+    size_t hlen, len;
     tk_status st = tk_input_peek(in, 4, &head, &hlen, &err);
-    if (st != TK_OK)
-        return cli_error(&err);
-    s->in = in;
-    snprintf(s->name, sizeof s->name, "%s", path);
-    if (tk_csi_is_elf(head, hlen)) {
-        const uint8_t *img;
-        size_t ilen;
-        st = tk_input_map(in, &img, &ilen, &err);
-        if (st == TK_OK) {
-            size_t len;
-            st = tk_csi_elf_section(path, img, ilen, ".debug_PT", &s->section, &len, &err);
-            if (st == TK_END) {
-                no_section_error(path, img, ilen);
-                return CLI_EXIT_BAD_INPUT;
-            }
-            snprintf(s->name, sizeof s->name, "%s(.debug_PT)", path);
-            cli_csi_other_sections(path, img, ilen, ".debug_PT", s->others, sizeof s->others);
-            if (st == TK_OK)
-                st = tk_input_open_memory(&s->owned, s->section, len, s->name, NULL, &err);
-        }
-        if (st != TK_OK) {
-            cli_csi_source_close(s);
-            return cli_error(&err);
-        }
-        s->in = s->owned;
+    if (st != TK_OK || !tk_csi_is_elf(head, hlen))
+        return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+    st = tk_input_map(in, &t->image, &t->image_len, &err);
+    if (st == TK_OK)
+        st = tk_csi_elf_section(path, t->image, t->image_len, section, &t->section, &len, &err);
+    if (st == TK_END)
+        return CLI_CSI_NO_SECTION;
+    snprintf(t->name, sizeof t->name, "%s(%s)", path, section);
+    if (st == TK_OK) {
+        cli_csi_other_sections(path, t->image, t->image_len, section, t->others,
+                               sizeof t->others);
+        st = tk_input_open_memory(&t->owned, t->section, len, t->name, NULL, &err);
     }
-    st = tk_csi_reader_open(&s->reader, s->in, &err);
     if (st != TK_OK) {
+        cli_csi_text_close(t);
+        return cli_error(&err);
+    }
+    t->in = t->owned;
+    return CLI_EXIT_OK;
+}
+
+void cli_csi_text_close(cli_csi_text *t)
+{
+    tk_input_free(t->owned);
+    tk_free(t->section);
+    memset(t, 0, sizeof *t);
+}
+
+int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    int rc = cli_csi_text_open(&s->text, in, path, ".debug_PT");
+    if (rc == CLI_CSI_NO_SECTION) {
+        no_section_error(path, s->text.image, s->text.image_len);
+        rc = CLI_EXIT_BAD_INPUT;
+    }
+    if (rc != CLI_EXIT_OK) {
+        cli_csi_source_close(s);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_csi_reader_open(&s->reader, s->text.in, &err) != TK_OK) {
         cli_csi_source_close(s);
         return cli_error(&err);
     }
@@ -105,61 +122,8 @@ int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path)
 void cli_csi_source_close(cli_csi_source *s)
 {
     tk_csi_reader_free(s->reader);
-    tk_input_free(s->owned);
-    tk_free(s->section);
-    for (size_t i = 0; i < s->names_cap; i++)
-        free(s->names[i]);
-    free(s->names);
-    free(s->counts);
+    cli_csi_text_close(&s->text);
     memset(s, 0, sizeof *s);
-}
-
-/* Occurrence number (1-based) of a name among the functions read so far
- * (open addressing over names/counts). */
-static uint32_t occurrence(cli_csi_source *s, const char *name)
-{
-    if (s->nnames * 2 >= s->names_cap) {
-        size_t cap = s->names_cap ? s->names_cap * 2 : 256;
-        char **names = calloc(cap, sizeof *names);
-        uint32_t *counts = calloc(cap, sizeof *counts);
-        if (!names || !counts) {
-            free(names);
-            free(counts);
-            return 1;
-        }
-        for (size_t i = 0; i < s->names_cap; i++) {
-            if (!s->names[i])
-                continue;
-            uint64_t h = 1469598103934665603ULL;
-            for (const char *p = s->names[i]; *p; p++)
-                h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-            size_t k = (size_t)h & (cap - 1);
-            while (names[k])
-                k = (k + 1) & (cap - 1);
-            names[k] = s->names[i];
-            counts[k] = s->counts[i];
-        }
-        free(s->names);
-        free(s->counts);
-        s->names = names;
-        s->counts = counts;
-        s->names_cap = cap;
-    }
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *p = name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    size_t k = (size_t)h & (s->names_cap - 1);
-    while (s->names[k]) {
-        if (strcmp(s->names[k], name) == 0)
-            return ++s->counts[k];
-        k = (k + 1) & (s->names_cap - 1);
-    }
-    s->names[k] = strdup(name);
-    if (!s->names[k])
-        return 1;
-    s->counts[k] = 1;
-    s->nnames++;
-    return 1;
 }
 
 tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
@@ -168,11 +132,7 @@ tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, cha
     tk_status st = tk_csi_reader_next(s->reader, fn, err);
     if (st != TK_OK)
         return st;
-    uint32_t k = occurrence(s, (*fn)->name);
-    if (k > 1)
-        snprintf(label, size, "%s#%" PRIu32, (*fn)->name, k);
-    else
-        snprintf(label, size, "%s", (*fn)->name);
+    tk_csi_function_label(*fn, label, size);
     return TK_OK;
 }
 

@@ -14,19 +14,30 @@
 /* Room for a function's display label ("name" or "name#K"). */
 #define CLI_CSI_LABEL_MAX 512
 
-/* Metadata text to read: the input itself, or the .debug_PT section of an
- * ELF file (executable or object) copied into memory. */
-typedef struct cli_csi_source {
+/* Metadata text to read, of path tracing or coverage: the input itself, or a section of
+ * an ELF file (executable or object) copied into memory. */
+typedef struct cli_csi_text {
     tk_input *in;        /* what the reader reads (borrowed or owned) */
     tk_input *owned;     /* memory input over the section, or NULL */
-    uint8_t *section;    /* section bytes, or NULL */
+    uint8_t *section;    /* section bytes (the library's: tk_free), or NULL */
+    const uint8_t *image; /* the ELF file's bytes (borrowed from the input), or NULL */
+    size_t image_len;
     char name[600];      /* "prog(.debug_PT)" for sections */
     char others[160];    /* an ELF file's other CSI sections (cli_csi_other_sections) */
+} cli_csi_text;
+
+/* Open in (path as given): an ELF file's section, else in itself. Returns CLI_EXIT_OK,
+ * CLI_CSI_NO_SECTION (an ELF file without the section; nothing printed: t->image is the
+ * file, for the caller's message, until cli_csi_text_close), or prints the error and
+ * returns its exit code. */
+#define CLI_CSI_NO_SECTION (-1)
+int cli_csi_text_open(cli_csi_text *t, tk_input *in, const char *path, const char *section);
+void cli_csi_text_close(cli_csi_text *t);
+
+/* Path-tracing metadata to read (.debug_PT of an ELF file). */
+typedef struct cli_csi_source {
+    cli_csi_text text;
     tk_csi_reader *reader;
-    /* names seen so far, to label duplicates "name#2" */
-    char **names;
-    uint32_t *counts;
-    size_t nnames, names_cap;
 } cli_csi_source;
 
 /* The CSI sections of an ELF image other than `except`, as `info` lists them:
@@ -39,8 +50,8 @@ void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
 int cli_csi_source_open(cli_csi_source *s, tk_input *in, const char *path);
 void cli_csi_source_close(cli_csi_source *s);
 /* Next function: TK_OK, TK_END, or an error (err filled, located). label
- * gets the function's display name ("foo", or "foo#2" for the second
- * function called foo). */
+ * gets the function's display name (tk_csi_function_label: "foo", or "foo#2"
+ * for the second function called foo). */
 tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, char *label,
                               size_t size, tk_error *err);
 

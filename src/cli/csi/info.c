@@ -41,10 +41,10 @@ static void info_print(void *user, const cli_csi_source *src)
 {
     info_totals *t = user;
     int verbose = t->verbose;
-    if (src->owned)
+    if (src->text.owned)
         printf("section: .debug_PT\n");
-    if (src->others[0])
-        printf("other CSI sections: %s\n", src->others);
+    if (src->text.others[0])
+        printf("other CSI sections: %s\n", src->text.others);
     printf("functions: %" PRIu64 "\n", t->functions);
     printf("blocks: %" PRIu64 "\n", t->blocks);
     printf("edges: %" PRIu64 " (%" PRIu64 " back or split, ~>)\n", t->edges, t->back);

@@ -395,12 +395,12 @@ static int decode_path(const cli_csi_source *src, const tk_csi_function *fn, con
 {
     if (id >= total) {
         fprintf(stderr, "tracekit: %s: function %s has paths 0..%" PRIu64 ", not %" PRIu64 "\n",
-                src->name, label, total - 1, id);
+                src->text.name, label, total - 1, id);
         return CLI_EXIT_BAD_INPUT;
     }
     if (tk_bl_decode(bl, id, p, NULL) != TK_OK) {
         fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
-                src->name, label, id);
+                src->text.name, label, id);
         return CLI_EXIT_BAD_INPUT;
     }
     cli_csi_print_path(stdout, fn, label, id, p);
@@ -462,7 +462,7 @@ static int list_paths_json(const cli_csi_source *src, const tk_csi_function *fn,
     for (uint64_t k = 0; k < n; k++) {
         if (tk_bl_decode(bl, k, p, NULL) != TK_OK) {
             fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
-                    src->name, label, k);
+                    src->text.name, label, k);
             rc = CLI_EXIT_BAD_INPUT;
             continue;
         }
@@ -482,7 +482,7 @@ static int list_paths(const cli_csi_source *src, const tk_csi_function *fn, cons
     for (uint64_t k = 0; k < n; k++) {
         if (tk_bl_decode(bl, k, p, NULL) != TK_OK) {
             fprintf(stderr, "tracekit: %s: function %s: path %" PRIu64 " does not decode\n",
-                    src->name, label, k);
+                    src->text.name, label, k);
             rc = CLI_EXIT_BAD_INPUT;
             continue;
         }
@@ -510,7 +510,7 @@ static int paths_function(const cli_csi_source *src, const tk_csi_function *fn, 
     const tk_bl *bl = tk_csi_numbering_bl(num);
     uint64_t total = tk_bl_total(bl);
     if (ls != TK_OK || total == 0) {
-        fprintf(stderr, "tracekit: %s: function %s: %s (see 'tracekit check')\n", src->name,
+        fprintf(stderr, "tracekit: %s: function %s: %s (see 'tracekit check')\n", src->text.name,
                 label, ls == TK_ERR_LIMIT ? "path count overflow" : "invalid numbering");
         return CLI_EXIT_BAD_INPUT;
     }

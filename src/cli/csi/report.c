@@ -145,11 +145,11 @@ static void report_print(void *user, const cli_csi_source *src)
     size_t n = tk_csi_report_count(rs->rep);
     size_t shown = rs->top == 0 || rs->top > n ? n : (size_t)rs->top;
     if (rs->fmt == CLI_OUT_TEXT)
-        report_text(rs, &h, src->name, shown);
+        report_text(rs, &h, src->text.name, shown);
     else if (rs->fmt == CLI_OUT_CSV)
         report_csv(rs, shown);
     else
-        report_json(rs, &h, src->name, shown);
+        report_json(rs, &h, src->text.name, shown);
     tk_csi_report_clear(rs->rep);
 }
 

@@ -22,7 +22,7 @@ static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
         }
         if (st == TK_OK) {
             nf++;
-            st = tk_csi_cov_check_function(ch, fn, src->name, &diag, NULL);
+            st = tk_csi_cov_check_function(ch, fn, src->text.name, &diag, NULL);
             if (st == TK_ERR_NOMEM)
                 tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         }
@@ -32,9 +32,9 @@ static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
         }
     }
     if (diag.errors == 0)
-        printf("%s: ok, %" PRIu64 " function%s (%s)\n", src->name, nf, cli_s(nf),
+        printf("%s: ok, %" PRIu64 " function%s (%s)\n", src->text.name, nf, cli_s(nf),
                tk_csi_cov_kind_title(src->kind));
-    return cli_diag_summary(&diag, src->name);
+    return cli_diag_summary(&diag, src->text.name);
 }
 
 int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)

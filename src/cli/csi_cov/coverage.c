@@ -52,42 +52,7 @@ const char *cli_csi_cov_hit_short(tk_csi_hit h)
 
 int cli_csi_cov_selected(const cli_csi_cov_result *r, size_t i)
 {
-    return cli_csi_cov_function_matches(r->selector, tk_csi_crash_at(r->crash, i)->name);
-}
-
-static void count_function(const tk_csi_crash_function *f, cli_csi_cov_counts *c)
-{
-    memset(c, 0, sizeof *c);
-    if (f->has_fc)
-        c->functions[f->entered]++;
-    for (uint32_t k = 0; k < f->nsites; k++)
-        c->sites[f->sites[k].hit]++;
-    for (uint32_t k = 0; k < f->nblocks; k++)
-        c->blocks[f->blocks[k].hit]++;
-    for (size_t k = 0; k < f->nlines; k++)
-        c->lines[f->lines[k].hit]++;
-}
-
-/* Counts per selected function and in total. Returns 0, or -1 out of memory. */
-static int compute(cli_csi_cov_result *r)
-{
-    size_t n = tk_csi_crash_count(r->crash);
-    r->per = calloc(n ? n : 1, sizeof *r->per);
-    if (!r->per)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (!cli_csi_cov_selected(r, i))
-            continue;
-        r->shown++;
-        count_function(tk_csi_crash_at(r->crash, i), &r->per[i]);
-        for (int h = 0; h < 3; h++) {
-            r->total.functions[h] += r->per[i].functions[h];
-            r->total.sites[h] += r->per[i].sites[h];
-            r->total.blocks[h] += r->per[i].blocks[h];
-            r->total.lines[h] += r->per[i].lines[h];
-        }
-    }
-    return 0;
+    return tk_csi_cov_name_matches(r->selector, tk_csi_crash_at(r->crash, i)->name);
 }
 
 /* The options of the memory: raw image or core. Returns 0 or a usage error. */
@@ -104,8 +69,7 @@ static int memory_options(const cli_args *args, tk_csi_crash_options *opt)
 
 static int print_result(const cli_args *args, int fmt, cli_csi_cov_result *r)
 {
-    if (compute(r) != 0)
-        return cli_usage_error("coverage", "out of memory");
+    tk_csi_crash_totals(r->crash, r->selector, &r->total);
     tk_output *o;
     int rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK)
@@ -116,9 +80,13 @@ static int print_result(const cli_args *args, int fmt, cli_csi_cov_result *r)
     else if (fmt == CLI_OUT_CSV)
         cli_csi_cov_print_csv(out, r);
     else if (fmt == COV_OUT_ANNOTATE)
-        cli_csi_cov_print_annotated(out, r);
+        rc = cli_csi_cov_print_annotated(out, r);
     else
         cli_csi_cov_print_text(out, r);
+    if (rc != CLI_EXIT_OK) {
+        cli_output_abort(o);
+        return rc;
+    }
     return cli_output_commit(o);
 }
 
@@ -160,7 +128,6 @@ static int run(const cli_args *args, int fmt, const tk_csi_crash_options *opt)
         }
         rc = print_result(args, fmt, &r);
     }
-    free(r.per);
     tk_csi_crash_free(crash);
     tk_input_free(core);
     tk_input_free(bin);

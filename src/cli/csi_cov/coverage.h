@@ -8,11 +8,6 @@
 
 #include "csi_cov.h"
 
-/* Counts of one function or of all: [TK_CSI_HIT_NO], [YES], [UNKNOWN]. */
-typedef struct cli_csi_cov_counts {
-    uint64_t functions[3], sites[3], blocks[3], lines[3];
-} cli_csi_cov_counts;
-
 typedef struct cli_csi_cov_result {
     const char *bin, *core;
     const tk_csi_crash *crash;
@@ -20,19 +15,18 @@ typedef struct cli_csi_cov_result {
     const char *source_dir;     /* --source-dir */
     const uint8_t *bin_bytes;   /* BIN's bytes (for its .debug_PT) */
     size_t bin_len;
-    cli_csi_cov_counts total;
-    cli_csi_cov_counts *per;    /* per function (of tk_csi_crash_at) */
-    uint64_t shown;             /* functions selected */
+    tk_csi_crash_counts total;  /* of the functions selected */
 } cli_csi_cov_result;
 
 /* Is function i selected (--function)? */
 int cli_csi_cov_selected(const cli_csi_cov_result *r, size_t i);
 
-/* Text, JSON, CSV (coverage_print.c); annotated sources (coverage_annotate.c). */
+/* Text, JSON, CSV (coverage_print.c); annotated sources (coverage_annotate.c: a CLI
+ * exit code, the error printed). */
 void cli_csi_cov_print_text(FILE *out, const cli_csi_cov_result *r);
 void cli_csi_cov_print_json(FILE *out, const cli_csi_cov_result *r);
 void cli_csi_cov_print_csv(FILE *out, const cli_csi_cov_result *r);
-void cli_csi_cov_print_annotated(FILE *out, const cli_csi_cov_result *r);
+int cli_csi_cov_print_annotated(FILE *out, const cli_csi_cov_result *r);
 
 /* The crashed thread's frames and the paths of the traced ones
  * (coverage_paths.c); bin: BIN's bytes, for its .debug_PT. */

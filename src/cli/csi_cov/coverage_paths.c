@@ -92,6 +92,6 @@ void cli_csi_cov_print_paths(FILE *out, const cli_csi_cov_result *r, const uint8
     tk_csi_numbering_free(num);
     tk_csi_reader_free(rd);
     tk_input_free(in);
-    free(text);
+    tk_free(text);
     free(done);
 }

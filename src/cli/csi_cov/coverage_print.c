@@ -56,8 +56,10 @@ static void text_entries(FILE *out, const tk_csi_crash_entry *es, uint32_t n, in
     }
 }
 
-static void text_function(FILE *out, const tk_csi_crash_function *f, const cli_csi_cov_counts *c)
+static void text_function(FILE *out, const tk_csi_crash_function *f)
 {
+    tk_csi_crash_counts counts, *c = &counts;
+    tk_csi_crash_function_counts(f, c);
     fprintf(out, "\nfunction %s", f->name);
     if (f->source)
         fprintf(out, " (%s)", f->source);
@@ -102,7 +104,7 @@ void cli_csi_cov_print_text(FILE *out, const cli_csi_cov_result *r)
     fputc('\n', out);
     for (size_t i = 0; i < tk_csi_crash_count(r->crash); i++)
         if (cli_csi_cov_selected(r, i))
-            text_function(out, tk_csi_crash_at(r->crash, i), &r->per[i]);
+            text_function(out, tk_csi_crash_at(r->crash, i));
     if (tk_csi_crash_has_pt(r->crash))
         cli_csi_cov_print_paths(out, r, r->bin_bytes, r->bin_len);
 }

@@ -10,16 +10,13 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "csi/csi.h"
 #include "tracekit/csi_cov.h"
+#include "tracekit/csi_cov_report.h"
 
-/* Metadata text to read: the input itself, or the kind's section of an ELF
- * file (executable or object) copied into memory. */
+/* Coverage metadata to read: the input itself, or the kind's section of an ELF file. */
 typedef struct cli_csi_cov_source {
-    tk_input *in;        /* what the reader reads (borrowed or owned) */
-    tk_input *owned;     /* memory input over the section, or NULL */
-    uint8_t *section;    /* section bytes, or NULL */
-    char name[600];      /* "prog(.debug_CC)" for sections */
-    char others[160];    /* an ELF file's other CSI sections (cli_csi_other_sections) */
+    cli_csi_text text;   /* "prog(.debug_CC)" for sections */
     tk_csi_cov_kind kind;
     tk_csi_cov_reader *reader;
 } cli_csi_cov_source;
@@ -47,10 +44,6 @@ typedef struct cli_csi_cov_visitor {
 
 /* Walks ctx's inputs; prints the first error. Returns a CLI exit code. */
 int cli_csi_cov_visit(cli_ctx *ctx, const cli_csi_cov_visitor *v);
-
-/* Does the function match a --function selector? NULL selects all; "NAME"
- * matches NAME and its clones NAME$... */
-int cli_csi_cov_function_matches(const char *selector, const char *name);
 
 /* "sites" / "blocks" / "functions": what a kind's entries are. */
 const char *cli_csi_cov_entries_name(tk_csi_cov_kind kind);

@@ -35,10 +35,10 @@ static tk_status info_function(void *user, const cli_csi_cov_source *src,
 static void info_print(void *user, const cli_csi_cov_source *src)
 {
     info_totals *t = user;
-    if (src->owned)
+    if (src->text.owned)
         printf("section: %s\n", tk_csi_cov_section(src->kind));
-    if (src->others[0])
-        printf("other CSI sections: %s\n", src->others);
+    if (src->text.others[0])
+        printf("other CSI sections: %s\n", src->text.others);
     printf("kind: %s (%s)\n", tk_csi_cov_kind_title(src->kind), tk_csi_cov_section(src->kind));
     if (src->kind != TK_CSI_COV_FC)
         printf("form: %s\n", t->form == TK_CSI_COV_FORM_LABELS

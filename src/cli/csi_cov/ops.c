@@ -21,57 +21,46 @@
     "with their entries and lines; convert writes the canonical text in either form;\n" \
     "coverage tells what a crashed program had covered, from its core file.\n"
 
-const cli_format_ops cli_csi_cc_ops = {
-    .format = "csi-cc",
-    COV_OPTS,
-    .about = COV_ABOUT("call-site", ".debug_CC"),
-    .examples = (const cli_example[]){
-        {"check --from csi-cc prog", "the call-site metadata of an executable built by csi-cc"},
-        {"report --from csi-cc prog", "each function's call sites and their lines"},
-        {"coverage prog core", "what the crashed program had run: functions, call sites, "
-                               "blocks, lines"},
-        {"coverage --format csv -o covered.csv prog core", "the same as a table"},
-        {"extract prog --section .debug_CC -o prog.CC", "the section as a text file"},
-        {"convert --to csi-cc --form plain prog.CC", "the plain form of the guide"},
-        {NULL, NULL}},
-    .run = {[CLI_INFO] = cli_csi_cov_info,
-            [CLI_CHECK] = cli_csi_cov_check,
-            [CLI_REPORT] = cli_csi_cov_report,
-            [CLI_ANNOTATE] = cli_csi_cov_annotate,
-            [CLI_CONVERT] = cli_csi_cov_convert,
-            [CLI_DUMP] = cli_csi_cov_dump},
-};
+/* The handlers of the three kinds: all the generic commands but annotate for csi-fc,
+ * whose functions have no entries. */
+#define COV_FORMAT_OPS(format_, what_, section_, examples_, annotate_)   \
+    {                                                                    \
+        .format = format_, COV_OPTS, .about = COV_ABOUT(what_, section_), \
+        .examples = examples_,                                           \
+        .run = {[CLI_INFO] = cli_csi_cov_info,                           \
+                [CLI_CHECK] = cli_csi_cov_check,                         \
+                [CLI_REPORT] = cli_csi_cov_report,                       \
+                [CLI_ANNOTATE] = annotate_,                              \
+                [CLI_CONVERT] = cli_csi_cov_convert,                     \
+                [CLI_DUMP] = cli_csi_cov_dump},                          \
+    }
 
-const cli_format_ops cli_csi_fc_ops = {
-    .format = "csi-fc",
-    COV_OPTS,
-    .about = COV_ABOUT("function", ".debug_FC"),
-    .examples = (const cli_example[]){
-        {"info --from csi-fc prog", "the instrumented functions of an executable"},
-        {"report --from csi-fc prog", "the functions and their arrays"},
-        {"coverage prog core", "which functions the crashed program had entered"},
-        {NULL, NULL}},
-    .run = {[CLI_INFO] = cli_csi_cov_info,
-            [CLI_CHECK] = cli_csi_cov_check,
-            [CLI_REPORT] = cli_csi_cov_report,
-            [CLI_CONVERT] = cli_csi_cov_convert,
-            [CLI_DUMP] = cli_csi_cov_dump},
-};
+static const cli_example cc_examples[] = {
+    {"check --from csi-cc prog", "the call-site metadata of an executable built by csi-cc"},
+    {"report --from csi-cc prog", "each function's call sites and their lines"},
+    {"coverage prog core", "what the crashed program had run: functions, call sites, "
+                           "blocks, lines"},
+    {"coverage --format csv -o covered.csv prog core", "the same as a table"},
+    {"extract prog --section .debug_CC -o prog.CC", "the section as a text file"},
+    {"convert --to csi-cc --form plain prog.CC", "the plain form of the guide"},
+    {NULL, NULL}};
 
-const cli_format_ops cli_csi_bbc_ops = {
-    .format = "csi-bbc",
-    COV_OPTS,
-    .about = COV_ABOUT("basic-block", ".debug_BBC"),
-    .examples = (const cli_example[]){
-        {"annotate --from csi-bbc prog", "each source line with the blocks on it"},
-        {"report --from csi-bbc prog", "each function's blocks and lines"},
-        {"coverage --format annotate --source-dir src prog core",
-         "the sources with the lines the crashed program had run marked"},
-        {NULL, NULL}},
-    .run = {[CLI_INFO] = cli_csi_cov_info,
-            [CLI_CHECK] = cli_csi_cov_check,
-            [CLI_REPORT] = cli_csi_cov_report,
-            [CLI_ANNOTATE] = cli_csi_cov_annotate,
-            [CLI_CONVERT] = cli_csi_cov_convert,
-            [CLI_DUMP] = cli_csi_cov_dump},
-};
+static const cli_example fc_examples[] = {
+    {"info --from csi-fc prog", "the instrumented functions of an executable"},
+    {"report --from csi-fc prog", "the functions and their arrays"},
+    {"coverage prog core", "which functions the crashed program had entered"},
+    {NULL, NULL}};
+
+static const cli_example bbc_examples[] = {
+    {"annotate --from csi-bbc prog", "each source line with the blocks on it"},
+    {"report --from csi-bbc prog", "each function's blocks and lines"},
+    {"coverage --format annotate --source-dir src prog core",
+     "the sources with the lines the crashed program had run marked"},
+    {NULL, NULL}};
+
+const cli_format_ops cli_csi_cc_ops =
+    COV_FORMAT_OPS("csi-cc", "call-site", ".debug_CC", cc_examples, cli_csi_cov_annotate);
+const cli_format_ops cli_csi_fc_ops =
+    COV_FORMAT_OPS("csi-fc", "function", ".debug_FC", fc_examples, NULL);
+const cli_format_ops cli_csi_bbc_ops =
+    COV_FORMAT_OPS("csi-bbc", "basic-block", ".debug_BBC", bbc_examples, cli_csi_cov_annotate);

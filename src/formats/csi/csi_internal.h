@@ -2,14 +2,29 @@
 #ifndef TK_CSI_INTERNAL_H
 #define TK_CSI_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "tracekit/csi.h"
 
+/* ---- text helpers of the CSI readers (csi_text.c; the coverage reader's too) ---- */
+
+/* len without the spaces, tabs and CRs at its end. */
+size_t csi_trim_right(const char *s, size_t len);
+/* Only spaces, tabs, CR, or NUL padding between concatenated sections. */
+int csi_is_blank(const char *s, size_t len);
+/* Where the line's '#' is after NUL padding (between concatenated sections), or len when
+ * the line does not start with one. */
+size_t csi_header_start(const char *s, size_t len);
 /* Quote at most 40 bytes of s for a message ('abc', unprintable as \xNN). */
 void csi_quote(const char *s, size_t len, char *buf, size_t size);
+/* Fill err with the message at in's path, line:col; returns code. */
+tk_status csi_fail(tk_error *err, tk_input *in, tk_status code, uint64_t line, uint64_t col,
+                   const char *fmt, ...) TK_PRINTF(6, 7);
+tk_status csi_vfail(tk_error *err, tk_input *in, tk_status code, uint64_t line, uint64_t col,
+                    const char *fmt, va_list ap) TK_PRINTF(6, 0);
 
 /* Index of the block with this id, or UINT32_MAX (linear search). */
 uint32_t csi_find_block(const tk_csi_function *fn, uint64_t id);

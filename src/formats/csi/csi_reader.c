@@ -6,6 +6,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "core/num.h"
+#include "core/strpool.h"
 #include "core/vec.h"
 #include "csi_internal.h"
 #include "tracekit/csi.h"
@@ -22,6 +23,8 @@ struct tk_csi_reader {
     TK_VEC(int64_t) lines;
     TK_VEC(tk_csi_edge) edges;
     tk_hmap ids; /* block id -> index */
+    tk_strpool names;          /* the names of the functions returned so far */
+    TK_VEC(uint32_t) seen;     /* name id -> how many */
     tk_csi_function fn;
     uint64_t ordinal;
     int pending_header;     /* the "#" of the next function was already read */
@@ -36,6 +39,7 @@ tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err)
     if (!*out)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     (*out)->in = in;
+    tk_strpool_init(&(*out)->names);
     return TK_OK;
 }
 
@@ -49,65 +53,16 @@ void tk_csi_reader_free(tk_csi_reader *r)
     TK_VEC_FREE(&r->lines);
     TK_VEC_FREE(&r->edges);
     tk_hmap_free(&r->ids);
+    tk_strpool_free(&r->names);
+    TK_VEC_FREE(&r->seen);
     tk_free(r);
-}
-
-/* ---- small text helpers ------------------------------------------------ */
-
-static size_t trim_right(const char *s, size_t len)
-{
-    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
-        len--;
-    return len;
-}
-
-/* Blank: only spaces, tabs, CR, or NUL padding between concatenated sections. */
-static int is_blank(const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\0')
-            return 0;
-    return 1;
 }
 
 /* A function header: "#" alone (NUL padding before it tolerated). */
 static int is_header(const char *s, size_t len)
 {
-    size_t i = 0;
-    while (i < len && s[i] == '\0')
-        i++;
-    len = trim_right(s, len);
-    return len == i + 1 && s[i] == '#';
-}
-
-/* Quote at most 40 bytes of s for an error message, escaping the unprintable. */
-void csi_quote(const char *s, size_t len, char *buf, size_t size)
-{
-    size_t o = 0;
-    if (size < 8) {
-        if (size)
-            buf[0] = 0;
-        return;
-    }
-    buf[o++] = '\'';
-    for (size_t i = 0; i < len && o + 6 < size; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (i >= 40) {
-            memcpy(buf + o, "...", 3);
-            o += 3;
-            break;
-        }
-        if (c >= 0x20 && c < 0x7f && c != '\'') {
-            buf[o++] = (char)c;
-        } else {
-            int k = snprintf(buf + o, size - o, "\\x%02x", c);
-            if (k < 0 || (size_t)k >= size - o)
-                break;
-            o += (size_t)k;
-        }
-    }
-    buf[o++] = '\'';
-    buf[o] = 0;
+    size_t at = csi_header_start(s, len);
+    return at < len && csi_trim_right(s, len) == at + 1;
 }
 
 /* ---- errors ----------------------------------------------------------- */
@@ -118,14 +73,13 @@ static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t 
 static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line,
                       uint64_t col, const char *fmt, ...)
 {
-    char msg[TK_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     if (!r->pending_header)
         r->resync = 1;
-    return tk_error_set_at(err, code, tk_input_path(r->in), -1, line, col, "%s", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    csi_vfail(err, r->in, code, line, col, fmt, ap);
+    va_end(ap);
+    return code;
 }
 
 /* ---- blocks ----------------------------------------------------------- */
@@ -434,14 +388,14 @@ static tk_status find_header(tk_csi_reader *r, tk_error *err)
         st = getline_(r, &s, &len, err);
         if (st != TK_OK)
             return st;
-        if (is_blank(s, len))
+        if (csi_is_blank(s, len))
             continue;
         if (is_header(s, len)) {
             r->header_line = tk_input_line_number(r->in);
             return TK_OK;
         }
         char q[128];
-        csi_quote(s, trim_right(s, len), q, sizeof q);
+        csi_quote(s, csi_trim_right(s, len), q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in), 1,
                     "expected '#' (start of a function), found %s", q);
     }
@@ -459,7 +413,7 @@ static tk_status read_name(tk_csi_reader *r, tk_error *err)
     if (st != TK_OK)
         return st;
     uint64_t lno = tk_input_line_number(r->in);
-    len = trim_right(s, len);
+    len = csi_trim_right(s, len);
     if (len == 0 || is_header(s, len))
         return fail(r, err, TK_ERR_FORMAT, lno, 1, "expected a function name, found %s",
                     len == 0 ? "an empty line" : "'#'");
@@ -484,7 +438,7 @@ static tk_status read_blocks(tk_csi_reader *r, tk_error *err)
         if (st != TK_OK)
             return st;
         lno = tk_input_line_number(r->in);
-        len = trim_right(s, len);
+        len = csi_trim_right(s, len);
         if (len == 1 && s[0] == '$')
             break;
         if (is_header(s, len)) {
@@ -526,8 +480,8 @@ static tk_status read_edges(tk_csi_reader *r, tk_error *err)
         const char *hash = memchr(s, '#', len);
         if (hash)
             len = (size_t)(hash - s);
-        len = trim_right(s, len);
-        if (is_blank(s, len))
+        len = csi_trim_right(s, len);
+        if (csi_is_blank(s, len))
             continue;
         st = parse_edge(r, s, len, lno, err);
         if (st != TK_OK)
@@ -556,6 +510,11 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
     r->fn.nblocks = (uint32_t)r->blocks.len;
     r->fn.edges = r->edges.data;
     r->fn.nedges = (uint32_t)r->edges.len;
+    /* its occurrence among the functions of its name (the label "name#K") */
+    uint32_t id = tk_strpool_intern(&r->names, r->fn.name, r->fn.name_len);
+    if (id == TK_STR_NONE || (id >= r->seen.len && TK_VEC_PUSH(&r->seen, 0) != 0))
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    r->fn.occurrence = ++r->seen.data[id];
     *out = &r->fn;
     return TK_OK;
 }

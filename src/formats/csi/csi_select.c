@@ -1,5 +1,7 @@
 /* Selecting CSI functions (by name, variant or "name#K" label) and the runtime states that
  * go with each function of the metadata. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -15,6 +17,13 @@ int tk_csi_function_matches(const char *sel, const tk_csi_function *fn, const ch
                (strcmp(sel, fn->name) == 0); /* a name that itself holds '#' */
     size_t n = strlen(sel);
     return strcmp(sel, fn->name) == 0 || (strncmp(sel, fn->name, n) == 0 && fn->name[n] == '$');
+}
+
+size_t tk_csi_function_label(const tk_csi_function *fn, char *buf, size_t size)
+{
+    int n = fn->occurrence > 1 ? snprintf(buf, size, "%s#%" PRIu32, fn->name, fn->occurrence)
+                               : snprintf(buf, size, "%s", fn->name);
+    return n < 0 ? 0 : (size_t)n;
 }
 
 /* A state naming fn (labelled label), or without a function when sel selects fn. */

@@ -43,8 +43,7 @@ typedef TK_VEC(tk_csi_state) state_vec;
 
 static size_t trim(const char **s, size_t len)
 {
-    while (len > 0 && ((*s)[len - 1] == ' ' || (*s)[len - 1] == '\t' || (*s)[len - 1] == '\r'))
-        len--;
+    len = csi_trim_right(*s, len);
     while (len > 0 && (**s == ' ' || **s == '\t')) {
         (*s)++;
         len--;
@@ -90,20 +89,6 @@ static tk_status parse_list(const char *s, size_t len, char sep, int64_t **out, 
     *out = v.data;
     *n = v.len;
     return TK_OK;
-}
-
-static tk_status loc_err(tk_error *err, tk_input *in, tk_status code, uint64_t line,
-                         uint64_t col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static tk_status loc_err(tk_error *err, tk_input *in, tk_status code, uint64_t line,
-                         uint64_t col, const char *fmt, ...)
-{
-    char msg[TK_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return tk_error_set_at(err, code, tk_input_path(in), -1, line, col, "%s", msg);
 }
 
 static tk_csi_state *new_state(state_vec *v, uint64_t line)
@@ -153,7 +138,7 @@ static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t 
         if (len == 0)
             goto next;
         if (!grissom_header(s, len))
-            return loc_err(err, in, TK_ERR_FORMAT, lno, 1,
+            return csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
                            "expected a frame header '#function|file:line:pathsum'");
         tk_csi_state *st = new_state(v, lno);
         if (!st)
@@ -188,7 +173,7 @@ static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t 
         for (int k = 0; k < 3; k++) {
             tk_status rs = tk_input_getline(in, &s, &len, err);
             if (rs == TK_END)
-                return loc_err(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
+                return csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
                                "unexpected end of input: frame '%s' needs its '%c' line",
                                st->function, marks[k]);
             if (rs != TK_OK)
@@ -198,7 +183,7 @@ static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t 
             if (len == 1 && (s[0] == '@' || s[0] == marks[k]))
                 continue;
             if (len < 2 || s[0] != marks[k] || s[len - 1] != marks[k])
-                return loc_err(err, in, TK_ERR_FORMAT, lno, 1,
+                return csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
                                "expected '%c...%c' or '@' (line %d of frame '%s')", marks[k],
                                marks[k], k + 2, st->function);
             if (k < 2)
@@ -208,7 +193,7 @@ static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t 
             if (ps == TK_ERR_NOMEM)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             if (ps != TK_OK)
-                return loc_err(err, in, ps, lno, bad + 2, "expected a path value (integer)");
+                return csi_fail(err, in, ps, lno, bad + 2, "expected a path value (integer)");
         }
     next:;
         tk_status rs = tk_input_getline(in, &s, &len, err);
@@ -231,7 +216,7 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
             goto next;
         if (s[0] == '[') {
             if (s[len - 1] != ']')
-                return loc_err(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + len,
+                return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + len,
                                "expected ']' to end the section name");
             st = new_state(v, lno);
             if (!st)
@@ -243,7 +228,7 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
         }
         const char *eq = memchr(s, '=', len);
         if (!eq)
-            return loc_err(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + 1,
+            return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + 1,
                            "expected key=value or [section]");
         if (!st) {
             st = new_state(v, lno);
@@ -299,7 +284,7 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
                 st->has_expected = 1;
             }
         } else {
-            return loc_err(err, in, TK_ERR_FORMAT, lno, (uint64_t)(key - orig) + 1,
+            return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(key - orig) + 1,
                            "unknown key '%.*s' (expected function, arr, paths, idx, cur, "
                            "pc_block, line or suffix)",
                            (int)(klen > 40 ? 40 : klen), key);
@@ -308,7 +293,7 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
         if (ps == TK_ERR_NOMEM)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         if (ps != TK_OK)
-            return loc_err(err, in, ps, lno, vcol,
+            return csi_fail(err, in, ps, lno, vcol,
                            ps == TK_ERR_LIMIT ? "number too large" : "expected an integer");
     next:;
         tk_status rs = tk_input_getline(in, &s, &len, err);
@@ -332,7 +317,7 @@ tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstate
     for (;;) {
         st = tk_input_getline(in, &s, &len, err);
         if (st == TK_END) {
-            return loc_err(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
+            return csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
                            "no runtime state in the file");
         }
         if (st != TK_OK)
@@ -348,7 +333,7 @@ tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstate
         break;
     }
     if (st == TK_OK && v.len == 0)
-        st = loc_err(err, in, TK_ERR_FORMAT, tk_input_line_number(in), 1,
+        st = csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in), 1,
                      "no runtime state in the file");
     if (st != TK_OK) {
         tk_csi_states_free(v.data, v.len);

@@ -226,7 +226,7 @@ tk_status crash_read_metadata(tk_csi_crash *c, const crash_open *o, tk_error *er
             return st;
         found++;
         st = read_section(c, o, &sr, data, len, err);
-        free(data);
+        tk_free(data);
         if (st != TK_OK)
             return st;
     }

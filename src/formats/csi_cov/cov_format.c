@@ -108,43 +108,31 @@ static int detect_kind(const uint8_t *d, size_t n, tk_csi_cov_kind want)
     return 50;
 }
 
-static int detect_cc(const uint8_t *d, size_t n) { return detect_kind(d, n, TK_CSI_COV_CC); }
-static int detect_fc(const uint8_t *d, size_t n) { return detect_kind(d, n, TK_CSI_COV_FC); }
-static int detect_bbc(const uint8_t *d, size_t n) { return detect_kind(d, n, TK_CSI_COV_BBC); }
-
 #define COV_CAPS                                                                              \
     (TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_DUMP | \
      TK_CAP_CONVERT | TK_CAP_WRITE)
 
-const tk_format tk_format_csi_cc = {
-    .name = "csi-cc",
-    .title = "CSI call-site coverage metadata (.debug_CC)",
-    .extensions = ".debug_CC .txt (or an ELF file with a .debug_CC section: read so when it has no "
-                  ".debug_PT, else with --from csi-cc)",
-    .caps = COV_CAPS | TK_CAP_ANNOTATE,
-    .targets = "csi-cc",
-    .detect = detect_cc,
-};
+/* The descriptor tk_format_csi_<kind> of one kind (csi-<kind>, of TK_CSI_COV_<KIND>, in
+ * section .debug_<KIND>) and its detect(). */
+#define COV_FORMAT(kind_, KIND_, what_, when_, caps_)                                       \
+    static int detect_##kind_(const uint8_t *d, size_t n)                                   \
+    {                                                                                       \
+        return detect_kind(d, n, TK_CSI_COV_##KIND_);                                       \
+    }                                                                                       \
+    const tk_format tk_format_csi_##kind_ = {                                               \
+        .name = "csi-" #kind_,                                                              \
+        .title = "CSI " what_ " coverage metadata (.debug_" #KIND_ ")",                      \
+        .extensions = ".debug_" #KIND_ " .txt (or an ELF file with a .debug_" #KIND_        \
+                      " section: read so when it has " when_ ", else with --from csi-" #kind_ \
+                      ")",                                                                  \
+        .caps = COV_CAPS | (caps_),                                                         \
+        .targets = "csi-" #kind_,                                                           \
+        .detect = detect_##kind_,                                                           \
+    }
 
-const tk_format tk_format_csi_fc = {
-    .name = "csi-fc",
-    .title = "CSI function coverage metadata (.debug_FC)",
-    .extensions = ".debug_FC .txt (or an ELF file with a .debug_FC section: read so when it has "
-                  "no .debug_PT, .debug_CC or .debug_BBC, else with --from csi-fc)",
-    .caps = COV_CAPS,
-    .targets = "csi-fc",
-    .detect = detect_fc,
-};
-
-const tk_format tk_format_csi_bbc = {
-    .name = "csi-bbc",
-    .title = "CSI statement (basic-block) coverage metadata (.debug_BBC)",
-    .extensions = ".debug_BBC .txt (or an ELF file with a .debug_BBC section: read so when it has "
-                  "no .debug_PT or .debug_CC, else with --from csi-bbc)",
-    .caps = COV_CAPS | TK_CAP_ANNOTATE,
-    .targets = "csi-bbc",
-    .detect = detect_bbc,
-};
+COV_FORMAT(cc, CC, "call-site", "no .debug_PT", TK_CAP_ANNOTATE);
+COV_FORMAT(fc, FC, "function", "no .debug_PT, .debug_CC or .debug_BBC", 0);
+COV_FORMAT(bbc, BBC, "statement (basic-block)", "no .debug_PT or .debug_CC", TK_CAP_ANNOTATE);
 
 extern const tk_format tk_format_csi;
 

@@ -73,14 +73,13 @@ static tk_status fail(tk_csi_cov_reader *r, tk_error *err, tk_status code, uint6
 static tk_status fail(tk_csi_cov_reader *r, tk_error *err, tk_status code, uint64_t line,
                       uint64_t col, const char *fmt, ...)
 {
-    char msg[TK_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     if (!r->has_pending)
         r->resync = 1;
-    return tk_error_set_at(err, code, tk_input_path(r->in), -1, line, col, "%s", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    csi_vfail(err, r->in, code, line, col, fmt, ap);
+    va_end(ap);
+    return code;
 }
 
 static tk_status nomem(tk_error *err) { return tk_error_set(err, TK_ERR_NOMEM, "out of memory"); }
@@ -335,31 +334,6 @@ static tk_status parse_entry(tk_csi_cov_reader *r, const char *s, size_t len, ui
 
 /* ---- headers and functions -------------------------------------------- */
 
-static size_t trim_right(const char *s, size_t len)
-{
-    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
-        len--;
-    return len;
-}
-
-/* Blank: only spaces, tabs, CR, or NUL padding between concatenated sections. */
-static int is_blank(const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\0')
-            return 0;
-    return 1;
-}
-
-/* NUL padding before a header (between concatenated sections) is skipped. */
-static size_t header_start(const char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len && s[i] == '\0')
-        i++;
-    return i < len && s[i] == '#' ? i : len;
-}
-
 static tk_status remember_pending(tk_csi_cov_reader *r, const char *s, size_t len, uint64_t lno,
                                   tk_error *err)
 {
@@ -399,7 +373,7 @@ static tk_status header_kind(tk_csi_cov_reader *r, const char *array, size_t ale
 static tk_status parse_header(tk_csi_cov_reader *r, const char *s, size_t len, uint64_t lno,
                               tk_error *err)
 {
-    size_t at = header_start(s, len);
+    size_t at = csi_header_start(s, len);
     const char *h = s + at + 1, *end = s + len;
     char q[128];
     if (h == end)
@@ -479,10 +453,10 @@ static tk_status find_header(tk_csi_cov_reader *r, int skip_junk, tk_error *err)
         if (st != TK_OK)
             return st;
         uint64_t lno = tk_input_line_number(r->in);
-        len = trim_right(s, len);
-        if (header_start(s, len) < len)
+        len = csi_trim_right(s, len);
+        if (csi_header_start(s, len) < len)
             return remember_pending(r, s, len, lno, err);
-        if (skip_junk || is_blank(s, len))
+        if (skip_junk || csi_is_blank(s, len))
             continue;
         char q[128];
         csi_quote(s, len, q, sizeof q);
@@ -503,10 +477,10 @@ static tk_status read_entries(tk_csi_cov_reader *r, tk_error *err)
         if (st != TK_OK)
             return st;
         uint64_t lno = tk_input_line_number(r->in);
-        len = trim_right(s, len);
-        if (header_start(s, len) < len)
+        len = csi_trim_right(s, len);
+        if (csi_header_start(s, len) < len)
             return remember_pending(r, s, len, lno, err);
-        if (is_blank(s, len))
+        if (csi_is_blank(s, len))
             continue;
         if (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
             char q[128];

@@ -37,3 +37,16 @@ echo "built: user-cov.o definer-cov.o multifile-cov.exe"
 objcopy --remove-section .debug_CC definer-cov.o definer-bbc-fc.o
 objcopy --remove-section .debug_CC --remove-section .debug_BBC definer-cov.o definer-fc.o
 echo "built: definer-bbc-fc.o definer-fc.o"
+# sections of 128 KiB and more (3000 functions of 3 sites or blocks each), which
+# the library's allocator maps on their own: the command line must give them back
+# with tk_free (free() aborted); compressed, as the tests read it
+awk 'BEGIN { for (i = 0; i < 3000; i++) { printf "#f%d|__CC_arr_f%d\n", i, i;
+     for (k = 0; k < 3; k++) printf "%d|CC%d|%d|callee_function_name_%d\n", k, k, 10 + k, k } }' \
+    >"$tmp/big.CC.txt"
+awk 'BEGIN { for (i = 0; i < 3000; i++) { printf "#f%d|__BBC_arr_f%d\n", i, i;
+     for (k = 0; k < 3; k++) printf "%d|BBC%d|%d|%d\n", k, k, 10 + k, 11 + k } }' \
+    >"$tmp/big.BBC.txt"
+objcopy --add-section .debug_CC="$tmp/big.CC.txt" --add-section .debug_BBC="$tmp/big.BBC.txt" \
+    "$tmp/definer.o" "$tmp/big-sections.o"
+xz -9 -c "$tmp/big-sections.o" >big-sections.o.xz
+echo "built: big-sections.o.xz"

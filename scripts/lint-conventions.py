@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Checks the rules of docs/conventions.md and docs/architecture.md that a script can check,
+against the code as it is (tests/run.sh runs it with the first build: `make check-quick` and
+`make check`).
+
+  scripts/lint-conventions.py [BUILD]     BUILD (default build/) for the checks of objects
+
+Prints one line per exception, "path:line: rule: what", and one line per rule checked;
+exits 1 when any rule has an exception. A rule with exceptions still to fix elsewhere lists
+them in KNOWN below: a known exception is not reported, one that no longer occurs is (so
+that the list only shrinks).
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
+os.chdir(ROOT)
+
+# Exceptions owned by other work, "rule path[:name]" (no line numbers: they move).
+KNOWN = {
+    # tracekit/record.h includes <stdio.h> (for nothing it declares): the recorder's
+    "public-header-plain-c include/tracekit/record.h",
+    # the JSON lexer's reals through strtod, not tk_num_parse_double (whose 64-byte bound
+    # and ERANGE refusal the lexer does not have yet)
+    "one-number-scanner src/core/json.c:strtod",
+}
+
+
+def tracked(*patterns):
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard",
+                          "--"] + list(patterns), capture_output=True, text=True, check=False)
+    return sorted(p for p in out.stdout.split() if os.path.isfile(p))
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def strip_comments(text):
+    """C comments and string literals blanked, line breaks kept."""
+    def blank(m):
+        s = m.group(0)
+        if s.startswith("/"):
+            return re.sub(r"[^\n]", " ", s)
+        return '"' + re.sub(r"[^\n]", " ", s[1:-1]) + '"' if s[0] == '"' else s
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', blank,
+                  text, flags=re.S)
+
+
+C_SOURCES = [p for p in tracked("*.c", "*.h") if not p.startswith("tests/data/")]
+PUBLIC = [p for p in tracked("include/tracekit/*.h")]
+# the library's folders (the Makefile's LIB_SRC); src/cli and src/mpi are programs
+LIB_DIRS = ["src/core", "src/graph", "src/model", "src/formats", "src/analysis", "src/export",
+            "src/record"]
+LIB = [p for p in C_SOURCES if p.startswith(tuple(d + "/" for d in LIB_DIRS))]
+CLI = [p for p in C_SOURCES if p.startswith("src/cli/")]
+
+results = []  # (rule, [exceptions])
+
+
+def rule(name):
+    def wrap(fn):
+        all_found = fn()
+        found = [e for e in all_found if (name + " " + e[1]) not in KNOWN]
+        seen = {name + " " + e[1] for e in all_found}
+        gone = [k for k in KNOWN if k.startswith(name + " ") and k not in seen]
+        results.append((name, fn.__doc__.strip(), found, gone))
+        return fn
+    return wrap
+
+
+@rule("function-length")
+def function_length():
+    """functions up to 100 lines, from the line that names them to the "}" at column 0"""
+    out = []
+    for p in C_SOURCES:
+        lines = read(p).split("\n")
+        name_line = None
+        start = None
+        for i, line in enumerate(lines):
+            if start is None:
+                if line.startswith("{") and name_line is not None:
+                    start = name_line
+                elif re.match(r"[A-Za-z_].*\(.*\{\s*$", line) and "=" not in line:
+                    start = i
+                elif re.match(r"[A-Za-z_]", line):
+                    name_line = i
+                elif line == "" or line[:1] in "#}" or line.startswith(("/*", "//")):
+                    name_line = None
+            elif line.startswith("}"):
+                n = i - start + 1
+                if n > 100:
+                    m = re.search(r"([A-Za-z_]\w*)\s*\(", lines[start])
+                    name = m.group(1) if m else "?"
+                    out.append((f"{p}:{start + 1}", f"{p}:{name}", f"{name} has {n} lines"))
+                start = name_line = None
+    return out
+
+
+@rule("public-header-plain-c")
+def public_plain():
+    """public headers: plain declarations (no FILE, va_list, inline code, compiler
+    extensions outside api.h's macros, no <stdio.h> or <stdarg.h>)"""
+    out = []
+    bad = re.compile(r"\bFILE\b|\bva_list\b|\binline\b|__attribute__|__atomic|__builtin|"
+                     r"_Atomic|__asm|#\s*include\s*<(stdio|stdarg)\.h>")
+    for p in PUBLIC:
+        if p.endswith("/api.h"):
+            continue
+        for i, line in enumerate(strip_comments(read(p)).split("\n")):
+            m = bad.search(line)
+            if m:
+                out.append((f"{p}:{i + 1}", p, f"'{m.group(0)}'"))
+    return out
+
+
+def public_declarations():
+    """(path, line, text) of each top-level declaration of the public headers."""
+    for p in PUBLIC:
+        text = strip_comments(read(p))
+        text = re.sub(r"#[^\n]*(\\\n[^\n]*)*", lambda m: "\n" * m.group(0).count("\n"), text)
+        depth = 0
+        cur, cur_line = "", 0
+        for i, line in enumerate(text.split("\n")):
+            for ch in line:
+                if ch == "{":
+                    depth += 1
+                elif ch == "}":
+                    depth -= 1
+            if depth > 0 and "{" not in line:
+                continue
+            s = line.strip()
+            if not s or s.startswith('extern "C"') or s == "}":
+                continue
+            if not cur:
+                cur_line = i + 1
+            cur += " " + s
+            if depth == 0 and (s.endswith(";") or s.endswith("}")):
+                yield p, cur_line, cur.strip()
+                cur = ""
+
+
+@rule("public-function-exported")
+def public_exported():
+    """every function a public header declares is TK_API and named tk_..."""
+    out = []
+    for p, ln, d in public_declarations():
+        if d.startswith(("typedef", "struct", "enum", "union")) or "(" not in d:
+            continue
+        m = re.search(r"(\w+)\s*\(", d)
+        name = m.group(1) if m else "?"
+        if not d.startswith("TK_API "):
+            out.append((f"{p}:{ln}", f"{p}:{name}", f"{name} is not TK_API"))
+        elif not name.startswith("tk_"):
+            out.append((f"{p}:{ln}", f"{p}:{name}", f"{name} is not named tk_..."))
+    return out
+
+
+@rule("fallible-takes-error")
+def fallible_error():
+    """every public function that returns tk_status takes a tk_error *"""
+    out = []
+    for p, ln, d in public_declarations():
+        if not re.match(r"TK_API\s+tk_status\s", d):
+            continue
+        name = re.search(r"(\w+)\s*\(", d).group(1)
+        if not re.search(r"\btk_error\s*\*", d):
+            out.append((f"{p}:{ln}", f"{p}:{name}", f"{name} returns tk_status, takes no "
+                        "tk_error *"))
+    return out
+
+
+@rule("one-constructor-verb")
+def constructor_verb():
+    """constructors are tk_x_open (no _new, _create, _make, _alloc)"""
+    out = []
+    for p, ln, d in public_declarations():
+        m = re.match(r"TK_API\s.*?\b(tk_\w+_(new|create|make|alloc))\s*\(", d)
+        if m:
+            out.append((f"{p}:{ln}", f"{p}:{m.group(1)}", m.group(1)))
+    return out
+
+
+@rule("tracekit-h-includes-all")
+def tracekit_h():
+    """tracekit.h includes every public header"""
+    text = read("include/tracekit/tracekit.h")
+    out = []
+    for p in PUBLIC:
+        b = os.path.basename(p)
+        if b in ("tracekit.h", "api.h"):
+            continue
+        if f'#include "{b}"' not in text:
+            out.append((p, p, f"{b} is not included by tracekit.h"))
+    return out
+
+
+@rule("options-init-zero")
+def options_init():
+    """every _INIT initialiser of the public headers is all zeros"""
+    macros = []
+    for p in PUBLIC:
+        for m in re.finditer(r"#define\s+(TK_\w+)_INIT\b", read(p)):
+            macros.append((p, m.group(1)))
+    src = ['#include <stdio.h>', '#include <string.h>', '#include "tracekit/tracekit.h"',
+           "int main(void)", "{", "    int bad = 0;"]
+    for p, base in macros:
+        t = base.lower()
+        src += [f"    {{ static const {t} x = {base}_INIT; static const {t} zero;",
+                f'      if (memcmp(&x, &zero, sizeof x)) {{ printf("{p}: {base}_INIT\\n"); '
+                "bad = 1; } }"]
+    src += ["    return bad;", "}"]
+    with tempfile.TemporaryDirectory() as d:
+        c, exe = os.path.join(d, "init.c"), os.path.join(d, "init")
+        with open(c, "w") as f:
+            f.write("\n".join(src) + "\n")
+        cc = os.environ.get("CC", "cc")
+        r = subprocess.run([cc, "-std=c11", "-Iinclude", "-o", exe, c], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            return [("include/tracekit", "compile", "the _INIT test does not compile: " +
+                     r.stderr.strip().split("\n")[0])]
+        r = subprocess.run([exe], capture_output=True, text=True)
+    return [(line.split(":")[0], line.strip(), "not all zeros")
+            for line in r.stdout.split("\n") if line.strip()]
+
+
+@rule("cli-public-headers-only")
+def cli_includes():
+    """the CLI includes only the public headers and its own"""
+    out = []
+    for p in CLI:
+        for i, line in enumerate(read(p).split("\n")):
+            m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+            if not m:
+                continue
+            inc = m.group(1)
+            here = os.path.normpath(os.path.join(os.path.dirname(p), inc))
+            top = os.path.normpath(os.path.join("src/cli", inc))
+            ok = inc.startswith("tracekit/") or (".." not in inc and (
+                (os.path.isfile(here) and here.startswith("src/cli/")) or os.path.isfile(top)))
+            if not ok:
+                out.append((f"{p}:{i + 1}", f"{p}:{inc}", f'includes "{inc}"'))
+    return out
+
+
+@rule("cli-no-sorting")
+def cli_qsort_r():
+    """the CLI calls no qsort_r (sorting is the library's)"""
+    out = []
+    for p in CLI:
+        for i, line in enumerate(strip_comments(read(p)).split("\n")):
+            if re.search(r"\bqsort_r\s*\(", line):
+                out.append((f"{p}:{i + 1}", p, "qsort_r"))
+    return out
+
+
+@rule("one-number-scanner")
+def number_scanner():
+    """no strtoul, atoi, sscanf... of its own: numbers through core/num (tk_num_scan...)"""
+    out = []
+    bad = re.compile(r"\b(strto(u?ll?|ul|d|f|ld|imax|umax)|ato(i|l|ll|f)|v?s?scanf)\s*\(")
+    for p in LIB + CLI:
+        if p == "src/core/num.c":
+            continue
+        for i, line in enumerate(strip_comments(read(p)).split("\n")):
+            m = bad.search(line)
+            if m:
+                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}", m.group(1)))
+    return out
+
+
+@rule("cli-names")
+def cli_names():
+    """the command line's global symbols start with cli_ (main aside)"""
+    out = []
+    objs = []
+    for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", "src", "cli")):
+        objs += [os.path.join(dirpath, f) for f in files if f.endswith(".o")]
+    if objs:
+        r = subprocess.run(["nm", "-g", "--defined-only"] + sorted(objs), capture_output=True,
+                           text=True)
+        for line in r.stdout.split("\n"):
+            parts = line.split()
+            # (names of the compiler's and the sanitizers' own start with "__")
+            if len(parts) == 3 and not parts[2].startswith(("cli_", "CLI_", "__")) and \
+                    parts[2] != "main":
+                out.append((f"{BUILD}/obj/src/cli", f"nm:{parts[2]}",
+                            f"global symbol {parts[2]}"))
+    return out
+
+
+@rule("no-global-state")
+def global_state():
+    """no global mutable state in the library but the allocator hook"""
+    allowed = {"g_alloc"}  # src/core/alloc.c: tk_set_allocator's hook
+    out = []
+    objs = []
+    for part in LIB_DIRS:
+        for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", part)):
+            objs += [os.path.join(dirpath, f) for f in files if f.endswith(".o")]
+    if not objs:
+        return [(BUILD, "nm", "no objects under " + BUILD + "/obj/src")]
+    for obj in sorted(objs):
+        r = subprocess.run(["objdump", "-t", obj], capture_output=True, text=True)
+        for line in r.stdout.split("\n"):
+            # "0000 l     O .data.rel.ro.local  0030 name": writable are .data, .bss and
+            # .data.rel (not .rodata, nor .data.rel.ro*, read-only once relocated)
+            m = re.match(r"[0-9a-f]+\s+[lgw!]\s+O\s+(\S+)\s+[0-9a-f]+\s+(?:\.hidden\s+)?(\S+)$",
+                         line)
+            if not m or m.group(1).startswith((".rodata", ".data.rel.ro")):
+                continue
+            sym = m.group(2)
+            if sym.startswith("__"):  # the compiler's and the sanitizers' own
+                continue
+            base = sym.split(".")[0]
+            if base in allowed and obj.endswith("core/alloc.o"):
+                continue
+            src = os.path.relpath(obj, os.path.join(BUILD, "obj"))[:-2] + ".c"
+            out.append((src, f"{src}:{base}", f"writable data {sym} ({m.group(1)})"))
+    return out
+
+
+@rule("format-has-fuzz-harness")
+def fuzz_harness():
+    """every format folder has its fuzz harness fuzz/fuzz_<fmt>.c"""
+    out = []
+    for d in sorted(os.listdir("src/formats")):
+        if os.path.isdir(os.path.join("src/formats", d)) and \
+                not os.path.isfile(f"fuzz/fuzz_{d}.c"):
+            out.append((f"src/formats/{d}", d, f"no fuzz/fuzz_{d}.c"))
+    return out
+
+
+failed = 0
+for name, doc, found, gone in results:
+    for where, _, what in found:
+        print(f"{where}: {name}: {what}")
+    for k in gone:
+        print(f"scripts/lint-conventions.py: {name}: the known exception '{k}' no longer "
+              "occurs: remove it from KNOWN")
+    status = "ok" if not found and not gone else f"{len(found) + len(gone)} exceptions"
+    print(f"{name}: {status} ({' '.join(doc.split())})")
+    failed += bool(found or gone)
+print(f"conventions: {len(results) - failed} of {len(results)} rules hold")
+sys.exit(1 if failed else 0)
