@@ -5,7 +5,8 @@
 #                   threaded code under ThreadSanitizer, and the general paths only
 #   make test-binaries BUILD=build-nofast CFLAGS=-DTK_NO_FAST_PATH
 #                   a build without the fast paths (src/core/fastpath.h)
-#   make check-quick the edit loop: conventions, unit and CLI tests, fuzz replays, plain build
+#   make check-quick the edit loop: conventions, style, unit and CLI tests, fuzz replays, plain build
+#   make format     the C sources in the one style of .clang-format (make format-check: which are not)
 #   make demo       tracekit on the bundled sample traces
 #   make fuzz       libFuzzer harnesses (clang);  make fuzz-run FUZZ_TIME=600 [FUZZ_NAMES="dcfg xray"]
 #   make bench      benchmarks against the tools users would pick instead
@@ -112,7 +113,7 @@ include recorder/recorder.mk
 
 .SECONDARY:
 
-.PHONY: all deps viewers-deps check check-quick musl-test-binaries unit-cli-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
+.PHONY: all deps viewers-deps check check-quick format format-check musl-test-binaries unit-cli-binaries check-regen test-binaries demo fuzz fuzzers fuzz-run bench install uninstall clean
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PROGRAM) $(MPI_PROGRAM) $(MAN_STAMP) $(COMPLETION) $(RECORDER_ALL)
 
@@ -260,6 +261,12 @@ unit-cli-binaries: $(PROGRAM) $(TEST_BIN)
 check-quick: deps
 	@$(MAKE) --no-print-directory -s -j$(NPROC) test-binaries build/libtracekit.so BUILD=build
 	@TK_INTEGRATION=0 tests/run.sh build
+
+# The one style of the C sources (.clang-format); make check runs format-check.
+format-check:
+	@scripts/format-check.sh
+format:
+	@scripts/format-check.sh --fix
 
 check-regen: test-binaries
 	@TK_REGEN=1 tests/run.sh $(BUILD)

@@ -36,19 +36,15 @@ int main(int argc, char **argv)
     const tk_csi_function *fn;
     tk_csi_numbering *spare = NULL;
     while (tk_csi_reader_next(r, &fn, &err) == TK_OK) {
-        if (!spare && tk_csi_numbering_open(&spare, NULL) != TK_OK)
-            return 1;
-        if (tk_csi_numbering_load(spare, fn, NULL, NULL, NULL) != TK_OK)
-            continue;
+        if (!spare && tk_csi_numbering_open(&spare, NULL) != TK_OK) return 1;
+        if (tk_csi_numbering_load(spare, fn, NULL, NULL, NULL) != TK_OK) continue;
         uint64_t t = tk_bl_total(tk_csi_numbering_bl(spare));
         size_t slot = nkeep;
         if (nkeep == KEEP) {
             slot = 0;
             for (size_t k = 1; k < KEEP; k++)
-                if (keep[k].total < keep[slot].total)
-                    slot = k;
-            if (keep[slot].total >= t)
-                continue;
+                if (keep[k].total < keep[slot].total) slot = k;
+            if (keep[slot].total >= t) continue;
             tk_csi_numbering *old = keep[slot].num;
             keep[slot].num = spare;
             spare = old;
@@ -74,8 +70,7 @@ int main(int argc, char **argv)
         uint64_t rv = x * 2685821657736338717ULL;
         loaded *l = &keep[i % nkeep];
         tk_bl_path *p = tk_csi_numbering_path(l->num);
-        if (tk_bl_decode(tk_csi_numbering_bl(l->num), rv % l->total, p, NULL) != TK_OK)
-            bad++;
+        if (tk_bl_decode(tk_csi_numbering_bl(l->num), rv % l->total, p, NULL) != TK_OK) bad++;
         nodes += p->len;
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
@@ -85,10 +80,8 @@ int main(int argc, char **argv)
      * counts other processes' time */
     printf("bench csi-decode: %" PRIu64 " random path ids over %zu functions: %.3f s CPU "
            "(%.3f s wall): %.2f M paths/s (%.1f blocks per path, %" PRIu64 " failures)\n",
-           n, nkeep, cpu, s, (double)n / (cpu > 0 ? cpu : s) / 1e6, (double)nodes / (double)n,
-           bad);
-    for (size_t k = 0; k < nkeep; k++)
-        tk_csi_numbering_free(keep[k].num);
+           n, nkeep, cpu, s, (double)n / (cpu > 0 ? cpu : s) / 1e6, (double)nodes / (double)n, bad);
+    for (size_t k = 0; k < nkeep; k++) tk_csi_numbering_free(keep[k].num);
     tk_csi_reader_free(r);
     tk_input_free(in);
     return bad ? 1 : 0;

@@ -19,8 +19,7 @@ static inline int fuzz_write_file(void *f, const void *data, size_t len)
 #define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
 
 /* A tk_diag sink that drops every problem: tk_diag_init(&d, fuzz_quiet, NULL). */
-static inline void fuzz_quiet(void *ctx, tk_severity sev, const tk_location *loc,
-                              const char *msg)
+static inline void fuzz_quiet(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
 {
     (void)ctx;
     (void)sev;

@@ -36,12 +36,10 @@ static outcome read_with(const uint8_t *data, size_t size, unsigned threads)
     const uint8_t *d;
     size_t n;
     while ((o.st = tk_input_chunk(in, &d, &n, &o.err)) == TK_OK) {
-        if (n > READ_LIMIT - o.len)
-            n = READ_LIMIT - o.len;
+        if (n > READ_LIMIT - o.len) n = READ_LIMIT - o.len;
         memcpy(o.out + o.len, d, n);
         o.len += n;
-        if (o.len == READ_LIMIT)
-            break;
+        if (o.len == READ_LIMIT) break;
     }
     tk_input_free(in);
     return o;
@@ -49,8 +47,7 @@ static outcome read_with(const uint8_t *data, size_t size, unsigned threads)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 4 || memcmp(data, "BZh", 3) != 0)
-        return 0;
+    if (size < 4 || memcmp(data, "BZh", 3) != 0) return 0;
     outcome s = read_with(data, size, 1), p = read_with(data, size, 2);
     size_t common = s.len < p.len ? s.len : p.len;
     if (memcmp(s.out, p.out, common) != 0) {
@@ -58,10 +55,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     if (s.st != TK_OK && p.st != TK_OK) { /* both finished */
-        if (s.st != p.st || (s.st != TK_END && (strcmp(s.err.message, p.err.message) != 0 ||
-                                               s.err.offset != p.err.offset)) ||
+        if (s.st != p.st ||
+            (s.st != TK_END &&
+             (strcmp(s.err.message, p.err.message) != 0 || s.err.offset != p.err.offset)) ||
             (s.st == TK_END && s.len != p.len)) {
-            fprintf(stderr, "serial: %d %s at %lld (%zu bytes); parallel: %d %s at %lld (%zu bytes)\n",
+            fprintf(stderr,
+                    "serial: %d %s at %lld (%zu bytes); parallel: %d %s at %lld (%zu bytes)\n",
                     s.st, s.err.message, (long long)s.err.offset, s.len, p.st, p.err.message,
                     (long long)p.err.offset, p.len);
             abort();

@@ -38,7 +38,8 @@ static void check_arcs(const tk_profile *p, tk_prof_group group)
                 if (a->arcs[first + k].callee != i) abort();
                 calls += a->arcs[first + k].calls;
             }
-            if (calls > s->entries[i].calls || (group == TK_GROUP_FUNCTION && calls != s->entries[i].calls)) {
+            if (calls > s->entries[i].calls ||
+                (group == TK_GROUP_FUNCTION && calls != s->entries[i].calls)) {
                 fprintf(stderr, "arcs into entry %zu: %llu calls, the summary %llu\n", i,
                         (unsigned long long)calls, (unsigned long long)s->entries[i].calls);
                 abort();
@@ -74,7 +75,8 @@ static void check_inclusive_bounds(const tk_profile *p)
     uint64_t *in = calloc(nfn * nev + 1, sizeof *in), *own = calloc(nfn * nev + 1, sizeof *own);
     size_t *members = calloc(s->n_cycles + 1, sizeof *members);
     if (!in || !own || !members) abort();
-    for (size_t i = 0; i < s->count; i++) memcpy(own + s->entries[i].fn * nev, s->entries[i].self, nev * sizeof *own);
+    for (size_t i = 0; i < s->count; i++)
+        memcpy(own + s->entries[i].fn * nev, s->entries[i].self, nev * sizeof *own);
     for (size_t i = 0; i < tk_profile_part_count(p); i++) {
         const tk_prof_part *pt = tk_profile_part(p, i);
         const tk_prof_call *rows = pt->calls.rows;
@@ -95,8 +97,9 @@ static void check_inclusive_bounds(const tk_profile *p)
             if (own[e->fn * nev + j] > lo) lo = own[e->fn * nev + j];
             if (lo > t) lo = t;
             if (e->inclusive[j] > t || e->inclusive[j] < lo) {
-                fprintf(stderr, "function %u event %zu: inclusive %llu outside [%llu, total %llu]\n",
-                        e->fn, j, (unsigned long long)e->inclusive[j], (unsigned long long)lo,
+                fprintf(stderr,
+                        "function %u event %zu: inclusive %llu outside [%llu, total %llu]\n", e->fn,
+                        j, (unsigned long long)e->inclusive[j], (unsigned long long)lo,
                         (unsigned long long)t);
                 abort();
             }
@@ -200,8 +203,7 @@ static void check_function_rows(const uint8_t *data, size_t size, const tk_profi
     size_t sorted = 0;
     (void)tk_prof_summary_sort_cover(t, q2, &ev0, nev ? 1 : 0, 0, 99.0, &sorted, NULL);
     (void)tk_prof_summary_sort(full, q, &ev0, nev ? 1 : 0, 0, NULL);
-    same = t->count == full->count &&
-           memcmp(t->totals, full->totals, nev * sizeof *t->totals) == 0;
+    same = t->count == full->count && memcmp(t->totals, full->totals, nev * sizeof *t->totals) == 0;
     size_t cut = 0;
     uint64_t sum = 0, total = nev ? full->totals[0] : 0;
     while (same && cut < full->count && !tk_prof_covered(sum, total, 99.0))
@@ -279,10 +281,9 @@ static void compare_paths(const uint8_t *data, size_t size)
 {
     /* check; annotate and convert (all of it); a check keeping function rows
      * (the cost runs with their errors); the text report */
-    static const tk_callgrind_detail details[] = {TK_CALLGRIND_DETAIL_NONE,
-                                                  TK_CALLGRIND_DETAIL_FULL,
-                                                  TK_CALLGRIND_DETAIL_FUNCTIONS,
-                                                  TK_CALLGRIND_DETAIL_FUNCTIONS};
+    static const tk_callgrind_detail details[] = {
+        TK_CALLGRIND_DETAIL_NONE, TK_CALLGRIND_DETAIL_FULL, TK_CALLGRIND_DETAIL_FUNCTIONS,
+        TK_CALLGRIND_DETAIL_FUNCTIONS};
     tk_diag marker; /* read_path gives each read a sink of its own */
     for (int k = 0; k < 4; k++) {
         tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
@@ -302,11 +303,10 @@ static void compare_paths(const uint8_t *data, size_t size)
                     "fast and general paths differ (options %d): status %d/%d, error %llu:%llu "
                     "'%s' / %llu:%llu '%s'\nfast diagnostics:\n%.*s\ngeneral diagnostics:\n%.*s\n",
                     k, (int)f.st, (int)g.st, (unsigned long long)f.err.line,
-                    (unsigned long long)f.err.column, f.err.message,
-                    (unsigned long long)g.err.line, (unsigned long long)g.err.column,
-                    g.err.message, (int)(f.diag.len < 2000 ? f.diag.len : 2000),
-                    f.diag.buf ? f.diag.buf : "", (int)(g.diag.len < 2000 ? g.diag.len : 2000),
-                    g.diag.buf ? g.diag.buf : "");
+                    (unsigned long long)f.err.column, f.err.message, (unsigned long long)g.err.line,
+                    (unsigned long long)g.err.column, g.err.message,
+                    (int)(f.diag.len < 2000 ? f.diag.len : 2000), f.diag.buf ? f.diag.buf : "",
+                    (int)(g.diag.len < 2000 ? g.diag.len : 2000), g.diag.buf ? g.diag.buf : "");
             abort();
         }
         free(f.diag.buf);
@@ -380,9 +380,8 @@ static tk_status annotate_checked(const tk_profile *p, tk_error *err)
  * else what failed first. */
 static const char *commands_refuse(const uint8_t *data, size_t size, int times)
 {
-    static const tk_callgrind_detail details[] = {TK_CALLGRIND_DETAIL_FULL,
-                                                  TK_CALLGRIND_DETAIL_LINES,
-                                                  TK_CALLGRIND_DETAIL_FUNCTIONS};
+    static const tk_callgrind_detail details[] = {
+        TK_CALLGRIND_DETAIL_FULL, TK_CALLGRIND_DETAIL_LINES, TK_CALLGRIND_DETAIL_FUNCTIONS};
     const char *why = NULL;
     tk_error err;
     tk_error_clear(&err);
@@ -390,8 +389,8 @@ static const char *commands_refuse(const uint8_t *data, size_t size, int times)
         for (int variant = 0; variant < 3 && !why; variant++) {
             tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
             o.detail = details[k];
-            o.skip_jumps = variant > 0;                /* report */
-            o.drop_files = variant == 1;               /* report --by=function */
+            o.skip_jumps = variant > 0; /* report */
+            o.drop_files = variant == 1; /* report --by=function */
             o.call_counts_only = variant == 2 && k == 2; /* report's text table */
             tk_profile *p = NULL;
             why = read_times(data, size, times, &o, &p);
@@ -406,7 +405,8 @@ static const char *commands_refuse(const uint8_t *data, size_t size, int times)
                 } else if (g <= TK_GROUP_FILE_FUNCTION) {
                     size_t ev0 = 0;
                     tk_prof_arcs *a = NULL;
-                    (void)tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0, NULL);
+                    (void)tk_prof_summary_sort(s, p, &ev0, tk_profile_event_count(p) ? 1 : 0, 0,
+                                               NULL);
                     if (tk_profile_summary_arcs(p, 0, s, (tk_prof_group)g, &a, &err) != TK_OK)
                         why = "summary_arcs (report --tree)";
                     tk_prof_arcs_free(a);
@@ -513,9 +513,9 @@ static void block_reader(const uint8_t *data, size_t size)
         if (s1 != s2 || (s1 != TK_OK && (e1.line != e2.line || e1.column != e2.column ||
                                          strcmp(e1.message, e2.message) != 0))) {
             fprintf(stderr, "block reader: status %d %s at %llu:%llu, buffer: %d %s at %llu:%llu\n",
-                    (int)s2, e2.message, (unsigned long long)e2.line,
-                    (unsigned long long)e2.column, (int)s1, e1.message,
-                    (unsigned long long)e1.line, (unsigned long long)e1.column);
+                    (int)s2, e2.message, (unsigned long long)e2.line, (unsigned long long)e2.column,
+                    (int)s1, e1.message, (unsigned long long)e1.line,
+                    (unsigned long long)e1.column);
             abort();
         }
         if (s1 == TK_OK) require_same_dump(b1, b2, "block reader: another dump than the buffer's");
@@ -535,8 +535,7 @@ static void check_profile(const uint8_t *data, size_t size, const tk_profile *p)
         check_function_rows(data, size, p, s);
         tk_prof_summary_free(s);
     }
-    if (tk_profile_summarize(p, 0, TK_GROUP_LINE, &s, &err) == TK_OK)
-        tk_prof_summary_free(s);
+    if (tk_profile_summarize(p, 0, TK_GROUP_LINE, &s, &err) == TK_OK) tk_prof_summary_free(s);
     check_arcs(p, TK_GROUP_FUNCTION);
     check_arcs(p, TK_GROUP_FILE_FUNCTION);
     check_inclusive_bounds(p);
@@ -571,8 +570,8 @@ static void round_trip(const tk_profile *p)
         tk_profile *q;
         if (st == TK_OK && tk_profile_open(&q, NULL) == TK_OK) {
             if (tk_callgrind_read_buffer(q, out, outlen, &o, &err) != TK_OK) {
-                fprintf(stderr, "written profile does not read back: %s (line %llu)\n",
-                        err.message, (unsigned long long)err.line);
+                fprintf(stderr, "written profile does not read back: %s (line %llu)\n", err.message,
+                        (unsigned long long)err.line);
                 abort();
             }
             require_same_dump(p, q, "round trip changed the dump");

@@ -19,8 +19,7 @@ static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *nu
 {
     tk_input *in;
     tk_error err;
-    if (!fuzz_open_text(&in, data, size))
-        return;
+    if (!fuzz_open_text(&in, data, size)) return;
     tk_csi_reader *r;
     if (tk_csi_reader_open(&r, in, &err) != TK_OK) {
         tk_input_free(in);
@@ -33,10 +32,8 @@ static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *nu
     FILE *sink = fopen("/dev/null", "w");
     for (int guard = 0; guard < 100000; guard++) {
         st = tk_csi_reader_next(r, &fn, &err);
-        if (st == TK_END || st == TK_ERR_IO || st == TK_ERR_NOMEM)
-            break;
-        if (st != TK_OK)
-            continue;
+        if (st == TK_END || st == TK_ERR_IO || st == TK_ERR_NOMEM) break;
+        if (st != TK_OK) continue;
         tk_csi_check_function(fn, num, "fuzz", &diag, NULL);
         const tk_bl *bl = tk_csi_numbering_bl(num);
         uint64_t total = tk_bl_total(bl);
@@ -57,8 +54,7 @@ static void read_metadata(const uint8_t *data, size_t size, tk_csi_numbering *nu
             tk_csi_write_dot(FUZZ_WRITER(sink), fn, NULL, &err);
         }
     }
-    if (sink)
-        fclose(sink);
+    if (sink) fclose(sink);
     tk_csi_reader_free(r);
     tk_input_free(in);
 }
@@ -67,14 +63,12 @@ static void read_states(const uint8_t *data, size_t size, tk_csi_numbering *num)
 {
     tk_input *in, *min;
     tk_error err;
-    if (tk_input_open_memory(&in, data, size, "fuzz", NULL, &err) != TK_OK)
-        return;
+    if (tk_input_open_memory(&in, data, size, "fuzz", NULL, &err) != TK_OK) return;
     tk_csi_state *states;
     size_t n;
     tk_status st = tk_csi_states_read(in, &states, &n, &err);
     tk_input_free(in);
-    if (st != TK_OK)
-        return;
+    if (st != TK_OK) return;
     if (tk_input_open_memory(&min, LOOP, sizeof LOOP - 1, "loop", NULL, &err) == TK_OK) {
         tk_csi_reader *r;
         const tk_csi_function *fn;
@@ -97,8 +91,7 @@ static void read_states(const uint8_t *data, size_t size, tk_csi_numbering *num)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tk_csi_numbering *num;
-    if (tk_csi_numbering_open(&num, NULL) != TK_OK)
-        return 0;
+    if (tk_csi_numbering_open(&num, NULL) != TK_OK) return 0;
     read_metadata(data, size, num);
     read_states(data, size, num);
     tk_csi_numbering_free(num);

@@ -19,16 +19,15 @@ static int same_text(const char *a, size_t alen, const char *b, size_t blen)
 static void same_function(const tk_csi_cov_function *a, const tk_csi_cov_function *b, int labels)
 {
     if (!same_text(a->name, a->name_len, b->name, b->name_len) ||
-        !same_text(a->array, a->array_len, b->array, b->array_len) ||
-        a->nentries != b->nentries || a->ninstrumented != b->ninstrumented)
+        !same_text(a->array, a->array_len, b->array, b->array_len) || a->nentries != b->nentries ||
+        a->ninstrumented != b->ninstrumented)
         abort();
     for (uint32_t i = 0; i < a->nentries; i++) {
         const tk_csi_cov_entry *x = &a->entries[i], *y = &b->entries[i];
         if (x->index != y->index || x->nlines != y->nlines ||
             (x->callee && !same_text(x->callee, x->callee_len, y->callee, y->callee_len)))
             abort();
-        if (x->nlines && memcmp(x->lines, y->lines, x->nlines * sizeof *x->lines) != 0)
-            abort();
+        if (x->nlines && memcmp(x->lines, y->lines, x->nlines * sizeof *x->lines) != 0) abort();
         if (labels && x->label && !same_text(x->label, x->label_len, y->label, y->label_len))
             abort();
     }
@@ -40,8 +39,7 @@ static void round_trip(tk_csi_cov_kind kind, tk_csi_cov_form form, const tk_csi_
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return;
+    if (!f) return;
     tk_error err;
     tk_status st = tk_csi_cov_write_function(FUZZ_WRITER(f), kind, form, fn, &err);
     fclose(f);
@@ -58,8 +56,7 @@ static void round_trip(tk_csi_cov_kind kind, tk_csi_cov_form form, const tk_csi_
     if (st == TK_OK && writable &&
         tk_input_open_memory(&in, buf, len, "written", NULL, &err) == TK_OK) {
         if (tk_csi_cov_reader_open(&r, in, kind, &err) == TK_OK) {
-            if (tk_csi_cov_reader_next(r, &back, &err) != TK_OK)
-                abort();
+            if (tk_csi_cov_reader_next(r, &back, &err) != TK_OK) abort();
             same_function(fn, back, form == TK_CSI_COV_FORM_LABELS);
             tk_csi_cov_reader_free(r);
         }
@@ -72,8 +69,7 @@ static void read_as(const uint8_t *data, size_t size, tk_csi_cov_kind kind, FILE
 {
     tk_input *in;
     tk_error err;
-    if (!fuzz_open_text(&in, data, size))
-        return;
+    if (!fuzz_open_text(&in, data, size)) return;
     tk_csi_cov_reader *r;
     tk_csi_cov_checker *ch = NULL;
     if (tk_csi_cov_reader_open(&r, in, kind, &err) != TK_OK) {
@@ -85,17 +81,13 @@ static void read_as(const uint8_t *data, size_t size, tk_csi_cov_kind kind, FILE
     const tk_csi_cov_function *fn;
     for (int guard = 0; guard < 100000; guard++) {
         tk_status st = tk_csi_cov_reader_next(r, &fn, &err);
-        if (st == TK_END || st == TK_ERR_IO || st == TK_ERR_NOMEM)
-            break;
-        if (st != TK_OK)
-            continue;
+        if (st == TK_END || st == TK_ERR_IO || st == TK_ERR_NOMEM) break;
+        if (st != TK_OK) continue;
         tk_csi_cov_kind k = tk_csi_cov_reader_kind(r);
-        if (!ch && tk_csi_cov_checker_open(&ch, k, NULL) != TK_OK)
-            break;
+        if (!ch && tk_csi_cov_checker_open(&ch, k, NULL) != TK_OK) break;
         tk_csi_cov_check_function(ch, fn, "fuzz", &diag, NULL);
         uint64_t *lines = malloc((tk_csi_cov_line_entries(fn) + 1) * sizeof *lines);
-        if (lines)
-            (void)tk_csi_cov_lines(fn, lines);
+        if (lines) (void)tk_csi_cov_lines(fn, lines);
         free(lines);
         if (sink) {
             tk_csi_cov_dump_function(FUZZ_WRITER(sink), k, fn, &err);
@@ -116,7 +108,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     read_as(data, size, TK_CSI_COV_CC, sink);
     read_as(data, size, TK_CSI_COV_FC, sink);
     read_as(data, size, TK_CSI_COV_BBC, sink);
-    if (sink)
-        fclose(sink);
+    if (sink) fclose(sink);
     return 0;
 }

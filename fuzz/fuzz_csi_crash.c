@@ -20,8 +20,8 @@ volatile uint64_t fuzz_csi_crash_sink;
 
 static uint64_t walk(const tk_csi_crash *c)
 {
-    uint64_t sum = tk_csi_crash_bias(c) + strlen(tk_csi_crash_match(c)) +
-                   strlen(tk_csi_crash_notes(c));
+    uint64_t sum =
+        tk_csi_crash_bias(c) + strlen(tk_csi_crash_match(c)) + strlen(tk_csi_crash_notes(c));
     for (size_t i = 0; i < tk_csi_crash_count(c); i++) {
         const tk_csi_crash_function *f = tk_csi_crash_at(c, i);
         sum += strlen(f->name) + strlen(f->key) + (f->source ? strlen(f->source) : 0);
@@ -30,8 +30,7 @@ static uint64_t walk(const tk_csi_crash *c)
         for (uint32_t k = 0; k < f->nblocks; k++)
             for (size_t l = 0; l < f->blocks[k].nlines; l++)
                 sum += f->blocks[k].lines[l] + f->blocks[k].hit;
-        for (size_t k = 0; k < f->nlines; k++)
-            sum += f->lines[k].line + f->lines[k].hit;
+        for (size_t k = 0; k < f->nlines; k++) sum += f->lines[k].line + f->lines[k].hit;
     }
     sum += (uint64_t)tk_csi_crash_has_pt(c);
     for (size_t i = 0; i < tk_csi_crash_frame_count(c); i++) {
@@ -39,20 +38,17 @@ static uint64_t walk(const tk_csi_crash *c)
         sum += fr->depth + fr->pc + fr->line + (uint64_t)fr->traced + (uint64_t)fr->idx +
                (uint64_t)fr->cur + (fr->function ? strlen(fr->function) : 0) +
                (fr->source ? strlen(fr->source) : 0) + (fr->problem ? strlen(fr->problem) : 0);
-        for (size_t k = 0; k < fr->npaths; k++)
-            sum += (uint64_t)fr->paths[k];
+        for (size_t k = 0; k < fr->npaths; k++) sum += (uint64_t)fr->paths[k];
     }
     return sum;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 4)
-        return 0;
-    size_t len = (size_t)data[0] | (size_t)data[1] << 8 | (size_t)data[2] << 16 |
-                 (size_t)data[3] << 24;
-    if (len > size - 4)
-        return 0;
+    if (size < 4) return 0;
+    size_t len =
+        (size_t)data[0] | (size_t)data[1] << 8 | (size_t)data[2] << 16 | (size_t)data[3] << 24;
+    if (len > size - 4) return 0;
     const uint8_t *bin = data + 4, *core = data + 4 + len;
     size_t core_len = size - 4 - len;
     tk_csi_crash *c;

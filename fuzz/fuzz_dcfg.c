@@ -205,8 +205,8 @@ static char *read_as_text(const uint8_t *data, size_t size, int check, int fast,
         tk_cfg *cfg = NULL;
         tk_status st = dcfg_read_paths(&cfg, in, &o, fast, &err);
         fprintf(f, "status %d, error %d at %llu:%llu %lld: %s\n", (int)st, (int)err.code,
-                (unsigned long long)err.line, (unsigned long long)err.column,
-                (long long)err.offset, err.message);
+                (unsigned long long)err.line, (unsigned long long)err.column, (long long)err.offset,
+                err.message);
         if (st == TK_OK) {
             (void)tk_dcfg_dump(cfg, FUZZ_WRITER(f), &err);
             (void)tk_dcfg_write(cfg, FUZZ_WRITER(f), &err);
@@ -261,8 +261,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tk_cfg *cfg = NULL;
         tk_status st = tk_dcfg_read(&cfg, in, &o, &err);
         if (st == TK_OK) {
-            if (mode) (void)tk_dcfg_check(cfg, "fuzz", &diag, NULL);
-            else sums_fit(cfg);
+            if (mode)
+                (void)tk_dcfg_check(cfg, "fuzz", &diag, NULL);
+            else
+                sums_fit(cfg);
             int report_refused = consume(cfg, sink);
             if (!mode) refused = report_refused;
             tk_cfg_free(cfg);

@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char tiny_dcfg[] =
     "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
     "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"a.out\" ] ],\n"
-    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"ENTRY\" ], [ 4, \"DIRECT_CALL\" ],\n"
+    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"ENTRY\" ], [ 4, "
+    "\"DIRECT_CALL\" ],\n"
     "    [ 13, \"DIRECT_CONDITIONAL_BRANCH\" ], [ 18, \"FALL_THROUGH\" ] ],\n"
     "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ] ],\n"
     "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 29003,\n"
@@ -51,13 +52,13 @@ typedef struct membuf {
     size_t n, cap;
 } membuf;
 
-static int write_mem(void *ctx, const void *data, size_t n) {
+static int write_mem(void *ctx, const void *data, size_t n)
+{
     membuf *m = ctx;
     if (m->n + n > m->cap) {
         size_t cap = (m->n + n) * 2;
         char *q = realloc(m->p, cap);
-        if (!q)
-            return -1;
+        if (!q) return -1;
         m->p = q;
         m->cap = cap;
     }
@@ -66,16 +67,15 @@ static int write_mem(void *ctx, const void *data, size_t n) {
     return 0;
 }
 
-static int keep_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
+static int keep_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+{
     (void)chunk;
     edge_buf *b = ctx;
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     if (b->n + n > b->cap) {
         size_t cap = (b->n + n) * 2;
         uint32_t *q = realloc(b->v, cap * sizeof *q);
-        if (!q)
-            return 1;
+        if (!q) return 1;
         b->v = q;
         b->cap = cap;
     }
@@ -84,7 +84,8 @@ static int keep_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) 
     return 0;
 }
 
-static void ignore(void *ctx, tk_severity sev, const tk_location *loc, const char *msg) {
+static void ignore(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
     (void)ctx;
     (void)sev;
     (void)loc;
@@ -94,17 +95,15 @@ static void ignore(void *ctx, tk_severity sev, const tk_location *loc, const cha
 /* Do the decoded edges agree with the DCFG by themselves: every thread's
  * process and edges are in it, and no edge is traversed more often than the
  * DCFG counts for that thread? Then check --dcfg must accept any encoding. */
-static int edges_agree(const tk_cfg *cfg, const edge_buf *bufs, size_t nth) {
-    if (!cfg)
-        return 0;
+static int edges_agree(const tk_cfg *cfg, const edge_buf *bufs, size_t nth)
+{
+    if (!cfg) return 0;
     for (size_t i = 0; i < nth; i++) {
         uint32_t pix = tk_cfg_find_process(cfg, bufs[i].pid);
-        if (pix == TK_CFG_NONE || bufs[i].tid > UINT32_MAX)
-            return 0;
+        if (pix == TK_CFG_NONE || bufs[i].tid > UINT32_MAX) return 0;
         const tk_cfg_process *p = &cfg->processes[pix];
         uint64_t seen[16] = {0};
-        if (p->nedges > 16)
-            return 0;
+        if (p->nedges > 16) return 0;
         for (size_t k = 0; k < bufs[i].n; k++) {
             uint32_t e = tk_cfg_find_edge(p, bufs[i].v[k]);
             if (e == TK_CFG_NONE ||
@@ -117,11 +116,11 @@ static int edges_agree(const tk_cfg *cfg, const edge_buf *bufs, size_t nth) {
 
 /* Re-encode the decoded threads (level and chunking from the input's first
  * byte) and decode again: the edges must come back. */
-static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
+static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg)
+{
     size_t nth = tk_dcfg_trace_thread_count(t);
     edge_buf *bufs = calloc(nth ? nth : 1, sizeof *bufs);
-    if (!bufs)
-        return;
+    if (!bufs) return;
     tk_error err;
     tk_error_clear(&err);
     int ok = 1;
@@ -152,19 +151,19 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
         if (tk_dcfg_trace_encoder_open(&enc, &eo, &err) == TK_OK) {
             int good = 1;
             for (size_t i = 0; i < nth && good; i++)
-                good = tk_dcfg_trace_encoder_observe(enc, bufs[i].pid, bufs[i].tid, bufs[i].v, bufs[i].n,
-                                                     &err) == TK_OK;
+                good = tk_dcfg_trace_encoder_observe(enc, bufs[i].pid, bufs[i].tid, bufs[i].v,
+                                                     bufs[i].n, &err) == TK_OK;
             /* threads of one process must be together: skip inputs where they are not */
-            if (good && tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err) == TK_OK) {
+            if (good &&
+                tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, &err) == TK_OK) {
                 for (size_t i = 0; i < nth && good; i++)
-                    if (tk_dcfg_trace_encoder_encode(enc, bufs[i].pid, bufs[i].tid, bufs[i].v, bufs[i].n,
-                                                     &err) != TK_OK)
-                        __builtin_trap();  /* pass 2 must accept what pass 1 accepted */
-                if (tk_dcfg_trace_encoder_finish(enc, &err) != TK_OK)
-                    __builtin_trap();
+                    if (tk_dcfg_trace_encoder_encode(enc, bufs[i].pid, bufs[i].tid, bufs[i].v,
+                                                     bufs[i].n, &err) != TK_OK)
+                        __builtin_trap(); /* pass 2 must accept what pass 1 accepted */
+                if (tk_dcfg_trace_encoder_finish(enc, &err) != TK_OK) __builtin_trap();
                 tk_dcfg_trace *t2;
                 if (tk_dcfg_trace_open_memory(&t2, m.p, m.n, "reencoded", NULL, &err) != TK_OK)
-                    __builtin_trap();  /* the encoder's output must read back */
+                    __builtin_trap(); /* the encoder's output must read back */
                 size_t at = 0;
                 for (size_t i = 0; i < nth; i++) {
                     edge_buf again = {NULL, 0, 0, 0, 0};
@@ -174,10 +173,11 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
                     opt.has_thread = 1;
                     opt.thread_id = bufs[i].tid;
                     uint64_t total;
-                    if (tk_dcfg_trace_decode(t2, &opt, keep_edges, &again, &total, NULL, &err) != TK_OK ||
+                    if (tk_dcfg_trace_decode(t2, &opt, keep_edges, &again, &total, NULL, &err) !=
+                            TK_OK ||
                         again.n != bufs[i].n ||
                         (again.n && memcmp(again.v, bufs[i].v, again.n * sizeof *again.v) != 0))
-                        __builtin_trap();  /* decode(encode(x)) == x */
+                        __builtin_trap(); /* decode(encode(x)) == x */
                     free(again.v);
                     at++;
                 }
@@ -186,8 +186,7 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
                     /* the encoder's output passes check --dcfg */
                     tk_diag diag;
                     tk_diag_init(&diag, ignore, NULL);
-                    if (tk_dcfg_trace_check(t2, cfg, 1, &diag, &err) != TK_OK)
-                        __builtin_trap();
+                    if (tk_dcfg_trace_check(t2, cfg, 1, &diag, &err) != TK_OK) __builtin_trap();
                 }
                 tk_dcfg_trace_free(t2);
             }
@@ -195,12 +194,12 @@ static void reencode(const tk_dcfg_trace *t, uint8_t knob, const tk_cfg *cfg) {
         }
         free(m.p);
     }
-    for (size_t i = 0; i < nth; i++)
-        free(bufs[i].v);
+    for (size_t i = 0; i < nth; i++) free(bufs[i].v);
     free(bufs);
 }
 
-static int count_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
+static int count_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+{
     (void)chunk;
     (void)edges;
     *(uint64_t *)ctx += n;
@@ -213,7 +212,8 @@ typedef struct steps_digest {
     uint64_t n, sum;
 } steps_digest;
 
-static void digest(steps_digest *d, const tk_dcfg_trace_piece *p) {
+static void digest(steps_digest *d, const tk_dcfg_trace_piece *p)
+{
     for (size_t i = 0; i < p->nsteps; i++) {
         const tk_dcfg_trace_step *s = &p->steps[i];
         d->n++;
@@ -221,31 +221,32 @@ static void digest(steps_digest *d, const tk_dcfg_trace_piece *p) {
     }
 }
 
-static int digest_piece(void *ctx, const tk_dcfg_trace_piece *p) {
+static int digest_piece(void *ctx, const tk_dcfg_trace_piece *p)
+{
     digest(ctx, p);
     return 0;
 }
 
 /* Parallel rendering: the digest of a piece as bytes, summed in order when written. */
-static int render_digest(const void *ctx, const tk_dcfg_trace_piece *p, tk_dcfg_trace_text *out) {
+static int render_digest(const void *ctx, const tk_dcfg_trace_piece *p, tk_dcfg_trace_text *out)
+{
     (void)ctx;
     steps_digest d = {0, 0};
     digest(&d, p);
-    if (tk_dcfg_trace_text_reserve(out, sizeof d, NULL) != TK_OK)
-        return 1;
+    if (tk_dcfg_trace_text_reserve(out, sizeof d, NULL) != TK_OK) return 1;
     memcpy(out->data + out->len, &d, sizeof d);
     out->len += sizeof d;
     return 0;
 }
 
-static int write_digest(void *ctx, size_t chunk, const char *data, size_t len) {
+static int write_digest(void *ctx, size_t chunk, const char *data, size_t len)
+{
     (void)chunk;
     steps_digest *all = ctx;
     for (size_t k = 0; k + sizeof(steps_digest) <= len; k += sizeof(steps_digest)) {
         steps_digest d;
         memcpy(&d, data + k, sizeof d);
-        for (uint64_t i = 0; i < d.n; i++)
-            all->sum *= 31;
+        for (uint64_t i = 0; i < d.n; i++) all->sum *= 31;
         all->sum += d.sum;
         all->n += d.n;
     }
@@ -253,7 +254,8 @@ static int write_digest(void *ctx, size_t chunk, const char *data, size_t len) {
 }
 
 /* Serial and parallel steps agree; what they refuse, check --dcfg reports. */
-static void walk_steps(const tk_dcfg_trace *t, const tk_cfg *cfg, int checked_ok) {
+static void walk_steps(const tk_dcfg_trace *t, const tk_cfg *cfg, int checked_ok)
+{
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
     opt.cfg = cfg;
     opt.steps = TK_DCFG_TRACE_STEPS_ALL;
@@ -267,29 +269,27 @@ static void walk_steps(const tk_dcfg_trace *t, const tk_cfg *cfg, int checked_ok
     opt.threads = 2;
     opt.max_chunk_edges = 1000;
     tk_status s2 = tk_dcfg_trace_decode(t, &opt, NULL, &b, &total, NULL, NULL);
-    if (s1 != s2 || a.n != b.n || a.sum != b.sum)
-        __builtin_trap();
-    if (s1 != TK_OK && checked_ok)
-        __builtin_trap();
+    if (s1 != s2 || a.n != b.n || a.sum != b.sum) __builtin_trap();
+    if (s1 != TK_OK && checked_ok) __builtin_trap();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
     static tk_cfg *cfg;
     tk_error err;
     tk_error_clear(&err);
     if (!cfg) {
         tk_input *in;
-        if (tk_input_open_memory(&in, tiny_dcfg, sizeof tiny_dcfg - 1, "tiny.dcfg", NULL, &err) != TK_OK)
+        if (tk_input_open_memory(&in, tiny_dcfg, sizeof tiny_dcfg - 1, "tiny.dcfg", NULL, &err) !=
+            TK_OK)
             return 0;
-        if (tk_dcfg_read(&cfg, in, NULL, &err) != TK_OK)
-            cfg = NULL;
+        if (tk_dcfg_read(&cfg, in, NULL, &err) != TK_OK) cfg = NULL;
         tk_input_free(in);
     }
     tk_dcfg_trace *t;
     tk_diag diag;
     tk_diag_init(&diag, ignore, NULL);
-    if (tk_dcfg_trace_open_memory(&t, data, size, "fuzz", &diag, &err) != TK_OK)
-        return 0;
+    if (tk_dcfg_trace_open_memory(&t, data, size, "fuzz", &diag, &err) != TK_OK) return 0;
     /* A tiny file may legitimately declare billions of edges (that is what
      * repeats are for): decoding them is linear work, not a bug, so inputs
      * declaring more than FUZZ_MAX_EDGES edges are only parsed. */
@@ -309,8 +309,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tk_status s1 = tk_dcfg_trace_decode(t, &opt, count_edges, &a, &total, NULL, &err);
     opt.threads = 2;
     tk_status s2 = tk_dcfg_trace_decode(t, &opt, count_edges, &b, &total, NULL, &err);
-    if (s1 != s2 || a != b)
-        __builtin_trap();  /* parallel and serial decoding must agree */
+    if (s1 != s2 || a != b) __builtin_trap(); /* parallel and serial decoding must agree */
     uint64_t errors_before = diag.errors;
     tk_dcfg_trace_check(t, cfg, 1, &diag, &err);
     if (s1 == TK_OK && cfg) {
@@ -334,12 +333,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             refused |= es == TK_ERR_FORMAT || es == TK_ERR_LIMIT;
             tk_dcfg_trace_events_free(x);
         }
-        if (refused && diag.errors == errors_before)
-            __builtin_trap();
+        if (refused && diag.errors == errors_before) __builtin_trap();
         walk_steps(t, cfg, diag.errors == errors_before);
     }
-    if (s1 == TK_OK)
-        reencode(t, size ? data[size - 1] : 0, cfg);
+    if (s1 == TK_OK) reencode(t, size ? data[size - 1] : 0, cfg);
     tk_dcfg_trace_free(t);
     return 0;
 }

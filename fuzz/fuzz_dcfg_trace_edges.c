@@ -31,7 +31,8 @@ static const char dcfg_text[] =
     "        [ 306, 30, 31, 18, [ 100 ] ],\n"
     "        [ 1193, 31, 32, 18, [ 100 ] ], [ 1905, 32, 9, 4, [ 100 ] ] ] } ] ] }\n";
 
-static const tk_cfg *the_dcfg(void) {
+static const tk_cfg *the_dcfg(void)
+{
     static tk_cfg *cfg;
     static int tried;
     if (!tried) {
@@ -39,8 +40,7 @@ static const tk_cfg *the_dcfg(void) {
         tk_input *in;
         if (tk_input_open_memory(&in, dcfg_text, sizeof dcfg_text - 1, "fuzz.dcfg", NULL, NULL) ==
             TK_OK) {
-            if (tk_dcfg_read(&cfg, in, NULL, NULL) != TK_OK)
-                abort();
+            if (tk_dcfg_read(&cfg, in, NULL, NULL) != TK_OK) abort();
             tk_input_free(in);
         }
     }
@@ -54,7 +54,8 @@ typedef struct edges {
     int one_thread; /* every edge of one process and thread */
 } edges;
 
-static void keep(edges *e, const tk_dcfg_trace_edge_run *run) {
+static void keep(edges *e, const tk_dcfg_trace_edge_run *run)
+{
     if (e->n == 0) {
         e->pid = run->pid;
         e->tid = run->thread_id;
@@ -65,21 +66,20 @@ static void keep(edges *e, const tk_dcfg_trace_edge_run *run) {
     if (e->n + run->n > e->cap) {
         e->cap = (e->n + run->n) * 2;
         e->v = realloc(e->v, e->cap * sizeof *e->v);
-        if (!e->v)
-            abort();
+        if (!e->v) abort();
     }
     memcpy(e->v + e->n, run->edges, run->n * sizeof *run->edges);
     e->n += run->n;
 }
 
 /* Read the list; the status that ended it. Aborts when a run breaks the header's word. */
-static tk_status read_list(const uint8_t *data, size_t size, const tk_cfg *cfg, edges *out) {
+static tk_status read_list(const uint8_t *data, size_t size, const tk_cfg *cfg, edges *out)
+{
     tk_input *in;
     tk_input_options opt = TK_INPUT_OPTIONS_INIT;
     opt.max_line = 1 << 16;
     opt.no_decompress = 1; /* decompression is fuzzed by fuzz_detect */
-    if (tk_input_open_memory(&in, data, size, "fuzz", &opt, NULL) != TK_OK)
-        return TK_ERR_NOMEM;
+    if (tk_input_open_memory(&in, data, size, "fuzz", &opt, NULL) != TK_OK) return TK_ERR_NOMEM;
     tk_dcfg_trace_edge_reader *r;
     tk_status st = tk_dcfg_trace_edge_reader_open(&r, in, cfg, NULL);
     tk_dcfg_trace_edge_run run, prev = {0};
@@ -110,36 +110,36 @@ typedef struct membuf {
     size_t n, cap;
 } membuf;
 
-static int write_mem(void *ctx, const void *data, size_t n) {
+static int write_mem(void *ctx, const void *data, size_t n)
+{
     membuf *m = ctx;
     if (m->n + n > m->cap) {
         m->cap = (m->n + n) * 2;
         m->p = realloc(m->p, m->cap);
-        if (!m->p)
-            abort();
+        if (!m->p) abort();
     }
     memcpy(m->p + m->n, data, n);
     m->n += n;
     return 0;
 }
 
-static int compare(void *ctx, size_t chunk, const uint32_t *e, size_t n) {
+static int compare(void *ctx, size_t chunk, const uint32_t *e, size_t n)
+{
     (void)chunk;
     edges *want = ctx;
-    if (want->cap + n > want->n || memcmp(want->v + want->cap, e, n * sizeof *e) != 0)
-        abort();
+    if (want->cap + n > want->n || memcmp(want->v + want->cap, e, n * sizeof *e) != 0) abort();
     want->cap += n;
     return 0;
 }
 
 /* The edges of one thread encode and decode to themselves. */
-static void round_trip(const edges *e) {
+static void round_trip(const edges *e)
+{
     tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     opt.level = 9;
     tk_dcfg_trace_encoder *enc;
     membuf m = {0};
-    if (tk_dcfg_trace_encoder_open(&enc, &opt, NULL) != TK_OK)
-        return;
+    if (tk_dcfg_trace_encoder_open(&enc, &opt, NULL) != TK_OK) return;
     if (tk_dcfg_trace_encoder_observe(enc, e->pid, e->tid, e->v, e->n, NULL) != TK_OK ||
         tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, &m}, NULL) != TK_OK ||
         tk_dcfg_trace_encoder_encode(enc, e->pid, e->tid, e->v, e->n, NULL) != TK_OK ||
@@ -147,8 +147,7 @@ static void round_trip(const edges *e) {
         abort();
     tk_dcfg_trace_encoder_free(enc);
     tk_dcfg_trace *t;
-    if (tk_dcfg_trace_open_memory(&t, m.p, m.n, "fuzz.trace", NULL, NULL) != TK_OK)
-        abort();
+    if (tk_dcfg_trace_open_memory(&t, m.p, m.n, "fuzz.trace", NULL, NULL) != TK_OK) abort();
     edges seen = *e;
     seen.cap = 0; /* edges compared so far */
     uint64_t total;
@@ -159,14 +158,14 @@ static void round_trip(const edges *e) {
     free(m.p);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
     edges plain = {0}, checked = {0};
     tk_status st = read_list(data, size, NULL, &plain);
     tk_status cst = read_list(data, size, the_dcfg(), &checked);
     if (cst == TK_END && (st != TK_END || plain.n != checked.n))
         abort(); /* what passes the DCFG passes without it */
-    if (st == TK_END && plain.n > 0 && plain.n <= 4096 && plain.one_thread)
-        round_trip(&plain);
+    if (st == TK_END && plain.n > 0 && plain.n <= 4096 && plain.one_thread) round_trip(&plain);
     free(plain.v);
     free(checked.v);
     return 0;

@@ -14,8 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_error err;
     tk_error_clear(&err);
     tk_latency *a = NULL, *b = NULL;
-    if (tk_latency_deserialize(&a, data, size, 1u << 16, &err) != TK_OK)
-        return 0;
+    if (tk_latency_deserialize(&a, data, size, 1u << 16, &err) != TK_OK) return 0;
     const tk_latency_row *rows;
     size_t n;
     (void)tk_latency_rows(a, &rows, &n, &err);

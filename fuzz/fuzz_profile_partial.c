@@ -46,8 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_error err;
     tk_error_clear(&err);
     tk_prof_partial *a = NULL, *b = NULL;
-    if (tk_prof_partial_deserialize(&a, data, size, &err) != TK_OK)
-        return 0;
+    if (tk_prof_partial_deserialize(&a, data, size, &err) != TK_OK) return 0;
     uint8_t *again = NULL;
     size_t again_size = 0;
     if (tk_prof_partial_serialize(a, &again, &again_size, &err) == TK_OK &&
@@ -57,12 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     reports(a, data, size);
     if (tk_prof_partial_deserialize(&b, data, size, &err) == TK_OK) {
         tk_status st = tk_prof_partial_merge(a, b, &err);
-        if (st != TK_OK && st != TK_ERR_LIMIT && st != TK_ERR_NOMEM)
-            abort();
+        if (st != TK_OK && st != TK_ERR_LIMIT && st != TK_ERR_NOMEM) abort();
         if (st == TK_OK) {
             reports(a, data, size);
-            if (tk_prof_partial_serialize(a, &again, &again_size, &err) == TK_OK)
-                tk_free(again);
+            if (tk_prof_partial_serialize(a, &again, &again_size, &err) == TK_OK) tk_free(again);
         }
     }
     tk_prof_partial_free(b);

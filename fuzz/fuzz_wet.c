@@ -22,8 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_input_options opt = TK_INPUT_OPTIONS_INIT;
     opt.max_line = 1 << 16;
     opt.no_decompress = 1; /* decompression is fuzzed by fuzz_detect */
-    if (tk_input_open_memory(&in, data, size, "fuzz", &opt, &err) != TK_OK)
-        return 0;
+    if (tk_input_open_memory(&in, data, size, "fuzz", &opt, &err) != TK_OK) return 0;
     tk_deps *d = NULL;
     tk_diag diag;
     tk_diag_init(&diag, NULL, NULL);
@@ -37,8 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tk_slice *s = NULL;
             for (int fwd = 0; fwd < 2; fwd++) {
                 so.forward = fwd;
-                if (tk_slice_compute(d, &n, 1, &so, &s, &err) == TK_OK)
-                    tk_slice_free(s);
+                if (tk_slice_compute(d, &n, 1, &so, &s, &err) == TK_OK) tk_slice_free(s);
             }
             tk_chain_step *steps;
             size_t ns;

@@ -54,8 +54,7 @@ static void read_records(const uint8_t *data, size_t size, int partial, pass *ou
     memset(out, 0, sizeof *out);
     out->end = TK_ERR_IO;
     tk_input *in = open_input(data, size);
-    if (!in)
-        return;
+    if (!in) return;
     tk_error err;
     tk_error_clear(&err);
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
@@ -75,8 +74,7 @@ static void read_records(const uint8_t *data, size_t size, int partial, pass *ou
                 len = 32;
             else if (tk_xray_is_function(rec.kind))
                 len = 8;
-            if (rec.offset + len > out->last_end)
-                out->last_end = rec.offset + len;
+            if (rec.offset + len > out->last_end) out->last_end = rec.offset + len;
         }
         out->hash = h;
         tk_error where;
@@ -93,12 +91,10 @@ static void check_partial(const uint8_t *data, size_t size)
     pass strict, part;
     read_records(data, size, 0, &strict);
     read_records(data, size, 1, &part);
-    if (strict.end == TK_END &&
-        (part.end != TK_END || part.cut || part.records != strict.records ||
-         part.hash != strict.hash))
+    if (strict.end == TK_END && (part.end != TK_END || part.cut || part.records != strict.records ||
+                                 part.hash != strict.hash))
         abort();
-    if (part.end != TK_END || !part.cut)
-        return;
+    if (part.end != TK_END || !part.cut) return;
     if (part.cut_offset < TK_XRAY_HEADER_SIZE || (uint64_t)part.cut_offset > size ||
         part.last_end > (uint64_t)part.cut_offset)
         abort();
@@ -121,12 +117,10 @@ static void check_units(const tk_latency_row *rows, size_t n, double hz)
                            tk_ticks_to_unit(r->p99, hz, (tk_time_unit)u),
                            tk_ticks_to_unit(r->max, hz, (tk_time_unit)u)};
             for (int k = 1; k < 5; k++)
-                if (!(v[k - 1] <= v[k]) && r->count)
-                    abort();
+                if (!(v[k - 1] <= v[k]) && r->count) abort();
             /* the same time in every unit: the max in ns from this unit */
             double ns = hz > 0 ? v[4] * (1e9 / tk_time_unit_per_second((tk_time_unit)u)) : v[4];
-            if (prev_ns >= 0 && fabs(ns - prev_ns) > 1e-9 * prev_ns + 1e-6)
-                abort();
+            if (prev_ns >= 0 && fabs(ns - prev_ns) > 1e-9 * prev_ns + 1e-6) abort();
             prev_ns = ns;
         }
     }
@@ -137,8 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_error err;
     tk_error_clear(&err);
     FILE *sink = fopen("/dev/null", "w");
-    if (!sink)
-        return 0;
+    if (!sink) return 0;
     /* check mode */
     tk_input *in = open_input(data, size);
     if (in) {
@@ -152,8 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* strict reader through every consumer (latency: partial mode) */
     for (int consumer = 0; consumer < 5; consumer++) {
         in = open_input(data, size);
-        if (!in)
-            break;
+        if (!in) break;
         tk_xray_reader *r = NULL;
         tk_xray_events *e = NULL;
         tk_xray_options xopt = TK_XRAY_OPTIONS_INIT;

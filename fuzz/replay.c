@@ -50,7 +50,10 @@ int main(int argc, char **argv)
         struct stat sb;
         if (stat(argv[i], &sb) != 0) continue;
         if (!S_ISDIR(sb.st_mode)) {
-            if (replay_file(argv[i]) == 0) n++; else bad++;
+            if (replay_file(argv[i]) == 0)
+                n++;
+            else
+                bad++;
             continue;
         }
         DIR *d = opendir(argv[i]);
@@ -61,7 +64,10 @@ int main(int argc, char **argv)
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
             if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) continue;
-            if (replay_file(path) == 0) n++; else bad++;
+            if (replay_file(path) == 0)
+                n++;
+            else
+                bad++;
         }
         closedir(d);
     }

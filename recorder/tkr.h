@@ -31,18 +31,18 @@
 /* Exit kinds: how control leaves a superblock through one of its exits. */
 typedef enum {
     TKR_K_START = 0, /* pseudo exit: a thread starts (ENTRY edges) */
-    TKR_K_FALL,      /* to the next instruction, not a control-flow instruction */
-    TKR_K_COND,      /* a conditional branch (taken or not: the target tells) */
-    TKR_K_JMP,       /* direct unconditional branch */
-    TKR_K_IJMP,      /* indirect unconditional branch */
-    TKR_K_CALL,      /* direct call */
-    TKR_K_ICALL,     /* indirect call */
-    TKR_K_RET,       /* return */
-    TKR_K_SYS,       /* system call instruction */
-    TKR_K_REP,       /* rep-prefixed string instruction (self or next) */
-    TKR_K_OTHER,     /* Valgrind-internal stop (client request, yield...) */
-    TKR_K_SIG,       /* the instruction raises a signal (int3, ud2...) */
-    TKR_K_FAULT,     /* pseudo exit: a signal interrupted the superblock here */
+    TKR_K_FALL, /* to the next instruction, not a control-flow instruction */
+    TKR_K_COND, /* a conditional branch (taken or not: the target tells) */
+    TKR_K_JMP, /* direct unconditional branch */
+    TKR_K_IJMP, /* indirect unconditional branch */
+    TKR_K_CALL, /* direct call */
+    TKR_K_ICALL, /* indirect call */
+    TKR_K_RET, /* return */
+    TKR_K_SYS, /* system call instruction */
+    TKR_K_REP, /* rep-prefixed string instruction (self or next) */
+    TKR_K_OTHER, /* Valgrind-internal stop (client request, yield...) */
+    TKR_K_SIG, /* the instruction raises a signal (int3, ud2...) */
+    TKR_K_FAULT, /* pseudo exit: a signal interrupted the superblock here */
     TKR_K_COUNT
 } tkr_kind;
 
@@ -55,8 +55,8 @@ typedef struct tkr_edge tkr_edge;
 typedef struct tkr_exit {
     tkr_sb *sb;
     UInt id;
-    UShort instr;         /* index of the instruction the exit leaves from */
-    UChar kind;           /* tkr_kind */
+    UShort instr; /* index of the instruction the exit leaves from */
+    UChar kind; /* tkr_kind */
     UChar has_dst;
     Addr dst;
     /* one-entry cache of the edge last taken through this exit */
@@ -71,42 +71,42 @@ struct tkr_sb {
     UInt image;
     UInt ninstrs;
     UInt nexits;
-    UChar *lens;          /* length of each instruction */
-    UInt *lines;          /* per instruction: source file id, line, symbol id */
-    tkr_exit *exits;      /* static exits, the final one last */
-    tkr_exit inprog;      /* the superblock is running (no exit taken yet) */
-    void *wet;            /* WET mode: the helpers' points of its translation (reused) */
-    tkr_sb *hnext;        /* address hash chain */
+    UChar *lens; /* length of each instruction */
+    UInt *lines; /* per instruction: source file id, line, symbol id */
+    tkr_exit *exits; /* static exits, the final one last */
+    tkr_exit inprog; /* the superblock is running (no exit taken yet) */
+    void *wet; /* WET mode: the helpers' points of its translation (reused) */
+    tkr_sb *hnext; /* address hash chain */
 };
 
 struct tkr_edge {
     tkr_exit *exit;
-    tkr_sb *tgt;          /* NULL: the thread ended (EXIT edge) */
+    tkr_sb *tgt; /* NULL: the thread ended (EXIT edge) */
     UInt thread;
     UInt dyn;
     UInt id;
     ULong count;
     tkr_edge *hnext;
-    tkr_edge *pred;       /* trace spill: the record that followed this one last time */
+    tkr_edge *pred; /* trace spill: the record that followed this one last time */
 };
 
 typedef struct tkr_thread {
-    UInt index;           /* thread index of the DCFG (0 = main) */
-    UInt windex;          /* WET: thread index of the stream (never folded) */
-    ULong *wregs;         /* WET: shadow registers: the last definer of each 8 bytes of
+    UInt index; /* thread index of the DCFG (0 = main) */
+    UInt windex; /* WET: thread index of the stream (never folded) */
+    ULong *wregs; /* WET: shadow registers: the last definer of each 8 bytes of
                              state (TKW_DEF: its timestamp and instruction id) */
-    UInt *wregs_inst;     /* WET: and its instance */
-    ULong wlast;          /* WET: the thread's last executed instance (TKW_DEF), 0: none */
-    ULong wrsp;           /* WET: %rsp after its last call, return or indirect jump */
+    UInt *wregs_inst; /* WET: and its instance */
+    ULong wlast; /* WET: the thread's last executed instance (TKW_DEF), 0: none */
+    ULong wrsp; /* WET: %rsp after its last call, return or indirect jump */
     UInt wlast_inst;
     UInt alive;
-    UInt pending;         /* TKR_DYN_* of the next edge */
-    tkr_exit *last;       /* last exit taken (while not running) */
-    UChar *buf;           /* trace spill buffer (tokens, see tkr_run.c) */
+    UInt pending; /* TKR_DYN_* of the next edge */
+    tkr_exit *last; /* last exit taken (while not running) */
+    UChar *buf; /* trace spill buffer (tokens, see tkr_run.c) */
     UInt nbuf;
-    Int fd;               /* spill file, -1 when not tracing this thread */
-    tkr_edge *prev;       /* the thread's last edge record */
-    ULong hits;           /* records since the last token that were their predecessor's pred */
+    Int fd; /* spill file, -1 when not tracing this thread */
+    tkr_edge *prev; /* the thread's last edge record */
+    ULong hits; /* records since the last token that were their predecessor's pred */
 } tkr_thread;
 
 /* ---- options and global state (tkr_main.c) ---- */
@@ -116,7 +116,7 @@ extern Bool tkr_children;
 extern UInt tkr_threads_limit;
 extern UInt tkr_pid;
 extern UInt tkr_gen;
-extern Bool tkr_idle;           /* not recorded: the instrumentation adds nothing */
+extern Bool tkr_idle; /* not recorded: the instrumentation adds nothing */
 
 /* ---- tkr_code.c ---- */
 void tkr_code_init(void);
@@ -150,7 +150,7 @@ IRSB *tkr_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
                      const VexGuestExtents *vge, const VexArchInfo *arch, IRType gw, IRType hw);
 
 /* ---- tkr_run.c ---- */
-extern tkr_exit *tkr_last;      /* stored by the instrumented code */
+extern tkr_exit *tkr_last; /* stored by the instrumented code */
 extern tkr_thread *tkr_cur;
 VG_REGPARM(1) void tkr_enter(tkr_sb *sb);
 void tkr_run_init(void);
@@ -167,12 +167,12 @@ void tkr_trace_flush_all(void);
 UInt tkr_nthreads(void);
 
 /* ---- the WET mode (tkr_wet.c, tkr_wrun.c) ---- */
-extern Bool tkr_wet;            /* --tkr-wet=yes */
-extern Bool tkr_wet_debug;      /* --tkr-wet-debug=yes: print each superblock's IR and ports */
-extern ULong tkr_wet_history;   /* --tkr-wet-history=N (written to the raw file) */
-extern Bool tkr_wet_values;     /* --tkr-wet-values=no: the stream holds no values */
+extern Bool tkr_wet; /* --tkr-wet=yes */
+extern Bool tkr_wet_debug; /* --tkr-wet-debug=yes: print each superblock's IR and ports */
+extern ULong tkr_wet_history; /* --tkr-wet-history=N (written to the raw file) */
+extern Bool tkr_wet_values; /* --tkr-wet-values=no: the stream holds no values */
 
-#define TKW_MAX_SLOTS 48        /* scratch words an instruction's helper reads */
+#define TKW_MAX_SLOTS 48 /* scratch words an instruction's helper reads */
 enum { TKW_REG = 0, TKW_MEM = 1 };
 enum { TKW_NOSLOT = 0xFF };
 /* Value kinds of a point: how the helper finds the value the instance defines. */
@@ -180,12 +180,12 @@ enum { TKW_V_NONE = 0, TKW_V_INT, TKW_V_WIDE, TKW_V_FLAGS, TKW_V_CONST, TKW_V_CA
 
 /* A use port or a definition of an instruction. */
 typedef struct tkw_op {
-    UChar kind;          /* TKW_REG, TKW_MEM */
-    UChar slot;          /* MEM: scratch slot of the address */
-    UChar guard;         /* MEM: scratch slot of the guard (TKW_NOSLOT: none) */
-    UChar cas;           /* MEM def: a CAS, done when scratch[guard] == scratch[guard + 1] */
-    UShort lo, n;        /* REG: shadow slots [lo, lo + n); MEM: n bytes */
-    UShort reg;          /* REG: register number (tkw_reg_name) */
+    UChar kind; /* TKW_REG, TKW_MEM */
+    UChar slot; /* MEM: scratch slot of the address */
+    UChar guard; /* MEM: scratch slot of the guard (TKW_NOSLOT: none) */
+    UChar cas; /* MEM def: a CAS, done when scratch[guard] == scratch[guard + 1] */
+    UShort lo, n; /* REG: shadow slots [lo, lo + n); MEM: n bytes */
+    UShort reg; /* REG: register number (tkw_reg_name) */
 } tkw_op;
 
 typedef struct tkw_insn tkw_insn;
@@ -194,13 +194,13 @@ typedef struct tkw_insn tkw_insn;
  * taken; the ports and definitions before it in the IR ran. */
 typedef struct tkw_point {
     const tkw_insn *insn;
-    UChar index;         /* of the instruction's points */
+    UChar index; /* of the instruction's points */
     UChar nports, ndefs;
-    UChar vkind;         /* TKW_V_* */
+    UChar vkind; /* TKW_V_* */
     UChar vslot, vbytes; /* value: first scratch slot, size in bytes */
-    UChar rsp;           /* a call, return or indirect jump: %rsp after it follows (in the
+    UChar rsp; /* a call, return or indirect jump: %rsp after it follows (in the
                             scratch word TKW_RSP_SLOT) */
-    ULong vconst;        /* TKW_V_CONST */
+    ULong vconst; /* TKW_V_CONST */
 } tkw_point;
 #define TKW_RSP_SLOT (TKW_MAX_SLOTS - 1)
 
@@ -213,25 +213,25 @@ typedef struct tkw_point {
 
 /* A static instruction of the WET trace. */
 struct tkw_insn {
-    UInt id;             /* 1.. in order of first translation */
-    UInt count;          /* instances so far */
+    UInt id; /* 1.. in order of first translation */
+    UInt count; /* instances so far */
     Addr addr;
-    UInt sb, index;      /* the superblock (record id) and index it was first seen at */
-    UChar len, ctl;      /* ctl: tkr_kind of its exit (TKR_K_FALL: none) */
-    UChar copy;          /* a copy to or from the stack (push, pop, leave): 1 + the port
+    UInt sb, index; /* the superblock (record id) and index it was first seen at */
+    UChar len, ctl; /* ctl: tkr_kind of its exit (TKR_K_FALL: none) */
+    UChar copy; /* a copy to or from the stack (push, pop, leave): 1 + the port
                             whose definer its definitions but %rsp pass on (0: none) */
     UChar nports, ndefs, npoints;
     tkw_op *ports, *defs;
-    UChar *pt_ports, *pt_venc;  /* per point: ports run, value encoding (0, 1, 16, 32) */
+    UChar *pt_ports, *pt_venc; /* per point: ports run, value encoding (0, 1, 16, 32) */
     tkw_insn *hnext;
 };
 
 extern ULong tkw_scr[TKW_MAX_SLOTS];
-extern tkw_insn **tkw_ins_list;         /* by id - 1 */
+extern tkw_insn **tkw_ins_list; /* by id - 1 */
 VG_REGPARM(1) void tkw_exec(const tkw_point *p);
 void tkw_init(void);
 void tkw_reg_table_init(void);
-UInt tkw_reg_of(UInt offset);           /* register number of a guest-state offset (0: none) */
+UInt tkw_reg_of(UInt offset); /* register number of a guest-state offset (0: none) */
 const HChar *tkw_reg_name(UInt reg);
 void tkw_reg_range(UInt reg, UShort *lo, UShort *n);
 Bool tkw_reg_is_flags(UInt reg);

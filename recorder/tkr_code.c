@@ -67,8 +67,8 @@ static UInt strset_id(strset *t, const HChar *s, Bool *added)
 /* ---- images ------------------------------------------------------------------ */
 
 typedef struct {
-    Addr lo, hi;          /* hi: last byte */
-    Addr bias;            /* of the object's addresses (its debug information's text bias) */
+    Addr lo, hi; /* hi: last byte */
+    Addr bias; /* of the object's addresses (its debug information's text bias) */
     ULong dev, ino;
     Bool file;
     HChar *name;
@@ -87,8 +87,9 @@ static Bool image_matches(const tkr_image *im, Addr a, const NSegment *seg)
 {
     if (a < im->lo || a > im->hi) return False;
     if (!seg) return !im->file;
-    if (im->file) return (seg->kind == SkFileC || seg->kind == SkFileV) && seg->dev == im->dev &&
-                         seg->ino == im->ino;
+    if (im->file)
+        return (seg->kind == SkFileC || seg->kind == SkFileV) && seg->dev == im->dev &&
+               seg->ino == im->ino;
     return seg->kind != SkFileC && seg->kind != SkFileV;
 }
 
@@ -391,14 +392,11 @@ tkr_sb *tkr_sb_containing(Addr a, UInt *instr)
 
 /* ---- output ------------------------------------------------------------------------ */
 
-static const HChar *const kind_names[TKR_K_COUNT] = {
-    "start", "fall", "cond", "jmp", "ijmp", "call", "icall", "ret", "sys", "rep", "other", "sig",
-    "fault"};
+static const HChar *const kind_names[TKR_K_COUNT] = {"start", "fall",  "cond", "jmp", "ijmp",
+                                                     "call",  "icall", "ret",  "sys", "rep",
+                                                     "other", "sig",   "fault"};
 
-const HChar *tkr_kind_name(UInt kind)
-{
-    return kind < TKR_K_COUNT ? kind_names[kind] : "?";
-}
+const HChar *tkr_kind_name(UInt kind) { return kind < TKR_K_COUNT ? kind_names[kind] : "?"; }
 
 static void write_exit(tkr_out *o, const tkr_exit *e)
 {
@@ -413,8 +411,7 @@ static void write_exit(tkr_out *o, const tkr_exit *e)
 static void write_sb(tkr_out *o, const tkr_sb *sb)
 {
     tkr_out_printf(o, "sb %u %u %lx ", sb->id, sb->image, sb->addr);
-    for (UInt i = 0; i < sb->ninstrs; i++)
-        tkr_out_printf(o, i ? ",%u" : "%u", (UInt)sb->lens[i]);
+    for (UInt i = 0; i < sb->ninstrs; i++) tkr_out_printf(o, i ? ",%u" : "%u", (UInt)sb->lens[i]);
     tkr_out_printf(o, "\n");
     UInt file = 0, line = 0, sym = 0;
     for (UInt i = 0; i < sb->ninstrs; i++) {

@@ -31,7 +31,8 @@ static UInt skip_prefixes(const UChar *p, UInt len, Bool *rep)
     UInt i = 0;
     for (; i < len; i++) {
         UChar b = p[i];
-        if (b == 0xF3 || b == 0xF2) *rep = True;
+        if (b == 0xF3 || b == 0xF2)
+            *rep = True;
         else if (b == 0x66 || b == 0x67 || b == 0x2E || b == 0x3E || b == 0x26 || b == 0x36 ||
                  b == 0x64 || b == 0x65 || b == 0xF0 || (b & 0xF0) == 0x40)
             ;
@@ -84,8 +85,8 @@ static UInt insn_class(Addr a, UInt len)
         if (reg == 4 || reg == 5) return C_IJMP;
     }
     if (op == 0xC3 || op == 0xC2 || op == 0xCA || op == 0xCB) return C_RET;
-    if (rep && ((op >= 0xA4 && op <= 0xA7) || (op >= 0xAA && op <= 0xAF) ||
-                (op >= 0x6C && op <= 0x6F)))
+    if (rep &&
+        ((op >= 0xA4 && op <= 0xA7) || (op >= 0xAA && op <= 0xAF) || (op >= 0x6C && op <= 0x6F)))
         return C_REP;
     return C_OTHER;
 }
@@ -95,9 +96,14 @@ static UInt exit_kind(IRJumpKind jk, Bool has_dst, Addr dst, Addr at, UInt len)
     switch (jk) {
     case Ijk_Call: return has_dst ? TKR_K_CALL : TKR_K_ICALL;
     case Ijk_Ret: return TKR_K_RET;
-    case Ijk_Sys_syscall: case Ijk_Sys_int32: case Ijk_Sys_int128: case Ijk_Sys_int129:
-    case Ijk_Sys_int130: case Ijk_Sys_int145: case Ijk_Sys_int210: case Ijk_Sys_sysenter:
-        return TKR_K_SYS;
+    case Ijk_Sys_syscall:
+    case Ijk_Sys_int32:
+    case Ijk_Sys_int128:
+    case Ijk_Sys_int129:
+    case Ijk_Sys_int130:
+    case Ijk_Sys_int145:
+    case Ijk_Sys_int210:
+    case Ijk_Sys_sysenter: return TKR_K_SYS;
     case Ijk_Boring: {
         UInt c = insn_class(at, len);
         if (c == C_COND) return TKR_K_COND;
@@ -107,12 +113,17 @@ static UInt exit_kind(IRJumpKind jk, Bool has_dst, Addr dst, Addr at, UInt len)
         if (dst == at + len) return TKR_K_FALL;
         return TKR_K_JMP;
     }
-    case Ijk_SigTRAP: case Ijk_SigILL: case Ijk_SigSEGV: case Ijk_SigBUS: case Ijk_SigFPE:
-    case Ijk_SigFPE_IntDiv: case Ijk_SigFPE_IntOvf: case Ijk_NoDecode: case Ijk_EmFail:
-    case Ijk_MapFail:
-        return TKR_K_SIG;
-    default:
-        return TKR_K_OTHER;
+    case Ijk_SigTRAP:
+    case Ijk_SigILL:
+    case Ijk_SigSEGV:
+    case Ijk_SigBUS:
+    case Ijk_SigFPE:
+    case Ijk_SigFPE_IntDiv:
+    case Ijk_SigFPE_IntOvf:
+    case Ijk_NoDecode:
+    case Ijk_EmFail:
+    case Ijk_MapFail: return TKR_K_SIG;
+    default: return TKR_K_OTHER;
     }
 }
 
@@ -137,16 +148,15 @@ static Addr const_of(const IRConst *c)
 void tkr_dcfg_sb_start(IRSB *out, tkr_sb *sb)
 {
     IRExpr **args = mkIRExprVec_1(mkIRExpr_HWord((HWord)sb));
-    IRDirty *d = unsafeIRDirty_0_N(1, "tkr_enter", VG_(fnptr_to_fnentry)((void *)&tkr_enter),
-                                   args);
+    IRDirty *d = unsafeIRDirty_0_N(1, "tkr_enter", VG_(fnptr_to_fnentry)((void *)&tkr_enter), args);
     addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
 void tkr_dcfg_store_exit(IRSB *out, tkr_sb *sb, tkr_exit *e)
 {
     (void)sb;
-    addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&tkr_last),
-                                    mkIRExpr_HWord((HWord)e)));
+    addStmtToIRSB(
+        out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&tkr_last), mkIRExpr_HWord((HWord)e)));
 }
 
 static void dcfg_side_exit(IRSB *out, tkr_sb *sb, tkr_exit *e, const IRStmt *st)

@@ -29,10 +29,10 @@ Bool tkr_wet_values = True;
 
 static Long threads_limit_opt = 256;
 static Long wet_history_opt = 0;
-static Long root_opt = 0;      /* --tkr-root: the pid of the recorded program */
-Bool tkr_idle;                 /* a program a forked child exec'd: runs, not recorded */
+static Long root_opt = 0; /* --tkr-root: the pid of the recorded program */
+Bool tkr_idle; /* a program a forked child exec'd: runs, not recorded */
 static Bool recording = True;
-static Int exit_code;          /* the argument of exit_group (fini's is always 0) */
+static Int exit_code; /* the argument of exit_group (fini's is always 0) */
 
 /* ---- options ---------------------------------------------------------------------------- */
 
@@ -55,17 +55,19 @@ static Bool process_option(const HChar *arg)
 
 static void print_usage(void)
 {
-    VG_(printf)("    --tkr-out=DIR              where the raw files go (required)\n"
-                "    --tkr-trace=no|yes         spill each thread's edges for a DCFG-Trace [no]\n"
-                "    --tkr-children=no|yes      record forked and exec'd children [no]\n"
-                "    --tkr-threads-limit=N      threads counted apart; later ones share the\n"
-                "                               last [256]\n"
-                "    --tkr-wet=no|yes           whole execution trace: the stream of instances\n"
-                "                               [no]\n"
-                "    --tkr-wet-history=N        the size of the history buffer (for the raw file)\n"
-                "    --tkr-wet-values=yes|no    WET: the values instances define [yes]\n"
-                "    --tkr-root=PID             record only the programs process PID runs (its\n"
-                "                               execs): others run without being recorded\n");
+    static const HChar usage[] =
+        "    --tkr-out=DIR              where the raw files go (required)\n"
+        "    --tkr-trace=no|yes         spill each thread's edges for a DCFG-Trace [no]\n"
+        "    --tkr-children=no|yes      record forked and exec'd children [no]\n"
+        "    --tkr-threads-limit=N      threads counted apart; later ones share the\n"
+        "                               last [256]\n"
+        "    --tkr-wet=no|yes           whole execution trace: the stream of instances\n"
+        "                               [no]\n"
+        "    --tkr-wet-history=N        the size of the history buffer (for the raw file)\n"
+        "    --tkr-wet-values=yes|no    WET: the values instances define [yes]\n"
+        "    --tkr-root=PID             record only the programs process PID runs (its\n"
+        "                               execs): others run without being recorded\n";
+    VG_(printf)("%s", usage);
 }
 
 static void print_debug_usage(void)
@@ -149,10 +151,7 @@ static void thread_create(ThreadId parent, ThreadId child)
     if (tkr_wet && parent) tkw_thread_start(tkr_thread_of(child), tkr_thread_of(parent));
 }
 
-static void thread_exit(ThreadId tid)
-{
-    tkr_thread_end(tid);
-}
+static void thread_exit(ThreadId tid) { tkr_thread_end(tid); }
 
 static void deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {

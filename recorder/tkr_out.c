@@ -23,8 +23,10 @@ static void out_flush(tkr_out *o)
     UInt done = 0;
     while (done < o->n && !o->failed) {
         Int w = VG_(write)(o->fd, o->buf + done, (Int)(o->n - done));
-        if (w <= 0) o->failed = True;
-        else done += (UInt)w;
+        if (w <= 0)
+            o->failed = True;
+        else
+            done += (UInt)w;
     }
     o->n = 0;
 }

@@ -184,10 +184,7 @@ static tkr_exit *fault_exit(tkr_exit *e, Addr ip)
     return tkr_exit_dynamic(sb, k, TKR_K_FAULT);
 }
 
-static Bool is_inprog(const tkr_exit *e)
-{
-    return e->sb && e == &e->sb->inprog;
-}
+static Bool is_inprog(const tkr_exit *e) { return e->sb && e == &e->sb->inprog; }
 
 static tkr_edge *enter_slow(tkr_exit *e, tkr_sb *sb, tkr_thread *t)
 {
@@ -211,12 +208,16 @@ VG_REGPARM(1) void tkr_enter(tkr_sb *sb)
         tkr_thread_switch(VG_(get_running_tid)());
         t = tkr_cur;
     }
-    if (LIKELY(e->c_sb == sb && e->c_thread == t->index && !t->pending)) ed = e->c_edge;
-    else ed = enter_slow(e, sb, t);
+    if (LIKELY(e->c_sb == sb && e->c_thread == t->index && !t->pending))
+        ed = e->c_edge;
+    else
+        ed = enter_slow(e, sb, t);
     ed->count++;
     if (t->fd >= 0) {
-        if (t->prev && t->prev->pred == ed) t->hits++;
-        else spill_token(t, ed);
+        if (t->prev && t->prev->pred == ed)
+            t->hits++;
+        else
+            spill_token(t, ed);
         t->prev = ed;
     }
     tkr_last = &sb->inprog;
@@ -231,15 +232,9 @@ void tkr_run_init(void)
     edges_rehash();
 }
 
-tkr_thread *tkr_thread_of(ThreadId tid)
-{
-    return &threads[tid];
-}
+tkr_thread *tkr_thread_of(ThreadId tid) { return &threads[tid]; }
 
-UInt tkr_nthreads(void)
-{
-    return next_index;
-}
+UInt tkr_nthreads(void) { return next_index; }
 
 void tkr_thread_new(ThreadId tid)
 {

@@ -36,22 +36,22 @@ enum { VS_NONE, VS_GET, VS_ATOM, VS_CAS, VS_FLAGS, VS_CONST };
 
 typedef struct op_plan {
     tkw_op op;
-    IRExpr *addr;        /* MEM: the address */
-    IRExpr *guard;       /* MEM: the guard (NULL: none); CAS def: the old value */
-    IRExpr *expd;        /* CAS def: the expected value */
+    IRExpr *addr; /* MEM: the address */
+    IRExpr *guard; /* MEM: the guard (NULL: none); CAS def: the old value */
+    IRExpr *expd; /* CAS def: the expected value */
 } op_plan;
 
 typedef struct val_plan {
-    UInt src, prio;      /* VS_*; 4 store, 3 register, 2 %rsp, 1 flags */
-    Int off;             /* VS_GET */
-    IRType ty;           /* VS_GET, VS_ATOM: the value's type */
-    IRExpr *atom;        /* VS_ATOM; VS_CAS: the new value */
-    IRExpr *old, *expd;  /* VS_CAS */
-    ULong cst;           /* VS_CONST */
+    UInt src, prio; /* VS_*; 4 store, 3 register, 2 %rsp, 1 flags */
+    Int off; /* VS_GET */
+    IRType ty; /* VS_GET, VS_ATOM: the value's type */
+    IRExpr *atom; /* VS_ATOM; VS_CAS: the new value */
+    IRExpr *old, *expd; /* VS_CAS */
+    ULong cst; /* VS_CONST */
 } val_plan;
 
 typedef struct pt_plan {
-    IRExpr *guard;       /* a side exit's guard; NULL: the end */
+    IRExpr *guard; /* a side exit's guard; NULL: the end */
     UInt nports, ndefs;
     val_plan v;
 } pt_plan;
@@ -62,13 +62,13 @@ typedef struct in_plan {
     UInt nports, ndefs, npoints;
     op_plan ports[MAX_OPS], defs[MAX_OPS];
     pt_plan points[MAX_POINTS];
-    val_plan best;       /* the value so far */
-    UInt nslots;         /* scratch words of the addresses and guards */
+    val_plan best; /* the value so far */
+    UInt nslots; /* scratch words of the addresses and guards */
     tkw_insn *insn;
-    tkw_point *rt;       /* its runtime points */
+    tkw_point *rt; /* its runtime points */
 } in_plan;
 
-static in_plan *plans;   /* of the superblock being instrumented */
+static in_plan *plans; /* of the superblock being instrumented */
 static UInt nplans;
 static const IRSB *cur_in;
 
@@ -76,7 +76,7 @@ static const IRSB *cur_in;
 
 static tkw_insn **ins_slots;
 static UInt ins_cap, nins;
-tkw_insn **tkw_ins_list;   /* by id - 1 */
+tkw_insn **tkw_ins_list; /* by id - 1 */
 #define ins_list tkw_ins_list
 static UInt cap_ins_list;
 
@@ -133,8 +133,8 @@ static tkw_insn *insn_get(const in_plan *pl, UInt sb_id, UInt index)
     for (tkw_insn *w = ins_slots[j]; w; w = w->hnext)
         if (insn_matches(w, pl)) return w;
     if (nins == TKW_MAX_INSNS) {
-        VG_(fmsg)("tkrecord: more than %u distinct instructions: more than the WET mode can "
-                  "tell apart\n", TKW_MAX_INSNS);
+        const HChar *what = "distinct instructions: more than the WET mode can tell apart";
+        VG_(fmsg)("tkrecord: more than %u %s\n", TKW_MAX_INSNS, what);
         VG_(exit)(1);
     }
     tkw_insn *w = VG_(calloc)("tkw.insn", 1, sizeof *w);
@@ -175,11 +175,16 @@ static tkw_insn *insn_get(const in_plan *pl, UInt sb_id, UInt index)
 static UInt type_bytes(IRType ty)
 {
     switch (ty) {
-    case Ity_I1: case Ity_I8: return 1;
+    case Ity_I1:
+    case Ity_I8: return 1;
     case Ity_I16: return 2;
-    case Ity_I32: case Ity_F32: return 4;
-    case Ity_I64: case Ity_F64: case Ity_D64: return 8;
-    case Ity_I128: case Ity_V128: return 16;
+    case Ity_I32:
+    case Ity_F32: return 4;
+    case Ity_I64:
+    case Ity_F64:
+    case Ity_D64: return 8;
+    case Ity_I128:
+    case Ity_V128: return 16;
     case Ity_V256: return 32;
     default: return 0;
     }
@@ -188,9 +193,11 @@ static UInt type_bytes(IRType ty)
 static UInt value_bytes(const val_plan *v)
 {
     switch (v->src) {
-    case VS_GET: case VS_ATOM: return type_bytes(v->ty);
+    case VS_GET:
+    case VS_ATOM: return type_bytes(v->ty);
     case VS_CAS: return type_bytes(v->ty) <= 8 ? type_bytes(v->ty) : 0;
-    case VS_FLAGS: case VS_CONST: return 8;
+    case VS_FLAGS:
+    case VS_CONST: return 8;
     default: return 0;
     }
 }
@@ -227,8 +234,7 @@ static void reg_access(in_plan *pl, UInt off, UInt size, Bool def)
         at = end;
         op_plan *ops = def ? pl->defs : pl->ports;
         UInt *cnt = def ? &pl->ndefs : &pl->nports;
-        if (!def && (find_reg(pl->defs, pl->ndefs, reg) ||
-                     (pl->stack_op && reg == tkw_reg_rsp())))
+        if (!def && (find_reg(pl->defs, pl->ndefs, reg) || (pl->stack_op && reg == tkw_reg_rsp())))
             continue; /* its own value, or the implicit %rsp of push, pop, call, ret */
         op_plan *o = find_reg(ops, *cnt, reg);
         if (!o) {
@@ -357,12 +363,17 @@ static void cas_effects(in_plan *pl, const IRCAS *c)
 static Bool completes(IRJumpKind jk)
 {
     switch (jk) {
-    case Ijk_SigTRAP: case Ijk_SigILL: case Ijk_SigSEGV: case Ijk_SigBUS: case Ijk_SigFPE:
-    case Ijk_SigFPE_IntDiv: case Ijk_SigFPE_IntOvf: case Ijk_NoDecode: case Ijk_EmFail:
-    case Ijk_MapFail:
-        return False;
-    default:
-        return True;
+    case Ijk_SigTRAP:
+    case Ijk_SigILL:
+    case Ijk_SigSEGV:
+    case Ijk_SigBUS:
+    case Ijk_SigFPE:
+    case Ijk_SigFPE_IntDiv:
+    case Ijk_SigFPE_IntOvf:
+    case Ijk_NoDecode:
+    case Ijk_EmFail:
+    case Ijk_MapFail: return False;
+    default: return True;
     }
 }
 
@@ -381,7 +392,8 @@ static void stmt_effects(in_plan *pl, IRStmt *st)
     switch (st->tag) {
     case Ist_WrTmp: {
         IRExpr *e = st->Ist.WrTmp.data;
-        if (e->tag == Iex_Get) reg_access(pl, e->Iex.Get.offset, type_bytes(e->Iex.Get.ty), False);
+        if (e->tag == Iex_Get)
+            reg_access(pl, e->Iex.Get.offset, type_bytes(e->Iex.Get.ty), False);
         else if (e->tag == Iex_GetI)
             reg_access(pl, e->Iex.GetI.descr->base,
                        e->Iex.GetI.descr->nElems * sizeofIRType(e->Iex.GetI.descr->elemTy), False);
@@ -427,8 +439,8 @@ static void stmt_effects(in_plan *pl, IRStmt *st)
             IRType ty = typeOfIRExpr(cur_in->tyenv, st->Ist.LLSC.storedata);
             mem_access(pl, a, sizeofIRType(ty), IRExpr_RdTmp(st->Ist.LLSC.result), True);
         } else {
-            mem_access(pl, a, sizeofIRType(typeOfIRTemp(cur_in->tyenv, st->Ist.LLSC.result)),
-                       NULL, False);
+            mem_access(pl, a, sizeofIRType(typeOfIRTemp(cur_in->tyenv, st->Ist.LLSC.result)), NULL,
+                       False);
         }
         break;
     }
@@ -539,7 +551,8 @@ static void analyse(const IRSB *in, const tkr_sb *sb)
 static UInt value_slots(const val_plan *v)
 {
     switch (v->src) {
-    case VS_GET: case VS_ATOM: return (type_bytes(v->ty) + 7) / 8;
+    case VS_GET:
+    case VS_ATOM: return (type_bytes(v->ty) + 7) / 8;
     case VS_CAS: return 3;
     case VS_FLAGS: return 4;
     default: return 0;
@@ -659,9 +672,12 @@ static void stash_value(IRSB *out, const tkw_point *p, const val_plan *v)
 {
     UInt s = p->vslot;
     switch (p->vkind) {
-    case TKW_V_INT: case TKW_V_WIDE:
-        if (v->src == VS_GET) stash_get(out, s, v->off, v->ty);
-        else stash(out, s, deepCopyIRExpr(v->atom));
+    case TKW_V_INT:
+    case TKW_V_WIDE:
+        if (v->src == VS_GET)
+            stash_get(out, s, v->off, v->ty);
+        else
+            stash(out, s, deepCopyIRExpr(v->atom));
         break;
     case TKW_V_CAS:
         stash(out, s, deepCopyIRExpr(v->old));
@@ -695,7 +711,7 @@ static void emit_point(IRSB *out, const in_plan *pl, UInt q)
 
 /* ---- the mode's hooks ------------------------------------------------------------------------ */
 
-static UInt cur_point;   /* next side-exit point of the current instruction */
+static UInt cur_point; /* next side-exit point of the current instruction */
 
 static void debug_print(const IRSB *in)
 {
@@ -706,18 +722,24 @@ static void debug_print(const IRSB *in)
         VG_(printf)("  insn %u at 0x%lx: id %u, ports", k, pl->addr, pl->insn->id);
         for (UInt i = 0; i < pl->nports; i++) {
             const tkw_op *o = &pl->ports[i].op;
-            if (o->kind == TKW_REG) VG_(printf)(" %s", tkw_reg_name(o->reg));
-            else VG_(printf)(" m%u", (UInt)o->n);
+            if (o->kind == TKW_REG)
+                VG_(printf)(" %s", tkw_reg_name(o->reg));
+            else
+                VG_(printf)(" m%u", (UInt)o->n);
         }
         VG_(printf)(", defs");
         for (UInt i = 0; i < pl->ndefs; i++) {
             const tkw_op *o = &pl->defs[i].op;
-            if (o->kind == TKW_REG) VG_(printf)(" %s", tkw_reg_name(o->reg));
-            else VG_(printf)(" m%u", (UInt)o->n);
+            if (o->kind == TKW_REG)
+                VG_(printf)(" %s", tkw_reg_name(o->reg));
+            else
+                VG_(printf)(" m%u", (UInt)o->n);
         }
-        for (UInt q = 0; q < pl->npoints; q++)
-            VG_(printf)(", point %u: %u ports %u defs value %u/%u", q, pl->points[q].nports,
-                        pl->points[q].ndefs, (UInt)pl->rt[q].vkind, (UInt)pl->rt[q].vbytes);
+        for (UInt q = 0; q < pl->npoints; q++) {
+            VG_(printf)
+            (", point %u: %u ports %u defs value %u/%u", q, pl->points[q].nports,
+             pl->points[q].ndefs, (UInt)pl->rt[q].vkind, (UInt)pl->rt[q].vbytes);
+        }
         VG_(printf)("\n");
     }
 }
@@ -767,8 +789,10 @@ const tkr_mode tkr_wet_mode = {wet_prepare, tkr_dcfg_sb_start, wet_instr, wet_si
 
 static void write_op(tkr_out *o, const tkw_op *op, Bool first)
 {
-    if (op->kind == TKW_REG) tkr_out_printf(o, "%s%s", first ? "" : ",", tkw_reg_name(op->reg));
-    else tkr_out_printf(o, "%sm%u", first ? "" : ",", (UInt)op->n);
+    if (op->kind == TKW_REG)
+        tkr_out_printf(o, "%s%s", first ? "" : ",", tkw_reg_name(op->reg));
+    else
+        tkr_out_printf(o, "%sm%u", first ? "" : ",", (UInt)op->n);
 }
 
 /* wet HISTORY NSLOTS, then per static instruction:

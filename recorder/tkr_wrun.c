@@ -35,7 +35,7 @@
 #include "pub_tool_vkiscnums.h"
 
 #define WBUF (4u << 20)
-#define WREC_MAX 2048    /* bytes an instance or an event takes at most */
+#define WREC_MAX 2048 /* bytes an instance or an event takes at most */
 
 enum { EV_END = 0, EV_THREAD = 1, EV_SIGNAL = 2, EV_SIGRETURN = 3 };
 
@@ -51,8 +51,7 @@ static UInt wprev;
 static UInt next_windex;
 
 /* libvex: the flags of a thunk (guest_amd64_helpers.c) */
-extern ULong amd64g_calculate_rflags_all(ULong cc_op, ULong cc_dep1, ULong cc_dep2,
-                                         ULong cc_ndep);
+extern ULong amd64g_calculate_rflags_all(ULong cc_op, ULong cc_dep1, ULong cc_dep2, ULong cc_ndep);
 
 /* ---- registers ---------------------------------------------------------------------------- */
 
@@ -76,8 +75,8 @@ static UInt add_reg(const HChar *name, UInt off, UInt size)
     return r;
 }
 
-#define REG(name, field) add_reg(name, offsetof(VexGuestAMD64State, field), \
-                                 sizeof(((VexGuestAMD64State *)0)->field))
+#define REG(name, field) \
+    add_reg(name, offsetof(VexGuestAMD64State, field), sizeof(((VexGuestAMD64State *)0)->field))
 
 /* The registers of the program: what is not here (%rip, the rounding modes,
  * Valgrind's own fields) is neither a port nor a definition. */
@@ -85,8 +84,8 @@ void tkw_reg_table_init(void)
 {
     static const HChar *const gpr[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
                                          "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
-    static const HChar *const ymm[16] = {"ymm0", "ymm1", "ymm2",  "ymm3",  "ymm4",  "ymm5",
-                                         "ymm6", "ymm7", "ymm8",  "ymm9",  "ymm10", "ymm11",
+    static const HChar *const ymm[16] = {"ymm0",  "ymm1",  "ymm2",  "ymm3", "ymm4",  "ymm5",
+                                         "ymm6",  "ymm7",  "ymm8",  "ymm9", "ymm10", "ymm11",
                                          "ymm12", "ymm13", "ymm14", "ymm15"};
     if (nregs) return;
     for (UInt i = 0; i < 16; i++) {
@@ -107,15 +106,9 @@ void tkw_reg_table_init(void)
     REG("fpsw", guest_FC3210);
 }
 
-UInt tkw_reg_of(UInt offset)
-{
-    return offset < STATE_SIZE ? reg_of[offset] : 0;
-}
+UInt tkw_reg_of(UInt offset) { return offset < STATE_SIZE ? reg_of[offset] : 0; }
 
-const HChar *tkw_reg_name(UInt reg)
-{
-    return reg && reg <= nregs ? reg_names[reg] : "?";
-}
+const HChar *tkw_reg_name(UInt reg) { return reg && reg <= nregs ? reg_names[reg] : "?"; }
 
 void tkw_reg_range(UInt reg, UShort *lo, UShort *n)
 {
@@ -123,20 +116,11 @@ void tkw_reg_range(UInt reg, UShort *lo, UShort *n)
     *n = reg_n[reg];
 }
 
-Bool tkw_reg_is_flags(UInt reg)
-{
-    return reg == flags_reg;
-}
+Bool tkw_reg_is_flags(UInt reg) { return reg == flags_reg; }
 
-UInt tkw_reg_rsp(void)
-{
-    return rsp_reg;
-}
+UInt tkw_reg_rsp(void) { return rsp_reg; }
 
-UInt tkw_nslots(void)
-{
-    return NSLOTS;
-}
+UInt tkw_nslots(void) { return NSLOTS; }
 
 /* ---- shadow memory ------------------------------------------------------------------------ */
 
@@ -144,12 +128,12 @@ UInt tkw_nslots(void)
 #define CHUNK (1u << CHUNK_BITS)
 
 typedef struct chunk {
-    ULong def[CHUNK];                 /* TKW_DEF of the definer of each byte */
-    UInt inst[CHUNK];                 /* its instance */
+    ULong def[CHUNK]; /* TKW_DEF of the definer of each byte */
+    UInt inst[CHUNK]; /* its instance */
 } chunk;
 
-static chunk ***l1;               /* [addr >> 32] -> [addr >> 16 & 0xffff] -> chunk */
-static Addr last_base = 1;        /* the chunk of the last lookup */
+static chunk ***l1; /* [addr >> 32] -> [addr >> 16 & 0xffff] -> chunk */
+static Addr last_base = 1; /* the chunk of the last lookup */
 static chunk *last_chunk;
 
 static chunk *chunk_of(Addr a, Bool make)
@@ -339,10 +323,7 @@ static void apply_defs(const tkw_point *p, tkr_thread *t, ULong def, UInt inst, 
     }
 }
 
-static inline ULong zigzag(Long d)
-{
-    return ((ULong)d << 1) ^ (ULong)(d >> 63);
-}
+static inline ULong zigzag(Long d) { return ((ULong)d << 1) ^ (ULong)(d >> 63); }
 
 /* An instance completed at point p: its dependences, then its definitions. */
 VG_REGPARM(1) void tkw_exec(const tkw_point *p)
@@ -362,7 +343,8 @@ VG_REGPARM(1) void tkw_exec(const tkw_point *p)
         const tkw_op *o = &in->ports[k];
         ULong d = 0;
         UInt di = 0;
-        if (o->kind == TKW_REG) d = reg_max(t, o, &di);
+        if (o->kind == TKW_REG)
+            d = reg_max(t, o, &di);
         else if (o->guard == TKW_NOSLOT || o->cas || tkw_scr[o->guard])
             d = shadow_max(tkw_scr[o->slot], o->n, &di);
         if (!d) {

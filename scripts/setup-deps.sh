@@ -8,7 +8,7 @@ PACKAGES="
 build-essential pkg-config make
 zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libelf-dev libdw-dev libiberty-dev
 gzip bzip2 xz-utils zstd
-clang llvm libclang-rt-14-dev
+clang llvm libclang-rt-14-dev clang-format
 musl-tools
 valgrind
 time python3 python3-cffi binutils sqlite3 gdb

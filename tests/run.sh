@@ -3,7 +3,7 @@
 # with one line "N passed, N failed" (skipped cases are counted on the line before).
 #   tests/run.sh build [build-asan ...]
 # Parts, for each build directory:
-#   conventions  scripts/lint-conventions.py (first build only)
+#   conventions  scripts/lint-conventions.py and scripts/format-check.sh (first build only)
 #   unit         build/tests/test_*            (each case counts)
 #   cli golden   tests/cli/**/NAME.cmd         (+ NAME.out, NAME.err, NAME.exit)
 #   integration  tests/integration/*.sh        (exit 0 pass, 77 skip)
@@ -146,6 +146,8 @@ job_conventions() { # build
     if python3 scripts/lint-conventions.py "$b" >"$tmp/out" 2>&1; then echo "P 1"
     else echo "F $b conventions (scripts/lint-conventions.py)"; grep -v ': ok (' "$tmp/out" |
         head -40 | sed 's/^/    /'; fi
+    if scripts/format-check.sh >"$tmp/out" 2>&1; then echo "P 1"
+    else echo "F $b style (scripts/format-check.sh)"; head -40 "$tmp/out" | sed 's/^/    /'; fi
 }
 
 # The CPU time (user + system, ms) of the children in the output of `times`.

@@ -35,24 +35,24 @@ extern "C" {
  * hidden ENTRY->dst edge (what CSI prints on a `~>` line). */
 typedef struct tk_bl_edge {
     uint32_t src, dst;
-    int back;        /* 1: cuts paths: stands for ENTRY->dst and src->EXIT */
-    int64_t inc;     /* instrumentation increment (top increment of a back edge) */
+    int back; /* 1: cuts paths: stands for ENTRY->dst and src->EXIT */
+    int64_t inc; /* instrumentation increment (top increment of a back edge) */
     uint64_t weight; /* Ball–Larus weight (of ENTRY->dst for a back edge) */
 } tk_bl_edge;
 
 /* What a check found. node/edge/other are TK_BL_NONE when not relevant;
  * edge and other are indices into the caller's edge array. */
 typedef enum tk_bl_issue_kind {
-    TK_BL_ISSUE_CYCLE,          /* node lies on a cycle of non-back edges */
-    TK_BL_ISSUE_EXIT_HAS_OUT,   /* an edge leaves EXIT (edge) */
-    TK_BL_ISSUE_DEAD_END,       /* node has no edge towards EXIT */
-    TK_BL_ISSUE_UNREACHABLE,    /* node cannot be reached from ENTRY (warning) */
-    TK_BL_ISSUE_OVERFLOW,       /* NumPaths(node) does not fit in 64 bits */
-    TK_BL_ISSUE_WEIGHT_RANGE,   /* edge's interval [w, w+NumPaths(dst)) leaves [0, NumPaths(src)): a=w, b=NumPaths(src) */
+    TK_BL_ISSUE_CYCLE, /* node lies on a cycle of non-back edges */
+    TK_BL_ISSUE_EXIT_HAS_OUT, /* an edge leaves EXIT (edge) */
+    TK_BL_ISSUE_DEAD_END, /* node has no edge towards EXIT */
+    TK_BL_ISSUE_UNREACHABLE, /* node cannot be reached from ENTRY (warning) */
+    TK_BL_ISSUE_OVERFLOW, /* NumPaths(node) does not fit in 64 bits */
+    TK_BL_ISSUE_WEIGHT_RANGE, /* edge's interval [w, w+NumPaths(dst)) leaves [0, NumPaths(src)): a=w, b=NumPaths(src) */
     TK_BL_ISSUE_WEIGHT_OVERLAP, /* edge's interval overlaps other's: a=w(edge), b=w(other) */
-    TK_BL_ISSUE_INC_MISMATCH,   /* increments do not add up to the weights: a, b = the two (inc-weight) sums met */
-    TK_BL_ISSUE_INC_EXIT,       /* a path ending at this edge into EXIT: sum(inc)-sum(weight) = a (not 0) */
-    TK_BL_ISSUE_TOO_MANY        /* fresh numbering: more than 2^63-1 paths (signed 64-bit increments) */
+    TK_BL_ISSUE_INC_MISMATCH, /* increments do not add up to the weights: a, b = the two (inc-weight) sums met */
+    TK_BL_ISSUE_INC_EXIT, /* a path ending at this edge into EXIT: sum(inc)-sum(weight) = a (not 0) */
+    TK_BL_ISSUE_TOO_MANY /* fresh numbering: more than 2^63-1 paths (signed 64-bit increments) */
 } tk_bl_issue_kind;
 
 typedef struct tk_bl_issue {
@@ -82,7 +82,8 @@ TK_API void tk_bl_free(tk_bl *bl);
  *  TK_ERR_LIMIT    the path count overflowed 64 bits (reported as an issue);
  *  TK_ERR_NOMEM, TK_ERR_ARG. */
 TK_API tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                     const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err);
+                            const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx,
+                            tk_error *err);
 
 /* Fresh Ball–Larus numbering of a CFG: marks back edges (DFS from ENTRY in
  * edge order, then from every node not reached), and writes back, weight
@@ -94,12 +95,13 @@ TK_API tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t
  * edge into a block counts as two) onto their out-edges, up to EXIT. Then
  * loads the result as tk_bl_load does. Returns as tk_bl_load. */
 TK_API tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                       tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err);
+                              tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx,
+                              tk_error *err);
 
 /* Same as tk_bl_number but keeps the caller's back flags (no DFS). */
 TK_API tk_status tk_bl_number_keep_back(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                                 tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn,
-                                 void *ctx, tk_error *err);
+                                        tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn,
+                                        void *ctx, tk_error *err);
 
 /* Number of Ball–Larus paths (NumPaths(ENTRY)); 0 when unknown (cycle, overflow). */
 TK_API uint64_t tk_bl_total(const tk_bl *bl);
@@ -112,13 +114,14 @@ TK_API tk_status tk_bl_exit_weight(const tk_bl *bl, size_t edge, uint64_t *weigh
 /* A regenerated path. nodes[] is caller storage of at least tk_bl_max_nodes()
  * entries. */
 typedef struct tk_bl_path {
-    uint32_t *nodes;      /* blocks in order; ends with EXIT when the path ends at EXIT */
-    uint32_t *edges;      /* optional (may be NULL): edges[i] = index of the caller's edge
+    uint32_t *nodes; /* blocks in order; ends with EXIT when the path ends at EXIT */
+    uint32_t *edges; /* optional (may be NULL): edges[i] = index of the caller's edge
                              taken from nodes[i] to nodes[i+1] (len-1 entries) */
     size_t len;
-    uint32_t start_edge;  /* back edge after which the path starts, or TK_BL_NONE (starts at ENTRY) */
-    uint32_t end_edge;    /* back edge the path ends by taking, or TK_BL_NONE (ends at EXIT) */
-    int end_ambiguous;    /* several back edges leave the last node; which one is not recorded */
+    uint32_t
+        start_edge; /* back edge after which the path starts, or TK_BL_NONE (starts at ENTRY) */
+    uint32_t end_edge; /* back edge the path ends by taking, or TK_BL_NONE (ends at EXIT) */
+    int end_ambiguous; /* several back edges leave the last node; which one is not recorded */
 } tk_bl_path;
 
 TK_API size_t tk_bl_max_nodes(const tk_bl *bl);

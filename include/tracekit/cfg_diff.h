@@ -19,11 +19,14 @@ extern "C" {
 #endif
 
 typedef struct tk_cfg_diff_options {
-    int equal;    /* also the rows whose figures are equal */
+    int equal; /* also the rows whose figures are equal */
     uint64_t top; /* at most this many rows in each table of a pair (0: every row) */
 } tk_cfg_diff_options;
 
-#define TK_CFG_DIFF_OPTIONS_INIT {0, 0}
+#define TK_CFG_DIFF_OPTIONS_INIT \
+    { \
+        0, 0 \
+    }
 
 /* The tables of a pair, in the order `tracekit diff` prints them: the totals of images and
  * routines before the blocks and edges they are made of. */
@@ -44,21 +47,21 @@ typedef struct tk_cfg_diff_pair {
 
 /* A row of a table: an image, routine, block or edge of one side or of both. */
 typedef struct tk_cfg_diff_row {
-    int has[2];               /* whether that side has it */
-    uint32_t id[2];           /* on each side that has it: the image's id, the routine's
+    int has[2]; /* whether that side has it */
+    uint32_t id[2]; /* on each side that has it: the image's id, the routine's
                                * (its entry node's), the block's, the edge's */
-    uint32_t image;           /* images, routines, blocks: the image id */
-    uint64_t offset;          /* routines: the entry block's address offset; blocks: theirs */
-    const char *name;         /* images: the file (NULL: none); routines, blocks: the symbol
+    uint32_t image; /* images, routines, blocks: the image id */
+    uint64_t offset; /* routines: the entry block's address offset; blocks: theirs */
+    const char *name; /* images: the file (NULL: none); routines, blocks: the symbol
                                * at or below the (entry) block (NULL: none); edges: the type */
-    uint64_t symbol_offset;   /* routines, blocks: the address's offset from that symbol */
-    uint32_t source, target;  /* edges: the node ids of their ends (the first side's when
+    uint64_t symbol_offset; /* routines, blocks: the address's offset from that symbol */
+    uint32_t source, target; /* edges: the node ids of their ends (the first side's when
                                * both have it) */
-    uint64_t count[2];        /* images: block executions; routines: calls (the entry
+    uint64_t count[2]; /* images: block executions; routines: calls (the entry
                                * block's count); blocks, edges: counts */
     uint64_t instructions[2]; /* images, routines (their own blocks), blocks: instructions
                                * executed; edges: 0 */
-    uint64_t change;          /* what the rows are ordered by: |B - A| of the instructions
+    uint64_t change; /* what the rows are ordered by: |B - A| of the instructions
                                * (edges: of the counts) */
 } tk_cfg_diff_row;
 
@@ -79,8 +82,8 @@ TK_API void tk_cfg_diff_pair_get(const tk_cfg_diff *d, uint32_t pair, tk_cfg_dif
 TK_API size_t tk_cfg_diff_rows(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table t);
 TK_API size_t tk_cfg_diff_rows_uncut(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table t);
 /* Row i (< tk_cfg_diff_rows) into *out; its name is borrowed from the graphs. */
-TK_API void tk_cfg_diff_row_get(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table t,
-                                size_t i, tk_cfg_diff_row *out);
+TK_API void tk_cfg_diff_row_get(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table t, size_t i,
+                                tk_cfg_diff_row *out);
 /* The differences: blocks and edges of one side or whose counts differ (cut or not), and
  * one more when the graphs' numbers of processes differ. */
 TK_API uint64_t tk_cfg_diff_differences(const tk_cfg_diff *d);

@@ -44,31 +44,31 @@ typedef enum tk_csi_block_kind {
 typedef struct tk_csi_block {
     uint64_t id;
     tk_csi_block_kind kind;
-    int null_lines;        /* the line list was written NULL */
-    const int64_t *lines;  /* line numbers in order; TK_CSI_PATH_WRITE for -1 */
+    int null_lines; /* the line list was written NULL */
+    const int64_t *lines; /* line numbers in order; TK_CSI_PATH_WRITE for -1 */
     size_t nlines;
-    uint64_t text_line;    /* line of the metadata text that defines the block */
+    uint64_t text_line; /* line of the metadata text that defines the block */
 } tk_csi_block;
 
 typedef struct tk_csi_edge {
-    uint32_t src, dst;     /* indices into the function's blocks */
-    int back;              /* written with "~>" */
+    uint32_t src, dst; /* indices into the function's blocks */
+    int back; /* written with "~>" */
     int64_t inc;
     uint64_t weight;
     uint64_t text_line;
 } tk_csi_edge;
 
 typedef struct tk_csi_function {
-    const char *name;      /* NUL-terminated */
+    const char *name; /* NUL-terminated */
     size_t name_len;
-    uint64_t ordinal;      /* 0-based position among the functions of the input */
-    uint64_t text_line;    /* line of the "#" header */
+    uint64_t ordinal; /* 0-based position among the functions of the input */
+    uint64_t text_line; /* line of the "#" header */
     const tk_csi_block *blocks;
     uint32_t nblocks;
     const tk_csi_edge *edges;
     uint32_t nedges;
-    uint32_t entry, exit;  /* block indices */
-    uint32_t occurrence;   /* 1 for the first function of its name in the input, 2 for the
+    uint32_t entry, exit; /* block indices */
+    uint32_t occurrence; /* 1 for the first function of its name in the input, 2 for the
                             * second...: its label (tk_csi_function_label); 0 outside a reader */
 } tk_csi_function;
 
@@ -93,24 +93,26 @@ TK_API tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **fn
 /* ---- writing ---------------------------------------------------------- */
 
 /* Canonical csi-cc text of one function. TK_OK or TK_ERR_IO. */
-TK_API tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_function *fn, tk_error *err);
+TK_API tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_function *fn,
+                                       tk_error *err);
 
 /* Deterministic description of one function (the golden format of `dump`).
  * bl: a numbering loaded for fn (tk_csi_numbering_load), or NULL. */
-TK_API tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn, const tk_bl *bl,
-                               tk_error *err);
+TK_API tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn,
+                                      const tk_bl *bl, tk_error *err);
 
 /* Graphviz dot of a function's CFG with increments and weights; back edges
  * dashed. highlight: a decoded path to draw in bold red, or NULL. One digraph "csi" with the
  * function as a cluster labelled with its name. */
-TK_API tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn, const tk_bl_path *highlight,
-                           tk_error *err);
+TK_API tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn,
+                                  const tk_bl_path *highlight, tk_error *err);
 /* Several functions in one graph (`dot -Tpng` draws the first graph of a file only): begin,
  * a cluster per function (index: a number unique in the graph, part of the node names), end.
  * tk_csi_dot_end returns TK_OK or TK_ERR_IO (a write error on out so far). */
 TK_API tk_status tk_csi_dot_begin(const tk_writer *out, tk_error *err);
-TK_API tk_status tk_csi_write_dot_cluster(const tk_writer *out, const tk_csi_function *fn, uint32_t index,
-                                          const tk_bl_path *highlight, tk_error *err);
+TK_API tk_status tk_csi_write_dot_cluster(const tk_writer *out, const tk_csi_function *fn,
+                                          uint32_t index, const tk_bl_path *highlight,
+                                          tk_error *err);
 TK_API tk_status tk_csi_dot_end(const tk_writer *out, tk_error *err);
 
 /* ---- numbering -------------------------------------------------------- */
@@ -123,7 +125,7 @@ TK_API void tk_csi_numbering_free(tk_csi_numbering *n);
 
 /* Load fn's weights and check them (see tk_bl_load). Issues go to fn_issue. */
 TK_API tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
-                                tk_bl_issue_fn fn_issue, void *ctx, tk_error *err);
+                                       tk_bl_issue_fn fn_issue, void *ctx, tk_error *err);
 TK_API const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n);
 /* A path buffer sized for the loaded function (valid until the next load). */
 TK_API tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
@@ -133,7 +135,8 @@ TK_API tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n);
  * become ordinary edges). Writes fn->nedges edges into out (same order, new
  * back/inc/weight; increments placed as csi-cc does, see tk_bl_number). TK_OK, TK_ERR_LIMIT (path count overflow),
  * TK_ERR_CHECK (a block has no path to EXIT), TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out, tk_error *err);
+TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out,
+                                 tk_error *err);
 
 /* ---- checking --------------------------------------------------------- */
 
@@ -142,32 +145,32 @@ TK_API tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n,
  * goes to diag, located in the metadata text (path). Returns TK_OK or
  * TK_ERR_CHECK (problems reported), TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
-                                const char *path, tk_diag *diag, tk_error *err);
+                                       const char *path, tk_diag *diag, tk_error *err);
 
 /* Text of an issue of a function's numbering, with block ids. */
 TK_API void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char *buf,
-                          size_t size);
+                                 size_t size);
 
 /* ---- runtime states --------------------------------------------------- */
 
 /* The path-tracing locals of one stack frame. */
 typedef struct tk_csi_state {
-    char function[256];    /* "" when not given */
-    int64_t *paths;        /* values: raw array (ordered == 0) or completed paths oldest first */
+    char function[256]; /* "" when not given */
+    int64_t *paths; /* values: raw array (ordered == 0) or completed paths oldest first */
     size_t npaths;
-    int ordered;           /* 1: paths are already oldest first (grissom local.data) */
-    int64_t idx;           /* next slot to write (raw array only) */
+    int ordered; /* 1: paths are already oldest first (grissom local.data) */
+    int64_t idx; /* next slot to write (raw array only) */
     int has_cur;
-    int64_t cur;           /* running path sum */
+    int64_t cur; /* running path sum */
     int has_block;
-    uint64_t block;        /* block id of the program point */
+    uint64_t block; /* block id of the program point */
     int has_line;
-    int64_t line;          /* source line of the program point */
+    int64_t line; /* source line of the program point */
     int has_expected;
-    uint64_t *expected;    /* block sequence the state is documented to encode */
+    uint64_t *expected; /* block sequence the state is documented to encode */
     size_t nexpected;
-    char label[64];        /* "state 1", "frame 0", ... */
-    uint64_t text_line;    /* where the state starts in its file */
+    char label[64]; /* "state 1", "frame 0", ... */
+    uint64_t text_line; /* where the state starts in its file */
 } tk_csi_state;
 
 TK_API void tk_csi_state_free(tk_csi_state *s);
@@ -178,16 +181,16 @@ TK_API void tk_csi_state_free(tk_csi_state *s);
  * lines). *states is the caller's (free each with tk_csi_state_free, then
  * free(*states) via tk_csi_states_free). Located errors: TK_ERR_FORMAT. */
 TK_API tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstates,
-                             tk_error *err);
+                                    tk_error *err);
 TK_API void tk_csi_states_free(tk_csi_state *states, size_t nstates);
 
 /* One reading of the unfinished current path. */
 typedef struct tk_csi_reading {
-    int after_write;       /* 1: the newest completed path already ends here */
-    uint32_t *blocks;      /* block indices of the partial path (after_write: none) */
+    int after_write; /* 1: the newest completed path already ends here */
+    uint32_t *blocks; /* block indices of the partial path (after_write: none) */
     size_t nblocks;
-    uint32_t start_edge;   /* the partial path starts after this back edge, or TK_BL_NONE */
-    uint32_t at_block;     /* block index of the program point */
+    uint32_t start_edge; /* the partial path starts after this back edge, or TK_BL_NONE */
+    uint32_t at_block; /* block index of the program point */
 } tk_csi_reading;
 
 /* A decoded state. */
@@ -195,8 +198,8 @@ typedef struct tk_csi_decoded {
     /* completed paths, oldest first */
     uint64_t *ids;
     size_t nids;
-    tk_bl_path *paths;     /* decoded, same order; nodes owned here */
-    int *path_ok;          /* 0 when an id did not decode */
+    tk_bl_path *paths; /* decoded, same order; nodes owned here */
+    int *path_ok; /* 0 when an id did not decode */
     /* readings of the current path; several = ambiguous */
     tk_csi_reading *readings;
     size_t nreadings;
@@ -208,14 +211,14 @@ typedef struct tk_csi_decoded {
     size_t nseqs;
     /* problems (one per line, "\n"-separated), empty when none */
     char notes[1024];
-    int consistent;        /* the back edges between consecutive paths match */
+    int consistent; /* the back edges between consecutive paths match */
 } tk_csi_decoded;
 
 /* Decode a state against a function's numbering (loaded in n).
  * TK_OK, TK_ERR_FORMAT (a value is not a path id of this function; err says
  * which), TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *n,
-                              const tk_csi_state *s, tk_csi_decoded *out, tk_error *err);
+                                     const tk_csi_state *s, tk_csi_decoded *out, tk_error *err);
 TK_API void tk_csi_decoded_free(tk_csi_decoded *d);
 
 /* Whether a function (with its label, "name" or "name#K" for the K-th function of that
@@ -239,7 +242,7 @@ typedef struct tk_csi_state_index tk_csi_state_index;
 /* The index of states[0..n) (borrowed: they must outlive it); selector for the states
  * without a function (NULL: every function). Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *states,
-                                        size_t n, const char *selector, tk_error *err);
+                                         size_t n, const char *selector, tk_error *err);
 /* The states that go with function fn (labelled label), each once, as indexes into the
  * states, into out (room for n). Returns how many. */
 TK_API size_t tk_csi_state_index_find(tk_csi_state_index *ix, const tk_csi_function *fn,
@@ -256,7 +259,8 @@ TK_API void tk_csi_state_index_free(tk_csi_state_index *ix);
  * instruction, NULL when unknown) and a fresh numbering (tk_csi_renumber).
  * Routines whose paths overflow 64 bits are left out, as csi-cc does, and
  * counted in *skipped. TK_OK, TK_ERR_IO, TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err);
+TK_API tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped,
+                                  tk_error *err);
 
 /* ---- path profile of a DCFG-Trace ------------------------------------ */
 
@@ -269,27 +273,29 @@ TK_API tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint6
 typedef struct tk_csi_profile tk_csi_profile;
 
 typedef struct tk_csi_profile_stats {
-    uint64_t completed;     /* completed path executions counted */
-    uint64_t distinct;      /* distinct path ids among them */
+    uint64_t completed; /* completed path executions counted */
+    uint64_t distinct; /* distinct path ids among them */
     uint64_t unknown_start; /* completed paths whose start was not seen */
-    uint64_t unfinished;    /* paths still running when the trace ended */
+    uint64_t unfinished; /* paths still running when the trace ended */
 } tk_csi_profile_stats;
 
 /* For process pid of cfg (borrowed: must outlive the profile). TK_OK,
  * TK_ERR_FORMAT (no such process), TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
-                             tk_error *err);
+                                     tk_error *err);
 TK_API void tk_csi_profile_free(tk_csi_profile *pr);
 /* Feed the next edges (DCFG edge ids) of a thread. TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_profile_edges(tk_csi_profile *pr, uint64_t thread, const uint32_t *edges,
-                               size_t n, tk_error *err);
+                                      size_t n, tk_error *err);
 /* End of the trace: open frames become unfinished paths. */
 TK_API void tk_csi_profile_finish(tk_csi_profile *pr);
-TK_API void tk_csi_profile_totals(const tk_csi_profile *pr, uint64_t *edges, uint64_t *unknown_edges);
+TK_API void tk_csi_profile_totals(const tk_csi_profile *pr, uint64_t *edges,
+                                  uint64_t *unknown_edges);
 TK_API uint32_t tk_csi_profile_routine_count(const tk_csi_profile *pr);
 /* Routine i as a CSI function, its numbering (NULL when it overflows) and counts. */
 TK_API const tk_csi_function *tk_csi_profile_routine(const tk_csi_profile *pr, uint32_t i,
-                                              tk_csi_numbering **num, tk_csi_profile_stats *stats);
+                                                     tk_csi_numbering **num,
+                                                     tk_csi_profile_stats *stats);
 /* The most executed paths of routine i as (id, count) pairs, most first: at
  * most max of them, *n written. TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *pairs,
@@ -304,7 +310,8 @@ TK_API int tk_csi_is_elf(const uint8_t *data, size_t len);
  * file or memory image into a new buffer (*data, *len; caller frees with
  * tk_free). TK_OK, TK_END (no such section), TK_ERR_FORMAT, TK_ERR_IO, TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_elf_section(const char *path, const void *image, size_t image_len,
-                             const char *section, uint8_t **data, size_t *len, tk_error *err);
+                                    const char *section, uint8_t **data, size_t *len,
+                                    tk_error *err);
 
 #ifdef __cplusplus
 }

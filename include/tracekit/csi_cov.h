@@ -43,9 +43,9 @@ typedef enum tk_csi_cov_kind {
 
 /* How the entry lines are written. */
 typedef enum tk_csi_cov_form {
-    TK_CSI_COV_FORM_ANY = 0,    /* reader: as the first entry line; writer: as read */
+    TK_CSI_COV_FORM_ANY = 0, /* reader: as the first entry line; writer: as read */
     TK_CSI_COV_FORM_LABELS = 1, /* csi-cc 1.3+: index|CCn|line|callee, index|BBCn|line... */
-    TK_CSI_COV_FORM_PLAIN = 2   /* documented grammar, csi-cc 1.0: index|line|callee,
+    TK_CSI_COV_FORM_PLAIN = 2 /* documented grammar, csi-cc 1.0: index|line|callee,
                                  * index|line... */
 } tk_csi_cov_form;
 
@@ -58,24 +58,24 @@ TK_API const char *tk_csi_cov_kind_title(tk_csi_cov_kind kind);
 TK_API tk_csi_cov_kind tk_csi_cov_kind_of_array(const char *array, size_t len);
 
 typedef struct tk_csi_cov_entry {
-    int64_t index;          /* >= 0: the slot in the array; < 0: not instrumented (-1, -2...) */
-    const char *label;      /* labelled form: "CC3", "" when not instrumented; plain: NULL */
+    int64_t index; /* >= 0: the slot in the array; < 0: not instrumented (-1, -2...) */
+    const char *label; /* labelled form: "CC3", "" when not instrumented; plain: NULL */
     size_t label_len;
-    const uint64_t *lines;  /* CC: one line (0: unknown); BBC: the lines in order */
+    const uint64_t *lines; /* CC: one line (0: unknown); BBC: the lines in order */
     size_t nlines;
-    int null_lines;         /* BBC: written NULL (no line information) */
-    const char *callee;     /* CC: the called function, "?" when not known; else NULL */
+    int null_lines; /* BBC: written NULL (no line information) */
+    const char *callee; /* CC: the called function, "?" when not known; else NULL */
     size_t callee_len;
-    uint64_t text_line;     /* line of the metadata text */
+    uint64_t text_line; /* line of the metadata text */
 } tk_csi_cov_entry;
 
 typedef struct tk_csi_cov_function {
-    const char *name;       /* NUL-terminated; may be a clone name "foo$1" */
+    const char *name; /* NUL-terminated; may be a clone name "foo$1" */
     size_t name_len;
-    const char *array;      /* the global coverage array, NUL-terminated */
+    const char *array; /* the global coverage array, NUL-terminated */
     size_t array_len;
-    uint64_t ordinal;       /* 0-based position among the functions of the input */
-    uint64_t text_line;     /* line of the "#" header */
+    uint64_t ordinal; /* 0-based position among the functions of the input */
+    uint64_t text_line; /* line of the "#" header */
     const tk_csi_cov_entry *entries; /* in file order */
     uint32_t nentries;
     uint32_t ninstrumented; /* entries with index >= 0 */
@@ -88,8 +88,8 @@ typedef struct tk_csi_cov_reader tk_csi_cov_reader;
 /* Read coverage metadata of `kind` from `in` (borrowed; must outlive the
  * reader); TK_CSI_COV_NONE: the kind of the first header's array name.
  * TK_OK or TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_cov_reader_open(tk_csi_cov_reader **out, tk_input *in,
-                                        tk_csi_cov_kind kind, tk_error *err);
+TK_API tk_status tk_csi_cov_reader_open(tk_csi_cov_reader **out, tk_input *in, tk_csi_cov_kind kind,
+                                        tk_error *err);
 TK_API void tk_csi_cov_reader_free(tk_csi_cov_reader *r);
 
 /* The next function. TK_OK (*fn borrowed until the next call), TK_END, or an
@@ -116,8 +116,9 @@ TK_API size_t tk_csi_cov_lines(const tk_csi_cov_function *fn, uint64_t *out);
 /* Canonical text of one function in `form` (TK_CSI_COV_FORM_ANY: labelled
  * when the entries carry labels). Labels are written as read; an entry read
  * without one gets csi-cc's ("CC3"; "" when not instrumented). TK_OK or TK_ERR_IO. */
-TK_API tk_status tk_csi_cov_write_function(const tk_writer *out, tk_csi_cov_kind kind, tk_csi_cov_form form,
-                                           const tk_csi_cov_function *fn, tk_error *err);
+TK_API tk_status tk_csi_cov_write_function(const tk_writer *out, tk_csi_cov_kind kind,
+                                           tk_csi_cov_form form, const tk_csi_cov_function *fn,
+                                           tk_error *err);
 
 /* Deterministic description of one function (the golden format of `dump`). */
 TK_API tk_status tk_csi_cov_dump_function(const tk_writer *out, tk_csi_cov_kind kind,
@@ -128,7 +129,8 @@ TK_API tk_status tk_csi_cov_dump_function(const tk_writer *out, tk_csi_cov_kind 
 /* The rules that span functions (an array used twice), so one per input. */
 typedef struct tk_csi_cov_checker tk_csi_cov_checker;
 
-TK_API tk_status tk_csi_cov_checker_open(tk_csi_cov_checker **out, tk_csi_cov_kind kind, tk_error *err);
+TK_API tk_status tk_csi_cov_checker_open(tk_csi_cov_checker **out, tk_csi_cov_kind kind,
+                                         tk_error *err);
 TK_API void tk_csi_cov_checker_free(tk_csi_cov_checker *c);
 
 /* Check one function: the array name is the kind's and the function's
@@ -152,10 +154,10 @@ typedef enum tk_csi_hit {
 
 /* A call site (CC) or block (BBC) of a crashed program. */
 typedef struct tk_csi_crash_entry {
-    int64_t index;          /* as in the metadata (< 0: not instrumented) */
-    const uint64_t *lines;  /* CC: the call's line; BBC: the block's lines */
+    int64_t index; /* as in the metadata (< 0: not instrumented) */
+    const uint64_t *lines; /* CC: the call's line; BBC: the block's lines */
     size_t nlines;
-    const char *callee;     /* CC: the called function ("?": not known); BBC: NULL */
+    const char *callee; /* CC: the called function ("?": not known); BBC: NULL */
     tk_csi_hit hit;
 } tk_csi_crash_entry;
 
@@ -168,16 +170,16 @@ typedef struct tk_csi_crash_line {
 } tk_csi_crash_line;
 
 typedef struct tk_csi_crash_function {
-    const char *name;       /* as in the metadata */
-    const char *key;        /* its arrays' name after __XX_arr_ ("tests_funcs_funcs_c_a") */
-    const char *source;     /* its source file from BIN's DWARF, or NULL */
+    const char *name; /* as in the metadata */
+    const char *key; /* its arrays' name after __XX_arr_ ("tests_funcs_funcs_c_a") */
+    const char *source; /* its source file from BIN's DWARF, or NULL */
     int has_fc, has_cc, has_bbc; /* which metadata lists the function */
-    tk_csi_hit entered;     /* FC: the function was entered (UNKNOWN without FC) */
-    const tk_csi_crash_entry *sites;  /* CC, in metadata order */
+    tk_csi_hit entered; /* FC: the function was entered (UNKNOWN without FC) */
+    const tk_csi_crash_entry *sites; /* CC, in metadata order */
     uint32_t nsites;
     const tk_csi_crash_entry *blocks; /* BBC, in metadata order */
     uint32_t nblocks;
-    const tk_csi_crash_line *lines;   /* distinct, ascending */
+    const tk_csi_crash_line *lines; /* distinct, ascending */
     size_t nlines;
     uint64_t fc_address, cc_address, bbc_address; /* the arrays in the process (0: none) */
 } tk_csi_crash_function;
@@ -185,12 +187,15 @@ typedef struct tk_csi_crash_function {
 typedef struct tk_csi_crash tk_csi_crash;
 
 typedef struct tk_csi_crash_options {
-    int raw;                /* the memory is a raw image, not an ELF core file */
-    uint64_t raw_address;   /* raw: the address of its first byte */
-    uint64_t bias;          /* raw: BIN's load bias (a position-independent executable) */
+    int raw; /* the memory is a raw image, not an ELF core file */
+    uint64_t raw_address; /* raw: the address of its first byte */
+    uint64_t bias; /* raw: BIN's load bias (a position-independent executable) */
 } tk_csi_crash_options;
 
-#define TK_CSI_CRASH_OPTIONS_INIT {0, 0, 0}
+#define TK_CSI_CRASH_OPTIONS_INIT \
+    { \
+        0, 0, 0 \
+    }
 
 /* The coverage a crashed program had reached: BIN's .debug_CC, .debug_FC and
  * .debug_BBC name each function's coverage array, BIN's symbol table gives
@@ -204,8 +209,7 @@ typedef struct tk_csi_crash_options {
  * truncated or damaged, a BIN that does not match the core); TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void *bin,
                                    size_t bin_len, const char *core_path, const void *core,
-                                   size_t core_len, const tk_csi_crash_options *opt,
-                                   tk_error *err);
+                                   size_t core_len, const tk_csi_crash_options *opt, tk_error *err);
 TK_API void tk_csi_crash_free(tk_csi_crash *c);
 
 /* The functions: those of .debug_FC in its order, then those only in
@@ -228,17 +232,17 @@ TK_API const char *tk_csi_crash_notes(const tk_csi_crash *c);
  * path-tracing locals; their values are read from the core through their
  * DWARF locations, ready for tk_csi_state_decode. */
 typedef struct tk_csi_crash_frame {
-    uint32_t depth;         /* 0: the frame that crashed */
-    uint64_t pc;            /* its program counter (a return address above 0) */
-    const char *function;   /* its function in BIN's DWARF, or NULL */
-    const char *source;     /* the source file of the call or instruction, or NULL */
-    uint64_t line;          /* its line (0: unknown) */
-    int traced;             /* the function has the path-tracing locals */
-    const char *problem;    /* why they could not be read, or NULL */
-    const int64_t *paths;   /* __PT_counter_arr as in memory (raw, not reordered) */
+    uint32_t depth; /* 0: the frame that crashed */
+    uint64_t pc; /* its program counter (a return address above 0) */
+    const char *function; /* its function in BIN's DWARF, or NULL */
+    const char *source; /* the source file of the call or instruction, or NULL */
+    uint64_t line; /* its line (0: unknown) */
+    int traced; /* the function has the path-tracing locals */
+    const char *problem; /* why they could not be read, or NULL */
+    const int64_t *paths; /* __PT_counter_arr as in memory (raw, not reordered) */
     size_t npaths;
-    int64_t idx;            /* __PT_counter_idx */
-    int64_t cur;            /* __PT_current_path */
+    int64_t idx; /* __PT_counter_idx */
+    int64_t cur; /* __PT_current_path */
 } tk_csi_crash_frame;
 
 /* BIN has .debug_PT: the frames were unwound (a raw image has none). */

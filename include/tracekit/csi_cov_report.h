@@ -26,17 +26,17 @@ TK_API int tk_csi_cov_name_matches(const char *selector, const char *name);
  * functions' order in the metadata. */
 typedef enum tk_csi_cov_report_key {
     TK_CSI_COV_REPORT_BY_ORDER = 0, /* the metadata's order */
-    TK_CSI_COV_REPORT_BY_NAME,      /* names as bytes, ascending */
-    TK_CSI_COV_REPORT_BY_ENTRIES,   /* sites or blocks */
-    TK_CSI_COV_REPORT_BY_LINES      /* distinct source lines */
+    TK_CSI_COV_REPORT_BY_NAME, /* names as bytes, ascending */
+    TK_CSI_COV_REPORT_BY_ENTRIES, /* sites or blocks */
+    TK_CSI_COV_REPORT_BY_LINES /* distinct source lines */
 } tk_csi_cov_report_key;
 
 typedef struct tk_csi_cov_report_row {
     const char *name, *array; /* copies of the function's */
-    uint64_t order;           /* the function's ordinal */
-    uint64_t entries;         /* sites or blocks (0 for function coverage) */
-    uint64_t instrumented;    /* entries with an index >= 0 */
-    uint64_t lines;           /* distinct source lines of its entries */
+    uint64_t order; /* the function's ordinal */
+    uint64_t entries; /* sites or blocks (0 for function coverage) */
+    uint64_t instrumented; /* entries with an index >= 0 */
+    uint64_t lines; /* distinct source lines of its entries */
 } tk_csi_cov_report_row;
 
 typedef struct tk_csi_cov_report_totals {
@@ -47,7 +47,10 @@ typedef struct tk_csi_cov_report_options {
     tk_csi_cov_report_key key;
 } tk_csi_cov_report_options;
 
-#define TK_CSI_COV_REPORT_OPTIONS_INIT {TK_CSI_COV_REPORT_BY_ORDER}
+#define TK_CSI_COV_REPORT_OPTIONS_INIT \
+    { \
+        TK_CSI_COV_REPORT_BY_ORDER \
+    }
 
 typedef struct tk_csi_cov_report tk_csi_cov_report;
 
@@ -61,10 +64,8 @@ TK_API tk_status tk_csi_cov_report_add(tk_csi_cov_report *r, const tk_csi_cov_fu
 TK_API void tk_csi_cov_report_sort(tk_csi_cov_report *r);
 TK_API size_t tk_csi_cov_report_count(const tk_csi_cov_report *r);
 /* Row i (< count), borrowed from r until the next add or clear. */
-TK_API const tk_csi_cov_report_row *tk_csi_cov_report_row_at(const tk_csi_cov_report *r,
-                                                             size_t i);
-TK_API void tk_csi_cov_report_get_totals(const tk_csi_cov_report *r,
-                                         tk_csi_cov_report_totals *out);
+TK_API const tk_csi_cov_report_row *tk_csi_cov_report_row_at(const tk_csi_cov_report *r, size_t i);
+TK_API void tk_csi_cov_report_get_totals(const tk_csi_cov_report *r, tk_csi_cov_report_totals *out);
 /* Removes every row (the report of the next input). */
 TK_API void tk_csi_cov_report_clear(tk_csi_cov_report *r);
 TK_API void tk_csi_cov_report_free(tk_csi_cov_report *r);
@@ -78,8 +79,7 @@ typedef struct tk_csi_crash_counts {
 } tk_csi_crash_counts;
 
 /* The counts of function f. */
-TK_API void tk_csi_crash_function_counts(const tk_csi_crash_function *f,
-                                         tk_csi_crash_counts *out);
+TK_API void tk_csi_crash_function_counts(const tk_csi_crash_function *f, tk_csi_crash_counts *out);
 /* The sums over the functions of c that selector selects (tk_csi_cov_name_matches); returns
  * how many it selects. */
 TK_API size_t tk_csi_crash_totals(const tk_csi_crash *c, const char *selector,
@@ -89,7 +89,7 @@ TK_API size_t tk_csi_crash_totals(const tk_csi_crash *c, const char *selector,
  * list: covered when one function has it covered, else unknown when one has it unknown,
  * else not covered. */
 typedef struct tk_csi_crash_file {
-    const char *source;             /* as tk_csi_crash_function's; NULL: no file known */
+    const char *source; /* as tk_csi_crash_function's; NULL: no file known */
     const tk_csi_crash_line *lines; /* distinct, ascending */
     size_t nlines;
 } tk_csi_crash_file;

@@ -24,22 +24,22 @@ typedef enum tk_csi_report_key {
     TK_CSI_REPORT_BY_PATHS = 0, /* an overflowing count counts as the most */
     TK_CSI_REPORT_BY_BLOCKS,
     TK_CSI_REPORT_BY_EDGES,
-    TK_CSI_REPORT_BY_NAME,      /* labels as bytes, ascending */
-    TK_CSI_REPORT_BY_ORDER      /* the metadata's order */
+    TK_CSI_REPORT_BY_NAME, /* labels as bytes, ascending */
+    TK_CSI_REPORT_BY_ORDER /* the metadata's order */
 } tk_csi_report_key;
 
 /* What numbering a function's paths found. */
 typedef enum tk_csi_paths_status {
     TK_CSI_PATHS_OK = 0,
     TK_CSI_PATHS_OVERFLOW, /* more than 2^64 - 1 paths */
-    TK_CSI_PATHS_INVALID   /* the metadata's numbering is not valid (see tk_csi_check_function) */
+    TK_CSI_PATHS_INVALID /* the metadata's numbering is not valid (see tk_csi_check_function) */
 } tk_csi_paths_status;
 
 typedef struct tk_csi_report_row {
-    const char *label;      /* the label given to tk_csi_report_add */
-    uint64_t order;         /* the function's ordinal */
+    const char *label; /* the label given to tk_csi_report_add */
+    uint64_t order; /* the function's ordinal */
     uint64_t blocks, edges, back_edges;
-    uint64_t paths;         /* meaningful when status is TK_CSI_PATHS_OK */
+    uint64_t paths; /* meaningful when status is TK_CSI_PATHS_OK */
     tk_csi_paths_status status;
 } tk_csi_report_row;
 
@@ -52,16 +52,19 @@ typedef struct tk_csi_report_options {
     tk_csi_report_key key;
 } tk_csi_report_options;
 
-#define TK_CSI_REPORT_OPTIONS_INIT {TK_CSI_REPORT_BY_PATHS}
+#define TK_CSI_REPORT_OPTIONS_INIT \
+    { \
+        TK_CSI_REPORT_BY_PATHS \
+    }
 
 typedef struct tk_csi_report tk_csi_report;
 
 /* An empty report (opt NULL: the defaults). Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_report_open(tk_csi_report **out, const tk_csi_report_options *opt,
-                                   tk_error *err);
+                                    tk_error *err);
 /* Adds function fn as a row labelled label (copied). Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_report_add(tk_csi_report *r, const tk_csi_function *fn,
-                                   const char *label, tk_error *err);
+TK_API tk_status tk_csi_report_add(tk_csi_report *r, const tk_csi_function *fn, const char *label,
+                                   tk_error *err);
 /* Puts the rows in the order of the options' key. */
 TK_API void tk_csi_report_sort(tk_csi_report *r);
 TK_API size_t tk_csi_report_count(const tk_csi_report *r);

@@ -42,18 +42,21 @@ typedef struct tk_dcfg_read_options {
     const tk_input_options *input;
 } tk_dcfg_read_options;
 
-#define TK_DCFG_READ_OPTIONS_INIT {NULL, NULL}
+#define TK_DCFG_READ_OPTIONS_INIT \
+    { \
+        NULL, NULL \
+    }
 
 /* Read a DCFG from an open input.  Returns TK_OK, TK_ERR_FORMAT / TK_ERR_LIMIT
  * (located: path:line:column), TK_ERR_NOMEM, TK_ERR_IO.  *out is the caller's. */
 TK_API tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
-                       tk_error *err);
+                              tk_error *err);
 /* Same from a path ("-" = stdin).  Row locations are kept only in check
  * mode; when a strict read fails on a reference error found after parsing
  * (dangling edge, duplicate id), the file is read again in check mode to
  * locate it (not possible for stdin). */
 TK_API tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_options *opt,
-                            tk_error *err);
+                                   tk_error *err);
 
 /* Semantic checks of the spec on a model read with opt.diag set: dominators,
  * loops, routine reachability and membership, counts.  Reports through diag. */
@@ -67,26 +70,29 @@ typedef enum tk_dcfg_report_format {
 
 typedef struct tk_dcfg_report_options {
     tk_dcfg_report_format format;
-    uint32_t top;          /* rows of the block, routine and loop tables (0: 20) */
-    int all_rows;          /* every row of those tables (top is not used) */
+    uint32_t top; /* rows of the block, routine and loop tables (0: 20) */
+    int all_rows; /* every row of those tables (top is not used) */
     /* NULL: summary, blocks, routines and loops; else one of them, or one of the tables of
      * Intel's dcfg-reader, as it prints them: "statistics", "source-loops" or
      * "inner-source-loops" (docs/formats/dcfg.md) */
     const char *table;
     int has_image, has_routine, has_loop;
-    uint32_t image_id;     /* --image: only this image's blocks, routines, loops */
-    uint32_t routine_id;   /* --routine: only this routine (entry id) and its loops */
-    uint32_t loop_id;      /* --loop: this loop (head id), its nested loops and its blocks */
+    uint32_t image_id; /* --image: only this image's blocks, routines, loops */
+    uint32_t routine_id; /* --routine: only this routine (entry id) and its loops */
+    uint32_t loop_id; /* --loop: this loop (head id), its nested loops and its blocks */
 } tk_dcfg_report_options;
 
-#define TK_DCFG_REPORT_OPTIONS_INIT {TK_DCFG_REPORT_TEXT, 0, 0, NULL, 0, 0, 0, 0, 0, 0}
+#define TK_DCFG_REPORT_OPTIONS_INIT \
+    { \
+        TK_DCFG_REPORT_TEXT, 0, 0, NULL, 0, 0, 0, 0, 0, 0 \
+    }
 
 /* Summaries (the numbers of Intel's dcfg-reader), hot blocks, hot routines
  * (calls = entry count), loops (visits = entry-edge counts, iterations = head
  * count, static and dynamic instructions, like LoopPoint's loop_info).
  * JSON output carries "version": 1.  TK_ERR_IO, TK_ERR_NOMEM. */
-TK_API tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt, const tk_writer *f,
-                         tk_error *err);
+TK_API tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *opt,
+                                const tk_writer *f, tk_error *err);
 
 /* Canonical DCFG writer: what Intel's reader accepts (no \u escapes, '/'
  * written as '\/', integers as integers, addresses as hex strings, canonical

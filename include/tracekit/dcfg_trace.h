@@ -50,14 +50,14 @@ typedef struct tk_dcfg_trace tk_dcfg_trace;
  * Returns TK_OK, TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_FORMAT or TK_ERR_LIMIT with a
  * located error. The caller owns *out (tk_dcfg_trace_free). */
 TK_API tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
-                             tk_error *err);
+                                    tk_error *err);
 /* Parse from an open input (borrowed: it must outlive the trace). */
 typedef struct tk_input tk_input;
 TK_API tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
-                                   tk_error *err);
+                                          tk_error *err);
 /* The same on memory (copied). name is used in messages. */
 TK_API tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
-                                    const char *name, tk_diag *diag, tk_error *err);
+                                           const char *name, tk_diag *diag, tk_error *err);
 TK_API void tk_dcfg_trace_free(tk_dcfg_trace *t);
 
 TK_API const char *tk_dcfg_trace_path(const tk_dcfg_trace *t);
@@ -67,16 +67,16 @@ typedef struct tk_dcfg_trace_process_info {
     uint64_t pid;
     size_t dictionary_entries;
     size_t transition_rows;
-    size_t transition_states;   /* distinct CURRENT_EDGE_IDs */
+    size_t transition_states; /* distinct CURRENT_EDGE_IDs */
     unsigned max_code_bits;
     size_t nthreads;
 } tk_dcfg_trace_process_info;
 
 typedef struct tk_dcfg_trace_thread_info {
     uint64_t thread_id;
-    size_t process;             /* process index */
+    size_t process; /* process index */
     size_t nchunks;
-    size_t first_chunk;         /* global chunk index of the first chunk */
+    size_t first_chunk; /* global chunk index of the first chunk */
 } tk_dcfg_trace_thread_info;
 
 typedef struct tk_dcfg_trace_chunk_info {
@@ -84,8 +84,8 @@ typedef struct tk_dcfg_trace_chunk_info {
     uint64_t instr_count;
     uint64_t edge_count;
     uint64_t first_edge_id;
-    size_t sequence_chars;      /* length of the raw sequence string */
-    uint64_t line, column;      /* of the chunk's row */
+    size_t sequence_chars; /* length of the raw sequence string */
+    uint64_t line, column; /* of the chunk's row */
 } tk_dcfg_trace_chunk_info;
 
 TK_API size_t tk_dcfg_trace_process_count(const tk_dcfg_trace *t);
@@ -104,7 +104,8 @@ TK_API void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_
  * when i is not below it, nothing is written. Borrowed until
  * tk_dcfg_trace_free. */
 TK_API size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,
-                                      const char **key, const char **value, size_t *value_len);
+                                             const char **key, const char **value,
+                                             size_t *value_len);
 
 /* Receives decoded edge ids in order, in batches. Return 0 to go on, non-zero
  * to stop (the decode call then returns TK_END). */
@@ -115,8 +116,8 @@ typedef int (*tk_dcfg_trace_emit_fn)(void *ctx, const uint32_t *edges, size_t n)
  * TK_ERR_LIMIT (located). Leftover bits are reported to diag (warning).
  * Thread-safe for different chunks of the same trace. */
 TK_API tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i,
-                                            tk_dcfg_trace_emit_fn emit, void *ctx,
-                                            uint64_t *edges, tk_diag *diag, tk_error *err);
+                                            tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges,
+                                            tk_diag *diag, tk_error *err);
 
 /* Receives each chunk's edges in file order (all chunks, or those selected). */
 typedef int (*tk_dcfg_trace_chunk_fn)(void *ctx, size_t chunk, const uint32_t *edges, size_t n);
@@ -125,20 +126,20 @@ typedef int (*tk_dcfg_trace_chunk_fn)(void *ctx, size_t chunk, const uint32_t *e
  * edge is looked up in the DCFG's process of its thread, and with .steps each is also a
  * step, what `tracekit decode --what blocks|addrs|calls` lists. */
 typedef enum tk_dcfg_trace_steps {
-    TK_DCFG_TRACE_NO_STEPS = 0,   /* the edges are only checked (pieces have no steps) */
-    TK_DCFG_TRACE_STEPS_ALL,      /* a step per edge */
-    TK_DCFG_TRACE_STEPS_BLOCKS,   /* the edges that leave a block (not a special node) */
-    TK_DCFG_TRACE_STEPS_CALLS     /* the edges of a call or a return type
+    TK_DCFG_TRACE_NO_STEPS = 0, /* the edges are only checked (pieces have no steps) */
+    TK_DCFG_TRACE_STEPS_ALL, /* a step per edge */
+    TK_DCFG_TRACE_STEPS_BLOCKS, /* the edges that leave a block (not a special node) */
+    TK_DCFG_TRACE_STEPS_CALLS /* the edges of a call or a return type
                                      (tk_edge_kind_is_any_call, tk_edge_kind_is_any_return) */
 } tk_dcfg_trace_steps;
 
 /* One edge of a thread as the DCFG sees it. */
 typedef struct tk_dcfg_trace_step {
     uint32_t edge_id;
-    uint32_t edge;          /* its index in the DCFG's process (tk_cfg_edge_get) */
-    uint32_t src, tgt;      /* node indexes of its ends (tk_cfg_block_get for a block) */
-    tk_edge_kind kind;      /* of its type (TK_EDGE_OTHER when the type is unknown) */
-    uint64_t instrs;        /* the thread's instruction count when it is taken, at the end
+    uint32_t edge; /* its index in the DCFG's process (tk_cfg_edge_get) */
+    uint32_t src, tgt; /* node indexes of its ends (tk_cfg_block_get for a block) */
+    tk_edge_kind kind; /* of its type (TK_EDGE_OTHER when the type is unknown) */
+    uint64_t instrs; /* the thread's instruction count when it is taken, at the end
                                of its source block: the chunk's PRECEDING_INSTR_COUNT plus
                                the NUM_INSTRS of the source blocks of the chunk's edges up
                                to this one (special nodes: 0) */
@@ -147,10 +148,10 @@ typedef struct tk_dcfg_trace_step {
 /* A piece of a chunk's edges, in order: a chunk comes in one piece or more (an empty chunk
  * in one piece of no edges). Borrowed for the call. */
 typedef struct tk_dcfg_trace_piece {
-    size_t chunk;                  /* global chunk index */
-    size_t thread;                 /* thread index (tk_dcfg_trace_thread) */
+    size_t chunk; /* global chunk index */
+    size_t thread; /* thread index (tk_dcfg_trace_thread) */
     uint64_t pid, thread_id;
-    const uint32_t *edges;         /* the edge ids of the piece */
+    const uint32_t *edges; /* the edge ids of the piece */
     size_t nedges;
     const tk_cfg_process *process; /* with a DCFG: the thread's process in it, else NULL */
     const tk_dcfg_trace_step *steps; /* with steps: those of the piece's edges it selects */
@@ -177,10 +178,10 @@ typedef int (*tk_dcfg_trace_render_fn)(const void *ctx, const tk_dcfg_trace_piec
 typedef int (*tk_dcfg_trace_write_text_fn)(void *ctx, size_t chunk, const char *data, size_t len);
 
 typedef struct tk_dcfg_trace_decode_options {
-    unsigned threads;       /* worker threads; 0 or 1 = decode on the caller's thread */
-    int has_pid;            /* only this process */
+    unsigned threads; /* worker threads; 0 or 1 = decode on the caller's thread */
+    int has_pid; /* only this process */
     uint64_t pid;
-    int has_thread;         /* only this thread id */
+    int has_thread; /* only this thread id */
     uint64_t thread_id;
     size_t max_chunk_edges; /* a chunk with more edges is delivered in pieces (0 = 1 Mi) */
     /* Parallel formatting (optional): render(render_ctx, ...) runs on the
@@ -206,8 +207,10 @@ typedef struct tk_dcfg_trace_decode_options {
     tk_dcfg_trace_piece_fn piece;
 } tk_dcfg_trace_decode_options;
 
-#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT                                                    \
-    {0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, TK_DCFG_TRACE_NO_STEPS, NULL}
+#define TK_DCFG_TRACE_DECODE_OPTIONS_INIT \
+    { \
+        0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, TK_DCFG_TRACE_NO_STEPS, NULL \
+    }
 /* Most edges of a piece with steps. */
 #define TK_DCFG_TRACE_PIECE_STEPS 1024
 
@@ -235,7 +238,7 @@ TK_API tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t,
  * all) is in cfg, else TK_ERR_FORMAT located at the first such process's row
  * ("process P is not in the DCFG", the error `check --dcfg` reports). */
 TK_API tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
-                                    const tk_dcfg_trace_decode_options *opt, tk_error *err);
+                                            const tk_dcfg_trace_decode_options *opt, tk_error *err);
 
 /* Check a trace: chunk order, every chunk decodes (errors and leftover-bit
  * warnings to diag), and with cfg (NULL: none) the cross-checks: processes
@@ -245,7 +248,7 @@ TK_API tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg
  * Returns TK_OK (no errors), TK_ERR_CHECK (errors reported), or another error
  * (err set) when checking could not go on. */
 TK_API tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
-                              tk_diag *diag, tk_error *err);
+                                     tk_diag *diag, tk_error *err);
 
 /* The events model of a trace (tracekit/events.h), for the viewer exports: the thread's
  * call stack, a frame per routine, its opens enters and its closes exits: CALL-type edges
@@ -258,7 +261,7 @@ TK_API tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, 
 typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
 typedef struct tk_event_source tk_event_source;
 TK_API tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
-                                    const tk_cfg *cfg, tk_error *err);
+                                           const tk_cfg *cfg, tk_error *err);
 TK_API void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x);
 /* Fill src (time_unit "instructions", ticks_per_second 0). */
 TK_API void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
@@ -280,19 +283,19 @@ typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;
 
 /* Encoder levels (tk_dcfg_trace_encode_options.level): 0 is the default. */
 enum {
-    TK_DCFG_TRACE_PLAIN = -1,        /* one row per edge, no repeats, no dictionary */
-    TK_DCFG_TRACE_DEFAULT_LEVEL = 5  /* what level 0 stands for */
+    TK_DCFG_TRACE_PLAIN = -1, /* one row per edge, no repeats, no dictionary */
+    TK_DCFG_TRACE_DEFAULT_LEVEL = 5 /* what level 0 stands for */
 };
 
 typedef struct tk_dcfg_trace_encode_options {
-    int level;              /* 0: TK_DCFG_TRACE_DEFAULT_LEVEL; TK_DCFG_TRACE_PLAIN; 1-4
+    int level; /* 0: TK_DCFG_TRACE_DEFAULT_LEVEL; TK_DCFG_TRACE_PLAIN; 1-4
                                repeats "(n*...)", 5-9 repeats + dictionary, 7-9 also
                                multi-edge rows (variable-length paths chosen from the first
                                4 Mi edges of each process) when estimated smaller */
-    int compat_intel;       /* Intel's reader can read it: empty dictionary (one edge per row
+    int compat_intel; /* Intel's reader can read it: empty dictionary (one edge per row
                                always) */
-    uint64_t chunk_instrs;  /* close a chunk once it holds this many instructions (0 = no limit) */
-    uint64_t chunk_edges;   /* close a chunk once it holds this many edges (0 = no limit; a
+    uint64_t chunk_instrs; /* close a chunk once it holds this many instructions (0 = no limit) */
+    uint64_t chunk_edges; /* close a chunk once it holds this many edges (0 = no limit; a
                                chunk never exceeds TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1) */
     /* NUM_INSTRS of the source block of an edge (for INSTR_COUNT and
      * PRECEDING_INSTR_COUNT); NULL writes 0 for both. */
@@ -312,7 +315,10 @@ typedef struct tk_dcfg_trace_encode_options {
     const tk_cfg *cfg;
 } tk_dcfg_trace_encode_options;
 
-#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT {0, 0, 0, 0, NULL, NULL, 0, NULL}
+#define TK_DCFG_TRACE_ENCODE_OPTIONS_INIT \
+    { \
+        0, 0, 0, 0, NULL, NULL, 0, NULL \
+    }
 
 /* Two passes over the same data. Pass 1: observe() every edge sequence
  * (per process and thread, in order; a thread may be given in several
@@ -322,14 +328,14 @@ typedef struct tk_dcfg_trace_encode_options {
  * pass 2 differs), TK_ERR_FORMAT (a thread or process not contiguous),
  * TK_ERR_NOMEM, TK_ERR_IO (write failed). */
 TK_API tk_status tk_dcfg_trace_encoder_open(tk_dcfg_trace_encoder **out,
-                                    const tk_dcfg_trace_encode_options *opt, tk_error *err);
+                                            const tk_dcfg_trace_encode_options *opt, tk_error *err);
 TK_API void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e);
 TK_API tk_status tk_dcfg_trace_encoder_observe(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
-                                        const uint32_t *edges, size_t n, tk_error *err);
+                                               const uint32_t *edges, size_t n, tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, const tk_writer *out,
                                              tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_encode(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
-                                       const uint32_t *edges, size_t n, tk_error *err);
+                                              const uint32_t *edges, size_t n, tk_error *err);
 TK_API tk_status tk_dcfg_trace_encoder_finish(tk_dcfg_trace_encoder *e, tk_error *err);
 
 /* ---- edge lists --------------------------------------------------------------
@@ -344,9 +350,9 @@ typedef struct tk_dcfg_trace_edge_reader tk_dcfg_trace_edge_reader;
 
 typedef struct tk_dcfg_trace_edge_run {
     uint64_t pid, thread_id;
-    const uint32_t *edges;   /* borrowed until the next call */
-    size_t n;                /* 1 .. TK_DCFG_TRACE_EDGE_RUN_MAX */
-    uint64_t first_line;     /* the lines of the first and the last edge */
+    const uint32_t *edges; /* borrowed until the next call */
+    size_t n; /* 1 .. TK_DCFG_TRACE_EDGE_RUN_MAX */
+    uint64_t first_line; /* the lines of the first and the last edge */
     uint64_t line;
 } tk_dcfg_trace_edge_run;
 

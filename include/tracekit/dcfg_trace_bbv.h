@@ -19,15 +19,18 @@ extern "C" {
 #endif
 
 typedef struct tk_dcfg_trace_bbv_options {
-    uint64_t interval;   /* instructions per slice (0: 100,000,000) */
+    uint64_t interval; /* instructions per slice (0: 100,000,000) */
     int loop_boundaries; /* end a slice at the first loop-head execution after interval */
-    int has_pid;         /* only this process */
+    int has_pid; /* only this process */
     uint64_t pid;
-    int has_thread;      /* only this thread id */
+    int has_thread; /* only this thread id */
     uint64_t thread_id;
 } tk_dcfg_trace_bbv_options;
 
-#define TK_DCFG_TRACE_BBV_OPTIONS_INIT {0, 0, 0, 0, 0, 0}
+#define TK_DCFG_TRACE_BBV_OPTIONS_INIT \
+    { \
+        0, 0, 0, 0, 0, 0 \
+    }
 
 /* A block of a slice: its id and the instructions it executed in the slice (its executions
  * times its NUM_INSTRS; blocks of 0 instructions are left out). */
@@ -38,7 +41,7 @@ typedef struct tk_dcfg_trace_bbv_entry {
 
 typedef struct tk_dcfg_trace_bbv_slice {
     uint64_t pid, thread_id;
-    uint64_t index;                         /* 1 for the thread's first slice */
+    uint64_t index; /* 1 for the thread's first slice */
     const tk_dcfg_trace_bbv_entry *entries; /* by block id */
     size_t nentries;
     /* with loop boundaries, the slice ended before an execution of the loop head block
@@ -61,8 +64,8 @@ typedef int (*tk_dcfg_trace_bbv_fn)(void *ctx, const tk_dcfg_trace_bbv_slice *sl
  * 2^64 - 1 (at the chunk: its source blocks hold more than its INSTR_COUNT); the decoder's
  * errors; TK_ERR_NOMEM. */
 TK_API tk_status tk_dcfg_trace_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg,
-                                   const tk_dcfg_trace_bbv_options *opt,
-                                   tk_dcfg_trace_bbv_fn fn, void *ctx, tk_error *err);
+                                   const tk_dcfg_trace_bbv_options *opt, tk_dcfg_trace_bbv_fn fn,
+                                   void *ctx, tk_error *err);
 
 #ifdef __cplusplus
 }

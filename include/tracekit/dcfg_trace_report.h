@@ -25,21 +25,24 @@ typedef struct tk_dcfg_trace_report_options {
     size_t chunk_begin, chunk_end;
 } tk_dcfg_trace_report_options;
 
-#define TK_DCFG_TRACE_REPORT_OPTIONS_INIT {0, 0, 0}
+#define TK_DCFG_TRACE_REPORT_OPTIONS_INIT \
+    { \
+        0, 0, 0 \
+    }
 
 typedef struct tk_dcfg_trace_report_stats {
     uint64_t pid, thread_id;
     size_t chunks;
-    uint64_t edges;          /* decoded */
-    uint64_t instructions;   /* the chunks' INSTR_COUNT added */
+    uint64_t edges; /* decoded */
+    uint64_t instructions; /* the chunks' INSTR_COUNT added */
     size_t distinct_edges;
 } tk_dcfg_trace_report_stats;
 
 /* The tables of the report, each sorted by value (most first), then id (ascending). */
 typedef enum tk_dcfg_trace_report_table {
     TK_DCFG_TRACE_TOP_EDGES = 0, /* id: edge id; value: traversals */
-    TK_DCFG_TRACE_HOT_BLOCKS,    /* id: block id; value: instructions; extra: executions */
-    TK_DCFG_TRACE_HOT_LOOPS      /* id: the head's block id; value: the dynamic instructions
+    TK_DCFG_TRACE_HOT_BLOCKS, /* id: block id; value: instructions; extra: executions */
+    TK_DCFG_TRACE_HOT_LOOPS /* id: the head's block id; value: the dynamic instructions
                                     of the loop's blocks; extra: the head's executions */
 } tk_dcfg_trace_report_table;
 
@@ -55,8 +58,8 @@ typedef struct tk_dcfg_trace_report tk_dcfg_trace_report;
  * edges by frequency (opt NULL: the defaults). t must outlive the report. Returns TK_OK,
  * the error of decoding a chunk (located), TK_ERR_NOMEM. */
 TK_API tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
-                                          size_t thread, const tk_dcfg_trace_report_options *opt,
-                                          tk_error *err);
+                                           size_t thread, const tk_dcfg_trace_report_options *opt,
+                                           tk_error *err);
 TK_API void tk_dcfg_trace_report_get_stats(const tk_dcfg_trace_report *r,
                                            tk_dcfg_trace_report_stats *out);
 /* The hottest blocks and loops of the thread, with p the thread's process in the program's
@@ -70,8 +73,9 @@ TK_API tk_status tk_dcfg_trace_report_hot(tk_dcfg_trace_report *r, const tk_cfg_
 TK_API size_t tk_dcfg_trace_report_count(const tk_dcfg_trace_report *r,
                                          tk_dcfg_trace_report_table table);
 /* Row i (< count) of a table, borrowed from r. */
-TK_API const tk_dcfg_trace_report_row *tk_dcfg_trace_report_row_at(
-    const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table table, size_t i);
+TK_API const tk_dcfg_trace_report_row *tk_dcfg_trace_report_row_at(const tk_dcfg_trace_report *r,
+                                                                   tk_dcfg_trace_report_table table,
+                                                                   size_t i);
 TK_API void tk_dcfg_trace_report_free(tk_dcfg_trace_report *r);
 
 /* ---- partial reports: merge, serialise --------------------------------------------------
@@ -96,9 +100,8 @@ TK_API tk_status tk_dcfg_trace_report_serialize(const tk_dcfg_trace_report *r, u
 /* The report serialised in data[0..size) (its edges ranked; no hot tables). Returns TK_OK,
  * TK_ERR_FORMAT (not such bytes: the message says what, err's offset where; the edges'
  * counts must add up to its edges), TK_ERR_NOMEM. */
-TK_API tk_status tk_dcfg_trace_report_deserialize(tk_dcfg_trace_report **out,
-                                                  const uint8_t *data, size_t size,
-                                                  tk_error *err);
+TK_API tk_status tk_dcfg_trace_report_deserialize(tk_dcfg_trace_report **out, const uint8_t *data,
+                                                  size_t size, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -30,7 +30,7 @@ extern "C" {
 
 typedef enum tk_deps_form {
     TK_DEPS_COMPREHENSIVE = 0, /* WET comprehensive trace: ids, ports, values */
-    TK_DEPS_HISTORY = 1        /* WET limited history: address#instance edges only */
+    TK_DEPS_HISTORY = 1 /* WET limited history: address#instance edges only */
 } tk_deps_form;
 
 typedef enum tk_dep_kind {
@@ -68,20 +68,20 @@ typedef struct tk_dep_use {
 /* Static facts of an instruction, filled by tk_deps_get_instr (strings borrowed
  * from the model). */
 typedef struct tk_deps_instr {
-    uint64_t id;          /* WET id; in the history form, the address */
+    uint64_t id; /* WET id; in the history form, the address */
     uint64_t addr;
-    const char *file;     /* NULL when unknown */
+    const char *file; /* NULL when unknown */
     const char *function; /* NULL when unknown */
-    uint32_t line;        /* 0 when unknown */
+    uint32_t line; /* 0 when unknown */
     uint32_t nports;
-    uint32_t ninstances;  /* executions: 1 + highest instance mentioned anywhere */
+    uint32_t ninstances; /* executions: 1 + highest instance mentioned anywhere */
     uint32_t nvalues;
-    int has_values;       /* 1: "VALUES n" (n may be 0); 0: "NO VALUES" */
+    int has_values; /* 1: "VALUES n" (n may be 0); 0: "NO VALUES" */
 } tk_deps_instr;
 
 typedef struct tk_deps_stats {
     uint64_t instructions;
-    uint64_t instances;       /* sum of ninstances */
+    uint64_t instances; /* sum of ninstances */
     uint64_t deps_control;
     uint64_t deps_data;
     uint64_t deps_unknown;
@@ -101,7 +101,7 @@ TK_API void tk_deps_free(tk_deps *d);
  * creating an undefined placeholder when it is new; `loc_line`/`loc_col` are
  * remembered as the place of the first reference. */
 TK_API tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_col,
-                      uint32_t *index, tk_error *err);
+                             uint32_t *index, tk_error *err);
 /* Whether instruction `index` was defined by tk_deps_define; its definition line. */
 TK_API int tk_deps_is_defined(const tk_deps *d, uint32_t index, uint64_t *def_line);
 
@@ -110,11 +110,12 @@ TK_API int tk_deps_is_defined(const tk_deps *d, uint32_t index, uint64_t *def_li
  * entry, tk_deps_next_port between ports (nports - 1 times), and
  * tk_deps_set_values / tk_deps_add_value. */
 TK_API tk_status tk_deps_define(tk_deps *d, uint32_t index, uint64_t def_line, uint32_t nports,
-                         uint64_t addr, const char *file, size_t file_len, const char *function,
-                         size_t function_len, uint32_t line, tk_error *err);
+                                uint64_t addr, const char *file, size_t file_len,
+                                const char *function, size_t function_len, uint32_t line,
+                                tk_error *err);
 TK_API tk_status tk_deps_next_port(tk_deps *d, tk_error *err);
 TK_API tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32_t dep_inst,
-                          tk_error *err);
+                                 tk_error *err);
 /* Index (in the whole model) of the entry that the next tk_deps_add_dep creates. */
 TK_API uint64_t tk_deps_entry_count(const tk_deps *d);
 TK_API void tk_deps_set_values(tk_deps *d, int has_values);
@@ -126,7 +127,7 @@ TK_API tk_status tk_deps_add_value_wide(tk_deps *d, uint32_t inst, const uint64_
 
 /* History form: instance from_inst of `from` depends on instance to_inst of `to`. */
 TK_API tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
-                           uint32_t to_inst, tk_error *err);
+                                  uint32_t to_inst, tk_error *err);
 
 /* Finish building: sorts, counts instances, numbers the nodes. Instruction
  * indexes change here: the comprehensive form puts the instructions in the
@@ -152,14 +153,15 @@ TK_API void tk_deps_get_stats(const tk_deps *d, tk_deps_stats *out);
 TK_API tk_dep_kind tk_deps_port_kind(const tk_deps *d, uint32_t port);
 
 /* All entries of a port (sorted by inst). Returns the count. */
-TK_API size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, const tk_dep **out);
+TK_API size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port,
+                                   const tk_dep **out);
 /* Entries of a port for one instance: returns the count (0 or 1 in the
  * comprehensive form), *out the first. */
 TK_API size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
-                         const tk_dep **out);
+                                const tk_dep **out);
 /* Values of an instruction: instances (sorted) and values. Returns the count. */
 TK_API size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
-                      const uint64_t **values);
+                             const uint64_t **values);
 /* The k-th value of instruction index (k < its count) in hexadecimal, lowercase, without
  * "0x" or leading zeros, wide values complete; buf holds TK_DEPS_VALUE_HEX bytes.
  * Returns the number of digits. (tk_deps_values gives the low 64 bits of each.) */
@@ -174,7 +176,8 @@ TK_API uint64_t tk_deps_node_base(const tk_deps *d, uint32_t index);
 /* Build the reverse index (who depends on me) once; TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err);
 /* Users of instance inst of instruction index (after tk_deps_build_reverse). */
-TK_API size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, const tk_dep_use **out);
+TK_API size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst,
+                            const tk_dep_use **out);
 
 #ifdef __cplusplus
 }

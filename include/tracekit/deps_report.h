@@ -23,9 +23,9 @@ extern "C" {
  * instruction without debug information. */
 typedef struct tk_deps_line {
     uint32_t first_instr; /* the line's first instruction in source order: its file, line */
-    uint64_t instances;   /* executions of its instructions */
-    uint64_t instrs;      /* its instructions */
-    uint64_t in_slice;    /* its instances in the slice given to tk_deps_lines_open (else 0) */
+    uint64_t instances; /* executions of its instructions */
+    uint64_t instrs; /* its instructions */
+    uint64_t in_slice; /* its instances in the slice given to tk_deps_lines_open (else 0) */
 } tk_deps_line;
 
 typedef struct tk_deps_lines tk_deps_lines;
@@ -34,7 +34,7 @@ typedef struct tk_deps_lines tk_deps_lines;
  * line; instructions without a file last, one entry each, by address); with a slice (of
  * d; NULL: none), each line's instances in it. Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_lines_open(tk_deps_lines **out, const tk_deps *d, const tk_slice *slice,
-                                   tk_error *err);
+                                    tk_error *err);
 TK_API size_t tk_deps_lines_count(const tk_deps_lines *l);
 /* Entry i (< count), borrowed from l. */
 TK_API const tk_deps_line *tk_deps_lines_at(const tk_deps_lines *l, size_t i);
@@ -48,7 +48,10 @@ typedef struct tk_deps_report_options {
     size_t chains; /* how many of the longest dependence chains to find (0: none) */
 } tk_deps_report_options;
 
-#define TK_DEPS_REPORT_OPTIONS_INIT {0}
+#define TK_DEPS_REPORT_OPTIONS_INIT \
+    { \
+        0 \
+    }
 
 typedef struct tk_deps_report tk_deps_report;
 
@@ -56,7 +59,7 @@ typedef struct tk_deps_report tk_deps_report;
  * longest dependence chains (tk_chain_longest). d must outlive the report. Returns TK_OK,
  * TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_report_open(tk_deps_report **out, const tk_deps *d,
-                                    const tk_deps_report_options *opt, tk_error *err);
+                                     const tk_deps_report_options *opt, tk_error *err);
 TK_API void tk_deps_report_stats(const tk_deps_report *r, tk_deps_stats *out);
 /* The source lines, hottest first (borrowed from r). */
 TK_API const tk_deps_lines *tk_deps_report_lines(const tk_deps_report *r);

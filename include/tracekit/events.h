@@ -14,11 +14,11 @@ extern "C" {
 #endif
 
 typedef enum tk_event_kind {
-    TK_EVENT_ENTER = 0,     /* a function was entered */
-    TK_EVENT_EXIT = 1,      /* a function returned */
+    TK_EVENT_ENTER = 0, /* a function was entered */
+    TK_EVENT_EXIT = 1, /* a function returned */
     TK_EVENT_TAIL_EXIT = 2, /* a function left through a tail call */
-    TK_EVENT_CUSTOM = 3,    /* an application event with an opaque payload */
-    TK_EVENT_TYPED = 4      /* an application event with a type and a payload */
+    TK_EVENT_CUSTOM = 3, /* an application event with an opaque payload */
+    TK_EVENT_TYPED = 4 /* an application event with a type and a payload */
 } tk_event_kind;
 
 /* "enter", "exit", "tail-exit", "custom", "typed". */
@@ -27,18 +27,18 @@ TK_API const char *tk_event_kind_name(tk_event_kind k);
 /* One event. Pointers are borrowed until the source's next call. */
 typedef struct tk_event {
     tk_event_kind kind;
-    uint32_t thread;      /* dense thread index 0..n-1, in order of first appearance */
-    int64_t pid;          /* process id, 0 when unknown */
-    int64_t tid;          /* thread id as recorded */
+    uint32_t thread; /* dense thread index 0..n-1, in order of first appearance */
+    int64_t pid; /* process id, 0 when unknown */
+    int64_t tid; /* thread id as recorded */
     uint32_t cpu;
-    uint64_t time;        /* in the source's clock units (see tk_event_source.ticks_per_second) */
-    uint64_t func;        /* function id (enter/exit/tail-exit) */
-    uint32_t nargs;       /* logged arguments of an enter */
+    uint64_t time; /* in the source's clock units (see tk_event_source.ticks_per_second) */
+    uint64_t func; /* function id (enter/exit/tail-exit) */
+    uint32_t nargs; /* logged arguments of an enter */
     const uint64_t *args;
-    uint32_t type;        /* typed events */
-    size_t size;          /* event payload */
+    uint32_t type; /* typed events */
+    size_t size; /* event payload */
     const uint8_t *data;
-    uint64_t offset;      /* byte offset in the source file, for messages */
+    uint64_t offset; /* byte offset in the source file, for messages */
 } tk_event;
 
 /* A run of calls (enter, exit, tail-exit) of one thread, in time order. Arrays borrowed until
@@ -71,16 +71,16 @@ typedef struct tk_event_batch {
     uint32_t thread;
     int64_t pid, tid;
     size_t n;
-    const uint8_t *kind;  /* tk_event_kind */
+    const uint8_t *kind; /* tk_event_kind */
     const uint64_t *func;
     const uint64_t *time;
     /* TK_BATCH_EXTRAS only (else 0): */
-    size_t nargs;                /* enters with arguments */
-    const uint32_t *arg_at;      /* their indices in the batch, increasing */
+    size_t nargs; /* enters with arguments */
+    const uint32_t *arg_at; /* their indices in the batch, increasing */
     const uint8_t *arg_count;
-    const uint64_t *arg_values;  /* TK_BATCH_MAX_ARGS slots per enter with arguments */
-    size_t nextra;               /* custom/typed events */
-    const uint32_t *extra_at;    /* event i happens before call extra_at[i] (n: after the last) */
+    const uint64_t *arg_values; /* TK_BATCH_MAX_ARGS slots per enter with arguments */
+    size_t nextra; /* custom/typed events */
+    const uint32_t *extra_at; /* event i happens before call extra_at[i] (n: after the last) */
     const tk_event *extra;
     /* TK_BATCH_PACKED only (else NULL): the calls are here instead (n is 0, no extras) */
     tk_packed_calls *packed;
@@ -93,8 +93,8 @@ typedef struct tk_event_source {
     tk_status (*next)(void *ctx, tk_event *ev, tk_error *err);
     const char *(*name)(void *ctx, uint64_t func, char *buf, size_t size);
     double ticks_per_second; /* clock rate; 0 when time is not in seconds (instruction counts) */
-    const char *time_unit;   /* "ticks", "ns", "instructions" */
-    uint64_t start_time;     /* a lower bound of the stream's times (0 when unknown); viewers
+    const char *time_unit; /* "ticks", "ns", "instructions" */
+    uint64_t start_time; /* a lower bound of the stream's times (0 when unknown); viewers
                                 show times relative to it */
     /* Optional fast path: the next batch (TK_OK with n >= 1, nextra >= 1 or packed calls whose
      * first record the consumer takes, TK_END, or an error). Without TK_BATCH_EXTRAS in flags, custom/typed events and arguments are skipped. A
@@ -128,7 +128,8 @@ TK_API int tk_time_unit_decimals(tk_time_unit u);
 TK_API double tk_ticks_to_unit(uint64_t ticks, double ticks_per_second, tk_time_unit u);
 
 /* Display name of a function through the source (falls back to "#<id>"). */
-TK_API const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size);
+TK_API const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf,
+                                      size_t size);
 
 /* A view of a source with the events of some threads only (their recorded tid). The filter
  * holds the source and the tids (borrowed: both must outlive it); *out reads through it. Its
@@ -140,7 +141,7 @@ typedef struct tk_event_thread_filter {
 } tk_event_thread_filter;
 
 TK_API void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_source *src,
-                           const int64_t *tids, size_t ntids, tk_event_source *out);
+                                  const int64_t *tids, size_t ntids, tk_event_source *out);
 
 /* Several sources read one after the other as one source: what one trace holding all of them
  * would give. The threads of part k come after those of parts 0..k-1 (their dense indices are

@@ -17,7 +17,7 @@ extern "C" {
  * names the ELF object of every function (may be NULL). Function ids must be below 2^28 and
  * threads at most 255 in per-thread mode (TK_ERR_LIMIT otherwise). Caller owns *out. */
 TK_API tk_status tk_events_profile(const tk_event_source *src, const char *object, int per_thread,
-                            tk_profile **out, tk_error *err);
+                                   tk_profile **out, tk_error *err);
 
 #ifdef __cplusplus
 }

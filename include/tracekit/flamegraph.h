@@ -15,17 +15,20 @@ extern "C" {
 #endif
 
 typedef struct tk_flame_options {
-    const char *title;   /* NULL: "Flame Graph" ("Icicle Graph" reversed, "Differential...") */
-    const char *unit;    /* what the counts are ("ns", "Ir", "calls"); NULL: "samples" */
-    unsigned width;      /* pixels, 0: 1200 */
-    int reverse;         /* icicle: roots at the top */
-    double min_width;    /* a node's children narrower than a pixel are drawn as one frame
+    const char *title; /* NULL: "Flame Graph" ("Icicle Graph" reversed, "Differential...") */
+    const char *unit; /* what the counts are ("ns", "Ir", "calls"); NULL: "samples" */
+    unsigned width; /* pixels, 0: 1200 */
+    int reverse; /* icicle: roots at the top */
+    double min_width; /* a node's children narrower than a pixel are drawn as one frame
                           * when they add up to this many pixels (0: 0.1) */
-    const char *path;    /* where the stacks come from, for the errors' locations (NULL:
+    const char *path; /* where the stacks come from, for the errors' locations (NULL:
                           * "folded stacks") */
 } tk_flame_options;
 
-#define TK_FLAME_OPTIONS_INIT {NULL, NULL, 0, 0, 0, NULL}
+#define TK_FLAME_OPTIONS_INIT \
+    { \
+        NULL, NULL, 0, 0, 0, NULL \
+    }
 
 /* Draw the folded stacks text[0..len) as an SVG document with inline CSS and JavaScript (no
  * network): a frame per call path, its width its count; hover: the name, count and share of

@@ -20,9 +20,9 @@ extern "C" {
 typedef struct tk_folded_line {
     const char *stack; /* frames separated by ';' (inside the text, not NUL-terminated) */
     size_t stack_len;
-    double count;      /* the count (differential: the second profile's) */
-    double before;     /* differential: the first profile's count; else 0 */
-    uint64_t line;     /* 1-based line number */
+    double count; /* the count (differential: the second profile's) */
+    double before; /* differential: the first profile's count; else 0 */
+    uint64_t line; /* 1-based line number */
 } tk_folded_line;
 
 /* Called for each stack; a status other than TK_OK stops the scan and is returned. */
@@ -51,10 +51,10 @@ typedef struct tk_folded_function {
 typedef struct tk_folded_summary {
     tk_folded_function *functions; /* in the order of their first appearance */
     size_t nfunctions;
-    uint64_t stacks;               /* lines with a stack */
-    uint32_t max_depth;            /* frames of the deepest stack */
+    uint64_t stacks; /* lines with a stack */
+    uint32_t max_depth; /* frames of the deepest stack */
     int differential;
-    double total, total_before;    /* sums of the counts */
+    double total, total_before; /* sums of the counts */
 } tk_folded_summary;
 
 /* The summary of text[0..len) (tk_folded_scan's rules; its errors). The names point into

@@ -31,11 +31,11 @@ enum {
 #define TK_DETECT_BYTES 65536
 
 typedef struct tk_format {
-    const char *name;        /* "callgrind", "xray", ... (for --from, --to) */
-    const char *title;       /* human name */
-    const char *extensions;  /* space-separated, informative only */
-    unsigned caps;           /* TK_CAP_* */
-    const char *targets;     /* space-separated `convert --to` targets, "" if none */
+    const char *name; /* "callgrind", "xray", ... (for --from, --to) */
+    const char *title; /* human name */
+    const char *extensions; /* space-separated, informative only */
+    unsigned caps; /* TK_CAP_* */
+    const char *targets; /* space-separated `convert --to` targets, "" if none */
     /* Confidence 0..100 that data (the first bytes of the content, already
      * decompressed) is this format. 0 = no. */
     int (*detect)(const uint8_t *data, size_t len);

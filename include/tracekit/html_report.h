@@ -15,16 +15,16 @@ extern "C" {
 /* A graph drawn on the page: a loop's CFG (DCFG, DCFG-Trace) or a CSI function's CFG with its
  * paths. */
 typedef struct tk_html_graph {
-    const char *kind;     /* "loop" (key: the loop head's node id, as the report's "loop" of a
+    const char *kind; /* "loop" (key: the loop head's node id, as the report's "loop" of a
                            * DCFG "loop_table" or "head" of a DCFG-Trace "hot_loops" row) or
                            * "function" (key: the CSI report's "function" of a "rows" row) */
     const char *key;
-    const char *svg;      /* Graphviz's SVG document of the graph (inlined), or NULL */
+    const char *svg; /* Graphviz's SVG document of the graph (inlined), or NULL */
     size_t svg_len;
-    const char *dot;      /* its dot source, shown when svg is NULL (may be NULL) */
+    const char *dot; /* its dot source, shown when svg is NULL (may be NULL) */
     size_t dot_len;
-    const char *note;     /* why there is no SVG (NULL: none) */
-    const char *data;     /* function: its paths, one element of `tracekit paths --list
+    const char *note; /* why there is no SVG (NULL: none) */
+    const char *data; /* function: its paths, one element of `tracekit paths --list
                            * --format json` (may be NULL) */
     size_t data_len;
 } tk_html_graph;

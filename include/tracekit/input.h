@@ -28,21 +28,24 @@ TK_API tk_compression tk_compression_detect(const uint8_t *data, size_t len);
 typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 typedef struct tk_input_options {
-    int no_mmap;          /* always stream, even regular files */
-    int no_decompress;    /* read compressed bytes as they are */
-    size_t max_line;      /* longest line tk_input_getline accepts; 0 = 256 MiB */
+    int no_mmap; /* always stream, even regular files */
+    int no_decompress; /* read compressed bytes as they are */
+    size_t max_line; /* longest line tk_input_getline accepts; 0 = 256 MiB */
     tk_progress_fn progress; /* called now and then with raw bytes consumed / raw size */
     void *progress_ctx;
-    unsigned threads;     /* decoding threads for a .bz2 file that is mapped (or in memory):
+    unsigned threads; /* decoding threads for a .bz2 file that is mapped (or in memory):
                              0 = one per CPU, 1 = decode on the calling thread only */
-    size_t chunk_max;     /* tk_input_chunk hands out at most this many bytes (0 = no bound):
+    size_t chunk_max; /* tk_input_chunk hands out at most this many bytes (0 = no bound):
                              tests and fuzzers cut any input into small blocks with it */
-    size_t parallel_min;  /* a .bz2 smaller than this is decoded on the calling thread (0 =
+    size_t parallel_min; /* a .bz2 smaller than this is decoded on the calling thread (0 =
                              2 MiB: smaller files have one or two blocks); tests and fuzzers
                              set 1 to decode any size on threads */
 } tk_input_options;
 
-#define TK_INPUT_OPTIONS_INIT {0, 0, 0, NULL, NULL, 0, 0, 0}
+#define TK_INPUT_OPTIONS_INIT \
+    { \
+        0, 0, 0, NULL, NULL, 0, 0, 0 \
+    }
 
 typedef struct tk_input tk_input;
 
@@ -53,12 +56,12 @@ typedef struct tk_input tk_input;
  * Returns TK_OK, TK_ERR_IO (with the OS message), TK_ERR_NOMEM.
  * The caller owns *out and frees it with tk_input_free. */
 TK_API tk_status tk_input_open(tk_input **out, const char *path, const tk_input_options *opt,
-                        tk_error *err);
+                               tk_error *err);
 
 /* Read from memory (borrowed; must outlive the input). name is used in errors.
  * Compressed data is decompressed as for files. */
-TK_API tk_status tk_input_open_memory(tk_input **out, const void *data, size_t len, const char *name,
-                               const tk_input_options *opt, tk_error *err);
+TK_API tk_status tk_input_open_memory(tk_input **out, const void *data, size_t len,
+                                      const char *name, const tk_input_options *opt, tk_error *err);
 
 TK_API void tk_input_free(tk_input *in);
 
@@ -75,12 +78,13 @@ TK_API int tk_input_is_file(const tk_input *in);
  * map: a one-pass reader that copies each region it visits into a buffer of its own (small
  * enough to stay in the CPU cache) saves the page faults and the memory stalls of walking a
  * large map page by page. Errors: TK_ERR_IO (also when the file ends before offset + len). */
-TK_API tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len, tk_error *err);
+TK_API tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len,
+                                tk_error *err);
 
 /* Look at up to `want` bytes of content from the current position without
  * consuming them. *len < want only at end of input. Borrowed until the next call. */
 TK_API tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t *len,
-                        tk_error *err);
+                               tk_error *err);
 
 /* Read up to n bytes; *got < n only at end of input (TK_OK with *got == 0 at end). */
 TK_API tk_status tk_input_read(tk_input *in, void *buf, size_t n, size_t *got, tk_error *err);
@@ -115,7 +119,8 @@ TK_API tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, t
  * file, or uncompressed memory input. For a reader that streams and now and
  * then must look ahead or back. TK_ERR_ARG for any other input (pipes,
  * compressed data). Borrowed until tk_input_free. */
-TK_API tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
+TK_API tk_status tk_input_file_view(const tk_input *in, const uint8_t **data, size_t *len,
+                                    tk_error *err);
 
 /* Tell the input that content [offset, offset + len) will not be read again. For a memory-
  * mapped file the whole pages inside are handed back to the kernel (they stay in the page cache

@@ -16,15 +16,15 @@ typedef struct tk_latency tk_latency;
 
 typedef struct tk_latency_row {
     uint64_t func;
-    uint32_t thread;  /* dense thread index (per-thread rows), else UINT32_MAX */
+    uint32_t thread; /* dense thread index (per-thread rows), else UINT32_MAX */
     int64_t pid, tid; /* per-thread rows, else 0 */
-    uint64_t count;   /* completed calls */
+    uint64_t count; /* completed calls */
     uint64_t min, median, p90, p99, max; /* ticks; percentiles as llvm-xray: element
                                             floor(n*q) of the sorted durations */
-    uint64_t sum;     /* ticks */
-    uint64_t open;    /* calls still open at the end of the trace (not in the statistics) */
+    uint64_t sum; /* ticks */
+    uint64_t open; /* calls still open at the end of the trace (not in the statistics) */
     uint64_t unwound; /* calls closed by the exit of a caller (included in the statistics) */
-    uint64_t self;    /* ticks: sum minus the time of the calls made from the function's calls
+    uint64_t self; /* ticks: sum minus the time of the calls made from the function's calls
                          (their self time; llvm-xray account has no such column) */
 } tk_latency_row;
 
@@ -48,7 +48,7 @@ TK_API tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_er
 
 /* The rows in key order (thread, then function id); computed once, owned by l. */
 TK_API tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *count,
-                          tk_error *err);
+                                 tk_error *err);
 TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
 
 /* ---- partial results: merge, serialise -------------------------------------------------
@@ -70,8 +70,7 @@ TK_API tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *
  * frees with tk_free: "TKLAT" 2, then LEB128 varints: per_thread, the totals, the series in
  * (thread, function) order, each with its open and unwound calls, its self time and its
  * distinct durations ascending (delta-coded) and their counts. Reorders l's duration arrays (not its results). Returns TK_OK, TK_ERR_NOMEM. */
-TK_API tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size,
-                                      tk_error *err);
+TK_API tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_error *err);
 
 /* The accounting serialised in data[0..size). Durations of 2^16 ticks and more are kept one by
  * one, as a run gives them: at most max_calls of them, a histogram of a function's 16-bit ones
@@ -91,8 +90,8 @@ typedef enum tk_latency_key {
     TK_LATENCY_KEY_P90,
     TK_LATENCY_KEY_P99,
     TK_LATENCY_KEY_MAX,
-    TK_LATENCY_KEY_FUNC,    /* the function's name (tk_event_func_name of `names`) */
-    TK_LATENCY_KEY_SELF     /* self time */
+    TK_LATENCY_KEY_FUNC, /* the function's name (tk_event_func_name of `names`) */
+    TK_LATENCY_KEY_SELF /* self time */
 } tk_latency_key;
 
 typedef enum tk_latency_order {
@@ -104,12 +103,15 @@ typedef enum tk_latency_order {
 typedef struct tk_latency_report_options {
     tk_latency_key key;
     tk_latency_order order;
-    uint64_t top;                 /* at most this many rows; 0: all */
+    uint64_t top; /* at most this many rows; 0: all */
     const tk_event_source *names; /* the names TK_LATENCY_KEY_FUNC sorts by (borrowed, used
                                      only by tk_latency_report_open); NULL: "#ID" */
 } tk_latency_report_options;
 
-#define TK_LATENCY_REPORT_OPTIONS_INIT {TK_LATENCY_KEY_SUM, TK_LATENCY_ORDER_DEFAULT, 0, NULL}
+#define TK_LATENCY_REPORT_OPTIONS_INIT \
+    { \
+        TK_LATENCY_KEY_SUM, TK_LATENCY_ORDER_DEFAULT, 0, NULL \
+    }
 
 typedef struct tk_latency_report tk_latency_report;
 
@@ -117,7 +119,7 @@ typedef struct tk_latency_report tk_latency_report;
  * ascending; names compared as bytes, the first 95 of each), the first `top` of them
  * (opt NULL: the defaults). l may be freed afterwards. Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
-                                       const tk_latency_report_options *opt, tk_error *err);
+                                        const tk_latency_report_options *opt, tk_error *err);
 /* The rows shown (at most `top`), and the rows with completed calls before that cut. */
 TK_API size_t tk_latency_report_count(const tk_latency_report *r);
 TK_API size_t tk_latency_report_total(const tk_latency_report *r);
@@ -128,7 +130,7 @@ TK_API void tk_latency_report_free(tk_latency_report *r);
 /* ---- the difference of two traces (per function, as `tracekit diff`) ------------------ */
 typedef struct tk_latency_diff_row {
     uint64_t func;
-    uint64_t count[2];        /* completed calls in A and in B (0: none in that trace) */
+    uint64_t count[2]; /* completed calls in A and in B (0: none in that trace) */
     double sum[2], median[2]; /* in the diff's unit; ticks for a trace without a clock rate */
 } tk_latency_diff_row;
 

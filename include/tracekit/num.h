@@ -25,11 +25,11 @@ extern "C" {
 
 /* What a number may look like (flags of tk_scan_num). */
 enum {
-    TK_NUM_DEC = 1u,      /* decimal digits */
-    TK_NUM_HEX = 2u,      /* "0x" or "0X" followed by hex digits (C-style) */
+    TK_NUM_DEC = 1u, /* decimal digits */
+    TK_NUM_HEX = 2u, /* "0x" or "0X" followed by hex digits (C-style) */
     TK_NUM_BARE_HEX = 4u, /* hex digits without a prefix; with TK_NUM_HEX the prefix is
                            * optional (WET values) */
-    TK_NUM_SIGN = 8u      /* tk_scan_snum: an optional leading '-' or '+' */
+    TK_NUM_SIGN = 8u /* tk_scan_snum: an optional leading '-' or '+' */
 };
 
 /* Parse the longest prefix of [*p, end) that is a number of the given

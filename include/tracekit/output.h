@@ -11,8 +11,8 @@ extern "C" {
 #endif
 
 enum {
-    TK_OUTPUT_FORCE = 1u << 0,  /* overwrite an existing file */
-    TK_OUTPUT_BINARY = 1u << 1  /* binary data: refuse to write it to a terminal */
+    TK_OUTPUT_FORCE = 1u << 0, /* overwrite an existing file */
+    TK_OUTPUT_BINARY = 1u << 1 /* binary data: refuse to write it to a terminal */
 };
 
 typedef struct tk_output tk_output;

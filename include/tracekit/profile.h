@@ -36,7 +36,7 @@ enum { TK_POS_INSTR = 1, TK_POS_BB = 2, TK_POS_LINE = 4 };
 
 typedef struct tk_prof_pos {
     uint64_t addr; /* instruction address (TK_POS_INSTR) */
-    uint64_t bb;   /* basic block (TK_POS_BB) */
+    uint64_t bb; /* basic block (TK_POS_BB) */
     uint64_t line; /* source line, 0 = unknown (TK_POS_LINE) */
 } tk_prof_pos;
 
@@ -48,7 +48,7 @@ typedef struct tk_prof_function {
 
 /* Row keys are compared with memcmp: no padding, unused fields zero. */
 typedef struct tk_prof_self {
-    uint32_t fn;   /* function id */
+    uint32_t fn; /* function id */
     uint32_t file; /* string id of the file the cost belongs to (fl/fi/fe) */
     tk_prof_pos pos;
 } tk_prof_self;
@@ -70,20 +70,20 @@ typedef struct tk_prof_jump {
     uint32_t target_file;
     tk_prof_pos target;
     uint32_t conditional; /* 1 for jcnd= */
-    uint32_t reserved;    /* zero */
+    uint32_t reserved; /* zero */
 } tk_prof_jump;
 
 /* A part: its header and its cost, call and jump rows (opaque). */
 typedef struct tk_prof_part tk_prof_part;
 
 typedef struct tk_prof_event {
-    uint32_t name;      /* string id */
+    uint32_t name; /* string id */
     uint32_t long_name; /* string id, or UINT32_MAX */
 } tk_prof_event;
 
 typedef struct tk_prof_derived {
     uint32_t name;
-    uint32_t formula;   /* string id of the text after '=' (trimmed) */
+    uint32_t formula; /* string id of the text after '=' (trimmed) */
     uint32_t long_name; /* or UINT32_MAX */
 } tk_prof_derived;
 
@@ -95,7 +95,8 @@ TK_API tk_status tk_profile_open(tk_profile **out, tk_error *err);
 TK_API void tk_profile_free(tk_profile *p);
 
 /* ---- strings ----------------------------------------------------------- */
-TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id, tk_error *err);
+TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id,
+                                   tk_error *err);
 TK_API const char *tk_profile_str(const tk_profile *p, uint32_t id);
 TK_API size_t tk_profile_str_len(const tk_profile *p, uint32_t id);
 
@@ -112,21 +113,21 @@ TK_API int tk_profile_find_event(const tk_profile *p, const char *name, size_t l
 /* Adds an event type (or finds it). Adding is refused with TK_ERR_UNSUPPORTED
  * once cost rows exist (the row width is fixed then). */
 TK_API tk_status tk_profile_add_event(tk_profile *p, const char *name, size_t len, size_t *index,
-                               tk_error *err);
+                                      tk_error *err);
 TK_API void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_name);
 /* Adds a derived event (or replaces the formula of the one of that name);
  * TK_ERR_LIMIT past TK_PROFILE_MAX_EVENTS of them. */
 TK_API tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
-                                 uint32_t long_name, tk_error *err);
+                                        uint32_t long_name, tk_error *err);
 TK_API size_t tk_profile_derived_count(const tk_profile *p);
 TK_API const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i);
 /* Evaluate a derived formula ("Ir + 2 Dr", "3*Ir") on a cost vector. */
 TK_API tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
-                                  uint64_t *result, tk_error *err);
+                                         uint64_t *result, tk_error *err);
 
 /* ---- functions --------------------------------------------------------- */
 TK_API tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
-                              uint32_t *fn, tk_error *err);
+                                     uint32_t *fn, tk_error *err);
 TK_API size_t tk_profile_function_count(const tk_profile *p);
 TK_API const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
 
@@ -147,20 +148,20 @@ TK_API tk_prof_part *tk_profile_part(const tk_profile *p, size_t i);
 typedef struct tk_prof_part_info {
     int has_number, has_thread, has_pid;
     uint64_t number, thread, pid;
-    const char *cmd;      /* NULL if absent */
-    const char *creator;  /* NULL if absent */
-    size_t desc_count;    /* "key: value" lines: tk_prof_part_desc */
-    unsigned positions;   /* TK_POS_* bits; 0 means "line" */
+    const char *cmd; /* NULL if absent */
+    const char *creator; /* NULL if absent */
+    size_t desc_count; /* "key: value" lines: tk_prof_part_desc */
+    unsigned positions; /* TK_POS_* bits; 0 means "line" */
     int has_summary, has_totals;
     const uint64_t *summary; /* n_events values in profile event order */
     const uint64_t *totals;
-    int events_mask_valid;   /* 1 if `events` was given for this part */
+    int events_mask_valid; /* 1 if `events` was given for this part */
     uint64_t events_present; /* bit i: profile event i named in this part */
     size_t self_rows, call_rows, jump_rows;
     /* what the Callgrind reader saw in the part, at any detail level (zero in
      * profiles built otherwise) */
-    uint64_t call_lines;     /* calls= lines */
-    uint64_t jump_lines;     /* jump= and jcnd= lines */
+    uint64_t call_lines; /* calls= lines */
+    uint64_t jump_lines; /* jump= and jcnd= lines */
     int has_line_sum;
     const uint64_t *line_sum; /* sum of the cost lines, profile event order */
     /* read with call counts only (tk_callgrind_read_options.call_counts_only):
@@ -181,8 +182,8 @@ TK_API const tk_prof_self *tk_prof_part_self(const tk_prof_part *part, size_t i,
                                              const uint64_t **costs);
 TK_API const tk_prof_call *tk_prof_part_call(const tk_prof_part *part, size_t i, uint64_t *count,
                                              const uint64_t **inclusive);
-TK_API const tk_prof_jump *tk_prof_part_jump(const tk_prof_part *part, size_t i,
-                                             uint64_t *executed, uint64_t *followed);
+TK_API const tk_prof_jump *tk_prof_part_jump(const tk_prof_part *part, size_t i, uint64_t *executed,
+                                             uint64_t *followed);
 
 /* Header values of a part being built. */
 TK_API void tk_prof_part_set_number(tk_prof_part *part, uint64_t number);
@@ -193,31 +194,33 @@ TK_API void tk_prof_part_set_positions(tk_prof_part *part, unsigned positions);
 TK_API void tk_prof_part_set_summary(const tk_profile *p, tk_prof_part *part,
                                      const uint64_t *summary);
 /* cmd: and creator: (copied). TK_OK or TK_ERR_NOMEM. */
-TK_API tk_status tk_prof_part_set_cmd(tk_prof_part *part, const char *s, size_t len,
-                                      tk_error *err);
+TK_API tk_status tk_prof_part_set_cmd(tk_prof_part *part, const char *s, size_t len, tk_error *err);
 TK_API tk_status tk_prof_part_set_creator(tk_prof_part *part, const char *s, size_t len,
                                           tk_error *err);
-TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len, tk_error *err);
+TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len,
+                                          tk_error *err);
 
 /* Costs are given as n_events values in profile event order.
  * All return TK_OK, TK_ERR_NOMEM or TK_ERR_LIMIT (64-bit overflow of a sum). */
 TK_API tk_status tk_profile_add_self(tk_profile *p, tk_prof_part *part, const tk_prof_self *key,
-                              const uint64_t *costs, tk_error *err);
+                                     const uint64_t *costs, tk_error *err);
 TK_API tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                              uint64_t count, const uint64_t *inclusive, tk_error *err);
+                                     uint64_t count, const uint64_t *inclusive, tk_error *err);
 TK_API tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
-                              uint64_t executed, uint64_t followed, tk_error *err);
+                                     uint64_t executed, uint64_t followed, tk_error *err);
 
 /* Sum of self costs of a part (n_events values). */
-TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum, tk_error *err);
+TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum,
+                                     tk_error *err);
 /* Store the computed sum as the part's totals (for writers of built profiles). */
-TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part, tk_error *err);
+TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part,
+                                             tk_error *err);
 
 /* Add every part of src into dst (appending parts, or into dst part `into`
  * when into != NULL). Names are re-interned; events must be known to dst or
  * are added when dst has no rows yet. */
 TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
-                           tk_error *err);
+                                  tk_error *err);
 
 /* The parts of *prof as one part (speedscope and callgrind_annotate read one part of a
  * file): when *prof has two parts or more, it is replaced by a new profile of one part whose
@@ -228,13 +231,16 @@ TK_API tk_status tk_profile_one_part(tk_profile **prof, tk_error *err);
 
 /* What `tracekit merge` writes: a new profile of src's costs. */
 typedef struct tk_profile_merge_options {
-    int keep_parts;   /* 1: every part of src as it is, appended in order; 0: one part, the
+    int keep_parts; /* 1: every part of src as it is, appended in order; 0: one part, the
                          sums over src's parts, with the first part's command, the description
                          line `desc` and its totals and summary the sums of its cost lines */
     const char *desc; /* "key: value" (e.g. "Trigger: tracekit merge"), or NULL: none */
 } tk_profile_merge_options;
 
-#define TK_PROFILE_MERGE_OPTIONS_INIT {0, NULL}
+#define TK_PROFILE_MERGE_OPTIONS_INIT \
+    { \
+        0, NULL \
+    }
 
 /* *out gets the merged profile (tk_profile_free). Returns TK_OK, TK_ERR_NOMEM, TK_ERR_LIMIT
  * (a sum over 64 bits). */
@@ -251,11 +257,9 @@ TK_API tk_status tk_profile_merger_open(tk_profile_merger **out,
  * costs is refused, as reading them into one profile refuses it. Returns TK_OK,
  * TK_ERR_UNSUPPORTED (such an event type), TK_ERR_NOMEM, TK_ERR_LIMIT (a sum over 64 bits);
  * after an error, only tk_profile_merger_free. */
-TK_API tk_status tk_profile_merger_add(tk_profile_merger *m, const tk_profile *src,
-                                       tk_error *err);
+TK_API tk_status tk_profile_merger_add(tk_profile_merger *m, const tk_profile *src, tk_error *err);
 /* The merged profile (*out, tk_profile_free); m is freed. Returns TK_OK, TK_ERR_LIMIT. */
-TK_API tk_status tk_profile_merger_finish(tk_profile_merger *m, tk_profile **out,
-                                          tk_error *err);
+TK_API tk_status tk_profile_merger_finish(tk_profile_merger *m, tk_profile **out, tk_error *err);
 TK_API void tk_profile_merger_free(tk_profile_merger *m);
 
 /* Canonical, deterministic text of the whole model (sorted). */

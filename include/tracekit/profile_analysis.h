@@ -14,11 +14,12 @@ extern "C" {
 #endif
 
 typedef enum tk_prof_group {
-    TK_GROUP_FUNCTION = 0,      /* (object, file of fl=, function) */
-    TK_GROUP_FILE_FUNCTION = 1, /* (file of the cost line, function name): callgrind_annotate's key */
-    TK_GROUP_FILE = 2,          /* file of the cost line */
-    TK_GROUP_OBJECT = 3,        /* object */
-    TK_GROUP_LINE = 4           /* (file of the cost line, line) */
+    TK_GROUP_FUNCTION = 0, /* (object, file of fl=, function) */
+    TK_GROUP_FILE_FUNCTION =
+        1, /* (file of the cost line, function name): callgrind_annotate's key */
+    TK_GROUP_FILE = 2, /* file of the cost line */
+    TK_GROUP_OBJECT = 3, /* object */
+    TK_GROUP_LINE = 4 /* (file of the cost line, line) */
 } tk_prof_group;
 
 /* A summary: the entries of a profile by a key (tk_prof_group) with their self and inclusive
@@ -28,9 +29,9 @@ typedef struct tk_prof_summary tk_prof_summary;
 
 typedef struct tk_prof_summary_info {
     size_t n_events;
-    size_t count;           /* entries */
-    size_t n_cycles;        /* call cycles (by function and file-function, with inclusive costs) */
-    int inclusive;          /* 1: the entries have inclusive costs (tk_profile_summarize) */
+    size_t count; /* entries */
+    size_t n_cycles; /* call cycles (by function and file-function, with inclusive costs) */
+    int inclusive; /* 1: the entries have inclusive costs (tk_profile_summarize) */
     const uint64_t *totals; /* n_events values: the sum of all self costs */
 } tk_prof_summary_info;
 
@@ -39,16 +40,16 @@ TK_API void tk_prof_summary_get(const tk_prof_summary *s, tk_prof_summary_info *
 /* An entry of a summary: its key (the fields the group has; the others TK_PROF_NONE), costs
  * and calls. */
 typedef struct tk_prof_entry_info {
-    uint32_t object;  /* string id or TK_PROF_NONE (when not part of the key) */
-    uint32_t file;    /* string id or TK_PROF_NONE */
-    uint32_t name;    /* string id or TK_PROF_NONE */
-    uint32_t fn;      /* function id (TK_GROUP_FUNCTION), else TK_PROF_NONE */
-    uint64_t line;    /* TK_GROUP_LINE */
-    uint64_t calls;   /* calls into this function (all call arcs, also recursive) */
-    const uint64_t *self;      /* n_events values */
+    uint32_t object; /* string id or TK_PROF_NONE (when not part of the key) */
+    uint32_t file; /* string id or TK_PROF_NONE */
+    uint32_t name; /* string id or TK_PROF_NONE */
+    uint32_t fn; /* function id (TK_GROUP_FUNCTION), else TK_PROF_NONE */
+    uint64_t line; /* TK_GROUP_LINE */
+    uint64_t calls; /* calls into this function (all call arcs, also recursive) */
+    const uint64_t *self; /* n_events values */
     const uint64_t *inclusive; /* n_events values; NULL in a summary without inclusive costs */
-    uint32_t cycle;   /* 0, or the entry's call cycle (tk_prof_cycle_get) */
-    int estimated;    /* 1: the inclusive cost is an estimate (inside a call cycle, where the
+    uint32_t cycle; /* 0, or the entry's call cycle (tk_prof_cycle_get) */
+    int estimated; /* 1: the inclusive cost is an estimate (inside a call cycle, where the
                          call arcs do not tell it exactly) */
 } tk_prof_entry_info;
 
@@ -61,9 +62,9 @@ TK_API void tk_prof_entry_get(const tk_prof_summary *s, size_t i, tk_prof_entry_
  * each other, or one calling itself). Its members are the entries whose `cycle` is its
  * number. */
 typedef struct tk_prof_cycle_info {
-    size_t members;            /* entries in the cycle */
-    uint64_t calls;            /* calls into the cycle from outside it */
-    const uint64_t *self;      /* n_events values: the members' self costs added */
+    size_t members; /* entries in the cycle */
+    uint64_t calls; /* calls into the cycle from outside it */
+    const uint64_t *self; /* n_events values: the members' self costs added */
     const uint64_t *inclusive; /* n_events values: the cost while any member is on the stack
                                   (exact: calls into a cycle from outside never nest) */
 } tk_prof_cycle_info;
@@ -79,20 +80,20 @@ TK_API void tk_prof_cycle_get(const tk_prof_summary *s, size_t c, tk_prof_cycle_
  * docs/formats/callgrind.md, "Inclusive cost in call cycles"). Returns TK_OK,
  * TK_ERR_ARG (no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
 TK_API tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_group group,
-                               tk_prof_summary **out, tk_error *err);
+                                      tk_prof_summary **out, tk_error *err);
 /* The same without inclusive costs (every entry's `inclusive` is NULL; calls
  * are counted): what a table of self costs needs, without the call graph, its
  * recursion classes and the inclusive sums (on a 130 MB profile of 151 K
  * functions: ~35 MB less memory). */
 TK_API tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_group group,
-                                    tk_prof_summary **out, tk_error *err);
+                                           tk_prof_summary **out, tk_error *err);
 TK_API void tk_prof_summary_free(tk_prof_summary *s);
 
 /* Sort entries by the given event indexes (descending), on inclusive costs
  * when `inclusive` (self costs for a summary without inclusive costs), ties
  * by names. */
 TK_API tk_status tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                                     size_t n_events, int inclusive, tk_error *err);
+                                      size_t n_events, int inclusive, tk_error *err);
 /* The same for a list cut where it covers `coverage` percent (0 < coverage <
  * 100) of the total of events[0], as callgrind_annotate's --threshold: the
  * list is cut before the first row at which the rows above it cover that
@@ -121,7 +122,7 @@ TK_API int tk_prof_covered(uint64_t sum, uint64_t total, double coverage);
  * file are one node first (annotate adds rows of such clones on one line).
  * Returns TK_OK, TK_ERR_ARG (no such part), TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_base_name,
-                                       uint32_t **out, tk_error *err);
+                                              uint32_t **out, tk_error *err);
 
 /* ---- callers and callees (callgrind_annotate --tree) ---------------------- */
 /* The calls from one summary entry to another, summed over call sites and
@@ -130,9 +131,9 @@ TK_API tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, 
 typedef struct tk_prof_arcs tk_prof_arcs;
 
 typedef struct tk_prof_arc_info {
-    size_t caller, callee;      /* entry indexes in the summary */
+    size_t caller, callee; /* entry indexes in the summary */
     uint64_t calls;
-    const uint64_t *inclusive;  /* n_events values */
+    const uint64_t *inclusive; /* n_events values */
 } tk_prof_arc_info;
 
 /* The arcs between the entries of `s`, a summary by TK_GROUP_FUNCTION or
@@ -141,7 +142,7 @@ typedef struct tk_prof_arc_info {
  * whose caller or callee has no entry is left out. Returns TK_OK, TK_ERR_ARG
  * (another group, no such part), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
 TK_API tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_prof_summary *s,
-                                  tk_prof_group group, tk_prof_arcs **out, tk_error *err);
+                                         tk_prof_group group, tk_prof_arcs **out, tk_error *err);
 TK_API void tk_prof_arcs_free(tk_prof_arcs *a);
 /* The number of arcs. */
 TK_API size_t tk_prof_arcs_count(const tk_prof_arcs *a);
@@ -158,7 +159,7 @@ TK_API size_t tk_prof_arcs_by_caller(const tk_prof_arcs *a, size_t k);
 
 /* ---- dot call graph ------------------------------------------------------ */
 typedef struct tk_dot_options {
-    size_t event;          /* event index used for percentages and colours */
+    size_t event; /* event index used for percentages and colours */
     double node_threshold; /* percent of total inclusive cost below which nodes are dropped
                               (0: 0.5; less than 0: none) */
     double edge_threshold; /* percent of total below which edges are dropped (0: 0.1; less
@@ -168,12 +169,15 @@ typedef struct tk_dot_options {
      * printed in time_unit, which the labels name. */
     double event_per_second;
     tk_time_unit time_unit;
-    int full_names;        /* 0: names shortened by tk_short_name (C++ template and parameter
+    int full_names; /* 0: names shortened by tk_short_name (C++ template and parameter
                               lists dropped, as KCachegrind's "Shorten Templates" and gprof2dot's
                               --strip do); 1: the names as they are */
 } tk_dot_options;
 
-#define TK_DOT_OPTIONS_INIT {0, 0, 0, 0, TK_UNIT_S, 0}
+#define TK_DOT_OPTIONS_INIT \
+    { \
+        0, 0, 0, 0, TK_UNIT_S, 0 \
+    }
 
 /* A demangled C++ name shortened for a picture: the arguments of every template dropped
  * ("std::vector<int, std::allocator<int> >::push_back" -> "std::vector<>::push_back"), the
@@ -182,8 +186,8 @@ typedef struct tk_dot_options {
  * bytes with the terminating NUL (size > 0) and returns out. */
 TK_API char *tk_short_name(const char *name, char *out, size_t size);
 
-TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, const tk_writer *out,
-                               tk_error *err);
+TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt,
+                                      const tk_writer *out, tk_error *err);
 
 /* ---- folded stacks (flame graphs) ----------------------------------------- */
 /* The call graph unfolded into call chains, one line "f1;f2;f3 COUNT" per
@@ -195,18 +199,21 @@ TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options 
  * than min_share of the total and the depth limit end a chain, the callee
  * being a leaf with the whole cost below it. See docs/formats/callgrind.md. */
 typedef struct tk_folded_profile_options {
-    size_t event;     /* event index */
+    size_t event; /* event index */
     double min_share; /* fraction of the total below which a branch is not unfolded (0: 1e-5;
                          less than 0: none) */
     size_t max_depth; /* frames at most in a chain (0: 256) */
-    int per_part;     /* each part apart, its stacks starting with "thread T" (or "part N") */
-    size_t part;      /* 0: every part; else only this one (1-based; TK_ERR_ARG past the end) */
+    int per_part; /* each part apart, its stacks starting with "thread T" (or "part N") */
+    size_t part; /* 0: every part; else only this one (1-based; TK_ERR_ARG past the end) */
 } tk_folded_profile_options;
 
-#define TK_FOLDED_PROFILE_OPTIONS_INIT {0, 0, 0, 0, 0}
+#define TK_FOLDED_PROFILE_OPTIONS_INIT \
+    { \
+        0, 0, 0, 0, 0 \
+    }
 
 TK_API tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
-                                  const tk_writer *out, tk_error *err);
+                                         const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus
 }

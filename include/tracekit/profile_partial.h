@@ -35,7 +35,10 @@ typedef struct tk_prof_partial_options {
                       only (tk_callgrind_read_options.call_counts_only) */
 } tk_prof_partial_options;
 
-#define TK_PROF_PARTIAL_OPTIONS_INIT {TK_GROUP_FUNCTION, 0}
+#define TK_PROF_PARTIAL_OPTIONS_INIT \
+    { \
+        TK_GROUP_FUNCTION, 0 \
+    }
 
 /* The partial of every part of p (p is not kept). Returns TK_OK, TK_ERR_ARG (not self_only
  * and p read with call counts only), TK_ERR_NOMEM, TK_ERR_LIMIT (a sum over 64 bits). */
@@ -68,8 +71,8 @@ TK_API size_t tk_prof_partial_parts(const tk_prof_partial *pp);
  * derived events, the strings the rest refers to (each once, in order of first use), the
  * totals, the entries in their order and the arcs in the order of their ends. Returns TK_OK,
  * TK_ERR_NOMEM. */
-TK_API tk_status tk_prof_partial_serialize(const tk_prof_partial *pp, uint8_t **data,
-                                           size_t *size, tk_error *err);
+TK_API tk_status tk_prof_partial_serialize(const tk_prof_partial *pp, uint8_t **data, size_t *size,
+                                           tk_error *err);
 /* The partial serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (not such bytes: the
  * message says what, err's offset where), TK_ERR_LIMIT, TK_ERR_NOMEM. */
 TK_API tk_status tk_prof_partial_deserialize(tk_prof_partial **out, const uint8_t *data,
@@ -86,8 +89,7 @@ TK_API tk_status tk_prof_partial_check(const tk_prof_partial *pp, tk_error *err)
  * statuses, TK_ERR_ARG for options the partial cannot answer and TK_ERR_UNSUPPORTED for an
  * event type that came after costs were recorded without it (tk_prof_partial_merge). */
 TK_API tk_status tk_prof_report_open_partial(tk_prof_report **out, const tk_prof_partial *pp,
-                                             const tk_prof_report_options *opt,
-                                             tk_error *err);
+                                             const tk_prof_report_options *opt, tk_error *err);
 
 #ifdef __cplusplus
 }

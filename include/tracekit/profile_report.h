@@ -22,24 +22,24 @@ extern "C" {
 
 typedef struct tk_prof_report_options {
     tk_prof_group group;
-    size_t part;          /* 0: every part; else the 1-based part (TK_ERR_ARG past the end) */
-    size_t sort[4];       /* the sort events (indexes), the first the primary one */
-    size_t nsort;         /* 0: the first event alone (a profile without events: none) */
-    int inclusive;        /* sort by inclusive costs */
-    int self_only;        /* no inclusive costs, call arcs only counted (less time and memory:
+    size_t part; /* 0: every part; else the 1-based part (TK_ERR_ARG past the end) */
+    size_t sort[4]; /* the sort events (indexes), the first the primary one */
+    size_t nsort; /* 0: the first event alone (a profile without events: none) */
+    int inclusive; /* sort by inclusive costs */
+    int self_only; /* no inclusive costs, call arcs only counted (less time and memory:
                              a table of self costs); not with `tree` or `cycles` */
-    double threshold;     /* hide rows whose primary cost is below this percentage of the total
+    double threshold; /* hide rows whose primary cost is below this percentage of the total
                              (0: none) */
-    double coverage;      /* stop once the rows cover this percentage of the primary event's
+    double coverage; /* stop once the rows cover this percentage of the primary event's
                              total, as callgrind_annotate's --threshold (0 or >= 100: every
                              row) */
-    uint64_t top;         /* at most this many rows (0: no limit) */
-    int tree;             /* group by function or file-function: the call arcs between the
+    uint64_t top; /* at most this many rows (0: no limit) */
+    int tree; /* group by function or file-function: the call arcs between the
                              entries, for tk_prof_report_tree */
-    int cycles;           /* group by function or file-function: each call cycle's members
+    int cycles; /* group by function or file-function: each call cycle's members
                              (tk_prof_report_cycle); implies inclusive costs, sorted by them,
                              and coverage 100 */
-    const char *focus;    /* group by function or file-function: only the entries on a call
+    const char *focus; /* group by function or file-function: only the entries on a call
                              chain through the functions of this name (its name, or its name
                              without a callgrind context suffix: "fib" for "fib'2"): those and
                              every entry they call, directly or not, or that calls them, as
@@ -47,8 +47,10 @@ typedef struct tk_prof_report_options {
                              the whole profile's. Not with self_only. NULL: every entry */
 } tk_prof_report_options;
 
-#define TK_PROF_REPORT_OPTIONS_INIT                                                               \
-    {TK_GROUP_FUNCTION, 0, {0, 0, 0, 0}, 0, 0, 0, 0.0, 0.0, 0, 0, 0, NULL}
+#define TK_PROF_REPORT_OPTIONS_INIT \
+    { \
+        TK_GROUP_FUNCTION, 0, {0, 0, 0, 0}, 0, 0, 0, 0.0, 0.0, 0, 0, 0, NULL \
+    }
 
 typedef struct tk_prof_report tk_prof_report;
 
@@ -60,7 +62,7 @@ typedef struct tk_prof_report tk_prof_report;
  * an event index out of range, tree, cycles or focus by another group, no function of the
  * focus's name), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
 TK_API tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
-                                    const tk_prof_report_options *opt, tk_error *err);
+                                     const tk_prof_report_options *opt, tk_error *err);
 /* The summary, its entries in the report's order (borrowed from r). */
 TK_API const tk_prof_summary *tk_prof_report_summary(const tk_prof_report *r);
 /* The rows shown: the first this many entries of the summary. */
@@ -88,8 +90,8 @@ TK_API void tk_prof_report_free(tk_prof_report *r);
 /* A function whose costs differ. */
 typedef struct tk_prof_diff_row {
     const char *name, *file, *object; /* "???" when the profile has none */
-    uint64_t change;                  /* |B - A| of the self cost of the diff's event */
-    const uint64_t *self[2];          /* n_events values, in A and in B */
+    uint64_t change; /* |B - A| of the self cost of the diff's event */
+    const uint64_t *self[2]; /* n_events values, in A and in B */
     const uint64_t *inclusive[2];
 } tk_prof_diff_row;
 
@@ -100,7 +102,7 @@ typedef struct tk_prof_diff tk_prof_diff;
  * object. both must outlive the diff. Returns TK_OK, TK_ERR_ARG (not two parts, event out
  * of range), TK_ERR_NOMEM, TK_ERR_LIMIT (overflow). */
 TK_API tk_status tk_prof_diff_open(tk_prof_diff **out, const tk_profile *both, size_t event,
-                                  tk_error *err);
+                                   tk_error *err);
 TK_API size_t tk_prof_diff_count(const tk_prof_diff *d);
 /* Row i (< count), borrowed from d. */
 TK_API const tk_prof_diff_row *tk_prof_diff_row_at(const tk_prof_diff *d, size_t i);
@@ -122,7 +124,7 @@ typedef struct tk_prof_folded_diff tk_prof_folded_diff;
 
 /* Returns TK_OK, TK_ERR_ARG (not two parts, event out of range), TK_ERR_NOMEM. */
 TK_API tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both,
-                                         size_t event, tk_error *err);
+                                          size_t event, tk_error *err);
 TK_API size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d);
 /* Row i (< count), borrowed from d. */
 TK_API const tk_prof_folded_diff_row *tk_prof_folded_diff_row_at(const tk_prof_folded_diff *d,

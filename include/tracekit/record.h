@@ -32,49 +32,52 @@ extern "C" {
 #endif
 
 typedef struct tk_record_options {
-    const char *dcfg_path;     /* where the DCFG goes (required unless a WET output is asked
+    const char *dcfg_path; /* where the DCFG goes (required unless a WET output is asked
                                   for); compressed when it ends in .gz, .bz2, .xz or .zst */
-    const char *trace_path;    /* where the DCFG-Trace goes (with a DCFG); NULL: no trace */
-    int trace_children;        /* record forked and exec'd children as processes too */
-    uint32_t threads_limit;    /* threads counted apart (0: 256); later ones share the last */
-    int force;                 /* overwrite existing outputs */
-    int trace_level;           /* DCFG-Trace encoder level (tk_dcfg_trace_encode_options; 0: the
+    const char *trace_path; /* where the DCFG-Trace goes (with a DCFG); NULL: no trace */
+    int trace_children; /* record forked and exec'd children as processes too */
+    uint32_t threads_limit; /* threads counted apart (0: 256); later ones share the last */
+    int force; /* overwrite existing outputs */
+    int trace_level; /* DCFG-Trace encoder level (tk_dcfg_trace_encode_options; 0: the
                                   encoder's default) */
-    const char *tool_dir;      /* folder holding tkrecord-amd64-linux (NULL: search, see
+    const char *tool_dir; /* folder holding tkrecord-amd64-linux (NULL: search, see
                                   tk_record_find_tool) */
-    const char *valgrind;      /* the valgrind program (NULL: "valgrind" from PATH) */
-    const char *keep_raw;      /* a folder to keep the raw files and spills in (NULL: a
+    const char *valgrind; /* the valgrind program (NULL: "valgrind" from PATH) */
+    const char *keep_raw; /* a folder to keep the raw files and spills in (NULL: a
                                   temporary folder, removed) */
-    const char *wet_path;      /* the WET trace, comprehensive form (NULL: none) */
+    const char *wet_path; /* the WET trace, comprehensive form (NULL: none) */
     const char *wet_history_path; /* the WET limited-history form (NULL: none) */
-    uint64_t wet_history;      /* its buffer: the last dependences kept (0: 100,000) */
-    uint64_t wet_memory;       /* bytes of the comprehensive form's instances kept in
+    uint64_t wet_history; /* its buffer: the last dependences kept (0: 100,000) */
+    uint64_t wet_memory; /* bytes of the comprehensive form's instances kept in
                                   memory before they are spilled to files (0: 512 MiB) */
 } tk_record_options;
 
-#define TK_RECORD_OPTIONS_INIT {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0}
+#define TK_RECORD_OPTIONS_INIT \
+    { \
+        NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0 \
+    }
 
 /* The default size of the WET history buffer (the WET format's). */
 #define TK_RECORD_WET_HISTORY 100000u
 
 typedef struct tk_record_result {
-    int exited;                /* the program ended with exit(): exit_code is its status */
+    int exited; /* the program ended with exit(): exit_code is its status */
     int exit_code;
-    int signal;                /* the program was killed by this signal (0: it was not) */
-    int complete;              /* every recorded process ended and wrote its data */
-    uint32_t processes;        /* processes in the DCFG */
-    uint32_t threads;          /* threads of the first process */
-    uint64_t blocks, edges;    /* in all processes */
-    uint64_t instructions;     /* executed, in all processes */
-    uint64_t trace_edges;      /* edges written to the DCFG-Trace */
+    int signal; /* the program was killed by this signal (0: it was not) */
+    int complete; /* every recorded process ended and wrote its data */
+    uint32_t processes; /* processes in the DCFG */
+    uint32_t threads; /* threads of the first process */
+    uint64_t blocks, edges; /* in all processes */
+    uint64_t instructions; /* executed, in all processes */
+    uint64_t trace_edges; /* edges written to the DCFG-Trace */
     uint64_t wet_instructions; /* WET: static instructions */
-    uint64_t wet_instances;    /* WET: executed instances */
-    uint64_t wet_deps;         /* WET: dependences (control and data) */
-    uint64_t wet_history;      /* WET: dependences in the history form */
-    uint32_t wet_spills;       /* WET: spill files the comprehensive form needed */
-    uint32_t wet_execs;        /* WET: execs followed to the program traced (a wrapper
+    uint64_t wet_instances; /* WET: executed instances */
+    uint64_t wet_deps; /* WET: dependences (control and data) */
+    uint64_t wet_history; /* WET: dependences in the history form */
+    uint32_t wet_spills; /* WET: spill files the comprehensive form needed */
+    uint32_t wet_execs; /* WET: execs followed to the program traced (a wrapper
                                   script's, a shim's): 0 when it is PROG itself */
-    char wet_program[256];     /* WET: the program traced (cut to 255 bytes) */
+    char wet_program[256]; /* WET: the program traced (cut to 255 bytes) */
 } tk_record_result;
 
 /* Run argv[0] (found through PATH like a shell does when it has no '/')

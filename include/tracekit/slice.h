@@ -13,18 +13,21 @@ extern "C" {
 #endif
 
 typedef enum tk_slice_deps {
-    TK_SLICE_ALL = 0,  /* control and data */
-    TK_SLICE_DATA,     /* data only (ports >= 1) */
-    TK_SLICE_CONTROL   /* control only (port 0) */
+    TK_SLICE_ALL = 0, /* control and data */
+    TK_SLICE_DATA, /* data only (ports >= 1) */
+    TK_SLICE_CONTROL /* control only (port 0) */
 } tk_slice_deps;
 
 typedef struct tk_slice_options {
-    int forward;           /* 0: what the criterion depends on; 1: what depends on it */
+    int forward; /* 0: what the criterion depends on; 1: what depends on it */
     tk_slice_deps deps;
-    uint64_t max_depth;    /* dependence steps from the criterion; 0 = unlimited */
+    uint64_t max_depth; /* dependence steps from the criterion; 0 = unlimited */
 } tk_slice_options;
 
-#define TK_SLICE_OPTIONS_INIT {0, TK_SLICE_ALL, 0}
+#define TK_SLICE_OPTIONS_INIT \
+    { \
+        0, TK_SLICE_ALL, 0 \
+    }
 
 /* One instance node. */
 typedef struct tk_node {
@@ -38,7 +41,7 @@ typedef struct tk_slice tk_slice;
  * slice builds the model's reverse index. TK_ERR_ARG for a node that does not
  * exist or for data/control slices of a limited-history trace. */
 TK_API tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriterion,
-                           const tk_slice_options *opt, tk_slice **out, tk_error *err);
+                                  const tk_slice_options *opt, tk_slice **out, tk_error *err);
 TK_API void tk_slice_free(tk_slice *s);
 TK_API uint64_t tk_slice_size(const tk_slice *s);
 TK_API int tk_slice_contains(const tk_slice *s, const tk_deps *d, uint32_t instr, uint32_t inst);
@@ -58,7 +61,7 @@ typedef struct tk_chain_step {
  * none exists, from `to` to `from` (then *reversed = 1). TK_END when neither
  * exists. The caller frees *steps with tk_chain_free. */
 TK_API tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_deps deps,
-                        tk_chain_step **steps, size_t *nsteps, int *reversed, tk_error *err);
+                               tk_chain_step **steps, size_t *nsteps, int *reversed, tk_error *err);
 TK_API void tk_chain_free(tk_chain_step *steps);
 
 /* The longest "depends upon" chain starting at each node; reports the `max`
@@ -71,7 +74,7 @@ typedef struct tk_chain_summary {
 } tk_chain_summary;
 
 TK_API tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary *out, size_t *nout,
-                           int *cyclic, tk_error *err);
+                                  int *cyclic, tk_error *err);
 
 /* Parse a criterion: "ID:INSTANCE", "ID" (last instance), "0xADDR#INSTANCE",
  * "0xADDR" (last instance), "FILE:LINE" (last instance of each instruction of
@@ -79,7 +82,7 @@ TK_API tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary
  * matches or an ID is over 64 bits. The caller frees *nodes with
  * tk_chain_free-compatible tk_nodes_free. */
 TK_API tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes, size_t *n,
-                             tk_error *err);
+                                    tk_error *err);
 TK_API void tk_nodes_free(tk_node *nodes);
 
 #ifdef __cplusplus

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* The most bytes tk_json_quote writes for n input bytes (quotes and a NUL). */
-#define TK_JSON_QUOTED_MAX(n) ((n) * 6 + 3)
+#define TK_JSON_QUOTED_MAX(n) ((n)*6 + 3)
 
 /* s[0..n) as a JSON string literal into dst (at least TK_JSON_QUOTED_MAX(n)
  * bytes): quotes, with '"', '\\' and control characters escaped (\u00XX,
@@ -20,7 +20,7 @@ extern "C" {
 TK_API size_t tk_json_quote(char *dst, const char *s, size_t n);
 
 /* The most bytes tk_csv_quote writes for n input bytes (quotes and a NUL). */
-#define TK_CSV_QUOTED_MAX(n) ((n) * 2 + 3)
+#define TK_CSV_QUOTED_MAX(n) ((n)*2 + 3)
 
 /* s[0..n) as one CSV field (RFC 4180) into dst (at least TK_CSV_QUOTED_MAX(n)
  * bytes): as it is, or in double quotes with inner quotes doubled when it

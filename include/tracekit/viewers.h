@@ -20,14 +20,14 @@ extern "C" {
 TK_API tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_error *err);
 
 typedef enum tk_folded_weight {
-    TK_FOLDED_TIME = 0,  /* self time per call path, in nanoseconds (ticks without a clock rate) */
-    TK_FOLDED_CALLS = 1  /* number of calls that ended at each path */
+    TK_FOLDED_TIME = 0, /* self time per call path, in nanoseconds (ticks without a clock rate) */
+    TK_FOLDED_CALLS = 1 /* number of calls that ended at each path */
 } tk_folded_weight;
 
 /* Folded stacks ("root;caller;callee weight" per line; ';' and newlines in names become '_').
  * per_thread: each stack starts with a "thread <tid>" frame. */
-TK_API tk_status tk_export_folded(const tk_event_source *src, const tk_writer *out, tk_folded_weight weight,
-                           int per_thread, tk_error *err);
+TK_API tk_status tk_export_folded(const tk_event_source *src, const tk_writer *out,
+                                  tk_folded_weight weight, int per_thread, tk_error *err);
 
 #ifdef __cplusplus
 }

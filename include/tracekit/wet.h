@@ -16,40 +16,40 @@ extern "C" {
 
 typedef enum tk_wet_rec_kind {
     TK_WET_REC_COUNT = 0, /* comprehensive header: n = number of instruction blocks */
-    TK_WET_REC_INSTR,     /* static info line of a block */
-    TK_WET_REC_PORT,      /* "SIZE n" of use port `port` */
-    TK_WET_REC_DEP,       /* "inst:dep_id dep_inst" of use port `port` */
-    TK_WET_REC_VALUES,    /* "VALUES n" (has_values = 1) or "NO VALUES" */
-    TK_WET_REC_VALUE,     /* "inst:hex_value" */
-    TK_WET_REC_EDGE       /* limited history: "0xA#i --> 0xB#j" */
+    TK_WET_REC_INSTR, /* static info line of a block */
+    TK_WET_REC_PORT, /* "SIZE n" of use port `port` */
+    TK_WET_REC_DEP, /* "inst:dep_id dep_inst" of use port `port` */
+    TK_WET_REC_VALUES, /* "VALUES n" (has_values = 1) or "NO VALUES" */
+    TK_WET_REC_VALUE, /* "inst:hex_value" */
+    TK_WET_REC_EDGE /* limited history: "0xA#i --> 0xB#j" */
 } tk_wet_rec_kind;
 
 /* One record. Strings point into the input line and are borrowed until the
  * next call. Columns are 1-based byte columns of the fields, for errors. */
 typedef struct tk_wet_rec {
     tk_wet_rec_kind kind;
-    uint64_t line;          /* line number of the record */
-    uint64_t n;             /* COUNT, PORT, VALUES: the count */
+    uint64_t line; /* line number of the record */
+    uint64_t n; /* COUNT, PORT, VALUES: the count */
     /* INSTR */
     uint64_t id;
     uint32_t nports;
     uint64_t addr;
-    const char *file;       /* NULL when absent or a placeholder ("??") */
+    const char *file; /* NULL when absent or a placeholder ("??") */
     size_t file_len;
-    const char *function;   /* NULL when absent or a placeholder */
+    const char *function; /* NULL when absent or a placeholder */
     size_t function_len;
-    uint32_t src_line;      /* 0 when absent */
+    uint32_t src_line; /* 0 when absent */
     /* PORT, DEP */
     uint32_t port;
     /* DEP, VALUE; EDGE: the dependent side */
     uint32_t inst;
-    uint64_t dep_id;        /* DEP: id; EDGE: address depended upon */
+    uint64_t dep_id; /* DEP: id; EDGE: address depended upon */
     uint32_t dep_inst;
-    uint32_t col_dep;       /* column of dep_id / the right-hand address */
+    uint32_t col_dep; /* column of dep_id / the right-hand address */
     uint32_t col_dep_inst;
     /* VALUES, VALUE */
     int has_values;
-    uint64_t value;         /* VALUE: its low 64 bits */
+    uint64_t value; /* VALUE: its low 64 bits */
     /* EDGE: the dependent address (inst above) */
     uint64_t addr_from;
     /* VALUE: the whole value, up to 256 bits: value_words 64-bit words, the lowest

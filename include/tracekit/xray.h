@@ -22,18 +22,18 @@ extern "C" {
 typedef enum tk_xray_mode { TK_XRAY_BASIC = 0, TK_XRAY_FDR = 1 } tk_xray_mode;
 
 typedef struct tk_xray_header {
-    uint16_t version;         /* FDR 1-5, basic 1-3 */
-    uint16_t type;            /* tk_xray_mode */
-    uint32_t flags;           /* raw word; bit 0 constant TSC, bit 1 nonstop TSC */
+    uint16_t version; /* FDR 1-5, basic 1-3 */
+    uint16_t type; /* tk_xray_mode */
+    uint32_t flags; /* raw word; bit 0 constant TSC, bit 1 nonstop TSC */
     uint64_t cycle_frequency; /* ticks per second; 1e9 when the runtime emulated the TSC */
-    uint64_t buffer_size;     /* FDR: configured per-thread buffer size; basic: 0 */
-    int big_endian;           /* the file's byte order */
+    uint64_t buffer_size; /* FDR: configured per-thread buffer size; basic: 0 */
+    int big_endian; /* the file's byte order */
 } tk_xray_header;
 
 /* Parse the 32-byte header (either byte order). TK_ERR_FORMAT with byte offsets when it is not
  * an XRay header or its version/type is unsupported. path is used in errors (may be NULL). */
 TK_API tk_status tk_xray_parse_header(const uint8_t *data, size_t len, const char *path,
-                               tk_xray_header *out, tk_error *err);
+                                      tk_xray_header *out, tk_error *err);
 
 /* 1 when the runtime emulated the TSC (frequency exactly 1e9 Hz; ticks are nanoseconds). */
 TK_API int tk_xray_emulated_tsc(const tk_xray_header *h);
@@ -73,21 +73,21 @@ TK_API int tk_xray_is_function(tk_xray_kind k);
 /* One record with its reconstructed context. Borrowed until the next call of tk_xray_next. */
 typedef struct tk_xray_record {
     tk_xray_kind kind;
-    uint64_t offset;     /* byte offset of the record in the file content */
-    uint32_t buffer;     /* FDR: index of the buffer in file order; basic: 0 */
-    int32_t tid;         /* thread id (from NewBuffer, or the basic record) */
-    int32_t pid;         /* process id (Pid record / basic v3), 0 when the trace has none */
-    uint16_t cpu;        /* CPU from the last NewCPUId (basic: the record's) */
-    uint64_t tsc;        /* absolute timestamp of function/event records (and NewCPUId/TSCWrap) */
-    uint32_t func_id;    /* function records; basic ARG_PAYLOAD */
-    uint32_t delta;      /* FDR function records: raw tsc delta */
-    uint64_t value;      /* CallArgument/ARG_PAYLOAD arg, BufferExtents size, Walltime seconds,
+    uint64_t offset; /* byte offset of the record in the file content */
+    uint32_t buffer; /* FDR: index of the buffer in file order; basic: 0 */
+    int32_t tid; /* thread id (from NewBuffer, or the basic record) */
+    int32_t pid; /* process id (Pid record / basic v3), 0 when the trace has none */
+    uint16_t cpu; /* CPU from the last NewCPUId (basic: the record's) */
+    uint64_t tsc; /* absolute timestamp of function/event records (and NewCPUId/TSCWrap) */
+    uint32_t func_id; /* function records; basic ARG_PAYLOAD */
+    uint32_t delta; /* FDR function records: raw tsc delta */
+    uint64_t value; /* CallArgument/ARG_PAYLOAD arg, BufferExtents size, Walltime seconds,
                             NewBuffer tid, Pid pid, NewCPUId/TSCWrap tsc */
-    uint32_t micros;     /* Walltime microseconds */
-    int32_t event_size;  /* custom/typed event payload size */
+    uint32_t micros; /* Walltime microseconds */
+    int32_t event_size; /* custom/typed event payload size */
     uint16_t event_type; /* typed event type */
     const uint8_t *payload; /* custom/typed event payload (event_size bytes) */
-    uint32_t nargs;      /* ENTER_ARGS: arguments found in the records that follow */
+    uint32_t nargs; /* ENTER_ARGS: arguments found in the records that follow */
     uint64_t args[TK_XRAY_MAX_ARGS];
 } tk_xray_record;
 
@@ -113,14 +113,17 @@ typedef struct tk_xray_options {
     int partial;
 } tk_xray_options;
 
-#define TK_XRAY_OPTIONS_INIT {0, NULL, 0, 0}
+#define TK_XRAY_OPTIONS_INIT \
+    { \
+        0, NULL, 0, 0 \
+    }
 
 /* Open a reader over an input positioned at the start of the content. The input must stay
  * open while the reader is used. Returns TK_OK, TK_ERR_FORMAT (bad header),
  * TK_ERR_UNSUPPORTED (a version tracekit does not read), TK_ERR_IO,
  * TK_ERR_NOMEM. The caller owns *out (tk_xray_free). */
 TK_API tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options *opt,
-                       tk_error *err);
+                              tk_error *err);
 TK_API void tk_xray_free(tk_xray_reader *r);
 TK_API const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
 
@@ -132,16 +135,16 @@ TK_API tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *
 /* Buffers and results of tk_xray_next_calls. The caller provides the arrays and capacities;
  * the arg and event arrays may be NULL (those records are then skipped). */
 typedef struct tk_xray_calls {
-    uint8_t *kind;  /* tk_event_kind values: 0 enter (also EnterArgs), 1 exit, 2 tail exit */
+    uint8_t *kind; /* tk_event_kind values: 0 enter (also EnterArgs), 1 exit, 2 tail exit */
     uint64_t *func;
     uint64_t *tsc;
     size_t cap;
-    uint32_t *arg_at;     /* call index of each enter with arguments */
+    uint32_t *arg_at; /* call index of each enter with arguments */
     uint8_t *arg_count;
     uint64_t *arg_values; /* TK_XRAY_MAX_ARGS slots each */
     size_t arg_cap;
     tk_xray_record *events; /* custom/typed event records (payloads point into the file) */
-    uint32_t *event_at;     /* the call index the event comes before */
+    uint32_t *event_at; /* the call index the event comes before */
     size_t event_cap;
     /* results */
     size_t n, nargs, nevents;
@@ -178,8 +181,8 @@ typedef struct tk_xray_events tk_xray_events;
 /* An events-model source over a reader: function records and custom/typed events with dense
  * thread indices (by pid and tid, in order of first appearance). map (may be NULL) names the
  * functions. Borrows r and map. Caller owns *out. */
-TK_API tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_xray_map *map,
-                              tk_error *err);
+TK_API tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r,
+                                     const tk_xray_map *map, tk_error *err);
 TK_API void tk_xray_events_free(tk_xray_events *e);
 /* Fill src so that analyses and exporters can pull from e. */
 TK_API void tk_xray_events_source(tk_xray_events *e, struct tk_event_source *src);
@@ -200,7 +203,7 @@ typedef struct tk_xray_thread_summary {
 
 typedef struct tk_xray_summary {
     uint64_t by_kind[TK_XRAY_KIND_MAX];
-    uint64_t functions;           /* function records */
+    uint64_t functions; /* function records */
     uint64_t first_tsc, last_tsc; /* of function records and events; first > last when none */
     tk_xray_thread_summary *threads; /* in order of first appearance */
     size_t nthreads;
@@ -225,20 +228,21 @@ typedef struct tk_xray_check_summary {
  * exits without entries, function ids missing from map (may be NULL). Every problem goes to
  * diag with its byte offset; returns TK_OK unless the check itself failed (TK_ERR_NOMEM). */
 TK_API tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_diag *diag,
-                        tk_xray_check_summary *sum, tk_error *err);
+                               tk_xray_check_summary *sum, tk_error *err);
 
 /* Canonical text: the header, then one line per record ("@offset kind fields..."). */
-TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, const tk_writer *out, tk_error *err);
+TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, const tk_writer *out,
+                              tk_error *err);
 
 /* ---- instrumentation map and symbols ------------------------------------- */
 
 typedef struct tk_xray_function {
-    uint32_t id;          /* 1-based, as the runtime assigns them */
-    uint64_t address;     /* link-time address of the function */
-    const char *name;     /* demangled symbol name, or NULL when unknown */
-    const char *file;     /* DWARF file of the function, or NULL */
-    uint32_t line;        /* DWARF line, or 0 */
-    uint32_t sleds;       /* sleds of the function */
+    uint32_t id; /* 1-based, as the runtime assigns them */
+    uint64_t address; /* link-time address of the function */
+    const char *name; /* demangled symbol name, or NULL when unknown */
+    const char *file; /* DWARF file of the function, or NULL */
+    uint32_t line; /* DWARF line, or 0 */
+    uint32_t sleds; /* sleds of the function */
     int always_instrument;
     int logs_args;
 } tk_xray_function;

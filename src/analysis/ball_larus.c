@@ -13,46 +13,45 @@ enum { DAG_REAL = 0, DAG_FROM_ENTRY = 1, DAG_TO_EXIT = 2 };
 
 typedef struct dag_edge {
     uint32_t src, dst;
-    uint32_t origin;    /* index into the caller's edges */
+    uint32_t origin; /* index into the caller's edges */
     uint8_t kind;
-    uint8_t known;      /* weight is known (given, or rebuilt from a gap) */
-    uint8_t guessed;    /* TO_EXIT weight taken from a gap shared by several back edges */
+    uint8_t known; /* weight is known (given, or rebuilt from a gap) */
+    uint8_t guessed; /* TO_EXIT weight taken from a gap shared by several back edges */
     uint64_t weight;
 } dag_edge;
 
 /* Decode table: the out-edges of each node as contiguous intervals. */
 typedef struct out_slot {
-    uint64_t lo, hi;       /* path numbers [lo, hi) go through this edge */
+    uint64_t lo, hi; /* path numbers [lo, hi) go through this edge */
     uint32_t dst, origin;
     uint8_t kind, guessed;
 } out_slot;
 
 struct tk_bl {
     uint32_t n, entry, exit;
-    out_slot *slots;       /* ne, in out_list order */
+    out_slot *slots; /* ne, in out_list order */
     size_t slots_cap;
     dag_edge *e;
     size_t ne, ecap;
     size_t norig;
-    uint32_t *exit_dummy;  /* per original edge: its TO_EXIT dag edge, or NONE */
+    uint32_t *exit_dummy; /* per original edge: its TO_EXIT dag edge, or NONE */
     size_t exit_dummy_cap;
-    uint32_t *out_start;   /* n + 1 */
-    uint32_t *out_list;    /* ne: dag edges grouped by source, sorted by weight */
-    uint32_t *topo;        /* n: topological order of the DAG */
-    uint64_t *np;          /* n: NumPaths */
-    uint32_t *scratch;     /* n */
-    uint32_t *scratch2;    /* n */
+    uint32_t *out_start; /* n + 1 */
+    uint32_t *out_list; /* ne: dag edges grouped by source, sorted by weight */
+    uint32_t *topo; /* n: topological order of the DAG */
+    uint64_t *np; /* n: NumPaths */
+    uint32_t *scratch; /* n */
+    uint32_t *scratch2; /* n */
     size_t ncap;
     uint32_t ntopo;
     uint64_t total;
-    int counted;           /* np is valid */
+    int counted; /* np is valid */
 };
 
 static void report(tk_bl_issue_fn fn, void *ctx, tk_bl_issue_kind kind, tk_severity sev,
                    uint32_t node, uint32_t edge, uint32_t other, int64_t a, int64_t b)
 {
-    if (!fn)
-        return;
+    if (!fn) return;
     tk_bl_issue is = {kind, sev, node, edge, other, a, b};
     fn(ctx, &is);
 }
@@ -65,8 +64,7 @@ tk_status tk_bl_open(tk_bl **out, tk_error *err)
 
 void tk_bl_free(tk_bl *bl)
 {
-    if (!bl)
-        return;
+    if (!bl) return;
     tk_free(bl->e);
     tk_free(bl->slots);
     tk_free(bl->exit_dummy);
@@ -81,30 +79,23 @@ void tk_bl_free(tk_bl *bl)
 
 static int grow_nodes(tk_bl *bl, uint32_t n)
 {
-    if (n + (size_t)1 <= bl->ncap)
-        return 0;
+    if (n + (size_t)1 <= bl->ncap) return 0;
     size_t cap = bl->ncap ? bl->ncap : 16;
-    while (cap < n + (size_t)1)
-        cap *= 2;
+    while (cap < n + (size_t)1) cap *= 2;
     uint32_t *os = tk_reallocarray(bl->out_start, cap, sizeof *os);
-    if (!os)
-        return -1;
+    if (!os) return -1;
     bl->out_start = os;
     uint32_t *tp = tk_reallocarray(bl->topo, cap, sizeof *tp);
-    if (!tp)
-        return -1;
+    if (!tp) return -1;
     bl->topo = tp;
     uint64_t *np = tk_reallocarray(bl->np, cap, sizeof *np);
-    if (!np)
-        return -1;
+    if (!np) return -1;
     bl->np = np;
     uint32_t *s = tk_reallocarray(bl->scratch, cap, sizeof *s);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     bl->scratch = s;
     s = tk_reallocarray(bl->scratch2, cap, sizeof *s);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     bl->scratch2 = s;
     bl->ncap = cap;
     return 0;
@@ -115,13 +106,11 @@ static int push_edge(tk_bl *bl, dag_edge de)
     if (bl->ne == bl->ecap) {
         size_t cap = bl->ecap ? bl->ecap * 2 : 32;
         dag_edge *e = tk_reallocarray(bl->e, cap, sizeof *e);
-        if (!e)
-            return -1;
+        if (!e) return -1;
         bl->e = e;
         bl->ecap = cap;
         uint32_t *ol = tk_reallocarray(bl->out_list, cap, sizeof *ol);
-        if (!ol)
-            return -1;
+        if (!ol) return -1;
         bl->out_list = ol;
     }
     bl->e[bl->ne++] = de;
@@ -133,18 +122,14 @@ static int push_edge(tk_bl *bl, dag_edge de)
 static tk_status build_dag(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                            const tk_bl_edge *edges, size_t nedges)
 {
-    if (entry >= nnodes || exit >= nnodes || nedges >= UINT32_MAX / 2 ||
-        nnodes >= UINT32_MAX - 1)
+    if (entry >= nnodes || exit >= nnodes || nedges >= UINT32_MAX / 2 || nnodes >= UINT32_MAX - 1)
         return TK_ERR_ARG;
     for (size_t i = 0; i < nedges; i++)
-        if (edges[i].src >= nnodes || edges[i].dst >= nnodes)
-            return TK_ERR_ARG;
-    if (grow_nodes(bl, nnodes) != 0)
-        return TK_ERR_NOMEM;
+        if (edges[i].src >= nnodes || edges[i].dst >= nnodes) return TK_ERR_ARG;
+    if (grow_nodes(bl, nnodes) != 0) return TK_ERR_NOMEM;
     if (bl->exit_dummy_cap < nedges + 1) {
         uint32_t *ed = tk_reallocarray(bl->exit_dummy, nedges + 1, sizeof *ed);
-        if (!ed)
-            return TK_ERR_NOMEM;
+        if (!ed) return TK_ERR_NOMEM;
         bl->exit_dummy = ed;
         bl->exit_dummy_cap = nedges + 1;
     }
@@ -160,31 +145,24 @@ static tk_status build_dag(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t 
         bl->exit_dummy[i] = TK_BL_NONE;
         if (!ed->back) {
             dag_edge de = {ed->src, ed->dst, (uint32_t)i, DAG_REAL, 1, 0, ed->weight};
-            if (push_edge(bl, de) != 0)
-                return TK_ERR_NOMEM;
+            if (push_edge(bl, de) != 0) return TK_ERR_NOMEM;
         } else {
             bl->exit_dummy[i] = (uint32_t)bl->ne;
             dag_edge de = {ed->src, exit, (uint32_t)i, DAG_TO_EXIT, 0, 0, 0};
-            if (push_edge(bl, de) != 0)
-                return TK_ERR_NOMEM;
+            if (push_edge(bl, de) != 0) return TK_ERR_NOMEM;
         }
     }
     for (size_t i = 0; i < nedges; i++) {
-        if (!edges[i].back)
-            continue;
+        if (!edges[i].back) continue;
         dag_edge de = {entry, edges[i].dst, (uint32_t)i, DAG_FROM_ENTRY, 1, 0, edges[i].weight};
-        if (push_edge(bl, de) != 0)
-            return TK_ERR_NOMEM;
+        if (push_edge(bl, de) != 0) return TK_ERR_NOMEM;
     }
     /* group out-edges by source (stable: keeps edge order) */
     memset(bl->out_start, 0, (nnodes + (size_t)1) * sizeof *bl->out_start);
-    for (size_t i = 0; i < bl->ne; i++)
-        bl->out_start[bl->e[i].src + 1]++;
-    for (uint32_t v = 0; v < nnodes; v++)
-        bl->out_start[v + 1] += bl->out_start[v];
+    for (size_t i = 0; i < bl->ne; i++) bl->out_start[bl->e[i].src + 1]++;
+    for (uint32_t v = 0; v < nnodes; v++) bl->out_start[v + 1] += bl->out_start[v];
     memcpy(bl->scratch, bl->out_start, nnodes * sizeof *bl->scratch);
-    for (size_t i = 0; i < bl->ne; i++)
-        bl->out_list[bl->scratch[bl->e[i].src]++] = (uint32_t)i;
+    for (size_t i = 0; i < bl->ne; i++) bl->out_list[bl->scratch[bl->e[i].src]++] = (uint32_t)i;
     return TK_OK;
 }
 
@@ -194,23 +172,19 @@ static int topo_sort(tk_bl *bl, tk_bl_issue_fn fn, void *ctx)
     uint32_t n = bl->n;
     uint32_t *indeg = bl->scratch;
     memset(indeg, 0, n * sizeof *indeg);
-    for (size_t i = 0; i < bl->ne; i++)
-        indeg[bl->e[i].dst]++;
+    for (size_t i = 0; i < bl->ne; i++) indeg[bl->e[i].dst]++;
     uint32_t head = 0, tail = 0;
     for (uint32_t v = 0; v < n; v++)
-        if (indeg[v] == 0)
-            bl->topo[tail++] = v;
+        if (indeg[v] == 0) bl->topo[tail++] = v;
     while (head < tail) {
         uint32_t v = bl->topo[head++];
         for (uint32_t k = bl->out_start[v]; k < bl->out_start[v + 1]; k++) {
             uint32_t t = bl->e[bl->out_list[k]].dst;
-            if (--indeg[t] == 0)
-                bl->topo[tail++] = t;
+            if (--indeg[t] == 0) bl->topo[tail++] = t;
         }
     }
     bl->ntopo = tail;
-    if (tail == n)
-        return 0;
+    if (tail == n) return 0;
     /* Left over: nodes on a cycle and nodes downstream of one. Peel off,
      * backwards, every left-over node whose left-over successors are all
      * gone: what remains lies on a cycle (or between two). outdeg counts
@@ -229,27 +203,22 @@ static int topo_sort(tk_bl *bl, tk_bl_issue_fn fn, void *ctx)
     memset(outdeg, 0, n * sizeof *outdeg);
     for (size_t i = 0; i < bl->ne; i++) {
         pred_start[bl->e[i].dst + 1]++;
-        if (indeg[bl->e[i].src] != 0 && indeg[bl->e[i].dst] != 0)
-            outdeg[bl->e[i].src]++;
+        if (indeg[bl->e[i].src] != 0 && indeg[bl->e[i].dst] != 0) outdeg[bl->e[i].src]++;
     }
-    for (uint32_t v = 0; v < n; v++)
-        pred_start[v + 1] += pred_start[v];
+    for (uint32_t v = 0; v < n; v++) pred_start[v + 1] += pred_start[v];
     uint32_t *pos = bl->topo; /* free until the graph is acyclic */
     memcpy(pos, pred_start, n * sizeof *pos);
-    for (size_t i = 0; i < bl->ne; i++)
-        pred_list[pos[bl->e[i].dst]++] = (uint32_t)i;
+    for (size_t i = 0; i < bl->ne; i++) pred_list[pos[bl->e[i].dst]++] = (uint32_t)i;
     uint32_t *queue = pos;
     head = tail = 0;
     for (uint32_t v = 0; v < n; v++)
-        if (indeg[v] != 0 && outdeg[v] == 0)
-            queue[tail++] = v;
+        if (indeg[v] != 0 && outdeg[v] == 0) queue[tail++] = v;
     while (head < tail) {
         uint32_t v = queue[head++];
         indeg[v] = 0; /* peeled */
         for (uint32_t k = pred_start[v]; k < pred_start[v + 1]; k++) {
             uint32_t u = bl->e[pred_list[k]].src;
-            if (indeg[u] != 0 && outdeg[u] > 0 && --outdeg[u] == 0)
-                queue[tail++] = u;
+            if (indeg[u] != 0 && outdeg[u] > 0 && --outdeg[u] == 0) queue[tail++] = u;
         }
     }
     tk_free(pred_start);
@@ -275,13 +244,12 @@ static int count_paths(tk_bl *bl, tk_bl_issue_fn fn, void *ctx, int *dead_ends)
         int ovf = 0;
         for (uint32_t k = bl->out_start[v]; k < bl->out_start[v + 1]; k++) {
             uint64_t t = bl->np[bl->e[bl->out_list[k]].dst];
-            if (__builtin_add_overflow(sum, t, &sum))
-                ovf = 1;
+            if (__builtin_add_overflow(sum, t, &sum)) ovf = 1;
         }
         if (ovf) {
             if (!overflow)
-                report(fn, ctx, TK_BL_ISSUE_OVERFLOW, TK_SEV_ERROR, v, TK_BL_NONE, TK_BL_NONE,
-                       0, 0);
+                report(fn, ctx, TK_BL_ISSUE_OVERFLOW, TK_SEV_ERROR, v, TK_BL_NONE, TK_BL_NONE, 0,
+                       0);
             overflow = 1;
             sum = UINT64_MAX;
         }
@@ -297,8 +265,7 @@ static int count_paths(tk_bl *bl, tk_bl_issue_fn fn, void *ctx, int *dead_ends)
 /* Sort edge indices by weight (stable merge sort; tmp holds n entries). */
 static void sort_by_weight(const dag_edge *e, uint32_t *list, uint32_t n, uint32_t *tmp)
 {
-    if (n < 2)
-        return;
+    if (n < 2) return;
     if (n <= 16) {
         for (uint32_t i = 1; i < n; i++) {
             uint32_t x = list[i];
@@ -315,12 +282,9 @@ static void sort_by_weight(const dag_edge *e, uint32_t *list, uint32_t n, uint32
     sort_by_weight(e, list, h, tmp);
     sort_by_weight(e, list + h, n - h, tmp);
     uint32_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = e[list[j]].weight < e[list[i]].weight ? list[j++] : list[i++];
-    while (i < h)
-        tmp[k++] = list[i++];
-    while (j < n)
-        tmp[k++] = list[j++];
+    while (i < h && j < n) tmp[k++] = e[list[j]].weight < e[list[i]].weight ? list[j++] : list[i++];
+    while (i < h) tmp[k++] = list[i++];
+    while (j < n) tmp[k++] = list[j++];
     memcpy(list, tmp, n * sizeof *list);
 }
 
@@ -331,22 +295,19 @@ static size_t check_intervals(tk_bl *bl, tk_bl_issue_fn fn, void *ctx, uint32_t 
     size_t errors = 0;
     for (uint32_t v = 0; v < bl->n; v++) {
         uint32_t lo = bl->out_start[v], hi = bl->out_start[v + 1];
-        if (lo == hi)
-            continue;
+        if (lo == hi) continue;
         /* put known edges first, unknown (hidden exits) after, keeping order */
         uint32_t nk = 0;
         for (uint32_t k = lo; k < hi; k++)
-            if (bl->e[bl->out_list[k]].known)
-                tmp[nk++] = bl->out_list[k];
+            if (bl->e[bl->out_list[k]].known) tmp[nk++] = bl->out_list[k];
         uint32_t nu = nk;
         for (uint32_t k = lo; k < hi; k++)
-            if (!bl->e[bl->out_list[k]].known)
-                tmp[nu++] = bl->out_list[k];
+            if (!bl->e[bl->out_list[k]].known) tmp[nu++] = bl->out_list[k];
         memcpy(bl->out_list + lo, tmp, (hi - lo) * sizeof *tmp);
         uint32_t *known = bl->out_list + lo;
         sort_by_weight(bl->e, known, nk, tmp);
         uint64_t npv = bl->np[v];
-        uint64_t cursor = 0;   /* first number not yet covered */
+        uint64_t cursor = 0; /* first number not yet covered */
         uint32_t next_unknown = lo + nk;
         uint32_t unknown_left = hi - lo - nk;
         uint32_t prev = TK_BL_NONE;
@@ -386,8 +347,7 @@ static size_t check_intervals(tk_bl *bl, tk_bl_issue_fn fn, void *ctx, uint32_t 
         }
         /* several back edges leaving v: which gap is whose is not recorded */
         if (hi - lo - nk > 1)
-            for (uint32_t k = lo + nk; k < hi; k++)
-                bl->e[bl->out_list[k]].guessed = 1;
+            for (uint32_t k = lo + nk; k < hi; k++) bl->e[bl->out_list[k]].guessed = 1;
         /* with no collision the gaps are exactly as many as the hidden exits;
          * anything left means a collision was reported above */
         sort_by_weight(bl->e, bl->out_list + lo, hi - lo, tmp);
@@ -402,8 +362,7 @@ static size_t check_increments(tk_bl *bl, const tk_bl_edge *edges, tk_bl_issue_f
     uint32_t n = bl->n;
     /* potential per node; scratch2 marks which are set (1) and which had an error (2) */
     int64_t *phi = tk_calloc(n ? n : 1, sizeof *phi);
-    if (!phi)
-        return 0;
+    if (!phi) return 0;
     uint32_t *state = bl->scratch2;
     memset(state, 0, n * sizeof *state);
     uint32_t *via = bl->scratch;
@@ -411,12 +370,10 @@ static size_t check_increments(tk_bl *bl, const tk_bl_edge *edges, tk_bl_issue_f
     via[bl->entry] = TK_BL_NONE;
     for (uint32_t i = 0; i < bl->ntopo; i++) {
         uint32_t v = bl->topo[i];
-        if (state[v] != 1)
-            continue;
+        if (state[v] != 1) continue;
         for (uint32_t k = bl->out_start[v]; k < bl->out_start[v + 1]; k++) {
             const dag_edge *d = &bl->e[bl->out_list[k]];
-            if (d->kind == DAG_TO_EXIT)
-                continue; /* hidden bottom increment: free */
+            if (d->kind == DAG_TO_EXIT) continue; /* hidden bottom increment: free */
             const tk_bl_edge *orig = &edges[d->origin];
             int64_t val;
             __int128 wide = (__int128)phi[v] + orig->inc - (__int128)d->weight;
@@ -438,8 +395,8 @@ static size_t check_increments(tk_bl *bl, const tk_bl_edge *edges, tk_bl_issue_f
                 errors++;
             }
             if (d->dst == bl->exit && val != 0 && state[d->dst] != 2) {
-                report(fn, ctx, TK_BL_ISSUE_INC_EXIT, TK_SEV_ERROR, d->dst, d->origin,
-                       TK_BL_NONE, val, 0);
+                report(fn, ctx, TK_BL_ISSUE_INC_EXIT, TK_SEV_ERROR, d->dst, d->origin, TK_BL_NONE,
+                       val, 0);
                 state[d->dst] = 2;
                 errors++;
             }
@@ -470,8 +427,8 @@ static void check_reachable(tk_bl *bl, tk_bl_issue_fn fn, void *ctx)
     }
     for (uint32_t v = 0; v < bl->n; v++)
         if (!seen[v])
-            report(fn, ctx, TK_BL_ISSUE_UNREACHABLE, TK_SEV_WARNING, v, TK_BL_NONE, TK_BL_NONE,
-                   0, 0);
+            report(fn, ctx, TK_BL_ISSUE_UNREACHABLE, TK_SEV_WARNING, v, TK_BL_NONE, TK_BL_NONE, 0,
+                   0);
 }
 
 /* Known out-edges as [lo, hi) slots in weight order (unknown ones left out). */
@@ -479,8 +436,7 @@ static int build_slots(tk_bl *bl)
 {
     if (bl->slots_cap < bl->ne + 1) {
         out_slot *sl = tk_reallocarray(bl->slots, bl->ne + 1, sizeof *sl);
-        if (!sl)
-            return -1;
+        if (!sl) return -1;
         bl->slots = sl;
         bl->slots_cap = bl->ne + 1;
     }
@@ -493,8 +449,7 @@ static int build_slots(tk_bl *bl)
         o->guessed = d->guessed;
         o->lo = d->weight;
         /* unknown or overflowing: an empty slot never matches */
-        if (!d->known || __builtin_add_overflow(d->weight, bl->np[d->dst], &o->hi))
-            o->hi = o->lo;
+        if (!d->known || __builtin_add_overflow(d->weight, bl->np[d->dst], &o->hi)) o->hi = o->lo;
     }
     return 0;
 }
@@ -509,23 +464,19 @@ static tk_status load_built(tk_bl *bl, const tk_bl_edge *edges, tk_bl_issue_fn f
             errors++;
         }
     }
-    if (topo_sort(bl, fn, ctx) != 0)
-        return TK_ERR_CHECK;
+    if (topo_sort(bl, fn, ctx) != 0) return TK_ERR_CHECK;
     int dead = 0;
-    if (count_paths(bl, fn, ctx, &dead) != 0)
-        return TK_ERR_LIMIT;
+    if (count_paths(bl, fn, ctx, &dead) != 0) return TK_ERR_LIMIT;
     bl->counted = 1;
     bl->total = bl->np[bl->entry];
     check_reachable(bl, fn, ctx);
     uint32_t *tmp = tk_reallocarray(NULL, bl->ne ? bl->ne : 1, sizeof *tmp);
-    if (!tmp)
-        return TK_ERR_NOMEM;
+    if (!tmp) return TK_ERR_NOMEM;
     errors += check_intervals(bl, fn, ctx, tmp);
     tk_free(tmp);
     errors += check_increments(bl, edges, fn, ctx);
     errors += (size_t)dead;
-    if (build_slots(bl) != 0)
-        return TK_ERR_NOMEM;
+    if (build_slots(bl) != 0) return TK_ERR_NOMEM;
     return errors ? TK_ERR_CHECK : TK_OK;
 }
 
@@ -543,11 +494,11 @@ static tk_status numbering_status(tk_status st, tk_error *err)
 }
 
 tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                     const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err)
+                     const tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx,
+                     tk_error *err)
 {
     tk_status st = build_dag(bl, nnodes, entry, exit, edges, nedges);
-    if (st != TK_OK)
-        return numbering_status(st, err);
+    if (st != TK_OK) return numbering_status(st, err);
     return numbering_status(load_built(bl, edges, fn, ctx), err);
 }
 
@@ -567,17 +518,13 @@ static tk_status mark_back_edges(tk_bl *bl, uint32_t nnodes, uint32_t entry, tk_
         goto done;
     }
     (void)bl;
-    for (size_t i = 0; i < nedges; i++)
-        start[edges[i].src + 1]++;
-    for (uint32_t v = 0; v < nnodes; v++)
-        start[v + 1] += start[v];
+    for (size_t i = 0; i < nedges; i++) start[edges[i].src + 1]++;
+    for (uint32_t v = 0; v < nnodes; v++) start[v + 1] += start[v];
     memcpy(pos, start, nnodes * sizeof *pos);
-    for (size_t i = 0; i < nedges; i++)
-        list[pos[edges[i].src]++] = (uint32_t)i;
+    for (size_t i = 0; i < nedges; i++) list[pos[edges[i].src]++] = (uint32_t)i;
     for (uint32_t root_i = 0; root_i <= nnodes; root_i++) {
         uint32_t root = root_i == 0 ? entry : root_i - 1;
-        if (root >= nnodes || color[root])
-            continue;
+        if (root >= nnodes || color[root]) continue;
         uint32_t sp = 0;
         stack[sp++] = root;
         pos[root] = start[root];
@@ -629,23 +576,18 @@ static tk_status push_initialization(uint32_t n, uint32_t entry, uint32_t exit, 
     }
     for (size_t i = 0; i < ne; i++) {
         preds[edges[i].dst] += edges[i].back ? 2 : 1;
-        if (!edges[i].back)
-            start[edges[i].src + 1]++;
+        if (!edges[i].back) start[edges[i].src + 1]++;
     }
-    for (uint32_t v = 0; v < n; v++)
-        start[v + 1] += start[v];
+    for (uint32_t v = 0; v < n; v++) start[v + 1] += start[v];
     memcpy(fill, start, n * sizeof *fill);
     for (size_t i = 0; i < ne; i++)
-        if (!edges[i].back)
-            list[fill[edges[i].src]++] = (uint32_t)i;
+        if (!edges[i].back) list[fill[edges[i].src]++] = (uint32_t)i;
     size_t sp = 0;
-    for (uint32_t k = start[entry]; k < start[entry + 1]; k++)
-        work[sp++] = list[k];
+    for (uint32_t k = start[entry]; k < start[entry + 1]; k++) work[sp++] = list[k];
     while (sp > 0) {
         tk_bl_edge *e = &edges[work[--sp]];
         uint32_t t = e->dst;
-        if (preds[t] != 1 || t == exit)
-            continue;
+        if (preds[t] != 1 || t == exit) continue;
         for (uint32_t k = start[t]; k < start[t + 1]; k++) {
             if (__builtin_add_overflow(edges[list[k]].inc, e->inc, &edges[list[k]].inc)) {
                 st = TK_ERR_LIMIT; /* not reached when the paths fit in int64 */
@@ -668,15 +610,11 @@ static tk_status number_common(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint3
                                tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx)
 {
     tk_status st = build_dag(bl, nnodes, entry, exit, edges, nedges);
-    if (st != TK_OK)
-        return st;
-    for (size_t i = 0; i < bl->ne; i++)
-        bl->e[i].known = 0;
-    if (topo_sort(bl, fn, ctx) != 0)
-        return TK_ERR_CHECK;
+    if (st != TK_OK) return st;
+    for (size_t i = 0; i < bl->ne; i++) bl->e[i].known = 0;
+    if (topo_sort(bl, fn, ctx) != 0) return TK_ERR_CHECK;
     int dead = 0;
-    if (count_paths(bl, fn, ctx, &dead) != 0)
-        return TK_ERR_LIMIT;
+    if (count_paths(bl, fn, ctx, &dead) != 0) return TK_ERR_LIMIT;
     /* increments are signed 64-bit (csi-cc's long): more paths than
      * INT64_MAX cannot be instrumented (csi-cc stops at ULONG_MAX/2-1) */
     if (bl->np[entry] > (uint64_t)INT64_MAX) {
@@ -702,37 +640,34 @@ static tk_status number_common(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint3
         }
     }
     st = push_initialization(nnodes, entry, exit, edges, nedges);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     /* reload as given weights: the hidden exits come back from the gaps, in
      * the same order, and everything is checked once more */
     st = build_dag(bl, nnodes, entry, exit, edges, nedges);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     st = load_built(bl, edges, fn, ctx);
     if (st == TK_OK)
         for (size_t i = 0; i < bl->ne; i++)
-            bl->e[i].guessed = bl->slots[i].guessed = 0; /* fresh numbering: the gap order is ours */
+            bl->e[i].guessed = bl->slots[i].guessed =
+                0; /* fresh numbering: the gap order is ours */
     return st;
 }
 
-tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                       tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err)
+tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit, tk_bl_edge *edges,
+                       size_t nedges, tk_bl_issue_fn fn, void *ctx, tk_error *err)
 {
-    if (entry >= nnodes || exit >= nnodes)
-        return numbering_status(TK_ERR_ARG, err);
+    if (entry >= nnodes || exit >= nnodes) return numbering_status(TK_ERR_ARG, err);
     for (size_t i = 0; i < nedges; i++)
         if (edges[i].src >= nnodes || edges[i].dst >= nnodes)
             return numbering_status(TK_ERR_ARG, err);
     tk_status st = mark_back_edges(bl, nnodes, entry, edges, nedges);
-    if (st != TK_OK)
-        return numbering_status(st, err);
+    if (st != TK_OK) return numbering_status(st, err);
     return numbering_status(number_common(bl, nnodes, entry, exit, edges, nedges, fn, ctx), err);
 }
 
 tk_status tk_bl_number_keep_back(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
-                                 tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn,
-                                 void *ctx, tk_error *err)
+                                 tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx,
+                                 tk_error *err)
 {
     return numbering_status(number_common(bl, nnodes, entry, exit, edges, nedges, fn, ctx), err);
 }
@@ -774,20 +709,18 @@ static const out_slot *find_slot(const tk_bl *bl, uint32_t v, uint64_t r)
         }
         /* equal starts (a broken numbering) may precede: scan back */
         lo = a;
-        while (lo > bl->out_start[v] && s[lo - 1].lo == s[a].lo)
-            lo--;
+        while (lo > bl->out_start[v] && s[lo - 1].lo == s[a].lo) lo--;
         hi = a + 1;
     }
     for (uint32_t k = lo; k < hi; k++)
-        if (s[k].lo <= r && r < s[k].hi)
-            return &s[k];
+        if (s[k].lo <= r && r < s[k].hi) return &s[k];
     return NULL;
 }
 
 static tk_status broken(tk_error *err, uint64_t id)
 {
-    return tk_error_set(err, TK_ERR_FORMAT, "path %" PRIu64 " does not decode: the numbering is broken",
-                        id);
+    return tk_error_set(err, TK_ERR_FORMAT,
+                        "path %" PRIu64 " does not decode: the numbering is broken", id);
 }
 
 tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path, tk_error *err)
@@ -797,7 +730,8 @@ tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path, tk_error 
     path->end_edge = TK_BL_NONE;
     path->end_ambiguous = 0;
     if (!bl->counted || id >= bl->total)
-        return tk_error_set(err, TK_ERR_ARG, "no path %" PRIu64 " (the graph has %" PRIu64 ")", id, tk_bl_total(bl));
+        return tk_error_set(err, TK_ERR_ARG, "no path %" PRIu64 " (the graph has %" PRIu64 ")", id,
+                            tk_bl_total(bl));
     uint64_t r = id;
     uint32_t v = bl->entry;
     uint32_t *nodes = path->nodes, *edges = path->edges;
@@ -824,8 +758,7 @@ tk_status tk_bl_decode(const tk_bl *bl, uint64_t id, tk_bl_path *path, tk_error 
                 path->end_ambiguous = d->guessed;
                 return r == 0 ? TK_OK : broken(err, id);
             }
-            if (edges)
-                edges[len] = d->origin;
+            if (edges) edges[len] = d->origin;
             nodes[len++] = v;
         }
         v = d->dst;

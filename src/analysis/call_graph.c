@@ -105,7 +105,7 @@ static tk_status add_vec(uint64_t *d, const uint64_t *s, size_t n)
 /* A call arc inside an SCC: the rows of one caller -> callee pair, added. */
 typedef struct inner_arc {
     uint32_t callee, caller; /* local indexes */
-    size_t row;              /* a row of the pair (global row number) */
+    size_t row; /* a row of the pair (global row number) */
 } inner_arc;
 
 static int cmp_inner(const void *x, const void *y)
@@ -130,13 +130,13 @@ typedef struct est {
     uint64_t *in_ext; /* n * nev: calls into the node from other SCCs */
     /* the k nodes in cycles, by local index (in node order) */
     size_t k;
-    uint32_t *local;    /* node -> local index, UINT32_MAX outside cycles */
-    uint32_t *node;     /* local -> node */
-    uint32_t *cq;       /* local -> its SCC among the SCCs with cycles (0 .. nq - 1) */
+    uint32_t *local; /* node -> local index, UINT32_MAX outside cycles */
+    uint32_t *node; /* local -> node */
+    uint32_t *cq; /* local -> its SCC among the SCCs with cycles (0 .. nq - 1) */
     size_t nq;
     uint64_t *in_other; /* k * nev: calls into it from other nodes */
-    uint64_t *out_in;   /* k * nev: its calls inside its SCC, to itself too */
-    uint64_t *out_ext;  /* k * nev: its calls out of its SCC */
+    uint64_t *out_in; /* k * nev: its calls inside its SCC, to itself too */
+    uint64_t *out_ext; /* k * nev: its calls out of its SCC */
     uint64_t *nest_free_max; /* k * nev: the heaviest arc into it from its SCC that cannot nest */
     unsigned char *has_caller; /* called by another node */
     /* first event: all calls into it, its calls to itself; added as integers (saturating),
@@ -146,7 +146,7 @@ typedef struct est {
     inner_arc *arcs; /* inside SCCs, by callee then caller, pairs added */
     uint64_t *arc_cost; /* per arc: nev values */
     size_t narcs;
-    size_t *arc_first;   /* k + 1: the arcs into local v start at arc_first[v] */
+    size_t *arc_first; /* k + 1: the arcs into local v start at arc_first[v] */
     uint32_t *out_first; /* k + 1, and out_to: the callees of local v */
     uint32_t *out_to;
     double work; /* arc visits of the walks so far */
@@ -182,8 +182,10 @@ static const uint64_t *row_costs(const est *e, const size_t *part_start, size_t 
     size_t lo = 0, hi = e->m->nparts; /* the part holding row: part_start[lo] <= row */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (part_start[mid] <= row) lo = mid;
-        else hi = mid;
+        if (part_start[mid] <= row)
+            lo = mid;
+        else
+            hi = mid;
     }
     return e->m->parts[lo]->calls.values + (row - part_start[lo]) * (e->nev + 1) + 1;
 }
@@ -378,7 +380,8 @@ static tk_status est_inner_arcs(est *e)
         e->arc_first[v + 1] += e->arc_first[v];
         e->out_first[v + 1] += e->out_first[v];
     }
-    for (size_t x = 0; x < na; x++) e->out_to[e->out_first[e->arcs[x].caller]++] = e->arcs[x].callee;
+    for (size_t x = 0; x < na; x++)
+        e->out_to[e->out_first[e->arcs[x].caller]++] = e->arcs[x].callee;
     for (size_t v = k; v > 0; v--) e->out_first[v] = e->out_first[v - 1];
     e->out_first[0] = 0;
     for (size_t x = 0; x < na && e->leveled; x++) {
@@ -515,9 +518,9 @@ static int cmp_cycle_key(const void *x, const void *y)
 /* The SCCs with cycles as units (indexed by e->cq). */
 typedef struct units {
     uint64_t *region; /* nev each: the SCC's cost as a unit */
-    uint64_t *self;   /* nev each: its members' self costs added */
-    uint64_t *calls;  /* calls into it from outside */
-    uint32_t *start;  /* nq + 1: its members are by_comp[start[q] .. start[q + 1]) */
+    uint64_t *self; /* nev each: its members' self costs added */
+    uint64_t *calls; /* calls into it from outside */
+    uint32_t *start; /* nq + 1: its members are by_comp[start[q] .. start[q + 1]) */
     uint32_t *by_comp;
 } units;
 
@@ -630,8 +633,8 @@ static tk_status est_cycles(est *e, uint32_t *cycle, unsigned char *estimated,
         if (!mq) continue;
         est_component(e, u.by_comp + u.start[q], mq, u.region + q * ne, pos, under, order, seen,
                       estimated);
-        keys[ncycles++] = (cycle_key){e->nev ? u.region[q * ne] : 0,
-                                      e->node[u.by_comp[u.start[q]]], (uint32_t)q};
+        keys[ncycles++] =
+            (cycle_key){e->nev ? u.region[q * ne] : 0, e->node[u.by_comp[u.start[q]]], (uint32_t)q};
     }
     if (st == TK_OK) st = make_cycles(e, &u, keys, ncycles, cycle, cycles_out);
     *ncycles_out = st == TK_OK ? ncycles : 0;
@@ -646,8 +649,8 @@ static tk_status est_cycles(est *e, uint32_t *cycle, unsigned char *estimated,
 
 tk_status tk_inclusive_estimate(const tk_call_nodes *m, size_t nev, const uint64_t *totals,
                                 const unsigned char *level, uint64_t *incl, size_t stride,
-                                uint32_t *cycle, unsigned char *estimated,
-                                tk_prof_cycle **cycles, size_t *ncycles)
+                                uint32_t *cycle, unsigned char *estimated, tk_prof_cycle **cycles,
+                                size_t *ncycles)
 {
     *cycles = NULL;
     *ncycles = 0;

@@ -18,7 +18,7 @@
 typedef struct tk_call_nodes {
     const tk_prof_part *const *parts;
     size_t nparts;
-    size_t n;                /* nodes */
+    size_t n; /* nodes */
     const uint32_t *fn_node; /* function id -> node, or NULL */
     const uint32_t *row_caller, *row_callee; /* or NULL */
 } tk_call_nodes;
@@ -46,8 +46,8 @@ int tk_name_is_recursion_level(const char *name, size_t len);
  * Returns TK_OK, TK_ERR_NOMEM, TK_ERR_LIMIT. */
 tk_status tk_inclusive_estimate(const tk_call_nodes *m, size_t nev, const uint64_t *totals,
                                 const unsigned char *level, uint64_t *incl, size_t stride,
-                                uint32_t *cycle, unsigned char *estimated,
-                                tk_prof_cycle **cycles, size_t *ncycles);
+                                uint32_t *cycle, unsigned char *estimated, tk_prof_cycle **cycles,
+                                size_t *ncycles);
 
 void tk_prof_cycles_free(tk_prof_cycle *cycles, size_t n);
 

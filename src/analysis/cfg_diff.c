@@ -14,7 +14,7 @@
  * runs of a program. */
 typedef struct diff_key {
     uint64_t a, b; /* image, routine, block: (image id, offset); edge: (src key, tgt key) */
-    uint32_t c;    /* edge: type kind */
+    uint32_t c; /* edge: type kind */
     uint32_t index;
 } diff_key;
 
@@ -163,10 +163,7 @@ static void measure(const diff_side *s, tk_cfg_diff_table t, uint32_t n, uint64_
     }
 }
 
-static uint64_t distance(uint64_t x, uint64_t y)
-{
-    return x > y ? x - y : y - x;
-}
+static uint64_t distance(uint64_t x, uint64_t y) { return x > y ? x - y : y - x; }
 
 /* Largest change first, then key order. */
 static int cmp_change(const void *x, const void *y)
@@ -256,10 +253,7 @@ tk_status tk_cfg_diff_open(tk_cfg_diff **out, const tk_cfg *a, const tk_cfg *b,
     return TK_OK;
 }
 
-uint32_t tk_cfg_diff_pairs(const tk_cfg_diff *d)
-{
-    return d->npairs;
-}
+uint32_t tk_cfg_diff_pairs(const tk_cfg_diff *d) { return d->npairs; }
 
 void tk_cfg_diff_pair_get(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_pair *out)
 {
@@ -280,8 +274,8 @@ size_t tk_cfg_diff_rows_uncut(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_t
 }
 
 /* Side k's row n of table t into *r (the names from the first side that has them). */
-static void side_row(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_diff_table t,
-                     uint32_t n, int k, tk_cfg_diff_row *r)
+static void side_row(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_diff_table t, uint32_t n,
+                     int k, tk_cfg_diff_row *r)
 {
     r->has[k] = 1;
     int first = !r->has[0] || k == 0;
@@ -321,10 +315,7 @@ void tk_cfg_diff_row_get(const tk_cfg_diff *d, uint32_t pair, tk_cfg_diff_table 
     out->change = m->change;
 }
 
-uint64_t tk_cfg_diff_differences(const tk_cfg_diff *d)
-{
-    return d->differences;
-}
+uint64_t tk_cfg_diff_differences(const tk_cfg_diff *d) { return d->differences; }
 
 uint32_t tk_cfg_diff_process_count(const tk_cfg_diff *d, int side)
 {

@@ -16,8 +16,7 @@ struct tk_csi_report {
     tk_csi_report_totals totals;
 };
 
-tk_status tk_csi_report_open(tk_csi_report **out, const tk_csi_report_options *opt,
-                            tk_error *err)
+tk_status tk_csi_report_open(tk_csi_report **out, const tk_csi_report_options *opt, tk_error *err)
 {
     static const tk_csi_report_options defaults = TK_CSI_REPORT_OPTIONS_INIT;
     *out = NULL;
@@ -43,8 +42,7 @@ tk_status tk_csi_report_add(tk_csi_report *r, const tk_csi_function *fn, const c
     row.order = fn->ordinal;
     row.blocks = fn->nblocks;
     row.edges = fn->nedges;
-    for (uint32_t k = 0; k < fn->nedges; k++)
-        row.back_edges += fn->edges[k].back != 0;
+    for (uint32_t k = 0; k < fn->nedges; k++) row.back_edges += fn->edges[k].back != 0;
     tk_status ls = tk_csi_numbering_load(r->num, fn, NULL, NULL, NULL);
     row.paths = tk_bl_total(tk_csi_numbering_bl(r->num));
     row.status = ls == TK_ERR_LIMIT ? TK_CSI_PATHS_OVERFLOW
@@ -81,15 +79,12 @@ static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
         break;
     case TK_CSI_REPORT_BY_NAME: {
         int c = strcmp(a->label, b->label);
-        if (c)
-            return c;
+        if (c) return c;
         break;
     }
-    default: /* TK_CSI_REPORT_BY_ORDER */
-        break;
+    default: /* TK_CSI_REPORT_BY_ORDER */ break;
     }
-    if (x != y)
-        return x < y ? 1 : -1;
+    if (x != y) return x < y ? 1 : -1;
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -98,10 +93,7 @@ void tk_csi_report_sort(tk_csi_report *r)
     tk_qsort_r(r->rows.data, r->rows.len, sizeof *r->rows.data, cmp_rows, &r->opt.key);
 }
 
-size_t tk_csi_report_count(const tk_csi_report *r)
-{
-    return r->rows.len;
-}
+size_t tk_csi_report_count(const tk_csi_report *r) { return r->rows.len; }
 
 const tk_csi_report_row *tk_csi_report_row_at(const tk_csi_report *r, size_t i)
 {
@@ -136,8 +128,7 @@ void tk_csi_report_clear(tk_csi_report *r)
 
 void tk_csi_report_free(tk_csi_report *r)
 {
-    if (!r)
-        return;
+    if (!r) return;
     TK_VEC_FREE(&r->rows);
     tk_arena_free(&r->labels);
     tk_csi_numbering_free(r->num);

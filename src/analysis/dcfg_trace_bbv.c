@@ -20,16 +20,16 @@ typedef struct bbv_run {
     const tk_dcfg_trace_bbv_options *o;
     tk_dcfg_trace_bbv_fn fn;
     void *ctx;
-    uint64_t *slice;      /* instructions per block index in the current slice */
-    uint32_t *touched;    /* block indexes with slice[b] != 0, ntouched of them */
+    uint64_t *slice; /* instructions per block index in the current slice */
+    uint32_t *touched; /* block indexes with slice[b] != 0, ntouched of them */
     size_t ntouched;
-    uint64_t *execs;      /* executions per block index since the thread started */
-    uint8_t *is_head;     /* block index is a loop head */
+    uint64_t *execs; /* executions per block index since the thread started */
+    uint8_t *is_head; /* block index is a loop head */
     tk_dcfg_trace_bbv_entry *entries;
-    uint64_t in_slice;    /* instructions in the current slice */
-    uint64_t slices;      /* slices handed out */
+    uint64_t in_slice; /* instructions in the current slice */
+    uint64_t slices; /* slices handed out */
     uint64_t pid, tid;
-    size_t chunk;         /* the chunk decoded */
+    size_t chunk; /* the chunk decoded */
     int stop;
     uint32_t bad_edge;
 } bbv_run;
@@ -54,8 +54,7 @@ static void end_slice(bbv_run *r, uint32_t head)
         r->slice[b] = 0;
     }
     qsort(r->entries, r->ntouched, sizeof *r->entries, cmp_entry);
-    tk_dcfg_trace_bbv_slice s = {r->pid, r->tid, ++r->slices, r->entries, r->ntouched, 0, 0,
-                                 0, 0};
+    tk_dcfg_trace_bbv_slice s = {r->pid, r->tid, ++r->slices, r->entries, r->ntouched, 0, 0, 0, 0};
     if (head != TK_CFG_NONE) {
         s.at_loop_head = 1;
         s.head_id = p->blocks[head].id;
@@ -72,8 +71,10 @@ static int exec_block(bbv_run *r, uint32_t b)
 {
     uint32_t instrs = r->p->blocks[b].num_instrs;
     if (r->in_slice >= r->o->interval) {
-        if (!r->o->loop_boundaries) end_slice(r, TK_CFG_NONE);
-        else if (r->is_head[b]) end_slice(r, b);
+        if (!r->o->loop_boundaries)
+            end_slice(r, TK_CFG_NONE);
+        else if (r->is_head[b])
+            end_slice(r, b);
         if (r->stop) return 1;
     }
     /* a slice holds at most the thread's instructions, which fit when the chunks' source

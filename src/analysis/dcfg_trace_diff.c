@@ -12,9 +12,9 @@ typedef struct seq_cursor {
     size_t first_chunk, nchunks, chunk; /* chunk: next to decode (relative) */
     uint32_t *buf;
     size_t n, cap, pos;
-    size_t cur_chunk;                   /* chunk of the edges in buf (absolute) */
-    uint64_t chunk_pos;                 /* index in that chunk of buf[pos] */
-    tk_status failed;                   /* the error of cursor_next, when it returned -1 */
+    size_t cur_chunk; /* chunk of the edges in buf (absolute) */
+    uint64_t chunk_pos; /* index in that chunk of buf[pos] */
+    tk_status failed; /* the error of cursor_next, when it returned -1 */
 } seq_cursor;
 
 static int cursor_collect(void *ctx, const uint32_t *e, size_t n)
@@ -22,11 +22,9 @@ static int cursor_collect(void *ctx, const uint32_t *e, size_t n)
     seq_cursor *c = ctx;
     if (c->n + n > c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 4096;
-        while (cap < c->n + n)
-            cap *= 2;
+        while (cap < c->n + n) cap *= 2;
         uint32_t *q = tk_reallocarray(c->buf, cap, sizeof *q);
-        if (!q)
-            return 1;
+        if (!q) return 1;
         c->buf = q;
         c->cap = cap;
     }
@@ -39,16 +37,14 @@ static int cursor_collect(void *ctx, const uint32_t *e, size_t n)
 static int cursor_next(seq_cursor *c, uint32_t *e, tk_error *err)
 {
     while (c->pos >= c->n) {
-        if (c->chunk >= c->nchunks)
-            return 0;
+        if (c->chunk >= c->nchunks) return 0;
         c->n = c->pos = 0;
         c->cur_chunk = c->first_chunk + c->chunk++;
         c->chunk_pos = 0;
         uint64_t got;
         tk_status st =
             tk_dcfg_trace_decode_chunk(c->t, c->cur_chunk, cursor_collect, c, &got, NULL, err);
-        if (st == TK_END)
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (st == TK_END) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         if (st != TK_OK) {
             c->failed = st;
             return -1;
@@ -66,8 +62,7 @@ static int find_thread(const tk_dcfg_trace *t, uint64_t pid, uint64_t tid,
         tk_dcfg_trace_thread(t, i, out);
         tk_dcfg_trace_process_info pi;
         tk_dcfg_trace_process(t, out->process, &pi);
-        if (pi.pid == pid && out->thread_id == tid)
-            return 1;
+        if (pi.pid == pid && out->thread_id == tid) return 1;
     }
     return 0;
 }
@@ -89,8 +84,7 @@ static int first_divergence(const tk_dcfg_trace *ta, const tk_dcfg_trace_thread_
             found = -1;
             break;
         }
-        if (ra == 0 && rb == 0)
-            break;
+        if (ra == 0 && rb == 0) break;
         if (ra && rb && ea == eb) {
             dv->index++;
             continue;
@@ -129,12 +123,10 @@ static tk_status diff_threads(const tk_dcfg_trace *one, const tk_dcfg_trace *oth
             out->side = which;
             return TK_OK;
         }
-        if (!compare)
-            continue;
+        if (!compare) continue;
         tk_status failed = TK_OK;
         int r = first_divergence(one, &ti, other, &to, out, &failed, err);
-        if (r < 0)
-            return failed;
+        if (r < 0) return failed;
         if (r > 0) {
             out->kind = TK_DCFG_TRACE_DIVERGE;
             return TK_OK;
@@ -148,7 +140,6 @@ tk_status tk_dcfg_trace_compare(const tk_dcfg_trace *a, const tk_dcfg_trace *b,
                                 tk_dcfg_trace_diff *out, tk_error *err)
 {
     tk_status st = diff_threads(a, b, 1, 0, out, err);
-    if (st == TK_OK && out->kind == TK_DCFG_TRACE_SAME)
-        st = diff_threads(b, a, 0, 1, out, err);
+    if (st == TK_OK && out->kind == TK_DCFG_TRACE_SAME) st = diff_threads(b, a, 0, 1, out, err);
     return st;
 }

@@ -22,11 +22,9 @@ int dtr_count_add(count_map *m, uint32_t key, uint64_t v)
             return -1;
         }
         for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
-                continue;
+            if (!m->keys[i]) continue;
             size_t j = (m->keys[i] * 2654435761u) & (cap - 1);
-            while (k[j])
-                j = (j + 1) & (cap - 1);
+            while (k[j]) j = (j + 1) & (cap - 1);
             k[j] = m->keys[i];
             x[j] = m->vals[i];
         }
@@ -37,8 +35,7 @@ int dtr_count_add(count_map *m, uint32_t key, uint64_t v)
         m->cap = cap;
     }
     size_t j = (key * 2654435761u) & (m->cap - 1);
-    while (m->keys[j] && m->keys[j] != key)
-        j = (j + 1) & (m->cap - 1);
+    while (m->keys[j] && m->keys[j] != key) j = (j + 1) & (m->cap - 1);
     if (!m->keys[j]) {
         m->keys[j] = key;
         m->n++;
@@ -64,8 +61,7 @@ static int count_edges(void *ctx, size_t chunk, const uint32_t *e, size_t n)
 static int cmp_ranked(const void *a, const void *b)
 {
     const ranked *x = a, *y = b;
-    if (x->value != y->value)
-        return x->value > y->value ? -1 : 1;
+    if (x->value != y->value) return x->value > y->value ? -1 : 1;
     return x->id < y->id ? -1 : (x->id > y->id);
 }
 
@@ -106,8 +102,7 @@ static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, 
     opt.thread_id = ti.thread_id;
     uint64_t total;
     tk_status st = tk_dcfg_trace_decode(t, &opt, count_edges, r, &total, NULL, err);
-    if (r->failed)
-        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (r->failed) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     r->stats.distinct_edges = r->edges.n;
     return st;
 }
@@ -116,12 +111,10 @@ static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, 
 tk_status dtr_rank_edges(tk_dcfg_trace_report *r, tk_error *err)
 {
     ranked *v = tk_calloc(r->edges.n ? r->edges.n : 1, sizeof *v);
-    if (!v)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!v) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t n = 0;
     for (size_t i = 0; i < r->edges.cap; i++)
-        if (r->edges.keys[i])
-            v[n++] = (ranked){r->edges.vals[i], r->edges.keys[i], 0};
+        if (r->edges.keys[i]) v[n++] = (ranked){r->edges.vals[i], r->edges.keys[i], 0};
     qsort(v, n, sizeof *v, cmp_ranked);
     for (int k = 0; k < 3; k++) {
         tk_free(r->table[k]);
@@ -134,13 +127,12 @@ tk_status dtr_rank_edges(tk_dcfg_trace_report *r, tk_error *err)
 }
 
 tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_trace *t,
-                                   size_t thread, const tk_dcfg_trace_report_options *opt,
-                                   tk_error *err)
+                                    size_t thread, const tk_dcfg_trace_report_options *opt,
+                                    tk_error *err)
 {
     *out = NULL;
     tk_dcfg_trace_report *r = tk_calloc(1, sizeof *r);
-    if (!r)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (thread >= tk_dcfg_trace_thread_count(t)) {
         tk_free(r);
         return tk_error_set(err, TK_ERR_ARG, "thread %zu: the trace has %zu threads", thread,
@@ -148,8 +140,7 @@ tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_tr
     }
     size_t range[2] = {opt ? opt->chunk_begin : 0, opt ? opt->chunk_end : 0};
     tk_status st = decode_thread(r, t, thread, opt ? opt->threads : 0, range, err);
-    if (st == TK_OK)
-        st = dtr_rank_edges(r, err);
+    if (st == TK_OK) st = dtr_rank_edges(r, err);
     if (st != TK_OK) {
         tk_dcfg_trace_report_free(r);
         return st;
@@ -158,8 +149,7 @@ tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_tr
     return TK_OK;
 }
 
-void tk_dcfg_trace_report_get_stats(const tk_dcfg_trace_report *r,
-                                    tk_dcfg_trace_report_stats *out)
+void tk_dcfg_trace_report_get_stats(const tk_dcfg_trace_report *r, tk_dcfg_trace_report_stats *out)
 {
     *out = r->stats;
 }
@@ -172,8 +162,7 @@ static int block_executions(const tk_cfg_process *p, const ranked *v, size_t n, 
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t e = tk_cfg_find_edge(p, v[i].id);
-        if (e != TK_CFG_NONE && cfg_is_block(p, p->edges[e].src))
-            bc[p->edges[e].src] += v[i].value;
+        if (e != TK_CFG_NONE && cfg_is_block(p, p->edges[e].src)) bc[p->edges[e].src] += v[i].value;
     }
     uint64_t total = 0;
     int failed = 0;
@@ -190,8 +179,7 @@ static size_t hot_blocks(const tk_cfg_process *p, const uint64_t *bc, ranked *bv
 {
     size_t nb = 0;
     for (uint32_t b = 0; b < p->nblocks; b++)
-        if (bc[b])
-            bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
+        if (bc[b]) bv[nb++] = (ranked){bc[b] * p->blocks[b].num_instrs, p->blocks[b].id, bc[b]};
     qsort(bv, nb, sizeof *bv, cmp_ranked);
     return nb;
 }
@@ -206,17 +194,14 @@ static size_t hot_loops(const tk_cfg_process *p, const uint64_t *bc, ranked *lv)
         const uint32_t *nodes = cfg_list(p, L->nodes);
         uint64_t dyn = 0;
         for (uint32_t k = 0; k < L->nnodes; k++)
-            if (nodes[k] < p->nblocks)
-                dyn += bc[nodes[k]] * p->blocks[nodes[k]].num_instrs;
-        if (dyn)
-            lv[nl++] = (ranked){dyn, p->blocks[L->head].id, bc[L->head]};
+            if (nodes[k] < p->nblocks) dyn += bc[nodes[k]] * p->blocks[nodes[k]].num_instrs;
+        if (dyn) lv[nl++] = (ranked){dyn, p->blocks[L->head].id, bc[L->head]};
     }
     qsort(lv, nl, sizeof *lv, cmp_ranked);
     return nl;
 }
 
-tk_status tk_dcfg_trace_report_hot(tk_dcfg_trace_report *r, const tk_cfg_process *p,
-                                   tk_error *err)
+tk_status tk_dcfg_trace_report_hot(tk_dcfg_trace_report *r, const tk_cfg_process *p, tk_error *err)
 {
     for (int k = TK_DCFG_TRACE_HOT_BLOCKS; k <= TK_DCFG_TRACE_HOT_LOOPS; k++) {
         tk_free(r->table[k]);
@@ -229,13 +214,12 @@ tk_status tk_dcfg_trace_report_hot(tk_dcfg_trace_report *r, const tk_cfg_process
     tk_status st = TK_OK;
     if (!bc || !bv || !lv) {
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    } else if (block_executions(p, r->table[TK_DCFG_TRACE_TOP_EDGES],
-                                r->n[TK_DCFG_TRACE_TOP_EDGES], bc)) {
+    } else if (block_executions(p, r->table[TK_DCFG_TRACE_TOP_EDGES], r->n[TK_DCFG_TRACE_TOP_EDGES],
+                                bc)) {
         st = tk_error_set(err, TK_ERR_FORMAT,
                           "process %llu thread %llu: the instructions of the decoded edges' "
                           "source blocks pass 2^64 - 1 (more than the chunks' INSTR_COUNT)",
-                          (unsigned long long)r->stats.pid,
-                          (unsigned long long)r->stats.thread_id);
+                          (unsigned long long)r->stats.pid, (unsigned long long)r->stats.thread_id);
     } else {
         r->n[TK_DCFG_TRACE_HOT_BLOCKS] = hot_blocks(p, bc, bv);
         r->n[TK_DCFG_TRACE_HOT_LOOPS] = hot_loops(p, bc, lv);
@@ -249,8 +233,7 @@ tk_status tk_dcfg_trace_report_hot(tk_dcfg_trace_report *r, const tk_cfg_process
     return st;
 }
 
-size_t tk_dcfg_trace_report_count(const tk_dcfg_trace_report *r,
-                                  tk_dcfg_trace_report_table table)
+size_t tk_dcfg_trace_report_count(const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table table)
 {
     return (unsigned)table < 3 ? r->n[table] : 0;
 }
@@ -264,11 +247,9 @@ const tk_dcfg_trace_report_row *tk_dcfg_trace_report_row_at(const tk_dcfg_trace_
 
 void tk_dcfg_trace_report_free(tk_dcfg_trace_report *r)
 {
-    if (!r)
-        return;
+    if (!r) return;
     tk_free(r->edges.keys);
     tk_free(r->edges.vals);
-    for (int k = 0; k < 3; k++)
-        tk_free(r->table[k]);
+    for (int k = 0; k < 3; k++) tk_free(r->table[k]);
     tk_free(r);
 }

@@ -20,7 +20,7 @@ typedef tk_dcfg_trace_report_row ranked;
 struct tk_dcfg_trace_report {
     tk_dcfg_trace_report_stats stats;
     count_map edges;
-    int failed;       /* out of memory while counting */
+    int failed; /* out of memory while counting */
     ranked *table[3]; /* TK_DCFG_TRACE_TOP_EDGES, _HOT_BLOCKS, _HOT_LOOPS */
     size_t n[3];
 };

@@ -15,8 +15,8 @@ static int add_over(uint64_t a, uint64_t b, uint64_t *sum)
     return *sum < a;
 }
 
-tk_status tk_dcfg_trace_report_merge(tk_dcfg_trace_report *into,
-                                     const tk_dcfg_trace_report *from, tk_error *err)
+tk_status tk_dcfg_trace_report_merge(tk_dcfg_trace_report *into, const tk_dcfg_trace_report *from,
+                                     tk_error *err)
 {
     if (into->stats.pid != from->stats.pid || into->stats.thread_id != from->stats.thread_id)
         return tk_error_set(err, TK_ERR_ARG, "merging the reports of two threads");
@@ -26,8 +26,7 @@ tk_status tk_dcfg_trace_report_merge(tk_dcfg_trace_report *into,
         return tk_error_set(err, TK_ERR_LIMIT, "the merged counts pass 2^64 - 1");
     for (size_t i = 0; i < from->edges.cap; i++) { /* every sum first: nothing half-added */
         uint32_t key = from->edges.keys[i];
-        if (!key)
-            continue;
+        if (!key) continue;
         size_t j = (key * 2654435761u) & (into->edges.cap ? into->edges.cap - 1 : 0);
         while (into->edges.cap && into->edges.keys[j] && into->edges.keys[j] != key)
             j = (j + 1) & (into->edges.cap - 1);
@@ -58,8 +57,7 @@ static void put_u64(buf *b, uint64_t v)
 {
     if (b->n + 10 > b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 256;
-        while (cap < b->n + 10)
-            cap *= 2;
+        while (cap < b->n + 10) cap *= 2;
         uint8_t *p = tk_realloc(b->p, cap);
         if (!p) {
             b->failed = 1;
@@ -98,10 +96,8 @@ tk_status tk_dcfg_trace_report_serialize(const tk_dcfg_trace_report *r, uint8_t 
     b.n = sizeof MAGIC;
     size_t n = 0;
     for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i])
-            ids[n++] = m->keys[i];
-    if (n > 1)
-        qsort(ids, n, sizeof *ids, cmp_u32);
+        if (m->keys[i]) ids[n++] = m->keys[i];
+    if (n > 1) qsort(ids, n, sizeof *ids, cmp_u32);
     const tk_dcfg_trace_report_stats *s = &r->stats;
     put_u64(&b, s->pid);
     put_u64(&b, s->thread_id);
@@ -112,8 +108,7 @@ tk_status tk_dcfg_trace_report_serialize(const tk_dcfg_trace_report *r, uint8_t 
     uint32_t prev = 0;
     for (size_t k = 0; k < n; k++) {
         size_t j = (ids[k] * 2654435761u) & (m->cap - 1);
-        while (m->keys[j] != ids[k])
-            j = (j + 1) & (m->cap - 1);
+        while (m->keys[j] != ids[k]) j = (j + 1) & (m->cap - 1);
         put_u64(&b, ids[k] - prev);
         put_u64(&b, m->vals[j]);
         prev = ids[k];
@@ -144,15 +139,12 @@ static tk_status get_u64(rd *r, uint64_t *v, const char *what)
 {
     uint64_t x = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-        if (r->p == r->end)
-            return rd_fail(r, what);
+        if (r->p == r->end) return rd_fail(r, what);
         uint8_t byte = *r->p++;
-        if (shift == 63 && byte > 1)
-            return rd_fail(r, "a number past 64 bits");
+        if (shift == 63 && byte > 1) return rd_fail(r, "a number past 64 bits");
         x |= (uint64_t)(byte & 0x7f) << shift;
         if (!(byte & 0x80)) {
-            if (!byte && shift)
-                return rd_fail(r, "a number not in its shortest form");
+            if (!byte && shift) return rd_fail(r, "a number not in its shortest form");
             *v = x;
             return TK_OK;
         }
@@ -164,11 +156,11 @@ static tk_status get_u64(rd *r, uint64_t *v, const char *what)
 static tk_status get_head(rd *in, tk_dcfg_trace_report *r, uint64_t *n)
 {
     uint64_t v[6];
-    static const char *const what[6] = {"no pid", "no thread id", "no chunks", "no edges",
+    static const char *const what[6] = {"no pid",          "no thread id",
+                                        "no chunks",       "no edges",
                                         "no instructions", "no count of distinct edges"};
     for (int k = 0; k < 6; k++)
-        if (get_u64(in, &v[k], what[k]) != TK_OK)
-            return TK_ERR_FORMAT;
+        if (get_u64(in, &v[k], what[k]) != TK_OK) return TK_ERR_FORMAT;
     if (v[2] > SIZE_MAX || v[5] > (uint64_t)(in->end - in->p) / 2)
         return rd_fail(in, "more distinct edges than the bytes can hold");
     r->stats.pid = v[0];
@@ -191,18 +183,14 @@ static tk_status get_edges(rd *in, tk_dcfg_trace_report *r, uint64_t n)
             return TK_ERR_FORMAT;
         if (delta == 0 || delta > UINT32_MAX - id)
             return rd_fail(in, "edge ids not ascending 32-bit numbers from 1");
-        if (count == 0)
-            return rd_fail(in, "an edge counted 0 times");
+        if (count == 0) return rd_fail(in, "an edge counted 0 times");
         id += delta;
-        if (add_over(total, count, &total))
-            return rd_fail(in, "the edges' counts pass 2^64 - 1");
+        if (add_over(total, count, &total)) return rd_fail(in, "the edges' counts pass 2^64 - 1");
         if (dtr_count_add(&r->edges, (uint32_t)id, count) != 0)
             return tk_error_set(in->err, TK_ERR_NOMEM, "out of memory");
     }
-    if (in->p != in->end)
-        return rd_fail(in, "bytes after the last edge");
-    if (total != r->stats.edges)
-        return rd_fail(in, "the edges' counts do not add up to the edges");
+    if (in->p != in->end) return rd_fail(in, "bytes after the last edge");
+    if (total != r->stats.edges) return rd_fail(in, "the edges' counts do not add up to the edges");
     r->stats.distinct_edges = r->edges.n;
     return TK_OK;
 }
@@ -216,14 +204,11 @@ tk_status tk_dcfg_trace_report_deserialize(tk_dcfg_trace_report **out, const uin
         return rd_fail(&in, "not TKDTR version 1");
     in.p += sizeof MAGIC;
     tk_dcfg_trace_report *r = tk_calloc(1, sizeof *r);
-    if (!r)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     uint64_t n = 0;
     tk_status st = get_head(&in, r, &n);
-    if (st == TK_OK)
-        st = get_edges(&in, r, n);
-    if (st == TK_OK)
-        st = dtr_rank_edges(r, err);
+    if (st == TK_OK) st = get_edges(&in, r, n);
+    if (st == TK_OK) st = dtr_rank_edges(r, err);
     if (st != TK_OK) {
         tk_dcfg_trace_report_free(r);
         return st;

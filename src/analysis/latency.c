@@ -13,16 +13,14 @@
 tk_status tk_latency_open(tk_latency **out, int per_thread, tk_error *err)
 {
     tk_latency *l = *out = tk_calloc(1, sizeof *l);
-    if (!l)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!l) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     l->per_thread = per_thread;
     return TK_OK;
 }
 
 void tk_latency_free(tk_latency *l)
 {
-    if (!l)
-        return;
+    if (!l) return;
     for (size_t i = 0; i < l->nseries; i++) {
         tk_free(l->series[i].tiny);
         tk_free(l->series[i].hist);
@@ -31,11 +29,9 @@ void tk_latency_free(tk_latency *l)
     }
     tk_free(l->series);
     tk_free(l->total.of);
-    for (uint32_t i = 0; i < l->nhists; i++)
-        tk_free(l->hists[i].of);
+    for (uint32_t i = 0; i < l->nhists; i++) tk_free(l->hists[i].of);
     tk_free(l->hists);
-    for (uint32_t i = 0; i < l->ndirect; i++)
-        tk_free(l->direct[i].idx);
+    for (uint32_t i = 0; i < l->ndirect; i++) tk_free(l->direct[i].idx);
     tk_free(l->direct);
     tk_free(l->rows);
     tk_hmap_free(&l->index);
@@ -48,8 +44,7 @@ static series *new_series(tk_latency *l, const tk_stack_thread *t, uint64_t func
     if (l->nseries == l->capseries) {
         size_t ncap = l->capseries ? l->capseries * 2 : 64;
         series *ns = tk_reallocarray(l->series, ncap, sizeof *ns);
-        if (!ns)
-            return NULL;
+        if (!ns) return NULL;
         l->series = ns;
         l->capseries = ncap;
     }
@@ -67,10 +62,8 @@ static series *series_slow(tk_latency *l, const tk_stack_thread *t, uint64_t fun
     uint64_t key = l->per_thread ? ((uint64_t)t->index << 40) ^ func : func;
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&l->index, key, l->nseries, &inserted);
-    if (!slot)
-        return NULL;
-    if (!inserted)
-        return &l->series[*slot];
+    if (!slot) return NULL;
+    if (!inserted) return &l->series[*slot];
     return new_series(l, t, func);
 }
 
@@ -81,21 +74,18 @@ static inline series *series_for(tk_latency *l, const tk_stack_thread *t, uint64
     uint32_t slot = l->per_thread ? t->index : 0;
     if (slot < l->ndirect) {
         const direct_table *d = &l->direct[slot];
-        if (func < d->cap && d->idx[func])
-            return &l->series[d->idx[func] - 1];
+        if (func < d->cap && d->idx[func]) return &l->series[d->idx[func] - 1];
     }
     return series_lookup(l, t, func);
 }
 
 static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t func)
 {
-    if (func >= DIRECT_MAX)
-        return series_slow(l, t, func);
+    if (func >= DIRECT_MAX) return series_slow(l, t, func);
     uint32_t slot = l->per_thread ? t->index : 0;
     if (slot >= l->ndirect) {
         direct_table *nd = tk_reallocarray(l->direct, slot + 1, sizeof *nd);
-        if (!nd)
-            return NULL;
+        if (!nd) return NULL;
         memset(nd + l->ndirect, 0, (slot + 1 - l->ndirect) * sizeof *nd);
         l->direct = nd;
         l->ndirect = slot + 1;
@@ -103,20 +93,16 @@ static series *series_lookup(tk_latency *l, const tk_stack_thread *t, uint64_t f
     direct_table *d = &l->direct[slot];
     if (func >= d->cap) {
         uint32_t ncap = d->cap ? d->cap : 256;
-        while (ncap <= func)
-            ncap *= 2;
+        while (ncap <= func) ncap *= 2;
         uint32_t *ni = tk_reallocarray(d->idx, ncap, sizeof *ni);
-        if (!ni)
-            return NULL;
+        if (!ni) return NULL;
         memset(ni + d->cap, 0, (size_t)(ncap - d->cap) * sizeof *ni);
         d->idx = ni;
         d->cap = ncap;
     }
-    if (d->idx[func])
-        return &l->series[d->idx[func] - 1];
+    if (d->idx[func]) return &l->series[d->idx[func] - 1];
     series *s = new_series(l, t, func);
-    if (s)
-        d->idx[func] = (uint32_t)l->nseries;
+    if (s) d->idx[func] = (uint32_t)l->nseries;
     return s;
 }
 
@@ -133,10 +119,8 @@ static int add_duration_slow(series *s, uint64_t d)
 {
     if (d <= UINT16_MAX && !s->hist && s->ntiny >= HIST_AFTER) {
         uint64_t *h = tk_calloc(HIST_SLOTS, sizeof *h);
-        if (!h)
-            return -1;
-        for (size_t i = 0; i < s->ntiny; i++)
-            h[s->tiny[i]]++;
+        if (!h) return -1;
+        for (size_t i = 0; i < s->ntiny; i++) h[s->tiny[i]]++;
         tk_free(s->tiny);
         s->tiny = NULL;
         s->ntiny = s->captiny = 0;
@@ -150,8 +134,7 @@ static int add_duration_slow(series *s, uint64_t d)
         if (s->ntiny == s->captiny) {
             size_t ncap = grow_cap(s->captiny, 16);
             uint16_t *n = tk_reallocarray(s->tiny, ncap, sizeof *n);
-            if (!n)
-                return -1;
+            if (!n) return -1;
             s->tiny = n;
             s->captiny = ncap;
         }
@@ -160,8 +143,7 @@ static int add_duration_slow(series *s, uint64_t d)
         if (s->nsmall == s->capsmall) {
             size_t ncap = grow_cap(s->capsmall, 16);
             uint32_t *n = tk_reallocarray(s->small, ncap, sizeof *n);
-            if (!n)
-                return -1;
+            if (!n) return -1;
             s->small = n;
             s->capsmall = ncap;
         }
@@ -170,8 +152,7 @@ static int add_duration_slow(series *s, uint64_t d)
         if (s->nlarge == s->caplarge) {
             size_t ncap = grow_cap(s->caplarge, 4);
             uint64_t *n = tk_reallocarray(s->large, ncap, sizeof *n);
-            if (!n)
-                return -1;
+            if (!n) return -1;
             s->large = n;
             s->caplarge = ncap;
         }
@@ -199,12 +180,10 @@ static inline int add_duration(series *s, uint64_t d)
  * still works). */
 static void register_hist(tk_latency *l, uint32_t slot, uint64_t func, uint64_t *h)
 {
-    if (func >= DIRECT_MAX)
-        return;
+    if (func >= DIRECT_MAX) return;
     if (l->per_thread && slot >= l->nhists) {
         hist_table *nh = tk_reallocarray(l->hists, slot + 1, sizeof *nh);
-        if (!nh)
-            return;
+        if (!nh) return;
         memset(nh + l->nhists, 0, (slot + 1 - l->nhists) * sizeof *nh);
         l->hists = nh;
         l->nhists = slot + 1;
@@ -212,11 +191,9 @@ static void register_hist(tk_latency *l, uint32_t slot, uint64_t func, uint64_t 
     hist_table *ht = l->per_thread ? &l->hists[slot] : &l->total;
     if (func >= ht->cap) {
         uint32_t ncap = ht->cap ? ht->cap : 256;
-        while (ncap <= func)
-            ncap *= 2;
+        while (ncap <= func) ncap *= 2;
         uint64_t **n = tk_reallocarray(ht->of, ncap, sizeof *n);
-        if (!n)
-            return;
+        if (!n) return;
         memset(n + ht->cap, 0, (ncap - ht->cap) * sizeof *n);
         ht->of = n;
         ht->cap = ncap;
@@ -249,8 +226,7 @@ close_call(tk_latency *l, const tk_stack_thread *t, const tk_frame *f, uint64_t 
         s->open++;
         return;
     }
-    if (how == TK_CLOSE_UNWOUND)
-        s->unwound++;
+    if (how == TK_CLOSE_UNWOUND) s->unwound++;
     s->self = tk_latency_add_sat(s->self, self);
     int added = add_duration(s, duration);
     if (added < 0)
@@ -260,8 +236,8 @@ close_call(tk_latency *l, const tk_stack_thread *t, const tk_frame *f, uint64_t 
 }
 
 static inline __attribute__((always_inline)) void
-on_close_total(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
-               uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+on_close_total(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
+               uint64_t duration, uint64_t self, tk_close_how how)
 {
     (void)depth;
     (void)end;
@@ -297,35 +273,34 @@ tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *er
 
 /* k-th smallest (0-based) of v[0..n) by quickselect with a three-way partition (many calls have
  * equal durations); reorders v. */
-#define DEFINE_SELECT(name, T)                                                        \
-    static T name(T *v, size_t from, size_t n, size_t k)                              \
-    {                                                                                 \
-        size_t lo = from, hi = n - 1;                                                 \
-        while (lo < hi) {                                                             \
-            T a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];                        \
-            T pivot = a < b ? (b < c ? b : (a < c ? c : a))                           \
-                            : (a < c ? a : (b < c ? c : b));                          \
-            size_t lt = lo, i = lo, gt = hi + 1;                                      \
-            while (i < gt) {                                                          \
-                T x = v[i];                                                           \
-                if (x < pivot) {                                                      \
-                    v[i++] = v[lt];                                                   \
-                    v[lt++] = x;                                                      \
-                } else if (x > pivot) {                                               \
-                    v[i] = v[--gt];                                                   \
-                    v[gt] = x;                                                        \
-                } else {                                                              \
-                    i++;                                                              \
-                }                                                                     \
-            }                                                                         \
-            if (k < lt)                                                               \
-                hi = lt - 1;                                                          \
-            else if (k >= gt)                                                         \
-                lo = gt;                                                              \
-            else                                                                      \
-                return pivot;                                                         \
-        }                                                                             \
-        return v[k];                                                                  \
+#define DEFINE_SELECT(name, T) \
+    static T name(T *v, size_t from, size_t n, size_t k) \
+    { \
+        size_t lo = from, hi = n - 1; \
+        while (lo < hi) { \
+            T a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi]; \
+            T pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b)); \
+            size_t lt = lo, i = lo, gt = hi + 1; \
+            while (i < gt) { \
+                T x = v[i]; \
+                if (x < pivot) { \
+                    v[i++] = v[lt]; \
+                    v[lt++] = x; \
+                } else if (x > pivot) { \
+                    v[i] = v[--gt]; \
+                    v[gt] = x; \
+                } else { \
+                    i++; \
+                } \
+            } \
+            if (k < lt) \
+                hi = lt - 1; \
+            else if (k >= gt) \
+                lo = gt; \
+            else \
+                return pivot; \
+        } \
+        return v[k]; \
     }
 
 DEFINE_SELECT(select_u16, uint16_t)
@@ -399,11 +374,9 @@ static void totals(const series *s, int tiny_done, uint64_t *sum, uint64_t *min,
 /* Number of 16-bit durations of a series. */
 static uint64_t tiny_count(const series *s)
 {
-    if (!s->hist)
-        return s->ntiny;
+    if (!s->hist) return s->ntiny;
     uint64_t n = 0;
-    for (uint32_t v = 0; v < 65536; v++)
-        n += s->hist[v];
+    for (uint32_t v = 0; v < 65536; v++) n += s->hist[v];
     return n;
 }
 
@@ -421,22 +394,18 @@ static void quantiles(series *s, uint64_t ntiny, const size_t ranks[3], uint64_t
     const uint64_t *h = s->hist;
     if (!h && scratch && s->ntiny >= 8192) {
         memset(scratch, 0, 65536 * sizeof *scratch);
-        for (size_t i = 0; i < s->ntiny; i++)
-            scratch[s->tiny[i]]++;
+        for (size_t i = 0; i < s->ntiny; i++) scratch[s->tiny[i]]++;
         h = scratch;
     }
     if (h && ntiny) {
         uint32_t lo = 0, hi = 65535;
-        while (!h[lo])
-            lo++;
-        while (!h[hi])
-            hi--;
+        while (!h[lo]) lo++;
+        while (!h[hi]) hi--;
         uint64_t t = 0, cum = 0;
         for (uint32_t v = lo; v <= hi; v++) {
             t += h[v] * v;
             cum += h[v];
-            while (j < 3 && ranks[j] < cum)
-                out[j++] = v;
+            while (j < 3 && ranks[j] < cum) out[j++] = v;
         }
         *sum = t;
         *min = lo;
@@ -448,25 +417,21 @@ static void quantiles(series *s, uint64_t ntiny, const size_t ranks[3], uint64_t
      * series' own histogram holds durations that are in no array) */
     uint64_t skip = s->hist ? ntiny : 0;
     select_state sel = {0, 0, 0};
-    for (; j < 3; j++)
-        out[j] = kth(s, (size_t)(ranks[j] - skip), &sel);
+    for (; j < 3; j++) out[j] = kth(s, (size_t)(ranks[j] - skip), &sel);
 }
 
 static int by_key(const void *a, const void *b)
 {
     const tk_latency_row *x = a, *y = b;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
-tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *count,
-                          tk_error *err)
+tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *count, tk_error *err)
 {
     if (!l->rows) {
         l->rows = tk_calloc(l->nseries ? l->nseries : 1, sizeof *l->rows);
-        if (!l->rows)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!l->rows) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         l->nrows = 0;
         uint64_t *hist = tk_malloc(65536 * sizeof *hist); /* NULL: selection only */
         for (size_t i = 0; i < l->nseries; i++) {
@@ -482,8 +447,7 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
             uint64_t ntiny = tiny_count(s);
             size_t n = (size_t)ntiny + s->nsmall + s->nlarge;
             r->count = n;
-            if (n == 0)
-                continue;
+            if (n == 0) continue;
             size_t ranks[3] = {n / 2, (size_t)floor((double)n * 0.9),
                                (size_t)floor((double)n * 0.99)};
             uint64_t q[3];
@@ -512,7 +476,6 @@ void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out)
         out->unwound += t->unwound;
         out->open_at_end += t->open_at_end;
         out->backwards += t->backwards;
-        if (t->max_depth > out->max_depth)
-            out->max_depth = t->max_depth;
+        if (t->max_depth > out->max_depth) out->max_depth = t->max_depth;
     }
 }

@@ -13,9 +13,9 @@ typedef struct series {
     int64_t pid, tid;
     /* Durations by size class; every value of a class is below every value of the next, so
      * the sorted order is the three arrays one after the other. */
-    uint16_t *tiny;  /* below 2^16 ticks */
+    uint16_t *tiny; /* below 2^16 ticks */
     size_t ntiny, captiny;
-    uint64_t *hist;  /* once there are many 16-bit durations: a count per value instead of
+    uint64_t *hist; /* once there are many 16-bit durations: a count per value instead of
                         tiny (then empty); memory stays bounded however long the trace */
     uint32_t *small; /* below 2^32 */
     size_t nsmall, capsmall;
@@ -64,9 +64,9 @@ struct tk_latency {
     tk_hmap index; /* key -> series index */
     series *series;
     size_t nseries, capseries;
-    int failed;    /* out of memory inside a callback */
-    hist_table total;   /* aggregate mode */
-    hist_table *hists;  /* per-thread mode: by thread slot */
+    int failed; /* out of memory inside a callback */
+    hist_table total; /* aggregate mode */
+    hist_table *hists; /* per-thread mode: by thread slot */
     uint32_t nhists;
     tk_latency_row *rows;
     size_t nrows;

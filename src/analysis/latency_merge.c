@@ -14,8 +14,7 @@
 /* qsort of n items; none is no call (qsort's base must not be NULL, even for 0 items). */
 static void sort_some(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-    if (n > 1)
-        qsort(base, n, size, cmp);
+    if (n > 1) qsort(base, n, size, cmp);
 }
 
 static void drop_run_state(tk_latency *l)
@@ -25,13 +24,11 @@ static void drop_run_state(tk_latency *l)
     l->base = t;
     tk_free(l->total.of);
     memset(&l->total, 0, sizeof l->total);
-    for (uint32_t i = 0; i < l->nhists; i++)
-        tk_free(l->hists[i].of);
+    for (uint32_t i = 0; i < l->nhists; i++) tk_free(l->hists[i].of);
     tk_free(l->hists);
     l->hists = NULL;
     l->nhists = 0;
-    for (uint32_t i = 0; i < l->ndirect; i++)
-        tk_free(l->direct[i].idx);
+    for (uint32_t i = 0; i < l->ndirect; i++) tk_free(l->direct[i].idx);
     tk_free(l->direct);
     l->direct = NULL;
     l->ndirect = 0;
@@ -46,8 +43,7 @@ static void drop_run_state(tk_latency *l)
 static int series_order(const void *a, const void *b)
 {
     const series *x = a, *y = b;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
@@ -62,13 +58,10 @@ static void free_durations(series *s)
 /* Make s count its 16-bit durations in a histogram. -1 when out of memory. */
 static int to_hist(series *s)
 {
-    if (s->hist)
-        return 0;
+    if (s->hist) return 0;
     s->hist = tk_calloc(HIST_SLOTS, sizeof *s->hist);
-    if (!s->hist)
-        return -1;
-    for (size_t i = 0; i < s->ntiny; i++)
-        s->hist[s->tiny[i]]++;
+    if (!s->hist) return -1;
+    for (size_t i = 0; i < s->ntiny; i++) s->hist[s->tiny[i]]++;
     tk_free(s->tiny);
     s->tiny = NULL;
     s->ntiny = s->captiny = 0;
@@ -78,15 +71,12 @@ static int to_hist(series *s)
 /* Append n values of size sz to *arr (holding *len of capacity *cap). -1 when out of memory. */
 static int append(void **arr, size_t *len, size_t *cap, const void *v, size_t n, size_t sz)
 {
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     if (*len + n > *cap) {
         size_t ncap = *cap < (1u << 20) ? *cap * 2 : *cap + *cap / 4;
-        if (ncap < *len + n)
-            ncap = *len + n;
+        if (ncap < *len + n) ncap = *len + n;
         void *na = tk_reallocarray(*arr, ncap, sz);
-        if (!na)
-            return -1;
+        if (!na) return -1;
         *arr = na;
         *cap = ncap;
     }
@@ -102,13 +92,10 @@ static int absorb(series *d, const series *s)
     d->unwound += s->unwound;
     d->self = tk_latency_add_sat(d->self, series_self(s));
     if (d->hist || s->hist || d->ntiny + s->ntiny > HIST_AFTER) {
-        if (to_hist(d) != 0)
-            return -1;
-        for (size_t i = 0; i < s->ntiny; i++)
-            d->hist[s->tiny[i]]++;
+        if (to_hist(d) != 0) return -1;
+        for (size_t i = 0; i < s->ntiny; i++) d->hist[s->tiny[i]]++;
         if (s->hist)
-            for (uint32_t v = 0; v < 65536; v++)
-                d->hist[v] += s->hist[v];
+            for (uint32_t v = 0; v < 65536; v++) d->hist[v] += s->hist[v];
     } else if (append((void **)&d->tiny, &d->ntiny, &d->captiny, s->tiny, s->ntiny,
                       sizeof *s->tiny) != 0) {
         return -1;
@@ -130,29 +117,28 @@ static void add_totals(tk_latency_totals *a, const tk_latency_totals *b)
     a->unwound += b->unwound;
     a->open_at_end += b->open_at_end;
     a->backwards += b->backwards;
-    if (b->max_depth > a->max_depth)
-        a->max_depth = b->max_depth;
+    if (b->max_depth > a->max_depth) a->max_depth = b->max_depth;
 }
 
 tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err)
 {
     if (!into->per_thread != !from->per_thread)
-        return tk_error_set(err, TK_ERR_ARG, "merging a per-thread latency accounting with one "
-                                             "that is not");
+        return tk_error_set(err, TK_ERR_ARG,
+                            "merging a per-thread latency accounting with one "
+                            "that is not");
     drop_run_state(into);
     drop_run_state(from);
     if (from->base.threads > UINT32_MAX - 1 - into->base.threads)
-        return tk_error_set(err, TK_ERR_LIMIT, "merging latencies of more than 2^32 - 1 "
-                                               "threads");
+        return tk_error_set(err, TK_ERR_LIMIT,
+                            "merging latencies of more than 2^32 - 1 "
+                            "threads");
     if (into->per_thread)
-        for (size_t j = 0; j < from->nseries; j++)
-            from->series[j].thread += into->base.threads;
+        for (size_t j = 0; j < from->nseries; j++) from->series[j].thread += into->base.threads;
     sort_some(into->series, into->nseries, sizeof *into->series, series_order);
     sort_some(from->series, from->nseries, sizeof *from->series, series_order);
     size_t cap = into->nseries + from->nseries;
     series *m = tk_calloc(cap ? cap : 1, sizeof *m);
-    if (!m)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging latencies");
+    if (!m) return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging latencies");
     size_t i = 0, j = 0, k = 0;
     int failed = 0;
     while (i < into->nseries || j < from->nseries) {
@@ -176,8 +162,7 @@ tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err)
     from->nseries = 0; /* its durations are into's now, or freed */
     add_totals(&into->base, &from->base);
     memset(&from->base, 0, sizeof from->base);
-    if (failed)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging latencies");
+    if (failed) return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging latencies");
     return TK_OK;
 }
 
@@ -191,12 +176,10 @@ typedef struct buf {
 
 static void put_bytes(buf *b, const void *v, size_t n)
 {
-    if (b->failed)
-        return;
+    if (b->failed) return;
     if (b->len + n > b->cap) {
         size_t ncap = b->cap ? b->cap * 2 : 256;
-        while (ncap < b->len + n)
-            ncap *= 2;
+        while (ncap < b->len + n) ncap *= 2;
         uint8_t *np = tk_realloc(b->p, ncap); /* handed to the caller, who frees it with tk_free */
         if (!np) {
             b->failed = 1;
@@ -221,10 +204,7 @@ static void put_u64(buf *b, uint64_t v)
     put_bytes(b, t, n);
 }
 
-static uint64_t zigzag(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
+static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
 static int cmp_u16(const void *a, const void *b)
 {
@@ -254,8 +234,7 @@ typedef struct run_state {
 
 static void run_flush(run_state *r)
 {
-    if (!r->c)
-        return;
+    if (!r->c) return;
     if (r->b) {
         put_u64(r->b, r->n ? r->v - r->prev : r->v);
         put_u64(r->b, r->c);
@@ -282,14 +261,10 @@ static size_t runs(const series *s, buf *b)
     run_state r = {b, 0, 0, 0, 0};
     if (s->hist)
         for (uint32_t x = 0; x < 65536; x++)
-            if (s->hist[x])
-                run_add(&r, x, s->hist[x]);
-    for (size_t i = 0; i < s->ntiny; i++)
-        run_add(&r, s->tiny[i], 1);
-    for (size_t i = 0; i < s->nsmall; i++)
-        run_add(&r, s->small[i], 1);
-    for (size_t i = 0; i < s->nlarge; i++)
-        run_add(&r, s->large[i], 1);
+            if (s->hist[x]) run_add(&r, x, s->hist[x]);
+    for (size_t i = 0; i < s->ntiny; i++) run_add(&r, s->tiny[i], 1);
+    for (size_t i = 0; i < s->nsmall; i++) run_add(&r, s->small[i], 1);
+    for (size_t i = 0; i < s->nlarge; i++) run_add(&r, s->large[i], 1);
     run_flush(&r);
     return r.n;
 }
@@ -313,8 +288,7 @@ static void put_series(buf *b, series *s, int per_thread)
 /* ix sorted by the series' (thread, function): a merge sort (depth log n) over tmp. */
 static void sort_indexes(size_t *ix, size_t *tmp, size_t n, const series *all)
 {
-    if (n < 2)
-        return;
+    if (n < 2) return;
     size_t h = n / 2;
     sort_indexes(ix, tmp, h, all);
     sort_indexes(ix + h, tmp, n - h, all);
@@ -332,23 +306,19 @@ tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_e
     *size = 0;
     size_t n = l->nseries;
     size_t *ix = tk_calloc(n ? 2 * n : 1, sizeof *ix);
-    if (!ix)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising latencies");
-    for (size_t i = 0; i < n; i++)
-        ix[i] = i;
+    if (!ix) return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising latencies");
+    for (size_t i = 0; i < n; i++) ix[i] = i;
     sort_indexes(ix, ix + n, n, l->series);
     buf b = {NULL, 0, 0, 0};
     put_bytes(&b, "TKLAT\2", 6);
     tk_latency_totals t;
     tk_latency_get_totals(l, &t);
     put_u64(&b, l->per_thread != 0);
-    const uint64_t tv[8] = {t.threads,     t.enters,       t.exits,     t.unmatched_exits,
-                            t.unwound,     t.open_at_end,  t.backwards, t.max_depth};
-    for (int i = 0; i < 8; i++)
-        put_u64(&b, tv[i]);
+    const uint64_t tv[8] = {t.threads, t.enters,      t.exits,     t.unmatched_exits,
+                            t.unwound, t.open_at_end, t.backwards, t.max_depth};
+    for (int i = 0; i < 8; i++) put_u64(&b, tv[i]);
     put_u64(&b, n);
-    for (size_t i = 0; i < n; i++)
-        put_series(&b, &l->series[ix[i]], l->per_thread);
+    for (size_t i = 0; i < n; i++) put_series(&b, &l->series[ix[i]], l->per_thread);
     tk_free(ix);
     if (b.failed) {
         tk_free(b.p);
@@ -371,8 +341,8 @@ typedef struct rd {
 static int rd_fail(rd *r, tk_status code, const char *what)
 {
     if (r->st == TK_OK)
-        r->st = tk_error_set_at(r->err, code, NULL, (int64_t)r->pos, 0, 0,
-                                "latency partial: %s", what);
+        r->st =
+            tk_error_set_at(r->err, code, NULL, (int64_t)r->pos, 0, 0, "latency partial: %s", what);
     return -1;
 }
 
@@ -380,11 +350,9 @@ static int get_u64(rd *r, uint64_t *v, const char *what)
 {
     uint64_t x = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-        if (r->pos == r->size)
-            return rd_fail(r, TK_ERR_FORMAT, what);
+        if (r->pos == r->size) return rd_fail(r, TK_ERR_FORMAT, what);
         uint8_t byte = r->p[r->pos];
-        if (shift == 63 && byte > 1)
-            return rd_fail(r, TK_ERR_FORMAT, "a number over 64 bits");
+        if (shift == 63 && byte > 1) return rd_fail(r, TK_ERR_FORMAT, "a number over 64 bits");
         if (shift > 0 && byte == 0) /* the form is canonical: no padding zero groups */
             return rd_fail(r, TK_ERR_FORMAT, "a number not in its shortest form");
         r->pos++;
@@ -405,10 +373,8 @@ static int add_run(rd *r, series *s, uint64_t v, uint64_t count, uint64_t *expan
         if (s->hist || s->ntiny + count > HIST_AFTER) {
             if (!s->hist && HIST_AFTER > max_calls - *expanded) /* a histogram counts so */
                 return rd_fail(r, TK_ERR_LIMIT, "more durations than the limit");
-            if (!s->hist)
-                *expanded += HIST_AFTER;
-            if (to_hist(s) != 0)
-                return rd_fail(r, TK_ERR_NOMEM, "out of memory");
+            if (!s->hist) *expanded += HIST_AFTER;
+            if (to_hist(s) != 0) return rd_fail(r, TK_ERR_NOMEM, "out of memory");
             s->hist[v] += count;
             return 0;
         }
@@ -426,8 +392,7 @@ static int add_run(rd *r, series *s, uint64_t v, uint64_t count, uint64_t *expan
                       ? append((void **)&s->small, &s->nsmall, &s->capsmall,
                                &(uint32_t){(uint32_t)v}, 1, sizeof(uint32_t))
                       : append((void **)&s->large, &s->nlarge, &s->caplarge, &v, 1, sizeof v);
-        if (bad)
-            return rd_fail(r, TK_ERR_NOMEM, "out of memory");
+        if (bad) return rd_fail(r, TK_ERR_NOMEM, "out of memory");
     }
     return 0;
 }
@@ -441,8 +406,7 @@ static int get_series(rd *r, tk_latency *l, series *s, const series *prev, uint6
         get_u64(r, &pid, "a pid") || get_u64(r, &tid, "a tid") ||
         get_u64(r, &s->open, "a count of open calls") ||
         get_u64(r, &s->unwound, "a count of unwound calls") ||
-        get_u64(r, &s->self, "a self time") ||
-        get_u64(r, &nruns, "a count of durations"))
+        get_u64(r, &s->self, "a self time") || get_u64(r, &nruns, "a count of durations"))
         return -1;
     if (l->per_thread ? thread >= l->base.threads : thread != 0)
         return rd_fail(r, TK_ERR_FORMAT, "a thread index out of range");
@@ -458,16 +422,14 @@ static int get_series(rd *r, tk_latency *l, series *s, const series *prev, uint6
     uint64_t v = 0, total = 0;
     for (uint64_t i = 0; i < nruns; i++) {
         uint64_t d, count;
-        if (get_u64(r, &d, "a duration") || get_u64(r, &count, "a count of calls"))
-            return -1;
+        if (get_u64(r, &d, "a duration") || get_u64(r, &count, "a count of calls")) return -1;
         if ((i && d == 0) || d > UINT64_MAX - v)
             return rd_fail(r, TK_ERR_FORMAT, "durations not increasing");
         if (count == 0 || count > UINT64_MAX - total)
             return rd_fail(r, TK_ERR_FORMAT, "a count of calls of 0 or over 64 bits");
         v += d;
         total += count;
-        if (add_run(r, s, v, count, expanded, max_calls) != 0)
-            return -1;
+        if (add_run(r, s, v, count, expanded, max_calls) != 0) return -1;
     }
     return 0;
 }
@@ -478,18 +440,15 @@ static int get_header(rd *r, tk_latency *l)
         return rd_fail(r, TK_ERR_FORMAT, "no \"TKLAT\" 2 magic");
     r->pos = 6;
     uint64_t pt, tv[8];
-    if (get_u64(r, &pt, "the per-thread flag"))
-        return -1;
-    if (pt > 1)
-        return rd_fail(r, TK_ERR_FORMAT, "a per-thread flag other than 0 or 1");
+    if (get_u64(r, &pt, "the per-thread flag")) return -1;
+    if (pt > 1) return rd_fail(r, TK_ERR_FORMAT, "a per-thread flag other than 0 or 1");
     for (int i = 0; i < 8; i++)
-        if (get_u64(r, &tv[i], "a total"))
-            return -1;
+        if (get_u64(r, &tv[i], "a total")) return -1;
     if (tv[0] > UINT32_MAX || tv[7] > UINT32_MAX)
         return rd_fail(r, TK_ERR_FORMAT, "a thread count or depth over 32 bits");
     l->per_thread = (int)pt;
-    l->base = (tk_latency_totals){(uint32_t)tv[0], tv[1], tv[2], tv[3], tv[4], tv[5], tv[6],
-                                  (uint32_t)tv[7]};
+    l->base = (tk_latency_totals){(uint32_t)tv[0], tv[1], tv[2], tv[3],
+                                  tv[4],           tv[5], tv[6], (uint32_t)tv[7]};
     return 0;
 }
 
@@ -500,8 +459,7 @@ tk_status tk_latency_deserialize(tk_latency **out, const uint8_t *data, size_t s
     rd r = {data, 0, size, err, TK_OK};
     tk_latency *l = NULL;
     tk_status st = tk_latency_open(&l, 0, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     l->merged = 1;
     uint64_t n, expanded = 0;
     if (get_header(&r, l) == 0 && get_u64(&r, &n, "a count of series") == 0) {

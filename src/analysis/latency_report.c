@@ -40,8 +40,7 @@ static uint64_t sort_value(const tk_latency_row *r, tk_latency_key key)
 static int tie_break(const sort_item *x, const sort_item *y)
 {
     /* thread, then function id, ascending */
-    if (x->row.thread != y->row.thread)
-        return x->row.thread < y->row.thread ? -1 : 1;
+    if (x->row.thread != y->row.thread) return x->row.thread < y->row.thread ? -1 : 1;
     return x->row.func < y->row.func ? -1 : x->row.func > y->row.func;
 }
 
@@ -75,8 +74,7 @@ static int by_name_desc(const void *a, const void *b)
 
 static const char *row_name(const tk_event_source *names, uint64_t func, char *buf, size_t size)
 {
-    if (names)
-        return tk_event_func_name(names, func, buf, size);
+    if (names) return tk_event_func_name(names, func, buf, size);
     snprintf(buf, size, "#%llu", (unsigned long long)func);
     return buf;
 }
@@ -94,8 +92,7 @@ static tk_status sort_rows(tk_latency_report *r, const tk_latency_row *rows, siz
     int by_name = opt->key == TK_LATENCY_KEY_FUNC;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!rows[i].count)
-            continue;
+        if (!rows[i].count) continue;
         sort_item *it = &items[k++];
         it->row = rows[i];
         it->value = sort_value(&rows[i], opt->key);
@@ -103,13 +100,12 @@ static tk_status sort_rows(tk_latency_report *r, const tk_latency_row *rows, siz
         snprintf(it->name, sizeof it->name, "%s",
                  by_name ? row_name(opt->names, rows[i].func, nb, sizeof nb) : "");
     }
-    int desc = opt->order == TK_LATENCY_ORDER_DESC ||
-               (opt->order == TK_LATENCY_ORDER_DEFAULT && opt->key != TK_LATENCY_KEY_FUNCID &&
-                !by_name);
+    int desc =
+        opt->order == TK_LATENCY_ORDER_DESC ||
+        (opt->order == TK_LATENCY_ORDER_DEFAULT && opt->key != TK_LATENCY_KEY_FUNCID && !by_name);
     qsort(items, k, sizeof *items,
           by_name ? (desc ? by_name_desc : by_name_asc) : (desc ? by_value_desc : by_value_asc));
-    for (size_t i = 0; i < k; i++)
-        r->rows[i] = items[i].row;
+    for (size_t i = 0; i < k; i++) r->rows[i] = items[i].row;
     tk_free(items);
     r->total = k;
     r->count = opt->top && k > opt->top ? (size_t)opt->top : k;
@@ -117,18 +113,16 @@ static tk_status sort_rows(tk_latency_report *r, const tk_latency_row *rows, siz
 }
 
 tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
-                                const tk_latency_report_options *opt, tk_error *err)
+                                 const tk_latency_report_options *opt, tk_error *err)
 {
     static const tk_latency_report_options defaults = TK_LATENCY_REPORT_OPTIONS_INIT;
     *out = NULL;
     const tk_latency_row *rows;
     size_t n;
     tk_status st = tk_latency_rows(l, &rows, &n, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     tk_latency_report *r = tk_calloc(1, sizeof *r);
-    if (!r)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     st = sort_rows(r, rows, n, opt ? opt : &defaults, err);
     if (st != TK_OK) {
         tk_latency_report_free(r);
@@ -138,15 +132,9 @@ tk_status tk_latency_report_open(tk_latency_report **out, tk_latency *l,
     return TK_OK;
 }
 
-size_t tk_latency_report_count(const tk_latency_report *r)
-{
-    return r->count;
-}
+size_t tk_latency_report_count(const tk_latency_report *r) { return r->count; }
 
-size_t tk_latency_report_total(const tk_latency_report *r)
-{
-    return r->total;
-}
+size_t tk_latency_report_total(const tk_latency_report *r) { return r->total; }
 
 const tk_latency_row *tk_latency_report_row(const tk_latency_report *r, size_t i)
 {
@@ -155,8 +143,7 @@ const tk_latency_row *tk_latency_report_row(const tk_latency_report *r, size_t i
 
 void tk_latency_report_free(tk_latency_report *r)
 {
-    if (!r)
-        return;
+    if (!r) return;
     tk_free(r->rows);
     tk_free(r);
 }
@@ -191,44 +178,37 @@ static int cmp_func(const void *x, const void *y)
 tk_status tk_latency_diff_open(tk_latency_diff **out, tk_time_unit unit, tk_error *err)
 {
     *out = tk_calloc(1, sizeof **out);
-    if (!*out)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!*out) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     (*out)->unit = unit;
     return TK_OK;
 }
 
-tk_status tk_latency_diff_add(tk_latency_diff *d, int side, tk_latency *l,
-                              double ticks_per_second, tk_error *err)
+tk_status tk_latency_diff_add(tk_latency_diff *d, int side, tk_latency *l, double ticks_per_second,
+                              tk_error *err)
 {
     if ((side != 0 && side != 1) || d->has[side] || d->finished)
-        return tk_error_set(err, TK_ERR_ARG, "latency diff: side %d given twice or unknown",
-                            side);
+        return tk_error_set(err, TK_ERR_ARG, "latency diff: side %d given twice or unknown", side);
     const tk_latency_row *lr;
     size_t ln;
     tk_status st = tk_latency_rows(l, &lr, &ln, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     double hz = ticks_per_second > 0 ? ticks_per_second : 0;
     tk_latency_diff_row *rows = tk_calloc(ln ? ln : 1, sizeof *rows);
-    if (!rows)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!rows) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t n = 0;
     for (size_t k = 0; k < ln; k++) {
-        if (!lr[k].count)
-            continue;
+        if (!lr[k].count) continue;
         tk_latency_diff_row *r = &rows[n++];
         r->func = lr[k].func;
         r->count[side] = lr[k].count;
         r->sum[side] = tk_ticks_to_unit(lr[k].sum, hz, d->unit);
         r->median[side] = tk_ticks_to_unit(lr[k].median, hz, d->unit);
     }
-    if (n)
-        qsort(rows, n, sizeof *rows, cmp_func);
+    if (n) qsort(rows, n, sizeof *rows, cmp_func);
     d->side[side] = rows;
     d->nside[side] = n;
     d->has[side] = 1;
-    if (!(hz > 0))
-        d->no_clock = 1;
+    if (!(hz > 0)) d->no_clock = 1;
     return TK_OK;
 }
 
@@ -239,8 +219,7 @@ tk_status tk_latency_diff_finish(tk_latency_diff *d, tk_error *err)
     tk_latency_diff_row *const *side = d->side;
     const size_t *nside = d->nside;
     tk_latency_diff_row *rows = tk_malloc((nside[0] + nside[1] + 1) * sizeof *rows);
-    if (!rows)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!rows) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     size_t n = 0;
     for (size_t a = 0, b = 0; a < nside[0] || b < nside[1];) {
         if (b == nside[1] || (a < nside[0] && side[0][a].func < side[1][b].func)) {
@@ -254,8 +233,7 @@ tk_status tk_latency_diff_finish(tk_latency_diff *d, tk_error *err)
             rows[n++].median[1] = side[1][b++].median[1];
         }
     }
-    if (n)
-        qsort(rows, n, sizeof *rows, cmp_diff);
+    if (n) qsort(rows, n, sizeof *rows, cmp_diff);
     for (int k = 0; k < 2; k++) {
         tk_free(d->side[k]);
         d->side[k] = NULL;
@@ -266,25 +244,18 @@ tk_status tk_latency_diff_finish(tk_latency_diff *d, tk_error *err)
     return TK_OK;
 }
 
-size_t tk_latency_diff_count(const tk_latency_diff *d)
-{
-    return d->count;
-}
+size_t tk_latency_diff_count(const tk_latency_diff *d) { return d->count; }
 
 const tk_latency_diff_row *tk_latency_diff_row_at(const tk_latency_diff *d, size_t i)
 {
     return &d->rows[i];
 }
 
-int tk_latency_diff_has_clock(const tk_latency_diff *d)
-{
-    return !d->no_clock;
-}
+int tk_latency_diff_has_clock(const tk_latency_diff *d) { return !d->no_clock; }
 
 void tk_latency_diff_free(tk_latency_diff *d)
 {
-    if (!d)
-        return;
+    if (!d) return;
     tk_free(d->side[0]);
     tk_free(d->side[1]);
     tk_free(d->rows);

@@ -24,7 +24,7 @@ typedef struct ann_row {
     uint64_t line, addr;
     uint32_t fn_rank, fn;
     row_kind kind;
-    int recursive;         /* a call inside a recursion class */
+    int recursive; /* a call inside a recursion class */
     uint32_t other, other_rank; /* the callee (and its name's rank); a jump's target file */
     uint64_t target_line, target_addr;
     uint32_t target_fn;
@@ -85,17 +85,17 @@ struct tk_prof_annotation {
     size_t nev;
     uint64_t totals[TK_PROFILE_MAX_EVENTS];
     unsigned positions;
-    int instructions;               /* the instruction view is made */
+    int instructions; /* the instruction view is made */
     ann_row *rows;
     size_t nrows;
-    uint32_t *rank;                 /* of every string (while the views are made) */
+    uint32_t *rank; /* of every string (while the views are made) */
     ann_group *files, *functions;
     size_t nfiles, nfunctions, hidden_files, hidden_functions;
-    ann_vec sites;                  /* ann_site */
-    ann_vec site_values;            /* per site: n_events self, then n_events inclusive */
-    ann_vec calls, call_values;     /* ann_call; per call n_events inclusive costs */
-    ann_vec jumps;                  /* ann_jump */
-    ann_vec group_values;           /* per file, then per function: n_events self */
+    ann_vec sites; /* ann_site */
+    ann_vec site_values; /* per site: n_events self, then n_events inclusive */
+    ann_vec calls, call_values; /* ann_call; per call n_events inclusive costs */
+    ann_vec jumps; /* ann_jump */
+    ann_vec group_values; /* per file, then per function: n_events self */
 };
 
 #define SITES(a) ((ann_site *)(a)->sites.v)
@@ -111,15 +111,9 @@ static void add_sat(uint64_t *d, const uint64_t *s, size_t n)
         if (__builtin_add_overflow(d[j], s[j], &d[j])) d[j] = UINT64_MAX;
 }
 
-static uint64_t add_sat1(uint64_t a, uint64_t b)
-{
-    return a + b < a ? UINT64_MAX : a + b;
-}
+static uint64_t add_sat1(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
-static int cmp_u64(uint64_t x, uint64_t y)
-{
-    return (x > y) - (x < y);
-}
+static int cmp_u64(uint64_t x, uint64_t y) { return (x > y) - (x < y); }
 
 /* Rows at one site: self rows, then calls by callee, then jumps by target: its line (in
  * its file) in the line view (by_fn 0), its address in the instruction view (1). */
@@ -219,8 +213,7 @@ static int row_wanted(const tk_prof_annotation *a, uint32_t fn, uint32_t file)
 }
 
 /* The rows of one part (self, call, jump) appended at a->rows + *k. */
-static void part_rows(tk_prof_annotation *a, const tk_prof_part *pt, const uint32_t *cls,
-                      size_t *k)
+static void part_rows(tk_prof_annotation *a, const tk_prof_part *pt, const uint32_t *cls, size_t *k)
 {
     const tk_profile *p = a->p;
     const uint32_t *rank = a->rank;
@@ -229,35 +222,52 @@ static void part_rows(tk_prof_annotation *a, const tk_prof_part *pt, const uint3
         const uint64_t *costs = pt->self.values + r * a->nev;
         add_sat(a->totals, costs, a->nev);
         if (!row_wanted(a, sr[r].fn, sr[r].file)) continue;
-        a->rows[(*k)++] = (ann_row){
-            .file_rank = rank[sr[r].file], .file = sr[r].file, .line = sr[r].pos.line,
-            .addr = sr[r].pos.addr, .fn_rank = rank[tk_profile_function_at(p, sr[r].fn)->name],
-            .fn = sr[r].fn, .kind = ROW_SELF, .costs = costs};
+        a->rows[(*k)++] = (ann_row){.file_rank = rank[sr[r].file],
+                                    .file = sr[r].file,
+                                    .line = sr[r].pos.line,
+                                    .addr = sr[r].pos.addr,
+                                    .fn_rank = rank[tk_profile_function_at(p, sr[r].fn)->name],
+                                    .fn = sr[r].fn,
+                                    .kind = ROW_SELF,
+                                    .costs = costs};
     }
     const tk_prof_call *cr = pt->calls.rows;
     for (size_t r = 0; r < pt->calls.count; r++) {
         if (!row_wanted(a, cr[r].fn, cr[r].file)) continue;
         const uint64_t *v = pt->calls.values + r * (a->nev + 1);
-        a->rows[(*k)++] = (ann_row){
-            .file_rank = rank[cr[r].file], .file = cr[r].file, .line = cr[r].pos.line,
-            .addr = cr[r].pos.addr, .fn_rank = rank[tk_profile_function_at(p, cr[r].fn)->name],
-            .fn = cr[r].fn, .kind = ROW_CALL, .recursive = cls[cr[r].fn] == cls[cr[r].callee],
-            .other = cr[r].callee,
-            .other_rank = rank[tk_profile_function_at(p, cr[r].callee)->name],
-            .count = v[0], .costs = v + 1};
+        a->rows[(*k)++] =
+            (ann_row){.file_rank = rank[cr[r].file],
+                      .file = cr[r].file,
+                      .line = cr[r].pos.line,
+                      .addr = cr[r].pos.addr,
+                      .fn_rank = rank[tk_profile_function_at(p, cr[r].fn)->name],
+                      .fn = cr[r].fn,
+                      .kind = ROW_CALL,
+                      .recursive = cls[cr[r].fn] == cls[cr[r].callee],
+                      .other = cr[r].callee,
+                      .other_rank = rank[tk_profile_function_at(p, cr[r].callee)->name],
+                      .count = v[0],
+                      .costs = v + 1};
     }
     const tk_prof_jump *jr = pt->jumps.rows;
     for (size_t r = 0; r < pt->jumps.count; r++) {
         if (!row_wanted(a, jr[r].fn, jr[r].file)) continue;
         const uint64_t *v = pt->jumps.values + r * 2;
-        a->rows[(*k)++] = (ann_row){
-            .file_rank = rank[jr[r].file], .file = jr[r].file, .line = jr[r].pos.line,
-            .addr = jr[r].pos.addr, .fn_rank = rank[tk_profile_function_at(p, jr[r].fn)->name],
-            .fn = jr[r].fn, .kind = ROW_JUMP, .other = jr[r].target_file,
-            .other_rank = rank[jr[r].target_file],
-            .target_line = jr[r].target.line, .target_addr = jr[r].target.addr,
-            .target_fn = jr[r].target_fn, .count = v[0], .followed = v[1],
-            .conditional = jr[r].conditional != 0};
+        a->rows[(*k)++] = (ann_row){.file_rank = rank[jr[r].file],
+                                    .file = jr[r].file,
+                                    .line = jr[r].pos.line,
+                                    .addr = jr[r].pos.addr,
+                                    .fn_rank = rank[tk_profile_function_at(p, jr[r].fn)->name],
+                                    .fn = jr[r].fn,
+                                    .kind = ROW_JUMP,
+                                    .other = jr[r].target_file,
+                                    .other_rank = rank[jr[r].target_file],
+                                    .target_line = jr[r].target.line,
+                                    .target_addr = jr[r].target.addr,
+                                    .target_fn = jr[r].target_fn,
+                                    .count = v[0],
+                                    .followed = v[1],
+                                    .conditional = jr[r].conditional != 0};
     }
 }
 
@@ -311,8 +321,8 @@ static tk_status add_jump(tk_prof_annotation *a, size_t lo, size_t hi)
     if (vec_grow(&a->jumps, sizeof(ann_jump)) != TK_OK) return TK_ERR_NOMEM;
     const ann_row *r0 = &a->rows[lo];
     ann_jump *j = &JUMPS(a)[a->jumps.n++];
-    *j = (ann_jump){r0->conditional, r0->other, r0->target_fn, r0->target_line,
-                    r0->target_addr, 0, 0};
+    *j = (ann_jump){
+        r0->conditional, r0->other, r0->target_fn, r0->target_line, r0->target_addr, 0, 0};
     for (size_t r = lo; r < hi; r++) {
         j->executed = add_sat1(j->executed, a->rows[r].count);
         j->followed = add_sat1(j->followed, a->rows[r].followed);
@@ -449,8 +459,7 @@ static int cmp_group(const void *x, const void *y, void *ctx)
 }
 
 /* Group rows[lo, hi) with its sites as group g. */
-static tk_status make_group(tk_prof_annotation *a, size_t lo, size_t hi, int by_fn,
-                            ann_group *g)
+static tk_status make_group(tk_prof_annotation *a, size_t lo, size_t hi, int by_fn, ann_group *g)
 {
     size_t w = a->nev ? a->nev : 1;
     g->id = by_fn ? a->rows[lo].fn : a->rows[lo].file;
@@ -514,8 +523,8 @@ tk_status tk_prof_annotate_open(tk_prof_annotation **out, const tk_profile *p,
     if (!opt) opt = &defaults;
     size_t nev = tk_profile_event_count(p), np = tk_profile_part_count(p);
     if (opt->part > np)
-        return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)",
-                            opt->part, np, np == 1 ? "" : "s");
+        return tk_error_set(err, TK_ERR_ARG, "no part %zu (the profile has %zu part%s)", opt->part,
+                            np, np == 1 ? "" : "s");
     if (nev && opt->event >= nev)
         return tk_error_set(err, TK_ERR_ARG, "event %zu: the profile has %zu events", opt->event,
                             nev);
@@ -530,8 +539,8 @@ tk_status tk_prof_annotate_open(tk_prof_annotation **out, const tk_profile *p,
     a->nev = nev;
     tk_status st = collect_rows(a, err);
     if (st == TK_OK && (a->positions & TK_POS_LINE)) st = make_groups(a, 0);
-    a->instructions = (a->positions & TK_POS_INSTR) &&
-                      (opt->instructions || !(a->positions & TK_POS_LINE));
+    a->instructions =
+        (a->positions & TK_POS_INSTR) && (opt->instructions || !(a->positions & TK_POS_LINE));
     if (st == TK_OK && a->instructions) st = make_groups(a, 1);
     a->opt.source_dirs = NULL;
     a->opt.n_source_dirs = 0;
@@ -654,11 +663,11 @@ void tk_prof_annotate_jump_get(const tk_prof_annotation *a, size_t k,
 struct tk_prof_source {
     const tk_prof_annotation *a;
     tk_input *in;
-    size_t site, end;   /* the file's next costed line, and the end of its sites */
-    uint64_t lineno;    /* of the line last read */
-    uint64_t shown_to;  /* lines up to this one are shown (context after a costed line) */
-    int gap;            /* lines were left out since the last one shown */
-    int held;           /* the line last read waits behind the gap item given before it */
+    size_t site, end; /* the file's next costed line, and the end of its sites */
+    uint64_t lineno; /* of the line last read */
+    uint64_t shown_to; /* lines up to this one are shown (context after a costed line) */
+    int gap; /* lines were left out since the last one shown */
+    int held; /* the line last read waits behind the gap item given before it */
     const char *text;
     size_t len, held_site;
     int done;

@@ -13,14 +13,15 @@
 /* The summary entry of a key: by function id, or by (file, name) string ids. */
 typedef struct entry_index {
     tk_prof_group group;
-    size_t *by_fn;  /* TK_GROUP_FUNCTION: function id -> entry + 1 (0: none) */
+    size_t *by_fn; /* TK_GROUP_FUNCTION: function id -> entry + 1 (0: none) */
     size_t nfn;
     tk_hmap by_key; /* TK_GROUP_FILE_FUNCTION: file << 32 | name -> entry */
 } entry_index;
 
 static size_t entry_of(const entry_index *x, const tk_profile *p, uint32_t fn, uint32_t file)
 {
-    if (x->group == TK_GROUP_FUNCTION) return fn < x->nfn && x->by_fn[fn] ? x->by_fn[fn] - 1 : SIZE_MAX;
+    if (x->group == TK_GROUP_FUNCTION)
+        return fn < x->nfn && x->by_fn[fn] ? x->by_fn[fn] - 1 : SIZE_MAX;
     uint64_t v;
     uint64_t key = (uint64_t)file << 32 | tk_profile_function_at(p, fn)->name;
     return tk_hmap_get(&x->by_key, key, &v) ? (size_t)v : SIZE_MAX;
@@ -131,8 +132,8 @@ tk_status tk_profile_summary_arcs(const tk_profile *p, size_t part, const tk_pro
     if (st == TK_OK) return tk_prof_arcs_make(out, a, vals, n, nev, err);
     tk_free(vals);
     tk_prof_arcs_free(a);
-    return tk_error_set(err, st, st == TK_ERR_LIMIT ? "a sum of call costs overflows 64 bits"
-                                                    : "out of memory");
+    return tk_error_set(
+        err, st, st == TK_ERR_LIMIT ? "a sum of call costs overflows 64 bits" : "out of memory");
 }
 
 tk_status tk_prof_arcs_make(tk_prof_arcs **out, tk_prof_arcs *a, uint64_t *vals, size_t n,
@@ -166,8 +167,10 @@ size_t tk_prof_arcs_into(const tk_prof_arcs *a, size_t entry, size_t *first)
     size_t lo = 0, hi = a->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (a->arcs[mid].callee < entry) lo = mid + 1;
-        else hi = mid;
+        if (a->arcs[mid].callee < entry)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     size_t end = lo;
     while (end < a->count && a->arcs[end].callee == entry) end++;
@@ -180,8 +183,10 @@ size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *first)
     size_t lo = 0, hi = a->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (a->arcs[a->by_caller[mid]].caller < entry) lo = mid + 1;
-        else hi = mid;
+        if (a->arcs[a->by_caller[mid]].caller < entry)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     size_t end = lo;
     while (end < a->count && a->arcs[a->by_caller[end]].caller == entry) end++;
@@ -189,10 +194,7 @@ size_t tk_prof_arcs_out_of(const tk_prof_arcs *a, size_t entry, size_t *first)
     return end - lo;
 }
 
-size_t tk_prof_arcs_count(const tk_prof_arcs *a)
-{
-    return a->count;
-}
+size_t tk_prof_arcs_count(const tk_prof_arcs *a) { return a->count; }
 
 void tk_prof_arc_get(const tk_prof_arcs *a, size_t i, tk_prof_arc_info *out)
 {

@@ -77,8 +77,7 @@ static tk_status diff_rows(tk_prof_diff *d, const tk_profile *both, size_t ev, t
     return TK_OK;
 }
 
-tk_status tk_prof_diff_open(tk_prof_diff **out, const tk_profile *both, size_t event,
-                           tk_error *err)
+tk_status tk_prof_diff_open(tk_prof_diff **out, const tk_profile *both, size_t event, tk_error *err)
 {
     *out = NULL;
     tk_status st = two_parts(both, event, 1, err);
@@ -96,15 +95,9 @@ tk_status tk_prof_diff_open(tk_prof_diff **out, const tk_profile *both, size_t e
     return TK_OK;
 }
 
-size_t tk_prof_diff_count(const tk_prof_diff *d)
-{
-    return d->count;
-}
+size_t tk_prof_diff_count(const tk_prof_diff *d) { return d->count; }
 
-const tk_prof_diff_row *tk_prof_diff_row_at(const tk_prof_diff *d, size_t i)
-{
-    return &d->rows[i];
-}
+const tk_prof_diff_row *tk_prof_diff_row_at(const tk_prof_diff *d, size_t i) { return &d->rows[i]; }
 
 const uint64_t *tk_prof_diff_totals(const tk_prof_diff *d, int side)
 {
@@ -248,8 +241,8 @@ static void folded_merge(tk_prof_folded_diff *d)
     d->count = m;
 }
 
-tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both,
-                                  size_t event, tk_error *err)
+tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both, size_t event,
+                                   tk_error *err)
 {
     *out = NULL;
     tk_status st = two_parts(both, event, 0, err);
@@ -267,13 +260,9 @@ tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *
     return TK_OK;
 }
 
-size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d)
-{
-    return d->count;
-}
+size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d) { return d->count; }
 
-const tk_prof_folded_diff_row *tk_prof_folded_diff_row_at(const tk_prof_folded_diff *d,
-                                                          size_t i)
+const tk_prof_folded_diff_row *tk_prof_folded_diff_row_at(const tk_prof_folded_diff *d, size_t i)
 {
     return &d->rows[i].r;
 }

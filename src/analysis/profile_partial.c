@@ -17,8 +17,7 @@ tk_status tk_pp_add(uint64_t *a, const uint64_t *b, size_t n)
     return TK_OK;
 }
 
-tk_status tk_pp_new(tk_prof_partial **out, tk_prof_group group, int self_only,
-                    tk_profile *names)
+tk_status tk_pp_new(tk_prof_partial **out, tk_prof_group group, int self_only, tk_profile *names)
 {
     *out = NULL;
     tk_prof_partial *pp = tk_calloc(1, sizeof *pp);
@@ -61,8 +60,7 @@ uint32_t tk_pp_shown_object(const tk_pp_entry *e)
 
 static int with_out(const tk_prof_partial *pp)
 {
-    return !pp->self_only && pp->group != TK_GROUP_FUNCTION &&
-           pp->group != TK_GROUP_FILE_FUNCTION;
+    return !pp->self_only && pp->group != TK_GROUP_FUNCTION && pp->group != TK_GROUP_FILE_FUNCTION;
 }
 
 /* Room for n entries (the new ones zero). */
@@ -124,8 +122,8 @@ tk_status tk_pp_function_entries(tk_prof_partial *pp)
     size_t nfn = tk_profile_function_count(pp->names);
     for (size_t f = pp->count; f < nfn; f++) {
         const tk_prof_function *fn = tk_profile_function_at(pp->names, (uint32_t)f);
-        tk_pp_entry e = {fn->object, fn->file, fn->name, TK_PP_COSTS, 0, f, TK_PROF_NONE,
-                         TK_PROF_NONE, 0, 0};
+        tk_pp_entry e = {fn->object, fn->file,     fn->name,     TK_PP_COSTS, 0,
+                         f,          TK_PROF_NONE, TK_PROF_NONE, 0,           0};
         tk_status st = append_entry(pp, &e);
         if (st != TK_OK) return st;
     }
@@ -144,8 +142,7 @@ static uint64_t key_hash(const tk_prof_partial *pp, const tk_pp_entry *k)
 
 static int same_key(const tk_pp_entry *a, const tk_pp_entry *b)
 {
-    return a->object == b->object && a->file == b->file && a->name == b->name &&
-           a->line == b->line;
+    return a->object == b->object && a->file == b->file && a->name == b->name && a->line == b->line;
 }
 
 static tk_status rehash(tk_prof_partial *pp, size_t n)
@@ -179,8 +176,8 @@ tk_status tk_pp_entry_find(tk_prof_partial *pp, const tk_pp_entry *key, uint32_t
             return TK_OK;
         }
     if (pp->count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
-    tk_pp_entry e = {key->object, key->file, key->name, phase, key->line,
-                     pp->seq[phase - 1]++, TK_PROF_NONE, TK_PROF_NONE, 0, 0};
+    tk_pp_entry e = {key->object,          key->file,    key->name,    phase, key->line,
+                     pp->seq[phase - 1]++, TK_PROF_NONE, TK_PROF_NONE, 0,     0};
     tk_status st = append_entry(pp, &e);
     if (st != TK_OK) return st;
     pp->slots[j] = (uint32_t)pp->count;
@@ -195,8 +192,8 @@ uint64_t *tk_pp_arc_add(tk_prof_partial *pp, uint32_t caller, uint32_t callee)
 {
     size_t w = pp->nev + 1;
     int inserted;
-    uint64_t *slot = tk_hmap_slot(&pp->arc_index, (uint64_t)caller << 32 | callee, pp->narcs,
-                                  &inserted);
+    uint64_t *slot =
+        tk_hmap_slot(&pp->arc_index, (uint64_t)caller << 32 | callee, pp->narcs, &inserted);
     if (!slot) return NULL;
     if (!inserted) return pp->arc_values + *slot * w;
     if (pp->narcs == pp->arcs_cap) {

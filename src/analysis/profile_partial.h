@@ -24,11 +24,11 @@ enum { TK_PP_SELF_OBJ = 1, TK_PP_CALL_OBJ = 2 };
 
 typedef struct tk_pp_entry {
     uint32_t object, file, name; /* string ids of names (TK_PROF_NONE: not in the key) */
-    uint32_t phase;              /* TK_PP_COSTS or TK_PP_CALLS */
-    uint64_t line;               /* by line */
-    uint64_t seq;                /* rank within its phase */
+    uint32_t phase; /* TK_PP_COSTS or TK_PP_CALLS */
+    uint64_t line; /* by line */
+    uint64_t seq; /* rank within its phase */
     uint32_t self_obj, call_obj; /* by file-function (string ids) */
-    uint32_t has;                /* TK_PP_SELF_OBJ | TK_PP_CALL_OBJ */
+    uint32_t has; /* TK_PP_SELF_OBJ | TK_PP_CALL_OBJ */
     uint32_t pad;
 } tk_pp_entry;
 
@@ -51,8 +51,8 @@ struct tk_prof_partial {
     uint64_t totals[TK_PROFILE_MAX_EVENTS];
     size_t count, cap;
     tk_pp_entry *entries;
-    uint64_t *self;  /* count * nev */
-    uint64_t *out;   /* by file, object and line without self_only: count * nev, the costs of
+    uint64_t *self; /* count * nev */
+    uint64_t *out; /* by file, object and line without self_only: count * nev, the costs of
                         the calls the entry makes to another entry; else NULL */
     uint64_t *calls; /* count: the calls into the entry */
     uint64_t seq[2]; /* the next rank of each phase */
@@ -62,7 +62,7 @@ struct tk_prof_partial {
     size_t narcs, arcs_cap;
     tk_pp_arc *arcs;
     uint64_t *arc_values; /* narcs * (nev + 1): the calls, then their inclusive costs */
-    tk_hmap arc_index;    /* caller << 32 | callee -> arc */
+    tk_hmap arc_index; /* caller << 32 | callee -> arc */
 };
 
 /* String ids of a source profile to those of a partial's names, interned on first use. */
@@ -79,12 +79,11 @@ tk_status tk_pp_map_str(tk_pp_strmap *m, uint32_t id, uint32_t *out);
 /* The event types and derived events of src into pp's names (after pp's own): evmap[i] is
  * src's event i in pp. An event type new to pp is late when pp->has_rows or when src_late
  * has its bit (src's own late ones). Restrides pp's values when events are added. */
-tk_status tk_pp_merge_events(tk_prof_partial *pp, tk_pp_strmap *m, uint64_t src_late,
-                             size_t *evmap, tk_error *err);
+tk_status tk_pp_merge_events(tk_prof_partial *pp, tk_pp_strmap *m, uint64_t src_late, size_t *evmap,
+                             tk_error *err);
 
 /* A new empty partial, its names `names` (taken over) or, NULL, a new profile. */
-tk_status tk_pp_new(tk_prof_partial **out, tk_prof_group group, int self_only,
-                    tk_profile *names);
+tk_status tk_pp_new(tk_prof_partial **out, tk_prof_group group, int self_only, tk_profile *names);
 /* The arrays cut to what they hold (a partial that will mostly be read). */
 tk_status tk_pp_shrink(tk_prof_partial *pp);
 /* The entry of a key, made (zero costs, in `phase`, last of it) when new: *index; *made

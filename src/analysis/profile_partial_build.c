@@ -98,8 +98,8 @@ static tk_status merge_event(tk_prof_partial *pp, tk_pp_strmap *m, size_t i, int
     return TK_OK;
 }
 
-tk_status tk_pp_merge_events(tk_prof_partial *pp, tk_pp_strmap *m, uint64_t src_late,
-                             size_t *evmap, tk_error *err)
+tk_status tk_pp_merge_events(tk_prof_partial *pp, tk_pp_strmap *m, uint64_t src_late, size_t *evmap,
+                             tk_error *err)
 {
     tk_status st = TK_OK;
     for (size_t i = 0; i < tk_profile_event_count(m->src) && st == TK_OK; i++)
@@ -167,8 +167,10 @@ static tk_status note_object(build *b, size_t idx, uint32_t fn, unsigned which)
     tk_status st = tk_pp_map_str(&b->m, tk_profile_function_at(b->p, fn)->object, &obj);
     if (st != TK_OK) return st;
     e->has |= which;
-    if (which == TK_PP_SELF_OBJ) e->self_obj = obj;
-    else e->call_obj = obj;
+    if (which == TK_PP_SELF_OBJ)
+        e->self_obj = obj;
+    else
+        e->call_obj = obj;
     return TK_OK;
 }
 
@@ -296,8 +298,7 @@ static tk_status walk_parts(build *b)
     for (size_t i = 0; i < np && st == TK_OK; i++) {
         const tk_prof_part *pt = tk_profile_part(b->p, i);
         st = add_self_rows(b, pt);
-        if (st == TK_OK &&
-            (pp->group == TK_GROUP_FUNCTION || pp->group == TK_GROUP_FILE_FUNCTION))
+        if (st == TK_OK && (pp->group == TK_GROUP_FUNCTION || pp->group == TK_GROUP_FILE_FUNCTION))
             st = add_call_counts(b, pt);
     }
     for (size_t i = 0; i < np && st == TK_OK && !pp->self_only; i++)
@@ -315,8 +316,9 @@ static tk_status make(tk_prof_partial **out, const tk_profile *p, tk_profile *na
     *out = NULL;
     for (size_t i = 0; i < tk_profile_part_count(p) && !opt->self_only; i++)
         if (tk_profile_part(p, i)->calls_into)
-            return tk_error_set(err, TK_ERR_ARG, "the profile was read with call counts only: "
-                                                 "no inclusive costs");
+            return tk_error_set(err, TK_ERR_ARG,
+                                "the profile was read with call counts only: "
+                                "no inclusive costs");
     build b = {NULL, p, {NULL, NULL, NULL}, tk_profile_event_count(p)};
     size_t evmap[TK_PROFILE_MAX_EVENTS];
     tk_status st = tk_pp_new(&b.pp, opt->group, opt->self_only, names);
@@ -336,8 +338,7 @@ static tk_status make(tk_prof_partial **out, const tk_profile *p, tk_profile *na
         b.pp->has_rows = has_rows;
     }
     if (st == TK_OK && (st = walk_parts(&b)) != TK_OK)
-        tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost sum overflows 64 bits"
-                                                 : "out of memory");
+        tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost sum overflows 64 bits" : "out of memory");
     tk_pp_strmap_free(&b.m);
     if (st == TK_OK) st = tk_pp_shrink(b.pp);
     if (st != TK_OK) {

@@ -188,8 +188,11 @@ tk_status tk_prof_partial_serialize(const tk_prof_partial *pp, uint8_t **data, s
     *data = NULL;
     *size = 0;
     size_t ns = tk_profile_string_count(pp->names);
-    strtab t = {pp->names, tk_calloc(ns ? ns : 1, sizeof *t.ref),
-                tk_malloc((ns ? ns : 1) * sizeof *t.ids), 0, {NULL, 0, 0, 0}};
+    strtab t = {pp->names,
+                tk_calloc(ns ? ns : 1, sizeof *t.ref),
+                tk_malloc((ns ? ns : 1) * sizeof *t.ids),
+                0,
+                {NULL, 0, 0, 0}};
     tk_status st = t.ref && t.ids ? put_body(&t, pp) : TK_ERR_NOMEM;
     wbuf out = {NULL, 0, 0, 0};
     if (st == TK_OK) {
@@ -338,8 +341,7 @@ static int get_names(rd *r)
     for (size_t i = 0; i < n; i++) {
         uint32_t name, formula, ln;
         if (get_ref(r, 1, &name) || get_ref(r, 1, &formula) || get_ref(r, 0, &ln)) return -1;
-        if (tk_profile_add_derived(names, name, formula, ln, NULL) != TK_OK)
-            return rd_nomem(r);
+        if (tk_profile_add_derived(names, name, formula, ln, NULL) != TK_OK) return rd_nomem(r);
         if (tk_profile_derived_count(names) != i + 1) return rd_fail(r, "a derived event twice");
     }
     if (get_u64(r, &r->pp->late, "the late event types")) return -1;
@@ -420,8 +422,8 @@ static int get_arcs(rd *r)
     tk_prof_partial *pp = r->pp;
     uint64_t n, prev_a = 0, prev_b = 0;
     if (get_max(r, r->size - r->pos, &n, "the number of arcs")) return -1;
-    int arcs = !pp->self_only &&
-               (pp->group == TK_GROUP_FUNCTION || pp->group == TK_GROUP_FILE_FUNCTION);
+    int arcs =
+        !pp->self_only && (pp->group == TK_GROUP_FUNCTION || pp->group == TK_GROUP_FILE_FUNCTION);
     if (n && !arcs) return rd_fail(r, "arcs in a partial without them");
     for (size_t i = 0; i < n; i++) {
         uint64_t a, b;
@@ -446,9 +448,8 @@ static int get_all(rd *r)
     if (r->size < sizeof magic || memcmp(r->p, magic, sizeof magic) != 0)
         return rd_fail(r, "not a profile partial (no \"TKPP\" 1)");
     r->pos = sizeof magic;
-    if (get_max(r, TK_GROUP_LINE, &group, "the key") ||
-        get_max(r, 1, &self_only, "self_only") || get_max(r, 1, &has_rows, "has_rows") ||
-        get_u64(r, &nparts, "the number of parts"))
+    if (get_max(r, TK_GROUP_LINE, &group, "the key") || get_max(r, 1, &self_only, "self_only") ||
+        get_max(r, 1, &has_rows, "has_rows") || get_u64(r, &nparts, "the number of parts"))
         return -1;
     if (tk_pp_new(&r->pp, (tk_prof_group)group, (int)self_only, NULL) != TK_OK) return rd_nomem(r);
     r->pp->has_rows = (int)has_rows;

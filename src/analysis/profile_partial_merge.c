@@ -109,8 +109,7 @@ static tk_status add_values(merge *g)
     return st;
 }
 
-tk_status tk_prof_partial_merge(tk_prof_partial *into, const tk_prof_partial *later,
-                                tk_error *err)
+tk_status tk_prof_partial_merge(tk_prof_partial *into, const tk_prof_partial *later, tk_error *err)
 {
     if (into->group != later->group || into->self_only != later->self_only)
         return tk_error_set(err, TK_ERR_ARG, "partials of another key or detail");
@@ -129,8 +128,8 @@ tk_status tk_prof_partial_merge(tk_prof_partial *into, const tk_prof_partial *la
         st = into->group == TK_GROUP_FUNCTION ? map_functions(&g) : map_entries(&g);
         if (st == TK_OK) st = add_values(&g);
         if (st != TK_OK)
-            tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost sum overflows 64 bits"
-                                                     : "out of memory");
+            tk_error_set(err, st,
+                         st == TK_ERR_LIMIT ? "cost sum overflows 64 bits" : "out of memory");
     }
     tk_pp_strmap_free(&g.m);
     tk_free(g.emap);

@@ -28,9 +28,9 @@ static tk_status arcs_inclusive(const tk_prof_partial *pp, const uint32_t *order
     }
     for (size_t k = 0; k < pp->count && st == TK_OK; k++) {
         uint32_t name = pp->entries[order[k]].name;
-        level[k] = name != TK_PROF_NONE &&
-                   tk_name_is_recursion_level(tk_profile_str(pp->names, name),
-                                              tk_profile_str_len(pp->names, name));
+        level[k] =
+            name != TK_PROF_NONE && tk_name_is_recursion_level(tk_profile_str(pp->names, name),
+                                                               tk_profile_str_len(pp->names, name));
     }
     tk_prof_part arcs; /* the arcs as the call rows of one part: one row per pair */
     memset(&arcs, 0, sizeof arcs);
@@ -109,8 +109,7 @@ static tk_status finish_inclusive(const tk_prof_partial *pp, const uint32_t *ord
     tk_status st = pos && cycle && estimated ? TK_OK : TK_ERR_NOMEM;
     for (size_t k = 0; k < pp->count && st == TK_OK; k++) pos[order[k]] = (uint32_t)k;
     if (st == TK_OK && !pp->out && pp->count)
-        st = arcs_inclusive(pp, order, pos, s->entries[0].inclusive, 2 * nev, s, cycle,
-                            estimated);
+        st = arcs_inclusive(pp, order, pos, s->entries[0].inclusive, 2 * nev, s, cycle, estimated);
     for (size_t k = 0; k < pp->count && st == TK_OK; k++) {
         tk_prof_entry *e = &s->entries[k];
         e->cycle = cycle[k];
@@ -130,8 +129,9 @@ static tk_status partial_summary(void *ctx, int self_only, tk_prof_group group,
     const tk_prof_partial *pp = ctx;
     *out = NULL;
     if (group != pp->group || (!self_only && pp->self_only))
-        return tk_error_set(err, TK_ERR_ARG, "the partial is of another key or has no "
-                                             "inclusive costs");
+        return tk_error_set(err, TK_ERR_ARG,
+                            "the partial is of another key or has no "
+                            "inclusive costs");
     int incl = !self_only;
     uint32_t *order = NULL;
     tk_prof_summary *s = tk_calloc(1, sizeof *s);
@@ -147,8 +147,8 @@ static tk_status partial_summary(void *ctx, int self_only, tk_prof_group group,
     tk_free(order);
     if (st != TK_OK) {
         tk_prof_summary_free(s);
-        return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost sum overflows 64 bits"
-                                                        : "out of memory");
+        return tk_error_set(err, st,
+                            st == TK_ERR_LIMIT ? "cost sum overflows 64 bits" : "out of memory");
     }
     *out = s;
     return TK_OK;
@@ -179,11 +179,12 @@ static tk_status partial_arcs(void *ctx, const tk_prof_summary *s, tk_prof_group
     tk_prof_arcs *a = tk_calloc(1, sizeof *a);
     uint64_t *vals = tk_malloc((pp->narcs ? pp->narcs : 1) * w * sizeof *vals);
     if (a) a->arcs = tk_malloc((pp->narcs ? pp->narcs : 1) * sizeof *a->arcs);
-    tk_status st = a && a->arcs && vals && (by_fn || group != TK_GROUP_FUNCTION) ? TK_OK
-                                                                                : TK_ERR_NOMEM;
+    tk_status st =
+        a && a->arcs && vals && (by_fn || group != TK_GROUP_FUNCTION) ? TK_OK : TK_ERR_NOMEM;
     for (size_t i = 0; i < s->count && st == TK_OK; i++) {
         const tk_prof_entry *e = &s->entries[i];
-        if (by_fn) by_fn[e->fn] = i + 1;
+        if (by_fn)
+            by_fn[e->fn] = i + 1;
         else if (tk_hmap_put(&by_key, (uint64_t)e->file << 32 | e->name, i) != 0)
             st = TK_ERR_NOMEM;
     }
@@ -209,8 +210,10 @@ tk_status tk_prof_partial_check(const tk_prof_partial *pp, tk_error *err)
     for (size_t i = 0; i < pp->nev; i++)
         if (pp->late >> i & 1) {
             const char *name = tk_profile_str(pp->names, tk_profile_event(pp->names, i)->name);
-            return tk_error_set(err, TK_ERR_UNSUPPORTED, "event type '%.200s' appears after "
-                                                         "costs were recorded without it", name);
+            return tk_error_set(err, TK_ERR_UNSUPPORTED,
+                                "event type '%.200s' appears after "
+                                "costs were recorded without it",
+                                name);
         }
     return TK_OK;
 }
@@ -230,7 +233,6 @@ tk_status tk_prof_report_open_partial(tk_prof_report **out, const tk_prof_partia
         return tk_error_set(err, TK_ERR_ARG, "the partial has self costs only");
     tk_status st = tk_prof_partial_check(pp, err);
     if (st != TK_OK) return st;
-    tk_prof_report_source src = {pp->names, (void *)(uintptr_t)pp, partial_summary,
-                                 partial_arcs};
+    tk_prof_report_source src = {pp->names, (void *)(uintptr_t)pp, partial_summary, partial_arcs};
     return tk_prof_report_build(out, &src, &o, err);
 }

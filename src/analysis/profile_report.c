@@ -84,8 +84,9 @@ static tk_status settle_options(tk_prof_report *r, const tk_profile *p, tk_error
     if (o->focus && o->cycles)
         return tk_error_set(err, TK_ERR_ARG, "call cycles are listed whole: not with a focus");
     if ((o->tree || o->cycles || o->focus) && !functions)
-        return tk_error_set(err, TK_ERR_ARG, "callers, callees, call cycles and focus are those "
-                                             "of functions: group by function or file-function");
+        return tk_error_set(err, TK_ERR_ARG,
+                            "callers, callees, call cycles and focus are those "
+                            "of functions: group by function or file-function");
     if (o->cycles) {
         o->inclusive = 1;
         o->coverage = 100.0;
@@ -135,8 +136,7 @@ static void focus_reach(const tk_prof_arcs *a, unsigned char *seen, size_t n, si
 
 /* --focus: the summary's entries cut to those on a call chain through the focus (their
  * order kept). */
-static tk_status apply_focus(tk_prof_report *r, const tk_prof_report_source *src,
-                             tk_error *err)
+static tk_status apply_focus(tk_prof_report *r, const tk_prof_report_source *src, tk_error *err)
 {
     tk_prof_summary *s = r->s;
     const tk_prof_report_options *o = &r->opt;
@@ -204,8 +204,8 @@ static tk_status profile_summary(void *ctx, int self_only, tk_prof_group group,
                                  tk_prof_summary **out, tk_error *err)
 {
     const of_profile *x = ctx;
-    return (self_only ? tk_profile_summarize_self : tk_profile_summarize)(x->p, x->part, group,
-                                                                          out, err);
+    return (self_only ? tk_profile_summarize_self : tk_profile_summarize)(x->p, x->part, group, out,
+                                                                          err);
 }
 
 static tk_status profile_arcs(void *ctx, const tk_prof_summary *s, tk_prof_group group,
@@ -216,32 +216,20 @@ static tk_status profile_arcs(void *ctx, const tk_prof_summary *s, tk_prof_group
 }
 
 tk_status tk_prof_report_open(tk_prof_report **out, const tk_profile *p,
-                             const tk_prof_report_options *opt, tk_error *err)
+                              const tk_prof_report_options *opt, tk_error *err)
 {
     of_profile x = {p, opt ? opt->part : 0};
     tk_prof_report_source src = {p, &x, profile_summary, profile_arcs};
     return tk_prof_report_build(out, &src, opt, err);
 }
 
-const tk_prof_summary *tk_prof_report_summary(const tk_prof_report *r)
-{
-    return r->s;
-}
+const tk_prof_summary *tk_prof_report_summary(const tk_prof_report *r) { return r->s; }
 
-size_t tk_prof_report_rows(const tk_prof_report *r)
-{
-    return r->limit;
-}
+size_t tk_prof_report_rows(const tk_prof_report *r) { return r->limit; }
 
-size_t tk_prof_report_primary(const tk_prof_report *r)
-{
-    return r->primary;
-}
+size_t tk_prof_report_primary(const tk_prof_report *r) { return r->primary; }
 
-const tk_prof_arcs *tk_prof_report_arcs(const tk_prof_report *r)
-{
-    return r->arcs;
-}
+const tk_prof_arcs *tk_prof_report_arcs(const tk_prof_report *r) { return r->arcs; }
 
 typedef struct arc_order {
     const tk_prof_arcs *a;

@@ -9,11 +9,11 @@ typedef struct tk_prof_report_source {
     const tk_profile *names; /* the strings of the entries, the events */
     void *ctx;
     /* The summary by group (self_only: without inclusive costs, tk_profile_summarize_self). */
-    tk_status (*summarize)(void *ctx, int self_only, tk_prof_group group,
-                           tk_prof_summary **out, tk_error *err);
+    tk_status (*summarize)(void *ctx, int self_only, tk_prof_group group, tk_prof_summary **out,
+                           tk_error *err);
     /* The arcs between the entries of s (tk_profile_summary_arcs). */
-    tk_status (*arcs)(void *ctx, const tk_prof_summary *s, tk_prof_group group,
-                      tk_prof_arcs **out, tk_error *err);
+    tk_status (*arcs)(void *ctx, const tk_prof_summary *s, tk_prof_group group, tk_prof_arcs **out,
+                      tk_error *err);
 } tk_prof_report_source;
 
 /* tk_prof_report_open over src. */

@@ -127,8 +127,10 @@ static int one_row_per_function(const tk_prof_part *pt, size_t nfn, tk_status *s
     int one = 1;
     for (size_t r = 0; r < pt->self.count && one; r++) {
         uint32_t f = rows[r].fn;
-        if (f >= nfn || (seen[f / 64] >> (f % 64) & 1)) one = 0;
-        else seen[f / 64] |= (uint64_t)1 << (f % 64);
+        if (f >= nfn || (seen[f / 64] >> (f % 64) & 1))
+            one = 0;
+        else
+            seen[f / 64] |= (uint64_t)1 << (f % 64);
     }
     tk_free(seen);
     return one;
@@ -170,10 +172,16 @@ static group_key key_of(const tk_profile *p, tk_prof_group g, uint32_t fn, uint3
     group_key k = {0, 0, 0};
     switch (g) {
     case TK_GROUP_FUNCTION: k.a = fn; break;
-    case TK_GROUP_FILE_FUNCTION: k.a = file; k.b = f->name; break;
+    case TK_GROUP_FILE_FUNCTION:
+        k.a = file;
+        k.b = f->name;
+        break;
     case TK_GROUP_FILE: k.a = file; break;
     case TK_GROUP_OBJECT: k.a = f->object; break;
-    case TK_GROUP_LINE: k.a = file; k.b = line; break;
+    case TK_GROUP_LINE:
+        k.a = file;
+        k.b = line;
+        break;
     }
     return k;
 }
@@ -186,8 +194,8 @@ static tk_status add_vec(uint64_t *d, const uint64_t *s, size_t n)
 }
 
 /* Calls into each function (every arc, recursive ones too). */
-static tk_status count_function_calls(const tk_prof_part *const *parts, size_t nparts,
-                                      size_t nev, group_table *t)
+static tk_status count_function_calls(const tk_prof_part *const *parts, size_t nparts, size_t nev,
+                                      group_table *t)
 {
     for (size_t i = 0; i < nparts; i++) {
         const tk_prof_call *rows = parts[i]->calls.rows;
@@ -232,7 +240,8 @@ static tk_status graph_inclusive(const tk_profile *p, const tk_prof_part *const 
                 group_key k = key_of(p, group, rows[r].fn, rows[r].file, 0);
                 group_key ck = key_of(p, group, rows[r].callee, cf->file, 0);
                 size_t a, b;
-                if ((st = group_find(t, &k, &a)) == TK_OK && (st = group_find(t, &ck, &b)) == TK_OK) {
+                if ((st = group_find(t, &k, &a)) == TK_OK &&
+                    (st = group_find(t, &ck, &b)) == TK_OK) {
                     if (t->fn[a] == TK_PROF_NONE) t->fn[a] = rows[r].fn;
                     if (t->fn[b] == TK_PROF_NONE) t->fn[b] = rows[r].callee;
                     row_caller[row] = (uint32_t)a;
@@ -432,9 +441,9 @@ static void group_table_free(group_table *t)
 
 /* The entries of the parts: self costs, calls and (with_inclusive) inclusive
  * costs, capped at the program total. */
-static tk_status group_parts(const tk_profile *p, const tk_prof_part *const *parts,
-                             size_t nparts, tk_prof_group group, int with_inclusive,
-                             group_table *t, tk_prof_summary *s)
+static tk_status group_parts(const tk_profile *p, const tk_prof_part *const *parts, size_t nparts,
+                             tk_prof_group group, int with_inclusive, group_table *t,
+                             tk_prof_summary *s)
 {
     size_t nev = t->nev;
     tk_status st = TK_OK;
@@ -496,8 +505,8 @@ static tk_status summarize(const tk_profile *p, size_t part, tk_prof_group group
     tk_free(parts);
     if (st != TK_OK) {
         tk_prof_summary_free(s);
-        return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost sum overflows 64 bits"
-                                                        : "out of memory");
+        return tk_error_set(err, st,
+                            st == TK_ERR_LIMIT ? "cost sum overflows 64 bits" : "out of memory");
     }
     *out = s;
     return TK_OK;
@@ -622,10 +631,10 @@ static inline __attribute__((always_inline)) int cmp_sort_rec(const sort_rec *x,
     if (x->k0 != y->k0) return x->k0 > y->k0 ? -1 : 1; /* descending */
     if (c->n_events > 1) {
         const tk_prof_entry *ex = &c->s->entries[x->entry], *ey = &c->s->entries[y->entry];
-    for (size_t j = 1; j < c->n_events && j < 4; j++) {
-        uint64_t vx = (c->inclusive ? ex->inclusive : ex->self)[c->events[j]];
-        uint64_t vy = (c->inclusive ? ey->inclusive : ey->self)[c->events[j]];
-        if (vx != vy) return vx > vy ? -1 : 1;
+        for (size_t j = 1; j < c->n_events && j < 4; j++) {
+            uint64_t vx = (c->inclusive ? ex->inclusive : ex->self)[c->events[j]];
+            uint64_t vy = (c->inclusive ? ey->inclusive : ey->self)[c->events[j]];
+            if (vx != vy) return vx > vy ? -1 : 1;
         }
     }
     /* equal costs are common (151 K functions, small counts): most ties are
@@ -742,7 +751,8 @@ static void merge_ties(sort_rec *v, size_t n, sort_rec *tmp, const sort_ctx *c)
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) dst[k++] = cmp_sort_tie(&src[j], &src[i], c) < 0 ? src[j++] : src[i++];
+            while (i < mid && j < hi)
+                dst[k++] = cmp_sort_tie(&src[j], &src[i], c) < 0 ? src[j++] : src[i++];
             while (i < mid) dst[k++] = src[i++];
             while (j < hi) dst[k++] = src[j++];
         }
@@ -829,7 +839,8 @@ static size_t cover_prefix(sort_rec *v, size_t n, uint64_t total, double coverag
             continue;
         }
         acc = add_sat(acc, gt);
-        uint64_t eq = (uint64_t)(b - a) > UINT64_MAX / (pv ? pv : 1) ? UINT64_MAX : pv * (uint64_t)(b - a);
+        uint64_t eq =
+            (uint64_t)(b - a) > UINT64_MAX / (pv ? pv : 1) ? UINT64_MAX : pv * (uint64_t)(b - a);
         if (covers(add_sat(acc, eq), total, coverage)) return b;
         acc = add_sat(acc, eq);
         lo = b;
@@ -838,13 +849,15 @@ static size_t cover_prefix(sort_rec *v, size_t n, uint64_t total, double coverag
 }
 
 tk_status tk_prof_summary_sort_cover(tk_prof_summary *s, const tk_profile *p, const size_t *events,
-                                     size_t n_events, int inclusive, double coverage, size_t *sorted_rows,
-                                     tk_error *err)
+                                     size_t n_events, int inclusive, double coverage,
+                                     size_t *sorted_rows, tk_error *err)
 {
     *sorted_rows = 0;
-    if (inclusive && s->count && !s->entries[0].inclusive) inclusive = 0; /* a summary of self costs */
+    if (inclusive && s->count && !s->entries[0].inclusive)
+        inclusive = 0; /* a summary of self costs */
     /* room for the records, then for the sorted entries (see below) */
-    size_t rec_size = sizeof(sort_rec) > sizeof(tk_prof_entry) ? sizeof(sort_rec) : sizeof(tk_prof_entry);
+    size_t rec_size =
+        sizeof(sort_rec) > sizeof(tk_prof_entry) ? sizeof(sort_rec) : sizeof(tk_prof_entry);
     sort_rec *v = tk_malloc((s->count ? s->count : 1) * rec_size);
     if (!v) /* out of memory: leave the order as it is */
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -960,8 +973,8 @@ tk_status tk_profile_recursion_classes(const tk_profile *p, size_t part, int by_
             const char *name = tk_profile_str(p, fn->name);
             size_t len = tk_profile_str_len(p, fn->name);
             const char *q = len > 1 ? memchr(name + 1, '\'', len - 1) : NULL;
-            recs[f] = (base_rec){fn->object, fn->file, (uint32_t)f, name,
-                                 q ? (size_t)(q - name) : len};
+            recs[f] =
+                (base_rec){fn->object, fn->file, (uint32_t)f, name, q ? (size_t)(q - name) : len};
         }
         qsort(recs, nfn, sizeof *recs, cmp_base_rec);
         nnodes = 0;

@@ -7,17 +7,17 @@
 #include "tracekit/profile_analysis.h"
 
 typedef struct tk_prof_entry {
-    uint32_t object;  /* string id or TK_PROF_NONE (when not part of the key) */
-    uint32_t file;    /* string id or TK_PROF_NONE */
-    uint32_t name;    /* string id or TK_PROF_NONE */
-    uint32_t fn;      /* function id (TK_GROUP_FUNCTION), else TK_PROF_NONE */
-    uint64_t line;    /* TK_GROUP_LINE */
-    uint64_t calls;   /* calls into this function (all call arcs, also recursive) */
-    uint64_t *self;      /* n_events values; by function over one part whose self rows are one
+    uint32_t object; /* string id or TK_PROF_NONE (when not part of the key) */
+    uint32_t file; /* string id or TK_PROF_NONE */
+    uint32_t name; /* string id or TK_PROF_NONE */
+    uint32_t fn; /* function id (TK_GROUP_FUNCTION), else TK_PROF_NONE */
+    uint64_t line; /* TK_GROUP_LINE */
+    uint64_t calls; /* calls into this function (all call arcs, also recursive) */
+    uint64_t *self; /* n_events values; by function over one part whose self rows are one
                             per function, the profile's own row (read only) */
     uint64_t *inclusive; /* n_events values, or NULL (tk_profile_summarize_self) */
-    uint32_t cycle;      /* 0, or the entry's call cycle: cycles[cycle - 1] */
-    uint32_t estimated;  /* 1: the inclusive cost is an estimate */
+    uint32_t cycle; /* 0, or the entry's call cycle: cycles[cycle - 1] */
+    uint32_t estimated; /* 1: the inclusive cost is an estimate */
 } tk_prof_entry;
 
 typedef struct tk_prof_cycle {
@@ -46,9 +46,9 @@ typedef struct tk_prof_arc {
 
 struct tk_prof_arcs {
     size_t count, n_events;
-    tk_prof_arc *arcs;  /* by callee, then caller */
-    size_t *by_caller;  /* indexes into arcs, by caller, then callee */
-    uint64_t *values_;  /* storage */
+    tk_prof_arc *arcs; /* by callee, then caller */
+    size_t *by_caller; /* indexes into arcs, by caller, then callee */
+    uint64_t *values_; /* storage */
 };
 
 /* The arcs a->arcs[0..n) (their caller and callee set; a and its arcs allocated with

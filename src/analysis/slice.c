@@ -15,10 +15,7 @@ struct tk_slice {
     uint64_t size;
 };
 
-static tk_status nomem(tk_error *err)
-{
-    return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-}
+static tk_status nomem(tk_error *err) { return tk_error_set(err, TK_ERR_NOMEM, "out of memory"); }
 
 static int kind_allowed(tk_dep_kind kind, tk_slice_deps deps)
 {
@@ -31,8 +28,7 @@ static int kind_allowed(tk_dep_kind kind, tk_slice_deps deps)
 
 static tk_status check_node(const tk_deps *d, tk_node n, tk_error *err)
 {
-    if (n.instr >= tk_deps_count(d))
-        return tk_error_set(err, TK_ERR_ARG, "no such instruction");
+    if (n.instr >= tk_deps_count(d)) return tk_error_set(err, TK_ERR_ARG, "no such instruction");
     tk_deps_instr in;
     tk_deps_get_instr(d, n.instr, &in);
     if (n.inst >= in.ninstances)
@@ -40,8 +36,7 @@ static tk_status check_node(const tk_deps *d, tk_node n, tk_error *err)
                             "instance %u of instruction %llu does not exist (it has %u "
                             "instance%s, 0..%u)",
                             n.inst, (unsigned long long)in.id, in.ninstances,
-                            in.ninstances == 1 ? "" : "s",
-                            in.ninstances ? in.ninstances - 1 : 0);
+                            in.ninstances == 1 ? "" : "s", in.ninstances ? in.ninstances - 1 : 0);
     return TK_OK;
 }
 
@@ -57,8 +52,7 @@ static tk_status check_deps_kind(const tk_deps *d, tk_slice_deps deps, tk_error 
 static int test_and_set(uint64_t *bits, uint64_t node)
 {
     uint64_t mask = 1ull << (node & 63);
-    if (bits[node >> 6] & mask)
-        return 1;
+    if (bits[node >> 6] & mask) return 1;
     bits[node >> 6] |= mask;
     return 0;
 }
@@ -69,15 +63,11 @@ tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriteri
                            const tk_slice_options *opt, tk_slice **out, tk_error *err)
 {
     tk_slice_options o = TK_SLICE_OPTIONS_INIT;
-    if (opt)
-        o = *opt;
+    if (opt) o = *opt;
     tk_status st = check_deps_kind(d, o.deps, err);
-    for (size_t c = 0; st == TK_OK && c < ncriterion; c++)
-        st = check_node(d, criterion[c], err);
-    if (st == TK_OK && o.forward)
-        st = tk_deps_build_reverse(d, err);
-    if (st != TK_OK)
-        return st;
+    for (size_t c = 0; st == TK_OK && c < ncriterion; c++) st = check_node(d, criterion[c], err);
+    if (st == TK_OK && o.forward) st = tk_deps_build_reverse(d, err);
+    if (st != TK_OK) return st;
     tk_slice *s = tk_calloc(1, sizeof *s);
     uint64_t nodes = tk_deps_node_count(d);
     if (!s || !(s->bits = tk_calloc(nodes / 64 + 1, sizeof *s->bits))) {
@@ -101,14 +91,12 @@ tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriteri
             level_end = queue.len;
         }
         tk_node n = queue.data[head++];
-        if (o.max_depth && depth >= o.max_depth)
-            continue;
+        if (o.max_depth && depth >= o.max_depth) continue;
         if (!o.forward) {
             tk_deps_instr in;
             tk_deps_get_instr(d, n.instr, &in);
             for (uint32_t p = 0; p < in.nports; p++) {
-                if (!kind_allowed(tk_deps_port_kind(d, p), o.deps))
-                    continue;
+                if (!kind_allowed(tk_deps_port_kind(d, p), o.deps)) continue;
                 const tk_dep *e;
                 size_t cnt = tk_deps_port_find(d, n.instr, p, n.inst, &e);
                 for (size_t j = 0; j < cnt; j++) {
@@ -122,8 +110,7 @@ tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriteri
             const tk_dep_use *u;
             size_t cnt = tk_deps_users(d, n.instr, n.inst, &u);
             for (size_t j = 0; j < cnt; j++) {
-                if (!kind_allowed(tk_deps_port_kind(d, u[j].port), o.deps))
-                    continue;
+                if (!kind_allowed(tk_deps_port_kind(d, u[j].port), o.deps)) continue;
                 tk_node m = {u[j].user, u[j].inst};
                 if (!test_and_set(s->bits, tk_deps_node_base(d, m.instr) + m.inst) &&
                     TK_VEC_PUSH(&queue, m) != 0)
@@ -143,22 +130,17 @@ oom:
 
 void tk_slice_free(tk_slice *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     tk_free(s->bits);
     tk_free(s);
 }
 
-uint64_t tk_slice_size(const tk_slice *s)
-{
-    return s->size;
-}
+uint64_t tk_slice_size(const tk_slice *s) { return s->size; }
 
 int tk_slice_contains(const tk_slice *s, const tk_deps *d, uint32_t instr, uint32_t inst)
 {
     uint64_t node = tk_deps_node_base(d, instr) + inst;
-    if (node >= s->nodes)
-        return 0;
+    if (node >= s->nodes) return 0;
     return (int)((s->bits[node >> 6] >> (node & 63)) & 1);
 }
 
@@ -187,8 +169,7 @@ static tk_node node_of(const tk_deps *d, uint64_t node)
             hi = mid;
     }
     /* Skip instructions with no instances sharing the same base. */
-    while (lo + 1 < tk_deps_count(d) && tk_deps_node_base(d, lo + 1) <= node)
-        lo++;
+    while (lo + 1 < tk_deps_count(d) && tk_deps_node_base(d, lo + 1) <= node) lo++;
     tk_node n = {lo, (uint32_t)(node - tk_deps_node_base(d, lo))};
     return n;
 }
@@ -203,8 +184,7 @@ static int bfs_chain(const tk_deps *d, tk_node from, tk_node to, tk_slice_deps d
                      uint32_t *parent, uint32_t *pport, uint32_t *queue, int *oom)
 {
     uint64_t nodes = tk_deps_node_count(d);
-    for (uint64_t i = 0; i < nodes; i++)
-        parent[i] = NO_PARENT;
+    for (uint64_t i = 0; i < nodes; i++) parent[i] = NO_PARENT;
     uint64_t src = tk_deps_node_base(d, from.instr) + from.inst;
     uint64_t dst = tk_deps_node_base(d, to.instr) + to.inst;
     size_t head = 0, tail = 0;
@@ -213,20 +193,17 @@ static int bfs_chain(const tk_deps *d, tk_node from, tk_node to, tk_slice_deps d
     (void)oom;
     while (head < tail) {
         uint64_t node = queue[head++];
-        if (node == dst)
-            return 1;
+        if (node == dst) return 1;
         tk_node n = node_of(d, node);
         tk_deps_instr in;
         tk_deps_get_instr(d, n.instr, &in);
         for (uint32_t p = 0; p < in.nports; p++) {
-            if (!kind_allowed(tk_deps_port_kind(d, p), deps))
-                continue;
+            if (!kind_allowed(tk_deps_port_kind(d, p), deps)) continue;
             const tk_dep *e;
             size_t cnt = tk_deps_port_find(d, n.instr, p, n.inst, &e);
             for (size_t j = 0; j < cnt; j++) {
                 uint64_t m = tk_deps_node_base(d, e[j].dep) + e[j].dep_inst;
-                if (parent[m] != NO_PARENT)
-                    continue;
+                if (parent[m] != NO_PARENT) continue;
                 parent[m] = (uint32_t)node;
                 pport[m] = p;
                 queue[tail++] = (uint32_t)m;
@@ -240,12 +217,9 @@ tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_dep
                         tk_chain_step **steps, size_t *nsteps, int *reversed, tk_error *err)
 {
     tk_status st = check_deps_kind(d, deps, err);
-    if (st == TK_OK)
-        st = check_node(d, from, err);
-    if (st == TK_OK)
-        st = check_node(d, to, err);
-    if (st != TK_OK)
-        return st;
+    if (st == TK_OK) st = check_node(d, from, err);
+    if (st == TK_OK) st = check_node(d, to, err);
+    if (st != TK_OK) return st;
     uint64_t nodes = tk_deps_node_count(d);
     uint32_t *parent = tk_reallocarray(NULL, nodes, sizeof *parent);
     uint32_t *pport = tk_reallocarray(NULL, nodes, sizeof *pport);
@@ -271,8 +245,7 @@ tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_dep
         uint64_t src = tk_deps_node_base(d, from.instr) + from.inst;
         uint64_t node = tk_deps_node_base(d, to.instr) + to.inst;
         size_t len = 1;
-        for (uint64_t m = node; m != src; m = parent[m])
-            len++;
+        for (uint64_t m = node; m != src; m = parent[m]) len++;
         tk_chain_step *out = tk_reallocarray(NULL, len, sizeof *out);
         if (!out) {
             st = nomem(err);
@@ -281,8 +254,7 @@ tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_dep
             for (uint64_t m = node;; m = parent[m]) {
                 tk_node n = node_of(d, m);
                 out[--k] = (tk_chain_step){n.instr, n.inst, m == src ? 0 : pport[m]};
-                if (m == src)
-                    break;
+                if (m == src) break;
             }
             *steps = out;
             *nsteps = len;
@@ -295,10 +267,7 @@ tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_dep
     return st;
 }
 
-void tk_chain_free(tk_chain_step *steps)
-{
-    tk_free(steps);
-}
+void tk_chain_free(tk_chain_step *steps) { tk_free(steps); }
 
 /* ---- longest chains ---------------------------------------------------------- */
 
@@ -308,8 +277,8 @@ typedef struct dfs_frame {
     uint32_t node;
     uint32_t port;
     uint32_t entry;
-    uint32_t ndeps;      /* the dependences of port, found once per port */
-    uint32_t looked_up;  /* deps / ndeps hold port's */
+    uint32_t ndeps; /* the dependences of port, found once per port */
+    uint32_t looked_up; /* deps / ndeps hold port's */
     const tk_dep *deps;
 } dfs_frame;
 
@@ -322,8 +291,7 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
 {
     stack->len = 0;
     dfs_frame f0 = {root, 0, 0, 0, 0, NULL};
-    if (TK_VEC_PUSH(stack, f0) != 0)
-        return nomem(err);
+    if (TK_VEC_PUSH(stack, f0) != 0) return nomem(err);
     len[root] = LEN_ACTIVE;
     next[root] = root;
     while (stack->len > 0) {
@@ -354,13 +322,11 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
                 len[m] = LEN_ACTIVE;
                 next[m] = m;
                 dfs_frame nf = {m, 0, 0, 0, 0, NULL};
-                if (TK_VEC_PUSH(stack, nf) != 0)
-                    return nomem(err);
+                if (TK_VEC_PUSH(stack, nf) != 0) return nomem(err);
                 pushed = 1;
             }
         }
-        if (pushed)
-            continue;
+        if (pushed) continue;
         /* All dependences done: len = 1 + max over them. */
         uint32_t node = f->node, best = 0, best_node = node;
         for (uint32_t p = 0; p < in.nports; p++) {
@@ -396,10 +362,8 @@ tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary *out, 
         goto done;
     }
     for (uint64_t node = 0; node < nodes && st == TK_OK; node++)
-        if (len[node] == 0)
-            st = longest_from(d, (uint32_t)node, len, next, &stack, cyclic, err);
-    if (st != TK_OK)
-        goto done;
+        if (len[node] == 0) st = longest_from(d, (uint32_t)node, len, next, &stack, cyclic, err);
+    if (st != TK_OK) goto done;
     /* Best start per instruction, then the `max` best instructions. */
     uint32_t ninstr = tk_deps_count(d);
     for (uint32_t i = 0; i < ninstr; i++) {
@@ -412,23 +376,18 @@ tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary *out, 
                 best = len[base + k];
                 best_node = base + k;
             }
-        if (best == 0)
-            continue;
+        if (best == 0) continue;
         size_t pos = *nout;
-        while (pos > 0 && out[pos - 1].length < best)
-            pos--;
-        if (pos >= max)
-            continue;
+        while (pos > 0 && out[pos - 1].length < best) pos--;
+        if (pos >= max) continue;
         size_t last = *nout < max ? *nout : max - 1;
         memmove(out + pos + 1, out + pos, (last - pos) * sizeof *out);
         uint64_t end = best_node;
-        while (next[end] != end)
-            end = next[end];
+        while (next[end] != end) end = next[end];
         out[pos].start = node_of(d, best_node);
         out[pos].end = node_of(d, end);
         out[pos].length = best;
-        if (*nout < max)
-            (*nout)++;
+        if (*nout < max) (*nout)++;
     }
 done:
     tk_free(len);
@@ -439,10 +398,7 @@ done:
 
 /* ---- criteria ---------------------------------------------------------------- */
 
-void tk_nodes_free(tk_node *nodes)
-{
-    tk_free(nodes);
-}
+void tk_nodes_free(tk_node *nodes) { tk_free(nodes); }
 
 /* All of [s, e) as a decimal (base 10) or hex (16, no prefix) number: 0, or
  * -1 when it is not one, -2 when over 64 bits. */
@@ -455,11 +411,9 @@ static int parse_u64_range(const char *s, const char *e, int base, uint64_t *out
 
 static int file_matches(const char *file, const char *want, size_t want_len)
 {
-    if (!file)
-        return 0;
+    if (!file) return 0;
     size_t n = strlen(file);
-    if (n == want_len && memcmp(file, want, n) == 0)
-        return 1;
+    if (n == want_len && memcmp(file, want, n) == 0) return 1;
     return n > want_len && file[n - want_len - 1] == '/' &&
            memcmp(file + n - want_len, want, want_len) == 0;
 }
@@ -471,18 +425,15 @@ static tk_status one_node(const tk_deps *d, uint32_t instr, int has_inst, uint64
         return tk_error_set(err, TK_ERR_ARG, "criterion '%s': no such instruction", text);
     tk_deps_instr in;
     tk_deps_get_instr(d, instr, &in);
-    if (!has_inst)
-        inst = in.ninstances ? in.ninstances - 1 : 0;
+    if (!has_inst) inst = in.ninstances ? in.ninstances - 1 : 0;
     if (inst >= in.ninstances)
         return tk_error_set(err, TK_ERR_ARG,
                             "criterion '%s': instance %llu does not exist (the instruction has "
                             "%u instance%s, 0..%u)",
                             text, (unsigned long long)inst, in.ninstances,
-                            in.ninstances == 1 ? "" : "s",
-                            in.ninstances ? in.ninstances - 1 : 0);
+                            in.ninstances == 1 ? "" : "s", in.ninstances ? in.ninstances - 1 : 0);
     *nodes = tk_malloc(sizeof **nodes);
-    if (!*nodes)
-        return nomem(err);
+    if (!*nodes) return nomem(err);
     (*nodes)[0] = (tk_node){instr, (uint32_t)inst};
     *n = 1;
     return TK_OK;
@@ -531,8 +482,7 @@ tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes
     for (uint32_t i = 0; i < count; i++) {
         tk_deps_instr in;
         tk_deps_get_instr(d, i, &in);
-        if (in.line != line || !file_matches(in.file, text, (size_t)(colon - text)))
-            continue;
+        if (in.line != line || !file_matches(in.file, text, (size_t)(colon - text))) continue;
         uint64_t k = hash ? inst : (in.ninstances ? in.ninstances - 1 : 0);
         if (k >= in.ninstances) {
             missing_instance = 1;

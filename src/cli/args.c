@@ -24,8 +24,8 @@ static const cli_opt *find_short(const cli_opt *const *tables, char c)
 }
 
 const cli_alias cli_aliases[] = {
-    {"coverage", "threshold"},  /* tracekit's earlier name of callgrind_annotate's --threshold */
-    {"sortorder", "order"},     /* llvm-xray account */
+    {"coverage", "threshold"}, /* tracekit's earlier name of callgrind_annotate's --threshold */
+    {"sortorder", "order"}, /* llvm-xray account */
     {NULL, NULL},
 };
 
@@ -337,8 +337,7 @@ int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const c
     return -1;
 }
 
-const cli_choice cli_out_text_json[] = {
-    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {NULL, 0}};
+const cli_choice cli_out_text_json[] = {{"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {NULL, 0}};
 const cli_choice cli_out_text_json_csv[] = {
     {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"csv", CLI_OUT_CSV}, {NULL, 0}};
 

@@ -13,9 +13,9 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_BAD_INPUT = 1, CLI_EXIT_USAGE = 2 };
 /* ---- options --------------------------------------------------------------- */
 
 typedef struct cli_opt {
-    const char *name;   /* long name without "--"; NULL ends a table */
-    char short_name;    /* 0 for none */
-    const char *arg;    /* NULL for a flag; else the value's name in help ("N", "FMT"), in
+    const char *name; /* long name without "--"; NULL ends a table */
+    char short_name; /* 0 for none */
+    const char *arg; /* NULL for a flag; else the value's name in help ("N", "FMT"), in
                          * brackets when the value may be left out ("[N]": --opt=N, or
                          * --opt N when N starts with a digit; cli_get gives "" without) */
     const char *help;
@@ -23,13 +23,13 @@ typedef struct cli_opt {
 
 typedef struct cli_value {
     const cli_opt *opt;
-    const char *value;  /* "" for flags */
+    const char *value; /* "" for flags */
 } cli_value;
 
 typedef struct cli_args {
-    const char **pos;   /* positional arguments */
+    const char **pos; /* positional arguments */
     int npos;
-    cli_value *vals;    /* options in command-line order */
+    cli_value *vals; /* options in command-line order */
     int nvals;
 } cli_args;
 
@@ -105,14 +105,23 @@ int cli_get_rows(const char *cmd, const cli_args *a, int text, cli_rows *out);
  * hidden): "(N more rows not shown: --all shows them)"; what: "row", "function", ... */
 void cli_rows_note(FILE *f, uint64_t shown, uint64_t total, const char *what);
 /* The entries of the option tables (`rows` names what is cut: "rows", "functions"). */
-#define CLI_TOP_OPT(rows)                                                                     \
-    {"top", 'n', "N", "at most N " rows " (default: " CLI_ROWS_TEXT_S " in text, all in json " \
-                      "and csv; 0: all)"}
-#define CLI_ALL_OPT(rows) {"all", 0, NULL, "all the " rows ", in every format"}
-#define CLI_THRESHOLD_OPTS                                                                    \
-    {"threshold", 0, "PCT", "the rows, in order, until they cover PCT% of the total "         \
-                            "(callgrind_annotate's --threshold; 100: all)"},                  \
-    {"coverage", 0, "PCT", "the same as --threshold"}
+#define CLI_TOP_OPT(rows) \
+    { \
+        "top", 'n', "N", \
+            "at most N " rows " (default: " CLI_ROWS_TEXT_S " in text, all in json " \
+            "and csv; 0: all)" \
+    }
+#define CLI_ALL_OPT(rows) \
+    { \
+        "all", 0, NULL, "all the " rows ", in every format" \
+    }
+#define CLI_THRESHOLD_OPTS \
+    {"threshold", 0, "PCT", \
+     "the rows, in order, until they cover PCT% of the total " \
+     "(callgrind_annotate's --threshold; 100: all)"}, \
+    { \
+        "coverage", 0, "PCT", "the same as --threshold" \
+    }
 
 /* A value an option may take: its name on the command line and the constant it
  * stands for (of an enum of the command's or the library's; never negative). */
@@ -131,7 +140,7 @@ int cli_get_choice(const char *cmd, const cli_args *a, const char *name, const c
 /* The fixed values of an option: the table cli_get_choice reads, named here for the help
  * pages, the man pages and shell completion (help.c, man.c, completion.c). */
 typedef struct cli_opt_choices {
-    const char *opt;            /* the option's long name; NULL ends a table */
+    const char *opt; /* the option's long name; NULL ends a table */
     const cli_choice *choices;
 } cli_opt_choices;
 
@@ -150,7 +159,7 @@ typedef enum cli_out_format {
     CLI_OUT_SVG, /* a flame graph (cli_write_svg) */
     CLI_OUT_HTML /* report --format html (html.c) */
 } cli_out_format;
-extern const cli_choice cli_out_text_json[];     /* text|json */
+extern const cli_choice cli_out_text_json[]; /* text|json */
 extern const cli_choice cli_out_text_json_csv[]; /* text|json|csv */
 
 void cli_print_options(FILE *f, const cli_opt *table);
@@ -171,13 +180,13 @@ typedef enum cli_cmd_id {
 
 /* What a format handler receives. */
 typedef struct cli_ctx {
-    const char *command;        /* "report", ... */
+    const char *command; /* "report", ... */
     const tk_format *format;
-    tk_input **inputs;          /* one per FILE argument, opened, nothing consumed */
-    const char **paths;         /* the FILE arguments as given */
+    tk_input **inputs; /* one per FILE argument, opened, nothing consumed */
+    const char **paths; /* the FILE arguments as given */
     int ninputs;
     tk_input_options input_opt; /* for inputs the handler opens itself */
-    int progress;               /* show progress on stderr */
+    int progress; /* show progress on stderr */
     /* tracekit-mpi (team.h): the team running the handler, whose member reads inputs
      * [lo, hi) only (their inputs[] opened, the others NULL) and merges its partial results
      * with the others'; NULL when this process runs it alone (lo 0, hi ninputs). */
@@ -190,9 +199,9 @@ typedef int (*cli_run_fn)(cli_ctx *ctx, const cli_args *args);
 
 /* A format's handlers of the generic commands (src/cli/<fmt>/ops.c). */
 typedef struct cli_format_ops {
-    const char *format;                /* registry name */
-    const cli_opt *opts[CLI_NCMDS];    /* options of each command (NULL: none) */
-    cli_run_fn run[CLI_NCMDS];         /* NULL: the format does not support the command */
+    const char *format; /* registry name */
+    const cli_opt *opts[CLI_NCMDS]; /* options of each command (NULL: none) */
+    cli_run_fn run[CLI_NCMDS]; /* NULL: the format does not support the command */
     const cli_opt_choices *choices[CLI_NCMDS]; /* the fixed values of those options (NULL: none) */
     /* The commands (bits 1u << id) whose handler runs in a team (ctx->team); tracekit-mpi
      * runs the others on its first rank alone. */
@@ -223,7 +232,7 @@ const cli_format_ops *cli_format_ops_at(size_t i);
 typedef struct cli_command {
     const char *name;
     const char *summary;
-    const char *usage;          /* the synopsis after "tracekit " */
+    const char *usage; /* the synopsis after "tracekit " */
     /* A command of its own: its entry point (argv[0] is the command name), what its help
      * prints after the synopsis and summary (may be NULL; the options follow), its options,
      * their fixed values, and the format it belongs to (NULL: none). */
@@ -276,8 +285,7 @@ extern const char cli_main_summary[], cli_main_notes[];
 size_t cli_command_opts(const cli_command *c, const cli_opt **out, size_t max);
 /* The fixed values of option opt of command c (of a generic command: those of every format,
  * each once; --from: the formats). Returns how many are in out (at most max). */
-size_t cli_command_opt_values(const cli_command *c, const char *opt, const char **out,
-                              size_t max);
+size_t cli_command_opt_values(const cli_command *c, const char *opt, const char **out, size_t max);
 /* Whether an option's value is a path (its argument is FILE, OUT, DIR, DCFG, ...). */
 int cli_opt_takes_path(const cli_opt *o);
 /* The commands that read files of format, space-separated, on f. */
@@ -335,14 +343,16 @@ void cli_output_abort(tk_output *o);
  * returns rc (or the error of the commit). cli_stdout_open returns an exit code. */
 typedef struct cli_stdout_redirect {
     tk_output *o; /* NULL: standard output as it is */
-    int saved;    /* the standard output to restore */
+    int saved; /* the standard output to restore */
 } cli_stdout_redirect;
 int cli_stdout_open(const cli_args *a, cli_stdout_redirect *r);
 int cli_stdout_close(cli_stdout_redirect *r, int rc);
 /* -o/--output and -f/--force, for the tables of the commands that write a result. */
-#define CLI_OUTPUT_OPTS                                                                       \
+#define CLI_OUTPUT_OPTS \
     {"output", 'o', "FILE", "write to FILE instead of standard output (whole or not at all)"}, \
-    {"force", 'f', NULL, "overwrite FILE"}
+    { \
+        "force", 'f', NULL, "overwrite FILE" \
+    }
 extern const cli_opt cli_output_opts[]; /* CLI_OUTPUT_OPTS */
 /* The stream the command writes its output to: stdout, or a stream of its own over the
  * output's file (tk_output_fd) that cli_output_open opened and cli_output_commit and
@@ -375,11 +385,14 @@ int cli_flame_options(const char *command, const cli_args *a, const char *unit,
                       tk_flame_options *o);
 int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_folded_fn folded,
                   void *job, FILE *out);
-#define CLI_SVG_OPTS                                                                          \
-    {"title", 0, "TEXT", "svg: the flame graph's title"},                                     \
-    {"width", 0, "PX", "svg: width in pixels (default 1200)"},                                \
-    {"reverse", 0, NULL, "svg: an icicle graph (roots at the top)"}
-#define CLI_CHROME_NAMES "speedscope and Perfetto open it as NAME.json (speedscope takes " \
+#define CLI_SVG_OPTS \
+    {"title", 0, "TEXT", "svg: the flame graph's title"}, \
+        {"width", 0, "PX", "svg: width in pixels (default 1200)"}, \
+    { \
+        "reverse", 0, NULL, "svg: an icicle graph (roots at the top)" \
+    }
+#define CLI_CHROME_NAMES \
+    "speedscope and Perfetto open it as NAME.json (speedscope takes " \
     "NAME.chrome.json for a Chrome performance recording and refuses it)"
 
 /* report --format html (html.c): the format's own report (its handler run with --format

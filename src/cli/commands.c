@@ -14,15 +14,21 @@
 
 /* A generic command: cli_dispatch runs the handler of the input's format. */
 #define GENERIC(id_, name_, summary_, usage_, about_) \
-    {.name = name_, .summary = summary_, .usage = usage_, .generic = id_, .about = about_}
+    { \
+        .name = name_, .summary = summary_, .usage = usage_, .generic = id_, .about = about_ \
+    }
 /* A command of its own: its options, their fixed values and the format it belongs to. */
-#define OWN(name_, summary_, usage_, run_, help_, opts_, choices_, format_)                  \
-    {.name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_,         \
-     .opts = opts_, .choices = choices_, .format = format_}
+#define OWN(name_, summary_, usage_, run_, help_, opts_, choices_, format_) \
+    { \
+        .name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_, \
+        .opts = opts_, .choices = choices_, .format = format_ \
+    }
 /* One that prints its result on standard output: -o/--output sends it to a file. */
-#define PRINTS(name_, summary_, usage_, run_, help_, opts_, choices_, format_)               \
-    {.name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_,         \
-     .opts = opts_, .choices = choices_, .format = format_, .prints = 1}
+#define PRINTS(name_, summary_, usage_, run_, help_, opts_, choices_, format_) \
+    { \
+        .name = name_, .summary = summary_, .usage = usage_, .run = run_, .help = help_, \
+        .opts = opts_, .choices = choices_, .format = format_, .prints = 1 \
+    }
 
 static const cli_command commands[] = {
     GENERIC(CLI_INFO, "info",
@@ -59,14 +65,14 @@ static const cli_command commands[] = {
         "[--format FMT] [--to dot]",
         cli_wet_slice, cli_wet_slice_help, cli_wet_slice_opts, cli_wet_slice_choices, "wet"),
     PRINTS("chain", "shortest dependence chain between two instances of a WET trace",
-        "chain [--deps KIND] TRACE FROM TO", cli_wet_chain, cli_wet_chain_help,
-        cli_wet_chain_opts, cli_wet_chain_choices, "wet"),
+           "chain [--deps KIND] TRACE FROM TO", cli_wet_chain, cli_wet_chain_help,
+           cli_wet_chain_opts, cli_wet_chain_choices, "wet"),
     PRINTS("values", "values computed by instructions of a WET trace",
-        "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help, cli_wet_values_opts,
-        NULL, "wet"),
+           "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help,
+           cli_wet_values_opts, NULL, "wet"),
     PRINTS("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
-        "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
-        cli_csi_paths, cli_csi_paths_help, cli_csi_paths_opts, NULL, "csi"),
+           "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
+           cli_csi_paths, cli_csi_paths_help, cli_csi_paths_opts, NULL, "csi"),
     OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
         "extract BIN [--section NAME] [-o OUT] [--force]", cli_csi_extract, cli_csi_extract_help,
         cli_csi_extract_opts, NULL, "csi"),
@@ -85,8 +91,8 @@ static const cli_command commands[] = {
         cli_dcfg_trace_encode, cli_dcfg_trace_encode_help, cli_dcfg_trace_encode_opts,
         cli_dcfg_trace_encode_choices, "dcfg-trace"),
     PRINTS("instr-map", "XRay: function ids, names and source lines of an instrumented binary",
-        "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help,
-        cli_xray_instr_map_opts, cli_xray_instr_map_choices, "xray"),
+           "instr-map [--format=text|json] BINARY", cli_xray_instr_map, cli_xray_instr_map_help,
+           cli_xray_instr_map_opts, cli_xray_instr_map_choices, "xray"),
     OWN("record", "run a program under Valgrind and write its DCFG (and DCFG-Trace)",
         "record [-o PREFIX] [--trace] [--trace-children] [--threads-limit N] -- PROG ARGS...",
         cli_record, cli_record_help, cli_record_opts, NULL, "dcfg"),
@@ -149,9 +155,8 @@ void cli_command_help(const cli_command *c, FILE *f)
 /* ---- the format handlers (src/cli/<fmt>/ops.c) ---------------------------------------- */
 
 static const cli_format_ops *const handlers[] = {
-    &cli_callgrind_ops, &cli_xray_ops, &cli_dcfg_ops,
-    &cli_dcfg_trace_ops, &cli_csi_ops, &cli_csi_cc_ops, &cli_csi_fc_ops, &cli_csi_bbc_ops,
-    &cli_wet_ops, &cli_folded_ops,
+    &cli_callgrind_ops, &cli_xray_ops,   &cli_dcfg_ops,    &cli_dcfg_trace_ops, &cli_csi_ops,
+    &cli_csi_cc_ops,    &cli_csi_fc_ops, &cli_csi_bbc_ops, &cli_wet_ops,        &cli_folded_ops,
 };
 
 const cli_format_ops *cli_format_ops_at(size_t i)

@@ -107,9 +107,12 @@ static void put_bash(FILE *f)
 static void zsh_quoted(FILE *f, const char *s, int spec)
 {
     for (; *s; s++) {
-        if (*s == '\'') fputs("'\\''", f);
-        else if (spec && strchr("[]:\\", *s)) fprintf(f, "\\%c", *s);
-        else fputc(*s, f);
+        if (*s == '\'')
+            fputs("'\\''", f);
+        else if (spec && strchr("[]:\\", *s))
+            fprintf(f, "\\%c", *s);
+        else
+            fputc(*s, f);
     }
 }
 
@@ -118,8 +121,10 @@ static void zsh_spec(FILE *f, const cli_command *c, const cli_opt *o, const char
 {
     fputs(" \\\n        '", f);
     int many = strstr(o->help, "repeatable") != NULL;
-    if (o->short_name && !many) fprintf(f, "(-%c --%s)", o->short_name, o->name);
-    else if (!many) fprintf(f, "(--%s)", o->name);
+    if (o->short_name && !many)
+        fprintf(f, "(-%c --%s)", o->short_name, o->name);
+    else if (!many)
+        fprintf(f, "(--%s)", o->name);
     /* --name=VALUE or --name VALUE; -xVALUE or -x VALUE */
     const char *joined = !o->arg ? "" : spelling[1] == '-' ? "=" : "+";
     fprintf(f, "%s%s%s[", many ? "*" : "", spelling, joined);
@@ -128,8 +133,10 @@ static void zsh_spec(FILE *f, const cli_command *c, const cli_opt *o, const char
     if (o->arg) { /* "::N:" when the value may be left out ("[N]") */
         int optional = cli_opt_value_optional(o);
         fputs(optional ? "::" : ":", f);
-        if (optional) fprintf(f, "%.*s", (int)strlen(o->arg) - 2, o->arg + 1);
-        else zsh_quoted(f, o->arg, 1);
+        if (optional)
+            fprintf(f, "%.*s", (int)strlen(o->arg) - 2, o->arg + 1);
+        else
+            zsh_quoted(f, o->arg, 1);
         fputc(':', f);
         const char *v[1];
         if (cli_command_opt_values(c, o->name, v, 1)) {
@@ -160,8 +167,7 @@ static void zsh_command(FILE *f, const cli_command *c)
     }
     if (strcmp(c->name, "help") == 0) {
         fputs(" \\\n        '1:command or format:(", f);
-        for (size_t i = 0; i < cli_command_count(); i++)
-            fprintf(f, "%s ", cli_command_at(i)->name);
+        for (size_t i = 0; i < cli_command_count(); i++) fprintf(f, "%s ", cli_command_at(i)->name);
         for (size_t i = 0; i < tk_format_count(); i++)
             fprintf(f, "%s%s", tk_format_at(i)->name, i + 1 < tk_format_count() ? " " : "");
         fputs(")'", f);
@@ -207,8 +213,11 @@ static void put_zsh(FILE *f)
 
 int cli_completion(const char *shell, FILE *f)
 {
-    if (strcmp(shell, "bash") == 0) put_bash(f);
-    else if (strcmp(shell, "zsh") == 0) put_zsh(f);
-    else return cli_usage_error("help", "--completion: bash or zsh, not '%s'", shell);
+    if (strcmp(shell, "bash") == 0)
+        put_bash(f);
+    else if (strcmp(shell, "zsh") == 0)
+        put_zsh(f);
+    else
+        return cli_usage_error("help", "--completion: bash or zsh, not '%s'", shell);
     return CLI_EXIT_OK;
 }

@@ -13,8 +13,9 @@ const cli_opt cli_common_opts[] = {
     {"from", 0, "FMT", "read the input as FMT instead of detecting it"},
     {"progress", 0, NULL, "show progress on stderr"},
     {"no-progress", 0, NULL, "do not show progress (default when stderr is not a terminal)"},
-    {"verbose", 'v', NULL, "also print the numbers of how the file is made (records, "
-                           "lines, tables, limits) where the format has them"},
+    {"verbose", 'v', NULL,
+     "also print the numbers of how the file is made (records, "
+     "lines, tables, limits) where the format has them"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -63,13 +64,16 @@ static void print_help(const cli_command *c)
         if (!ops->run[id]) continue;
         printf("\nOptions for %s files:\n", ops->format);
         const cli_opt *output = cli_format_output_opts(ops, id);
-        if (ops->opts[id] && ops->opts[id]->name) cli_print_options(stdout, ops->opts[id]);
-        else if (!output) printf("  (none)\n");
+        if (ops->opts[id] && ops->opts[id]->name)
+            cli_print_options(stdout, ops->opts[id]);
+        else if (!output)
+            printf("  (none)\n");
         cli_print_options(stdout, output);
     }
     if (id == CLI_INFO)
         printf("\nEvery format is recognised; details beyond format and compression come from:");
-    else printf("\nFormats that support '%s':", c->name);
+    else
+        printf("\nFormats that support '%s':", c->name);
     for (size_t i = 0; cli_format_ops_at(i); i++)
         if (cli_format_ops_at(i)->run[id]) printf(" %s", cli_format_ops_at(i)->format);
     printf("\n");
@@ -92,9 +96,9 @@ static void print_generic_info(cli_ctx *ctx, int i)
     printf("file: %s\n", ctx->paths[i]);
     if (tk_input_raw_size(in) == 0) /* an empty file read with the others (open_input) */
         printf("format: none (empty%s)\n", has_thread_files(ctx->paths[i])
-                                                 ? ": the base file of valgrind "
-                                                   "--separate-threads=yes"
-                                                 : "");
+                                               ? ": the base file of valgrind "
+                                                 "--separate-threads=yes"
+                                               : "");
     else
         printf("format: %s (%s)\n", ctx->format->name, ctx->format->title);
     printf("compression: %s\n", tk_compression_name(tk_input_compression(in)));
@@ -137,8 +141,8 @@ static int context_init(const cli_command *c, const cli_args *loose, cli_ctx *ct
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->command = c->name;
-    ctx->progress = cli_has(loose, "progress") ||
-                    (!cli_has(loose, "no-progress") && isatty(STDERR_FILENO));
+    ctx->progress =
+        cli_has(loose, "progress") || (!cli_has(loose, "no-progress") && isatty(STDERR_FILENO));
     const char *jobs = cli_get(loose, "jobs");
     if (jobs) { /* the command's --jobs bounds the decompression threads too (checked later) */
         uint64_t n; /* as cli_get_u64 reads it */
@@ -180,8 +184,7 @@ static void close_if_lazy(cli_ctx *ctx, int i, const tk_format *f)
     const cli_format_ops *ops = f ? cli_format_ops_find(f->name) : NULL;
     struct stat sb;
     if (ctx->ninputs < 2 || !c || !ops || !(ops->lazy & (1u << c->generic)) ||
-        strcmp(ctx->paths[i], "-") == 0 || stat(ctx->paths[i], &sb) != 0 ||
-        !S_ISREG(sb.st_mode))
+        strcmp(ctx->paths[i], "-") == 0 || stat(ctx->paths[i], &sb) != 0 || !S_ISREG(sb.st_mode))
         return;
     tk_input_free(ctx->inputs[i]);
     ctx->inputs[i] = NULL;
@@ -204,8 +207,8 @@ static int empty_inputs(const cli_ctx *ctx)
                         "the file is empty: valgrind --tool=callgrind --separate-threads=yes "
                         "leaves it so and writes each thread's profile beside it (%s%s%s: %zu "
                         "file%s): give them too, 'tracekit %s %s*'",
-                        threads[0], n > 1 ? " ... " : "", n > 1 ? threads[n - 1] : "", n,
-                        cli_s(n), ctx->command, ctx->paths[0]);
+                        threads[0], n > 1 ? " ... " : "", n > 1 ? threads[n - 1] : "", n, cli_s(n),
+                        ctx->command, ctx->paths[0]);
     }
     for (size_t i = 0; threads && threads[i]; i++) tk_free(threads[i]);
     tk_free(threads);
@@ -238,8 +241,7 @@ static void open_one(cli_ctx *ctx, int i, int detect, opened *o)
     size_t head_len = 0;
     if (st == TK_OK && detect) st = tk_input_peek(ctx->inputs[i], 1, &head, &head_len, &o->err);
     const tk_format *f = NULL;
-    if (st == TK_OK && detect && head_len)
-        st = tk_format_detect_input(ctx->inputs[i], &f, &o->err);
+    if (st == TK_OK && detect && head_len) st = tk_format_detect_input(ctx->inputs[i], &f, &o->err);
     o->failed = st != TK_OK;
     o->format = f ? format_index(f) : -1;
     if (!o->failed) close_if_lazy(ctx, i, f ? f : ctx->format);
@@ -375,8 +377,10 @@ static int team_open_inputs(const cli_team *t, cli_ctx *ctx, int *first)
     ctx->hi = first[t->rank + 1];
     team_open_own(ctx, detect, got);
     int verdict[2] = {CLI_EXIT_OK, ctx->format ? format_index(ctx->format) : -1};
-    if (t->gather(t, got, sizeof *got, ctx->lo, ctx->hi) != 0) verdict[0] = CLI_EXIT_BAD_INPUT;
-    else if (t->rank == 0) verdict[0] = team_verdict(ctx, got);
+    if (t->gather(t, got, sizeof *got, ctx->lo, ctx->hi) != 0)
+        verdict[0] = CLI_EXIT_BAD_INPUT;
+    else if (t->rank == 0)
+        verdict[0] = team_verdict(ctx, got);
     if (t->rank == 0 && verdict[0] == CLI_EXIT_OK) verdict[1] = format_index(ctx->format);
     free(got);
     if (t->bcast(t, verdict, sizeof verdict) != 0) return CLI_EXIT_BAD_INPUT;
@@ -443,8 +447,9 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
         if (!ops || !ops->run[id]) return CLI_EXIT_OK;
         fflush(stdout);
     } else if (!ops || !ops->run[id]) {
-        return cli_usage_error(cmd, "'%s' is not supported for %s files (yet); see "
-                                    "'tracekit formats'",
+        return cli_usage_error(cmd,
+                               "'%s' is not supported for %s files (yet); see "
+                               "'tracekit formats'",
                                cmd, ctx->format->name);
     }
     if (html) return cli_html_report(ctx, loose, argc, argv);
@@ -466,11 +471,10 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
             rc = CLI_EXIT_BAD_INPUT;
     }
     if (rc == CLI_EXIT_OK)
-        rc = cli_stdout_close(&redirect,
-                              ctx->team && ((ops->each | ops->each_stops) & bit)
-                                  ? cli_team_each(ctx, ops->run[id], &args,
-                                                  (ops->each_stops & bit) != 0)
-                                  : ops->run[id](ctx, &args));
+        rc = cli_stdout_close(
+            &redirect, ctx->team && ((ops->each | ops->each_stops) & bit)
+                           ? cli_team_each(ctx, ops->run[id], &args, (ops->each_stops & bit) != 0)
+                           : ops->run[id](ctx, &args));
     cli_args_free(&args);
     return rc;
 }

@@ -80,8 +80,8 @@ size_t cli_command_opt_values(const cli_command *c, const char *opt, const char 
 
 int cli_opt_takes_path(const cli_opt *o)
 {
-    static const char *const names[] = {"FILE", "OUT", "DIR", "DCFG", "TRACE", "BIN", "PREFIX",
-                                        NULL};
+    static const char *const names[] = {"FILE",  "OUT", "DIR",    "DCFG",
+                                        "TRACE", "BIN", "PREFIX", NULL};
     if (!o->arg) return 0;
     for (int i = 0; names[i]; i++)
         if (strcmp(o->arg, names[i]) == 0) return 1;
@@ -110,14 +110,13 @@ static void print_format_help(const tk_format *fmt, FILE *f)
     const cli_format_ops *ops = cli_format_ops_find(fmt->name);
     fprintf(f, "%s: %s\n\n", fmt->name, fmt->title);
     if (ops && ops->about) fprintf(f, "%s\n", ops->about);
-    fprintf(f, "Files: %s (recognised by their content; --from %s forces it)\n",
-            fmt->extensions, fmt->name);
+    fprintf(f, "Files: %s (recognised by their content; --from %s forces it)\n", fmt->extensions,
+            fmt->name);
     fprintf(f, "Commands: ");
     cli_format_commands(fmt->name, f);
     fprintf(f, "\n");
     if (fmt->targets && fmt->targets[0]) fprintf(f, "convert --to: %s\n", fmt->targets);
-    fprintf(f, "Options: see 'tracekit help COMMAND' (for %s files and the others).\n",
-            fmt->name);
+    fprintf(f, "Options: see 'tracekit help COMMAND' (for %s files and the others).\n", fmt->name);
     if (!ops || !ops->examples || !ops->examples->line) return;
     fprintf(f, "\nExamples:\n");
     for (const cli_example *e = ops->examples; e->line; e++)
@@ -164,8 +163,8 @@ static int lint_choices(const char *where, const cli_opt_choices *b, const cli_o
 static const struct {
     char letter;
     const char *name;
-} common_letters[] = {{'n', "top"},    {'s', "sort"},  {'o', "output"}, {'f', "force"},
-                      {'j', "jobs"},   {'v', "verbose"}, {'h', "help"}, {'t', "to"},
+} common_letters[] = {{'n', "top"},        {'s', "sort"},    {'o', "output"}, {'f', "force"},
+                      {'j', "jobs"},       {'v', "verbose"}, {'h', "help"},   {'t', "to"},
                       {'I', "source-dir"}, {0, NULL}};
 
 /* The common letters and the aliases of table t (of `where`; others: the tables it is parsed
@@ -231,8 +230,8 @@ static int lint(void)
             bad++;
         }
         for (int id = 0; id < CLI_NCMDS; id++) {
-            const cli_opt *tables[] = {cli_common_opts, ops->opts[id] ? ops->opts[id]
-                                                                      : cli_common_opts, NULL};
+            const cli_opt *tables[] = {cli_common_opts,
+                                       ops->opts[id] ? ops->opts[id] : cli_common_opts, NULL};
             const char *cmd = "?";
             for (size_t k = 0; k < cli_command_count(); k++)
                 if (!cli_command_at(k)->run && (int)cli_command_at(k)->generic == id)
@@ -308,7 +307,8 @@ int cli_help(int argc, char **argv)
         print_format_help(fmt, stdout);
         return CLI_EXIT_OK;
     }
-    return cli_usage_error("help", "'%s' is neither a command nor a format (see 'tracekit "
-                                   "--help' and 'tracekit formats')",
+    return cli_usage_error("help",
+                           "'%s' is neither a command nor a format (see 'tracekit "
+                           "--help' and 'tracekit formats')",
                            name);
 }

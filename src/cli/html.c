@@ -29,8 +29,8 @@ int cli_html_wanted(const cli_args *loose)
 }
 
 /* options of the report worth passing on to convert (the input's description) */
-static const char *const passed_on[] = {"instr-map", "dcfg", "thread", "pid", "from", "event",
-                                        "jobs", NULL};
+static const char *const passed_on[] = {"instr-map", "dcfg",  "thread", "pid",
+                                        "from",      "event", "jobs",   NULL};
 
 /* Opens the inputs anew (the previous run consumed them). Returns an exit code. */
 static int reopen_inputs(cli_ctx *ctx)
@@ -113,8 +113,8 @@ int cli_run_captured(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, con
 
 /* argv for convert --to TO: the inputs and the options of passed_on ("--NAME=VALUE" strings
  * in store). Returns argc. */
-static int convert_argv(const cli_args *a, const char *to, char **out, int cap,
-                        char (*store)[256], int nstore)
+static int convert_argv(const cli_args *a, const char *to, char **out, int cap, char (*store)[256],
+                        int nstore)
 {
     int n = 0, k = 0;
     out[n++] = "convert";

@@ -15,9 +15,9 @@
 
 extern char **environ;
 
-#define MAX_GRAPHS 50      /* graphs on a page (the report's first ones) */
-#define MAX_DOT (1 << 20)  /* a larger dot source is not drawn */
-#define PATHS_LIMIT "500"  /* paths listed per function */
+#define MAX_GRAPHS 50 /* graphs on a page (the report's first ones) */
+#define MAX_DOT (1 << 20) /* a larger dot source is not drawn */
+#define PATHS_LIMIT "500" /* paths listed per function */
 
 /* The keys the report shows, each once, at most MAX_GRAPHS. */
 typedef struct keys {
@@ -148,11 +148,14 @@ static int loop_graphs(const char *path, keys *ks, cli_html_graphs *out)
             loop = (uint32_t)id;
             o.loops = &loop;
             o.nloops = 1;
-            if (tk_cfg_write_dot(cfg, &o, CLI_WRITER(m), &err) != TK_OK) g->note = "no graph of this loop";
+            if (tk_cfg_write_dot(cfg, &o, CLI_WRITER(m), &err) != TK_OK)
+                g->note = "no graph of this loop";
         }
         if (m) fclose(m);
-        if (g->note) free(dot);
-        else draw(g, dot, len);
+        if (g->note)
+            free(dot);
+        else
+            draw(g, dot, len);
     }
     tk_cfg_free(cfg);
     return CLI_EXIT_OK;
@@ -182,8 +185,10 @@ static int function_graph(cli_ctx *ctx, tk_html_graph *g)
     int rc = cli_run_captured(ctx, ops, CLI_CONVERT, "convert", 6, cv, &dot);
     if (rc != CLI_EXIT_OK) return rc;
     draw(g, dot.data, dot.len);
-    char *pv[] = {"paths", "--list", "--format", "json", "--limit", PATHS_LIMIT, "--function",
-                  (char *)g->key, (char *)ctx->paths[0], NULL};
+    char *pv[] = {"paths",      "--list",       "--format",
+                  "json",       "--limit",      PATHS_LIMIT,
+                  "--function", (char *)g->key, (char *)ctx->paths[0],
+                  NULL};
     own_run o = {9, pv};
     if (cli_capture("paths", run_own, &o, &paths) == CLI_EXIT_OK) {
         char *a = strchr(paths.data, '{'), *b = strrchr(paths.data, '}');
@@ -212,8 +217,7 @@ int cli_html_graphs_make(cli_ctx *ctx, const cli_args *loose, const cli_captured
     tk_error err;
     tk_error_clear(&err);
     int rc = CLI_EXIT_OK;
-    if (tk_html_report_keys(report->data, report->len, array, member, add_key, &ks, &err) !=
-        TK_OK)
+    if (tk_html_report_keys(report->data, report->len, array, member, add_key, &ks, &err) != TK_OK)
         rc = cli_error(&err);
     out->graphs = rc == CLI_EXIT_OK ? calloc(ks.n ? ks.n : 1, sizeof *out->graphs) : NULL;
     if (rc == CLI_EXIT_OK && !out->graphs) rc = cli_usage_error("report", "out of memory");

@@ -13,9 +13,12 @@
 static void put_esc(FILE *f, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\\') fputs("\\e", f);
-        else if (s[i] == '-') fputs("\\-", f);
-        else fputc(s[i], f);
+        if (s[i] == '\\')
+            fputs("\\e", f);
+        else if (s[i] == '-')
+            fputs("\\-", f);
+        else
+            fputc(s[i], f);
     }
 }
 
@@ -87,12 +90,13 @@ static void put_header(FILE *f, const char *page, const char *summary)
 {
     fputs(".TH ", f);
     for (const char *s = page; *s; s++) {
-        if (*s == '-') fputs("\\-", f);
-        else fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, f);
+        if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, f);
     }
     /* no hyphenation, left-aligned: options and file names stay whole */
-    fprintf(f, " 1 \"\" \"tracekit %s\" \"tracekit manual\"\n.nh\n.ad l\n.SH NAME\n",
-            tk_version());
+    fprintf(f, " 1 \"\" \"tracekit %s\" \"tracekit manual\"\n.nh\n.ad l\n.SH NAME\n", tk_version());
     put_str(f, page);
     fputs(" \\- ", f);
     put_line(f, summary, strlen(summary));
@@ -180,8 +184,9 @@ static void put_format(FILE *f, const tk_format *fmt)
 
 static void put_main_page(FILE *f)
 {
-    put_header(f, "tracekit", "read, check, analyse, convert and write execution traces and "
-                              "profiles");
+    put_header(f, "tracekit",
+               "read, check, analyse, convert and write execution traces and "
+               "profiles");
     fputs(".SH SYNOPSIS\n\\fBtracekit\\fR \\fICOMMAND\\fR [\\fIOPTIONS\\fR] \\fIFILE\\fR...\n"
           ".br\n\\fBtracekit help\\fR [\\fICOMMAND\\fR | \\fIFORMAT\\fR]\n"
           ".br\n\\fBtracekit \\-\\-version\\fR\n.SH DESCRIPTION\n",
@@ -290,8 +295,8 @@ int cli_man_page(const char *page, FILE *f)
     }
     const char *name = strncmp(page, "tracekit-", 9) == 0 ? page + 9 : page;
     const cli_command *c = cli_command_find(name);
-    if (!c) return cli_usage_error("help", "no man page '%s' (see 'tracekit help --man-pages')",
-                                   page);
+    if (!c)
+        return cli_usage_error("help", "no man page '%s' (see 'tracekit help --man-pages')", page);
     put_command_page(f, c);
     return CLI_EXIT_OK;
 }

@@ -21,8 +21,7 @@ const cli_team *cli_team_get(void) { return current; }
 void cli_team_split(int members, int n, const int64_t *sizes, int *first)
 {
     uint64_t total = 0;
-    for (int i = 0; i < n; i++)
-        total += sizes[i] > 0 ? (uint64_t)sizes[i] : 0;
+    for (int i = 0; i < n; i++) total += sizes[i] > 0 ? (uint64_t)sizes[i] : 0;
     int r = 0;
     uint64_t before = 0;
     first[0] = 0;
@@ -32,14 +31,11 @@ void cli_team_split(int members, int n, const int64_t *sizes, int *first)
         u128 mid = total ? (u128)before * 2 + s : (u128)i * 2 + 1;
         u128 all = total ? (u128)total * 2 : (u128)n * 2;
         int m = (int)(mid * (unsigned)members / all);
-        if (m >= members)
-            m = members - 1;
-        while (r < m)
-            first[++r] = i;
+        if (m >= members) m = members - 1;
+        while (r < m) first[++r] = i;
         before += s;
     }
-    while (r < members)
-        first[++r] = n;
+    while (r < members) first[++r] = n;
 }
 
 int cli_team_writes(const cli_ctx *ctx) { return !ctx->team || ctx->team->rank == 0; }
@@ -57,8 +53,7 @@ void cli_part_fail(cli_part_bytes *p, const char *message)
     p->state = CLI_PART_FAILED;
     p->data = n ? malloc(n) : NULL;
     p->size = p->data ? n : 0;
-    if (p->data)
-        memcpy(p->data, message, n);
+    if (p->data) memcpy(p->data, message, n);
 }
 
 void cli_part_free(cli_part_bytes *p)
@@ -73,8 +68,7 @@ int cli_part_concat(void *arg, cli_part_bytes *parts, size_t n, char *msg)
 {
     (void)arg;
     size_t total = 0;
-    for (size_t k = 0; k < n; k++)
-        total += parts[k].size;
+    for (size_t k = 0; k < n; k++) total += parts[k].size;
     uint8_t *d = realloc(parts[0].data, total + 1);
     if (!d) {
         snprintf(msg, CLI_TEAM_MSG, "out of memory");
@@ -120,8 +114,7 @@ static int capture_begin(capture *c)
     for (int k = 0; k < 2; k++) {
         c->tmp[k] = tmpfile();
         c->saved[k] = dup(k + 1);
-        if (!c->tmp[k] || c->saved[k] < 0 || dup2(fileno(c->tmp[k]), k + 1) < 0)
-            return -1;
+        if (!c->tmp[k] || c->saved[k] < 0 || dup2(fileno(c->tmp[k]), k + 1) < 0) return -1;
     }
     return 0;
 }
@@ -137,8 +130,7 @@ static void capture_end(capture *c, cli_part_bytes out[2])
             dup2(c->saved[k], k + 1);
             close(c->saved[k]);
         }
-        if (!c->tmp[k])
-            continue;
+        if (!c->tmp[k]) continue;
         long n = fseek(c->tmp[k], 0, SEEK_END) == 0 ? ftell(c->tmp[k]) : -1;
         uint8_t *d = n >= 0 ? malloc((size_t)n + 1) : NULL;
         rewind(c->tmp[k]);
@@ -147,8 +139,7 @@ static void capture_end(capture *c, cli_part_bytes out[2])
             cli_part_fail(&out[k], NULL);
         } else {
             cli_part_set(&out[k], n ? CLI_PART_DATA : CLI_PART_EMPTY, n ? d : NULL, (size_t)n);
-            if (!n)
-                free(d);
+            if (!n) free(d);
         }
         fclose(c->tmp[k]);
     }
@@ -166,8 +157,7 @@ static int run_own(cli_ctx *ctx, cli_run_fn run, const cli_args *args, cli_part_
     own.team = NULL;
     own.progress = 0;
     memset(out, 0, 2 * sizeof *out);
-    if (own.ninputs == 0)
-        return CLI_EXIT_OK;
+    if (own.ninputs == 0) return CLI_EXIT_OK;
     capture c = {{NULL, NULL}, {-1, -1}};
     int rc = capture_begin(&c) == 0 ? run(&own, args) : CLI_EXIT_BAD_INPUT;
     capture_end(&c, out);
@@ -186,19 +176,17 @@ int cli_team_each(cli_ctx *ctx, cli_run_fn run, const cli_args *args, int stops)
         cli_part_free(&out[1]);
         return CLI_EXIT_BAD_INPUT;
     }
-    int alone = t->rank == 0 && ((stops && worst != CLI_EXIT_OK) ||
-                                 out[0].state == CLI_PART_FAILED ||
-                                 out[1].state == CLI_PART_FAILED);
+    int alone =
+        t->rank == 0 && ((stops && worst != CLI_EXIT_OK) || out[0].state == CLI_PART_FAILED ||
+                         out[1].state == CLI_PART_FAILED);
     if (alone) { /* what tracekit says, up to the input that fails: the root's run alone */
         rc = cli_team_reopen_all(ctx);
         rc = rc == CLI_EXIT_OK ? run(ctx, args) : rc;
     } else if (t->rank == 0) {
         fflush(stdout);
-        if (out[0].size)
-            fwrite(out[0].data, 1, out[0].size, stdout);
+        if (out[0].size) fwrite(out[0].data, 1, out[0].size, stdout);
         fflush(stdout);
-        if (out[1].size)
-            fwrite(out[1].data, 1, out[1].size, stderr);
+        if (out[1].size) fwrite(out[1].data, 1, out[1].size, stderr);
         rc = worst;
     }
     cli_part_free(&out[0]);

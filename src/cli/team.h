@@ -15,8 +15,8 @@
  * the root gets back. */
 typedef enum cli_part_state {
     CLI_PART_EMPTY = 0, /* no input (the identity of every merge) */
-    CLI_PART_DATA,      /* data[0..size) */
-    CLI_PART_FAILED     /* a member failed (it told the root what: nothing to merge) */
+    CLI_PART_DATA, /* data[0..size) */
+    CLI_PART_FAILED /* a member failed (it told the root what: nothing to merge) */
 } cli_part_state;
 
 typedef struct cli_part_bytes {

@@ -277,8 +277,8 @@ int cli_stdout_open(const cli_args *a, cli_stdout_redirect *r)
     r->saved = dup(STDOUT_FILENO);
     if (r->saved < 0 || dup2(tk_output_fd(r->o), STDOUT_FILENO) < 0) {
         tk_error err;
-        tk_error_set_at(&err, TK_ERR_IO, tk_output_path(r->o), -1, 0, 0,
-                        "cannot open output: %s", strerror(errno));
+        tk_error_set_at(&err, TK_ERR_IO, tk_output_path(r->o), -1, 0, 0, "cannot open output: %s",
+                        strerror(errno));
         if (r->saved >= 0) close(r->saved);
         cli_output_abort(r->o);
         r->o = NULL;
@@ -301,8 +301,10 @@ int cli_stdout_close(cli_stdout_redirect *r, int rc)
                         strerror(e));
         rc = cli_error(&err);
     }
-    if (rc == CLI_EXIT_OK) rc = cli_output_commit(r->o);
-    else cli_output_abort(r->o);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_output_commit(r->o);
+    else
+        cli_output_abort(r->o);
     r->o = NULL;
     return rc;
 }
@@ -311,13 +313,13 @@ int cli_need_parts_output(const char *command, const cli_args *a)
 {
     const char *path = cli_get(a, "output");
     if (!path || strcmp(path, "-") == 0)
-        return cli_usage_error(command, "--per-thread writes a file per thread, OUT-01, "
+        return cli_usage_error(command,
+                               "--per-thread writes a file per thread, OUT-01, "
                                "OUT-02, ... as valgrind --separate-threads=yes does: give -o OUT");
     return CLI_EXIT_OK;
 }
 
-int cli_flame_options(const char *command, const cli_args *a, const char *unit,
-                      tk_flame_options *o)
+int cli_flame_options(const char *command, const cli_args *a, const char *unit, tk_flame_options *o)
 {
     *o = (tk_flame_options)TK_FLAME_OPTIONS_INIT;
     uint64_t width;
@@ -355,16 +357,17 @@ void cli_warn_chrome_name(const cli_args *a)
     const char *path = cli_get(a, "output");
     size_t n = path ? strlen(path) : 0;
     if (n >= 12 && strcmp(path + n - 12, ".chrome.json") == 0)
-        fprintf(stderr, "tracekit: warning: %s: speedscope reads a file named *.chrome.json as a "
-                "Chrome performance recording and refuses this trace: name it *.json\n", path);
+        fprintf(stderr,
+                "tracekit: warning: %s: speedscope reads a file named *.chrome.json as a "
+                "Chrome performance recording and refuses this trace: name it *.json\n",
+                path);
 }
 
 int cli_write_callgrind_parts(const char *command, const cli_args *a, const tk_profile *p,
                               unsigned positions)
 {
     int rc = cli_need_parts_output(command, a);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);
     tk_callgrind_write_options o = TK_CALLGRIND_WRITE_OPTIONS_INIT;

@@ -50,7 +50,7 @@
 #else
 #define BIG_MIN ((size_t)(TK_BIG_MIN))
 #endif
-#define HUGE_MIN ((size_t)2 << 20)   /* from here on: huge pages */
+#define HUGE_MIN ((size_t)2 << 20) /* from here on: huge pages */
 #define BIG_OFFSET TK_ALLOC_BIG_HEADER /* header, padded to keep a 64-byte alignment */
 #define BIG_MAGIC 0x746b2d6269672d31ull /* "tk-big-1" */
 #ifdef MAP_POPULATE
@@ -63,7 +63,7 @@
 typedef struct big_header {
     uint64_t magic;
     struct big_header *self;
-    size_t size;    /* bytes asked for */
+    size_t size; /* bytes asked for */
     size_t map_len; /* bytes mapped, header included */
 } big_header;
 
@@ -177,7 +177,8 @@ static void *default_realloc(void *ctx, void *p, size_t size)
         (void)munmap(h, h->map_len);
         return n;
     }
-    if (!TK_BIG_BLOCKS || size < BIG_MIN || !p) return p ? realloc(p, size) : default_malloc(ctx, size);
+    if (!TK_BIG_BLOCKS || size < BIG_MIN || !p)
+        return p ? realloc(p, size) : default_malloc(ctx, size);
 #ifdef TK_HAVE_MALLOC_USABLE_SIZE
     void *n = big_alloc(size); /* a C library block grows into a mapping of its own */
     if (!n) return realloc(p, size);
@@ -222,7 +223,8 @@ void *tk_calloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size) return NULL;
     if (g_alloc.malloc_fn == default_malloc) {
-        void *z = TK_BIG_BLOCKS && n * size >= BIG_MIN ? big_alloc(n * size) : NULL; /* zero pages */
+        void *z =
+            TK_BIG_BLOCKS && n * size >= BIG_MIN ? big_alloc(n * size) : NULL; /* zero pages */
         return z ? z : calloc(n ? n : 1, size ? size : 1);
     }
     void *p = tk_malloc(n * size);
@@ -230,7 +232,10 @@ void *tk_calloc(size_t n, size_t size)
     return p;
 }
 
-void *tk_realloc(void *ptr, size_t size) { return g_alloc.realloc_fn(g_alloc.ctx, ptr, size ? size : 1); }
+void *tk_realloc(void *ptr, size_t size)
+{
+    return g_alloc.realloc_fn(g_alloc.ctx, ptr, size ? size : 1);
+}
 
 void *tk_reallocarray(void *ptr, size_t n, size_t size)
 {

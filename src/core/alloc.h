@@ -7,7 +7,7 @@
 #include "tracekit/alloc.h"
 
 void *tk_malloc(size_t size);
-void *tk_calloc(size_t n, size_t size);   /* zeroed; NULL on overflow */
+void *tk_calloc(size_t n, size_t size); /* zeroed; NULL on overflow */
 void *tk_realloc(void *ptr, size_t size);
 void *tk_reallocarray(void *ptr, size_t n, size_t size); /* NULL on overflow */
 

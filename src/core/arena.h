@@ -8,12 +8,15 @@ typedef struct tk_arena_block tk_arena_block;
 
 typedef struct tk_arena {
     tk_arena_block *head;
-    size_t used;       /* bytes used in head */
-    size_t total;      /* bytes handed out, for statistics */
+    size_t used; /* bytes used in head */
+    size_t total; /* bytes handed out, for statistics */
     size_t block_size; /* 0: 64 KiB */
 } tk_arena;
 
-#define TK_ARENA_INIT {NULL, 0, 0, 0}
+#define TK_ARENA_INIT \
+    { \
+        NULL, 0, 0, 0 \
+    }
 
 void tk_arena_init(tk_arena *a);
 /* size bytes aligned for any type; NULL when out of memory. Never freed alone. */

@@ -28,10 +28,10 @@ enum { PIECE_QUEUED, PIECE_DONE, PIECE_FAILED };
 
 typedef struct piece {
     uint64_t bit_start, bit_end; /* the block's magic .. the next magic */
-    uint64_t stream_start;       /* byte offset of its stream's "BZh" */
-    uint32_t crc;                /* the block's stored CRC */
+    uint64_t stream_start; /* byte offset of its stream's "BZh" */
+    uint32_t crc; /* the block's stored CRC */
     int level;
-    int state;                   /* under the lock */
+    int state; /* under the lock */
     uint8_t *out;
     size_t out_len, out_pos;
 } piece;
@@ -49,25 +49,26 @@ struct tk_bz2par {
 
     piece *ring;
     unsigned nring;
-    uint64_t next_seq;  /* pieces queued so far */
-    uint64_t next_run;  /* pieces taken by workers so far (under the lock) */
-    uint64_t head_seq;  /* the piece being handed out */
-    int have_head;      /* ring[head_seq] is decoded and being handed out */
+    uint64_t next_seq; /* pieces queued so far */
+    uint64_t next_run; /* pieces taken by workers so far (under the lock) */
+    uint64_t head_seq; /* the piece being handed out */
+    int have_head; /* ring[head_seq] is decoded and being handed out */
 
     /* the scanner (reader's thread only) */
     int scan;
-    uint64_t cur;       /* SCAN_HEADER: byte offset of the next stream; SCAN_BLOCK: bit of the block magic */
+    uint64_t
+        cur; /* SCAN_HEADER: byte offset of the next stream; SCAN_BLOCK: bit of the block magic */
     uint64_t stream_start;
     int level;
     uint32_t combined;
-    int end_clean;      /* SCAN_OVER: the data ended cleanly; else stop as end_stop says */
+    int end_clean; /* SCAN_OVER: the data ended cleanly; else stop as end_stop says */
     tk_bz2par_stop end_stop;
 
     /* what was handed out */
-    uint64_t out_stream;      /* stream of the bytes handed out last */
-    uint64_t out_in_stream;   /* bytes of that stream handed out */
+    uint64_t out_stream; /* stream of the bytes handed out last */
+    uint64_t out_in_stream; /* bytes of that stream handed out */
     uint64_t raw_done;
-    int finished;             /* read returned 0 or -1 */
+    int finished; /* read returned 0 or -1 */
 };
 
 /* ---- finding magics ----------------------------------------------------- */
@@ -90,8 +91,7 @@ static const uint8_t magic_filter[65536] = {
 static uint64_t bits_at(const uint8_t *d, size_t len, uint64_t bit, unsigned n)
 {
     uint64_t byte = bit >> 3, w = 0;
-    for (unsigned k = 0; k < 8; k++)
-        w = w << 8 | (byte + k < len ? d[byte + k] : 0);
+    for (unsigned k = 0; k < 8; k++) w = w << 8 | (byte + k < len ? d[byte + k] : 0);
     return (w << (bit & 7)) >> (64 - n);
 }
 
@@ -102,14 +102,11 @@ static uint64_t find_magic(const uint8_t *d, size_t len, uint64_t from, uint64_t
     uint64_t total = (uint64_t)len * 8;
     for (uint64_t j = from / 8 + 1; j + 1 < len; j++) {
         unsigned shifts = magic_filter[(unsigned)d[j] << 8 | d[j + 1]];
-        if (!shifts)
-            continue;
+        if (!shifts) continue;
         for (unsigned s = 0; s < 8; s++) {
-            if (!(shifts >> s & 1))
-                continue;
+            if (!(shifts >> s & 1)) continue;
             uint64_t at = (j - 1) * 8 + s;
-            if (at < from || at + MAGIC_BITS > total)
-                continue;
+            if (at < from || at + MAGIC_BITS > total) continue;
             uint64_t v = bits_at(d, len, at, MAGIC_BITS);
             if (v == BLOCK_MAGIC || v == EOS_MAGIC) {
                 *magic = v;
@@ -130,8 +127,7 @@ static uint8_t *block_stream(const uint8_t *d, size_t len, const piece *pc, size
     uint64_t total_bits = 32 + nbits + MAGIC_BITS + CRC_BITS;
     size_t n = (size_t)((total_bits + 7) / 8);
     uint8_t *b = tk_malloc(n + 8);
-    if (!b)
-        return NULL;
+    if (!b) return NULL;
     memcpy(b, "BZh", 3);
     b[3] = (uint8_t)('0' + pc->level);
     const uint8_t *src = d + pc->bit_start / 8;
@@ -143,14 +139,12 @@ static uint8_t *block_stream(const uint8_t *d, size_t len, const piece *pc, size
     }
     memset(b + 4 + nbytes, 0, n + 8 - 4 - nbytes);
     uint64_t at = 32 + nbits;
-    if (at & 7)
-        b[at / 8] &= (uint8_t)(0xff00u >> (at & 7));
+    if (at & 7) b[at / 8] &= (uint8_t)(0xff00u >> (at & 7));
     uint64_t tail[2] = {EOS_MAGIC, pc->crc};
     unsigned tail_bits[2] = {MAGIC_BITS, CRC_BITS};
     for (int t = 0; t < 2; t++)
         for (unsigned k = tail_bits[t]; k-- > 0; at++)
-            if (tail[t] >> k & 1)
-                b[at / 8] |= (uint8_t)(0x80u >> (at & 7));
+            if (tail[t] >> k & 1) b[at / 8] |= (uint8_t)(0x80u >> (at & 7));
     *size = n;
     return b;
 }
@@ -159,8 +153,7 @@ static int decode_piece(const uint8_t *d, size_t len, piece *pc)
 {
     size_t in_size;
     uint8_t *in = block_stream(d, len, pc, &in_size);
-    if (!in)
-        return 0;
+    if (!in) return 0;
     bz_stream bz;
     memset(&bz, 0, sizeof bz);
     int ok = 0;
@@ -181,14 +174,11 @@ static int decode_piece(const uint8_t *d, size_t len, piece *pc)
             ok = 1;
             break;
         }
-        if (r != BZ_OK || (bz.avail_out > 0 && bz.avail_in == 0))
-            break;
+        if (r != BZ_OK || (bz.avail_out > 0 && bz.avail_in == 0)) break;
         if (bz.avail_out == 0) {
-            if (cap >= MAX_BLOCK_OUTPUT)
-                break;
+            if (cap >= MAX_BLOCK_OUTPUT) break;
             uint8_t *bigger = tk_realloc(out, cap * 2);
-            if (!bigger)
-                break;
+            if (!bigger) break;
             out = bigger;
             cap *= 2;
         }
@@ -210,10 +200,8 @@ static void *worker(void *arg)
     tk_bz2par *p = arg;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->quit && p->next_run == p->next_seq)
-            pthread_cond_wait(&p->work_cv, &p->lock);
-        if (p->quit)
-            break;
+        while (!p->quit && p->next_run == p->next_seq) pthread_cond_wait(&p->work_cv, &p->lock);
+        if (p->quit) break;
         piece *pc = &p->ring[p->next_run++ % p->nring];
         pthread_mutex_unlock(&p->lock);
         int ok = decode_piece(p->data, p->len, pc);
@@ -317,8 +305,7 @@ static void fill_ring(tk_bz2par *p)
     int queued = 0;
     while (p->next_seq - p->head_seq < p->nring && p->scan != SCAN_OVER) {
         piece *pc = &p->ring[p->next_seq % p->nring];
-        if (!scan_next(p, pc))
-            break;
+        if (!scan_next(p, pc)) break;
         pthread_mutex_lock(&p->lock);
         p->next_seq++;
         pthread_mutex_unlock(&p->lock);
@@ -335,13 +322,10 @@ static void fill_ring(tk_bz2par *p)
 
 tk_bz2par *tk_bz2par_start(const uint8_t *data, size_t len, unsigned threads, size_t min_size)
 {
-    if (threads < 2 || len < min_size || len < 4 || memcmp(data, "BZh", 3) != 0)
-        return NULL;
-    if (threads > 16)
-        threads = 16;
+    if (threads < 2 || len < min_size || len < 4 || memcmp(data, "BZh", 3) != 0) return NULL;
+    if (threads > 16) threads = 16;
     tk_bz2par *p = tk_calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     p->data = data;
     p->len = len;
     p->nring = threads; /* the reader is quick: a slot it holds is soon free again */
@@ -358,8 +342,7 @@ tk_bz2par *tk_bz2par_start(const uint8_t *data, size_t len, unsigned threads, si
     pthread_cond_init(&p->work_cv, NULL);
     pthread_cond_init(&p->done_cv, NULL);
     for (unsigned i = 0; i < threads; i++) {
-        if (pthread_create(&p->threads[i], NULL, worker, p) != 0)
-            break;
+        if (pthread_create(&p->threads[i], NULL, worker, p) != 0) break;
         p->nthreads++;
     }
     if (p->nthreads == 0) {
@@ -373,16 +356,14 @@ int tk_bz2par_read(tk_bz2par *p, uint8_t *dst, size_t n, size_t *got, tk_bz2par_
 {
     *got = 0;
     if (p->finished) {
-        if (!p->end_clean)
-            *stop = p->end_stop;
+        if (!p->end_clean) *stop = p->end_stop;
         return p->end_clean ? 0 : -1;
     }
     for (;;) {
         if (p->have_head) {
             piece *pc = &p->ring[p->head_seq % p->nring];
             size_t k = pc->out_len - pc->out_pos;
-            if (k > n)
-                k = n;
+            if (k > n) k = n;
             if (k > 0) {
                 memcpy(dst, pc->out + pc->out_pos, k);
                 pc->out_pos += k;
@@ -401,18 +382,15 @@ int tk_bz2par_read(tk_bz2par *p, uint8_t *dst, size_t n, size_t *got, tk_bz2par_
         fill_ring(p);
         if (p->head_seq == p->next_seq) {
             p->finished = 1;
-            if (p->end_clean)
-                return 0;
+            if (p->end_clean) return 0;
             *stop = p->end_stop;
-            if (!stop->after_end && stop->raw == p->out_stream)
-                stop->skip = p->out_in_stream;
+            if (!stop->after_end && stop->raw == p->out_stream) stop->skip = p->out_in_stream;
             p->end_stop = *stop;
             return -1;
         }
         piece *pc = &p->ring[p->head_seq % p->nring];
         pthread_mutex_lock(&p->lock);
-        while (pc->state == PIECE_QUEUED)
-            pthread_cond_wait(&p->done_cv, &p->lock);
+        while (pc->state == PIECE_QUEUED) pthread_cond_wait(&p->done_cv, &p->lock);
         int state = pc->state;
         pthread_mutex_unlock(&p->lock);
         if (state == PIECE_FAILED) {
@@ -436,8 +414,7 @@ uint64_t tk_bz2par_raw_done(const tk_bz2par *p) { return p->raw_done; }
 
 uint64_t tk_bz2par_raw_position(const tk_bz2par *p)
 {
-    if (!p->have_head)
-        return p->raw_done;
+    if (!p->have_head) return p->raw_done;
     const piece *pc = &p->ring[p->head_seq % p->nring];
     uint64_t start = pc->bit_start / 8, span = (pc->bit_end - pc->bit_start) / 8;
     return start + (pc->out_len ? (uint64_t)((double)span * pc->out_pos / pc->out_len) : 0);
@@ -445,16 +422,13 @@ uint64_t tk_bz2par_raw_position(const tk_bz2par *p)
 
 void tk_bz2par_free(tk_bz2par *p)
 {
-    if (!p)
-        return;
+    if (!p) return;
     pthread_mutex_lock(&p->lock);
     p->quit = 1;
     pthread_cond_broadcast(&p->work_cv);
     pthread_mutex_unlock(&p->lock);
-    for (unsigned i = 0; i < p->nthreads; i++)
-        pthread_join(p->threads[i], NULL);
-    for (unsigned i = 0; i < p->nring; i++)
-        tk_free(p->ring[i].out);
+    for (unsigned i = 0; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
+    for (unsigned i = 0; i < p->nring; i++) tk_free(p->ring[i].out);
     pthread_cond_destroy(&p->work_cv);
     pthread_cond_destroy(&p->done_cv);
     pthread_mutex_destroy(&p->lock);

@@ -52,8 +52,8 @@ static void merge_sort(char *b, char *s, size_t n, size_t size, cmp_fn cmp, void
 }
 #endif
 
-void tk_qsort_r(void *base, size_t n, size_t size,
-                int (*cmp)(const void *, const void *, void *), void *ctx)
+void tk_qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
+                void *ctx)
 {
 #ifdef TK_HAVE_GNU_QSORT_R
     qsort_r(base, n, size, cmp, ctx);

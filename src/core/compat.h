@@ -16,15 +16,15 @@
 #define TK_HAVE_FOPENCOOKIE 1 /* a stdio stream over callbacks (musl has it too) */
 #endif
 #if defined(__linux__) && !defined(TK_PORTABLE)
-#define TK_HAVE_MREMAP 1      /* Linux */
-#define TK_HAVE_GETRANDOM 1   /* Linux 3.17, glibc 2.25, musl 1.1.20 */
+#define TK_HAVE_MREMAP 1 /* Linux */
+#define TK_HAVE_GETRANDOM 1 /* Linux 3.17, glibc 2.25, musl 1.1.20 */
 #endif
 
 /* qsort with a context pointer passed to the comparison (GNU qsort_r's
  * order of arguments). The fallback is a merge sort (stable; n pointers of
  * scratch, else an insertion sort when out of memory). */
-void tk_qsort_r(void *base, size_t n, size_t size,
-                int (*cmp)(const void *, const void *, void *), void *ctx);
+void tk_qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
+                void *ctx);
 
 /* The first c in s, or its terminating NUL. */
 static inline const char *tk_strchrnul(const char *s, int c)

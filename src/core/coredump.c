@@ -16,12 +16,12 @@
 
 typedef struct core_seg {
     uint64_t vaddr, memsz, offset, filesz;
-    size_t index;      /* program header number */
+    size_t index; /* program header number */
 } core_seg;
 
 typedef struct core_map {
     uint64_t start, end, file_offset;
-    const char *name;  /* in the core's bytes, NUL-terminated there */
+    const char *name; /* in the core's bytes, NUL-terminated there */
 } core_map;
 
 struct tk_coredump {
@@ -30,11 +30,11 @@ struct tk_coredump {
     char *path;
     int is64, big, raw;
     unsigned machine;
-    TK_VEC(core_seg) segs;   /* PT_LOAD, by address */
-    TK_VEC(uint64_t) auxv;   /* type, value pairs */
+    TK_VEC(core_seg) segs; /* PT_LOAD, by address */
+    TK_VEC(uint64_t) auxv; /* type, value pairs */
     TK_VEC(core_map) maps;
-    uint64_t threads;        /* NT_PRSTATUS notes */
-    int64_t bad_thread_id;   /* the first process id <= 0 of one of them, or 1 */
+    uint64_t threads; /* NT_PRSTATUS notes */
+    int64_t bad_thread_id; /* the first process id <= 0 of one of them, or 1 */
 };
 
 /* ---- fields in the core's byte order ---------------------------------- */
@@ -42,8 +42,7 @@ struct tk_coredump {
 static uint64_t get(const tk_coredump *c, const uint8_t *p, int size)
 {
     uint64_t v = 0;
-    for (int i = 0; i < size; i++)
-        v |= (uint64_t)p[c->big ? size - 1 - i : i] << (8 * i);
+    for (int i = 0; i < size; i++) v |= (uint64_t)p[c->big ? size - 1 - i : i] << (8 * i);
     return v;
 }
 
@@ -66,8 +65,7 @@ static tk_status new_dump(tk_coredump **out, const char *path, const uint8_t *da
 
 void tk_coredump_free(tk_coredump *c)
 {
-    if (!c)
-        return;
+    if (!c) return;
     TK_VEC_FREE(&c->segs);
     TK_VEC_FREE(&c->auxv);
     TK_VEC_FREE(&c->maps);
@@ -129,8 +127,7 @@ static int in_file(const tk_coredump *c, uint64_t offset, uint64_t size)
     return offset <= c->len && size <= c->len - offset;
 }
 
-static tk_status add_segment(tk_coredump *c, const uint8_t *ph, size_t i, int64_t at,
-                             tk_error *err)
+static tk_status add_segment(tk_coredump *c, const uint8_t *ph, size_t i, int64_t at, tk_error *err)
 {
     core_seg s;
     s.index = i;
@@ -145,17 +142,14 @@ static tk_status add_segment(tk_coredump *c, const uint8_t *ph, size_t i, int64_
                                i, (unsigned long long)s.vaddr, (unsigned long long)s.filesz,
                                (unsigned long long)s.memsz);
     if (!in_file(c, s.offset, s.filesz))
-        return tk_error_set_at(err, TK_ERR_FORMAT, c->path, (int64_t)c->len, 0, 0,
-                               "truncated core file: segment %zu (memory 0x%llx-0x%llx) needs "
-                               "bytes %llu-%llu, the file has %zu",
-                               i, (unsigned long long)s.vaddr,
-                               (unsigned long long)(s.vaddr + s.memsz),
-                               (unsigned long long)s.offset,
-                               (unsigned long long)(s.offset + s.filesz), c->len);
-    if (s.memsz == 0)
-        return TK_OK;
-    return TK_VEC_PUSH(&c->segs, s) != 0 ? tk_error_set(err, TK_ERR_NOMEM, "out of memory")
-                                          : TK_OK;
+        return tk_error_set_at(
+            err, TK_ERR_FORMAT, c->path, (int64_t)c->len, 0, 0,
+            "truncated core file: segment %zu (memory 0x%llx-0x%llx) needs "
+            "bytes %llu-%llu, the file has %zu",
+            i, (unsigned long long)s.vaddr, (unsigned long long)(s.vaddr + s.memsz),
+            (unsigned long long)s.offset, (unsigned long long)(s.offset + s.filesz), c->len);
+    if (s.memsz == 0) return TK_OK;
+    return TK_VEC_PUSH(&c->segs, s) != 0 ? tk_error_set(err, TK_ERR_NOMEM, "out of memory") : TK_OK;
 }
 
 /* ---- notes ------------------------------------------------------------ */
@@ -165,8 +159,7 @@ static tk_status read_auxv(tk_coredump *c, const uint8_t *d, uint64_t n, tk_erro
     int w = c->is64 ? 8 : 4;
     for (uint64_t k = 0; k + 2 * (uint64_t)w <= n; k += 2 * (uint64_t)w) {
         uint64_t type = get(c, d + k, w), value = get(c, d + k + (uint64_t)w, w);
-        if (type == 0)
-            break;
+        if (type == 0) break;
         if (TK_VEC_PUSH(&c->auxv, type) != 0 || TK_VEC_PUSH(&c->auxv, value) != 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
@@ -174,12 +167,10 @@ static tk_status read_auxv(tk_coredump *c, const uint8_t *d, uint64_t n, tk_erro
 }
 
 /* NT_FILE: count, page size, count (start, end, page offset), count names. */
-static tk_status read_files(tk_coredump *c, const uint8_t *d, uint64_t n, int64_t at,
-                            tk_error *err)
+static tk_status read_files(tk_coredump *c, const uint8_t *d, uint64_t n, int64_t at, tk_error *err)
 {
     uint64_t w = c->is64 ? 8 : 4;
-    if (n < 2 * w)
-        return TK_OK;
+    if (n < 2 * w) return TK_OK;
     uint64_t count = get(c, d, (int)w), page = get(c, d + w, (int)w);
     if (count > (n - 2 * w) / (3 * w))
         return tk_error_set_at(err, TK_ERR_FORMAT, c->path, at, 0, 0,
@@ -196,8 +187,7 @@ static tk_status read_files(tk_coredump *c, const uint8_t *d, uint64_t n, int64_
                                    (unsigned long long)count);
         core_map m = {get(c, t, (int)w), get(c, t + w, (int)w), get(c, t + 2 * w, (int)w) * page,
                       names};
-        if (TK_VEC_PUSH(&c->maps, m) != 0)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (TK_VEC_PUSH(&c->maps, m) != 0) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         names = nul + 1;
     }
     return TK_OK;
@@ -210,11 +200,9 @@ static void thread_status(tk_coredump *c, const uint8_t *d, uint64_t n)
 {
     uint64_t at = c->is64 ? 32 : 24;
     c->threads++;
-    if (n < at + 4 || c->bad_thread_id <= 0)
-        return;
+    if (n < at + 4 || c->bad_thread_id <= 0) return;
     int64_t pid = (int32_t)(uint32_t)get(c, d + at, 4);
-    if (pid <= 0)
-        c->bad_thread_id = pid;
+    if (pid <= 0) c->bad_thread_id = pid;
 }
 
 static tk_status read_notes(tk_coredump *c, uint64_t off, uint64_t size, tk_error *err)
@@ -239,10 +227,8 @@ static tk_status read_notes(tk_coredump *c, uint64_t off, uint64_t size, tk_erro
             st = read_auxv(c, d + desc_at, descsz, err);
         else if (core && type == NT_FILE)
             st = read_files(c, d + desc_at, descsz, (int64_t)(off + desc_at), err);
-        if (st != TK_OK)
-            return st;
-        if (next > size)
-            break;
+        if (st != TK_OK) return st;
+        if (next > size) break;
         k = next;
     }
     return TK_OK;
@@ -275,11 +261,9 @@ static tk_status read_phdrs(tk_coredump *c, uint64_t phoff, uint64_t phnum, uint
                                        (unsigned long long)(off + size), c->len);
             st = read_notes(c, off, size, err);
         }
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
-    if (c->segs.len > 1)
-        qsort(c->segs.data, c->segs.len, sizeof *c->segs.data, cmp_seg);
+    if (c->segs.len > 1) qsort(c->segs.data, c->segs.len, sizeof *c->segs.data, cmp_seg);
     return TK_OK;
 }
 
@@ -288,12 +272,10 @@ tk_status tk_coredump_open(tk_coredump **out, const char *path, const uint8_t *d
 {
     tk_coredump *c;
     tk_status st = new_dump(&c, path, data, len, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     uint64_t phoff = 0, phnum = 0, phent = 0;
     st = read_header(c, &phoff, &phnum, &phent, err);
-    if (st == TK_OK)
-        st = read_phdrs(c, phoff, phnum, phent, err);
+    if (st == TK_OK) st = read_phdrs(c, phoff, phnum, phent, err);
     if (st == TK_OK && c->segs.len == 0)
         st = tk_error_set_at(err, TK_ERR_FORMAT, c->path, -1, 0, 0,
                              "the core file has no memory segment (PT_LOAD)");
@@ -305,13 +287,12 @@ tk_status tk_coredump_open(tk_coredump **out, const char *path, const uint8_t *d
     return TK_OK;
 }
 
-tk_status tk_coredump_open_raw(tk_coredump **out, const char *path, const uint8_t *data,
-                               size_t len, uint64_t address, tk_error *err)
+tk_status tk_coredump_open_raw(tk_coredump **out, const char *path, const uint8_t *data, size_t len,
+                               uint64_t address, tk_error *err)
 {
     tk_coredump *c;
     tk_status st = new_dump(&c, path, data, len, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     c->raw = 1;
     if (len > 0 && address + len - 1 < address) {
         tk_coredump_free(c);
@@ -348,8 +329,7 @@ static const core_seg *find_seg(const tk_coredump *c, uint64_t addr)
     return NULL;
 }
 
-tk_status tk_coredump_read(const tk_coredump *c, uint64_t addr, void *buf, size_t n,
-                           tk_error *err)
+tk_status tk_coredump_read(const tk_coredump *c, uint64_t addr, void *buf, size_t n, tk_error *err)
 {
     uint8_t *out = buf;
     while (n > 0) {
@@ -400,8 +380,7 @@ int tk_coredump_is_raw(const tk_coredump *c) { return c->raw; }
 
 int tk_coredump_big_endian(const tk_coredump *c)
 {
-    if (!c->raw)
-        return c->big;
+    if (!c->raw) return c->big;
     const uint16_t one = 1;
     return *(const uint8_t *)&one == 0;
 }

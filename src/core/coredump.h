@@ -25,14 +25,13 @@ typedef struct tk_coredump tk_coredump;
 tk_status tk_coredump_open(tk_coredump **out, const char *path, const uint8_t *data, size_t len,
                            tk_error *err);
 /* A raw memory image whose first byte was at `address`. */
-tk_status tk_coredump_open_raw(tk_coredump **out, const char *path, const uint8_t *data,
-                               size_t len, uint64_t address, tk_error *err);
+tk_status tk_coredump_open_raw(tk_coredump **out, const char *path, const uint8_t *data, size_t len,
+                               uint64_t address, tk_error *err);
 void tk_coredump_free(tk_coredump *c);
 
 /* Copy n bytes at addr. TK_OK, or TK_ERR_FORMAT when a byte is in no segment
  * or in the part of a segment the core does not hold (not dumped). */
-tk_status tk_coredump_read(const tk_coredump *c, uint64_t addr, void *buf, size_t n,
-                           tk_error *err);
+tk_status tk_coredump_read(const tk_coredump *c, uint64_t addr, void *buf, size_t n, tk_error *err);
 
 /* An auxiliary vector entry (NT_AUXV): 1 and *value when present. */
 int tk_coredump_auxv(const tk_coredump *c, uint64_t type, uint64_t *value);

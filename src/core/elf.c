@@ -68,7 +68,8 @@ tk_status tk_elf_open(tk_elf **out, const char *path, tk_error *err)
         return TK_ERR_IO;
     }
     uint8_t head[4] = {0};
-    int has_magic = pread(e->fd, head, sizeof head, 0) == (ssize_t)sizeof head && tk_elf_is_elf(head, sizeof head);
+    int has_magic = pread(e->fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+                    tk_elf_is_elf(head, sizeof head);
     e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
     st = finish_open(e, has_magic, err);
     if (st != TK_OK) {
@@ -116,8 +117,8 @@ tk_status tk_elf_each_section(tk_elf *e, const char *name,
                                    elf_errmsg(-1));
         const char *sname = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
         if (!sname || strcmp(sname, name) != 0) continue;
-        tk_elf_section s = {sname, NULL, (size_t)sh.sh_size, sh.sh_addr, sh.sh_offset,
-                            sh.sh_type, sh.sh_flags, elf_ndxscn(scn)};
+        tk_elf_section s = {sname,        NULL,       (size_t)sh.sh_size, sh.sh_addr,
+                            sh.sh_offset, sh.sh_type, sh.sh_flags,        elf_ndxscn(scn)};
         if (sh.sh_type != SHT_NOBITS) {
             Elf_Data *d = elf_rawdata(scn, NULL);
             if (!d && sh.sh_size)
@@ -153,8 +154,7 @@ static int find_build_id(const uint8_t *d, size_t n, uint64_t sh_addr, const uin
         memcpy(&descsz, d + k + 4, 4);
         memcpy(&type, d + k + 8, 4);
         size_t name_at = k + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
-        if (namesz > n || desc_at > n || descsz > n - desc_at)
-            return 0;
+        if (namesz > n || desc_at > n || descsz > n - desc_at) return 0;
         if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(d + name_at, "GNU", 4) == 0 &&
             descsz > 0) {
             *id = d + desc_at;
@@ -163,8 +163,7 @@ static int find_build_id(const uint8_t *d, size_t n, uint64_t sh_addr, const uin
             return 1;
         }
         k = desc_at + ((descsz + 3u) & ~3u);
-        if (k > n)
-            return 0;
+        if (k > n) return 0;
     }
     return 0;
 }
@@ -194,13 +193,10 @@ static tk_status each_symbol_in(tk_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
     size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
     for (size_t i = 1; i < n; i++) {
         GElf_Sym sym;
-        if (!gelf_getsym(d, (int)i, &sym))
-            break;
-        if (sym.st_shndx == SHN_UNDEF)
-            continue;
+        if (!gelf_getsym(d, (int)i, &sym)) break;
+        if (sym.st_shndx == SHN_UNDEF) continue;
         const char *name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
-        if (name && name[0] && fn(ctx, name, sym.st_value, sym.st_size))
-            break;
+        if (name && name[0] && fn(ctx, name, sym.st_value, sym.st_size)) break;
     }
     return TK_OK;
 }
@@ -212,8 +208,7 @@ tk_status tk_elf_each_symbol(tk_elf *e, int (*fn)(void *, const char *, uint64_t
         Elf_Scn *scn = NULL;
         while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
             GElf_Shdr sh;
-            if (!gelf_getshdr(scn, &sh))
-                continue;
+            if (!gelf_getshdr(scn, &sh)) continue;
             if (sh.sh_type == (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM))
                 return each_symbol_in(e, scn, &sh, fn, ctx, err);
         }

@@ -23,10 +23,10 @@ typedef struct tk_elf_section {
     const char *name;
     const uint8_t *data; /* NULL for SHT_NOBITS */
     size_t size;
-    uint64_t addr;       /* sh_addr */
-    uint64_t offset;     /* sh_offset in the file */
-    uint32_t type;       /* sh_type */
-    uint64_t flags;      /* sh_flags */
+    uint64_t addr; /* sh_addr */
+    uint64_t offset; /* sh_offset in the file */
+    uint32_t type; /* sh_type */
+    uint64_t flags; /* sh_flags */
     size_t index;
 } tk_elf_section;
 
@@ -52,8 +52,7 @@ int tk_elf_build_id(tk_elf *e, const uint8_t **id, size_t *len, uint64_t *addr);
 /* Every defined symbol of .symtab (of .dynsym when there is no .symtab):
  * calls fn with its name, value and size; fn returns non-zero to stop. */
 tk_status tk_elf_each_symbol(tk_elf *e,
-                             int (*fn)(void *ctx, const char *name, uint64_t value,
-                                       uint64_t size),
+                             int (*fn)(void *ctx, const char *name, uint64_t value, uint64_t size),
                              void *ctx, tk_error *err);
 
 /* The libelf handle (Elf *), for libdw. */

@@ -140,9 +140,12 @@ void tk_diag_init(tk_diag *d, tk_diag_fn fn, void *ctx)
 void tk_diag_vreport(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt,
                      va_list ap)
 {
-    if (sev == TK_SEV_ERROR) d->errors++;
-    else if (sev == TK_SEV_WARNING) d->warnings++;
-    else d->notes++;
+    if (sev == TK_SEV_ERROR)
+        d->errors++;
+    else if (sev == TK_SEV_WARNING)
+        d->warnings++;
+    else
+        d->notes++;
     if (!d->fn) return;
     if (d->max_errors && sev == TK_SEV_ERROR && d->errors > d->max_errors) {
         d->suppressed++;

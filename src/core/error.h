@@ -7,8 +7,7 @@
 #include "tracekit/status.h"
 
 /* tk_error_set and tk_diag_report with a va_list (the library's wrappers). */
-tk_status tk_error_vset(tk_error *err, tk_status code, const char *fmt, va_list ap)
-    TK_PRINTF(3, 0);
+tk_status tk_error_vset(tk_error *err, tk_status code, const char *fmt, va_list ap) TK_PRINTF(3, 0);
 void tk_diag_vreport(tk_diag *d, tk_severity sev, const tk_location *loc, const char *fmt,
                      va_list ap) TK_PRINTF(4, 0);
 

@@ -100,9 +100,9 @@ TK_FAST_INLINE uint64_t tk_fast_opaque_u64(uint64_t v)
  * digits of addresses and values are random: tests of digit or letter were
  * mispredicted half the time; WET loads took 25 % more time.) */
 static const uint8_t tk_fast_hex_table[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+    ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
 TK_FAST_INLINE unsigned tk_fast_hexval(unsigned char c)
@@ -112,17 +112,14 @@ TK_FAST_INLINE unsigned tk_fast_hexval(unsigned char c)
 
 /* Whether c is a decimal digit: one unsigned compare (a byte below '0' wraps
  * to a large value). */
-TK_FAST_INLINE int tk_fast_is_digit(unsigned char c)
-{
-    return (unsigned)(c - '0') < 10;
-}
+TK_FAST_INLINE int tk_fast_is_digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
 
 /* Decimal digits at p, p[0] a digit (the caller has looked), ended by a
  * non-digit that the caller knows is there (a '\n' ahead in the buffer): no
  * end pointer. The address after the digits, or NULL when there are more than
  * TK_FAST_DEC_MAX. */
 TK_FAST_INLINE const char *tk_fast_dec_nl_after(const char *start, const char *p, uint64_t v,
-                                                 uint64_t *out);
+                                                uint64_t *out);
 
 TK_FAST_INLINE const char *tk_fast_dec_nl(const char *p, uint64_t *out)
 {
@@ -132,7 +129,7 @@ TK_FAST_INLINE const char *tk_fast_dec_nl(const char *p, uint64_t *out)
 /* The same when the caller has read the first digit already: start the
  * number's first byte, p the byte after it, v the first digit's value. */
 TK_FAST_INLINE const char *tk_fast_dec_nl_after(const char *start, const char *p, uint64_t v,
-                                                 uint64_t *out)
+                                                uint64_t *out)
 {
     unsigned d;
     while ((d = (unsigned)((unsigned char)*p - '0')) < 10) {
@@ -162,8 +159,7 @@ TK_FAST_INLINE const char *tk_fast_hex_nl(const char *p, uint64_t *out)
 
 /* Decimal digits in [p, end), at most `max` (<= TK_FAST_DEC_MAX): the
  * address after them, or NULL when there is none or more than max. */
-TK_FAST_INLINE const char *tk_fast_dec(const char *p, const char *end, unsigned max,
-                                       uint64_t *out)
+TK_FAST_INLINE const char *tk_fast_dec(const char *p, const char *end, unsigned max, uint64_t *out)
 {
     const char *start = p;
     const char *lim = (size_t)(end - p) > max ? p + max : end;

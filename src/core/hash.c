@@ -15,7 +15,8 @@ uint64_t tk_hash_new_key(void)
         clock_gettime(CLOCK_REALTIME, &ts);
         clock_gettime(CLOCK_MONOTONIC, &mono);
         k = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)getpid() << 16 ^
-            (uint64_t)(uintptr_t)&k ^ tk_hash_u64((uint64_t)mono.tv_nsec ^ (uint64_t)mono.tv_sec << 30);
+            (uint64_t)(uintptr_t)&k ^
+            tk_hash_u64((uint64_t)mono.tv_nsec ^ (uint64_t)mono.tv_sec << 30);
     }
     return tk_hash_u64(k);
 }
@@ -92,8 +93,12 @@ static int grow(tk_hmap *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 16;
     if (ncap < m->cap) return -1;
-    tk_hmap n = {tk_calloc(ncap, sizeof(uint64_t)), tk_calloc(ncap, sizeof(uint64_t)),
-                 tk_calloc(ncap, 1), ncap, 0, m->cap ? m->key : tk_hash_new_key()};
+    tk_hmap n = {tk_calloc(ncap, sizeof(uint64_t)),
+                 tk_calloc(ncap, sizeof(uint64_t)),
+                 tk_calloc(ncap, 1),
+                 ncap,
+                 0,
+                 m->cap ? m->key : tk_hash_new_key()};
     if (!n.keys || !n.vals || !n.used) {
         tk_hmap_free(&n);
         return -1;

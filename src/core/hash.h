@@ -36,7 +36,10 @@ typedef struct tk_hmap {
     uint64_t key; /* tk_hash_new_key, drawn when the table is first grown */
 } tk_hmap;
 
-#define TK_HMAP_INIT {NULL, NULL, NULL, 0, 0, 0}
+#define TK_HMAP_INIT \
+    { \
+        NULL, NULL, NULL, 0, 0, 0 \
+    }
 
 /* 1 and *val set when found, 0 when not. val may be NULL. */
 int tk_hmap_get(const tk_hmap *m, uint64_t key, uint64_t *val);

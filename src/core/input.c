@@ -31,41 +31,42 @@ struct tk_input {
     const uint8_t *mem;
     size_t mem_len;
     int64_t raw_size;
-    uint8_t *rbuf;          /* fd source buffer */
-    size_t rbuf_size;       /* RAW_BUF_SIZE, or less for a smaller regular file */
-    const uint8_t *rp;      /* raw window */
+    uint8_t *rbuf; /* fd source buffer */
+    size_t rbuf_size; /* RAW_BUF_SIZE, or less for a smaller regular file */
+    const uint8_t *rp; /* raw window */
     size_t ravail;
-    uint64_t raw_fed;       /* raw bytes handed to the window so far */
-    uint64_t raw_released;  /* mapped compressed file: bytes before this were given back */
+    uint64_t raw_fed; /* raw bytes handed to the window so far */
+    uint64_t raw_released; /* mapped compressed file: bytes before this were given back */
     int raw_eof;
 
     /* decompression */
     tk_compression comp;
-    int dec_active;         /* a decoder stream is initialised */
-    int dec_ended;          /* the last stream/member ended cleanly */
+    int dec_active; /* a decoder stream is initialised */
+    int dec_ended; /* the last stream/member ended cleanly */
     z_stream z;
     bz_stream bz;
-    tk_bz2par *bzp;         /* a mapped .bz2 decoded on worker threads, until it says stop */
+    tk_bz2par *bzp; /* a mapped .bz2 decoded on worker threads, until it says stop */
     lzma_stream lz;
     ZSTD_DStream *zs;
-    size_t zs_last;         /* last ZSTD_decompressStream result (0 = frame complete) */
+    size_t zs_last; /* last ZSTD_decompressStream result (0 = frame complete) */
 
     /* content buffer */
-    uint8_t *buf;           /* owned, or the map / memory */
+    uint8_t *buf; /* owned, or the map / memory */
     size_t cap, pos, end;
-    uint64_t base;          /* content offset of buf[0] */
-    int eof;                /* nothing beyond end */
-    int mapped;             /* buf is a map or memory block */
-    void *map;              /* regular file: its mapping (also when the content streams) */
+    uint64_t base; /* content offset of buf[0] */
+    int eof; /* nothing beyond end */
+    int mapped; /* buf is a map or memory block */
+    void *map; /* regular file: its mapping (also when the content streams) */
     size_t map_len;
-    int map_taken;          /* plain file streamed, then the rest handed out by tk_input_map */
-    size_t win_lo, win_hi;  /* plain file: the window of the mapping tk_input_chunk handed out last */
-    int no_windows;         /* the system cannot populate a window: read(2) from here on */
+    int map_taken; /* plain file streamed, then the rest handed out by tk_input_map */
+    size_t win_lo,
+        win_hi; /* plain file: the window of the mapping tk_input_chunk handed out last */
+    int no_windows; /* the system cannot populate a window: read(2) from here on */
 
     uint64_t line_no, line_off;
     uint64_t next_progress;
 
-    tk_status failed;       /* sticky error */
+    tk_status failed; /* sticky error */
     tk_error failure;
 };
 
@@ -86,7 +87,11 @@ tk_compression tk_compression_detect(const uint8_t *d, size_t n)
     if (n >= 2 && d[0] == 0x1f && d[1] == 0x8b) return TK_COMP_GZIP;
     if (n >= 4 && d[0] == 'B' && d[1] == 'Z' && d[2] == 'h' && d[3] >= '1' && d[3] <= '9')
         return TK_COMP_BZIP2;
-    if (n >= 6 && memcmp(d, "\xfd" "7zXZ\0", 6) == 0) return TK_COMP_XZ;
+    if (n >= 6 && memcmp(d,
+                         "\xfd"
+                         "7zXZ\0",
+                         6) == 0)
+        return TK_COMP_XZ;
     if (n >= 4 && d[0] == 0x28 && d[1] == 0xb5 && d[2] == 0x2f && d[3] == 0xfd) return TK_COMP_ZSTD;
     return TK_COMP_NONE;
 }
@@ -140,7 +145,8 @@ static tk_status raw_refill(tk_input *in, tk_error *err)
         ssize_t n = read(in->fd, in->rbuf, in->rbuf_size);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0)
-            return fail(in, err, TK_ERR_IO, (int64_t)in->raw_fed, "read failed: %s", strerror(errno));
+            return fail(in, err, TK_ERR_IO, (int64_t)in->raw_fed, "read failed: %s",
+                        strerror(errno));
         if (n == 0) {
             in->raw_eof = 1;
             return TK_OK;
@@ -159,7 +165,10 @@ static int64_t raw_offset(const tk_input *in) { return (int64_t)(in->raw_fed - i
 /* Bytes of the raw window handed to a decoder per call: small enough that an
  * error's byte offset is close to the damage, large enough to cost nothing. */
 #define DEC_WINDOW ((size_t)64 * 1024)
-static size_t dec_window(const tk_input *in) { return in->ravail < DEC_WINDOW ? in->ravail : DEC_WINDOW; }
+static size_t dec_window(const tk_input *in)
+{
+    return in->ravail < DEC_WINDOW ? in->ravail : DEC_WINDOW;
+}
 
 static const char *bz2_error_name(int r)
 {
@@ -211,8 +220,7 @@ static tk_status dec_start(tk_input *in, tk_error *err)
         ZSTD_initDStream(in->zs);
         in->zs_last = 1;
         break;
-    case TK_COMP_NONE:
-        break;
+    case TK_COMP_NONE: break;
     }
     in->dec_active = 1;
     in->dec_ended = 0;
@@ -226,7 +234,10 @@ static void dec_end(tk_input *in)
     case TK_COMP_GZIP: inflateEnd(&in->z); break;
     case TK_COMP_BZIP2: BZ2_bzDecompressEnd(&in->bz); break;
     case TK_COMP_XZ: lzma_end(&in->lz); break;
-    case TK_COMP_ZSTD: ZSTD_freeDStream(in->zs); in->zs = NULL; break;
+    case TK_COMP_ZSTD:
+        ZSTD_freeDStream(in->zs);
+        in->zs = NULL;
+        break;
     case TK_COMP_NONE: break;
     }
     in->dec_active = 0;
@@ -245,8 +256,8 @@ static tk_status truncated(tk_input *in, tk_error *err)
 static void release_raw(tk_input *in)
 {
     if (!in->map || in->comp == TK_COMP_NONE || (!in->rp && !in->bzp)) return;
-    uint64_t done = in->bzp ? tk_bz2par_raw_done(in->bzp)
-                            : (uint64_t)(in->rp - (const uint8_t *)in->map);
+    uint64_t done =
+        in->bzp ? tk_bz2par_raw_done(in->bzp) : (uint64_t)(in->rp - (const uint8_t *)in->map);
     if (done > in->map_len || done < in->raw_released + ((uint64_t)4 << 20)) return;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t lo = (in->raw_released + page - 1) / page * page, hi = done / page * page;
@@ -254,8 +265,7 @@ static void release_raw(tk_input *in)
     in->raw_released = hi;
 }
 
-static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *got,
-                                 tk_error *err);
+static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err);
 
 /* The parallel bzip2 decoder stopped: the serial one goes on from where it
  * says, decoding again (and dropping) what was already handed out of that
@@ -413,16 +423,14 @@ static tk_status zstd_step(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk
     return TK_OK;
 }
 
-static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *got,
-                                 tk_error *err)
+static tk_status dec_read_serial(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_error *err)
 {
     *got = 0;
     release_raw(in);
     while (*got == 0) {
         tk_status st = raw_refill(in, err);
         if (st != TK_OK) return st;
-        if (in->dec_ended && (st = next_member(in, err)) != TK_OK)
-            return st == TK_END ? TK_OK : st;
+        if (in->dec_ended && (st = next_member(in, err)) != TK_OK) return st == TK_END ? TK_OK : st;
         if (in->ravail == 0 && in->raw_eof && in->comp == TK_COMP_ZSTD && in->zs_last == 0)
             return TK_OK;
         switch (in->comp) {
@@ -448,7 +456,8 @@ static tk_status produce(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_e
             ssize_t r = read(in->fd, dst, n);
             if (r < 0 && errno == EINTR) continue;
             if (r < 0)
-                return fail(in, err, TK_ERR_IO, (int64_t)in->raw_fed, "read failed: %s", strerror(errno));
+                return fail(in, err, TK_ERR_IO, (int64_t)in->raw_fed, "read failed: %s",
+                            strerror(errno));
             if (r == 0) in->raw_eof = 1;
             in->raw_fed += (uint64_t)r;
             progress(in, in->raw_fed);
@@ -471,8 +480,7 @@ static tk_status produce(tk_input *in, uint8_t *dst, size_t n, size_t *got, tk_e
  * size + 1, so that its end shows in one read). */
 static size_t first_cap(const tk_input *in)
 {
-    if (in->comp == TK_COMP_NONE && in->raw_size >= 0 &&
-        (uint64_t)in->raw_size < CONTENT_BUF_SIZE)
+    if (in->comp == TK_COMP_NONE && in->raw_size >= 0 && (uint64_t)in->raw_size < CONTENT_BUF_SIZE)
         return (size_t)in->raw_size + 1;
     return CONTENT_BUF_SIZE;
 }
@@ -556,9 +564,9 @@ static tk_status open_memory_block(tk_input *in, const uint8_t *data, size_t len
         in->mem = data;
         in->mem_len = len;
         if (in->comp == TK_COMP_BZIP2)
-            in->bzp = tk_bz2par_start(data, len, in->opt.threads ? in->opt.threads : tk_cpu_count(),
-                                      in->opt.parallel_min ? in->opt.parallel_min
-                                                           : TK_BZ2PAR_MIN_SIZE);
+            in->bzp =
+                tk_bz2par_start(data, len, in->opt.threads ? in->opt.threads : tk_cpu_count(),
+                                in->opt.parallel_min ? in->opt.parallel_min : TK_BZ2PAR_MIN_SIZE);
     }
     return TK_OK;
 }
@@ -715,8 +723,7 @@ tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len, t
     uint8_t *d = dst;
     while (len > 0) {
         ssize_t n = pread(in->fd, d, len, (off_t)offset);
-        if (n < 0 && errno == EINTR)
-            continue;
+        if (n < 0 && errno == EINTR) continue;
         if (n < 0)
             return tk_error_set_at(err, TK_ERR_IO, in->path, (int64_t)offset, 0, 0,
                                    "read failed: %s", strerror(errno));
@@ -732,17 +739,14 @@ tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t len, t
 
 void tk_input_release(tk_input *in, uint64_t offset, uint64_t len)
 {
-    if (!in->map || in->comp != TK_COMP_NONE || offset >= in->map_len)
-        return;
-    if (len > in->map_len - offset)
-        len = in->map_len - offset;
+    if (!in->map || in->comp != TK_COMP_NONE || offset >= in->map_len) return;
+    if (len > in->map_len - offset) len = in->map_len - offset;
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t lo = (uintptr_t)in->map + (uintptr_t)offset;
     uintptr_t hi = lo + (uintptr_t)len;
     lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
     hi &= ~((uintptr_t)page - 1);
-    if (hi > lo)
-        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED); /* read-only private file map */
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED); /* read-only private file map */
 }
 uint64_t tk_input_line_number(const tk_input *in) { return in->line_no; }
 uint64_t tk_input_line_offset(const tk_input *in) { return in->line_off; }
@@ -806,8 +810,7 @@ tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_erro
             if (avail == 0) return TK_END;
             l = consumed = avail;
         } else {
-            if (avail > in->opt.max_line)
-                goto too_long;
+            if (avail > in->opt.max_line) goto too_long;
             scanned = avail;
             tk_status st = fill(in, avail + 1, err);
             if (st != TK_OK) return st;
@@ -825,7 +828,8 @@ tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_erro
     }
 too_long:
     tk_error_set_at(&in->failure, TK_ERR_LIMIT, in->path, (int64_t)(in->base + in->pos),
-                    in->line_no + 1, 1, "line longer than the limit of %zu bytes", in->opt.max_line);
+                    in->line_no + 1, 1, "line longer than the limit of %zu bytes",
+                    in->opt.max_line);
     in->failed = TK_ERR_LIMIT;
     return sticky(in, err);
 }

@@ -12,22 +12,22 @@
 #include "num.h"
 
 enum state {
-    ST_TOP_VALUE,    /* top level: expect the value */
-    ST_TOP_DONE,     /* top level: expect end of input */
-    ST_ARR_FIRST,    /* after '[': value or ']' */
-    ST_ARR_VALUE,    /* after ',': value */
-    ST_ARR_NEXT,     /* after a value: ',' or ']' */
-    ST_OBJ_FIRST,    /* after '{': key or '}' */
-    ST_OBJ_KEY,      /* after ',': key */
-    ST_OBJ_COLON,    /* after a key: ':' */
-    ST_OBJ_VALUE,    /* after ':': value */
-    ST_OBJ_NEXT      /* after a value: ',' or '}' */
+    ST_TOP_VALUE, /* top level: expect the value */
+    ST_TOP_DONE, /* top level: expect end of input */
+    ST_ARR_FIRST, /* after '[': value or ']' */
+    ST_ARR_VALUE, /* after ',': value */
+    ST_ARR_NEXT, /* after a value: ',' or ']' */
+    ST_OBJ_FIRST, /* after '{': key or '}' */
+    ST_OBJ_KEY, /* after ',': key */
+    ST_OBJ_COLON, /* after a key: ':' */
+    ST_OBJ_VALUE, /* after ':': value */
+    ST_OBJ_NEXT /* after a value: ',' or '}' */
 };
 
 struct tk_json {
-    tk_input *in;        /* NULL for tk_json_open_memory */
-    const char *path;    /* the name of the messages */
-    int whole;           /* the content is one block (tk_json_open_memory) */
+    tk_input *in; /* NULL for tk_json_open_memory */
+    const char *path; /* the name of the messages */
+    int whole; /* the content is one block (tk_json_open_memory) */
     const uint8_t *cur, *lim;
     uint64_t chunk_base; /* content offset of the chunk start */
     const uint8_t *chunk;
@@ -35,25 +35,35 @@ struct tk_json {
     uint64_t line;
     uint64_t line_start; /* content offset of the current line's first byte */
     enum state state;
-    uint8_t *stack;      /* 'a' or 'o' per open container */
+    uint8_t *stack; /* 'a' or 'o' per open container */
     size_t depth, max_depth, max_string;
     char *scratch;
     size_t scratch_len, scratch_cap;
-    uint64_t released;   /* content offset up to which tk_json_release_consumed released */
+    uint64_t released; /* content offset up to which tk_json_release_consumed released */
 };
 
 /* Character classes for the scanning loops. */
 enum { C_WS = 1, C_NUM = 2, C_PLAIN = 4, C_DIGIT = 8 };
 
 static const uint8_t char_class[256] = {
-    ['\t'] = C_WS, ['\r'] = C_WS, [' '] = C_WS | C_PLAIN,
-    ['-'] = C_NUM | C_PLAIN, ['+'] = C_NUM | C_PLAIN, ['.'] = C_NUM | C_PLAIN,
-    ['e'] = C_NUM | C_PLAIN, ['E'] = C_NUM | C_PLAIN,
-    ['0'] = C_NUM | C_PLAIN | C_DIGIT, ['1'] = C_NUM | C_PLAIN | C_DIGIT,
-    ['2'] = C_NUM | C_PLAIN | C_DIGIT, ['3'] = C_NUM | C_PLAIN | C_DIGIT,
-    ['4'] = C_NUM | C_PLAIN | C_DIGIT, ['5'] = C_NUM | C_PLAIN | C_DIGIT,
-    ['6'] = C_NUM | C_PLAIN | C_DIGIT, ['7'] = C_NUM | C_PLAIN | C_DIGIT,
-    ['8'] = C_NUM | C_PLAIN | C_DIGIT, ['9'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['\t'] = C_WS,
+    ['\r'] = C_WS,
+    [' '] = C_WS | C_PLAIN,
+    ['-'] = C_NUM | C_PLAIN,
+    ['+'] = C_NUM | C_PLAIN,
+    ['.'] = C_NUM | C_PLAIN,
+    ['e'] = C_NUM | C_PLAIN,
+    ['E'] = C_NUM | C_PLAIN,
+    ['0'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['1'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['2'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['3'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['4'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['5'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['6'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['7'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['8'] = C_NUM | C_PLAIN | C_DIGIT,
+    ['9'] = C_NUM | C_PLAIN | C_DIGIT,
 };
 
 /* Bytes that may be copied as they are inside a string: >= 0x20, not '"' or '\\'. */
@@ -154,7 +164,10 @@ void tk_json_release_consumed(tk_json *j)
         j->released = off & ~(uint64_t)4095;
     }
 }
-static uint64_t cur_offset(const tk_json *j) { return j->chunk_base + (uint64_t)(j->cur - j->chunk); }
+static uint64_t cur_offset(const tk_json *j)
+{
+    return j->chunk_base + (uint64_t)(j->cur - j->chunk);
+}
 
 static tk_status fail_here(tk_json *j, tk_error *err, tk_status code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -276,9 +289,12 @@ static tk_status read_hex4(tk_json *j, tk_error *err, uint32_t *out)
         int c = peekc(j, err, &st);
         if (st != TK_OK) return st;
         int d = -1;
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
         if (d < 0) return fail_here(j, err, TK_ERR_FORMAT, "expected 4 hex digits after \\u");
         v = v * 16 + (uint32_t)d;
         j->cur++;
@@ -350,10 +366,14 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
             if (cp >= 0xd800 && cp < 0xdc00) {
                 /* high surrogate: a low one must follow */
                 if (peekc(j, err, &st) != '\\')
-                    return st != TK_OK ? st : fail_here(j, err, TK_ERR_FORMAT, "unpaired surrogate in \\u escape");
+                    return st != TK_OK ? st
+                                       : fail_here(j, err, TK_ERR_FORMAT,
+                                                   "unpaired surrogate in \\u escape");
                 j->cur++;
                 if (peekc(j, err, &st) != 'u')
-                    return st != TK_OK ? st : fail_here(j, err, TK_ERR_FORMAT, "unpaired surrogate in \\u escape");
+                    return st != TK_OK ? st
+                                       : fail_here(j, err, TK_ERR_FORMAT,
+                                                   "unpaired surrogate in \\u escape");
                 j->cur++;
                 uint32_t lo;
                 st = read_hex4(j, err, &lo);
@@ -368,7 +388,8 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
             continue; /* cur already past the digits */
         }
         default:
-            if (e < 0) return fail_here(j, err, TK_ERR_FORMAT, "unterminated string (end of input)");
+            if (e < 0)
+                return fail_here(j, err, TK_ERR_FORMAT, "unterminated string (end of input)");
             return fail_here(j, err, TK_ERR_FORMAT, "invalid escape '\\%c' in a string",
                              e >= 0x20 && e < 0x7f ? e : '?');
         }
@@ -379,7 +400,8 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
 static int is_num_char(int c) { return c >= 0 && (char_class[c] & C_NUM); }
 
 /* Validate the JSON number grammar of s[0..n) and fill the token's values. */
-static tk_status finish_number(tk_json *j, tk_json_token *tok, const char *s, size_t n, tk_error *err)
+static tk_status finish_number(tk_json *j, tk_json_token *tok, const char *s, size_t n,
+                               tk_error *err)
 {
     size_t i = 0;
     tok->str = s;
@@ -418,7 +440,8 @@ static tk_status finish_number(tk_json *j, tk_json_token *tok, const char *s, si
         while (i < n && s[i] >= '0' && s[i] <= '9') i++;
         ok = i > f;
     }
-    if (!ok || i != n) return tk_json_fail(j, tok, err, "malformed number '%.*s'", (int)(n < 40 ? n : 40), s);
+    if (!ok || i != n)
+        return tk_json_fail(j, tok, err, "malformed number '%.*s'", (int)(n < 40 ? n : 40), s);
     if (is_int && !overflow) {
         tok->is_int = 1;
         tok->u = v;
@@ -439,7 +462,8 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
     /* common case: a plain non-negative integer that fits, parsed while scanning
      * (a fast path: finish_number is its general twin, core/fastpath.h) */
     uint64_t v = 0;
-    while (p < lim && (char_class[*p] & C_DIGIT) && v < UINT64_MAX / 10 - 1) v = v * 10 + (uint64_t)(*p++ - '0');
+    while (p < lim && (char_class[*p] & C_DIGIT) && v < UINT64_MAX / 10 - 1)
+        v = v * 10 + (uint64_t)(*p++ - '0');
     if (TK_FAST_PATHS && p < lim && !(char_class[*p] & C_NUM) && p > j->cur &&
         (*j->cur != '0' || p == j->cur + 1)) {
         tok->str = (const char *)j->cur;
@@ -466,7 +490,8 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
         int c = peekc(j, err, &st);
         if (st != TK_OK) return st;
         if (c < 0 || !is_num_char(c)) break;
-        if (j->scratch_len >= 400) return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
+        if (j->scratch_len >= 400)
+            return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
         if (scratch_reserve(j, 1)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         j->scratch[j->scratch_len++] = (char)c;
         j->cur++;
@@ -487,7 +512,8 @@ static tk_status expect_word(tk_json *j, const char *word, tk_json_token *tok, t
     tk_status st = TK_OK;
     int c = peekc(j, err, &st);
     if (st != TK_OK) return st;
-    if (c >= 0 && (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+    if (c >= 0 &&
+        (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
         return tk_json_fail(j, tok, err, "invalid literal (expected '%s')", word);
     return TK_OK;
 }
@@ -540,8 +566,8 @@ static inline int punctuation(tk_json *j, tk_json_token *tok, int c, tk_error *e
     switch (j->state) {
     case ST_TOP_DONE:
         if (c < 0) return TK_END;
-        return fail_here(j, err, TK_ERR_FORMAT, "expected end of input after the JSON value, found %s",
-                         describe(c, b));
+        return fail_here(j, err, TK_ERR_FORMAT,
+                         "expected end of input after the JSON value, found %s", describe(c, b));
     case ST_ARR_NEXT:
     case ST_OBJ_NEXT: {
         char close = j->state == ST_ARR_NEXT ? ']' : '}';
@@ -557,7 +583,8 @@ static inline int punctuation(tk_json *j, tk_json_token *tok, int c, tk_error *e
             j->state = after_value(j);
             return TK_OK;
         }
-        return fail_here(j, err, TK_ERR_FORMAT, "expected ',' or '%c', found %s", close, describe(c, b));
+        return fail_here(j, err, TK_ERR_FORMAT, "expected ',' or '%c', found %s", close,
+                         describe(c, b));
     }
     case ST_OBJ_FIRST:
     case ST_OBJ_KEY: {
@@ -579,7 +606,9 @@ static inline int punctuation(tk_json *j, tk_json_token *tok, int c, tk_error *e
         return TK_OK;
     }
     case ST_OBJ_COLON:
-        if (c != ':') return fail_here(j, err, TK_ERR_FORMAT, "expected ':' after a key, found %s", describe(c, b));
+        if (c != ':')
+            return fail_here(j, err, TK_ERR_FORMAT, "expected ':' after a key, found %s",
+                             describe(c, b));
         j->cur++;
         j->state = ST_OBJ_VALUE;
         return NEXT_AGAIN;
@@ -592,8 +621,7 @@ static inline int punctuation(tk_json *j, tk_json_token *tok, int c, tk_error *e
             return TK_OK;
         }
         return NEXT_VALUE;
-    default: /* ST_ARR_VALUE, ST_OBJ_VALUE, ST_TOP_VALUE */
-        return NEXT_VALUE;
+    default: /* ST_ARR_VALUE, ST_OBJ_VALUE, ST_TOP_VALUE */ return NEXT_VALUE;
     }
 }
 
@@ -606,7 +634,8 @@ static inline tk_status read_value(tk_json *j, tk_json_token *tok, int c, tk_err
     case '{':
     case '[':
         if (j->depth >= j->max_depth)
-            return fail_here(j, err, TK_ERR_LIMIT, "nesting deeper than the limit of %zu", j->max_depth);
+            return fail_here(j, err, TK_ERR_LIMIT, "nesting deeper than the limit of %zu",
+                             j->max_depth);
         j->cur++;
         j->stack[j->depth++] = c == '[' ? 'a' : 'o';
         j->state = c == '[' ? ST_ARR_FIRST : ST_OBJ_FIRST;
@@ -716,7 +745,8 @@ static inline int hex_digit(uint8_t c) { return tk_fast_hex_table[c] - 1; }
 
 /* A plain JSON integer at *pp (first byte a digit); 0 when unusual (more
  * than 19 digits, a leading zero, a fraction or exponent, the chunk's end). */
-static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, const uint8_t *lim, uint64_t *out)
+static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, const uint8_t *lim,
+                                                          uint64_t *out)
 {
     const uint8_t *p = *pp, *s = p;
     uint64_t v = 0;
@@ -822,16 +852,18 @@ static inline int scan_string_cell(const tk_json *j, const uint8_t **pp, tk_json
 
 /* White space inside a row, counting lines, over p, lim, line and line_start;
  * the chunk's end returns FAIL. */
-#define SCAN_WS(FAIL)                                                                             \
-    for (;;) {                                                                                    \
-        if (p == lim) return FAIL;                                                                \
-        if (*p > ' ') break;                                                                      \
-        if (*p == ' ' || *p == '\t' || *p == '\r') p++;                                           \
-        else if (*p == '\n') {                                                                    \
-            p++;                                                                                  \
-            line++;                                                                               \
-            line_start = j->chunk_base + (uint64_t)(p - j->chunk);                                \
-        } else break;                                                                             \
+#define SCAN_WS(FAIL) \
+    for (;;) { \
+        if (p == lim) return FAIL; \
+        if (*p > ' ') break; \
+        if (*p == ' ' || *p == '\t' || *p == '\r') \
+            p++; \
+        else if (*p == '\n') { \
+            p++; \
+            line++; \
+            line_start = j->chunk_base + (uint64_t)(p - j->chunk); \
+        } else \
+            break; \
     }
 
 /* From the current position to the '[' of the next row of the array being
@@ -981,8 +1013,7 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
 #undef SCAN_WS
 
 /* Skips white space inside a row (tk_json_scan_row_strings); 0 at the chunk's end. */
-static inline int row_ws(const tk_json *j, const uint8_t **pp, uint64_t *line,
-                         uint64_t *line_start)
+static inline int row_ws(const tk_json *j, const uint8_t **pp, uint64_t *line, uint64_t *line_start)
 {
     const uint8_t *p = *pp;
     for (;;) {
@@ -1011,42 +1042,44 @@ static int string_row_cells(const tk_json *j, const tk_json_row_prog *restrict p
     int nc = 0;
     uint32_t nv = 0;
     if (!row_ws(j, &p, line, line_start)) return -1;
-    if (*p != ']') for (;;) {
-        if (nc == pg->ncells) return -1;
-        unsigned slot = pg->slot[nc];
-        uint64_t v;
-        if (pg->is_array[nc] == TK_JSON_CELL_STRING) {
-            if (!scan_string_cell(j, &p, row, slot)) return -1;
-        } else if (pg->is_array[nc]) {
-            uint32_t first = nv;
-            if (*p != '[') return -1;
-            p++;
-            if (!row_ws(j, &p, line, line_start)) return -1;
-            if (*p != ']') for (;;) {
-                if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9' || !fast_int(&p, lim, &v) ||
-                    v < pg->lo[nc] || v > pg->hi[nc])
-                    return -1;
-                row->vals[nv++] = v;
-                if (!row_ws(j, &p, line, line_start)) return -1;
-                if (*p == ']') break;
-                if (*p != ',') return -1;
+    if (*p != ']')
+        for (;;) {
+            if (nc == pg->ncells) return -1;
+            unsigned slot = pg->slot[nc];
+            uint64_t v;
+            if (pg->is_array[nc] == TK_JSON_CELL_STRING) {
+                if (!scan_string_cell(j, &p, row, slot)) return -1;
+            } else if (pg->is_array[nc]) {
+                uint32_t first = nv;
+                if (*p != '[') return -1;
                 p++;
                 if (!row_ws(j, &p, line, line_start)) return -1;
+                if (*p != ']')
+                    for (;;) {
+                        if (nv == TK_JSON_ROW_MAX_VALUES || *p < '0' || *p > '9' ||
+                            !fast_int(&p, lim, &v) || v < pg->lo[nc] || v > pg->hi[nc])
+                            return -1;
+                        row->vals[nv++] = v;
+                        if (!row_ws(j, &p, line, line_start)) return -1;
+                        if (*p == ']') break;
+                        if (*p != ',') return -1;
+                        p++;
+                        if (!row_ws(j, &p, line, line_start)) return -1;
+                    }
+                p++;
+                row->v[slot] = first;
+                row->n[slot] = nv - first;
+            } else {
+                if (!scan_scalar(&p, lim, &v) || v < pg->lo[nc] || v > pg->hi[nc]) return -1;
+                row->v[slot] = v;
             }
+            nc++;
+            if (!row_ws(j, &p, line, line_start)) return -1;
+            if (*p == ']') break;
+            if (*p != ',') return -1;
             p++;
-            row->v[slot] = first;
-            row->n[slot] = nv - first;
-        } else {
-            if (!scan_scalar(&p, lim, &v) || v < pg->lo[nc] || v > pg->hi[nc]) return -1;
-            row->v[slot] = v;
+            if (!row_ws(j, &p, line, line_start)) return -1;
         }
-        nc++;
-        if (!row_ws(j, &p, line, line_start)) return -1;
-        if (*p == ']') break;
-        if (*p != ',') return -1;
-        p++;
-        if (!row_ws(j, &p, line, line_start)) return -1;
-    }
     *pp = p;
     return nc;
 }
@@ -1108,8 +1141,8 @@ static void pos_at(const tk_json *j, const uint8_t *p, tk_json_pos *pos)
 
 void tk_json_here(const tk_json *j, tk_json_pos *pos) { pos_at(j, j->cur, pos); }
 
-tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *err,
-                          tk_status code, const char *fmt, ...)
+tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *err, tk_status code,
+                          const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -1221,8 +1254,7 @@ static tk_status raw_span(tk_json *j, const uint8_t **end, tk_error *err)
     return TK_OK;
 }
 
-tk_status tk_json_next_raw(tk_json *j, const char *what, const char **s, size_t *len,
-                           tk_error *err)
+tk_status tk_json_next_raw(tk_json *j, const char *what, const char **s, size_t *len, tk_error *err)
 {
     assert(j->whole);
     int c;
@@ -1287,8 +1319,7 @@ tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error
         /* the digits end the number: what follows is the grammar's ("1-": ',' expected) */
         while (p < j->lim && *p >= '0' && *p <= '9') p++;
         if (tk_num_parse_u64((const char *)j->cur, (size_t)(p - j->cur), &v) != TK_OK)
-            return tk_json_fail_at(j, &at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits",
-                                   what);
+            return tk_json_fail_at(j, &at, err, TK_ERR_LIMIT, "%s does not fit in 64 bits", what);
         if (p < j->lim && (*p == '.' || *p == 'e' || *p == 'E'))
             return tk_json_fail_at(j, &at, err, TK_ERR_FORMAT,
                                    "expected %s (an integer), found a fractional number", what);

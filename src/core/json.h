@@ -17,7 +17,7 @@ typedef enum tk_json_type {
     TK_JSON_OBJECT_END,
     TK_JSON_ARRAY_BEGIN,
     TK_JSON_ARRAY_END,
-    TK_JSON_KEY,     /* an object member name; its value follows */
+    TK_JSON_KEY, /* an object member name; its value follows */
     TK_JSON_STRING,
     TK_JSON_NUMBER,
     TK_JSON_TRUE,
@@ -33,10 +33,10 @@ typedef struct tk_json_token {
     const char *str;
     size_t len;
     /* NUMBER only (str is then not NUL-terminated) */
-    int is_int;      /* an integer literal (no fraction, no exponent) that fits 64 bits */
-    int negative;    /* the literal had a '-' */
-    uint64_t u;      /* magnitude when is_int */
-    double d;        /* value as a double */
+    int is_int; /* an integer literal (no fraction, no exponent) that fits 64 bits */
+    int negative; /* the literal had a '-' */
+    uint64_t u; /* magnitude when is_int */
+    double d; /* value as a double */
     /* STRING/KEY: whether escapes were present (Intel-style writers care) */
     int had_escapes;
     /* where the token starts */
@@ -45,11 +45,14 @@ typedef struct tk_json_token {
 } tk_json_token;
 
 typedef struct tk_json_options {
-    size_t max_depth;  /* 0: 512 */
+    size_t max_depth; /* 0: 512 */
     size_t max_string; /* 0: 64 MiB */
 } tk_json_options;
 
-#define TK_JSON_OPTIONS_INIT {0, 0}
+#define TK_JSON_OPTIONS_INIT \
+    { \
+        0, 0 \
+    }
 
 typedef struct tk_json tk_json;
 
@@ -128,9 +131,8 @@ tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error
  * Returns TK_ERR_FORMAT. */
 tk_status tk_json_fail_expected(const tk_json *j, const char *what, tk_error *err);
 /* A located error (code) at pos. Returns code. */
-tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *err,
-                          tk_status code, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *err, tk_status code,
+                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #define TK_JSON_ROW_MAX_CELLS 16
 #define TK_JSON_ROW_MAX_VALUES 256
@@ -148,24 +150,24 @@ tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *er
  * or control characters, no longer than max_string. A fast path
  * (core/fastpath.h): its callers take the token path alone when TK_FAST_PATHS
  * is 0. */
-#define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS  /* a cell of an unknown column */
+#define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS /* a cell of an unknown column */
 
-#define TK_JSON_CELL_ARRAY 1   /* a flat array of JSON integers */
-#define TK_JSON_CELL_STRING 2  /* a string: v = content offset of its first byte, n = length */
+#define TK_JSON_CELL_ARRAY 1 /* a flat array of JSON integers */
+#define TK_JSON_CELL_STRING 2 /* a string: v = content offset of its first byte, n = length */
 
 typedef struct tk_json_row_prog {
-    int ncells;                               /* header length, <= TK_JSON_ROW_MAX_CELLS */
-    int min_cells;                            /* shorter rows are unusual */
-    uint8_t slot[TK_JSON_ROW_MAX_CELLS];      /* cell -> index in v / n (or SLOT_IGNORE) */
-    uint8_t is_array[TK_JSON_ROW_MAX_CELLS];  /* 0: a scalar, or TK_JSON_CELL_* */
+    int ncells; /* header length, <= TK_JSON_ROW_MAX_CELLS */
+    int min_cells; /* shorter rows are unusual */
+    uint8_t slot[TK_JSON_ROW_MAX_CELLS]; /* cell -> index in v / n (or SLOT_IGNORE) */
+    uint8_t is_array[TK_JSON_ROW_MAX_CELLS]; /* 0: a scalar, or TK_JSON_CELL_* */
     /* usual values (of scalars and of array elements) */
     uint64_t lo[TK_JSON_ROW_MAX_CELLS], hi[TK_JSON_ROW_MAX_CELLS];
 } tk_json_row_prog;
 
 typedef struct tk_json_row_out {
-    uint64_t v[TK_JSON_ROW_MAX_CELLS + 1];    /* by slot; arrays: index of the first in vals;
+    uint64_t v[TK_JSON_ROW_MAX_CELLS + 1]; /* by slot; arrays: index of the first in vals;
                                                  strings: content offset */
-    uint32_t n[TK_JSON_ROW_MAX_CELLS + 1];    /* arrays: number of values; strings: length */
+    uint32_t n[TK_JSON_ROW_MAX_CELLS + 1]; /* arrays: number of values; strings: length */
     uint64_t vals[TK_JSON_ROW_MAX_VALUES];
     /* the row's '[': content offset, line, column */
     int64_t offset;

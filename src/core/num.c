@@ -108,7 +108,8 @@ tk_status tk_num_parse_double(const char *s, size_t len, double *out)
 /* ---- the public forms: the same, with a message ---------------------------- */
 
 /* err for a status of the scanner over s[0..len) (the token as far as it goes). */
-static tk_status num_error(tk_error *err, tk_status st, const char *s, size_t len, const char *range)
+static tk_status num_error(tk_error *err, tk_status st, const char *s, size_t len,
+                           const char *range)
 {
     if (st == TK_OK) return st;
     int n = len > 64 ? 64 : (int)len;

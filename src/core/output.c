@@ -13,11 +13,11 @@
 
 struct tk_output {
     FILE *f;
-    tk_writer w;    /* into f */
-    char *path;     /* final path, NULL for stdout */
-    char *tmp;      /* temporary path; NULL when writing a device or FIFO directly */
-    char *buf;      /* stdio buffer of f (glibc ignores a size given without a buffer) */
-    int buffered;   /* f has it (given on the first write: a program that writes to the
+    tk_writer w; /* into f */
+    char *path; /* final path, NULL for stdout */
+    char *tmp; /* temporary path; NULL when writing a device or FIFO directly */
+    char *buf; /* stdio buffer of f (glibc ignores a size given without a buffer) */
+    int buffered; /* f has it (given on the first write: a program that writes to the
                        descriptor itself needs none) */
 };
 
@@ -27,8 +27,7 @@ struct tk_output {
 static void big_buffer(tk_output *o)
 {
     o->buf = tk_malloc(OUTPUT_BUFFER_SIZE);
-    if (o->buf)
-        setvbuf(o->f, o->buf, _IOFBF, OUTPUT_BUFFER_SIZE);
+    if (o->buf) setvbuf(o->f, o->buf, _IOFBF, OUTPUT_BUFFER_SIZE);
     o->buffered = 1;
 }
 
@@ -78,8 +77,7 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
         tk_free(o);
         return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "output is a directory");
     }
-    if (exists && !S_ISREG(sb.st_mode))
-        return open_special(o, out, path, flags, err);
+    if (exists && !S_ISREG(sb.st_mode)) return open_special(o, out, path, flags, err);
     if (exists && !(flags & TK_OUTPUT_FORCE)) {
         tk_free(o);
         return tk_error_set_at(err, TK_ERR_EXISTS, path, -1, 0, 0, "output file already exists");
@@ -87,8 +85,7 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
     /* A symbolic link to a file: replace the file it points to, keep the link. */
     char *resolved = NULL; /* from realpath: the C library's allocator */
     struct stat lsb;
-    if (exists && lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode))
-        resolved = realpath(path, NULL);
+    if (exists && lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode)) resolved = realpath(path, NULL);
     const char *target = resolved ? resolved : path;
     size_t n = strlen(target);
     o->path = tk_strdup(target);
@@ -106,7 +103,8 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
         tk_free(o->tmp);
         o->tmp = NULL;
         tk_output_abort(o);
-        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot create output: %s", strerror(e));
+        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot create output: %s",
+                               strerror(e));
     }
     mode_t mask = umask(0);
     umask(mask);
@@ -115,7 +113,8 @@ tk_status tk_output_open(tk_output **out, const char *path, unsigned flags, tk_e
     if (!o->f) {
         close(fd);
         tk_output_abort(o);
-        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot open output: %s", strerror(errno));
+        return tk_error_set_at(err, TK_ERR_IO, path, -1, 0, 0, "cannot open output: %s",
+                               strerror(errno));
     }
     *out = o;
     return TK_OK;
@@ -148,7 +147,9 @@ tk_status tk_output_commit(tk_output *o, tk_error *err)
     if (!o->path) {
         int bad = fflush(stdout) != 0 || ferror(stdout);
         tk_free(o);
-        if (bad) return tk_error_set(err, TK_ERR_IO, "write failure on standard output: %s", strerror(errno));
+        if (bad)
+            return tk_error_set(err, TK_ERR_IO, "write failure on standard output: %s",
+                                strerror(errno));
         return TK_OK;
     }
     int bad = fflush(o->f) != 0 || ferror(o->f);
@@ -164,7 +165,8 @@ tk_status tk_output_commit(tk_output *o, tk_error *err)
         return TK_ERR_IO;
     }
     if (o->tmp && rename(o->tmp, o->path) != 0) {
-        tk_error_set_at(err, TK_ERR_IO, o->path, -1, 0, 0, "cannot rename into place: %s", strerror(errno));
+        tk_error_set_at(err, TK_ERR_IO, o->path, -1, 0, 0, "cannot rename into place: %s",
+                        strerror(errno));
         tk_output_abort(o);
         return TK_ERR_IO;
     }

@@ -10,14 +10,14 @@
 #define TK_STR_NONE UINT32_MAX
 
 typedef struct tk_strpool {
-    tk_arena arena;     /* string bytes, NUL-terminated */
-    const char **strs;  /* id -> string */
-    uint32_t *lens;     /* id -> length */
-    uint64_t *hashes;   /* id -> hash */
+    tk_arena arena; /* string bytes, NUL-terminated */
+    const char **strs; /* id -> string */
+    uint32_t *lens; /* id -> length */
+    uint64_t *hashes; /* id -> hash */
     uint32_t count, cap;
-    uint32_t *table;    /* open addressing: id + 1, 0 = empty */
-    size_t table_cap;   /* power of two */
-    uint64_t key;       /* of the hashes (tk_hash_new_key) */
+    uint32_t *table; /* open addressing: id + 1, 0 = empty */
+    size_t table_cap; /* power of two */
+    uint64_t key; /* of the hashes (tk_hash_new_key) */
 } tk_strpool;
 
 void tk_strpool_init(tk_strpool *p);

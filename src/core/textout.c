@@ -58,16 +58,14 @@ void tk_put_json_string(FILE *f, const char *s)
 
 void tk_put_csv_field(FILE *f, const char *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
         return;
     }
     fputc('"', f);
     for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
+        if (*s == '"') fputc('"', f);
         fputc(*s, f);
     }
     fputc('"', f);

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 struct tk_threadpool {
-    unsigned size;          /* workers including the caller */
-    pthread_t *threads;     /* size - 1 helper threads */
+    unsigned size; /* workers including the caller */
+    pthread_t *threads; /* size - 1 helper threads */
     pthread_mutex_t lock;
     pthread_cond_t work_cv; /* a new loop or shutdown */
     pthread_cond_t done_cv; /* a helper finished its part */
@@ -18,8 +18,8 @@ struct tk_threadpool {
     tk_threadpool_fn fn;
     void *ctx;
     size_t n;
-    size_t next;            /* next index to hand out (under lock) */
-    unsigned busy;          /* helpers still working on this loop */
+    size_t next; /* next index to hand out (under lock) */
+    unsigned busy; /* helpers still working on this loop */
 };
 
 typedef struct helper_arg {
@@ -27,18 +27,19 @@ typedef struct helper_arg {
     unsigned worker;
 } helper_arg;
 
-static void run_loop(tk_threadpool *pool, unsigned worker) {
+static void run_loop(tk_threadpool *pool, unsigned worker)
+{
     for (;;) {
         pthread_mutex_lock(&pool->lock);
         size_t i = pool->next < pool->n ? pool->next++ : pool->n;
         pthread_mutex_unlock(&pool->lock);
-        if (i >= pool->n)
-            return;
+        if (i >= pool->n) return;
         pool->fn(pool->ctx, i, worker);
     }
 }
 
-static void *helper_main(void *p) {
+static void *helper_main(void *p)
+{
     helper_arg arg = *(helper_arg *)p;
     tk_free(p);
     tk_threadpool *pool = arg.pool;
@@ -55,26 +56,24 @@ static void *helper_main(void *p) {
         pthread_mutex_unlock(&pool->lock);
         run_loop(pool, arg.worker);
         pthread_mutex_lock(&pool->lock);
-        if (--pool->busy == 0)
-            pthread_cond_signal(&pool->done_cv);
+        if (--pool->busy == 0) pthread_cond_signal(&pool->done_cv);
         pthread_mutex_unlock(&pool->lock);
     }
 }
 
-unsigned tk_cpu_count(void) {
+unsigned tk_cpu_count(void)
+{
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : (unsigned)n;
 }
 
-tk_status tk_threadpool_create(tk_threadpool **out, unsigned threads, tk_error *err) {
+tk_status tk_threadpool_create(tk_threadpool **out, unsigned threads, tk_error *err)
+{
     *out = NULL;
-    if (threads == 0)
-        threads = tk_cpu_count();
-    if (threads > 256)
-        threads = 256;
+    if (threads == 0) threads = tk_cpu_count();
+    if (threads > 256) threads = 256;
     tk_threadpool *pool = tk_calloc(1, sizeof *pool);
-    if (!pool)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!pool) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     pool->size = 1;
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->work_cv, NULL);
@@ -102,15 +101,14 @@ tk_status tk_threadpool_create(tk_threadpool **out, unsigned threads, tk_error *
     return TK_OK;
 }
 
-void tk_threadpool_free(tk_threadpool *pool) {
-    if (!pool)
-        return;
+void tk_threadpool_free(tk_threadpool *pool)
+{
+    if (!pool) return;
     pthread_mutex_lock(&pool->lock);
     pool->shutdown = 1;
     pthread_cond_broadcast(&pool->work_cv);
     pthread_mutex_unlock(&pool->lock);
-    for (unsigned i = 1; i < pool->size; i++)
-        pthread_join(pool->threads[i - 1], NULL);
+    for (unsigned i = 1; i < pool->size; i++) pthread_join(pool->threads[i - 1], NULL);
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->work_cv);
     pthread_cond_destroy(&pool->done_cv);
@@ -120,12 +118,11 @@ void tk_threadpool_free(tk_threadpool *pool) {
 
 unsigned tk_threadpool_size(const tk_threadpool *pool) { return pool ? pool->size : 1; }
 
-void tk_threadpool_for(tk_threadpool *pool, size_t n, tk_threadpool_fn fn, void *ctx) {
-    if (n == 0)
-        return;
+void tk_threadpool_for(tk_threadpool *pool, size_t n, tk_threadpool_fn fn, void *ctx)
+{
+    if (n == 0) return;
     if (!pool || pool->size == 1 || n == 1) {
-        for (size_t i = 0; i < n; i++)
-            fn(ctx, i, 0);
+        for (size_t i = 0; i < n; i++) fn(ctx, i, 0);
         return;
     }
     pthread_mutex_lock(&pool->lock);
@@ -139,7 +136,6 @@ void tk_threadpool_for(tk_threadpool *pool, size_t n, tk_threadpool_fn fn, void 
     pthread_mutex_unlock(&pool->lock);
     run_loop(pool, 0);
     pthread_mutex_lock(&pool->lock);
-    while (pool->busy > 0)
-        pthread_cond_wait(&pool->done_cv, &pool->lock);
+    while (pool->busy > 0) pthread_cond_wait(&pool->done_cv, &pool->lock);
     pthread_mutex_unlock(&pool->lock);
 }

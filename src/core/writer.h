@@ -16,7 +16,7 @@
 #include "tracekit/writer.h"
 
 typedef struct tk_wstream {
-    FILE *f;     /* write here */
+    FILE *f; /* write here */
     tk_writer w; /* where the bytes go */
 } tk_wstream;
 

@@ -36,12 +36,66 @@ static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
         return;
     }
     const tk_cfg_block *b = &p->blocks[n];
-    fprintf(f, "node%" PRIu32 " [label=\"BB %" PRIu32 "\\naddr=0x%" PRIx64 "\\nnum-instrs=%" PRIu32
-               "\\nexecutions=%" PRIu64 "\"];\n",
+    fprintf(f,
+            "node%" PRIu32 " [label=\"BB %" PRIu32 "\\naddr=0x%" PRIx64 "\\nnum-instrs=%" PRIu32
+            "\\nexecutions=%" PRIu64 "\"];\n",
             b->id, b->id, cfg_block_addr(p, b), b->num_instrs, b->count);
 }
 
-static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f, tk_error *err)
+/* Marks the blocks the options select (bit 0 of sel) and their routines (rsel). */
+static void dot_select(const tk_cfg_process *p, const tk_cfg_dot_options *o, int everything,
+                       unsigned char *sel, unsigned char *rsel)
+{
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        const tk_cfg_block *bl = &p->blocks[b];
+        int s = everything;
+        for (size_t k = 0; k < o->nroutines && !s; k++) {
+            uint32_t nb = tk_cfg_find_block(p, o->routines[k]);
+            s = nb != TK_CFG_NONE && p->blocks[nb].routine != TK_CFG_NONE &&
+                p->blocks[nb].routine == bl->routine;
+        }
+        for (size_t k = 0; k < o->nloops && !s; k++) {
+            uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loops[k]));
+            s = l != TK_CFG_NONE && tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, b);
+        }
+        for (size_t k = 0; k < o->nimages && !s; k++)
+            s = p->images[tk_cfg_block_image(p, b)].id == o->images[k];
+        if (s) {
+            sel[b] = 1;
+            if (bl->routine != TK_CFG_NONE) rsel[bl->routine] = 1;
+        }
+    }
+}
+
+/* One routine's cluster: its selected blocks, declared (bit 1 of sel) here. */
+static void dot_routine(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p,
+                        const tk_cfg_routine *ro, unsigned char *sel)
+{
+    const tk_cfg_block *e = &p->blocks[ro->entry];
+    fprintf(
+        f, "  subgraph cluster_routine%" PRIu32 " {\n   color=violet;\n   label=\"Routine %" PRIu32,
+        e->id, e->id);
+    uint64_t off = 0;
+    const char *sym = tk_cfg_block_symbol(cfg, p, ro->entry, &off);
+    if (sym) {
+        fputs("\\nname='", f);
+        dot_str(f, sym);
+        fputc('\'', f);
+        if (off) fprintf(f, "+0x%" PRIx64, off);
+    }
+    fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", cfg_block_addr(p, e));
+    for (uint32_t q = 0; q < ro->nnodes; q++) {
+        uint32_t b = p->pool[ro->nodes + q];
+        if (!(sel[b] & 1)) continue;
+        fputs("   ", f);
+        block_label(f, cfg, p, b);
+        sel[b] |= 2;
+    }
+    fputs("  }\n", f);
+}
+
+static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_options *o, FILE *f,
+                                      tk_error *err)
 {
     fputs("# This file is in the DOT graph-visualization language.\n"
           "# See http://www.graphviz.org for a list of programs to render the graph.\n"
@@ -51,60 +105,33 @@ static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_option
     int everything = !o->nroutines && !o->nloops && !o->nimages;
     for (uint32_t pi = 0; pi < cfg->nprocesses; pi++) {
         const tk_cfg_process *p = &cfg->processes[pi];
-        unsigned char *sel = tk_calloc((size_t)p->nnodes + 1, 1);  /* bit 0 selected, bit 1 declared */
+        unsigned char *sel =
+            tk_calloc((size_t)p->nnodes + 1, 1); /* bit 0 selected, bit 1 declared */
         unsigned char *rsel = tk_calloc((size_t)p->nroutines + 1, 1);
         if (!sel || !rsel) {
             tk_free(sel);
             tk_free(rsel);
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         }
-        for (uint32_t b = 0; b < p->nblocks; b++) {
-            const tk_cfg_block *bl = &p->blocks[b];
-            int s = everything;
-            for (size_t k = 0; k < o->nroutines && !s; k++) {
-                uint32_t nb = tk_cfg_find_block(p, o->routines[k]);
-                s = nb != TK_CFG_NONE && p->blocks[nb].routine != TK_CFG_NONE && p->blocks[nb].routine == bl->routine;
-            }
-            for (size_t k = 0; k < o->nloops && !s; k++) {
-                uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loops[k]));
-                s = l != TK_CFG_NONE && tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, b);
-            }
-            for (size_t k = 0; k < o->nimages && !s; k++) s = p->images[tk_cfg_block_image(p, b)].id == o->images[k];
-            if (s) {
-                sel[b] = 1;
-                if (bl->routine != TK_CFG_NONE) rsel[bl->routine] = 1;
-            }
-        }
-        fprintf(f, " subgraph cluster_pid%" PRIu64 " {\n  color=blue;\n  label=\"Process %" PRIu64 "\";\n", p->pid, p->pid);
+        dot_select(p, o, everything, sel, rsel);
+        fprintf(f,
+                " subgraph cluster_pid%" PRIu64 " {\n  color=blue;\n  label=\"Process %" PRIu64
+                "\";\n",
+                p->pid, p->pid);
         for (uint32_t i = 0; i < p->nimages; i++) {
             const tk_cfg_image *im = &p->images[i];
-            fprintf(f, "  subgraph cluster_image%" PRIu32 " {\n   color=plum;\n   label=\"Image %" PRIu32 "\\n", im->id, im->id);
+            fprintf(f,
+                    "  subgraph cluster_image%" PRIu32
+                    " {\n   color=plum;\n   label=\"Image %" PRIu32 "\\n",
+                    im->id, im->id);
             dot_str(f, tk_cfg_file_name(cfg, im->file_name_id));
-            fprintf(f, "\\nload-addr = 0x%" PRIx64 "\\nsize = %" PRIu64 "\";\n", im->load_addr, im->size);
+            fprintf(f, "\\nload-addr = 0x%" PRIx64 "\\nsize = %" PRIu64 "\";\n", im->load_addr,
+                    im->size);
             for (uint32_t k = 0; k < im->nroutines; k++) {
                 uint32_t r = im->first_routine + k;
                 const tk_cfg_routine *ro = &p->routines[r];
                 if (!rsel[r] || ro->entry == TK_CFG_NONE) continue;
-                const tk_cfg_block *e = &p->blocks[ro->entry];
-                fprintf(f, "  subgraph cluster_routine%" PRIu32 " {\n   color=violet;\n   label=\"Routine %" PRIu32,
-                        e->id, e->id);
-                uint64_t off = 0;
-                const char *sym = tk_cfg_block_symbol(cfg, p, ro->entry, &off);
-                if (sym) {
-                    fputs("\\nname='", f);
-                    dot_str(f, sym);
-                    fputc('\'', f);
-                    if (off) fprintf(f, "+0x%" PRIx64, off);
-                }
-                fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", cfg_block_addr(p, e));
-                for (uint32_t q = 0; q < ro->nnodes; q++) {
-                    uint32_t b = p->pool[ro->nodes + q];
-                    if (!(sel[b] & 1)) continue;
-                    fputs("   ", f);
-                    block_label(f, cfg, p, b);
-                    sel[b] |= 2;
-                }
-                fputs("  }\n", f);
+                dot_routine(f, cfg, p, ro, sel);
             }
             /* selected blocks outside any routine */
             for (uint32_t k = 0; k < im->nblocks; k++) {
@@ -121,7 +148,9 @@ static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_option
             const tk_cfg_edge *ed = &p->edges[e];
             if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
             if (!(sel[ed->src] & 1) && !(sel[ed->tgt] & 1)) continue;
-            fprintf(f, "node%" PRIu32 " -> node%" PRIu32 " [label=\"EDGE%" PRIu32 "\\n%s\\nexecutions=%" PRIu64 "\"];\n",
+            fprintf(f,
+                    "node%" PRIu32 " -> node%" PRIu32 " [label=\"EDGE%" PRIu32
+                    "\\n%s\\nexecutions=%" PRIu64 "\"];\n",
                     tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt), ed->id,
                     cfg_edge_type_name(cfg, ed), cfg_edge_count(p, ed));
             uint32_t ends[2] = {ed->src, ed->tgt};
@@ -141,7 +170,8 @@ static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_option
     return TK_OK;
 }
 
-tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, const tk_writer *f, tk_error *err)
+tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *o, const tk_writer *f,
+                           tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, f, err);

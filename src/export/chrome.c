@@ -34,8 +34,7 @@ static void ob_flush(outbuf *o)
 /* Room for n more bytes (n <= 1024 for the small writes). */
 static inline char *ob_room(outbuf *o, size_t n)
 {
-    if (o->len + n > sizeof o->buf)
-        ob_flush(o);
+    if (o->len + n > sizeof o->buf) ob_flush(o);
     return o->buf + o->len;
 }
 
@@ -43,8 +42,7 @@ static void ob_write_long(outbuf *o, const char *s, size_t n)
 {
     ob_flush(o);
     errno = 0;
-    if (!o->failed && o->w.write(o->w.ctx, s, n) != 0)
-        o->failed = errno ? errno : EIO;
+    if (!o->failed && o->w.write(o->w.ctx, s, n) != 0) o->failed = errno ? errno : EIO;
 }
 
 static inline void ob_write(outbuf *o, const char *s, size_t n)
@@ -99,8 +97,7 @@ static inline void ob_i64(outbuf *o, int64_t v)
 static inline void ob_micros(outbuf *o, int64_t ns)
 {
     uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    if (ns < 0)
-        ob_write(o, "-", 1);
+    if (ns < 0) ob_write(o, "-", 1);
     ob_u64(o, a / 1000);
     char *p = ob_room(o, 4);
     unsigned frac = (unsigned)(a % 1000);
@@ -136,8 +133,7 @@ static inline char *put_u64_at(char *p, uint64_t v)
 static inline char *put_micros_at(char *p, int64_t ns)
 {
     uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    if (ns < 0)
-        *p++ = '-';
+    if (ns < 0) *p++ = '-';
     p = put_u64_at(p, a / 1000);
     unsigned frac = (unsigned)(a % 1000);
     p[0] = '.';
@@ -172,13 +168,13 @@ typedef struct thread_args {
 typedef struct chrome {
     const tk_event_source *src;
     outbuf *out;
-    double scale;    /* ns per tick */
+    double scale; /* ns per tick */
     uint64_t start;
     tk_arena names;
     tk_hmap name_of; /* func -> index in name_str + 1 (large ids) */
     uint32_t *name_direct; /* func -> index + 1, for ids below NAME_DIRECT_MAX */
     uint32_t name_direct_cap;
-    char **ids;      /* per thread: ",\"pid\":P,\"tid\":T" */
+    char **ids; /* per thread: ",\"pid\":P,\"tid\":T" */
     size_t *ids_len;
     uint32_t nids;
     const char **name_str;
@@ -199,8 +195,7 @@ static inline int64_t scaled(const chrome *c, uint64_t ticks)
 
 static int64_t to_ns(const chrome *c, uint64_t t)
 {
-    if (t >= c->start)
-        return scaled(c, t - c->start);
+    if (t >= c->start) return scaled(c, t - c->start);
     return -scaled(c, c->start - t);
 }
 
@@ -220,8 +215,7 @@ static void put_name(chrome *c, uint64_t func)
     if (func < NAME_DIRECT_MAX) {
         if (func >= c->name_direct_cap) {
             uint32_t ncap = c->name_direct_cap ? c->name_direct_cap : 256;
-            while (ncap <= func)
-                ncap *= 2;
+            while (ncap <= func) ncap *= 2;
             uint32_t *nd = tk_reallocarray(c->name_direct, ncap, sizeof *nd);
             if (!nd) {
                 c->failed = 1;
@@ -254,8 +248,7 @@ static void put_name(chrome *c, uint64_t func)
             size_t ncap = c->capnames ? c->capnames * 2 : 256;
             const char **ns = tk_reallocarray(c->name_str, ncap, sizeof *ns);
             size_t *nl = ns ? tk_reallocarray(c->name_len, ncap, sizeof *nl) : NULL;
-            if (ns)
-                c->name_str = ns;
+            if (ns) c->name_str = ns;
             if (!ns || !nl) {
                 c->failed = 1;
                 ob_write(c->out, "\"?\"", 3);
@@ -266,11 +259,9 @@ static void put_name(chrome *c, uint64_t func)
         }
         char buf[64];
         const char *name = tk_event_func_name(c->src, func, buf, sizeof buf);
-        json_quote(&c->names, name, strlen(name), &c->name_str[c->nnames],
-                   &c->name_len[c->nnames]);
+        json_quote(&c->names, name, strlen(name), &c->name_str[c->nnames], &c->name_len[c->nnames]);
         index = c->nnames++;
-        if (direct)
-            *direct = (uint32_t)index + 1;
+        if (direct) *direct = (uint32_t)index + 1;
     }
     ob_write(c->out, c->name_str[index], c->name_len[index]);
 }
@@ -290,20 +281,19 @@ static void put_thread_ids(chrome *c, const tk_stack_thread *t)
         uint32_t n = t->index + 1;
         char **ni = tk_reallocarray(c->ids, n, sizeof *ni);
         size_t *nl = ni ? tk_reallocarray(c->ids_len, n, sizeof *nl) : NULL;
-        if (ni)
-            c->ids = ni;
+        if (ni) c->ids = ni;
         if (!ni || !nl) {
             c->failed = 1;
             return;
         }
         c->ids_len = nl;
-        for (uint32_t i = c->nids; i < n; i++)
-            c->ids[i] = NULL;
+        for (uint32_t i = c->nids; i < n; i++) c->ids[i] = NULL;
         c->nids = n;
     }
     if (!c->ids[t->index]) {
         char buf[64];
-        int len = snprintf(buf, sizeof buf, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, t->pid, t->tid);
+        int len =
+            snprintf(buf, sizeof buf, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, t->pid, t->tid);
         c->ids[t->index] = tk_arena_strndup(&c->names, buf, (size_t)len);
         c->ids_len[t->index] = (size_t)len;
         if (!c->ids[t->index]) {
@@ -333,8 +323,7 @@ static void on_open(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint
     thread_args *ta = &c->targs[t->index];
     if (depth > ta->cap) {
         uint32_t ncap = ta->cap ? ta->cap : 64;
-        while (ncap < depth)
-            ncap *= 2;
+        while (ncap < depth) ncap *= 2;
         arg_slot *ns = tk_reallocarray(ta->slots, ncap, sizeof *ns);
         if (!ns) {
             c->failed = 1;
@@ -347,8 +336,7 @@ static void on_open(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint
     }
     arg_slot *s = &ta->slots[depth - 1];
     s->nargs = ev->nargs < 6 ? ev->nargs : 6;
-    for (uint32_t i = 0; i < s->nargs; i++)
-        s->args[i] = ev->args[i];
+    for (uint32_t i = 0; i < s->nargs; i++) s->args[i] = ev->args[i];
 }
 
 static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
@@ -388,22 +376,21 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
         ob_write(o, "}", 1);
     }
     ob_write(o, "}", 1);
-    if (s)
-        c->targs[t->index].slots[depth - 1].nargs = 0;
+    if (s) c->targs[t->index].slots[depth - 1].nargs = 0;
 }
 
 /* The common complete event (a matched call without arguments, its name and thread ids
  * already formatted), written into one reserved stretch of the buffer; everything else goes
  * through on_close. */
-static inline __attribute__((always_inline)) void
-on_close_fast(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
-              uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
+static inline __attribute__((always_inline)) void on_close_fast(void *ctx, const tk_stack_thread *t,
+                                                                const tk_frame *f, uint32_t depth,
+                                                                uint64_t end, uint64_t duration,
+                                                                uint64_t self, tk_close_how how)
 {
     chrome *c = ctx;
     uint64_t func = f->func;
     uint32_t ti = t->index, name = 0;
-    if (func < c->name_direct_cap)
-        name = c->name_direct[func];
+    if (func < c->name_direct_cap) name = c->name_direct[func];
     if (how != TK_CLOSE_MATCHED || !name || c->first || ti >= c->nids || !c->ids[ti] ||
         (ti < c->ntargs && depth <= c->targs[ti].cap && c->targs[ti].slots[depth - 1].nargs)) {
         on_close(ctx, t, f, depth, end, duration, self, how);
@@ -434,8 +421,7 @@ static void put_payload(chrome *c, const uint8_t *data, size_t size)
 {
     int printable = 1;
     for (size_t i = 0; i < size; i++)
-        if (data[i] < 0x20 || data[i] > 0x7e)
-            printable = 0;
+        if (data[i] < 0x20 || data[i] > 0x7e) printable = 0;
     if (printable) {
         tk_arena tmp = TK_ARENA_INIT;
         const char *q;
@@ -460,7 +446,8 @@ static void put_instant(chrome *c, const tk_event *ev)
 {
     outbuf *o = c->out;
     sep(c);
-    ob_puts(o, ev->kind == TK_EVENT_TYPED ? "{\"name\":\"typed-event\"" : "{\"name\":\"custom-event\"");
+    ob_puts(o, ev->kind == TK_EVENT_TYPED ? "{\"name\":\"typed-event\""
+                                          : "{\"name\":\"custom-event\"");
     ob_puts(o, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
     ob_micros(o, to_ns(c, ev->time));
     put_ids(c, ev->pid, ev->tid);
@@ -485,22 +472,21 @@ static void put_metadata(chrome *c, const tk_callstacks *cs)
     char buf[160];
     for (uint32_t i = 0; i < cs->nthreads; i++) {
         const tk_stack_thread *t = &cs->threads[i];
-        if (!t->events)
-            continue;
+        if (!t->events) continue;
         if (!tk_hmap_get(&seen, (uint64_t)t->pid, NULL)) {
-            if (tk_hmap_put(&seen, (uint64_t)t->pid, 1) < 0)
-                c->failed = 1;
+            if (tk_hmap_put(&seen, (uint64_t)t->pid, 1) < 0) c->failed = 1;
             sep(c);
             snprintf(buf, sizeof buf,
                      "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64
-                     ",\"args\":{\"sort_index\":%" PRId64 "}}", t->pid, t->pid);
+                     ",\"args\":{\"sort_index\":%" PRId64 "}}",
+                     t->pid, t->pid);
             ob_puts(c->out, buf);
         }
         sep(c);
         snprintf(buf, sizeof buf,
-                 "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64
-                 ",\"tid\":%" PRId64 ",\"args\":{\"sort_index\":%" PRId64 "}}", t->pid,
-                 t->tid, t->tid);
+                 "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
+                 ",\"args\":{\"sort_index\":%" PRId64 "}}",
+                 t->pid, t->tid, t->tid);
         ob_puts(c->out, buf);
     }
     tk_hmap_free(&seen);
@@ -524,17 +510,13 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
             for (; x < b.nextra && b.extra_at[x] == i; x++) {
                 put_instant(c, &b.extra[x]);
                 st = tk_callstacks_feed(cs, &b.extra[x], err);
-                if (st != TK_OK)
-                    return st;
+                if (st != TK_OK) return st;
             }
-            if (i >= b.n)
-                break;
+            if (i >= b.n) break;
             /* the calls up to the next event or enter with arguments: the inline loop */
             size_t stop = b.n;
-            if (x < b.nextra && b.extra_at[x] < stop)
-                stop = b.extra_at[x];
-            if (a < b.nargs && b.arg_at[a] < stop)
-                stop = b.arg_at[a];
+            if (x < b.nextra && b.extra_at[x] < stop) stop = b.extra_at[x];
+            if (a < b.nargs && b.arg_at[a] < stop) stop = b.arg_at[a];
             if (stop > i) {
                 tk_event_batch seg = b;
                 seg.n = stop - i;
@@ -543,8 +525,7 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
                 seg.time = b.time + i;
                 st = tk_callstacks_feed_batch_with(cs, &seg, on_close_fast, c,
                                                    TK_FEED_NO_PATHS | TK_FEED_NO_OPEN, err);
-                if (st != TK_OK)
-                    return st;
+                if (st != TK_OK) return st;
                 i = stop;
                 continue;
             }
@@ -557,8 +538,7 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
             a++;
             i++;
             st = tk_callstacks_feed(cs, &ev, err);
-            if (st != TK_OK)
-                return st;
+            if (st != TK_OK) return st;
         }
     }
     return st;
@@ -568,8 +548,7 @@ tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_
 {
     if (!out || !out->write) return tk_error_set(err, TK_ERR_ARG, "no writer");
     outbuf *o = tk_malloc(sizeof *o);
-    if (!o)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!o) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     o->w = *out;
     o->len = 0;
     o->failed = 0;
@@ -590,11 +569,9 @@ tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_
         st = run_batches(&c, &cs, src, err);
     } else {
         while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
-            if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED)
-                put_instant(&c, &ev);
+            if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) put_instant(&c, &ev);
             st = tk_callstacks_feed(&cs, &ev, err);
-            if (st != TK_OK)
-                break;
+            if (st != TK_OK) break;
         }
     }
     if (st == TK_END) {
@@ -615,8 +592,7 @@ tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_
                               strerror(o->failed));
     }
     tk_callstacks_free(&cs);
-    for (uint32_t i = 0; i < c.ntargs; i++)
-        tk_free(c.targs[i].slots);
+    for (uint32_t i = 0; i < c.ntargs; i++) tk_free(c.targs[i].slots);
     tk_free(c.targs);
     tk_free(c.name_str);
     tk_free(c.name_direct);

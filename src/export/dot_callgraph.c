@@ -69,10 +69,11 @@ static size_t params_at(const char *name, size_t len)
     if (end == 0 || name[end - 1] != ')') return SIZE_MAX;
     int depth = 0;
     for (size_t i = end; i-- > 0;) {
-        if (name[i] == ')') depth++;
+        if (name[i] == ')')
+            depth++;
         else if (name[i] == '(' && --depth == 0)
-            return i > 0 && !(i >= 8 && operator_len(name, i - 8) == 10 && i + 2 == end)
-                       ? i : SIZE_MAX;
+            return i > 0 && !(i >= 8 && operator_len(name, i - 8) == 10 && i + 2 == end) ? i
+                                                                                         : SIZE_MAX;
     }
     return SIZE_MAX;
 }
@@ -150,9 +151,9 @@ static dot_edge *merged_edges(const tk_profile *p, size_t ev, size_t *count)
 /* What the nodes and edges are drawn with. */
 typedef struct dot_style {
     const tk_dot_options *o;
-    size_t ev;       /* the event */
-    uint64_t total;  /* its total */
-    int timed;       /* a time: printed in o->time_unit */
+    size_t ev; /* the event */
+    uint64_t total; /* its total */
+    int timed; /* a time: printed in o->time_unit */
     const char *unit;
     int decimals;
 } dot_style;
@@ -165,8 +166,7 @@ static void dot_head(const tk_profile *p, const dot_style *ds, FILE *out)
           out);
     if (ds->timed) {
         fprintf(out, "  label=\"time, total %.*f %s\";\n", ds->decimals,
-                tk_ticks_to_unit(ds->total, ds->o->event_per_second, ds->o->time_unit),
-                ds->unit);
+                tk_ticks_to_unit(ds->total, ds->o->event_per_second, ds->o->time_unit), ds->unit);
     } else if (tk_profile_event_count(p)) {
         fputs("  label=\"event: ", out);
         dot_label_str(out, tk_profile_str(p, tk_profile_event(p, ds->ev)->name));
@@ -174,8 +174,8 @@ static void dot_head(const tk_profile *p, const dot_style *ds, FILE *out)
     }
 }
 
-static void dot_node(const tk_profile *p, const dot_style *ds, size_t f,
-                     const tk_prof_entry *e, FILE *out)
+static void dot_node(const tk_profile *p, const dot_style *ds, size_t f, const tk_prof_entry *e,
+                     FILE *out)
 {
     uint64_t total = ds->total;
     size_t ev = ds->ev;
@@ -193,8 +193,7 @@ static void dot_node(const tk_profile *p, const dot_style *ds, size_t f,
                 tk_ticks_to_unit(e->inclusive[ev], ds->o->event_per_second, ds->o->time_unit),
                 ds->unit);
     /* a root is called by nobody: no count */
-    if (e->calls)
-        fprintf(out, "\\n%" PRIu64 " call%s", e->calls, e->calls == 1 ? "" : "s");
+    if (e->calls) fprintf(out, "\\n%" PRIu64 " call%s", e->calls, e->calls == 1 ? "" : "s");
     fputs("\", color=", out);
     colour(out, ii / 100.0);
     fputs("];\n", out);
@@ -213,14 +212,14 @@ static void dot_edge_line(const dot_style *ds, const dot_edge *d, const uint32_t
     }
     double pe = ds->total ? 100.0 * (double)d->cost / (double)ds->total : 0;
     if (pe < ds->o->edge_threshold) return;
-    fprintf(out, "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%" PRIu64 "x\", color=",
-            d->from, d->to, pe, d->calls);
+    fprintf(out, "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%" PRIu64 "x\", color=", d->from,
+            d->to, pe, d->calls);
     colour(out, pe / 100.0);
     fprintf(out, ", penwidth=%.2f];\n", 1.0 + 3.0 * pe / 100.0);
 }
 
 static tk_status profile_write_dot_stream(const tk_profile *p, const tk_dot_options *opt, FILE *out,
-                               tk_error *err)
+                                          tk_error *err)
 {
     tk_dot_options o = TK_DOT_OPTIONS_INIT;
     if (opt) o = *opt;
@@ -231,8 +230,12 @@ static tk_status profile_write_dot_stream(const tk_profile *p, const tk_dot_opti
     tk_prof_summary *s;
     tk_status st = tk_profile_summarize(p, 0, TK_GROUP_FUNCTION, &s, err);
     if (st != TK_OK) return st;
-    dot_style ds = {&o, o.event < nev ? o.event : 0, 0, nev && o.event_per_second > 0,
-                    tk_time_unit_name(o.time_unit), tk_time_unit_decimals(o.time_unit)};
+    dot_style ds = {&o,
+                    o.event < nev ? o.event : 0,
+                    0,
+                    nev && o.event_per_second > 0,
+                    tk_time_unit_name(o.time_unit),
+                    tk_time_unit_decimals(o.time_unit)};
     ds.total = nev ? s->totals[ds.ev] : 0;
     size_t nfn = tk_profile_function_count(p);
     /* summary entries are indexed by function id in function mode */
@@ -265,7 +268,8 @@ static tk_status profile_write_dot_stream(const tk_profile *p, const tk_dot_opti
     return TK_OK;
 }
 
-tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, const tk_writer *out, tk_error *err)
+tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt, const tk_writer *out,
+                               tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);

@@ -59,8 +59,7 @@ typedef struct builder {
 
 static void fail(builder *b, tk_status st)
 {
-    if (!b->failed)
-        b->failed = st;
+    if (!b->failed) b->failed = st;
 }
 
 static self_row *self_of(builder *b, uint32_t part, uint64_t func)
@@ -68,14 +67,12 @@ static self_row *self_of(builder *b, uint32_t part, uint64_t func)
     uint64_t key = (uint64_t)part << ID_BITS | func;
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&b->self_index, key, b->nself, &inserted);
-    if (!slot)
-        return NULL;
+    if (!slot) return NULL;
     if (inserted) {
         if (b->nself == b->capself) {
             size_t ncap = b->capself ? b->capself * 2 : 256;
             self_row *n = tk_reallocarray(b->self, ncap, sizeof *n);
-            if (!n)
-                return NULL;
+            if (!n) return NULL;
             b->self = n;
             b->capself = ncap;
         }
@@ -90,14 +87,12 @@ static arc_row *arc_of(builder *b, uint32_t part, uint64_t caller, uint64_t call
     uint64_t key = ((uint64_t)part << (2 * ID_BITS)) | (caller << ID_BITS) | callee;
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&b->arc_index, key, b->narcs, &inserted);
-    if (!slot)
-        return NULL;
+    if (!slot) return NULL;
     if (inserted) {
         if (b->narcs == b->caparcs) {
             size_t ncap = b->caparcs ? b->caparcs * 2 : 256;
             arc_row *n = tk_reallocarray(b->arcs, ncap, sizeof *n);
-            if (!n)
-                return NULL;
+            if (!n) return NULL;
             b->arcs = n;
             b->caparcs = ncap;
         }
@@ -112,14 +107,12 @@ static root_row *root_of(builder *b, uint32_t thread, uint64_t callee)
     uint64_t key = ((uint64_t)thread << ID_BITS) | callee;
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&b->root_index, key, b->nroots, &inserted);
-    if (!slot)
-        return NULL;
+    if (!slot) return NULL;
     if (inserted) {
         if (b->nroots == b->caproots) {
             size_t ncap = b->caproots ? b->caproots * 2 : 64;
             root_row *n = tk_reallocarray(b->roots, ncap, sizeof *n);
-            if (!n)
-                return NULL;
+            if (!n) return NULL;
             b->roots = n;
             b->caproots = ncap;
         }
@@ -133,8 +126,7 @@ static uint64_t *sub_slot(builder *b, uint32_t thread, uint32_t depth)
 {
     if (thread >= b->nsubs) {
         sub_stack *n = tk_reallocarray(b->subs, thread + 1, sizeof *n);
-        if (!n)
-            return NULL;
+        if (!n) return NULL;
         memset(n + b->nsubs, 0, (thread + 1 - b->nsubs) * sizeof *n);
         b->subs = n;
         b->nsubs = thread + 1;
@@ -142,11 +134,9 @@ static uint64_t *sub_slot(builder *b, uint32_t thread, uint32_t depth)
     sub_stack *s = &b->subs[thread];
     if (depth > s->cap) {
         uint32_t ncap = s->cap ? s->cap : 64;
-        while (ncap < depth)
-            ncap *= 2;
+        while (ncap < depth) ncap *= 2;
         uint64_t *n = tk_reallocarray(s->calls, ncap, sizeof *n);
-        if (!n)
-            return NULL;
+        if (!n) return NULL;
         s->calls = n;
         s->cap = ncap;
     }
@@ -212,8 +202,7 @@ static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uin
 
 static uint64_t to_unit(uint64_t ticks, double scale)
 {
-    if (scale == 1.0)
-        return ticks;
+    if (scale == 1.0) return ticks;
     double v = (double)ticks * scale + 0.5;
     return v < 1.8e19 ? (uint64_t)v : UINT64_MAX; /* saturate, never overflow */
 }
@@ -226,8 +215,7 @@ static tk_status function_of(tk_profile *p, const tk_event_source *src, uint32_t
     uint64_t v;
     const char *file = NULL;
     uint32_t l = 0;
-    if (src->location && !src->location(src->ctx, func, &file, &l))
-        file = NULL;
+    if (src->location && !src->location(src->ctx, func, &file, &l)) file = NULL;
     *line = file ? l : 0;
     if (tk_hmap_get(fn_of, func, &v)) {
         *fn = (uint32_t)v;
@@ -237,19 +225,16 @@ static tk_status function_of(tk_profile *p, const tk_event_source *src, uint32_t
     const char *name = tk_event_func_name(src, func, buf, sizeof buf);
     uint32_t name_id, file_id = unknown_file;
     tk_status st = tk_profile_intern(p, name, strlen(name), &name_id, NULL);
-    if (st == TK_OK && file)
-        st = tk_profile_intern(p, file, strlen(file), &file_id, NULL);
-    if (st == TK_OK)
-        st = tk_profile_function(p, object, file_id, name_id, fn, NULL);
-    if (st == TK_OK && tk_hmap_put(fn_of, func, *fn) < 0)
-        st = TK_ERR_NOMEM;
+    if (st == TK_OK && file) st = tk_profile_intern(p, file, strlen(file), &file_id, NULL);
+    if (st == TK_OK) st = tk_profile_function(p, object, file_id, name_id, fn, NULL);
+    if (st == TK_OK && tk_hmap_put(fn_of, func, *fn) < 0) st = TK_ERR_NOMEM;
     return st;
 }
 
 /* The calls of every thread's root function "thread TID" (no cost of its own). */
 static tk_status add_roots(builder *b, const tk_event_source *src, const tk_callstacks *cs,
-                           uint32_t object_id, uint32_t unknown_file, tk_hmap *fn_of,
-                           double scale, tk_profile *p, tk_prof_part **parts)
+                           uint32_t object_id, uint32_t unknown_file, tk_hmap *fn_of, double scale,
+                           tk_profile *p, tk_prof_part **parts)
 {
     tk_status st = TK_OK;
     uint32_t root_fn = UINT32_MAX, root_thread = UINT32_MAX;
@@ -262,8 +247,7 @@ static tk_status add_roots(builder *b, const tk_event_source *src, const tk_call
             st = tk_profile_intern(p, name, strlen(name), &name_id, NULL);
             if (st == TK_OK)
                 st = tk_profile_function(p, object_id, unknown_file, name_id, &root_fn, NULL);
-            if (st != TK_OK)
-                break;
+            if (st != TK_OK) break;
             root_thread = r->thread;
         }
         tk_prof_call key;
@@ -276,8 +260,8 @@ static tk_status add_roots(builder *b, const tk_event_source *src, const tk_call
         key.target.line = callee_line;
         uint64_t incl[2] = {to_unit(r->ticks, scale), r->calls};
         if (st == TK_OK)
-            st = tk_profile_add_call(p, parts[b->per_thread ? r->thread : 0], &key, r->count,
-                                     incl, NULL);
+            st = tk_profile_add_call(p, parts[b->per_thread ? r->thread : 0], &key, r->count, incl,
+                                     NULL);
     }
     return st;
 }
@@ -288,12 +272,10 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
     int have_clock = src->ticks_per_second > 0;
     double scale = have_clock ? 1e9 / src->ticks_per_second : 1.0;
     size_t ev;
-    tk_status st = tk_profile_add_event(p, have_clock ? "ns" : "ticks", have_clock ? 2 : 5, &ev,
-                                        err);
-    if (st == TK_OK)
-        st = tk_profile_add_event(p, "calls", 5, &ev, err);
-    if (st != TK_OK)
-        return st;
+    tk_status st =
+        tk_profile_add_event(p, have_clock ? "ns" : "ticks", have_clock ? 2 : 5, &ev, err);
+    if (st == TK_OK) st = tk_profile_add_event(p, "calls", 5, &ev, err);
+    if (st != TK_OK) return st;
     uint32_t object_id, unknown_file;
     const char *obj = object ? object : "";
     if (tk_profile_intern(p, obj, strlen(obj), &object_id, err) != TK_OK ||
@@ -301,8 +283,7 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
     uint32_t nparts = b->per_thread ? cs->nthreads : 1;
     tk_prof_part **parts = tk_calloc(nparts ? nparts : 1, sizeof *parts);
-    if (!parts)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
+    if (!parts) return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
     for (uint32_t i = 0; i < nparts && st == TK_OK; i++) {
         st = tk_profile_add_part(p, &parts[i], err);
         if (st == TK_OK && b->per_thread) {
@@ -318,8 +299,7 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
         memset(&key, 0, sizeof key);
         uint32_t line;
         st = function_of(p, src, object_id, unknown_file, s->func, &fn_of, &key.fn, &line);
-        if (st != TK_OK)
-            break;
+        if (st != TK_OK) break;
         key.file = tk_profile_function_at(p, key.fn)->file;
         key.pos.line = line;
         uint64_t costs[2] = {to_unit(s->ticks, scale), s->calls};
@@ -330,21 +310,18 @@ static tk_status build_profile(builder *b, const tk_event_source *src, const tk_
         tk_prof_call key;
         memset(&key, 0, sizeof key);
         uint32_t caller_line, callee_line;
-        st = function_of(p, src, object_id, unknown_file, a->caller, &fn_of, &key.fn,
-                         &caller_line);
+        st = function_of(p, src, object_id, unknown_file, a->caller, &fn_of, &key.fn, &caller_line);
         if (st == TK_OK)
             st = function_of(p, src, object_id, unknown_file, a->callee, &fn_of, &key.callee,
                              &callee_line);
-        if (st != TK_OK)
-            break;
+        if (st != TK_OK) break;
         key.file = tk_profile_function_at(p, key.fn)->file;
         key.pos.line = caller_line;
         key.target.line = callee_line;
         uint64_t incl[2] = {to_unit(a->ticks, scale), a->calls};
         st = tk_profile_add_call(p, parts[a->part], &key, a->count, incl, err);
     }
-    if (st == TK_OK)
-        st = add_roots(b, src, cs, object_id, unknown_file, &fn_of, scale, p, parts);
+    if (st == TK_OK) st = add_roots(b, src, cs, object_id, unknown_file, &fn_of, scale, p, parts);
     for (uint32_t i = 0; i < nparts && st == TK_OK; i++)
         st = tk_profile_part_fill_totals(p, parts[i], err);
     tk_hmap_free(&fn_of);
@@ -366,17 +343,17 @@ tk_status tk_events_profile(const tk_event_source *src, const char *object, int 
     tk_status st = tk_callstacks_run(&cs, src, err);
     if (st == TK_OK && b.failed)
         st = b.failed == TK_ERR_LIMIT
-                 ? tk_error_set(err, TK_ERR_LIMIT, "function ids must be below 2^%d and threads "
-                                "at most %u for a profile", ID_BITS, PART_LIMIT)
+                 ? tk_error_set(err, TK_ERR_LIMIT,
+                                "function ids must be below 2^%d and threads "
+                                "at most %u for a profile",
+                                ID_BITS, PART_LIMIT)
                  : tk_error_set(err, TK_ERR_NOMEM, "out of memory aggregating the profile");
     tk_profile *p = NULL;
     if (st == TK_OK && tk_profile_open(&p, err) != TK_OK)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK)
-        st = build_profile(&b, src, &cs, object, p, err);
+    if (st == TK_OK) st = build_profile(&b, src, &cs, object, p, err);
     tk_callstacks_free(&cs);
-    for (uint32_t i = 0; i < b.nsubs; i++)
-        tk_free(b.subs[i].calls);
+    for (uint32_t i = 0; i < b.nsubs; i++) tk_free(b.subs[i].calls);
     tk_free(b.subs);
     tk_free(b.self);
     tk_free(b.arcs);

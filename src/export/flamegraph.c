@@ -21,18 +21,18 @@ typedef struct fnode {
     uint32_t len;
     uint32_t parent, first, next, last, last_hit;
     uint32_t depth;
-    double value, before;   /* value: the drawn count; before: differential's first count */
-    double x;               /* start, in counts */
+    double value, before; /* value: the drawn count; before: differential's first count */
+    double x; /* start, in counts */
     double narrow, narrow_before; /* the counts of its children narrower than a pixel */
-    double narrow_x;        /* where they start (after the wider children) */
-    uint32_t nnarrow;       /* how many */
+    double narrow_x; /* where they start (after the wider children) */
+    uint32_t nnarrow; /* how many */
 } fnode;
 
 typedef struct ftree {
     fnode *n;
     size_t count, cap;
     tk_hmap index; /* hash of (parent, name) -> node (the first of a hash; others scanned) */
-    uint64_t key;  /* of the names' hashes (tk_hash_new_key) */
+    uint64_t key; /* of the names' hashes (tk_hash_new_key) */
     uint32_t max_depth;
     int diff;
 } ftree;
@@ -52,8 +52,7 @@ static uint32_t child(ftree *t, uint32_t parent, const char *name, uint32_t len)
         return p->last_hit = (uint32_t)v;
     if (known) /* another name of the same hash: the children one by one */
         for (uint32_t c = p->first; c != NONE; c = t->n[c].next)
-            if (t->n[c].len == len && memcmp(t->n[c].name, name, len) == 0)
-                return p->last_hit = c;
+            if (t->n[c].len == len && memcmp(t->n[c].name, name, len) == 0) return p->last_hit = c;
     if (t->count == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 1024;
         fnode *m = tk_reallocarray(t->n, cap, sizeof *m);
@@ -160,9 +159,12 @@ static void colour(const ftree *t, const fnode *n, char *buf, size_t size)
         double d = n->value - n->before, base = n->value > n->before ? n->value : n->before;
         double share = base > 0 ? fabs(d) / base : 0;
         unsigned c = 255 - (unsigned)(share > 1 ? 200 : share * 200);
-        if (d > 0) snprintf(buf, size, "rgb(255,%u,%u)", c, c);
-        else if (d < 0) snprintf(buf, size, "rgb(%u,%u,255)", c, c);
-        else snprintf(buf, size, "rgb(230,230,230)");
+        if (d > 0)
+            snprintf(buf, size, "rgb(255,%u,%u)", c, c);
+        else if (d < 0)
+            snprintf(buf, size, "rgb(%u,%u,255)", c, c);
+        else
+            snprintf(buf, size, "rgb(230,230,230)");
         return;
     }
     unsigned h = module_hash(n->name, n->len);
@@ -243,13 +245,15 @@ static const char script[] =
 
 static void put_count(FILE *out, double v)
 {
-    if (v == floor(v) && v < 1e15) fprintf(out, "%.0f", v);
-    else fprintf(out, "%.3f", v);
+    if (v == floor(v) && v < 1e15)
+        fprintf(out, "%.0f", v);
+    else
+        fprintf(out, "%.3f", v);
 }
 
 /* What a frame shows: a node, or the children of a node narrower than a pixel together. */
 typedef struct frame {
-    const fnode *n;       /* the node (agg: the parent of the narrow children) */
+    const fnode *n; /* the node (agg: the parent of the narrow children) */
     int agg;
     double value, before, x;
     uint32_t depth;
@@ -261,21 +265,27 @@ static void put_frame(FILE *out, const ftree *t, uint32_t i, const frame *f,
     double total = t->n[0].value;
     unsigned y = o->reverse ? 40 + f->depth * 16 : height - 30 - (f->depth + 1) * 16;
     char fill[48];
-    if (f->agg) snprintf(fill, sizeof fill, "rgb(190,190,190)");
-    else colour(t, f->n, fill, sizeof fill);
+    if (f->agg)
+        snprintf(fill, sizeof fill, "rgb(190,190,190)");
+    else
+        colour(t, f->n, fill, sizeof fill);
     fprintf(out, "<g class=\"f%s\" id=\"%s%" PRIu32 "\" data-s=\"", f->agg ? " agg" : "",
             f->agg ? "a" : "f", i);
     put_count(out, f->x);
     fputs("\" data-n=\"", out);
     put_count(out, f->value);
     fprintf(out, "\" data-d=\"%" PRIu32 "\"", f->depth);
-    if (f->agg) fprintf(out, " data-p=\"f%" PRIu32 "\" data-k=\"%" PRIu32 "\"", i, f->n->nnarrow);
-    else if (i) fprintf(out, " data-p=\"f%" PRIu32 "\"", f->n->parent);
+    if (f->agg)
+        fprintf(out, " data-p=\"f%" PRIu32 "\" data-k=\"%" PRIu32 "\"", i, f->n->nnarrow);
+    else if (i)
+        fprintf(out, " data-p=\"f%" PRIu32 "\"", f->n->parent);
     fputs(" data-name=\"", out);
     if (!f->agg) put_xml(out, f->n->name, f->n->len);
     fputs("\"><title>", out);
-    if (f->agg) fprintf(out, "%" PRIu32 " frames narrower than a pixel", f->n->nnarrow);
-    else put_xml(out, f->n->name, f->n->len);
+    if (f->agg)
+        fprintf(out, "%" PRIu32 " frames narrower than a pixel", f->n->nnarrow);
+    else
+        put_xml(out, f->n->name, f->n->len);
     fputs(" (", out);
     if (t->diff) {
         put_count(out, f->before);
@@ -286,7 +296,8 @@ static void put_frame(FILE *out, const ftree *t, uint32_t i, const frame *f,
             total > 0 ? 100.0 * f->value / total : 0.0);
     if (t->diff && f->before > 0)
         fprintf(out, ", %+.2f%%", 100.0 * (f->value - f->before) / f->before);
-    fprintf(out, ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"15\" "
+    fprintf(out,
+            ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"15\" "
             "fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%u\"></text></g>\n",
             10 + f->x * scale, y, f->value * scale, fill, 13 + f->x * scale, y + 11);
 }
@@ -323,11 +334,12 @@ static void put_frames(FILE *out, const ftree *t, const tk_flame_options *o, dou
 static void put_head(FILE *out, const ftree *t, const tk_flame_options *o, unsigned width,
                      unsigned height)
 {
-    const char *title = o->title ? o->title
+    const char *title = o->title     ? o->title
                         : t->diff    ? "Differential Flame Graph"
                         : o->reverse ? "Icicle Graph"
                                      : "Flame Graph";
-    fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+    fprintf(out,
+            "<?xml version=\"1.0\" standalone=\"no\"?>\n"
             "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
             "xmlns=\"http://www.w3.org/2000/svg\" data-w=\"%u\" data-total=\"",
             width, height, width, height, width - 20);
@@ -338,12 +350,16 @@ static void put_head(FILE *out, const ftree *t, const tk_flame_options *o, unsig
           "g.f text { pointer-events: none; font-size: 11px; }\n"
           "g.match rect { fill: rgb(230,0,230); } g.parent rect { opacity: 0.6; }\n"
           ".button { cursor: pointer; fill: #0645ad; }\n"
-          "</style>\n", out);
-    fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
+          "</style>\n",
+          out);
+    fprintf(out,
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
             "<text id=\"title\" x=\"%u\" y=\"22\" text-anchor=\"middle\" "
-            "style=\"font-size: 17px\">", width / 2);
+            "style=\"font-size: 17px\">",
+            width / 2);
     put_xml(out, title, strlen(title));
-    fprintf(out, "</text>\n<text id=\"unzoom\" class=\"button\" x=\"10\" y=\"22\" "
+    fprintf(out,
+            "</text>\n<text id=\"unzoom\" class=\"button\" x=\"10\" y=\"22\" "
             "style=\"display: none\">Reset zoom</text>\n"
             "<text id=\"search\" class=\"button\" x=\"%u\" y=\"22\" text-anchor=\"end\">"
             "Search</text>\n<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"></text>\n"
@@ -352,7 +368,7 @@ static void put_head(FILE *out, const ftree *t, const tk_flame_options *o, unsig
 }
 
 static tk_status flamegraph_svg_stream(const char *text, size_t len, const tk_flame_options *opt,
-                            FILE *out, tk_error *err)
+                                       FILE *out, tk_error *err)
 {
     tk_flame_options o = TK_FLAME_OPTIONS_INIT;
     if (opt) o = *opt;
@@ -370,8 +386,8 @@ static tk_status flamegraph_svg_stream(const char *text, size_t len, const tk_fl
     t.n[0].name = "all";
     t.n[0].len = 3;
     t.n[0].first = t.n[0].next = t.n[0].last = t.n[0].last_hit = NONE;
-    tk_status st = tk_folded_scan(text, len, o.path ? o.path : "folded stacks", NULL, add_line,
-                                  &t, &t.diff, err);
+    tk_status st = tk_folded_scan(text, len, o.path ? o.path : "folded stacks", NULL, add_line, &t,
+                                  &t.diff, err);
     if (st == TK_ERR_NOMEM) tk_error_set(err, st, "out of memory");
     if (st == TK_OK) {
         double scale = t.n[0].value > 0 ? (width - 20) / t.n[0].value : 0;
@@ -389,7 +405,8 @@ static tk_status flamegraph_svg_stream(const char *text, size_t len, const tk_fl
     return st;
 }
 
-tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt, const tk_writer *out, tk_error *err)
+tk_status tk_flamegraph_svg(const char *text, size_t len, const tk_flame_options *opt,
+                            const tk_writer *out, tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);

@@ -20,8 +20,7 @@ typedef struct folded {
 static void grow(folded *fo, uint32_t path)
 {
     uint32_t ncap = fo->cap ? fo->cap : 1024;
-    while (ncap <= path)
-        ncap *= 2;
+    while (ncap <= path) ncap *= 2;
     uint64_t *nw = tk_reallocarray(fo->w, ncap, sizeof *nw);
     if (!nw) {
         fo->failed = 1;
@@ -32,9 +31,10 @@ static void grow(folded *fo, uint32_t path)
     fo->cap = ncap;
 }
 
-static inline __attribute__((always_inline)) void
-on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
-         uint64_t duration, uint64_t self, tk_close_how how)
+static inline __attribute__((always_inline)) void on_close(void *ctx, const tk_stack_thread *t,
+                                                           const tk_frame *f, uint32_t depth,
+                                                           uint64_t end, uint64_t duration,
+                                                           uint64_t self, tk_close_how how)
 {
     (void)t;
     (void)depth;
@@ -43,12 +43,10 @@ on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
     folded *fo = ctx;
     if (f->path >= fo->cap) {
         grow(fo, f->path);
-        if (f->path >= fo->cap)
-            return;
+        if (f->path >= fo->cap) return;
     }
     if (fo->weight == TK_FOLDED_CALLS) {
-        if (how != TK_CLOSE_AT_END)
-            fo->w[f->path]++;
+        if (how != TK_CLOSE_AT_END) fo->w[f->path]++;
     } else {
         fo->w[f->path] += self;
     }
@@ -61,15 +59,14 @@ static void put_frame(FILE *out, const char *name)
         fputc(*p == ';' || *p == '\n' || *p == '\r' ? '_' : *p, out);
 }
 
-static tk_status export_folded_stream(const tk_event_source *src, FILE *out, tk_folded_weight weight,
-                           int per_thread, tk_error *err)
+static tk_status export_folded_stream(const tk_event_source *src, FILE *out,
+                                      tk_folded_weight weight, int per_thread, tk_error *err)
 {
     folded fo = {weight, NULL, 0, 0};
     tk_callstacks cs;
     tk_callstacks_init(&cs, NULL, on_close, &fo);
     tk_status st = tk_callstacks_track_paths(&cs, per_thread, err);
-    if (st == TK_OK)
-        st = tk_callstacks_run_with(&cs, src, on_close, &fo, TK_FEED_NO_OPEN, err);
+    if (st == TK_OK) st = tk_callstacks_run_with(&cs, src, on_close, &fo, TK_FEED_NO_OPEN, err);
     if (st == TK_OK && fo.failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory accumulating call paths");
     uint32_t *chain = NULL;
@@ -85,8 +82,7 @@ static tk_status export_folded_stream(const tk_event_source *src, FILE *out, tk_
                 double v = (double)w * scale + 0.5; /* saturate, never overflow */
                 w = v < 1.8e19 ? (uint64_t)v : UINT64_MAX;
             }
-            if (!w)
-                continue;
+            if (!w) continue;
             uint32_t depth = 0;
             for (uint32_t p = node; p != TK_PATH_ROOT; p = cs.path_parent[p]) {
                 if (depth == chain_cap) {
@@ -112,8 +108,7 @@ static tk_status export_folded_stream(const tk_event_source *src, FILE *out, tk_
             }
             fprintf(out, "%" PRIu64 "\n", w);
         }
-        if (ferror(out))
-            st = tk_error_set(err, TK_ERR_IO, "cannot write the folded stacks");
+        if (ferror(out)) st = tk_error_set(err, TK_ERR_IO, "cannot write the folded stacks");
     }
 done:
     tk_free(chain);
@@ -122,7 +117,8 @@ done:
     return st;
 }
 
-tk_status tk_export_folded(const tk_event_source *src, const tk_writer *out, tk_folded_weight weight, int per_thread, tk_error *err)
+tk_status tk_export_folded(const tk_event_source *src, const tk_writer *out,
+                           tk_folded_weight weight, int per_thread, tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);

@@ -28,13 +28,13 @@ static const char style[] =
     "h3 { font-size: 14px; margin: 12px 0 4px; }\n"
     "figure.graph { margin: 12px 0; border: 1px solid #ccc; padding: 6px; }\n"
     "figcaption .fields span { display: inline-block; margin-right: 14px; font-family:"
-        " monospace; }\n"
+    " monospace; }\n"
     "figcaption .fields span b { font-family: sans-serif; margin-right: 4px; }\n"
     ".svg { max-height: 640px; overflow: auto; }\n"
     ".svg svg { max-width: 100%; height: auto; }\n"
     "table.paths { border-collapse: collapse; font-family: monospace; margin-top: 6px; }\n"
     "table.paths td, table.paths th { border: 1px solid #ddd; padding: 2px 6px; text-align:"
-        " left; }\n"
+    " left; }\n"
     "table.paths tr.path { cursor: pointer; } table.paths tr.sel { background: #fdd; }\n"
     ".hl polygon, .hl ellipse, .hl path { stroke: #d00 !important; stroke-width: 3; }\n"
     ".hl text { fill: #d00; }\n";
@@ -45,7 +45,7 @@ static const char script[] =
     "function parseJSON(text) {\n"
     "  return JSON.parse(text, (k, v, ctx) => typeof v === 'number' && !Number.isSafeInteger(v)\n"
     "    && ctx && typeof ctx.source === 'string' && /^-?[0-9]+$/.test(ctx.source) ?"
-        " ctx.source : v);\n"
+    " ctx.source : v);\n"
     "}\n"
     "const report = parseJSON(document.getElementById('report').textContent);\n"
     "const events = Array.isArray(report.events) ? report.events : [];\n"
@@ -64,11 +64,11 @@ static const char script[] =
     "  return String(v);\n"
     "}\n"
     "const isTable = v => Array.isArray(v) && v.length > 0 && typeof v[0] === 'object' &&"
-        " v[0] !== null;\n"
+    " v[0] !== null;\n"
     "// a row by its first two plain members (\"pid 77, thread 1\")\n"
     "function rowName(r, i) {\n"
     "  const ks = Object.keys(r).filter(k => r[k] === null || typeof r[k] !=="
-        " 'object').slice(0, 2);\n"
+    " 'object').slice(0, 2);\n"
     "  return ks.length ? ks.map(k => k + ' ' + fmt(r[k])).join(', ') : '#' + i;\n"
     "}\n"
     "// every array of objects of the report, nested ones too (key \"processes.0.loop_table\")\n"
@@ -79,7 +79,7 @@ static const char script[] =
     "    out.push({ key, title: name, rows: obj[k] });\n"
     "    obj[k].forEach((r, i) => {\n"
     "      if (Object.values(r).some(isTable)) tablesOf(r, key + '.' + i, name + ' ' +"
-        " rowName(r, i), out);\n"
+    " rowName(r, i), out);\n"
     "    });\n"
     "  }\n"
     "  return out;\n"
@@ -99,7 +99,7 @@ static const char script[] =
     "function columns(rows) {\n"
     "  const cols = [], nested = new Set();\n"
     "  for (const r of rows.slice(0, 50)) for (const k of Object.keys(r)) if (isTable(r[k]))"
-        " nested.add(k);\n"
+    " nested.add(k);\n"
     "  for (const r of rows.slice(0, 50)) for (const k of Object.keys(r)) {\n"
     "    const v = r[k];\n"
     "    if (nested.has(k)) continue;\n"
@@ -248,13 +248,13 @@ static const char script[] =
     "    if (/(^|[.])loop_table$/.test(t.key) && r.loop !== undefined) add('loop', r.loop, t, i);\n"
     "    if (/(^|[.])hot_loops$/.test(t.key) && r.head !== undefined) add('loop', r.head, t, i);\n"
     "    if (t.key === 'rows' && r['function'] !== undefined) add('function', r['function'],"
-        " t, i);\n"
+    " t, i);\n"
     "  });\n"
     "  return by;\n"
     "}\n"
     "function fields(t, i) {\n"
     "  const r = t.rows[i], div = el('div', { class: 'fields', 'data-table': t.key,"
-        " 'data-index': i });\n"
+    " 'data-index': i });\n"
     "  div.append(el('span', { class: 'from' }, t.title + ' #' + i));\n"
     "  for (const k of Object.keys(r)) {\n"
     "    if (isTable(r[k])) continue;\n"
@@ -270,7 +270,7 @@ static const char script[] =
     "  for (const g of fig.querySelectorAll('g.node')) {\n"
     "    const t = g.querySelector('text'), name = g.querySelector('title').textContent;\n"
     "    if (t) m.set(t.textContent.split(' ')[0], { g, name, exit: /"
-        " EXIT$/.test(t.textContent) });\n"
+    " EXIT$/.test(t.textContent) });\n"
     "  }\n"
     "  return m;\n"
     "}\n"
@@ -278,7 +278,7 @@ static const char script[] =
     "  for (const g of fig.querySelectorAll('.hl')) g.classList.remove('hl');\n"
     "  if (!path) return;\n"
     "  const nodes = nodesOf(fig), seq = path.blocks.map(b => nodes.get(String(b))).filter(n"
-        " => n);\n"
+    " => n);\n"
     "  const exit = Array.from(nodes.values()).find(n => n.exit);\n"
     "  if (path.end === 'EXIT' && exit) seq.push(exit);\n"
     "  const edges = new Map(Array.from(fig.querySelectorAll('g.edge'))\n"
@@ -292,12 +292,12 @@ static const char script[] =
     "function pathTable(fig, data) {\n"
     "  const tab = el('table', { class: 'paths' }), head = el('tr');\n"
     "  for (const h of ['path', 'blocks', 'starts', 'ends', 'lines']) head.append(el('th',"
-        " {}, h));\n"
+    " {}, h));\n"
     "  tab.append(head);\n"
     "  for (const p of data.list) {\n"
     "    const tr = el('tr', { class: 'path', 'data-id': p.id });\n"
     "    for (const v of [p.id, p.blocks.join(' '), p.start, p.end, p.lines])"
-        " tr.append(el('td', {}, fmt(v)));\n"
+    " tr.append(el('td', {}, fmt(v)));\n"
     "    tr.addEventListener('click', () => {\n"
     "      const on = !tr.classList.contains('sel');\n"
     "      for (const x of tab.querySelectorAll('tr.sel')) x.classList.remove('sel');\n"
@@ -307,9 +307,9 @@ static const char script[] =
     "    tab.append(tr);\n"
     "  }\n"
     "  const note = el('p', { class: 'listed' }, data.list.length + ' of ' + fmt(data.paths)"
-        " + ' paths listed' +\n"
+    " + ' paths listed' +\n"
     "    (data.more ? ' (tracekit paths --list --limit for more)' : '') + '; click a path to"
-        " draw it');\n"
+    " draw it');\n"
     "  fig.append(note, tab);\n"
     "}\n"
     "function graphs() {\n"
@@ -322,9 +322,9 @@ static const char script[] =
     "  for (const fig of figs) {\n"
     "    const cap = fig.querySelector('figcaption');\n"
     "    cap.append(el('h3', {}, (fig.dataset.kind === 'loop' ? 'Loop ' : '') +"
-        " fig.dataset.key));\n"
+    " fig.dataset.key));\n"
     "    for (const { table: t, index: i } of by.get(fig.dataset.kind + ' ' +"
-        " fig.dataset.key) || [])\n"
+    " fig.dataset.key) || [])\n"
     "      cap.append(fields(t, i));\n"
     "    const data = fig.querySelector('script.graph-data');\n"
     "    if (data) pathTable(fig, parseJSON(data.textContent));\n"
@@ -337,7 +337,7 @@ static const char script[] =
     "graphs();\n"
     "const sectionOf = key => document.querySelector('section.table[data-key=\"' + key + '\"]');\n"
     "window.tkReport = { report, tables: allTables.map(t => t.key), view: key =>"
-        " sectionOf(key).tkView(),\n"
+    " sectionOf(key).tkView(),\n"
     "                    highlight: (fig, p) => highlight(fig, p) };\n";
 
 /* JSON inside <script>: "</" would end the element; "<\/" is the same JSON */
@@ -356,37 +356,48 @@ static void put_json(FILE *out, const char *s, size_t len)
 static void put_text_n(FILE *out, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '<') fputs("&lt;", out);
-        else if (s[i] == '>') fputs("&gt;", out);
-        else if (s[i] == '&') fputs("&amp;", out);
-        else fputc(s[i], out);
+        if (s[i] == '<')
+            fputs("&lt;", out);
+        else if (s[i] == '>')
+            fputs("&gt;", out);
+        else if (s[i] == '&')
+            fputs("&amp;", out);
+        else
+            fputc(s[i], out);
     }
 }
 
 static void put_attr(FILE *out, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '"') fputs("&quot;", out);
-        else if (*s == '<') fputs("&lt;", out);
-        else if (*s == '&') fputs("&amp;", out);
-        else fputc(*s, out);
+        if (*s == '"')
+            fputs("&quot;", out);
+        else if (*s == '<')
+            fputs("&lt;", out);
+        else if (*s == '&')
+            fputs("&amp;", out);
+        else
+            fputc(*s, out);
     }
 }
 
 static void put_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", out);
-        else if (*s == '>') fputs("&gt;", out);
-        else if (*s == '&') fputs("&amp;", out);
-        else fputc(*s, out);
+        if (*s == '<')
+            fputs("&lt;", out);
+        else if (*s == '>')
+            fputs("&gt;", out);
+        else if (*s == '&')
+            fputs("&amp;", out);
+        else
+            fputc(*s, out);
     }
 }
 
 static void put_base64(FILE *out, const unsigned char *p, size_t n)
 {
-    static const char b64[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (size_t i = 0; i < n; i += 3) {
         uint32_t v = (uint32_t)p[i] << 16;
         if (i + 1 < n) v |= (uint32_t)p[i + 1] << 8;
@@ -410,7 +421,8 @@ static tk_status put_flame(const tk_html_report *r, FILE *out, tk_error *err)
     if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) {
         fputs("<section id=\"flame\"><h2>Flame graph</h2>\n"
-              "<iframe title=\"flame graph\" src=\"data:image/svg+xml;base64,", out);
+              "<iframe title=\"flame graph\" src=\"data:image/svg+xml;base64,",
+              out);
         put_base64(out, (const unsigned char *)svg, len);
         fputs("\"></iframe></section>\n", out);
     }
@@ -458,14 +470,16 @@ static tk_status html_report_write_stream(const tk_html_report *r, FILE *out, tk
     fprintf(out, "</title>\n<style>\n%s</style>\n</head><body>\n<h1>", style);
     put_text(out, title);
     fputs("</h1>\n<section id=\"summary\"><h2>Summary</h2><dl id=\"summary-list\"></dl>"
-          "</section>\n<div id=\"tables\"></div>\n", out);
+          "</section>\n<div id=\"tables\"></div>\n",
+          out);
     if (r->folded) {
         tk_status st = put_flame(r, out, err);
         if (st != TK_OK) return st;
     }
     fputs("<section id=\"timeline\" hidden><h2>Timeline (wheel: zoom)</h2>"
           "<div id=\"timeline-info\"></div><div><canvas id=\"timeline-canvas\"></canvas></div>"
-          "</section>\n", out);
+          "</section>\n",
+          out);
     if (r->ngraphs) fputs("<section id=\"graphs\" hidden><h2 id=\"graphs-title\"></h2>\n", out);
     for (size_t i = 0; i < r->ngraphs; i++) put_graph(out, &r->graphs[i]);
     if (r->ngraphs) fputs("</section>\n", out);
@@ -492,8 +506,8 @@ typedef struct keys_walk {
     const char *array, *member;
     unsigned char in_array[KEYS_DEPTH]; /* level: an array named `array` */
     size_t depth;
-    const char *last_key;               /* the object member whose value comes next */
-    int take;                           /* the next value is wanted */
+    const char *last_key; /* the object member whose value comes next */
+    int take; /* the next value is wanted */
 } keys_walk;
 
 static void keys_open(keys_walk *w, int array)
@@ -504,8 +518,8 @@ static void keys_open(keys_walk *w, int array)
     w->take = 0;
 }
 
-tk_status tk_html_report_keys(const char *json, size_t len, const char *array,
-                              const char *member, tk_html_key_fn fn, void *user, tk_error *err)
+tk_status tk_html_report_keys(const char *json, size_t len, const char *array, const char *member,
+                              tk_html_key_fn fn, void *user, tk_error *err)
 {
     tk_json *j;
     tk_status st = tk_json_open_memory(&j, json, len, "report", NULL, err);
@@ -520,8 +534,10 @@ tk_status tk_html_report_keys(const char *json, size_t len, const char *array,
         int parent_wanted = w.depth >= 2 && w.depth - 2 < KEYS_DEPTH && w.in_array[w.depth - 2];
         if (t.type == TK_JSON_KEY) {
             char *k = tk_realloc(key, t.len + 1);
-            if (!k) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            else memcpy(k, t.str, t.len + 1);
+            if (!k)
+                st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            else
+                memcpy(k, t.str, t.len + 1);
             key = k;
             w.last_key = key;
             w.take = parent_wanted && key && strcmp(key, member) == 0;

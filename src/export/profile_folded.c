@@ -31,8 +31,8 @@ typedef struct arc {
 
 typedef struct frame {
     uint32_t fn;
-    double share;   /* weight / through(fn) */
-    size_t next;    /* next outgoing arc to visit */
+    double share; /* weight / through(fn) */
+    size_t next; /* next outgoing arc to visit */
     size_t name_at; /* length of the stack text before this frame */
 } frame;
 
@@ -42,7 +42,7 @@ typedef struct walk {
     char *text; /* "a;b;c" of the current stack */
     size_t text_len, text_cap;
     double emitted_exact; /* exact sum of what was emitted so far */
-    uint64_t emitted;     /* rounded sum printed so far */
+    uint64_t emitted; /* rounded sum printed so far */
     int nomem;
 } walk;
 
@@ -125,8 +125,7 @@ static tk_status call_graph_build(const tk_profile *p, size_t first_part, size_t
 {
     size_t nev = tk_profile_event_count(p);
     size_t nfn = tk_profile_function_count(p), ncalls = 0;
-    for (size_t i = first_part; i < end_part; i++)
-        ncalls += tk_profile_part(p, i)->calls.count;
+    for (size_t i = first_part; i < end_part; i++) ncalls += tk_profile_part(p, i)->calls.count;
     g->arcs = tk_malloc((ncalls ? ncalls : 1) * sizeof *g->arcs);
     g->first = tk_calloc(nfn + 1, sizeof *g->first);
     g->through = tk_calloc(nfn ? nfn : 1, sizeof *g->through);
@@ -171,9 +170,9 @@ typedef struct folder {
     size_t ev;
     double min_weight;
     size_t max_depth;
-    frame *stack;            /* max_depth + 1 frames */
+    frame *stack; /* max_depth + 1 frames */
     unsigned char *on_stack; /* per function */
-    size_t base;             /* length of the label's text */
+    size_t base; /* length of the label's text */
 } folder;
 
 /* The stacks from root with its weight. */
@@ -265,8 +264,9 @@ done:
     return st;
 }
 
-static tk_status profile_write_folded_stream(const tk_profile *p, const tk_folded_profile_options *opt,
-                                  FILE *out, tk_error *err)
+static tk_status profile_write_folded_stream(const tk_profile *p,
+                                             const tk_folded_profile_options *opt, FILE *out,
+                                             tk_error *err)
 {
     tk_folded_profile_options o = TK_FOLDED_PROFILE_OPTIONS_INIT;
     if (opt) o = *opt;
@@ -292,7 +292,8 @@ static tk_status profile_write_folded_stream(const tk_profile *p, const tk_folde
     return st;
 }
 
-tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt, const tk_writer *out, tk_error *err)
+tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
+                                  const tk_writer *out, tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);

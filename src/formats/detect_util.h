@@ -45,7 +45,8 @@ static inline int tk_detect_contains(const uint8_t *d, size_t n, const char *nee
 {
     size_t k = strlen(needle);
     if (k == 0 || n < k) return 0;
-    for (const uint8_t *p = d; (p = memchr(p, needle[0], n - (size_t)(p - d) - k + 1)) != NULL; p++) {
+    for (const uint8_t *p = d; (p = memchr(p, needle[0], n - (size_t)(p - d) - k + 1)) != NULL;
+         p++) {
         if (memcmp(p, needle, k) == 0) return 1;
         if ((size_t)(p - d) + k >= n) break;
     }

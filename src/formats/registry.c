@@ -18,10 +18,9 @@ extern const tk_format tk_format_wet;
 extern const tk_format tk_format_folded;
 
 static const tk_format *const formats[] = {
-    &tk_format_callgrind, &tk_format_xray,    &tk_format_dcfg,
-    &tk_format_dcfg_trace, &tk_format_csi,    &tk_format_csi_cc,
-    &tk_format_csi_fc,    &tk_format_csi_bbc, &tk_format_wet,
-    &tk_format_folded,
+    &tk_format_callgrind, &tk_format_xray,   &tk_format_dcfg,   &tk_format_dcfg_trace,
+    &tk_format_csi,       &tk_format_csi_cc, &tk_format_csi_fc, &tk_format_csi_bbc,
+    &tk_format_wet,       &tk_format_folded,
 };
 
 #define NFORMATS (sizeof formats / sizeof formats[0])
@@ -78,8 +77,8 @@ tk_status tk_format_detect_input(tk_input *in, const tk_format **out, tk_error *
 
 char *tk_format_caps_string(unsigned caps, char *buf, size_t size)
 {
-    static const char *const names[] = {"detect", "info", "read", "check", "report", "annotate",
-                                        "dump", "convert", "write", "diff", "merge"};
+    static const char *const names[] = {"detect", "info",    "read",  "check", "report", "annotate",
+                                        "dump",   "convert", "write", "diff",  "merge"};
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

@@ -10,12 +10,12 @@
 #include "core/alloc.h"
 
 typedef struct lt_state {
-    uint32_t *pre;      /* node -> preorder number, NONE when unreachable */
-    uint32_t *vertex;   /* preorder number -> node */
-    uint32_t *parent;   /* node -> its DFS tree parent (node) */
-    uint32_t *semi;     /* node -> preorder number of its semidominator */
+    uint32_t *pre; /* node -> preorder number, NONE when unreachable */
+    uint32_t *vertex; /* preorder number -> node */
+    uint32_t *parent; /* node -> its DFS tree parent (node) */
+    uint32_t *semi; /* node -> preorder number of its semidominator */
     uint32_t *ancestor; /* node -> forest ancestor (node) or NONE */
-    uint32_t *label;    /* node -> node of least semi on the compressed path */
+    uint32_t *label; /* node -> node of least semi on the compressed path */
     uint32_t *bucket, *bucket_next; /* node -> first / next node whose semidominator it is */
     uint32_t *stack;
 } lt_state;
@@ -23,7 +23,8 @@ typedef struct lt_state {
 /* Preorder from entry; returns the number of reachable nodes.  The next
  * successor to visit of each node on the stack is kept in `label` (free until
  * the main pass). */
-static uint32_t lt_dfs(lt_state *s, uint32_t n, const uint32_t *start, const uint32_t *adj, uint32_t entry)
+static uint32_t lt_dfs(lt_state *s, uint32_t n, const uint32_t *start, const uint32_t *adj,
+                       uint32_t entry)
 {
     uint32_t count = 0, sp = 0;
     s->pre[entry] = count;
@@ -72,8 +73,8 @@ tk_status tk_dominators(uint32_t n, const uint32_t *start, const uint32_t *adj, 
 {
     if (n == 0) return TK_OK;
     lt_state s;
-    uint32_t **arrays[] = {&s.pre, &s.vertex, &s.parent, &s.semi, &s.ancestor, &s.label,
-                           &s.bucket, &s.bucket_next, &s.stack};
+    uint32_t **arrays[] = {&s.pre,   &s.vertex, &s.parent,      &s.semi, &s.ancestor,
+                           &s.label, &s.bucket, &s.bucket_next, &s.stack};
     const size_t narrays = sizeof arrays / sizeof *arrays;
     int ok = 1;
     for (size_t i = 0; i < narrays; i++)

@@ -32,8 +32,7 @@ static void reach_back(const uint32_t *rstart, const uint32_t *radj, uint32_t fr
 /* The reversed graph (rstart, radj), with the edges v -> exit of the nodes in `extra`
  * (nextra of them) added. */
 static tk_status reverse(uint32_t n, const uint32_t *start, const uint32_t *adj, uint32_t exit,
-                         const uint32_t *extra, uint32_t nextra, uint32_t **rstart,
-                         uint32_t **radj)
+                         const uint32_t *extra, uint32_t nextra, uint32_t **rstart, uint32_t **radj)
 {
     uint32_t m = start[n];
     *rstart = tk_calloc((size_t)n + 2, sizeof **rstart);
@@ -66,8 +65,8 @@ static tk_status connect_unreached(uint32_t n, const uint32_t *start, const uint
     uint32_t *stack = tk_malloc(sizeof *stack * (n ? n : 1));
     *extra = NULL;
     *nextra = 0;
-    tk_status st = seen && stack ? reverse(n, start, adj, exit, NULL, 0, &rstart, &radj)
-                                 : TK_ERR_NOMEM;
+    tk_status st =
+        seen && stack ? reverse(n, start, adj, exit, NULL, 0, &rstart, &radj) : TK_ERR_NOMEM;
     if (st == TK_OK) reach_back(rstart, radj, exit, seen, stack);
     for (uint32_t v = n; st == TK_OK && v-- > 0;) {
         if (seen[v]) continue;

@@ -9,13 +9,33 @@
 #include "core/alloc.h"
 #include "core/error.h"
 
-static const char *const kind_names[TK_EDGE_KIND_COUNT] = {
-    "ENTRY", "EXIT", "CALL", "DIRECT_CALL", "INDIRECT_CALL", "RETURN", "CALL_BYPASS", "BRANCH",
-    "CONDITIONAL_BRANCH", "UNCONDITIONAL_BRANCH", "DIRECT_BRANCH", "INDIRECT_BRANCH",
-    "DIRECT_CONDITIONAL_BRANCH", "INDIRECT_CONDITIONAL_BRANCH", "DIRECT_UNCONDITIONAL_BRANCH",
-    "INDIRECT_UNCONDITIONAL_BRANCH", "REP", "FALL_THROUGH", "SYSTEM_CALL", "SYSTEM_RETURN",
-    "SYSTEM_CALL_BYPASS", "CONTEXT_CHANGE", "CONTEXT_CHANGE_RETURN", "CONTEXT_CHANGE_BYPASS",
-    "EXCLUDED_CODE_BYPASS", "UNKNOWN", "OTHER"};
+static const char *const kind_names[TK_EDGE_KIND_COUNT] = {"ENTRY",
+                                                           "EXIT",
+                                                           "CALL",
+                                                           "DIRECT_CALL",
+                                                           "INDIRECT_CALL",
+                                                           "RETURN",
+                                                           "CALL_BYPASS",
+                                                           "BRANCH",
+                                                           "CONDITIONAL_BRANCH",
+                                                           "UNCONDITIONAL_BRANCH",
+                                                           "DIRECT_BRANCH",
+                                                           "INDIRECT_BRANCH",
+                                                           "DIRECT_CONDITIONAL_BRANCH",
+                                                           "INDIRECT_CONDITIONAL_BRANCH",
+                                                           "DIRECT_UNCONDITIONAL_BRANCH",
+                                                           "INDIRECT_UNCONDITIONAL_BRANCH",
+                                                           "REP",
+                                                           "FALL_THROUGH",
+                                                           "SYSTEM_CALL",
+                                                           "SYSTEM_RETURN",
+                                                           "SYSTEM_CALL_BYPASS",
+                                                           "CONTEXT_CHANGE",
+                                                           "CONTEXT_CHANGE_RETURN",
+                                                           "CONTEXT_CHANGE_BYPASS",
+                                                           "EXCLUDED_CODE_BYPASS",
+                                                           "UNKNOWN",
+                                                           "OTHER"};
 
 const char *tk_edge_kind_name(tk_edge_kind k)
 {
@@ -306,7 +326,8 @@ int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stri
     if (!tmp) return 0;
     for (unsigned shift = 0; shift < 64 && (max >> shift); shift += SORT_DIGIT) {
         memset(count, 0, sizeof count);
-        for (uint32_t i = 0; i < n; i++) count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++;
+        for (uint32_t i = 0; i < n; i++)
+            count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++;
         if (count[(addr_at(base, stride, off, src[0]) >> shift) & mask] == n) continue;
         uint32_t pos = 0;
         for (uint32_t d = 0; d <= mask; d++) {
@@ -314,7 +335,8 @@ int tk_cfg_sort_by_addr(uint32_t *ord, uint32_t n, const void *base, size_t stri
             count[d] = pos;
             pos += c;
         }
-        for (uint32_t i = 0; i < n; i++) dst[count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++] = src[i];
+        for (uint32_t i = 0; i < n; i++)
+            dst[count[(addr_at(base, stride, off, src[i]) >> shift) & mask]++] = src[i];
         uint32_t *t = src;
         src = dst;
         dst = t;
@@ -538,9 +560,11 @@ static int build_blocks_by_addr(tk_cfg_process *p)
         const tk_cfg_image *im = &p->images[i];
         int sorted = 1;
         for (uint32_t k = 1; k < im->nblocks && sorted; k++)
-            sorted = p->blocks[im->first_block + k].addr_offset >= p->blocks[im->first_block + k - 1].addr_offset;
-        if (!sorted && !tk_cfg_sort_by_addr(ord + im->first_block, im->nblocks, p->blocks,
-                                            sizeof *p->blocks, offsetof(tk_cfg_block, addr_offset), 1)) {
+            sorted = p->blocks[im->first_block + k].addr_offset >=
+                     p->blocks[im->first_block + k - 1].addr_offset;
+        if (!sorted &&
+            !tk_cfg_sort_by_addr(ord + im->first_block, im->nblocks, p->blocks, sizeof *p->blocks,
+                                 offsetof(tk_cfg_block, addr_offset), 1)) {
             tk_free(ord);
             return 0;
         }
@@ -591,8 +615,10 @@ size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, s
         uint32_t lo = 0, hi = im->nblocks;
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2;
-            if (p->blocks[by_addr[mid]].addr_offset <= off) lo = mid + 1;
-            else hi = mid;
+            if (p->blocks[by_addr[mid]].addr_offset <= off)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         /* blocks may overlap (mid-instruction starts): scan back while they cover */
         for (uint32_t k = lo; k-- > 0;) {
@@ -641,8 +667,10 @@ uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block)
     uint32_t lo = 0, hi = p->nimages;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (p->images[mid].first_block <= block) lo = mid + 1;
-        else hi = mid;
+        if (p->images[mid].first_block <= block)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo ? lo - 1 : TK_CFG_NONE;
 }
@@ -683,8 +711,8 @@ static int build_symbols_by_addr(tk_cfg_process *p)
     for (uint32_t i = 0; i < p->nsymbols; i++) ord[i] = i;
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
-        if (!tk_cfg_sort_by_addr(ord + im->first_symbol, im->nsymbols, p->symbols, sizeof *p->symbols,
-                                 offsetof(tk_cfg_symbol, addr_offset), 1)) {
+        if (!tk_cfg_sort_by_addr(ord + im->first_symbol, im->nsymbols, p->symbols,
+                                 sizeof *p->symbols, offsetof(tk_cfg_symbol, addr_offset), 1)) {
             tk_free(ord);
             return 0;
         }
@@ -713,10 +741,13 @@ const char *tk_cfg_block_symbol(const tk_cfg *cfg, const tk_cfg_process *p, uint
         uint32_t lo = 0, hi = im->nsymbols;
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2;
-            if (p->symbols[ord[mid]].addr_offset <= b->addr_offset) lo = mid + 1;
-            else hi = mid;
+            if (p->symbols[ord[mid]].addr_offset <= b->addr_offset)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        while (lo > 1 && p->symbols[ord[lo - 2]].addr_offset == p->symbols[ord[lo - 1]].addr_offset) lo--;
+        while (lo > 1 && p->symbols[ord[lo - 2]].addr_offset == p->symbols[ord[lo - 1]].addr_offset)
+            lo--;
         if (lo > 0) best = &p->symbols[ord[lo - 1]];
     } else {
         for (uint32_t i = 0; i < im->nsymbols; i++) {
@@ -795,14 +826,17 @@ tk_status tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const
     qsort(q, n, sizeof *q, cmp_line_query);
     for (uint32_t qa = 0, qb; qa < n; qa = qb) {
         const tk_cfg_image *im = &p->images[q[qa].image];
-        for (qb = qa; qb < n && q[qb].image == q[qa].image; qb++) {}
+        for (qb = qa; qb < n && q[qb].image == q[qa].image; qb++) {
+        }
         for (uint32_t j = im->first_source; j < im->first_source + im->nsources; j++) {
             uint64_t a = p->sources[j].addr_offset;
             uint32_t lo = qa, hi = qb;
             while (lo < hi) {
                 uint32_t mid = lo + (hi - lo) / 2;
-                if (q[mid].off < a) lo = mid + 1;
-                else hi = mid;
+                if (q[mid].off < a)
+                    lo = mid + 1;
+                else
+                    hi = mid;
             }
             if (lo < qb && (cand[lo] == TK_CFG_NONE || source_later(p, j, cand[lo]))) cand[lo] = j;
         }
@@ -810,7 +844,8 @@ tk_status tk_cfg_blocks_source(const tk_cfg *cfg, const tk_cfg_process *p, const
         for (uint32_t k = qa; k < qb; k++) {
             if (cand[k] != TK_CFG_NONE && (best == TK_CFG_NONE || source_later(p, cand[k], best)))
                 best = cand[k];
-            if (best == TK_CFG_NONE || q[k].off - p->sources[best].addr_offset >= cfg_source_size(p, best))
+            if (best == TK_CFG_NONE ||
+                q[k].off - p->sources[best].addr_offset >= cfg_source_size(p, best))
                 continue;
             lines[q[k].slot] = p->sources[best].line_num;
             files[q[k].slot] = tk_cfg_file_name(cfg, p->sources[best].file_name_id);
@@ -838,7 +873,8 @@ int tk_cfg_scope_contains(const tk_cfg_process *p, tk_cfg_scope s, uint32_t node
     const tk_cfg_block *b = &p->blocks[node];
     switch (s.kind) {
     case TK_SCOPE_IMAGE:
-        return s.index < p->nimages && node - p->images[s.index].first_block < p->images[s.index].nblocks;
+        return s.index < p->nimages &&
+               node - p->images[s.index].first_block < p->images[s.index].nblocks;
     case TK_SCOPE_ROUTINE: return b->routine == s.index;
     case TK_SCOPE_LOOP: return loop_contains(p, s.index, node);
     case TK_SCOPE_BLOCK: return node == s.index;
@@ -1015,7 +1051,8 @@ static void collect_edges(void *ctx, const tk_cfg_process *p, uint32_t b)
 }
 
 tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_scope s,
-                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap, tk_error *err)
+                             tk_cfg_edge_class cls, uint32_t **out, size_t *n, size_t *cap,
+                             tk_error *err)
 {
     (void)cfg;
     edges_ctx c = {p, s, cls, out, n, cap, 0};
@@ -1034,7 +1071,8 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
                 push_edge(&c, e);
         }
     } else {
-        if (tk_cfg_need_adjacency(p, err) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (tk_cfg_need_adjacency(p, err) != TK_OK)
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         scope_blocks(p, s, collect_edges, &c);
     }
     return c.failed ? tk_error_set(err, TK_ERR_NOMEM, "out of memory") : TK_OK;
@@ -1067,7 +1105,8 @@ static uint64_t loop_entries(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
             const tk_cfg_edge *e = &p->edges[in[q]];
             if (tk_cfg_scope_contains(p, s, e->src)) continue;
             if (tk_edge_kind_is_any_return(cfg_edge_kind(cfg, e))) continue;
-            sum += thread < 0 ? cfg_edge_count(p, e) : cfg_edge_count_thread(p, e, (uint32_t)thread);
+            sum +=
+                thread < 0 ? cfg_edge_count(p, e) : cfg_edge_count_thread(p, e, (uint32_t)thread);
         }
     }
     return sum;
@@ -1132,8 +1171,10 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
         size_t lo = 0, hi = np;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if ((pairs[mid] >> 32) < b) lo = mid + 1;
-            else hi = mid;
+            if ((pairs[mid] >> 32) < b)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         for (; lo < np && (pairs[lo] >> 32) == b; lo++) {
             uint32_t slot = (uint32_t)pairs[lo];

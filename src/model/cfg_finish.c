@@ -114,11 +114,13 @@ static tk_status build_node_map(finish_ctx *c)
         uint32_t old = tk_cfg_idmap_put(p->node_map, cfg->specials[s].id, p->nblocks + s);
         if (old == TK_CFG_NONE) continue;
         if (old < p->nblocks)
-            report(c, TK_SEV_WARNING, cfg_block_loc(p, old),
-                   "basic-block id %u is also the id of special node %s: the id refers to the block",
-                   p->blocks[old].id, cfg_str(cfg, cfg->specials[s].name));
+            report(
+                c, TK_SEV_WARNING, cfg_block_loc(p, old),
+                "basic-block id %u is also the id of special node %s: the id refers to the block",
+                p->blocks[old].id, cfg_str(cfg, cfg->specials[s].name));
         else
-            report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u", cfg->specials[s].id);
+            report(c, TK_SEV_ERROR, cfg->specials[s].loc, "duplicate special node id %u",
+                   cfg->specials[s].id);
     }
     return TK_OK;
 }
@@ -159,23 +161,26 @@ static tk_status resolve_edges(finish_ctx *c)
             }
             for (uint32_t k = 0; k < e; k++) tk_cfg_idmap_put(ids, p->edges[k].id, k);
         }
-        if (ids) old = tk_cfg_idmap_put(ids, ed->id, e);
-        else seen[ed->id / 64] |= 1ull << (ed->id % 64);
+        if (ids)
+            old = tk_cfg_idmap_put(ids, ed->id, e);
+        else
+            seen[ed->id / 64] |= 1ull << (ed->id % 64);
         if (old != TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "duplicate edge id %u (first defined at line %u)",
-                   ed->id, cfg_edge_loc(p, old).line);
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e),
+                   "duplicate edge id %u (first defined at line %u)", ed->id,
+                   cfg_edge_loc(p, old).line);
         uint32_t s = tk_cfg_idmap_get(p->node_map, ed->src);
         uint32_t t = tk_cfg_idmap_get(p->node_map, ed->tgt);
         if (s == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: source node %u does not exist", ed->id,
-                   ed->src);
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: source node %u does not exist",
+                   ed->id, ed->src);
         if (t == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: target node %u does not exist", ed->id,
-                   ed->tgt);
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: target node %u does not exist",
+                   ed->id, ed->tgt);
         uint32_t ty = tk_cfg_idmap_get(types, ed->type);
         if (ty == TK_CFG_NONE)
-            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %u: edge type id %u is not in EDGE_TYPES",
-                   ed->id, ed->type);
+            report(c, TK_SEV_ERROR, cfg_edge_loc(p, e),
+                   "edge %u: edge type id %u is not in EDGE_TYPES", ed->id, ed->type);
         ed->src = s;
         ed->tgt = t;
         ed->type = ty;
@@ -262,13 +267,15 @@ static tk_status check_sums_exact(finish_ctx *c)
             execs_over = 1;
             report(c, TK_SEV_ERROR, p->loc,
                    "process %llu: the sum of its blocks' execution counts overflows 64 bits "
-                   "(from block %u on)", (unsigned long long)p->pid, bl->id);
+                   "(from block %u on)",
+                   (unsigned long long)p->pid, bl->id);
         }
         if (!instrs_over && tk_add_u64(instrs, x, &instrs)) {
             instrs_over = 1;
             report(c, TK_SEV_ERROR, p->loc,
                    "process %llu: its instruction count (the sum of COUNT x NUM_INSTRS) overflows "
-                   "64 bits (from block %u on)", (unsigned long long)p->pid, bl->id);
+                   "64 bits (from block %u on)",
+                   (unsigned long long)p->pid, bl->id);
         }
     }
     /* each thread's instructions: a block's per-thread count comes from its
@@ -292,7 +299,8 @@ static tk_status check_sums_exact(finish_ctx *c)
         if (tbad[t])
             report(c, TK_SEV_ERROR, p->loc,
                    "process %llu: the instruction count of thread %u (its block executions x "
-                   "NUM_INSTRS) overflows 64 bits", (unsigned long long)p->pid, t);
+                   "NUM_INSTRS) overflows 64 bits",
+                   (unsigned long long)p->pid, t);
 done:
     tk_free(in);
     tk_free(out);
@@ -316,8 +324,7 @@ static tk_status check_sums(finish_ctx *c)
     }
     uint64_t x, y;
     over |= tk_add_u64(c->count_cells, cells, &x) |
-            tk_mul_u64(cells, 2 * (uint64_t)c->max_instrs, &y) |
-            tk_add_u64(c->instr_cells, y, &x);
+            tk_mul_u64(cells, 2 * (uint64_t)c->max_instrs, &y) | tk_add_u64(c->instr_cells, y, &x);
     return over ? check_sums_exact(c) : TK_OK;
 }
 
@@ -356,14 +363,14 @@ static void resolve_routines(finish_ctx *c)
                     report(c, TK_SEV_ERROR, ro->loc, "node %u is listed twice in routine %u", id,
                            ro->entry < p->nblocks ? p->blocks[ro->entry].id : 0);
                 else
-                    report(c, TK_SEV_ERROR, ro->loc,
-                           "node %u is in two routines (%u and %u)", id,
+                    report(c, TK_SEV_ERROR, ro->loc, "node %u is in two routines (%u and %u)", id,
                            cfg_routine_id(p, bl->routine), cfg_routine_id(p, r));
                 continue;
             }
             bl->routine = r;
             if (ro->flags & TK_CFG_ROUTINE_HAS_IDOMS)
-                bl->idom = idom ? resolve_block(c, idom, ro->loc, "immediate dominator") : TK_CFG_NONE;
+                bl->idom =
+                    idom ? resolve_block(c, idom, ro->loc, "immediate dominator") : TK_CFG_NONE;
             p->pool[ro->nodes + w++] = b;
         }
         ro->nnodes = w;
@@ -392,8 +399,8 @@ static tk_status resolve_loops_nodes(finish_ctx *c)
         lo->head = resolve_block(c, lo->head, lo->loc, "loop head node");
         uint32_t w = 0;
         for (uint32_t k = 0; k < lo->nback_srcs; k++) {
-            uint32_t b = resolve_block(c, p->pool[lo->back_srcs + k], lo->loc,
-                                       "loop back-edge source node");
+            uint32_t b =
+                resolve_block(c, p->pool[lo->back_srcs + k], lo->loc, "loop back-edge source node");
             if (b != TK_CFG_NONE) p->pool[lo->back_srcs + w++] = b;
         }
         lo->nback_srcs = w;
@@ -543,7 +550,8 @@ static int routine_entries(finish_ctx *c, uint32_t image, uint32_t *cap, uint32_
         for (uint32_t q = 0; q < nin; q++) {
             const tk_cfg_edge *e = &p->edges[in[q]];
             tk_edge_kind k = cfg_edge_kind(c->cfg, e);
-            if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY) called = 1;
+            if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY)
+                called = 1;
             else if (is_intra(c->cfg, p, e) && e->src != b && e->src - first < nb)
                 intra_in = 1;
         }
@@ -699,8 +707,8 @@ static tk_status compute_idoms_and_loops(finish_ctx *c, uint32_t r, int want_ido
     return st;
 }
 
-tk_status tk_cfg_loop_children(const tk_cfg_process *p, uint32_t first, uint32_t n, uint32_t **start,
-                               uint32_t **child)
+tk_status tk_cfg_loop_children(const tk_cfg_process *p, uint32_t first, uint32_t n,
+                               uint32_t **start, uint32_t **child)
 {
     uint32_t *st = tk_calloc((size_t)n + 2, sizeof *st), *ch = tk_malloc(sizeof *ch * (n ? n : 1));
     if (!st || !ch) {
@@ -727,9 +735,11 @@ tk_status tk_cfg_loop_children(const tk_cfg_process *p, uint32_t first, uint32_t
 static tk_status number_loop_forest(tk_cfg_process *p)
 {
     uint32_t n = p->nloops, *first = NULL, *child = NULL;
-    uint32_t *next_child = tk_malloc(sizeof *next_child * (n ? n : 1)); /* the walk's cursor per loop */
+    uint32_t *next_child =
+        tk_malloc(sizeof *next_child * (n ? n : 1)); /* the walk's cursor per loop */
     uint32_t *stack = tk_malloc(sizeof *stack * (n ? n : 1));
-    tk_status st = next_child && stack ? tk_cfg_loop_children(p, 0, n, &first, &child) : TK_ERR_NOMEM;
+    tk_status st =
+        next_child && stack ? tk_cfg_loop_children(p, 0, n, &first, &child) : TK_ERR_NOMEM;
     if (st == TK_OK) {
         for (uint32_t l = 0; l < n; l++) next_child[l] = first[l];
         uint32_t next = 0;
@@ -848,7 +858,8 @@ static tk_status finish_process(finish_ctx *c)
     c->pool_cap = p->npool;
     if ((st = build_node_map(c)) != TK_OK) return st; /* also sets routine, loop, idom NONE */
     if ((st = resolve_edges(c)) != TK_OK) return st;
-    if (p->n_file_instr_count_per_thread > p->nthreads) p->nthreads = p->n_file_instr_count_per_thread;
+    if (p->n_file_instr_count_per_thread > p->nthreads)
+        p->nthreads = p->n_file_instr_count_per_thread;
     resolve_routines(c);
     tk_free(p->node_idom_ids);
     p->node_idom_ids = NULL;
@@ -858,7 +869,8 @@ static tk_status finish_process(finish_ctx *c)
     uint32_t file_routines = p->nroutines;
     for (uint32_t i = 0; i < p->nimages; i++) {
         if (p->images[i].nblocks && !p->images[i].nroutines) {
-            if ((st = tk_cfg_need_adjacency(p, NULL)) != TK_OK || (st = compute_routines(c, i)) != TK_OK)
+            if ((st = tk_cfg_need_adjacency(p, NULL)) != TK_OK ||
+                (st = compute_routines(c, i)) != TK_OK)
                 return st;
             p->routines_computed = 1;
         }
@@ -892,7 +904,8 @@ static tk_status map_file_names(tk_cfg *cfg)
     tk_cfg_idmap_free(cfg->file_name_map);
     cfg->file_name_map = tk_cfg_idmap_new(cfg->nfile_names, max_id);
     if (!cfg->file_name_map) return TK_ERR_NOMEM;
-    for (uint32_t i = 0; i < cfg->nfile_names; i++) tk_cfg_idmap_put(cfg->file_name_map, cfg->file_names[i].id, i);
+    for (uint32_t i = 0; i < cfg->nfile_names; i++)
+        tk_cfg_idmap_put(cfg->file_name_map, cfg->file_names[i].id, i);
     return TK_OK;
 }
 
@@ -904,7 +917,8 @@ tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *
     c.path = path;
     c.diag = diag;
     c.err = err;
-    if (map_file_names(cfg) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory while linking the graph");
+    if (map_file_names(cfg) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory while linking the graph");
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         c.p = &cfg->processes[i];
         c.p->cache_lock = &cfg->cache_lock; /* the array does not move any more */

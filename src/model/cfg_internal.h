@@ -19,27 +19,27 @@ typedef struct tk_cfg_idmap tk_cfg_idmap;
 
 typedef struct tk_cfg_file_name {
     uint32_t id;
-    uint32_t name;   /* offset in strings (NUL-terminated) */
+    uint32_t name; /* offset in strings (NUL-terminated) */
     tk_cfg_loc loc;
 } tk_cfg_file;
 
 typedef struct tk_cfg_edge_type {
     uint32_t id;
-    uint32_t name;   /* offset in strings */
+    uint32_t name; /* offset in strings */
     tk_edge_kind kind;
     tk_cfg_loc loc;
 } tk_cfg_edge_type;
 
 typedef struct tk_cfg_special {
     uint32_t id;
-    uint32_t name;   /* offset in strings */
+    uint32_t name; /* offset in strings */
     tk_special_kind kind;
     tk_cfg_loc loc;
 } tk_cfg_special;
 
 typedef struct tk_cfg_symbol {
-    uint32_t name;   /* offset in strings */
-    uint32_t image;  /* image index */
+    uint32_t name; /* offset in strings */
+    uint32_t image; /* image index */
     uint64_t addr_offset;
     uint64_t size;
 } tk_cfg_symbol;
@@ -51,7 +51,7 @@ typedef struct tk_cfg_source {
     uint32_t file_name_id;
     uint32_t line_num;
     uint32_t num_instrs;
-    uint32_t size32;       /* see above */
+    uint32_t size32; /* see above */
     uint64_t addr_offset;
 } tk_cfg_source;
 
@@ -61,43 +61,43 @@ typedef struct tk_cfg_source {
  * every block of the process has both below 65536, else p->block_wide). */
 typedef struct tk_cfg_block {
     uint32_t id;
-    uint32_t routine;      /* routine index or NONE */
-    uint32_t loop;         /* innermost loop index or NONE */
-    uint32_t idom;         /* node index of the immediate dominator, or NONE */
+    uint32_t routine; /* routine index or NONE */
+    uint32_t loop; /* innermost loop index or NONE */
+    uint32_t idom; /* node index of the immediate dominator, or NONE */
     uint32_t num_instrs;
-    uint16_t size16, last16;     /* see above */
-    uint64_t addr_offset;        /* relative to the image load address */
-    uint64_t count;              /* COUNT cell, or derived (see top) */
-} tk_cfg_block;                  /* flags: p->block_flags[index] */
+    uint16_t size16, last16; /* see above */
+    uint64_t addr_offset; /* relative to the image load address */
+    uint64_t count; /* COUNT cell, or derived (see top) */
+} tk_cfg_block; /* flags: p->block_flags[index] */
 
 
 typedef struct tk_cfg_edge {
     uint32_t id;
-    uint32_t src;          /* node index (block or special) */
-    uint32_t tgt;          /* node index */
-    uint32_t type;         /* index in cfg->edge_types, or NONE when the type id is unknown */
-} tk_cfg_edge;            /* COUNT_PER_THREAD: tk_cfg_edge_nthreads, tk_cfg_edge_count_thread;
+    uint32_t src; /* node index (block or special) */
+    uint32_t tgt; /* node index */
+    uint32_t type; /* index in cfg->edge_types, or NONE when the type id is unknown */
+} tk_cfg_edge; /* COUNT_PER_THREAD: tk_cfg_edge_nthreads, tk_cfg_edge_count_thread;
                            * the total: tk_cfg_edge_count (sum over threads, checked for
                            * 64-bit overflow when read) */
 
 
 typedef struct tk_cfg_routine {
-    uint32_t entry;        /* block index; the routine id is the entry's id */
+    uint32_t entry; /* block index; the routine id is the entry's id */
     uint32_t image;
-    uint32_t exits, nexits;    /* block indexes in the pool */
-    uint32_t nodes, nnodes;    /* block indexes in the pool (file order) */
+    uint32_t exits, nexits; /* block indexes in the pool */
+    uint32_t nodes, nnodes; /* block indexes in the pool (file order) */
     uint32_t first_loop, nloops; /* the routine's loops are contiguous in loops[] */
-    uint32_t flags;            /* TK_CFG_COMPUTED, TK_CFG_ROUTINE_* */
+    uint32_t flags; /* TK_CFG_COMPUTED, TK_CFG_ROUTINE_* */
     tk_cfg_loc loc;
 } tk_cfg_routine;
 
 typedef struct tk_cfg_loop {
-    uint32_t head;         /* block index; the loop id is the head's id */
+    uint32_t head; /* block index; the loop id is the head's id */
     uint32_t routine;
-    uint32_t parent;       /* loop index or NONE */
-    uint32_t depth;        /* 0 for an outermost loop */
-    uint32_t back_srcs, nback_srcs;  /* block indexes in the pool */
-    uint32_t nodes, nnodes;          /* block indexes in the pool */
+    uint32_t parent; /* loop index or NONE */
+    uint32_t depth; /* 0 for an outermost loop */
+    uint32_t back_srcs, nback_srcs; /* block indexes in the pool */
+    uint32_t nodes, nnodes; /* block indexes in the pool */
     uint32_t flags;
     /* the loop's place in a preorder of all loops by parent, and the last
      * place of the loops nested in it (tk_cfg_loop_encloses) */
@@ -106,11 +106,11 @@ typedef struct tk_cfg_loop {
 } tk_cfg_loop;
 
 typedef struct tk_cfg_image {
-    uint32_t id;           /* may be 0 */
+    uint32_t id; /* may be 0 */
     uint32_t file_name_id; /* 0 = none */
     uint64_t load_addr;
     uint64_t size;
-    uint32_t first_block, nblocks;     /* blocks of an image are contiguous */
+    uint32_t first_block, nblocks; /* blocks of an image are contiguous */
     uint32_t first_symbol, nsymbols;
     uint32_t first_source, nsources;
     uint32_t first_routine, nroutines;
@@ -128,27 +128,35 @@ typedef struct tk_cfg_adjacency {
 
 struct tk_cfg_process {
     uint64_t pid;
-    uint64_t file_instr_count;   /* INSTR_COUNT of the file */
+    uint64_t file_instr_count; /* INSTR_COUNT of the file */
     int has_file_instr_count;
-    uint32_t nthreads;           /* length of INSTR_COUNT_PER_THREAD (or longest COUNT_PER_THREAD) */
+    uint32_t nthreads; /* length of INSTR_COUNT_PER_THREAD (or longest COUNT_PER_THREAD) */
     uint64_t *file_instr_count_per_thread; /* nthreads values (NULL if absent) */
     uint32_t n_file_instr_count_per_thread;
 
-    tk_cfg_image *images; uint32_t nimages;
-    tk_cfg_block *blocks; uint32_t nblocks;
-    uint8_t *block_flags;        /* per block: TK_CFG_BLOCK_* */
+    tk_cfg_image *images;
+    uint32_t nimages;
+    tk_cfg_block *blocks;
+    uint32_t nblocks;
+    uint8_t *block_flags; /* per block: TK_CFG_BLOCK_* */
     /* NULL, or SIZE and LAST_INSTR_OFFSET of block b at [2b] and [2b + 1]
      * when some block's do not fit 16 bits */
     uint32_t *block_wide;
-    tk_cfg_symbol *symbols; uint32_t nsymbols;
-    tk_cfg_source *sources; uint32_t nsources;
-    uint64_t *source_sizes;      /* NULL, or every SIZE when one does not fit 32 bits */
-    tk_cfg_edge *edges; uint32_t nedges;
-    tk_cfg_routine *routines; uint32_t nroutines;
-    tk_cfg_loop *loops; uint32_t nloops;
-    uint32_t nnodes;             /* nblocks + number of special nodes */
+    tk_cfg_symbol *symbols;
+    uint32_t nsymbols;
+    tk_cfg_source *sources;
+    uint32_t nsources;
+    uint64_t *source_sizes; /* NULL, or every SIZE when one does not fit 32 bits */
+    tk_cfg_edge *edges;
+    uint32_t nedges;
+    tk_cfg_routine *routines;
+    uint32_t nroutines;
+    tk_cfg_loop *loops;
+    uint32_t nloops;
+    uint32_t nnodes; /* nblocks + number of special nodes */
 
-    uint32_t *pool; uint32_t npool;   /* u32 lists */
+    uint32_t *pool;
+    uint32_t npool; /* u32 lists */
     /* while reading: the IDOM_NODE_ID cell (0 when none) of every NODES row
      * of every routine, in routine order; tk_cfg_finish frees it (NULL after) */
     uint32_t *node_idom_ids;
@@ -172,10 +180,10 @@ struct tk_cfg_process {
      * symbols_by_addr): the model's (tk_cfg_finish sets it) */
     pthread_mutex_t *cache_lock;
 
-    tk_cfg_idmap *node_map;      /* node id -> node index */
-    tk_cfg_idmap *edge_map;      /* edge id -> edge index: built on demand (tk_cfg_find_edge) */
-    tk_cfg_idmap *loop_map;      /* head block index -> loop index */
-    tk_cfg_idmap *routine_map;   /* entry block index -> routine index */
+    tk_cfg_idmap *node_map; /* node id -> node index */
+    tk_cfg_idmap *edge_map; /* edge id -> edge index: built on demand (tk_cfg_find_edge) */
+    tk_cfg_idmap *loop_map; /* head block index -> loop index */
+    tk_cfg_idmap *routine_map; /* entry block index -> routine index */
     /* block indexes of each image sorted by addr_offset (image i's from
      * first_block): built by the first tk_cfg_blocks_at, NULL until then */
     uint32_t *blocks_by_addr;
@@ -186,7 +194,7 @@ struct tk_cfg_process {
      * a diagnostics sink (check mode), else NULL (see tk_cfg_block_loc) */
     tk_cfg_loc *block_locs, *edge_locs;
     tk_cfg_loc loc;
-    int routines_computed;       /* ROUTINES absent everywhere: computed */
+    int routines_computed; /* ROUTINES absent everywhere: computed */
     /* a JSON object the writer puts under the process data's key
      * TRACEKIT_RECORD (what `tracekit record` knows of the run: command, end,
      * completeness): an offset in strings, 0 for none; readers leave it 0 */
@@ -197,12 +205,17 @@ struct tk_cfg {
     pthread_mutex_t cache_lock; /* builds the processes' caches (see tk_cfg_process) */
     uint32_t major_version, minor_version;
     int has_version;
-    tk_cfg_file *file_names; uint32_t nfile_names;
+    tk_cfg_file *file_names;
+    uint32_t nfile_names;
     tk_cfg_idmap *file_name_map; /* FILE_NAME_ID -> index of its first row (tk_cfg_finish) */
-    tk_cfg_edge_type *edge_types; uint32_t nedge_types;
-    tk_cfg_special *specials; uint32_t nspecials;
-    tk_cfg_process *processes; uint32_t nprocesses;
-    char *strings; size_t nstrings, cap_strings;
+    tk_cfg_edge_type *edge_types;
+    uint32_t nedge_types;
+    tk_cfg_special *specials;
+    uint32_t nspecials;
+    tk_cfg_process *processes;
+    uint32_t nprocesses;
+    char *strings;
+    size_t nstrings, cap_strings;
 };
 
 
@@ -223,7 +236,10 @@ tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *
 
 /* ---- reading the storage (what the public accessors give, inline) ---------- */
 static inline const char *cfg_str(const tk_cfg *cfg, uint32_t off) { return cfg->strings + off; }
-static inline const uint32_t *cfg_list(const tk_cfg_process *p, uint32_t off) { return p->pool + off; }
+static inline const uint32_t *cfg_list(const tk_cfg_process *p, uint32_t off)
+{
+    return p->pool + off;
+}
 static inline int cfg_is_block(const tk_cfg_process *p, uint32_t node) { return node < p->nblocks; }
 /* Row location of a block / edge ({0, 0} when locations were not kept). */
 static inline tk_cfg_loc cfg_block_loc(const tk_cfg_process *p, uint32_t block)
@@ -285,8 +301,7 @@ static inline const tk_cfg_adjacency *cfg_adjacency_of(const tk_cfg_process *p)
     return __atomic_load_n(&p->adjacency, __ATOMIC_ACQUIRE);
 }
 /* Edges out of / into node n (edge indexes, file order), *count of them. */
-static inline const uint32_t *cfg_out_edges(const tk_cfg_process *p, uint32_t node,
-                                            uint32_t *count)
+static inline const uint32_t *cfg_out_edges(const tk_cfg_process *p, uint32_t node, uint32_t *count)
 {
     const tk_cfg_adjacency *a = cfg_adjacency_of(p);
     if (!a || node >= p->nnodes) {
@@ -296,8 +311,7 @@ static inline const uint32_t *cfg_out_edges(const tk_cfg_process *p, uint32_t no
     *count = a->out_start[node + 1] - a->out_start[node];
     return a->out_edges + a->out_start[node];
 }
-static inline const uint32_t *cfg_in_edges(const tk_cfg_process *p, uint32_t node,
-                                           uint32_t *count)
+static inline const uint32_t *cfg_in_edges(const tk_cfg_process *p, uint32_t node, uint32_t *count)
 {
     const tk_cfg_adjacency *a = cfg_adjacency_of(p);
     if (!a || node >= p->nnodes) {
@@ -336,8 +350,8 @@ uint64_t cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *
 
 struct tk_cfg_idmap {
     int direct;
-    uint32_t key;   /* hash only: of the slots (tk_hash_new_key) */
-    uint32_t cap;   /* direct: max key + 1; hash: power of two */
+    uint32_t key; /* hash only: of the slots (tk_hash_new_key) */
+    uint32_t cap; /* direct: max key + 1; hash: power of two */
     uint32_t *keys; /* hash only */
     uint32_t *vals; /* TK_CFG_NONE = empty */
 };
@@ -396,7 +410,7 @@ tk_status tk_cfg_routine_dominators(const tk_cfg *cfg, const tk_cfg_process *p, 
  * range: the children of loop first + k are (*child)[(*start)[k] ..
  * (*start)[k + 1]), offsets from first, in index order.  The caller frees
  * both arrays (*start has n + 2 cells). */
-tk_status tk_cfg_loop_children(const tk_cfg_process *p, uint32_t first, uint32_t n, uint32_t **start,
-                               uint32_t **child);
+tk_status tk_cfg_loop_children(const tk_cfg_process *p, uint32_t first, uint32_t n,
+                               uint32_t **start, uint32_t **child);
 
 #endif

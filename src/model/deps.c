@@ -14,13 +14,13 @@
 typedef struct deps_instr {
     uint64_t id;
     uint64_t addr;
-    uint64_t def_line;   /* 0 while undefined */
-    uint64_t ref_line;   /* first reference */
+    uint64_t def_line; /* 0 while undefined */
+    uint64_t ref_line; /* first reference */
     uint64_t node_base;
     uint64_t values_start;
     uint32_t ref_col;
-    uint32_t def_seq;    /* order of definition */
-    uint32_t file;       /* string ids, TK_STR_NONE when unknown */
+    uint32_t def_seq; /* order of definition */
+    uint32_t file; /* string ids, TK_STR_NONE when unknown */
     uint32_t function;
     uint32_t line;
     uint32_t nports;
@@ -38,7 +38,7 @@ typedef struct deps_port {
 
 /* The upper words of a value wider than 64 bits (its low word is in values). */
 typedef struct wide_value {
-    uint64_t at;         /* index in values */
+    uint64_t at; /* index in values */
     uint64_t hi[TK_DEPS_VALUE_WORDS - 1];
 } wide_value;
 
@@ -58,7 +58,7 @@ struct tk_deps {
     tk_hmap by_id;
     tk_hmap by_addr;
     tk_strpool strings;
-    uint32_t current;    /* instruction being defined, or TK_DEPS_NONE */
+    uint32_t current; /* instruction being defined, or TK_DEPS_NONE */
     uint32_t ndefined;
     uint64_t node_count;
     int finished;
@@ -74,8 +74,7 @@ static tk_status nomem(tk_error *err)
 tk_status tk_deps_open(tk_deps **out, tk_deps_form form, tk_error *err)
 {
     tk_deps *d = tk_calloc(1, sizeof *d);
-    if (!d)
-        return nomem(err);
+    if (!d) return nomem(err);
     d->form = form;
     d->current = TK_DEPS_NONE;
     tk_strpool_init(&d->strings);
@@ -85,8 +84,7 @@ tk_status tk_deps_open(tk_deps **out, tk_deps_form form, tk_error *err)
 
 void tk_deps_free(tk_deps *d)
 {
-    if (!d)
-        return;
+    if (!d) return;
     TK_VEC_FREE(&d->instrs);
     TK_VEC_FREE(&d->ports);
     TK_VEC_FREE(&d->entries);
@@ -102,13 +100,12 @@ void tk_deps_free(tk_deps *d)
     tk_free(d);
 }
 
-tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_col,
-                      uint32_t *index, tk_error *err)
+tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_col, uint32_t *index,
+                      tk_error *err)
 {
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&d->by_id, id, d->instrs.len, &inserted);
-    if (!slot)
-        return nomem(err);
+    if (!slot) return nomem(err);
     if (!inserted) {
         *index = (uint32_t)*slot;
         return TK_OK;
@@ -122,8 +119,7 @@ tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_c
     in.ref_line = loc_line;
     in.ref_col = loc_col;
     in.file = in.function = TK_STR_NONE;
-    if (TK_VEC_PUSH(&d->instrs, in) != 0)
-        return nomem(err);
+    if (TK_VEC_PUSH(&d->instrs, in) != 0) return nomem(err);
     *index = (uint32_t)(d->instrs.len - 1);
     return TK_OK;
 }
@@ -131,16 +127,14 @@ tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_c
 int tk_deps_is_defined(const tk_deps *d, uint32_t index, uint64_t *def_line)
 {
     const deps_instr *in = &d->instrs.data[index];
-    if (def_line)
-        *def_line = in->def_line;
+    if (def_line) *def_line = in->def_line;
     return in->def_line != 0 || (d->form == TK_DEPS_HISTORY);
 }
 
 static tk_status push_port(tk_deps *d, tk_error *err)
 {
     deps_port p = {d->entries.len, 0, 0};
-    if (TK_VEC_PUSH(&d->ports, p) != 0)
-        return nomem(err);
+    if (TK_VEC_PUSH(&d->ports, p) != 0) return nomem(err);
     return TK_OK;
 }
 
@@ -157,37 +151,26 @@ tk_status tk_deps_define(tk_deps *d, uint32_t index, uint64_t def_line, uint32_t
     in->first_port = (uint32_t)d->ports.len;
     if (file) {
         in->file = tk_strpool_intern(&d->strings, file, file_len);
-        if (in->file == TK_STR_NONE)
-            return nomem(err);
+        if (in->file == TK_STR_NONE) return nomem(err);
     }
     if (function) {
         in->function = tk_strpool_intern(&d->strings, function, function_len);
-        if (in->function == TK_STR_NONE)
-            return nomem(err);
+        if (in->function == TK_STR_NONE) return nomem(err);
     }
     in->values_start = d->values.len;
     d->current = index;
-    if (nports > 0)
-        return push_port(d, err);
+    if (nports > 0) return push_port(d, err);
     return TK_OK;
 }
 
-tk_status tk_deps_next_port(tk_deps *d, tk_error *err)
-{
-    return push_port(d, err);
-}
+tk_status tk_deps_next_port(tk_deps *d, tk_error *err) { return push_port(d, err); }
 
-uint64_t tk_deps_entry_count(const tk_deps *d)
-{
-    return d->entries.len;
-}
+uint64_t tk_deps_entry_count(const tk_deps *d) { return d->entries.len; }
 
-tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32_t dep_inst,
-                          tk_error *err)
+tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32_t dep_inst, tk_error *err)
 {
     tk_dep e = {inst, dep, dep_inst};
-    if (TK_VEC_PUSH(&d->entries, e) != 0)
-        return nomem(err);
+    if (TK_VEC_PUSH(&d->entries, e) != 0) return nomem(err);
     d->ports.data[d->ports.len - 1].count++;
     return TK_OK;
 }
@@ -207,8 +190,8 @@ tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error 
     return TK_OK;
 }
 
-tk_status tk_deps_add_value_wide(tk_deps *d, uint32_t inst, const uint64_t *words,
-                                 uint32_t nwords, tk_error *err)
+tk_status tk_deps_add_value_wide(tk_deps *d, uint32_t inst, const uint64_t *words, uint32_t nwords,
+                                 tk_error *err)
 {
     assert(nwords >= 1 && nwords <= TK_DEPS_VALUE_WORDS);
     wide_value w;
@@ -219,8 +202,7 @@ tk_status tk_deps_add_value_wide(tk_deps *d, uint32_t inst, const uint64_t *word
         w.hi[k - 1] = words[k];
         wide |= words[k] != 0;
     }
-    if (wide && TK_VEC_PUSH(&d->wide, w) != 0)
-        return nomem(err);
+    if (wide && TK_VEC_PUSH(&d->wide, w) != 0) return nomem(err);
     return tk_deps_add_value(d, inst, words[0], err);
 }
 
@@ -228,8 +210,7 @@ tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32
                            uint32_t to_inst, tk_error *err)
 {
     hist_edge e = {from, from_inst, to, to_inst};
-    if (TK_VEC_PUSH(&d->edges, e) != 0)
-        return nomem(err);
+    if (TK_VEC_PUSH(&d->edges, e) != 0) return nomem(err);
     return TK_OK;
 }
 
@@ -238,26 +219,19 @@ tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32
 static int cmp_dep(const void *a, const void *b)
 {
     const tk_dep *x = a, *y = b;
-    if (x->inst != y->inst)
-        return x->inst < y->inst ? -1 : 1;
-    if (x->dep != y->dep)
-        return x->dep < y->dep ? -1 : 1;
-    if (x->dep_inst != y->dep_inst)
-        return x->dep_inst < y->dep_inst ? -1 : 1;
+    if (x->inst != y->inst) return x->inst < y->inst ? -1 : 1;
+    if (x->dep != y->dep) return x->dep < y->dep ? -1 : 1;
+    if (x->dep_inst != y->dep_inst) return x->dep_inst < y->dep_inst ? -1 : 1;
     return 0;
 }
 
 static int cmp_edge(const void *a, const void *b)
 {
     const hist_edge *x = a, *y = b;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
-    if (x->from_inst != y->from_inst)
-        return x->from_inst < y->from_inst ? -1 : 1;
-    if (x->to != y->to)
-        return x->to < y->to ? -1 : 1;
-    if (x->to_inst != y->to_inst)
-        return x->to_inst < y->to_inst ? -1 : 1;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    if (x->from_inst != y->from_inst) return x->from_inst < y->from_inst ? -1 : 1;
+    if (x->to != y->to) return x->to < y->to ? -1 : 1;
+    if (x->to_inst != y->to_inst) return x->to_inst < y->to_inst ? -1 : 1;
     return 0;
 }
 
@@ -269,8 +243,7 @@ typedef struct addr_rank {
 static int cmp_addr_rank(const void *a, const void *b)
 {
     const addr_rank *x = a, *y = b;
-    if (x->addr != y->addr)
-        return x->addr < y->addr ? -1 : 1;
+    if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
@@ -297,8 +270,7 @@ static tk_status order_by_address(tk_deps *d, tk_error *err)
         newpos[ranks[r].index] = (uint32_t)r;
         sorted[r] = d->instrs.data[ranks[r].index];
         uint64_t *slot = tk_hmap_slot(&d->by_id, sorted[r].id, 0, NULL);
-        if (slot)
-            *slot = r;
+        if (slot) *slot = r;
     }
     for (size_t e = 0; e < d->edges.len; e++) {
         d->edges.data[e].from = newpos[d->edges.data[e].from];
@@ -316,10 +288,8 @@ static tk_status order_by_address(tk_deps *d, tk_error *err)
 static tk_status build_history_ports(tk_deps *d, tk_error *err)
 {
     tk_status st = order_by_address(d, err);
-    if (st != TK_OK)
-        return st;
-    if (d->edges.len > 1)
-        qsort(d->edges.data, d->edges.len, sizeof *d->edges.data, cmp_edge);
+    if (st != TK_OK) return st;
+    if (d->edges.len > 1) qsort(d->edges.data, d->edges.len, sizeof *d->edges.data, cmp_edge);
     if (TK_VEC_RESERVE(&d->entries, d->edges.len) != 0 ||
         TK_VEC_RESERVE(&d->ports, d->instrs.len) != 0)
         return nomem(err);
@@ -347,10 +317,8 @@ static tk_status order_by_definition(tk_deps *d, tk_error *err)
 {
     size_t n = d->instrs.len;
     int identity = 1;
-    for (size_t i = 0; i < n && identity; i++)
-        identity = d->instrs.data[i].def_seq == i;
-    if (identity)
-        return TK_OK;
+    for (size_t i = 0; i < n && identity; i++) identity = d->instrs.data[i].def_seq == i;
+    if (identity) return TK_OK;
     uint32_t *newpos = tk_reallocarray(NULL, n, sizeof *newpos);
     deps_instr *sorted = tk_reallocarray(NULL, n, sizeof *sorted);
     if (!newpos || !sorted) {
@@ -369,8 +337,7 @@ static tk_status order_by_definition(tk_deps *d, tk_error *err)
     d->instrs.cap = n;
     for (size_t i = 0; i < n; i++) {
         uint64_t *slot = tk_hmap_slot(&d->by_id, sorted[i].id, 0, NULL);
-        if (slot)
-            *slot = i;
+        if (slot) *slot = i;
     }
     tk_free(newpos);
     return TK_OK;
@@ -379,12 +346,10 @@ static tk_status order_by_definition(tk_deps *d, tk_error *err)
 tk_status tk_deps_finish(tk_deps *d, tk_error *err)
 {
     tk_status st;
-    if (d->finished)
-        return TK_OK;
+    if (d->finished) return TK_OK;
     if (d->form == TK_DEPS_HISTORY) {
         st = build_history_ports(d, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     } else {
         for (uint32_t i = 0; i < d->instrs.len; i++)
             if (d->instrs.data[i].def_line == 0)
@@ -392,8 +357,7 @@ tk_status tk_deps_finish(tk_deps *d, tk_error *err)
                                     "instruction id %llu is used but never defined",
                                     (unsigned long long)d->instrs.data[i].id);
         st = order_by_definition(d, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
     /* Sort ports that arrived out of order, mark dense ones, count instances. */
     for (size_t i = 0; i < d->instrs.len; i++) {
@@ -401,34 +365,28 @@ tk_status tk_deps_finish(tk_deps *d, tk_error *err)
         uint64_t max_plus1 = d->form == TK_DEPS_COMPREHENSIVE ? 1 : 0;
         for (uint32_t p = 0; p < in->nports; p++) {
             deps_port *port = &d->ports.data[in->first_port + p];
-            if (port->count == 0)
-                continue;
+            if (port->count == 0) continue;
             tk_dep *e = d->entries.data + port->start;
             int sorted = 1, dense = 1;
             for (uint32_t j = 0; j < port->count; j++) {
-                if (j > 0 && cmp_dep(&e[j - 1], &e[j]) > 0)
-                    sorted = 0;
-                if (e[j].inst != j)
-                    dense = 0;
+                if (j > 0 && cmp_dep(&e[j - 1], &e[j]) > 0) sorted = 0;
+                if (e[j].inst != j) dense = 0;
             }
-            if (!sorted)
-                qsort(e, port->count, sizeof *e, cmp_dep);
+            if (!sorted) qsort(e, port->count, sizeof *e, cmp_dep);
             port->dense = (uint32_t)dense;
             if (port->count > 0 && (uint64_t)e[port->count - 1].inst + 1 > max_plus1)
                 max_plus1 = (uint64_t)e[port->count - 1].inst + 1;
         }
         for (uint32_t v = 0; v < in->nvalues; v++) {
             uint32_t k = d->value_insts.data[in->values_start + v];
-            if ((uint64_t)k + 1 > max_plus1)
-                max_plus1 = (uint64_t)k + 1;
+            if ((uint64_t)k + 1 > max_plus1) max_plus1 = (uint64_t)k + 1;
         }
         in->ninstances = (uint32_t)max_plus1;
     }
     for (size_t e = 0; e < d->entries.len; e++) {
         const tk_dep *x = &d->entries.data[e];
         deps_instr *t = &d->instrs.data[x->dep];
-        if (x->dep_inst >= t->ninstances)
-            t->ninstances = x->dep_inst + 1;
+        if (x->dep_inst >= t->ninstances) t->ninstances = x->dep_inst + 1;
     }
     uint64_t base = 0;
     for (size_t i = 0; i < d->instrs.len; i++) {
@@ -442,8 +400,7 @@ tk_status tk_deps_finish(tk_deps *d, tk_error *err)
     d->node_count = base;
     for (size_t i = 0; i < d->instrs.len; i++) {
         uint64_t *slot = tk_hmap_slot(&d->by_addr, d->instrs.data[i].addr, i, NULL);
-        if (!slot)
-            return nomem(err);
+        if (!slot) return nomem(err);
     }
     d->current = TK_DEPS_NONE;
     d->finished = 1;
@@ -452,15 +409,9 @@ tk_status tk_deps_finish(tk_deps *d, tk_error *err)
 
 /* ---- reading ---------------------------------------------------------------- */
 
-tk_deps_form tk_deps_get_form(const tk_deps *d)
-{
-    return d->form;
-}
+tk_deps_form tk_deps_get_form(const tk_deps *d) { return d->form; }
 
-uint32_t tk_deps_count(const tk_deps *d)
-{
-    return (uint32_t)d->instrs.len;
-}
+uint32_t tk_deps_count(const tk_deps *d) { return (uint32_t)d->instrs.len; }
 
 void tk_deps_get_instr(const tk_deps *d, uint32_t index, tk_deps_instr *out)
 {
@@ -468,8 +419,7 @@ void tk_deps_get_instr(const tk_deps *d, uint32_t index, tk_deps_instr *out)
     out->id = in->id;
     out->addr = in->addr;
     out->file = in->file == TK_STR_NONE ? NULL : tk_strpool_get(&d->strings, in->file);
-    out->function =
-        in->function == TK_STR_NONE ? NULL : tk_strpool_get(&d->strings, in->function);
+    out->function = in->function == TK_STR_NONE ? NULL : tk_strpool_get(&d->strings, in->function);
     out->line = in->line;
     out->nports = in->nports;
     out->ninstances = in->ninstances;
@@ -491,8 +441,7 @@ uint32_t tk_deps_find_addr(const tk_deps *d, uint64_t addr)
 
 tk_dep_kind tk_deps_port_kind(const tk_deps *d, uint32_t port)
 {
-    if (d->form == TK_DEPS_HISTORY)
-        return TK_DEP_UNKNOWN;
+    if (d->form == TK_DEPS_HISTORY) return TK_DEP_UNKNOWN;
     return port == 0 ? TK_DEP_CONTROL : TK_DEP_DATA;
 }
 
@@ -554,8 +503,7 @@ size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32
             hi = mid;
     }
     size_t end = lo;
-    while (end < p->count && e[end].inst == inst)
-        end++;
+    while (end < p->count && e[end].inst == inst) end++;
     *out = e + lo;
     return end - lo;
 }
@@ -590,11 +538,9 @@ size_t tk_deps_value_hex(const tk_deps *d, uint32_t index, size_t k, char *buf)
         for (int sh = 60; sh >= 0; sh -= 4) {
             unsigned x = (unsigned)(words[w] >> sh) & 15u;
             started |= x != 0;
-            if (started)
-                buf[n++] = digits[x];
+            if (started) buf[n++] = digits[x];
         }
-    if (!n)
-        buf[n++] = '0';
+    if (!n) buf[n++] = '0';
     buf[n] = 0;
     return n;
 }
@@ -619,10 +565,7 @@ int tk_deps_value_at(const tk_deps *d, uint32_t index, uint32_t inst, uint64_t *
     return 0;
 }
 
-uint64_t tk_deps_node_count(const tk_deps *d)
-{
-    return d->node_count;
-}
+uint64_t tk_deps_node_count(const tk_deps *d) { return d->node_count; }
 
 uint64_t tk_deps_node_base(const tk_deps *d, uint32_t index)
 {
@@ -631,8 +574,7 @@ uint64_t tk_deps_node_base(const tk_deps *d, uint32_t index)
 
 tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err)
 {
-    if (d->rev_offsets)
-        return TK_OK;
+    if (d->rev_offsets) return TK_OK;
     uint64_t *off = tk_calloc(d->node_count + 1, sizeof *off);
     tk_dep_use *rev = tk_reallocarray(NULL, d->entries.len ? d->entries.len : 1, sizeof *rev);
     if (!off || !rev) {
@@ -644,8 +586,7 @@ tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err)
         const tk_dep *x = &d->entries.data[e];
         off[d->instrs.data[x->dep].node_base + x->dep_inst + 1]++;
     }
-    for (uint64_t n = 0; n < d->node_count; n++)
-        off[n + 1] += off[n];
+    for (uint64_t n = 0; n < d->node_count; n++) off[n + 1] += off[n];
     /* Fill in node order of the users so each list is sorted by (user, inst). */
     uint64_t *fill = tk_reallocarray(NULL, d->node_count ? d->node_count : 1, sizeof *fill);
     if (!fill) {
@@ -653,8 +594,7 @@ tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err)
         tk_free(rev);
         return nomem(err);
     }
-    if (d->node_count)
-        memcpy(fill, off, d->node_count * sizeof *fill);
+    if (d->node_count) memcpy(fill, off, d->node_count * sizeof *fill);
     for (uint32_t i = 0; i < d->instrs.len; i++) {
         const deps_instr *in = &d->instrs.data[i];
         for (uint32_t p = 0; p < in->nports; p++) {

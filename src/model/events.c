@@ -12,14 +12,13 @@ static const char *const event_kind_names[] = {"enter", "exit", "tail-exit", "cu
 const char *tk_event_kind_name(tk_event_kind k)
 {
     return (unsigned)k < sizeof event_kind_names / sizeof *event_kind_names ? event_kind_names[k]
-                                                                             : "unknown";
+                                                                            : "unknown";
 }
 
 const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *buf, size_t size)
 {
     const char *name = src->name ? src->name(src->ctx, func, buf, size) : NULL;
-    if (name)
-        return name;
+    if (name) return name;
     snprintf(buf, size, "#%" PRIu64, func);
     return buf;
 }
@@ -29,10 +28,7 @@ const char *tk_event_func_name(const tk_event_source *src, uint64_t func, char *
 static const char *const unit_names[] = {"s", "ms", "us", "ns"};
 static const double unit_per_second[] = {1.0, 1e3, 1e6, 1e9};
 
-const char *tk_time_unit_name(tk_time_unit u)
-{
-    return (unsigned)u < 4 ? unit_names[u] : "?";
-}
+const char *tk_time_unit_name(tk_time_unit u) { return (unsigned)u < 4 ? unit_names[u] : "?"; }
 
 tk_status tk_time_unit_parse(const char *name, tk_time_unit *out, tk_error *err)
 {
@@ -41,7 +37,8 @@ tk_status tk_time_unit_parse(const char *name, tk_time_unit *out, tk_error *err)
             *out = (tk_time_unit)u;
             return TK_OK;
         }
-    return tk_error_set(err, TK_ERR_ARG, "unknown time unit '%s' (s, ms, us or ns)", name ? name : "");
+    return tk_error_set(err, TK_ERR_ARG, "unknown time unit '%s' (s, ms, us or ns)",
+                        name ? name : "");
 }
 
 double tk_time_unit_per_second(tk_time_unit u)
@@ -49,15 +46,11 @@ double tk_time_unit_per_second(tk_time_unit u)
     return (unsigned)u < 4 ? unit_per_second[u] : 1.0;
 }
 
-int tk_time_unit_decimals(tk_time_unit u)
-{
-    return (unsigned)u < 4 ? 9 - 3 * (int)u : 9;
-}
+int tk_time_unit_decimals(tk_time_unit u) { return (unsigned)u < 4 ? 9 - 3 * (int)u : 9; }
 
 double tk_ticks_to_unit(uint64_t ticks, double ticks_per_second, tk_time_unit u)
 {
-    if (!(ticks_per_second > 0))
-        return (double)ticks;
+    if (!(ticks_per_second > 0)) return (double)ticks;
     return (double)ticks / (ticks_per_second / tk_time_unit_per_second(u));
 }
 
@@ -149,14 +142,11 @@ static tk_status add_path(tk_callstacks *cs, uint32_t parent, uint64_t func, int
                                 TK_PATH_MAX_NODES);
         uint32_t ncap = cs->path_cap ? cs->path_cap * 2 : 1024;
         uint32_t *np = tk_reallocarray(cs->path_parent, ncap, sizeof *np);
-        if (np)
-            cs->path_parent = np;
+        if (np) cs->path_parent = np;
         uint64_t *nf = tk_reallocarray(cs->path_func, ncap, sizeof *nf);
-        if (nf)
-            cs->path_func = nf;
+        if (nf) cs->path_func = nf;
         uint8_t *nt = tk_reallocarray(cs->path_is_thread, ncap, sizeof *nt);
-        if (nt)
-            cs->path_is_thread = nt;
+        if (nt) cs->path_is_thread = nt;
         if (!np || !nf || !nt)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory interning call paths");
         cs->path_cap = ncap;
@@ -191,22 +181,20 @@ static tk_status child_path(tk_callstacks *cs, uint32_t parent, uint64_t func, i
     uint64_t key = (uint64_t)parent << 32 | (uint64_t)is_thread << 31 | func;
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&cs->path_index, key, 0, &inserted);
-    if (!slot)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory interning call paths");
+    if (!slot) return tk_error_set(err, TK_ERR_NOMEM, "out of memory interning call paths");
     if (!inserted) {
         *out = (uint32_t)*slot;
         return TK_OK;
     }
     tk_status st = add_path(cs, parent, func, is_thread, out, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     /* add_path does not touch the map, so the slot is still valid */
     *slot = *out;
     return TK_OK;
 }
 
-tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t func,
-                                   uint32_t *out, tk_error *err)
+tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t func, uint32_t *out,
+                                   tk_error *err)
 {
     tk_status st = child_path(cs, parent, func, 0, out, err);
     if (st == TK_OK) {
@@ -221,24 +209,20 @@ tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t 
 tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
 {
     uint32_t index = ev->thread;
-    if (cs->last && cs->last->index == index && cs->last->events)
-        return cs->last;
+    if (cs->last && cs->last->index == index && cs->last->events) return cs->last;
     if (index >= cs->nthreads) {
         if (index >= cs->cap) {
             uint32_t ncap = cs->cap ? cs->cap : 8;
-            while (ncap <= index)
-                ncap *= 2;
+            while (ncap <= index) ncap *= 2;
             tk_stack_thread *nt = tk_reallocarray(cs->threads, ncap, sizeof *nt);
-            if (!nt)
-                return NULL;
+            if (!nt) return NULL;
             cs->threads = nt;
             cs->cap = ncap;
             cs->last = NULL;
         }
         memset(cs->threads + cs->nthreads, 0,
                (size_t)(index + 1 - cs->nthreads) * sizeof *cs->threads);
-        for (uint32_t i = cs->nthreads; i <= index; i++)
-            cs->threads[i].index = i;
+        for (uint32_t i = cs->nthreads; i <= index; i++) cs->threads[i].index = i;
         cs->nthreads = index + 1;
     }
     tk_stack_thread *t = &cs->threads[index];
@@ -257,8 +241,7 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
     return t;
 }
 
-static inline void close_top(tk_callstacks *cs, tk_stack_thread *t, uint64_t end,
-                             tk_close_how how)
+static inline void close_top(tk_callstacks *cs, tk_stack_thread *t, uint64_t end, tk_close_how how)
 {
     tk_callstacks_close_top_with(t, end, how, cs->on_close, cs->ctx);
 }
@@ -269,12 +252,11 @@ tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_eve
     if (t->depth == t->cap) {
         if (t->cap >= TK_STACK_MAX_DEPTH)
             return tk_error_set_at(err, TK_ERR_LIMIT, NULL, (int64_t)ev->offset, 0, 0,
-                                   "call stack of thread %" PRId64 " deeper than %u frames",
-                                   t->tid, TK_STACK_MAX_DEPTH);
+                                   "call stack of thread %" PRId64 " deeper than %u frames", t->tid,
+                                   TK_STACK_MAX_DEPTH);
         uint32_t ncap = t->cap ? t->cap * 2 : 64;
         tk_frame *nf = tk_reallocarray(t->frames, ncap, sizeof *nf);
-        if (!nf)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory growing a call stack");
+        if (!nf) return tk_error_set(err, TK_ERR_NOMEM, "out of memory growing a call stack");
         t->frames = nf;
         t->cap = ncap;
     }
@@ -286,29 +268,22 @@ tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_eve
     if (cs->paths) {
         uint32_t parent = t->depth ? t->frames[t->depth - 1].path : t->root_path;
         tk_status st = tk_callstacks_child_path(cs, parent, ev->func, &f->path, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
     t->depth++;
-    if (t->depth > t->max_depth)
-        t->max_depth = t->depth;
-    if (cs->on_open)
-        cs->on_open(cs->ctx, t, f, t->depth, ev);
+    if (t->depth > t->max_depth) t->max_depth = t->depth;
+    if (cs->on_open) cs->on_open(cs->ctx, t, f, t->depth, ev);
     return TK_OK;
 }
 
 tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *err)
 {
     tk_stack_thread *t = tk_callstacks_thread(cs, ev);
-    if (!t)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    if (!t) return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
     t->events++;
-    if (ev->time > t->last_time)
-        t->last_time = ev->time;
+    if (ev->time > t->last_time) t->last_time = ev->time;
     switch (ev->kind) {
-    case TK_EVENT_ENTER:
-        t->enters++;
-        return tk_callstacks_push(cs, t, ev, err);
+    case TK_EVENT_ENTER: t->enters++; return tk_callstacks_push(cs, t, ev, err);
     case TK_EVENT_EXIT:
     case TK_EVENT_TAIL_EXIT: {
         t->exits++;
@@ -319,14 +294,12 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
         uint32_t k = t->depth;
         while (t->frames[k - 1].func != ev->func) /* found: above the bottom */
             k--;
-        while (t->depth > k)
-            close_top(cs, t, ev->time, TK_CLOSE_UNWOUND);
+        while (t->depth > k) close_top(cs, t, ev->time, TK_CLOSE_UNWOUND);
         close_top(cs, t, ev->time, TK_CLOSE_MATCHED);
         return TK_OK;
     }
     case TK_EVENT_CUSTOM:
-    case TK_EVENT_TYPED:
-        return TK_OK;
+    case TK_EVENT_TYPED: return TK_OK;
     }
     return TK_OK;
 }
@@ -340,8 +313,7 @@ void tk_callstacks_finish(tk_callstacks *cs)
 {
     for (uint32_t i = 0; i < cs->nthreads; i++) {
         tk_stack_thread *t = &cs->threads[i];
-        while (t->depth > 0)
-            close_top(cs, t, t->last_time, TK_CLOSE_AT_END);
+        while (t->depth > 0) close_top(cs, t, t->last_time, TK_CLOSE_AT_END);
     }
 }
 
@@ -353,21 +325,17 @@ tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_er
         tk_event_batch b;
         while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK) {
             st = tk_callstacks_feed_batch(cs, &b, err);
-            if (st != TK_OK)
-                return st;
+            if (st != TK_OK) return st;
         }
-        if (st != TK_END)
-            return st;
+        if (st != TK_END) return st;
         tk_callstacks_finish(cs);
         return TK_OK;
     }
     while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
         st = tk_callstacks_feed(cs, &ev, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
-    if (st != TK_END)
-        return st;
+    if (st != TK_END) return st;
     tk_callstacks_finish(cs);
     return TK_OK;
 }
@@ -376,8 +344,7 @@ tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_er
 
 static void chain_seen(tk_event_chain *c, uint32_t thread)
 {
-    if (thread + 1 > c->seen)
-        c->seen = thread + 1;
+    if (thread + 1 > c->seen) c->seen = thread + 1;
 }
 
 /* The current part ended: the next one's threads come after its. 0 when none is left. */
@@ -399,8 +366,7 @@ static tk_status chain_next(void *ctx, tk_event *ev, tk_error *err)
             ev->thread += c->offset;
             return TK_OK;
         }
-        if (st != TK_END || !chain_advance(c))
-            return st;
+        if (st != TK_END || !chain_advance(c)) return st;
     }
     return TK_END;
 }
@@ -416,8 +382,7 @@ static tk_status chain_batch(void *ctx, tk_event_batch *b, unsigned flags, tk_er
             b->thread += c->offset;
             return TK_OK;
         }
-        if (st != TK_END || !chain_advance(c))
-            return st;
+        if (st != TK_END || !chain_advance(c)) return st;
     }
     return TK_END;
 }
@@ -438,27 +403,26 @@ tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, s
                               tk_event_source *out, tk_error *err)
 {
     memset(c, 0, sizeof *c);
-    if (n == 0)
-        return tk_error_set(err, TK_ERR_ARG, "no sources to chain");
+    if (n == 0) return tk_error_set(err, TK_ERR_ARG, "no sources to chain");
     int batches = 1;
     uint64_t start = parts[0].start_time;
     for (size_t k = 0; k < n; k++) {
         const tk_event_source *p = &parts[k];
-        int same_unit = (!p->time_unit && !parts[0].time_unit) ||
-                        (p->time_unit && parts[0].time_unit &&
-                         strcmp(p->time_unit, parts[0].time_unit) == 0);
+        int same_unit =
+            (!p->time_unit && !parts[0].time_unit) ||
+            (p->time_unit && parts[0].time_unit && strcmp(p->time_unit, parts[0].time_unit) == 0);
         if (p->ticks_per_second != parts[0].ticks_per_second || !same_unit) {
-            tk_status st = tk_error_set(err, TK_ERR_ARG, "part %zu: its clock (%.0f %s per "
-                                        "second) is not part 0's (%.0f %s per second)", k,
-                                        p->ticks_per_second, p->time_unit ? p->time_unit : "?",
+            tk_status st = tk_error_set(err, TK_ERR_ARG,
+                                        "part %zu: its clock (%.0f %s per "
+                                        "second) is not part 0's (%.0f %s per second)",
+                                        k, p->ticks_per_second, p->time_unit ? p->time_unit : "?",
                                         parts[0].ticks_per_second,
                                         parts[0].time_unit ? parts[0].time_unit : "?");
             c->cur = k;
             return st;
         }
         batches &= p->next_batch != NULL;
-        if (p->start_time < start)
-            start = p->start_time;
+        if (p->start_time < start) start = p->start_time;
     }
     c->parts = parts;
     c->nparts = n;

@@ -20,14 +20,14 @@ typedef struct tk_frame {
     uint64_t func;
     uint64_t start; /* time of the enter */
     uint64_t child; /* time spent in callees that already returned */
-    uint32_t path;  /* call-path node (TK_PATH_ROOT when paths are off) */
+    uint32_t path; /* call-path node (TK_PATH_ROOT when paths are off) */
 } tk_frame;
 
 /* How a frame ended. */
 typedef enum tk_close_how {
     TK_CLOSE_MATCHED = 0, /* its own exit */
     TK_CLOSE_UNWOUND = 1, /* an exit of a function further down the stack popped it */
-    TK_CLOSE_AT_END = 2   /* still open when the stream ended; closed at the thread's last time */
+    TK_CLOSE_AT_END = 2 /* still open when the stream ended; closed at the thread's last time */
 } tk_close_how;
 
 typedef struct tk_stack_thread {
@@ -38,11 +38,11 @@ typedef struct tk_stack_thread {
     uint64_t first_time, last_time;
     uint64_t enters, exits, events;
     uint64_t unmatched_exits; /* exits with no entry on the stack */
-    uint64_t unwound;         /* frames closed by an exit of a caller */
-    uint64_t open_at_end;     /* frames still open at the end */
-    uint64_t backwards;       /* exits earlier than their enter (duration taken as 0) */
+    uint64_t unwound; /* frames closed by an exit of a caller */
+    uint64_t open_at_end; /* frames still open at the end */
+    uint64_t backwards; /* exits earlier than their enter (duration taken as 0) */
     uint32_t max_depth;
-    uint32_t root_path;       /* path node of the thread's root */
+    uint32_t root_path; /* path node of the thread's root */
     /* functions an exit found on no open frame, while no frame was pushed
      * since (absent_epoch = 1 + the enters then): their next exits are
      * unmatched without a scan of the stack (tk_callstacks_unmatched) */
@@ -71,11 +71,11 @@ struct tk_callstacks {
     int paths;
     int per_thread_roots; /* each thread's stacks start at its own root node */
     uint32_t *path_parent;
-    uint64_t *path_func;  /* the function; for thread roots the thread index */
+    uint64_t *path_func; /* the function; for thread roots the thread index */
     uint8_t *path_is_thread;
     uint32_t npaths, path_cap;
-    tk_hmap path_index;   /* (parent << 32 | func) -> node */
-    uint64_t *memo_key;   /* a direct-mapped cache in front of path_index (UINT64_MAX = empty) */
+    tk_hmap path_index; /* (parent << 32 | func) -> node */
+    uint64_t *memo_key; /* a direct-mapped cache in front of path_index (UINT64_MAX = empty) */
     uint32_t *memo_node;
     tk_stack_thread *last; /* thread of the previous event */
 };
@@ -114,8 +114,8 @@ tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_eve
                              tk_error *err);
 /* The path node of func called from parent (interned when new). Errors: TK_ERR_LIMIT,
  * TK_ERR_NOMEM. */
-tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t func,
-                                   uint32_t *out, tk_error *err);
+tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t func, uint32_t *out,
+                                   tk_error *err);
 
 /* Promises a caller of the _with functions can make (compile-time constants let the compiler
  * drop the code): the stacks intern no paths / on_open is not to be called (there is none, or
@@ -142,11 +142,9 @@ tk_callstacks_close_top_with(tk_stack_thread *t, uint64_t end, tk_close_how how,
     else
         t->backwards++;
     uint64_t self = duration > f->child ? duration - f->child : 0;
-    if (on_close)
-        on_close(ctx, t, f, t->depth, end, duration, self, how);
+    if (on_close) on_close(ctx, t, f, t->depth, end, duration, self, how);
     t->depth--;
-    if (t->depth > 0)
-        t->frames[t->depth - 1].child += duration;
+    if (t->depth > 0) t->frames[t->depth - 1].child += duration;
     if (how == TK_CLOSE_UNWOUND)
         t->unwound++;
     else if (how == TK_CLOSE_AT_END)
@@ -158,14 +156,14 @@ tk_callstacks_close_top_with(tk_stack_thread *t, uint64_t end, tk_close_how how,
  * cases get the depth as their argument only). */
 typedef struct tk_stack_locals {
     tk_frame *frames;
-    tk_frame *top;     /* one past the innermost frame */
-    tk_frame *limit;   /* frames + cap */
+    tk_frame *top; /* one past the innermost frame */
+    tk_frame *limit; /* frames + cap */
     tk_frame *deepest; /* frames + max_depth */
     uint64_t enters;
 } tk_stack_locals;
 
 static inline __attribute__((always_inline)) void tk_stack_locals_load(tk_stack_locals *s,
-                                                                      const tk_stack_thread *t)
+                                                                       const tk_stack_thread *t)
 {
     s->frames = s->top = s->limit = s->deepest = t->frames;
     if (t->frames) { /* none before the first push */
@@ -176,7 +174,7 @@ static inline __attribute__((always_inline)) void tk_stack_locals_load(tk_stack_
 }
 
 static inline __attribute__((always_inline)) void tk_stack_locals_store(const tk_stack_locals *s,
-                                                                       tk_stack_thread *t)
+                                                                        tk_stack_thread *t)
 {
     if (s->frames) {
         t->depth = (uint32_t)(s->top - s->frames);
@@ -203,8 +201,7 @@ tk_callstacks_enter_with(tk_callstacks *cs, tk_stack_thread *t, tk_stack_locals 
                 path = cs->memo_node[slot];
             } else {
                 tk_status st = tk_callstacks_child_path(cs, parent, func, &path, err);
-                if (st != TK_OK)
-                    return st;
+                if (st != TK_OK) return st;
             }
         }
         tk_frame *f = s->top++;
@@ -235,14 +232,12 @@ tk_callstacks_exit_matches(const tk_stack_locals *s, uint64_t func)
  * frame of t (enters: the enters of t so far).  A scan of the stack, skipped
  * for a function a scan found absent while nothing was pushed since (a deep
  * stack and many stray exits would make every one a scan). */
-static inline int tk_callstacks_unmatched(tk_stack_thread *t, const tk_frame *frames, uint32_t depth,
-                                          uint64_t enters, uint64_t func)
+static inline int tk_callstacks_unmatched(tk_stack_thread *t, const tk_frame *frames,
+                                          uint32_t depth, uint64_t enters, uint64_t func)
 {
-    if (t->absent_epoch == enters + 1 && tk_hmap_get(&t->absent, func, NULL))
-        return 1;
+    if (t->absent_epoch == enters + 1 && tk_hmap_get(&t->absent, func, NULL)) return 1;
     for (uint32_t k = depth; k > 0;)
-        if (frames[--k].func == func)
-            return 0;
+        if (frames[--k].func == func) return 0;
     if (t->absent_epoch != enters + 1) { /* frames were pushed: start again */
         if (t->absent.len > 64)
             tk_hmap_free(&t->absent); /* no large table to clear at each push */
@@ -267,14 +262,12 @@ tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, u
         else
             t->backwards++;
         uint64_t self = 0;
-        if (!(promises & TK_FEED_NO_SELF))
-            self = duration > f->child ? duration - f->child : 0;
+        if (!(promises & TK_FEED_NO_SELF)) self = duration > f->child ? duration - f->child : 0;
         if (on_close)
             on_close(ctx, t, f, (uint32_t)(s->top - s->frames), time, duration, self,
                      TK_CLOSE_MATCHED);
         s->top = f;
-        if (f > s->frames && !(promises & TK_FEED_NO_SELF))
-            f[-1].child += duration;
+        if (f > s->frames && !(promises & TK_FEED_NO_SELF)) f[-1].child += duration;
         return;
     }
     if (tk_callstacks_unmatched(t, s->frames, s->frames ? (uint32_t)(s->top - s->frames) : 0,
@@ -287,8 +280,7 @@ tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, u
         k--;
     uint32_t keep = (uint32_t)(k - s->frames); /* the matching frame's depth */
     tk_stack_locals_store(s, t);
-    while (t->depth > keep)
-        tk_callstacks_close_top_with(t, time, TK_CLOSE_UNWOUND, on_close, ctx);
+    while (t->depth > keep) tk_callstacks_close_top_with(t, time, TK_CLOSE_UNWOUND, on_close, ctx);
     tk_callstacks_close_top_with(t, time, TK_CLOSE_MATCHED, on_close, ctx);
     s->top = s->frames + t->depth;
 }
@@ -327,13 +319,11 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
                               tk_frame_closed_fn on_close, void *ctx, unsigned promises,
                               tk_error *err)
 {
-    if (b->n == 0)
-        return TK_OK;
+    if (b->n == 0) return TK_OK;
     tk_event ev;
     tk_stack_locals s;
     tk_stack_thread *t = tk_callstacks_batch_thread(cs, b, b->time[0], &ev, &s);
-    if (!t)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    if (!t) return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
     const uint8_t *kind = b->kind;
     const uint64_t *funcs = b->func, *times = b->time;
     uint64_t last = t->last_time;
@@ -344,8 +334,7 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
         last = time > last ? time : last;
         if (kind[i] == TK_EVENT_ENTER) {
             st = tk_callstacks_enter_with(cs, t, &s, &ev, funcs[i], time, promises, err);
-            if (st != TK_OK)
-                break;
+            if (st != TK_OK) break;
         } else {
             tk_callstacks_exit_with(t, &s, funcs[i], time, on_close, ctx, promises);
         }
@@ -373,15 +362,13 @@ tk_callstacks_feed_packed_with(tk_callstacks *cs, const tk_event_batch *b,
 {
     tk_packed_calls *pc = b->packed;
     const uint8_t *p = pc->p, *end = pc->end;
-    if (p == end)
-        return TK_OK;
+    if (p == end) return TK_OK;
     uint64_t time = pc->time;
     tk_event ev;
     tk_stack_locals s;
     tk_stack_thread *t =
         tk_callstacks_batch_thread(cs, b, time + (tk_packed_load(p) >> 32), &ev, &s);
-    if (!t)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    if (!t) return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
     const uint32_t id_limit = pc->id_limit;
     size_t arg_bytes = 0;
     tk_status st = TK_OK;
@@ -390,32 +377,25 @@ tk_callstacks_feed_packed_with(tk_callstacks *cs, const tk_event_batch *b,
         uint32_t w = (uint32_t)x, func = w >> 4, low = w & 0xf;
         uint64_t at = time + (x >> 32);
         if (low == 0) { /* an enter */
-            if (func - 1u >= id_limit)
-                break;
+            if (func - 1u >= id_limit) break;
             st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
-            if (st != TK_OK)
-                break;
+            if (st != TK_OK) break;
         } else if (((low - 2u) & ~2u) == 0) { /* 2 or 4: an exit or tail exit */
             /* the exit of an open call needs no id check: its enter had the same id */
-            if (!tk_callstacks_exit_matches(&s, func) && func - 1u >= id_limit)
-                break;
+            if (!tk_callstacks_exit_matches(&s, func) && func - 1u >= id_limit) break;
             tk_callstacks_exit_with(t, &s, func, at, on_close, ctx, promises);
         } else if (low == 6) { /* an enter with arguments, then the argument records */
-            if (func - 1u >= id_limit)
-                break;
+            if (func - 1u >= id_limit) break;
             st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
-            if (st != TK_OK)
-                break;
-            for (; end - p >= 24 && p[8] == TK_PACKED_ARG_BYTE; p += 16)
-                arg_bytes += 16;
+            if (st != TK_OK) break;
+            for (; end - p >= 24 && p[8] == TK_PACKED_ARG_BYTE; p += 16) arg_bytes += 16;
         } else {
             break;
         }
         time = at;
     }
     size_t n = ((size_t)(p - pc->p) - arg_bytes) / 8; /* calls taken */
-    if (n)
-        tk_callstacks_batch_done(t, &s, n, time > t->last_time ? time : t->last_time);
+    if (n) tk_callstacks_batch_done(t, &s, n, time > t->last_time ? time : t->last_time);
     pc->p = p;
     pc->time = time;
     return st;
@@ -427,18 +407,15 @@ static inline __attribute__((always_inline)) tk_status
 tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_closed_fn on_close,
                        void *ctx, unsigned promises, tk_error *err)
 {
-    if (!src->next_batch)
-        return tk_callstacks_run(cs, src, err);
+    if (!src->next_batch) return tk_callstacks_run(cs, src, err);
     tk_event_batch b;
     tk_status st;
     while ((st = src->next_batch(src->ctx, &b, TK_BATCH_PACKED, err)) == TK_OK) {
         st = b.packed ? tk_callstacks_feed_packed_with(cs, &b, on_close, ctx, promises, err)
                       : tk_callstacks_feed_batch_with(cs, &b, on_close, ctx, promises, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
-    if (st != TK_END)
-        return st;
+    if (st != TK_END) return st;
     tk_callstacks_finish(cs);
     return TK_OK;
 }

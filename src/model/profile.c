@@ -49,8 +49,8 @@ struct tk_profile {
      * fn_next (functions of one name in other objects or files; few). */
     struct fn_by_name {
         uint32_t object, file, fn; /* fn: the last found; UINT32_MAX = none yet */
-        uint32_t head;             /* the chain's first function */
-    } *by_name;
+        uint32_t head; /* the chain's first function */
+    } * by_name;
     size_t by_name_count;
     uint32_t *fn_next; /* per function: the next of its name, UINT32_MAX at the end */
     /* names whose chain grew long (bit per name) have every function of the
@@ -217,7 +217,8 @@ tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *
             }
         }
     }
-    if (p->str_count >= UINT32_MAX - 1) return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 strings");
+    if (p->str_count >= UINT32_MAX - 1)
+        return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 strings");
     if ((p->str_count + 1) * 2 > p->str_slot_count &&
         !str_rehash(p, p->str_slot_count ? p->str_slot_count * 2 : 1024))
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -301,8 +302,8 @@ void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t long_n
     if (index < p->event_count) p->events[index].long_name = long_name;
 }
 
-tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
-                                 uint32_t long_name, tk_error *err)
+tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula, uint32_t long_name,
+                                 tk_error *err)
 {
     for (size_t i = 0; i < p->derived_count; i++) {
         if (p->derived[i].name == name) {
@@ -311,7 +312,9 @@ tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
             return TK_OK;
         }
     }
-    if (p->derived_count >= TK_PROFILE_MAX_EVENTS) return tk_error_set(err, TK_ERR_LIMIT, "more than %d derived events", TK_PROFILE_MAX_EVENTS); /* results go in event-sized arrays */
+    if (p->derived_count >= TK_PROFILE_MAX_EVENTS)
+        return tk_error_set(err, TK_ERR_LIMIT, "more than %d derived events",
+                            TK_PROFILE_MAX_EVENTS); /* results go in event-sized arrays */
     if (!grow_array((void **)&p->derived, &p->derived_cap, p->derived_count + 1,
                     sizeof *p->derived))
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -332,8 +335,7 @@ const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i)
 static int is_space(char c) { return c == ' ' || c == '\t'; }
 static int is_name_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /* Grammar (spec InheritedExpr): term ('+' term)*, term = [Number ['*']] Name. */
@@ -356,7 +358,8 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
         }
         const char *n = s;
         while (s < e && is_name_char(*s)) s++;
-        if (s == n) return tk_error_set(err, TK_ERR_FORMAT, "an event name expected in the formula");
+        if (s == n)
+            return tk_error_set(err, TK_ERR_FORMAT, "an event name expected in the formula");
         int ev = tk_profile_find_event(p, n, (size_t)(s - n));
         if (ev < 0) return tk_error_set(err, TK_ERR_FORMAT, "an unknown event in the formula");
         uint64_t term;
@@ -380,7 +383,8 @@ tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t 
 
 static uint64_t fn_key(uint32_t object, uint32_t file, uint32_t name)
 {
-    return tk_hash_u64(((uint64_t)object << 32 | file) ^ tk_hash_u64((uint64_t)name + 0x9e3779b97f4a7c15ULL));
+    return tk_hash_u64(((uint64_t)object << 32 | file) ^
+                       tk_hash_u64((uint64_t)name + 0x9e3779b97f4a7c15ULL));
 }
 
 /* Index the whole chain of name; 0 when out of memory (the chain is then
@@ -401,7 +405,8 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
     if (name >= p->by_name_count) {
         size_t n = p->by_name_count ? p->by_name_count : 1024;
         while (n <= name) {
-            if (n > SIZE_MAX / 2 / sizeof *p->by_name) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (n > SIZE_MAX / 2 / sizeof *p->by_name)
+                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             n *= 2;
         }
         struct fn_by_name *h = tk_realloc(p->by_name, n * sizeof *h);
@@ -425,23 +430,27 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
             uint64_t f;
             if (!tk_hmap_get(&p->fn_index, fn_key(object, file, name), &f)) {
                 walk = 0; /* every function of the chain is in the index: a new one */
-            } else if (p->fns[f].object == object && p->fns[f].file == file && p->fns[f].name == name) {
+            } else if (p->fns[f].object == object && p->fns[f].file == file &&
+                       p->fns[f].name == name) {
                 *h = (struct fn_by_name){object, file, (uint32_t)f, h->head};
                 *fn = (uint32_t)f;
                 return TK_OK;
             } /* else two keys collided: walk */
         }
         uint32_t steps = 0;
-        for (uint32_t f = walk ? h->head : UINT32_MAX; f != UINT32_MAX; f = p->fn_next[f], steps++) {
+        for (uint32_t f = walk ? h->head : UINT32_MAX; f != UINT32_MAX;
+             f = p->fn_next[f], steps++) {
             if (p->fns[f].object == object && p->fns[f].file == file) {
                 *h = (struct fn_by_name){object, file, f, h->head};
                 *fn = f;
                 return TK_OK;
             }
         }
-        if (steps > FN_CHAIN_INDEX && !(p->long_chain[name / 64] >> (name % 64) & 1)) (void)index_chain(p, name);
+        if (steps > FN_CHAIN_INDEX && !(p->long_chain[name / 64] >> (name % 64) & 1))
+            (void)index_chain(p, name);
     }
-    if (p->fn_count >= UINT32_MAX - 1) return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 functions");
+    if (p->fn_count >= UINT32_MAX - 1)
+        return tk_error_set(err, TK_ERR_LIMIT, "more than 2^32 - 2 functions");
     if (p->fn_count + 1 > p->fn_cap) {
         size_t cap = p->fn_cap;
         if (!grow_array((void **)&p->fns, &cap, p->fn_count + 1, sizeof *p->fns))
@@ -457,7 +466,8 @@ tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uin
     *h = (struct fn_by_name){object, file, f, f};
     if ((p->long_chain[name / 64] >> (name % 64) & 1) &&
         tk_hmap_put(&p->fn_index, fn_key(object, file, name), f) != 0)
-        p->long_chain[name / 64] &= ~(1ull << (name % 64)); /* out of memory: walk the chain again */
+        p->long_chain[name / 64] &=
+            ~(1ull << (name % 64)); /* out of memory: walk the chain again */
     *fn = f;
     return TK_OK;
 }
@@ -645,8 +655,8 @@ static int table_rehash(tk_prof_table *t, uint64_t hk, size_t row_size, size_t s
 /* Append a zeroed row with this key, which the caller knows is not in the
  * table; *row gets its index. A table without an index (slot_count 0) stays
  * without one: table_upsert builds it when it first needs it. */
-static tk_status table_append(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size, size_t width,
-                              uint64_t h, size_t *row)
+static tk_status table_append(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size,
+                              size_t width, uint64_t h, size_t *row)
 {
     if (t->count >= UINT32_MAX - 1) return TK_ERR_LIMIT;
     if (t->slot_count && (t->count + 1) * 2 > t->slot_count &&
@@ -680,8 +690,8 @@ static tk_status table_append(tk_prof_table *t, uint64_t hk, const void *key, si
 }
 
 /* Find the row with this key or append a zeroed one; *row gets its index. */
-static tk_status table_upsert(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size, size_t width,
-                             size_t *row)
+static tk_status table_upsert(tk_prof_table *t, uint64_t hk, const void *key, size_t row_size,
+                              size_t width, size_t *row)
 {
     char *rows = t->rows;
     if (t->last && memcmp(rows + (t->last - 1) * row_size, key, row_size) == 0) {
@@ -738,18 +748,21 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
     return TK_OK;
 }
 
-tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count, tk_error *err)
+tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count,
+                                      tk_error *err)
 {
     if (fn >= part->calls_into_len &&
         tk_vec_reserve_zeroed_((void **)&part->calls_into, &part->calls_into_len, (size_t)fn + 1,
                                sizeof *part->calls_into))
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn])) return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
+    if (__builtin_add_overflow(part->calls_into[fn], count, &part->calls_into[fn]))
+        return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
     return TK_OK;
 }
 
 tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                                 uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err)
+                                 uint64_t count, const uint64_t *inclusive, size_t *row,
+                                 tk_error *err)
 {
     size_t w = p->event_count + 1;
     uint64_t h = part->calls.slot_count ? hash_words(p->hash_key, key, sizeof *key) : 0;
@@ -771,7 +784,8 @@ tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk_prof_c
     if (st != TK_OK) return tk_error_from(err, st, "calls");
     p->has_rows = 1;
     uint64_t *v = part->calls.values + row * w;
-    if (__builtin_add_overflow(v[0], count, &v[0])) return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
+    if (__builtin_add_overflow(v[0], count, &v[0]))
+        return tk_error_set(err, TK_ERR_LIMIT, "a call count over 64 bits");
     return tk_error_from(err, add_values(v + 1, inclusive, w - 1), "inclusive costs");
 }
 
@@ -789,7 +803,8 @@ tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_j
     return TK_OK;
 }
 
-tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum, tk_error *err)
+tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum,
+                              tk_error *err)
 {
     size_t w = p->event_count;
     memset(sum, 0, w * sizeof *sum);
@@ -841,8 +856,8 @@ static tk_status copy_part_header(tk_prof_part *d, const tk_prof_part *s)
     d->positions = s->positions;
     if (s->cmd && (st = tk_profile_part_set_string(&d->cmd, s->cmd, strlen(s->cmd), NULL)) != TK_OK)
         return st;
-    if (s->creator &&
-        (st = tk_profile_part_set_string(&d->creator, s->creator, strlen(s->creator), NULL)) != TK_OK)
+    if (s->creator && (st = tk_profile_part_set_string(&d->creator, s->creator, strlen(s->creator),
+                                                       NULL)) != TK_OK)
         return st;
     for (size_t i = 0; i < s->desc_count; i++)
         if ((st = tk_profile_part_add_desc(d, s->desc[i], strlen(s->desc[i]), NULL)) != TK_OK)
@@ -872,8 +887,9 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
             (st = remap_str(dst, src, src->derived[i].formula, &f)) != TK_OK ||
             (st = remap_str(dst, src, src->derived[i].long_name, &l)) != TK_OK ||
             (st = tk_profile_add_derived(dst, n, f, l, err)) != TK_OK)
-            return tk_error_set(err, st, st == TK_ERR_LIMIT ? "more than %d derived events" : "out of memory",
-                                TK_PROFILE_MAX_EVENTS);
+            return tk_error_set(
+                err, st, st == TK_ERR_LIMIT ? "more than %d derived events" : "out of memory",
+                TK_PROFILE_MAX_EVENTS);
     }
     size_t dw = dst->event_count, sw = src->event_count;
     uint64_t costs[TK_PROFILE_MAX_EVENTS];
@@ -899,8 +915,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
             for (size_t i = 0; i < sw; i++) {
                 if (__builtin_add_overflow(dp->summary[map[i]], sp->summary[i],
                                            &dp->summary[map[i]]) ||
-                    __builtin_add_overflow(dp->totals[map[i]], sp->totals[i],
-                                           &dp->totals[map[i]]))
+                    __builtin_add_overflow(dp->totals[map[i]], sp->totals[i], &dp->totals[map[i]]))
                     return tk_error_set(err, TK_ERR_LIMIT, "totals overflow 64 bits");
                 dp->events_present |= (uint64_t)((sp->events_present >> i) & 1) << map[i];
             }
@@ -914,8 +929,8 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
             memset(costs, 0, dw * sizeof *costs);
             for (size_t i = 0; i < sw; i++) costs[map[i]] = sp->self.values[r * sw + i];
             if ((st = tk_profile_add_self(dst, dp, &k, costs, err)) != TK_OK)
-                return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
-                                                                : "out of memory");
+                return tk_error_set(
+                    err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits" : "out of memory");
         }
         const tk_prof_call *crows = sp->calls.rows;
         for (size_t r = 0; r < sp->calls.count; r++) {
@@ -928,8 +943,8 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
             memset(costs, 0, dw * sizeof *costs);
             for (size_t i = 0; i < sw; i++) costs[map[i]] = v[1 + i];
             if ((st = tk_profile_add_call(dst, dp, &k, v[0], costs, err)) != TK_OK)
-                return tk_error_set(err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits"
-                                                                : "out of memory");
+                return tk_error_set(
+                    err, st, st == TK_ERR_LIMIT ? "cost overflows 64 bits" : "out of memory");
         }
         const tk_prof_jump *jrows = sp->jumps.rows;
         for (size_t r = 0; r < sp->jumps.count; r++) {
@@ -941,8 +956,8 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
                 return tk_error_set(err, st, "out of memory");
             const uint64_t *v = sp->jumps.values + r * 2;
             if ((st = tk_profile_add_jump(dst, dp, &k, v[0], v[1], err)) != TK_OK)
-                return tk_error_set(err, st, st == TK_ERR_LIMIT ? "count overflows 64 bits"
-                                                                : "out of memory");
+                return tk_error_set(
+                    err, st, st == TK_ERR_LIMIT ? "count overflows 64 bits" : "out of memory");
         }
     }
     return TK_OK;
@@ -960,16 +975,17 @@ tk_status tk_profile_one_part(tk_profile **prof, tk_error *err)
         part->positions = first->positions;
         part->has_pid = first->has_pid;
         part->pid = first->pid;
-        if (first->cmd) st = tk_profile_part_set_string(&part->cmd, first->cmd, strlen(first->cmd), err);
+        if (first->cmd)
+            st = tk_profile_part_set_string(&part->cmd, first->cmd, strlen(first->cmd), err);
         if (st == TK_OK && first->creator)
-            st = tk_profile_part_set_string(&part->creator, first->creator,
-                                            strlen(first->creator), err);
+            st = tk_profile_part_set_string(&part->creator, first->creator, strlen(first->creator),
+                                            err);
     }
     if (st != TK_OK) st = tk_error_set(err, st, "out of memory");
     if (st == TK_OK) st = tk_profile_merge(m, *prof, part, err);
     if (st == TK_OK && (st = tk_profile_part_fill_totals(m, part, err)) != TK_OK)
-        st = tk_error_set(err, st, st == TK_ERR_LIMIT ? "totals overflow 64 bits"
-                                                      : "out of memory");
+        st =
+            tk_error_set(err, st, st == TK_ERR_LIMIT ? "totals overflow 64 bits" : "out of memory");
     if (st != TK_OK) {
         tk_profile_free(m);
         return st;

@@ -9,9 +9,9 @@
 #include "tracekit/profile.h"
 
 typedef struct tk_prof_table {
-    void *rows;       /* array of row structs */
+    void *rows; /* array of row structs */
     uint64_t *values; /* per row: `width` values */
-    size_t width;     /* set by the first row */
+    size_t width; /* set by the first row */
     size_t count;
     size_t capacity;
     uint32_t *slots; /* open addressing, row index + 1, 0 = empty */
@@ -23,24 +23,24 @@ struct tk_prof_part {
     /* header values as read (has_* says whether present) */
     int has_number, has_thread, has_pid;
     uint64_t number, thread, pid;
-    char *cmd;     /* NULL if absent */
+    char *cmd; /* NULL if absent */
     char *creator; /* NULL if absent */
-    char **desc;   /* "key: value" strings, in order */
+    char **desc; /* "key: value" strings, in order */
     size_t desc_count;
     unsigned positions; /* TK_POS_* bits; 0 means "line" */
     int has_summary, has_totals;
     uint64_t summary[TK_PROFILE_MAX_EVENTS]; /* in profile event order */
     uint64_t totals[TK_PROFILE_MAX_EVENTS];
-    unsigned events_mask_valid;              /* 1 if `events` was given for this part */
-    uint64_t events_present;                 /* bit i: profile event i named in this part */
-    tk_prof_table self;  /* values: n_events costs */
+    unsigned events_mask_valid; /* 1 if `events` was given for this part */
+    uint64_t events_present; /* bit i: profile event i named in this part */
+    tk_prof_table self; /* values: n_events costs */
     tk_prof_table calls; /* values: count, then n_events inclusive costs */
     tk_prof_table jumps; /* values: executed, followed */
     /* what the Callgrind reader saw in the part, at any detail level (zero in
      * profiles built otherwise) */
-    uint64_t call_lines;                      /* calls= lines */
-    uint64_t jump_lines;                      /* jump= and jcnd= lines */
-    int has_line_sum;                         /* line_sum is set */
+    uint64_t call_lines; /* calls= lines */
+    uint64_t jump_lines; /* jump= and jcnd= lines */
+    int has_line_sum; /* line_sum is set */
     uint64_t line_sum[TK_PROFILE_MAX_EVENTS]; /* sum of the cost lines, profile event order */
     /* read with call counts only (tk_callgrind_read_options.call_counts_only):
      * no call rows; calls_into[f] = calls into function f (calls_into_len
@@ -57,7 +57,8 @@ tk_status tk_profile_append_self(tk_profile *p, tk_prof_part *part, const tk_pro
                                  const uint64_t *costs, size_t *row, tk_error *err);
 /* The same for a call row (values: the count, then the inclusive costs). */
 tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_prof_call *key,
-                                 uint64_t count, const uint64_t *inclusive, size_t *row, tk_error *err);
+                                 uint64_t count, const uint64_t *inclusive, size_t *row,
+                                 tk_error *err);
 
 /* Whether a cost row was added to any part (tk_profile_add_event then refuses new events). */
 int tk_profile_has_rows(const tk_profile *p);
@@ -67,7 +68,8 @@ void tk_profile_drop_parts(tk_profile *p);
 
 /* Adds count calls into function fn to part->calls_into (TK_ERR_LIMIT when
  * the sum overflows 64 bits). */
-tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count, tk_error *err);
+tk_status tk_profile_part_count_calls(tk_prof_part *part, uint32_t fn, uint64_t count,
+                                      tk_error *err);
 /* Replace *field (a part's cmd or creator) by a copy of s[0..len). */
 tk_status tk_profile_part_set_string(char **field, const char *s, size_t len, tk_error *err);
 
@@ -77,14 +79,14 @@ tk_status tk_profile_part_set_string(char **field, const char *s, size_t len, tk
  * add them up would refuse (docs/formats/callgrind.md, "What check adds up").
  * Each sum is in profile event order. */
 typedef struct tk_profile_read_sums {
-    uint64_t self[TK_PROFILE_MAX_EVENTS];  /* every cost line: the program total */
+    uint64_t self[TK_PROFILE_MAX_EVENTS]; /* every cost line: the program total */
     uint64_t costs[TK_PROFILE_MAX_EVENTS]; /* every cost line and every call's inclusive cost:
                                               a bound on every sum of them a summary forms */
-    uint64_t calls;                        /* every call count */
-    uint64_t jumps[2];                     /* every jump's executed and followed counts */
+    uint64_t calls; /* every call count */
+    uint64_t jumps[2]; /* every jump's executed and followed counts */
     uint64_t summary[TK_PROFILE_MAX_EVENTS]; /* the parts' summary: lines (merge adds them) */
-    uint64_t totals[TK_PROFILE_MAX_EVENTS];  /* the parts' totals: lines */
-    unsigned reported;                     /* TK_SUMS_* bits: each overflow is reported once */
+    uint64_t totals[TK_PROFILE_MAX_EVENTS]; /* the parts' totals: lines */
+    unsigned reported; /* TK_SUMS_* bits: each overflow is reported once */
     int rows; /* a reader keeping rows would have made one: a new event type is refused after
                  that (tk_profile_add_event) */
 } tk_profile_read_sums;

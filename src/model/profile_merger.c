@@ -10,7 +10,7 @@
 struct tk_profile_merger {
     tk_profile *dst;
     tk_prof_part *into; /* the one part (not keep_parts) */
-    int headed;         /* into has the first part's command and the description */
+    int headed; /* into has the first part's command and the description */
     tk_profile_merge_options opt;
 };
 

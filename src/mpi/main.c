@@ -37,10 +37,8 @@ static long long env_number(const char *name, long long dflt)
 {
     const char *v = getenv(name);
     uint64_t n;
-    if (!v || !*v)
-        return dflt;
-    if (tk_parse_u64(v, strlen(v), &n, NULL) != TK_OK || n > 1000000000)
-        return -1;
+    if (!v || !*v) return dflt;
+    if (tk_parse_u64(v, strlen(v), &n, NULL) != TK_OK || n > 1000000000) return -1;
     return (long long)n;
 }
 
@@ -66,11 +64,11 @@ static FILE *quiet_unless_root(int rank)
 
 static void arm_timeout(int rank, long long seconds)
 {
-    if (seconds <= 0)
-        return;
+    if (seconds <= 0) return;
     int n = snprintf(timeout_msg, sizeof timeout_msg,
                      "tracekit-mpi: rank %d: error: not done after %lld s "
-                     "(TRACEKIT_MPI_TIMEOUT): a rank is stuck or gone\n", rank, seconds);
+                     "(TRACEKIT_MPI_TIMEOUT): a rank is stuck or gone\n",
+                     rank, seconds);
     timeout_len = n > 0 ? (size_t)n : 0;
     signal(SIGALRM, on_timeout);
     alarm((unsigned)seconds);
@@ -104,8 +102,7 @@ int main(int argc, char **argv)
     cli_set_team(&m.team);
     int rc = mpi_team_run(&m, argc, argv);
     const char *times = getenv("TRACEKIT_MPI_TIMES");
-    if (times && strcmp(times, "0") != 0 && *times)
-        mpi_team_times(&m);
+    if (times && strcmp(times, "0") != 0 && *times) mpi_team_times(&m);
     cli_set_team(NULL);
     mpi_team_close(&m);
     MPI_Finalize();

@@ -35,8 +35,7 @@ static void fatal(const mpi_team *m, const char *fmt, ...)
 /* 0 when rc is MPI_SUCCESS, else fatal. */
 static int check(const mpi_team *m, int rc, const char *call)
 {
-    if (rc == MPI_SUCCESS)
-        return 0;
+    if (rc == MPI_SUCCESS) return 0;
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_Error_string(rc, text, &len);
@@ -66,21 +65,18 @@ static int team_bcast(const cli_team *t, void *buf, size_t n)
 static int team_max(const cli_team *t, int *v)
 {
     const mpi_team *m = impl(t);
-    return check(m, MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_INT, MPI_MAX, m->world),
-                 "MPI_Allreduce");
+    return check(m, MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_INT, MPI_MAX, m->world), "MPI_Allreduce");
 }
 
 static int team_gather(const cli_team *t, void *items, size_t item, int lo, int hi)
 {
     mpi_team *m = t->impl;
-    if (!m->gathers++)
-        m->inputs = hi - lo;
+    if (!m->gathers++) m->inputs = hi - lo;
     int range[2] = {lo, hi}, *all = NULL, *counts = NULL, *displs = NULL;
     int root = t->rank == 0, rc = 0;
     if (root) {
         all = calloc((size_t)t->size * 4, sizeof *all);
-        if (!all)
-            fatal(m, "out of memory");
+        if (!all) fatal(m, "out of memory");
         counts = all + 2 * t->size;
         displs = counts + t->size;
     }
@@ -92,8 +88,10 @@ static int team_gather(const cli_team *t, void *items, size_t item, int lo, int 
     char *mine = (char *)items + (size_t)lo * item;
     int n = count_of(m, (size_t)(hi - lo) * item, "a gather");
     if (rc == 0)
-        rc = check(m, MPI_Gatherv(root ? MPI_IN_PLACE : mine, n, MPI_BYTE, items, counts, displs,
-                                  MPI_BYTE, 0, m->world), "MPI_Gatherv");
+        rc = check(m,
+                   MPI_Gatherv(root ? MPI_IN_PLACE : mine, n, MPI_BYTE, items, counts, displs,
+                               MPI_BYTE, 0, m->world),
+                   "MPI_Gatherv");
     free(all);
     return rc;
 }
@@ -101,29 +99,24 @@ static int team_gather(const cli_team *t, void *items, size_t item, int lo, int 
 /* The group's partials in rank order (p first, then got[0..n), their data given over) as one
  * into p: the first failure (that says something, else the first) wins; the empty ones count
  * for nothing; the rest are merged at once. */
-static void fold(cli_part_bytes *p, cli_part_bytes *got, size_t n, cli_merge_fn merge,
-                 void *arg)
+static void fold(cli_part_bytes *p, cli_part_bytes *got, size_t n, cli_merge_fn merge, void *arg)
 {
     cli_part_bytes *all = malloc((n + 1) * sizeof *all);
     size_t k = 0, failed = n + 1;
     if (!all) {
-        for (size_t i = 0; i < n; i++)
-            cli_part_free(&got[i]);
+        for (size_t i = 0; i < n; i++) cli_part_free(&got[i]);
         cli_part_free(p);
         cli_part_fail(p, "out of memory");
         return;
     }
     all[k++] = *p;
-    for (size_t i = 0; i < n; i++)
-        all[k++] = got[i];
+    for (size_t i = 0; i < n; i++) all[k++] = got[i];
     for (size_t i = 0; i < k; i++)
-        if (all[i].state == CLI_PART_FAILED &&
-            (failed > n || (!all[failed].size && all[i].size)))
+        if (all[i].state == CLI_PART_FAILED && (failed > n || (!all[failed].size && all[i].size)))
             failed = i;
     size_t m = 0; /* the data ones, to the front */
     for (size_t i = 0; i < k; i++) {
-        if (failed <= n && i == failed)
-            continue;
+        if (failed <= n && i == failed) continue;
         if (failed > n && all[i].state == CLI_PART_DATA)
             all[m++] = all[i];
         else
@@ -137,8 +130,7 @@ static void fold(cli_part_bytes *p, cli_part_bytes *got, size_t n, cli_merge_fn 
     else if (m == 1 || merge(arg, all, m, msg) == 0)
         *p = all[0];
     else {
-        for (size_t i = 0; i < m; i++)
-            cli_part_free(&all[i]);
+        for (size_t i = 0; i < m; i++) cli_part_free(&all[i]);
         cli_part_fail(p, msg);
     }
     free(all);
@@ -158,12 +150,10 @@ static int gather_group(const mpi_team *m, MPI_Comm g, cli_part_bytes *p, cli_me
     if (grank == 0) {
         heads = calloc((size_t)gsize * 2, sizeof *heads);
         counts = calloc((size_t)gsize * 2, sizeof *counts);
-        if (!heads || !counts)
-            fatal(m, "out of memory");
+        if (!heads || !counts) fatal(m, "out of memory");
         displs = counts + gsize;
     }
-    if (check(m, MPI_Gather(head, 2, MPI_LONG_LONG, heads, 2, MPI_LONG_LONG, 0, g),
-              "MPI_Gather"))
+    if (check(m, MPI_Gather(head, 2, MPI_LONG_LONG, heads, 2, MPI_LONG_LONG, 0, g), "MPI_Gather"))
         return -1;
     size_t total = 0;
     if (grank == 0) {
@@ -180,21 +170,16 @@ static int gather_group(const mpi_team *m, MPI_Comm g, cli_part_bytes *p, cli_me
               "MPI_Gatherv"))
         return -1;
     cli_part_bytes *got = grank == 0 ? calloc((size_t)gsize, sizeof *got) : NULL;
-    if (grank == 0 && !got)
-        fatal(m, "out of memory");
+    if (grank == 0 && !got) fatal(m, "out of memory");
     for (int r = 1; grank == 0 && r < gsize; r++) {
         cli_part_bytes *q = &got[r - 1];
         *q = (cli_part_bytes){(cli_part_state)heads[2 * r], NULL, (size_t)heads[2 * r + 1]};
-        if (q->size && !(q->data = malloc(q->size)))
-            fatal(m, "out of memory");
-        if (q->size)
-            memcpy(q->data, buf + displs[r], q->size);
+        if (q->size && !(q->data = malloc(q->size))) fatal(m, "out of memory");
+        if (q->size) memcpy(q->data, buf + displs[r], q->size);
     }
-    if (grank == 0)
-        fold(p, got, (size_t)gsize - 1, merge, arg);
+    if (grank == 0) fold(p, got, (size_t)gsize - 1, merge, arg);
     free(got);
-    if (grank != 0)
-        cli_part_free(p);
+    if (grank != 0) cli_part_free(p);
     free(buf);
     free(heads);
     free(counts);
@@ -205,8 +190,7 @@ static int team_reduce(const cli_team *t, cli_part_bytes *p, cli_merge_fn merge,
 {
     mpi_team *m = t->impl;
     double t0 = MPI_Wtime();
-    if (!m->reductions++)
-        m->first_reduce = t0;
+    if (!m->reductions++) m->first_reduce = t0;
     for (int level = 0; level < m->levels; level++)
         if (m->level[level] != MPI_COMM_NULL &&
             gather_group(m, m->level[level], p, merge, arg) != 0)
@@ -224,7 +208,8 @@ void mpi_team_times(const mpi_team *m)
     double read = (m->reductions ? m->first_reduce : end) - m->start;
     double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
                  (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-    fprintf(m->err, "tracekit-mpi: rank %d: %d input%s read in %.3f s, reductions %.3f s "
+    fprintf(m->err,
+            "tracekit-mpi: rank %d: %d input%s read in %.3f s, reductions %.3f s "
             "(%d level%s of fan-in %d), total %.3f s, peak memory %.1f MB, CPU %.3f s\n",
             m->team.rank, inputs, inputs == 1 ? "" : "s", read, m->reducing, m->levels,
             m->levels == 1 ? "" : "s", m->fanin, end - m->start, ru.ru_maxrss / 1024.0, cpu);
@@ -237,8 +222,7 @@ int mpi_team_open(mpi_team *m, int fanin, FILE *err)
     m->err = err;
     m->start = MPI_Wtime();
     m->fanin = fanin < 2 ? 2 : fanin;
-    if (MPI_Comm_dup(MPI_COMM_WORLD, &m->world) != MPI_SUCCESS)
-        return -1;
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &m->world) != MPI_SUCCESS) return -1;
     MPI_Comm_set_errhandler(m->world, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     cli_team *t = &m->team;
@@ -251,8 +235,7 @@ int mpi_team_open(mpi_team *m, int fanin, FILE *err)
                   "MPI_Comm_split"))
             return -1;
         MPI_Comm g = m->level[m->levels++];
-        if (g != MPI_COMM_NULL)
-            MPI_Comm_set_errhandler(g, MPI_ERRORS_RETURN);
+        if (g != MPI_COMM_NULL) MPI_Comm_set_errhandler(g, MPI_ERRORS_RETURN);
     }
     t->impl = m;
     t->bcast = team_bcast;
@@ -276,7 +259,6 @@ int mpi_team_run(mpi_team *m, int argc, char **argv)
 void mpi_team_close(mpi_team *m)
 {
     for (int level = 0; level < m->levels; level++)
-        if (m->level[level] != MPI_COMM_NULL)
-            MPI_Comm_free(&m->level[level]);
+        if (m->level[level] != MPI_COMM_NULL) MPI_Comm_free(&m->level[level]);
     MPI_Comm_free(&m->world);
 }

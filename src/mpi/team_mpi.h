@@ -13,11 +13,11 @@
 
 typedef struct mpi_team {
     cli_team team;
-    MPI_Comm world;                 /* a duplicate of MPI_COMM_WORLD, errors returned */
-    int fanin;                      /* the tree's: partials gathered at once by one rank */
+    MPI_Comm world; /* a duplicate of MPI_COMM_WORLD, errors returned */
+    int fanin; /* the tree's: partials gathered at once by one rank */
     int levels;
     MPI_Comm level[MPI_TEAM_LEVELS]; /* level L's group, MPI_COMM_NULL where not in one */
-    FILE *err;                      /* where a rank says why it stops (the real stderr) */
+    FILE *err; /* where a rank says why it stops (the real stderr) */
     /* TRACEKIT_MPI_TIMES: where the time went, said at the end (mpi_team_times) */
     double start, first_reduce, reducing; /* MPI_Wtime: at open, at the first reduction;
                                               seconds in reductions */

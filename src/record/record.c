@@ -75,11 +75,16 @@ static void put_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\' || *p == '/') fprintf(f, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p == '\t') fputs("\\t", f);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+        if (*p == '"' || *p == '\\' || *p == '/')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
     }
     fputc('"', f);
 }
@@ -94,8 +99,9 @@ static char *extra_json(const rec_proc *p)
     const rec_raw *r = &p->raw;
     const rec_end_info *end = &p->end;
     fprintf(f, "{ \"TOOL\" : \"tracekit record %s (tkrecord, a Valgrind tool)\",\n", tk_version());
-    fprintf(f, "          \"PID\" : %" PRIu64 ", \"PARENT_PID\" : %" PRIu64
-               ", \"EXEC_GENERATION\" : %" PRIu32 ",\n          \"COMMAND\" : [ ",
+    fprintf(f,
+            "          \"PID\" : %" PRIu64 ", \"PARENT_PID\" : %" PRIu64
+            ", \"EXEC_GENERATION\" : %" PRIu32 ",\n          \"COMMAND\" : [ ",
             r->pid, r->ppid, r->gen);
     put_string(f, r->exe ? rec_str(r, r->exe) : "");
     for (size_t i = 0; i < r->args.len; i++) {
@@ -104,8 +110,10 @@ static char *extra_json(const rec_proc *p)
     }
     fputs(" ],\n          \"END\" : ", f);
     put_string(f, end->how);
-    if (end->signal) fprintf(f, ", \"SIGNAL\" : %d", end->signal);
-    else if (!strcmp(end->how, "exit")) fprintf(f, ", \"EXIT_STATUS\" : %d", end->status);
+    if (end->signal)
+        fprintf(f, ", \"SIGNAL\" : %d", end->signal);
+    else if (!strcmp(end->how, "exit"))
+        fprintf(f, ", \"EXIT_STATUS\" : %d", end->status);
     fprintf(f, ", \"COMPLETE\" : %d", end->complete ? 1 : 0);
     if (r->folded) fprintf(f, ", \"THREADS_FOLDED\" : %" PRIu32, r->folded);
     fputs(" }", f);
@@ -155,7 +163,8 @@ tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid
         tk_cfg_process *cp = &b.cfg->processes[b.cfg->nprocesses - 1];
         p->process_id = cp->pid = p->raw.pid + REC_GEN_PID_STEP * p->raw.gen;
         char *x = extra_json(p);
-        if (!x) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!x)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         else if ((cp->extra_json = tk_cfg_add_string(b.cfg, x, strlen(x))) == UINT32_MAX)
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         free(x);
@@ -200,8 +209,8 @@ static tk_status write_output(const char *path, int force, write_fn fn, void *ct
 {
     tk_output *o;
     tk_compression comp = rec_compression_of(path);
-    tk_status st = tk_output_open(&o, path, (force ? TK_OUTPUT_FORCE : 0) |
-                                                (comp ? TK_OUTPUT_BINARY : 0), err);
+    tk_status st = tk_output_open(
+        &o, path, (force ? TK_OUTPUT_FORCE : 0) | (comp ? TK_OUTPUT_BINARY : 0), err);
     if (st != TK_OK) return st;
     FILE *f = tk_output_stream(o), *z = comp ? rec_zopen(f, comp) : f;
     if (!z) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -313,9 +322,12 @@ static tk_status writable(const char *path, tk_error *err)
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == dir) dir[1] = 0;
-    else *slash = 0;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
     if (access(dir, W_OK | X_OK) != 0)
         return tk_error_set(err, TK_ERR_IO, "%s: cannot write there: %s", path, strerror(errno));
     return TK_OK;
@@ -369,8 +381,7 @@ static tk_status write_all(const tk_record_options *opt, const tk_cfg *cfg, trac
                            rec_wet *w, tk_error *err)
 {
     wet_ctx wc = {w};
-    const char *paths[4] = {opt->dcfg_path, opt->trace_path, opt->wet_path,
-                            opt->wet_history_path};
+    const char *paths[4] = {opt->dcfg_path, opt->trace_path, opt->wet_path, opt->wet_history_path};
     write_fn fns[4] = {put_dcfg, put_trace, put_wet, put_wet_history};
     void *ctxs[4] = {(void *)cfg, t, &wc, &wc};
     tk_status st = TK_OK;
@@ -389,8 +400,8 @@ static tk_status record_outputs(const rec_run *run, const tk_record_options *opt
     rec_set set;
     tk_cfg *cfg = NULL;
     rec_wet *w = NULL;
-    tk_status st = rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid, end,
-                                 &cfg, err);
+    tk_status st =
+        rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid, end, &cfg, err);
     if (st == TK_OK) {
         res->complete = 1;
         for (size_t i = 0; i < set.n; i++) res->complete &= set.procs[i].end.complete;

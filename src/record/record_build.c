@@ -28,17 +28,17 @@ enum { F_LEADER = 1, F_CUT = 2 };
 
 typedef struct ins {
     uint64_t addr;
-    uint32_t image;   /* raw image id */
+    uint32_t image; /* raw image id */
     uint32_t block;
     uint32_t file, line;
-    uint32_t sym;     /* raw symbol id, 0 none */
+    uint32_t sym; /* raw symbol id, 0 none */
     uint8_t len, flags;
 } ins;
 
 typedef struct bedge {
-    uint32_t src, tgt;   /* node indexes: blocks, then START, END, UNKNOWN */
-    uint32_t type;       /* tk_edge_kind */
-    uint32_t next;       /* next edge of the same (src, tgt), or UINT32_MAX */
+    uint32_t src, tgt; /* node indexes: blocks, then START, END, UNKNOWN */
+    uint32_t type; /* tk_edge_kind */
+    uint32_t next; /* next edge of the same (src, tgt), or UINT32_MAX */
 } bedge;
 
 typedef struct bld {
@@ -47,16 +47,16 @@ typedef struct bld {
     tk_error *err;
     ins *ins;
     uint32_t nins;
-    uint32_t *sb_ins;           /* by raw lens index: table index of the instruction */
-    uint32_t *block_first;      /* nblocks + 1 */
+    uint32_t *sb_ins; /* by raw lens index: table index of the instruction */
+    uint32_t *block_first; /* nblocks + 1 */
     uint32_t nblocks;
     uint32_t nthreads;
-    tk_hmap pairs;              /* (src << 32 | tgt) -> first edge */
+    tk_hmap pairs; /* (src << 32 | tgt) -> first edge */
     TK_VEC(bedge) edges;
-    TK_VEC(uint64_t) counts;    /* nthreads a edge */
-    TK_VEC(uint32_t) chain;     /* scratch: the edges of one record */
-    uint32_t *routine;          /* by block: its routine */
-    uint32_t *rentry;           /* by routine: entry block */
+    TK_VEC(uint64_t) counts; /* nthreads a edge */
+    TK_VEC(uint32_t) chain; /* scratch: the edges of one record */
+    uint32_t *routine; /* by block: its routine */
+    uint32_t *rentry; /* by routine: entry block */
     uint32_t nroutines;
 } bld;
 
@@ -81,8 +81,10 @@ static uint32_t ins_find(const bld *d, uint32_t image, uint64_t addr)
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         const ins *m = &d->ins[mid];
-        if (m->image < image || (m->image == image && m->addr < addr)) lo = mid + 1;
-        else hi = mid;
+        if (m->image < image || (m->image == image && m->addr < addr))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -150,10 +152,7 @@ static inline uint32_t sb_instr(const bld *d, const rec_sb *sb, uint32_t i)
     return d->sb_ins[sb->lens + i];
 }
 
-static inline const rec_sb *sb_of(const rec_raw *r, uint32_t id)
-{
-    return &r->sbs.data[id - 1];
-}
+static inline const rec_sb *sb_of(const rec_raw *r, uint32_t id) { return &r->sbs.data[id - 1]; }
 
 /* Whether control going through exit x into superblock tgt starts a block:
  * all but a plain fall-through to the next instruction. */
@@ -248,7 +247,8 @@ static uint32_t exit_type(const bld *d, const rec_exit *x, uint32_t dyn, const r
     case REC_RET: return TK_EDGE_RETURN;
     case REC_SYS: return TK_EDGE_SYSTEM_CALL_BYPASS;
     case REC_REP: return tgt->addr == at->addr ? TK_EDGE_REP : TK_EDGE_FALL_THROUGH;
-    case REC_FALL: case REC_OTHER: return next ? TK_EDGE_FALL_THROUGH : TK_EDGE_UNKNOWN;
+    case REC_FALL:
+    case REC_OTHER: return next ? TK_EDGE_FALL_THROUGH : TK_EDGE_UNKNOWN;
     default: return TK_EDGE_UNKNOWN;
     }
 }
@@ -411,8 +411,10 @@ static tk_status fill_blocks(bld *d, tk_cfg_process *p)
      * monotonic, as tk_cfg_block_image's search needs */
     for (uint32_t i = 0, end = 0; i < p->nimages; i++) {
         tk_cfg_image *im = &p->images[i];
-        if (!im->nblocks) im->first_block = end;
-        else end = im->first_block + im->nblocks;
+        if (!im->nblocks)
+            im->first_block = end;
+        else
+            end = im->first_block + im->nblocks;
     }
     return TK_OK;
 }
@@ -493,13 +495,17 @@ static tk_status fill_edges(bld *d, tk_cfg_process *p)
     for (size_t i = 0; i < nc; i++) big |= d->counts.data[i] > UINT32_MAX;
     p->edges = tk_calloc(n ? n : 1, sizeof *p->edges);
     p->file_instr_count_per_thread = tk_calloc(d->nthreads ? d->nthreads : 1, sizeof(uint64_t));
-    if (big) p->counts64 = tk_malloc(sizeof *p->counts64 * (nc ? nc : 1));
-    else p->counts32 = tk_malloc(sizeof *p->counts32 * (nc ? nc : 1));
+    if (big)
+        p->counts64 = tk_malloc(sizeof *p->counts64 * (nc ? nc : 1));
+    else
+        p->counts32 = tk_malloc(sizeof *p->counts32 * (nc ? nc : 1));
     if (!p->edges || !p->file_instr_count_per_thread || (!p->counts64 && !p->counts32))
         return nomem(d);
     for (size_t i = 0; i < nc; i++) {
-        if (big) p->counts64[i] = d->counts.data[i];
-        else p->counts32[i] = (uint32_t)d->counts.data[i];
+        if (big)
+            p->counts64[i] = d->counts.data[i];
+        else
+            p->counts32[i] = (uint32_t)d->counts.data[i];
     }
     p->nedges = (uint32_t)n;
     p->ncounts = (uint32_t)nc;
@@ -605,8 +611,8 @@ static tk_status assign_routines(bld *d)
     uint32_t *queue = tk_malloc(sizeof *queue * (nb ? nb : 1));
     d->routine = tk_malloc(sizeof *d->routine * (nb ? nb : 1));
     d->rentry = tk_malloc(sizeof *d->rentry * (nb ? nb : 1));
-    tk_status st = pairs && queue && d->routine && d->rentry ? intra_adjacency(d, &start, &adj)
-                                                             : nomem(d);
+    tk_status st =
+        pairs && queue && d->routine && d->rentry ? intra_adjacency(d, &start, &adj) : nomem(d);
     if (st == TK_OK) st = group_order(d, pairs);
     for (uint32_t b = 0; st == TK_OK && b < nb; b++) d->routine[b] = UINT32_MAX;
     for (uint32_t k = 0; st == TK_OK && k < nb; k++) {
@@ -653,8 +659,8 @@ static tk_status fill_routines(bld *d, tk_cfg_process *p)
     }
     for (size_t e = 0; e < d->edges.len; e++) {
         const bedge *be = &d->edges.data[e];
-        if (be->src < nb && (!is_intra(be->type) || be->tgt >= nb ||
-                             d->routine[be->tgt] != d->routine[be->src]))
+        if (be->src < nb &&
+            (!is_intra(be->type) || be->tgt >= nb || d->routine[be->tgt] != d->routine[be->src]))
             exit[be->src] = 1;
     }
     /* routines in the order of their entries: images' routines are contiguous */
@@ -708,8 +714,8 @@ static tk_status fill_routines(bld *d, tk_cfg_process *p)
 /* ---- symbols ------------------------------------------------------------------------------- */
 
 typedef struct bsym {
-    uint32_t image;      /* 0-based */
-    uint32_t name;       /* raw string offset, or UINT32_MAX: made from the address */
+    uint32_t image; /* 0-based */
+    uint32_t name; /* raw string offset, or UINT32_MAX: made from the address */
     uint64_t addr, end;
 } bsym;
 
@@ -764,7 +770,8 @@ static tk_status fill_symbols(bld *d, tk_cfg_process *p)
         const char *name = buf;
         if (all[i].name == UINT32_MAX)
             snprintf(buf, sizeof buf, "0x%016" PRIx64, all[i].addr);
-        else name = rec_str(r, all[i].name);
+        else
+            name = rec_str(r, all[i].name);
         s->image = all[i].image;
         s->addr_offset = all[i].addr - im->load_addr;
         s->size = all[i].end - all[i].addr;
@@ -820,8 +827,10 @@ tk_status rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map
     if (st == TK_OK) st = bypasses(&d);
     if (st == TK_OK) {
         tk_cfg_process *t = tk_realloc(cfg->processes, sizeof *t * ((size_t)cfg->nprocesses + 1));
-        if (!t) st = nomem(&d);
-        else cfg->processes = t;
+        if (!t)
+            st = nomem(&d);
+        else
+            cfg->processes = t;
     }
     if (st == TK_OK) {
         tk_cfg_process *p = &cfg->processes[cfg->nprocesses++];
@@ -871,10 +880,7 @@ oom:
     return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
 }
 
-void rec_builder_release(rec_builder *b)
-{
-    tk_strpool_free(&b->files);
-}
+void rec_builder_release(rec_builder *b) { tk_strpool_free(&b->files); }
 
 void rec_trace_map_free(rec_trace_map *m)
 {

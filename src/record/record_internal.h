@@ -18,43 +18,55 @@
 
 /* Exit kinds of the raw file (recorder/tkr.h, tkr_kind), in the same order. */
 typedef enum rec_kind {
-    REC_START = 0, REC_FALL, REC_COND, REC_JMP, REC_IJMP, REC_CALL, REC_ICALL, REC_RET, REC_SYS,
-    REC_REP, REC_OTHER, REC_SIG, REC_FAULT, REC_KIND_COUNT
+    REC_START = 0,
+    REC_FALL,
+    REC_COND,
+    REC_JMP,
+    REC_IJMP,
+    REC_CALL,
+    REC_ICALL,
+    REC_RET,
+    REC_SYS,
+    REC_REP,
+    REC_OTHER,
+    REC_SIG,
+    REC_FAULT,
+    REC_KIND_COUNT
 } rec_kind;
 
 enum { REC_DYN_NONE = 0, REC_DYN_SIGNAL = 1, REC_DYN_SIGRETURN = 2 };
 
 typedef struct rec_image {
     uint64_t lo, size;
-    uint64_t bias;          /* what Valgrind subtracts to name code without a symbol */
-    uint32_t name;          /* offset in strings */
+    uint64_t bias; /* what Valgrind subtracts to name code without a symbol */
+    uint32_t name; /* offset in strings */
 } rec_image;
 
 typedef struct rec_sym {
-    uint32_t image;         /* image id */
+    uint32_t image; /* image id */
     uint32_t name;
     uint64_t addr;
 } rec_sym;
 
 typedef struct rec_sb {
-    uint32_t image;         /* image id */
+    uint32_t image; /* image id */
     uint32_t ninstrs;
-    uint32_t lens;          /* offset of its instruction lengths in raw->lens */
-    uint32_t src, nsrc;     /* its source runs in raw->srcs */
-    uint32_t fn, nfn;       /* its symbol runs in raw->fns */
+    uint32_t lens; /* offset of its instruction lengths in raw->lens */
+    uint32_t src, nsrc; /* its source runs in raw->srcs */
+    uint32_t fn, nfn; /* its symbol runs in raw->fns */
     uint64_t addr;
 } rec_sb;
 
 typedef struct rec_src {
-    uint32_t index;         /* first instruction of the run */
-    uint32_t file;          /* source file id, 0 unknown (symbol runs: symbol id, 0 none) */
+    uint32_t index; /* first instruction of the run */
+    uint32_t file; /* source file id, 0 unknown (symbol runs: symbol id, 0 none) */
     uint32_t line;
 } rec_src;
 
 typedef struct rec_exit {
-    uint32_t sb;            /* superblock id (0: the START pseudo exit) */
+    uint32_t sb; /* superblock id (0: the START pseudo exit) */
     uint32_t instr;
-    uint8_t kind;           /* rec_kind */
+    uint8_t kind; /* rec_kind */
     uint8_t has_dst;
     uint64_t dst;
 } rec_exit;
@@ -67,7 +79,7 @@ typedef struct rec_edge {
 
 typedef struct rec_end {
     uint32_t thread, exit;
-    uint32_t traced;        /* the thread's spill ends with it (not a folded thread) */
+    uint32_t traced; /* the thread's spill ends with it (not a folded thread) */
 } rec_end;
 
 typedef TK_VEC(rec_src) rec_src_vec;
@@ -75,11 +87,11 @@ typedef TK_VEC(rec_src) rec_src_vec;
 /* A static instruction of the WET mode (a `wi` line). */
 typedef struct rec_winsn {
     uint64_t addr;
-    uint32_t sb, index;     /* the superblock and instruction it was first seen at */
-    uint32_t pts;           /* its points: (ports, value encoding) pairs at raw->wpts[pts] */
-    uint32_t names;         /* its ports' names (offset in strings) */
-    uint16_t nports;        /* data ports (the control port not counted) */
-    uint8_t ctl;            /* rec_kind of its exit (REC_FALL: none) */
+    uint32_t sb, index; /* the superblock and instruction it was first seen at */
+    uint32_t pts; /* its points: (ports, value encoding) pairs at raw->wpts[pts] */
+    uint32_t names; /* its ports' names (offset in strings) */
+    uint16_t nports; /* data ports (the control port not counted) */
+    uint8_t ctl; /* rec_kind of its exit (REC_FALL: none) */
     uint8_t npoints;
 } rec_winsn;
 
@@ -89,36 +101,33 @@ typedef struct rec_raw {
     uint64_t pid, ppid;
     uint32_t gen;
     int trace;
-    int done;               /* the file was complete (the process wrote it at its end) */
-    char end_reason[16];    /* "exit", "exec" or "" */
+    int done; /* the file was complete (the process wrote it at its end) */
+    char end_reason[16]; /* "exit", "exec" or "" */
     int end_status;
     uint32_t nthreads, folded;
     TK_VEC(char) strings;
     uint32_t exe;
     TK_VEC(uint32_t) args;
-    TK_VEC(rec_image) images;   /* by id - 1 */
-    TK_VEC(uint32_t) files;     /* by id: name offset (0 unused) */
-    TK_VEC(rec_sym) syms;       /* by id - 1 */
-    TK_VEC(rec_sb) sbs;         /* by id - 1 */
+    TK_VEC(rec_image) images; /* by id - 1 */
+    TK_VEC(uint32_t) files; /* by id: name offset (0 unused) */
+    TK_VEC(rec_sym) syms; /* by id - 1 */
+    TK_VEC(rec_sb) sbs; /* by id - 1 */
     TK_VEC(uint8_t) lens;
     rec_src_vec srcs;
     rec_src_vec fns;
-    TK_VEC(rec_exit) exits;     /* by id; exits.data[0] is START */
+    TK_VEC(rec_exit) exits; /* by id; exits.data[0] is START */
     TK_VEC(uint8_t) exit_seen;
-    TK_VEC(rec_edge) edges;     /* in file order */
+    TK_VEC(rec_edge) edges; /* in file order */
     uint32_t max_edge_id;
     TK_VEC(rec_end) ends;
-    int wet;                    /* the WET mode's data follows (a `wet` line) */
+    int wet; /* the WET mode's data follows (a `wet` line) */
     uint64_t wet_history;
-    int wet_values;             /* the stream holds the instances' values */
-    TK_VEC(rec_winsn) winsns;   /* by WET id - 1 */
+    int wet_values; /* the stream holds the instances' values */
+    TK_VEC(rec_winsn) winsns; /* by WET id - 1 */
     TK_VEC(uint8_t) wpts;
 } rec_raw;
 
-static inline const char *rec_str(const rec_raw *r, uint32_t off)
-{
-    return r->strings.data + off;
-}
+static inline const char *rec_str(const rec_raw *r, uint32_t off) { return r->strings.data + off; }
 
 /* Read a raw file.  TK_OK, TK_ERR_FORMAT (located), TK_ERR_IO, TK_ERR_NOMEM. */
 tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err);
@@ -128,11 +137,11 @@ void rec_raw_free(rec_raw *r);
  * of the raw file stands for, and those of each thread end (the chain of its
  * last superblock and the EXIT edge). */
 typedef struct rec_trace_map {
-    uint32_t nrecords;          /* max edge record id + 1 */
-    uint32_t *off;              /* by record id: first of its edges in edges */
-    uint16_t *len;              /* by record id: how many */
+    uint32_t nrecords; /* max edge record id + 1 */
+    uint32_t *off; /* by record id: first of its edges in edges */
+    uint16_t *len; /* by record id: how many */
     TK_VEC(uint32_t) edges;
-    TK_VEC(uint32_t) ends;      /* by raw end line: (offset, length) pairs in edges */
+    TK_VEC(uint32_t) ends; /* by raw end line: (offset, length) pairs in edges */
 } rec_trace_map;
 
 void rec_trace_map_free(rec_trace_map *m);
@@ -141,7 +150,7 @@ void rec_trace_map_free(rec_trace_map *m);
  * and source files) are shared by the processes. */
 typedef struct rec_builder {
     tk_cfg *cfg;
-    tk_strpool files;       /* FILE_NAME_ID = pool id + 1 */
+    tk_strpool files; /* FILE_NAME_ID = pool id + 1 */
 } rec_builder;
 
 /* A cfg with the spec's edge types and special nodes, no process yet. */
@@ -154,7 +163,7 @@ tk_status rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map
 
 /* How a recorded process ended, for its TRACEKIT_RECORD data. */
 typedef struct rec_end_info {
-    const char *how;        /* "exit", "signal", "exec" (recording stopped there), "killed"
+    const char *how; /* "exit", "signal", "exec" (recording stopped there), "killed"
                                (the process wrote nothing at its end) */
     int status, signal;
     int complete;
@@ -164,7 +173,7 @@ typedef struct rec_end_info {
 typedef struct rec_proc {
     rec_raw raw;
     rec_trace_map map;
-    uint64_t process_id;    /* its PROCESS_ID in the DCFG */
+    uint64_t process_id; /* its PROCESS_ID in the DCFG */
     rec_end_info end;
 } rec_proc;
 
@@ -184,14 +193,14 @@ void rec_set_free(rec_set *s);
 
 /* ---- running Valgrind (record_run.c) ---- */
 typedef struct rec_run {
-    char program[4096];     /* argv[0] as found (through PATH) */
-    char tool_dir[4096];    /* tkrecord's folder */
+    char program[4096]; /* argv[0] as found (through PATH) */
+    char tool_dir[4096]; /* tkrecord's folder */
     char valgrind[4096];
-    char vg_libdir[4096];   /* Valgrind's folder of tools and preloaded libraries */
-    char dir[4096];         /* the temporary folder: lib/ (VALGRIND_LIB), the logs */
-    char raw[4200];         /* where the raw files and spills go */
-    long pid;               /* Valgrind's process: the program's pid */
-    int status;             /* its wait status */
+    char vg_libdir[4096]; /* Valgrind's folder of tools and preloaded libraries */
+    char dir[4096]; /* the temporary folder: lib/ (VALGRIND_LIB), the logs */
+    char raw[4200]; /* where the raw files and spills go */
+    long pid; /* Valgrind's process: the program's pid */
+    int status; /* its wait status */
 } rec_run;
 
 /* Check the program, find the tool, Valgrind and its library folder, make
@@ -221,28 +230,28 @@ tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, 
 typedef struct rec_wet rec_wet;
 
 typedef struct rec_wet_opts {
-    int comprehensive;      /* keep every instance (PREFIX.wet) */
-    uint64_t history;       /* the history buffer's dependences (0: no history form) */
-    uint64_t memory;        /* bytes of buffered instances before a spill (0: the default) */
-    const char *tmpdir;     /* where spills go */
+    int comprehensive; /* keep every instance (PREFIX.wet) */
+    uint64_t history; /* the history buffer's dependences (0: no history form) */
+    uint64_t memory; /* bytes of buffered instances before a spill (0: the default) */
+    const char *tmpdir; /* where spills go */
 } rec_wet_opts;
 
 /* What the recording holds. */
 typedef struct rec_wet_stats {
-    uint64_t instructions;  /* static */
+    uint64_t instructions; /* static */
     uint64_t instances;
-    uint64_t deps;          /* dependences (control and data) */
+    uint64_t deps; /* dependences (control and data) */
     uint64_t values;
-    uint64_t history;       /* dependences in the history form */
-    uint32_t spills;        /* spill files made */
+    uint64_t history; /* dependences in the history form */
+    uint32_t spills; /* spill files made */
 } rec_wet_stats;
 
 /* Replay the WET stream of process proc (its raw file's `wi` lines, the
  * stream p<pid>.<gen>.wet of raw_dir) with the DCFG (cfg, its process) for
  * control dependences.  TK_ERR_FORMAT (a bad stream), TK_ERR_IO, TK_ERR_NOMEM,
  * TK_ERR_LIMIT (an instruction run more than the WET model's instances). */
-tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
-                       const char *raw_dir, const rec_wet_opts *o, tk_error *err);
+tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc, const char *raw_dir,
+                       const rec_wet_opts *o, tk_error *err);
 tk_status rec_wet_write(rec_wet *w, FILE *f, tk_error *err);
 tk_status rec_wet_write_history(rec_wet *w, FILE *f, tk_error *err);
 void rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out);
@@ -251,14 +260,14 @@ void rec_wet_free(rec_wet *w);
 /* Static facts of a WET instruction, for the outputs. */
 typedef struct rec_wi {
     uint64_t addr;
-    const char *file, *func;    /* NULL: unknown (no blank in them) */
+    const char *file, *func; /* NULL: unknown (no blank in them) */
     uint32_t line;
-    uint32_t block;             /* the DCFG block holding it (TK_CFG_NONE: none) */
-    uint32_t ipdom;             /* a branch: its block's immediate post-dominator (a block
+    uint32_t block; /* the DCFG block holding it (TK_CFG_NONE: none) */
+    uint32_t ipdom; /* a branch: its block's immediate post-dominator (a block
                                    index; TK_CFG_NONE: the routine's end) */
-    uint32_t pts;               /* points in the raw wpts */
-    uint32_t count;             /* instances */
-    uint16_t nports;            /* data ports */
+    uint32_t pts; /* points in the raw wpts */
+    uint32_t count; /* instances */
+    uint16_t nports; /* data ports */
     uint8_t ctl, npoints, block_start, has_values;
 } rec_wi;
 
@@ -267,8 +276,8 @@ typedef struct rec_wi {
 typedef struct rec_wstore rec_wstore;
 tk_status rec_wstore_new(rec_wstore **out, const rec_wi *wis, uint32_t n, uint64_t memory,
                          const char *tmpdir, tk_error *err);
-tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port,
-                         uint32_t dep, uint32_t dep_inst, tk_error *err);
+tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
+                         uint32_t dep_inst, tk_error *err);
 tk_status rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const uint8_t *le,
                            uint32_t n, tk_error *err);
 tk_status rec_wstore_write(rec_wstore *s, FILE *f, tk_error *err);

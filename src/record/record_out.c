@@ -136,8 +136,10 @@ FILE *rec_zopen(FILE *dst, tk_compression comp)
     cookie_io_functions_t io = {NULL, zwrite, NULL, zclose};
     FILE *f = ok ? fopencookie(z, "w", io) : NULL;
     if (!f) {
-        if (ok) zclose(z);
-        else tk_free(z);
+        if (ok)
+            zclose(z);
+        else
+            tk_free(z);
         return NULL;
     }
     return f;

@@ -16,15 +16,15 @@
 typedef struct pending {
     uint64_t line;
     uint32_t id;
-    uint32_t name;      /* a file's name */
-    rec_exit e;         /* an exit */
+    uint32_t name; /* a file's name */
+    rec_exit e; /* an exit */
 } pending;
 
 typedef struct rd {
     rec_raw *r;
     tk_error *err;
     uint64_t line;
-    char *s;         /* the rest of the current line */
+    char *s; /* the rest of the current line */
     const char *end; /* the line's end (its NUL) */
     TK_VEC(pending) exits, files;
 } rd;
@@ -77,18 +77,21 @@ static int name(rd *d, uint32_t *off)
     *off = (uint32_t)r->strings.len;
     char *o = r->strings.data + r->strings.len;
     for (const char *p = d->s; *p; p++) {
-        if (*p == '\\' && p[1] == 'n') *o++ = '\n', p++;
-        else if (*p == '\\' && p[1] == '\\') *o++ = '\\', p++;
-        else *o++ = *p;
+        if (*p == '\\' && p[1] == 'n')
+            *o++ = '\n', p++;
+        else if (*p == '\\' && p[1] == '\\')
+            *o++ = '\\', p++;
+        else
+            *o++ = *p;
     }
     *o++ = 0;
     r->strings.len = (size_t)(o - r->strings.data);
     return 1;
 }
 
-static const char *const kind_names[REC_KIND_COUNT] = {
-    "start", "fall", "cond", "jmp", "ijmp", "call", "icall", "ret", "sys", "rep", "other", "sig",
-    "fault"};
+static const char *const kind_names[REC_KIND_COUNT] = {"start", "fall",  "cond", "jmp", "ijmp",
+                                                       "call",  "icall", "ret",  "sys", "rep",
+                                                       "other", "sig",   "fault"};
 
 static tk_status rd_image(rd *d)
 {
@@ -165,8 +168,10 @@ static tk_status rd_run(rd *d, int fn)
     if (fn && s.file > r->syms.len) return bad(d, "a fn line of an unknown symbol");
     rec_src_vec *v = fn ? &r->fns : &r->srcs;
     if (TK_VEC_PUSH(v, s)) return nomem(d);
-    if (fn) r->sbs.data[sb - 1].nfn++;
-    else r->sbs.data[sb - 1].nsrc++;
+    if (fn)
+        r->sbs.data[sb - 1].nfn++;
+    else
+        r->sbs.data[sb - 1].nsrc++;
     return TK_OK;
 }
 

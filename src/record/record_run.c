@@ -55,8 +55,10 @@ static void exe_dir(char *buf, size_t size)
     ssize_t n = readlink("/proc/self/exe", buf, size - 1);
     buf[n > 0 ? n : 0] = 0;
     char *slash = strrchr(buf, '/');
-    if (slash) *slash = 0;
-    else buf[0] = 0;
+    if (slash)
+        *slash = 0;
+    else
+        buf[0] = 0;
 }
 
 /* The folder of the object holding this function: libtracekit.so when the
@@ -73,14 +75,15 @@ static void lib_dir(char *buf, size_t size)
     if (strlen(buf) >= size) buf[0] = 0;
 }
 
-tk_status tk_record_find_tool(const tk_record_options *opt, char *buf, size_t size,
-                              tk_error *err)
+tk_status tk_record_find_tool(const tk_record_options *opt, char *buf, size_t size, tk_error *err)
 {
     char exe[PATH_MAX], lib[PATH_MAX], cand[8][PATH_MAX + 32], file[PATH_MAX + 64];
     int n = 0;
     const char *env = getenv("TRACEKIT_RECORDER_DIR");
-    if (opt && opt->tool_dir) pathf(cand[n++], sizeof cand[0], "%s", opt->tool_dir);
-    else if (env && *env) pathf(cand[n++], sizeof cand[0], "%s", env);
+    if (opt && opt->tool_dir)
+        pathf(cand[n++], sizeof cand[0], "%s", opt->tool_dir);
+    else if (env && *env)
+        pathf(cand[n++], sizeof cand[0], "%s", env);
     else {
         exe_dir(exe, sizeof exe);
         lib_dir(lib, sizeof lib);
@@ -126,12 +129,12 @@ static int in_path(const char *name, char *out, size_t size)
  * script with a #! line. */
 static tk_status check_program(const char *name, char *path, size_t size, tk_error *err)
 {
-    if (strchr(name, '/')) pathf(path, size, "%s", name);
+    if (strchr(name, '/'))
+        pathf(path, size, "%s", name);
     else if (!in_path(name, path, size))
         return tk_error_set(err, TK_ERR_ARG, "%s: no such program in PATH", name);
     struct stat st;
-    if (stat(path, &st) != 0)
-        return tk_error_set(err, TK_ERR_ARG, "%s: %s", path, strerror(errno));
+    if (stat(path, &st) != 0) return tk_error_set(err, TK_ERR_ARG, "%s: %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode)) return tk_error_set(err, TK_ERR_ARG, "%s: is a folder", path);
     if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
         return tk_error_set(err, TK_ERR_ARG, "%s: not an executable file", path);
@@ -186,8 +189,7 @@ static int valgrind_libdir(const char *valgrind, char *out, size_t size)
     }
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
         pathf(out, size, "%s", fixed[i]);
-        if (join(probe, sizeof probe, out, CORE_FILE) && is_file(probe, 0))
-            return 1;
+        if (join(probe, sizeof probe, out, CORE_FILE) && is_file(probe, 0)) return 1;
     }
     return 0;
 }
@@ -265,8 +267,10 @@ static void remove_tree(const char *dir)
             if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
             if (!join(path, sizeof path, dir, de->d_name)) continue;
             struct stat st;
-            if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(path);
-            else unlink(path);
+            if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+                remove_tree(path);
+            else
+                unlink(path);
         }
         closedir(dp);
     }
@@ -278,8 +282,10 @@ void rec_cleanup(rec_run *run, const tk_record_options *opt)
     if (!run->dir[0]) return;
     char lib[PATH_MAX + 16];
     pathf(lib, sizeof lib, "%s/lib", run->dir);
-    if (opt && opt->keep_raw) remove_tree(lib), rmdir(run->dir);
-    else remove_tree(run->dir);
+    if (opt && opt->keep_raw)
+        remove_tree(lib), rmdir(run->dir);
+    else
+        remove_tree(run->dir);
     run->dir[0] = 0;
 }
 
@@ -314,9 +320,9 @@ static void child(const rec_run *run, const char *const *argv, const tk_record_o
     }
     if (opt->wet_path || opt->wet_history_path) {
         pathf(hist, sizeof hist, "--tkr-wet-history=%llu",
-              (unsigned long long)(opt->wet_history_path ? opt->wet_history ? opt->wet_history
-                                                                             : TK_RECORD_WET_HISTORY
-                                                         : 0));
+              (unsigned long long)(opt->wet_history_path
+                                       ? opt->wet_history ? opt->wet_history : TK_RECORD_WET_HISTORY
+                                       : 0));
         args[k++] = "--tkr-wet=yes";
         args[k++] = opt->wet_path ? "--tkr-wet-values=yes" : "--tkr-wet-values=no";
         args[k++] = hist;

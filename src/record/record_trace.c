@@ -20,7 +20,7 @@
 
 #define READ_BYTES (1u << 20)
 #define FEED_EDGES (1u << 20)
-#define NBUF 4                  /* buffers between the replay and the encoder */
+#define NBUF 4 /* buffers between the replay and the encoder */
 
 typedef tk_status (*feed_fn)(tk_dcfg_trace_encoder *e, uint64_t pid, uint64_t tid,
                              const uint32_t *edges, size_t n, tk_error *err);
@@ -33,8 +33,8 @@ typedef struct queue {
     uint32_t *bufs[NBUF];
     size_t n[NBUF];
     uint64_t pid[NBUF], tid[NBUF];
-    unsigned head, tail;        /* buffers taken / handed over */
-    int done, stop;             /* the replay ended / the encoder stops it */
+    unsigned head, tail; /* buffers taken / handed over */
+    int done, stop; /* the replay ended / the encoder stops it */
 } queue;
 
 typedef struct feeder {
@@ -90,7 +90,7 @@ typedef struct spill_in {
     FILE *f;
     unsigned char *buf;
     size_t n, at;
-    uint64_t off;       /* of buf[0] in the file */
+    uint64_t off; /* of buf[0] in the file */
     int eof;
 } spill_in;
 
@@ -119,16 +119,19 @@ static inline int next_num(spill_in *in, uint64_t *v)
 
 /* Record id of the spill: its edges; left[id], what the raw file counted of it in this
  * thread, goes down by one (a spill never holds a record more often). */
-static inline tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t *left,
-                                    uint64_t id, const spill_in *in, const char *path)
+static inline tk_status emit_record(feeder *f, const rec_trace_map *m, uint64_t *left, uint64_t id,
+                                    const spill_in *in, const char *path)
 {
     if (id >= m->nrecords)
-        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": edge record %" PRIu64
-                            " is not in the raw file", path, in->off + in->at, id);
+        return tk_error_set(f->err, TK_ERR_FORMAT,
+                            "%s: byte %" PRIu64 ": edge record %" PRIu64 " is not in the raw file",
+                            path, in->off + in->at, id);
     if (!left[id]--)
-        return tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": edge record %" PRIu64
+        return tk_error_set(f->err, TK_ERR_FORMAT,
+                            "%s: byte %" PRIu64 ": edge record %" PRIu64
                             " is in the spill more often than the raw file counts it for this "
-                            "thread", path, in->off + in->at, id);
+                            "thread",
+                            path, in->off + in->at, id);
     return m->len[id] ? feed(f, m->edges.data + m->off[id], m->len[id]) : TK_OK;
 }
 
@@ -146,8 +149,10 @@ static tk_status replay(feeder *f, spill_in *in, const rec_trace_map *m, uint32_
         }
         for (uint64_t k = 0; st == TK_OK && k < hits; k++) {
             if (prev == 0 || prev >= m->nrecords || !pred[prev]) {
-                st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": a repeat with "
-                                  "nothing to repeat", path, in->off + in->at);
+                st = tk_error_set(f->err, TK_ERR_FORMAT,
+                                  "%s: byte %" PRIu64 ": a repeat with "
+                                  "nothing to repeat",
+                                  path, in->off + in->at);
                 break;
             }
             prev = pred[prev];
@@ -182,9 +187,11 @@ static tk_status all_replayed(feeder *f, const rec_raw *r, uint32_t t, const uin
     if (r->folded && t + 1 == r->nthreads) return TK_OK;
     for (uint32_t id = 0; id < nrecords; id++)
         if (left[id])
-            return tk_error_set(f->err, TK_ERR_FORMAT, "%s: at its end: edge record %" PRIu32
+            return tk_error_set(f->err, TK_ERR_FORMAT,
+                                "%s: at its end: edge record %" PRIu32
                                 " is in the spill less often than the raw file counts it for "
-                                "this thread", path, id);
+                                "this thread",
+                                path, id);
     return TK_OK;
 }
 
@@ -255,7 +262,7 @@ static uint64_t spilled_records(const char *dir, const rec_set *s)
 typedef struct instr_table {
     const tk_cfg *cfg;
     uint64_t pid;
-    uint32_t **by_edge;     /* by process index */
+    uint32_t **by_edge; /* by process index */
     uint32_t *nedges;
     const uint32_t *cur;
     uint32_t ncur;

@@ -40,21 +40,21 @@ enum { EV_END = 0, EV_THREAD = 1, EV_SIGNAL = 2, EV_SIGRETURN = 3 };
 typedef TK_VEC(uint64_t) u64vec;
 
 typedef struct cd_ent {
-    uint32_t instr, inst;   /* the branch instance */
-    uint32_t ipdom;         /* block index, TK_CFG_NONE: the routine's end */
+    uint32_t instr, inst; /* the branch instance */
+    uint32_t ipdom; /* block index, TK_CFG_NONE: the routine's end */
     uint32_t frame;
 } cd_ent;
 
 /* A call (or a signal's delivery) not returned from yet. */
 typedef struct wframe {
-    uint64_t rsp;           /* %rsp after the call: where its return address is */
+    uint64_t rsp; /* %rsp after the call: where its return address is */
     int signal;
 } wframe;
 
 typedef struct wthread {
-    TK_VEC(cd_ent) stack;   /* the branch instances whose region the thread is in */
-    TK_VEC(wframe) frames;  /* the frame an instance runs in: frames.len */
-    uint64_t rsp;           /* %rsp after its last call, return or indirect jump */
+    TK_VEC(cd_ent) stack; /* the branch instances whose region the thread is in */
+    TK_VEC(wframe) frames; /* the frame an instance runs in: frames.len */
+    uint64_t rsp; /* %rsp after its last call, return or indirect jump */
 } wthread;
 
 struct rec_wet {
@@ -64,7 +64,7 @@ struct rec_wet {
     tk_error *err;
     rec_wi *wis;
     uint32_t n;
-    char *names;                /* file and function names without blanks */
+    char *names; /* file and function names without blanks */
     size_t names_len;
     TK_VEC(wthread) threads;
     rec_wstore *store;
@@ -238,8 +238,8 @@ static int u64_cmp(const void *a, const void *b)
 }
 
 typedef struct rgraph {
-    uint32_t *blocks;   /* local -> block index, by address */
-    uint32_t *local;    /* block index -> local (TK_CFG_NONE), for the whole process */
+    uint32_t *blocks; /* local -> block index, by address */
+    uint32_t *local; /* block index -> local (TK_CFG_NONE), for the whole process */
     TK_VEC(uint32_t) start, adj;
     uint32_t *ipdom;
 } rgraph;
@@ -263,19 +263,24 @@ static int out_nodes(rec_wet *w, rgraph *g, uint32_t b, uint32_t n, uint32_t r,
         const tk_cfg_edge *e = &p->edges[es[k]];
         tk_edge_kind kind = cfg_edge_kind(w->cfg, e);
         uint32_t to;
-        if (kind == TK_EDGE_RETURN || kind == TK_EDGE_EXIT) to = n;
+        if (kind == TK_EDGE_RETURN || kind == TK_EDGE_EXIT)
+            to = n;
         else if (tk_edge_kind_is_any_inter_routine(kind) || kind == TK_EDGE_CONTEXT_CHANGE ||
                  kind == TK_EDGE_CONTEXT_CHANGE_RETURN)
             continue;
-        else if (e->tgt < p->nblocks && p->blocks[e->tgt].routine == r) to = g->local[e->tgt];
-        else to = n; /* a jump out of the routine (a tail call) */
+        else if (e->tgt < p->nblocks && p->blocks[e->tgt].routine == r)
+            to = g->local[e->tgt];
+        else
+            to = n; /* a jump out of the routine (a tail call) */
         if (TK_VEC_PUSH(&g->adj, to)) return -1;
     }
     size_t lo = 0, hi = npairs;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if ((pairs[mid] >> 32) < b) lo = mid + 1;
-        else hi = mid;
+        if ((pairs[mid] >> 32) < b)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     for (; lo < npairs && (pairs[lo] >> 32) == b; lo++) {
         uint32_t t = (uint32_t)pairs[lo];
@@ -374,7 +379,7 @@ static tk_status branch_postdoms(rec_wet *w)
 typedef struct sreader {
     FILE *f;
     const char *path;
-    uint64_t off;       /* of buf[0] in the stream */
+    uint64_t off; /* of buf[0] in the stream */
     uint8_t *buf;
     size_t at, len;
     int eof;
@@ -426,8 +431,8 @@ static wthread *thread_of(rec_wet *w, uint64_t index)
     return &w->threads.data[index];
 }
 
-static tk_status emit_dep(rec_wet *w, uint32_t instr, uint32_t inst, uint32_t port,
-                          uint32_t dep, uint32_t dep_inst)
+static tk_status emit_dep(rec_wet *w, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
+                          uint32_t dep_inst)
 {
     w->stats.deps++;
     if (w->ring) rec_wring_push(w->ring, instr, inst, port, dep, dep_inst);
@@ -452,8 +457,10 @@ static tk_status control(rec_wet *w, wthread *t, uint32_t i, uint32_t inst)
     }
     if (x->ctl == REC_COND || x->ctl == REC_REP) {
         cd_ent e = {i, inst, x->ipdom, depth};
-        if (top && top->frame == depth && top->ipdom == x->ipdom) *top = e;
-        else if (TK_VEC_PUSH(&t->stack, e)) return nomem(w);
+        if (top && top->frame == depth && top->ipdom == x->ipdom)
+            *top = e;
+        else if (TK_VEC_PUSH(&t->stack, e))
+            return nomem(w);
     }
     return TK_OK;
 }
@@ -552,9 +559,10 @@ static tk_status instance(rec_wet *w, sreader *s, wthread *t, uint32_t i)
     if (x->npoints > 1 && !get_num(s, &point)) return bad_stream(w, s, "cut short");
     if (point >= x->npoints) return bad_stream(w, s, "a point the instruction does not have");
     if (x->count >= TK_DEPS_MAX_INSTANCE)
-        return tk_error_set(w->err, TK_ERR_LIMIT, "instruction 0x%" PRIx64 " ran more than %u "
-                            "times: more instances than a WET trace can hold", x->addr,
-                            TK_DEPS_MAX_INSTANCE);
+        return tk_error_set(w->err, TK_ERR_LIMIT,
+                            "instruction 0x%" PRIx64 " ran more than %u "
+                            "times: more instances than a WET trace can hold",
+                            x->addr, TK_DEPS_MAX_INSTANCE);
     uint32_t inst = x->count;
     w->stats.instances++;
     tk_status st = control(w, t, i, inst);
@@ -606,23 +614,21 @@ static tk_status replay(rec_wet *w, sreader *s)
 
 /* ---- the whole ------------------------------------------------------------------------------- */
 
-static tk_status open_stream(rec_wet *w, const rec_proc *proc, const char *raw_dir,
-                             sreader *s, char *path, size_t size)
+static tk_status open_stream(rec_wet *w, const rec_proc *proc, const char *raw_dir, sreader *s,
+                             char *path, size_t size)
 {
-    snprintf(path, size, "%s/p%" PRIu64 ".%" PRIu32 ".wet", raw_dir, proc->raw.pid,
-             proc->raw.gen);
+    snprintf(path, size, "%s/p%" PRIu64 ".%" PRIu32 ".wet", raw_dir, proc->raw.pid, proc->raw.gen);
     memset(s, 0, sizeof *s);
     s->path = path;
     s->buf = tk_malloc(SBUF);
     if (!s->buf) return nomem(w);
     s->f = fopen(path, "rb");
-    if (!s->f)
-        return tk_error_set(w->err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (!s->f) return tk_error_set(w->err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     return TK_OK;
 }
 
-tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
-                       const char *raw_dir, const rec_wet_opts *o, tk_error *err)
+tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc, const char *raw_dir,
+                       const rec_wet_opts *o, tk_error *err)
 {
     *out = NULL;
     rec_wet *w = tk_calloc(1, sizeof *w);
@@ -635,8 +641,7 @@ tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
     if (pi == TK_CFG_NONE || !proc->raw.wet)
         st = tk_error_set(err, TK_ERR_FORMAT, "%s: no WET data", proc->raw.path);
     else if (o->comprehensive && !proc->raw.wet_values)
-        st = tk_error_set(err, TK_ERR_FORMAT, "%s: the WET stream holds no values",
-                          proc->raw.path);
+        st = tk_error_set(err, TK_ERR_FORMAT, "%s: the WET stream holds no values", proc->raw.path);
     if (st == TK_OK) {
         w->p = &cfg->processes[pi];
         st = static_table(w);
@@ -674,10 +679,7 @@ tk_status rec_wet_write_history(rec_wet *w, FILE *f, tk_error *err)
     return rec_wring_write(w->ring, w->wis, w->n, f, err);
 }
 
-void rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out)
-{
-    *out = w->stats;
-}
+void rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out) { *out = w->stats; }
 
 void rec_wet_free(rec_wet *w)
 {

@@ -31,17 +31,17 @@
 typedef struct wstream {
     uint8_t *data;
     size_t len, cap;
-    uint32_t next;          /* the instance after the last entry's */
-    uint64_t count;         /* entries, in memory and spilled */
+    uint32_t next; /* the instance after the last entry's */
+    uint64_t count; /* entries, in memory and spilled */
 } wstream;
 
 struct rec_wstore {
     const rec_wi *wis;
     uint32_t n;
-    uint32_t *first;        /* instruction i's streams: ports 0..nports, then values */
+    uint32_t *first; /* instruction i's streams: ports 0..nports, then values */
     wstream *st;
     uint32_t nst;
-    uint64_t used, limit;   /* bytes of the streams' buffers */
+    uint64_t used, limit; /* bytes of the streams' buffers */
     const char *tmpdir;
     uint32_t nruns;
 };
@@ -133,8 +133,8 @@ static tk_status room(rec_wstore *s, wstream *w, size_t need, tk_error *err)
     return TK_OK;
 }
 
-tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port,
-                         uint32_t dep, uint32_t dep_inst, tk_error *err)
+tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
+                         uint32_t dep_inst, tk_error *err)
 {
     wstream *w = &s->st[s->first[instr] + port];
     tk_status st = room(s, w, 30, err);
@@ -165,10 +165,7 @@ tk_status rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const u
     return TK_OK;
 }
 
-uint32_t rec_wstore_spills(const rec_wstore *s)
-{
-    return s->nruns;
-}
+uint32_t rec_wstore_spills(const rec_wstore *s) { return s->nruns; }
 
 void rec_wstore_free(rec_wstore *s)
 {
@@ -248,7 +245,7 @@ static void ob_hex(obuf *o, const uint8_t *le, uint32_t n)
 typedef struct src {
     FILE *f;
     const uint8_t *p, *end;
-    uint64_t left;          /* a spill's bytes left of this stream */
+    uint64_t left; /* a spill's bytes left of this stream */
 } src;
 
 static int src_byte(src *s)
@@ -276,10 +273,7 @@ static int src_num(src *s, uint64_t *v)
     return 0;
 }
 
-static int src_more(const src *s)
-{
-    return s->f ? s->left > 0 : s->p < s->end;
-}
+static int src_more(const src *s) { return s->f ? s->left > 0 : s->p < s->end; }
 
 /* The entries of one stream in one piece: dependences or values. */
 static int write_piece(obuf *o, src *s, int values, uint32_t *next)
@@ -472,10 +466,7 @@ void rec_wring_push(rec_wring *r, uint32_t instr, uint32_t inst, uint32_t port, 
     r->total++;
 }
 
-uint64_t rec_wring_count(const rec_wring *r)
-{
-    return r->total < r->size ? r->total : r->size;
-}
+uint64_t rec_wring_count(const rec_wring *r) { return r->total < r->size ? r->total : r->size; }
 
 static int hent_cmp(const void *a, const void *b)
 {
@@ -486,8 +477,8 @@ static int hent_cmp(const void *a, const void *b)
 }
 
 /* The deps model of the buffer's dependences: the instructions they name, in id order. */
-static tk_status ring_model(rec_wring *r, uint64_t n, const rec_wi *wis, uint32_t nwis,
-                            tk_deps *d, tk_error *err)
+static tk_status ring_model(rec_wring *r, uint64_t n, const rec_wi *wis, uint32_t nwis, tk_deps *d,
+                            tk_error *err)
 {
     uint32_t *index = tk_malloc(sizeof *index * (nwis ? nwis : 1));
     if (!index) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -500,9 +491,9 @@ static tk_status ring_model(rec_wring *r, uint64_t n, const rec_wi *wis, uint32_
     for (uint32_t i = 0; st == TK_OK && i < nwis; i++) {
         if (index[i] == TK_DEPS_NONE) continue;
         const rec_wi *x = &wis[i];
-        st = tk_deps_define(d, index[i], (uint64_t)i + 1, (uint32_t)x->nports + 1, x->addr,
-                            x->file, x->file ? strlen(x->file) : 0, x->func,
-                            x->func ? strlen(x->func) : 0, x->line, err);
+        st = tk_deps_define(d, index[i], (uint64_t)i + 1, (uint32_t)x->nports + 1, x->addr, x->file,
+                            x->file ? strlen(x->file) : 0, x->func, x->func ? strlen(x->func) : 0,
+                            x->line, err);
         for (uint32_t p = 0; st == TK_OK && p <= x->nports; p++) {
             if (p) st = tk_deps_next_port(d, err);
             for (; st == TK_OK && k < n && r->e[k].instr == i && r->e[k].port == p; k++)

@@ -19,8 +19,7 @@ static int fail(const tk_error *err)
 static int callgrind_numbers(tk_input *in, tk_error *err)
 {
     tk_profile *p = NULL;
-    if (tk_profile_open(&p, err) != TK_OK)
-        return 1;
+    if (tk_profile_open(&p, err) != TK_OK) return 1;
     tk_callgrind_read_options opt = TK_CALLGRIND_READ_OPTIONS_INIT;
     int rc = 0;
     if (tk_callgrind_read_input(p, in, &opt, err) != TK_OK)
@@ -36,8 +35,7 @@ static int xray_numbers(tk_input *in, tk_error *err)
 {
     tk_xray_reader *r = NULL;
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
-    if (tk_xray_open(&r, in, &opt, err) != TK_OK)
-        return fail(err);
+    if (tk_xray_open(&r, in, &opt, err) != TK_OK) return fail(err);
     uint64_t enter = 0, exits = 0;
     tk_xray_record rec;
     tk_status st;
@@ -63,8 +61,7 @@ int main(int argc, char **argv)
         tk_error err;
         tk_error_clear(&err);
         tk_input *in = NULL;
-        if (tk_input_open(&in, argv[i], NULL, &err) != TK_OK)
-            return fail(&err);
+        if (tk_input_open(&in, argv[i], NULL, &err) != TK_OK) return fail(&err);
         const tk_format *f = NULL;
         if (tk_format_detect_input(in, &f, &err) != TK_OK) {
             rc |= fail(&err);

@@ -30,7 +30,8 @@ typedef struct rng {
     uint64_t s;
 } rng;
 
-static uint64_t next(rng *r) {
+static uint64_t next(rng *r)
+{
     /* splitmix64 */
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -41,12 +42,20 @@ static uint64_t next(rng *r) {
 static uint32_t below(rng *r, uint32_t n) { return (uint32_t)(next(r) % n); }
 
 /* Edge types (ids as in Intel's table). */
-enum { ET_ENTRY = 1, ET_DIRECT_CALL = 4, ET_RETURN = 6, ET_CALL_BYPASS = 7,
-       ET_DIRECT_COND = 13, ET_INDIRECT_UNCOND = 16, ET_FALL = 18, ET_DIRECT_UNCOND = 15 };
+enum {
+    ET_ENTRY = 1,
+    ET_DIRECT_CALL = 4,
+    ET_RETURN = 6,
+    ET_CALL_BYPASS = 7,
+    ET_DIRECT_COND = 13,
+    ET_INDIRECT_UNCOND = 16,
+    ET_FALL = 18,
+    ET_DIRECT_UNCOND = 15
+};
 
 typedef struct edge {
     uint32_t id, src, tgt, type;
-    uint64_t *counts;   /* per thread */
+    uint64_t *counts; /* per thread */
 } gen_edge;
 
 typedef struct block {
@@ -57,15 +66,15 @@ typedef struct block {
     /* successors: edge indexes */
     uint32_t succ[6];
     uint32_t nsucc;
-    uint32_t weight[6];  /* choice weights */
-    uint32_t period;     /* deterministic pattern: the choice repeats every `period` visits */
-    int32_t callee;      /* routine called at the end of this block, -1 none */
+    uint32_t weight[6]; /* choice weights */
+    uint32_t period; /* deterministic pattern: the choice repeats every `period` visits */
+    int32_t callee; /* routine called at the end of this block, -1 none */
     uint32_t call_edge, bypass_edge;
     int is_exit;
 } block;
 
 typedef struct routine {
-    uint32_t first, n;   /* block indexes */
+    uint32_t first, n; /* block indexes */
 } routine;
 
 typedef struct prog {
@@ -80,12 +89,12 @@ typedef struct prog {
     /* return edges: from exit block of callee to return site: looked up */
 } prog;
 
-static uint32_t add_edge(prog *p, uint32_t src, uint32_t tgt, uint32_t type) {
+static uint32_t add_edge(prog *p, uint32_t src, uint32_t tgt, uint32_t type)
+{
     if (p->ne == p->cap_e) {
         p->cap_e = p->cap_e ? p->cap_e * 2 : 1024;
         p->e = realloc(p->e, p->cap_e * sizeof *p->e);
-        if (!p->e)
-            exit(3);
+        if (!p->e) exit(3);
     }
     gen_edge *e = &p->e[p->ne];
     e->id = p->ne + 1;
@@ -93,8 +102,7 @@ static uint32_t add_edge(prog *p, uint32_t src, uint32_t tgt, uint32_t type) {
     e->tgt = tgt;
     e->type = type;
     e->counts = calloc(p->nthreads, sizeof *e->counts);
-    if (!e->counts)
-        exit(3);
+    if (!e->counts) exit(3);
     return p->ne++;
 }
 
@@ -105,7 +113,8 @@ static uint32_t add_edge(prog *p, uint32_t src, uint32_t tgt, uint32_t type) {
 static uint32_t node_of(const prog *p, uint32_t b) { return p->b[b].id; }
 
 /* Find or create the return edge exit->site. */
-static uint32_t return_edge(prog *p, uint32_t exit_b, uint32_t site_b) {
+static uint32_t return_edge(prog *p, uint32_t exit_b, uint32_t site_b)
+{
     for (uint32_t i = 0; i < p->ne; i++)
         if (p->e[i].type == ET_RETURN && p->e[i].src == node_of(p, exit_b) &&
             p->e[i].tgt == node_of(p, site_b))
@@ -113,7 +122,8 @@ static uint32_t return_edge(prog *p, uint32_t exit_b, uint32_t site_b) {
     return add_edge(p, node_of(p, exit_b), node_of(p, site_b), ET_RETURN);
 }
 
-static void build(prog *p, rng *r, uint32_t nroutines) {
+static void build(prog *p, rng *r, uint32_t nroutines)
+{
     p->nr = nroutines;
     p->r = calloc(nroutines, sizeof *p->r);
     uint32_t total = 0;
@@ -158,7 +168,8 @@ static void build(prog *p, rng *r, uint32_t nroutines) {
              * others call later routines (the call graph is a DAG) */
             if (i + 1 < nroutines && (kind < 2 || (i == 0 && k % 2 == 1))) {
                 /* a call to a later routine, returning to the next block */
-                uint32_t span = i == 0 ? nroutines - 1 : (nroutines - i - 1 < 8 ? nroutines - i - 1 : 8);
+                uint32_t span =
+                    i == 0 ? nroutines - 1 : (nroutines - i - 1 < 8 ? nroutines - i - 1 : 8);
                 b->callee = (int32_t)(i + 1 + below(r, span));
                 b->call_edge = add_edge(p, b->id, p->b[p->r[b->callee].first].id, ET_DIRECT_CALL);
                 b->bypass_edge = add_edge(p, b->id, p->b[bi + 1].id, ET_CALL_BYPASS);
@@ -184,10 +195,8 @@ static void build(prog *p, rng *r, uint32_t nroutines) {
                     uint32_t to = R->first + below(r, R->n);
                     int dup = 0;
                     for (uint32_t q = 0; q < b->nsucc; q++)
-                        if (p->e[b->succ[q]].tgt == p->b[to].id)
-                            dup = 1;
-                    if (dup)
-                        continue;
+                        if (p->e[b->succ[q]].tgt == p->b[to].id) dup = 1;
+                    if (dup) continue;
                     b->succ[b->nsucc] = add_edge(p, b->id, p->b[to].id, ET_INDIRECT_UNCOND);
                     b->weight[b->nsucc++] = 1 + below(r, 4);
                 }
@@ -197,16 +206,15 @@ static void build(prog *p, rng *r, uint32_t nroutines) {
     p->entry_edge = add_edge(p, NODE_START, p->b[0].id, ET_ENTRY);
     /* return edges: created for every (exit block of callee, return site) */
     for (uint32_t bi = 0; bi < p->nb; bi++) {
-        if (p->b[bi].callee < 0)
-            continue;
+        if (p->b[bi].callee < 0) continue;
         routine *C = &p->r[p->b[bi].callee];
         for (uint32_t k = 0; k < C->n; k++)
-            if (p->b[C->first + k].is_exit)
-                return_edge(p, C->first + k, bi + 1);
+            if (p->b[C->first + k].is_exit) return_edge(p, C->first + k, bi + 1);
     }
 }
 
-static uint32_t block_index(const prog *p, uint32_t node) {
+static uint32_t block_index(const prog *p, uint32_t node)
+{
     (void)p;
     return node - FIRST_BLOCK_ID;
 }
@@ -219,17 +227,17 @@ static uint64_t *ret_keys;
 static uint32_t *ret_vals;
 static size_t ret_cap;
 
-static size_t ret_slot(uint64_t key) {
+static size_t ret_slot(uint64_t key)
+{
     size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (ret_cap - 1);
-    while (ret_keys[i] && ret_keys[i] != key)
-        i = (i + 1) & (ret_cap - 1);
+    while (ret_keys[i] && ret_keys[i] != key) i = (i + 1) & (ret_cap - 1);
     return i;
 }
 
-static void index_returns(const prog *p) {
+static void index_returns(const prog *p)
+{
     ret_cap = 16;
-    while (ret_cap < (size_t)p->ne * 2)
-        ret_cap *= 2;
+    while (ret_cap < (size_t)p->ne * 2) ret_cap *= 2;
     ret_keys = calloc(ret_cap, sizeof *ret_keys);
     ret_vals = calloc(ret_cap, sizeof *ret_vals);
     for (uint32_t i = 0; i < p->ne; i++)
@@ -241,26 +249,26 @@ static void index_returns(const prog *p) {
         }
 }
 
-static uint32_t find_return(const prog *p, uint32_t exit_node, uint32_t site_node) {
+static uint32_t find_return(const prog *p, uint32_t exit_node, uint32_t site_node)
+{
     (void)p;
     return ret_vals[ret_slot(((uint64_t)exit_node << 32) | site_node)];
 }
 
 static void walk(prog *p, uint64_t seed, uint32_t thread, uint64_t n, emit_fn emit, void *ctx,
-                 int count) {
+                 int count)
+{
     rng r = {seed * 1000003u + thread * 7919u + 17};
     uint32_t stack[64];
     uint32_t depth = 0;
     uint64_t done = 0;
     uint32_t cur = p->entry_edge;
     uint32_t *visits = calloc(p->nb, sizeof *visits);
-    if (!visits)
-        exit(3);
+    if (!visits) exit(3);
     /* return-edge lookup: per callee-exit block x return site, cached in a small table */
     while (done < n) {
         gen_edge *e = &p->e[cur];
-        if (count)
-            e->counts[thread]++;
+        if (count) e->counts[thread]++;
         emit(ctx, e->id);
         done++;
         uint32_t bi = block_index(p, e->tgt);
@@ -270,7 +278,7 @@ static void walk(prog *p, uint64_t seed, uint32_t thread, uint64_t n, emit_fn em
                 stack[depth++] = bi + 1;
                 cur = b->call_edge;
             } else {
-                cur = b->bypass_edge;  /* too deep: skip the call */
+                cur = b->bypass_edge; /* too deep: skip the call */
             }
             continue;
         }
@@ -286,8 +294,7 @@ static void walk(prog *p, uint64_t seed, uint32_t thread, uint64_t n, emit_fn em
         uint32_t i;
         if ((next(&r) & 63) == 0) {
             uint32_t total = 0;
-            for (i = 0; i < b->nsucc; i++)
-                total += b->weight[i];
+            for (i = 0; i < b->nsucc; i++) total += b->weight[i];
             uint32_t x = below(&r, total);
             i = 0;
             while (x >= b->weight[i]) {
@@ -296,39 +303,42 @@ static void walk(prog *p, uint64_t seed, uint32_t thread, uint64_t n, emit_fn em
             }
         } else if (b->nsucc == 2 && p->e[b->succ[1]].type == ET_DIRECT_COND &&
                    p->e[b->succ[1]].tgt <= b->id) {
-            i = (c % b->period) != b->period - 1;      /* loop: back edge period-1 times */
+            i = (c % b->period) != b->period - 1; /* loop: back edge period-1 times */
         } else if (b->nsucc == 2) {
-            i = (c % b->period) < b->period / 3;      /* if: taken a third of the time */
+            i = (c % b->period) < b->period / 3; /* if: taken a third of the time */
         } else {
-            i = (c / 2) % b->nsucc;                   /* switch: cycles */
+            i = (c / 2) % b->nsucc; /* switch: cycles */
         }
         cur = b->succ[i];
     }
     free(visits);
 }
 
-static void write_dcfg(const prog *p, const char *path, uint64_t pid) {
+static void write_dcfg(const prog *p, const char *path, uint64_t pid)
+{
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
         exit(2);
     }
-    fprintf(f, "{ \"MAJOR_VERSION\" : 1,\n  \"MINOR_VERSION\" : 0,\n"
-               "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"gen.bin\" ] ],\n"
-               "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ],\n"
-               "    [ 1, \"ENTRY\" ], [ 2, \"EXIT\" ], [ 4, \"DIRECT_CALL\" ], [ 6, \"RETURN\" ],\n"
-               "    [ 7, \"CALL_BYPASS\" ], [ 13, \"DIRECT_CONDITIONAL_BRANCH\" ],\n"
-               "    [ 15, \"DIRECT_UNCONDITIONAL_BRANCH\" ], [ 16, \"INDIRECT_UNCONDITIONAL_BRANCH\" ],\n"
-               "    [ 18, \"FALL_THROUGH\" ] ],\n"
-               "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ], "
-               "[ 3, \"UNKNOWN\" ] ],\n"
-               "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ],\n    [ %llu,\n", (unsigned long long)pid);
+    fprintf(
+        f,
+        "{ \"MAJOR_VERSION\" : 1,\n  \"MINOR_VERSION\" : 0,\n"
+        "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"gen.bin\" ] ],\n"
+        "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ],\n"
+        "    [ 1, \"ENTRY\" ], [ 2, \"EXIT\" ], [ 4, \"DIRECT_CALL\" ], [ 6, \"RETURN\" ],\n"
+        "    [ 7, \"CALL_BYPASS\" ], [ 13, \"DIRECT_CONDITIONAL_BRANCH\" ],\n"
+        "    [ 15, \"DIRECT_UNCONDITIONAL_BRANCH\" ], [ 16, \"INDIRECT_UNCONDITIONAL_BRANCH\" ],\n"
+        "    [ 18, \"FALL_THROUGH\" ] ],\n"
+        "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ], "
+        "[ 3, \"UNKNOWN\" ] ],\n"
+        "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ],\n    [ %llu,\n",
+        (unsigned long long)pid);
     /* instruction counts per thread: sum over edges of source instrs */
     uint64_t *per = calloc(p->nthreads, sizeof *per);
     uint64_t total = 0;
     for (uint32_t i = 0; i < p->ne; i++) {
-        if (p->e[i].src < FIRST_BLOCK_ID)
-            continue;
+        if (p->e[i].src < FIRST_BLOCK_ID) continue;
         for (uint32_t t = 0; t < p->nthreads; t++)
             per[t] += p->e[i].counts[t] * p->b[block_index(p, p->e[i].src)].num_instrs;
     }
@@ -338,9 +348,10 @@ static void write_dcfg(const prog *p, const char *path, uint64_t pid) {
         total += per[t];
     }
     fprintf(f, " ],\n        \"INSTR_COUNT\" : %llu,\n", (unsigned long long)total);
-    fprintf(f, "        \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],\n"
-               "          [ 1, \"0x400000\", %llu,\n            { \"FILE_NAME_ID\" : 1,\n"
-               "              \"SYMBOLS\" : [ [ \"NAME\", \"ADDR_OFFSET\", \"SIZE\" ]",
+    fprintf(f,
+            "        \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],\n"
+            "          [ 1, \"0x400000\", %llu,\n            { \"FILE_NAME_ID\" : 1,\n"
+            "              \"SYMBOLS\" : [ [ \"NAME\", \"ADDR_OFFSET\", \"SIZE\" ]",
             (unsigned long long)(p->b[p->nb - 1].addr + 64));
     for (uint32_t i = 0; i < p->nr; i++) {
         const block *b0 = &p->b[p->r[i].first], *bl = &p->b[p->r[i].first + p->r[i].n - 1];
@@ -360,10 +371,13 @@ static void write_dcfg(const prog *p, const char *path, uint64_t pid) {
         fprintf(f, ",\n                [ %u, \"0x%llx\", %u, %u, %u, %llu ]", p->b[i].id,
                 (unsigned long long)p->b[i].addr, p->b[i].num_instrs * 4, p->b[i].num_instrs,
                 (p->b[i].num_instrs - 1) * 4, (unsigned long long)bc[i]);
-    fprintf(f, " ] } ] ],\n        \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", "
-               "\"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ]");
+    fprintf(
+        f,
+        " ] } ] ],\n        \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", "
+        "\"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ]");
     for (uint32_t i = 0; i < p->ne; i++) {
-        fprintf(f, ",\n          [ %u, %u, %u, %u, [", p->e[i].id, p->e[i].src, p->e[i].tgt, p->e[i].type);
+        fprintf(f, ",\n          [ %u, %u, %u, %u, [", p->e[i].id, p->e[i].src, p->e[i].tgt,
+                p->e[i].type);
         for (uint32_t t = 0; t < p->nthreads; t++)
             fprintf(f, "%s %llu", t ? "," : "", (unsigned long long)p->e[i].counts[t]);
         fprintf(f, " ] ]");
@@ -383,29 +397,34 @@ typedef struct text_ctx {
     uint32_t thread;
 } text_ctx;
 
-static void emit_text(void *ctx, uint32_t edge) {
+static void emit_text(void *ctx, uint32_t edge)
+{
     text_ctx *t = ctx;
     fprintf(t->f, "%llu %u %u\n", (unsigned long long)t->pid, t->thread, edge);
 }
 
-static void emit_none(void *ctx, uint32_t edge) {
+static void emit_none(void *ctx, uint32_t edge)
+{
     (void)ctx;
     (void)edge;
 }
 
 #ifdef WITH_TRACEKIT
-static uint64_t gen_instrs(void *ctx, uint64_t pid, uint32_t edge) {
+static uint64_t gen_instrs(void *ctx, uint64_t pid, uint32_t edge)
+{
     (void)pid;
     const prog *p = ctx;
     uint32_t src = p->e[edge - 1].src;
     return src >= FIRST_BLOCK_ID ? p->b[block_index(p, src)].num_instrs : 0;
 }
 
-static int write_file(void *ctx, const void *data, size_t n) {
+static int write_file(void *ctx, const void *data, size_t n)
+{
     return fwrite(data, 1, n, (FILE *)ctx) == n ? 0 : -1;
 }
 
-static double cpu_now(void) {
+static double cpu_now(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
@@ -416,13 +435,13 @@ typedef struct membuf_t {
     size_t n, cap;
 } membuf_t;
 
-static void emit_mem(void *ctx, uint32_t edge) {
+static void emit_mem(void *ctx, uint32_t edge)
+{
     membuf_t *m = ctx;
     if (m->n == m->cap) {
         m->cap = m->cap ? m->cap * 2 : 1 << 20;
         m->v = realloc(m->v, m->cap * sizeof *m->v);
-        if (!m->v)
-            exit(3);
+        if (!m->v) exit(3);
     }
     m->v[m->n++] = edge;
 }
@@ -437,9 +456,10 @@ typedef struct gen_args {
 } gen_args;
 
 /* Returns 0, or 2 (usage error, said). */
-static int parse_args(int argc, char **argv, gen_args *g) {
-    *g = (gen_args){.seed = 1, .per_thread = 1000, .pid = 4242, .routines = 20, .threads = 2,
-                    .level = 9};
+static int parse_args(int argc, char **argv, gen_args *g)
+{
+    *g = (gen_args){
+        .seed = 1, .per_thread = 1000, .pid = 4242, .routines = 20, .threads = 2, .level = 9};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -452,16 +472,26 @@ static int parse_args(int argc, char **argv, gen_args *g) {
             return 2;
         }
         i++;
-        if (!strcmp(a, "--seed")) g->seed = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--routines")) g->routines = (uint32_t)strtoul(v, NULL, 10);
-        else if (!strcmp(a, "--threads")) g->threads = (uint32_t)strtoul(v, NULL, 10);
-        else if (!strcmp(a, "--edges-per-thread")) g->per_thread = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--pid")) g->pid = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--dcfg")) g->dcfg = v;
-        else if (!strcmp(a, "--edges")) g->edges = v;
-        else if (!strcmp(a, "--encode")) g->encode = v;
-        else if (!strcmp(a, "--level")) g->level = atoi(v);
-        else if (!strcmp(a, "--chunk-instrs")) g->chunk_instrs = strtoull(v, NULL, 10);
+        if (!strcmp(a, "--seed"))
+            g->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--routines"))
+            g->routines = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--threads"))
+            g->threads = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--edges-per-thread"))
+            g->per_thread = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--pid"))
+            g->pid = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--dcfg"))
+            g->dcfg = v;
+        else if (!strcmp(a, "--edges"))
+            g->edges = v;
+        else if (!strcmp(a, "--encode"))
+            g->encode = v;
+        else if (!strcmp(a, "--level"))
+            g->level = atoi(v);
+        else if (!strcmp(a, "--chunk-instrs"))
+            g->chunk_instrs = strtoull(v, NULL, 10);
         else {
             fprintf(stderr, "unknown option %s\n", a);
             return 2;
@@ -475,7 +505,8 @@ static int parse_args(int argc, char **argv, gen_args *g) {
 }
 
 /* Every thread's edges as text, one line each. Returns 0, or 2 (said). */
-static int write_edges(prog *p, const gen_args *g) {
+static int write_edges(prog *p, const gen_args *g)
+{
     FILE *f = fopen(g->edges, "w");
     if (!f) {
         perror(g->edges);
@@ -494,7 +525,8 @@ static int write_edges(prog *p, const gen_args *g) {
 
 #ifdef WITH_TRACEKIT
 /* The walks encoded by libtracekit into g->encode, timed. Returns 0, or 1 or 2 (said). */
-static int encode(prog *p, const gen_args *g) {
+static int encode(prog *p, const gen_args *g)
+{
     tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     opt.level = g->level ? g->level : TK_DCFG_TRACE_PLAIN;
     opt.compat_intel = g->compat;
@@ -502,11 +534,12 @@ static int encode(prog *p, const gen_args *g) {
     opt.source_instrs = gen_instrs;
     opt.ctx = p;
     opt.expected_edges = g->per_thread * g->threads;
-    struct { tk_dcfg_trace_encoder *enc; } c;
+    struct {
+        tk_dcfg_trace_encoder *enc;
+    } c;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_encoder_open(&c.enc, &opt, &err) != TK_OK)
-        return 1;
+    if (tk_dcfg_trace_encoder_open(&c.enc, &opt, &err) != TK_OK) return 1;
     FILE *f = fopen(g->encode, "w");
     if (!f) {
         perror(g->encode);
@@ -517,7 +550,8 @@ static int encode(prog *p, const gen_args *g) {
     membuf_t mb = {NULL, 0, 0};
     double enc_time = 0;
     for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1 && tk_dcfg_trace_encoder_start(c.enc, &(tk_writer){write_file, f}, &err) != TK_OK)
+        if (pass == 1 &&
+            tk_dcfg_trace_encoder_start(c.enc, &(tk_writer){write_file, f}, &err) != TK_OK)
             return 1;
         for (uint32_t t = 0; t < g->threads; t++) {
             mb.n = 0;
@@ -539,8 +573,7 @@ static int encode(prog *p, const gen_args *g) {
         return 1;
     }
     enc_time += cpu_now() - t0;
-    if (fclose(f) != 0)
-        return 2;
+    if (fclose(f) != 0) return 2;
     tk_dcfg_trace_encoder_free(c.enc);
     uint64_t total = g->per_thread * g->threads;
     printf("encoded %llu edges in %.3f s of CPU (walk generation excluded): %.1f M edges/s\n",
@@ -549,11 +582,11 @@ static int encode(prog *p, const gen_args *g) {
 }
 #endif
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     gen_args g;
     int rc = parse_args(argc, argv, &g);
-    if (rc != 0)
-        return rc;
+    if (rc != 0) return rc;
     prog p;
     memset(&p, 0, sizeof p);
     p.nthreads = g.threads;
@@ -561,23 +594,18 @@ int main(int argc, char **argv) {
     build(&p, &r, g.routines);
     index_returns(&p);
     /* counts: one counting walk per thread */
-    for (uint32_t t = 0; t < g.threads; t++)
-        walk(&p, g.seed, t, g.per_thread, emit_none, NULL, 1);
-    if (g.dcfg)
-        write_dcfg(&p, g.dcfg, g.pid);
-    if (g.edges && (rc = write_edges(&p, &g)) != 0)
-        return rc;
+    for (uint32_t t = 0; t < g.threads; t++) walk(&p, g.seed, t, g.per_thread, emit_none, NULL, 1);
+    if (g.dcfg) write_dcfg(&p, g.dcfg, g.pid);
+    if (g.edges && (rc = write_edges(&p, &g)) != 0) return rc;
     if (g.encode) {
 #ifdef WITH_TRACEKIT
-        if ((rc = encode(&p, &g)) != 0)
-            return rc;
+        if ((rc = encode(&p, &g)) != 0) return rc;
 #else
         fprintf(stderr, "built without libtracekit: --encode is not available\n");
         return 2;
 #endif
     }
-    for (uint32_t i = 0; i < p.ne; i++)
-        free(p.e[i].counts);
+    for (uint32_t i = 0; i < p.ne; i++) free(p.e[i].counts);
     free(p.e);
     free(p.b);
     free(p.r);

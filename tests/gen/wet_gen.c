@@ -28,42 +28,42 @@ typedef struct instr {
     enum op op;
     int rd, ra, rb;
     uint64_t imm;
-    int target;  /* branch/jump/call target (static index) */
-    int ctrl;    /* static controlling branch, CTRL_NONE or CTRL_CALLER */
+    int target; /* branch/jump/call target (static index) */
+    int ctrl; /* static controlling branch, CTRL_NONE or CTRL_CALLER */
     int line;
-    int in_f;    /* 1: function f in util.c, else main in prog.c */
+    int in_f; /* 1: function f in util.c, else main in prog.c */
 } instr;
 
 /* The program (see the comment of each line for the C it stands for). */
 static instr prog[] = {
     /* main */
-    {CONST, 0, -1, -1, 0, 0, CTRL_NONE, 10, 0},      /* 0  i = 0 */
-    {CONST, 1, -1, -1, 0, 0, CTRL_NONE, 11, 0},      /* 1  s = 0 */
-    {CONST, 7, -1, -1, 0, 0, CTRL_NONE, 12, 0},      /* 2  n = ITERATIONS (imm patched) */
-    {CONST, 6, -1, -1, 5, 0, CTRL_NONE, 13, 0},      /* 3  x = seed (imm patched) */
-    {BGE, -1, 0, 7, 0, 18, CTRL_NONE, 14, 0},        /* 4  while (i < n) */
+    {CONST, 0, -1, -1, 0, 0, CTRL_NONE, 10, 0}, /* 0  i = 0 */
+    {CONST, 1, -1, -1, 0, 0, CTRL_NONE, 11, 0}, /* 1  s = 0 */
+    {CONST, 7, -1, -1, 0, 0, CTRL_NONE, 12, 0}, /* 2  n = ITERATIONS (imm patched) */
+    {CONST, 6, -1, -1, 5, 0, CTRL_NONE, 13, 0}, /* 3  x = seed (imm patched) */
+    {BGE, -1, 0, 7, 0, 18, CTRL_NONE, 14, 0}, /* 4  while (i < n) */
     {MULI, 6, 6, -1, 6364136223846793005ull, 0, 4, 15, 0}, /* 5  x = x * a */
     {ADDI, 6, 6, -1, 1442695040888963407ull, 0, 4, 15, 0}, /* 6  x = x + c */
-    {LOAD, 2, 0, -1, 0, 0, 4, 16, 0},                /* 7  t = a[i % 64] */
-    {XOR, 2, 2, 6, 0, 0, 4, 16, 0},                  /* 8  t ^= x */
-    {BODD, -1, 2, -1, 0, 12, 4, 17, 0},              /* 9  if (t is even) */
-    {ADD, 1, 1, 2, 0, 0, 9, 18, 0},                  /* 10   s += t */
-    {JMP, -1, -1, -1, 0, 14, 9, 18, 0},              /* 11 else */
-    {CALL, -1, -1, -1, 0, 20, 9, 20, 0},             /* 12   r3 = f(t) */
-    {XOR, 1, 1, 3, 0, 0, 9, 20, 0},                  /* 13   s ^= r3 */
-    {MULI, 4, 0, -1, 7, 0, 4, 22, 0},                /* 14 k = i * 7 */
-    {STORE, -1, 4, 1, 0, 0, 4, 22, 0},               /* 15 a[k % 64] = s */
-    {ADDI, 0, 0, -1, 1, 0, 4, 23, 0},                /* 16 i++ */
-    {JMP, -1, -1, -1, 0, 4, 4, 23, 0},               /* 17 } */
-    {STORE, -1, 7, 1, 0, 0, CTRL_NONE, 25, 0},       /* 18 a[n % 64] = s */
-    {HALT, -1, -1, -1, 0, 0, CTRL_NONE, 26, 0},      /* 19 */
+    {LOAD, 2, 0, -1, 0, 0, 4, 16, 0}, /* 7  t = a[i % 64] */
+    {XOR, 2, 2, 6, 0, 0, 4, 16, 0}, /* 8  t ^= x */
+    {BODD, -1, 2, -1, 0, 12, 4, 17, 0}, /* 9  if (t is even) */
+    {ADD, 1, 1, 2, 0, 0, 9, 18, 0}, /* 10   s += t */
+    {JMP, -1, -1, -1, 0, 14, 9, 18, 0}, /* 11 else */
+    {CALL, -1, -1, -1, 0, 20, 9, 20, 0}, /* 12   r3 = f(t) */
+    {XOR, 1, 1, 3, 0, 0, 9, 20, 0}, /* 13   s ^= r3 */
+    {MULI, 4, 0, -1, 7, 0, 4, 22, 0}, /* 14 k = i * 7 */
+    {STORE, -1, 4, 1, 0, 0, 4, 22, 0}, /* 15 a[k % 64] = s */
+    {ADDI, 0, 0, -1, 1, 0, 4, 23, 0}, /* 16 i++ */
+    {JMP, -1, -1, -1, 0, 4, 4, 23, 0}, /* 17 } */
+    {STORE, -1, 7, 1, 0, 0, CTRL_NONE, 25, 0}, /* 18 a[n % 64] = s */
+    {HALT, -1, -1, -1, 0, 0, CTRL_NONE, 26, 0}, /* 19 */
     /* f */
-    {MULI, 3, 2, -1, 3, 0, CTRL_CALLER, 3, 1},       /* 20 r = t * 3 */
-    {ANDI, 3, 3, -1, 0xffff, 0, CTRL_CALLER, 3, 1},  /* 21 r &= 0xffff */
+    {MULI, 3, 2, -1, 3, 0, CTRL_CALLER, 3, 1}, /* 20 r = t * 3 */
+    {ANDI, 3, 3, -1, 0xffff, 0, CTRL_CALLER, 3, 1}, /* 21 r &= 0xffff */
     {CONST, 5, -1, -1, 30000, 0, CTRL_CALLER, 4, 1}, /* 22 lim = 30000 */
-    {BLT, -1, 3, 5, 0, 25, CTRL_CALLER, 4, 1},       /* 23 if (r >= lim) */
-    {ANDI, 3, 3, -1, 1023, 0, 23, 5, 1},             /* 24   r &= 1023 */
-    {RET, -1, -1, -1, 0, 0, CTRL_CALLER, 6, 1},      /* 25 return r */
+    {BLT, -1, 3, 5, 0, 25, CTRL_CALLER, 4, 1}, /* 23 if (r >= lim) */
+    {ANDI, 3, 3, -1, 1023, 0, 23, 5, 1}, /* 24   r &= 1023 */
+    {RET, -1, -1, -1, 0, 0, CTRL_CALLER, 6, 1}, /* 25 return r */
 };
 #define NPROG ((int)(sizeof prog / sizeof prog[0]))
 
@@ -111,9 +111,21 @@ static size_t ring_cap, ring_len, ring_head;
 static int nports(const instr *in)
 {
     switch (in->op) {
-    case CONST: case JMP: case CALL: case RET: case HALT: return 1;
-    case ADDI: case MULI: case ANDI: case BODD: return 2;
-    case ADD: case XOR: case BGE: case BLT: case LOAD: case STORE: return 3;
+    case CONST:
+    case JMP:
+    case CALL:
+    case RET:
+    case HALT: return 1;
+    case ADDI:
+    case MULI:
+    case ANDI:
+    case BODD: return 2;
+    case ADD:
+    case XOR:
+    case BGE:
+    case BLT:
+    case LOAD:
+    case STORE: return 3;
     }
     return 1;
 }
@@ -121,10 +133,15 @@ static int nports(const instr *in)
 static int defines_value(const instr *in)
 {
     switch (in->op) {
-    case CONST: case ADD: case ADDI: case MULI: case XOR: case ANDI: case LOAD: case STORE:
-        return 1;
-    default:
-        return 0;
+    case CONST:
+    case ADD:
+    case ADDI:
+    case MULI:
+    case XOR:
+    case ANDI:
+    case LOAD:
+    case STORE: return 1;
+    default: return 0;
     }
 }
 
@@ -134,15 +151,13 @@ static uint64_t addr_of(int i)
 {
     uint64_t a = prog[i].in_f ? 0x8049000 : 0x8048000;
     for (int j = 0; j < i; j++)
-        if (prog[j].in_f == prog[i].in_f)
-            a += 2 + (uint64_t)(j % 4);
+        if (prog[j].in_f == prog[i].in_f) a += 2 + (uint64_t)(j % 4);
     return a;
 }
 
 static void add_dep(int i, uint32_t inst, int port, node def)
 {
-    if (def.instr < 0)
-        return;
+    if (def.instr < 0) return;
     elist *l = &ports[i][port];
     if (l->len == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 16;
@@ -180,12 +195,9 @@ static void run(uint64_t iterations, uint64_t seed)
     uint64_t reg[NREGS] = {0}, mem[MEMSIZE] = {0};
     node regdef[NREGS], memdef[MEMSIZE], last[NPROG];
     node none = {-1, 0};
-    for (int r = 0; r < NREGS; r++)
-        regdef[r] = none;
-    for (int m = 0; m < MEMSIZE; m++)
-        memdef[m] = none;
-    for (int i = 0; i < NPROG; i++)
-        last[i] = none;
+    for (int r = 0; r < NREGS; r++) regdef[r] = none;
+    for (int m = 0; m < MEMSIZE; m++) memdef[m] = none;
+    for (int i = 0; i < NPROG; i++) last[i] = none;
     prog[2].imm = iterations;
     prog[3].imm = seed;
     node call_site = none;
@@ -195,7 +207,9 @@ static void run(uint64_t iterations, uint64_t seed)
         const instr *in = &prog[pc];
         uint32_t k = count[pc]++;
         node me = {pc, k};
-        node ctrl = in->ctrl == CTRL_NONE ? none : in->ctrl == CTRL_CALLER ? call_site : last[in->ctrl];
+        node ctrl = in->ctrl == CTRL_NONE     ? none
+                    : in->ctrl == CTRL_CALLER ? call_site
+                                              : last[in->ctrl];
         add_dep(pc, k, 0, ctrl);
         int next = pc + 1;
         uint64_t v = 0;
@@ -207,10 +221,13 @@ static void run(uint64_t iterations, uint64_t seed)
             add_dep(pc, k, 2, regdef[in->rb]);
             v = in->op == ADD ? reg[in->ra] + reg[in->rb] : reg[in->ra] ^ reg[in->rb];
             break;
-        case ADDI: case MULI: case ANDI:
+        case ADDI:
+        case MULI:
+        case ANDI:
             add_dep(pc, k, 1, regdef[in->ra]);
-            v = in->op == ADDI ? reg[in->ra] + in->imm
-                : in->op == MULI ? reg[in->ra] * in->imm : reg[in->ra] & in->imm;
+            v = in->op == ADDI   ? reg[in->ra] + in->imm
+                : in->op == MULI ? reg[in->ra] * in->imm
+                                 : reg[in->ra] & in->imm;
             break;
         case LOAD: {
             uint64_t a = reg[in->ra] % MEMSIZE;
@@ -227,7 +244,8 @@ static void run(uint64_t iterations, uint64_t seed)
             memdef[a] = me;
             break;
         }
-        case BGE: case BLT:
+        case BGE:
+        case BLT:
             add_dep(pc, k, 1, regdef[in->ra]);
             add_dep(pc, k, 2, regdef[in->rb]);
             if (in->op == BGE ? reg[in->ra] >= reg[in->rb] : reg[in->ra] < reg[in->rb])
@@ -235,11 +253,14 @@ static void run(uint64_t iterations, uint64_t seed)
             break;
         case BODD:
             add_dep(pc, k, 1, regdef[in->ra]);
-            if (reg[in->ra] & 1)
-                next = in->target;
+            if (reg[in->ra] & 1) next = in->target;
             break;
         case JMP: next = in->target; break;
-        case CALL: call_site = me; return_to = pc + 1; next = in->target; break;
+        case CALL:
+            call_site = me;
+            return_to = pc + 1;
+            next = in->target;
+            break;
         case RET: next = return_to; break;
         case HALT: break;
         }
@@ -259,13 +280,11 @@ static void run(uint64_t iterations, uint64_t seed)
 static void write_trace(FILE *f, int no_debug)
 {
     int executed = 0;
-    for (int i = 0; i < NPROG; i++)
-        executed += count[i] > 0;
+    for (int i = 0; i < NPROG; i++) executed += count[i] > 0;
     fprintf(f, "%d\n", executed); /* a tracer lists executed instructions only */
     for (int i = 0; i < NPROG; i++) {
         const instr *in = &prog[i];
-        if (count[i] == 0)
-            continue;
+        if (count[i] == 0) continue;
         int np = nports(in);
         fprintf(f, "%" PRIu64 " %d %" PRIx64, id_of(i), np, addr_of(i));
         if (!(no_debug && in->in_f))
@@ -302,8 +321,7 @@ static void write_history(FILE *f)
 static void naive_slice(node crit, int forward, const char *deps, unsigned long depth)
 {
     uint8_t *in_set[NPROG];
-    for (int i = 0; i < NPROG; i++)
-        in_set[i] = calloc(count[i] + 1, 1);
+    for (int i = 0; i < NPROG; i++) in_set[i] = calloc(count[i] + 1, 1);
     in_set[crit.instr][crit.inst] = 1;
     for (unsigned long round = 0; depth == 0 || round < depth; round++) {
         uint8_t *before[NPROG];
@@ -323,15 +341,12 @@ static void naive_slice(node crit, int forward, const char *deps, unsigned long 
                 changed = 1;
             }
         }
-        for (int i = 0; i < NPROG; i++)
-            free(before[i]);
-        if (!changed)
-            break;
+        for (int i = 0; i < NPROG; i++) free(before[i]);
+        if (!changed) break;
     }
     for (int i = 0; i < NPROG; i++) {
         for (uint32_t k = 0; k < count[i]; k++)
-            if (in_set[i][k])
-                printf("%" PRIu64 " %" PRIu32 "\n", id_of(i), k);
+            if (in_set[i][k]) printf("%" PRIu64 " %" PRIu32 "\n", id_of(i), k);
         free(in_set[i]);
     }
 }
@@ -354,17 +369,28 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         const char *s = argv[a];
         int more = a + 1 < argc;
-        if (!strcmp(s, "--iterations") && more) iterations = strtoull(argv[++a], NULL, 10);
-        else if (!strcmp(s, "--seed") && more) seed = strtoull(argv[++a], NULL, 10);
-        else if (!strcmp(s, "-o") && more) out = argv[++a];
-        else if (!strcmp(s, "--history") && more) history = argv[++a];
-        else if (!strcmp(s, "--history-limit") && more) history_limit = strtoull(argv[++a], NULL, 10);
-        else if (!strcmp(s, "--slice") && more) slice = argv[++a];
-        else if (!strcmp(s, "--deps") && more) deps = argv[++a];
-        else if (!strcmp(s, "--depth") && more) depth = strtoul(argv[++a], NULL, 10);
-        else if (!strcmp(s, "--forward")) forward = 1;
-        else if (!strcmp(s, "--no-debug")) no_debug = 1;
-        else usage();
+        if (!strcmp(s, "--iterations") && more)
+            iterations = strtoull(argv[++a], NULL, 10);
+        else if (!strcmp(s, "--seed") && more)
+            seed = strtoull(argv[++a], NULL, 10);
+        else if (!strcmp(s, "-o") && more)
+            out = argv[++a];
+        else if (!strcmp(s, "--history") && more)
+            history = argv[++a];
+        else if (!strcmp(s, "--history-limit") && more)
+            history_limit = strtoull(argv[++a], NULL, 10);
+        else if (!strcmp(s, "--slice") && more)
+            slice = argv[++a];
+        else if (!strcmp(s, "--deps") && more)
+            deps = argv[++a];
+        else if (!strcmp(s, "--depth") && more)
+            depth = strtoul(argv[++a], NULL, 10);
+        else if (!strcmp(s, "--forward"))
+            forward = 1;
+        else if (!strcmp(s, "--no-debug"))
+            no_debug = 1;
+        else
+            usage();
     }
     keep_edges = slice != NULL;
     if (history) {

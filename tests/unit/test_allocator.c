@@ -244,8 +244,8 @@ static void fill(unsigned char *p, size_t n, unsigned seed)
  * and shrinking; calloc'd blocks are zero; free takes either kind. */
 static void test_default_allocator_blocks_of_every_size(void)
 {
-    static const size_t sizes[] = {1, 100, 4096, (128 << 10) - 1, 128 << 10, 1 << 20,
-                                   (2 << 20) - 1, 2 << 20, (5 << 20) + 3, 40 << 20};
+    static const size_t sizes[] = {1,       100,           4096,    (128 << 10) - 1, 128 << 10,
+                                   1 << 20, (2 << 20) - 1, 2 << 20, (5 << 20) + 3,   40 << 20};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         size_t n = sizes[i];
         unsigned char *p = tk_malloc(n);

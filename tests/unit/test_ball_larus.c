@@ -60,7 +60,7 @@ typedef struct enum_ctx {
     graph *g;
     dag_arc arcs[2 * MAXE];
     size_t narcs;
-    uint8_t *seen;     /* per path id */
+    uint8_t *seen; /* per path id */
     uint64_t total;
     uint64_t found;
     uint32_t nodes[MAXN + 2];
@@ -100,11 +100,9 @@ static void walk(enum_ctx *c, uint32_t v, uint64_t sum, int first)
     }
     for (size_t k = 0; k < c->narcs; k++) {
         dag_arc *a = &c->arcs[k];
-        if (a->from != v)
-            continue;
+        if (a->from != v) continue;
         if (a->kind == 1) {
-            if (!first)
-                continue;
+            if (!first) continue;
             c->start_edge = a->edge;
             walk(c, a->to, sum + a->w, 0);
             c->start_edge = TK_BL_NONE;
@@ -132,8 +130,7 @@ static int issues_seen;
 static void count_issue(void *ctx, const tk_bl_issue *is)
 {
     (void)ctx;
-    if (is->severity == TK_SEV_ERROR)
-        issues_seen++;
+    if (is->severity == TK_SEV_ERROR) issues_seen++;
 }
 
 static void test_random_fresh_numbering_enumerated(void)
@@ -149,8 +146,7 @@ static void test_random_fresh_numbering_enumerated(void)
         TK_CHECK(st == TK_OK);
         TK_CHECK(issues_seen == 0);
         uint64_t total = tk_bl_total(bl);
-        if (st != TK_OK || total == 0 || total > MAXPATHS)
-            continue;
+        if (st != TK_OK || total == 0 || total > MAXPATHS) continue;
         graphs++;
         enum_ctx c;
         memset(&c, 0, sizeof c);
@@ -229,7 +225,8 @@ static void test_overflow_reported(void)
     TK_CHECK_EQ_U64(tk_bl_total(bl), 0);
     /* 63 diamonds: 2^63 paths count in 64 bits, but are too many for the
      * signed increments of a fresh numbering */
-    TK_CHECK(tk_bl_number(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, keep_kind, NULL, NULL) == TK_ERR_LIMIT);
+    TK_CHECK(tk_bl_number(bl, 3 * 63 + 1, 0, 3 * 63, e, 4 * 63, keep_kind, NULL, NULL) ==
+             TK_ERR_LIMIT);
     TK_CHECK(last_kind == TK_BL_ISSUE_TOO_MANY);
     /* 62 diamonds: numbered; the last path decodes, one past it does not */
     TK_CHECK(tk_bl_number(bl, 3 * 62 + 1, 0, 3 * 62, e, 4 * 62, NULL, NULL, NULL) == TK_OK);

@@ -13,8 +13,8 @@
 /* Text that compresses about 3:1, so level 1 makes several blocks. */
 static char *make_words(size_t len, unsigned seed)
 {
-    static const char *words[] = {"block", "edge", "0x4005d0", "routine", "loop", "42",
-                                  "\"COUNT\"", "[", "]", ",", "thread", "7", "\n"};
+    static const char *words[] = {"block", "edge", "0x4005d0", "routine", "loop", "42", "\"COUNT\"",
+                                  "[",     "]",    ",",        "thread",  "7",    "\n"};
     char *t = malloc(len + 16);
     size_t n = 0;
     uint32_t x = seed;
@@ -33,8 +33,8 @@ static unsigned char *bz2(const char *t, size_t len, int level, size_t *out_len)
 {
     unsigned n = (unsigned)(len + len / 50 + 1024);
     unsigned char *o = malloc(n);
-    TK_CHECK(BZ2_bzBuffToBuffCompress((char *)o, &n, (char *)(uintptr_t)t, (unsigned)len, level,
-                                      0, 0) == BZ_OK);
+    TK_CHECK(BZ2_bzBuffToBuffCompress((char *)o, &n, (char *)(uintptr_t)t, (unsigned)len, level, 0,
+                                      0) == BZ_OK);
     *out_len = n;
     return o;
 }
@@ -55,8 +55,7 @@ static result read_all(const unsigned char *data, size_t len, unsigned threads)
     tk_input *in;
     tk_error_clear(&r.err);
     r.st = tk_input_open_memory(&in, data, len, "t.bz2", &opt, &r.err);
-    if (r.st != TK_OK)
-        return r;
+    if (r.st != TK_OK) return r;
     const uint8_t *d;
     size_t n, cap = 0;
     while ((r.st = tk_input_chunk(in, &d, &n, &r.err)) == TK_OK) {
@@ -83,9 +82,12 @@ static void check_same(const unsigned char *data, size_t len, const char *want, 
              p.len <= want_len && (p.len == 0 || memcmp(p.out, want, p.len) == 0);
     else
         ok = ok && s.len == want_len && p.len == want_len &&
-             (want_len == 0 || (memcmp(s.out, want, want_len) == 0 && memcmp(p.out, want, want_len) == 0));
+             (want_len == 0 ||
+              (memcmp(s.out, want, want_len) == 0 && memcmp(p.out, want, want_len) == 0));
     if (!TK_CHECK(ok))
-        fprintf(stderr, "    case %s: serial %d \"%s\" at %lld (%zu bytes), parallel %d \"%s\" at %lld (%zu bytes)\n",
+        fprintf(stderr,
+                "    case %s: serial %d \"%s\" at %lld (%zu bytes), parallel %d \"%s\" at %lld "
+                "(%zu bytes)\n",
                 what, s.st, s.st == TK_END ? "" : s.err.message, (long long)s.err.offset, s.len,
                 p.st, p.st == TK_END ? "" : p.err.message, (long long)p.err.offset, p.len);
     free(s.out);
@@ -188,8 +190,7 @@ static void test_damaged_data(void)
         size_t have = 0, got;
         tk_bz2par_stop stop;
         int r;
-        while ((r = tk_bz2par_read(p, buf, sizeof buf, &got, &stop)) == 1)
-            have += got;
+        while ((r = tk_bz2par_read(p, buf, sizeof buf, &got, &stop)) == 1) have += got;
         TK_CHECK(r == -1);
         TK_CHECK_EQ_U64(stop.raw, 0);
         TK_CHECK_EQ_U64(stop.skip, have);

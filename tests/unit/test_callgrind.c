@@ -140,7 +140,7 @@ static void test_calls_with_two_target_subpositions(void)
     TK_CHECK_EQ_U64(c->target.line, 40);
     TK_CHECK_EQ_U64(c->pos.addr, 0x1004);
     TK_CHECK_EQ_U64(c->pos.line, 6);
-    TK_CHECK_EQ_U64(pt->calls.values[0], 2);  /* count */
+    TK_CHECK_EQ_U64(pt->calls.values[0], 2); /* count */
     TK_CHECK_EQ_U64(pt->calls.values[1], 30); /* inclusive Ir */
     const tk_prof_function *callee = tk_profile_function_at(p, c->callee);
     TK_CHECK_STR(tk_profile_str(p, callee->object), "libc");
@@ -163,7 +163,7 @@ static void test_jcnd_followed_then_executed(void)
     const tk_prof_jump *j = pt->jumps.rows;
     for (size_t i = 0; i < pt->jumps.count; i++) {
         if (j[i].conditional) {
-            TK_CHECK_EQ_U64(pt->jumps.values[i * 2], 4);     /* executed */
+            TK_CHECK_EQ_U64(pt->jumps.values[i * 2], 4); /* executed */
             TK_CHECK_EQ_U64(pt->jumps.values[i * 2 + 1], 1); /* followed */
             TK_CHECK_EQ_U64(j[i].target.line, 8);
         } else {
@@ -179,10 +179,11 @@ static void test_parts_and_threads(void)
 {
     tk_status st;
     tk_error err;
-    tk_profile *p = read_text("# callgrind format\nversion: 1\npart: 1\nevents: Ir\nfn=(1) a\n1 5\n"
-                              "totals: 5\n\npart: 2\nevents: Ir\nfn=(1) b\n1 7\n"
-                              "# callgrind format\nversion: 1\nthread: 3\nevents: Ir\nfn=(1) c\n1 1\n",
-                              &st, &err);
+    tk_profile *p =
+        read_text("# callgrind format\nversion: 1\npart: 1\nevents: Ir\nfn=(1) a\n1 5\n"
+                  "totals: 5\n\npart: 2\nevents: Ir\nfn=(1) b\n1 7\n"
+                  "# callgrind format\nversion: 1\nthread: 3\nevents: Ir\nfn=(1) c\n1 1\n",
+                  &st, &err);
     TK_CHECK_EQ_I64(st, TK_OK);
     TK_CHECK_EQ_U64(tk_profile_part_count(p), 3);
     TK_CHECK_EQ_U64(tk_profile_part(p, 1)->number, 2);
@@ -463,7 +464,8 @@ static void test_summary_sort_orders_ties_by_name(void)
         /* names: a shared 12-byte stem, then a number in a random order */
         n += (size_t)sprintf(t + n, "fn=common_stem_%u_%d\n%u %u %u\n", (seed >> 8) % 5000, f,
                              f % 97 + 1, (seed >> 16) % 4, (seed >> 20) % 3);
-        if (f % 7 == 0) n += (size_t)sprintf(t + n, "cfn=common_stem_0_0\ncalls=1 1\n1 %d 1\n", f % 5);
+        if (f % 7 == 0)
+            n += (size_t)sprintf(t + n, "cfn=common_stem_0_0\ncalls=1 1\n1 %d 1\n", f % 5);
     }
     tk_status st;
     tk_error err;
@@ -514,9 +516,11 @@ static void test_summary_sort_cover_matches_full_sort(void)
             seed = seed * 1103515245u + 12345u;
             unsigned r = seed >> 8;
             /* skewed (a few big functions), flat with ties, or all equal */
-            unsigned ir = shape == 0 ? (r % 100 == 0 ? r % 100000 : r % 50) + 1
-                                     : shape == 1 ? r % 7 + 1 : 3;
-            n += (size_t)sprintf(t + n, "fn=stem_%u_%d\n%u %u %u\n", r % 3000, f, f % 13 + 1, ir, r % 5);
+            unsigned ir = shape == 0   ? (r % 100 == 0 ? r % 100000 : r % 50) + 1
+                          : shape == 1 ? r % 7 + 1
+                                       : 3;
+            n += (size_t)sprintf(t + n, "fn=stem_%u_%d\n%u %u %u\n", r % 3000, f, f % 13 + 1, ir,
+                                 r % 5);
             if (f % 5 == 0) n += (size_t)sprintf(t + n, "cfn=stem_0_0\ncalls=1 1\n1 %d 1\n", f % 9);
         }
         tk_status st;
@@ -540,7 +544,8 @@ static void test_summary_sort_cover_matches_full_sort(void)
                     sum += (incl ? full->entries[cut].inclusive : full->entries[cut].self)[ev[0]];
                     cut++;
                 }
-                int ok = sorted >= cut && sorted <= s->count && (coverages[c] < 100 || sorted == s->count);
+                int ok = sorted >= cut && sorted <= s->count &&
+                         (coverages[c] < 100 || sorted == s->count);
                 /* the point: a small coverage sorts a part of the list (all
                  * costs equal: the whole list is one run of ties) */
                 if (coverages[c] <= 50 && shape != 2 && !incl) ok &= sorted < s->count / 2;
@@ -551,11 +556,13 @@ static void test_summary_sort_cover_matches_full_sort(void)
                     if (e->fn >= s->count || seen[e->fn]++) ok = 0;
                     if (ok && i >= sorted && sorted)
                         ok = (incl ? e->inclusive : e->self)[ev[0]] <
-                             (incl ? s->entries[sorted - 1].inclusive : s->entries[sorted - 1].self)[ev[0]];
+                             (incl ? s->entries[sorted - 1].inclusive
+                                   : s->entries[sorted - 1].self)[ev[0]];
                 }
                 free(seen);
-                if (!ok) fprintf(stderr, "shape %d mode %d coverage %g: sorted %zu cut %zu\n", shape, mode,
-                                 coverages[c], sorted, cut);
+                if (!ok)
+                    fprintf(stderr, "shape %d mode %d coverage %g: sorted %zu cut %zu\n", shape,
+                            mode, coverages[c], sorted, cut);
                 TK_CHECK(ok);
                 tk_prof_summary_free(s);
             }
@@ -620,7 +627,9 @@ static char *big_profile(size_t *len)
         for (int k = 0; k < f % 400; k++) t[n++] = (char)('a' + k % 26);
         n += (size_t)sprintf(t + n, "\n0x%x %d %d %d\n+4 * 7\n+2 +1 1 2\n", 0x1000 + f * 64,
                              10 + f % 50, f + 1, f % 5);
-        if (f) n += (size_t)sprintf(t + n, "cfn=(%d)\ncalls=2 0x%x 3\n* * 9 1\n", f, 0x1000 + (f - 1) * 64);
+        if (f)
+            n += (size_t)sprintf(t + n, "cfn=(%d)\ncalls=2 0x%x 3\n* * 9 1\n", f,
+                                 0x1000 + (f - 1) * 64);
     }
     n += (size_t)sprintf(t + n, "fn=(1)\n0x1000 10 1 1");
     *len = n;
@@ -774,8 +783,9 @@ static void test_sparse_ids_and_many_parts(void)
     n += (size_t)sprintf(t + n, "fn=(6000) past\n1 1\nfn=(5000)\n2 4\nfn=(4194000)\n2 6\n"
                                 "fn=(5000000)\n2 1\n");
     for (int part = 2; part <= 300; part++)
-        n += (size_t)sprintf(t + n, "part: %d\nevents: Ir\nfn=(4194000) p%d\n1 %d\ncfn=(7) g\ncalls=1 1\n1 1\n",
-                             part, part % 3, part);
+        n += (size_t)sprintf(
+            t + n, "part: %d\nevents: Ir\nfn=(4194000) p%d\n1 %d\ncfn=(7) g\ncalls=1 1\n1 1\n",
+            part, part % 3, part);
     for (int mode = 0; mode < 2; mode++) {
         tk_profile *p = read_rows(t, n, mode);
         TK_CHECK(p != NULL);
@@ -817,13 +827,15 @@ static void test_jumps_in_cost_runs(void)
     size_t cap = 1u << 20, n[2] = {0, 0};
     char *t[2] = {malloc(cap), malloc(cap)};
     for (int k = 0; k < 2; k++)
-        n[k] += (size_t)sprintf(t[k] + n[k], "positions: instr line\nevents: Ir Dr\nfl=a.c\n"
-                                             "fi=(1) a.h\nfi=(2) b.h\nfi=(3) c.h\nfn=(100) t0\n"
-                                             "fn=(101) t1\nfn=(102) t2\nfn=(103) t3\nfn=(104) t4\nfn=(105) t5\n");
+        n[k] += (size_t)sprintf(
+            t[k] + n[k], "positions: instr line\nevents: Ir Dr\nfl=a.c\n"
+                         "fi=(1) a.h\nfi=(2) b.h\nfi=(3) c.h\nfn=(100) t0\n"
+                         "fn=(101) t1\nfn=(102) t2\nfn=(103) t3\nfn=(104) t4\nfn=(105) t5\n");
     unsigned seed = 99;
     for (int f = 0; f < 40; f++) {
         for (int k = 0; k < 2; k++)
-            n[k] += (size_t)sprintf(t[k] + n[k], "fn=(%d) f%d\n0x%x %d 1 1\n", f + 1, f, 0x1000 + f * 64, 10 + f);
+            n[k] += (size_t)sprintf(t[k] + n[k], "fn=(%d) f%d\n0x%x %d 1 1\n", f + 1, f,
+                                    0x1000 + f * 64, 10 + f);
         for (int i = 0; i < 30; i++) {
             seed = seed * 1103515245u + 12345u;
             unsigned r = seed >> 16;
@@ -831,12 +843,13 @@ static void test_jumps_in_cost_runs(void)
             if (r % 4 == 0 && r % 3 == 0) { /* with the target's file and function */
                 static const char *const files[] = {" a.h", " b.h", " c.h"};
                 static const char *const fns[] = {" t0", " t1", " t2", " t3", " t4", " t5"};
-                snprintf(line, sizeof line, "jfi=(%u)%s\njfn=(%u)%s\njcnd=%u/%u 0x%x %s\n%s", 1 + r % 3,
-                         r % 5 ? "" : files[r % 3], 100 + r % 6, r % 7 ? "" : fns[r % 6], r % 7,
-                         r % 11 + 7, 0x1000 + r % 4096, r % 3 ? "+1" : "*", r % 5 ? "* *" : "+2 -1");
+                snprintf(line, sizeof line, "jfi=(%u)%s\njfn=(%u)%s\njcnd=%u/%u 0x%x %s\n%s",
+                         1 + r % 3, r % 5 ? "" : files[r % 3], 100 + r % 6, r % 7 ? "" : fns[r % 6],
+                         r % 7, r % 11 + 7, 0x1000 + r % 4096, r % 3 ? "+1" : "*",
+                         r % 5 ? "* *" : "+2 -1");
             } else if (r % 4 == 0)
-                snprintf(line, sizeof line, "jcnd=%u/%u 0x%x %s\n%s", r % 7, r % 11 + 7, 0x1000 + r % 4096,
-                         r % 3 ? "+1" : "*", r % 5 ? "* *" : "+2 -1");
+                snprintf(line, sizeof line, "jcnd=%u/%u 0x%x %s\n%s", r % 7, r % 11 + 7,
+                         0x1000 + r % 4096, r % 3 ? "+1" : "*", r % 5 ? "* *" : "+2 -1");
             else if (r % 4 == 1)
                 snprintf(line, sizeof line, "jump=%u +%u *\n+%u *", r % 9 + 1, r % 13, r % 3);
             else
@@ -859,10 +872,12 @@ static void test_jumps_in_cost_runs(void)
         TK_CHECK_EQ_U64(a->jump_lines, b->jump_lines);
         TK_CHECK_EQ_U64(a->jumps.count, b->jumps.count);
         if (!skip) TK_CHECK(a->jumps.count > 0);
-        TK_CHECK(a->jumps.count == b->jumps.count &&
-                 (!a->jumps.count || /* no rows: no arrays (memcmp wants pointers) */
-                  (memcmp(a->jumps.rows, b->jumps.rows, a->jumps.count * sizeof(tk_prof_jump)) == 0 &&
-                   memcmp(a->jumps.values, b->jumps.values, a->jumps.count * 2 * sizeof(uint64_t)) == 0)));
+        TK_CHECK(
+            a->jumps.count == b->jumps.count &&
+            (!a->jumps.count || /* no rows: no arrays (memcmp wants pointers) */
+             (memcmp(a->jumps.rows, b->jumps.rows, a->jumps.count * sizeof(tk_prof_jump)) == 0 &&
+              memcmp(a->jumps.values, b->jumps.values, a->jumps.count * 2 * sizeof(uint64_t)) ==
+                  0)));
         TK_CHECK(a->self.count == b->self.count &&
                  memcmp(a->self.values, b->self.values, a->self.count * 2 * sizeof(uint64_t)) == 0);
         TK_CHECK_EQ_U64(a->line_sum[0], b->line_sum[0]);
@@ -904,7 +919,8 @@ static void gen_cost_runs(char *t[2], size_t n[2])
     int ids[100], nids = 0, defined_g = 0, defined_fi = 1, defined_ob = 1;
     for (int f = 0; f < 40; f++) {
         for (int k = 0; k < 2; k++)
-            n[k] += (size_t)sprintf(t[k] + n[k], "fn=(%d) f%d\n0x%x %d 1 1\n", 100 + f, f, 0x1000 + f * 64, 10 + f);
+            n[k] += (size_t)sprintf(t[k] + n[k], "fn=(%d) f%d\n0x%x %d 1 1\n", 100 + f, f,
+                                    0x1000 + f * 64, 10 + f);
         ids[nids++] = 100 + f;
         for (int i = 0; i < 30; i++) {
             seed = seed * 1103515245u + 12345u;
@@ -921,7 +937,8 @@ static void gen_cost_runs(char *t[2], size_t n[2])
                 break;
             case 1: /* the callee's file and object, or the cost file */
                 if (r % 7 == 0 && defined_fi < 9) {
-                    snprintf(line, sizeof line, "%s=(%d) f%d.h", r % 2 ? "cfi" : "fi", defined_fi + 1, defined_fi);
+                    snprintf(line, sizeof line, "%s=(%d) f%d.h", r % 2 ? "cfi" : "fi",
+                             defined_fi + 1, defined_fi);
                     defined_fi++;
                 } else if (r % 7 == 1 && defined_ob < 4) {
                     snprintf(line, sizeof line, "cob=(%d) lib%d.so", defined_ob + 1, defined_ob);
@@ -929,22 +946,21 @@ static void gen_cost_runs(char *t[2], size_t n[2])
                 } else {
                     static const char *const keys[] = {"cfi", "cfl", "fi", "fe", "cob"};
                     const char *key = keys[r % 5];
-                    snprintf(line, sizeof line, "%s=(%u)\x02", key, 1 + r / 5 % (unsigned)(key[1] == 'o' ? defined_ob : defined_fi));
+                    snprintf(line, sizeof line, "%s=(%u)\x02", key,
+                             1 + r / 5 % (unsigned)(key[1] == 'o' ? defined_ob : defined_fi));
                 }
                 break;
             case 2: /* calls= and its cost line */
-                snprintf(line, sizeof line, "cfn=(%d)\ncalls=%u 0x%x %s\n+%u %s\x01%u %u %u", ids[r % (unsigned)nids],
-                         r % 4 + 1, 0x2000 + r % 512, r % 3 ? "+1" : "*", r % 5, r % 2 ? "*" : "-1", r % 100, r % 9, r % 3);
+                snprintf(line, sizeof line, "cfn=(%d)\ncalls=%u 0x%x %s\n+%u %s\x01%u %u %u",
+                         ids[r % (unsigned)nids], r % 4 + 1, 0x2000 + r % 512, r % 3 ? "+1" : "*",
+                         r % 5, r % 2 ? "*" : "-1", r % 100, r % 9, r % 3);
                 break;
             case 3: /* back to an earlier function (a reference) and a cost line */
-                snprintf(line, sizeof line, "fn=(%u)\x02\n+%u * %u 1 2", 100 + r % (unsigned)(f + 1), r % 5, r % 10);
+                snprintf(line, sizeof line, "fn=(%u)\x02\n+%u * %u 1 2",
+                         100 + r % (unsigned)(f + 1), r % 5, r % 10);
                 break;
-            case 4: /* an empty line */
-                line[0] = 0;
-                break;
-            default:
-                snprintf(line, sizeof line, "+%u * %u %u", r % 5, r % 10, r % 3);
-                break;
+            case 4: /* an empty line */ line[0] = 0; break;
+            default: snprintf(line, sizeof line, "+%u * %u %u", r % 5, r % 10, r % 3); break;
             }
             for (int k = 0; k < 2; k++) put_marked(t[k], &n[k], line, k);
         }
@@ -958,13 +974,16 @@ static void same_reading(char *t[2], size_t n[2])
         tk_profile *p[2];
         tk_error err;
         for (int k = 0; k < 2; k++)
-            TK_CHECK_EQ_I64(read_functions_detail(t[k], n[k], 0, mode >= 1, mode == 2, &p[k], &err), TK_OK);
+            TK_CHECK_EQ_I64(read_functions_detail(t[k], n[k], 0, mode >= 1, mode == 2, &p[k], &err),
+                            TK_OK);
         const tk_prof_part *a = tk_profile_part(p[0], 0), *b = tk_profile_part(p[1], 0);
         TK_CHECK(a->call_lines > 150);
         TK_CHECK_EQ_U64(a->call_lines, b->call_lines);
         TK_CHECK_EQ_U64(tk_profile_function_count(p[0]), tk_profile_function_count(p[1]));
-        for (size_t f = 0; f < tk_profile_function_count(p[0]) && f < tk_profile_function_count(p[1]); f++) {
-            const tk_prof_function *fa = tk_profile_function_at(p[0], (uint32_t)f), *fb = tk_profile_function_at(p[1], (uint32_t)f);
+        for (size_t f = 0;
+             f < tk_profile_function_count(p[0]) && f < tk_profile_function_count(p[1]); f++) {
+            const tk_prof_function *fa = tk_profile_function_at(p[0], (uint32_t)f),
+                                   *fb = tk_profile_function_at(p[1], (uint32_t)f);
             TK_CHECK_STR(tk_profile_str(p[0], fa->name), tk_profile_str(p[1], fb->name));
             TK_CHECK_STR(tk_profile_str(p[0], fa->file), tk_profile_str(p[1], fb->file));
             TK_CHECK_STR(tk_profile_str(p[0], fa->object), tk_profile_str(p[1], fb->object));
@@ -972,12 +991,14 @@ static void same_reading(char *t[2], size_t n[2])
         TK_CHECK_EQ_U64(a->calls.count, b->calls.count);
         if (mode < 2) TK_CHECK(a->calls.count > 20);
         TK_CHECK(a->calls.count == b->calls.count &&
-                 (!a->calls.count ||
-                  (memcmp(a->calls.rows, b->calls.rows, a->calls.count * sizeof(tk_prof_call)) == 0 &&
-                   memcmp(a->calls.values, b->calls.values, a->calls.count * 4 * sizeof(uint64_t)) == 0)));
+                 (!a->calls.count || (memcmp(a->calls.rows, b->calls.rows,
+                                             a->calls.count * sizeof(tk_prof_call)) == 0 &&
+                                      memcmp(a->calls.values, b->calls.values,
+                                             a->calls.count * 4 * sizeof(uint64_t)) == 0)));
         TK_CHECK_EQ_U64(a->calls_into_len, b->calls_into_len);
         TK_CHECK(a->calls_into_len == b->calls_into_len &&
-                 (!a->calls_into_len || memcmp(a->calls_into, b->calls_into, a->calls_into_len * sizeof(uint64_t)) == 0));
+                 (!a->calls_into_len ||
+                  memcmp(a->calls_into, b->calls_into, a->calls_into_len * sizeof(uint64_t)) == 0));
         if (mode == 2) TK_CHECK(a->calls_into_len > 0);
         TK_CHECK(a->self.count >= 40);
         TK_CHECK(a->self.count == b->self.count &&
@@ -993,7 +1014,8 @@ static void test_calls_and_names_in_cost_runs(void)
     size_t cap = 1u << 20, n[2] = {0, 0};
     char *t[2] = {malloc(cap), malloc(cap)};
     for (int k = 0; k < 2; k++)
-        n[k] += (size_t)sprintf(t[k] + n[k], "positions: instr line\nevents: Ir Dr Dw\nob=(1) a.so\nfl=(1) a.c\n");
+        n[k] += (size_t)sprintf(
+            t[k] + n[k], "positions: instr line\nevents: Ir Dr Dw\nob=(1) a.so\nfl=(1) a.c\n");
     gen_cost_runs(t, n);
     same_reading(t, n);
     /* the runs count the lines they take: an error on the last line is
@@ -1080,7 +1102,8 @@ static void test_profile_same_name_functions(void)
         TK_CHECK_EQ_U64(fn, (uint64_t)i);
     }
     uint32_t fn;
-    TK_CHECK_EQ_I64(tk_profile_function(p, name, files[5], name, &fn, NULL), TK_OK); /* another object */
+    TK_CHECK_EQ_I64(tk_profile_function(p, name, files[5], name, &fn, NULL),
+                    TK_OK); /* another object */
     TK_CHECK_EQ_U64(fn, 300);
     TK_CHECK_EQ_U64(tk_profile_function_count(p), 301);
     tk_profile_free(p);
@@ -1290,20 +1313,18 @@ static void test_check_adds_up_over_inputs(void)
     TK_CHECK(strstr(f.last, "inclusive costs of the calls add up past 2^64") != NULL);
 }
 
-TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
-             TK_CASE(test_name_compression_separate_id_spaces),
-             TK_CASE(test_calls_with_two_target_subpositions),
-             TK_CASE(test_jcnd_followed_then_executed), TK_CASE(test_parts_and_threads),
-             TK_CASE(test_errors_are_located), TK_CASE(test_check_mode_reports_every_error),
-             TK_CASE(test_inclusive_under_recursion), TK_CASE(test_writer_round_trip),
-             TK_CASE(test_builder_aggregates_and_detects_overflow),
-             TK_CASE(test_block_reader_matches_buffer_reader),
-             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_forward_references_indexed), TK_CASE(test_profile_same_name_functions), TK_CASE(test_block_reader_long_line),
-             TK_CASE(test_summary_sort_orders_ties_by_name),
-             TK_CASE(test_summary_sort_cover_matches_full_sort),
-             TK_CASE(test_sparse_ids_and_many_parts),
-             TK_CASE(test_jumps_in_cost_runs), TK_CASE(test_calls_and_names_in_cost_runs),
-             TK_CASE(test_function_rows_of_a_dispatcher),
-             TK_CASE(test_summary_of_a_cut_callgrind_part),
-             TK_CASE(test_summary_of_other_producers), TK_CASE(test_part_ending_inside_a_call),
-             TK_CASE(test_check_adds_up_over_inputs))
+TK_TEST_MAIN(
+    TK_CASE(test_relative_positions_and_short_cost_lines),
+    TK_CASE(test_name_compression_separate_id_spaces),
+    TK_CASE(test_calls_with_two_target_subpositions), TK_CASE(test_jcnd_followed_then_executed),
+    TK_CASE(test_parts_and_threads), TK_CASE(test_errors_are_located),
+    TK_CASE(test_check_mode_reports_every_error), TK_CASE(test_inclusive_under_recursion),
+    TK_CASE(test_writer_round_trip), TK_CASE(test_builder_aggregates_and_detects_overflow),
+    TK_CASE(test_block_reader_matches_buffer_reader), TK_CASE(test_block_reader_forward_reference),
+    TK_CASE(test_forward_references_indexed), TK_CASE(test_profile_same_name_functions),
+    TK_CASE(test_block_reader_long_line), TK_CASE(test_summary_sort_orders_ties_by_name),
+    TK_CASE(test_summary_sort_cover_matches_full_sort), TK_CASE(test_sparse_ids_and_many_parts),
+    TK_CASE(test_jumps_in_cost_runs), TK_CASE(test_calls_and_names_in_cost_runs),
+    TK_CASE(test_function_rows_of_a_dispatcher), TK_CASE(test_summary_of_a_cut_callgrind_part),
+    TK_CASE(test_summary_of_other_producers), TK_CASE(test_part_ending_inside_a_call),
+    TK_CASE(test_check_adds_up_over_inputs))

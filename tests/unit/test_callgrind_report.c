@@ -29,8 +29,7 @@ static tk_profile *load_both(const char *a, const char *b)
     tk_error err;
     tk_error_clear(&err);
     tk_profile *both;
-    if (!TK_CHECK(tk_profile_open(&both, NULL) == TK_OK))
-        return NULL;
+    if (!TK_CHECK(tk_profile_open(&both, NULL) == TK_OK)) return NULL;
     const char *paths[2] = {a, b};
     for (int i = 0; i < 2; i++) {
         tk_profile *one = load(paths[i], TK_CALLGRIND_DETAIL_FUNCTIONS);
@@ -59,7 +58,8 @@ static const char *name_of(const tk_profile *p, const tk_prof_summary *s, size_t
 /* report mutual-recs.out: self costs, the first rows, coverage and top */
 static void test_report_self(void)
 {
-    tk_profile *p = load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_profile *p =
+        load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
     tk_error err;
     tk_error_clear(&err);
     tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
@@ -111,7 +111,8 @@ static void test_report_self(void)
 /* report mutual-recs.out --tree both --inclusive: the first entry's callees */
 static void test_report_tree(void)
 {
-    tk_profile *p = load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_profile *p =
+        load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
     tk_error err;
     tk_error_clear(&err);
     tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
@@ -121,8 +122,7 @@ static void test_report_tree(void)
     TK_CHECK(tk_prof_report_open(&r, p, &o, &err) == TK_OK);
     const tk_prof_summary *s = tk_prof_report_summary(r);
     const tk_prof_arcs *a = tk_prof_report_arcs(r);
-    if (!TK_CHECK(a != NULL))
-        return;
+    if (!TK_CHECK(a != NULL)) return;
     TK_CHECK_STR(name_of(p, s, 0), "0x000000000001ab70");
     TK_CHECK_EQ_U64(entry(s, 0).inclusive[0], 519647);
     size_t idx[4096];
@@ -169,7 +169,8 @@ static void test_report_tree(void)
 /* report mutual-recs.out --cycles: two cycles, their members by inclusive cost */
 static void test_report_cycles(void)
 {
-    tk_profile *p = load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_profile *p =
+        load("tests/data/callgrind/pass/mutual-recs.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
     tk_error err;
     tk_error_clear(&err);
     tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
@@ -204,8 +205,7 @@ static void test_report_cycles(void)
     TK_CHECK(cy.members == 0 && cy.inclusive == NULL);
     n = tk_prof_report_cycle(r, 2, &m);
     TK_CHECK_EQ_U64(n, 1);
-    if (n == 1)
-        TK_CHECK_STR(name_of(p, s, m[0]), "depth'3");
+    if (n == 1) TK_CHECK_STR(name_of(p, s, m[0]), "depth'3");
     TK_CHECK_EQ_U64(tk_prof_report_cycle(r, 3, &m), 0);
     tk_prof_report_free(r);
     /* by file: no call cycles */
@@ -219,7 +219,8 @@ static void test_report_cycles(void)
  * profile; not phase2 nor what only phase2 calls */
 static void test_report_focus(void)
 {
-    tk_profile *p = load("tests/data/callgrind/pass/demo-default.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
+    tk_profile *p =
+        load("tests/data/callgrind/pass/demo-default.out", TK_CALLGRIND_DETAIL_FUNCTIONS);
     tk_error err;
     tk_error_clear(&err);
     tk_prof_report_options o = TK_PROF_REPORT_OPTIONS_INIT;
@@ -317,5 +318,5 @@ static void test_diff_folded(void)
     tk_profile_free(both);
 }
 
-TK_TEST_MAIN(TK_CASE(test_report_self), TK_CASE(test_report_tree), TK_CASE(test_report_cycles), TK_CASE(test_report_focus),
-             TK_CASE(test_diff_functions), TK_CASE(test_diff_folded))
+TK_TEST_MAIN(TK_CASE(test_report_self), TK_CASE(test_report_tree), TK_CASE(test_report_cycles),
+             TK_CASE(test_report_focus), TK_CASE(test_diff_functions), TK_CASE(test_diff_folded))

@@ -11,21 +11,25 @@ typedef struct closes {
     uint64_t last_func;
 } closes;
 
-static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth, uint64_t end,
-                     uint64_t duration, uint64_t self, tk_close_how how)
+static void on_close(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t depth,
+                     uint64_t end, uint64_t duration, uint64_t self, tk_close_how how)
 {
     (void)t, (void)depth, (void)end, (void)duration, (void)self;
     closes *c = ctx;
-    if (how == TK_CLOSE_MATCHED) c->matched++;
-    else if (how == TK_CLOSE_UNWOUND) c->unwound++;
-    else c->at_end++;
+    if (how == TK_CLOSE_MATCHED)
+        c->matched++;
+    else if (how == TK_CLOSE_UNWOUND)
+        c->unwound++;
+    else
+        c->at_end++;
     c->last_func = f->func;
 }
 
 /* enter 1; exit 9 twice (not open); enter 9; exit 9 (now open: matched);
  * exit 9 (absent again); enter 2; exit 1 (unwinds 2); exit 9 */
-static const uint8_t kinds[] = {TK_EVENT_ENTER, TK_EVENT_EXIT, TK_EVENT_EXIT,  TK_EVENT_ENTER, TK_EVENT_EXIT,
-                                TK_EVENT_EXIT,  TK_EVENT_ENTER, TK_EVENT_EXIT, TK_EVENT_EXIT};
+static const uint8_t kinds[] = {TK_EVENT_ENTER, TK_EVENT_EXIT, TK_EVENT_EXIT,
+                                TK_EVENT_ENTER, TK_EVENT_EXIT, TK_EVENT_EXIT,
+                                TK_EVENT_ENTER, TK_EVENT_EXIT, TK_EVENT_EXIT};
 static const uint64_t funcs[] = {1, 9, 9, 9, 9, 9, 2, 1, 9};
 enum { NEVENTS = sizeof funcs / sizeof *funcs };
 

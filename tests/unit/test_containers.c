@@ -152,6 +152,5 @@ static void test_vec(void)
     TK_CHECK(v.data == NULL && v.len == 0);
 }
 
-TK_TEST_MAIN(TK_CASE(test_arena), TK_CASE(test_strpool), TK_CASE(test_hmap), TK_CASE(test_hmap_crafted_keys),
-             TK_CASE(test_hash_bytes),
-             TK_CASE(test_vec))
+TK_TEST_MAIN(TK_CASE(test_arena), TK_CASE(test_strpool), TK_CASE(test_hmap),
+             TK_CASE(test_hmap_crafted_keys), TK_CASE(test_hash_bytes), TK_CASE(test_vec))

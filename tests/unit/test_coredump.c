@@ -30,11 +30,14 @@ static void build(image *m, int is64, int big)
     m->big = big;
     int w = is64 ? 8 : 4;
     size_t phoff = is64 ? 64 : 52, phent = is64 ? 56 : 32, nph = 3;
-    memcpy(m->b, "\x7f" "ELF", 4);
+    memcpy(m->b,
+           "\x7f"
+           "ELF",
+           4);
     m->b[4] = is64 ? 2 : 1;
     m->b[5] = big ? 2 : 1;
     m->b[6] = 1;
-    put(m, 16, 4, 2);  /* ET_CORE */
+    put(m, 16, 4, 2); /* ET_CORE */
     put(m, 18, 62, 2); /* machine */
     put(m, is64 ? 32 : 28, phoff, w);
     put(m, is64 ? 54 : 42, phent, 2);
@@ -61,12 +64,11 @@ static void build(image *m, int is64, int big)
     memcpy(m->b + at + 20 + 5 * (size_t)w, "/bin/x", 7);
     at += 20 + desc;
     size_t data = at;
-    for (int i = 0; i < 16; i++)
-        m->b[data + (size_t)i] = (uint8_t)(0xa0 + i);
+    for (int i = 0; i < 16; i++) m->b[data + (size_t)i] = (uint8_t)(0xa0 + i);
     m->len = data + 16;
     /* program headers: NOTE, LOAD 0x1000 (16 bytes), LOAD 0x2000 (not dumped) */
-    uint64_t ph[3][4] = {{4, notes, 0, data - notes}, {1, data, 0x1000, 16},
-                         {1, data + 16, 0x2000, 0}};
+    uint64_t ph[3][4] = {
+        {4, notes, 0, data - notes}, {1, data, 0x1000, 16}, {1, data + 16, 0x2000, 0}};
     uint64_t memsz[3] = {0, 16, 4096};
     for (size_t i = 0; i < nph; i++) {
         size_t p = phoff + i * phent;
@@ -136,8 +138,7 @@ static void test_damaged(void)
     build(&m, 1, 0);
     put(&m, 64 + 32, 0xffff, 4); /* the first note's size runs past its segment */
     put(&m, 64 + 2 * 56 + 40, 1, 8);
-    TK_CHECK(tk_coredump_open(&c, "core", m.b, m.len, &err) == TK_OK ||
-             err.code == TK_ERR_FORMAT);
+    TK_CHECK(tk_coredump_open(&c, "core", m.b, m.len, &err) == TK_OK || err.code == TK_ERR_FORMAT);
     build(&m, 1, 0);
     put(&m, 56, 0xffff, 2); /* PN_XNUM without section headers */
     TK_CHECK(tk_coredump_open(&c, "core", m.b, m.len, &err) == TK_ERR_FORMAT);
@@ -166,8 +167,7 @@ static void test_thread_ids(void)
 static void test_raw(void)
 {
     uint8_t img[32];
-    for (int i = 0; i < 32; i++)
-        img[i] = (uint8_t)i;
+    for (int i = 0; i < 32; i++) img[i] = (uint8_t)i;
     tk_coredump *c;
     tk_error err;
     TK_CHECK(tk_coredump_open_raw(&c, "img", img, sizeof img, 0x5000, &err) == TK_OK);

@@ -23,8 +23,7 @@ static int open_text(reader_fixture *f, const char *text, size_t len)
 {
     tk_error err;
     tk_error_clear(&err);
-    if (tk_input_open_memory(&f->in, text, len, "mem", NULL, &err) != TK_OK)
-        return -1;
+    if (tk_input_open_memory(&f->in, text, len, "mem", NULL, &err) != TK_OK) return -1;
     return tk_csi_reader_open(&f->r, f->in, &err) == TK_OK ? 0 : -1;
 }
 
@@ -40,8 +39,7 @@ static const tk_csi_function *find_fn(reader_fixture *f, const char *name)
     const tk_csi_function *fn;
     tk_error err;
     while (tk_csi_reader_next(f->r, &fn, &err) == TK_OK)
-        if (strcmp(fn->name, name) == 0)
-            return fn;
+        if (strcmp(fn->name, name) == 0) return fn;
     return NULL;
 }
 
@@ -76,8 +74,7 @@ static void test_paths_of_loop_main(void)
     TK_CHECK(open_text(&f, LOOP, sizeof LOOP - 1) == 0);
     const tk_csi_function *fn = find_fn(&f, "main");
     TK_CHECK(fn != NULL);
-    if (!fn)
-        return;
+    if (!fn) return;
     tk_csi_numbering *n;
     TK_CHECK(tk_csi_numbering_open(&n, NULL) == TK_OK);
     TK_CHECK(tk_csi_numbering_load(n, fn, NULL, NULL, NULL) == TK_OK);
@@ -87,20 +84,18 @@ static void test_paths_of_loop_main(void)
     uint64_t xw = 99;
     TK_CHECK(tk_bl_exit_weight(bl, 8, &xw, NULL) == TK_OK);
     TK_CHECK_EQ_U64(xw, 0);
-    static const char *want[6] = {"2 4 5 7 9 ~", "2 4 5 8 9 ~", "2 4 6 3", "~ 4 5 7 9 ~",
-                                  "~ 4 5 8 9 ~", "~ 4 6 3"};
+    static const char *want[6] = {"2 4 5 7 9 ~", "2 4 5 8 9 ~", "2 4 6 3",
+                                  "~ 4 5 7 9 ~", "~ 4 5 8 9 ~", "~ 4 6 3"};
     tk_bl_path *p = tk_csi_numbering_path(n);
     for (uint64_t id = 0; id < 6; id++) {
         TK_CHECK(tk_bl_decode(bl, id, p, NULL) == TK_OK);
         char buf[128] = "";
         size_t o = 0;
-        if (p->start_edge != TK_BL_NONE)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "~ ");
+        if (p->start_edge != TK_BL_NONE) o += (size_t)snprintf(buf + o, sizeof buf - o, "~ ");
         for (size_t k = 0; k < p->len; k++)
             o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%llu", k ? " " : "",
                                   (unsigned long long)fn->blocks[p->nodes[k]].id);
-        if (p->end_edge != TK_BL_NONE)
-            snprintf(buf + o, sizeof buf - o, " ~");
+        if (p->end_edge != TK_BL_NONE) snprintf(buf + o, sizeof buf - o, " ~");
         TK_CHECK_STR(buf, want[id]);
     }
     tk_csi_numbering_free(n);
@@ -112,8 +107,7 @@ static void test_state_decoding(void)
     reader_fixture f;
     TK_CHECK(open_text(&f, LOOP, sizeof LOOP - 1) == 0);
     const tk_csi_function *fn = find_fn(&f, "main");
-    if (!TK_CHECK(fn != NULL))
-        return;
+    if (!TK_CHECK(fn != NULL)) return;
     tk_csi_numbering *n;
     TK_CHECK(tk_csi_numbering_open(&n, NULL) == TK_OK);
     TK_CHECK(tk_csi_numbering_load(n, fn, NULL, NULL, NULL) == TK_OK);
@@ -282,8 +276,7 @@ static void test_elf_section_by_path_and_image(void)
     TK_CHECK(tk_csi_elf_section(exe, NULL, 0, ".debug_PT", &by_path, &path_len, &err) == TK_OK);
     uint8_t *img = slurp(exe, &ilen);
     TK_CHECK(img && tk_csi_is_elf(img, ilen));
-    TK_CHECK(tk_csi_elf_section(exe, img, ilen, ".debug_PT", &by_image, &image_len, &err) ==
-             TK_OK);
+    TK_CHECK(tk_csi_elf_section(exe, img, ilen, ".debug_PT", &by_image, &image_len, &err) == TK_OK);
     TK_CHECK(path_len > 0 && path_len == image_len && by_path && by_image &&
              memcmp(by_path, by_image, path_len) == 0);
     /* both translation units' metadata: main from one, foo, bar and boo from the other */
@@ -298,13 +291,13 @@ static void test_elf_section_by_path_and_image(void)
 
     uint8_t *d = NULL;
     size_t n = 0;
-    TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/no-pt.o", NULL, 0, ".debug_PT", &d, &n,
-                                &err) == TK_END);
+    TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/no-pt.o", NULL, 0, ".debug_PT", &d, &n, &err) ==
+             TK_END);
     TK_CHECK(d == NULL && n == 0);
 
     tk_error_clear(&err);
-    TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/does-not-exist", NULL, 0, ".debug_PT", &d,
-                                &n, &err) == TK_ERR_IO);
+    TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/does-not-exist", NULL, 0, ".debug_PT", &d, &n,
+                                &err) == TK_ERR_IO);
     TK_CHECK(strstr(err.message, "cannot open") != NULL);
     tk_error_clear(&err);
     TK_CHECK(tk_csi_elf_section("tests/data/csi/elf/multifile-main.PT.txt", NULL, 0, ".debug_PT",
@@ -349,8 +342,7 @@ static void test_occurrence_labels(void)
                                "#\nrand\n1|EXIT\n0|ENTRY|5\n$\n0->1|0$0\n";
     static const char *const want[] = {"rand", "main", NULL, "rand#2", "rand#3"};
     reader_fixture f;
-    if (!TK_CHECK(open_text(&f, text, sizeof text - 1) == 0))
-        return;
+    if (!TK_CHECK(open_text(&f, text, sizeof text - 1) == 0)) return;
     for (int i = 0; i < 5; i++) {
         const tk_csi_function *fn;
         tk_error err;

@@ -30,8 +30,9 @@ static void test_read_forms(void)
     fixture f;
     tk_error err;
     const tk_csi_cov_function *fn;
-    open_text(&f, "#a|__CC_arr_t_c_a\n0|CC0|20|printf\n-1||18|abc\n#b|__CC_arr_t_c_b\n"
-                  "0|CC0|26|?",
+    open_text(&f,
+              "#a|__CC_arr_t_c_a\n0|CC0|20|printf\n-1||18|abc\n#b|__CC_arr_t_c_b\n"
+              "0|CC0|26|?",
               TK_CSI_COV_NONE);
     TK_CHECK(tk_csi_cov_reader_next(f.r, &fn, &err) == TK_OK);
     TK_CHECK(tk_csi_cov_reader_kind(f.r) == TK_CSI_COV_CC);
@@ -96,9 +97,10 @@ static void test_write_round_trip(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    TK_CHECK(tk_csi_cov_write_function(TK_TEST_WRITER(out), TK_CSI_COV_CC, TK_CSI_COV_FORM_ANY, fn, &err) == TK_OK);
-    TK_CHECK(tk_csi_cov_write_function(TK_TEST_WRITER(out), TK_CSI_COV_CC, TK_CSI_COV_FORM_PLAIN, fn, &err) ==
-             TK_OK);
+    TK_CHECK(tk_csi_cov_write_function(TK_TEST_WRITER(out), TK_CSI_COV_CC, TK_CSI_COV_FORM_ANY, fn,
+                                       &err) == TK_OK);
+    TK_CHECK(tk_csi_cov_write_function(TK_TEST_WRITER(out), TK_CSI_COV_CC, TK_CSI_COV_FORM_PLAIN,
+                                       fn, &err) == TK_OK);
     fclose(out);
     TK_CHECK_STR(buf, "#main|__CC_arr_m_c_main\n0|CC0|35|a\n-1||35|printf\n"
                       "#main|__CC_arr_m_c_main\n0|35|a\n-1|35|printf\n");
@@ -113,8 +115,7 @@ static void count(void *ctx, tk_severity sev, const tk_location *loc, const char
 {
     (void)loc;
     (void)msg;
-    if (sev == TK_SEV_ERROR)
-        ++*(int *)ctx;
+    if (sev == TK_SEV_ERROR) ++*(int *)ctx;
 }
 
 /* Errors the check finds in text read as kind. */
@@ -138,8 +139,8 @@ static int check_errors(const char *text, tk_csi_cov_kind kind)
 
 static void test_check_rules(void)
 {
-    TK_CHECK_EQ_U64(check_errors("#a|__CC_arr_f_c_a\n1|CC1|2|x\n0|CC0|3|y\n-1||4|z\n",
-                                 TK_CSI_COV_CC), 0);
+    TK_CHECK_EQ_U64(
+        check_errors("#a|__CC_arr_f_c_a\n1|CC1|2|x\n0|CC0|3|y\n-1||4|z\n", TK_CSI_COV_CC), 0);
     TK_CHECK_EQ_U64(check_errors("#a|__FC_arr_a\n#a$1|__FC_arr_a\n", TK_CSI_COV_FC), 0);
     TK_CHECK_EQ_U64(check_errors("#a|__FC_arr_a\n#b|__FC_arr_a\n", TK_CSI_COV_FC), 2);
     TK_CHECK_EQ_U64(check_errors("#a|__CC_arr_b_a\n0|CC0|2|x\n", TK_CSI_COV_CC), 0);
@@ -150,5 +151,5 @@ static void test_check_rules(void)
     TK_CHECK_EQ_U64(check_errors("#a|__BBC_arr_a\n-1||2\n", TK_CSI_COV_BBC), 1);
 }
 
-TK_TEST_MAIN(TK_CASE(test_read_forms), TK_CASE(test_errors_resync),
-             TK_CASE(test_write_round_trip), TK_CASE(test_check_rules))
+TK_TEST_MAIN(TK_CASE(test_read_forms), TK_CASE(test_errors_resync), TK_CASE(test_write_round_trip),
+             TK_CASE(test_check_rules))

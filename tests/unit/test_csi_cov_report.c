@@ -7,8 +7,9 @@
 #include "tk_test.h"
 #include "tracekit/tracekit.h"
 
-#define LOTSOFIFS "tests/data/corpus/csi-thirdparty/v1.4.0/tests/lotsofifs/" \
-                  "lotsofifs-O0.csi-static-BBC.expected"
+#define LOTSOFIFS \
+    "tests/data/corpus/csi-thirdparty/v1.4.0/tests/lotsofifs/" \
+    "lotsofifs-O0.csi-static-BBC.expected"
 #define TINY "tests/data/csi_cov/core/tiny"
 
 static void test_name_matches(void)
@@ -48,8 +49,7 @@ static tk_csi_cov_report *report_of(tk_csi_cov_report_key key)
 static void test_report_orders(void)
 {
     tk_csi_cov_report *r = report_of(TK_CSI_COV_REPORT_BY_LINES);
-    if (!r)
-        return;
+    if (!r) return;
     TK_CHECK_EQ_U64(tk_csi_cov_report_count(r), 2);
     const tk_csi_cov_report_row *a = tk_csi_cov_report_row_at(r, 0);
     TK_CHECK_STR(a->name, "main");
@@ -70,8 +70,7 @@ static void test_report_orders(void)
     tk_csi_cov_report_free(r);
 
     r = report_of(TK_CSI_COV_REPORT_BY_NAME);
-    if (!r)
-        return;
+    if (!r) return;
     TK_CHECK_STR(tk_csi_cov_report_row_at(r, 0)->name, "foo");
     TK_CHECK_STR(tk_csi_cov_report_row_at(r, 1)->name, "main");
     tk_csi_cov_report_free(r);
@@ -156,5 +155,5 @@ static void test_crash_files(void)
     tk_input_free(core);
 }
 
-TK_TEST_MAIN(TK_CASE(test_name_matches), TK_CASE(test_report_orders),
-             TK_CASE(test_crash_counts), TK_CASE(test_crash_files))
+TK_TEST_MAIN(TK_CASE(test_name_matches), TK_CASE(test_report_orders), TK_CASE(test_crash_counts),
+             TK_CASE(test_crash_files))

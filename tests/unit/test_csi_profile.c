@@ -26,8 +26,7 @@ static tk_cfg *load(void)
 static void test_bridge_writes_checked_metadata(void)
 {
     tk_cfg *cfg = load();
-    if (!TK_CHECK(cfg != NULL))
-        return;
+    if (!TK_CHECK(cfg != NULL)) return;
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -63,8 +62,7 @@ static void test_bridge_writes_checked_metadata(void)
 static void test_profile_counts_paths(void)
 {
     tk_cfg *cfg = load();
-    if (!TK_CHECK(cfg != NULL))
-        return;
+    if (!TK_CHECK(cfg != NULL)) return;
     tk_csi_profile *pr;
     tk_error err;
     TK_CHECK(tk_csi_profile_open(&pr, cfg, 13723, &err) == TK_OK);

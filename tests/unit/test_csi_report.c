@@ -27,8 +27,7 @@ static int meta_next(meta *m, const tk_csi_function **fn, char *label, size_t si
 {
     tk_error err;
     tk_error_clear(&err);
-    if (tk_csi_reader_next(m->r, fn, &err) != TK_OK)
-        return 0;
+    if (tk_csi_reader_next(m->r, fn, &err) != TK_OK) return 0;
     tk_csi_function_label(*fn, label, size);
     return 1;
 }
@@ -43,8 +42,7 @@ static void meta_close(meta *m)
 static void test_report_loop(void)
 {
     meta m;
-    if (!meta_open(&m, "tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt"))
-        return;
+    if (!meta_open(&m, "tests/data/corpus/csi-thirdparty/docs-examples/loop.debug_PT.txt")) return;
     tk_error err;
     tk_error_clear(&err);
     tk_csi_report_options o = TK_CSI_REPORT_OPTIONS_INIT;
@@ -87,8 +85,7 @@ static void test_report_loop(void)
 static void test_report_overflow(void)
 {
     meta m;
-    if (!meta_open(&m, "tests/data/csi/fail/path-count-overflow.txt"))
-        return;
+    if (!meta_open(&m, "tests/data/csi/fail/path-count-overflow.txt")) return;
     tk_error err;
     tk_error_clear(&err);
     tk_csi_report *r;
@@ -126,16 +123,14 @@ static void test_state_index(void)
     tk_input *sin;
     tk_csi_state *states = NULL;
     size_t ns = 0;
-    if (!TK_CHECK(tk_input_open(&sin, "tests/data/csi/states/variants.state", NULL, &err) ==
-                  TK_OK))
+    if (!TK_CHECK(tk_input_open(&sin, "tests/data/csi/states/variants.state", NULL, &err) == TK_OK))
         return;
     TK_CHECK(tk_csi_states_read(sin, &states, &ns, &err) == TK_OK);
     tk_input_free(sin);
     tk_csi_state_index *ix;
     TK_CHECK(tk_csi_state_index_open(&ix, states, ns, NULL, &err) == TK_OK);
     meta m;
-    if (!meta_open(&m, "tests/data/csi/states/variants.PT"))
-        return;
+    if (!meta_open(&m, "tests/data/csi/states/variants.PT")) return;
     const tk_csi_function *fn;
     char label[256], *pairs[64];
     size_t np = 0, hits[64];
@@ -147,15 +142,14 @@ static void test_state_index(void)
         }
     }
     qsort(pairs, np, sizeof *pairs, cmp_str);
-    static const char *const want[] = {
-        "bar$PT$XX: bar$PT", "bar: bar$PT", "dup#2: dup#2", "dup: dup",
-        "dup: dup#2",        "foo$CC: foo", "foo$CC: foo$CC$PT", "foo: foo",
-        "foo: foo$CC$PT",    "qux$PT: qux$CC", "qux: qux$CC"};
+    static const char *const want[] = {"bar$PT$XX: bar$PT", "bar: bar$PT", "dup#2: dup#2",
+                                       "dup: dup",          "dup: dup#2",  "foo$CC: foo",
+                                       "foo$CC: foo$CC$PT", "foo: foo",    "foo: foo$CC$PT",
+                                       "qux$PT: qux$CC",    "qux: qux$CC"};
     TK_CHECK_EQ_U64(np, sizeof want / sizeof *want);
     for (size_t i = 0; i < np && i < sizeof want / sizeof *want; i++)
         TK_CHECK_STR(pairs[i], want[i]);
-    for (size_t i = 0; i < np; i++)
-        free(pairs[i]);
+    for (size_t i = 0; i < np; i++) free(pairs[i]);
     meta_close(&m);
     tk_csi_state_index_free(ix);
     tk_csi_states_free(states, ns);
@@ -177,5 +171,5 @@ static void test_function_matches(void)
     TK_CHECK(tk_csi_function_matches("dup", &f, "dup#2"));
 }
 
-TK_TEST_MAIN(TK_CASE(test_report_loop), TK_CASE(test_report_overflow),
-             TK_CASE(test_state_index), TK_CASE(test_function_matches))
+TK_TEST_MAIN(TK_CASE(test_report_loop), TK_CASE(test_report_overflow), TK_CASE(test_state_index),
+             TK_CASE(test_function_matches))

@@ -84,7 +84,8 @@ static void test_dominators_deep_chain(void)
 {
     /* a 200000-node chain with a back edge: iterative code, no stack growth */
     uint32_t n = 200000;
-    uint32_t *start = malloc(sizeof *start * (n + 1)), *adj = malloc(sizeof *adj * n), *idom = malloc(sizeof *idom * n);
+    uint32_t *start = malloc(sizeof *start * (n + 1)), *adj = malloc(sizeof *adj * n),
+             *idom = malloc(sizeof *idom * n);
     TK_CHECK(start && adj && idom);
     if (!start || !adj || !idom) return;
     for (uint32_t v = 0; v <= n; v++) start[v] = v;
@@ -112,7 +113,7 @@ static void test_dominators_random_against_sets(void)
     for (int round = 0; round < 400; round++) {
         uint32_t n = 1 + (uint32_t)(round % 60);
         uint32_t ne = 0, cap = 4 * n + 4;
-        uint32_t (*e)[2] = malloc(sizeof *e * cap);
+        uint32_t(*e)[2] = malloc(sizeof *e * cap);
         uint32_t *start = calloc(n + 1, sizeof *start), *adj = malloc(sizeof *adj * cap);
         uint32_t *idom = malloc(sizeof *idom * n);
         TK_CHECK(e && start && adj && idom);
@@ -135,7 +136,8 @@ static void test_dominators_random_against_sets(void)
         for (int changed = 1; changed;) {
             changed = 0;
             for (uint32_t k = 0; k < ne; k++)
-                if ((reach >> e[k][0] & 1) && !(reach >> e[k][1] & 1)) reach |= 1ull << e[k][1], changed = 1;
+                if ((reach >> e[k][0] & 1) && !(reach >> e[k][1] & 1))
+                    reach |= 1ull << e[k][1], changed = 1;
         }
         for (uint32_t v = 0; v < n; v++) dom[v] = v == 0 ? 1 : ~0ull;
         for (int changed = 1; changed;) {
@@ -151,9 +153,11 @@ static void test_dominators_random_against_sets(void)
         }
         for (uint32_t v = 0; v < n; v++) {
             uint32_t want = TK_DOM_NONE;
-            if (v == 0) want = 0;
+            if (v == 0)
+                want = 0;
             else if (reach >> v & 1)
-                for (uint32_t d = 0; d < n; d++) /* the strict dominator dominated by all the others */
+                for (uint32_t d = 0; d < n;
+                     d++) /* the strict dominator dominated by all the others */
                     if (d != v && (dom[v] >> d & 1) && (dom[d] | (1ull << v)) == dom[v]) want = d;
             TK_CHECK_EQ_U64(idom[v], want);
         }
@@ -165,7 +169,8 @@ static void test_dominators_random_against_sets(void)
     /* 0 -> 1 -> ... -> n-2, each also -> n-1 (the join): every idom is the chain predecessor,
      * the join's is 0 */
     enum { N = 20000 };
-    uint32_t *start = calloc(N + 1, sizeof *start), *adj = malloc(sizeof *adj * 2 * N), *idom = malloc(sizeof *idom * N);
+    uint32_t *start = calloc(N + 1, sizeof *start), *adj = malloc(sizeof *adj * 2 * N),
+             *idom = malloc(sizeof *idom * N);
     TK_CHECK(start && adj && idom);
     if (!start || !adj || !idom) return;
     uint32_t m = 0;
@@ -203,19 +208,24 @@ static tk_status read_text(const char *text, tk_cfg **cfg, tk_error *err)
 static const char *const hard_dcfg =
     "{ \"X_NEW\" : { \"a\" : [ 1, { \"b\" : null } ] },\n"
     "  \"PROCESSES\" : [ [ \"PROCESS_DATA\", \"PROCESS_ID\" ],\n"
-    "    [ { \"EDGES\" : [ [ \"COUNT_PER_THREAD\", \"EDGE_TYPE_ID\", \"TARGET_NODE_ID\", \"SOURCE_NODE_ID\", \"EDGE_ID\" ],\n"
+    "    [ { \"EDGES\" : [ [ \"COUNT_PER_THREAD\", \"EDGE_TYPE_ID\", \"TARGET_NODE_ID\", "
+    "\"SOURCE_NODE_ID\", \"EDGE_ID\" ],\n"
     "          [ [ 1, \"0x2\" ], 11, 10, 1, 1 ],\n"
     "          [ [ 1, 2 ], 13, 11, 10, 2 ],\n"
     "          [ [ 4, 6 ], 13, 11, 11, 3 ],\n"
     "          [ [ 1, 2 ], 13, 12, 11, 4 ],\n"
     "          [ [ 1, 2 ], 12, 2, 12, 5 ] ],\n"
     "        \"IMAGES\" : [ [ \"IMAGE_DATA\", \"SIZE\", \"IMAGE_ID\", \"LOAD_ADDR\", \"X_COL\" ],\n"
-    "          [ { \"BASIC_BLOCKS\" : [ [ \"COUNT\", \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\", \"SIZE\" ],\n"
-    "              [ \"0X3\", 10, \"0x10\", 2, 8 ], [ 13, 11, 24, 1, 4 ], [ 3, 12, \"0x1c\", 3 ] ] },\n"
+    "          [ { \"BASIC_BLOCKS\" : [ [ \"COUNT\", \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\", "
+    "\"SIZE\" ],\n"
+    "              [ \"0X3\", 10, \"0x10\", 2, 8 ], [ 13, 11, 24, 1, 4 ], [ 3, 12, \"0x1c\", 3 ] ] "
+    "},\n"
     "            \"0x100\", 0, \"0x400000\", \"ignored\" ],\n"
-    "          [ { \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 20, 16, 1 ] ] }, 256, 7, 4194304 ] ] },\n"
+    "          [ { \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 20, "
+    "16, 1 ] ] }, 256, 7, 4194304 ] ] },\n"
     "      29003 ] ],\n"
-    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE\", \"EDGE_TYPE_ID\" ], [ \"ENTRY\", 11 ], [ \"EXIT\", 12 ], [ \"FALL_THROUGH\", 13 ] ],\n"
+    "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE\", \"EDGE_TYPE_ID\" ], [ \"ENTRY\", 11 ], [ \"EXIT\", 12 "
+    "], [ \"FALL_THROUGH\", 13 ] ],\n"
     "  \"SPECIAL_NODES\" : [ [ \"NODE_NAME\", \"NODE_ID\" ], [ \"START\", 1 ], [ \"END\", 2 ] ],\n"
     "  \"MINOR_VERSION\" : 0, \"MAJOR_VERSION\" : \"0x1\" }\n";
 
@@ -246,8 +256,10 @@ static void test_read_hard(void)
     /* short row: block 12 has no SIZE cell */
     uint32_t b12 = tk_cfg_find_block(p, 12);
     TK_CHECK_EQ_U64(cfg_block_size(p, b12), 0);
-    TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}), 3 * 2 + 13 * 1 + 3 * 3);
-    TK_CHECK_EQ_U64(tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, 1), 2 * 2 + 8 + 2 * 3);
+    TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}),
+                    3 * 2 + 13 * 1 + 3 * 3);
+    TK_CHECK_EQ_U64(tk_cfg_scope_instr_count_thread(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, 1),
+                    2 * 2 + 8 + 2 * 3);
     /* block 20 has no COUNT: derived from in-edges (none) */
     TK_CHECK_EQ_U64(p->blocks[tk_cfg_find_block(p, 20)].count, 0);
     /* computed routines: 10 (ENTRY target) holds 10, 11, 12; 20 is alone */
@@ -272,14 +284,17 @@ static void test_read_hard(void)
     /* edges: internal edges of the process exclude ENTRY/EXIT */
     uint32_t *ids = NULL;
     size_t n = 0, cap = 0;
-    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL, &ids, &n, &cap, NULL) == TK_OK);
+    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INTERNAL,
+                                &ids, &n, &cap, NULL) == TK_OK);
     TK_CHECK_EQ_U64(n, 3);
     n = 0;
-    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INBOUND, &ids, &n, &cap, NULL) == TK_OK);
+    TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INBOUND, &ids,
+                                &n, &cap, NULL) == TK_OK);
     TK_CHECK_EQ_U64(n, 1);
     if (n == 1) TK_CHECK(cfg_edge_kind(cfg, &p->edges[ids[0]]) == TK_EDGE_ENTRY);
     tk_free(ids);
-    TK_CHECK_EQ_U64(tk_cfg_find_edge_between(p, tk_cfg_find_block(p, 10), b11), tk_cfg_find_edge(p, 2));
+    TK_CHECK_EQ_U64(tk_cfg_find_edge_between(p, tk_cfg_find_block(p, 10), b11),
+                    tk_cfg_find_edge(p, 2));
     /* lookups of images, routines, special nodes; dominators and loop visits per thread */
     TK_CHECK_EQ_U64(tk_cfg_find_image(p, 0), 0);
     TK_CHECK_EQ_U64(tk_cfg_find_image(p, 7), 1);
@@ -319,15 +334,18 @@ static void test_read_errors_located(void)
 {
     tk_cfg *cfg = NULL;
     tk_error err;
-    TK_CHECK(read_text("{ \"MAJOR_VERSION\" : 1,\n  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ \"x\", \"y\" ] ] }",
+    TK_CHECK(read_text("{ \"MAJOR_VERSION\" : 1,\n  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", "
+                       "\"FILE_NAME\" ], [ \"x\", \"y\" ] ] }",
                        &cfg, &err) == TK_ERR_FORMAT);
     TK_CHECK_EQ_U64(err.line, 2);
     TK_CHECK_EQ_U64(err.column, 55);
     TK_CHECK(strstr(err.message, "FILE_NAME_ID") != NULL);
     TK_CHECK(cfg == NULL);
-    TK_CHECK(read_text("{ \"PROCESSES\" : [ [ \"PROCESS_ID\" ], [ -1 ] ] }", &cfg, &err) == TK_ERR_FORMAT);
-    TK_CHECK(read_text("{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\", \"EDGE_TYPE\" ] ] }", &cfg, &err) ==
+    TK_CHECK(read_text("{ \"PROCESSES\" : [ [ \"PROCESS_ID\" ], [ -1 ] ] }", &cfg, &err) ==
              TK_ERR_FORMAT);
+    TK_CHECK(
+        read_text("{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\", \"EDGE_TYPE\" ] ] }",
+                  &cfg, &err) == TK_ERR_FORMAT);
     TK_CHECK(strstr(err.message, "duplicate column") != NULL);
 }
 
@@ -338,13 +356,16 @@ static void test_wide_counts(void)
     static const char *const head =
         "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
         "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
-        "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, 64, {\n"
-        "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, 1 ], [ 6, 4, 1 ], [ 7, 8, 1 ] ] } ] ],\n"
-        "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
+        "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, 64, "
+        "{\n"
+        "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, 1 ], "
+        "[ 6, 4, 1 ], [ 7, 8, 1 ] ] } ] ],\n"
+        "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", "
+        "\"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
         "      [ 1, 5, 6, 1, [ 4294967295, 3 ] ],\n"
         "      [ 2, 6, 7, 1, [ 2, ";
     static const char *const tail = " ] ],\n"
-        "      [ 3, 7, 5, 1, [ \"0x7\", 1 ] ] ] } ] ] }\n";
+                                    "      [ 3, 7, 5, 1, [ \"0x7\", 1 ] ] ] } ] ] }\n";
     /* the big count as a JSON integer (fast path) and as a hex string (token path) */
     const char *const big[] = {"8589934592", "\"0x200000000\""};
     for (int k = 0; k < 2; k++) {
@@ -359,9 +380,11 @@ static void test_wide_counts(void)
         }
         const tk_cfg_process *p = &cfg->processes[0];
         TK_CHECK(p->counts32 == NULL && p->counts64 != NULL);
-        TK_CHECK_EQ_U64(cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 1)], 0), 4294967295u);
+        TK_CHECK_EQ_U64(cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 1)], 0),
+                        4294967295u);
         TK_CHECK_EQ_U64(cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 1)]), 4294967298u);
-        TK_CHECK_EQ_U64(cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 2)], 1), 8589934592u);
+        TK_CHECK_EQ_U64(cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 2)], 1),
+                        8589934592u);
         TK_CHECK_EQ_U64(cfg_edge_count(p, &p->edges[tk_cfg_find_edge(p, 3)]), 8);
         TK_CHECK_EQ_U64(cfg_edge_count_thread(p, &p->edges[tk_cfg_find_edge(p, 3)], 2), 0);
         TK_CHECK_EQ_U64(p->blocks[tk_cfg_find_block(p, 7)].count, 8589934594u);
@@ -372,18 +395,23 @@ static void test_wide_counts(void)
         static const char *const uneven =
             "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
             "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
-            "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, 64, {\n"
-            "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, 1 ], [ 6, 4, 2 ], [ 7, 8, 3 ] ] } ] ],\n"
-            "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
+            "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, 0, "
+            "64, {\n"
+            "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"NUM_INSTRS\" ], [ 5, 0, "
+            "1 ], [ 6, 4, 2 ], [ 7, 8, 3 ] ] } ] ],\n"
+            "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", "
+            "\"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ],\n"
             "      [ 1, 5, 6, 1, [ 4, 3 ] ], [ 2, 6, 7, 1, [ 2, 5 ] ], [ 3, 7, 5, 1, [ 9 ] ],\n"
-            "      [ 4, 5, 7, 1, [ 1, 2, \"0x3\" ] ], [ 5, 6, 5, 1 ], [ 6, 7, 6, 1, [ 8, 0 ] ] ] } ] ] }\n";
+            "      [ 4, 5, 7, 1, [ 1, 2, \"0x3\" ] ], [ 5, 6, 5, 1 ], [ 6, 7, 6, 1, [ 8, 0 ] ] ] } "
+            "] ] }\n";
         tk_cfg *u = NULL;
         tk_error uerr;
         TK_CHECK(read_text(uneven, &u, &uerr) == TK_OK);
         if (u) {
             const tk_cfg_process *p = &u->processes[0];
             static const uint32_t n[] = {2, 2, 1, 3, 0, 2};
-            static const uint64_t c[][3] = {{4, 3, 0}, {2, 5, 0}, {9, 0, 0}, {1, 2, 3}, {0, 0, 0}, {8, 0, 0}};
+            static const uint64_t c[][3] = {{4, 3, 0}, {2, 5, 0}, {9, 0, 0},
+                                            {1, 2, 3}, {0, 0, 0}, {8, 0, 0}};
             TK_CHECK(p->edge_counts != NULL);
             TK_CHECK_EQ_U64(p->nthreads, 3);
             for (uint32_t id = 1; id <= 6; id++) {
@@ -392,8 +420,10 @@ static void test_wide_counts(void)
                 if (e == TK_CFG_NONE) continue;
                 TK_CHECK_EQ_U64(cfg_edge_nthreads(p, e), n[id - 1]);
                 for (uint32_t t = 0; t < 4; t++)
-                    TK_CHECK_EQ_U64(cfg_edge_count_thread(p, &p->edges[e], t), t < 3 ? c[id - 1][t] : 0);
-                TK_CHECK_EQ_U64(cfg_edge_count(p, &p->edges[e]), c[id - 1][0] + c[id - 1][1] + c[id - 1][2]);
+                    TK_CHECK_EQ_U64(cfg_edge_count_thread(p, &p->edges[e], t),
+                                    t < 3 ? c[id - 1][t] : 0);
+                TK_CHECK_EQ_U64(cfg_edge_count(p, &p->edges[e]),
+                                c[id - 1][0] + c[id - 1][1] + c[id - 1][2]);
             }
             tk_cfg_free(u);
         }
@@ -453,8 +483,10 @@ static void test_sort_by_addr(void)
             } else if (kind == 3) { /* above 32 bits */
                 a = ((uint64_t)(rnd % 7) << 33) | (rnd % 100);
             } else { /* runs whose ends touch: equal addresses across runs */
-                if (i % 10 == 0) a = (uint64_t)(rnd % 8) * 9;
-                else a += 1;
+                if (i % 10 == 0)
+                    a = (uint64_t)(rnd % 8) * 9;
+                else
+                    a += 1;
             }
             rec[i].addr = a;
             rec[i].other = i;
@@ -463,7 +495,8 @@ static void test_sort_by_addr(void)
             for (uint32_t i = 0; i < n; i++) ord[i] = ref[i] = i;
             sort_ref_base = rec;
             qsort(ref, n, sizeof *ref, cmp_ref);
-            TK_CHECK(tk_cfg_sort_by_addr(ord, n, rec, sizeof *rec, offsetof(addr_rec, addr), pairs));
+            TK_CHECK(
+                tk_cfg_sort_by_addr(ord, n, rec, sizeof *rec, offsetof(addr_rec, addr), pairs));
             TK_CHECK(memcmp(ord, ref, sizeof *ord * n) == 0);
         }
     }
@@ -492,19 +525,25 @@ static void test_block_symbol_and_source(void)
 {
     static const char text[] =
         "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
-        "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"a.out\" ], [ 2, \"a.c\" ] ],\n"
+        "  \"FILE_NAMES\" : [ [ \"FILE_NAME_ID\", \"FILE_NAME\" ], [ 1, \"a.out\" ], [ 2, \"a.c\" "
+        "] ],\n"
         "  \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ], [ 1, \"FALL_THROUGH\" ] ],\n"
         "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ] ],\n"
         "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, {\n"
-        "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, \"0x1000\", 256, {\n"
+        "    \"IMAGES\" : [ [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ], [ 1, "
+        "\"0x1000\", 256, {\n"
         "      \"FILE_NAME_ID\" : 1,\n"
         "      \"SYMBOLS\" : [ [ \"NAME\", \"ADDR_OFFSET\", \"SIZE\" ], [ \"late\", 64, 8 ],\n"
-        "                   [ \"first_alias\", 16, 8 ], [ \"second_alias\", 16, 8 ], [ \"start\", 0, 8 ] ],\n"
-        "      \"SOURCE_DATA\" : [ [ \"FILE_NAME_ID\", \"LINE_NUM\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\" ],\n"
+        "                   [ \"first_alias\", 16, 8 ], [ \"second_alias\", 16, 8 ], [ \"start\", "
+        "0, 8 ] ],\n"
+        "      \"SOURCE_DATA\" : [ [ \"FILE_NAME_ID\", \"LINE_NUM\", \"ADDR_OFFSET\", \"SIZE\", "
+        "\"NUM_INSTRS\" ],\n"
         "                       [ 2, 30, 64, 4, 1 ], [ 2, 10, 0, 32, 4 ], [ 2, 20, 16, 8, 2 ] ],\n"
         "      \"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\" ],\n"
-        "                        [ 10, 0, 4, 1 ], [ 11, 20, 4, 1 ], [ 12, 28, 4, 1 ], [ 13, 70, 4, 1 ] ] } ] ],\n"
-        "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\" ] ] } ] ] }\n";
+        "                        [ 10, 0, 4, 1 ], [ 11, 20, 4, 1 ], [ 12, 28, 4, 1 ], [ 13, 70, 4, "
+        "1 ] ] } ] ],\n"
+        "    \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\" "
+        "] ] } ] ] }\n";
     tk_cfg *cfg = NULL;
     tk_error err;
     TK_CHECK(read_text(text, &cfg, &err) == TK_OK);
@@ -518,7 +557,10 @@ static void test_block_symbol_and_source(void)
         const char *sym;
         uint64_t off;
         uint32_t line;
-    } want[] = {{10, "start", 0, 10}, {11, "first_alias", 4, 20}, {12, "first_alias", 12, 0}, {13, "late", 6, 0}};
+    } want[] = {{10, "start", 0, 10},
+                {11, "first_alias", 4, 20},
+                {12, "first_alias", 12, 0},
+                {13, "late", 6, 0}};
     uint32_t blocks[4], lines[4];
     const char *files[4];
     for (int i = 0; i < 4; i++) {
@@ -585,14 +627,16 @@ static void test_caches_from_threads(void)
  * scopes follow the nesting. */
 static const char *const nested_loops_dcfg =
     "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0,\n"
-    " \"EDGE_TYPES\": [[\"EDGE_TYPE_ID\", \"EDGE_TYPE\"], [1, \"ENTRY\"], [2, \"EXIT\"], [3, \"FALL_THROUGH\"]],\n"
+    " \"EDGE_TYPES\": [[\"EDGE_TYPE_ID\", \"EDGE_TYPE\"], [1, \"ENTRY\"], [2, \"EXIT\"], [3, "
+    "\"FALL_THROUGH\"]],\n"
     " \"SPECIAL_NODES\": [[\"NODE_ID\", \"NODE_NAME\"], [1, \"START\"], [2, \"END\"]],\n"
     " \"PROCESSES\": [[\"PROCESS_ID\", \"PROCESS_DATA\"], [1, {\n"
     "  \"IMAGES\": [[\"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\"], [1, 4096, 64, {\n"
     "    \"BASIC_BLOCKS\": [[\"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\"],\n"
     "      [10, 0, 4, 1], [11, 4, 4, 1], [12, 8, 4, 1], [13, 12, 4, 1], [14, 16, 4, 1],\n"
     "      [15, 20, 4, 1], [16, 24, 4, 1], [17, 28, 4, 1]]}]],\n"
-    "  \"EDGES\": [[\"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\"],\n"
+    "  \"EDGES\": [[\"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", "
+    "\"COUNT_PER_THREAD\"],\n"
     "    [1, 1, 10, 1, [1]], [2, 10, 11, 3, [1]], [3, 11, 12, 3, [2]], [4, 12, 13, 3, [3]],\n"
     "    [5, 13, 13, 3, [4]], [6, 13, 12, 3, [1]], [7, 12, 14, 3, [2]], [8, 14, 14, 3, [5]],\n"
     "    [9, 14, 11, 3, [1]], [10, 11, 15, 3, [1]], [11, 15, 16, 3, [1]], [12, 16, 16, 3, [6]],\n"
@@ -606,11 +650,15 @@ static void test_loop_nesting_queries(void)
     if (!cfg) return;
     const tk_cfg_process *p = &cfg->processes[0];
     TK_CHECK_EQ_U64(p->nloops, 5);
-    uint32_t a = tk_cfg_find_loop(p, tk_cfg_find_block(p, 11)), b = tk_cfg_find_loop(p, tk_cfg_find_block(p, 12));
-    uint32_t d = tk_cfg_find_loop(p, tk_cfg_find_block(p, 13)), c = tk_cfg_find_loop(p, tk_cfg_find_block(p, 14));
+    uint32_t a = tk_cfg_find_loop(p, tk_cfg_find_block(p, 11)),
+             b = tk_cfg_find_loop(p, tk_cfg_find_block(p, 12));
+    uint32_t d = tk_cfg_find_loop(p, tk_cfg_find_block(p, 13)),
+             c = tk_cfg_find_loop(p, tk_cfg_find_block(p, 14));
     uint32_t e = tk_cfg_find_loop(p, tk_cfg_find_block(p, 16));
-    TK_CHECK(a != TK_CFG_NONE && b != TK_CFG_NONE && c != TK_CFG_NONE && d != TK_CFG_NONE && e != TK_CFG_NONE);
-    if (a == TK_CFG_NONE || b == TK_CFG_NONE || c == TK_CFG_NONE || d == TK_CFG_NONE || e == TK_CFG_NONE) {
+    TK_CHECK(a != TK_CFG_NONE && b != TK_CFG_NONE && c != TK_CFG_NONE && d != TK_CFG_NONE &&
+             e != TK_CFG_NONE);
+    if (a == TK_CFG_NONE || b == TK_CFG_NONE || c == TK_CFG_NONE || d == TK_CFG_NONE ||
+        e == TK_CFG_NONE) {
         tk_cfg_free(cfg);
         return;
     }
@@ -625,13 +673,16 @@ static void test_loop_nesting_queries(void)
         {0, 0, 0, 0, 1}, /* E */
     };
     for (int i = 0; i < 5; i++)
-        for (int j = 0; j < 5; j++) TK_CHECK_EQ_U64(cfg_loop_encloses(p, all[i], all[j]), encloses[i][j]);
+        for (int j = 0; j < 5; j++)
+            TK_CHECK_EQ_U64(cfg_loop_encloses(p, all[i], all[j]), encloses[i][j]);
     TK_CHECK(!cfg_loop_encloses(p, a, p->nloops));
     /* blocks 10..17 in each loop's scope */
-    static const char *const in_scope[5] = {"01111000", "00110000", "00001000", "00010000", "00000010"};
+    static const char *const in_scope[5] = {"01111000", "00110000", "00001000", "00010000",
+                                            "00000010"};
     for (int i = 0; i < 5; i++)
         for (uint32_t id = 10; id <= 17; id++)
-            TK_CHECK_EQ_U64(tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, all[i]}, tk_cfg_find_block(p, id)),
+            TK_CHECK_EQ_U64(tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, all[i]},
+                                                  tk_cfg_find_block(p, id)),
                             in_scope[i][id - 10] == '1');
     /* visits: B is entered once per iteration of A (11 -> 12), D once per visit of B (12 -> 13) */
     TK_CHECK_EQ_U64(tk_cfg_loop_entry_count(cfg, p, b), 2);
@@ -688,50 +739,93 @@ static void sums_doc(char *buf, size_t size, const char *const b[3], const char 
              per_thread, b[0], b[1], b[2], loop_nodes, e[0], e[1], e[2], e[3], e[4]);
 }
 
-static void test_sums_never_wrap(void)
-{
+/* Sums of counts that overflow 64 bits: the strict read refuses, check locates. */
 #define P63 "9223372036854775808"
 #define P62 "4611686018427387904"
-    static const struct {
-        const char *b[3], *e[5], *loop, *per_thread;
-        int strict_fails;     /* the strict read (report, convert, dump) refuses */
-        const char *needle;   /* in the error of both modes (NULL: no error) */
-        const char *line_col; /* where check reports it */
-    } cases[] = {
-        /* fits */
-        {{"1, 1", "1, 3", "1, 1"}, {"[1]", "[1]", "[2]", "[1]", "[1]"}, "[ 6 ]", "[ 6 ]", 0, NULL,
-         NULL},
-        /* a block's in-edges (6: 5->6 and 6->6) */
-        {{"1, 1", "1", "1"}, {"[1]", "[" P63 "]", "[" P63 "]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
-         "block 6: the sum of its in-edge counts overflows 64 bits", "9:9"},
-        /* its out-edges (6->6 and 6->7) */
-        {{"1, 1", "1", "1"}, {"[1]", "[1]", "[" P63 "]", "[" P63 "]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
-         "block 6: the sum of its out-edge counts overflows 64 bits", "9:9"},
-        /* COUNT x NUM_INSTRS of a block */
-        {{"8, " P62, "1", "1"}, {"[1]", "[1]", "[1]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
-         "block 5: COUNT x NUM_INSTRS (4611686018427387904 x 8) overflows 64 bits", "8:9"},
-        /* the process's block executions and instructions */
-        {{"1, " P63, "1, " P63, "1"}, {"[1]", "[1]", "[1]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
-         "process 9: the sum of its blocks' execution counts overflows 64 bits", "4:53"},
-        /* a thread's instructions: 6 runs 2^62 + 1 times x 8, its COUNT cell says 1 */
-        {{"1, 1", "8, 1", "1"}, {"[1]", "[1]", "[" P62 "]", "[1]", "[1]"}, "[ 6 ]", "[ 1 ]", 1,
-         "process 9: the instruction count of thread 0", "4:53"},
-        /* a loop listing a node twice (its sums would count it twice) */
-        {{"1, 1", "1, 3", "1, 1"}, {"[1]", "[1]", "[2]", "[1]", "[1]"}, "[ 6, 6 ]", "[ 6 ]", 1,
-         "node 6 is listed twice in loop 6", "13:89"},
-        /* INSTR_COUNT_PER_THREAD: only check sums it (against INSTR_COUNT) */
-        {{"1, 1", "1, 3", "1, 1"}, {"[1]", "[1]", "[2]", "[1]", "[1]"}, "[ 6 ]",
-         "[ " P63 ", " P63 " ]", 0,
-         "process 9: the sum of INSTR_COUNT_PER_THREAD overflows 64 bits", "4:53"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+static const struct sums_case {
+    const char *b[3], *e[5], *loop, *per_thread;
+    int strict_fails; /* the strict read (report, convert, dump) refuses */
+    const char *needle; /* in the error of both modes (NULL: no error) */
+    const char *line_col; /* where check reports it */
+} sums_cases[] = {
+    /* fits */
+    {{"1, 1", "1, 3", "1, 1"},
+     {"[1]", "[1]", "[2]", "[1]", "[1]"},
+     "[ 6 ]",
+     "[ 6 ]",
+     0,
+     NULL,
+     NULL},
+    /* a block's in-edges (6: 5->6 and 6->6) */
+    {{"1, 1", "1", "1"},
+     {"[1]", "[" P63 "]", "[" P63 "]", "[1]", "[1]"},
+     "[ 6 ]",
+     "[ 1 ]",
+     1,
+     "block 6: the sum of its in-edge counts overflows 64 bits",
+     "9:9"},
+    /* its out-edges (6->6 and 6->7) */
+    {{"1, 1", "1", "1"},
+     {"[1]", "[1]", "[" P63 "]", "[" P63 "]", "[1]"},
+     "[ 6 ]",
+     "[ 1 ]",
+     1,
+     "block 6: the sum of its out-edge counts overflows 64 bits",
+     "9:9"},
+    /* COUNT x NUM_INSTRS of a block */
+    {{"8, " P62, "1", "1"},
+     {"[1]", "[1]", "[1]", "[1]", "[1]"},
+     "[ 6 ]",
+     "[ 1 ]",
+     1,
+     "block 5: COUNT x NUM_INSTRS (4611686018427387904 x 8) overflows 64 bits",
+     "8:9"},
+    /* the process's block executions and instructions */
+    {{"1, " P63, "1, " P63, "1"},
+     {"[1]", "[1]", "[1]", "[1]", "[1]"},
+     "[ 6 ]",
+     "[ 1 ]",
+     1,
+     "process 9: the sum of its blocks' execution counts overflows 64 bits",
+     "4:53"},
+    /* a thread's instructions: 6 runs 2^62 + 1 times x 8, its COUNT cell says 1 */
+    {{"1, 1", "8, 1", "1"},
+     {"[1]", "[1]", "[" P62 "]", "[1]", "[1]"},
+     "[ 6 ]",
+     "[ 1 ]",
+     1,
+     "process 9: the instruction count of thread 0",
+     "4:53"},
+    /* a loop listing a node twice (its sums would count it twice) */
+    {{"1, 1", "1, 3", "1, 1"},
+     {"[1]", "[1]", "[2]", "[1]", "[1]"},
+     "[ 6, 6 ]",
+     "[ 6 ]",
+     1,
+     "node 6 is listed twice in loop 6",
+     "13:89"},
+    /* INSTR_COUNT_PER_THREAD: only check sums it (against INSTR_COUNT) */
+    {{"1, 1", "1, 3", "1, 1"},
+     {"[1]", "[1]", "[2]", "[1]", "[1]"},
+     "[ 6 ]",
+     "[ " P63 ", " P63 " ]",
+     0,
+     "process 9: the sum of INSTR_COUNT_PER_THREAD overflows 64 bits",
+     "4:53"},
+};
+
+static void test_sums_never_wrap(void)
+{
+    for (size_t i = 0; i < sizeof sums_cases / sizeof sums_cases[0]; i++) {
         char doc[4096];
-        sums_doc(doc, sizeof doc, cases[i].b, cases[i].e, cases[i].loop, cases[i].per_thread);
+        sums_doc(doc, sizeof doc, sums_cases[i].b, sums_cases[i].e, sums_cases[i].loop,
+                 sums_cases[i].per_thread);
         tk_cfg *cfg = NULL;
         tk_error err;
         tk_status st = read_text(doc, &cfg, &err);
-        if (!TK_CHECK((st != TK_OK) == cases[i].strict_fails) ||
-            (cases[i].strict_fails && !TK_CHECK(strstr(err.message, cases[i].needle) != NULL)))
+        if (!TK_CHECK((st != TK_OK) == sums_cases[i].strict_fails) ||
+            (sums_cases[i].strict_fails &&
+             !TK_CHECK(strstr(err.message, sums_cases[i].needle) != NULL)))
             fprintf(stderr, "    case %zu: strict: %s\n", i, st == TK_OK ? "ok" : err.message);
         tk_cfg_free(cfg);
         /* check mode: the same error, located, among the checker's */
@@ -744,43 +838,48 @@ static void test_sums_never_wrap(void)
         tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
         o.diag = &diag;
         cfg = NULL;
-        if (tk_dcfg_read(&cfg, in, &o, &err) == TK_OK) (void)tk_dcfg_check(cfg, "mem.json", &diag, NULL);
+        if (tk_dcfg_read(&cfg, in, &o, &err) == TK_OK)
+            (void)tk_dcfg_check(cfg, "mem.json", &diag, NULL);
         tk_input_free(in);
         tk_cfg_free(cfg);
-        if (!cases[i].needle) {
+        if (!sums_cases[i].needle) {
             if (!TK_CHECK(m.errors == 0)) fprintf(stderr, "    case %zu: check:\n%s", i, m.text);
             continue;
         }
         char want[512];
-        snprintf(want, sizeof want, "%s %s", cases[i].line_col, cases[i].needle);
+        snprintf(want, sizeof want, "%s %s", sums_cases[i].line_col, sums_cases[i].needle);
         if (!TK_CHECK(strstr(m.text, want) != NULL))
             fprintf(stderr, "    case %zu: check wants \"%s\":\n%s", i, want, m.text);
     }
-    /* a bound that does not fit while every sum does: the exact sums find nothing */
-    {
-        const char *b[3] = {"8, 1", "1", "1"}, *e[5] = {"[1]", "[1]", "[" P62 "]", "[1]", "[1]"};
-        char doc[4096];
-        sums_doc(doc, sizeof doc, b, e, "[ 6 ]", "[ 1 ]");
-        tk_cfg *cfg = NULL;
-        tk_error err;
-        TK_CHECK(read_text(doc, &cfg, &err) == TK_OK);
-        if (cfg) {
-            const tk_cfg_process *p = &cfg->processes[0];
-            uint64_t t0 = 0;
-            tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, &t0, 1);
-            /* 5: 1 x 8, 6: (2^62 + 1) x 1, 7: 1 x 1 */
-            TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}),
-                            4611686018427387904ull + 10);
-            TK_CHECK_EQ_U64(t0, 4611686018427387904ull + 10);
-            tk_cfg_free(cfg);
-        }
-    }
-#undef P63
-#undef P62
 }
 
-TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting), TK_CASE(test_dominators_deep_chain),
-             TK_CASE(test_dominators_random_against_sets),
+/* a bound that does not fit while every sum does: the exact sums find nothing */
+static void test_sums_bound_fits(void)
+{
+    const char *b[3] = {"8, 1", "1", "1"}, *e[5] = {"[1]", "[1]", "[" P62 "]", "[1]", "[1]"};
+    char doc[4096];
+    sums_doc(doc, sizeof doc, b, e, "[ 6 ]", "[ 1 ]");
+    tk_cfg *cfg = NULL;
+    tk_error err;
+    TK_CHECK(read_text(doc, &cfg, &err) == TK_OK);
+    if (cfg) {
+        const tk_cfg_process *p = &cfg->processes[0];
+        uint64_t t0 = 0;
+        tk_cfg_scope_instr_count_threads(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, &t0, 1);
+        /* 5: 1 x 8, 6: (2^62 + 1) x 1, 7: 1 x 1 */
+        TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}),
+                        4611686018427387904ull + 10);
+        TK_CHECK_EQ_U64(t0, 4611686018427387904ull + 10);
+        tk_cfg_free(cfg);
+    }
+}
+#undef P63
+#undef P62
+
+TK_TEST_MAIN(TK_CASE(test_dominators_diamond_loop), TK_CASE(test_loops_nesting),
+             TK_CASE(test_dominators_deep_chain), TK_CASE(test_dominators_random_against_sets),
              TK_CASE(test_read_hard), TK_CASE(test_read_errors_located), TK_CASE(test_wide_counts),
-             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds), TK_CASE(test_caches_from_threads), TK_CASE(test_block_symbol_and_source),
-             TK_CASE(test_loop_nesting_queries), TK_CASE(test_sums_never_wrap))
+             TK_CASE(test_sort_by_addr), TK_CASE(test_edge_kinds),
+             TK_CASE(test_caches_from_threads), TK_CASE(test_block_symbol_and_source),
+             TK_CASE(test_loop_nesting_queries), TK_CASE(test_sums_never_wrap),
+             TK_CASE(test_sums_bound_fits))

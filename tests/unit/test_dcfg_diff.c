@@ -49,8 +49,7 @@ static int ordered(const tk_cfg_diff *d, uint32_t pair, size_t *only)
 static void test_diff_all_equal(void)
 {
     tk_cfg *a = load("tests/data/dcfg/pass/minimal.dcfg.json");
-    if (!a)
-        return;
+    if (!a) return;
     tk_cfg_diff *d = diff(a, a, 1, 0);
     if (!d) {
         tk_cfg_free(a);

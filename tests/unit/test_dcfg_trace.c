@@ -11,11 +11,11 @@ typedef struct edges_buf {
     size_t n, cap;
 } edges_buf;
 
-static int collect(void *ctx, size_t chunk, const uint32_t *e, size_t n) {
+static int collect(void *ctx, size_t chunk, const uint32_t *e, size_t n)
+{
     (void)chunk;
     edges_buf *b = ctx;
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2;
         b->v = realloc(b->v, b->cap * sizeof *b->v);
@@ -27,17 +27,17 @@ static int collect(void *ctx, size_t chunk, const uint32_t *e, size_t n) {
 
 static int collect_one(void *ctx, const uint32_t *e, size_t n) { return collect(ctx, 0, e, n); }
 
-static void count_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg) {
+static void count_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
     (void)loc;
     (void)msg;
-    if (sev == TK_SEV_WARNING)
-        ++*(int *)ctx;
+    if (sev == TK_SEV_WARNING) ++*(int *)ctx;
 }
 
-static const char H1[] =
-    "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
-    " \"PROCESSES\" : [ [ \"PROCESS_ID\", \"STRING_DICTIONARY\", \"TRANSITION_TABLE\", \"THREAD_DATA\" ],\n"
-    "  [ 7, ";
+static const char H1[] = "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,\n"
+                         " \"PROCESSES\" : [ [ \"PROCESS_ID\", \"STRING_DICTIONARY\", "
+                         "\"TRANSITION_TABLE\", \"THREAD_DATA\" ],\n"
+                         "  [ 7, ";
 static const char H2[] = ",\n   [ [\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"]";
 static const char H3[] =
     " ],\n   [ [ \"THREAD_ID\", \"TRACE_DATA\" ],\n"
@@ -47,11 +47,13 @@ static const char H4[] = ", 1, \"";
 static const char H5[] = "\" ] ] ] ] ] ] }\n";
 
 /* The vectors' table, renumbered: 1 -0-> 2 | 1 -1-> 4; 2 -""-> 3; 3 -0-> 2 | 3 -1-> 4; 4 -""-> 5 */
-#define TABLE ",\n [1, \"0\", [2]], [1, \"1\", [4]], [2, \"\", [3]], [3, \"0\", [2]], " \
-              "[3, \"1\", [4]], [4, \"\", [5]]"
+#define TABLE \
+    ",\n [1, \"0\", [2]], [1, \"1\", [4]], [2, \"\", [3]], [3, \"0\", [2]], " \
+    "[3, \"1\", [4]], [4, \"\", [5]]"
 
-static tk_status decode_text(const char *dict, const char *table, const char *count, const char *seq,
-                             edges_buf *out, tk_error *err, int *warnings) {
+static tk_status decode_text(const char *dict, const char *table, const char *count,
+                             const char *seq, edges_buf *out, tk_error *err, int *warnings)
+{
     char doc[4096];
     snprintf(doc, sizeof doc, "%s%s%s%s%s%s%s%s%s", H1, dict, H2, table, H3, count, H4, seq, H5);
     tk_dcfg_trace *t;
@@ -60,25 +62,25 @@ static tk_status decode_text(const char *dict, const char *table, const char *co
     tk_diag_init(&diag, count_diag, &w);
     tk_error_clear(err);
     tk_status st = tk_dcfg_trace_open_memory(&t, doc, strlen(doc), "mem.trace.json", &diag, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     for (size_t c = 0; c < tk_dcfg_trace_chunk_count(t) && st == TK_OK; c++) {
         uint64_t n;
         st = tk_dcfg_trace_decode_chunk(t, c, collect_one, out, &n, &diag, err);
     }
     tk_dcfg_trace_free(t);
-    if (warnings)
-        *warnings = w;
+    if (warnings) *warnings = w;
     return st;
 }
 
-static int same(const edges_buf *b, const uint32_t *want, size_t n) {
+static int same(const edges_buf *b, const uint32_t *want, size_t n)
+{
     return b->n == n && memcmp(b->v, want, n * sizeof *want) == 0;
 }
 
 /* ---- decoding ---------------------------------------------------------------------- */
 
-static void test_basic_and_msb_first(void) {
+static void test_basic_and_msb_first(void)
+{
     edges_buf b = {0};
     tk_error err;
     /* 'I' = 001000: 1 -0-> 2 -""-> 3 -0-> 2 -> 3 -1-> 4 */
@@ -88,13 +90,14 @@ static void test_basic_and_msb_first(void) {
     free(b.v);
 }
 
-static void test_repeats_dictionary_whitespace(void) {
+static void test_repeats_dictionary_whitespace(void)
+{
     edges_buf a = {0}, b = {0};
     tk_error err;
     /* 12 x (2 3) = 12 zero bits: "AA"; then "I" */
     TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "26", "(2*A) I", &a, &err, NULL), TK_OK);
-    TK_CHECK_EQ_I64(decode_text("{ \"k\" : \"(1*<j>)\", \"j\" : \"A\" }", TABLE, "26", "< k ><k>I", &b,
-                                &err, NULL),
+    TK_CHECK_EQ_I64(decode_text("{ \"k\" : \"(1*<j>)\", \"j\" : \"A\" }", TABLE, "26", "< k ><k>I",
+                                &b, &err, NULL),
                     TK_OK);
     TK_CHECK_EQ_U64(a.n, 26);
     TK_CHECK(a.n == b.n && memcmp(a.v, b.v, a.n * 4) == 0);
@@ -104,17 +107,17 @@ static void test_repeats_dictionary_whitespace(void) {
 
 /* The STRING_DICTIONARY of a process through tk_dcfg_trace_dictionary_entry:
  * keys and values in file order, the count for an index past the end. */
-static void test_dictionary_entries(void) {
+static void test_dictionary_entries(void)
+{
     char doc[4096];
-    snprintf(doc, sizeof doc, "%s%s%s%s%s%s%s%s%s", H1, "{ \"k\" : \"(1*<j>)\", \"j\" : \"A\" }", H2,
-             TABLE, H3, "26", H4, "<k><k>I", H5);
+    snprintf(doc, sizeof doc, "%s%s%s%s%s%s%s%s%s", H1, "{ \"k\" : \"(1*<j>)\", \"j\" : \"A\" }",
+             H2, TABLE, H3, "26", H4, "<k><k>I", H5);
     tk_dcfg_trace *t = NULL;
     tk_error err;
     tk_error_clear(&err);
     TK_CHECK_EQ_I64(tk_dcfg_trace_open_memory(&t, doc, strlen(doc), "mem.trace.json", NULL, &err),
                     TK_OK);
-    if (!t)
-        return;
+    if (!t) return;
     const char *key = NULL, *value = NULL;
     size_t len = 0;
     TK_CHECK_EQ_U64(tk_dcfg_trace_dictionary_entry(t, 0, 0, &key, &value, &len), 2);
@@ -129,7 +132,8 @@ static void test_dictionary_entries(void) {
     tk_dcfg_trace_free(t);
 }
 
-static void test_errors_are_located(void) {
+static void test_errors_are_located(void)
+{
     edges_buf b = {0};
     tk_error err;
     static const struct {
@@ -151,9 +155,11 @@ static void test_errors_are_located(void) {
         {"{ }", TABLE, "6", "A)", TK_ERR_FORMAT, "without a matching"},
         {"{ }", TABLE, "6", "<zz>", TK_ERR_FORMAT, "not in STRING_DICTIONARY"},
         {"{ \"a\" : \"<b>\", \"b\" : \"<a>\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "recursive"},
-        {"{ \"u\" : \"(2*<v>)\", \"v\" : \"A<u>\" }", TABLE, "6", "I", TK_ERR_FORMAT, "reached again"},
+        {"{ \"u\" : \"(2*<v>)\", \"v\" : \"A<u>\" }", TABLE, "6", "I", TK_ERR_FORMAT,
+         "reached again"},
         {"{ \"u\" : \"<zz>\" }", TABLE, "6", "I", TK_ERR_FORMAT, "not in STRING_DICTIONARY"},
-        {"{ \"a\" : \"I\", \"a\" : \"A\" }", TABLE, "6", "<a>", TK_ERR_FORMAT, "duplicate dictionary key"},
+        {"{ \"a\" : \"I\", \"a\" : \"A\" }", TABLE, "6", "<a>", TK_ERR_FORMAT,
+         "duplicate dictionary key"},
         {"{ \"a_\" : \"I\" }", TABLE, "6", "I", TK_ERR_FORMAT, "keys use"},
         {"{ }", TABLE, "6", "I=", TK_ERR_FORMAT, "'='"},
         {"{ }", TABLE, "6", "I\\\\", TK_ERR_FORMAT, "escape"},
@@ -163,20 +169,21 @@ static void test_errors_are_located(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         b.n = 0;
-        tk_status st = decode_text(cases[i].dict, cases[i].table, cases[i].count, cases[i].seq, &b, &err,
-                                   NULL);
-        if (!TK_CHECK(st == cases[i].st) || !TK_CHECK(strstr(err.message, cases[i].needle) != NULL) ||
+        tk_status st = decode_text(cases[i].dict, cases[i].table, cases[i].count, cases[i].seq, &b,
+                                   &err, NULL);
+        if (!TK_CHECK(st == cases[i].st) ||
+            !TK_CHECK(strstr(err.message, cases[i].needle) != NULL) ||
             !TK_CHECK(err.line > 0 && err.column > 0))
             fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
     }
     free(b.v);
 }
 
-static void test_long_dictionary_key(void) {
+static void test_long_dictionary_key(void)
+{
     char dict[1024], seq[1024];
     char key[301];
-    for (int i = 0; i < 300; i++)
-        key[i] = dt_chars[i % 64];
+    for (int i = 0; i < 300; i++) key[i] = dt_chars[i % 64];
     key[300] = 0;
     snprintf(dict, sizeof dict, "{ \"%s\" : \"I\" }", key);
     snprintf(seq, sizeof seq, "<%s>", key);
@@ -187,14 +194,14 @@ static void test_long_dictionary_key(void) {
     free(b.v);
 }
 
-static void test_nesting_limit(void) {
+static void test_nesting_limit(void)
+{
     char seq[1024];
     size_t n = 0;
     for (int i = 0; i < TK_DCFG_TRACE_MAX_NESTING + 1; i++)
         n += (size_t)snprintf(seq + n, sizeof seq - n, "(1*");
     n += (size_t)snprintf(seq + n, sizeof seq - n, "I");
-    for (int i = 0; i < TK_DCFG_TRACE_MAX_NESTING + 1; i++)
-        seq[n++] = ')';
+    for (int i = 0; i < TK_DCFG_TRACE_MAX_NESTING + 1; i++) seq[n++] = ')';
     seq[n] = 0;
     edges_buf b = {0};
     tk_error err;
@@ -203,19 +210,21 @@ static void test_nesting_limit(void) {
     free(b.v);
 }
 
-static void test_leftover_bits_warn(void) {
+static void test_leftover_bits_warn(void)
+{
     edges_buf b = {0};
     tk_error err;
     int w = 0;
     TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "6", "I", &b, &err, &w), TK_OK);
-    TK_CHECK_EQ_I64(w, 0);          /* 3 bits used, 3 left: padding */
+    TK_CHECK_EQ_I64(w, 0); /* 3 bits used, 3 left: padding */
     b.n = 0;
     TK_CHECK_EQ_I64(decode_text("{ }", TABLE, "6", "IA", &b, &err, &w), TK_OK);
-    TK_CHECK_EQ_I64(w, 1);          /* 9 bits left */
+    TK_CHECK_EQ_I64(w, 1); /* 9 bits left */
     free(b.v);
 }
 
-static void test_key_order_and_trailing_garbage(void) {
+static void test_key_order_and_trailing_garbage(void)
+{
     const char *bad[] = {
         "{ \"MINOR_VERSION\" : 0, \"MAJOR_VERSION\" : 1, \"PROCESSES\" : [ [ \"PROCESS_ID\", "
         "\"STRING_DICTIONARY\", \"TRANSITION_TABLE\", \"THREAD_DATA\" ] ] }",
@@ -241,7 +250,8 @@ static void test_key_order_and_trailing_garbage(void) {
  * the others as JSON numbers: the trace must read as with numbers only. */
 enum { F_MAJOR, F_MINOR, F_PID, F_CUR, F_NEXT, F_TID, F_PREC, F_INSTR, F_COUNT, F_FIRST, F_N };
 
-static tk_status open_fields(const char *const f[F_N], tk_dcfg_trace **t, tk_error *err) {
+static tk_status open_fields(const char *const f[F_N], tk_dcfg_trace **t, tk_error *err)
+{
     static char doc[4096];
     snprintf(doc, sizeof doc,
              "{ \"MAJOR_VERSION\" : %s, \"MINOR_VERSION\" : %s,\n"
@@ -260,9 +270,10 @@ static tk_status open_fields(const char *const f[F_N], tk_dcfg_trace **t, tk_err
     return tk_dcfg_trace_open_memory(t, doc, strlen(doc), "mem.trace.json", NULL, err);
 }
 
-static void test_integers_as_strings(void) {
-    static const char *const plain[F_N] = {"1", "0", "48879", "1", "2", "171",
-                                           "18364758544493064720", "11259375", "6", "1"};
+static void test_integers_as_strings(void)
+{
+    static const char *const plain[F_N] = {
+        "1", "0", "48879", "1", "2", "171", "18364758544493064720", "11259375", "6", "1"};
     static const char *const spelled[F_N][3] = {
         {"\"0x1\"", "\"0X01\"", "\"1\""},
         {"\"0x0\"", "\"0X00\"", "\"0\""},
@@ -275,16 +286,15 @@ static void test_integers_as_strings(void) {
         {"\"0x6\"", "\"0X6\"", "\"6\""},
         {"\"0x1\"", "\"0X0001\"", "\"1\""},
     };
-    static const char *const names[F_N] = {"MAJOR_VERSION", "MINOR_VERSION", "PROCESS_ID",
-                                           "CURRENT_EDGE_ID", "NEXT_EDGE_IDS", "THREAD_ID",
-                                           "PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT",
+    static const char *const names[F_N] = {"MAJOR_VERSION",         "MINOR_VERSION", "PROCESS_ID",
+                                           "CURRENT_EDGE_ID",       "NEXT_EDGE_IDS", "THREAD_ID",
+                                           "PRECEDING_INSTR_COUNT", "INSTR_COUNT",   "EDGE_COUNT",
                                            "FIRST_EDGE_ID"};
     const uint32_t want[] = {1, 2, 3, 2, 3, 4};
     for (int field = 0; field < F_N; field++) {
         for (int k = 0; k < 3; k++) {
             const char *f[F_N];
-            for (int i = 0; i < F_N; i++)
-                f[i] = i == field ? spelled[i][k] : plain[i];
+            for (int i = 0; i < F_N; i++) f[i] = i == field ? spelled[i][k] : plain[i];
             tk_dcfg_trace *t = NULL;
             tk_error err;
             tk_status st = open_fields(f, &t, &err);
@@ -346,23 +356,22 @@ static void test_integers_as_strings(void) {
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *f[F_N];
-        for (int k = 0; k < F_N; k++)
-            f[k] = k == bad[i].field ? bad[i].text : plain[k];
+        for (int k = 0; k < F_N; k++) f[k] = k == bad[i].field ? bad[i].text : plain[k];
         tk_dcfg_trace *t = NULL;
         tk_error err;
         tk_status st = open_fields(f, &t, &err);
         if (!TK_CHECK(st == bad[i].st) || !TK_CHECK(strstr(err.message, bad[i].needle) != NULL) ||
             !TK_CHECK(err.line > 0 && err.column > 0))
             fprintf(stderr, "    case %zu: status %d, message: %s\n", i, (int)st, err.message);
-        if (st == TK_OK)
-            tk_dcfg_trace_free(t);
+        if (st == TK_OK) tk_dcfg_trace_free(t);
     }
 }
 
 /* The sums of the chunks' counts (a chunk's end, the thread's INSTR_COUNT
  * and EDGE_COUNT totals) must fit in 64 bits: else a located error at the
  * chunk where they pass 2^64 - 1, whatever reads the file. */
-static void test_chunk_sums_fit(void) {
+static void test_chunk_sums_fit(void)
+{
     static const struct {
         const char *rows;
         const char *needle;
@@ -407,7 +416,8 @@ typedef struct membuf {
     size_t n, cap;
 } membuf;
 
-static int write_mem(void *ctx, const void *data, size_t n) {
+static int write_mem(void *ctx, const void *data, size_t n)
+{
     membuf *m = ctx;
     if (m->n + n > m->cap) {
         m->cap = (m->n + n) * 2;
@@ -418,7 +428,8 @@ static int write_mem(void *ctx, const void *data, size_t n) {
     return 0;
 }
 
-static uint64_t instrs_of(void *ctx, uint64_t pid, uint32_t edge) {
+static uint64_t instrs_of(void *ctx, uint64_t pid, uint32_t edge)
+{
     (void)ctx;
     return (pid + edge) % 7 + 1;
 }
@@ -430,10 +441,10 @@ typedef struct seq {
 } seq;
 
 /* Parallel formatting: each edge as "%u\n". */
-static int render_ids(const void *ctx, const tk_dcfg_trace_piece *piece, tk_dcfg_trace_text *out) {
+static int render_ids(const void *ctx, const tk_dcfg_trace_piece *piece, tk_dcfg_trace_text *out)
+{
     (void)ctx;
-    if (tk_dcfg_trace_text_reserve(out, piece->nedges * 11, NULL) != TK_OK)
-        return 1;
+    if (tk_dcfg_trace_text_reserve(out, piece->nedges * 11, NULL) != TK_OK) return 1;
     for (size_t i = 0; i < piece->nedges; i++)
         out->len += (size_t)snprintf(out->data + out->len, 12, "%u\n", piece->edges[i]);
     return 0;
@@ -445,23 +456,23 @@ typedef struct text_sink {
     size_t last_chunk, calls;
 } text_sink;
 
-static int append_text(void *ctx, size_t chunk, const char *data, size_t len) {
+static int append_text(void *ctx, size_t chunk, const char *data, size_t len)
+{
     text_sink *t = ctx;
-    if (t->calls++ > 0 && chunk < t->last_chunk)
-        return 1; /* out of order */
+    if (t->calls++ > 0 && chunk < t->last_chunk) return 1; /* out of order */
     t->last_chunk = chunk;
     if (t->n + len > t->cap) {
         t->cap = (t->n + len) * 2;
         t->p = realloc(t->p, t->cap);
-        if (!t->p)
-            return 1;
+        if (!t->p) return 1;
     }
     memcpy(t->p + t->n, data, len);
     t->n += len;
     return 0;
 }
 
-static int stop_after_two(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
+static int stop_after_two(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+{
     (void)chunk;
     (void)edges;
     (void)n;
@@ -470,27 +481,31 @@ static int stop_after_two(void *ctx, size_t chunk, const uint32_t *edges, size_t
 
 /* Encodes the sequences (observed in two pieces each, to exercise continuation) into m. */
 static void encode_seqs(const seq *s, size_t nseq, const tk_dcfg_trace_encode_options *opt,
-                        membuf *m) {
+                        membuf *m)
+{
     tk_dcfg_trace_encoder *enc;
     tk_error err;
     tk_error_clear(&err);
     TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_open(&enc, opt, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++) {
         size_t half = s[i].n / 2;
-        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, s[i].pid, s[i].tid, s[i].e, half, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, s[i].pid, s[i].tid, s[i].e, half, &err),
+                        TK_OK);
         TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_observe(enc, s[i].pid, s[i].tid, s[i].e + half,
                                                       s[i].n - half, &err),
                         TK_OK);
     }
     TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_start(enc, &(tk_writer){write_mem, m}, &err), TK_OK);
     for (size_t i = 0; i < nseq; i++)
-        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, s[i].pid, s[i].tid, s[i].e, s[i].n, &err), TK_OK);
+        TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_encode(enc, s[i].pid, s[i].tid, s[i].e, s[i].n, &err),
+                        TK_OK);
     TK_CHECK_EQ_I64(tk_dcfg_trace_encoder_finish(enc, &err), TK_OK);
     tk_dcfg_trace_encoder_free(enc);
 }
 
 /* Decoded serially and on 3 threads: the sequences' edges in order. */
-static void check_decoded_edges(tk_dcfg_trace *t, const seq *s, size_t nseq) {
+static void check_decoded_edges(tk_dcfg_trace *t, const seq *s, size_t nseq)
+{
     tk_error err;
     tk_error_clear(&err);
     for (unsigned threads = 1; threads <= 3; threads += 2) {
@@ -502,8 +517,7 @@ static void check_decoded_edges(tk_dcfg_trace *t, const seq *s, size_t nseq) {
         TK_CHECK_EQ_I64(tk_dcfg_trace_decode(t, &dopt, collect, &b, &total, NULL, &err), TK_OK);
         size_t off = 0, bad = 0;
         for (size_t i = 0; i < nseq; i++) {
-            if (s[i].n && (off + s[i].n > b.n || memcmp(b.v + off, s[i].e, s[i].n * 4) != 0))
-                bad++;
+            if (s[i].n && (off + s[i].n > b.n || memcmp(b.v + off, s[i].e, s[i].n * 4) != 0)) bad++;
             off += s[i].n;
         }
         TK_CHECK_EQ_U64(off, b.n);
@@ -514,7 +528,8 @@ static void check_decoded_edges(tk_dcfg_trace *t, const seq *s, size_t nseq) {
 
 /* Formatted on 3 threads, written in order; a callback that stops: TK_END, no hang,
  * whatever the threads. */
-static void check_decoded_text(tk_dcfg_trace *t, const seq *s, size_t nseq) {
+static void check_decoded_text(tk_dcfg_trace *t, const seq *s, size_t nseq)
+{
     tk_error err;
     tk_error_clear(&err);
     text_sink o = {0};
@@ -530,8 +545,7 @@ static void check_decoded_text(tk_dcfg_trace *t, const seq *s, size_t nseq) {
     for (size_t i = 0; i < nseq; i++)
         for (size_t j = 0; j < s[i].n; j++) {
             size_t l = (size_t)snprintf(line, sizeof line, "%u\n", s[i].e[j]);
-            if (k + l > o.n || memcmp(o.p + k, line, l) != 0)
-                bad++;
+            if (k + l > o.n || memcmp(o.p + k, line, l) != 0) bad++;
             k += l;
             want_len += l;
         }
@@ -548,7 +562,8 @@ static void check_decoded_text(tk_dcfg_trace *t, const seq *s, size_t nseq) {
 
 /* Chunk bookkeeping: PRECEDING is the running sum of INSTR_COUNT per thread. Returns the
  * sum of EDGE_COUNT. */
-static uint64_t check_chunks(const tk_dcfg_trace *t) {
+static uint64_t check_chunks(const tk_dcfg_trace *t)
+{
     uint64_t edge_counts = 0;
     for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
         tk_dcfg_trace_thread_info ti;
@@ -567,7 +582,8 @@ static uint64_t check_chunks(const tk_dcfg_trace *t) {
 
 /* Encodes, decodes (serially and on 3 threads) and compares; returns the
  * sum of EDGE_COUNT (less than the edges when multi-edge rows are used). */
-static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs) {
+static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uint64_t chunk_instrs)
+{
     tk_dcfg_trace_encode_options opt = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     opt.level = level ? level : TK_DCFG_TRACE_PLAIN;
     opt.compat_intel = compat;
@@ -588,21 +604,22 @@ static uint64_t round_trip(const seq *s, size_t nseq, int level, int compat, uin
     check_decoded_edges(t, s, nseq);
     check_decoded_text(t, s, nseq);
     uint64_t edge_counts = check_chunks(t);
-    if (compat)
-        TK_CHECK(memchr(m.p, '<', m.n) == NULL);
+    if (compat) TK_CHECK(memchr(m.p, '<', m.n) == NULL);
     tk_dcfg_trace_free(t);
     free(m.p);
     return edge_counts;
 }
 
-static uint64_t rnd(uint64_t *s) {
+static uint64_t rnd(uint64_t *s)
+{
     *s ^= *s << 13;
     *s ^= *s >> 7;
     *s ^= *s << 17;
     return *s;
 }
 
-static void test_encoder_round_trips(void) {
+static void test_encoder_round_trips(void)
+{
     uint64_t r = 88172645463325252ULL;
     seq s[5];
     uint64_t ids[5][2] = {{1, 0}, {1, 3}, {2, 0}, {9, 1}, {9, 2}};
@@ -623,28 +640,27 @@ static void test_encoder_round_trips(void) {
         round_trip(s, 5, level, 0, 500);
     }
     round_trip(s, 5, 9, 1, 1000);
-    round_trip(s, 1, 9, 0, 1);  /* one edge per chunk */
-    for (int i = 0; i < 5; i++)
-        free(s[i].e);
+    round_trip(s, 1, 9, 0, 1); /* one edge per chunk */
+    for (int i = 0; i < 5; i++) free(s[i].e);
 }
 
-static void test_encoder_thread_without_edges(void) {
+static void test_encoder_thread_without_edges(void)
+{
     /* a thread with no edges before the others (the library API allows it):
      * with multi-edge rows the sample then starts empty (found by the fuzzer:
      * pointer arithmetic on the sample array before it existed) */
     static uint32_t none[1];
     uint32_t e[600];
-    for (size_t k = 0; k < 600; k++)
-        e[k] = (uint32_t)(1 + k % 7);
+    for (size_t k = 0; k < 600; k++) e[k] = (uint32_t)(1 + k % 7);
     seq s[2] = {{4, 0, none, 0}, {4, 1, e, 600}};
-    for (int level = 5; level <= 9; level += 4)
-        round_trip(s, 2, level, 0, 0);
+    for (int level = 5; level <= 9; level += 4) round_trip(s, 2, level, 0, 0);
     round_trip(s, 2, 9, 1, 0);
     seq alone = {4, 0, none, 0};
     round_trip(&alone, 1, 9, 0, 0);
 }
 
-static void test_multi_edge_transitions(void) {
+static void test_multi_edge_transitions(void)
+{
     /* a long program-like walk: nested loops with fixed trip counts and rare
      * noise; at level 9 the encoder chooses multi-edge transitions */
     uint64_t r = 777;
@@ -659,8 +675,7 @@ static void test_multi_edge_transitions(void) {
             e[k++] = 3;
             e[k++] = (rnd(&r) % 97 == 0) ? 5 : 4;
         }
-        if (k < n)
-            e[k++] = (outer++ % 3) ? 6 : 7;
+        if (k < n) e[k++] = (outer++ % 3) ? 6 : 7;
     }
     seq s = {3, 0, e, n};
     uint64_t plain = round_trip(&s, 1, 5, 0, 100000);
@@ -670,21 +685,22 @@ static void test_multi_edge_transitions(void) {
     free(e);
 }
 
-static void test_zero_bit_chunks_stay_readable(void) {
+static void test_zero_bit_chunks_stay_readable(void)
+{
     /* a loop of three edges, every transition a sole successor (""): with no
      * chunk limit the encoder still cuts chunks so that no chunk has more
      * zero-bit transitions in a row than the decoder accepts */
     size_t n = (size_t)TK_DCFG_TRACE_MAX_ZERO_BIT_RUN + 1000;
     uint32_t *e = malloc(n * sizeof *e);
-    for (size_t k = 0; k < n; k++)
-        e[k] = (uint32_t)(1 + k % 3);
+    for (size_t k = 0; k < n; k++) e[k] = (uint32_t)(1 + k % 3);
     seq s = {5, 1, e, n};
     uint64_t counted = round_trip(&s, 1, 5, 0, 0);
     TK_CHECK_EQ_U64(counted, n);
     free(e);
 }
 
-static void test_long_codes_and_length_limit(void) {
+static void test_long_codes_and_length_limit(void)
+{
     /* one edge with 600 successors of geometric frequencies: Huffman lengths
      * beyond 32 bits are limited, and codes longer than one lookup level
      * go through sub-tables */
@@ -734,7 +750,8 @@ static const char gap_dcfg[] =
     "        [ 306, 30, 31, 18, [ 100 ] ],\n"
     "        [ 1193, 31, 32, 18, [ 100 ] ], [ 1905, 32, 9, 4, [ 100 ] ] ] } ] ] }\n";
 
-static void test_encoder_gaps(void) {
+static void test_encoder_gaps(void)
+{
     tk_cfg *cfg = NULL;
     tk_input *in;
     tk_error err;
@@ -743,8 +760,7 @@ static void test_encoder_gaps(void) {
         tk_input_open_memory(&in, gap_dcfg, sizeof gap_dcfg - 1, "gap.dcfg", NULL, &err), TK_OK);
     TK_CHECK_EQ_I64(tk_dcfg_read(&cfg, in, NULL, &err), TK_OK);
     tk_input_free(in);
-    if (!cfg)
-        return;
+    if (!cfg) return;
     /* gaps after the 3rd edge (306 enters 31, 306 leaves 30), the 5th (303 enters 30, 1905
      * leaves 32) and the 6th (1905 enters 9, 1690 leaves 29); each chunk after a gap starts
      * after the block entered (31: 4, 30: 3, 9: 1 instructions) */
@@ -797,12 +813,10 @@ static void test_encoder_gaps(void) {
 }
 
 TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
-             TK_CASE(test_dictionary_entries),
-             TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
-             TK_CASE(test_long_dictionary_key),
+             TK_CASE(test_dictionary_entries), TK_CASE(test_errors_are_located),
+             TK_CASE(test_nesting_limit), TK_CASE(test_long_dictionary_key),
              TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
              TK_CASE(test_integers_as_strings), TK_CASE(test_chunk_sums_fit),
              TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges),
-             TK_CASE(test_multi_edge_transitions),
-             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit),
-             TK_CASE(test_encoder_gaps))
+             TK_CASE(test_multi_edge_transitions), TK_CASE(test_zero_bit_chunks_stay_readable),
+             TK_CASE(test_long_codes_and_length_limit), TK_CASE(test_encoder_gaps))

@@ -132,8 +132,8 @@ static void test_bbv_refusals(void)
     tk_error err;
     tk_error_clear(&err);
     seen v = {0};
-    TK_CHECK(run("tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg, NULL,
-                 &v, &err) == TK_ERR_FORMAT);
+    TK_CHECK(run("tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg, NULL, &v,
+                 &err) == TK_ERR_FORMAT);
     TK_CHECK(strstr(err.message, "edge 99999 is not an edge of process 77") != NULL);
     TK_CHECK(err.line == 22 && err.column == 7); /* its chunk's row */
     tk_error_clear(&err);

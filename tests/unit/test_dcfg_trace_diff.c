@@ -23,8 +23,7 @@ static tk_dcfg_trace_diff compare(const char *a, const char *b)
     tk_dcfg_trace *ta = open_trace(a), *tb = open_trace(b);
     tk_error err;
     tk_error_clear(&err);
-    if (ta && tb)
-        TK_CHECK(tk_dcfg_trace_compare(ta, tb, &d, &err) == TK_OK);
+    if (ta && tb) TK_CHECK(tk_dcfg_trace_compare(ta, tb, &d, &err) == TK_OK);
     tk_dcfg_trace_free(ta);
     tk_dcfg_trace_free(tb);
     return d;
@@ -33,7 +32,8 @@ static tk_dcfg_trace_diff compare(const char *a, const char *b)
 /* diff ok_basic ok_multi_row: edge 4 of thread 0 of process 29003 */
 static void test_divergence(void)
 {
-    tk_dcfg_trace_diff d = compare(VECTORS "ok_basic.trace.json", VECTORS "ok_multi_row.trace.json");
+    tk_dcfg_trace_diff d =
+        compare(VECTORS "ok_basic.trace.json", VECTORS "ok_multi_row.trace.json");
     TK_CHECK(d.kind == TK_DCFG_TRACE_DIVERGE);
     TK_CHECK_EQ_U64(d.pid, 29003);
     TK_CHECK_EQ_U64(d.tid, 0);

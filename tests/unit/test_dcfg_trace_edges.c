@@ -17,12 +17,12 @@ typedef struct runs {
 } runs;
 
 /* Read all of text; the status that ended it (TK_END when whole). */
-static tk_status read_all(const char *text, const tk_cfg *cfg, runs *out, tk_error *err) {
+static tk_status read_all(const char *text, const tk_cfg *cfg, runs *out, tk_error *err)
+{
     tk_input *in;
     memset(out, 0, sizeof *out);
     tk_status st = tk_input_open_memory(&in, text, strlen(text), "e.txt", NULL, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     tk_dcfg_trace_edge_reader *r;
     if ((st = tk_dcfg_trace_edge_reader_open(&r, in, cfg, err)) != TK_OK) {
         tk_input_free(in);
@@ -36,8 +36,7 @@ static tk_status read_all(const char *text, const tk_cfg *cfg, runs *out, tk_err
         out->first[k] = run.first_line;
         out->last[k] = run.line;
         out->n[k] = run.n;
-        for (size_t i = 0; i < run.n; i++)
-            out->sum[k] += run.edges[i];
+        for (size_t i = 0; i < run.n; i++) out->sum[k] += run.edges[i];
         out->count++;
     }
     tk_dcfg_trace_edge_reader_free(r);
@@ -47,7 +46,8 @@ static tk_status read_all(const char *text, const tk_cfg *cfg, runs *out, tk_err
 
 /* Runs of consecutive lines of one thread; comments and blank lines skipped; blanks and a
  * CR around the numbers allowed. */
-static void test_runs(void) {
+static void test_runs(void)
+{
     tk_error err;
     tk_error_clear(&err);
     runs v;
@@ -78,16 +78,15 @@ static void test_runs(void) {
 
 /* A thread of more than TK_DCFG_TRACE_EDGE_RUN_MAX edges comes in full runs and the
  * rest. */
-static void test_long_thread(void) {
+static void test_long_thread(void)
+{
     tk_error err;
     tk_error_clear(&err);
     runs v;
     size_t lines = TK_DCFG_TRACE_EDGE_RUN_MAX + 10;
     char *text = malloc(lines * 8 + 1);
-    if (!text)
-        return;
-    for (size_t i = 0; i < lines; i++)
-        memcpy(text + 8 * i, "5 6 123\n", 8);
+    if (!text) return;
+    for (size_t i = 0; i < lines; i++) memcpy(text + 8 * i, "5 6 123\n", 8);
     text[8 * lines] = 0;
     TK_CHECK_EQ_I64(read_all(text, NULL, &v, &err), TK_END);
     TK_CHECK_EQ_U64(v.count, 2);
@@ -100,7 +99,8 @@ static void test_long_thread(void) {
 
 /* Every bad line: TK_ERR_FORMAT (TK_ERR_LIMIT over 64 bits) at its line and the column of
  * what is wrong, with the message. */
-static void test_bad_lines(void) {
+static void test_bad_lines(void)
+{
     static const struct {
         const char *text;
         tk_status code;
@@ -136,12 +136,12 @@ static void test_bad_lines(void) {
 }
 
 /* With a DCFG: a process it lacks at the PID, an edge its process lacks at the EDGE_ID. */
-static void test_against_the_dcfg(void) {
+static void test_against_the_dcfg(void)
+{
     tk_error err;
     tk_error_clear(&err);
     tk_cfg *cfg = NULL;
-    if (!TK_CHECK(tk_dcfg_read_path(&cfg, gen11_dcfg, NULL, &err) == TK_OK))
-        return;
+    if (!TK_CHECK(tk_dcfg_read_path(&cfg, gen11_dcfg, NULL, &err) == TK_OK)) return;
     runs v;
     TK_CHECK_EQ_I64(read_all("77 0 152\n77 0 1\n77 1 39\n", cfg, &v, &err), TK_END);
     TK_CHECK_EQ_U64(v.count, 2);
@@ -157,12 +157,12 @@ static void test_against_the_dcfg(void) {
 }
 
 /* A plain list: its size / 12; a compressed one: its content's, from the ratio. */
-static void test_estimate(void) {
+static void test_estimate(void)
+{
     TK_CHECK_EQ_U64(tk_dcfg_trace_edge_list_estimate("-"), 0);
     TK_CHECK_EQ_U64(tk_dcfg_trace_edge_list_estimate("tests/data/no/such.edges"), 0);
     FILE *f = fopen("tests/data/dcfg_trace/pass/gen11.edges", "rb");
-    if (!TK_CHECK(f != NULL))
-        return;
+    if (!TK_CHECK(f != NULL)) return;
     static char text[1 << 16];
     size_t n = fread(text, 1, sizeof text, f);
     fclose(f);
@@ -170,11 +170,9 @@ static void test_estimate(void) {
                     n / 12);
     char path[] = "/tmp/tk_edges_XXXXXX";
     int fd = mkstemp(path);
-    if (!TK_CHECK(fd >= 0))
-        return;
+    if (!TK_CHECK(fd >= 0)) return;
     gzFile gz = gzdopen(fd, "wb9");
-    for (int i = 0; gz && i < 100; i++)
-        gzwrite(gz, text, (unsigned)n);
+    for (int i = 0; gz && i < 100; i++) gzwrite(gz, text, (unsigned)n);
     if (TK_CHECK(gz != NULL) && TK_CHECK(gzclose(gz) == Z_OK))
         TK_CHECK_EQ_U64(tk_dcfg_trace_edge_list_estimate(path), 100 * n / 12);
     unlink(path);

@@ -10,8 +10,7 @@
 static void check_row(const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table t, size_t i,
                       uint64_t value, uint32_t id, uint64_t extra)
 {
-    if (!TK_CHECK(i < tk_dcfg_trace_report_count(r, t)))
-        return;
+    if (!TK_CHECK(i < tk_dcfg_trace_report_count(r, t))) return;
     const tk_dcfg_trace_report_row *row = tk_dcfg_trace_report_row_at(r, t, i);
     TK_CHECK_EQ_U64(row->value, value);
     TK_CHECK_EQ_U64(row->id, id);
@@ -25,8 +24,8 @@ static void test_report_gen11(void)
     tk_error_clear(&err);
     tk_dcfg_trace *t = NULL;
     tk_cfg *cfg = NULL;
-    if (!TK_CHECK(tk_dcfg_trace_open(&t, "tests/data/dcfg_trace/pass/gen11.level9.trace.json",
-                                     NULL, &err) == TK_OK) ||
+    if (!TK_CHECK(tk_dcfg_trace_open(&t, "tests/data/dcfg_trace/pass/gen11.level9.trace.json", NULL,
+                                     &err) == TK_OK) ||
         !TK_CHECK(tk_dcfg_read_path(&cfg, "tests/data/dcfg_trace/pass/gen11.dcfg.json", NULL,
                                     &err) == TK_OK))
         return;
@@ -101,8 +100,7 @@ static const char *const GEN11 = "tests/data/dcfg_trace/pass/gen11.level9.trace.
  * is every chunk). */
 static tk_dcfg_trace_report *part_of(const tk_dcfg_trace *t, size_t a, size_t b)
 {
-    if (a == b)
-        a = b = 6;
+    if (a == b) a = b = 6;
     tk_error err;
     tk_error_clear(&err);
     tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
@@ -133,13 +131,12 @@ static void test_report_merge_groupings(void)
     tk_error err;
     tk_error_clear(&err);
     tk_dcfg_trace *t = NULL;
-    if (!TK_CHECK(tk_dcfg_trace_open(&t, GEN11, NULL, &err) == TK_OK))
-        return;
+    if (!TK_CHECK(tk_dcfg_trace_open(&t, GEN11, NULL, &err) == TK_OK)) return;
     tk_dcfg_trace_report *whole = part_of(t, 0, 6);
     uint8_t *want = NULL;
     size_t want_size = 0;
-    if (!whole || !TK_CHECK(tk_dcfg_trace_report_serialize(whole, &want, &want_size, &err) ==
-                            TK_OK)) {
+    if (!whole ||
+        !TK_CHECK(tk_dcfg_trace_report_serialize(whole, &want, &want_size, &err) == TK_OK)) {
         tk_dcfg_trace_report_free(whole);
         tk_dcfg_trace_free(t);
         return;
@@ -166,9 +163,10 @@ static void test_report_merge_groupings(void)
                 size_t n = tk_dcfg_trace_report_count(x, TK_DCFG_TRACE_TOP_EDGES);
                 TK_CHECK_EQ_U64(n, tk_dcfg_trace_report_count(whole, TK_DCFG_TRACE_TOP_EDGES));
                 for (size_t k = 0; k < n; k++) {
-                    const tk_dcfg_trace_report_row *
-                        u = tk_dcfg_trace_report_row_at(x, TK_DCFG_TRACE_TOP_EDGES, k),
-                       *v = tk_dcfg_trace_report_row_at(whole, TK_DCFG_TRACE_TOP_EDGES, k);
+                    const tk_dcfg_trace_report_row *u = tk_dcfg_trace_report_row_at(
+                                                       x, TK_DCFG_TRACE_TOP_EDGES, k),
+                                                   *v = tk_dcfg_trace_report_row_at(
+                                                       whole, TK_DCFG_TRACE_TOP_EDGES, k);
                     TK_CHECK(u->value == v->value && u->id == v->id && u->extra == v->extra);
                 }
                 tk_dcfg_trace_report_stats a, b;
@@ -200,8 +198,7 @@ static void test_report_deserialize(void)
     tk_error err;
     tk_error_clear(&err);
     tk_dcfg_trace *t = NULL;
-    if (!TK_CHECK(tk_dcfg_trace_open(&t, GEN11, NULL, &err) == TK_OK))
-        return;
+    if (!TK_CHECK(tk_dcfg_trace_open(&t, GEN11, NULL, &err) == TK_OK)) return;
     tk_dcfg_trace_report *r = part_of(t, 1, 4), *back = NULL;
     uint8_t *d = NULL;
     size_t n = 0;
@@ -217,8 +214,7 @@ static void test_report_deserialize(void)
         if (more) {
             memcpy(more, d, n);
             more[n] = 0;
-            TK_CHECK(tk_dcfg_trace_report_deserialize(&bad, more, n + 1, &err) ==
-                     TK_ERR_FORMAT);
+            TK_CHECK(tk_dcfg_trace_report_deserialize(&bad, more, n + 1, &err) == TK_ERR_FORMAT);
             more[n - 1] ^= 1; /* the last count changed: the counts no longer add up */
             TK_CHECK(tk_dcfg_trace_report_deserialize(&bad, more, n, &err) == TK_ERR_FORMAT);
             free(more);

@@ -21,7 +21,8 @@ typedef struct seen {
     const tk_dcfg_trace *t;
 } seen;
 
-static int keep(void *ctx, const tk_dcfg_trace_piece *p) {
+static int keep(void *ctx, const tk_dcfg_trace_piece *p)
+{
     seen *v = ctx;
     tk_dcfg_trace_thread_info ti;
     tk_dcfg_trace_thread(v->t, p->thread, &ti);
@@ -30,8 +31,7 @@ static int keep(void *ctx, const tk_dcfg_trace_piece *p) {
     if (p->chunk < ti.first_chunk || p->chunk >= ti.first_chunk + ti.nchunks ||
         p->thread_id != ti.thread_id || p->pid != pi.pid || p->nedges > TK_DCFG_TRACE_PIECE_STEPS)
         v->bad_piece = 1;
-    for (size_t i = 0; i < p->nedges && v->nedges < 1024; i++)
-        v->edges[v->nedges++] = p->edges[i];
+    for (size_t i = 0; i < p->nedges && v->nedges < 1024; i++) v->edges[v->nedges++] = p->edges[i];
     for (size_t i = 0; i < p->nsteps && v->nsteps < 1024; i++) {
         v->step_chunk[v->nsteps] = p->chunk;
         v->tids[v->nsteps] = p->thread_id;
@@ -41,7 +41,8 @@ static int keep(void *ctx, const tk_dcfg_trace_piece *p) {
     return v->stop_after && v->pieces >= v->stop_after;
 }
 
-static int open_both(const char *trace, const char *dcfg, tk_dcfg_trace **t, tk_cfg **cfg) {
+static int open_both(const char *trace, const char *dcfg, tk_dcfg_trace **t, tk_cfg **cfg)
+{
     tk_error err;
     tk_error_clear(&err);
     *t = NULL;
@@ -50,8 +51,9 @@ static int open_both(const char *trace, const char *dcfg, tk_dcfg_trace **t, tk_
            TK_CHECK(tk_dcfg_read_path(cfg, dcfg, NULL, &err) == TK_OK);
 }
 
-static tk_status walk(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which,
-                      seen *v, tk_error *err) {
+static tk_status walk(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which, seen *v,
+                      tk_error *err)
+{
     tk_dcfg_trace_decode_options o = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
     o.cfg = cfg;
     o.steps = which;
@@ -63,7 +65,8 @@ static tk_status walk(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_s
 
 /* Every edge is a step: its edge in the DCFG, its ends, its kind, and the thread's
  * instruction count, which ends each chunk at PRECEDING_INSTR_COUNT + INSTR_COUNT. */
-static void test_steps_follow_the_dcfg(void) {
+static void test_steps_follow_the_dcfg(void)
+{
     tk_dcfg_trace *t;
     tk_cfg *cfg;
     tk_error err;
@@ -82,8 +85,7 @@ static void test_steps_follow_the_dcfg(void) {
             const tk_dcfg_trace_step *s = &v.steps[i];
             tk_dcfg_trace_chunk_info ci;
             tk_dcfg_trace_chunk(t, v.step_chunk[i], &ci);
-            if (i == 0 || v.step_chunk[i] != v.step_chunk[i - 1])
-                instrs = ci.preceding_instr_count;
+            if (i == 0 || v.step_chunk[i] != v.step_chunk[i - 1]) instrs = ci.preceding_instr_count;
             tk_cfg_edge_info e;
             tk_cfg_edge_get(cfg, p, s->edge, &e);
             tk_cfg_block_info b;
@@ -104,7 +106,8 @@ static void test_steps_follow_the_dcfg(void) {
 
 /* BLOCKS and CALLS keep those steps of ALL whose source is a block, or which call or
  * return, with the same instruction counts; the pieces still carry every edge. */
-static void test_selections(void) {
+static void test_selections(void)
+{
     tk_dcfg_trace *t;
     tk_cfg *cfg;
     tk_error err;
@@ -150,10 +153,10 @@ static void test_selections(void) {
 }
 
 /* Rendering: "chunk instrs\n" per step. */
-static int render_steps(const void *ctx, const tk_dcfg_trace_piece *p, tk_dcfg_trace_text *out) {
+static int render_steps(const void *ctx, const tk_dcfg_trace_piece *p, tk_dcfg_trace_text *out)
+{
     (void)ctx;
-    if (tk_dcfg_trace_text_reserve(out, p->nsteps * 48 + 1, NULL) != TK_OK)
-        return 1;
+    if (tk_dcfg_trace_text_reserve(out, p->nsteps * 48 + 1, NULL) != TK_OK) return 1;
     for (size_t i = 0; i < p->nsteps; i++)
         out->len += (size_t)snprintf(out->data + out->len, 48, "%zu %llu %u\n", p->chunk,
                                      (unsigned long long)p->steps[i].instrs, p->steps[i].edge_id);
@@ -165,18 +168,19 @@ typedef struct text {
     size_t n;
 } text;
 
-static int append(void *ctx, size_t chunk, const char *data, size_t len) {
+static int append(void *ctx, size_t chunk, const char *data, size_t len)
+{
     (void)chunk;
     text *o = ctx;
-    if (o->n + len > sizeof o->p)
-        return 1;
+    if (o->n + len > sizeof o->p) return 1;
     memcpy(o->p + o->n, data, len);
     o->n += len;
     return 0;
 }
 
 static tk_status render_all(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
-                            size_t max_chunk_edges, text *o, tk_error *err) {
+                            size_t max_chunk_edges, text *o, tk_error *err)
+{
     tk_dcfg_trace_decode_options d = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
     d.cfg = cfg;
     d.steps = TK_DCFG_TRACE_STEPS_ALL;
@@ -190,7 +194,8 @@ static tk_status render_all(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned 
 
 /* On 3 threads, with the chunks of more than 7 edges decoded in pieces while delivering
  * (the instruction count carried from piece to piece), the text is the serial one. */
-static void test_parallel_pieces(void) {
+static void test_parallel_pieces(void)
+{
     tk_dcfg_trace *t;
     tk_cfg *cfg;
     tk_error err;
@@ -212,7 +217,8 @@ static void test_parallel_pieces(void) {
 /* An edge the DCFG lacks: the steps before it are delivered, then the error at its chunk's
  * row; with diag, reported there and the decoding goes on. A process the DCFG lacks: an
  * error before anything is delivered. */
-static void test_errors(void) {
+static void test_errors(void)
+{
     tk_dcfg_trace *t;
     tk_cfg *cfg;
     tk_error err;
@@ -260,7 +266,8 @@ static void test_errors(void) {
 /* A thread whose instruction count passes 2^64 - 1 (PRECEDING_INSTR_COUNT near it, the
  * blocks of the edges holding more than INSTR_COUNT): an error at the chunk, for the steps
  * only (a check without steps counts no instructions). */
-static void test_instruction_count_overflow(void) {
+static void test_instruction_count_overflow(void)
+{
     tk_dcfg_trace *t0, *t = NULL;
     tk_cfg *cfg;
     tk_error err;
@@ -274,8 +281,7 @@ static void test_instruction_count_overflow(void) {
     FILE *f = fopen(gen11, "rb");
     static char doc[8192];
     size_t n = f ? fread(doc, 1, sizeof doc - 64, f) : 0;
-    if (f)
-        fclose(f);
+    if (f) fclose(f);
     doc[n] = 0;
     /* the first chunk of thread 1 starts at 2^64 - 20 and says it holds 5 instructions
      * (its end fits) where its source blocks hold 711 */
@@ -306,7 +312,8 @@ static void test_instruction_count_overflow(void) {
 }
 
 /* A receiver that stops; callbacks that do not go together. */
-static void test_stop_and_refusals(void) {
+static void test_stop_and_refusals(void)
+{
     tk_dcfg_trace *t;
     tk_cfg *cfg;
     tk_error err;

@@ -28,13 +28,14 @@ static void test_text_formats(void)
     TK_CHECK_STR(D("3\n1873 2 8048210 foo1.c main 4\nSIZE 0\n"), "wet");
     TK_CHECK_STR(D("0x8048242#0 --> 0x8048210#0\n8048242#1 --> 8048225#0\n"), "wet");
     TK_CHECK_STR(D("{ \"MAJOR_VERSION\" : 1, \"FILE_NAMES\" : [] }"), "dcfg");
-    TK_CHECK_STR(D("{\"MAJOR_VERSION\":1,\"PROCESSES\":[[\"PROCESS_ID\",\"STRING_DICTIONARY\",\"TRANSITION_TABLE\"]]}"),
+    TK_CHECK_STR(D("{\"MAJOR_VERSION\":1,\"PROCESSES\":[[\"PROCESS_ID\",\"STRING_DICTIONARY\","
+                   "\"TRANSITION_TABLE\"]]}"),
                  "dcfg-trace");
     TK_CHECK_STR(D("main;parse;lex 42\nmain;eval 17\n"), "folded");
     TK_CHECK_STR(D("main;a 3 5\nmain 1 0\n"), "folded");
     TK_CHECK_STR(D("main;a 3\nmain;b x\n"), "folded"); /* one bad line: check says where */
-    TK_CHECK_STR(D("12 34\n56 78\n"), "none");   /* numbers alone: no name */
-    TK_CHECK_STR(D("a b\nc d\ne 1\n"), "none");  /* mostly not stacks */
+    TK_CHECK_STR(D("12 34\n56 78\n"), "none"); /* numbers alone: no name */
+    TK_CHECK_STR(D("a b\nc d\ne 1\n"), "none"); /* mostly not stacks */
     TK_CHECK_STR(D("hello world\n"), "none");
     TK_CHECK_STR(D("{\"traceEvents\": []}"), "none");
 }
@@ -62,7 +63,8 @@ static void test_registry(void)
     TK_CHECK(tk_format_find("xray") != NULL);
     TK_CHECK(tk_format_find("nope") == NULL);
     char caps[128];
-    TK_CHECK_STR(tk_format_caps_string(TK_CAP_READ | TK_CAP_CHECK, caps, sizeof caps), "read check");
+    TK_CHECK_STR(tk_format_caps_string(TK_CAP_READ | TK_CAP_CHECK, caps, sizeof caps),
+                 "read check");
 }
 
 TK_TEST_MAIN(TK_CASE(test_text_formats), TK_CASE(test_xray_headers), TK_CASE(test_registry))

@@ -150,8 +150,8 @@ static void test_swar(void)
     for (int k = 0; k < 100000; k++) {
         unsigned char b[8];
         for (int i = 0; i < 8; i++) {
-            static const unsigned char pick[] = {'"', '\\', 0x1f, 0x00, 0x20, 'a', 0x80, 0xff,
-                                                 0xa2, 0xdc, 0x21, 0x5d, 0x5b};
+            static const unsigned char pick[] = {'"',  '\\', 0x1f, 0x00, 0x20, 'a', 0x80,
+                                                 0xff, 0xa2, 0xdc, 0x21, 0x5d, 0x5b};
             b[i] = next_rand(3) ? (unsigned char)(0x20 + next_rand(0xe0)) : pick[next_rand(13)];
         }
         unsigned want = 0;
@@ -161,7 +161,10 @@ static void test_swar(void)
     }
     /* bytes with the high bit set are neither digits nor hex digits */
     uint64_t hv;
-    memcpy(s, "12\xb1" "4567z", 8);
+    memcpy(s,
+           "12\xb1"
+           "4567z",
+           8);
     bad += tk_swar_hex(tk_fast_load8(s), &hv) != 2 || hv != 0x12;
     bad += (unsigned)__builtin_ctzll(tk_swar_nondigits(tk_fast_load8(s))) >> 3 != 2;
     TK_CHECK(bad == 0);

@@ -38,8 +38,8 @@ static void test_diff_and_options(void)
     TK_CHECK(st == TK_OK);
     TK_CHECK(strstr(s, ">Differential Flame Graph<") != NULL);
     TK_CHECK(strstr(s, "a (10 -> 20 Ir") != NULL);
-    TK_CHECK(strstr(s, "fill=\"rgb(255,") != NULL);  /* a grew: red */
-    TK_CHECK(strstr(s, ",255)\"") != NULL);           /* b shrank: blue */
+    TK_CHECK(strstr(s, "fill=\"rgb(255,") != NULL); /* a grew: red */
+    TK_CHECK(strstr(s, ",255)\"") != NULL); /* b shrank: blue */
     free(s);
 }
 

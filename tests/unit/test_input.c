@@ -15,7 +15,8 @@ static char *make_text(size_t lines, size_t *len)
 {
     size_t cap = lines * 40 + 64, n = 0;
     char *t = malloc(cap);
-    for (size_t i = 0; i < lines; i++) n += (size_t)snprintf(t + n, cap - n, "line %zu %s\n", i, i % 7 ? "x" : "");
+    for (size_t i = 0; i < lines; i++)
+        n += (size_t)snprintf(t + n, cap - n, "line %zu %s\n", i, i % 7 ? "x" : "");
     *len = n;
     return t;
 }
@@ -99,9 +100,7 @@ static unsigned char *compress_with(tk_compression c, const char *t, size_t len,
         *out_len = pos;
         break;
     }
-    case TK_COMP_ZSTD:
-        *out_len = ZSTD_compress(o, cap, t, len, 3);
-        break;
+    case TK_COMP_ZSTD: *out_len = ZSTD_compress(o, cap, t, len, 3); break;
     case TK_COMP_NONE:
         memcpy(o, t, len);
         *out_len = len;
@@ -187,7 +186,8 @@ static void test_file_stream_and_map(void)
         TK_CHECK_EQ_I64(tk_input_raw_size(in), (int64_t)len);
         const uint8_t *p;
         size_t n;
-        TK_CHECK(tk_input_peek(in, 10, &p, &n, &err) == TK_OK && n == 10 && memcmp(p, "line 0 \nli", 10) == 0);
+        TK_CHECK(tk_input_peek(in, 10, &p, &n, &err) == TK_OK && n == 10 &&
+                 memcmp(p, "line 0 \nli", 10) == 0);
         check_lines(in, 200000);
         tk_input_free(in);
         /* chunks add up to the whole content */
@@ -347,5 +347,4 @@ static void test_missing_file(void)
 TK_TEST_MAIN(TK_CASE(test_memory_lines), TK_CASE(test_last_line_and_crlf),
              TK_CASE(test_compressed_memory), TK_CASE(test_concatenated_streams),
              TK_CASE(test_file_stream_and_map), TK_CASE(test_file_windows),
-             TK_CASE(test_line_limit),
-             TK_CASE(test_missing_file))
+             TK_CASE(test_line_limit), TK_CASE(test_missing_file))

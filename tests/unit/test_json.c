@@ -10,7 +10,8 @@ static tk_status tokens(const char *text, char *out, size_t size, tk_error *err)
     tk_json_options jo = TK_JSON_OPTIONS_INIT;
     jo.max_depth = 8;
     jo.max_string = 32;
-    if (tk_input_open_memory(&in, text, strlen(text), "t.json", NULL, err) != TK_OK) return TK_ERR_IO;
+    if (tk_input_open_memory(&in, text, strlen(text), "t.json", NULL, err) != TK_OK)
+        return TK_ERR_IO;
     if (tk_json_open(&j, in, &jo, err) != TK_OK) return TK_ERR_NOMEM;
     size_t n = 0;
     out[0] = '\0';
@@ -24,11 +25,20 @@ static tk_status tokens(const char *text, char *out, size_t size, tk_error *err)
         case TK_JSON_OBJECT_END: s = "}"; break;
         case TK_JSON_ARRAY_BEGIN: s = "["; break;
         case TK_JSON_ARRAY_END: s = "]"; break;
-        case TK_JSON_KEY: snprintf(buf, sizeof buf, "k:%s", t.str); s = buf; break;
-        case TK_JSON_STRING: snprintf(buf, sizeof buf, "s:%s", t.str); s = buf; break;
+        case TK_JSON_KEY:
+            snprintf(buf, sizeof buf, "k:%s", t.str);
+            s = buf;
+            break;
+        case TK_JSON_STRING:
+            snprintf(buf, sizeof buf, "s:%s", t.str);
+            s = buf;
+            break;
         case TK_JSON_NUMBER:
-            if (t.is_int) snprintf(buf, sizeof buf, "i:%s%llu", t.negative ? "-" : "", (unsigned long long)t.u);
-            else snprintf(buf, sizeof buf, "d:%g", t.d);
+            if (t.is_int)
+                snprintf(buf, sizeof buf, "i:%s%llu", t.negative ? "-" : "",
+                         (unsigned long long)t.u);
+            else
+                snprintf(buf, sizeof buf, "d:%g", t.d);
             s = buf;
             break;
         case TK_JSON_TRUE: s = "T"; break;
@@ -47,7 +57,8 @@ static void test_values(void)
 {
     char out[512];
     tk_error err;
-    TK_CHECK(tokens("{\"a\": [1, -2, 3.5, \"0x1f\", true, false, null, {}], \"b\": {\"c\": []}}", out, sizeof out, &err) == TK_END);
+    TK_CHECK(tokens("{\"a\": [1, -2, 3.5, \"0x1f\", true, false, null, {}], \"b\": {\"c\": []}}",
+                    out, sizeof out, &err) == TK_END);
     TK_CHECK_STR(out, "{ k:a [ i:1 i:-2 d:3.5 s:0x1f T F N { } ] k:b { k:c [ ] } }");
     TK_CHECK(tokens("18446744073709551615", out, sizeof out, &err) == TK_END);
     TK_CHECK_STR(out, "i:18446744073709551615");
@@ -59,7 +70,8 @@ static void test_escapes(void)
 {
     char out[512];
     tk_error err;
-    TK_CHECK(tokens("[\"\\/usr\\/bin\", \"\\u00e9\\ud83d\\ude00\", \"\\t\\\"\"]", out, sizeof out, &err) == TK_END);
+    TK_CHECK(tokens("[\"\\/usr\\/bin\", \"\\u00e9\\ud83d\\ude00\", \"\\t\\\"\"]", out, sizeof out,
+                    &err) == TK_END);
     TK_CHECK_STR(out, "[ s:/usr/bin s:\xc3\xa9\xf0\x9f\x98\x80 s:\t\" ]");
 }
 
@@ -89,7 +101,8 @@ static void test_limits(void)
     tk_error err;
     TK_CHECK(tokens("[[[[[[[[[[[[]]]]]]]]]]]]", out, sizeof out, &err) == TK_ERR_LIMIT);
     TK_CHECK(strstr(err.message, "nesting") != NULL);
-    TK_CHECK(tokens("[\"0123456789012345678901234567890123456789\"]", out, sizeof out, &err) == TK_ERR_LIMIT);
+    TK_CHECK(tokens("[\"0123456789012345678901234567890123456789\"]", out, sizeof out, &err) ==
+             TK_ERR_LIMIT);
 }
 
 static void test_token_integers(void)
@@ -128,7 +141,8 @@ static void test_skip(void)
     TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_KEY);
     TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_OBJECT_BEGIN);
     TK_CHECK(tk_json_skip(j, &t, &err) == TK_OK);
-    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_KEY && strcmp(t.str, "keep") == 0);
+    TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_KEY &&
+             strcmp(t.str, "keep") == 0);
     TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_NUMBER && t.u == 7);
     TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_OBJECT_END);
     TK_CHECK(tk_json_next(j, &t, &err) == TK_END);
@@ -141,10 +155,11 @@ static void test_skip(void)
  * without consuming, and the token reader takes them. */
 static void test_scan_rows(void)
 {
-    const char *text = "[[5, \"0x10\", [1, 2], 9], [6, 17, []],\n  [7, 3],"
-                       " [0, 1, [], 1], [8, 4294967296, [], 1], [8, 1, 2, 1], [8, 1, [1.5], 1], [8, 1, [], 1, 1],"
-                       " [-1, 1], [\"x\", 1], [8, 1, [2, [3]]],"
-                       " [12345678, 1234567, [1234567890123], \"77\"], [9, 1e3, []], [9, 2.5, []]]";
+    const char *text =
+        "[[5, \"0x10\", [1, 2], 9], [6, 17, []],\n  [7, 3],"
+        " [0, 1, [], 1], [8, 4294967296, [], 1], [8, 1, 2, 1], [8, 1, [1.5], 1], [8, 1, [], 1, 1],"
+        " [-1, 1], [\"x\", 1], [8, 1, [2, [3]]],"
+        " [12345678, 1234567, [1234567890123], \"77\"], [9, 1e3, []], [9, 2.5, []]]";
     tk_input *in;
     tk_json *j;
     tk_error err;
@@ -185,8 +200,8 @@ static void test_scan_rows(void)
     }
     /* 8 digits, 7 digits, 13 digits in an array, a decimal string */
     TK_CHECK(tk_json_scan_row(j, &pg, &row) == 4);
-    TK_CHECK(row.v[2] == 12345678 && row.v[0] == 1234567 && row.vals[row.v[1]] == 1234567890123ull &&
-             row.v[TK_JSON_SLOT_IGNORE] == 77);
+    TK_CHECK(row.v[2] == 12345678 && row.v[0] == 1234567 &&
+             row.vals[row.v[1]] == 1234567890123ull && row.v[TK_JSON_SLOT_IGNORE] == 77);
     tk_json_take_scanned(j, &row);
     for (int k = 0; k < 2; k++) { /* an exponent, a fraction */
         TK_CHECK(tk_json_scan_row(j, &pg, &row) == -1);
@@ -334,8 +349,7 @@ static void test_next_u64(void)
         if (st != TK_OK)
             snprintf(msg, sizeof msg, "%llu:%llu: %s", (unsigned long long)err.line,
                      (unsigned long long)err.column, err.message);
-        if (!TK_CHECK(st == cases[i].st) ||
-            (st == TK_OK && !TK_CHECK(v == cases[i].v)) ||
+        if (!TK_CHECK(st == cases[i].st) || (st == TK_OK && !TK_CHECK(v == cases[i].v)) ||
             (st != TK_OK && !TK_CHECK(strstr(msg, cases[i].msg) != NULL)))
             fprintf(stderr, "  case %zu: %s -> %s\n", i, cases[i].text, msg);
     }
@@ -546,6 +560,6 @@ static void test_scan_string_rows(void)
 
 TK_TEST_MAIN(TK_CASE(test_values), TK_CASE(test_escapes), TK_CASE(test_errors_are_located),
              TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip),
-             TK_CASE(test_scan_rows), TK_CASE(test_scan_hex),
-             TK_CASE(test_next_u64), TK_CASE(test_fixed_layout), TK_CASE(test_string_run),
-             TK_CASE(test_scan_string_cells), TK_CASE(test_scan_string_rows))
+             TK_CASE(test_scan_rows), TK_CASE(test_scan_hex), TK_CASE(test_next_u64),
+             TK_CASE(test_fixed_layout), TK_CASE(test_string_run), TK_CASE(test_scan_string_cells),
+             TK_CASE(test_scan_string_rows))

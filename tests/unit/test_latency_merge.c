@@ -28,10 +28,8 @@ static uint64_t rnd(uint64_t *s)
 static uint64_t duration(uint64_t *s)
 {
     uint64_t r = rnd(s) % 100;
-    if (r < 80)
-        return rnd(s) % 300;      /* 16-bit, many equal */
-    if (r < 97)
-        return 70000 + rnd(s) % 100000;
+    if (r < 80) return rnd(s) % 300; /* 16-bit, many equal */
+    if (r < 97) return 70000 + rnd(s) % 100000;
     return ((uint64_t)1 << 33) + rnd(s) % 1000;
 }
 
@@ -63,8 +61,7 @@ static void generate(part *p, uint64_t seed, uint32_t threads, size_t calls)
         }
         t[th] += d + 2;
         push(p, TK_EVENT_EXIT, th, t[th], f);
-        if (rnd(&s) % 97 == 0)
-            push(p, TK_EVENT_EXIT, th, t[th], 9); /* without an entry */
+        if (rnd(&s) % 97 == 0) push(p, TK_EVENT_EXIT, th, t[th], 9); /* without an entry */
     }
     push(p, TK_EVENT_ENTER, 0, t[0], 8); /* open at the end */
 }
@@ -73,8 +70,7 @@ static tk_status part_next(void *ctx, tk_event *ev, tk_error *err)
 {
     (void)err;
     part *p = ctx;
-    if (p->i == p->n)
-        return TK_END;
+    if (p->i == p->n) return TK_END;
     *ev = p->ev[p->i++];
     return TK_OK;
 }
@@ -89,8 +85,7 @@ static tk_event_source source_of(part *p)
 static void setup(void)
 {
     static int done;
-    if (done)
-        return;
+    if (done) return;
     done = 1;
     for (int k = 0; k < NPARTS; k++)
         generate(&parts[k], 1234 + (uint64_t)k * 77, 1 + (uint32_t)k % 3,
@@ -110,8 +105,7 @@ static tk_latency *run_part(int k, int per_thread)
 static tk_latency *run_chain(int from, int to, int per_thread)
 {
     tk_event_source srcs[NPARTS], src;
-    for (int k = from; k < to; k++)
-        srcs[k - from] = source_of(&parts[k]);
+    for (int k = from; k < to; k++) srcs[k - from] = source_of(&parts[k]);
     tk_event_chain chain;
     TK_CHECK(tk_event_chain_init(&chain, srcs, (size_t)(to - from), &src, NULL) == TK_OK);
     tk_latency *l = NULL;
@@ -166,14 +160,12 @@ static void groupings(int per_thread)
     tk_latency *ref = run_chain(0, NPARTS, per_thread);
     /* left fold */
     tk_latency *l = run_part(0, per_thread);
-    for (int k = 1; k < NPARTS; k++)
-        l = merge(l, run_part(k, per_thread));
+    for (int k = 1; k < NPARTS; k++) l = merge(l, run_part(k, per_thread));
     TK_CHECK(same(l, ref));
     tk_latency_free(l);
     /* right fold, each step through bytes */
     l = roundtrip(run_part(NPARTS - 1, per_thread));
-    for (int k = NPARTS - 2; k >= 0; k--)
-        l = roundtrip(merge(run_part(k, per_thread), l));
+    for (int k = NPARTS - 2; k >= 0; k--) l = roundtrip(merge(run_part(k, per_thread), l));
     TK_CHECK(same(l, ref));
     tk_latency_free(l);
     /* a tree: (0+1) + ((2+3) + 4), the middle one a chained run */
@@ -185,15 +177,9 @@ static void groupings(int per_thread)
     tk_latency_free(ref);
 }
 
-static void test_merge_groupings_aggregate(void)
-{
-    groupings(0);
-}
+static void test_merge_groupings_aggregate(void) { groupings(0); }
 
-static void test_merge_groupings_per_thread(void)
-{
-    groupings(1);
-}
+static void test_merge_groupings_per_thread(void) { groupings(1); }
 
 /* Threads of different inputs stay apart: the second input's thread 0 is thread 1 here. */
 static void test_chain_threads_apart(void)
@@ -256,8 +242,7 @@ static const tk_latency_row *row_of(tk_latency *l, uint64_t func)
     size_t n;
     TK_CHECK(tk_latency_rows(l, &rows, &n, NULL) == TK_OK);
     for (size_t i = 0; i < n; i++)
-        if (rows[i].func == func)
-            return &rows[i];
+        if (rows[i].func == func) return &rows[i];
     TK_CHECK(!"no row of the function");
     return NULL;
 }
@@ -290,8 +275,7 @@ static void test_self_times(void)
     TK_CHECK(tk_latency_open(&l, 0, NULL) == TK_OK);
     TK_CHECK(tk_latency_run(l, &src, NULL) == TK_OK);
     static const uint64_t want[6] = {0, 70, 22, 8, 70000 * 6, 70000 * 4};
-    for (uint64_t f = 1; f <= 5; f++)
-        TK_CHECK_EQ_U64(row_of(l, f)->self, want[f]);
+    for (uint64_t f = 1; f <= 5; f++) TK_CHECK_EQ_U64(row_of(l, f)->self, want[f]);
     TK_CHECK_EQ_U64(row_of(l, 2)->sum, 30);
     /* through the bytes, and merged with itself: twice each */
     uint8_t *data;
@@ -301,11 +285,9 @@ static void test_self_times(void)
     TK_CHECK(tk_latency_deserialize(&a, data, size, 0, NULL) == TK_OK);
     TK_CHECK(tk_latency_deserialize(&b, data, size, 0, NULL) == TK_OK);
     tk_free(data);
-    for (uint64_t f = 1; f <= 5; f++)
-        TK_CHECK_EQ_U64(row_of(a, f)->self, want[f]);
+    for (uint64_t f = 1; f <= 5; f++) TK_CHECK_EQ_U64(row_of(a, f)->self, want[f]);
     a = merge(a, b);
-    for (uint64_t f = 1; f <= 5; f++)
-        TK_CHECK_EQ_U64(row_of(a, f)->self, 2 * want[f]);
+    for (uint64_t f = 1; f <= 5; f++) TK_CHECK_EQ_U64(row_of(a, f)->self, 2 * want[f]);
     tk_latency_free(a);
     tk_latency_free(l);
     free(p.ev);

@@ -98,7 +98,8 @@ static void test_scan_syntaxes(void)
     TK_CHECK_EQ_I64(i, -12);
     TK_CHECK(tk_num_parse_signed("-0x10", 5, TK_NUM_DEC | TK_NUM_SIGN, &i) == TK_ERR_FORMAT);
     TK_CHECK(tk_num_parse_signed("-", 1, TK_NUM_DEC | TK_NUM_SIGN, &i) == TK_ERR_FORMAT);
-    TK_CHECK(tk_num_parse_signed("-9223372036854775808", 20, TK_NUM_DEC | TK_NUM_SIGN, &i) == TK_OK);
+    TK_CHECK(tk_num_parse_signed("-9223372036854775808", 20, TK_NUM_DEC | TK_NUM_SIGN, &i) ==
+             TK_OK);
     TK_CHECK_EQ_I64(i, INT64_MIN);
     TK_CHECK(tk_num_parse_signed("-99999999999999999999", 21, TK_NUM_DEC | TK_NUM_SIGN, &i) ==
              TK_ERR_LIMIT);
@@ -111,9 +112,10 @@ static int ref_value(const char *s, size_t n, unsigned base, uint64_t *v)
     unsigned __int128 x = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+        unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
                      : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99u;
+                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                            : 99u;
         if (d >= base) return -1;
         x = x * base + d;
         if (x > UINT64_MAX) return 1;
@@ -194,6 +196,6 @@ static void test_public_messages(void)
     TK_CHECK_EQ_I64(tk_parse_double("inf", 3, &d, &err), TK_ERR_FORMAT);
 }
 
-TK_TEST_MAIN(TK_CASE(test_public_messages), TK_CASE(test_parse_decimal), TK_CASE(test_parse_hex), TK_CASE(test_parse_signed),
-             TK_CASE(test_scan_prefix), TK_CASE(test_scan_syntaxes),
+TK_TEST_MAIN(TK_CASE(test_public_messages), TK_CASE(test_parse_decimal), TK_CASE(test_parse_hex),
+             TK_CASE(test_parse_signed), TK_CASE(test_scan_prefix), TK_CASE(test_scan_syntaxes),
              TK_CASE(test_scan_reference), TK_CASE(test_checked_arith))

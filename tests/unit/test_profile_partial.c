@@ -122,8 +122,8 @@ typedef struct way {
 static tk_callgrind_read_options read_options(const way *w)
 {
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
-    o.detail = w->group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
-                                         : TK_CALLGRIND_DETAIL_FUNCTIONS;
+    o.detail =
+        w->group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES : TK_CALLGRIND_DETAIL_FUNCTIONS;
     o.skip_jumps = 1;
     o.drop_files = w->group == TK_GROUP_FUNCTION;
     o.call_counts_only = w->self_only;
@@ -265,16 +265,19 @@ static int agree(const way *w, const text *files, size_t n)
             ok2 = 0;
         if (ok1 && r && (two.len != one.len || memcmp(two.p, one.p, one.len) != 0)) {
             TK_CHECK(!"the report of the merged partials is the report of the profile");
-            fprintf(stderr, "    group %d self_only %d tree %d cycles %d, shape %d:\n"
-                    "--- one profile\n%.3000s--- partials\n%.3000s", (int)w->group,
-                    w->self_only, w->tree, w->cycles, shape, one.p, two.p);
+            fprintf(stderr,
+                    "    group %d self_only %d tree %d cycles %d, shape %d:\n"
+                    "--- one profile\n%.3000s--- partials\n%.3000s",
+                    (int)w->group, w->self_only, w->tree, w->cycles, shape, one.p, two.p);
         }
         if (ok1) TK_CHECK_EQ_U64(tk_prof_partial_parts(pp), parts);
         tk_prof_report_free(r);
         tk_prof_partial_free(pp);
         free(two.p);
     }
-    if (ok1 != ok2 && getenv("DBG")) fprintf(stderr, "MISMATCH one %d partial %d group %d self_only %d tree %d cycles %d\n", ok1, ok2, (int)w->group, w->self_only, w->tree, w->cycles);
+    if (ok1 != ok2 && getenv("DBG"))
+        fprintf(stderr, "MISMATCH one %d partial %d group %d self_only %d tree %d cycles %d\n", ok1,
+                ok2, (int)w->group, w->self_only, w->tree, w->cycles);
     TK_CHECK(ok1 == ok2); /* what one profile refuses, the merge refuses */
     for (int shape = 1; ok2 && shape < 3; shape++)
         TK_CHECK(bytes[shape].len == bytes[0].len &&
@@ -287,13 +290,15 @@ static int agree(const way *w, const text *files, size_t n)
 /* Every way (key and kind of report) on files[0..n); how many reports were made. */
 static int agree_every_way(const text *files, size_t n)
 {
-    static const tk_prof_group groups[] = {TK_GROUP_FUNCTION, TK_GROUP_FILE_FUNCTION,
-                                           TK_GROUP_FILE, TK_GROUP_OBJECT, TK_GROUP_LINE};
+    static const tk_prof_group groups[] = {TK_GROUP_FUNCTION, TK_GROUP_FILE_FUNCTION, TK_GROUP_FILE,
+                                           TK_GROUP_OBJECT, TK_GROUP_LINE};
     int made = 0;
     for (size_t g = 0; g < 5; g++) {
         int functions = g < 2;
-        way ways[] = {{groups[g], 1, 0, 0, 0, NULL}, {groups[g], 0, 0, 0, 1, NULL},
-                      {groups[g], 0, functions, 0, 0, NULL}, {groups[g], 0, 0, functions, 1, NULL},
+        way ways[] = {{groups[g], 1, 0, 0, 0, NULL},
+                      {groups[g], 0, 0, 0, 1, NULL},
+                      {groups[g], 0, functions, 0, 0, NULL},
+                      {groups[g], 0, 0, functions, 1, NULL},
                       {groups[g], 0, functions, 0, 1, functions ? "f" : NULL}};
         for (size_t k = 0; k < 5; k++) made += agree(&ways[k], files, n);
     }
@@ -333,7 +338,9 @@ static void generate(unsigned seed, text *t)
     int parts = 1 + (int)(next(&s) % 2);
     for (int part = 1; part <= parts; part++) {
         add(t, "part: %d\npositions: line\nevents: %s\n", part,
-            evs == 0 ? "Ir Dr" : evs == 1 ? "Dr Ir" : "Ir");
+            evs == 0   ? "Ir Dr"
+            : evs == 1 ? "Dr Ir"
+                       : "Ir");
         int blocks = 2 + (int)(next(&s) % 6);
         for (int b = 0; b < blocks; b++) {
             add(t, "ob=%s\nfl=%s\nfn=%s\n", obs[next(&s) % 2], fls[next(&s) % 3],
@@ -470,8 +477,10 @@ static void merger_agrees(const text *files, size_t n, int keep_parts)
               tk_profile_merger_add(m, p, NULL) == TK_OK;
         tk_profile_free(p);
     }
-    if (ok2) ok2 = tk_profile_merger_finish(m, &two, NULL) == TK_OK;
-    else tk_profile_merger_free(m);
+    if (ok2)
+        ok2 = tk_profile_merger_finish(m, &two, NULL) == TK_OK;
+    else
+        tk_profile_merger_free(m);
     TK_CHECK(ok1 == ok2);
     text a = {NULL, 0, 0}, b = {NULL, 0, 0};
     if (ok1 && ok2 && write_text(one, &a) && write_text(two, &b))

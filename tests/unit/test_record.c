@@ -203,7 +203,8 @@ static void test_bad_raw_ids(void)
         {HEAD "exit 1 1 0 jmp 1000\nthreads 1 0\nedge 9 1 1 0 0 1\nend 0 1 0\ndone\n",
          "beyond the number of edges", 0},
         {HEAD "exit 1 1 0 jmp 1000\nthreads 1 0\nedge 1 1 1 0 0 1\nedge 1 1 1 0 0 2\n"
-              "end 0 1 0\ndone\n", "edge record id given twice", 0},
+              "end 0 1 0\ndone\n",
+         "edge record id given twice", 0},
         {HEAD "threads 70000 0\ndone\n", "malformed threads", 5},
         {HEAD "exit 1 1 0 jmp 1000\nthreads 2 0\nedge 1 1 1 0 1 1\nend 0 1 0\ndone\n",
          "threads without their end", 0},
@@ -260,7 +261,8 @@ static void test_spill_counts(void)
         const char *message; /* NULL: accepted */
     } spills[] = {
         {{0, 1, 0, 2, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 4, 1, 0}, 20, NULL},
-        {{0, 2, 0, 2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0}, 14,
+        {{0, 2, 0, 2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0},
+         14,
          "more often than the raw file counts"},
         {{0, 1, 0, 0}, 4, "less often than the raw file counts"},
         {{0, 1, 0, 9}, 4, "edge record 9 is not in the raw file"},
@@ -286,8 +288,8 @@ static void test_spill_counts(void)
         TK_CHECK(rec_set_build(&s, dir, 1, 0, NULL, &cfg, &err) == TK_OK);
         FILE *null = fopen("/dev/null", "w");
         uint64_t edges = 0;
-        tk_status st = cfg && null ? rec_write_trace(cfg, &s, dir, -1, null, &edges, &err)
-                                   : TK_ERR_IO;
+        tk_status st =
+            cfg && null ? rec_write_trace(cfg, &s, dir, -1, null, &edges, &err) : TK_ERR_IO;
         if (null) fclose(null);
         if (spills[i].message) {
             if (!TK_CHECK(st == TK_ERR_FORMAT && strstr(err.message, spills[i].message)))

@@ -9,8 +9,7 @@ static char *capture(void (*put)(FILE *, const char *), const char *s)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     put(f, s);
     fclose(f);
     return buf;

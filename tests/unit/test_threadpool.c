@@ -11,15 +11,16 @@ typedef struct sum_ctx {
     int bad_worker;
 } sum_ctx;
 
-static void add_index(void *ctx, size_t i, unsigned worker) {
+static void add_index(void *ctx, size_t i, unsigned worker)
+{
     sum_ctx *c = ctx;
     atomic_fetch_add(&c->sum, (unsigned long long)i);
     c->seen[i]++;
-    if (worker >= c->nworkers)
-        c->bad_worker = 1;
+    if (worker >= c->nworkers) c->bad_worker = 1;
 }
 
-static void test_every_index_once(void) {
+static void test_every_index_once(void)
+{
     for (unsigned threads = 1; threads <= 4; threads++) {
         tk_threadpool *pool;
         tk_error err;
@@ -35,8 +36,7 @@ static void test_every_index_once(void) {
             tk_threadpool_for(pool, n, add_index, &c);
             TK_CHECK_EQ_U64(atomic_load(&c.sum), n ? (unsigned long long)n * (n - 1) / 2 : 0);
             size_t wrong = 0;
-            for (size_t i = 0; i < n; i++)
-                wrong += c.seen[i] != 1;
+            for (size_t i = 0; i < n; i++) wrong += c.seen[i] != 1;
             TK_CHECK_EQ_U64(wrong, 0);
             TK_CHECK(!c.bad_worker);
             free(c.seen);

@@ -21,8 +21,7 @@ static tk_status load(const char *text, tk_deps **d, tk_error *err)
     tk_input *in;
     tk_error_clear(err);
     tk_status st = tk_input_open_memory(&in, text, strlen(text), "mem", NULL, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     st = tk_wet_read(in, NULL, d, err);
     tk_input_free(in);
     return st;
@@ -157,12 +156,9 @@ typedef struct error_lines {
 static void keep_error_line(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
 {
     error_lines *e = ctx;
-    if (sev != TK_SEV_ERROR)
-        return;
-    if (e->n == 0)
-        snprintf(e->first, sizeof e->first, "%s", msg);
-    if (e->n < 4)
-        e->line[e->n] = loc->line;
+    if (sev != TK_SEV_ERROR) return;
+    if (e->n == 0) snprintf(e->first, sizeof e->first, "%s", msg);
+    if (e->n < 4) e->line[e->n] = loc->line;
     e->n++;
 }
 
@@ -174,8 +170,7 @@ static tk_status check_history(const tk_deps *c, const char *text, error_lines *
     tk_diag_init(&diag, keep_error_line, e);
     tk_error_clear(err);
     tk_status st = tk_input_open_memory(&in, text, strlen(text), "h.history", NULL, err);
-    if (st == TK_OK)
-        st = tk_wet_check_history(in, c, &diag, err);
+    if (st == TK_OK) st = tk_wet_check_history(in, c, &diag, err);
     tk_input_free(in);
     return st;
 }
@@ -187,20 +182,25 @@ static void test_history_against_comprehensive(void)
     tk_deps *c;
     tk_error err;
     error_lines e;
-    if (!TK_CHECK(load(foo1, &c, &err) == TK_OK))
-        return;
-    TK_CHECK_EQ_I64(check_history(c, "0x8048225#0 --> 0x8048210#0\n"
-                                     "0x8048250#0 --> 0x8048242#0\n", &e, &err), TK_OK);
+    if (!TK_CHECK(load(foo1, &c, &err) == TK_OK)) return;
+    TK_CHECK_EQ_I64(check_history(c,
+                                  "0x8048225#0 --> 0x8048210#0\n"
+                                  "0x8048250#0 --> 0x8048242#0\n",
+                                  &e, &err),
+                    TK_OK);
     TK_CHECK_EQ_U64(e.n, 0);
-    TK_CHECK_EQ_I64(check_history(c, "0x8048225#0 --> 0x8048210#0\n"
-                                     "0x8048242#0 --> 0x8048230#0\n"
-                                     "0x8048250#1 --> 0x8048242#0\n", &e, &err), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(check_history(c,
+                                  "0x8048225#0 --> 0x8048210#0\n"
+                                  "0x8048242#0 --> 0x8048230#0\n"
+                                  "0x8048250#1 --> 0x8048242#0\n",
+                                  &e, &err),
+                    TK_ERR_CHECK);
     TK_CHECK_EQ_U64(e.n, 2);
     TK_CHECK(e.line[0] == 2 && e.line[1] == 3);
     TK_CHECK_STR(e.first, "dependence 0x8048242#0 --> 0x8048230#0 is not in the comprehensive "
                           "trace");
-    TK_CHECK_EQ_I64(check_history(c, "0x8048242#0 --> 0x8048230#0\n0x10#0 -> 0x20#0\n", &e,
-                                  &err), TK_ERR_FORMAT);
+    TK_CHECK_EQ_I64(check_history(c, "0x8048242#0 --> 0x8048230#0\n0x10#0 -> 0x20#0\n", &e, &err),
+                    TK_ERR_FORMAT);
     TK_CHECK_EQ_U64(e.n, 1);
     TK_CHECK_EQ_U64(err.line, 2);
     tk_deps_free(c);
@@ -264,7 +264,7 @@ static void test_reader_records(void)
     TK_CHECK_EQ_I64(tk_wet_reader_open(&r, in, &err), TK_OK);
     tk_wet_rec rec;
     static const tk_wet_rec_kind want[] = {TK_WET_REC_COUNT, TK_WET_REC_INSTR, TK_WET_REC_PORT,
-                                           TK_WET_REC_DEP, TK_WET_REC_PORT, TK_WET_REC_VALUES,
+                                           TK_WET_REC_DEP,   TK_WET_REC_PORT,  TK_WET_REC_VALUES,
                                            TK_WET_REC_VALUE};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         TK_CHECK_EQ_I64(tk_wet_reader_next(r, &rec, &err), TK_OK);
@@ -281,8 +281,7 @@ static void test_reader_records(void)
             TK_CHECK_EQ_U64(rec.col_dep, 4);
             TK_CHECK_EQ_U64(rec.col_dep_inst, 9);
         }
-        if (rec.kind == TK_WET_REC_VALUE)
-            TK_CHECK_EQ_U64(rec.value, 2);
+        if (rec.kind == TK_WET_REC_VALUE) TK_CHECK_EQ_U64(rec.value, 2);
     }
     TK_CHECK_EQ_I64(tk_wet_reader_next(r, &rec, &err), TK_END);
     TK_CHECK_EQ_U64(tk_wet_reader_form(r), TK_DEPS_COMPREHENSIVE);
@@ -296,8 +295,7 @@ static void test_reader_long_stream(void)
     size_t n = 200000;
     char *t = malloc(n * 24 + 64);
     size_t o = (size_t)sprintf(t, "1\n1 1 10\nSIZE 0\nVALUES %zu\n", n);
-    for (size_t i = 0; i < n; i++)
-        o += (size_t)sprintf(t + o, "    %zu:%zx\n", i, i * 7);
+    for (size_t i = 0; i < n; i++) o += (size_t)sprintf(t + o, "    %zu:%zx\n", i, i * 7);
     char path[] = "/tmp/tk_test_wet_XXXXXX";
     int fd = mkstemp(path);
     TK_CHECK(fd >= 0);
@@ -370,7 +368,8 @@ static void test_deps_builder_api(void)
     tk_deps_instr ia, ib;
     tk_deps_get_instr(d, a, &ia);
     tk_deps_get_instr(d, b, &ib);
-    TK_CHECK(ia.file && strcmp(ia.file, "f.c") == 0 && ia.function && strcmp(ia.function, "main") == 0);
+    TK_CHECK(ia.file && strcmp(ia.file, "f.c") == 0 && ia.function &&
+             strcmp(ia.function, "main") == 0);
     TK_CHECK_EQ_U64(ia.line, 7);
     TK_CHECK_EQ_U64(ia.ninstances, 2); /* instance 1 is used by 20 */
     TK_CHECK_EQ_U64(ia.nvalues, 2);
@@ -393,6 +392,8 @@ static void test_deps_builder_api(void)
     tk_deps_free(d);
 }
 
-TK_TEST_MAIN(TK_CASE(test_deps_builder_api), TK_CASE(test_reader_records), TK_CASE(test_reader_long_stream), TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds), TK_CASE(test_chain),
-             TK_CASE(test_history), TK_CASE(test_history_against_comprehensive),
-             TK_CASE(test_errors_located), TK_CASE(test_diag_collects))
+TK_TEST_MAIN(TK_CASE(test_deps_builder_api), TK_CASE(test_reader_records),
+             TK_CASE(test_reader_long_stream), TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds),
+             TK_CASE(test_chain), TK_CASE(test_history),
+             TK_CASE(test_history_against_comprehensive), TK_CASE(test_errors_located),
+             TK_CASE(test_diag_collects))

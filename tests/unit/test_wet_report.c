@@ -12,8 +12,7 @@ static tk_deps *load(const char *path)
     tk_error_clear(&err);
     tk_input *in;
     tk_deps *d = NULL;
-    if (!TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK))
-        return NULL;
+    if (!TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK)) return NULL;
     TK_CHECK(tk_wet_read(in, NULL, &d, &err) == TK_OK);
     tk_input_free(in);
     return d;
@@ -37,8 +36,7 @@ static uint32_t line_of(const tk_deps *d, uint32_t instr)
 static void test_report(void)
 {
     tk_deps *d = load("tests/data/wet/pass/foo1.wet");
-    if (!d)
-        return;
+    if (!d) return;
     tk_error err;
     tk_error_clear(&err);
     tk_deps_report_options o = TK_DEPS_REPORT_OPTIONS_INIT;
@@ -83,8 +81,7 @@ static void test_report(void)
 static void test_lines_with_slice(void)
 {
     tk_deps *d = load("tests/data/wet/pass/foo1.wet");
-    if (!d)
-        return;
+    if (!d) return;
     tk_error err;
     tk_error_clear(&err);
     tk_node *nodes;
@@ -113,16 +110,14 @@ static void test_lines_with_slice(void)
 static void test_order_by_id(void)
 {
     tk_deps *d = load("tests/data/wet/pass/foo1.wet");
-    if (!d)
-        return;
+    if (!d) return;
     tk_error err;
     tk_error_clear(&err);
     uint32_t order[6];
     TK_CHECK_EQ_U64(tk_deps_count(d), 6);
     TK_CHECK(tk_deps_order_by_id(d, order, &err) == TK_OK);
     static const uint64_t ids[] = {1870, 1873, 2113, 2114, 2118, 2120};
-    for (size_t i = 0; i < 6; i++)
-        TK_CHECK_EQ_U64(id_of(d, order[i]), ids[i]);
+    for (size_t i = 0; i < 6; i++) TK_CHECK_EQ_U64(id_of(d, order[i]), ids[i]);
     tk_deps_free(d);
 }
 

@@ -208,7 +208,8 @@ static void test_errors_are_located(void)
 
 static void test_header_big_endian(void)
 {
-    uint8_t h[32] = {0, 5, 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0x3b, 0x9a, 0xca, 0x00, 0, 0, 0, 0, 0, 0, 0x40, 0};
+    uint8_t h[32] = {0,    5,    0,    1,    0, 0, 0, 3, 0, 0, 0,    0,
+                     0x3b, 0x9a, 0xca, 0x00, 0, 0, 0, 0, 0, 0, 0x40, 0};
     tk_xray_header hd;
     tk_error err;
     tk_error_clear(&err);
@@ -228,12 +229,29 @@ static void test_basic_mode_args(void)
     builder w = {.n = 0};
     header(&w, 3, 0, 1000, 0);
     /* enter-args of function 4 on tid 8, then its payload, then the exit */
-    put16(&w, 0); w.b[w.n++] = 2; w.b[w.n++] = 3; put32(&w, 4); put64(&w, 50); put32(&w, 8);
-    put32(&w, 9); put64(&w, 0);
-    put16(&w, 1); put16(&w, 0); put32(&w, 4); put32(&w, 8); put32(&w, 9); put64(&w, 31337);
+    put16(&w, 0);
+    w.b[w.n++] = 2;
+    w.b[w.n++] = 3;
+    put32(&w, 4);
+    put64(&w, 50);
+    put32(&w, 8);
+    put32(&w, 9);
     put64(&w, 0);
-    put16(&w, 0); w.b[w.n++] = 2; w.b[w.n++] = 1; put32(&w, 4); put64(&w, 80); put32(&w, 8);
-    put32(&w, 9); put64(&w, 0);
+    put16(&w, 1);
+    put16(&w, 0);
+    put32(&w, 4);
+    put32(&w, 8);
+    put32(&w, 9);
+    put64(&w, 31337);
+    put64(&w, 0);
+    put16(&w, 0);
+    w.b[w.n++] = 2;
+    w.b[w.n++] = 1;
+    put32(&w, 4);
+    put64(&w, 80);
+    put32(&w, 8);
+    put32(&w, 9);
+    put64(&w, 0);
     collected c;
     read_all(&w, &c);
     TK_CHECK(c.end == TK_END);
@@ -255,13 +273,15 @@ static tk_status script_next(void *ctx, tk_event *ev, tk_error *err)
 {
     (void)err;
     script *s = ctx;
-    if (s->i == s->n)
-        return TK_END;
+    if (s->i == s->n) return TK_END;
     *ev = s->ev[s->i++];
     return TK_OK;
 }
 
-#define E(kind, f, t) {kind, 0, 1, 1, 0, t, f, 0, NULL, 0, 0, NULL, 0}
+#define E(kind, f, t) \
+    { \
+        kind, 0, 1, 1, 0, t, f, 0, NULL, 0, 0, NULL, 0 \
+    }
 
 static void test_latency_quantiles_and_unwinding(void)
 {
@@ -296,7 +316,7 @@ static void test_latency_quantiles_and_unwinding(void)
     TK_CHECK_EQ_U64(rows[0].count, 10);
     TK_CHECK_EQ_U64(rows[0].min, 1);
     TK_CHECK_EQ_U64(rows[0].median, 6); /* element 5 of 1..10 */
-    TK_CHECK_EQ_U64(rows[0].p90, 10);   /* element floor(9.0) */
+    TK_CHECK_EQ_U64(rows[0].p90, 10); /* element floor(9.0) */
     TK_CHECK_EQ_U64(rows[0].p99, 10);
     TK_CHECK_EQ_U64(rows[0].max, 10);
     TK_CHECK_EQ_U64(rows[0].sum, 55);
@@ -346,8 +366,7 @@ static tk_status gen_next(void *ctx, tk_event *ev, tk_error *err)
         g->t = g->end + 1;
         return TK_OK;
     }
-    if (g->i == g->n)
-        return TK_END;
+    if (g->i == g->n) return TK_END;
     g->i++;
     uint64_t r = gen_rand(g), f = r % 3, pick = (r >> 8) % 1000, d;
     /* func 1: 99% 16-bit; func 2: 85% 16-bit, 14% 32-bit, 1% 64-bit; func 3: 50/50 */
@@ -381,8 +400,7 @@ static void test_latency_histogram_matches_sorting(void)
     g.state = 42;
     g.t = 1;
     g.n = 600000;
-    for (int f = 0; f < 3; f++)
-        g.durations[f] = malloc(g.n * sizeof(uint64_t));
+    for (int f = 0; f < 3; f++) g.durations[f] = malloc(g.n * sizeof(uint64_t));
     tk_event_source src = {&g, gen_next, NULL, 1.0, "ticks", 0, NULL, NULL};
     tk_latency *l = NULL;
     (void)tk_latency_open(&l, 0, NULL);
@@ -399,8 +417,7 @@ static void test_latency_histogram_matches_sorting(void)
         TK_CHECK(n > 150000); /* well beyond the switch to the histogram */
         qsort(d, n, sizeof *d, cmp_u64);
         uint64_t sum = 0;
-        for (size_t i = 0; i < n; i++)
-            sum += d[i];
+        for (size_t i = 0; i < n; i++) sum += d[i];
         TK_CHECK_EQ_U64(rows[f].func, f + 1);
         TK_CHECK_EQ_U64(rows[f].count, n);
         TK_CHECK_EQ_U64(rows[f].sum, sum);
@@ -414,8 +431,7 @@ static void test_latency_histogram_matches_sorting(void)
      * (func 2 max) */
     TK_CHECK(nrows == 3 && rows[0].p99 < 65536 && rows[1].p99 >= 65536 &&
              rows[1].max >= (1ull << 32) && rows[2].median >= 65536);
-    for (int f = 0; f < 3; f++)
-        free(g.durations[f]);
+    for (int f = 0; f < 3; f++) free(g.durations[f]);
     tk_latency_free(l);
 }
 
@@ -427,24 +443,21 @@ static int latency_of(const char *path, int batches, int per_thread, tk_latency_
     tk_error err;
     tk_error_clear(&err);
     tk_input *in;
-    if (tk_input_open(&in, path, NULL, &err) != TK_OK)
-        return -1;
+    if (tk_input_open(&in, path, NULL, &err) != TK_OK) return -1;
     tk_xray_reader *r;
     tk_xray_events *e;
     tk_event_source src;
     TK_CHECK(tk_xray_open(&r, in, NULL, &err) == TK_OK);
     TK_CHECK(tk_xray_events_open(&e, r, NULL, &err) == TK_OK);
     tk_xray_events_source(e, &src);
-    if (!batches)
-        src.next_batch = NULL;
+    if (!batches) src.next_batch = NULL;
     tk_latency *l = NULL;
     (void)tk_latency_open(&l, per_thread, NULL);
     TK_CHECK(tk_latency_run(l, &src, &err) == TK_OK);
     const tk_latency_row *got;
     size_t n = 0;
     TK_CHECK(tk_latency_rows(l, &got, &n, &err) == TK_OK);
-    if (n > max)
-        n = max;
+    if (n > max) n = max;
     memcpy(rows, got, n * sizeof *rows);
     tk_latency_free(l);
     tk_xray_events_free(e);
@@ -486,16 +499,14 @@ static char *chrome_of(const char *path, int batches, size_t *len)
     tk_error err;
     tk_error_clear(&err);
     tk_input *in;
-    if (tk_input_open(&in, path, NULL, &err) != TK_OK)
-        return NULL;
+    if (tk_input_open(&in, path, NULL, &err) != TK_OK) return NULL;
     tk_xray_reader *r;
     tk_xray_events *e;
     tk_event_source src;
     TK_CHECK(tk_xray_open(&r, in, NULL, &err) == TK_OK);
     TK_CHECK(tk_xray_events_open(&e, r, NULL, &err) == TK_OK);
     tk_xray_events_source(e, &src);
-    if (!batches)
-        src.next_batch = NULL;
+    if (!batches) src.next_batch = NULL;
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     TK_CHECK(tk_export_chrome(&src, TK_TEST_WRITER(f), &err) == TK_OK);
@@ -510,7 +521,7 @@ static void test_chrome_batches_equal_events(void)
 {
     static const char *const traces[] = {
         "tests/data/xray/pass/calltree.fdr", "tests/data/xray/pass/calltree-typed.fdr",
-        "tests/data/xray/pass/mtpool.fdr", "tests/data/xray/pass/mtpool-wrapped.fdr",
+        "tests/data/xray/pass/mtpool.fdr",   "tests/data/xray/pass/mtpool-wrapped.fdr",
         "tests/data/xray/pass/mtpool.basic", "tests/data/xray/pass/calltree.basic"};
     for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
         size_t la = 0, lb = 0;
@@ -524,7 +535,8 @@ static void test_chrome_batches_equal_events(void)
     }
 }
 
-TK_TEST_MAIN(TK_CASE(test_batches_equal_records), TK_CASE(test_chrome_batches_equal_events), TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
+TK_TEST_MAIN(TK_CASE(test_batches_equal_records), TK_CASE(test_chrome_batches_equal_events),
+             TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
              TK_CASE(test_v4_custom_event_absolute), TK_CASE(test_errors_are_located),
              TK_CASE(test_header_big_endian), TK_CASE(test_basic_mode_args),
              TK_CASE(test_latency_quantiles_and_unwinding),

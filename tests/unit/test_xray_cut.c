@@ -12,8 +12,7 @@
 static uint8_t *load(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     uint8_t *b = malloc(1 << 20);
     *len = b ? fread(b, 1, 1 << 20, f) : 0;
     fclose(f);
@@ -21,11 +20,11 @@ static uint8_t *load(const char *path, size_t *len)
 }
 
 typedef struct cut_result {
-    tk_status end;      /* the status that ended the reading */
-    uint64_t records;   /* records read */
-    uint64_t hash;      /* of the records' kind, offset, thread, function and time */
-    uint64_t last_end;  /* one past the last byte of the last record read */
-    int cut;            /* tk_xray_truncation */
+    tk_status end; /* the status that ended the reading */
+    uint64_t records; /* records read */
+    uint64_t hash; /* of the records' kind, offset, thread, function and time */
+    uint64_t last_end; /* one past the last byte of the last record read */
+    int cut; /* tk_xray_truncation */
     int64_t cut_offset;
     char message[TK_ERROR_MSG_MAX];
 } cut_result;
@@ -39,10 +38,8 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 static uint64_t record_size(const tk_xray_record *rec, int basic)
 {
-    if (basic)
-        return 32;
-    if (tk_xray_is_function(rec->kind))
-        return 8; /* arguments come as records of their own */
+    if (basic) return 32;
+    if (tk_xray_is_function(rec->kind)) return 8; /* arguments come as records of their own */
     return 16 + (uint64_t)rec->event_size;
 }
 
@@ -53,8 +50,7 @@ static void read_cut(const uint8_t *data, size_t n, int partial, cut_result *out
     tk_error_clear(&err);
     tk_input *in;
     out->end = tk_input_open_memory(&in, data, n, "cut", NULL, &err);
-    if (out->end != TK_OK)
-        return;
+    if (out->end != TK_OK) return;
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
     opt.partial = partial;
     tk_xray_reader *r;
@@ -71,8 +67,7 @@ static void read_cut(const uint8_t *data, size_t n, int partial, cut_result *out
             h = mix(h, rec.func_id);
             h = mix(h, rec.tsc);
             uint64_t end = rec.offset + record_size(&rec, basic);
-            if (end > out->last_end)
-                out->last_end = end;
+            if (end > out->last_end) out->last_end = end;
         }
         out->hash = h;
         tk_error where;
@@ -91,8 +86,7 @@ static int latency_of(const uint8_t *data, size_t n, tk_latency_totals *t, uint6
     tk_error err;
     tk_error_clear(&err);
     tk_input *in;
-    if (tk_input_open_memory(&in, data, n, "cut", NULL, &err) != TK_OK)
-        return -1;
+    if (tk_input_open_memory(&in, data, n, "cut", NULL, &err) != TK_OK) return -1;
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
     opt.partial = 1;
     tk_xray_reader *r = NULL;
@@ -132,8 +126,7 @@ static uint64_t check_errors(const uint8_t *data, size_t n)
     tk_error err;
     tk_error_clear(&err);
     tk_input *in;
-    if (tk_input_open_memory(&in, data, n, "cut", NULL, &err) != TK_OK)
-        return 0;
+    if (tk_input_open_memory(&in, data, n, "cut", NULL, &err) != TK_OK) return 0;
     tk_diag d;
     tk_diag_init(&d, ignore, NULL);
     tk_xray_check_summary sum;
@@ -145,16 +138,14 @@ static uint64_t check_errors(const uint8_t *data, size_t n)
 /* Offsets where a cut leaves only whole buffers (FDR) or whole records (basic). */
 static int at_boundary(const uint8_t *data, size_t full, size_t n)
 {
-    if (n == full || n == 32)
-        return 1;
+    if (n == full || n == 32) return 1;
     if (data[2] == 0) /* basic mode */
         return (n - 32) % 32 == 0;
     for (size_t pos = 32; pos + 16 <= full;) { /* version 2-5: jump from extents to extents */
         uint64_t len;
         memcpy(&len, data + pos + 1, 8);
         pos += 16 + (size_t)len;
-        if (pos == n)
-            return 1;
+        if (pos == n) return 1;
     }
     return 0;
 }
@@ -164,21 +155,17 @@ static void cut_everywhere(const char *path, size_t stride)
     size_t full;
     uint8_t *data = load(path, &full);
     TK_CHECK(data && full > 64);
-    if (!data)
-        return;
+    if (!data) return;
     /* the offsets: every byte within 24 of a buffer boundary (basic mode: of two records), a
      * stride elsewhere */
     unsigned char *want = calloc(full + 1, 1);
-    for (size_t n = 32; n <= full; n += stride)
-        want[n] = 1;
+    for (size_t n = 32; n <= full; n += stride) want[n] = 1;
     for (size_t n = 32; n <= full; n++)
         if (data[2] != 0 ? at_boundary(data, full, n) : n == 32 + 64 * 32 || n == full)
-            for (size_t k = n >= 24 ? n - 24 : 0; k <= n + 24 && k <= full; k++)
-                want[k] = 1;
+            for (size_t k = n >= 24 ? n - 24 : 0; k <= n + 24 && k <= full; k++) want[k] = 1;
     uint64_t last_records = 0, cuts = 0, undetected = 0;
     for (size_t n = 0; n <= full; n++) {
-        if (!want[n])
-            continue;
+        if (!want[n]) continue;
         cut_result c, strict;
         read_cut(data, n, 1, &c);
         if (n < 32) { /* no header: an error either way */
@@ -210,8 +197,8 @@ static void cut_everywhere(const char *path, size_t stride)
         TK_CHECK(c.cut_offset >= 32 && (uint64_t)c.cut_offset <= n);
         TK_CHECK(c.last_end <= (uint64_t)c.cut_offset);
         TK_CHECK(strstr(c.message, "the trace is cut short") == c.message);
-        TK_CHECK(strict.end == TK_ERR_FORMAT);   /* the strict reader refuses it */
-        TK_CHECK(check_errors(data, n) > 0);      /* and check fails on it */
+        TK_CHECK(strict.end == TK_ERR_FORMAT); /* the strict reader refuses it */
+        TK_CHECK(check_errors(data, n) > 0); /* and check fails on it */
         /* what came out is what the file holds before the damage */
         cut_result p;
         read_cut(data, (size_t)c.cut_offset, 1, &p);
@@ -238,10 +225,7 @@ static void test_cut_fdr_single_thread(void)
 {
     cut_everywhere("tests/data/xray/pass/calltree.fdr", 73);
 }
-static void test_cut_fdr_threads(void)
-{
-    cut_everywhere("tests/data/xray/pass/mtpool.fdr", 401);
-}
+static void test_cut_fdr_threads(void) { cut_everywhere("tests/data/xray/pass/mtpool.fdr", 401); }
 static void test_cut_fdr_wrapped(void)
 {
     cut_everywhere("tests/data/xray/pass/mtpool-wrapped.fdr", 97);
@@ -250,10 +234,7 @@ static void test_cut_fdr_typed(void)
 {
     cut_everywhere("tests/data/xray/pass/calltree-typed.fdr", 83);
 }
-static void test_cut_basic(void)
-{
-    cut_everywhere("tests/data/xray/pass/mtpool.basic", 331);
-}
+static void test_cut_basic(void) { cut_everywhere("tests/data/xray/pass/mtpool.basic", 331); }
 
 /* A version-1 file (fixed-size buffers): a short last buffer is a cut even between records. */
 static void test_cut_v1(void)
@@ -268,7 +249,7 @@ static void test_cut_v1(void)
     memcpy(b + 16, &bs, 8);
     for (int k = 0; k < 2; k++) {
         uint8_t *p = b + 32 + 128 * k;
-        p[0] = 0 << 1 | 1;  /* NewBuffer */
+        p[0] = 0 << 1 | 1; /* NewBuffer */
         p[1] = (uint8_t)(5 + k);
         p[16] = 4 << 1 | 1; /* Walltime */
         p[32] = 2 << 1 | 1; /* NewCPUId, tsc 100 */

@@ -82,8 +82,7 @@ static void test_report_by_name(void)
     run x;
     tk_error err;
     tk_error_clear(&err);
-    if (!run_open(&x, "tests/data/xray/pass/mtpool.basic", "tests/data/xray/bin/mtpool", 0))
-        return;
+    if (!run_open(&x, "tests/data/xray/pass/mtpool.basic", "tests/data/xray/bin/mtpool", 0)) return;
     tk_latency_report_options o = TK_LATENCY_REPORT_OPTIONS_INIT;
     o.key = TK_LATENCY_KEY_FUNC;
     o.names = &x.src;
@@ -109,8 +108,7 @@ static void test_report_per_thread_top(void)
     run x;
     tk_error err;
     tk_error_clear(&err);
-    if (!run_open(&x, "tests/data/xray/pass/mtpool.fdr", NULL, 1))
-        return;
+    if (!run_open(&x, "tests/data/xray/pass/mtpool.fdr", NULL, 1)) return;
     tk_latency_report_options o = TK_LATENCY_REPORT_OPTIONS_INIT;
     o.key = TK_LATENCY_KEY_COUNT;
     o.top = 3;
@@ -137,13 +135,11 @@ static void test_diff(void)
     tk_error_clear(&err);
     tk_latency_diff *d;
     TK_CHECK(tk_latency_diff_open(&d, TK_UNIT_US, &err) == TK_OK);
-    if (!run_open(&a, "tests/data/xray/pass/calltree.fdr", NULL, 0))
-        return;
+    if (!run_open(&a, "tests/data/xray/pass/calltree.fdr", NULL, 0)) return;
     TK_CHECK(tk_latency_diff_add(d, 0, a.l, a.src.ticks_per_second, &err) == TK_OK);
     run_close(&a);
     TK_CHECK(tk_latency_diff_finish(d, &err) == TK_ERR_ARG); /* B missing */
-    if (!run_open(&b, "tests/data/xray/pass/calltree.basic", NULL, 0))
-        return;
+    if (!run_open(&b, "tests/data/xray/pass/calltree.basic", NULL, 0)) return;
     TK_CHECK(tk_latency_diff_add(d, 0, b.l, b.src.ticks_per_second, &err) == TK_ERR_ARG);
     TK_CHECK(tk_latency_diff_add(d, 1, b.l, b.src.ticks_per_second, &err) == TK_OK);
     run_close(&b);

@@ -40,44 +40,47 @@ static inline int tk_test_fail_(const char *file, int line, const char *what)
 
 #define TK_CHECK(cond) ((cond) ? 1 : tk_test_fail_(__FILE__, __LINE__, #cond))
 
-#define TK_CHECK_EQ_U64(a, b)                                                                  \
-    do {                                                                                       \
-        uint64_t tk_a_ = (uint64_t)(a), tk_b_ = (uint64_t)(b);                                 \
-        if (tk_a_ != tk_b_) {                                                                  \
-            char tk_m_[768];                                                                   \
-            snprintf(tk_m_, sizeof tk_m_, "%.200s == %.200s (%" PRIu64 " != %" PRIu64 ")",     \
-                     #a, #b, tk_a_, tk_b_);                                                    \
-            tk_test_fail_(__FILE__, __LINE__, tk_m_);                                          \
-        }                                                                                      \
+#define TK_CHECK_EQ_U64(a, b) \
+    do { \
+        uint64_t tk_a_ = (uint64_t)(a), tk_b_ = (uint64_t)(b); \
+        if (tk_a_ != tk_b_) { \
+            char tk_m_[768]; \
+            snprintf(tk_m_, sizeof tk_m_, "%.200s == %.200s (%" PRIu64 " != %" PRIu64 ")", #a, #b, \
+                     tk_a_, tk_b_); \
+            tk_test_fail_(__FILE__, __LINE__, tk_m_); \
+        } \
     } while (0)
 
-#define TK_CHECK_EQ_I64(a, b)                                                                  \
-    do {                                                                                       \
-        int64_t tk_a_ = (int64_t)(a), tk_b_ = (int64_t)(b);                                    \
-        if (tk_a_ != tk_b_) {                                                                  \
-            char tk_m_[768];                                                                   \
-            snprintf(tk_m_, sizeof tk_m_, "%.200s == %.200s (%" PRId64 " != %" PRId64 ")",     \
-                     #a, #b, tk_a_, tk_b_);                                                    \
-            tk_test_fail_(__FILE__, __LINE__, tk_m_);                                          \
-        }                                                                                      \
+#define TK_CHECK_EQ_I64(a, b) \
+    do { \
+        int64_t tk_a_ = (int64_t)(a), tk_b_ = (int64_t)(b); \
+        if (tk_a_ != tk_b_) { \
+            char tk_m_[768]; \
+            snprintf(tk_m_, sizeof tk_m_, "%.200s == %.200s (%" PRId64 " != %" PRId64 ")", #a, #b, \
+                     tk_a_, tk_b_); \
+            tk_test_fail_(__FILE__, __LINE__, tk_m_); \
+        } \
     } while (0)
 
-#define TK_CHECK_STR(a, b)                                                                     \
-    do {                                                                                       \
-        const char *tk_a_ = (a), *tk_b_ = (b);                                                 \
-        if (!tk_a_ || !tk_b_ || strcmp(tk_a_, tk_b_) != 0) {                                   \
-            char tk_m_[768];                                                                   \
-            snprintf(tk_m_, sizeof tk_m_, "%.100s == %.100s (\"%.200s\" != \"%.200s\")",       \
-                     #a, #b, tk_a_ ? tk_a_ : "(null)", tk_b_ ? tk_b_ : "(null)");              \
-            tk_test_fail_(__FILE__, __LINE__, tk_m_);                                          \
-        }                                                                                      \
+#define TK_CHECK_STR(a, b) \
+    do { \
+        const char *tk_a_ = (a), *tk_b_ = (b); \
+        if (!tk_a_ || !tk_b_ || strcmp(tk_a_, tk_b_) != 0) { \
+            char tk_m_[768]; \
+            snprintf(tk_m_, sizeof tk_m_, "%.100s == %.100s (\"%.200s\" != \"%.200s\")", #a, #b, \
+                     tk_a_ ? tk_a_ : "(null)", tk_b_ ? tk_b_ : "(null)"); \
+            tk_test_fail_(__FILE__, __LINE__, tk_m_); \
+        } \
     } while (0)
 
 /* Compare a memory block with a NUL-terminated expectation. */
-#define TK_CHECK_MEM(ptr, len, expect)                                                         \
+#define TK_CHECK_MEM(ptr, len, expect) \
     TK_CHECK((len) == strlen(expect) && memcmp((ptr), (expect), (len)) == 0)
 
-#define TK_CASE(fn) {#fn, fn}
+#define TK_CASE(fn) \
+    { \
+#fn, fn \
+    }
 
 static inline int tk_test_run_(const tk_test_case *cases, size_t n, int argc, char **argv)
 {
@@ -101,11 +104,11 @@ static inline int tk_test_run_(const tk_test_case *cases, size_t n, int argc, ch
     return fail ? 1 : 0;
 }
 
-#define TK_TEST_MAIN(...)                                                                      \
-    int main(int argc, char **argv)                                                            \
-    {                                                                                          \
-        static const tk_test_case cases_[] = {__VA_ARGS__};                                   \
-        return tk_test_run_(cases_, sizeof cases_ / sizeof cases_[0], argc, argv);             \
+#define TK_TEST_MAIN(...) \
+    int main(int argc, char **argv) \
+    { \
+        static const tk_test_case cases_[] = {__VA_ARGS__}; \
+        return tk_test_run_(cases_, sizeof cases_ / sizeof cases_[0], argc, argv); \
     }
 
 #endif

@@ -47,8 +47,8 @@ static void put_pct(FILE *f, uint64_t v, uint64_t total, int show)
 /* What annotate was asked for. */
 typedef struct settings {
     tk_prof_annotate_options lib;
-    const char *dirs[64];               /* --source-dir */
-    size_t ev[TK_PROFILE_MAX_EVENTS];   /* the events shown; ev[0] decides the threshold */
+    const char *dirs[64]; /* --source-dir */
+    size_t ev[TK_PROFILE_MAX_EVENTS]; /* the events shown; ev[0] decides the threshold */
     size_t nev;
     double threshold;
 } settings;
@@ -90,18 +90,22 @@ static void put_cost_cols(FILE *f, const view *v, const uint64_t *self, const ui
 
 const cli_opt cli_callgrind_annotate_opts[] = {
     {"source-dir", 'I', "DIR", "look for source files in DIR (repeatable)"},
-    {"file", 0, "FILE", "annotate this source file only (its name in the profile, or its last "
-                        "components), its costs per line also when its source is not found"},
+    {"file", 0, "FILE",
+     "annotate this source file only (its name in the profile, or its last "
+     "components), its costs per line also when its source is not found"},
     {"function", 0, "NAME", "annotate the lines (and instructions) of this function only"},
-    {"context", 0, "N", "source lines shown before and after a costed one (default 3; 0: "
-                        "none)"},
-    {"instr", 0, NULL, "also the costs per instruction address, function by function, of a "
-                       "profile of valgrind --dump-instr=yes (without source lines: always)"},
+    {"context", 0, "N",
+     "source lines shown before and after a costed one (default 3; 0: "
+     "none)"},
+    {"instr", 0, NULL,
+     "also the costs per instruction address, function by function, of a "
+     "profile of valgrind --dump-instr=yes (without source lines: always)"},
     {"part", 0, "N", "only part N (default: all parts combined)"},
     {"event", 0, "EVENT", "the event to annotate with (default: all events)"},
-    {"threshold", 0, "PCT", "the files (functions of --instr) hottest first until they cover "
-                            "PCT% of the total self cost of the first event (default 99, "
-                            "callgrind_annotate's --threshold)"},
+    {"threshold", 0, "PCT",
+     "the files (functions of --instr) hottest first until they cover "
+     "PCT% of the total self cost of the first event (default 99, "
+     "callgrind_annotate's --threshold)"},
     {"coverage", 0, "PCT", "the same as --threshold"},
     {"all", 0, NULL, "every file and function with a cost"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
@@ -128,8 +132,8 @@ static int parse_settings(const cli_args *args, const tk_profile *p, settings *o
     if (cli_get_u64(cmd, args, "context", 0, &context)) return CLI_EXIT_USAGE;
     if (context > 1000000)
         return cli_usage_error(cmd, "--context wants a number of lines up to 1000000");
-    o->lib.context = cli_get(args, "context") && !context ? TK_PROF_ANNOTATE_NO_CONTEXT
-                                                           : (size_t)context;
+    o->lib.context =
+        cli_get(args, "context") && !context ? TK_PROF_ANNOTATE_NO_CONTEXT : (size_t)context;
     o->nev = tk_profile_event_count(p);
     for (size_t i = 0; i < o->nev; i++) o->ev[i] = i;
     const char *evarg = cli_get(args, "event");
@@ -214,8 +218,7 @@ static int annotate_source(FILE *out, const view *v, size_t i, uint32_t file)
     tk_status st;
     while ((st = tk_prof_source_next(src, &it, &err)) == TK_OK) {
         if (it.kind == TK_SOURCE_GAP) {
-            fprintf(out, "-- line %" PRIu64 " ----------------------------------------\n",
-                    it.line);
+            fprintf(out, "-- line %" PRIu64 " ----------------------------------------\n", it.line);
         } else if (it.kind == TK_SOURCE_BEYOND) {
             fprintf(out, "-- %zu costed line%s beyond the end of the source file\n", it.beyond,
                     cli_s(it.beyond));
@@ -330,8 +333,10 @@ static int column_width(const view *v)
     for (size_t i = 0; i < v->info.files + v->info.functions; i++) {
         tk_prof_annotate_file_info fi;
         tk_prof_annotate_function_info fn;
-        if (i < v->info.files) tk_prof_annotate_file_get(v->a, i, &fi);
-        else tk_prof_annotate_function_get(v->a, i - v->info.files, &fn);
+        if (i < v->info.files)
+            tk_prof_annotate_file_get(v->a, i, &fi);
+        else
+            tk_prof_annotate_function_get(v->a, i - v->info.files, &fn);
         size_t end = i < v->info.files ? fi.first_site + fi.sites : fn.first_site + fn.sites;
         if (end > nsites) nsites = end;
     }
@@ -354,7 +359,8 @@ static void put_head(FILE *out, const view *v)
           "self + the cost of the calls made on the line (calls within a recursion are not\n"
           "counted again). Under a line: \"=> file:function (Nx)\", the calls it makes and\n"
           "their inclusive cost; \"-> line N (jcnd)\", its conditional jumps and how often\n"
-          "they were taken (\"(jump)\": unconditional; valgrind --collect-jumps=yes).\n", out);
+          "they were taken (\"(jump)\": unconditional; valgrind --collect-jumps=yes).\n",
+          out);
     fputs("Events:", out);
     for (size_t j = 0; j < v->o->nev; j++)
         fprintf(out, " %s", tk_profile_str(v->p, tk_profile_event(v->p, v->o->ev[j])->name));

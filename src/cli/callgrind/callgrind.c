@@ -53,7 +53,7 @@ void cli_callgrind_notes_free(cli_callgrind_notes *n)
 }
 
 int cli_callgrind_load_range(cli_ctx *ctx, const tk_callgrind_read_options *how,
-                      cli_callgrind_notes *notes, tk_profile **out)
+                             cli_callgrind_notes *notes, tk_profile **out)
 {
     tk_profile *p;
     if (tk_profile_open(&p, NULL) != TK_OK) {
@@ -93,8 +93,7 @@ int cli_callgrind_load_with(cli_ctx *ctx, const tk_callgrind_read_options *how,
                             cli_callgrind_notes *notes, tk_profile **out)
 {
     *out = NULL;
-    if (ctx->team)
-        return cli_callgrind_team_load(ctx, how, notes, out);
+    if (ctx->team) return cli_callgrind_team_load(ctx, how, notes, out);
     return cli_callgrind_load_range(ctx, how, notes, out);
 }
 

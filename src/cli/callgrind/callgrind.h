@@ -84,8 +84,8 @@ typedef struct cli_callgrind_each {
  * own made into a result, the results merged in input order into *acc; the notes of every
  * input, in order, into *notes; the inputs are closed once read. Prints nothing. Returns 0,
  * or -1 when an input or a merge failed (nothing to keep). */
-int cli_callgrind_read_parallel(cli_ctx *ctx, const tk_callgrind_read_options *how,
-                                unsigned jobs, const cli_callgrind_each *each, void **acc,
+int cli_callgrind_read_parallel(cli_ctx *ctx, const tk_callgrind_read_options *how, unsigned jobs,
+                                const cli_callgrind_each *each, void **acc,
                                 cli_callgrind_noted *notes);
 /* Inputs [ctx->lo, ctx->hi) as one summary partial (tk_prof_partial_open of each, merged):
  * *out (NULL without inputs) and the notes. Returns 0, or -1 (nothing printed or kept) when

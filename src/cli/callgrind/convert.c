@@ -11,17 +11,21 @@ const cli_opt cli_callgrind_convert_opts[] = {
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
-    {"positions", 0, "POS", "callgrind: write these positions only: line (what speedscope "
-                            "reads: it takes a second column for a cost), instr or instr+line "
-                            "(default: the input's)"},
+    {"positions", 0, "POS",
+     "callgrind: write these positions only: line (what speedscope "
+     "reads: it takes a second column for a cost), instr or instr+line "
+     "(default: the input's)"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% inclusive (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% (default 0.1)"},
-    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
-                            "lists dropped, as KCachegrind's Shorten Templates does)"},
-    {"event", 0, "EVENT", "dot, folded: the event for percentages and colours, or to count"
-                          " (default: the first)"},
-    {"min-share", 0, "PCT", "folded: do not unfold call chains below PCT% of the total"
-                            " (default 0.001)"},
+    {"full-names", 0, NULL,
+     "dot: names as they are (default: C++ template and parameter "
+     "lists dropped, as KCachegrind's Shorten Templates does)"},
+    {"event", 0, "EVENT",
+     "dot, folded: the event for percentages and colours, or to count"
+     " (default: the first)"},
+    {"min-share", 0, "PCT",
+     "folded: do not unfold call chains below PCT% of the total"
+     " (default 0.001)"},
     {"per-thread", 0, NULL, "folded, svg: each part apart, its stacks starting with its thread"},
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
@@ -30,12 +34,13 @@ const cli_opt cli_callgrind_convert_opts[] = {
 /* convert --to */
 enum { TO_CALLGRIND, TO_DOT, TO_JSON, TO_FOLDED, TO_SVG };
 static const cli_choice convert_targets[] = {
-    {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT}, {"json", TO_JSON}, {"folded", TO_FOLDED},
-    {"svg", TO_SVG}, {NULL, 0}};
+    {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT}, {"json", TO_JSON},
+    {"folded", TO_FOLDED},       {"svg", TO_SVG}, {NULL, 0}};
 /* --positions: the TK_POS_* columns written (default 0: each part's own) */
-static const cli_choice convert_positions[] = {
-    {"line", TK_POS_LINE}, {"instr", TK_POS_INSTR}, {"instr+line", TK_POS_INSTR | TK_POS_LINE},
-    {NULL, 0}};
+static const cli_choice convert_positions[] = {{"line", TK_POS_LINE},
+                                               {"instr", TK_POS_INSTR},
+                                               {"instr+line", TK_POS_INSTR | TK_POS_LINE},
+                                               {NULL, 0}};
 
 /* What the options ask of each target. */
 typedef struct convert_opts {
@@ -98,10 +103,9 @@ static void write_json(const tk_profile *p, FILE *f)
         uint64_t count;
         const uint64_t *inclusive;
         for (size_t r = 0; (cr = tk_prof_part_call(part, r, &count, &inclusive)); r++) {
-            fprintf(f,
-                    "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64
-                    ",\"file\":",
-                    r ? "," : "", cr->fn, cr->callee, count);
+            fprintf(
+                f, "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64 ",\"file\":",
+                r ? "," : "", cr->fn, cr->callee, count);
             cli_put_json_string(f, tk_profile_str(p, cr->file));
             fputc(',', f);
             json_pos(f, &cr->pos);

@@ -10,9 +10,10 @@ const cli_opt cli_callgrind_diff_opts[] = {
     {"sort", 's', "EVENT", "order by the absolute difference of EVENT (default: the first)"},
     CLI_TOP_OPT("functions"),
     CLI_ALL_OPT("functions"),
-    {"format", 0, "FMT", "text (default), json, folded (difffolded.pl's \"stack A B\" lines "
-                         "for a differential flame graph) or svg (that flame graph: red grew, "
-                         "blue shrank)"},
+    {"format", 0, "FMT",
+     "text (default), json, folded (difffolded.pl's \"stack A B\" lines "
+     "for a differential flame graph) or svg (that flame graph: red grew, "
+     "blue shrank)"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     CLI_SVG_OPTS,
@@ -20,9 +21,11 @@ const cli_opt cli_callgrind_diff_opts[] = {
 };
 
 /* diff --format */
-static const cli_choice diff_formats[] = {
-    {"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON}, {"folded", CLI_OUT_FOLDED},
-    {"svg", CLI_OUT_SVG},   {NULL, 0}};
+static const cli_choice diff_formats[] = {{"text", CLI_OUT_TEXT},
+                                          {"json", CLI_OUT_JSON},
+                                          {"folded", CLI_OUT_FOLDED},
+                                          {"svg", CLI_OUT_SVG},
+                                          {NULL, 0}};
 
 /* diff --format folded: both profiles' folded stacks for event ev, merged into
  * lines "stack COUNT_A COUNT_B" in order of first appearance: what
@@ -151,8 +154,7 @@ static void put_relative(FILE *f, uint64_t a, uint64_t b)
     fprintf(f, " %9s", buf);
 }
 
-static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, size_t k,
-                       size_t ev)
+static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, size_t k, size_t ev)
 {
     size_t nev = tk_profile_event_count(both);
     const char *en = nev ? tk_profile_str(both, tk_profile_event(both, ev)->name) : "";

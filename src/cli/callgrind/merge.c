@@ -15,8 +15,7 @@ const cli_opt cli_callgrind_merge_opts[] = {
 
 /* The merged profile of the inputs (NULL: a team's member, which writes nothing). Returns an
  * exit code. */
-static int merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs,
-                  tk_profile **dst)
+static int merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs, tk_profile **dst)
 {
     *dst = NULL;
     if (ctx->ninputs > 1 && !ctx->team) /* each read on its own, merged in order */

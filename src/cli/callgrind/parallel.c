@@ -140,10 +140,9 @@ static void read_input(run *r, int i, input *in)
     o.path = r->ctx->paths[i];
     o.notes = &sink;
     tk_input *file = r->ctx->inputs[i]; /* closed by the dispatcher (lazy): opened here */
-    in->failed = (!file && tk_input_open(&file, r->ctx->paths[i], &r->ctx->input_opt, NULL) !=
-                               TK_OK) ||
-                 tk_profile_open(&p, NULL) != TK_OK ||
-                 tk_callgrind_read_input(p, file, &o, NULL) != TK_OK;
+    in->failed =
+        (!file && tk_input_open(&file, r->ctx->paths[i], &r->ctx->input_opt, NULL) != TK_OK) ||
+        tk_profile_open(&p, NULL) != TK_OK || tk_callgrind_read_input(p, file, &o, NULL) != TK_OK;
     if (!in->failed) {
         in->failed = r->each->make(r->each->arg, p, &in->result) != 0;
         p = NULL; /* taken over */
@@ -214,8 +213,8 @@ static void run_workers(run *r, unsigned jobs)
     pthread_mutex_unlock(&r->lock);
 }
 
-int cli_callgrind_read_parallel(cli_ctx *ctx, const tk_callgrind_read_options *how,
-                                unsigned jobs, const cli_callgrind_each *each, void **acc,
+int cli_callgrind_read_parallel(cli_ctx *ctx, const tk_callgrind_read_options *how, unsigned jobs,
+                                const cli_callgrind_each *each, void **acc,
                                 cli_callgrind_noted *notes)
 {
     *acc = NULL;
@@ -278,8 +277,7 @@ int cli_callgrind_own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how
                               const tk_prof_partial_options *po, unsigned jobs,
                               tk_prof_partial **out, cli_callgrind_noted *notes)
 {
-    cli_callgrind_each each = {(void *)(uintptr_t)po, make_partial, merge_partial,
-                               free_partial, 0};
+    cli_callgrind_each each = {(void *)(uintptr_t)po, make_partial, merge_partial, free_partial, 0};
     void *acc = NULL;
     *out = NULL;
     if (cli_callgrind_read_parallel(ctx, how, jobs, &each, &acc, notes) != 0) return -1;

@@ -12,12 +12,25 @@
 /* put_padded into memory: appends at out (room for 64 bytes), returns the new end. */
 static char *fmt_padded(char *out, uint64_t v, int width)
 {
-    static const uint64_t pow10[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                                       1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
-                                       10000000000ULL, 100000000000ULL, 1000000000000ULL,
-                                       10000000000000ULL, 100000000000000ULL,
-                                       1000000000000000ULL, 10000000000000000ULL,
-                                       100000000000000000ULL, 1000000000000000000ULL,
+    static const uint64_t pow10[20] = {1ULL,
+                                       10ULL,
+                                       100ULL,
+                                       1000ULL,
+                                       10000ULL,
+                                       100000ULL,
+                                       1000000ULL,
+                                       10000000ULL,
+                                       100000000ULL,
+                                       1000000000ULL,
+                                       10000000000ULL,
+                                       100000000000ULL,
+                                       1000000000000ULL,
+                                       10000000000000ULL,
+                                       100000000000000ULL,
+                                       1000000000000000ULL,
+                                       10000000000000000ULL,
+                                       100000000000000000ULL,
+                                       1000000000000000000ULL,
                                        10000000000000000000ULL};
     /* digits of v: log10 from the bit length, corrected by one comparison */
     int bits = 64 - __builtin_clzll(v | 1);
@@ -115,8 +128,8 @@ static void json_cycles(FILE *f, const tk_prof_summary *s)
     for (size_t c = 0; c < si.n_cycles; c++) {
         tk_prof_cycle_info cy;
         tk_prof_cycle_get(s, c + 1, &cy);
-        fprintf(f, "%s{\"cycle\":%zu,\"members\":%zu,\"calls\":%" PRIu64 ",\"self\":",
-                c ? "," : "", c + 1, cy.members, cy.calls);
+        fprintf(f, "%s{\"cycle\":%zu,\"members\":%zu,\"calls\":%" PRIu64 ",\"self\":", c ? "," : "",
+                c + 1, cy.members, cy.calls);
         cli_callgrind_json_u64s(f, cy.self, si.n_events);
         fputs(",\"inclusive\":", f);
         cli_callgrind_json_u64s(f, cy.inclusive, si.n_events);
@@ -126,31 +139,38 @@ static void json_cycles(FILE *f, const tk_prof_summary *s)
 }
 
 const cli_opt cli_callgrind_report_opts[] = {
-    {"by", 0, "KEY", "function (default), file-function (callgrind_annotate's key), file, object, "
-                     "line"},
+    {"by", 0, "KEY",
+     "function (default), file-function (callgrind_annotate's key), file, object, "
+     "line"},
     {"sort", 's', "EVENT[,EVENT]", "sort by these events (default: the first event)"},
     CLI_TOP_OPT("rows"),
     CLI_ALL_OPT("rows"),
-    {"threshold", 0, "PCT", "the rows, in order, until their self costs cover PCT% of the total "
-                            "of the first sort event (callgrind_annotate's --threshold; not "
-                            "with --inclusive)"},
+    {"threshold", 0, "PCT",
+     "the rows, in order, until their self costs cover PCT% of the total "
+     "of the first sort event (callgrind_annotate's --threshold; not "
+     "with --inclusive)"},
     {"coverage", 0, "PCT", "the same as --threshold"},
     {"min-share", 0, "PCT", "hide rows whose sort cost is below PCT% of the total"},
     {"inclusive", 0, NULL, "sort by and show inclusive costs"},
-    {"show", 0, "EVENT[,EVENT]", "text: only these event columns (callgrind_annotate --show), "
-                                 "default all"},
-    {"tree", 0, "KIND", "caller, calling, both or none (default): list each function's "
-                        "callers (<) and/or callees (>) with the calls' counts and "
-                        "inclusive costs, as "
-                        "callgrind_annotate --tree"},
-    {"focus", 0, "FUNC", "only the call tree through FUNC (its name, or its name without a "
-                         "context suffix): it, what it calls and what calls it, as gprof2dot "
-                         "-z and -l; by function or file-function"},
-    {"strip", 0, NULL, "names without C++ template arguments and parameter lists, as "
-                       "gprof2dot --strip and KCachegrind's Shorten Templates"},
-    {"cycles", 0, NULL, "list the call cycles (functions that call each other) as units: "
-                        "members, calls from outside, self and inclusive cost; a member's "
-                        "inclusive cost is an estimate"},
+    {"show", 0, "EVENT[,EVENT]",
+     "text: only these event columns (callgrind_annotate --show), "
+     "default all"},
+    {"tree", 0, "KIND",
+     "caller, calling, both or none (default): list each function's "
+     "callers (<) and/or callees (>) with the calls' counts and "
+     "inclusive costs, as "
+     "callgrind_annotate --tree"},
+    {"focus", 0, "FUNC",
+     "only the call tree through FUNC (its name, or its name without a "
+     "context suffix): it, what it calls and what calls it, as gprof2dot "
+     "-z and -l; by function or file-function"},
+    {"strip", 0, NULL,
+     "names without C++ template arguments and parameter lists, as "
+     "gprof2dot --strip and KCachegrind's Shorten Templates"},
+    {"cycles", 0, NULL,
+     "list the call cycles (functions that call each other) as units: "
+     "members, calls from outside, self and inclusive cost; a member's "
+     "inclusive cost is an estimate"},
     {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {"jobs", 'j', "N", "read N profiles at once (default: the number of CPUs)"},
@@ -279,25 +299,28 @@ static void rb_put(row_buf *o, const char *p, size_t n)
 static void rb_put_str(row_buf *o, const tk_profile *p, uint32_t id)
 {
     size_t n = id == TK_PROF_NONE ? 0 : tk_profile_str_len(p, id);
-    if (n) rb_put(o, tk_profile_str(p, id), n);
-    else rb_put(o, "???", 3);
+    if (n)
+        rb_put(o, tk_profile_str(p, id), n);
+    else
+        rb_put(o, "???", 3);
 }
 
 /* ---- report --tree ---------------------------------------------------------------- */
 
 /* --tree: which ends of each function's calls it lists (bits) */
 enum { TREE_NONE = 0, TREE_CALLERS = 1, TREE_CALLEES = 2, TREE_BOTH = 3 };
-static const cli_choice report_trees[] = {
-    {"none", TREE_NONE}, {"caller", TREE_CALLERS}, {"calling", TREE_CALLEES}, {"both", TREE_BOTH},
-    {NULL, 0}};
+static const cli_choice report_trees[] = {{"none", TREE_NONE},
+                                          {"caller", TREE_CALLERS},
+                                          {"calling", TREE_CALLEES},
+                                          {"both", TREE_BOTH},
+                                          {NULL, 0}};
 
 /* One text row of a tree: costs (the entry's, or a call's inclusive cost in
  * the inclusive columns when the table has them), calls, mark, label. */
 static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, int strip,
-                     const uint64_t *totals,
-                     const tk_prof_entry_info *e, const uint64_t *self, const uint64_t *incl,
-                     uint64_t calls, const char *mark, const int *w, size_t primary,
-                     const size_t *col, size_t ncol)
+                     const uint64_t *totals, const tk_prof_entry_info *e, const uint64_t *self,
+                     const uint64_t *incl, uint64_t calls, const char *mark, const int *w,
+                     size_t primary, const size_t *col, size_t ncol)
 {
     char row[(2 * TK_PROFILE_MAX_EVENTS + 1) * 2 * 64];
     char *r = row;
@@ -332,9 +355,9 @@ static void tree_row(FILE *f, const tk_profile *p, tk_prof_group group, int stri
 
 /* The text table with each function's callers and callees around it. */
 static void tree_text(FILE *f, const tk_profile *p, tk_prof_group group, int strip,
-                      const tk_prof_summary *s,
-                      const tk_prof_report *rep, size_t limit, int tree, int inclusive,
-                      size_t primary, const int *w, const size_t *col, size_t ncol, size_t *idx)
+                      const tk_prof_summary *s, const tk_prof_report *rep, size_t limit, int tree,
+                      int inclusive, size_t primary, const int *w, const size_t *col, size_t ncol,
+                      size_t *idx)
 {
     const tk_prof_arcs *a = tk_prof_report_arcs(rep);
     tk_prof_summary_info si;
@@ -394,8 +417,8 @@ static void tree_json(FILE *f, const tk_profile *p, int strip, const tk_prof_sum
 }
 
 /* One member of cycle c in a --cycles listing (first: the cycle's first). */
-static void cycle_member(FILE *f, const tk_profile *p, int strip, const tk_prof_summary *s,
-                         int fmt, tk_prof_group group, size_t primary, size_t c, int not_first,
+static void cycle_member(FILE *f, const tk_profile *p, int strip, const tk_prof_summary *s, int fmt,
+                         tk_prof_group group, size_t primary, size_t c, int not_first,
                          const tk_prof_entry_info *e)
 {
     char buf[NAME_MAX_SHOWN];
@@ -469,7 +492,8 @@ static void cycles_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, 
         fprintf(f, "call cycles: %zu\n", si.n_cycles);
         if (si.n_cycles)
             fputs("A cycle's inclusive cost is exact (calls into a cycle from outside never "
-                  "nest); its members' marked ~ are estimates.\n", f);
+                  "nest); its members' marked ~ are estimates.\n",
+                  f);
     }
 }
 
@@ -485,8 +509,8 @@ static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, i
     const char *ev = nev ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
     uint64_t total = nev ? si.totals[primary] : 0;
     if (fmt == CLI_OUT_JSON) {
-        fprintf(f, "%s\n{\"cycle\":%zu,\"calls\":%" PRIu64 ",\"self\":", c > 1 ? "," : "",
-                c, cy->calls);
+        fprintf(f, "%s\n{\"cycle\":%zu,\"calls\":%" PRIu64 ",\"self\":", c > 1 ? "," : "", c,
+                cy->calls);
         cli_callgrind_json_u64s(f, cy->self, nev);
         fputs(",\"inclusive\":", f);
         cli_callgrind_json_u64s(f, cy->inclusive, nev);
@@ -532,8 +556,7 @@ static void cycles_report(FILE *f, const tk_profile *p, int strip, const tk_prof
     const char *ev = si.n_events ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
     if (fmt == CLI_OUT_JSON) fputs("\n]}\n", f);
     if (fmt == CLI_OUT_TEXT && si.n_cycles)
-        fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev,
-                ev);
+        fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev, ev);
 }
 
 /* The reading's warnings in the report's header: one line each in text, a
@@ -566,18 +589,18 @@ static void notes_json(FILE *f, const cli_callgrind_notes *n)
 /* ---- what report was asked for, and the table it computes ---------------------------- */
 
 typedef struct settings {
-    tk_prof_group group;            /* --by */
-    int fmt;                        /* CLI_OUT_TEXT, _JSON or _CSV */
-    int tree;                       /* TREE_* */
+    tk_prof_group group; /* --by */
+    int fmt; /* CLI_OUT_TEXT, _JSON or _CSV */
+    int tree; /* TREE_* */
     int cycles, inclusive, strip;
-    const char *focus;              /* --focus */
+    const char *focus; /* --focus */
     uint64_t part;
-    cli_rows rows;                  /* -n, --threshold, --all */
+    cli_rows rows; /* -n, --threshold, --all */
     double min_share;
-    unsigned jobs;                  /* -j */
+    unsigned jobs; /* -j */
     /* once the profile is read: */
-    size_t sort[4], nsort;          /* the sort events */
-    size_t primary;                 /* the first of them (or 0) */
+    size_t sort[4], nsort; /* the sort events */
+    size_t primary; /* the first of them (or 0) */
     size_t col[TK_PROFILE_MAX_EVENTS], ncol; /* the event columns of a text table */
 } settings;
 
@@ -646,16 +669,16 @@ static int parse_events(const cli_args *args, const tk_profile *p, settings *o)
 /* What the report shows: the profile, the report's summary in the sort order, the
  * rows shown (the first `limit`) and, with --tree, the call arcs between them. */
 typedef struct table {
-    tk_profile *p;                  /* the profile, or the names of pp */
-    tk_prof_partial *pp;            /* several inputs: their summary partial (or NULL) */
+    tk_profile *p; /* the profile, or the names of pp */
+    tk_prof_partial *pp; /* several inputs: their summary partial (or NULL) */
     size_t nparts;
-    size_t nev, nder;               /* events and derived events */
+    size_t nev, nder; /* events and derived events */
     tk_prof_report *rep;
     const tk_prof_summary *s;
-    tk_prof_summary_info si;        /* of s */
+    tk_prof_summary_info si; /* of s */
     size_t limit;
     const tk_prof_arcs *arcs;
-    size_t *arc_idx;                /* room for the arcs of one entry */
+    size_t *arc_idx; /* room for the arcs of one entry */
 } table;
 
 static void table_free(table *t)
@@ -696,8 +719,7 @@ static int summarize(const settings *o, int self_only, table *t)
     tk_prof_summary_get(t->s, &t->si);
     t->limit = tk_prof_report_rows(t->rep);
     t->arcs = tk_prof_report_arcs(t->rep);
-    if (t->arcs &&
-        !(t->arc_idx = malloc((tk_prof_arcs_count(t->arcs) + 1) * sizeof *t->arc_idx))) {
+    if (t->arcs && !(t->arc_idx = malloc((tk_prof_arcs_count(t->arcs) + 1) * sizeof *t->arc_idx))) {
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         return cli_error(&err);
     }
@@ -712,8 +734,8 @@ static int compute_table(cli_ctx *ctx, const cli_args *args, settings *o,
      * counted, and the summary has no inclusive costs */
     int self_only = o->fmt == CLI_OUT_TEXT && !o->inclusive && !o->tree && !o->focus;
     tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
-    how.detail = o->group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES
-                                           : TK_CALLGRIND_DETAIL_FUNCTIONS;
+    how.detail =
+        o->group == TK_GROUP_LINE ? TK_CALLGRIND_DETAIL_LINES : TK_CALLGRIND_DETAIL_FUNCTIONS;
     how.skip_jumps = 1;
     how.drop_files = o->group == TK_GROUP_FUNCTION;
     how.call_counts_only = self_only;
@@ -855,8 +877,7 @@ static void report_csv(FILE *f, const settings *o, const table *t)
 static void text_totals(FILE *f, const settings *o, const table *t, const cli_callgrind_notes *n)
 {
     const tk_profile *p = t->p;
-    fprintf(f, "parts: %zu%s\n", o->part ? (size_t)1 : t->nparts,
-            o->part ? " (selected)" : "");
+    fprintf(f, "parts: %zu%s\n", o->part ? (size_t)1 : t->nparts, o->part ? " (selected)" : "");
     fputs("events:", f);
     for (size_t i = 0; i < t->nev; i++)
         fprintf(f, " %s", tk_profile_str(p, tk_profile_event(p, i)->name));
@@ -892,8 +913,8 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
     const tk_profile *p = t->p;
     for (size_t j = 0; j < t->nev; j++) {
         w[j] = width_commas(t->si.totals[j]);
-        int nl = (int)strlen(tk_profile_str(p, tk_profile_event(p, j)->name)) +
-                 (o->inclusive ? 5 : 0);
+        int nl =
+            (int)strlen(tk_profile_str(p, tk_profile_event(p, j)->name)) + (o->inclusive ? 5 : 0);
         if (nl > w[j]) w[j] = nl;
     }
     for (size_t c = 0; c < o->ncol; c++) {
@@ -916,8 +937,8 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
         }
     if (o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION) {
         char h[80];
-        snprintf(h, sizeof h, "%s/call", t->nev ? tk_profile_str(p, tk_profile_event(p,
-                                                                  o->primary)->name) : "");
+        snprintf(h, sizeof h, "%s/call",
+                 t->nev ? tk_profile_str(p, tk_profile_event(p, o->primary)->name) : "");
         fprintf(f, "%10s %*s ", "calls", t->nev ? w[o->primary] + 2 : 2, h);
     }
     fprintf(f, "%s\n", group_name(o->group));
@@ -1036,7 +1057,8 @@ static void report_text(FILE *f, const settings *o, const table *t, const cli_ca
     cli_rows_note(f, t->limit, t->si.count, "row");
     if (tagged)
         fputs("<cycle N>: a member of call cycle N, whose inclusive cost is an estimate "
-              "(report --cycles lists the cycles)\n", f);
+              "(report --cycles lists the cycles)\n",
+              f);
 }
 
 /* ---- the handler ------------------------------------------------------------------- */

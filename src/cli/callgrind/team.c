@@ -25,12 +25,10 @@ typedef struct bytes {
 static int put(void *ctx, const void *data, size_t len)
 {
     bytes *b = ctx;
-    if (b->failed)
-        return -1;
+    if (b->failed) return -1;
     if (b->size + len > b->cap) {
         size_t cap = b->cap ? b->cap : 1 << 16;
-        while (cap < b->size + len)
-            cap *= 2;
+        while (cap < b->size + len) cap *= 2;
         uint8_t *d = realloc(b->data, cap);
         if (!d) {
             b->failed = 1;
@@ -98,10 +96,8 @@ static int merge_profiles(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_profile_open(&p, &err);
-    for (size_t k = 0; k < n && st == TK_OK; k++)
-        st = read_part(p, &how, &parts[k], &err);
-    for (size_t k = 1; k < n; k++)
-        cli_part_free(&parts[k]);
+    for (size_t k = 0; k < n && st == TK_OK; k++) st = read_part(p, &how, &parts[k], &err);
+    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
     int rc = -1;
     if (st != TK_OK)
         snprintf(msg, CLI_TEAM_MSG, "reading a profile's partial: %.400s", err.message);
@@ -148,8 +144,8 @@ static int bytes_to_part(uint8_t *data, size_t size, cli_part_bytes *out, char *
 
 /* This member's inputs into one profile (as load_with reads them, the notes into n), and its
  * partial (failed: the root says why). */
-static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how,
-                        cli_callgrind_noted *n, cli_part_bytes *part)
+static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how, cli_callgrind_noted *n,
+                        cli_part_bytes *part)
 {
     memset(part, 0, sizeof *part);
     tk_diag sink;
@@ -165,8 +161,8 @@ static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how,
         tk_callgrind_read_options o = partial_options(how);
         o.path = ctx->paths[i];
         o.notes = &sink;
-        if ((!ctx->inputs[i] && tk_input_open(&ctx->inputs[i], ctx->paths[i],
-                                              &ctx->input_opt, &err) != TK_OK) ||
+        if ((!ctx->inputs[i] &&
+             tk_input_open(&ctx->inputs[i], ctx->paths[i], &ctx->input_opt, &err) != TK_OK) ||
             tk_callgrind_read_input(p, ctx->inputs[i], &o, &err) != TK_OK) {
             cli_part_fail(part, NULL);
             tk_profile_free(p);
@@ -174,8 +170,7 @@ static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how,
         }
     }
     char msg[CLI_TEAM_MSG];
-    if (ctx->hi > ctx->lo && profile_bytes(p, part, msg) != 0)
-        cli_part_fail(part, NULL);
+    if (ctx->hi > ctx->lo && profile_bytes(p, part, msg) != 0) cli_part_fail(part, NULL);
     tk_profile_free(p);
 }
 
@@ -190,9 +185,9 @@ static int root_alone(cli_ctx *ctx, const tk_callgrind_read_options *how,
 }
 
 /* At the root: the notes and the profile, or what failed. Returns an exit code. */
-static int root_result(cli_ctx *ctx, const tk_callgrind_read_options *how,
-                       cli_part_bytes *part, const cli_part_bytes *notes_part,
-                       cli_callgrind_notes *notes, tk_profile **out)
+static int root_result(cli_ctx *ctx, const tk_callgrind_read_options *how, cli_part_bytes *part,
+                       const cli_part_bytes *notes_part, cli_callgrind_notes *notes,
+                       tk_profile **out)
 {
     if (part->state == CLI_PART_FAILED || notes_part->state == CLI_PART_FAILED)
         return root_alone(ctx, how, notes, out);
@@ -200,8 +195,7 @@ static int root_result(cli_ctx *ctx, const tk_callgrind_read_options *how,
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_profile_open(out, &err);
-    if (st == TK_OK && part->state == CLI_PART_DATA)
-        st = read_part(*out, how, part, &err);
+    if (st == TK_OK && part->state == CLI_PART_DATA) st = read_part(*out, how, part, &err);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
@@ -243,8 +237,7 @@ static int merge_summaries(void *arg, cli_part_bytes *parts, size_t n, char *msg
         if (st == TK_OK) st = tk_prof_partial_merge(a, b, &err);
         tk_prof_partial_free(b);
     }
-    for (size_t k = 1; k < n; k++)
-        cli_part_free(&parts[k]);
+    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
     if (st == TK_OK) st = tk_prof_partial_serialize(a, &data, &size, &err);
     tk_prof_partial_free(a);
     if (st != TK_OK) {
@@ -256,8 +249,8 @@ static int merge_summaries(void *arg, cli_part_bytes *parts, size_t n, char *msg
 
 /* This member's summary partial as bytes to send (failed: the root reads every input). */
 static void own_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
-                        const tk_prof_partial_options *po, unsigned jobs,
-                        cli_callgrind_noted *n, cli_part_bytes *part)
+                        const tk_prof_partial_options *po, unsigned jobs, cli_callgrind_noted *n,
+                        cli_part_bytes *part)
 {
     memset(part, 0, sizeof *part);
     tk_prof_partial *pp = NULL;

@@ -32,21 +32,17 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
     }
     /* distinct source lines */
     size_t nl = 0;
-    for (uint32_t b = 0; b < fn->nblocks; b++)
-        nl += fn->blocks[b].nlines;
+    for (uint32_t b = 0; b < fn->nblocks; b++) nl += fn->blocks[b].nlines;
     int64_t *lines = malloc((nl ? nl : 1) * sizeof *lines);
-    if (!lines)
-        return -1;
+    if (!lines) return -1;
     nl = 0;
     for (uint32_t b = 0; b < fn->nblocks; b++)
         for (size_t k = 0; k < fn->blocks[b].nlines; k++)
-            if (fn->blocks[b].lines[k] != TK_CSI_PATH_WRITE)
-                lines[nl++] = fn->blocks[b].lines[k];
+            if (fn->blocks[b].lines[k] != TK_CSI_PATH_WRITE) lines[nl++] = fn->blocks[b].lines[k];
     qsort(lines, nl, sizeof *lines, cmp_i64);
     size_t u = 0;
     for (size_t k = 0; k < nl; k++)
-        if (u == 0 || lines[u - 1] != lines[k])
-            lines[u++] = lines[k];
+        if (u == 0 || lines[u - 1] != lines[k]) lines[u++] = lines[k];
     nl = u;
     uint64_t npaths = limit == 0 || total < limit ? total : limit;
     /* per line: how many paths run it, and the first ANNOTATE_IDS of them */
@@ -61,39 +57,32 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
         free(ids);
         return -1;
     }
-    for (size_t li = 0; li < nl; li++)
-        last[li] = UINT64_MAX;
+    for (size_t li = 0; li < nl; li++) last[li] = UINT64_MAX;
     tk_bl_path *p = tk_csi_numbering_path(num);
     for (uint64_t id = 0; id < npaths; id++) {
-        if (tk_bl_decode(bl, id, p, NULL) != TK_OK)
-            continue;
+        if (tk_bl_decode(bl, id, p, NULL) != TK_OK) continue;
         for (size_t i = 0; i < p->len; i++) {
             const tk_csi_block *b = &fn->blocks[p->nodes[i]];
             for (size_t k = 0; k < b->nlines; k++) {
-                if (b->lines[k] == TK_CSI_PATH_WRITE)
-                    continue;
+                if (b->lines[k] == TK_CSI_PATH_WRITE) continue;
                 int64_t *hit = bsearch(&b->lines[k], lines, nl, sizeof *lines, cmp_i64);
                 size_t li = (size_t)(hit - lines);
-                if (last[li] == id)
-                    continue; /* this path already counted for the line */
+                if (last[li] == id) continue; /* this path already counted for the line */
                 last[li] = id;
-                if (count[li] < ANNOTATE_IDS)
-                    ids[li * ANNOTATE_IDS + count[li]] = id;
+                if (count[li] < ANNOTATE_IDS) ids[li * ANNOTATE_IDS + count[li]] = id;
                 count[li]++;
             }
         }
     }
     printf("function %s: %" PRIu64 " path%s", label, total, cli_s(total));
-    if (npaths < total)
-        printf(" (first %" PRIu64 " enumerated; --limit)", npaths);
+    if (npaths < total) printf(" (first %" PRIu64 " enumerated; --limit)", npaths);
     printf("\n");
     for (size_t li = 0; li < nl; li++) {
         printf("  line %" PRId64 ": %" PRIu64 " path%s:", lines[li], count[li],
                count[li] == 1 ? "" : "s");
         for (uint64_t k = 0; k < count[li] && k < ANNOTATE_IDS; k++)
             printf(" %" PRIu64, ids[li * ANNOTATE_IDS + k]);
-        if (count[li] > ANNOTATE_IDS)
-            printf(" ...");
+        if (count[li] > ANNOTATE_IDS) printf(" ...");
         printf("\n");
     }
     printf("\n");
@@ -116,9 +105,8 @@ static tk_status annotate_visit(void *user, const cli_csi_source *src, const tk_
 int cli_csi_annotate(cli_ctx *ctx, const cli_args *args)
 {
     uint64_t limit;
-    if (cli_get_u64("annotate", args, "limit", 1000, &limit) != 0)
-        return CLI_EXIT_USAGE;
-    cli_csi_visitor v = {.selector = cli_get(args, "function"), .user = &limit,
-                     .function = annotate_visit};
+    if (cli_get_u64("annotate", args, "limit", 1000, &limit) != 0) return CLI_EXIT_USAGE;
+    cli_csi_visitor v = {
+        .selector = cli_get(args, "function"), .user = &limit, .function = annotate_visit};
     return cli_csi_visit(ctx, &v);
 }

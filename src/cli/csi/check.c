@@ -28,8 +28,7 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
             tk_error err;
             tk_error_clear(&err);
             tk_status st = cli_csi_source_next(&src, &fn, label, sizeof label, &err);
-            if (st == TK_END)
-                break;
+            if (st == TK_END) break;
             if (st == TK_ERR_FORMAT || st == TK_ERR_LIMIT) {
                 tk_diag_error(&diag, &err);
                 continue;
@@ -47,8 +46,7 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
         }
         if (diag.errors == 0)
             printf("%s: ok, %" PRIu64 " function%s\n", src.text.name, nf, cli_s(nf));
-        if (cli_diag_summary(&diag, src.text.name) != CLI_EXIT_OK)
-            rc = CLI_EXIT_BAD_INPUT;
+        if (cli_diag_summary(&diag, src.text.name) != CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;
         cli_csi_source_close(&src);
     }
     tk_csi_numbering_free(num);

@@ -19,7 +19,7 @@ const cli_opt cli_csi_convert_opts[] = {
 typedef struct write_state {
     cli_csi_write_mode mode;
     FILE *out;
-    int renumber;  /* csi: a fresh Ball-Larus numbering */
+    int renumber; /* csi: a fresh Ball-Larus numbering */
     int highlight; /* dot: highlight path_id */
     uint64_t path_id;
     uint32_t ndot; /* dot: functions written (cluster numbers) */
@@ -29,8 +29,7 @@ static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk
                                   const char *label, tk_csi_numbering *num, tk_error *err)
 {
     tk_csi_edge *edges = malloc((fn->nedges + (size_t)1) * sizeof *edges);
-    if (!edges)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!edges) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_status st;
     tk_status rs = tk_csi_renumber(fn, num, edges, err);
     if (rs == TK_OK) {
@@ -47,19 +46,17 @@ static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk
     return st;
 }
 
-static tk_status write_dot(write_state *ws, const cli_csi_source *src,
-                           const tk_csi_function *fn, const char *label, tk_csi_numbering *num,
-                           tk_error *err)
+static tk_status write_dot(write_state *ws, const cli_csi_source *src, const tk_csi_function *fn,
+                           const char *label, tk_csi_numbering *num, tk_error *err)
 {
     tk_bl_path *p = NULL;
     if (ws->highlight) {
         tk_csi_numbering_load(num, fn, NULL, NULL, err);
         p = tk_csi_numbering_path(num);
         if (tk_bl_decode(tk_csi_numbering_bl(num), ws->path_id, p, err) != TK_OK)
-            return tk_error_set(err, TK_ERR_FORMAT,
-                                "%s: function %s has no path %" PRIu64 " (it has %" PRIu64 ")",
-                                src->text.name, label, ws->path_id,
-                                tk_bl_total(tk_csi_numbering_bl(num)));
+            return tk_error_set(
+                err, TK_ERR_FORMAT, "%s: function %s has no path %" PRIu64 " (it has %" PRIu64 ")",
+                src->text.name, label, ws->path_id, tk_bl_total(tk_csi_numbering_bl(num)));
     }
     return tk_csi_write_dot_cluster(CLI_WRITER(ws->out), fn, ws->ndot++, p, err);
 }
@@ -71,15 +68,13 @@ static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi
     switch (ws->mode) {
     case CLI_CSI_WRITE_DUMP: {
         tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, err);
-        return tk_csi_dump_function(CLI_WRITER(ws->out), fn, ls == TK_OK ? tk_csi_numbering_bl(num) : NULL,
-                                    err);
+        return tk_csi_dump_function(CLI_WRITER(ws->out), fn,
+                                    ls == TK_OK ? tk_csi_numbering_bl(num) : NULL, err);
     }
     case CLI_CSI_WRITE_CSI:
-        if (ws->renumber)
-            return write_renumbered(ws->out, src, fn, label, num, err);
+        if (ws->renumber) return write_renumbered(ws->out, src, fn, label, num, err);
         return tk_csi_write_function(CLI_WRITER(ws->out), fn, err);
-    case CLI_CSI_WRITE_DOT:
-        return write_dot(ws, src, fn, label, num, err);
+    case CLI_CSI_WRITE_DOT: return write_dot(ws, src, fn, label, num, err);
     }
     return TK_OK;
 }
@@ -91,14 +86,15 @@ int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, F
     ws.renumber = mode == CLI_CSI_WRITE_CSI && cli_has(args, "renumber");
     if (ws.highlight && cli_get_u64(ctx->command, args, "path", 0, &ws.path_id) != 0)
         return CLI_EXIT_USAGE;
-    cli_csi_visitor v = {.selector = cli_get(args, "function"), .user = &ws,
-                         .function = write_visit};
+    cli_csi_visitor v = {
+        .selector = cli_get(args, "function"), .user = &ws, .function = write_visit};
     tk_error err;
     tk_error_clear(&err);
     if (mode == CLI_CSI_WRITE_DOT && tk_csi_dot_begin(CLI_WRITER(out), &err) != TK_OK)
         return cli_error(&err); /* every function a cluster of one graph */
     int rc = cli_csi_visit(ctx, &v);
-    if (rc == CLI_EXIT_OK && mode == CLI_CSI_WRITE_DOT && tk_csi_dot_end(CLI_WRITER(out), &err) != TK_OK)
+    if (rc == CLI_EXIT_OK && mode == CLI_CSI_WRITE_DOT &&
+        tk_csi_dot_end(CLI_WRITER(out), &err) != TK_OK)
         rc = cli_error(&err);
     return rc;
 }
@@ -117,8 +113,7 @@ int cli_csi_convert(cli_ctx *ctx, const cli_args *args)
     }
     tk_output *o;
     int rc = cli_output_open(args, 0, &o);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     rc = cli_csi_write(ctx, args, (cli_csi_write_mode)to, cli_output_file(o));
     if (rc != CLI_EXIT_OK) {
         cli_output_abort(o);

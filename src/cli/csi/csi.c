@@ -30,14 +30,15 @@ static void no_section_error(const char *path, const uint8_t *img, size_t len)
     for (int k = 0; k < 3; k++)
         if (tk_csi_elf_section(path, img, len, cov[k][0], &sec, &slen, &err) == TK_OK) {
             tk_free(sec);
-            fprintf(stderr, "tracekit: %s: note: it has CSI coverage metadata (%s): read it with "
-                            "--from %s\n",
+            fprintf(stderr,
+                    "tracekit: %s: note: it has CSI coverage metadata (%s): read it with "
+                    "--from %s\n",
                     path, cov[k][0], cov[k][1]);
         }
 }
 
-void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
-                            const char *except, char *buf, size_t size)
+void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len, const char *except,
+                            char *buf, size_t size)
 {
     static const char *const secs[4][2] = {{".debug_PT", "csi"},
                                            {".debug_CC", "csi-cc"},
@@ -52,10 +53,9 @@ void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
             tk_csi_elf_section(path, img, len, secs[k][0], &sec, &slen, NULL) != TK_OK)
             continue;
         tk_free(sec);
-        int n = snprintf(buf + used, size - used, "%s%s (--from %s)", used ? ", " : "",
-                         secs[k][0], secs[k][1]);
-        if (n < 0 || (size_t)n >= size - used)
-            break;
+        int n = snprintf(buf + used, size - used, "%s%s (--from %s)", used ? ", " : "", secs[k][0],
+                         secs[k][1]);
+        if (n < 0 || (size_t)n >= size - used) break;
         used += (size_t)n;
     }
 }
@@ -75,12 +75,10 @@ int cli_csi_text_open(cli_csi_text *t, tk_input *in, const char *path, const cha
     st = tk_input_map(in, &t->image, &t->image_len, &err);
     if (st == TK_OK)
         st = tk_csi_elf_section(path, t->image, t->image_len, section, &t->section, &len, &err);
-    if (st == TK_END)
-        return CLI_CSI_NO_SECTION;
+    if (st == TK_END) return CLI_CSI_NO_SECTION;
     snprintf(t->name, sizeof t->name, "%s(%s)", path, section);
     if (st == TK_OK) {
-        cli_csi_other_sections(path, t->image, t->image_len, section, t->others,
-                               sizeof t->others);
+        cli_csi_other_sections(path, t->image, t->image_len, section, t->others, sizeof t->others);
         st = tk_input_open_memory(&t->owned, t->section, len, t->name, NULL, &err);
     }
     if (st != TK_OK) {
@@ -130,8 +128,7 @@ tk_status cli_csi_source_next(cli_csi_source *s, const tk_csi_function **fn, cha
                               size_t size, tk_error *err)
 {
     tk_status st = tk_csi_reader_next(s->reader, fn, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     tk_csi_function_label(*fn, label, size);
     return TK_OK;
 }
@@ -145,19 +142,16 @@ int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
         cli_csi_source src;
         rc = cli_csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
-        if (rc != CLI_EXIT_OK)
-            break;
+        if (rc != CLI_EXIT_OK) break;
         const tk_csi_function *fn;
         char label[CLI_CSI_LABEL_MAX];
         tk_error err;
         tk_error_clear(&err);
         tk_status st;
         while ((st = cli_csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
-            if (!tk_csi_function_matches(v->selector, fn, label))
-                continue;
+            if (!tk_csi_function_matches(v->selector, fn, label)) continue;
             st = v->function(v->user, &src, fn, label, num, &err);
-            if (st != TK_OK)
-                break;
+            if (st != TK_OK) break;
         }
         if (st != TK_END)
             rc = cli_error(&err);
@@ -173,8 +167,7 @@ void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *
 {
     int first = 1;
     for (size_t i = 0; i < n; i++) {
-        if (nodes[i] == fn->exit)
-            continue;
+        if (nodes[i] == fn->exit) continue;
         fprintf(out, "%s%" PRIu64, first ? "" : " ", fn->blocks[nodes[i]].id);
         first = 0;
     }
@@ -187,15 +180,13 @@ void cli_csi_print_lines(FILE *out, const tk_csi_function *fn, const uint32_t *n
     for (size_t i = 0; i < n; i++) {
         const tk_csi_block *b = &fn->blocks[nodes[i]];
         for (size_t k = 0; k < b->nlines; k++) {
-            if (b->lines[k] == TK_CSI_PATH_WRITE || b->lines[k] == prev)
-                continue;
+            if (b->lines[k] == TK_CSI_PATH_WRITE || b->lines[k] == prev) continue;
             prev = b->lines[k];
             fprintf(out, "%s%" PRId64, any ? " " : "", prev);
             any = 1;
         }
     }
-    if (!any)
-        fputs("(none)", out);
+    if (!any) fputs("(none)", out);
 }
 
 static void print_back_edge(FILE *out, const tk_csi_function *fn, uint32_t e)
@@ -230,10 +221,8 @@ void cli_csi_print_end(FILE *out, const tk_csi_function *fn, const tk_bl_path *p
     int first = 1;
     fputs("one of ", out);
     for (uint32_t e = 0; e < fn->nedges; e++) {
-        if (!fn->edges[e].back || fn->edges[e].src != src)
-            continue;
-        if (!first)
-            fputs(", ", out);
+        if (!fn->edges[e].back || fn->edges[e].src != src) continue;
+        if (!first) fputs(", ", out);
         print_back_edge(out, fn, e);
         first = 0;
     }

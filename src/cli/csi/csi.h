@@ -17,13 +17,13 @@
 /* Metadata text to read, of path tracing or coverage: the input itself, or a section of
  * an ELF file (executable or object) copied into memory. */
 typedef struct cli_csi_text {
-    tk_input *in;        /* what the reader reads (borrowed or owned) */
-    tk_input *owned;     /* memory input over the section, or NULL */
-    uint8_t *section;    /* section bytes (the library's: tk_free), or NULL */
+    tk_input *in; /* what the reader reads (borrowed or owned) */
+    tk_input *owned; /* memory input over the section, or NULL */
+    uint8_t *section; /* section bytes (the library's: tk_free), or NULL */
     const uint8_t *image; /* the ELF file's bytes (borrowed from the input), or NULL */
     size_t image_len;
-    char name[600];      /* "prog(.debug_PT)" for sections */
-    char others[160];    /* an ELF file's other CSI sections (cli_csi_other_sections) */
+    char name[600]; /* "prog(.debug_PT)" for sections */
+    char others[160]; /* an ELF file's other CSI sections (cli_csi_other_sections) */
 } cli_csi_text;
 
 /* Open in (path as given): an ELF file's section, else in itself. Returns CLI_EXIT_OK,
@@ -42,8 +42,8 @@ typedef struct cli_csi_source {
 
 /* The CSI sections of an ELF image other than `except`, as `info` lists them:
  * ".debug_CC (--from csi-cc), .debug_FC (--from csi-fc)"; "" when none. */
-void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len,
-                            const char *except, char *buf, size_t size);
+void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len, const char *except,
+                            char *buf, size_t size);
 
 /* Open in (path as given). Returns CLI_EXIT_OK or prints the error and
  * returns its exit code. */

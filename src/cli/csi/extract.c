@@ -5,8 +5,9 @@
 #include "csi.h"
 
 const cli_opt cli_csi_extract_opts[] = {
-    {"section", 0, "NAME", "section to extract (default .debug_PT); all sections of that name "
-                           "are concatenated"},
+    {"section", 0, "NAME",
+     "section to extract (default .debug_PT); all sections of that name "
+     "are concatenated"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 'f', NULL, "replace an existing OUT"},
     {"help", 'h', NULL, "show this help"},
@@ -32,11 +33,9 @@ int cli_csi_extract(int argc, char **argv)
     uint8_t *data = NULL;
     const char *path = args.pos[0];
     const char *section = cli_get(&args, "section");
-    if (!section)
-        section = ".debug_PT";
+    if (!section) section = ".debug_PT";
     rc = cli_open_input(path, 0, &in);
-    if (rc != CLI_EXIT_OK)
-        goto done;
+    if (rc != CLI_EXIT_OK) goto done;
     tk_error err;
     tk_error_clear(&err);
     const uint8_t *img;
@@ -47,8 +46,7 @@ int cli_csi_extract(int argc, char **argv)
         rc = CLI_EXIT_BAD_INPUT;
         goto done;
     }
-    if (st == TK_OK)
-        st = tk_csi_elf_section(path, img, ilen, section, &data, &len, &err);
+    if (st == TK_OK) st = tk_csi_elf_section(path, img, ilen, section, &data, &len, &err);
     if (st == TK_END) {
         fprintf(stderr, "tracekit: %s: error: no section %s\n", path, section);
         rc = CLI_EXIT_BAD_INPUT;
@@ -60,8 +58,7 @@ int cli_csi_extract(int argc, char **argv)
     }
     tk_output *o;
     rc = cli_output_open(&args, 0, &o);
-    if (rc != CLI_EXIT_OK)
-        goto done;
+    if (rc != CLI_EXIT_OK) goto done;
     fwrite(data, 1, len, cli_output_file(o));
     rc = cli_output_commit(o);
 done:

@@ -20,10 +20,8 @@ static tk_status info_function(void *user, const cli_csi_source *src, const tk_c
     t->functions++;
     t->blocks += fn->nblocks;
     t->edges += fn->nedges;
-    for (uint32_t k = 0; k < fn->nedges; k++)
-        t->back += fn->edges[k].back != 0;
-    for (uint32_t k = 0; k < fn->nblocks; k++)
-        t->lines += fn->blocks[k].nlines;
+    for (uint32_t k = 0; k < fn->nedges; k++) t->back += fn->edges[k].back != 0;
+    for (uint32_t k = 0; k < fn->nblocks; k++) t->lines += fn->blocks[k].nlines;
     tk_status ls = tk_csi_numbering_load(num, fn, NULL, NULL, err);
     uint64_t p = tk_bl_total(tk_csi_numbering_bl(num));
     if (ls == TK_ERR_LIMIT)
@@ -41,16 +39,13 @@ static void info_print(void *user, const cli_csi_source *src)
 {
     info_totals *t = user;
     int verbose = t->verbose;
-    if (src->text.owned)
-        printf("section: .debug_PT\n");
-    if (src->text.others[0])
-        printf("other CSI sections: %s\n", src->text.others);
+    if (src->text.owned) printf("section: .debug_PT\n");
+    if (src->text.others[0]) printf("other CSI sections: %s\n", src->text.others);
     printf("functions: %" PRIu64 "\n", t->functions);
     printf("blocks: %" PRIu64 "\n", t->blocks);
     printf("edges: %" PRIu64 " (%" PRIu64 " back or split, ~>)\n", t->edges, t->back);
     if (verbose) printf("line entries: %" PRIu64 "\n", t->lines);
-    if (t->max_name[0])
-        printf("most paths: %s (%" PRIu64 ")\n", t->max_name, t->max_paths);
+    if (t->max_name[0]) printf("most paths: %s (%" PRIu64 ")\n", t->max_name, t->max_paths);
     if (t->overflow || verbose)
         printf("functions with a path count past 64 bits: %" PRIu64 "\n", t->overflow);
     if (t->invalid || verbose)

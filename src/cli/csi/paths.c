@@ -10,13 +10,16 @@ const cli_opt cli_csi_paths_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"list", 0, NULL, "list every acyclic path: id, blocks, start, end, source lines"},
     {"limit", 0, "N", "--list: at most N paths per function (default 1000; 0 = all)"},
-    {"format", 0, "FMT", "--list: text (default) or json (per function: its label, its paths' "
-                         "count, the paths listed with their blocks, start, end and lines)"},
+    {"format", 0, "FMT",
+     "--list: text (default) or json (per function: its label, its paths' "
+     "count, the paths listed with their blocks, start, end and lines)"},
     {"decode", 0, "ID", "regenerate path ID"},
-    {"state", 0, "FILE", "decode the runtime states in FILE (key=value sections or "
-                         "csi-grissom local.data frames)"},
-    {"profile", 0, "TRACE", "META is a DCFG: count the Ball-Larus paths of every routine over "
-                            "the DCFG-Trace TRACE (ids as in 'convert --to csi' of the DCFG)"},
+    {"state", 0, "FILE",
+     "decode the runtime states in FILE (key=value sections or "
+     "csi-grissom local.data frames)"},
+    {"profile", 0, "TRACE",
+     "META is a DCFG: count the Ball-Larus paths of every routine over "
+     "the DCFG-Trace TRACE (ids as in 'convert --to csi' of the DCFG)"},
     CLI_OUTPUT_OPTS,
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
@@ -41,18 +44,15 @@ void cli_csi_paths_help(FILE *f)
 
 static void print_seq(FILE *out, const tk_csi_function *fn, const uint32_t *a, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "%s%" PRIu64, i ? " " : "", fn->blocks[a[i]].id);
+    for (size_t i = 0; i < n; i++) fprintf(out, "%s%" PRIu64, i ? " " : "", fn->blocks[a[i]].id);
 }
 
 static int seq_equal(const tk_csi_function *fn, const uint32_t *a, size_t n, const uint64_t *b,
                      size_t m)
 {
-    if (n != m)
-        return 0;
+    if (n != m) return 0;
     for (size_t i = 0; i < n; i++)
-        if (fn->blocks[a[i]].id != b[i])
-            return 0;
+        if (fn->blocks[a[i]].id != b[i]) return 0;
     return 1;
 }
 
@@ -91,12 +91,9 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
     }
     if (s->has_block || s->has_line) {
         fputs("  current path:", out);
-        if (s->has_cur)
-            fprintf(out, " sum %" PRId64, s->cur);
-        if (s->has_block)
-            fprintf(out, " at block %" PRIu64, s->block);
-        if (s->has_line)
-            fprintf(out, " at line %" PRId64, s->line);
+        if (s->has_cur) fprintf(out, " sum %" PRId64, s->cur);
+        if (s->has_block) fprintf(out, " at block %" PRIu64, s->block);
+        if (s->has_line) fprintf(out, " at line %" PRId64, s->line);
         fprintf(out, ": %zu reading%s%s\n", d.nreadings, d.nreadings == 1 ? "" : "s",
                 d.nreadings > 1 ? " (ambiguous)" : "");
         for (size_t k = 0; k < d.nreadings; k++) {
@@ -134,8 +131,7 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
     }
     if (s->has_expected) {
         fprintf(out, "  documented sequence: %s\n", matched ? "matches" : "DIFFERS");
-        if (!matched)
-            bad = 1;
+        if (!matched) bad = 1;
     }
     if (d.notes[0]) {
         for (char *p = d.notes; *p;) {
@@ -171,16 +167,13 @@ static int on_chunk(void *vctx, size_t chunk, const uint32_t *edges, size_t n)
 static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
 {
     uint64_t *pairs = malloc((limit ? limit : 1) * 2 * sizeof *pairs);
-    if (!pairs)
-        return cli_usage_error("paths", "out of memory");
+    if (!pairs) return cli_usage_error("paths", "out of memory");
     for (uint32_t i = 0; i < tk_csi_profile_routine_count(pr); i++) {
         tk_csi_numbering *num;
         tk_csi_profile_stats stats;
         const tk_csi_function *fn = tk_csi_profile_routine(pr, i, &num, &stats);
-        if (!tk_csi_function_matches(sel, fn, fn->name))
-            continue;
-        if (!stats.completed && !stats.unknown_start && !stats.unfinished)
-            continue;
+        if (!tk_csi_function_matches(sel, fn, fn->name)) continue;
+        if (!stats.completed && !stats.unknown_start && !stats.unfinished) continue;
         printf("routine %s: %" PRIu64 " completed paths (%" PRIu64 " distinct), %" PRIu64
                " with an unseen start, %" PRIu64 " unfinished%s\n",
                fn->name, stats.completed, stats.distinct, stats.unknown_start, stats.unfinished,
@@ -206,8 +199,7 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
             cli_csi_print_end(stdout, fn, p);
             fputs("]\n", stdout);
         }
-        if (stats.distinct > n)
-            printf("  (%" PRIu64 " more paths; --limit)\n", stats.distinct - n);
+        if (stats.distinct > n) printf("  (%" PRIu64 " more paths; --limit)\n", stats.distinct - n);
     }
     free(pairs);
     return CLI_EXIT_OK;
@@ -286,27 +278,25 @@ done:
 /* The states read, and each one's output gathered in memory: the functions
  * come in the metadata's order, the states are printed in their file's. */
 typedef struct state_run {
-    const char *path;   /* --state FILE */
-    const char *sel;    /* --function */
+    const char *path; /* --state FILE */
+    const char *sel; /* --function */
     tk_csi_state *states;
     size_t nstates;
     char **outs;
     size_t *out_lens;
     FILE **streams;
-    int *found;         /* how many functions decoded each state */
+    int *found; /* how many functions decoded each state */
     tk_csi_state_index *ix;
-    size_t *hits;       /* room for the states of one function */
+    size_t *hits; /* room for the states of one function */
 } state_run;
 
 static void state_run_free(state_run *s)
 {
     if (s->streams)
         for (size_t k = 0; k < s->nstates; k++)
-            if (s->streams[k])
-                fclose(s->streams[k]);
+            if (s->streams[k]) fclose(s->streams[k]);
     if (s->outs)
-        for (size_t k = 0; k < s->nstates; k++)
-            free(s->outs[k]);
+        for (size_t k = 0; k < s->nstates; k++) free(s->outs[k]);
     free(s->outs);
     free(s->out_lens);
     free(s->streams);
@@ -321,14 +311,12 @@ static int state_run_open(state_run *s)
 {
     tk_input *sin;
     int rc = cli_open_input(s->path, 0, &sin);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_csi_states_read(sin, &s->states, &s->nstates, &err);
     tk_input_free(sin);
-    if (st != TK_OK)
-        return cli_error(&err);
+    if (st != TK_OK) return cli_error(&err);
     for (size_t k = 0; k < s->nstates; k++)
         if (!s->states[k].function[0] && !s->sel)
             return cli_usage_error("paths", "%s: %s names no function: give --function NAME",
@@ -344,8 +332,7 @@ static int state_run_open(state_run *s)
         return cli_error(&err);
     for (size_t k = 0; k < s->nstates; k++) {
         s->streams[k] = open_memstream(&s->outs[k], &s->out_lens[k]);
-        if (!s->streams[k])
-            return cli_usage_error("paths", "out of memory");
+        if (!s->streams[k]) return cli_usage_error("paths", "out of memory");
     }
     return CLI_EXIT_OK;
 }
@@ -450,9 +437,8 @@ static void path_json(const tk_csi_function *fn, uint64_t id, const tk_bl_path *
 
 /* The first `limit` paths of fn (0: all) as JSON: {"function", "paths", "more", "list"}.
  * Returns an exit code. */
-static int list_paths_json(const cli_csi_source *src, const tk_csi_function *fn,
-                           const char *label, const tk_bl *bl, uint64_t limit, uint64_t total,
-                           tk_bl_path *p)
+static int list_paths_json(const cli_csi_source *src, const tk_csi_function *fn, const char *label,
+                           const tk_bl *bl, uint64_t limit, uint64_t total, tk_bl_path *p)
 {
     int rc = CLI_EXIT_OK;
     uint64_t n = limit == 0 || limit > total ? total : limit;
@@ -488,8 +474,7 @@ static int list_paths(const cli_csi_source *src, const tk_csi_function *fn, cons
         }
         cli_csi_print_path(stdout, fn, label, k, p);
     }
-    if (n < total)
-        printf("%s: %" PRIu64 " more paths (--limit)\n", label, total - n);
+    if (n < total) printf("%s: %" PRIu64 " more paths (--limit)\n", label, total - n);
     return rc;
 }
 
@@ -515,8 +500,7 @@ static int paths_function(const cli_csi_source *src, const tk_csi_function *fn, 
         return CLI_EXIT_BAD_INPUT;
     }
     tk_bl_path *p = tk_csi_numbering_path(num);
-    if (req->decode)
-        return decode_path(src, fn, label, bl, req->id, total, p);
+    if (req->decode) return decode_path(src, fn, label, bl, req->id, total, p);
     if (req->json) {
         fputs(req->listed++ ? ",\n" : "\n", stdout);
         return list_paths_json(src, fn, label, bl, req->limit, total, p);
@@ -537,8 +521,7 @@ static int walk(const char *meta, const char *sel, path_request *req, state_run 
         tk_input_free(in);
         return rc;
     }
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     const tk_csi_function *fn;
     char label[CLI_CSI_LABEL_MAX];
     tk_error err;
@@ -553,15 +536,13 @@ static int walk(const char *meta, const char *sel, path_request *req, state_run 
             matched_any = 1;
             r = paths_function(&src, fn, label, num, req);
         }
-        if (r != CLI_EXIT_OK)
-            rc = r;
+        if (r != CLI_EXIT_OK) rc = r;
     }
     if (st != TK_END) {
         rc = cli_error(&err);
     } else if (states) {
         int r = state_run_print(states, meta);
-        if (r != CLI_EXIT_OK)
-            rc = r;
+        if (r != CLI_EXIT_OK) rc = r;
     } else if (!matched_any && sel) {
         fprintf(stderr, "tracekit: %s: no function %s\n", meta, sel);
         rc = CLI_EXIT_BAD_INPUT;
@@ -575,8 +556,8 @@ int cli_csi_paths(int argc, char **argv)
 {
     cli_args args;
     int rc;
-    if (!cli_parse_command("paths", argc, argv, cli_csi_paths_opts, 1,
-                           "expected one metadata FILE", &args, &rc))
+    if (!cli_parse_command("paths", argc, argv, cli_csi_paths_opts, 1, "expected one metadata FILE",
+                           &args, &rc))
         return rc;
     tk_csi_numbering *num = NULL;
     state_run states;
@@ -608,8 +589,7 @@ int cli_csi_paths(int argc, char **argv)
         states.sel = sel;
         rc = states.path ? state_run_open(&states) : CLI_EXIT_OK;
         if (req.json) fputc('[', stdout);
-        if (rc == CLI_EXIT_OK)
-            rc = walk(meta, sel, &req, states.path ? &states : NULL, num);
+        if (rc == CLI_EXIT_OK) rc = walk(meta, sel, &req, states.path ? &states : NULL, num);
         if (req.json) fputs("]\n", stdout);
     }
     state_run_free(&states);

@@ -10,8 +10,9 @@ const cli_opt cli_csi_report_opts[] = {
     CLI_TOP_OPT("functions"),
     CLI_ALL_OPT("functions"),
     {"sort", 's', "KEY", "paths (default), blocks, edges, name or order"},
-    {"limit", 0, "N", "path limit: functions with more paths are listed (default 2^63-2, "
-                      "csi-cc's PT_HASH_SIZE)"},
+    {"limit", 0, "N",
+     "path limit: functions with more paths are listed (default 2^63-2, "
+     "csi-cc's PT_HASH_SIZE)"},
     {"format", 0, "FMT", "text (default), csv or json"},
     {NULL, 0, NULL, NULL},
 };
@@ -37,7 +38,9 @@ static void paths_text(char *buf, size_t size, const tk_csi_report_row *r)
 
 static const char *status_text(const tk_csi_report_row *r)
 {
-    return r->status == TK_CSI_PATHS_OVERFLOW ? "overflow" : r->status == TK_CSI_PATHS_INVALID ? "invalid" : "ok";
+    return r->status == TK_CSI_PATHS_OVERFLOW  ? "overflow"
+           : r->status == TK_CSI_PATHS_INVALID ? "invalid"
+                                               : "ok";
 }
 
 /* What report prints: the rows of an input, with the options. */
@@ -67,13 +70,14 @@ static void report_text(const report_state *rs, const report_head *h, const char
 {
     char pbuf[32];
     printf("%s: %" PRIu64 " function%s, %" PRIu64 " block%s, %" PRIu64 " edge%s (%" PRIu64
-           " back or split, ~>)\n", name, h->t.functions, cli_s(h->t.functions), h->t.blocks,
-           cli_s(h->t.blocks), h->t.edges, cli_s(h->t.edges), h->t.back_edges);
+           " back or split, ~>)\n",
+           name, h->t.functions, cli_s(h->t.functions), h->t.blocks, cli_s(h->t.blocks), h->t.edges,
+           cli_s(h->t.edges), h->t.back_edges);
     /* the path limit (csi-cc's PT_HASH_SIZE by default) when a function is over it */
     if (h->over_limit || rs->verbose)
-        printf("%" PRIu64 " function%s over the path limit of %" PRIu64 " paths (--limit), %"
-               PRIu64 " of them with a count past 64 bits\n", h->over_limit, cli_s(h->over_limit),
-               rs->limit, h->t.overflow);
+        printf("%" PRIu64 " function%s over the path limit of %" PRIu64 " paths (--limit), %" PRIu64
+               " of them with a count past 64 bits\n",
+               h->over_limit, cli_s(h->over_limit), rs->limit, h->t.overflow);
     if (h->t.invalid || rs->verbose)
         printf("%" PRIu64 " function%s with an invalid numbering (see 'tracekit check')\n",
                h->t.invalid, cli_s(h->t.invalid));
@@ -169,12 +173,11 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
     o.key = (tk_csi_report_key)key;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_csi_report_open(&rs.rep, &o, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_csi_report_open(&rs.rep, &o, &err) != TK_OK) return cli_error(&err);
     cli_csi_visitor v = {.selector = cli_get(args, "function"),
-                     .user = &rs,
-                     .function = report_function,
-                     .input_done = report_print};
+                         .user = &rs,
+                         .function = report_function,
+                         .input_done = report_print};
     int rc = cli_csi_visit(ctx, &v);
     tk_csi_report_free(rs.rep);
     return rc;

@@ -14,8 +14,7 @@ static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_csi_cov_reader_next(src->reader, &fn, &err);
-        if (st == TK_END)
-            break;
+        if (st == TK_END) break;
         if (st == TK_ERR_FORMAT || st == TK_ERR_LIMIT) {
             tk_diag_error(&diag, &err);
             continue;
@@ -23,8 +22,7 @@ static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
         if (st == TK_OK) {
             nf++;
             st = tk_csi_cov_check_function(ch, fn, src->text.name, &diag, NULL);
-            if (st == TK_ERR_NOMEM)
-                tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+            if (st == TK_ERR_NOMEM) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         }
         if (st != TK_OK && st != TK_ERR_CHECK) {
             tk_diag_error(&diag, &err);
@@ -54,8 +52,7 @@ int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)
             cli_csi_cov_source_close(&src);
             return cli_usage_error("check", "out of memory");
         }
-        if (check_input(&src, ch) != CLI_EXIT_OK)
-            rc = CLI_EXIT_BAD_INPUT;
+        if (check_input(&src, ch) != CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;
         tk_csi_cov_checker_free(ch);
         cli_csi_cov_source_close(&src);
     }

@@ -72,8 +72,7 @@ static int print_result(const cli_args *args, int fmt, cli_csi_cov_result *r)
     tk_csi_crash_totals(r->crash, r->selector, &r->total);
     tk_output *o;
     int rc = cli_output_open(args, 0, &o);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     FILE *out = cli_output_file(o);
     if (fmt == CLI_OUT_JSON)
         cli_csi_cov_print_json(out, r);
@@ -102,18 +101,15 @@ static int run(const cli_args *args, int fmt, const tk_csi_crash_options *opt)
     tk_input *bin = NULL, *core = NULL;
     tk_csi_crash *crash = NULL;
     int rc = cli_open_input(r.bin, 0, &bin);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_open_input(r.core, 0, &core);
+    if (rc == CLI_EXIT_OK) rc = cli_open_input(r.core, 0, &core);
     if (rc == CLI_EXIT_OK) {
         tk_error err;
         tk_error_clear(&err);
         const uint8_t *bd, *cd;
         size_t bl, cl;
         tk_status st = tk_input_map(bin, &bd, &bl, &err);
-        if (st == TK_OK)
-            st = tk_input_map(core, &cd, &cl, &err);
-        if (st == TK_OK)
-            st = tk_csi_crash_open(&crash, r.bin, bd, bl, r.core, cd, cl, opt, &err);
+        if (st == TK_OK) st = tk_input_map(core, &cd, &cl, &err);
+        if (st == TK_OK) st = tk_csi_crash_open(&crash, r.bin, bd, bl, r.core, cd, cl, opt, &err);
         r.bin_bytes = bd;
         r.bin_len = bl;
         rc = st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
@@ -146,8 +142,7 @@ int cli_csi_cov_coverage(int argc, char **argv)
     int fmt = cli_get_choice("coverage", &args, "format", coverage_formats, CLI_OUT_TEXT);
     tk_csi_crash_options opt = TK_CSI_CRASH_OPTIONS_INIT;
     rc = fmt < 0 ? CLI_EXIT_USAGE : memory_options(&args, &opt);
-    if (rc == 0)
-        rc = run(&args, fmt, &opt);
+    if (rc == 0) rc = run(&args, fmt, &opt);
     cli_args_free(&args);
     return rc;
 }

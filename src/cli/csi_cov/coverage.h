@@ -11,11 +11,11 @@
 typedef struct cli_csi_cov_result {
     const char *bin, *core;
     const tk_csi_crash *crash;
-    const char *selector;       /* --function */
-    const char *source_dir;     /* --source-dir */
-    const uint8_t *bin_bytes;   /* BIN's bytes (for its .debug_PT) */
+    const char *selector; /* --function */
+    const char *source_dir; /* --source-dir */
+    const uint8_t *bin_bytes; /* BIN's bytes (for its .debug_PT) */
     size_t bin_len;
-    tk_csi_crash_counts total;  /* of the functions selected */
+    tk_csi_crash_counts total; /* of the functions selected */
 } cli_csi_cov_result;
 
 /* Is function i selected (--function)? */

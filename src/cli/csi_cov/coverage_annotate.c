@@ -9,8 +9,7 @@
 static char mark_of(const tk_csi_crash_file *fl, uint64_t line)
 {
     const tk_csi_crash_line *l = tk_csi_crash_file_line(fl, line);
-    if (!l)
-        return ' ';
+    if (!l) return ' ';
     return l->hit == TK_CSI_HIT_YES ? '+' : l->hit == TK_CSI_HIT_NO ? '-' : '?';
 }
 
@@ -23,8 +22,7 @@ static FILE *open_source(const char *source, const char *dir)
         const char *tail = *p == '/' ? p + 1 : p;
         size_t n = strlen(dir) + strlen(tail) + 2;
         char *path = malloc(n);
-        if (!path)
-            return NULL;
+        if (!path) return NULL;
         snprintf(path, n, "%s/%s", dir, tail);
         f = fopen(path, "r");
         free(path);
@@ -49,8 +47,7 @@ static void print_file(FILE *out, const tk_csi_crash_file *fl, const char *dir)
             fputs(buf, out);
             at_start = strchr(buf, '\n') != NULL;
         }
-        if (!at_start)
-            fputc('\n', out);
+        if (!at_start) fputc('\n', out);
         fclose(src);
         last = no;
     } else if (fl->source) {
@@ -59,8 +56,8 @@ static void print_file(FILE *out, const tk_csi_crash_file *fl, const char *dir)
     }
     for (size_t k = 0; k < fl->nlines; k++) /* lines the file does not have */
         if (fl->lines[k].line > last)
-            fprintf(out, "%c %6" PRIu64 " |%s\n", mark_of(fl, fl->lines[k].line),
-                    fl->lines[k].line, src ? " (past the end of the file)" : "");
+            fprintf(out, "%c %6" PRIu64 " |%s\n", mark_of(fl, fl->lines[k].line), fl->lines[k].line,
+                    src ? " (past the end of the file)" : "");
 }
 
 int cli_csi_cov_print_annotated(FILE *out, const cli_csi_cov_result *r)

@@ -11,8 +11,7 @@
 static void print_frame_line(FILE *out, const tk_csi_crash_frame *f)
 {
     fprintf(out, "  frame %" PRIu32 ": %s", f->depth, f->function ? f->function : "??");
-    if (f->source)
-        fprintf(out, " at %s:%" PRIu64, f->source, f->line);
+    if (f->source) fprintf(out, " at %s:%" PRIu64, f->source, f->line);
     fprintf(out, " (pc 0x%" PRIx64 ")", f->pc);
     if (!f->traced)
         fputs(", not traced", out);
@@ -28,8 +27,7 @@ static int frame_state(const tk_csi_crash_frame *f, tk_csi_state *s)
     snprintf(s->function, sizeof s->function, "%s", f->function ? f->function : "");
     snprintf(s->label, sizeof s->label, "frame %" PRIu32, f->depth);
     s->paths = malloc((f->npaths ? f->npaths : 1) * sizeof *s->paths);
-    if (!s->paths)
-        return -1;
+    if (!s->paths) return -1;
     memcpy(s->paths, f->paths, f->npaths * sizeof *s->paths);
     s->npaths = f->npaths;
     s->idx = f->idx;
@@ -51,8 +49,7 @@ static void frames_of(FILE *out, const cli_csi_cov_result *r, const tk_csi_funct
             continue;
         done[i] = 1;
         tk_csi_state s;
-        if (frame_state(f, &s) != 0)
-            return;
+        if (frame_state(f, &s) != 0) return;
         fputc('\n', out);
         cli_csi_print_state(out, fn, fn->name, num, &s, meta);
         free(s.paths);
@@ -64,8 +61,7 @@ void cli_csi_cov_print_paths(FILE *out, const cli_csi_cov_result *r, const uint8
 {
     size_t n = tk_csi_crash_frame_count(r->crash);
     fprintf(out, "\npath tracing: the crashed thread's stack, %zu frame%s\n", n, cli_s(n));
-    for (size_t i = 0; i < n; i++)
-        print_frame_line(out, tk_csi_crash_frame_at(r->crash, i));
+    for (size_t i = 0; i < n; i++) print_frame_line(out, tk_csi_crash_frame_at(r->crash, i));
     char meta[600];
     snprintf(meta, sizeof meta, "%s(.debug_PT)", r->bin);
     uint8_t *text = NULL;
@@ -86,8 +82,7 @@ void cli_csi_cov_print_paths(FILE *out, const cli_csi_cov_result *r, const uint8
         tk_status st;
         while ((st = tk_csi_reader_next(rd, &fn, &err)) == TK_OK || st == TK_ERR_FORMAT ||
                st == TK_ERR_LIMIT)
-            if (st == TK_OK)
-                frames_of(out, r, fn, num, meta, done);
+            if (st == TK_OK) frames_of(out, r, fn, num, meta, done);
     }
     tk_csi_numbering_free(num);
     tk_csi_reader_free(rd);

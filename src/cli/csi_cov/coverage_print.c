@@ -9,8 +9,7 @@ static void ratio(FILE *out, const uint64_t *c, const char *yes, const char *unk
 {
     fprintf(out, "%" PRIu64 " of %" PRIu64 " %s", c[TK_CSI_HIT_YES],
             c[TK_CSI_HIT_YES] + c[TK_CSI_HIT_NO] + c[TK_CSI_HIT_UNKNOWN], yes);
-    if (c[TK_CSI_HIT_UNKNOWN])
-        fprintf(out, " (%" PRIu64 " %s)", c[TK_CSI_HIT_UNKNOWN], unknown);
+    if (c[TK_CSI_HIT_UNKNOWN]) fprintf(out, " (%" PRIu64 " %s)", c[TK_CSI_HIT_UNKNOWN], unknown);
 }
 
 static void print_lines_with(FILE *out, const tk_csi_crash_function *f, tk_csi_hit h)
@@ -23,13 +22,12 @@ static void print_lines_with(FILE *out, const tk_csi_crash_function *f, tk_csi_h
         }
 }
 
-static void print_entry_list(FILE *out, const tk_csi_crash_entry *es, uint32_t n,
-                             tk_csi_hit h, int sites)
+static void print_entry_list(FILE *out, const tk_csi_crash_entry *es, uint32_t n, tk_csi_hit h,
+                             int sites)
 {
     const char *sep = "";
     for (uint32_t k = 0; k < n; k++) {
-        if (es[k].hit != h)
-            continue;
+        if (es[k].hit != h) continue;
         fprintf(out, "%s%" PRId64, sep, es[k].index);
         if (sites)
             fprintf(out, " (line %" PRIu64 ", %s)", es[k].nlines ? es[k].lines[0] : 0,
@@ -45,10 +43,8 @@ static void text_entries(FILE *out, const tk_csi_crash_entry *es, uint32_t n, in
     static const tk_csi_hit order[] = {TK_CSI_HIT_YES, TK_CSI_HIT_NO, TK_CSI_HIT_UNKNOWN};
     for (int i = 0; i < 3; i++) {
         uint32_t c = 0;
-        for (uint32_t k = 0; k < n; k++)
-            c += es[k].hit == order[i];
-        if (!c)
-            continue;
+        for (uint32_t k = 0; k < n; k++) c += es[k].hit == order[i];
+        if (!c) continue;
         fprintf(out, "  %s %s: ", sites ? "sites" : "blocks",
                 (sites ? site_words : block_words)[order[i]]);
         print_entry_list(out, es, n, order[i], sites);
@@ -61,10 +57,10 @@ static void text_function(FILE *out, const tk_csi_crash_function *f)
     tk_csi_crash_counts counts, *c = &counts;
     tk_csi_crash_function_counts(f, c);
     fprintf(out, "\nfunction %s", f->name);
-    if (f->source)
-        fprintf(out, " (%s)", f->source);
-    fprintf(out, ": %s", f->has_fc ? (f->entered == TK_CSI_HIT_YES ? "entered" : "not entered")
-                                   : "entry not instrumented");
+    if (f->source) fprintf(out, " (%s)", f->source);
+    fprintf(out, ": %s",
+            f->has_fc ? (f->entered == TK_CSI_HIT_YES ? "entered" : "not entered")
+                      : "entry not instrumented");
     if (f->has_cc) {
         fputs("; call sites ", out);
         ratio(out, c->sites, "returned", "not instrumented");
@@ -74,12 +70,10 @@ static void text_function(FILE *out, const tk_csi_crash_function *f)
         ratio(out, c->blocks, "run", "not instrumented");
     }
     fputc('\n', out);
-    static const char *const line_words[] = {"lines not covered", "lines covered",
-                                             "lines unknown"};
+    static const char *const line_words[] = {"lines not covered", "lines covered", "lines unknown"};
     static const tk_csi_hit order[] = {TK_CSI_HIT_YES, TK_CSI_HIT_NO, TK_CSI_HIT_UNKNOWN};
     for (int i = 0; i < 3; i++) {
-        if (!c->lines[order[i]])
-            continue;
+        if (!c->lines[order[i]]) continue;
         fprintf(out, "  %s: ", line_words[order[i]]);
         print_lines_with(out, f, order[i]);
         fputc('\n', out);
@@ -103,10 +97,8 @@ void cli_csi_cov_print_text(FILE *out, const cli_csi_cov_result *r)
     ratio(out, r->total.lines, "covered", "unknown: only in sites or blocks not instrumented");
     fputc('\n', out);
     for (size_t i = 0; i < tk_csi_crash_count(r->crash); i++)
-        if (cli_csi_cov_selected(r, i))
-            text_function(out, tk_csi_crash_at(r->crash, i));
-    if (tk_csi_crash_has_pt(r->crash))
-        cli_csi_cov_print_paths(out, r, r->bin_bytes, r->bin_len);
+        if (cli_csi_cov_selected(r, i)) text_function(out, tk_csi_crash_at(r->crash, i));
+    if (tk_csi_crash_has_pt(r->crash)) cli_csi_cov_print_paths(out, r, r->bin_bytes, r->bin_len);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -147,10 +139,8 @@ static void json_function(FILE *out, const tk_csi_crash_function *f, int first)
         fputs("null", out);
     fprintf(out, ", \"entered\": \"%s\"",
             f->has_fc ? cli_csi_cov_hit_short(f->entered) : "unknown");
-    if (f->has_cc)
-        json_entries(out, "sites", f->sites, f->nsites);
-    if (f->has_bbc)
-        json_entries(out, "blocks", f->blocks, f->nblocks);
+    if (f->has_cc) json_entries(out, "sites", f->sites, f->nsites);
+    if (f->has_bbc) json_entries(out, "blocks", f->blocks, f->nblocks);
     fputs(",\n   \"lines\": [", out);
     for (size_t k = 0; k < f->nlines; k++)
         fprintf(out, "%s{\"line\": %" PRIu64 ", \"covered\": \"%s\"}", k ? ", " : "",
@@ -164,8 +154,9 @@ static void json_frames(FILE *out, const tk_csi_crash *c)
     fputs(",\n \"frames\": [", out);
     for (size_t i = 0; i < tk_csi_crash_frame_count(c); i++) {
         const tk_csi_crash_frame *f = tk_csi_crash_frame_at(c, i);
-        fprintf(out, "%s\n  {\"depth\": %" PRIu32 ", \"pc\": %" PRIu64 ", \"function\": ",
-                i ? "," : "", f->depth, f->pc);
+        fprintf(out,
+                "%s\n  {\"depth\": %" PRIu32 ", \"pc\": %" PRIu64 ", \"function\": ", i ? "," : "",
+                f->depth, f->pc);
         if (f->function)
             cli_put_json_string(out, f->function);
         else
@@ -215,8 +206,7 @@ void cli_csi_cov_print_json(FILE *out, const cli_csi_cov_result *r)
             first = 0;
         }
     fputc(']', out);
-    if (tk_csi_crash_has_pt(r->crash))
-        json_frames(out, r->crash);
+    if (tk_csi_crash_has_pt(r->crash)) json_frames(out, r->crash);
     fputs("}\n", out);
 }
 
@@ -229,8 +219,7 @@ static void csv_row(FILE *out, const tk_csi_crash_function *f, const char *kind,
     fputc(',', out);
     cli_put_csv_field(out, f->source ? f->source : "");
     fprintf(out, ",%s,%s,", kind, index);
-    for (size_t k = 0; k < nlines; k++)
-        fprintf(out, "%s%" PRIu64, k ? " " : "", lines[k]);
+    for (size_t k = 0; k < nlines; k++) fprintf(out, "%s%" PRIu64, k ? " " : "", lines[k]);
     fputc(',', out);
     cli_put_csv_field(out, callee ? callee : "");
     fprintf(out, ",%s\n", cli_csi_cov_hit_short(h));
@@ -250,11 +239,9 @@ void cli_csi_cov_print_csv(FILE *out, const cli_csi_cov_result *r)
 {
     fputs("function,source,kind,index,lines,callee,covered\n", out);
     for (size_t i = 0; i < tk_csi_crash_count(r->crash); i++) {
-        if (!cli_csi_cov_selected(r, i))
-            continue;
+        if (!cli_csi_cov_selected(r, i)) continue;
         const tk_csi_crash_function *f = tk_csi_crash_at(r->crash, i);
-        csv_row(out, f, "function", "", NULL, 0, NULL,
-                f->has_fc ? f->entered : TK_CSI_HIT_UNKNOWN);
+        csv_row(out, f, "function", "", NULL, 0, NULL, f->has_fc ? f->entered : TK_CSI_HIT_UNKNOWN);
         csv_entries(out, f, "site", f->sites, f->nsites);
         csv_entries(out, f, "block", f->blocks, f->nblocks);
         for (size_t k = 0; k < f->nlines; k++)

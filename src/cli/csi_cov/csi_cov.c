@@ -26,16 +26,15 @@ int cli_csi_cov_source_open(cli_csi_cov_source *s, tk_input *in, const char *pat
     const char *sec = tk_csi_cov_section(kind);
     int rc = cli_csi_text_open(&s->text, in, path, sec);
     if (rc == CLI_CSI_NO_SECTION) {
-        fprintf(stderr, "tracekit: %s: error: no %s section (not built by csi-cc with %s?)\n",
-                path, sec, tk_csi_cov_kind_title(kind));
+        fprintf(stderr, "tracekit: %s: error: no %s section (not built by csi-cc with %s?)\n", path,
+                sec, tk_csi_cov_kind_title(kind));
         rc = CLI_EXIT_BAD_INPUT;
     }
     tk_error err;
     tk_error_clear(&err);
     if (rc == CLI_EXIT_OK && tk_csi_cov_reader_open(&s->reader, s->text.in, kind, &err) != TK_OK)
         rc = cli_error(&err);
-    if (rc != CLI_EXIT_OK)
-        cli_csi_cov_source_close(s);
+    if (rc != CLI_EXIT_OK) cli_csi_cov_source_close(s);
     return rc;
 }
 
@@ -53,18 +52,15 @@ int cli_csi_cov_visit(cli_ctx *ctx, const cli_csi_cov_visitor *v)
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
         cli_csi_cov_source src;
         rc = cli_csi_cov_source_open(&src, ctx->inputs[i], ctx->paths[i], kind);
-        if (rc != CLI_EXIT_OK)
-            break;
+        if (rc != CLI_EXIT_OK) break;
         const tk_csi_cov_function *fn;
         tk_error err;
         tk_error_clear(&err);
         tk_status st;
         while ((st = tk_csi_cov_reader_next(src.reader, &fn, &err)) == TK_OK) {
-            if (!tk_csi_cov_name_matches(v->selector, fn->name))
-                continue;
+            if (!tk_csi_cov_name_matches(v->selector, fn->name)) continue;
             st = v->function(v->user, &src, fn, &err);
-            if (st != TK_OK)
-                break;
+            if (st != TK_OK) break;
         }
         if (st != TK_END)
             rc = cli_error(&err);

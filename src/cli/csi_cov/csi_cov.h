@@ -16,7 +16,7 @@
 
 /* Coverage metadata to read: the input itself, or the kind's section of an ELF file. */
 typedef struct cli_csi_cov_source {
-    cli_csi_text text;   /* "prog(.debug_CC)" for sections */
+    cli_csi_text text; /* "prog(.debug_CC)" for sections */
     tk_csi_cov_kind kind;
     tk_csi_cov_reader *reader;
 } cli_csi_cov_source;
@@ -36,8 +36,8 @@ typedef struct cli_csi_cov_visitor {
     void *user;
     /* Each selected function. Anything but TK_OK stops the walk; err must
      * then be filled. */
-    tk_status (*function)(void *user, const cli_csi_cov_source *src,
-                          const tk_csi_cov_function *fn, tk_error *err);
+    tk_status (*function)(void *user, const cli_csi_cov_source *src, const tk_csi_cov_function *fn,
+                          tk_error *err);
     /* After an input was read to its end without error (may be NULL). */
     void (*input_done)(void *user, const cli_csi_cov_source *src);
 } cli_csi_cov_visitor;

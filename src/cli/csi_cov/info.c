@@ -24,8 +24,7 @@ static tk_status info_function(void *user, const cli_csi_cov_source *src,
     }
     size_t n = tk_csi_cov_line_entries(fn);
     uint64_t *lines = malloc((n ? n : 1) * sizeof *lines);
-    if (!lines)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!lines) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     t->lines += tk_csi_cov_lines(fn, lines);
     free(lines);
     t->form = tk_csi_cov_reader_form(src->reader);
@@ -35,10 +34,8 @@ static tk_status info_function(void *user, const cli_csi_cov_source *src,
 static void info_print(void *user, const cli_csi_cov_source *src)
 {
     info_totals *t = user;
-    if (src->text.owned)
-        printf("section: %s\n", tk_csi_cov_section(src->kind));
-    if (src->text.others[0])
-        printf("other CSI sections: %s\n", src->text.others);
+    if (src->text.owned) printf("section: %s\n", tk_csi_cov_section(src->kind));
+    if (src->text.others[0]) printf("other CSI sections: %s\n", src->text.others);
     printf("kind: %s (%s)\n", tk_csi_cov_kind_title(src->kind), tk_csi_cov_section(src->kind));
     if (src->kind != TK_CSI_COV_FC)
         printf("form: %s\n", t->form == TK_CSI_COV_FORM_LABELS
@@ -53,8 +50,7 @@ static void info_print(void *user, const cli_csi_cov_source *src)
                t->entries - t->instrumented);
         printf("source lines: %" PRIu64 " (distinct per function, summed)\n", t->lines);
     }
-    if (src->kind == TK_CSI_COV_CC)
-        printf("indirect calls: %" PRIu64 "\n", t->indirect);
+    if (src->kind == TK_CSI_COV_CC) printf("indirect calls: %" PRIu64 "\n", t->indirect);
     if (src->kind == TK_CSI_COV_BBC)
         printf("blocks without lines (NULL): %" PRIu64 "\n", t->null_blocks);
     memset(t, 0, sizeof *t);
@@ -65,7 +61,6 @@ int cli_csi_cov_info(cli_ctx *ctx, const cli_args *args)
     (void)args;
     info_totals totals;
     memset(&totals, 0, sizeof totals);
-    cli_csi_cov_visitor v = {.user = &totals, .function = info_function,
-                             .input_done = info_print};
+    cli_csi_cov_visitor v = {.user = &totals, .function = info_function, .input_done = info_print};
     return cli_csi_cov_visit(ctx, &v);
 }

@@ -2,37 +2,33 @@
  * one set of handlers, the kind from the format. */
 #include "csi_cov.h"
 
-#define COV_OPTS                                                   \
-    .opts = {[CLI_REPORT] = cli_csi_cov_report_opts,               \
-             [CLI_ANNOTATE] = cli_csi_cov_annotate_opts,           \
-             [CLI_CONVERT] = cli_csi_cov_convert_opts,             \
-             [CLI_DUMP] = cli_csi_cov_dump_opts},                  \
-    .choices = {[CLI_REPORT] = cli_csi_cov_report_choices,         \
-                [CLI_CONVERT] = cli_csi_cov_convert_choices}
+#define COV_OPTS \
+    .opts = {[CLI_REPORT] = cli_csi_cov_report_opts, \
+             [CLI_ANNOTATE] = cli_csi_cov_annotate_opts, \
+             [CLI_CONVERT] = cli_csi_cov_convert_opts, \
+             [CLI_DUMP] = cli_csi_cov_dump_opts}, \
+    .choices = { \
+        [CLI_REPORT] = cli_csi_cov_report_choices, [CLI_CONVERT] = cli_csi_cov_convert_choices}
 
 /* What tracekit help csi-cc, csi-fc and csi-bbc say of the three. */
-#define COV_ABOUT(what_, section_)                                                   \
-    "The " what_ " coverage metadata of CSI (csi-cc, Crash Scene\n"                    \
-    "Investigation): for each instrumented function, its entries and their source\n"   \
-    "lines, as text in the " section_ " section of objects and executables (both\n"    \
-    "forms: csi-cc 1.3+ labels and the plain form of the guide). An ELF file is\n"     \
-    "read as its .debug_PT first: --from picks this section.\n\n"                      \
-    "check verifies the entries and their array names; report lists the functions\n"  \
+#define COV_ABOUT(what_, section_) \
+    "The " what_ " coverage metadata of CSI (csi-cc, Crash Scene\n" \
+    "Investigation): for each instrumented function, its entries and their source\n" \
+    "lines, as text in the " section_ " section of objects and executables (both\n" \
+    "forms: csi-cc 1.3+ labels and the plain form of the guide). An ELF file is\n" \
+    "read as its .debug_PT first: --from picks this section.\n\n" \
+    "check verifies the entries and their array names; report lists the functions\n" \
     "with their entries and lines; convert writes the canonical text in either form;\n" \
     "coverage tells what a crashed program had covered, from its core file.\n"
 
 /* The handlers of the three kinds: all the generic commands but annotate for csi-fc,
  * whose functions have no entries. */
-#define COV_FORMAT_OPS(format_, what_, section_, examples_, annotate_)   \
-    {                                                                    \
-        .format = format_, COV_OPTS, .about = COV_ABOUT(what_, section_), \
-        .examples = examples_,                                           \
-        .run = {[CLI_INFO] = cli_csi_cov_info,                           \
-                [CLI_CHECK] = cli_csi_cov_check,                         \
-                [CLI_REPORT] = cli_csi_cov_report,                       \
-                [CLI_ANNOTATE] = annotate_,                              \
-                [CLI_CONVERT] = cli_csi_cov_convert,                     \
-                [CLI_DUMP] = cli_csi_cov_dump},                          \
+#define COV_FORMAT_OPS(format_, what_, section_, examples_, annotate_) \
+    { \
+        .format = format_, COV_OPTS, .about = COV_ABOUT(what_, section_), .examples = examples_, \
+        .run = {[CLI_INFO] = cli_csi_cov_info,       [CLI_CHECK] = cli_csi_cov_check, \
+                [CLI_REPORT] = cli_csi_cov_report,   [CLI_ANNOTATE] = annotate_, \
+                [CLI_CONVERT] = cli_csi_cov_convert, [CLI_DUMP] = cli_csi_cov_dump}, \
     }
 
 static const cli_example cc_examples[] = {

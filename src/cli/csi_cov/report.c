@@ -8,8 +8,9 @@
 
 const cli_opt cli_csi_cov_report_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
-    {"sort", 's', "KEY", "order (default: as in the file), name, entries (sites or blocks) "
-                       "or lines"},
+    {"sort", 's', "KEY",
+     "order (default: as in the file), name, entries (sites or blocks) "
+     "or lines"},
     CLI_TOP_OPT("functions"),
     CLI_ALL_OPT("functions"),
     {"format", 0, "FMT", "text (default), csv or json"},
@@ -58,8 +59,7 @@ static void report_text(const report_state *rs, const cli_csi_cov_source *src, s
                "%" PRIu64 " line%s\n\n",
                t.entries, (int)(strlen(what) - (t.entries == 1)), what, t.instrumented,
                t.entries - t.instrumented, t.lines, cli_s(t.lines));
-        printf("%7s %7s %7s %7s  %-24s  %s\n", what, "instr", "not", "lines", "function",
-               "array");
+        printf("%7s %7s %7s %7s  %-24s  %s\n", what, "instr", "not", "lines", "function", "array");
         for (size_t i = 0; i < shown; i++) {
             const tk_csi_cov_report_row *r = tk_csi_cov_report_row_at(rs->rep, i);
             printf("%7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 "  %-24s  %s\n", r->entries,
@@ -77,8 +77,8 @@ static void report_csv(const report_state *rs, size_t shown)
         cli_put_csv_field(stdout, r->name);
         putchar(',');
         cli_put_csv_field(stdout, r->array);
-        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->entries,
-               r->instrumented, r->entries - r->instrumented, r->lines);
+        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->entries, r->instrumented,
+               r->entries - r->instrumented, r->lines);
     }
 }
 
@@ -133,10 +133,11 @@ int cli_csi_cov_report(cli_ctx *ctx, const cli_args *args)
     o.key = (tk_csi_cov_report_key)key;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_csi_cov_report_open(&rs.rep, &o, &err) != TK_OK)
-        return cli_error(&err);
-    cli_csi_cov_visitor v = {.selector = cli_get(args, "function"), .user = &rs,
-                             .function = report_function, .input_done = report_print};
+    if (tk_csi_cov_report_open(&rs.rep, &o, &err) != TK_OK) return cli_error(&err);
+    cli_csi_cov_visitor v = {.selector = cli_get(args, "function"),
+                             .user = &rs,
+                             .function = report_function,
+                             .input_done = report_print};
     int rc = cli_csi_cov_visit(ctx, &v);
     tk_csi_cov_report_free(rs.rep);
     return rc;

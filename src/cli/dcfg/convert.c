@@ -6,22 +6,26 @@
 #include "dcfg.h"
 
 const cli_opt cli_dcfg_convert_opts[] = {
-    {"to", 't', "FMT", "dcfg (canonical DCFG JSON, also: json), dot (Graphviz), callgrind, or csi "
-                       "(Ball-Larus path-tracing metadata of every routine)"},
+    {"to", 't', "FMT",
+     "dcfg (canonical DCFG JSON, also: json), dot (Graphviz), callgrind, or csi "
+     "(Ball-Larus path-tracing metadata of every routine)"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
     {"force", 'f', NULL, "overwrite OUT if it exists"},
     {"routine", 0, "ID", "dot: draw the routine containing this node (repeatable)"},
     {"loop", 0, "ID", "dot: draw the loop with this head node (repeatable)"},
     {"image", 0, "ID", "dot: draw this image (repeatable)"},
-    {"all", 0, NULL, "dot: every block, in the lines of Intel's dcfg-to-dot (default: of a DCFG "
-                     "of over 100 blocks, more than Graphviz lays out, its hottest routines; "
-                     "a drawing over 16,000 px scaled down to it)"},
-    {"positions", 0, "POS", "callgrind: line (default: what speedscope, KCachegrind and "
-                            "callgrind_annotate all read) or instr+line (addresses too, for "
-                            "KCachegrind's machine code view; speedscope misreads it)"},
-    {"per-thread", 0, NULL, "callgrind: a file per thread, -o OUT writes OUT-01, OUT-02, ... "
-                            "(valgrind's --separate-threads=yes; default: the threads' costs "
-                            "added up in one part)"},
+    {"all", 0, NULL,
+     "dot: every block, in the lines of Intel's dcfg-to-dot (default: of a DCFG "
+     "of over 100 blocks, more than Graphviz lays out, its hottest routines; "
+     "a drawing over 16,000 px scaled down to it)"},
+    {"positions", 0, "POS",
+     "callgrind: line (default: what speedscope, KCachegrind and "
+     "callgrind_annotate all read) or instr+line (addresses too, for "
+     "KCachegrind's machine code view; speedscope misreads it)"},
+    {"per-thread", 0, NULL,
+     "callgrind: a file per thread, -o OUT writes OUT-01, OUT-02, ... "
+     "(valgrind's --separate-threads=yes; default: the threads' costs "
+     "added up in one part)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -46,9 +50,9 @@ static int get_ids(const cli_ctx *ctx, const cli_args *a, const char *name, uint
 
 /* --to (json: the canonical DCFG JSON, as dcfg) */
 enum { TO_DCFG, TO_DOT, TO_CALLGRIND, TO_CSI };
-static const cli_choice convert_targets[] = {
-    {"dcfg", TO_DCFG}, {"json", TO_DCFG}, {"dot", TO_DOT}, {"callgrind", TO_CALLGRIND},
-    {"csi", TO_CSI},   {NULL, 0}};
+static const cli_choice convert_targets[] = {{"dcfg", TO_DCFG}, {"json", TO_DCFG},
+                                             {"dot", TO_DOT},   {"callgrind", TO_CALLGRIND},
+                                             {"csi", TO_CSI},   {NULL, 0}};
 
 /* --positions of --to callgrind: the TK_POS_* columns written */
 static const cli_choice callgrind_positions[] = {

@@ -17,8 +17,8 @@ int cli_dcfg_read(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out)
      * the input the format was detected on is closed first (its buffers are
      * over a megabyte, resident while the graph is built) */
     struct stat sb; /* not a pipe (`report <(bzcat ...)`): it cannot be opened again */
-    int by_path = strcmp(ctx->paths[i], "-") != 0 && stat(ctx->paths[i], &sb) == 0 &&
-                  S_ISREG(sb.st_mode);
+    int by_path =
+        strcmp(ctx->paths[i], "-") != 0 && stat(ctx->paths[i], &sb) == 0 && S_ISREG(sb.st_mode);
     if (by_path) {
         tk_input_free(ctx->inputs[i]);
         ctx->inputs[i] = NULL;

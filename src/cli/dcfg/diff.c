@@ -9,8 +9,9 @@
 const cli_opt cli_dcfg_diff_opts[] = {
     CLI_TOP_OPT("rows of each table (images, routines, blocks, edges)"),
     CLI_ALL_OPT("rows of each table"),
-    {"equal", 0, NULL, "also list the images, routines, blocks and edges whose figures are "
-                       "equal"},
+    {"equal", 0, NULL,
+     "also list the images, routines, blocks and edges whose figures are "
+     "equal"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
@@ -19,7 +20,7 @@ const cli_opt cli_dcfg_diff_opts[] = {
 
 /* The titles of the tables, what a row is, and what the rows are ordered by. */
 static const char *const table_names[TK_CFG_DIFF_NTABLES] = {"images", "routines", "blocks",
-                                                              "edges"};
+                                                             "edges"};
 static const char *const row_names[TK_CFG_DIFF_NTABLES] = {"image", "routine", "block", "edge"};
 static const char *const table_orders[TK_CFG_DIFF_NTABLES] = {
     "instructions", "instructions in their own blocks", "instructions", "count"};
@@ -27,17 +28,22 @@ static const char *const table_orders[TK_CFG_DIFF_NTABLES] = {
 /* B - A with its sign ("+5", "-3", "0"). */
 static const char *signed_change(uint64_t a, uint64_t b, char *buf, size_t n)
 {
-    if (a == b) snprintf(buf, n, "0");
-    else if (b > a) snprintf(buf, n, "+%" PRIu64, b - a);
-    else snprintf(buf, n, "-%" PRIu64, a - b);
+    if (a == b)
+        snprintf(buf, n, "0");
+    else if (b > a)
+        snprintf(buf, n, "+%" PRIu64, b - a);
+    else
+        snprintf(buf, n, "-%" PRIu64, a - b);
     return buf;
 }
 
 /* (B - A) / A in %: "new" when only B has any, "-" when neither has. */
 static const char *relative(uint64_t a, uint64_t b, char *buf, size_t n)
 {
-    if (a) snprintf(buf, n, "%+.2f", ((double)b - (double)a) / (double)a * 100.0);
-    else snprintf(buf, n, "%s", b ? "new" : "-");
+    if (a)
+        snprintf(buf, n, "%+.2f", ((double)b - (double)a) / (double)a * 100.0);
+    else
+        snprintf(buf, n, "%s", b ? "new" : "-");
     return buf;
 }
 
@@ -58,9 +64,12 @@ static const char *ids(const tk_cfg_diff_row *r, char *buf, size_t n)
 /* A symbol and the offset from it ("main", "main+0x1c", "-"). */
 static const char *symbol(const tk_cfg_diff_row *r, char *buf, size_t n)
 {
-    if (!r->name) snprintf(buf, n, "-");
-    else if (r->symbol_offset) snprintf(buf, n, "%s+0x%" PRIx64, r->name, r->symbol_offset);
-    else snprintf(buf, n, "%s", r->name);
+    if (!r->name)
+        snprintf(buf, n, "-");
+    else if (r->symbol_offset)
+        snprintf(buf, n, "%s+0x%" PRIx64, r->name, r->symbol_offset);
+    else
+        snprintf(buf, n, "%s", r->name);
     return buf;
 }
 
@@ -106,8 +115,7 @@ static void text_row(FILE *f, tk_cfg_diff_table t, const tk_cfg_diff_row *r)
 
 /* Table t of pair pi as text: its head and rows, or one line when it has none; then how
  * many the cut left out. */
-static void text_table(FILE *f, const tk_cfg_diff *d, uint32_t pi, tk_cfg_diff_table t,
-                       int equal)
+static void text_table(FILE *f, const tk_cfg_diff *d, uint32_t pi, tk_cfg_diff_table t, int equal)
 {
     size_t n = tk_cfg_diff_rows(d, pi, t), uncut = tk_cfg_diff_rows_uncut(d, pi, t);
     if (!n) {
@@ -128,13 +136,13 @@ static void text_pair(FILE *f, const tk_cfg_diff *d, uint32_t pi, int equal)
     tk_cfg_diff_pair p;
     tk_cfg_diff_pair_get(d, pi, &p);
     char ch[32], pc[32];
-    fprintf(f, "%sprocess %" PRIu64 " / %" PRIu64 ": instructions %" PRIu64 " -> %" PRIu64
-               " (%s, %s%%)\n",
+    fprintf(f,
+            "%sprocess %" PRIu64 " / %" PRIu64 ": instructions %" PRIu64 " -> %" PRIu64
+            " (%s, %s%%)\n",
             pi ? "\n" : "", p.pid[0], p.pid[1], p.instructions[0], p.instructions[1],
             signed_change(p.instructions[0], p.instructions[1], ch, sizeof ch),
             relative(p.instructions[0], p.instructions[1], pc, sizeof pc));
-    for (int t = 0; t < TK_CFG_DIFF_NTABLES; t++)
-        text_table(f, d, pi, (tk_cfg_diff_table)t, equal);
+    for (int t = 0; t < TK_CFG_DIFF_NTABLES; t++) text_table(f, d, pi, (tk_cfg_diff_table)t, equal);
 }
 
 /* JSON "key":[A,B] (ids: null on the side that lacks it). */
@@ -143,8 +151,10 @@ static void json_pair(FILE *f, const char *key, const uint64_t v[2], const int *
     fprintf(f, ",\"%s\":[", key);
     for (int k = 0; k < 2; k++) {
         if (k) fputc(',', f);
-        if (has && !has[k]) fputs("null", f);
-        else fprintf(f, "%" PRIu64, v[k]);
+        if (has && !has[k])
+            fputs("null", f);
+        else
+            fprintf(f, "%" PRIu64, v[k]);
     }
     fputc(']', f);
 }
@@ -157,17 +167,24 @@ static void json_row(FILE *f, tk_cfg_diff_table t, const tk_cfg_diff_row *r, int
     if (t != TK_CFG_DIFF_EDGES) fprintf(f, ",\"image\":%" PRIu32, r->image);
     if (t == TK_CFG_DIFF_ROUTINES || t == TK_CFG_DIFF_BLOCKS)
         fprintf(f, ",\"offset\":%" PRIu64, r->offset);
-    if (t == TK_CFG_DIFF_IMAGES) fputs(",\"file\":", f);
-    else if (t == TK_CFG_DIFF_EDGES) fputs(",\"type\":", f);
-    else fputs(",\"symbol\":", f);
-    if (r->name) cli_put_json_string(f, r->name);
-    else fputs("null", f);
+    if (t == TK_CFG_DIFF_IMAGES)
+        fputs(",\"file\":", f);
+    else if (t == TK_CFG_DIFF_EDGES)
+        fputs(",\"type\":", f);
+    else
+        fputs(",\"symbol\":", f);
+    if (r->name)
+        cli_put_json_string(f, r->name);
+    else
+        fputs("null", f);
     if (t == TK_CFG_DIFF_ROUTINES || t == TK_CFG_DIFF_BLOCKS)
         fprintf(f, ",\"symbol_offset\":%" PRIu64, r->symbol_offset);
     if (t == TK_CFG_DIFF_EDGES)
         fprintf(f, ",\"source\":%" PRIu32 ",\"target\":%" PRIu32, r->source, r->target);
-    json_pair(f, t == TK_CFG_DIFF_IMAGES ? "executions" : t == TK_CFG_DIFF_ROUTINES ? "calls"
-                                                                                    : "count",
+    json_pair(f,
+              t == TK_CFG_DIFF_IMAGES     ? "executions"
+              : t == TK_CFG_DIFF_ROUTINES ? "calls"
+                                          : "count",
               r->count, NULL);
     if (t != TK_CFG_DIFF_EDGES) json_pair(f, "instructions", r->instructions, NULL);
     fputc('}', f);
@@ -202,8 +219,10 @@ static void csv_row(FILE *f, const tk_cfg_diff_pair *p, tk_cfg_diff_table t,
 {
     fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,", p->pid[0], p->pid[1], row_names[t]);
     for (int k = 0; k < 2; k++)
-        if (r->has[k]) fprintf(f, "%" PRIu32 ",", r->id[k]);
-        else fputc(',', f);
+        if (r->has[k])
+            fprintf(f, "%" PRIu32 ",", r->id[k]);
+        else
+            fputc(',', f);
     if (t != TK_CFG_DIFF_EDGES) fprintf(f, "%" PRIu32, r->image);
     fputc(',', f);
     if (t == TK_CFG_DIFF_ROUTINES || t == TK_CFG_DIFF_BLOCKS) fprintf(f, "0x%" PRIx64, r->offset);
@@ -212,12 +231,15 @@ static void csv_row(FILE *f, const tk_cfg_diff_pair *p, tk_cfg_diff_table t,
     cli_put_csv_field(f, t == TK_CFG_DIFF_ROUTINES || t == TK_CFG_DIFF_BLOCKS
                              ? symbol(r, sym, sizeof sym)
                              : r->name);
-    if (t == TK_CFG_DIFF_EDGES) fprintf(f, ",%" PRIu32 ",%" PRIu32, r->source, r->target);
-    else fputs(",,", f);
+    if (t == TK_CFG_DIFF_EDGES)
+        fprintf(f, ",%" PRIu32 ",%" PRIu32, r->source, r->target);
+    else
+        fputs(",,", f);
     fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", r->count[0], r->count[1]);
     if (t != TK_CFG_DIFF_EDGES)
         fprintf(f, "%" PRIu64 ",%" PRIu64, r->instructions[0], r->instructions[1]);
-    else fputc(',', f);
+    else
+        fputc(',', f);
     fprintf(f, ",%" PRIu64 "\n", r->change);
 }
 
@@ -250,20 +272,22 @@ static int diff_graphs(FILE *f, int fmt, const tk_cfg *x, const tk_cfg *y,
     if (fmt == CLI_OUT_JSON) fputs("{\"version\":1,\"format\":\"dcfg-diff\",\"processes\":[", f);
     if (fmt == CLI_OUT_CSV)
         fputs("pid_a,pid_b,table,id_a,id_b,image,offset,name,source,target,count_a,count_b,"
-              "instructions_a,instructions_b,change\n", f);
+              "instructions_a,instructions_b,change\n",
+              f);
     for (uint32_t pi = 0; pi < tk_cfg_diff_pairs(d); pi++)
-        if (fmt == CLI_OUT_JSON) json_pair_of(f, d, pi);
-        else if (fmt == CLI_OUT_CSV) csv_pair(f, d, pi);
-        else text_pair(f, d, pi, opt->equal);
+        if (fmt == CLI_OUT_JSON)
+            json_pair_of(f, d, pi);
+        else if (fmt == CLI_OUT_CSV)
+            csv_pair(f, d, pi);
+        else
+            text_pair(f, d, pi, opt->equal);
     tk_cfg_diff_free(d);
     if (fmt == CLI_OUT_JSON)
-        fprintf(f, "\n],\"process_count\":[%" PRIu32 ",%" PRIu32 "],\"differences\":%" PRIu64
-                   "}\n",
+        fprintf(f, "\n],\"process_count\":[%" PRIu32 ",%" PRIu32 "],\"differences\":%" PRIu64 "}\n",
                 na, nb, differences);
     if (fmt != CLI_OUT_TEXT) return CLI_EXIT_OK;
     if (na != nb) fprintf(f, "\nprocesses: %" PRIu32 " / %" PRIu32 "\n", na, nb);
-    fprintf(f, "\n%" PRIu64 " difference%s (blocks and edges)\n", differences,
-            cli_s(differences));
+    fprintf(f, "\n%" PRIu64 " difference%s (blocks and edges)\n", differences, cli_s(differences));
     return CLI_EXIT_OK;
 }
 
@@ -274,8 +298,7 @@ int cli_dcfg_diff(cli_ctx *ctx, const cli_args *a)
     opt.equal = cli_has(a, "equal");
     int fmt = cli_get_choice(ctx->command, a, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     cli_rows rows;
-    if (fmt < 0 || cli_get_rows(ctx->command, a, fmt == CLI_OUT_TEXT, &rows))
-        return CLI_EXIT_USAGE;
+    if (fmt < 0 || cli_get_rows(ctx->command, a, fmt == CLI_OUT_TEXT, &rows)) return CLI_EXIT_USAGE;
     opt.top = rows.top;
     tk_cfg *x, *y;
     int rc = cli_dcfg_read(ctx, 0, NULL, &x);
@@ -297,5 +320,4 @@ int cli_dcfg_diff(cli_ctx *ctx, const cli_args *a)
     return rc;
 }
 
-const cli_opt_choices cli_dcfg_diff_choices[] = {{"format", cli_out_text_json_csv},
-                                                 {NULL, NULL}};
+const cli_opt_choices cli_dcfg_diff_choices[] = {{"format", cli_out_text_json_csv}, {NULL, NULL}};

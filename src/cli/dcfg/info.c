@@ -15,8 +15,8 @@ int cli_dcfg_info(cli_ctx *ctx, const cli_args *a)
         tk_cfg_get(cfg, &ci);
         printf("dcfg version: %" PRIu32 ".%02" PRIu32 "\n", ci.major_version, ci.minor_version);
         if (cli_has(a, "verbose")) /* the tables of the file */
-            printf("file names: %" PRIu32 "\nedge types: %" PRIu32 "\nspecial nodes: %" PRIu32
-                   "\n", ci.nfile_names, ci.nedge_types, ci.nspecials);
+            printf("file names: %" PRIu32 "\nedge types: %" PRIu32 "\nspecial nodes: %" PRIu32 "\n",
+                   ci.nfile_names, ci.nedge_types, ci.nspecials);
         printf("processes: %" PRIu32 "\n", ci.nprocesses);
         for (uint32_t k = 0; k < ci.nprocesses; k++) {
             const tk_cfg_process *p = tk_cfg_process_at(cfg, k);

@@ -9,10 +9,11 @@ const cli_opt cli_dcfg_report_opts[] = {
     {"format", 0, "FMT", "text, json or csv (default text)"},
     CLI_TOP_OPT("rows of the block, routine and loop tables"),
     CLI_ALL_OPT("rows of the block, routine and loop tables"),
-    {"table", 0, "NAME", "only one table: summary, blocks, routines or loops; or one of "
-                         "Intel's dcfg-reader, as it prints them: statistics (its count, "
-                         "average, max and min lines), source-loops (-all_source_loops_stats), "
-                         "inner-source-loops (-inner_source_loops_stats)"},
+    {"table", 0, "NAME",
+     "only one table: summary, blocks, routines or loops; or one of "
+     "Intel's dcfg-reader, as it prints them: statistics (its count, "
+     "average, max and min lines), source-loops (-all_source_loops_stats), "
+     "inner-source-loops (-inner_source_loops_stats)"},
     {"image", 0, "ID", "only this image's blocks, routines and loops"},
     {"routine", 0, "ID", "only the routine with this entry node id, and its loops"},
     {"loop", 0, "ID", "only the loop with this head node id, its nested loops and its blocks"},
@@ -34,9 +35,10 @@ static int get_id(const cli_ctx *ctx, const cli_args *a, const char *name, int *
 }
 
 /* --format: the library's report formats */
-static const cli_choice report_formats[] = {
-    {"text", TK_DCFG_REPORT_TEXT}, {"json", TK_DCFG_REPORT_JSON}, {"csv", TK_DCFG_REPORT_CSV},
-    {NULL, 0}};
+static const cli_choice report_formats[] = {{"text", TK_DCFG_REPORT_TEXT},
+                                            {"json", TK_DCFG_REPORT_JSON},
+                                            {"csv", TK_DCFG_REPORT_CSV},
+                                            {NULL, 0}};
 /* --table: checked here, passed to the library by name */
 static const cli_choice report_tables[] = {
     {"summary", 0},    {"blocks", 0},       {"routines", 0},           {"loops", 0},

@@ -6,9 +6,9 @@
 #include "dcfg_trace.h"
 
 const cli_opt cli_dcfg_trace_convert_opts[] = {
-    {"to", 0, "FMT", "chrome (Perfetto), folded (flame graphs), svg (a flame graph), "
-                     "callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: "
-                     CLI_CHROME_NAMES},
+    {"to", 0, "FMT",
+     "chrome (Perfetto), folded (flame graphs), svg (a flame graph), "
+     "callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: " CLI_CHROME_NAMES},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 'f', NULL, "overwrite OUT"},
     {"dcfg", 0, "DCFG", "the DCFG of the traced run"},
@@ -17,13 +17,15 @@ const cli_opt cli_dcfg_trace_convert_opts[] = {
     {"markers", 0, "FILE", "bbv: write the region boundaries (loop head, count) to FILE"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per "
-                            "thread, -o OUT writes OUT-01, OUT-02, ... (default: one part)"},
+    {"per-thread", 0, NULL,
+     "folded: start each stack with its thread; callgrind: a file per "
+     "thread, -o OUT writes OUT-01, OUT-02, ... (default: one part)"},
     {"node-threshold", 0, "PCT",
      "dot: drop functions below PCT% of the instructions (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the instructions (default 0.1)"},
-    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
-                            "lists dropped, as KCachegrind's Shorten Templates does)"},
+    {"full-names", 0, NULL,
+     "dot: names as they are (default: C++ template and parameter "
+     "lists dropped, as KCachegrind's Shorten Templates does)"},
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
@@ -34,20 +36,21 @@ typedef struct folded_job {
     int per_thread;
 } folded_job;
 
-static tk_status folded_of(void *job, FILE *f, tk_error *err) {
+static tk_status folded_of(void *job, FILE *f, tk_error *err)
+{
     const folded_job *j = job;
     return tk_export_folded(j->src, CLI_WRITER(f), TK_FOLDED_TIME, j->per_thread, err);
 }
 
 /* chrome: Chrome JSON; else folded stacks, or with svg their flame graph (a: its options) */
 static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome, int svg,
-                          const cli_args *a, tk_output *out) {
+                          const cli_args *a, tk_output *out)
+{
     int per_thread = cli_has(a, "per-thread");
     tk_dcfg_trace_events *x;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_events_open(&x, t, cfg, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_dcfg_trace_events_open(&x, t, cfg, &err) != TK_OK) return cli_error(&err);
     tk_event_source src;
     tk_dcfg_trace_events_source(x, &src);
     tk_status st;
@@ -60,7 +63,8 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
         tk_dcfg_trace_events_free(x);
         return rc;
     } else {
-        st = tk_export_folded(&src, CLI_WRITER(cli_output_file(out)), TK_FOLDED_TIME, per_thread, &err);
+        st = tk_export_folded(&src, CLI_WRITER(cli_output_file(out)), TK_FOLDED_TIME, per_thread,
+                              &err);
     }
     tk_dcfg_trace_events_free(x);
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
@@ -70,7 +74,8 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
  * callgrind profile (the threads in one part; with out NULL, a file per thread), or with dot
  * non-NULL as a call graph. */
 static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_dot_options *dot,
-                           const cli_args *a, tk_output *out) {
+                           const cli_args *a, tk_output *out)
+{
     tk_profile *prof;
     tk_error err;
     tk_error_clear(&err);
@@ -93,12 +98,13 @@ static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_d
 /* --to */
 enum { TO_CHROME, TO_FOLDED, TO_SVG, TO_CALLGRIND, TO_DOT, TO_BBV };
 static const cli_choice convert_targets[] = {
-    {"chrome", TO_CHROME},   {"folded", TO_FOLDED}, {"svg", TO_SVG},
-    {"callgrind", TO_CALLGRIND}, {"dot", TO_DOT},   {"bbv", TO_BBV}, {NULL, 0}};
+    {"chrome", TO_CHROME}, {"folded", TO_FOLDED}, {"svg", TO_SVG}, {"callgrind", TO_CALLGRIND},
+    {"dot", TO_DOT},       {"bbv", TO_BBV},       {NULL, 0}};
 
 /* The trace (and the DCFG) written as `to` says to out. */
 static int convert_to(int to, const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
-                      const tk_dot_options *dot, tk_output *out) {
+                      const tk_dot_options *dot, tk_output *out)
+{
     switch (to) {
     case TO_BBV: return cli_dcfg_trace_convert_bbv(t, cfg, a, out);
     case TO_CALLGRIND: return convert_profile(t, cfg, NULL, a, out);
@@ -107,7 +113,8 @@ static int convert_to(int to, const tk_dcfg_trace *t, const tk_cfg *cfg, const c
     }
 }
 
-int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
+int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
+{
     const char *to_name = cli_get(a, "to");
     if (!to_name)
         return cli_usage_error("convert", "--to FMT is required (dcfg-trace converts to: chrome, "
@@ -124,12 +131,11 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
         cli_get_nonzero_double("convert", a, "edge-threshold", &dot_opt.edge_threshold))
         return CLI_EXIT_USAGE;
     if (!cli_has(a, "dcfg"))
-        return cli_usage_error("convert",
-                               "--to %s needs --dcfg DCFG (blocks, edge types, symbols)", to_name);
+        return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)",
+                               to_name);
     tk_cfg *cfg = NULL;
     int rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_dcfg_trace *t = NULL;
     tk_output *out = NULL;
     int parts = to == TO_CALLGRIND && cli_has(a, "per-thread");
@@ -139,8 +145,7 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a) {
     } else if (!parts && (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK &&
                (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
         rc = convert_to(to, t, cfg, a, &dot_opt, out);
-        if (to == TO_CHROME && rc == CLI_EXIT_OK)
-            cli_warn_chrome_name(a);
+        if (to == TO_CHROME && rc == CLI_EXIT_OK) cli_warn_chrome_name(a);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);
         else

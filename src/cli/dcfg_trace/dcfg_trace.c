@@ -6,7 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int cli_dcfg_trace_open_path(const char *path, int progress, tk_dcfg_trace **out) {
+int cli_dcfg_trace_open_path(const char *path, int progress, tk_dcfg_trace **out)
+{
     (void)progress;
     tk_error err;
     tk_error_clear(&err);
@@ -17,15 +18,14 @@ int cli_dcfg_trace_open_path(const char *path, int progress, tk_dcfg_trace **out
     return rc;
 }
 
-int cli_dcfg_trace_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
+int cli_dcfg_trace_load_dcfg(const cli_args *a, int progress, tk_cfg **out)
+{
     *out = NULL;
     const char *path = cli_get(a, "dcfg");
-    if (!path)
-        return CLI_EXIT_OK;
+    if (!path) return CLI_EXIT_OK;
     tk_input *in;
     int rc = cli_open_input(path, progress, &in);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);
     /* the DCFG reader accepts unknown keys and columns: a DCFG-Trace would
@@ -68,37 +68,39 @@ int cli_dcfg_trace_load_dcfg(const cli_args *a, int progress, tk_cfg **out) {
     return rc;
 }
 
-static uint64_t cpu_count(void) {
+static uint64_t cpu_count(void)
+{
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (uint64_t)n;
 }
 
-int cli_dcfg_trace_jobs(const char *cmd, const cli_args *a, unsigned *out) {
+int cli_dcfg_trace_jobs(const char *cmd, const cli_args *a, unsigned *out)
+{
     uint64_t n;
-    if (cli_get_u64(cmd, a, "jobs", cpu_count(), &n) != 0)
-        return CLI_EXIT_USAGE;
-    if (n == 0 || n > 256)
-        return cli_usage_error(cmd, "--jobs must be 1..256");
+    if (cli_get_u64(cmd, a, "jobs", cpu_count(), &n) != 0) return CLI_EXIT_USAGE;
+    if (n == 0 || n > 256) return cli_usage_error(cmd, "--jobs must be 1..256");
     *out = (unsigned)n;
     cli_set_input_threads(*out); /* a .bz2 trace or DCFG decompresses on as many */
     return CLI_EXIT_OK;
 }
 
-void cli_dcfg_trace_writer_init(cli_dcfg_trace_writer *w, FILE *f) {
+void cli_dcfg_trace_writer_init(cli_dcfg_trace_writer *w, FILE *f)
+{
     w->f = f;
     w->n = 0;
     w->failed = 0;
 }
 
-static void w_room(cli_dcfg_trace_writer *w, size_t need) {
+static void w_room(cli_dcfg_trace_writer *w, size_t need)
+{
     if (w->n + need > sizeof w->buf) {
-        if (fwrite(w->buf, 1, w->n, w->f) != w->n)
-            w->failed = 1;
+        if (fwrite(w->buf, 1, w->n, w->f) != w->n) w->failed = 1;
         w->n = 0;
     }
 }
 
-void cli_dcfg_trace_put_u64(cli_dcfg_trace_writer *w, uint64_t v) {
+void cli_dcfg_trace_put_u64(cli_dcfg_trace_writer *w, uint64_t v)
+{
     char tmp[24];
     size_t k = 0;
     do {
@@ -106,11 +108,11 @@ void cli_dcfg_trace_put_u64(cli_dcfg_trace_writer *w, uint64_t v) {
         v /= 10;
     } while (v);
     w_room(w, k);
-    while (k)
-        w->buf[w->n++] = tmp[--k];
+    while (k) w->buf[w->n++] = tmp[--k];
 }
 
-void cli_dcfg_trace_put_str(cli_dcfg_trace_writer *w, const char *s) {
+void cli_dcfg_trace_put_str(cli_dcfg_trace_writer *w, const char *s)
+{
     size_t len = strlen(s);
     while (len > 0) {
         w_room(w, len < 4096 ? len : 4096);
@@ -122,21 +124,22 @@ void cli_dcfg_trace_put_str(cli_dcfg_trace_writer *w, const char *s) {
     }
 }
 
-void cli_dcfg_trace_put_char(cli_dcfg_trace_writer *w, char c) {
+void cli_dcfg_trace_put_char(cli_dcfg_trace_writer *w, char c)
+{
     w_room(w, 1);
     w->buf[w->n++] = c;
 }
 
-int cli_dcfg_trace_writer_flush(cli_dcfg_trace_writer *w) {
-    if (w->n && fwrite(w->buf, 1, w->n, w->f) != w->n)
-        w->failed = 1;
+int cli_dcfg_trace_writer_flush(cli_dcfg_trace_writer *w)
+{
+    if (w->n && fwrite(w->buf, 1, w->n, w->f) != w->n) w->failed = 1;
     w->n = 0;
-    if (fflush(w->f) != 0)
-        w->failed = 1;
+    if (fflush(w->f) != 0) w->failed = 1;
     return w->failed ? -1 : 0;
 }
 
-int cli_dcfg_trace_open_input(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag) {
+int cli_dcfg_trace_open_input(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag)
+{
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_dcfg_trace_open_input(t, ctx->inputs[0], diag, &err);

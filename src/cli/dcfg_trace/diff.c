@@ -11,7 +11,8 @@ const cli_opt cli_dcfg_trace_diff_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static void describe_edge(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t id) {
+static void describe_edge(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t id)
+{
     printf("edge %u", id);
     uint32_t e = p ? tk_cfg_find_edge(p, id) : TK_CFG_NONE;
     if (e == TK_CFG_NONE) {
@@ -39,8 +40,8 @@ static void describe_edge(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t i
 }
 
 static void print_divergence(const tk_dcfg_trace_diff *dv, uint64_t pid, uint64_t tid,
-                             const char *const names[2], const tk_cfg *cfg,
-                             const tk_cfg_process *p) {
+                             const char *const names[2], const tk_cfg *cfg, const tk_cfg_process *p)
+{
     printf("first divergence: process %llu thread %llu, edge %llu of the thread\n",
            (unsigned long long)pid, (unsigned long long)tid, (unsigned long long)dv->index + 1);
     for (int k = 0; k < 2; k++) {
@@ -57,13 +58,13 @@ static void print_divergence(const tk_dcfg_trace_diff *dv, uint64_t pid, uint64_
 
 /* The first difference of the traces (tk_dcfg_trace_compare), printed; *differ set when
  * there is one. Returns an exit code. */
-static int diff_traces(const tk_dcfg_trace *ta, const tk_dcfg_trace *tb,
-                       const char *const names[2], const tk_cfg *cfg, int *differ) {
+static int diff_traces(const tk_dcfg_trace *ta, const tk_dcfg_trace *tb, const char *const names[2],
+                       const tk_cfg *cfg, int *differ)
+{
     tk_error err;
     tk_error_clear(&err);
     tk_dcfg_trace_diff dv;
-    if (tk_dcfg_trace_compare(ta, tb, &dv, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_dcfg_trace_compare(ta, tb, &dv, &err) != TK_OK) return cli_error(&err);
     *differ = dv.kind != TK_DCFG_TRACE_SAME;
     if (dv.kind == TK_DCFG_TRACE_ONLY_IN) {
         printf("process %llu thread %llu: only in %s\n", (unsigned long long)dv.pid,
@@ -79,13 +80,12 @@ static int diff_traces(const tk_dcfg_trace *ta, const tk_dcfg_trace *tb,
     return CLI_EXIT_OK;
 }
 
-int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *a) {
-    if (ctx->ninputs != 2)
-        return cli_usage_error("diff", "expected two traces");
+int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *a)
+{
+    if (ctx->ninputs != 2) return cli_usage_error("diff", "expected two traces");
     tk_cfg *cfg = NULL;
     int rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_dcfg_trace *ta = NULL, *tb = NULL;
     tk_error err;
     tk_error_clear(&err);
@@ -100,8 +100,7 @@ int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *a) {
     if (rc == CLI_EXIT_OK && !differ)
         printf("no difference: the traces hold the same edge sequences\n");
     rc = cli_stdout_close(&out, rc);
-    if (rc == CLI_EXIT_OK && differ)
-        rc = CLI_EXIT_BAD_INPUT;
+    if (rc == CLI_EXIT_OK && differ) rc = CLI_EXIT_BAD_INPUT;
     tk_dcfg_trace_free(ta);
     tk_dcfg_trace_free(tb);
     tk_cfg_free(cfg);

@@ -9,7 +9,8 @@ const cli_opt cli_dcfg_trace_dump_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static int dump_edges(void *ctx, const uint32_t *edges, size_t n) {
+static int dump_edges(void *ctx, const uint32_t *edges, size_t n)
+{
     cli_dcfg_trace_writer *w = ctx;
     for (size_t i = 0; i < n; i++) {
         cli_dcfg_trace_put_char(w, ' ');
@@ -18,11 +19,11 @@ static int dump_edges(void *ctx, const uint32_t *edges, size_t n) {
     return w->failed;
 }
 
-int cli_dcfg_trace_dump(cli_ctx *ctx, const cli_args *a) {
+int cli_dcfg_trace_dump(cli_ctx *ctx, const cli_args *a)
+{
     tk_dcfg_trace *t;
     int rc = cli_dcfg_trace_open_input(ctx, &t, NULL);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     int with_edges = !cli_has(a, "no-edges");
     uint64_t major, minor;
     tk_dcfg_trace_version(t, &major, &minor);
@@ -36,8 +37,7 @@ int cli_dcfg_trace_dump(cli_ctx *ctx, const cli_args *a) {
         for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && rc == CLI_EXIT_OK; th++) {
             tk_dcfg_trace_thread_info ti;
             tk_dcfg_trace_thread(t, th, &ti);
-            if (ti.process != i)
-                continue;
+            if (ti.process != i) continue;
             printf("  thread %llu\n", (unsigned long long)ti.thread_id);
             for (size_t c = 0; c < ti.nchunks; c++) {
                 tk_dcfg_trace_chunk_info ci;
@@ -46,8 +46,7 @@ int cli_dcfg_trace_dump(cli_ctx *ctx, const cli_args *a) {
                        (unsigned long long)ci.preceding_instr_count,
                        (unsigned long long)ci.instr_count, (unsigned long long)ci.edge_count,
                        (unsigned long long)(ci.edge_count ? ci.first_edge_id : 0));
-                if (!with_edges)
-                    continue;
+                if (!with_edges) continue;
                 cli_dcfg_trace_writer w;
                 cli_dcfg_trace_writer_init(&w, stdout);
                 fflush(stdout);

@@ -13,9 +13,12 @@ const cli_opt cli_dcfg_trace_encode_opts[] = {
     {"dcfg", 0, "DCFG", "the DCFG of the run: instruction counts of the chunks"},
     {"output", 'o', "OUT", "write the trace to OUT (default: standard output)"},
     {"force", 'f', NULL, "overwrite OUT"},
-    {"level", 0, "N", "0 plain, 1-4 repeats, 5-9 repeats and dictionary, 7-9 multi-edge rows (default 9)"},
-    {"chunk-instrs", 0, "N", "start a new chunk after N instructions (default 1000000 with --dcfg)"},
-    {"chunk-edges", 0, "N", "start a new chunk after N edges (default: none, 1000000 without --dcfg)"},
+    {"level", 0, "N",
+     "0 plain, 1-4 repeats, 5-9 repeats and dictionary, 7-9 multi-edge rows (default 9)"},
+    {"chunk-instrs", 0, "N",
+     "start a new chunk after N instructions (default 1000000 with --dcfg)"},
+    {"chunk-edges", 0, "N",
+     "start a new chunk after N edges (default: none, 1000000 without --dcfg)"},
     {"compat", 0, "intel",
      "intel: write what Intel's reader writes: one edge per row, empty dictionary"},
     {"help", 'h', NULL, "show this help"},
@@ -28,11 +31,11 @@ typedef tk_status (*feed_fn)(tk_dcfg_trace_encoder *, uint64_t, uint64_t, const 
 /* One pass of the encoder over the edge list (the library's reader: with cfg, every edge
  * checked against the DCFG); an error of the encoder is located at the first line of the
  * run it refused. Returns an exit code. */
-static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, const tk_cfg *cfg) {
+static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, const tk_cfg *cfg)
+{
     tk_input *in;
     int rc = cli_open_input(path, 0, &in);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);
     tk_dcfg_trace_edge_reader *r = NULL;
@@ -46,7 +49,8 @@ static int pass(const char *path, tk_dcfg_trace_encoder *enc, feed_fn feed, cons
     return st == TK_END ? CLI_EXIT_OK : cli_error(&err);
 }
 
-int cli_dcfg_trace_encode(int argc, char **argv) {
+int cli_dcfg_trace_encode(int argc, char **argv)
+{
     cli_args a;
     int rc;
     if (!cli_parse_command("encode", argc, argv, cli_dcfg_trace_encode_opts, 1,
@@ -90,8 +94,7 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
     opt.chunk_instrs = ci;
     opt.chunk_edges = ce;
     opt.expected_edges = tk_dcfg_trace_edge_list_estimate(a.pos[0]);
-    if ((rc = cli_dcfg_trace_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK)
-        goto done;
+    if ((rc = cli_dcfg_trace_load_dcfg(&a, 0, &cfg)) != CLI_EXIT_OK) goto done;
     /* with the DCFG the encoder counts instructions and cuts chunks at gaps */
     opt.cfg = cfg;
     if (!cfg) {
@@ -104,16 +107,13 @@ int cli_dcfg_trace_encode(int argc, char **argv) {
         rc = cli_error(&err);
         goto done;
     }
-    if ((rc = pass(a.pos[0], enc, tk_dcfg_trace_encoder_observe, cfg)) != CLI_EXIT_OK)
-        goto done;
-    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
-        goto done;
+    if ((rc = pass(a.pos[0], enc, tk_dcfg_trace_encoder_observe, cfg)) != CLI_EXIT_OK) goto done;
+    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK) goto done;
     if (tk_dcfg_trace_encoder_start(enc, CLI_WRITER(cli_output_file(out)), &err) != TK_OK) {
         rc = cli_error(&err);
         goto done;
     }
-    if ((rc = pass(a.pos[0], enc, tk_dcfg_trace_encoder_encode, NULL)) != CLI_EXIT_OK)
-        goto done;
+    if ((rc = pass(a.pos[0], enc, tk_dcfg_trace_encoder_encode, NULL)) != CLI_EXIT_OK) goto done;
     if (tk_dcfg_trace_encoder_finish(enc, &err) != TK_OK) {
         rc = cli_error(&err);
         goto done;
@@ -128,7 +128,8 @@ done:
     return rc;
 }
 
-void cli_dcfg_trace_encode_help(FILE *f) {
+void cli_dcfg_trace_encode_help(FILE *f)
+{
     fputs("Writes a DCFG-Trace from an edge list: lines \"PID THREAD EDGE_ID\" (what\n"
           "'tracekit decode --what edges' prints), each thread's edges together. Per\n"
           "process, one transition table with Huffman codes from the observed\n"

@@ -15,8 +15,7 @@ static void print_thread(const tk_dcfg_trace *t, const tk_dcfg_trace_thread_info
         edges += ci.edge_count;
         instrs += ci.instr_count;
         chars += ci.sequence_chars;
-        if (c == 0)
-            first = ci.preceding_instr_count;
+        if (c == 0) first = ci.preceding_instr_count;
         end = ci.preceding_instr_count + ci.instr_count;
     }
     printf("  thread %llu: %zu chunk%s, %llu edge%s%s, %llu instruction%s%s",
@@ -29,11 +28,11 @@ static void print_thread(const tk_dcfg_trace *t, const tk_dcfg_trace_thread_info
     printf("\n");
 }
 
-int cli_dcfg_trace_info(cli_ctx *ctx, const cli_args *a) {
+int cli_dcfg_trace_info(cli_ctx *ctx, const cli_args *a)
+{
     tk_dcfg_trace *t;
     int rc = cli_dcfg_trace_open_input(ctx, &t, NULL);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     int verbose = cli_has(a, "verbose");
     uint64_t major, minor;
     tk_dcfg_trace_version(t, &major, &minor);
@@ -55,8 +54,7 @@ int cli_dcfg_trace_info(cli_ctx *ctx, const cli_args *a) {
         for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
             tk_dcfg_trace_thread_info ti;
             tk_dcfg_trace_thread(t, th, &ti);
-            if (ti.process == i)
-                print_thread(t, &ti, verbose);
+            if (ti.process == i) print_thread(t, &ti, verbose);
         }
     }
     tk_dcfg_trace_free(t);

@@ -19,19 +19,19 @@ const cli_opt cli_dcfg_trace_report_opts[] = {
 };
 
 
-static void print_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b) {
+static void print_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b)
+{
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(cfg, p, b, &off);
-    if (sym)
-        fprintf(f, " %s+0x%llx", sym, (unsigned long long)off);
+    if (sym) fprintf(f, " %s+0x%llx", sym, (unsigned long long)off);
 }
 
 /* ,"symbol":"...","offset":N of a block (nothing when it has no symbol) */
-static void json_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b) {
+static void json_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uint32_t b)
+{
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(cfg, p, b, &off);
-    if (!sym)
-        return;
+    if (!sym) return;
     fputs(",\"symbol\":", f);
     cli_put_json_string(f, sym);
     fprintf(f, ",\"offset\":%llu", (unsigned long long)off);
@@ -40,16 +40,16 @@ static void json_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p,
 /* A ranked table of blocks (hottest blocks, hot loops by their head):
  * text rows "value extra block name", or a JSON array of objects. */
 static void block_table(FILE *f, int json, const char *title, const char *const names[3],
-                        const tk_cfg *cfg, const tk_cfg_process *p,
-                        const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table table,
-                        uint64_t top) {
+                        const tk_cfg *cfg, const tk_cfg_process *p, const tk_dcfg_trace_report *r,
+                        tk_dcfg_trace_report_table table, uint64_t top)
+{
     size_t n = tk_dcfg_trace_report_count(r, table);
     const tk_dcfg_trace_report_row *v = n ? tk_dcfg_trace_report_row_at(r, table, 0) : NULL;
     if (json) {
         fprintf(f, ",\"%s\":[", title);
         for (size_t i = 0; i < n && i < top; i++) {
-            fprintf(f, "%s{\"%s\":%u,\"%s\":%llu,\"instructions\":%llu", i ? "," : "",
-                    names[2], v[i].id, names[1], (unsigned long long)v[i].extra,
+            fprintf(f, "%s{\"%s\":%u,\"%s\":%llu,\"instructions\":%llu", i ? "," : "", names[2],
+                    v[i].id, names[1], (unsigned long long)v[i].extra,
                     (unsigned long long)v[i].value);
             json_block_name(f, cfg, p, tk_cfg_find_block(p, v[i].id));
             fputc('}', f);
@@ -67,18 +67,21 @@ static void block_table(FILE *f, int json, const char *title, const char *const 
     cli_rows_note(f, n < top ? n : top, n, table == TK_DCFG_TRACE_HOT_BLOCKS ? "block" : "loop");
 }
 
-static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report *r) {
+static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report *r)
+{
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
     if (json)
-        fprintf(f, "%s{\"pid\":%llu,\"thread\":%llu,\"chunks\":%zu,\"edges\":%llu,"
-                   "\"instructions\":%llu,\"distinct_edges\":%zu",
+        fprintf(f,
+                "%s{\"pid\":%llu,\"thread\":%llu,\"chunks\":%zu,\"edges\":%llu,"
+                "\"instructions\":%llu,\"distinct_edges\":%zu",
                 th ? ",\n" : "\n", (unsigned long long)st.pid, (unsigned long long)st.thread_id,
                 st.chunks, (unsigned long long)st.edges, (unsigned long long)st.instructions,
                 st.distinct_edges);
     else
-        fprintf(f, "process %llu thread %llu: %zu chunk%s, %llu edge%s, %llu instruction%s, "
-                   "%zu distinct edge%s\n",
+        fprintf(f,
+                "process %llu thread %llu: %zu chunk%s, %llu edge%s, %llu instruction%s, "
+                "%zu distinct edge%s\n",
                 (unsigned long long)st.pid, (unsigned long long)st.thread_id, st.chunks,
                 cli_s(st.chunks), (unsigned long long)st.edges, cli_s(st.edges),
                 (unsigned long long)st.instructions, cli_s(st.instructions), st.distinct_edges,
@@ -87,7 +90,8 @@ static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report
 
 /* The first `top` edges, with their ends and type when the DCFG has them (p). */
 static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_process *p,
-                       const tk_dcfg_trace_report *r, uint64_t top) {
+                       const tk_dcfg_trace_report *r, uint64_t top)
+{
     size_t n = tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_TOP_EDGES);
     const tk_dcfg_trace_report_row *v =
         n ? tk_dcfg_trace_report_row_at(r, TK_DCFG_TRACE_TOP_EDGES, 0) : NULL;
@@ -103,8 +107,8 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
             if (e != TK_CFG_NONE) {
                 tk_cfg_edge_info ed;
                 tk_cfg_edge_get(cfg, p, e, &ed);
-                fprintf(f, ",\"source\":%u,\"target\":%u,\"type\":",
-                        tk_cfg_node_id(cfg, p, ed.src), tk_cfg_node_id(cfg, p, ed.tgt));
+                fprintf(f, ",\"source\":%u,\"target\":%u,\"type\":", tk_cfg_node_id(cfg, p, ed.src),
+                        tk_cfg_node_id(cfg, p, ed.tgt));
                 cli_put_json_string(f, tk_cfg_edge_type_name(cfg, p, e));
             }
             fputc('}', f);
@@ -128,23 +132,24 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
 /* The hottest blocks and loops of process p (of the DCFG). Returns an exit code (the
  * thread's instructions pass 2^64 - 1). */
 static int block_tables(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_process *p,
-                        tk_dcfg_trace_report *r, uint64_t top) {
+                        tk_dcfg_trace_report *r, uint64_t top)
+{
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_report_hot(r, p, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_dcfg_trace_report_hot(r, p, &err) != TK_OK) return cli_error(&err);
     static const char *const block_cols[3] = {"instrs", "execs", "block"};
-    block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)", block_cols,
-                cfg, p, r, TK_DCFG_TRACE_HOT_BLOCKS, top);
+    block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)", block_cols, cfg,
+                p, r, TK_DCFG_TRACE_HOT_BLOCKS, top);
     static const char *const loop_cols[3] = {"instrs", "iterations", "head"};
-    block_table(f, json, json ? "hot_loops" : "hot loops (by dynamic instructions)", loop_cols,
-                cfg, p, r, TK_DCFG_TRACE_HOT_LOOPS, top);
+    block_table(f, json, json ? "hot_loops" : "hot loops (by dynamic instructions)", loop_cols, cfg,
+                p, r, TK_DCFG_TRACE_HOT_LOOPS, top);
     return CLI_EXIT_OK;
 }
 
 /* Thread th's report r, printed (and freed). Returns an exit code. */
-static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th,
-                        tk_dcfg_trace_report *r, uint64_t top) {
+static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th, tk_dcfg_trace_report *r,
+                        uint64_t top)
+{
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
     thread_head(f, json, th, r);
@@ -155,8 +160,7 @@ static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th,
     }
     edge_table(f, json, cfg, p, r, top);
     int rc = p ? block_tables(f, json, cfg, p, r, top) : CLI_EXIT_OK;
-    if (json)
-        fputc('}', f);
+    if (json) fputc('}', f);
     tk_dcfg_trace_report_free(r);
     return rc;
 }
@@ -165,7 +169,8 @@ static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th,
  * others' r NULL), printed unless an earlier thread failed (*rc; in a team every member still
  * takes its part in the reduction of every thread: none waits for the root's printing). */
 static void report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
-                          const tk_cfg *cfg, size_t th, unsigned jobs, uint64_t top, int *rc) {
+                          const tk_cfg *cfg, size_t th, unsigned jobs, uint64_t top, int *rc)
+{
     tk_dcfg_trace_report *r = NULL;
     int trc = CLI_EXIT_OK;
     if (ctx->team) {
@@ -175,8 +180,7 @@ static void report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *
         o.threads = jobs;
         tk_error err;
         tk_error_clear(&err);
-        if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK)
-            trc = cli_error(&err);
+        if (tk_dcfg_trace_report_open(&r, t, th, &o, &err) != TK_OK) trc = cli_error(&err);
     }
     if (*rc != CLI_EXIT_OK) {
         tk_dcfg_trace_report_free(r);
@@ -192,25 +196,23 @@ static void report_thread(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *
 /* Every thread of the trace (f NULL: a team's member, which prints nothing). Returns an exit
  * code (in a team, the same on every member). */
 static int report_threads(cli_ctx *ctx, FILE *f, int json, const tk_dcfg_trace *t,
-                          const tk_cfg *cfg, unsigned jobs, uint64_t top) {
+                          const tk_cfg *cfg, unsigned jobs, uint64_t top)
+{
     int rc = CLI_EXIT_OK;
-    if (json && f)
-        fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
+    if (json && f) fputs("{\"version\":1,\"format\":\"dcfg-trace\",\"threads\":[", f);
     for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && (ctx->team || !rc); th++)
         report_thread(ctx, f, json, t, cfg, th, jobs, top, &rc);
-    if (json && f)
-        fputs("\n]}\n", f);
-    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
-        rc = CLI_EXIT_BAD_INPUT;
+    if (json && f) fputs("\n]}\n", f);
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0) rc = CLI_EXIT_BAD_INPUT;
     return rc;
 }
 
-int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
+int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a)
+{
     unsigned jobs;
     uint64_t top;
     int rc = cli_dcfg_trace_jobs("report", a, &jobs);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     int fmt = cli_get_choice("report", a, "format", cli_out_text_json, CLI_OUT_TEXT);
     cli_rows rows;
     if (fmt < 0 || cli_get_rows("report", a, fmt == CLI_OUT_TEXT, &rows) != 0)
@@ -219,11 +221,9 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     /* in a team, the root alone reads the DCFG and writes; every member reads the trace */
     int writes = cli_team_writes(ctx);
     tk_cfg *cfg = NULL;
-    if (writes)
-        rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
+    if (writes) rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
     tk_dcfg_trace *t = NULL;
-    if (rc == CLI_EXIT_OK)
-        rc = cli_dcfg_trace_open_input(ctx, &t, NULL);
+    if (rc == CLI_EXIT_OK) rc = cli_dcfg_trace_open_input(ctx, &t, NULL);
     tk_error perr;
     tk_error_clear(&perr);
     tk_output *out = NULL;
@@ -231,8 +231,7 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
         rc = cli_error(&perr); /* as check --dcfg: a process the DCFG lacks is an error */
     else if (rc == CLI_EXIT_OK && writes)
         rc = cli_output_open(a, 0, &out);
-    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0)
-        rc = CLI_EXIT_BAD_INPUT;
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0) rc = CLI_EXIT_BAD_INPUT;
     if (rc == CLI_EXIT_OK) {
         rc = report_threads(ctx, out ? cli_output_file(out) : NULL, fmt == CLI_OUT_JSON, t, cfg,
                             jobs, top);
@@ -248,5 +247,5 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a) {
     return rc;
 }
 
-const cli_opt_choices cli_dcfg_trace_report_choices[] = {
-    {"format", cli_out_text_json}, {NULL, NULL}};
+const cli_opt_choices cli_dcfg_trace_report_choices[] = {{"format", cli_out_text_json},
+                                                         {NULL, NULL}};

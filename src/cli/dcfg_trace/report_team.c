@@ -12,11 +12,9 @@
 static int to_part(uint8_t *data, size_t size, cli_part_bytes *p)
 {
     uint8_t *copy = malloc(size ? size : 1);
-    if (copy)
-        memcpy(copy, data, size);
+    if (copy) memcpy(copy, data, size);
     tk_free(data);
-    if (!copy)
-        return -1;
+    if (!copy) return -1;
     cli_part_set(p, CLI_PART_DATA, copy, size);
     return 0;
 }
@@ -32,16 +30,13 @@ static int merge_reports(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     for (size_t k = 1; k < n && st == TK_OK; k++) {
         tk_dcfg_trace_report *b = NULL;
         st = tk_dcfg_trace_report_deserialize(&b, parts[k].data, parts[k].size, &err);
-        if (st == TK_OK)
-            st = tk_dcfg_trace_report_merge(a, b, &err);
+        if (st == TK_OK) st = tk_dcfg_trace_report_merge(a, b, &err);
         tk_dcfg_trace_report_free(b);
     }
-    for (size_t k = 1; k < n; k++)
-        cli_part_free(&parts[k]);
+    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
     uint8_t *data = NULL;
     size_t size = 0;
-    if (st == TK_OK)
-        st = tk_dcfg_trace_report_serialize(a, &data, &size, &err);
+    if (st == TK_OK) st = tk_dcfg_trace_report_serialize(a, &data, &size, &err);
     tk_dcfg_trace_report_free(a);
     cli_part_bytes merged = {CLI_PART_EMPTY, NULL, 0};
     if (st != TK_OK || to_part(data, size, &merged) != 0) {
@@ -103,17 +98,13 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th, un
         uint8_t *data = NULL;
         size_t size = 0;
         tk_status st = tk_dcfg_trace_report_open(&r, t, th, &o, &err);
-        if (st == TK_OK)
-            st = tk_dcfg_trace_report_serialize(r, &data, &size, &err);
+        if (st == TK_OK) st = tk_dcfg_trace_report_serialize(r, &data, &size, &err);
         tk_dcfg_trace_report_free(r);
-        if (st == TK_OK && to_part(data, size, p) == 0)
-            return;
-        if (st == TK_OK)
-            tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+        if (st == TK_OK && to_part(data, size, p) == 0) return;
+        if (st == TK_OK) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     }
     tk_error *copy = malloc(sizeof *copy);
-    if (copy)
-        *copy = err;
+    if (copy) *copy = err;
     cli_part_set(p, CLI_PART_FAILED, (uint8_t *)copy, sizeof *copy);
 }
 
@@ -142,8 +133,7 @@ int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, 
     } else if (p.state == CLI_PART_EMPTY) { /* a thread without chunks */
         tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
         o.threads = jobs;
-        if (tk_dcfg_trace_report_open(r, t, th, &o, &err) != TK_OK)
-            rc = cli_error(&err);
+        if (tk_dcfg_trace_report_open(r, t, th, &o, &err) != TK_OK) rc = cli_error(&err);
     } else if (tk_dcfg_trace_report_deserialize(r, p.data, p.size, &err) != TK_OK) {
         rc = cli_error(&err);
     }

@@ -7,8 +7,9 @@
 #include "folded.h"
 
 const cli_opt cli_folded_convert_opts[] = {
-    {"to", 't', "FMT", "svg (a flame graph; differential when every line has two counts) or "
-                       "folded"},
+    {"to", 't', "FMT",
+     "svg (a flame graph; differential when every line has two counts) or "
+     "folded"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     CLI_SVG_OPTS,
@@ -25,8 +26,10 @@ typedef struct text_job {
 
 static void put_count(FILE *f, double v)
 {
-    if (v == floor(v) && v < 1e18) fprintf(f, "%" PRIu64, (uint64_t)v);
-    else fprintf(f, "%.17g", v);
+    if (v == floor(v) && v < 1e18)
+        fprintf(f, "%" PRIu64, (uint64_t)v);
+    else
+        fprintf(f, "%.17g", v);
 }
 
 typedef struct put_job {
@@ -79,7 +82,8 @@ int cli_folded_convert(cli_ctx *ctx, const cli_args *args)
     tk_error_clear(&err);
     if (to == TO_SVG && (rc = cli_flame_options("convert", args, NULL, &fo)) == CLI_EXIT_OK) {
         fo.path = job.path; /* the input's lines in the errors */
-        if (tk_flamegraph_svg(job.text, job.len, &fo, CLI_WRITER(cli_output_file(o)), &err) != TK_OK)
+        if (tk_flamegraph_svg(job.text, job.len, &fo, CLI_WRITER(cli_output_file(o)), &err) !=
+            TK_OK)
             rc = cli_error(&err);
     } else if (to == TO_FOLDED && write_stacks(&job, cli_output_file(o), &err) != TK_OK) {
         rc = cli_error(&err);

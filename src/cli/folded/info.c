@@ -5,8 +5,10 @@
 
 static void put_count(const char *label, double v)
 {
-    if (v == (double)(uint64_t)v) printf("%s: %" PRIu64 "\n", label, (uint64_t)v);
-    else printf("%s: %.6g\n", label, v);
+    if (v == (double)(uint64_t)v)
+        printf("%s: %" PRIu64 "\n", label, (uint64_t)v);
+    else
+        printf("%s: %.6g\n", label, v);
 }
 
 int cli_folded_info(cli_ctx *ctx, const cli_args *args)

@@ -23,8 +23,10 @@ static const cli_choice sort_keys[] = {{"total", TK_FOLDED_BY_TOTAL},
 
 static void put_num(FILE *f, double v)
 {
-    if (v == floor(v) && v < 1e18) fprintf(f, "%" PRIu64, (uint64_t)v);
-    else fprintf(f, "%.17g", v);
+    if (v == floor(v) && v < 1e18)
+        fprintf(f, "%" PRIu64, (uint64_t)v);
+    else
+        fprintf(f, "%.17g", v);
 }
 
 /* The name as a NUL-terminated string in *buf (grown). */
@@ -47,9 +49,10 @@ static void report_json(FILE *f, const char *path, const tk_folded_summary *s, s
     size_t cap = 0;
     fputs("{\"version\": 1, \"format\": \"folded\", \"file\": ", f);
     cli_put_json_string(f, path);
-    fprintf(f, ", \"stacks\": %" PRIu64 ", \"frame_names\": %zu, \"max_depth\": %" PRIu32
-            ", \"differential\": %s", s->stacks, s->nfunctions, s->max_depth,
-            s->differential ? "true" : "false");
+    fprintf(f,
+            ", \"stacks\": %" PRIu64 ", \"frame_names\": %zu, \"max_depth\": %" PRIu32
+            ", \"differential\": %s",
+            s->stacks, s->nfunctions, s->max_depth, s->differential ? "true" : "false");
     if (s->differential) fputs(", \"total_before\": ", f), put_num(f, s->total_before);
     fputs(", \"total\": ", f);
     put_num(f, s->total);
@@ -78,8 +81,7 @@ static void report_csv(FILE *f, const tk_folded_summary *s, size_t shown)
 {
     char *buf = NULL;
     size_t cap = 0;
-    fputs(s->differential ? "name,self,total,self_before,total_before\n" : "name,self,total\n",
-          f);
+    fputs(s->differential ? "name,self,total,self_before,total_before\n" : "name,self,total\n", f);
     for (size_t i = 0; i < shown; i++) {
         const tk_folded_function *fn = &s->functions[i];
         cli_put_csv_field(f, name_of(fn, &buf, &cap));
@@ -136,9 +138,12 @@ int cli_folded_report(cli_ctx *ctx, const cli_args *args)
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
         FILE *f = cli_output_file(o);
-        if (fmt == CLI_OUT_JSON) report_json(f, ctx->paths[0], &s, shown);
-        else if (fmt == CLI_OUT_CSV) report_csv(f, &s, shown);
-        else report_text(f, &s, shown);
+        if (fmt == CLI_OUT_JSON)
+            report_json(f, ctx->paths[0], &s, shown);
+        else if (fmt == CLI_OUT_CSV)
+            report_csv(f, &s, shown);
+        else
+            report_text(f, &s, shown);
         rc = cli_output_commit(o);
     }
     tk_folded_summary_free(&s);

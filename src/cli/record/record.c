@@ -10,12 +10,14 @@
 #include "tracekit/record.h"
 
 const cli_opt cli_record_opts[] = {
-    {"output", 'o', "PREFIX", "PREFIX.dcfg.json, PREFIX.trace.json, PREFIX.wet... (default: "
-                              "PROG's name)"},
+    {"output", 'o', "PREFIX",
+     "PREFIX.dcfg.json, PREFIX.trace.json, PREFIX.wet... (default: "
+     "PROG's name)"},
     {"trace", 0, NULL, "also record the DCFG-Trace: each thread's edges in order"},
     {"wet", 0, NULL, "record a WET trace, the comprehensive form: PREFIX.wet"},
-    {"wet-history", 0, "[N]", "the WET history form, the last N dependences (default 100000, "
-                              "WET's): PREFIX.wet-history"},
+    {"wet-history", 0, "[N]",
+     "the WET history form, the last N dependences (default 100000, "
+     "WET's): PREFIX.wet-history"},
     {"wet-memory", 0, "MB", "WET: instances kept in memory before spilling (default 512)"},
     {"dcfg", 0, NULL, "with --wet or --wet-history: write PREFIX.dcfg.json too"},
     {"trace-children", 0, NULL, "record forked and exec'd children as processes of their own"},
@@ -82,17 +84,18 @@ static int exit_status(const tk_record_result *r)
 
 static void summary(const tk_record_options *o, const tk_record_result *r)
 {
-    fprintf(stderr, "tracekit record: %s: %" PRIu32 " process%s, %" PRIu32 " thread%s, %" PRIu64
-                    " block%s, %" PRIu64 " edge%s, %" PRIu64 " instruction%s",
+    fprintf(stderr,
+            "tracekit record: %s: %" PRIu32 " process%s, %" PRIu32 " thread%s, %" PRIu64
+            " block%s, %" PRIu64 " edge%s, %" PRIu64 " instruction%s",
             o->dcfg_path ? o->dcfg_path : "DCFG", r->processes, r->processes == 1 ? "" : "es",
-            r->threads, cli_s(r->threads), r->blocks, cli_s(r->blocks), r->edges,
-            cli_s(r->edges), r->instructions, cli_s(r->instructions));
+            r->threads, cli_s(r->threads), r->blocks, cli_s(r->blocks), r->edges, cli_s(r->edges),
+            r->instructions, cli_s(r->instructions));
     if (o->trace_path)
         fprintf(stderr, "; %s: %" PRIu64 " edge%s", o->trace_path, r->trace_edges,
                 cli_s(r->trace_edges));
     if (o->wet_path)
-        fprintf(stderr, "; %s: %" PRIu64 " instruction%s, %" PRIu64 " instance%s, %" PRIu64
-                        " dependence%s",
+        fprintf(stderr,
+                "; %s: %" PRIu64 " instruction%s, %" PRIu64 " instance%s, %" PRIu64 " dependence%s",
                 o->wet_path, r->wet_instructions, cli_s(r->wet_instructions), r->wet_instances,
                 cli_s(r->wet_instances), r->wet_deps, cli_s(r->wet_deps));
     if (o->wet_path && r->wet_spills)
@@ -162,8 +165,8 @@ int cli_record(int argc, char **argv)
     cli_args a;
     int nopts = start < argc && !strcmp(argv[start - 1], "--") ? start - 1 : start;
     if (!cli_parse_command("record", nopts, argv, cli_record_opts, 0,
-                           "options come before the program: tracekit record [OPTIONS] -- PROG",
-                           &a, &rc))
+                           "options come before the program: tracekit record [OPTIONS] -- PROG", &a,
+                           &rc))
         return rc;
     out_names names = {NULL, NULL, NULL, NULL};
     tk_record_options o = TK_RECORD_OPTIONS_INIT;

@@ -17,11 +17,9 @@ const cli_opt cli_wet_annotate_opts[] = {
 static void print_source_line(const char *file, const char *dir, uint32_t line, FILE **cache,
                               const char **cache_name, uint32_t *cache_line)
 {
-    if (!file)
-        return;
+    if (!file) return;
     if (!*cache_name || strcmp(*cache_name, file) != 0) {
-        if (*cache)
-            fclose(*cache);
+        if (*cache) fclose(*cache);
         *cache = fopen(file, "r");
         if (!*cache && dir) {
             char path[4096];
@@ -36,8 +34,7 @@ static void print_source_line(const char *file, const char *dir, uint32_t line, 
         *cache_name = file;
         *cache_line = 0;
     }
-    if (!*cache)
-        return;
+    if (!*cache) return;
     if (line <= *cache_line) {
         rewind(*cache);
         *cache_line = 0;
@@ -58,8 +55,8 @@ static void print_source_line(const char *file, const char *dir, uint32_t line, 
 
 /* The lines of the trace with their instances, and those of the slice of crit
  * (NULL: none) in in_slice. Returns an exit code. */
-static int annotate_lines(cli_ctx *ctx, tk_deps *d, const char *crit,
-                          const tk_slice_options *so, tk_deps_lines **lines)
+static int annotate_lines(cli_ctx *ctx, tk_deps *d, const char *crit, const tk_slice_options *so,
+                          tk_deps_lines **lines)
 {
     tk_error err;
     tk_error_clear(&err);
@@ -96,8 +93,8 @@ static void print_lines(const tk_deps *d, const tk_deps_lines *lines, int with_s
         const tk_deps_line *ls = tk_deps_lines_at(lines, j);
         tk_deps_instr in;
         tk_deps_get_instr(d, ls->first_instr, &in);
-        if (!have_current || (in.file != current && (!in.file || !current ||
-                                                     strcmp(in.file, current) != 0))) {
+        if (!have_current ||
+            (in.file != current && (!in.file || !current || strcmp(in.file, current) != 0))) {
             printf("%s-- %s\n", j ? "\n" : "", in.file ? in.file : "(no debug information)");
             printf("%8s %10s%s  %s\n", "line", "instances", with_slice ? "   in-slice" : "",
                    in.file ? "source" : "address");
@@ -108,33 +105,28 @@ static void print_lines(const tk_deps *d, const tk_deps_lines *lines, int with_s
             printf("%8" PRIu32 " %10" PRIu64, in.line, ls->instances);
         else
             printf("%8s %10" PRIu64, "-", ls->instances);
-        if (with_slice)
-            printf(" %10" PRIu64, ls->in_slice);
+        if (with_slice) printf(" %10" PRIu64, ls->in_slice);
         if (in.file)
             print_source_line(in.file, dir, in.line, &cache, &cache_name, &cache_line);
         else
             printf("  0x%" PRIx64, in.addr);
         printf("\n");
     }
-    if (cache)
-        fclose(cache);
+    if (cache) fclose(cache);
 }
 
 int cli_wet_annotate(cli_ctx *ctx, const cli_args *a)
 {
     tk_slice_options so = TK_SLICE_OPTIONS_INIT;
-    if (cli_wet_deps_option(ctx->command, a, &so.deps) != 0)
-        return CLI_EXIT_USAGE;
+    if (cli_wet_deps_option(ctx->command, a, &so.deps) != 0) return CLI_EXIT_USAGE;
     so.forward = cli_has(a, "forward");
     const char *crit = cli_get(a, "criterion");
     tk_deps *d;
     int rc = cli_wet_load_input(ctx, 0, &d);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_deps_lines *lines = NULL;
     rc = annotate_lines(ctx, d, crit, &so, &lines);
-    if (rc == CLI_EXIT_OK)
-        print_lines(d, lines, crit != NULL, cli_get(a, "source-dir"));
+    if (rc == CLI_EXIT_OK) print_lines(d, lines, crit != NULL, cli_get(a, "source-dir"));
     tk_deps_lines_free(lines);
     tk_deps_free(d);
     return rc;

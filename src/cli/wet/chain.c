@@ -59,8 +59,7 @@ int cli_wet_chain(int argc, char **argv)
         rc = CLI_EXIT_USAGE;
         goto done;
     }
-    if ((rc = cli_wet_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)
-        goto done;
+    if ((rc = cli_wet_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK) goto done;
     tk_node from, to;
     if ((rc = one_node(cmd, d, a.pos[1], &from)) != CLI_EXIT_OK ||
         (rc = one_node(cmd, d, a.pos[2], &to)) != CLI_EXIT_OK)

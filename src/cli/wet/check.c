@@ -17,8 +17,7 @@ static void check_join(const char *hpath, const tk_deps *c, tk_diag *diag)
         return;
     }
     tk_status st = tk_wet_check_history(in, c, diag, &err);
-    if (st != TK_OK && st != TK_ERR_CHECK)
-        tk_diag_error(diag, &err);
+    if (st != TK_OK && st != TK_ERR_CHECK) tk_diag_error(diag, &err);
     tk_input_free(in);
 }
 
@@ -34,10 +33,8 @@ int cli_wet_check(cli_ctx *ctx, const cli_args *a)
         tk_error_clear(&err);
         tk_deps *d = NULL;
         tk_status st = tk_wet_read(ctx->inputs[i], &diag, &d, &err);
-        if (st != TK_OK && st != TK_ERR_CHECK)
-            tk_diag_error(&diag, &err);
-        if (cli_diag_summary(&diag, ctx->paths[i]) != 0)
-            rc = CLI_EXIT_BAD_INPUT;
+        if (st != TK_OK && st != TK_ERR_CHECK) tk_diag_error(&diag, &err);
+        if (cli_diag_summary(&diag, ctx->paths[i]) != 0) rc = CLI_EXIT_BAD_INPUT;
         if (i < 2)
             models[i] = d;
         else
@@ -59,8 +56,7 @@ int cli_wet_check(cli_ctx *ctx, const cli_args *a)
         }
         char what[1024];
         snprintf(what, sizeof what, "%s against %s", ctx->paths[h], ctx->paths[1 - h]);
-        if (cli_diag_summary(&diag, what) != 0)
-            rc = CLI_EXIT_BAD_INPUT;
+        if (cli_diag_summary(&diag, what) != 0) rc = CLI_EXIT_BAD_INPUT;
     }
     tk_deps_free(models[0]);
     tk_deps_free(models[1]);

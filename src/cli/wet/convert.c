@@ -24,12 +24,12 @@ int cli_wet_convert(cli_ctx *ctx, const cli_args *a)
     int to = cli_get_choice(ctx->command, a, "to", convert_targets, -1);
     if (to < 0) return CLI_EXIT_USAGE;
     tk_status (*writer)(const tk_deps *, const tk_writer *, tk_error *) =
-        to == TO_WET ? tk_wet_write : to == TO_WET_HISTORY ? tk_wet_write_history
-                                                           : tk_wet_write_json;
+        to == TO_WET           ? tk_wet_write
+        : to == TO_WET_HISTORY ? tk_wet_write_history
+                               : tk_wet_write_json;
     tk_deps *d;
     int rc = cli_wet_load_input(ctx, 0, &d);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_output *o;
     rc = cli_output_open(a, 0, &o);
     if (rc != CLI_EXIT_OK) {

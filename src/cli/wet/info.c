@@ -11,12 +11,10 @@ int cli_wet_info(cli_ctx *ctx, const cli_args *a)
     for (int i = 0; i < ctx->ninputs; i++) {
         tk_deps *d;
         int rc = cli_wet_load_input(ctx, i, &d);
-        if (rc != CLI_EXIT_OK)
-            return rc;
+        if (rc != CLI_EXIT_OK) return rc;
         tk_deps_stats s;
         tk_deps_get_stats(d, &s);
-        if (i)
-            printf("\n");
+        if (i) printf("\n");
         printf("form: %s\n", cli_wet_form_name(d));
         printf("instructions: %" PRIu64 "\n", s.instructions);
         printf("instances: %" PRIu64 "\n", s.instances);

@@ -6,8 +6,9 @@
 #include "wet.h"
 
 const cli_opt cli_wet_report_opts[] = {
-    {"top", 'n', "N", "the N hottest lines (default: " CLI_ROWS_TEXT_S " in text, all in json; "
-                      "0: all) and the N longest chains (default and 0: " CLI_ROWS_TEXT_S ")"},
+    {"top", 'n', "N",
+     "the N hottest lines (default: " CLI_ROWS_TEXT_S " in text, all in json; "
+     "0: all) and the N longest chains (default and 0: " CLI_ROWS_TEXT_S ")"},
     CLI_ALL_OPT("hottest lines"),
     {"format", 0, "FMT", "text (default) or json"},
     {NULL, 0, NULL, NULL},
@@ -21,12 +22,10 @@ static void print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
     const tk_deps_lines *lines = tk_deps_report_lines(r);
     char src[512];
     printf("{\"version\":1,\"format\":\"wet\",\"form\":\"%s\",\"instructions\":%" PRIu64
-           ",\"instances\":%" PRIu64 ",\"dependences\":{\"control\":%" PRIu64
-           ",\"data\":%" PRIu64 ",\"unspecified\":%" PRIu64 "},\"values\":%" PRIu64
-           ",\"lines\":[",
-           tk_deps_get_form(d) == TK_DEPS_HISTORY ? "history" : "comprehensive",
-           s->instructions, s->instances, s->deps_control, s->deps_data, s->deps_unknown,
-           s->values);
+           ",\"instances\":%" PRIu64 ",\"dependences\":{\"control\":%" PRIu64 ",\"data\":%" PRIu64
+           ",\"unspecified\":%" PRIu64 "},\"values\":%" PRIu64 ",\"lines\":[",
+           tk_deps_get_form(d) == TK_DEPS_HISTORY ? "history" : "comprehensive", s->instructions,
+           s->instances, s->deps_control, s->deps_data, s->deps_unknown, s->values);
     for (size_t i = 0; i < shown; i++)
         printf("%s{\"line\":\"%s\",\"instances\":%" PRIu64 ",\"instructions\":%" PRIu64 "}",
                i ? "," : "",
@@ -56,8 +55,8 @@ static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown, 
            " dependence%s (%" PRIu64 " control, %" PRIu64 " data, %" PRIu64
            " unspecified), %" PRIu64 " value%s\n\n",
            cli_wet_form_name(d), s->instructions, cli_s(s->instructions), s->instances,
-           cli_s(s->instances), deps, cli_s(deps), s->deps_control, s->deps_data,
-           s->deps_unknown, s->values, cli_s(s->values));
+           cli_s(s->instances), deps, cli_s(deps), s->deps_control, s->deps_data, s->deps_unknown,
+           s->values, cli_s(s->values));
     printf("hottest source lines:\n%12s %8s  %s\n", "instances", "instrs", "line");
     for (size_t i = 0; i < shown; i++)
         printf("%12" PRIu64 " %8" PRIu64 "  %s\n", tk_deps_lines_at(lines, i)->instances,
@@ -86,8 +85,7 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
     uint64_t top = rows.top ? rows.top : UINT64_MAX;
     tk_deps *d;
     int rc = cli_wet_load_input(ctx, 0, &d);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_deps_report_options o = TK_DEPS_REPORT_OPTIONS_INIT;
     o.chains = rows.top ? rows.top : CLI_ROWS_TEXT; /* a list of the longest, never all */
     tk_deps_report *r;
@@ -95,8 +93,7 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
     tk_error_clear(&err);
     if (o.chains > SIZE_MAX / sizeof(tk_chain_summary) ||
         tk_deps_report_open(&r, d, &o, &err) != TK_OK) {
-        if (!err.message[0])
-            tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+        if (!err.message[0]) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         rc = cli_error(&err);
         tk_deps_free(d);
         return rc;

@@ -46,16 +46,13 @@ static char **slice_lines(const tk_deps *d, const tk_deps *statics, const tk_sli
 {
     uint32_t count = tk_deps_count(d);
     char **out = calloc(count ? count : 1, sizeof *out);
-    if (!out)
-        return NULL;
+    if (!out) return NULL;
     size_t k = 0;
     for (uint32_t i = 0; i < count; i++) {
-        if (tk_slice_count_instr(s, d, i) == 0)
-            continue;
+        if (tk_slice_count_instr(s, d, i) == 0) continue;
         char buf[512];
         out[k] = strdup(cli_wet_source(d, statics, i, buf, sizeof buf));
-        if (out[k])
-            k++;
+        if (out[k]) k++;
     }
     qsort(out, k, sizeof *out, cmp_str);
     size_t u = 0;
@@ -72,8 +69,7 @@ static char **slice_lines(const tk_deps *d, const tk_deps *statics, const tk_sli
 
 static void free_lines(char **l, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        free(l[i]);
+    for (size_t i = 0; i < n; i++) free(l[i]);
     free(l);
 }
 
@@ -110,8 +106,7 @@ static void write_dot(FILE *f, const tk_deps *d, const tk_deps *statics, const t
         char src[512];
         cli_wet_source(d, statics, i, src, sizeof src);
         for (uint32_t k = 0; k < in.ninstances; k++) {
-            if (!tk_slice_contains(s, d, i, k))
-                continue;
+            if (!tk_slice_contains(s, d, i, k)) continue;
             fprintf(f, "  \"");
             cli_wet_print_node(f, d, i, k, "#");
             fprintf(f, "\" [label=\"");
@@ -169,10 +164,8 @@ static void write_text(FILE *f, const tk_deps *d, const tk_deps *statics, const 
         size_t n = 0;
         char **l = slice_lines(d, statics, s, &n);
         fputc('\n', f);
-        for (size_t j = 0; l && j < n; j++)
-            fprintf(f, "%s\n", l[j]);
-        if (l)
-            free_lines(l, n);
+        for (size_t j = 0; l && j < n; j++) fprintf(f, "%s\n", l[j]);
+        if (l) free_lines(l, n);
     }
 }
 
@@ -194,24 +187,21 @@ static void write_json(FILE *f, const tk_deps *d, const tk_deps *statics, const 
     static const char *const kinds[] = {"all", "data", "control"};
     fprintf(f, "{\"version\":1,\"criterion\":[");
     for (size_t c = 0; c < ncrit; c++) {
-        if (c)
-            fputc(',', f);
+        if (c) fputc(',', f);
         json_node(f, d, crit[c].instr, crit[c].inst);
     }
-    fprintf(f, "],\"direction\":\"%s\",\"deps\":\"%s\",\"depth\":%" PRIu64
-               ",\"size\":%" PRIu64 ",\"instances\":[",
-            so->forward ? "forward" : "backward", kinds[so->deps], so->max_depth,
-            tk_slice_size(s));
+    fprintf(f,
+            "],\"direction\":\"%s\",\"deps\":\"%s\",\"depth\":%" PRIu64 ",\"size\":%" PRIu64
+            ",\"instances\":[",
+            so->forward ? "forward" : "backward", kinds[so->deps], so->max_depth, tk_slice_size(s));
     int first = 1;
     for (uint32_t o = 0; o < count; o++) {
         uint32_t i = order[o];
         tk_deps_instr in;
         tk_deps_get_instr(d, i, &in);
         for (uint32_t k = 0; k < in.ninstances; k++) {
-            if (!tk_slice_contains(s, d, i, k))
-                continue;
-            if (!first)
-                fputc(',', f);
+            if (!tk_slice_contains(s, d, i, k)) continue;
+            if (!first) fputc(',', f);
             json_node(f, d, i, k);
             first = 0;
         }
@@ -225,8 +215,7 @@ static void write_json(FILE *f, const tk_deps *d, const tk_deps *statics, const 
             fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
         fprintf(f, "\"");
     }
-    if (l)
-        free_lines(l, n);
+    if (l) free_lines(l, n);
     fprintf(f, "]}\n");
 }
 
@@ -263,8 +252,7 @@ int cli_wet_slice(int argc, char **argv)
     }
     int progress = cli_has(&a, "progress"), timing = cli_has(&a, "timing");
     stamp t0 = now();
-    if ((rc = cli_wet_load_path(a.pos[0], progress, &d)) != CLI_EXIT_OK)
-        goto done;
+    if ((rc = cli_wet_load_path(a.pos[0], progress, &d)) != CLI_EXIT_OK) goto done;
     stamp t1 = now();
     if (cli_get(&a, "static") &&
         (rc = cli_wet_load_path(cli_get(&a, "static"), progress, &statics)) != CLI_EXIT_OK)
@@ -298,8 +286,7 @@ int cli_wet_slice(int argc, char **argv)
         rc = cli_error(&err);
         goto done;
     }
-    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK)
-        goto done;
+    if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK) goto done;
     FILE *f = cli_output_file(out);
     if (to == TO_DOT)
         write_dot(f, d, statics, s, so.deps, order);

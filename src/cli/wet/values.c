@@ -23,16 +23,12 @@ void cli_wet_values_help(FILE *f)
 /* Which instructions, and whether one instance was asked for. */
 static int has_instance(const char *text)
 {
-    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-        return strchr(text, '#') != NULL;
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return strchr(text, '#') != NULL;
     const char *colon = strrchr(text, ':');
-    if (strchr(text, '#'))
-        return 1;
-    if (!colon)
-        return 0;
+    if (strchr(text, '#')) return 1;
+    if (!colon) return 0;
     for (const char *p = text; p < colon; p++)
-        if (*p < '0' || *p > '9')
-            return 0; /* FILE:LINE */
+        if (*p < '0' || *p > '9') return 0; /* FILE:LINE */
     return 1;
 }
 
@@ -46,8 +42,7 @@ int cli_wet_values(int argc, char **argv)
         return rc;
     tk_deps *d = NULL;
     tk_node *nodes = NULL;
-    if ((rc = cli_wet_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK)
-        goto done;
+    if ((rc = cli_wet_load_path(a.pos[0], 0, &d)) != CLI_EXIT_OK) goto done;
     if (tk_deps_get_form(d) == TK_DEPS_HISTORY) {
         fprintf(stderr, "tracekit: %s: a limited-history trace records no values\n", a.pos[0]);
         rc = CLI_EXIT_BAD_INPUT;
@@ -75,14 +70,12 @@ int cli_wet_values(int argc, char **argv)
         size_t nv = tk_deps_values(d, nodes[j].instr, &ks, &vs), shown = 0;
         char hex[TK_DEPS_VALUE_HEX];
         for (size_t k = 0; k < nv; k++) {
-            if (one && ks[k] != nodes[j].inst)
-                continue;
+            if (one && ks[k] != nodes[j].inst) continue;
             tk_deps_value_hex(d, nodes[j].instr, k, hex);
             printf("%" PRIu32 " 0x%s\n", ks[k], hex);
             shown++;
         }
-        if (one && !shown)
-            printf("%" PRIu32 " no value\n", nodes[j].inst);
+        if (one && !shown) printf("%" PRIu32 " no value\n", nodes[j].inst);
     }
 done:
     tk_nodes_free(nodes);

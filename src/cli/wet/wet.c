@@ -7,8 +7,7 @@
 
 int cli_wet_load_input(cli_ctx *ctx, int i, tk_deps **out)
 {
-    if (strcmp(ctx->paths[i], "-") == 0)
-        return cli_wet_load(ctx->inputs[i], out);
+    if (strcmp(ctx->paths[i], "-") == 0) return cli_wet_load(ctx->inputs[i], out);
     return cli_wet_load_path(ctx->paths[i], ctx->progress, out);
 }
 
@@ -17,8 +16,7 @@ int cli_wet_load(tk_input *in, tk_deps **out)
     tk_error err;
     tk_error_clear(&err);
     tk_status st = tk_wet_read(in, NULL, out, &err);
-    if (st != TK_OK)
-        return cli_error(&err);
+    if (st != TK_OK) return cli_error(&err);
     return CLI_EXIT_OK;
 }
 
@@ -33,8 +31,7 @@ int cli_wet_load_path(const char *path, int progress, tk_deps **out)
     opt.no_mmap = 1;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_input_open(&in, path, &opt, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_input_open(&in, path, &opt, &err) != TK_OK) return cli_error(&err);
     int rc;
     rc = cli_wet_load(in, out);
     tk_input_free(in);
@@ -48,14 +45,12 @@ const cli_choice cli_wet_deps[] = {
 int cli_wet_deps_option(const char *cmd, const cli_args *a, tk_slice_deps *out)
 {
     int c = cli_get_choice(cmd, a, "deps", cli_wet_deps, TK_SLICE_ALL);
-    if (c < 0)
-        return -1;
+    if (c < 0) return -1;
     *out = (tk_slice_deps)c;
     return 0;
 }
 
-void cli_wet_print_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst,
-                        const char *sep)
+void cli_wet_print_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst, const char *sep)
 {
     tk_deps_instr in;
     tk_deps_get_instr(d, instr, &in);
@@ -72,8 +67,7 @@ const char *cli_wet_source(const tk_deps *d, const tk_deps *statics, uint32_t in
     tk_deps_get_instr(d, instr, &in);
     if (!in.file && statics) {
         uint32_t s = tk_deps_find_addr(statics, in.addr);
-        if (s != TK_DEPS_NONE)
-            tk_deps_get_instr(statics, s, &in);
+        if (s != TK_DEPS_NONE) tk_deps_get_instr(statics, s, &in);
     }
     if (in.file)
         snprintf(buf, size, "%s:%" PRIu32, in.file, in.line);

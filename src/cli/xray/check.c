@@ -12,8 +12,7 @@ int cli_xray_check(cli_ctx *ctx, const cli_args *args)
 {
     tk_xray_map *map;
     int rc = cli_xray_open_map(args, &map);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     int worst = CLI_EXIT_OK;
     for (int i = 0; i < ctx->ninputs; i++) {
         tk_diag d;
@@ -22,15 +21,14 @@ int cli_xray_check(cli_ctx *ctx, const cli_args *args)
         tk_error_clear(&err);
         tk_xray_check_summary sum;
         /* what stops the check (a truncated compressed stream) is one of its errors */
-        if (tk_xray_check(ctx->inputs[i], map, &d, &sum, &err) != TK_OK)
-            tk_diag_error(&d, &err);
+        if (tk_xray_check(ctx->inputs[i], map, &d, &sum, &err) != TK_OK) tk_diag_error(&d, &err);
         if (cli_diag_summary(&d, ctx->paths[i]) != CLI_EXIT_OK)
             worst = CLI_EXIT_BAD_INPUT;
         else
             printf("%s: ok: %" PRIu64 " record%s, %" PRIu64 " buffer%s, %" PRIu32
-                   " thread%s, %" PRIu64 " call%s open at the end\n", ctx->paths[i],
-                   sum.records, cli_s(sum.records), sum.buffers, cli_s(sum.buffers), sum.threads,
-                   cli_s(sum.threads), sum.open_calls, cli_s(sum.open_calls));
+                   " thread%s, %" PRIu64 " call%s open at the end\n",
+                   ctx->paths[i], sum.records, cli_s(sum.records), sum.buffers, cli_s(sum.buffers),
+                   sum.threads, cli_s(sum.threads), sum.open_calls, cli_s(sum.open_calls));
     }
     tk_xray_map_free(map);
     return worst;

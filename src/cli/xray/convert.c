@@ -9,18 +9,20 @@
 
 const cli_opt cli_xray_convert_opts[] = {
     CLI_XRAY_MAP_OPT,
-    {"to", 't', "FMT", "chrome|folded|svg|callgrind|dot|json (svg: a flame graph); chrome: "
-                       CLI_CHROME_NAMES},
+    {"to", 't', "FMT",
+     "chrome|folded|svg|callgrind|dot|json (svg: a flame graph); chrome: " CLI_CHROME_NAMES},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"force", 'f', NULL, "overwrite FILE"},
     {"weight", 0, "W", "folded: time (self time in ns, default) or calls"},
     {"node-threshold", 0, "PCT", "dot: drop functions below PCT% of the time (default 0.5)"},
     {"edge-threshold", 0, "PCT", "dot: drop calls below PCT% of the time (default 0.1)"},
-    {"full-names", 0, NULL, "dot: names as they are (default: C++ template and parameter "
-                            "lists dropped, as KCachegrind's Shorten Templates does)"},
-    {"per-thread", 0, NULL, "folded: start each stack with its thread; callgrind: a file per "
-                            "thread, -o OUT writes OUT-01, OUT-02, ... (valgrind's "
-                            "--separate-threads=yes)"},
+    {"full-names", 0, NULL,
+     "dot: names as they are (default: C++ template and parameter "
+     "lists dropped, as KCachegrind's Shorten Templates does)"},
+    {"per-thread", 0, NULL,
+     "folded: start each stack with its thread; callgrind: a file per "
+     "thread, -o OUT writes OUT-01, OUT-02, ... (valgrind's "
+     "--separate-threads=yes)"},
     CLI_XRAY_THREAD_OPT,
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
     CLI_SVG_OPTS,
@@ -38,16 +40,19 @@ static const cli_choice convert_weights[] = {
 /* The events as JSON lines inside one object: the model as data. */
 static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error *err)
 {
-    fprintf(f, "{\"version\":1,\"clock\":{\"ticks_per_second\":%.0f,\"unit\":\"%s\"},"
-               "\"events\":[", src->ticks_per_second, src->time_unit);
+    fprintf(f,
+            "{\"version\":1,\"clock\":{\"ticks_per_second\":%.0f,\"unit\":\"%s\"},"
+            "\"events\":[",
+            src->ticks_per_second, src->time_unit);
     tk_event ev;
     tk_status st;
     int first = 1;
     char nb[64];
     while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
-        fprintf(f, "%s\n{\"kind\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"cpu\":%" PRIu32
-                   ",\"time\":%" PRIu64, first ? "" : ",", tk_event_kind_name(ev.kind), ev.pid,
-                ev.tid, ev.cpu, ev.time);
+        fprintf(f,
+                "%s\n{\"kind\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"cpu\":%" PRIu32
+                ",\"time\":%" PRIu64,
+                first ? "" : ",", tk_event_kind_name(ev.kind), ev.pid, ev.tid, ev.cpu, ev.time);
         first = 0;
         if (ev.kind <= TK_EVENT_TAIL_EXIT) {
             fprintf(f, ",\"func\":%" PRIu64 ",\"name\":", ev.func);
@@ -59,18 +64,15 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
                 fprintf(f, "%s%" PRIu64, i ? "," : "", ev.args[i]);
             fputc(']', f);
         }
-        if (ev.kind == TK_EVENT_TYPED)
-            fprintf(f, ",\"type\":%" PRIu32, ev.type);
+        if (ev.kind == TK_EVENT_TYPED) fprintf(f, ",\"type\":%" PRIu32, ev.type);
         if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) {
             fputs(",\"data\":\"", f);
-            for (size_t i = 0; i < ev.size; i++)
-                fprintf(f, "%02x", ev.data[i]);
+            for (size_t i = 0; i < ev.size; i++) fprintf(f, "%02x", ev.data[i]);
             fputc('"', f);
         }
         fputc('}', f);
     }
-    if (st != TK_END)
-        return st;
+    if (st != TK_END) return st;
     fputs("\n]}\n", f);
     return TK_OK;
 }
@@ -82,8 +84,7 @@ static tk_status write_profile(const tk_event_source *src, const char *object,
 {
     tk_profile *p;
     tk_status st = tk_events_profile(src, object, 0, &p, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     if (dot) {
         tk_dot_options o = *dot;
         /* the profile's time event is in ns when the trace has a clock rate */
@@ -139,11 +140,12 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
                                "missing --to FMT (chrome, folded, callgrind, dot or json)");
     c->target = cli_choice_value(convert_targets, to);
     if (c->target < 0)
-        return cli_usage_error(ctx->command, "cannot convert XRay traces to '%s' "
-                               "(targets: chrome, folded, svg, callgrind, dot, json)", to);
+        return cli_usage_error(ctx->command,
+                               "cannot convert XRay traces to '%s' "
+                               "(targets: chrome, folded, svg, callgrind, dot, json)",
+                               to);
     int weight = cli_get_choice(ctx->command, args, "weight", convert_weights, TK_FOLDED_TIME);
-    if (weight < 0)
-        return CLI_EXIT_USAGE;
+    if (weight < 0) return CLI_EXIT_USAGE;
     c->weight = (tk_folded_weight)weight;
     c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
     c->dot.full_names = cli_has(args, "full-names");
@@ -152,8 +154,10 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
         cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
     if (cli_has(args, "unit") && c->target != TO_DOT)
-        return cli_usage_error(ctx->command, "--unit applies to --to dot; %s has a unit of its "
-                               "own (docs/formats/xray.md)", to);
+        return cli_usage_error(ctx->command,
+                               "--unit applies to --to dot; %s has a unit of its "
+                               "own (docs/formats/xray.md)",
+                               to);
     return CLI_EXIT_OK;
 }
 
@@ -175,9 +179,9 @@ static int write_target(cli_ctx *ctx, const cli_args *args, const convert_opts *
         st = write_events_json(src, f, &err);
     } else if (c->target == TO_SVG) {
         folded_job job = {src, c->weight, per_thread};
-        const char *unit = c->weight == TK_FOLDED_CALLS      ? "calls"
-                           : src->ticks_per_second > 0 ? "ns"
-                                                           : "ticks";
+        const char *unit = c->weight == TK_FOLDED_CALLS ? "calls"
+                           : src->ticks_per_second > 0  ? "ns"
+                                                        : "ticks";
         return cli_write_svg(ctx->command, args, unit, folded_of, &job, f);
     } else {
         const tk_dot_options *dot = c->target == TO_DOT ? &c->dot : NULL;
@@ -198,8 +202,7 @@ typedef struct traces {
 
 static void traces_close(traces *t)
 {
-    for (int k = 0; k < t->n; k++)
-        cli_xray_session_close(&t->s[k]);
+    for (int k = 0; k < t->n; k++) cli_xray_session_close(&t->s[k]);
     free(t->s);
     free(t->srcs);
 }
@@ -216,15 +219,16 @@ static int traces_open(cli_ctx *ctx, const cli_args *args, traces *t)
     }
     for (; t->n < ctx->ninputs; t->n++) {
         int rc = cli_xray_session_open(ctx, args, t->n, 1, 1, &t->s[t->n]);
-        if (rc != CLI_EXIT_OK)
-            return rc;
+        if (rc != CLI_EXIT_OK) return rc;
         t->srcs[t->n] = t->s[t->n].src;
     }
     tk_error err;
     tk_error_clear(&err);
     if (tk_event_chain_init(&t->chain, t->srcs, (size_t)t->n, &t->src, &err) != TK_OK) {
-        fprintf(stderr, "tracekit: %s: error: its clock is not that of %s: only traces of one "
-                "clock are merged\n", ctx->paths[t->chain.cur], ctx->paths[0]);
+        fprintf(stderr,
+                "tracekit: %s: error: its clock is not that of %s: only traces of one "
+                "clock are merged\n",
+                ctx->paths[t->chain.cur], ctx->paths[0]);
         return CLI_EXIT_BAD_INPUT;
     }
     return CLI_EXIT_OK;
@@ -234,11 +238,9 @@ int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
 {
     convert_opts c;
     int rc = parse_options(ctx, args, &c);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     int parts = c.target == TO_CALLGRIND && cli_has(args, "per-thread");
-    if (parts && (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
-        return rc;
+    if (parts && (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK) return rc;
     traces t;
     rc = traces_open(ctx, args, &t);
     if (rc != CLI_EXIT_OK) {

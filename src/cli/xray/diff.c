@@ -26,16 +26,14 @@ static int diff_side(cli_ctx *ctx, const cli_args *args, int i, tk_latency_diff 
 {
     cli_xray_session s;
     int rc = cli_xray_session_open(ctx, args, i, 1, 1, &s);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);
     tk_latency *l = NULL;
     (void)tk_latency_open(&l, 0, NULL);
-    tk_status st = l ? tk_latency_run(l, &s.src, &err)
-                     : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK)
-        st = tk_latency_diff_add(d, i, l, s.src.ticks_per_second, &err);
+    tk_status st =
+        l ? tk_latency_run(l, &s.src, &err) : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = tk_latency_diff_add(d, i, l, s.src.ticks_per_second, &err);
     tk_latency_free(l);
     if (st != TK_OK) {
         cli_xray_session_close(&s);
@@ -65,11 +63,13 @@ static void print_head(FILE *f, int format, const time_style *t)
         snprintf(h[2], sizeof h[2], "sum-b-a(%s)", u);
         snprintf(h[3], sizeof h[3], "med-a(%s)", u);
         snprintf(h[4], sizeof h[4], "med-b(%s)", u);
-        fprintf(f, "%9s %10s %10s %11s %11s %12s %11s %11s  %s\n", "funcid", "count-a",
-                "count-b", h[0], h[1], h[2], h[3], h[4], "function");
+        fprintf(f, "%9s %10s %10s %11s %11s %12s %11s %11s  %s\n", "funcid", "count-a", "count-b",
+                h[0], h[1], h[2], h[3], h[4], "function");
     } else if (format == CLI_OUT_JSON) {
-        fprintf(f, "{\"version\":2,\"format\":\"xray-diff\",\"unit\":\"%s\","
-                   "\"functions\":[", u);
+        fprintf(f,
+                "{\"version\":2,\"format\":\"xray-diff\",\"unit\":\"%s\","
+                "\"functions\":[",
+                u);
     } else {
         fputs("funcid,count_a,count_b,sum_a,sum_b,median_a,median_b,function,unit\n", f);
     }
@@ -86,16 +86,16 @@ static void print_row(FILE *f, int format, const time_style *t, const tk_latency
                 r->func, r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d,
                 r->sum[1] - r->sum[0], d, r->median[0], d, r->median[1], name);
     } else if (format == CLI_OUT_JSON) {
-        fprintf(f, "%s\n{\"funcid\":%" PRIu64 ",\"count\":[%" PRIu64 ",%" PRIu64
-                   "],\"sum\":[%.*f,%.*f],\"median\":[%.*f,%.*f],\"function\":",
-                first ? "" : ",", r->func, r->count[0], r->count[1], d, r->sum[0], d,
-                r->sum[1], d, r->median[0], d, r->median[1]);
+        fprintf(f,
+                "%s\n{\"funcid\":%" PRIu64 ",\"count\":[%" PRIu64 ",%" PRIu64
+                "],\"sum\":[%.*f,%.*f],\"median\":[%.*f,%.*f],\"function\":",
+                first ? "" : ",", r->func, r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d,
+                r->median[0], d, r->median[1]);
         cli_put_json_string(f, name);
         fputc('}', f);
     } else {
-        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.*f,%.*f,%.*f,%.*f,", r->func,
-                r->count[0], r->count[1], d, r->sum[0], d, r->sum[1], d, r->median[0], d,
-                r->median[1]);
+        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.*f,%.*f,%.*f,%.*f,", r->func, r->count[0],
+                r->count[1], d, r->sum[0], d, r->sum[1], d, r->median[0], d, r->median[1]);
         cli_put_csv_field(f, name);
         fprintf(f, ",%s\n", t->unit);
     }
@@ -106,20 +106,16 @@ static int write_diff(const cli_args *args, int format, const time_style *t,
 {
     tk_output *out = NULL;
     int rc = cli_output_open(args, 0, &out);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     FILE *f = cli_output_file(out);
     print_head(f, format, t);
     for (size_t i = 0; i < shown; i++) {
         char nb[64];
         const tk_latency_diff_row *r = tk_latency_diff_row_at(rows, i);
-        print_row(f, format, t, r, tk_event_func_name(&names->src, r->func, nb, sizeof nb),
-                  i == 0);
+        print_row(f, format, t, r, tk_event_func_name(&names->src, r->func, nb, sizeof nb), i == 0);
     }
-    if (format == CLI_OUT_JSON)
-        fputs("\n]}\n", f);
-    if (format == CLI_OUT_TEXT)
-        cli_rows_note(f, shown, tk_latency_diff_count(rows), "row");
+    if (format == CLI_OUT_JSON) fputs("\n]}\n", f);
+    if (format == CLI_OUT_TEXT) cli_rows_note(f, shown, tk_latency_diff_count(rows), "row");
     return cli_output_commit(out);
 }
 
@@ -138,8 +134,7 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     tk_latency_diff *d;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_latency_diff_open(&d, unit, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_latency_diff_open(&d, unit, &err) != TK_OK) return cli_error(&err);
     cli_xray_session names;
     int rc = diff_side(ctx, args, 0, d, NULL);
     if (rc == CLI_EXIT_OK && (rc = diff_side(ctx, args, 1, d, &names)) != CLI_EXIT_OK) {

@@ -14,8 +14,7 @@ int cli_xray_dump(cli_ctx *ctx, const cli_args *args)
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
         cli_xray_session s;
         rc = cli_xray_session_open(ctx, args, i, 1, 1, &s);
-        if (rc != CLI_EXIT_OK)
-            return rc;
+        if (rc != CLI_EXIT_OK) return rc;
         tk_error err;
         tk_error_clear(&err);
         tk_status st = tk_xray_dump(s.reader, s.map, CLI_WRITER(stdout), &err);

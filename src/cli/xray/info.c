@@ -33,10 +33,8 @@ static void print_threads(const tk_xray_header *h, const tk_xray_summary *sum, i
     printf("pids:");
     for (size_t t = 0; t < sum->nthreads; t++) {
         size_t p = 0;
-        while (p < t && sum->threads[p].pid != sum->threads[t].pid)
-            p++;
-        if (p == t)
-            printf(" %" PRId32, sum->threads[t].pid);
+        while (p < t && sum->threads[p].pid != sum->threads[t].pid) p++;
+        if (p == t) printf(" %" PRId32, sum->threads[t].pid);
         if (t == 64) {
             printf(" ...");
             break;
@@ -51,8 +49,7 @@ static void print_threads(const tk_xray_header *h, const tk_xray_summary *sum, i
             printf(" in %" PRIu64 " buffer%s", ts->buffers, cli_s(ts->buffers));
         printf("\n");
     }
-    if (sum->nthreads > 64)
-        printf("  ... %zu more threads\n", sum->nthreads - 64);
+    if (sum->nthreads > 64) printf("  ... %zu more threads\n", sum->nthreads - 64);
 }
 
 /* The records (each kind with --verbose), the time span (the TSC values with --verbose). */
@@ -80,8 +77,7 @@ static int info_one(cli_ctx *ctx, const cli_args *args, int i)
 {
     cli_xray_session s;
     int rc = cli_xray_session_open(ctx, args, i, 1, 1, &s);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     const tk_xray_header *h = tk_xray_get_header(s.reader);
     tk_error err;
     tk_error_clear(&err);
@@ -108,7 +104,6 @@ static int info_one(cli_ctx *ctx, const cli_args *args, int i)
 int cli_xray_info(cli_ctx *ctx, const cli_args *args)
 {
     int rc = CLI_EXIT_OK;
-    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++)
-        rc = info_one(ctx, args, i);
+    for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) rc = info_one(ctx, args, i);
     return rc;
 }

@@ -18,7 +18,8 @@ void cli_xray_instr_map_help(FILE *f)
     fputs("Reads the xray_instr_map section of a binary built with clang -fxray-instrument and\n"
           "lists its functions: id (1-based, in sled order, as the XRay runtime numbers them),\n"
           "address, number of sleds, flags (a: always instrumented, l: logs arguments), name\n"
-          "(demangled) and file:line from DWARF.\n", f);
+          "(demangled) and file:line from DWARF.\n",
+          f);
 }
 
 int cli_xray_instr_map(int argc, char **argv)
@@ -58,8 +59,7 @@ int cli_xray_instr_map(int argc, char **argv)
             printf("%" PRIu32 " 0x%" PRIx64 " %" PRIu32 " %s%s%s %s", f->id, f->address, f->sleds,
                    f->always_instrument ? "a" : "", f->logs_args ? "l" : "",
                    f->always_instrument || f->logs_args ? "" : "-", f->name ? f->name : "?");
-            if (base)
-                printf(" %s:%" PRIu32, base, f->line);
+            if (base) printf(" %s:%" PRIu32, base, f->line);
             putchar('\n');
         } else {
             printf("%s\n{\"id\":%" PRIu32 ",\"address\":%" PRIu64 ",\"sleds\":%" PRIu32
@@ -78,13 +78,11 @@ int cli_xray_instr_map(int argc, char **argv)
             printf(",\"line\":%" PRIu32 "}", f->line);
         }
     }
-    if (format == CLI_OUT_JSON)
-        puts("\n]}");
+    if (format == CLI_OUT_JSON) puts("\n]}");
     tk_xray_map_free(map);
 done:
     cli_args_free(&args);
     return rc;
 }
 
-const cli_opt_choices cli_xray_instr_map_choices[] = {
-    {"format", cli_out_text_json}, {NULL, NULL}};
+const cli_opt_choices cli_xray_instr_map_choices[] = {{"format", cli_out_text_json}, {NULL, NULL}};

@@ -21,28 +21,28 @@ const cli_format_ops cli_xray_ops = {
     .choices = {[CLI_REPORT] = cli_xray_report_choices,
                 [CLI_CONVERT] = cli_xray_convert_choices,
                 [CLI_DIFF] = cli_xray_diff_choices},
-    .about =
-        "Traces of LLVM's XRay runtime: a program built with clang -fxray-instrument and\n"
-        "run with XRAY_OPTIONS=\"patch_premain=true xray_mode=xray-fdr\" writes\n"
-        "xray-log.PROG.XXXXXX. FDR mode (versions 1 to 5) and basic mode (1 to 3) are\n"
-        "read. Functions are numbered in the trace: -m BIN (--instr-map) names them from\n"
-        "the xray_instr_map section of the instrumented binary, with their source lines.\n\n"
-        "report is llvm-xray account: count, min, median, 90th and 99th percentile, max\n"
-        "and sum of the time spent in each function, per thread with --per-thread.\n"
-        "convert writes a timeline for Perfetto and speedscope (chrome), folded stacks, a\n"
-        "flame graph (svg), a callgrind profile or the call graph (dot, as llvm-xray\n"
-        "graph); diff puts two traces of one binary side by side.\n",
-    .examples = (const cli_example[]){
-        {"report -m ./fib xray-log.fib.Ab3dEf", "the time spent in each function, as llvm-xray "
-                                                "account prints it"},
-        {"report -m ./fib --sort count --top 10 --unit ms xray-log.fib.Ab3dEf",
-         "the 10 functions called most often, times in milliseconds"},
-        {"info xray-log.fib.Ab3dEf", "mode, version, clock, threads and records of the trace"},
-        {"convert --to chrome -m ./fib -o fib.json xray-log.fib.Ab3dEf",
-         "a timeline for ui.perfetto.dev or speedscope"},
-        {"convert --to svg -m ./fib -o fib.svg xray-log.fib.Ab3dEf", "a flame graph"},
-        {"instr-map ./fib", "the instrumented functions of the binary: ids, names, lines"},
-        {"diff -m ./fib xray-log.fib.Ab3dEf xray-log.fib.Xy9zWv",
-         "two runs side by side, function by function"},
-        {NULL, NULL}},
+    .about = "Traces of LLVM's XRay runtime: a program built with clang -fxray-instrument and\n"
+             "run with XRAY_OPTIONS=\"patch_premain=true xray_mode=xray-fdr\" writes\n"
+             "xray-log.PROG.XXXXXX. FDR mode (versions 1 to 5) and basic mode (1 to 3) are\n"
+             "read. Functions are numbered in the trace: -m BIN (--instr-map) names them from\n"
+             "the xray_instr_map section of the instrumented binary, with their source lines.\n\n"
+             "report is llvm-xray account: count, min, median, 90th and 99th percentile, max\n"
+             "and sum of the time spent in each function, per thread with --per-thread.\n"
+             "convert writes a timeline for Perfetto and speedscope (chrome), folded stacks, a\n"
+             "flame graph (svg), a callgrind profile or the call graph (dot, as llvm-xray\n"
+             "graph); diff puts two traces of one binary side by side.\n",
+    .examples =
+        (const cli_example[]){
+            {"report -m ./fib xray-log.fib.Ab3dEf", "the time spent in each function, as llvm-xray "
+                                                    "account prints it"},
+            {"report -m ./fib --sort count --top 10 --unit ms xray-log.fib.Ab3dEf",
+             "the 10 functions called most often, times in milliseconds"},
+            {"info xray-log.fib.Ab3dEf", "mode, version, clock, threads and records of the trace"},
+            {"convert --to chrome -m ./fib -o fib.json xray-log.fib.Ab3dEf",
+             "a timeline for ui.perfetto.dev or speedscope"},
+            {"convert --to svg -m ./fib -o fib.svg xray-log.fib.Ab3dEf", "a flame graph"},
+            {"instr-map ./fib", "the instrumented functions of the binary: ids, names, lines"},
+            {"diff -m ./fib xray-log.fib.Ab3dEf xray-log.fib.Xy9zWv",
+             "two runs side by side, function by function"},
+            {NULL, NULL}},
 };

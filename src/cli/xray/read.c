@@ -15,8 +15,7 @@ int cli_xray_jobs(cli_ctx *ctx, const cli_args *args, unsigned *jobs)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t n;
-    if (cli_get_u64(ctx->command, args, "jobs", cpus > 0 ? (uint64_t)cpus : 1, &n) != 0)
-        return -1;
+    if (cli_get_u64(ctx->command, args, "jobs", cpus > 0 ? (uint64_t)cpus : 1, &n) != 0) return -1;
     if (n == 0 || n > 256) {
         cli_usage_error(ctx->command, "--jobs must be 1..256");
         return -1;
@@ -48,13 +47,12 @@ static void read_trace(cli_xray_read *rd, int i, cli_xray_part *p)
 {
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
     opt.release_pages = 1; /* one pass */
-    opt.partial = 1;       /* a trace cut short gives what was recorded before the cut */
+    opt.partial = 1; /* a trace cut short gives what was recorded before the cut */
     tk_xray_reader *r = NULL;
     tk_xray_events *e = NULL;
     tk_error_clear(&p->err);
     p->st = tk_xray_open(&r, rd->ctx->inputs[i], &opt, &p->err);
-    if (p->st == TK_OK)
-        p->st = tk_xray_events_open(&e, r, rd->map, &p->err);
+    if (p->st == TK_OK) p->st = tk_xray_events_open(&e, r, rd->map, &p->err);
     if (p->st == TK_OK) {
         tk_event_source src, all;
         tk_event_thread_filter filter;
@@ -66,8 +64,7 @@ static void read_trace(cli_xray_read *rd, int i, cli_xray_part *p)
         p->hz = src.ticks_per_second > 0 ? src.ticks_per_second : 0;
         p->emulated = tk_xray_emulated_tsc(tk_xray_get_header(r));
         p->st = tk_latency_open(&p->l, rd->per_thread, &p->err);
-        if (p->st == TK_OK)
-            p->st = tk_latency_run(p->l, &src, &p->err);
+        if (p->st == TK_OK) p->st = tk_latency_run(p->l, &src, &p->err);
     }
     if (p->st == TK_OK) {
         tk_latency_get_totals(p->l, &p->totals);
@@ -87,8 +84,7 @@ static void merge_ready(cli_xray_read *rd)
 {
     while (rd->merged < rd->ctx->hi && rd->parts[rd->merged].done) {
         cli_xray_part *p = &rd->parts[rd->merged++];
-        if (!p->l || rd->st != TK_OK)
-            continue;
+        if (!p->l || rd->st != TK_OK) continue;
         if (!rd->acc) {
             rd->acc = p->l;
         } else {
@@ -107,8 +103,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(lock);
         int i = rd->next < rd->ctx->hi ? rd->next++ : -1;
         pthread_mutex_unlock(lock);
-        if (i < 0)
-            return NULL;
+        if (i < 0) return NULL;
         read_trace(rd, i, &rd->parts[i]);
         pthread_mutex_lock(lock);
         rd->parts[i].done = 1;
@@ -123,14 +118,11 @@ static void run_workers(cli_xray_read *rd, unsigned jobs)
     pthread_t th[256];
     unsigned started = 0;
     unsigned own = (unsigned)(rd->ctx->hi - rd->ctx->lo);
-    if (jobs > own)
-        jobs = own ? own : 1;
+    if (jobs > own) jobs = own ? own : 1;
     for (unsigned k = 1; k < jobs; k++)
-        if (pthread_create(&th[started], NULL, worker, rd) == 0)
-            started++;
+        if (pthread_create(&th[started], NULL, worker, rd) == 0) started++;
     worker(rd);
-    for (unsigned k = 0; k < started; k++)
-        pthread_join(th[k], NULL);
+    for (unsigned k = 0; k < started; k++) pthread_join(th[k], NULL);
 }
 
 /* The errors of the traces, in order; then whether their clocks agree. Returns an exit code. */
@@ -138,15 +130,13 @@ static int check_parts(cli_xray_read *rd)
 {
     int rc = CLI_EXIT_OK;
     for (int k = 0; k < rd->ctx->ninputs; k++)
-        if (rd->parts[k].st != TK_OK)
-            rc = cli_error(&rd->parts[k].err);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    if (rd->st != TK_OK)
-        return cli_error(&rd->err);
+        if (rd->parts[k].st != TK_OK) rc = cli_error(&rd->parts[k].err);
+    if (rc != CLI_EXIT_OK) return rc;
+    if (rd->st != TK_OK) return cli_error(&rd->err);
     for (int k = 1; k < rd->ctx->ninputs; k++) {
         if (rd->parts[k].hz != rd->parts[0].hz || rd->parts[k].emulated != rd->parts[0].emulated) {
-            fprintf(stderr, "tracekit: %s: error: its clock (%.0f ticks per second%s) is not "
+            fprintf(stderr,
+                    "tracekit: %s: error: its clock (%.0f ticks per second%s) is not "
                     "that of %s (%.0f%s): only traces of one clock are merged\n",
                     rd->ctx->paths[k], rd->parts[k].hz, rd->parts[k].emulated ? ", emulated" : "",
                     rd->ctx->paths[0], rd->parts[0].hz, rd->parts[0].emulated ? ", emulated" : "");
@@ -172,13 +162,11 @@ static int merge_bytes(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     for (size_t k = 1; k < n && st == TK_OK; k++) {
         tk_latency *b = NULL;
         st = tk_latency_deserialize(&b, parts[k].data, parts[k].size, UINT64_MAX, &err);
-        if (st == TK_OK)
-            st = tk_latency_merge(a, b, &err);
+        if (st == TK_OK) st = tk_latency_merge(a, b, &err);
         tk_latency_free(b);
         cli_part_free(&parts[k]);
     }
-    if (st == TK_OK)
-        st = tk_latency_serialize(a, &data, &size, &err);
+    if (st == TK_OK) st = tk_latency_serialize(a, &data, &size, &err);
     tk_latency_free(a);
     uint8_t *copy = st == TK_OK && size ? malloc(size) : NULL; /* tk_free's block to malloc's */
     if (st != TK_OK || (size && !copy)) {
@@ -187,8 +175,7 @@ static int merge_bytes(void *arg, cli_part_bytes *parts, size_t n, char *msg)
                  st != TK_OK ? err.message : "out of memory");
         return -1;
     }
-    if (size)
-        memcpy(copy, data, size);
+    if (size) memcpy(copy, data, size);
     tk_free(data);
     cli_part_free(&parts[0]);
     cli_part_set(&parts[0], CLI_PART_DATA, copy, size);
@@ -213,15 +200,13 @@ static void own_bytes(cli_xray_read *rd, cli_part_bytes *p)
         cli_part_fail(p, rd->err.message);
         return;
     }
-    if (!rd->acc)
-        return;
+    if (!rd->acc) return;
     st = tk_latency_serialize(rd->acc, &data, &size, &err);
     uint8_t *copy = st == TK_OK && size ? malloc(size) : NULL;
     if (st != TK_OK || (size && !copy))
         cli_part_fail(p, st != TK_OK ? err.message : "out of memory");
     else {
-        if (size)
-            memcpy(copy, data, size);
+        if (size) memcpy(copy, data, size);
         cli_part_set(p, CLI_PART_DATA, copy, size);
     }
     tk_free(data);
@@ -264,10 +249,8 @@ int cli_xray_read_all(cli_ctx *ctx, const cli_args *args, int per_thread, unsign
     rd->next = rd->merged = ctx->lo;
     rd->per_thread = per_thread;
     int rc = cli_xray_thread_ids(ctx, args, rd->tids, &rd->ntids);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_xray_open_map(args, &rd->map);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc == CLI_EXIT_OK) rc = cli_xray_open_map(args, &rd->map);
+    if (rc != CLI_EXIT_OK) return rc;
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     rd->lock = &lock;
     rd->parts = calloc((size_t)ctx->ninputs, sizeof *rd->parts);
@@ -276,16 +259,14 @@ int cli_xray_read_all(cli_ctx *ctx, const cli_args *args, int per_thread, unsign
         return CLI_EXIT_BAD_INPUT;
     }
     run_workers(rd, jobs);
-    if (ctx->team && (rc = team_merge(rd)) != CLI_EXIT_OK)
-        return rc;
+    if (ctx->team && (rc = team_merge(rd)) != CLI_EXIT_OK) return rc;
     return cli_team_writes(ctx) ? check_parts(rd) : CLI_EXIT_OK;
 }
 
 void cli_xray_read_free(cli_xray_read *rd)
 {
     if (rd->parts)
-        for (int k = 0; k < rd->ctx->ninputs; k++)
-            tk_latency_free(rd->parts[k].l);
+        for (int k = 0; k < rd->ctx->ninputs; k++) tk_latency_free(rd->parts[k].l);
     free(rd->parts);
     tk_latency_free(rd->acc);
     tk_xray_map_free(rd->map);
@@ -294,8 +275,7 @@ void cli_xray_read_free(cli_xray_read *rd)
 
 void cli_xray_part_warn_truncation(const cli_xray_part *p, const char *path)
 {
-    if (!p->cut)
-        return;
+    if (!p->cut) return;
     char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
     tk_location loc = {path, p->where.offset, 0, 0};
     fflush(stdout);
@@ -307,9 +287,10 @@ void cli_xray_part_warn_unknown_ids(const cli_xray_part *p, const tk_xray_map *m
                                     const char *path)
 {
     if (p->unknown)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function id%s (up to %" PRIu32
+        fprintf(stderr,
+                "tracekit: %s: warning: %" PRIu64 " function id%s (up to %" PRIu32
                 ") %s not in the instrumentation map, which has %" PRIu32 " function%s; "
-                "does the binary match the trace?\n", path, p->unknown, cli_s(p->unknown),
-                p->largest, p->unknown == 1 ? "is" : "are", tk_xray_map_count(map),
-                cli_s(tk_xray_map_count(map)));
+                "does the binary match the trace?\n",
+                path, p->unknown, cli_s(p->unknown), p->largest, p->unknown == 1 ? "is" : "are",
+                tk_xray_map_count(map), cli_s(tk_xray_map_count(map)));
 }

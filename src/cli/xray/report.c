@@ -26,13 +26,17 @@ const cli_opt cli_xray_report_opts[] = {
 };
 
 /* --sort (llvm-xray account's keys) and --order */
-static const cli_choice report_keys[] = {
-    {"funcid", TK_LATENCY_KEY_FUNCID}, {"count", TK_LATENCY_KEY_COUNT},
-    {"min", TK_LATENCY_KEY_MIN},       {"med", TK_LATENCY_KEY_MEDIAN},
-    {"90p", TK_LATENCY_KEY_P90},       {"99p", TK_LATENCY_KEY_P99},
-    {"max", TK_LATENCY_KEY_MAX},       {"sum", TK_LATENCY_KEY_SUM},
-    {"self", TK_LATENCY_KEY_SELF},     {"func", TK_LATENCY_KEY_FUNC},
-    {NULL, 0}};
+static const cli_choice report_keys[] = {{"funcid", TK_LATENCY_KEY_FUNCID},
+                                         {"count", TK_LATENCY_KEY_COUNT},
+                                         {"min", TK_LATENCY_KEY_MIN},
+                                         {"med", TK_LATENCY_KEY_MEDIAN},
+                                         {"90p", TK_LATENCY_KEY_P90},
+                                         {"99p", TK_LATENCY_KEY_P99},
+                                         {"max", TK_LATENCY_KEY_MAX},
+                                         {"sum", TK_LATENCY_KEY_SUM},
+                                         {"self", TK_LATENCY_KEY_SELF},
+                                         {"func", TK_LATENCY_KEY_FUNC},
+                                         {NULL, 0}};
 static const cli_choice report_orders[] = {
     {"asc", TK_LATENCY_ORDER_ASC}, {"dsc", TK_LATENCY_ORDER_DESC}, {NULL, 0}};
 
@@ -40,7 +44,7 @@ static const cli_choice report_orders[] = {
 typedef struct report_in {
     const tk_xray_map *map;
     tk_event_source names; /* tk_xray_map_names */
-    int emulated;          /* the first trace's clock is an emulated TSC */
+    int emulated; /* the first trace's clock is an emulated TSC */
     int ntraces;
     const char **paths;
     const cli_xray_part *parts;
@@ -48,14 +52,12 @@ typedef struct report_in {
 
 static void debug_info(const report_in *s, uint64_t func, char *buf, size_t size)
 {
-    const tk_xray_function *f = s->map && func <= UINT32_MAX
-                                    ? tk_xray_map_function(s->map, (uint32_t)func)
-                                    : NULL;
+    const tk_xray_function *f =
+        s->map && func <= UINT32_MAX ? tk_xray_map_function(s->map, (uint32_t)func) : NULL;
     if (f && f->file) { /* the base name: reports stay the same wherever the binary was built */
         const char *base = strrchr(f->file, '/');
         snprintf(buf, size, "%s:%" PRIu32, base ? base + 1 : f->file, f->line);
-    }
-    else
+    } else
         buf[0] = 0;
 }
 
@@ -88,27 +90,24 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
     fprintf(f, "Functions with latencies: %zu (times in %s", tk_latency_report_total(rows),
             unit_label(st->hz, st->unit));
     for (int k = 0; k < s->ntraces; k++) {
-        if (!s->parts[k].cut)
-            continue;
+        if (!s->parts[k].cut) continue;
         if (s->ntraces == 1)
             fprintf(f, "; the trace is cut short at byte %" PRId64, s->parts[k].where.offset);
         else
-            fprintf(f, "; %s is cut short at byte %" PRId64, s->paths[k],
-                    s->parts[k].where.offset);
+            fprintf(f, "; %s is cut short at byte %" PRId64, s->paths[k], s->parts[k].where.offset);
     }
     fputs(")\n", f);
-    if (st->per_thread)
-        fprintf(f, "%9s ", "tid");
-    fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s %*s  %s\n", "funcid", "count", w, "min",
-            w, "med", w, "90p", w, "99p", w, "max", w, "sum", w, "self", "function");
+    if (st->per_thread) fprintf(f, "%9s ", "tid");
+    fprintf(f, "%9s %10s [ %*s, %*s, %*s, %*s, %*s] %*s %*s  %s\n", "funcid", "count", w, "min", w,
+            "med", w, "90p", w, "99p", w, "max", w, "sum", w, "self", "function");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
-        if (st->per_thread)
-            fprintf(f, "%9" PRId64 " ", r->tid);
-        fprintf(f, "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f %*.*f  "
-                   "%s%s%s",
+        if (st->per_thread) fprintf(f, "%9" PRId64 " ", r->tid);
+        fprintf(f,
+                "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f %*.*f  "
+                "%s%s%s",
                 r->func, r->count, w, d, tk_ticks_to_unit(r->min, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->median, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->p90, st->hz, st->unit), w, d,
@@ -117,8 +116,7 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
                 tk_ticks_to_unit(r->sum, st->hz, st->unit), w, d,
                 tk_ticks_to_unit(r->self, st->hz, st->unit), db, db[0] ? ": " : "",
                 tk_event_func_name(&s->names, r->func, nb, sizeof nb));
-        if (r->open)
-            fprintf(f, " (%" PRIu64 " open at end)", r->open);
+        if (r->open) fprintf(f, " (%" PRIu64 " open at end)", r->open);
         fputc('\n', f);
     }
     cli_rows_note(f, n, tk_latency_report_total(rows), "row");
@@ -130,24 +128,25 @@ static void report_csv(FILE *f, const report_in *s, const tk_latency_report *row
 {
     size_t n = tk_latency_report_count(rows);
     const char *u = unit_label(st->hz, st->unit);
-    fprintf(f, "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,self,debug,function,open,"
-               "unit\n",
+    fprintf(f,
+            "%sfuncid,count,min,median,90%%ile,99%%ile,max,sum,self,debug,function,open,"
+            "unit\n",
             st->per_thread ? "tid," : "");
     for (size_t i = 0; i < n; i++) {
         const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
-        if (st->per_thread)
-            fprintf(f, "%" PRId64 ",", r->tid);
-        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%"
-                   PRIu64 ",%s\n", r->func, r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
-                tk_ticks_to_unit(r->median, st->hz, st->unit),
-                tk_ticks_to_unit(r->p90, st->hz, st->unit),
-                tk_ticks_to_unit(r->p99, st->hz, st->unit),
-                tk_ticks_to_unit(r->max, st->hz, st->unit),
-                tk_ticks_to_unit(r->sum, st->hz, st->unit),
-                tk_ticks_to_unit(r->self, st->hz, st->unit), db,
-                tk_event_func_name(&s->names, r->func, nb, sizeof nb), r->open, u);
+        if (st->per_thread) fprintf(f, "%" PRId64 ",", r->tid);
+        fprintf(
+            f,
+            "%" PRIu64 ",%" PRIu64 ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,\"%s\",\"%s\",%" PRIu64
+            ",%s\n",
+            r->func, r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
+            tk_ticks_to_unit(r->median, st->hz, st->unit),
+            tk_ticks_to_unit(r->p90, st->hz, st->unit), tk_ticks_to_unit(r->p99, st->hz, st->unit),
+            tk_ticks_to_unit(r->max, st->hz, st->unit), tk_ticks_to_unit(r->sum, st->hz, st->unit),
+            tk_ticks_to_unit(r->self, st->hz, st->unit), db,
+            tk_event_func_name(&s->names, r->func, nb, sizeof nb), r->open, u);
     }
 }
 
@@ -158,8 +157,7 @@ static int trace_of(const report_in *s, uint32_t thread)
     uint64_t end = 0;
     for (int k = 0; k < s->ntraces; k++) {
         end += s->parts[k].totals.threads;
-        if (thread < end)
-            return k;
+        if (thread < end) return k;
     }
     return s->ntraces - 1;
 }
@@ -168,8 +166,7 @@ static int trace_of(const report_in *s, uint32_t thread)
 static void report_json_cut(FILE *f, const report_in *s)
 {
     for (int k = 0; k < s->ntraces; k++) {
-        if (!s->parts[k].cut)
-            continue;
+        if (!s->parts[k].cut) continue;
         fputc('{', f);
         if (s->ntraces > 1) {
             fputs("\"path\":", f);
@@ -188,10 +185,11 @@ static void report_json(FILE *f, const report_in *s, const tk_latency_report *ro
                         const report_style *st, const tk_latency_totals *t)
 {
     size_t n = tk_latency_report_count(rows);
-    fprintf(f, "{\"version\":2,\"unit\":\"%s\",\"clock\":{\"ticks_per_second\":%.0f,"
-               "\"emulated\":%s},\"per_thread\":%s,\"truncated\":",
-            unit_label(st->hz, st->unit), st->hz,
-            s->emulated ? "true" : "false", st->per_thread ? "true" : "false");
+    fprintf(f,
+            "{\"version\":2,\"unit\":\"%s\",\"clock\":{\"ticks_per_second\":%.0f,"
+            "\"emulated\":%s},\"per_thread\":%s,\"truncated\":",
+            unit_label(st->hz, st->unit), st->hz, s->emulated ? "true" : "false",
+            st->per_thread ? "true" : "false");
     report_json_cut(f, s);
     fputs(",\"functions\":[", f);
     for (size_t i = 0; i < n; i++) {
@@ -204,24 +202,23 @@ static void report_json(FILE *f, const report_in *s, const tk_latency_report *ro
             fprintf(f, ",\"debug\":");
             cli_put_json_string(f, db);
         }
-        if (st->per_thread)
-            fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
-        if (st->per_thread && s->ntraces > 1)
-            fprintf(f, ",\"trace\":%d", trace_of(s, r->thread));
-        fprintf(f, ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
-                   "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"self\":%.9e,\"open\":%" PRIu64
-                   ",\"unwound\":%" PRIu64 "}",
-                r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
-                tk_ticks_to_unit(r->median, st->hz, st->unit),
-                tk_ticks_to_unit(r->p90, st->hz, st->unit),
-                tk_ticks_to_unit(r->p99, st->hz, st->unit),
-                tk_ticks_to_unit(r->max, st->hz, st->unit),
-                tk_ticks_to_unit(r->sum, st->hz, st->unit),
-                tk_ticks_to_unit(r->self, st->hz, st->unit), r->open, r->unwound);
+        if (st->per_thread) fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
+        if (st->per_thread && s->ntraces > 1) fprintf(f, ",\"trace\":%d", trace_of(s, r->thread));
+        fprintf(
+            f,
+            ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
+            "\"p99\":%.9e,\"max\":%.9e,\"sum\":%.9e,\"self\":%.9e,\"open\":%" PRIu64
+            ",\"unwound\":%" PRIu64 "}",
+            r->count, tk_ticks_to_unit(r->min, st->hz, st->unit),
+            tk_ticks_to_unit(r->median, st->hz, st->unit),
+            tk_ticks_to_unit(r->p90, st->hz, st->unit), tk_ticks_to_unit(r->p99, st->hz, st->unit),
+            tk_ticks_to_unit(r->max, st->hz, st->unit), tk_ticks_to_unit(r->sum, st->hz, st->unit),
+            tk_ticks_to_unit(r->self, st->hz, st->unit), r->open, r->unwound);
     }
-    fprintf(f, "\n],\"totals\":{\"threads\":%" PRIu32 ",\"enters\":%" PRIu64 ",\"exits\":%" PRIu64
-               ",\"unmatched_exits\":%" PRIu64 ",\"unwound\":%" PRIu64 ",\"open_at_end\":%" PRIu64
-               ",\"max_depth\":%" PRIu32 "}}\n",
+    fprintf(f,
+            "\n],\"totals\":{\"threads\":%" PRIu32 ",\"enters\":%" PRIu64 ",\"exits\":%" PRIu64
+            ",\"unmatched_exits\":%" PRIu64 ",\"unwound\":%" PRIu64 ",\"open_at_end\":%" PRIu64
+            ",\"max_depth\":%" PRIu32 "}}\n",
             t->threads, t->enters, t->exits, t->unmatched_exits, t->unwound, t->open_at_end,
             t->max_depth);
 }
@@ -235,19 +232,23 @@ static void report_warnings(const report_in *in, int k)
     const tk_latency_totals *totals = &p->totals;
     cli_xray_part_warn_truncation(p, path);
     if (totals->unmatched_exits)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " exit%s without a matching entry %s "
-                "ignored (lost records or a wrapped buffer ring)\n", path,
-                totals->unmatched_exits, cli_s(totals->unmatched_exits),
+        fprintf(stderr,
+                "tracekit: %s: warning: %" PRIu64 " exit%s without a matching entry %s "
+                "ignored (lost records or a wrapped buffer ring)\n",
+                path, totals->unmatched_exits, cli_s(totals->unmatched_exits),
                 totals->unmatched_exits == 1 ? "was" : "were");
     if (totals->unwound)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " call%s had no exit of %s own and "
-                "%s closed by the exit of a caller\n", path, totals->unwound,
-                cli_s(totals->unwound), totals->unwound == 1 ? "its" : "their",
-                totals->unwound == 1 ? "was" : "were");
+        fprintf(stderr,
+                "tracekit: %s: warning: %" PRIu64 " call%s had no exit of %s own and "
+                "%s closed by the exit of a caller\n",
+                path, totals->unwound, cli_s(totals->unwound),
+                totals->unwound == 1 ? "its" : "their", totals->unwound == 1 ? "was" : "were");
     if (totals->open_at_end)
-        fprintf(stderr, "tracekit: %s: note: %" PRIu64 " call%s %s still open at the end of the "
-                "trace (not in the statistics)\n", path, totals->open_at_end,
-                cli_s(totals->open_at_end), totals->open_at_end == 1 ? "was" : "were");
+        fprintf(stderr,
+                "tracekit: %s: note: %" PRIu64 " call%s %s still open at the end of the "
+                "trace (not in the statistics)\n",
+                path, totals->open_at_end, cli_s(totals->open_at_end),
+                totals->open_at_end == 1 ? "was" : "were");
     cli_xray_part_warn_unknown_ids(p, in->map, path);
 }
 
@@ -263,18 +264,16 @@ static int parse_settings(cli_ctx *ctx, const cli_args *args, settings *o)
 {
     memset(o, 0, sizeof *o);
     int key = cli_get_choice(ctx->command, args, "sort", report_keys, TK_LATENCY_KEY_SUM);
-    if (key < 0)
-        return CLI_EXIT_USAGE;
+    if (key < 0) return CLI_EXIT_USAGE;
     o->sort.key = (tk_latency_key)key;
-    int order = cli_get_choice(ctx->command, args, "order", report_orders,
-                               TK_LATENCY_ORDER_DEFAULT);
+    int order =
+        cli_get_choice(ctx->command, args, "order", report_orders, TK_LATENCY_ORDER_DEFAULT);
     o->sort.order = (tk_latency_order)order;
     o->format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     cli_rows rows;
     if (order < 0 || o->format < 0 ||
         cli_get_rows(ctx->command, args, o->format == CLI_OUT_TEXT, &rows) != 0 ||
-        cli_xray_unit(ctx, args, &o->style.unit) != 0 ||
-        cli_xray_jobs(ctx, args, &o->jobs) != 0)
+        cli_xray_unit(ctx, args, &o->style.unit) != 0 || cli_xray_jobs(ctx, args, &o->jobs) != 0)
         return CLI_EXIT_USAGE;
     o->sort.top = rows.top;
     o->style.per_thread = cli_has(args, "per-thread");
@@ -286,8 +285,7 @@ static int write_report(const cli_args *args, const report_in *in, const setting
 {
     tk_output *out = NULL;
     int rc = cli_output_open(args, 0, &out);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     FILE *f = cli_output_file(out);
     if (o->format == CLI_OUT_TEXT)
         report_text(f, in, rows, &o->style);
@@ -308,13 +306,11 @@ static int report_of(cli_ctx *ctx, const cli_args *args, settings *o, cli_xray_r
     tk_error err;
     tk_error_clear(&err);
     tk_latency_report *rows = NULL;
-    if (tk_latency_report_open(&rows, rd->acc, &o->sort, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_latency_report_open(&rows, rd->acc, &o->sort, &err) != TK_OK) return cli_error(&err);
     tk_latency_totals totals;
     tk_latency_get_totals(rd->acc, &totals);
     int rc = write_report(args, &in, o, rows, &totals);
-    for (int k = 0; k < ctx->ninputs; k++)
-        report_warnings(&in, k);
+    for (int k = 0; k < ctx->ninputs; k++) report_warnings(&in, k);
     tk_latency_report_free(rows);
     return rc;
 }
@@ -323,8 +319,7 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
 {
     settings o;
     int rc = parse_settings(ctx, args, &o);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     cli_xray_read rd;
     rc = cli_xray_read_all(ctx, args, o.style.per_thread, o.jobs, &rd);
     if (rc == CLI_EXIT_OK && cli_team_writes(ctx)) /* in a team, the root writes */
@@ -333,6 +328,8 @@ int cli_xray_report(cli_ctx *ctx, const cli_args *args)
     return rc;
 }
 
-const cli_opt_choices cli_xray_report_choices[] = {
-    {"sort", report_keys}, {"order", report_orders}, {"format", cli_out_text_json_csv},
-    {"unit", cli_xray_units}, {NULL, NULL}};
+const cli_opt_choices cli_xray_report_choices[] = {{"sort", report_keys},
+                                                   {"order", report_orders},
+                                                   {"format", cli_out_text_json_csv},
+                                                   {"unit", cli_xray_units},
+                                                   {NULL, NULL}};

@@ -20,12 +20,10 @@ int cli_xray_open_map(const cli_args *args, tk_xray_map **map)
 {
     *map = NULL;
     const char *bin = cli_get(args, "instr-map");
-    if (!bin)
-        return CLI_EXIT_OK;
+    if (!bin) return CLI_EXIT_OK;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_xray_map_open(map, bin, &err) != TK_OK)
-        return cli_error(&err);
+    if (tk_xray_map_open(map, bin, &err) != TK_OK) return cli_error(&err);
     return CLI_EXIT_OK;
 }
 
@@ -34,16 +32,14 @@ int cli_xray_session_open(cli_ctx *ctx, const cli_args *args, int i, int release
 {
     memset(s, 0, sizeof *s);
     int rc = with_map ? cli_xray_open_map(args, &s->map) : CLI_EXIT_OK;
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);
     tk_xray_options opt = TK_XRAY_OPTIONS_INIT;
     opt.release_pages = release;
     opt.partial = 1; /* a trace cut short gives what was recorded before the cut */
     tk_status st = tk_xray_open(&s->reader, ctx->inputs[i], &opt, &err);
-    if (st == TK_OK)
-        st = tk_xray_events_open(&s->events, s->reader, s->map, &err);
+    if (st == TK_OK) st = tk_xray_events_open(&s->events, s->reader, s->map, &err);
     if (st != TK_OK) {
         cli_xray_session_close(s);
         return cli_error(&err);
@@ -76,18 +72,19 @@ void cli_xray_warn_unknown_ids(const cli_xray_session *s, const char *path)
     uint32_t largest;
     uint64_t n = s->map ? tk_xray_events_unknown_ids(s->events, &largest) : 0;
     if (n)
-        fprintf(stderr, "tracekit: %s: warning: %" PRIu64 " function id%s (up to %" PRIu32
+        fprintf(stderr,
+                "tracekit: %s: warning: %" PRIu64 " function id%s (up to %" PRIu32
                 ") %s not in the instrumentation map, which has %" PRIu32 " function%s; "
-                "does the binary match the trace?\n", path, n, cli_s(n), largest,
-                n == 1 ? "is" : "are", tk_xray_map_count(s->map), cli_s(tk_xray_map_count(s->map)));
+                "does the binary match the trace?\n",
+                path, n, cli_s(n), largest, n == 1 ? "is" : "are", tk_xray_map_count(s->map),
+                cli_s(tk_xray_map_count(s->map)));
 }
 
 int cli_xray_warn_truncation(const cli_xray_session *s, const char *path)
 {
     tk_error where;
     tk_error_clear(&where);
-    if (!tk_xray_truncation(s->reader, &where))
-        return 0;
+    if (!tk_xray_truncation(s->reader, &where)) return 0;
     char buf[TK_ERROR_MSG_MAX + TK_ERROR_PATH_MAX + 128];
     tk_location loc = {path, where.offset, 0, 0};
     fflush(stdout);

@@ -9,11 +9,17 @@
 
 /* Options several commands have. */
 #define CLI_XRAY_MAP_OPT \
-    {"instr-map", 'm', "BIN", "instrumented binary: names functions from its xray_instr_map"}
+    { \
+        "instr-map", 'm', "BIN", "instrumented binary: names functions from its xray_instr_map" \
+    }
 #define CLI_XRAY_THREAD_OPT \
-    {"thread", 0, "TID", "only this thread (the tid `info` lists; repeatable)"}
+    { \
+        "thread", 0, "TID", "only this thread (the tid `info` lists; repeatable)" \
+    }
 #define CLI_XRAY_UNIT_OPT \
-    {"unit", 0, "U", "s|ms|us|ns: the unit of the times printed (default us)"}
+    { \
+        "unit", 0, "U", "s|ms|us|ns: the unit of the times printed (default us)" \
+    }
 #define CLI_XRAY_MAX_THREADS 64
 
 typedef struct cli_xray_session {
@@ -55,15 +61,15 @@ int cli_xray_thread_ids(cli_ctx *ctx, const cli_args *args, int64_t *tids, size_
  * (tk_event_chain_init: the threads of each trace come after those of the traces before it)
  * whatever the number of jobs. At most `jobs` traces are being read at once. */
 typedef struct cli_xray_part {
-    tk_latency *l;            /* until merged into acc */
+    tk_latency *l; /* until merged into acc */
     tk_latency_totals totals; /* this trace's (its warnings) */
-    int cut;                  /* cut short at where.offset */
+    int cut; /* cut short at where.offset */
     tk_error where;
-    uint64_t unknown;         /* function ids the map lacks, the largest of them */
+    uint64_t unknown; /* function ids the map lacks, the largest of them */
     uint32_t largest;
-    double hz;                /* the clock rate (0: none) */
+    double hz; /* the clock rate (0: none) */
     int emulated;
-    tk_status st;             /* reading failed: err */
+    tk_status st; /* reading failed: err */
     tk_error err;
     int done;
 } cli_xray_part;
@@ -71,7 +77,7 @@ typedef struct cli_xray_part {
 typedef struct cli_xray_read {
     tk_xray_map *map;
     cli_xray_part *parts; /* one per input */
-    tk_latency *acc;      /* every trace's, merged */
+    tk_latency *acc; /* every trace's, merged */
     /* the reading */
     cli_ctx *ctx;
     int64_t tids[CLI_XRAY_MAX_THREADS];

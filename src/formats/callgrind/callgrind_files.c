@@ -83,8 +83,10 @@ tk_status tk_callgrind_thread_files(const char *path, char ***paths, tk_error *e
             v = nv;
             cap *= 2;
         }
-        if (!(v[n] = join(path, base, e->d_name))) st = TK_ERR_NOMEM;
-        else n++;
+        if (!(v[n] = join(path, base, e->d_name)))
+            st = TK_ERR_NOMEM;
+        else
+            n++;
     }
     closedir(d);
     if (st != TK_OK) {

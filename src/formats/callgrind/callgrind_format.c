@@ -16,20 +16,25 @@ static int detect_callgrind(const uint8_t *d, size_t n)
         lines++;
         if (len == 0) continue;
         if (lines == 1 && tk_detect_starts(line, len, "# callgrind format")) return 100;
-        if (tk_detect_starts(line, len, "events:")) events = 1;
+        if (tk_detect_starts(line, len, "events:"))
+            events = 1;
         else if (tk_detect_starts(line, len, "fn=") || tk_detect_starts(line, len, "fl=") ||
                  tk_detect_starts(line, len, "ob=") || tk_detect_starts(line, len, "fi="))
             fn = 1;
-        else if (tk_detect_starts(line, len, "version:") || tk_detect_starts(line, len, "creator:") ||
-                 tk_detect_starts(line, len, "cmd:") || tk_detect_starts(line, len, "positions:") ||
-                 tk_detect_starts(line, len, "pid:") || tk_detect_starts(line, len, "part:") ||
-                 tk_detect_starts(line, len, "desc:"))
+        else if (tk_detect_starts(line, len, "version:") ||
+                 tk_detect_starts(line, len, "creator:") || tk_detect_starts(line, len, "cmd:") ||
+                 tk_detect_starts(line, len, "positions:") || tk_detect_starts(line, len, "pid:") ||
+                 tk_detect_starts(line, len, "part:") || tk_detect_starts(line, len, "desc:"))
             header = 1;
     }
-    if (events && fn) score = 80;
-    else if (events && header) score = 70;
-    else if (events) score = 50;
-    else if (header && fn) score = 40;
+    if (events && fn)
+        score = 80;
+    else if (events && header)
+        score = 70;
+    else if (events)
+        score = 50;
+    else if (header && fn)
+        score = 40;
     return score;
 }
 

@@ -37,8 +37,7 @@ void cg_warn_at(tk_callgrind_parser *ps, const char *where, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tk_location loc = {ps->opt.path, -1, ps->lineno,
-                       where ? (uint64_t)(where - ps->line) + 1 : 1};
+    tk_location loc = {ps->opt.path, -1, ps->lineno, where ? (uint64_t)(where - ps->line) + 1 : 1};
     tk_diag_report(ps->opt.diag, TK_SEV_WARNING, &loc, "%s", msg);
 }
 
@@ -241,13 +240,15 @@ void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v,
         case TK_SUMS_SELF:
             cg_fail_at(ps, TK_ERR_LIMIT, NULL,
                        "the cost lines of all parts read add up past 2^64 for %s (the program "
-                       "total of report and merge)", ev);
+                       "total of report and merge)",
+                       ev);
             break;
         case TK_SUMS_COSTS:
             cg_fail_at(ps, TK_ERR_LIMIT, NULL,
                        "the cost lines and the inclusive costs of the calls add up past 2^64 "
                        "for %s: the inclusive costs of report, diff and convert may not fit "
-                       "in 64 bits", ev);
+                       "in 64 bits",
+                       ev);
             break;
         case TK_SUMS_CALLS:
             cg_fail_at(ps, TK_ERR_LIMIT, NULL,
@@ -264,7 +265,8 @@ void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v,
         default:
             cg_fail_at(ps, TK_ERR_LIMIT, NULL,
                        "the %s: lines of all parts read add up past 2^64 for %s (merge adds "
-                       "them up)", what == TK_SUMS_SUMMARY ? "summary" : "totals", ev);
+                       "them up)",
+                       what == TK_SUMS_SUMMARY ? "summary" : "totals", ev);
             break;
         }
         ps->lineno = save;
@@ -298,7 +300,8 @@ static tk_status header_events(tk_callgrind_parser *ps, const char *s, const cha
             tk_profile_find_event(ps->p, n, (size_t)(s - n)) < 0)
             refused = cg_fail_at(ps, TK_ERR_UNSUPPORTED, n,
                                  "event type '%.*s' appears after costs were recorded without "
-                                 "it%s", (int)(s - n > 200 ? 200 : s - n), n,
+                                 "it%s",
+                                 (int)(s - n > 200 ? 200 : s - n), n,
                                  ps->rows_here ? ""
                                                : " (in the files before: the commands read "
                                                  "their files together, and so does check)");
@@ -344,7 +347,8 @@ static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char
         while (fe < e && *fe != ':') fe++;
         const char *ft = trim_end(f, fe);
         if (ft == f) return cg_fail_at(ps, TK_ERR_FORMAT, f, "expected a formula after '='");
-        if (tk_profile_intern(ps->p, f, (size_t)(ft - f), &formula, NULL) != TK_OK) return cg_nomem(ps);
+        if (tk_profile_intern(ps->p, f, (size_t)(ft - f), &formula, NULL) != TK_OK)
+            return cg_nomem(ps);
         s = fe;
     }
     if (s < e && *s == ':') {
@@ -452,16 +456,16 @@ static tk_status header_number(tk_callgrind_parser *ps, const char *s, const cha
     return TK_OK;
 }
 
-tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen,
-                         const char *s, const char *e)
+tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, const char *s,
+                         const char *e)
 {
 #define KEY(str) (klen == sizeof(str) - 1 && memcmp(key, str, sizeof(str) - 1) == 0)
     tk_status st;
     if (KEY("version") && ps->part && ps->part_has_events) {
         if ((st = cg_begin_part(ps)) != TK_OK) return st;
     }
-    int starts = KEY("part") || KEY("pid") || KEY("thread") || KEY("positions") ||
-                 KEY("events") || KEY("version") || KEY("creator") || KEY("cmd");
+    int starts = KEY("part") || KEY("pid") || KEY("thread") || KEY("positions") || KEY("events") ||
+                 KEY("version") || KEY("creator") || KEY("cmd");
     if ((st = cg_header_part(ps, starts)) != TK_OK) return st;
     tk_prof_part *part = ps->part;
     if (KEY("events")) return header_events(ps, s, e);
@@ -475,8 +479,7 @@ tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen,
     if (KEY("event")) return header_event(ps, s, e);
     if (KEY("part")) return header_number(ps, s, e, "part", &part->number, &part->has_number);
     if (KEY("pid")) return header_number(ps, s, e, "pid", &part->pid, &part->has_pid);
-    if (KEY("thread"))
-        return header_number(ps, s, e, "thread", &part->thread, &part->has_thread);
+    if (KEY("thread")) return header_number(ps, s, e, "thread", &part->thread, &part->has_thread);
     if (KEY("version")) {
         const char *v = skip_space(s, e);
         const char *ve = trim_end(v, e);

@@ -82,8 +82,8 @@ static int key_kind(const char *k, size_t n)
     if (n == 2 && k[0] == 'o' && k[1] == 'b') return KIND_OBJECT;
     if (n == 3 && memcmp(k, "cob", 3) == 0) return KIND_OBJECT;
     if (n == 2 && k[0] == 'f' && (k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) return KIND_FILE;
-    if (n == 3 && (memcmp(k, "cfi", 3) == 0 || memcmp(k, "cfl", 3) == 0 ||
-                   memcmp(k, "jfi", 3) == 0))
+    if (n == 3 &&
+        (memcmp(k, "cfi", 3) == 0 || memcmp(k, "cfl", 3) == 0 || memcmp(k, "jfi", 3) == 0))
         return KIND_FILE;
     if (n == 2 && memcmp(k, "fn", 2) == 0) return KIND_FUNCTION;
     if (n == 3 && (memcmp(k, "cfn", 3) == 0 || memcmp(k, "jfn", 3) == 0)) return KIND_FUNCTION;
@@ -171,14 +171,16 @@ static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, 
             while (ls > buf && ls[-1] != '\n') ls--;
             s = hit + plen;
             const char *ne = memchr(s, '\n', (size_t)(buf_end - s));
-            if (key_kind(ls, (size_t)(hit - ls)) == kind && trim_end(s, ne ? ne : buf_end) > s) name = s;
+            if (key_kind(ls, (size_t)(hit - ls)) == kind && trim_end(s, ne ? ne : buf_end) > s)
+                name = s;
         }
         if (!name) return TK_OK;
     }
     const char *ne = memchr(name, '\n', (size_t)(buf_end - name));
     ne = trim_end(name, ne ? ne : buf_end);
     uint32_t sid;
-    if (tk_profile_intern(ps->p, name, (size_t)(ne - name), &sid, NULL) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_intern(ps->p, name, (size_t)(ne - name), &sid, NULL) != TK_OK)
+        return cg_nomem(ps);
     if (!cg_id_map_put(&ps->ids[kind], id, sid)) return cg_nomem(ps);
     cg_warn_at(ps, at, "%s id (%llu) is used before its definition", kind_names[kind],
                (unsigned long long)id);
@@ -281,7 +283,7 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
         if (rc != TK_OK || d >= e || *d != ')') {
             if (rc == TK_ERR_LIMIT) return cg_number_error(ps, rc, s + 1, e, "a name id");
             return cg_fail_at(ps, TK_ERR_FORMAT, d, "expected ')' after the %s id",
-                           kind_names[kind]);
+                              kind_names[kind]);
         }
     have_id:;
         const char *at = s;
@@ -316,10 +318,9 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
             return cg_nomem(ps);
         }
         if (have && have - 1 != sid)
-            return cg_fail_at(ps, TK_ERR_FORMAT, at,
-                              "%s id (%llu) redefined as '%.*s' (was '%s')", kind_names[kind],
-                              (unsigned long long)id, (int)(e - n > 80 ? 80 : e - n), n,
-                              tk_profile_str(ps->p, have - 1));
+            return cg_fail_at(ps, TK_ERR_FORMAT, at, "%s id (%llu) redefined as '%.*s' (was '%s')",
+                              kind_names[kind], (unsigned long long)id,
+                              (int)(e - n > 80 ? 80 : e - n), n, tk_profile_str(ps->p, have - 1));
         if (!have && !cg_id_map_put(&ps->ids[kind], id, sid)) return cg_nomem(ps);
         *out = sid;
         return TK_OK;

@@ -42,7 +42,7 @@ typedef struct id_map {
 typedef enum expect {
     EXPECT_ANY = 0,
     EXPECT_CALL_COST, /* after calls= */
-    EXPECT_JUMP_POS   /* after jump=/jcnd= */
+    EXPECT_JUMP_POS /* after jump=/jcnd= */
 } expect;
 
 typedef struct pending_event {
@@ -72,7 +72,7 @@ struct tk_callgrind_parser {
     size_t col_map[TK_PROFILE_MAX_EVENTS];
     int col_identity; /* col_map[i] == i for every event of the profile */
     unsigned positions; /* TK_POS_* of this part */
-    size_t npos;        /* subpositions per position */
+    size_t npos; /* subpositions per position */
     unsigned pos_order[3];
     uint64_t sum[TK_PROFILE_MAX_EVENTS];
     uint64_t totals_lineno, summary_lineno;

@@ -75,7 +75,8 @@ static tk_status store_call(tk_callgrind_parser *ps, const tk_prof_call *key, ui
         if (ps->opt.diag) check_call_sums(ps, count, inclusive);
         return TK_OK;
     }
-    if (ps->opt.call_counts_only) return tk_profile_part_count_calls(ps->part, key->callee, count, NULL);
+    if (ps->opt.call_counts_only)
+        return tk_profile_part_count_calls(ps->part, key->callee, count, NULL);
     if (ps->drop_files && key->file == ps->empty_str && !key->pos.addr && !key->pos.bb &&
         !key->pos.line && !key->target.addr && !key->target.bb && !key->target.line)
         return call_by_function(ps, key, count, inclusive);
@@ -162,7 +163,8 @@ static tk_status end_part(tk_callgrind_parser *ps)
         ps->lineno = ps->jname_lineno;
         st = cg_fail_at(ps, TK_ERR_FORMAT, NULL,
                         "%s line is not followed by a jump line: the part ends inside a jump "
-                        "(truncated file?)", ps->have_jfn ? "jfn=" : "jfi=");
+                        "(truncated file?)",
+                        ps->have_jfn ? "jfn=" : "jfi=");
     }
     ps->lineno = save;
     ps->line = sl;
@@ -247,9 +249,10 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
         s = skip_space(s, e);
         const char *at = s;
         if (s >= e) {
-            return cg_fail_at(ps, TK_ERR_FORMAT, s,
-                              "expected %zu subposition%s ('positions:' has %zu), found end of line",
-                              ps->npos, ps->npos == 1 ? "" : "s", ps->npos);
+            return cg_fail_at(
+                ps, TK_ERR_FORMAT, s,
+                "expected %zu subposition%s ('positions:' has %zu), found end of line", ps->npos,
+                ps->npos == 1 ? "" : "s", ps->npos);
         }
         char c = *s;
         if (c == '*' || c == '+' || c == '-') {
@@ -353,8 +356,8 @@ static tk_status resolve_function(tk_callgrind_parser *ps)
 /* One subposition of a cost line at p for the fast paths (the caller
  * guarantees a '\n' ahead): +N, *, absolute decimal or 0x hex, -N, relative
  * to last when have; NULL when unusual. */
-static inline __attribute__((always_inline)) const char *
-run_subpos(const char *p, int have, uint64_t last, uint64_t *out)
+static inline __attribute__((always_inline)) const char *run_subpos(const char *p, int have,
+                                                                    uint64_t last, uint64_t *out)
 {
     unsigned c = (unsigned char)*p;
     if (c == '+') {
@@ -439,7 +442,10 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     switch (npos) {
     case 3: ps->last[2] = v[2]; ps->have_last[2] = 1; /* fall through */
     case 2: ps->last[1] = v[1]; ps->have_last[1] = 1; /* fall through */
-    default: ps->last[0] = v[0]; ps->have_last[0] = 1; break;
+    default:
+        ps->last[0] = v[0];
+        ps->have_last[0] = 1;
+        break;
     }
     tk_prof_pos pos = {0, 0, 0};
     if (ps->opt.detail != TK_CALLGRIND_DETAIL_FUNCTIONS) {
@@ -464,8 +470,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
         ps->jump.pos = pos;
         ps->jump.fn = ps->fn;
         ps->jump.file = ps->file;
-        *st = add_status(ps, store_jump(ps, &ps->jump, ps->jump_exec, ps->jump_follow),
-                         ps->line);
+        *st = add_status(ps, store_jump(ps, &ps->jump, ps->jump_exec, ps->jump_follow), ps->line);
         return p;
     }
     if (n == 0) return p; /* position only */
@@ -501,9 +506,10 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
  * acc[0..n) and *np = n; returns the address of the '\n'. An unusual line
  * (anything else, more than ncols numbers, a number over 19 digits, an
  * overflowing sum, a line over the limit) returns NULL with acc unchanged. */
-static inline __attribute__((always_inline)) const char *
-run_costs(const char *p, const char *line, const char *last_nl, uint64_t *acc, size_t ncols,
-          size_t *np)
+static inline __attribute__((always_inline)) const char *run_costs(const char *p, const char *line,
+                                                                   const char *last_nl,
+                                                                   uint64_t *acc, size_t ncols,
+                                                                   size_t *np)
 {
     const char *costs = p;
     size_t n = 0;
@@ -615,7 +621,8 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     uint32_t target_fn = ps->fn;
     if (ps->have_jfn) { /* a jfn= before: the target function, as jump_line makes it */
         const tk_prof_function *from = tk_profile_function_at(ps->p, ps->fn);
-        if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn, NULL) != TK_OK) {
+        if (tk_profile_function(ps->p, from->object, from->file, ps->jfn, &target_fn, NULL) !=
+            TK_OK) {
             ps->line = s;
             ps->lineno = ++*ln;
             *st = cg_nomem(ps);
@@ -651,9 +658,10 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
  * code takes the line: other forms, ids not defined here, NUL bytes). When
  * parse_name fails, *st has its status, the line is counted and its end
  * returned. */
-static inline __attribute__((always_inline)) const char *
-run_name(tk_callgrind_parser *ps, int kind, const char *s, const char *p, uint64_t *ln, int *st,
-         uint32_t *sid)
+static inline __attribute__((always_inline)) const char *run_name(tk_callgrind_parser *ps, int kind,
+                                                                  const char *s, const char *p,
+                                                                  uint64_t *ln, int *st,
+                                                                  uint32_t *sid)
 {
     if (*p != '(' || (unsigned)((unsigned char)p[1] - '0') >= 10) return NULL;
     uint64_t id;
@@ -668,7 +676,8 @@ run_name(tk_callgrind_parser *ps, int kind, const char *s, const char *p, uint64
     }
     if (d[1] != ' ') return NULL;
     const char *nl = tk_strchrnul(d, '\n');
-    if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE) return NULL; /* a NUL: general code */
+    if (*nl != '\n' || (size_t)(nl - s) > TK_CALLGRIND_MAX_LINE)
+        return NULL; /* a NUL: general code */
     ps->line = s;
     ps->lineno = *ln + 1;
     *ln += 1;
@@ -817,9 +826,10 @@ run_fn_line(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_
  * pend itself (col_map the identity: the pending row's sums in place), or
  * buf with pend's sums in column order, or zeros when the key is not the
  * pending row's (*pend_ready 0); *touched says whether a line added to them. */
-static inline __attribute__((always_inline)) void
-run_key_start(tk_callgrind_parser *ps, uint64_t *buf, uint64_t **acc, int *pend_ready,
-              int *touched, int identity, size_t ncols)
+static inline __attribute__((always_inline)) void run_key_start(tk_callgrind_parser *ps,
+                                                                uint64_t *buf, uint64_t **acc,
+                                                                int *pend_ready, int *touched,
+                                                                int identity, size_t ncols)
 {
     const size_t *map = ps->col_map;
     uint64_t *pend = ps->pend;
@@ -920,8 +930,7 @@ fast_run_body(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint6
         if (!p) break;
         if (npos > 1) {
             if (*p != ' ' || !(p = run_subpos(p + 1, have[1], last[1], &v[1]))) break;
-            if (npos > 2 && (*p != ' ' || !(p = run_subpos(p + 1, have[2], last[2], &v[2]))))
-                break;
+            if (npos > 2 && (*p != ' ' || !(p = run_subpos(p + 1, have[2], last[2], &v[2])))) break;
         }
         if (*p != ' ' && *p != '\n') break;
         /* costs: " N" repeated, then '\n'. Sums go straight into acc and are
@@ -1028,9 +1037,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->call.pos = pos;
         ps->call.fn = ps->fn;
         ps->call.file = ROW_FILE(ps);
-        return add_status(ps,
-                          store_call(ps,  &ps->call, ps->call_count, ps->costs),
-                          start);
+        return add_status(ps, store_call(ps, &ps->call, ps->call_count, ps->costs), start);
     }
     if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn)
@@ -1040,9 +1047,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
         ps->jump.pos = pos;
         ps->jump.fn = ps->fn;
         ps->jump.file = ps->file;
-        if ((st = add_status(ps,
-                             store_jump(ps,  &ps->jump, ps->jump_exec,
-                                                 ps->jump_follow),
+        if ((st = add_status(ps, store_jump(ps, &ps->jump, ps->jump_exec, ps->jump_follow),
                              start)) != TK_OK)
             return st;
     }
@@ -1078,8 +1083,7 @@ static int quick_count_pos(const tk_callgrind_parser *ps, const char *s, const c
     if (!ps->nul_free_end || e != ps->nul_free_end) return 0;
     const char *p = s;
     if (!tk_fast_is_digit(*p) || !(p = tk_fast_dec_nl(p, a))) return 0;
-    if (cond && (*p != '/' || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, b))))
-        return 0;
+    if (cond && (*p != '/' || !tk_fast_is_digit(p[1]) || !(p = tk_fast_dec_nl(p + 1, b)))) return 0;
     uint64_t v[3];
     for (size_t i = 0; i < ps->npos; i++) {
         if (*p != ' ' || !(p = run_subpos(p + 1, ps->have_last[i], ps->last[i], &v[i]))) return 0;
@@ -1090,8 +1094,7 @@ static int quick_count_pos(const tk_callgrind_parser *ps, const char *s, const c
     return 1;
 }
 
-static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char *s,
-                            const char *e)
+static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char *s, const char *e)
 {
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
@@ -1127,8 +1130,8 @@ parsed:
     return TK_OK;
 }
 
-static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char *s,
-                           const char *e, int cond)
+static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char *s, const char *e,
+                           int cond)
 {
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
@@ -1183,8 +1186,8 @@ parsed:
          * jumping function's (an ob= or fl= line after its fn= line does not
          * count; a writer could not say it). */
         const tk_prof_function *src = tk_profile_function_at(ps->p, ps->fn);
-        if (tk_profile_function(ps->p, src->object, src->file, ps->jfn,
-                                &ps->jump.target_fn, NULL) != TK_OK)
+        if (tk_profile_function(ps->p, src->object, src->file, ps->jfn, &ps->jump.target_fn,
+                                NULL) != TK_OK)
             return cg_nomem(ps);
     }
     ps->have_jfi = ps->have_jfn = 0;
@@ -1192,8 +1195,8 @@ parsed:
     return TK_OK;
 }
 
-static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen,
-                           const char *s, const char *e)
+static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen, const char *s,
+                           const char *e)
 {
     tk_status st;
     if (!ps->part && (st = cg_begin_part(ps)) != TK_OK) return st;
@@ -1264,8 +1267,9 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
     default: break;
     }
 #undef KEY
-    return cg_fail_at(ps, TK_ERR_FORMAT, key, "unknown line '%.*s=' (expected ob= fl= fi= fe= fn= "
-                                           "cob= cfi= cfl= cfn= calls= jump= jcnd= jfi= jfn=)",
+    return cg_fail_at(ps, TK_ERR_FORMAT, key,
+                      "unknown line '%.*s=' (expected ob= fl= fi= fe= fn= "
+                      "cob= cfi= cfl= cfn= calls= jump= jcnd= jfi= jfn=)",
                       (int)(klen > 40 ? 40 : klen), key);
 }
 
@@ -1353,7 +1357,7 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
 }
 
 tk_status tk_callgrind_parser_open(tk_callgrind_parser **out, tk_profile *p,
-                                  const tk_callgrind_read_options *opt, tk_error *err)
+                                   const tk_callgrind_read_options *opt, tk_error *err)
 {
     *out = NULL;
     tk_callgrind_parser *ps = tk_calloc(1, sizeof *ps);
@@ -1461,10 +1465,9 @@ static tk_status parse_block(tk_callgrind_parser *ps, const char *data, size_t l
                 if (ps->opt.detail == TK_CALLGRIND_DETAIL_FUNCTIONS &&
                     ps->expecting == EXPECT_ANY) {
                     int fst;
-                    const char *next =
-                        ps->npos == 2 && ps->have_last[0] && ps->have_last[1]
-                            ? fast_run2(ps, s, last_nl, &lineno, &fst)
-                            : fast_run(ps, s, last_nl, &lineno, &fst);
+                    const char *next = ps->npos == 2 && ps->have_last[0] && ps->have_last[1]
+                                           ? fast_run2(ps, s, last_nl, &lineno, &fst)
+                                           : fast_run(ps, s, last_nl, &lineno, &fst);
                     if (fst != TK_OK && (!ps->opt.diag || fst == TK_ERR_NOMEM)) {
                         if (err) *err = ps->first_error;
                         st = (tk_status)fst;
@@ -1621,8 +1624,8 @@ static tk_status carry_parse(tk_callgrind_parser *ps, carry_line *c, uint64_t *l
     return st;
 }
 
-tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
-                                  const tk_callgrind_read_options *opt, tk_error *err)
+tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in, const tk_callgrind_read_options *opt,
+                                  tk_error *err)
 {
     tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
     if (opt) o = *opt;

@@ -64,8 +64,7 @@ static void put_name_of(writer *w, int kind, uint32_t key, const char *s)
         fprintf(w->out, "(%" PRIu32 ")", id);
         return;
     }
-    do
-        id = ++w->next_id[kind];
+    do id = ++w->next_id[kind];
     while (kind == KIND_FUNCTION && tk_hmap_get(&w->reserved_fn_ids, id, NULL));
     w->ids[kind][key] = id;
     fprintf(w->out, "(%" PRIu32 ") %s", id, s);
@@ -120,9 +119,18 @@ static void put_pos(writer *w, const tk_prof_pos *pos, int update)
     uint64_t v[3];
     int hex[3];
     size_t n = 0;
-    if (w->positions & TK_POS_INSTR) { v[n] = pos->addr; hex[n++] = 1; }
-    if (w->positions & TK_POS_BB) { v[n] = pos->bb; hex[n++] = 1; }
-    if (w->positions & TK_POS_LINE) { v[n] = pos->line; hex[n++] = 0; }
+    if (w->positions & TK_POS_INSTR) {
+        v[n] = pos->addr;
+        hex[n++] = 1;
+    }
+    if (w->positions & TK_POS_BB) {
+        v[n] = pos->bb;
+        hex[n++] = 1;
+    }
+    if (w->positions & TK_POS_LINE) {
+        v[n] = pos->line;
+        hex[n++] = 0;
+    }
     for (size_t i = 0; i < n; i++) {
         if (i) fputc(' ', w->out);
         if (!w->opt.plain_positions && w->have_last) {
@@ -254,16 +262,18 @@ static void begin_part(writer *w, const tk_prof_part *part)
 {
     const tk_profile *p = w->p;
     size_t nev = tk_profile_event_count(p);
-    w->positions = w->opt.positions ? w->opt.positions
-                   : part->positions ? part->positions : TK_POS_LINE;
+    w->positions = w->opt.positions  ? w->opt.positions
+                   : part->positions ? part->positions
+                                     : TK_POS_LINE;
     w->ncols = 0;
     for (size_t i = 0; i < nev; i++)
         if (!part->events_mask_valid || ((part->events_present >> i) & 1)) w->cols[w->ncols++] = i;
     if (w->ncols == 0) /* events: must name at least one type */
         for (size_t i = 0; i < nev; i++) w->cols[w->ncols++] = i;
     for (int k = 0; k < 3; k++) {
-        memset(w->ids[k], 0, (k == KIND_FUNCTION ? tk_profile_function_count(p)
-                                                 : tk_profile_string_count(p)) * sizeof *w->ids[k]);
+        memset(w->ids[k], 0,
+               (k == KIND_FUNCTION ? tk_profile_function_count(p) : tk_profile_string_count(p)) *
+                   sizeof *w->ids[k]);
         w->next_id[k] = 0;
     }
     write_header(w, part);
@@ -327,8 +337,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
     const tk_prof_call *crows = part->calls.rows;
     const tk_prof_jump *jrows = part->jumps.rows;
 
-    uint32_t cur_fn = UINT32_MAX, cur_file = UINT32_MAX, cur_ob = UINT32_MAX,
-             cur_fl = UINT32_MAX;
+    uint32_t cur_fn = UINT32_MAX, cur_file = UINT32_MAX, cur_ob = UINT32_MAX, cur_fl = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
         const row_ref *r = &refs[i];
         uint32_t fn, file;
@@ -413,7 +422,7 @@ static tk_status write_part(writer *w, const tk_prof_part *part, const uint32_t 
 }
 
 static tk_status callgrind_write_stream(const tk_profile *p, FILE *out,
-                             const tk_callgrind_write_options *opt, tk_error *err)
+                                        const tk_callgrind_write_options *opt, tk_error *err)
 {
     writer w;
     memset(&w, 0, sizeof w);
@@ -487,7 +496,8 @@ tk_status tk_callgrind_write_parts(const tk_profile *p, const char *path,
     return st;
 }
 
-tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out, const tk_callgrind_write_options *opt, tk_error *err)
+tk_status tk_callgrind_write(const tk_profile *p, const tk_writer *out,
+                             const tk_callgrind_write_options *opt, tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);

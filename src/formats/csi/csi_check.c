@@ -10,7 +10,7 @@
 
 struct tk_csi_numbering {
     tk_bl *bl;
-    tk_bl *fresh;          /* check: a fresh numbering to compare with */
+    tk_bl *fresh; /* check: a fresh numbering to compare with */
     TK_VEC(tk_bl_edge) fresh_edges;
     TK_VEC(tk_bl_edge) edges;
     uint32_t *nodes;
@@ -22,8 +22,7 @@ struct tk_csi_numbering {
 tk_status tk_csi_numbering_open(tk_csi_numbering **out, tk_error *err)
 {
     tk_csi_numbering *n = tk_calloc(1, sizeof *n);
-    if (!n)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!n) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (tk_bl_open(&n->bl, err) != TK_OK) {
         tk_free(n);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -34,8 +33,7 @@ tk_status tk_csi_numbering_open(tk_csi_numbering **out, tk_error *err)
 
 void tk_csi_numbering_free(tk_csi_numbering *n)
 {
-    if (!n)
-        return;
+    if (!n) return;
     tk_bl_free(n->bl);
     tk_bl_free(n->fresh);
     TK_VEC_FREE(&n->edges);
@@ -59,12 +57,10 @@ tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
     size_t need = fn->nblocks + (size_t)1;
     if (need > n->nodes_cap) {
         uint32_t *nodes = tk_reallocarray(n->nodes, need, sizeof *nodes);
-        if (!nodes)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!nodes) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         n->nodes = nodes;
         uint32_t *pe = tk_reallocarray(n->path_edges, need, sizeof *pe);
-        if (!pe)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!pe) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         n->path_edges = pe;
         n->nodes_cap = need;
     }
@@ -75,7 +71,8 @@ tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
                       fn_issue, ctx, err);
 }
 
-tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out, tk_error *err)
+tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi_edge *out,
+                          tk_error *err)
 {
     n->edges.len = 0;
     if (TK_VEC_RESERVE(&n->edges, fn->nedges + (size_t)1) != 0)
@@ -86,8 +83,7 @@ tk_status tk_csi_renumber(const tk_csi_function *fn, tk_csi_numbering *n, tk_csi
     }
     tk_status st = tk_bl_number(n->bl, fn->nblocks, fn->entry, fn->exit, n->edges.data,
                                 n->edges.len, NULL, NULL, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     for (uint32_t i = 0; i < fn->nedges; i++) {
         out[i] = fn->edges[i];
         out[i].back = n->edges.data[i].back;
@@ -104,16 +100,14 @@ tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n) { return &n->path; }
 uint32_t csi_find_block(const tk_csi_function *fn, uint64_t id)
 {
     for (uint32_t i = 0; i < fn->nblocks; i++)
-        if (fn->blocks[i].id == id)
-            return i;
+        if (fn->blocks[i].id == id) return i;
     return UINT32_MAX;
 }
 
 long csi_write_pos(const tk_csi_block *b)
 {
     for (size_t i = 0; i < b->nlines; i++)
-        if (b->lines[i] == TK_CSI_PATH_WRITE)
-            return (long)i;
+        if (b->lines[i] == TK_CSI_PATH_WRITE) return (long)i;
     return -1;
 }
 
@@ -136,8 +130,7 @@ static void edge_name(const tk_csi_function *fn, uint32_t ei, int hidden_entry, 
                  (unsigned long long)e->text_line);
 }
 
-void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char *buf,
-                          size_t size)
+void tk_csi_issue_message(const tk_csi_function *fn, const tk_bl_issue *is, char *buf, size_t size)
 {
     char e1[160], e2[160];
     unsigned long long node =
@@ -228,12 +221,11 @@ static void on_issue(void *vctx, const tk_bl_issue *is)
         line = c->fn->blocks[is->node].text_line;
     tk_location loc = {c->path, -1, line, 1};
     tk_diag_report(c->diag, is->severity, &loc, "%s", msg);
-    if (is->severity == TK_SEV_ERROR)
-        c->errors++;
+    if (is->severity == TK_SEV_ERROR) c->errors++;
 }
 
-tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
-                                const char *path, tk_diag *diag, tk_error *err)
+tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n, const char *path,
+                                tk_diag *diag, tk_error *err)
 {
     check_ctx c = {fn, path, diag, 0};
     for (uint32_t i = 0; i < fn->nedges; i++) {
@@ -246,7 +238,8 @@ tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
     }
     tk_status st = tk_csi_numbering_load(n, fn, on_issue, &c, err);
     if (st == TK_ERR_NOMEM || st == TK_ERR_ARG)
-        return st == TK_ERR_ARG ? tk_error_set(err, TK_ERR_CHECK, "a block outside the function") : st;
+        return st == TK_ERR_ARG ? tk_error_set(err, TK_ERR_CHECK, "a block outside the function")
+                                : st;
     if (st == TK_OK && !c.errors) {
         /* compare with a fresh numbering (same back edges, edge order): a
          * valid numbering may order the intervals differently */
@@ -257,11 +250,10 @@ tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         memcpy(n->fresh_edges.data, n->edges.data, fn->nedges * sizeof *n->edges.data);
         n->fresh_edges.len = fn->nedges;
-        if (tk_bl_number_keep_back(n->fresh, fn->nblocks, fn->entry, fn->exit,
-                                   n->fresh_edges.data, fn->nedges, NULL, NULL, err) == TK_OK) {
+        if (tk_bl_number_keep_back(n->fresh, fn->nblocks, fn->entry, fn->exit, n->fresh_edges.data,
+                                   fn->nedges, NULL, NULL, err) == TK_OK) {
             for (uint32_t i = 0; i < fn->nedges; i++) {
-                if (n->fresh_edges.data[i].weight == fn->edges[i].weight)
-                    continue;
+                if (n->fresh_edges.data[i].weight == fn->edges[i].weight) continue;
                 tk_location loc = {path, -1, fn->edges[i].text_line, 1};
                 tk_diag_report(diag, TK_SEV_NOTE, &loc,
                                "valid numbering, but not the fresh one in edge order (csi-cc's): "
@@ -271,5 +263,6 @@ tk_status tk_csi_check_function(const tk_csi_function *fn, tk_csi_numbering *n,
             }
         }
     }
-    return c.errors ? tk_error_set(err, TK_ERR_CHECK, "%s: problems found (reported)", fn->name) : TK_OK;
+    return c.errors ? tk_error_set(err, TK_ERR_CHECK, "%s: problems found (reported)", fn->name)
+                    : TK_OK;
 }

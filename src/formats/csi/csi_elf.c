@@ -25,8 +25,7 @@ static int add_section(void *ctx, const tk_elf_section *s)
         g->compressed = 1;
         return 1;
     }
-    if (!s->data || s->size == 0)
-        return 0;
+    if (!s->data || s->size == 0) return 0;
     uint8_t *b = tk_realloc(g->buf, g->len + s->size + 1);
     if (!b) {
         g->nomem = 1;
@@ -43,32 +42,28 @@ tk_status tk_csi_elf_section(const char *path, const void *image, size_t image_l
                              const char *section, uint8_t **data, size_t *len, tk_error *err)
 {
     tk_elf *e = NULL;
-    tk_status st = image ? tk_elf_open_memory(&e, image, image_len, path, err)
-                         : tk_elf_open(&e, path, err);
+    tk_status st =
+        image ? tk_elf_open_memory(&e, image, image_len, path, err) : tk_elf_open(&e, path, err);
     *data = NULL;
     *len = 0;
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     gather g = {NULL, 0, 0, 0, 0};
     st = tk_elf_each_section(e, section, add_section, &g, err);
     tk_elf_free(e);
-    if (st == TK_OK && g.nomem)
-        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK && g.nomem) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK && g.compressed)
         st = tk_error_set_at(err, TK_ERR_UNSUPPORTED, path, -1, 0, 0,
                              "section %s is compressed (SHF_COMPRESSED); decompress it with "
                              "'objcopy --decompress-debug-sections' first",
                              section);
-    if (st == TK_OK && !g.found)
-        st = TK_END;
+    if (st == TK_OK && !g.found) st = TK_END;
     if (st != TK_OK) {
         tk_free(g.buf);
         return st;
     }
     if (!g.buf) {
         g.buf = tk_malloc(1);
-        if (!g.buf)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!g.buf) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         g.buf[0] = 0;
     }
     *data = g.buf;

@@ -16,7 +16,8 @@
  * ones, and only they can already hold the pair. */
 static int push_edge(csi_bridge_routine *b, size_t *n, uint32_t src, uint32_t dst, uint32_t *k)
 {
-    for (size_t q = *n; q-- > 0 && b->edges[q].src == src;) /* one edge per pair: DCFG has one per pair too */
+    for (size_t q = *n;
+         q-- > 0 && b->edges[q].src == src;) /* one edge per pair: DCFG has one per pair too */
         if (b->edges[q].dst == dst) {
             *k = (uint32_t)q;
             return 0;
@@ -24,12 +25,10 @@ static int push_edge(csi_bridge_routine *b, size_t *n, uint32_t src, uint32_t ds
     if (*n == b->edges_cap) {
         size_t cap = b->edges_cap ? b->edges_cap * 2 : 64;
         tk_csi_edge *e = tk_reallocarray(b->edges, cap, sizeof *e);
-        if (!e)
-            return -1;
+        if (!e) return -1;
         b->edges = e;
         tk_csi_edge *m = tk_reallocarray(b->numbered, cap, sizeof *m);
-        if (!m)
-            return -1;
+        if (!m) return -1;
         b->numbered = m;
         b->edges_cap = cap;
     }
@@ -47,12 +46,10 @@ static int map_edge(csi_bridge_routine *b, uint32_t edge, uint32_t k)
     if (b->nmapped == b->mapped_cap) {
         size_t cap = b->mapped_cap ? b->mapped_cap * 2 : 64;
         uint32_t *x = tk_reallocarray(b->mapped_edge, cap, sizeof *x);
-        if (!x)
-            return -1;
+        if (!x) return -1;
         b->mapped_edge = x;
         x = tk_reallocarray(b->mapped_k, cap, sizeof *x);
-        if (!x)
-            return -1;
+        if (!x) return -1;
         b->mapped_k = x;
         b->mapped_cap = cap;
     }
@@ -81,16 +78,15 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
     }
     /* the source lines of all blocks at once (one pass over the source table),
      * the local array as the list of block indexes */
-    for (uint32_t i = 0; i < p->nblocks; i++)
-        b->local[i] = i;
-    int ok = tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files, NULL) == TK_OK;
+    for (uint32_t i = 0; i < p->nblocks; i++) b->local[i] = i;
+    int ok =
+        tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files, NULL) == TK_OK;
     tk_free(files);
     if (!ok) {
         csi_bridge_end(b);
         return TK_ERR_NOMEM;
     }
-    for (size_t i = 0; i < nb; i++)
-        b->local[i] = TK_CFG_NONE;
+    for (size_t i = 0; i < nb; i++) b->local[i] = TK_CFG_NONE;
     return TK_OK;
 }
 
@@ -123,16 +119,14 @@ static uint32_t bridge_blocks(csi_bridge_routine *b, const tk_cfg_routine *r)
     b->local[r->entry] = k++;
     for (uint32_t i = 0; i < r->nnodes; i++) {
         uint32_t blk = nodes[i];
-        if (b->local[blk] != TK_CFG_NONE)
-            continue;
+        if (b->local[blk] != TK_CFG_NONE) continue;
         b->order[k] = blk;
         b->local[blk] = k++;
     }
     uint32_t nb = k;
     for (uint32_t i = 1; i < nb; i++) {
         const tk_cfg_block *bl = &p->blocks[b->order[i]];
-        if (bl->id > max_id)
-            max_id = bl->id;
+        if (bl->id > max_id) max_id = bl->id;
         uint32_t line = b->block_line[b->order[i]];
         tk_csi_block *cb = &b->blocks[i];
         memset(cb, 0, sizeof *cb);
@@ -160,16 +154,14 @@ static int bridge_edges(csi_bridge_routine *b, const tk_cfg_routine *r, uint32_t
     for (uint32_t i = 1; i < nb && status == 0; i++) {
         uint32_t blk = b->order[i];
         int to_exit = 0, any = 0;
-        for (uint32_t x = 0; x < r->nexits; x++)
-            to_exit |= exits[x] == blk;
+        for (uint32_t x = 0; x < r->nexits; x++) to_exit |= exits[x] == blk;
         uint32_t nout;
         const uint32_t *out = cfg_out_edges(p, blk, &nout);
         for (uint32_t q = 0; q < nout && status == 0; q++) {
             uint32_t ei = out[q];
             const tk_cfg_edge *e = &p->edges[ei];
             tk_edge_kind kind = cfg_edge_kind(b->cfg, e);
-            if (tk_edge_kind_is_any_call(kind))
-                continue;
+            if (tk_edge_kind_is_any_call(kind)) continue;
             uint32_t kk;
             if (!tk_edge_kind_is_any_inter_routine(kind) && cfg_is_block(p, e->tgt) &&
                 b->local[e->tgt] != TK_CFG_NONE) {
@@ -179,12 +171,10 @@ static int bridge_edges(csi_bridge_routine *b, const tk_cfg_routine *r, uint32_t
                 status = push_edge(b, ne, i, 0, &kk);
                 to_exit = 1;
             }
-            if (status == 0)
-                status = map_edge(b, ei, kk);
+            if (status == 0) status = map_edge(b, ei, kk);
         }
         uint32_t kk;
-        if (status == 0 && (to_exit || !any))
-            status = push_edge(b, ne, i, 0, &kk);
+        if (status == 0 && (to_exit || !any)) status = push_edge(b, ne, i, 0, &kk);
     }
     return status;
 }
@@ -211,10 +201,8 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
     uint32_t nb = bridge_blocks(b, r);
     size_t ne = 0;
     int status = bridge_edges(b, r, nb, &ne);
-    for (uint32_t i = 1; i < nb; i++)
-        b->local[b->order[i]] = TK_CFG_NONE;
-    if (status != 0)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 1; i < nb; i++) b->local[b->order[i]] = TK_CFG_NONE;
+    if (status != 0) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     bridge_name(b, r);
     tk_csi_function *fn = &b->fn;
     memset(fn, 0, sizeof *fn);
@@ -227,15 +215,14 @@ tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
     fn->entry = 1;
     fn->exit = 0;
     tk_status st = tk_csi_renumber(fn, b->num, b->numbered, err);
-    if (st == TK_ERR_NOMEM)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_ERR_NOMEM) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     b->numbered_ok = st == TK_OK;
-    if (b->numbered_ok)
-        fn->edges = b->numbered;
+    if (b->numbered_ok) fn->edges = b->numbered;
     return TK_OK;
 }
 
-static tk_status csi_write_cfg_stream(FILE *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
+static tk_status csi_write_cfg_stream(FILE *out, const tk_cfg *cfg, uint64_t *skipped,
+                                      tk_error *err)
 {
     *skipped = 0;
     tk_status st = TK_OK;
@@ -245,8 +232,7 @@ static tk_status csi_write_cfg_stream(FILE *out, const tk_cfg *cfg, uint64_t *sk
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         for (uint32_t ri = 0; ri < cfg->processes[pi].nroutines && st == TK_OK; ri++) {
             st = csi_bridge_build(&b, ri, err);
-            if (st != TK_OK)
-                break;
+            if (st != TK_OK) break;
             if (!b.numbered_ok) {
                 (*skipped)++; /* too many paths: left out, as csi-cc does */
                 continue;
@@ -258,7 +244,8 @@ static tk_status csi_write_cfg_stream(FILE *out, const tk_cfg *cfg, uint64_t *sk
     return st;
 }
 
-tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped, tk_error *err)
+tk_status tk_csi_write_cfg(const tk_writer *out, const tk_cfg *cfg, uint64_t *skipped,
+                           tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);

@@ -41,17 +41,17 @@ long csi_write_pos(const tk_csi_block *b);
 typedef struct csi_bridge_routine {
     const tk_cfg *cfg;
     const tk_cfg_process *p;
-    uint32_t *local;          /* scratch: block index -> local index */
-    uint32_t *order;          /* local index -> block index */
+    uint32_t *local; /* scratch: block index -> local index */
+    uint32_t *order; /* local index -> block index */
     tk_csi_block *blocks;
     int64_t *lines;
-    uint32_t *block_line;     /* per DCFG block of the process: source line (0 unknown) */
+    uint32_t *block_line; /* per DCFG block of the process: source line (0 unknown) */
     tk_csi_edge *edges, *numbered;
     size_t edges_cap;
     tk_csi_numbering *num;
     char name[512];
-    tk_csi_function fn;       /* the routine (edges numbered when numbered_ok) */
-    int numbered_ok;          /* 0: path count overflow */
+    tk_csi_function fn; /* the routine (edges numbered when numbered_ok) */
+    int numbered_ok; /* 0: path count overflow */
     /* DCFG edge index -> CSI edge index, for the edges the bridge kept */
     uint32_t *mapped_edge, *mapped_k;
     size_t nmapped, mapped_cap;

@@ -23,24 +23,25 @@ typedef struct prof_routine {
     tk_csi_block *blocks;
     int64_t *lines;
     tk_csi_edge *edges;
-    uint32_t *out_start;   /* edges leaving local block a: out_edge[out_start[a] .. out_start[a + 1]) */
-    uint32_t *out_edge;    /* (NULL when out of memory: find_local_edge scans) */
+    uint32_t
+        *out_start; /* edges leaving local block a: out_edge[out_start[a] .. out_start[a + 1]) */
+    uint32_t *out_edge; /* (NULL when out of memory: find_local_edge scans) */
     tk_csi_numbering *num;
-    int ok;                /* numbered */
-    tk_hmap counts;        /* path id -> executions */
+    int ok; /* numbered */
+    tk_hmap counts; /* path id -> executions */
     tk_csi_profile_stats stats;
 } prof_routine;
 
 typedef struct edge_map {
-    uint32_t routine;      /* NONE: not inside a routine (calls, special nodes) */
-    uint32_t k;            /* CSI edge index in the routine */
+    uint32_t routine; /* NONE: not inside a routine (calls, special nodes) */
+    uint32_t k; /* CSI edge index in the routine */
 } edge_map;
 
 typedef struct frame {
     uint32_t routine;
-    uint32_t cur;          /* local block */
-    uint64_t r;            /* running sum */
-    int known;             /* the path start is known */
+    uint32_t cur; /* local block */
+    uint64_t r; /* running sum */
+    int known; /* the path start is known */
 } frame;
 
 typedef struct thread_state {
@@ -54,9 +55,9 @@ struct tk_csi_profile {
     const tk_cfg_process *p;
     prof_routine *routines;
     uint32_t nroutines;
-    edge_map *map;         /* per DCFG edge index */
-    uint32_t *local;       /* per block: local index in its routine */
-    uint32_t *owner;       /* per block: routine index (bridge's) */
+    edge_map *map; /* per DCFG edge index */
+    uint32_t *local; /* per block: local index in its routine */
+    uint32_t *owner; /* per block: routine index (bridge's) */
     thread_state *threads;
     size_t nthreads, threads_cap;
     uint64_t edges, unknown_edges;
@@ -75,25 +76,20 @@ static void index_local_edges(prof_routine *R)
         return;
     }
     for (uint32_t k = 0; k < ne; k++)
-        if (R->edges[k].src < nb)
-            R->out_start[R->edges[k].src + 2]++;
-    for (uint32_t a = 0; a < nb; a++)
-        R->out_start[a + 2] += R->out_start[a + 1];
+        if (R->edges[k].src < nb) R->out_start[R->edges[k].src + 2]++;
+    for (uint32_t a = 0; a < nb; a++) R->out_start[a + 2] += R->out_start[a + 1];
     for (uint32_t k = 0; k < ne; k++)
-        if (R->edges[k].src < nb)
-            R->out_edge[R->out_start[R->edges[k].src + 1]++] = k;
+        if (R->edges[k].src < nb) R->out_edge[R->out_start[R->edges[k].src + 1]++] = k;
 }
 
-tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid,
-                             tk_error *err)
+tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t pid, tk_error *err)
 {
     *out = NULL;
     uint32_t pi = tk_cfg_find_process(cfg, pid);
     if (pi == TK_CFG_NONE)
         return tk_error_set(err, TK_ERR_FORMAT, "the DCFG has no process %" PRIu64, pid);
     tk_csi_profile *pr = tk_calloc(1, sizeof *pr);
-    if (!pr)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!pr) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     pr->cfg = cfg;
     const tk_cfg_process *p = pr->p = &cfg->processes[pi];
     pr->routines = tk_calloc(p->nroutines + (size_t)1, sizeof *pr->routines);
@@ -105,17 +101,14 @@ tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t 
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     pr->nroutines = p->nroutines;
-    for (uint32_t i = 0; i < p->nedges; i++)
-        pr->map[i].routine = NONE;
-    for (uint32_t i = 0; i < p->nblocks; i++)
-        pr->local[i] = pr->owner[i] = NONE;
+    for (uint32_t i = 0; i < p->nedges; i++) pr->map[i].routine = NONE;
+    for (uint32_t i = 0; i < p->nblocks; i++) pr->local[i] = pr->owner[i] = NONE;
     csi_bridge_routine br;
     tk_status st = csi_bridge_begin(&br, cfg, p);
     for (uint32_t ri = 0; ri < p->nroutines && st == TK_OK; ri++) {
         prof_routine *R = &pr->routines[ri];
         st = csi_bridge_build(&br, ri, err);
-        if (st != TK_OK)
-            break;
+        if (st != TK_OK) break;
         /* own copies of the function */
         const tk_csi_function *f = &br.fn;
         R->name = tk_strdup(f->name);
@@ -166,8 +159,7 @@ tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t 
 
 void tk_csi_profile_free(tk_csi_profile *pr)
 {
-    if (!pr)
-        return;
+    if (!pr) return;
     for (uint32_t i = 0; pr->routines && i < pr->nroutines; i++) {
         prof_routine *R = &pr->routines[i];
         tk_free(R->name);
@@ -179,8 +171,7 @@ void tk_csi_profile_free(tk_csi_profile *pr)
         tk_csi_numbering_free(R->num);
         tk_hmap_free(&R->counts);
     }
-    for (size_t i = 0; i < pr->nthreads; i++)
-        tk_free(pr->threads[i].stack);
+    for (size_t i = 0; i < pr->nthreads; i++) tk_free(pr->threads[i].stack);
     tk_free(pr->threads);
     tk_free(pr->routines);
     tk_free(pr->map);
@@ -192,13 +183,11 @@ void tk_csi_profile_free(tk_csi_profile *pr)
 static thread_state *thread_of(tk_csi_profile *pr, uint64_t key)
 {
     for (size_t i = 0; i < pr->nthreads; i++)
-        if (pr->threads[i].key == key)
-            return &pr->threads[i];
+        if (pr->threads[i].key == key) return &pr->threads[i];
     if (pr->nthreads == pr->threads_cap) {
         size_t cap = pr->threads_cap ? pr->threads_cap * 2 : 8;
         thread_state *t = tk_reallocarray(pr->threads, cap, sizeof *t);
-        if (!t)
-            return NULL;
+        if (!t) return NULL;
         pr->threads = t;
         pr->threads_cap = cap;
     }
@@ -212,8 +201,7 @@ static int count_path(prof_routine *R, uint64_t id)
 {
     int inserted;
     uint64_t *slot = tk_hmap_slot(&R->counts, id, 0, &inserted);
-    if (!slot)
-        return -1;
+    if (!slot) return -1;
     (*slot)++;
     R->stats.completed++;
     return 0;
@@ -241,13 +229,11 @@ static int end_path(tk_csi_profile *pr, frame *f, uint32_t k, int back)
 
 static int push(thread_state *t, uint32_t routine, uint32_t cur, int known)
 {
-    if (t->depth == MAX_DEPTH)
-        t->depth = 0; /* runaway: forget the stack */
+    if (t->depth == MAX_DEPTH) t->depth = 0; /* runaway: forget the stack */
     if (t->depth == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 16;
         frame *s = tk_reallocarray(t->stack, cap, sizeof *s);
-        if (!s)
-            return -1;
+        if (!s) return -1;
         t->stack = s;
         t->cap = cap;
     }
@@ -259,8 +245,7 @@ static int push(thread_state *t, uint32_t routine, uint32_t cur, int known)
 /* A frame for the routine of block blk (entered at blk). */
 static int enter_block(tk_csi_profile *pr, thread_state *t, uint32_t blk, int replace)
 {
-    if (blk >= pr->p->nblocks || pr->owner[blk] == NONE)
-        return 0;
+    if (blk >= pr->p->nblocks || pr->owner[blk] == NONE) return 0;
     uint32_t ri = pr->owner[blk];
     int at_entry = pr->local[blk] == 1;
     if (replace && t->depth > 0) {
@@ -275,16 +260,13 @@ static int enter_block(tk_csi_profile *pr, thread_state *t, uint32_t blk, int re
 static uint32_t find_local_edge(const prof_routine *R, uint32_t a, uint32_t b)
 {
     if (R->out_start) {
-        if (a >= R->fn.nblocks)
-            return NONE;
+        if (a >= R->fn.nblocks) return NONE;
         for (uint32_t q = R->out_start[a]; q < R->out_start[a + 1]; q++)
-            if (R->edges[R->out_edge[q]].dst == b)
-                return R->out_edge[q];
+            if (R->edges[R->out_edge[q]].dst == b) return R->out_edge[q];
         return NONE;
     }
     for (uint32_t k = 0; k < R->fn.nedges; k++)
-        if (R->edges[k].src == a && R->edges[k].dst == b)
-            return k;
+        if (R->edges[k].src == a && R->edges[k].dst == b) return k;
     return NONE;
 }
 
@@ -295,8 +277,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
     pr->edges++;
     if (ei == TK_CFG_NONE) {
         pr->unknown_edges++;
-        for (size_t i = 0; i < t->depth; i++)
-            pr->routines[t->stack[i].routine].stats.unfinished++;
+        for (size_t i = 0; i < t->depth; i++) pr->routines[t->stack[i].routine].stats.unfinished++;
         t->depth = 0;
         return 0;
     }
@@ -317,8 +298,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             return 0;
         }
         /* ENTRY edges and the like: a thread starting somewhere */
-        if (t->depth == 0 && cfg_is_block(p, e->tgt))
-            return enter_block(pr, t, e->tgt, 0);
+        if (t->depth == 0 && cfg_is_block(p, e->tgt)) return enter_block(pr, t, e->tgt, 0);
         return 0;
     }
     prof_routine *R = &pr->routines[m.routine];
@@ -330,19 +310,15 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             pr->routines[t->stack[t->depth - 1].routine].stats.unfinished++;
             t->depth--;
         }
-        if (push(t, m.routine, ce->src, ce->src == 1) != 0)
-            return -1;
+        if (push(t, m.routine, ce->src, ce->src == 1) != 0) return -1;
     }
     frame *f = &t->stack[t->depth - 1];
-    if (f->cur != ce->src)
-        f->known = 0;
+    if (f->cur != ce->src) f->known = 0;
     if (ce->dst == 0) { /* to EXIT: return, or a jump out of the routine */
-        if (end_path(pr, f, m.k, 0) != 0)
-            return -1;
+        if (end_path(pr, f, m.k, 0) != 0) return -1;
         t->depth--;
         if (tk_edge_kind_is_any_return(kind)) {
-            if (t->depth == 0)
-                return 0;
+            if (t->depth == 0) return 0;
             frame *c = &t->stack[t->depth - 1];
             uint32_t tgt = cfg_is_block(p, e->tgt) ? e->tgt : NONE;
             if (tgt == NONE || pr->owner[tgt] != c->routine) {
@@ -359,13 +335,11 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
             c->cur = pr->local[tgt];
             return 0;
         }
-        if (cfg_is_block(p, e->tgt))
-            return enter_block(pr, t, e->tgt, 0);
+        if (cfg_is_block(p, e->tgt)) return enter_block(pr, t, e->tgt, 0);
         return 0;
     }
     if (ce->back) {
-        if (end_path(pr, f, m.k, 1) != 0)
-            return -1;
+        if (end_path(pr, f, m.k, 1) != 0) return -1;
         f->r = ce->weight; /* the hidden ENTRY->dst edge */
         f->known = 1;
     } else {
@@ -375,15 +349,13 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
     return 0;
 }
 
-tk_status tk_csi_profile_edges(tk_csi_profile *pr, uint64_t thread, const uint32_t *edges,
-                               size_t n, tk_error *err)
+tk_status tk_csi_profile_edges(tk_csi_profile *pr, uint64_t thread, const uint32_t *edges, size_t n,
+                               tk_error *err)
 {
     thread_state *t = thread_of(pr, thread);
-    if (!t)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!t) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
-        if (step(pr, t, edges[i]) != 0)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (step(pr, t, edges[i]) != 0) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     return TK_OK;
 }
 
@@ -391,8 +363,7 @@ void tk_csi_profile_finish(tk_csi_profile *pr)
 {
     for (size_t i = 0; i < pr->nthreads; i++) {
         thread_state *t = &pr->threads[i];
-        for (size_t k = 0; k < t->depth; k++)
-            pr->routines[t->stack[k].routine].stats.unfinished++;
+        for (size_t k = 0; k < t->depth; k++) pr->routines[t->stack[k].routine].stats.unfinished++;
         t->depth = 0;
     }
 }
@@ -418,8 +389,7 @@ const tk_csi_function *tk_csi_profile_routine(const tk_csi_profile *pr, uint32_t
 static int cmp_counts(const void *a, const void *b)
 {
     const uint64_t *x = a, *y = b; /* (id, count) pairs */
-    if (x[1] != y[1])
-        return x[1] < y[1] ? 1 : -1;
+    if (x[1] != y[1]) return x[1] < y[1] ? 1 : -1;
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
@@ -431,16 +401,14 @@ tk_status tk_csi_profile_paths(const tk_csi_profile *pr, uint32_t i, uint64_t *p
     uint64_t k, v;
     *written = 0;
     uint64_t *all = tk_reallocarray(NULL, R->counts.len + 1, 2 * sizeof *all);
-    if (!all)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!all) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (size_t it = 0; tk_hmap_next(&R->counts, &it, &k, &v);) {
         all[2 * n] = k;
         all[2 * n + 1] = v;
         n++;
     }
     qsort(all, n, 2 * sizeof *all, cmp_counts);
-    if (n > max)
-        n = max;
+    if (n > max) n = max;
     memcpy(pairs, all, n * 2 * sizeof *all);
     tk_free(all);
     *written = n;

@@ -23,21 +23,20 @@ struct tk_csi_reader {
     TK_VEC(int64_t) lines;
     TK_VEC(tk_csi_edge) edges;
     tk_hmap ids; /* block id -> index */
-    tk_strpool names;          /* the names of the functions returned so far */
-    TK_VEC(uint32_t) seen;     /* name id -> how many */
+    tk_strpool names; /* the names of the functions returned so far */
+    TK_VEC(uint32_t) seen; /* name id -> how many */
     tk_csi_function fn;
     uint64_t ordinal;
-    int pending_header;     /* the "#" of the next function was already read */
+    int pending_header; /* the "#" of the next function was already read */
     uint64_t header_line;
-    int resync;             /* skip to the next "#" before reading */
-    int input_failed;       /* the input returned an error: it is sticky, stop */
+    int resync; /* skip to the next "#" before reading */
+    int input_failed; /* the input returned an error: it is sticky, stop */
 };
 
 tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err)
 {
     *out = tk_calloc(1, sizeof **out);
-    if (!*out)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!*out) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     (*out)->in = in;
     tk_strpool_init(&(*out)->names);
     return TK_OK;
@@ -45,8 +44,7 @@ tk_status tk_csi_reader_open(tk_csi_reader **out, tk_input *in, tk_error *err)
 
 void tk_csi_reader_free(tk_csi_reader *r)
 {
-    if (!r)
-        return;
+    if (!r) return;
     tk_free(r->name);
     TK_VEC_FREE(&r->blocks);
     TK_VEC_FREE(&r->line_off);
@@ -67,14 +65,13 @@ static int is_header(const char *s, size_t len)
 
 /* ---- errors ----------------------------------------------------------- */
 
-static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line,
-                      uint64_t col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line, uint64_t col,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line,
-                      uint64_t col, const char *fmt, ...)
+static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t line, uint64_t col,
+                      const char *fmt, ...)
 {
-    if (!r->pending_header)
-        r->resync = 1;
+    if (!r->pending_header) r->resync = 1;
     va_list ap;
     va_start(ap, fmt);
     csi_vfail(err, r->in, code, line, col, fmt, ap);
@@ -115,8 +112,7 @@ static tk_status block_field(tk_csi_reader *r, const char *s, const char *f, siz
         const char *np = f;
         uint64_t v;
         tk_status st = tk_num_scan_dec(&np, f + flen, &v);
-        if (st == TK_OK && np != f + flen)
-            st = TK_ERR_FORMAT;
+        if (st == TK_OK && np != f + flen) st = TK_ERR_FORMAT;
         if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
             return fail(r, err, TK_ERR_LIMIT, lno, col, "line number too large");
         if (st != TK_OK) {
@@ -146,8 +142,7 @@ static tk_status add_block(tk_csi_reader *r, tk_csi_block *b, size_t nlines0, ui
 {
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&r->ids, b->id, r->blocks.len, &inserted);
-    if (!slot)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!slot) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (!inserted)
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
                     "block %llu defined twice in function %s (first at line %llu)",
@@ -202,11 +197,9 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
         }
         p++;
         const char *f = p;
-        while (p < end && *p != '|')
-            p++;
+        while (p < end && *p != '|') p++;
         st = block_field(r, s, f, (size_t)(p - f), p, end, first_field, nlines0, &b, lno, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
     return add_block(r, &b, nlines0, lno, err);
 }
@@ -306,14 +299,11 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     }
     e.weight = w;
     st = edge_end(r, s, src_at, lno, &src, &e.src, "from", err);
-    if (st == TK_OK)
-        st = edge_end(r, s, dst_at, lno, &dst, &e.dst, "to", err);
-    if (st != TK_OK)
-        return st;
+    if (st == TK_OK) st = edge_end(r, s, dst_at, lno, &dst, &e.dst, "to", err);
+    if (st != TK_OK) return st;
     if (r->edges.len >= CSI_MAX_ITEMS)
         return fail(r, err, TK_ERR_LIMIT, lno, 1, "too many edges in function %s", r->name);
-    if (TK_VEC_PUSH(&r->edges, e) != 0)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (TK_VEC_PUSH(&r->edges, e) != 0) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     return TK_OK;
 }
 
@@ -339,8 +329,7 @@ static tk_status set_name(tk_csi_reader *r, const char *s, size_t len, tk_error 
     if (len + 1 > r->name_cap) {
         size_t cap = len + 1 < 64 ? 64 : len + 1;
         char *n = tk_realloc(r->name, cap);
-        if (!n)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!n) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         r->name = n;
         r->name_cap = cap;
     }
@@ -356,8 +345,7 @@ static tk_status getline_(tk_csi_reader *r, const char **s, size_t *len, tk_erro
     tk_status st = tk_input_getline(r->in, s, len, err);
     if (st == TK_ERR_LIMIT)
         tk_error_locate(err, tk_input_path(r->in), -1, tk_input_line_number(r->in) + 1, 1);
-    if (st != TK_OK && st != TK_END)
-        r->input_failed = 1;
+    if (st != TK_OK && st != TK_END) r->input_failed = 1;
     return st;
 }
 
@@ -373,8 +361,7 @@ static tk_status find_header(tk_csi_reader *r, tk_error *err)
         r->resync = 0;
         for (;;) {
             st = getline_(r, &s, &len, err);
-            if (st != TK_OK)
-                return st;
+            if (st != TK_OK) return st;
             if (is_header(s, len)) {
                 r->pending_header = 1;
                 r->header_line = tk_input_line_number(r->in);
@@ -382,14 +369,11 @@ static tk_status find_header(tk_csi_reader *r, tk_error *err)
             }
         }
     }
-    if (r->pending_header)
-        return TK_OK;
+    if (r->pending_header) return TK_OK;
     for (;;) {
         st = getline_(r, &s, &len, err);
-        if (st != TK_OK)
-            return st;
-        if (csi_is_blank(s, len))
-            continue;
+        if (st != TK_OK) return st;
+        if (csi_is_blank(s, len)) continue;
         if (is_header(s, len)) {
             r->header_line = tk_input_line_number(r->in);
             return TK_OK;
@@ -410,15 +394,15 @@ static tk_status read_name(tk_csi_reader *r, tk_error *err)
     if (st == TK_END)
         return fail(r, err, TK_ERR_FORMAT, r->header_line, 2,
                     "unexpected end of input: expected a function name after '#'");
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     uint64_t lno = tk_input_line_number(r->in);
     len = csi_trim_right(s, len);
     if (len == 0 || is_header(s, len))
         return fail(r, err, TK_ERR_FORMAT, lno, 1, "expected a function name, found %s",
                     len == 0 ? "an empty line" : "'#'");
     if (memchr(s, '\0', len))
-        return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)((const char *)memchr(s, '\0', len) - s) + 1,
+        return fail(r, err, TK_ERR_FORMAT, lno,
+                    (uint64_t)((const char *)memchr(s, '\0', len) - s) + 1,
                     "NUL byte in the function name");
     return set_name(r, s, len, err);
 }
@@ -435,12 +419,10 @@ static tk_status read_blocks(tk_csi_reader *r, tk_error *err)
             return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in) + 1, 1,
                         "unexpected end of input in function %s: expected '$' after the blocks",
                         r->name);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         lno = tk_input_line_number(r->in);
         len = csi_trim_right(s, len);
-        if (len == 1 && s[0] == '$')
-            break;
+        if (len == 1 && s[0] == '$') break;
         if (is_header(s, len)) {
             r->pending_header = 1;
             r->header_line = lno;
@@ -450,8 +432,7 @@ static tk_status read_blocks(tk_csi_reader *r, tk_error *err)
                         r->name);
         }
         st = parse_block(r, s, len, lno, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
     if (r->fn.entry == UINT32_MAX || r->fn.exit == UINT32_MAX)
         return fail(r, err, TK_ERR_FORMAT, lno, 1, "function %s has no %s block", r->name,
@@ -466,10 +447,8 @@ static tk_status read_edges(tk_csi_reader *r, tk_error *err)
     size_t len;
     for (;;) {
         tk_status st = getline_(r, &s, &len, err);
-        if (st == TK_END)
-            return TK_OK;
-        if (st != TK_OK)
-            return st;
+        if (st == TK_END) return TK_OK;
+        if (st != TK_OK) return st;
         uint64_t lno = tk_input_line_number(r->in);
         if (is_header(s, len)) {
             r->pending_header = 1;
@@ -478,14 +457,11 @@ static tk_status read_edges(tk_csi_reader *r, tk_error *err)
         }
         /* end-of-line comments, as upstream readers strip them */
         const char *hash = memchr(s, '#', len);
-        if (hash)
-            len = (size_t)(hash - s);
+        if (hash) len = (size_t)(hash - s);
         len = csi_trim_right(s, len);
-        if (csi_is_blank(s, len))
-            continue;
+        if (csi_is_blank(s, len)) continue;
         st = parse_edge(r, s, len, lno, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
 }
 
@@ -493,11 +469,9 @@ tk_status tk_csi_reader_next(tk_csi_reader *r, const tk_csi_function **out, tk_e
 {
     *out = NULL;
     reset_function(r);
-    if (r->input_failed)
-        return TK_END; /* the input's error was returned already */
+    if (r->input_failed) return TK_END; /* the input's error was returned already */
     tk_status st = find_header(r, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     r->pending_header = 0;
     r->fn.text_line = r->header_line;
     r->fn.ordinal = r->ordinal++;

@@ -10,8 +10,7 @@
 
 int tk_csi_function_matches(const char *sel, const tk_csi_function *fn, const char *label)
 {
-    if (!sel)
-        return 1;
+    if (!sel) return 1;
     if (strchr(sel, '#'))
         return strcmp(sel, label) == 0 ||
                (strcmp(sel, fn->name) == 0); /* a name that itself holds '#' */
@@ -30,10 +29,8 @@ size_t tk_csi_function_label(const tk_csi_function *fn, char *buf, size_t size)
 static int state_matches(const tk_csi_state *s, const char *sel, const tk_csi_function *fn,
                          const char *label)
 {
-    if (!s->function[0])
-        return tk_csi_function_matches(sel, fn, label);
-    if (tk_csi_function_matches(s->function, fn, label))
-        return 1;
+    if (!s->function[0]) return tk_csi_function_matches(sel, fn, label);
+    if (tk_csi_function_matches(s->function, fn, label)) return 1;
     /* a frame may carry the variant's name (foo$CC$PT) or the plain one */
     size_t a = strcspn(s->function, "$"), b = strcspn(fn->name, "$");
     return a == b && strncmp(s->function, fn->name, a) == 0;
@@ -45,10 +42,10 @@ static int state_matches(const tk_csi_state *s, const char *sel, const tk_csi_fu
 struct tk_csi_state_index {
     const tk_csi_state *states;
     const char *sel;
-    size_t *by_base, nbase;   /* states naming a function, by base name */
+    size_t *by_base, nbase; /* states naming a function, by base name */
     size_t *by_label, nlabel; /* those whose name holds '#', by the whole name */
-    size_t *none, nnone;      /* states without a function */
-    size_t *stamp;            /* per state: the call of find that last matched it */
+    size_t *none, nnone; /* states without a function */
+    size_t *stamp; /* per state: the call of find that last matched it */
     size_t calls;
 };
 
@@ -79,8 +76,8 @@ static int cmp_state_name(const void *x, const void *y, void *ctx)
                    (*(const size_t *)x < *(const size_t *)y);
 }
 
-tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *states,
-                                 size_t n, const char *selector, tk_error *err)
+tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *states, size_t n,
+                                  const char *selector, tk_error *err)
 {
     *out = NULL;
     tk_csi_state_index *ix = tk_calloc(1, sizeof *ix);
@@ -102,8 +99,7 @@ tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *
             continue;
         }
         ix->by_base[ix->nbase++] = k;
-        if (strchr(states[k].function, '#'))
-            ix->by_label[ix->nlabel++] = k;
+        if (strchr(states[k].function, '#')) ix->by_label[ix->nlabel++] = k;
     }
     tk_qsort_r(ix->by_base, ix->nbase, sizeof *ix->by_base, cmp_state_base, (void *)states);
     tk_qsort_r(ix->by_label, ix->nlabel, sizeof *ix->by_label, cmp_state_name, (void *)states);
@@ -113,8 +109,8 @@ tk_status tk_csi_state_index_open(tk_csi_state_index **out, const tk_csi_state *
 
 /* The first position in v[0, n) whose state's function is not below the key: v sorted by
  * base names (whole = 0, key's base is key[0, len)) or by whole names (whole = 1). */
-static size_t lower_bound(const tk_csi_state_index *ix, const size_t *v, size_t n,
-                          const char *key, size_t len, int whole)
+static size_t lower_bound(const tk_csi_state_index *ix, const size_t *v, size_t n, const char *key,
+                          size_t len, int whole)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -129,8 +125,8 @@ static size_t lower_bound(const tk_csi_state_index *ix, const size_t *v, size_t 
     return lo;
 }
 
-size_t tk_csi_state_index_find(tk_csi_state_index *ix, const tk_csi_function *fn,
-                               const char *label, size_t *out)
+size_t tk_csi_state_index_find(tk_csi_state_index *ix, const tk_csi_function *fn, const char *label,
+                               size_t *out)
 {
     size_t found = 0, call = ++ix->calls;
     /* the candidates: same base name, the label for '#' names, and the states without a
@@ -145,10 +141,8 @@ size_t tk_csi_state_index_find(tk_csi_state_index *ix, const tk_csi_function *fn
         for (; i < n; i++) {
             size_t k = v[i];
             const char *f = ix->states[k].function;
-            if (list == 0 && cmp_base(f, base_len(f), fn->name, blen) != 0)
-                break;
-            if (list == 1 && strcmp(f, label) != 0)
-                break;
+            if (list == 0 && cmp_base(f, base_len(f), fn->name, blen) != 0) break;
+            if (list == 1 && strcmp(f, label) != 0) break;
             if (ix->stamp[k] == call || !state_matches(&ix->states[k], ix->sel, fn, label))
                 continue;
             ix->stamp[k] = call;
@@ -160,8 +154,7 @@ size_t tk_csi_state_index_find(tk_csi_state_index *ix, const tk_csi_function *fn
 
 void tk_csi_state_index_free(tk_csi_state_index *ix)
 {
-    if (!ix)
-        return;
+    if (!ix) return;
     tk_free(ix->by_base);
     tk_free(ix->by_label);
     tk_free(ix->none);

@@ -20,8 +20,7 @@
 
 void tk_csi_state_free(tk_csi_state *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     tk_free(s->paths);
     tk_free(s->expected);
     s->paths = NULL;
@@ -30,10 +29,8 @@ void tk_csi_state_free(tk_csi_state *s)
 
 void tk_csi_states_free(tk_csi_state *states, size_t n)
 {
-    if (!states)
-        return;
-    for (size_t i = 0; i < n; i++)
-        tk_csi_state_free(&states[i]);
+    if (!states) return;
+    for (size_t i = 0; i < n; i++) tk_csi_state_free(&states[i]);
     tk_free(states);
 }
 
@@ -66,8 +63,7 @@ static tk_status parse_list(const char *s, size_t len, char sep, int64_t **out, 
     const char *p = s, *end = s + len;
     while (p < end) {
         const char *f = p;
-        while (p < end && *p != sep)
-            p++;
+        while (p < end && *p != sep) p++;
         const char *fs = f;
         size_t flen = trim(&fs, (size_t)(p - f));
         if (flen > 0) {
@@ -83,8 +79,7 @@ static tk_status parse_list(const char *s, size_t len, char sep, int64_t **out, 
                 return TK_ERR_NOMEM;
             }
         }
-        if (p < end)
-            p++;
+        if (p < end) p++;
     }
     *out = v.data;
     *n = v.len;
@@ -97,19 +92,16 @@ static tk_csi_state *new_state(state_vec *v, uint64_t line)
     memset(&s, 0, sizeof s);
     s.text_line = line;
     snprintf(s.label, sizeof s.label, "state %zu", v->len + 1);
-    if (TK_VEC_PUSH(v, s) != 0)
-        return NULL;
+    if (TK_VEC_PUSH(v, s) != 0) return NULL;
     return &v->data[v->len - 1];
 }
 
 /* "#func|file:line:cur" */
 static int grissom_header(const char *s, size_t len)
 {
-    if (len < 2 || s[0] != '#')
-        return 0;
+    if (len < 2 || s[0] != '#') return 0;
     const char *bar = memchr(s, '|', len);
-    if (!bar)
-        return 0;
+    if (!bar) return 0;
     const char *end = s + len;
     const char *c2 = NULL, *c1 = NULL;
     for (const char *p = end; p-- > bar;)
@@ -121,32 +113,27 @@ static int grissom_header(const char *s, size_t len)
                 break;
             }
         }
-    if (!c1)
-        return 0;
+    if (!c1) return 0;
     int64_t x;
     return parse_int(c1 + 1, (size_t)(c2 - c1 - 1), &x) == TK_OK &&
            parse_int(c2 + 1, (size_t)(end - c2 - 1), &x) == TK_OK;
 }
 
-static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t len,
-                              tk_error *err)
+static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t len, tk_error *err)
 {
     size_t frame = 0;
     for (;;) {
         uint64_t lno = tk_input_line_number(in);
         len = trim(&s, len);
-        if (len == 0)
-            goto next;
+        if (len == 0) goto next;
         if (!grissom_header(s, len))
             return csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
-                           "expected a frame header '#function|file:line:pathsum'");
+                            "expected a frame header '#function|file:line:pathsum'");
         tk_csi_state *st = new_state(v, lno);
-        if (!st)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!st) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         const char *bar = memchr(s, '|', len);
         size_t nlen = (size_t)(bar - s - 1);
-        if (nlen >= sizeof st->function)
-            nlen = sizeof st->function - 1;
+        if (nlen >= sizeof st->function) nlen = sizeof st->function - 1;
         memcpy(st->function, s + 1, nlen);
         st->function[nlen] = 0;
         snprintf(st->label, sizeof st->label, "frame %zu", frame++);
@@ -174,53 +161,44 @@ static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t 
             tk_status rs = tk_input_getline(in, &s, &len, err);
             if (rs == TK_END)
                 return csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
-                               "unexpected end of input: frame '%s' needs its '%c' line",
-                               st->function, marks[k]);
-            if (rs != TK_OK)
-                return rs;
+                                "unexpected end of input: frame '%s' needs its '%c' line",
+                                st->function, marks[k]);
+            if (rs != TK_OK) return rs;
             lno = tk_input_line_number(in);
             len = trim(&s, len);
-            if (len == 1 && (s[0] == '@' || s[0] == marks[k]))
-                continue;
+            if (len == 1 && (s[0] == '@' || s[0] == marks[k])) continue;
             if (len < 2 || s[0] != marks[k] || s[len - 1] != marks[k])
                 return csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
-                               "expected '%c...%c' or '@' (line %d of frame '%s')", marks[k],
-                               marks[k], k + 2, st->function);
-            if (k < 2)
-                continue;
+                                "expected '%c...%c' or '@' (line %d of frame '%s')", marks[k],
+                                marks[k], k + 2, st->function);
+            if (k < 2) continue;
             size_t bad = 0;
             tk_status ps = parse_list(s + 1, len - 2, '$', &st->paths, &st->npaths, &bad);
-            if (ps == TK_ERR_NOMEM)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (ps == TK_ERR_NOMEM) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             if (ps != TK_OK)
                 return csi_fail(err, in, ps, lno, bad + 2, "expected a path value (integer)");
         }
     next:;
         tk_status rs = tk_input_getline(in, &s, &len, err);
-        if (rs == TK_END)
-            return TK_OK;
-        if (rs != TK_OK)
-            return rs;
+        if (rs == TK_END) return TK_OK;
+        if (rs != TK_OK) return rs;
     }
 }
 
-static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t len,
-                            tk_error *err)
+static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t len, tk_error *err)
 {
     tk_csi_state *st = NULL;
     for (;;) {
         uint64_t lno = tk_input_line_number(in);
         const char *orig = s;
         len = trim(&s, len);
-        if (len == 0 || s[0] == '#')
-            goto next;
+        if (len == 0 || s[0] == '#') goto next;
         if (s[0] == '[') {
             if (s[len - 1] != ']')
                 return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + len,
-                               "expected ']' to end the section name");
+                                "expected ']' to end the section name");
             st = new_state(v, lno);
-            if (!st)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (!st) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             size_t n = len - 2 < sizeof st->label - 1 ? len - 2 : sizeof st->label - 1;
             memcpy(st->label, s + 1, n);
             st->label[n] = 0;
@@ -229,11 +207,10 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
         const char *eq = memchr(s, '=', len);
         if (!eq)
             return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + 1,
-                           "expected key=value or [section]");
+                            "expected key=value or [section]");
         if (!st) {
             st = new_state(v, lno);
-            if (!st)
-                return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+            if (!st) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         }
         const char *key = s;
         size_t klen = (size_t)(eq - s);
@@ -262,8 +239,7 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
             st->has_cur = 1;
         } else if (KEY("pc_block") || KEY("block")) {
             ps = parse_int(val, vlen, &x);
-            if (ps == TK_OK && x < 0)
-                ps = TK_ERR_FORMAT;
+            if (ps == TK_OK && x < 0) ps = TK_ERR_FORMAT;
             st->block = (uint64_t)x;
             st->has_block = 1;
         } else if (KEY("line")) {
@@ -276,8 +252,7 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
             vcol += bad;
             if (ps == TK_OK) {
                 for (size_t i = 0; i < n; i++)
-                    if (list[i] < 0)
-                        ps = TK_ERR_FORMAT;
+                    if (list[i] < 0) ps = TK_ERR_FORMAT;
                 tk_free(st->expected);
                 st->expected = (uint64_t *)list; /* same size; values checked >= 0 */
                 st->nexpected = n;
@@ -285,27 +260,23 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
             }
         } else {
             return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(key - orig) + 1,
-                           "unknown key '%.*s' (expected function, arr, paths, idx, cur, "
-                           "pc_block, line or suffix)",
-                           (int)(klen > 40 ? 40 : klen), key);
+                            "unknown key '%.*s' (expected function, arr, paths, idx, cur, "
+                            "pc_block, line or suffix)",
+                            (int)(klen > 40 ? 40 : klen), key);
         }
 #undef KEY
-        if (ps == TK_ERR_NOMEM)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (ps == TK_ERR_NOMEM) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         if (ps != TK_OK)
             return csi_fail(err, in, ps, lno, vcol,
-                           ps == TK_ERR_LIMIT ? "number too large" : "expected an integer");
+                            ps == TK_ERR_LIMIT ? "number too large" : "expected an integer");
     next:;
         tk_status rs = tk_input_getline(in, &s, &len, err);
-        if (rs == TK_END)
-            return TK_OK;
-        if (rs != TK_OK)
-            return rs;
+        if (rs == TK_END) return TK_OK;
+        if (rs != TK_OK) return rs;
     }
 }
 
-tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstates,
-                             tk_error *err)
+tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstates, tk_error *err)
 {
     state_vec v = {0};
     const char *s;
@@ -318,14 +289,12 @@ tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstate
         st = tk_input_getline(in, &s, &len, err);
         if (st == TK_END) {
             return csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
-                           "no runtime state in the file");
+                            "no runtime state in the file");
         }
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         const char *t = s;
         size_t tl = trim(&t, len);
-        if (tl == 0)
-            continue;
+        if (tl == 0) continue;
         if (grissom_header(t, tl))
             st = read_grissom(in, &v, s, len, err);
         else
@@ -334,7 +303,7 @@ tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstate
     }
     if (st == TK_OK && v.len == 0)
         st = csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in), 1,
-                     "no runtime state in the file");
+                      "no runtime state in the file");
     if (st != TK_OK) {
         tk_csi_states_free(v.data, v.len);
         return st;
@@ -348,8 +317,7 @@ tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstate
 
 void tk_csi_decoded_free(tk_csi_decoded *d)
 {
-    if (!d)
-        return;
+    if (!d) return;
     for (size_t i = 0; i < d->nids; i++) {
         tk_free(d->paths[i].nodes);
         tk_free(d->paths[i].edges);
@@ -357,11 +325,9 @@ void tk_csi_decoded_free(tk_csi_decoded *d)
     tk_free(d->ids);
     tk_free(d->paths);
     tk_free(d->path_ok);
-    for (size_t i = 0; i < d->nreadings; i++)
-        tk_free(d->readings[i].blocks);
+    for (size_t i = 0; i < d->nreadings; i++) tk_free(d->readings[i].blocks);
     tk_free(d->readings);
-    for (size_t i = 0; i < d->nseqs; i++)
-        tk_free(d->seqs[i]);
+    for (size_t i = 0; i < d->nseqs; i++) tk_free(d->seqs[i]);
     tk_free(d->seqs);
     tk_free(d->seq_lens);
     memset(d, 0, sizeof *d);
@@ -372,8 +338,7 @@ static void note(tk_csi_decoded *d, const char *fmt, ...) __attribute__((format(
 static void note(tk_csi_decoded *d, const char *fmt, ...)
 {
     size_t used = strlen(d->notes);
-    if (used + 2 >= sizeof d->notes)
-        return;
+    if (used + 2 >= sizeof d->notes) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(d->notes + used, sizeof d->notes - used, fmt, ap);
@@ -389,12 +354,12 @@ static void note(tk_csi_decoded *d, const char *fmt, ...)
 typedef struct search {
     const tk_csi_function *fn;
     uint32_t target;
-    int64_t want;        /* cur */
+    int64_t want; /* cur */
     int has_want;
-    int prune;           /* all increments >= 0: stop when the sum passes cur */
-    uint32_t *stack;     /* blocks of the path being built (nblocks + 1) */
-    int64_t *sums;       /* running sum at each depth */
-    uint32_t *pos;       /* next out-edge to try at each depth */
+    int prune; /* all increments >= 0: stop when the sum passes cur */
+    uint32_t *stack; /* blocks of the path being built (nblocks + 1) */
+    int64_t *sums; /* running sum at each depth */
+    uint32_t *pos; /* next out-edge to try at each depth */
     uint32_t *out_start; /* CSR of real (non-back) edges */
     uint32_t *out_list;
     size_t steps;
@@ -412,8 +377,7 @@ static int add_reading(tk_csi_decoded *d, int after, const uint32_t *blocks, siz
         return 0;
     }
     tk_csi_reading *r = tk_reallocarray(d->readings, d->nreadings + 1, sizeof *r);
-    if (!r)
-        return -1;
+    if (!r) return -1;
     d->readings = r;
     tk_csi_reading *x = &r[d->nreadings];
     memset(x, 0, sizeof *x);
@@ -422,8 +386,7 @@ static int add_reading(tk_csi_decoded *d, int after, const uint32_t *blocks, siz
     x->at_block = at;
     if (n) {
         x->blocks = tk_reallocarray(NULL, n, sizeof *x->blocks);
-        if (!x->blocks)
-            return -1;
+        if (!x->blocks) return -1;
         memcpy(x->blocks, blocks, n * sizeof *blocks);
     }
     x->nblocks = n;
@@ -452,8 +415,7 @@ static void dfs(search *s, uint32_t start, int64_t sum0)
                 if (!s->has_want || s->sums[top] == s->want) {
                     if (add_reading(s->d, 0, s->stack, depth, s->start_edge, v) != 0)
                         s->status = TK_ERR_NOMEM;
-                    if (s->d->readings_truncated)
-                        s->truncated = 1;
+                    if (s->d->readings_truncated) s->truncated = 1;
                 }
                 depth--;
                 continue;
@@ -471,10 +433,8 @@ static void dfs(search *s, uint32_t start, int64_t sum0)
         }
         const tk_csi_edge *e = &s->fn->edges[s->out_list[s->pos[top]++]];
         int64_t next;
-        if (__builtin_add_overflow(s->sums[top], e->inc, &next))
-            continue;
-        if (s->prune && s->has_want && next > s->want)
-            continue;
+        if (__builtin_add_overflow(s->sums[top], e->inc, &next)) continue;
+        if (s->prune && s->has_want && next > s->want) continue;
         s->stack[depth] = e->dst;
         s->sums[depth] = next;
         s->pos[depth] = UINT32_MAX;
@@ -493,14 +453,11 @@ static tk_status real_edges(const tk_csi_function *fn, uint32_t **start, uint32_
         return TK_ERR_NOMEM;
     }
     for (uint32_t i = 0; i < fn->nedges; i++)
-        if (!fn->edges[i].back)
-            (*start)[fn->edges[i].src + 1]++;
-    for (uint32_t v = 0; v < fn->nblocks; v++)
-        (*start)[v + 1] += (*start)[v];
+        if (!fn->edges[i].back) (*start)[fn->edges[i].src + 1]++;
+    for (uint32_t v = 0; v < fn->nblocks; v++) (*start)[v + 1] += (*start)[v];
     memcpy(pos, *start, fn->nblocks * sizeof *pos);
     for (uint32_t i = 0; i < fn->nedges; i++)
-        if (!fn->edges[i].back)
-            (*list)[pos[fn->edges[i].src]++] = i;
+        if (!fn->edges[i].back) (*list)[pos[fn->edges[i].src]++] = i;
     tk_free(pos);
     return TK_OK;
 }
@@ -510,30 +467,24 @@ static tk_status real_edges(const tk_csi_function *fn, uint32_t **start, uint32_
 static int sides(const tk_csi_block *b, int has_line, int64_t line)
 {
     long w = csi_write_pos(b);
-    if (!has_line)
-        return w < 0 ? 1 : 3;
+    if (!has_line) return w < 0 ? 1 : 3;
     int m = 0;
     for (size_t k = 0; k < b->nlines; k++)
-        if (b->lines[k] == line && line != TK_CSI_PATH_WRITE)
-            m |= (w < 0 || (long)k < w) ? 1 : 2;
+        if (b->lines[k] == line && line != TK_CSI_PATH_WRITE) m |= (w < 0 || (long)k < w) ? 1 : 2;
     return m;
 }
 
 static tk_status push_seq(tk_csi_decoded *d, const uint32_t *a, size_t n)
 {
     uint32_t **seqs = tk_reallocarray(d->seqs, d->nseqs + 1, sizeof *seqs);
-    if (!seqs)
-        return TK_ERR_NOMEM;
+    if (!seqs) return TK_ERR_NOMEM;
     d->seqs = seqs;
     size_t *lens = tk_reallocarray(d->seq_lens, d->nseqs + 1, sizeof *lens);
-    if (!lens)
-        return TK_ERR_NOMEM;
+    if (!lens) return TK_ERR_NOMEM;
     d->seq_lens = lens;
     d->seqs[d->nseqs] = tk_reallocarray(NULL, n ? n : 1, sizeof **d->seqs);
-    if (!d->seqs[d->nseqs])
-        return TK_ERR_NOMEM;
-    if (n)
-        memcpy(d->seqs[d->nseqs], a, n * sizeof *a);
+    if (!d->seqs[d->nseqs]) return TK_ERR_NOMEM;
+    if (n) memcpy(d->seqs[d->nseqs], a, n * sizeof *a);
     d->seq_lens[d->nseqs++] = n;
     return TK_OK;
 }
@@ -544,24 +495,18 @@ static tk_status make_seq(tk_csi_decoded *d, const tk_csi_function *fn, size_t c
                           const uint32_t *extra, size_t nextra)
 {
     size_t total = nextra;
-    for (size_t i = 0; i < d->nids; i++)
-        total += d->paths[i].len;
+    for (size_t i = 0; i < d->nids; i++) total += d->paths[i].len;
     uint32_t *buf = tk_reallocarray(NULL, total ? total : 1, sizeof *buf);
-    if (!buf)
-        return TK_ERR_NOMEM;
+    if (!buf) return TK_ERR_NOMEM;
     size_t n = 0;
     for (size_t i = 0; i < d->nids; i++) {
-        if (!d->path_ok[i])
-            continue;
+        if (!d->path_ok[i]) continue;
         size_t len = d->paths[i].len;
-        if (i + 1 == d->nids && cut != SIZE_MAX && cut < len)
-            len = cut;
+        if (i + 1 == d->nids && cut != SIZE_MAX && cut < len) len = cut;
         for (size_t k = 0; k < len; k++)
-            if (d->paths[i].nodes[k] != fn->exit)
-                buf[n++] = d->paths[i].nodes[k];
+            if (d->paths[i].nodes[k] != fn->exit) buf[n++] = d->paths[i].nodes[k];
     }
-    for (size_t k = 0; k < nextra; k++)
-        buf[n++] = extra[k];
+    for (size_t k = 0; k < nextra; k++) buf[n++] = extra[k];
     tk_status st = push_seq(d, buf, n);
     tk_free(buf);
     return st;
@@ -592,9 +537,8 @@ static tk_status ring_range(const tk_csi_state *s, size_t *first, size_t *count,
 
 /* 1. the completed paths, oldest first: their ids decoded into d (ids, paths,
  * path_ok, nids). */
-static tk_status decode_completed(const tk_csi_function *fn, const tk_bl *bl,
-                                  const tk_csi_state *s, size_t first, size_t count,
-                                  tk_csi_decoded *d, tk_error *err)
+static tk_status decode_completed(const tk_csi_function *fn, const tk_bl *bl, const tk_csi_state *s,
+                                  size_t first, size_t count, tk_csi_decoded *d, tk_error *err)
 {
     size_t n = s->npaths;
     uint64_t total = tk_bl_total(bl);
@@ -636,8 +580,7 @@ static void check_joins(const tk_csi_function *fn, tk_csi_decoded *d, int wrappe
     size_t count = d->nids;
     for (size_t i = 0; i + 1 < count; i++) {
         const tk_bl_path *a = &d->paths[i], *b = &d->paths[i + 1];
-        if (!d->path_ok[i] || !d->path_ok[i + 1])
-            continue;
+        if (!d->path_ok[i] || !d->path_ok[i + 1]) continue;
         if (a->end_edge == TK_BL_NONE) {
             note(d, "path %" PRIu64 " ends at EXIT but is not the newest path", d->ids[i]);
             d->consistent = 0;
@@ -683,8 +626,7 @@ static tk_status workspace_new(const tk_csi_function *fn, workspace *w)
         return TK_ERR_NOMEM;
     w->prune = 1;
     for (uint32_t i = 0; i < fn->nedges; i++)
-        if (fn->edges[i].inc < 0)
-            w->prune = 0;
+        if (fn->edges[i].inc < 0) w->prune = 0;
     return TK_OK;
 }
 
@@ -693,14 +635,11 @@ static tk_status workspace_new(const tk_csi_function *fn, workspace *w)
 static int cur_fits_newest(const tk_csi_function *fn, const tk_csi_state *s,
                            const tk_bl_path *newest)
 {
-    if (!s->has_cur)
-        return 1;
-    if (newest->end_edge == TK_BL_NONE)
-        return s->cur == 0;
+    if (!s->has_cur) return 1;
+    if (newest->end_edge == TK_BL_NONE) return s->cur == 0;
     uint32_t a = newest->nodes[newest->len - 1];
     for (uint32_t e = 0; e < fn->nedges; e++)
-        if (fn->edges[e].back && fn->edges[e].src == a && fn->edges[e].inc == s->cur)
-            return 1;
+        if (fn->edges[e].back && fn->edges[e].src == a && fn->edges[e].inc == s->cur) return 1;
     return 0;
 }
 
@@ -716,11 +655,9 @@ static tk_status reading_after_write(const tk_csi_function *fn, const tk_csi_sta
     if (w == SIZE_MAX) /* no -1 printed (no debug info): assume the end */
         w = newest->len - 1;
     for (size_t j = w; j < newest->len; j++) {
-        if (newest->nodes[j] != b ||
-            (j == w && !(side & 2) && csi_write_pos(&fn->blocks[b]) >= 0))
+        if (newest->nodes[j] != b || (j == w && !(side & 2) && csi_write_pos(&fn->blocks[b]) >= 0))
             continue;
-        if (!cur_fits_newest(fn, s, newest))
-            continue;
+        if (!cur_fits_newest(fn, s, newest)) continue;
         size_t had = d->nreadings;
         if (add_reading(d, 1, NULL, 0, TK_BL_NONE, b) != 0 ||
             (d->nreadings > had && make_seq(d, fn, j + 1, NULL, 0) != TK_OK))
@@ -733,9 +670,8 @@ static tk_status reading_after_write(const tk_csi_function *fn, const tk_csi_sta
 /* Before the write: the partial paths to block b from the entry (no path
  * completed) or from the back edge that ended the newest path. */
 static tk_status readings_before_write(const tk_csi_function *fn, const tk_csi_state *s,
-                                       const workspace *w, const tk_bl_path *newest,
-                                       size_t count, uint32_t b, tk_csi_decoded *d,
-                                       tk_error *err)
+                                       const workspace *w, const tk_bl_path *newest, size_t count,
+                                       uint32_t b, tk_csi_decoded *d, tk_error *err)
 {
     search sr;
     memset(&sr, 0, sizeof sr);
@@ -758,18 +694,14 @@ static tk_status readings_before_write(const tk_csi_function *fn, const tk_csi_s
     } else if (newest && newest->end_edge != TK_BL_NONE) {
         uint32_t a = newest->nodes[newest->len - 1];
         for (uint32_t e = 0; e < fn->nedges; e++) {
-            if (!fn->edges[e].back || fn->edges[e].src != a)
-                continue;
-            if (!newest->end_ambiguous && e != newest->end_edge)
-                continue;
+            if (!fn->edges[e].back || fn->edges[e].src != a) continue;
+            if (!newest->end_ambiguous && e != newest->end_edge) continue;
             sr.start_edge = e;
             dfs(&sr, fn->edges[e].dst, fn->edges[e].inc);
         }
     }
-    if (sr.status != TK_OK)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (sr.truncated)
-        d->readings_truncated = 1;
+    if (sr.status != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (sr.truncated) d->readings_truncated = 1;
     for (size_t k = before; k < d->nreadings; k++)
         if (make_seq(d, fn, SIZE_MAX, d->readings[k].blocks, d->readings[k].nblocks) != TK_OK)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -778,8 +710,8 @@ static tk_status readings_before_write(const tk_csi_function *fn, const tk_csi_s
 
 /* 2. the program point: the readings of the unfinished current path at the
  * block (or line) of the state, each with the block sequence it makes. */
-static tk_status decode_current(const tk_csi_function *fn, const tk_csi_state *s,
-                                tk_csi_decoded *d, tk_error *err)
+static tk_status decode_current(const tk_csi_function *fn, const tk_csi_state *s, tk_csi_decoded *d,
+                                tk_error *err)
 {
     size_t count = d->nids;
     workspace w;
@@ -794,15 +726,11 @@ static tk_status decode_current(const tk_csi_function *fn, const tk_csi_state *s
         st = tk_error_set(err, TK_ERR_FORMAT, "%s: function %s has no block %" PRIu64, s->label,
                           fn->name, s->block);
     for (uint32_t b = 0; b < fn->nblocks && st == TK_OK; b++) {
-        if (s->has_block ? fn->blocks[b].id != s->block : b == fn->exit)
-            continue;
+        if (s->has_block ? fn->blocks[b].id != s->block : b == fn->exit) continue;
         int side = sides(&fn->blocks[b], s->has_line, s->line);
-        if (side == 0)
-            continue;
-        if (newest)
-            st = reading_after_write(fn, s, newest, b, side, d, err);
-        if (!(side & 1) || st != TK_OK)
-            continue;
+        if (side == 0) continue;
+        if (newest) st = reading_after_write(fn, s, newest, b, side, d, err);
+        if (!(side & 1) || st != TK_OK) continue;
         st = readings_before_write(fn, s, &w, newest, count, b, d, err);
     }
     if (st == TK_OK && d->nreadings == 0) {
@@ -811,8 +739,7 @@ static tk_status decode_current(const tk_csi_function *fn, const tk_csi_state *s
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     workspace_free(&w);
-    if (st != TK_OK)
-        tk_csi_decoded_free(d);
+    if (st != TK_OK) tk_csi_decoded_free(d);
     return st;
 }
 
@@ -824,10 +751,8 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
     size_t first, count;
     int wrapped;
     tk_status st = ring_range(s, &first, &count, &wrapped, err);
-    if (st == TK_OK)
-        st = decode_completed(fn, tk_csi_numbering_bl(num), s, first, count, d, err);
-    if (st != TK_OK)
-        return st;
+    if (st == TK_OK) st = decode_completed(fn, tk_csi_numbering_bl(num), s, first, count, d, err);
+    if (st != TK_OK) return st;
     check_joins(fn, d, wrapped);
     if (!s->has_block && !s->has_line) {
         note(d, "no program point (block or line) given: the current path is not decoded");

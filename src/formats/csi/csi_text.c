@@ -8,24 +8,21 @@
 
 size_t csi_trim_right(const char *s, size_t len)
 {
-    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
-        len--;
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r')) len--;
     return len;
 }
 
 int csi_is_blank(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\0')
-            return 0;
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\0') return 0;
     return 1;
 }
 
 size_t csi_header_start(const char *s, size_t len)
 {
     size_t i = 0;
-    while (i < len && s[i] == '\0')
-        i++;
+    while (i < len && s[i] == '\0') i++;
     return i < len && s[i] == '#' ? i : len;
 }
 
@@ -52,8 +49,7 @@ void csi_quote(const char *s, size_t len, char *buf, size_t size)
 {
     size_t o = 0;
     if (size < 8) {
-        if (size)
-            buf[0] = 0;
+        if (size) buf[0] = 0;
         return;
     }
     buf[o++] = '\'';
@@ -68,12 +64,10 @@ void csi_quote(const char *s, size_t len, char *buf, size_t size)
             buf[o++] = (char)c;
         } else {
             int k = snprintf(buf + o, size - o, "\\x%02x", c);
-            if (k < 0 || (size_t)k >= size - o)
-                break;
+            if (k < 0 || (size_t)k >= size - o) break;
             o += (size_t)k;
         }
     }
     buf[o++] = '\'';
     buf[o] = 0;
 }
-

@@ -10,8 +10,7 @@
 
 static tk_status io_result(FILE *out, tk_error *err)
 {
-    if (ferror(out))
-        return tk_error_set(err, TK_ERR_IO, "write failed");
+    if (ferror(out)) return tk_error_set(err, TK_ERR_IO, "write failed");
     return TK_OK;
 }
 
@@ -35,8 +34,7 @@ tk_status csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_err
             fputs("|EXIT\n", out);
             continue;
         }
-        if (b->kind == TK_CSI_BLOCK_ENTRY)
-            fputs("|ENTRY", out);
+        if (b->kind == TK_CSI_BLOCK_ENTRY) fputs("|ENTRY", out);
         if (b->null_lines)
             fputs("|NULL", out);
         else
@@ -53,7 +51,7 @@ tk_status csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_err
 }
 
 static tk_status csi_dump_function_stream(FILE *out, const tk_csi_function *fn, const tk_bl *bl,
-                               tk_error *err)
+                                          tk_error *err)
 {
     fprintf(out, "function %s\n", fn->name);
     fprintf(out, "  entry %" PRIu64 " exit %" PRIu64 " blocks %" PRIu32 " edges %" PRIu32 "\n",
@@ -65,18 +63,15 @@ static tk_status csi_dump_function_stream(FILE *out, const tk_csi_function *fn, 
     for (uint32_t i = 0; i < fn->nblocks; i++) {
         const tk_csi_block *b = &fn->blocks[i];
         fprintf(out, "  block %" PRIu64, b->id);
-        if (b->kind == TK_CSI_BLOCK_EXIT)
-            fputs(" EXIT", out);
-        if (b->kind == TK_CSI_BLOCK_ENTRY)
-            fputs(" ENTRY", out);
+        if (b->kind == TK_CSI_BLOCK_EXIT) fputs(" EXIT", out);
+        if (b->kind == TK_CSI_BLOCK_ENTRY) fputs(" ENTRY", out);
         if (b->null_lines)
             fputs(" NULL", out);
         else if (b->nlines) {
             fputs(" lines", out);
             write_lines(out, b, " ", "write");
         }
-        if (bl && tk_bl_total(bl))
-            fprintf(out, " numpaths %" PRIu64, tk_bl_num_paths(bl, i));
+        if (bl && tk_bl_total(bl)) fprintf(out, " numpaths %" PRIu64, tk_bl_num_paths(bl, i));
         fputc('\n', out);
     }
     for (uint32_t i = 0; i < fn->nedges; i++) {
@@ -96,8 +91,7 @@ static void dot_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
+        if (*s == '"' || *s == '\\') fputc('\\', out);
         fputc(*s, out);
     }
     fputc('"', out);
@@ -109,8 +103,7 @@ static void dot_lines(FILE *out, const tk_csi_block *b)
     int64_t prev = INT64_MIN;
     int any = 0;
     for (size_t k = 0; k < b->nlines; k++) {
-        if (b->lines[k] == prev)
-            continue;
+        if (b->lines[k] == prev) continue;
         prev = b->lines[k];
         fputs(any ? " " : "\\nlines ", out);
         any = 1;
@@ -138,43 +131,39 @@ static void dot_block(FILE *out, const tk_csi_function *fn, uint32_t index, uint
     const tk_csi_block *b = &fn->blocks[i];
     int on = 0;
     if (hl)
-        for (size_t k = 0; k < hl->len; k++)
-            on |= hl->nodes[k] == i;
+        for (size_t k = 0; k < hl->len; k++) on |= hl->nodes[k] == i;
     fprintf(out, "    f%" PRIu32 "b%" PRIu32 " [label=\"%" PRIu64 "%s", index, i, b->id,
-            b->kind == TK_CSI_BLOCK_ENTRY ? " ENTRY" : b->kind == TK_CSI_BLOCK_EXIT ? " EXIT" : "");
+            b->kind == TK_CSI_BLOCK_ENTRY  ? " ENTRY"
+            : b->kind == TK_CSI_BLOCK_EXIT ? " EXIT"
+                                           : "");
     if (b->null_lines)
         fputs("\\nNULL", out);
     else
         dot_lines(out, b);
     fputc('"', out);
-    if (on)
-        fputs(", color=red, penwidth=2", out);
+    if (on) fputs(", color=red, penwidth=2", out);
     fputs("];\n", out);
 }
 
 static tk_status csi_write_dot_cluster_stream(FILE *out, const tk_csi_function *fn, uint32_t index,
-                                   const tk_bl_path *hl, tk_error *err)
+                                              const tk_bl_path *hl, tk_error *err)
 {
     fprintf(out, "  subgraph cluster_f%" PRIu32 " {\n    label=", index);
     dot_string(out, fn->name);
     fputs(";\n", out);
-    for (uint32_t i = 0; i < fn->nblocks; i++)
-        dot_block(out, fn, index, i, hl);
+    for (uint32_t i = 0; i < fn->nblocks; i++) dot_block(out, fn, index, i, hl);
     for (uint32_t i = 0; i < fn->nedges; i++) {
         const tk_csi_edge *e = &fn->edges[i];
         int on = 0;
         if (hl && hl->edges)
-            for (size_t k = 0; k + 1 < hl->len; k++)
-                on |= hl->edges[k] == i;
-        if (hl && (hl->start_edge == i || hl->end_edge == i))
-            on = 1;
-        fprintf(out, "    f%" PRIu32 "b%" PRIu32 " -> f%" PRIu32 "b%" PRIu32
-                " [label=\"%s%" PRId64 " w%" PRIu64 "\"", index, e->src, index, e->dst,
-                e->back ? "path=" : "path+", e->inc, e->weight);
-        if (e->back)
-            fputs(", style=dashed", out);
-        if (on)
-            fputs(", color=red, penwidth=2", out);
+            for (size_t k = 0; k + 1 < hl->len; k++) on |= hl->edges[k] == i;
+        if (hl && (hl->start_edge == i || hl->end_edge == i)) on = 1;
+        fprintf(out,
+                "    f%" PRIu32 "b%" PRIu32 " -> f%" PRIu32 "b%" PRIu32 " [label=\"%s%" PRId64
+                " w%" PRIu64 "\"",
+                index, e->src, index, e->dst, e->back ? "path=" : "path+", e->inc, e->weight);
+        if (e->back) fputs(", style=dashed", out);
+        if (on) fputs(", color=red, penwidth=2", out);
         fputs("];\n", out);
     }
     fputs("  }\n", out);
@@ -182,7 +171,7 @@ static tk_status csi_write_dot_cluster_stream(FILE *out, const tk_csi_function *
 }
 
 static tk_status csi_write_dot_stream(FILE *out, const tk_csi_function *fn, const tk_bl_path *hl,
-                           tk_error *err)
+                                      tk_error *err)
 {
     csi_dot_begin_stream(out);
     tk_status st = csi_write_dot_cluster_stream(out, fn, 0, hl, err);
@@ -197,7 +186,8 @@ tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_function *fn,
     return tk_wstream_close(&s, csi_write_function_stream(s.f, fn, err), err);
 }
 
-tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn, const tk_bl *bl, tk_error *err)
+tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn, const tk_bl *bl,
+                               tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);
@@ -214,7 +204,8 @@ tk_status tk_csi_dot_begin(const tk_writer *out, tk_error *err)
     return tk_wstream_close(&s, TK_OK, err);
 }
 
-tk_status tk_csi_write_dot_cluster(const tk_writer *out, const tk_csi_function *fn, uint32_t index, const tk_bl_path *hl, tk_error *err)
+tk_status tk_csi_write_dot_cluster(const tk_writer *out, const tk_csi_function *fn, uint32_t index,
+                                   const tk_bl_path *hl, tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);
@@ -230,7 +221,8 @@ tk_status tk_csi_dot_end(const tk_writer *out, tk_error *err)
     return tk_wstream_close(&s, csi_dot_end_stream(s.f, err), err);
 }
 
-tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn, const tk_bl_path *hl, tk_error *err)
+tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn, const tk_bl_path *hl,
+                           tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);

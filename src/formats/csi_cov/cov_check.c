@@ -12,7 +12,7 @@
 
 /* An array seen in an earlier function. */
 typedef struct array_use {
-    uint64_t line;     /* its function's header */
+    uint64_t line; /* its function's header */
     uint32_t function; /* name id in the pool */
 } array_use;
 
@@ -25,8 +25,7 @@ struct tk_csi_cov_checker {
 tk_status tk_csi_cov_checker_open(tk_csi_cov_checker **out, tk_csi_cov_kind kind, tk_error *err)
 {
     *out = tk_calloc(1, sizeof **out);
-    if (!*out)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!*out) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     (*out)->kind = kind;
     tk_strpool_init(&(*out)->arrays);
     tk_strpool_init(&(*out)->names);
@@ -35,8 +34,7 @@ tk_status tk_csi_cov_checker_open(tk_csi_cov_checker **out, tk_csi_cov_kind kind
 
 void tk_csi_cov_checker_free(tk_csi_cov_checker *c)
 {
-    if (!c)
-        return;
+    if (!c) return;
     tk_strpool_free(&c->arrays);
     tk_strpool_free(&c->names);
     TK_VEC_FREE(&c->uses);
@@ -50,11 +48,10 @@ typedef struct check_ctx {
     tk_diag *diag;
 } check_ctx;
 
-static void report(check_ctx *x, tk_severity sev, uint64_t line, uint64_t col, const char *fmt,
-                   ...) __attribute__((format(printf, 5, 6)));
+static void report(check_ctx *x, tk_severity sev, uint64_t line, uint64_t col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
-static void report(check_ctx *x, tk_severity sev, uint64_t line, uint64_t col, const char *fmt,
-                   ...)
+static void report(check_ctx *x, tk_severity sev, uint64_t line, uint64_t col, const char *fmt, ...)
 {
     tk_location loc = {x->path, -1, line, col};
     va_list ap;
@@ -74,8 +71,8 @@ static void check_array_name(check_ctx *x)
     if (k != x->c->kind) {
         if (k == TK_CSI_COV_NONE)
             report(x, TK_SEV_ERROR, fn->text_line, col,
-                   "array %s is not a %s array: csi-cc names them __%s_arr_[FILE_]%.*s",
-                   fn->array, tk_csi_cov_kind_title(x->c->kind), want,
+                   "array %s is not a %s array: csi-cc names them __%s_arr_[FILE_]%.*s", fn->array,
+                   tk_csi_cov_kind_title(x->c->kind), want,
                    (int)cov_base_len(fn->name, fn->name_len), fn->name);
         else
             report(x, TK_SEV_ERROR, fn->text_line, col,
@@ -102,8 +99,7 @@ static tk_status check_array_use(check_ctx *x)
     tk_csi_cov_checker *c = x->c;
     uint32_t id = tk_strpool_intern(&c->arrays, fn->array, fn->array_len);
     uint32_t name = tk_strpool_intern(&c->names, fn->name, cov_base_len(fn->name, fn->name_len));
-    if (id == TK_STR_NONE || name == TK_STR_NONE)
-        return TK_ERR_NOMEM;
+    if (id == TK_STR_NONE || name == TK_STR_NONE) return TK_ERR_NOMEM;
     if (id < c->uses.len) {
         const array_use *u = &c->uses.data[id];
         int clone = u->function == name;
@@ -138,8 +134,7 @@ static void check_label(check_ctx *x, const tk_csi_cov_entry *e)
         snprintf(want, sizeof want, "%s%" PRId64, kind, e->index);
     else
         want[0] = 0;
-    if (e->label_len == strlen(want) && memcmp(e->label, want, e->label_len) == 0)
-        return;
+    if (e->label_len == strlen(want) && memcmp(e->label, want, e->label_len) == 0) return;
     uint64_t col = index_width(e->index) + 2;
     if (e->index < 0)
         report(x, TK_SEV_ERROR, e->text_line, col,
@@ -156,8 +151,7 @@ static void report_missing(check_ctx *x, const uint64_t *first, uint32_t n, uint
     const tk_csi_cov_function *fn = x->fn;
     uint64_t shown = 0, more = 0;
     for (uint64_t k = 0; k < (uint64_t)n + m; k++) {
-        if (first[k])
-            continue;
+        if (first[k]) continue;
         if (shown == 8) {
             more++;
             continue;
@@ -168,8 +162,8 @@ static void report_missing(check_ctx *x, const uint64_t *first, uint32_t n, uint
                "function %s has no entry of index %" PRId64 " (its %" PRIu32 " %s are indexed "
                "%s%" PRIu32 ")",
                fn->name, index, k < n ? n : m,
-               k < n ? "instrumented entries" : "entries not instrumented",
-               k < n ? "0.." : "-1..-", k < n ? n - 1 : m);
+               k < n ? "instrumented entries" : "entries not instrumented", k < n ? "0.." : "-1..-",
+               k < n ? n - 1 : m);
     }
     if (more)
         report(x, TK_SEV_ERROR, fn->text_line, 1, "function %s misses %" PRIu64 " more indices",
@@ -183,12 +177,10 @@ static tk_status check_indices(check_ctx *x)
     uint32_t n = fn->ninstrumented, m = fn->nentries - fn->ninstrumented;
     const char *what = x->c->kind == TK_CSI_COV_CC ? "call sites" : "blocks";
     uint64_t *first = tk_calloc((size_t)n + m + 1, sizeof *first);
-    if (!first)
-        return TK_ERR_NOMEM;
+    if (!first) return TK_ERR_NOMEM;
     for (uint32_t i = 0; i < fn->nentries; i++) {
         const tk_csi_cov_entry *e = &fn->entries[i];
-        if (e->label)
-            check_label(x, e);
+        if (e->label) check_label(x, e);
         int inst = e->index >= 0;
         uint64_t slot = inst ? (uint64_t)e->index : (uint64_t)0 - (uint64_t)e->index - 1;
         uint64_t count = inst ? n : m;
@@ -219,16 +211,16 @@ tk_status tk_csi_cov_check_function(tk_csi_cov_checker *c, const tk_csi_cov_func
     check_ctx x = {c, fn, path, diag};
     uint64_t errors = diag->errors;
     check_array_name(&x);
-    if (check_array_use(&x) != TK_OK)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (check_array_use(&x) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (c->kind != TK_CSI_COV_FC) {
         if (fn->ninstrumented == 0)
             report(&x, TK_SEV_ERROR, fn->text_line, 1,
                    "function %s has no instrumented %s: csi-cc lists a function only when it "
                    "instruments one",
                    fn->name, c->kind == TK_CSI_COV_CC ? "call site" : "block");
-        if (check_indices(&x) != TK_OK)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (check_indices(&x) != TK_OK) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    return diag->errors > errors ? tk_error_set(err, TK_ERR_CHECK, "%s: problems found (reported)", fn->name) : TK_OK;
+    return diag->errors > errors
+               ? tk_error_set(err, TK_ERR_CHECK, "%s: problems found (reported)", fn->name)
+               : TK_OK;
 }

@@ -20,8 +20,7 @@ static int collect_symbol(void *ctx, const char *name, uint64_t value, uint64_t 
 {
     tk_csi_crash *c = ctx;
     size_t len = strlen(name);
-    if (tk_csi_cov_kind_of_array(name, len) == TK_CSI_COV_NONE)
-        return 0;
+    if (tk_csi_cov_kind_of_array(name, len) == TK_CSI_COV_NONE) return 0;
     uint32_t id = tk_strpool_intern(&c->syms, name, len);
     if (id == TK_STR_NONE) {
         c->nomem = 1;
@@ -46,11 +45,9 @@ void crash_note(tk_csi_crash *c, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
+    if (n < 0) return;
     size_t len = strlen(buf);
-    if (TK_VEC_RESERVE(&c->notes, c->notes.len + len + 2) != 0)
-        return;
+    if (TK_VEC_RESERVE(&c->notes, c->notes.len + len + 2) != 0) return;
     memcpy(c->notes.data + c->notes.len, buf, len);
     c->notes.len += len;
     c->notes.data[c->notes.len++] = '\n';
@@ -62,8 +59,7 @@ static void hex(char *out, size_t size, const uint8_t *id, size_t len)
     size_t o = 0;
     for (size_t i = 0; i < len && o + 3 <= size; i++)
         o += (size_t)snprintf(out + o, size - o, "%02x", id[i]);
-    if (size)
-        out[o < size ? o : size - 1] = 0;
+    if (size) out[o < size ? o : size - 1] = 0;
 }
 
 /* ---- where BIN is in the process -------------------------------------- */
@@ -101,8 +97,9 @@ static tk_status check_build_id(tk_csi_crash *c, const crash_open *o, tk_error *
         snprintf(c->match, sizeof c->match,
                  "not checked: the core does not hold BIN's build id (0x%" PRIx64 ")",
                  addr + c->bias);
-        crash_note(c, "the core does not hold the build id of %s (its first page was not "
-                      "dumped): the match is not checked",
+        crash_note(c,
+                   "the core does not hold the build id of %s (its first page was not "
+                   "dumped): the match is not checked",
                    o->bin_path);
         return TK_OK;
     }
@@ -128,8 +125,9 @@ static tk_status find_bias(tk_csi_crash *c, const crash_open *o, tk_error *err)
     if (!tk_coredump_auxv(o->mem, TK_AT_ENTRY, &entry)) {
         if (info.type != 3) { /* a fixed-address executable is where it says */
             c->bias = 0;
-            crash_note(c, "the core has no auxiliary vector (NT_AUXV): %s taken at its link "
-                          "addresses",
+            crash_note(c,
+                       "the core has no auxiliary vector (NT_AUXV): %s taken at its link "
+                       "addresses",
                        o->bin_path);
             return check_build_id(c, o, err);
         }
@@ -139,8 +137,8 @@ static tk_status find_bias(tk_csi_crash *c, const crash_open *o, tk_error *err)
                                o->bin_path);
     }
     if (tk_coredump_machine(o->mem) != info.machine)
-        return mismatch(o, err, "ELF machine %u in %s, %u in the core", info.machine,
-                        o->bin_path, tk_coredump_machine(o->mem));
+        return mismatch(o, err, "ELF machine %u in %s, %u in the core", info.machine, o->bin_path,
+                        tk_coredump_machine(o->mem));
     c->bias = entry - info.entry;
     if (info.type == 2 && c->bias != 0)
         return mismatch(o, err,
@@ -160,8 +158,7 @@ static tk_status find_bias(tk_csi_crash *c, const crash_open *o, tk_error *err)
 static tk_status open_memory(crash_open *o, const void *core, size_t core_len, tk_error *err)
 {
     if (o->opt.raw)
-        return tk_coredump_open_raw(&o->mem, o->core_path, core, core_len, o->opt.raw_address,
-                                    err);
+        return tk_coredump_open_raw(&o->mem, o->core_path, core, core_len, o->opt.raw_address, err);
     return tk_coredump_open(&o->mem, o->core_path, core, core_len, err);
 }
 
@@ -171,30 +168,21 @@ tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void
 {
     *out = NULL;
     tk_csi_crash *c = tk_calloc(1, sizeof *c);
-    if (!c)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!c) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     tk_arena_init(&c->arena);
     tk_strpool_init(&c->syms);
     tk_strpool_init(&c->keys);
-    crash_open o = {bin_path, core_path, bin, core, bin_len, core_len, NULL, NULL,
-                    TK_CSI_CRASH_OPTIONS_INIT};
-    if (opt)
-        o.opt = *opt;
+    crash_open o = {
+        bin_path, core_path, bin, core, bin_len, core_len, NULL, NULL, TK_CSI_CRASH_OPTIONS_INIT};
+    if (opt) o.opt = *opt;
     tk_status st = tk_elf_open_memory(&o.elf, bin, bin_len, bin_path, err);
-    if (st == TK_OK)
-        st = tk_elf_each_symbol(o.elf, collect_symbol, c, err);
-    if (st == TK_OK && c->nomem)
-        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK)
-        st = crash_check_sections(&o, err);
-    if (st == TK_OK)
-        st = open_memory(&o, core, core_len, err);
-    if (st == TK_OK)
-        st = find_bias(c, &o, err);
-    if (st == TK_OK)
-        st = crash_read_metadata(c, &o, err);
-    if (st == TK_OK)
-        crash_finish(c, &o);
+    if (st == TK_OK) st = tk_elf_each_symbol(o.elf, collect_symbol, c, err);
+    if (st == TK_OK && c->nomem) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = crash_check_sections(&o, err);
+    if (st == TK_OK) st = open_memory(&o, core, core_len, err);
+    if (st == TK_OK) st = find_bias(c, &o, err);
+    if (st == TK_OK) st = crash_read_metadata(c, &o, err);
+    if (st == TK_OK) crash_finish(c, &o);
     if (st == TK_OK && !o.opt.raw && (c->has_pt = crash_has_section(&o, ".debug_PT")))
         crash_read_frames(c, &o);
     tk_coredump_free(o.mem);
@@ -209,8 +197,7 @@ tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void
 
 void tk_csi_crash_free(tk_csi_crash *c)
 {
-    if (!c)
-        return;
+    if (!c) return;
     tk_arena_free(&c->arena);
     tk_strpool_free(&c->syms);
     tk_strpool_free(&c->keys);

@@ -18,15 +18,15 @@ typedef struct crash_sym {
 } crash_sym;
 
 struct tk_csi_crash {
-    tk_arena arena;                        /* names, entries, lines */
+    tk_arena arena; /* names, entries, lines */
     TK_VEC(tk_csi_crash_function) fns;
-    tk_strpool keys;                       /* "name\x01key" -> function index */
-    tk_strpool syms;                       /* coverage array symbols of BIN */
-    TK_VEC(crash_sym) sym_at;              /* by symbol id */
+    tk_strpool keys; /* "name\x01key" -> function index */
+    tk_strpool syms; /* coverage array symbols of BIN */
+    TK_VEC(crash_sym) sym_at; /* by symbol id */
     uint64_t bias;
-    TK_VEC(tk_csi_crash_frame) frames;     /* the crashed thread, innermost first */
+    TK_VEC(tk_csi_crash_frame) frames; /* the crashed thread, innermost first */
     uint64_t crashed_tid;
-    int has_pt;                            /* BIN has .debug_PT */
+    int has_pt; /* BIN has .debug_PT */
     char match[200];
     TK_VEC(char) notes;
     int nomem;

@@ -45,15 +45,13 @@ static int eval_op(Dwfl_Frame *state, const Dwarf_Op *op, Dwarf_Addr cfa, int ha
     if ((op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) || op->atom == DW_OP_bregx) {
         int bregx = op->atom == DW_OP_bregx; /* libdw gives CFA rules so */
         unsigned reg = bregx ? (unsigned)op->number : (unsigned)(op->atom - DW_OP_breg0);
-        if (dwfl_frame_reg(state, reg, &v) != 0)
-            return -1;
+        if (dwfl_frame_reg(state, reg, &v) != 0) return -1;
         *out = v + (Dwarf_Word)(Dwarf_Sword)(bregx ? op->number2 : op->number);
         return 0;
     }
     if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
         return dwfl_frame_reg(state, op->atom - DW_OP_reg0, out);
-    if (op->atom == DW_OP_regx)
-        return dwfl_frame_reg(state, (unsigned)op->number, out);
+    if (op->atom == DW_OP_regx) return dwfl_frame_reg(state, (unsigned)op->number, out);
     if (op->atom == DW_OP_call_frame_cfa && has_cfa) {
         *out = cfa;
         return 0;
@@ -66,16 +64,13 @@ static int frame_cfa(Dwfl_Module *mod, Dwfl_Frame *state, Dwarf_Addr pc, Dwarf_A
 {
     Dwarf_Addr bias;
     Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
-    if (!cfi)
-        cfi = dwfl_module_dwarf_cfi(mod, &bias);
+    if (!cfi) cfi = dwfl_module_dwarf_cfi(mod, &bias);
     Dwarf_Frame *fr;
-    if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0)
-        return -1;
+    if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0) return -1;
     Dwarf_Op *ops;
     size_t n;
     int rc = -1;
-    if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n == 1)
-        rc = eval_op(state, &ops[0], 0, 0, cfa);
+    if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n == 1) rc = eval_op(state, &ops[0], 0, 0, cfa);
     free(fr);
     return rc;
 }
@@ -108,8 +103,7 @@ static int var_address(Dwfl_Module *mod, Dwfl_Frame *state, Dwarf_Die *sub, Dwar
     Dwarf_Addr cfa = 0;
     int has_cfa = fb[0].atom == DW_OP_call_frame_cfa && frame_cfa(mod, state, pc, &cfa) == 0;
     Dwarf_Word base;
-    if (eval_op(state, &fb[0], cfa, has_cfa, &base) != 0)
-        return -1;
+    if (eval_op(state, &fb[0], cfa, has_cfa, &base) != 0) return -1;
     *addr = base + (Dwarf_Word)(Dwarf_Sword)expr[0].number;
     return 0;
 }
@@ -121,8 +115,7 @@ static int little_endian_core(const crash_open *o) { return !tk_coredump_big_end
 static int64_t load_i64(const uint8_t *p, int little)
 {
     uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[little ? i : 7 - i] << (8 * i);
+    for (int i = 0; i < 8; i++) v |= (uint64_t)p[little ? i : 7 - i] << (8 * i);
     return (int64_t)v;
 }
 
@@ -145,8 +138,7 @@ static const char *read_local(walk_ctx *w, Dwfl_Module *mod, Dwfl_Frame *state, 
         *n = (size_t)size;
     }
     *bytes = tk_arena_alloc(&w->c->arena, *n);
-    if (!*bytes)
-        return "out of memory";
+    if (!*bytes) return "out of memory";
     if (tk_coredump_read(w->o->mem, addr, *bytes, *n, NULL) != TK_OK)
         return "its bytes are not in the core";
     return NULL;
@@ -154,8 +146,7 @@ static const char *read_local(walk_ctx *w, Dwfl_Module *mod, Dwfl_Frame *state, 
 
 /* The three locals of a traced frame; problem set when one cannot be read. */
 static void read_locals(walk_ctx *w, Dwfl_Module *mod, Dwfl_Frame *state, Dwarf_Die *scopes,
-                        int nscopes, int sub, Dwarf_Addr pc, Dwarf_Addr bias,
-                        tk_csi_crash_frame *f)
+                        int nscopes, int sub, Dwarf_Addr pc, Dwarf_Addr bias, tk_csi_crash_frame *f)
 {
     static const char *const names[3] = {"__PT_counter_arr", "__PT_counter_idx",
                                          "__PT_current_path"};
@@ -173,8 +164,7 @@ static void read_locals(walk_ctx *w, Dwfl_Module *mod, Dwfl_Frame *state, Dwarf_
         const char *why = read_local(w, mod, state, &scopes[sub], &var, pc, bias, &bytes[k], &n[k]);
         if (why) {
             char *msg = tk_arena_alloc(&w->c->arena, strlen(why) + 40);
-            if (msg)
-                snprintf(msg, strlen(why) + 40, "%s: %s", names[k], why);
+            if (msg) snprintf(msg, strlen(why) + 40, "%s: %s", names[k], why);
             f->problem = msg ? msg : why;
             return;
         }
@@ -185,8 +175,7 @@ static void read_locals(walk_ctx *w, Dwfl_Module *mod, Dwfl_Frame *state, Dwarf_
         f->problem = "out of memory";
         return;
     }
-    for (size_t i = 0; i < n[0] / 8; i++)
-        paths[i] = load_i64(bytes[0] + 8 * i, little);
+    for (size_t i = 0; i < n[0] / 8; i++) paths[i] = load_i64(bytes[0] + 8 * i, little);
     f->paths = paths;
     f->npaths = n[0] / 8;
     f->idx = load_i64(bytes[1], little);
@@ -197,13 +186,11 @@ static void read_locals(walk_ctx *w, Dwfl_Module *mod, Dwfl_Frame *state, Dwarf_
 static void describe_frame(walk_ctx *w, Dwfl_Frame *state, Dwarf_Addr pc, tk_csi_crash_frame *f)
 {
     Dwfl_Module *mod = dwfl_addrmodule(w->dwfl, pc);
-    if (!mod)
-        return;
+    if (!mod) return;
     Dwfl_Line *l = dwfl_module_getsrc(mod, pc);
     int lineno = 0;
     const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
-    if (src)
-        f->source = tk_arena_strndup(&w->c->arena, src, strlen(src));
+    if (src) f->source = tk_arena_strndup(&w->c->arena, src, strlen(src));
     f->line = lineno > 0 ? (uint64_t)lineno : 0;
     Dwarf_Addr bias;
     Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
@@ -211,12 +198,10 @@ static void describe_frame(walk_ctx *w, Dwfl_Frame *state, Dwarf_Addr pc, tk_csi
     int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
     int sub = -1;
     for (int i = 0; i < n && sub < 0; i++)
-        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-            sub = i;
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) sub = i;
     if (sub >= 0) {
         const char *name = dwarf_diename(&scopes[sub]);
-        if (name)
-            f->function = tk_arena_strndup(&w->c->arena, name, strlen(name));
+        if (name) f->function = tk_arena_strndup(&w->c->arena, name, strlen(name));
         read_locals(w, mod, state, scopes, n, sub, pc, bias, f);
     }
     free(scopes);
@@ -227,16 +212,14 @@ static int on_frame(Dwfl_Frame *state, void *arg)
     walk_ctx *w = arg;
     Dwarf_Addr pc;
     bool activation;
-    if (w->depth >= MAX_FRAMES || !dwfl_frame_pc(state, &pc, &activation))
-        return DWARF_CB_ABORT;
+    if (w->depth >= MAX_FRAMES || !dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
     tk_csi_crash_frame f;
     memset(&f, 0, sizeof f);
     f.depth = w->depth++;
     f.pc = pc;
     /* a return address is after its call: look the call up */
     describe_frame(w, state, activation || pc == 0 ? pc : pc - 1, &f);
-    if (TK_VEC_PUSH(&w->c->frames, f) != 0)
-        return DWARF_CB_ABORT;
+    if (TK_VEC_PUSH(&w->c->frames, f) != 0) return DWARF_CB_ABORT;
     return DWARF_CB_OK;
 }
 
@@ -246,12 +229,10 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 static int on_thread(Dwfl_Thread *thread, void *arg)
 {
     walk_ctx *w = arg;
-    if (w->thread_seen++)
-        return DWARF_CB_OK;
+    if (w->thread_seen++) return DWARF_CB_OK;
     w->c->crashed_tid = (uint64_t)dwfl_thread_tid(thread);
     if (dwfl_thread_getframes(thread, on_frame, w) != 0 && w->depth == 0)
-        crash_note(w->c, "the crashed thread's stack could not be unwound: %s",
-                   dwfl_errmsg(-1));
+        crash_note(w->c, "the crashed thread's stack could not be unwound: %s", dwfl_errmsg(-1));
     return DWARF_CB_OK;
 }
 
@@ -259,8 +240,7 @@ static int on_thread(Dwfl_Thread *thread, void *arg)
 static int bin_fd(const crash_open *o)
 {
     int fd = memfd_create("tracekit-program", MFD_CLOEXEC);
-    if (fd < 0)
-        return -1;
+    if (fd < 0) return -1;
     const uint8_t *p = o->bin;
     size_t left = o->bin_len;
     while (left > 0) {
@@ -280,8 +260,9 @@ void crash_read_frames(tk_csi_crash *c, const crash_open *o)
     int64_t bad_id;
     tk_coredump_threads(o->mem, &bad_id);
     if (bad_id <= 0) { /* libdwfl's thread walk would stop there and leak its state */
-        crash_note(c, "the crashed thread's frames are not read: a thread's status "
-                      "(NT_PRSTATUS) has the id %lld",
+        crash_note(c,
+                   "the crashed thread's frames are not read: a thread's status "
+                   "(NT_PRSTATUS) has the id %lld",
                    (long long)bad_id);
         return;
     }
@@ -291,21 +272,19 @@ void crash_read_frames(tk_csi_crash *c, const crash_open *o)
     if (!w.dwfl || !core || fd < 0) {
         crash_note(c, "the frames of the crashed thread are not read: %s",
                    fd < 0 ? "cannot hand the program to libdwfl" : dwfl_errmsg(-1));
-        if (fd >= 0)
-            close(fd);
+        if (fd >= 0) close(fd);
     } else if (!dwfl_report_elf(w.dwfl, o->bin_path, o->bin_path, fd, c->bias, false)) {
         close(fd);
         crash_note(c, "the frames of the crashed thread are not read: %s", dwfl_errmsg(-1));
     } else if (dwfl_report_end(w.dwfl, NULL, NULL) != 0 ||
                dwfl_core_file_attach(w.dwfl, core) < 0) {
-        crash_note(c, "the crashed thread's frames are not read: the core has no thread state "
-                      "libdwfl takes (NT_PRSTATUS with NT_PRPSINFO): %s",
+        crash_note(c,
+                   "the crashed thread's frames are not read: the core has no thread state "
+                   "libdwfl takes (NT_PRSTATUS with NT_PRPSINFO): %s",
                    dwfl_errmsg(-1));
     } else {
         dwfl_getthreads(w.dwfl, on_thread, &w);
     }
-    if (w.dwfl)
-        dwfl_end(w.dwfl);
-    if (core)
-        elf_end(core);
+    if (w.dwfl) dwfl_end(w.dwfl);
+    if (core) elf_end(core);
 }

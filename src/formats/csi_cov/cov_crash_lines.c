@@ -17,8 +17,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* A line is covered when a covered entry holds it, unknown when only entries
  * that cannot tell (not instrumented) could have run it, else not covered. */
-static void merge_hits(tk_csi_crash_line *ls, size_t n, const tk_csi_crash_entry *es,
-                       uint32_t ne)
+static void merge_hits(tk_csi_crash_line *ls, size_t n, const tk_csi_crash_entry *es, uint32_t ne)
 {
     for (uint32_t i = 0; i < ne; i++)
         for (size_t k = 0; k < es[i].nlines; k++) {
@@ -31,8 +30,7 @@ static void merge_hits(tk_csi_crash_line *ls, size_t n, const tk_csi_crash_entry
                 else
                     hi = mid;
             }
-            if (lo == n || ls[lo].line != key)
-                continue;
+            if (lo == n || ls[lo].line != key) continue;
             tk_csi_hit *h = &ls[lo].hit;
             if (es[i].hit == TK_CSI_HIT_YES ||
                 (es[i].hit == TK_CSI_HIT_UNKNOWN && *h == TK_CSI_HIT_NO))
@@ -43,25 +41,19 @@ static void merge_hits(tk_csi_crash_line *ls, size_t n, const tk_csi_crash_entry
 static int function_lines(tk_csi_crash *c, tk_csi_crash_function *f)
 {
     size_t n = 0;
-    for (uint32_t i = 0; i < f->nsites; i++)
-        n += f->sites[i].nlines;
-    for (uint32_t i = 0; i < f->nblocks; i++)
-        n += f->blocks[i].nlines;
+    for (uint32_t i = 0; i < f->nsites; i++) n += f->sites[i].nlines;
+    for (uint32_t i = 0; i < f->nblocks; i++) n += f->blocks[i].nlines;
     uint64_t *all = tk_malloc((n ? n : 1) * sizeof *all);
-    if (!all)
-        return -1;
+    if (!all) return -1;
     n = 0;
     for (uint32_t i = 0; i < f->nsites; i++)
-        for (size_t k = 0; k < f->sites[i].nlines; k++)
-            all[n++] = f->sites[i].lines[k];
+        for (size_t k = 0; k < f->sites[i].nlines; k++) all[n++] = f->sites[i].lines[k];
     for (uint32_t i = 0; i < f->nblocks; i++)
-        for (size_t k = 0; k < f->blocks[i].nlines; k++)
-            all[n++] = f->blocks[i].lines[k];
+        for (size_t k = 0; k < f->blocks[i].nlines; k++) all[n++] = f->blocks[i].lines[k];
     qsort(all, n, sizeof *all, cmp_u64);
     size_t u = 0;
     for (size_t k = 0; k < n; k++)
-        if (u == 0 || all[u - 1] != all[k])
-            all[u++] = all[k];
+        if (u == 0 || all[u - 1] != all[k]) all[u++] = all[k];
     tk_csi_crash_line *ls = tk_arena_alloc(&c->arena, (u ? u : 1) * sizeof *ls);
     if (!ls) {
         tk_free(all);
@@ -86,22 +78,19 @@ static int function_lines(tk_csi_crash *c, tk_csi_crash_function *f)
 static int file_matches_key(const char *file, const char *key, size_t name_len)
 {
     size_t klen = strlen(key);
-    if (klen < name_len + 1)
-        return 0;
+    if (klen < name_len + 1) return 0;
     size_t want = klen - name_len - 1, flen = strlen(file);
-    if (want == 0 || flen < want)
-        return 0;
+    if (want == 0 || flen < want) return 0;
     const char *f = file + flen - want;
     for (size_t i = 0; i < want; i++) {
         unsigned char ch = (unsigned char)f[i];
         int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                    (ch >= '0' && ch <= '9') || ch == '_';
-        if ((keep ? (char)ch : '_') != key[i])
-            return 0;
+        if ((keep ? (char)ch : '_') != key[i]) return 0;
     }
-    return flen == want || f[-1] == '/' || !((f[-1] >= 'a' && f[-1] <= 'z') ||
-                                             (f[-1] >= 'A' && f[-1] <= 'Z') ||
-                                             (f[-1] >= '0' && f[-1] <= '9') || f[-1] == '_');
+    return flen == want || f[-1] == '/' ||
+           !((f[-1] >= 'a' && f[-1] <= 'z') || (f[-1] >= 'A' && f[-1] <= 'Z') ||
+             (f[-1] >= '0' && f[-1] <= '9') || f[-1] == '_');
 }
 
 /* The file of a subprogram: its declaration's, else its unit's (libdw 0.188
@@ -109,10 +98,8 @@ static int file_matches_key(const char *file, const char *key, size_t name_len)
 static char *subprogram_file(tk_csi_crash *c, Dwarf_Die *sub, Dwarf_Die *cu)
 {
     const char *file = dwarf_decl_file(sub);
-    if (!file)
-        file = dwarf_diename(cu);
-    if (!file)
-        return NULL;
+    if (!file) file = dwarf_diename(cu);
+    if (!file) return NULL;
     Dwarf_Attribute a;
     const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
     size_t dl = dir ? strlen(dir) : 0, fl = strlen(file);
@@ -140,13 +127,11 @@ static int by_name_build(by_name *b, const tk_csi_crash *c)
     tk_strpool_init(&b->names);
     b->first = tk_malloc((c->fns.len + 1) * sizeof *b->first);
     b->next = tk_malloc((c->fns.len + 1) * sizeof *b->next);
-    if (!b->first || !b->next)
-        return -1;
+    if (!b->first || !b->next) return -1;
     for (size_t i = c->fns.len; i-- > 0;) {
         const char *name = c->fns.data[i].name;
         uint32_t id = tk_strpool_intern(&b->names, name, cov_base_len(name, strlen(name)));
-        if (id == TK_STR_NONE)
-            return -1;
+        if (id == TK_STR_NONE) return -1;
         b->next[i] = id < tk_strpool_count(&b->names) - 1 ? b->first[id] : UINT32_MAX;
         b->first[id] = (uint32_t)i;
     }
@@ -171,15 +156,13 @@ static void place_subprogram(tk_csi_crash *c, const by_name *b, Dwarf_Die *sub, 
                             dwarf_formstring(dwarf_attr(sub, DW_AT_linkage_name, &a))};
     char *file = NULL;
     for (int k = 0; k < 2; k++) {
-        uint32_t id = names[k] ? tk_strpool_find(&b->names, names[k], strlen(names[k]))
-                               : TK_STR_NONE;
+        uint32_t id =
+            names[k] ? tk_strpool_find(&b->names, names[k], strlen(names[k])) : TK_STR_NONE;
         for (uint32_t i = id == TK_STR_NONE ? UINT32_MAX : b->first[id]; i != UINT32_MAX;
              i = b->next[i]) {
             tk_csi_crash_function *f = &c->fns.data[i];
-            if (!file && !(file = subprogram_file(c, sub, cu)))
-                return;
-            if (!f->source || file_matches_key(file, f->key, strlen(names[k])))
-                f->source = file;
+            if (!file && !(file = subprogram_file(c, sub, cu))) return;
+            if (!f->source || file_matches_key(file, f->key, strlen(names[k]))) f->source = file;
         }
     }
 }
@@ -189,8 +172,7 @@ static void walk_dies(tk_csi_crash *c, const by_name *b, Dwarf_Die *parent, Dwar
                       int depth)
 {
     Dwarf_Die child;
-    if (depth > 8 || dwarf_child(parent, &child) != 0)
-        return;
+    if (depth > 8 || dwarf_child(parent, &child) != 0) return;
     do {
         int tag = dwarf_tag(&child);
         if (tag == DW_TAG_subprogram)
@@ -217,8 +199,7 @@ static void find_sources(tk_csi_crash *c, const crash_open *o)
     size_t header_size;
     while (dwarf_nextcu(dw, off, &next, &header_size, NULL, NULL, NULL) == 0) {
         Dwarf_Die cu;
-        if (dwarf_offdie(dw, off + header_size, &cu))
-            walk_dies(c, &b, &cu, &cu, 0);
+        if (dwarf_offdie(dw, off + header_size, &cu)) walk_dies(c, &b, &cu, &cu, 0);
         off = next;
     }
     dwarf_end(dw);
@@ -246,13 +227,11 @@ static void sources_by_key(tk_csi_crash *c)
         for (size_t i = 0; i < c->fns.len; i++) {
             tk_csi_crash_function *f = &c->fns.data[i];
             size_t fl = key_file_len(f);
-            if (fl == 0 || (pass == 0) != (f->source != NULL))
-                continue;
+            if (fl == 0 || (pass == 0) != (f->source != NULL)) continue;
             uint32_t n = tk_strpool_count(&files);
             uint32_t id = pass == 0 ? tk_strpool_intern(&files, f->key, fl)
                                     : tk_strpool_find(&files, f->key, fl);
-            if (id == TK_STR_NONE)
-                continue;
+            if (id == TK_STR_NONE) continue;
             if (pass == 0 && id == n)
                 src[id] = f->source;
             else if (pass == 1)
@@ -271,8 +250,7 @@ void crash_finish(tk_csi_crash *c, const crash_open *o)
             continue;
         }
         int ran = 0;
-        for (uint32_t k = 0; k < f->nblocks; k++)
-            ran |= f->blocks[k].hit == TK_CSI_HIT_YES;
+        for (uint32_t k = 0; k < f->nblocks; k++) ran |= f->blocks[k].hit == TK_CSI_HIT_YES;
         if (f->has_fc && f->entered == TK_CSI_HIT_NO && ran)
             crash_note(c, "function %s: a block ran but its function coverage flag is not set",
                        f->name);

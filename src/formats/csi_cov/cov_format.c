@@ -72,62 +72,53 @@ size_t cov_base_len(const char *name, size_t len)
  * fit it (an entry line, another header, or nothing). */
 static int detect_kind(const uint8_t *d, size_t n, tk_csi_cov_kind want)
 {
-    if (!tk_detect_is_text(d, n))
-        return 0;
+    if (!tk_detect_is_text(d, n)) return 0;
     const uint8_t *p = d, *end = d + n;
     const char *line;
     size_t len;
     do {
-        if (!tk_detect_line(&p, end, &line, &len, 0))
-            return 0;
+        if (!tk_detect_line(&p, end, &line, &len, 0)) return 0;
     } while (len == 0);
-    if (len < 3 || line[0] != '#')
-        return 0;
+    if (len < 3 || line[0] != '#') return 0;
     const char *bar = NULL;
     for (size_t i = len; i > 1; i--)
         if (line[i - 1] == '|') {
             bar = line + i - 1;
             break;
         }
-    if (!bar || bar == line + 1)
-        return 0;
+    if (!bar || bar == line + 1) return 0;
     size_t alen = (size_t)(line + len - bar - 1);
-    while (alen && (bar[alen] == ' ' || bar[alen] == '\t'))
-        alen--;
-    if (tk_csi_cov_kind_of_array(bar + 1, alen) != want)
-        return 0;
+    while (alen && (bar[alen] == ' ' || bar[alen] == '\t')) alen--;
+    if (tk_csi_cov_kind_of_array(bar + 1, alen) != want) return 0;
     /* the header alone is specific enough to read the file as this kind (and
      * report its errors); the next line fitting makes it certain */
-    if (!tk_detect_line(&p, end, &line, &len, 0))
-        return 70;
-    if (len == 0 || line[0] == '#')
-        return 90;
+    if (!tk_detect_line(&p, end, &line, &len, 0)) return 70;
+    if (len == 0 || line[0] == '#') return 90;
     if (want != TK_CSI_COV_FC && (line[0] == '-' || (line[0] >= '0' && line[0] <= '9')) &&
         memchr(line, '|', len))
         return 90;
     return 50;
 }
 
-#define COV_CAPS                                                                              \
+#define COV_CAPS \
     (TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_DUMP | \
      TK_CAP_CONVERT | TK_CAP_WRITE)
 
 /* The descriptor tk_format_csi_<kind> of one kind (csi-<kind>, of TK_CSI_COV_<KIND>, in
  * section .debug_<KIND>) and its detect(). */
-#define COV_FORMAT(kind_, KIND_, what_, when_, caps_)                                       \
-    static int detect_##kind_(const uint8_t *d, size_t n)                                   \
-    {                                                                                       \
-        return detect_kind(d, n, TK_CSI_COV_##KIND_);                                       \
-    }                                                                                       \
-    const tk_format tk_format_csi_##kind_ = {                                               \
-        .name = "csi-" #kind_,                                                              \
-        .title = "CSI " what_ " coverage metadata (.debug_" #KIND_ ")",                      \
-        .extensions = ".debug_" #KIND_ " .txt (or an ELF file with a .debug_" #KIND_        \
-                      " section: read so when it has " when_ ", else with --from csi-" #kind_ \
-                      ")",                                                                  \
-        .caps = COV_CAPS | (caps_),                                                         \
-        .targets = "csi-" #kind_,                                                           \
-        .detect = detect_##kind_,                                                           \
+#define COV_FORMAT(kind_, KIND_, what_, when_, caps_) \
+    static int detect_##kind_(const uint8_t *d, size_t n) \
+    { \
+        return detect_kind(d, n, TK_CSI_COV_##KIND_); \
+    } \
+    const tk_format tk_format_csi_##kind_ = { \
+        .name = "csi-" #kind_, \
+        .title = "CSI " what_ " coverage metadata (.debug_" #KIND_ ")", \
+        .extensions = ".debug_" #KIND_ " .txt (or an ELF file with a .debug_" #KIND_ \
+                      " section: read so when it has " when_ ", else with --from csi-" #kind_ ")", \
+        .caps = COV_CAPS | (caps_), \
+        .targets = "csi-" #kind_, \
+        .detect = detect_##kind_, \
     }
 
 COV_FORMAT(cc, CC, "call-site", "no .debug_PT", TK_CAP_ANNOTATE);
@@ -149,8 +140,7 @@ const tk_format *csi_elf_format(const uint8_t *image, size_t len)
     static const tk_format *const formats[] = {&tk_format_csi, &tk_format_csi_cc,
                                                &tk_format_csi_bbc, &tk_format_csi_fc};
     tk_elf *e;
-    if (tk_elf_open_memory(&e, image, len, "", NULL) != TK_OK)
-        return &tk_format_csi;
+    if (tk_elf_open_memory(&e, image, len, "", NULL) != TK_OK) return &tk_format_csi;
     const tk_format *f = &tk_format_csi;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         int found = 0;

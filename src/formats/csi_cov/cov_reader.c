@@ -18,29 +18,28 @@ struct tk_csi_cov_reader {
     tk_input *in;
     tk_csi_cov_kind kind;
     tk_csi_cov_form form;
-    uint64_t form_line;      /* the entry line that decided the form */
-    char *head;              /* "name\0array\0" of the current function */
+    uint64_t form_line; /* the entry line that decided the form */
+    char *head; /* "name\0array\0" of the current function */
     size_t head_cap;
-    char *pending;           /* the next function's header line, already read */
+    char *pending; /* the next function's header line, already read */
     size_t pending_len, pending_cap;
     uint64_t pending_line;
     int has_pending;
     TK_VEC(tk_csi_cov_entry) entries;
     TK_VEC(size_t) line_off, label_off, callee_off;
     TK_VEC(uint64_t) lines;
-    TK_VEC(char) text;       /* labels and callees, each NUL-terminated */
+    TK_VEC(char) text; /* labels and callees, each NUL-terminated */
     tk_csi_cov_function fn;
     uint64_t ordinal;
-    int resync;              /* skip to the next header before reading */
-    int input_failed;        /* the input returned an error: it is sticky, stop */
+    int resync; /* skip to the next header before reading */
+    int input_failed; /* the input returned an error: it is sticky, stop */
 };
 
 tk_status tk_csi_cov_reader_open(tk_csi_cov_reader **out, tk_input *in, tk_csi_cov_kind kind,
                                  tk_error *err)
 {
     *out = tk_calloc(1, sizeof **out);
-    if (!*out)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!*out) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     (*out)->in = in;
     (*out)->kind = kind;
     return TK_OK;
@@ -48,8 +47,7 @@ tk_status tk_csi_cov_reader_open(tk_csi_cov_reader **out, tk_input *in, tk_csi_c
 
 void tk_csi_cov_reader_free(tk_csi_cov_reader *r)
 {
-    if (!r)
-        return;
+    if (!r) return;
     tk_free(r->head);
     tk_free(r->pending);
     TK_VEC_FREE(&r->entries);
@@ -73,8 +71,7 @@ static tk_status fail(tk_csi_cov_reader *r, tk_error *err, tk_status code, uint6
 static tk_status fail(tk_csi_cov_reader *r, tk_error *err, tk_status code, uint64_t line,
                       uint64_t col, const char *fmt, ...)
 {
-    if (!r->has_pending)
-        r->resync = 1;
+    if (!r->has_pending) r->resync = 1;
     va_list ap;
     va_start(ap, fmt);
     csi_vfail(err, r->in, code, line, col, fmt, ap);
@@ -91,10 +88,8 @@ static tk_status keep_text(tk_csi_cov_reader *r, const char *s, size_t len, size
                            tk_error *err)
 {
     *off = r->text.len;
-    if (TK_VEC_RESERVE(&r->text, r->text.len + len + 1) != 0)
-        return nomem(err);
-    if (len)
-        memcpy(r->text.data + r->text.len, s, len);
+    if (TK_VEC_RESERVE(&r->text, r->text.len + len + 1) != 0) return nomem(err);
+    if (len) memcpy(r->text.data + r->text.len, s, len);
     r->text.len += len;
     r->text.data[r->text.len++] = 0;
     return TK_OK;
@@ -110,8 +105,7 @@ static tk_status parse_index(tk_csi_cov_reader *r, const char *f, size_t flen, u
     p += neg;
     uint64_t v;
     tk_status st = tk_num_scan_dec(&p, end, &v);
-    if (st == TK_OK && p != end)
-        st = TK_ERR_FORMAT;
+    if (st == TK_OK && p != end) st = TK_ERR_FORMAT;
     if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
         return fail(r, err, TK_ERR_LIMIT, lno, 1, "index does not fit in a signed 64-bit number");
     if (st != TK_OK) {
@@ -135,8 +129,7 @@ static tk_status parse_line(tk_csi_cov_reader *r, const char *s, const char *f, 
     char q[128];
     const char *p = f;
     tk_status st = tk_num_scan_dec(&p, f + flen, out);
-    if (st == TK_OK && p != f + flen)
-        st = TK_ERR_FORMAT;
+    if (st == TK_OK && p != f + flen) st = TK_ERR_FORMAT;
     if (st == TK_ERR_LIMIT)
         return fail(r, err, TK_ERR_LIMIT, lno, (uint64_t)(f - s) + 1,
                     "line number does not fit in 64 bits");
@@ -149,16 +142,14 @@ static tk_status parse_line(tk_csi_cov_reader *r, const char *s, const char *f, 
 }
 
 /* The entry lines of a file are all of one form: the first one's. */
-static tk_status set_form(tk_csi_cov_reader *r, tk_csi_cov_form form, uint64_t lno,
-                          tk_error *err)
+static tk_status set_form(tk_csi_cov_reader *r, tk_csi_cov_form form, uint64_t lno, tk_error *err)
 {
     if (r->form == TK_CSI_COV_FORM_ANY) {
         r->form = form;
         r->form_line = lno;
         return TK_OK;
     }
-    if (r->form == form)
-        return TK_OK;
+    if (r->form == form) return TK_OK;
     int cc = r->kind == TK_CSI_COV_CC;
     const char *labelled = cc ? "INDEX|LABEL|LINE|CALLEE" : "INDEX|LABEL|LINE...";
     const char *plain = cc ? "INDEX|LINE|CALLEE" : "INDEX|LINE...";
@@ -166,8 +157,7 @@ static tk_status set_form(tk_csi_cov_reader *r, tk_csi_cov_form form, uint64_t l
                 "this entry has the %s form (%s) but line %llu has the %s form (%s): one "
                 "file has one form",
                 form == TK_CSI_COV_FORM_LABELS ? "labelled" : "plain",
-                form == TK_CSI_COV_FORM_LABELS ? labelled : plain,
-                (unsigned long long)r->form_line,
+                form == TK_CSI_COV_FORM_LABELS ? labelled : plain, (unsigned long long)r->form_line,
                 r->form == TK_CSI_COV_FORM_LABELS ? "labelled" : "plain",
                 r->form == TK_CSI_COV_FORM_LABELS ? labelled : plain);
 }
@@ -181,13 +171,11 @@ static size_t split(const char *s, size_t len, const char **f, size_t *flen, siz
     for (;;) {
         const char *bar = memchr(p, '|', (size_t)(end - p));
         const char *stop = bar ? bar : end;
-        if (n == max)
-            return max + 1;
+        if (n == max) return max + 1;
         f[n] = p;
         flen[n] = (size_t)(stop - p);
         n++;
-        if (!bar)
-            return n;
+        if (!bar) return n;
         p = bar + 1;
     }
 }
@@ -204,7 +192,9 @@ static tk_status parse_cc(tk_csi_cov_reader *r, tk_csi_cov_entry *e, const char 
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
                     "expected a call site INDEX|LABEL|LINE|CALLEE (csi-cc 1.3+) or "
                     "INDEX|LINE|CALLEE (csi-cc 1.0), found %s fields",
-                    n > 4 ? "more than 4" : n == 2 ? "2" : "1");
+                    n > 4    ? "more than 4"
+                    : n == 2 ? "2"
+                             : "1");
     tk_status st = set_form(r, n == 4 ? TK_CSI_COV_FORM_LABELS : TK_CSI_COV_FORM_PLAIN, lno, err);
     size_t k = 1;
     if (st == TK_OK && n == 4) {
@@ -214,10 +204,8 @@ static tk_status parse_cc(tk_csi_cov_reader *r, tk_csi_cov_entry *e, const char 
         k = 2;
     }
     uint64_t line;
-    if (st == TK_OK)
-        st = parse_line(r, s, f[k], fl[k], lno, "the call's line number", &line, err);
-    if (st != TK_OK)
-        return st;
+    if (st == TK_OK) st = parse_line(r, s, f[k], fl[k], lno, "the call's line number", &line, err);
+    if (st != TK_OK) return st;
     const char *c = f[k + 1];
     size_t clen = fl[k + 1];
     if (clen == 0)
@@ -225,8 +213,7 @@ static tk_status parse_cc(tk_csi_cov_reader *r, tk_csi_cov_entry *e, const char 
                     "empty callee: csi-cc writes '?' for a call whose callee is not known");
     if (memchr(c, '\0', clen))
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(c - s) + 1, "NUL in the callee");
-    if (TK_VEC_PUSH(&r->lines, line) != 0)
-        return nomem(err);
+    if (TK_VEC_PUSH(&r->lines, line) != 0) return nomem(err);
     e->nlines = 1;
     return keep_text(r, c, clen, &r->callee_off.data[r->callee_off.len - 1], err);
 }
@@ -235,8 +222,7 @@ static tk_status parse_cc(tk_csi_cov_reader *r, tk_csi_cov_entry *e, const char 
  * line number or NULL. */
 static int bbc_is_label(const char *f, size_t flen)
 {
-    if (flen == 4 && memcmp(f, "NULL", 4) == 0)
-        return 0;
+    if (flen == 4 && memcmp(f, "NULL", 4) == 0) return 0;
     return flen == 0 || f[0] < '0' || f[0] > '9';
 }
 
@@ -260,13 +246,10 @@ static tk_status parse_bbc_lines(tk_csi_cov_reader *r, tk_csi_cov_entry *e, cons
         }
         uint64_t v;
         tk_status st = parse_line(r, s, p, flen, lno, "a line number or NULL", &v, err);
-        if (st != TK_OK)
-            return st;
-        if (TK_VEC_PUSH(&r->lines, v) != 0)
-            return nomem(err);
+        if (st != TK_OK) return st;
+        if (TK_VEC_PUSH(&r->lines, v) != 0) return nomem(err);
         e->nlines++;
-        if (!bar)
-            return TK_OK;
+        if (!bar) return TK_OK;
         p = bar + 1;
     }
 }
@@ -283,14 +266,12 @@ static tk_status parse_bbc(tk_csi_cov_reader *r, tk_csi_cov_entry *e, const char
     size_t flen = (size_t)((bar ? bar : end) - p);
     int labelled = bbc_is_label(p, flen);
     tk_status st = set_form(r, labelled ? TK_CSI_COV_FORM_LABELS : TK_CSI_COV_FORM_PLAIN, lno, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     if (labelled) {
         if (memchr(p, '\0', flen))
             return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1, "NUL in the label");
         st = keep_text(r, p, flen, &r->label_off.data[r->label_off.len - 1], err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         p = bar ? bar + 1 : end + 1;
     }
     return parse_bbc_lines(r, e, s, p, end, lno, err);
@@ -308,27 +289,23 @@ static tk_status parse_entry(tk_csi_cov_reader *r, const char *s, size_t len, ui
                     q);
     }
     if (r->entries.len >= COV_MAX_ENTRIES)
-        return fail(r, err, TK_ERR_LIMIT, lno, 1, "too many entries in function %s",
-                    r->fn.name);
+        return fail(r, err, TK_ERR_LIMIT, lno, 1, "too many entries in function %s", r->fn.name);
     tk_csi_cov_entry e;
     memset(&e, 0, sizeof e);
     e.text_line = lno;
     const char *bar = memchr(s, '|', len);
     size_t ilen = bar ? (size_t)(bar - s) : len;
     tk_status st = parse_index(r, s, ilen, lno, &e.index, err);
-    if (st != TK_OK)
-        return st;
-    if (TK_VEC_PUSH(&r->line_off, r->lines.len) != 0 ||
-        TK_VEC_PUSH(&r->label_off, NO_TEXT) != 0 || TK_VEC_PUSH(&r->callee_off, NO_TEXT) != 0)
+    if (st != TK_OK) return st;
+    if (TK_VEC_PUSH(&r->line_off, r->lines.len) != 0 || TK_VEC_PUSH(&r->label_off, NO_TEXT) != 0 ||
+        TK_VEC_PUSH(&r->callee_off, NO_TEXT) != 0)
         return nomem(err);
     if (r->kind == TK_CSI_COV_CC)
         st = parse_cc(r, &e, s, len, lno, err);
     else
         st = parse_bbc(r, &e, s, len, s + ilen, lno, err);
-    if (st != TK_OK)
-        return st;
-    if (e.index >= 0)
-        r->fn.ninstrumented++;
+    if (st != TK_OK) return st;
+    if (e.index >= 0) r->fn.ninstrumented++;
     return TK_VEC_PUSH(&r->entries, e) != 0 ? nomem(err) : TK_OK;
 }
 
@@ -339,8 +316,7 @@ static tk_status remember_pending(tk_csi_cov_reader *r, const char *s, size_t le
 {
     if (len + 1 > r->pending_cap) {
         char *p = tk_realloc(r->pending, len + 1);
-        if (!p)
-            return nomem(err);
+        if (!p) return nomem(err);
         r->pending = p;
         r->pending_cap = len + 1;
     }
@@ -355,11 +331,9 @@ static tk_status remember_pending(tk_csi_cov_reader *r, const char *s, size_t le
 static tk_status header_kind(tk_csi_cov_reader *r, const char *array, size_t alen, uint64_t lno,
                              uint64_t col, tk_error *err)
 {
-    if (r->kind != TK_CSI_COV_NONE)
-        return TK_OK;
+    if (r->kind != TK_CSI_COV_NONE) return TK_OK;
     r->kind = tk_csi_cov_kind_of_array(array, alen);
-    if (r->kind != TK_CSI_COV_NONE)
-        return TK_OK;
+    if (r->kind != TK_CSI_COV_NONE) return TK_OK;
     char q[128];
     csi_quote(array, alen, q, sizeof q);
     return fail(r, err, TK_ERR_FORMAT, lno, col,
@@ -400,12 +374,10 @@ static tk_status parse_header(tk_csi_cov_reader *r, const char *s, size_t len, u
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(nul - s) + 1,
                     "NUL byte in the function header");
     tk_status st = header_kind(r, bar + 1, alen, lno, (uint64_t)(bar - s) + 2, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     if (nlen + alen + 2 > r->head_cap) {
         char *n = tk_realloc(r->head, nlen + alen + 2);
-        if (!n)
-            return nomem(err);
+        if (!n) return nomem(err);
         r->head = n;
         r->head_cap = nlen + alen + 2;
     }
@@ -436,8 +408,7 @@ static tk_status getline_(tk_csi_cov_reader *r, const char **s, size_t *len, tk_
     tk_status st = tk_input_getline(r->in, s, len, err);
     if (st == TK_ERR_LIMIT)
         tk_error_locate(err, tk_input_path(r->in), -1, tk_input_line_number(r->in) + 1, 1);
-    if (st != TK_OK && st != TK_END)
-        r->input_failed = 1;
+    if (st != TK_OK && st != TK_END) r->input_failed = 1;
     return st;
 }
 
@@ -450,14 +421,11 @@ static tk_status find_header(tk_csi_cov_reader *r, int skip_junk, tk_error *err)
     size_t len;
     for (;;) {
         tk_status st = getline_(r, &s, &len, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         uint64_t lno = tk_input_line_number(r->in);
         len = csi_trim_right(s, len);
-        if (csi_header_start(s, len) < len)
-            return remember_pending(r, s, len, lno, err);
-        if (skip_junk || csi_is_blank(s, len))
-            continue;
+        if (csi_header_start(s, len) < len) return remember_pending(r, s, len, lno, err);
+        if (skip_junk || csi_is_blank(s, len)) continue;
         char q[128];
         csi_quote(s, len, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
@@ -472,16 +440,12 @@ static tk_status read_entries(tk_csi_cov_reader *r, tk_error *err)
     size_t len;
     for (;;) {
         tk_status st = getline_(r, &s, &len, err);
-        if (st == TK_END)
-            return TK_OK;
-        if (st != TK_OK)
-            return st;
+        if (st == TK_END) return TK_OK;
+        if (st != TK_OK) return st;
         uint64_t lno = tk_input_line_number(r->in);
         len = csi_trim_right(s, len);
-        if (csi_header_start(s, len) < len)
-            return remember_pending(r, s, len, lno, err);
-        if (csi_is_blank(s, len))
-            continue;
+        if (csi_header_start(s, len) < len) return remember_pending(r, s, len, lno, err);
+        if (csi_is_blank(s, len)) continue;
         if (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
             char q[128];
             csi_quote(s, len, q, sizeof q);
@@ -491,8 +455,7 @@ static tk_status read_entries(tk_csi_cov_reader *r, tk_error *err)
                         q);
         }
         st = parse_entry(r, s, len, lno, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
 }
 
@@ -519,23 +482,19 @@ tk_status tk_csi_cov_reader_next(tk_csi_cov_reader *r, const tk_csi_cov_function
 {
     *out = NULL;
     reset_function(r);
-    if (r->input_failed)
-        return TK_END; /* the input's error was returned already */
+    if (r->input_failed) return TK_END; /* the input's error was returned already */
     if (!r->has_pending) {
         int skip = r->resync;
         r->resync = 0;
         tk_status st = find_header(r, skip, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
     }
     r->has_pending = 0;
     r->fn.text_line = r->pending_line;
     r->fn.ordinal = r->ordinal++;
     tk_status st = parse_header(r, r->pending, r->pending_len, r->pending_line, err);
-    if (st == TK_OK)
-        st = read_entries(r, err);
-    if (st != TK_OK)
-        return st;
+    if (st == TK_OK) st = read_entries(r, err);
+    if (st != TK_OK) return st;
     finish_function(r);
     *out = &r->fn;
     return TK_OK;

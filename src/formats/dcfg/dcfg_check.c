@@ -48,9 +48,11 @@ static void check_tables(checker *c)
         if (cfg->file_name_map)
             dup = tk_cfg_idmap_get(cfg->file_name_map, cfg->file_names[i].id) != i;
         else
-            for (uint32_t k = 0; k < i && !dup; k++) dup = cfg->file_names[k].id == cfg->file_names[i].id;
+            for (uint32_t k = 0; k < i && !dup; k++)
+                dup = cfg->file_names[k].id == cfg->file_names[i].id;
         if (dup)
-            say(c, TK_SEV_ERROR, cfg->file_names[i].loc, "duplicate FILE_NAME_ID %" PRIu32, cfg->file_names[i].id);
+            say(c, TK_SEV_ERROR, cfg->file_names[i].loc, "duplicate FILE_NAME_ID %" PRIu32,
+                cfg->file_names[i].id);
     }
     for (uint32_t i = 0; i < cfg->nedge_types; i++)
         for (uint32_t k = 0; k < i; k++)
@@ -79,13 +81,15 @@ static void check_images(checker *c)
                 break;
             }
         if (im->file_name_id && !tk_cfg_file_name(c->cfg, im->file_name_id))
-            say(c, TK_SEV_ERROR, im->loc, "image %" PRIu32 ": FILE_NAME_ID %" PRIu32 " is not in FILE_NAMES",
-                im->id, im->file_name_id);
+            say(c, TK_SEV_ERROR, im->loc,
+                "image %" PRIu32 ": FILE_NAME_ID %" PRIu32 " is not in FILE_NAMES", im->id,
+                im->file_name_id);
         for (uint32_t s = 0; s < im->nsources; s++) {
             const tk_cfg_source *so = &p->sources[im->first_source + s];
             if (!tk_cfg_file_name(c->cfg, so->file_name_id)) {
                 say(c, TK_SEV_ERROR, im->loc,
-                    "image %" PRIu32 ": SOURCE_DATA refers to FILE_NAME_ID %" PRIu32 ", not in FILE_NAMES",
+                    "image %" PRIu32 ": SOURCE_DATA refers to FILE_NAME_ID %" PRIu32
+                    ", not in FILE_NAMES",
                     im->id, so->file_name_id);
                 break;
             }
@@ -96,13 +100,16 @@ static void check_images(checker *c)
             uint32_t last = cfg_block_last_instr_offset(p, im->first_block + k);
             if (size && last >= size)
                 say(c, TK_SEV_ERROR, cfg_block_loc(p, im->first_block + k),
-                    "block %" PRIu32 ": LAST_INSTR_OFFSET %" PRIu32 " is not inside the block (SIZE %" PRIu32 ")",
+                    "block %" PRIu32 ": LAST_INSTR_OFFSET %" PRIu32
+                    " is not inside the block (SIZE %" PRIu32 ")",
                     b->id, last, size);
             if (b->num_instrs == 0)
-                say(c, TK_SEV_WARNING, cfg_block_loc(p, im->first_block + k), "block %" PRIu32 ": NUM_INSTRS is 0", b->id);
+                say(c, TK_SEV_WARNING, cfg_block_loc(p, im->first_block + k),
+                    "block %" PRIu32 ": NUM_INSTRS is 0", b->id);
             if (im->size && (b->addr_offset > im->size || size > im->size - b->addr_offset))
                 say(c, TK_SEV_WARNING, cfg_block_loc(p, im->first_block + k),
-                    "block %" PRIu32 " (offset 0x%" PRIx64 ", size %" PRIu32 ") extends beyond its image (size %" PRIu64 ")",
+                    "block %" PRIu32 " (offset 0x%" PRIx64 ", size %" PRIu32
+                    ") extends beyond its image (size %" PRIu64 ")",
                     b->id, b->addr_offset, size, im->size);
         }
     }
@@ -125,11 +132,13 @@ static void check_counts(checker *c)
             out_over |= tk_add_u64(out, cfg_edge_count(p, &p->edges[outs[k]]), &out);
         if (nin && !in_over && in != bl->count)
             say(c, TK_SEV_ERROR, cfg_block_loc(p, b),
-                "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its in-edge counts (%" PRIu64 ")",
+                "block %" PRIu32 ": COUNT %" PRIu64
+                " differs from the sum of its in-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, in);
         if (nout && !out_over && out != bl->count)
             say(c, TK_SEV_ERROR, cfg_block_loc(p, b),
-                "block %" PRIu32 ": COUNT %" PRIu64 " differs from the sum of its out-edge counts (%" PRIu64 ")",
+                "block %" PRIu32 ": COUNT %" PRIu64
+                " differs from the sum of its out-edge counts (%" PRIu64 ")",
                 bl->id, bl->count, out);
     }
     /* an overflow of the total (or of a block's product) is tk_cfg_finish's error */
@@ -142,7 +151,8 @@ static void check_counts(checker *c)
     }
     if (p->has_file_instr_count && !total_over && p->file_instr_count != total)
         say(c, TK_SEV_WARNING, p->loc,
-            "process %" PRIu64 ": INSTR_COUNT %" PRIu64 " differs from sum COUNT x NUM_INSTRS = %" PRIu64
+            "process %" PRIu64 ": INSTR_COUNT %" PRIu64
+            " differs from sum COUNT x NUM_INSTRS = %" PRIu64
             " (usual in real files: partial blocks)",
             p->pid, p->file_instr_count, total);
     if (p->file_instr_count_per_thread) {
@@ -155,7 +165,8 @@ static void check_counts(checker *c)
                 "process %" PRIu64 ": the sum of INSTR_COUNT_PER_THREAD overflows 64 bits", p->pid);
         else if (p->has_file_instr_count && sum != p->file_instr_count)
             say(c, TK_SEV_ERROR, p->loc,
-                "process %" PRIu64 ": INSTR_COUNT %" PRIu64 " differs from the sum of INSTR_COUNT_PER_THREAD (%" PRIu64 ")",
+                "process %" PRIu64 ": INSTR_COUNT %" PRIu64
+                " differs from the sum of INSTR_COUNT_PER_THREAD (%" PRIu64 ")",
                 p->pid, p->file_instr_count, sum);
     }
     uint32_t warned = 0;
@@ -171,17 +182,22 @@ static void check_counts(checker *c)
         tk_special_kind ss = tk_cfg_node_special(cfg, p, ed->src),
                         ts = tk_cfg_node_special(cfg, p, ed->tgt);
         if (ss == TK_SPECIAL_START && k != TK_EDGE_ENTRY)
-            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the START node but is not an ENTRY edge", ed->id);
+            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e),
+                "edge %" PRIu32 " leaves the START node but is not an ENTRY edge", ed->id);
         if (ts == TK_SPECIAL_END && k != TK_EDGE_EXIT)
-            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e), "edge %" PRIu32 " enters the END node but is not an EXIT edge", ed->id);
+            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e),
+                "edge %" PRIu32 " enters the END node but is not an EXIT edge", ed->id);
         if (ts == TK_SPECIAL_START)
-            say(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %" PRIu32 " enters the START node", ed->id);
+            say(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %" PRIu32 " enters the START node",
+                ed->id);
         if (ss == TK_SPECIAL_END)
-            say(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the END node", ed->id);
+            say(c, TK_SEV_ERROR, cfg_edge_loc(p, e), "edge %" PRIu32 " leaves the END node",
+                ed->id);
         uint32_t dup = tk_cfg_find_edge_between(p, ed->src, ed->tgt);
         if (dup != TK_CFG_NONE && dup != e)
-            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e), "edge %" PRIu32 " duplicates edge %" PRIu32 " (same source and target)",
-                ed->id, p->edges[dup].id);
+            say(c, TK_SEV_WARNING, cfg_edge_loc(p, e),
+                "edge %" PRIu32 " duplicates edge %" PRIu32 " (same source and target)", ed->id,
+                p->edges[dup].id);
     }
 }
 
@@ -195,8 +211,8 @@ static int cmp_u32(const void *a, const void *b)
  * head (lacks[l - first_loop]), for parents in the routine; the loops are
  * grouped by parent so that each parent's nodes are marked once (a routine
  * can have thousands of nested loops).  mark: a cell per routine node. */
-static tk_status loops_outside_parent(const checker *c, const tk_cfg_routine *ro, const uint32_t *local,
-                                      uint32_t *mark, uint8_t *lacks)
+static tk_status loops_outside_parent(const checker *c, const tk_cfg_routine *ro,
+                                      const uint32_t *local, uint32_t *mark, uint8_t *lacks)
 {
     const tk_cfg_process *p = c->p;
     uint32_t first = ro->first_loop, nl = ro->nloops, *cstart, *child;
@@ -211,7 +227,8 @@ static tk_status loops_outside_parent(const checker *c, const tk_cfg_routine *ro
         }
         for (uint32_t q = cstart[par]; q < cstart[par + 1]; q++) {
             uint32_t h = p->loops[first + child[q]].head;
-            lacks[child[q]] = h == TK_CFG_NONE || local[h] == TK_CFG_NONE || mark[local[h]] != par + 1;
+            lacks[child[q]] =
+                h == TK_CFG_NONE || local[h] == TK_CFG_NONE || mark[local[h]] != par + 1;
         }
     }
     tk_free(cstart);
@@ -222,8 +239,8 @@ static tk_status loops_outside_parent(const checker *c, const tk_cfg_routine *ro
 /* Each LOOPS row of routine r against the routine's dominator tree: nodes
  * in the routine and dominated by the head, the head among them, back-edge
  * sources, the parent containing the head. */
-static void check_loop_rows(checker *c, const tk_cfg_routine *ro, const uint32_t *local, const tk_domtree *dt,
-                            const uint8_t *lacks)
+static void check_loop_rows(checker *c, const tk_cfg_routine *ro, const uint32_t *local,
+                            const tk_domtree *dt, const uint8_t *lacks)
 {
     const tk_cfg_process *p = c->p;
     for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
@@ -240,17 +257,22 @@ static void check_loop_rows(checker *c, const tk_cfg_routine *ro, const uint32_t
             uint32_t v = p->pool[lo->nodes + k];
             has_head |= v == lo->head;
             if (local[v] == TK_CFG_NONE)
-                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": node %" PRIu32 " is not in the routine",
-                    bid(c, lo->head), bid(c, v));
+                say(c, TK_SEV_ERROR, lo->loc,
+                    "loop %" PRIu32 ": node %" PRIu32 " is not in the routine", bid(c, lo->head),
+                    bid(c, v));
             else if (!tk_domtree_dominates(dt, h, local[v]))
-                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": the head does not dominate loop node %" PRIu32,
+                say(c, TK_SEV_ERROR, lo->loc,
+                    "loop %" PRIu32 ": the head does not dominate loop node %" PRIu32,
                     bid(c, lo->head), bid(c, v));
         }
-        if (!has_head) say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": LOOP_NODE_IDS lacks the head", bid(c, lo->head));
+        if (!has_head)
+            say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": LOOP_NODE_IDS lacks the head",
+                bid(c, lo->head));
         for (uint32_t k = 0; k < lo->nback_srcs; k++) {
             uint32_t s = p->pool[lo->back_srcs + k];
             if (tk_cfg_find_edge_between(p, s, lo->head) == TK_CFG_NONE)
-                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": no edge from back-edge source %" PRIu32 " to the head",
+                say(c, TK_SEV_ERROR, lo->loc,
+                    "loop %" PRIu32 ": no edge from back-edge source %" PRIu32 " to the head",
                     bid(c, lo->head), bid(c, s));
             if (local[s] == TK_CFG_NONE || !tk_domtree_dominates(dt, h, local[s]))
                 say(c, TK_SEV_ERROR, lo->loc,
@@ -263,9 +285,11 @@ static void check_loop_rows(checker *c, const tk_cfg_routine *ro, const uint32_t
             if (lo->parent - ro->first_loop < ro->nloops)
                 inside = !lacks[l - ro->first_loop];
             else /* a parent in another routine (an error of its own) */
-                for (uint32_t k = 0; k < pl->nnodes && !inside; k++) inside = p->pool[pl->nodes + k] == lo->head;
+                for (uint32_t k = 0; k < pl->nnodes && !inside; k++)
+                    inside = p->pool[pl->nodes + k] == lo->head;
             if (!inside)
-                say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": its parent loop %" PRIu32 " does not contain it",
+                say(c, TK_SEV_ERROR, lo->loc,
+                    "loop %" PRIu32 ": its parent loop %" PRIu32 " does not contain it",
                     bid(c, lo->head), pl->head == TK_CFG_NONE ? 0 : bid(c, pl->head));
         }
     }
@@ -320,12 +344,14 @@ static tk_status check_natural_loops(checker *c, const tk_cfg_routine *ro, const
         const tk_cfg_loop *lo = &p->loops[l];
         if (lo->head == TK_CFG_NONE || local[lo->head] == TK_CFG_NONE) continue;
         if (!mark[local[lo->head]]) {
-            say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": no back edge reaches this head", bid(c, lo->head));
+            say(c, TK_SEV_ERROR, lo->loc, "loop %" PRIu32 ": no back edge reaches this head",
+                bid(c, lo->head));
             continue;
         }
         uint32_t found = mark[local[lo->head]] - 1, stamp = l - ro->first_loop + 1;
         uint32_t want = L.node_start[found + 1] - L.node_start[found];
-        for (uint32_t q = L.node_start[found]; q < L.node_start[found + 1]; q++) in_nat[L.nodes[q]] = stamp;
+        for (uint32_t q = L.node_start[found]; q < L.node_start[found + 1]; q++)
+            in_nat[L.nodes[q]] = stamp;
         int same = want == lo->nnodes;
         for (uint32_t k = 0; same && k < lo->nnodes; k++) {
             uint32_t v = local[p->pool[lo->nodes + k]];
@@ -333,13 +359,15 @@ static tk_status check_natural_loops(checker *c, const tk_cfg_routine *ro, const
         }
         if (!same)
             say(c, TK_SEV_ERROR, lo->loc,
-                "loop %" PRIu32 ": LOOP_NODE_IDS has %" PRIu32 " nodes, the natural loop has %" PRIu32,
+                "loop %" PRIu32 ": LOOP_NODE_IDS has %" PRIu32
+                " nodes, the natural loop has %" PRIu32,
                 bid(c, lo->head), lo->nnodes, want);
     }
     for (uint32_t i = 0; i < L.nloops; i++) {
         uint32_t hb = nodes[L.head[i]];
         if (tk_cfg_find_loop(p, hb) == TK_CFG_NONE)
-            say(c, TK_SEV_WARNING, ro->loc, "routine %" PRIu32 ": the loop headed by %" PRIu32 " is missing from LOOPS",
+            say(c, TK_SEV_WARNING, ro->loc,
+                "routine %" PRIu32 ": the loop headed by %" PRIu32 " is missing from LOOPS",
                 bid(c, ro->entry), bid(c, hb));
     }
     tk_free(in_nat);
@@ -350,8 +378,8 @@ static tk_status check_natural_loops(checker *c, const tk_cfg_routine *ro, const
 /* The LOOPS of routine r.  local: block -> index in the routine's nodes
  * (NONE outside); idom: per node, the block of its immediate dominator (or
  * NONE); mark: a cell per routine node, scratch. */
-static tk_status check_routine_loops(checker *c, uint32_t r, const uint32_t *local, const uint32_t *idom,
-                                     uint32_t *mark)
+static tk_status check_routine_loops(checker *c, uint32_t r, const uint32_t *local,
+                                     const uint32_t *idom, uint32_t *mark)
 {
     const tk_cfg_routine *ro = &c->p->routines[r];
     uint32_t n = ro->nnodes;
@@ -359,7 +387,8 @@ static tk_status check_routine_loops(checker *c, uint32_t r, const uint32_t *loc
     uint8_t *lacks = tk_calloc(ro->nloops, 1);
     tk_domtree dt;
     tk_status st = ldom && lacks ? TK_OK : TK_ERR_NOMEM;
-    for (uint32_t k = 0; st == TK_OK && k < n; k++) ldom[k] = idom[k] == TK_CFG_NONE ? TK_DOM_NONE : local[idom[k]];
+    for (uint32_t k = 0; st == TK_OK && k < n; k++)
+        ldom[k] = idom[k] == TK_CFG_NONE ? TK_DOM_NONE : local[idom[k]];
     if (st == TK_OK) st = tk_domtree_build(&dt, n, ldom);
     if (st == TK_OK) {
         st = loops_outside_parent(c, ro, local, mark, lacks);
@@ -381,7 +410,8 @@ static tk_status check_routines(checker *c)
     for (uint32_t b = 0; b < p->nblocks; b++) {
         const tk_cfg_block *bl = &p->blocks[b];
         if (bl->routine == TK_CFG_NONE)
-            say(c, TK_SEV_ERROR, cfg_block_loc(p, b), "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
+            say(c, TK_SEV_ERROR, cfg_block_loc(p, b),
+                "block %" PRIu32 " is in no routine of image %" PRIu32, bl->id,
                 p->images[tk_cfg_block_image(p, b)].id);
     }
     uint32_t *idom = NULL, *local = tk_malloc(sizeof *local * (p->nblocks ? p->nblocks : 1));
@@ -407,11 +437,13 @@ static tk_status check_routines(checker *c)
             }
         }
         if (tk_cfg_block_image(p, ro->entry) != ro->image)
-            say(c, TK_SEV_ERROR, ro->loc, "routine %" PRIu32 ": entry is in another image", bid(c, ro->entry));
+            say(c, TK_SEV_ERROR, ro->loc, "routine %" PRIu32 ": entry is in another image",
+                bid(c, ro->entry));
         for (uint32_t k = 0; k < n; k++) {
             local[nodes[k]] = k;
             if (tk_cfg_block_image(p, nodes[k]) != ro->image)
-                say(c, TK_SEV_ERROR, ro->loc, "routine %" PRIu32 ": node %" PRIu32 " is not in the routine's image",
+                say(c, TK_SEV_ERROR, ro->loc,
+                    "routine %" PRIu32 ": node %" PRIu32 " is not in the routine's image",
                     bid(c, ro->entry), bid(c, nodes[k]));
         }
         if ((st = tk_cfg_routine_dominators(cfg, p, r, idom)) != TK_OK) break;
@@ -419,15 +451,18 @@ static tk_status check_routines(checker *c)
             const tk_cfg_block *b = &p->blocks[nodes[k]];
             if (idom[k] == TK_CFG_NONE) {
                 say(c, TK_SEV_ERROR, ro->loc,
-                    "routine %" PRIu32 ": node %" PRIu32 " is not reachable from the entry by intra-routine edges",
+                    "routine %" PRIu32 ": node %" PRIu32
+                    " is not reachable from the entry by intra-routine edges",
                     bid(c, ro->entry), b->id);
                 continue;
             }
             if (!(ro->flags & TK_CFG_ROUTINE_HAS_IDOMS)) continue;
             if (b->idom != idom[k])
                 say(c, TK_SEV_ERROR, ro->loc,
-                    "routine %" PRIu32 ": IDOM_NODE_ID of node %" PRIu32 " is %" PRIu32 ", but its immediate dominator is %" PRIu32,
-                    bid(c, ro->entry), b->id, b->idom == TK_CFG_NONE ? 0 : bid(c, b->idom), bid(c, idom[k]));
+                    "routine %" PRIu32 ": IDOM_NODE_ID of node %" PRIu32 " is %" PRIu32
+                    ", but its immediate dominator is %" PRIu32,
+                    bid(c, ro->entry), b->id, b->idom == TK_CFG_NONE ? 0 : bid(c, b->idom),
+                    bid(c, idom[k]));
         }
         /* exits: nodes with an edge leaving the routine */
         uint32_t nexp = 0;

@@ -9,11 +9,14 @@ static int detect_dcfg(const uint8_t *d, size_t n)
     while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r')) i++;
     if (i >= n || d[i] != '{') return 0;
     /* keys are in any order: MAJOR_VERSION may come after 64 KiB of PROCESSES */
-    int dcfg_keys = tk_detect_contains(d, n, "\"EDGE_TYPES\"") || tk_detect_contains(d, n, "\"FILE_NAMES\"") ||
-                    tk_detect_contains(d, n, "\"BASIC_BLOCKS\"") || tk_detect_contains(d, n, "\"SPECIAL_NODES\"");
+    int dcfg_keys = tk_detect_contains(d, n, "\"EDGE_TYPES\"") ||
+                    tk_detect_contains(d, n, "\"FILE_NAMES\"") ||
+                    tk_detect_contains(d, n, "\"BASIC_BLOCKS\"") ||
+                    tk_detect_contains(d, n, "\"SPECIAL_NODES\"");
     if (!tk_detect_contains(d, n, "\"MAJOR_VERSION\"") && !dcfg_keys) return 0;
-    if (tk_detect_contains(d, n, "\"TRANSITION_TABLE\"") || tk_detect_contains(d, n, "\"THREAD_DATA\"") ||
-        tk_detect_contains(d, n, "\"TRACE_DATA\"") || tk_detect_contains(d, n, "\"EDGE_ID_SEQUENCE\""))
+    if (tk_detect_contains(d, n, "\"TRANSITION_TABLE\"") ||
+        tk_detect_contains(d, n, "\"THREAD_DATA\"") || tk_detect_contains(d, n, "\"TRACE_DATA\"") ||
+        tk_detect_contains(d, n, "\"EDGE_ID_SEQUENCE\""))
         return 0;
     if (tk_detect_contains(d, n, "\"EDGE_TYPES\"") || tk_detect_contains(d, n, "\"FILE_NAMES\"") ||
         tk_detect_contains(d, n, "\"IMAGES\"") || tk_detect_contains(d, n, "\"NODES\""))

@@ -33,16 +33,16 @@ typedef struct conv {
     const tk_cfg *cfg;
     const tk_cfg_process *p;
     tk_profile *prof;
-    uint32_t *fn;        /* per routine: profile function id */
-    uint32_t *file;      /* per block: string id of its source file (or routine file) */
-    uint32_t *line;      /* per block: source line (0 unknown) */
-    double *incl;        /* per routine: inclusive Ir per entry from outside its recursion */
-    double *incl_in;     /* per routine: inclusive Ir per entry from inside it (inclusive()) */
-    uint32_t *comp;      /* per routine: its strongly connected component of the call graph */
-    uint32_t *arc_src;   /* per edge: the block of the caller's routine where the edge is an
+    uint32_t *fn; /* per routine: profile function id */
+    uint32_t *file; /* per block: string id of its source file (or routine file) */
+    uint32_t *line; /* per block: source line (0 unknown) */
+    double *incl; /* per routine: inclusive Ir per entry from outside its recursion */
+    double *incl_in; /* per routine: inclusive Ir per entry from inside it (inclusive()) */
+    uint32_t *comp; /* per routine: its strongly connected component of the call graph */
+    uint32_t *arc_src; /* per edge: the block of the caller's routine where the edge is an
                             arc (its source, or a return's call), ARC_ROOT, or TK_CFG_NONE */
-    uint32_t *resumes;   /* per block: the call block whose bypass edge ends there, or NONE */
-    uint64_t *root_cnt;  /* per ARC_ROOT edge: its calls of the root (root_counts) */
+    uint32_t *resumes; /* per block: the call block whose bypass edge ends there, or NONE */
+    uint64_t *root_cnt; /* per ARC_ROOT edge: its calls of the root (root_counts) */
 } conv;
 
 static tk_status intern(conv *c, const char *s, uint32_t *id)
@@ -60,15 +60,19 @@ static tk_status make_functions(conv *c)
         char name[512];
         uint64_t off = 0;
         const char *sym = tk_cfg_block_symbol(c->cfg, p, ro->entry, &off);
-        if (sym && off) snprintf(name, sizeof name, "%s+0x%" PRIx64, sym, off);
-        else if (sym) snprintf(name, sizeof name, "%s", sym);
-        else snprintf(name, sizeof name, "routine_%" PRIu32, p->blocks[ro->entry].id);
+        if (sym && off)
+            snprintf(name, sizeof name, "%s+0x%" PRIx64, sym, off);
+        else if (sym)
+            snprintf(name, sizeof name, "%s", sym);
+        else
+            snprintf(name, sizeof name, "routine_%" PRIu32, p->blocks[ro->entry].id);
         const char *obj = tk_cfg_file_name(c->cfg, p->images[ro->image].file_name_id);
         uint32_t name_id, obj_id;
         tk_status st;
         if ((st = intern(c, name, &name_id)) != TK_OK) return st;
         if ((st = intern(c, obj ? obj : "???", &obj_id)) != TK_OK) return st;
-        if ((st = tk_profile_function(c->prof, obj_id, c->file[ro->entry], name_id, &c->fn[r], NULL)) != TK_OK)
+        if ((st = tk_profile_function(c->prof, obj_id, c->file[ro->entry], name_id, &c->fn[r],
+                                      NULL)) != TK_OK)
             return st;
     }
     return TK_OK;
@@ -84,7 +88,8 @@ static tk_status block_sources(conv *c)
     const char **files = tk_malloc(sizeof *files * (p->nblocks ? p->nblocks : 1));
     if (!all || !files) st = TK_ERR_NOMEM;
     for (uint32_t b = 0; st == TK_OK && b < p->nblocks; b++) all[b] = b;
-    if (st == TK_OK && tk_cfg_blocks_source(c->cfg, p, all, p->nblocks, c->line, files, NULL) != TK_OK)
+    if (st == TK_OK &&
+        tk_cfg_blocks_source(c->cfg, p, all, p->nblocks, c->line, files, NULL) != TK_OK)
         st = TK_ERR_NOMEM;
     for (uint32_t b = 0; st == TK_OK && b < p->nblocks; b++) {
         c->file[b] = unknown;
@@ -140,7 +145,8 @@ static tk_status root_counts(conv *c, uint32_t thread, int all_threads)
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         uint64_t n = edge_count(c, ed, thread, all_threads);
-        if (c->arc_src[e] == ARC_ROOT) rets[ed->tgt] += n;
+        if (c->arc_src[e] == ARC_ROOT)
+            rets[ed->tgt] += n;
         else if (ed->src < p->nblocks && tk_edge_kind_is_any_call(cfg_edge_kind(c->cfg, ed)))
             calls[ed->src] += n;
     }
@@ -390,7 +396,8 @@ static tk_status add_roots(conv *c, tk_prof_part *part, uint32_t thread, int all
                 (st = intern(c, "???", &unknown)) != TK_OK)
                 return st;
             const tk_prof_function *f = tk_profile_function_at(c->prof, c->fn[r]);
-            if ((st = tk_profile_function(c->prof, f->object, unknown, name_id, &root, NULL)) != TK_OK)
+            if ((st = tk_profile_function(c->prof, f->object, unknown, name_id, &root, NULL)) !=
+                TK_OK)
                 return st;
         }
         key.fn = root;
@@ -484,8 +491,7 @@ tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
         c.resumes = tk_malloc(sizeof *c.resumes * (p->nblocks ? p->nblocks : 1));
         c.root_cnt = tk_calloc(p->nedges ? p->nedges : 1, sizeof *c.root_cnt);
         st = c.fn && c.file && c.line && c.incl && c.incl_in && c.comp && c.arc_src && c.resumes &&
-                     c.root_cnt &&
-                     tk_cfg_need_adjacency(p, err) == TK_OK
+                     c.root_cnt && tk_cfg_need_adjacency(p, err) == TK_OK
                  ? TK_OK
                  : TK_ERR_NOMEM;
         if (st == TK_OK) st = arc_sources(&c);
@@ -502,9 +508,13 @@ tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err)
             part->thread = t + 1;
             part->positions = TK_POS_INSTR | TK_POS_LINE;
             const char *cmd = p->nimages ? tk_cfg_file_name(cfg, p->images[0].file_name_id) : NULL;
-            if (cmd && (st = tk_profile_part_set_string(&part->cmd, cmd, strlen(cmd), err)) != TK_OK) break;
+            if (cmd &&
+                (st = tk_profile_part_set_string(&part->cmd, cmd, strlen(cmd), err)) != TK_OK)
+                break;
             const char *creator = "tracekit convert --to callgrind (from an Intel DCFG)";
-            if ((st = tk_profile_part_set_string(&part->creator, creator, strlen(creator), err)) != TK_OK) break;
+            if ((st = tk_profile_part_set_string(&part->creator, creator, strlen(creator), err)) !=
+                TK_OK)
+                break;
             st = fill_part(&c, part, t, p->nthreads <= 1);
         }
         tk_free(c.fn);

@@ -26,15 +26,15 @@ typedef struct reader {
     tk_json_token tok;
     /* capacities of the growing arrays */
     uint32_t cap_files, cap_types, cap_specials, cap_processes;
-    uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_source_sizes, cap_edges, cap_routines,
-        cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs, cap_block_flags, cap_block_wide,
-        cap_idoms, nidoms, cap_edge_counts;
+    uint32_t cap_images, cap_blocks, cap_symbols, cap_sources, cap_source_sizes, cap_edges,
+        cap_routines, cap_loops, cap_pool, cap_counts, cap_block_locs, cap_edge_locs,
+        cap_block_flags, cap_block_wide, cap_idoms, nidoms, cap_edge_counts;
     uint32_t edge_counts_at; /* token path: the pool size when the current edge row began */
-    uint32_t rows;       /* rows read by the fast path (to release the mapped input now and then) */
-    int fast;            /* the fast row path may be taken: 1 but in dcfg_read_paths(..., 0, ...) */
-    tk_cfg_process *p;   /* current process */
-    uint32_t image;      /* current image index */
-    uint32_t routine;    /* current routine index */
+    uint32_t rows; /* rows read by the fast path (to release the mapped input now and then) */
+    int fast; /* the fast row path may be taken: 1 but in dcfg_read_paths(..., 0, ...) */
+    tk_cfg_process *p; /* current process */
+    uint32_t image; /* current image index */
+    uint32_t routine; /* current routine index */
 } reader;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -78,15 +78,12 @@ static tk_status soft(reader *r, tk_severity sev, const tk_json_token *t, const 
     return tk_json_fail(r->j, t, r->err, "%s", msg);
 }
 
-static tk_status nomem(reader *r)
-{
-    return tk_error_set(r->err, TK_ERR_NOMEM, "out of memory");
-}
+static tk_status nomem(reader *r) { return tk_error_set(r->err, TK_ERR_NOMEM, "out of memory"); }
 
-#define TRY(x)                                                                                    \
-    do {                                                                                          \
-        tk_status st_ = (x);                                                                      \
-        if (st_ != TK_OK) return st_;                                                             \
+#define TRY(x) \
+    do { \
+        tk_status st_ = (x); \
+        if (st_ != TK_OK) return st_; \
     } while (0)
 
 /* tk_cfg_grow with the usual case (room left) inline. */
@@ -95,9 +92,9 @@ static inline int room(void **arr, uint32_t *cap, uint32_t need, size_t elem)
     return need <= *cap || tk_cfg_grow(arr, cap, need, elem);
 }
 
-#define GROW(arr, n, cap)                                                                         \
-    do {                                                                                          \
-        if (!room((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))) return nomem(r);             \
+#define GROW(arr, n, cap) \
+    do { \
+        if (!room((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))) return nomem(r); \
     } while (0)
 
 static tk_status next(reader *r)
@@ -107,10 +104,7 @@ static tk_status next(reader *r)
     return st;
 }
 
-static tk_status skip_value(reader *r)
-{
-    return tk_json_skip(r->j, &r->tok, r->err);
-}
+static tk_status skip_value(reader *r) { return tk_json_skip(r->j, &r->tok, r->err); }
 
 static tk_status expect(reader *r, tk_json_type t, const char *what)
 {
@@ -132,8 +126,7 @@ static tk_status read_u64(reader *r, const char *what, uint64_t *out)
                         (int)(t->len > 40 ? 40 : t->len), t->str);
         tk_status st = tk_json_token_u64(t, out);
         if (st == TK_OK) return TK_OK;
-        if (st == TK_ERR_LIMIT)
-            return fail(r, t, "%s: integer does not fit in 64 bits", what);
+        if (st == TK_ERR_LIMIT) return fail(r, t, "%s: integer does not fit in 64 bits", what);
         if (t->type == TK_JSON_NUMBER && t->d >= 0 && t->d < 18446744073709551616.0 &&
             floor(t->d) == t->d) {
             *out = (uint64_t)t->d;
@@ -153,8 +146,8 @@ static tk_status read_u32(reader *r, const char *what, uint32_t *out)
 {
     uint64_t v;
     TRY(read_u64(r, what, &v));
-    if (v > UINT32_MAX) return fail(r, &r->tok, "%s: %llu does not fit in 32 bits", what,
-                                    (unsigned long long)v);
+    if (v > UINT32_MAX)
+        return fail(r, &r->tok, "%s: %llu does not fit in 32 bits", what, (unsigned long long)v);
     *out = (uint32_t)v;
     return TK_OK;
 }
@@ -202,16 +195,34 @@ static tk_status read_id_list(reader *r, const char *what, uint32_t *off, uint32
 
 /* Usual values of a column for the fast row path (tk_json_scan_row). */
 typedef struct col_usual {
-    uint64_t lo, hi;     /* scalars, or every element of an array column */
+    uint64_t lo, hi; /* scalars, or every element of an array column */
     uint8_t is_array;
 } col_usual;
 
-#define U_ID {1, 0x7fffffffu, 0}          /* ids: 0 and ids above 0x7fffffff are unusual */
-#define U_ID0 {0, 0x7fffffffu, 0}         /* ids that may be 0 */
-#define U_U32 {0, UINT32_MAX, 0}
-#define U_U64 {0, UINT64_MAX, 0}
-#define U_IDS {1, 0x7fffffffu, 1}         /* an array of ids */
-#define U_COUNTS {0, UINT64_MAX, 1}       /* an array of counts */
+#define U_ID \
+    { \
+        1, 0x7fffffffu, 0 \
+    } /* ids: 0 and ids above 0x7fffffff are unusual */
+#define U_ID0 \
+    { \
+        0, 0x7fffffffu, 0 \
+    } /* ids that may be 0 */
+#define U_U32 \
+    { \
+        0, UINT32_MAX, 0 \
+    }
+#define U_U64 \
+    { \
+        0, UINT64_MAX, 0 \
+    }
+#define U_IDS \
+    { \
+        1, 0x7fffffffu, 1 \
+    } /* an array of ids */
+#define U_COUNTS \
+    { \
+        0, UINT64_MAX, 1 \
+    } /* an array of counts */
 
 typedef struct table_spec {
     const char *name;
@@ -222,9 +233,9 @@ typedef struct table_spec {
 } table_spec;
 
 typedef struct table_state {
-    int map[MAX_COLS];   /* header cell -> column, -1 unknown */
+    int map[MAX_COLS]; /* header cell -> column, -1 unknown */
     int nheader;
-    unsigned present;    /* columns in the header */
+    unsigned present; /* columns in the header */
     /* fast path (spec->usual): the compiled row and, for a row of n cells,
      * the columns it has (upto[n]) */
     int fast_ok;
@@ -267,7 +278,8 @@ static void compile_row(const reader *r, const table_spec *spec, table_state *ts
 static tk_status table_header(reader *r, const table_spec *spec, table_state *ts)
 {
     if (r->tok.type != TK_JSON_ARRAY_BEGIN)
-        return fail(r, &r->tok, "%s: expected a table (an array whose first row is a header), found %s",
+        return fail(r, &r->tok,
+                    "%s: expected a table (an array whose first row is a header), found %s",
                     spec->name, tk_json_type_name(r->tok.type));
     TRY(next(r));
     if (r->tok.type == TK_JSON_ARRAY_END) return TK_END;
@@ -285,7 +297,8 @@ static tk_status table_header(reader *r, const table_spec *spec, table_state *ts
                         tk_json_type_name(r->tok.type));
         int col = -1;
         for (int k = 0; k < spec->ncols; k++)
-            if (strlen(spec->cols[k]) == r->tok.len && memcmp(spec->cols[k], r->tok.str, r->tok.len) == 0)
+            if (strlen(spec->cols[k]) == r->tok.len &&
+                memcmp(spec->cols[k], r->tok.str, r->tok.len) == 0)
                 col = k;
         if (col >= 0) {
             if (ts->present & (1u << col))
@@ -299,7 +312,8 @@ static tk_status table_header(reader *r, const table_spec *spec, table_state *ts
     if (missing) {
         for (int k = 0; k < spec->ncols; k++)
             if (missing & (1u << k))
-                return fail(r, &first, "%s: the header has no %s column", spec->name, spec->cols[k]);
+                return fail(r, &first, "%s: the header has no %s column", spec->name,
+                            spec->cols[k]);
     }
     compile_row(r, spec, ts);
     return TK_OK;
@@ -332,9 +346,10 @@ static inline tk_json_token row_token(const tk_json_row_out *row)
 /* Reads the rows of a table whose header was read. */
 /* Inlined into each caller, so that the fast path of each table is compiled
  * with its handler inline. */
-static inline __attribute__((always_inline)) tk_status
-table_rows(reader *r, const table_spec *spec, const table_state *ts, void *ctx, row_fn begin,
-           cell_fn cell, row_end_fn end, fast_fn fast)
+static inline __attribute__((always_inline)) tk_status table_rows(reader *r, const table_spec *spec,
+                                                                  const table_state *ts, void *ctx,
+                                                                  row_fn begin, cell_fn cell,
+                                                                  row_end_fn end, fast_fn fast)
 {
     tk_json_row_out row_buf;
     if (!ts->fast_ok) fast = NULL;
@@ -511,7 +526,8 @@ static tk_status special_cell(reader *r, void *ctx, int col)
               : len == 7 && !memcmp(n, "UNKNOWN", 7) ? TK_SPECIAL_UNKNOWN
                                                      : TK_SPECIAL_OTHER;
     if (s->kind == TK_SPECIAL_OTHER)
-        return soft(r, TK_SEV_WARNING, &r->tok, "NODE_NAME: \"%.*s\" is not a special node of the spec",
+        return soft(r, TK_SEV_WARNING, &r->tok,
+                    "NODE_NAME: \"%.*s\" is not a special node of the spec",
                     (int)(len > 60 ? 60 : len), n);
     return TK_OK;
 }
@@ -577,7 +593,8 @@ static int source_set_size(reader *r, uint64_t v)
         return 1;
     }
     if (!p->source_sizes) {
-        if (!room((void **)&p->source_sizes, &r->cap_source_sizes, p->nsources, sizeof *p->source_sizes))
+        if (!room((void **)&p->source_sizes, &r->cap_source_sizes, p->nsources,
+                  sizeof *p->source_sizes))
             return 0;
         for (uint32_t k = 0; k < p->nsources; k++) p->source_sizes[k] = p->sources[k].size32;
     }
@@ -602,8 +619,8 @@ static tk_status source_cell(reader *r, void *ctx, int col)
     }
 }
 
-static const char *const block_cols[] = {"NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS",
-                                         "LAST_INSTR_OFFSET", "COUNT"};
+static const char *const block_cols[] = {"NODE_ID",    "ADDR_OFFSET",       "SIZE",
+                                         "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"};
 static const col_usual block_usual[] = {U_ID, U_U64, U_U32, U_U32, U_U32, U_U64};
 static const table_spec block_spec = {"BASIC_BLOCKS", block_cols, 6, 0x1 | 0x2 | 0x8, block_usual};
 
@@ -615,12 +632,15 @@ static int block_set_wide(reader *r, int which, uint32_t v)
     tk_cfg_process *p = r->p;
     uint32_t b = p->nblocks - 1;
     if (!p->block_wide && v <= UINT16_MAX) {
-        if (which) p->blocks[b].last16 = (uint16_t)v;
-        else p->blocks[b].size16 = (uint16_t)v;
+        if (which)
+            p->blocks[b].last16 = (uint16_t)v;
+        else
+            p->blocks[b].size16 = (uint16_t)v;
         return 1;
     }
     if (!p->block_wide) {
-        if (!room((void **)&p->block_wide, &r->cap_block_wide, p->nblocks, 2 * sizeof *p->block_wide))
+        if (!room((void **)&p->block_wide, &r->cap_block_wide, p->nblocks,
+                  2 * sizeof *p->block_wide))
             return 0;
         for (uint32_t k = 0; k < p->nblocks; k++) {
             p->block_wide[2 * (size_t)k] = p->blocks[k].size16;
@@ -638,7 +658,8 @@ static tk_status block_begin(reader *r, void *ctx, const tk_json_token *row)
     GROW(p->blocks, p->nblocks, r->cap_blocks);
     if (!room((void **)&p->block_flags, &r->cap_block_flags, p->nblocks + 1, 1)) return nomem(r);
     if (p->block_wide) {
-        if (!room((void **)&p->block_wide, &r->cap_block_wide, p->nblocks + 1, 2 * sizeof *p->block_wide))
+        if (!room((void **)&p->block_wide, &r->cap_block_wide, p->nblocks + 1,
+                  2 * sizeof *p->block_wide))
             return nomem(r);
         p->block_wide[2 * (size_t)p->nblocks] = p->block_wide[2 * (size_t)p->nblocks + 1] = 0;
     }
@@ -847,7 +868,8 @@ static int loop_fast(reader *r, const table_state *ts, const tk_json_row_out *ro
             break;
         }
     int b = 3 - a;
-    uint32_t *off[3] = {NULL, &l->back_srcs, &l->nodes}, *cnt[3] = {NULL, &l->nback_srcs, &l->nnodes};
+    uint32_t *off[3] = {NULL, &l->back_srcs, &l->nodes},
+             *cnt[3] = {NULL, &l->nback_srcs, &l->nnodes};
     if (!pool_append(r, row, row->v[a], row->n[a], off[a], cnt[a]) ||
         !pool_append(r, row, row->v[b], row->n[b], off[b], cnt[b]))
         *st = nomem(r);
@@ -888,7 +910,8 @@ static tk_status routine_cell(reader *r, void *ctx, int col)
         if (ts.present & 2) ro->flags |= TK_CFG_ROUTINE_HAS_IDOMS;
         return TK_OK;
     }
-    default: return read_table_fast(r, &loop_spec, NULL, loop_begin, loop_cell, NULL, NULL, loop_fast);
+    default:
+        return read_table_fast(r, &loop_spec, NULL, loop_begin, loop_cell, NULL, NULL, loop_fast);
     }
 }
 
@@ -944,22 +967,25 @@ static tk_status image_key(reader *r, void *ctx, int key)
     tk_cfg_image *im = &p->images[r->image];
     switch (key) {
     case 0: return read_id(r, "FILE_NAME_ID", 0, &im->file_name_id);
-    case 1: im->first_symbol = p->nsymbols; return read_table(r, &symbol_spec, NULL, symbol_begin, symbol_cell, NULL, NULL);
+    case 1:
+        im->first_symbol = p->nsymbols;
+        return read_table(r, &symbol_spec, NULL, symbol_begin, symbol_cell, NULL, NULL);
     case 2:
         im->first_source = p->nsources;
-        return trim_sources(r, read_table_fast(r, &source_spec, NULL, source_begin, source_cell, NULL, NULL,
-                                               source_fast));
+        return trim_sources(r, read_table_fast(r, &source_spec, NULL, source_begin, source_cell,
+                                               NULL, NULL, source_fast));
     case 3:
         im->first_block = p->nblocks;
-        return trim_blocks(r, read_table_fast(r, &block_spec, NULL, block_begin, block_cell, NULL, NULL,
-                                              block_fast));
+        return trim_blocks(r, read_table_fast(r, &block_spec, NULL, block_begin, block_cell, NULL,
+                                              NULL, block_fast));
     default: {
         im->first_routine = p->nroutines;
         table_state ts;
         tk_status st = table_header(r, &routine_spec, &ts);
         if (st == TK_END) return TK_OK;
         TRY(st);
-        return trim_routines(r, table_rows(r, &routine_spec, &ts, &ts, routine_begin, routine_cell, NULL, NULL));
+        return trim_routines(
+            r, table_rows(r, &routine_spec, &ts, &ts, routine_begin, routine_cell, NULL, NULL));
     }
     }
 }
@@ -1187,9 +1213,7 @@ static tk_status process_key(reader *r, void *ctx, int key)
     (void)ctx;
     tk_cfg_process *p = r->p;
     switch (key) {
-    case 0:
-        p->has_file_instr_count = 1;
-        return read_u64(r, "INSTR_COUNT", &p->file_instr_count);
+    case 0: p->has_file_instr_count = 1; return read_u64(r, "INSTR_COUNT", &p->file_instr_count);
     case 1: {
         TRY(expect(r, TK_JSON_ARRAY_BEGIN, "INSTR_COUNT_PER_THREAD (an array of counts)"));
         uint32_t cap = 0;
@@ -1204,7 +1228,8 @@ static tk_status process_key(reader *r, void *ctx, int key)
     }
     case 2: return read_table(r, &image_spec, NULL, image_begin, image_cell, NULL, NULL);
     default:
-        return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, edge_end, NULL, edge_fast);
+        return read_table_fast(r, &edge_spec, NULL, edge_begin, edge_cell, edge_end, NULL,
+                               edge_fast);
     }
 }
 
@@ -1219,10 +1244,10 @@ static tk_status process_begin(reader *r, void *ctx, const tk_json_token *row)
     r->p = &cfg->processes[cfg->nprocesses++];
     memset(r->p, 0, sizeof *r->p);
     r->p->loc = loc_of(row);
-    r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_source_sizes = r->cap_edges =
-        r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts = r->cap_block_locs =
-            r->cap_edge_locs = r->cap_block_flags = r->cap_block_wide = r->cap_idoms = r->nidoms =
-                r->cap_edge_counts = 0;
+    r->cap_images = r->cap_blocks = r->cap_symbols = r->cap_sources = r->cap_source_sizes =
+        r->cap_edges = r->cap_routines = r->cap_loops = r->cap_pool = r->cap_counts =
+            r->cap_block_locs = r->cap_edge_locs = r->cap_block_flags = r->cap_block_wide =
+                r->cap_idoms = r->nidoms = r->cap_edge_counts = 0;
     return TK_OK;
 }
 
@@ -1236,17 +1261,18 @@ static tk_status process_cell(reader *r, void *ctx, int col)
 /* Give back the slack of the growing arrays (they doubled). */
 static void trim_process(tk_cfg_process *p)
 {
-#define TRIM(arr, n)                                                                              \
-    do {                                                                                          \
-        if ((n) && (arr)) {                                                                       \
-            void *t_ = tk_realloc((arr), sizeof *(arr) * (size_t)(n));                               \
-            if (t_) (arr) = t_;                                                                   \
-        }                                                                                         \
+#define TRIM(arr, n) \
+    do { \
+        if ((n) && (arr)) { \
+            void *t_ = tk_realloc((arr), sizeof *(arr) * (size_t)(n)); \
+            if (t_) (arr) = t_; \
+        } \
     } while (0)
     TRIM(p->blocks, p->nblocks);
     TRIM(p->block_flags, p->nblocks);
     if (p->block_wide) {
-        void *t = tk_realloc(p->block_wide, 2 * sizeof *p->block_wide * (size_t)(p->nblocks ? p->nblocks : 1));
+        void *t = tk_realloc(p->block_wide,
+                             2 * sizeof *p->block_wide * (size_t)(p->nblocks ? p->nblocks : 1));
         if (t) p->block_wide = t;
     }
     TRIM(p->edges, p->nedges);
@@ -1279,12 +1305,8 @@ static tk_status top_key(reader *r, void *ctx, int key)
     (void)ctx;
     tk_cfg *cfg = r->cfg;
     switch (key) {
-    case 0:
-        cfg->has_version |= 1;
-        return read_u32(r, "MAJOR_VERSION", &cfg->major_version);
-    case 1:
-        cfg->has_version |= 2;
-        return read_u32(r, "MINOR_VERSION", &cfg->minor_version);
+    case 0: cfg->has_version |= 1; return read_u32(r, "MAJOR_VERSION", &cfg->major_version);
+    case 1: cfg->has_version |= 2; return read_u32(r, "MINOR_VERSION", &cfg->minor_version);
     case 2: return read_table(r, &file_spec, NULL, file_begin, file_cell, NULL, NULL);
     case 3: return read_table(r, &type_spec, NULL, type_begin, type_cell, NULL, NULL);
     case 4: return read_table(r, &special_spec, NULL, special_begin, special_cell, NULL, NULL);
@@ -1317,12 +1339,15 @@ tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options
     if (st == TK_OK) st = read_object(&r, "DCFG", top_keys, 6, NULL, top_key);
     if (st == TK_OK) {
         st = tk_json_next(r.j, &r.tok, err);
-        if (st == TK_END) st = TK_OK;
-        else if (st == TK_OK) st = fail(&r, &r.tok, "unexpected data after the DCFG object");
+        if (st == TK_END)
+            st = TK_OK;
+        else if (st == TK_OK)
+            st = fail(&r, &r.tok, "unexpected data after the DCFG object");
     }
     if (st == TK_OK && (r.cfg->has_version & 3) != 3)
         st = soft(&r, TK_SEV_WARNING, &r.tok, "MAJOR_VERSION or MINOR_VERSION is missing");
-    if (st == TK_OK && r.cfg->has_version && (r.cfg->major_version != 1 || r.cfg->minor_version != 0)) {
+    if (st == TK_OK && r.cfg->has_version &&
+        (r.cfg->major_version != 1 || r.cfg->minor_version != 0)) {
         tk_json_token t0 = r.tok;
         t0.line = 1;
         t0.column = 1;
@@ -1340,8 +1365,7 @@ tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options
     return TK_OK;
 }
 
-tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt,
-                       tk_error *err)
+tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, tk_error *err)
 {
     return dcfg_read_paths(out, in, opt, 1, err);
 }
@@ -1357,10 +1381,12 @@ static void keep_first_error(void *ctx, tk_severity sev, const tk_location *loc,
     first_error *fe = ctx;
     if (sev != TK_SEV_ERROR || fe->have) return;
     fe->have = 1;
-    tk_error_set_at(&fe->err, TK_ERR_FORMAT, loc->path, loc->offset, loc->line, loc->column, "%s", msg);
+    tk_error_set_at(&fe->err, TK_ERR_FORMAT, loc->path, loc->offset, loc->line, loc->column, "%s",
+                    msg);
 }
 
-static tk_status open_stream(tk_input **in, const char *path, const tk_dcfg_read_options *opt, tk_error *err)
+static tk_status open_stream(tk_input **in, const char *path, const tk_dcfg_read_options *opt,
+                             tk_error *err)
 {
     tk_input_options io = TK_INPUT_OPTIONS_INIT;
     if (opt && opt->input) io = *opt->input;
@@ -1375,7 +1401,8 @@ tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_o
     if (st != TK_OK) return st;
     st = tk_dcfg_read(out, in, opt, err);
     tk_input_free(in);
-    if (st == TK_ERR_FORMAT && err && err->line == 0 && !(opt && opt->diag) && strcmp(path, "-") != 0) {
+    if (st == TK_ERR_FORMAT && err && err->line == 0 && !(opt && opt->diag) &&
+        strcmp(path, "-") != 0) {
         first_error fe;
         memset(&fe, 0, sizeof fe);
         tk_diag d;

@@ -39,7 +39,8 @@ static int block_selected(const rep *r, uint32_t b)
         return 0;
     if (o->has_loop) {
         uint32_t l = tk_cfg_find_loop(p, tk_cfg_find_block(p, o->loop_id));
-        if (l == TK_CFG_NONE || !tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, b)) return 0;
+        if (l == TK_CFG_NONE || !tk_cfg_scope_contains(p, (tk_cfg_scope){TK_SCOPE_LOOP, l}, b))
+            return 0;
     }
     return 1;
 }
@@ -55,8 +56,7 @@ int tk_dcfg_rep_loop_selected(const rep *r, uint32_t l)
         if (!cfg_loop_encloses(p, want, l)) return 0;
     }
     if (r->o->has_image && p->images[tk_cfg_block_image(p, h)].id != r->o->image_id) return 0;
-    if (r->o->has_routine && cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id)
-        return 0;
+    if (r->o->has_routine && cfg_routine_id(p, p->loops[l].routine) != r->o->routine_id) return 0;
     return 1;
 }
 
@@ -90,7 +90,8 @@ static void none_line(const rep *r, const char *title, int routines)
     fprintf(r->f, "\n%s: none", title);
     if (routines && o->has_loop)
         fputs(" (--loop shows a loop, the loops in it and its blocks; --routine ID shows a "
-              "routine)", r->f);
+              "routine)",
+              r->f);
     else if (o->has_image || o->has_routine || o->has_loop) {
         fputs(" selected by", r->f);
         if (o->has_image) fprintf(r->f, " --image %" PRIu32, o->image_id);
@@ -155,7 +156,8 @@ static void image_stats_of(const rep *r, uint32_t i, image_stats *s)
         uint32_t lo = ro->first_loop, hi = ro->first_loop + ro->nloops;
         if (is_parent)
             for (uint32_t m = lo; m < hi; m++)
-                if (p->loops[m].parent >= lo && p->loops[m].parent < hi) is_parent[p->loops[m].parent] = 1;
+                if (p->loops[m].parent >= lo && p->loops[m].parent < hi)
+                    is_parent[p->loops[m].parent] = 1;
         for (uint32_t l = lo; l < hi; l++) {
             int parent = is_parent ? is_parent[l] : 0;
             for (uint32_t m = lo; !is_parent && m < hi && !parent; m++) /* out of memory */
@@ -233,10 +235,11 @@ static void summary_json(rep *r, const process_summary *ps, int first_process)
     const image_stats *tot = &ps->tot;
     FILE *f = r->f;
     image_stats s;
-    fprintf(f, "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
-               ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
-               ", \"routines\": %" PRIu64 ", \"routines_computed\": %s, \"loops\": %" PRIu64
-               ", \"instr_count\": %" PRIu64,
+    fprintf(f,
+            "%s{\"pid\": %" PRIu64 ", \"threads\": %" PRIu32 ", \"images\": %" PRIu32
+            ", \"blocks\": %" PRIu64 ", \"edges\": %" PRIu32 ", \"internal_edges\": %zu"
+            ", \"routines\": %" PRIu64 ", \"routines_computed\": %s, \"loops\": %" PRIu64
+            ", \"instr_count\": %" PRIu64,
             first_process ? "" : ", ", p->pid, p->nthreads, p->nimages, tot->blocks, p->nedges,
             ps->nint, tot->routines, p->routines_computed ? "true" : "false", tot->loops,
             tot->instrs);
@@ -245,8 +248,9 @@ static void summary_json(rep *r, const process_summary *ps, int first_process)
     fputs(", \"instr_count_per_thread\": [", f);
     for (uint32_t t = 0; t < p->nthreads; t++)
         fprintf(f, "%s%" PRIu64, t ? ", " : "", thread_instrs(r, ps, t));
-    fprintf(f, "], \"routine_calls\": %" PRIu64 ", \"loop_iterations\": %" PRIu64
-               ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
+    fprintf(f,
+            "], \"routine_calls\": %" PRIu64 ", \"loop_iterations\": %" PRIu64
+            ", \"block_executions\": %" PRIu64 ", \"static_instrs\": %" PRIu64,
             tot->calls, tot->iterations, tot->execs, tot->statics);
     fputs(", \"image_table\": [", f);
     int first_image = 1;
@@ -254,14 +258,16 @@ static void summary_json(rep *r, const process_summary *ps, int first_process)
         const tk_cfg_image *im = &p->images[i];
         if (other_image(r, im)) continue;
         image_stats_at(r, ps, i, &s);
-        fprintf(f, "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64
-                   ", \"file\": ",
+        fprintf(f,
+                "%s{\"id\": %" PRIu32 ", \"load_addr\": \"0x%" PRIx64 "\", \"size\": %" PRIu64
+                ", \"file\": ",
                 first_image ? "" : ", ", im->id, im->load_addr, im->size);
         first_image = 0;
         tk_put_json_string(f, tk_cfg_file_name(r->cfg, im->file_name_id));
-        fprintf(f, ", \"blocks\": %" PRIu64 ", \"routines\": %" PRIu64 ", \"loops\": %" PRIu64
-                   ", \"inner_loops\": %" PRIu64 ", \"static_instrs\": %" PRIu64
-                   ", \"instr_count\": %" PRIu64 "}",
+        fprintf(f,
+                ", \"blocks\": %" PRIu64 ", \"routines\": %" PRIu64 ", \"loops\": %" PRIu64
+                ", \"inner_loops\": %" PRIu64 ", \"static_instrs\": %" PRIu64
+                ", \"instr_count\": %" PRIu64 "}",
                 s.blocks, s.routines, s.loops, s.inner_loops, s.statics, s.instrs);
     }
     fputs("]", f);
@@ -273,7 +279,8 @@ static void summary_csv(rep *r, const process_summary *ps)
     FILE *f = r->f;
     image_stats s;
     fputs("image,load_addr,size,file,blocks,routines,loops,inner_loops,static_instrs,"
-          "instr_count\n", f);
+          "instr_count\n",
+          f);
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
         if (other_image(r, im)) continue;
@@ -291,31 +298,35 @@ static void summary_text(rep *r, const process_summary *ps)
     const image_stats *tot = &ps->tot;
     FILE *f = r->f;
     image_stats s;
-    fprintf(f, "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " image%s, %" PRIu64
-               " block%s, %" PRIu32 " edge%s (%zu internal), %" PRIu64 " routine%s%s, %" PRIu64
-               " loop%s\n",
-            p->pid, p->nthreads, plural(p->nthreads), p->nimages, plural(p->nimages),
-            tot->blocks, plural(tot->blocks), p->nedges, plural(p->nedges), ps->nint,
-            tot->routines, plural(tot->routines), p->routines_computed ? " (computed)" : "",
-            tot->loops, plural(tot->loops));
+    fprintf(f,
+            "process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " image%s, %" PRIu64
+            " block%s, %" PRIu32 " edge%s (%zu internal), %" PRIu64 " routine%s%s, %" PRIu64
+            " loop%s\n",
+            p->pid, p->nthreads, plural(p->nthreads), p->nimages, plural(p->nimages), tot->blocks,
+            plural(tot->blocks), p->nedges, plural(p->nedges), ps->nint, tot->routines,
+            plural(tot->routines), p->routines_computed ? " (computed)" : "", tot->loops,
+            plural(tot->loops));
     fprintf(f, "  instructions      %" PRIu64, tot->instrs);
     if (p->has_file_instr_count && p->file_instr_count != tot->instrs) /* it differs: say so */
         fprintf(f, " (INSTR_COUNT in the file: %" PRIu64 ")", p->file_instr_count);
     fputc('\n', f);
     for (uint32_t t = 0; t < p->nthreads; t++)
         fprintf(f, "    thread %-4" PRIu32 "    %" PRIu64 "\n", t, thread_instrs(r, ps, t));
-    fprintf(f, "  routine calls     %" PRIu64 "\n  loop iterations   %" PRIu64
-               "\n  block executions  %" PRIu64 "\n  static instrs     %" PRIu64 "\n",
+    fprintf(f,
+            "  routine calls     %" PRIu64 "\n  loop iterations   %" PRIu64
+            "\n  block executions  %" PRIu64 "\n  static instrs     %" PRIu64 "\n",
             tot->calls, tot->iterations, tot->execs, tot->statics);
     fputs("\nimages\n  image  load-addr           size      blocks  routines  loops  inner  "
-          "static-instrs  instructions  file\n", f);
+          "static-instrs  instructions  file\n",
+          f);
     for (uint32_t i = 0; i < p->nimages; i++) {
         const tk_cfg_image *im = &p->images[i];
         if (other_image(r, im)) continue;
         image_stats_at(r, ps, i, &s);
         const char *fn = tk_cfg_file_name(r->cfg, im->file_name_id);
-        fprintf(f, "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64
-                   "  %5" PRIu64 "  %5" PRIu64 "  %13" PRIu64 "  %12" PRIu64 "  %s\n",
+        fprintf(f,
+                "  %5" PRIu32 "  0x%-16" PRIx64 "  %-8" PRIu64 "  %6" PRIu64 "  %8" PRIu64
+                "  %5" PRIu64 "  %5" PRIu64 "  %13" PRIu64 "  %12" PRIu64 "  %s\n",
                 im->id, im->load_addr, im->size, s.blocks, s.routines, s.loops, s.inner_loops,
                 s.statics, s.instrs, fn ? fn : "-");
     }
@@ -367,7 +378,10 @@ static ranked *top_blocks(const rep *r, uint32_t *count, uint32_t *selected, uin
             for (;;) {
                 uint32_t l = 2 * i + 1, w = i;
                 const ranked *worst = &x;
-                if (l < n && cmp_ranked(&rk[l], worst) > 0) { w = l; worst = &rk[l]; }
+                if (l < n && cmp_ranked(&rk[l], worst) > 0) {
+                    w = l;
+                    worst = &rk[l];
+                }
                 if (l + 1 < n && cmp_ranked(&rk[l + 1], worst) > 0) w = l + 1;
                 if (w == i) break;
                 rk[i] = rk[w];
@@ -395,14 +409,22 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
     uint64_t addr = cfg_block_addr(p, bl);
     uint32_t image = p->images[tk_cfg_block_image(p, b)].id;
     if (r->o->format == TK_DCFG_REPORT_JSON) {
-        fprintf(f, "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64
-                   "\", \"symbol\": ",
+        fprintf(f,
+                "%s{\"block\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64
+                "\", \"symbol\": ",
                 k ? ", " : "", bl->id, image, addr);
-        if (sym) tk_put_json_string(f, sym); else fputs("null", f);
+        if (sym)
+            tk_put_json_string(f, sym);
+        else
+            fputs("null", f);
         fprintf(f, ", \"offset\": %" PRIu64 ", \"file\": ", off);
-        if (file) tk_put_json_string(f, file); else fputs("null", f);
-        fprintf(f, ", \"line\": %" PRIu32 ", \"count\": %" PRIu64 ", \"instrs\": %" PRIu32
-                   ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
+        if (file)
+            tk_put_json_string(f, file);
+        else
+            fputs("null", f);
+        fprintf(f,
+                ", \"line\": %" PRIu32 ", \"count\": %" PRIu64 ", \"instrs\": %" PRIu32
+                ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
                 line, bl->count, bl->num_instrs, rk->key, pct(rk->key, total, pbuf, sizeof pbuf));
     } else if (r->o->format == TK_DCFG_REPORT_CSV) {
         fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", bl->id, image, addr);
@@ -413,16 +435,22 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
                 bl->num_instrs, rk->key, pct(rk->key, total, pbuf, sizeof pbuf));
     } else {
         char symbuf[64], srcbuf[64];
-        if (sym) snprintf(symbuf, sizeof symbuf, "%s+0x%" PRIx64, sym, off);
-        else snprintf(symbuf, sizeof symbuf, "-");
+        if (sym)
+            snprintf(symbuf, sizeof symbuf, "%s+0x%" PRIx64, sym, off);
+        else
+            snprintf(symbuf, sizeof symbuf, "-");
         if (line) {
             const char *base = file ? strrchr(file, '/') : NULL;
-            snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32, base ? base + 1 : file ? file : "?",
+            snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32,
+                     base   ? base + 1
+                     : file ? file
+                            : "?",
                      line);
         } else
             snprintf(srcbuf, sizeof srcbuf, "-");
-        fprintf(f, "  %5" PRIu32 "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %-30s  %10"
-                   PRIu64 "  %6" PRIu32 "  %12" PRIu64 "  %6s\n",
+        fprintf(f,
+                "  %5" PRIu32 "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64
+                "  %-30s  %-30s  %10" PRIu64 "  %6" PRIu32 "  %12" PRIu64 "  %6s\n",
                 k + 1, bl->id, image, addr, symbuf, srcbuf, bl->count, bl->num_instrs, rk->key,
                 pct(rk->key, total, pbuf, sizeof pbuf));
     }
@@ -449,14 +477,17 @@ static int hot_blocks(rep *r, int *first_table)
         tk_free(rk);
         return 0;
     }
-    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT) none_line(r, "hot blocks", 0);
-    else if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_blocks\": [", f);
+    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT)
+        none_line(r, "hot blocks", 0);
+    else if (r->o->format == TK_DCFG_REPORT_JSON)
+        fputs(", \"hot_blocks\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
         fputs("block,image,address,symbol,offset,file,line,count,instrs,instructions,percent\n", f);
     } else if (n)
-        fprintf(f, "\nhot blocks (by instructions executed)\n  %5s  %8s  %5s  %-18s  %-30s  %-30s  "
-                   "%10s  %6s  %12s  %6s\n",
+        fprintf(f,
+                "\nhot blocks (by instructions executed)\n  %5s  %8s  %5s  %-18s  %-30s  %-30s  "
+                "%10s  %6s  %12s  %6s\n",
                 "rank", "block", "image", "address", "symbol+offset", "source", "count", "instrs",
                 "instructions", "%");
     for (uint32_t k = 0; k < n; k++) hot_block_row(r, k, &rk[k], lines[k], files[k], total);
@@ -488,7 +519,8 @@ static int hot_routines(rep *r, int *first_table)
                 sums[p->blocks[b].routine] += p->blocks[b].count * p->blocks[b].num_instrs;
     for (uint32_t ro = 0; ro < p->nroutines; ro++) {
         if (!routine_selected(r, ro)) continue;
-        rk[n].key = sums ? sums[ro] : tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
+        rk[n].key =
+            sums ? sums[ro] : tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, ro});
         rk[n++].index = ro;
     }
     tk_free(sums);
@@ -501,43 +533,57 @@ static int hot_routines(rep *r, int *first_table)
         tk_free(rk);
         return 1;
     }
-    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT) none_line(r, "hot routines", 1);
-    else if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"hot_routines\": [", f);
+    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT)
+        none_line(r, "hot routines", 1);
+    else if (r->o->format == TK_DCFG_REPORT_JSON)
+        fputs(", \"hot_routines\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
-        fputs("routine,name,image,address,blocks,loops,calls,static_instrs,instructions,percent\n", f);
+        fputs("routine,name,image,address,blocks,loops,calls,static_instrs,instructions,percent\n",
+              f);
     } else if (n)
-        fprintf(f, "\nhot routines (instructions in the routine's own blocks)\n  %5s  %8s  %-32s  %5s  %-18s  %6s  %5s  %10s  %12s  %6s\n",
-                "rank", "routine", "name", "image", "address", "blocks", "loops", "calls", "instructions", "%");
+        fprintf(f,
+                "\nhot routines (instructions in the routine's own blocks)\n  %5s  %8s  %-32s  %5s "
+                " %-18s  %6s  %5s  %10s  %12s  %6s\n",
+                "rank", "routine", "name", "image", "address", "blocks", "loops", "calls",
+                "instructions", "%");
     for (uint32_t k = 0; k < n; k++) {
         const tk_cfg_routine *ro = &p->routines[rk[k].index];
         const tk_cfg_block *e = &p->blocks[ro->entry];
         uint64_t off = 0;
         const char *sym = tk_cfg_block_symbol(r->cfg, r->p, ro->entry, &off);
         char namebuf[80];
-        if (sym && off) snprintf(namebuf, sizeof namebuf, "%s+0x%" PRIx64, sym, off);
-        else snprintf(namebuf, sizeof namebuf, "%s", sym ? sym : "-");
+        if (sym && off)
+            snprintf(namebuf, sizeof namebuf, "%s+0x%" PRIx64, sym, off);
+        else
+            snprintf(namebuf, sizeof namebuf, "%s", sym ? sym : "-");
         uint64_t calls = cfg_routine_entry_count(p, ro);
-        uint64_t statics = tk_cfg_scope_static_instrs(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, rk[k].index});
+        uint64_t statics =
+            tk_cfg_scope_static_instrs(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, rk[k].index});
         uint64_t addr = cfg_block_addr(p, e);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"routine\": %" PRIu32 ", \"name\": ", k ? ", " : "", e->id);
             tk_put_json_string(f, namebuf);
-            fprintf(f, ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"blocks\": %" PRIu32 ", \"loops\": %" PRIu32
-                       ", \"calls\": %" PRIu64 ", \"static_instrs\": %" PRIu64 ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
-                    p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics, rk[k].key,
-                    pct(rk[k].key, total, pbuf, sizeof pbuf));
+            fprintf(f,
+                    ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"blocks\": %" PRIu32
+                    ", \"loops\": %" PRIu32 ", \"calls\": %" PRIu64 ", \"static_instrs\": %" PRIu64
+                    ", \"instructions\": %" PRIu64 ", \"percent\": %s}",
+                    p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics,
+                    rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
         } else if (r->o->format == TK_DCFG_REPORT_CSV) {
             fprintf(f, "%" PRIu32 ",", e->id);
             tk_put_csv_field(f, namebuf);
-            fprintf(f, ",%" PRIu32 ",0x%" PRIx64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
-                    p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics, rk[k].key,
-                    pct(rk[k].key, total, pbuf, sizeof pbuf));
+            fprintf(f,
+                    ",%" PRIu32 ",0x%" PRIx64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64
+                    ",%" PRIu64 ",%s\n",
+                    p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, statics,
+                    rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
         } else {
-            fprintf(f, "  %5" PRIu32 "  %8" PRIu32 "  %-32s  %5" PRIu32 "  0x%-16" PRIx64 "  %6" PRIu32 "  %5" PRIu32 "  %10" PRIu64
-                       "  %12" PRIu64 "  %6s\n",
-                    k + 1, e->id, namebuf, p->images[ro->image].id, addr, ro->nnodes, ro->nloops, calls, rk[k].key,
-                    pct(rk[k].key, total, pbuf, sizeof pbuf));
+            fprintf(f,
+                    "  %5" PRIu32 "  %8" PRIu32 "  %-32s  %5" PRIu32 "  0x%-16" PRIx64 "  %6" PRIu32
+                    "  %5" PRIu32 "  %10" PRIu64 "  %12" PRIu64 "  %6s\n",
+                    k + 1, e->id, namebuf, p->images[ro->image].id, addr, ro->nnodes, ro->nloops,
+                    calls, rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
         }
     }
     more_line(r, n, uncut, "routine");
@@ -548,6 +594,65 @@ static int hot_routines(rep *r, int *first_table)
 }
 
 /* ---- loops ------------------------------------------------------------------- */
+
+/* One row of the loops table: the k-th loop shown, loop l. */
+static void loop_row(const rep *r, uint32_t k, uint32_t l, const char *file, uint32_t line,
+                     uint64_t visits)
+{
+    const tk_cfg_process *p = r->p;
+    FILE *f = r->f;
+    const tk_cfg_loop *lo = &p->loops[l];
+    const tk_cfg_block *h = &p->blocks[lo->head];
+    uint32_t parent = cfg_loop_id(p, lo->parent);
+    uint32_t routine = cfg_routine_id(p, lo->routine);
+    uint64_t iters = tk_cfg_loop_iteration_count(p, l);
+    tk_cfg_scope s = {TK_SCOPE_LOOP, l};
+    uint64_t statics = tk_cfg_scope_static_instrs(p, s), dyn = tk_cfg_scope_instr_count(p, s);
+    uint64_t addr = cfg_block_addr(p, h);
+    if (r->o->format == TK_DCFG_REPORT_JSON) {
+        fprintf(f,
+                "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64
+                "\", \"file\": ",
+                k ? ", " : "", h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr);
+        if (file)
+            tk_put_json_string(f, file);
+        else
+            fputs("null", f);
+        fprintf(f,
+                ", \"line\": %" PRIu32 ", \"depth\": %" PRIu32 ", \"parent\": %" PRIu32
+                ", \"routine\": %" PRIu32 ", \"visits\": %" PRIu64 ", \"iterations\": %" PRIu64
+                ", \"static_instrs\": %" PRIu64 ", \"dynamic_instrs\": %" PRIu64 "}",
+                line, lo->depth, parent, routine, visits, iters, statics, dyn);
+    } else if (r->o->format == TK_DCFG_REPORT_CSV) {
+        fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", h->id,
+                p->images[tk_cfg_block_image(p, lo->head)].id, addr);
+        tk_put_csv_field(f, file);
+        fprintf(f,
+                ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                ",%" PRIu64 "\n",
+                line, lo->depth, parent, routine, visits, iters, statics, dyn);
+    } else {
+        char srcbuf[64], parbuf[16];
+        if (line) {
+            const char *base = file ? strrchr(file, '/') : NULL;
+            snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32,
+                     base   ? base + 1
+                     : file ? file
+                            : "?",
+                     line);
+        } else
+            snprintf(srcbuf, sizeof srcbuf, "-");
+        if (parent)
+            snprintf(parbuf, sizeof parbuf, "%" PRIu32, parent);
+        else
+            snprintf(parbuf, sizeof parbuf, "-");
+        fprintf(f,
+                "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %5" PRIu32
+                "  %8s  %8" PRIu32 "  %10" PRIu64 "  %10" PRIu64 "  %7" PRIu64 "  %12" PRIu64 "\n",
+                h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr, srcbuf, lo->depth,
+                parbuf, routine, visits, iters, statics, dyn);
+    }
+}
 
 static int loops_table(rep *r, int *first_table)
 {
@@ -567,7 +672,8 @@ static int loops_table(rep *r, int *first_table)
     if (r->o->top && n > r->o->top) n = r->o->top;
     /* visits of the loops shown in one pass over the edges, the source lines
      * of their heads in one pass over the source table */
-    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1)), *lines = tk_malloc(sizeof *lines * (n ? n : 1));
+    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1)),
+             *lines = tk_malloc(sizeof *lines * (n ? n : 1));
     uint64_t *visits = tk_malloc(sizeof *visits * (n ? n : 1));
     const char **files = tk_malloc(sizeof *files * (n ? n : 1));
     int ok = shown && lines && visits && files;
@@ -583,54 +689,22 @@ static int loops_table(rep *r, int *first_table)
         tk_free(rk);
         return 0;
     }
-    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT) none_line(r, "loops", 0);
-    else if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"loop_table\": [", f);
+    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT)
+        none_line(r, "loops", 0);
+    else if (r->o->format == TK_DCFG_REPORT_JSON)
+        fputs(", \"loop_table\": [", f);
     else if (r->o->format == TK_DCFG_REPORT_CSV) {
         if (!*first_table) fputc('\n', f);
-        fputs("loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,dynamic_instrs\n", f);
+        fputs("loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,"
+              "dynamic_instrs\n",
+              f);
     } else if (n)
-        fprintf(f, "\nloops (by dynamic instructions)\n  %8s  %5s  %-18s  %-30s  %5s  %8s  %8s  %10s  %10s  %7s  %12s\n", "loop", "image",
-                "head-address", "source", "depth", "parent", "routine", "visits", "iterations", "static", "dynamic");
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t l = rk[k].index;
-        const tk_cfg_loop *lo = &p->loops[l];
-        const tk_cfg_block *h = &p->blocks[lo->head];
-        const char *file = files[k];
-        uint32_t line = lines[k];
-        uint32_t parent = cfg_loop_id(p, lo->parent);
-        uint32_t routine = cfg_routine_id(p, lo->routine);
-        uint64_t iters = tk_cfg_loop_iteration_count(p, l);
-        tk_cfg_scope s = {TK_SCOPE_LOOP, l};
-        uint64_t statics = tk_cfg_scope_static_instrs(p, s), dyn = tk_cfg_scope_instr_count(p, s);
-        uint64_t addr = cfg_block_addr(p, h);
-        if (r->o->format == TK_DCFG_REPORT_JSON) {
-            fprintf(f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64 "\", \"file\": ",
-                    k ? ", " : "", h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr);
-            if (file) tk_put_json_string(f, file); else fputs("null", f);
-            fprintf(f, ", \"line\": %" PRIu32 ", \"depth\": %" PRIu32 ", \"parent\": %" PRIu32 ", \"routine\": %" PRIu32
-                       ", \"visits\": %" PRIu64 ", \"iterations\": %" PRIu64 ", \"static_instrs\": %" PRIu64
-                       ", \"dynamic_instrs\": %" PRIu64 "}",
-                    line, lo->depth, parent, routine, visits[k], iters, statics, dyn);
-        } else if (r->o->format == TK_DCFG_REPORT_CSV) {
-            fprintf(f, "%" PRIu32 ",%" PRIu32 ",0x%" PRIx64 ",", h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr);
-            tk_put_csv_field(f, file);
-            fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-                    line, lo->depth, parent, routine, visits[k], iters, statics, dyn);
-        } else {
-            char srcbuf[64], parbuf[16];
-            if (line) {
-                const char *base = file ? strrchr(file, '/') : NULL;
-                snprintf(srcbuf, sizeof srcbuf, "%s:%" PRIu32, base ? base + 1 : file ? file : "?", line);
-            } else
-                snprintf(srcbuf, sizeof srcbuf, "-");
-            if (parent) snprintf(parbuf, sizeof parbuf, "%" PRIu32, parent);
-            else snprintf(parbuf, sizeof parbuf, "-");
-            fprintf(f, "  %8" PRIu32 "  %5" PRIu32 "  0x%-16" PRIx64 "  %-30s  %5" PRIu32 "  %8s  %8" PRIu32 "  %10" PRIu64
-                       "  %10" PRIu64 "  %7" PRIu64 "  %12" PRIu64 "\n",
-                    h->id, p->images[tk_cfg_block_image(p, lo->head)].id, addr, srcbuf, lo->depth, parbuf, routine, visits[k], iters, statics,
-                    dyn);
-        }
-    }
+        fprintf(f,
+                "\nloops (by dynamic instructions)\n  %8s  %5s  %-18s  %-30s  %5s  %8s  %8s  %10s  "
+                "%10s  %7s  %12s\n",
+                "loop", "image", "head-address", "source", "depth", "parent", "routine", "visits",
+                "iterations", "static", "dynamic");
+    for (uint32_t k = 0; k < n; k++) loop_row(r, k, rk[k].index, files[k], lines[k], visits[k]);
     more_line(r, n, uncut, "loop");
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
     *first_table = 0;
@@ -660,7 +734,9 @@ static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_opti
     oo.top = oo.all_rows ? 0 : oo.top ? oo.top : 20;
     const tk_dcfg_report_options *o = &oo;
     if (o->format == TK_DCFG_REPORT_JSON)
-        fprintf(f, "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32 "\", \"processes\": [",
+        fprintf(f,
+                "{\"version\": 1, \"format\": \"dcfg\", \"dcfg_version\": \"%" PRIu32 ".%02" PRIu32
+                "\", \"processes\": [",
                 cfg->major_version, cfg->minor_version);
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         rep r = {cfg, &cfg->processes[i], o, f};
@@ -688,7 +764,8 @@ static tk_status dcfg_report_stream(const tk_cfg *cfg, const tk_dcfg_report_opti
     return TK_OK;
 }
 
-tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, const tk_writer *f, tk_error *err)
+tk_status tk_dcfg_report(const tk_cfg *cfg, const tk_dcfg_report_options *o, const tk_writer *f,
+                         tk_error *err)
 {
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, f, err);

@@ -21,8 +21,8 @@ int tk_dcfg_rep_loop_selected(const tk_dcfg_rep *r, uint32_t l);
 
 /* The tables of Intel's dcfg-reader. */
 typedef enum tk_dcfg_intel_table {
-    TK_DCFG_INTEL_STATISTICS,        /* its count, average, max, min lines */
-    TK_DCFG_INTEL_SOURCE_LOOPS,      /* the file of -all_source_loops_stats */
+    TK_DCFG_INTEL_STATISTICS, /* its count, average, max, min lines */
+    TK_DCFG_INTEL_SOURCE_LOOPS, /* the file of -all_source_loops_stats */
     TK_DCFG_INTEL_INNER_SOURCE_LOOPS /* the file of -inner_source_loops_stats */
 } tk_dcfg_intel_table;
 

@@ -40,7 +40,14 @@ static double stat_average(const intel_stat *s)
 }
 
 enum {
-    ST_ROUTINES, ST_CALLS, ST_LOOPS, ST_ITERATIONS, ST_BLOCKS, ST_STATICS, ST_EXECS, ST_DYNAMIC,
+    ST_ROUTINES,
+    ST_CALLS,
+    ST_LOOPS,
+    ST_ITERATIONS,
+    ST_BLOCKS,
+    ST_STATICS,
+    ST_EXECS,
+    ST_DYNAMIC,
     ST_N
 };
 
@@ -100,8 +107,9 @@ static void statistic_row(tk_dcfg_rep *r, int k, const intel_stat *s)
         else
             fputs(",,\n", f);
     } else {
-        fprintf(f, "%s{\"statistic\": \"%s\", \"per\": \"%s\", \"count\": %" PRIu64
-                   ", \"total\": %" PRIu64,
+        fprintf(f,
+                "%s{\"statistic\": \"%s\", \"per\": \"%s\", \"count\": %" PRIu64
+                ", \"total\": %" PRIu64,
                 k ? ", " : "", what, per, s->count, s->sum);
         if (s->count)
             fprintf(f, ", \"average\": %.2f, \"max\": %" PRIu64 ", \"min\": %" PRIu64 "}",
@@ -116,8 +124,7 @@ static void statistics(tk_dcfg_rep *r)
     intel_stat st[ST_N];
     memset(st, 0, sizeof st);
     for (uint32_t i = 0; i < r->p->nimages; i++)
-        if (!r->o->has_image || r->p->images[i].id == r->o->image_id)
-            image_statistics(r->p, i, st);
+        if (!r->o->has_image || r->p->images[i].id == r->o->image_id) image_statistics(r->p, i, st);
     if (r->o->format == TK_DCFG_REPORT_CSV)
         fputs("statistic,per,count,total,average,max,min\n", r->f);
     if (r->o->format == TK_DCFG_REPORT_JSON) fputs(", \"statistics\": [", r->f);
@@ -133,8 +140,8 @@ typedef struct loop_facts {
     uint32_t *lines;
     const char **files;
     uint64_t *visits;
-    uint32_t *order;  /* loop indexes, by image, then by head id */
-    uint8_t *inner;   /* no loop has it as its parent */
+    uint32_t *order; /* loop indexes, by image, then by head id */
+    uint8_t *inner; /* no loop has it as its parent */
 } loop_facts;
 
 static void facts_free(loop_facts *lf)
@@ -198,8 +205,7 @@ static int facts_of(const tk_dcfg_rep *r, loop_facts *lf, uint32_t *n)
     for (uint32_t l = 0; ok && l < p->nloops; l++)
         if (p->loops[l].parent < p->nloops) lf->inner[p->loops[l].parent] = 0;
     if (ok && p->nblocks)
-        ok = tk_cfg_blocks_source(r->cfg, p, heads, p->nloops, lf->lines, lf->files, NULL) ==
-             TK_OK;
+        ok = tk_cfg_blocks_source(r->cfg, p, heads, p->nloops, lf->lines, lf->files, NULL) == TK_OK;
     for (uint32_t l = 0; ok && l < p->nloops; l++) heads[l] = l;
     if (ok) ok = tk_cfg_loop_entry_counts(r->cfg, p, heads, p->nloops, lf->visits);
     tk_free(heads);
@@ -228,19 +234,26 @@ static void loop_cells(tk_dcfg_rep *r, const loop_facts *lf, uint32_t l, int na)
         fputs(", \"file\": ", f);
         tk_put_json_string(f, lf->files[l]);
         fprintf(f, ", \"line\": %" PRIu32 ", \"visits\": ", lf->lines[l]);
-        if (na && !lf->visits[l]) fputs("null", f);
-        else fprintf(f, "%" PRIu64, lf->visits[l]);
-        fprintf(f, ", \"iterations\": %" PRIu64 ", \"static_instrs\": %" PRIu64
-                   ", \"dynamic_instrs\": %" PRIu64 "}",
+        if (na && !lf->visits[l])
+            fputs("null", f);
+        else
+            fprintf(f, "%" PRIu64, lf->visits[l]);
+        fprintf(f,
+                ", \"iterations\": %" PRIu64 ", \"static_instrs\": %" PRIu64
+                ", \"dynamic_instrs\": %" PRIu64 "}",
                 iterations, statics, dynamic);
         return;
     }
     fputc(',', f);
-    if (r->o->format == TK_DCFG_REPORT_CSV) tk_put_csv_field(f, lf->files[l]);
-    else fputs(lf->files[l], f);
+    if (r->o->format == TK_DCFG_REPORT_CSV)
+        tk_put_csv_field(f, lf->files[l]);
+    else
+        fputs(lf->files[l], f);
     fprintf(f, ":%" PRIu32 ",", lf->lines[l]);
-    if (na && !lf->visits[l]) fputs("*NA*", f);
-    else fprintf(f, "%" PRIu64, lf->visits[l]);
+    if (na && !lf->visits[l])
+        fputs("*NA*", f);
+    else
+        fprintf(f, "%" PRIu64, lf->visits[l]);
     fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", iterations, statics, dynamic);
 }
 
@@ -253,14 +266,15 @@ static void source_loops(tk_dcfg_rep *r, const loop_facts *lf, uint32_t n)
         fputs(", \"source_loops\": [", r->f);
     else
         fputs("loopid,filename:linenumber,#visits, #iterations,#static-instrs,"
-              "#dynamic-instructions\n", r->f);
+              "#dynamic-instructions\n",
+              r->f);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t l = lf->order[k];
         if (!shown(p, lf, l) || !tk_dcfg_rep_loop_selected(r, l)) continue;
         const tk_cfg_block *h = &p->blocks[p->loops[l].head];
         if (json)
-            fprintf(r->f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32, first ? "" : ", ",
-                    h->id, p->images[tk_cfg_block_image(p, p->loops[l].head)].id);
+            fprintf(r->f, "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32, first ? "" : ", ", h->id,
+                    p->images[tk_cfg_block_image(p, p->loops[l].head)].id);
         else
             fprintf(r->f, "%" PRIu32, h->id);
         first = 0;
@@ -303,7 +317,8 @@ static void inner_source_loops(tk_dcfg_rep *r, const loop_facts *lf, uint32_t n)
                     p->images[tk_cfg_block_image(p, p->loops[l].head)].id);
         else if (first)
             fputs("nesting-depth,filename:linenumber,#visits, #iterations,#static-instrs,"
-                  "#dynamic-instructions\n", r->f);
+                  "#dynamic-instructions\n",
+                  r->f);
         first = 0;
         nest_rows(r, lf, l);
         fputs(json ? "]}" : "\n", r->f);

@@ -28,8 +28,10 @@ static void put_string(FILE *f, const char *s)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-            else fputc(*p, f);
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
         }
     }
     fputc('"', f);
@@ -65,7 +67,8 @@ static void write_routine(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, u
         const tk_cfg_loop *lo = &p->loops[l];
         if (lo->head == TK_CFG_NONE) continue;
         if (!any)
-            fputs(",\n                  [ [ \"LOOP_HEAD_NODE_ID\", \"LOOP_BACK_EDGE_SOURCE_NODE_IDS\", "
+            fputs(",\n                  [ [ \"LOOP_HEAD_NODE_ID\", "
+                  "\"LOOP_BACK_EDGE_SOURCE_NODE_IDS\", "
                   "\"LOOP_NODE_IDS\", \"PARENT_LOOP_HEAD_NODE_ID\" ]",
                   f);
         any = 1;
@@ -106,12 +109,15 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
         sep = ",\n              ";
     }
     if (im->nsources) {
-        fprintf(f, "%s\"SOURCE_DATA\" : [ [ \"FILE_NAME_ID\", \"LINE_NUM\", \"ADDR_OFFSET\", \"SIZE\", "
-                   "\"NUM_INSTRS\" ]",
-                sep);
+        fprintf(
+            f,
+            "%s\"SOURCE_DATA\" : [ [ \"FILE_NAME_ID\", \"LINE_NUM\", \"ADDR_OFFSET\", \"SIZE\", "
+            "\"NUM_INSTRS\" ]",
+            sep);
         for (uint32_t k = 0; k < im->nsources; k++) {
             const tk_cfg_source *s = &p->sources[im->first_source + k];
-            fprintf(f, ",\n                [ %" PRIu32 ", %" PRIu32 ", ", s->file_name_id, s->line_num);
+            fprintf(f, ",\n                [ %" PRIu32 ", %" PRIu32 ", ", s->file_name_id,
+                    s->line_num);
             put_hex(f, s->addr_offset);
             fprintf(f, ", %" PRIu64 ", %" PRIu32 " ]", cfg_source_size(p, im->first_source + k),
                     s->num_instrs);
@@ -120,8 +126,9 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
         sep = ",\n              ";
     }
     if (im->nblocks) {
-        fprintf(f, "%s\"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\", "
-                   "\"LAST_INSTR_OFFSET\", \"COUNT\" ]",
+        fprintf(f,
+                "%s\"BASIC_BLOCKS\" : [ [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\", "
+                "\"LAST_INSTR_OFFSET\", \"COUNT\" ]",
                 sep);
         for (uint32_t k = 0; k < im->nblocks; k++) {
             const tk_cfg_block *b = &p->blocks[im->first_block + k];
@@ -135,7 +142,8 @@ static void write_image(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
         sep = ",\n              ";
     }
     if (im->nroutines) {
-        fprintf(f, "%s\"ROUTINES\" : [ [ \"ENTRY_NODE_ID\", \"EXIT_NODE_IDS\", \"NODES\", \"LOOPS\" ]",
+        fprintf(f,
+                "%s\"ROUTINES\" : [ [ \"ENTRY_NODE_ID\", \"EXIT_NODE_IDS\", \"NODES\", \"LOOPS\" ]",
                 sep);
         for (uint32_t k = 0; k < im->nroutines; k++) {
             const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
@@ -168,7 +176,8 @@ static void write_process(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p)
         write_image(f, cfg, p, i);
     }
     fputs("\n        ],\n", f);
-    fputs("        \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", \"EDGE_TYPE_ID\", "
+    fputs("        \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", "
+          "\"EDGE_TYPE_ID\", "
           "\"COUNT_PER_THREAD\" ]",
           f);
     for (uint32_t e = 0; e < p->nedges; e++) {
@@ -329,17 +338,19 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
     for (uint32_t k = 0; k < p->nimages; k++) {
         const tk_cfg_image *im = &p->images[io[k]];
         const char *fn = tk_cfg_file_name(cfg, im->file_name_id);
-        fprintf(f, "image %" PRIu32 " load 0x%" PRIx64 " size %" PRIu64 " file %" PRIu32 " \"%s\"\n",
+        fprintf(f,
+                "image %" PRIu32 " load 0x%" PRIx64 " size %" PRIu64 " file %" PRIu32 " \"%s\"\n",
                 im->id, im->load_addr, im->size, im->file_name_id, fn ? fn : "");
         for (uint32_t s = 0; s < im->nsymbols; s++) {
             const tk_cfg_symbol *sy = &p->symbols[im->first_symbol + s];
-            fprintf(f, "  symbol 0x%" PRIx64 " size %" PRIu64 " \"%s\"\n", sy->addr_offset, sy->size,
-                    cfg_str(cfg, sy->name));
+            fprintf(f, "  symbol 0x%" PRIx64 " size %" PRIu64 " \"%s\"\n", sy->addr_offset,
+                    sy->size, cfg_str(cfg, sy->name));
         }
         for (uint32_t s = 0; s < im->nsources; s++) {
             const tk_cfg_source *so = &p->sources[im->first_source + s];
-            fprintf(f, "  source 0x%" PRIx64 " size %" PRIu64 " instrs %" PRIu32 " file %" PRIu32
-                       " line %" PRIu32 "\n",
+            fprintf(f,
+                    "  source 0x%" PRIx64 " size %" PRIu64 " instrs %" PRIu32 " file %" PRIu32
+                    " line %" PRIu32 "\n",
                     so->addr_offset, cfg_source_size(p, im->first_source + s), so->num_instrs,
                     so->file_name_id, so->line_num);
         }
@@ -348,12 +359,17 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
         const tk_cfg_block *b = &p->blocks[bo[k]];
         fprintf(f,
                 "block %" PRIu32 " image %" PRIu32 " offset 0x%" PRIx64 " size %" PRIu32
-                " instrs %" PRIu32 " last %" PRIu32 " count %" PRIu64 " routine %s idom %s loop %s\n",
-                b->id, p->images[tk_cfg_block_image(p, bo[k])].id, b->addr_offset, cfg_block_size(p, bo[k]),
-                b->num_instrs, cfg_block_last_instr_offset(p, bo[k]), b->count,
-                b->routine == TK_CFG_NONE ? "-" : node_text(cfg, p, p->routines[b->routine].entry, b1, sizeof b1),
+                " instrs %" PRIu32 " last %" PRIu32 " count %" PRIu64
+                " routine %s idom %s loop %s\n",
+                b->id, p->images[tk_cfg_block_image(p, bo[k])].id, b->addr_offset,
+                cfg_block_size(p, bo[k]), b->num_instrs, cfg_block_last_instr_offset(p, bo[k]),
+                b->count,
+                b->routine == TK_CFG_NONE
+                    ? "-"
+                    : node_text(cfg, p, p->routines[b->routine].entry, b1, sizeof b1),
                 b->idom == TK_CFG_NONE ? "-" : node_text(cfg, p, b->idom, b2, sizeof b2),
-                b->loop == TK_CFG_NONE ? "-" : node_text(cfg, p, p->loops[b->loop].head, b3, sizeof b3));
+                b->loop == TK_CFG_NONE ? "-"
+                                       : node_text(cfg, p, p->loops[b->loop].head, b3, sizeof b3));
     }
     for (uint32_t k = 0; k < p->nroutines; k++) {
         const tk_cfg_routine *r = &p->routines[ro[k]];
@@ -367,7 +383,9 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
         const tk_cfg_loop *l = &p->loops[lo[k]];
         fprintf(f, "loop %s parent %s depth %" PRIu32 " back ",
                 node_text(cfg, p, l->head, b1, sizeof b1),
-                l->parent == TK_CFG_NONE ? "-" : node_text(cfg, p, p->loops[l->parent].head, b2, sizeof b2),
+                l->parent == TK_CFG_NONE
+                    ? "-"
+                    : node_text(cfg, p, p->loops[l->parent].head, b2, sizeof b2),
                 l->depth);
         dump_ids(f, cfg, p, l->back_srcs, l->nback_srcs);
         fputs(" nodes ", f);
@@ -376,8 +394,9 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
     }
     for (uint32_t k = 0; k < p->nedges; k++) {
         const tk_cfg_edge *e = &p->edges[eo[k]];
-        fprintf(f, "edge %" PRIu32 " %s -> %s %s [", e->id, node_text(cfg, p, e->src, b1, sizeof b1),
-                node_text(cfg, p, e->tgt, b2, sizeof b2), cfg_edge_type_name(cfg, e));
+        fprintf(f, "edge %" PRIu32 " %s -> %s %s [", e->id,
+                node_text(cfg, p, e->src, b1, sizeof b1), node_text(cfg, p, e->tgt, b2, sizeof b2),
+                cfg_edge_type_name(cfg, e));
         for (uint32_t t = 0; t < cfg_edge_nthreads(p, eo[k]); t++)
             fprintf(f, "%s%" PRIu64, t ? " " : "", cfg_edge_count_thread(p, e, t));
         fputs("]\n", f);

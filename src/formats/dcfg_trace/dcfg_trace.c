@@ -11,7 +11,8 @@
 #include "tracekit/input.h"
 
 
-static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *diag, tk_error *err) {
+static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *diag, tk_error *err)
+{
     tk_status st = dt_parse(t, diag, err);
     if (st != TK_OK) {
         tk_dcfg_trace_free(t);
@@ -21,10 +22,10 @@ static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *dia
     return TK_OK;
 }
 
-static tk_dcfg_trace *new_trace(const char *name) {
+static tk_dcfg_trace *new_trace(const char *name)
+{
     tk_dcfg_trace *t = tk_calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
+    if (!t) return NULL;
     size_t n = strlen(name);
     char *p = tk_malloc(n + 1);
     if (!p) {
@@ -36,13 +37,12 @@ static tk_dcfg_trace *new_trace(const char *name) {
     return t;
 }
 
-tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
-                             tk_error *err) {
+tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag, tk_error *err)
+{
     *out = NULL;
     tk_input *in = NULL;
     tk_status st = tk_input_open(&in, path, NULL, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     tk_dcfg_trace *t = new_trace(tk_input_path(in));
     if (!t) {
         tk_input_free(in);
@@ -60,12 +60,11 @@ tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *dia
     return finish_open(t, out, diag, err);
 }
 
-tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
-                                   tk_error *err) {
+tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag, tk_error *err)
+{
     *out = NULL;
     tk_dcfg_trace *t = new_trace(tk_input_path(in));
-    if (!t)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!t) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     const uint8_t *data;
     size_t len;
     tk_status st = tk_input_map(in, &data, &len, err);
@@ -79,7 +78,8 @@ tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *d
 }
 
 tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
-                                    const char *name, tk_diag *diag, tk_error *err) {
+                                    const char *name, tk_diag *diag, tk_error *err)
+{
     *out = NULL;
     tk_dcfg_trace *t = new_trace(name ? name : "<memory>");
     void *copy = tk_malloc(len ? len : 1);
@@ -88,21 +88,19 @@ tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_
         tk_dcfg_trace_free(t);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
-    if (len)
-        memcpy(copy, data, len);
+    if (len) memcpy(copy, data, len);
     t->owned_data = copy;
     t->data = copy;
     t->len = len;
     return finish_open(t, out, diag, err);
 }
 
-void tk_dcfg_trace_free(tk_dcfg_trace *t) {
-    if (!t)
-        return;
+void tk_dcfg_trace_free(tk_dcfg_trace *t)
+{
+    if (!t) return;
     for (size_t i = 0; i < t->nprocs; i++) {
         dt_process *p = &t->procs[i];
-        for (size_t j = 0; j < p->ndict; j++)
-            tk_free(p->dict[j].key);
+        for (size_t j = 0; j < p->ndict; j++) tk_free(p->dict[j].key);
         tk_free(p->dict);
         tk_free(p->dict_slots);
         dt_table_free(&p->table);
@@ -112,22 +110,23 @@ void tk_dcfg_trace_free(tk_dcfg_trace *t) {
     tk_free(t->chunks);
     tk_free(t->line_marks);
     tk_free(t->owned_data);
-    if (t->input)
-        tk_input_free((tk_input *)t->input);
+    if (t->input) tk_input_free((tk_input *)t->input);
     tk_free((void *)t->path);
     tk_free(t);
 }
 
 const char *tk_dcfg_trace_path(const tk_dcfg_trace *t) { return t->path; }
 
-void tk_dcfg_trace_version(const tk_dcfg_trace *t, uint64_t *major, uint64_t *minor) {
+void tk_dcfg_trace_version(const tk_dcfg_trace *t, uint64_t *major, uint64_t *minor)
+{
     *major = t->major;
     *minor = t->minor;
 }
 
 size_t tk_dcfg_trace_process_count(const tk_dcfg_trace *t) { return t->nprocs; }
 
-void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_process_info *out) {
+void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_process_info *out)
+{
     const dt_process *p = &t->procs[i];
     memset(out, 0, sizeof *out);
     out->pid = p->pid;
@@ -135,8 +134,7 @@ void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_proce
     out->transition_rows = p->table.nrows;
     size_t n = 0;
     for (size_t s = 0; s < p->table.nstates; s++)
-        if (p->table.states[s].depth == 0 && !p->table.states[s].dead)
-            n++;
+        if (p->table.states[s].depth == 0 && !p->table.states[s].dead) n++;
     out->transition_states = n;
     out->max_code_bits = p->table.max_code_len;
     out->nthreads = p->nthreads;
@@ -144,7 +142,8 @@ void tk_dcfg_trace_process(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_proce
 
 size_t tk_dcfg_trace_thread_count(const tk_dcfg_trace *t) { return t->nthreads; }
 
-static size_t process_of_thread(const tk_dcfg_trace *t, size_t thread) {
+static size_t process_of_thread(const tk_dcfg_trace *t, size_t thread)
+{
     for (size_t i = 0; i < t->nprocs; i++)
         if (thread >= t->procs[i].first_thread &&
             thread < t->procs[i].first_thread + t->procs[i].nthreads)
@@ -152,7 +151,8 @@ static size_t process_of_thread(const tk_dcfg_trace *t, size_t thread) {
     return 0;
 }
 
-void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread_info *out) {
+void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread_info *out)
+{
     const dt_thread *th = &t->threads[i];
     out->thread_id = th->thread_id;
     out->process = process_of_thread(t, i);
@@ -162,7 +162,8 @@ void tk_dcfg_trace_thread(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_thread
 
 size_t tk_dcfg_trace_chunk_count(const tk_dcfg_trace *t) { return t->nchunks; }
 
-void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_info *out) {
+void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_info *out)
+{
     const dt_chunk *c = &t->chunks[i];
     out->preceding_instr_count = c->preceding_instr_count;
     out->instr_count = c->instr_count;
@@ -173,10 +174,10 @@ void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_i
 }
 
 size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,
-                                      const char **key, const char **value, size_t *value_len) {
+                                      const char **key, const char **value, size_t *value_len)
+{
     const dt_process *p = &t->procs[proc];
-    if (i >= p->ndict)
-        return p->ndict;
+    if (i >= p->ndict) return p->ndict;
     *key = p->dict[i].key;
     *value = p->dict[i].value;
     *value_len = p->dict[i].value_len;
@@ -184,7 +185,8 @@ size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_
 }
 
 /* The process of a chunk: found through the thread that holds it. */
-static const dt_process *process_of_chunk(const tk_dcfg_trace *t, size_t chunk, size_t *thread) {
+static const dt_process *process_of_chunk(const tk_dcfg_trace *t, size_t chunk, size_t *thread)
+{
     size_t lo = 0, hi = t->nthreads;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -194,8 +196,7 @@ static const dt_process *process_of_chunk(const tk_dcfg_trace *t, size_t chunk, 
         else if (chunk >= th->first_chunk + th->nchunks)
             lo = mid + 1;
         else {
-            if (thread)
-                *thread = mid;
+            if (thread) *thread = mid;
             return &t->procs[process_of_thread(t, mid)];
         }
     }
@@ -203,10 +204,10 @@ static const dt_process *process_of_chunk(const tk_dcfg_trace *t, size_t chunk, 
 }
 
 tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_emit_fn emit,
-                                     void *ctx, uint64_t *edges, tk_diag *diag, tk_error *err) {
+                                     void *ctx, uint64_t *edges, tk_diag *diag, tk_error *err)
+{
     const dt_process *p = process_of_chunk(t, i, NULL);
-    if (!p)
-        return tk_error_set(err, TK_ERR_ARG, "chunk %zu does not exist", i);
+    if (!p) return tk_error_set(err, TK_ERR_ARG, "chunk %zu does not exist", i);
     tk_error none; /* the decoder reads the code of its errors back: err may be NULL */
     return dt_decode_chunk(t, p, &t->chunks[i], emit, ctx, edges, diag, err ? err : &none);
 }
@@ -222,15 +223,13 @@ tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_t
  * `window` chunks ahead of delivery) waits; the chunk being delivered next is
  * then always held by a worker that does not wait, so this cannot deadlock. */
 
-tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_error *err) {
-    if (t->len + more <= t->cap)
-        return TK_OK;
+tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_error *err)
+{
+    if (t->len + more <= t->cap) return TK_OK;
     size_t cap = t->cap ? t->cap : 4096;
-    while (cap < t->len + more)
-        cap *= 2;
+    while (cap < t->len + more) cap *= 2;
     char *p = tk_realloc(t->data, cap);
-    if (!p)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!p) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     t->data = p;
     t->cap = cap;
     return TK_OK;
@@ -239,28 +238,28 @@ tk_status tk_dcfg_trace_text_reserve(tk_dcfg_trace_text *t, size_t more, tk_erro
 typedef struct chunk_job {
     size_t chunk;
     tk_dcfg_trace_piece head; /* the chunk's part of its pieces (no edges) */
-    dt_walk walk;             /* with a DCFG */
+    dt_walk walk; /* with a DCFG */
     tk_dcfg_trace_step steps[TK_DCFG_TRACE_PIECE_STEPS];
     uint32_t *edges;
     size_t n, cap;
     tk_dcfg_trace_text text;
     uint64_t count;
     tk_status status;
-    tk_status walk_status;  /* TK_OK, or the error of an edge that failed (in err) */
+    tk_status walk_status; /* TK_OK, or the error of an edge that failed (in err) */
     tk_error err;
-    int overflow;           /* more edges than the buffer limit: decode again while delivering */
+    int overflow; /* more edges than the buffer limit: decode again while delivering */
     int ready;
-    tk_diag warnings;       /* per-job sink: diag sinks are not thread-safe */
+    tk_diag warnings; /* per-job sink: diag sinks are not thread-safe */
     int has_warning;
     tk_severity warn_sev;
     tk_location warn_loc;
     char warn_msg[512];
 } chunk_job;
 
-static void keep_warning(void *ctx, tk_severity sev, const tk_location *loc, const char *msg) {
+static void keep_warning(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
     chunk_job *j = ctx;
-    if (j->has_warning)
-        return;
+    if (j->has_warning) return;
     j->has_warning = 1;
     j->warn_sev = sev;
     j->warn_loc = *loc;
@@ -274,31 +273,30 @@ typedef struct decode_run {
     void *ctx;
     int (*sink)(struct decode_run *, chunk_job *, const tk_dcfg_trace_piece *); /* delivery */
     tk_diag *diag;
-    const size_t *chunks;   /* the selected chunks */
+    const size_t *chunks; /* the selected chunks */
     chunk_job *jobs;
-    size_t window;          /* job slots */
-    size_t limit;           /* max edges buffered per chunk */
+    size_t window; /* job slots */
+    size_t limit; /* max edges buffered per chunk */
     int count_only;
     pthread_mutex_t lock;
     pthread_cond_t slot_free;
-    size_t next;            /* next job to deliver */
-    int delivering;         /* a thread is delivering */
-    int stop;               /* stop decoding (TK_END or an error without diag) */
-    int failed;             /* errors went to diag */
+    size_t next; /* next job to deliver */
+    int delivering; /* a thread is delivering */
+    int stop; /* stop decoding (TK_END or an error without diag) */
+    int failed; /* errors went to diag */
     tk_status st;
     tk_error err;
     uint64_t total;
 } decode_run;
 
-static int collect(void *ctx, const uint32_t *edges, size_t n) {
+static int collect(void *ctx, const uint32_t *edges, size_t n)
+{
     chunk_job *j = ctx;
     if (j->n + n > j->cap) {
         size_t cap = j->cap ? j->cap : 4096;
-        while (cap < j->n + n)
-            cap *= 2;
+        while (cap < j->n + n) cap *= 2;
         uint32_t *p = tk_realloc(j->edges, cap * sizeof *p);
-        if (!p)
-            return 1;
+        if (!p) return 1;
         j->edges = p;
         j->cap = cap;
     }
@@ -311,21 +309,25 @@ static int collect(void *ctx, const uint32_t *edges, size_t n) {
  * piece or fn (delivering), or nowhere (the edges are only checked). */
 typedef int (*piece_sink)(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p);
 
-static int sink_render(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+static int sink_render(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p)
+{
     return run->opt->render(run->opt->render_ctx, p, &j->text);
 }
 
-static int sink_piece(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+static int sink_piece(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p)
+{
     (void)j;
     return run->opt->piece(run->ctx, p);
 }
 
-static int sink_fn(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+static int sink_fn(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p)
+{
     (void)j;
     return run->fn(run->ctx, p->chunk, p->edges, p->nedges);
 }
 
-static int sink_none(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p) {
+static int sink_none(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p)
+{
     (void)run, (void)j, (void)p;
     return 0;
 }
@@ -334,19 +336,18 @@ static int sink_none(decode_run *run, chunk_job *j, const tk_dcfg_trace_piece *p
  * without a DCFG, else through it (j->walk). Returns 0, 1 when the sink asked to stop, or
  * -1 when an edge failed (j->walk_status and j->err set; the pieces before it handed over). */
 static int make_pieces(decode_run *run, chunk_job *j, const uint32_t *edges, size_t n,
-                       piece_sink sink) {
+                       piece_sink sink)
+{
     tk_dcfg_trace_piece p = j->head;
     p.edges = edges;
     p.nedges = n;
-    if (!run->opt->cfg)
-        return sink(run, j, &p) ? 1 : 0;
+    if (!run->opt->cfg) return sink(run, j, &p) ? 1 : 0;
     p.steps = run->opt->steps ? j->steps : NULL;
     size_t i = 0;
     do {
         p.edges = edges + i;
         p.nedges = dt_walk_edges(&j->walk, edges + i, n - i, j->steps, &p.nsteps);
-        if (sink(run, j, &p))
-            return 1;
+        if (sink(run, j, &p)) return 1;
         i += p.nedges;
         if (j->walk.failed) {
             j->walk_status = dt_walk_error(&j->walk, run->t, &j->err);
@@ -362,20 +363,18 @@ typedef struct piece_ctx {
 } piece_ctx;
 
 /* A piece of a big chunk, decoded while delivering. */
-static int deliver_piece(void *ctx, const uint32_t *edges, size_t n) {
+static int deliver_piece(void *ctx, const uint32_t *edges, size_t n)
+{
     piece_ctx *pc = ctx;
     decode_run *run = pc->run;
     const tk_dcfg_trace_decode_options *o = run->opt;
     chunk_job *j = pc->job;
-    if (run->sink == sink_fn && !o->cfg)
-        return run->fn(run->ctx, j->chunk, edges, n);
+    if (run->sink == sink_fn && !o->cfg) return run->fn(run->ctx, j->chunk, edges, n);
     j->text.len = 0;
     int r = make_pieces(run, j, edges, n, o->render ? sink_render : run->sink);
-    if (r == 1)
-        return 1;
+    if (r == 1) return 1;
     const char *text = j->text.data ? j->text.data : "";
-    if (o->render && o->write_text(run->ctx, j->chunk, text, j->text.len))
-        return 1;
+    if (o->render && o->write_text(run->ctx, j->chunk, text, j->text.len)) return 1;
     return r;
 }
 
@@ -384,17 +383,16 @@ static const uint32_t no_edges[1] = {0};
 /* Deliver job j (the next in order); called by one thread at a time, without
  * the lock. Only the delivering thread writes stop, st, err, failed and total
  * (the lock hands the delivering role over). */
-static int deliver(decode_run *run, chunk_job *j) {
+static int deliver(decode_run *run, chunk_job *j)
+{
     const tk_dcfg_trace_decode_options *o = run->opt;
-    if (run->stop)
-        return 1;
+    if (run->stop) return 1;
     int r = 0;
     if (j->overflow) {
         piece_ctx pc = {run, j};
         j->status = tk_dcfg_trace_decode_chunk(run->t, j->chunk, deliver_piece, &pc, &j->count,
                                                run->diag, &j->err);
-        if (j->status == TK_END && j->walk_status != TK_OK)
-            j->status = j->walk_status;
+        if (j->status == TK_END && j->walk_status != TK_OK) j->status = j->walk_status;
         r = j->status == TK_END;
     } else if ((j->status == TK_OK || j->walk_status != TK_OK) && !run->count_only) {
         /* what came before an edge that failed goes out first */
@@ -405,8 +403,7 @@ static int deliver(decode_run *run, chunk_job *j) {
             r = run->fn(run->ctx, j->chunk, edges, j->n);
         else if (run->sink != sink_none && make_pieces(run, j, edges, j->n, run->sink) == 1)
             r = 1;
-        if (j->walk_status != TK_OK)
-            j->status = j->walk_status;
+        if (j->walk_status != TK_OK) j->status = j->walk_status;
     }
     if (r) {
         run->total += j->count;
@@ -431,7 +428,8 @@ static int deliver(decode_run *run, chunk_job *j) {
 
 /* Job j takes chunk: decoded (a big one when its turn comes), checked against the DCFG and
  * rendered when asked. */
-static void run_job(decode_run *run, chunk_job *j, size_t chunk) {
+static void run_job(decode_run *run, chunk_job *j, size_t chunk)
+{
     const tk_dcfg_trace_decode_options *o = run->opt;
     size_t thread = 0;
     const dt_process *P = process_of_chunk(run->t, chunk, &thread);
@@ -459,11 +457,9 @@ static void run_job(decode_run *run, chunk_job *j, size_t chunk) {
     tk_diag_init(&j->warnings, keep_warning, j);
     j->status = tk_dcfg_trace_decode_chunk(run->t, chunk, run->count_only ? NULL : collect, j,
                                            &j->count, &j->warnings, &j->err);
-    if (j->status == TK_END)
-        j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "out of memory");
+    if (j->status == TK_END) j->status = tk_error_set(&j->err, TK_ERR_NOMEM, "out of memory");
     /* rendering, or only the check, on this thread */
-    if (j->status != TK_OK || run->count_only || !(o->render || run->sink == sink_none))
-        return;
+    if (j->status != TK_OK || run->count_only || !(o->render || run->sink == sink_none)) return;
     int r = make_pieces(run, j, j->edges ? j->edges : no_edges, j->n,
                         o->render ? sink_render : sink_none);
     if (r == 1)
@@ -472,7 +468,8 @@ static void run_job(decode_run *run, chunk_job *j, size_t chunk) {
         j->status = j->walk_status;
 }
 
-static void decode_job(void *ctx, size_t index, unsigned worker) {
+static void decode_job(void *ctx, size_t index, unsigned worker)
+{
     (void)worker;
     decode_run *run = ctx;
     chunk_job *j = &run->jobs[index % run->window];
@@ -492,13 +489,11 @@ static void decode_job(void *ctx, size_t index, unsigned worker) {
         run->delivering = 1;
         for (;;) {
             chunk_job *d = &run->jobs[run->next % run->window];
-            if (!d->ready || d->chunk != run->chunks[run->next])
-                break;
+            if (!d->ready || d->chunk != run->chunks[run->next]) break;
             pthread_mutex_unlock(&run->lock);
             int stop = deliver(run, d);
             pthread_mutex_lock(&run->lock);
-            if (stop)
-                run->stop = 1;
+            if (stop) run->stop = 1;
             d->ready = 0;
             run->next++;
             pthread_cond_broadcast(&run->slot_free);
@@ -508,23 +503,20 @@ static void decode_job(void *ctx, size_t index, unsigned worker) {
     pthread_mutex_unlock(&run->lock);
 }
 
-static int selected(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
-                    size_t thread) {
-    if (opt->has_thread && t->threads[thread].thread_id != opt->thread_id)
-        return 0;
-    if (opt->has_pid && t->procs[process_of_thread(t, thread)].pid != opt->pid)
-        return 0;
+static int selected(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt, size_t thread)
+{
+    if (opt->has_thread && t->threads[thread].thread_id != opt->thread_id) return 0;
+    if (opt->has_pid && t->procs[process_of_thread(t, thread)].pid != opt->pid) return 0;
     return 1;
 }
 
 tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
-                                    const tk_dcfg_trace_decode_options *optp, tk_error *err) {
+                                     const tk_dcfg_trace_decode_options *optp, tk_error *err)
+{
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-    if (optp)
-        opt = *optp;
+    if (optp) opt = *optp;
     for (size_t i = 0; i < t->nthreads; i++) {
-        if (!selected(t, &opt, i))
-            continue;
+        if (!selected(t, &opt, i)) continue;
         const dt_process *P = &t->procs[process_of_thread(t, i)];
         if (tk_cfg_find_process(cfg, P->pid) == TK_CFG_NONE)
             return dt_error_at(t, err, TK_ERR_FORMAT, P->offset, "process %llu is not in the DCFG",
@@ -535,22 +527,20 @@ tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
 
 /* The chunks opt selects, in file order, into *out (*n of them). TK_OK or TK_ERR_NOMEM. */
 static tk_status select_chunks(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *opt,
-                               size_t **out, size_t *n, tk_error *err) {
+                               size_t **out, size_t *n, tk_error *err)
+{
     size_t nsel = 0;
     for (size_t i = 0; i < t->nthreads; i++)
-        if (selected(t, opt, i))
-            nsel += t->threads[i].nchunks;
+        if (selected(t, opt, i)) nsel += t->threads[i].nchunks;
     size_t *chunks = tk_malloc((nsel ? nsel : 1) * sizeof *chunks);
-    if (!chunks)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!chunks) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     nsel = 0;
     int ranged = opt->chunk_begin || opt->chunk_end;
     for (size_t i = 0; i < t->nthreads; i++)
         if (selected(t, opt, i))
             for (size_t k = 0; k < t->threads[i].nchunks; k++) {
                 size_t c = t->threads[i].first_chunk + k;
-                if (!ranged || (c >= opt->chunk_begin && c < opt->chunk_end))
-                    chunks[nsel++] = c;
+                if (!ranged || (c >= opt->chunk_begin && c < opt->chunk_end)) chunks[nsel++] = c;
             }
     *out = chunks;
     *n = nsel;
@@ -559,14 +549,14 @@ static tk_status select_chunks(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
 
 /* Where the decoded pieces go (at most one of fn, opt->piece, opt->render), or
  * TK_ERR_ARG. */
-static tk_status choose_sink(decode_run *run, tk_dcfg_trace_chunk_fn fn, tk_error *err) {
+static tk_status choose_sink(decode_run *run, tk_dcfg_trace_chunk_fn fn, tk_error *err)
+{
     const tk_dcfg_trace_decode_options *o = run->opt;
     if (o->render && !o->write_text)
         return tk_error_set(err, TK_ERR_ARG, "render without write_text");
     if ((fn != NULL) + (o->piece != NULL) + (o->render != NULL) > 1)
         return tk_error_set(err, TK_ERR_ARG, "more than one of fn, piece and render");
-    if (o->steps && !o->cfg)
-        return tk_error_set(err, TK_ERR_ARG, "steps without a DCFG");
+    if (o->steps && !o->cfg) return tk_error_set(err, TK_ERR_ARG, "steps without a DCFG");
     run->sink = fn ? sink_fn : o->piece ? sink_piece : o->render ? sink_render : sink_none;
     run->count_only = run->sink == sink_none && !o->cfg;
     return TK_OK;
@@ -574,10 +564,10 @@ static tk_status choose_sink(decode_run *run, tk_dcfg_trace_chunk_fn fn, tk_erro
 
 tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decode_options *optp,
                                tk_dcfg_trace_chunk_fn fn, void *ctx, uint64_t *total, tk_diag *diag,
-                               tk_error *err) {
+                               tk_error *err)
+{
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-    if (optp)
-        opt = *optp;
+    if (optp) opt = *optp;
     *total = 0;
     decode_run run;
     memset(&run, 0, sizeof run);
@@ -590,8 +580,7 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
     if (st != TK_OK || (opt.cfg && (st = tk_dcfg_trace_processes_in(t, opt.cfg, &opt, err))))
         return st;
     size_t *chunks = NULL, nsel = 0;
-    if ((st = select_chunks(t, &opt, &chunks, &nsel, err)) != TK_OK)
-        return st;
+    if ((st = select_chunks(t, &opt, &chunks, &nsel, err)) != TK_OK) return st;
     tk_threadpool *pool = NULL;
     if (opt.threads > 1 && nsel > 1 &&
         (st = tk_threadpool_create(&pool, opt.threads, err)) != TK_OK) {

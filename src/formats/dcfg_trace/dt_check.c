@@ -15,12 +15,12 @@ typedef struct check_run {
     const tk_cfg *cfg;
     tk_diag *diag;
     /* state of the thread being checked */
-    size_t thread;                 /* index in t->threads */
-    const tk_cfg_process *proc;    /* DCFG process of the thread (NULL when unknown) */
-    uint64_t *edge_counts;         /* per edge index of proc, this thread */
-    int reported_chunk;            /* errors reported for the current chunk (limit) */
-    int unknown_edge;              /* the chunk holds an edge the DCFG lacks */
-    int instrs_overflow;           /* the chunk's source blocks hold more than 2^64 - 1 */
+    size_t thread; /* index in t->threads */
+    const tk_cfg_process *proc; /* DCFG process of the thread (NULL when unknown) */
+    uint64_t *edge_counts; /* per edge index of proc, this thread */
+    int reported_chunk; /* errors reported for the current chunk (limit) */
+    int unknown_edge; /* the chunk holds an edge the DCFG lacks */
+    int instrs_overflow; /* the chunk's source blocks hold more than 2^64 - 1 */
     size_t cur_chunk;
     uint64_t cur_edge_index;
     uint64_t cur_instrs;
@@ -30,7 +30,8 @@ typedef struct check_run {
 
 static void report_chunk(check_run *r, size_t chunk, tk_severity sev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void report_chunk(check_run *r, size_t chunk, tk_severity sev, const char *fmt, ...) {
+static void report_chunk(check_run *r, size_t chunk, tk_severity sev, const char *fmt, ...)
+{
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -46,7 +47,8 @@ static void report_chunk(check_run *r, size_t chunk, tk_severity sev, const char
 static void report_at(const tk_dcfg_trace *t, tk_diag *diag, int64_t off, tk_severity sev,
                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static void report_at(const tk_dcfg_trace *t, tk_diag *diag, int64_t off, tk_severity sev,
-                      const char *fmt, ...) {
+                      const char *fmt, ...)
+{
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -60,9 +62,9 @@ static void report_at(const tk_dcfg_trace *t, tk_diag *diag, int64_t off, tk_sev
 
 #define MAX_CHUNK_REPORTS 5
 
-static void end_chunk(check_run *r) {
-    if (!r->proc || r->cur_chunk == SIZE_MAX)
-        return;
+static void end_chunk(check_run *r)
+{
+    if (!r->proc || r->cur_chunk == SIZE_MAX) return;
     const dt_chunk *c = &r->t->chunks[r->cur_chunk];
     if (r->instrs_overflow)
         report_chunk(r, r->cur_chunk, TK_SEV_ERROR,
@@ -71,17 +73,18 @@ static void end_chunk(check_run *r) {
                      (unsigned long long)c->instr_count, (unsigned long long)c->edge_count);
     else if (r->cur_edge_index >= c->edge_count && !r->unknown_edge &&
              r->cur_instrs != c->instr_count)
-        report_chunk(r, r->cur_chunk, TK_SEV_ERROR,
-                     "INSTR_COUNT is %llu, but the source blocks of the chunk's %llu edges hold %llu "
-                     "instructions in the DCFG",
-                     (unsigned long long)c->instr_count, (unsigned long long)c->edge_count,
-                     (unsigned long long)r->cur_instrs);
+        report_chunk(
+            r, r->cur_chunk, TK_SEV_ERROR,
+            "INSTR_COUNT is %llu, but the source blocks of the chunk's %llu edges hold %llu "
+            "instructions in the DCFG",
+            (unsigned long long)c->instr_count, (unsigned long long)c->edge_count,
+            (unsigned long long)r->cur_instrs);
 }
 
-static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
+static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+{
     check_run *r = ctx;
-    if (!r->proc)
-        return 0;
+    if (!r->proc) return 0;
     if (chunk != r->cur_chunk) {
         end_chunk(r);
         /* chunks need not be contiguous: continuity is checked inside a chunk only */
@@ -99,24 +102,26 @@ static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
         if (e == TK_CFG_NONE) {
             r->unknown_edge = 1;
             if (r->reported_chunk++ < MAX_CHUNK_REPORTS)
-                report_chunk(r, chunk, TK_SEV_ERROR,
-                             "edge %u (edge %llu of the chunk) is not an edge of process %llu in the "
-                             "DCFG",
-                             edges[i], (unsigned long long)r->cur_edge_index + 1,
-                             (unsigned long long)p->pid);
+                report_chunk(
+                    r, chunk, TK_SEV_ERROR,
+                    "edge %u (edge %llu of the chunk) is not an edge of process %llu in the "
+                    "DCFG",
+                    edges[i], (unsigned long long)r->cur_edge_index + 1,
+                    (unsigned long long)p->pid);
             r->have_prev = 0;
             continue;
         }
         const tk_cfg_edge *ed = &p->edges[e];
         if (r->have_prev && ed->src != r->prev_tgt && r->reported_chunk++ < MAX_CHUNK_REPORTS)
-            report_chunk(r, chunk, TK_SEV_ERROR,
-                         "edge %u (edge %llu of the chunk) starts at node %u, but the previous edge "
-                         "ended at node %u",
-                         edges[i], (unsigned long long)r->cur_edge_index + 1,
-                         tk_cfg_node_id(r->cfg, p, ed->src), tk_cfg_node_id(r->cfg, p, r->prev_tgt));
+            report_chunk(
+                r, chunk, TK_SEV_ERROR,
+                "edge %u (edge %llu of the chunk) starts at node %u, but the previous edge "
+                "ended at node %u",
+                edges[i], (unsigned long long)r->cur_edge_index + 1,
+                tk_cfg_node_id(r->cfg, p, ed->src), tk_cfg_node_id(r->cfg, p, r->prev_tgt));
         if (cfg_is_block(p, ed->src))
-            r->instrs_overflow |= tk_add_u64(r->cur_instrs, p->blocks[ed->src].num_instrs,
-                                             &r->cur_instrs) != 0;
+            r->instrs_overflow |=
+                tk_add_u64(r->cur_instrs, p->blocks[ed->src].num_instrs, &r->cur_instrs) != 0;
         r->edge_counts[e]++;
         r->prev_tgt = ed->tgt;
         r->have_prev = 1;
@@ -125,7 +130,8 @@ static int on_edges(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
 }
 
 /* Chunk order and instruction counts, without the DCFG. */
-static void check_chunk_order(const tk_dcfg_trace *t, tk_diag *diag) {
+static void check_chunk_order(const tk_dcfg_trace *t, tk_diag *diag)
+{
     for (size_t th = 0; th < t->nthreads; th++) {
         const dt_thread *T = &t->threads[th];
         for (size_t k = 1; k < T->nchunks; k++) {
@@ -145,7 +151,8 @@ static void check_chunk_order(const tk_dcfg_trace *t, tk_diag *diag) {
 /* The DCFG's process of P (NULL, reported, when it has none); every edge of
  * P's transition table must be in it. */
 static const tk_cfg_process *check_process(const tk_dcfg_trace *t, const tk_cfg *cfg,
-                                           const dt_process *P, tk_diag *diag) {
+                                           const dt_process *P, tk_diag *diag)
+{
     uint32_t idx = tk_cfg_find_process(cfg, P->pid);
     if (idx == TK_CFG_NONE) {
         report_at(t, diag, P->offset, TK_SEV_ERROR, "process %llu is not in the DCFG",
@@ -171,7 +178,8 @@ static const tk_cfg_process *check_process(const tk_dcfg_trace *t, const tk_cfg 
  * thread). */
 static void check_thread_counts(const tk_dcfg_trace *t, const dt_thread *T,
                                 const tk_cfg_process *cp, const uint64_t *edge_counts,
-                                tk_diag *diag) {
+                                tk_diag *diag)
+{
     int complete = T->nchunks > 0 && t->chunks[T->first_chunk].preceding_instr_count == 0;
     uint64_t traced = 0;
     for (size_t k = 0; complete && k < T->nchunks; k++) {
@@ -211,7 +219,8 @@ static void check_thread_counts(const tk_dcfg_trace *t, const dt_thread *T,
 
 /* Decodes and checks thread th of process P (cp: its DCFG process, or NULL). */
 static tk_status check_thread(check_run *r, const dt_process *P, size_t th,
-                              const tk_cfg_process *cp, unsigned threads, tk_error *err) {
+                              const tk_cfg_process *cp, unsigned threads, tk_error *err)
+{
     const tk_dcfg_trace *t = r->t;
     const dt_thread *T = &t->threads[th];
     r->thread = th;
@@ -230,16 +239,15 @@ static tk_status check_thread(check_run *r, const dt_process *P, size_t th,
     opt.thread_id = T->thread_id;
     uint64_t total;
     tk_status st = tk_dcfg_trace_decode(t, &opt, on_edges, r, &total, r->diag, err);
-    if (st != TK_OK && st != TK_ERR_CHECK)
-        return st;
+    if (st != TK_OK && st != TK_ERR_CHECK) return st;
     end_chunk(r);
-    if (cp)
-        check_thread_counts(t, T, cp, r->edge_counts, r->diag);
+    if (cp) check_thread_counts(t, T, cp, r->edge_counts, r->diag);
     return TK_OK;
 }
 
 tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
-                              tk_diag *diag, tk_error *err) {
+                              tk_diag *diag, tk_error *err)
+{
     uint64_t errors_before = diag->errors;
     check_chunk_order(t, diag);
     tk_status st = TK_OK;
@@ -255,7 +263,6 @@ tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigne
             st = check_thread(&r, P, th, cp, threads, err);
     }
     tk_free(r.edge_counts);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     return diag->errors > errors_before ? TK_ERR_CHECK : TK_OK;
 }

@@ -17,7 +17,7 @@ struct tk_dcfg_trace_edge_reader {
     const tk_cfg_process *proc; /* the DCFG's process of proc_pid (NULL: none) */
     uint64_t proc_pid;
     int have_proc;
-    uint32_t *edges;            /* the run handed out last */
+    uint32_t *edges; /* the run handed out last */
     /* a line read past the end of the last run: the first of the next */
     int pending;
     uint64_t pending_pid, pending_tid, pending_line;
@@ -26,7 +26,8 @@ struct tk_dcfg_trace_edge_reader {
 };
 
 tk_status tk_dcfg_trace_edge_reader_open(tk_dcfg_trace_edge_reader **out, tk_input *in,
-                                         const tk_cfg *cfg, tk_error *err) {
+                                         const tk_cfg *cfg, tk_error *err)
+{
     *out = NULL;
     tk_dcfg_trace_edge_reader *r = tk_calloc(1, sizeof *r);
     uint32_t *edges = tk_malloc(TK_DCFG_TRACE_EDGE_RUN_MAX * sizeof *edges);
@@ -42,16 +43,16 @@ tk_status tk_dcfg_trace_edge_reader_open(tk_dcfg_trace_edge_reader **out, tk_inp
     return TK_OK;
 }
 
-void tk_dcfg_trace_edge_reader_free(tk_dcfg_trace_edge_reader *r) {
-    if (!r)
-        return;
+void tk_dcfg_trace_edge_reader_free(tk_dcfg_trace_edge_reader *r)
+{
+    if (!r) return;
     tk_free(r->edges);
     tk_free(r);
 }
 
-static const char *skip_blanks(const char *p, const char *end) {
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
+static const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
     return p;
 }
 
@@ -59,7 +60,8 @@ static tk_status line_error(tk_dcfg_trace_edge_reader *r, tk_error *err, tk_stat
                             const char *line, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 static tk_status line_error(tk_dcfg_trace_edge_reader *r, tk_error *err, tk_status code,
-                            const char *line, const char *at, const char *fmt, ...) {
+                            const char *line, const char *at, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     tk_error_vset(err, code, fmt, ap);
@@ -72,7 +74,8 @@ static tk_status line_error(tk_dcfg_trace_edge_reader *r, tk_error *err, tk_stat
 /* The edge against the DCFG's process of pid (the last one looked up is kept). */
 static tk_status check_edge(tk_dcfg_trace_edge_reader *r, uint64_t pid, uint64_t edge,
                             const char *line, const char *pid_at, const char *edge_at,
-                            tk_error *err) {
+                            tk_error *err)
+{
     if (!r->have_proc || r->proc_pid != pid) {
         uint32_t pi = tk_cfg_find_process(r->cfg, pid);
         r->proc = pi == TK_CFG_NONE ? NULL : tk_cfg_process_at(r->cfg, pi);
@@ -93,10 +96,10 @@ static tk_status check_edge(tk_dcfg_trace_edge_reader *r, uint64_t pid, uint64_t
 /* One line: TK_OK with its three numbers, TK_END for a blank line or a comment, or the
  * located error. */
 static tk_status parse_line(tk_dcfg_trace_edge_reader *r, const char *line, size_t len,
-                            uint64_t v[3], tk_error *err) {
+                            uint64_t v[3], tk_error *err)
+{
     const char *p = skip_blanks(line, line + len), *end = line + len, *at[3];
-    if (p == end || *p == '#')
-        return TK_END;
+    if (p == end || *p == '#') return TK_END;
     for (int k = 0; k < 3; k++) {
         at[k] = p = k ? skip_blanks(p, end) : p;
         tk_status st = tk_num_scan(&p, end, TK_NUM_DEC, &v[k]);
@@ -106,21 +109,20 @@ static tk_status parse_line(tk_dcfg_trace_edge_reader *r, const char *line, size
         if (k < 2 && p < end && *p != ' ' && *p != '\t')
             return line_error(r, err, TK_ERR_FORMAT, line, p, "expected \"PID THREAD EDGE_ID\"");
     }
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
     if (p != end)
         return line_error(r, err, TK_ERR_FORMAT, line, p,
                           "expected the end of the line after \"PID THREAD EDGE_ID\"");
     if (v[2] == 0 || v[2] > UINT32_MAX)
         return line_error(r, err, TK_ERR_FORMAT, line, at[2],
                           "edge id %llu out of range (1..4294967295)", (unsigned long long)v[2]);
-    if (r->cfg)
-        return check_edge(r, v[0], v[2], line, at[0], at[2], err);
+    if (r->cfg) return check_edge(r, v[0], v[2], line, at[0], at[2], err);
     return TK_OK;
 }
 
-tk_status tk_dcfg_trace_edge_reader_next(tk_dcfg_trace_edge_reader *r,
-                                         tk_dcfg_trace_edge_run *run, tk_error *err) {
+tk_status tk_dcfg_trace_edge_reader_next(tk_dcfg_trace_edge_reader *r, tk_dcfg_trace_edge_run *run,
+                                         tk_error *err)
+{
     memset(run, 0, sizeof *run);
     run->edges = r->edges;
     if (r->pending) {
@@ -135,15 +137,12 @@ tk_status tk_dcfg_trace_edge_reader_next(tk_dcfg_trace_edge_reader *r,
     tk_status st;
     while (!r->done && (st = tk_input_getline(r->in, &line, &len, err)) != TK_END) {
         uint64_t v[3];
-        if (st != TK_OK)
-            return st;
-        if ((st = parse_line(r, line, len, v, err)) == TK_END)
-            continue;
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
+        if ((st = parse_line(r, line, len, v, err)) == TK_END) continue;
+        if (st != TK_OK) return st;
         uint64_t lineno = tk_input_line_number(r->in);
-        if (run->n && (v[0] != run->pid || v[1] != run->thread_id ||
-                       run->n == TK_DCFG_TRACE_EDGE_RUN_MAX)) {
+        if (run->n &&
+            (v[0] != run->pid || v[1] != run->thread_id || run->n == TK_DCFG_TRACE_EDGE_RUN_MAX)) {
             r->pending = 1;
             r->pending_pid = v[0];
             r->pending_tid = v[1];
@@ -163,11 +162,11 @@ tk_status tk_dcfg_trace_edge_reader_next(tk_dcfg_trace_edge_reader *r,
     return run->n ? TK_OK : TK_END;
 }
 
-uint64_t tk_dcfg_trace_edge_list_estimate(const char *path) {
+uint64_t tk_dcfg_trace_edge_list_estimate(const char *path)
+{
     enum { PROBE = 16 << 20, BUF = 1 << 16 };
     tk_input *in;
-    if (strcmp(path, "-") == 0 || tk_input_open(&in, path, NULL, NULL) != TK_OK)
-        return 0;
+    if (strcmp(path, "-") == 0 || tk_input_open(&in, path, NULL, NULL) != TK_OK) return 0;
     int64_t raw = tk_input_raw_size(in);
     uint64_t content = raw > 0 ? (uint64_t)raw : 0;
     char *buf = raw > 0 && tk_input_compression(in) != TK_COMP_NONE ? tk_malloc(BUF) : NULL;

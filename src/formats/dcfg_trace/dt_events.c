@@ -18,29 +18,32 @@
 struct tk_dcfg_trace_events {
     const tk_dcfg_trace *t;
     const tk_cfg *cfg;
-    size_t thread;              /* index in t->threads */
-    size_t chunk;               /* next chunk of the thread to decode (relative) */
+    size_t thread; /* index in t->threads */
+    size_t chunk; /* next chunk of the thread to decode (relative) */
     const tk_cfg_process *p;
     uint64_t pid, tid;
-    uint32_t *edges;            /* current chunk */
+    uint32_t *edges; /* current chunk */
     size_t n, cap, pos;
     uint64_t time;
-    size_t cur_chunk;           /* global index of the chunk being read */
+    size_t cur_chunk; /* global index of the chunk being read */
     dt_stack stack;
-    tk_event *queue;            /* the events of the last step, handed out from qpos */
+    tk_event *queue; /* the events of the last step, handed out from qpos */
     size_t nqueue, qpos, capqueue;
 };
 
-static int collect(void *ctx, const uint32_t *e, size_t n) {
+static int collect(void *ctx, const uint32_t *e, size_t n)
+{
     tk_dcfg_trace_events *x = ctx;
-    if (n > SIZE_MAX - x->n || tk_vec_reserve_((void **)&x->edges, &x->cap, x->n + n, sizeof *x->edges) != 0)
+    if (n > SIZE_MAX - x->n ||
+        tk_vec_reserve_((void **)&x->edges, &x->cap, x->n + n, sizeof *x->edges) != 0)
         return 1;
     memcpy(x->edges + x->n, e, n * sizeof *e);
     x->n += n;
     return 0;
 }
 
-static int queue_event(tk_dcfg_trace_events *x, tk_event_kind kind, uint32_t fn) {
+static int queue_event(tk_dcfg_trace_events *x, tk_event_kind kind, uint32_t fn)
+{
     if (tk_vec_reserve_((void **)&x->queue, &x->capqueue, x->nqueue + 1, sizeof *x->queue) != 0)
         return -1;
     tk_event *ev = &x->queue[x->nqueue++];
@@ -55,7 +58,8 @@ static int queue_event(tk_dcfg_trace_events *x, tk_event_kind kind, uint32_t fn)
 }
 
 /* The step made, its exits and enter queued (at x->time). */
-static tk_status take_step(tk_dcfg_trace_events *x, const dt_step *step, tk_error *err) {
+static tk_status take_step(tk_dcfg_trace_events *x, const dt_step *step, tk_error *err)
+{
     for (size_t i = x->stack.depth; i > step->keep; i--)
         if (queue_event(x, TK_EVENT_EXIT, x->stack.frames[i - 1].fn))
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -66,7 +70,8 @@ static tk_status take_step(tk_dcfg_trace_events *x, const dt_step *step, tk_erro
 }
 
 /* The process of thread x->thread (its first chunk): x->pid, x->tid, x->p, the stack begun. */
-static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk_error *err) {
+static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk_error *err)
+{
     const tk_dcfg_trace *t = x->t;
     const dt_process *P = NULL;
     for (size_t i = 0; i < t->nprocs; i++)
@@ -88,11 +93,11 @@ static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk
 /* The edges of the next chunk, or of the next thread, into x->edges: TK_OK with edges to
  * read, TK_OK with the exits of the frames still open at the end of a thread queued (at its
  * last instruction), TK_END after the last thread, or an error. */
-static tk_status next_edges(tk_dcfg_trace_events *x, tk_error *err) {
+static tk_status next_edges(tk_dcfg_trace_events *x, tk_error *err)
+{
     const tk_dcfg_trace *t = x->t;
     while (x->pos >= x->n) {
-        if (x->thread >= t->nthreads)
-            return TK_END;
+        if (x->thread >= t->nthreads) return TK_END;
         const dt_thread *th = &t->threads[x->thread];
         if (x->chunk >= th->nchunks) {
             if (x->stack.depth > 0) {
@@ -105,25 +110,23 @@ static tk_status next_edges(tk_dcfg_trace_events *x, tk_error *err) {
             continue;
         }
         tk_status st = x->chunk == 0 ? thread_process(x, th, err) : TK_OK;
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         size_t ci = th->first_chunk + x->chunk++;
         x->cur_chunk = ci;
         x->n = x->pos = 0;
         x->time = t->chunks[ci].preceding_instr_count;
         uint64_t got;
         st = tk_dcfg_trace_decode_chunk(t, ci, collect, x, &got, NULL, err);
-        if (st == TK_END)
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        if (st != TK_OK)
-            return st;
+        if (st == TK_END) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (st != TK_OK) return st;
     }
     return TK_OK;
 }
 
 /* The next edge's steps queued: its source block's function on top, its instructions counted,
  * then the edge's own step. */
-static tk_status edge_steps(tk_dcfg_trace_events *x, tk_error *err) {
+static tk_status edge_steps(tk_dcfg_trace_events *x, tk_error *err)
+{
     const tk_dcfg_trace *t = x->t;
     const tk_cfg_process *p = x->p;
     uint32_t id = x->edges[x->pos++];
@@ -150,31 +153,29 @@ static tk_status edge_steps(tk_dcfg_trace_events *x, tk_error *err) {
     return take_step(x, &step, err);
 }
 
-static tk_status events_next(void *ctx, tk_event *ev, tk_error *err) {
+static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
+{
     tk_dcfg_trace_events *x = ctx;
     while (x->qpos >= x->nqueue) {
         x->qpos = x->nqueue = 0;
         tk_status st = next_edges(x, err);
-        if (st == TK_OK && x->nqueue == 0)
-            st = edge_steps(x, err);
-        if (st != TK_OK)
-            return st;
+        if (st == TK_OK && x->nqueue == 0) st = edge_steps(x, err);
+        if (st != TK_OK) return st;
     }
     *ev = x->queue[x->qpos++];
     return TK_OK;
 }
 
-static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size) {
+static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
+{
     tk_dcfg_trace_events *x = ctx;
     for (uint32_t i = 0; i < x->cfg->nprocesses; i++) {
         const tk_cfg_process *p = &x->cfg->processes[i];
         uint32_t b = func <= UINT32_MAX ? tk_cfg_find_block(p, (uint32_t)func) : TK_CFG_NONE;
-        if (b == TK_CFG_NONE)
-            continue;
+        if (b == TK_CFG_NONE) continue;
         uint64_t off = 0;
         const char *sym = tk_cfg_block_symbol(x->cfg, p, b, &off);
-        if (sym && off == 0)
-            return sym;
+        if (sym && off == 0) return sym;
         if (sym)
             snprintf(buf, size, "%s+0x%llx", sym, (unsigned long long)off);
         else
@@ -186,26 +187,27 @@ static const char *events_name(void *ctx, uint64_t func, char *buf, size_t size)
 }
 
 tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
-                                    const tk_cfg *cfg, tk_error *err) {
+                                    const tk_cfg *cfg, tk_error *err)
+{
     tk_dcfg_trace_events *x = tk_calloc(1, sizeof *x);
-    if (!x)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!x) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     x->t = t;
     x->cfg = cfg;
     *out = x;
     return TK_OK;
 }
 
-void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x) {
-    if (!x)
-        return;
+void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x)
+{
+    if (!x) return;
     tk_free(x->edges);
     tk_free(x->queue);
     dt_stack_free(&x->stack);
     tk_free(x);
 }
 
-void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src) {
+void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src)
+{
     memset(src, 0, sizeof *src);
     src->ctx = x;
     src->next = events_next;

@@ -24,19 +24,19 @@
 #define DT_LOOKUP_BITS 8
 
 typedef struct dt_entry {
-    uint32_t next;   /* state after the transition, or the sub-table state */
-    uint32_t edge;   /* the single edge emitted, or index in multi_edges when nedges > 1 */
+    uint32_t next; /* state after the transition, or the sub-table state */
+    uint32_t edge; /* the single edge emitted, or index in multi_edges when nedges > 1 */
     uint16_t nedges; /* edges emitted (transitions); 0 for sub-table and NONE */
-    uint8_t len;     /* bits consumed */
-    uint8_t kind;    /* DT_ENTRY_* */
+    uint8_t len; /* bits consumed */
+    uint8_t kind; /* DT_ENTRY_* */
 } dt_entry;
 
 typedef struct dt_state {
-    uint32_t first;  /* index of the state's first entry in entries */
-    uint32_t edge;   /* the edge id this state stands for (for messages) */
-    uint8_t bits;    /* lookup width; 0 = sole "" successor */
-    uint8_t dead;    /* 1: no transitions from this edge */
-    uint8_t depth;   /* bits already consumed before this (sub-)table */
+    uint32_t first; /* index of the state's first entry in entries */
+    uint32_t edge; /* the edge id this state stands for (for messages) */
+    uint8_t bits; /* lookup width; 0 = sole "" successor */
+    uint8_t dead; /* 1: no transitions from this edge */
+    uint8_t depth; /* bits already consumed before this (sub-)table */
     uint8_t pad;
 } dt_state;
 
@@ -45,13 +45,13 @@ typedef struct dt_table {
     size_t nstates;
     dt_entry *entries;
     size_t nentries;
-    uint32_t *multi_edges;  /* edge lists of multi-edge transitions */
+    uint32_t *multi_edges; /* edge lists of multi-edge transitions */
     size_t nmulti;
     /* edge id -> state index (open addressing, keys+1 so 0 = empty) */
     uint64_t *map_keys;
     uint32_t *map_vals;
     size_t map_cap;
-    unsigned max_code_len;  /* longest code in the table (bits) */
+    unsigned max_code_len; /* longest code in the table (bits) */
     size_t nrows;
 } dt_table;
 
@@ -62,11 +62,11 @@ void dt_table_free(dt_table *t);
 /* One row of TRANSITION_TABLE as parsed. */
 typedef struct dt_row {
     uint64_t current;
-    const char *code;      /* the raw code string (span in the content) */
+    const char *code; /* the raw code string (span in the content) */
     uint32_t code_len;
-    uint32_t next_first;   /* index in the parse's next-id pool */
+    uint32_t next_first; /* index in the parse's next-id pool */
     uint32_t next_count;
-    int64_t code_offset;   /* byte offset of the code string (for messages) */
+    int64_t code_offset; /* byte offset of the code string (for messages) */
     int64_t row_offset;
 } dt_row;
 
@@ -78,12 +78,12 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
 /* ---- the parsed file ------------------------------------------------------ */
 
 typedef struct dt_dict_entry {
-    char *key;             /* key without whitespace (owned) */
+    char *key; /* key without whitespace (owned) */
     size_t key_len;
-    const char *value;     /* raw value span in the content */
+    const char *value; /* raw value span in the content */
     size_t value_len;
-    int64_t value_offset;  /* byte offset of the value's first character */
-    int64_t key_offset;    /* byte offset of the key's opening quote */
+    int64_t value_offset; /* byte offset of the value's first character */
+    int64_t key_offset; /* byte offset of the key's opening quote */
 } dt_dict_entry;
 
 typedef struct dt_chunk {
@@ -91,9 +91,9 @@ typedef struct dt_chunk {
     uint64_t instr_count;
     uint64_t edge_count;
     uint64_t first_edge_id;
-    const char *seq;       /* raw EDGE_ID_SEQUENCE span */
+    const char *seq; /* raw EDGE_ID_SEQUENCE span */
     size_t seq_len;
-    int64_t seq_offset;    /* byte offset of the sequence's first character */
+    int64_t seq_offset; /* byte offset of the sequence's first character */
     int64_t row_offset;
 } dt_chunk;
 
@@ -108,8 +108,8 @@ typedef struct dt_process {
     uint64_t pid;
     dt_dict_entry *dict;
     size_t ndict;
-    uint32_t *dict_slots;  /* hash of the keys: entry index + 1, 0 = empty */
-    size_t dict_cap;       /* power of two (0 without entries) */
+    uint32_t *dict_slots; /* hash of the keys: entry index + 1, 0 = empty */
+    size_t dict_cap; /* power of two (0 without entries) */
     dt_table table;
     size_t first_thread;
     size_t nthreads;
@@ -117,11 +117,11 @@ typedef struct dt_process {
 } dt_process;
 
 struct tk_dcfg_trace {
-    const char *path;      /* owned copy */
-    const char *data;      /* the content (borrowed from input or owned copy) */
+    const char *path; /* owned copy */
+    const char *data; /* the content (borrowed from input or owned copy) */
     size_t len;
     void *owned_data;
-    void *input;           /* tk_input kept open while data is borrowed */
+    void *input; /* tk_input kept open while data is borrowed */
     uint64_t major, minor;
     dt_process *procs;
     size_t nprocs;
@@ -158,25 +158,25 @@ tk_status dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int
 #define DT_FRAME_DICT 2
 
 typedef struct dt_frame {
-    const char *body;       /* REPEAT: first char of the body; DICT: where to resume */
-    const char *end;        /* DICT: end of the text to resume */
-    uint64_t remaining;     /* REPEAT: iterations still to run after this one */
-    uint64_t count;         /* REPEAT: the count as written */
+    const char *body; /* REPEAT: first char of the body; DICT: where to resume */
+    const char *end; /* DICT: end of the text to resume */
+    uint64_t remaining; /* REPEAT: iterations still to run after this one */
+    uint64_t count; /* REPEAT: the count as written */
     uint64_t chars_at_iter; /* REPEAT: characters produced when this iteration started */
-    uint32_t dict_index;    /* DICT: the entry being expanded */
+    uint32_t dict_index; /* DICT: the entry being expanded */
     uint8_t kind;
 } dt_frame;
 
 typedef struct dt_expander {
-    const char *p;          /* cursor in the current text */
+    const char *p; /* cursor in the current text */
     const char *end;
     const tk_dcfg_trace *trace;
     const dt_process *proc;
-    uint64_t chars;         /* base64 characters produced so far */
-    uint64_t char_budget;   /* characters the chunk can consume at most (+1 slack) */
+    uint64_t chars; /* base64 characters produced so far */
+    uint64_t char_budget; /* characters the chunk can consume at most (+1 slack) */
     size_t depth;
     dt_frame frames[TK_DCFG_TRACE_MAX_NESTING];
-    const char *last_char;  /* position of the last character produced */
+    const char *last_char; /* position of the last character produced */
 } dt_expander;
 
 /* Index of the dictionary entry whose key equals the characters [k, kend)
@@ -196,7 +196,8 @@ void dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *
  * an error (err set, located). */
 int dt_expander_next_slow(dt_expander *x, tk_error *err);
 
-static inline int dt_expander_next(dt_expander *x, tk_error *err) {
+static inline int dt_expander_next(dt_expander *x, tk_error *err)
+{
     if (x->p < x->end) {
         int v = dt_b64_value[(unsigned char)*x->p];
         if (v >= 0) {
@@ -213,8 +214,8 @@ static inline int dt_expander_next(dt_expander *x, tk_error *err) {
 /* Decode one chunk of process p, calling emit for batches of edge ids.
  * Warnings (leftover bits) go to diag when not NULL. */
 tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
-                          tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out,
-                          tk_diag *diag, tk_error *err);
+                          tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out, tk_diag *diag,
+                          tk_error *err);
 
 /* ---- decoded edges through the DCFG (dt_walk.c) ------------------------------ */
 
@@ -227,16 +228,16 @@ typedef struct dt_walk {
     tk_dcfg_trace_steps which;
     size_t chunk;
     uint64_t pid;
-    int64_t pid_offset;         /* of the process's row */
-    uint64_t instrs;            /* the thread's instruction count after the edges so far */
-    int failed;                 /* DT_WALK_*: why the walk stopped */
-    uint32_t bad_edge;          /* DT_WALK_EDGE: the edge the process lacks */
+    int64_t pid_offset; /* of the process's row */
+    uint64_t instrs; /* the thread's instruction count after the edges so far */
+    int failed; /* DT_WALK_*: why the walk stopped */
+    uint32_t bad_edge; /* DT_WALK_EDGE: the edge the process lacks */
 } dt_walk;
 
 /* Start the walk of chunk (of process P) through cfg (NULL: a walk that only passes the
  * edges on). */
-void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg,
-                   tk_dcfg_trace_steps which, size_t chunk, const dt_process *P);
+void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which,
+                   size_t chunk, const dt_process *P);
 /* The next edges of the chunk: returns how many of edges[0..n) it took (all, or at most
  * TK_DCFG_TRACE_PIECE_STEPS with steps: the steps of those it selects go to
  * steps[0..*nsteps)); fewer when one failed (w->failed set, that edge not taken). */

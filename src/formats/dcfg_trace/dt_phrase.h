@@ -20,28 +20,28 @@
 #define DT_PHRASE_NONE UINT32_MAX
 
 typedef struct dt_phrase_node {
-    uint32_t edge;   /* the edge on the arc into the node (roots: the current edge) */
-    uint32_t child;  /* first child, DT_PHRASE_NONE when none */
-    uint32_t sib;    /* next sibling */
-    uint32_t sym;    /* the encoder's symbol of the phrase ending here, DT_PHRASE_NONE */
-    uint8_t end;     /* a phrase ends here */
+    uint32_t edge; /* the edge on the arc into the node (roots: the current edge) */
+    uint32_t child; /* first child, DT_PHRASE_NONE when none */
+    uint32_t sib; /* next sibling */
+    uint32_t sym; /* the encoder's symbol of the phrase ending here, DT_PHRASE_NONE */
+    uint8_t end; /* a phrase ends here */
 } dt_phrase_node;
 
 typedef struct dt_phrases {
     dt_phrase_node *nodes;
     size_t n, cap;
-    tk_hmap roots;       /* current edge -> root node */
-    uint32_t cache_edge[256], cache_root[256];  /* recent roots (direct-mapped) */
-    unsigned max_depth;  /* longest phrase (>= 1) */
+    tk_hmap roots; /* current edge -> root node */
+    uint32_t cache_edge[256], cache_root[256]; /* recent roots (direct-mapped) */
+    unsigned max_depth; /* longest phrase (>= 1) */
     /* the automaton (dt_phrases_automaton), per node: failure link, first
      * phrase ending in the node's state, next one, path length */
     uint32_t *fail, *out, *next_out, *depth;
 } dt_phrases;
 
 typedef struct dt_phrase_params {
-    unsigned min_count;  /* a pair becomes a token when it occurs this often in the sample */
-    unsigned max_len;    /* longest phrase, in edges */
-    unsigned min_uses;   /* (current edge, token) must occur this often to become a row */
+    unsigned min_count; /* a pair becomes a token when it occurs this often in the sample */
+    unsigned max_len; /* longest phrase, in edges */
+    unsigned min_uses; /* (current edge, token) must occur this often to become a row */
 } dt_phrase_params;
 
 /* Choose phrases from the sample: nseg segments (each one thread's edges),

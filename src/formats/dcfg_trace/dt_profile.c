@@ -21,7 +21,7 @@
 
 typedef struct open_call {
     tk_prof_call key;
-    uint64_t start;     /* instruction count at the call */
+    uint64_t start; /* instruction count at the call */
 } open_call;
 
 typedef struct prof_run {
@@ -30,28 +30,27 @@ typedef struct prof_run {
     const tk_cfg_process *p;
     tk_profile *prof;
     tk_prof_part *part;
-    uint32_t *fn_of_block;      /* profile function id per block index (TK_PROF_NONE = not yet) */
+    uint32_t *fn_of_block; /* profile function id per block index (TK_PROF_NONE = not yet) */
     uint32_t unknown_file;
-    uint32_t root;              /* the thread's root function (TK_PROF_NONE = not yet) */
+    uint32_t root; /* the thread's root function (TK_PROF_NONE = not yet) */
     uint64_t tid;
     uint64_t time;
     dt_stack stack;
-    open_call *calls;           /* per frame of the stack: its arc */
+    open_call *calls; /* per frame of the stack: its arc */
     size_t cap;
     size_t cur_chunk;
     tk_status st;
     uint32_t bad_edge;
-    const char *bad_time;       /* why the instruction count cannot go on (TK_ERR_FORMAT) */
+    const char *bad_time; /* why the instruction count cannot go on (TK_ERR_FORMAT) */
 } prof_run;
 
-static uint32_t block_fn(prof_run *r, uint32_t b) {
-    if (r->fn_of_block[b] != TK_PROF_NONE)
-        return r->fn_of_block[b];
+static uint32_t block_fn(prof_run *r, uint32_t b)
+{
+    if (r->fn_of_block[b] != TK_PROF_NONE) return r->fn_of_block[b];
     const tk_cfg_process *p = r->p;
     uint32_t entry = b;
     uint32_t rt = p->blocks[b].routine;
-    if (rt != TK_CFG_NONE && rt < p->nroutines)
-        entry = p->routines[rt].entry;
+    if (rt != TK_CFG_NONE && rt < p->nroutines) entry = p->routines[rt].entry;
     char name[512];
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(r->cfg, p, entry, &off);
@@ -62,8 +61,7 @@ static uint32_t block_fn(prof_run *r, uint32_t b) {
     else
         snprintf(name, sizeof name, "block %u", p->blocks[entry].id);
     const char *obj = tk_cfg_file_name(r->cfg, p->images[tk_cfg_block_image(p, b)].file_name_id);
-    if (!obj || !*obj)
-        obj = "???";
+    if (!obj || !*obj) obj = "???";
     uint32_t sname, sobj, fn;
     if (tk_profile_intern(r->prof, name, strlen(name), &sname, NULL) != TK_OK ||
         tk_profile_intern(r->prof, obj, strlen(obj), &sobj, NULL) != TK_OK ||
@@ -75,10 +73,10 @@ static uint32_t block_fn(prof_run *r, uint32_t b) {
     return fn;
 }
 
-static void exec_block(prof_run *r, uint32_t b) {
+static void exec_block(prof_run *r, uint32_t b)
+{
     uint32_t fn = block_fn(r, b);
-    if (fn == TK_PROF_NONE)
-        return;
+    if (fn == TK_PROF_NONE) return;
     tk_prof_self key;
     memset(&key, 0, sizeof key);
     key.fn = fn;
@@ -86,11 +84,11 @@ static void exec_block(prof_run *r, uint32_t b) {
     key.pos.addr = cfg_block_addr(r->p, &r->p->blocks[b]);
     uint64_t cost = r->p->blocks[b].num_instrs;
     tk_status st = tk_profile_add_self(r->prof, r->part, &key, &cost, NULL);
-    if (st != TK_OK)
-        r->st = st; /* TK_ERR_NOMEM, or TK_ERR_LIMIT: a cost beyond 64 bits */
+    if (st != TK_OK) r->st = st; /* TK_ERR_NOMEM, or TK_ERR_LIMIT: a cost beyond 64 bits */
 }
 
-static void close_call(prof_run *r, const open_call *c) {
+static void close_call(prof_run *r, const open_call *c)
+{
     if (r->time < c->start) {
         /* a later chunk starts before the call (check reports it) */
         r->st = TK_ERR_FORMAT;
@@ -99,14 +97,13 @@ static void close_call(prof_run *r, const open_call *c) {
     }
     uint64_t incl = r->time - c->start;
     tk_status st = tk_profile_add_call(r->prof, r->part, &c->key, 1, &incl, NULL);
-    if (st != TK_OK)
-        r->st = st;
+    if (st != TK_OK) r->st = st;
 }
 
 /* The thread's root function "thread TID" (in the object of its first callee). */
-static uint32_t root_fn(prof_run *r, uint32_t callee) {
-    if (r->root != TK_PROF_NONE)
-        return r->root;
+static uint32_t root_fn(prof_run *r, uint32_t callee)
+{
+    if (r->root != TK_PROF_NONE) return r->root;
     char name[48];
     uint32_t sname;
     snprintf(name, sizeof name, "thread %llu", (unsigned long long)r->tid);
@@ -121,7 +118,8 @@ static uint32_t root_fn(prof_run *r, uint32_t callee) {
 
 /* The arc of the frame that step opens (from: the block whose edge opened it, or
  * TK_CFG_NONE): its caller is the frame below, or the thread's root. */
-static void open_frame(prof_run *r, const dt_step *step, uint32_t from, uint32_t to) {
+static void open_frame(prof_run *r, const dt_step *step, uint32_t from, uint32_t to)
+{
     const tk_cfg_process *p = r->p;
     size_t d = step->keep; /* the frames above close first */
     if (d >= r->cap) {
@@ -137,8 +135,7 @@ static void open_frame(prof_run *r, const dt_step *step, uint32_t from, uint32_t
     open_call *c = &r->calls[d];
     memset(c, 0, sizeof *c);
     c->key.callee = block_fn(r, step->fn);
-    if (c->key.callee == TK_PROF_NONE)
-        return;
+    if (c->key.callee == TK_PROF_NONE) return;
     c->key.fn = d ? block_fn(r, r->stack.frames[d - 1].fn) : root_fn(r, c->key.callee);
     c->key.file = r->unknown_file;
     if (d && from != TK_CFG_NONE && dt_stack_fn(p, from) == r->stack.frames[d - 1].fn)
@@ -148,18 +145,17 @@ static void open_frame(prof_run *r, const dt_step *step, uint32_t from, uint32_t
 }
 
 /* Make step: the arcs of the frames it closes, then the one it opens. */
-static void take_step(prof_run *r, const dt_step *step, uint32_t from, uint32_t to) {
+static void take_step(prof_run *r, const dt_step *step, uint32_t from, uint32_t to)
+{
     for (size_t i = r->stack.depth; i > step->keep && r->st == TK_OK; i--)
         close_call(r, &r->calls[i - 1]);
-    if (r->st != TK_OK)
-        return;
-    if (step->open)
-        open_frame(r, step, from, to);
-    if (r->st == TK_OK && dt_stack_apply(&r->stack, step) != TK_OK)
-        r->st = TK_ERR_NOMEM;
+    if (r->st != TK_OK) return;
+    if (step->open) open_frame(r, step, from, to);
+    if (r->st == TK_OK && dt_stack_apply(&r->stack, step) != TK_OK) r->st = TK_ERR_NOMEM;
 }
 
-static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
+static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+{
     prof_run *r = ctx;
     const tk_cfg_process *p = r->p;
     if (chunk != r->cur_chunk) {
@@ -179,8 +175,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
          * its function */
         if (cfg_is_block(p, ed->src)) {
             dt_stack_at_block(&r->stack, ed->src, &step);
-            if (step.open || step.keep < r->stack.depth)
-                take_step(r, &step, TK_CFG_NONE, ed->src);
+            if (step.open || step.keep < r->stack.depth) take_step(r, &step, TK_CFG_NONE, ed->src);
             exec_block(r, ed->src);
             if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
                 r->st = TK_ERR_FORMAT;
@@ -197,7 +192,8 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n) {
 }
 
 /* The error of a thread whose run stopped (r->st), located. */
-static tk_status run_error(const prof_run *r, const dt_process *P, size_t th, tk_error *err) {
+static tk_status run_error(const prof_run *r, const dt_process *P, size_t th, tk_error *err)
+{
     const tk_dcfg_trace *t = r->t;
     if (r->st == TK_ERR_FORMAT && r->bad_time)
         return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[r->cur_chunk].row_offset, "%s",
@@ -207,23 +203,22 @@ static tk_status run_error(const prof_run *r, const dt_process *P, size_t th, tk
                                "edge %u is not an edge of process %llu in the DCFG", r->bad_edge,
                                (unsigned long long)P->pid);
     if (r->st == TK_ERR_LIMIT)
-        return tk_error_set(err, TK_ERR_LIMIT,
-                            "process %llu thread %llu: a cost passes 2^64 - 1 instructions",
-                            (unsigned long long)P->pid,
-                            (unsigned long long)t->threads[th].thread_id);
+        return tk_error_set(
+            err, TK_ERR_LIMIT, "process %llu thread %llu: a cost passes 2^64 - 1 instructions",
+            (unsigned long long)P->pid, (unsigned long long)t->threads[th].thread_id);
     return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
 }
 
 /* Thread th (of process P, r->p) as a part of its own. */
-static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_error *err) {
+static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_error *err)
+{
     const tk_dcfg_trace *t = r->t;
     tk_free(r->fn_of_block);
     r->fn_of_block = tk_malloc((r->p->nblocks ? r->p->nblocks : 1) * sizeof *r->fn_of_block);
     if (!r->fn_of_block || tk_profile_add_part(r->prof, &r->part, NULL) != TK_OK ||
         dt_stack_begin(&r->stack, r->cfg, r->p) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    for (uint32_t b = 0; b < r->p->nblocks; b++)
-        r->fn_of_block[b] = TK_PROF_NONE;
+    for (uint32_t b = 0; b < r->p->nblocks; b++) r->fn_of_block[b] = TK_PROF_NONE;
     r->part->positions = TK_POS_INSTR;
     r->part->has_pid = 1;
     r->part->pid = P->pid;
@@ -246,20 +241,18 @@ static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_err
         dt_step step;
         dt_stack_end(&r->stack, &step);
         take_step(r, &step, TK_CFG_NONE, TK_CFG_NONE);
-        if (r->st == TK_OK)
-            r->st = tk_profile_part_fill_totals(r->prof, r->part, NULL);
+        if (r->st == TK_OK) r->st = tk_profile_part_fill_totals(r->prof, r->part, NULL);
     }
-    if (st == TK_END || r->st != TK_OK)
-        return run_error(r, P, th, err);
+    if (st == TK_END || r->st != TK_OK) return run_error(r, P, th, err);
     return st;
 }
 
 tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
-                                   tk_error *err) {
+                                   tk_error *err)
+{
     size_t ir;
     tk_status st = tk_profile_add_event(prof, "Ir", 2, &ir, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     prof_run r;
     memset(&r, 0, sizeof r);
     r.t = t;
@@ -270,11 +263,13 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
     for (size_t th = 0; th < t->nthreads && st == TK_OK; th++) {
         const dt_process *P = NULL;
         for (size_t i = 0; i < t->nprocs; i++)
-            if (th >= t->procs[i].first_thread && th < t->procs[i].first_thread + t->procs[i].nthreads)
+            if (th >= t->procs[i].first_thread &&
+                th < t->procs[i].first_thread + t->procs[i].nthreads)
                 P = &t->procs[i];
         uint32_t pix = P ? tk_cfg_find_process(cfg, P->pid) : TK_CFG_NONE;
         if (pix == TK_CFG_NONE) {
-            st = dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1, "process %llu is not in the DCFG",
+            st = dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1,
+                             "process %llu is not in the DCFG",
                              P ? (unsigned long long)P->pid : 0ULL);
             break;
         }

@@ -18,21 +18,16 @@ const char dt_b64_chars[65] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw
 
 #define X -1
 const signed char dt_b64_value[256] = {
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  62, X,  63, X,  X,
-    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, X,  X,  X,  X,  X,  X,
-    X,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
-    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, X,  X,  X,  X,  X,
-    X,  26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
-    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  62, X,  63, X,  X,
+    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, X,  X,  X,  X,  X,  X,  X,  0,  1,  2,  3,  4,  5,  6,
+    7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, X,  X,  X,  X,  X,
+    X,  26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+    49, 50, 51, X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+    X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
     X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
 };
 #undef X
@@ -40,7 +35,8 @@ const signed char dt_b64_value[256] = {
 static int is_seq_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 void dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *p, const char *seq,
-                      size_t len, uint64_t char_budget) {
+                      size_t len, uint64_t char_budget)
+{
     x->p = seq;
     x->end = seq + len;
     x->trace = t;
@@ -53,7 +49,8 @@ void dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *
 
 static int fail(dt_expander *x, tk_error *err, const char *at, tk_status code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-static int fail(dt_expander *x, tk_error *err, const char *at, tk_status code, const char *fmt, ...) {
+static int fail(dt_expander *x, tk_error *err, const char *at, tk_status code, const char *fmt, ...)
+{
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
@@ -63,9 +60,9 @@ static int fail(dt_expander *x, tk_error *err, const char *at, tk_status code, c
     return -2;
 }
 
-static const char *describe_char(char c, char *buf) {
-    if (c == '"')
-        return "end of string";
+static const char *describe_char(char c, char *buf)
+{
+    if (c == '"') return "end of string";
     if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) {
         snprintf(buf, 8, "0x%02x", (unsigned char)c);
         return buf;
@@ -77,52 +74,47 @@ static const char *describe_char(char c, char *buf) {
     return buf;
 }
 
-static uint64_t key_hash(const char *k, const char *kend) {
+static uint64_t key_hash(const char *k, const char *kend)
+{
     uint64_t h = 1469598103934665603ULL;
     for (; k < kend; k++)
-        if (!is_seq_space(*k))
-            h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+        if (!is_seq_space(*k)) h = (h ^ (unsigned char)*k) * 1099511628211ULL;
     return h;
 }
 
-int dt_dict_index(dt_process *p) {
-    if (p->ndict == 0)
-        return 0;
+int dt_dict_index(dt_process *p)
+{
+    if (p->ndict == 0) return 0;
     size_t cap = 16;
-    while (cap < p->ndict * 2)
-        cap *= 2;
+    while (cap < p->ndict * 2) cap *= 2;
     p->dict_slots = tk_calloc(cap, sizeof *p->dict_slots);
-    if (!p->dict_slots)
-        return -1;
+    if (!p->dict_slots) return -1;
     p->dict_cap = cap;
     for (size_t i = 0; i < p->ndict; i++) {
         size_t j = key_hash(p->dict[i].key, p->dict[i].key + p->dict[i].key_len) & (cap - 1);
-        while (p->dict_slots[j])
-            j = (j + 1) & (cap - 1);
+        while (p->dict_slots[j]) j = (j + 1) & (cap - 1);
         p->dict_slots[j] = (uint32_t)i + 1;
     }
     return 0;
 }
 
-static int key_equal(const dt_dict_entry *d, const char *k, const char *kend) {
+static int key_equal(const dt_dict_entry *d, const char *k, const char *kend)
+{
     size_t j = 0;
     for (; k < kend; k++) {
-        if (is_seq_space(*k))
-            continue;
-        if (j >= d->key_len || d->key[j++] != *k)
-            return 0;
+        if (is_seq_space(*k)) continue;
+        if (j >= d->key_len || d->key[j++] != *k) return 0;
     }
     return j == d->key_len;
 }
 
-long dt_dict_find(const dt_process *p, const char *k, const char *kend) {
-    if (p->dict_cap == 0)
-        return -1;
+long dt_dict_find(const dt_process *p, const char *k, const char *kend)
+{
+    if (p->dict_cap == 0) return -1;
     size_t j = key_hash(k, kend) & (p->dict_cap - 1);
     while (p->dict_slots[j]) {
         const dt_dict_entry *d = &p->dict[p->dict_slots[j] - 1];
-        if (key_equal(d, k, kend))
-            return (long)(p->dict_slots[j] - 1);
+        if (key_equal(d, k, kend)) return (long)(p->dict_slots[j] - 1);
         j = (j + 1) & (p->dict_cap - 1);
     }
     return -1;
@@ -133,14 +125,13 @@ long dt_dict_find(const dt_process *p, const char *k, const char *kend) {
 
 /* The current text ended: back to the frame below (a repeat's ')' is
  * missing), or the end. */
-static inline __attribute__((always_inline)) int text_end(dt_expander *x, tk_error *err) {
-    if (x->depth == 0)
-        return -1;
+static inline __attribute__((always_inline)) int text_end(dt_expander *x, tk_error *err)
+{
+    if (x->depth == 0) return -1;
     dt_frame *f = &x->frames[x->depth - 1];
     if (f->kind == DT_FRAME_REPEAT) {
         const char *open = f->body;
-        while (open > x->trace->data && *open != '(')
-            open--;
+        while (open > x->trace->data && *open != '(') open--;
         return fail(x, err, open, TK_ERR_FORMAT, "unterminated repeat (no ')')");
     }
     x->p = f->body;
@@ -150,7 +141,8 @@ static inline __attribute__((always_inline)) int text_end(dt_expander *x, tk_err
 }
 
 /* "(N*" at x->p: a repeat frame. */
-static inline int open_repeat(dt_expander *x, tk_error *err) {
+static inline int open_repeat(dt_expander *x, tk_error *err)
+{
     char cbuf[8];
     const char *at = x->p;
     const char *q = at + 1;
@@ -184,7 +176,8 @@ static inline int open_repeat(dt_expander *x, tk_error *err) {
 }
 
 /* ')' at x->p: the repeat's next iteration, or its end. */
-static inline __attribute__((always_inline)) int close_repeat(dt_expander *x, tk_error *err) {
+static inline __attribute__((always_inline)) int close_repeat(dt_expander *x, tk_error *err)
+{
     if (x->depth == 0 || x->frames[x->depth - 1].kind != DT_FRAME_REPEAT)
         return fail(x, err, x->p, TK_ERR_FORMAT, "')' without a matching '('");
     dt_frame *f = &x->frames[x->depth - 1];
@@ -198,8 +191,7 @@ static inline __attribute__((always_inline)) int close_repeat(dt_expander *x, tk
     uint64_t left = x->char_budget > x->chars ? x->char_budget - x->chars : 0;
     if (f->remaining > left / produced) {
         const char *open = f->body;
-        while (open > x->trace->data && *open != '(')
-            open--;
+        while (open > x->trace->data && *open != '(') open--;
         return fail(x, err, open, TK_ERR_LIMIT,
                     "repeat count %llu is larger than what the chunk's EDGE_COUNT can consume",
                     (unsigned long long)f->count);
@@ -211,7 +203,8 @@ static inline __attribute__((always_inline)) int close_repeat(dt_expander *x, tk
 }
 
 /* "<KEY>" at x->p: a dictionary frame. */
-static inline int open_reference(dt_expander *x, tk_error *err) {
+static inline int open_reference(dt_expander *x, tk_error *err)
+{
     char cbuf[8];
     const char *at = x->p;
     const char *q = at + 1;
@@ -228,8 +221,7 @@ static inline int open_reference(dt_expander *x, tk_error *err) {
     if (idx < 0) {
         char key[128];
         size_t n = (size_t)(q - at - 1);
-        if (n > sizeof key - 1)
-            n = sizeof key - 1;
+        if (n > sizeof key - 1) n = sizeof key - 1;
         memcpy(key, at + 1, n);
         key[n] = 0;
         return fail(x, err, at, TK_ERR_FORMAT, "key <%s> is not in STRING_DICTIONARY", key);
@@ -249,13 +241,13 @@ static inline int open_reference(dt_expander *x, tk_error *err) {
     return 0;
 }
 
-int dt_expander_next_slow(dt_expander *x, tk_error *err) {
+int dt_expander_next_slow(dt_expander *x, tk_error *err)
+{
     char cbuf[8];
     for (;;) {
         int r;
         if (x->p >= x->end) {
-            if ((r = text_end(x, err)) != 0)
-                return r;
+            if ((r = text_end(x, err)) != 0) return r;
             continue;
         }
         char c = *x->p;
@@ -277,8 +269,7 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err) {
             r = open_reference(x, err);
         else
             break;
-        if (r != 0)
-            return r;
+        if (r != 0) return r;
     }
     if (*x->p == '\\')
         return fail(x, err, x->p, TK_ERR_FORMAT,

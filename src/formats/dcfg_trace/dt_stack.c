@@ -17,10 +17,8 @@ tk_status dt_stack_begin(dt_stack *s, const tk_cfg *cfg, const tk_cfg_process *p
     s->depth = 0;
     size_t n = p->nblocks ? p->nblocks : 1;
     size_t *t = tk_reallocarray(s->top_of, n, sizeof *t);
-    if (!t)
-        return TK_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        t[i] = DT_NO_FRAME;
+    if (!t) return TK_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) t[i] = DT_NO_FRAME;
     s->top_of = t;
     s->p = p;
     s->nblocks = p->nblocks;
@@ -48,13 +46,11 @@ static void reconcile(const dt_stack *s, size_t keep, uint32_t fn, dt_step *step
 {
     step->keep = keep;
     step->open = 0;
-    if (keep > 0 && s->frames[keep - 1].fn == fn)
-        return;
+    if (keep > 0 && s->frames[keep - 1].fn == fn) return;
     if (keep > 0) {
         /* frames of fn at or above keep close: one at most (they are the top chain) */
         size_t i = s->top_of[fn];
-        while (i != DT_NO_FRAME && i >= keep)
-            i = s->frames[i].below;
+        while (i != DT_NO_FRAME && i >= keep) i = s->frames[i].below;
         if (i != DT_NO_FRAME && i >= s->frames[keep - 1].base) {
             step->keep = i + 1;
             return;
@@ -83,8 +79,7 @@ void dt_stack_edge(const dt_stack *s, const tk_cfg_edge *ed, dt_step *step)
         return;
     }
     size_t keep = s->depth;
-    if (tk_edge_kind_is_any_return(k) && from_block && keep > 0)
-        keep = s->frames[keep - 1].base;
+    if (tk_edge_kind_is_any_return(k) && from_block && keep > 0) keep = s->frames[keep - 1].base;
     if (to_block) {
         reconcile(s, keep, dt_stack_fn(p, ed->tgt), step);
     } else {
@@ -105,16 +100,14 @@ tk_status dt_stack_apply(dt_stack *s, const dt_step *step)
     if (step->open && s->depth == s->cap && step->keep == s->depth) {
         size_t cap = s->cap ? s->cap * 2 : 64;
         dt_stack_frame *f = tk_reallocarray(s->frames, cap, sizeof *f);
-        if (!f)
-            return TK_ERR_NOMEM;
+        if (!f) return TK_ERR_NOMEM;
         s->frames = f;
         s->cap = cap;
     }
     for (size_t i = s->depth; i > step->keep; i--)
         s->top_of[s->frames[i - 1].fn] = s->frames[i - 1].below;
     s->depth = step->keep;
-    if (!step->open)
-        return TK_OK;
+    if (!step->open) return TK_OK;
     dt_stack_frame *f = &s->frames[s->depth];
     f->fn = step->fn;
     f->called = step->called || s->depth == 0;

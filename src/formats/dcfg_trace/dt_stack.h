@@ -30,9 +30,9 @@
 #define DT_NO_FRAME SIZE_MAX
 
 typedef struct dt_stack_frame {
-    uint32_t fn;  /* the function: the entry block index of its routine */
-    int called;   /* opened by a call edge or as a top-level frame; 0: by a jump */
-    size_t base;  /* the called frame of this frame's chain */
+    uint32_t fn; /* the function: the entry block index of its routine */
+    int called; /* opened by a call edge or as a top-level frame; 0: by a jump */
+    size_t base; /* the called frame of this frame's chain */
     size_t below; /* the next frame of fn below this one, or DT_NO_FRAME */
 } dt_stack_frame;
 
@@ -54,7 +54,10 @@ typedef struct dt_step {
     uint32_t fn;
 } dt_step;
 
-#define DT_STACK_INIT {0}
+#define DT_STACK_INIT \
+    { \
+        0 \
+    }
 
 /* Start a thread of process p (frames a thread left open are dropped).
  * TK_OK or TK_ERR_NOMEM. */

@@ -4,8 +4,9 @@
 #include "dt_internal.h"
 #include "model/cfg_internal.h"
 
-void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg,
-                   tk_dcfg_trace_steps which, size_t chunk, const dt_process *P) {
+void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which,
+                   size_t chunk, const dt_process *P)
+{
     uint64_t pid = P->pid;
     w->cfg = cfg;
     w->which = which;
@@ -19,26 +20,25 @@ void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg,
     if (cfg) {
         uint32_t pi = tk_cfg_find_process(cfg, pid);
         w->proc = pi == TK_CFG_NONE ? NULL : tk_cfg_process_at(cfg, pi);
-        if (!w->proc)
-            w->failed = DT_WALK_PROCESS;
+        if (!w->proc) w->failed = DT_WALK_PROCESS;
     }
 }
 
 /* Whether the walk keeps a step of edge e (its source is a block, or it is a call or a
  * return, as w->which asks). */
-static int keeps(const dt_walk *w, const tk_cfg_edge *e, tk_edge_kind kind) {
+static int keeps(const dt_walk *w, const tk_cfg_edge *e, tk_edge_kind kind)
+{
     switch (w->which) {
-    case TK_DCFG_TRACE_STEPS_BLOCKS:
-        return tk_cfg_block_image(w->proc, e->src) != TK_CFG_NONE;
+    case TK_DCFG_TRACE_STEPS_BLOCKS: return tk_cfg_block_image(w->proc, e->src) != TK_CFG_NONE;
     case TK_DCFG_TRACE_STEPS_CALLS:
         return tk_edge_kind_is_any_call(kind) || tk_edge_kind_is_any_return(kind);
-    default:
-        return 1;
+    default: return 1;
     }
 }
 
 /* Only the check: the edges up to the first one the process lacks. */
-static size_t check_edges(dt_walk *w, const uint32_t *edges, size_t n) {
+static size_t check_edges(dt_walk *w, const uint32_t *edges, size_t n)
+{
     for (size_t i = 0; i < n; i++)
         if (tk_cfg_find_edge(w->proc, edges[i]) == TK_CFG_NONE) {
             w->failed = DT_WALK_EDGE;
@@ -49,17 +49,14 @@ static size_t check_edges(dt_walk *w, const uint32_t *edges, size_t n) {
 }
 
 size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_step *steps,
-                     size_t *nsteps) {
+                     size_t *nsteps)
+{
     *nsteps = 0;
-    if (w->failed)
-        return 0;
-    if (!w->cfg)
-        return n;
-    if (w->which == TK_DCFG_TRACE_NO_STEPS)
-        return check_edges(w, edges, n);
+    if (w->failed) return 0;
+    if (!w->cfg) return n;
+    if (w->which == TK_DCFG_TRACE_NO_STEPS) return check_edges(w, edges, n);
     const tk_cfg_process *p = w->proc;
-    if (n > TK_DCFG_TRACE_PIECE_STEPS)
-        n = TK_DCFG_TRACE_PIECE_STEPS;
+    if (n > TK_DCFG_TRACE_PIECE_STEPS) n = TK_DCFG_TRACE_PIECE_STEPS;
     size_t k = 0;
     uint64_t instrs = w->instrs;
     for (size_t i = 0; i < n; i++) {
@@ -89,7 +86,8 @@ size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_
     return n;
 }
 
-tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err) {
+tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err)
+{
     const dt_chunk *c = &t->chunks[w->chunk];
     switch (w->failed) {
     case DT_WALK_PROCESS:

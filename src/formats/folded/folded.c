@@ -40,9 +40,9 @@ static tk_status count_value(const char *s, const char *e, double *out)
 /* One line's reading: the stack before the last count, and whether what ends the stack is a
  * count too (the first of two). */
 typedef struct parsed {
-    const char *stack, *stack_end;  /* one count: the stack */
-    const char *diff_end;           /* two counts: the end of the stack */
-    const char *first, *first_end;  /* the token before the count, when a count */
+    const char *stack, *stack_end; /* one count: the stack */
+    const char *diff_end; /* two counts: the end of the stack */
+    const char *first, *first_end; /* the token before the count, when a count */
     const char *count, *count_end;
 } parsed;
 
@@ -96,8 +96,7 @@ static tk_status bad_line(scan_state *ss, tk_status code, uint64_t line, size_t 
         snprintf(msg, sizeof msg, "the count %.*s does not fit (%s)", toklen > 60 ? 60 : toklen,
                  tok, why);
     else
-        snprintf(msg, sizeof msg, "expected %s, found '%.*s'", why, toklen > 60 ? 60 : toklen,
-                 tok);
+        snprintf(msg, sizeof msg, "expected %s, found '%.*s'", why, toklen > 60 ? 60 : toklen, tok);
     ss->bad = 1;
     if (ss->diag) {
         tk_location loc = {ss->path, -1, line, col};
@@ -110,8 +109,8 @@ static tk_status bad_line(scan_state *ss, tk_status code, uint64_t line, size_t 
 /* One non-empty line [s, e), number lineno: with fn NULL checked (a bad one to bad_line), else
  * read as differential or not and handed to fn (a bad one skipped: the check reported it).
  * *two: it has two counts. */
-static tk_status one_line(const char *s, const char *e, uint64_t lineno, scan_state *ss,
-                          int diff, tk_folded_fn fn, void *user, int *two)
+static tk_status one_line(const char *s, const char *e, uint64_t lineno, scan_state *ss, int diff,
+                          tk_folded_fn fn, void *user, int *two)
 {
     parsed p = {0};
     const char *why;
@@ -132,8 +131,9 @@ static tk_status one_line(const char *s, const char *e, uint64_t lineno, scan_st
     const char *tok = p.count;
     tk_status st = count_value(p.count, p.count_end, &l.count);
     if (st != TK_OK)
-        return fn ? TK_OK : bad_line(ss, TK_ERR_LIMIT, lineno, (size_t)(tok - s) + 1,
-                                     "over 64 bits or beyond a double", tok, (int)(e - tok));
+        return fn ? TK_OK
+                  : bad_line(ss, TK_ERR_LIMIT, lineno, (size_t)(tok - s) + 1,
+                             "over 64 bits or beyond a double", tok, (int)(e - tok));
     return fn ? fn(user, &l) : TK_OK;
 }
 
@@ -183,10 +183,10 @@ tk_status tk_folded_scan(const char *text, size_t len, const char *path, tk_diag
 typedef struct summ {
     tk_folded_summary *s;
     size_t cap;
-    tk_hmap index;      /* hash of a name -> first function of that hash */
-    uint64_t *seen;     /* per function: the last stack (line) it was counted in */
-    uint32_t *next;     /* per function: the next one of the same hash */
-    uint64_t key;       /* of the names' hashes (tk_hash_new_key) */
+    tk_hmap index; /* hash of a name -> first function of that hash */
+    uint64_t *seen; /* per function: the last stack (line) it was counted in */
+    uint32_t *next; /* per function: the next one of the same hash */
+    uint64_t key; /* of the names' hashes (tk_hash_new_key) */
 } summ;
 
 static tk_status find_fn(summ *m, const char *name, size_t len, size_t *out)

@@ -34,8 +34,10 @@ static int detect_folded(const uint8_t *d, size_t n)
     int good = 0, bad = 0, frames = 0;
     while (good + bad < 200 && tk_detect_line(&p, end, &line, &len, n >= TK_DETECT_BYTES)) {
         if (len == 0) continue;
-        if (is_stack_line(line, len, &frames)) good++;
-        else bad++;
+        if (is_stack_line(line, len, &frames))
+            good++;
+        else
+            bad++;
     }
     if (!good || !(frames & 2)) return 0;
     if (!bad) return frames & 1 ? 60 : 40;
@@ -46,8 +48,8 @@ const tk_format tk_format_folded = {
     .name = "folded",
     .title = "Folded stacks (flame graph input: \"a;b;c COUNT\" a line)",
     .extensions = ".folded .collapsed .txt",
-    .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT |
-            TK_CAP_CONVERT,
+    .caps =
+        TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_CONVERT,
     .targets = "svg folded",
     .detect = detect_folded,
 };

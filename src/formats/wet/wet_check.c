@@ -8,10 +8,10 @@
 /* Whether the comprehensive trace c has "instance inst of the instruction at addr depends
  * on instance dep_inst of the instruction at dep_addr". */
 static int comprehensive_has(const tk_deps *c, uint64_t addr, uint32_t inst, uint64_t dep_addr,
-                             uint32_t dep_inst) {
+                             uint32_t dep_inst)
+{
     uint32_t ci = tk_deps_find_addr(c, addr);
-    if (ci == TK_DEPS_NONE)
-        return 0;
+    if (ci == TK_DEPS_NONE) return 0;
     tk_deps_instr cin;
     tk_deps_get_instr(c, ci, &cin);
     for (uint32_t p = 0; p < cin.nports; p++) {
@@ -20,15 +20,15 @@ static int comprehensive_has(const tk_deps *c, uint64_t addr, uint32_t inst, uin
         for (size_t k = 0; k < cc; k++) {
             tk_deps_instr ct;
             tk_deps_get_instr(c, ce[k].dep, &ct);
-            if (ct.addr == dep_addr && ce[k].dep_inst == dep_inst)
-                return 1;
+            if (ct.addr == dep_addr && ce[k].dep_inst == dep_inst) return 1;
         }
     }
     return 0;
 }
 
 tk_status tk_wet_check_history(tk_input *history, const tk_deps *comprehensive, tk_diag *diag,
-                               tk_error *err) {
+                               tk_error *err)
+{
     tk_wet_reader *r;
     tk_wet_rec rec;
     uint64_t missing = 0;
@@ -45,7 +45,6 @@ tk_status tk_wet_check_history(tk_input *history, const tk_deps *comprehensive, 
         missing++;
     }
     tk_wet_reader_free(r);
-    if (st != TK_END)
-        return st;
+    if (st != TK_END) return st;
     return missing ? TK_ERR_CHECK : TK_OK;
 }

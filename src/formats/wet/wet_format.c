@@ -37,7 +37,10 @@ static int detect_wet(const uint8_t *d, size_t n)
         size_t f = count_fields(line, len);
         if (f < 3) return 0;
         if (!tk_detect_line(&p, end, &line, &len, 0)) return 30;
-        while (len && (line[0] == ' ' || line[0] == '\t')) { line++; len--; }
+        while (len && (line[0] == ' ' || line[0] == '\t')) {
+            line++;
+            len--;
+        }
         return tk_detect_starts(line, len, "SIZE ") ? 90 : 0;
     }
     /* limited-history form */
@@ -46,7 +49,10 @@ static int detect_wet(const uint8_t *d, size_t n)
         if (len == 0) continue;
         const char *arrow = NULL;
         for (size_t i = 0; i + 3 <= len; i++)
-            if (line[i] == '-' && line[i + 1] == '-' && line[i + 2] == '>') { arrow = line + i; break; }
+            if (line[i] == '-' && line[i + 1] == '-' && line[i + 2] == '>') {
+                arrow = line + i;
+                break;
+            }
         if (!arrow || !memchr(line, '#', (size_t)(arrow - line))) return hits ? 60 : 0;
         if (++hits >= 3) break;
     } while (tk_detect_line(&p, end, &line, &len, 1));

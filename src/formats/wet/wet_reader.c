@@ -11,12 +11,12 @@
 #include "wet_internal.h"
 
 typedef enum wet_state {
-    ST_START,   /* before the first non-blank line */
-    ST_BLOCK,   /* expecting a static info line */
-    ST_PORT,    /* expecting "SIZE n" */
-    ST_ENTRY,   /* expecting "X:dep_id instance" */
-    ST_VALUES,  /* expecting "NO VALUES" or "VALUES n" */
-    ST_VALUE,   /* expecting "X:hex" */
+    ST_START, /* before the first non-blank line */
+    ST_BLOCK, /* expecting a static info line */
+    ST_PORT, /* expecting "SIZE n" */
+    ST_ENTRY, /* expecting "X:dep_id instance" */
+    ST_VALUES, /* expecting "NO VALUES" or "VALUES n" */
+    ST_VALUE, /* expecting "X:hex" */
     ST_TRAILER, /* all blocks read: only blank lines may follow */
     ST_HISTORY, /* limited-history lines */
     ST_FAILED
@@ -28,17 +28,17 @@ struct tk_wet_reader {
     tk_deps_form form;
     uint64_t nblocks;
     uint64_t blocks_done;
-    uint64_t id;          /* id of the current block */
+    uint64_t id; /* id of the current block */
     uint32_t nports;
-    uint32_t port;        /* current use port */
-    uint64_t count;       /* entries announced by SIZE / VALUES */
-    uint64_t done;        /* entries read so far */
-    int64_t prev_inst;    /* previous instance in the list, -1 at its start */
-    tk_error failure;     /* returned again after a failure */
+    uint32_t port; /* current use port */
+    uint64_t count; /* entries announced by SIZE / VALUES */
+    uint64_t done; /* entries read so far */
+    int64_t prev_inst; /* previous instance in the list, -1 at its start */
+    tk_error failure; /* returned again after a failure */
     /* line splitting over tk_input_chunk (zero copy except across chunk ends) */
     const char *cur;
     const char *chunk_end;
-    char *carry;          /* a line that spans chunks */
+    char *carry; /* a line that spans chunks */
     size_t carry_len, carry_cap;
     uint64_t line_no;
 };
@@ -49,8 +49,7 @@ struct tk_wet_reader {
 tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err)
 {
     tk_wet_reader *r = tk_calloc(1, sizeof *r);
-    if (!r)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     r->in = in;
     r->state = ST_START;
     *out = r;
@@ -59,8 +58,7 @@ tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err)
 
 void tk_wet_reader_free(tk_wet_reader *r)
 {
-    if (r)
-        tk_free(r->carry);
+    if (r) tk_free(r->carry);
     tk_free(r);
 }
 
@@ -71,11 +69,9 @@ static tk_status carry_append(tk_wet_reader *r, const char *p, size_t n, tk_erro
                                "line longer than %u bytes", WET_MAX_LINE);
     if (r->carry_len + n > r->carry_cap) {
         size_t cap = r->carry_cap ? r->carry_cap : 256;
-        while (cap < r->carry_len + n)
-            cap *= 2;
+        while (cap < r->carry_len + n) cap *= 2;
         char *c = tk_realloc(r->carry, cap);
-        if (!c)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!c) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         r->carry = c;
         r->carry_cap = cap;
     }
@@ -94,8 +90,7 @@ static tk_status next_line(tk_wet_reader *r, const char **line, size_t *len, tk_
             if (nl) {
                 if (r->carry_len) {
                     tk_status st = carry_append(r, r->cur, (size_t)(nl - r->cur), err);
-                    if (st != TK_OK)
-                        return st;
+                    if (st != TK_OK) return st;
                     *line = r->carry;
                     *len = r->carry_len;
                     r->carry_len = 0;
@@ -111,60 +106,49 @@ static tk_status next_line(tk_wet_reader *r, const char **line, size_t *len, tk_
                 break;
             }
             tk_status st = carry_append(r, r->cur, (size_t)(r->chunk_end - r->cur), err);
-            if (st != TK_OK)
-                return st;
+            if (st != TK_OK) return st;
             r->cur = r->chunk_end;
         }
         const uint8_t *data;
         size_t n;
         tk_status st = tk_input_chunk(r->in, &data, &n, err);
         if (st == TK_END) {
-            if (!r->carry_len)
-                return TK_END;
+            if (!r->carry_len) return TK_END;
             *line = r->carry; /* a last line without a newline */
             *len = r->carry_len;
             r->carry_len = 0;
             break;
         }
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         r->cur = (const char *)data;
         r->chunk_end = r->cur + n;
     }
-    if (*len && (*line)[*len - 1] == '\r')
-        (*len)--;
+    if (*len && (*line)[*len - 1] == '\r') (*len)--;
     r->line_no++;
     return TK_OK;
 }
 
-tk_deps_form tk_wet_reader_form(const tk_wet_reader *r)
-{
-    return r->form;
-}
+tk_deps_form tk_wet_reader_form(const tk_wet_reader *r) { return r->form; }
 
 /* ---- small scanners over [p, end) ---------------------------------------- */
 
 static inline const char *skip_blank(const char *p, const char *end)
 {
-    while (p < end && *p == ' ')
-        p++;
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
+    while (p < end && *p == ' ') p++;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
     return p;
 }
 
 static const char *token_end(const char *p, const char *end)
 {
-    while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
-        p++;
+    while (p < end && *p != ' ' && *p != '\t' && *p != '\r') p++;
     return p;
 }
 
 /* Quote up to 40 bytes of the text starting at p for a message. */
 static const char *quote(const char *p, const char *end, char *buf, size_t size)
 {
-    if (p >= end)
-        return "end of line";
+    if (p >= end) return "end of line";
     size_t o = 0;
     buf[o++] = '\'';
     for (size_t i = 0; p + i < end && o + 6 < size; i++) {
@@ -206,8 +190,7 @@ static tk_status fail_at(line_ctx *c, tk_status code, const char *at, const char
     va_end(ap);
     uint64_t col = at ? (uint64_t)(at - c->start) + 1 : 1;
     tk_error_set_at(&c->r->failure, code, tk_input_path(c->r->in), -1, c->line, col, "%s", msg);
-    if (c->err)
-        *c->err = c->r->failure;
+    if (c->err) *c->err = c->r->failure;
     c->r->state = ST_FAILED;
     return code;
 }
@@ -251,17 +234,13 @@ static tk_status expect_hex(line_ctx *c, const char **pp, const char *what, uint
 static tk_status expect_value(line_ctx *c, const char **pp, tk_wet_rec *rec)
 {
     const char *p = skip_blank(*pp, c->end), *at = p;
-    if (c->end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
+    if (c->end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
     const char *h = p;
-    while (p < c->end && ((unsigned)(*p - '0') <= 9 || (unsigned)((*p | 0x20) - 'a') < 6))
-        p++;
+    while (p < c->end && ((unsigned)(*p - '0') <= 9 || (unsigned)((*p | 0x20) - 'a') < 6)) p++;
     size_t n = (size_t)(p - h);
-    if (n <= 16)
-        return expect_hex(c, pp, "value", &rec->value);
+    if (n <= 16) return expect_hex(c, pp, "value", &rec->value);
     const char *z = h;
-    while (z < p - 16 && *z == '0')
-        z++;
+    while (z < p - 16 && *z == '0') z++;
     if ((size_t)(p - z) > 16 * TK_DEPS_VALUE_WORDS)
         return fail_at(c, TK_ERR_LIMIT, at, "value %.*s is wider than %d bits",
                        (int)(token_end(at, c->end) - at), at, 64 * TK_DEPS_VALUE_WORDS);
@@ -297,8 +276,7 @@ static tk_status expect_eol(line_ctx *c, const char *p, const char *what)
 {
     char q[80];
     p = skip_blank(p, c->end);
-    if (p == c->end)
-        return TK_OK;
+    if (p == c->end) return TK_OK;
     return fail_at(c, TK_ERR_FORMAT, p, "expected end of line after %s, found %s", what,
                    quote(p, c->end, q, sizeof q));
 }
@@ -315,11 +293,9 @@ static int word_is(const char *p, const char *end, const char *w)
 static int looks_like_history(const char *p, const char *end)
 {
     const char *hash = memchr(p, '#', (size_t)(end - p));
-    if (!hash)
-        return 0;
+    if (!hash) return 0;
     for (const char *q = hash; q + 3 <= end; q++)
-        if (q[0] == '-' && q[1] == '-' && q[2] == '>')
-            return 1;
+        if (q[0] == '-' && q[1] == '-' && q[2] == '>') return 1;
     return 0;
 }
 
@@ -345,8 +321,7 @@ static tk_status parse_history(line_ctx *c, const char *p, tk_wet_rec *rec)
         (st = expect_char(c, &p, '#', "'#' after the address")) != TK_OK)
         return st;
     rec->col_dep_inst = (uint32_t)(p - c->start) + 1;
-    if ((st = expect_dec(c, &p, TK_DEPS_MAX_INSTANCE, "instance", &v)) != TK_OK)
-        return st;
+    if ((st = expect_dec(c, &p, TK_DEPS_MAX_INSTANCE, "instance", &v)) != TK_OK) return st;
     rec->dep_inst = (uint32_t)v;
     return expect_eol(c, p, "the dependence");
 }
@@ -355,8 +330,7 @@ static int is_placeholder(const char *p, size_t n)
 {
     static const char *const words[] = {"??", "?", "-", "(null)", "<unknown>", "unknown"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-        if (strlen(words[i]) == n && memcmp(words[i], p, n) == 0)
-            return 1;
+        if (strlen(words[i]) == n && memcmp(words[i], p, n) == 0) return 1;
     return 0;
 }
 
@@ -371,8 +345,7 @@ static tk_status parse_instr(line_ctx *c, const char *p, tk_wet_rec *rec)
         (st = expect_dec(c, &p, WET_MAX_PORTS, "number of use ports", &v)) != TK_OK)
         return st;
     rec->nports = (uint32_t)v;
-    if ((st = expect_hex(c, &p, "instruction address", &rec->addr)) != TK_OK)
-        return st;
+    if ((st = expect_hex(c, &p, "instruction address", &rec->addr)) != TK_OK) return st;
     rec->file = rec->function = NULL;
     rec->file_len = rec->function_len = 0;
     rec->src_line = 0;
@@ -401,8 +374,7 @@ static tk_status parse_instr(line_ctx *c, const char *p, tk_wet_rec *rec)
     }
     if (nf == 3 && !is_placeholder(fields[2], lens[2])) {
         const char *lp = fields[2];
-        if ((st = expect_dec(c, &lp, UINT32_MAX, "source line number", &v)) != TK_OK)
-            return st;
+        if ((st = expect_dec(c, &lp, UINT32_MAX, "source line number", &v)) != TK_OK) return st;
         if (lp != fields[2] + lens[2])
             return fail_at(c, TK_ERR_FORMAT, fields[2],
                            "expected source line number (a decimal number), found %s",
@@ -440,8 +412,7 @@ static tk_status parse_size(line_ctx *c, const char *p, tk_wet_rec *rec)
     p += 4;
     tk_status st = expect_dec(c, &p, (uint64_t)TK_DEPS_MAX_INSTANCE + 1,
                               "number of dependence entries", &rec->n);
-    if (st != TK_OK || (st = expect_eol(c, p, "'SIZE n'")) != TK_OK)
-        return st;
+    if (st != TK_OK || (st = expect_eol(c, p, "'SIZE n'")) != TK_OK) return st;
     rec->kind = TK_WET_REC_PORT;
     rec->port = r->port;
     r->count = rec->n;
@@ -455,15 +426,13 @@ static tk_status parse_size(line_ctx *c, const char *p, tk_wet_rec *rec)
 }
 
 /* "X:" prefix shared by dependence and value lines; checks the order. */
-static tk_status parse_instance_prefix(line_ctx *c, const char **pp, int port_list,
-                                       uint32_t *inst)
+static tk_status parse_instance_prefix(line_ctx *c, const char **pp, int port_list, uint32_t *inst)
 {
     tk_wet_reader *r = c->r;
     const char *at = skip_blank(*pp, c->end);
     uint64_t v;
     tk_status st = expect_dec(c, pp, TK_DEPS_MAX_INSTANCE, "instance", &v);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     if ((int64_t)v <= r->prev_inst) {
         char list[48];
         if (port_list)
@@ -476,8 +445,7 @@ static tk_status parse_instance_prefix(line_ctx *c, const char **pp, int port_li
                        (unsigned long long)v, list, (unsigned long long)r->id,
                        (long long)r->prev_inst);
     }
-    if ((st = expect_char(c, pp, ':', "':' after the instance")) != TK_OK)
-        return st;
+    if ((st = expect_char(c, pp, ':', "':' after the instance")) != TK_OK) return st;
     r->prev_inst = (int64_t)v;
     *inst = (uint32_t)v;
     return TK_OK;
@@ -497,11 +465,9 @@ static tk_status parse_entry(line_ctx *c, const char *p, tk_wet_rec *rec)
                        (unsigned long long)r->done + 1, (unsigned long long)r->count, r->port,
                        (unsigned long long)r->id, quote(at, c->end, q, sizeof q));
     }
-    if ((st = parse_instance_prefix(c, &p, 1, &rec->inst)) != TK_OK)
-        return st;
+    if ((st = parse_instance_prefix(c, &p, 1, &rec->inst)) != TK_OK) return st;
     rec->col_dep = (uint32_t)(skip_blank(p, c->end) - c->start) + 1;
-    if ((st = expect_dec(c, &p, UINT64_MAX, "instruction id", &rec->dep_id)) != TK_OK)
-        return st;
+    if ((st = expect_dec(c, &p, UINT64_MAX, "instruction id", &rec->dep_id)) != TK_OK) return st;
     rec->col_dep_inst = (uint32_t)(skip_blank(p, c->end) - c->start) + 1;
     if (p < c->end && *p != ' ' && *p != '\t')
         return expect_char(c, &p, ' ', "a blank between the id and the instance");
@@ -511,8 +477,7 @@ static tk_status parse_entry(line_ctx *c, const char *p, tk_wet_rec *rec)
     rec->kind = TK_WET_REC_DEP;
     rec->port = r->port;
     rec->dep_inst = (uint32_t)v;
-    if (++r->done == r->count)
-        port_done(r);
+    if (++r->done == r->count) port_done(r);
     return TK_OK;
 }
 
@@ -525,8 +490,7 @@ static tk_status parse_values(line_ctx *c, const char *p, tk_wet_rec *rec)
     if (word_is(p, c->end, "NO")) {
         const char *w = skip_blank(p + 2, c->end);
         if (word_is(w, c->end, "VALUES")) {
-            if ((st = expect_eol(c, w + 6, "'NO VALUES'")) != TK_OK)
-                return st;
+            if ((st = expect_eol(c, w + 6, "'NO VALUES'")) != TK_OK) return st;
             rec->has_values = 0;
             rec->n = 0;
             block_done(r);
@@ -572,15 +536,13 @@ static tk_status parse_value(line_ctx *c, const char *p, tk_wet_rec *rec)
                        (unsigned long long)r->done + 1, (unsigned long long)r->count,
                        (unsigned long long)r->id, quote(at, c->end, q, sizeof q));
     }
-    if ((st = parse_instance_prefix(c, &p, 0, &rec->inst)) != TK_OK)
-        return st;
+    if ((st = parse_instance_prefix(c, &p, 0, &rec->inst)) != TK_OK) return st;
     p = skip_blank(p, c->end);
     rec->value_words = 1;
     if ((st = expect_value(c, &p, rec)) != TK_OK || (st = expect_eol(c, p, "the value")) != TK_OK)
         return st;
     rec->kind = TK_WET_REC_VALUE;
-    if (++r->done == r->count)
-        block_done(r);
+    if (++r->done == r->count) block_done(r);
     return TK_OK;
 }
 
@@ -622,8 +584,7 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
     char what[160];
     switch (r->state) {
     case ST_TRAILER:
-    case ST_HISTORY:
-        return TK_END;
+    case ST_HISTORY: return TK_END;
     case ST_START:
         snprintf(what, sizeof what, "the number of instruction blocks or a limited-history line");
         break;
@@ -636,7 +597,8 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
                  r->nports, (unsigned long long)r->id);
         break;
     case ST_ENTRY:
-        snprintf(what, sizeof what, "dependence entry %llu of %llu of use port %u of instruction %llu",
+        snprintf(what, sizeof what,
+                 "dependence entry %llu of %llu of use port %u of instruction %llu",
                  (unsigned long long)r->done + 1, (unsigned long long)r->count, r->port,
                  (unsigned long long)r->id);
         break;
@@ -649,13 +611,11 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
                  (unsigned long long)r->done + 1, (unsigned long long)r->count,
                  (unsigned long long)r->id);
         break;
-    default:
-        return r->failure.code;
+    default: return r->failure.code;
     }
     tk_error_set_at(&r->failure, TK_ERR_FORMAT, path, -1, line, 1,
                     "truncated trace: expected %s, found end of file", what);
-    if (err)
-        *err = r->failure;
+    if (err) *err = r->failure;
     r->state = ST_FAILED;
     return TK_ERR_FORMAT;
 }
@@ -675,19 +635,14 @@ static int fast_entry(tk_wet_reader *r, const char *p, const char *end, const ch
 {
     uint64_t inst, id, dinst;
     const char *q = fast_dec(p, end, &inst);
-    if (!q || q == end || *q != ':' || (int64_t)inst <= r->prev_inst ||
-        inst > TK_DEPS_MAX_INSTANCE)
+    if (!q || q == end || *q != ':' || (int64_t)inst <= r->prev_inst || inst > TK_DEPS_MAX_INSTANCE)
         return 0;
     const char *idp = q + 1;
-    if (!(q = fast_dec(idp, end, &id)) || q == end || *q != ' ')
-        return 0;
+    if (!(q = fast_dec(idp, end, &id)) || q == end || *q != ' ') return 0;
     const char *ip = q + 1;
-    if (!(q = fast_dec(ip, end, &dinst)) || dinst > TK_DEPS_MAX_INSTANCE)
-        return 0;
-    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
-        q++;
-    if (q != end)
-        return 0;
+    if (!(q = fast_dec(ip, end, &dinst)) || dinst > TK_DEPS_MAX_INSTANCE) return 0;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
+    if (q != end) return 0;
     rec->kind = TK_WET_REC_DEP;
     rec->port = r->port;
     rec->inst = (uint32_t)inst;
@@ -696,8 +651,7 @@ static int fast_entry(tk_wet_reader *r, const char *p, const char *end, const ch
     rec->col_dep = (uint32_t)(idp - start) + 1;
     rec->col_dep_inst = (uint32_t)(ip - start) + 1;
     r->prev_inst = (int64_t)inst;
-    if (++r->done == r->count)
-        port_done(r);
+    if (++r->done == r->count) port_done(r);
     return 1;
 }
 
@@ -705,52 +659,43 @@ static int fast_value(tk_wet_reader *r, const char *p, const char *end, tk_wet_r
 {
     uint64_t inst, v = 0;
     const char *q = fast_dec(p, end, &inst);
-    if (!q || q == end || *q != ':' || (int64_t)inst <= r->prev_inst ||
-        inst > TK_DEPS_MAX_INSTANCE)
+    if (!q || q == end || *q != ':' || (int64_t)inst <= r->prev_inst || inst > TK_DEPS_MAX_INSTANCE)
         return 0;
     q++;
-    if (end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
-        q += 2;
+    if (end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) q += 2;
     const char *h = q;
     unsigned x;
     while (q < end && (x = tk_fast_hexval((unsigned char)*q)) < 16) {
         v = (v << 4) | x;
         q++;
     }
-    if (q == h || q - h > TK_FAST_HEX_MAX)
-        return 0;
-    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
-        q++;
-    if (q != end)
-        return 0;
+    if (q == h || q - h > TK_FAST_HEX_MAX) return 0;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
+    if (q != end) return 0;
     rec->kind = TK_WET_REC_VALUE;
     rec->inst = (uint32_t)inst;
     rec->value = v;
     rec->value_words = 1;
     r->prev_inst = (int64_t)inst;
-    if (++r->done == r->count)
-        block_done(r);
+    if (++r->done == r->count) block_done(r);
     return 1;
 }
 
 tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
 {
     if (r->state == ST_FAILED) {
-        if (err)
-            *err = r->failure;
+        if (err) *err = r->failure;
         return r->failure.code;
     }
     for (;;) {
         const char *line = NULL;
         size_t len = 0;
         tk_status st = next_line(r, &line, &len, err);
-        if (st == TK_END)
-            return at_end(r, err);
+        if (st == TK_END) return at_end(r, err);
         if (st != TK_OK) {
             if (err && err->line == 0)
                 tk_error_locate(err, tk_input_path(r->in), -1, r->line_no + 1, 1);
-            if (err)
-                r->failure = *err;
+            if (err) r->failure = *err;
             r->failure.code = st;
             r->state = ST_FAILED;
             return st;
@@ -766,8 +711,7 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
             return TK_OK;
         }
         line_ctx c = {r, line, end, r->line_no, err};
-        if (p == c.end)
-            continue; /* blank lines are allowed anywhere */
+        if (p == c.end) continue; /* blank lines are allowed anywhere */
         if (memchr(line, '\0', len))
             return fail_at(&c, TK_ERR_FORMAT, (const char *)memchr(line, '\0', len),
                            "unexpected NUL byte (binary data in a text trace)");
@@ -795,8 +739,7 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
                            "expected end of file after %llu instruction blocks, found %s",
                            (unsigned long long)r->nblocks, quote(p, c.end, q, sizeof q));
         }
-        default:
-            return r->failure.code;
+        default: return r->failure.code;
         }
     }
 }

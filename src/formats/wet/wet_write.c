@@ -11,15 +11,11 @@
 
 static tk_status write_result(FILE *f, tk_error *err)
 {
-    if (ferror(f))
-        return tk_error_set(err, TK_ERR_IO, "write failed: %s", strerror(errno));
+    if (ferror(f)) return tk_error_set(err, TK_ERR_IO, "write failed: %s", strerror(errno));
     return TK_OK;
 }
 
-static const char *or_placeholder(const char *s)
-{
-    return s ? s : "??";
-}
+static const char *or_placeholder(const char *s) { return s ? s : "??"; }
 
 static tk_status wet_write_stream(const tk_deps *d, FILE *f, tk_error *err)
 {
@@ -70,8 +66,7 @@ static int cmp_by_addr_ctx_less(const tk_deps *d, uint32_t a, uint32_t b)
     tk_deps_instr x, y;
     tk_deps_get_instr(d, a, &x);
     tk_deps_get_instr(d, b, &y);
-    if (x.addr != y.addr)
-        return x.addr < y.addr;
+    if (x.addr != y.addr) return x.addr < y.addr;
     return a < b;
 }
 
@@ -86,8 +81,7 @@ static uint32_t *sorted_by_addr(const tk_deps *d)
         tk_free(tmp);
         return NULL;
     }
-    for (uint32_t i = 0; i < n; i++)
-        a[i] = i;
+    for (uint32_t i = 0; i < n; i++) a[i] = i;
     for (uint32_t width = 1; width < n; width *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * width) {
             uint32_t mid = lo + width < n ? lo + width : n;
@@ -95,10 +89,8 @@ static uint32_t *sorted_by_addr(const tk_deps *d)
             uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
                 tmp[k++] = cmp_by_addr_ctx_less(d, a[j], a[i]) ? a[j++] : a[i++];
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < hi)
-                tmp[k++] = a[j++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
         }
         memcpy(a, tmp, n * sizeof *a);
     }
@@ -110,8 +102,7 @@ static tk_status wet_write_history_stream(const tk_deps *d, FILE *f, tk_error *e
 {
     uint32_t n = tk_deps_count(d);
     uint32_t *order = sorted_by_addr(d);
-    if (!order)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!order) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (uint32_t o = 0; o < n; o++) {
         uint32_t i = order[o];
         tk_deps_instr in;
@@ -138,8 +129,7 @@ static tk_status wet_write_history_stream(const tk_deps *d, FILE *f, tk_error *e
                     best_inst = e[pos[p]].inst;
                 }
             }
-            if (best == UINT32_MAX)
-                break;
+            if (best == UINT32_MAX) break;
             const tk_dep *e;
             tk_deps_port_entries(d, i, best, &e);
             const tk_dep *x = &e[pos[best]++];
@@ -189,8 +179,8 @@ static tk_status wet_write_json_stream(const tk_deps *d, FILE *f, tk_error *err)
             for (size_t j = 0; j < cnt; j++) {
                 tk_deps_instr t;
                 tk_deps_get_instr(d, e[j].dep, &t);
-                fprintf(f, "%s[%" PRIu32 ",%" PRIu64 ",%" PRIu32 "]", j ? "," : "", e[j].inst,
-                        t.id, e[j].dep_inst);
+                fprintf(f, "%s[%" PRIu32 ",%" PRIu64 ",%" PRIu32 "]", j ? "," : "", e[j].inst, t.id,
+                        e[j].dep_inst);
             }
             fputc(']', f);
         }
@@ -238,10 +228,11 @@ static tk_status wet_dump_stream(const tk_deps *d, FILE *f, tk_error *err)
         if (form == TK_DEPS_HISTORY)
             fprintf(f, "instr 0x%" PRIx64, in.addr);
         else
-            fprintf(f, "instr %" PRIu64 " addr 0x%" PRIx64 " file %s function %s line %" PRIu32
-                       " ports %" PRIu32,
-                    in.id, in.addr, or_placeholder(in.file), or_placeholder(in.function),
-                    in.line, in.nports);
+            fprintf(f,
+                    "instr %" PRIu64 " addr 0x%" PRIx64 " file %s function %s line %" PRIu32
+                    " ports %" PRIu32,
+                    in.id, in.addr, or_placeholder(in.file), or_placeholder(in.function), in.line,
+                    in.nports);
         fprintf(f, " instances %" PRIu32 "\n", in.ninstances);
         for (uint32_t p = 0; p < in.nports; p++) {
             const tk_dep *e;
@@ -251,15 +242,14 @@ static tk_status wet_dump_stream(const tk_deps *d, FILE *f, tk_error *err)
                 tk_deps_instr t;
                 tk_deps_get_instr(d, e[j].dep, &t);
                 if (form == TK_DEPS_HISTORY)
-                    fprintf(f, "  %s %" PRIu32 " -> 0x%" PRIx64 "#%" PRIu32 "\n", kind,
-                            e[j].inst, t.addr, e[j].dep_inst);
+                    fprintf(f, "  %s %" PRIu32 " -> 0x%" PRIx64 "#%" PRIu32 "\n", kind, e[j].inst,
+                            t.addr, e[j].dep_inst);
                 else
-                    fprintf(f, "  port %" PRIu32 " %s %" PRIu32 " -> %" PRIu64 "#%" PRIu32 "\n",
-                            p, kind, e[j].inst, t.id, e[j].dep_inst);
+                    fprintf(f, "  port %" PRIu32 " %s %" PRIu32 " -> %" PRIu64 "#%" PRIu32 "\n", p,
+                            kind, e[j].inst, t.id, e[j].dep_inst);
             }
         }
-        if (form == TK_DEPS_HISTORY)
-            continue;
+        if (form == TK_DEPS_HISTORY) continue;
         if (!in.has_values) {
             fputs("  no values\n", f);
             continue;

@@ -93,8 +93,10 @@ static void check_fdr_grammar(checker *c, const tk_xray_record *rec)
             c->state = EXPECT_WALLTIME;
             break;
         }
-        problem(c, TK_SEV_ERROR, -1, rec->offset, "buffer %" PRIu32 ": expected new-buffer, "
-                "found %s", rec->buffer, tk_xray_kind_name(k));
+        problem(c, TK_SEV_ERROR, -1, rec->offset,
+                "buffer %" PRIu32 ": expected new-buffer, "
+                "found %s",
+                rec->buffer, tk_xray_kind_name(k));
         c->state = IN_BODY;
         break;
     case EXPECT_WALLTIME:
@@ -102,8 +104,10 @@ static void check_fdr_grammar(checker *c, const tk_xray_record *rec)
             c->state = c->h->version >= 3 ? EXPECT_PID_OR_CPU : EXPECT_CPU;
             break;
         }
-        problem(c, TK_SEV_ERROR, -1, rec->offset, "buffer %" PRIu32 ": expected walltime after "
-                "new-buffer, found %s", rec->buffer, tk_xray_kind_name(k));
+        problem(c, TK_SEV_ERROR, -1, rec->offset,
+                "buffer %" PRIu32 ": expected walltime after "
+                "new-buffer, found %s",
+                rec->buffer, tk_xray_kind_name(k));
         c->state = k == TK_XRAY_NEW_CPU ? IN_BODY : EXPECT_CPU;
         break;
     case EXPECT_PID_OR_CPU:
@@ -122,14 +126,17 @@ static void check_fdr_grammar(checker *c, const tk_xray_record *rec)
         break;
     case IN_BODY:
         if (k == TK_XRAY_NEW_BUFFER || k == TK_XRAY_WALLTIME || k == TK_XRAY_PID)
-            problem(c, TK_SEV_ERROR, -1, rec->offset, "buffer %" PRIu32 ": %s in the body of "
-                    "a buffer (it belongs at the buffer start)", rec->buffer,
-                    tk_xray_kind_name(k));
+            problem(c, TK_SEV_ERROR, -1, rec->offset,
+                    "buffer %" PRIu32 ": %s in the body of "
+                    "a buffer (it belongs at the buffer start)",
+                    rec->buffer, tk_xray_kind_name(k));
         break;
     }
     if (k == TK_XRAY_CALL_ARG && c->prev != TK_XRAY_ENTER_ARGS && c->prev != TK_XRAY_CALL_ARG)
-        problem(c, TK_SEV_ERROR, -1, rec->offset, "call-argument after %s (expected it after "
-                "enter-args or another call-argument)", tk_xray_kind_name(c->prev));
+        problem(c, TK_SEV_ERROR, -1, rec->offset,
+                "call-argument after %s (expected it after "
+                "enter-args or another call-argument)",
+                tk_xray_kind_name(c->prev));
     c->prev = k;
 }
 
@@ -138,38 +145,35 @@ static void check_time(checker *c, const tk_xray_record *rec)
     int timed = xray_is_function(rec->kind) || rec->kind == TK_XRAY_NEW_CPU ||
                 rec->kind == TK_XRAY_TSC_WRAP || rec->kind == TK_XRAY_TYPED_EVENT ||
                 (rec->kind == TK_XRAY_CUSTOM_EVENT && c->h->version >= 5);
-    if (!timed)
-        return;
+    if (!timed) return;
     if (c->have_tsc && rec->tsc < c->last_tsc)
-        problem(c, TK_SEV_WARNING, REP_BACKWARDS, rec->offset, "TSC went backwards on thread "
-                "%" PRId32 ": %" PRIu64 " after %" PRIu64 " (%s)", rec->tid, rec->tsc,
-                c->last_tsc, tk_xray_kind_name(rec->kind));
+        problem(c, TK_SEV_WARNING, REP_BACKWARDS, rec->offset,
+                "TSC went backwards on thread "
+                "%" PRId32 ": %" PRIu64 " after %" PRIu64 " (%s)",
+                rec->tid, rec->tsc, c->last_tsc, tk_xray_kind_name(rec->kind));
     c->last_tsc = rec->tsc;
     c->have_tsc = 1;
 }
 
 static tk_status check_calls(checker *c, const tk_xray_record *rec, tk_error *err)
 {
-    if (!xray_is_function(rec->kind))
-        return TK_OK;
+    if (!xray_is_function(rec->kind)) return TK_OK;
     if (c->map && !tk_xray_map_function(c->map, rec->func_id)) {
         int inserted = 0;
         uint64_t *slot = tk_hmap_slot(&c->bad_ids, rec->func_id, 0, &inserted);
-        if (!slot)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        if (!slot) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         if (inserted)
-            problem(c, TK_SEV_WARNING, REP_BAD_ID, rec->offset, "function id %" PRIu32
-                    " is not in the instrumentation map (it has %" PRIu32 " functions); "
-                    "does the binary match the trace?", rec->func_id,
-                    tk_xray_map_count(c->map));
+            problem(c, TK_SEV_WARNING, REP_BAD_ID, rec->offset,
+                    "function id %" PRIu32 " is not in the instrumentation map (it has %" PRIu32
+                    " functions); "
+                    "does the binary match the trace?",
+                    rec->func_id, tk_xray_map_count(c->map));
     }
     uint64_t key = (uint64_t)(uint32_t)rec->pid << 32 | (uint32_t)rec->tid;
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&c->thread_of, key, c->nthreads, &inserted);
-    if (!slot)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (inserted)
-        c->nthreads++;
+    if (!slot) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (inserted) c->nthreads++;
     tk_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = rec->kind == TK_XRAY_ENTER_ARGS ? TK_EVENT_ENTER : (tk_event_kind)rec->kind;
@@ -182,13 +186,12 @@ static tk_status check_calls(checker *c, const tk_xray_record *rec, tk_error *er
     tk_stack_thread *t = tk_callstacks_thread(&c->stacks, &ev);
     uint64_t before = t ? t->unmatched_exits : 0;
     tk_status st = tk_callstacks_feed(&c->stacks, &ev, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     t = &c->stacks.threads[ev.thread];
     if (t->unmatched_exits > before)
-        problem(c, TK_SEV_WARNING, REP_UNMATCHED, rec->offset, "%s of function %" PRIu32
-                " on thread %" PRId32 " without a matching entry", tk_xray_kind_name(rec->kind),
-                rec->func_id, rec->tid);
+        problem(c, TK_SEV_WARNING, REP_UNMATCHED, rec->offset,
+                "%s of function %" PRIu32 " on thread %" PRId32 " without a matching entry",
+                tk_xray_kind_name(rec->kind), rec->func_id, rec->tid);
     return TK_OK;
 }
 
@@ -196,8 +199,10 @@ static void check_basic(checker *c, const tk_xray_record *rec)
 {
     if (rec->kind == TK_XRAY_ARG_PAYLOAD &&
         (c->prev != TK_XRAY_ENTER_ARGS && c->prev != TK_XRAY_ARG_PAYLOAD))
-        problem(c, TK_SEV_ERROR, -1, rec->offset, "argument payload after %s (expected it "
-                "right after enter-args)", tk_xray_kind_name(c->prev));
+        problem(c, TK_SEV_ERROR, -1, rec->offset,
+                "argument payload after %s (expected it "
+                "right after enter-args)",
+                tk_xray_kind_name(c->prev));
     c->prev = rec->kind;
 }
 
@@ -224,11 +229,13 @@ tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, tk_diag *diag,
     c.prev = TK_XRAY_BUFFER_EXTENTS;
     tk_callstacks_init(&c.stacks, NULL, NULL, NULL);
     if (c.h->type == TK_XRAY_BASIC && tk_xray_content_size(r) == TK_XRAY_HEADER_SIZE)
-        problem(&c, TK_SEV_WARNING, -1, TK_XRAY_HEADER_SIZE, "basic-mode log without records "
+        problem(&c, TK_SEV_WARNING, -1, TK_XRAY_HEADER_SIZE,
+                "basic-mode log without records "
                 "(the program logged nothing; llvm-xray rejects such a file)");
     if (c.h->type == TK_XRAY_FDR && c.h->version == 1 && c.h->buffer_size &&
         (tk_xray_content_size(r) - TK_XRAY_HEADER_SIZE) % c.h->buffer_size)
-        problem(&c, TK_SEV_ERROR, -1, tk_xray_content_size(r), "truncated version-1 buffer: "
+        problem(&c, TK_SEV_ERROR, -1, tk_xray_content_size(r),
+                "truncated version-1 buffer: "
                 "the file is not a whole number of %" PRIu64 "-byte buffers",
                 c.h->buffer_size);
     tk_xray_record rec;
@@ -238,11 +245,9 @@ tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, tk_diag *diag,
             check_fdr_grammar(&c, &rec);
         else
             check_basic(&c, &rec);
-        if (c.h->type == TK_XRAY_FDR)
-            check_time(&c, &rec);
+        if (c.h->type == TK_XRAY_FDR) check_time(&c, &rec);
         st = check_calls(&c, &rec, err);
-        if (st != TK_OK)
-            break;
+        if (st != TK_OK) break;
     }
     if (st == TK_END) {
         st = TK_OK;
@@ -258,8 +263,7 @@ tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, tk_diag *diag,
             tk_diag_report(diag, TK_SEV_NOTE, &loc, "%" PRIu64 " more %s not shown",
                            c.suppressed[i], what[i]);
         }
-    for (uint32_t i = 0; i < c.stacks.nthreads; i++)
-        sum->open_calls += c.stacks.threads[i].depth;
+    for (uint32_t i = 0; i < c.stacks.nthreads; i++) sum->open_calls += c.stacks.threads[i].depth;
     sum->threads = c.stacks.nthreads;
     sum->buffers = tk_xray_buffer_count(r);
     tk_callstacks_free(&c.stacks);

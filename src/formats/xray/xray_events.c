@@ -10,11 +10,11 @@
 struct tk_xray_events {
     tk_xray_reader *reader;
     const tk_xray_map *map;
-    tk_hmap thread_of;  /* (pid << 32 | tid) -> dense index */
+    tk_hmap thread_of; /* (pid << 32 | tid) -> dense index */
     uint32_t nthreads;
-    tk_hmap unknown;    /* function ids missing from the map */
+    tk_hmap unknown; /* function ids missing from the map */
     uint32_t map_count; /* functions in the map (ids 1..map_count) */
-    uint64_t last_key;  /* thread of the previous record, a one-entry cache */
+    uint64_t last_key; /* thread of the previous record, a one-entry cache */
     uint32_t last_thread;
     int have_last;
     uint32_t largest_unknown;
@@ -38,8 +38,7 @@ tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_
                               tk_error *err)
 {
     tk_xray_events *e = tk_calloc(1, sizeof *e);
-    if (!e)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (!e) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     e->reader = r;
     e->map = map;
     e->map_count = map ? tk_xray_map_count(map) : 0;
@@ -49,8 +48,7 @@ tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r, const tk_
 
 void tk_xray_events_free(tk_xray_events *e)
 {
-    if (!e)
-        return;
+    if (!e) return;
     tk_hmap_free(&e->thread_of);
     tk_hmap_free(&e->unknown);
     tk_free(e);
@@ -58,8 +56,7 @@ void tk_xray_events_free(tk_xray_events *e)
 
 uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest)
 {
-    if (largest)
-        *largest = e->largest_unknown;
+    if (largest) *largest = e->largest_unknown;
     return e->unknown.len;
 }
 
@@ -67,14 +64,11 @@ uint64_t tk_xray_events_unknown_ids(const tk_xray_events *e, uint32_t *largest)
 static tk_status find_thread(tk_xray_events *e, int32_t pid, int32_t tid, tk_error *err)
 {
     uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
-    if (e->have_last && key == e->last_key)
-        return TK_OK;
+    if (e->have_last && key == e->last_key) return TK_OK;
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&e->thread_of, key, e->nthreads, &inserted);
-    if (!slot)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
-    if (inserted)
-        e->nthreads++;
+    if (!slot) return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    if (inserted) e->nthreads++;
     e->last_key = key;
     e->last_thread = (uint32_t)*slot;
     e->have_last = 1;
@@ -87,30 +81,17 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
     tk_xray_record *rec = &e->rec;
     for (;;) {
         tk_status st = tk_xray_next(e->reader, rec, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         switch (rec->kind) {
         case TK_XRAY_ENTER:
-        case TK_XRAY_ENTER_ARGS:
-            ev->kind = TK_EVENT_ENTER;
-            break;
-        case TK_XRAY_EXIT:
-            ev->kind = TK_EVENT_EXIT;
-            break;
-        case TK_XRAY_TAIL_EXIT:
-            ev->kind = TK_EVENT_TAIL_EXIT;
-            break;
-        case TK_XRAY_CUSTOM_EVENT:
-            ev->kind = TK_EVENT_CUSTOM;
-            break;
-        case TK_XRAY_TYPED_EVENT:
-            ev->kind = TK_EVENT_TYPED;
-            break;
-        default:
-            continue;
+        case TK_XRAY_ENTER_ARGS: ev->kind = TK_EVENT_ENTER; break;
+        case TK_XRAY_EXIT: ev->kind = TK_EVENT_EXIT; break;
+        case TK_XRAY_TAIL_EXIT: ev->kind = TK_EVENT_TAIL_EXIT; break;
+        case TK_XRAY_CUSTOM_EVENT: ev->kind = TK_EVENT_CUSTOM; break;
+        case TK_XRAY_TYPED_EVENT: ev->kind = TK_EVENT_TYPED; break;
+        default: continue;
         }
-        if ((st = find_thread(e, rec->pid, rec->tid, err)) != TK_OK)
-            return st;
+        if ((st = find_thread(e, rec->pid, rec->tid, err)) != TK_OK) return st;
         ev->thread = e->last_thread;
         ev->pid = rec->pid;
         ev->tid = rec->tid;
@@ -127,8 +108,7 @@ static tk_status events_next(void *ctx, tk_event *ev, tk_error *err)
             (rec->func_id == 0 || rec->func_id > e->map_count)) {
             if (tk_hmap_put(&e->unknown, rec->func_id, 1) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            if (rec->func_id > e->largest_unknown)
-                e->largest_unknown = rec->func_id;
+            if (rec->func_id > e->largest_unknown) e->largest_unknown = rec->func_id;
         }
         return TK_OK;
     }
@@ -151,8 +131,7 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
     e->packed.id_limit = e->map ? e->map_count : PACKED_ANY_ID;
     if (packed && tk_xray_packed_calls(e->reader, &e->packed, &tid, &pid)) {
         tk_status st = find_thread(e, pid, tid, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         memset(b, 0, sizeof *b);
         b->thread = e->last_thread;
         b->pid = pid;
@@ -171,8 +150,7 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
     if (packed) {
         /* the record a packed run stopped at (often one EnterArgs), then packed runs again as
          * soon as they can start; twice as many calls each time they cannot */
-        if (e->between < c.cap)
-            c.cap = e->between ? e->between : 1;
+        if (e->between < c.cap) c.cap = e->between ? e->between : 1;
         e->between = c.cap * 2;
     }
     if (extras) {
@@ -185,12 +163,10 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
         c.event_cap = sizeof e->event_at / sizeof *e->event_at;
     }
     tk_status st = tk_xray_next_calls(e->reader, &c, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     size_t n = c.n;
     uint64_t max_func = c.max_func;
-    if ((st = find_thread(e, c.pid, c.tid, err)) != TK_OK)
-        return st;
+    if ((st = find_thread(e, c.pid, c.tid, err)) != TK_OK) return st;
     memset(b, 0, sizeof *b);
     for (size_t i = 0; i < c.nevents; i++) {
         const tk_xray_record *rec = &c.events[i];
@@ -217,12 +193,10 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
     /* ids outside the map are rare: only a run whose largest id is out of range is scanned */
     if (e->map && max_func > e->map_count) {
         for (size_t i = 0; i < n; i++) {
-            if (e->func[i] != 0 && e->func[i] <= e->map_count)
-                continue;
+            if (e->func[i] != 0 && e->func[i] <= e->map_count) continue;
             if (tk_hmap_put(&e->unknown, e->func[i], 1) < 0)
                 return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-            if (e->func[i] > e->largest_unknown)
-                e->largest_unknown = (uint32_t)e->func[i];
+            if (e->func[i] > e->largest_unknown) e->largest_unknown = (uint32_t)e->func[i];
         }
     }
     b->thread = e->last_thread;
@@ -237,23 +211,18 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
 
 static const char *map_name(const tk_xray_map *map, uint64_t func, char *buf, size_t size)
 {
-    const tk_xray_function *f = map && func <= UINT32_MAX
-                                    ? tk_xray_map_function(map, (uint32_t)func)
-                                    : NULL;
-    if (f && f->name)
-        return f->name;
+    const tk_xray_function *f =
+        map && func <= UINT32_MAX ? tk_xray_map_function(map, (uint32_t)func) : NULL;
+    if (f && f->name) return f->name;
     snprintf(buf, size, "#%llu", (unsigned long long)func);
     return buf;
 }
 
-static int map_location(const tk_xray_map *map, uint64_t func, const char **file,
-                        uint32_t *line)
+static int map_location(const tk_xray_map *map, uint64_t func, const char **file, uint32_t *line)
 {
-    const tk_xray_function *f = map && func <= UINT32_MAX
-                                    ? tk_xray_map_function(map, (uint32_t)func)
-                                    : NULL;
-    if (!f || !f->file)
-        return 0;
+    const tk_xray_function *f =
+        map && func <= UINT32_MAX ? tk_xray_map_function(map, (uint32_t)func) : NULL;
+    if (!f || !f->file) return 0;
     *file = f->file;
     *line = f->line;
     return 1;

@@ -33,8 +33,7 @@ struct tk_xray_map {
 /* libiberty's demangling (a block of the C library's malloc), or NULL. */
 static char *demangle(const char *name)
 {
-    if (!name || name[0] != '_' || name[1] != 'Z')
-        return NULL;
+    if (!name || name[0] != '_' || name[1] != 'Z') return NULL;
     return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
 }
 
@@ -50,8 +49,7 @@ tk_status tk_xray_demangle(const char *name, char **out, tk_error *err)
 
 void tk_xray_map_free(tk_xray_map *m)
 {
-    if (!m)
-        return;
+    if (!m) return;
     tk_free(m->functions);
     tk_arena_free(&m->names);
     tk_free(m);
@@ -72,20 +70,16 @@ static int load_relative_relocs(Elf *elf, tk_hmap *out)
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA)
-            continue;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA) continue;
         Elf_Data *d = elf_getdata(scn, NULL);
-        if (!d || !sh.sh_entsize)
-            continue;
+        if (!d || !sh.sh_entsize) continue;
         size_t n = sh.sh_size / sh.sh_entsize;
         for (size_t i = 0; i < n; i++) {
             GElf_Rela rela;
-            if (!gelf_getrela(d, (int)i, &rela))
-                break;
+            if (!gelf_getrela(d, (int)i, &rela)) break;
             unsigned type = (unsigned)GELF_R_TYPE(rela.r_info);
             if (type == R_X86_64_RELATIVE || type == R_AARCH64_RELATIVE)
-                if (tk_hmap_put(out, rela.r_offset, (uint64_t)rela.r_addend) < 0)
-                    return -1;
+                if (tk_hmap_put(out, rela.r_offset, (uint64_t)rela.r_addend) < 0) return -1;
         }
     }
     return 0;
@@ -99,8 +93,7 @@ typedef struct symbol {
 static int by_address(const void *a, const void *b)
 {
     const symbol *x = a, *y = b;
-    if (x->addr != y->addr)
-        return x->addr < y->addr ? -1 : 1;
+    if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
     /* prefer global symbols' shorter names deterministically */
     return strcmp(x->name, y->name);
 }
@@ -113,28 +106,21 @@ static symbol *load_symbols(Elf *elf, size_t *count)
     int have_symtab = 0;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-            have_symtab = 1;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) have_symtab = 1;
     }
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh))
-            continue;
-        if (sh.sh_type != (have_symtab ? SHT_SYMTAB : SHT_DYNSYM) || !sh.sh_entsize)
-            continue;
+        if (!gelf_getshdr(scn, &sh)) continue;
+        if (sh.sh_type != (have_symtab ? SHT_SYMTAB : SHT_DYNSYM) || !sh.sh_entsize) continue;
         Elf_Data *d = elf_getdata(scn, NULL);
-        if (!d)
-            continue;
+        if (!d) continue;
         size_t total = sh.sh_size / sh.sh_entsize;
         for (size_t i = 0; i < total; i++) {
             GElf_Sym sym;
-            if (!gelf_getsym(d, (int)i, &sym))
-                break;
-            if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0)
-                continue;
+            if (!gelf_getsym(d, (int)i, &sym)) break;
+            if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0) continue;
             const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (!name || !*name)
-                continue;
+            if (!name || !*name) continue;
             if (n == cap) {
                 cap = cap ? cap * 2 : 256;
                 symbol *ns = tk_reallocarray(syms, cap, sizeof *ns);
@@ -147,8 +133,7 @@ static symbol *load_symbols(Elf *elf, size_t *count)
             syms[n++] = (symbol){sym.st_value, sym.st_size, name};
         }
     }
-    if (n)
-        qsort(syms, n, sizeof *syms, by_address);
+    if (n) qsort(syms, n, sizeof *syms, by_address);
     *count = n;
     return syms;
 }
@@ -163,14 +148,11 @@ static const symbol *find_symbol(const symbol *syms, size_t n, uint64_t addr)
         else
             hi = mid;
     }
-    if (lo == 0)
-        return NULL;
+    if (lo == 0) return NULL;
     const symbol *s = &syms[lo - 1];
     /* the first of several symbols at the same address */
-    while (s > syms && s[-1].addr == s->addr)
-        s--;
-    if (s->addr == addr || addr < s->addr + s->size)
-        return s;
+    while (s > syms && s[-1].addr == s->addr) s--;
+    if (s->addr == addr || addr < s->addr + s->size) return s;
     return NULL;
 }
 
@@ -179,21 +161,20 @@ static const symbol *find_symbol(const symbol *syms, size_t n, uint64_t addr)
  * not rebuild them): built once, on the first address dwarf_addrdie misses. */
 typedef struct cu_range {
     uint64_t start, end;
-    Dwarf_Off die;   /* the unit's DIE */
+    Dwarf_Off die; /* the unit's DIE */
 } cu_range;
 
 typedef struct cu_index {
-    int built, ok;   /* ok: the index is complete (else the units are scanned) */
+    int built, ok; /* ok: the index is complete (else the units are scanned) */
     cu_range *r;
-    uint64_t *max_end;   /* max_end[i]: the largest end of r[0..i] */
+    uint64_t *max_end; /* max_end[i]: the largest end of r[0..i] */
     size_t n;
 } cu_index;
 
 static int cmp_cu_range(const void *a, const void *b)
 {
     const cu_range *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return x->die < y->die ? -1 : x->die > y->die;
 }
 
@@ -209,10 +190,8 @@ static void cu_index_build(Dwarf *dw, cu_index *ix)
             Dwarf_Addr base, start, end;
             ptrdiff_t at = 0;
             while ((at = dwarf_ranges(&cu, at, &base, &start, &end)) > 0) {
-                if (end <= start)
-                    continue;
-                if (tk_vec_reserve_((void **)&ix->r, &cap, ix->n + 1, sizeof *ix->r))
-                    goto nomem;
+                if (end <= start) continue;
+                if (tk_vec_reserve_((void **)&ix->r, &cap, ix->n + 1, sizeof *ix->r)) goto nomem;
                 ix->r[ix->n++] = (cu_range){start, end, off + header_size};
             }
         }
@@ -221,10 +200,10 @@ static void cu_index_build(Dwarf *dw, cu_index *ix)
     if (ix->n) {
         qsort(ix->r, ix->n, sizeof *ix->r, cmp_cu_range);
         ix->max_end = tk_malloc(sizeof *ix->max_end * ix->n);
-        if (!ix->max_end)
-            goto nomem;
+        if (!ix->max_end) goto nomem;
         for (size_t i = 0; i < ix->n; i++)
-            ix->max_end[i] = i && ix->max_end[i - 1] > ix->r[i].end ? ix->max_end[i - 1] : ix->r[i].end;
+            ix->max_end[i] =
+                i && ix->max_end[i - 1] > ix->r[i].end ? ix->max_end[i - 1] : ix->r[i].end;
     }
     ix->ok = 1;
     return;
@@ -238,10 +217,8 @@ nomem: /* no index: the units are scanned for each address */
  * the first unit (in file order) one of whose ranges holds it. */
 static int find_cu(Dwarf *dw, cu_index *ix, uint64_t addr, Dwarf_Die *cu)
 {
-    if (dwarf_addrdie(dw, addr, cu))
-        return 1;
-    if (!ix->built)
-        cu_index_build(dw, ix);
+    if (dwarf_addrdie(dw, addr, cu)) return 1;
+    if (!ix->built) cu_index_build(dw, ix);
     if (ix->ok) {
         size_t lo = 0, hi = ix->n; /* ranges starting at or before addr: r[0..lo) */
         while (lo < hi) {
@@ -263,8 +240,7 @@ static int find_cu(Dwarf *dw, cu_index *ix, uint64_t addr, Dwarf_Die *cu)
     Dwarf_Off off = 0, next;
     size_t header_size;
     while (dwarf_nextcu(dw, off, &next, &header_size, NULL, NULL, NULL) == 0) {
-        if (dwarf_offdie(dw, off + header_size, cu) && dwarf_haspc(cu, addr) == 1)
-            return 1;
+        if (dwarf_offdie(dw, off + header_size, cu) && dwarf_haspc(cu, addr) == 1) return 1;
         off = next;
     }
     return 0;
@@ -275,8 +251,7 @@ static int find_cu(Dwarf *dw, cu_index *ix, uint64_t addr, Dwarf_Die *cu)
 static int find_subprogram(Dwarf_Die *parent, uint64_t addr, int depth, Dwarf_Die *out)
 {
     Dwarf_Die child;
-    if (depth > 6 || dwarf_child(parent, &child) != 0)
-        return 0;
+    if (depth > 6 || dwarf_child(parent, &child) != 0) return 0;
     do {
         int tag = dwarf_tag(&child);
         Dwarf_Addr low;
@@ -284,8 +259,8 @@ static int find_subprogram(Dwarf_Die *parent, uint64_t addr, int depth, Dwarf_Di
             *out = child;
             return 1;
         }
-        if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-             tag == DW_TAG_structure_type) && find_subprogram(&child, addr, depth + 1, out))
+        if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type) &&
+            find_subprogram(&child, addr, depth + 1, out))
             return 1;
     } while (dwarf_siblingof(&child, &child) == 0);
     return 0;
@@ -300,19 +275,16 @@ static void locate_function(tk_xray_map *m, tk_xray_function *f, Dwarf_Die *cu)
     Dwarf_Die *scopes = NULL;
     int n = dwarf_getscopes(cu, f->address, &scopes);
     for (int i = 0; i < n; i++) {
-        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-            continue;
+        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
         file = dwarf_decl_file(&scopes[i]);
-        if (dwarf_decl_line(&scopes[i], &lineno) != 0)
-            lineno = 0;
+        if (dwarf_decl_line(&scopes[i], &lineno) != 0) lineno = 0;
         break;
     }
     free(scopes);
     Dwarf_Die sub;
     if (lineno <= 0 && find_subprogram(cu, f->address, 0, &sub)) {
         /* libdw found no scope (seen with C++ units): the subprogram itself */
-        if (dwarf_decl_line(&sub, &lineno) != 0)
-            lineno = 0;
+        if (dwarf_decl_line(&sub, &lineno) != 0) lineno = 0;
         file = dwarf_decl_file(&sub);
     }
     if (!file && lineno > 0) /* libdw 0.188 cannot resolve DWARF 5 decl_file: the unit's file */
@@ -321,13 +293,10 @@ static void locate_function(tk_xray_map *m, tk_xray_function *f, Dwarf_Die *cu)
         Dwarf_Line *line = dwarf_getsrc_die(cu, f->address);
         file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
         int table_line = 0;
-        if (lineno <= 0 && line && dwarf_lineno(line, &table_line) == 0)
-            lineno = table_line;
+        if (lineno <= 0 && line && dwarf_lineno(line, &table_line) == 0) lineno = table_line;
     }
-    if (file)
-        f->file = tk_arena_strndup(&m->names, file, strlen(file));
-    if (lineno > 0)
-        f->line = (uint32_t)lineno;
+    if (file) f->file = tk_arena_strndup(&m->names, file, strlen(file));
+    if (lineno > 0) f->line = (uint32_t)lineno;
 }
 
 static void symbolise(tk_xray_map *m, Elf *elf)
@@ -347,14 +316,12 @@ static void symbolise(tk_xray_map *m, Elf *elf)
         }
         if (dw) {
             Dwarf_Die cu;
-            if (find_cu(dw, &cus, f->address, &cu))
-                locate_function(m, f, &cu);
+            if (find_cu(dw, &cus, f->address, &cu)) locate_function(m, f, &cu);
         }
     }
     tk_free(cus.r);
     tk_free(cus.max_end);
-    if (dw)
-        dwarf_end(dw);
+    if (dw) dwarf_end(dw);
     tk_free(syms);
 }
 
@@ -364,8 +331,7 @@ static Elf_Scn *find_map_section(Elf *elf, size_t shstrndx, GElf_Shdr *map_sh)
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh))
-            continue;
+        if (!gelf_getshdr(scn, &sh)) continue;
         const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
         if (name && strcmp(name, "xray_instr_map") == 0) {
             *map_sh = sh;
@@ -384,8 +350,8 @@ typedef struct sled_layout {
 
 /* Sled entry i (at e) into m: a new function when its function address
  * differs from the previous entry's (*prev_func). */
-static void add_sled(tk_xray_map *m, const sled_layout *l, const tk_hmap *relocs,
-                     const uint8_t *e, size_t i, uint64_t *prev_func)
+static void add_sled(tk_xray_map *m, const sled_layout *l, const tk_hmap *relocs, const uint8_t *e,
+                     size_t i, uint64_t *prev_func)
 {
     uint64_t entry_addr = l->section_addr + i * l->entry_size;
     uint64_t addr, func;
@@ -413,13 +379,10 @@ static void add_sled(tk_xray_map *m, const sled_layout *l, const tk_hmap *relocs
         }
     } else if (relocs->len) {
         uint64_t addend;
-        if (tk_hmap_get(relocs, entry_addr, &addend))
-            addr = addend;
-        if (tk_hmap_get(relocs, entry_addr + word, &addend))
-            func = addend;
+        if (tk_hmap_get(relocs, entry_addr, &addend)) addr = addend;
+        if (tk_hmap_get(relocs, entry_addr + word, &addend)) func = addend;
     }
-    if (version > m->version)
-        m->version = version;
+    if (version > m->version) m->version = version;
     if (m->count == 0 || func != *prev_func) {
         tk_xray_function *f = &m->functions[m->count++];
         f->id = m->count;
@@ -428,10 +391,8 @@ static void add_sled(tk_xray_map *m, const sled_layout *l, const tk_hmap *relocs
     }
     tk_xray_function *f = &m->functions[m->count - 1];
     f->sleds++;
-    if (always)
-        f->always_instrument = 1;
-    if (kind == 3)
-        f->logs_args = 1;
+    if (always) f->always_instrument = 1;
+    if (kind == 3) f->logs_args = 1;
     (void)addr;
 }
 
@@ -459,11 +420,12 @@ static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error 
     if (d->d_size % l.entry_size != 0)
         return tk_error_set_at(err, TK_ERR_FORMAT, path, -1, 0, 0,
                                "xray_instr_map is %zu bytes, not a multiple of the %zu-byte "
-                               "sled entry", d->d_size, l.entry_size);
+                               "sled entry",
+                               d->d_size, l.entry_size);
     size_t n = d->d_size / l.entry_size;
     if (n > XRAY_MAX_SLEDS)
-        return tk_error_set_at(err, TK_ERR_LIMIT, path, -1, 0, 0, "%zu sled entries (limit %u)",
-                               n, XRAY_MAX_SLEDS);
+        return tk_error_set_at(err, TK_ERR_LIMIT, path, -1, 0, 0, "%zu sled entries (limit %u)", n,
+                               XRAY_MAX_SLEDS);
     tk_hmap relocs = TK_HMAP_INIT;
     if (eh.e_type == ET_DYN && load_relative_relocs(elf, &relocs) < 0) {
         tk_hmap_free(&relocs);
@@ -476,8 +438,7 @@ static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error 
     }
     const uint8_t *base = d->d_buf;
     uint64_t prev_func = 0;
-    for (size_t i = 0; i < n; i++)
-        add_sled(m, &l, &relocs, base + i * l.entry_size, i, &prev_func);
+    for (size_t i = 0; i < n; i++) add_sled(m, &l, &relocs, base + i * l.entry_size, i, &prev_func);
     m->sleds = n;
     tk_hmap_free(&relocs);
     return TK_OK;
@@ -493,8 +454,7 @@ tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err)
     elf_version(EV_CURRENT);
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        if (elf)
-            elf_end(elf);
+        if (elf) elf_end(elf);
         close(fd);
         return tk_error_set_at(err, TK_ERR_FORMAT, binary, -1, 0, 0, "not an ELF file");
     }
@@ -506,8 +466,7 @@ tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err)
     }
     tk_arena_init(&m->names);
     tk_status st = parse_map(m, elf, binary, err);
-    if (st == TK_OK)
-        symbolise(m, elf);
+    if (st == TK_OK) symbolise(m, elf);
     elf_end(elf);
     close(fd);
     if (st != TK_OK) {

@@ -14,14 +14,14 @@
 #include "xray_internal.h"
 
 typedef struct xray_buffer {
-    uint64_t start;     /* first record byte (after BufferExtents) */
-    uint64_t end;       /* one past the last byte */
+    uint64_t start; /* first record byte (after BufferExtents) */
+    uint64_t end; /* one past the last byte */
     uint64_t extents_offset; /* offset of the BufferExtents record, or UINT64_MAX (v1) */
     uint64_t first_tsc; /* first NewCPUId/TSCWrap timestamp, for ordering */
     int32_t tid;
     uint32_t file_index;
-    int broken;         /* the index stopped here: decode this region sequentially to report */
-    int open_end;       /* the file ends inside this buffer (or basic mode, which has no framing):
+    int broken; /* the index stopped here: decode this region sequentially to report */
+    int open_end; /* the file ends inside this buffer (or basic mode, which has no framing):
                            a record that runs past its end was cut short */
 } xray_buffer;
 
@@ -32,10 +32,10 @@ struct tk_xray_reader {
     const uint8_t *data;
     uint64_t size;
     int release_pages;
-    int copy;          /* one pass over a file: each buffer is read into scratch (see view) */
+    int copy; /* one pass over a file: each buffer is read into scratch (see view) */
     tk_diag *diag;
-    int partial;       /* read a trace cut short up to the cut (tk_xray_options.partial) */
-    int cut;           /* partial: the file was found cut short at cut_offset (cut_msg) */
+    int partial; /* read a trace cut short up to the cut (tk_xray_options.partial) */
+    int cut; /* partial: the file was found cut short at cut_offset (cut_msg) */
     uint64_t cut_offset;
     char cut_msg[200];
 
@@ -48,7 +48,7 @@ struct tk_xray_reader {
     int have_pending;
 
     /* iteration state */
-    uint32_t next_slot;     /* next entry of order to open */
+    uint32_t next_slot; /* next entry of order to open */
     int in_buffer;
     const xray_buffer *cur;
     /* the bytes of the open buffer: file offset o is at view[o - view_start] (the map, or
@@ -87,24 +87,18 @@ int tk_xray_is_function(tk_xray_kind k) { return xray_is_function(k); }
 
 const char *tk_xray_kind_name(tk_xray_kind k)
 {
-    if ((unsigned)k < TK_XRAY_KIND_MAX && kind_names[k])
-        return kind_names[k];
+    if ((unsigned)k < TK_XRAY_KIND_MAX && kind_names[k]) return kind_names[k];
     return "unknown";
 }
 
-int tk_xray_emulated_tsc(const tk_xray_header *h)
-{
-    return h->cycle_frequency == 1000000000ull;
-}
+int tk_xray_emulated_tsc(const tk_xray_header *h) { return h->cycle_frequency == 1000000000ull; }
 
 /* ---- header -------------------------------------------------------------- */
 
 static int plausible(uint16_t version, uint16_t type)
 {
-    if (type == TK_XRAY_FDR)
-        return version >= 1 && version <= 5;
-    if (type == TK_XRAY_BASIC)
-        return version >= 1 && version <= 3;
+    if (type == TK_XRAY_FDR) return version >= 1 && version <= 5;
+    if (type == TK_XRAY_BASIC) return version >= 1 && version <= 3;
     return 0;
 }
 
@@ -129,7 +123,8 @@ tk_status tk_xray_parse_header(const uint8_t *data, size_t len, const char *path
     else
         return tk_error_set_at(err, TK_ERR_FORMAT, path, 2, 0, 0,
                                "not an XRay trace: expected file type 0 (basic) or 1 (FDR), "
-                               "found %u", le_type);
+                               "found %u",
+                               le_type);
     out->big_endian = be;
     out->version = be ? be_version : le_version;
     out->type = be ? be_type : le_type;
@@ -146,8 +141,7 @@ static void report(tk_xray_reader *r, tk_severity sev, uint64_t offset, const ch
 
 static void report(tk_xray_reader *r, tk_severity sev, uint64_t offset, const char *fmt, ...)
 {
-    if (!r->diag)
-        return;
+    if (!r->diag) return;
     tk_location loc = {r->path, (int64_t)offset, 0, 0};
     va_list ap;
     va_start(ap, fmt);
@@ -172,8 +166,7 @@ static void set_cut(tk_xray_reader *r, uint64_t offset, const char *fmt, ...)
 
 int tk_xray_truncation(const tk_xray_reader *r, tk_error *where)
 {
-    if (!r->cut)
-        return 0;
+    if (!r->cut) return 0;
     if (where)
         tk_error_set_at(where, TK_ERR_FORMAT, r->path, (int64_t)r->cut_offset, 0, 0, "%s",
                         r->cut_msg);
@@ -185,8 +178,7 @@ static int push_buffer(tk_xray_reader *r, uint32_t *cap, const xray_buffer *b)
     if (r->nbuffers == *cap) {
         uint32_t ncap = *cap ? *cap * 2 : 64;
         xray_buffer *nb = tk_reallocarray(r->buffers, ncap, sizeof *nb);
-        if (!nb)
-            return -1;
+        if (!nb) return -1;
         r->buffers = nb;
         *cap = ncap;
     }
@@ -206,8 +198,7 @@ static tk_status file_bytes(tk_xray_reader *r, uint64_t pos, size_t want, uint8_
 {
     *got = r->size - pos < want ? (size_t)(r->size - pos) : want;
     *out = r->data + pos;
-    if (!r->copy)
-        return TK_OK;
+    if (!r->copy) return TK_OK;
     *out = tmp;
     return tk_input_pread(r->in, pos, tmp, *got, err);
 }
@@ -221,10 +212,10 @@ static void peek_buffer_identity(const tk_xray_reader *r, xray_buffer *b, const 
     b->first_tsc = UINT64_MAX;
     uint64_t p = b->start;
     for (int i = 0; i < XRAY_PEEK_RECORDS && p + XRAY_METADATA_RECORD_SIZE <= b->end &&
-                    p - b->start + XRAY_METADATA_RECORD_SIZE <= have; i++) {
+                    p - b->start + XRAY_METADATA_RECORD_SIZE <= have;
+         i++) {
         const uint8_t *rec = head + (p - b->start);
-        if (!(rec[0] & 1))
-            break;
+        if (!(rec[0] & 1)) break;
         unsigned kind = rec[0] >> 1;
         if (kind == XRAY_META_NEW_BUFFER)
             b->tid = (int32_t)xray_u32(rec + 1, be);
@@ -265,18 +256,21 @@ static tk_status index_v1(tk_xray_reader *r, uint32_t *cap, tk_error *err)
     if (bs < XRAY_METADATA_RECORD_SIZE || bs > (1ull << 40))
         return tk_error_set_at(err, TK_ERR_FORMAT, r->path, 16, 0, 0,
                                "FDR version 1 buffer size %llu is not usable "
-                               "(expected 16 bytes to 1 TiB)", (unsigned long long)bs);
+                               "(expected 16 bytes to 1 TiB)",
+                               (unsigned long long)bs);
     for (uint64_t pos = TK_XRAY_HEADER_SIZE; pos < r->size; pos += bs) {
         xray_buffer b = {pos, pos + bs < r->size ? pos + bs : r->size, UINT64_MAX, 0, 0, 0, 0, 0};
         if (r->size - pos < bs) { /* the runtime writes whole buffers */
             b.open_end = 1;
             if (r->diag)
-                report(r, TK_SEV_ERROR, r->size, "the file ends %llu bytes into the buffer "
+                report(r, TK_SEV_ERROR, r->size,
+                       "the file ends %llu bytes into the buffer "
                        "at byte %llu (version-1 buffers are %llu bytes)",
                        (unsigned long long)(r->size - pos), (unsigned long long)pos,
                        (unsigned long long)bs);
             else if (r->partial)
-                set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
+                set_cut(r, r->size,
+                        "the trace is cut short: the file ends %llu bytes into "
                         "the buffer at byte %llu (version-1 buffers are %llu bytes)",
                         (unsigned long long)(r->size - pos), (unsigned long long)pos,
                         (unsigned long long)bs);
@@ -285,11 +279,9 @@ static tk_status index_v1(tk_xray_reader *r, uint32_t *cap, tk_error *err)
         const uint8_t *head;
         size_t have;
         tk_status st = file_bytes(r, pos, sizeof tmp, tmp, &head, &have, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         peek_buffer_identity(r, &b, head, have);
-        if (push_buffer(r, cap, &b) < 0)
-            return index_nomem(err);
+        if (push_buffer(r, cap, &b) < 0) return index_nomem(err);
     }
     return TK_OK;
 }
@@ -305,8 +297,10 @@ static int check_extents(tk_xray_reader *r, uint64_t pos, const uint8_t *rec, ui
         snprintf(problem, psize, "expected a BufferExtents record, found byte 0x%02x", rec[0]);
     } else if (left < XRAY_METADATA_RECORD_SIZE) {
         if (r->partial && !r->diag) {
-            set_cut(r, pos, "the trace is cut short: the file ends inside a BufferExtents "
-                    "record (%llu of its 16 bytes are there)", (unsigned long long)left);
+            set_cut(r, pos,
+                    "the trace is cut short: the file ends inside a BufferExtents "
+                    "record (%llu of its 16 bytes are there)",
+                    (unsigned long long)left);
             return 1;
         }
         snprintf(problem, psize, "truncated BufferExtents record: expected 16 bytes, found %llu",
@@ -315,14 +309,17 @@ static int check_extents(tk_xray_reader *r, uint64_t pos, const uint8_t *rec, ui
         *n = xray_u64(rec + 1, r->header.big_endian);
         if (*n > left - XRAY_METADATA_RECORD_SIZE) {
             char msg[160];
-            snprintf(msg, sizeof msg, "buffer extents of %llu bytes run past the end of the "
-                     "file (%llu bytes remain)", (unsigned long long)*n,
+            snprintf(msg, sizeof msg,
+                     "buffer extents of %llu bytes run past the end of the "
+                     "file (%llu bytes remain)",
+                     (unsigned long long)*n,
                      (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE));
             if (r->diag) { /* report, then read what is there */
                 report(r, TK_SEV_ERROR, pos, "%s", msg);
                 *n = left - XRAY_METADATA_RECORD_SIZE;
             } else if (r->partial) { /* read what is there; a cut record refines this */
-                set_cut(r, r->size, "the trace is cut short: the file ends %llu bytes into "
+                set_cut(r, r->size,
+                        "the trace is cut short: the file ends %llu bytes into "
                         "the buffer at byte %llu, whose extents announce %llu bytes",
                         (unsigned long long)(left - XRAY_METADATA_RECORD_SIZE),
                         (unsigned long long)pos, (unsigned long long)*n);
@@ -346,8 +343,7 @@ static tk_status index_extents(tk_xray_reader *r, uint32_t *cap, tk_error *err)
         const uint8_t *rec;
         size_t have;
         tk_status st = file_bytes(r, pos, sizeof tmp, tmp, &rec, &have, err);
-        if (st != TK_OK)
-            return st;
+        if (st != TK_OK) return st;
         char problem[160] = "";
         uint64_t n = 0;
         int open_end = 0;
@@ -358,8 +354,7 @@ static tk_status index_extents(tk_xray_reader *r, uint32_t *cap, tk_error *err)
                 report(r, TK_SEV_ERROR, pos, "%s", problem);
                 /* resynchronise like llvm-xray: scan for the next BufferExtents introducer */
                 uint64_t q = pos + 1;
-                while (q < r->size && r->data[q] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS))
-                    q++;
+                while (q < r->size && r->data[q] != XRAY_META_BYTE(XRAY_META_BUFFER_EXTENTS)) q++;
                 pos = q;
                 continue;
             }
@@ -368,12 +363,17 @@ static tk_status index_extents(tk_xray_reader *r, uint32_t *cap, tk_error *err)
             xray_buffer b = {pos, r->size, UINT64_MAX, UINT64_MAX, -1, 0, 1, 0};
             return push_buffer(r, cap, &b) < 0 ? index_nomem(err) : TK_OK;
         }
-        xray_buffer b = {pos + XRAY_METADATA_RECORD_SIZE, pos + XRAY_METADATA_RECORD_SIZE + n, pos,
-                         0, 0, 0, 0, open_end};
+        xray_buffer b = {pos + XRAY_METADATA_RECORD_SIZE,
+                         pos + XRAY_METADATA_RECORD_SIZE + n,
+                         pos,
+                         0,
+                         0,
+                         0,
+                         0,
+                         open_end};
         peek_buffer_identity(r, &b, rec + XRAY_METADATA_RECORD_SIZE,
                              have - XRAY_METADATA_RECORD_SIZE);
-        if (push_buffer(r, cap, &b) < 0)
-            return index_nomem(err);
+        if (push_buffer(r, cap, &b) < 0) return index_nomem(err);
         pos = b.end;
         /* each peek maps the pages (or the whole large folio) around it: give them back as we
          * go, in whole 2 MiB-aligned regions (see release_around) */
@@ -390,12 +390,10 @@ static tk_status index_buffers(tk_xray_reader *r, tk_error *err)
     uint32_t cap = 0;
     if (r->header.type == TK_XRAY_BASIC) {
         xray_buffer b = {TK_XRAY_HEADER_SIZE, r->size, UINT64_MAX, 0, 0, 0, 0, 1};
-        if (r->size > TK_XRAY_HEADER_SIZE && push_buffer(r, &cap, &b) < 0)
-            return index_nomem(err);
+        if (r->size > TK_XRAY_HEADER_SIZE && push_buffer(r, &cap, &b) < 0) return index_nomem(err);
         return TK_OK;
     }
-    if (r->header.version == 1)
-        return index_v1(r, &cap, err);
+    if (r->header.version == 1) return index_v1(r, &cap, err);
     return index_extents(r, &cap, err);
 }
 
@@ -408,10 +406,8 @@ typedef struct order_key {
 static int by_thread_then_time(const void *a, const void *b)
 {
     const order_key *x = a, *y = b;
-    if (x->tid != y->tid)
-        return x->tid < y->tid ? -1 : 1;
-    if (x->first_tsc != y->first_tsc)
-        return x->first_tsc < y->first_tsc ? -1 : 1;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    if (x->first_tsc != y->first_tsc) return x->first_tsc < y->first_tsc ? -1 : 1;
     return x->file_index < y->file_index ? -1 : x->file_index > y->file_index;
 }
 
@@ -421,12 +417,9 @@ static tk_status order_buffers(tk_xray_reader *r, int file_order, tk_error *err)
 {
     uint32_t n = r->nbuffers;
     r->order = tk_calloc(n ? n : 1, sizeof *r->order);
-    if (!r->order)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory ordering XRay buffers");
-    for (uint32_t i = 0; i < n; i++)
-        r->order[i] = i;
-    if (file_order || n < 2 || r->header.type == TK_XRAY_BASIC)
-        return TK_OK;
+    if (!r->order) return tk_error_set(err, TK_ERR_NOMEM, "out of memory ordering XRay buffers");
+    for (uint32_t i = 0; i < n; i++) r->order[i] = i;
+    if (file_order || n < 2 || r->header.type == TK_XRAY_BASIC) return TK_OK;
     order_key *keys = tk_calloc(n, sizeof *keys);
     uint32_t *sorted = tk_calloc(n, sizeof *sorted);
     if (!keys || !sorted) {
@@ -437,22 +430,18 @@ static tk_status order_buffers(tk_xray_reader *r, int file_order, tk_error *err)
     for (uint32_t i = 0; i < n; i++)
         keys[i] = (order_key){r->buffers[i].tid, i, r->buffers[i].first_tsc};
     qsort(keys, n, sizeof *keys, by_thread_then_time);
-    for (uint32_t i = 0; i < n; i++)
-        sorted[i] = keys[i].file_index;
+    for (uint32_t i = 0; i < n; i++) sorted[i] = keys[i].file_index;
     tk_free(keys);
     tk_hmap next_of_thread = TK_HMAP_INIT; /* tid -> position in sorted */
     for (uint32_t i = n; i-- > 0;)
         if (tk_hmap_put(&next_of_thread, (uint64_t)(uint32_t)r->buffers[sorted[i]].tid, i) < 0)
             goto nomem;
     for (uint32_t slot = 0; slot < n; slot++) {
-        if (r->buffers[slot].broken)
-            continue;
-        uint64_t *at = tk_hmap_slot(&next_of_thread, (uint64_t)(uint32_t)r->buffers[slot].tid, 0,
-                                    NULL);
-        if (!at)
-            goto nomem;
-        while (r->buffers[sorted[*at]].broken)
-            (*at)++;
+        if (r->buffers[slot].broken) continue;
+        uint64_t *at =
+            tk_hmap_slot(&next_of_thread, (uint64_t)(uint32_t)r->buffers[slot].tid, 0, NULL);
+        if (!at) goto nomem;
+        while (r->buffers[sorted[*at]].broken) (*at)++;
         r->order[slot] = sorted[(*at)++];
     }
     tk_hmap_free(&next_of_thread);
@@ -471,16 +460,13 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
 {
     *out = NULL;
     tk_xray_options defaults = TK_XRAY_OPTIONS_INIT;
-    if (!opt)
-        opt = &defaults;
+    if (!opt) opt = &defaults;
     const uint8_t *data;
     size_t len;
     tk_status st = tk_input_map(in, &data, &len, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     tk_xray_reader *r = tk_calloc(1, sizeof *r);
-    if (!r)
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory opening the XRay trace");
+    if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory opening the XRay trace");
     r->path = tk_input_path(in);
     r->data = data;
     r->size = len;
@@ -490,13 +476,10 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
     r->copy = opt->release_pages && tk_input_is_file(in);
     r->in = in;
     st = tk_xray_parse_header(data, len, r->path, &r->header, err);
-    if (st == TK_OK)
-        st = index_buffers(r, err);
-    if (st == TK_OK)
-        st = order_buffers(r, opt->file_order, err);
+    if (st == TK_OK) st = index_buffers(r, err);
+    if (st == TK_OK) st = order_buffers(r, opt->file_order, err);
     /* indexing touched the start of every buffer, and the kernel maps pages around each touch */
-    if (st == TK_OK && r->release_pages && !r->copy)
-        tk_input_release(in, 0, len);
+    if (st == TK_OK && r->release_pages && !r->copy) tk_input_release(in, 0, len);
     if (st != TK_OK) {
         tk_xray_free(r);
         return st;
@@ -507,8 +490,7 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
 
 void tk_xray_free(tk_xray_reader *r)
 {
-    if (!r)
-        return;
+    if (!r) return;
     tk_free(r->buffers);
     tk_free(r->order);
     tk_free(r->scratch);
@@ -530,8 +512,7 @@ uint64_t tk_xray_first_tsc(const tk_xray_reader *r)
         for (uint64_t p = TK_XRAY_HEADER_SIZE; r->size - p >= XRAY_BASIC_RECORD_SIZE;
              p += XRAY_BASIC_RECORD_SIZE) {
             uint64_t tsc = xray_u64(r->data + p + 8, be);
-            if (xray_u16(r->data + p, be) == 0 && tsc < first)
-                first = tsc;
+            if (xray_u16(r->data + p, be) == 0 && tsc < first) first = tsc;
         }
     } else {
         for (uint32_t i = 0; i < r->nbuffers; i++)
@@ -562,10 +543,11 @@ static tk_status format_error(tk_xray_reader *r, tk_error *err, uint64_t offset,
  * ends the buffer and returns 1; else 0 and the caller reports the error. */
 static int cut_record(tk_xray_reader *r, uint64_t at, const char *what, uint64_t need)
 {
-    if (!r->partial || !r->cur || !r->cur->open_end)
-        return 0;
-    set_cut(r, at, "the trace is cut short: the file ends inside %s (%llu of its %llu bytes are "
-            "there)", what, (unsigned long long)(r->end - at), (unsigned long long)need);
+    if (!r->partial || !r->cur || !r->cur->open_end) return 0;
+    set_cut(r, at,
+            "the trace is cut short: the file ends inside %s (%llu of its %llu bytes are "
+            "there)",
+            what, (unsigned long long)(r->end - at), (unsigned long long)need);
     r->pos = r->end;
     return 1;
 }
@@ -592,18 +574,15 @@ static tk_status open_buffer(tk_xray_reader *r, const xray_buffer *b, tk_error *
     r->view = r->data;
     r->view_start = 0;
     size_t len = (size_t)(b->end - b->start);
-    if (!r->copy || b->broken || len > XRAY_COPY_MAX)
-        return TK_OK;
+    if (!r->copy || b->broken || len > XRAY_COPY_MAX) return TK_OK;
     if (len > r->scratch_cap) {
         uint8_t *n = tk_realloc(r->scratch, len);
-        if (!n)
-            return tk_error_set(err, TK_ERR_NOMEM, "out of memory reading an XRay buffer");
+        if (!n) return tk_error_set(err, TK_ERR_NOMEM, "out of memory reading an XRay buffer");
         r->scratch = n;
         r->scratch_cap = len;
     }
     tk_status st = tk_input_pread(r->in, b->start, r->scratch, len, err);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) return st;
     r->view = r->scratch;
     r->view_start = b->start;
     return TK_OK;
@@ -662,9 +641,10 @@ static tk_status take_payload(tk_xray_reader *r, tk_xray_record *rec, uint64_t a
                    XRAY_METADATA_RECORD_SIZE + (uint64_t)size))
         return TK_END;
     if ((uint64_t)size > r->end - p)
-        return format_error(r, err, at, "%s payload of %d bytes runs past the end of its buffer "
-                            "(%llu bytes left)", tk_xray_kind_name(rec->kind), size,
-                            (unsigned long long)(r->end - p));
+        return format_error(r, err, at,
+                            "%s payload of %d bytes runs past the end of its buffer "
+                            "(%llu bytes left)",
+                            tk_xray_kind_name(rec->kind), size, (unsigned long long)(r->end - p));
     rec->event_size = size;
     rec->payload = view_at(r, p);
     r->pos = p + (uint64_t)size;
@@ -681,8 +661,10 @@ static tk_status next_metadata(tk_xray_reader *r, tk_xray_record *rec, tk_error 
         cut_record(r, at, "a metadata record", XRAY_METADATA_RECORD_SIZE))
         return TK_END;
     if (r->end - at < XRAY_METADATA_RECORD_SIZE)
-        return format_error(r, err, at, "truncated metadata record: expected 16 bytes, "
-                            "the buffer has %llu left", (unsigned long long)(r->end - at));
+        return format_error(r, err, at,
+                            "truncated metadata record: expected 16 bytes, "
+                            "the buffer has %llu left",
+                            (unsigned long long)(r->end - at));
     if (kind >= XRAY_META_KINDS)
         return format_error(r, err, at, "unknown metadata record kind %u (expected 0-9)", kind);
     fill_common(r, rec, at);
@@ -696,8 +678,10 @@ static tk_status next_metadata(tk_xray_reader *r, tk_xray_record *rec, tk_error 
         break;
     case XRAY_META_END_OF_BUFFER:
         if (r->header.version >= 2)
-            return format_error(r, err, at, "EndOfBuffer record in a version %u file "
-                                "(only version 1 has it)", r->header.version);
+            return format_error(r, err, at,
+                                "EndOfBuffer record in a version %u file "
+                                "(only version 1 has it)",
+                                r->header.version);
         r->pos = r->end; /* the rest of a version-1 buffer is unused */
         break;
     case XRAY_META_NEW_CPU:
@@ -721,16 +705,14 @@ static tk_status next_metadata(tk_xray_reader *r, tk_xray_record *rec, tk_error 
             rec->tsc = r->base_tsc;
         } else {
             rec->tsc = xray_u64(p + 5, be);
-            if (r->header.version == 4)
-                rec->cpu = xray_u16(p + 13, be);
+            if (r->header.version == 4) rec->cpu = xray_u16(p + 13, be);
         }
         return take_payload(r, rec, at, size, err);
     }
-    case XRAY_META_CALL_ARG:
-        rec->value = xray_u64(p + 1, be);
-        break;
+    case XRAY_META_CALL_ARG: rec->value = xray_u64(p + 1, be); break;
     case XRAY_META_BUFFER_EXTENTS:
-        return format_error(r, err, at, "BufferExtents record inside a buffer "
+        return format_error(r, err, at,
+                            "BufferExtents record inside a buffer "
                             "(the buffer's extents should have ended before it)");
     case XRAY_META_TYPED_EVENT: {
         int32_t size = (int32_t)xray_u32(p + 1, be);
@@ -757,8 +739,10 @@ static tk_status next_function(tk_xray_reader *r, tk_xray_record *rec, tk_error 
         cut_record(r, at, "a function record", XRAY_FUNCTION_RECORD_SIZE))
         return TK_END;
     if (r->end - at < XRAY_FUNCTION_RECORD_SIZE)
-        return format_error(r, err, at, "truncated function record: expected 8 bytes, "
-                            "the buffer has %llu left", (unsigned long long)(r->end - at));
+        return format_error(r, err, at,
+                            "truncated function record: expected 8 bytes, "
+                            "the buffer has %llu left",
+                            (unsigned long long)(r->end - at));
     uint32_t w = xray_u32(p, be);
     unsigned kind = (w >> 1) & 7;
     if (kind > 3)
@@ -791,8 +775,10 @@ static tk_status next_basic(tk_xray_reader *r, tk_xray_record *rec, tk_error *er
         cut_record(r, at, "a basic-mode record", XRAY_BASIC_RECORD_SIZE))
         return TK_END;
     if (r->end - at < XRAY_BASIC_RECORD_SIZE)
-        return format_error(r, err, at, "truncated basic-mode record: expected 32 bytes, "
-                            "found %llu", (unsigned long long)(r->end - at));
+        return format_error(r, err, at,
+                            "truncated basic-mode record: expected 32 bytes, "
+                            "found %llu",
+                            (unsigned long long)(r->end - at));
     uint16_t record_type = xray_u16(p, be);
     fill_common(r, rec, at);
     r->pos = at + XRAY_BASIC_RECORD_SIZE;
@@ -810,8 +796,10 @@ static tk_status next_basic(tk_xray_reader *r, tk_xray_record *rec, tk_error *er
                             record_type);
     unsigned kind = p[3];
     if (kind > 3 || (kind == TK_XRAY_TAIL_EXIT && r->header.version < 2))
-        return format_error(r, err, at + 3, "unknown function record kind %u in a version %u "
-                            "basic-mode log", kind, r->header.version);
+        return format_error(r, err, at + 3,
+                            "unknown function record kind %u in a version %u "
+                            "basic-mode log",
+                            kind, r->header.version);
     rec->kind = (tk_xray_kind)kind;
     rec->cpu = p[2];
     rec->func_id = xray_u32(p + 4, be);
@@ -835,8 +823,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 {
     for (;;) {
         if (!r->in_buffer) {
-            if (r->next_slot >= r->nbuffers)
-                return TK_END;
+            if (r->next_slot >= r->nbuffers) return TK_END;
             const xray_buffer *b = &r->buffers[r->order[r->next_slot++]];
             tk_status st = open_buffer(r, b, err);
             if (st != TK_OK) {
@@ -868,8 +855,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
             st = next_metadata(r, rec, err);
         else
             st = next_function(r, rec, err);
-        if (st == TK_OK)
-            return TK_OK;
+        if (st == TK_OK) return TK_OK;
         if (st == TK_END) { /* partial mode: the file was cut inside this record */
             close_buffer(r);
             continue;
@@ -896,8 +882,7 @@ int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, i
         return 0;
     uint32_t w = xray_u32(view_at(r, r->pos), 0);
     /* low 4 bits 0, 2, 4 or 6: an enter, exit, tail exit or enter with arguments */
-    if (!((0x55u >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit)
-        return 0;
+    if (!((0x55u >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit) return 0;
     pc->p = view_at(r, r->pos);
     pc->end = pc->p + (r->end - r->pos) / XRAY_FUNCTION_RECORD_SIZE * XRAY_FUNCTION_RECORD_SIZE;
     pc->time = r->base_tsc;
@@ -935,34 +920,34 @@ static inline void calls_add_args(tk_xray_calls *c, const uint64_t *args, uint32
 /* Function records Enter, Exit and TailExit from p into c->kind/func/tsc[i..stop): stops before
  * a metadata record, an EnterArgs or an unknown kind (the caller handles those). Returns the
  * index reached. One body per byte order so that the loads need no test. */
-#define DEFINE_CALLS_RUN(name, BE, OTHER)                                                  \
-    static inline size_t name(tk_xray_calls *c, const uint8_t *p, size_t i, size_t stop,  \
-                              uint64_t *basep, uint32_t *topp)                             \
-    {                                                                                      \
-        uint8_t *kind = c->kind;                                                           \
-        uint64_t *func = c->func, *tsc = c->tsc;                                           \
-        uint64_t base = *basep;                                                            \
-        uint32_t top = *topp;                                                              \
-        for (; i < stop; i++, p += XRAY_FUNCTION_RECORD_SIZE) {                            \
-            uint32_t w = xray_u32(p, BE);                                                  \
-            if (OTHER(p, w)) /* metadata, EnterArgs or an unknown kind */                  \
-                break;                                                                     \
-            base += xray_u32(p + 4, BE);                                                   \
-            uint32_t id = w >> 4;                                                          \
-            kind[i] = (uint8_t)((w >> 1) & 7);                                             \
-            func[i] = id;                                                                  \
-            tsc[i] = base;                                                                 \
-            top = id - 1u > top ? id - 1u : top; /* id 0 wraps to the top */               \
-        }                                                                                  \
-        *basep = base;                                                                     \
-        *topp = top;                                                                       \
-        return i;                                                                          \
+#define DEFINE_CALLS_RUN(name, BE, OTHER) \
+    static inline size_t name(tk_xray_calls *c, const uint8_t *p, size_t i, size_t stop, \
+                              uint64_t *basep, uint32_t *topp) \
+    { \
+        uint8_t *kind = c->kind; \
+        uint64_t *func = c->func, *tsc = c->tsc; \
+        uint64_t base = *basep; \
+        uint32_t top = *topp; \
+        for (; i < stop; i++, p += XRAY_FUNCTION_RECORD_SIZE) { \
+            uint32_t w = xray_u32(p, BE); \
+            if (OTHER(p, w)) /* metadata, EnterArgs or an unknown kind */ \
+                break; \
+            base += xray_u32(p + 4, BE); \
+            uint32_t id = w >> 4; \
+            kind[i] = (uint8_t)((w >> 1) & 7); \
+            func[i] = id; \
+            tsc[i] = base; \
+            top = id - 1u > top ? id - 1u : top; /* id 0 wraps to the top */ \
+        } \
+        *basep = base; \
+        *topp = top; \
+        return i; \
     }
 
 /* Records are told apart by bit 0 of their first byte (in both byte orders); function kinds
  * 0-2 are the plain calls. Little-endian: the low 4 bits of the word are 0, 2 or 4
  * (TK_FAST_XRAY_PLAIN_CALLS, core/fastpath.h). */
-#define OTHER_LE(p, w) (!((TK_FAST_XRAY_PLAIN_CALLS >> ((w) & 0xf)) & 1))
+#define OTHER_LE(p, w) (!((TK_FAST_XRAY_PLAIN_CALLS >> ((w)&0xf)) & 1))
 #define OTHER_BE(p, w) (((p)[0] & 1) || (((w) >> 1) & 7) > TK_XRAY_TAIL_EXIT)
 DEFINE_CALLS_RUN(calls_run_le, 0, OTHER_LE)
 DEFINE_CALLS_RUN(calls_run_be, 1, OTHER_BE)
@@ -970,12 +955,10 @@ DEFINE_CALLS_RUN(calls_run_be, 1, OTHER_BE)
 /* An EnterArgs record at d + *pos (in the view, its buffer ending at end),
  * and its CallArgument records when arguments are wanted: 0 when there is no
  * room for its arguments (the next run takes it). */
-static inline int calls_enter_args(tk_xray_calls *c, const uint8_t *d, uint64_t *pos,
-                                   uint64_t end, uint64_t *base, uint32_t w, int be,
-                                   int want_args, uint32_t *top)
+static inline int calls_enter_args(tk_xray_calls *c, const uint8_t *d, uint64_t *pos, uint64_t end,
+                                   uint64_t *base, uint32_t w, int be, int want_args, uint32_t *top)
 {
-    if (want_args && c->nargs == c->arg_cap)
-        return 0;
+    if (want_args && c->nargs == c->arg_cap) return 0;
     *base += xray_u32(d + *pos + 4, be);
     calls_add(c, TK_XRAY_ENTER_ARGS, w >> 4, *base, top);
     *pos += XRAY_FUNCTION_RECORD_SIZE;
@@ -987,8 +970,7 @@ static inline int calls_enter_args(tk_xray_calls *c, const uint8_t *d, uint64_t 
             args[na++] = xray_u64(d + *pos + 1, be);
             *pos += XRAY_METADATA_RECORD_SIZE;
         }
-        if (na)
-            calls_add_args(c, args, na);
+        if (na) calls_add_args(c, args, na);
     }
     return 1;
 }
@@ -1021,19 +1003,16 @@ static inline int calls_fdr(tk_xray_reader *r, tk_xray_calls *c, uint32_t *top, 
             i = calls_run_be(c, p, i, stop, &base, top);
         pos += (uint64_t)(i - c->n) * XRAY_FUNCTION_RECORD_SIZE;
         c->n = i;
-        if (i == stop || pos >= end || (d[pos] & 1))
-            break;
+        if (i == stop || pos >= end || (d[pos] & 1)) break;
         uint32_t w = xray_u32(d + pos, be);
         if (((w >> 1) & 7) != TK_XRAY_ENTER_ARGS)
             break; /* an unknown kind: the slow path reports it */
         /* EnterArgs: the call, then its CallArgument records */
-        if (!calls_enter_args(c, d, &pos, end, &base, w, be, want_args, top))
-            break;
+        if (!calls_enter_args(c, d, &pos, end, &base, w, be, want_args, top)) break;
     }
     r->pos = r->view_start + pos;
     r->base_tsc = base;
-    if (c->n == c->cap)
-        return 1;
+    if (c->n == c->cap) return 1;
     return c->n + c->nevents > 0 &&
            (r->pos >= r->end || *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
             *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_PID)); /* the thread may change */
@@ -1041,8 +1020,8 @@ static inline int calls_fdr(tk_xray_reader *r, tk_xray_calls *c, uint32_t *top, 
 
 /* A record of the slow path into c: an event, or a call (with its arguments);
  * 1 when it does not fit (kept pending for the next run). */
-static int calls_take(tk_xray_reader *r, tk_xray_calls *c, const tk_xray_record *rec,
-                      int want_args, uint32_t *top)
+static int calls_take(tk_xray_reader *r, tk_xray_calls *c, const tk_xray_record *rec, int want_args,
+                      uint32_t *top)
 {
     if (rec->kind == TK_XRAY_CUSTOM_EVENT || rec->kind == TK_XRAY_TYPED_EVENT) {
         c->events[c->nevents] = *rec;
@@ -1078,18 +1057,13 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
     for (;;) {
         if (r->in_buffer && r->header.type == TK_XRAY_FDR && calls_fdr(r, c, &top, want_args))
             break;
-        if (c->n + c->nevents > 0 && !r->in_buffer)
-            break;
-        if (want_events && c->nevents == c->event_cap)
-            break;
+        if (c->n + c->nevents > 0 && !r->in_buffer) break;
+        if (want_events && c->nevents == c->event_cap) break;
         tk_status st = tk_xray_next(r, &rec, err);
-        if (st == TK_END && c->n + c->nevents > 0)
-            break;
-        if (st != TK_OK)
-            return st;
+        if (st == TK_END && c->n + c->nevents > 0) break;
+        if (st != TK_OK) return st;
         int is_event = rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT;
-        if (!xray_is_function(rec.kind) && !(is_event && want_events))
-            continue;
+        if (!xray_is_function(rec.kind) && !(is_event && want_events)) continue;
         if (c->n + c->nevents > 0 && (rec.tid != c->tid || rec.pid != c->pid)) {
             /* basic mode: another thread's record; keep it for the next run */
             r->pending = rec;
@@ -1099,10 +1073,8 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         c->tid = rec.tid;
         c->pid = rec.pid;
     take:
-        if (calls_take(r, c, &rec, want_args, &top))
-            break;
-        if (c->n == c->cap)
-            break;
+        if (calls_take(r, c, &rec, want_args, &top)) break;
+        if (c->n == c->cap) break;
     }
     if (c->n + c->nevents > 0 && r->in_buffer && r->header.type == TK_XRAY_FDR) {
         c->tid = r->tid;

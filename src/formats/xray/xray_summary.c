@@ -7,8 +7,7 @@
 
 void tk_xray_summary_free(tk_xray_summary *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     tk_free(s->threads);
     memset(s, 0, sizeof *s);
 }
@@ -30,24 +29,19 @@ tk_status tk_xray_summarize(tk_xray_reader *r, tk_xray_summary *out, tk_error *e
         int function = xray_is_function(rec.kind);
         if (!function && rec.kind != TK_XRAY_CUSTOM_EVENT && rec.kind != TK_XRAY_TYPED_EVENT)
             continue;
-        if (function)
-            out->functions++;
-        if (rec.tsc < out->first_tsc)
-            out->first_tsc = rec.tsc;
-        if (rec.tsc > out->last_tsc)
-            out->last_tsc = rec.tsc;
+        if (function) out->functions++;
+        if (rec.tsc < out->first_tsc) out->first_tsc = rec.tsc;
+        if (rec.tsc > out->last_tsc) out->last_tsc = rec.tsc;
         uint64_t key = (uint64_t)(uint32_t)rec.pid << 32 | (uint32_t)rec.tid;
         if (last_thread == SIZE_MAX || key != last_key) {
             int inserted = 0;
             uint64_t *slot = tk_hmap_slot(&index, key, out->nthreads, &inserted);
-            if (!slot)
-                goto nomem;
+            if (!slot) goto nomem;
             if (inserted) {
                 if (out->nthreads == cap) {
                     cap = cap ? cap * 2 : 16;
                     tk_xray_thread_summary *n = tk_reallocarray(out->threads, cap, sizeof *n);
-                    if (!n)
-                        goto nomem;
+                    if (!n) goto nomem;
                     out->threads = n;
                 }
                 out->threads[out->nthreads++] = (tk_xray_thread_summary){rec.pid, rec.tid, 0, 0};
