@@ -22,7 +22,6 @@
 #define TRACEKIT_RECORD_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "tracekit/cfg.h"
 #include "tracekit/status.h"
