@@ -14,6 +14,7 @@
 #include "csi.h"
 #include "csi_cov.h"
 #include "dcfg.h"
+#include "dcfg_counts.h"
 #include "format.h"
 #include "input.h"
 #include "num.h"
