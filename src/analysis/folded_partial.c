@@ -103,7 +103,8 @@ static tk_status name_functions(tk_folded_partial *p, const tk_event_source *src
     if (!p->fnames) return TK_ERR_NOMEM;
     char buf[64];
     for (; p->nf < m; p->nf++)
-        if (!(p->fnames[p->nf] = copy_str(tk_event_func_name(src, p->fids[p->nf], buf, sizeof buf))))
+        if (!(p->fnames[p->nf] =
+                  copy_str(tk_event_func_name(src, p->fids[p->nf], buf, sizeof buf))))
             return TK_ERR_NOMEM;
     return TK_OK;
 }
@@ -155,8 +156,8 @@ tk_status tk_folded_partial_open(tk_folded_partial **out, const tk_event_source 
 /* ---- merged ------------------------------------------------------------------------------ */
 
 /* The names of a and b, ascending (a's where both have one) into *ids, *names (copies). */
-static tk_status merge_names(const tk_folded_partial *a, const tk_folded_partial *b,
-                             uint64_t **ids, char ***names, uint32_t *n)
+static tk_status merge_names(const tk_folded_partial *a, const tk_folded_partial *b, uint64_t **ids,
+                             char ***names, uint32_t *n)
 {
     uint32_t cap = a->nf + b->nf;
     *ids = tk_malloc((cap ? cap : 1) * sizeof **ids);
@@ -282,9 +283,8 @@ static void put_frame(FILE *out, const char *name)
 
 static tk_status write_stream(const tk_folded_partial *p, FILE *out, tk_error *err)
 {
-    double scale = p->weight == TK_FOLDED_TIME && p->ticks_per_second > 0
-                       ? 1e9 / p->ticks_per_second
-                       : 1.0;
+    double scale =
+        p->weight == TK_FOLDED_TIME && p->ticks_per_second > 0 ? 1e9 / p->ticks_per_second : 1.0;
     uint32_t *chain = NULL, cap = 0;
     for (uint32_t node = 1; node < p->n; node++) {
         uint64_t w = p->nodes[node].w;

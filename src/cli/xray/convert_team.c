@@ -133,8 +133,7 @@ static tk_status folded_of_partial(void *job, FILE *f, tk_error *err)
 
 /* The root's output: the stacks (folded, or their flame graph), then each trace's warnings. */
 static int write_root(cli_ctx *ctx, const cli_args *args, const tk_xray_map *map,
-                      tk_folded_weight weight, int svg, const tk_folded_partial *p,
-                      const found *f)
+                      tk_folded_weight weight, int svg, const tk_folded_partial *p, const found *f)
 {
     tk_output *out;
     int rc = cli_output_open(args, 0, &out);
@@ -142,7 +141,7 @@ static int write_root(cli_ctx *ctx, const cli_args *args, const tk_xray_map *map
     tk_error err;
     tk_error_clear(&err);
     if (svg) {
-        const char *unit = weight == TK_FOLDED_CALLS        ? "calls"
+        const char *unit = weight == TK_FOLDED_CALLS   ? "calls"
                            : f[0].ticks_per_second > 0 ? "ns"
                                                        : "ticks";
         rc = cli_write_svg(ctx->command, args, unit, folded_of_partial, (void *)p,
