@@ -105,6 +105,10 @@ static void summary(const tk_record_options *o, const tk_record_result *r)
     if (o->wet_history_path)
         fprintf(stderr, "; %s: %" PRIu64 " dependence%s", o->wet_history_path, r->wet_history,
                 cli_s(r->wet_history));
+    if (r->exec_stopped)
+        fputs("; the recording stopped where the program exec'd another one (--trace-children "
+              "records it too)",
+              stderr);
     if (!r->complete) fputs(" (incomplete: the program did not end normally)", stderr);
     fputc('\n', stderr);
 }
