@@ -29,7 +29,7 @@ static void print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
     for (size_t i = 0; i < shown; i++)
         printf("%s{\"line\":\"%s\",\"instances\":%" PRIu64 ",\"instructions\":%" PRIu64 "}",
                i ? "," : "",
-               cli_wet_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src),
+               tk_deps_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src),
                tk_deps_lines_at(lines, i)->instances, tk_deps_lines_at(lines, i)->instrs);
     printf("],\"longest_chains\":[");
     for (size_t i = 0; i < tk_deps_report_chain_count(r); i++) {
@@ -61,16 +61,16 @@ static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown, 
     for (size_t i = 0; i < shown; i++)
         printf("%12" PRIu64 " %8" PRIu64 "  %s\n", tk_deps_lines_at(lines, i)->instances,
                tk_deps_lines_at(lines, i)->instrs,
-               cli_wet_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src));
+               tk_deps_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src));
     cli_rows_note(stdout, shown, nlines, "line");
     printf("\nlongest dependence chains:\n%8s  %s\n", "length", "from -> to");
     for (size_t i = 0; i < tk_deps_report_chain_count(r); i++) {
         const tk_chain_summary *c = tk_deps_report_chain(r, i);
         printf("%8" PRIu64 "  ", c->length);
         cli_wet_print_node(stdout, d, c->start.instr, c->start.inst, "#");
-        printf(" (%s) -> ", cli_wet_source(d, NULL, c->start.instr, src, sizeof src));
+        printf(" (%s) -> ", tk_deps_source(d, NULL, c->start.instr, src, sizeof src));
         cli_wet_print_node(stdout, d, c->end.instr, c->end.inst, "#");
-        printf(" (%s)\n", cli_wet_source(d, NULL, c->end.instr, src2, sizeof src2));
+        printf(" (%s)\n", tk_deps_source(d, NULL, c->end.instr, src2, sizeof src2));
     }
     if (tk_deps_report_cyclic(r))
         printf("note: the dependences contain a cycle; chains were cut there\n");
