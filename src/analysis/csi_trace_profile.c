@@ -18,8 +18,8 @@ static int feed_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
     return f->st != TK_OK;
 }
 
-tk_status tk_csi_profile_read_trace(tk_csi_profile **out, const tk_cfg *cfg,
-                                    const tk_dcfg_trace *t, uint64_t pid, tk_error *err)
+tk_status tk_csi_profile_read_trace(tk_csi_profile **out, const tk_cfg *cfg, const tk_dcfg_trace *t,
+                                    uint64_t pid, tk_error *err)
 {
     *out = NULL;
     size_t nchunks = tk_dcfg_trace_chunk_count(t);

@@ -123,8 +123,8 @@ static int wet_options(const cli_args *a, tk_record_options *o, const out_names 
     int wet = cli_has(a, "wet"), history = cli_has(a, "wet-history");
     if (history && (hist < 1 || hist > 1000000000))
         return cli_usage_error("record", "--wet-history must be 1..1000000000");
-    if (cli_has(a, "wet-memory") && (mem < 16 || mem > (1u << 22)))
-        return cli_usage_error("record", "--wet-memory must be 16..4194304 (MB)");
+    if (cli_has(a, "wet-memory") && (mem < 1 || mem > (1u << 22)))
+        return cli_usage_error("record", "--wet-memory must be 1..4194304 (MB)");
     if ((cli_has(a, "wet-memory") || cli_has(a, "dcfg")) && !wet && !history)
         return cli_usage_error("record", "--wet-memory and --dcfg go with --wet or --wet-history");
     if (!wet && !history) return CLI_EXIT_OK;

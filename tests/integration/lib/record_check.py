@@ -52,6 +52,12 @@ program (tests/integration/record_*.sh).
       every instruction of the WET trace (comprehensive form; each instance
       defines a value, so VALUES n is its count) ran as many times as the DCFG
       block holding it, and their sum is the DCFG's instruction count
+  record_check.py ports WET PROGRAM EXPECT...
+      instructions of PROGRAM (not PIE) at its symbols (nm): EXPECT is
+      LABEL=N:DEF,DEF,...[:VALUE] the instruction at LABEL has N use ports, the
+      instruction at each DEF (in any order; "-" none, "..." any others) defined
+      what its data ports (1..N-1) used in its first instance, which defined
+      VALUE (hex)
   record_check.py slices TRACEKIT WET SOURCE
       `tracekit slice --lines` of WET, its lines of SOURCE: backward from the
       line tagged C (a comment /* ... C ... */; C#N: from its instance N, else
@@ -533,6 +539,45 @@ def wetcounts(dcfg, wet):
     return 1 if bad else 0
 
 
+def ports(wet, program, *expects):
+    labels = {}
+    for line in subprocess.run(["nm", program], capture_output=True, text=True).stdout.splitlines():
+        w = line.split()
+        if len(w) == 3:
+            labels[w[2]] = int(w[0], 16)
+    static, deps = wet_blocks(wet)
+    by_addr = {v[0]: i for i, v in static.items()}
+    names = {by_addr[a]: n for n, a in labels.items() if a in by_addr}
+    bad = 0
+    for e in expects:
+        label, _, rest = e.partition("=")
+        n, _, defs = rest.partition(":")
+        defs, _, value = defs.partition(":")
+        want = [d for d in defs.split(",") if d]
+        i = by_addr.get(labels.get(label))
+        if i is None:
+            bad += 1
+            print("! %s: no such instruction in the trace" % label)
+            continue
+        got = []
+        for port in deps[i][1:]:
+            first = [d for d in port if d[0] == 0]
+            got.append(names.get(first[0][1], "?") if first else "-")
+        rest_any = "..." in want
+        want = [d for d in want if d != "..."]
+        left = list(got)
+        ok = static[i][3] == int(n)
+        for d in want:
+            ok = ok and d in left
+            if d in left:
+                left.remove(d)
+        ok = ok and (rest_any or not left) and (not value or static[i][5] == int(value, 16))
+        bad += not ok
+        print("%s%s: %d ports, defined by %s, value %x%s" % ("" if ok else "! ", label, static[i][3],
+              ",".join(got) or "nothing", static[i][5], "" if ok else " (expected %s)" % rest))
+    return 1 if bad or not expects else 0
+
+
 def slices(tracekit, wet, source):
     tags, inst = collections.defaultdict(set), {}
     with open(source) as f:
@@ -591,7 +636,7 @@ def foo1(wet, history):
 CMDS = {"funcs": (funcs, -3), "total": (total, 3), "jcnd": (jcnd, 4), "blocks": (blocks, 3), "walk": (walk, 2),
         "counts": (counts, 1), "layout": (layout, 2),
         "connected": (lambda d, e: walk(d, e, True), 2), "types": (types, 2),
-        "expect": (expect, -2), "wetcounts": (wetcounts, 2), "slices": (slices, 3),
+        "expect": (expect, -2), "wetcounts": (wetcounts, 2), "slices": (slices, 3), "ports": (ports, -3),
         "foo1": (foo1, 2)}  # -N: at least N arguments
 
 
