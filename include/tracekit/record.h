@@ -22,7 +22,6 @@
 #define TRACEKIT_RECORD_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "tracekit/cfg.h"
 #include "tracekit/status.h"
@@ -78,6 +77,8 @@ typedef struct tk_record_result {
     uint32_t wet_execs; /* WET: execs followed to the program traced (a wrapper
                                   script's, a shim's): 0 when it is PROG itself */
     char wet_program[256]; /* WET: the program traced (cut to 255 bytes) */
+    int exec_stopped; /* the recording stopped where the program exec'd another
+                                  (without trace_children: a wrapper script's, a shim's) */
 } tk_record_result;
 
 /* Run argv[0] (found through PATH like a shell does when it has no '/')
@@ -93,9 +94,10 @@ TK_API tk_status tk_record_run(const char *const *argv, const tk_record_options 
                                tk_record_result *res, tk_error *err);
 
 /* The folder holding tkrecord-amd64-linux: opt->tool_dir, else
- * $TRACEKIT_RECORDER_DIR, else recorder/ beside the running program (a build
- * tree), else ../lib/tracekit beside it and the library folder chosen when
- * tracekit was built (an installation).  Writes it to buf; TK_OK or
+ * $TRACEKIT_RECORDER_DIR, else tracekit/ beside the shared library (an
+ * installation: LIBDIR/tracekit), else recorder/ beside the running program
+ * (a build tree), else ../lib/tracekit, ../lib64/tracekit and
+ * ../lib/x86_64-linux-gnu/tracekit beside it.  Writes it to buf; TK_OK or
  * TK_ERR_UNSUPPORTED with a message naming the places looked at. */
 TK_API tk_status tk_record_find_tool(const tk_record_options *opt, char *buf, size_t size,
                                      tk_error *err);
