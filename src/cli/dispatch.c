@@ -419,6 +419,68 @@ static int team_open_all(const cli_team *t, cli_ctx *ctx)
     return worst;
 }
 
+/* The formats whose handler of command id takes the option word (as spelled: "-t" or
+ * "--to"), comma-separated, into buf. */
+static void formats_with(cli_cmd_id id, const char *word, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t i = 0; cli_format_ops_at(i) && n < size; i++) {
+        const cli_format_ops *ops = cli_format_ops_at(i);
+        const cli_opt *own[] = {ops->opts[id], cli_format_output_opts(ops, id), NULL};
+        if (!ops->run[id] || !cli_find_option(own[0] ? own : own + 1, word)) continue;
+        int w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", ops->format);
+        n += w < 0 ? 0 : (size_t)w;
+    }
+}
+
+/* The strict parse of the arguments (against the tables of the format's handler) failed,
+ * quietly, where the loose one (against every format's) did not: an option that other formats
+ * have, which this command refuses for this format, said so ("--threshold is not an option of
+ * report for xray files: callgrind files have it"), or a value the format's handler reads
+ * otherwise, the parse's own message. Returns CLI_EXIT_USAGE. */
+static int refuse_option(const cli_command *c, const cli_ctx *ctx, int argc, char **argv,
+                         const cli_opt *const *tables, cli_args *failed)
+{
+    const char *cmd = c->name, *fmt = ctx->format->name;
+    const cli_opt **all = failed->unknown ? union_tables(c->generic) : NULL;
+    const char *word = failed->failed_at >= 0 ? argv[failed->failed_at] : NULL;
+    const cli_opt *o = all && word ? cli_find_option(all, word) : NULL;
+    if (!o) {
+        free(all);
+        cli_args args; /* the parse again, aloud */
+        if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) == 0) cli_args_free(&args);
+        fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd, fmt,
+                cmd);
+        return CLI_EXIT_USAGE;
+    }
+    char others[256], spelled[80];
+    formats_with(c->generic, word, others, sizeof others);
+    size_t len = strcspn(word, "=");
+    if (len > 60) len = 60;
+    snprintf(spelled, sizeof spelled, "-%.*s", (int)len, word); /* "--top", "--top" of "-top" */
+    if (word[1] != '-' && !cli_find_option(all, spelled)) /* short: "-n5" */
+        snprintf(spelled, sizeof spelled, "-%c (--%s)", word[1], o->name);
+    else
+        snprintf(spelled, sizeof spelled, "%.*s", (int)len, word);
+    free(all);
+    int html = 0;
+    for (const cli_opt *h = cli_html_opts; c->generic == CLI_REPORT && h->name; h++)
+        html |= strcmp(h->name, o->name) == 0;
+    if (others[0])
+        return cli_usage_error(cmd,
+                               "%s is not an option of %s for %s files (it is for %s files; "
+                               "see 'tracekit %s --help')",
+                               spelled, cmd, fmt, others, cmd);
+    if (html)
+        return cli_usage_error(cmd,
+                               "%s is an option of report --format html only (see 'tracekit "
+                               "report --help')",
+                               spelled);
+    return cli_usage_error(cmd, "%s is not an option of %s for %s files (see 'tracekit %s --help')",
+                           spelled, cmd, fmt, cmd);
+}
+
 /* The format's handler, after the strict parse of the arguments against its
  * options; info prints the generic part first; report --format html makes the page of the
  * format's report (html.c). Returns an exit code. */
@@ -458,11 +520,8 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
     const cli_opt *tables[4] = {cli_common_opts, ops->opts[id] ? ops->opts[id] : output,
                                 ops->opts[id] ? output : NULL, NULL};
     cli_args args;
-    if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) {
-        fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd,
-                ctx->format->name, cmd);
-        return CLI_EXIT_USAGE;
-    }
+    if (cli_parse(cmd, argc, argv, 1, tables, CLI_PARSE_QUIET, &args) != 0)
+        return refuse_option(c, ctx, argc, argv, tables, &args);
     cli_stdout_redirect redirect = {NULL, -1};
     int rc = output && cli_team_writes(ctx) ? cli_stdout_open(&args, &redirect) : CLI_EXIT_OK;
     if (ctx->team && output) { /* the members go on together (the root opened -o) or stop */

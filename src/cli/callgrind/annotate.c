@@ -120,8 +120,9 @@ static int parse_settings(const cli_args *args, const tk_profile *p, settings *o
     o->lib = (tk_prof_annotate_options)TK_PROF_ANNOTATE_OPTIONS_INIT;
     if (cli_get_u64(cmd, args, "part", 0, &part)) return CLI_EXIT_USAGE;
     if (part > tk_profile_part_count(p))
-        return cli_usage_error(cmd, "no part %" PRIu64 " (the profile has %zu)", part,
-                               tk_profile_part_count(p));
+        return cli_usage_error(cmd,
+                               "option '--part': no part %" PRIu64 " (the profile has %zu part%s)",
+                               part, tk_profile_part_count(p), cli_s(tk_profile_part_count(p)));
     o->lib.part = (size_t)part;
     o->lib.n_source_dirs = (size_t)cli_get_all(args, "source-dir", o->dirs, 64);
     o->lib.source_dirs = o->dirs;
@@ -139,7 +140,7 @@ static int parse_settings(const cli_args *args, const tk_profile *p, settings *o
     const char *evarg = cli_get(args, "event");
     if (evarg) {
         int ei = tk_profile_find_event(p, evarg, strlen(evarg));
-        if (ei < 0) return cli_usage_error(cmd, "unknown event '%s'", evarg);
+        if (ei < 0) return cli_usage_error(cmd, "option '--event': unknown event '%s'", evarg);
         o->ev[0] = (size_t)ei;
         o->nev = 1;
     }
@@ -277,8 +278,9 @@ static int annotate_files(FILE *out, const view *v)
         tk_prof_annotate_file_info fi;
         tk_prof_annotate_file_get(v->a, i, &fi);
         if (!fi.source && !v->o->lib.file) continue;
-        fprintf(out, "\n================ %s", cli_callgrind_str_or(v->p, fi.name, "???"));
-        if (fi.source) fprintf(out, " (%s)", fi.source);
+        const char *name = cli_callgrind_str_or(v->p, fi.name, "???");
+        fprintf(out, "\n================ %s", name);
+        if (fi.source && strcmp(fi.source, name) != 0) fprintf(out, " (%s)", fi.source);
         put_file_self(out, v, fi.self);
         fputc('\n', out);
         if (fi.source) {

@@ -166,8 +166,8 @@ void cli_callgrind_json_events(FILE *f, const tk_profile *p)
     fputc(']', f);
 }
 
-int cli_callgrind_event_list(const char *cmd, const tk_profile *p, const char *list, size_t *idx,
-                             size_t max)
+int cli_callgrind_event_list(const char *cmd, const char *opt, const tk_profile *p,
+                             const char *list, size_t *idx, size_t max)
 {
     size_t n = 0;
     const char *s = list;
@@ -184,8 +184,8 @@ int cli_callgrind_event_list(const char *cmd, const tk_profile *p, const char *l
                                  tk_profile_str(p, tk_profile_event(p, i)->name));
                 k += w < 0 ? 0 : (size_t)w;
             }
-            cli_usage_error(cmd, "unknown event '%.*s' (the profile has:%s)", (int)len, s,
-                            k ? have : " none");
+            cli_usage_error(cmd, "option '--%s': unknown event '%.*s' (the profile has:%s)", opt,
+                            (int)len, s, k ? have : " none");
             return -1;
         }
         if (n < max) idx[n++] = (size_t)ev;

@@ -226,7 +226,7 @@ int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
     const char *ev = cli_get(args, "event");
     if (ev) {
         size_t idx;
-        if (cli_callgrind_event_list(cmd, p, ev, &idx, 1) != 1) {
+        if (cli_callgrind_event_list(cmd, "event", p, ev, &idx, 1) != 1) {
             tk_profile_free(p);
             return CLI_EXIT_USAGE;
         }
