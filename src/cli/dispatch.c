@@ -190,27 +190,37 @@ static void close_if_lazy(cli_ctx *ctx, int i, const tk_format *f)
     ctx->inputs[i] = NULL;
 }
 
-/* Every input is empty: no format to tell. The base file of valgrind --tool=callgrind
- * --separate-threads=yes, which it leaves empty beside its threads' files, is explained.
- * Returns an exit code. */
-static int empty_inputs(const cli_ctx *ctx)
+/* Input i is empty: no format to tell (every input is), or no profile to compare (diff). The
+ * base file of valgrind --tool=callgrind --separate-threads=yes, which it leaves empty beside
+ * its threads' files, is explained. Returns an exit code. */
+static int empty_input(const cli_ctx *ctx, int i)
 {
     tk_error err;
     char **threads = NULL;
-    if (tk_callgrind_thread_files(ctx->paths[0], &threads, NULL) != TK_OK || !threads[0]) {
-        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], 0, 0, 0,
-                        "empty input: cannot tell its format (use --from FORMAT)");
+    const char *path = ctx->paths[i];
+    if (tk_callgrind_thread_files(path, &threads, NULL) != TK_OK || !threads[0]) {
+        tk_error_set_at(&err, TK_ERR_FORMAT, path, 0, 0, 0,
+                        ctx->format ? "empty input: nothing to compare"
+                                    : "empty input: cannot tell its format (use --from FORMAT)");
     } else {
         size_t n = 0;
         while (threads[n]) n++;
-        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], -1, 0, 0,
+        char what[1024]; /* what to give instead */
+        if (strcmp(ctx->command, "diff") == 0)
+            snprintf(what, sizeof what,
+                     "diff compares two files: one thread's, or the threads merged by "
+                     "'tracekit merge -o OUT %s*'",
+                     path);
+        else
+            snprintf(what, sizeof what, "give them too, 'tracekit %s %s*'", ctx->command, path);
+        tk_error_set_at(&err, TK_ERR_FORMAT, path, -1, 0, 0,
                         "the file is empty: valgrind --tool=callgrind --separate-threads=yes "
                         "leaves it so and writes each thread's profile beside it (%s%s%s: %zu "
-                        "file%s): give them too, 'tracekit %s %s*'",
+                        "file%s): %s",
                         threads[0], n > 1 ? " ... " : "", n > 1 ? threads[n - 1] : "", n, cli_s(n),
-                        ctx->command, ctx->paths[0]);
+                        what);
     }
-    for (size_t i = 0; threads && threads[i]; i++) tk_free(threads[i]);
+    for (size_t k = 0; threads && threads[k]; k++) tk_free(threads[k]);
     tk_free(threads);
     return cli_error(&err);
 }
@@ -263,7 +273,7 @@ static int team_verdict(cli_ctx *ctx, const opened *got)
             return CLI_EXIT_BAD_INPUT;
         }
     }
-    if (!ctx->format) return empty_inputs(ctx);
+    if (!ctx->format) return empty_input(ctx, 0);
     return CLI_EXIT_OK;
 }
 
@@ -514,6 +524,8 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
                                "'tracekit formats'",
                                cmd, ctx->format->name);
     }
+    for (int i = 0; id == CLI_DIFF && i < ctx->ninputs; i++) /* an empty side is no profile */
+        if (ctx->inputs[i] && tk_input_raw_size(ctx->inputs[i]) == 0) return empty_input(ctx, i);
     if (html) return cli_html_report(ctx, loose, argc, argv);
     /* -o for a handler that prints on standard output: the dispatcher's */
     const cli_opt *output = cli_format_output_opts(ops, id);

@@ -8,8 +8,7 @@
 
 const cli_opt cli_callgrind_convert_opts[] = {
     {"to", 't', "FMT", "callgrind, dot, folded, svg (a flame graph) or json"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
     {"positions", 0, "POS",
      "callgrind: write these positions only: line (what speedscope "

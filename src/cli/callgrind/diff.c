@@ -14,8 +14,7 @@ const cli_opt cli_callgrind_diff_opts[] = {
      "text (default), json, csv, folded (difffolded.pl's \"stack A B\" lines "
      "for a differential flame graph) or svg (that flame graph: red grew, "
      "blue shrank)"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };

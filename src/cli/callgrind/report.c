@@ -174,8 +174,7 @@ const cli_opt cli_callgrind_report_opts[] = {
     {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {"jobs", 'j', "N", "read N profiles at once (default: the number of CPUs)"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
 

@@ -13,8 +13,7 @@ const cli_opt cli_dcfg_diff_opts[] = {
      "also list the images, routines, blocks and edges whose figures are "
      "equal"},
     {"format", 0, "FMT", "text (default), json or csv"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
