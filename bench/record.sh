@@ -23,6 +23,8 @@
 # --wet-history 100000` and `record --wet`, and prints
 #   bench record-wet-W: history/native A, history/none B, wet/native C, wet/none D (wall)
 #   bench record-wet-W: N instances, history X bytes, wet Y bytes per executed instruction
+# and, with BENCH_RECORD_WET_BIG=1, `record --wet` of a generated program of about 100 M
+# instructions (the issue's goal: within 4 GB), its peak RSS and spill files.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -138,4 +140,32 @@ while IFS='|' read -r name cmd; do
         if (i > 0) printf "bench record-wet-%s: %d instances, history %.3f bytes, wet %.1f bytes per executed instruction\n",
                n, i, hb / i, wb / i }'
 done <<<"$wet_workloads"
+
+# the comprehensive form's goal, 100 M executed instructions within 4 GB (BENCH_RECORD_WET_BIG=1:
+# it writes a trace of about 9 GB): a generated program of loops over 4 MB, run once
+if [ "${BENCH_RECORD_WET_BIG:-0}" = 1 ] && command -v cc >/dev/null; then
+    cat >"$W/big.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    long n = 1000000;
+    unsigned *a = malloc(n * sizeof *a), x = 1;
+    for (long i = 0; i < n; i++) { x = x * 1103515245u + 12345u; a[i] = x >> 8; }
+    unsigned long s = 0;
+    for (int r = 0; r < 11; r++)
+        for (long i = 1; i < n; i++) { a[i] ^= a[i - 1] >> 3; s += a[i] & 0xff; }
+    printf("%lu\n", s);
+    return 0;
+}
+C
+    cc -O1 -o "$W/big" "$W/big.c" &&
+        best "wet-big wet" "'$TRACEKIT' record --force --wet -o $W/wet-big -- $W/big" && {
+        inst=$(sed -n 's/.*wet: [0-9]* instructions, \([0-9]*\) instances.*/\1/p' "$BENCH_OUT/wet-big wet.err")
+        spills=$(sed -n 's/.*(\([0-9]*\) spill files\{0,1\}).*/\1/p' "$BENCH_OUT/wet-big wet.err")
+        awk -v i="${inst:-0}" -v s="${spills:-0}" -v r="$B_RSS" -v b="$(stat -c %s "$W/wet-big.wet")" 'BEGIN {
+            printf "bench record-wet-big: %d instances, peak RSS %.0f MB (goal: 100 M within 4096 MB), %d spill files, %.1f GB of trace\n",
+                   i, r, s, b / 1e9 }'
+        rm -f "$W/wet-big.wet"
+    }
+fi
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$W"

@@ -70,6 +70,41 @@ TK_API const tk_chain_summary *tk_deps_report_chain(const tk_deps_report *r, siz
 TK_API int tk_deps_report_cyclic(const tk_deps_report *r);
 TK_API void tk_deps_report_free(tk_deps_report *r);
 
+/* ---- static dependences and values ---------------------------------------------------- */
+
+/* The dynamic dependences of one static pair: instruction `instr` used, on port `port`
+ * (tk_deps_port_kind), what instruction `dep` defined, in `count` entries (instances of
+ * `instr`; in the limited-history form an instance may use several). Indexes of d. */
+typedef struct tk_deps_pair {
+    uint32_t instr;
+    uint32_t port;
+    uint32_t dep;
+    uint64_t count;
+} tk_deps_pair;
+
+typedef struct tk_deps_pairs tk_deps_pairs;
+
+/* Every pair of d, in order of the instructions' ids (addresses in the history form), then
+ * port, then the id of the instruction depended on. Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_deps_pairs_open(tk_deps_pairs **out, const tk_deps *d, tk_error *err);
+TK_API size_t tk_deps_pairs_count(const tk_deps_pairs *p);
+/* Pair i (< count), borrowed from p. */
+TK_API const tk_deps_pair *tk_deps_pairs_at(const tk_deps_pairs *p, size_t i);
+TK_API void tk_deps_pairs_free(tk_deps_pairs *p);
+
+/* What one instruction's values were: how many, how many distinct (whole values, wide ones
+ * too), the most frequent and how often it came (ties: the smallest value). */
+typedef struct tk_deps_value_stats {
+    uint64_t count;
+    uint64_t distinct;
+    uint64_t top_count; /* 0 when it has no value */
+    size_t top; /* the most frequent: its position k for tk_deps_value_hex */
+} tk_deps_value_stats;
+
+/* The value statistics of instruction `index` of d. Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_deps_value_stats_get(const tk_deps *d, uint32_t index, tk_deps_value_stats *out,
+                                         tk_error *err);
+
 /* ---- order ----------------------------------------------------------------------------- */
 
 /* The instruction indexes of d in order of their ids (addresses in the history form) into

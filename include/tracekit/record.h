@@ -22,7 +22,6 @@
 #define TRACEKIT_RECORD_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "tracekit/cfg.h"
 #include "tracekit/status.h"
@@ -78,6 +77,8 @@ typedef struct tk_record_result {
     uint32_t wet_execs; /* WET: execs followed to the program traced (a wrapper
                                   script's, a shim's): 0 when it is PROG itself */
     char wet_program[256]; /* WET: the program traced (cut to 255 bytes) */
+    int exec_stopped; /* the recording stopped where the program exec'd another
+                                  (without trace_children: a wrapper script's, a shim's) */
 } tk_record_result;
 
 /* Run argv[0] (found through PATH like a shell does when it has no '/')

@@ -399,11 +399,25 @@ static tk_status read_string(tk_json *j, tk_json_token *tok, tk_error *err)
 
 static int is_num_char(int c) { return c >= 0 && (char_class[c] & C_NUM); }
 
-/* Validate the JSON number grammar of s[0..n) and fill the token's values. */
+/* Digits at s[*i..n) (at least one): the scanner's (tk_num_scan), which
+ * moves past them also when their value is over 64 bits (TK_ERR_LIMIT; *v
+ * unset). */
+static tk_status number_digits(const char *s, size_t *i, size_t n, uint64_t *v)
+{
+    const char *p = s + *i;
+    tk_status st = tk_num_scan(&p, s + n, TK_NUM_DEC, v);
+    *i = (size_t)(p - s);
+    return st;
+}
+
+/* Validate the JSON number grammar of s[0..n) and fill the token's values:
+ * the digits through the scanner (core/num), a real's value through
+ * tk_num_parse_real (out of a double's range: the nearest, HUGE_VAL or 0). */
 static tk_status finish_number(tk_json *j, tk_json_token *tok, const char *s, size_t n,
                                tk_error *err)
 {
     size_t i = 0;
+    uint64_t v = 0, skip;
     tok->str = s;
     tok->len = n;
     tok->negative = 0;
@@ -414,45 +428,32 @@ static tk_status finish_number(tk_json *j, tk_json_token *tok, const char *s, si
         i++;
     }
     size_t int_start = i;
-    uint64_t v = 0;
-    int overflow = 0;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-        uint64_t d = (uint64_t)(s[i] - '0');
-        if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10)) overflow = 1;
-        v = v * 10 + d;
-        i++;
-    }
-    size_t int_len = i - int_start;
-    int ok = int_len > 0 && !(int_len > 1 && s[int_start] == '0');
+    tk_status ist = number_digits(s, &i, n, &v);
+    int ok = ist != TK_ERR_FORMAT && !(i - int_start > 1 && s[int_start] == '0');
     int is_int = 1;
     if (ok && i < n && s[i] == '.') {
         is_int = 0;
         i++;
-        size_t f = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
-        ok = i > f;
+        ok = number_digits(s, &i, n, &skip) != TK_ERR_FORMAT;
     }
     if (ok && i < n && (s[i] == 'e' || s[i] == 'E')) {
         is_int = 0;
         i++;
         if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-        size_t f = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
-        ok = i > f;
+        ok = number_digits(s, &i, n, &skip) != TK_ERR_FORMAT;
     }
     if (!ok || i != n)
         return tk_json_fail(j, tok, err, "malformed number '%.*s'", (int)(n < 40 ? n : 40), s);
-    if (is_int && !overflow) {
+    if (is_int && ist == TK_OK) {
         tok->is_int = 1;
         tok->u = v;
         tok->d = tok->negative ? -(double)v : (double)v;
         return TK_OK;
     }
-    char buf[448];
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    tok->d = strtod(buf, NULL);
-    return TK_OK;
+    /* (n <= TK_NUM_REAL_MAX: read_number's bound; a JSON number is strtod's decimal form) */
+    return tk_num_parse_real(s, n, TK_NUM_REAL_ROUND, &tok->d) == TK_OK
+               ? TK_OK
+               : tk_json_fail(j, tok, err, "malformed number '%.*s'", (int)(n < 40 ? n : 40), s);
 }
 
 static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
@@ -478,7 +479,7 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
     while (p < lim && is_num_char(*p)) p++;
     if (p < j->lim || j->whole || tk_input_is_mapped(j->in)) {
         size_t n = (size_t)(p - j->cur);
-        if (n > 400) return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
+        if (n > TK_NUM_REAL_MAX) return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
         const char *s = (const char *)j->cur;
         j->cur = p;
         return finish_number(j, tok, s, n, err);
@@ -490,7 +491,7 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
         int c = peekc(j, err, &st);
         if (st != TK_OK) return st;
         if (c < 0 || !is_num_char(c)) break;
-        if (j->scratch_len >= 400)
+        if (j->scratch_len >= TK_NUM_REAL_MAX)
             return fail_here(j, err, TK_ERR_LIMIT, "number literal too long");
         if (scratch_reserve(j, 1)) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         j->scratch[j->scratch_len++] = (char)c;

@@ -85,10 +85,10 @@ tk_status tk_num_parse_signed(const char *s, size_t len, unsigned syntax, int64_
     return st;
 }
 
-tk_status tk_num_parse_double(const char *s, size_t len, double *out)
+tk_status tk_num_parse_real(const char *s, size_t len, unsigned flags, double *out)
 {
-    char buf[64];
-    if (len == 0 || len >= sizeof buf) return TK_ERR_FORMAT;
+    char buf[TK_NUM_REAL_MAX + 1];
+    if (len == 0 || len > TK_NUM_REAL_MAX) return TK_ERR_FORMAT;
     memcpy(buf, s, len);
     buf[len] = '\0';
     for (size_t i = 0; i < len; i++) {
@@ -100,9 +100,15 @@ tk_status tk_num_parse_double(const char *s, size_t len, double *out)
     errno = 0;
     double v = strtod(buf, &endp);
     if (endp != buf + len) return TK_ERR_FORMAT;
-    if (errno == ERANGE) return TK_ERR_LIMIT;
+    if (errno == ERANGE && !(flags & TK_NUM_REAL_ROUND)) return TK_ERR_LIMIT;
     *out = v;
     return TK_OK;
+}
+
+tk_status tk_num_parse_double(const char *s, size_t len, double *out)
+{
+    if (len >= 64) return TK_ERR_FORMAT;
+    return tk_num_parse_real(s, len, 0, out);
 }
 
 /* ---- the public forms: the same, with a message ---------------------------- */

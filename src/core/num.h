@@ -17,6 +17,17 @@ tk_status tk_num_scan(const char **p, const char *end, unsigned syntax, uint64_t
 tk_status tk_num_scan_signed(const char **p, const char *end, unsigned syntax, int64_t *out);
 tk_status tk_num_parse(const char *s, size_t len, unsigned syntax, uint64_t *out);
 tk_status tk_num_parse_signed(const char *s, size_t len, unsigned syntax, int64_t *out);
+
+/* A decimal real, all of s[0..len): the decimal form of strtod ("1.5",
+ * "-2e3", ".5", "1."), no blank, no "inf", "nan" or hex; at most
+ * TK_NUM_REAL_MAX bytes. TK_ERR_FORMAT when it is not one (or longer);
+ * TK_ERR_LIMIT when its value is out of the range of a double, unless flags
+ * has TK_NUM_REAL_ROUND: then it is strtod's, the nearest (HUGE_VAL, 0 or a
+ * subnormal), as JSON readers take a real. tk_num_parse_double: the same,
+ * without flags and at most 63 bytes (tk_parse_double's, tracekit/num.h). */
+#define TK_NUM_REAL_MAX 400
+#define TK_NUM_REAL_ROUND 1u
+tk_status tk_num_parse_real(const char *s, size_t len, unsigned flags, double *out);
 tk_status tk_num_parse_double(const char *s, size_t len, double *out);
 
 /* The usual syntaxes: decimal or 0x hex, unsigned or with a sign; decimal only. */

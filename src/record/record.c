@@ -404,7 +404,11 @@ static tk_status record_outputs(const rec_run *run, const tk_record_options *opt
         rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid, end, &cfg, err);
     if (st == TK_OK) {
         res->complete = 1;
-        for (size_t i = 0; i < set.n; i++) res->complete &= set.procs[i].end.complete;
+        for (size_t i = 0; i < set.n; i++) {
+            res->complete &= set.procs[i].end.complete;
+            res->exec_stopped |= !opt->trace_children && !opt->wet_path && !opt->wet_history_path &&
+                                 set.procs[i].end.how && !strcmp(set.procs[i].end.how, "exec");
+        }
         count(cfg, res);
     }
     if (st == TK_OK && (opt->wet_path || opt->wet_history_path))

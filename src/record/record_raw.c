@@ -439,18 +439,49 @@ static int is_program(const char *exe, const char *name, const struct stat *exe_
     return !strcmp(a ? a + 1 : exe, b ? b + 1 : name);
 }
 
+/* The interpreter of a script (its "#!" line's first word, which Valgrind runs) into buf;
+ * 0 when exe is not a script. */
+static int script_interpreter(const char *exe, char *buf, size_t size)
+{
+    FILE *f = fopen(exe, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, size - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    if (n < 3 || buf[0] != '#' || buf[1] != '!') return 0;
+    char *p = buf + 2;
+    while (*p == ' ' || *p == '\t') p++;
+    size_t len = strcspn(p, " \t\r\n");
+    if (!len) return 0;
+    memmove(buf, p, len);
+    buf[len] = 0;
+    return 1;
+}
+
+/* The id of the image of the program (exe, or the interpreter when exe is a script); 0
+ * when no image is. */
+static uint32_t program_image(const rec_raw *r, const char *exe)
+{
+    char interp[256];
+    for (int pass = 0; pass < 2; pass++) {
+        struct stat st;
+        int have = *exe && stat(exe, &st) == 0;
+        for (size_t i = 0; i < r->images.len; i++)
+            if (is_program(exe, rec_str(r, r->images.data[i].name), have ? &st : NULL))
+                return (uint32_t)i + 1;
+        if (pass || !script_interpreter(exe, interp, sizeof interp)) break;
+        exe = interp;
+    }
+    return 0;
+}
+
 /* The program's image first, as in SDE's files (Valgrind maps the loader's code before
- * the program's runs: its image would be image 2 or 3); the others keep their order. */
+ * the program's runs: its image would be image 2 or 3); the others keep their order. A
+ * script's program is its interpreter, as Valgrind runs it. */
 static void program_first(rec_raw *r)
 {
     if (!r->exe || r->images.len < 2) return;
-    const char *exe = rec_str(r, r->exe);
-    struct stat st;
-    int have = *exe && stat(exe, &st) == 0;
-    uint32_t main = 0;
-    for (size_t i = 0; i < r->images.len && !main; i++)
-        if (is_program(exe, rec_str(r, r->images.data[i].name), have ? &st : NULL))
-            main = (uint32_t)i + 1;
+    uint32_t main = program_image(r, rec_str(r, r->exe));
     if (main <= 1) return;
     rec_image im = r->images.data[main - 1];
     memmove(r->images.data + 1, r->images.data, sizeof *r->images.data * (main - 1));

@@ -217,6 +217,37 @@ static tk_status make_libdir(const char *lib, const char *sys, const char *tool_
     return st;
 }
 
+/* Whether folder dir is empty (1), holds something (0) or cannot be read (-1). */
+static int is_empty(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return -1;
+    struct dirent *de;
+    int empty = 1;
+    while (empty && (de = readdir(dp)))
+        empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+    closedir(dp);
+    return empty;
+}
+
+/* --keep-raw DIR: DIR made when missing, DIR/raw made or empty (the raw files of another
+ * recording there would be read as processes of this one). TK_ERR_IO, TK_ERR_EXISTS. */
+static tk_status keep_raw_dir(const char *dir, const char *raw, tk_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return tk_error_set(err, TK_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
+    if (mkdir(raw, 0700) == 0) return TK_OK;
+    if (errno != EEXIST)
+        return tk_error_set(err, TK_ERR_IO, "cannot create %s: %s", raw, strerror(errno));
+    int empty = is_empty(raw);
+    if (empty < 0) return tk_error_set(err, TK_ERR_IO, "cannot read %s: %s", raw, strerror(errno));
+    if (!empty)
+        return tk_error_set(err, TK_ERR_EXISTS,
+                            "%s exists and is not empty (the raw files of another recording?)",
+                            raw);
+    return TK_OK;
+}
+
 tk_status rec_prepare(rec_run *run, const char *const *argv, const tk_record_options *opt,
                       tk_error *err)
 {
@@ -251,8 +282,12 @@ tk_status rec_prepare(rec_run *run, const char *const *argv, const tk_record_opt
     char lib[PATH_MAX + 16];
     pathf(lib, sizeof lib, "%s/lib", run->dir);
     pathf(run->raw, sizeof run->raw, "%s/raw", opt && opt->keep_raw ? opt->keep_raw : run->dir);
-    if (mkdir(run->raw, 0700) != 0 && !(opt && opt->keep_raw && errno == EEXIST))
+    if (opt && opt->keep_raw) {
+        st = keep_raw_dir(opt->keep_raw, run->raw, err);
+        if (st != TK_OK) return st;
+    } else if (mkdir(run->raw, 0700) != 0) {
         return tk_error_set(err, TK_ERR_IO, "cannot create %s: %s", run->raw, strerror(errno));
+    }
     return make_libdir(lib, run->vg_libdir, run->tool_dir, err);
 }
 
@@ -280,12 +315,8 @@ static void remove_tree(const char *dir)
 void rec_cleanup(rec_run *run, const tk_record_options *opt)
 {
     if (!run->dir[0]) return;
-    char lib[PATH_MAX + 16];
-    pathf(lib, sizeof lib, "%s/lib", run->dir);
-    if (opt && opt->keep_raw)
-        remove_tree(lib), rmdir(run->dir);
-    else
-        remove_tree(run->dir);
+    (void)opt; /* with --keep-raw, the raw files are not in it */
+    remove_tree(run->dir);
     run->dir[0] = 0;
 }
 

@@ -3,7 +3,7 @@
 # a folder, a script without a #! line, a 32-bit or broken ELF program,
 # Valgrind or tkrecord missing, an output folder it cannot write to, an
 # output that exists, a program killed by SIGKILL (nothing Valgrind could
-# write), an output that cannot be written after the run (exit 2, not the
+# write), --keep-raw into the raw files of another recording, an output that cannot be written after the run (exit 2, not the
 # program's 0). Each: one line from tracekit on stderr, exit status 2 (or the
 # program's when it ran), no output file, no temporary file left behind.
 set -u
@@ -66,6 +66,17 @@ record_keeps "$out.dcfg.json" "$TK" record -q -o "$out" -- "$tmp/true" || fail=1
     { echo "--force: the DCFG was not written"; fail=1; }
 record_no_leftovers || fail=1
 
+# --keep-raw DIR: DIR made, the raw file kept in DIR/raw, nothing left in TMPDIR (Valgrind's
+# logs neither); DIR/raw of an earlier recording is refused (its raw files would be read as
+# processes of this one)
+rm -f "$out".*
+"$TK" record -q --keep-raw "$tmp/kept" -o "$out" -- "$tmp/true" &&
+    [ "$(ls "$tmp/kept/raw" | grep -c '\.tkr$')" = 1 ] ||
+    { echo "--keep-raw: $(ls -R "$tmp/kept" 2>&1)"; fail=1; }
+record_no_leftovers || { echo "(--keep-raw)"; fail=1; }
+record_refused "keep-raw again" 2 "kept/raw exists and is not empty" \
+    "$TK" record -q --keep-raw "$tmp/kept" -o "$out" -- "$tmp/true" || fail=1
+
 # an output that cannot be written after the run (the disk is full): one line, exit 2 (not
 # the program's 0), nothing else written
 rm -f "$out".*
@@ -75,5 +86,5 @@ rc=$?
 { [ $rc = 2 ] && [ "$(grep -c '^tracekit' "$tmp/stderr")" = 1 ] && [ ! -e "$out.trace.json" ]; } ||
     { echo "disk full: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
 record_no_leftovers || fail=1
-[ $fail = 0 ] && echo "record bad input: 18 cases"
+[ $fail = 0 ] && echo "record bad input: 20 cases"
 exit $fail

@@ -17,11 +17,14 @@
 #   its frame pointer, set there, addresses the locals; push and pop pass on
 #   the definer of what they copy, so a callee's save and restore of a register
 #   is not in a slice);
+# - the ports of x86-64 instructions (registers, flags, memory, address registers,
+#   push/pop and the stack pointer, rep movsb, SIMD, syscall) and their definers;
 # - a wrapper script that execs the program: the trace is of the program; a
 #   child running a shell command (system) is not traced;
 # - `tracekit check` accepts every trace; `convert --to wet-history` of the
 #   comprehensive form equals the history form recorded in the same run when
-#   the buffer holds every dependence; every instruction's instances equal the
+#   the buffer holds every dependence (also when the comprehensive form spilled
+#   to files beyond --wet-memory); every instruction's instances equal the
 #   count of its block in the DCFG of the same run (--dcfg), their sum the
 #   DCFG's instructions; no temporary file is left.
 set -u
@@ -205,13 +208,18 @@ if command -v c++ >/dev/null; then
 fi
 
 # every program with both forms (a buffer that holds everything) and its DCFG
+# (the threaded one kept in 1 MB: its comprehensive form spills, and is still the history
+# form recorded beside it)
 for p in $progs; do
-    args=()
+    args=() opts=(-q)
     [ "$p" = foo1 ] && args=(2 7)
+    [ "$p" = threads ] && opts=(--wet-memory 1)
     out=$tmp/$p
-    record_run record -q --wet --wet-history 100000000 --dcfg -o "$out" -- "$tmp/$p" \
+    record_run record "${opts[@]}" --wet --wet-history 100000000 --dcfg -o "$out" -- "$tmp/$p" \
         ${args[@]+"${args[@]}"} >"$out.stdout" 2>"$out.stderr" ||
         { echo "$p: record failed"; cat "$out.stderr"; fail=1; continue; }
+    [ "$p" != threads ] || grep -q "spill files" "$out.stderr" ||
+        { echo "$p: no spill in 1 MB: $(cat "$out.stderr")"; fail=1; }
     for f in "$out.wet" "$out.wet-history" "$out.dcfg.json"; do
         "$TRACEKIT" check "$f" >"$f.check" 2>&1 && grep -q ": 0 errors, 0 warnings" "$f.check" ||
             { echo "$p: check $f:"; cat "$f.check"; fail=1; }
@@ -257,6 +265,56 @@ record_run record --wet -o "$tmp/system" -- "$tmp/system" >"$tmp/system.stdout" 
     $RECORD_CHECK slices "$TRACEKIT" "$tmp/system.wet" "$tmp/system.c" >"$tmp/system.checks" ||
     { echo "system:"; cat "$tmp/system.stdout" "$tmp/system.stderr" "$tmp/system.checks"; fail=1; }
 sed 's/^/system: /' "$tmp/system.checks"
+
+# the ports of x86-64 instructions as docs/record.md maps them, and who defined what each
+# used (an instruction at each label of a non-PIE program: nm gives its address)
+cat >"$tmp/ports.c" <<'C'
+#include <stdio.h>
+long mem[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+char dst[64];
+long work(void);
+__asm__(".text\n"
+        "work:\n"
+        "    push %rbp\n"
+        "    push %rbx\n"
+        "p_lea: lea mem(%rip), %rbp\n"
+        "p_setb: mov $7, %ebx\n"
+        "p_load: mov (%rbp), %eax\n"      /* 3: %rbp, the memory (never stored: no definer) */
+        "p_add: add %ebx, %eax\n"         /* 3: %rax, %rbx */
+        "p_xor: xor %edx, %edx\n"         /* 1: it reads nothing */
+        "p_inc: inc %eax\n"               /* 3: %rax, the flags (it keeps CF) */
+        "p_push: push %rbx\n"             /* 2: %rbx (%rsp is implicit) */
+        "p_pop: pop %rbx\n"               /* 2: the memory, defined by what push copied */
+        "p_movsp: mov %rsp, %rdx\n"       /* 2: %rsp, defined by pop */
+        "p_mul: mul %rbx\n"               /* 3: %rax, %rbx */
+        "p_cmp: cmp $3, %eax\n"           /* 2: %rax (mul) */
+        "p_jcc: jne 1f\n"                 /* 2: the flags (cmp) */
+        "    nop\n"
+        "1:\n"
+        "p_store: mov %eax, 8(%rbp)\n"    /* 3: %rbp, %rax */
+        "p_reload: mov 8(%rbp), %rcx\n"   /* 3: %rbp, the memory (two definers: the latest) */
+        "p_lsi: lea mem(%rip), %rsi\n"
+        "p_ldi: lea dst(%rip), %rdi\n"
+        "p_setc: mov $16, %ecx\n"
+        "p_rep: rep movsb\n"              /* 6: %rcx, %rsi, %rdi, the direction flag, memory */
+        "p_pxor: pxor %xmm1, %xmm1\n"     /* 1 */
+        "p_movq: movq %xmm1, %rdx\n"      /* 2: %xmm1 */
+        "p_nr: mov $39, %eax\n"
+        "p_sys: syscall\n"                /* 8: %rax, %rdi, %rsi, %rdx, %r10, %r8, %r9 */
+        "p_use: mov %eax, %ecx\n"         /* 2: %rax, defined by the system call */
+        "    pop %rbx\n"
+        "    pop %rbp\n"
+        "    ret\n");
+int main(void) { printf("%ld\n", work() > 0); return 0; }
+C
+cc -g -O0 -no-pie -o "$tmp/ports" "$tmp/ports.c" || exit 1
+record_run record -q --wet -o "$tmp/ports" -- "$tmp/ports" >/dev/null 2>"$tmp/ports.stderr" &&
+    $RECORD_CHECK ports "$tmp/ports.wet" "$tmp/ports" p_load=3:p_lea,-:1 p_add=3:p_load,p_setb:8 \
+        p_xor=1: p_inc=3:p_add,p_xor:9 p_push=2:p_setb p_pop=2:p_setb:7 p_movsp=2:p_pop \
+        p_mul=3:p_inc,p_setb p_cmp=2:p_mul p_jcc=2:p_cmp p_store=3:p_lea,p_mul:3f \
+        p_reload=3:p_lea,p_store:3f p_rep=6:p_setc,p_lsi,p_ldi,-,- p_pxor=1: p_movq=2:p_pxor \
+        p_sys=8:p_nr,p_rep,p_rep,p_movq,... p_use=2:p_sys >"$tmp/ports.checks" ||
+    { echo "ports:"; cat "$tmp/ports.stderr" "$tmp/ports.checks"; fail=1; }
 
 # the history form alone, a buffer of 1000: its last 1000 dependences; the
 # comprehensive form alone

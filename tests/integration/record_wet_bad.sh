@@ -57,7 +57,7 @@ children|2|one process: no --trace-children|--wet --trace-children
 history 0|2|--wet-history must be 1..|--wet-history 0
 history =0|2|--wet-history must be 1..|--wet-history=0
 history x|2|needs a non-negative integer, not 'x'|--wet-history=x
-memory too small|2|--wet-memory must be|--wet --wet-memory 8
+memory too small|2|--wet-memory must be|--wet --wet-memory 0
 memory alone|2|go with --wet or --wet-history|--wet-memory 64
 dcfg alone|2|go with --wet or --wet-history|--dcfg
 EOF2

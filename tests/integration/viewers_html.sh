@@ -8,7 +8,8 @@
 # highlighted when clicked. A callgrind profile of 100,000 functions (generated) stays usable:
 # its page loads and draws within the test's limits. Also the pages of traces of real programs
 # made now (tests/integration/lib/viewers_real.sh): XRay of a threaded program, valgrind's
-# callgrind, tracekit record --trace of gzip (its DCFG and its DCFG-Trace).
+# callgrind, tracekit record --trace of gzip (its DCFG and its DCFG-Trace), tracekit record
+# --wet of gzip (its instructions and dependences as tables, nothing shown as JSON).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
@@ -48,12 +49,14 @@ page csi-cc $C/multifile-cov.exe
 page csi-fc $C/definer.FC.txt
 page csi-bbc $C/definer.BBC.txt
 page wet examples/foo1.wet
+page wet-history tests/data/wet/pass/foo1.history
 page folded tests/data/folded/pass/mtpool-per-thread.folded
 viewers_real
 [ -n "$real_xray" ] && page real-xray -m "$real_mtpool" "$real_xray"
 [ -n "$real_callgrind" ] && page real-callgrind "$real_callgrind"
 [ -n "$real_gzip_dcfg" ] && page real-dcfg "$real_gzip_dcfg" &&
     page real-dcfg-trace --dcfg "$real_gzip_dcfg" "$real_gzip_trace"
+[ -n "$real_gzip_wet" ] && page real-wet "$real_gzip_wet"
 # 100,000 functions, each called from main
 python3 - "$tmp/big.out" <<'PY'
 import sys
@@ -72,4 +75,9 @@ cat "$tmp/results"
 # the 100,000 functions called from main, each narrower than a pixel, are one frame of theirs
 grep -q "big.html: .*(1 of paths narrower than a pixel)" "$tmp/results" ||
     { echo "FAIL: the big profile's flame graph has no frame of the narrow paths"; fail=1; }
+# a WET page lists its instructions and dependences too: lines, chains, instructions, dependences
+for w in wet wet-history ${real_gzip_wet:+real-wet}; do
+    grep -q "/$w.html: 4 tables" "$tmp/results" ||
+        { echo "FAIL: the $w page lacks its instruction and dependence tables"; fail=1; }
+done
 exit $fail

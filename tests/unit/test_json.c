@@ -2,6 +2,8 @@
 #include "core/json.h"
 #include "tk_test.h"
 
+#include <unistd.h>
+
 /* Tokenize text; write a compact description of the tokens into out. */
 static tk_status tokens(const char *text, char *out, size_t size, tk_error *err)
 {
@@ -558,8 +560,192 @@ static void test_scan_string_rows(void)
     TK_CHECK(scan_three("[[1, \"0\"]]", &row) == -1);
 }
 
+/* ---- numbers: the value of each literal is strtod's, bit for bit ---------- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static unsigned rnd(unsigned n) /* xorshift64*: 0..n-1 */
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (unsigned)((rng_state * 0x2545f4914f6cdd1du) >> 33) % n;
+}
+
+static size_t put_digits(char *s, size_t n, int first_nonzero)
+{
+    for (size_t i = 0; i < n; i++)
+        s[i] = (char)('0' + (i == 0 && first_nonzero ? 1 + rnd(9) : rnd(10)));
+    return n;
+}
+
+/* A random JSON number: sign, integer part (0 or up to 40 digits), fraction and exponent of
+ * any length (exponents near a double's limits too). */
+static size_t random_number(char *s)
+{
+    size_t n = 0;
+    if (rnd(3) == 0) s[n++] = '-';
+    if (rnd(4) == 0)
+        s[n++] = '0';
+    else
+        n += put_digits(s + n, 1 + rnd(rnd(4) == 0 ? 40 : 20), 1);
+    if (rnd(2)) {
+        s[n++] = '.';
+        n += put_digits(s + n, 1 + rnd(rnd(4) == 0 ? 60 : 20), 0);
+    }
+    if (rnd(2)) {
+        static const char *const exp_sign[] = {"e", "E", "e+", "e-", "E-"};
+        const char *e = exp_sign[rnd(5)];
+        memcpy(s + n, e, strlen(e));
+        n += strlen(e);
+        unsigned x = rnd(3) == 0 ? 280 + rnd(70) : rnd(3) == 0 ? rnd(1000) : rnd(30);
+        n += (size_t)sprintf(s + n, "%s%u", rnd(5) == 0 ? "00" : "", x);
+    }
+    s[n] = '\0';
+    return n;
+}
+
+static const char *const edge_numbers[] = {
+    "0",
+    "-0",
+    "0.0",
+    "-0.0",
+    "0e0",
+    "-0E-0",
+    "1",
+    "-1",
+    "0.1",
+    "0.2",
+    "0.3",
+    "1e23",
+    "9007199254740993",
+    "9007199254740992.5",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-18446744073709551615",
+    "-18446744073709551616",
+    "99999999999999999999999999",
+    "1.7976931348623157e308",
+    "1.7976931348623158e308",
+    "1.7976931348623159e308",
+    "1e308",
+    "1e309",
+    "-1e400",
+    "2.2250738585072014e-308",
+    "2.2250738585072011e-308",
+    "4.9e-324",
+    "5e-324",
+    "2.4703282292062327e-324",
+    "2.4703282292062328e-324",
+    "1e-400",
+    "-1e-400",
+    "123456789012345678901234567890e-30",
+    "0.000000000000000000000000000001e30",
+    "3.14159265358979323846264338327950288419716939937510",
+    "1e0000000000000000000000001",
+    "1e-99999999999999999999999",
+    "1e99999999999999999999999",
+};
+
+/* The tokens of a JSON array of numbers (text) against strtod on each literal (lits, n of
+ * them), through a memory input and through a file read in chunks (whose numbers cross the
+ * chunks' ends). */
+static void check_numbers(const char *text, char *const *lits, size_t n)
+{
+    char path[] = "/tmp/tk_test_json_XXXXXX";
+    int fd = mkstemp(path);
+    TK_CHECK(fd >= 0);
+    TK_CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    for (int file = 0; file <= 1; file++) {
+        tk_input *in;
+        tk_json *j;
+        tk_error err;
+        tk_input_options io = TK_INPUT_OPTIONS_INIT;
+        io.no_mmap = 1;
+        TK_CHECK((file ? tk_input_open(&in, path, &io, &err)
+                       : tk_input_open_memory(&in, text, strlen(text), "t.json", NULL, &err)) ==
+                 TK_OK);
+        TK_CHECK(tk_json_open(&j, in, NULL, &err) == TK_OK);
+        tk_json_token t;
+        size_t i = 0, bad = 0;
+        TK_CHECK(tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_ARRAY_BEGIN);
+        while (tk_json_next(j, &t, &err) == TK_OK && t.type == TK_JSON_NUMBER && i < n) {
+            double want = strtod(lits[i], NULL);
+            if (memcmp(&want, &t.d, sizeof want) != 0 && bad++ < 5)
+                fprintf(stderr, "  %s: %.17g, strtod %.17g\n", lits[i], t.d, want);
+            if (t.is_int && (t.u != strtoull(lits[i] + t.negative, NULL, 10))) bad++;
+            i++;
+        }
+        TK_CHECK(t.type == TK_JSON_ARRAY_END);
+        TK_CHECK_EQ_U64(i, n);
+        TK_CHECK_EQ_U64(bad, 0);
+        tk_json_free(j);
+        tk_input_free(in);
+    }
+    unlink(path);
+}
+
+static void test_numbers_as_strtod(void)
+{
+    enum { N = 60000 };
+    size_t edges = sizeof edge_numbers / sizeof edge_numbers[0];
+    char **lits = malloc((N + edges) * sizeof *lits);
+    char *text = malloc((size_t)(N + edges) * 160 + 4);
+    size_t len = 0, n = 0;
+    text[len++] = '[';
+    for (size_t i = 0; i < edges; i++) {
+        lits[n] = text + len + (n ? 2 : 0);
+        len += (size_t)sprintf(text + len, "%s%s", n ? ", " : "", edge_numbers[i]);
+        n++;
+    }
+    char num[160];
+    for (; n < N + edges; n++) {
+        size_t k = random_number(num);
+        len += (size_t)sprintf(text + len, ", ");
+        lits[n] = text + len;
+        memcpy(text + len, num, k + 1);
+        len += k;
+    }
+    text[len++] = ']';
+    text[len] = '\0';
+    /* each literal NUL-terminated for strtod in a copy of the text */
+    char *copy = malloc(len + 1);
+    memcpy(copy, text, len + 1);
+    for (size_t i = 0; i < n; i++) {
+        lits[i] = copy + (lits[i] - text);
+        lits[i][strcspn(lits[i], ", ]")] = '\0';
+    }
+    check_numbers(text, lits, n);
+    free(copy);
+    free(text);
+    free(lits);
+}
+
+/* The lexer's bounds on a number: 400 bytes, the grammar's leading zero and empty parts. */
+static void test_number_bounds(void)
+{
+    char out[512], big[512];
+    tk_error err;
+    memset(big, '1', 400);
+    big[0] = '[', big[1] = '0', big[2] = '.', big[399] = ']', big[400] = '\0';
+    TK_CHECK(tokens(big, out, sizeof out, &err) == TK_END); /* 397 bytes */
+    memset(big, '1', 410);
+    big[0] = '[', big[409] = ']', big[410] = '\0';
+    TK_CHECK(tokens(big, out, sizeof out, &err) == TK_ERR_LIMIT);
+    static const char *const bad[] = {"[-]",    "[1.]",  "[1e]",  "[1e+]",  "[-01]",
+                                      "[1.e5]", "[--1]", "[1-2]", "[00.5]", "[1e5.5]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        TK_CHECK(tokens(bad[i], out, sizeof out, &err) == TK_ERR_FORMAT);
+        TK_CHECK(strstr(err.message, "malformed number") != NULL);
+    }
+    TK_CHECK(tokens("[.5]", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("[+1]", out, sizeof out, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tokens("[0x10]", out, sizeof out, &err) == TK_ERR_FORMAT);
+}
+
 TK_TEST_MAIN(TK_CASE(test_values), TK_CASE(test_escapes), TK_CASE(test_errors_are_located),
              TK_CASE(test_limits), TK_CASE(test_token_integers), TK_CASE(test_skip),
              TK_CASE(test_scan_rows), TK_CASE(test_scan_hex), TK_CASE(test_next_u64),
              TK_CASE(test_fixed_layout), TK_CASE(test_string_run), TK_CASE(test_scan_string_cells),
-             TK_CASE(test_scan_string_rows))
+             TK_CASE(test_scan_string_rows), TK_CASE(test_numbers_as_strtod),
+             TK_CASE(test_number_bounds))

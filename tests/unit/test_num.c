@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -168,6 +169,29 @@ static void test_checked_arith(void)
     TK_CHECK(tk_num_parse_double("1.5x", 4, &d) == TK_ERR_FORMAT);
 }
 
+/* A decimal real: strtod's value; out of range, TK_ERR_LIMIT or with TK_NUM_REAL_ROUND the
+ * nearest; up to TK_NUM_REAL_MAX bytes (tk_num_parse_double: 63). */
+static void test_parse_real(void)
+{
+    double d = 0;
+    TK_CHECK(tk_num_parse_real("-2.5e-3", 7, 0, &d) == TK_OK && d == -2.5e-3);
+    TK_CHECK(tk_num_parse_real("1e400", 5, 0, &d) == TK_ERR_LIMIT);
+    TK_CHECK(tk_num_parse_real("1e400", 5, TK_NUM_REAL_ROUND, &d) == TK_OK && d == HUGE_VAL);
+    TK_CHECK(tk_num_parse_real("-1e-400", 7, TK_NUM_REAL_ROUND, &d) == TK_OK && d == 0 &&
+             signbit(d));
+    TK_CHECK(tk_num_parse_double("1e400", 5, &d) == TK_ERR_LIMIT);
+    static const char *const bad[] = {"", "inf", "nan", "0x1p3", " 1", "1 ", "1e", "--1", "1,5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        TK_CHECK(tk_num_parse_real(bad[i], strlen(bad[i]), TK_NUM_REAL_ROUND, &d) == TK_ERR_FORMAT);
+    char big[TK_NUM_REAL_MAX + 2];
+    memset(big, '7', sizeof big);
+    big[0] = '0', big[1] = '.';
+    TK_CHECK(tk_num_parse_real(big, TK_NUM_REAL_MAX, 0, &d) == TK_OK && d == 7.0 / 9);
+    TK_CHECK(tk_num_parse_real(big, TK_NUM_REAL_MAX + 1, 0, &d) == TK_ERR_FORMAT);
+    TK_CHECK(tk_num_parse_double(big, 63, &d) == TK_OK);
+    TK_CHECK(tk_num_parse_double(big, 64, &d) == TK_ERR_FORMAT);
+}
+
 /* The public forms give the scanner's results with a message. */
 static void test_public_messages(void)
 {
@@ -198,4 +222,4 @@ static void test_public_messages(void)
 
 TK_TEST_MAIN(TK_CASE(test_public_messages), TK_CASE(test_parse_decimal), TK_CASE(test_parse_hex),
              TK_CASE(test_parse_signed), TK_CASE(test_scan_prefix), TK_CASE(test_scan_syntaxes),
-             TK_CASE(test_scan_reference), TK_CASE(test_checked_arith))
+             TK_CASE(test_scan_reference), TK_CASE(test_checked_arith), TK_CASE(test_parse_real))

@@ -121,4 +121,77 @@ static void test_order_by_id(void)
     tk_deps_free(d);
 }
 
-TK_TEST_MAIN(TK_CASE(test_report), TK_CASE(test_lines_with_slice), TK_CASE(test_order_by_id))
+/* The dependence table: the dynamic dependences by instruction, port and instruction depended
+ * on, in id order; the value statistics, wide values told apart by their upper words. */
+static void test_pairs_and_values(void)
+{
+    tk_deps *d = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_deps_open(&d, TK_DEPS_COMPREHENSIVE, &err) == TK_OK);
+    if (!d) return;
+    uint32_t a, b, c;
+    TK_CHECK(tk_deps_ref(d, 10, 1, 1, &a, &err) == TK_OK);
+    TK_CHECK(tk_deps_ref(d, 20, 1, 1, &b, &err) == TK_OK);
+    TK_CHECK(tk_deps_ref(d, 5, 1, 1, &c, &err) == TK_OK);
+    /* 10: three instances, values 5 5 7 */
+    TK_CHECK(tk_deps_define(d, a, 2, 1, 0x400, "f.c", 3, "main", 4, 7, &err) == TK_OK);
+    tk_deps_set_values(d, 1);
+    static const uint64_t av[] = {5, 5, 7};
+    for (uint32_t i = 0; i < 3; i++) TK_CHECK(tk_deps_add_value(d, i, av[i], &err) == TK_OK);
+    /* 20: control on 10's instances, data on 5, 10, 5 */
+    TK_CHECK(tk_deps_define(d, b, 3, 2, 0x404, "f.c", 3, "main", 4, 8, &err) == TK_OK);
+    for (uint32_t i = 0; i < 3; i++) TK_CHECK(tk_deps_add_dep(d, i, a, i, &err) == TK_OK);
+    TK_CHECK(tk_deps_next_port(d, &err) == TK_OK);
+    TK_CHECK(tk_deps_add_dep(d, 0, c, 0, &err) == TK_OK);
+    TK_CHECK(tk_deps_add_dep(d, 1, a, 1, &err) == TK_OK);
+    TK_CHECK(tk_deps_add_dep(d, 2, c, 0, &err) == TK_OK);
+    tk_deps_set_values(d, 0);
+    /* 5: four values of low word 1: 2^64+1 twice, 1, 2^65+1 */
+    TK_CHECK(tk_deps_define(d, c, 4, 1, 0x408, NULL, 0, NULL, 0, 0, &err) == TK_OK);
+    tk_deps_set_values(d, 1);
+    static const uint64_t cv[4][2] = {{1, 1}, {1, 0}, {1, 1}, {1, 2}};
+    for (uint32_t i = 0; i < 4; i++)
+        TK_CHECK(tk_deps_add_value_wide(d, i, cv[i], 2, &err) == TK_OK);
+    TK_CHECK(tk_deps_finish(d, &err) == TK_OK);
+
+    tk_deps_pairs *p = NULL;
+    TK_CHECK(tk_deps_pairs_open(&p, d, &err) == TK_OK);
+    if (!p) {
+        tk_deps_free(d);
+        return;
+    }
+    static const struct {
+        uint64_t instr, port, dep, count;
+    } want[] = {{20, 0, 10, 3}, {20, 1, 5, 2}, {20, 1, 10, 1}};
+    TK_CHECK_EQ_U64(tk_deps_pairs_count(p), 3);
+    for (size_t i = 0; i < 3 && i < tk_deps_pairs_count(p); i++) {
+        const tk_deps_pair *x = tk_deps_pairs_at(p, i);
+        TK_CHECK_EQ_U64(id_of(d, x->instr), want[i].instr);
+        TK_CHECK_EQ_U64(x->port, want[i].port);
+        TK_CHECK_EQ_U64(id_of(d, x->dep), want[i].dep);
+        TK_CHECK_EQ_U64(x->count, want[i].count);
+    }
+    tk_deps_pairs_free(p);
+
+    tk_deps_value_stats v;
+    char hex[TK_DEPS_VALUE_HEX];
+    TK_CHECK(tk_deps_value_stats_get(d, tk_deps_find_id(d, 10), &v, &err) == TK_OK);
+    TK_CHECK_EQ_U64(v.count, 3);
+    TK_CHECK_EQ_U64(v.distinct, 2);
+    TK_CHECK_EQ_U64(v.top_count, 2);
+    tk_deps_value_hex(d, tk_deps_find_id(d, 10), v.top, hex);
+    TK_CHECK_STR(hex, "5");
+    TK_CHECK(tk_deps_value_stats_get(d, tk_deps_find_id(d, 5), &v, &err) == TK_OK);
+    TK_CHECK_EQ_U64(v.count, 4);
+    TK_CHECK_EQ_U64(v.distinct, 3);
+    TK_CHECK_EQ_U64(v.top_count, 2);
+    tk_deps_value_hex(d, tk_deps_find_id(d, 5), v.top, hex);
+    TK_CHECK_STR(hex, "10000000000000001");
+    TK_CHECK(tk_deps_value_stats_get(d, tk_deps_find_id(d, 20), &v, &err) == TK_OK);
+    TK_CHECK(v.count == 0 && v.distinct == 0 && v.top_count == 0);
+    tk_deps_free(d);
+}
+
+TK_TEST_MAIN(TK_CASE(test_report), TK_CASE(test_lines_with_slice), TK_CASE(test_order_by_id),
+             TK_CASE(test_pairs_and_values))

@@ -29,11 +29,16 @@ if (args[0] === '--shot') { shotDir = args[1]; args.splice(0, 2); }
 function fmt(v) {
     if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(+v.toPrecision(10));
     if (v === null || v === undefined) return '';
-    if (typeof v === 'object') return JSON.stringify(v);
+    // what the page shows of an object or an array: its members, never its JSON
+    if (Array.isArray(v)) return v.map(fmt).join(', ');
+    if (typeof v === 'object') return Object.keys(v).map(k => k + ' ' + fmt(v[k])).join(', ');
     return String(v);
 }
 
 const isTable = v => Array.isArray(v) && v.length > 0 && typeof v[0] === 'object' && v[0] !== null;
+
+// text that is JSON of an object or an array, not something a reader reads
+const looksJSON = t => /^\s*(\{\s*"|\[\s*[[{"0-9])/.test(t);
 
 function cellsOf(row, events) {
     const out = [];
@@ -103,6 +108,8 @@ async function checkTable(page, key, rows, events, bad) {
         }, [key, at]);
         const shown = await visibleRows(page, key);
         if (!shown.some(r => r.i === at)) bad.push(`${key}: row ${at} not drawn at its place`);
+        for (const r of shown)
+            if (r.cells.some(looksJSON)) bad.push(`${key} row ${r.i}: JSON shown: ${r.cells.join(' | ')}`);
         for (const r of shown) {
             const want = cellsOf(rows[r.i], events);
             if (JSON.stringify(r.cells) !== JSON.stringify(want))
@@ -232,6 +239,7 @@ async function check(browser, pagePath, jsonPath) {
         const v = rep[k];
         if (isTable(v)) continue;
         if (!(k in summary)) bad.push(`summary: no ${k}`);
+        else if (looksJSON(summary[k])) bad.push(`summary ${k}: JSON shown: ${summary[k]}`);
         else if (!Array.isArray(v) && summary[k] !== fmt(v))
             bad.push(`summary ${k}: shows ${summary[k]}, report ${fmt(v)}`);
     }

@@ -105,6 +105,10 @@ static void summary(const tk_record_options *o, const tk_record_result *r)
     if (o->wet_history_path)
         fprintf(stderr, "; %s: %" PRIu64 " dependence%s", o->wet_history_path, r->wet_history,
                 cli_s(r->wet_history));
+    if (r->exec_stopped)
+        fputs("; the recording stopped where the program exec'd another one (--trace-children "
+              "records it too)",
+              stderr);
     if (!r->complete) fputs(" (incomplete: the program did not end normally)", stderr);
     fputc('\n', stderr);
 }
@@ -119,8 +123,8 @@ static int wet_options(const cli_args *a, tk_record_options *o, const out_names 
     int wet = cli_has(a, "wet"), history = cli_has(a, "wet-history");
     if (history && (hist < 1 || hist > 1000000000))
         return cli_usage_error("record", "--wet-history must be 1..1000000000");
-    if (cli_has(a, "wet-memory") && (mem < 16 || mem > (1u << 22)))
-        return cli_usage_error("record", "--wet-memory must be 16..4194304 (MB)");
+    if (cli_has(a, "wet-memory") && (mem < 1 || mem > (1u << 22)))
+        return cli_usage_error("record", "--wet-memory must be 1..4194304 (MB)");
     if ((cli_has(a, "wet-memory") || cli_has(a, "dcfg")) && !wet && !history)
         return cli_usage_error("record", "--wet-memory and --dcfg go with --wet or --wet-history");
     if (!wet && !history) return CLI_EXIT_OK;

@@ -14,7 +14,93 @@ const cli_opt cli_wet_report_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static void print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
+/* "ID" of a comprehensive trace, "0xADDR" of a limited-history one (as the chains name them) */
+static void print_json_instr(const tk_deps *d, uint32_t instr)
+{
+    tk_deps_instr in;
+    tk_deps_get_instr(d, instr, &in);
+    if (tk_deps_get_form(d) == TK_DEPS_HISTORY)
+        printf("\"0x%" PRIx64 "\"", in.addr);
+    else
+        printf("%" PRIu64, in.id);
+}
+
+/* every instruction by id: where it is, its instances and what its values were */
+static int print_json_instructions(const tk_deps *d)
+{
+    uint32_t n = tk_deps_count(d);
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    tk_error err;
+    tk_error_clear(&err);
+    if (!order) {
+        tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+        return cli_error(&err);
+    }
+    tk_deps_order_by_id(d, order, NULL);
+    char src[512], hex[TK_DEPS_VALUE_HEX];
+    printf(",\"instruction_table\":[");
+    for (uint32_t o = 0; o < n; o++) {
+        tk_deps_instr in;
+        tk_deps_get_instr(d, order[o], &in);
+        tk_deps_value_stats v;
+        if (tk_deps_value_stats_get(d, order[o], &v, &err) != TK_OK) {
+            free(order);
+            return cli_error(&err);
+        }
+        printf("%s{\"id\":", o ? "," : "");
+        print_json_instr(d, order[o]);
+        printf(",\"function\":");
+        if (in.function)
+            cli_put_json_string(stdout, in.function);
+        else
+            printf("null");
+        printf(",\"line\":");
+        cli_put_json_string(stdout, cli_wet_source(d, NULL, order[o], src, sizeof src));
+        printf(",\"instances\":%" PRIu32 ",\"values\":%" PRIu64 ",\"distinct_values\":%" PRIu64
+               ",\"top_value\":",
+               in.ninstances, v.count, v.distinct);
+        if (v.top_count) {
+            tk_deps_value_hex(d, order[o], v.top, hex);
+            printf("\"0x%s\"", hex);
+        } else {
+            printf("null");
+        }
+        printf(",\"top_value_count\":%" PRIu64 "}", v.top_count);
+    }
+    printf("]");
+    free(order);
+    return CLI_EXIT_OK;
+}
+
+/* the dependences by pair of instructions and port */
+static int print_json_dependences(const tk_deps *d)
+{
+    static const char *const kinds[] = {"control", "data", "unspecified"};
+    tk_deps_pairs *p;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_deps_pairs_open(&p, d, &err) != TK_OK) return cli_error(&err);
+    char src[512];
+    printf(",\"dependence_table\":[");
+    for (size_t i = 0; i < tk_deps_pairs_count(p); i++) {
+        const tk_deps_pair *x = tk_deps_pairs_at(p, i);
+        printf("%s{\"instruction\":", i ? "," : "");
+        print_json_instr(d, x->instr);
+        printf(",\"line\":");
+        cli_put_json_string(stdout, cli_wet_source(d, NULL, x->instr, src, sizeof src));
+        printf(",\"port\":%" PRIu32 ",\"kind\":\"%s\",\"depends_on\":", x->port,
+               kinds[tk_deps_port_kind(d, x->port)]);
+        print_json_instr(d, x->dep);
+        printf(",\"depends_on_line\":");
+        cli_put_json_string(stdout, cli_wet_source(d, NULL, x->dep, src, sizeof src));
+        printf(",\"dependences\":%" PRIu64 "}", x->count);
+    }
+    printf("]");
+    tk_deps_pairs_free(p);
+    return CLI_EXIT_OK;
+}
+
+static int print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
 {
     tk_deps_stats stats;
     tk_deps_report_stats(r, &stats);
@@ -26,11 +112,13 @@ static void print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
            ",\"unspecified\":%" PRIu64 "},\"values\":%" PRIu64 ",\"lines\":[",
            tk_deps_get_form(d) == TK_DEPS_HISTORY ? "history" : "comprehensive", s->instructions,
            s->instances, s->deps_control, s->deps_data, s->deps_unknown, s->values);
-    for (size_t i = 0; i < shown; i++)
-        printf("%s{\"line\":\"%s\",\"instances\":%" PRIu64 ",\"instructions\":%" PRIu64 "}",
-               i ? "," : "",
-               cli_wet_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src),
+    for (size_t i = 0; i < shown; i++) {
+        printf("%s{\"line\":", i ? "," : "");
+        cli_put_json_string(stdout, cli_wet_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr,
+                                                   src, sizeof src));
+        printf(",\"instances\":%" PRIu64 ",\"instructions\":%" PRIu64 "}",
                tk_deps_lines_at(lines, i)->instances, tk_deps_lines_at(lines, i)->instrs);
+    }
     printf("],\"longest_chains\":[");
     for (size_t i = 0; i < tk_deps_report_chain_count(r); i++) {
         const tk_chain_summary *c = tk_deps_report_chain(r, i);
@@ -40,7 +128,11 @@ static void print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
         cli_wet_print_node(stdout, d, c->end.instr, c->end.inst, "#");
         printf("\"}");
     }
-    printf("],\"cyclic\":%s}\n", tk_deps_report_cyclic(r) ? "true" : "false");
+    printf("]");
+    int rc = print_json_instructions(d);
+    if (rc == CLI_EXIT_OK) rc = print_json_dependences(d);
+    if (rc == CLI_EXIT_OK) printf(",\"cyclic\":%s}\n", tk_deps_report_cyclic(r) ? "true" : "false");
+    return rc;
 }
 
 static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown, size_t nlines)
@@ -101,7 +193,7 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
     size_t nlines = tk_deps_lines_count(tk_deps_report_lines(r));
     size_t shown = nlines < top ? nlines : (size_t)top;
     if (fmt == CLI_OUT_JSON)
-        print_json(d, r, shown);
+        rc = print_json(d, r, shown);
     else
         print_text(d, r, shown, nlines);
     tk_deps_report_free(r);

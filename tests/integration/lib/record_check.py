@@ -15,6 +15,16 @@ program (tests/integration/record_*.sh).
       functions (comma-separated names) of OBJECT has a block ending at it
       whose DIRECT_CONDITIONAL_BRANCH count is TAKEN and whose count is
       TOTAL, and the other way round
+  record_check.py blocks CALLGRIND_OUT DCFG MAX_DIFFERING
+      per instruction, through callgrind's --dump-instr=yes costs (CALLGRIND_OUT:
+      files separated by commas, their costs added): every block of the DCFG's
+      first process (the first of each image's blocks as callgrind numbers
+      them: its Ir) has its instructions' Ir summing to NUM_INSTRS x COUNT and
+      its first instruction's Ir equal to COUNT, and callgrind counts no
+      instruction outside the blocks; at most MAX_DIFFERING blocks (N, or N%
+      of the blocks) differ (the last superblock of a thread, which callgrind
+      does not count, and a run's noise): symbols are not needed, so stripped
+      programs are compared block by block
   record_check.py walk DCFG EDGES
       EDGES (`tracekit decode --what edges`) is, for each thread, a walk from
       START to END along the DCFG's edges whose per-edge counts are the
@@ -42,6 +52,12 @@ program (tests/integration/record_*.sh).
       every instruction of the WET trace (comprehensive form; each instance
       defines a value, so VALUES n is its count) ran as many times as the DCFG
       block holding it, and their sum is the DCFG's instruction count
+  record_check.py ports WET PROGRAM EXPECT...
+      instructions of PROGRAM (not PIE) at its symbols (nm): EXPECT is
+      LABEL=N:DEF,DEF,...[:VALUE] the instruction at LABEL has N use ports, the
+      instruction at each DEF (in any order; "-" none, "..." any others) defined
+      what its data ports (1..N-1) used in its first instance, which defined
+      VALUE (hex)
   record_check.py slices TRACEKIT WET SOURCE
       `tracekit slice --lines` of WET, its lines of SOURCE: backward from the
       line tagged C (a comment /* ... C ... */; C#N: from its instance N, else
@@ -219,6 +235,72 @@ def jcnd(cg, dcfg, obj, functions):
         print("! jump at +0x%x: recorded taken %d, callgrind has no jcnd" % (off, taken[blocks[off][0]]))
     print("%d conditional jumps of %s compared, %d differ" % (len(cj), obj, bad))
     return 1 if bad or not cj else 0
+
+
+def callgrind_instrs(paths):
+    """{object: {address: self Ir}} of callgrind files with --dump-instr=yes
+    (the addresses callgrind writes: the object's offsets when it knows its
+    text bias, else absolute)."""
+    out = collections.defaultdict(collections.Counter)
+    for path in paths.split(","):
+        names, cur_ob, last, call_cost = {}, None, 0, False
+        with open(path) as f:
+            for raw in f:
+                line = raw.rstrip("\n")
+                m = re.match(r"^(c?)ob=\((\d+)\)(?: (.*))?$", line)
+                if m:  # names are defined at their first use, in ob= or cob=
+                    if m.group(3):
+                        names[m.group(2)] = m.group(3)
+                    if not m.group(1):
+                        cur_ob = names.get(m.group(2))
+                    continue
+                if line.startswith("calls="):
+                    call_cost = True  # the next cost line is the call's inclusive cost
+                if not line or line[0] not in "0123456789+-*":
+                    continue
+                parts = line.split()
+                last = parse_positions(line, last)
+                if call_cost:
+                    call_cost = False
+                elif len(parts) >= 3:
+                    out[cur_ob][last] += int(parts[2])
+    return out
+
+
+def blocks(cg, dcfg, max_differing):
+    d = load_json(dcfg)
+    files = {r[0]: r[1] for r in d["FILE_NAMES"][1:]}
+    images = [(files.get(im[3].get("FILE_NAME_ID")), int(im[1], 0), im[3].get("BASIC_BLOCKS", [[]])[1:])
+              for im in d["PROCESSES"][1][1]["IMAGES"][1:]]
+    ir = collections.Counter()
+    for ob, costs in callgrind_instrs(cg).items():
+        # absolute addresses, or offsets from the image's load address: whichever
+        # puts the image's blocks' counts at their first instructions
+        shift = 0
+        for name, load, bl in images:
+            if name == ob:
+                shift = max((0, load), key=lambda s: sum(costs[int(b[1], 0) + load - s] == b[5] for b in bl))
+        for a, c in costs.items():
+            ir[a + shift] += c
+    covered, bad, n = set(), [], 0
+    for name, load, bl in images:
+        for b in bl:
+            lo, n = load + int(b[1], 0), n + 1
+            covered.update(range(lo, lo + b[2]))
+            got = sum(ir[a] for a in range(lo, lo + b[2]))
+            if got != b[3] * b[5] or ir[lo] != b[5]:
+                bad.append("! %s+%s: %d instructions x %d, callgrind %d (first %d)" %
+                           (name, b[1], b[3], b[5], got, ir[lo]))
+    outside = sorted(a for a, c in ir.items() if c and a not in covered)
+    limit = (float(max_differing[:-1]) * n / 100 if max_differing.endswith("%")
+             else int(max_differing))
+    for line in bad[:20]:
+        print(line)
+    for a in outside[:10]:
+        print("! 0x%x: callgrind %d, in no block" % (a, ir[a]))
+    print("blocks: %d compared with callgrind's instructions, %d differ (at most %d), %d "
+          "instructions outside them" % (n, len(bad), limit, len(outside)))
+    return 1 if len(bad) > limit or outside or not n else 0
 
 
 def walk(dcfg, edges_path, connect_only=False):
@@ -457,6 +539,45 @@ def wetcounts(dcfg, wet):
     return 1 if bad else 0
 
 
+def ports(wet, program, *expects):
+    labels = {}
+    for line in subprocess.run(["nm", program], capture_output=True, text=True).stdout.splitlines():
+        w = line.split()
+        if len(w) == 3:
+            labels[w[2]] = int(w[0], 16)
+    static, deps = wet_blocks(wet)
+    by_addr = {v[0]: i for i, v in static.items()}
+    names = {by_addr[a]: n for n, a in labels.items() if a in by_addr}
+    bad = 0
+    for e in expects:
+        label, _, rest = e.partition("=")
+        n, _, defs = rest.partition(":")
+        defs, _, value = defs.partition(":")
+        want = [d for d in defs.split(",") if d]
+        i = by_addr.get(labels.get(label))
+        if i is None:
+            bad += 1
+            print("! %s: no such instruction in the trace" % label)
+            continue
+        got = []
+        for port in deps[i][1:]:
+            first = [d for d in port if d[0] == 0]
+            got.append(names.get(first[0][1], "?") if first else "-")
+        rest_any = "..." in want
+        want = [d for d in want if d != "..."]
+        left = list(got)
+        ok = static[i][3] == int(n)
+        for d in want:
+            ok = ok and d in left
+            if d in left:
+                left.remove(d)
+        ok = ok and (rest_any or not left) and (not value or static[i][5] == int(value, 16))
+        bad += not ok
+        print("%s%s: %d ports, defined by %s, value %x%s" % ("" if ok else "! ", label, static[i][3],
+              ",".join(got) or "nothing", static[i][5], "" if ok else " (expected %s)" % rest))
+    return 1 if bad or not expects else 0
+
+
 def slices(tracekit, wet, source):
     tags, inst = collections.defaultdict(set), {}
     with open(source) as f:
@@ -512,10 +633,10 @@ def foo1(wet, history):
     return 1 if bad else 0
 
 
-CMDS = {"funcs": (funcs, -3), "total": (total, 3), "jcnd": (jcnd, 4), "walk": (walk, 2),
+CMDS = {"funcs": (funcs, -3), "total": (total, 3), "jcnd": (jcnd, 4), "blocks": (blocks, 3), "walk": (walk, 2),
         "counts": (counts, 1), "layout": (layout, 2),
         "connected": (lambda d, e: walk(d, e, True), 2), "types": (types, 2),
-        "expect": (expect, -2), "wetcounts": (wetcounts, 2), "slices": (slices, 3),
+        "expect": (expect, -2), "wetcounts": (wetcounts, 2), "slices": (slices, 3), "ports": (ports, -3),
         "foo1": (foo1, 2)}  # -N: at least N arguments
 
 

@@ -9,6 +9,8 @@
 #     real_gzip_trace       $real/gzip.trace.json (ld.so's jump to _start, PLT stubs' jumps)
 #     real_mt_dcfg        tracekit record --trace of mtpool (4 threads): $real/mt.dcfg.json,
 #     real_mt_trace         $real/mt.trace.json
+#     real_gzip_wet       tracekit record --wet of gzip compressing 100 lines ($real/gzip.wet,
+#                         some 14,000 instructions, 35,000 pairs of them with dependences)
 #     real_callgrind      valgrind --tool=callgrind of gzip ($real/gzip.callgrind)
 #     real_callgrind_mt   valgrind --tool=callgrind of mtpool, its threads in one part
 #   (unset: the tool is missing). The input of gzip is generated (seq), so the traces differ
@@ -25,11 +27,12 @@ viewers_real() {
         mv "$new" "$real"
     fi
     real_mtpool="" real_xray="" real_gzip_dcfg="" real_gzip_trace="" real_mt_dcfg=""
-    real_mt_trace="" real_callgrind="" real_callgrind_mt=""
+    real_mt_trace="" real_callgrind="" real_callgrind_mt="" real_gzip_wet=""
     [ -s "$real/mtpool" ] && real_mtpool=$real/mtpool
     [ -s "$real/mtpool.fdr" ] && real_xray=$real/mtpool.fdr
     [ -s "$real/gzip.trace.json" ] && real_gzip_dcfg=$real/gzip.dcfg.json real_gzip_trace=$real/gzip.trace.json
     [ -s "$real/mt.trace.json" ] && real_mt_dcfg=$real/mt.dcfg.json real_mt_trace=$real/mt.trace.json
+    [ -s "$real/gzip.wet" ] && real_gzip_wet=$real/gzip.wet
     [ -s "$real/gzip.callgrind" ] && real_callgrind=$real/gzip.callgrind
     [ -s "$real/mt.callgrind" ] && real_callgrind_mt=$real/mt.callgrind
     return 0
@@ -39,6 +42,7 @@ viewers_real() {
 viewers_real_make() {
     local d=$1 cc tk=${TRACEKIT:-build/tracekit}
     seq 1 4000 >"$d/input"
+    seq 1 100 >"$d/small"
     cc=$(command -v clang-14 || command -v clang) || cc=
     if [ -n "$cc" ] && $cc -std=c2x -O1 -g -fxray-instrument -fxray-instruction-threshold=1 \
         -pthread -o "$d/mtpool" tests/data/xray/src/mtpool.c; then
@@ -56,6 +60,7 @@ viewers_real_make() {
             "$d/mtpool" 40 3 >/dev/null
         if [ -x "$(dirname "$tk")/recorder/tkrecord-amd64-linux" ]; then
             "$tk" record -q --trace -o "$d/gzip" -- gzip -c "$d/input" >/dev/null
+            "$tk" record -q --wet -o "$d/gzip" -- gzip -c "$d/small" >/dev/null
             [ -s "$d/mtpool" ] && "$tk" record -q --trace -o "$d/mt" -- "$d/mtpool" 40 3 >/dev/null
         fi
     fi

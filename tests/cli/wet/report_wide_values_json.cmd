@@ -1,0 +1,1 @@
+tracekit report --format json tests/data/wet/pass/wide_values.wet
