@@ -92,7 +92,8 @@ first = [l for l in text if re.match(r"^ *[\d,]+ \( *[\d.]+%\)", l)]
 cw = len(first[0].split(" (")[0]) if first else 0
 cur = None
 for line in text:
-    m = re.match(r"^================ (.*?) \((.*)\): ([\d,]+) \S+ self", line)
+    # "NAME: 1,234 Ir self", "NAME (WHERE FOUND): ..." when found elsewhere (-I)
+    m = re.match(r"^================ (.*?)(?: \((.*)\))?: ([\d,]+) \S+ self", line)
     if m:
         fname = m.group(1)
         cur = tk.setdefault(fname, ({}, {}))
