@@ -147,7 +147,7 @@ static void print_csv(FILE *f, const tk_profile *both, const tk_prof_diff *d, si
     fputs("object,file,name", f);
     for (int c = 0; c < 4; c++)
         for (size_t e = 0; e < nev; e++)
-            fprintf(f, ",%s_%s", cols[c], tk_profile_str(both, tk_profile_event(both, e)->name));
+            fprintf(f, ",%s_%s", cols[c], tk_profile_event_name(both, e));
     fputc('\n', f);
     for (size_t i = 0; i < k; i++) {
         const tk_prof_diff_row *r = tk_prof_diff_row_at(d, i);
