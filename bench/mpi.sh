@@ -6,11 +6,12 @@
 #   XRay       report of 256 FDR traces of tests/data/xray/src/mtpool.c (clang -fxray-instrument;
 #              8 runs, each copied 32 times), MPI_BENCH_XRAY_JOBS jobs each (default 4000)
 #   Callgrind  report --inclusive of 256 profiles of gzip (valgrind --tool=callgrind; 8 runs on
-#              different inputs, copied 32 times)
-#   DCFG       check of 256 copies of tests/data/dcfg/pass/generated-hard.dcfg.json
+#              different inputs, copied 32 times), summary partials
+#   DCFG       check of 256 copies of tests/data/dcfg/pass/generated-hard.dcfg.json (each on
+#              its own), and merge of them (counts partials)
 #   DCFG-Trace report of one generated trace (tests/gen/dcfg_trace_gen.c), split by chunks
 # The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi); MPI_BENCH_FORMATS
-# picks some of "xray callgrind dcfg dcfg_trace" (default all).
+# picks some of "xray callgrind dcfg dcfg_merge dcfg_trace" (default all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TRACEKIT=${TRACEKIT:-build/tracekit}
@@ -125,11 +126,11 @@ model() {
         }' "$out/$name.1" "$out/$name.2"
 }
 
-bench_format() { # NAME INPUTS-FUNCTION ARGS... (the inputs after them)
+bench_format() { # NAME INPUTS-FUNCTION ARGS... (the inputs after them, in $dir/${make%_inputs})
     local name=$1 make=$2
     shift 2
     $make || { echo "bench mpi $name: inputs could not be made, skipped"; return 0; }
-    local files=("$dir/$name"/all/*)
+    local files=("$dir/${make%_inputs}"/all/*)
     local bytes
     bytes=$(cat "${files[@]}" | wc -c)
     echo "bench mpi $name: ${#files[@]} inputs, $((bytes / 1000000)) MB"
@@ -174,13 +175,14 @@ dcfg_trace_bench() {
         "$out/dcfg_trace.1" "$out/dcfg_trace.2"
 }
 
-formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_trace}
+formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace}
 for f in $formats; do
     case $f in
     xray) bench_format xray xray_inputs report --format json -j 1 ;;
-    # the Callgrind and DCFG readers are one thread each (no -j)
-    callgrind) bench_format callgrind callgrind_inputs report --inclusive ;;
+    # one thread a rank (-j 1); DCFG check has no -j (docs/mpi.md)
+    callgrind) bench_format callgrind callgrind_inputs report --inclusive -j 1 ;;
     dcfg) bench_format dcfg dcfg_inputs check ;;
+    dcfg_merge) bench_format dcfg_merge dcfg_inputs merge -j 1 ;;
     dcfg_trace) dcfg_trace_bench ;;
     esac
 done

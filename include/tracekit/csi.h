@@ -23,6 +23,7 @@
 
 #include "ball_larus.h"
 #include "cfg.h"
+#include "dcfg_trace.h"
 #include "input.h"
 #include "alloc.h"
 #include "status.h"
@@ -212,6 +213,7 @@ typedef struct tk_csi_decoded {
     /* problems (one per line, "\n"-separated), empty when none */
     char notes[1024];
     int consistent; /* the back edges between consecutive paths match */
+    int matches_expected; /* the state has_expected, and one of seqs is its block ids */
 } tk_csi_decoded;
 
 /* Decode a state against a function's numbering (loaded in n).
@@ -289,6 +291,12 @@ TK_API tk_status tk_csi_profile_edges(tk_csi_profile *pr, uint64_t thread, const
                                       size_t n, tk_error *err);
 /* End of the trace: open frames become unfinished paths. */
 TK_API void tk_csi_profile_finish(tk_csi_profile *pr);
+/* The profile of process pid of the DCFG-Trace t over cfg, the program's DCFG (both borrowed:
+ * they must outlive it): its edges decoded, each chunk's fed as its thread's, then finished.
+ * TK_OK, TK_ERR_FORMAT (no such process in cfg; an error of decoding, located),
+ * TK_ERR_NOMEM. */
+TK_API tk_status tk_csi_profile_read_trace(tk_csi_profile **out, const tk_cfg *cfg,
+                                           const tk_dcfg_trace *t, uint64_t pid, tk_error *err);
 TK_API void tk_csi_profile_totals(const tk_csi_profile *pr, uint64_t *edges,
                                   uint64_t *unknown_edges);
 TK_API uint32_t tk_csi_profile_routine_count(const tk_csi_profile *pr);

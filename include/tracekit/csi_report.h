@@ -79,6 +79,25 @@ TK_API uint64_t tk_csi_report_over_limit(const tk_csi_report *r, uint64_t limit)
 TK_API void tk_csi_report_clear(tk_csi_report *r);
 TK_API void tk_csi_report_free(tk_csi_report *r);
 
+/* ---- annotate: a function's source lines with the paths that run them ---------------- */
+
+#define TK_CSI_LINE_IDS 32
+
+typedef struct tk_csi_line_paths {
+    int64_t line;
+    uint64_t paths; /* how many of the paths enumerated run the line */
+    uint64_t ids[TK_CSI_LINE_IDS]; /* the first min(paths, TK_CSI_LINE_IDS) of them */
+} tk_csi_line_paths;
+
+/* The distinct source lines of fn's blocks (path writes left out), ascending, each with the
+ * paths among the first `limit` (0: every path) of the numbering num holds for fn
+ * (tk_csi_numbering_load) that run it; a path that does not decode is skipped. *out is the
+ * caller's (tk_free), *n rows; *enumerated: the paths enumerated (of tk_bl_total).
+ * Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_csi_annotate_lines(const tk_csi_function *fn, tk_csi_numbering *num,
+                                       uint64_t limit, tk_csi_line_paths **out, size_t *n,
+                                       uint64_t *enumerated, tk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -119,6 +119,16 @@ TK_API tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i,
                                             tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges,
                                             tk_diag *diag, tk_error *err);
 
+/* The dump (`tracekit dump`): "dcfg-trace MAJOR.MINOR", then per process "process PID", per
+ * thread of it "  thread TID", per chunk of it "  chunk preceding=N instrs=N edge_count=N
+ * first=N" (the chunk's PRECEDING_INSTR_COUNT, INSTR_COUNT, EDGE_COUNT and first edge id, 0
+ * without edges) and "    edges: ID ID ..." (its decoded edges; not with flags
+ * TK_DCFG_TRACE_DUMP_STRUCTURE), to out. Returns TK_OK, the error of decoding a chunk
+ * (located, after the lines before it), TK_ERR_IO (out failed), TK_ERR_NOMEM. */
+#define TK_DCFG_TRACE_DUMP_STRUCTURE 1u
+TK_API tk_status tk_dcfg_trace_dump(const tk_dcfg_trace *t, unsigned flags, const tk_writer *out,
+                                    tk_error *err);
+
 /* Receives each chunk's edges in file order (all chunks, or those selected). */
 typedef int (*tk_dcfg_trace_chunk_fn)(void *ctx, size_t chunk, const uint32_t *edges, size_t n);
 

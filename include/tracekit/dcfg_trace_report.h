@@ -69,9 +69,16 @@ TK_API void tk_dcfg_trace_report_get_stats(const tk_dcfg_trace_report *r,
  * the trace's), TK_ERR_NOMEM. */
 TK_API tk_status tk_dcfg_trace_report_hot(tk_dcfg_trace_report *r, const tk_cfg_process *p,
                                           tk_error *err);
-/* The rows of a table (the hot tables: 0 before tk_dcfg_trace_report_hot). */
+/* The rows of a table (the hot tables: 0 before tk_dcfg_trace_report_hot) kept by the cut
+ * (tk_dcfg_trace_report_cut), and all of them, before the cut. */
 TK_API size_t tk_dcfg_trace_report_count(const tk_dcfg_trace_report *r,
                                          tk_dcfg_trace_report_table table);
+TK_API size_t tk_dcfg_trace_report_total(const tk_dcfg_trace_report *r,
+                                         tk_dcfg_trace_report_table table);
+/* Keep the first `top` rows of every table, the hot tables made later too (0, the default:
+ * every row; `report --top N`). The cut is of what count shows: merging and serialising
+ * still take every edge. */
+TK_API void tk_dcfg_trace_report_cut(tk_dcfg_trace_report *r, uint64_t top);
 /* Row i (< count) of a table, borrowed from r. */
 TK_API const tk_dcfg_trace_report_row *tk_dcfg_trace_report_row_at(const tk_dcfg_trace_report *r,
                                                                    tk_dcfg_trace_report_table table,

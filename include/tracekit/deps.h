@@ -146,6 +146,11 @@ TK_API void tk_deps_get_instr(const tk_deps *d, uint32_t index, tk_deps_instr *o
 /* Index of the instruction with this id / address, or TK_DEPS_NONE. */
 TK_API uint32_t tk_deps_find_id(const tk_deps *d, uint64_t id);
 TK_API uint32_t tk_deps_find_addr(const tk_deps *d, uint64_t addr);
+/* Where instruction instr is in the source, into buf (snprintf's rules): "file:line", or
+ * "0xADDR" when it has no file; one with no file takes the file:line of the instruction at
+ * its address in statics (a comprehensive trace of the same program; NULL: none). */
+TK_API const char *tk_deps_source(const tk_deps *d, const tk_deps *statics, uint32_t instr,
+                                  char *buf, size_t size);
 TK_API void tk_deps_get_stats(const tk_deps *d, tk_deps_stats *out);
 
 /* Kind of port `port` (control for port 0, data for the others, unknown in

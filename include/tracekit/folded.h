@@ -55,6 +55,8 @@ typedef struct tk_folded_summary {
     uint32_t max_depth; /* frames of the deepest stack */
     int differential;
     double total, total_before; /* sums of the counts */
+    size_t shown; /* the first rows of functions a report shows: tk_folded_summary_cut's
+                     (nfunctions until then) */
 } tk_folded_summary;
 
 /* The summary of text[0..len) (tk_folded_scan's rules; its errors). The names point into
@@ -72,6 +74,8 @@ typedef enum tk_folded_order {
 
 /* Sort s->functions in that order, largest first for counts. */
 TK_API void tk_folded_summary_sort(tk_folded_summary *s, tk_folded_order order);
+/* Keep the first `top` rows (0: every row) as s->shown (`report --top N`, after the sort). */
+TK_API void tk_folded_summary_cut(tk_folded_summary *s, uint64_t top);
 
 #ifdef __cplusplus
 }

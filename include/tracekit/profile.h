@@ -12,8 +12,11 @@
  *
  * Other formats build a profile with the builder functions below and can then
  * write it with tk_callgrind_write (include/tracekit/callgrind.h). The profile
- * and its parts are opaque: a part's header is read with tk_prof_part_get, its
- * rows walked by index (tk_prof_part_self, _call, _jump: row 0 .. count - 1).
+ * and its parts are opaque: an event type, a derived event and a function are
+ * read with tk_profile_event_get, _derived_get, _function_get, a part's header
+ * with tk_prof_part_get, its rows by index (tk_prof_part_self, _call, _jump:
+ * row 0 .. count - 1), each copied into the caller's structs and arrays; how
+ * the library stores them is its own (src/model/profile.h).
  */
 #ifndef TRACEKIT_PROFILE_H
 #define TRACEKIT_PROFILE_H
@@ -40,13 +43,16 @@ typedef struct tk_prof_pos {
     uint64_t line; /* source line, 0 = unknown (TK_POS_LINE) */
 } tk_prof_pos;
 
-typedef struct tk_prof_function {
-    uint32_t object; /* string ids */
+/* A function: string ids of its object, file and name (tk_profile_function_get). */
+typedef struct tk_prof_function_info {
+    uint32_t object;
     uint32_t file;
     uint32_t name;
-} tk_prof_function;
+} tk_prof_function_info;
 
-/* Row keys are compared with memcmp: no padding, unused fields zero. */
+/* The keys of a part's rows: what a builder adds (tk_profile_add_self, _call, _jump) and
+ * what tk_prof_part_self, _call, _jump copy out. The fields a key does not use (reserved,
+ * the positions a part does not have) are zero. */
 typedef struct tk_prof_self {
     uint32_t fn; /* function id */
     uint32_t file; /* string id of the file the cost belongs to (fl/fi/fe) */
@@ -76,16 +82,18 @@ typedef struct tk_prof_jump {
 /* A part: its header and its cost, call and jump rows (opaque). */
 typedef struct tk_prof_part tk_prof_part;
 
-typedef struct tk_prof_event {
+/* An event type (tk_profile_event_get). */
+typedef struct tk_prof_event_info {
     uint32_t name; /* string id */
-    uint32_t long_name; /* string id, or UINT32_MAX */
-} tk_prof_event;
+    uint32_t long_name; /* string id, or TK_PROF_NONE */
+} tk_prof_event_info;
 
-typedef struct tk_prof_derived {
-    uint32_t name;
+/* A derived event (tk_profile_derived_get). */
+typedef struct tk_prof_derived_info {
+    uint32_t name; /* string id */
     uint32_t formula; /* string id of the text after '=' (trimmed) */
-    uint32_t long_name; /* or UINT32_MAX */
-} tk_prof_derived;
+    uint32_t long_name; /* string id, or TK_PROF_NONE */
+} tk_prof_derived_info;
 
 typedef struct tk_profile tk_profile;
 
@@ -107,7 +115,10 @@ TK_API tk_status tk_profile_string_ranks(const tk_profile *p, uint32_t **out, tk
 
 /* ---- event types ------------------------------------------------------- */
 TK_API size_t tk_profile_event_count(const tk_profile *p);
-TK_API const tk_prof_event *tk_profile_event(const tk_profile *p, size_t i);
+/* Event type i into *out (TK_PROF_NONE ids past the end). */
+TK_API void tk_profile_event_get(const tk_profile *p, size_t i, tk_prof_event_info *out);
+/* The name of event type i, or NULL past the end (borrowed until tk_profile_free). */
+TK_API const char *tk_profile_event_name(const tk_profile *p, size_t i);
 /* Index of an event by name, or -1. */
 TK_API int tk_profile_find_event(const tk_profile *p, const char *name, size_t len);
 /* Adds an event type (or finds it). Adding is refused with TK_ERR_UNSUPPORTED
@@ -120,7 +131,8 @@ TK_API void tk_profile_set_event_long_name(tk_profile *p, size_t index, uint32_t
 TK_API tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t formula,
                                         uint32_t long_name, tk_error *err);
 TK_API size_t tk_profile_derived_count(const tk_profile *p);
-TK_API const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i);
+/* Derived event i into *out (TK_PROF_NONE ids past the end). */
+TK_API void tk_profile_derived_get(const tk_profile *p, size_t i, tk_prof_derived_info *out);
 /* Evaluate a derived formula ("Ir + 2 Dr", "3*Ir") on a cost vector. */
 TK_API tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
                                          uint64_t *result, tk_error *err);
@@ -129,7 +141,8 @@ TK_API tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const ui
 TK_API tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
                                      uint32_t *fn, tk_error *err);
 TK_API size_t tk_profile_function_count(const tk_profile *p);
-TK_API const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
+/* Function fn into *out (TK_PROF_NONE ids past the end). */
+TK_API void tk_profile_function_get(const tk_profile *p, uint32_t fn, tk_prof_function_info *out);
 
 /* Rank of every function (sorted by name, object, file ranks): *out, the
  * caller's (tk_free). TK_OK or TK_ERR_NOMEM. */
@@ -175,15 +188,17 @@ TK_API void tk_prof_part_get(const tk_prof_part *part, tk_prof_part_info *out);
 TK_API const char *tk_prof_part_desc(const tk_prof_part *part, size_t i);
 
 /* Row i of a part's tables (0 .. self_rows - 1, ...), in the order the rows
- * were added; NULL past the end. The values are borrowed until the part
- * changes: a self row's n_events costs; a call row's count and n_events
- * inclusive costs; a jump row's executed and followed counts. */
-TK_API const tk_prof_self *tk_prof_part_self(const tk_prof_part *part, size_t i,
-                                             const uint64_t **costs);
-TK_API const tk_prof_call *tk_prof_part_call(const tk_prof_part *part, size_t i, uint64_t *count,
-                                             const uint64_t **inclusive);
-TK_API const tk_prof_jump *tk_prof_part_jump(const tk_prof_part *part, size_t i, uint64_t *executed,
-                                             uint64_t *followed);
+ * were added, copied into the caller's (each pointer may be NULL): its key
+ * into *key, and its values into the arrays given: a self row's n_events costs (n_events =
+ * tk_profile_event_count); a call row's count and n_events inclusive costs; a
+ * jump row's executed and followed counts. Returns 1, or 0 past the end
+ * (nothing written). */
+TK_API int tk_prof_part_self(const tk_prof_part *part, size_t i, tk_prof_self *key,
+                             uint64_t *costs);
+TK_API int tk_prof_part_call(const tk_prof_part *part, size_t i, tk_prof_call *key, uint64_t *count,
+                             uint64_t *inclusive);
+TK_API int tk_prof_part_jump(const tk_prof_part *part, size_t i, tk_prof_jump *key,
+                             uint64_t *executed, uint64_t *followed);
 
 /* Header values of a part being built. */
 TK_API void tk_prof_part_set_number(tk_prof_part *part, uint64_t number);

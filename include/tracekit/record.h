@@ -94,9 +94,10 @@ TK_API tk_status tk_record_run(const char *const *argv, const tk_record_options 
                                tk_record_result *res, tk_error *err);
 
 /* The folder holding tkrecord-amd64-linux: opt->tool_dir, else
- * $TRACEKIT_RECORDER_DIR, else recorder/ beside the running program (a build
- * tree), else ../lib/tracekit beside it and the library folder chosen when
- * tracekit was built (an installation).  Writes it to buf; TK_OK or
+ * $TRACEKIT_RECORDER_DIR, else tracekit/ beside the shared library (an
+ * installation: LIBDIR/tracekit), else recorder/ beside the running program
+ * (a build tree), else ../lib/tracekit, ../lib64/tracekit and
+ * ../lib/x86_64-linux-gnu/tracekit beside it.  Writes it to buf; TK_OK or
  * TK_ERR_UNSUPPORTED with a message naming the places looked at. */
 TK_API tk_status tk_record_find_tool(const tk_record_options *opt, char *buf, size_t size,
                                      tk_error *err);

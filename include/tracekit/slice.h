@@ -47,6 +47,11 @@ TK_API uint64_t tk_slice_size(const tk_slice *s);
 TK_API int tk_slice_contains(const tk_slice *s, const tk_deps *d, uint32_t instr, uint32_t inst);
 /* Instances of instruction `instr` in the slice. */
 TK_API uint64_t tk_slice_count_instr(const tk_slice *s, const tk_deps *d, uint32_t instr);
+/* The distinct source places of the slice's instructions (tk_deps_source, with statics),
+ * sorted as bytes: *lines[0..*n) in one block the caller frees with tk_free(*lines).
+ * Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_slice_lines(const tk_slice *s, const tk_deps *d, const tk_deps *statics,
+                                char ***lines, size_t *n, tk_error *err);
 
 /* A dependence chain: steps[0] is `from`, steps[n-1] is `to`; step k+1 is what
  * step k depends on through port steps[k+1].port (or the reverse when
@@ -83,6 +88,9 @@ TK_API tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary
  * tk_chain_free-compatible tk_nodes_free. */
 TK_API tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes, size_t *n,
                                     tk_error *err);
+/* Whether a criterion names its instance (ID:INSTANCE, 0xADDR#INSTANCE, FILE:LINE#INSTANCE)
+ * rather than meaning the last one, as tk_criterion_parse reads it (the text only). */
+TK_API int tk_criterion_has_instance(const char *text);
 TK_API void tk_nodes_free(tk_node *nodes);
 
 #ifdef __cplusplus

@@ -14,6 +14,8 @@
 #include "csi.h"
 #include "csi_cov.h"
 #include "dcfg.h"
+#include "dcfg_counts.h"
+#include "folded_partial.h"
 #include "format.h"
 #include "input.h"
 #include "num.h"

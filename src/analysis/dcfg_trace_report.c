@@ -233,10 +233,18 @@ tk_status tk_dcfg_trace_report_hot(tk_dcfg_trace_report *r, const tk_cfg_process
     return st;
 }
 
-size_t tk_dcfg_trace_report_count(const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table table)
+size_t tk_dcfg_trace_report_total(const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table table)
 {
     return (unsigned)table < 3 ? r->n[table] : 0;
 }
+
+size_t tk_dcfg_trace_report_count(const tk_dcfg_trace_report *r, tk_dcfg_trace_report_table table)
+{
+    size_t n = tk_dcfg_trace_report_total(r, table);
+    return r->top && r->top < n ? (size_t)r->top : n;
+}
+
+void tk_dcfg_trace_report_cut(tk_dcfg_trace_report *r, uint64_t top) { r->top = top; }
 
 const tk_dcfg_trace_report_row *tk_dcfg_trace_report_row_at(const tk_dcfg_trace_report *r,
                                                             tk_dcfg_trace_report_table table,

@@ -23,6 +23,7 @@ struct tk_dcfg_trace_report {
     int failed; /* out of memory while counting */
     ranked *table[3]; /* TK_DCFG_TRACE_TOP_EDGES, _HOT_BLOCKS, _HOT_LOOPS */
     size_t n[3];
+    uint64_t top; /* tk_dcfg_trace_report_cut: the rows tk_dcfg_trace_report_count shows (0: all) */
 };
 
 /* Add v to key's count (inserting it). 0, or -1 when out of memory. */

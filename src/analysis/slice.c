@@ -156,6 +156,63 @@ uint64_t tk_slice_count_instr(const tk_slice *s, const tk_deps *d, uint32_t inst
     return count;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted distinct strings tmp[0..n) (each tk_free'd here, tmp too) packed as one block:
+ * the pointers, then the strings. NULL when out of memory. */
+static char **pack_lines(char **tmp, size_t n, size_t *nout)
+{
+    qsort(tmp, n, sizeof *tmp, cmp_str);
+    size_t u = 0, bytes = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (u > 0 && strcmp(tmp[u - 1], tmp[j]) == 0) {
+            tk_free(tmp[j]);
+            continue;
+        }
+        bytes += strlen(tmp[j]) + 1;
+        tmp[u++] = tmp[j];
+    }
+    char **out = tk_malloc((u ? u : 1) * sizeof *out + bytes);
+    char *text = out ? (char *)(out + (u ? u : 1)) : NULL;
+    for (size_t j = 0; j < u; j++) {
+        if (out) {
+            size_t len = strlen(tmp[j]) + 1;
+            memcpy(text, tmp[j], len);
+            out[j] = text;
+            text += len;
+        }
+        tk_free(tmp[j]);
+    }
+    tk_free(tmp);
+    *nout = u;
+    return out;
+}
+
+tk_status tk_slice_lines(const tk_slice *s, const tk_deps *d, const tk_deps *statics, char ***lines,
+                         size_t *n, tk_error *err)
+{
+    *lines = NULL;
+    *n = 0;
+    uint32_t count = tk_deps_count(d);
+    char **tmp = tk_calloc(count ? count : 1, sizeof *tmp);
+    if (!tmp) return nomem(err);
+    size_t k = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (tk_slice_count_instr(s, d, i) == 0) continue;
+        char buf[512];
+        if (!(tmp[k++] = tk_strdup(tk_deps_source(d, statics, i, buf, sizeof buf)))) {
+            while (k > 0) tk_free(tmp[--k]);
+            tk_free(tmp);
+            return nomem(err);
+        }
+    }
+    *lines = pack_lines(tmp, k, n);
+    return *lines ? TK_OK : nomem(err);
+}
+
 /* ---- node numbers back to (instr, inst) ------------------------------------ */
 
 static tk_node node_of(const tk_deps *d, uint64_t node)
@@ -437,6 +494,18 @@ static tk_status one_node(const tk_deps *d, uint32_t instr, int has_inst, uint64
     (*nodes)[0] = (tk_node){instr, (uint32_t)inst};
     *n = 1;
     return TK_OK;
+}
+
+int tk_criterion_has_instance(const char *text)
+{
+    const char *end = text + strlen(text);
+    uint64_t id;
+    if (end - text > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        return strchr(text, '#') != NULL; /* 0xADDR#INSTANCE */
+    const char *colon = strrchr(text, ':');
+    if (parse_u64_range(text, colon ? colon : end, 10, &id) != -1)
+        return colon != NULL; /* ID:INSTANCE */
+    return strrchr(text, '#') != NULL; /* FILE:LINE#INSTANCE */
 }
 
 tk_status tk_criterion_parse(const tk_deps *d, const char *text, tk_node **nodes, size_t *n,

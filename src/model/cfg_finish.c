@@ -930,3 +930,31 @@ tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *
     if (!diag && c.errors) return TK_ERR_FORMAT;
     return TK_OK;
 }
+
+tk_status tk_cfg_recount(tk_cfg *cfg, uint32_t i, const char *path, tk_error *err)
+{
+    finish_ctx c;
+    memset(&c, 0, sizeof c);
+    c.cfg = cfg;
+    c.p = &cfg->processes[i];
+    c.path = path;
+    c.err = err;
+    tk_cfg_process *p = c.p;
+    for (uint32_t b = 0; b < p->nblocks; b++) { /* the bounds of check_sums, as build_node_map */
+        const tk_cfg_block *bl = &p->blocks[b];
+        if (bl->num_instrs > c.max_instrs) c.max_instrs = bl->num_instrs;
+        if (!(p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT)) continue;
+        uint64_t x;
+        c.cells_overflow |= tk_mul_u64(bl->count, bl->num_instrs, &x) |
+                            tk_add_u64(c.instr_cells, x, &c.instr_cells) |
+                            tk_add_u64(c.count_cells, bl->count, &c.count_cells);
+    }
+    derive_block_counts(&c);
+    tk_status st = check_sums(&c);
+    if (st != TK_OK) return tk_error_set(err, st, "out of memory checking the sums of counts");
+    if (c.errors) {
+        if (err) err->code = TK_ERR_LIMIT;
+        return TK_ERR_LIMIT;
+    }
+    return TK_OK;
+}

@@ -233,6 +233,11 @@ uint32_t tk_cfg_add_string(tk_cfg *cfg, const char *s, size_t len);
  * then usable, but sums may have wrapped where an overflow was reported);
  * without diag the first one returns TK_ERR_FORMAT with err set. */
 tk_status tk_cfg_finish(tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
+/* After process i's counts were replaced (its edges' per-thread counts, its blocks' COUNT
+ * cells and TK_CFG_BLOCK_HAS_COUNT flags; tk_dcfg_counts_apply): the derived block counts
+ * made anew and the sums checked as tk_cfg_finish checks them. Returns TK_OK, TK_ERR_LIMIT
+ * (a sum over 64 bits, err naming the first, at path), TK_ERR_NOMEM. */
+tk_status tk_cfg_recount(tk_cfg *cfg, uint32_t i, const char *path, tk_error *err);
 
 /* ---- reading the storage (what the public accessors give, inline) ---------- */
 static inline const char *cfg_str(const tk_cfg *cfg, uint32_t off) { return cfg->strings + off; }

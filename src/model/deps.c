@@ -3,6 +3,8 @@
 #include "tracekit/deps.h"
 
 #include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -437,6 +439,22 @@ uint32_t tk_deps_find_addr(const tk_deps *d, uint64_t addr)
 {
     uint64_t v;
     return tk_hmap_get(&d->by_addr, addr, &v) ? (uint32_t)v : TK_DEPS_NONE;
+}
+
+const char *tk_deps_source(const tk_deps *d, const tk_deps *statics, uint32_t instr, char *buf,
+                           size_t size)
+{
+    tk_deps_instr in;
+    tk_deps_get_instr(d, instr, &in);
+    if (!in.file && statics) {
+        uint32_t s = tk_deps_find_addr(statics, in.addr);
+        if (s != TK_DEPS_NONE) tk_deps_get_instr(statics, s, &in);
+    }
+    if (in.file)
+        snprintf(buf, size, "%s:%" PRIu32, in.file, in.line);
+    else
+        snprintf(buf, size, "0x%" PRIx64, in.addr);
+    return buf;
 }
 
 tk_dep_kind tk_deps_port_kind(const tk_deps *d, uint32_t port)

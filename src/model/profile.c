@@ -265,6 +265,19 @@ const tk_prof_event *tk_profile_event(const tk_profile *p, size_t i)
     return i < p->event_count ? &p->events[i] : NULL;
 }
 
+void tk_profile_event_get(const tk_profile *p, size_t i, tk_prof_event_info *out)
+{
+    out->name = out->long_name = TK_PROF_NONE;
+    if (i >= p->event_count) return;
+    out->name = p->events[i].name;
+    out->long_name = p->events[i].long_name;
+}
+
+const char *tk_profile_event_name(const tk_profile *p, size_t i)
+{
+    return i < p->event_count ? tk_profile_str(p, p->events[i].name) : NULL;
+}
+
 int tk_profile_find_event(const tk_profile *p, const char *name, size_t len)
 {
     for (size_t i = 0; i < p->event_count; i++) {
@@ -330,6 +343,15 @@ size_t tk_profile_derived_count(const tk_profile *p) { return p->derived_count; 
 const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i)
 {
     return i < p->derived_count ? &p->derived[i] : NULL;
+}
+
+void tk_profile_derived_get(const tk_profile *p, size_t i, tk_prof_derived_info *out)
+{
+    out->name = out->formula = out->long_name = TK_PROF_NONE;
+    if (i >= p->derived_count) return;
+    out->name = p->derived[i].name;
+    out->formula = p->derived[i].formula;
+    out->long_name = p->derived[i].long_name;
 }
 
 static int is_space(char c) { return c == ' ' || c == '\t'; }
@@ -479,6 +501,15 @@ const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn)
     return fn < p->fn_count ? &p->fns[fn] : NULL;
 }
 
+void tk_profile_function_get(const tk_profile *p, uint32_t fn, tk_prof_function_info *out)
+{
+    out->object = out->file = out->name = TK_PROF_NONE;
+    if (fn >= p->fn_count) return;
+    out->object = p->fns[fn].object;
+    out->file = p->fns[fn].file;
+    out->name = p->fns[fn].name;
+}
+
 /* ---- parts -------------------------------------------------------------- */
 
 tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out, tk_error *err)
@@ -545,32 +576,36 @@ const char *tk_prof_part_desc(const tk_prof_part *part, size_t i)
     return i < part->desc_count ? part->desc[i] : NULL;
 }
 
-const tk_prof_self *tk_prof_part_self(const tk_prof_part *part, size_t i, const uint64_t **costs)
+int tk_prof_part_self(const tk_prof_part *part, size_t i, tk_prof_self *key, uint64_t *costs)
 {
-    if (i >= part->self.count) return NULL;
+    if (i >= part->self.count) return 0;
     size_t w = part->self.width;
-    if (costs) *costs = part->self.values + i * w;
-    return (const tk_prof_self *)part->self.rows + i;
+    if (key) *key = ((const tk_prof_self *)part->self.rows)[i];
+    if (costs && w) memcpy(costs, part->self.values + i * w, w * sizeof *costs);
+    return 1;
 }
 
-const tk_prof_call *tk_prof_part_call(const tk_prof_part *part, size_t i, uint64_t *count,
-                                      const uint64_t **inclusive)
+int tk_prof_part_call(const tk_prof_part *part, size_t i, tk_prof_call *key, uint64_t *count,
+                      uint64_t *inclusive)
 {
-    if (i >= part->calls.count) return NULL;
-    const uint64_t *v = part->calls.values + i * part->calls.width;
+    if (i >= part->calls.count) return 0;
+    size_t w = part->calls.width;
+    const uint64_t *v = part->calls.values + i * w;
+    if (key) *key = ((const tk_prof_call *)part->calls.rows)[i];
     if (count) *count = v[0];
-    if (inclusive) *inclusive = v + 1;
-    return (const tk_prof_call *)part->calls.rows + i;
+    if (inclusive) memcpy(inclusive, v + 1, (w - 1) * sizeof *inclusive);
+    return 1;
 }
 
-const tk_prof_jump *tk_prof_part_jump(const tk_prof_part *part, size_t i, uint64_t *executed,
-                                      uint64_t *followed)
+int tk_prof_part_jump(const tk_prof_part *part, size_t i, tk_prof_jump *key, uint64_t *executed,
+                      uint64_t *followed)
 {
-    if (i >= part->jumps.count) return NULL;
+    if (i >= part->jumps.count) return 0;
     const uint64_t *v = part->jumps.values + i * 2;
+    if (key) *key = ((const tk_prof_jump *)part->jumps.rows)[i];
     if (executed) *executed = v[0];
     if (followed) *followed = v[1];
-    return (const tk_prof_jump *)part->jumps.rows + i;
+    return 1;
 }
 
 void tk_prof_part_set_number(tk_prof_part *part, uint64_t number)

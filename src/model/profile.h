@@ -8,6 +8,33 @@
 
 #include "tracekit/profile.h"
 
+/* The stored records of functions, event types and derived events (the public header copies
+ * them into tk_prof_function_info, _event_info, _derived_info). */
+typedef struct tk_prof_function {
+    uint32_t object; /* string ids */
+    uint32_t file;
+    uint32_t name;
+} tk_prof_function;
+
+typedef struct tk_prof_event {
+    uint32_t name; /* string id */
+    uint32_t long_name; /* string id, or TK_PROF_NONE */
+} tk_prof_event;
+
+typedef struct tk_prof_derived {
+    uint32_t name;
+    uint32_t formula; /* string id of the text after '=' (trimmed) */
+    uint32_t long_name; /* or TK_PROF_NONE */
+} tk_prof_derived;
+
+/* The library's reads of them: the stored record, or NULL past the end. */
+const tk_prof_event *tk_profile_event(const tk_profile *p, size_t i);
+const tk_prof_derived *tk_profile_derived(const tk_profile *p, size_t i);
+const tk_prof_function *tk_profile_function_at(const tk_profile *p, uint32_t fn);
+
+/* A part's rows: self rows are stored as tk_prof_self, call rows as tk_prof_call, jump rows
+ * as tk_prof_jump (the keys of the public header, compared with memcmp: no padding), their
+ * values beside them. */
 typedef struct tk_prof_table {
     void *rows; /* array of row structs */
     uint64_t *values; /* per row: `width` values */

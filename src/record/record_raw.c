@@ -443,6 +443,8 @@ static int is_program(const char *exe, const char *name, const struct stat *exe_
  * 0 when exe is not a script. */
 static int script_interpreter(const char *exe, char *buf, size_t size)
 {
+    struct stat st;
+    if (stat(exe, &st) != 0 || !S_ISREG(st.st_mode)) return 0; /* never a FIFO's read */
     FILE *f = fopen(exe, "r");
     if (!f) return 0;
     size_t n = fread(buf, 1, size - 1, f);

@@ -264,11 +264,18 @@ tk_status rec_prepare(rec_run *run, const char *const *argv, const tk_record_opt
                             "under it; Debian: apt-get install valgrind)",
                             vg);
     if (strchr(vg, '/')) pathf(run->valgrind, sizeof run->valgrind, "%s", vg);
-    if (!valgrind_libdir(run->valgrind, run->vg_libdir, sizeof run->vg_libdir))
+    if (!valgrind_libdir(run->valgrind, run->vg_libdir, sizeof run->vg_libdir)) {
+        const char *env = getenv("TRACEKIT_VALGRIND_LIBDIR");
+        if (env && *env)
+            return tk_error_set(err, TK_ERR_UNSUPPORTED,
+                                "TRACEKIT_VALGRIND_LIBDIR=%s: no vgpreload_core-amd64-linux.so "
+                                "there (it names Valgrind's library folder)",
+                                env);
         return tk_error_set(err, TK_ERR_UNSUPPORTED,
                             "cannot find Valgrind's library folder (vgpreload_core-amd64-linux.so) "
                             "next to %s: set TRACEKIT_VALGRIND_LIBDIR",
                             run->valgrind);
+    }
     const char *tmp = getenv("TMPDIR");
     pathf(run->dir, sizeof run->dir, "%s/tracekit-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(run->dir)) {

@@ -137,21 +137,36 @@ info = info_numbers(tmp + "/cg.info")
 check(str(lib.tk_profile_part_count(p)) == info["parts"], "parts")
 check(str(lib.tk_profile_function_count(p)) == info["functions"], "functions")
 nev = lib.tk_profile_event_count(p)
-events = " ".join(text(lib.tk_profile_str(p, lib.tk_profile_event(p, i).name)) for i in range(nev))
+events = " ".join(text(lib.tk_profile_event_name(p, i)) for i in range(nev))
 check(events == info["events"], "events %r" % events)
+evi = ffi.new("tk_prof_event_info *")
+lib.tk_profile_event_get(p, 0, evi)
+check(text(lib.tk_profile_str(p, evi.name)) == events.split()[0], "tk_profile_event_get")
 part = lib.tk_profile_part(p, 0)
 pi = ffi.new("tk_prof_part_info *")
 lib.tk_prof_part_get(part, pi)
 check(text(pi.cmd) == info["command"], "cmd")
 check(pi.has_totals and "{:,}".format(pi.totals[0]) == info["totals"], "totals")
-costs = ffi.new("const uint64_t **")
-self_sum = sum(lib.tk_prof_part_self(part, r, costs) != ffi.NULL and costs[0][0]
-               for r in range(pi.self_rows))
+key = ffi.new("tk_prof_self *")
+costs = ffi.new("uint64_t[]", nev)
+fn_info = ffi.new("tk_prof_function_info *")
+self_sum = 0
+for r in range(pi.self_rows):
+    check(lib.tk_prof_part_self(part, r, key, costs) == 1, "self row %d" % r)
+    self_sum += costs[0]
 check(self_sum == pi.totals[0], "self rows add up to the totals (%d, %d)" % (self_sum, pi.totals[0]))
-check(lib.tk_prof_part_self(part, pi.self_rows, costs) == ffi.NULL, "past the last self row")
+lib.tk_profile_function_get(p, key.fn, fn_info)
+check(fn_info.name != 0xffffffff and lib.tk_profile_str(p, fn_info.name) != ffi.NULL,
+      "the function of a self row")
+check(lib.tk_prof_part_self(part, pi.self_rows, key, costs) == 0, "past the last self row")
 count = ffi.new("uint64_t *")
-calls = sum(lib.tk_prof_part_call(part, r, count, ffi.NULL) != ffi.NULL and count[0]
-            for r in range(pi.call_rows))
+call = ffi.new("tk_prof_call *")
+inclusive = ffi.new("uint64_t[]", nev)
+calls = 0
+for r in range(pi.call_rows):
+    check(lib.tk_prof_part_call(part, r, call, count, inclusive) == 1, "call row %d" % r)
+    check(call.callee < lib.tk_profile_function_count(p), "a call row's callee")
+    calls += count[0]
 check(calls > 0, "call rows")
 sp = ffi.new("tk_prof_summary **")
 ok(lib.tk_profile_summarize(p, 0, lib.TK_GROUP_FUNCTION, sp, err), "tk_profile_summarize")

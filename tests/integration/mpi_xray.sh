@@ -1,7 +1,9 @@
 #!/bin/bash
 # tracekit-mpi on XRay traces (issue 28): report's latency partials reduced across 1, 2, 3 and 5
-# ranks (a tree of fan-in 2 and the default), the same bytes as tracekit; the commands that run
-# on rank 0 alone (info, convert, standard input) too. One MPI job per number of ranks runs
+# ranks (a tree of fan-in 2 and the default), the same bytes as tracekit; convert --to folded
+# and svg of several traces, their folded-stacks partials reduced (a cut trace's warning, the
+# map's unknown ids, two clocks); the commands that run on rank 0 alone (info, convert to the
+# other targets, standard input) too. One MPI job per number of ranks runs
 # every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -19,7 +21,18 @@ batch "report csv -o" report -m tests/data/xray/bin/mtpool $D/mtpool.fdr $D/mtpo
 batch "report of two clocks" report "${traces[@]}" -o "$T/none.txt"
 # run on rank 0 alone
 batch "info" info "${traces[@]:0:3}"
-batch "convert" convert --to folded $D/mtpool.fdr -o "$T/mtpool.folded"
+batch "convert" convert --to chrome $D/mtpool.fdr $D/calltree.fdr -o "$T/mtpool.json"
+# folded stacks merged along the tree
+batch "convert folded" convert --to folded "${traces[@]:0:5}" -o "$T/all.folded"
+TRACEKIT_MPI_FANIN=2 batch "convert folded per thread by calls, fan-in 2" \
+    convert --to folded --per-thread --weight calls "${traces[@]:0:5}" $D/mtpool.fdr
+batch "convert svg with a map, a thread" convert --to svg -m tests/data/xray/bin/mtpool \
+    --thread 6261 $D/mtpool.fdr $D/mtpool-wrapped.fdr $D/mtpool.fdr --title "mtpool runs" \
+    -o "$T/all.svg"
+batch "convert folded of a cut trace" convert --to folded $D/mtpool.fdr \
+    tests/data/xray/fail/mtpool-cut.fdr $D/calltree.fdr
+batch "convert folded of two clocks" convert --to folded "${traces[@]}" -o "$T/none.folded"
+batch "convert folded of a missing trace" convert --to folded $D/mtpool.fdr $D/missing.fdr
 STDIN=$D/calltree.fdr batch "report of standard input" report -
 batch "instr-map" instr-map tests/data/xray/bin/mtpool
 batch "usage error" report --no-such-option $D/mtpool.fdr

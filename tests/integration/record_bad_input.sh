@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `tracekit record` on what it cannot record: no such program, not executable,
 # a folder, a script without a #! line, a 32-bit or broken ELF program,
-# Valgrind or tkrecord missing, an output folder it cannot write to, an
+# Valgrind, its library folder or tkrecord missing, an output folder it cannot write to, an
 # output that exists, a program killed by SIGKILL (nothing Valgrind could
 # write), --keep-raw into the raw files of another recording, an output that cannot be written after the run (exit 2, not the
 # program's 0). Each: one line from tracekit on stderr, exit status 2 (or the
@@ -51,6 +51,7 @@ no #! line|2|nor a script with a #! line|"$TK" record -o "$out" -- "$tmp/nosheba
 broken ELF|2|not an ELF program that can be loaded|"$TK" record -o "$out" -- "$tmp/broken"
 no interpreter|2|Valgrind could not run|"$TK" record -o "$out" -- "$tmp/nointerp"
 no valgrind|2|Valgrind is not installed|env PATH="$tmp/empty" "$TK" record -o "$out" -- "$tmp/true"
+no Valgrind folder|2|TRACEKIT_VALGRIND_LIBDIR=.*: no vgpreload_core|env TRACEKIT_VALGRIND_LIBDIR="$tmp/empty" "$TK" record -o "$out" -- "$tmp/true"
 no tkrecord|2|tkrecord (tracekit's Valgrind tool|env TRACEKIT_RECORDER_DIR="$tmp/empty" "$TK" record -o "$out" -- "$tmp/true"
 output folder|2|cannot write there|"$TK" record -o "$tmp/nofolder/x" -- "$tmp/true"
 no program|2|no program to run|"$TK" record -o "$out"
@@ -86,5 +87,5 @@ rc=$?
 { [ $rc = 2 ] && [ "$(grep -c '^tracekit' "$tmp/stderr")" = 1 ] && [ ! -e "$out.trace.json" ]; } ||
     { echo "disk full: exit $rc, $(cat "$tmp/stderr")"; fail=1; }
 record_no_leftovers || fail=1
-[ $fail = 0 ] && echo "record bad input: 20 cases"
+[ $fail = 0 ] && echo "record bad input: 21 cases"
 exit $fail

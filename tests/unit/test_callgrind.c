@@ -175,6 +175,86 @@ static void test_jcnd_followed_then_executed(void)
     tk_profile_free(p);
 }
 
+/* The public accessors copy a row, an event type, a derived event and a function out of the
+ * model: the copies stay what they were when the part's storage grows after them; past the
+ * end nothing is written (rows) or the ids are TK_PROF_NONE. */
+static void test_accessors_copy_out(void)
+{
+    tk_status st;
+    tk_error err;
+    tk_profile *p = read_text("positions: line\nevents: Ir Dr\nevent: Ir : Instructions\n"
+                              "event: IrDr = Ir + Dr\nfn=main\n3 1 2\ncfn=g\ncalls=5 20\n"
+                              "4 30 6\njcnd=1/4 +5\n*\n",
+                              &st, &err);
+    TK_CHECK_EQ_I64(st, TK_OK);
+    tk_prof_part *pt = tk_profile_part(p, 0);
+    tk_prof_self self;
+    uint64_t costs[TK_PROFILE_MAX_EVENTS] = {0};
+    TK_CHECK(tk_prof_part_self(pt, 0, &self, costs));
+    tk_prof_call call;
+    uint64_t count = 0, inclusive[TK_PROFILE_MAX_EVENTS] = {0};
+    TK_CHECK(tk_prof_part_call(pt, 0, &call, &count, inclusive));
+    tk_prof_jump jump;
+    uint64_t executed = 0, followed = 0;
+    TK_CHECK(tk_prof_part_jump(pt, 0, &jump, &executed, &followed));
+    /* more rows than the tables had room for: the storage moves, the copies do not */
+    for (uint64_t line = 100; line < 1100; line++) {
+        tk_prof_self key = {.fn = self.fn, .file = self.file, .pos = {.line = line}};
+        uint64_t c[2] = {line, 1};
+        TK_CHECK_EQ_I64(tk_profile_add_self(p, pt, &key, c, &err), TK_OK);
+    }
+    TK_CHECK_EQ_U64(self.fn, fn_named(p, "main"));
+    TK_CHECK_EQ_U64(self.pos.line, 3);
+    TK_CHECK_EQ_U64(costs[0], 1);
+    TK_CHECK_EQ_U64(costs[1], 2);
+    TK_CHECK_EQ_U64(call.callee, fn_named(p, "g"));
+    TK_CHECK_EQ_U64(call.pos.line, 4);
+    TK_CHECK_EQ_U64(call.target.line, 20);
+    TK_CHECK_EQ_U64(count, 5);
+    TK_CHECK_EQ_U64(inclusive[0], 30);
+    TK_CHECK_EQ_U64(inclusive[1], 6);
+    TK_CHECK(jump.conditional);
+    TK_CHECK_EQ_U64(jump.target.line, 9);
+    TK_CHECK_EQ_U64(executed, 4);
+    TK_CHECK_EQ_U64(followed, 1);
+    tk_prof_part_info info;
+    tk_prof_part_get(pt, &info);
+    TK_CHECK_EQ_U64(info.self_rows, 1001);
+    TK_CHECK(tk_prof_part_self(pt, 1000, &self, costs));
+    TK_CHECK_EQ_U64(self.pos.line, 1099);
+    TK_CHECK_EQ_U64(costs[0], 1099);
+    /* past the end: 0, nothing written */
+    TK_CHECK(!tk_prof_part_self(pt, 1001, &self, costs));
+    TK_CHECK(!tk_prof_part_call(pt, 1, &call, &count, inclusive));
+    TK_CHECK(!tk_prof_part_jump(pt, 1, &jump, &executed, &followed));
+    TK_CHECK_EQ_U64(self.pos.line, 1099);
+    TK_CHECK_EQ_U64(count, 5);
+    TK_CHECK_EQ_U64(executed, 4);
+    /* NULL: a part of the row not wanted */
+    TK_CHECK(tk_prof_part_call(pt, 0, NULL, NULL, NULL));
+    tk_prof_event_info ev;
+    tk_profile_event_get(p, 0, &ev);
+    TK_CHECK_STR(tk_profile_str(p, ev.name), "Ir");
+    TK_CHECK_STR(tk_profile_str(p, ev.long_name), "Instructions");
+    TK_CHECK_STR(tk_profile_event_name(p, 1), "Dr");
+    TK_CHECK(tk_profile_event_name(p, 2) == NULL);
+    tk_profile_event_get(p, 2, &ev);
+    TK_CHECK(ev.name == TK_PROF_NONE && ev.long_name == TK_PROF_NONE);
+    tk_prof_derived_info d;
+    tk_profile_derived_get(p, 0, &d);
+    TK_CHECK_STR(tk_profile_str(p, d.name), "IrDr");
+    TK_CHECK_STR(tk_profile_str(p, d.formula), "Ir + Dr");
+    TK_CHECK(d.long_name == TK_PROF_NONE);
+    tk_profile_derived_get(p, 1, &d);
+    TK_CHECK(d.name == TK_PROF_NONE && d.formula == TK_PROF_NONE);
+    tk_prof_function_info fi;
+    tk_profile_function_get(p, call.callee, &fi);
+    TK_CHECK_STR(tk_profile_str(p, fi.name), "g");
+    tk_profile_function_get(p, (uint32_t)tk_profile_function_count(p), &fi);
+    TK_CHECK(fi.object == TK_PROF_NONE && fi.file == TK_PROF_NONE && fi.name == TK_PROF_NONE);
+    tk_profile_free(p);
+}
+
 static void test_parts_and_threads(void)
 {
     tk_status st;
@@ -1313,18 +1393,21 @@ static void test_check_adds_up_over_inputs(void)
     TK_CHECK(strstr(f.last, "inclusive costs of the calls add up past 2^64") != NULL);
 }
 
-TK_TEST_MAIN(
-    TK_CASE(test_relative_positions_and_short_cost_lines),
-    TK_CASE(test_name_compression_separate_id_spaces),
-    TK_CASE(test_calls_with_two_target_subpositions), TK_CASE(test_jcnd_followed_then_executed),
-    TK_CASE(test_parts_and_threads), TK_CASE(test_errors_are_located),
-    TK_CASE(test_check_mode_reports_every_error), TK_CASE(test_inclusive_under_recursion),
-    TK_CASE(test_writer_round_trip), TK_CASE(test_builder_aggregates_and_detects_overflow),
-    TK_CASE(test_block_reader_matches_buffer_reader), TK_CASE(test_block_reader_forward_reference),
-    TK_CASE(test_forward_references_indexed), TK_CASE(test_profile_same_name_functions),
-    TK_CASE(test_block_reader_long_line), TK_CASE(test_summary_sort_orders_ties_by_name),
-    TK_CASE(test_summary_sort_cover_matches_full_sort), TK_CASE(test_sparse_ids_and_many_parts),
-    TK_CASE(test_jumps_in_cost_runs), TK_CASE(test_calls_and_names_in_cost_runs),
-    TK_CASE(test_function_rows_of_a_dispatcher), TK_CASE(test_summary_of_a_cut_callgrind_part),
-    TK_CASE(test_summary_of_other_producers), TK_CASE(test_part_ending_inside_a_call),
-    TK_CASE(test_check_adds_up_over_inputs))
+TK_TEST_MAIN(TK_CASE(test_relative_positions_and_short_cost_lines),
+             TK_CASE(test_name_compression_separate_id_spaces),
+             TK_CASE(test_calls_with_two_target_subpositions),
+             TK_CASE(test_jcnd_followed_then_executed), TK_CASE(test_accessors_copy_out),
+             TK_CASE(test_parts_and_threads), TK_CASE(test_errors_are_located),
+             TK_CASE(test_check_mode_reports_every_error), TK_CASE(test_inclusive_under_recursion),
+             TK_CASE(test_writer_round_trip), TK_CASE(test_builder_aggregates_and_detects_overflow),
+             TK_CASE(test_block_reader_matches_buffer_reader),
+             TK_CASE(test_block_reader_forward_reference), TK_CASE(test_forward_references_indexed),
+             TK_CASE(test_profile_same_name_functions), TK_CASE(test_block_reader_long_line),
+             TK_CASE(test_summary_sort_orders_ties_by_name),
+             TK_CASE(test_summary_sort_cover_matches_full_sort),
+             TK_CASE(test_sparse_ids_and_many_parts), TK_CASE(test_jumps_in_cost_runs),
+             TK_CASE(test_calls_and_names_in_cost_runs),
+             TK_CASE(test_function_rows_of_a_dispatcher),
+             TK_CASE(test_summary_of_a_cut_callgrind_part),
+             TK_CASE(test_summary_of_other_producers), TK_CASE(test_part_ending_inside_a_call),
+             TK_CASE(test_check_adds_up_over_inputs))

@@ -6,6 +6,7 @@
 
 #include "tk_test.h"
 #include "tracekit/csi.h"
+#include "tracekit/csi_report.h"
 
 /* The CSI guide's complete example (unit test "loop"). */
 static const char LOOP[] = "#\nrand\n1|EXIT\n0|ENTRY|5|5|5|5|5|5|5|5|-1|5\n$\n0->1|0$0\n"
@@ -132,7 +133,22 @@ static void test_state_decoding(void)
     TK_CHECK_EQ_U64(d.seq_lens[0], 13);
     for (size_t k = 0; k < d.seq_lens[0] && k < 13; k++)
         TK_CHECK_EQ_U64(fn->blocks[d.seqs[0][k]].id, want1[k]);
+    TK_CHECK(!d.matches_expected); /* none documented */
     tk_csi_decoded_free(&d);
+    /* the documented sequence: the same blocks match, one block more or another differs */
+    uint64_t expected[14];
+    memcpy(expected, want1, sizeof want1);
+    s.has_expected = 1;
+    s.expected = expected;
+    for (int k = 0; k < 3; k++) {
+        s.nexpected = k == 1 ? 14 : 13;
+        expected[13] = 4;
+        expected[12] = k == 2 ? 8 : 9;
+        TK_CHECK(tk_csi_state_decode(fn, n, &s, &d, &err) == TK_OK);
+        TK_CHECK(d.matches_expected == (k == 0));
+        tk_csi_decoded_free(&d);
+    }
+    s.has_expected = 0;
     /* the second: wrapped, idx 2, cur 0, block 6 (after the write) */
     int64_t arr2[10] = {4, 5, 4, 4, 4, 4, 3, 4, 4, 4};
     s.paths = arr2;
@@ -360,8 +376,46 @@ static void test_occurrence_labels(void)
     close_text(&f);
 }
 
+/* annotate's lines (tk_csi_annotate_lines) on the guide's main, whose six paths are
+ * 0: 2 4 5 7 9, 1: 2 4 5 8 9, 2: 2 4 6, 3: 4 5 7 9, 4: 4 5 8 9, 5: 4 6 (lines: block 2 has
+ * 9, 4 has 10, 5 has 11-13, 6 has 20 and 21, 7 has 14, 8 has 17, 9 has 18). */
+static void test_annotate_lines(void)
+{
+    reader_fixture f;
+    TK_CHECK(open_text(&f, LOOP, sizeof LOOP - 1) == 0);
+    const tk_csi_function *fn = find_fn(&f, "main");
+    if (!TK_CHECK(fn != NULL)) return;
+    tk_csi_numbering *n;
+    TK_CHECK(tk_csi_numbering_open(&n, NULL) == TK_OK);
+    TK_CHECK(tk_csi_numbering_load(n, fn, NULL, NULL, NULL) == TK_OK);
+    tk_csi_line_paths *l;
+    size_t nl;
+    uint64_t enumerated;
+    tk_error err;
+    TK_CHECK(tk_csi_annotate_lines(fn, n, 0, &l, &nl, &enumerated, &err) == TK_OK);
+    TK_CHECK_EQ_U64(enumerated, 6);
+    static const int64_t lines[] = {9, 10, 11, 12, 13, 14, 17, 18, 20, 21};
+    static const uint64_t paths[] = {3, 6, 4, 4, 4, 2, 2, 4, 2, 2};
+    if (TK_CHECK(nl == 10))
+        for (size_t i = 0; i < nl; i++) {
+            TK_CHECK_EQ_I64(l[i].line, lines[i]);
+            TK_CHECK_EQ_U64(l[i].paths, paths[i]);
+        }
+    TK_CHECK(nl == 10 && l[6].ids[0] == 1 && l[6].ids[1] == 4); /* line 17: block 8 */
+    TK_CHECK(nl == 10 && l[9].ids[0] == 2 && l[9].ids[1] == 5); /* line 21: block 6 */
+    tk_free(l);
+    /* the first two paths only */
+    TK_CHECK(tk_csi_annotate_lines(fn, n, 2, &l, &nl, &enumerated, &err) == TK_OK);
+    TK_CHECK_EQ_U64(enumerated, 2);
+    TK_CHECK(nl == 10 && l[0].paths == 2 && l[1].paths == 2 && l[5].paths == 1 && l[8].paths == 0);
+    tk_free(l);
+    tk_csi_numbering_free(n);
+    close_text(&f);
+}
+
 TK_TEST_MAIN(TK_CASE(test_reads_loop_example), TK_CASE(test_paths_of_loop_main),
              TK_CASE(test_state_decoding), TK_CASE(test_real_quirks_accepted),
              TK_CASE(test_errors_located), TK_CASE(test_resync_after_error),
              TK_CASE(test_round_trip), TK_CASE(test_elf_section_by_path_and_image),
-             TK_CASE(test_state_numbers), TK_CASE(test_occurrence_labels))
+             TK_CASE(test_state_numbers), TK_CASE(test_occurrence_labels),
+             TK_CASE(test_annotate_lines))

@@ -115,4 +115,68 @@ static void test_profile_counts_paths(void)
     tk_cfg_free(cfg);
 }
 
-TK_TEST_MAIN(TK_CASE(test_bridge_writes_checked_metadata), TK_CASE(test_profile_counts_paths))
+typedef struct thread_feed {
+    tk_csi_profile *pr;
+    uint64_t thread;
+} thread_feed;
+
+static int feed_thread(void *ctx, const uint32_t *edges, size_t n)
+{
+    thread_feed *f = ctx;
+    return tk_csi_profile_edges(f->pr, f->thread, edges, n, NULL) != TK_OK;
+}
+
+/* The profile of a trace's process (tk_csi_profile_read_trace) is that of its threads' edges
+ * fed thread by thread, chunk by chunk (gen11: two threads of process 77). */
+static void test_profile_of_a_trace(void)
+{
+    tk_cfg *cfg = NULL;
+    tk_dcfg_trace *t = NULL;
+    tk_error err;
+    if (!TK_CHECK(tk_dcfg_read_path(&cfg, "tests/data/dcfg_trace/pass/gen11.dcfg.json", NULL,
+                                    &err) == TK_OK) ||
+        !TK_CHECK(tk_dcfg_trace_open(&t, "tests/data/dcfg_trace/pass/gen11.level9.trace.json", NULL,
+                                     &err) == TK_OK)) {
+        tk_cfg_free(cfg);
+        return;
+    }
+    tk_csi_profile *pr, *want;
+    TK_CHECK(tk_csi_profile_read_trace(&pr, cfg, t, 77, &err) == TK_OK);
+    TK_CHECK(tk_csi_profile_open(&want, cfg, 77, &err) == TK_OK);
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        thread_feed f = {want, ti.thread_id};
+        for (size_t c = 0; c < ti.nchunks; c++) {
+            uint64_t n;
+            TK_CHECK(tk_dcfg_trace_decode_chunk(t, ti.first_chunk + c, feed_thread, &f, &n, NULL,
+                                                &err) == TK_OK);
+        }
+    }
+    tk_csi_profile_finish(want);
+    uint64_t e1, u1, e2, u2;
+    tk_csi_profile_totals(pr, &e1, &u1);
+    tk_csi_profile_totals(want, &e2, &u2);
+    TK_CHECK_EQ_U64(e1, 800);
+    TK_CHECK_EQ_U64(e1, e2);
+    TK_CHECK_EQ_U64(u1, u2);
+    TK_CHECK_EQ_U64(tk_csi_profile_routine_count(pr), tk_csi_profile_routine_count(want));
+    uint64_t unfinished = 0;
+    for (uint32_t i = 0; i < tk_csi_profile_routine_count(pr); i++) {
+        tk_csi_profile_stats a, b;
+        tk_csi_numbering *num;
+        tk_csi_profile_routine(pr, i, &num, &a);
+        tk_csi_profile_routine(want, i, &num, &b);
+        TK_CHECK(memcmp(&a, &b, sizeof a) == 0);
+        unfinished += a.unfinished;
+    }
+    TK_CHECK(unfinished > 0); /* each thread's frames still open, counted per thread */
+    tk_csi_profile_free(pr);
+    tk_csi_profile_free(want);
+    TK_CHECK(tk_csi_profile_read_trace(&pr, cfg, t, 78, &err) == TK_ERR_FORMAT && pr == NULL);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+TK_TEST_MAIN(TK_CASE(test_bridge_writes_checked_metadata), TK_CASE(test_profile_counts_paths),
+             TK_CASE(test_profile_of_a_trace))

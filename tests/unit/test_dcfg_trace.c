@@ -812,11 +812,47 @@ static void test_encoder_gaps(void)
     tk_cfg_free(cfg);
 }
 
-TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_repeats_dictionary_whitespace),
-             TK_CASE(test_dictionary_entries), TK_CASE(test_errors_are_located),
-             TK_CASE(test_nesting_limit), TK_CASE(test_long_dictionary_key),
-             TK_CASE(test_leftover_bits_warn), TK_CASE(test_key_order_and_trailing_garbage),
-             TK_CASE(test_integers_as_strings), TK_CASE(test_chunk_sums_fit),
-             TK_CASE(test_encoder_round_trips), TK_CASE(test_encoder_thread_without_edges),
-             TK_CASE(test_multi_edge_transitions), TK_CASE(test_zero_bit_chunks_stay_readable),
-             TK_CASE(test_long_codes_and_length_limit), TK_CASE(test_encoder_gaps))
+/* The dump (tk_dcfg_trace_dump) of gen11: process 77, threads 0 and 1 of 6 chunks each, 800
+ * edges; with TK_DCFG_TRACE_DUMP_STRUCTURE the chunks without their edges. */
+static void test_dump(void)
+{
+    tk_dcfg_trace *t = NULL;
+    tk_error err;
+    if (!TK_CHECK(tk_dcfg_trace_open(&t, "tests/data/dcfg_trace/pass/gen11.level9.trace.json", NULL,
+                                     &err) == TK_OK))
+        return;
+    for (unsigned flags = 0; flags <= TK_DCFG_TRACE_DUMP_STRUCTURE; flags++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        TK_CHECK(tk_dcfg_trace_dump(t, flags, TK_TEST_WRITER(m), &err) == TK_OK);
+        fclose(m);
+        const char *head = "dcfg-trace 1.0\nprocess 77\n  thread 0\n  chunk preceding=0 ";
+        TK_CHECK(strncmp(buf, head, strlen(head)) == 0);
+        size_t chunks = 0, edge_lines = 0, ids = 0;
+        const char *t1 = strstr(buf, "  thread 1\n");
+        for (const char *p = buf; (p = strstr(p, "\n  chunk ")) != NULL; p++) chunks++;
+        for (const char *p = buf; (p = strstr(p, "\n    edges:")) != NULL; p++) {
+            edge_lines++;
+            for (p += 11; *p == ' '; ids++)
+                for (p++; *p >= '0' && *p <= '9'; p++) {
+                }
+        }
+        TK_CHECK_EQ_U64(chunks, 12);
+        TK_CHECK_EQ_U64(edge_lines, flags ? 0 : 12);
+        TK_CHECK_EQ_U64(ids, flags ? 0 : 800);
+        TK_CHECK(t1 != NULL && strstr(t1, "thread 0") == NULL && strstr(t1, "\n  chunk ") != NULL);
+        free(buf);
+    }
+    tk_dcfg_trace_free(t);
+}
+
+TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_dump),
+             TK_CASE(test_repeats_dictionary_whitespace), TK_CASE(test_dictionary_entries),
+             TK_CASE(test_errors_are_located), TK_CASE(test_nesting_limit),
+             TK_CASE(test_long_dictionary_key), TK_CASE(test_leftover_bits_warn),
+             TK_CASE(test_key_order_and_trailing_garbage), TK_CASE(test_integers_as_strings),
+             TK_CASE(test_chunk_sums_fit), TK_CASE(test_encoder_round_trips),
+             TK_CASE(test_encoder_thread_without_edges), TK_CASE(test_multi_edge_transitions),
+             TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit),
+             TK_CASE(test_encoder_gaps))

@@ -56,6 +56,16 @@ static void test_report_gen11(void)
         check_row(r, TK_DCFG_TRACE_HOT_LOOPS, 1, 2734, 66, 214);
         check_row(r, TK_DCFG_TRACE_HOT_LOOPS, 2, 166, 67, 15);
     }
+    /* the cut (report --top 2): the first rows of every table, before and after hot */
+    tk_dcfg_trace_report_cut(r, 2);
+    TK_CHECK_EQ_U64(tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_TOP_EDGES), 2);
+    TK_CHECK_EQ_U64(tk_dcfg_trace_report_total(r, TK_DCFG_TRACE_TOP_EDGES), 12);
+    TK_CHECK_EQ_U64(tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_HOT_BLOCKS), 2);
+    TK_CHECK(tk_dcfg_trace_report_total(r, TK_DCFG_TRACE_HOT_BLOCKS) > 2);
+    tk_dcfg_trace_report_cut(r, 100);
+    TK_CHECK_EQ_U64(tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_TOP_EDGES), 12);
+    tk_dcfg_trace_report_cut(r, 0);
+    TK_CHECK_EQ_U64(tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_TOP_EDGES), 12);
     tk_dcfg_trace_report_free(r);
     /* thread 1; then no such thread */
     TK_CHECK(tk_dcfg_trace_report_open(&r, t, 1, NULL, &err) == TK_OK);

@@ -344,6 +344,43 @@ static void test_stop_and_refusals(void)
     tk_cfg_free(cfg);
 }
 
+/* An edge the DCFG lacks, in the callgrind profile and in the events (convert --to callgrind,
+ * --to chrome): the walk's error, located at its chunk's row. */
+static void test_errors_of_profile_and_events(void)
+{
+    tk_dcfg_trace *t;
+    tk_cfg *cfg;
+    tk_error err;
+    if (!open_both("tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg, &t,
+                   &cfg))
+        return;
+    tk_profile *prof;
+    TK_CHECK(tk_profile_open(&prof, &err) == TK_OK);
+    tk_error_clear(&err);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_to_profile(t, cfg, prof, &err), TK_ERR_FORMAT);
+    TK_CHECK_STR(err.message, "edge 99999 is not an edge of process 77 in the DCFG");
+    TK_CHECK_EQ_U64(err.line, 22);
+    TK_CHECK_EQ_U64(err.column, 7);
+    tk_profile_free(prof);
+    tk_dcfg_trace_events *x;
+    tk_event_source src;
+    TK_CHECK(tk_dcfg_trace_events_open(&x, t, cfg, &err) == TK_OK);
+    tk_dcfg_trace_events_source(x, &src);
+    tk_event ev;
+    tk_status st;
+    tk_error_clear(&err);
+    while ((st = src.next(src.ctx, &ev, &err)) == TK_OK) {
+    }
+    TK_CHECK_EQ_I64(st, TK_ERR_FORMAT);
+    TK_CHECK_STR(err.message, "edge 99999 is not an edge of process 77 in the DCFG");
+    TK_CHECK_EQ_U64(err.line, 22);
+    TK_CHECK_EQ_U64(err.column, 7);
+    tk_dcfg_trace_events_free(x);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
 TK_TEST_MAIN(TK_CASE(test_steps_follow_the_dcfg), TK_CASE(test_selections),
              TK_CASE(test_parallel_pieces), TK_CASE(test_errors),
-             TK_CASE(test_instruction_count_overflow), TK_CASE(test_stop_and_refusals))
+             TK_CASE(test_errors_of_profile_and_events), TK_CASE(test_instruction_count_overflow),
+             TK_CASE(test_stop_and_refusals))

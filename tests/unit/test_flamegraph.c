@@ -66,6 +66,14 @@ static void test_folded_scan(void)
     TK_CHECK(s.functions[0].name_len == 8 && memcmp(s.functions[0].name, "thread 7", 8) == 0);
     TK_CHECK(s.functions[0].self == 12 && s.functions[0].total == 14.5);
     TK_CHECK(s.functions[1].total == 6.5 && s.functions[1].self == 6.5); /* main */
+    TK_CHECK_EQ_U64(s.shown, 3);
+    tk_folded_summary_sort(&s, TK_FOLDED_BY_SELF);
+    tk_folded_summary_cut(&s, 2); /* report --top 2: the first two of the order */
+    TK_CHECK(s.shown == 2 && s.nfunctions == 3 && s.functions[0].self == 12);
+    tk_folded_summary_cut(&s, 0);
+    TK_CHECK_EQ_U64(s.shown, 3);
+    tk_folded_summary_cut(&s, 5);
+    TK_CHECK_EQ_U64(s.shown, 3);
     tk_folded_summary_free(&s);
     /* recursion: a name counted once per stack in its total */
     const char *r = "a;b;a 5\na 3\n";

@@ -71,10 +71,12 @@ static void dump_report(text *t, const tk_prof_report *r, const tk_profile *name
     size_t *idx = malloc(((arcs ? tk_prof_arcs_count(arcs) : 0) + 1) * sizeof *idx);
     add(t, "rows %zu of %zu, events", tk_prof_report_rows(r), si.count);
     for (size_t j = 0; j < tk_profile_event_count(names); j++)
-        add(t, " %s", str(names, tk_profile_event(names, j)->name));
-    for (size_t j = 0; j < tk_profile_derived_count(names); j++)
-        add(t, " %s=%s", str(names, tk_profile_derived(names, j)->name),
-            str(names, tk_profile_derived(names, j)->formula));
+        add(t, " %s", tk_profile_event_name(names, j));
+    for (size_t j = 0; j < tk_profile_derived_count(names); j++) {
+        tk_prof_derived_info d;
+        tk_profile_derived_get(names, j, &d);
+        add(t, " %s=%s", str(names, d.name), str(names, d.formula));
+    }
     add(t, "\ntotals");
     add_costs(t, si.totals, si.n_events);
     add(t, "\n");

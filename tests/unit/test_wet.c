@@ -392,8 +392,64 @@ static void test_deps_builder_api(void)
     tk_deps_free(d);
 }
 
+/* The slice's source lines (tk_slice_lines: distinct, sorted, file:line or 0xADDR, a history
+ * trace's through a comprehensive one) and what a criterion names (tk_criterion_has_instance). */
+static void test_slice_lines(void)
+{
+    tk_deps *d, *h;
+    tk_error err;
+    TK_CHECK_EQ_I64(load(foo1, &d, &err), TK_OK);
+    /* a second instruction on line 9, so that the line is listed once for two */
+    const char *hist = "0x8048250#0 --> 0x8048242#0\n0x8048242#0 --> 0x99#0\n";
+    TK_CHECK_EQ_I64(load(hist, &h, &err), TK_OK);
+    tk_node *c;
+    size_t n;
+    TK_CHECK_EQ_I64(tk_criterion_parse(d, "foo1.c:9", &c, &n, &err), TK_OK);
+    tk_slice_options o = TK_SLICE_OPTIONS_INIT;
+    o.deps = TK_SLICE_DATA;
+    tk_slice *s;
+    TK_CHECK_EQ_I64(tk_slice_compute(d, c, n, &o, &s, &err), TK_OK);
+    char **lines;
+    size_t nl;
+    TK_CHECK_EQ_I64(tk_slice_lines(s, d, NULL, &lines, &nl, &err), TK_OK);
+    if (TK_CHECK(nl == 3)) {
+        TK_CHECK_STR(lines[0], "foo1.c:6");
+        TK_CHECK_STR(lines[1], "foo1.c:8");
+        TK_CHECK_STR(lines[2], "foo1.c:9");
+    }
+    tk_free(lines);
+    tk_slice_free(s);
+    tk_nodes_free(c);
+    /* history: addresses, named through the comprehensive trace where it has them */
+    tk_node hc = {tk_deps_find_addr(h, 0x8048250), 0};
+    tk_slice_options ho = TK_SLICE_OPTIONS_INIT;
+    TK_CHECK_EQ_I64(tk_deps_build_reverse(h, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_slice_compute(h, &hc, 1, &ho, &s, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_slice_lines(s, h, d, &lines, &nl, &err), TK_OK);
+    if (TK_CHECK(nl == 3)) {
+        TK_CHECK_STR(lines[0], "0x99");
+        TK_CHECK_STR(lines[1], "foo1.c:8");
+        TK_CHECK_STR(lines[2], "foo1.c:9");
+    }
+    tk_free(lines);
+    TK_CHECK_EQ_I64(tk_slice_lines(s, h, NULL, &lines, &nl, &err), TK_OK);
+    TK_CHECK(nl == 3 && strcmp(lines[0], "0x8048242") == 0 && strcmp(lines[2], "0x99") == 0);
+    tk_free(lines);
+    char buf[8];
+    TK_CHECK_STR(tk_deps_source(d, NULL, tk_deps_find_id(d, 2118), buf, sizeof buf), "foo1.c:");
+    tk_slice_free(s);
+    tk_deps_free(h);
+    tk_deps_free(d);
+    static const char *const with[] = {"2118:0", "0x8048242#0", "foo1.c:8#0", "dir:x/f.c:8#2"};
+    static const char *const without[] = {"2118", "0x8048242", "foo1.c:8", "0x10:1"};
+    for (size_t i = 0; i < 4; i++) {
+        TK_CHECK(tk_criterion_has_instance(with[i]));
+        TK_CHECK(!tk_criterion_has_instance(without[i]));
+    }
+}
+
 TK_TEST_MAIN(TK_CASE(test_deps_builder_api), TK_CASE(test_reader_records),
              TK_CASE(test_reader_long_stream), TK_CASE(test_foo1_model), TK_CASE(test_slice_kinds),
              TK_CASE(test_chain), TK_CASE(test_history),
              TK_CASE(test_history_against_comprehensive), TK_CASE(test_errors_located),
-             TK_CASE(test_diag_collects))
+             TK_CASE(test_diag_collects), TK_CASE(test_slice_lines))

@@ -154,9 +154,10 @@ static int parse_settings(const cli_args *args, const tk_profile *p, settings *o
 /* "file:function" of function fn, as callgrind_annotate names a callee. */
 static void put_fn(FILE *out, const tk_profile *p, uint32_t fn)
 {
-    const tk_prof_function *f = tk_profile_function_at(p, fn);
-    fprintf(out, "%s:%s", cli_callgrind_str_or(p, f->file, "???"),
-            cli_callgrind_str_or(p, f->name, "???"));
+    tk_prof_function_info f;
+    tk_profile_function_get(p, fn, &f);
+    fprintf(out, "%s:%s", cli_callgrind_str_or(p, f.file, "???"),
+            cli_callgrind_str_or(p, f.name, "???"));
 }
 
 /* The calls and jumps made at site s, a line each under it (by_instr: the instruction
@@ -245,7 +246,7 @@ static void put_file_self(FILE *out, const view *v, const uint64_t *self)
     size_t e = v->o->ev[0];
     fputs(": ", out);
     cli_callgrind_put_commas(out, self[e]);
-    fprintf(out, " %s self", tk_profile_str(v->p, tk_profile_event(v->p, e)->name));
+    fprintf(out, " %s self", tk_profile_event_name(v->p, e));
     if (v->info.totals[e])
         fprintf(out, " (%.2f%%)", 100.0 * (double)self[e] / (double)v->info.totals[e]);
 }
@@ -306,8 +307,9 @@ static void annotate_instrs(FILE *out, const view *v)
     for (size_t i = 0; i < v->info.functions; i++) {
         tk_prof_annotate_function_info fi;
         tk_prof_annotate_function_get(v->a, i, &fi);
-        const tk_prof_function *f = tk_profile_function_at(v->p, fi.fn);
-        fprintf(out, "-- %s [%s]", tk_profile_str(v->p, f->name), tk_profile_str(v->p, f->object));
+        tk_prof_function_info f;
+        tk_profile_function_get(v->p, fi.fn, &f);
+        fprintf(out, "-- %s [%s]", tk_profile_str(v->p, f.name), tk_profile_str(v->p, f.object));
         put_file_self(out, v, fi.self);
         fputc('\n', out);
         for (size_t k = fi.first_site; k < fi.first_site + fi.sites; k++) {
@@ -363,7 +365,7 @@ static void put_head(FILE *out, const view *v)
           out);
     fputs("Events:", out);
     for (size_t j = 0; j < v->o->nev; j++)
-        fprintf(out, " %s", tk_profile_str(v->p, tk_profile_event(v->p, v->o->ev[j])->name));
+        fprintf(out, " %s", tk_profile_event_name(v->p, v->o->ev[j]));
     fputs("\n", out);
 }
 
@@ -393,7 +395,7 @@ static int annotate(const cli_args *args, const tk_profile *p, FILE *out)
         if (hf && hn) fputs(" and ", out);
         if (hn) fprintf(out, "%zu function%s", hn, cli_s(hn));
         fprintf(out, " not shown: those shown cover %g%% of the total %s; --all shows them)\n",
-                o.threshold, tk_profile_str(p, tk_profile_event(p, o.ev[0])->name));
+                o.threshold, tk_profile_event_name(p, o.ev[0]));
     }
     tk_prof_annotation_free(v.a);
     return rc;

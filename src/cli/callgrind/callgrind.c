@@ -161,7 +161,7 @@ void cli_callgrind_json_events(FILE *f, const tk_profile *p)
     fputc('[', f);
     for (size_t i = 0; i < tk_profile_event_count(p); i++) {
         if (i) fputc(',', f);
-        cli_put_json_string(f, tk_profile_str(p, tk_profile_event(p, i)->name));
+        cli_put_json_string(f, tk_profile_event_name(p, i));
     }
     fputc(']', f);
 }
@@ -180,8 +180,7 @@ int cli_callgrind_event_list(const char *cmd, const tk_profile *p, const char *l
             size_t k = 0;
             have[0] = 0;
             for (size_t i = 0; i < tk_profile_event_count(p) && k < sizeof have; i++) {
-                int w = snprintf(have + k, sizeof have - k, " %s",
-                                 tk_profile_str(p, tk_profile_event(p, i)->name));
+                int w = snprintf(have + k, sizeof have - k, " %s", tk_profile_event_name(p, i));
                 k += w < 0 ? 0 : (size_t)w;
             }
             cli_usage_error(cmd, "unknown event '%.*s' (the profile has:%s)", (int)len, s,

@@ -64,7 +64,8 @@ static void write_json(const tk_profile *p, FILE *f)
     cli_callgrind_json_events(f, p);
     fputs(",\n\"functions\":[", f);
     for (size_t i = 0; i < tk_profile_function_count(p); i++) {
-        const tk_prof_function *fn = tk_profile_function_at(p, (uint32_t)i);
+        tk_prof_function_info fi, *fn = &fi;
+        tk_profile_function_get(p, (uint32_t)i, &fi);
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
         cli_put_json_string(f, tk_profile_str(p, fn->object));
         fputs(",\"file\":", f);
@@ -87,9 +88,9 @@ static void write_json(const tk_profile *p, FILE *f)
             fputc(',', f);
         }
         fputs("\"self\":[", f);
-        const tk_prof_self *sr;
-        const uint64_t *costs;
-        for (size_t r = 0; (sr = tk_prof_part_self(part, r, &costs)); r++) {
+        tk_prof_self self, *sr = &self;
+        uint64_t costs[TK_PROFILE_MAX_EVENTS];
+        for (size_t r = 0; tk_prof_part_self(part, r, &self, costs); r++) {
             fprintf(f, "%s\n{\"fn\":%" PRIu32 ",\"file\":", r ? "," : "", sr->fn);
             cli_put_json_string(f, tk_profile_str(p, sr->file));
             fputc(',', f);
@@ -99,10 +100,9 @@ static void write_json(const tk_profile *p, FILE *f)
             fputc('}', f);
         }
         fputs("],\"calls\":[", f);
-        const tk_prof_call *cr;
-        uint64_t count;
-        const uint64_t *inclusive;
-        for (size_t r = 0; (cr = tk_prof_part_call(part, r, &count, &inclusive)); r++) {
+        tk_prof_call call, *cr = &call;
+        uint64_t count, inclusive[TK_PROFILE_MAX_EVENTS];
+        for (size_t r = 0; tk_prof_part_call(part, r, &call, &count, inclusive); r++) {
             fprintf(
                 f, "%s\n{\"fn\":%" PRIu32 ",\"callee\":%" PRIu32 ",\"count\":%" PRIu64 ",\"file\":",
                 r ? "," : "", cr->fn, cr->callee, count);
@@ -114,9 +114,9 @@ static void write_json(const tk_profile *p, FILE *f)
             fputc('}', f);
         }
         fputs("],\"jumps\":[", f);
-        const tk_prof_jump *jr;
+        tk_prof_jump jump, *jr = &jump;
         uint64_t executed, followed;
-        for (size_t r = 0; (jr = tk_prof_part_jump(part, r, &executed, &followed)); r++) {
+        for (size_t r = 0; tk_prof_part_jump(part, r, &jump, &executed, &followed); r++) {
             fprintf(f,
                     "%s\n{\"fn\":%" PRIu32 ",\"target_fn\":%" PRIu32 ",\"conditional\":%s,"
                     "\"executed\":%" PRIu64 ",\"followed\":%" PRIu64 ",",
@@ -189,9 +189,8 @@ static int write_target(const char *cmd, const cli_args *args, const tk_profile 
         st = tk_profile_write_folded(p, &c->folded, CLI_WRITER(f), &err);
     } else if (c->to == TO_SVG) {
         folded_job job = {p, &c->folded};
-        const char *unit = tk_profile_event_count(p)
-                               ? tk_profile_str(p, tk_profile_event(p, c->folded.event)->name)
-                               : NULL;
+        const char *unit =
+            tk_profile_event_count(p) ? tk_profile_event_name(p, c->folded.event) : NULL;
         int rc = cli_write_svg(cmd, args, unit, folded_of, &job, f);
         if (rc != CLI_EXIT_OK) {
             cli_output_abort(o);

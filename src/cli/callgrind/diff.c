@@ -157,7 +157,7 @@ static void put_relative(FILE *f, uint64_t a, uint64_t b)
 static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, size_t k, size_t ev)
 {
     size_t nev = tk_profile_event_count(both);
-    const char *en = nev ? tk_profile_str(both, tk_profile_event(both, ev)->name) : "";
+    const char *en = nev ? tk_profile_event_name(both, ev) : "";
     fprintf(f, "event: %s\ntotals: ", en);
     cli_callgrind_put_commas(f, nev ? tk_prof_diff_totals(d, 0)[ev] : 0);
     fputs(" -> ", f);
@@ -199,7 +199,7 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
     tk_error_clear(&err);
     folded_job job = {both, ev};
     size_t nev = tk_profile_event_count(both);
-    const char *unit = nev ? tk_profile_str(both, tk_profile_event(both, ev)->name) : NULL;
+    const char *unit = nev ? tk_profile_event_name(both, ev) : NULL;
     if (fmt == CLI_OUT_FOLDED)
         rc = diff_folded(both, ev, f, &err) == TK_OK ? CLI_EXIT_OK : cli_error(&err);
     else if (fmt == CLI_OUT_SVG)

@@ -79,10 +79,11 @@ int cli_callgrind_info(cli_ctx *ctx, const cli_args *args)
     print_run(p);
     printf("\n");
     printf("events:");
-    for (size_t i = 0; i < nev; i++) printf(" %s", tk_profile_str(p, tk_profile_event(p, i)->name));
+    for (size_t i = 0; i < nev; i++) printf(" %s", tk_profile_event_name(p, i));
     printf("\n");
     for (size_t i = 0; i < tk_profile_derived_count(p); i++) {
-        const tk_prof_derived *d = tk_profile_derived(p, i);
+        tk_prof_derived_info di, *d = &di;
+        tk_profile_derived_get(p, i, &di);
         printf("derived event: %s = %s\n", tk_profile_str(p, d->name),
                tk_profile_str(p, d->formula));
     }

@@ -481,12 +481,10 @@ static void cycles_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, 
     } else if (fmt == CLI_OUT_CSV) {
         fputs("cycle,cycle_members,cycle_calls", f);
         for (size_t j = 0; j < nev; j++)
-            fprintf(f, ",cycle_inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+            fprintf(f, ",cycle_inclusive_%s", tk_profile_event_name(p, j));
         fputs(",object,file,name", f);
-        for (size_t j = 0; j < nev; j++)
-            fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
-        for (size_t j = 0; j < nev; j++)
-            fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, j)->name));
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",self_%s", tk_profile_event_name(p, j));
+        for (size_t j = 0; j < nev; j++) fprintf(f, ",inclusive_%s", tk_profile_event_name(p, j));
         fputs(",calls,estimated\n", f);
     } else {
         fprintf(f, "call cycles: %zu\n", si.n_cycles);
@@ -506,7 +504,7 @@ static void cycle_head(FILE *f, const tk_profile *p, const tk_prof_summary *s, i
     tk_prof_summary_get(s, &si);
     tk_prof_cycle_get(s, c, &cyi);
     size_t nev = si.n_events;
-    const char *ev = nev ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
+    const char *ev = nev ? tk_profile_event_name(p, primary) : "";
     uint64_t total = nev ? si.totals[primary] : 0;
     if (fmt == CLI_OUT_JSON) {
         fprintf(f, "%s\n{\"cycle\":%zu,\"calls\":%" PRIu64 ",\"self\":", c > 1 ? "," : "", c,
@@ -553,7 +551,7 @@ static void cycles_report(FILE *f, const tk_profile *p, int strip, const tk_prof
             fprintf(f, "  (%zu more member%s not shown: --all shows them)\n", n - limit,
                     cli_s(n - limit));
     }
-    const char *ev = si.n_events ? tk_profile_str(p, tk_profile_event(p, primary)->name) : "";
+    const char *ev = si.n_events ? tk_profile_event_name(p, primary) : "";
     if (fmt == CLI_OUT_JSON) fputs("\n]}\n", f);
     if (fmt == CLI_OUT_TEXT && si.n_cycles)
         fprintf(f, "\ncolumns: %s self, %s inclusive (~: an estimate), calls, function\n", ev, ev);
@@ -769,7 +767,8 @@ static void json_head(FILE *f, const settings *o, const table *t, const cli_call
     if (t->nder) {
         fputs(",\"derived_events\":[", f);
         for (size_t i = 0; i < t->nder; i++) {
-            const tk_prof_derived *d = tk_profile_derived(p, i);
+            tk_prof_derived_info di, *d = &di;
+            tk_profile_derived_get(p, i, &di);
             fputs(i ? ",{\"name\":" : "{\"name\":", f);
             cli_put_json_string(f, tk_profile_str(p, d->name));
             fputs(",\"formula\":", f);
@@ -823,19 +822,22 @@ static void report_json(FILE *f, const settings *o, const table *t, const cli_ca
     fputs("\n]}\n", f);
 }
 
+static const char *derived_name(const tk_profile *p, size_t i)
+{
+    tk_prof_derived_info d;
+    tk_profile_derived_get(p, i, &d);
+    return tk_profile_str(p, d.name);
+}
+
 static void csv_head(FILE *f, const table *t)
 {
     const tk_profile *p = t->p;
     fputs("object,file,name,line", f);
-    for (size_t i = 0; i < t->nev; i++)
-        fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
-    for (size_t i = 0; i < t->nev; i++)
-        fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_event(p, i)->name));
+    for (size_t i = 0; i < t->nev; i++) fprintf(f, ",self_%s", tk_profile_event_name(p, i));
+    for (size_t i = 0; i < t->nev; i++) fprintf(f, ",inclusive_%s", tk_profile_event_name(p, i));
     fputs(",calls", f);
-    for (size_t i = 0; i < t->nder; i++)
-        fprintf(f, ",self_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
-    for (size_t i = 0; i < t->nder; i++)
-        fprintf(f, ",inclusive_%s", tk_profile_str(p, tk_profile_derived(p, i)->name));
+    for (size_t i = 0; i < t->nder; i++) fprintf(f, ",self_%s", derived_name(p, i));
+    for (size_t i = 0; i < t->nder; i++) fprintf(f, ",inclusive_%s", derived_name(p, i));
     fputs(",cycle,estimated\n", f);
 }
 
@@ -879,8 +881,7 @@ static void text_totals(FILE *f, const settings *o, const table *t, const cli_ca
     const tk_profile *p = t->p;
     fprintf(f, "parts: %zu%s\n", o->part ? (size_t)1 : t->nparts, o->part ? " (selected)" : "");
     fputs("events:", f);
-    for (size_t i = 0; i < t->nev; i++)
-        fprintf(f, " %s", tk_profile_str(p, tk_profile_event(p, i)->name));
+    for (size_t i = 0; i < t->nev; i++) fprintf(f, " %s", tk_profile_event_name(p, i));
     fputs("\n", f);
     fputs("program totals:", f);
     for (size_t c = 0; c < o->ncol; c++) {
@@ -893,7 +894,8 @@ static void text_totals(FILE *f, const settings *o, const table *t, const cli_ca
         int ok[TK_PROFILE_MAX_EVENTS];
         eval_derived(p, t->si.totals, dv, ok);
         for (size_t i = 0; i < t->nder; i++) {
-            const tk_prof_derived *d = tk_profile_derived(p, i);
+            tk_prof_derived_info di, *d = &di;
+            tk_profile_derived_get(p, i, &di);
             fprintf(f, "derived %s = %s: ", tk_profile_str(p, d->name),
                     tk_profile_str(p, d->formula));
             if (ok[i])
@@ -913,13 +915,12 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
     const tk_profile *p = t->p;
     for (size_t j = 0; j < t->nev; j++) {
         w[j] = width_commas(t->si.totals[j]);
-        int nl =
-            (int)strlen(tk_profile_str(p, tk_profile_event(p, j)->name)) + (o->inclusive ? 5 : 0);
+        int nl = (int)strlen(tk_profile_event_name(p, j)) + (o->inclusive ? 5 : 0);
         if (nl > w[j]) w[j] = nl;
     }
     for (size_t c = 0; c < o->ncol; c++) {
         size_t j = o->col[c];
-        const char *n = tk_profile_str(p, tk_profile_event(p, j)->name);
+        const char *n = tk_profile_event_name(p, j);
         if (j == o->primary)
             fprintf(f, "%*s %-9s", w[j], n, "");
         else
@@ -929,7 +930,7 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
         for (size_t c = 0; c < o->ncol; c++) {
             size_t j = o->col[c];
             char h[80];
-            snprintf(h, sizeof h, "%s-incl", tk_profile_str(p, tk_profile_event(p, j)->name));
+            snprintf(h, sizeof h, "%s-incl", tk_profile_event_name(p, j));
             if (j == o->primary)
                 fprintf(f, "%*s %-9s", w[j], h, "");
             else
@@ -937,8 +938,7 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
         }
     if (o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION) {
         char h[80];
-        snprintf(h, sizeof h, "%s/call",
-                 t->nev ? tk_profile_str(p, tk_profile_event(p, o->primary)->name) : "");
+        snprintf(h, sizeof h, "%s/call", t->nev ? tk_profile_event_name(p, o->primary) : "");
         fprintf(f, "%10s %*s ", "calls", t->nev ? w[o->primary] + 2 : 2, h);
     }
     fprintf(f, "%s\n", group_name(o->group));

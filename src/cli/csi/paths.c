@@ -47,15 +47,6 @@ static void print_seq(FILE *out, const tk_csi_function *fn, const uint32_t *a, s
     for (size_t i = 0; i < n; i++) fprintf(out, "%s%" PRIu64, i ? " " : "", fn->blocks[a[i]].id);
 }
 
-static int seq_equal(const tk_csi_function *fn, const uint32_t *a, size_t n, const uint64_t *b,
-                     size_t m)
-{
-    if (n != m) return 0;
-    for (size_t i = 0; i < n; i++)
-        if (fn->blocks[a[i]].id != b[i]) return 0;
-    return 1;
-}
-
 /* Decode one state against one function; returns 0 ok, 1 bad input. */
 static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
                         tk_csi_numbering *num, const tk_csi_state *s, const char *meta)
@@ -118,7 +109,6 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
         if (d.readings_truncated)
             fputs("    (more readings not searched: the search limit was reached)\n", out);
     }
-    int matched = 0;
     for (size_t k = 0; k < d.nseqs; k++) {
         if (d.nseqs > 1)
             fprintf(out, "  blocks (reading %zu): ", k + 1);
@@ -126,12 +116,10 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
             fputs("  blocks: ", out);
         print_seq(out, fn, d.seqs[k], d.seq_lens[k]);
         fputc('\n', out);
-        if (s->has_expected && seq_equal(fn, d.seqs[k], d.seq_lens[k], s->expected, s->nexpected))
-            matched = 1;
     }
     if (s->has_expected) {
-        fprintf(out, "  documented sequence: %s\n", matched ? "matches" : "DIFFERS");
-        if (!matched) bad = 1;
+        fprintf(out, "  documented sequence: %s\n", d.matches_expected ? "matches" : "DIFFERS");
+        if (!d.matches_expected) bad = 1;
     }
     if (d.notes[0]) {
         for (char *p = d.notes; *p;) {
@@ -146,23 +134,6 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
 }
 
 /* ---- --profile ------------------------------------------------------------------ */
-
-typedef struct profile_ctx {
-    tk_csi_profile *pr;
-    const uint64_t *chunk_thread;
-    tk_error *err;
-    int failed;
-} profile_ctx;
-
-static int on_chunk(void *vctx, size_t chunk, const uint32_t *edges, size_t n)
-{
-    profile_ctx *c = vctx;
-    if (tk_csi_profile_edges(c->pr, c->chunk_thread[chunk], edges, n, c->err) != TK_OK) {
-        c->failed = 1;
-        return 1;
-    }
-    return 0;
-}
 
 static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
 {
@@ -212,7 +183,6 @@ static int run_profile(const char *dcfg_path, const char *trace_path, const char
     tk_error_clear(&err);
     tk_cfg *cfg = NULL;
     tk_dcfg_trace *t = NULL;
-    uint64_t *chunk_thread = NULL;
     int rc = CLI_EXIT_OK;
     tk_status st = tk_dcfg_read_path(&cfg, dcfg_path, NULL, &err);
     if (st != TK_OK) {
@@ -224,40 +194,15 @@ static int run_profile(const char *dcfg_path, const char *trace_path, const char
         if (st == TK_ERR_FORMAT) cli_note_other_format(trace_path, "dcfg-trace");
         goto done;
     }
-    size_t nchunks = tk_dcfg_trace_chunk_count(t);
-    chunk_thread = calloc(nchunks + 1, sizeof *chunk_thread);
-    if (!chunk_thread) {
-        rc = cli_usage_error("paths", "out of memory");
-        goto done;
-    }
-    for (size_t j = 0; j < tk_dcfg_trace_thread_count(t); j++) {
-        tk_dcfg_trace_thread_info ti;
-        tk_dcfg_trace_thread(t, j, &ti);
-        for (size_t c = 0; c < ti.nchunks && ti.first_chunk + c < nchunks; c++)
-            chunk_thread[ti.first_chunk + c] = ti.thread_id;
-    }
     printf("path profile of %s over %s\n", trace_path, dcfg_path);
     for (size_t i = 0; i < tk_dcfg_trace_process_count(t) && rc == CLI_EXIT_OK; i++) {
         tk_dcfg_trace_process_info pi;
         tk_dcfg_trace_process(t, i, &pi);
         tk_csi_profile *pr;
-        st = tk_csi_profile_open(&pr, cfg, pi.pid, &err);
-        if (st != TK_OK) {
+        if (tk_csi_profile_read_trace(&pr, cfg, t, pi.pid, &err) != TK_OK) {
             rc = cli_error(&err);
             break;
         }
-        profile_ctx c = {pr, chunk_thread, &err, 0};
-        tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
-        opt.has_pid = 1;
-        opt.pid = pi.pid;
-        uint64_t total = 0;
-        st = tk_dcfg_trace_decode(t, &opt, on_chunk, &c, &total, NULL, &err);
-        if (st != TK_OK || c.failed) {
-            rc = cli_error(&err);
-            tk_csi_profile_free(pr);
-            break;
-        }
-        tk_csi_profile_finish(pr);
         uint64_t edges, unknown;
         tk_csi_profile_totals(pr, &edges, &unknown);
         printf("process %" PRIu64 ": %zu thread%s, %" PRIu64 " edge%s (%" PRIu64
@@ -267,7 +212,6 @@ static int run_profile(const char *dcfg_path, const char *trace_path, const char
         tk_csi_profile_free(pr);
     }
 done:
-    free(chunk_thread);
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);
     return rc;

@@ -6,13 +6,17 @@ const cli_format_ops cli_dcfg_ops = {
     .opts = {[CLI_CHECK] = cli_dcfg_check_opts,
              [CLI_REPORT] = cli_dcfg_report_opts,
              [CLI_CONVERT] = cli_dcfg_convert_opts,
-             [CLI_DIFF] = cli_dcfg_diff_opts},
+             [CLI_DIFF] = cli_dcfg_diff_opts,
+             [CLI_MERGE] = cli_dcfg_merge_opts},
     .run = {[CLI_INFO] = cli_dcfg_info,
             [CLI_CHECK] = cli_dcfg_check,
             [CLI_REPORT] = cli_dcfg_report,
             [CLI_CONVERT] = cli_dcfg_convert,
             [CLI_DUMP] = cli_dcfg_dump,
-            [CLI_DIFF] = cli_dcfg_diff},
+            [CLI_DIFF] = cli_dcfg_diff,
+            [CLI_MERGE] = cli_dcfg_merge},
+    .team = 1u << CLI_MERGE,
+    .lazy = 1u << CLI_MERGE,
     .each = 1u << CLI_CHECK,
     .each_stops = 1u << CLI_REPORT | 1u << CLI_DUMP,
     .choices = {[CLI_REPORT] = cli_dcfg_report_choices,
@@ -25,7 +29,9 @@ const cli_format_ops cli_dcfg_ops = {
              "verifies the counts, routines and loops; convert writes canonical DCFG JSON, a\n"
              "dot graph of a routine, loop or image, a callgrind profile (for KCachegrind and\n"
              "callgrind_annotate) or CSI path-tracing metadata; diff matches two runs by\n"
-             "address: images, routines, blocks and edges, the largest change first.\n"
+             "address: images, routines, blocks and edges, the largest change first;\n"
+             "merge adds up the counts of DCFGs of one program (the same images, blocks and\n"
+             "edges: runs that took the same paths).\n"
              "report --table statistics, source-loops or inner-source-loops prints the\n"
              "tables of Intel's dcfg-reader as it does.\n",
     .examples =
@@ -40,6 +46,8 @@ const cli_format_ops cli_dcfg_ops = {
              "a profile for KCachegrind"},
             {"diff before.dcfg.json.bz2 after.dcfg.json.bz2",
              "the images, routines, blocks and edges that changed between two runs"},
+            {"merge -o all.dcfg.json run/*.dcfg.json.bz2",
+             "the counts of every run of one program, added up"},
             {"report --table source-loops prog.dcfg.json.bz2",
              "dcfg-reader's -all_source_loops_stats file"},
             {NULL, NULL}},

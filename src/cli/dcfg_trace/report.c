@@ -41,13 +41,13 @@ static void json_block_name(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p,
  * text rows "value extra block name", or a JSON array of objects. */
 static void block_table(FILE *f, int json, const char *title, const char *const names[3],
                         const tk_cfg *cfg, const tk_cfg_process *p, const tk_dcfg_trace_report *r,
-                        tk_dcfg_trace_report_table table, uint64_t top)
+                        tk_dcfg_trace_report_table table)
 {
     size_t n = tk_dcfg_trace_report_count(r, table);
     const tk_dcfg_trace_report_row *v = n ? tk_dcfg_trace_report_row_at(r, table, 0) : NULL;
     if (json) {
         fprintf(f, ",\"%s\":[", title);
-        for (size_t i = 0; i < n && i < top; i++) {
+        for (size_t i = 0; i < n; i++) {
             fprintf(f, "%s{\"%s\":%u,\"%s\":%llu,\"instructions\":%llu", i ? "," : "", names[2],
                     v[i].id, names[1], (unsigned long long)v[i].extra,
                     (unsigned long long)v[i].value);
@@ -58,13 +58,14 @@ static void block_table(FILE *f, int json, const char *title, const char *const 
         return;
     }
     fprintf(f, "  %s:\n  %12s %12s %10s\n", title, names[0], names[1], names[2]);
-    for (size_t i = 0; i < n && i < top; i++) {
+    for (size_t i = 0; i < n; i++) {
         fprintf(f, "  %12llu %12llu %10u", (unsigned long long)v[i].value,
                 (unsigned long long)v[i].extra, v[i].id);
         print_block_name(f, cfg, p, tk_cfg_find_block(p, v[i].id));
         fputc('\n', f);
     }
-    cli_rows_note(f, n < top ? n : top, n, table == TK_DCFG_TRACE_HOT_BLOCKS ? "block" : "loop");
+    cli_rows_note(f, n, tk_dcfg_trace_report_total(r, table),
+                  table == TK_DCFG_TRACE_HOT_BLOCKS ? "block" : "loop");
 }
 
 static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report *r)
@@ -88,9 +89,9 @@ static void thread_head(FILE *f, int json, size_t th, const tk_dcfg_trace_report
                 cli_s(st.distinct_edges));
 }
 
-/* The first `top` edges, with their ends and type when the DCFG has them (p). */
+/* The edges the cut keeps, with their ends and type when the DCFG has them (p). */
 static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_process *p,
-                       const tk_dcfg_trace_report *r, uint64_t top)
+                       const tk_dcfg_trace_report *r)
 {
     size_t n = tk_dcfg_trace_report_count(r, TK_DCFG_TRACE_TOP_EDGES);
     const tk_dcfg_trace_report_row *v =
@@ -99,7 +100,7 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
         fputs(",\"top_edges\":[", f);
     else
         fprintf(f, "  most frequent edges:\n  %12s %10s\n", "count", "edge");
-    for (size_t i = 0; i < n && i < top; i++) {
+    for (size_t i = 0; i < n; i++) {
         uint32_t e = p ? tk_cfg_find_edge(p, v[i].id) : TK_CFG_NONE;
         if (json) {
             fprintf(f, "%s{\"edge\":%u,\"count\":%llu", i ? "," : "", v[i].id,
@@ -126,23 +127,23 @@ static void edge_table(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_proces
     if (json)
         fputc(']', f);
     else
-        cli_rows_note(f, n < top ? n : top, n, "edge");
+        cli_rows_note(f, n, tk_dcfg_trace_report_total(r, TK_DCFG_TRACE_TOP_EDGES), "edge");
 }
 
 /* The hottest blocks and loops of process p (of the DCFG). Returns an exit code (the
  * thread's instructions pass 2^64 - 1). */
 static int block_tables(FILE *f, int json, const tk_cfg *cfg, const tk_cfg_process *p,
-                        tk_dcfg_trace_report *r, uint64_t top)
+                        tk_dcfg_trace_report *r)
 {
     tk_error err;
     tk_error_clear(&err);
     if (tk_dcfg_trace_report_hot(r, p, &err) != TK_OK) return cli_error(&err);
     static const char *const block_cols[3] = {"instrs", "execs", "block"};
     block_table(f, json, json ? "hot_blocks" : "hottest blocks (by instructions)", block_cols, cfg,
-                p, r, TK_DCFG_TRACE_HOT_BLOCKS, top);
+                p, r, TK_DCFG_TRACE_HOT_BLOCKS);
     static const char *const loop_cols[3] = {"instrs", "iterations", "head"};
     block_table(f, json, json ? "hot_loops" : "hot loops (by dynamic instructions)", loop_cols, cfg,
-                p, r, TK_DCFG_TRACE_HOT_LOOPS, top);
+                p, r, TK_DCFG_TRACE_HOT_LOOPS);
     return CLI_EXIT_OK;
 }
 
@@ -152,14 +153,15 @@ static int print_thread(FILE *f, int json, const tk_cfg *cfg, size_t th, tk_dcfg
 {
     tk_dcfg_trace_report_stats st;
     tk_dcfg_trace_report_get_stats(r, &st);
+    tk_dcfg_trace_report_cut(r, top);
     thread_head(f, json, th, r);
     const tk_cfg_process *p = NULL;
     if (cfg) {
         uint32_t pix = tk_cfg_find_process(cfg, st.pid);
         p = tk_cfg_process_at(cfg, pix);
     }
-    edge_table(f, json, cfg, p, r, top);
-    int rc = p ? block_tables(f, json, cfg, p, r, top) : CLI_EXIT_OK;
+    edge_table(f, json, cfg, p, r);
+    int rc = p ? block_tables(f, json, cfg, p, r) : CLI_EXIT_OK;
     if (json) fputc('}', f);
     tk_dcfg_trace_report_free(r);
     return rc;
@@ -217,7 +219,7 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *a)
     cli_rows rows;
     if (fmt < 0 || cli_get_rows("report", a, fmt == CLI_OUT_TEXT, &rows) != 0)
         return CLI_EXIT_USAGE;
-    top = rows.top ? rows.top : UINT64_MAX;
+    top = rows.top;
     /* in a team, the root alone reads the DCFG and writes; every member reads the trace */
     int writes = cli_team_writes(ctx);
     tk_cfg *cfg = NULL;

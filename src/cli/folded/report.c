@@ -43,7 +43,7 @@ static const char *name_of(const tk_folded_function *fn, char **buf, size_t *cap
     return *buf;
 }
 
-static void report_json(FILE *f, const char *path, const tk_folded_summary *s, size_t shown)
+static void report_json(FILE *f, const char *path, const tk_folded_summary *s)
 {
     char *buf = NULL;
     size_t cap = 0;
@@ -57,7 +57,7 @@ static void report_json(FILE *f, const char *path, const tk_folded_summary *s, s
     fputs(", \"total\": ", f);
     put_num(f, s->total);
     fputs(",\n \"functions\": [", f);
-    for (size_t i = 0; i < shown; i++) {
+    for (size_t i = 0; i < s->shown; i++) {
         const tk_folded_function *fn = &s->functions[i];
         fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
         cli_put_json_string(f, name_of(fn, &buf, &cap));
@@ -77,12 +77,12 @@ static void report_json(FILE *f, const char *path, const tk_folded_summary *s, s
     free(buf);
 }
 
-static void report_csv(FILE *f, const tk_folded_summary *s, size_t shown)
+static void report_csv(FILE *f, const tk_folded_summary *s)
 {
     char *buf = NULL;
     size_t cap = 0;
     fputs(s->differential ? "name,self,total,self_before,total_before\n" : "name,self,total\n", f);
-    for (size_t i = 0; i < shown; i++) {
+    for (size_t i = 0; i < s->shown; i++) {
         const tk_folded_function *fn = &s->functions[i];
         cli_put_csv_field(f, name_of(fn, &buf, &cap));
         fputc(',', f);
@@ -100,19 +100,19 @@ static void report_csv(FILE *f, const tk_folded_summary *s, size_t shown)
     free(buf);
 }
 
-static void report_text(FILE *f, const tk_folded_summary *s, size_t shown)
+static void report_text(FILE *f, const tk_folded_summary *s)
 {
     fprintf(f, "stacks: %" PRIu64 ", frame names: %zu, total: ", s->stacks, s->nfunctions);
     put_num(f, s->total);
     if (s->differential) fputs(" (before: ", f), put_num(f, s->total_before), fputc(')', f);
     fprintf(f, "\n\n%14s %7s %14s %7s  %s\n", "total", "%", "self", "%", "name");
     double t = s->total > 0 ? s->total : 1;
-    for (size_t i = 0; i < shown; i++) {
+    for (size_t i = 0; i < s->shown; i++) {
         const tk_folded_function *fn = &s->functions[i];
         fprintf(f, "%14.15g %6.2f%% %14.15g %6.2f%%  %.*s\n", fn->total, 100 * fn->total / t,
                 fn->self, 100 * fn->self / t, (int)fn->name_len, fn->name);
     }
-    cli_rows_note(f, shown, s->nfunctions, "row");
+    cli_rows_note(f, s->shown, s->nfunctions, "row");
 }
 
 int cli_folded_report(cli_ctx *ctx, const cli_args *args)
@@ -122,7 +122,6 @@ int cli_folded_report(cli_ctx *ctx, const cli_args *args)
     cli_rows rows;
     if (key < 0 || fmt < 0 || cli_get_rows("report", args, fmt == CLI_OUT_TEXT, &rows) != 0)
         return CLI_EXIT_USAGE;
-    uint64_t top = rows.top;
     if (ctx->ninputs != 1) return cli_usage_error("report", "report takes one FILE");
     const char *text;
     size_t len;
@@ -133,17 +132,17 @@ int cli_folded_report(cli_ctx *ctx, const cli_args *args)
     tk_error_clear(&err);
     if (tk_folded_summarize(text, len, ctx->paths[0], &s, &err) != TK_OK) return cli_error(&err);
     tk_folded_summary_sort(&s, (tk_folded_order)key);
-    size_t shown = top && top < s.nfunctions ? (size_t)top : s.nfunctions;
+    tk_folded_summary_cut(&s, rows.top);
     tk_output *o;
     rc = cli_output_open(args, 0, &o);
     if (rc == CLI_EXIT_OK) {
         FILE *f = cli_output_file(o);
         if (fmt == CLI_OUT_JSON)
-            report_json(f, ctx->paths[0], &s, shown);
+            report_json(f, ctx->paths[0], &s);
         else if (fmt == CLI_OUT_CSV)
-            report_csv(f, &s, shown);
+            report_csv(f, &s);
         else
-            report_text(f, &s, shown);
+            report_text(f, &s);
         rc = cli_output_commit(o);
     }
     tk_folded_summary_free(&s);

@@ -42,7 +42,7 @@ static void print_step(const tk_deps *d, const tk_chain_step *st)
 {
     char src[512];
     cli_wet_print_node(stdout, d, st->instr, st->inst, "#");
-    printf("  %s\n", cli_wet_source(d, NULL, st->instr, src, sizeof src));
+    printf("  %s\n", tk_deps_source(d, NULL, st->instr, src, sizeof src));
 }
 
 int cli_wet_chain(int argc, char **argv)

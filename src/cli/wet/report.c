@@ -55,7 +55,7 @@ static int print_json_instructions(const tk_deps *d)
         else
             printf("null");
         printf(",\"line\":");
-        cli_put_json_string(stdout, cli_wet_source(d, NULL, order[o], src, sizeof src));
+        cli_put_json_string(stdout, tk_deps_source(d, NULL, order[o], src, sizeof src));
         printf(",\"instances\":%" PRIu32 ",\"values\":%" PRIu64 ",\"distinct_values\":%" PRIu64
                ",\"top_value\":",
                in.ninstances, v.count, v.distinct);
@@ -87,12 +87,12 @@ static int print_json_dependences(const tk_deps *d)
         printf("%s{\"instruction\":", i ? "," : "");
         print_json_instr(d, x->instr);
         printf(",\"line\":");
-        cli_put_json_string(stdout, cli_wet_source(d, NULL, x->instr, src, sizeof src));
+        cli_put_json_string(stdout, tk_deps_source(d, NULL, x->instr, src, sizeof src));
         printf(",\"port\":%" PRIu32 ",\"kind\":\"%s\",\"depends_on\":", x->port,
                kinds[tk_deps_port_kind(d, x->port)]);
         print_json_instr(d, x->dep);
         printf(",\"depends_on_line\":");
-        cli_put_json_string(stdout, cli_wet_source(d, NULL, x->dep, src, sizeof src));
+        cli_put_json_string(stdout, tk_deps_source(d, NULL, x->dep, src, sizeof src));
         printf(",\"dependences\":%" PRIu64 "}", x->count);
     }
     printf("]");
@@ -114,7 +114,7 @@ static int print_json(const tk_deps *d, const tk_deps_report *r, size_t shown)
            s->instances, s->deps_control, s->deps_data, s->deps_unknown, s->values);
     for (size_t i = 0; i < shown; i++) {
         printf("%s{\"line\":", i ? "," : "");
-        cli_put_json_string(stdout, cli_wet_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr,
+        cli_put_json_string(stdout, tk_deps_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr,
                                                    src, sizeof src));
         printf(",\"instances\":%" PRIu64 ",\"instructions\":%" PRIu64 "}",
                tk_deps_lines_at(lines, i)->instances, tk_deps_lines_at(lines, i)->instrs);
@@ -153,16 +153,16 @@ static void print_text(const tk_deps *d, const tk_deps_report *r, size_t shown, 
     for (size_t i = 0; i < shown; i++)
         printf("%12" PRIu64 " %8" PRIu64 "  %s\n", tk_deps_lines_at(lines, i)->instances,
                tk_deps_lines_at(lines, i)->instrs,
-               cli_wet_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src));
+               tk_deps_source(d, NULL, tk_deps_lines_at(lines, i)->first_instr, src, sizeof src));
     cli_rows_note(stdout, shown, nlines, "line");
     printf("\nlongest dependence chains:\n%8s  %s\n", "length", "from -> to");
     for (size_t i = 0; i < tk_deps_report_chain_count(r); i++) {
         const tk_chain_summary *c = tk_deps_report_chain(r, i);
         printf("%8" PRIu64 "  ", c->length);
         cli_wet_print_node(stdout, d, c->start.instr, c->start.inst, "#");
-        printf(" (%s) -> ", cli_wet_source(d, NULL, c->start.instr, src, sizeof src));
+        printf(" (%s) -> ", tk_deps_source(d, NULL, c->start.instr, src, sizeof src));
         cli_wet_print_node(stdout, d, c->end.instr, c->end.inst, "#");
-        printf(" (%s)\n", cli_wet_source(d, NULL, c->end.instr, src2, sizeof src2));
+        printf(" (%s)\n", tk_deps_source(d, NULL, c->end.instr, src2, sizeof src2));
     }
     if (tk_deps_report_cyclic(r))
         printf("note: the dependences contain a cycle; chains were cut there\n");

@@ -36,43 +36,6 @@ void cli_wet_slice_help(FILE *f)
           f);
 }
 
-/* Distinct "file:line" strings of the slice, sorted. */
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char **slice_lines(const tk_deps *d, const tk_deps *statics, const tk_slice *s, size_t *n)
-{
-    uint32_t count = tk_deps_count(d);
-    char **out = calloc(count ? count : 1, sizeof *out);
-    if (!out) return NULL;
-    size_t k = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        if (tk_slice_count_instr(s, d, i) == 0) continue;
-        char buf[512];
-        out[k] = strdup(cli_wet_source(d, statics, i, buf, sizeof buf));
-        if (out[k]) k++;
-    }
-    qsort(out, k, sizeof *out, cmp_str);
-    size_t u = 0;
-    for (size_t j = 0; j < k; j++) {
-        if (u > 0 && strcmp(out[u - 1], out[j]) == 0) {
-            free(out[j]);
-            continue;
-        }
-        out[u++] = out[j];
-    }
-    *n = u;
-    return out;
-}
-
-static void free_lines(char **l, size_t n)
-{
-    for (size_t i = 0; i < n; i++) free(l[i]);
-    free(l);
-}
-
 /* Wall-clock and CPU seconds. */
 typedef struct stamp {
     double wall, cpu;
@@ -104,7 +67,7 @@ static void write_dot(FILE *f, const tk_deps *d, const tk_deps *statics, const t
         tk_deps_instr in;
         tk_deps_get_instr(d, i, &in);
         char src[512];
-        cli_wet_source(d, statics, i, src, sizeof src);
+        tk_deps_source(d, statics, i, src, sizeof src);
         for (uint32_t k = 0; k < in.ninstances; k++) {
             if (!tk_slice_contains(s, d, i, k)) continue;
             fprintf(f, "  \"");
@@ -162,10 +125,11 @@ static void write_text(FILE *f, const tk_deps *d, const tk_deps *statics, const 
     }
     if (lines) {
         size_t n = 0;
-        char **l = slice_lines(d, statics, s, &n);
+        char **l = NULL;
+        tk_slice_lines(s, d, statics, &l, &n, NULL);
         fputc('\n', f);
-        for (size_t j = 0; l && j < n; j++) fprintf(f, "%s\n", l[j]);
-        if (l) free_lines(l, n);
+        for (size_t j = 0; j < n; j++) fprintf(f, "%s\n", l[j]);
+        tk_free(l);
     }
 }
 
@@ -208,14 +172,15 @@ static void write_json(FILE *f, const tk_deps *d, const tk_deps *statics, const 
     }
     fprintf(f, "],\"lines\":[");
     size_t n = 0;
-    char **l = slice_lines(d, statics, s, &n);
-    for (size_t j = 0; l && j < n; j++) {
+    char **l = NULL;
+    tk_slice_lines(s, d, statics, &l, &n, NULL);
+    for (size_t j = 0; j < n; j++) {
         fprintf(f, "%s\"", j ? "," : "");
         for (const char *c = l[j]; *c; c++)
             fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
         fprintf(f, "\"");
     }
-    if (l) free_lines(l, n);
+    tk_free(l);
     fprintf(f, "]}\n");
 }
 

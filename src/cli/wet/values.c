@@ -20,18 +20,6 @@ void cli_wet_values_help(FILE *f)
           f);
 }
 
-/* Which instructions, and whether one instance was asked for. */
-static int has_instance(const char *text)
-{
-    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return strchr(text, '#') != NULL;
-    const char *colon = strrchr(text, ':');
-    if (strchr(text, '#')) return 1;
-    if (!colon) return 0;
-    for (const char *p = text; p < colon; p++)
-        if (*p < '0' || *p > '9') return 0; /* FILE:LINE */
-    return 1;
-}
-
 int cli_wet_values(int argc, char **argv)
 {
     const char *cmd = "values";
@@ -55,7 +43,7 @@ int cli_wet_values(int argc, char **argv)
         rc = cli_usage_error(cmd, "%s", err.message);
         goto done;
     }
-    int one = has_instance(a.pos[1]);
+    int one = tk_criterion_has_instance(a.pos[1]);
     for (size_t j = 0; j < n; j++) {
         tk_deps_instr in;
         tk_deps_get_instr(d, nodes[j].instr, &in);

@@ -60,22 +60,6 @@ void cli_wet_print_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst
         fprintf(f, "%" PRIu64 "%s%" PRIu32, in.id, sep, inst);
 }
 
-const char *cli_wet_source(const tk_deps *d, const tk_deps *statics, uint32_t instr, char *buf,
-                           size_t size)
-{
-    tk_deps_instr in;
-    tk_deps_get_instr(d, instr, &in);
-    if (!in.file && statics) {
-        uint32_t s = tk_deps_find_addr(statics, in.addr);
-        if (s != TK_DEPS_NONE) tk_deps_get_instr(statics, s, &in);
-    }
-    if (in.file)
-        snprintf(buf, size, "%s:%" PRIu32, in.file, in.line);
-    else
-        snprintf(buf, size, "0x%" PRIx64, in.addr);
-    return buf;
-}
-
 const char *cli_wet_form_name(const tk_deps *d)
 {
     return tk_deps_get_form(d) == TK_DEPS_HISTORY ? "limited history" : "comprehensive";

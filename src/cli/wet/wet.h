@@ -22,10 +22,6 @@ int cli_wet_deps_option(const char *cmd, const cli_args *a, tk_slice_deps *out);
 
 /* Print a node: "ID INSTANCE" (comprehensive) or "0xADDR INSTANCE" (history). */
 void cli_wet_print_node(FILE *f, const tk_deps *d, uint32_t instr, uint32_t inst, const char *sep);
-/* "file:line" of an instruction, using `statics` (a comprehensive trace) for
- * addresses of a history trace; "0xADDR" when unknown. */
-const char *cli_wet_source(const tk_deps *d, const tk_deps *statics, uint32_t instr, char *buf,
-                           size_t size);
 /* "comprehensive" or "limited history". */
 const char *cli_wet_form_name(const tk_deps *d);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "team.h"
 #include "xray.h"
 
 const cli_opt cli_xray_convert_opts[] = {
@@ -234,7 +235,8 @@ static int traces_open(cli_ctx *ctx, const cli_args *args, traces *t)
     return CLI_EXIT_OK;
 }
 
-int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
+/* tracekit's convert: every trace read here, one after the other. */
+static int convert_alone(cli_ctx *ctx, const cli_args *args)
 {
     convert_opts c;
     int rc = parse_options(ctx, args, &c);
@@ -263,6 +265,19 @@ int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
     }
     traces_close(&t);
     return rc;
+}
+
+int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
+{
+    if (!ctx->team) return convert_alone(ctx, args);
+    convert_opts c;
+    int rc = parse_options(ctx, args, &c); /* a usage error on every member */
+    if (rc != CLI_EXIT_OK) return rc;
+    if (c.target == TO_FOLDED || c.target == TO_SVG) /* the stacks merged along the tree */
+        return cli_xray_convert_team(ctx, args, c.weight, c.target == TO_SVG, convert_alone);
+    if (ctx->team->rank != 0) return CLI_EXIT_OK; /* events in order, one profile: the root */
+    rc = cli_team_reopen_all(ctx);
+    return rc == CLI_EXIT_OK ? convert_alone(ctx, args) : rc;
 }
 
 const cli_opt_choices cli_xray_convert_choices[] = {

@@ -15,7 +15,7 @@ const cli_format_ops cli_xray_ops = {
             [CLI_CONVERT] = cli_xray_convert,
             [CLI_DUMP] = cli_xray_dump,
             [CLI_DIFF] = cli_xray_diff},
-    .team = 1u << CLI_REPORT,
+    .team = 1u << CLI_REPORT | 1u << CLI_CONVERT,
     .each = 1u << CLI_CHECK,
     .each_stops = 1u << CLI_DUMP,
     .choices = {[CLI_REPORT] = cli_xray_report_choices,

@@ -74,6 +74,13 @@ typedef struct cli_xray_part {
     int done;
 } cli_xray_part;
 
+/* convert --to folded or svg in a team (convert_team.c): each member's traces chained into
+ * a folded-stacks partial, merged along the tree, written by the root with each trace's
+ * warnings; alone (tracekit's convert) runs on the root when anything failed. Returns an exit
+ * code. */
+int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, tk_folded_weight weight, int svg,
+                          cli_run_fn alone);
+
 typedef struct cli_xray_read {
     tk_xray_map *map;
     cli_xray_part *parts; /* one per input */

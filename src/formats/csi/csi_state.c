@@ -743,6 +743,16 @@ static tk_status decode_current(const tk_csi_function *fn, const tk_csi_state *s
     return st;
 }
 
+/* Whether the block indices a[0..n) are the blocks of ids b[0..m). */
+static int seq_is(const tk_csi_function *fn, const uint32_t *a, size_t n, const uint64_t *b,
+                  size_t m)
+{
+    if (n != m) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (fn->blocks[a[i]].id != b[i]) return 0;
+    return 1;
+}
+
 tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
                               const tk_csi_state *s, tk_csi_decoded *d, tk_error *err)
 {
@@ -756,9 +766,14 @@ tk_status tk_csi_state_decode(const tk_csi_function *fn, tk_csi_numbering *num,
     check_joins(fn, d, wrapped);
     if (!s->has_block && !s->has_line) {
         note(d, "no program point (block or line) given: the current path is not decoded");
-        return make_seq(d, fn, SIZE_MAX, NULL, 0) == TK_OK
-                   ? TK_OK
-                   : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        st = make_seq(d, fn, SIZE_MAX, NULL, 0) == TK_OK
+                 ? TK_OK
+                 : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    } else {
+        st = decode_current(fn, s, d, err);
     }
-    return decode_current(fn, s, d, err);
+    for (size_t k = 0; st == TK_OK && s->has_expected && k < d->nseqs; k++)
+        if (seq_is(fn, d->seqs[k], d->seq_lens[k], s->expected, s->nexpected))
+            d->matches_expected = 1;
+    return st;
 }

@@ -82,8 +82,7 @@ static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk
     x->tid = th->thread_id;
     uint32_t pix = tk_cfg_find_process(x->cfg, x->pid);
     if (pix == TK_CFG_NONE)
-        return dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1,
-                           "process %llu is not in the DCFG", (unsigned long long)x->pid);
+        return dt_walk_fail(t, DT_WALK_PROCESS, 0, x->pid, P ? P->offset : -1, 0, err);
     x->p = &x->cfg->processes[pix];
     if (dt_stack_begin(&x->stack, x->cfg, x->p) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -131,10 +130,7 @@ static tk_status edge_steps(tk_dcfg_trace_events *x, tk_error *err)
     const tk_cfg_process *p = x->p;
     uint32_t id = x->edges[x->pos++];
     uint32_t e = tk_cfg_find_edge(p, id);
-    if (e == TK_CFG_NONE)
-        return tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
-                               "edge %u is not an edge of process %llu in the DCFG", id,
-                               (unsigned long long)x->pid);
+    if (e == TK_CFG_NONE) return dt_walk_fail(t, DT_WALK_EDGE, x->cur_chunk, x->pid, -1, id, err);
     const tk_cfg_edge *ed = &p->edges[e];
     dt_step step;
     tk_status st;
@@ -145,9 +141,7 @@ static tk_status edge_steps(tk_dcfg_trace_events *x, tk_error *err)
         /* PRECEDING_INSTR_COUNT + the chunk's source blocks fits when they make its
          * INSTR_COUNT (check --dcfg reports a chunk where they do not) */
         if (tk_add_u64(x->time, p->blocks[ed->src].num_instrs, &x->time))
-            return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[x->cur_chunk].row_offset,
-                               "the thread's instruction count passes 2^64 - 1 in this chunk (its "
-                               "source blocks hold more than its INSTR_COUNT)");
+            return dt_walk_fail(t, DT_WALK_INSTRS, x->cur_chunk, x->pid, -1, 0, err);
     }
     dt_stack_edge(&x->stack, ed, &step);
     return take_step(x, &step, err);

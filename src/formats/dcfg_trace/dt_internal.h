@@ -245,5 +245,12 @@ size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_
                      size_t *nsteps);
 /* The located error of a walk that failed: TK_ERR_FORMAT. */
 tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err);
+/* The same for every reader of the edges through the DCFG (dt_walk_error's; the profile and
+ * the events of dt_profile.c and dt_events.c): why (DT_WALK_PROCESS: process pid, whose row
+ * is at pid_offset, is not in the DCFG; DT_WALK_EDGE: edge is not one of its edges;
+ * DT_WALK_INSTRS: the instruction count overflows), located at the process's row or at
+ * chunk's. TK_ERR_FORMAT. */
+tk_status dt_walk_fail(const tk_dcfg_trace *t, int why, size_t chunk, uint64_t pid,
+                       int64_t pid_offset, uint32_t edge, tk_error *err);
 
 #endif

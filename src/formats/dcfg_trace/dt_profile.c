@@ -42,6 +42,7 @@ typedef struct prof_run {
     tk_status st;
     uint32_t bad_edge;
     const char *bad_time; /* why the instruction count cannot go on (TK_ERR_FORMAT) */
+    int bad_instrs; /* TK_ERR_FORMAT: the instruction count passes 2^64 - 1 */
 } prof_run;
 
 static uint32_t block_fn(prof_run *r, uint32_t b)
@@ -179,8 +180,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
             exec_block(r, ed->src);
             if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
                 r->st = TK_ERR_FORMAT;
-                r->bad_time = "the thread's instruction count passes 2^64 - 1 in this chunk (its "
-                              "source blocks hold more than its INSTR_COUNT)";
+                r->bad_instrs = 1;
                 return 1;
             }
         }
@@ -199,9 +199,8 @@ static tk_status run_error(const prof_run *r, const dt_process *P, size_t th, tk
         return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[r->cur_chunk].row_offset, "%s",
                            r->bad_time);
     if (r->st == TK_ERR_FORMAT)
-        return tk_error_set_at(err, TK_ERR_FORMAT, t->path, -1, 0, 0,
-                               "edge %u is not an edge of process %llu in the DCFG", r->bad_edge,
-                               (unsigned long long)P->pid);
+        return dt_walk_fail(t, r->bad_instrs ? DT_WALK_INSTRS : DT_WALK_EDGE, r->cur_chunk, P->pid,
+                            P->offset, r->bad_edge, err);
     if (r->st == TK_ERR_LIMIT)
         return tk_error_set(
             err, TK_ERR_LIMIT, "process %llu thread %llu: a cost passes 2^64 - 1 instructions",
@@ -268,9 +267,7 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
                 P = &t->procs[i];
         uint32_t pix = P ? tk_cfg_find_process(cfg, P->pid) : TK_CFG_NONE;
         if (pix == TK_CFG_NONE) {
-            st = dt_error_at(t, err, TK_ERR_FORMAT, P ? P->offset : -1,
-                             "process %llu is not in the DCFG",
-                             P ? (unsigned long long)P->pid : 0ULL);
+            st = dt_walk_fail(t, DT_WALK_PROCESS, 0, P ? P->pid : 0, P ? P->offset : -1, 0, err);
             break;
         }
         r.p = &cfg->processes[pix];

@@ -86,13 +86,14 @@ size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_
     return n;
 }
 
-tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err)
+tk_status dt_walk_fail(const tk_dcfg_trace *t, int why, size_t chunk, uint64_t pid,
+                       int64_t pid_offset, uint32_t edge, tk_error *err)
 {
-    const dt_chunk *c = &t->chunks[w->chunk];
-    switch (w->failed) {
+    const dt_chunk *c = &t->chunks[chunk];
+    switch (why) {
     case DT_WALK_PROCESS:
-        return dt_error_at(t, err, TK_ERR_FORMAT, w->pid_offset, "process %llu is not in the DCFG",
-                           (unsigned long long)w->pid);
+        return dt_error_at(t, err, TK_ERR_FORMAT, pid_offset, "process %llu is not in the DCFG",
+                           (unsigned long long)pid);
     case DT_WALK_INSTRS:
         return dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
                            "the thread's instruction count passes 2^64 - 1 in this chunk (its "
@@ -100,6 +101,11 @@ tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err)
     default:
         return dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
                            "edge %llu is not an edge of process %llu in the DCFG",
-                           (unsigned long long)w->bad_edge, (unsigned long long)w->pid);
+                           (unsigned long long)edge, (unsigned long long)pid);
     }
+}
+
+tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err)
+{
+    return dt_walk_fail(t, w->failed, w->chunk, w->pid, w->pid_offset, w->bad_edge, err);
 }

@@ -266,6 +266,7 @@ tk_status tk_folded_summarize(const char *text, size_t len, const char *path,
     tk_free(m.seen);
     tk_free(m.next);
     if (st != TK_OK) tk_folded_summary_free(out);
+    out->shown = out->nfunctions;
     return st;
 }
 
@@ -289,6 +290,11 @@ static int cmp_rows(const void *a, const void *b, void *order)
 void tk_folded_summary_sort(tk_folded_summary *s, tk_folded_order order)
 {
     tk_qsort_r(s->functions, s->nfunctions, sizeof *s->functions, cmp_rows, &order);
+}
+
+void tk_folded_summary_cut(tk_folded_summary *s, uint64_t top)
+{
+    s->shown = top && top < s->nfunctions ? (size_t)top : s->nfunctions;
 }
 
 void tk_folded_summary_free(tk_folded_summary *s)

@@ -1,0 +1,279 @@
+/* A folded-stacks partial as bytes and back (tk_folded_partial_serialize, _deserialize): a
+ * canonical form, so that equal partials give equal bytes and bytes that read back write
+ * themselves again. LEB128 varints in their shortest form; the named functions ascending and
+ * each used; the nodes in their order, each after its parent, no two with one parent and
+ * function. */
+#include <string.h>
+
+#include "analysis/folded_partial_impl.h"
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "model/events.h"
+
+static const uint8_t magic[5] = {'T', 'K', 'F', 'P', 1};
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+typedef struct wbuf {
+    uint8_t *p;
+    size_t len, cap;
+    int failed;
+} wbuf;
+
+static void put_bytes(wbuf *b, const void *v, size_t n)
+{
+    if (b->failed) return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->len + n) cap *= 2;
+        uint8_t *np = tk_realloc(b->p, cap);
+        if (!np) {
+            b->failed = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, v, n);
+    b->len += n;
+}
+
+static void put_u64(wbuf *b, uint64_t v)
+{
+    uint8_t t[10];
+    size_t n = 0;
+    do {
+        t[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        t[n++] |= v ? 0x80 : 0;
+    } while (v);
+    put_bytes(b, t, n);
+}
+
+static void put_str(wbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    put_u64(b, n);
+    put_bytes(b, s, n);
+}
+
+tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data, size_t *size,
+                                      tk_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    wbuf b = {NULL, 0, 0, 0};
+    uint64_t bits;
+    memcpy(&bits, &p->ticks_per_second, sizeof bits);
+    put_bytes(&b, magic, sizeof magic);
+    put_u64(&b, (uint64_t)p->weight);
+    put_u64(&b, (uint64_t)p->per_thread);
+    put_u64(&b, bits);
+    put_u64(&b, p->nf);
+    for (uint32_t i = 0; i < p->nf; i++) {
+        put_u64(&b, p->fids[i]);
+        put_str(&b, p->fnames[i]);
+    }
+    put_u64(&b, p->n - 1);
+    for (uint32_t k = 1; k < p->n; k++) {
+        put_u64(&b, p->nodes[k].parent);
+        put_u64(&b, p->nodes[k].is_thread);
+        put_u64(&b, p->nodes[k].func);
+        put_u64(&b, p->nodes[k].w);
+    }
+    if (b.failed) {
+        tk_free(b.p);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising folded stacks");
+    }
+    *data = b.p;
+    *size = b.len;
+    return TK_OK;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t pos, size;
+    tk_error *err;
+    tk_status st;
+    tk_folded_partial *fp;
+} rd;
+
+static int rd_fail(rd *r, const char *what)
+{
+    if (r->st == TK_OK)
+        r->st = tk_error_set_at(r->err, TK_ERR_FORMAT, NULL, (int64_t)r->pos, 0, 0,
+                                "folded stacks partial: %s", what);
+    return -1;
+}
+
+static int rd_nomem(rd *r)
+{
+    if (r->st == TK_OK) r->st = tk_error_set(r->err, TK_ERR_NOMEM, "out of memory");
+    return -1;
+}
+
+static int get_u64(rd *r, uint64_t *v, const char *what)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (r->pos == r->size) return rd_fail(r, what);
+        uint8_t byte = r->p[r->pos];
+        if (shift == 63 && byte > 1) return rd_fail(r, "a number over 64 bits");
+        if (shift > 0 && byte == 0) return rd_fail(r, "a number not in its shortest form");
+        r->pos++;
+        x |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return rd_fail(r, "a number over 64 bits");
+}
+
+/* A number up to max. */
+static int get_max(rd *r, uint64_t max, uint64_t *v, const char *what)
+{
+    if (get_u64(r, v, what)) return -1;
+    return *v > max ? rd_fail(r, what) : 0;
+}
+
+static int get_u32(rd *r, uint32_t max, uint32_t *v, const char *what)
+{
+    uint64_t x;
+    if (get_max(r, max, &x, what)) return -1;
+    *v = (uint32_t)x;
+    return 0;
+}
+
+/* A count of rows of at least `least` bytes each: no more than the bytes left allow. */
+static int get_count(rd *r, uint32_t least, uint32_t *n, const char *what)
+{
+    uint64_t x;
+    if (get_u64(r, &x, what)) return -1;
+    if (x > UINT32_MAX || x > (r->size - r->pos) / least) return rd_fail(r, what);
+    *n = (uint32_t)x;
+    return 0;
+}
+
+static int get_str(rd *r, char **out)
+{
+    uint64_t n;
+    if (get_u64(r, &n, "a string's length")) return -1;
+    if (n > r->size - r->pos) return rd_fail(r, "a string past the end");
+    if (memchr(r->p + r->pos, 0, (size_t)n)) return rd_fail(r, "a string with a NUL byte");
+    *out = tk_malloc((size_t)n + 1);
+    if (!*out) return rd_nomem(r);
+    memcpy(*out, r->p + r->pos, (size_t)n);
+    (*out)[n] = 0;
+    r->pos += (size_t)n;
+    return 0;
+}
+
+static int get_names(rd *r, uint8_t **used)
+{
+    tk_folded_partial *p = r->fp;
+    uint32_t n;
+    if (get_count(r, 2, &n, "the number of functions")) return -1;
+    p->fids = tk_malloc((n ? n : 1) * sizeof *p->fids);
+    p->fnames = tk_calloc(n ? n : 1, sizeof *p->fnames);
+    *used = tk_calloc(n ? n : 1, 1);
+    if (!p->fids || !p->fnames || !*used) return rd_nomem(r);
+    for (uint32_t i = 0; i < n; i++) {
+        if (get_max(r, UINT32_MAX, &p->fids[i], "a function id")) return -1;
+        if (i && p->fids[i - 1] >= p->fids[i])
+            return rd_fail(r, "functions not ascending, or one twice");
+        if (get_str(r, &p->fnames[i])) return -1;
+        p->nf++;
+    }
+    return 0;
+}
+
+/* The position of func among the named functions, or nf. */
+static uint32_t named(const tk_folded_partial *p, uint64_t func)
+{
+    uint32_t lo = 0, hi = p->nf;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->fids[mid] < func)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nf && p->fids[lo] == func ? lo : p->nf;
+}
+
+static int get_node(rd *r, uint32_t k, tk_hmap *seen, uint8_t *used)
+{
+    tk_folded_partial *p = r->fp;
+    tk_fp_node *x = &p->nodes[k];
+    uint64_t is_thread;
+    if (get_u32(r, k - 1, &x->parent, "a node's parent") ||
+        get_max(r, 1, &is_thread, "whether a node is a thread's") ||
+        get_u64(r, &x->func, "a node's function") || get_u64(r, &x->w, "a node's weight"))
+        return -1;
+    x->is_thread = (uint8_t)is_thread;
+    if (x->is_thread) /* a thread's root: under the root, with per_thread only */
+        return p->per_thread && x->parent == 0 ? 0 : rd_fail(r, "a thread's node out of place");
+    if (p->per_thread && x->parent == 0) return rd_fail(r, "a function outside every thread");
+    uint32_t f = named(p, x->func);
+    if (f == p->nf) return rd_fail(r, "a function without a name");
+    used[f] = 1;
+    int inserted = 0;
+    if (!tk_hmap_slot(seen, (uint64_t)x->parent << 32 | x->func, k, &inserted)) return rd_nomem(r);
+    return inserted ? 0 : rd_fail(r, "a call path twice");
+}
+
+static int get_nodes(rd *r, uint8_t *used)
+{
+    tk_folded_partial *p = r->fp;
+    uint32_t n;
+    if (get_count(r, 4, &n, "the number of nodes")) return -1;
+    if (n >= TK_PATH_MAX_NODES) return rd_fail(r, "more call paths than the exporter takes");
+    tk_fp_node *nodes = tk_reallocarray(p->nodes, (size_t)n + 1, sizeof *nodes);
+    if (!nodes) return rd_nomem(r);
+    p->nodes = nodes;
+    tk_hmap seen = TK_HMAP_INIT;
+    int rc = 0;
+    for (uint32_t k = 1; k <= n && rc == 0; k++) {
+        rc = get_node(r, k, &seen, used);
+        if (rc == 0) p->n = k + 1;
+    }
+    tk_hmap_free(&seen);
+    return rc;
+}
+
+static int get_all(rd *r, uint8_t **used)
+{
+    if (r->size < sizeof magic || memcmp(r->p, magic, sizeof magic) != 0)
+        return rd_fail(r, "not a folded stacks partial (no \"TKFP\" 1)");
+    r->pos = sizeof magic;
+    uint64_t weight, per_thread, bits;
+    if (get_max(r, TK_FOLDED_CALLS, &weight, "the weight") ||
+        get_max(r, 1, &per_thread, "per_thread") || get_u64(r, &bits, "the clock rate"))
+        return -1;
+    double tps;
+    memcpy(&tps, &bits, sizeof tps);
+    if (!(r->fp = tk_fp_new((tk_folded_weight)weight, (int)per_thread, tps))) return rd_nomem(r);
+    if (get_names(r, used) || get_nodes(r, *used)) return -1;
+    for (uint32_t i = 0; i < r->fp->nf; i++)
+        if (!(*used)[i]) return rd_fail(r, "a function no node calls");
+    return r->pos == r->size ? 0 : rd_fail(r, "bytes after the partial");
+}
+
+tk_status tk_folded_partial_deserialize(tk_folded_partial **out, const uint8_t *data, size_t size,
+                                        tk_error *err)
+{
+    *out = NULL;
+    rd r = {data, 0, size, err, TK_OK, NULL};
+    uint8_t *used = NULL;
+    int rc = get_all(&r, &used);
+    tk_free(used);
+    if (rc) {
+        tk_folded_partial_free(r.fp);
+        return r.st;
+    }
+    *out = r.fp;
+    return TK_OK;
+}

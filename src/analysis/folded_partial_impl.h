@@ -1,0 +1,30 @@
+/* The storage of a folded-stacks partial (tracekit/folded_partial.h), shared by
+ * folded_partial.c (made, merged, written) and folded_partial_bytes.c (bytes). */
+#ifndef TK_ANALYSIS_FOLDED_PARTIAL_IMPL_H
+#define TK_ANALYSIS_FOLDED_PARTIAL_IMPL_H
+
+#include "tracekit/folded_partial.h"
+
+/* A call-path node: a function (func, below 2^32) called from parent, or with per_thread a
+ * thread's root (is_thread; func is its tid's bits), and its weight. Node 0 is the root. */
+typedef struct tk_fp_node {
+    uint32_t parent;
+    uint8_t is_thread;
+    uint64_t func, w;
+} tk_fp_node;
+
+struct tk_folded_partial {
+    tk_folded_weight weight;
+    int per_thread;
+    double ticks_per_second;
+    tk_fp_node *nodes;
+    uint32_t n;
+    uint64_t *fids; /* the functions named, ascending */
+    char **fnames;
+    uint32_t nf;
+};
+
+/* An empty partial (the root node only). NULL when out of memory. */
+tk_folded_partial *tk_fp_new(tk_folded_weight weight, int per_thread, double ticks_per_second);
+
+#endif

@@ -1,0 +1,181 @@
+/* DCFG counts partials (tracekit/dcfg_counts.h): two runs of one program summed thread by
+ * thread whatever the ids and row order of their files, every grouping of a merge giving the
+ * same bytes, the bytes read back, a DCFG that does not match refused with its place, a sum
+ * over 64 bits refused (tests/data/dcfg/merge/). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+#define DIR "tests/data/dcfg/merge/"
+
+static tk_dcfg_counts *counts_of(const char *path, tk_cfg **keep)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_cfg *cfg = NULL;
+    tk_dcfg_counts *c = NULL;
+    if (!TK_CHECK(tk_dcfg_read_path(&cfg, path, NULL, &err) == TK_OK)) return NULL;
+    TK_CHECK(tk_dcfg_counts_open(&c, cfg, path, &err) == TK_OK);
+    if (keep)
+        *keep = cfg;
+    else
+        tk_cfg_free(cfg);
+    return c;
+}
+
+/* c's bytes (tk_free), *n of them. */
+static uint8_t *bytes_of(const tk_dcfg_counts *c, size_t *n)
+{
+    uint8_t *b = NULL;
+    *n = 0;
+    TK_CHECK(tk_dcfg_counts_serialize(c, &b, n, NULL) == TK_OK);
+    return b;
+}
+
+static int same_bytes(const tk_dcfg_counts *x, const tk_dcfg_counts *y)
+{
+    size_t nx, ny;
+    uint8_t *bx = bytes_of(x, &nx), *by = bytes_of(y, &ny);
+    int same = bx && by && nx == ny && memcmp(bx, by, nx) == 0;
+    tk_free(bx);
+    tk_free(by);
+    return same;
+}
+
+/* hello-run1 (one thread, the loop 9 times) + hello-run2 (other ids, rows, load address and
+ * pid; two threads, 4 and 2 times; no INSTR_COUNT) */
+static void test_two_runs(void)
+{
+    tk_cfg *cfg = NULL;
+    tk_dcfg_counts *a = counts_of(DIR "hello-run1.dcfg.json", &cfg);
+    tk_dcfg_counts *b = counts_of(DIR "hello-run2.dcfg.json", NULL);
+    if (!a || !b || !cfg) return;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_dcfg_counts_merge(a, b, &err) == TK_OK);
+    TK_CHECK(tk_dcfg_counts_apply(cfg, a, &err) == TK_OK);
+    const tk_cfg_process *p = tk_cfg_process_at(cfg, 0);
+    tk_cfg_process_info pi;
+    tk_cfg_process_get(cfg, p, &pi);
+    TK_CHECK_EQ_U64(pi.pid, 13723);
+    TK_CHECK_EQ_U64(pi.nthreads, 2);
+    TK_CHECK(!pi.has_file_instr_count); /* run2 has none */
+    TK_CHECK_EQ_U64(pi.n_file_instr_count_per_thread, 2);
+    TK_CHECK_EQ_U64(pi.file_instr_count_per_thread[0], 43 + 23);
+    TK_CHECK_EQ_U64(pi.file_instr_count_per_thread[1], 15);
+    static const uint64_t blocks[][2] = {{4, 3}, {5, 18}, {6, 15}, {7, 3}};
+    for (int k = 0; k < 4; k++)
+        TK_CHECK_EQ_U64(tk_cfg_block_count(p, tk_cfg_find_block(p, (uint32_t)blocks[k][0])),
+                        blocks[k][1]);
+    uint32_t e = tk_cfg_find_edge(p, 12); /* 5 -> 6 */
+    TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, e, 0), 9 + 4);
+    TK_CHECK_EQ_U64(tk_cfg_edge_count_thread(p, e, 1), 2);
+    TK_CHECK_EQ_U64(tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}), 43 + 38);
+    /* the merged model's own counts are the merged partial */
+    tk_dcfg_counts *again = NULL;
+    TK_CHECK(tk_dcfg_counts_open(&again, cfg, DIR "hello-run1.dcfg.json", &err) == TK_OK);
+    TK_CHECK(again && same_bytes(a, again));
+    tk_dcfg_counts_free(again);
+    tk_dcfg_counts_free(a);
+    tk_dcfg_counts_free(b);
+    tk_cfg_free(cfg);
+}
+
+/* ((1 + 2) + 1) + 2 and 1 + (2 + (1 + 2)) and (1 + 2) + (1 + 2): the same bytes */
+static void test_groupings(void)
+{
+    const char *f[2] = {DIR "hello-run1.dcfg.json", DIR "hello-run2.dcfg.json"};
+    tk_dcfg_counts *x[4], *y[4];
+    for (int k = 0; k < 4; k++) {
+        x[k] = counts_of(f[k % 2], NULL);
+        y[k] = counts_of(f[k % 2], NULL);
+        if (!x[k] || !y[k]) return;
+    }
+    for (int k = 1; k < 4; k++) TK_CHECK(tk_dcfg_counts_merge(x[0], x[k], NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_counts_merge(y[2], y[3], NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_counts_merge(y[1], y[2], NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_counts_merge(y[0], y[1], NULL) == TK_OK);
+    TK_CHECK(same_bytes(x[0], y[0]));
+    tk_dcfg_counts *p = counts_of(f[0], NULL), *q = counts_of(f[0], NULL);
+    tk_dcfg_counts *r = counts_of(f[1], NULL), *s = counts_of(f[1], NULL);
+    TK_CHECK(tk_dcfg_counts_merge(p, r, NULL) == TK_OK &&
+             tk_dcfg_counts_merge(q, s, NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_counts_merge(p, q, NULL) == TK_OK);
+    TK_CHECK(same_bytes(x[0], p));
+    /* the bytes read back write themselves */
+    size_t n;
+    uint8_t *b = bytes_of(x[0], &n);
+    tk_dcfg_counts *back = NULL;
+    TK_CHECK(tk_dcfg_counts_deserialize(&back, b, n, NULL) == TK_OK);
+    TK_CHECK(back && same_bytes(x[0], back));
+    /* cut anywhere, or with a number not in its shortest form: refused */
+    tk_error err;
+    for (size_t cut = 0; cut < n; cut++) {
+        tk_dcfg_counts *bad = NULL;
+        TK_CHECK(tk_dcfg_counts_deserialize(&bad, b, cut, &err) == TK_ERR_FORMAT);
+    }
+    uint8_t *longer = malloc(n + 1);
+    memcpy(longer, b, 6); /* magic, then the path's length (< 128) as two bytes */
+    longer[5] |= 0x80;
+    longer[6] = 0;
+    memcpy(longer + 7, b + 6, n - 6);
+    tk_dcfg_counts *bad = NULL;
+    TK_CHECK(tk_dcfg_counts_deserialize(&bad, longer, n + 1, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "shortest") != NULL);
+    free(longer);
+    tk_free(b);
+    tk_dcfg_counts_free(back);
+    for (int k = 0; k < 4; k++) {
+        tk_dcfg_counts_free(x[k]);
+        tk_dcfg_counts_free(y[k]);
+    }
+    tk_dcfg_counts_free(p);
+    tk_dcfg_counts_free(q);
+    tk_dcfg_counts_free(r);
+    tk_dcfg_counts_free(s);
+}
+
+/* a block one byte further and shorter: refused, named, the partial unchanged */
+static void test_mismatch(void)
+{
+    tk_dcfg_counts *a = counts_of(DIR "hello-run1.dcfg.json", NULL);
+    tk_dcfg_counts *b = counts_of(DIR "hello-other.dcfg.json", NULL);
+    tk_dcfg_counts *c = counts_of(DIR "hello-run1.dcfg.json", NULL);
+    tk_dcfg_counts *d = counts_of("tests/data/dcfg/pass/recursion.dcfg.json", NULL);
+    if (!a || !b || !c || !d) return;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_dcfg_counts_merge(a, b, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strcmp(err.path, DIR "hello-other.dcfg.json") == 0);
+    TK_CHECK(strstr(err.message, "block 6 (/usr/joe/hello + 0xb3d, 1 instruction)") != NULL);
+    TK_CHECK(same_bytes(a, c));
+    TK_CHECK(tk_dcfg_counts_merge(a, d, &err) == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "image /bin/calc (4096 bytes) is not in") != NULL);
+    TK_CHECK(same_bytes(a, c));
+    tk_dcfg_counts_free(a);
+    tk_dcfg_counts_free(b);
+    tk_dcfg_counts_free(c);
+    tk_dcfg_counts_free(d);
+}
+
+/* 2^63 + 2^63 */
+static void test_overflow(void)
+{
+    tk_dcfg_counts *a = counts_of(DIR "big-counts.dcfg.json", NULL);
+    tk_dcfg_counts *b = counts_of(DIR "big-counts.dcfg.json", NULL);
+    tk_dcfg_counts *c = counts_of(DIR "big-counts.dcfg.json", NULL);
+    if (!a || !b || !c) return;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_dcfg_counts_merge(a, b, &err) == TK_ERR_LIMIT);
+    TK_CHECK(strstr(err.message, "overflows 64 bits") != NULL);
+    TK_CHECK(same_bytes(a, c));
+    tk_dcfg_counts_free(a);
+    tk_dcfg_counts_free(b);
+    tk_dcfg_counts_free(c);
+}
+
+TK_TEST_MAIN(TK_CASE(test_two_runs), TK_CASE(test_groupings), TK_CASE(test_mismatch),
+             TK_CASE(test_overflow))

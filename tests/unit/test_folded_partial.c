@@ -1,0 +1,156 @@
+/* Folded-stacks partials (tracekit/folded_partial.h): of XRay traces, merged in every
+ * grouping, written, they are the bytes tk_export_folded writes of the traces chained, with
+ * both weights, with and without threads; their bytes read back; partials of another weight
+ * refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+#define X "tests/data/xray/pass/"
+
+typedef struct trace {
+    tk_input *in;
+    tk_xray_reader *r;
+    tk_xray_events *e;
+    tk_event_source src;
+} trace;
+
+static int trace_open(trace *t, const char *path)
+{
+    memset(t, 0, sizeof *t);
+    tk_xray_options o = TK_XRAY_OPTIONS_INIT;
+    return TK_CHECK(tk_input_open(&t->in, path, NULL, NULL) == TK_OK &&
+                    tk_xray_open(&t->r, t->in, &o, NULL) == TK_OK &&
+                    tk_xray_events_open(&t->e, t->r, NULL, NULL) == TK_OK) &&
+           (tk_xray_events_source(t->e, &t->src), 1);
+}
+
+static void trace_close(trace *t)
+{
+    tk_xray_events_free(t->e);
+    tk_xray_free(t->r);
+    tk_input_free(t->in);
+}
+
+/* What write gives (malloc'd, NUL-terminated). */
+static char *text_of(tk_status (*write)(const void *, const tk_writer *, tk_error *),
+                     const void *what)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    TK_CHECK(write(what, TK_TEST_WRITER(f), NULL) == TK_OK);
+    fclose(f);
+    return buf;
+}
+
+typedef struct exported {
+    const tk_event_source *src;
+    tk_folded_weight weight;
+    int per_thread;
+} exported;
+
+static tk_status write_export(const void *x, const tk_writer *w, tk_error *err)
+{
+    const exported *e = x;
+    return tk_export_folded(e->src, w, e->weight, e->per_thread, err);
+}
+
+static tk_status write_partial(const void *x, const tk_writer *w, tk_error *err)
+{
+    return tk_folded_partial_write(x, w, err);
+}
+
+/* The partial of each of paths[0..n) on its own. */
+static void partials(const char *const *paths, int n, tk_folded_weight w, int per_thread,
+                     tk_folded_partial **out)
+{
+    for (int k = 0; k < n; k++) {
+        trace t;
+        out[k] = NULL;
+        if (trace_open(&t, paths[k]))
+            TK_CHECK(tk_folded_partial_open(&out[k], &t.src, w, per_thread, NULL) == TK_OK);
+        trace_close(&t);
+    }
+}
+
+static void check_set(const char *const *paths, tk_folded_weight w, int per_thread)
+{
+    trace t[3];
+    tk_event_source srcs[3], chained;
+    for (int k = 0; k < 3; k++) {
+        if (!trace_open(&t[k], paths[k])) return;
+        srcs[k] = t[k].src;
+    }
+    tk_event_chain chain;
+    TK_CHECK(tk_event_chain_init(&chain, srcs, 3, &chained, NULL) == TK_OK);
+    exported e = {&chained, w, per_thread};
+    char *want = text_of(write_export, &e);
+    for (int k = 0; k < 3; k++) trace_close(&t[k]);
+    /* ((0 + 1) + 2) and (0 + (1 + 2)) */
+    tk_folded_partial *a[3], *b[3];
+    partials(paths, 3, w, per_thread, a);
+    partials(paths, 3, w, per_thread, b);
+    if (!a[0] || !a[1] || !a[2] || !b[0] || !b[1] || !b[2] || !want) return;
+    TK_CHECK(tk_folded_partial_merge(a[0], a[1], NULL) == TK_OK);
+    TK_CHECK(tk_folded_partial_merge(a[0], a[2], NULL) == TK_OK);
+    TK_CHECK(tk_folded_partial_merge(b[1], b[2], NULL) == TK_OK);
+    TK_CHECK(tk_folded_partial_merge(b[0], b[1], NULL) == TK_OK);
+    char *got_a = text_of(write_partial, a[0]), *got_b = text_of(write_partial, b[0]);
+    TK_CHECK(got_a && strcmp(got_a, want) == 0);
+    TK_CHECK(got_b && strcmp(got_b, want) == 0);
+    TK_CHECK(strlen(want) > 20);
+    /* the bytes read back write themselves; cut, refused */
+    uint8_t *bytes = NULL, *again = NULL;
+    size_t n = 0, n2 = 0;
+    tk_folded_partial *back = NULL;
+    TK_CHECK(tk_folded_partial_serialize(a[0], &bytes, &n, NULL) == TK_OK);
+    TK_CHECK(tk_folded_partial_deserialize(&back, bytes, n, NULL) == TK_OK);
+    TK_CHECK(back && tk_folded_partial_serialize(back, &again, &n2, NULL) == TK_OK && n2 == n &&
+             memcmp(bytes, again, n) == 0);
+    for (size_t cut = 0; cut < n; cut += 1 + n / 200) {
+        tk_folded_partial *bad = NULL;
+        TK_CHECK(tk_folded_partial_deserialize(&bad, bytes, cut, NULL) == TK_ERR_FORMAT);
+    }
+    tk_free(bytes);
+    tk_free(again);
+    tk_folded_partial_free(back);
+    free(want);
+    free(got_a);
+    free(got_b);
+    for (int k = 0; k < 3; k++) {
+        tk_folded_partial_free(a[k]);
+        tk_folded_partial_free(b[k]);
+    }
+}
+
+static void test_chained_traces(void)
+{
+    static const char *const mt[3] = {X "mtpool.fdr", X "mtpool-wrapped.fdr", X "mtpool.fdr"};
+    static const char *const ct[3] = {X "calltree.fdr", X "mtpool.fdr", X "calltree-typed.fdr"};
+    for (int per_thread = 0; per_thread < 2; per_thread++) {
+        check_set(mt, TK_FOLDED_TIME, per_thread);
+        check_set(mt, TK_FOLDED_CALLS, per_thread);
+        check_set(ct, TK_FOLDED_TIME, per_thread);
+    }
+}
+
+static void test_refused(void)
+{
+    static const char *const one[1] = {X "calltree.fdr"};
+    tk_folded_partial *a, *b;
+    partials(one, 1, TK_FOLDED_TIME, 0, &a);
+    partials(one, 1, TK_FOLDED_CALLS, 0, &b);
+    if (!a || !b) return;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_folded_partial_merge(a, b, &err) == TK_ERR_ARG);
+    tk_folded_partial_free(a);
+    tk_folded_partial_free(b);
+}
+
+TK_TEST_MAIN(TK_CASE(test_chained_traces), TK_CASE(test_refused))
