@@ -89,24 +89,26 @@ run() {
 }
 
 # model NAME BYTES: per rank at -np 1 and 2, and the modelled 64 and 1,024 ranks. A file costs
-# c (-np 1: its reading time / 256); a merge costs mu per input its partials cover (-np 2: rank
-# 0's reduction time, less its wait for rank 1, / 256), at each level of the tree the group
-# of rank 0 merging min(F, what is left) partials of F^L ranks' inputs; rank 0's output w
-# (-np 1: after the reduction). MPI's transfers are in the measured merge (shared memory here).
+# c (-np 1: the rank's CPU time / 256, the work without the waits a machine shared with other
+# jobs adds to the wall time); a merge costs mu per input its partials cover (-np 2: rank 0's
+# reduction time, less its wait for rank 1, / 256), at each level of the tree the group of
+# rank 0 merging min(F, what is left) partials of F^L ranks' inputs; rank 0's output w (-np 1:
+# after the reduction). MPI's transfers are in the measured merge (shared memory here).
 model() {
     local name=$1 bytes=$2
     awk -v n="$name" -v F=$FANIN -v bytes="$bytes" '
         FNR == 1 { np++ }
-        { read[np, $1] = $3; red[np, $1] = $4; tot[np, $1] = $5 }
+        { read[np, $1] = $3; red[np, $1] = $4; tot[np, $1] = $5; cpu[np, $1] = $7 }
         { printf "bench mpi %s -np %d: rank %d: %d inputs read in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", n, np, $1, $2, $3, $4, $5, $7, $6 }
         END {
-            c = read[1, 0] / 256
+            c = cpu[1, 0] / 256
             w = tot[1, 0] - read[1, 0] - red[1, 0]
             slowest = read[2, 0] > read[2, 1] ? read[2, 0] : read[2, 1]
             m = red[2, 0] - (slowest - read[2, 0])
             if (m < 0) m = 0
             mu = m / 256
-            printf "bench mpi %s: a file %.4f s (%.0f MB/s), merging %.5f s per input covered, rank 0 output %.3f s; -np 2: %.2fx the speed of -np 1\n", n, c, (c > 0 ? bytes / 256 / c / 1e6 : 0), mu, w, (tot[2, 0] > 0 ? tot[1, 0] / tot[2, 0] : 0)
+            cpu2 = cpu[2, 0] > cpu[2, 1] ? cpu[2, 0] : cpu[2, 1]
+            printf "bench mpi %s: a file %.4f s of CPU (%.0f MB/s), merging %.5f s per input covered, rank 0 output %.3f s; -np 2: %.2fx the speed of -np 1 (wall), %.2fx (CPU of the busier rank)\n", n, c, (c > 0 ? bytes / 256 / c / 1e6 : 0), mu, w, (tot[2, 0] > 0 ? tot[1, 0] / tot[2, 0] : 0), (cpu2 > 0 ? cpu[1, 0] / cpu2 : 0)
             split("64 1024", P, " ")
             for (k = 1; k <= 2; k++) {
                 p = P[k]

@@ -35,7 +35,7 @@ cat >"$tmp/work.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 int main(void) {
-    long n = 100000;
+    long n = 30000;
     unsigned *a = malloc(n * sizeof *a), x = 1;
     for (long i = 0; i < n; i++) { x = x * 1103515245u + 12345u; a[i] = x >> 8; }
     unsigned long s = 0;

@@ -2,8 +2,9 @@
 # Viewer test: KCachegrind opens tracekit's Callgrind exports and its flat profile shows the
 # right inclusive percentages and call counts. How it is read: KCachegrind runs on a private
 # Xvfb (2400x1400) with a fresh configuration (tips off), one file at a time; a screenshot of
-# the screen is taken once its window is up, and tests/viewers/kcachegrind_flat.py reads the
-# flat profile's first rows off it with tesseract (Incl., Self, Called, Function). Checked:
+# the screen's top left 720x960 (the flat profile's first 30 rows) is taken once its window is
+# up, and tests/viewers/kcachegrind_flat.py reads the flat profile's first rows off it with
+# tesseract (Incl., Self, Called, Function). Checked:
 #  - the XRay sample (fib, whose only caller is itself): every function KCachegrind lists among
 #    the first rows has tracekit's inclusive percentage and call count, fib at 99.44 % with 177
 #    calls (before the thread roots: 0 % inclusive, "no call graph available"), its thread's
@@ -70,11 +71,11 @@ shoot() { # FILE: KCachegrind on it, screenshots until its flat profile is drawn
     for _ in $(seq 1 80); do
         kill -0 "$k" 2>/dev/null || break
         sleep 0.5
-        import -window root "$f.png"
+        import -window root -crop 720x960+0+0 "$f.png"
         python3 "$KC_FLAT" --ready "$f.png" && { ok=0; break; }
     done
     kill -0 "$k" 2>/dev/null && sleep 1    # the rest of the rows
-    import -window root "$f.png"
+    import -window root -crop 720x960+0+0 "$f.png"
     kill "$k" 2>/dev/null
     wait "$k" 2>/dev/null
     return $ok
