@@ -67,6 +67,13 @@ static const cli_opt *find_opt(const cli_opt *const *tables, const char *s)
     return name ? find_long(tables, name, len) : find_short(tables, s[1]);
 }
 
+const cli_opt *cli_find_option(const cli_opt *const *tables, const char *s)
+{
+    if (s[0] != '-' || !s[1]) return NULL;
+    const cli_opt *o = find_opt(tables, s);
+    return o ? resolve_alias(tables, o) : NULL;
+}
+
 int cli_option_words(const cli_opt *table, int argc, char **argv, int i)
 {
     const cli_opt *tables[] = {table, NULL};
@@ -108,11 +115,13 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
 {
     memset(out, 0, sizeof *out);
     out->pos = calloc((size_t)argc + 1, sizeof *out->pos);
+    out->failed_at = -1;
     if (!out->pos) return cli_usage_error(cmd, "out of memory"), -1;
-    int only_pos = 0, quiet = lenient & CLI_PARSE_QUIET;
+    int only_pos = 0, quiet = lenient & CLI_PARSE_QUIET, failed_at = -1, unknown = 0;
     lenient &= CLI_PARSE_LENIENT;
     for (int i = first; i < argc; i++) {
         const char *s = argv[i];
+        failed_at = i;
         if (only_pos || s[0] != '-' || s[1] == '\0') {
             out->pos[out->npos++] = s;
             continue;
@@ -133,6 +142,7 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
                 if (lenient) continue;
                 quiet_error(quiet, cmd, "unknown option '--%.*s' (see 'tracekit %s --help')",
                             (int)len, name, cmd);
+                unknown = 1;
                 goto fail;
             }
             if (eq) {
@@ -148,6 +158,7 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
                 if (lenient) continue;
                 quiet_error(quiet, cmd, "unknown option '-%c' (see 'tracekit %s --help')", s[1],
                             cmd);
+                unknown = 1;
                 goto fail;
             }
             if (s[2]) {
@@ -176,6 +187,8 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
     return 0;
 fail:
     cli_args_free(out);
+    out->failed_at = failed_at;
+    out->unknown = unknown;
     return -1;
 }
 

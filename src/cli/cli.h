@@ -31,6 +31,9 @@ typedef struct cli_args {
     int npos;
     cli_value *vals; /* options in command-line order */
     int nvals;
+    /* After a failed parse (nothing else left): the index in argv of the word that failed
+     * (-1: none), and whether it names no option of the tables (else its value is wrong). */
+    int failed_at, unknown;
 } cli_args;
 
 /* Parse argv[first..argc) against the option tables (a NULL-terminated list of
@@ -44,6 +47,9 @@ enum { CLI_PARSE_LENIENT = 1, CLI_PARSE_QUIET = 2 };
 int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *const *tables,
               int lenient, cli_args *out);
 void cli_args_free(cli_args *a);
+/* The option of the tables that the option word s names ("--top=5", "-top=5", "-n5"; the
+ * alias's target for an alias), or NULL. */
+const cli_opt *cli_find_option(const cli_opt *const *tables, const char *s);
 /* Whether option o's value may be left out (its arg is "[NAME]"). */
 int cli_opt_value_optional(const cli_opt *o);
 /* How many words argv[i] and its value take (1 or 2) as an option of table; 1 for anything

@@ -190,27 +190,37 @@ static void close_if_lazy(cli_ctx *ctx, int i, const tk_format *f)
     ctx->inputs[i] = NULL;
 }
 
-/* Every input is empty: no format to tell. The base file of valgrind --tool=callgrind
- * --separate-threads=yes, which it leaves empty beside its threads' files, is explained.
- * Returns an exit code. */
-static int empty_inputs(const cli_ctx *ctx)
+/* Input i is empty: no format to tell (every input is), or no profile to compare (diff). The
+ * base file of valgrind --tool=callgrind --separate-threads=yes, which it leaves empty beside
+ * its threads' files, is explained. Returns an exit code. */
+static int empty_input(const cli_ctx *ctx, int i)
 {
     tk_error err;
     char **threads = NULL;
-    if (tk_callgrind_thread_files(ctx->paths[0], &threads, NULL) != TK_OK || !threads[0]) {
-        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], 0, 0, 0,
-                        "empty input: cannot tell its format (use --from FORMAT)");
+    const char *path = ctx->paths[i];
+    if (tk_callgrind_thread_files(path, &threads, NULL) != TK_OK || !threads[0]) {
+        tk_error_set_at(&err, TK_ERR_FORMAT, path, 0, 0, 0,
+                        ctx->format ? "empty input: nothing to compare"
+                                    : "empty input: cannot tell its format (use --from FORMAT)");
     } else {
         size_t n = 0;
         while (threads[n]) n++;
-        tk_error_set_at(&err, TK_ERR_FORMAT, ctx->paths[0], -1, 0, 0,
+        char what[1024]; /* what to give instead */
+        if (strcmp(ctx->command, "diff") == 0)
+            snprintf(what, sizeof what,
+                     "diff compares two files: one thread's, or the threads merged by "
+                     "'tracekit merge -o OUT %s*'",
+                     path);
+        else
+            snprintf(what, sizeof what, "give them too, 'tracekit %s %s*'", ctx->command, path);
+        tk_error_set_at(&err, TK_ERR_FORMAT, path, -1, 0, 0,
                         "the file is empty: valgrind --tool=callgrind --separate-threads=yes "
                         "leaves it so and writes each thread's profile beside it (%s%s%s: %zu "
-                        "file%s): give them too, 'tracekit %s %s*'",
+                        "file%s): %s",
                         threads[0], n > 1 ? " ... " : "", n > 1 ? threads[n - 1] : "", n, cli_s(n),
-                        ctx->command, ctx->paths[0]);
+                        what);
     }
-    for (size_t i = 0; threads && threads[i]; i++) tk_free(threads[i]);
+    for (size_t k = 0; threads && threads[k]; k++) tk_free(threads[k]);
     tk_free(threads);
     return cli_error(&err);
 }
@@ -263,7 +273,7 @@ static int team_verdict(cli_ctx *ctx, const opened *got)
             return CLI_EXIT_BAD_INPUT;
         }
     }
-    if (!ctx->format) return empty_inputs(ctx);
+    if (!ctx->format) return empty_input(ctx, 0);
     return CLI_EXIT_OK;
 }
 
@@ -419,6 +429,68 @@ static int team_open_all(const cli_team *t, cli_ctx *ctx)
     return worst;
 }
 
+/* The formats whose handler of command id takes the option word (as spelled: "-t" or
+ * "--to"), comma-separated, into buf. */
+static void formats_with(cli_cmd_id id, const char *word, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t i = 0; cli_format_ops_at(i) && n < size; i++) {
+        const cli_format_ops *ops = cli_format_ops_at(i);
+        const cli_opt *own[] = {ops->opts[id], cli_format_output_opts(ops, id), NULL};
+        if (!ops->run[id] || !cli_find_option(own[0] ? own : own + 1, word)) continue;
+        int w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", ops->format);
+        n += w < 0 ? 0 : (size_t)w;
+    }
+}
+
+/* The strict parse of the arguments (against the tables of the format's handler) failed,
+ * quietly, where the loose one (against every format's) did not: an option that other formats
+ * have, which this command refuses for this format, said so ("--threshold is not an option of
+ * report for xray files: callgrind files have it"), or a value the format's handler reads
+ * otherwise, the parse's own message. Returns CLI_EXIT_USAGE. */
+static int refuse_option(const cli_command *c, const cli_ctx *ctx, int argc, char **argv,
+                         const cli_opt *const *tables, cli_args *failed)
+{
+    const char *cmd = c->name, *fmt = ctx->format->name;
+    const cli_opt **all = failed->unknown ? union_tables(c->generic) : NULL;
+    const char *word = failed->failed_at >= 0 ? argv[failed->failed_at] : NULL;
+    const cli_opt *o = all && word ? cli_find_option(all, word) : NULL;
+    if (!o) {
+        free(all);
+        cli_args args; /* the parse again, aloud */
+        if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) == 0) cli_args_free(&args);
+        fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd, fmt,
+                cmd);
+        return CLI_EXIT_USAGE;
+    }
+    char others[256], spelled[80];
+    formats_with(c->generic, word, others, sizeof others);
+    size_t len = strcspn(word, "=");
+    if (len > 60) len = 60;
+    snprintf(spelled, sizeof spelled, "-%.*s", (int)len, word); /* "--top", "--top" of "-top" */
+    if (word[1] != '-' && !cli_find_option(all, spelled)) /* short: "-n5" */
+        snprintf(spelled, sizeof spelled, "-%c (--%s)", word[1], o->name);
+    else
+        snprintf(spelled, sizeof spelled, "%.*s", (int)len, word);
+    free(all);
+    int html = 0;
+    for (const cli_opt *h = cli_html_opts; c->generic == CLI_REPORT && h->name; h++)
+        html |= strcmp(h->name, o->name) == 0;
+    if (others[0])
+        return cli_usage_error(cmd,
+                               "%s is not an option of %s for %s files (it is for %s files; "
+                               "see 'tracekit %s --help')",
+                               spelled, cmd, fmt, others, cmd);
+    if (html)
+        return cli_usage_error(cmd,
+                               "%s is an option of report --format html only (see 'tracekit "
+                               "report --help')",
+                               spelled);
+    return cli_usage_error(cmd, "%s is not an option of %s for %s files (see 'tracekit %s --help')",
+                           spelled, cmd, fmt, cmd);
+}
+
 /* The format's handler, after the strict parse of the arguments against its
  * options; info prints the generic part first; report --format html makes the page of the
  * format's report (html.c). Returns an exit code. */
@@ -452,17 +524,16 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
                                "'tracekit formats'",
                                cmd, ctx->format->name);
     }
+    for (int i = 0; id == CLI_DIFF && i < ctx->ninputs; i++) /* an empty side is no profile */
+        if (ctx->inputs[i] && tk_input_raw_size(ctx->inputs[i]) == 0) return empty_input(ctx, i);
     if (html) return cli_html_report(ctx, loose, argc, argv);
     /* -o for a handler that prints on standard output: the dispatcher's */
     const cli_opt *output = cli_format_output_opts(ops, id);
     const cli_opt *tables[4] = {cli_common_opts, ops->opts[id] ? ops->opts[id] : output,
                                 ops->opts[id] ? output : NULL, NULL};
     cli_args args;
-    if (cli_parse(cmd, argc, argv, 1, tables, 0, &args) != 0) {
-        fprintf(stderr, "tracekit %s: (options for %s files: see 'tracekit %s --help')\n", cmd,
-                ctx->format->name, cmd);
-        return CLI_EXIT_USAGE;
-    }
+    if (cli_parse(cmd, argc, argv, 1, tables, CLI_PARSE_QUIET, &args) != 0)
+        return refuse_option(c, ctx, argc, argv, tables, &args);
     cli_stdout_redirect redirect = {NULL, -1};
     int rc = output && cli_team_writes(ctx) ? cli_stdout_open(&args, &redirect) : CLI_EXIT_OK;
     if (ctx->team && output) { /* the members go on together (the root opened -o) or stop */

@@ -159,13 +159,22 @@ static int lint_choices(const char *where, const cli_opt_choices *b, const cli_o
 }
 
 /* The letters of the common options (docs/cli.md): a table that gives one of them gives it
- * to that option, and gives that option no other common letter. */
+ * to that option, and gives that option no other letter than its own. */
 static const struct {
     char letter;
     const char *name;
 } common_letters[] = {{'n', "top"},        {'s', "sort"},    {'o', "output"}, {'f', "force"},
                       {'j', "jobs"},       {'v', "verbose"}, {'h', "help"},   {'t', "to"},
                       {'I', "source-dir"}, {0, NULL}};
+
+/* Whether table t gives option name the letter c (an option may have two: llvm-xray's -p
+ * besides -n for --top). */
+static int has_letter(const cli_opt *t, const char *name, char c)
+{
+    for (const cli_opt *o = t; o->name; o++)
+        if (o->short_name == c && strcmp(o->name, name) == 0) return 1;
+    return 0;
+}
 
 /* The common letters and the aliases of table t (of `where`; others: the tables it is parsed
  * with). Returns the problems found. */
@@ -179,6 +188,11 @@ static int lint_letters(const char *where, const cli_opt *t, const cli_opt *cons
             if (letter && !name) {
                 printf("%s: -%c is --%s's letter, not --%s's\n", where, o->short_name,
                        common_letters[k].name, o->name);
+                bad++;
+            }
+            if (name && !letter && !has_letter(t, o->name, common_letters[k].letter)) {
+                printf("%s: --%s without its letter -%c\n", where, o->name,
+                       common_letters[k].letter);
                 bad++;
             }
         }

@@ -30,7 +30,7 @@ for f in tests/data/callgrind/pass/*.out; do
     callgrind_annotate --auto=yes --threshold=100 --context=1000000 --show="$ev" \
         --include="$src" "$f" >"$tmp/cga" 2>"$tmp/cga.err" ||
         { echo "callgrind_annotate failed on $f"; cat "$tmp/cga.err"; fail=1; continue; }
-    "$TRACEKIT" annotate --all --context 1000000 --event "$ev" -I "$src" "$f" >"$tmp/tk" ||
+    "$TRACEKIT" annotate --all --context 1000000 --show "$ev" -I "$src" "$f" >"$tmp/tk" ||
         { echo "tracekit annotate failed on $f"; fail=1; continue; }
     "$TRACEKIT" convert --to json "$f" >"$tmp/model.json" ||
         { echo "tracekit convert --to json failed on $f"; fail=1; continue; }
@@ -92,7 +92,8 @@ first = [l for l in text if re.match(r"^ *[\d,]+ \( *[\d.]+%\)", l)]
 cw = len(first[0].split(" (")[0]) if first else 0
 cur = None
 for line in text:
-    m = re.match(r"^================ (.*?) \((.*)\): ([\d,]+) \S+ self", line)
+    # "NAME: 1,234 Ir self", "NAME (WHERE FOUND): ..." when found elsewhere (-I)
+    m = re.match(r"^================ (.*?)(?: \((.*)\))?: ([\d,]+) \S+ self", line)
     if m:
         fname = m.group(1)
         cur = tk.setdefault(fname, ({}, {}))

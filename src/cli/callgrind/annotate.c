@@ -48,7 +48,7 @@ static void put_pct(FILE *f, uint64_t v, uint64_t total, int show)
 typedef struct settings {
     tk_prof_annotate_options lib;
     const char *dirs[64]; /* --source-dir */
-    size_t ev[TK_PROFILE_MAX_EVENTS]; /* the events shown; ev[0] decides the threshold */
+    size_t ev[TK_PROFILE_MAX_EVENTS]; /* the events shown (--show); ev[0] decides the threshold */
     size_t nev;
     double threshold;
 } settings;
@@ -101,15 +101,16 @@ const cli_opt cli_callgrind_annotate_opts[] = {
      "also the costs per instruction address, function by function, of a "
      "profile of valgrind --dump-instr=yes (without source lines: always)"},
     {"part", 0, "N", "only part N (default: all parts combined)"},
-    {"event", 0, "EVENT", "the event to annotate with (default: all events)"},
+    {"show", 0, "EVENT[,EVENT]",
+     "only these events' columns, the first the one --threshold measures "
+     "(callgrind_annotate --show, as report --show; default: all events)"},
     {"threshold", 0, "PCT",
      "the files (functions of --instr) hottest first until they cover "
      "PCT% of the total self cost of the first event (default 99, "
      "callgrind_annotate's --threshold)"},
     {"coverage", 0, "PCT", "the same as --threshold"},
     {"all", 0, NULL, "every file and function with a cost"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
@@ -120,8 +121,9 @@ static int parse_settings(const cli_args *args, const tk_profile *p, settings *o
     o->lib = (tk_prof_annotate_options)TK_PROF_ANNOTATE_OPTIONS_INIT;
     if (cli_get_u64(cmd, args, "part", 0, &part)) return CLI_EXIT_USAGE;
     if (part > tk_profile_part_count(p))
-        return cli_usage_error(cmd, "no part %" PRIu64 " (the profile has %zu)", part,
-                               tk_profile_part_count(p));
+        return cli_usage_error(cmd,
+                               "option '--part': no part %" PRIu64 " (the profile has %zu part%s)",
+                               part, tk_profile_part_count(p), cli_s(tk_profile_part_count(p)));
     o->lib.part = (size_t)part;
     o->lib.n_source_dirs = (size_t)cli_get_all(args, "source-dir", o->dirs, 64);
     o->lib.source_dirs = o->dirs;
@@ -136,12 +138,11 @@ static int parse_settings(const cli_args *args, const tk_profile *p, settings *o
         cli_get(args, "context") && !context ? TK_PROF_ANNOTATE_NO_CONTEXT : (size_t)context;
     o->nev = tk_profile_event_count(p);
     for (size_t i = 0; i < o->nev; i++) o->ev[i] = i;
-    const char *evarg = cli_get(args, "event");
-    if (evarg) {
-        int ei = tk_profile_find_event(p, evarg, strlen(evarg));
-        if (ei < 0) return cli_usage_error(cmd, "unknown event '%s'", evarg);
-        o->ev[0] = (size_t)ei;
-        o->nev = 1;
+    const char *show = cli_get(args, "show");
+    if (show) {
+        int n = cli_callgrind_event_list(cmd, "show", p, show, o->ev, TK_PROFILE_MAX_EVENTS);
+        if (n < 0) return CLI_EXIT_USAGE;
+        o->nev = (size_t)n;
     }
     o->lib.event = o->nev ? o->ev[0] : 0;
     cli_rows rows; /* -n is not annotate's: --threshold and --all */
@@ -278,8 +279,9 @@ static int annotate_files(FILE *out, const view *v)
         tk_prof_annotate_file_info fi;
         tk_prof_annotate_file_get(v->a, i, &fi);
         if (!fi.source && !v->o->lib.file) continue;
-        fprintf(out, "\n================ %s", cli_callgrind_str_or(v->p, fi.name, "???"));
-        if (fi.source) fprintf(out, " (%s)", fi.source);
+        const char *name = cli_callgrind_str_or(v->p, fi.name, "???");
+        fprintf(out, "\n================ %s", name);
+        if (fi.source && strcmp(fi.source, name) != 0) fprintf(out, " (%s)", fi.source);
         put_file_self(out, v, fi.self);
         fputc('\n', out);
         if (fi.source) {

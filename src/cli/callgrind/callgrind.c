@@ -166,8 +166,8 @@ void cli_callgrind_json_events(FILE *f, const tk_profile *p)
     fputc(']', f);
 }
 
-int cli_callgrind_event_list(const char *cmd, const tk_profile *p, const char *list, size_t *idx,
-                             size_t max)
+int cli_callgrind_event_list(const char *cmd, const char *opt, const tk_profile *p,
+                             const char *list, size_t *idx, size_t max)
 {
     size_t n = 0;
     const char *s = list;
@@ -183,8 +183,8 @@ int cli_callgrind_event_list(const char *cmd, const tk_profile *p, const char *l
                 int w = snprintf(have + k, sizeof have - k, " %s", tk_profile_event_name(p, i));
                 k += w < 0 ? 0 : (size_t)w;
             }
-            cli_usage_error(cmd, "unknown event '%.*s' (the profile has:%s)", (int)len, s,
-                            k ? have : " none");
+            cli_usage_error(cmd, "option '--%s': unknown event '%.*s' (the profile has:%s)", opt,
+                            (int)len, s, k ? have : " none");
             return -1;
         }
         if (n < max) idx[n++] = (size_t)ev;

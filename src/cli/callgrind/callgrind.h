@@ -125,9 +125,10 @@ void cli_callgrind_put_commas(FILE *f, uint64_t v);
 void cli_callgrind_json_u64s(FILE *f, const uint64_t *v, size_t n);
 /* ["Ir","Dr",...]: the profile's event names */
 void cli_callgrind_json_events(FILE *f, const tk_profile *p);
-/* "Ir,Dr" -> event indexes. Returns count, or -1 after a usage error. */
-int cli_callgrind_event_list(const char *cmd, const tk_profile *p, const char *list, size_t *idx,
-                             size_t max);
+/* "Ir,Dr", the value of option --opt, -> event indexes. Returns count, or -1 after a usage
+ * error that names the option. */
+int cli_callgrind_event_list(const char *cmd, const char *opt, const tk_profile *p,
+                             const char *list, size_t *idx, size_t max);
 
 /* The handlers and their options (info.c, check.c, report.c, annotate.c, convert.c,
  * dump.c, diff.c, merge.c). */

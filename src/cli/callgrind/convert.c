@@ -8,8 +8,7 @@
 
 const cli_opt cli_callgrind_convert_opts[] = {
     {"to", 't', "FMT", "callgrind, dot, folded, svg (a flame graph) or json"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
     {"positions", 0, "POS",
      "callgrind: write these positions only: line (what speedscope "
@@ -225,7 +224,7 @@ int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
     const char *ev = cli_get(args, "event");
     if (ev) {
         size_t idx;
-        if (cli_callgrind_event_list(cmd, p, ev, &idx, 1) != 1) {
+        if (cli_callgrind_event_list(cmd, "event", p, ev, &idx, 1) != 1) {
             tk_profile_free(p);
             return CLI_EXIT_USAGE;
         }

@@ -11,21 +11,18 @@ const cli_opt cli_callgrind_diff_opts[] = {
     CLI_TOP_OPT("functions"),
     CLI_ALL_OPT("functions"),
     {"format", 0, "FMT",
-     "text (default), json, folded (difffolded.pl's \"stack A B\" lines "
+     "text (default), json, csv, folded (difffolded.pl's \"stack A B\" lines "
      "for a differential flame graph) or svg (that flame graph: red grew, "
      "blue shrank)"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
 /* diff --format */
-static const cli_choice diff_formats[] = {{"text", CLI_OUT_TEXT},
-                                          {"json", CLI_OUT_JSON},
-                                          {"folded", CLI_OUT_FOLDED},
-                                          {"svg", CLI_OUT_SVG},
-                                          {NULL, 0}};
+static const cli_choice diff_formats[] = {{"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON},
+                                          {"csv", CLI_OUT_CSV},   {"folded", CLI_OUT_FOLDED},
+                                          {"svg", CLI_OUT_SVG},   {NULL, 0}};
 
 /* diff --format folded: both profiles' folded stacks for event ev, merged into
  * lines "stack COUNT_A COUNT_B" in order of first appearance: what
@@ -141,6 +138,31 @@ static void print_json(FILE *f, const tk_profile *both, const tk_prof_diff *d, s
     fputs("\n]}\n", f);
 }
 
+/* CSV: a row per function, the columns of the JSON rows with an event's in each column
+ * (self_a_Ir, self_b_Ir, ..., inclusive_a_Ir, ...: as report --format csv names them). */
+static void print_csv(FILE *f, const tk_profile *both, const tk_prof_diff *d, size_t k)
+{
+    size_t nev = tk_profile_event_count(both);
+    static const char *const cols[] = {"self_a", "self_b", "inclusive_a", "inclusive_b"};
+    fputs("object,file,name", f);
+    for (int c = 0; c < 4; c++)
+        for (size_t e = 0; e < nev; e++)
+            fprintf(f, ",%s_%s", cols[c], tk_profile_event_name(both, e));
+    fputc('\n', f);
+    for (size_t i = 0; i < k; i++) {
+        const tk_prof_diff_row *r = tk_prof_diff_row_at(d, i);
+        cli_put_csv_field(f, r->object);
+        fputc(',', f);
+        cli_put_csv_field(f, r->file);
+        fputc(',', f);
+        cli_put_csv_field(f, r->name);
+        const uint64_t *v[4] = {r->self[0], r->self[1], r->inclusive[0], r->inclusive[1]};
+        for (int c = 0; c < 4; c++)
+            for (size_t e = 0; e < nev; e++) fprintf(f, ",%" PRIu64, v[c][e]);
+        fputc('\n', f);
+    }
+}
+
 /* The change relative to A: " +12.3%", "new" where A has none. */
 static void put_relative(FILE *f, uint64_t a, uint64_t b)
 {
@@ -206,6 +228,8 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
         rc = cli_write_svg("diff", args, unit, diff_folded_of, &job, f);
     else if (fmt == CLI_OUT_JSON)
         print_json(f, both, d, k);
+    else if (fmt == CLI_OUT_CSV)
+        print_csv(f, both, d, k);
     else
         print_text(f, both, d, k, ev);
     if (fmt == CLI_OUT_TEXT) cli_rows_note(f, k, count, "function");
@@ -229,7 +253,7 @@ int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args)
     if (rc) return rc;
     size_t ev = 0;
     const char *sortarg = cli_get(args, "sort");
-    if (sortarg && cli_callgrind_event_list(cmd, both, sortarg, &ev, 1) != 1)
+    if (sortarg && cli_callgrind_event_list(cmd, "sort", both, sortarg, &ev, 1) != 1)
         rc = CLI_EXIT_USAGE;
     else
         rc = write_diff(args, both, fmt, ev, rows.top);

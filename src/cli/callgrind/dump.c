@@ -6,8 +6,7 @@
 #include "callgrind.h"
 
 const cli_opt cli_callgrind_dump_opts[] = {
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
 

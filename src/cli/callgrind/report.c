@@ -174,8 +174,7 @@ const cli_opt cli_callgrind_report_opts[] = {
     {"part", 0, "N", "only part N (1-based, over all files), default: all parts combined"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {"jobs", 'j', "N", "read N profiles at once (default: the number of CPUs)"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
@@ -648,7 +647,7 @@ static int parse_events(const cli_args *args, const tk_profile *p, settings *o)
     o->nsort = nev ? 1 : 0;
     const char *sortarg = cli_get(args, "sort");
     if (sortarg) {
-        int n = cli_callgrind_event_list(cmd, p, sortarg, o->sort, 4);
+        int n = cli_callgrind_event_list(cmd, "sort", p, sortarg, o->sort, 4);
         if (n < 0) return CLI_EXIT_USAGE;
         o->nsort = (size_t)n;
     }
@@ -657,7 +656,7 @@ static int parse_events(const cli_args *args, const tk_profile *p, settings *o)
     for (size_t j = 0; j < nev; j++) o->col[j] = j;
     const char *showarg = cli_get(args, "show");
     if (showarg) {
-        int n = cli_callgrind_event_list(cmd, p, showarg, o->col, TK_PROFILE_MAX_EVENTS);
+        int n = cli_callgrind_event_list(cmd, "show", p, showarg, o->col, TK_PROFILE_MAX_EVENTS);
         if (n < 0) return CLI_EXIT_USAGE;
         o->ncol = (size_t)n;
     }
@@ -710,7 +709,13 @@ static int summarize(const settings *o, int self_only, table *t)
     tk_status st = t->pp ? tk_prof_report_open_partial(&t->rep, t->pp, &ro, &err)
                          : tk_prof_report_open(&t->rep, t->p, &ro, &err);
     if (st != TK_OK) {
-        if (err.code == TK_ERR_ARG) return cli_usage_error("report", "%s", err.message);
+        if (err.code == TK_ERR_ARG) { /* what the options ask cannot be: say which */
+            const char *opt = o->focus && strstr(err.message, o->focus) ? "focus"
+                              : o->part                                 ? "part"
+                                                                        : NULL;
+            return cli_usage_error("report", "%s%s%s%s", opt ? "option '--" : "", opt ? opt : "",
+                                   opt ? "': " : "", err.message);
+        }
         return cli_error(&err);
     }
     t->s = tk_prof_report_summary(t->rep);

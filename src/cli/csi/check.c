@@ -7,7 +7,6 @@
 
 int cli_csi_check(cli_ctx *ctx, const cli_args *args)
 {
-    (void)args;
     int rc = CLI_EXIT_OK;
     tk_csi_numbering *num = NULL;
     if (tk_csi_numbering_open(&num, NULL) != TK_OK)
@@ -44,8 +43,8 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
                 break;
             }
         }
-        if (diag.errors == 0)
-            printf("%s: ok, %" PRIu64 " function%s\n", src.text.name, nf, cli_s(nf));
+        if (diag.errors == 0 && cli_has(args, "verbose")) /* the verdict is the summary's */
+            printf("%s: %" PRIu64 " function%s\n", src.text.name, nf, cli_s(nf));
         if (cli_diag_summary(&diag, src.text.name) != CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;
         cli_csi_source_close(&src);
     }

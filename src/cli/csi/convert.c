@@ -7,7 +7,7 @@
 #include "csi.h"
 
 const cli_opt cli_csi_convert_opts[] = {
-    {"to", 0, "FMT", "csi (canonical metadata) or dot (CFG with increments and weights)"},
+    {"to", 't', "FMT", "csi (canonical metadata) or dot (CFG with increments and weights)"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 'f', NULL, "replace an existing OUT"},
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},

@@ -13,7 +13,7 @@ const cli_opt cli_csi_report_opts[] = {
     {"limit", 0, "N",
      "path limit: functions with more paths are listed (default 2^63-2, "
      "csi-cc's PT_HASH_SIZE)"},
-    {"format", 0, "FMT", "text (default), csv or json"},
+    {"format", 0, "FMT", "text (default), json or csv"},
     {NULL, 0, NULL, NULL},
 };
 

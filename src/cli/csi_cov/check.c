@@ -3,8 +3,9 @@
 
 #include "csi_cov.h"
 
-/* Every function of one input through the checker. Returns an exit code. */
-static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
+/* Every function of one input through the checker (verbose: how many, before the verdict).
+ * Returns an exit code. */
+static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch, int verbose)
 {
     tk_diag diag;
     cli_diag_init(&diag);
@@ -29,15 +30,14 @@ static int check_input(cli_csi_cov_source *src, tk_csi_cov_checker *ch)
             break;
         }
     }
-    if (diag.errors == 0)
-        printf("%s: ok, %" PRIu64 " function%s (%s)\n", src->text.name, nf, cli_s(nf),
+    if (diag.errors == 0 && verbose)
+        printf("%s: %" PRIu64 " function%s (%s)\n", src->text.name, nf, cli_s(nf),
                tk_csi_cov_kind_title(src->kind));
     return cli_diag_summary(&diag, src->text.name);
 }
 
 int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)
 {
-    (void)args;
     int rc = CLI_EXIT_OK;
     tk_csi_cov_kind kind = cli_csi_cov_kind(ctx);
     for (int i = 0; i < ctx->ninputs; i++) {
@@ -52,7 +52,7 @@ int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)
             cli_csi_cov_source_close(&src);
             return cli_usage_error("check", "out of memory");
         }
-        if (check_input(&src, ch) != CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;
+        if (check_input(&src, ch, cli_has(args, "verbose")) != CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;
         tk_csi_cov_checker_free(ch);
         cli_csi_cov_source_close(&src);
     }

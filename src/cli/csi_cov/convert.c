@@ -5,7 +5,7 @@
 #include "csi_cov.h"
 
 const cli_opt cli_csi_cov_convert_opts[] = {
-    {"to", 0, "FMT", "the input's format: csi-cc, csi-fc or csi-bbc (canonical metadata)"},
+    {"to", 't', "FMT", "the input's format: csi-cc, csi-fc or csi-bbc (canonical metadata)"},
     {"form", 0, "FORM",
      "csi-cc and csi-bbc: labels (INDEX|CCn|..., csi-cc 1.3+) or plain "
      "(INDEX|LINE..., the documented grammar and csi-cc 1.0); default: "

@@ -8,7 +8,7 @@
 const cli_opt cli_csi_cov_coverage_opts[] = {
     {"format", 0, "FMT", "text (default), json, csv, or annotate (the sources with marks)"},
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
-    {"source-dir", 0, "DIR", "annotate: look for the sources under DIR too"},
+    {"source-dir", 'I', "DIR", "annotate: look for the sources under DIR too"},
     {"load-address", 0, "ADDR", "CORE is a raw memory image whose first byte was at ADDR"},
     {"bias", 0, "N", "with --load-address: BIN's load bias in the process (default 0)"},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},

@@ -13,7 +13,7 @@ const cli_opt cli_csi_cov_report_opts[] = {
      "or lines"},
     CLI_TOP_OPT("functions"),
     CLI_ALL_OPT("functions"),
-    {"format", 0, "FMT", "text (default), csv or json"},
+    {"format", 0, "FMT", "text (default), json or csv"},
     {NULL, 0, NULL, NULL},
 };
 

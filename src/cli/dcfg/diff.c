@@ -13,8 +13,7 @@ const cli_opt cli_dcfg_diff_opts[] = {
      "also list the images, routines, blocks and edges whose figures are "
      "equal"},
     {"format", 0, "FMT", "text (default), json or csv"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
@@ -159,10 +158,18 @@ static void json_pair(FILE *f, const char *key, const uint64_t v[2], const int *
     fputc(']', f);
 }
 
+/* "-" when the row's change (|B - A| of its instructions, of its count for an edge) is a
+ * decrease: JSON and CSV give the change as B - A, as the text's column. */
+static const char *minus(tk_cfg_diff_table t, const tk_cfg_diff_row *r)
+{
+    const uint64_t *v = t == TK_CFG_DIFF_EDGES ? r->count : r->instructions;
+    return v[1] < v[0] ? "-" : "";
+}
+
 static void json_row(FILE *f, tk_cfg_diff_table t, const tk_cfg_diff_row *r, int first)
 {
     uint64_t id[2] = {r->id[0], r->id[1]};
-    fprintf(f, "%s\n{\"change\":%" PRIu64, first ? "" : ",", r->change);
+    fprintf(f, "%s\n{\"change\":%s%" PRIu64, first ? "" : ",", minus(t, r), r->change);
     json_pair(f, "id", id, r->has);
     if (t != TK_CFG_DIFF_EDGES) fprintf(f, ",\"image\":%" PRIu32, r->image);
     if (t == TK_CFG_DIFF_ROUTINES || t == TK_CFG_DIFF_BLOCKS)
@@ -240,17 +247,16 @@ static void csv_row(FILE *f, const tk_cfg_diff_pair *p, tk_cfg_diff_table t,
         fprintf(f, "%" PRIu64 ",%" PRIu64, r->instructions[0], r->instructions[1]);
     else
         fputc(',', f);
-    fprintf(f, ",%" PRIu64 "\n", r->change);
+    fprintf(f, ",%s%" PRIu64 "\n", minus(t, r), r->change);
 }
 
 static void csv_pair(FILE *f, const tk_cfg_diff *d, uint32_t pi)
 {
     tk_cfg_diff_pair p;
     tk_cfg_diff_pair_get(d, pi, &p);
-    fprintf(f, "%" PRIu64 ",%" PRIu64 ",process,,,,,,,,,,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-            p.pid[0], p.pid[1], p.instructions[0], p.instructions[1],
-            p.instructions[0] > p.instructions[1] ? p.instructions[0] - p.instructions[1]
-                                                  : p.instructions[1] - p.instructions[0]);
+    uint64_t a = p.instructions[0], b = p.instructions[1];
+    fprintf(f, "%" PRIu64 ",%" PRIu64 ",process,,,,,,,,,,%" PRIu64 ",%" PRIu64 ",%s%" PRIu64 "\n",
+            p.pid[0], p.pid[1], a, b, b < a ? "-" : "", b < a ? a - b : b - a);
     for (int t = 0; t < TK_CFG_DIFF_NTABLES; t++)
         for (size_t i = 0; i < tk_cfg_diff_rows(d, pi, (tk_cfg_diff_table)t); i++) {
             tk_cfg_diff_row r;

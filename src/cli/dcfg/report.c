@@ -6,7 +6,7 @@
 #include "dcfg.h"
 
 const cli_opt cli_dcfg_report_opts[] = {
-    {"format", 0, "FMT", "text, json or csv (default text)"},
+    {"format", 0, "FMT", "text (default), json or csv"},
     CLI_TOP_OPT("rows of the block, routine and loop tables"),
     CLI_ALL_OPT("rows of the block, routine and loop tables"),
     {"table", 0, "NAME",

@@ -6,7 +6,7 @@
 #include "dcfg_trace.h"
 
 const cli_opt cli_dcfg_trace_convert_opts[] = {
-    {"to", 0, "FMT",
+    {"to", 't', "FMT",
      "chrome (Perfetto), folded (flame graphs), svg (a flame graph), "
      "callgrind, dot (call graph) or bbv (SimPoint); all need --dcfg; chrome: " CLI_CHROME_NAMES},
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},

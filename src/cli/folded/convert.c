@@ -10,8 +10,7 @@ const cli_opt cli_folded_convert_opts[] = {
     {"to", 't', "FMT",
      "svg (a flame graph; differential when every line has two counts) or "
      "folded"},
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };

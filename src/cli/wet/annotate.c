@@ -9,7 +9,7 @@ const cli_opt cli_wet_annotate_opts[] = {
     {"criterion", 0, "C", "also count the instances of each line in the slice of C"},
     {"forward", 0, NULL, "forward slice instead of backward"},
     {"deps", 0, "KIND", "all (default), data or control dependences"},
-    {"source-dir", 0, "DIR", "look for source files under DIR too"},
+    {"source-dir", 'I', "DIR", "look for source files under DIR too"},
     {NULL, 0, NULL, NULL},
 };
 

@@ -6,7 +6,7 @@
 #include "wet.h"
 
 const cli_opt cli_wet_convert_opts[] = {
-    {"to", 0, "FMT", "wet, wet-history or json"},
+    {"to", 't', "FMT", "wet, wet-history or json"},
     {"output", 'o', "OUT", "output file (default: standard output)"},
     {"force", 'f', NULL, "overwrite OUT"},
     {NULL, 0, NULL, NULL},

@@ -13,7 +13,7 @@ const cli_opt cli_wet_slice_opts[] = {
     {"depth", 0, "N", "at most N dependence steps from the criterion"},
     {"lines", 0, NULL, "also list the distinct file:line of the slice"},
     {"format", 0, "FMT", "text (default) or json"},
-    {"to", 0, "FMT", "dot: draw the slice for Graphviz"},
+    {"to", 't', "FMT", "dot: draw the slice for Graphviz"},
     {"timing", 0, NULL, "print the time spent loading, slicing and writing on stderr"},
     {"progress", 0, NULL, "show progress on stderr while loading"},
     {"static", 0, "TRACE", "comprehensive trace giving file:line for a limited-history trace"},

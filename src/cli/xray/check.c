@@ -24,9 +24,9 @@ int cli_xray_check(cli_ctx *ctx, const cli_args *args)
         if (tk_xray_check(ctx->inputs[i], map, &d, &sum, &err) != TK_OK) tk_diag_error(&d, &err);
         if (cli_diag_summary(&d, ctx->paths[i]) != CLI_EXIT_OK)
             worst = CLI_EXIT_BAD_INPUT;
-        else
-            printf("%s: ok: %" PRIu64 " record%s, %" PRIu64 " buffer%s, %" PRIu32
-                   " thread%s, %" PRIu64 " call%s open at the end\n",
+        else if (cli_has(args, "verbose")) /* how the file is made: the verdict is above */
+            printf("%s: %" PRIu64 " record%s, %" PRIu64 " buffer%s, %" PRIu32 " thread%s, %" PRIu64
+                   " call%s open at the end\n",
                    ctx->paths[i], sum.records, cli_s(sum.records), sum.buffers, cli_s(sum.buffers),
                    sum.threads, cli_s(sum.threads), sum.open_calls, cli_s(sum.open_calls));
     }

@@ -7,15 +7,10 @@
 #include "xray.h"
 
 const cli_opt cli_xray_diff_opts[] = {
-    CLI_XRAY_MAP_OPT,
-    CLI_XRAY_THREAD_OPT,
-    CLI_TOP_OPT("rows"),
-    {"top", 'p', "N", "llvm-xray account's letter of -n, --top"},
-    CLI_ALL_OPT("rows"),
-    {"format", 0, "FMT", "text|json|csv (default text)"},
-    CLI_XRAY_UNIT_OPT,
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_XRAY_MAP_OPT,      CLI_XRAY_THREAD_OPT,
+    CLI_TOP_OPT("rows"),   {"top", 'p', "N", "llvm-xray account's letter of -n, --top"},
+    CLI_ALL_OPT("rows"),   {"format", 0, "FMT", "text (default), json or csv"},
+    CLI_XRAY_UNIT_OPT,     CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
 

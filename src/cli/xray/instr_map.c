@@ -7,7 +7,7 @@
 #include "xray.h"
 
 const cli_opt cli_xray_instr_map_opts[] = {
-    {"format", 0, "FMT", "text|json (default text)"},
+    {"format", 0, "FMT", "text (default) or json"},
     CLI_OUTPUT_OPTS,
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},

@@ -27,7 +27,10 @@ const cli_format_ops cli_xray_ops = {
              "read. Functions are numbered in the trace: -m BIN (--instr-map) names them from\n"
              "the xray_instr_map section of the instrumented binary, with their source lines.\n\n"
              "report is llvm-xray account: count, min, median, 90th and 99th percentile, max\n"
-             "and sum of the time spent in each function, per thread with --per-thread.\n"
+             "and sum of the time spent in each function, per thread with --per-thread, and\n"
+             "its self time (the sum less the calls it made; --sort self), which account has\n"
+             "not. --unit s|ms|us|ns: the unit of the times of report and diff (text, CSV,\n"
+             "JSON) and of convert --to dot.\n"
              "convert writes a timeline for Perfetto and speedscope (chrome), folded stacks, a\n"
              "flame graph (svg), a callgrind profile or the call graph (dot, as llvm-xray\n"
              "graph); diff puts two traces of one binary side by side.\n",

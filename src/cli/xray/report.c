@@ -17,10 +17,9 @@ const cli_opt cli_xray_report_opts[] = {
     CLI_ALL_OPT("rows"),
     {"per-thread", 0, NULL, "one row per thread and function"},
     CLI_XRAY_THREAD_OPT,
-    {"format", 0, "FMT", "text|json|csv (default text)"},
+    {"format", 0, "FMT", "text (default), json or csv"},
     CLI_XRAY_UNIT_OPT,
-    {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"force", 'f', NULL, "overwrite FILE"},
+    CLI_OUTPUT_OPTS,
     {"jobs", 'j', "N", "read N traces at once (default: the number of CPUs)"},
     {NULL, 0, NULL, NULL},
 };

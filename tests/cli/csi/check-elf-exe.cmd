@@ -1,1 +1,1 @@
-tracekit check tests/data/csi/elf/multifile-pt.exe
+tracekit check -v tests/data/csi/elf/multifile-pt.exe

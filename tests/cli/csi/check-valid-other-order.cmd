@@ -1,1 +1,1 @@
-tracekit check tests/data/csi/pass/valid-other-order.PT
+tracekit check -v tests/data/csi/pass/valid-other-order.PT

@@ -1,1 +1,1 @@
-tracekit check tests/data/csi_cov/pass/cc-clones-share-array.txt
+tracekit check -v tests/data/csi_cov/pass/cc-clones-share-array.txt

@@ -1,1 +1,1 @@
-tracekit check --from csi-cc tests/data/csi_cov/elf/multifile-cov.exe && tracekit check --from csi-fc tests/data/csi_cov/elf/multifile-cov.exe && tracekit check --from csi-bbc tests/data/csi_cov/elf/user-cov.o tests/data/csi_cov/elf/definer-cov.o
+tracekit check -v --from csi-cc tests/data/csi_cov/elf/multifile-cov.exe && tracekit check --from csi-fc tests/data/csi_cov/elf/multifile-cov.exe && tracekit check --from csi-bbc tests/data/csi_cov/elf/user-cov.o tests/data/csi_cov/elf/definer-cov.o

@@ -1,1 +1,1 @@
-tracekit check tests/data/csi_cov/pass/bbc-null-and-line-zero.txt && tracekit convert --to csi-bbc tests/data/csi_cov/pass/bbc-null-and-line-zero.txt && tracekit convert --to csi-bbc --form plain tests/data/csi_cov/pass/bbc-null-and-line-zero.txt
+tracekit check -v tests/data/csi_cov/pass/bbc-null-and-line-zero.txt && tracekit convert --to csi-bbc tests/data/csi_cov/pass/bbc-null-and-line-zero.txt && tracekit convert --to csi-bbc --form plain tests/data/csi_cov/pass/bbc-null-and-line-zero.txt

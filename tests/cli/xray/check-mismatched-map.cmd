@@ -1,1 +1,1 @@
-tracekit check tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/mtpool
+tracekit check -v tests/data/xray/pass/calltree.fdr -m tests/data/xray/bin/mtpool

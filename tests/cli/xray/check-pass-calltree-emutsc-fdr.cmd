@@ -1,1 +1,1 @@
-tracekit check tests/data/xray/pass/calltree-emutsc.fdr
+tracekit check -v tests/data/xray/pass/calltree-emutsc.fdr

@@ -1,1 +1,1 @@
-tracekit check tests/data/xray/pass/header-only.basic
+tracekit check -v tests/data/xray/pass/header-only.basic

@@ -1,1 +1,1 @@
-tracekit check tests/data/xray/pass/mtpool.basic
+tracekit check -v tests/data/xray/pass/mtpool.basic

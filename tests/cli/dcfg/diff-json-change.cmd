@@ -1,0 +1,3 @@
+# JSON's and CSV's "change" is B - A, as the text's column: negative where B has less
+tracekit diff --format json -n 1 tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 tests/data/corpus/dcfg-thirdparty/passlab-DCFG/region.log_0.dcfg.json.bz2 | python3 -c 'import json, sys; p = json.load(sys.stdin)["processes"][0]; print([p[t][0]["change"] for t in ("images", "routines", "blocks", "edges")])'
+tracekit diff --format json -n 1 tests/data/corpus/dcfg-thirdparty/passlab-DCFG/region.log_0.dcfg.json.bz2 tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 | python3 -c 'import json, sys; p = json.load(sys.stdin)["processes"][0]; print([p[t][0]["change"] for t in ("images", "routines", "blocks", "edges")])'
