@@ -245,12 +245,38 @@ def cli_includes():
 
 @rule("cli-no-sorting")
 def cli_qsort_r():
-    """the CLI calls no qsort_r (sorting is the library's)"""
+    """the CLI calls no qsort_r, qsort or bsearch (sorting and matching are the library's)"""
     out = []
     for p in CLI:
         for i, line in enumerate(strip_comments(read(p)).split("\n")):
-            if re.search(r"\bqsort_r\s*\(", line):
-                out.append((f"{p}:{i + 1}", p, "qsort_r"))
+            m = re.search(r"\b(qsort_r|qsort|bsearch)\s*\(", line)
+            if m:
+                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}", m.group(1)))
+    return out
+
+
+@rule("cli-choices-listed")
+def cli_choices_listed():
+    """an option read with cli_get_choice names its cli_choice table in a cli_opt_choices of
+    its folder (the table help, --lint, the man pages and the completion read)"""
+    out = []
+    folders = {}
+    for p in CLI:
+        folders.setdefault(os.path.dirname(p), []).append(p)
+    for ps in folders.values():
+        text = {p: strip_comments(read(p)) for p in ps}
+        listed = set()
+        for t in text.values():
+            for m in re.finditer(r"cli_opt_choices\s+\w+\[\]\s*=\s*\{(.*?)\};", t, re.S):
+                listed |= set(re.findall(r'\{\s*"\s*"\s*,\s*(\w+)\s*\}', m.group(1)))
+        # (strings are blanked by strip_comments: the option's name is read from the source)
+        for p in ps:
+            raw = read(p)
+            for m in re.finditer(r'cli_get_choice\(\s*[^,;]+,\s*[^,;]+,\s*"([\w-]+)",\s*(\w+)\s*,', raw):
+                if m.group(2) not in listed:
+                    line = raw.count("\n", 0, m.start()) + 1
+                    out.append((f"{p}:{line}", f"{p}:{m.group(1)}",
+                                f"--{m.group(1)} ({m.group(2)}) is in no cli_opt_choices"))
     return out
 
 

@@ -14,6 +14,9 @@
  *   JSON rows of known tables (json.c: tk_json_scan_row, the token-by-token path
  *     fast_int, scan_scalar; DCFG's *_fast handlers)     (tk_json_next, cell handlers)
  *   JSON integers while scanning (json.c read_number)  finish_number
+ *   JSON integers of tk_json_next_u64 (json.c fast_int) the digits through core/num after it
+ *   DCFG-Trace rows (dt_parse.c: fast_transition_row,  transition_row, trace_row
+ *     fast_trace_row through tk_json_scan_row_strings)
  *   JSON string runs 8 bytes at a time (json.c         the byte loop after it
  *     string_run: tk_swar_string_stops)
  *   WET dependence entries and values                  parse_entry, parse_value
@@ -25,9 +28,7 @@
  * (xray_reader.c, calls_run_le/be) and its packed batches (xray_events.c):
  * with them off, the record-by-record reader gives other threads to the calls
  * of mtpool.fdr (tests/cli/xray) and other latencies on cut wrapped traces
- * (test_xray_cut), so those twins need fixing first; and DCFG-Trace's
- * compiled rows (dt_parse.c: fast_transition_row, fast_trace_row through
- * tk_json_scan_row_strings), which want a TK_FAST_PATHS test at their call.
+ * (test_xray_cut), so those twins need fixing first.
  * The Callgrind and DCFG readers can also turn their fast paths off at run
  * time (cg_read_buffer_paths, dcfg_read_paths), which their fuzz harnesses use
  * to compare both on every input, error locations included.

@@ -1316,7 +1316,8 @@ tk_status tk_json_next_u64(tk_json *j, const char *what, uint64_t *out, tk_error
                                what);
     const uint8_t *p = j->cur;
     uint64_t v;
-    if (!fast_int(&p, j->lim, &v)) {
+    /* (fast_int is a fast path, core/fastpath.h: what follows is its general twin) */
+    if (!TK_FAST_PATHS || !fast_int(&p, j->lim, &v)) {
         /* the digits end the number: what follows is the grammar's ("1-": ',' expected) */
         while (p < j->lim && *p >= '0' && *p <= '9') p++;
         if (tk_num_parse_u64((const char *)j->cur, (size_t)(p - j->cur), &v) != TK_OK)

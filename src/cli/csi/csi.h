@@ -115,6 +115,7 @@ int cli_csi_print_state(FILE *out, const tk_csi_function *fn, const char *label,
 
 /* tracekit paths, tracekit extract (paths.c, extract.c). */
 extern const cli_opt cli_csi_paths_opts[], cli_csi_extract_opts[];
+extern const cli_opt_choices cli_csi_paths_choices[];
 int cli_csi_paths(int argc, char **argv);
 void cli_csi_paths_help(FILE *f);
 int cli_csi_extract(int argc, char **argv);

@@ -509,14 +509,14 @@ int cli_csi_paths(int argc, char **argv)
     int modes = cli_has(&args, "list") + cli_has(&args, "decode") + cli_has(&args, "state") +
                 cli_has(&args, "profile");
     path_request req = {cli_has(&args, "decode"), 0, 0, 0, 0};
-    static const cli_choice list_formats[] = {{"text", 0}, {"json", 1}, {NULL, 0}};
-    req.json = cli_get_choice("paths", &args, "format", list_formats, 0);
+    int fmt = cli_get_choice("paths", &args, "format", cli_out_text_json, CLI_OUT_TEXT);
+    req.json = fmt == CLI_OUT_JSON;
     const char *sel = cli_get(&args, "function");
     const char *meta = args.pos[0];
     if (modes != 1) {
         rc = cli_usage_error("paths", "give exactly one of --list, --decode ID, --state FILE, "
                                       "--profile TRACE");
-    } else if (req.json < 0) {
+    } else if (fmt < 0) {
         rc = CLI_EXIT_USAGE;
     } else if (req.json && !cli_has(&args, "list")) {
         rc = cli_usage_error("paths", "--format json lists paths: give --list");
@@ -547,3 +547,5 @@ int cli_csi_print_state(FILE *out, const tk_csi_function *fn, const char *label,
 {
     return decode_state(out, fn, label, num, s, meta);
 }
+
+const cli_opt_choices cli_csi_paths_choices[] = {{"format", cli_out_text_json}, {NULL, NULL}};

@@ -498,7 +498,8 @@ static tk_status parse_transition_table(parser *ps, dt_process *proc)
             return nomem(ps);
         dt_row *r = &ps->rows[ps->nrows];
         memset(r, 0, sizeof *r);
-        st = fast_transition_row(ps, &pg, r);
+        /* (a fast path, core/fastpath.h: transition_row is its general twin) */
+        st = TK_FAST_PATHS ? fast_transition_row(ps, &pg, r) : TK_END;
         if (st == TK_END) {
             int m = next_row(ps, "TRANSITION_TABLE", &r->row_offset);
             if (m <= 0) {
@@ -616,7 +617,7 @@ static tk_status parse_trace_data(parser *ps)
             return nomem(ps);
         dt_chunk *c = &t->chunks[t->nchunks];
         memset(c, 0, sizeof *c);
-        if (!fast_trace_row(ps, c)) {
+        if (!TK_FAST_PATHS || !fast_trace_row(ps, c)) { /* (trace_row: the general twin) */
             int m = next_row(ps, "TRACE_DATA", &c->row_offset);
             if (m <= 0) return (tk_status)m;
             if ((st = trace_row(ps, c)) != TK_OK) return st;
