@@ -308,6 +308,8 @@ int cli_completion(const char *shell, FILE *f);
 
 /* The plural ending of a count: "s" unless n is 1 ("%" PRIu64 " thread%s", n, cli_s(n)). */
 const char *cli_s(uint64_t n);
+/* The article of a format's name as it is spoken: "an" for "xray" ("ex-ray"), else "a". */
+const char *cli_a(const char *name);
 
 /* "tracekit: <error>" on stderr; returns the exit code for the status. */
 int cli_error(const tk_error *err);

@@ -268,8 +268,9 @@ static int team_verdict(cli_ctx *ctx, const opened *got)
         if (!ctx->format) {
             ctx->format = f;
         } else if (f != ctx->format) {
-            fprintf(stderr, "tracekit: %s: is a %s file, but %s is a %s file\n", ctx->paths[i],
-                    f->name, ctx->paths[0], ctx->format->name);
+            fprintf(stderr, "tracekit: %s: is %s %s file, but %s is %s %s file\n", ctx->paths[i],
+                    cli_a(f->name), f->name, ctx->paths[0], cli_a(ctx->format->name),
+                    ctx->format->name);
             return CLI_EXIT_BAD_INPUT;
         }
     }

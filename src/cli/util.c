@@ -129,8 +129,8 @@ void cli_note_other_format(const char *path, const char *want)
     if (tk_input_open(&in, path, &opt, &err) != TK_OK) return;
     const tk_format *f;
     if (tk_format_detect_input(in, &f, &err) == TK_OK && strcmp(f->name, want) != 0)
-        fprintf(stderr, "tracekit: %s: this is a %s file (%s), not a %s file\n", path, f->name,
-                f->title, want);
+        fprintf(stderr, "tracekit: %s: this is %s %s file (%s), not %s %s file\n", path,
+                cli_a(f->name), f->name, f->title, cli_a(want), want);
     tk_input_free(in);
 }
 
@@ -146,6 +146,8 @@ static void print_diag(void *ctx, tk_severity sev, const tk_location *loc, const
     fflush(stdout);
     fprintf(stderr, "%s\n", tk_diag_format(sev, loc, message, buf, sizeof buf));
 }
+
+const char *cli_a(const char *name) { return name && strchr("aeiox", name[0]) ? "an" : "a"; }
 
 void cli_warning(const tk_location *loc, const char *message)
 {

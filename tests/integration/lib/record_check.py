@@ -15,7 +15,7 @@ program (tests/integration/record_*.sh).
       functions (comma-separated names) of OBJECT has a block ending at it
       whose DIRECT_CONDITIONAL_BRANCH count is TAKEN and whose count is
       TOTAL, and the other way round
-  record_check.py blocks CALLGRIND_OUT DCFG MAX_DIFFERING
+  record_check.py blocks CALLGRIND_OUT DCFG MAX_DIFFERING [IMAGE]
       per instruction, through callgrind's --dump-instr=yes costs (CALLGRIND_OUT:
       files separated by commas, their costs added): every block of the DCFG's
       first process (the first of each image's blocks as callgrind numbers
@@ -24,7 +24,8 @@ program (tests/integration/record_*.sh).
       instruction outside the blocks; at most MAX_DIFFERING blocks (N, or N%
       of the blocks) differ (the last superblock of a thread, which callgrind
       does not count, and a run's noise): symbols are not needed, so stripped
-      programs are compared block by block
+      programs are compared block by block. IMAGE: only the image whose file
+      name ends with it
   record_check.py walk DCFG EDGES
       EDGES (`tracekit decode --what edges`) is, for each thread, a walk from
       START to END along the DCFG's edges whose per-edge counts are the
@@ -267,7 +268,7 @@ def callgrind_instrs(paths):
     return out
 
 
-def blocks(cg, dcfg, max_differing):
+def blocks(cg, dcfg, max_differing, only=None):
     d = load_json(dcfg)
     files = {r[0]: r[1] for r in d["FILE_NAMES"][1:]}
     images = [(files.get(im[3].get("FILE_NAME_ID")), int(im[1], 0), im[3].get("BASIC_BLOCKS", [[]])[1:])
@@ -282,8 +283,11 @@ def blocks(cg, dcfg, max_differing):
                 shift = max((0, load), key=lambda s: sum(costs[int(b[1], 0) + load - s] == b[5] for b in bl))
         for a, c in costs.items():
             ir[a + shift] += c
-    covered, bad, n = set(), [], 0
+    covered, bad, n, ranges = set(), [], 0, []
     for name, load, bl in images:
+        if only and not (name or "").endswith(only):
+            continue
+        ranges.append((load, load + max((int(b[1], 0) + b[2] for b in bl), default=0)))
         for b in bl:
             lo, n = load + int(b[1], 0), n + 1
             covered.update(range(lo, lo + b[2]))
@@ -291,7 +295,8 @@ def blocks(cg, dcfg, max_differing):
             if got != b[3] * b[5] or ir[lo] != b[5]:
                 bad.append("! %s+%s: %d instructions x %d, callgrind %d (first %d)" %
                            (name, b[1], b[3], b[5], got, ir[lo]))
-    outside = sorted(a for a, c in ir.items() if c and a not in covered)
+    outside = sorted(a for a, c in ir.items() if c and a not in covered and
+                     (not only or any(lo <= a < hi for lo, hi in ranges)))
     limit = (float(max_differing[:-1]) * n / 100 if max_differing.endswith("%")
              else int(max_differing))
     for line in bad[:20]:
@@ -633,7 +638,7 @@ def foo1(wet, history):
     return 1 if bad else 0
 
 
-CMDS = {"funcs": (funcs, -3), "total": (total, 3), "jcnd": (jcnd, 4), "blocks": (blocks, 3), "walk": (walk, 2),
+CMDS = {"funcs": (funcs, -3), "total": (total, 3), "jcnd": (jcnd, 4), "blocks": (blocks, -3), "walk": (walk, 2),
         "counts": (counts, 1), "layout": (layout, 2),
         "connected": (lambda d, e: walk(d, e, True), 2), "types": (types, 2),
         "expect": (expect, -2), "wetcounts": (wetcounts, 2), "slices": (slices, 3), "ports": (ports, -3),
