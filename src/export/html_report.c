@@ -251,6 +251,7 @@ static const char script[] =
     "      return;\n"
     "    }\n"
     "  });\n"
+    "  window.tkTimeline = boxes.map(l => ({ name: l.name, calls: l.items.length }));\n"
     "  document.getElementById('timeline').hidden = false;\n"
     "  paint();\n"
     "}\n"

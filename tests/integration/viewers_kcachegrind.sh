@@ -12,7 +12,11 @@
 #  - a valgrind profile and its conversion: the same rows read off both screenshots;
 #  - the callgrind exports of tracekit record --trace of a threaded program (its DCFG-Trace and
 #    its DCFG, tests/integration/lib/viewers_real.sh): every row read has tracekit's inclusive
-#    percentage and call count, the threads' roots and worker_main among them.
+#    percentage and call count, the threads' roots and worker_main among them;
+#  - the callgrind export of an XRay FDR trace of the same program: the same, worker_main,
+#    queue_pop and handle_job among the rows; parse_expr, parse_term and parse_factor call each
+#    other: KCachegrind's "<cycle N>" row has the inclusive percentage and calls of tracekit's
+#    cycle, its members' rows their self percentage and calls.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
@@ -35,6 +39,11 @@ if [ -n "$real_mt_trace" ]; then
         "$TRACEKIT" convert --to callgrind "$real_mt_dcfg" -o "$tmp/mt-dcfg.callgrind" || exit 1
     shots+=("$tmp/mt-trace.callgrind" "$tmp/mt-dcfg.callgrind")
 fi
+if [ -n "$real_xray" ]; then
+    "$TRACEKIT" convert --to callgrind -m "$real_mtpool" "$real_xray" -o "$tmp/mt-xray.callgrind" ||
+        exit 1
+    shots+=("$tmp/mt-xray.callgrind")
+fi
 
 # a free display number
 for d in $(seq 91 140); do [ -e /tmp/.X$d-lock ] || break; done
@@ -44,7 +53,9 @@ Xvfb ":$d" -screen 0 2400x1400x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 xpid=$!
 mkdir -p "$tmp/home/.config" "$tmp/run"
 chmod 700 "$tmp/run"
-printf '[Tip]\nRunOnStart=false\n' >"$tmp/home/.config/kcachegrindrc"
+# KTipDialog reads RunOnStart from the group TipOfDay ([Tip] left the "Did you know" dialog on,
+# over the flat profile now and then)
+printf '[TipOfDay]\nRunOnStart=false\n' >"$tmp/home/.config/kcachegrindrc"
 cat >"$tmp/shots.sh" <<'EOF'
 # inside dbus-run-session: each file in KCachegrind, a screenshot once its window shows
 shoot() { # FILE: KCachegrind on it, screenshots until its flat profile is drawn (0) or not (1)
@@ -88,7 +99,7 @@ for f in "${shots[@]}"; do
 done
 [ $fail = 0 ] || exit 1
 python3 tests/viewers/kcachegrind_flat.py "$tmp"/*.png >"$tmp/rows" || exit 1
-for f in fib mt-trace mt-dcfg; do
+for f in fib mt-trace mt-dcfg mt-xray; do
     [ -s "$tmp/$f.callgrind" ] || continue
     "$TRACEKIT" report --inclusive --format=json "$tmp/$f.callgrind" >"$tmp/$f.json" || exit 1
 done
@@ -118,10 +129,27 @@ def near(shown, want):
     except ValueError:
         return shown == want
 
-def check(shot, want, must):
+def cycles(name):
+    rep = json.load(open(f"{tmp}/{name}.json"))
+    total = rep["totals"][0]
+    return [("%.2f" % (100.0 * c["inclusive"][0] / total), str(c["calls"]))
+            for c in rep.get("cycles", []) if c["members"] > 1]
+
+def check(shot, want, must, cyc=None):
     rows = shots[shot]
     seen = set()
     for r in rows:
+        called = r["called"].replace(" ", "").replace(",", "").strip("()") or "0"
+        # KCachegrind's cycle detection (on by default): a cycle of functions calling each
+        # other is a row "<cycle N>" with the cycle's inclusive cost (tracekit's cycles), and its
+        # members' rows "NAME <cycle N>" show their self cost as inclusive
+        if r["name"].replace(" ", "").startswith("<cy") and cyc is not None:
+            if not any(near(r["incl"], c[0]) and called == c[1] for c in cyc):
+                bad.append(f"{shot}: KCachegrind shows {r['name']!r} at {r['incl']} % called "
+                           f"{called}, tracekit's cycles {cyc}")
+            continue
+        if r["name"].find("<") > 0:    # a cycle's member (C names: no templates)
+            r = dict(r, name=r["name"][:r["name"].find("<")].strip(), incl="-")
         # the function of this row: the best name match (names are cut at the dock's edge)
         best = max(want, key=lambda w: SequenceMatcher(None, key(w[0])[:len(key(r["name"]))],
                                                          key(r["name"])).ratio())
@@ -133,7 +161,6 @@ def check(shot, want, must):
                 not any(key(w[0]) == key(r["name"]) for w in want):
             continue
         seen.add(best[0])
-        called = r["called"].replace(" ", "").replace(",", "").strip("()") or "0"
         # the Incl. column may be too narrow for its number ("-"): Self is compared then
         if (r["incl"] != "-" and not near(r["incl"], best[1])) or not near(r["self"], best[3]) \
                 or called != best[2]:
@@ -155,7 +182,11 @@ if ("fib", "99.44", "177", "99.44") not in fib:
     bad.append(f"fib.callgrind: tracekit's own numbers moved: {fib}")
 for shot in ("mt-trace", "mt-dcfg"):
     if shot + ".callgrind" in shots:
-        check(shot + ".callgrind", expected(shot), ["thread 0", "start_thread", "worker_main"])
+        check(shot + ".callgrind", expected(shot), ["thread 0", "start_thread", "worker_main"],
+              cycles(shot))
+if "mt-xray.callgrind" in shots:
+    check("mt-xray.callgrind", expected("mt-xray"), ["worker_main", "queue_pop", "handle_job"],
+          cycles("mt-xray"))
 if shots["demo.orig"] != shots["demo.callgrind"]:
     bad.append("demo: the flat profile of the conversion differs from the original's")
     for a, b in zip(shots["demo.orig"], shots["demo.callgrind"]):

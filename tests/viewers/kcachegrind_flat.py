@@ -22,6 +22,7 @@ import subprocess
 import sys
 
 SCALE = 3
+BORDER = 8  # px of white around each crop (unscaled)
 
 
 def image(path, geometry):
@@ -53,7 +54,10 @@ def ocr_column(path, x0, x1, top, sel, digits, height):
     if sel:
         fx = f"j >= {sel[0] - top} && j <= {sel[1] - top} ? (intensity > 0.65 ? 0 : 1) : ({fx})"
     cmd = ["convert", path, "-crop", f"{x1 - x0}x{height}+{x0}+{top}", "+repage", "-fx", fx]
-    cmd += ["-colorspace", "Gray", "-resize", f"{SCALE * 100}%", "-threshold", "55%", "png:-"]
+    cmd += ["-colorspace", "Gray", "-resize", f"{SCALE * 100}%", "-threshold", "55%"]
+    # a white margin: tesseract misreads digits that touch the crop's edge (a narrow Incl.
+    # column's "75.90" read as "9.90")
+    cmd += ["-bordercolor", "white", "-border", str(BORDER * SCALE), "png:-"]
     img = subprocess.run(cmd, capture_output=True, check=True).stdout
     t = ["tesseract", "stdin", "stdout", "--psm", "6"]
     if digits:
@@ -64,7 +68,7 @@ def ocr_column(path, x0, x1, top, sel, digits, height):
         f = line.split("\t")
         if len(f) < 12 or not f[11].strip():
             continue
-        y = (int(f[7]) + int(f[9]) / 2) / SCALE
+        y = (int(f[7]) + int(f[9]) / 2) / SCALE - BORDER
         words.setdefault(int(y // 19), []).append((int(f[6]), f[11]))
     return {k: " ".join(w for _, w in sorted(v)) for k, v in words.items()}
 

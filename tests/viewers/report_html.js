@@ -254,13 +254,25 @@ async function check(browser, pagePath, jsonPath) {
     }
     const timeline = await page.evaluate(() => !document.getElementById('timeline').hidden);
     if (await page.$('#trace') && !timeline) bad.push('the timeline is not shown');
+    // a lane per thread, every call of the report in one
+    const lanes = timeline ? await page.evaluate(() => window.tkTimeline) : [];
+    const t = rep.totals;
+    if (t && typeof t.threads === 'number' && t.enters !== undefined) {
+        const calls = lanes.reduce((n, l) => n + l.calls, 0);
+        if (lanes.length !== t.threads) bad.push(`timeline: ${lanes.length} lanes, ${t.threads} threads`);
+        if (!t.open_at_end && !t.unwound && !t.unmatched_exits && calls !== t.enters)
+            bad.push(`timeline: ${calls} calls drawn, the report counts ${t.enters}`);
+    }
+    if (rep.format === 'dcfg-trace' && timeline && lanes.length !== rep.threads.length)
+        bad.push(`timeline: ${lanes.length} lanes, ${rep.threads.length} threads`);
     if (shotDir) {
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: path.join(shotDir, path.basename(pagePath) + '.png'),
                                 fullPage: true });
     }
     await page.close();
-    return { bad, tables, frames, aggs, timeline, graphs, seconds: (Date.now() - t0) / 1000 };
+    return { bad, tables, frames, aggs, timeline: timeline && lanes.length, graphs,
+             seconds: (Date.now() - t0) / 1000 };
 }
 
 (async () => {
@@ -280,7 +292,7 @@ async function check(browser, pagePath, jsonPath) {
         } else {
             console.log(`ok ${args[i]}: ${r.tables} tables, ${r.frames} flame frames (${r.aggs} of ` +
                         `paths narrower than a pixel)` +
-                        (r.timeline ? ', a timeline' : '') +
+                        (r.timeline ? `, a timeline of ${r.timeline} threads` : '') +
                         (r.graphs ? `, ${r.graphs.figures} graphs, ${r.graphs.paths} paths clicked` : '') +
                         `; checked in ${r.seconds.toFixed(1)} s`);
         }
