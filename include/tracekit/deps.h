@@ -157,16 +157,19 @@ TK_API void tk_deps_get_stats(const tk_deps *d, tk_deps_stats *out);
  * the history form). */
 TK_API tk_dep_kind tk_deps_port_kind(const tk_deps *d, uint32_t port);
 
-/* All entries of a port (sorted by inst). Returns the count. */
-TK_API size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port,
-                                   const tk_dep **out);
-/* Entries of a port for one instance: returns the count (0 or 1 in the
- * comprehensive form), *out the first. */
+/* The entries of a port (sorted by inst), copied: entries first .. first + max - 1 (those
+ * that exist) into out. Returns the port's number of entries (max 0: only that). */
+TK_API size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, size_t first,
+                                   tk_dep *out, size_t max);
+/* The entries of a port for one instance (0 or 1 in the comprehensive form), copied: at
+ * most max of them into out. Returns how many the instance has. */
 TK_API size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
-                                const tk_dep **out);
-/* Values of an instruction: instances (sorted) and values. Returns the count. */
-TK_API size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
-                             const uint64_t **values);
+                                tk_dep *out, size_t max);
+/* The values of an instruction (instances sorted), copied: values first .. first + max - 1
+ * (those that exist), their instances into insts and their low 64 bits into values (either
+ * may be NULL). Returns the instruction's number of values (max 0: only that). */
+TK_API size_t tk_deps_values(const tk_deps *d, uint32_t index, size_t first, uint32_t *insts,
+                             uint64_t *values, size_t max);
 /* The k-th value of instruction index (k < its count) in hexadecimal, lowercase, without
  * "0x" or leading zeros, wide values complete; buf holds TK_DEPS_VALUE_HEX bytes.
  * Returns the number of digits. (tk_deps_values gives the low 64 bits of each.) */
@@ -180,9 +183,11 @@ TK_API uint64_t tk_deps_node_base(const tk_deps *d, uint32_t index);
 
 /* Build the reverse index (who depends on me) once; TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err);
-/* Users of instance inst of instruction index (after tk_deps_build_reverse). */
-TK_API size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst,
-                            const tk_dep_use **out);
+/* The users of instance inst of instruction index (after tk_deps_build_reverse), copied:
+ * users first .. first + max - 1 (those that exist) into out. Returns how many it has (max
+ * 0: only that; 0 before tk_deps_build_reverse). */
+TK_API size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, size_t first,
+                            tk_dep_use *out, size_t max);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  * dependence tables of the WET report. */
 #include <string.h>
 
+#include "model/deps_internal.h"
 #include "core/alloc.h"
 #include "core/compat.h"
 #include "tracekit/deps_report.h"
@@ -39,7 +40,7 @@ static int port_pairs(tk_deps_pairs *p, const tk_deps *d, uint32_t i, uint32_t p
                       uint64_t *count, uint32_t *seen)
 {
     const tk_dep *e;
-    size_t n = tk_deps_port_entries(d, i, port, &e), nseen = 0;
+    size_t n = tk_deps_port_span(d, i, port, &e), nseen = 0;
     for (size_t k = 0; k < n; k++)
         if (count[e[k].dep]++ == 0) seen[nseen++] = e[k].dep;
     tk_qsort_r(seen, nseen, sizeof *seen, cmp_id, (void *)d);
@@ -125,7 +126,7 @@ tk_status tk_deps_value_stats_get(const tk_deps *d, uint32_t index, tk_deps_valu
     memset(out, 0, sizeof *out);
     const uint32_t *insts;
     const uint64_t *values;
-    size_t n = tk_deps_values(d, index, &insts, &values);
+    size_t n = tk_deps_values_span(d, index, &insts, &values);
     out->count = n;
     if (!n) return TK_OK;
     value_key *v = tk_malloc(n * sizeof *v);

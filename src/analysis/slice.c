@@ -1,5 +1,6 @@
 /* Dynamic slicing (breadth-first over instance nodes, a bitset of visited
  * nodes), shortest dependence chains and longest chains over the deps model. */
+#include "model/deps_internal.h"
 #include "tracekit/slice.h"
 
 #include <stdlib.h>
@@ -98,7 +99,7 @@ tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriteri
             for (uint32_t p = 0; p < in.nports; p++) {
                 if (!kind_allowed(tk_deps_port_kind(d, p), o.deps)) continue;
                 const tk_dep *e;
-                size_t cnt = tk_deps_port_find(d, n.instr, p, n.inst, &e);
+                size_t cnt = tk_deps_port_find_span(d, n.instr, p, n.inst, &e);
                 for (size_t j = 0; j < cnt; j++) {
                     tk_node m = {e[j].dep, e[j].dep_inst};
                     if (!test_and_set(s->bits, tk_deps_node_base(d, m.instr) + m.inst) &&
@@ -108,7 +109,7 @@ tk_status tk_slice_compute(tk_deps *d, const tk_node *criterion, size_t ncriteri
             }
         } else {
             const tk_dep_use *u;
-            size_t cnt = tk_deps_users(d, n.instr, n.inst, &u);
+            size_t cnt = tk_deps_users_span(d, n.instr, n.inst, &u);
             for (size_t j = 0; j < cnt; j++) {
                 if (!kind_allowed(tk_deps_port_kind(d, u[j].port), o.deps)) continue;
                 tk_node m = {u[j].user, u[j].inst};
@@ -257,7 +258,7 @@ static int bfs_chain(const tk_deps *d, tk_node from, tk_node to, tk_slice_deps d
         for (uint32_t p = 0; p < in.nports; p++) {
             if (!kind_allowed(tk_deps_port_kind(d, p), deps)) continue;
             const tk_dep *e;
-            size_t cnt = tk_deps_port_find(d, n.instr, p, n.inst, &e);
+            size_t cnt = tk_deps_port_find_span(d, n.instr, p, n.inst, &e);
             for (size_t j = 0; j < cnt; j++) {
                 uint64_t m = tk_deps_node_base(d, e[j].dep) + e[j].dep_inst;
                 if (parent[m] != NO_PARENT) continue;
@@ -359,7 +360,7 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
         int pushed = 0;
         while (!pushed && f->port < in.nports) {
             if (!f->looked_up) { /* a node resumes once per dependence: look the port up once */
-                f->ndeps = (uint32_t)tk_deps_port_find(d, n.instr, f->port, n.inst, &f->deps);
+                f->ndeps = (uint32_t)tk_deps_port_find_span(d, n.instr, f->port, n.inst, &f->deps);
                 f->looked_up = 1;
             }
             if (f->entry >= f->ndeps) {
@@ -388,7 +389,7 @@ static tk_status longest_from(const tk_deps *d, uint32_t root, uint32_t *len, ui
         uint32_t node = f->node, best = 0, best_node = node;
         for (uint32_t p = 0; p < in.nports; p++) {
             const tk_dep *e;
-            size_t cnt = tk_deps_port_find(d, n.instr, p, n.inst, &e);
+            size_t cnt = tk_deps_port_find_span(d, n.instr, p, n.inst, &e);
             for (size_t j = 0; j < cnt; j++) {
                 uint32_t m = (uint32_t)(tk_deps_node_base(d, e[j].dep) + e[j].dep_inst);
                 if (len[m] != LEN_ACTIVE && len[m] > best) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "model/deps_internal.h"
 #include "core/hash.h"
 #include "core/strpool.h"
 #include "core/vec.h"
@@ -483,7 +484,7 @@ void tk_deps_get_stats(const tk_deps *d, tk_deps_stats *out)
     }
 }
 
-size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, const tk_dep **out)
+size_t tk_deps_port_span(const tk_deps *d, uint32_t index, uint32_t port, const tk_dep **out)
 {
     const deps_instr *in = &d->instrs.data[index];
     if (port >= in->nports) {
@@ -495,8 +496,8 @@ size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, con
     return p->count;
 }
 
-size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
-                         const tk_dep **out)
+size_t tk_deps_port_find_span(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
+                              const tk_dep **out)
 {
     const deps_instr *in = &d->instrs.data[index];
     const deps_port *p = &d->ports.data[in->first_port + port];
@@ -526,8 +527,8 @@ size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32
     return end - lo;
 }
 
-size_t tk_deps_values(const tk_deps *d, uint32_t index, const uint32_t **insts,
-                      const uint64_t **values)
+size_t tk_deps_values_span(const tk_deps *d, uint32_t index, const uint32_t **insts,
+                           const uint64_t **values)
 {
     const deps_instr *in = &d->instrs.data[index];
     *insts = in->nvalues ? d->value_insts.data + in->values_start : NULL;
@@ -567,7 +568,7 @@ int tk_deps_value_at(const tk_deps *d, uint32_t index, uint32_t inst, uint64_t *
 {
     const uint32_t *ks;
     const uint64_t *vs;
-    size_t n = tk_deps_values(d, index, &ks, &vs);
+    size_t n = tk_deps_values_span(d, index, &ks, &vs);
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -631,7 +632,7 @@ tk_status tk_deps_build_reverse(tk_deps *d, tk_error *err)
     return TK_OK;
 }
 
-size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, const tk_dep_use **out)
+size_t tk_deps_users_span(const tk_deps *d, uint32_t index, uint32_t inst, const tk_dep_use **out)
 {
     uint64_t node = d->instrs.data[index].node_base + inst;
     if (!d->rev_offsets || node >= d->node_count) {
@@ -640,4 +641,52 @@ size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, const tk_d
     }
     *out = d->rev + d->rev_offsets[node];
     return (size_t)(d->rev_offsets[node + 1] - d->rev_offsets[node]);
+}
+
+/* ---- the public reads: copies of the spans ------------------------------ */
+
+/* Items first .. first + max - 1 of n items of size `size` at src, into out. */
+static void copy_range(void *out, const void *src, size_t n, size_t first, size_t max, size_t size)
+{
+    if (!out || !src || first >= n) return;
+    size_t k = n - first < max ? n - first : max;
+    memcpy(out, (const char *)src + first * size, k * size);
+}
+
+size_t tk_deps_port_entries(const tk_deps *d, uint32_t index, uint32_t port, size_t first,
+                            tk_dep *out, size_t max)
+{
+    const tk_dep *e;
+    size_t n = tk_deps_port_span(d, index, port, &e);
+    copy_range(out, e, n, first, max, sizeof *e);
+    return n;
+}
+
+size_t tk_deps_port_find(const tk_deps *d, uint32_t index, uint32_t port, uint32_t inst,
+                         tk_dep *out, size_t max)
+{
+    const tk_dep *e;
+    size_t n = tk_deps_port_find_span(d, index, port, inst, &e);
+    copy_range(out, e, n, 0, max, sizeof *e);
+    return n;
+}
+
+size_t tk_deps_values(const tk_deps *d, uint32_t index, size_t first, uint32_t *insts,
+                      uint64_t *values, size_t max)
+{
+    const uint32_t *ks;
+    const uint64_t *vs;
+    size_t n = tk_deps_values_span(d, index, &ks, &vs);
+    copy_range(insts, ks, n, first, max, sizeof *ks);
+    copy_range(values, vs, n, first, max, sizeof *vs);
+    return n;
+}
+
+size_t tk_deps_users(const tk_deps *d, uint32_t index, uint32_t inst, size_t first, tk_dep_use *out,
+                     size_t max)
+{
+    const tk_dep_use *u;
+    size_t n = tk_deps_users_span(d, index, inst, &u);
+    copy_range(out, u, n, first, max, sizeof *u);
+    return n;
 }

@@ -40,11 +40,11 @@ static void test_foo1_model(void)
     TK_CHECK_EQ_U64(in.addr, 0x8048242);
     TK_CHECK_STR(in.file, "foo1.c");
     TK_CHECK_EQ_U64(in.line, 8);
-    const tk_dep *e;
-    TK_CHECK_EQ_U64(tk_deps_port_find(d, i, 0, 0, &e), 1);
+    tk_dep e[1];
+    TK_CHECK_EQ_U64(tk_deps_port_find(d, i, 0, 0, e, 1), 1);
     TK_CHECK_EQ_U64(e->dep, tk_deps_find_id(d, 1873));
     TK_CHECK_EQ_U64(tk_deps_port_kind(d, 0), TK_DEP_CONTROL);
-    TK_CHECK_EQ_U64(tk_deps_port_find(d, i, 1, 0, &e), 1);
+    TK_CHECK_EQ_U64(tk_deps_port_find(d, i, 1, 0, e, 1), 1);
     TK_CHECK_EQ_U64(e->dep, tk_deps_find_id(d, 2113));
     TK_CHECK_EQ_U64(tk_deps_port_kind(d, 1), TK_DEP_DATA);
     uint64_t v = 0;
@@ -129,12 +129,11 @@ static void test_history(void)
     TK_CHECK_EQ_U64(tk_deps_count(d), 3);
     uint32_t i = tk_deps_find_addr(d, 0x20);
     TK_CHECK_EQ_U64(i, 1); /* address order */
-    const tk_dep *e;
-    TK_CHECK_EQ_U64(tk_deps_port_find(d, i, 0, 1, &e), 2);
+    tk_dep e[2];
+    TK_CHECK_EQ_U64(tk_deps_port_find(d, i, 0, 1, e, 2), 2);
     TK_CHECK_EQ_U64(tk_deps_port_kind(d, 0), TK_DEP_UNKNOWN);
     TK_CHECK_EQ_I64(tk_deps_build_reverse(d, &err), TK_OK);
-    const tk_dep_use *u;
-    TK_CHECK_EQ_U64(tk_deps_users(d, tk_deps_find_addr(d, 0x10), 0, &u), 2);
+    TK_CHECK_EQ_U64(tk_deps_users(d, tk_deps_find_addr(d, 0x10), 0, 0, NULL, 0), 2);
     tk_node c = {tk_deps_find_addr(d, 0x30), 0};
     tk_slice_options o = TK_SLICE_OPTIONS_INIT;
     tk_slice *s;
@@ -382,13 +381,32 @@ static void test_deps_builder_api(void)
     TK_CHECK_EQ_U64(st.deps_control, 1);
     TK_CHECK_EQ_U64(st.deps_data, 2);
     TK_CHECK_EQ_U64(st.values, 2);
-    const tk_dep *e = NULL;
-    TK_CHECK_EQ_U64(tk_deps_port_find(d, b, 1, 1, &e), 1);
-    TK_CHECK(e && e->dep == a && e->dep_inst == 1);
+    tk_dep e = {0, 0, 0};
+    TK_CHECK_EQ_U64(tk_deps_port_find(d, b, 1, 1, &e, 1), 1);
+    TK_CHECK(e.dep == a && e.dep_inst == 1);
     uint64_t v = 0;
     TK_CHECK(tk_deps_value_at(d, a, 1, &v) && v == 43);
     TK_CHECK_EQ_U64(tk_deps_node_count(d), 4);
     TK_CHECK(tk_deps_node_base(d, a) != tk_deps_node_base(d, b));
+    /* the reads copy a range: the count whatever max is, the items from `first` that exist */
+    tk_dep two[2] = {{9, 9, 9}, {9, 9, 9}};
+    TK_CHECK_EQ_U64(tk_deps_port_entries(d, b, 1, 0, NULL, 0), 2);
+    TK_CHECK_EQ_U64(tk_deps_port_entries(d, b, 1, 1, two, 2), 2);
+    TK_CHECK(two[0].inst == 1 && two[0].dep == a && two[0].dep_inst == 1);
+    TK_CHECK(two[1].inst == 9 && two[1].dep == 9); /* past the end: not written */
+    TK_CHECK_EQ_U64(tk_deps_port_entries(d, b, 2, 0, two, 2), 0); /* no such port */
+    uint32_t ks[2] = {9, 9};
+    uint64_t vs[2] = {9, 9};
+    TK_CHECK_EQ_U64(tk_deps_values(d, a, 0, ks, vs, 2), 2);
+    TK_CHECK(ks[0] == 0 && ks[1] == 1 && vs[0] == 42 && vs[1] == 43);
+    TK_CHECK_EQ_U64(tk_deps_values(d, a, 1, NULL, vs, 1), 2);
+    TK_CHECK(vs[0] == 43 && vs[1] == 43);
+    TK_CHECK_EQ_U64(tk_deps_users(d, a, 0, 0, NULL, 0), 0); /* before tk_deps_build_reverse */
+    TK_CHECK_EQ_I64(tk_deps_build_reverse(d, &err), TK_OK);
+    tk_dep_use uses[2] = {{9, 9, 9}, {9, 9, 9}};
+    TK_CHECK_EQ_U64(tk_deps_users(d, a, 0, 0, uses, 2), 2); /* b#0 on ports 0 and 1 */
+    TK_CHECK(uses[0].user == b && uses[0].inst == 0 && uses[1].user == b && uses[1].inst == 0);
+    TK_CHECK(uses[0].port != uses[1].port);
     tk_deps_free(d);
 }
 

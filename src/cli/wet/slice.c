@@ -89,16 +89,18 @@ static void write_dot(FILE *f, const tk_deps *d, const tk_deps *statics, const t
             if ((deps == TK_SLICE_DATA && kind != TK_DEP_DATA) ||
                 (deps == TK_SLICE_CONTROL && kind != TK_DEP_CONTROL))
                 continue;
-            const tk_dep *e;
-            size_t cnt = tk_deps_port_entries(d, i, p, &e);
+            tk_dep buf[256];
+            size_t cnt = tk_deps_port_entries(d, i, p, 0, NULL, 0);
             for (size_t j = 0; j < cnt; j++) {
-                if (!tk_slice_contains(s, d, i, e[j].inst) ||
-                    !tk_slice_contains(s, d, e[j].dep, e[j].dep_inst))
+                if (j % 256 == 0) tk_deps_port_entries(d, i, p, j, buf, 256);
+                const tk_dep *e = &buf[j % 256];
+                if (!tk_slice_contains(s, d, i, e->inst) ||
+                    !tk_slice_contains(s, d, e->dep, e->dep_inst))
                     continue;
                 fprintf(f, "  \"");
-                cli_wet_print_node(f, d, i, e[j].inst, "#");
+                cli_wet_print_node(f, d, i, e->inst, "#");
                 fprintf(f, "\" -> \"");
-                cli_wet_print_node(f, d, e[j].dep, e[j].dep_inst, "#");
+                cli_wet_print_node(f, d, e->dep, e->dep_inst, "#");
                 fprintf(f, "\"%s;\n",
                         kind == TK_DEP_CONTROL ? " [style=dashed]"
                         : kind == TK_DEP_DATA  ? ""

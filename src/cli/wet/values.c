@@ -53,14 +53,14 @@ int cli_wet_values(int argc, char **argv)
             printf("no values (the instruction defines none)\n");
             continue;
         }
-        const uint32_t *ks;
-        const uint64_t *vs;
-        size_t nv = tk_deps_values(d, nodes[j].instr, &ks, &vs), shown = 0;
+        uint32_t ks[256];
+        size_t nv = tk_deps_values(d, nodes[j].instr, 0, NULL, NULL, 0), shown = 0;
         char hex[TK_DEPS_VALUE_HEX];
         for (size_t k = 0; k < nv; k++) {
-            if (one && ks[k] != nodes[j].inst) continue;
+            if (k % 256 == 0) tk_deps_values(d, nodes[j].instr, k, ks, NULL, 256);
+            if (one && ks[k % 256] != nodes[j].inst) continue;
             tk_deps_value_hex(d, nodes[j].instr, k, hex);
-            printf("%" PRIu32 " 0x%s\n", ks[k], hex);
+            printf("%" PRIu32 " 0x%s\n", ks[k % 256], hex);
             shown++;
         }
         if (one && !shown) printf("%" PRIu32 " no value\n", nodes[j].inst);

@@ -3,6 +3,7 @@
  * comprehensive trace's. */
 #include <inttypes.h>
 
+#include "model/deps_internal.h"
 #include "tracekit/wet.h"
 
 /* Whether the comprehensive trace c has "instance inst of the instruction at addr depends
@@ -16,7 +17,7 @@ static int comprehensive_has(const tk_deps *c, uint64_t addr, uint32_t inst, uin
     tk_deps_get_instr(c, ci, &cin);
     for (uint32_t p = 0; p < cin.nports; p++) {
         const tk_dep *ce;
-        size_t cc = tk_deps_port_find(c, ci, p, inst, &ce);
+        size_t cc = tk_deps_port_find_span(c, ci, p, inst, &ce);
         for (size_t k = 0; k < cc; k++) {
             tk_deps_instr ct;
             tk_deps_get_instr(c, ce[k].dep, &ct);

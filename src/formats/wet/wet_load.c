@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/deps_internal.h"
 #include "core/alloc.h"
 #include "core/vec.h"
 #include "tracekit/wet.h"
@@ -81,7 +82,7 @@ static int known_count(const tk_deps *d, uint32_t index, uint64_t *count)
     if (!in.has_values || in.nvalues == 0) return 0;
     const uint32_t *ks;
     const uint64_t *vs;
-    size_t n = tk_deps_values(d, index, &ks, &vs);
+    size_t n = tk_deps_values_span(d, index, &ks, &vs);
     *count = (uint64_t)ks[n - 1] + 1;
     return 1;
 }

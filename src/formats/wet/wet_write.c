@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/deps_internal.h"
 #include "core/writer.h"
 #include "core/alloc.h"
 #include "core/textout.h"
@@ -35,7 +36,7 @@ static tk_status wet_write_stream(const tk_deps *d, FILE *f, tk_error *err)
         fputc('\n', f);
         for (uint32_t p = 0; p < in.nports; p++) {
             const tk_dep *e;
-            size_t cnt = tk_deps_port_entries(d, i, p, &e);
+            size_t cnt = tk_deps_port_span(d, i, p, &e);
             fprintf(f, "SIZE %zu\n", cnt);
             for (size_t j = 0; j < cnt; j++) {
                 tk_deps_instr t;
@@ -50,7 +51,7 @@ static tk_status wet_write_stream(const tk_deps *d, FILE *f, tk_error *err)
         }
         const uint32_t *ks;
         const uint64_t *vs;
-        size_t nv = tk_deps_values(d, i, &ks, &vs);
+        size_t nv = tk_deps_values_span(d, i, &ks, &vs);
         char hex[TK_DEPS_VALUE_HEX];
         fprintf(f, "VALUES %zu\n", nv);
         for (size_t v = 0; v < nv; v++) {
@@ -123,7 +124,7 @@ static tk_status wet_write_history_stream(const tk_deps *d, FILE *f, tk_error *e
             uint32_t best_inst = 0;
             for (uint32_t p = 0; p < np; p++) {
                 const tk_dep *e;
-                size_t cnt = tk_deps_port_entries(d, i, p, &e);
+                size_t cnt = tk_deps_port_span(d, i, p, &e);
                 if (pos[p] < cnt && (best == UINT32_MAX || e[pos[p]].inst < best_inst)) {
                     best = p;
                     best_inst = e[pos[p]].inst;
@@ -131,7 +132,7 @@ static tk_status wet_write_history_stream(const tk_deps *d, FILE *f, tk_error *e
             }
             if (best == UINT32_MAX) break;
             const tk_dep *e;
-            tk_deps_port_entries(d, i, best, &e);
+            tk_deps_port_span(d, i, best, &e);
             const tk_dep *x = &e[pos[best]++];
             tk_deps_instr t;
             tk_deps_get_instr(d, x->dep, &t);
@@ -174,7 +175,7 @@ static tk_status wet_write_json_stream(const tk_deps *d, FILE *f, tk_error *err)
                 in.ninstances);
         for (uint32_t p = 0; p < in.nports; p++) {
             const tk_dep *e;
-            size_t cnt = tk_deps_port_entries(d, i, p, &e);
+            size_t cnt = tk_deps_port_span(d, i, p, &e);
             fputs(p ? ",[" : "[", f);
             for (size_t j = 0; j < cnt; j++) {
                 tk_deps_instr t;
@@ -191,7 +192,7 @@ static tk_status wet_write_json_stream(const tk_deps *d, FILE *f, tk_error *err)
         }
         const uint32_t *ks;
         const uint64_t *vs;
-        size_t nv = tk_deps_values(d, i, &ks, &vs);
+        size_t nv = tk_deps_values_span(d, i, &ks, &vs);
         char hex[TK_DEPS_VALUE_HEX];
         fputc('[', f);
         for (size_t v = 0; v < nv; v++) {
@@ -236,7 +237,7 @@ static tk_status wet_dump_stream(const tk_deps *d, FILE *f, tk_error *err)
         fprintf(f, " instances %" PRIu32 "\n", in.ninstances);
         for (uint32_t p = 0; p < in.nports; p++) {
             const tk_dep *e;
-            size_t cnt = tk_deps_port_entries(d, i, p, &e);
+            size_t cnt = tk_deps_port_span(d, i, p, &e);
             const char *kind = kind_name(tk_deps_port_kind(d, p));
             for (size_t j = 0; j < cnt; j++) {
                 tk_deps_instr t;
@@ -256,7 +257,7 @@ static tk_status wet_dump_stream(const tk_deps *d, FILE *f, tk_error *err)
         }
         const uint32_t *ks;
         const uint64_t *vs;
-        size_t nv = tk_deps_values(d, i, &ks, &vs);
+        size_t nv = tk_deps_values_span(d, i, &ks, &vs);
         fprintf(f, "  values %zu\n", nv);
         char hex[TK_DEPS_VALUE_HEX];
         for (size_t v = 0; v < nv; v++) {
