@@ -140,9 +140,16 @@ int cli_dcfg_trace_writer_flush(cli_dcfg_trace_writer *w)
 
 int cli_dcfg_trace_open_input(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag)
 {
+    if (ctx->ninputs != 1) /* a second trace is not read silently */
+        return cli_usage_error(ctx->command, "takes one DCFG-Trace (got %d)", ctx->ninputs);
+    return cli_dcfg_trace_open_at(ctx, 0, t, diag);
+}
+
+int cli_dcfg_trace_open_at(cli_ctx *ctx, int i, tk_dcfg_trace **t, tk_diag *diag)
+{
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_dcfg_trace_open_input(t, ctx->inputs[0], diag, &err);
+    tk_status st = tk_dcfg_trace_open_input(t, ctx->inputs[i], diag, &err);
     if (st != TK_OK) {
         if (diag) {
             tk_diag_error(diag, &err);

@@ -14,6 +14,8 @@ int cli_dcfg_trace_open_path(const char *path, int progress, tk_dcfg_trace **out
 /* Parse the handler's first input as a trace; errors go to diag when given
  * (check), else are printed. Returns an exit code. */
 int cli_dcfg_trace_open_input(cli_ctx *ctx, tk_dcfg_trace **t, tk_diag *diag);
+/* The same for input i of several (check reads each in turn). */
+int cli_dcfg_trace_open_at(cli_ctx *ctx, int i, tk_dcfg_trace **t, tk_diag *diag);
 
 /* Read the DCFG named by --dcfg (NULL *out when the option is absent). */
 int cli_dcfg_trace_load_dcfg(const cli_args *a, int progress, tk_cfg **out);

@@ -122,7 +122,7 @@ int cli_wet_annotate(cli_ctx *ctx, const cli_args *a)
     so.forward = cli_has(a, "forward");
     const char *crit = cli_get(a, "criterion");
     tk_deps *d;
-    int rc = cli_wet_load_input(ctx, 0, &d);
+    int rc = cli_wet_load_only(ctx, &d);
     if (rc != CLI_EXIT_OK) return rc;
     tk_deps_lines *lines = NULL;
     rc = annotate_lines(ctx, d, crit, &so, &lines);

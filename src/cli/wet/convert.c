@@ -28,7 +28,7 @@ int cli_wet_convert(cli_ctx *ctx, const cli_args *a)
         : to == TO_WET_HISTORY ? tk_wet_write_history
                                : tk_wet_write_json;
     tk_deps *d;
-    int rc = cli_wet_load_input(ctx, 0, &d);
+    int rc = cli_wet_load_only(ctx, &d);
     if (rc != CLI_EXIT_OK) return rc;
     tk_output *o;
     rc = cli_output_open(a, 0, &o);

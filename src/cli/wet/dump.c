@@ -9,7 +9,7 @@ int cli_wet_dump(cli_ctx *ctx, const cli_args *a)
 {
     (void)a;
     tk_deps *d;
-    int rc = cli_wet_load_input(ctx, 0, &d);
+    int rc = cli_wet_load_only(ctx, &d);
     if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);

@@ -176,7 +176,7 @@ int cli_wet_report(cli_ctx *ctx, const cli_args *a)
         return CLI_EXIT_USAGE;
     uint64_t top = rows.top ? rows.top : UINT64_MAX;
     tk_deps *d;
-    int rc = cli_wet_load_input(ctx, 0, &d);
+    int rc = cli_wet_load_only(ctx, &d);
     if (rc != CLI_EXIT_OK) return rc;
     tk_deps_report_options o = TK_DEPS_REPORT_OPTIONS_INIT;
     o.chains = rows.top ? rows.top : CLI_ROWS_TEXT; /* a list of the longest, never all */

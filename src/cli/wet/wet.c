@@ -11,6 +11,13 @@ int cli_wet_load_input(cli_ctx *ctx, int i, tk_deps **out)
     return cli_wet_load_path(ctx->paths[i], ctx->progress, out);
 }
 
+int cli_wet_load_only(cli_ctx *ctx, tk_deps **out)
+{
+    if (ctx->ninputs != 1) /* a second trace is not read silently */
+        return cli_usage_error(ctx->command, "takes one WET trace (got %d)", ctx->ninputs);
+    return cli_wet_load_input(ctx, 0, out);
+}
+
 int cli_wet_load(tk_input *in, tk_deps **out)
 {
     tk_error err;

@@ -13,6 +13,8 @@
 int cli_wet_load(tk_input *in, tk_deps **out);
 /* Load input i of a generic command (reopened as a stream, see wet.c). */
 int cli_wet_load_input(cli_ctx *ctx, int i, tk_deps **out);
+/* The one input of a command that reads one trace (a usage error when there are more). */
+int cli_wet_load_only(cli_ctx *ctx, tk_deps **out);
 /* Open path and load it. */
 int cli_wet_load_path(const char *path, int progress, tk_deps **out);
 
