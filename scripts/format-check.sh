@@ -11,7 +11,7 @@ command -v clang-format >/dev/null 2>&1 || {
     exit 1
 }
 if [ -d .git ] || git rev-parse --git-dir >/dev/null 2>&1; then
-    files=$(git ls-files '*.c' '*.h' | grep -v -E '^(tests/data|examples)/')
+    files=$(git ls-files --cached --others --exclude-standard '*.c' '*.h' | grep -v -E '^(tests/data|examples)/')
 else
     files=$(find . -name '*.[ch]' -not -path './tests/data/*' -not -path './examples/*' \
         -not -path './build*' -not -path './node_modules/*' | sed 's|^\./||' | sort)

@@ -98,13 +98,15 @@ TK_API tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_functi
                                        tk_error *err);
 
 /* Deterministic description of one function (the golden format of `dump`).
- * bl: a numbering loaded for fn (tk_csi_numbering_load), or NULL. */
+ * bl: a numbering loaded for fn (tk_csi_numbering_load), or NULL. Returns TK_OK, TK_ERR_IO
+ * (out failed), TK_ERR_NOMEM, TK_ERR_ARG (a writer without a callback). */
 TK_API tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn,
                                       const tk_bl *bl, tk_error *err);
 
 /* Graphviz dot of a function's CFG with increments and weights; back edges
  * dashed. highlight: a decoded path to draw in bold red, or NULL. One digraph "csi" with the
- * function as a cluster labelled with its name. */
+ * function as a cluster labelled with its name. Returns TK_OK, TK_ERR_IO (out failed),
+ * TK_ERR_NOMEM, TK_ERR_ARG (a writer without a callback). */
 TK_API tk_status tk_csi_write_dot(const tk_writer *out, const tk_csi_function *fn,
                                   const tk_bl_path *highlight, tk_error *err);
 /* Several functions in one graph (`dot -Tpng` draws the first graph of a file only): begin,
@@ -121,10 +123,12 @@ TK_API tk_status tk_csi_dot_end(const tk_writer *out, tk_error *err);
 /* The Ball–Larus numbering of one function, reusable for many functions. */
 typedef struct tk_csi_numbering tk_csi_numbering;
 
+/* An empty numbering (TK_OK, TK_ERR_NOMEM). */
 TK_API tk_status tk_csi_numbering_open(tk_csi_numbering **out, tk_error *err);
 TK_API void tk_csi_numbering_free(tk_csi_numbering *n);
 
-/* Load fn's weights and check them (see tk_bl_load). Issues go to fn_issue. */
+/* Load fn's weights and check them: tk_bl_load's statuses (TK_OK, TK_ERR_CHECK, TK_ERR_LIMIT
+ * for a path count over 64 bits, TK_ERR_NOMEM, TK_ERR_ARG). Issues go to fn_issue. */
 TK_API tk_status tk_csi_numbering_load(tk_csi_numbering *n, const tk_csi_function *fn,
                                        tk_bl_issue_fn fn_issue, void *ctx, tk_error *err);
 TK_API const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n);

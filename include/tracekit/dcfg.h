@@ -59,7 +59,8 @@ TK_API tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg
                                    tk_error *err);
 
 /* Semantic checks of the spec on a model read with opt.diag set: dominators,
- * loops, routine reachability and membership, counts.  Reports through diag. */
+ * loops, routine reachability and membership, counts.  Reports through diag. TK_OK,
+ * TK_ERR_CHECK (problems reported), TK_ERR_NOMEM. */
 TK_API tk_status tk_dcfg_check(const tk_cfg *cfg, const char *path, tk_diag *diag, tk_error *err);
 
 typedef enum tk_dcfg_report_format {
@@ -108,7 +109,8 @@ TK_API tk_status tk_dcfg_write(const tk_cfg *cfg, const tk_writer *f, tk_error *
  * TK_ERR_NOMEM. *out is the caller's (tk_profile_free). */
 TK_API tk_status tk_dcfg_to_profile(const tk_cfg *cfg, tk_profile **out, tk_error *err);
 
-/* Canonical deterministic text of the model (the golden format of tests). */
+/* Canonical deterministic text of the model (the golden format of tests). TK_OK, TK_ERR_IO
+ * (f failed), TK_ERR_NOMEM, TK_ERR_ARG (a writer without a callback). */
 TK_API tk_status tk_dcfg_dump(const tk_cfg *cfg, const tk_writer *f, tk_error *err);
 
 #ifdef __cplusplus

@@ -267,7 +267,9 @@ TK_API tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, 
  * is a frame of the innermost call's chain), so that every instruction is in a frame of its
  * own routine (docs/formats/dcfg-trace.md); time = the thread's instruction count; functions
  * are routine entry block ids, named by their symbols. Threads one after the other; frames
- * still open close at the thread's last instruction. The source borrows t and cfg. */
+ * still open close at the thread's last instruction. The source borrows t and cfg. Open:
+ * TK_OK, TK_ERR_NOMEM; its next(): TK_OK, TK_END, TK_ERR_FORMAT (a process or an edge not in
+ * the DCFG, located; a decoding error), TK_ERR_NOMEM. */
 typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
 typedef struct tk_event_source tk_event_source;
 TK_API tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,

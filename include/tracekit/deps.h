@@ -99,7 +99,8 @@ TK_API void tk_deps_free(tk_deps *d);
 
 /* The index of the instruction with this id (address in the history form),
  * creating an undefined placeholder when it is new; `loc_line`/`loc_col` are
- * remembered as the place of the first reference. */
+ * remembered as the place of the first reference. TK_OK, TK_ERR_LIMIT (more than
+ * TK_DEPS_NONE - 1 instructions), TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_ref(tk_deps *d, uint64_t id, uint64_t loc_line, uint32_t loc_col,
                              uint32_t *index, tk_error *err);
 /* Whether instruction `index` was defined by tk_deps_define; its definition line. */
@@ -108,7 +109,8 @@ TK_API int tk_deps_is_defined(const tk_deps *d, uint32_t index, uint64_t *def_li
 /* Define the static facts of an instruction and open its ports. file/function
  * may be NULL (unknown); line 0 = unknown. Then call tk_deps_add_dep for each
  * entry, tk_deps_next_port between ports (nports - 1 times), and
- * tk_deps_set_values / tk_deps_add_value. */
+ * tk_deps_set_values / tk_deps_add_value. These and tk_deps_add_edge return TK_OK or
+ * TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_define(tk_deps *d, uint32_t index, uint64_t def_line, uint32_t nports,
                                 uint64_t addr, const char *file, size_t file_len,
                                 const char *function, size_t function_len, uint32_t line,

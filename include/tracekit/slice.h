@@ -78,6 +78,7 @@ typedef struct tk_chain_summary {
     uint64_t length; /* nodes in the chain */
 } tk_chain_summary;
 
+/* (TK_OK, TK_ERR_NOMEM) */
 TK_API tk_status tk_chain_longest(const tk_deps *d, size_t max, tk_chain_summary *out, size_t *nout,
                                   int *cyclic, tk_error *err);
 

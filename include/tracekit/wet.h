@@ -63,7 +63,8 @@ typedef struct tk_wet_reader tk_wet_reader;
 /* A streaming pull reader over `in` (borrowed; must outlive the reader).
  * It checks the grammar and every count (blocks, SIZE, VALUES, one SIZE per
  * use port), the order of instances within a port or a VALUES list (strictly
- * increasing) and the instance limit; not references (see tk_wet_read). */
+ * increasing) and the instance limit; not references (see tk_wet_read). TK_OK,
+ * TK_ERR_NOMEM. */
 TK_API tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err);
 /* TK_OK with *rec filled, TK_END at the end, or an error located at
  * path:line:column. After an error the reader stays failed. */
@@ -88,7 +89,8 @@ TK_API tk_status tk_wet_read(tk_input *in, tk_diag *diag, tk_deps **out, tk_erro
 TK_API tk_status tk_wet_check_history(tk_input *history, const tk_deps *comprehensive,
                                       tk_diag *diag, tk_error *err);
 
-/* Writers. */
+/* Writers; each returns TK_OK, TK_ERR_IO (f failed), TK_ERR_NOMEM, TK_ERR_ARG (a writer
+ * without a callback). */
 /* Canonical comprehensive form: blocks in model order, ports, values. */
 TK_API tk_status tk_wet_write(const tk_deps *d, const tk_writer *f, tk_error *err);
 /* Every dependence in the limited-history form, ordered by dependent

@@ -6,89 +6,47 @@
 
 #include "analysis/dcfg_counts_impl.h"
 #include "core/alloc.h"
+#include "core/bytes.h"
 
 static const uint8_t magic[5] = {'T', 'K', 'D', 'C', 1};
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
-typedef struct wbuf {
-    uint8_t *p;
-    size_t len, cap;
-    int failed;
-} wbuf;
-
-static void put_bytes(wbuf *b, const void *v, size_t n)
+static void put_process(tk_bytes_out *b, const tk_dc_process *p)
 {
-    if (b->failed) return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->len + n) cap *= 2;
-        uint8_t *np = tk_realloc(b->p, cap);
-        if (!np) {
-            b->failed = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, v, n);
-    b->len += n;
-}
-
-static void put_u64(wbuf *b, uint64_t v)
-{
-    uint8_t t[10];
-    size_t n = 0;
-    do {
-        t[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        t[n++] |= v ? 0x80 : 0;
-    } while (v);
-    put_bytes(b, t, n);
-}
-
-static void put_str(wbuf *b, const char *s)
-{
-    size_t n = strlen(s);
-    put_u64(b, n);
-    put_bytes(b, s, n);
-}
-
-static void put_process(wbuf *b, const tk_dc_process *p)
-{
-    put_u64(b, p->pid);
-    put_u64(b, p->has_instr_count);
-    if (p->has_instr_count) put_u64(b, p->instr_count);
-    put_u64(b, p->has_per_thread);
+    tk_bytes_put_u64(b, p->pid);
+    tk_bytes_put_u64(b, p->has_instr_count);
+    if (p->has_instr_count) tk_bytes_put_u64(b, p->instr_count);
+    tk_bytes_put_u64(b, p->has_per_thread);
     if (p->has_per_thread) {
-        put_u64(b, p->nper_thread);
-        for (uint32_t t = 0; t < p->nper_thread; t++) put_u64(b, p->per_thread[t]);
+        tk_bytes_put_u64(b, p->nper_thread);
+        for (uint32_t t = 0; t < p->nper_thread; t++) tk_bytes_put_u64(b, p->per_thread[t]);
     }
-    put_u64(b, p->nimages);
+    tk_bytes_put_u64(b, p->nimages);
     for (uint32_t k = 0; k < p->nimages; k++) {
-        put_u64(b, p->images[k].name);
-        put_u64(b, p->images[k].size);
+        tk_bytes_put_u64(b, p->images[k].name);
+        tk_bytes_put_u64(b, p->images[k].size);
     }
-    put_u64(b, p->nblocks);
+    tk_bytes_put_u64(b, p->nblocks);
     for (uint32_t k = 0; k < p->nblocks; k++) {
         const tk_dc_block *x = &p->blocks[k];
-        put_u64(b, x->image);
-        put_u64(b, x->offset);
-        put_u64(b, x->size);
-        put_u64(b, x->num_instrs);
-        put_u64(b, x->id);
-        put_u64(b, x->has_count);
-        put_u64(b, x->count);
+        tk_bytes_put_u64(b, x->image);
+        tk_bytes_put_u64(b, x->offset);
+        tk_bytes_put_u64(b, x->size);
+        tk_bytes_put_u64(b, x->num_instrs);
+        tk_bytes_put_u64(b, x->id);
+        tk_bytes_put_u64(b, x->has_count);
+        tk_bytes_put_u64(b, x->count);
     }
-    put_u64(b, p->nedges);
+    tk_bytes_put_u64(b, p->nedges);
     for (uint32_t k = 0; k < p->nedges; k++) {
         const tk_dc_edge *e = &p->edges[k];
-        put_u64(b, e->src);
-        put_u64(b, e->tgt);
-        put_u64(b, e->type);
-        put_u64(b, e->id);
-        put_u64(b, e->nthreads);
-        for (uint32_t t = 0; t < e->nthreads; t++) put_u64(b, p->counts[e->at + t]);
+        tk_bytes_put_u64(b, e->src);
+        tk_bytes_put_u64(b, e->tgt);
+        tk_bytes_put_u64(b, e->type);
+        tk_bytes_put_u64(b, e->id);
+        tk_bytes_put_u64(b, e->nthreads);
+        for (uint32_t t = 0; t < e->nthreads; t++) tk_bytes_put_u64(b, p->counts[e->at + t]);
     }
 }
 
@@ -97,12 +55,12 @@ tk_status tk_dcfg_counts_serialize(const tk_dcfg_counts *c, uint8_t **data, size
 {
     *data = NULL;
     *size = 0;
-    wbuf b = {NULL, 0, 0, 0};
-    put_bytes(&b, magic, sizeof magic);
-    put_str(&b, c->path);
-    put_u64(&b, c->nnames);
-    for (uint32_t i = 0; i < c->nnames; i++) put_str(&b, c->names[i]);
-    put_u64(&b, c->nprocesses);
+    tk_bytes_out b = {NULL, 0, 0, 0};
+    tk_bytes_put(&b, magic, sizeof magic);
+    tk_bytes_put_str(&b, c->path);
+    tk_bytes_put_u64(&b, c->nnames);
+    for (uint32_t i = 0; i < c->nnames; i++) tk_bytes_put_str(&b, c->names[i]);
+    tk_bytes_put_u64(&b, c->nprocesses);
     for (uint32_t i = 0; i < c->nprocesses; i++) put_process(&b, &c->procs[i]);
     if (b.failed) {
         tk_free(b.p);
@@ -140,20 +98,13 @@ static int rd_nomem(rd *r)
 
 static int get_u64(rd *r, uint64_t *v, const char *what)
 {
-    uint64_t x = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (r->pos == r->size) return rd_fail(r, what);
-        uint8_t byte = r->p[r->pos];
-        if (shift == 63 && byte > 1) return rd_fail(r, "a number over 64 bits");
-        if (shift > 0 && byte == 0) return rd_fail(r, "a number not in its shortest form");
-        r->pos++;
-        x |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80)) {
-            *v = x;
-            return 0;
-        }
+    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
+    case TK_VARINT_OK: return 0;
+    case TK_VARINT_END: return rd_fail(r, what);
+    case TK_VARINT_OVER_64: return rd_fail(r, "a number over 64 bits");
+    case TK_VARINT_NOT_SHORTEST: break;
     }
-    return rd_fail(r, "a number over 64 bits");
+    return rd_fail(r, "a number not in its shortest form");
 }
 
 /* A number up to max. */

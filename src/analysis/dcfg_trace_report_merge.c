@@ -5,6 +5,7 @@
 
 #include "analysis/dcfg_trace_report_impl.h"
 #include "core/alloc.h"
+#include "core/bytes.h"
 
 static const uint8_t MAGIC[6] = {'T', 'K', 'D', 'T', 'R', 1};
 
@@ -47,32 +48,6 @@ tk_status tk_dcfg_trace_report_merge(tk_dcfg_trace_report *into, const tk_dcfg_t
 
 /* ---- bytes ---------------------------------------------------------------------------- */
 
-typedef struct buf {
-    uint8_t *p;
-    size_t n, cap;
-    int failed;
-} buf;
-
-static void put_u64(buf *b, uint64_t v)
-{
-    if (b->n + 10 > b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 256;
-        while (cap < b->n + 10) cap *= 2;
-        uint8_t *p = tk_realloc(b->p, cap);
-        if (!p) {
-            b->failed = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    do {
-        uint8_t byte = v & 0x7f;
-        v >>= 7;
-        b->p[b->n++] = byte | (v ? 0x80 : 0);
-    } while (v);
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -86,31 +61,26 @@ tk_status tk_dcfg_trace_report_serialize(const tk_dcfg_trace_report *r, uint8_t 
     *size = 0;
     const count_map *m = &r->edges;
     uint32_t *ids = tk_malloc((m->n ? m->n : 1) * sizeof *ids);
-    buf b = {tk_malloc(sizeof MAGIC), 0, sizeof MAGIC, 0};
-    if (!ids || !b.p) {
-        tk_free(ids);
-        tk_free(b.p);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    }
-    memcpy(b.p, MAGIC, sizeof MAGIC);
-    b.n = sizeof MAGIC;
+    tk_bytes_out b = {NULL, 0, 0, 0};
+    if (!ids) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_bytes_put(&b, MAGIC, sizeof MAGIC);
     size_t n = 0;
     for (size_t i = 0; i < m->cap; i++)
         if (m->keys[i]) ids[n++] = m->keys[i];
     if (n > 1) qsort(ids, n, sizeof *ids, cmp_u32);
     const tk_dcfg_trace_report_stats *s = &r->stats;
-    put_u64(&b, s->pid);
-    put_u64(&b, s->thread_id);
-    put_u64(&b, s->chunks);
-    put_u64(&b, s->edges);
-    put_u64(&b, s->instructions);
-    put_u64(&b, n);
+    tk_bytes_put_u64(&b, s->pid);
+    tk_bytes_put_u64(&b, s->thread_id);
+    tk_bytes_put_u64(&b, s->chunks);
+    tk_bytes_put_u64(&b, s->edges);
+    tk_bytes_put_u64(&b, s->instructions);
+    tk_bytes_put_u64(&b, n);
     uint32_t prev = 0;
     for (size_t k = 0; k < n; k++) {
         size_t j = (ids[k] * 2654435761u) & (m->cap - 1);
         while (m->keys[j] != ids[k]) j = (j + 1) & (m->cap - 1);
-        put_u64(&b, ids[k] - prev);
-        put_u64(&b, m->vals[j]);
+        tk_bytes_put_u64(&b, ids[k] - prev);
+        tk_bytes_put_u64(&b, m->vals[j]);
         prev = ids[k];
     }
     tk_free(ids);
@@ -119,7 +89,7 @@ tk_status tk_dcfg_trace_report_serialize(const tk_dcfg_trace_report *r, uint8_t 
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     *data = b.p;
-    *size = b.n;
+    *size = b.len;
     return TK_OK;
 }
 
@@ -134,22 +104,18 @@ static tk_status rd_fail(rd *r, const char *what)
                            "partial DCFG-Trace report: %s", what);
 }
 
-/* A varint in its shortest form (canonical bytes), at most 64 bits. */
+/* A varint in its shortest form (canonical bytes), at most 64 bits; a wrong byte is located
+ * just past it. */
 static tk_status get_u64(rd *r, uint64_t *v, const char *what)
 {
-    uint64_t x = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (r->p == r->end) return rd_fail(r, what);
-        uint8_t byte = *r->p++;
-        if (shift == 63 && byte > 1) return rd_fail(r, "a number past 64 bits");
-        x |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80)) {
-            if (!byte && shift) return rd_fail(r, "a number not in its shortest form");
-            *v = x;
-            return TK_OK;
-        }
-    }
-    return rd_fail(r, "a number past 64 bits");
+    size_t pos = (size_t)(r->p - r->start);
+    tk_varint_status vs = tk_varint_get(r->start, (size_t)(r->end - r->start), &pos, v);
+    r->p = r->start + pos;
+    if (vs == TK_VARINT_OK) return TK_OK;
+    if (vs == TK_VARINT_END) return rd_fail(r, what);
+    r->p++;
+    return rd_fail(r, vs == TK_VARINT_OVER_64 ? "a number past 64 bits"
+                                              : "a number not in its shortest form");
 }
 
 /* The header's numbers into r's stats; *n the distinct edges. */

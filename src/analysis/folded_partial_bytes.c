@@ -7,6 +7,7 @@
 
 #include "analysis/folded_partial_impl.h"
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "core/hash.h"
 #include "model/events.h"
 
@@ -14,72 +15,29 @@ static const uint8_t magic[5] = {'T', 'K', 'F', 'P', 1};
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
-typedef struct wbuf {
-    uint8_t *p;
-    size_t len, cap;
-    int failed;
-} wbuf;
-
-static void put_bytes(wbuf *b, const void *v, size_t n)
-{
-    if (b->failed) return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->len + n) cap *= 2;
-        uint8_t *np = tk_realloc(b->p, cap);
-        if (!np) {
-            b->failed = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, v, n);
-    b->len += n;
-}
-
-static void put_u64(wbuf *b, uint64_t v)
-{
-    uint8_t t[10];
-    size_t n = 0;
-    do {
-        t[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        t[n++] |= v ? 0x80 : 0;
-    } while (v);
-    put_bytes(b, t, n);
-}
-
-static void put_str(wbuf *b, const char *s)
-{
-    size_t n = strlen(s);
-    put_u64(b, n);
-    put_bytes(b, s, n);
-}
-
 tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data, size_t *size,
                                       tk_error *err)
 {
     *data = NULL;
     *size = 0;
-    wbuf b = {NULL, 0, 0, 0};
+    tk_bytes_out b = {NULL, 0, 0, 0};
     uint64_t bits;
     memcpy(&bits, &p->ticks_per_second, sizeof bits);
-    put_bytes(&b, magic, sizeof magic);
-    put_u64(&b, (uint64_t)p->weight);
-    put_u64(&b, (uint64_t)p->per_thread);
-    put_u64(&b, bits);
-    put_u64(&b, p->nf);
+    tk_bytes_put(&b, magic, sizeof magic);
+    tk_bytes_put_u64(&b, (uint64_t)p->weight);
+    tk_bytes_put_u64(&b, (uint64_t)p->per_thread);
+    tk_bytes_put_u64(&b, bits);
+    tk_bytes_put_u64(&b, p->nf);
     for (uint32_t i = 0; i < p->nf; i++) {
-        put_u64(&b, p->fids[i]);
-        put_str(&b, p->fnames[i]);
+        tk_bytes_put_u64(&b, p->fids[i]);
+        tk_bytes_put_str(&b, p->fnames[i]);
     }
-    put_u64(&b, p->n - 1);
+    tk_bytes_put_u64(&b, p->n - 1);
     for (uint32_t k = 1; k < p->n; k++) {
-        put_u64(&b, p->nodes[k].parent);
-        put_u64(&b, p->nodes[k].is_thread);
-        put_u64(&b, p->nodes[k].func);
-        put_u64(&b, p->nodes[k].w);
+        tk_bytes_put_u64(&b, p->nodes[k].parent);
+        tk_bytes_put_u64(&b, p->nodes[k].is_thread);
+        tk_bytes_put_u64(&b, p->nodes[k].func);
+        tk_bytes_put_u64(&b, p->nodes[k].w);
     }
     if (b.failed) {
         tk_free(b.p);
@@ -116,20 +74,13 @@ static int rd_nomem(rd *r)
 
 static int get_u64(rd *r, uint64_t *v, const char *what)
 {
-    uint64_t x = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (r->pos == r->size) return rd_fail(r, what);
-        uint8_t byte = r->p[r->pos];
-        if (shift == 63 && byte > 1) return rd_fail(r, "a number over 64 bits");
-        if (shift > 0 && byte == 0) return rd_fail(r, "a number not in its shortest form");
-        r->pos++;
-        x |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80)) {
-            *v = x;
-            return 0;
-        }
+    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
+    case TK_VARINT_OK: return 0;
+    case TK_VARINT_END: return rd_fail(r, what);
+    case TK_VARINT_OVER_64: return rd_fail(r, "a number over 64 bits");
+    case TK_VARINT_NOT_SHORTEST: break;
     }
-    return rd_fail(r, "a number over 64 bits");
+    return rd_fail(r, "a number not in its shortest form");
 }
 
 /* A number up to max. */

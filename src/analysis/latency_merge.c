@@ -6,6 +6,7 @@
 
 #include "analysis/latency_impl.h"
 #include "core/alloc.h"
+#include "core/bytes.h"
 
 /* ---- merging ----------------------------------------------------------------------- */
 
@@ -168,42 +169,6 @@ tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err)
 
 /* ---- serialising -------------------------------------------------------------------- */
 
-typedef struct buf {
-    uint8_t *p;
-    size_t len, cap;
-    int failed;
-} buf;
-
-static void put_bytes(buf *b, const void *v, size_t n)
-{
-    if (b->failed) return;
-    if (b->len + n > b->cap) {
-        size_t ncap = b->cap ? b->cap * 2 : 256;
-        while (ncap < b->len + n) ncap *= 2;
-        uint8_t *np = tk_realloc(b->p, ncap); /* handed to the caller, who frees it with tk_free */
-        if (!np) {
-            b->failed = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = ncap;
-    }
-    memcpy(b->p + b->len, v, n);
-    b->len += n;
-}
-
-static void put_u64(buf *b, uint64_t v)
-{
-    uint8_t t[10];
-    size_t n = 0;
-    do {
-        t[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        t[n++] |= v ? 0x80 : 0;
-    } while (v);
-    put_bytes(b, t, n);
-}
-
 static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
 static int cmp_u16(const void *a, const void *b)
@@ -227,7 +192,7 @@ static int cmp_u64(const void *a, const void *b)
 /* The distinct durations of a series ascending, with their counts: counted (b NULL) or
  * written, each value as the difference from the previous one, then its count. */
 typedef struct run_state {
-    buf *b;
+    tk_bytes_out *b;
     uint64_t prev, v, c; /* the last value written; the run being counted (c 0: none) */
     size_t n;
 } run_state;
@@ -236,8 +201,8 @@ static void run_flush(run_state *r)
 {
     if (!r->c) return;
     if (r->b) {
-        put_u64(r->b, r->n ? r->v - r->prev : r->v);
-        put_u64(r->b, r->c);
+        tk_bytes_put_u64(r->b, r->n ? r->v - r->prev : r->v);
+        tk_bytes_put_u64(r->b, r->c);
     }
     r->prev = r->v;
     r->n++;
@@ -256,7 +221,7 @@ static inline void run_add(run_state *r, uint64_t v, uint64_t count)
 }
 
 /* s's arrays are sorted. */
-static size_t runs(const series *s, buf *b)
+static size_t runs(const series *s, tk_bytes_out *b)
 {
     run_state r = {b, 0, 0, 0, 0};
     if (s->hist)
@@ -269,19 +234,19 @@ static size_t runs(const series *s, buf *b)
     return r.n;
 }
 
-static void put_series(buf *b, series *s, int per_thread)
+static void put_series(tk_bytes_out *b, series *s, int per_thread)
 {
     sort_some(s->tiny, s->ntiny, sizeof *s->tiny, cmp_u16);
     sort_some(s->small, s->nsmall, sizeof *s->small, cmp_u32);
     sort_some(s->large, s->nlarge, sizeof *s->large, cmp_u64);
-    put_u64(b, s->func);
-    put_u64(b, per_thread ? s->thread : 0);
-    put_u64(b, zigzag(s->pid));
-    put_u64(b, zigzag(s->tid));
-    put_u64(b, s->open);
-    put_u64(b, s->unwound);
-    put_u64(b, series_self(s));
-    put_u64(b, runs(s, NULL));
+    tk_bytes_put_u64(b, s->func);
+    tk_bytes_put_u64(b, per_thread ? s->thread : 0);
+    tk_bytes_put_u64(b, zigzag(s->pid));
+    tk_bytes_put_u64(b, zigzag(s->tid));
+    tk_bytes_put_u64(b, s->open);
+    tk_bytes_put_u64(b, s->unwound);
+    tk_bytes_put_u64(b, series_self(s));
+    tk_bytes_put_u64(b, runs(s, NULL));
     runs(s, b);
 }
 
@@ -309,15 +274,15 @@ tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_e
     if (!ix) return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising latencies");
     for (size_t i = 0; i < n; i++) ix[i] = i;
     sort_indexes(ix, ix + n, n, l->series);
-    buf b = {NULL, 0, 0, 0};
-    put_bytes(&b, "TKLAT\2", 6);
+    tk_bytes_out b = {NULL, 0, 0, 0};
+    tk_bytes_put(&b, "TKLAT\2", 6);
     tk_latency_totals t;
     tk_latency_get_totals(l, &t);
-    put_u64(&b, l->per_thread != 0);
+    tk_bytes_put_u64(&b, l->per_thread != 0);
     const uint64_t tv[8] = {t.threads, t.enters,      t.exits,     t.unmatched_exits,
                             t.unwound, t.open_at_end, t.backwards, t.max_depth};
-    for (int i = 0; i < 8; i++) put_u64(&b, tv[i]);
-    put_u64(&b, n);
+    for (int i = 0; i < 8; i++) tk_bytes_put_u64(&b, tv[i]);
+    tk_bytes_put_u64(&b, n);
     for (size_t i = 0; i < n; i++) put_series(&b, &l->series[ix[i]], l->per_thread);
     tk_free(ix);
     if (b.failed) {
@@ -348,21 +313,13 @@ static int rd_fail(rd *r, tk_status code, const char *what)
 
 static int get_u64(rd *r, uint64_t *v, const char *what)
 {
-    uint64_t x = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (r->pos == r->size) return rd_fail(r, TK_ERR_FORMAT, what);
-        uint8_t byte = r->p[r->pos];
-        if (shift == 63 && byte > 1) return rd_fail(r, TK_ERR_FORMAT, "a number over 64 bits");
-        if (shift > 0 && byte == 0) /* the form is canonical: no padding zero groups */
-            return rd_fail(r, TK_ERR_FORMAT, "a number not in its shortest form");
-        r->pos++;
-        x |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80)) {
-            *v = x;
-            return 0;
-        }
+    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
+    case TK_VARINT_OK: return 0;
+    case TK_VARINT_END: return rd_fail(r, TK_ERR_FORMAT, what);
+    case TK_VARINT_OVER_64: return rd_fail(r, TK_ERR_FORMAT, "a number over 64 bits");
+    case TK_VARINT_NOT_SHORTEST: break;
     }
-    return rd_fail(r, TK_ERR_FORMAT, "a number over 64 bits");
+    return rd_fail(r, TK_ERR_FORMAT, "a number not in its shortest form");
 }
 
 /* Add count durations of value v to s; *expanded counts those kept one by one. */

@@ -8,51 +8,16 @@
 
 #include "analysis/profile_partial.h"
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "model/profile.h"
 
 static const uint8_t magic[5] = {'T', 'K', 'P', 'P', 1};
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
-typedef struct wbuf {
-    uint8_t *p;
-    size_t len, cap;
-    int failed;
-} wbuf;
-
-static void put_bytes(wbuf *b, const void *v, size_t n)
+static void put_vec(tk_bytes_out *b, const uint64_t *v, size_t n)
 {
-    if (b->failed) return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->len + n) cap *= 2;
-        uint8_t *np = tk_realloc(b->p, cap);
-        if (!np) {
-            b->failed = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, v, n);
-    b->len += n;
-}
-
-static void put_u64(wbuf *b, uint64_t v)
-{
-    uint8_t t[10];
-    size_t n = 0;
-    do {
-        t[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        t[n++] |= v ? 0x80 : 0;
-    } while (v);
-    put_bytes(b, t, n);
-}
-
-static void put_vec(wbuf *b, const uint64_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) put_u64(b, v[i]);
+    for (size_t i = 0; i < n; i++) tk_bytes_put_u64(b, v[i]);
 }
 
 /* The strings referred to, numbered in order of first reference. */
@@ -61,46 +26,46 @@ typedef struct strtab {
     uint32_t *ref; /* per string id of names: its reference (index + 1), 0 when not yet */
     uint32_t *ids; /* by index: the string id */
     size_t n;
-    wbuf body; /* what follows the table */
+    tk_bytes_out body; /* what follows the table */
 } strtab;
 
 static void put_ref(strtab *t, uint32_t id)
 {
     if (id == TK_PROF_NONE) {
-        put_u64(&t->body, 0);
+        tk_bytes_put_u64(&t->body, 0);
         return;
     }
     if (!t->ref[id]) {
         t->ids[t->n++] = id;
         t->ref[id] = (uint32_t)t->n;
     }
-    put_u64(&t->body, t->ref[id]);
+    tk_bytes_put_u64(&t->body, t->ref[id]);
 }
 
 static void put_names(strtab *t, const tk_prof_partial *pp)
 {
-    put_u64(&t->body, pp->nev);
+    tk_bytes_put_u64(&t->body, pp->nev);
     for (size_t i = 0; i < pp->nev; i++) {
         const tk_prof_event *ev = tk_profile_event(pp->names, i);
         put_ref(t, ev->name);
         put_ref(t, ev->long_name);
     }
     size_t nd = tk_profile_derived_count(pp->names);
-    put_u64(&t->body, nd);
+    tk_bytes_put_u64(&t->body, nd);
     for (size_t i = 0; i < nd; i++) {
         const tk_prof_derived *d = tk_profile_derived(pp->names, i);
         put_ref(t, d->name);
         put_ref(t, d->formula);
         put_ref(t, d->long_name);
     }
-    put_u64(&t->body, pp->late);
+    tk_bytes_put_u64(&t->body, pp->late);
     put_vec(&t->body, pp->totals, pp->nev);
 }
 
 static void put_entry(strtab *t, const tk_prof_partial *pp, size_t i)
 {
     const tk_pp_entry *e = &pp->entries[i];
-    wbuf *b = &t->body;
+    tk_bytes_out *b = &t->body;
     switch (pp->group) {
     case TK_GROUP_FUNCTION:
         put_ref(t, e->object);
@@ -108,29 +73,29 @@ static void put_entry(strtab *t, const tk_prof_partial *pp, size_t i)
         put_ref(t, e->name);
         break;
     case TK_GROUP_FILE_FUNCTION:
-        put_u64(b, e->phase);
+        tk_bytes_put_u64(b, e->phase);
         put_ref(t, e->file);
         put_ref(t, e->name);
-        put_u64(b, e->has);
+        tk_bytes_put_u64(b, e->has);
         if (e->has & TK_PP_SELF_OBJ) put_ref(t, e->self_obj);
         if (e->has & TK_PP_CALL_OBJ) put_ref(t, e->call_obj);
         break;
     case TK_GROUP_FILE:
-        put_u64(b, e->phase);
+        tk_bytes_put_u64(b, e->phase);
         put_ref(t, e->file);
         break;
     case TK_GROUP_OBJECT:
-        put_u64(b, e->phase);
+        tk_bytes_put_u64(b, e->phase);
         put_ref(t, e->object);
         break;
     case TK_GROUP_LINE:
-        put_u64(b, e->phase);
+        tk_bytes_put_u64(b, e->phase);
         put_ref(t, e->file);
-        put_u64(b, e->line);
+        tk_bytes_put_u64(b, e->line);
         break;
     }
     put_vec(b, pp->self + i * pp->nev, pp->nev);
-    put_u64(b, pp->calls[i]);
+    tk_bytes_put_u64(b, pp->calls[i]);
     if (pp->out) put_vec(b, pp->out + i * pp->nev, pp->nev);
 }
 
@@ -153,10 +118,10 @@ static tk_status put_arcs(strtab *t, const tk_prof_partial *pp, const uint32_t *
     for (size_t i = 0; i < pp->narcs; i++)
         r[i] = (arc_ref){pos[pp->arcs[i].caller], pos[pp->arcs[i].callee], (uint32_t)i};
     if (pp->narcs) qsort(r, pp->narcs, sizeof *r, cmp_arc_ref);
-    put_u64(&t->body, pp->narcs);
+    tk_bytes_put_u64(&t->body, pp->narcs);
     for (size_t i = 0; i < pp->narcs; i++) {
-        put_u64(&t->body, r[i].caller);
-        put_u64(&t->body, r[i].callee);
+        tk_bytes_put_u64(&t->body, r[i].caller);
+        tk_bytes_put_u64(&t->body, r[i].callee);
         put_vec(&t->body, pp->arc_values + (size_t)r[i].arc * (pp->nev + 1), pp->nev + 1);
     }
     tk_free(r);
@@ -170,7 +135,7 @@ static tk_status put_body(strtab *t, const tk_prof_partial *pp)
     tk_status st = pos ? tk_pp_order(pp, &order) : TK_ERR_NOMEM;
     if (st == TK_OK) {
         put_names(t, pp);
-        put_u64(&t->body, pp->count);
+        tk_bytes_put_u64(&t->body, pp->count);
         for (size_t k = 0; k < pp->count; k++) {
             pos[order[k]] = (uint32_t)k;
             put_entry(t, pp, order[k]);
@@ -194,20 +159,20 @@ tk_status tk_prof_partial_serialize(const tk_prof_partial *pp, uint8_t **data, s
                 0,
                 {NULL, 0, 0, 0}};
     tk_status st = t.ref && t.ids ? put_body(&t, pp) : TK_ERR_NOMEM;
-    wbuf out = {NULL, 0, 0, 0};
+    tk_bytes_out out = {NULL, 0, 0, 0};
     if (st == TK_OK) {
-        put_bytes(&out, magic, sizeof magic);
-        put_u64(&out, (uint64_t)pp->group);
-        put_u64(&out, (uint64_t)pp->self_only);
-        put_u64(&out, (uint64_t)pp->has_rows);
-        put_u64(&out, pp->nparts);
-        put_u64(&out, t.n);
+        tk_bytes_put(&out, magic, sizeof magic);
+        tk_bytes_put_u64(&out, (uint64_t)pp->group);
+        tk_bytes_put_u64(&out, (uint64_t)pp->self_only);
+        tk_bytes_put_u64(&out, (uint64_t)pp->has_rows);
+        tk_bytes_put_u64(&out, pp->nparts);
+        tk_bytes_put_u64(&out, t.n);
         for (size_t i = 0; i < t.n; i++) {
             size_t len = tk_profile_str_len(pp->names, t.ids[i]);
-            put_u64(&out, len);
-            put_bytes(&out, tk_profile_str(pp->names, t.ids[i]), len);
+            tk_bytes_put_u64(&out, len);
+            tk_bytes_put(&out, tk_profile_str(pp->names, t.ids[i]), len);
         }
-        put_bytes(&out, t.body.p, t.body.len);
+        tk_bytes_put(&out, t.body.p, t.body.len);
         if (out.failed || t.body.failed) st = TK_ERR_NOMEM;
     }
     tk_free(t.ref);
@@ -250,20 +215,13 @@ static int rd_nomem(rd *r)
 
 static int get_u64(rd *r, uint64_t *v, const char *what)
 {
-    uint64_t x = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (r->pos == r->size) return rd_fail(r, what);
-        uint8_t byte = r->p[r->pos];
-        if (shift == 63 && byte > 1) return rd_fail(r, "a number over 64 bits");
-        if (shift > 0 && byte == 0) return rd_fail(r, "a number not in its shortest form");
-        r->pos++;
-        x |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80)) {
-            *v = x;
-            return 0;
-        }
+    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
+    case TK_VARINT_OK: return 0;
+    case TK_VARINT_END: return rd_fail(r, what);
+    case TK_VARINT_OVER_64: return rd_fail(r, "a number over 64 bits");
+    case TK_VARINT_NOT_SHORTEST: break;
     }
-    return rd_fail(r, "a number over 64 bits");
+    return rd_fail(r, "a number not in its shortest form");
 }
 
 /* A number up to max (what: the field). */
