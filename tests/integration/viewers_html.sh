@@ -32,6 +32,8 @@ page xray -m examples/fib-xray.bin examples/fib.xray
 page xray-mt -m tests/data/xray/bin/mtpool tests/data/xray/pass/mtpool.fdr
 page callgrind tests/data/callgrind/pass/cxx-default.out
 page callgrind-inclusive --inclusive tests/data/callgrind/pass/gzip.out
+# a recursion: the rows of functions in a cycle have a member (cycle) the others lack
+page callgrind-mutual tests/data/callgrind/pass/mutual.out
 command -v dot >/dev/null || { echo "graphviz (dot) not installed"; exit 77; }
 SDE=tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2
 page dcfg examples/hello.dcfg.json
