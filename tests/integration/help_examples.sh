@@ -18,6 +18,10 @@ ln -s "$root/examples/src" "$F/src"
 ln -s "$root/examples/fib-xray.bin" "$F/fib"
 for n in xray-log.fib.Ab3dEf xray-log.fib.Xy9zWv; do ln -s "$root/examples/fib.xray" "$F/$n"; done
 for n in prog before after; do bzip2 -c examples/hello.dcfg.json >"$F/$n.dcfg.json.bz2"; done
+# DCFG merge's run/*.dcfg.json.bz2: two runs of one program (a link: cp -P copies it)
+mkdir "$tmp/run-dcfg"
+for n in 1 2; do bzip2 -c examples/hello.dcfg.json >"$tmp/run-dcfg/$n.dcfg.json.bz2"; done
+ln -s "$tmp/run-dcfg" "$F/run"
 # DCFG-Trace: a DCFG and its trace with calls
 mkdir "$tmp/files-dcfg-trace"
 G=tests/data/dcfg_trace/pass/gen11

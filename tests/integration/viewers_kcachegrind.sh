@@ -104,7 +104,7 @@ for f in fib mt-trace mt-dcfg mt-xray; do
     "$TRACEKIT" report --inclusive --format=json "$tmp/$f.callgrind" >"$tmp/$f.json" || exit 1
 done
 python3 - "$tmp" <<'PY' || fail=1
-import json, re, sys
+import json, os, re, subprocess, sys
 from difflib import SequenceMatcher
 tmp = sys.argv[1]
 shots = {}
@@ -136,6 +136,19 @@ def cycles(name):
             for c in rep.get("cycles", []) if c["members"] > 1]
 
 def check(shot, want, must, cyc=None):
+    # tesseract misreads a digit now and then (56.34 as 36.34 in one run of ten): a shot that
+    # disagrees is read again at another scale, and that reading decides
+    before = len(bad)
+    check_once(shot, want, must, cyc)
+    if len(bad) > before:
+        del bad[before:]
+        out = subprocess.run([sys.executable, "tests/viewers/kcachegrind_flat.py",
+                              f"{tmp}/{shot}.png"], env=dict(os.environ, TK_OCR_SCALE="4"),
+                             capture_output=True, check=True, text=True).stdout
+        shots[shot] = json.loads(out.splitlines()[0])["rows"]
+        check_once(shot, want, must, cyc)
+
+def check_once(shot, want, must, cyc):
     rows = shots[shot]
     seen = set()
     for r in rows:

@@ -17,11 +17,12 @@ gets the earlier one's rows without a second reading (tesseract is most of the t
 """
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
 
-SCALE = 3
+SCALE = int(os.environ.get("TK_OCR_SCALE", "3"))  # a second reading of a shot takes another
 BORDER = 8  # px of white around each crop (unscaled)
 
 
