@@ -56,6 +56,17 @@ void cli_part_fail(cli_part_bytes *p, const char *message)
     if (p->data) memcpy(p->data, message, n);
 }
 
+int cli_part_take(uint8_t *data, size_t size, cli_part_bytes *p)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    if (copy) memcpy(copy, data, size);
+    tk_free(data);
+    if (!copy) return -1;
+    cli_part_free(p);
+    cli_part_set(p, CLI_PART_DATA, copy, size);
+    return 0;
+}
+
 void cli_part_free(cli_part_bytes *p)
 {
     free(p->data);

@@ -66,6 +66,9 @@ int cli_team_writes(const cli_ctx *ctx);
  * that failed, the message (copied). */
 void cli_part_set(cli_part_bytes *p, cli_part_state state, uint8_t *data, size_t size);
 void cli_part_fail(cli_part_bytes *p, const char *message);
+/* A block of the library's (tk_free'd here) as p's data, copied to malloc'd bytes; p's earlier
+ * data freed once the copy is made. 0, or -1 out of memory (p as it was). */
+int cli_part_take(uint8_t *data, size_t size, cli_part_bytes *p);
 void cli_part_free(cli_part_bytes *p);
 /* cli_merge_fn: the bytes one after the other. */
 int cli_part_concat(void *arg, cli_part_bytes *parts, size_t n, char *msg);

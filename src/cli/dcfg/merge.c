@@ -151,18 +151,6 @@ static int merge_alone(cli_ctx *ctx, const cli_args *args, unsigned jobs)
 
 /* ---- in a team ---------------------------------------------------------------------------- */
 
-/* A library block as a partial's bytes (malloc'd). */
-static int to_part(uint8_t *data, size_t size, cli_part_bytes *p)
-{
-    uint8_t *copy = malloc(size ? size : 1);
-    if (copy) memcpy(copy, data, size);
-    tk_free(data);
-    if (!copy) return -1;
-    cli_part_free(p);
-    cli_part_set(p, CLI_PART_DATA, copy, size);
-    return 0;
-}
-
 /* cli_merge_fn: the partials read and merged in order, serialised once. */
 static int merge_parts(void *arg, cli_part_bytes *parts, size_t n, char *msg)
 {
@@ -182,7 +170,7 @@ static int merge_parts(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     size_t size = 0;
     if (st == TK_OK) st = tk_dcfg_counts_serialize(a, &data, &size, &err);
     tk_dcfg_counts_free(a);
-    if (st != TK_OK || to_part(data, size, &parts[0]) != 0) {
+    if (st != TK_OK || cli_part_take(data, size, &parts[0]) != 0) {
         snprintf(msg, CLI_TEAM_MSG, "merging DCFG counts: %.400s", err.message);
         return -1;
     }
@@ -201,7 +189,7 @@ static int merge_team(cli_ctx *ctx, const cli_args *args, unsigned jobs)
     size_t size;
     if (read_range(ctx, ctx->lo, ctx->hi, jobs, &first, &acc, &err) != 0 ||
         (acc && (tk_dcfg_counts_serialize(acc, &data, &size, &err) != TK_OK ||
-                 to_part(data, size, &part) != 0)))
+                 cli_part_take(data, size, &part) != 0)))
         cli_part_fail(&part, NULL);
     tk_dcfg_counts_free(acc);
     acc = NULL;

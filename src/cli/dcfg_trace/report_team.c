@@ -8,17 +8,6 @@
 #include "dcfg_trace.h"
 #include "team.h"
 
-/* A library block as a malloc'd part. */
-static int to_part(uint8_t *data, size_t size, cli_part_bytes *p)
-{
-    uint8_t *copy = malloc(size ? size : 1);
-    if (copy) memcpy(copy, data, size);
-    tk_free(data);
-    if (!copy) return -1;
-    cli_part_set(p, CLI_PART_DATA, copy, size);
-    return 0;
-}
-
 /* cli_merge_fn: the partial reports read, merged in order, serialised once. */
 static int merge_reports(void *arg, cli_part_bytes *parts, size_t n, char *msg)
 {
@@ -39,7 +28,7 @@ static int merge_reports(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     if (st == TK_OK) st = tk_dcfg_trace_report_serialize(a, &data, &size, &err);
     tk_dcfg_trace_report_free(a);
     cli_part_bytes merged = {CLI_PART_EMPTY, NULL, 0};
-    if (st != TK_OK || to_part(data, size, &merged) != 0) {
+    if (st != TK_OK || cli_part_take(data, size, &merged) != 0) {
         snprintf(msg, CLI_TEAM_MSG, "merging partial reports: %.400s",
                  st != TK_OK ? err.message : "out of memory");
         return -1;
@@ -100,7 +89,7 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th, un
         tk_status st = tk_dcfg_trace_report_open(&r, t, th, &o, &err);
         if (st == TK_OK) st = tk_dcfg_trace_report_serialize(r, &data, &size, &err);
         tk_dcfg_trace_report_free(r);
-        if (st == TK_OK && to_part(data, size, p) == 0) return;
+        if (st == TK_OK && cli_part_take(data, size, p) == 0) return;
         if (st == TK_OK) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     }
     tk_error *copy = malloc(sizeof *copy);

@@ -23,18 +23,6 @@ typedef struct found {
     double ticks_per_second;
 } found;
 
-/* A library block as a partial's bytes (malloc'd). 0 or -1. */
-static int to_part(uint8_t *data, size_t size, cli_part_bytes *p)
-{
-    uint8_t *copy = malloc(size ? size : 1);
-    if (copy) memcpy(copy, data, size);
-    tk_free(data);
-    if (!copy) return -1;
-    cli_part_free(p);
-    cli_part_set(p, CLI_PART_DATA, copy, size);
-    return 0;
-}
-
 /* cli_merge_fn: the partials read and merged in order, serialised once. */
 static int merge_parts(void *arg, cli_part_bytes *parts, size_t n, char *msg)
 {
@@ -54,7 +42,7 @@ static int merge_parts(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     size_t size = 0;
     if (st == TK_OK) st = tk_folded_partial_serialize(a, &data, &size, &err);
     tk_folded_partial_free(a);
-    if (st != TK_OK || to_part(data, size, &parts[0]) != 0) {
+    if (st != TK_OK || cli_part_take(data, size, &parts[0]) != 0) {
         snprintf(msg, CLI_TEAM_MSG, "merging folded stacks: %.400s", err.message);
         return -1;
     }
@@ -187,7 +175,7 @@ int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, tk_folded_weight w
     if (!f || bad_map ||
         own_partial(ctx, map, tids, ntids, weight, cli_has(args, "per-thread"), f, &own) != 0 ||
         (own && (tk_folded_partial_serialize(own, &data, &size, NULL) != TK_OK ||
-                 to_part(data, size, &part) != 0)))
+                 cli_part_take(data, size, &part) != 0)))
         cli_part_fail(&part, NULL);
     tk_folded_partial_free(own);
     if (!f || t->gather(t, f, sizeof *f, ctx->lo, ctx->hi) != 0 ||
