@@ -169,6 +169,28 @@ def fallible_error():
     return out
 
 
+@rule("statuses-listed")
+def statuses_listed():
+    """every public function that returns tk_status names the errors it returns (TK_ERR_...)
+    in the comments of its paragraph (the declarations and comments since the last blank
+    line)"""
+    out = []
+    for p in PUBLIC:
+        lines = read(p).split("\n")
+        for i, line in enumerate(lines):
+            m = re.match(r"TK_API\s+tk_status\s+(\w+)\s*\(", line)
+            if not m:
+                continue
+            j = i
+            while j > 0 and lines[j - 1].strip():
+                j -= 1
+            comments = " ".join(re.findall(r"/\*.*?\*/", "\n".join(lines[j:i]), re.S))
+            if not re.search(r"\bTK_ERR_[A-Z]+\b", comments):
+                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}",
+                            f"{m.group(1)}: its comment lists no status"))
+    return out
+
+
 @rule("one-constructor-verb")
 def constructor_verb():
     """constructors are tk_x_open (no _new, _create, _make, _alloc)"""

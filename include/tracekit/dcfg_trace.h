@@ -51,11 +51,13 @@ typedef struct tk_dcfg_trace tk_dcfg_trace;
  * located error. The caller owns *out (tk_dcfg_trace_free). */
 TK_API tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
                                     tk_error *err);
-/* Parse from an open input (borrowed: it must outlive the trace). */
+/* Parse from an open input (borrowed: it must outlive the trace). Returns as
+ * tk_dcfg_trace_open: TK_OK, TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_FORMAT or TK_ERR_LIMIT. */
 typedef struct tk_input tk_input;
 TK_API tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
                                           tk_error *err);
-/* The same on memory (copied). name is used in messages. */
+/* The same on memory (copied; plain JSON, not decompressed). name is used in messages.
+ * TK_OK, TK_ERR_NOMEM, TK_ERR_FORMAT or TK_ERR_LIMIT. */
 TK_API tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
                                            const char *name, tk_diag *diag, tk_error *err);
 TK_API void tk_dcfg_trace_free(tk_dcfg_trace *t);
