@@ -368,6 +368,38 @@ def global_state():
     return out
 
 
+@rule("layers")
+def layers():
+    """each layer of the library uses only the layers below it (docs/architecture.md: core,
+    graph, model, formats, analysis, export, record, from the bottom): no object calls or
+    reads a symbol that an object of a higher layer defines (the first build's objects)"""
+    order = ["src/core", "src/graph", "src/model", "src/formats", "src/analysis", "src/export",
+             "src/record"]
+    defined, used = {}, {}
+    for rank, part in enumerate(order):
+        for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", part)):
+            for f in files:
+                src = os.path.relpath(os.path.join(dirpath, f), os.path.join(BUILD, "obj"))
+                if not f.endswith(".o") or not os.path.isfile(src[:-2] + ".c"):
+                    continue  # (an object whose source is gone is not in the library)
+                r = subprocess.run(["nm", os.path.join(dirpath, f)], capture_output=True,
+                                   text=True)
+                for line in r.stdout.split("\n"):
+                    parts = line.split()
+                    if len(parts) == 3 and parts[1] in "TDRB":
+                        defined[parts[2]] = (rank, src[:-2] + ".c")
+                    elif len(parts) == 2 and parts[0] == "U":
+                        used.setdefault((rank, src[:-2] + ".c"), set()).add(parts[1])
+    if not defined:
+        return [(BUILD, "nm", "no objects under " + BUILD + "/obj/src")]
+    out = []
+    for (rank, src), syms in sorted(used.items()):
+        for sym in sorted(syms):
+            if sym in defined and defined[sym][0] > rank:
+                out.append((src, f"{src}:{sym}", f"uses {sym} of {defined[sym][1]} (a layer above)"))
+    return out
+
+
 @rule("format-has-fuzz-harness")
 def fuzz_harness():
     """every format folder has its fuzz harness fuzz/fuzz_<fmt>.c"""
