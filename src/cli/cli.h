@@ -63,9 +63,14 @@ typedef struct cli_alias {
 } cli_alias;
 extern const cli_alias cli_aliases[];
 
+/* -f/--force without -o FILE, which it would replace: a usage error (returns -1 after printing
+ * it), but for a command that names its outputs itself without -o (cli_command.default_outputs:
+ * record). Returns 0 otherwise. Every command's parse calls it. */
+int cli_check_force(const char *cmd, const cli_args *a);
+
 /* The arguments of a command of its own (decode, slice, ...): parses argv
- * against opts (which has "help"), prints the command's help for --help, and
- * requires exactly npos positional arguments (else prints npos_error as a
+ * against opts (which has "help"), prints the command's help for --help, refuses -f without
+ * -o (cli_check_force), and requires exactly npos positional arguments (else prints npos_error as a
  * usage error). Returns 1 when the command should run (*exit_code is then
  * CLI_EXIT_OK; the caller frees args with cli_args_free), or 0 with *exit_code
  * set to the command's exit status and nothing left to free. */
@@ -250,6 +255,9 @@ typedef struct cli_command {
     /* 1: a command of its own that prints its result on standard output, which its -o/--output
      * (CLI_OUTPUT_OPTS in its table) sends to a file (cli_stdout_open) */
     int prints;
+    /* 1: a command of its own whose outputs have names without -o (record: from the program's),
+     * so that -f/--force alone replaces them (cli_check_force) */
+    int default_outputs;
     /* A generic command (run is NULL), run by cli_dispatch: which, and its help text. */
     cli_cmd_id generic;
     const char *about;

@@ -126,6 +126,11 @@ static int parse_loose(const cli_command *c, int argc, char **argv, cli_args *lo
         print_help(c);
         return 0;
     }
+    if (cli_check_force(cmd, loose) != 0) {
+        cli_args_free(loose);
+        *rc = CLI_EXIT_USAGE;
+        return 0;
+    }
     if (loose->npos < min_inputs(id)) {
         cli_args_free(loose);
         *rc = cli_usage_error(cmd, "missing FILE argument%s (see 'tracekit %s --help')",
