@@ -37,6 +37,13 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # the viewer tests' traces of real programs, made once (job_viewers_real)
 export TK_VIEWERS_REAL="$work/viewers-real"
+# python3 found once: where it is a version manager's shim (pyenv's is a bash script that
+# picks the version at each start: ~60 ms of CPU per start, some 300 starts in the suite),
+# the scripts run the interpreter it picks, from this directory
+py=$(command -v python3 2>/dev/null) && py_exe=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+    [ -n "$py_exe" ] && [ "$(readlink -f "$py")" != "$(readlink -f "$py_exe")" ] &&
+    mkdir -p "$work/bin" && ln -s "$py_exe" "$work/bin/python3" && export PATH="$work/bin:$PATH"
+t_start=$(date +%s%N)
 
 wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
@@ -318,5 +325,9 @@ if [ $skip -gt 0 ]; then
     list=$(printf '%s, ' "${skipped[@]}")
     echo "$skip skipped: ${list%, }"
 fi
+# the whole run: wall time, and the CPU time (user + system) of every process it waited for
+times >"$work/times"
+cpu_all=$(cpu_ms "$(cat "$work/times")")
+echo "total: $((($(date +%s%N) - t_start + 500000000) / 1000000000)) s ($(((cpu_all + 500) / 1000)) s CPU)" >&2
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -192,6 +192,15 @@ fail:
     return -1;
 }
 
+int cli_check_force(const char *cmd, const cli_args *a)
+{
+    if (!cli_has(a, "force") || cli_has(a, "output") || cli_has(a, "help")) return 0;
+    const cli_command *c = cli_command_find(cmd);
+    if (c && c->default_outputs) return 0;
+    cli_usage_error(cmd, "-f/--force replaces an existing -o FILE: give -o FILE, or leave out -f");
+    return -1;
+}
+
 int cli_parse_command(const char *cmd, int argc, char **argv, const cli_opt *opts, int npos,
                       const char *npos_error, cli_args *args, int *exit_code)
 {
@@ -204,6 +213,8 @@ int cli_parse_command(const char *cmd, int argc, char **argv, const cli_opt *opt
     if (cli_has(args, "help")) {
         cli_command_help(cli_command_find(cmd), stdout);
         *exit_code = CLI_EXIT_OK;
+    } else if (cli_check_force(cmd, args) != 0) {
+        *exit_code = CLI_EXIT_USAGE;
     } else if (args->npos != npos) {
         *exit_code = cli_usage_error(cmd, "%s", npos_error);
     } else {

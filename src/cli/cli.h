@@ -63,9 +63,14 @@ typedef struct cli_alias {
 } cli_alias;
 extern const cli_alias cli_aliases[];
 
+/* -f/--force without -o FILE, which it would replace: a usage error (returns -1 after printing
+ * it), but for a command that names its outputs itself without -o (cli_command.default_outputs:
+ * record). Returns 0 otherwise. Every command's parse calls it. */
+int cli_check_force(const char *cmd, const cli_args *a);
+
 /* The arguments of a command of its own (decode, slice, ...): parses argv
- * against opts (which has "help"), prints the command's help for --help, and
- * requires exactly npos positional arguments (else prints npos_error as a
+ * against opts (which has "help"), prints the command's help for --help, refuses -f without
+ * -o (cli_check_force), and requires exactly npos positional arguments (else prints npos_error as a
  * usage error). Returns 1 when the command should run (*exit_code is then
  * CLI_EXIT_OK; the caller frees args with cli_args_free), or 0 with *exit_code
  * set to the command's exit status and nothing left to free. */
@@ -250,6 +255,9 @@ typedef struct cli_command {
     /* 1: a command of its own that prints its result on standard output, which its -o/--output
      * (CLI_OUTPUT_OPTS in its table) sends to a file (cli_stdout_open) */
     int prints;
+    /* 1: a command of its own whose outputs have names without -o (record: from the program's),
+     * so that -f/--force alone replaces them (cli_check_force) */
+    int default_outputs;
     /* A generic command (run is NULL), run by cli_dispatch: which, and its help text. */
     cli_cmd_id generic;
     const char *about;
@@ -398,6 +406,17 @@ int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_
         {"width", 0, "PX", "svg: width in pixels (default 1200)"}, \
     { \
         "reverse", 0, NULL, "svg: an icicle graph (roots at the top)" \
+    }
+/* --to dot of a call graph: --full-names, --node-threshold, --edge-threshold and --all (every
+ * function and call: not with the thresholds) into o (from TK_DOT_OPTIONS_INIT). Returns an
+ * exit code (a usage error printed). */
+int cli_dot_options(const char *command, const cli_args *a, tk_dot_options *o);
+#define CLI_DOT_ALL_OPT \
+    { \
+        "all", 0, NULL, \
+            "dot: every function and call (default: of the functions over " \
+            "--node-threshold, the 100 of highest inclusive and the 20 of highest self " \
+            "cost, which dot lays out in a second; the graph's label says what is left out)" \
     }
 #define CLI_CHROME_NAMES \
     "speedscope and Perfetto open it as NAME.json (speedscope takes " \

@@ -225,6 +225,37 @@ static size_t longest_line(const char *text)
     return longest;
 }
 
+/* The capability of each generic command (cli_cmd_id order): a format's caps name the commands
+ * it has a handler of ('tracekit formats' prints them). */
+static const unsigned command_caps[CLI_NCMDS] = {
+    [CLI_INFO] = TK_CAP_INFO,         [CLI_CHECK] = TK_CAP_CHECK,     [CLI_REPORT] = TK_CAP_REPORT,
+    [CLI_ANNOTATE] = TK_CAP_ANNOTATE, [CLI_CONVERT] = TK_CAP_CONVERT, [CLI_DUMP] = TK_CAP_DUMP,
+    [CLI_DIFF] = TK_CAP_DIFF,         [CLI_MERGE] = TK_CAP_MERGE};
+
+/* The name of generic command id ("?" if none). */
+static const char *generic_name(int id)
+{
+    for (size_t k = 0; k < cli_command_count(); k++)
+        if (!cli_command_at(k)->run && (int)cli_command_at(k)->generic == id)
+            return cli_command_at(k)->name;
+    return "?";
+}
+
+/* The caps of ops' format against its handlers. Returns the number of problems printed. */
+static int lint_caps(const cli_format_ops *ops)
+{
+    const tk_format *f = tk_format_find(ops->format);
+    int bad = 0;
+    for (int id = 0; f && id < CLI_NCMDS; id++) {
+        int cap = (f->caps & command_caps[id]) != 0, run = ops->run[id] != NULL;
+        if (cap == run) continue;
+        printf("%s: 'tracekit formats' says it %s %s, but it has %s handler of it\n", ops->format,
+               cap ? "can" : "cannot", generic_name(id), run ? "a" : "no");
+        bad++;
+    }
+    return bad;
+}
+
 static int lint(void)
 {
     int bad = 0;
@@ -243,14 +274,11 @@ static int lint(void)
             printf("%s: a line of the help text is longer than 80 columns\n", ops->format);
             bad++;
         }
+        bad += lint_caps(ops);
         for (int id = 0; id < CLI_NCMDS; id++) {
             const cli_opt *tables[] = {cli_common_opts,
                                        ops->opts[id] ? ops->opts[id] : cli_common_opts, NULL};
-            const char *cmd = "?";
-            for (size_t k = 0; k < cli_command_count(); k++)
-                if (!cli_command_at(k)->run && (int)cli_command_at(k)->generic == id)
-                    cmd = cli_command_at(k)->name;
-            snprintf(where, sizeof where, "%s %s", cmd, ops->format);
+            snprintf(where, sizeof where, "%s %s", generic_name(id), ops->format);
             bad += lint_choices(where, ops->choices[id], tables);
             bad += lint_letters(where, ops->opts[id], tables);
         }

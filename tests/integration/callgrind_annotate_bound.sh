@@ -26,49 +26,59 @@ for f in "${files[@]}"; do
             { echo "annotate --file '$nf' failed on $f"; cat "$tmp/a.err"; fail=1; continue; }
     fi
     n=$((n + 1))
-    python3 - "$f" "$tmp/r.json" "$tmp/a.txt" <<'PY' || fail=1
-import json, re, sys
-name, rpath, apath = sys.argv[1:]
-totals = json.load(open(rpath))["totals"]
-nev = len(totals)
-lines = open(apath, encoding="utf-8", errors="replace").read().split("\n")
-# the width of a cost column: a line with a self cost has its share right after the first
-first = [l for l in lines if re.match(r"^ *[\d,]+ \( *[\d.]+%\)", l)]
-cw = len(first[0].split(" (")[0]) if first else 0
-bad = 0
-rows = 0
-for line in lines:
-    if not cw or line.startswith(("=", "-", "(")) or " => " in line or " -> " in line:
-        continue  # headers, gaps, notes; call lines (a recursive call counts its nested calls)
-    widths = [cw + 10] + [cw] * (nev - 1) + [cw] * nev  # the first self column has its share
-    cols, pos = [], 0
-    for w in widths:
-        cols.append(line[pos:pos + w])
-        pos += w + 1
-    def num(s):
-        s = re.sub(r"\(.*%\)", "", s).strip()
-        return 0 if s in ("", ".") else int(s.replace(",", ""))
-    try:
-        self_ = [num(c) for c in cols[:nev]]
-        incl = [num(c) for c in cols[nev:]]
-    except ValueError:
-        continue
-    if not any(incl):
-        continue
-    rows += 1
-    for j in range(nev):
-        if incl[j] > totals[j] or incl[j] < self_[j]:
-            bad += 1
-            if bad <= 3:
-                print(f"{name}: event {j}: self {self_[j]} inclusive {incl[j]} total {totals[j]}: {line.rstrip()[:120]}")
-if bad:
-    print(f"{name}: {bad} bad values")
-    sys.exit(1)
-if rows == 0 and sum(totals):
-    print(f"{name}: no annotated rows")
-    sys.exit(1)
-PY
+    mv "$tmp/r.json" "$tmp/$n.json" && mv "$tmp/a.txt" "$tmp/$n.txt" && printf '%s\n' "$f" >>"$tmp/names"
 done
+# one Python for every profile (a start of it costs more than what it checks of one)
+[ $n = 0 ] || python3 - "$tmp" <<'PY' || fail=1
+import json, re, sys
+
+def check(name, rpath, apath):
+    """True when every annotated row of apath keeps self <= inclusive <= total."""
+    totals = json.load(open(rpath))["totals"]
+    nev = len(totals)
+    lines = open(apath, encoding="utf-8", errors="replace").read().split("\n")
+    # the width of a cost column: a line with a self cost has its share right after the first
+    first = [l for l in lines if re.match(r"^ *[\d,]+ \( *[\d.]+%\)", l)]
+    cw = len(first[0].split(" (")[0]) if first else 0
+    bad = 0
+    rows = 0
+    for line in lines:
+        if not cw or line.startswith(("=", "-", "(")) or " => " in line or " -> " in line:
+            continue  # headers, gaps, notes; call lines (a recursive call counts its nested calls)
+        widths = [cw + 10] + [cw] * (nev - 1) + [cw] * nev  # the first self column has its share
+        cols, pos = [], 0
+        for w in widths:
+            cols.append(line[pos:pos + w])
+            pos += w + 1
+        def num(s):
+            s = re.sub(r"\(.*%\)", "", s).strip()
+            return 0 if s in ("", ".") else int(s.replace(",", ""))
+        try:
+            self_ = [num(c) for c in cols[:nev]]
+            incl = [num(c) for c in cols[nev:]]
+        except ValueError:
+            continue
+        if not any(incl):
+            continue
+        rows += 1
+        for j in range(nev):
+            if incl[j] > totals[j] or incl[j] < self_[j]:
+                bad += 1
+                if bad <= 3:
+                    print(f"{name}: event {j}: self {self_[j]} inclusive {incl[j]} total {totals[j]}: {line.rstrip()[:120]}")
+    if bad:
+        print(f"{name}: {bad} bad values")
+        return False
+    if rows == 0 and sum(totals):
+        print(f"{name}: no annotated rows")
+        return False
+    return True
+
+tmp = sys.argv[1]
+names = open(tmp + "/names").read().split("\n")[:-1]
+ok = [check(f, f"{tmp}/{k}.json", f"{tmp}/{k}.txt") for k, f in enumerate(names, 1)]
+sys.exit(0 if all(ok) else 1)
+PY
 echo "$n profiles annotated"
 [ "$n" -gt 20 ] || { echo "too few profiles"; fail=1; }
 exit $fail

@@ -4,7 +4,7 @@
 
 #include "dcfg_trace.h"
 
-/* A thread: its chunks, edges and instructions; with --verbose, the fields they come from,
+/* A thread: its chunks, edge transitions and instructions; with --verbose, the fields they come from,
  * the range of its instruction counts and the length of its sequences. */
 static void print_thread(const tk_dcfg_trace *t, const tk_dcfg_trace_thread_info *ti, int verbose)
 {
@@ -18,7 +18,9 @@ static void print_thread(const tk_dcfg_trace *t, const tk_dcfg_trace_thread_info
         if (c == 0) first = ci.preceding_instr_count;
         end = ci.preceding_instr_count + ci.instr_count;
     }
-    printf("  thread %llu: %zu chunk%s, %llu edge%s%s, %llu instruction%s%s",
+    /* EDGE_COUNT: the first edge and one per transition, as Intel's reader counts them (a
+     * transition of a multi-edge row stands for several edges, which report counts) */
+    printf("  thread %llu: %zu chunk%s, %llu edge transition%s recorded%s, %llu instruction%s%s",
            (unsigned long long)ti->thread_id, ti->nchunks, cli_s(ti->nchunks),
            (unsigned long long)edges, cli_s(edges), verbose ? " (EDGE_COUNT)" : "",
            (unsigned long long)instrs, cli_s(instrs), verbose ? " (INSTR_COUNT)" : "");

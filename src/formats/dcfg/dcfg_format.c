@@ -29,7 +29,7 @@ const tk_format tk_format_dcfg = {
     .title = "Intel DCFG (dynamic control-flow graph, JSON)",
     .extensions = ".dcfg.json .dcfg.json.bz2",
     .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_DUMP |
-            TK_CAP_CONVERT | TK_CAP_WRITE | TK_CAP_DIFF,
+            TK_CAP_CONVERT | TK_CAP_WRITE | TK_CAP_DIFF | TK_CAP_MERGE,
     .targets = "dcfg json dot callgrind csi",
     .detect = detect_dcfg,
 };

@@ -48,8 +48,8 @@ const tk_format tk_format_folded = {
     .name = "folded",
     .title = "Folded stacks (flame graph input: \"a;b;c COUNT\" a line)",
     .extensions = ".folded .collapsed .txt",
-    .caps =
-        TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT | TK_CAP_CONVERT,
+    .caps = TK_CAP_DETECT | TK_CAP_INFO | TK_CAP_READ | TK_CAP_CHECK | TK_CAP_REPORT |
+            TK_CAP_CONVERT | TK_CAP_WRITE,
     .targets = "svg folded",
     .detect = detect_folded,
 };
