@@ -4,8 +4,9 @@
 # rank's output and errors in order: the same bytes as tracekit on 1, 2, 3 and 5 ranks, also
 # when an input fails (check goes on; report and dump stop there, rank 0 then runs alone).
 # And DCFG merge, whose counts partials (tk_dcfg_counts) are merged along the tree: the same
-# merged DCFG, and the same errors (a DCFG that does not match, a sum over 64 bits, a missing
-# file) wherever the ranks' ranges cut the inputs.
+# merged DCFG (of the first's graph, or of the union of runs that took other paths), and the
+# same errors (blocks that conflict, a sum over 64 bits, a missing file) wherever the ranks'
+# ranges cut the inputs.
 # One MPI job per number of ranks runs every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -30,7 +31,9 @@ runs=($M/hello-run1.dcfg.json $M/hello-run2.dcfg.json $M/hello-run1.dcfg.json
 batch "dcfg merge" merge -o $T/merged.dcfg.json "${runs[@]}"
 TRACEKIT_MPI_FANIN=2 batch "dcfg merge, fan-in 2, one job a rank" merge -j 1 "${runs[@]}"
 batch "dcfg merge of one" merge $D/generated-hard.dcfg.json
-batch "dcfg merge refusing a DCFG that does not match" merge -o $T/no.dcfg.json "${runs[@]:0:4}" \
+batch "dcfg merge of runs that took other paths" merge -o $T/union.dcfg.json "${runs[@]:0:3}" \
+    $M/hello-split.dcfg.json "${runs[@]:0:2}" $M/hello-split.dcfg.json
+batch "dcfg merge refusing blocks that conflict" merge -o $T/no.dcfg.json "${runs[@]:0:4}" \
     $M/hello-other.dcfg.json "${runs[@]:0:2}"
 batch "dcfg merge over 64 bits" merge $M/big-counts.dcfg.json $M/big-counts.dcfg.json
 batch "dcfg merge with a missing file" merge "${runs[@]:0:3}" $M/missing.dcfg.json "${runs[@]:0:2}"
