@@ -172,11 +172,16 @@ typedef struct tk_dot_options {
     int full_names; /* 0: names shortened by tk_short_name (C++ template and parameter
                               lists dropped, as KCachegrind's "Shorten Templates" and gprof2dot's
                               --strip do); 1: the names as they are */
+    /* At most this many functions of those over node_threshold, the hottest by inclusive
+     * cost, and besides them the max_nodes / 5 hottest by self cost (0: 100; SIZE_MAX: no
+     * limit). dot lays out a graph of a hundred functions in well under a second, one of
+     * several hundred in tens of seconds. */
+    size_t max_nodes;
 } tk_dot_options;
 
 #define TK_DOT_OPTIONS_INIT \
     { \
-        0, 0, 0, 0, TK_UNIT_S, 0 \
+        0, 0, 0, 0, TK_UNIT_S, 0, 0 \
     }
 
 /* A demangled C++ name shortened for a picture: the arguments of every template dropped
