@@ -2,7 +2,8 @@
 # tracekit-mpi on commands that treat each input on its own (issue 28): DCFG report, check and
 # dump, XRay check and dump; each rank runs the command over its inputs, rank 0 prints every
 # rank's output and errors in order: the same bytes as tracekit on 1, 2, 3 and 5 ranks, also
-# when an input fails (check goes on; report and dump stop there, rank 0 then runs alone).
+# when an input fails (check goes on; report and dump stop there, rank 0 then runs alone;
+# check of FILEs of several formats, or of some that fail, is rank 0's alone, as tracekit's).
 # And DCFG merge, whose counts partials (tk_dcfg_counts) are merged along the tree: the same
 # merged DCFG (of the first's graph, or of the union of runs that took other paths), and the
 # same errors (blocks that conflict, a sum over 64 bits, a missing file) wherever the ranks'
@@ -19,6 +20,8 @@ X=tests/data/xray/pass
 batch "dcfg report" report "${dcfgs[@]}" "${dcfgs[@]}"
 batch "dcfg report json" report --format json --top 0 "${dcfgs[@]}"
 batch "dcfg check with failures" check "${dcfgs[@]}" $F/*.json
+batch "check of several formats, -j 4" check -j 4 tests/data/callgrind/pass/gzip.out \
+    $D/minimal.dcfg.json $X/calltree.fdr $D/missing.dcfg.json $D/recursion.dcfg.json $X/mtpool.fdr
 batch "xray check" check $X/mtpool.fdr $X/calltree.basic tests/data/xray/fail/truncated-record.fdr \
     $X/mtpool-wrapped.fdr
 batch "dcfg report stopping at a damaged file" report "${dcfgs[@]}" $F/dangling-edge.dcfg.json \
