@@ -1,5 +1,5 @@
 /* The difference of two profiles (parts 1 and 2 of one): per function, and their folded
- * stacks side by side. */
+ * stacks side by side (also of two event streams: XRay traces). */
 #include "tracekit/profile_report.h"
 
 #include <stdio.h>
@@ -241,15 +241,10 @@ static void folded_merge(tk_prof_folded_diff *d)
     d->count = m;
 }
 
-tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both, size_t event,
-                                   tk_error *err)
+/* d, whose texts are written (st: how that went), as rows into *out; freed on an error. */
+static tk_status folded_finish(tk_prof_folded_diff *d, tk_status st, tk_prof_folded_diff **out,
+                               tk_error *err)
 {
-    *out = NULL;
-    tk_status st = two_parts(both, event, 0, err);
-    if (st != TK_OK) return st;
-    tk_prof_folded_diff *d = tk_calloc(1, sizeof *d);
-    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    st = folded_texts(d, both, event, err);
     if (st == TK_OK) st = folded_parse(d, err);
     if (st != TK_OK) {
         tk_prof_folded_diff_free(d);
@@ -258,6 +253,36 @@ tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *
     folded_merge(d);
     *out = d;
     return TK_OK;
+}
+
+tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both, size_t event,
+                                   tk_error *err)
+{
+    *out = NULL;
+    tk_status st = two_parts(both, event, 0, err);
+    if (st != TK_OK) return st;
+    tk_prof_folded_diff *d = tk_calloc(1, sizeof *d);
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    return folded_finish(d, folded_texts(d, both, event, err), out, err);
+}
+
+tk_status tk_prof_folded_diff_open_events(tk_prof_folded_diff **out, const tk_event_source *a,
+                                          const tk_event_source *b, tk_folded_weight weight,
+                                          tk_error *err)
+{
+    *out = NULL;
+    tk_prof_folded_diff *d = tk_calloc(1, sizeof *d);
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    const tk_event_source *src[2] = {a, b};
+    tk_status st = TK_OK;
+    for (int i = 0; i < 2 && st == TK_OK; i++) {
+        text_buf tb = {&d->text[i], &d->len[i], 0};
+        tk_writer w = {append_text, &tb};
+        st = tk_export_folded(src[i], &w, weight, 0, err);
+        if (st == TK_OK && !d->text[i] && append_text(&tb, "", 0) != 0)
+            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    return folded_finish(d, st, out, err);
 }
 
 size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d) { return d->count; }
