@@ -2,7 +2,8 @@
  * print for Callgrind profiles): the table of functions (or files, objects, lines) in a
  * sort order, cut by threshold, coverage and top, with each function's callers and
  * callees and the members of each call cycle; the per-function difference of two
- * profiles and their folded stacks side by side (a differential flame graph). */
+ * profiles and their folded stacks side by side (a differential flame graph), also of two
+ * event streams (XRay traces). */
 #ifndef TRACEKIT_PROFILE_REPORT_H
 #define TRACEKIT_PROFILE_REPORT_H
 
@@ -13,6 +14,7 @@
 #include "profile.h"
 #include "profile_analysis.h"
 #include "status.h"
+#include "viewers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -125,6 +127,13 @@ typedef struct tk_prof_folded_diff tk_prof_folded_diff;
 /* Returns TK_OK, TK_ERR_ARG (not two parts, event out of range), TK_ERR_NOMEM. */
 TK_API tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_profile *both,
                                           size_t event, tk_error *err);
+/* The same of two event streams (two XRay traces of one program): the folded stacks
+ * tk_export_folded writes of a and of b (weight: self time or calls; the threads together,
+ * since two runs' thread ids differ), read to their ends, side by side. Returns TK_OK,
+ * TK_ERR_NOMEM, TK_ERR_IO or an error of a source (*out NULL). */
+TK_API tk_status tk_prof_folded_diff_open_events(tk_prof_folded_diff **out,
+                                                 const tk_event_source *a, const tk_event_source *b,
+                                                 tk_folded_weight weight, tk_error *err);
 TK_API size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d);
 /* Row i (< count), borrowed from d. */
 TK_API const tk_prof_folded_diff_row *tk_prof_folded_diff_row_at(const tk_prof_folded_diff *d,

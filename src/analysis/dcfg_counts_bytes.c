@@ -74,91 +74,24 @@ tk_status tk_dcfg_counts_serialize(const tk_dcfg_counts *c, uint8_t **data, size
 /* ---- reading ---------------------------------------------------------------------------- */
 
 typedef struct rd {
-    const uint8_t *p;
-    size_t pos, size;
-    tk_error *err;
-    tk_status st;
+    tk_bytes_in in;
     tk_dcfg_counts *c;
     uint8_t *used; /* per name: referred to */
 } rd;
-
-static int rd_fail(rd *r, const char *what)
-{
-    if (r->st == TK_OK)
-        r->st = tk_error_set_at(r->err, TK_ERR_FORMAT, NULL, (int64_t)r->pos, 0, 0,
-                                "DCFG counts partial: %s", what);
-    return -1;
-}
-
-static int rd_nomem(rd *r)
-{
-    if (r->st == TK_OK) r->st = tk_error_set(r->err, TK_ERR_NOMEM, "out of memory");
-    return -1;
-}
-
-static int get_u64(rd *r, uint64_t *v, const char *what)
-{
-    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
-    case TK_VARINT_OK: return 0;
-    case TK_VARINT_END: return rd_fail(r, what);
-    case TK_VARINT_OVER_64: return rd_fail(r, "a number over 64 bits");
-    case TK_VARINT_NOT_SHORTEST: break;
-    }
-    return rd_fail(r, "a number not in its shortest form");
-}
-
-/* A number up to max. */
-static int get_max(rd *r, uint64_t max, uint64_t *v, const char *what)
-{
-    if (get_u64(r, v, what)) return -1;
-    return *v > max ? rd_fail(r, what) : 0;
-}
-
-static int get_u32(rd *r, uint32_t max, uint32_t *v, const char *what)
-{
-    uint64_t x;
-    if (get_max(r, max, &x, what)) return -1;
-    *v = (uint32_t)x;
-    return 0;
-}
-
-/* A count of rows of at least `least` bytes each: no more than the bytes left allow. */
-static int get_count(rd *r, uint32_t least, uint32_t *n, const char *what)
-{
-    uint64_t x;
-    if (get_u64(r, &x, what)) return -1;
-    if (x > UINT32_MAX || x > (r->size - r->pos) / least) return rd_fail(r, what);
-    *n = (uint32_t)x;
-    return 0;
-}
-
-static int get_str(rd *r, char **out)
-{
-    uint64_t n;
-    if (get_u64(r, &n, "a string's length")) return -1;
-    if (n > r->size - r->pos) return rd_fail(r, "a string past the end");
-    if (memchr(r->p + r->pos, 0, (size_t)n)) return rd_fail(r, "a string with a NUL byte");
-    *out = tk_malloc((size_t)n + 1);
-    if (!*out) return rd_nomem(r);
-    memcpy(*out, r->p + r->pos, (size_t)n);
-    (*out)[n] = 0;
-    r->pos += (size_t)n;
-    return 0;
-}
 
 static int get_names(rd *r)
 {
     tk_dcfg_counts *c = r->c;
     uint32_t n;
-    if (get_count(r, 1, &n, "the number of names")) return -1;
+    if (tk_bytes_get_count(&r->in, 1, &n, "the number of names")) return -1;
     c->names = tk_malloc((n ? n : 1) * sizeof *c->names);
     r->used = tk_calloc(n ? n : 1, 1);
-    if (!c->names || !r->used) return rd_nomem(r);
+    if (!c->names || !r->used) return tk_bytes_nomem(&r->in);
     for (uint32_t i = 0; i < n; i++) {
-        if (get_str(r, &c->names[i])) return -1;
+        if (tk_bytes_get_str(&r->in, &c->names[i])) return -1;
         c->nnames++;
         if (i && strcmp(c->names[i - 1], c->names[i]) >= 0)
-            return rd_fail(r, "names not ascending, or one twice");
+            return tk_bytes_fail(&r->in, "names not ascending, or one twice");
     }
     return 0;
 }
@@ -166,8 +99,8 @@ static int get_names(rd *r)
 static int get_name(rd *r, uint32_t *v, const char *what)
 {
     uint64_t x;
-    if (get_u64(r, &x, what)) return -1;
-    if (x >= r->c->nnames) return rd_fail(r, what);
+    if (tk_bytes_get_u64(&r->in, &x, what)) return -1;
+    if (x >= r->c->nnames) return tk_bytes_fail(&r->in, what);
     *v = (uint32_t)x;
     r->used[x] = 1;
     return 0;
@@ -176,17 +109,18 @@ static int get_name(rd *r, uint32_t *v, const char *what)
 static int get_instr_counts(rd *r, tk_dc_process *p)
 {
     uint64_t has, x;
-    if (get_max(r, 1, &has, "whether INSTR_COUNT is there")) return -1;
+    if (tk_bytes_get_max(&r->in, 1, &has, "whether INSTR_COUNT is there")) return -1;
     p->has_instr_count = (uint8_t)has;
-    if (has && get_u64(r, &p->instr_count, "INSTR_COUNT")) return -1;
-    if (get_max(r, 1, &has, "whether INSTR_COUNT_PER_THREAD is there")) return -1;
+    if (has && tk_bytes_get_u64(&r->in, &p->instr_count, "INSTR_COUNT")) return -1;
+    if (tk_bytes_get_max(&r->in, 1, &has, "whether INSTR_COUNT_PER_THREAD is there")) return -1;
     p->has_per_thread = (uint8_t)has;
     if (!has) return 0;
-    if (get_count(r, 1, &p->nper_thread, "the length of INSTR_COUNT_PER_THREAD")) return -1;
+    if (tk_bytes_get_count(&r->in, 1, &p->nper_thread, "the length of INSTR_COUNT_PER_THREAD"))
+        return -1;
     p->per_thread = tk_malloc((p->nper_thread ? p->nper_thread : 1) * sizeof *p->per_thread);
-    if (!p->per_thread) return rd_nomem(r);
+    if (!p->per_thread) return tk_bytes_nomem(&r->in);
     for (uint32_t t = 0; t < p->nper_thread; t++) {
-        if (get_u64(r, &x, "an INSTR_COUNT_PER_THREAD")) return -1;
+        if (tk_bytes_get_u64(&r->in, &x, "an INSTR_COUNT_PER_THREAD")) return -1;
         p->per_thread[t] = x;
     }
     return 0;
@@ -195,19 +129,20 @@ static int get_instr_counts(rd *r, tk_dc_process *p)
 static int get_images(rd *r, tk_dc_process *p)
 {
     uint32_t n;
-    if (get_count(r, 2, &n, "the number of images")) return -1;
+    if (tk_bytes_get_count(&r->in, 2, &n, "the number of images")) return -1;
     p->images = tk_malloc((n ? n : 1) * sizeof *p->images);
-    if (!p->images) return rd_nomem(r);
+    if (!p->images) return tk_bytes_nomem(&r->in);
     for (uint32_t k = 0; k < n; k++) {
         tk_dc_image *im = &p->images[k];
-        if (get_name(r, &im->name, "an image's name") || get_u64(r, &im->size, "an image's size"))
+        if (get_name(r, &im->name, "an image's name") ||
+            tk_bytes_get_u64(&r->in, &im->size, "an image's size"))
             return -1;
         p->nimages++;
         if (k) {
             const tk_dc_image *prev = &p->images[k - 1];
             int d = strcmp(r->c->names[prev->name], r->c->names[im->name]);
             if (d > 0 || (d == 0 && prev->size >= im->size))
-                return rd_fail(r, "images not in the order of their keys, or one twice");
+                return tk_bytes_fail(&r->in, "images not in the order of their keys, or one twice");
         }
     }
     return 0;
@@ -224,26 +159,26 @@ static int block_before(const tk_dc_block *a, const tk_dc_block *b)
 static int get_blocks(rd *r, tk_dc_process *p)
 {
     uint32_t n;
-    if (get_count(r, 7, &n, "the number of blocks")) return -1;
+    if (tk_bytes_get_count(&r->in, 7, &n, "the number of blocks")) return -1;
     p->blocks = tk_malloc((n ? n : 1) * sizeof *p->blocks);
-    if (!p->blocks) return rd_nomem(r);
+    if (!p->blocks) return tk_bytes_nomem(&r->in);
     for (uint32_t k = 0; k < n; k++) {
         tk_dc_block *b = &p->blocks[k];
         uint32_t has;
         b->orig = TK_CFG_NONE;
-        if (!p->nimages) return rd_fail(r, "a block without images");
-        if (get_u32(r, p->nimages - 1, &b->image, "a block's image") ||
-            get_u64(r, &b->offset, "a block's offset") ||
-            get_u32(r, UINT32_MAX, &b->size, "a block's size") ||
-            get_u32(r, UINT32_MAX, &b->num_instrs, "a block's instructions") ||
-            get_u32(r, UINT32_MAX, &b->id, "a block's id") ||
-            get_u32(r, 1, &has, "whether a block has a COUNT") ||
-            get_u64(r, &b->count, "a block's count"))
+        if (!p->nimages) return tk_bytes_fail(&r->in, "a block without images");
+        if (tk_bytes_get_u32(&r->in, p->nimages - 1, &b->image, "a block's image") ||
+            tk_bytes_get_u64(&r->in, &b->offset, "a block's offset") ||
+            tk_bytes_get_u32(&r->in, UINT32_MAX, &b->size, "a block's size") ||
+            tk_bytes_get_u32(&r->in, UINT32_MAX, &b->num_instrs, "a block's instructions") ||
+            tk_bytes_get_u32(&r->in, UINT32_MAX, &b->id, "a block's id") ||
+            tk_bytes_get_u32(&r->in, 1, &has, "whether a block has a COUNT") ||
+            tk_bytes_get_u64(&r->in, &b->count, "a block's count"))
             return -1;
         b->has_count = (uint8_t)has;
         p->nblocks++;
         if (k && !block_before(&p->blocks[k - 1], b))
-            return rd_fail(r, "blocks not in the order of their keys, or one twice");
+            return tk_bytes_fail(&r->in, "blocks not in the order of their keys, or one twice");
     }
     return 0;
 }
@@ -259,8 +194,8 @@ static int edge_before(const tk_dc_edge *a, const tk_dc_edge *b)
 static int get_node(rd *r, const tk_dc_process *p, uint32_t *v)
 {
     uint64_t x;
-    if (get_u64(r, &x, "an edge's end")) return -1;
-    if (x >= (uint64_t)p->nblocks + r->c->nnames) return rd_fail(r, "an edge's end");
+    if (tk_bytes_get_u64(&r->in, &x, "an edge's end")) return -1;
+    if (x >= (uint64_t)p->nblocks + r->c->nnames) return tk_bytes_fail(&r->in, "an edge's end");
     *v = (uint32_t)x;
     if (x >= p->nblocks) r->used[x - p->nblocks] = 1;
     return 0;
@@ -269,69 +204,69 @@ static int get_node(rd *r, const tk_dc_process *p, uint32_t *v)
 static int get_edges(rd *r, tk_dc_process *p)
 {
     uint32_t n;
-    if (get_count(r, 5, &n, "the number of edges")) return -1;
+    if (tk_bytes_get_count(&r->in, 5, &n, "the number of edges")) return -1;
     p->edges = tk_malloc((n ? n : 1) * sizeof *p->edges);
-    if (!p->edges) return rd_nomem(r);
+    if (!p->edges) return tk_bytes_nomem(&r->in);
     uint64_t cap = 0;
     for (uint32_t k = 0; k < n; k++) {
         tk_dc_edge *e = &p->edges[k];
         e->orig = TK_CFG_NONE;
         if (get_node(r, p, &e->src) || get_node(r, p, &e->tgt) ||
             get_name(r, &e->type, "an edge's type") ||
-            get_u32(r, UINT32_MAX, &e->id, "an edge's id") ||
-            get_count(r, 1, &e->nthreads, "an edge's threads"))
+            tk_bytes_get_u32(&r->in, UINT32_MAX, &e->id, "an edge's id") ||
+            tk_bytes_get_count(&r->in, 1, &e->nthreads, "an edge's threads"))
             return -1;
         p->nedges++;
         if (k && !edge_before(&p->edges[k - 1], e))
-            return rd_fail(r, "edges not in the order of their ends, or one twice");
+            return tk_bytes_fail(&r->in, "edges not in the order of their ends, or one twice");
         e->at = p->ncounts;
         if (p->ncounts + e->nthreads > cap) {
             cap = (p->ncounts + e->nthreads) * 2;
             uint64_t *v = tk_realloc(p->counts, cap * sizeof *v);
-            if (!v) return rd_nomem(r);
+            if (!v) return tk_bytes_nomem(&r->in);
             p->counts = v;
         }
         for (uint32_t t = 0; t < e->nthreads; t++)
-            if (get_u64(r, &p->counts[p->ncounts++], "an edge's count")) return -1;
+            if (tk_bytes_get_u64(&r->in, &p->counts[p->ncounts++], "an edge's count")) return -1;
     }
     return 0;
 }
 
 static int get_all(rd *r)
 {
-    if (r->size < sizeof magic || memcmp(r->p, magic, sizeof magic) != 0)
-        return rd_fail(r, "not a DCFG counts partial (no \"TKDC\" 1)");
-    r->pos = sizeof magic;
+    if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
+        return tk_bytes_fail(&r->in, "not a DCFG counts partial (no \"TKDC\" 1)");
+    r->in.pos = sizeof magic;
     tk_free(r->c->path);
     r->c->path = NULL;
-    if (get_str(r, &r->c->path) || get_names(r)) return -1;
+    if (tk_bytes_get_str(&r->in, &r->c->path) || get_names(r)) return -1;
     uint32_t n;
-    if (get_count(r, 6, &n, "the number of processes")) return -1;
+    if (tk_bytes_get_count(&r->in, 6, &n, "the number of processes")) return -1;
     r->c->procs = tk_calloc(n ? n : 1, sizeof *r->c->procs);
-    if (!r->c->procs) return rd_nomem(r);
+    if (!r->c->procs) return tk_bytes_nomem(&r->in);
     for (uint32_t i = 0; i < n; i++) {
         tk_dc_process *p = &r->c->procs[i];
         r->c->nprocesses++;
-        if (get_u64(r, &p->pid, "a pid") || get_instr_counts(r, p) || get_images(r, p) ||
-            get_blocks(r, p) || get_edges(r, p))
+        if (tk_bytes_get_u64(&r->in, &p->pid, "a pid") || get_instr_counts(r, p) ||
+            get_images(r, p) || get_blocks(r, p) || get_edges(r, p))
             return -1;
     }
     for (uint32_t i = 0; i < r->c->nnames; i++)
-        if (!r->used[i]) return rd_fail(r, "a name that nothing refers to");
-    return r->pos == r->size ? 0 : rd_fail(r, "bytes after the partial");
+        if (!r->used[i]) return tk_bytes_fail(&r->in, "a name that nothing refers to");
+    return r->in.pos == r->in.size ? 0 : tk_bytes_fail(&r->in, "bytes after the partial");
 }
 
 tk_status tk_dcfg_counts_deserialize(tk_dcfg_counts **out, const uint8_t *data, size_t size,
                                      tk_error *err)
 {
     *out = NULL;
-    rd r = {data, 0, size, err, TK_OK, tk_dc_new(""), NULL};
+    rd r = {{data, 0, size, "DCFG counts partial", err, TK_OK}, tk_dc_new(""), NULL};
     if (!r.c) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     int rc = get_all(&r);
     tk_free(r.used);
     if (rc) {
         tk_dcfg_counts_free(r.c);
-        return r.st;
+        return r.in.st;
     }
     *out = r.c;
     return TK_OK;

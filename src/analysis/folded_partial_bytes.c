@@ -51,91 +51,24 @@ tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data
 /* ---- reading ---------------------------------------------------------------------------- */
 
 typedef struct rd {
-    const uint8_t *p;
-    size_t pos, size;
-    tk_error *err;
-    tk_status st;
+    tk_bytes_in in;
     tk_folded_partial *fp;
 } rd;
-
-static int rd_fail(rd *r, const char *what)
-{
-    if (r->st == TK_OK)
-        r->st = tk_error_set_at(r->err, TK_ERR_FORMAT, NULL, (int64_t)r->pos, 0, 0,
-                                "folded stacks partial: %s", what);
-    return -1;
-}
-
-static int rd_nomem(rd *r)
-{
-    if (r->st == TK_OK) r->st = tk_error_set(r->err, TK_ERR_NOMEM, "out of memory");
-    return -1;
-}
-
-static int get_u64(rd *r, uint64_t *v, const char *what)
-{
-    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
-    case TK_VARINT_OK: return 0;
-    case TK_VARINT_END: return rd_fail(r, what);
-    case TK_VARINT_OVER_64: return rd_fail(r, "a number over 64 bits");
-    case TK_VARINT_NOT_SHORTEST: break;
-    }
-    return rd_fail(r, "a number not in its shortest form");
-}
-
-/* A number up to max. */
-static int get_max(rd *r, uint64_t max, uint64_t *v, const char *what)
-{
-    if (get_u64(r, v, what)) return -1;
-    return *v > max ? rd_fail(r, what) : 0;
-}
-
-static int get_u32(rd *r, uint32_t max, uint32_t *v, const char *what)
-{
-    uint64_t x;
-    if (get_max(r, max, &x, what)) return -1;
-    *v = (uint32_t)x;
-    return 0;
-}
-
-/* A count of rows of at least `least` bytes each: no more than the bytes left allow. */
-static int get_count(rd *r, uint32_t least, uint32_t *n, const char *what)
-{
-    uint64_t x;
-    if (get_u64(r, &x, what)) return -1;
-    if (x > UINT32_MAX || x > (r->size - r->pos) / least) return rd_fail(r, what);
-    *n = (uint32_t)x;
-    return 0;
-}
-
-static int get_str(rd *r, char **out)
-{
-    uint64_t n;
-    if (get_u64(r, &n, "a string's length")) return -1;
-    if (n > r->size - r->pos) return rd_fail(r, "a string past the end");
-    if (memchr(r->p + r->pos, 0, (size_t)n)) return rd_fail(r, "a string with a NUL byte");
-    *out = tk_malloc((size_t)n + 1);
-    if (!*out) return rd_nomem(r);
-    memcpy(*out, r->p + r->pos, (size_t)n);
-    (*out)[n] = 0;
-    r->pos += (size_t)n;
-    return 0;
-}
 
 static int get_names(rd *r, uint8_t **used)
 {
     tk_folded_partial *p = r->fp;
     uint32_t n;
-    if (get_count(r, 2, &n, "the number of functions")) return -1;
+    if (tk_bytes_get_count(&r->in, 2, &n, "the number of functions")) return -1;
     p->fids = tk_malloc((n ? n : 1) * sizeof *p->fids);
     p->fnames = tk_calloc(n ? n : 1, sizeof *p->fnames);
     *used = tk_calloc(n ? n : 1, 1);
-    if (!p->fids || !p->fnames || !*used) return rd_nomem(r);
+    if (!p->fids || !p->fnames || !*used) return tk_bytes_nomem(&r->in);
     for (uint32_t i = 0; i < n; i++) {
-        if (get_max(r, UINT32_MAX, &p->fids[i], "a function id")) return -1;
+        if (tk_bytes_get_max(&r->in, UINT32_MAX, &p->fids[i], "a function id")) return -1;
         if (i && p->fids[i - 1] >= p->fids[i])
-            return rd_fail(r, "functions not ascending, or one twice");
-        if (get_str(r, &p->fnames[i])) return -1;
+            return tk_bytes_fail(&r->in, "functions not ascending, or one twice");
+        if (tk_bytes_get_str(&r->in, &p->fnames[i])) return -1;
         p->nf++;
     }
     return 0;
@@ -160,30 +93,36 @@ static int get_node(rd *r, uint32_t k, tk_hmap *seen, uint8_t *used)
     tk_folded_partial *p = r->fp;
     tk_fp_node *x = &p->nodes[k];
     uint64_t is_thread;
-    if (get_u32(r, k - 1, &x->parent, "a node's parent") ||
-        get_max(r, 1, &is_thread, "whether a node is a thread's") ||
-        get_u64(r, &x->func, "a node's function") || get_u64(r, &x->w, "a node's weight"))
+    if (tk_bytes_get_u32(&r->in, k - 1, &x->parent, "a node's parent") ||
+        tk_bytes_get_max(&r->in, 1, &is_thread, "whether a node is a thread's") ||
+        tk_bytes_get_u64(&r->in, &x->func, "a node's function") ||
+        tk_bytes_get_u64(&r->in, &x->w, "a node's weight"))
         return -1;
     x->is_thread = (uint8_t)is_thread;
     if (x->is_thread) /* a thread's root: under the root, with per_thread only */
-        return p->per_thread && x->parent == 0 ? 0 : rd_fail(r, "a thread's node out of place");
-    if (p->per_thread && x->parent == 0) return rd_fail(r, "a function outside every thread");
+        return p->per_thread && x->parent == 0
+                   ? 0
+                   : tk_bytes_fail(&r->in, "a thread's node out of place");
+    if (p->per_thread && x->parent == 0)
+        return tk_bytes_fail(&r->in, "a function outside every thread");
     uint32_t f = named(p, x->func);
-    if (f == p->nf) return rd_fail(r, "a function without a name");
+    if (f == p->nf) return tk_bytes_fail(&r->in, "a function without a name");
     used[f] = 1;
     int inserted = 0;
-    if (!tk_hmap_slot(seen, (uint64_t)x->parent << 32 | x->func, k, &inserted)) return rd_nomem(r);
-    return inserted ? 0 : rd_fail(r, "a call path twice");
+    if (!tk_hmap_slot(seen, (uint64_t)x->parent << 32 | x->func, k, &inserted))
+        return tk_bytes_nomem(&r->in);
+    return inserted ? 0 : tk_bytes_fail(&r->in, "a call path twice");
 }
 
 static int get_nodes(rd *r, uint8_t *used)
 {
     tk_folded_partial *p = r->fp;
     uint32_t n;
-    if (get_count(r, 4, &n, "the number of nodes")) return -1;
-    if (n >= TK_PATH_MAX_NODES) return rd_fail(r, "more call paths than the exporter takes");
+    if (tk_bytes_get_count(&r->in, 4, &n, "the number of nodes")) return -1;
+    if (n >= TK_PATH_MAX_NODES)
+        return tk_bytes_fail(&r->in, "more call paths than the exporter takes");
     tk_fp_node *nodes = tk_reallocarray(p->nodes, (size_t)n + 1, sizeof *nodes);
-    if (!nodes) return rd_nomem(r);
+    if (!nodes) return tk_bytes_nomem(&r->in);
     p->nodes = nodes;
     tk_hmap seen = TK_HMAP_INIT;
     int rc = 0;
@@ -197,33 +136,35 @@ static int get_nodes(rd *r, uint8_t *used)
 
 static int get_all(rd *r, uint8_t **used)
 {
-    if (r->size < sizeof magic || memcmp(r->p, magic, sizeof magic) != 0)
-        return rd_fail(r, "not a folded stacks partial (no \"TKFP\" 1)");
-    r->pos = sizeof magic;
+    if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
+        return tk_bytes_fail(&r->in, "not a folded stacks partial (no \"TKFP\" 1)");
+    r->in.pos = sizeof magic;
     uint64_t weight, per_thread, bits;
-    if (get_max(r, TK_FOLDED_CALLS, &weight, "the weight") ||
-        get_max(r, 1, &per_thread, "per_thread") || get_u64(r, &bits, "the clock rate"))
+    if (tk_bytes_get_max(&r->in, TK_FOLDED_CALLS, &weight, "the weight") ||
+        tk_bytes_get_max(&r->in, 1, &per_thread, "per_thread") ||
+        tk_bytes_get_u64(&r->in, &bits, "the clock rate"))
         return -1;
     double tps;
     memcpy(&tps, &bits, sizeof tps);
-    if (!(r->fp = tk_fp_new((tk_folded_weight)weight, (int)per_thread, tps))) return rd_nomem(r);
+    if (!(r->fp = tk_fp_new((tk_folded_weight)weight, (int)per_thread, tps)))
+        return tk_bytes_nomem(&r->in);
     if (get_names(r, used) || get_nodes(r, *used)) return -1;
     for (uint32_t i = 0; i < r->fp->nf; i++)
-        if (!(*used)[i]) return rd_fail(r, "a function no node calls");
-    return r->pos == r->size ? 0 : rd_fail(r, "bytes after the partial");
+        if (!(*used)[i]) return tk_bytes_fail(&r->in, "a function no node calls");
+    return r->in.pos == r->in.size ? 0 : tk_bytes_fail(&r->in, "bytes after the partial");
 }
 
 tk_status tk_folded_partial_deserialize(tk_folded_partial **out, const uint8_t *data, size_t size,
                                         tk_error *err)
 {
     *out = NULL;
-    rd r = {data, 0, size, err, TK_OK, NULL};
+    rd r = {{data, 0, size, "folded stacks partial", err, TK_OK}, NULL};
     uint8_t *used = NULL;
     int rc = get_all(&r, &used);
     tk_free(used);
     if (rc) {
         tk_folded_partial_free(r.fp);
-        return r.st;
+        return r.in.st;
     }
     *out = r.fp;
     return TK_OK;

@@ -190,51 +190,16 @@ tk_status tk_prof_partial_serialize(const tk_prof_partial *pp, uint8_t **data, s
 /* ---- reading ---------------------------------------------------------------------------- */
 
 typedef struct rd {
-    const uint8_t *p;
-    size_t pos, size;
-    tk_error *err;
-    tk_status st;
+    tk_bytes_in in;
     tk_prof_partial *pp;
     uint32_t *ids; /* the table's strings as the names' ids */
     size_t nstr, used; /* strings in the table; referred to so far (the next new one is used) */
 } rd;
 
-static int rd_fail(rd *r, const char *what)
-{
-    if (r->st == TK_OK)
-        r->st = tk_error_set_at(r->err, TK_ERR_FORMAT, NULL, (int64_t)r->pos, 0, 0,
-                                "profile partial: %s", what);
-    return -1;
-}
-
-static int rd_nomem(rd *r)
-{
-    if (r->st == TK_OK) r->st = tk_error_set(r->err, TK_ERR_NOMEM, "out of memory");
-    return -1;
-}
-
-static int get_u64(rd *r, uint64_t *v, const char *what)
-{
-    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
-    case TK_VARINT_OK: return 0;
-    case TK_VARINT_END: return rd_fail(r, what);
-    case TK_VARINT_OVER_64: return rd_fail(r, "a number over 64 bits");
-    case TK_VARINT_NOT_SHORTEST: break;
-    }
-    return rd_fail(r, "a number not in its shortest form");
-}
-
-/* A number up to max (what: the field). */
-static int get_max(rd *r, uint64_t max, uint64_t *v, const char *what)
-{
-    if (get_u64(r, v, what)) return -1;
-    return *v > max ? rd_fail(r, what) : 0;
-}
-
 static int get_vec(rd *r, uint64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (get_u64(r, &v[i], "a cost")) return -1;
+        if (tk_bytes_get_u64(&r->in, &v[i], "a cost")) return -1;
     return 0;
 }
 
@@ -243,13 +208,14 @@ static int get_vec(rd *r, uint64_t *v, size_t n)
 static int get_ref(rd *r, int required, uint32_t *id)
 {
     uint64_t v;
-    if (get_u64(r, &v, "a string reference")) return -1;
+    if (tk_bytes_get_u64(&r->in, &v, "a string reference")) return -1;
     if (!v) {
         *id = TK_PROF_NONE;
-        return required ? rd_fail(r, "a name missing") : 0;
+        return required ? tk_bytes_fail(&r->in, "a name missing") : 0;
     }
-    if (v > r->nstr) return rd_fail(r, "a string reference past the table of strings");
-    if (v > r->used + 1) return rd_fail(r, "strings not in the order of their first use");
+    if (v > r->nstr) return tk_bytes_fail(&r->in, "a string reference past the table of strings");
+    if (v > r->used + 1)
+        return tk_bytes_fail(&r->in, "strings not in the order of their first use");
     if (v == r->used + 1) r->used++;
     *id = r->ids[v - 1];
     return 0;
@@ -259,21 +225,21 @@ static int get_ref(rd *r, int required, uint32_t *id)
 static int get_strings(rd *r)
 {
     uint64_t n;
-    if (get_max(r, r->size - r->pos, &n, "the number of strings")) return -1;
+    if (tk_bytes_get_max(&r->in, r->in.size - r->in.pos, &n, "the number of strings")) return -1;
     r->ids = tk_malloc((n ? n : 1) * sizeof *r->ids);
-    if (!r->ids) return rd_nomem(r);
+    if (!r->ids) return tk_bytes_nomem(&r->in);
     r->nstr = n;
     for (size_t i = 0; i < n; i++) {
         uint64_t len;
-        if (get_max(r, r->size - r->pos, &len, "a string's length")) return -1;
-        if (len > UINT32_MAX) return rd_fail(r, "a string over 4 GiB");
+        if (tk_bytes_get_max(&r->in, r->in.size - r->in.pos, &len, "a string's length")) return -1;
+        if (len > UINT32_MAX) return tk_bytes_fail(&r->in, "a string over 4 GiB");
         size_t before = tk_profile_string_count(r->pp->names);
-        if (tk_profile_intern(r->pp->names, (const char *)r->p + r->pos, (size_t)len, &r->ids[i],
-                              NULL) != TK_OK)
-            return rd_nomem(r);
+        if (tk_profile_intern(r->pp->names, (const char *)r->in.p + r->in.pos, (size_t)len,
+                              &r->ids[i], NULL) != TK_OK)
+            return tk_bytes_nomem(&r->in);
         if (tk_profile_string_count(r->pp->names) == before)
-            return rd_fail(r, "a string twice in the table");
-        r->pos += len;
+            return tk_bytes_fail(&r->in, "a string twice in the table");
+        r->in.pos += len;
     }
     return 0;
 }
@@ -283,28 +249,31 @@ static int get_names(rd *r)
 {
     tk_profile *names = r->pp->names;
     uint64_t n;
-    if (get_max(r, TK_PROFILE_MAX_EVENTS, &n, "the number of event types")) return -1;
+    if (tk_bytes_get_max(&r->in, TK_PROFILE_MAX_EVENTS, &n, "the number of event types")) return -1;
     for (size_t i = 0; i < n; i++) {
         uint32_t name, ln;
         size_t idx;
         if (get_ref(r, 1, &name) || get_ref(r, 0, &ln)) return -1;
         if (tk_profile_add_event(names, tk_profile_str(names, name),
                                  tk_profile_str_len(names, name), &idx, NULL) != TK_OK)
-            return rd_nomem(r);
-        if (idx != i) return rd_fail(r, "an event type twice");
+            return tk_bytes_nomem(&r->in);
+        if (idx != i) return tk_bytes_fail(&r->in, "an event type twice");
         tk_profile_set_event_long_name(names, idx, ln);
     }
     r->pp->nev = (size_t)n;
-    if (get_max(r, TK_PROFILE_MAX_EVENTS, &n, "the number of derived events")) return -1;
+    if (tk_bytes_get_max(&r->in, TK_PROFILE_MAX_EVENTS, &n, "the number of derived events"))
+        return -1;
     for (size_t i = 0; i < n; i++) {
         uint32_t name, formula, ln;
         if (get_ref(r, 1, &name) || get_ref(r, 1, &formula) || get_ref(r, 0, &ln)) return -1;
-        if (tk_profile_add_derived(names, name, formula, ln, NULL) != TK_OK) return rd_nomem(r);
-        if (tk_profile_derived_count(names) != i + 1) return rd_fail(r, "a derived event twice");
+        if (tk_profile_add_derived(names, name, formula, ln, NULL) != TK_OK)
+            return tk_bytes_nomem(&r->in);
+        if (tk_profile_derived_count(names) != i + 1)
+            return tk_bytes_fail(&r->in, "a derived event twice");
     }
-    if (get_u64(r, &r->pp->late, "the late event types")) return -1;
+    if (tk_bytes_get_u64(&r->in, &r->pp->late, "the late event types")) return -1;
     if (r->pp->nev < 64 && r->pp->late >> r->pp->nev)
-        return rd_fail(r, "a late event type past the event types");
+        return tk_bytes_fail(&r->in, "a late event type past the event types");
     return get_vec(r, r->pp->totals, r->pp->nev);
 }
 
@@ -317,20 +286,21 @@ static int get_key(rd *r, tk_pp_entry *k, uint64_t *phase)
     *phase = TK_PP_COSTS;
     if (pp->group == TK_GROUP_FUNCTION)
         return get_ref(r, 0, &k->object) || get_ref(r, 0, &k->file) || get_ref(r, 1, &k->name);
-    if (get_max(r, TK_PP_CALLS, phase, "an entry's pass") || *phase < TK_PP_COSTS)
-        return rd_fail(r, "an entry's pass");
+    if (tk_bytes_get_max(&r->in, TK_PP_CALLS, phase, "an entry's pass") || *phase < TK_PP_COSTS)
+        return tk_bytes_fail(&r->in, "an entry's pass");
     uint64_t has;
     switch (pp->group) {
     case TK_GROUP_FILE_FUNCTION:
         if (get_ref(r, 0, &k->file) || get_ref(r, 0, &k->name) ||
-            get_max(r, TK_PP_SELF_OBJ | TK_PP_CALL_OBJ, &has, "an entry's objects"))
+            tk_bytes_get_max(&r->in, TK_PP_SELF_OBJ | TK_PP_CALL_OBJ, &has, "an entry's objects"))
             return -1;
         k->has = (uint32_t)has;
         if ((has & TK_PP_SELF_OBJ) && get_ref(r, 0, &k->self_obj)) return -1;
         return (has & TK_PP_CALL_OBJ) && get_ref(r, 0, &k->call_obj);
     case TK_GROUP_FILE: return get_ref(r, 0, &k->file);
     case TK_GROUP_OBJECT: return get_ref(r, 0, &k->object);
-    case TK_GROUP_LINE: return get_ref(r, 0, &k->file) || get_u64(r, &k->line, "a line");
+    case TK_GROUP_LINE:
+        return get_ref(r, 0, &k->file) || tk_bytes_get_u64(&r->in, &k->line, "a line");
     case TK_GROUP_FUNCTION: break;
     }
     return 0;
@@ -342,32 +312,33 @@ static int get_entries(rd *r)
 {
     tk_prof_partial *pp = r->pp;
     uint64_t n, last = TK_PP_COSTS;
-    if (get_max(r, r->size - r->pos, &n, "the number of entries")) return -1;
-    if (n >= UINT32_MAX - 1) return rd_fail(r, "too many entries");
+    if (tk_bytes_get_max(&r->in, r->in.size - r->in.pos, &n, "the number of entries")) return -1;
+    if (n >= UINT32_MAX - 1) return tk_bytes_fail(&r->in, "too many entries");
     for (size_t i = 0; i < n; i++) {
         tk_pp_entry k;
         uint64_t phase;
         size_t idx = i;
         int made = 1;
         if (get_key(r, &k, &phase)) return -1;
-        if (phase < last) return rd_fail(r, "an entry of the first pass after the second's");
+        if (phase < last)
+            return tk_bytes_fail(&r->in, "an entry of the first pass after the second's");
         last = phase;
         tk_status st;
         uint32_t fn;
         if (pp->group == TK_GROUP_FUNCTION) {
             st = tk_profile_function(pp->names, k.object, k.file, k.name, &fn, NULL);
-            if (st == TK_OK && fn != i) return rd_fail(r, "a function twice");
+            if (st == TK_OK && fn != i) return tk_bytes_fail(&r->in, "a function twice");
             if (st == TK_OK) st = tk_pp_function_entries(pp);
         } else {
             st = tk_pp_entry_find(pp, &k, (uint32_t)phase, &idx, &made);
         }
-        if (st != TK_OK) return rd_nomem(r);
-        if (!made || idx != i) return rd_fail(r, "an entry twice");
+        if (st != TK_OK) return tk_bytes_nomem(&r->in);
+        if (!made || idx != i) return tk_bytes_fail(&r->in, "an entry twice");
         pp->entries[i].has = k.has;
         pp->entries[i].self_obj = k.self_obj;
         pp->entries[i].call_obj = k.call_obj;
         if (get_vec(r, pp->self + i * pp->nev, pp->nev) ||
-            get_u64(r, &pp->calls[i], "a call count") ||
+            tk_bytes_get_u64(&r->in, &pp->calls[i], "a call count") ||
             (pp->out && get_vec(r, pp->out + i * pp->nev, pp->nev)))
             return -1;
     }
@@ -379,22 +350,22 @@ static int get_arcs(rd *r)
 {
     tk_prof_partial *pp = r->pp;
     uint64_t n, prev_a = 0, prev_b = 0;
-    if (get_max(r, r->size - r->pos, &n, "the number of arcs")) return -1;
+    if (tk_bytes_get_max(&r->in, r->in.size - r->in.pos, &n, "the number of arcs")) return -1;
     int arcs =
         !pp->self_only && (pp->group == TK_GROUP_FUNCTION || pp->group == TK_GROUP_FILE_FUNCTION);
-    if (n && !arcs) return rd_fail(r, "arcs in a partial without them");
+    if (n && !arcs) return tk_bytes_fail(&r->in, "arcs in a partial without them");
     for (size_t i = 0; i < n; i++) {
         uint64_t a, b;
-        if (get_max(r, pp->count ? pp->count - 1 : 0, &a, "an arc's caller") ||
-            get_max(r, pp->count ? pp->count - 1 : 0, &b, "an arc's callee"))
+        if (tk_bytes_get_max(&r->in, pp->count ? pp->count - 1 : 0, &a, "an arc's caller") ||
+            tk_bytes_get_max(&r->in, pp->count ? pp->count - 1 : 0, &b, "an arc's callee"))
             return -1;
-        if (!pp->count) return rd_fail(r, "an arc without entries");
+        if (!pp->count) return tk_bytes_fail(&r->in, "an arc without entries");
         if (i && (a < prev_a || (a == prev_a && b <= prev_b)))
-            return rd_fail(r, "arcs not in the order of their ends");
+            return tk_bytes_fail(&r->in, "arcs not in the order of their ends");
         prev_a = a;
         prev_b = b;
         uint64_t *d = tk_pp_arc_add(pp, (uint32_t)a, (uint32_t)b);
-        if (!d) return rd_nomem(r);
+        if (!d) return tk_bytes_nomem(&r->in);
         if (get_vec(r, d, pp->nev + 1)) return -1;
     }
     return 0;
@@ -403,30 +374,33 @@ static int get_arcs(rd *r)
 static int get_all(rd *r)
 {
     uint64_t group, self_only, has_rows, nparts;
-    if (r->size < sizeof magic || memcmp(r->p, magic, sizeof magic) != 0)
-        return rd_fail(r, "not a profile partial (no \"TKPP\" 1)");
-    r->pos = sizeof magic;
-    if (get_max(r, TK_GROUP_LINE, &group, "the key") || get_max(r, 1, &self_only, "self_only") ||
-        get_max(r, 1, &has_rows, "has_rows") || get_u64(r, &nparts, "the number of parts"))
+    if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
+        return tk_bytes_fail(&r->in, "not a profile partial (no \"TKPP\" 1)");
+    r->in.pos = sizeof magic;
+    if (tk_bytes_get_max(&r->in, TK_GROUP_LINE, &group, "the key") ||
+        tk_bytes_get_max(&r->in, 1, &self_only, "self_only") ||
+        tk_bytes_get_max(&r->in, 1, &has_rows, "has_rows") ||
+        tk_bytes_get_u64(&r->in, &nparts, "the number of parts"))
         return -1;
-    if (tk_pp_new(&r->pp, (tk_prof_group)group, (int)self_only, NULL) != TK_OK) return rd_nomem(r);
+    if (tk_pp_new(&r->pp, (tk_prof_group)group, (int)self_only, NULL) != TK_OK)
+        return tk_bytes_nomem(&r->in);
     r->pp->has_rows = (int)has_rows;
     r->pp->nparts = (size_t)nparts;
     if (get_strings(r) || get_names(r) || get_entries(r) || get_arcs(r)) return -1;
-    if (r->used != r->nstr) return rd_fail(r, "a string that nothing refers to");
-    return r->pos == r->size ? 0 : rd_fail(r, "bytes after the partial");
+    if (r->used != r->nstr) return tk_bytes_fail(&r->in, "a string that nothing refers to");
+    return r->in.pos == r->in.size ? 0 : tk_bytes_fail(&r->in, "bytes after the partial");
 }
 
 tk_status tk_prof_partial_deserialize(tk_prof_partial **out, const uint8_t *data, size_t size,
                                       tk_error *err)
 {
     *out = NULL;
-    rd r = {data, 0, size, err, TK_OK, NULL, NULL, 0, 0};
+    rd r = {{data, 0, size, "profile partial", err, TK_OK}, NULL, NULL, 0, 0};
     int rc = get_all(&r);
     tk_free(r.ids);
     if (rc) {
         tk_prof_partial_free(r.pp);
-        return r.st;
+        return r.in.st;
     }
     *out = r.pp;
     return TK_OK;

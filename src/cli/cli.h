@@ -407,6 +407,17 @@ int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_
     { \
         "reverse", 0, NULL, "svg: an icicle graph (roots at the top)" \
     }
+/* --to dot of a call graph: --full-names, --node-threshold, --edge-threshold and --all (every
+ * function and call: not with the thresholds) into o (from TK_DOT_OPTIONS_INIT). Returns an
+ * exit code (a usage error printed). */
+int cli_dot_options(const char *command, const cli_args *a, tk_dot_options *o);
+#define CLI_DOT_ALL_OPT \
+    { \
+        "all", 0, NULL, \
+            "dot: every function and call (default: of the functions over " \
+            "--node-threshold, the 100 of highest inclusive and the 20 of highest self " \
+            "cost, which dot lays out in a second; the graph's label says what is left out)" \
+    }
 #define CLI_CHROME_NAMES \
     "speedscope and Perfetto open it as NAME.json (speedscope takes " \
     "NAME.chrome.json for a Chrome performance recording and refuses it)"

@@ -71,7 +71,7 @@ static const cli_command commands[] = {
            "values TRACE INSTR[:INSTANCE]", cli_wet_values, cli_wet_values_help,
            cli_wet_values_opts, NULL, "wet"),
     PRINTS("paths", "CSI: list, decode and regenerate Ball-Larus paths; decode runtime states",
-           "paths META [--function NAME] (--list [--limit N] | --decode ID | --state FILE)",
+           "paths META [--function NAME] (--list [-n N | --all] | --decode ID | --state FILE)",
            cli_csi_paths, cli_csi_paths_help, cli_csi_paths_opts, cli_csi_paths_choices, "csi"),
     OWN("extract", "copy a section (default .debug_PT) out of an ELF executable or object",
         "extract BIN [--section NAME] [-o OUT [--force]]", cli_csi_extract, cli_csi_extract_help,

@@ -227,7 +227,7 @@ static int empty_input(const cli_ctx *ctx, int i)
     }
     for (size_t k = 0; threads && threads[k]; k++) tk_free(threads[k]);
     tk_free(threads);
-    return cli_error(&err);
+    return input_failed(ctx, i, &err);
 }
 
 /* What opening one input found (in a team: a member's, for the root). */
@@ -312,24 +312,23 @@ static void *open_worker(void *arg)
     }
 }
 
-/* Every FILE opened (ctx->inputs, to free), the format known: one after the other, or on
- * --jobs threads (default one per CPU) when there are several and no progress meter to share.
- * Returns an exit code. */
-static int open_inputs(cli_ctx *ctx)
+/* The FILEs opened (ctx->inputs, to free) and detected, what each found into *out (to free):
+ * one after the other, stopping at the first that fails unless every, or on --jobs threads
+ * (default one per CPU) when there are several and no progress meter to share. Returns an
+ * exit code. */
+static int open_all(cli_ctx *ctx, int every, opened **out)
 {
     int detect = ctx->format == NULL;
     ctx->inputs = calloc((size_t)ctx->ninputs, sizeof *ctx->inputs);
     opened *got = calloc((size_t)ctx->ninputs + 1, sizeof *got);
-    if (!ctx->inputs || !got) {
-        free(got);
-        return cli_usage_error(ctx->command, "out of memory");
-    }
+    *out = got;
+    if (!ctx->inputs || !got) return cli_usage_error(ctx->command, "out of memory");
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned jobs = ctx->input_opt.threads ? ctx->input_opt.threads : cpus > 0 ? (unsigned)cpus : 1;
     if (jobs > (unsigned)ctx->ninputs) jobs = (unsigned)ctx->ninputs;
     if (jobs > 64) jobs = 64;
     if (jobs < 2 || ctx->progress) {
-        for (int i = 0; i < ctx->ninputs && (i == 0 || !got[i - 1].failed); i++)
+        for (int i = 0; i < ctx->ninputs && (every || i == 0 || !got[i - 1].failed); i++)
             open_one(ctx, i, detect, &got[i]);
     } else {
         opening w = {ctx, got, detect, 0, PTHREAD_MUTEX_INITIALIZER};
@@ -340,7 +339,16 @@ static int open_inputs(cli_ctx *ctx)
         open_worker(&w);
         for (unsigned k = 0; k < started; k++) pthread_join(th[k], NULL);
     }
-    int rc = team_verdict(ctx, got);
+    return CLI_EXIT_OK;
+}
+
+/* Every FILE opened (ctx->inputs, to free), the format known (the first that fails, or a
+ * format that differs, is an error). Returns an exit code. */
+static int open_inputs(cli_ctx *ctx)
+{
+    opened *got;
+    int rc = open_all(ctx, 0, &got);
+    if (rc == CLI_EXIT_OK) rc = team_verdict(ctx, got);
     free(got);
     return rc;
 }
@@ -556,6 +564,60 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
     return rc;
 }
 
+/* ---- check of several FILEs: each in its own format ------------------------------------ */
+
+/* The FILEs from i on that check reads together: those of one format (empty ones, which have
+ * none, with them), up to the first of another or one that failed; their format into *f
+ * (NULL: only empty FILEs, without --from). Returns the index after the last. */
+static int same_format_run(const cli_ctx *ctx, const opened *got, int i, const tk_format **f)
+{
+    *f = ctx->format;
+    int j = i;
+    for (; j < ctx->ninputs && !got[j].failed; j++) {
+        const tk_format *g = got[j].format >= 0 ? tk_format_at((size_t)got[j].format) : NULL;
+        if (!g) continue;
+        if (!*f)
+            *f = g;
+        else if (g != *f)
+            break;
+    }
+    return j;
+}
+
+/* check FILE...: each FILE checked in its own format, one verdict each, in their order (the
+ * FILEs of one format given one after the other read together, as their handler reads them:
+ * a Callgrind run, a WET trace with its history); a FILE that cannot be opened or recognised
+ * is one error of its verdict. The exit status is the worst. Returns an exit code. */
+static int check_each(const cli_command *c, int argc, char **argv, const cli_args *loose,
+                      cli_ctx *ctx)
+{
+    opened *got;
+    int worst = open_all(ctx, 1, &got);
+    for (int i = 0; i < ctx->ninputs && worst != CLI_EXIT_USAGE;) {
+        int rc;
+        if (got[i].failed) {
+            rc = input_failed(ctx, i, &got[i].err);
+            i++;
+        } else {
+            cli_ctx run = *ctx;
+            int j = same_format_run(ctx, got, i, &run.format);
+            run.inputs = ctx->inputs + i;
+            run.paths = ctx->paths + i;
+            run.ninputs = run.hi = j - i;
+            rc = CLI_EXIT_OK;
+            for (int k = 0; !run.format && k < run.ninputs; k++) {
+                int r = empty_input(&run, k);
+                rc = r > rc ? r : rc;
+            }
+            if (run.format) rc = run_handler(c, argc, argv, loose, &run);
+            i = j;
+        }
+        worst = rc > worst ? rc : worst;
+    }
+    free(got);
+    return worst;
+}
+
 int cli_dispatch(const cli_command *c, int argc, char **argv)
 {
     cli_args loose;
@@ -572,9 +634,13 @@ int cli_dispatch(const cli_command *c, int argc, char **argv)
     }
     int *first = team ? calloc((size_t)team->size + 1, sizeof *first) : NULL;
     if (rc == CLI_EXIT_OK && team && !first) rc = cli_usage_error(c->name, "out of memory");
-    if (rc == CLI_EXIT_OK) rc = team ? team_open_inputs(team, &ctx, first) : open_inputs(&ctx);
-    ctx.team = team;
-    if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &loose, &ctx);
+    if (rc == CLI_EXIT_OK && !team && c->generic == CLI_CHECK) {
+        rc = check_each(c, argc, argv, &loose, &ctx);
+    } else {
+        if (rc == CLI_EXIT_OK) rc = team ? team_open_inputs(team, &ctx, first) : open_inputs(&ctx);
+        ctx.team = team;
+        if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &loose, &ctx);
+    }
     for (int i = 0; i < ctx.ninputs; i++)
         if (ctx.inputs) tk_input_free(ctx.inputs[i]);
     free(ctx.inputs);

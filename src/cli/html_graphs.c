@@ -186,7 +186,7 @@ static int function_graph(cli_ctx *ctx, tk_html_graph *g)
     if (rc != CLI_EXIT_OK) return rc;
     draw(g, dot.data, dot.len);
     char *pv[] = {"paths",      "--list",       "--format",
-                  "json",       "--limit",      PATHS_LIMIT,
+                  "json",       "-n",           PATHS_LIMIT,
                   "--function", (char *)g->key, (char *)ctx->paths[0],
                   NULL};
     own_run o = {9, pv};

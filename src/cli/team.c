@@ -94,6 +94,32 @@ int cli_part_concat(void *arg, cli_part_bytes *parts, size_t n, char *msg)
     return 0;
 }
 
+int cli_part_merge(void *arg, cli_part_bytes *parts, size_t n, char *msg)
+{
+    const cli_part_kind *kind = arg;
+    tk_error err;
+    tk_error_clear(&err);
+    void *a = NULL;
+    tk_status st = kind->read(&a, parts[0].data, parts[0].size, &err);
+    for (size_t k = 1; k < n && st == TK_OK; k++) {
+        void *b = NULL;
+        st = kind->read(&b, parts[k].data, parts[k].size, &err);
+        if (st == TK_OK) st = kind->merge(a, b, &err);
+        kind->free(b);
+    }
+    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (st == TK_OK) st = kind->write(a, &data, &size, &err);
+    kind->free(a);
+    if (st != TK_OK || cli_part_take(data, size, &parts[0]) != 0) {
+        snprintf(msg, CLI_TEAM_MSG, "merging %s: %.400s", kind->what,
+                 st != TK_OK ? err.message : "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 int cli_team_reopen_all(cli_ctx *ctx)
 {
     for (int i = 0; i < ctx->ninputs; i++) {

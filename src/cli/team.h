@@ -73,6 +73,41 @@ void cli_part_free(cli_part_bytes *p);
 /* cli_merge_fn: the bytes one after the other. */
 int cli_part_concat(void *arg, cli_part_bytes *parts, size_t n, char *msg);
 
+/* One kind of partial, as cli_part_merge reads, merges, writes and frees it: each format's
+ * wrappers of the library's _deserialize, _merge, _serialize and _free. */
+typedef struct cli_part_kind {
+    const char *what; /* "DCFG counts": the messages say "merging DCFG counts: ..." */
+    tk_status (*read)(void **out, const uint8_t *data, size_t size, tk_error *err);
+    tk_status (*merge)(void *into, const void *later, tk_error *err);
+    tk_status (*write)(const void *p, uint8_t **data, size_t *size, tk_error *err);
+    void (*free)(void *p);
+} cli_part_kind;
+
+/* static const cli_part_kind NAME: what PREFIX_deserialize, _merge, _serialize and _free do
+ * to a TYPE (tk_dcfg_counts, tk_dcfg_counts_...). */
+#define CLI_PART_KIND(NAME, WHAT, TYPE, PREFIX) \
+    static tk_status NAME##_read(void **out, const uint8_t *data, size_t size, tk_error *err) \
+    { \
+        TYPE *x = NULL; \
+        tk_status st = PREFIX##_deserialize(&x, data, size, err); \
+        *out = x; \
+        return st; \
+    } \
+    static tk_status NAME##_merge(void *into, const void *later, tk_error *err) \
+    { \
+        return PREFIX##_merge(into, later, err); \
+    } \
+    static tk_status NAME##_write(const void *p, uint8_t **data, size_t *size, tk_error *err) \
+    { \
+        return PREFIX##_serialize(p, data, size, err); \
+    } \
+    static void NAME##_free(void *p) { PREFIX##_free(p); } \
+    static const cli_part_kind NAME = {WHAT, NAME##_read, NAME##_merge, NAME##_write, NAME##_free}
+
+/* cli_merge_fn over the cli_part_kind arg: the partials read and merged in order into the
+ * first, which is written once. */
+int cli_part_merge(void *arg, cli_part_bytes *parts, size_t n, char *msg);
+
 /* The root's turn to do it all alone: every input opened anew (those read already too), the
  * context no longer a team's. Returns an exit code (an input's error printed). */
 int cli_team_reopen_all(cli_ctx *ctx);

@@ -354,6 +354,25 @@ int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
+int cli_dot_options(const char *command, const cli_args *a, tk_dot_options *o)
+{
+    *o = (tk_dot_options)TK_DOT_OPTIONS_INIT;
+    o->full_names = cli_has(a, "full-names");
+    if (cli_has(a, "all")) {
+        if (cli_has(a, "node-threshold") || cli_has(a, "edge-threshold"))
+            return cli_usage_error(command, "--all draws every function and call: not with %s",
+                                   cli_has(a, "node-threshold") ? "--node-threshold"
+                                                                : "--edge-threshold");
+        o->node_threshold = o->edge_threshold = -1;
+        o->max_nodes = SIZE_MAX;
+        return CLI_EXIT_OK;
+    }
+    if (cli_get_nonzero_double(command, a, "node-threshold", &o->node_threshold) ||
+        cli_get_nonzero_double(command, a, "edge-threshold", &o->edge_threshold))
+        return CLI_EXIT_USAGE;
+    return CLI_EXIT_OK;
+}
+
 void cli_warn_chrome_name(const cli_args *a)
 {
     const char *path = cli_get(a, "output");

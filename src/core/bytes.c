@@ -69,3 +69,67 @@ tk_varint_status tk_varint_get(const uint8_t *p, size_t size, size_t *pos, uint6
         }
     }
 }
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+int tk_bytes_fail(tk_bytes_in *r, const char *what)
+{
+    if (r->st == TK_OK)
+        r->st = tk_error_set_at(r->err, TK_ERR_FORMAT, NULL, (int64_t)r->pos, 0, 0, "%s: %s",
+                                r->kind, what);
+    return -1;
+}
+
+int tk_bytes_nomem(tk_bytes_in *r)
+{
+    if (r->st == TK_OK) r->st = tk_error_set(r->err, TK_ERR_NOMEM, "out of memory");
+    return -1;
+}
+
+int tk_bytes_get_u64(tk_bytes_in *r, uint64_t *v, const char *what)
+{
+    switch (tk_varint_get(r->p, r->size, &r->pos, v)) {
+    case TK_VARINT_OK: return 0;
+    case TK_VARINT_END: return tk_bytes_fail(r, what);
+    case TK_VARINT_OVER_64: return tk_bytes_fail(r, "a number over 64 bits");
+    case TK_VARINT_NOT_SHORTEST: break;
+    }
+    return tk_bytes_fail(r, "a number not in its shortest form");
+}
+
+int tk_bytes_get_max(tk_bytes_in *r, uint64_t max, uint64_t *v, const char *what)
+{
+    if (tk_bytes_get_u64(r, v, what)) return -1;
+    return *v > max ? tk_bytes_fail(r, what) : 0;
+}
+
+int tk_bytes_get_u32(tk_bytes_in *r, uint32_t max, uint32_t *v, const char *what)
+{
+    uint64_t x;
+    if (tk_bytes_get_max(r, max, &x, what)) return -1;
+    *v = (uint32_t)x;
+    return 0;
+}
+
+int tk_bytes_get_count(tk_bytes_in *r, uint32_t least, uint32_t *n, const char *what)
+{
+    uint64_t x;
+    if (tk_bytes_get_u64(r, &x, what)) return -1;
+    if (x > UINT32_MAX || x > (r->size - r->pos) / least) return tk_bytes_fail(r, what);
+    *n = (uint32_t)x;
+    return 0;
+}
+
+int tk_bytes_get_str(tk_bytes_in *r, char **out)
+{
+    uint64_t n;
+    if (tk_bytes_get_u64(r, &n, "a string's length")) return -1;
+    if (n > r->size - r->pos) return tk_bytes_fail(r, "a string past the end");
+    if (memchr(r->p + r->pos, 0, (size_t)n)) return tk_bytes_fail(r, "a string with a NUL byte");
+    *out = tk_malloc((size_t)n + 1);
+    if (!*out) return tk_bytes_nomem(r);
+    memcpy(*out, r->p + r->pos, (size_t)n);
+    (*out)[n] = 0;
+    r->pos += (size_t)n;
+    return 0;
+}

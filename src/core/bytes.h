@@ -1,12 +1,14 @@
 /* The canonical bytes of the mergeable partial results (profile, latency, DCFG counts,
  * DCFG-Trace report, folded stacks): a growing byte buffer, and numbers as LEB128 varints in
  * their shortest form, so that equal partials give equal bytes and bytes that read back write
- * themselves again. Each format's reader says its own errors from tk_varint_get's status. */
+ * themselves again; a reader of them (tk_bytes_in) that names what it found wrong and where. */
 #ifndef TK_CORE_BYTES_H
 #define TK_CORE_BYTES_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "core/error.h"
 
 /* Zero-initialise; p (tk_realloc'd, the caller's to tk_free) holds len bytes; failed once a
  * growth ran out of memory (later puts do nothing). */
@@ -30,5 +32,29 @@ typedef enum tk_varint_status {
 /* Reads the varint at p[*pos], below size. On TK_VARINT_OK *v is the number and *pos is past
  * it; otherwise *pos is at the byte that is wrong (size when they end). */
 tk_varint_status tk_varint_get(const uint8_t *p, size_t size, size_t *pos, uint64_t *v);
+
+/* A reader of such bytes: p[pos..size). Its functions return 0, or -1 after the first error
+ * was set into err (TK_ERR_FORMAT at the byte offset where the bytes are wrong, the message
+ * "KIND: what", KIND the partial's name; TK_ERR_NOMEM "out of memory"), st its status (TK_OK
+ * until then; later errors keep the first). */
+typedef struct tk_bytes_in {
+    const uint8_t *p;
+    size_t pos, size;
+    const char *kind; /* "DCFG counts partial", ... */
+    tk_error *err;
+    tk_status st;
+} tk_bytes_in;
+
+int tk_bytes_fail(tk_bytes_in *r, const char *what);
+int tk_bytes_nomem(tk_bytes_in *r);
+/* A varint (what: the field, named when the bytes end in it). */
+int tk_bytes_get_u64(tk_bytes_in *r, uint64_t *v, const char *what);
+/* A varint up to max (what: named when over it too). */
+int tk_bytes_get_max(tk_bytes_in *r, uint64_t max, uint64_t *v, const char *what);
+int tk_bytes_get_u32(tk_bytes_in *r, uint32_t max, uint32_t *v, const char *what);
+/* A count of rows of at least `least` bytes each: no more than the bytes left allow. */
+int tk_bytes_get_count(tk_bytes_in *r, uint32_t least, uint32_t *n, const char *what);
+/* A string (its length, its bytes: no NUL) into *out, tk_malloc'd. */
+int tk_bytes_get_str(tk_bytes_in *r, char **out);
 
 #endif

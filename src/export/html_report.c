@@ -327,7 +327,7 @@ static const char script[] =
     "  }\n"
     "  const note = el('p', { class: 'listed' }, data.list.length + ' of ' + fmt(data.paths)"
     " + ' paths listed' +\n"
-    "    (data.more ? ' (tracekit paths --list --limit for more)' : '') + '; click a path to"
+    "    (data.more ? ' (tracekit paths --list --all for more)' : '') + '; click a path to"
     " draw it');\n"
     "  fig.append(note, tab);\n"
     "}\n"

@@ -118,7 +118,7 @@ fi
 # every enumerated block sequence is decoded by exactly one id
 awk -F'\t' '$3 == "path"' "$tmp/oracle.tsv" | sort > "$tmp/oracle-paths.tsv"
 for f in $files; do
-    "$T" paths "$f" --list --limit 100000 | awk -v f="$f" '/^[^ ].* [0-9]+: / {
+    "$T" paths "$f" --list -n 100000 | awk -v f="$f" '/^[^ ].* [0-9]+: / {
         split($0, a, ": "); n = split(a[1], h, " "); lab = h[1]; for (i = 2; i < n; i++) lab = lab " " h[i];
         print f "\t" lab "\tpath\t" a[2] }'
 done | sort > "$tmp/our-paths.tsv"

@@ -262,6 +262,7 @@ C
 cc -g -O0 -o "$tmp/system" "$tmp/system.c" || exit 1
 record_run record --wet -o "$tmp/system" -- "$tmp/system" >"$tmp/system.stdout" 2>"$tmp/system.stderr" &&
     grep -q "^6 7$" "$tmp/system.stdout" && ! grep -q "exec'd" "$tmp/system.stderr" &&
+    grep -q "^tracekit record: recorded 1 process, " "$tmp/system.stderr" &&
     $RECORD_CHECK slices "$TRACEKIT" "$tmp/system.wet" "$tmp/system.c" >"$tmp/system.checks" ||
     { echo "system:"; cat "$tmp/system.stdout" "$tmp/system.stderr" "$tmp/system.checks"; fail=1; }
 sed 's/^/system: /' "$tmp/system.checks"

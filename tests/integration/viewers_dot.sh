@@ -9,7 +9,8 @@
 #    --full-names;
 #  - every function of a CSI file in the picture; fib with its 177 calls (the XRay root calls
 #    it once, itself 176 times).
-# Inputs: callgrind profiles (the C++ ones at every node), XRay traces, DCFG, DCFG-Trace, CSI;
+# Inputs: callgrind profiles (the C++ ones at every node; CPython's, cut to its hottest
+# functions), XRay traces, DCFG, DCFG-Trace, CSI;
 # and traces of real programs made now (tests/integration/lib/viewers_real.sh): valgrind's
 # callgrind, XRay of a threaded program, tracekit record --trace of gzip and of the threaded
 # program (a DCFG of more blocks than Graphviz lays out draws its hottest routines; the
@@ -68,6 +69,30 @@ for b in cxx-default cxx-callers; do
 done
 draw cg-cxx-full convert --to dot --full-names tests/data/callgrind/pass/cxx-default.out
 grep -q 'std::allocator' "$tmp/cg-cxx-full.svg" || { echo "FAIL: --full-names shortened"; fail=1; }
+# A CPython profile (tests/data/callgrind/large: 2,133 functions, hundreds of call arcs inside
+# the eval loop's recursion; drawn whole, its 135 functions over 0.5 % with every arc of the
+# recursion took dot 14 s of CPU time): cut to its hottest functions, the label saying what is left
+# out, and the functions `report` lists first (by self cost) among those drawn; --all keeps
+# every function.
+cpython=tests/data/callgrind/large/cpython-json.out.xz
+draw cg-cpython convert --to dot "$cpython"
+grep -q 'label=.*of 2133 functions.*--all draws every one' "$tmp/cg-cpython.dot" ||
+    { echo "FAIL: cg-cpython: the label does not say what is left out"; fail=1; }
+"$TRACEKIT" report -n 20 --format csv "$cpython" >"$tmp/cpython.csv"
+python3 - "$tmp/cpython.csv" "$tmp/cg-cpython.svg" <<'PY' || fail=1
+import csv, html, re, sys
+names = [r["name"] for r in csv.DictReader(open(sys.argv[1]))]
+texts = {html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", open(sys.argv[2]).read())}
+missing = [n for n in names if n not in texts]
+print(("FAIL" if missing or len(names) != 20 else "ok") +
+      f": cg-cpython: {len(names) - len(missing)} of report's first {len(names)} functions drawn"
+      + (": missing " + ", ".join(missing) if missing else ""))
+sys.exit(1 if missing or len(names) != 20 else 0)
+PY
+"$TRACEKIT" convert --to dot --all "$cpython" -o "$tmp/cpython-all.dot"
+nodes=$(grep -c '^  f[0-9]* \[label' "$tmp/cpython-all.dot")
+[ "$nodes" = 2133 ] && ! grep -q 'draws every one' "$tmp/cpython-all.dot" ||
+    { echo "FAIL: --all drew $nodes of the 2133 functions"; fail=1; }
 draw xray-fib convert --to dot -m examples/fib-xray.bin examples/fib.xray
 has_text xray-fib "177 calls"
 has_text xray-fib "thread 10074"

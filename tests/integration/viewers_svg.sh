@@ -4,10 +4,11 @@
 # path in the folded stacks of the same input, clicking a frame zooms to it and "Reset zoom"
 # comes back, a search shows the matched share of the outermost matches
 # (tests/viewers/flamegraph.js): XRay (time, calls, per thread, reversed), callgrind (C++ names,
-# a recursion), DCFG-Trace, folded stacks as input, and a differential graph of two valgrind
-# profiles (also read back from its folded stacks); traces of real programs made now
-# (tests/integration/lib/viewers_real.sh: XRay of a threaded program, valgrind's callgrind,
-# tracekit record --trace of gzip).
+# a recursion), DCFG-Trace, folded stacks as input, and differential graphs of two valgrind
+# profiles (also read back from its folded stacks) and of two XRay traces of one program (time
+# and calls); traces of real programs made now (tests/integration/lib/viewers_real.sh: XRay of
+# a threaded program, two runs of it diffed, valgrind's callgrind, tracekit record --trace of
+# gzip).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib/viewers.sh
@@ -60,5 +61,24 @@ triples+=("$tmp/diff-in.svg" "$tmp/diff.folded" main)
 grep -q 'fill="rgb(255,[0-9]*,[0-9]*)"' "$tmp/diff.svg" &&
     grep -q 'fill="rgb([0-9]*,[0-9]*,255)"' "$tmp/diff-back.svg" ||
     { echo "FAIL: the differential graphs have no red or no blue frame"; fail=1; }
+# XRay: two traces of mtpool (20 and 60 jobs), by self time and by calls (handle_job's path:
+# 6775 calls where there were 2252, red; the other way round, blue); two real runs (40 and 80
+# jobs)
+xdiff() { # NAME SEARCH TRACEKIT-DIFF-ARGS...: diff --format svg and --format folded of the same
+    local name=$1 search=$2
+    shift 2
+    "$TRACEKIT" diff --format svg "$@" -o "$tmp/$name.svg" &&
+        "$TRACEKIT" diff --format folded "$@" -o "$tmp/$name.folded" ||
+        { echo "FAIL: tracekit diff $*"; fail=1; return; }
+    triples+=("$tmp/$name.svg" "$tmp/$name.folded" "$search")
+}
+xdiff xray-diff 'quick|parse' -m $X/bin/mtpool $X/pass/mtpool.basic $X/pass/mtpool.fdr
+xdiff xray-diff-calls handle_job --weight calls -m $X/bin/mtpool $X/pass/mtpool.basic $X/pass/mtpool.fdr
+xdiff xray-diff-back handle_job --weight calls -m $X/bin/mtpool $X/pass/mtpool.fdr $X/pass/mtpool.basic
+grep -q '<title>handle_job (2252 -> 6775 calls[^<]*</title><rect [^>]*fill="rgb(255,' "$tmp/xray-diff-calls.svg" &&
+    grep -q '<title>handle_job (6775 -> 2252 calls[^<]*</title><rect [^>]*fill="rgb([0-9]*,[0-9]*,255)' "$tmp/xray-diff-back.svg" ||
+    { echo "FAIL: XRay's differential graphs: handle_job not red where it grew, blue where it shrank"; fail=1; }
+[ -n "$real_xray_more" ] &&
+    xdiff real-xray-diff 'quick|parse' -m "$real_mtpool" "$real_xray" "$real_xray_more"
 viewers_node tests/viewers/flamegraph.js "${triples[@]}" || fail=1
 exit $fail

@@ -19,6 +19,7 @@ const cli_opt cli_callgrind_convert_opts[] = {
     {"full-names", 0, NULL,
      "dot: names as they are (default: C++ template and parameter "
      "lists dropped, as KCachegrind's Shorten Templates does)"},
+    CLI_DOT_ALL_OPT,
     {"event", 0, "EVENT",
      "dot, folded: the event for percentages and colours, or to count"
      " (default: the first)"},
@@ -139,12 +140,9 @@ static int parse_options(const char *cmd, const cli_args *args, convert_opts *c)
             return cli_usage_error(cmd, "missing --to FMT (callgrind, dot, folded or json)");
         return CLI_EXIT_USAGE;
     }
-    c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
-    c->dot.full_names = cli_has(args, "full-names");
     c->folded = (tk_folded_profile_options)TK_FOLDED_PROFILE_OPTIONS_INIT;
     double min_share; /* percent */
-    if (cli_get_nonzero_double(cmd, args, "node-threshold", &c->dot.node_threshold) ||
-        cli_get_nonzero_double(cmd, args, "edge-threshold", &c->dot.edge_threshold) ||
+    if (cli_dot_options(cmd, args, &c->dot) != CLI_EXIT_OK ||
         cli_get_double(cmd, args, "min-share", 0, &min_share))
         return CLI_EXIT_USAGE;
     if (!(min_share >= 0 && min_share <= 100))

@@ -126,22 +126,6 @@ static void notes_part_of(cli_callgrind_noted *n, cli_part_bytes *out)
     memset(n, 0, sizeof *n);
 }
 
-/* A library block (tk_free's) as a partial's bytes (malloc's). Returns 0 or -1 (msg). */
-static int bytes_to_part(uint8_t *data, size_t size, cli_part_bytes *out, char *msg)
-{
-    uint8_t *copy = size ? malloc(size) : NULL;
-    if (size && !copy) {
-        tk_free(data);
-        snprintf(msg, CLI_TEAM_MSG, "out of memory");
-        return -1;
-    }
-    if (size) memcpy(copy, data, size);
-    tk_free(data);
-    cli_part_free(out);
-    cli_part_set(out, size ? CLI_PART_DATA : CLI_PART_EMPTY, copy, size);
-    return 0;
-}
-
 /* This member's inputs into one profile (as load_with reads them, the notes into n), and its
  * partial (failed: the root says why). */
 static void own_partial(cli_ctx *ctx, const tk_callgrind_read_options *how, cli_callgrind_noted *n,
@@ -220,32 +204,7 @@ int cli_callgrind_team_load(cli_ctx *ctx, const tk_callgrind_read_options *how,
 
 /* ---- a report's summary partials ------------------------------------------------------- */
 
-/* cli_merge_fn: serialised summary partials, each read and merged in order into the first,
- * which is serialised once. */
-static int merge_summaries(void *arg, cli_part_bytes *parts, size_t n, char *msg)
-{
-    (void)arg;
-    tk_error err;
-    tk_error_clear(&err);
-    tk_prof_partial *a = NULL;
-    uint8_t *data = NULL;
-    size_t size = 0;
-    tk_status st = tk_prof_partial_deserialize(&a, parts[0].data, parts[0].size, &err);
-    for (size_t k = 1; k < n && st == TK_OK; k++) {
-        tk_prof_partial *b = NULL;
-        st = tk_prof_partial_deserialize(&b, parts[k].data, parts[k].size, &err);
-        if (st == TK_OK) st = tk_prof_partial_merge(a, b, &err);
-        tk_prof_partial_free(b);
-    }
-    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
-    if (st == TK_OK) st = tk_prof_partial_serialize(a, &data, &size, &err);
-    tk_prof_partial_free(a);
-    if (st != TK_OK) {
-        snprintf(msg, CLI_TEAM_MSG, "merging summary partials: %.400s", err.message);
-        return -1;
-    }
-    return bytes_to_part(data, size, &parts[0], msg);
-}
+CLI_PART_KIND(summary_kind, "summary partials", tk_prof_partial, tk_prof_partial);
 
 /* This member's summary partial as bytes to send (failed: the root reads every input). */
 static void own_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
@@ -256,11 +215,10 @@ static void own_summary(cli_ctx *ctx, const tk_callgrind_read_options *how,
     tk_prof_partial *pp = NULL;
     uint8_t *data = NULL;
     size_t size = 0;
-    char msg[CLI_TEAM_MSG];
     if (cli_callgrind_own_partial(ctx, how, po, jobs, &pp, n) != 0)
         cli_part_fail(part, NULL);
     else if (pp && (tk_prof_partial_serialize(pp, &data, &size, NULL) != TK_OK ||
-                    bytes_to_part(data, size, part, msg) != 0))
+                    cli_part_take(data, size, part) != 0))
         cli_part_fail(part, NULL);
     tk_prof_partial_free(pp);
 }
@@ -275,7 +233,7 @@ int cli_callgrind_team_summary(cli_ctx *ctx, const tk_callgrind_read_options *ho
     own_summary(ctx, how, po, jobs, &n, &part);
     notes_part_of(&n, &notes_part);
     int rc = CLI_EXIT_OK;
-    if (t->reduce(t, &part, merge_summaries, NULL) != 0 ||
+    if (t->reduce(t, &part, cli_part_merge, (void *)&summary_kind) != 0 ||
         t->reduce(t, &notes_part, cli_part_concat, NULL) != 0) {
         rc = CLI_EXIT_BAD_INPUT;
     } else if (t->rank == 0) {

@@ -7,7 +7,9 @@
 
 const cli_opt cli_csi_annotate_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
-    {"limit", 0, "N", "enumerate at most N paths per function (default 1000; 0 = all)"},
+    {"top", 'n', "N",
+     "count the lines of the first N paths of each function (default " CLI_CSI_PATHS_S "; 0: all)"},
+    {"all", 0, NULL, "count the lines of every path of each function"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -29,11 +31,13 @@ static int annotate_function(const tk_csi_function *fn, const char *label, tk_cs
     uint64_t npaths;
     if (tk_csi_annotate_lines(fn, num, limit, &lines, &nl, &npaths, NULL) != TK_OK) return -1;
     printf("function %s: %" PRIu64 " path%s", label, total, cli_s(total));
-    if (npaths < total) printf(" (first %" PRIu64 " enumerated; --limit)", npaths);
+    if (npaths < total)
+        printf(" (lines of the first %" PRIu64 ": --all counts every path)", npaths);
     printf("\n");
     for (size_t li = 0; li < nl; li++) {
         const tk_csi_line_paths *l = &lines[li];
-        printf("  line %" PRId64 ": %" PRIu64 " path%s:", l->line, l->paths, cli_s(l->paths));
+        printf("  line %" PRId64 ": %" PRIu64 " path%s%s", l->line, l->paths, cli_s(l->paths),
+               l->paths ? ":" : "");
         for (uint64_t k = 0; k < l->paths && k < TK_CSI_LINE_IDS; k++)
             printf(" %" PRIu64, l->ids[k]);
         if (l->paths > TK_CSI_LINE_IDS) printf(" ...");
@@ -56,7 +60,7 @@ static tk_status annotate_visit(void *user, const cli_csi_source *src, const tk_
 int cli_csi_annotate(cli_ctx *ctx, const cli_args *args)
 {
     uint64_t limit;
-    if (cli_get_u64("annotate", args, "limit", 1000, &limit) != 0) return CLI_EXIT_USAGE;
+    if (cli_csi_get_paths("annotate", args, CLI_CSI_PATHS, &limit) != 0) return CLI_EXIT_USAGE;
     cli_csi_visitor v = {
         .selector = cli_get(args, "function"), .user = &limit, .function = annotate_visit};
     return cli_csi_visit(ctx, &v);

@@ -241,3 +241,11 @@ void cli_csi_print_path(FILE *out, const tk_csi_function *fn, const char *label,
     cli_csi_print_lines(out, fn, p->nodes, p->len);
     fputc('\n', out);
 }
+
+int cli_csi_get_paths(const char *cmd, const cli_args *a, uint64_t dflt, uint64_t *out)
+{
+    cli_rows rows;
+    if (cli_get_rows(cmd, a, 1, &rows) != 0) return -1;
+    *out = rows.fixed ? dflt : rows.top;
+    return 0;
+}

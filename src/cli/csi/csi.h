@@ -70,6 +70,14 @@ typedef struct cli_csi_visitor {
 /* Walks ctx's inputs; prints the first error. Returns a CLI exit code. */
 int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v);
 
+/* How many paths of each function paths --list lists and annotate counts the lines of by
+ * default (a function may have 2^63 of them: not all, in any output format). */
+#define CLI_CSI_PATHS 1000
+#define CLI_CSI_PATHS_S "1000"
+/* -n/--top N and --all of paths and annotate: the paths per function (or routine) to take,
+ * dflt when neither is given, 0 for all. Returns 0, or -1 after a usage error. */
+int cli_csi_get_paths(const char *cmd, const cli_args *a, uint64_t dflt, uint64_t *out);
+
 /* "2 4 5 8 9": a path's blocks (EXIT left out). */
 void cli_csi_print_blocks(FILE *out, const tk_csi_function *fn, const uint32_t *nodes, size_t n);
 /* The source lines of a path's blocks, consecutive duplicates collapsed. */

@@ -9,7 +9,10 @@
 const cli_opt cli_csi_paths_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"list", 0, NULL, "list every acyclic path: id, blocks, start, end, source lines"},
-    {"limit", 0, "N", "--list: at most N paths per function (default 1000; 0 = all)"},
+    {"top", 'n', "N",
+     "--list: at most N paths per function (default " CLI_CSI_PATHS_S "); --profile: at most N "
+     "per routine (default " CLI_ROWS_TEXT_S "); 0: all"},
+    {"all", 0, NULL, "--list, --profile: every path"},
     {"format", 0, "FMT",
      "--list: text (default) or json (per function: its label, its paths' "
      "count, the paths listed with their blocks, start, end and lines)"},
@@ -135,10 +138,9 @@ static int decode_state(FILE *out, const tk_csi_function *fn, const char *label,
 
 /* ---- --profile ------------------------------------------------------------------ */
 
+/* The paths of the routines of pr that sel selects, at most limit each (0: all). */
 static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
 {
-    uint64_t *pairs = malloc((limit ? limit : 1) * 2 * sizeof *pairs);
-    if (!pairs) return cli_usage_error("paths", "out of memory");
     for (uint32_t i = 0; i < tk_csi_profile_routine_count(pr); i++) {
         tk_csi_numbering *num;
         tk_csi_profile_stats stats;
@@ -149,10 +151,12 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
                " with an unseen start, %" PRIu64 " unfinished%s\n",
                fn->name, stats.completed, stats.distinct, stats.unknown_start, stats.unfinished,
                num ? "" : " (path count overflow: not numbered)");
-        size_t n = 0;
+        size_t n = 0, max = limit && limit < stats.distinct ? (size_t)limit : stats.distinct;
         tk_error err;
         tk_error_clear(&err);
-        if (tk_csi_profile_paths(pr, i, pairs, (size_t)limit, &n, &err) != TK_OK) {
+        uint64_t *pairs = malloc((max ? max : 1) * 2 * sizeof *pairs);
+        if (!pairs) return cli_usage_error("paths", "out of memory");
+        if (tk_csi_profile_paths(pr, i, pairs, max, &n, &err) != TK_OK) {
             free(pairs);
             return cli_error(&err);
         }
@@ -170,9 +174,11 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
             cli_csi_print_end(stdout, fn, p);
             fputs("]\n", stdout);
         }
-        if (stats.distinct > n) printf("  (%" PRIu64 " more paths; --limit)\n", stats.distinct - n);
+        if (stats.distinct > n)
+            printf("  (%" PRIu64 " more path%s not shown: --all shows them)\n", stats.distinct - n,
+                   cli_s(stats.distinct - n));
+        free(pairs);
     }
-    free(pairs);
     return CLI_EXIT_OK;
 }
 
@@ -418,7 +424,9 @@ static int list_paths(const cli_csi_source *src, const tk_csi_function *fn, cons
         }
         cli_csi_print_path(stdout, fn, label, k, p);
     }
-    if (n < total) printf("%s: %" PRIu64 " more paths (--limit)\n", label, total - n);
+    if (n < total)
+        printf("%s: %" PRIu64 " more path%s not shown (--all shows them)\n", label, total - n,
+               cli_s(total - n));
     return rc;
 }
 
@@ -520,12 +528,13 @@ int cli_csi_paths(int argc, char **argv)
         rc = CLI_EXIT_USAGE;
     } else if (req.json && !cli_has(&args, "list")) {
         rc = cli_usage_error("paths", "--format json lists paths: give --list");
-    } else if (cli_get_u64("paths", &args, "limit", 1000, &req.limit) != 0 ||
+    } else if (cli_csi_get_paths("paths", &args,
+                                 cli_has(&args, "profile") ? CLI_ROWS_TEXT : CLI_CSI_PATHS,
+                                 &req.limit) != 0 ||
                cli_get_u64("paths", &args, "decode", 0, &req.id) != 0) {
         rc = CLI_EXIT_USAGE;
     } else if (cli_has(&args, "profile")) {
-        uint64_t plimit = cli_get(&args, "limit") ? req.limit : 20;
-        rc = run_profile(meta, cli_get(&args, "profile"), sel, plimit ? plimit : UINT32_MAX);
+        rc = run_profile(meta, cli_get(&args, "profile"), sel, req.limit);
     } else if (tk_csi_numbering_open(&num, NULL) != TK_OK) {
         rc = cli_usage_error("paths", "out of memory");
     } else {

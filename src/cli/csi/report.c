@@ -10,9 +10,9 @@ const cli_opt cli_csi_report_opts[] = {
     CLI_TOP_OPT("functions"),
     CLI_ALL_OPT("functions"),
     {"sort", 's', "KEY", "paths (default), blocks, edges, name or order"},
-    {"limit", 0, "N",
-     "path limit: functions with more paths are listed (default 2^63-2, "
-     "csi-cc's PT_HASH_SIZE)"},
+    {"hash-size", 0, "N",
+     "csi-cc's -hash-size: the functions with more paths than N, which csi-cc leaves "
+     "uninstrumented, are listed (default 2^63-2, its PT_HASH_SIZE)"},
     {"format", 0, "FMT", "text (default), json or csv"},
     {NULL, 0, NULL, NULL},
 };
@@ -74,10 +74,14 @@ static void report_text(const report_state *rs, const report_head *h, const char
            name, h->t.functions, cli_s(h->t.functions), h->t.blocks, cli_s(h->t.blocks), h->t.edges,
            cli_s(h->t.edges), h->t.back_edges);
     /* the path limit (csi-cc's PT_HASH_SIZE by default) when a function is over it */
-    if (h->over_limit || rs->verbose)
-        printf("%" PRIu64 " function%s over the path limit of %" PRIu64 " paths (--limit), %" PRIu64
-               " of them with a count past 64 bits\n",
-               h->over_limit, cli_s(h->over_limit), rs->limit, h->t.overflow);
+    if (h->over_limit || rs->verbose) {
+        printf("%" PRIu64 " function%s with more paths than --hash-size %" PRIu64
+               ", which csi-cc leaves uninstrumented",
+               h->over_limit, cli_s(h->over_limit), rs->limit);
+        if (h->t.overflow || rs->verbose)
+            printf("; %" PRIu64 " with a count past 64 bits", h->t.overflow);
+        printf("\n");
+    }
     if (h->t.invalid || rs->verbose)
         printf("%" PRIu64 " function%s with an invalid numbering (see 'tracekit check')\n",
                h->t.invalid, cli_s(h->t.invalid));
@@ -91,7 +95,7 @@ static void report_text(const report_state *rs, const report_head *h, const char
     size_t n = tk_csi_report_count(rs->rep);
     cli_rows_note(stdout, shown, n, "function");
     if (h->over_limit) {
-        printf("\nfunctions over the path limit:\n");
+        printf("\nfunctions over --hash-size:\n");
         for (size_t k = 0; k < n; k++) {
             const tk_csi_report_row *r = tk_csi_report_row_at(rs->rep, k);
             if (tk_csi_report_row_over(r, rs->limit)) {
@@ -167,7 +171,7 @@ int cli_csi_report(cli_ctx *ctx, const cli_args *args)
     rs.fmt = cli_get_choice("report", args, "format", report_formats, CLI_OUT_TEXT);
     cli_rows rows;
     if (key < 0 || rs.fmt < 0 || cli_get_rows("report", args, rs.fmt == CLI_OUT_TEXT, &rows) ||
-        cli_get_u64("report", args, "limit", TK_CSI_PATH_LIMIT, &rs.limit) != 0)
+        cli_get_u64("report", args, "hash-size", TK_CSI_PATH_LIMIT, &rs.limit) != 0)
         return CLI_EXIT_USAGE;
     rs.top = rows.top;
     o.key = (tk_csi_report_key)key;

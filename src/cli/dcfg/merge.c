@@ -151,31 +151,7 @@ static int merge_alone(cli_ctx *ctx, const cli_args *args, unsigned jobs)
 
 /* ---- in a team ---------------------------------------------------------------------------- */
 
-/* cli_merge_fn: the partials read and merged in order, serialised once. */
-static int merge_parts(void *arg, cli_part_bytes *parts, size_t n, char *msg)
-{
-    (void)arg;
-    tk_error err;
-    tk_error_clear(&err);
-    tk_dcfg_counts *a = NULL;
-    tk_status st = tk_dcfg_counts_deserialize(&a, parts[0].data, parts[0].size, &err);
-    for (size_t k = 1; k < n && st == TK_OK; k++) {
-        tk_dcfg_counts *b = NULL;
-        st = tk_dcfg_counts_deserialize(&b, parts[k].data, parts[k].size, &err);
-        if (st == TK_OK) st = tk_dcfg_counts_merge(a, b, &err);
-        tk_dcfg_counts_free(b);
-    }
-    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    if (st == TK_OK) st = tk_dcfg_counts_serialize(a, &data, &size, &err);
-    tk_dcfg_counts_free(a);
-    if (st != TK_OK || cli_part_take(data, size, &parts[0]) != 0) {
-        snprintf(msg, CLI_TEAM_MSG, "merging DCFG counts: %.400s", err.message);
-        return -1;
-    }
-    return 0;
-}
+CLI_PART_KIND(counts_kind, "DCFG counts", tk_dcfg_counts, tk_dcfg_counts);
 
 static int merge_team(cli_ctx *ctx, const cli_args *args, unsigned jobs)
 {
@@ -194,7 +170,7 @@ static int merge_team(cli_ctx *ctx, const cli_args *args, unsigned jobs)
     tk_dcfg_counts_free(acc);
     acc = NULL;
     int rc = CLI_EXIT_OK;
-    if (t->reduce(t, &part, merge_parts, NULL) != 0)
+    if (t->reduce(t, &part, cli_part_merge, (void *)&counts_kind) != 0)
         rc = CLI_EXIT_BAD_INPUT;
     else if (t->rank == 0 && part.state == CLI_PART_DATA &&
              tk_dcfg_counts_deserialize(&acc, part.data, part.size, &err) == TK_OK &&

@@ -26,6 +26,7 @@ const cli_opt cli_dcfg_trace_convert_opts[] = {
     {"full-names", 0, NULL,
      "dot: names as they are (default: C++ template and parameter "
      "lists dropped, as KCachegrind's Shorten Templates does)"},
+    CLI_DOT_ALL_OPT,
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
@@ -125,11 +126,8 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
                                "dcfg-trace converts to: chrome, folded, svg, callgrind, dot, "
                                "bbv (not '%s')",
                                to_name);
-    tk_dot_options dot_opt = TK_DOT_OPTIONS_INIT;
-    dot_opt.full_names = cli_has(a, "full-names");
-    if (cli_get_nonzero_double("convert", a, "node-threshold", &dot_opt.node_threshold) ||
-        cli_get_nonzero_double("convert", a, "edge-threshold", &dot_opt.edge_threshold))
-        return CLI_EXIT_USAGE;
+    tk_dot_options dot_opt;
+    if (cli_dot_options("convert", a, &dot_opt) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     if (!cli_has(a, "dcfg"))
         return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)",
                                to_name);

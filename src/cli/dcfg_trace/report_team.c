@@ -8,35 +8,7 @@
 #include "dcfg_trace.h"
 #include "team.h"
 
-/* cli_merge_fn: the partial reports read, merged in order, serialised once. */
-static int merge_reports(void *arg, cli_part_bytes *parts, size_t n, char *msg)
-{
-    (void)arg;
-    tk_error err;
-    tk_error_clear(&err);
-    tk_dcfg_trace_report *a = NULL;
-    tk_status st = tk_dcfg_trace_report_deserialize(&a, parts[0].data, parts[0].size, &err);
-    for (size_t k = 1; k < n && st == TK_OK; k++) {
-        tk_dcfg_trace_report *b = NULL;
-        st = tk_dcfg_trace_report_deserialize(&b, parts[k].data, parts[k].size, &err);
-        if (st == TK_OK) st = tk_dcfg_trace_report_merge(a, b, &err);
-        tk_dcfg_trace_report_free(b);
-    }
-    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    if (st == TK_OK) st = tk_dcfg_trace_report_serialize(a, &data, &size, &err);
-    tk_dcfg_trace_report_free(a);
-    cli_part_bytes merged = {CLI_PART_EMPTY, NULL, 0};
-    if (st != TK_OK || cli_part_take(data, size, &merged) != 0) {
-        snprintf(msg, CLI_TEAM_MSG, "merging partial reports: %.400s",
-                 st != TK_OK ? err.message : "out of memory");
-        return -1;
-    }
-    cli_part_free(&parts[0]);
-    parts[0] = merged;
-    return 0;
-}
+CLI_PART_KIND(report_kind, "partial reports", tk_dcfg_trace_report, tk_dcfg_trace_report);
 
 /* This member's chunks [begin, end) of thread th (among the thread's chunks). */
 static int own_chunks(const cli_team *team, const tk_dcfg_trace *t, size_t th, size_t *begin,
@@ -104,7 +76,7 @@ int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, 
     *r = NULL;
     cli_part_bytes p;
     own_part(team, t, th, jobs, &p);
-    if (team->reduce(team, &p, merge_reports, NULL) != 0) {
+    if (team->reduce(team, &p, cli_part_merge, (void *)&report_kind) != 0) {
         cli_part_free(&p);
         return CLI_EXIT_BAD_INPUT;
     }

@@ -84,12 +84,13 @@ static int exit_status(const tk_record_result *r)
 
 static void summary(const tk_record_options *o, const tk_record_result *r)
 {
+    /* Without a DCFG written (--wet alone) the counts are of the run, not of a file. */
     fprintf(stderr,
-            "tracekit record: %s: %" PRIu32 " process%s, %" PRIu32 " thread%s, %" PRIu64
+            "tracekit record: %s%s%" PRIu32 " process%s, %" PRIu32 " thread%s, %" PRIu64
             " block%s, %" PRIu64 " edge%s, %" PRIu64 " instruction%s",
-            o->dcfg_path ? o->dcfg_path : "DCFG", r->processes, r->processes == 1 ? "" : "es",
-            r->threads, cli_s(r->threads), r->blocks, cli_s(r->blocks), r->edges, cli_s(r->edges),
-            r->instructions, cli_s(r->instructions));
+            o->dcfg_path ? o->dcfg_path : "recorded ", o->dcfg_path ? ": " : "", r->processes,
+            r->processes == 1 ? "" : "es", r->threads, cli_s(r->threads), r->blocks,
+            cli_s(r->blocks), r->edges, cli_s(r->edges), r->instructions, cli_s(r->instructions));
     if (o->trace_path)
         fprintf(stderr, "; %s: %" PRIu64 " edge%s", o->trace_path, r->trace_edges,
                 cli_s(r->trace_edges));

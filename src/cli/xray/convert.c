@@ -19,6 +19,7 @@ const cli_opt cli_xray_convert_opts[] = {
     {"full-names", 0, NULL,
      "dot: names as they are (default: C++ template and parameter "
      "lists dropped, as KCachegrind's Shorten Templates does)"},
+    CLI_DOT_ALL_OPT,
     {"per-thread", 0, NULL,
      "folded: start each stack with its thread; callgrind: a file per "
      "thread, -o OUT writes OUT-01, OUT-02, ... (valgrind's "
@@ -147,10 +148,7 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
     int weight = cli_get_choice(ctx->command, args, "weight", convert_weights, TK_FOLDED_TIME);
     if (weight < 0) return CLI_EXIT_USAGE;
     c->weight = (tk_folded_weight)weight;
-    c->dot = (tk_dot_options)TK_DOT_OPTIONS_INIT;
-    c->dot.full_names = cli_has(args, "full-names");
-    if (cli_get_nonzero_double(ctx->command, args, "node-threshold", &c->dot.node_threshold) ||
-        cli_get_nonzero_double(ctx->command, args, "edge-threshold", &c->dot.edge_threshold) ||
+    if (cli_dot_options(ctx->command, args, &c->dot) != CLI_EXIT_OK ||
         cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
     if (cli_has(args, "unit") && c->target != TO_DOT)

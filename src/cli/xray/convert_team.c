@@ -23,31 +23,7 @@ typedef struct found {
     double ticks_per_second;
 } found;
 
-/* cli_merge_fn: the partials read and merged in order, serialised once. */
-static int merge_parts(void *arg, cli_part_bytes *parts, size_t n, char *msg)
-{
-    (void)arg;
-    tk_error err;
-    tk_error_clear(&err);
-    tk_folded_partial *a = NULL;
-    tk_status st = tk_folded_partial_deserialize(&a, parts[0].data, parts[0].size, &err);
-    for (size_t k = 1; k < n && st == TK_OK; k++) {
-        tk_folded_partial *b = NULL;
-        st = tk_folded_partial_deserialize(&b, parts[k].data, parts[k].size, &err);
-        if (st == TK_OK) st = tk_folded_partial_merge(a, b, &err);
-        tk_folded_partial_free(b);
-    }
-    for (size_t k = 1; k < n; k++) cli_part_free(&parts[k]);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    if (st == TK_OK) st = tk_folded_partial_serialize(a, &data, &size, &err);
-    tk_folded_partial_free(a);
-    if (st != TK_OK || cli_part_take(data, size, &parts[0]) != 0) {
-        snprintf(msg, CLI_TEAM_MSG, "merging folded stacks: %.400s", err.message);
-        return -1;
-    }
-    return 0;
-}
+CLI_PART_KIND(folded_kind, "folded stacks", tk_folded_partial, tk_folded_partial);
 
 /* One of this member's traces, opened as cli_xray_session_open opens it, but its errors not
  * printed: the root says them, reading every trace itself. */
@@ -179,7 +155,7 @@ int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, tk_folded_weight w
         cli_part_fail(&part, NULL);
     tk_folded_partial_free(own);
     if (!f || t->gather(t, f, sizeof *f, ctx->lo, ctx->hi) != 0 ||
-        t->reduce(t, &part, merge_parts, NULL) != 0) {
+        t->reduce(t, &part, cli_part_merge, (void *)&folded_kind) != 0) {
         rc = CLI_EXIT_BAD_INPUT;
     } else if (t->rank == 0) {
         tk_folded_partial *p = NULL;

@@ -1,4 +1,5 @@
-/* tracekit diff for XRay traces: per function, calls and times in A and B. */
+/* tracekit diff for XRay traces: per function, calls and times in A and B; or both traces'
+ * folded stacks side by side for a differential flame graph, or that flame graph (svg). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,38 +8,114 @@
 #include "xray.h"
 
 const cli_opt cli_xray_diff_opts[] = {
-    CLI_XRAY_MAP_OPT,      CLI_XRAY_THREAD_OPT,
-    CLI_TOP_OPT("rows"),   {"top", 'p', "N", "llvm-xray account's letter of -n, --top"},
-    CLI_ALL_OPT("rows"),   {"format", 0, "FMT", "text (default), json or csv"},
-    CLI_XRAY_UNIT_OPT,     CLI_OUTPUT_OPTS,
+    CLI_XRAY_MAP_OPT,
+    CLI_XRAY_THREAD_OPT,
+    CLI_TOP_OPT("rows"),
+    {"top", 'p', "N", "llvm-xray account's letter of -n, --top"},
+    CLI_ALL_OPT("rows"),
+    {"format", 0, "FMT",
+     "text (default), json, csv, folded (difffolded.pl's \"stack A B\" lines "
+     "for a differential flame graph) or svg (that flame graph: red grew, "
+     "blue shrank)"},
+    {"weight", 0, "W", "folded, svg: time (self time in ns, default) or calls"},
+    CLI_XRAY_UNIT_OPT,
+    CLI_OUTPUT_OPTS,
+    CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
 
-/* Latency accounting of input i into side i of d. keep: the session stays open (for the names
- * of the output). */
+/* diff --format, --weight */
+static const cli_choice diff_formats[] = {{"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON},
+                                          {"csv", CLI_OUT_CSV},   {"folded", CLI_OUT_FOLDED},
+                                          {"svg", CLI_OUT_SVG},   {NULL, 0}};
+static const cli_choice diff_weights[] = {
+    {"time", TK_FOLDED_TIME}, {"calls", TK_FOLDED_CALLS}, {NULL, 0}};
+
+/* diff --format folded: the rows of d as lines "stack COUNT_A COUNT_B" */
+static void print_folded(FILE *f, const tk_prof_folded_diff *d)
+{
+    for (size_t i = 0; i < tk_prof_folded_diff_count(d); i++) {
+        const tk_prof_folded_diff_row *r = tk_prof_folded_diff_row_at(d, i);
+        fwrite(r->stack, 1, r->len, f);
+        fprintf(f, " %" PRIu64 " %" PRIu64 "\n", r->count[0], r->count[1]);
+    }
+}
+
+/* diff --format svg: those lines drawn as a differential flame graph */
+static tk_status folded_of(void *job, FILE *f, tk_error *err)
+{
+    (void)err;
+    print_folded(f, job);
+    return TK_OK;
+}
+
+/* diff --format folded|svg: both traces read at once (with --instr-map, each named by it) into
+ * their folded stacks side by side, written to -o. Returns an exit code. */
+static int diff_stacks(cli_ctx *ctx, const cli_args *args, int format)
+{
+    int weight = cli_get_choice(ctx->command, args, "weight", diff_weights, TK_FOLDED_TIME);
+    if (weight < 0) return CLI_EXIT_USAGE;
+    cli_xray_session s[2];
+    int rc = cli_xray_session_open(ctx, args, 0, 1, 1, &s[0]);
+    if (rc != CLI_EXIT_OK) return rc;
+    if ((rc = cli_xray_session_open(ctx, args, 1, 1, 1, &s[1])) != CLI_EXIT_OK) {
+        cli_xray_session_close(&s[0]);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    tk_prof_folded_diff *d = NULL;
+    if (tk_prof_folded_diff_open_events(&d, &s[0].src, &s[1].src, (tk_folded_weight)weight, &err) !=
+        TK_OK)
+        rc = cli_error(&err);
+    for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
+        cli_xray_warn_unknown_ids(&s[i], ctx->paths[i]);
+        cli_xray_warn_truncation(&s[i], ctx->paths[i]);
+    }
+    tk_output *out = NULL;
+    if (rc == CLI_EXIT_OK) rc = cli_output_open(args, 0, &out);
+    if (rc == CLI_EXIT_OK) {
+        FILE *f = cli_output_file(out);
+        const char *unit = weight == TK_FOLDED_CALLS       ? "calls"
+                           : s[1].src.ticks_per_second > 0 ? "ns"
+                                                           : "ticks";
+        if (format == CLI_OUT_FOLDED)
+            print_folded(f, d);
+        else
+            rc = cli_write_svg(ctx->command, args, unit, folded_of, d, f);
+        if (rc == CLI_EXIT_OK)
+            rc = cli_output_commit(out);
+        else
+            cli_output_abort(out);
+    }
+    tk_prof_folded_diff_free(d);
+    cli_xray_session_close(&s[0]);
+    cli_xray_session_close(&s[1]);
+    return rc;
+}
+
+/* Latency accounting of input i into side i of d. keep: the session is opened there and stays
+ * open (for the names of the output; not copied: a --thread filter's source points into it). */
 static int diff_side(cli_ctx *ctx, const cli_args *args, int i, tk_latency_diff *d,
                      cli_xray_session *keep)
 {
-    cli_xray_session s;
-    int rc = cli_xray_session_open(ctx, args, i, 1, 1, &s);
+    cli_xray_session local, *s = keep ? keep : &local;
+    int rc = cli_xray_session_open(ctx, args, i, 1, 1, s);
     if (rc != CLI_EXIT_OK) return rc;
     tk_error err;
     tk_error_clear(&err);
     tk_latency *l = NULL;
     (void)tk_latency_open(&l, 0, NULL);
     tk_status st =
-        l ? tk_latency_run(l, &s.src, &err) : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK) st = tk_latency_diff_add(d, i, l, s.src.ticks_per_second, &err);
+        l ? tk_latency_run(l, &s->src, &err) : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = tk_latency_diff_add(d, i, l, s->src.ticks_per_second, &err);
     tk_latency_free(l);
     if (st != TK_OK) {
-        cli_xray_session_close(&s);
+        cli_xray_session_close(s);
         return cli_error(&err);
     }
-    cli_xray_warn_truncation(&s, ctx->paths[i]);
-    if (keep)
-        *keep = s;
-    else
-        cli_xray_session_close(&s);
+    cli_xray_warn_truncation(s, ctx->paths[i]);
+    if (!keep) cli_xray_session_close(s);
     return CLI_EXIT_OK;
 }
 
@@ -120,7 +197,10 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
 {
     if (ctx->ninputs != 2)
         return cli_usage_error(ctx->command, "takes two XRay traces (got %d)", ctx->ninputs);
-    int format = cli_get_choice(ctx->command, args, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
+    int format = cli_get_choice(ctx->command, args, "format", diff_formats, CLI_OUT_TEXT);
+    if (format == CLI_OUT_FOLDED || format == CLI_OUT_SVG) return diff_stacks(ctx, args, format);
+    if (cli_has(args, "weight"))
+        return cli_usage_error(ctx->command, "--weight applies to --format folded and svg");
     cli_rows rows;
     tk_time_unit unit;
     if (format < 0 || cli_get_rows(ctx->command, args, format == CLI_OUT_TEXT, &rows) != 0 ||
@@ -155,4 +235,4 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
 }
 
 const cli_opt_choices cli_xray_diff_choices[] = {
-    {"format", cli_out_text_json_csv}, {"unit", cli_xray_units}, {NULL, NULL}};
+    {"format", diff_formats}, {"weight", diff_weights}, {"unit", cli_xray_units}, {NULL, NULL}};

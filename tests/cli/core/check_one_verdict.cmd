@@ -6,5 +6,5 @@ tracekit check tests/data/csi/pass/valid-other-order.PT
 tracekit check tests/data/corpus/csi-thirdparty/docs-examples/funcs.debug_CC.doc-format.txt
 tracekit check -v tests/data/xray/pass/calltree.fdr
 tracekit check -v tests/data/csi/pass/valid-other-order.PT
-# files of two formats: said with the formats' articles as spoken ("an xray")
+# files of two formats: each checked in its own, a verdict each (core/check_each_format)
 tracekit check tests/data/csi/pass/valid-other-order.PT tests/data/xray/pass/calltree.fdr

@@ -5,6 +5,7 @@
 #     real_mtpool         tests/data/xray/src/mtpool.c built with clang -fxray-instrument (a
 #                         main thread feeding 3 workers; also the program recorded below)
 #     real_xray           its XRay FDR trace ($real/mtpool.fdr)
+#     real_xray_more      another of twice the jobs ($real/mtpool-more.fdr: XRay's diff)
 #     real_gzip_dcfg      tracekit record --trace of gzip: $real/gzip.dcfg.json and
 #     real_gzip_trace       $real/gzip.trace.json (ld.so's jump to _start, PLT stubs' jumps)
 #     real_mt_dcfg        tracekit record --trace of mtpool (4 threads): $real/mt.dcfg.json,
@@ -26,10 +27,11 @@ viewers_real() {
         rm -rf "$real"
         mv "$new" "$real"
     fi
-    real_mtpool="" real_xray="" real_gzip_dcfg="" real_gzip_trace="" real_mt_dcfg=""
+    real_mtpool="" real_xray="" real_xray_more="" real_gzip_dcfg="" real_gzip_trace="" real_mt_dcfg=""
     real_mt_trace="" real_callgrind="" real_callgrind_mt="" real_gzip_wet=""
     [ -s "$real/mtpool" ] && real_mtpool=$real/mtpool
     [ -s "$real/mtpool.fdr" ] && real_xray=$real/mtpool.fdr
+    [ -s "$real/mtpool-more.fdr" ] && real_xray_more=$real/mtpool-more.fdr
     [ -s "$real/gzip.trace.json" ] && real_gzip_dcfg=$real/gzip.dcfg.json real_gzip_trace=$real/gzip.trace.json
     [ -s "$real/mt.trace.json" ] && real_mt_dcfg=$real/mt.dcfg.json real_mt_trace=$real/mt.trace.json
     [ -s "$real/gzip.wet" ] && real_gzip_wet=$real/gzip.wet
@@ -52,6 +54,11 @@ viewers_real_make() {
             "$d/mtpool" 40 3 >/dev/null
         set -- "$d"/xlog/*
         [ $# = 1 ] && [ -s "$1" ] && mv "$1" "$d/mtpool.fdr"
+        XRAY_OPTIONS="patch_premain=true xray_mode=xray-fdr verbosity=0 xray_logfile_base=$d/xlog/" \
+            XRAY_FDR_OPTIONS=func_duration_threshold_us=0 XRAY_CTL_MODE=fdr \
+            "$d/mtpool" 80 3 >/dev/null
+        set -- "$d"/xlog/*
+        [ $# = 1 ] && [ -s "$1" ] && mv "$1" "$d/mtpool-more.fdr"
     fi
     if command -v valgrind >/dev/null && command -v gzip >/dev/null; then
         valgrind --tool=callgrind --callgrind-out-file="$d/gzip.callgrind" \
