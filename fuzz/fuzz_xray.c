@@ -4,7 +4,10 @@
  * - where partial mode reports a cut at byte D, the records read end before D and are those
  *   of the input cut at D (which reports no cut or the same one);
  * - latency rows converted to any time unit keep min <= median <= p90 <= p99 <= max, and the
- *   units agree with each other. */
+ *   units agree with each other;
+ * - the fast paths (runs of FDR function records, packed batches: core/fastpath.h) give what
+ *   the record-by-record reader, their general twin, gives: the same calls, arguments and
+ *   events in the same order, latency rows, Chrome and folded exports, status and error. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,24 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracekit/tracekit.h"
-
-/* A writer (tracekit/writer.h) into the stream f. */
-static int fuzz_write_file(void *f, const void *data, size_t len)
-{
-    return len && fwrite(data, 1, len, (FILE *)f) != len ? -1 : 0;
-}
-#define FUZZ_WRITER(f) (&(tk_writer){fuzz_write_file, (f)})
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void ignore_diag(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
-{
-    (void)ctx;
-    (void)sev;
-    (void)loc;
-    (void)msg;
-}
+#include "formats/xray/xray_internal.h"
+#include "fuzz.h"
 
 static tk_input *open_input(const uint8_t *data, size_t size)
 {
@@ -126,6 +113,131 @@ static void check_units(const tk_latency_row *rows, size_t n, double hz)
     }
 }
 
+/* The runs of tk_xray_next_calls as text, one line per call, argument list and event in their
+ * order (where one run ends and the next begins is the path's own): small capacities, so that
+ * runs end on a full array, a full argument or event list, as well as on a thread change. */
+static tk_status print_runs(tk_xray_reader *r, int extras, FILE *f, tk_error *err)
+{
+    uint8_t kind[7];
+    uint64_t func[7], tsc[7], arg_values[2 * TK_XRAY_MAX_ARGS];
+    uint32_t arg_at[2], event_at[3];
+    uint8_t arg_count[2];
+    tk_xray_record events[3];
+    tk_xray_calls c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.func = func;
+    c.tsc = tsc;
+    c.cap = sizeof kind;
+    if (extras) {
+        c.arg_at = arg_at;
+        c.arg_count = arg_count;
+        c.arg_values = arg_values;
+        c.arg_cap = 2;
+        c.events = events;
+        c.event_at = event_at;
+        c.event_cap = 3;
+    }
+    tk_status st;
+    while ((st = tk_xray_next_calls(r, &c, err)) == TK_OK) {
+        size_t a = 0, e = 0;
+        for (size_t i = 0; i <= c.n; i++) {
+            for (; e < c.nevents && c.event_at[e] == i; e++)
+                fprintf(f, "event %d:%d %d %llu %d %d @%llu\n", (int)c.events[e].pid,
+                        (int)c.events[e].tid, (int)c.events[e].kind,
+                        (unsigned long long)c.events[e].tsc, (int)c.events[e].event_size,
+                        c.events[e].payload && c.events[e].event_size ? c.events[e].payload[0] : -1,
+                        (unsigned long long)c.events[e].offset);
+            if (i == c.n) break;
+            fprintf(f, "call %d:%d %u %llu %llu\n", (int)c.pid, (int)c.tid, (unsigned)c.kind[i],
+                    (unsigned long long)c.func[i], (unsigned long long)c.tsc[i]);
+            for (; a < c.nargs && c.arg_at[a] == i; a++)
+                for (unsigned k = 0; k < c.arg_count[a]; k++)
+                    fprintf(f, "arg %llu\n",
+                            (unsigned long long)c.arg_values[a * TK_XRAY_MAX_ARGS + k]);
+        }
+    }
+    return st;
+}
+
+/* What one consumer makes of the input with the fast paths (fast = 1) or the general code. */
+typedef struct path_out {
+    tk_status st;
+    tk_error err;
+    char *text;
+    size_t len;
+} path_out;
+
+static void run_path(const uint8_t *data, size_t size, int consumer, int fast, path_out *o)
+{
+    memset(o, 0, sizeof *o);
+    tk_error_clear(&o->err);
+    o->st = TK_ERR_IO;
+    FILE *f = open_memstream(&o->text, &o->len);
+    tk_input *in = open_input(data, size);
+    tk_xray_reader *r = NULL;
+    tk_xray_events *e = NULL;
+    tk_xray_options xopt = TK_XRAY_OPTIONS_INIT;
+    xopt.partial = consumer == 2;
+    if (f && in && (o->st = tk_xray_open(&r, in, &xopt, &o->err)) == TK_OK) {
+        xray_set_paths(r, fast);
+        tk_event_source src;
+        if (consumer >= 2 && (o->st = tk_xray_events_open(&e, r, NULL, &o->err)) == TK_OK)
+            tk_xray_events_source(e, &src);
+        if (consumer < 2) {
+            o->st = print_runs(r, consumer, f, &o->err);
+        } else if (o->st != TK_OK) {
+        } else if (consumer == 2) {
+            tk_latency *l = NULL;
+            uint8_t *bytes = NULL;
+            size_t n = 0;
+            o->st = tk_latency_open(&l, 1, &o->err);
+            if (o->st == TK_OK) o->st = tk_latency_run(l, &src, &o->err);
+            if (o->st == TK_OK) o->st = tk_latency_serialize(l, &bytes, &n, &o->err);
+            if (o->st == TK_OK) fwrite(bytes, 1, n, f);
+            tk_free(bytes);
+            tk_latency_free(l);
+        } else if (consumer == 3) {
+            o->st = tk_export_chrome(&src, FUZZ_WRITER(f), &o->err);
+        } else {
+            o->st = tk_export_folded(&src, FUZZ_WRITER(f), TK_FOLDED_TIME, 1, &o->err);
+        }
+    }
+    tk_xray_events_free(e);
+    tk_xray_free(r);
+    tk_input_free(in);
+    if (f) fclose(f);
+}
+
+/* The fast paths against their general twin, for each consumer: the same status, error (code,
+ * offset, message) and output. */
+static void compare_paths(const uint8_t *data, size_t size)
+{
+    static const char *const consumers[] = {"runs", "runs with arguments and events", "latency",
+                                            "chrome", "folded"};
+    for (int k = 0; k < 5; k++) {
+        path_out a, b;
+        run_path(data, size, k, 1, &a);
+        run_path(data, size, k, 0, &b);
+        if (a.st != b.st || a.err.code != b.err.code || a.err.offset != b.err.offset ||
+            strcmp(a.err.message, b.err.message) != 0 || a.len != b.len ||
+            (a.len && memcmp(a.text, b.text, a.len) != 0)) {
+            size_t at = 0;
+            while (at < a.len && at < b.len && a.text[at] == b.text[at]) at++;
+            fprintf(stderr,
+                    "fast and general paths differ (%s): status %d/%d, error @%lld '%s' / "
+                    "@%lld '%s', output %zu/%zu bytes, from byte %zu:\nfast: %.200s\n"
+                    "general: %.200s\n",
+                    consumers[k], (int)a.st, (int)b.st, (long long)a.err.offset, a.err.message,
+                    (long long)b.err.offset, b.err.message, a.len, b.len, at,
+                    a.text ? a.text + at : "", b.text ? b.text + at : "");
+            abort();
+        }
+        free(a.text);
+        free(b.text);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tk_error err;
@@ -136,12 +248,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_input *in = open_input(data, size);
     if (in) {
         tk_diag d;
-        tk_diag_init(&d, ignore_diag, NULL);
+        tk_diag_init(&d, fuzz_quiet, NULL);
         tk_xray_check_summary sum;
         (void)tk_xray_check(in, NULL, &d, &sum, &err);
         tk_input_free(in);
     }
     check_partial(data, size);
+    compare_paths(data, size);
     /* strict reader through every consumer (latency: partial mode) */
     for (int consumer = 0; consumer < 5; consumer++) {
         in = open_input(data, size);

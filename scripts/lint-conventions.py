@@ -169,6 +169,28 @@ def fallible_error():
     return out
 
 
+@rule("statuses-listed")
+def statuses_listed():
+    """every public function that returns tk_status names the errors it returns (TK_ERR_...)
+    in the comments of its paragraph (the declarations and comments since the last blank
+    line)"""
+    out = []
+    for p in PUBLIC:
+        lines = read(p).split("\n")
+        for i, line in enumerate(lines):
+            m = re.match(r"TK_API\s+tk_status\s+(\w+)\s*\(", line)
+            if not m:
+                continue
+            j = i
+            while j > 0 and lines[j - 1].strip():
+                j -= 1
+            comments = " ".join(re.findall(r"/\*.*?\*/", "\n".join(lines[j:i]), re.S))
+            if not re.search(r"\bTK_ERR_[A-Z]+\b", comments):
+                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}",
+                            f"{m.group(1)}: its comment lists no status"))
+    return out
+
+
 @rule("one-constructor-verb")
 def constructor_verb():
     """constructors are tk_x_open (no _new, _create, _make, _alloc)"""
@@ -343,6 +365,38 @@ def global_state():
                 continue
             src = os.path.relpath(obj, os.path.join(BUILD, "obj"))[:-2] + ".c"
             out.append((src, f"{src}:{base}", f"writable data {sym} ({m.group(1)})"))
+    return out
+
+
+@rule("layers")
+def layers():
+    """each layer of the library uses only the layers below it (docs/architecture.md: core,
+    graph, model, formats, analysis, export, record, from the bottom): no object calls or
+    reads a symbol that an object of a higher layer defines (the first build's objects)"""
+    order = ["src/core", "src/graph", "src/model", "src/formats", "src/analysis", "src/export",
+             "src/record"]
+    defined, used = {}, {}
+    for rank, part in enumerate(order):
+        for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", part)):
+            for f in files:
+                src = os.path.relpath(os.path.join(dirpath, f), os.path.join(BUILD, "obj"))
+                if not f.endswith(".o") or not os.path.isfile(src[:-2] + ".c"):
+                    continue  # (an object whose source is gone is not in the library)
+                r = subprocess.run(["nm", os.path.join(dirpath, f)], capture_output=True,
+                                   text=True)
+                for line in r.stdout.split("\n"):
+                    parts = line.split()
+                    if len(parts) == 3 and parts[1] in "TDRB":
+                        defined[parts[2]] = (rank, src[:-2] + ".c")
+                    elif len(parts) == 2 and parts[0] == "U":
+                        used.setdefault((rank, src[:-2] + ".c"), set()).add(parts[1])
+    if not defined:
+        return [(BUILD, "nm", "no objects under " + BUILD + "/obj/src")]
+    out = []
+    for (rank, src), syms in sorted(used.items()):
+        for sym in sorted(syms):
+            if sym in defined and defined[sym][0] > rank:
+                out.append((src, f"{src}:{sym}", f"uses {sym} of {defined[sym][1]} (a layer above)"))
     return out
 
 

@@ -93,12 +93,16 @@ TK_API tk_status tk_bl_load(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t
  * csi-cc places them: inc = weight, then each increment on an edge out of
  * ENTRY is pushed down through blocks with a single predecessor (a back
  * edge into a block counts as two) onto their out-edges, up to EXIT. Then
- * loads the result as tk_bl_load does. Returns as tk_bl_load. */
+ * loads the result as tk_bl_load does. Returns TK_OK, TK_ERR_CHECK (problems
+ * passed to fn), TK_ERR_LIMIT (the path count over 64 bits, or over INT64_MAX, the
+ * most csi-cc's signed increments can number: reported as an issue), TK_ERR_ARG (a
+ * node >= nnodes) or TK_ERR_NOMEM. */
 TK_API tk_status tk_bl_number(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                               tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn, void *ctx,
                               tk_error *err);
 
-/* Same as tk_bl_number but keeps the caller's back flags (no DFS). */
+/* Same as tk_bl_number but keeps the caller's back flags (no DFS). Returns as
+ * tk_bl_number: TK_OK, TK_ERR_CHECK, TK_ERR_LIMIT, TK_ERR_ARG or TK_ERR_NOMEM. */
 TK_API tk_status tk_bl_number_keep_back(tk_bl *bl, uint32_t nnodes, uint32_t entry, uint32_t exit,
                                         tk_bl_edge *edges, size_t nedges, tk_bl_issue_fn fn,
                                         void *ctx, tk_error *err);

@@ -63,20 +63,27 @@ TK_API tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_
 /* Read a whole input block by block, lines parsed in place in the input's
  * buffer (a line across two blocks is gathered first); ids used before their
  * definition are looked up through tk_input_file_view when the input has one.
- * The path in errors defaults to the input's name. Returns like
- * tk_callgrind_read_buffer. */
+ * The path in errors defaults to the input's name. Returns as
+ * tk_callgrind_read_buffer (TK_OK, TK_ERR_FORMAT, TK_ERR_LIMIT, TK_ERR_UNSUPPORTED,
+ * TK_ERR_CHECK, TK_ERR_NOMEM), and the input's errors: TK_ERR_IO (a failed read),
+ * TK_ERR_FORMAT (corrupt compressed data, at its byte offset). */
 TK_API tk_status tk_callgrind_read_input(tk_profile *p, tk_input *in,
                                          const tk_callgrind_read_options *opt, tk_error *err);
 
-/* Incremental form, for line-by-line input. */
+/* Incremental form, for line-by-line input. Returns TK_OK or TK_ERR_NOMEM. */
 typedef struct tk_callgrind_parser tk_callgrind_parser;
 TK_API tk_status tk_callgrind_parser_open(tk_callgrind_parser **out, tk_profile *p,
                                           const tk_callgrind_read_options *opt, tk_error *err);
 /* One line without its newline; lineno is 1-based; offset is the byte offset
- * of the line start. Returns TK_OK or an error (read mode). */
+ * of the line start. Returns TK_OK; in read mode the line's error: TK_ERR_FORMAT,
+ * TK_ERR_LIMIT (a number over 64 bits, a line over TK_CALLGRIND_MAX_LINE),
+ * TK_ERR_UNSUPPORTED, TK_ERR_NOMEM (in check mode TK_ERR_NOMEM only, every other
+ * problem going to the diag). */
 TK_API tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
                                           uint64_t lineno, int64_t offset, tk_error *err);
-/* End of input: final checks. Returns like tk_callgrind_read_buffer. */
+/* End of input: final checks. Returns TK_OK; in read mode the first error, if any
+ * (TK_ERR_FORMAT, TK_ERR_LIMIT, TK_ERR_UNSUPPORTED, TK_ERR_NOMEM); in check mode
+ * TK_ERR_CHECK when any line had an error. */
 TK_API tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *err);
 TK_API void tk_callgrind_parser_free(tk_callgrind_parser *ps);
 

@@ -443,6 +443,8 @@ typedef struct tk_cfg_dot_options {
     { \
         NULL, 0, NULL, 0, NULL, 0, 0 \
     }
+/* The CFG as Graphviz dot, as Intel's dcfg-to-dot draws it. TK_OK,
+ * TK_ERR_IO (the writer failed) or TK_ERR_NOMEM. */
 TK_API tk_status tk_cfg_write_dot(const tk_cfg *cfg, const tk_cfg_dot_options *opt,
                                   const tk_writer *f, tk_error *err);
 

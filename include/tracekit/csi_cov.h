@@ -120,7 +120,8 @@ TK_API tk_status tk_csi_cov_write_function(const tk_writer *out, tk_csi_cov_kind
                                            tk_csi_cov_form form, const tk_csi_cov_function *fn,
                                            tk_error *err);
 
-/* Deterministic description of one function (the golden format of `dump`). */
+/* Deterministic description of one function (the golden format of `dump`). TK_OK,
+ * TK_ERR_IO (the writer failed) or TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_cov_dump_function(const tk_writer *out, tk_csi_cov_kind kind,
                                           const tk_csi_cov_function *fn, tk_error *err);
 
@@ -129,6 +130,8 @@ TK_API tk_status tk_csi_cov_dump_function(const tk_writer *out, tk_csi_cov_kind 
 /* The rules that span functions (an array used twice), so one per input. */
 typedef struct tk_csi_cov_checker tk_csi_cov_checker;
 
+/* A checker for metadata of `kind` (*out, tk_csi_cov_checker_free). TK_OK or
+ * TK_ERR_NOMEM. */
 TK_API tk_status tk_csi_cov_checker_open(tk_csi_cov_checker **out, tk_csi_cov_kind kind,
                                          tk_error *err);
 TK_API void tk_csi_cov_checker_free(tk_csi_cov_checker *c);

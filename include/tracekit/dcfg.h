@@ -54,7 +54,8 @@ TK_API tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_opt
 /* Same from a path ("-" = stdin).  Row locations are kept only in check
  * mode; when a strict read fails on a reference error found after parsing
  * (dangling edge, duplicate id), the file is read again in check mode to
- * locate it (not possible for stdin). */
+ * locate it (not possible for stdin). Returns as tk_dcfg_read: TK_OK, TK_ERR_FORMAT /
+ * TK_ERR_LIMIT (located), TK_ERR_NOMEM, TK_ERR_IO (also when path cannot be opened). */
 TK_API tk_status tk_dcfg_read_path(tk_cfg **out, const char *path, const tk_dcfg_read_options *opt,
                                    tk_error *err);
 

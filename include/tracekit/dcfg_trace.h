@@ -51,11 +51,13 @@ typedef struct tk_dcfg_trace tk_dcfg_trace;
  * located error. The caller owns *out (tk_dcfg_trace_free). */
 TK_API tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *diag,
                                     tk_error *err);
-/* Parse from an open input (borrowed: it must outlive the trace). */
+/* Parse from an open input (borrowed: it must outlive the trace). Returns as
+ * tk_dcfg_trace_open: TK_OK, TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_FORMAT or TK_ERR_LIMIT. */
 typedef struct tk_input tk_input;
 TK_API tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag,
                                           tk_error *err);
-/* The same on memory (copied). name is used in messages. */
+/* The same on memory (copied; plain JSON, not decompressed). name is used in messages.
+ * TK_OK, TK_ERR_NOMEM, TK_ERR_FORMAT or TK_ERR_LIMIT. */
 TK_API tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
                                            const char *name, tk_diag *diag, tk_error *err);
 TK_API void tk_dcfg_trace_free(tk_dcfg_trace *t);
@@ -120,9 +122,10 @@ TK_API tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i,
                                             tk_diag *diag, tk_error *err);
 
 /* The dump (`tracekit dump`): "dcfg-trace MAJOR.MINOR", then per process "process PID", per
- * thread of it "  thread TID", per chunk of it "  chunk preceding=N instrs=N edge_count=N
- * first=N" (the chunk's PRECEDING_INSTR_COUNT, INSTR_COUNT, EDGE_COUNT and first edge id, 0
- * without edges) and "    edges: ID ID ..." (its decoded edges; not with flags
+ * thread of it "  thread TID", per chunk of it "  chunk preceding_instr_count N instr_count
+ * N edge_count N first_edge_id N" (the chunk's fields under the spec's names, as the DCFG
+ * dump names its own; FIRST_EDGE_ID 0 without edges) and "    edges ID ID ..." (its
+ * decoded edges, FIRST_EDGE_ID first; not with flags
  * TK_DCFG_TRACE_DUMP_STRUCTURE), to out. Returns TK_OK, the error of decoding a chunk
  * (located, after the lines before it), TK_ERR_IO (out failed), TK_ERR_NOMEM. */
 #define TK_DCFG_TRACE_DUMP_STRUCTURE 1u

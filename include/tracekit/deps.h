@@ -121,13 +121,15 @@ TK_API tk_status tk_deps_add_dep(tk_deps *d, uint32_t inst, uint32_t dep, uint32
 /* Index (in the whole model) of the entry that the next tk_deps_add_dep creates. */
 TK_API uint64_t tk_deps_entry_count(const tk_deps *d);
 TK_API void tk_deps_set_values(tk_deps *d, int has_values);
+/* A value of the current instruction's instance inst. TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_add_value(tk_deps *d, uint32_t inst, uint64_t value, tk_error *err);
 /* A value of up to 256 bits: nwords (1..TK_DEPS_VALUE_WORDS) 64-bit words, the lowest
- * first. TK_ERR_NOMEM. */
+ * first. TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_add_value_wide(tk_deps *d, uint32_t inst, const uint64_t *words,
                                         uint32_t nwords, tk_error *err);
 
-/* History form: instance from_inst of `from` depends on instance to_inst of `to`. */
+/* History form: instance from_inst of `from` depends on instance to_inst of `to`. TK_OK or
+ * TK_ERR_NOMEM. */
 TK_API tk_status tk_deps_add_edge(tk_deps *d, uint32_t from, uint32_t from_inst, uint32_t to,
                                   uint32_t to_inst, tk_error *err);
 

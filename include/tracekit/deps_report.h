@@ -108,8 +108,8 @@ TK_API tk_status tk_deps_value_stats_get(const tk_deps *d, uint32_t index, tk_de
 /* ---- order ----------------------------------------------------------------------------- */
 
 /* The instruction indexes of d in order of their ids (addresses in the history form) into
- * order (room for tk_deps_count(d)). Returns TK_OK. */
-TK_API tk_status tk_deps_order_by_id(const tk_deps *d, uint32_t *order, tk_error *err);
+ * order (room for tk_deps_count(d)). Cannot fail. */
+TK_API void tk_deps_order_by_id(const tk_deps *d, uint32_t *order);
 
 #ifdef __cplusplus
 }

@@ -143,6 +143,13 @@ typedef struct tk_event_thread_filter {
 TK_API void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_source *src,
                                   const int64_t *tids, size_t ntids, tk_event_source *out);
 
+/* The state of a chain of sources (tk_event_chain_init). */
+typedef struct tk_event_chain {
+    const tk_event_source *parts;
+    size_t nparts, cur;
+    uint32_t offset, seen; /* thread offset of the current part; its max index + 1 so far */
+} tk_event_chain;
+
 /* Several sources read one after the other as one source: what one trace holding all of them
  * would give. The threads of part k come after those of parts 0..k-1 (their dense indices are
  * offset by the number of threads the earlier parts had: max index + 1), so threads of
@@ -151,12 +158,6 @@ TK_API void tk_event_only_threads(tk_event_thread_filter *f, const tk_event_sour
  * smallest of the parts'. The parts (borrowed) must outlive the chain; *out reads through it.
  * Returns TK_OK, or TK_ERR_ARG when n is 0 or a part's clock rate or time unit differs from
  * part 0's (the message names the part, "part K: ...", and c->cur is K). */
-typedef struct tk_event_chain {
-    const tk_event_source *parts;
-    size_t nparts, cur;
-    uint32_t offset, seen; /* thread offset of the current part; its max index + 1 so far */
-} tk_event_chain;
-
 TK_API tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, size_t n,
                                      tk_event_source *out, tk_error *err);
 

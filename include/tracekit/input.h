@@ -59,7 +59,8 @@ TK_API tk_status tk_input_open(tk_input **out, const char *path, const tk_input_
                                tk_error *err);
 
 /* Read from memory (borrowed; must outlive the input). name is used in errors.
- * Compressed data is decompressed as for files. */
+ * Compressed data is decompressed as for files. TK_OK or TK_ERR_NOMEM (also when a
+ * decoder cannot start); the content's errors come when it is read. */
 TK_API tk_status tk_input_open_memory(tk_input **out, const void *data, size_t len,
                                       const char *name, const tk_input_options *opt, tk_error *err);
 
@@ -82,16 +83,23 @@ TK_API tk_status tk_input_pread(tk_input *in, uint64_t offset, void *dst, size_t
                                 tk_error *err);
 
 /* Look at up to `want` bytes of content from the current position without
- * consuming them. *len < want only at end of input. Borrowed until the next call. */
+ * consuming them. *len < want only at end of input. Borrowed until the next call.
+ * TK_OK, or the errors of reading (here and for tk_input_read, tk_input_getline,
+ * tk_input_chunk and tk_input_map): TK_ERR_IO (a failed read, at its raw byte offset),
+ * TK_ERR_FORMAT (corrupt or truncated compressed data, at its offset in the compressed
+ * file), TK_ERR_NOMEM; once failed, the input returns the same error again. */
 TK_API tk_status tk_input_peek(tk_input *in, size_t want, const uint8_t **data, size_t *len,
                                tk_error *err);
 
-/* Read up to n bytes; *got < n only at end of input (TK_OK with *got == 0 at end). */
+/* Read up to n bytes; *got < n only at end of input (TK_OK with *got == 0 at end).
+ * Errors: as tk_input_peek (TK_ERR_IO, TK_ERR_FORMAT, TK_ERR_NOMEM). */
 TK_API tk_status tk_input_read(tk_input *in, void *buf, size_t n, size_t *got, tk_error *err);
 
 /* Next line without its '\n' (and without one trailing '\r'). TK_END at end of
  * input. The line is borrowed until the next call; for mapped input it points
- * into the map (zero copy). A line longer than max_line is TK_ERR_LIMIT. */
+ * into the map (zero copy). A line longer than max_line is TK_ERR_LIMIT (and stays the
+ * input's error); other errors as tk_input_peek (TK_ERR_IO, TK_ERR_FORMAT,
+ * TK_ERR_NOMEM). */
 TK_API tk_status tk_input_getline(tk_input *in, const char **line, size_t *len, tk_error *err);
 
 /* 1-based number of the line last returned by tk_input_getline (0 before any). */
@@ -105,13 +113,15 @@ TK_API uint64_t tk_input_offset(const tk_input *in);
  * equal to the content offset for uncompressed input. */
 TK_API uint64_t tk_input_raw_offset(const tk_input *in);
 
-/* The next block of content, of whatever size is available: TK_END at the end.
+/* The next block of content, of whatever size is available: TK_OK, TK_END at the end,
+ * or an error as tk_input_peek (TK_ERR_IO, TK_ERR_FORMAT, TK_ERR_NOMEM).
  * Borrowed until the next call. For mapped input the whole rest at once. */
 TK_API tk_status tk_input_chunk(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
 /* All remaining content in one block (for a plain regular file the rest of its
  * mapping; for memory input the memory; otherwise a buffer the input owns and
- * grows to the content's size). Borrowed until tk_input_free. */
+ * grows to the content's size). Borrowed until tk_input_free. TK_OK, or an error as
+ * tk_input_peek (TK_ERR_IO, TK_ERR_FORMAT, TK_ERR_NOMEM). */
 TK_API tk_status tk_input_map(tk_input *in, const uint8_t **data, size_t *len, tk_error *err);
 
 /* The whole content as one block, wherever reading is (the position does not

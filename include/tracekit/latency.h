@@ -46,7 +46,8 @@ TK_API void tk_latency_free(tk_latency *l);
 /* Consume a whole source. Errors from the source, TK_ERR_NOMEM, TK_ERR_LIMIT. */
 TK_API tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err);
 
-/* The rows in key order (thread, then function id); computed once, owned by l. */
+/* The rows in key order (thread, then function id); computed once, owned by l. TK_OK or
+ * TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *count,
                                  tk_error *err);
 TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);

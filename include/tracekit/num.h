@@ -55,7 +55,9 @@ TK_API tk_status tk_parse_num(const char *s, size_t len, unsigned syntax, uint64
 TK_API tk_status tk_parse_snum(const char *s, size_t len, unsigned syntax, int64_t *out,
                                tk_error *err);
 
-/* The usual syntaxes: decimal or 0x hex, unsigned or with a sign. */
+/* The usual syntaxes: decimal or 0x hex, unsigned or with a sign. As tk_parse_num:
+ * TK_OK, TK_ERR_FORMAT (not a number, or anything after it), TK_ERR_LIMIT (over 64 bits;
+ * for tk_parse_i64 outside the range of int64_t). */
 TK_API tk_status tk_parse_u64(const char *s, size_t len, uint64_t *out, tk_error *err);
 TK_API tk_status tk_parse_i64(const char *s, size_t len, int64_t *out, tk_error *err);
 

@@ -36,7 +36,8 @@ TK_API const tk_writer *tk_output_writer(tk_output *o);
 TK_API int tk_output_fd(const tk_output *o);
 TK_API const char *tk_output_path(const tk_output *o);
 
-/* Flush, close and rename into place; frees o. On error the temp file is removed. */
+/* Flush, close and rename into place; frees o. On error the temp file is removed.
+ * TK_OK or TK_ERR_IO (a write, the close or the rename failed). */
 TK_API tk_status tk_output_commit(tk_output *o, tk_error *err);
 
 /* Discard: remove the temporary file; frees o. Accepts NULL. */

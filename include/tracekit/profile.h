@@ -99,10 +99,13 @@ typedef struct tk_profile tk_profile;
 
 #define TK_PROF_NONE UINT32_MAX
 
+/* A new, empty profile (*out, tk_profile_free). TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_open(tk_profile **out, tk_error *err);
 TK_API void tk_profile_free(tk_profile *p);
 
 /* ---- strings ----------------------------------------------------------- */
+/* The id of s[0..len) (added when new). TK_OK, TK_ERR_LIMIT (a string over 4 GiB, more
+ * than 2^32 - 2 strings) or TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_intern(tk_profile *p, const char *s, size_t len, uint32_t *id,
                                    tk_error *err);
 TK_API const char *tk_profile_str(const tk_profile *p, uint32_t id);
@@ -133,11 +136,15 @@ TK_API tk_status tk_profile_add_derived(tk_profile *p, uint32_t name, uint32_t f
 TK_API size_t tk_profile_derived_count(const tk_profile *p);
 /* Derived event i into *out (TK_PROF_NONE ids past the end). */
 TK_API void tk_profile_derived_get(const tk_profile *p, size_t i, tk_prof_derived_info *out);
-/* Evaluate a derived formula ("Ir + 2 Dr", "3*Ir") on a cost vector. */
+/* Evaluate derived event i's formula ("Ir + 2 Dr", "3*Ir") on a cost vector. TK_OK,
+ * TK_ERR_FORMAT (not the grammar's, or an event the profile has not), TK_ERR_LIMIT (a
+ * coefficient or the value over 64 bits) or TK_ERR_ARG (no derived event i). */
 TK_API tk_status tk_profile_eval_derived(const tk_profile *p, size_t i, const uint64_t *costs,
                                          uint64_t *result, tk_error *err);
 
 /* ---- functions --------------------------------------------------------- */
+/* The id of the function (object, file, name) (string ids; added when new) into *fn. TK_OK,
+ * TK_ERR_LIMIT (more than 2^32 - 2 functions) or TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_function(tk_profile *p, uint32_t object, uint32_t file, uint32_t name,
                                      uint32_t *fn, tk_error *err);
 TK_API size_t tk_profile_function_count(const tk_profile *p);
@@ -150,6 +157,7 @@ TK_API tk_status tk_profile_function_ranks(const tk_profile *p, const uint32_t *
                                            uint32_t **out, tk_error *err);
 
 /* ---- parts ------------------------------------------------------------- */
+/* A new, empty part at the end (*out, borrowed from p). TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_add_part(tk_profile *p, tk_prof_part **out, tk_error *err);
 TK_API size_t tk_profile_part_count(const tk_profile *p);
 /* Part i, or NULL; borrowed until tk_profile_free. */
@@ -212,6 +220,7 @@ TK_API void tk_prof_part_set_summary(const tk_profile *p, tk_prof_part *part,
 TK_API tk_status tk_prof_part_set_cmd(tk_prof_part *part, const char *s, size_t len, tk_error *err);
 TK_API tk_status tk_prof_part_set_creator(tk_prof_part *part, const char *s, size_t len,
                                           tk_error *err);
+/* A description line "key: value" (copied). TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_part_add_desc(tk_prof_part *part, const char *s, size_t len,
                                           tk_error *err);
 
@@ -224,16 +233,20 @@ TK_API tk_status tk_profile_add_call(tk_profile *p, tk_prof_part *part, const tk
 TK_API tk_status tk_profile_add_jump(tk_profile *p, tk_prof_part *part, const tk_prof_jump *key,
                                      uint64_t executed, uint64_t followed, tk_error *err);
 
-/* Sum of self costs of a part (n_events values). */
+/* Sum of self costs of a part (n_events values). TK_OK or TK_ERR_LIMIT (a sum over 64
+ * bits). */
 TK_API tk_status tk_profile_part_sum(const tk_profile *p, const tk_prof_part *part, uint64_t *sum,
                                      tk_error *err);
-/* Store the computed sum as the part's totals (for writers of built profiles). */
+/* Store the computed sum as the part's totals (for writers of built profiles). TK_OK or
+ * TK_ERR_LIMIT (a sum over 64 bits). */
 TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *part,
                                              tk_error *err);
 
 /* Add every part of src into dst (appending parts, or into dst part `into`
  * when into != NULL). Names are re-interned; events must be known to dst or
- * are added when dst has no rows yet. */
+ * are added when dst has no rows yet. TK_OK, TK_ERR_UNSUPPORTED (an event type dst lacks
+ * and dst has rows), TK_ERR_LIMIT (more than TK_PROFILE_MAX_EVENTS event types or derived
+ * events, a sum over 64 bits, more strings or functions than ids) or TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
                                   tk_error *err);
 
@@ -264,7 +277,8 @@ TK_API tk_status tk_profile_merged(tk_profile **out, const tk_profile *src,
 
 /* The same made one profile at a time: tk_profile_merger_add of the profiles of some inputs
  * (each read on its own), in their order, then tk_profile_merger_finish, give what
- * tk_profile_merged gives of the profile of all of them read one after the other. */
+ * tk_profile_merged gives of the profile of all of them read one after the other.
+ * tk_profile_merger_open: TK_OK or TK_ERR_NOMEM. */
 typedef struct tk_profile_merger tk_profile_merger;
 TK_API tk_status tk_profile_merger_open(tk_profile_merger **out,
                                         const tk_profile_merge_options *opt, tk_error *err);
@@ -277,7 +291,8 @@ TK_API tk_status tk_profile_merger_add(tk_profile_merger *m, const tk_profile *s
 TK_API tk_status tk_profile_merger_finish(tk_profile_merger *m, tk_profile **out, tk_error *err);
 TK_API void tk_profile_merger_free(tk_profile_merger *m);
 
-/* Canonical, deterministic text of the whole model (sorted). */
+/* Canonical, deterministic text of the whole model (sorted). TK_OK, TK_ERR_IO (the writer
+ * failed) or TK_ERR_NOMEM. */
 TK_API tk_status tk_profile_dump(const tk_profile *p, const tk_writer *out, tk_error *err);
 
 #ifdef __cplusplus

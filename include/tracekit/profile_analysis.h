@@ -84,14 +84,15 @@ TK_API tk_status tk_profile_summarize(const tk_profile *p, size_t part, tk_prof_
 /* The same without inclusive costs (every entry's `inclusive` is NULL; calls
  * are counted): what a table of self costs needs, without the call graph, its
  * recursion classes and the inclusive sums (on a 130 MB profile of 151 K
- * functions: ~35 MB less memory). */
+ * functions: ~35 MB less memory). Returns TK_OK, TK_ERR_ARG (no such part), TK_ERR_NOMEM,
+ * TK_ERR_LIMIT (overflow). */
 TK_API tk_status tk_profile_summarize_self(const tk_profile *p, size_t part, tk_prof_group group,
                                            tk_prof_summary **out, tk_error *err);
 TK_API void tk_prof_summary_free(tk_prof_summary *s);
 
 /* Sort entries by the given event indexes (descending), on inclusive costs
  * when `inclusive` (self costs for a summary without inclusive costs), ties
- * by names. */
+ * by names. TK_OK or TK_ERR_NOMEM (the order is then as it was). */
 TK_API tk_status tk_prof_summary_sort(tk_prof_summary *s, const tk_profile *p, const size_t *events,
                                       size_t n_events, int inclusive, tk_error *err);
 /* The same for a list cut where it covers `coverage` percent (0 < coverage <
@@ -191,6 +192,9 @@ typedef struct tk_dot_options {
  * bytes with the terminating NUL (size > 0) and returns out. */
 TK_API char *tk_short_name(const char *name, char *out, size_t size);
 
+/* The call graph as Graphviz dot (opt may be NULL: the defaults). TK_OK, TK_ERR_IO (the
+ * writer failed), TK_ERR_NOMEM, TK_ERR_LIMIT (a cost sum over 64 bits) or TK_ERR_ARG (a
+ * profile read with call counts only: no inclusive costs). */
 TK_API tk_status tk_profile_write_dot(const tk_profile *p, const tk_dot_options *opt,
                                       const tk_writer *out, tk_error *err);
 
@@ -217,6 +221,9 @@ typedef struct tk_folded_profile_options {
         0, 0, 0, 0, 0 \
     }
 
+/* opt may be NULL (the defaults). TK_OK, TK_ERR_IO (the writer failed), TK_ERR_NOMEM,
+ * TK_ERR_LIMIT (a cost sum over 64 bits) or TK_ERR_ARG (no part opt->part, or a profile
+ * read with call counts only). */
 TK_API tk_status tk_profile_write_folded(const tk_profile *p, const tk_folded_profile_options *opt,
                                          const tk_writer *out, tk_error *err);
 

@@ -45,7 +45,8 @@ typedef struct tk_prof_partial_options {
 TK_API tk_status tk_prof_partial_open(tk_prof_partial **out, const tk_profile *p,
                                       const tk_prof_partial_options *opt, tk_error *err);
 /* The same, p taken over (its names become the partial's, its parts are freed; freed on an
- * error): no copy of its names. */
+ * error): no copy of its names. Returns as tk_prof_partial_open: TK_OK, TK_ERR_ARG,
+ * TK_ERR_NOMEM, TK_ERR_LIMIT. */
 TK_API tk_status tk_prof_partial_take(tk_prof_partial **out, tk_profile *p,
                                       const tk_prof_partial_options *opt, tk_error *err);
 TK_API void tk_prof_partial_free(tk_prof_partial *pp);

@@ -64,7 +64,8 @@ typedef struct tk_chain_step {
 
 /* One shortest chain from `from` to `to` following "depends upon", or, when
  * none exists, from `to` to `from` (then *reversed = 1). TK_END when neither
- * exists. The caller frees *steps with tk_chain_free. */
+ * exists. The caller frees *steps with tk_chain_free. TK_OK, TK_END, TK_ERR_ARG (a node
+ * the model has not, or dependences of a kind it has not) or TK_ERR_NOMEM. */
 TK_API tk_status tk_chain_find(const tk_deps *d, tk_node from, tk_node to, tk_slice_deps deps,
                                tk_chain_step **steps, size_t *nsteps, int *reversed, tk_error *err);
 TK_API void tk_chain_free(tk_chain_step *steps);

@@ -45,10 +45,13 @@ typedef struct tk_error {
 
 TK_API void tk_error_clear(tk_error *err);
 
-/* Set code and message; keeps no location. Returns code. err may be NULL. */
+/* Set code and message; keeps no location. Returns code, the error status given (TK_ERR_IO,
+ * TK_ERR_FORMAT, ...: `return tk_error_set(err, TK_ERR_FORMAT, ...)` fails with it). err may
+ * be NULL. */
 TK_API tk_status tk_error_set(tk_error *err, tk_status code, const char *fmt, ...) TK_PRINTF(3, 4);
 
-/* Set code, message and location. path may be NULL; offset -1 and line 0 mean unknown. */
+/* Set code, message and location. path may be NULL; offset -1 and line 0 mean unknown.
+ * Returns code, as tk_error_set (the error status given: TK_ERR_IO, TK_ERR_FORMAT, ...). */
 TK_API tk_status tk_error_set_at(tk_error *err, tk_status code, const char *path, int64_t offset,
                                  uint64_t line, uint64_t column, const char *fmt, ...)
     TK_PRINTF(7, 8);

@@ -67,7 +67,9 @@ typedef struct tk_wet_reader tk_wet_reader;
  * TK_ERR_NOMEM. */
 TK_API tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err);
 /* TK_OK with *rec filled, TK_END at the end, or an error located at
- * path:line:column. After an error the reader stays failed. */
+ * path:line:column: TK_ERR_FORMAT, TK_ERR_LIMIT (a number over 64 bits, the instance limit),
+ * TK_ERR_NOMEM, or the input's (TK_ERR_IO, TK_ERR_FORMAT of compressed data, TK_ERR_LIMIT of
+ * a line too long). After an error the reader stays failed. */
 TK_API tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err);
 /* The form, known after the first record. */
 TK_API tk_deps_form tk_wet_reader_form(const tk_wet_reader *r);

@@ -2,7 +2,9 @@
  * API that writes (reports, dumps, exports, writers of formats) takes a
  * tk_writer: a callback that receives the bytes in order, in blocks of any
  * size (usually up to 64 KiB). A program writing to a file passes a callback
- * that writes to it (tk_output_writer does so for a tk_output). */
+ * that writes to it (tk_output_writer does so for a tk_output). Each such function returns
+ * TK_ERR_IO when the callback fails (its comment lists its other statuses), and TK_ERR_ARG
+ * when it is given no writer or one without a callback. */
 #ifndef TRACEKIT_WRITER_H
 #define TRACEKIT_WRITER_H
 

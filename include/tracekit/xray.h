@@ -129,7 +129,9 @@ TK_API const tk_xray_header *tk_xray_get_header(const tk_xray_reader *r);
 
 /* The next record: TK_OK, TK_END, or TK_ERR_FORMAT with a byte offset (truncated records,
  * unknown kinds, extents past the end, a record past its buffer). In partial mode a cut at the
- * end of the file ends the records with TK_END instead (see tk_xray_truncation). */
+ * end of the file ends the records with TK_END instead (see tk_xray_truncation). With
+ * release_pages on a file, a buffer is read into memory of the reader's when it is reached:
+ * also TK_ERR_NOMEM and TK_ERR_IO (the read failed). */
 TK_API tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
 
 /* Buffers and results of tk_xray_next_calls. The caller provides the arrays and capacities;
@@ -143,7 +145,8 @@ typedef struct tk_xray_calls {
     uint8_t *arg_count;
     uint64_t *arg_values; /* TK_XRAY_MAX_ARGS slots each */
     size_t arg_cap;
-    tk_xray_record *events; /* custom/typed event records (payloads point into the file) */
+    tk_xray_record *events; /* custom/typed event records (payloads borrowed from the reader
+                               until its next call: a run ends with its FDR buffer) */
     uint32_t *event_at; /* the call index the event comes before */
     size_t event_cap;
     /* results */
@@ -154,8 +157,8 @@ typedef struct tk_xray_calls {
 
 /* The next run of records of one thread: function records, and (when asked) their arguments and
  * the custom/typed events between them; other records are skipped (their timestamps still
- * apply). TK_OK with n + nevents >= 1, TK_END, or an error as tk_xray_next. Do not mix with
- * tk_xray_next on the same reader. */
+ * apply). TK_OK with n + nevents >= 1, TK_END, or an error as tk_xray_next (TK_ERR_FORMAT;
+ * TK_ERR_NOMEM, TK_ERR_IO). Do not mix with tk_xray_next on the same reader. */
 TK_API tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err);
 
 /* Partial mode: 1 when the file was found cut short, with *where (may be NULL) set to the
@@ -180,7 +183,7 @@ typedef struct tk_xray_events tk_xray_events;
 
 /* An events-model source over a reader: function records and custom/typed events with dense
  * thread indices (by pid and tid, in order of first appearance). map (may be NULL) names the
- * functions. Borrows r and map. Caller owns *out. */
+ * functions. Borrows r and map. Caller owns *out. TK_OK or TK_ERR_NOMEM. */
 TK_API tk_status tk_xray_events_open(tk_xray_events **out, tk_xray_reader *r,
                                      const tk_xray_map *map, tk_error *err);
 TK_API void tk_xray_events_free(tk_xray_events *e);
@@ -209,8 +212,8 @@ typedef struct tk_xray_summary {
     size_t nthreads;
 } tk_xray_summary;
 
-/* Read the whole trace and count. Errors as tk_xray_next (the counts so far stay valid).
- * Free with tk_xray_summary_free. */
+/* Read the whole trace and count. TK_OK, TK_ERR_NOMEM, or an error as tk_xray_next
+ * (TK_ERR_FORMAT, TK_ERR_IO; the counts so far stay valid). Free with tk_xray_summary_free. */
 TK_API tk_status tk_xray_summarize(tk_xray_reader *r, tk_xray_summary *out, tk_error *err);
 TK_API void tk_xray_summary_free(tk_xray_summary *s);
 
@@ -230,7 +233,8 @@ typedef struct tk_xray_check_summary {
 TK_API tk_status tk_xray_check(tk_input *in, const tk_xray_map *map, struct tk_diag *diag,
                                tk_xray_check_summary *sum, tk_error *err);
 
-/* Canonical text: the header, then one line per record ("@offset kind fields..."). */
+/* Canonical text: the header, then one line per record ("@offset kind fields..."). TK_OK,
+ * TK_ERR_IO (the writer failed), TK_ERR_NOMEM, or an error as tk_xray_next (TK_ERR_FORMAT). */
 TK_API tk_status tk_xray_dump(tk_xray_reader *r, const tk_xray_map *map, const tk_writer *out,
                               tk_error *err);
 

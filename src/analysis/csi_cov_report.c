@@ -9,6 +9,7 @@
 #include "core/arena.h"
 #include "core/compat.h"
 #include "core/vec.h"
+#include "csi_rows.h"
 
 int tk_csi_cov_name_matches(const char *sel, const char *name)
 {
@@ -65,15 +66,13 @@ static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
 {
     const tk_csi_cov_report_row *a = pa, *b = pb;
     tk_csi_cov_report_key key = *(const tk_csi_cov_report_key *)key_ptr;
-    if (key == TK_CSI_COV_REPORT_BY_NAME) {
-        int c = strcmp(a->name, b->name);
-        if (c) return c;
-    } else if (key == TK_CSI_COV_REPORT_BY_ENTRIES || key == TK_CSI_COV_REPORT_BY_LINES) {
-        uint64_t x = key == TK_CSI_COV_REPORT_BY_ENTRIES ? a->entries : a->lines;
-        uint64_t y = key == TK_CSI_COV_REPORT_BY_ENTRIES ? b->entries : b->lines;
-        if (x != y) return x < y ? 1 : -1;
+    uint64_t x = 0, y = 0;
+    if (key == TK_CSI_COV_REPORT_BY_ENTRIES || key == TK_CSI_COV_REPORT_BY_LINES) {
+        x = key == TK_CSI_COV_REPORT_BY_ENTRIES ? a->entries : a->lines;
+        y = key == TK_CSI_COV_REPORT_BY_ENTRIES ? b->entries : b->lines;
     }
-    return a->order < b->order ? -1 : a->order > b->order;
+    int by_name = key == TK_CSI_COV_REPORT_BY_NAME;
+    return tk_csi_row_cmp(by_name ? a->name : NULL, b->name, x, y, a->order, b->order);
 }
 
 void tk_csi_cov_report_sort(tk_csi_cov_report *r)

@@ -7,6 +7,7 @@
 #include "core/arena.h"
 #include "core/compat.h"
 #include "core/vec.h"
+#include "csi_rows.h"
 
 struct tk_csi_report {
     tk_csi_report_options opt;
@@ -77,15 +78,10 @@ static int cmp_rows(const void *pa, const void *pb, void *key_ptr)
         x = a->edges;
         y = b->edges;
         break;
-    case TK_CSI_REPORT_BY_NAME: {
-        int c = strcmp(a->label, b->label);
-        if (c) return c;
-        break;
+    default: /* TK_CSI_REPORT_BY_NAME, TK_CSI_REPORT_BY_ORDER */ break;
     }
-    default: /* TK_CSI_REPORT_BY_ORDER */ break;
-    }
-    if (x != y) return x < y ? 1 : -1;
-    return a->order < b->order ? -1 : a->order > b->order;
+    int by_name = key == TK_CSI_REPORT_BY_NAME;
+    return tk_csi_row_cmp(by_name ? a->label : NULL, b->label, x, y, a->order, b->order);
 }
 
 void tk_csi_report_sort(tk_csi_report *r)

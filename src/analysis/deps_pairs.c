@@ -62,7 +62,7 @@ tk_status tk_deps_pairs_open(tk_deps_pairs **out, const tk_deps *d, tk_error *er
     uint32_t *order = tk_malloc(room * sizeof *order), *seen = tk_malloc(room * sizeof *seen);
     uint64_t *count = tk_calloc(room, sizeof *count);
     int rc = p && order && seen && count ? 0 : -1;
-    if (rc == 0) tk_deps_order_by_id(d, order, NULL);
+    if (rc == 0) tk_deps_order_by_id(d, order);
     for (uint32_t o = 0; rc == 0 && o < n; o++) {
         tk_deps_instr in;
         tk_deps_get_instr(d, order[o], &in);

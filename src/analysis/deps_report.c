@@ -20,13 +20,11 @@ static int cmp_by_id(const void *a, const void *b, void *deps)
     return (i > j) - (i < j);
 }
 
-tk_status tk_deps_order_by_id(const tk_deps *d, uint32_t *order, tk_error *err)
+void tk_deps_order_by_id(const tk_deps *d, uint32_t *order)
 {
-    (void)err;
     uint32_t n = tk_deps_count(d);
     for (uint32_t i = 0; i < n; i++) order[i] = i;
     tk_qsort_r(order, n, sizeof *order, cmp_by_id, (void *)d);
-    return TK_OK;
 }
 
 /* ---- source lines ---------------------------------------------------------------------- */

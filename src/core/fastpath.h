@@ -21,17 +21,17 @@
  *     string_run: tk_swar_string_stops)
  *   WET dependence entries and values                  parse_entry, parse_value
  *     (wet_reader.c: fast_entry, fast_value)
+ *   XRay runs of FDR function records (xray_reader.c:  tk_xray_next record by record
+ *     calls_fdr, calls_run_le/be) and packed batches     (next_record), taken into the run
+ *     (tk_xray_packed_calls, model/events.h)            by calls_take
  *
  * Building with -DTK_NO_FAST_PATH (TK_FAST_PATHS == 0) takes the general twin
  * everywhere: `make check` runs the unit, CLI and fuzz-replay tests once so
- * (build-musl/, with the portable fallbacks). Not yet switched: XRay's runs of FDR function records
- * (xray_reader.c, calls_run_le/be) and its packed batches (xray_events.c):
- * with them off, the record-by-record reader gives other threads to the calls
- * of mtpool.fdr (tests/cli/xray) and other latencies on cut wrapped traces
- * (test_xray_cut), so those twins need fixing first.
- * The Callgrind and DCFG readers can also turn their fast paths off at run
- * time (cg_read_buffer_paths, dcfg_read_paths), which their fuzz harnesses use
- * to compare both on every input, error locations included.
+ * (build-musl/, with the portable fallbacks).
+ * The Callgrind, DCFG and XRay readers can also turn their fast paths off at
+ * run time (cg_read_buffer_paths, dcfg_read_paths, xray_set_paths), which
+ * their fuzz harnesses use to compare both on every input, error locations
+ * included.
  *
  * The primitives below are the tricks themselves, each with the derivation of
  * its constants. The digit loops are bounded so that they cannot overflow
@@ -197,6 +197,16 @@ TK_FAST_INLINE int tk_fast_cost_start(unsigned c)
  * not plain calls): its low 4 bits are 0, 2 or 4 for a plain call, a 16-bit
  * set with bits 0, 2 and 4: 0x15. */
 #define TK_FAST_XRAY_PLAIN_CALLS 0x15u
+/* The same with enter-with-arguments (kind 3, low bits 6): every call that a
+ * packed batch hands out (tk_xray_packed_calls), bits 0, 2, 4 and 6: 0x55. */
+#define TK_FAST_XRAY_CALLS 0x55u
+
+/* The low 4 bits of such a word are 2 (exit) or 4 (tail exit): low - 2 is
+ * then 0 or 2, which & ~2 makes 0; for 0 and 1 it wraps to a word with high
+ * bits set, for 3 and 5 and above it keeps bit 0 or a bit above 1. One
+ * subtraction and one mask instead of two compares (the packed calls' loop,
+ * model/events.h). */
+TK_FAST_INLINE int tk_fast_xray_exit_bits(uint32_t low) { return ((low - 2u) & ~2u) == 0; }
 
 /* ---- bytes as a word ------------------------------------------------------ */
 

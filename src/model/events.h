@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/fastpath.h"
 #include "core/hash.h"
 #include "tracekit/events.h"
 
@@ -380,7 +381,7 @@ tk_callstacks_feed_packed_with(tk_callstacks *cs, const tk_event_batch *b,
             if (func - 1u >= id_limit) break;
             st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
             if (st != TK_OK) break;
-        } else if (((low - 2u) & ~2u) == 0) { /* 2 or 4: an exit or tail exit */
+        } else if (tk_fast_xray_exit_bits(low)) { /* 2 or 4: an exit or tail exit */
             /* the exit of an open call needs no id check: its enter had the same id */
             if (!tk_callstacks_exit_matches(&s, func) && func - 1u >= id_limit) break;
             tk_callstacks_exit_with(t, &s, func, at, on_close, ctx, promises);

@@ -230,7 +230,8 @@ proc = lib.tk_cfg_process_at(cfg, 0)
 pinf = ffi.new("tk_cfg_process_info *")
 lib.tk_cfg_process_get(cfg, proc, pinf)
 line = info["process %d" % pinf.pid]
-want = dict(re.findall(r"(threads|images|blocks|edges|routines|loops|symbols|instructions) (\d+)", line))
+want = {k + "s": v for v, k in
+        re.findall(r"(\d+) (thread|image|block|edge|routine|loop|symbol|instruction)s?\b", line)}
 check(int(want["blocks"]) == pinf.nblocks and int(want["edges"]) == pinf.nedges and
       int(want["routines"]) == pinf.nroutines and int(want["loops"]) == pinf.nloops,
       "process counts %r" % line)

@@ -26,7 +26,7 @@ roundtrip() {  # file label
     # callgrind export: the callgrind reader finds the same instruction total
     "$T" convert --to callgrind "$1" -o "$tmp/w.cg" --force || { echo "$2: convert --to callgrind failed"; fail=1; return; }
     "$T" check "$tmp/w.cg" >/dev/null 2>"$tmp/err" || { echo "$2: check rejects the callgrind output"; cat "$tmp/err"; fail=1; }
-    want=$("$T" info "$1" | sed -n 's/.*instructions \([0-9]*\)$/\1/p' | awk "{s+=\$1} END {print s}")
+    want=$("$T" info "$1" | sed -n 's/.* \([0-9]*\) instructions*$/\1/p' | awk "{s+=\$1} END {print s}")
     got=$("$T" report "$tmp/w.cg" | sed -n 's/^program totals: //p' | tr -d ,)
     [ "$want" = "$got" ] || { echo "$2: callgrind total $got, DCFG instructions $want"; fail=1; }
 }

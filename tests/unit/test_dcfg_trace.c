@@ -827,14 +827,15 @@ static void test_dump(void)
         FILE *m = open_memstream(&buf, &len);
         TK_CHECK(tk_dcfg_trace_dump(t, flags, TK_TEST_WRITER(m), &err) == TK_OK);
         fclose(m);
-        const char *head = "dcfg-trace 1.0\nprocess 77\n  thread 0\n  chunk preceding=0 ";
+        const char *head =
+            "dcfg-trace 1.0\nprocess 77\n  thread 0\n  chunk preceding_instr_count 0 ";
         TK_CHECK(strncmp(buf, head, strlen(head)) == 0);
         size_t chunks = 0, edge_lines = 0, ids = 0;
         const char *t1 = strstr(buf, "  thread 1\n");
         for (const char *p = buf; (p = strstr(p, "\n  chunk ")) != NULL; p++) chunks++;
-        for (const char *p = buf; (p = strstr(p, "\n    edges:")) != NULL; p++) {
+        for (const char *p = buf; (p = strstr(p, "\n    edges")) != NULL; p++) {
             edge_lines++;
-            for (p += 11; *p == ' '; ids++)
+            for (p += 10; *p == ' '; ids++)
                 for (p++; *p >= '0' && *p <= '9'; p++) {
                 }
         }

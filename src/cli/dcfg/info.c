@@ -22,12 +22,18 @@ int cli_dcfg_info(cli_ctx *ctx, const cli_args *a)
             const tk_cfg_process *p = tk_cfg_process_at(cfg, k);
             tk_cfg_process_info pi;
             tk_cfg_process_get(cfg, p, &pi);
-            printf("process %" PRIu64 ": threads %" PRIu32 ", images %" PRIu32 ", blocks %" PRIu32
-                   ", edges %" PRIu32 ", routines %" PRIu32 "%s, loops %" PRIu32
-                   ", symbols %" PRIu32 ", source lines %" PRIu32 ", instructions %" PRIu64 "\n",
-                   pi.pid, pi.nthreads, pi.nimages, pi.nblocks, pi.nedges, pi.nroutines,
-                   pi.routines_computed ? " (computed)" : "", pi.nloops, pi.nsymbols, pi.nsources,
-                   tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}));
+            uint64_t instrs = tk_cfg_scope_instr_count(p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0});
+            printf("process %" PRIu64 ": %" PRIu32 " thread%s, %" PRIu32 " image%s, %" PRIu32
+                   " block%s, %" PRIu32 " edge%s, %" PRIu32 " routine%s%s, %" PRIu32
+                   " loop%s, %" PRIu64 " instruction%s",
+                   pi.pid, pi.nthreads, cli_s(pi.nthreads), pi.nimages, cli_s(pi.nimages),
+                   pi.nblocks, cli_s(pi.nblocks), pi.nedges, cli_s(pi.nedges), pi.nroutines,
+                   cli_s(pi.nroutines), pi.routines_computed ? " (computed)" : "", pi.nloops,
+                   cli_s(pi.nloops), instrs, cli_s(instrs));
+            if (cli_has(a, "verbose")) /* rows of the file's tables */
+                printf("; %" PRIu32 " symbol%s, %" PRIu32 " source line%s", pi.nsymbols,
+                       cli_s(pi.nsymbols), pi.nsources, cli_s(pi.nsources));
+            printf("\n");
         }
         tk_cfg_free(cfg);
     }

@@ -36,7 +36,7 @@ static int print_json_instructions(const tk_deps *d)
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         return cli_error(&err);
     }
-    tk_deps_order_by_id(d, order, NULL);
+    tk_deps_order_by_id(d, order);
     char src[512], hex[TK_DEPS_VALUE_HEX];
     printf(",\"instruction_table\":[");
     for (uint32_t o = 0; o < n; o++) {

@@ -248,11 +248,12 @@ int cli_wet_slice(int argc, char **argv)
         goto done;
     }
     order = malloc((tk_deps_count(d) ? tk_deps_count(d) : 1) * sizeof *order);
-    if (!order || tk_deps_order_by_id(d, order, &err) != TK_OK) {
+    if (!order) {
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
         rc = cli_error(&err);
         goto done;
     }
+    tk_deps_order_by_id(d, order);
     if ((rc = cli_output_open(&a, 0, &out)) != CLI_EXIT_OK) goto done;
     FILE *f = cli_output_file(out);
     if (to == TO_DOT)

@@ -1,5 +1,6 @@
 /* The dump of a DCFG-Trace (what `tracekit dump` prints): its structure, process by process
- * and thread by thread, each chunk's counts under the file's own names, and its edges. */
+ * and thread by thread, each chunk's fields as "name value" under the spec's names (as the
+ * DCFG dump names its fields), and its edges. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -32,12 +33,12 @@ static tk_status dump_thread(const tk_dcfg_trace *t, size_t th, int structure_on
         tk_dcfg_trace_chunk_info ci;
         tk_dcfg_trace_chunk(t, ti.first_chunk + c, &ci);
         fprintf(f,
-                "  chunk preceding=%" PRIu64 " instrs=%" PRIu64 " edge_count=%" PRIu64
-                " first=%" PRIu64 "\n",
+                "  chunk preceding_instr_count %" PRIu64 " instr_count %" PRIu64
+                " edge_count %" PRIu64 " first_edge_id %" PRIu64 "\n",
                 ci.preceding_instr_count, ci.instr_count, ci.edge_count,
                 ci.edge_count ? ci.first_edge_id : 0);
         if (structure_only) continue;
-        fputs("    edges:", f);
+        fputs("    edges", f);
         uint64_t n;
         tk_status st =
             tk_dcfg_trace_decode_chunk(t, ti.first_chunk + c, dump_edges, f, &n, NULL, err);

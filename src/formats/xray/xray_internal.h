@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/fastpath.h"
 #include "tracekit/events.h"
 #include "tracekit/xray.h"
 
@@ -59,6 +60,13 @@ static inline uint64_t xray_u64(const uint8_t *p, int be)
 int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, int32_t *pid);
 /* Continue the reader after the packed calls taken (at pc->p, with time pc->time). */
 void tk_xray_packed_taken(tk_xray_reader *r, const tk_packed_calls *pc);
+
+/* The fast paths of tk_xray_next_calls (runs of FDR function records, calls_fdr) and of
+ * tk_xray_packed_calls (core/fastpath.h) are taken when XRAY_FAST(r): always, but with
+ * TK_NO_FAST_PATH or after xray_set_paths(r, 0), which the fuzz harness uses to compare them
+ * with the record-by-record reader (tk_xray_next), their general twin, on every input. */
+#define XRAY_FAST(r) (TK_FAST_PATHS && (r)->fast)
+void xray_set_paths(tk_xray_reader *r, int fast);
 
 /* tk_xray_is_function, inline. */
 static inline int xray_is_function(tk_xray_kind k) { return k <= TK_XRAY_ENTER_ARGS; }

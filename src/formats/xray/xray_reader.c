@@ -35,6 +35,7 @@ struct tk_xray_reader {
     int copy; /* one pass over a file: each buffer is read into scratch (see view) */
     tk_diag *diag;
     int partial; /* read a trace cut short up to the cut (tk_xray_options.partial) */
+    int fast; /* the fast paths may be taken (XRAY_FAST): 1 but after xray_set_paths(r, 0) */
     int cut; /* partial: the file was found cut short at cut_offset (cut_msg) */
     uint64_t cut_offset;
     char cut_msg[200];
@@ -468,6 +469,7 @@ tk_status tk_xray_open(tk_xray_reader **out, tk_input *in, const tk_xray_options
     tk_xray_reader *r = tk_calloc(1, sizeof *r);
     if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory opening the XRay trace");
     r->path = tk_input_path(in);
+    r->fast = 1;
     r->data = data;
     r->size = len;
     r->diag = opt->diag;
@@ -819,10 +821,13 @@ static tk_status next_basic(tk_xray_reader *r, tk_xray_record *rec, tk_error *er
     return TK_OK;
 }
 
-tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+/* tk_xray_next; with one_buffer, TK_END where the open buffer ends (closed, not the next one
+ * opened: the records taken from it, and the payloads they borrow from its bytes, stay valid). */
+static tk_status next_record(tk_xray_reader *r, tk_xray_record *rec, int one_buffer, tk_error *err)
 {
     for (;;) {
         if (!r->in_buffer) {
+            if (one_buffer) return TK_END;
             if (r->next_slot >= r->nbuffers) return TK_END;
             const xray_buffer *b = &r->buffers[r->order[r->next_slot++]];
             tk_status st = open_buffer(r, b, err);
@@ -846,6 +851,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
         }
         if (r->pos >= r->end) {
             close_buffer(r);
+            if (one_buffer) return TK_END;
             continue;
         }
         tk_status st;
@@ -858,12 +864,14 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
         if (st == TK_OK) return TK_OK;
         if (st == TK_END) { /* partial mode: the file was cut inside this record */
             close_buffer(r);
+            if (one_buffer) return TK_END;
             continue;
         }
         /* A broken buffer: in check mode report it and go on with the next buffer. */
         if (r->diag && r->header.type == TK_XRAY_FDR) {
             tk_diag_error(r->diag, err);
             close_buffer(r);
+            if (one_buffer) return TK_END;
             continue;
         }
         close_buffer(r);
@@ -872,17 +880,24 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
     }
 }
 
+tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+{
+    return next_record(r, rec, 0, err);
+}
+
 _Static_assert(TK_PACKED_ARG_BYTE == XRAY_META_BYTE(XRAY_META_CALL_ARG),
                "packed calls skip XRay CallArgument records");
 
+void xray_set_paths(tk_xray_reader *r, int fast) { r->fast = fast; }
+
 int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, int32_t *pid)
 {
-    if (!r->in_buffer || r->header.type != TK_XRAY_FDR || r->header.big_endian ||
+    if (!XRAY_FAST(r) || !r->in_buffer || r->header.type != TK_XRAY_FDR || r->header.big_endian ||
         r->end - r->pos < XRAY_FUNCTION_RECORD_SIZE)
         return 0;
     uint32_t w = xray_u32(view_at(r, r->pos), 0);
     /* low 4 bits 0, 2, 4 or 6: an enter, exit, tail exit or enter with arguments */
-    if (!((0x55u >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit) return 0;
+    if (!((TK_FAST_XRAY_CALLS >> (w & 0xf)) & 1) || (w >> 4) - 1u >= pc->id_limit) return 0;
     pc->p = view_at(r, r->pos);
     pc->end = pc->p + (r->end - r->pos) / XRAY_FUNCTION_RECORD_SIZE * XRAY_FUNCTION_RECORD_SIZE;
     pc->time = r->base_tsc;
@@ -976,10 +991,11 @@ static inline int calls_enter_args(tk_xray_calls *c, const uint8_t *d, uint64_t 
 }
 
 /* The fast path of tk_xray_next_calls: the function records of an open FDR
- * buffer (not switched off by TK_NO_FAST_PATH: see core/fastpath.h), no
- * bounds check per record, one branch on the first byte. Returns 1 when the
- * run ends here (c full, or the thread may change), 0 when the record-by-
- * record reader goes on. */
+ * buffer, no bounds check per record, one branch on the first byte (off with
+ * TK_NO_FAST_PATH or xray_set_paths: core/fastpath.h). Its twin is the
+ * record-by-record reader below it in tk_xray_next_calls. Returns 1 when the
+ * run ends here (c full, the buffer's end, or the thread may change), 0 when
+ * the record-by-record reader goes on. */
 static inline int calls_fdr(tk_xray_reader *r, tk_xray_calls *c, uint32_t *top, int want_args)
 {
     int be = r->header.big_endian;
@@ -1055,11 +1071,14 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         goto take;
     }
     for (;;) {
-        if (r->in_buffer && r->header.type == TK_XRAY_FDR && calls_fdr(r, c, &top, want_args))
+        if (XRAY_FAST(r) && r->in_buffer && r->header.type == TK_XRAY_FDR &&
+            calls_fdr(r, c, &top, want_args))
             break;
         if (c->n + c->nevents > 0 && !r->in_buffer) break;
         if (want_events && c->nevents == c->event_cap) break;
-        tk_status st = tk_xray_next(r, &rec, err);
+        /* a run ends with its buffer, as the fast path's do: the events' payloads are in the
+         * buffer's bytes (in copy mode a scratch copy, which the next buffer overwrites) */
+        tk_status st = next_record(r, &rec, c->n + c->nevents > 0, err);
         if (st == TK_END && c->n + c->nevents > 0) break;
         if (st != TK_OK) return st;
         int is_event = rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT;
@@ -1075,10 +1094,6 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
     take:
         if (calls_take(r, c, &rec, want_args, &top)) break;
         if (c->n == c->cap) break;
-    }
-    if (c->n + c->nevents > 0 && r->in_buffer && r->header.type == TK_XRAY_FDR) {
-        c->tid = r->tid;
-        c->pid = r->pid;
     }
     c->max_func = c->n ? (uint64_t)top + 1 : 0;
     return TK_OK;
