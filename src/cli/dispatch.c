@@ -355,6 +355,8 @@ static int open_inputs(cli_ctx *ctx)
 
 /* ---- in a team (tracekit-mpi): each member opens its share of the inputs ------------------ */
 
+static int same_format_run(const cli_ctx *ctx, const opened *got, int i, const tk_format **f);
+
 /* The sizes of the inputs (the root stats them, the others get them), then the split. */
 static int team_split(const cli_team *t, cli_ctx *ctx, int *first)
 {
@@ -371,18 +373,30 @@ static int team_split(const cli_team *t, cli_ctx *ctx, int *first)
 }
 
 
-/* This member's inputs opened (detected without --from), what it found in got[lo..hi). */
-static void team_open_own(cli_ctx *ctx, int detect, opened *got)
+/* This member's inputs opened (detected without --from), what it found in got[lo..hi); the
+ * first failure ends the opening, as open_inputs's, unless every. */
+static void team_open_own(cli_ctx *ctx, int detect, int every, opened *got)
 {
     for (int i = ctx->lo; i < ctx->hi; i++) {
         open_one(ctx, i, detect, &got[i]);
-        if (got[i].failed) return; /* as open_inputs, the first failure ends the opening */
+        if (got[i].failed && !every) return;
     }
+}
+
+/* What team_open_inputs returns for check when an input failed or the formats differ: the
+ * root checks each input alone (check_each), as tracekit does. */
+#define TEAM_CHECK_ALONE (-1)
+
+/* Whether every input opened and has one format (empty ones aside). */
+static int one_format(const cli_ctx *ctx, const opened *got)
+{
+    const tk_format *f;
+    return same_format_run(ctx, got, 0, &f) == ctx->ninputs;
 }
 
 /* open_inputs in a team: the inputs split by size, each member opening its own; the root says
  * what open_inputs would and tells the others the format. Returns an exit code (the same on
- * every member). */
+ * every member), or for check TEAM_CHECK_ALONE. */
 static int team_open_inputs(const cli_team *t, cli_ctx *ctx, int *first)
 {
     int detect = ctx->format == NULL;
@@ -399,12 +413,13 @@ static int team_open_inputs(const cli_team *t, cli_ctx *ctx, int *first)
     }
     ctx->lo = first[t->rank];
     ctx->hi = first[t->rank + 1];
-    team_open_own(ctx, detect, got);
+    int check = strcmp(ctx->command, "check") == 0;
+    team_open_own(ctx, detect, check, got);
     int verdict[2] = {CLI_EXIT_OK, ctx->format ? format_index(ctx->format) : -1};
     if (t->gather(t, got, sizeof *got, ctx->lo, ctx->hi) != 0)
         verdict[0] = CLI_EXIT_BAD_INPUT;
     else if (t->rank == 0)
-        verdict[0] = team_verdict(ctx, got);
+        verdict[0] = check && !one_format(ctx, got) ? TEAM_CHECK_ALONE : team_verdict(ctx, got);
     if (t->rank == 0 && verdict[0] == CLI_EXIT_OK) verdict[1] = format_index(ctx->format);
     free(got);
     if (t->bcast(t, verdict, sizeof verdict) != 0) return CLI_EXIT_BAD_INPUT;
@@ -618,6 +633,22 @@ static int check_each(const cli_command *c, int argc, char **argv, const cli_arg
     return worst;
 }
 
+/* check in a team whose inputs do not all open in one format: the root checks each alone, the
+ * others have nothing to do. Returns an exit code. */
+static int team_check_alone(const cli_command *c, int argc, char **argv, const cli_args *loose,
+                            cli_ctx *ctx)
+{
+    for (int i = 0; i < ctx->ninputs; i++) tk_input_free(ctx->inputs[i]);
+    free(ctx->inputs);
+    ctx->inputs = NULL;
+    if (ctx->team->rank != 0) return CLI_EXIT_OK;
+    ctx->team = NULL;
+    ctx->lo = 0;
+    ctx->hi = ctx->ninputs;
+    ctx->format = cli_get(loose, "from") ? ctx->format : NULL;
+    return check_each(c, argc, argv, loose, ctx);
+}
+
 int cli_dispatch(const cli_command *c, int argc, char **argv)
 {
     cli_args loose;
@@ -639,7 +670,9 @@ int cli_dispatch(const cli_command *c, int argc, char **argv)
     } else {
         if (rc == CLI_EXIT_OK) rc = team ? team_open_inputs(team, &ctx, first) : open_inputs(&ctx);
         ctx.team = team;
-        if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &loose, &ctx);
+        int alone = rc == TEAM_CHECK_ALONE;
+        if (alone) rc = team_check_alone(c, argc, argv, &loose, &ctx);
+        if (rc == CLI_EXIT_OK && !alone) rc = run_handler(c, argc, argv, &loose, &ctx);
     }
     for (int i = 0; i < ctx.ninputs; i++)
         if (ctx.inputs) tk_input_free(ctx.inputs[i]);
