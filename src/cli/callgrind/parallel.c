@@ -96,7 +96,7 @@ static int get_str(reader *r, char *buf, size_t size)
 
 void cli_callgrind_noted_say(const uint8_t *data, size_t size, cli_callgrind_notes *notes)
 {
-    reader r = {data, data + size};
+    reader r = {data, size ? data + size : data}; /* (NULL + 0 is undefined) */
     char path[TK_ERROR_PATH_MAX], message[TK_ERROR_MSG_MAX];
     tk_diag sink;
     cli_callgrind_notes_sink(&sink, notes);

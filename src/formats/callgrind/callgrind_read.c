@@ -1548,6 +1548,7 @@ tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
                                const tk_callgrind_read_options *opt, int fast, tk_error *err)
 {
     tk_callgrind_parser *ps;
+    if (len == 0) data = ""; /* data may be NULL then: NULL + 0 is undefined */
     if (tk_callgrind_parser_open(&ps, p, opt, err) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ps->fast = fast;

@@ -11,7 +11,7 @@
 
 #include "core/alloc.h"
 #include "core/textout.h"
-#include "formats/dcfg/dcfg_report.h"
+#include "analysis/dcfg_report.h"
 
 /* ---- statistics ----------------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* What the files of the DCFG report share (dcfg_report.c: the summary and the hot
  * tables; dcfg_report_intel.c: the tables of Intel's dcfg-reader). */
-#ifndef TK_DCFG_REPORT_H
-#define TK_DCFG_REPORT_H
+#ifndef TK_ANALYSIS_DCFG_REPORT_H
+#define TK_ANALYSIS_DCFG_REPORT_H
 
 #include <stdio.h>
 

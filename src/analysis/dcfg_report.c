@@ -9,7 +9,7 @@
 #include "core/writer.h"
 #include "core/alloc.h"
 #include "core/textout.h"
-#include "formats/dcfg/dcfg_report.h"
+#include "analysis/dcfg_report.h"
 
 typedef tk_dcfg_rep rep;
 
