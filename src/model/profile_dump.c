@@ -87,17 +87,17 @@ static void put_fn(FILE *out, const tk_profile *p, uint32_t fn)
 {
     const tk_prof_function *f = tk_profile_function_at(p, fn);
     put_str(out, p, f->name);
-    fputs(" ob=", out);
+    fputs(" ob ", out);
     put_str(out, p, f->object);
-    fputs(" fl=", out);
+    fputs(" fl ", out);
     put_str(out, p, f->file);
 }
 
 static void put_pos(FILE *out, unsigned positions, const tk_prof_pos *pos)
 {
-    if (positions & TK_POS_INSTR) fprintf(out, " addr=0x%" PRIx64, pos->addr);
-    if (positions & TK_POS_BB) fprintf(out, " bb=0x%" PRIx64, pos->bb);
-    if (!positions || (positions & TK_POS_LINE)) fprintf(out, " line=%" PRIu64, pos->line);
+    if (positions & TK_POS_INSTR) fprintf(out, " addr 0x%" PRIx64, pos->addr);
+    if (positions & TK_POS_BB) fprintf(out, " bb 0x%" PRIx64, pos->bb);
+    if (!positions || (positions & TK_POS_LINE)) fprintf(out, " line %" PRIu64, pos->line);
 }
 
 static void put_costs(FILE *out, const uint64_t *v, size_t n)
@@ -215,7 +215,7 @@ static void dump_row(const tk_profile *p, const tk_prof_part *part, const row_so
     const tk_prof_jump *jrows = part->jumps.rows;
     if (o->k[1] == 0) {
         const tk_prof_self *s = &srows[o->row];
-        fputs("    self fi=", out);
+        fputs("    self fi ", out);
         put_str(out, p, s->file);
         put_pos(out, part->positions, &s->pos);
         fputs(":", out);
@@ -223,30 +223,30 @@ static void dump_row(const tk_profile *p, const tk_prof_part *part, const row_so
     } else if (o->k[1] == 1) {
         const tk_prof_call *c = &crows[o->row];
         const uint64_t *cv = part->calls.values + o->row * (w + 1);
-        fputs("    call fi=", out);
+        fputs("    call fi ", out);
         put_str(out, p, c->file);
         put_pos(out, part->positions, &c->pos);
         fputs(" -> ", out);
         put_fn(out, p, c->callee);
         fputs(" at", out);
         put_pos(out, part->positions, &c->target);
-        fprintf(out, ": calls=%" PRIu64 " inclusive:", cv[0]);
+        fprintf(out, ": calls %" PRIu64 " inclusive:", cv[0]);
         put_costs(out, cv + 1, w);
     } else {
         const tk_prof_jump *j = &jrows[o->row];
         const uint64_t *jv = part->jumps.values + o->row * 2;
-        fputs(j->conditional ? "    jcnd fi=" : "    jump fi=", out);
+        fputs(j->conditional ? "    jcnd fi " : "    jump fi ", out);
         put_str(out, p, j->file);
         put_pos(out, part->positions, &j->pos);
         fputs(" -> ", out);
         put_fn(out, p, j->target_fn);
-        fputs(" fi=", out);
+        fputs(" fi ", out);
         put_str(out, p, j->target_file);
         put_pos(out, part->positions, &j->target);
         if (j->conditional)
-            fprintf(out, ": executed=%" PRIu64 " followed=%" PRIu64, jv[0], jv[1]);
+            fprintf(out, ": executed %" PRIu64 " followed %" PRIu64, jv[0], jv[1]);
         else
-            fprintf(out, ": count=%" PRIu64, jv[1]);
+            fprintf(out, ": count %" PRIu64, jv[1]);
     }
     fputc('\n', out);
 }
