@@ -20,6 +20,7 @@ X=tests/data/xray/pass
 batch "dcfg report" report "${dcfgs[@]}" "${dcfgs[@]}"
 batch "dcfg report json" report --format json --top 0 "${dcfgs[@]}"
 batch "dcfg check with failures" check "${dcfgs[@]}" $F/*.json
+batch "check of mixed formats" check $D/minimal.dcfg.json $X/calltree.fdr $F/not-an-object.dcfg.json $D/recursion.dcfg.json $X/calltree.basic
 batch "check of several formats, -j 4" check -j 4 tests/data/callgrind/pass/gzip.out \
     $D/minimal.dcfg.json $X/calltree.fdr $D/missing.dcfg.json $D/recursion.dcfg.json $X/mtpool.fdr
 batch "xray check" check $X/mtpool.fdr $X/calltree.basic tests/data/xray/fail/truncated-record.fdr \
