@@ -238,7 +238,9 @@ static tk_status no_piece(ub *u, uint32_t lo, uint32_t hi, uint64_t a, uint64_t 
     snprintf(tail, sizeof tail,
              ", and no input has its bytes 0x%" PRIx64 "-0x%" PRIx64 " as a block of their own", a,
              b);
-    return conflict(u, x < hi ? x : lo, y < hi ? y : lo, "overlaps", tail);
+    if (x == hi) x = lo;
+    if (y == hi) y = x == lo ? lo + 1 : lo;
+    return conflict(u, x, y, "overlaps", tail);
 }
 
 /* The piece [a, b) of the blocks [lo, hi), which overlap: one of them exactly, the others of
@@ -308,14 +310,15 @@ static tk_status derive(ub *u, uint32_t lo, uint32_t hi, const uint64_t *cut, ui
 static tk_status cover(ub *u, uint32_t lo, uint32_t hi, uint32_t k, uint32_t first, uint32_t n)
 {
     const tk_dc_block *b = &u->dp->blocks[k];
-    if (n == 0) return conflict(u, k, k == lo ? lo + 1 : lo, "is empty, inside", "");
+    if (n == 0) return conflict(u, k, k == lo ? lo + 1 : lo, "and", " overlap, one of no bytes");
     uint64_t instrs = 0;
     piece *pc = &u->pieces.data[first];
     for (uint32_t i = 0; i < n; i++) instrs += pc[i].num_instrs;
-    if (instrs != b->num_instrs || pc[n - 1].offset + pc[n - 1].last != b->offset + b->last)
-        return conflict(u, k, find_exact(u->dp->blocks, lo, hi, pc[0].offset, pc[0].size),
-                        "does not split into",
-                        " and the blocks beside it: their instructions differ");
+    if (instrs != b->num_instrs || pc[n - 1].offset + pc[n - 1].last != b->offset + b->last) {
+        uint32_t other = find_exact(u->dp->blocks, lo, hi, pc[0].offset, pc[0].size);
+        if (other == hi || other == k) other = k == lo ? lo + 1 : lo; /* a piece found */
+        return conflict(u, k, other, "and", " do not cut into pieces of the same instructions");
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (tk_add_u64(pc[i].count, b->count, &pc[i].count))
             return tk_error_set_at(u->err, TK_ERR_LIMIT, u->c->paths[b->input], -1, 0, 0,
@@ -353,7 +356,7 @@ static tk_status split(ub *u, uint32_t lo, uint32_t hi)
         uint64_t end = end_of(&bl[k]);
         uint64_t *to = bsearch(&end, cut, n, sizeof *cut, cmp_u64);
         if (!at || !to) { /* cannot be: every start and end is a cut */
-            st = conflict(u, k, k == lo ? lo + 1 : lo, "does not end where it starts, beside", "");
+            st = conflict(u, k, k == lo ? lo + 1 : lo, "and", " overlap where no cut is");
             break;
         }
         st = cover(u, lo, hi, k, base + (uint32_t)(at - cut), (uint32_t)(to - at));

@@ -235,6 +235,36 @@ static void test_union(void)
     tk_cfg_free(first);
 }
 
+/* hello-late entered run1's block at 0xb31 (3 instructions) at 0xb39, its block there of 2:
+ * the piece before, in no input, is the third instruction, the last of run1's block the last
+ * of hello-late's; hello-late-bad's last instruction is elsewhere: refused */
+static void test_found_piece(void)
+{
+    const char *f[2] = {DIR "hello-run1.dcfg.json", DIR "hello-late.dcfg.json"};
+    tk_error err;
+    tk_error_clear(&err);
+    tk_cfg *first = NULL, *u = merged_of(f, 2, &first, &err);
+    if (TK_CHECK(u != NULL)) {
+        const tk_cfg_process *p = tk_cfg_process_at(u, 0);
+        TK_CHECK_EQ_U64(count_at(p, 0xb31), 10);
+        TK_CHECK_EQ_U64(count_at(p, 0xb39), 11);
+        tk_cfg_block_info b;
+        tk_cfg_block_get(p, block_at(p, 0xb31), &b);
+        TK_CHECK_EQ_U64(b.num_instrs, 1);
+        TK_CHECK_EQ_U64(b.size, 8);
+        tk_diag d;
+        tk_diag_init(&d, NULL, NULL);
+        TK_CHECK(tk_dcfg_check(u, "union", &d, &err) == TK_OK && d.errors == 0);
+    }
+    tk_cfg_free(u);
+    tk_cfg_free(first);
+    f[1] = DIR "hello-late-bad.dcfg.json";
+    first = NULL;
+    TK_CHECK(merged_of(f, 2, &first, &err) == NULL && err.code == TK_ERR_FORMAT);
+    TK_CHECK(strstr(err.message, "do not cut into pieces of the same instructions") != NULL);
+    tk_cfg_free(first);
+}
+
 /* a block one byte further and shorter than another's: the union refused, both named */
 static void test_conflict(void)
 {
@@ -271,4 +301,4 @@ static void test_overflow(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_two_runs), TK_CASE(test_groupings), TK_CASE(test_union),
-             TK_CASE(test_conflict), TK_CASE(test_overflow))
+             TK_CASE(test_found_piece), TK_CASE(test_conflict), TK_CASE(test_overflow))
