@@ -90,6 +90,8 @@ job_cli() { # build listfile first
     while IFS= read -r cmdfile; do
         case_=${cmdfile%.cmd}
         name=${case_#tests/cli/}
+        # pipefail: tracekit's status counts in a pipe, so a case reads all of its output
+        # (sed -n 1,Np, not head -N, which would kill a writer still writing: status 141)
         (PATH="$root/$b:$PATH" bash -o pipefail "$cmdfile" >"$tmp/out" 2>"$tmp/err" </dev/null)
         rc=$?
         if [ -n "${TK_REGEN:-}" ] && [ "$first" = 1 ]; then

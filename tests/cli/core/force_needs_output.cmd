@@ -1,7 +1,8 @@
 # -f/--force replaces an existing -o FILE: without -o there is nothing to replace, and every
 # command that has -f refuses it (exit 2) before reading anything, rather than ignore it;
 # record, which names its outputs after the program without -o, takes -f alone (see its help)
-for c in $(tracekit help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }'); do
+# (awk reads all of help: an early exit would make tracekit's write fail now and then, on stderr)
+for c in $(tracekit help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { on = 0 } on { print $1 }'); do
     tracekit help $c | grep -- '--force' >/dev/null || continue
     [ $c = record ] && { tracekit help record | grep -- '--force'; continue; }
     tracekit $c -f 2>&1; echo "$c -f: exit $?"

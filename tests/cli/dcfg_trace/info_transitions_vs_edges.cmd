@@ -2,4 +2,4 @@
 # "edge transitions recorded"; report counts the edges decoded: a transition of a multi-edge row
 # (quirk_multi_edge_next: 1690, then [303, 306]) stands for two, so the numbers differ (2 and 3)
 tracekit info tests/data/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json | grep thread
-tracekit report tests/data/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json | head -1
+tracekit report tests/data/corpus/dcfg-thirdparty/trace-vectors/quirk_multi_edge_next.trace.json | sed -n 1,1p
