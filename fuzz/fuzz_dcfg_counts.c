@@ -1,7 +1,9 @@
 /* Fuzz the serialised DCFG counts partials (tk_dcfg_counts_deserialize): what is accepted
  * serialises to the same bytes (the form is canonical), merges with a copy of itself (the
- * same keys: it must match) into a partial that serialises and reads back, and is refused by
- * a DCFG it does not match without harm. */
+ * same processes: it must merge) into a partial that serialises and reads back, makes the
+ * DCFG of its union (tk_dcfg_counts_merged: overlapping blocks cut, routines and loops
+ * computed, or a conflict refused), and is refused by a DCFG it does not match without
+ * harm. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,6 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tk_free(again);
         }
     }
+    tk_cfg *u = NULL;
+    if (tk_dcfg_counts_merged(NULL, a, &u, &err) == TK_OK && !u) abort();
+    tk_cfg_free(u);
     /* an empty DCFG (no process) matches no partial of a process */
     tk_cfg *cfg = NULL;
     if (tk_cfg_open(&cfg, &err) == TK_OK && tk_dcfg_counts_apply(cfg, a, &err) == TK_OK &&

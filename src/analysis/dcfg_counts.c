@@ -1,9 +1,10 @@
-/* The counts of DCFGs of one program (tracekit/dcfg_counts.h): made of a model, matched and
- * summed, and applied to the first model. A partial's images, blocks and edges are in the
- * order of their keys (the key of an image is its name and size; of a block, its image's
- * position, offset, size and instructions; of an edge, its ends' positions and its type's
- * name), so that two partials match when their tables are equal row by row, and their merge
- * is a walk of both. */
+/* The counts of DCFGs of one program (tracekit/dcfg_counts.h): made of a model, and applied
+ * to the first model when every input's graph is part of its graph. A partial's images,
+ * symbols, source lines, blocks and edges are in the order of their keys (the key of an image
+ * is its name and size; of a block, its image's position, offset, size, instructions and last
+ * instruction; of an edge, its ends' positions and its type's name), so that two graphs are
+ * the same when their tables are equal row by row. Merging is dcfg_counts_merge.c's, the
+ * union DCFG dcfg_counts_union.c's. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,30 +20,41 @@ tk_dcfg_counts *tk_dc_new(const char *path)
 {
     tk_dcfg_counts *c = tk_calloc(1, sizeof *c);
     size_t n = path ? strlen(path) : 0;
-    if (c) c->path = tk_malloc(n + 1);
-    if (!c || !c->path) {
-        tk_dcfg_counts_free(c);
+    if (c) c->paths = tk_malloc(sizeof *c->paths);
+    if (c && c->paths) c->paths[0] = tk_malloc(n + 1);
+    if (!c || !c->paths || !c->paths[0]) {
+        if (c) tk_free(c->paths);
+        tk_free(c);
         return NULL;
     }
-    memcpy(c->path, path ? path : "", n + 1);
+    memcpy(c->paths[0], path ? path : "", n + 1);
+    c->npaths = 1;
     return c;
+}
+
+void tk_dc_process_release(tk_dc_process *p)
+{
+    for (uint32_t k = 0; p->images && k < p->nimages; k++) {
+        tk_free(p->images[k].symbols);
+        tk_free(p->images[k].sources);
+    }
+    tk_free(p->per_thread);
+    tk_free(p->images);
+    tk_free(p->blocks);
+    tk_free(p->edges);
+    tk_free(p->counts);
+    memset(p, 0, sizeof *p);
 }
 
 void tk_dcfg_counts_free(tk_dcfg_counts *c)
 {
     if (!c) return;
-    for (uint32_t i = 0; i < c->nprocesses; i++) {
-        tk_dc_process *p = &c->procs[i];
-        tk_free(p->per_thread);
-        tk_free(p->images);
-        tk_free(p->blocks);
-        tk_free(p->edges);
-        tk_free(p->counts);
-    }
+    for (uint32_t i = 0; i < c->nprocesses; i++) tk_dc_process_release(&c->procs[i]);
     for (uint32_t i = 0; i < c->nnames; i++) tk_free(c->names[i]);
+    for (uint32_t i = 0; i < c->npaths; i++) tk_free(c->paths[i]);
     tk_free(c->names);
+    tk_free(c->paths);
     tk_free(c->procs);
-    tk_free(c->path);
     tk_free(c);
 }
 
@@ -64,6 +76,12 @@ static const char *node_name(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
     return cfg_str(cfg, cfg->specials[node - p->nblocks].name);
 }
 
+/* The file of source line s (NULL when FILE_NAMES lacks it: the line is left out). */
+static const char *source_file(const tk_cfg *cfg, const tk_cfg_source *s)
+{
+    return tk_cfg_file_name(cfg, s->file_name_id);
+}
+
 static int cmp_str(const void *x, const void *y)
 {
     return strcmp(*(const char *const *)x, *(const char *const *)y);
@@ -74,12 +92,16 @@ static tk_status collect_names(tk_dcfg_counts *c, const tk_cfg *cfg)
 {
     size_t n = 0, cap = 0;
     for (uint32_t i = 0; i < cfg->nprocesses; i++)
-        cap += cfg->processes[i].nimages + 3 * (size_t)cfg->processes[i].nedges;
+        cap += cfg->processes[i].nimages + 3 * (size_t)cfg->processes[i].nedges +
+               cfg->processes[i].nsymbols + cfg->processes[i].nsources;
     const char **all = tk_malloc((cap ? cap : 1) * sizeof *all);
     if (!all) return TK_ERR_NOMEM;
     for (uint32_t i = 0; i < cfg->nprocesses; i++) {
         const tk_cfg_process *p = &cfg->processes[i];
         for (uint32_t k = 0; k < p->nimages; k++) all[n++] = image_name(cfg, &p->images[k]);
+        for (uint32_t k = 0; k < p->nsymbols; k++) all[n++] = cfg_str(cfg, p->symbols[k].name);
+        for (uint32_t k = 0; k < p->nsources; k++)
+            if (source_file(cfg, &p->sources[k])) all[n++] = source_file(cfg, &p->sources[k]);
         for (uint32_t e = 0; e < p->nedges; e++) {
             const tk_cfg_edge *ed = &p->edges[e];
             if (!edge_resolved(p, ed)) continue;
@@ -143,6 +165,7 @@ static int cmp_block(const void *x, const void *y)
     CMP(a->offset, b->offset);
     CMP(a->size, b->size);
     CMP(a->num_instrs, b->num_instrs);
+    CMP(a->last, b->last);
     return 0;
 }
 
@@ -157,21 +180,86 @@ static int cmp_edge(const void *x, const void *y)
 
 static tk_status dup_error(const tk_dcfg_counts *c, tk_error *err, uint64_t pid, const char *what)
 {
-    return tk_error_set_at(err, TK_ERR_FORMAT, c->path, -1, 0, 0,
+    return tk_error_set_at(err, TK_ERR_FORMAT, c->paths[0], -1, 0, 0,
                            "process %" PRIu64 ": %s: DCFGs with such rows are not merged", pid,
                            what);
 }
 
-/* The images in key order; pos[i]: the position of image i. */
+static int cmp_symbol(const void *x, const void *y)
+{
+    const tk_dc_symbol *a = x, *b = y;
+    CMP(a->offset, b->offset);
+    CMP(a->name, b->name);
+    CMP(a->size, b->size);
+    return 0;
+}
+
+static int cmp_source(const void *x, const void *y)
+{
+    const tk_dc_source *a = x, *b = y;
+    CMP(a->offset, b->offset);
+    CMP(a->size, b->size);
+    CMP(a->file, b->file);
+    CMP(a->line, b->line);
+    CMP(a->num_instrs, b->num_instrs);
+    return 0;
+}
+
+/* Sorts n rows of `size` bytes by cmp and drops the repeated ones; returns how many stay. */
+static uint32_t sort_unique(void *rows, uint32_t n, size_t size,
+                            int (*cmp)(const void *, const void *))
+{
+    if (n < 2) return n;
+    uint8_t *r = rows;
+    qsort(r, n, size, cmp);
+    uint32_t u = 1;
+    for (uint32_t k = 1; k < n; k++)
+        if (cmp(r + (size_t)(u - 1) * size, r + (size_t)k * size) != 0) {
+            if (u != k) memcpy(r + (size_t)u * size, r + (size_t)k * size, size);
+            u++;
+        }
+    return u;
+}
+
+/* The symbols and source lines of image im of p into di. */
+static tk_status image_tables(const tk_dcfg_counts *c, const tk_cfg *cfg, const tk_cfg_process *p,
+                              const tk_cfg_image *im, tk_dc_image *di)
+{
+    di->symbols = tk_malloc((im->nsymbols ? im->nsymbols : 1) * sizeof *di->symbols);
+    di->sources = tk_malloc((im->nsources ? im->nsources : 1) * sizeof *di->sources);
+    if (!di->symbols || !di->sources) return TK_ERR_NOMEM;
+    for (uint32_t k = 0; k < im->nsymbols; k++) {
+        const tk_cfg_symbol *sy = &p->symbols[im->first_symbol + k];
+        di->symbols[k] =
+            (tk_dc_symbol){name_index(c, cfg_str(cfg, sy->name)), sy->addr_offset, sy->size};
+    }
+    di->nsymbols = sort_unique(di->symbols, im->nsymbols, sizeof *di->symbols, cmp_symbol);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < im->nsources; k++) {
+        const tk_cfg_source *so = &p->sources[im->first_source + k];
+        if (!source_file(cfg, so)) continue;
+        di->sources[n++] =
+            (tk_dc_source){name_index(c, source_file(cfg, so)), so->line_num, so->num_instrs,
+                           so->addr_offset, cfg_source_size(p, im->first_source + k)};
+    }
+    di->nsources = sort_unique(di->sources, n, sizeof *di->sources, cmp_source);
+    return TK_OK;
+}
+
+/* The images in key order, ranked in file order; pos[i]: the position of image i. */
 static tk_status build_images(tk_dcfg_counts *c, const tk_cfg *cfg, const tk_cfg_process *p,
                               tk_dc_process *dp, uint32_t *pos, tk_error *err)
 {
     uint32_t n = p->nimages;
-    dp->images = tk_malloc((n ? n : 1) * sizeof *dp->images);
-    tk_dc_image *key = tk_malloc((n ? n : 1) * sizeof *key);
+    dp->images = tk_calloc(n ? n : 1, sizeof *dp->images);
+    tk_dc_image *key = tk_calloc(n ? n : 1, sizeof *key);
     tk_status st = dp->images && key ? TK_OK : TK_ERR_NOMEM;
     for (uint32_t i = 0; st == TK_OK && i < n; i++) {
-        key[i] = (tk_dc_image){name_index(c, image_name(cfg, &p->images[i])), p->images[i].size};
+        const tk_cfg_image *im = &p->images[i];
+        key[i].name = name_index(c, image_name(cfg, im));
+        key[i].rank = i;
+        key[i].size = im->size;
+        key[i].load_addr = im->load_addr;
         dp->images[i] = key[i];
     }
     if (st == TK_OK) {
@@ -191,6 +279,7 @@ static tk_status build_images(tk_dcfg_counts *c, const tk_cfg *cfg, const tk_cfg
                 hi = mid;
         }
         pos[i] = lo;
+        st = image_tables(c, cfg, p, &p->images[i], &dp->images[lo]);
     }
     tk_free(key);
     return st;
@@ -209,6 +298,8 @@ static tk_status build_blocks(const tk_dcfg_counts *c, const tk_cfg_process *p, 
         dp->blocks[b] = (tk_dc_block){image_pos[im],
                                       cfg_block_size(p, b),
                                       bl->num_instrs,
+                                      cfg_block_last_instr_offset(p, b),
+                                      0,
                                       bl->id,
                                       b,
                                       (p->block_flags[b] & TK_CFG_BLOCK_HAS_COUNT) != 0,
@@ -316,7 +407,7 @@ tk_status tk_dcfg_counts_open(tk_dcfg_counts **out, const tk_cfg *cfg, const cha
 
 /* ---- matching ------------------------------------------------------------------------ */
 
-#define MATCH_RULE "DCFGs merge when they have the same images, blocks and edges"
+#define MATCH_RULE "the counts apply to a DCFG of the same images, blocks and edges"
 
 typedef struct side {
     const tk_dcfg_counts *c;
@@ -326,18 +417,23 @@ typedef struct side {
 static tk_status mismatch(const side *a, const side *b, tk_error *err, uint32_t proc,
                           const char *what)
 {
-    return tk_error_set_at(err, TK_ERR_FORMAT, b->c->path, -1, 0, 0,
+    return tk_error_set_at(err, TK_ERR_FORMAT, b->c->paths[0], -1, 0, 0,
                            "process %" PRIu32 " (pid %" PRIu64 "): %s %s (" MATCH_RULE ")", proc,
-                           b->p->pid, what, a->c->path);
+                           b->p->pid, what, a->c->paths[0]);
 }
 
-/* "block ID (IMAGE + 0xOFFSET, N instructions)" of side s. */
+void tk_dc_describe_block(const tk_dcfg_counts *c, const tk_dc_process *p, uint32_t k, char *buf,
+                          size_t n)
+{
+    const tk_dc_block *b = &p->blocks[k];
+    snprintf(buf, n, "block %" PRIu32 " (%s + 0x%" PRIx64 ", %" PRIu32 " instruction%s)", b->id,
+             c->names[p->images[b->image].name], b->offset, b->num_instrs,
+             b->num_instrs == 1 ? "" : "s");
+}
+
 static void describe_block(const side *s, uint32_t k, char *buf, size_t n)
 {
-    const tk_dc_block *b = &s->p->blocks[k];
-    snprintf(buf, n, "block %" PRIu32 " (%s + 0x%" PRIx64 ", %" PRIu32 " instruction%s)", b->id,
-             s->c->names[s->p->images[b->image].name], b->offset, b->num_instrs,
-             b->num_instrs == 1 ? "" : "s");
+    tk_dc_describe_block(s->c, s->p, k, buf, n);
 }
 
 static void describe_node(const side *s, uint32_t node, char *buf, size_t n)
@@ -421,10 +517,10 @@ static tk_status match_rows(const side *a, const side *b, uint32_t proc, uint32_
 static tk_status match(const tk_dcfg_counts *a, const tk_dcfg_counts *b, tk_error *err)
 {
     if (a->nprocesses != b->nprocesses)
-        return tk_error_set_at(err, TK_ERR_FORMAT, b->path, -1, 0, 0,
+        return tk_error_set_at(err, TK_ERR_FORMAT, b->paths[0], -1, 0, 0,
                                "%" PRIu32 " process%s, %" PRIu32 " in %s (" MATCH_RULE ")",
                                b->nprocesses, b->nprocesses == 1 ? "" : "es", a->nprocesses,
-                               a->path);
+                               a->paths[0]);
     for (uint32_t i = 0; i < a->nprocesses; i++) {
         side x = {a, &a->procs[i]}, y = {b, &b->procs[i]};
         tk_status st =
@@ -438,145 +534,6 @@ static tk_status match(const tk_dcfg_counts *a, const tk_dcfg_counts *b, tk_erro
         if (st != TK_OK) return st;
     }
     return TK_OK;
-}
-
-/* ---- merging --------------------------------------------------------------------------- */
-
-/* what: "edge", "block", "thread" (of INSTR_COUNT_PER_THREAD) or NULL (INSTR_COUNT). */
-static tk_status over(const tk_dcfg_counts *later, tk_error *err, const tk_dc_process *p,
-                      const char *what, uint32_t id)
-{
-    char row[64];
-    if (what)
-        snprintf(row, sizeof row, "the counts of %s %" PRIu32, what, id);
-    else
-        snprintf(row, sizeof row, "INSTR_COUNT");
-    return tk_error_set_at(err, TK_ERR_LIMIT, later->path, -1, 0, 0,
-                           "process %" PRIu64 ": the sum of %s over the inputs overflows 64 bits",
-                           p->pid, row);
-}
-
-/* The summed edge counts of process a and b into *out (a's layout grown to the longer of
- * each edge's threads). */
-static tk_status sum_edges(const tk_dc_process *a, const tk_dc_process *b,
-                           const tk_dcfg_counts *later, uint64_t **out, uint64_t *n,
-                           tk_dc_edge *edges, tk_error *err)
-{
-    uint64_t total = 0;
-    for (uint32_t k = 0; k < a->nedges; k++)
-        total += a->edges[k].nthreads > b->edges[k].nthreads ? a->edges[k].nthreads
-                                                             : b->edges[k].nthreads;
-    uint64_t *v = tk_calloc(total ? total : 1, sizeof *v);
-    if (!v) return TK_ERR_NOMEM;
-    uint64_t at = 0;
-    for (uint32_t k = 0; k < a->nedges; k++) {
-        const tk_dc_edge *x = &a->edges[k], *y = &b->edges[k];
-        uint32_t nt = x->nthreads > y->nthreads ? x->nthreads : y->nthreads;
-        for (uint32_t t = 0; t < nt; t++) {
-            uint64_t s = t < x->nthreads ? a->counts[x->at + t] : 0;
-            if (t < y->nthreads && tk_add_u64(s, b->counts[y->at + t], &s)) {
-                tk_free(v);
-                return over(later, err, a, "edge", x->id);
-            }
-            v[at + t] = s;
-        }
-        edges[k] = *x;
-        edges[k].at = at;
-        edges[k].nthreads = nt;
-        at += nt;
-    }
-    *out = v;
-    *n = at;
-    return TK_OK;
-}
-
-/* The other sums of a process, checked (into unchanged on an error). */
-static tk_status sum_rest(const tk_dc_process *a, const tk_dc_process *b,
-                          const tk_dcfg_counts *later, uint64_t *blocks, uint64_t **per_thread,
-                          tk_error *err)
-{
-    for (uint32_t k = 0; k < a->nblocks; k++)
-        if (tk_add_u64(a->blocks[k].count, b->blocks[k].count, &blocks[k]))
-            return over(later, err, a, "block", a->blocks[k].id);
-    uint64_t s;
-    if (a->has_instr_count && b->has_instr_count && tk_add_u64(a->instr_count, b->instr_count, &s))
-        return over(later, err, a, NULL, 0);
-    *per_thread = NULL;
-    if (!a->has_per_thread || !b->has_per_thread) return TK_OK;
-    uint32_t n = a->nper_thread > b->nper_thread ? a->nper_thread : b->nper_thread;
-    uint64_t *v = tk_calloc(n ? n : 1, sizeof *v);
-    if (!v) return TK_ERR_NOMEM;
-    for (uint32_t t = 0; t < n; t++) {
-        uint64_t x = t < a->nper_thread ? a->per_thread[t] : 0;
-        if (t < b->nper_thread && tk_add_u64(x, b->per_thread[t], &x)) {
-            tk_free(v);
-            return over(later, err, a, "INSTR_COUNT_PER_THREAD of thread", t);
-        }
-        v[t] = x;
-    }
-    *per_thread = v;
-    return TK_OK;
-}
-
-typedef struct summed {
-    uint64_t *counts, ncounts, *blocks, *per_thread;
-    tk_dc_edge *edges;
-} summed;
-
-static void summed_free(summed *s)
-{
-    tk_free(s->counts);
-    tk_free(s->blocks);
-    tk_free(s->per_thread);
-    tk_free(s->edges);
-}
-
-static void commit(tk_dc_process *a, const tk_dc_process *b, summed *s)
-{
-    tk_free(a->counts);
-    tk_free(a->edges);
-    a->counts = s->counts;
-    a->ncounts = s->ncounts;
-    a->edges = s->edges;
-    for (uint32_t k = 0; k < a->nblocks; k++) {
-        a->blocks[k].count = s->blocks[k];
-        a->blocks[k].has_count |= b->blocks[k].has_count;
-    }
-    tk_free(s->blocks);
-    a->has_instr_count = a->has_instr_count && b->has_instr_count;
-    a->instr_count = a->has_instr_count ? a->instr_count + b->instr_count : 0;
-    tk_free(a->per_thread);
-    a->per_thread = s->per_thread;
-    a->has_per_thread = s->per_thread != NULL;
-    if (!a->has_per_thread)
-        a->nper_thread = 0;
-    else if (b->nper_thread > a->nper_thread)
-        a->nper_thread = b->nper_thread;
-}
-
-tk_status tk_dcfg_counts_merge(tk_dcfg_counts *into, const tk_dcfg_counts *later, tk_error *err)
-{
-    tk_status st = match(into, later, err);
-    if (st != TK_OK) return st;
-    summed *s = tk_calloc(into->nprocesses ? into->nprocesses : 1, sizeof *s);
-    if (!s) return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging DCFG counts");
-    for (uint32_t i = 0; i < into->nprocesses && st == TK_OK; i++) {
-        const tk_dc_process *a = &into->procs[i], *b = &later->procs[i];
-        s[i].edges = tk_malloc((a->nedges ? a->nedges : 1) * sizeof *s[i].edges);
-        s[i].blocks = tk_malloc((a->nblocks ? a->nblocks : 1) * sizeof *s[i].blocks);
-        st = s[i].edges && s[i].blocks ? TK_OK : TK_ERR_NOMEM;
-        if (st == TK_OK) st = sum_edges(a, b, later, &s[i].counts, &s[i].ncounts, s[i].edges, err);
-        if (st == TK_OK) st = sum_rest(a, b, later, s[i].blocks, &s[i].per_thread, err);
-    }
-    if (st == TK_OK) {
-        for (uint32_t i = 0; i < into->nprocesses; i++)
-            commit(&into->procs[i], &later->procs[i], &s[i]);
-    } else {
-        for (uint32_t i = 0; i < into->nprocesses; i++) summed_free(&s[i]);
-    }
-    tk_free(s);
-    if (st == TK_ERR_NOMEM) return tk_error_set(err, st, "out of memory merging DCFG counts");
-    return st;
 }
 
 /* ---- applying ------------------------------------------------------------------------ */
@@ -647,13 +604,41 @@ static tk_status apply_process(tk_cfg *cfg, uint32_t i, const tk_dc_process *cp,
     return tk_cfg_recount(cfg, i, path, err);
 }
 
+/* cfg's counts become c's, own being cfg's partial, which matches c. */
+static tk_status apply_all(tk_cfg *cfg, const tk_dcfg_counts *c, const tk_dcfg_counts *own,
+                           tk_error *err)
+{
+    tk_status st = TK_OK;
+    for (uint32_t i = 0; st == TK_OK && i < cfg->nprocesses; i++)
+        st = apply_process(cfg, i, &c->procs[i], &own->procs[i], c->paths[0], err);
+    return st;
+}
+
 tk_status tk_dcfg_counts_apply(tk_cfg *cfg, const tk_dcfg_counts *c, tk_error *err)
 {
     tk_dcfg_counts *own = NULL;
-    tk_status st = tk_dcfg_counts_open(&own, cfg, c->path, err);
+    tk_status st = tk_dcfg_counts_open(&own, cfg, c->paths[0], err);
     if (st == TK_OK) st = match(c, own, err);
-    for (uint32_t i = 0; st == TK_OK && i < cfg->nprocesses; i++)
-        st = apply_process(cfg, i, &c->procs[i], &own->procs[i], c->path, err);
+    if (st == TK_OK) st = apply_all(cfg, c, own, err);
     tk_dcfg_counts_free(own);
     return st;
+}
+
+tk_status tk_dcfg_counts_merged(tk_cfg *first, const tk_dcfg_counts *c, tk_cfg **out, tk_error *err)
+{
+    *out = NULL;
+    if (first) {
+        tk_dcfg_counts *own = NULL;
+        tk_status st = tk_dcfg_counts_open(&own, first, c->paths[0], err);
+        if (st == TK_OK) {
+            st = match(c, own, NULL);
+            if (st == TK_OK) {
+                st = apply_all(first, c, own, err);
+                if (st == TK_OK) *out = first;
+            }
+        }
+        tk_dcfg_counts_free(own);
+        if (st != TK_ERR_FORMAT) return st; /* else the union */
+    }
+    return tk_dc_union(out, c, err);
 }

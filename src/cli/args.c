@@ -197,7 +197,20 @@ int cli_check_force(const char *cmd, const cli_args *a)
     if (!cli_has(a, "force") || cli_has(a, "output") || cli_has(a, "help")) return 0;
     const cli_command *c = cli_command_find(cmd);
     if (c && c->default_outputs) return 0;
-    cli_usage_error(cmd, "-f/--force replaces an existing -o FILE: give -o FILE, or leave out -f");
+    /* llvm-xray's -f FMT is the output format: "report -f csv trace" */
+    static const char *const formats[] = {"text", "json", "csv", NULL};
+    const char *fmt = NULL;
+    for (int i = 0; i < a->npos && !fmt; i++)
+        for (int k = 0; formats[k] && !fmt; k++)
+            if (strcmp(a->pos[i], formats[k]) == 0) fmt = formats[k];
+    if (fmt)
+        cli_usage_error(cmd,
+                        "-f is --force, which replaces an existing -o FILE; the output "
+                        "format is --format %s (llvm-xray's -f %s)",
+                        fmt, fmt);
+    else
+        cli_usage_error(cmd, "-f/--force replaces an existing -o FILE: give -o FILE, or leave "
+                             "out -f");
     return -1;
 }
 

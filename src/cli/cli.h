@@ -272,8 +272,8 @@ void cli_command_help(const cli_command *c, FILE *f);
 
 /* The options the dispatcher adds to a format's table of command id: -o/--output and
  * -f/--force (cli_output_opts) for a command that writes a result (all but info and check)
- * whose handler prints on standard output, when the table has no --output of its own; else
- * NULL. */
+ * whose handler prints on standard output, when the table has no --output of its own; check's
+ * -j/--jobs (several FILEs at once) when the table has no --jobs of its own; else NULL. */
 const cli_opt *cli_format_output_opts(const cli_format_ops *ops, cli_cmd_id id);
 /* tracekit's main (main.c; tracekit.c and tracekit-mpi's src/mpi/main.c call it). */
 int cli_main(int argc, char **argv);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "forked.h"
 #include "team.h"
 
 const cli_opt cli_common_opts[] = {
@@ -22,12 +23,29 @@ const cli_opt cli_common_opts[] = {
 
 static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
 
+/* check's: several FILEs checked at once (check_each, forked.c), where a format's check treats
+ * each FILE on its own (cli_format_ops.each); the others' FILEs are read together */
+static const cli_opt cli_check_opts[] = {
+    {"jobs", 'j', "N",
+     "check N FILEs at once, each in a process of its own (default: the number of CPUs; 1 "
+     "when standard output and error are one file)"},
+    {NULL, 0, NULL, NULL},
+};
+static const cli_opt cli_check_together_opts[] = {
+    {"jobs", 'j', "N",
+     "check N FILEs at once where they are of formats checked one by one (DCFG, XRay); these "
+     "are read together, in one process"},
+    {NULL, 0, NULL, NULL},
+};
+
 const cli_opt *cli_format_output_opts(const cli_format_ops *ops, cli_cmd_id id)
 {
-    if (id == CLI_INFO || id == CLI_CHECK || !ops->run[id]) return NULL;
+    if (id == CLI_INFO || !ops->run[id]) return NULL;
+    const char *own = id == CLI_CHECK ? "jobs" : "output";
     for (const cli_opt *o = ops->opts[id]; o && o->name; o++)
-        if (strcmp(o->name, "output") == 0) return NULL;
-    return cli_output_opts;
+        if (strcmp(o->name, own) == 0) return NULL;
+    if (id != CLI_CHECK) return cli_output_opts;
+    return ops->each & 1u << CLI_CHECK ? cli_check_opts : cli_check_together_opts;
 }
 
 /* All option tables of every format for this command, plus the common ones (and report's
@@ -42,6 +60,7 @@ static const cli_opt **union_tables(cli_cmd_id id)
     t[k++] = cli_common_opts;
     if (id == CLI_REPORT) t[k++] = cli_html_opts;
     if (id != CLI_INFO && id != CLI_CHECK) t[k++] = cli_output_opts;
+    if (id == CLI_CHECK) t[k++] = cli_check_opts;
     for (size_t i = 0; i < n; i++)
         if (cli_format_ops_at(i)->opts[id]) t[k++] = cli_format_ops_at(i)->opts[id];
     t[k] = NULL;
@@ -264,8 +283,29 @@ static void open_one(cli_ctx *ctx, int i, int detect, opened *o)
 
 /* What the opening of the inputs found, said in their order (the first failure, a format that
  * differs): what opening them one after the other says. Returns an exit code. */
+/* check in a team: each member checks its own FILEs (cli_team_each) when they are of one
+ * format whose check treats each on its own, none failed and none empty; else the root checks
+ * them all (check_each), as tracekit does (a verdict for each FILE, whatever its format). */
+#define TEAM_CHECK_ALONE (-1)
+
+static int team_check_shared(const cli_ctx *ctx, const opened *got)
+{
+    const tk_format *first = NULL;
+    for (int i = 0; i < ctx->ninputs; i++) {
+        const tk_format *f = got[i].format >= 0 ? tk_format_at((size_t)got[i].format) : NULL;
+        if (!ctx->format && (got[i].failed || !f || (first && f != first))) return 0;
+        if (!first) first = f;
+    }
+    const tk_format *f = ctx->format ? ctx->format : first;
+    const cli_format_ops *ops = f ? cli_format_ops_find(f->name) : NULL;
+    for (int i = 0; ctx->format && i < ctx->ninputs; i++)
+        if (got[i].failed) return 0;
+    return ops && (ops->each & 1u << CLI_CHECK);
+}
+
 static int team_verdict(cli_ctx *ctx, const opened *got)
 {
+    if (strcmp(ctx->command, "check") == 0 && !team_check_shared(ctx, got)) return TEAM_CHECK_ALONE;
     for (int i = 0; i < ctx->ninputs; i++) {
         if (got[i].failed) return input_failed(ctx, i, &got[i].err);
         const tk_format *f = got[i].format >= 0 ? tk_format_at((size_t)got[i].format) : NULL;
@@ -548,6 +588,7 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
     cli_args args;
     if (cli_parse(cmd, argc, argv, 1, tables, CLI_PARSE_QUIET, &args) != 0)
         return refuse_option(c, ctx, argc, argv, tables, &args);
+    if (id == CLI_CHECK) output = NULL; /* check's -j: check_each's */
     cli_stdout_redirect redirect = {NULL, -1};
     int rc = output && cli_team_writes(ctx) ? cli_stdout_open(&args, &redirect) : CLI_EXIT_OK;
     if (ctx->team && output) { /* the members go on together (the root opened -o) or stop */
@@ -584,38 +625,121 @@ static int same_format_run(const cli_ctx *ctx, const opened *got, int i, const t
     return j;
 }
 
+/* The units check runs, each its FILEs [lo[u], hi[u]) (check_each). */
+typedef struct check_units {
+    const cli_command *c;
+    int argc;
+    char **argv;
+    const cli_args *loose;
+    cli_ctx *ctx;
+    opened *got;
+    int n, *lo, *hi;
+} check_units;
+
+/* Unit u: its FILE that could not be opened, its empty FILEs, or its FILEs of one format as
+ * their handler reads them. Returns an exit code. */
+static int check_unit(void *arg, int u)
+{
+    check_units *w = arg;
+    cli_ctx *ctx = w->ctx;
+    int i = w->lo[u];
+    if (w->got[i].failed) return input_failed(ctx, i, &w->got[i].err);
+    cli_ctx run = *ctx;
+    same_format_run(ctx, w->got, i, &run.format);
+    run.inputs = ctx->inputs + i;
+    run.paths = ctx->paths + i;
+    run.ninputs = run.hi = w->hi[u] - i;
+    if (w->n > 1 && run.progress) run.progress = 0; /* its stderr is a file until its turn */
+    int rc = CLI_EXIT_OK;
+    for (int k = 0; !run.format && k < run.ninputs; k++) {
+        int r = empty_input(&run, k);
+        rc = r > rc ? r : rc;
+    }
+    if (run.format) rc = run_handler(w->c, w->argc, w->argv, w->loose, &run);
+    return rc;
+}
+
+/* The units of check's FILEs into w: each FILE that failed, each run of FILEs of one format
+ * (same_format_run), cut into its FILEs where that format's check treats each on its own
+ * (cli_format_ops.each). Returns 0 or -1 (out of memory). */
+static int check_split(check_units *w)
+{
+    cli_ctx *ctx = w->ctx;
+    w->lo = malloc(((size_t)ctx->ninputs + 1) * sizeof *w->lo);
+    w->hi = malloc(((size_t)ctx->ninputs + 1) * sizeof *w->hi);
+    if (!w->lo || !w->hi) return -1;
+    for (int i = 0; i < ctx->ninputs;) {
+        const tk_format *f = NULL;
+        int j = w->got[i].failed ? i + 1 : same_format_run(ctx, w->got, i, &f);
+        const cli_format_ops *ops = f ? cli_format_ops_find(f->name) : NULL;
+        int each = ops && (ops->each & 1u << CLI_CHECK);
+        for (int k = i; k < j; k = each ? k + 1 : j) {
+            w->lo[w->n] = k;
+            w->hi[w->n++] = each ? k + 1 : j;
+        }
+        i = j;
+    }
+    return 0;
+}
+
+/* check's -j: as given, else the number of CPUs, or 1 when standard output and error are one
+ * file (their lines stay in the order of a run one after the other), a FILE is standard
+ * input or this is tracekit-mpi's root checking alone. 0 or -1 (a usage error, said). */
+static int check_jobs(const cli_command *c, const cli_args *loose, const cli_ctx *ctx,
+                      unsigned *jobs)
+{
+    if (cli_get(loose, "jobs") && cli_get_jobs(c->name, loose, jobs) != 0) return -1;
+    if (cli_get(loose, "jobs") && !cli_team_get()) return 0;
+    *jobs = 1;
+    if (cli_team_get()) return 0; /* tracekit-mpi's root alone: no processes forked */
+    for (int i = 0; i < ctx->ninputs; i++)
+        if (strcmp(ctx->paths[i], "-") == 0) return 0;
+    return cli_same_output() ? 0 : cli_get_jobs(c->name, loose, jobs);
+}
+
 /* check FILE...: each FILE checked in its own format, one verdict each, in their order (the
  * FILEs of one format given one after the other read together, as their handler reads them:
- * a Callgrind run, a WET trace with its history); a FILE that cannot be opened or recognised
- * is one error of its verdict. The exit status is the worst. Returns an exit code. */
+ * a Callgrind run, a WET trace with its history; those of DCFG and XRay, whose check treats
+ * each on its own, -j at once in processes of their own, their outputs printed in order); a
+ * FILE that cannot be opened or recognised is one error of its verdict. The exit status is
+ * the worst. Returns an exit code. */
 static int check_each(const cli_command *c, int argc, char **argv, const cli_args *loose,
                       cli_ctx *ctx)
 {
-    opened *got;
-    int worst = open_all(ctx, 1, &got);
-    for (int i = 0; i < ctx->ninputs && worst != CLI_EXIT_USAGE;) {
-        int rc;
-        if (got[i].failed) {
-            rc = input_failed(ctx, i, &got[i].err);
-            i++;
-        } else {
-            cli_ctx run = *ctx;
-            int j = same_format_run(ctx, got, i, &run.format);
-            run.inputs = ctx->inputs + i;
-            run.paths = ctx->paths + i;
-            run.ninputs = run.hi = j - i;
-            rc = CLI_EXIT_OK;
-            for (int k = 0; !run.format && k < run.ninputs; k++) {
-                int r = empty_input(&run, k);
-                rc = r > rc ? r : rc;
-            }
-            if (run.format) rc = run_handler(c, argc, argv, loose, &run);
-            i = j;
+    unsigned jobs;
+    if (check_jobs(c, loose, ctx, &jobs) != 0) return CLI_EXIT_USAGE;
+    check_units w = {c, argc, argv, loose, ctx, NULL, 0, NULL, NULL};
+    int worst = open_all(ctx, 1, &w.got);
+    if (worst == CLI_EXIT_OK && check_split(&w) != 0)
+        worst = cli_usage_error(c->name, "out of memory");
+    if (worst == CLI_EXIT_OK && (jobs < 2 || w.n < 2)) {
+        for (int u = 0; u < w.n && worst != CLI_EXIT_USAGE; u++) {
+            int rc = check_unit(&w, u);
+            worst = rc > worst ? rc : worst;
         }
-        worst = rc > worst ? rc : worst;
+    } else if (worst == CLI_EXIT_OK) {
+        worst = cli_run_forked(w.n, jobs, check_unit, &w);
     }
-    free(got);
+    free(w.got);
+    free(w.lo);
+    free(w.hi);
     return worst;
+}
+
+/* check in a team over FILEs that are not all of one format checked each on its own: the
+ * root checks them all, one after the other (the members are the parallelism: no -j), as
+ * tracekit does; the others end. Returns an exit code. */
+static int team_check_alone(const cli_command *c, int argc, char **argv, const cli_args *loose,
+                            cli_ctx *ctx)
+{
+    for (int i = 0; i < ctx->ninputs; i++) tk_input_free(ctx->inputs[i]);
+    free(ctx->inputs);
+    ctx->inputs = NULL;
+    if (ctx->team->rank != 0) return CLI_EXIT_OK;
+    ctx->team = NULL;
+    ctx->lo = 0;
+    ctx->hi = ctx->ninputs;
+    return check_each(c, argc, argv, loose, ctx);
 }
 
 int cli_dispatch(const cli_command *c, int argc, char **argv)
@@ -639,7 +763,10 @@ int cli_dispatch(const cli_command *c, int argc, char **argv)
     } else {
         if (rc == CLI_EXIT_OK) rc = team ? team_open_inputs(team, &ctx, first) : open_inputs(&ctx);
         ctx.team = team;
-        if (rc == CLI_EXIT_OK) rc = run_handler(c, argc, argv, &loose, &ctx);
+        if (rc == TEAM_CHECK_ALONE)
+            rc = team_check_alone(c, argc, argv, &loose, &ctx);
+        else if (rc == CLI_EXIT_OK)
+            rc = run_handler(c, argc, argv, &loose, &ctx);
     }
     for (int i = 0; i < ctx.ninputs; i++)
         if (ctx.inputs) tk_input_free(ctx.inputs[i]);

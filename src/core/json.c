@@ -463,10 +463,12 @@ static tk_status read_number(tk_json *j, tk_json_token *tok, tk_error *err)
     /* common case: a plain non-negative integer that fits, parsed while scanning
      * (a fast path: finish_number is its general twin, core/fastpath.h) */
     uint64_t v = 0;
-    while (p < lim && (char_class[*p] & C_DIGIT) && v < UINT64_MAX / 10 - 1)
-        v = v * 10 + (uint64_t)(*p++ - '0');
-    if (TK_FAST_PATHS && p < lim && !(char_class[*p] & C_NUM) && p > j->cur &&
-        (*j->cur != '0' || p == j->cur + 1)) {
+    const uint8_t *q;
+    if (TK_FAST_PATHS &&
+        (q = (const uint8_t *)tk_fast_dec((const char *)p, (const char *)lim, TK_FAST_DEC_MAX,
+                                          &v)) != NULL &&
+        q < lim && !(char_class[*q] & C_NUM) && (*j->cur != '0' || q == j->cur + 1)) {
+        p = q;
         tok->str = (const char *)j->cur;
         tok->len = (size_t)(p - j->cur);
         tok->is_int = 1;
@@ -775,9 +777,8 @@ static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, co
         }
     }
 #endif
-    while (p < lim && (char_class[*p] & C_DIGIT)) v = v * 10 + (uint64_t)(*p++ - '0');
-    size_t n = (size_t)(p - s);
-    if (n == 0 || n > 19 || p == lim || (char_class[*p] & C_NUM) || (n > 1 && *s == '0')) return 0;
+    p = (const uint8_t *)tk_fast_dec((const char *)p, (const char *)lim, TK_FAST_DEC_MAX, &v);
+    if (!p || p == lim || (char_class[*p] & C_NUM) || (p - s > 1 && *s == '0')) return 0;
     *pp = p;
     *out = v;
     return 1;
@@ -819,11 +820,8 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
         }
     } else {
         const uint8_t *s = p;
-        while (p < lim && (char_class[*p] & C_DIGIT)) {
-            if (p - s >= 19) return 0;
-            v = v * 10 + (uint64_t)(*p++ - '0');
-        }
-        if (p == s || (*s == '0' && p - s > 1)) return 0;
+        p = (const uint8_t *)tk_fast_dec((const char *)p, (const char *)lim, TK_FAST_DEC_MAX, &v);
+        if (!p || (*s == '0' && p - s > 1)) return 0;
     }
 #if TK_FAST_SWAR
 hex_done:

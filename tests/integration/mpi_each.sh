@@ -2,10 +2,12 @@
 # tracekit-mpi on commands that treat each input on its own (issue 28): DCFG report, check and
 # dump, XRay check and dump; each rank runs the command over its inputs, rank 0 prints every
 # rank's output and errors in order: the same bytes as tracekit on 1, 2, 3 and 5 ranks, also
-# when an input fails (check goes on; report and dump stop there, rank 0 then runs alone).
+# when an input fails (check goes on; report and dump stop there, rank 0 then runs alone;
+# check of FILEs of several formats, or of some that fail, is rank 0's alone, as tracekit's).
 # And DCFG merge, whose counts partials (tk_dcfg_counts) are merged along the tree: the same
-# merged DCFG, and the same errors (a DCFG that does not match, a sum over 64 bits, a missing
-# file) wherever the ranks' ranges cut the inputs.
+# merged DCFG (of the first's graph, or of the union of runs that took other paths), and the
+# same errors (blocks that conflict, a sum over 64 bits, a missing file) wherever the ranks'
+# ranges cut the inputs.
 # One MPI job per number of ranks runs every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -18,6 +20,9 @@ X=tests/data/xray/pass
 batch "dcfg report" report "${dcfgs[@]}" "${dcfgs[@]}"
 batch "dcfg report json" report --format json --top 0 "${dcfgs[@]}"
 batch "dcfg check with failures" check "${dcfgs[@]}" $F/*.json
+batch "check of mixed formats" check $D/minimal.dcfg.json $X/calltree.fdr $F/not-an-object.dcfg.json $D/recursion.dcfg.json $X/calltree.basic
+batch "check of several formats, -j 4" check -j 4 tests/data/callgrind/pass/gzip.out \
+    $D/minimal.dcfg.json $X/calltree.fdr $D/missing.dcfg.json $D/recursion.dcfg.json $X/mtpool.fdr
 batch "xray check" check $X/mtpool.fdr $X/calltree.basic tests/data/xray/fail/truncated-record.fdr \
     $X/mtpool-wrapped.fdr
 batch "dcfg report stopping at a damaged file" report "${dcfgs[@]}" $F/dangling-edge.dcfg.json \
@@ -30,7 +35,9 @@ runs=($M/hello-run1.dcfg.json $M/hello-run2.dcfg.json $M/hello-run1.dcfg.json
 batch "dcfg merge" merge -o $T/merged.dcfg.json "${runs[@]}"
 TRACEKIT_MPI_FANIN=2 batch "dcfg merge, fan-in 2, one job a rank" merge -j 1 "${runs[@]}"
 batch "dcfg merge of one" merge $D/generated-hard.dcfg.json
-batch "dcfg merge refusing a DCFG that does not match" merge -o $T/no.dcfg.json "${runs[@]:0:4}" \
+batch "dcfg merge of runs that took other paths" merge -o $T/union.dcfg.json "${runs[@]:0:3}" \
+    $M/hello-split.dcfg.json "${runs[@]:0:2}" $M/hello-split.dcfg.json
+batch "dcfg merge refusing blocks that conflict" merge -o $T/no.dcfg.json "${runs[@]:0:4}" \
     $M/hello-other.dcfg.json "${runs[@]:0:2}"
 batch "dcfg merge over 64 bits" merge $M/big-counts.dcfg.json $M/big-counts.dcfg.json
 batch "dcfg merge with a missing file" merge "${runs[@]:0:3}" $M/missing.dcfg.json "${runs[@]:0:2}"

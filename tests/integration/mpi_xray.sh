@@ -3,7 +3,7 @@
 # ranks (a tree of fan-in 2 and the default), the same bytes as tracekit; convert --to folded
 # and svg of several traces, their folded-stacks partials reduced (a cut trace's warning, the
 # map's unknown ids, two clocks); the commands that run on rank 0 alone (info, convert to the
-# other targets, standard input) too. One MPI job per number of ranks runs
+# other targets of several traces: chrome, json, callgrind, dot; standard input) too. One MPI job per number of ranks runs
 # every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -22,6 +22,10 @@ batch "report of two clocks" report "${traces[@]}" -o "$T/none.txt"
 # run on rank 0 alone
 batch "info" info "${traces[@]:0:3}"
 batch "convert" convert --to chrome $D/mtpool.fdr $D/calltree.fdr -o "$T/mtpool.json"
+batch "convert json of several" convert --to json "${traces[@]:0:3}" -o "$T/events.json"
+batch "convert callgrind of several" convert --to callgrind -m tests/data/xray/bin/mtpool \
+    $D/mtpool.fdr $D/mtpool-wrapped.fdr $D/mtpool.basic
+batch "convert dot of several" convert --to dot "${traces[@]:0:4}" -o "$T/calls.dot"
 # folded stacks merged along the tree
 batch "convert folded" convert --to folded "${traces[@]:0:5}" -o "$T/all.folded"
 TRACEKIT_MPI_FANIN=2 batch "convert folded per thread by calls, fan-in 2" \

@@ -7,8 +7,8 @@
 #  - no "0 calls" (a root is called by nobody) and no "1 calls";
 #  - C++ names shortened (KCachegrind's "Shorten Templates", gprof2dot's --strip) unless
 #    --full-names;
-#  - every function of a CSI file in the picture; fib with its 177 calls (the XRay root calls
-#    it once, itself 176 times).
+#  - every function of a CSI file in the picture (of one over 100 blocks, its first functions
+#    unless --all); fib with its 177 calls (the XRay root calls it once, itself 176 times).
 # Inputs: callgrind profiles (the C++ ones at every node; CPython's, cut to its hottest
 # functions), XRay traces, DCFG, DCFG-Trace, CSI;
 # and traces of real programs made now (tests/integration/lib/viewers_real.sh): valgrind's
@@ -105,6 +105,16 @@ draw dcfg-trace convert --to dot --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.js
 draw csi-loop convert --to dot examples/loop.debug_PT
 has_text csi-loop rand
 has_text csi-loop main
+# the CSI metadata of every routine of SDE's DCFG of a run (130 functions, 1,848 blocks: dot
+# did not finish in a minute): its first functions while their blocks add up to 100, and a
+# note; --all writes every function
+"$TRACEKIT" convert --to csi tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.json.bz2 \
+    -o "$tmp/whole.csi" 2>/dev/null || { echo "FAIL: convert --to csi"; fail=1; }
+draw csi-whole convert --to dot "$tmp/whole.csi"
+grep -q "note: 1848 blocks are more than Graphviz lays out: drawing the first" "$tmp/csi-whole.err" ||
+    { echo "FAIL: csi-whole: no note of what is drawn"; cat "$tmp/csi-whole.err"; fail=1; }
+clusters=$("$TRACEKIT" convert --to dot --all "$tmp/whole.csi" | grep -c '^ *subgraph cluster')
+[ "$clusters" = 130 ] || { echo "FAIL: csi --all: $clusters of the 130 functions"; fail=1; }
 viewers_real
 for cg in $real_callgrind $real_callgrind_mt; do
     draw "real-$(basename "$cg")" convert --to dot "$cg"

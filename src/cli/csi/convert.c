@@ -13,6 +13,9 @@ const cli_opt cli_csi_convert_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
     {"path", 0, "ID", "dot: highlight the decoded path ID"},
     {"renumber", 0, NULL, "csi: write a fresh Ball-Larus numbering (back edges found by DFS)"},
+    {"all", 0, NULL,
+     "dot: every function (default: of a file of over 100 blocks, more than Graphviz lays "
+     "out, its first functions while their blocks add up to 100)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -23,6 +26,9 @@ typedef struct write_state {
     int highlight; /* dot: highlight path_id */
     uint64_t path_id;
     uint32_t ndot; /* dot: functions written (cluster numbers) */
+    int cut; /* dot: no --function nor --all: at most TK_CFG_DOT_MAX_BLOCKS blocks */
+    uint64_t blocks, all_blocks; /* dot: the blocks drawn, and of every function visited */
+    uint64_t nfns; /* dot: functions visited */
 } write_state;
 
 static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk_csi_function *fn,
@@ -49,6 +55,14 @@ static tk_status write_renumbered(FILE *out, const cli_csi_source *src, const tk
 static tk_status write_dot(write_state *ws, const cli_csi_source *src, const tk_csi_function *fn,
                            const char *label, tk_csi_numbering *num, tk_error *err)
 {
+    ws->nfns++;
+    ws->all_blocks += fn->nblocks;
+    /* the first functions while they fit, the first one always (a whole program's CFG takes
+     * dot minutes: TK_CFG_DOT_MAX_BLOCKS) */
+    if (ws->cut && ws->ndot > 0 &&
+        (ws->ndot < ws->nfns - 1 || ws->blocks + fn->nblocks > TK_CFG_DOT_MAX_BLOCKS))
+        return TK_OK;
+    ws->blocks += fn->nblocks;
     tk_bl_path *p = NULL;
     if (ws->highlight) {
         tk_csi_numbering_load(num, fn, NULL, NULL, err);
@@ -82,6 +96,9 @@ static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi
 int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, FILE *out)
 {
     write_state ws = {.mode = mode, .out = out};
+    if (mode != CLI_CSI_WRITE_DOT && cli_has(args, "all"))
+        return cli_usage_error(ctx->command, "--all selects what --to dot draws");
+    ws.cut = mode == CLI_CSI_WRITE_DOT && !cli_has(args, "all") && !cli_get(args, "function");
     ws.highlight = mode == CLI_CSI_WRITE_DOT && cli_has(args, "path");
     ws.renumber = mode == CLI_CSI_WRITE_CSI && cli_has(args, "renumber");
     if (ws.highlight && cli_get_u64(ctx->command, args, "path", 0, &ws.path_id) != 0)
@@ -96,6 +113,12 @@ int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, F
     if (rc == CLI_EXIT_OK && mode == CLI_CSI_WRITE_DOT &&
         tk_csi_dot_end(CLI_WRITER(out), &err) != TK_OK)
         rc = cli_error(&err);
+    if (rc == CLI_EXIT_OK && ws.ndot < ws.nfns)
+        fprintf(stderr,
+                "tracekit: note: %" PRIu64 " blocks are more than Graphviz lays out: drawing the "
+                "first %" PRIu32 " of %" PRIu64 " functions (%" PRIu64 " blocks); --all draws "
+                "every function, --function chooses\n",
+                ws.all_blocks, ws.ndot, ws.nfns, ws.blocks);
     return rc;
 }
 

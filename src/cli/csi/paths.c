@@ -147,10 +147,11 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
         const tk_csi_function *fn = tk_csi_profile_routine(pr, i, &num, &stats);
         if (!tk_csi_function_matches(sel, fn, fn->name)) continue;
         if (!stats.completed && !stats.unknown_start && !stats.unfinished) continue;
-        printf("routine %s: %" PRIu64 " completed paths (%" PRIu64 " distinct), %" PRIu64
+        printf("routine %s: %" PRIu64 " completed path%s (%" PRIu64 " distinct), %" PRIu64
                " with an unseen start, %" PRIu64 " unfinished%s\n",
-               fn->name, stats.completed, stats.distinct, stats.unknown_start, stats.unfinished,
-               num ? "" : " (path count overflow: not numbered)");
+               fn->name, stats.completed, cli_s(stats.completed), stats.distinct,
+               stats.unknown_start, stats.unfinished,
+               num ? "" : " (more paths than 64 bits count: not numbered)");
         size_t n = 0, max = limit && limit < stats.distinct ? (size_t)limit : stats.distinct;
         tk_error err;
         tk_error_clear(&err);

@@ -1,9 +1,10 @@
-/* tracekit merge for DCFGs of one program: the first DCFG with every input's counts summed
- * (tracekit/dcfg_counts.h says when DCFGs match). The inputs after the first are read on
- * --jobs threads, each into its counts partial (its graph freed at once), merged in input
- * order; in a team (tracekit-mpi) each member sends the partial of its inputs, merged along
- * the tree, and the root applies it to the first DCFG. When anything fails, the inputs are
- * read again one after the other, which says what failed as it always does. */
+/* tracekit merge for DCFGs of one program: every input's counts summed over the union of their
+ * graphs (tracekit/dcfg_counts.h: the first DCFG with the sums when the others add nothing
+ * to its graph). The inputs are read on --jobs threads, each into its counts partial (its
+ * graph freed at once but the first's), merged in input order; in a team (tracekit-mpi) each
+ * member sends the partial of its inputs, merged along the tree, and the root makes the
+ * merged DCFG of it. When reading or merging fails, the inputs are read again one after the
+ * other, which says what failed as it always does. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,20 +121,26 @@ static int read_range(cli_ctx *ctx, int lo, int hi, unsigned jobs, tk_cfg **firs
     return rc;
 }
 
-/* The first graph with the merged counts, written to -o (or standard output). */
+/* The merged DCFG of the first graph and the merged counts, written to -o (or standard
+ * output). */
 static int write_merged(const cli_args *args, tk_cfg *first, const tk_dcfg_counts *acc)
 {
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_counts_apply(first, acc, &err) != TK_OK) return cli_error(&err);
+    tk_cfg *merged = NULL;
+    if (tk_dcfg_counts_merged(first, acc, &merged, &err) != TK_OK) return cli_error(&err);
     tk_output *o;
     int rc = cli_output_open(args, 0, &o);
-    if (rc != CLI_EXIT_OK) return rc;
-    if (tk_dcfg_write(first, CLI_WRITER(cli_output_file(o)), &err) != TK_OK) {
-        cli_output_abort(o);
-        return cli_error(&err);
+    if (rc == CLI_EXIT_OK) {
+        if (tk_dcfg_write(merged, CLI_WRITER(cli_output_file(o)), &err) != TK_OK) {
+            cli_output_abort(o);
+            rc = cli_error(&err);
+        } else {
+            rc = cli_output_commit(o);
+        }
     }
-    return cli_output_commit(o);
+    if (merged != first) tk_cfg_free(merged);
+    return rc;
 }
 
 static int merge_alone(cli_ctx *ctx, const cli_args *args, unsigned jobs)

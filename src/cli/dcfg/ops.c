@@ -30,8 +30,9 @@ const cli_format_ops cli_dcfg_ops = {
              "dot graph of a routine, loop or image, a callgrind profile (for KCachegrind and\n"
              "callgrind_annotate) or CSI path-tracing metadata; diff matches two runs by\n"
              "address: images, routines, blocks and edges, the largest change first;\n"
-             "merge adds up the counts of DCFGs of one program (the same images, blocks and\n"
-             "edges: runs that took the same paths).\n"
+             "merge adds up the counts of DCFGs of one program over the union of their\n"
+             "graphs (runs that took other paths: a block one run entered in its middle is\n"
+             "cut in two).\n"
              "report --table statistics, source-loops or inner-source-loops prints the\n"
              "tables of Intel's dcfg-reader as it does.\n",
     .examples =

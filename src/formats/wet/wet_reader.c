@@ -236,7 +236,7 @@ static tk_status expect_value(line_ctx *c, const char **pp, tk_wet_rec *rec)
     const char *p = skip_blank(*pp, c->end), *at = p;
     if (c->end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
     const char *h = p;
-    while (p < c->end && ((unsigned)(*p - '0') <= 9 || (unsigned)((*p | 0x20) - 'a') < 6)) p++;
+    while (p < c->end && tk_fast_hexval((unsigned char)*p) < 16) p++;
     size_t n = (size_t)(p - h);
     if (n <= 16) return expect_hex(c, pp, "value", &rec->value);
     const char *z = h;

@@ -9,3 +9,5 @@ done
 # --force spelled out, with FILEs given, is refused the same (with -o it replaces: core/options_output)
 tracekit report --force tests/data/wet/pass/foo1.wet 2>&1; echo "exit $?"
 tracekit convert --to dot --force -- tests/data/dcfg/pass/minimal.dcfg.json 2>&1; echo "exit $?"
+# an llvm-xray user's -f csv (its --format): said so
+tracekit report -f csv tests/data/xray/pass/calltree.basic 2>&1; echo "exit $?"
