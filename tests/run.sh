@@ -50,11 +50,12 @@ wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 
 # The integration scripts known to take longest go first (CPU seconds of
-# each on a 2-core VM, in that order); the others keep their order.
-slow_first=(record_wet callgrind_inclusive record_wet_bad callgrind_truncation viewers_annotate
-    csi_cov_core callgrind_annotate_bound record_oracle record_system record_processes
-    dot_render callgrind_oracle dcfg_generated dcfg_trace_roundtrip callgrind_tree_oracle
-    callgrind_roundtrip viewers_kcachegrind viewers_speedscope viewers_html viewers_dot)
+# each on a 2-core VM, in that order; the viewer scripts among them start once
+# the first two have ended, after job_viewers_real); the others keep their order.
+slow_first=(record_wet callgrind_inclusive viewers_kcachegrind viewers_html viewers_annotate
+    record_oracle callgrind_truncation record_processes record_system viewers_speedscope
+    dot_render record_wet_bad dcfg_generated callgrind_oracle csi_cov_core dcfg_trace_roundtrip
+    callgrind_tree_oracle callgrind_roundtrip callgrind_annotate_bound viewers_dot)
 
 # ---- the jobs -------------------------------------------------------------
 # A job writes $work/res/ID: "P N" (N passed), "F LABEL" (a failure, its
