@@ -8,6 +8,7 @@
 #   cli golden   tests/cli/**/NAME.cmd         (+ NAME.out, NAME.err, NAME.exit)
 #   integration  tests/integration/*.sh        (exit 0 pass, 77 skip)
 #   fuzz replay  build/fuzz/replay_fuzz_X over fuzz/corpus/X and tests/data/X/{pass,fail}
+#                (with an ASan build given, there and not in the plain builds)
 # TK_REGEN=1 rewrites the golden files of the CLI cases from the first build.
 # TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
 # Every part of every build is cut into jobs (a unit-test binary, a batch of
@@ -49,11 +50,12 @@ wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 
 # The integration scripts known to take longest go first (CPU seconds of
-# each on a 2-core VM, in that order); the others keep their order.
-slow_first=(record_wet callgrind_inclusive record_wet_bad callgrind_truncation viewers_annotate
-    csi_cov_core callgrind_annotate_bound record_oracle record_system record_processes
-    dot_render callgrind_oracle dcfg_generated dcfg_trace_roundtrip callgrind_tree_oracle
-    callgrind_roundtrip viewers_kcachegrind viewers_speedscope viewers_html viewers_dot)
+# each on a 2-core VM, in that order; the viewer scripts among them start once
+# the first two have ended, after job_viewers_real); the others keep their order.
+slow_first=(record_wet callgrind_inclusive viewers_kcachegrind viewers_html viewers_annotate
+    record_oracle callgrind_truncation record_processes record_system viewers_speedscope
+    dot_render record_wet_bad dcfg_generated callgrind_oracle csi_cov_core dcfg_trace_roundtrip
+    callgrind_tree_oracle callgrind_roundtrip callgrind_annotate_bound viewers_dot)
 
 # ---- the jobs -------------------------------------------------------------
 # A job writes $work/res/ID: "P N" (N passed), "F LABEL" (a failure, its
@@ -204,6 +206,10 @@ for i in "${!builds[@]}"; do
     if [ -x "$b/tracekit" ]; then build_ok[$b]=1; else build_ok[$b]=0; fi
 done
 first_build=${builds[0]}
+asan_build=""
+for b in "${builds[@]}"; do
+    case "$b" in *asan*) [ "${build_ok[$b]}" = 1 ] && [ -d "$b/fuzz" ] && asan_build=$b ;; esac
+done
 if [ "${TK_INTEGRATION:-1}" != 0 ] && [ "${build_ok[$first_build]}" = 1 ]; then
     case "$first_build" in
     *tsan* | *musl*) ;;
@@ -228,7 +234,11 @@ for i in "${!builds[@]}"; do
     # thread pool, parallel bzip2, parallel DCFG-Trace decoding
     case "$b" in *tsan*) threaded_only=1 ;; esac
     [ $i = 0 ] && [ -z "${TK_REGEN:-}" ] && wanted conventions && queue+=("$i conventions $b - 1")
-    if [ $threaded_only = 0 ] && [ -d "$b/fuzz" ]; then
+    # the fuzz replays of a plain build are those of an ASan build run beside it (the same
+    # inputs through the same harnesses, with the sanitizers' checks besides): they run there
+    replays=1
+    case "$b" in *asan* | *tsan* | *musl*) ;; *) [ -n "$asan_build" ] && replays=0 ;; esac
+    if [ $threaded_only = 0 ] && [ $replays = 1 ] && [ -d "$b/fuzz" ]; then
         for src in fuzz/fuzz_*.c; do
             x=$(basename "$src" .c); x=${x#fuzz_}
             wanted "fuzz_$x" && queue+=("$i fuzz $b $x 0")
