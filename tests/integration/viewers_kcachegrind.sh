@@ -124,6 +124,10 @@ def expected(name):
 
 def near(shown, want):
     # KCachegrind and tracekit round the percentage each their own way (16.27 and 16.26 %)
+    # KCachegrind prints two decimals always: a point tesseract lost ("7777" for 77.77, seen
+    # at both scales in one run) goes back before the last two digits; the digits must agree
+    if re.fullmatch(r"[0-9]{3,5}", shown):
+        shown = shown[:-2] + "." + shown[-2:]
     try:
         return abs(float(shown) - float(want)) <= 0.0101
     except ValueError:
