@@ -140,21 +140,26 @@ def cycles(name):
             for c in rep.get("cycles", []) if c["members"] > 1]
 
 def check(shot, want, must, cyc=None):
-    # tesseract misreads a digit now and then (56.34 as 36.34 in one run of ten): a shot that
-    # disagrees is read again at another scale, and that reading decides
-    before = len(bad)
-    check_once(shot, want, must, cyc)
-    if len(bad) > before:
-        del bad[before:]
+    # tesseract misreads a digit or a point now and then (56.34 as 36.34, 69.45 as 9.45, in
+    # about one full run of two): a shot that disagrees is read again at other scales, and a
+    # row disagrees only if it disagrees in every reading (a misread that lands exactly on
+    # tracekit's number is not a risk worth a flaky suite; a wrong number disagrees in all)
+    found = check_once(shot, want, must, cyc)
+    for scale in ("4", "3", "5"):
+        if not found:
+            break
         out = subprocess.run([sys.executable, "tests/viewers/kcachegrind_flat.py",
-                              f"{tmp}/{shot}.png"], env=dict(os.environ, TK_OCR_SCALE="4"),
+                              f"{tmp}/{shot}.png"], env=dict(os.environ, TK_OCR_SCALE=scale),
                              capture_output=True, check=True, text=True).stdout
         shots[shot] = json.loads(out.splitlines()[0])["rows"]
-        check_once(shot, want, must, cyc)
+        again = check_once(shot, want, must, cyc)
+        found = {k: again[k] for k in found if k in again}
+    bad.extend(found.values())
 
 def check_once(shot, want, must, cyc):
     rows = shots[shot]
     seen = set()
+    found = {}
     for r in rows:
         called = r["called"].replace(" ", "").replace(",", "").strip("()") or "0"
         # KCachegrind's cycle detection (on by default): a cycle of functions calling each
@@ -162,7 +167,8 @@ def check_once(shot, want, must, cyc):
         # members' rows "NAME <cycle N>" show their self cost as inclusive
         if r["name"].replace(" ", "").startswith("<cy") and cyc is not None:
             if not any(near(r["incl"], c[0]) and called == c[1] for c in cyc):
-                bad.append(f"{shot}: KCachegrind shows {r['name']!r} at {r['incl']} % called "
+                found[("cycle", r["name"].replace(" ", ""))] = (
+                           f"{shot}: KCachegrind shows {r['name']!r} at {r['incl']} % called "
                            f"{called}, tracekit's cycles {cyc}")
             continue
         if r["name"].find("<") > 0:    # a cycle's member (C names: no templates)
@@ -181,13 +187,14 @@ def check_once(shot, want, must, cyc):
         # the Incl. column may be too narrow for its number ("-"): Self is compared then
         if (r["incl"] != "-" and not near(r["incl"], best[1])) or not near(r["self"], best[3]) \
                 or called != best[2]:
-            bad.append(f"{shot}: KCachegrind shows {r['name']!r} at {r['incl']} % ({r['self']} % "
+            found[best[0]] = (f"{shot}: KCachegrind shows {r['name']!r} at {r['incl']} % ({r['self']} % "
                        f"self) called {r['called'] or '-'}, tracekit {best[0]!r} {best[1]} % "
                        f"({best[3]} % self) called {best[2]}")
     for m in must:
         if m not in seen:
-            bad.append(f"{shot}: {m!r} not read off the flat profile ({rows[:6]})")
+            found[("must", m)] = f"{shot}: {m!r} not read off the flat profile ({rows[:6]})"
     print(f"{shot}: {len(rows)} rows read, {len(seen)} functions compared")
+    return found
 
 fib = expected("fib")
 check("fib.callgrind", fib, ["fib", "sum_squares"])
