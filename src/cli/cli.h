@@ -408,9 +408,10 @@ int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_
         "reverse", 0, NULL, "svg: an icicle graph (roots at the top)" \
     }
 /* --to dot of a call graph: --full-names, --node-threshold, --edge-threshold and --all (every
- * function and call: not with the thresholds) into o (from TK_DOT_OPTIONS_INIT). Returns an
- * exit code (a usage error printed). */
-int cli_dot_options(const char *command, const cli_args *a, tk_dot_options *o);
+ * function and call: not with the thresholds) into o (from TK_DOT_OPTIONS_INIT); when the
+ * target is not dot (dot == 0), each of them is a usage error. Returns an exit code (a usage
+ * error printed). */
+int cli_dot_options(const char *command, const cli_args *a, int dot, tk_dot_options *o);
 #define CLI_DOT_ALL_OPT \
     { \
         "all", 0, NULL, \

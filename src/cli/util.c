@@ -354,9 +354,18 @@ int cli_write_svg(const char *command, const cli_args *a, const char *unit, cli_
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
-int cli_dot_options(const char *command, const cli_args *a, tk_dot_options *o)
+int cli_dot_options(const char *command, const cli_args *a, int dot, tk_dot_options *o)
 {
     *o = (tk_dot_options)TK_DOT_OPTIONS_INIT;
+    if (!dot) {
+        static const char *const only_dot[] = {"all", "node-threshold", "edge-threshold",
+                                               "full-names"};
+        for (size_t i = 0; i < sizeof only_dot / sizeof *only_dot; i++)
+            if (cli_has(a, only_dot[i]))
+                return cli_usage_error(command, "--%s applies to --to dot only (not --to %s)",
+                                       only_dot[i], cli_get(a, "to"));
+        return CLI_EXIT_OK;
+    }
     o->full_names = cli_has(a, "full-names");
     if (cli_has(a, "all")) {
         if (cli_has(a, "node-threshold") || cli_has(a, "edge-threshold"))

@@ -142,7 +142,7 @@ static int parse_options(const char *cmd, const cli_args *args, convert_opts *c)
     }
     c->folded = (tk_folded_profile_options)TK_FOLDED_PROFILE_OPTIONS_INIT;
     double min_share; /* percent */
-    if (cli_dot_options(cmd, args, &c->dot) != CLI_EXIT_OK ||
+    if (cli_dot_options(cmd, args, c->to == TO_DOT, &c->dot) != CLI_EXIT_OK ||
         cli_get_double(cmd, args, "min-share", 0, &min_share))
         return CLI_EXIT_USAGE;
     if (!(min_share >= 0 && min_share <= 100))

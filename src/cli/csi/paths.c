@@ -161,6 +161,8 @@ static int print_profile(tk_csi_profile *pr, const char *sel, uint64_t limit)
             free(pairs);
             return cli_error(&err);
         }
+        /* the columns, as the other CSI tables name theirs */
+        if (n && num) printf("  %10s  %s\n", "count", "id: blocks  [start .. end]");
         for (size_t k = 0; k < n && num; k++) {
             tk_bl_path *p = tk_csi_numbering_path(num);
             printf("  %10" PRIu64 "  %" PRIu64 ": ", pairs[2 * k + 1], pairs[2 * k]);
@@ -527,6 +529,9 @@ int cli_csi_paths(int argc, char **argv)
                                       "--profile TRACE");
     } else if (fmt < 0) {
         rc = CLI_EXIT_USAGE;
+    } else if (cli_has(&args, "all") && !cli_has(&args, "list") && !cli_has(&args, "profile")) {
+        rc = cli_usage_error("paths", "--all lists every path of --list or --profile (not of %s)",
+                             cli_has(&args, "decode") ? "--decode" : "--state");
     } else if (req.json && !cli_has(&args, "list")) {
         rc = cli_usage_error("paths", "--format json lists paths: give --list");
     } else if (cli_csi_get_paths("paths", &args,

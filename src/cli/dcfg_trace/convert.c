@@ -127,7 +127,7 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
                                "bbv (not '%s')",
                                to_name);
     tk_dot_options dot_opt;
-    if (cli_dot_options("convert", a, &dot_opt) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+    if (cli_dot_options("convert", a, to == TO_DOT, &dot_opt) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     if (!cli_has(a, "dcfg"))
         return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)",
                                to_name);

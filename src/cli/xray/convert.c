@@ -148,7 +148,7 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
     int weight = cli_get_choice(ctx->command, args, "weight", convert_weights, TK_FOLDED_TIME);
     if (weight < 0) return CLI_EXIT_USAGE;
     c->weight = (tk_folded_weight)weight;
-    if (cli_dot_options(ctx->command, args, &c->dot) != CLI_EXIT_OK ||
+    if (cli_dot_options(ctx->command, args, c->target == TO_DOT, &c->dot) != CLI_EXIT_OK ||
         cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
     if (cli_has(args, "unit") && c->target != TO_DOT)

@@ -12,10 +12,12 @@ tracekit paths tests/data/corpus/dcfg-thirdparty/passlab-DCFG/whole.log_0.dcfg.j
     --profile tests/data/corpus/dcfg-thirdparty/trace-vectors/ok_basic.trace.json -n 1 | tail -3
 tracekit report --hash-size 3 $L
 tracekit report -v $L | sed -n 1,2p
-# refused: --all with -n; --limit (no longer an option); --hash-size elsewhere
+# refused: --all with -n; --limit (no longer an option); --hash-size elsewhere; --all where
+# nothing is listed (--decode, --state)
 tracekit paths --list -n 2 --all $L; echo "exit $?"
 tracekit paths --list --limit 2 $L; echo "exit $?"
 tracekit annotate --hash-size 3 $L; echo "exit $?"
+tracekit paths --decode 1 --all $L; echo "exit $?"
 # report --format html draws each function's paths from paths --list --format json -n 500
 t=$(mktemp -d); trap 'rm -rf $t' EXIT
 tracekit report --format html -o $t/p.html $L &&
