@@ -89,6 +89,63 @@ TK_API void tk_prof_report_free(tk_prof_report *r);
  * (tk_profile_add_part, tk_profile_merge): they share one string table, so that their
  * functions are comparable. */
 
+/* Two profiles of two builds of one program (built in two directories, two versions) name
+ * one function with other paths: tk_prof_diff_add merges each into its part with the
+ * functions rewritten and matched as a tk_prof_match says, A first, then B. */
+
+/* What B's functions are paired with A's by, when their names (after the rewrites) are not
+ * the same. */
+typedef enum tk_prof_match_key {
+    TK_PROF_MATCH_PATH = 0, /* object, file and name, as they are: no pairing */
+    TK_PROF_MATCH_BASENAME, /* the last path component of object and file, and the name */
+    TK_PROF_MATCH_NAME /* the name alone */
+} tk_prof_match_key;
+
+typedef struct tk_prof_match_options {
+    tk_prof_match_key key;
+    /* Substitutions "s/REGEX/TEXT/FLAGS" applied in order to every object and file name of
+     * both profiles (cg_diff's --mod-filename), and to every function name (--mod-funcname).
+     * The delimiter is the character after 's' (not a letter, digit, backslash or space);
+     * REGEX is a POSIX extended regular expression; in TEXT \0-\9 or $0-$9 (and $&) are the
+     * match and its groups, a backslash takes the next character as it is; FLAGS: g (every
+     * match, not only the first), i (ignore case). */
+    const char *const *mod_filename;
+    size_t n_mod_filename;
+    const char *const *mod_funcname;
+    size_t n_mod_funcname;
+} tk_prof_match_options;
+
+#define TK_PROF_MATCH_OPTIONS_INIT \
+    { \
+        TK_PROF_MATCH_PATH, NULL, 0, NULL, 0 \
+    }
+
+typedef struct tk_prof_match tk_prof_match;
+
+/* What a match did (tk_prof_match_get), after both profiles were added. */
+typedef struct tk_prof_match_info {
+    size_t renamed; /* functions of A and B whose object, file or name a substitution changed */
+    size_t paired; /* functions of B paired by the key with a function of A of other names */
+    size_t ambiguous; /* functions of B left unpaired: several functions of A or of B have
+                         their key, and A none of their names */
+} tk_prof_match_info;
+
+/* The match o says (o NULL: TK_PROF_MATCH_OPTIONS_INIT), its expressions compiled. Returns
+ * TK_OK, TK_ERR_ARG (an expression not of the form s/REGEX/TEXT/FLAGS or whose REGEX does
+ * not compile: the message quotes it and says why), TK_ERR_NOMEM. */
+TK_API tk_status tk_prof_match_open(tk_prof_match **out, const tk_prof_match_options *o,
+                                    tk_error *err);
+/* src's parts summed into a new part of both, with the names of its functions rewritten by
+ * m's substitutions; functions that then have the same names are one. both is a new profile
+ * (tk_profile_open) to which A is added first (part 1), then B (part 2), each through m: a
+ * function of B whose names A has not is paired with the function of A of its key when A
+ * and B each have one function of that key. Returns TK_OK, TK_ERR_ARG (both has two parts
+ * already), TK_ERR_NOMEM, or tk_profile_merge's errors. */
+TK_API tk_status tk_prof_diff_add(tk_profile *both, const tk_profile *src, tk_prof_match *m,
+                                  tk_error *err);
+TK_API void tk_prof_match_get(const tk_prof_match *m, tk_prof_match_info *out);
+TK_API void tk_prof_match_free(tk_prof_match *m);
+
 /* A function whose costs differ. */
 typedef struct tk_prof_diff_row {
     const char *name, *file, *object; /* "???" when the profile has none */

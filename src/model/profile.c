@@ -900,8 +900,23 @@ static tk_status copy_part_header(tk_prof_part *d, const tk_prof_part *s)
     return TK_OK;
 }
 
+/* src's function fn in dst: fn_map's, or remapped by its names. */
+static tk_status map_fn(tk_profile *dst, const tk_profile *src, const uint32_t *fn_map, uint32_t fn,
+                        uint32_t *out)
+{
+    if (!fn_map) return remap_fn(dst, src, fn, out);
+    *out = fn_map[fn];
+    return TK_OK;
+}
+
 tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
                            tk_error *err)
+{
+    return tk_profile_merge_mapped(dst, src, into, NULL, err);
+}
+
+tk_status tk_profile_merge_mapped(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
+                                  const uint32_t *fn_map, tk_error *err)
 {
     size_t map[TK_PROFILE_MAX_EVENTS];
     tk_status st;
@@ -958,7 +973,7 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
         const tk_prof_self *srows = sp->self.rows;
         for (size_t r = 0; r < sp->self.count; r++) {
             tk_prof_self k = srows[r];
-            if ((st = remap_fn(dst, src, k.fn, &k.fn)) != TK_OK ||
+            if ((st = map_fn(dst, src, fn_map, k.fn, &k.fn)) != TK_OK ||
                 (st = remap_str(dst, src, k.file, &k.file)) != TK_OK)
                 return tk_error_set(err, st, "out of memory");
             memset(costs, 0, dw * sizeof *costs);
@@ -970,8 +985,8 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
         const tk_prof_call *crows = sp->calls.rows;
         for (size_t r = 0; r < sp->calls.count; r++) {
             tk_prof_call k = crows[r];
-            if ((st = remap_fn(dst, src, k.fn, &k.fn)) != TK_OK ||
-                (st = remap_fn(dst, src, k.callee, &k.callee)) != TK_OK ||
+            if ((st = map_fn(dst, src, fn_map, k.fn, &k.fn)) != TK_OK ||
+                (st = map_fn(dst, src, fn_map, k.callee, &k.callee)) != TK_OK ||
                 (st = remap_str(dst, src, k.file, &k.file)) != TK_OK)
                 return tk_error_set(err, st, "out of memory");
             const uint64_t *v = sp->calls.values + r * (sw + 1);
@@ -984,8 +999,8 @@ tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part 
         const tk_prof_jump *jrows = sp->jumps.rows;
         for (size_t r = 0; r < sp->jumps.count; r++) {
             tk_prof_jump k = jrows[r];
-            if ((st = remap_fn(dst, src, k.fn, &k.fn)) != TK_OK ||
-                (st = remap_fn(dst, src, k.target_fn, &k.target_fn)) != TK_OK ||
+            if ((st = map_fn(dst, src, fn_map, k.fn, &k.fn)) != TK_OK ||
+                (st = map_fn(dst, src, fn_map, k.target_fn, &k.target_fn)) != TK_OK ||
                 (st = remap_str(dst, src, k.file, &k.file)) != TK_OK ||
                 (st = remap_str(dst, src, k.target_file, &k.target_file)) != TK_OK)
                 return tk_error_set(err, st, "out of memory");

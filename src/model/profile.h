@@ -87,6 +87,13 @@ tk_status tk_profile_append_call(tk_profile *p, tk_prof_part *part, const tk_pro
                                  uint64_t count, const uint64_t *inclusive, size_t *row,
                                  tk_error *err);
 
+/* tk_profile_merge with src's functions given: fn_map[fn] is the dst function of src's
+ * function fn (every one of them; NULL: found by their names, as tk_profile_merge does).
+ * The rows' own file names are re-interned as they are. (Internal: tk_prof_diff_add, which
+ * matches functions by other keys than their names.) */
+tk_status tk_profile_merge_mapped(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
+                                  const uint32_t *fn_map, tk_error *err);
+
 /* Whether a cost row was added to any part (tk_profile_add_event then refuses new events). */
 int tk_profile_has_rows(const tk_profile *p);
 /* Every part freed: what stays are the strings, events, derived events and functions (a

@@ -14,10 +14,25 @@ const cli_opt cli_callgrind_diff_opts[] = {
      "text (default), json, csv, folded (difffolded.pl's \"stack A B\" lines "
      "for a differential flame graph) or svg (that flame graph: red grew, "
      "blue shrank)"},
+    {"mod-filename", 0, "EXPR",
+     "rewrite every object and file name of both profiles with EXPR, a substitution "
+     "s/REGEX/TEXT/ (flags g, i; REGEX a POSIX extended regex; \\1 or $1 in TEXT its "
+     "groups) before functions are matched (cg_diff's --mod-filename; repeatable: in order)"},
+    {"mod-funcname", 0, "EXPR", "the same for function names (cg_diff's --mod-funcname)"},
+    {"match", 0, "KEY",
+     "pair a function of B with A's of other paths by KEY: basename (the last component of "
+     "object and file, and the name) or name (the name alone); path (default): by object, "
+     "file and name; a key two functions of A or of B have pairs neither"},
     CLI_OUTPUT_OPTS,
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
 };
+
+/* diff --match */
+static const cli_choice diff_match_keys[] = {{"path", TK_PROF_MATCH_PATH},
+                                             {"basename", TK_PROF_MATCH_BASENAME},
+                                             {"name", TK_PROF_MATCH_NAME},
+                                             {NULL, 0}};
 
 /* diff --format */
 static const cli_choice diff_formats[] = {{"text", CLI_OUT_TEXT}, {"json", CLI_OUT_JSON},
@@ -54,8 +69,9 @@ static tk_status diff_folded_of(void *job, FILE *f, tk_error *err)
 }
 
 /* Both inputs read, per function, as parts 1 and 2 of one profile: they share
- * one string table, so function ids are comparable. */
-static int load_both(cli_ctx *ctx, tk_profile **out)
+ * one string table, so function ids are comparable; their functions rewritten and matched
+ * as m says. */
+static int load_both(cli_ctx *ctx, tk_prof_match *m, tk_profile **out)
 {
     const char *cmd = "diff";
     tk_profile *both;
@@ -82,12 +98,7 @@ static int load_both(cli_ctx *ctx, tk_profile **out)
             break;
         }
         /* merge into one part of `both`, so names intern into one table */
-        tk_prof_part *into;
-        if (tk_profile_add_part(both, &into, NULL) != TK_OK ||
-            tk_profile_merge(both, one, into, &err) != TK_OK) {
-            if (!err.message[0]) tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
-            rc = cli_error(&err);
-        }
+        if (tk_prof_diff_add(both, one, m, &err) != TK_OK) rc = cli_error(&err);
         tk_profile_free(one);
     }
     if (rc) {
@@ -176,7 +187,28 @@ static void put_relative(FILE *f, uint64_t a, uint64_t b)
     fprintf(f, " %9s", buf);
 }
 
-static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, size_t k, size_t ev)
+/* How the functions were matched, when not by their paths as they are. */
+static void print_match(FILE *f, const cli_args *args, const tk_prof_match *m)
+{
+    const char *key = cli_get(args, "match");
+    int subs = cli_has(args, "mod-filename") || cli_has(args, "mod-funcname");
+    if ((!key || !strcmp(key, "path")) && !subs) return;
+    tk_prof_match_info mi;
+    tk_prof_match_get(m, &mi);
+    fputs("matched:", f);
+    if (subs)
+        fprintf(f, " %zu function%s renamed by the substitutions%s", mi.renamed,
+                mi.renamed == 1 ? "" : "s", key && strcmp(key, "path") ? ";" : "");
+    if (key && strcmp(key, "path"))
+        fprintf(f,
+                " by %s, %zu function%s of B paired with A's of other paths, %zu left apart "
+                "(a %s that several functions have)",
+                key, mi.paired, mi.paired == 1 ? "" : "s", mi.ambiguous, key);
+    fputc('\n', f);
+}
+
+static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, size_t k, size_t ev,
+                       const cli_args *args, const tk_prof_match *m)
 {
     size_t nev = tk_profile_event_count(both);
     const char *en = nev ? tk_profile_event_name(both, ev) : "";
@@ -185,7 +217,9 @@ static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, s
     fputs(" -> ", f);
     cli_callgrind_put_commas(f, nev ? tk_prof_diff_totals(d, 1)[ev] : 0);
     if (nev) put_relative(f, tk_prof_diff_totals(d, 0)[ev], tk_prof_diff_totals(d, 1)[ev]);
-    fputs("\n\n", f);
+    fputc('\n', f);
+    print_match(f, args, m);
+    fputc('\n', f);
     fprintf(f, "%16s %16s %17s %9s  function\n", "A self", "B self", "B - A", "change");
     for (size_t i = 0; i < k; i++) {
         const tk_prof_diff_row *r = tk_prof_diff_row_at(d, i);
@@ -202,8 +236,8 @@ static void print_text(FILE *f, const tk_profile *both, const tk_prof_diff *d, s
 }
 
 /* Writes the difference as fmt says to the output of -o. */
-static int write_diff(const cli_args *args, const tk_profile *both, int fmt, size_t ev,
-                      uint64_t top)
+static int write_diff(const cli_args *args, const tk_profile *both, const tk_prof_match *m, int fmt,
+                      size_t ev, uint64_t top)
 {
     tk_prof_diff *d = NULL;
     int stacks = fmt == CLI_OUT_FOLDED || fmt == CLI_OUT_SVG;
@@ -231,7 +265,7 @@ static int write_diff(const cli_args *args, const tk_profile *both, int fmt, siz
     else if (fmt == CLI_OUT_CSV)
         print_csv(f, both, d, k);
     else
-        print_text(f, both, d, k, ev);
+        print_text(f, both, d, k, ev, args, m);
     if (fmt == CLI_OUT_TEXT) cli_rows_note(f, k, count, "function");
     if (rc == CLI_EXIT_OK)
         rc = cli_output_commit(o);
@@ -248,17 +282,43 @@ int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args)
     int fmt = cli_get_choice(cmd, args, "format", diff_formats, CLI_OUT_TEXT);
     cli_rows rows;
     if (fmt < 0 || cli_get_rows(cmd, args, fmt == CLI_OUT_TEXT, &rows)) return CLI_EXIT_USAGE;
-    tk_profile *both;
-    int rc = load_both(ctx, &both);
-    if (rc) return rc;
+    /* the substitutions and the key, compiled before anything is read */
+    enum { MAX_SUBS = 16 };
+    tk_prof_match_options mo = TK_PROF_MATCH_OPTIONS_INIT;
+    const char *mod_filename[MAX_SUBS], *mod_funcname[MAX_SUBS];
+    int key = cli_get_choice(cmd, args, "match", diff_match_keys, TK_PROF_MATCH_PATH);
+    if (key < 0) return CLI_EXIT_USAGE;
+    mo.key = (tk_prof_match_key)key;
+    int nfile = cli_get_all(args, "mod-filename", mod_filename, MAX_SUBS);
+    int nfunc = cli_get_all(args, "mod-funcname", mod_funcname, MAX_SUBS);
+    if (nfile >= MAX_SUBS || nfunc >= MAX_SUBS)
+        return cli_usage_error(cmd, "at most %d --mod-filename and %d --mod-funcname", MAX_SUBS - 1,
+                               MAX_SUBS - 1);
+    mo.mod_filename = mod_filename;
+    mo.n_mod_filename = (size_t)nfile;
+    mo.mod_funcname = mod_funcname;
+    mo.n_mod_funcname = (size_t)nfunc;
+    tk_prof_match *m;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_prof_match_open(&m, &mo, &err) != TK_OK)
+        return err.code == TK_ERR_ARG ? cli_usage_error(cmd, "%s", err.message) : cli_error(&err);
+    tk_profile *both = NULL;
+    int rc = load_both(ctx, m, &both);
+    if (rc) {
+        tk_prof_match_free(m);
+        return rc;
+    }
     size_t ev = 0;
     const char *sortarg = cli_get(args, "sort");
     if (sortarg && cli_callgrind_event_list(cmd, "sort", both, sortarg, &ev, 1) != 1)
         rc = CLI_EXIT_USAGE;
     else
-        rc = write_diff(args, both, fmt, ev, rows.top);
+        rc = write_diff(args, both, m, fmt, ev, rows.top);
     tk_profile_free(both);
+    tk_prof_match_free(m);
     return rc;
 }
 
-const cli_opt_choices cli_callgrind_diff_choices[] = {{"format", diff_formats}, {NULL, NULL}};
+const cli_opt_choices cli_callgrind_diff_choices[] = {
+    {"format", diff_formats}, {"match", diff_match_keys}, {NULL, NULL}};

@@ -49,6 +49,9 @@ const cli_format_ops cli_callgrind_ops = {
             {"convert --to dot callgrind.out.1234 | dot -Tsvg -o calls.svg",
              "the call graph, drawn by Graphviz"},
             {"diff callgrind.out.1234 callgrind.out.1235", "what changed, function by function"},
+            {"diff --mod-filename 's,^/tmp/[ab]/,,' callgrind.out.1234 callgrind.out.1235",
+             "two builds made in /tmp/a and /tmp/b: paths rewritten as cg_diff's option does, "
+             "so that each function is matched with itself (--match name: by name alone)"},
             {"merge -o all.out callgrind.out.1234 callgrind.out.1235", "one profile of both runs"},
             {"report --format html -o profile.html callgrind.out.1234",
              "one page: the tables and the flame graph"},
