@@ -39,8 +39,10 @@ TK_API tk_status tk_dcfg_counts_open(tk_dcfg_counts **out, const tk_cfg *cfg, co
 TK_API void tk_dcfg_counts_free(tk_dcfg_counts *c);
 
 /* Merge `later`, the counts of the inputs read after into's, into `into`. Returns TK_OK,
- * TK_ERR_FORMAT (another number of processes: the message names the first file of later and
- * of into), TK_ERR_LIMIT (a sum over 64 bits), TK_ERR_NOMEM. On an error into is unchanged. */
+ * TK_ERR_FORMAT (another number of processes, or a process of another program: its first
+ * image, the executable, has another file name; the message names the first file of later
+ * and of into), TK_ERR_LIMIT (a sum over 64 bits), TK_ERR_NOMEM. On an error into is
+ * unchanged. */
 TK_API tk_status tk_dcfg_counts_merge(tk_dcfg_counts *into, const tk_dcfg_counts *later,
                                       tk_error *err);
 

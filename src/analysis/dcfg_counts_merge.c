@@ -294,6 +294,15 @@ static tk_status union_process(tk_dc_process *u, side *a, side *b, tk_error *err
     return st;
 }
 
+/* The name of process p's program: its first image in the order of the inputs (the
+ * executable, in the DCFGs of SDE and of tracekit record), or NULL without images. */
+static const char *program_of(const tk_dcfg_counts *c, const tk_dc_process *p)
+{
+    for (uint32_t i = 0; i < p->nimages; i++)
+        if (p->images[i].rank == 0) return c->names[p->images[i].name];
+    return NULL;
+}
+
 tk_status tk_dcfg_counts_merge(tk_dcfg_counts *into, const tk_dcfg_counts *later, tk_error *err)
 {
     if (into->nprocesses != later->nprocesses)
@@ -302,6 +311,19 @@ tk_status tk_dcfg_counts_merge(tk_dcfg_counts *into, const tk_dcfg_counts *later
                                " in %s (DCFGs merge process by process, in their order)",
                                later->nprocesses, later->nprocesses == 1 ? "" : "es",
                                into->nprocesses, into->paths[0]);
+    /* the runs of one program only: another program's code is at other offsets of other
+     * images, and its threads are not these; a union of the two would be a process that
+     * never ran */
+    for (uint32_t i = 0; i < into->nprocesses; i++) {
+        const char *x = program_of(into, &into->procs[i]), *y = program_of(later, &later->procs[i]);
+        if (x && y && strcmp(x, y) != 0)
+            return tk_error_set_at(err, TK_ERR_FORMAT, later->paths[0], -1, 0, 0,
+                                   "process %" PRIu32 ": a run of %s, not of %s as %s (DCFGs "
+                                   "of one program merge: another's counts are not of the "
+                                   "same code)",
+                                   i, y[0] ? y : "(no name)", x[0] ? x : "(no name)",
+                                   into->paths[0]);
+    }
     tk_dcfg_counts *u = tk_calloc(1, sizeof *u);
     side a = {into, NULL, NULL, NULL, NULL, 0}, b = {later, NULL, NULL, NULL, NULL, 0};
     tk_status st = u ? union_names(u, &a, &b) : TK_ERR_NOMEM;

@@ -1,6 +1,7 @@
 /* The Callgrind report and diffs through the public API (tracekit/profile_report.h): the
  * rows, callers and callees, call cycles and differences `tracekit report` and `tracekit
  * diff` print on the sample profiles (tests/cli/callgrind/). */
+#include <stdio.h>
 #include <string.h>
 
 #include "tk_test.h"
@@ -318,5 +319,183 @@ static void test_diff_folded(void)
     tk_profile_free(both);
 }
 
+/* ---- tk_prof_match: the functions of two builds (tracekit diff --mod-filename, --match) -- */
+
+/* A profile of one part with a self cost of `cost` Ir in each function (object, file, name). */
+static tk_profile *built(const char *const (*fns)[3], size_t n, uint64_t cost)
+{
+    tk_profile *p;
+    if (!TK_CHECK(tk_profile_open(&p, NULL) == TK_OK)) return NULL;
+    size_t ev;
+    tk_prof_part *part;
+    TK_CHECK(tk_profile_add_event(p, "Ir", 2, &ev, NULL) == TK_OK);
+    TK_CHECK(tk_profile_add_part(p, &part, NULL) == TK_OK);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id[3], fn;
+        for (int k = 0; k < 3; k++)
+            TK_CHECK(tk_profile_intern(p, fns[i][k], strlen(fns[i][k]), &id[k], NULL) == TK_OK);
+        TK_CHECK(tk_profile_function(p, id[0], id[1], id[2], &fn, NULL) == TK_OK);
+        tk_prof_self key;
+        memset(&key, 0, sizeof key);
+        key.fn = fn;
+        key.file = id[1];
+        TK_CHECK(tk_profile_add_self(p, part, &key, &cost, NULL) == TK_OK);
+    }
+    return p;
+}
+
+/* The name `expr` (a --mod-funcname) makes of `name`, into out. */
+static void renamed(const char *expr, const char *name, char *out, size_t cap)
+{
+    const char *const fns[1][3] = {{"obj", "file", name}};
+    tk_profile *src = built(fns, 1, 1), *both;
+    tk_prof_match_options o = TK_PROF_MATCH_OPTIONS_INIT;
+    o.mod_funcname = &expr;
+    o.n_mod_funcname = 1;
+    tk_prof_match *m;
+    tk_error err;
+    tk_error_clear(&err);
+    out[0] = 0;
+    TK_CHECK(tk_profile_open(&both, NULL) == TK_OK);
+    if (TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_OK)) {
+        TK_CHECK(tk_prof_diff_add(both, src, m, &err) == TK_OK);
+        tk_prof_function_info f;
+        tk_profile_function_get(both, 0, &f);
+        snprintf(out, cap, "%s", tk_profile_str(both, f.name));
+        tk_prof_match_free(m);
+    }
+    tk_profile_free(both);
+    tk_profile_free(src);
+}
+
+/* The substitutions: sed's and Perl's s/// as cg_diff users write them */
+static void test_match_substitutions(void)
+{
+    static const char *const cases[][3] = {
+        {"s|/a/|/|", "/a/x/a/", "/x/a/"}, /* the first match only */
+        {"s|/a/|/|g", "/a/x/a/", "/x/"}, /* g: every one */
+        {"s/x/[$&]/g", "x.x", "[x].[x]"}, /* $& the match */
+        {"s/^/P:/", "f", "P:f"}, /* an empty match at the start */
+        {"s/y*/-/g", "ab", "-a-b-"}, /* empty matches: each character kept, as sed */
+        {"s/(A)(B)/\\2\\1/i", "ab", "ba"}, /* groups, i */
+        {"s/(a)(b)/$2$1/", "ab", "ba"}, /* Perl's $N */
+        {"s/\\//_/g", "/a/x", "_a_x"}, /* the delimiter escaped */
+        {"s|a\\|b|X|", "a|b", "X"}, /* a delimiter special in a regex, escaped: itself */
+        {"s/z/Q/", "abc", "abc"}, /* no match: unchanged */
+        {"s/'[0-9]+$//", "fib'12", "fib"}, /* recursion levels dropped */
+        {"s/b/\\\\/", "abc", "a\\c"}, /* a backslash in TEXT */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char out[64];
+        renamed(cases[i][0], cases[i][1], out, sizeof out);
+        if (!TK_CHECK(strcmp(out, cases[i][2]) == 0))
+            fprintf(stderr, "  %s on '%s': '%s', expected '%s'\n", cases[i][0], cases[i][1], out,
+                    cases[i][2]);
+    }
+    static const char *const bad[] = {"s/a", "s/a/b", "s/(a/b/", "s/a/b/x", "y/a/b/", "sabab", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        tk_prof_match_options o = TK_PROF_MATCH_OPTIONS_INIT;
+        o.mod_filename = &bad[i];
+        o.n_mod_filename = 1;
+        tk_prof_match *m = NULL;
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_ERR_ARG);
+        TK_CHECK(m == NULL && strstr(err.message, bad[i]) != NULL);
+    }
+}
+
+/* Two builds in /a and /b: B's functions paired with A's by name (one of each only) or by
+ * base name; without either, every function is in one profile only */
+static void test_match_pairing(void)
+{
+    static const char *const a[][3] = {
+        {"/a/x", "/a/x.c", "f"}, {"/a/x", "/a/x.c", "init"}, {"/a/lib.so", "/a/lib.c", "init"}};
+    static const char *const b[][3] = {{"/b/x", "/b/x.c", "f"},
+                                       {"/b/x", "/b/x.c", "init"},
+                                       {"/b/lib.so", "/b/lib.c", "init"},
+                                       {"/b/x", "/b/x.c", "h"}};
+    /* key, functions in `both`, paired, ambiguous, rows of the diff */
+    static const size_t want[][5] = {{TK_PROF_MATCH_PATH, 7, 0, 0, 7},
+                                     {TK_PROF_MATCH_NAME, 6, 1, 2, 6},
+                                     {TK_PROF_MATCH_BASENAME, 4, 3, 0, 4}};
+    tk_profile *pa = built(a, 3, 10), *pb = built(b, 4, 12);
+    for (size_t i = 0; i < 3; i++) {
+        tk_prof_match_options o = TK_PROF_MATCH_OPTIONS_INIT;
+        o.key = (tk_prof_match_key)want[i][0];
+        tk_prof_match *m;
+        tk_profile *both;
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_OK);
+        TK_CHECK(tk_profile_open(&both, NULL) == TK_OK);
+        TK_CHECK(tk_prof_diff_add(both, pa, m, &err) == TK_OK);
+        TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_OK);
+        TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_ERR_ARG); /* a third */
+        tk_prof_match_info mi;
+        tk_prof_match_get(m, &mi);
+        TK_CHECK_EQ_U64(tk_profile_function_count(both), want[i][1]);
+        TK_CHECK_EQ_U64(mi.paired, want[i][2]);
+        TK_CHECK_EQ_U64(mi.ambiguous, want[i][3]);
+        TK_CHECK_EQ_U64(mi.renamed, 0);
+        tk_prof_diff *d;
+        TK_CHECK(tk_prof_diff_open(&d, both, 0, &err) == TK_OK);
+        TK_CHECK_EQ_U64(tk_prof_diff_count(d), want[i][4]);
+        /* f, paired: 10 -> 12 Ir, with A's paths */
+        for (size_t k = 0; k < tk_prof_diff_count(d); k++) {
+            const tk_prof_diff_row *r = tk_prof_diff_row_at(d, k);
+            if (strcmp(r->name, "f") || want[i][0] == TK_PROF_MATCH_PATH) continue;
+            TK_CHECK_STR(r->object, "/a/x");
+            TK_CHECK_EQ_U64(r->self[0][0], 10);
+            TK_CHECK_EQ_U64(r->self[1][0], 12);
+        }
+        TK_CHECK_EQ_U64(tk_prof_diff_totals(d, 0)[0], 30);
+        TK_CHECK_EQ_U64(tk_prof_diff_totals(d, 1)[0], 48);
+        tk_prof_diff_free(d);
+        tk_profile_free(both);
+        tk_prof_match_free(m);
+    }
+    /* --mod-filename 's,^/[ab]/,,': the same functions, their costs summed where two become
+     * one (--mod-funcname 's/init/f/' on both: f is 10 + 10 + 10 in A) */
+    const char *mf = "s,^/[ab]/,,", *mfn = "s/init/f/";
+    tk_prof_match_options o = TK_PROF_MATCH_OPTIONS_INIT;
+    o.mod_filename = &mf;
+    o.n_mod_filename = 1;
+    tk_prof_match *m;
+    tk_profile *both;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_OK);
+    TK_CHECK(tk_profile_open(&both, NULL) == TK_OK);
+    TK_CHECK(tk_prof_diff_add(both, pa, m, &err) == TK_OK);
+    TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_OK);
+    tk_prof_match_info mi;
+    tk_prof_match_get(m, &mi);
+    TK_CHECK_EQ_U64(mi.renamed, 7);
+    TK_CHECK_EQ_U64(tk_profile_function_count(both), 4);
+    tk_profile_free(both);
+    tk_prof_match_free(m);
+    o.mod_funcname = &mfn;
+    o.n_mod_funcname = 1;
+    TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_OK);
+    TK_CHECK(tk_profile_open(&both, NULL) == TK_OK);
+    TK_CHECK(tk_prof_diff_add(both, pa, m, &err) == TK_OK);
+    TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_OK);
+    tk_prof_diff *d;
+    TK_CHECK(tk_prof_diff_open(&d, both, 0, &err) == TK_OK);
+    TK_CHECK_EQ_U64(tk_prof_diff_count(d), 3); /* h (+12), f of x (+4), f of lib.so (+2) */
+    const tk_prof_diff_row *r = tk_prof_diff_row_at(d, 1);
+    TK_CHECK_STR(r->name, "f");
+    TK_CHECK_STR(r->object, "x");
+    TK_CHECK_EQ_U64(r->self[0][0], 20);
+    TK_CHECK_EQ_U64(r->self[1][0], 24);
+    tk_prof_diff_free(d);
+    tk_profile_free(both);
+    tk_prof_match_free(m);
+    tk_profile_free(pa);
+    tk_profile_free(pb);
+}
+
 TK_TEST_MAIN(TK_CASE(test_report_self), TK_CASE(test_report_tree), TK_CASE(test_report_cycles),
-             TK_CASE(test_report_focus), TK_CASE(test_diff_functions), TK_CASE(test_diff_folded))
+             TK_CASE(test_report_focus), TK_CASE(test_diff_functions), TK_CASE(test_diff_folded),
+             TK_CASE(test_match_substitutions), TK_CASE(test_match_pairing))

@@ -33,7 +33,12 @@ const cli_format_ops cli_xray_ops = {
              "JSON) and of convert --to dot.\n"
              "convert writes a timeline for Perfetto and speedscope (chrome), folded stacks, a\n"
              "flame graph (svg), a callgrind profile or the call graph (dot, as llvm-xray\n"
-             "graph); diff puts two traces of one binary side by side.\n",
+             "graph); diff puts two traces of one binary side by side.\n"
+             "A recursive function's time: report's sum adds up every call, the nested ones\n"
+             "too (account's sum; quicksort of mtpool: 3.85 ms), so it can pass the run's\n"
+             "time; convert --to dot's inclusive time counts the outermost calls only (0.88\n"
+             "ms), the time the program was inside the function, which percentages of the\n"
+             "total can be made of.\n",
     .examples =
         (const cli_example[]){
             {"report -m ./fib xray-log.fib.Ab3dEf", "the time spent in each function, as llvm-xray "
