@@ -176,6 +176,23 @@ TK_FAST_INLINE const char *tk_fast_dec(const char *p, const char *end, unsigned 
     return p;
 }
 
+/* Hex digits (no prefix) in [p, end), at most `max` (<= TK_FAST_HEX_MAX): the
+ * address after them, or NULL when there is none or more than max. */
+TK_FAST_INLINE const char *tk_fast_hex(const char *p, const char *end, unsigned max, uint64_t *out)
+{
+    const char *start = p;
+    const char *lim = (size_t)(end - p) > max ? p + max : end;
+    uint64_t v = 0;
+    unsigned d;
+    while (p < lim && (d = tk_fast_hexval((unsigned char)*p)) < 16) {
+        v = v << 4 | d;
+        p++;
+    }
+    if (p == start || (p < end && tk_fast_hexval((unsigned char)*p) < 16)) return NULL;
+    *out = v;
+    return p;
+}
+
 /* ---- bytes as a set ---------------------------------------------------------
  *
  * The first byte of a Callgrind cost line is one of '*' '+' '-' (0x2a 0x2b

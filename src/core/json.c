@@ -743,9 +743,6 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
 
 /* ---- integers of table rows ------------------------------------------------- */
 
-/* hex digit value, -1 when not one (core/fastpath.h) */
-static inline int hex_digit(uint8_t c) { return tk_fast_hex_table[c] - 1; }
-
 /* A plain JSON integer at *pp (first byte a digit); 0 when unusual (more
  * than 19 digits, a leading zero, a fraction or exponent, the chunk's end). */
 static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, const uint8_t *lim,
@@ -799,7 +796,7 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
     if (c != '"') return 0;
     p++;
     uint64_t v = 0;
-    if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
+    if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && tk_fast_hexval(p[2]) < 16) {
         p += 2;
 #if TK_FAST_SWAR
         if (lim - p >= 8) { /* up to 7 hex digits at once */
@@ -812,12 +809,8 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
             }
         }
 #endif
-        int d;
-        while (p < lim && (d = hex_digit(*p)) >= 0) {
-            if (v >> 60) return 0;
-            v = (v << 4) | (uint64_t)d;
-            p++;
-        }
+        p = (const uint8_t *)tk_fast_hex((const char *)p, (const char *)lim, TK_FAST_HEX_MAX, &v);
+        if (!p) return 0;
     } else {
         const uint8_t *s = p;
         p = (const uint8_t *)tk_fast_dec((const char *)p, (const char *)lim, TK_FAST_DEC_MAX, &v);

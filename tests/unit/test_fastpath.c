@@ -77,6 +77,18 @@ static void test_hex(void)
             bad += !q || q != p || got != want;
         else
             bad += q != NULL;
+        /* bounded version with an end pointer: the digits before s + n */
+        const char *pe = s;
+        uint64_t want_e = 0;
+        tk_status ste = tk_num_scan(&pe, s + n, TK_NUM_BARE_HEX, &want_e);
+        size_t digits_e = ste == TK_ERR_FORMAT ? 0 : (size_t)(pe - s);
+        for (unsigned max = 1; max <= TK_FAST_HEX_MAX; max += 5) {
+            const char *r = tk_fast_hex(s, s + n, max, &got);
+            if (digits_e >= 1 && digits_e <= max)
+                bad += r != pe || got != want_e;
+            else
+                bad += r != NULL;
+        }
     }
     for (unsigned c = 0; c < 256; c++) {
         unsigned v = tk_fast_hexval((unsigned char)c);

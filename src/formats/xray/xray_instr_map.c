@@ -444,7 +444,7 @@ static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error 
     return TK_OK;
 }
 
-tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err)
+tk_status tk_xray_map_read(tk_xray_map **out, const char *binary, tk_error *err)
 {
     *out = NULL;
     int fd = open(binary, O_RDONLY | O_CLOEXEC);
