@@ -288,6 +288,21 @@ def cli_includes():
     return out
 
 
+@rule("library-includes-src-relative")
+def library_includes():
+    """the library includes its own headers by their src/-relative path ("core/json.h"), the
+    public ones as "tracekit/...", never by a name relative to the including file"""
+    out = []
+    for p in LIB:
+        for i, line in enumerate(read(p).split("\n")):
+            m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+            if m and not m.group(1).startswith("tracekit/") and (
+                    ".." in m.group(1) or "/" not in m.group(1) or
+                    not os.path.isfile(os.path.join("src", m.group(1)))):
+                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}", f'includes "{m.group(1)}"'))
+    return out
+
+
 @rule("cli-no-sorting")
 def cli_qsort_r():
     """the CLI calls no qsort_r, qsort or bsearch (sorting and matching are the library's)"""

@@ -1,5 +1,5 @@
 /* Portable fallbacks (see compat.h). */
-#include "compat.h"
+#include "core/compat.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <sys/random.h>
 #endif
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 #ifndef TK_HAVE_GNU_QSORT_R
 typedef int (*cmp_fn)(const void *, const void *, void *);

@@ -1,4 +1,4 @@
-#include "json.h"
+#include "core/json.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "fastpath.h"
-#include "num.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/fastpath.h"
+#include "core/num.h"
 
 enum state {
     ST_TOP_VALUE, /* top level: expect the value */

@@ -10,8 +10,8 @@
 #include "core/coredump.h"
 #include "core/elf.h"
 #include "core/strpool.h"
-#include "cov_crash.h"
-#include "cov_internal.h"
+#include "formats/csi_cov/cov_crash.h"
+#include "formats/csi_cov/cov_internal.h"
 #include "tracekit/csi.h"
 
 /* ---- symbols of the coverage arrays ----------------------------------- */

@@ -8,7 +8,7 @@
 #include "core/alloc.h"
 #include "core/vec.h"
 #include "tracekit/wet.h"
-#include "wet_internal.h"
+#include "formats/wet/wet_internal.h"
 
 /* A dependence whose target was not complete when it was read. */
 typedef struct pending_ref {

@@ -8,7 +8,7 @@
 #include "core/fastpath.h"
 #include "core/num.h"
 #include "tracekit/wet.h"
-#include "wet_internal.h"
+#include "formats/wet/wet_internal.h"
 
 typedef enum wet_state {
     ST_START, /* before the first non-blank line */

@@ -17,7 +17,7 @@
 #include "core/vec.h"
 #include "core/arena.h"
 #include "core/hash.h"
-#include "xray_internal.h"
+#include "formats/xray/xray_internal.h"
 
 /* Most sled entries accepted (a map larger than this is not a real binary's). */
 #define XRAY_MAX_SLEDS (1u << 26)
