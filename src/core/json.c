@@ -76,7 +76,7 @@ static inline const uint8_t *string_run(const uint8_t *p, const uint8_t *lim)
     /* 8 bytes at a time (DCFG-Trace sequences run to megabytes; core/fastpath.h) */
     while (lim - p >= 8) {
         uint64_t m = tk_swar_string_stops(tk_fast_load8(p));
-        if (m) return p + (__builtin_ctzll(m) >> 3);
+        if (m) return p + tk_swar_first(m);
         p += 8;
     }
 #endif
@@ -763,7 +763,7 @@ static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, co
         memcpy(&w, p, 8);
         uint64_t nd = tk_swar_nondigits(w);
         if (nd) {
-            unsigned n = (unsigned)__builtin_ctzll(nd) >> 3;
+            unsigned n = tk_swar_first(nd);
             if (n == 0) return 0;
             uint64_t d = tk_swar_dec(w, n);
             p += n;
@@ -927,7 +927,7 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                     uint64_t w;
                     memcpy(&w, p, 8);
                     uint64_t nd = tk_swar_nondigits(w);
-                    unsigned n = (unsigned)__builtin_ctzll(nd | (1ull << 63)) >> 3;
+                    unsigned n = tk_swar_first(nd | (1ull << 63)); /* 7 when nd is 0 */
                     if (n && nd) {
                         if (n == 1)
                             v = (uint64_t)(*p - '0');
