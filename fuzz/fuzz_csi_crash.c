@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_csi_crash *c;
     tk_error err;
     tk_csi_crash_options opt = TK_CSI_CRASH_OPTIONS_INIT;
-    if (tk_csi_crash_open(&c, "bin", bin, len, "core", core, core_len, &opt, &err) == TK_OK) {
+    if (tk_csi_crash_read(&c, "bin", bin, len, "core", core, core_len, &opt, &err) == TK_OK) {
         fuzz_csi_crash_sink += walk(c);
         tk_csi_crash_free(c);
     }
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.raw = 1;
     opt.raw_address = 0x403000;
     opt.bias = core_len & 0xff;
-    if (tk_csi_crash_open(&c, "bin", bin, len, "image", core, core_len, &opt, &err) == TK_OK) {
+    if (tk_csi_crash_read(&c, "bin", bin, len, "image", core, core_len, &opt, &err) == TK_OK) {
         fuzz_csi_crash_sink += walk(c);
         tk_csi_crash_free(c);
     }

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_deps *d = NULL;
     tk_diag diag;
     tk_diag_init(&diag, NULL, NULL);
-    if (tk_wet_read(in, &diag, &d, &err) == TK_OK && d && tk_deps_node_count(d) < 100000) {
+    if (tk_wet_read(&d, in, &diag, &err) == TK_OK && d && tk_deps_node_count(d) < 100000) {
         /* slice from the last instance of the first instruction, both ways */
         if (tk_deps_count(d) > 0) {
             tk_deps_instr first;

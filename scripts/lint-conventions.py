@@ -48,11 +48,41 @@ def strip_comments(text):
 
 C_SOURCES = [p for p in tracked("*.c", "*.h") if not p.startswith("tests/data/")]
 PUBLIC = [p for p in tracked("include/tracekit/*.h")]
-# the library's folders (the Makefile's LIB_SRC); src/cli and src/mpi are programs
+# the library's folders (the Makefile's LIB_SRC), its layers from the bottom; src/cli and src/mpi
+# are programs
 LIB_DIRS = ["src/core", "src/graph", "src/model", "src/formats", "src/analysis", "src/export",
             "src/record"]
 LIB = [p for p in C_SOURCES if p.startswith(tuple(d + "/" for d in LIB_DIRS))]
 CLI = [p for p in C_SOURCES if p.startswith("src/cli/")]
+
+def line_matches(paths, pattern, key=lambda p, m: f"{p}:{m.group(1)}",
+                 what=lambda m: m.group(1)):
+    """(where, key, what) of each line of paths, comments and strings blanked, that pattern
+    (a compiled regex) matches."""
+    out = []
+    for p in paths:
+        for i, line in enumerate(strip_comments(read(p)).split("\n")):
+            m = pattern.search(line)
+            if m:
+                out.append((f"{p}:{i + 1}", key(p, m), what(m)))
+    return out
+
+
+def objects(*parts):
+    """The first build's objects under BUILD/obj/PART for each part, sorted (not one whose
+    source is gone: it is in no program)."""
+    objs = []
+    for part in parts:
+        for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", part)):
+            objs += [os.path.join(dirpath, f) for f in files if f.endswith(".o") and
+                     os.path.isfile(source_of(os.path.join(dirpath, f)))]
+    return sorted(objs)
+
+
+def source_of(obj):
+    """The source path of an object of the first build (BUILD/obj/src/x.o: src/x.c)."""
+    return os.path.relpath(obj, os.path.join(BUILD, "obj"))[:-2] + ".c"
+
 
 results = []  # (rule, [exceptions])
 
@@ -100,17 +130,10 @@ def function_length():
 def public_plain():
     """public headers: plain declarations (no FILE, va_list, inline code, compiler
     extensions outside api.h's macros, no <stdio.h> or <stdarg.h>)"""
-    out = []
     bad = re.compile(r"\bFILE\b|\bva_list\b|\binline\b|__attribute__|__atomic|__builtin|"
                      r"_Atomic|__asm|#\s*include\s*<(stdio|stdarg)\.h>")
-    for p in PUBLIC:
-        if p.endswith("/api.h"):
-            continue
-        for i, line in enumerate(strip_comments(read(p)).split("\n")):
-            m = bad.search(line)
-            if m:
-                out.append((f"{p}:{i + 1}", p, f"'{m.group(0)}'"))
-    return out
+    return line_matches([p for p in PUBLIC if not p.endswith("/api.h")], bad,
+                        key=lambda p, m: p, what=lambda m: f"'{m.group(0)}'")
 
 
 def public_declarations():
@@ -265,16 +288,25 @@ def cli_includes():
     return out
 
 
+@rule("library-includes-src-relative")
+def library_includes():
+    """the library includes its own headers by their src/-relative path ("core/json.h"), the
+    public ones as "tracekit/...", never by a name relative to the including file"""
+    out = []
+    for p in LIB:
+        for i, line in enumerate(read(p).split("\n")):
+            m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+            if m and not m.group(1).startswith("tracekit/") and (
+                    ".." in m.group(1) or "/" not in m.group(1) or
+                    not os.path.isfile(os.path.join("src", m.group(1)))):
+                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}", f'includes "{m.group(1)}"'))
+    return out
+
+
 @rule("cli-no-sorting")
 def cli_qsort_r():
     """the CLI calls no qsort_r, qsort or bsearch (sorting and matching are the library's)"""
-    out = []
-    for p in CLI:
-        for i, line in enumerate(strip_comments(read(p)).split("\n")):
-            m = re.search(r"\b(qsort_r|qsort|bsearch)\s*\(", line)
-            if m:
-                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}", m.group(1)))
-    return out
+    return line_matches(CLI, re.compile(r"\b(qsort_r|qsort|bsearch)\s*\("))
 
 
 @rule("cli-choices-listed")
@@ -305,27 +337,17 @@ def cli_choices_listed():
 @rule("one-number-scanner")
 def number_scanner():
     """no strtoul, atoi, sscanf... of its own: numbers through core/num (tk_num_scan...)"""
-    out = []
     bad = re.compile(r"\b(strto(u?ll?|ul|d|f|ld|imax|umax)|ato(i|l|ll|f)|v?s?scanf)\s*\(")
-    for p in LIB + CLI:
-        if p == "src/core/num.c":
-            continue
-        for i, line in enumerate(strip_comments(read(p)).split("\n")):
-            m = bad.search(line)
-            if m:
-                out.append((f"{p}:{i + 1}", f"{p}:{m.group(1)}", m.group(1)))
-    return out
+    return line_matches([p for p in LIB + CLI if p != "src/core/num.c"], bad)
 
 
 @rule("cli-names")
 def cli_names():
     """the command line's global symbols start with cli_ (main aside)"""
     out = []
-    objs = []
-    for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", "src", "cli")):
-        objs += [os.path.join(dirpath, f) for f in files if f.endswith(".o")]
+    objs = objects("src/cli")
     if objs:
-        r = subprocess.run(["nm", "-g", "--defined-only"] + sorted(objs), capture_output=True,
+        r = subprocess.run(["nm", "-g", "--defined-only"] + objs, capture_output=True,
                            text=True)
         for line in r.stdout.split("\n"):
             parts = line.split()
@@ -342,13 +364,10 @@ def global_state():
     """no global mutable state in the library but the allocator hook"""
     allowed = {"g_alloc"}  # src/core/alloc.c: tk_set_allocator's hook
     out = []
-    objs = []
-    for part in LIB_DIRS:
-        for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", part)):
-            objs += [os.path.join(dirpath, f) for f in files if f.endswith(".o")]
+    objs = objects(*LIB_DIRS)
     if not objs:
         return [(BUILD, "nm", "no objects under " + BUILD + "/obj/src")]
-    for obj in sorted(objs):
+    for obj in objs:
         r = subprocess.run(["objdump", "-t", obj], capture_output=True, text=True)
         for line in r.stdout.split("\n"):
             # "0000 l     O .data.rel.ro.local  0030 name": writable are .data, .bss and
@@ -363,7 +382,7 @@ def global_state():
             base = sym.split(".")[0]
             if base in allowed and obj.endswith("core/alloc.o"):
                 continue
-            src = os.path.relpath(obj, os.path.join(BUILD, "obj"))[:-2] + ".c"
+            src = source_of(obj)
             out.append((src, f"{src}:{base}", f"writable data {sym} ({m.group(1)})"))
     return out
 
@@ -373,23 +392,17 @@ def layers():
     """each layer of the library uses only the layers below it (docs/architecture.md: core,
     graph, model, formats, analysis, export, record, from the bottom): no object calls or
     reads a symbol that an object of a higher layer defines (the first build's objects)"""
-    order = ["src/core", "src/graph", "src/model", "src/formats", "src/analysis", "src/export",
-             "src/record"]
     defined, used = {}, {}
-    for rank, part in enumerate(order):
-        for dirpath, _, files in os.walk(os.path.join(BUILD, "obj", part)):
-            for f in files:
-                src = os.path.relpath(os.path.join(dirpath, f), os.path.join(BUILD, "obj"))
-                if not f.endswith(".o") or not os.path.isfile(src[:-2] + ".c"):
-                    continue  # (an object whose source is gone is not in the library)
-                r = subprocess.run(["nm", os.path.join(dirpath, f)], capture_output=True,
-                                   text=True)
-                for line in r.stdout.split("\n"):
-                    parts = line.split()
-                    if len(parts) == 3 and parts[1] in "TDRB":
-                        defined[parts[2]] = (rank, src[:-2] + ".c")
-                    elif len(parts) == 2 and parts[0] == "U":
-                        used.setdefault((rank, src[:-2] + ".c"), set()).add(parts[1])
+    for rank, part in enumerate(LIB_DIRS):  # (LIB_DIRS is in layer order)
+        for obj in objects(part):
+            src = source_of(obj)
+            r = subprocess.run(["nm", obj], capture_output=True, text=True)
+            for line in r.stdout.split("\n"):
+                parts = line.split()
+                if len(parts) == 3 and parts[1] in "TDRB":
+                    defined[parts[2]] = (rank, src)
+                elif len(parts) == 2 and parts[0] == "U":
+                    used.setdefault((rank, src), set()).add(parts[1])
     if not defined:
         return [(BUILD, "nm", "no objects under " + BUILD + "/obj/src")]
     out = []

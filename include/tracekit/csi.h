@@ -183,8 +183,9 @@ TK_API void tk_csi_state_free(tk_csi_state *s);
 /* Read runtime states from a text file: either key=value sections
  * ("[state N]", arr=, idx=, cur=, pc_block=, line=, function=, suffix=) or
  * csi-grissom's local.data frames ("#func|file:line:cur", then the %, ^ and $
- * lines). *states is the caller's (free each with tk_csi_state_free, then
- * free(*states) via tk_csi_states_free). Located errors: TK_ERR_FORMAT. */
+ * lines). *states is the caller's: tk_csi_states_free frees each state and the
+ * array. TK_OK; TK_ERR_FORMAT or TK_ERR_LIMIT (a number over 64 bits), located;
+ * TK_ERR_NOMEM; the input's TK_ERR_IO. */
 TK_API tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstates,
                                     tk_error *err);
 TK_API void tk_csi_states_free(tk_csi_state *states, size_t nstates);

@@ -210,7 +210,7 @@ typedef struct tk_csi_crash_options {
  * location (BIN without coverage sections or with a bad one, an array
  * without a symbol or outside every segment of the core, a core that is
  * truncated or damaged, a BIN that does not match the core); TK_ERR_NOMEM. */
-TK_API tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void *bin,
+TK_API tk_status tk_csi_crash_read(tk_csi_crash **out, const char *bin_path, const void *bin,
                                    size_t bin_len, const char *core_path, const void *core,
                                    size_t core_len, const tk_csi_crash_options *opt, tk_error *err);
 TK_API void tk_csi_crash_free(tk_csi_crash *c);

@@ -106,7 +106,7 @@ TK_API tk_status tk_record_find_tool(const tk_record_options *opt, char *buf, si
  * cfg model: one process per raw file, in order of (pid, generation).
  * *out is the caller's (tk_cfg_free).  TK_ERR_FORMAT, TK_ERR_IO,
  * TK_ERR_NOMEM. */
-TK_API tk_status tk_record_read(const char *raw_dir, tk_cfg **out, tk_error *err);
+TK_API tk_status tk_record_read(tk_cfg **out, const char *raw_dir, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -81,7 +81,7 @@ TK_API void tk_wet_reader_free(tk_wet_reader *r);
  * the result is TK_ERR_CHECK when any was found (*out is then still set when
  * the grammar was fine). Without one, the first problem is returned in err.
  * The caller owns *out. */
-TK_API tk_status tk_wet_read(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err);
+TK_API tk_status tk_wet_read(tk_deps **out, tk_input *in, tk_diag *diag, tk_error *err);
 
 /* Check a limited-history trace (read from `history`) against the comprehensive trace of
  * the same run: every dependence the history records must be one of comprehensive's. Each

@@ -254,7 +254,7 @@ typedef struct tk_xray_function {
 /* Read the xray_instr_map section of an instrumented ELF binary and symbolise every function
  * (symbol table, DWARF file/line, demangled C++ names). Errors: TK_ERR_IO, TK_ERR_FORMAT (not
  * ELF, no xray_instr_map, bad sled entries) with the binary's path. Caller owns *out. */
-TK_API tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err);
+TK_API tk_status tk_xray_map_read(tk_xray_map **out, const char *binary, tk_error *err);
 TK_API void tk_xray_map_free(tk_xray_map *m);
 /* Number of function ids (ids run from 1 to count). */
 TK_API uint32_t tk_xray_map_count(const tk_xray_map *m);

@@ -9,7 +9,7 @@
 #include "core/arena.h"
 #include "core/compat.h"
 #include "core/vec.h"
-#include "csi_rows.h"
+#include "analysis/csi_rows.h"
 
 int tk_csi_cov_name_matches(const char *sel, const char *name)
 {

@@ -7,7 +7,7 @@
 #include "core/arena.h"
 #include "core/compat.h"
 #include "core/vec.h"
-#include "csi_rows.h"
+#include "analysis/csi_rows.h"
 
 struct tk_csi_report {
     tk_csi_report_options opt;

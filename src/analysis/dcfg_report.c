@@ -114,6 +114,73 @@ static void more_line(const rep *r, uint32_t n, uint32_t total, const char *what
                 plural(total - n));
 }
 
+/* A table of rows: its header in each format, its columns as data. */
+typedef struct table_col {
+    int width; /* of the text header's field; negative: left-aligned */
+    const char *name;
+} table_col;
+
+typedef struct table_head {
+    const char *none; /* text, no row: none_line's title */
+    int routines; /* none_line's flag */
+    const char *json; /* the JSON key of the rows' array */
+    const char *csv; /* the CSV header line */
+    const char *title; /* text: the title over the columns */
+    const table_col *cols;
+    size_t ncols;
+} table_head;
+
+/* The header of a table of n rows (text: none_line when there is none), after a blank line
+ * in CSV unless it is the first table. */
+static void table_begin(const rep *r, const table_head *h, uint32_t n, int first_table)
+{
+    FILE *f = r->f;
+    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT) {
+        none_line(r, h->none, h->routines);
+    } else if (r->o->format == TK_DCFG_REPORT_JSON) {
+        fprintf(f, ", \"%s\": [", h->json);
+    } else if (r->o->format == TK_DCFG_REPORT_CSV) {
+        if (!first_table) fputc('\n', f);
+        fprintf(f, "%s\n", h->csv);
+    } else if (n) {
+        fprintf(f, "\n%s\n", h->title);
+        for (size_t i = 0; i < h->ncols; i++)
+            fprintf(f, "  %*s", h->cols[i].width, h->cols[i].name);
+        fputc('\n', f);
+    }
+}
+
+/* After the n rows shown of `total`: the line of those left out, the end of the JSON array. */
+static void table_end(const rep *r, uint32_t n, uint32_t total, const char *what, int *first_table)
+{
+    more_line(r, n, total, what);
+    if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", r->f);
+    *first_table = 0;
+}
+
+/* The source line and file of the block of each of the n rows shown (the block itself, or
+ * with loop_heads the head of the loop), in one pass over the source table: *lines and *files
+ * the caller's (tk_free); 0 when out of memory. */
+static int row_sources(const rep *r, const ranked *rk, uint32_t n, int loop_heads, uint32_t **lines,
+                       const char ***files)
+{
+    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1));
+    *lines = tk_malloc(sizeof **lines * (n ? n : 1));
+    *files = tk_malloc(sizeof **files * (n ? n : 1));
+    int ok = shown && *lines && *files;
+    for (uint32_t k = 0; ok && k < n; k++)
+        shown[k] = loop_heads ? r->p->loops[rk[k].index].head : rk[k].index;
+    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, *lines, *files, NULL) == TK_OK;
+    tk_free(shown);
+    if (!ok) {
+        tk_free(*lines);
+        tk_free(*files);
+        *lines = NULL;
+        *files = NULL;
+    }
+    return ok;
+}
+
 /* Is this table the one --table names? */
 static int asked(const rep *r, const char *table)
 {
@@ -456,44 +523,35 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
     }
 }
 
+static const table_col hot_blocks_cols[] = {
+    {5, "rank"},     {8, "block"},  {5, "image"},  {-18, "address"},     {-30, "symbol+offset"},
+    {-30, "source"}, {10, "count"}, {6, "instrs"}, {12, "instructions"}, {6, "%"},
+};
+static const table_head hot_blocks_head = {
+    "hot blocks",
+    0,
+    "hot_blocks",
+    "block,image,address,symbol,offset,file,line,count,instrs,instructions,percent",
+    "hot blocks (by instructions executed)",
+    hot_blocks_cols,
+    sizeof hot_blocks_cols / sizeof hot_blocks_cols[0],
+};
+
 static int hot_blocks(rep *r, int *first_table)
 {
-    FILE *f = r->f;
     uint32_t n = 0, selected = 0;
     uint64_t total = 0;
     ranked *rk = top_blocks(r, &n, &selected, &total);
     if (!rk) return 0;
-    /* source lines of the blocks shown, in one pass */
-    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1));
-    uint32_t *lines = tk_malloc(sizeof *lines * (n ? n : 1));
-    const char **files = tk_malloc(sizeof *files * (n ? n : 1));
-    int ok = shown && lines && files;
-    for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
-    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files, NULL) == TK_OK;
-    tk_free(shown);
-    if (!ok) {
-        tk_free(lines);
-        tk_free(files);
+    uint32_t *lines;
+    const char **files;
+    if (!row_sources(r, rk, n, 0, &lines, &files)) {
         tk_free(rk);
         return 0;
     }
-    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT)
-        none_line(r, "hot blocks", 0);
-    else if (r->o->format == TK_DCFG_REPORT_JSON)
-        fputs(", \"hot_blocks\": [", f);
-    else if (r->o->format == TK_DCFG_REPORT_CSV) {
-        if (!*first_table) fputc('\n', f);
-        fputs("block,image,address,symbol,offset,file,line,count,instrs,instructions,percent\n", f);
-    } else if (n)
-        fprintf(f,
-                "\nhot blocks (by instructions executed)\n  %5s  %8s  %5s  %-18s  %-30s  %-30s  "
-                "%10s  %6s  %12s  %6s\n",
-                "rank", "block", "image", "address", "symbol+offset", "source", "count", "instrs",
-                "instructions", "%");
+    table_begin(r, &hot_blocks_head, n, *first_table);
     for (uint32_t k = 0; k < n; k++) hot_block_row(r, k, &rk[k], lines[k], files[k], total);
-    more_line(r, n, selected, "block");
-    if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
-    *first_table = 0;
+    table_end(r, n, selected, "block", first_table);
     tk_free(lines);
     tk_free(files);
     tk_free(rk);
@@ -501,6 +559,20 @@ static int hot_blocks(rep *r, int *first_table)
 }
 
 /* ---- hot routines ------------------------------------------------------------- */
+
+static const table_col hot_routines_cols[] = {
+    {5, "rank"},   {8, "routine"}, {-32, "name"}, {5, "image"},         {-18, "address"},
+    {6, "blocks"}, {5, "loops"},   {10, "calls"}, {12, "instructions"}, {6, "%"},
+};
+static const table_head hot_routines_head = {
+    "hot routines",
+    1,
+    "hot_routines",
+    "routine,name,image,address,blocks,loops,calls,static_instrs,instructions,percent",
+    "hot routines (instructions in the routine's own blocks)",
+    hot_routines_cols,
+    sizeof hot_routines_cols / sizeof hot_routines_cols[0],
+};
 
 static int hot_routines(rep *r, int *first_table)
 {
@@ -533,20 +605,7 @@ static int hot_routines(rep *r, int *first_table)
         tk_free(rk);
         return 1;
     }
-    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT)
-        none_line(r, "hot routines", 1);
-    else if (r->o->format == TK_DCFG_REPORT_JSON)
-        fputs(", \"hot_routines\": [", f);
-    else if (r->o->format == TK_DCFG_REPORT_CSV) {
-        if (!*first_table) fputc('\n', f);
-        fputs("routine,name,image,address,blocks,loops,calls,static_instrs,instructions,percent\n",
-              f);
-    } else if (n)
-        fprintf(f,
-                "\nhot routines (instructions in the routine's own blocks)\n  %5s  %8s  %-32s  %5s "
-                " %-18s  %6s  %5s  %10s  %12s  %6s\n",
-                "rank", "routine", "name", "image", "address", "blocks", "loops", "calls",
-                "instructions", "%");
+    table_begin(r, &hot_routines_head, n, *first_table);
     for (uint32_t k = 0; k < n; k++) {
         const tk_cfg_routine *ro = &p->routines[rk[k].index];
         const tk_cfg_block *e = &p->blocks[ro->entry];
@@ -586,9 +645,7 @@ static int hot_routines(rep *r, int *first_table)
                     calls, rk[k].key, pct(rk[k].key, total, pbuf, sizeof pbuf));
         }
     }
-    more_line(r, n, uncut, "routine");
-    if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
-    *first_table = 0;
+    table_end(r, n, uncut, "routine", first_table);
     tk_free(rk);
     return 1;
 }
@@ -654,10 +711,25 @@ static void loop_row(const rep *r, uint32_t k, uint32_t l, const char *file, uin
     }
 }
 
+static const table_col loops_cols[] = {
+    {8, "loop"},        {5, "image"},  {-18, "head-address"}, {-30, "source"},
+    {5, "depth"},       {8, "parent"}, {8, "routine"},        {10, "visits"},
+    {10, "iterations"}, {7, "static"}, {12, "dynamic"},
+};
+static const table_head loops_head = {
+    "loops",
+    0,
+    "loop_table",
+    "loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,"
+    "dynamic_instrs",
+    "loops (by dynamic instructions)",
+    loops_cols,
+    sizeof loops_cols / sizeof loops_cols[0],
+};
+
 static int loops_table(rep *r, int *first_table)
 {
     const tk_cfg_process *p = r->p;
-    FILE *f = r->f;
     /* hottest first (dynamic instructions), like the other tables; --top applies */
     ranked *rk = tk_malloc(sizeof *rk * (p->nloops ? p->nloops : 1));
     if (!rk) return 0;
@@ -672,42 +744,21 @@ static int loops_table(rep *r, int *first_table)
     if (r->o->top && n > r->o->top) n = r->o->top;
     /* visits of the loops shown in one pass over the edges, the source lines
      * of their heads in one pass over the source table */
-    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1)),
-             *lines = tk_malloc(sizeof *lines * (n ? n : 1));
+    uint32_t *shown = tk_malloc(sizeof *shown * (n ? n : 1)), *lines;
     uint64_t *visits = tk_malloc(sizeof *visits * (n ? n : 1));
-    const char **files = tk_malloc(sizeof *files * (n ? n : 1));
-    int ok = shown && lines && visits && files;
+    const char **files;
+    int ok = shown && visits;
     for (uint32_t k = 0; ok && k < n; k++) shown[k] = rk[k].index;
     if (ok) ok = tk_cfg_loop_entry_counts(r->cfg, p, shown, n, visits);
-    for (uint32_t k = 0; ok && k < n; k++) shown[k] = p->loops[rk[k].index].head;
-    if (ok) ok = tk_cfg_blocks_source(r->cfg, r->p, shown, n, lines, files, NULL) == TK_OK;
     tk_free(shown);
-    if (!ok) {
-        tk_free(lines);
+    if (!ok || !row_sources(r, rk, n, 1, &lines, &files)) {
         tk_free(visits);
-        tk_free(files);
         tk_free(rk);
         return 0;
     }
-    if (n == 0 && r->o->format == TK_DCFG_REPORT_TEXT)
-        none_line(r, "loops", 0);
-    else if (r->o->format == TK_DCFG_REPORT_JSON)
-        fputs(", \"loop_table\": [", f);
-    else if (r->o->format == TK_DCFG_REPORT_CSV) {
-        if (!*first_table) fputc('\n', f);
-        fputs("loop,image,address,file,line,depth,parent,routine,visits,iterations,static_instrs,"
-              "dynamic_instrs\n",
-              f);
-    } else if (n)
-        fprintf(f,
-                "\nloops (by dynamic instructions)\n  %8s  %5s  %-18s  %-30s  %5s  %8s  %8s  %10s  "
-                "%10s  %7s  %12s\n",
-                "loop", "image", "head-address", "source", "depth", "parent", "routine", "visits",
-                "iterations", "static", "dynamic");
+    table_begin(r, &loops_head, n, *first_table);
     for (uint32_t k = 0; k < n; k++) loop_row(r, k, rk[k].index, files[k], lines[k], visits[k]);
-    more_line(r, n, uncut, "loop");
-    if (r->o->format == TK_DCFG_REPORT_JSON) fputs("]", f);
-    *first_table = 0;
+    table_end(r, n, uncut, "loop", first_table);
     tk_free(lines);
     tk_free(visits);
     tk_free(files);

@@ -201,14 +201,18 @@ static void register_hist(tk_latency *l, uint32_t slot, uint64_t func, uint64_t 
     ht->of[func] = h;
 }
 
-/* A call ended; per_thread is l->per_thread as a constant. */
-static inline __attribute__((always_inline)) void
-close_call(tk_latency *l, const tk_stack_thread *t, const tk_frame *f, uint64_t duration,
-           uint64_t self, tk_close_how how, const int per_thread)
+/* A call ended; per_thread is l->per_thread as a constant. Self time is taken from f->child
+ * here (the self argument of the callbacks is not used: in the common case below it costs one
+ * subtraction and the compiler drops the stacks' own saturating one). */
+static inline __attribute__((always_inline)) void close_call(tk_latency *l,
+                                                             const tk_stack_thread *t,
+                                                             const tk_frame *f, uint64_t duration,
+                                                             tk_close_how how, const int per_thread)
 {
-    uint64_t func = f->func;
+    uint64_t func = f->func, child = f->child, self = duration - child;
     uint32_t slot = per_thread ? t->index : 0;
-    if (how == TK_CLOSE_MATCHED && duration <= UINT16_MAX && (!per_thread || slot < l->nhists)) {
+    if (how == TK_CLOSE_MATCHED && duration <= UINT16_MAX && child <= duration &&
+        (!per_thread || slot < l->nhists)) {
         const hist_table *ht = per_thread ? &l->hists[slot] : &l->total;
         if (func < ht->cap && ht->of[func]) { /* the common case of a long trace: one count */
             uint64_t *h = ht->of[func];
@@ -217,6 +221,7 @@ close_call(tk_latency *l, const tk_stack_thread *t, const tk_frame *f, uint64_t 
             return;
         }
     }
+    if (child > duration) self = 0; /* callees took longer (a clock that went back) */
     series *s = series_for(l, t, func);
     if (!s) {
         l->failed = 1;
@@ -241,7 +246,8 @@ on_close_total(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint32_t 
 {
     (void)depth;
     (void)end;
-    close_call(ctx, t, f, duration, self, how, 0);
+    (void)self;
+    close_call(ctx, t, f, duration, how, 0);
 }
 
 static inline __attribute__((always_inline)) void
@@ -250,7 +256,8 @@ on_close_per_thread(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint
 {
     (void)depth;
     (void)end;
-    close_call(ctx, t, f, duration, self, how, 1);
+    (void)self;
+    close_call(ctx, t, f, duration, how, 1);
 }
 
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)

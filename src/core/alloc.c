@@ -1,5 +1,5 @@
-#include "alloc.h"
-#include "compat.h"
+#include "core/alloc.h"
+#include "core/compat.h"
 
 #ifdef TK_HAVE_MALLOC_USABLE_SIZE
 #include <malloc.h>

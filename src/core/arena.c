@@ -1,10 +1,10 @@
-#include "arena.h"
+#include "core/arena.h"
 
 #include <stdalign.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 struct tk_arena_block {
     tk_arena_block *next;

@@ -42,6 +42,21 @@ void tk_bytes_put_str(tk_bytes_out *b, const char *s)
     tk_bytes_put(b, s, n);
 }
 
+int tk_bytes_write(void *b, const void *data, size_t n)
+{
+    tk_bytes_out *o = b;
+    tk_bytes_put(o, data, n);
+    return o->failed ? -1 : 0;
+}
+
+char *tk_bytes_cstr(tk_bytes_out *b)
+{
+    tk_bytes_put(b, "", 1);
+    if (b->failed) return NULL;
+    b->len--;
+    return (char *)b->p;
+}
+
 tk_varint_status tk_varint_get(const uint8_t *p, size_t size, size_t *pos, uint64_t *v)
 {
     uint64_t x = 0;

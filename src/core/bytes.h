@@ -21,6 +21,13 @@ typedef struct tk_bytes_out {
 void tk_bytes_put(tk_bytes_out *b, const void *v, size_t n);
 void tk_bytes_put_u64(tk_bytes_out *b, uint64_t v); /* a varint */
 void tk_bytes_put_str(tk_bytes_out *b, const char *s); /* its length (a varint), its bytes */
+/* A tk_writer's callback appending to the tk_bytes_out b given as its context
+ * ({tk_bytes_write, &b}: text or bytes in memory, through the installed allocator); -1 once b
+ * has failed. */
+int tk_bytes_write(void *b, const void *data, size_t n);
+/* b's bytes as a C string: a NUL after them (not counted in len), so that p is not NULL even
+ * when empty; NULL when b has failed. */
+char *tk_bytes_cstr(tk_bytes_out *b);
 
 typedef enum tk_varint_status {
     TK_VARINT_OK,

@@ -7,13 +7,13 @@
  * magic can also appear by chance inside compressed data (about once in 2^48
  * bit positions); the block before it then fails to decode and the serial
  * decoder takes over from the start of that stream. */
-#include "bz2_parallel.h"
+#include "core/bz2_parallel.h"
 
 #include <bzlib.h>
 #include <pthread.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 #define BLOCK_MAGIC 0x314159265359ull
 #define EOS_MAGIC 0x177245385090ull

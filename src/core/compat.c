@@ -1,5 +1,5 @@
 /* Portable fallbacks (see compat.h). */
-#include "compat.h"
+#include "core/compat.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,21 +8,81 @@
 #include <sys/random.h>
 #endif
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 #ifndef TK_HAVE_GNU_QSORT_R
 typedef int (*cmp_fn)(const void *, const void *, void *);
 
-static void insertion_sort(char *b, size_t n, size_t size, cmp_fn cmp, void *ctx, char *tmp)
+static void swap_elems(char *a, char *b, size_t size)
 {
-    for (size_t i = 1; i < n; i++) {
-        size_t k = i;
-        memcpy(tmp, b + i * size, size);
-        while (k > 0 && cmp(tmp, b + (k - 1) * size, ctx) < 0) {
-            memcpy(b + k * size, b + (k - 1) * size, size);
-            k--;
+    for (size_t i = 0; i < size; i++) {
+        char t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
+static void reverse_elems(char *b, size_t n, size_t size)
+{
+    for (size_t i = 0, j = n; i + 1 < j; i++, j--)
+        swap_elems(b + i * size, b + (j - 1) * size, size);
+}
+
+/* Merge the sorted runs b[0, n1) and b[n1, n1 + n2) in place, stably, with no scratch:
+ * cut the longer run at its middle, find where that element goes in the other (after its
+ * equals in the first run, before them in the second), rotate the two middle pieces past each
+ * other and merge each side. The longer run halves at every level, so the recursion is at most
+ * 2 log2(n1 + n2) deep. */
+static void merge_in_place(char *b, size_t n1, size_t n2, size_t size, cmp_fn cmp, void *ctx)
+{
+    if (n1 == 0 || n2 == 0) return;
+    if (n1 + n2 == 2) {
+        if (cmp(b + size, b, ctx) < 0) swap_elems(b, b + size, size);
+        return;
+    }
+    size_t cut1, cut2; /* b[cut1, n1) and b[n1, cut2) change places */
+    if (n1 >= n2) {
+        cut1 = n1 / 2;
+        size_t lo = n1, hi = n1 + n2; /* the first of the second run not below b[cut1] */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp(b + mid * size, b + cut1 * size, ctx) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        memcpy(b + k * size, tmp, size);
+        cut2 = lo;
+    } else {
+        cut2 = n1 + n2 / 2;
+        size_t lo = 0, hi = n1; /* the first of the first run above b[cut2] */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp(b + cut2 * size, b + mid * size, ctx) < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        cut1 = lo;
+    }
+    /* rotate by three reversals */
+    reverse_elems(b + cut1 * size, n1 - cut1, size);
+    reverse_elems(b + n1 * size, cut2 - n1, size);
+    reverse_elems(b + cut1 * size, cut2 - cut1, size);
+    size_t mid = cut1 + (cut2 - n1);
+    merge_in_place(b, cut1, mid - cut1, size, cmp, ctx);
+    merge_in_place(b + mid * size, n1 - cut1, n1 + n2 - cut2, size, cmp, ctx);
+}
+
+/* Bottom-up merge sort of b[0, n) in place: the same order as merge_sort (both are stable),
+ * in O(n log^2 n) moves, for when there is no memory for scratch. */
+static void merge_sort_in_place(char *b, size_t n, size_t size, cmp_fn cmp, void *ctx)
+{
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo + w < n; lo += 2 * w) {
+            size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+            merge_in_place(b + lo * size, w, hi - lo - w, size, cmp, ctx);
+        }
+        if (w > SIZE_MAX / 2) break;
     }
 }
 
@@ -60,15 +120,12 @@ void tk_qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 #else
     if (n < 2 || !size) return;
     char *s = n <= SIZE_MAX / size ? tk_malloc(n * size) : NULL;
-    if (s) {
-        merge_sort(base, s, n, size, cmp, ctx);
-        tk_free(s);
+    if (!s) {
+        merge_sort_in_place(base, n, size, cmp, ctx);
         return;
     }
-    char *tmp = tk_malloc(size);
-    if (!tmp) abort(); /* no element of scratch: nothing sensible is left */
-    insertion_sort(base, n, size, cmp, ctx, tmp);
-    tk_free(tmp);
+    merge_sort(base, s, n, size, cmp, ctx);
+    tk_free(s);
 #endif
 }
 

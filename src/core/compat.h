@@ -21,8 +21,9 @@
 #endif
 
 /* qsort with a context pointer passed to the comparison (GNU qsort_r's
- * order of arguments). The fallback is a merge sort (stable; n pointers of
- * scratch, else an insertion sort when out of memory). */
+ * order of arguments). Cannot fail: the fallback is a stable merge sort through
+ * n elements of scratch, or, when there is no memory for them, in place (the
+ * same order, in O(n log^2 n) moves). */
 void tk_qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
                 void *ctx);
 

@@ -1,10 +1,10 @@
-#include "coredump.h"
+#include "core/coredump.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "vec.h"
+#include "core/alloc.h"
+#include "core/vec.h"
 
 #define ET_CORE 4
 #define PT_LOAD 1

@@ -1,4 +1,4 @@
-#include "elf.h"
+#include "core/elf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 struct tk_elf {
     Elf *elf;

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 
 const char *tk_status_name(tk_status s)
 {

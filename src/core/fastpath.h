@@ -176,6 +176,23 @@ TK_FAST_INLINE const char *tk_fast_dec(const char *p, const char *end, unsigned 
     return p;
 }
 
+/* Hex digits (no prefix) in [p, end), at most `max` (<= TK_FAST_HEX_MAX): the
+ * address after them, or NULL when there is none or more than max. */
+TK_FAST_INLINE const char *tk_fast_hex(const char *p, const char *end, unsigned max, uint64_t *out)
+{
+    const char *start = p;
+    const char *lim = (size_t)(end - p) > max ? p + max : end;
+    uint64_t v = 0;
+    unsigned d;
+    while (p < lim && (d = tk_fast_hexval((unsigned char)*p)) < 16) {
+        v = v << 4 | d;
+        p++;
+    }
+    if (p == start || (p < end && tk_fast_hexval((unsigned char)*p) < 16)) return NULL;
+    *out = v;
+    return p;
+}
+
 /* ---- bytes as a set ---------------------------------------------------------
  *
  * The first byte of a Callgrind cost line is one of '*' '+' '-' (0x2a 0x2b
@@ -286,6 +303,11 @@ static inline uint64_t tk_swar_dec(uint64_t w, unsigned n)
     return ((d & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
 }
 
+/* The index (0-7) of the lowest byte that mask m marks (m not 0: a mask of
+ * tk_swar_nondigits or tk_swar_string_stops, exact in its lowest marked byte):
+ * its lowest set bit is in that byte, bits 8 i to 8 i + 7. */
+static inline unsigned tk_swar_first(uint64_t m) { return (unsigned)__builtin_ctzll(m) >> 3; }
+
 static inline unsigned tk_swar_hex(uint64_t w, uint64_t *value)
 {
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
@@ -294,7 +316,7 @@ static inline unsigned tk_swar_hex(uint64_t w, uint64_t *value)
     uint64_t alpha = (l + (0x80 - 'a') * ones) & ~(l + (0x7f - 'f') * ones);
     uint64_t bad = ~(digit | alpha) & high;
     bad |= w & high;
-    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+    unsigned n = bad ? tk_swar_first(bad) : 8;
     if (n == 0 || n == 8) return n;
     uint64_t nib = (w & 0x0f * ones) + 9 * ((w >> 6) & ones);
     uint64_t d = nib << (8 * (8 - n));

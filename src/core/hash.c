@@ -1,11 +1,11 @@
-#include "hash.h"
+#include "core/hash.h"
 
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "compat.h"
+#include "core/alloc.h"
+#include "core/compat.h"
 
 uint64_t tk_hash_new_key(void)
 {

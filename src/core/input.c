@@ -10,10 +10,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "bz2_parallel.h"
-#include "threadpool.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/bz2_parallel.h"
+#include "core/threadpool.h"
 #include "tracekit/input.h"
 
 #define RAW_BUF_SIZE (256u * 1024u)

@@ -1,4 +1,4 @@
-#include "json.h"
+#include "core/json.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "fastpath.h"
-#include "num.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/fastpath.h"
+#include "core/num.h"
 
 enum state {
     ST_TOP_VALUE, /* top level: expect the value */
@@ -76,7 +76,7 @@ static inline const uint8_t *string_run(const uint8_t *p, const uint8_t *lim)
     /* 8 bytes at a time (DCFG-Trace sequences run to megabytes; core/fastpath.h) */
     while (lim - p >= 8) {
         uint64_t m = tk_swar_string_stops(tk_fast_load8(p));
-        if (m) return p + (__builtin_ctzll(m) >> 3);
+        if (m) return p + tk_swar_first(m);
         p += 8;
     }
 #endif
@@ -743,9 +743,6 @@ tk_status tk_json_token_i64(const tk_json_token *tok, int64_t *out)
 
 /* ---- integers of table rows ------------------------------------------------- */
 
-/* hex digit value, -1 when not one (core/fastpath.h) */
-static inline int hex_digit(uint8_t c) { return tk_fast_hex_table[c] - 1; }
-
 /* A plain JSON integer at *pp (first byte a digit); 0 when unusual (more
  * than 19 digits, a leading zero, a fraction or exponent, the chunk's end). */
 static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, const uint8_t *lim,
@@ -766,7 +763,7 @@ static inline __attribute__((always_inline)) int fast_int(const uint8_t **pp, co
         memcpy(&w, p, 8);
         uint64_t nd = tk_swar_nondigits(w);
         if (nd) {
-            unsigned n = (unsigned)__builtin_ctzll(nd) >> 3;
+            unsigned n = tk_swar_first(nd);
             if (n == 0) return 0;
             uint64_t d = tk_swar_dec(w, n);
             p += n;
@@ -799,7 +796,7 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
     if (c != '"') return 0;
     p++;
     uint64_t v = 0;
-    if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0) {
+    if (lim - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && tk_fast_hexval(p[2]) < 16) {
         p += 2;
 #if TK_FAST_SWAR
         if (lim - p >= 8) { /* up to 7 hex digits at once */
@@ -812,12 +809,8 @@ static inline __attribute__((always_inline)) int scan_scalar(const uint8_t **pp,
             }
         }
 #endif
-        int d;
-        while (p < lim && (d = hex_digit(*p)) >= 0) {
-            if (v >> 60) return 0;
-            v = (v << 4) | (uint64_t)d;
-            p++;
-        }
+        p = (const uint8_t *)tk_fast_hex((const char *)p, (const char *)lim, TK_FAST_HEX_MAX, &v);
+        if (!p) return 0;
     } else {
         const uint8_t *s = p;
         p = (const uint8_t *)tk_fast_dec((const char *)p, (const char *)lim, TK_FAST_DEC_MAX, &v);
@@ -934,7 +927,7 @@ int tk_json_scan_row(const tk_json *j, const tk_json_row_prog *restrict pg,
                     uint64_t w;
                     memcpy(&w, p, 8);
                     uint64_t nd = tk_swar_nondigits(w);
-                    unsigned n = (unsigned)__builtin_ctzll(nd | (1ull << 63)) >> 3;
+                    unsigned n = tk_swar_first(nd | (1ull << 63)); /* 7 when nd is 0 */
                     if (n && nd) {
                         if (n == 1)
                             v = (uint64_t)(*p - '0');

@@ -1,4 +1,4 @@
-#include "num.h"
+#include "core/num.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "core/output.h"
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 struct tk_output {
     FILE *f;

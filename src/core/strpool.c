@@ -1,9 +1,9 @@
-#include "strpool.h"
+#include "core/strpool.h"
 
 #include <string.h>
 
-#include "alloc.h"
-#include "hash.h"
+#include "core/alloc.h"
+#include "core/hash.h"
 
 void tk_strpool_init(tk_strpool *p)
 {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "core/arena.h"
 
 #define TK_STR_NONE UINT32_MAX
 

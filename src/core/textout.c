@@ -1,4 +1,4 @@
-#include "textout.h"
+#include "core/textout.h"
 
 #include <string.h>
 

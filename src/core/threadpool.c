@@ -1,6 +1,6 @@
 /* tracekit core: thread pool (see threadpool.h). */
 #include "core/alloc.h"
-#include "threadpool.h"
+#include "core/threadpool.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
-#include "vec.h"
+#include "core/vec.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 int tk_vec_reserve_(void **data, size_t *cap, size_t need, size_t elem_size)
 {

@@ -1,13 +1,13 @@
 /* A stdio stream over a tk_writer: fopencookie where the C library has it,
  * else a temporary file handed to the writer when the stream is closed. */
-#include "writer.h"
+#include "core/writer.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/types.h>
 
-#include "alloc.h"
-#include "compat.h"
+#include "core/alloc.h"
+#include "core/compat.h"
 
 #define STREAM_BUFFER_SIZE ((size_t)64 << 10)
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "core/json.h"
 #include "tracekit/tracekit.h"
 
@@ -431,21 +432,18 @@ static void put_base64(FILE *out, const unsigned char *p, size_t n)
 /* The flame graph as an <iframe> of its SVG document. */
 static tk_status put_flame(const tk_html_report *r, FILE *out, tk_error *err)
 {
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&svg, &len);
-    if (!m) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    tk_writer w = {tk_write_to_file, m};
+    tk_bytes_out svg = {0};
+    tk_writer w = {tk_bytes_write, &svg};
     tk_status st = tk_flamegraph_svg(r->folded, r->folded_len, &r->flame, &w, err);
-    if (fclose(m) != 0 && st == TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (svg.failed) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) {
         fputs("<section id=\"flame\"><h2>Flame graph</h2>\n"
               "<iframe title=\"flame graph\" src=\"data:image/svg+xml;base64,",
               out);
-        put_base64(out, (const unsigned char *)svg, len);
+        put_base64(out, svg.p, svg.len);
         fputs("\"></iframe></section>\n", out);
     }
-    free(svg);
+    tk_free(svg.p);
     return st;
 }
 

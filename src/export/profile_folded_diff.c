@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "core/num.h"
 #include "tracekit/profile_analysis.h"
 #include "tracekit/profile_report.h"
@@ -43,27 +44,15 @@ static int cmp_folded_order(const void *x, const void *y)
     return (a->order > b->order) - (a->order < b->order);
 }
 
-/* A text growing in memory: a tk_writer's context. */
-typedef struct text_buf {
-    char **text;
-    size_t *len, cap;
-} text_buf;
-
-static int append_text(void *ctx, const void *data, size_t n)
+/* The folded text written into b becomes profile i's (never NULL, its owner is d); st is the
+ * writing's status: TK_ERR_NOMEM when b ran out of memory. */
+static tk_status take_text(tk_prof_folded_diff *d, int i, tk_bytes_out *b, tk_status st,
+                           tk_error *err)
 {
-    text_buf *b = ctx;
-    if (*b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < *b->len + n + 1) cap *= 2;
-        char *t = tk_realloc(*b->text, cap);
-        if (!t) return -1;
-        *b->text = t;
-        b->cap = cap;
-    }
-    memcpy(*b->text + *b->len, data, n);
-    *b->len += n;
-    (*b->text)[*b->len] = 0;
-    return 0;
+    if (!tk_bytes_cstr(b)) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    d->text[i] = (char *)b->p;
+    d->len[i] = b->len;
+    return st;
 }
 
 /* Both profiles' folded stacks (parts 1 and 2 of `both`) for event ev as text (the
@@ -73,15 +62,13 @@ static tk_status folded_texts(tk_prof_folded_diff *d, const tk_profile *both, si
 {
     tk_status st = TK_OK;
     for (int i = 0; i < 2 && st == TK_OK; i++) {
-        text_buf b = {&d->text[i], &d->len[i], 0};
-        d->len[i] = 0;
+        tk_bytes_out b = {0};
         tk_folded_profile_options fo = TK_FOLDED_PROFILE_OPTIONS_INIT;
         fo.event = ev;
         fo.part = (size_t)i + 1;
-        tk_writer w = {append_text, &b};
+        tk_writer w = {tk_bytes_write, &b};
         st = tk_profile_write_folded(both, &fo, &w, err);
-        if (st == TK_OK && !d->text[i] && append_text(&b, "", 0) != 0)
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        st = take_text(d, i, &b, st, err);
     }
     return st;
 }
@@ -176,11 +163,10 @@ tk_status tk_prof_folded_diff_open_events(tk_prof_folded_diff **out, const tk_ev
     const tk_event_source *src[2] = {a, b};
     tk_status st = TK_OK;
     for (int i = 0; i < 2 && st == TK_OK; i++) {
-        text_buf tb = {&d->text[i], &d->len[i], 0};
-        tk_writer w = {append_text, &tb};
+        tk_bytes_out text = {0};
+        tk_writer w = {tk_bytes_write, &text};
         st = tk_export_folded(src[i], &w, weight, 0, err);
-        if (st == TK_OK && !d->text[i] && append_text(&tb, "", 0) != 0)
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        st = take_text(d, i, &text, st, err);
     }
     return folded_finish(d, st, out, err);
 }

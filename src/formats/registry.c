@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/elf.h"
-#include "csi_cov/cov_internal.h"
+#include "formats/csi_cov/cov_internal.h"
 #include "tracekit/format.h"
 
 extern const tk_format tk_format_callgrind;

@@ -120,7 +120,7 @@ void tk_callstacks_init(tk_callstacks *cs, tk_frame_opened_fn on_open, tk_frame_
 void tk_callstacks_free(tk_callstacks *cs)
 {
     for (uint32_t i = 0; i < cs->nthreads; i++) {
-        tk_free(cs->threads[i].frames);
+        if (cs->threads[i].frames) tk_free(cs->threads[i].frames - 1); /* and the frame below */
         tk_hmap_free(&cs->threads[i].absent);
     }
     tk_free(cs->threads);
@@ -255,9 +255,16 @@ tk_status tk_callstacks_push(tk_callstacks *cs, tk_stack_thread *t, const tk_eve
                                    "call stack of thread %" PRId64 " deeper than %u frames", t->tid,
                                    TK_STACK_MAX_DEPTH);
         uint32_t ncap = t->cap ? t->cap * 2 : 64;
-        tk_frame *nf = tk_reallocarray(t->frames, ncap, sizeof *nf);
+        /* one frame more, below frames[0]: the parent the outermost frame adds its time to
+         * (the batch loops add without a check; nothing reads it) */
+        tk_frame *nf =
+            tk_reallocarray(t->frames ? t->frames - 1 : NULL, (size_t)ncap + 1, sizeof *nf);
         if (!nf) return tk_error_set(err, TK_ERR_NOMEM, "out of memory growing a call stack");
-        t->frames = nf;
+        if (!t->frames) { /* the spare frame: of no packed call's function */
+            memset(nf, 0, sizeof *nf);
+            nf->func = UINT64_MAX;
+        }
+        t->frames = nf + 1;
         t->cap = ncap;
     }
     tk_frame *f = &t->frames[t->depth];

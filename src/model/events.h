@@ -125,6 +125,8 @@ tk_status tk_callstacks_child_path(tk_callstacks *cs, uint32_t parent, uint64_t 
 #define TK_FEED_NO_OPEN 2u
 /* The close callback ignores self: the time of closed callees is not kept, self is 0. */
 #define TK_FEED_NO_SELF 4u
+/* Inside this header: the functions fed are packed calls' (below 2^28). */
+#define TK_FEED_PACKED_FUNCS 0x100u
 
 #define TK_PATH_MEMO_BITS 12
 static inline uint32_t tk_path_memo_slot(uint64_t key)
@@ -159,25 +161,33 @@ typedef struct tk_stack_locals {
     tk_frame *frames;
     tk_frame *top; /* one past the innermost frame */
     tk_frame *limit; /* frames + cap */
-    tk_frame *deepest; /* frames + max_depth */
+    tk_frame *deepest; /* frames + max_depth (<= limit) */
     uint64_t enters;
 } tk_stack_locals;
+
+/* The frame below an empty stack: the spare frame below frames[0] (events.c), or before the
+ * first push this one; its function is no function's (packed calls' ids have 28 bits), so an
+ * exit compares with top[-1] without a check of the depth (tk_callstacks_exit_matches_packed).
+ * Nothing writes it: a pop needs a push, and the first push allocates the frames. */
+static const tk_frame tk_frames_none[1] = {{UINT64_MAX, 0, 0, TK_PATH_ROOT}};
 
 static inline __attribute__((always_inline)) void tk_stack_locals_load(tk_stack_locals *s,
                                                                        const tk_stack_thread *t)
 {
-    s->frames = s->top = s->limit = s->deepest = t->frames;
-    if (t->frames) { /* none before the first push */
+    if (t->frames) {
+        s->frames = s->top = s->limit = s->deepest = t->frames;
         s->top += t->depth;
         s->limit += t->cap;
         s->deepest += t->max_depth;
+    } else { /* none before the first push: empty and full */
+        s->frames = s->top = s->limit = s->deepest = (tk_frame *)(uintptr_t)(tk_frames_none + 1);
     }
 }
 
 static inline __attribute__((always_inline)) void tk_stack_locals_store(const tk_stack_locals *s,
                                                                         tk_stack_thread *t)
 {
-    if (s->frames) {
+    if (t->frames) {
         t->depth = (uint32_t)(s->top - s->frames);
         t->max_depth = (uint32_t)(s->deepest - s->frames);
     }
@@ -192,7 +202,10 @@ tk_callstacks_enter_with(tk_callstacks *cs, tk_stack_thread *t, tk_stack_locals 
     s->enters++;
     const int inline_push = (promises & TK_FEED_NO_OPEN) || !cs->on_open;
     const int paths = !(promises & TK_FEED_NO_PATHS) && cs->paths;
-    if (s->top < s->limit && inline_push) { /* the common case */
+    /* the common case: below the deepest depth so far (then below the capacity too); one
+     * compare, no update of the deepest */
+    int deeper = 0;
+    if (inline_push && (s->top < s->deepest || (deeper = s->top < s->limit))) {
         uint32_t path = TK_PATH_ROOT;
         if (paths) {
             uint32_t parent = s->top > s->frames ? s->top[-1].path : t->root_path;
@@ -209,8 +222,9 @@ tk_callstacks_enter_with(tk_callstacks *cs, tk_stack_thread *t, tk_stack_locals 
         f->func = func;
         f->start = time;
         f->child = 0;
-        f->path = path;
-        s->deepest = s->top > s->deepest ? s->top : s->deepest;
+        /* without paths nothing reads it (the slow push stores TK_PATH_ROOT) */
+        if (!(promises & TK_FEED_NO_PATHS)) f->path = path;
+        if (deeper) s->deepest = s->top;
         return TK_OK;
     }
     ev->kind = TK_EVENT_ENTER;
@@ -227,6 +241,13 @@ static inline __attribute__((always_inline)) int
 tk_callstacks_exit_matches(const tk_stack_locals *s, uint64_t func)
 {
     return s->top > s->frames && s->top[-1].func == func;
+}
+
+/* The same for a packed call's func (below 2^28): the frame below the stack matches none. */
+static inline __attribute__((always_inline)) int
+tk_callstacks_exit_matches_packed(const tk_stack_locals *s, uint64_t func)
+{
+    return s->top[-1].func == func;
 }
 
 /* Whether an exit of func, not the innermost open call's, matches no open
@@ -255,7 +276,9 @@ static inline __attribute__((always_inline)) void
 tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, uint64_t time,
                         tk_frame_closed_fn on_close, void *ctx, unsigned promises)
 {
-    if (tk_callstacks_exit_matches(s, func)) { /* the common case */
+    int top = (promises & TK_FEED_PACKED_FUNCS) ? tk_callstacks_exit_matches_packed(s, func)
+                                                : tk_callstacks_exit_matches(s, func);
+    if (top) { /* the common case */
         tk_frame *f = s->top - 1;
         uint64_t duration = 0;
         if (time >= f->start)
@@ -268,11 +291,12 @@ tk_callstacks_exit_with(tk_stack_thread *t, tk_stack_locals *s, uint64_t func, u
             on_close(ctx, t, f, (uint32_t)(s->top - s->frames), time, duration, self,
                      TK_CLOSE_MATCHED);
         s->top = f;
-        if (f > s->frames && !(promises & TK_FEED_NO_SELF)) f[-1].child += duration;
+        /* the outermost frame adds to the spare frame below frames[0] (events.c) */
+        if (!(promises & TK_FEED_NO_SELF)) f[-1].child += duration;
         return;
     }
-    if (tk_callstacks_unmatched(t, s->frames, s->frames ? (uint32_t)(s->top - s->frames) : 0,
-                                t->enters + s->enters, func)) {
+    if (tk_callstacks_unmatched(t, s->frames, (uint32_t)(s->top - s->frames), t->enters + s->enters,
+                                func)) {
         t->unmatched_exits++;
         return;
     }
@@ -373,28 +397,31 @@ tk_callstacks_feed_packed_with(tk_callstacks *cs, const tk_event_batch *b,
     const uint32_t id_limit = pc->id_limit;
     size_t arg_bytes = 0;
     tk_status st = TK_OK;
+    /* time is the call's own from the start of an iteration; a call not taken gives its delta
+     * back after the loop (read again: no second register for the time before) */
     for (; p != end; p += 8) {
         uint64_t x = tk_packed_load(p);
         uint32_t w = (uint32_t)x, func = w >> 4, low = w & 0xf;
-        uint64_t at = time + (x >> 32);
+        time += x >> 32;
         if (low == 0) { /* an enter */
             if (func - 1u >= id_limit) break;
-            st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
+            st = tk_callstacks_enter_with(cs, t, &s, &ev, func, time, promises, err);
             if (st != TK_OK) break;
         } else if (tk_fast_xray_exit_bits(low)) { /* 2 or 4: an exit or tail exit */
             /* the exit of an open call needs no id check: its enter had the same id */
-            if (!tk_callstacks_exit_matches(&s, func) && func - 1u >= id_limit) break;
-            tk_callstacks_exit_with(t, &s, func, at, on_close, ctx, promises);
+            if (!tk_callstacks_exit_matches_packed(&s, func) && func - 1u >= id_limit) break;
+            tk_callstacks_exit_with(t, &s, func, time, on_close, ctx,
+                                    promises | TK_FEED_PACKED_FUNCS);
         } else if (low == 6) { /* an enter with arguments, then the argument records */
             if (func - 1u >= id_limit) break;
-            st = tk_callstacks_enter_with(cs, t, &s, &ev, func, at, promises, err);
+            st = tk_callstacks_enter_with(cs, t, &s, &ev, func, time, promises, err);
             if (st != TK_OK) break;
             for (; end - p >= 24 && p[8] == TK_PACKED_ARG_BYTE; p += 16) arg_bytes += 16;
         } else {
             break;
         }
-        time = at;
     }
+    if (p != end) time -= tk_packed_load(p) >> 32; /* stopped at p, not taken */
     size_t n = ((size_t)(p - pc->p) - arg_bytes) / 8; /* calls taken */
     if (n) tk_callstacks_batch_done(t, &s, n, time > t->last_time ? time : t->last_time);
     pc->p = p;

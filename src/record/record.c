@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "core/output.h"
 #include "core/num.h"
 #include "core/writer.h"
@@ -89,13 +90,14 @@ static void put_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* The TRACEKIT_RECORD object of a process (malloc'd). */
+/* The TRACEKIT_RECORD object of a process (the caller's, tk_free; NULL when out of memory). */
 static char *extra_json(const rec_proc *p)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
+    tk_bytes_out buf = {0};
+    tk_wstream s;
+    tk_error e;
+    if (tk_wstream_open(&s, &(tk_writer){tk_bytes_write, &buf}, &e) != TK_OK) return NULL;
+    FILE *f = s.f;
     const rec_raw *r = &p->raw;
     const rec_end_info *end = &p->end;
     fprintf(f, "{ \"TOOL\" : \"tracekit record %s (tkrecord, a Valgrind tool)\",\n", tk_version());
@@ -117,11 +119,11 @@ static char *extra_json(const rec_proc *p)
     fprintf(f, ", \"COMPLETE\" : %d", end->complete ? 1 : 0);
     if (r->folded) fprintf(f, ", \"THREADS_FOLDED\" : %" PRIu32, r->folded);
     fputs(" }", f);
-    if (fclose(f) != 0) {
-        free(buf);
+    if (tk_wstream_close(&s, TK_OK, &e) != TK_OK || !tk_bytes_cstr(&buf)) {
+        tk_free(buf.p);
         return NULL;
     }
-    return buf;
+    return (char *)buf.p;
 }
 
 static void end_of(rec_proc *p, uint64_t root_pid, const rec_end_info *root_end)
@@ -167,7 +169,7 @@ tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         else if ((cp->extra_json = tk_cfg_add_string(b.cfg, x, strlen(x))) == UINT32_MAX)
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-        free(x);
+        tk_free(x);
     }
     rec_builder_release(&b);
     if (st == TK_OK && b.cfg->nprocesses == 0)
@@ -191,7 +193,7 @@ void rec_set_free(rec_set *s)
     memset(s, 0, sizeof *s);
 }
 
-tk_status tk_record_read(const char *raw_dir, tk_cfg **out, tk_error *err)
+tk_status tk_record_read(tk_cfg **out, const char *raw_dir, tk_error *err)
 {
     rec_set s;
     tk_status st = rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);

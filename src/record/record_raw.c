@@ -1,13 +1,16 @@
 /* Reading the raw files tkrecord writes (one line a record; docs/record.md). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "core/num.h"
 #include "record/record_internal.h"
 
@@ -445,10 +448,11 @@ static int script_interpreter(const char *exe, char *buf, size_t size)
 {
     struct stat st;
     if (stat(exe, &st) != 0 || !S_ISREG(st.st_mode)) return 0; /* never a FIFO's read */
-    FILE *f = fopen(exe, "r");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, size - 1, f);
-    fclose(f);
+    int fd = open(exe, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t got = read(fd, buf, size - 1); /* a regular file: all of it, or up to its end */
+    close(fd);
+    size_t n = got > 0 ? (size_t)got : 0;
     buf[n] = 0;
     if (n < 3 || buf[0] != '#' || buf[1] != '!') return 0;
     char *p = buf + 2;
@@ -508,34 +512,37 @@ tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
     d.r = r;
     d.err = err;
     if (!r->path) return nomem(&d);
-    FILE *f = fopen(path, "r");
-    if (!f) return tk_error_set(err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    tk_status st = TK_OK;
+    tk_input_options io = {0};
+    io.no_decompress = 1; /* tkrecord's own files, read as written */
+    tk_input *in = NULL;
+    tk_status st = tk_input_open(&in, path, &io, err);
+    if (st != TK_OK) return st;
+    tk_bytes_out line = {0}; /* the line, NUL-terminated for rd_line */
     rec_exit start;
     memset(&start, 0, sizeof start);
     if (TK_VEC_PUSH(&r->exits, start) || TK_VEC_PUSH(&r->exit_seen, (uint8_t)1) ||
         TK_VEC_PUSH(&r->strings, '\0'))
         st = nomem(&d);
-    while (st == TK_OK && (n = getline(&line, &cap, f)) >= 0) {
+    const char *s;
+    size_t n;
+    while (st == TK_OK && (st = tk_input_getline(in, &s, &n, err)) == TK_OK) {
         d.line++;
-        if (n > 0 && line[n - 1] == '\n') line[--n] = 0;
-        if (strlen(line) != (size_t)n) {
+        line.len = 0;
+        tk_bytes_put(&line, s, n);
+        if (!tk_bytes_cstr(&line)) {
+            st = nomem(&d);
+        } else if (n && memchr(s, 0, n)) {
             st = bad(&d, "a NUL byte in a line");
-            break;
-        }
-        if (d.line == 1 && strncmp(line, "TKRECORD 1", 10) != 0) {
+        } else if (d.line == 1 && strncmp((char *)line.p, "TKRECORD 1", 10) != 0) {
             st = bad(&d, "not a tkrecord raw file of version 1");
-            break;
+        } else if (d.line > 1) {
+            st = rd_line(&d, (char *)line.p);
         }
-        if (d.line > 1) st = rd_line(&d, line);
     }
-    if (st == TK_OK && ferror(f)) st = tk_error_set(err, TK_ERR_IO, "cannot read %s", path);
+    if (st == TK_END) st = TK_OK;
     if (st == TK_OK && d.line == 0) st = bad(&d, "an empty file, not a tkrecord raw file");
-    free(line);
-    fclose(f);
+    tk_free(line.p);
+    tk_input_free(in);
     if (st == TK_OK) st = rd_tables(&d);
     if (st == TK_OK) st = rd_links(&d);
     if (st == TK_OK) program_first(r);

@@ -3,6 +3,7 @@
 
 #include "core/alloc.h"
 #include "core/arena.h"
+#include "core/compat.h"
 #include "core/hash.h"
 #include "core/strpool.h"
 #include "core/vec.h"
@@ -152,5 +153,78 @@ static void test_vec(void)
     TK_CHECK(v.data == NULL && v.len == 0);
 }
 
+/* tk_qsort_r: sorted by key; the portable fallback is stable, through scratch or, when the
+ * allocator has none to give, in place (the same order). */
+typedef struct rec {
+    uint32_t key, seq;
+} rec;
+
+static int rec_cmp(const void *a, const void *b, void *ctx)
+{
+    const rec *x = a, *y = b;
+    (*(int *)ctx)++;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void fill_recs(rec *r, size_t n)
+{
+    uint32_t s = 12345;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 1103515245u + 12345u;
+        r[i].key = (s >> 16) % 37;
+        r[i].seq = (uint32_t)i;
+    }
+}
+
+static int recs_sorted(const rec *r, size_t n, int stable)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (r[i - 1].key > r[i].key) return 0;
+        if (stable && r[i - 1].key == r[i].key && r[i - 1].seq > r[i].seq) return 0;
+    }
+    return 1;
+}
+
+#ifndef TK_HAVE_GNU_QSORT_R
+static void *no_malloc(void *ctx, size_t size)
+{
+    (void)ctx, (void)size;
+    return NULL;
+}
+static void *no_realloc(void *ctx, void *p, size_t size)
+{
+    (void)ctx, (void)p, (void)size;
+    return NULL;
+}
+static void no_free(void *ctx, void *p) { (void)ctx, (void)p; }
+#endif
+
+static void test_qsort_r(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 3, 7, 64, 1000, 4099};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        rec *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+        fill_recs(a, n);
+        memcpy(b, a, n * sizeof *a);
+        int calls = 0;
+        tk_qsort_r(a, n, sizeof *a, rec_cmp, &calls);
+#ifdef TK_HAVE_GNU_QSORT_R
+        TK_CHECK(recs_sorted(a, n, 0));
+#else
+        TK_CHECK(recs_sorted(a, n, 1));
+        static const tk_allocator none = {no_malloc, no_realloc, no_free, NULL};
+        tk_set_allocator(&none);
+        tk_qsort_r(b, n, sizeof *b, rec_cmp, &calls);
+        tk_set_allocator(NULL);
+        TK_CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0); /* rec has no padding */
+#endif
+        TK_CHECK(n < 2 || calls > 0);
+        free(a);
+        free(b);
+    }
+}
+
 TK_TEST_MAIN(TK_CASE(test_arena), TK_CASE(test_strpool), TK_CASE(test_hmap),
-             TK_CASE(test_hmap_crafted_keys), TK_CASE(test_hash_bytes), TK_CASE(test_vec))
+             TK_CASE(test_hmap_crafted_keys), TK_CASE(test_hash_bytes), TK_CASE(test_vec),
+             TK_CASE(test_qsort_r))

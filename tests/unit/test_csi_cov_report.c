@@ -90,7 +90,7 @@ static tk_csi_crash *tiny_crash(tk_input **bin, tk_input **core)
         TK_CHECK(tk_input_open(core, TINY ".core", NULL, &err) == TK_OK) &&
         TK_CHECK(tk_input_map(*bin, &bd, &bl, &err) == TK_OK) &&
         TK_CHECK(tk_input_map(*core, &cd, &cl, &err) == TK_OK))
-        TK_CHECK(tk_csi_crash_open(&c, "tiny.bin", bd, bl, "tiny.core", cd, cl, NULL, &err) ==
+        TK_CHECK(tk_csi_crash_read(&c, "tiny.bin", bd, bl, "tiny.core", cd, cl, NULL, &err) ==
                  TK_OK);
     return c;
 }

@@ -48,15 +48,9 @@ static int same_bytes(const tk_dcfg_counts *x, const tk_dcfg_counts *y)
 }
 
 /* cfg as tk_dcfg_write writes it (malloc'd). */
-static char *text_of(const tk_cfg *cfg)
+static tk_status write_dcfg(const void *cfg, const tk_writer *w, tk_error *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    TK_CHECK(tk_dcfg_write(cfg, TK_TEST_WRITER(f), NULL) == TK_OK);
-    fclose(f);
-    return buf;
+    return tk_dcfg_write(cfg, w, err);
 }
 
 /* hello-run1 (one thread, the loop 9 times) + hello-run2 (other ids, rows, load address and
@@ -93,7 +87,7 @@ static void test_two_runs(void)
     tk_cfg *first = NULL, *merged = NULL;
     TK_CHECK(tk_dcfg_read_path(&first, DIR "hello-run1.dcfg.json", NULL, &err) == TK_OK);
     TK_CHECK(tk_dcfg_counts_merged(first, a, &merged, &err) == TK_OK && merged == first);
-    char *x = text_of(cfg), *y = text_of(first);
+    char *x = tk_test_text_of(write_dcfg, cfg), *y = tk_test_text_of(write_dcfg, first);
     TK_CHECK(x && y && strcmp(x, y) == 0);
     free(x);
     free(y);

@@ -104,6 +104,13 @@ static void test_steps_follow_the_dcfg(void)
     tk_cfg_free(cfg);
 }
 
+/* Field by field: a step has padding before instrs, which memcmp would compare too. */
+static int same_step(const tk_dcfg_trace_step *a, const tk_dcfg_trace_step *b)
+{
+    return a->edge_id == b->edge_id && a->edge == b->edge && a->src == b->src && a->tgt == b->tgt &&
+           a->kind == b->kind && a->instrs == b->instrs;
+}
+
 /* BLOCKS and CALLS keep those steps of ALL whose source is a block, or which call or
  * return, with the same instruction counts; the pieces still carry every edge. */
 static void test_selections(void)
@@ -125,10 +132,10 @@ static void test_selections(void)
         for (size_t i = 0; i < all.nsteps; i++) {
             const tk_dcfg_trace_step *s = &all.steps[i];
             if (tk_cfg_block_image(p, s->src) != TK_CFG_NONE &&
-                (nb >= blocks.nsteps || memcmp(&blocks.steps[nb++], s, sizeof *s) != 0))
+                (nb >= blocks.nsteps || !same_step(&blocks.steps[nb++], s)))
                 bad++;
             if ((tk_edge_kind_is_any_call(s->kind) || tk_edge_kind_is_any_return(s->kind)) &&
-                (nc >= calls.nsteps || memcmp(&calls.steps[nc++], s, sizeof *s) != 0))
+                (nc >= calls.nsteps || !same_step(&calls.steps[nc++], s)))
                 bad++;
         }
         TK_CHECK_EQ_U64(bad, 0);

@@ -29,6 +29,26 @@ static size_t random_text(char *s, size_t cap)
     return n;
 }
 
+/* The bounded loop with an end pointer (tk_fast_dec, tk_fast_hex) against the scanner of
+ * syntax on the digits before s + n, for each max from 1 to top by step: the failures. */
+static int bounded_bad(const char *s, size_t n, unsigned syntax, unsigned top, unsigned step,
+                       const char *(*fast)(const char *, const char *, unsigned, uint64_t *))
+{
+    const char *pe = s;
+    uint64_t want = 0, got = 0;
+    tk_status st = tk_num_scan(&pe, s + n, syntax, &want);
+    size_t digits = st == TK_ERR_FORMAT ? 0 : (size_t)(pe - s);
+    int bad = 0;
+    for (unsigned max = 1; max <= top; max += step) {
+        const char *r = fast(s, s + n, max, &got);
+        if (digits >= 1 && digits <= max)
+            bad += r != pe || got != want;
+        else
+            bad += r != NULL;
+    }
+    return bad;
+}
+
 static void test_decimal(void)
 {
     char s[48];
@@ -46,18 +66,7 @@ static void test_decimal(void)
             bad += !q || q != p || got != want;
         else
             bad += q != NULL;
-        /* bounded version with an end pointer: the digits before s + n */
-        const char *pe = s;
-        uint64_t want_e = 0;
-        tk_status ste = tk_num_scan_dec(&pe, s + n, &want_e);
-        size_t digits_e = ste == TK_ERR_FORMAT ? 0 : (size_t)(pe - s);
-        for (unsigned max = 1; max <= TK_FAST_DEC_MAX; max += 6) {
-            const char *r = tk_fast_dec(s, s + n, max, &got);
-            if (digits_e >= 1 && digits_e <= max)
-                bad += r != pe || got != want_e;
-            else
-                bad += r != NULL;
-        }
+        bad += bounded_bad(s, n, TK_NUM_DEC, TK_FAST_DEC_MAX, 6, tk_fast_dec);
     }
     TK_CHECK(bad == 0);
 }
@@ -77,6 +86,7 @@ static void test_hex(void)
             bad += !q || q != p || got != want;
         else
             bad += q != NULL;
+        bad += bounded_bad(s, n, TK_NUM_BARE_HEX, TK_FAST_HEX_MAX, 5, tk_fast_hex);
     }
     for (unsigned c = 0; c < 256; c++) {
         unsigned v = tk_fast_hexval((unsigned char)c);

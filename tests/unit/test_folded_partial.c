@@ -35,19 +35,6 @@ static void trace_close(trace *t)
     tk_input_free(t->in);
 }
 
-/* What write gives (malloc'd, NUL-terminated). */
-static char *text_of(tk_status (*write)(const void *, const tk_writer *, tk_error *),
-                     const void *what)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    TK_CHECK(write(what, TK_TEST_WRITER(f), NULL) == TK_OK);
-    fclose(f);
-    return buf;
-}
-
 typedef struct exported {
     const tk_event_source *src;
     tk_folded_weight weight;
@@ -89,7 +76,7 @@ static void check_set(const char *const *paths, tk_folded_weight w, int per_thre
     tk_event_chain chain;
     TK_CHECK(tk_event_chain_init(&chain, srcs, 3, &chained, NULL) == TK_OK);
     exported e = {&chained, w, per_thread};
-    char *want = text_of(write_export, &e);
+    char *want = tk_test_text_of(write_export, &e);
     for (int k = 0; k < 3; k++) trace_close(&t[k]);
     /* ((0 + 1) + 2) and (0 + (1 + 2)) */
     tk_folded_partial *a[3], *b[3];
@@ -100,7 +87,8 @@ static void check_set(const char *const *paths, tk_folded_weight w, int per_thre
     TK_CHECK(tk_folded_partial_merge(a[0], a[2], NULL) == TK_OK);
     TK_CHECK(tk_folded_partial_merge(b[1], b[2], NULL) == TK_OK);
     TK_CHECK(tk_folded_partial_merge(b[0], b[1], NULL) == TK_OK);
-    char *got_a = text_of(write_partial, a[0]), *got_b = text_of(write_partial, b[0]);
+    char *got_a = tk_test_text_of(write_partial, a[0]),
+         *got_b = tk_test_text_of(write_partial, b[0]);
     TK_CHECK(got_a && strcmp(got_a, want) == 0);
     TK_CHECK(got_b && strcmp(got_b, want) == 0);
     TK_CHECK(strlen(want) > 20);

@@ -85,7 +85,7 @@ static void test_blocks_and_edges(void)
     tk_cfg *cfg = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_OK);
+    TK_CHECK(tk_record_read(&cfg, dir, &err) == TK_OK);
     remove_raw();
     if (!cfg) return;
     TK_CHECK_EQ_U64(cfg->nprocesses, 1);
@@ -177,7 +177,7 @@ static void test_bad_raw(void)
         tk_cfg *cfg = NULL;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_record_read(dir, &cfg, &err);
+        tk_status st = tk_record_read(&cfg, dir, &err);
         remove_raw();
         if (!TK_CHECK(st == TK_ERR_FORMAT)) fprintf(stderr, "  case %zu\n", i);
         TK_CHECK(strstr(err.message, "raw file") != NULL || strstr(err.message, "tkrecord"));
@@ -228,7 +228,7 @@ static void test_bad_raw_ids(void)
         tk_cfg *cfg = NULL;
         tk_error err;
         tk_error_clear(&err);
-        tk_status st = tk_record_read(dir, &cfg, &err);
+        tk_status st = tk_record_read(&cfg, dir, &err);
         remove_raw();
         if (!TK_CHECK(st == TK_ERR_FORMAT && strstr(err.message, bad[i].message) &&
                       err.line == bad[i].line))
@@ -243,7 +243,7 @@ static void test_bad_raw_ids(void)
     write_raw(big);
     tk_cfg *cfg = NULL;
     tk_error err;
-    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_ERR_FORMAT &&
+    TK_CHECK(tk_record_read(&cfg, dir, &err) == TK_ERR_FORMAT &&
              strstr(err.message, "too many instructions"));
     remove_raw();
     tk_cfg_free(cfg);
@@ -311,7 +311,7 @@ static void test_reservation_only(void)
     tk_cfg *cfg = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_record_read(dir, &cfg, &err) == TK_ERR_FORMAT);
+    TK_CHECK(tk_record_read(&cfg, dir, &err) == TK_ERR_FORMAT);
     TK_CHECK(strstr(err.message, "no process wrote") != NULL);
     remove_raw();
     tk_cfg_free(cfg);

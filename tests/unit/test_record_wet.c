@@ -78,7 +78,7 @@ static void test_store_spills(void)
     tk_error err;
     tk_error_clear(&err);
     if (a) TK_CHECK_EQ_I64(tk_input_open_memory(&in, a, strlen(a), "store", NULL, &err), TK_OK);
-    if (in) TK_CHECK_EQ_I64(tk_wet_read(in, NULL, &d, &err), TK_OK);
+    if (in) TK_CHECK_EQ_I64(tk_wet_read(&d, in, NULL, &err), TK_OK);
     tk_deps_free(d);
     tk_input_free(in);
     free(a);

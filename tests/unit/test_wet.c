@@ -22,7 +22,7 @@ static tk_status load(const char *text, tk_deps **d, tk_error *err)
     tk_error_clear(err);
     tk_status st = tk_input_open_memory(&in, text, strlen(text), "mem", NULL, err);
     if (st != TK_OK) return st;
-    st = tk_wet_read(in, NULL, d, err);
+    st = tk_wet_read(d, in, NULL, err);
     tk_input_free(in);
     return st;
 }
@@ -245,7 +245,7 @@ static void test_diag_collects(void)
     tk_diag diag;
     tk_diag_init(&diag, NULL, NULL);
     tk_deps *d = NULL;
-    TK_CHECK_EQ_I64(tk_wet_read(in, &diag, &d, &err), TK_ERR_CHECK);
+    TK_CHECK_EQ_I64(tk_wet_read(&d, in, &diag, &err), TK_ERR_CHECK);
     TK_CHECK_EQ_U64(diag.errors, 2); /* ids 7 and 8; 1#4 is fine (no VALUES: count unknown) */
     tk_input_free(in);
     tk_deps_free(d);
@@ -309,7 +309,7 @@ static void test_reader_long_stream(void)
     TK_CHECK_EQ_I64(tk_input_open(&in, path, &opt, &err), TK_OK);
     remove(path);
     tk_deps *d = NULL;
-    TK_CHECK_EQ_I64(tk_wet_read(in, NULL, &d, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_wet_read(&d, in, NULL, &err), TK_OK);
     uint64_t v = 0;
     TK_CHECK(d && tk_deps_value_at(d, 0, 123456, &v));
     TK_CHECK_EQ_U64(v, 123456 * 7);

@@ -13,7 +13,7 @@ static tk_deps *load(const char *path)
     tk_input *in;
     tk_deps *d = NULL;
     if (!TK_CHECK(tk_input_open(&in, path, NULL, &err) == TK_OK)) return NULL;
-    TK_CHECK(tk_wet_read(in, NULL, &d, &err) == TK_OK);
+    TK_CHECK(tk_wet_read(&d, in, NULL, &err) == TK_OK);
     tk_input_free(in);
     return d;
 }

@@ -24,7 +24,7 @@ static int run_open(run *x, const char *path, const char *binary, int per_thread
     memset(x, 0, sizeof *x);
     if (!TK_CHECK(tk_input_open(&x->in, path, NULL, &err) == TK_OK) ||
         !TK_CHECK(tk_xray_open(&x->r, x->in, NULL, &err) == TK_OK) ||
-        (binary && !TK_CHECK(tk_xray_map_open(&x->map, binary, &err) == TK_OK)) ||
+        (binary && !TK_CHECK(tk_xray_map_read(&x->map, binary, &err) == TK_OK)) ||
         !TK_CHECK(tk_xray_events_open(&x->e, x->r, x->map, &err) == TK_OK))
         return 0;
     tk_xray_events_source(x->e, &x->src);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracekit/status.h"
 #include "tracekit/writer.h"
 
 /* A writer (tracekit/writer.h) into the stream f: tk_dcfg_write(cfg, TK_TEST_WRITER(f), &err). */
@@ -39,6 +40,20 @@ static inline int tk_test_fail_(const char *file, int line, const char *what)
 }
 
 #define TK_CHECK(cond) ((cond) ? 1 : tk_test_fail_(__FILE__, __LINE__, #cond))
+
+/* What write(what, writer, NULL) writes, as a NUL-terminated text (the caller's: free); NULL
+ * when no stream could be opened (a failed write is a failed check). */
+static inline char *tk_test_text_of(tk_status (*write)(const void *, const tk_writer *, tk_error *),
+                                    const void *what)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    TK_CHECK(write(what, TK_TEST_WRITER(f), NULL) == TK_OK);
+    fclose(f);
+    return buf;
+}
 
 #define TK_CHECK_EQ_U64(a, b) \
     do { \

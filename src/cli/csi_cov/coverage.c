@@ -109,7 +109,7 @@ static int run(const cli_args *args, int fmt, const tk_csi_crash_options *opt)
         size_t bl, cl;
         tk_status st = tk_input_map(bin, &bd, &bl, &err);
         if (st == TK_OK) st = tk_input_map(core, &cd, &cl, &err);
-        if (st == TK_OK) st = tk_csi_crash_open(&crash, r.bin, bd, bl, r.core, cd, cl, opt, &err);
+        if (st == TK_OK) st = tk_csi_crash_read(&crash, r.bin, bd, bl, r.core, cd, cl, opt, &err);
         r.bin_bytes = bd;
         r.bin_len = bl;
         rc = st == TK_OK ? CLI_EXIT_OK : cli_error(&err);

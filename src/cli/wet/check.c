@@ -32,7 +32,7 @@ int cli_wet_check(cli_ctx *ctx, const cli_args *a)
         tk_error err;
         tk_error_clear(&err);
         tk_deps *d = NULL;
-        tk_status st = tk_wet_read(ctx->inputs[i], &diag, &d, &err);
+        tk_status st = tk_wet_read(&d, ctx->inputs[i], &diag, &err);
         if (st != TK_OK && st != TK_ERR_CHECK) tk_diag_error(&diag, &err);
         if (cli_diag_summary(&diag, ctx->paths[i]) != 0) rc = CLI_EXIT_BAD_INPUT;
         if (i < 2)

@@ -22,7 +22,7 @@ int cli_wet_load(tk_input *in, tk_deps **out)
 {
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_wet_read(in, NULL, out, &err);
+    tk_status st = tk_wet_read(out, in, NULL, &err);
     if (st != TK_OK) return cli_error(&err);
     return CLI_EXIT_OK;
 }

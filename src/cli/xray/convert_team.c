@@ -142,7 +142,7 @@ int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, tk_folded_weight w
     if (rc != CLI_EXIT_OK) return rc;
     const char *bin = cli_get(args, "instr-map");
     tk_xray_map *map = NULL;
-    int bad_map = bin && tk_xray_map_open(&map, bin, NULL) != TK_OK;
+    int bad_map = bin && tk_xray_map_read(&map, bin, NULL) != TK_OK;
     found *f = calloc((size_t)ctx->ninputs + 1, sizeof *f);
     tk_folded_partial *own = NULL;
     cli_part_bytes part = {CLI_PART_EMPTY, NULL, 0};

@@ -38,7 +38,7 @@ int cli_xray_instr_map(int argc, char **argv)
     tk_error err;
     tk_error_clear(&err);
     tk_xray_map *map;
-    if (tk_xray_map_open(&map, args.pos[0], &err) != TK_OK) {
+    if (tk_xray_map_read(&map, args.pos[0], &err) != TK_OK) {
         rc = cli_error(&err);
         goto done;
     }

@@ -23,7 +23,7 @@ int cli_xray_open_map(const cli_args *args, tk_xray_map **map)
     if (!bin) return CLI_EXIT_OK;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_xray_map_open(map, bin, &err) != TK_OK) return cli_error(&err);
+    if (tk_xray_map_read(map, bin, &err) != TK_OK) return cli_error(&err);
     return CLI_EXIT_OK;
 }
 

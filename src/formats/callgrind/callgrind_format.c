@@ -1,5 +1,5 @@
 /* The Callgrind format descriptor and its content detection. */
-#include "../detect_util.h"
+#include "formats/detect_util.h"
 #include "tracekit/format.h"
 
 /* "# callgrind format" on the first line is the spec's own marker; files from

@@ -5,7 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/vec.h"
-#include "csi_internal.h"
+#include "formats/csi/csi_internal.h"
 #include "tracekit/csi.h"
 
 struct tk_csi_numbering {

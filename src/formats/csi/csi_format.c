@@ -1,5 +1,5 @@
 /* The CSI path-tracing metadata descriptor and its content detection. */
-#include "../detect_util.h"
+#include "formats/detect_util.h"
 #include "tracekit/format.h"
 
 static int is_block_line(const char *s, size_t n)

@@ -7,7 +7,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
-#include "csi_internal.h"
+#include "formats/csi/csi_internal.h"
 #include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/csi.h"

@@ -8,7 +8,7 @@
 #include "core/num.h"
 #include "core/strpool.h"
 #include "core/vec.h"
-#include "csi_internal.h"
+#include "formats/csi/csi_internal.h"
 #include "tracekit/csi.h"
 
 /* Blocks or edges in one function. Bounded so indices fit in uint32_t. */

@@ -9,7 +9,7 @@
 #include "core/alloc.h"
 #include "core/num.h"
 #include "core/vec.h"
-#include "csi_internal.h"
+#include "formats/csi/csi_internal.h"
 #include "tracekit/csi.h"
 
 /* Bounds of the search for the unfinished current path. */

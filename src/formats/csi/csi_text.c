@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "csi_internal.h"
+#include "formats/csi/csi_internal.h"
 
 size_t csi_trim_right(const char *s, size_t len)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/writer.h"
-#include "csi_internal.h"
+#include "formats/csi/csi_internal.h"
 #include "tracekit/csi.h"
 
 

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/strpool.h"
 #include "core/vec.h"
-#include "cov_internal.h"
+#include "formats/csi_cov/cov_internal.h"
 
 /* An array seen in an earlier function. */
 typedef struct array_use {

@@ -10,8 +10,8 @@
 #include "core/coredump.h"
 #include "core/elf.h"
 #include "core/strpool.h"
-#include "cov_crash.h"
-#include "cov_internal.h"
+#include "formats/csi_cov/cov_crash.h"
+#include "formats/csi_cov/cov_internal.h"
 #include "tracekit/csi.h"
 
 /* ---- symbols of the coverage arrays ----------------------------------- */
@@ -162,7 +162,7 @@ static tk_status open_memory(crash_open *o, const void *core, size_t core_len, t
     return tk_coredump_open(&o->mem, o->core_path, core, core_len, err);
 }
 
-tk_status tk_csi_crash_open(tk_csi_crash **out, const char *bin_path, const void *bin,
+tk_status tk_csi_crash_read(tk_csi_crash **out, const char *bin_path, const void *bin,
                             size_t bin_len, const char *core_path, const void *core,
                             size_t core_len, const tk_csi_crash_options *opt, tk_error *err)
 {

@@ -32,7 +32,7 @@ struct tk_csi_crash {
     int nomem;
 };
 
-/* What tk_csi_crash_open works with. */
+/* What tk_csi_crash_read works with. */
 typedef struct crash_open {
     const char *bin_path, *core_path;
     const void *bin, *core;

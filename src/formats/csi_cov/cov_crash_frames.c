@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "cov_crash.h"
+#include "formats/csi_cov/cov_crash.h"
 
 /* Frames walked at most; path values read at most per frame. */
 #define MAX_FRAMES 256

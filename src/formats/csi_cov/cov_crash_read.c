@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "cov_crash.h"
-#include "cov_internal.h"
+#include "formats/csi_cov/cov_crash.h"
+#include "formats/csi_cov/cov_internal.h"
 #include "tracekit/csi.h"
 
 /* One section being read. */

@@ -6,7 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/vec.h"
-#include "cov_internal.h"
+#include "formats/csi_cov/cov_internal.h"
 #include "formats/csi/csi_internal.h"
 #include "core/num.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/writer.h"
 #include "core/alloc.h"
-#include "cov_internal.h"
+#include "formats/csi_cov/cov_internal.h"
 
 static tk_status io_result(FILE *out, tk_error *err)
 {

@@ -2,9 +2,9 @@
  * content detection, and the names of the kinds. */
 #include <string.h>
 
-#include "../detect_util.h"
+#include "formats/detect_util.h"
 #include "core/elf.h"
-#include "cov_internal.h"
+#include "formats/csi_cov/cov_internal.h"
 #include "tracekit/format.h"
 
 const char *tk_csi_cov_kind_name(tk_csi_cov_kind kind)

@@ -6,7 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/threadpool.h"
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 #include "tracekit/cfg.h"
 #include "tracekit/input.h"
 

@@ -1,5 +1,5 @@
 /* The DCFG-Trace format descriptor and its content detection. */
-#include "../detect_util.h"
+#include "formats/detect_util.h"
 #include "tracekit/format.h"
 
 /* A JSON object with MAJOR_VERSION and the trace keys. */

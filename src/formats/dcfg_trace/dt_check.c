@@ -6,7 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/num.h"
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 #include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 
 #define OUT_BATCH 4096
 

@@ -8,7 +8,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/num.h"
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 #include "tracekit/input.h"
 
 struct tk_dcfg_trace_edge_reader {

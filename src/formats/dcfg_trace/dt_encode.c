@@ -17,8 +17,8 @@
 #include "core/alloc.h"
 #include "core/num.h"
 #include "core/vec.h"
-#include "dt_internal.h"
-#include "dt_phrase.h"
+#include "formats/dcfg_trace/dt_internal.h"
+#include "formats/dcfg_trace/dt_phrase.h"
 #include "model/cfg_internal.h"
 #include "tracekit/cfg.h"
 

@@ -13,7 +13,7 @@
 #include "core/json.h"
 #include "core/num.h"
 #include "core/vec.h"
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 
 void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col)
 {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "dt_phrase.h"
+#include "formats/dcfg_trace/dt_phrase.h"
 
 /* ---- the trie ----------------------------------------------------------------- */
 

@@ -12,8 +12,8 @@
 
 #include "core/alloc.h"
 #include "core/num.h"
-#include "dt_internal.h"
-#include "dt_stack.h"
+#include "formats/dcfg_trace/dt_internal.h"
+#include "formats/dcfg_trace/dt_stack.h"
 #include "model/cfg_internal.h"
 #include "model/profile.h"
 #include "tracekit/cfg.h"

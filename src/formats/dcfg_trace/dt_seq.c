@@ -12,7 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/num.h"
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 
 const char dt_b64_chars[65] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
 

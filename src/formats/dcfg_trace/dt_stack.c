@@ -1,5 +1,5 @@
 /* The call stack of a DCFG-Trace thread (dt_stack.h has the rules). */
-#include "dt_stack.h"
+#include "formats/dcfg_trace/dt_stack.h"
 
 #include <string.h>
 

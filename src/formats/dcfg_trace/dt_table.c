@@ -11,7 +11,7 @@
 
 #include "core/alloc.h"
 #include "core/vec.h"
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 
 typedef struct code_ref {
     uint64_t current;

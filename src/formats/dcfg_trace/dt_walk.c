@@ -1,7 +1,7 @@
 /* DCFG-Trace: decoded edges seen through the DCFG of the run (tk_dcfg_trace_decode with
  * a DCFG): every edge looked up in its thread's process, and for the steps the thread's
  * instruction count carried from edge to edge and from one piece of a chunk to the next. */
-#include "dt_internal.h"
+#include "formats/dcfg_trace/dt_internal.h"
 #include "model/cfg_internal.h"
 
 void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which,

@@ -1,5 +1,5 @@
 /* The folded-stacks descriptor and its content detection. */
-#include "../detect_util.h"
+#include "formats/detect_util.h"
 #include "tracekit/format.h"
 
 /* "STACK COUNT": something, a blank, then digits (a '.' and digits allowed). */

@@ -1,5 +1,5 @@
 /* The WET trace descriptor and its content detection (both forms). */
-#include "../detect_util.h"
+#include "formats/detect_util.h"
 #include "tracekit/format.h"
 
 static size_t count_fields(const char *s, size_t n)

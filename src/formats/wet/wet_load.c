@@ -8,7 +8,7 @@
 #include "core/alloc.h"
 #include "core/vec.h"
 #include "tracekit/wet.h"
-#include "wet_internal.h"
+#include "formats/wet/wet_internal.h"
 
 /* A dependence whose target was not complete when it was read. */
 typedef struct pending_ref {
@@ -229,7 +229,7 @@ static void flush_held(loader *l)
     TK_VEC_FREE(&l->held);
 }
 
-tk_status tk_wet_read(tk_input *in, tk_diag *diag, tk_deps **out, tk_error *err)
+tk_status tk_wet_read(tk_deps **out, tk_input *in, tk_diag *diag, tk_error *err)
 {
     loader l;
     memset(&l, 0, sizeof l);

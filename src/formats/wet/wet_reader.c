@@ -8,7 +8,7 @@
 #include "core/fastpath.h"
 #include "core/num.h"
 #include "tracekit/wet.h"
-#include "wet_internal.h"
+#include "formats/wet/wet_internal.h"
 
 typedef enum wet_state {
     ST_START, /* before the first non-blank line */
@@ -663,13 +663,7 @@ static int fast_value(tk_wet_reader *r, const char *p, const char *end, tk_wet_r
         return 0;
     q++;
     if (end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) q += 2;
-    const char *h = q;
-    unsigned x;
-    while (q < end && (x = tk_fast_hexval((unsigned char)*q)) < 16) {
-        v = (v << 4) | x;
-        q++;
-    }
-    if (q == h || q - h > TK_FAST_HEX_MAX) return 0;
+    if (!(q = tk_fast_hex(q, end, TK_FAST_HEX_MAX, &v))) return 0;
     while (q < end && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
     if (q != end) return 0;
     rec->kind = TK_WET_REC_VALUE;

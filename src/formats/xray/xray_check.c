@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "model/events.h"
-#include "xray_internal.h"
+#include "formats/xray/xray_internal.h"
 
 /* Warnings of one kind printed before they are only counted. */
 #define CHECK_MAX_REPEAT 10

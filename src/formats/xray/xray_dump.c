@@ -3,8 +3,8 @@
 #include <stdio.h>
 
 #include "core/writer.h"
-#include "xray_internal.h"
-#include "xray_text.h"
+#include "formats/xray/xray_internal.h"
+#include "formats/xray/xray_text.h"
 
 void tk_xray_write_payload(FILE *out, const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "tracekit/events.h"
-#include "xray_internal.h"
+#include "formats/xray/xray_internal.h"
 
 struct tk_xray_events {
     tk_xray_reader *reader;

@@ -17,7 +17,7 @@
 #include "core/vec.h"
 #include "core/arena.h"
 #include "core/hash.h"
-#include "xray_internal.h"
+#include "formats/xray/xray_internal.h"
 
 /* Most sled entries accepted (a map larger than this is not a real binary's). */
 #define XRAY_MAX_SLEDS (1u << 26)
@@ -444,7 +444,7 @@ static tk_status parse_map(tk_xray_map *m, Elf *elf, const char *path, tk_error 
     return TK_OK;
 }
 
-tk_status tk_xray_map_open(tk_xray_map **out, const char *binary, tk_error *err)
+tk_status tk_xray_map_read(tk_xray_map **out, const char *binary, tk_error *err)
 {
     *out = NULL;
     int fd = open(binary, O_RDONLY | O_CLOEXEC);

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/fastpath.h"
 #include "core/hash.h"
-#include "xray_internal.h"
+#include "formats/xray/xray_internal.h"
 
 typedef struct xray_buffer {
     uint64_t start; /* first record byte (after BufferExtents) */

@@ -3,7 +3,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
-#include "xray_internal.h"
+#include "formats/xray/xray_internal.h"
 
 void tk_xray_summary_free(tk_xray_summary *s)
 {
