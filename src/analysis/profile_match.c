@@ -324,6 +324,14 @@ tk_status tk_prof_diff_add(tk_profile *both, const tk_profile *src, tk_prof_matc
     if (side > 1)
         return tk_error_set(err, TK_ERR_ARG, "a difference is of two profiles: both has %zu parts",
                             side);
+    if (!m->nsubs[0] && !m->nsubs[1] && m->key == TK_PROF_MATCH_PATH) {
+        /* nothing rewritten or paired: tk_profile_merge, functions made as rows need them */
+        tk_prof_part *part;
+        tk_status pst = tk_profile_add_part(both, &part, err);
+        if (pst == TK_OK) pst = tk_profile_merge(both, src, part, err);
+        if (pst == TK_OK && side == 0) m->a_functions = (uint32_t)tk_profile_function_count(both);
+        return pst;
+    }
     size_t nf = tk_profile_function_count(src);
     uint32_t *fn_map = tk_malloc((nf ? nf : 1) * sizeof *fn_map);
     keyed *kb = NULL, *ka = NULL;
