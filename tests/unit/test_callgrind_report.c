@@ -405,6 +405,20 @@ static void test_match_substitutions(void)
     }
 }
 
+/* The profiles A and B added into *both through a matcher of options o (which it returns) */
+static tk_prof_match *matched(const tk_prof_match_options *o, const tk_profile *pa,
+                              const tk_profile *pb, tk_profile **both)
+{
+    tk_prof_match *m = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_prof_match_open(&m, o, &err) == TK_OK);
+    TK_CHECK(tk_profile_open(both, NULL) == TK_OK);
+    TK_CHECK(tk_prof_diff_add(*both, pa, m, &err) == TK_OK);
+    TK_CHECK(tk_prof_diff_add(*both, pb, m, &err) == TK_OK);
+    return m;
+}
+
 /* Two builds in /a and /b: B's functions paired with A's by name (one of each only) or by
  * base name; without either, every function is in one profile only */
 static void test_match_pairing(void)
@@ -423,14 +437,10 @@ static void test_match_pairing(void)
     for (size_t i = 0; i < 3; i++) {
         tk_prof_match_options o = TK_PROF_MATCH_OPTIONS_INIT;
         o.key = (tk_prof_match_key)want[i][0];
-        tk_prof_match *m;
         tk_profile *both;
         tk_error err;
         tk_error_clear(&err);
-        TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_OK);
-        TK_CHECK(tk_profile_open(&both, NULL) == TK_OK);
-        TK_CHECK(tk_prof_diff_add(both, pa, m, &err) == TK_OK);
-        TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_OK);
+        tk_prof_match *m = matched(&o, pa, pb, &both);
         TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_ERR_ARG); /* a third */
         tk_prof_match_info mi;
         tk_prof_match_get(m, &mi);
@@ -461,14 +471,10 @@ static void test_match_pairing(void)
     tk_prof_match_options o = TK_PROF_MATCH_OPTIONS_INIT;
     o.mod_filename = &mf;
     o.n_mod_filename = 1;
-    tk_prof_match *m;
     tk_profile *both;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_OK);
-    TK_CHECK(tk_profile_open(&both, NULL) == TK_OK);
-    TK_CHECK(tk_prof_diff_add(both, pa, m, &err) == TK_OK);
-    TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_OK);
+    tk_prof_match *m = matched(&o, pa, pb, &both);
     tk_prof_match_info mi;
     tk_prof_match_get(m, &mi);
     TK_CHECK_EQ_U64(mi.renamed, 7);
@@ -477,10 +483,7 @@ static void test_match_pairing(void)
     tk_prof_match_free(m);
     o.mod_funcname = &mfn;
     o.n_mod_funcname = 1;
-    TK_CHECK(tk_prof_match_open(&m, &o, &err) == TK_OK);
-    TK_CHECK(tk_profile_open(&both, NULL) == TK_OK);
-    TK_CHECK(tk_prof_diff_add(both, pa, m, &err) == TK_OK);
-    TK_CHECK(tk_prof_diff_add(both, pb, m, &err) == TK_OK);
+    m = matched(&o, pa, pb, &both);
     tk_prof_diff *d;
     TK_CHECK(tk_prof_diff_open(&d, both, 0, &err) == TK_OK);
     TK_CHECK_EQ_U64(tk_prof_diff_count(d), 3); /* h (+12), f of x (+4), f of lib.so (+2) */
