@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "model/profile.h"
 #include "tracekit/profile_report.h"
 
@@ -24,8 +25,7 @@ struct tk_prof_match {
     tk_prof_match_key key;
     subst *subs[2]; /* [0] file and object names, [1] function names */
     size_t nsubs[2];
-    char *buf[2]; /* the substitutions' output, one string grows while the other is read */
-    size_t cap[2];
+    tk_bytes_out buf[2]; /* the substitutions' output, one string grows while the other is read */
     uint32_t a_functions; /* both's functions once A is in: A's are 0 .. a_functions - 1 */
     tk_prof_match_info info;
 };
@@ -103,31 +103,8 @@ static tk_status subst_compile(subst *s, const char *opt, const char *expr, tk_e
     return TK_OK;
 }
 
-/* Room for n more bytes at *len in buffer i. */
-static int reserve(tk_prof_match *m, int i, size_t len, size_t n)
-{
-    if (len + n + 1 <= m->cap[i]) return 0;
-    size_t cap = m->cap[i] ? m->cap[i] : 256;
-    while (cap < len + n + 1) cap *= 2;
-    char *b = tk_realloc(m->buf[i], cap);
-    if (!b) return -1;
-    m->buf[i] = b;
-    m->cap[i] = cap;
-    return 0;
-}
-
-static int put(tk_prof_match *m, int i, size_t *len, const char *s, size_t n)
-{
-    if (reserve(m, i, *len, n)) return -1;
-    memcpy(m->buf[i] + *len, s, n);
-    *len += n;
-    m->buf[i][*len] = 0;
-    return 0;
-}
-
 /* The replacement of the match `g` of in (groups g[0..9]) appended to buffer i. */
-static int put_replacement(tk_prof_match *m, int i, size_t *len, const subst *s, const char *in,
-                           const regmatch_t *g)
+static void put_replacement(tk_bytes_out *b, const subst *s, const char *in, const regmatch_t *g)
 {
     for (const char *t = s->text; *t; t++) {
         int group = -1;
@@ -139,13 +116,11 @@ static int put_replacement(tk_prof_match *m, int i, size_t *len, const subst *s,
         } else if (*t == '\\' && t[1]) {
             t++;
         }
-        if (group < 0) {
-            if (put(m, i, len, t, 1)) return -1;
-        } else if (g[group].rm_so >= 0 &&
-                   put(m, i, len, in + g[group].rm_so, (size_t)(g[group].rm_eo - g[group].rm_so)))
-            return -1;
+        if (group < 0)
+            tk_bytes_put(b, t, 1);
+        else if (g[group].rm_so >= 0)
+            tk_bytes_put(b, in + g[group].rm_so, (size_t)(g[group].rm_eo - g[group].rm_so));
     }
-    return 0;
 }
 
 /* in rewritten by s into buffer i (*out points at it). Returns 0, 1 when nothing matched
@@ -153,29 +128,28 @@ static int put_replacement(tk_prof_match *m, int i, size_t *len, const subst *s,
 static int subst_apply(tk_prof_match *m, int i, const subst *s, const char *in, const char **out)
 {
     regmatch_t g[10];
-    size_t len = 0, at = 0, inlen = strlen(in);
+    tk_bytes_out *b = &m->buf[i];
+    size_t at = 0, inlen = strlen(in);
     int matched = 0;
     *out = in;
+    b->len = 0;
     while (at <= inlen && regexec(&s->re, in + at, 10, g, at ? REG_NOTBOL : 0) == 0) {
         for (int k = 0; k < 10; k++)
             if (g[k].rm_so >= 0) g[k].rm_so += (regoff_t)at, g[k].rm_eo += (regoff_t)at;
-        if (put(m, i, &len, in + at, (size_t)g[0].rm_so - at) ||
-            put_replacement(m, i, &len, s, in, g))
-            return -1;
+        tk_bytes_put(b, in + at, (size_t)g[0].rm_so - at);
+        put_replacement(b, s, in, g);
         matched = 1;
         at = (size_t)g[0].rm_eo;
         if (g[0].rm_eo == g[0].rm_so) { /* an empty match: the next character stays */
-            if (at < inlen && put(m, i, &len, in + at, 1)) return -1;
+            if (at < inlen) tk_bytes_put(b, in + at, 1);
             at++;
         }
         if (!s->global) break;
     }
     if (!matched) return 1;
-    if (at < inlen && put(m, i, &len, in + at, inlen - at)) return -1;
-    if (reserve(m, i, len, 0)) return -1;
-    m->buf[i][len] = 0;
-    *out = m->buf[i];
-    return 0;
+    if (at < inlen) tk_bytes_put(b, in + at, inlen - at);
+    *out = tk_bytes_cstr(b);
+    return *out ? 0 : -1;
 }
 
 /* src's string id rewritten by the substitutions of kind (0 paths, 1 names), interned into
@@ -402,7 +376,7 @@ void tk_prof_match_free(tk_prof_match *m)
         }
         tk_free(m->subs[kind]);
     }
-    tk_free(m->buf[0]);
-    tk_free(m->buf[1]);
+    tk_free(m->buf[0].p);
+    tk_free(m->buf[1].p);
     tk_free(m);
 }
