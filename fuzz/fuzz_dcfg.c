@@ -71,7 +71,7 @@ static int consume(const tk_cfg *cfg, FILE *sink)
         const tk_cfg_process *p = &cfg->processes[i];
         uint32_t hits[4];
         for (uint32_t b = 0; b < p->nblocks && b < 64; b++)
-            (void)tk_cfg_blocks_at(p, cfg_block_addr(p, &p->blocks[b]), hits, 4);
+            (void)tk_cfg_blocks_at(p, tk_cfg_stored_block_addr(p, &p->blocks[b]), hits, 4);
         for (uint32_t l = 0; l < p->nloops; l++) (void)tk_cfg_loop_entry_count(cfg, p, l);
     }
     /* the report refuses only on bad input (not for memory or a write error) */
@@ -147,7 +147,7 @@ static void sums_fit(const tk_cfg *cfg)
             for (uint32_t e = 0; e < p->nedges; e++) {
                 const tk_cfg_edge *ed = &p->edges[e];
                 if (ed->tgt >= p->nblocks || ed->src >= p->nnodes ||
-                    tk_edge_kind_is_any_return(cfg_edge_kind(cfg, ed)))
+                    tk_edge_kind_is_any_return(tk_cfg_stored_edge_kind(cfg, ed)))
                     continue;
                 for (uint32_t k = 0; k < lo->nnodes; k++)
                     if (p->pool[lo->nodes + k] == ed->tgt &&

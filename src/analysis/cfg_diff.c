@@ -72,7 +72,7 @@ static diff_key *table_keys(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_d
             const tk_cfg_edge *e = &p->edges[i];
             x->a = e->src == TK_CFG_NONE ? 0 : node_key(cfg, p, e->src);
             x->b = e->tgt == TK_CFG_NONE ? 0 : node_key(cfg, p, e->tgt);
-            x->c = (uint32_t)cfg_edge_kind(cfg, e);
+            x->c = (uint32_t)tk_cfg_stored_edge_kind(cfg, e);
         }
         (*n)++;
     }
@@ -153,7 +153,7 @@ static void measure(const diff_side *s, tk_cfg_diff_table t, uint32_t n, uint64_
         v[0] = s->image_execs[n];
         v[1] = s->image_instrs[n];
     } else if (t == TK_CFG_DIFF_ROUTINES) {
-        v[0] = cfg_routine_entry_count(p, &p->routines[n]);
+        v[0] = tk_cfg_stored_routine_entry_count(p, &p->routines[n]);
         v[1] = s->routine_instrs[n];
     } else if (t == TK_CFG_DIFF_BLOCKS) {
         v[0] = p->blocks[n].count;
@@ -288,7 +288,7 @@ static void side_row(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_diff_tab
         const tk_cfg_edge *e = &p->edges[n];
         r->id[k] = e->id;
         if (!first) return;
-        r->name = cfg_edge_type_name(cfg, e);
+        r->name = tk_cfg_stored_edge_type_name(cfg, e);
         r->source = e->src == TK_CFG_NONE ? 0 : tk_cfg_node_id(cfg, p, e->src);
         r->target = e->tgt == TK_CFG_NONE ? 0 : tk_cfg_node_id(cfg, p, e->tgt);
         return;

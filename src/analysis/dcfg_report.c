@@ -207,7 +207,7 @@ static void image_stats_of(const rep *r, uint32_t i, image_stats *s)
         s->execs += b->count;
     }
     for (uint32_t k = 0; k < im->nroutines; k++)
-        s->calls += cfg_routine_entry_count(p, &p->routines[im->first_routine + k]);
+        s->calls += tk_cfg_stored_routine_entry_count(p, &p->routines[im->first_routine + k]);
     for (uint32_t k = 0; k < im->nroutines; k++) {
         const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
         for (uint32_t l = ro->first_loop; l < ro->first_loop + ro->nloops; l++) {
@@ -473,7 +473,7 @@ static void hot_block_row(rep *r, uint32_t k, const ranked *rk, uint32_t line, c
     const tk_cfg_block *bl = &p->blocks[b];
     uint64_t off = 0;
     const char *sym = tk_cfg_block_symbol(r->cfg, r->p, b, &off);
-    uint64_t addr = cfg_block_addr(p, bl);
+    uint64_t addr = tk_cfg_stored_block_addr(p, bl);
     uint32_t image = p->images[tk_cfg_block_image(p, b)].id;
     if (r->o->format == TK_DCFG_REPORT_JSON) {
         fprintf(f,
@@ -616,10 +616,10 @@ static int hot_routines(rep *r, int *first_table)
             snprintf(namebuf, sizeof namebuf, "%s+0x%" PRIx64, sym, off);
         else
             snprintf(namebuf, sizeof namebuf, "%s", sym ? sym : "-");
-        uint64_t calls = cfg_routine_entry_count(p, ro);
+        uint64_t calls = tk_cfg_stored_routine_entry_count(p, ro);
         uint64_t statics =
             tk_cfg_scope_static_instrs(p, (tk_cfg_scope){TK_SCOPE_ROUTINE, rk[k].index});
-        uint64_t addr = cfg_block_addr(p, e);
+        uint64_t addr = tk_cfg_stored_block_addr(p, e);
         if (r->o->format == TK_DCFG_REPORT_JSON) {
             fprintf(f, "%s{\"routine\": %" PRIu32 ", \"name\": ", k ? ", " : "", e->id);
             tk_put_json_string(f, namebuf);
@@ -665,7 +665,7 @@ static void loop_row(const rep *r, uint32_t k, uint32_t l, const char *file, uin
     uint64_t iters = tk_cfg_loop_iteration_count(p, l);
     tk_cfg_scope s = {TK_SCOPE_LOOP, l};
     uint64_t statics = tk_cfg_scope_static_instrs(p, s), dyn = tk_cfg_scope_instr_count(p, s);
-    uint64_t addr = cfg_block_addr(p, h);
+    uint64_t addr = tk_cfg_stored_block_addr(p, h);
     if (r->o->format == TK_DCFG_REPORT_JSON) {
         fprintf(f,
                 "%s{\"loop\": %" PRIu32 ", \"image\": %" PRIu32 ", \"address\": \"0x%" PRIx64

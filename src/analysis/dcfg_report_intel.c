@@ -78,7 +78,7 @@ static void image_statistics(const tk_cfg_process *p, uint32_t i, intel_stat st[
     uint64_t loops = 0;
     for (uint32_t k = 0; k < im->nroutines; k++) {
         const tk_cfg_routine *ro = &p->routines[im->first_routine + k];
-        stat_add(&st[ST_CALLS], cfg_routine_entry_count(p, ro), 1);
+        stat_add(&st[ST_CALLS], tk_cfg_stored_routine_entry_count(p, ro), 1);
         loops += ro->nloops;
     }
     stat_add(&st[ST_LOOPS], loops, 1);

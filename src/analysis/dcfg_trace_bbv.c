@@ -58,7 +58,7 @@ static void end_slice(bbv_run *r, uint32_t head)
     if (head != TK_CFG_NONE) {
         s.at_loop_head = 1;
         s.head_id = p->blocks[head].id;
-        s.head_addr = cfg_block_addr(p, &p->blocks[head]);
+        s.head_addr = tk_cfg_stored_block_addr(p, &p->blocks[head]);
         s.head_count = r->execs[head];
     }
     r->ntouched = 0;

@@ -39,7 +39,7 @@ static void block_label(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p, uin
     fprintf(f,
             "node%" PRIu32 " [label=\"BB %" PRIu32 "\\naddr=0x%" PRIx64 "\\nnum-instrs=%" PRIu32
             "\\nexecutions=%" PRIu64 "\"];\n",
-            b->id, b->id, cfg_block_addr(p, b), b->num_instrs, b->count);
+            b->id, b->id, tk_cfg_stored_block_addr(p, b), b->num_instrs, b->count);
 }
 
 /* Marks the blocks the options select (bit 0 of sel) and their routines (rsel). */
@@ -83,7 +83,7 @@ static void dot_routine(FILE *f, const tk_cfg *cfg, const tk_cfg_process *p,
         fputc('\'', f);
         if (off) fprintf(f, "+0x%" PRIx64, off);
     }
-    fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", cfg_block_addr(p, e));
+    fprintf(f, "\\naddr=0x%" PRIx64 "\";\n", tk_cfg_stored_block_addr(p, e));
     for (uint32_t q = 0; q < ro->nnodes; q++) {
         uint32_t b = p->pool[ro->nodes + q];
         if (!(sel[b] & 1)) continue;
@@ -152,7 +152,7 @@ static tk_status cfg_write_dot_stream(const tk_cfg *cfg, const tk_cfg_dot_option
                     "node%" PRIu32 " -> node%" PRIu32 " [label=\"EDGE%" PRIu32
                     "\\n%s\\nexecutions=%" PRIu64 "\"];\n",
                     tk_cfg_node_id(cfg, p, ed->src), tk_cfg_node_id(cfg, p, ed->tgt), ed->id,
-                    cfg_edge_type_name(cfg, ed), cfg_edge_count(p, ed));
+                    tk_cfg_stored_edge_type_name(cfg, ed), cfg_edge_count(p, ed));
             uint32_t ends[2] = {ed->src, ed->tgt};
             for (int k = 0; k < 2; k++)
                 if (!(sel[ends[k]] & 2)) {

@@ -463,12 +463,12 @@ const char *tk_cfg_file_name(const tk_cfg *cfg, uint32_t id)
     return NULL;
 }
 
-tk_edge_kind cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e)
+tk_edge_kind tk_cfg_stored_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e)
 {
     return e->type < cfg->nedge_types ? cfg->edge_types[e->type].kind : TK_EDGE_OTHER;
 }
 
-const char *cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e)
+const char *tk_cfg_stored_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e)
 {
     return e->type < cfg->nedge_types ? cfg_str(cfg, cfg->edge_types[e->type].name) : "?";
 }
@@ -598,7 +598,7 @@ size_t tk_cfg_blocks_at(const tk_cfg_process *p, uint64_t addr, uint32_t *out, s
     const uint32_t *sorted = blocks_by_addr(p);
     if (!sorted) { /* out of memory for the index: a scan */
         for (uint32_t b = 0; b < p->nblocks; b++) {
-            uint64_t start = cfg_block_addr(p, &p->blocks[b]);
+            uint64_t start = tk_cfg_stored_block_addr(p, &p->blocks[b]);
             uint32_t size = cfg_block_size(p, b);
             if (addr < start || addr - start >= (uint64_t)(size ? size : 1)) continue;
             if (hits < max) out[hits] = b;
@@ -675,14 +675,15 @@ uint32_t tk_cfg_block_image(const tk_cfg_process *p, uint32_t block)
     return lo ? lo - 1 : TK_CFG_NONE;
 }
 
-uint64_t cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b)
+uint64_t tk_cfg_stored_block_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 {
     return p->images[tk_cfg_block_image(p, (uint32_t)(b - p->blocks))].load_addr + b->addr_offset;
 }
 
-uint64_t cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b)
+uint64_t tk_cfg_stored_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b)
 {
-    return cfg_block_addr(p, b) + cfg_block_last_instr_offset(p, (uint32_t)(b - p->blocks));
+    return tk_cfg_stored_block_addr(p, b) +
+           cfg_block_last_instr_offset(p, (uint32_t)(b - p->blocks));
 }
 
 /* The edges a node's per-thread counts come from: its in-edges, or its
@@ -1080,7 +1081,7 @@ tk_status tk_cfg_scope_edges(const tk_cfg *cfg, const tk_cfg_process *p, tk_cfg_
 
 /* ---- routines and loops --------------------------------------------------- */
 
-uint64_t cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r)
+uint64_t tk_cfg_stored_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r)
 {
     return r->entry < p->nblocks ? p->blocks[r->entry].count : 0;
 }
@@ -1104,7 +1105,7 @@ static uint64_t loop_entries(const tk_cfg *cfg, const tk_cfg_process *p, uint32_
         for (uint32_t q = 0; q < n; q++) {
             const tk_cfg_edge *e = &p->edges[in[q]];
             if (tk_cfg_scope_contains(p, s, e->src)) continue;
-            if (tk_edge_kind_is_any_return(cfg_edge_kind(cfg, e))) continue;
+            if (tk_edge_kind_is_any_return(tk_cfg_stored_edge_kind(cfg, e))) continue;
             sum +=
                 thread < 0 ? cfg_edge_count(p, e) : cfg_edge_count_thread(p, e, (uint32_t)thread);
         }
@@ -1167,7 +1168,7 @@ int tk_cfg_loop_entry_counts(const tk_cfg *cfg, const tk_cfg_process *p, const u
         const tk_cfg_edge *ed = &p->edges[e];
         uint32_t b = ed->tgt;
         if (b >= p->nblocks || ed->src >= p->nnodes || !(marked[b / 64] >> (b % 64) & 1)) continue;
-        if (tk_edge_kind_is_any_return(cfg_edge_kind(cfg, ed))) continue;
+        if (tk_edge_kind_is_any_return(tk_cfg_stored_edge_kind(cfg, ed))) continue;
         size_t lo = 0, hi = np;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;

@@ -109,7 +109,7 @@ void tk_cfg_block_get(const tk_cfg_process *p, uint32_t block, tk_cfg_block_info
     out->size = cfg_block_size(p, block);
     out->last_instr_offset = cfg_block_last_instr_offset(p, block);
     out->addr_offset = b->addr_offset;
-    out->addr = cfg_block_addr(p, b);
+    out->addr = tk_cfg_stored_block_addr(p, b);
     out->count = b->count;
     out->flags = p->block_flags ? p->block_flags[block] : 0;
     out->loc = cfg_block_loc(p, block);
@@ -151,7 +151,7 @@ void tk_cfg_edge_get(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t edge,
     out->src = e->src;
     out->tgt = e->tgt;
     out->type = e->type;
-    out->kind = cfg_edge_kind(cfg, e);
+    out->kind = tk_cfg_stored_edge_kind(cfg, e);
     out->nthreads = cfg_edge_nthreads(p, edge);
     out->count = cfg_edge_count(p, e);
     out->loc = cfg_edge_loc(p, edge);
@@ -195,22 +195,22 @@ void tk_cfg_loop_get(const tk_cfg_process *p, uint32_t loop, tk_cfg_loop_info *o
 
 tk_edge_kind tk_cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t edge)
 {
-    return edge < p->nedges ? cfg_edge_kind(cfg, &p->edges[edge]) : TK_EDGE_OTHER;
+    return edge < p->nedges ? tk_cfg_stored_edge_kind(cfg, &p->edges[edge]) : TK_EDGE_OTHER;
 }
 
 const char *tk_cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t edge)
 {
-    return edge < p->nedges ? cfg_edge_type_name(cfg, &p->edges[edge]) : NULL;
+    return edge < p->nedges ? tk_cfg_stored_edge_type_name(cfg, &p->edges[edge]) : NULL;
 }
 
 uint64_t tk_cfg_block_addr(const tk_cfg_process *p, uint32_t block)
 {
-    return block < p->nblocks ? cfg_block_addr(p, &p->blocks[block]) : 0;
+    return block < p->nblocks ? tk_cfg_stored_block_addr(p, &p->blocks[block]) : 0;
 }
 
 uint64_t tk_cfg_block_last_instr_addr(const tk_cfg_process *p, uint32_t block)
 {
-    return block < p->nblocks ? cfg_block_last_instr_addr(p, &p->blocks[block]) : 0;
+    return block < p->nblocks ? tk_cfg_stored_block_last_instr_addr(p, &p->blocks[block]) : 0;
 }
 
 uint64_t tk_cfg_block_count(const tk_cfg_process *p, uint32_t block)
@@ -250,5 +250,5 @@ int tk_cfg_loop_encloses(const tk_cfg_process *p, uint32_t outer, uint32_t inner
 
 uint64_t tk_cfg_routine_entry_count(const tk_cfg_process *p, uint32_t routine)
 {
-    return routine < p->nroutines ? cfg_routine_entry_count(p, &p->routines[routine]) : 0;
+    return routine < p->nroutines ? tk_cfg_stored_routine_entry_count(p, &p->routines[routine]) : 0;
 }

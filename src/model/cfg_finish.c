@@ -69,7 +69,7 @@ static int pool_push(finish_ctx *c, uint32_t v)
 static int is_intra(const tk_cfg *cfg, const tk_cfg_process *p, const tk_cfg_edge *e)
 {
     if (e->src >= p->nblocks || e->tgt >= p->nblocks) return 0;
-    return !tk_edge_kind_is_any_inter_routine(cfg_edge_kind(cfg, e));
+    return !tk_edge_kind_is_any_inter_routine(tk_cfg_stored_edge_kind(cfg, e));
 }
 
 /* ---- ids, edges, adjacency ------------------------------------------------ */
@@ -549,7 +549,7 @@ static int routine_entries(finish_ctx *c, uint32_t image, uint32_t *cap, uint32_
         const uint32_t *in = cfg_in_edges(p, b, &nin);
         for (uint32_t q = 0; q < nin; q++) {
             const tk_cfg_edge *e = &p->edges[in[q]];
-            tk_edge_kind k = cfg_edge_kind(c->cfg, e);
+            tk_edge_kind k = tk_cfg_stored_edge_kind(c->cfg, e);
             if (tk_edge_kind_is_any_call(k) || k == TK_EDGE_ENTRY)
                 called = 1;
             else if (is_intra(c->cfg, p, e) && e->src != b && e->src - first < nb)

@@ -346,12 +346,13 @@ static inline int cfg_loop_encloses(const tk_cfg_process *p, uint32_t outer, uin
     uint32_t at = p->loops[inner].forest_first;
     return o->forest_first <= at && at <= o->forest_last;
 }
-/* The public forms of these take indexes. */
-uint64_t cfg_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
-uint64_t cfg_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
-tk_edge_kind cfg_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e);
-const char *cfg_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e);
-uint64_t cfg_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
+/* Of a stored record (tk_cfg_stored_: internal; the public forms, tk_cfg_block_addr, ...,
+ * take indexes). */
+uint64_t tk_cfg_stored_block_addr(const tk_cfg_process *p, const tk_cfg_block *b);
+uint64_t tk_cfg_stored_block_last_instr_addr(const tk_cfg_process *p, const tk_cfg_block *b);
+tk_edge_kind tk_cfg_stored_edge_kind(const tk_cfg *cfg, const tk_cfg_edge *e);
+const char *tk_cfg_stored_edge_type_name(const tk_cfg *cfg, const tk_cfg_edge *e);
+uint64_t tk_cfg_stored_routine_entry_count(const tk_cfg_process *p, const tk_cfg_routine *r);
 
 struct tk_cfg_idmap {
     int direct;

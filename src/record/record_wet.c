@@ -164,7 +164,7 @@ static void static_blocks(rec_wet *w)
         x->block = TK_CFG_NONE;
         for (size_t k = 0; k < nh && k < 8; k++) {
             if (x->block == TK_CFG_NONE) x->block = hits[k];
-            if (cfg_block_addr(p, &p->blocks[hits[k]]) == x->addr) {
+            if (tk_cfg_stored_block_addr(p, &p->blocks[hits[k]]) == x->addr) {
                 x->block = hits[k];
                 x->block_start = 1;
                 break;
@@ -210,7 +210,7 @@ static tk_status static_pair(rec_wet *w, u64vec *pairs, uint64_t from, uint64_t 
     uint32_t src, tgt;
     if (tk_cfg_blocks_at(p, from, &src, 1) == 0 || tk_cfg_blocks_at(p, to, &tgt, 1) == 0)
         return TK_OK;
-    if (cfg_block_addr(p, &p->blocks[tgt]) != to) return TK_OK; /* not a block start */
+    if (tk_cfg_stored_block_addr(p, &p->blocks[tgt]) != to) return TK_OK; /* not a block start */
     return TK_VEC_PUSH(pairs, (uint64_t)src << 32 | tgt) ? nomem(w) : TK_OK;
 }
 
@@ -247,8 +247,8 @@ typedef struct rgraph {
 static int addr_cmp(const void *a, const void *b, void *ctx)
 {
     const tk_cfg_process *p = ctx;
-    uint64_t x = cfg_block_addr(p, &p->blocks[*(const uint32_t *)a]);
-    uint64_t y = cfg_block_addr(p, &p->blocks[*(const uint32_t *)b]);
+    uint64_t x = tk_cfg_stored_block_addr(p, &p->blocks[*(const uint32_t *)a]);
+    uint64_t y = tk_cfg_stored_block_addr(p, &p->blocks[*(const uint32_t *)b]);
     return (x > y) - (x < y);
 }
 
@@ -261,7 +261,7 @@ static int out_nodes(rec_wet *w, rgraph *g, uint32_t b, uint32_t n, uint32_t r,
     const uint32_t *es = cfg_out_edges(p, b, &cnt);
     for (uint32_t k = 0; k < cnt; k++) {
         const tk_cfg_edge *e = &p->edges[es[k]];
-        tk_edge_kind kind = cfg_edge_kind(w->cfg, e);
+        tk_edge_kind kind = tk_cfg_stored_edge_kind(w->cfg, e);
         uint32_t to;
         if (kind == TK_EDGE_RETURN || kind == TK_EDGE_EXIT)
             to = n;

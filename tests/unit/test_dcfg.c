@@ -291,7 +291,7 @@ static void test_read_hard(void)
     TK_CHECK(tk_cfg_scope_edges(cfg, p, (tk_cfg_scope){TK_SCOPE_PROCESS, 0}, TK_EDGES_INBOUND, &ids,
                                 &n, &cap, NULL) == TK_OK);
     TK_CHECK_EQ_U64(n, 1);
-    if (n == 1) TK_CHECK(cfg_edge_kind(cfg, &p->edges[ids[0]]) == TK_EDGE_ENTRY);
+    if (n == 1) TK_CHECK(tk_cfg_stored_edge_kind(cfg, &p->edges[ids[0]]) == TK_EDGE_ENTRY);
     tk_free(ids);
     TK_CHECK_EQ_U64(tk_cfg_find_edge_between(p, tk_cfg_find_block(p, 10), b11),
                     tk_cfg_find_edge(p, 2));

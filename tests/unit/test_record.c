@@ -66,7 +66,7 @@ static uint64_t edge_count(const tk_cfg *cfg, const tk_cfg_process *p, uint32_t 
 {
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
-        if (ed->src == src && ed->tgt == tgt && cfg_edge_kind(cfg, ed) == kind)
+        if (ed->src == src && ed->tgt == tgt && tk_cfg_stored_edge_kind(cfg, ed) == kind)
             return cfg_edge_count(p, ed) + 1; /* + 1: present with count 0 too */
     }
     return 0;

@@ -160,7 +160,7 @@ static int bridge_edges(csi_bridge_routine *b, const tk_cfg_routine *r, uint32_t
         for (uint32_t q = 0; q < nout && status == 0; q++) {
             uint32_t ei = out[q];
             const tk_cfg_edge *e = &p->edges[ei];
-            tk_edge_kind kind = cfg_edge_kind(b->cfg, e);
+            tk_edge_kind kind = tk_cfg_stored_edge_kind(b->cfg, e);
             if (tk_edge_kind_is_any_call(kind)) continue;
             uint32_t kk;
             if (!tk_edge_kind_is_any_inter_routine(kind) && cfg_is_block(p, e->tgt) &&

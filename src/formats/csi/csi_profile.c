@@ -282,7 +282,7 @@ static int step(tk_csi_profile *pr, thread_state *t, uint32_t edge_id)
         return 0;
     }
     const tk_cfg_edge *e = &p->edges[ei];
-    tk_edge_kind kind = cfg_edge_kind(pr->cfg, e);
+    tk_edge_kind kind = tk_cfg_stored_edge_kind(pr->cfg, e);
     edge_map m = pr->map[ei];
     if (m.routine == NONE) {
         if (tk_edge_kind_is_any_call(kind)) {

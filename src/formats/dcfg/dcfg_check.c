@@ -178,7 +178,7 @@ static void check_counts(checker *c)
                 "edge %" PRIu32 ": COUNT_PER_THREAD has %" PRIu32 " values for %" PRIu32 " threads",
                 ed->id, cfg_edge_nthreads(p, e), p->n_file_instr_count_per_thread);
         if (ed->src == TK_CFG_NONE || ed->tgt == TK_CFG_NONE) continue;
-        tk_edge_kind k = cfg_edge_kind(cfg, ed);
+        tk_edge_kind k = tk_cfg_stored_edge_kind(cfg, ed);
         tk_special_kind ss = tk_cfg_node_special(cfg, p, ed->src),
                         ts = tk_cfg_node_special(cfg, p, ed->tgt);
         if (ss == TK_SPECIAL_START && k != TK_EDGE_ENTRY)
@@ -315,7 +315,7 @@ static tk_status check_natural_loops(checker *c, const tk_cfg_routine *ro, const
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
                 if (e->tgt < p->nblocks && local[e->tgt] != TK_CFG_NONE &&
-                    !tk_edge_kind_is_any_inter_routine(cfg_edge_kind(cfg, e))) {
+                    !tk_edge_kind_is_any_inter_routine(tk_cfg_stored_edge_kind(cfg, e))) {
                     if (pass) adj[nadj] = local[e->tgt];
                     nadj++;
                 }
@@ -472,7 +472,7 @@ static tk_status check_routines(checker *c)
             for (uint32_t q = 0; q < nout; q++) {
                 const tk_cfg_edge *e = &p->edges[out[q]];
                 if (e->tgt >= p->nblocks || p->blocks[e->tgt].routine != r ||
-                    tk_edge_kind_is_any_inter_routine(cfg_edge_kind(cfg, e))) {
+                    tk_edge_kind_is_any_inter_routine(tk_cfg_stored_edge_kind(cfg, e))) {
                     set[nexp++] = bid(c, b);
                     break;
                 }

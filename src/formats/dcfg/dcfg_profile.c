@@ -147,7 +147,8 @@ static tk_status root_counts(conv *c, uint32_t thread, int all_threads)
         uint64_t n = edge_count(c, ed, thread, all_threads);
         if (c->arc_src[e] == ARC_ROOT)
             rets[ed->tgt] += n;
-        else if (ed->src < p->nblocks && tk_edge_kind_is_any_call(cfg_edge_kind(c->cfg, ed)))
+        else if (ed->src < p->nblocks &&
+                 tk_edge_kind_is_any_call(tk_cfg_stored_edge_kind(c->cfg, ed)))
             calls[ed->src] += n;
     }
     for (uint32_t b = 0; b < p->nblocks; b++) {
@@ -181,7 +182,7 @@ static uint32_t first_arc(const conv *c, const tk_cfg_edge *ed)
 {
     const tk_cfg_process *p = c->p;
     uint32_t a = p->blocks[ed->src].routine, r = p->blocks[ed->tgt].routine;
-    tk_edge_kind k = cfg_edge_kind(c->cfg, ed);
+    tk_edge_kind k = tk_cfg_stored_edge_kind(c->cfg, ed);
     if (tk_edge_kind_is_any_call(k)) return ed->src;
     if (a == r || tk_edge_kind_is_any_bypass(k)) return TK_CFG_NONE;
     if (tk_edge_kind_is_any_return(k)) {
@@ -197,7 +198,7 @@ static int mid_jump(const conv *c, const tk_cfg_edge *ed)
 {
     const tk_cfg_process *p = c->p;
     uint32_t a = p->blocks[ed->src].routine, r = p->blocks[ed->tgt].routine;
-    tk_edge_kind k = cfg_edge_kind(c->cfg, ed);
+    tk_edge_kind k = tk_cfg_stored_edge_kind(c->cfg, ed);
     return a != r && ed->tgt != p->routines[r].entry && !tk_edge_kind_is_any_call(k) &&
            !tk_edge_kind_is_any_return(k) && !tk_edge_kind_is_any_bypass(k);
 }
@@ -215,7 +216,7 @@ static tk_status arc_sources(conv *c)
     for (uint32_t e = 0; e < p->nedges; e++) {
         const tk_cfg_edge *ed = &p->edges[e];
         if (ed->src < p->nblocks && ed->tgt < p->nblocks &&
-            tk_edge_kind_is_any_bypass(cfg_edge_kind(c->cfg, ed)))
+            tk_edge_kind_is_any_bypass(tk_cfg_stored_edge_kind(c->cfg, ed)))
             c->resumes[ed->tgt] = ed->src;
     }
     tk_status st = TK_OK;
@@ -403,7 +404,7 @@ static tk_status add_roots(conv *c, tk_prof_part *part, uint32_t thread, int all
         key.fn = root;
         key.file = tk_profile_function_at(c->prof, root)->file;
         key.callee = c->fn[r];
-        key.target.addr = cfg_block_addr(p, &p->blocks[ed->tgt]);
+        key.target.addr = tk_cfg_stored_block_addr(p, &p->blocks[ed->tgt]);
         key.target.line = c->line[ed->tgt];
         double share = c->incl[r] * (double)cnt + 0.5;
         uint64_t incl = share < 18446744073709551616.0 ? (uint64_t)share : UINT64_MAX;
@@ -425,7 +426,7 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         memset(&key, 0, sizeof key);
         key.fn = c->fn[bl->routine];
         key.file = c->file[b];
-        key.pos.addr = cfg_block_addr(p, bl);
+        key.pos.addr = tk_cfg_stored_block_addr(p, bl);
         key.pos.line = c->line[b];
         uint64_t cost = cnt * bl->num_instrs;
         if ((st = tk_profile_add_self(c->prof, part, &key, &cost, NULL)) != TK_OK) return st;
@@ -446,10 +447,10 @@ static tk_status fill_part(conv *c, tk_prof_part *part, uint32_t thread, int all
         memset(&key, 0, sizeof key);
         key.fn = c->fn[s->routine];
         key.file = c->file[from];
-        key.pos.addr = cfg_block_last_instr_addr(p, s);
+        key.pos.addr = tk_cfg_stored_block_last_instr_addr(p, s);
         key.pos.line = c->line[from];
         key.callee = c->fn[t->routine];
-        key.target.addr = cfg_block_addr(p, t);
+        key.target.addr = tk_cfg_stored_block_addr(p, t);
         key.target.line = c->line[ed->tgt];
         /* an estimate (shared out by call counts) that cannot exceed the part's
          * total, which is exact: counts inconsistent with the entries' (a

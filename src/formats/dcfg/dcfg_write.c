@@ -396,7 +396,7 @@ static tk_status dump_process(const tk_cfg *cfg, const tk_cfg_process *p, FILE *
         const tk_cfg_edge *e = &p->edges[eo[k]];
         fprintf(f, "edge %" PRIu32 " %s -> %s %s [", e->id,
                 node_text(cfg, p, e->src, b1, sizeof b1), node_text(cfg, p, e->tgt, b2, sizeof b2),
-                cfg_edge_type_name(cfg, e));
+                tk_cfg_stored_edge_type_name(cfg, e));
         for (uint32_t t = 0; t < cfg_edge_nthreads(p, eo[k]); t++)
             fprintf(f, "%s%" PRIu64, t ? " " : "", cfg_edge_count_thread(p, e, t));
         fputs("]\n", f);

@@ -82,7 +82,7 @@ static void exec_block(prof_run *r, uint32_t b)
     memset(&key, 0, sizeof key);
     key.fn = fn;
     key.file = r->unknown_file;
-    key.pos.addr = cfg_block_addr(r->p, &r->p->blocks[b]);
+    key.pos.addr = tk_cfg_stored_block_addr(r->p, &r->p->blocks[b]);
     uint64_t cost = r->p->blocks[b].num_instrs;
     tk_status st = tk_profile_add_self(r->prof, r->part, &key, &cost, NULL);
     if (st != TK_OK) r->st = st; /* TK_ERR_NOMEM, or TK_ERR_LIMIT: a cost beyond 64 bits */
@@ -140,8 +140,8 @@ static void open_frame(prof_run *r, const dt_step *step, uint32_t from, uint32_t
     c->key.fn = d ? block_fn(r, r->stack.frames[d - 1].fn) : root_fn(r, c->key.callee);
     c->key.file = r->unknown_file;
     if (d && from != TK_CFG_NONE && dt_stack_fn(p, from) == r->stack.frames[d - 1].fn)
-        c->key.pos.addr = cfg_block_last_instr_addr(p, &p->blocks[from]);
-    c->key.target.addr = cfg_block_addr(p, &p->blocks[to]);
+        c->key.pos.addr = tk_cfg_stored_block_last_instr_addr(p, &p->blocks[from]);
+    c->key.target.addr = tk_cfg_stored_block_addr(p, &p->blocks[to]);
     c->start = r->time;
 }
 

@@ -69,7 +69,7 @@ void dt_stack_at_block(const dt_stack *s, uint32_t block, dt_step *step)
 void dt_stack_edge(const dt_stack *s, const tk_cfg_edge *ed, dt_step *step)
 {
     const tk_cfg_process *p = s->p;
-    tk_edge_kind k = cfg_edge_kind(s->cfg, ed);
+    tk_edge_kind k = tk_cfg_stored_edge_kind(s->cfg, ed);
     int from_block = cfg_is_block(p, ed->src), to_block = cfg_is_block(p, ed->tgt);
     if (tk_edge_kind_is_any_call(k) && from_block && to_block) {
         step->keep = s->depth;

@@ -77,7 +77,7 @@ size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_
             break;
         }
         instrs += ni;
-        tk_edge_kind kind = cfg_edge_kind(w->cfg, e);
+        tk_edge_kind kind = tk_cfg_stored_edge_kind(w->cfg, e);
         if (keeps(w, e, kind))
             steps[k++] = (tk_dcfg_trace_step){edges[i], ei, e->src, e->tgt, kind, instrs};
     }
