@@ -262,7 +262,7 @@ static void read_path(const uint8_t *data, size_t size, tk_callgrind_read_option
     }
     tk_profile *p;
     if (tk_profile_open(&p, NULL) != TK_OK) abort();
-    r->st = cg_read_buffer_paths(p, (const char *)data, size, &o, fast, &r->err);
+    r->st = tk_cg_read_buffer_paths(p, (const char *)data, size, &o, fast, &r->err);
     if (r->diag.f) fclose(r->diag.f);
     r->diag.f = NULL;
     if (r->st == TK_OK) r->dump = dump_text(p, &r->dump_len);

@@ -203,7 +203,7 @@ static char *read_as_text(const uint8_t *data, size_t size, int check, int fast,
         tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
         o.diag = check ? &diag : NULL;
         tk_cfg *cfg = NULL;
-        tk_status st = dcfg_read_paths(&cfg, in, &o, fast, &err);
+        tk_status st = tk_dcfg_read_paths(&cfg, in, &o, fast, &err);
         fprintf(f, "status %d, error %d at %llu:%llu %lld: %s\n", (int)st, (int)err.code,
                 (unsigned long long)err.line, (unsigned long long)err.column, (long long)err.offset,
                 err.message);

@@ -180,7 +180,7 @@ static void run_path(const uint8_t *data, size_t size, int consumer, int fast, p
     tk_xray_options xopt = TK_XRAY_OPTIONS_INIT;
     xopt.partial = consumer == 2;
     if (f && in && (o->st = tk_xray_open(&r, in, &xopt, &o->err)) == TK_OK) {
-        xray_set_paths(r, fast);
+        tk_xray_set_paths(r, fast);
         tk_event_source src;
         if (consumer >= 2 && (o->st = tk_xray_events_open(&e, r, NULL, &o->err)) == TK_OK)
             tk_xray_events_source(e, &src);

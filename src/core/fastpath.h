@@ -10,7 +10,7 @@
  *     '\n' ahead (callgrind_read.c: fast_run,          callgrind_read.c (cost_line,
  *     fast_line_nl, quick_count_pos, run_*)             calls_line, jump_line,
  *                                                        body_spec) with core/num
- *   Callgrind "(id)" names (callgrind_names.c)         cg_parse_name's general code
+ *   Callgrind "(id)" names (callgrind_names.c)         tk_cg_parse_name's general code
  *   JSON rows of known tables (json.c: tk_json_scan_row, the token-by-token path
  *     fast_int, scan_scalar; DCFG's *_fast handlers)     (tk_json_next, cell handlers)
  *   JSON integers while scanning (json.c read_number)  finish_number
@@ -29,7 +29,7 @@
  * everywhere: `make check` runs the unit, CLI and fuzz-replay tests once so
  * (build-musl/, with the portable fallbacks).
  * The Callgrind, DCFG and XRay readers can also turn their fast paths off at
- * run time (cg_read_buffer_paths, dcfg_read_paths, xray_set_paths), which
+ * run time (tk_cg_read_buffer_paths, tk_dcfg_read_paths, tk_xray_set_paths), which
  * their fuzz harnesses use to compare both on every input, error locations
  * included.
  *

@@ -9,8 +9,8 @@
 
 /* ---- diagnostics -------------------------------------------------------- */
 
-tk_status cg_fail_at(tk_callgrind_parser *ps, tk_status code, const char *where, const char *fmt,
-                     ...)
+tk_status tk_cg_fail_at(tk_callgrind_parser *ps, tk_status code, const char *where, const char *fmt,
+                        ...)
 {
     char msg[TK_ERROR_MSG_MAX];
     va_list ap;
@@ -29,7 +29,7 @@ tk_status cg_fail_at(tk_callgrind_parser *ps, tk_status code, const char *where,
     return code;
 }
 
-void cg_warn_at(tk_callgrind_parser *ps, const char *where, const char *fmt, ...)
+void tk_cg_warn_at(tk_callgrind_parser *ps, const char *where, const char *fmt, ...)
 {
     if (!ps->opt.diag) return;
     char msg[TK_ERROR_MSG_MAX];
@@ -41,7 +41,8 @@ void cg_warn_at(tk_callgrind_parser *ps, const char *where, const char *fmt, ...
     tk_diag_report(ps->opt.diag, TK_SEV_WARNING, &loc, "%s", msg);
 }
 
-void cg_note_line(tk_callgrind_parser *ps, int check_error, uint64_t lineno, const char *fmt, ...)
+void tk_cg_note_line(tk_callgrind_parser *ps, int check_error, uint64_t lineno, const char *fmt,
+                     ...)
 {
     tk_diag *d = ps->opt.diag ? ps->opt.diag : ps->opt.notes;
     if (!d) return;
@@ -55,7 +56,7 @@ void cg_note_line(tk_callgrind_parser *ps, int check_error, uint64_t lineno, con
         const char *sl = ps->line;
         ps->lineno = lineno;
         ps->line = NULL;
-        cg_fail_at(ps, TK_ERR_FORMAT, NULL, "%s", msg);
+        tk_cg_fail_at(ps, TK_ERR_FORMAT, NULL, "%s", msg);
         ps->lineno = save;
         ps->line = sl;
         return;
@@ -64,12 +65,12 @@ void cg_note_line(tk_callgrind_parser *ps, int check_error, uint64_t lineno, con
     tk_diag_report(d, TK_SEV_WARNING, &loc, "%s", msg);
 }
 
-tk_status cg_nomem(tk_callgrind_parser *ps)
+tk_status tk_cg_nomem(tk_callgrind_parser *ps)
 {
-    return cg_fail_at(ps, TK_ERR_NOMEM, NULL, "out of memory");
+    return tk_cg_fail_at(ps, TK_ERR_NOMEM, NULL, "out of memory");
 }
 
-void cg_found_text(const char *s, const char *e, char *buf, size_t size)
+void tk_cg_found_text(const char *s, const char *e, char *buf, size_t size)
 {
     size_t n = 0;
     if (s >= e) {
@@ -95,7 +96,7 @@ void cg_found_text(const char *s, const char *e, char *buf, size_t size)
 
 /* ---- numbers -------------------------------------------------------------- */
 
-tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
+tk_status tk_cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
 {
     const char *s = *sp;
     uint64_t v;
@@ -107,20 +108,20 @@ tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop)
     return TK_OK;
 }
 
-tk_status cg_number_error(tk_callgrind_parser *ps, tk_status rc, const char *s, const char *e,
-                          const char *what)
+tk_status tk_cg_number_error(tk_callgrind_parser *ps, tk_status rc, const char *s, const char *e,
+                             const char *what)
 {
     char found[64];
-    cg_found_text(s, e, found, sizeof found);
+    tk_cg_found_text(s, e, found, sizeof found);
     if (rc == TK_ERR_LIMIT)
-        return cg_fail_at(ps, TK_ERR_LIMIT, s, "%s %s does not fit in 64 bits", what, found);
-    return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected %s (decimal or 0x hex), found %s", what,
-                      found);
+        return tk_cg_fail_at(ps, TK_ERR_LIMIT, s, "%s %s does not fit in 64 bits", what, found);
+    return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "expected %s (decimal or 0x hex), found %s", what,
+                         found);
 }
 
 /* ---- header lines ------------------------------------------------------- */
 
-tk_status cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, int *any)
+tk_status tk_cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, int *any)
 {
     size_t w = tk_profile_event_count(ps->p);
     memset(ps->costs, 0, w * sizeof *ps->costs);
@@ -131,16 +132,16 @@ tk_status cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, 
         if (s >= e || *s == '\r') break;
         if (col >= ps->ncols) {
             char found[64];
-            cg_found_text(s, e, found, sizeof found);
-            return cg_fail_at(ps, TK_ERR_FORMAT, s,
-                              "more cost numbers than the %zu event type%s of 'events:' (extra "
-                              "value %s)",
-                              ps->ncols, ps->ncols == 1 ? "" : "s", found);
+            tk_cg_found_text(s, e, found, sizeof found);
+            return tk_cg_fail_at(ps, TK_ERR_FORMAT, s,
+                                 "more cost numbers than the %zu event type%s of 'events:' (extra "
+                                 "value %s)",
+                                 ps->ncols, ps->ncols == 1 ? "" : "s", found);
         }
         uint64_t v;
         const char *at = s;
-        tk_status rc = cg_parse_u64(&s, e, &v, 0);
-        if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a cost");
+        tk_status rc = tk_cg_parse_u64(&s, e, &v, 0);
+        if (rc != TK_OK) return tk_cg_number_error(ps, rc, at, e, "a cost");
         ps->costs[ps->col_map[col++]] = v;
         *any = 1;
     }
@@ -155,7 +156,7 @@ tk_status cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, 
  * part without totals: looks cut. */
 #define SUMMARY_SLACK_PERCENT 1
 
-void cg_check_part_sums(tk_callgrind_parser *ps)
+void tk_cg_check_part_sums(tk_callgrind_parser *ps)
 {
     tk_prof_part *part = ps->part;
     if (!part || (!ps->opt.diag && !ps->opt.notes)) return;
@@ -165,10 +166,10 @@ void cg_check_part_sums(tk_callgrind_parser *ps)
          * it vouches for the part, whatever the summary: says */
         for (size_t i = 0; i < w; i++) {
             if (part->totals[i] == ps->sum[i]) continue;
-            cg_note_line(ps, 1, ps->totals_lineno,
-                         "totals: %s is %llu but the cost lines of this part sum to %llu",
-                         tk_profile_str(ps->p, tk_profile_event(ps->p, i)->name),
-                         (unsigned long long)part->totals[i], (unsigned long long)ps->sum[i]);
+            tk_cg_note_line(ps, 1, ps->totals_lineno,
+                            "totals: %s is %llu but the cost lines of this part sum to %llu",
+                            tk_profile_str(ps->p, tk_profile_event(ps->p, i)->name),
+                            (unsigned long long)part->totals[i], (unsigned long long)ps->sum[i]);
             return;
         }
         return;
@@ -183,33 +184,33 @@ void cg_check_part_sums(tk_callgrind_parser *ps)
              * blocks of the dump before are written in this one; with
              * --cacheuse=yes it leaves the AcCost and SpLoss events out) */
             if (s <= sum) continue;
-            cg_note_line(ps, 1, ps->summary_lineno,
-                         "summary: %s is %llu but the cost lines of this part sum to %llu, and "
-                         "the part has no totals: line (callgrind ends every part with one): "
-                         "the file is truncated",
-                         ev, (unsigned long long)s, (unsigned long long)sum);
+            tk_cg_note_line(ps, 1, ps->summary_lineno,
+                            "summary: %s is %llu but the cost lines of this part sum to %llu, and "
+                            "the part has no totals: line (callgrind ends every part with one): "
+                            "the file is truncated",
+                            ev, (unsigned long long)s, (unsigned long long)sum);
             return;
         }
         if (s < sum) {
-            cg_note_line(ps, 0, ps->summary_lineno,
-                         "summary: %s is %llu but the cost lines of this part sum to %llu, more "
-                         "(a summary is at least the sum of the cost lines)",
-                         ev, (unsigned long long)s, (unsigned long long)sum);
+            tk_cg_note_line(ps, 0, ps->summary_lineno,
+                            "summary: %s is %llu but the cost lines of this part sum to %llu, more "
+                            "(a summary is at least the sum of the cost lines)",
+                            ev, (unsigned long long)s, (unsigned long long)sum);
             return;
         }
         if (s - sum > s / 100 * SUMMARY_SLACK_PERCENT) {
-            cg_note_line(ps, 0, ps->summary_lineno,
-                         "summary: %s is %llu but the cost lines of this part sum to %llu "
-                         "(%.1f%% less, and no totals: line): truncated file?",
-                         ev, (unsigned long long)s, (unsigned long long)sum,
-                         100.0 * (double)(s - sum) / (double)s);
+            tk_cg_note_line(ps, 0, ps->summary_lineno,
+                            "summary: %s is %llu but the cost lines of this part sum to %llu "
+                            "(%.1f%% less, and no totals: line): truncated file?",
+                            ev, (unsigned long long)s, (unsigned long long)sum,
+                            100.0 * (double)(s - sum) / (double)s);
             return;
         }
     }
 }
 
-void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v, size_t n,
-                      uint64_t lineno)
+void tk_cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v, size_t n,
+                         uint64_t lineno)
 {
     tk_profile_read_sums *rs = tk_profile_read_sums_of(ps->p);
     uint64_t *sum;
@@ -238,35 +239,35 @@ void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v,
         }
         switch (what) {
         case TK_SUMS_SELF:
-            cg_fail_at(ps, TK_ERR_LIMIT, NULL,
-                       "the cost lines of all parts read add up past 2^64 for %s (the program "
-                       "total of report and merge)",
-                       ev);
+            tk_cg_fail_at(ps, TK_ERR_LIMIT, NULL,
+                          "the cost lines of all parts read add up past 2^64 for %s (the program "
+                          "total of report and merge)",
+                          ev);
             break;
         case TK_SUMS_COSTS:
-            cg_fail_at(ps, TK_ERR_LIMIT, NULL,
-                       "the cost lines and the inclusive costs of the calls add up past 2^64 "
-                       "for %s: the inclusive costs of report, diff and convert may not fit "
-                       "in 64 bits",
-                       ev);
+            tk_cg_fail_at(ps, TK_ERR_LIMIT, NULL,
+                          "the cost lines and the inclusive costs of the calls add up past 2^64 "
+                          "for %s: the inclusive costs of report, diff and convert may not fit "
+                          "in 64 bits",
+                          ev);
             break;
         case TK_SUMS_CALLS:
-            cg_fail_at(ps, TK_ERR_LIMIT, NULL,
-                       "the call counts add up past 2^64: the calls that report and merge "
-                       "count may not fit in 64 bits");
+            tk_cg_fail_at(ps, TK_ERR_LIMIT, NULL,
+                          "the call counts add up past 2^64: the calls that report and merge "
+                          "count may not fit in 64 bits");
             break;
         case TK_SUMS_JUMPS:
-            cg_fail_at(ps, TK_ERR_LIMIT, NULL,
-                       "the %s counts of the jumps add up past 2^64: the jumps that dump, "
-                       "convert and merge add up may not fit in 64 bits",
-                       i ? "followed" : "executed");
+            tk_cg_fail_at(ps, TK_ERR_LIMIT, NULL,
+                          "the %s counts of the jumps add up past 2^64: the jumps that dump, "
+                          "convert and merge add up may not fit in 64 bits",
+                          i ? "followed" : "executed");
             break;
         case TK_SUMS_SUMMARY:
         default:
-            cg_fail_at(ps, TK_ERR_LIMIT, NULL,
-                       "the %s: lines of all parts read add up past 2^64 for %s (merge adds "
-                       "them up)",
-                       what == TK_SUMS_SUMMARY ? "summary" : "totals", ev);
+            tk_cg_fail_at(ps, TK_ERR_LIMIT, NULL,
+                          "the %s: lines of all parts read add up past 2^64 for %s (merge adds "
+                          "them up)",
+                          what == TK_SUMS_SUMMARY ? "summary" : "totals", ev);
             break;
         }
         ps->lineno = save;
@@ -277,9 +278,9 @@ void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v,
 static tk_status header_events(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     if (ps->part_has_events) {
-        return cg_fail_at(ps, TK_ERR_FORMAT, s,
-                          "second 'events:' line in this part (first on line %llu)",
-                          (unsigned long long)ps->events_lineno);
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, s,
+                             "second 'events:' line in this part (first on line %llu)",
+                             (unsigned long long)ps->events_lineno);
     }
     ps->ncols = 0;
     uint64_t present = 0;
@@ -290,31 +291,31 @@ static tk_status header_events(tk_callgrind_parser *ps, const char *s, const cha
         const char *n = s;
         while (s < e && !is_space(*s)) s++;
         if (ps->ncols >= TK_PROFILE_MAX_EVENTS)
-            return cg_fail_at(ps, TK_ERR_LIMIT, n, "more than %d event types",
-                              TK_PROFILE_MAX_EVENTS);
+            return tk_cg_fail_at(ps, TK_ERR_LIMIT, n, "more than %d event types",
+                                 TK_PROFILE_MAX_EVENTS);
         size_t idx;
         tk_error err;
         tk_error_clear(&err);
         /* check keeps no rows: it says here what a reader keeping them refuses */
         if (ps->opt.diag && !refused && tk_profile_read_sums_of(ps->p)->rows &&
             tk_profile_find_event(ps->p, n, (size_t)(s - n)) < 0)
-            refused = cg_fail_at(ps, TK_ERR_UNSUPPORTED, n,
-                                 "event type '%.*s' appears after costs were recorded without "
-                                 "it%s",
-                                 (int)(s - n > 200 ? 200 : s - n), n,
-                                 ps->rows_here ? ""
-                                               : " (in the files before: the commands read "
-                                                 "their files together, and so does check)");
+            refused = tk_cg_fail_at(ps, TK_ERR_UNSUPPORTED, n,
+                                    "event type '%.*s' appears after costs were recorded without "
+                                    "it%s",
+                                    (int)(s - n > 200 ? 200 : s - n), n,
+                                    ps->rows_here ? ""
+                                                  : " (in the files before: the commands read "
+                                                    "their files together, and so does check)");
         tk_status st = tk_profile_add_event(ps->p, n, (size_t)(s - n), &idx, &err);
-        if (st != TK_OK) return cg_fail_at(ps, st, n, "%s", err.message);
+        if (st != TK_OK) return tk_cg_fail_at(ps, st, n, "%s", err.message);
         for (size_t c = 0; c < ps->ncols; c++)
             if (ps->col_map[c] == idx)
-                return cg_fail_at(ps, TK_ERR_FORMAT, n, "event type '%.*s' listed twice",
-                                  (int)(s - n), n);
+                return tk_cg_fail_at(ps, TK_ERR_FORMAT, n, "event type '%.*s' listed twice",
+                                     (int)(s - n), n);
         ps->col_map[ps->ncols++] = idx;
         present |= 1ULL << idx;
     }
-    if (ps->ncols == 0) return cg_fail_at(ps, TK_ERR_FORMAT, s, "'events:' names no event type");
+    if (ps->ncols == 0) return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "'events:' names no event type");
     ps->col_identity = ps->ncols == tk_profile_event_count(ps->p);
     for (size_t c = 0; c < ps->ncols; c++)
         if (ps->col_map[c] != c) ps->col_identity = 0;
@@ -337,41 +338,41 @@ static tk_status header_event(tk_callgrind_parser *ps, const char *s, const char
     s = skip_space(s, e);
     const char *n = s;
     while (s < e && !is_space(*s) && *s != '=' && *s != ':') s++;
-    if (s == n) return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected an event name after 'event:'");
+    if (s == n) return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "expected an event name after 'event:'");
     uint32_t name, formula = TK_PROF_NONE, long_name = TK_PROF_NONE;
-    if (tk_profile_intern(ps->p, n, (size_t)(s - n), &name, NULL) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_intern(ps->p, n, (size_t)(s - n), &name, NULL) != TK_OK) return tk_cg_nomem(ps);
     s = skip_space(s, e);
     if (s < e && *s == '=') {
         const char *f = skip_space(s + 1, e);
         const char *fe = f;
         while (fe < e && *fe != ':') fe++;
         const char *ft = trim_end(f, fe);
-        if (ft == f) return cg_fail_at(ps, TK_ERR_FORMAT, f, "expected a formula after '='");
+        if (ft == f) return tk_cg_fail_at(ps, TK_ERR_FORMAT, f, "expected a formula after '='");
         if (tk_profile_intern(ps->p, f, (size_t)(ft - f), &formula, NULL) != TK_OK)
-            return cg_nomem(ps);
+            return tk_cg_nomem(ps);
         s = fe;
     }
     if (s < e && *s == ':') {
         const char *l = skip_space(s + 1, e);
         const char *le = trim_end(l, e);
         if (tk_profile_intern(ps->p, l, (size_t)(le - l), &long_name, NULL) != TK_OK)
-            return cg_nomem(ps);
+            return tk_cg_nomem(ps);
         s = e;
     }
     s = skip_space(s, e);
     if (s < e) {
         char found[64];
-        cg_found_text(s, e, found, sizeof found);
-        return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected '=' or ':' in 'event:' line, found %s",
-                          found);
+        tk_cg_found_text(s, e, found, sizeof found);
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "expected '=' or ':' in 'event:' line, found %s",
+                             found);
     }
     if (formula != TK_PROF_NONE) {
         tk_status st = tk_profile_add_derived(ps->p, name, formula, long_name, NULL);
         if (st == TK_ERR_LIMIT)
-            return cg_fail_at(ps, TK_ERR_LIMIT, n,
-                              "more than %d derived events ('event:' lines with '=')",
-                              TK_PROFILE_MAX_EVENTS);
-        if (st != TK_OK) return cg_nomem(ps);
+            return tk_cg_fail_at(ps, TK_ERR_LIMIT, n,
+                                 "more than %d derived events ('event:' lines with '=')",
+                                 TK_PROFILE_MAX_EVENTS);
+        if (st != TK_OK) return tk_cg_nomem(ps);
         return TK_OK;
     }
     if (long_name == TK_PROF_NONE) return TK_OK;
@@ -403,14 +404,15 @@ static tk_status header_positions(tk_callgrind_parser *ps, const char *s, const 
         else if (len == 2 && memcmp(n, "bb", 2) == 0)
             bit = TK_POS_BB;
         else
-            return cg_fail_at(ps, TK_ERR_FORMAT, n,
-                              "expected 'instr', 'bb' or 'line' in 'positions:', found '%.*s'",
-                              (int)(len > 40 ? 40 : len), n);
+            return tk_cg_fail_at(ps, TK_ERR_FORMAT, n,
+                                 "expected 'instr', 'bb' or 'line' in 'positions:', found '%.*s'",
+                                 (int)(len > 40 ? 40 : len), n);
         if (pos & bit)
-            return cg_fail_at(ps, TK_ERR_FORMAT, n, "'%.*s' repeated in 'positions:'", (int)len, n);
+            return tk_cg_fail_at(ps, TK_ERR_FORMAT, n, "'%.*s' repeated in 'positions:'", (int)len,
+                                 n);
         pos |= bit;
     }
-    if (!pos) return cg_fail_at(ps, TK_ERR_FORMAT, s, "'positions:' names no position kind");
+    if (!pos) return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "'positions:' names no position kind");
     set_positions(ps, pos);
     ps->part->positions = pos;
     return TK_OK;
@@ -420,10 +422,10 @@ static tk_status header_costs(tk_callgrind_parser *ps, const char *key, const ch
                               const char *e, int totals)
 {
     if (!ps->part_has_events)
-        return cg_fail_at(ps, TK_ERR_FORMAT, key, "'%s:' before the 'events:' line of this part",
-                          totals ? "totals" : "summary");
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, key, "'%s:' before the 'events:' line of this part",
+                             totals ? "totals" : "summary");
     int any;
-    tk_status st = cg_parse_costs(ps, s, e, &any);
+    tk_status st = tk_cg_parse_costs(ps, s, e, &any);
     if (st != TK_OK) return st;
     size_t w = tk_profile_event_count(ps->p);
     if (totals) {
@@ -445,33 +447,33 @@ static tk_status header_number(tk_callgrind_parser *ps, const char *s, const cha
     e = trim_end(s, e);
     const char *at = s;
     uint64_t v;
-    tk_status rc = cg_parse_u64(&s, e, &v, 0);
+    tk_status rc = tk_cg_parse_u64(&s, e, &v, 0);
     if (rc != TK_OK || s != e) {
         char what[32];
         snprintf(what, sizeof what, "a number after '%s:'", key);
-        return cg_number_error(ps, rc == TK_OK ? TK_ERR_FORMAT : rc, at, e, what);
+        return tk_cg_number_error(ps, rc == TK_OK ? TK_ERR_FORMAT : rc, at, e, what);
     }
     *out = v;
     *has = 1;
     return TK_OK;
 }
 
-tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, const char *s,
-                         const char *e)
+tk_status tk_cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, const char *s,
+                            const char *e)
 {
 #define KEY(str) (klen == sizeof(str) - 1 && memcmp(key, str, sizeof(str) - 1) == 0)
     tk_status st;
     if (KEY("version") && ps->part && ps->part_has_events) {
-        if ((st = cg_begin_part(ps)) != TK_OK) return st;
+        if ((st = tk_cg_begin_part(ps)) != TK_OK) return st;
     }
     int starts = KEY("part") || KEY("pid") || KEY("thread") || KEY("positions") || KEY("events") ||
                  KEY("version") || KEY("creator") || KEY("cmd");
-    if ((st = cg_header_part(ps, starts)) != TK_OK) return st;
+    if ((st = tk_cg_header_part(ps, starts)) != TK_OK) return st;
     tk_prof_part *part = ps->part;
     if (KEY("events")) return header_events(ps, s, e);
     if (KEY("positions")) {
         if (ps->part_has_events)
-            cg_warn_at(ps, key, "'positions:' after 'events:' (callgrind writes it before)");
+            tk_cg_warn_at(ps, key, "'positions:' after 'events:' (callgrind writes it before)");
         return header_positions(ps, s, e);
     }
     if (KEY("summary")) return header_costs(ps, key, s, e, 0);
@@ -484,9 +486,9 @@ tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, 
         const char *v = skip_space(s, e);
         const char *ve = trim_end(v, e);
         if (ve - v == 1 && *v == '1') return TK_OK;
-        return cg_fail_at(ps, TK_ERR_UNSUPPORTED, v,
-                          "unsupported format version '%.*s' (expected 1)",
-                          (int)(ve - v > 40 ? 40 : ve - v), v);
+        return tk_cg_fail_at(ps, TK_ERR_UNSUPPORTED, v,
+                             "unsupported format version '%.*s' (expected 1)",
+                             (int)(ve - v > 40 ? 40 : ve - v), v);
     }
     if (KEY("cmd") || KEY("creator")) {
         const char *v = skip_space(s, e);
@@ -494,19 +496,20 @@ tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, 
         if (KEY("creator")) ps->creator_callgrind = ve - v >= 9 && memcmp(v, "callgrind", 9) == 0;
         if (tk_profile_part_set_string(KEY("cmd") ? &part->cmd : &part->creator, v,
                                        (size_t)(ve - v), NULL) != TK_OK)
-            return cg_nomem(ps);
+            return tk_cg_nomem(ps);
         return TK_OK;
     }
     if (KEY("desc")) {
         const char *v = skip_space(s, e);
         const char *ve = e;
         while (ve > v && e[-1] == '\r') ve--;
-        if (tk_profile_part_add_desc(part, v, (size_t)(ve - v), NULL) != TK_OK) return cg_nomem(ps);
+        if (tk_profile_part_add_desc(part, v, (size_t)(ve - v), NULL) != TK_OK)
+            return tk_cg_nomem(ps);
         return TK_OK;
     }
     /* Keys real tools write that the spec does not list: ignored. */
     if (KEY("arch") || KEY("timeframe (BB)")) return TK_OK;
-    cg_warn_at(ps, key, "unknown header key '%.*s:' ignored", (int)(klen > 60 ? 60 : klen), key);
+    tk_cg_warn_at(ps, key, "unknown header key '%.*s:' ignored", (int)(klen > 60 ? 60 : klen), key);
     return TK_OK;
 #undef KEY
 }

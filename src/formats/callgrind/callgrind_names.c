@@ -12,7 +12,7 @@ static const char *const kind_names[KIND_COUNT] = {"object", "file", "function"}
 
 /* ---- id maps ------------------------------------------------------------ */
 
-void cg_id_map_clear(id_map *m)
+void tk_cg_id_map_clear(id_map *m)
 {
     tk_free(m->keys);
     tk_free(m->vals);
@@ -21,7 +21,7 @@ void cg_id_map_clear(id_map *m)
     memset(m, 0, sizeof *m);
 }
 
-void cg_id_map_reset(id_map *m)
+void tk_cg_id_map_reset(id_map *m)
 {
     for (size_t i = 0; i < m->nset; i++) m->direct[m->set[i]] = 0;
     m->nset = 0;
@@ -32,7 +32,7 @@ void cg_id_map_reset(id_map *m)
     m->cap = m->count = 0;
 }
 
-int cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
+int tk_cg_id_map_put(id_map *m, uint64_t key, uint32_t val)
 {
     if (key < ID_DIRECT_MAX) {
         if (!grow_u32(&m->direct, &m->direct_cap, (size_t)key + 1)) return 0;
@@ -122,7 +122,7 @@ static tk_status index_definitions(tk_callgrind_parser *ps, const char *buf, con
             if (d + 1 < le && d[0] == ')' && d[1] == ' ' && trim_end(d + 2, le) > d + 2) {
                 int inserted;
                 if (!tk_hmap_slot(&ps->fwd[kind], id, (uint64_t)(d + 2 - buf) + 1, &inserted))
-                    return cg_nomem(ps);
+                    return tk_cg_nomem(ps);
             }
         }
         s = le + 1;
@@ -180,10 +180,10 @@ static tk_status forward_define(tk_callgrind_parser *ps, int kind, uint64_t id, 
     ne = trim_end(name, ne ? ne : buf_end);
     uint32_t sid;
     if (tk_profile_intern(ps->p, name, (size_t)(ne - name), &sid, NULL) != TK_OK)
-        return cg_nomem(ps);
-    if (!cg_id_map_put(&ps->ids[kind], id, sid)) return cg_nomem(ps);
-    cg_warn_at(ps, at, "%s id (%llu) is used before its definition", kind_names[kind],
-               (unsigned long long)id);
+        return tk_cg_nomem(ps);
+    if (!tk_cg_id_map_put(&ps->ids[kind], id, sid)) return tk_cg_nomem(ps);
+    tk_cg_warn_at(ps, at, "%s id (%llu) is used before its definition", kind_names[kind],
+                  (unsigned long long)id);
     *have = sid + 1;
     return TK_OK;
 }
@@ -209,8 +209,8 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
         if (*s == '(') {
             const char *d = s + 1;
             uint64_t id;
-            if (d >= pe || (unsigned)(*d - '0') >= 10 || cg_parse_u64(&d, pe, &id, ')') != TK_OK ||
-                d + 1 != pe || *d != ')')
+            if (d >= pe || (unsigned)(*d - '0') >= 10 ||
+                tk_cg_parse_u64(&d, pe, &id, ')') != TK_OK || d + 1 != pe || *d != ')')
                 return 0;
             uint32_t have = id_map_get(&ps->ids[KIND_FUNCTION], id);
             if (!have) return 0;
@@ -233,7 +233,7 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
     len += np - 1;
     char *buf = tk_malloc(len ? len : 1);
     if (!buf) {
-        *st = cg_nomem(ps);
+        *st = tk_cg_nomem(ps);
         return 1;
     }
     size_t k = 0;
@@ -248,13 +248,13 @@ static int expand_mangled(tk_callgrind_parser *ps, const char *n, const char *e,
             k += (size_t)(lit_end[i] - lit[i]);
         }
     }
-    *st = tk_profile_intern(ps->p, buf, k, sid, NULL) == TK_OK ? TK_OK : cg_nomem(ps);
+    *st = tk_profile_intern(ps->p, buf, k, sid, NULL) == TK_OK ? TK_OK : tk_cg_nomem(ps);
     tk_free(buf);
     return 1;
 }
 
-tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
-                        uint32_t *out)
+tk_status tk_cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
+                           uint32_t *out)
 {
     /* the common cases (a fast path, core/fastpath.h): a defined "(id)"
      * reference and nothing else, and a definition "(id) name", with up to 9
@@ -279,11 +279,11 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
     e = trim_end(s, e);
     if (e - s >= 2 && s[0] == '(' && (unsigned)(s[1] - '0') < 10) {
         d = s + 1;
-        tk_status rc = cg_parse_u64(&d, e, &id, ')');
+        tk_status rc = tk_cg_parse_u64(&d, e, &id, ')');
         if (rc != TK_OK || d >= e || *d != ')') {
-            if (rc == TK_ERR_LIMIT) return cg_number_error(ps, rc, s + 1, e, "a name id");
-            return cg_fail_at(ps, TK_ERR_FORMAT, d, "expected ')' after the %s id",
-                              kind_names[kind]);
+            if (rc == TK_ERR_LIMIT) return tk_cg_number_error(ps, rc, s + 1, e, "a name id");
+            return tk_cg_fail_at(ps, TK_ERR_FORMAT, d, "expected ')' after the %s id",
+                                 kind_names[kind]);
         }
     have_id:;
         const char *at = s;
@@ -299,12 +299,12 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
                  * does, the name is the reference text "(id)" (some old
                  * callgrind files use ids they never define). */
                 if (ps->opt.diag)
-                    return cg_fail_at(ps, TK_ERR_FORMAT, at, "undefined %s id (%llu)",
-                                      kind_names[kind], (unsigned long long)id);
+                    return tk_cg_fail_at(ps, TK_ERR_FORMAT, at, "undefined %s id (%llu)",
+                                         kind_names[kind], (unsigned long long)id);
                 uint32_t sid;
                 if (tk_profile_intern(ps->p, at, (size_t)(d + 1 - at), &sid, NULL) != TK_OK)
-                    return cg_nomem(ps);
-                if (!cg_id_map_put(&ps->ids[kind], id, sid)) return cg_nomem(ps);
+                    return tk_cg_nomem(ps);
+                if (!tk_cg_id_map_put(&ps->ids[kind], id, sid)) return tk_cg_nomem(ps);
                 have = sid + 1;
             }
             *out = have - 1;
@@ -315,16 +315,17 @@ tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const 
         if (kind == KIND_FUNCTION && *n == '(' && expand_mangled(ps, n, e, &sid, &xst)) {
             if (xst != TK_OK) return xst;
         } else if (tk_profile_intern(ps->p, n, (size_t)(e - n), &sid, NULL) != TK_OK) {
-            return cg_nomem(ps);
+            return tk_cg_nomem(ps);
         }
         if (have && have - 1 != sid)
-            return cg_fail_at(ps, TK_ERR_FORMAT, at, "%s id (%llu) redefined as '%.*s' (was '%s')",
-                              kind_names[kind], (unsigned long long)id,
-                              (int)(e - n > 80 ? 80 : e - n), n, tk_profile_str(ps->p, have - 1));
-        if (!have && !cg_id_map_put(&ps->ids[kind], id, sid)) return cg_nomem(ps);
+            return tk_cg_fail_at(ps, TK_ERR_FORMAT, at,
+                                 "%s id (%llu) redefined as '%.*s' (was '%s')", kind_names[kind],
+                                 (unsigned long long)id, (int)(e - n > 80 ? 80 : e - n), n,
+                                 tk_profile_str(ps->p, have - 1));
+        if (!have && !tk_cg_id_map_put(&ps->ids[kind], id, sid)) return tk_cg_nomem(ps);
         *out = sid;
         return TK_OK;
     }
-    if (tk_profile_intern(ps->p, s, (size_t)(e - s), out, NULL) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_intern(ps->p, s, (size_t)(e - s), out, NULL) != TK_OK) return tk_cg_nomem(ps);
     return TK_OK;
 }

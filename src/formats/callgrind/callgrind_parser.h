@@ -54,7 +54,7 @@ struct tk_callgrind_parser {
     tk_callgrind_read_options opt;
     tk_error first_error; /* check mode: the first error, for the return value */
     int had_error;
-    /* the fast paths may be taken (CG_FAST): 1 but in cg_read_buffer_paths
+    /* the fast paths may be taken (CG_FAST): 1 but in tk_cg_read_buffer_paths
      * (here, in the padding before `line`: the hot fields keep their offsets) */
     int fast;
 
@@ -160,8 +160,8 @@ struct tk_callgrind_parser {
 /* tk_callgrind_read_buffer with the fast paths (fast = 1, what it does) or
  * with the general code only (fast = 0). The fuzz harness requires the same
  * result of both on every input. */
-tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
-                               const tk_callgrind_read_options *opt, int fast, tk_error *err);
+tk_status tk_cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
+                                  const tk_callgrind_read_options *opt, int fast, tk_error *err);
 
 /* The cost file of self and call rows. */
 #define ROW_FILE(ps) ((ps)->drop_files ? (ps)->empty_str : (ps)->file)
@@ -174,19 +174,19 @@ tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
 
 /* An error at `where` (a pointer into the current line, or NULL): the first
  * one is kept for the return value; check mode reports each. Returns code. */
-__attribute__((format(printf, 4, 5))) tk_status cg_fail_at(tk_callgrind_parser *ps, tk_status code,
-                                                           const char *where, const char *fmt, ...);
+__attribute__((format(printf, 4, 5))) tk_status
+tk_cg_fail_at(tk_callgrind_parser *ps, tk_status code, const char *where, const char *fmt, ...);
 /* A warning (check mode only). */
-__attribute__((format(printf, 3, 4))) void cg_warn_at(tk_callgrind_parser *ps, const char *where,
-                                                      const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void tk_cg_warn_at(tk_callgrind_parser *ps, const char *where,
+                                                         const char *fmt, ...);
 /* A finding on line `lineno` that reading does not fail on: in check mode an
  * error (check_error) or a warning through diag, in read mode a warning
  * through opt.notes (when set). */
-__attribute__((format(printf, 4, 5))) void cg_note_line(tk_callgrind_parser *ps, int check_error,
-                                                        uint64_t lineno, const char *fmt, ...);
-tk_status cg_nomem(tk_callgrind_parser *ps);
+__attribute__((format(printf, 4, 5))) void tk_cg_note_line(tk_callgrind_parser *ps, int check_error,
+                                                           uint64_t lineno, const char *fmt, ...);
+tk_status tk_cg_nomem(tk_callgrind_parser *ps);
 /* A short, printable excerpt of what was found, for messages. */
-void cg_found_text(const char *s, const char *e, char *buf, size_t size);
+void tk_cg_found_text(const char *s, const char *e, char *buf, size_t size);
 
 /* ---- numbers and spaces ---------------------------------------------------- */
 
@@ -207,10 +207,10 @@ static inline const char *trim_end(const char *s, const char *e)
 /* Decimal or 0x hex (tk_num_scan_u64 of core/num). The number must end at a
  * space, tab, CR or end of line (or at `stop` when it is not 0). TK_OK,
  * TK_ERR_FORMAT (not such a number), TK_ERR_LIMIT (over 64 bits). */
-tk_status cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);
-/* The error of a cg_parse_u64 result rc for `what` found at s. */
-tk_status cg_number_error(tk_callgrind_parser *ps, tk_status rc, const char *s, const char *e,
-                          const char *what);
+tk_status tk_cg_parse_u64(const char **sp, const char *e, uint64_t *out, char stop);
+/* The error of a tk_cg_parse_u64 result rc for `what` found at s. */
+tk_status tk_cg_number_error(tk_callgrind_parser *ps, tk_status rc, const char *s, const char *e,
+                             const char *what);
 
 /* ---- id maps (callgrind_names.c) ------------------------------------------ */
 
@@ -241,15 +241,15 @@ static inline uint32_t id_map_get(const id_map *m, uint64_t key)
     return 0;
 }
 
-void cg_id_map_clear(id_map *m);
+void tk_cg_id_map_clear(id_map *m);
 /* Empty for a new part: the array's entries that were set, the hash whole. */
-void cg_id_map_reset(id_map *m);
+void tk_cg_id_map_reset(id_map *m);
 /* 1, or 0 when out of memory. */
-int cg_id_map_put(id_map *m, uint64_t key, uint32_t val);
+int tk_cg_id_map_put(id_map *m, uint64_t key, uint32_t val);
 
 /* "(id) name", "(id)" or "name" of a KIND_* key; returns the string id in *out. */
-tk_status cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
-                        uint32_t *out);
+tk_status tk_cg_parse_name(tk_callgrind_parser *ps, int kind, const char *s, const char *e,
+                           uint32_t *out);
 
 /* ---- parts (callgrind_read.c) ---------------------------------------------- */
 
@@ -263,26 +263,26 @@ static inline void set_positions(tk_callgrind_parser *ps, unsigned positions)
 }
 
 /* Ends the current part (if any) and starts a new one. */
-tk_status cg_begin_part(tk_callgrind_parser *ps);
+tk_status tk_cg_begin_part(tk_callgrind_parser *ps);
 /* Make sure a part exists; a header line after body data starts a new one. */
-tk_status cg_header_part(tk_callgrind_parser *ps, int starts_part);
+tk_status tk_cg_header_part(tk_callgrind_parser *ps, int starts_part);
 
 /* ---- header lines (callgrind_header.c) ------------------------------------- */
 
 /* Costs after a "summary:"/"totals:" key, or on a cost line: up to ncols
  * numbers into ps->costs (profile event order). */
-tk_status cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, int *any);
+tk_status tk_cg_parse_costs(tk_callgrind_parser *ps, const char *s, const char *e, int *any);
 /* The part's "totals:" and "summary:" against the sum of its cost lines (at
- * the end of a part, in both modes; see cg_note_line). */
-void cg_check_part_sums(tk_callgrind_parser *ps);
+ * the end of a part, in both modes; see tk_cg_note_line). */
+void tk_cg_check_part_sums(tk_callgrind_parser *ps);
 /* Check mode: v (n values) added to the sum `what` (TK_SUMS_*) of the
  * profile's read sums (model/profile.h); the first time one of its values
  * passes 2^64, an error at line `lineno` (0: the current line) says which
  * commands would refuse the input. */
-void cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v, size_t n,
-                      uint64_t lineno);
+void tk_cg_add_read_sums(tk_callgrind_parser *ps, unsigned what, const uint64_t *v, size_t n,
+                         uint64_t lineno);
 /* A "key: value" line; key..key+klen is the key, s..e the value. */
-tk_status cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, const char *s,
-                         const char *e);
+tk_status tk_cg_header_line(tk_callgrind_parser *ps, const char *key, size_t klen, const char *s,
+                            const char *e);
 
 #endif

@@ -62,8 +62,8 @@ static tk_status call_by_function(tk_callgrind_parser *ps, const tk_prof_call *k
 static void check_call_sums(tk_callgrind_parser *ps, uint64_t count, const uint64_t *inclusive)
 {
     tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
-    cg_add_read_sums(ps, TK_SUMS_CALLS, &count, 1, 0);
-    cg_add_read_sums(ps, TK_SUMS_COSTS, inclusive, tk_profile_event_count(ps->p), 0);
+    tk_cg_add_read_sums(ps, TK_SUMS_CALLS, &count, 1, 0);
+    tk_cg_add_read_sums(ps, TK_SUMS_COSTS, inclusive, tk_profile_event_count(ps->p), 0);
 }
 
 /* Rows the caller asked not to keep are dropped here. */
@@ -90,7 +90,7 @@ static tk_status store_jump(tk_callgrind_parser *ps, const tk_prof_jump *key, ui
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE && ps->opt.diag) {
         uint64_t counts[2] = {executed, followed};
         tk_profile_read_sums_of(ps->p)->rows = ps->rows_here = 1;
-        cg_add_read_sums(ps, TK_SUMS_JUMPS, counts, 2, 0);
+        tk_cg_add_read_sums(ps, TK_SUMS_JUMPS, counts, 2, 0);
     }
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE || ps->opt.skip_jumps) return TK_OK;
     return tk_profile_add_jump(ps->p, ps->part, key, executed, followed, NULL);
@@ -120,7 +120,7 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     size_t w = tk_profile_event_count(ps->p);
     for (size_t i = 0; i < w; i++)
         if (__builtin_add_overflow(ps->sum[i], ps->pend[i], &ps->sum[i]))
-            return cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+            return tk_cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
     const tk_prof_self *k = &ps->pend_key;
     tk_status st;
     if (ps->opt.detail == TK_CALLGRIND_DETAIL_NONE) {
@@ -134,8 +134,8 @@ static tk_status flush_self(tk_callgrind_parser *ps)
     } else {
         st = tk_profile_add_self(ps->p, ps->part, k, ps->pend, NULL);
     }
-    if (st == TK_ERR_LIMIT) return cg_fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
-    if (st != TK_OK) return cg_nomem(ps);
+    if (st == TK_ERR_LIMIT) return tk_cg_fail_at(ps, st, ps->line, "cost sum overflows 64 bits");
+    if (st != TK_OK) return tk_cg_nomem(ps);
     return TK_OK;
 }
 
@@ -150,21 +150,22 @@ static tk_status end_part(tk_callgrind_parser *ps)
     ps->line = NULL;
     if (ps->expecting == EXPECT_CALL_COST) {
         ps->lineno = ps->expect_lineno;
-        st = cg_fail_at(ps, TK_ERR_FORMAT, NULL, "calls= line is not followed by a cost line");
+        st = tk_cg_fail_at(ps, TK_ERR_FORMAT, NULL, "calls= line is not followed by a cost line");
     } else if (ps->have_cfn) {
         /* callgrind writes cfn= right before its calls=: the input was cut
          * inside a call (cob= and cfi= alone may close a function: a reader
          * must reset them, and speedscope's cfn-reset test file ends so) */
         ps->lineno = ps->cfn_lineno;
-        st = cg_fail_at(ps, TK_ERR_FORMAT, NULL,
-                        "cfn= line is not followed by a calls= line: the part ends inside a call "
-                        "(truncated file?)");
+        st =
+            tk_cg_fail_at(ps, TK_ERR_FORMAT, NULL,
+                          "cfn= line is not followed by a calls= line: the part ends inside a call "
+                          "(truncated file?)");
     } else if (ps->have_jfi || ps->have_jfn) {
         ps->lineno = ps->jname_lineno;
-        st = cg_fail_at(ps, TK_ERR_FORMAT, NULL,
-                        "%s line is not followed by a jump line: the part ends inside a jump "
-                        "(truncated file?)",
-                        ps->have_jfn ? "jfn=" : "jfi=");
+        st = tk_cg_fail_at(ps, TK_ERR_FORMAT, NULL,
+                           "%s line is not followed by a jump line: the part ends inside a jump "
+                           "(truncated file?)",
+                           ps->have_jfn ? "jfn=" : "jfi=");
     }
     ps->lineno = save;
     ps->line = sl;
@@ -173,12 +174,12 @@ static tk_status end_part(tk_callgrind_parser *ps)
     size_t w = tk_profile_event_count(ps->p);
     memcpy(ps->part->line_sum, ps->sum, w * sizeof *ps->sum);
     ps->part->has_line_sum = 1;
-    cg_check_part_sums(ps);
+    tk_cg_check_part_sums(ps);
     if (ps->opt.diag) { /* the program total; merge adds up summary: and totals: */
-        cg_add_read_sums(ps, TK_SUMS_SELF, ps->sum, w, 0);
-        cg_add_read_sums(ps, TK_SUMS_COSTS, ps->sum, w, 0);
-        cg_add_read_sums(ps, TK_SUMS_SUMMARY, ps->part->summary, w, ps->summary_lineno);
-        cg_add_read_sums(ps, TK_SUMS_TOTALS, ps->part->totals, w, ps->totals_lineno);
+        tk_cg_add_read_sums(ps, TK_SUMS_SELF, ps->sum, w, 0);
+        tk_cg_add_read_sums(ps, TK_SUMS_COSTS, ps->sum, w, 0);
+        tk_cg_add_read_sums(ps, TK_SUMS_SUMMARY, ps->part->summary, w, ps->summary_lineno);
+        tk_cg_add_read_sums(ps, TK_SUMS_TOTALS, ps->part->totals, w, ps->totals_lineno);
     }
     /* self_row and call_head point into this part's rows only: cleared
      * through those rows (a memset of arrays sized by all functions cost
@@ -193,11 +194,11 @@ static tk_status end_part(tk_callgrind_parser *ps)
     return st;
 }
 
-tk_status cg_begin_part(tk_callgrind_parser *ps)
+tk_status tk_cg_begin_part(tk_callgrind_parser *ps)
 {
     tk_status st = end_part(ps);
     if (st != TK_OK && !ps->opt.diag) return st;
-    if (tk_profile_add_part(ps->p, &ps->part, NULL) != TK_OK) return cg_nomem(ps);
+    if (tk_profile_add_part(ps->p, &ps->part, NULL) != TK_OK) return tk_cg_nomem(ps);
     ps->part_has_data = 0;
     ps->part_has_events = 0;
     ps->ncols = 0;
@@ -206,7 +207,7 @@ tk_status cg_begin_part(tk_callgrind_parser *ps)
     memset(ps->sum, 0, sizeof ps->sum);
     ps->totals_lineno = ps->summary_lineno = 0;
     ps->pending_count = 0;
-    for (int k = 0; k < KIND_COUNT; k++) cg_id_map_reset(&ps->ids[k]);
+    for (int k = 0; k < KIND_COUNT; k++) tk_cg_id_map_reset(&ps->ids[k]);
     ps->ob = ps->fl = ps->file = ps->empty_str;
     ps->have_fn = 0;
     ps->fn_lazy = 0;
@@ -217,9 +218,9 @@ tk_status cg_begin_part(tk_callgrind_parser *ps)
     return TK_OK;
 }
 
-tk_status cg_header_part(tk_callgrind_parser *ps, int starts_part)
+tk_status tk_cg_header_part(tk_callgrind_parser *ps, int starts_part)
 {
-    if (!ps->part || (starts_part && ps->part_has_data)) return cg_begin_part(ps);
+    if (!ps->part || (starts_part && ps->part_has_data)) return tk_cg_begin_part(ps);
     return TK_OK;
 }
 
@@ -249,7 +250,7 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
         s = skip_space(s, e);
         const char *at = s;
         if (s >= e) {
-            return cg_fail_at(
+            return tk_cg_fail_at(
                 ps, TK_ERR_FORMAT, s,
                 "expected %zu subposition%s ('positions:' has %zu), found end of line", ps->npos,
                 ps->npos == 1 ? "" : "s", ps->npos);
@@ -257,34 +258,35 @@ static tk_status parse_position(tk_callgrind_parser *ps, const char **sp, const 
         char c = *s;
         if (c == '*' || c == '+' || c == '-') {
             if (!ps->have_last[i])
-                return cg_fail_at(ps, TK_ERR_FORMAT, at,
-                                  "relative subposition '%c' before any absolute one", c);
+                return tk_cg_fail_at(ps, TK_ERR_FORMAT, at,
+                                     "relative subposition '%c' before any absolute one", c);
             if (c == '*') {
                 s++;
                 if (s < e && !is_space(*s) && *s != '\r')
-                    return cg_fail_at(ps, TK_ERR_FORMAT, s, "expected a space after '*'");
+                    return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "expected a space after '*'");
                 v[i] = ps->last[i];
             } else {
                 s++;
                 uint64_t d;
-                tk_status rc = cg_parse_u64(&s, e, &d, 0);
+                tk_status rc = tk_cg_parse_u64(&s, e, &d, 0);
                 if (rc != TK_OK)
-                    return cg_number_error(ps, rc, at + 1, e, "a relative subposition");
+                    return tk_cg_number_error(ps, rc, at + 1, e, "a relative subposition");
                 if (c == '+') {
                     if (__builtin_add_overflow(ps->last[i], d, &v[i]))
-                        return cg_fail_at(ps, TK_ERR_LIMIT, at,
-                                          "relative subposition overflows 64 bits");
+                        return tk_cg_fail_at(ps, TK_ERR_LIMIT, at,
+                                             "relative subposition overflows 64 bits");
                 } else {
                     if (d > ps->last[i])
-                        return cg_fail_at(ps, TK_ERR_FORMAT, at,
-                                          "relative subposition -%llu goes below 0 (last was %llu)",
-                                          (unsigned long long)d, (unsigned long long)ps->last[i]);
+                        return tk_cg_fail_at(
+                            ps, TK_ERR_FORMAT, at,
+                            "relative subposition -%llu goes below 0 (last was %llu)",
+                            (unsigned long long)d, (unsigned long long)ps->last[i]);
                     v[i] = ps->last[i] - d;
                 }
             }
         } else {
-            tk_status rc = cg_parse_u64(&s, e, &v[i], 0);
-            if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a subposition");
+            tk_status rc = tk_cg_parse_u64(&s, e, &v[i], 0);
+            if (rc != TK_OK) return tk_cg_number_error(ps, rc, at, e, "a subposition");
         }
     }
     set_position(ps, v, pos);
@@ -307,15 +309,16 @@ static void reduce_pos(const tk_callgrind_parser *ps, tk_prof_pos *pos)
 static tk_status need_body(tk_callgrind_parser *ps, const char *s)
 {
     if (!ps->part_has_events)
-        return cg_fail_at(ps, TK_ERR_FORMAT, s, "cost data before the 'events:' line of this part");
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, s,
+                             "cost data before the 'events:' line of this part");
     return TK_OK;
 }
 
 static tk_status add_status(tk_callgrind_parser *ps, tk_status st, const char *s)
 {
     if (st == TK_OK) return TK_OK;
-    if (st == TK_ERR_LIMIT) return cg_fail_at(ps, st, s, "cost sum overflows 64 bits");
-    return cg_nomem(ps);
+    if (st == TK_ERR_LIMIT) return tk_cg_fail_at(ps, st, s, "cost sum overflows 64 bits");
+    return tk_cg_nomem(ps);
 }
 
 static tk_status set_function(tk_callgrind_parser *ps, uint32_t name)
@@ -334,7 +337,7 @@ static tk_status resolve_function(tk_callgrind_parser *ps)
 {
     if (!ps->fn_lazy) return TK_OK;
     if (tk_profile_function(ps->p, ps->lazy_ob, ps->lazy_fl, ps->lazy_name, &ps->fn, NULL) != TK_OK)
-        return cg_nomem(ps);
+        return tk_cg_nomem(ps);
     ps->fn_lazy = 0;
     ps->have_fn = 1;
     return TK_OK;
@@ -350,7 +353,7 @@ static tk_status resolve_function(tk_callgrind_parser *ps)
  * jump_line, body_spec through tk_callgrind_parser_line) reads and reports the
  * line; the numbers are at most 19 decimal or 16 hex digits (core/fastpath.h).
  * CG_FAST(ps) is 0 with TK_NO_FAST_PATH, and 0 at run time in the parser of
- * cg_read_buffer_paths(..., 0, ...), which the fuzz harness compares with the
+ * tk_cg_read_buffer_paths(..., 0, ...), which the fuzz harness compares with the
  * fast one on every input. */
 
 /* One subposition of a cost line at p for the fast paths (the caller
@@ -494,7 +497,7 @@ static const char *fast_line_nl(tk_callgrind_parser *ps, const char *p, int *st)
     for (size_t i = 0; i < n; i++) {
         uint64_t *t = &pend[map[i]];
         if (__builtin_add_overflow(*t, vals[i], t)) {
-            *st = cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
+            *st = tk_cg_fail_at(ps, TK_ERR_LIMIT, ps->line, "sum of costs overflows 64 bits");
             return p;
         }
     }
@@ -625,7 +628,7 @@ run_jump(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
             TK_OK) {
             ps->line = s;
             ps->lineno = ++*ln;
-            *st = cg_nomem(ps);
+            *st = tk_cg_nomem(ps);
             return src;
         }
     }
@@ -681,7 +684,7 @@ static inline __attribute__((always_inline)) const char *run_name(tk_callgrind_p
     ps->line = s;
     ps->lineno = *ln + 1;
     *ln += 1;
-    tk_status pst = cg_parse_name(ps, kind, p, nl, sid);
+    tk_status pst = tk_cg_parse_name(ps, kind, p, nl, sid);
     if (pst != TK_OK) *st = (int)pst;
     return nl + 1;
 }
@@ -781,7 +784,7 @@ run_call(tk_callgrind_parser *ps, const char *s, const char *last_nl, uint64_t *
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
     if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee, NULL) != TK_OK) {
-        *st = cg_nomem(ps);
+        *st = tk_cg_nomem(ps);
         return p + 1;
     }
     if (!ps->opt.call_counts_only) { /* else only the count is kept */
@@ -1022,14 +1025,14 @@ static const char *fast_run(tk_callgrind_parser *ps, const char *s, const char *
 static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e)
 {
     tk_status st;
-    if (!ps->part && (st = cg_begin_part(ps)) != TK_OK) return st;
+    if (!ps->part && (st = tk_cg_begin_part(ps)) != TK_OK) return st;
     ps->part_has_data = 1;
     if ((st = need_body(ps, s)) != TK_OK) return st;
     const char *start = s;
     tk_prof_pos pos;
     if ((st = parse_position(ps, &s, e, &pos, 1)) != TK_OK) return st;
     int any;
-    if ((st = cg_parse_costs(ps, s, e, &any)) != TK_OK) return st;
+    if ((st = tk_cg_parse_costs(ps, s, e, &any)) != TK_OK) return st;
     reduce_pos(ps, &pos);
     size_t w = tk_profile_event_count(ps->p);
     if (ps->expecting == EXPECT_CALL_COST) {
@@ -1041,7 +1044,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
     }
     if ((st = resolve_function(ps)) != TK_OK) return st;
     if (!ps->have_fn)
-        return cg_fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, start, "cost line before any 'fn=' line");
     if (ps->expecting == EXPECT_JUMP_POS) {
         ps->expecting = EXPECT_ANY;
         ps->jump.pos = pos;
@@ -1056,7 +1059,7 @@ static tk_status cost_line(tk_callgrind_parser *ps, const char *s, const char *e
     if (ps->pend_valid && memcmp(&key, &ps->pend_key, sizeof key) == 0) {
         for (size_t i = 0; i < w; i++)
             if (__builtin_add_overflow(ps->pend[i], ps->costs[i], &ps->pend[i]))
-                return cg_fail_at(ps, TK_ERR_LIMIT, start, "sum of costs overflows 64 bits");
+                return tk_cg_fail_at(ps, TK_ERR_LIMIT, start, "sum of costs overflows 64 bits");
         return TK_OK;
     }
     if ((st = flush_self(ps)) != TK_OK) return st;
@@ -1099,31 +1102,32 @@ static tk_status calls_line(tk_callgrind_parser *ps, const char *key, const char
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
     if ((st = resolve_function(ps)) != TK_OK) return st;
-    if (!ps->have_fn) return cg_fail_at(ps, TK_ERR_FORMAT, key, "'calls=' before any 'fn=' line");
+    if (!ps->have_fn)
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, key, "'calls=' before any 'fn=' line");
     if (!ps->have_cfn)
-        return cg_fail_at(ps, TK_ERR_FORMAT, key, "'calls=' without a preceding 'cfn=' line");
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, key, "'calls=' without a preceding 'cfn=' line");
     memset(&ps->call, 0, sizeof ps->call);
     if (CG_FAST(ps) && quick_count_pos(ps, s, e, 0, &ps->call_count, NULL, &ps->call.target))
         goto parsed;
     s = skip_space(s, e);
     const char *at = s;
-    tk_status rc = cg_parse_u64(&s, e, &ps->call_count, 0);
-    if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a call count");
+    tk_status rc = tk_cg_parse_u64(&s, e, &ps->call_count, 0);
+    if (rc != TK_OK) return tk_cg_number_error(ps, rc, at, e, "a call count");
     memset(&ps->call, 0, sizeof ps->call);
     if ((st = parse_position(ps, &s, e, &ps->call.target, 0)) != TK_OK) return st;
     s = skip_space(s, e);
     if (s < e && *s != '\r') {
         char found[64];
-        cg_found_text(s, e, found, sizeof found);
-        return cg_fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the call target position",
-                          found);
+        tk_cg_found_text(s, e, found, sizeof found);
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the call target position",
+                             found);
     }
 parsed:
     reduce_pos(ps, &ps->call.target);
     uint32_t cob = ps->have_cob ? ps->cob : ps->ob;
     uint32_t cfi = ps->have_cfi ? ps->cfi : ps->file;
     if (tk_profile_function(ps->p, cob, cfi, ps->cfn, &ps->call.callee, NULL) != TK_OK)
-        return cg_nomem(ps);
+        return tk_cg_nomem(ps);
     ps->have_cob = ps->have_cfi = ps->have_cfn = 0;
     ps->expecting = EXPECT_CALL_COST;
     ps->expect_lineno = ps->lineno;
@@ -1136,7 +1140,7 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     tk_status st;
     if ((st = need_body(ps, key)) != TK_OK) return st;
     if ((st = resolve_function(ps)) != TK_OK) return st;
-    if (!ps->have_fn) return cg_fail_at(ps, TK_ERR_FORMAT, key, "jump before any 'fn=' line");
+    if (!ps->have_fn) return tk_cg_fail_at(ps, TK_ERR_FORMAT, key, "jump before any 'fn=' line");
     uint64_t a, b = 0;
     memset(&ps->jump, 0, sizeof ps->jump);
     if (CG_FAST(ps) && quick_count_pos(ps, s, e, cond, &a, &b, &ps->jump.target)) {
@@ -1147,15 +1151,15 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     }
     s = skip_space(s, e);
     const char *at = s;
-    tk_status rc = cg_parse_u64(&s, e, &a, cond ? '/' : 0);
-    if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "a jump count");
+    tk_status rc = tk_cg_parse_u64(&s, e, &a, cond ? '/' : 0);
+    if (rc != TK_OK) return tk_cg_number_error(ps, rc, at, e, "a jump count");
     if (cond) {
         /* callgrind writes "followed/executed"; the spec "executed followed" */
         int slash = s < e && *s == '/';
         s = slash ? s + 1 : skip_space(s, e);
         at = s;
-        rc = cg_parse_u64(&s, e, &b, 0);
-        if (rc != TK_OK) return cg_number_error(ps, rc, at, e, "the second jcnd= count");
+        rc = tk_cg_parse_u64(&s, e, &b, 0);
+        if (rc != TK_OK) return tk_cg_number_error(ps, rc, at, e, "the second jcnd= count");
         if (slash) {
             ps->jump_follow = a;
             ps->jump_exec = b;
@@ -1171,9 +1175,9 @@ static tk_status jump_line(tk_callgrind_parser *ps, const char *key, const char 
     s = skip_space(s, e);
     if (s < e && *s != '\r') {
         char found[64];
-        cg_found_text(s, e, found, sizeof found);
-        return cg_fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the jump target position",
-                          found);
+        tk_cg_found_text(s, e, found, sizeof found);
+        return tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "unexpected %s after the jump target position",
+                             found);
     }
 parsed:
     reduce_pos(ps, &ps->jump.target);
@@ -1188,7 +1192,7 @@ parsed:
         const tk_prof_function *src = tk_profile_function_at(ps->p, ps->fn);
         if (tk_profile_function(ps->p, src->object, src->file, ps->jfn, &ps->jump.target_fn,
                                 NULL) != TK_OK)
-            return cg_nomem(ps);
+            return tk_cg_nomem(ps);
     }
     ps->have_jfi = ps->have_jfn = 0;
     ps->expecting = EXPECT_JUMP_POS;
@@ -1199,45 +1203,45 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
                            const char *e)
 {
     tk_status st;
-    if (!ps->part && (st = cg_begin_part(ps)) != TK_OK) return st;
+    if (!ps->part && (st = tk_cg_begin_part(ps)) != TK_OK) return st;
     ps->part_has_data = 1;
     uint32_t id;
 #define KEY(str) (klen == sizeof(str) - 1 && memcmp(key, str, sizeof(str) - 1) == 0)
     switch (key[0]) {
     case 'o':
         if (KEY("ob")) {
-            if ((st = cg_parse_name(ps, KIND_OBJECT, s, e, &ps->ob)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_OBJECT, s, e, &ps->ob)) != TK_OK) return st;
             return TK_OK;
         }
         break;
     case 'f':
         if (KEY("fn")) {
-            if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &id)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_FUNCTION, s, e, &id)) != TK_OK) return st;
             return set_function(ps, id);
         }
         if (KEY("fl")) {
-            if ((st = cg_parse_name(ps, KIND_FILE, s, e, &ps->fl)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_FILE, s, e, &ps->fl)) != TK_OK) return st;
             ps->file = ps->fl;
             return TK_OK;
         }
-        if (KEY("fi") || KEY("fe")) return cg_parse_name(ps, KIND_FILE, s, e, &ps->file);
+        if (KEY("fi") || KEY("fe")) return tk_cg_parse_name(ps, KIND_FILE, s, e, &ps->file);
         if (KEY("frfn")) return TK_OK; /* --mangle-names=no recursion info: ignored */
         break;
     case 'c':
         if (KEY("calls")) return calls_line(ps, key, s, e);
         if (KEY("cfn")) {
-            if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->cfn)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->cfn)) != TK_OK) return st;
             ps->have_cfn = 1;
             ps->cfn_lineno = ps->lineno;
             return TK_OK;
         }
         if (KEY("cfi") || KEY("cfl")) {
-            if ((st = cg_parse_name(ps, KIND_FILE, s, e, &ps->cfi)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_FILE, s, e, &ps->cfi)) != TK_OK) return st;
             ps->have_cfi = 1;
             return TK_OK;
         }
         if (KEY("cob")) {
-            if ((st = cg_parse_name(ps, KIND_OBJECT, s, e, &ps->cob)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_OBJECT, s, e, &ps->cob)) != TK_OK) return st;
             ps->have_cob = 1;
             return TK_OK;
         }
@@ -1246,13 +1250,13 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
         if (KEY("jump")) return jump_line(ps, key, s, e, 0);
         if (KEY("jcnd")) return jump_line(ps, key, s, e, 1);
         if (KEY("jfi")) {
-            if ((st = cg_parse_name(ps, KIND_FILE, s, e, &ps->jfi)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_FILE, s, e, &ps->jfi)) != TK_OK) return st;
             ps->have_jfi = 1;
             ps->jname_lineno = ps->lineno;
             return TK_OK;
         }
         if (KEY("jfn")) {
-            if ((st = cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->jfn)) != TK_OK) return st;
+            if ((st = tk_cg_parse_name(ps, KIND_FUNCTION, s, e, &ps->jfn)) != TK_OK) return st;
             ps->have_jfn = 1;
             ps->jname_lineno = ps->lineno;
             return TK_OK;
@@ -1267,10 +1271,10 @@ static tk_status body_spec(tk_callgrind_parser *ps, const char *key, size_t klen
     default: break;
     }
 #undef KEY
-    return cg_fail_at(ps, TK_ERR_FORMAT, key,
-                      "unknown line '%.*s=' (expected ob= fl= fi= fe= fn= "
-                      "cob= cfi= cfl= cfn= calls= jump= jcnd= jfi= jfn=)",
-                      (int)(klen > 40 ? 40 : klen), key);
+    return tk_cg_fail_at(ps, TK_ERR_FORMAT, key,
+                         "unknown line '%.*s=' (expected ob= fl= fi= fe= fn= "
+                         "cob= cfi= cfl= cfn= calls= jump= jcnd= jfi= jfn=)",
+                         (int)(klen > 40 ? 40 : klen), key);
 }
 
 /* ---- dispatcher --------------------------------------------------------- */
@@ -1287,13 +1291,14 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
     }
     if (c == '#') {
         if (e - s >= 18 && memcmp(s, "# callgrind format", 18) == 0)
-            return ps->part && ps->part_has_events ? cg_begin_part(ps) : cg_header_part(ps, 1);
+            return ps->part && ps->part_has_events ? tk_cg_begin_part(ps)
+                                                   : tk_cg_header_part(ps, 1);
         return TK_OK;
     }
     if (ps->expecting == EXPECT_CALL_COST) {
         ps->expecting = EXPECT_ANY;
-        cg_fail_at(ps, TK_ERR_FORMAT, s, "expected the cost line of the 'calls=' on line %llu",
-                   (unsigned long long)ps->expect_lineno);
+        tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "expected the cost line of the 'calls=' on line %llu",
+                      (unsigned long long)ps->expect_lineno);
         if (!ps->opt.diag) return ps->first_error.code;
     }
     ps->expecting = EXPECT_ANY;
@@ -1304,20 +1309,21 @@ static tk_status dispatch(tk_callgrind_parser *ps, const char *s, const char *e)
         const char *colon = k;
         while (colon < e && *colon != ':' && *colon != '=') colon++;
         if (colon < e && *colon == ':')
-            return cg_header_line(ps, s, (size_t)(colon - s), colon + 1, e);
+            return tk_cg_header_line(ps, s, (size_t)(colon - s), colon + 1, e);
     }
     char found[64];
-    cg_found_text(s, e, found, sizeof found);
-    return cg_fail_at(ps, TK_ERR_FORMAT, s,
-                      "expected a header 'key: value', a 'key=' line or a cost line, found %s",
-                      found);
+    tk_cg_found_text(s, e, found, sizeof found);
+    return tk_cg_fail_at(ps, TK_ERR_FORMAT, s,
+                         "expected a header 'key: value', a 'key=' line or a cost line, found %s",
+                         found);
 }
 
 /* Only line[0] is read: a block reader passes the part of the line it kept. */
 static tk_status too_long(tk_callgrind_parser *ps, const char *line, uint64_t len)
 {
-    return cg_fail_at(ps, TK_ERR_LIMIT, line, "line of %llu bytes is longer than the limit of %u",
-                      (unsigned long long)len, TK_CALLGRIND_MAX_LINE);
+    return tk_cg_fail_at(ps, TK_ERR_LIMIT, line,
+                         "line of %llu bytes is longer than the limit of %u",
+                         (unsigned long long)len, TK_CALLGRIND_MAX_LINE);
 }
 
 tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, size_t len,
@@ -1333,13 +1339,13 @@ tk_status tk_callgrind_parser_line(tk_callgrind_parser *ps, const char *line, si
         st = too_long(ps, line, len);
     } else if ((!ps->nul_free_end || e > ps->nul_free_end) &&
                (nul = memchr(line, 0, len)) != NULL) {
-        st = cg_fail_at(ps, TK_ERR_FORMAT, nul, "NUL byte in a text line (binary data?)");
+        st = tk_cg_fail_at(ps, TK_ERR_FORMAT, nul, "NUL byte in a text line (binary data?)");
     } else {
         const char *s = line;
         while (s < e && (is_space(*s) || *s == '\r')) s++;
         if (s < e) {
             if (s != line && *s != '#') {
-                st = cg_fail_at(ps, TK_ERR_FORMAT, s, "line starts with white space");
+                st = tk_cg_fail_at(ps, TK_ERR_FORMAT, s, "line starts with white space");
             } else {
                 st = dispatch(ps, line, e);
             }
@@ -1380,12 +1386,12 @@ tk_status tk_callgrind_parser_finish(tk_callgrind_parser *ps, tk_error *err)
     ps->line = NULL;
     if (ps->part && !ps->part_has_events) {
         ps->lineno = ps->lineno ? ps->lineno : 1;
-        cg_fail_at(ps, TK_ERR_FORMAT, NULL, "missing 'events:' line in part %zu",
-                   tk_profile_part_count(ps->p));
+        tk_cg_fail_at(ps, TK_ERR_FORMAT, NULL, "missing 'events:' line in part %zu",
+                      tk_profile_part_count(ps->p));
     }
     if (ps->expecting == EXPECT_JUMP_POS) {
-        cg_fail_at(ps, TK_ERR_FORMAT, NULL,
-                   "jump line is not followed by its source position line");
+        tk_cg_fail_at(ps, TK_ERR_FORMAT, NULL,
+                      "jump line is not followed by its source position line");
         ps->expecting = EXPECT_ANY;
     }
     end_part(ps);
@@ -1400,7 +1406,7 @@ void tk_callgrind_parser_free(tk_callgrind_parser *ps)
 {
     if (!ps) return;
     for (int k = 0; k < KIND_COUNT; k++) {
-        cg_id_map_clear(&ps->ids[k]);
+        tk_cg_id_map_clear(&ps->ids[k]);
         tk_hmap_free(&ps->fwd[k]);
     }
     tk_free(ps->self_row);
@@ -1539,13 +1545,13 @@ static tk_status finish_input(tk_callgrind_parser *ps, const char *last, uint64_
     if (last) {
         ps->line = last;
         ps->lineno = lineno;
-        cg_warn_at(ps, at, "the last line has no newline (truncated file?)");
+        tk_cg_warn_at(ps, at, "the last line has no newline (truncated file?)");
     }
     return tk_callgrind_parser_finish(ps, err);
 }
 
-tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
-                               const tk_callgrind_read_options *opt, int fast, tk_error *err)
+tk_status tk_cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
+                                  const tk_callgrind_read_options *opt, int fast, tk_error *err)
 {
     tk_callgrind_parser *ps;
     if (len == 0) data = ""; /* data may be NULL then: NULL + 0 is undefined */
@@ -1571,7 +1577,7 @@ tk_status cg_read_buffer_paths(tk_profile *p, const char *data, size_t len,
 tk_status tk_callgrind_read_buffer(tk_profile *p, const char *data, size_t len,
                                    const tk_callgrind_read_options *opt, tk_error *err)
 {
-    return cg_read_buffer_paths(p, data, len, opt, 1, err);
+    return tk_cg_read_buffer_paths(p, data, len, opt, 1, err);
 }
 
 /* A line that runs across blocks of the input is gathered here (up to the

@@ -8,7 +8,7 @@
  * big tables scanned whole by tk_json_scan_row, core/fastpath.h) or with the
  * token-by-token path only (fast = 0). The fuzz harness requires the same
  * result of both on every input, error locations included. */
-tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, int fast,
-                          tk_error *err);
+tk_status tk_dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, int fast,
+                             tk_error *err);
 
 #endif

@@ -31,7 +31,7 @@ typedef struct reader {
         cap_block_flags, cap_block_wide, cap_idoms, nidoms, cap_edge_counts;
     uint32_t edge_counts_at; /* token path: the pool size when the current edge row began */
     uint32_t rows; /* rows read by the fast path (to release the mapped input now and then) */
-    int fast; /* the fast row path may be taken: 1 but in dcfg_read_paths(..., 0, ...) */
+    int fast; /* the fast row path may be taken: 1 but in tk_dcfg_read_paths(..., 0, ...) */
     tk_cfg_process *p; /* current process */
     uint32_t image; /* current image index */
     uint32_t routine; /* current routine index */
@@ -1315,8 +1315,8 @@ static tk_status top_key(reader *r, void *ctx, int key)
     }
 }
 
-tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, int fast,
-                          tk_error *err)
+tk_status tk_dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, int fast,
+                             tk_error *err)
 {
     *out = NULL;
     reader r;
@@ -1367,7 +1367,7 @@ tk_status dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_options
 
 tk_status tk_dcfg_read(tk_cfg **out, tk_input *in, const tk_dcfg_read_options *opt, tk_error *err)
 {
-    return dcfg_read_paths(out, in, opt, 1, err);
+    return tk_dcfg_read_paths(out, in, opt, 1, err);
 }
 
 /* A diagnostics sink keeping the first error with its location. */

@@ -63,10 +63,10 @@ void tk_xray_packed_taken(tk_xray_reader *r, const tk_packed_calls *pc);
 
 /* The fast paths of tk_xray_next_calls (runs of FDR function records, calls_fdr) and of
  * tk_xray_packed_calls (core/fastpath.h) are taken when XRAY_FAST(r): always, but with
- * TK_NO_FAST_PATH or after xray_set_paths(r, 0), which the fuzz harness uses to compare them
+ * TK_NO_FAST_PATH or after tk_xray_set_paths(r, 0), which the fuzz harness uses to compare them
  * with the record-by-record reader (tk_xray_next), their general twin, on every input. */
 #define XRAY_FAST(r) (TK_FAST_PATHS && (r)->fast)
-void xray_set_paths(tk_xray_reader *r, int fast);
+void tk_xray_set_paths(tk_xray_reader *r, int fast);
 
 /* tk_xray_is_function, inline. */
 static inline int xray_is_function(tk_xray_kind k) { return k <= TK_XRAY_ENTER_ARGS; }

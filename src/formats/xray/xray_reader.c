@@ -35,7 +35,7 @@ struct tk_xray_reader {
     int copy; /* one pass over a file: each buffer is read into scratch (see view) */
     tk_diag *diag;
     int partial; /* read a trace cut short up to the cut (tk_xray_options.partial) */
-    int fast; /* the fast paths may be taken (XRAY_FAST): 1 but after xray_set_paths(r, 0) */
+    int fast; /* the fast paths may be taken (XRAY_FAST): 1 but after tk_xray_set_paths(r, 0) */
     int cut; /* partial: the file was found cut short at cut_offset (cut_msg) */
     uint64_t cut_offset;
     char cut_msg[200];
@@ -888,7 +888,7 @@ tk_status tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 _Static_assert(TK_PACKED_ARG_BYTE == XRAY_META_BYTE(XRAY_META_CALL_ARG),
                "packed calls skip XRay CallArgument records");
 
-void xray_set_paths(tk_xray_reader *r, int fast) { r->fast = fast; }
+void tk_xray_set_paths(tk_xray_reader *r, int fast) { r->fast = fast; }
 
 int tk_xray_packed_calls(tk_xray_reader *r, tk_packed_calls *pc, int32_t *tid, int32_t *pid)
 {
@@ -992,7 +992,7 @@ static inline int calls_enter_args(tk_xray_calls *c, const uint8_t *d, uint64_t 
 
 /* The fast path of tk_xray_next_calls: the function records of an open FDR
  * buffer, no bounds check per record, one branch on the first byte (off with
- * TK_NO_FAST_PATH or xray_set_paths: core/fastpath.h). Its twin is the
+ * TK_NO_FAST_PATH or tk_xray_set_paths: core/fastpath.h). Its twin is the
  * record-by-record reader below it in tk_xray_next_calls. Returns 1 when the
  * run ends here (c full, the buffer's end, or the thread may change), 0 when
  * the record-by-record reader goes on. */
