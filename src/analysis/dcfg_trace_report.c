@@ -10,7 +10,7 @@
 #include "core/alloc.h"
 #include "model/cfg_internal.h"
 
-int dtr_count_add(count_map *m, uint32_t key, uint64_t v)
+int tk_dtr_count_add(count_map *m, uint32_t key, uint64_t v)
 {
     if ((m->n + 1) * 2 > m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 1024;
@@ -50,7 +50,7 @@ static int count_edges(void *ctx, size_t chunk, const uint32_t *e, size_t n)
     tk_dcfg_trace_report *r = ctx;
     r->stats.edges += n;
     for (size_t i = 0; i < n; i++)
-        if (dtr_count_add(&r->edges, e[i], 1)) {
+        if (tk_dtr_count_add(&r->edges, e[i], 1)) {
             r->failed = 1;
             return 1;
         }
@@ -108,7 +108,7 @@ static tk_status decode_thread(tk_dcfg_trace_report *r, const tk_dcfg_trace *t, 
 }
 
 /* The decoded edges, most frequent first (value: count, id: edge id). */
-tk_status dtr_rank_edges(tk_dcfg_trace_report *r, tk_error *err)
+tk_status tk_dtr_rank_edges(tk_dcfg_trace_report *r, tk_error *err)
 {
     ranked *v = tk_calloc(r->edges.n ? r->edges.n : 1, sizeof *v);
     if (!v) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -140,7 +140,7 @@ tk_status tk_dcfg_trace_report_open(tk_dcfg_trace_report **out, const tk_dcfg_tr
     }
     size_t range[2] = {opt ? opt->chunk_begin : 0, opt ? opt->chunk_end : 0};
     tk_status st = decode_thread(r, t, thread, opt ? opt->threads : 0, range, err);
-    if (st == TK_OK) st = dtr_rank_edges(r, err);
+    if (st == TK_OK) st = tk_dtr_rank_edges(r, err);
     if (st != TK_OK) {
         tk_dcfg_trace_report_free(r);
         return st;

@@ -27,9 +27,9 @@ struct tk_dcfg_trace_report {
 };
 
 /* Add v to key's count (inserting it). 0, or -1 when out of memory. */
-int dtr_count_add(count_map *m, uint32_t key, uint64_t v);
+int tk_dtr_count_add(count_map *m, uint32_t key, uint64_t v);
 /* The TOP_EDGES table of r's counts, most frequent first (the hot tables dropped). TK_OK,
  * TK_ERR_NOMEM. */
-tk_status dtr_rank_edges(tk_dcfg_trace_report *r, tk_error *err);
+tk_status tk_dtr_rank_edges(tk_dcfg_trace_report *r, tk_error *err);
 
 #endif

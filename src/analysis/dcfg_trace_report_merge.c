@@ -38,12 +38,12 @@ tk_status tk_dcfg_trace_report_merge(tk_dcfg_trace_report *into, const tk_dcfg_t
     }
     for (size_t i = 0; i < from->edges.cap; i++)
         if (from->edges.keys[i] &&
-            dtr_count_add(&into->edges, from->edges.keys[i], from->edges.vals[i]) != 0)
+            tk_dtr_count_add(&into->edges, from->edges.keys[i], from->edges.vals[i]) != 0)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     s.chunks += from->stats.chunks;
     s.distinct_edges = into->edges.n;
     into->stats = s;
-    return dtr_rank_edges(into, err);
+    return tk_dtr_rank_edges(into, err);
 }
 
 /* ---- bytes ---------------------------------------------------------------------------- */
@@ -152,7 +152,7 @@ static tk_status get_edges(rd *in, tk_dcfg_trace_report *r, uint64_t n)
         if (count == 0) return rd_fail(in, "an edge counted 0 times");
         id += delta;
         if (add_over(total, count, &total)) return rd_fail(in, "the edges' counts pass 2^64 - 1");
-        if (dtr_count_add(&r->edges, (uint32_t)id, count) != 0)
+        if (tk_dtr_count_add(&r->edges, (uint32_t)id, count) != 0)
             return tk_error_set(in->err, TK_ERR_NOMEM, "out of memory");
     }
     if (in->p != in->end) return rd_fail(in, "bytes after the last edge");
@@ -174,7 +174,7 @@ tk_status tk_dcfg_trace_report_deserialize(tk_dcfg_trace_report **out, const uin
     uint64_t n = 0;
     tk_status st = get_head(&in, r, &n);
     if (st == TK_OK) st = get_edges(&in, r, n);
-    if (st == TK_OK) st = dtr_rank_edges(r, err);
+    if (st == TK_OK) st = tk_dtr_rank_edges(r, err);
     if (st != TK_OK) {
         tk_dcfg_trace_report_free(r);
         return st;

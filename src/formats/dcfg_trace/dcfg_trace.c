@@ -13,7 +13,7 @@
 
 static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *diag, tk_error *err)
 {
-    tk_status st = dt_parse(t, diag, err);
+    tk_status st = tk_dt_parse(t, diag, err);
     if (st != TK_OK) {
         tk_dcfg_trace_free(t);
         return st;
@@ -103,7 +103,7 @@ void tk_dcfg_trace_free(tk_dcfg_trace *t)
         for (size_t j = 0; j < p->ndict; j++) tk_free(p->dict[j].key);
         tk_free(p->dict);
         tk_free(p->dict_slots);
-        dt_table_free(&p->table);
+        tk_dt_table_free(&p->table);
     }
     tk_free(t->procs);
     tk_free(t->threads);
@@ -170,7 +170,7 @@ void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_i
     out->edge_count = c->edge_count;
     out->first_edge_id = c->first_edge_id;
     out->sequence_chars = c->seq_len;
-    dt_line_col(t, c->row_offset, &out->line, &out->column);
+    tk_dt_line_col(t, c->row_offset, &out->line, &out->column);
 }
 
 size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,
@@ -209,7 +209,7 @@ tk_status tk_dcfg_trace_decode_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_t
     const dt_process *p = process_of_chunk(t, i, NULL);
     if (!p) return tk_error_set(err, TK_ERR_ARG, "chunk %zu does not exist", i);
     tk_error none; /* the decoder reads the code of its errors back: err may be NULL */
-    return dt_decode_chunk(t, p, &t->chunks[i], emit, ctx, edges, diag, err ? err : &none);
+    return tk_dt_decode_chunk(t, p, &t->chunks[i], emit, ctx, edges, diag, err ? err : &none);
 }
 
 /* ---- ordered decoding of many chunks ---------------------------------------
@@ -346,11 +346,11 @@ static int make_pieces(decode_run *run, chunk_job *j, const uint32_t *edges, siz
     size_t i = 0;
     do {
         p.edges = edges + i;
-        p.nedges = dt_walk_edges(&j->walk, edges + i, n - i, j->steps, &p.nsteps);
+        p.nedges = tk_dt_walk_edges(&j->walk, edges + i, n - i, j->steps, &p.nsteps);
         if (sink(run, j, &p)) return 1;
         i += p.nedges;
         if (j->walk.failed) {
-            j->walk_status = dt_walk_error(&j->walk, run->t, &j->err);
+            j->walk_status = tk_dt_walk_error(&j->walk, run->t, &j->err);
             return -1;
         }
     } while (i < n);
@@ -439,7 +439,7 @@ static void run_job(decode_run *run, chunk_job *j, size_t chunk)
     j->head.thread = thread;
     j->head.pid = P->pid;
     j->head.thread_id = run->t->threads[thread].thread_id;
-    dt_walk_start(&j->walk, run->t, o->cfg, o->steps, chunk, P);
+    tk_dt_walk_start(&j->walk, run->t, o->cfg, o->steps, chunk, P);
     j->head.process = j->walk.proc;
     j->n = 0;
     j->count = 0;
@@ -519,8 +519,8 @@ tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg *cfg,
         if (!selected(t, &opt, i)) continue;
         const dt_process *P = &t->procs[process_of_thread(t, i)];
         if (tk_cfg_find_process(cfg, P->pid) == TK_CFG_NONE)
-            return dt_error_at(t, err, TK_ERR_FORMAT, P->offset, "process %llu is not in the DCFG",
-                               (unsigned long long)P->pid);
+            return tk_dt_error_at(t, err, TK_ERR_FORMAT, P->offset,
+                                  "process %llu is not in the DCFG", (unsigned long long)P->pid);
     }
     return TK_OK;
 }

@@ -39,7 +39,7 @@ static void report_chunk(check_run *r, size_t chunk, tk_severity sev, const char
     va_end(ap);
     const dt_chunk *c = &r->t->chunks[chunk];
     uint64_t line, col;
-    dt_line_col(r->t, c->row_offset, &line, &col);
+    tk_dt_line_col(r->t, c->row_offset, &line, &col);
     tk_location loc = {r->t->path, c->row_offset, line, col};
     tk_diag_report(r->diag, sev, &loc, "%s", msg);
 }
@@ -55,7 +55,7 @@ static void report_at(const tk_dcfg_trace *t, tk_diag *diag, int64_t off, tk_sev
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     uint64_t line, col;
-    dt_line_col(t, off, &line, &col);
+    tk_dt_line_col(t, off, &line, &col);
     tk_location loc = {t->path, off, line, col};
     tk_diag_report(diag, sev, &loc, "%s", msg);
 }

@@ -22,7 +22,7 @@ static int64_t offset_of_bit(const tk_dcfg_trace *t, const dt_process *p, const 
 {
     dt_expander x;
     tk_error e;
-    dt_expander_init(&x, t, p, c->seq, c->seq_len, UINT64_MAX);
+    tk_dt_expander_init(&x, t, p, c->seq, c->seq_len, UINT64_MAX);
     uint64_t want = bit / 6 + 1;
     int64_t off = c->seq_offset;
     for (uint64_t i = 0; i < want; i++) {
@@ -60,33 +60,34 @@ bad_entry(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c, const 
           uint64_t done, tk_error *err)
 {
     if (st->dead)
-        return dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
-                           "no transitions from edge %u in TRANSITION_TABLE, but %llu more "
-                           "edge(s) remain to decode (edge %llu of the chunk)",
-                           st->edge, (unsigned long long)left, (unsigned long long)done);
+        return tk_dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
+                              "no transitions from edge %u in TRANSITION_TABLE, but %llu more "
+                              "edge(s) remain to decode (edge %llu of the chunk)",
+                              st->edge, (unsigned long long)left, (unsigned long long)done);
     if (e->len > nbits || (e->kind == DT_ENTRY_SUBTABLE && nbits == 0))
-        return dt_error_at(
+        return tk_dt_error_at(
             t, err, TK_ERR_FORMAT, offset_of_bit(t, p, c, consumed ? consumed - 1 : 0),
             "EDGE_ID_SEQUENCE ran out of bits after %llu of %llu edges "
             "(EDGE_COUNT); no padding is assumed",
             (unsigned long long)(c->edge_count - left), (unsigned long long)c->edge_count);
     char bits[40];
     bits_text(buf, e->len, bits);
-    return dt_error_at(t, err, TK_ERR_FORMAT, offset_of_bit(t, p, c, consumed),
-                       "no transition from edge %u for the bits %s%s (bit %llu of the "
-                       "chunk, edge %llu of %llu)",
-                       st->edge, st->depth ? "..." : "", bits, (unsigned long long)consumed,
-                       (unsigned long long)(c->edge_count - left + 1),
-                       (unsigned long long)c->edge_count);
+    return tk_dt_error_at(t, err, TK_ERR_FORMAT, offset_of_bit(t, p, c, consumed),
+                          "no transition from edge %u for the bits %s%s (bit %llu of the "
+                          "chunk, edge %llu of %llu)",
+                          st->edge, st->depth ? "..." : "", bits, (unsigned long long)consumed,
+                          (unsigned long long)(c->edge_count - left + 1),
+                          (unsigned long long)c->edge_count);
 }
 
 __attribute__((noinline, cold)) static tk_status
 zero_bit_cycle(const tk_dcfg_trace *t, const dt_chunk *c, const dt_state *st, tk_error *err)
 {
-    return dt_error_at(t, err, TK_ERR_LIMIT, c->row_offset,
-                       "more than %d transitions in a row consume no bits (a cycle of "
-                       "sole successors around edge %u); EDGE_COUNT %llu is not credible",
-                       TK_DCFG_TRACE_MAX_ZERO_BIT_RUN, st->edge, (unsigned long long)c->edge_count);
+    return tk_dt_error_at(t, err, TK_ERR_LIMIT, c->row_offset,
+                          "more than %d transitions in a row consume no bits (a cycle of "
+                          "sole successors around edge %u); EDGE_COUNT %llu is not credible",
+                          TK_DCFG_TRACE_MAX_ZERO_BIT_RUN, st->edge,
+                          (unsigned long long)c->edge_count);
 }
 
 /* After the last transition: the bits left (nbits in the buffer, and the
@@ -109,7 +110,7 @@ static tk_status check_leftover(const tk_dcfg_trace *t, const dt_chunk *c, dt_ex
     if (leftover > 5 && diag) {
         uint64_t line, col;
         int64_t off = c->seq_offset;
-        dt_line_col(t, off, &line, &col);
+        tk_dt_line_col(t, off, &line, &col);
         tk_location loc = {t->path, off, line, col};
         tk_diag_report(diag, TK_SEV_WARNING, &loc,
                        "EDGE_ID_SEQUENCE has %s%llu unused bits after EDGE_COUNT %llu edges "
@@ -138,9 +139,9 @@ static inline __attribute__((always_inline)) int flush(tk_dcfg_trace_emit_fn emi
     return 0;
 }
 
-tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
-                          tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out, tk_diag *diag,
-                          tk_error *err)
+tk_status tk_dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
+                             tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out,
+                             tk_diag *diag, tk_error *err)
 {
     uint32_t out[OUT_BATCH];
     size_t nout = 0;
@@ -150,14 +151,14 @@ tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_
     const dt_table *tab = &p->table;
     uint64_t transitions = c->edge_count - 1;
     dt_expander x;
-    dt_expander_init(&x, t, p, c->seq, c->seq_len, char_budget(tab, transitions));
+    tk_dt_expander_init(&x, t, p, c->seq, c->seq_len, char_budget(tab, transitions));
 
     out[nout++] = (uint32_t)c->first_edge_id;
     uint32_t s = UINT32_MAX;
     if (transitions > 0) {
-        s = dt_table_state_of(tab, c->first_edge_id);
+        s = tk_dt_table_state_of(tab, c->first_edge_id);
         if (s == UINT32_MAX)
-            return dt_error_at(
+            return tk_dt_error_at(
                 t, err, TK_ERR_FORMAT, c->row_offset,
                 "FIRST_EDGE_ID %llu has no transitions in the process's TRANSITION_TABLE "
                 "but EDGE_COUNT is %llu",

@@ -294,7 +294,7 @@ void tk_dcfg_trace_encoder_free(tk_dcfg_trace_encoder *e)
     for (size_t i = 0; i < e->nprocs; i++) {
         sm_free(&e->procs[i].syms);
         sm_free(&e->procs[i].single);
-        dt_phrases_free(&e->procs[i].ph);
+        tk_dt_phrases_free(&e->procs[i].ph);
         tk_free(e->procs[i].code_len);
     }
     tk_free(e->pend);
@@ -473,7 +473,7 @@ static tk_status finish_sample(tk_dcfg_trace_encoder *e, tk_error *err)
     dt_phrase_params prm = {4, 256, 16};
     if (1400.0 * share > prm.min_count) prm.min_count = (unsigned)(1400.0 * share);
     if (100.0 * share > prm.min_uses) prm.min_uses = (unsigned)(100.0 * share);
-    if (dt_phrases_select(&P->ph, e->sample, e->sseg, e->nsseg, &prm)) return nomem(err);
+    if (tk_dt_phrases_select(&P->ph, e->sample, e->sseg, e->nsseg, &prm)) return nomem(err);
     tk_status st = TK_OK;
     for (size_t s = 0; s < e->nsseg && st == TK_OK; s++) {
         if (s > 0) {
@@ -749,11 +749,11 @@ tk_status tk_dcfg_trace_encoder_start(tk_dcfg_trace_encoder *e, const tk_writer 
                 P->syms = P->single;
                 memset(&P->single, 0, sizeof P->single);
                 P->phrases = 0;
-                dt_phrases_free(&P->ph);
+                tk_dt_phrases_free(&P->ph);
             } else {
                 sm_free(&P->single);
                 memset(&P->single, 0, sizeof P->single);
-                if (dt_phrases_automaton(&P->ph) ||
+                if (tk_dt_phrases_automaton(&P->ph) ||
                     !(P->code_len = tk_calloc(P->ph.n ? P->ph.n : 1, sizeof *P->code_len)))
                     return nomem(err);
                 for (size_t k = 0; k < P->ph.n; k++)
@@ -803,9 +803,9 @@ static int compress_repeats(tk_dcfg_trace_encoder *e, const char *s, size_t n, s
     memset(last, 0xff, ((size_t)1 << 18) * sizeof *last);
     size_t lit = 0, i = 0;
     while (i + 3 <= n) {
-        uint32_t g = ((uint32_t)dt_b64_value[(unsigned char)s[i]] << 12) |
-                     ((uint32_t)dt_b64_value[(unsigned char)s[i + 1]] << 6) |
-                     (uint32_t)dt_b64_value[(unsigned char)s[i + 2]];
+        uint32_t g = ((uint32_t)tk_dt_b64_value[(unsigned char)s[i]] << 12) |
+                     ((uint32_t)tk_dt_b64_value[(unsigned char)s[i + 1]] << 6) |
+                     (uint32_t)tk_dt_b64_value[(unsigned char)s[i + 2]];
         int32_t j = last[g];
         last[g] = (int32_t)i;
         if (j >= 0 && (size_t)j >= lit && i - (size_t)j <= MAX_PERIOD) {
@@ -835,7 +835,7 @@ static tk_status close_chunk(tk_dcfg_trace_encoder *e, tk_error *err)
     if (!e->chunk_open) return TK_OK;
     if (e->nacc > 0) {
         unsigned v = (unsigned)(e->acc << (6 - e->nacc)) & 63u;
-        if (sb_add(&e->chunk_text, &dt_b64_chars[v], 1)) return nomem(err);
+        if (sb_add(&e->chunk_text, &tk_dt_b64_chars[v], 1)) return nomem(err);
         e->nacc = 0;
         e->acc = 0;
     }
@@ -907,7 +907,7 @@ static void key_name(size_t k, char *buf)
     k++;
     while (k > 0) {
         k--;
-        tmp[n++] = dt_b64_chars[k % 64];
+        tmp[n++] = tk_dt_b64_chars[k % 64];
         k /= 64;
     }
     for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
@@ -1192,7 +1192,7 @@ static inline tk_status put_bits(tk_dcfg_trace_encoder *e, uint32_t code, unsign
         if (sb_reserve(&e->chunk_text, 8)) return nomem(err);
         while (e->nacc >= 6) {
             e->nacc -= 6;
-            e->chunk_text.p[e->chunk_text.n++] = dt_b64_chars[(e->acc >> e->nacc) & 63u];
+            e->chunk_text.p[e->chunk_text.n++] = tk_dt_b64_chars[(e->acc >> e->nacc) & 63u];
         }
         e->acc &= ((uint64_t)1 << e->nacc) - 1;
     }
@@ -1265,9 +1265,9 @@ static tk_status shortest_path(tk_dcfg_trace_encoder *e, enc_process *P, size_t 
     uint32_t *cost = e->sp_cost;
     cost[0] = 0;
     /* every phrase ending at edge r comes from the automaton, fed from the current edge on */
-    uint32_t s = dt_phrases_step(ph, DT_PHRASE_NONE, e->prev);
+    uint32_t s = tk_dt_phrases_step(ph, DT_PHRASE_NONE, e->prev);
     for (size_t r = 1; r <= w; r++) {
-        s = dt_phrases_step(ph, s, e->pend[i + r - 1]);
+        s = tk_dt_phrases_step(ph, s, e->pend[i + r - 1]);
         uint32_t best = SP_UNREACHED;
         for (uint32_t o = s == DT_PHRASE_NONE ? s : ph->out[s]; o != DT_PHRASE_NONE;
              o = ph->next_out[o]) {
@@ -1372,7 +1372,7 @@ static tk_status parse(tk_dcfg_trace_encoder *e, int final, tk_error *err)
             const uint32_t *path = e->pend + i;
             unsigned k = 1;
             size_t sidx = SIZE_MAX;
-            uint32_t node = dt_phrases_match(&P->ph, e->prev, path, end - i, 1, &k);
+            uint32_t node = tk_dt_phrases_match(&P->ph, e->prev, path, end - i, 1, &k);
             if (node == DT_PHRASE_NONE) return nomem(err);
             uint32_t *slot = &P->ph.nodes[node].sym;
             if (*slot == DT_PHRASE_NONE) {

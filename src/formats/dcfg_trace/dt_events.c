@@ -63,7 +63,7 @@ static tk_status take_step(tk_dcfg_trace_events *x, const dt_step *step, tk_erro
     for (size_t i = x->stack.depth; i > step->keep; i--)
         if (queue_event(x, TK_EVENT_EXIT, x->stack.frames[i - 1].fn))
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (dt_stack_apply(&x->stack, step) != TK_OK ||
+    if (tk_dt_stack_apply(&x->stack, step) != TK_OK ||
         (step->open && queue_event(x, TK_EVENT_ENTER, step->fn)))
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     return TK_OK;
@@ -82,9 +82,9 @@ static tk_status thread_process(tk_dcfg_trace_events *x, const dt_thread *th, tk
     x->tid = th->thread_id;
     uint32_t pix = tk_cfg_find_process(x->cfg, x->pid);
     if (pix == TK_CFG_NONE)
-        return dt_walk_fail(t, DT_WALK_PROCESS, 0, x->pid, P ? P->offset : -1, 0, err);
+        return tk_dt_walk_fail(t, DT_WALK_PROCESS, 0, x->pid, P ? P->offset : -1, 0, err);
     x->p = &x->cfg->processes[pix];
-    if (dt_stack_begin(&x->stack, x->cfg, x->p) != TK_OK)
+    if (tk_dt_stack_begin(&x->stack, x->cfg, x->p) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     return TK_OK;
 }
@@ -101,7 +101,7 @@ static tk_status next_edges(tk_dcfg_trace_events *x, tk_error *err)
         if (x->chunk >= th->nchunks) {
             if (x->stack.depth > 0) {
                 dt_step step;
-                dt_stack_end(&x->stack, &step);
+                tk_dt_stack_end(&x->stack, &step);
                 return take_step(x, &step, err);
             }
             x->thread++;
@@ -130,20 +130,21 @@ static tk_status edge_steps(tk_dcfg_trace_events *x, tk_error *err)
     const tk_cfg_process *p = x->p;
     uint32_t id = x->edges[x->pos++];
     uint32_t e = tk_cfg_find_edge(p, id);
-    if (e == TK_CFG_NONE) return dt_walk_fail(t, DT_WALK_EDGE, x->cur_chunk, x->pid, -1, id, err);
+    if (e == TK_CFG_NONE)
+        return tk_dt_walk_fail(t, DT_WALK_EDGE, x->cur_chunk, x->pid, -1, id, err);
     const tk_cfg_edge *ed = &p->edges[e];
     dt_step step;
     tk_status st;
     if (cfg_is_block(p, ed->src)) {
-        dt_stack_at_block(&x->stack, ed->src, &step);
+        tk_dt_stack_at_block(&x->stack, ed->src, &step);
         if ((step.open || step.keep < x->stack.depth) && (st = take_step(x, &step, err)) != TK_OK)
             return st;
         /* PRECEDING_INSTR_COUNT + the chunk's source blocks fits when they make its
          * INSTR_COUNT (check --dcfg reports a chunk where they do not) */
         if (tk_add_u64(x->time, p->blocks[ed->src].num_instrs, &x->time))
-            return dt_walk_fail(t, DT_WALK_INSTRS, x->cur_chunk, x->pid, -1, 0, err);
+            return tk_dt_walk_fail(t, DT_WALK_INSTRS, x->cur_chunk, x->pid, -1, 0, err);
     }
-    dt_stack_edge(&x->stack, ed, &step);
+    tk_dt_stack_edge(&x->stack, ed, &step);
     return take_step(x, &step, err);
 }
 
@@ -196,7 +197,7 @@ void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x)
     if (!x) return;
     tk_free(x->edges);
     tk_free(x->queue);
-    dt_stack_free(&x->stack);
+    tk_dt_stack_free(&x->stack);
     tk_free(x);
 }
 

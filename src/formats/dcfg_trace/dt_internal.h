@@ -56,8 +56,8 @@ typedef struct dt_table {
 } dt_table;
 
 /* State of an edge id, or UINT32_MAX when the edge never appears in the table. */
-uint32_t dt_table_state_of(const dt_table *t, uint64_t edge);
-void dt_table_free(dt_table *t);
+uint32_t tk_dt_table_state_of(const dt_table *t, uint64_t edge);
+void tk_dt_table_free(dt_table *t);
 
 /* One row of TRANSITION_TABLE as parsed. */
 typedef struct dt_row {
@@ -72,8 +72,8 @@ typedef struct dt_row {
 
 /* Validate rows and build t. next_pool holds the NEXT_EDGE_IDS of all rows.
  * Located errors refer to path/content (offsets only; the caller adds lines). */
-tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const uint32_t *next_pool,
-                         int64_t *err_offset, tk_error *err);
+tk_status tk_dt_table_build(dt_table *t, const dt_row *rows, size_t nrows,
+                            const uint32_t *next_pool, int64_t *err_offset, tk_error *err);
 
 /* ---- the parsed file ------------------------------------------------------ */
 
@@ -130,8 +130,8 @@ struct tk_dcfg_trace {
     dt_chunk *chunks;
     size_t nchunks, cap_chunks;
     /* lines: where the line holding byte k * DT_LINE_STEP starts and its
-     * number, for every k (dt_line_col scans at most one step); NULL until
-     * a successful dt_parse, or when out of memory (then it scans from 0) */
+     * number, for every k (tk_dt_line_col scans at most one step); NULL until
+     * a successful tk_dt_parse, or when out of memory (then it scans from 0) */
     struct dt_line_mark *line_marks;
 };
 #define DT_LINE_STEP ((size_t)1 << 16)
@@ -141,13 +141,13 @@ typedef struct dt_line_mark {
 } dt_line_mark;
 
 /* Parse the content of t (data, len, path set) into t. */
-tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err);
+tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err);
 
 /* Line and column (1-based) of a byte offset in the content. */
-void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col);
+void tk_dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col);
 /* Set a located error at a byte offset of the content. */
-tk_status dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,
-                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+tk_status tk_dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* ---- the lazy sequence expander --------------------------------------------
  * Yields the 6-bit values of a sequence string with repeats and dictionary
@@ -181,41 +181,41 @@ typedef struct dt_expander {
 
 /* Index of the dictionary entry whose key equals the characters [k, kend)
  * with spaces and tabs skipped, or -1. */
-long dt_dict_find(const dt_process *p, const char *k, const char *kend);
+long tk_dt_dict_find(const dt_process *p, const char *k, const char *kend);
 /* Build p->dict_slots (after the dictionary is read). Returns 0 or -1 (no memory). */
-int dt_dict_index(dt_process *p);
+int tk_dt_dict_index(dt_process *p);
 
 /* Value of a base64 character, or -1. */
-extern const signed char dt_b64_value[256];
+extern const signed char tk_dt_b64_value[256];
 /* The alphabet in value order. */
-extern const char dt_b64_chars[65];
+extern const char tk_dt_b64_chars[65];
 
-void dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *p, const char *seq,
-                      size_t len, uint64_t char_budget);
+void tk_dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *p,
+                         const char *seq, size_t len, uint64_t char_budget);
 /* Slow path: next 6-bit value (>= 0), -1 at the end of the sequence, or -2 on
  * an error (err set, located). */
-int dt_expander_next_slow(dt_expander *x, tk_error *err);
+int tk_dt_expander_next_slow(dt_expander *x, tk_error *err);
 
 static inline int dt_expander_next(dt_expander *x, tk_error *err)
 {
     if (x->p < x->end) {
-        int v = dt_b64_value[(unsigned char)*x->p];
+        int v = tk_dt_b64_value[(unsigned char)*x->p];
         if (v >= 0) {
             x->last_char = x->p++;
             x->chars++;
             return v;
         }
     }
-    return dt_expander_next_slow(x, err);
+    return tk_dt_expander_next_slow(x, err);
 }
 
 /* ---- chunk decoding ------------------------------------------------------- */
 
 /* Decode one chunk of process p, calling emit for batches of edge ids.
  * Warnings (leftover bits) go to diag when not NULL. */
-tk_status dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
-                          tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out, tk_diag *diag,
-                          tk_error *err);
+tk_status tk_dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const dt_chunk *c,
+                             tk_dcfg_trace_emit_fn emit, void *ctx, uint64_t *edges_out,
+                             tk_diag *diag, tk_error *err);
 
 /* ---- decoded edges through the DCFG (dt_walk.c) ------------------------------ */
 
@@ -236,21 +236,21 @@ typedef struct dt_walk {
 
 /* Start the walk of chunk (of process P) through cfg (NULL: a walk that only passes the
  * edges on). */
-void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which,
-                   size_t chunk, const dt_process *P);
+void tk_dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                      tk_dcfg_trace_steps which, size_t chunk, const dt_process *P);
 /* The next edges of the chunk: returns how many of edges[0..n) it took (all, or at most
  * TK_DCFG_TRACE_PIECE_STEPS with steps: the steps of those it selects go to
  * steps[0..*nsteps)); fewer when one failed (w->failed set, that edge not taken). */
-size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_step *steps,
-                     size_t *nsteps);
+size_t tk_dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_step *steps,
+                        size_t *nsteps);
 /* The located error of a walk that failed: TK_ERR_FORMAT. */
-tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err);
-/* The same for every reader of the edges through the DCFG (dt_walk_error's; the profile and
+tk_status tk_dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err);
+/* The same for every reader of the edges through the DCFG (tk_dt_walk_error's; the profile and
  * the events of dt_profile.c and dt_events.c): why (DT_WALK_PROCESS: process pid, whose row
  * is at pid_offset, is not in the DCFG; DT_WALK_EDGE: edge is not one of its edges;
  * DT_WALK_INSTRS: the instruction count overflows), located at the process's row or at
  * chunk's. TK_ERR_FORMAT. */
-tk_status dt_walk_fail(const tk_dcfg_trace *t, int why, size_t chunk, uint64_t pid,
-                       int64_t pid_offset, uint32_t edge, tk_error *err);
+tk_status tk_dt_walk_fail(const tk_dcfg_trace *t, int why, size_t chunk, uint64_t pid,
+                          int64_t pid_offset, uint32_t edge, tk_error *err);
 
 #endif

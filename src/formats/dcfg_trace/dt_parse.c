@@ -15,7 +15,7 @@
 #include "core/vec.h"
 #include "formats/dcfg_trace/dt_internal.h"
 
-void dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col)
+void tk_dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col)
 {
     if (offset < 0) offset = 0;
     if ((uint64_t)offset > t->len) offset = (int64_t)t->len;
@@ -45,7 +45,7 @@ static void mark_lines(tk_dcfg_trace *t)
     tk_free(t->line_marks);
     t->line_marks = NULL;
     dt_line_mark *m = tk_malloc(sizeof *m * n);
-    if (!m) return; /* dt_line_col scans from the start */
+    if (!m) return; /* tk_dt_line_col scans from the start */
     uint64_t l = 1, start = 0;
     size_t at = 0;
     for (size_t k = 0; k < n; k++) {
@@ -63,15 +63,15 @@ static void mark_lines(tk_dcfg_trace *t)
     t->line_marks = m;
 }
 
-tk_status dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,
-                      const char *fmt, ...)
+tk_status tk_dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,
+                         const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     tk_error_vset(err, code, fmt, ap);
     va_end(ap);
     uint64_t line = 0, col = 0;
-    if (offset >= 0) dt_line_col(t, offset, &line, &col);
+    if (offset >= 0) tk_dt_line_col(t, offset, &line, &col);
     tk_error_locate(err, t->path, offset, line, col);
     return code;
 }
@@ -167,9 +167,9 @@ static tk_status edge_id_value(parser *ps, uint64_t *v, const char *what)
     tk_status st = uint_value(ps, v, what);
     if (st != TK_OK) return st;
     if (*v == 0 || *v > UINT32_MAX)
-        return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, start,
-                           "%s %llu out of range (edge ids are 1..4294967295)", what,
-                           (unsigned long long)*v);
+        return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, start,
+                              "%s %llu out of range (edge ids are 1..4294967295)", what,
+                              (unsigned long long)*v);
     return TK_OK;
 }
 
@@ -185,7 +185,7 @@ static tk_status header_row(parser *ps, const char *table, const char *const *na
         int64_t at = here(ps);
         if ((st = string_span(ps, &s, &len, NULL, "a column name")) != TK_OK) return st;
         if (!span_is(s, len, names[i]))
-            return dt_error_at(
+            return tk_dt_error_at(
                 ps->t, ps->err, TK_ERR_FORMAT, at,
                 "%s column %zu must be \"%s\" (columns are positional), found \"%.*s\"", table,
                 i + 1, names[i], (int)(len > 60 ? 60 : len), s);
@@ -235,11 +235,11 @@ static tk_status parse_dictionary(parser *ps, dt_process *proc)
         for (size_t i = 0; i < klen; i++) {
             char c = k[i];
             if (c == ' ' || c == '\t') continue;
-            if (dt_b64_value[(unsigned char)c] < 0) {
+            if (tk_dt_b64_value[(unsigned char)c] < 0) {
                 tk_free(key);
-                return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, koff + (int64_t)i,
-                                   "dictionary keys use the characters A-Z a-z 0-9 + -; found '%c'",
-                                   c);
+                return tk_dt_error_at(
+                    ps->t, ps->err, TK_ERR_FORMAT, koff + (int64_t)i,
+                    "dictionary keys use the characters A-Z a-z 0-9 + -; found '%c'", c);
             }
             key[n++] = c;
         }
@@ -254,10 +254,10 @@ static tk_status parse_dictionary(parser *ps, dt_process *proc)
         d->key_offset = koff - 1;
         if ((st = expect(ps, ':', "':' after a dictionary key")) != TK_OK) return st;
         if (!peek_is(ps, '"'))
-            return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, here(ps),
-                               "the value of dictionary key \"%s\" must be a string (an edge-id "
-                               "sequence)",
-                               key);
+            return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, here(ps),
+                                  "the value of dictionary key \"%s\" must be a string (an edge-id "
+                                  "sequence)",
+                                  key);
         if ((st = string_span(ps, &v, &vlen, &voff, "a string")) != TK_OK) return st;
         d->value = v;
         d->value_len = vlen;
@@ -276,14 +276,14 @@ static tk_status check_dictionary(parser *ps, dt_process *proc)
 {
     size_t n = proc->ndict;
     if (n == 0) return TK_OK;
-    if (dt_dict_index(proc) != 0) return nomem(ps);
+    if (tk_dt_dict_index(proc) != 0) return nomem(ps);
     /* duplicates: linear probing finds the first entry with a key first */
     for (size_t i = 0; i < n; i++) {
         const dt_dict_entry *d = &proc->dict[i];
-        long first = dt_dict_find(proc, d->key, d->key + d->key_len);
+        long first = tk_dt_dict_find(proc, d->key, d->key + d->key_len);
         if (first != (long)i)
-            return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, d->key_offset,
-                               "duplicate dictionary key \"%s\"", d->key);
+            return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, d->key_offset,
+                                  "duplicate dictionary key \"%s\"", d->key);
     }
     /* edges of the reference graph: per entry, the referenced entries */
     size_t *first = tk_calloc(n + 1, sizeof *first);
@@ -305,11 +305,11 @@ static tk_status check_dictionary(parser *ps, dt_process *proc)
             size_t j = k + 1;
             while (j < d->value_len && d->value[j] != '>') j++;
             if (j >= d->value_len) break; /* reported when the value is expanded */
-            long found = dt_dict_find(proc, d->value + k + 1, d->value + j);
+            long found = tk_dt_dict_find(proc, d->value + k + 1, d->value + j);
             if (found < 0) {
                 int kl = (int)(j - k - 1 > 60 ? 60 : j - k - 1);
-                st = dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, d->value_offset + (int64_t)k,
-                                 "key <%.*s> is not in STRING_DICTIONARY", kl, d->value + k + 1);
+                st = tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, d->value_offset + (int64_t)k,
+                                    "key <%.*s> is not in STRING_DICTIONARY", kl, d->value + k + 1);
                 break;
             }
             size_t target = (size_t)found;
@@ -341,11 +341,12 @@ static tk_status check_dictionary(parser *ps, dt_process *proc)
             size_t r = iter[depth - 1]++;
             size_t w = refs[r];
             if (color[w] == 1) {
-                st = dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, ref_at[r],
-                                 w == v ? "recursive dictionary reference: <%s> refers to itself"
-                                        : "recursive dictionary reference: <%s> is reached again "
-                                          "through its own references",
-                                 proc->dict[w].key);
+                st =
+                    tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, ref_at[r],
+                                   w == v ? "recursive dictionary reference: <%s> refers to itself"
+                                          : "recursive dictionary reference: <%s> is reached again "
+                                            "through its own references",
+                                   proc->dict[w].key);
             } else if (color[w] == 0) {
                 color[w] = 1;
                 stack[depth] = w;
@@ -385,10 +386,11 @@ static tk_status transition_header(parser *ps, int *kind_of, tk_json_row_prog *p
         for (int i = 0; i < COL_COUNT; i++)
             if (span_is(s, len, names[i])) which = i;
         if (which < 0 || col_of[which] >= 0)
-            return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, at,
-                               "%s TRANSITION_TABLE column \"%.*s\" (expected CURRENT_EDGE_ID, "
-                               "TRANSITION_CODE, NEXT_EDGE_IDS)",
-                               which < 0 ? "unknown" : "duplicate", (int)(len > 60 ? 60 : len), s);
+            return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, at,
+                                  "%s TRANSITION_TABLE column \"%.*s\" (expected CURRENT_EDGE_ID, "
+                                  "TRANSITION_CODE, NEXT_EDGE_IDS)",
+                                  which < 0 ? "unknown" : "duplicate", (int)(len > 60 ? 60 : len),
+                                  s);
         col_of[which] = ncols;
         kind_of[ncols] = which;
         ncols++;
@@ -396,8 +398,8 @@ static tk_status transition_header(parser *ps, int *kind_of, tk_json_row_prog *p
     if ((int)st < 0) return st;
     for (int i = 0; i < COL_COUNT; i++)
         if (col_of[i] < 0)
-            return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, hdr,
-                               "TRANSITION_TABLE header has no %s column", names[i]);
+            return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, hdr,
+                                  "TRANSITION_TABLE header has no %s column", names[i]);
     /* usual row: ids in range, the code a plain string, the ids JSON integers */
     memset(pg, 0, sizeof *pg);
     pg->ncells = pg->min_cells = COL_COUNT;
@@ -513,10 +515,10 @@ static tk_status parse_transition_table(parser *ps, dt_process *proc)
     }
     if (st != TK_OK) return st;
     int64_t bad = -1;
-    st = dt_table_build(&proc->table, ps->rows, ps->nrows, ps->pool, &bad, ps->err);
+    st = tk_dt_table_build(&proc->table, ps->rows, ps->nrows, ps->pool, &bad, ps->err);
     if (st != TK_OK && bad >= 0) {
         uint64_t line, col;
-        dt_line_col(ps->t, bad, &line, &col);
+        tk_dt_line_col(ps->t, bad, &line, &col);
         tk_error_locate(ps->err, ps->t->path, bad, line, col);
     }
     return st;
@@ -539,8 +541,8 @@ static tk_status chunk_sums(parser *ps, const dt_chunk *c, uint64_t *instrs, uin
     else if (tk_add_u64(*edges, c->edge_count, edges))
         what = "the thread's EDGE_COUNT total";
     if (!what) return TK_OK;
-    return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, c->row_offset,
-                       "%s passes 2^64 - 1 at this chunk", what);
+    return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, c->row_offset,
+                          "%s passes 2^64 - 1 at this chunk", what);
 }
 
 enum { TD_PRECEDING, TD_INSTRS, TD_EDGES, TD_FIRST, TD_SEQ, TD_CELLS };
@@ -592,9 +594,9 @@ static tk_status trace_row(parser *ps, dt_chunk *c)
     int64_t first_at = here(ps);
     if ((st = uint_value(ps, &c->first_edge_id, "FIRST_EDGE_ID")) != TK_OK) return st;
     if (c->edge_count > 0 && (c->first_edge_id == 0 || c->first_edge_id > UINT32_MAX))
-        return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, first_at,
-                           "FIRST_EDGE_ID %llu out of range (edge ids are 1..4294967295)",
-                           (unsigned long long)c->first_edge_id);
+        return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, first_at,
+                              "FIRST_EDGE_ID %llu out of range (edge ids are 1..4294967295)",
+                              (unsigned long long)c->first_edge_id);
     if ((st = expect(ps, ',',
                      "',' after FIRST_EDGE_ID (a TRACE_DATA row has 5 cells, "
                      "EDGE_ID_SEQUENCE is missing)")) != TK_OK)
@@ -648,9 +650,9 @@ static tk_status parse_thread_data(parser *ps, dt_process *proc)
         int fresh;
         if (!tk_hmap_slot(&ps->tids, tid, 0, &fresh)) return nomem(ps);
         if (!fresh)
-            return dt_error_at(t, ps->err, TK_ERR_FORMAT, tid_at,
-                               "thread %llu appears twice in process %llu", (unsigned long long)tid,
-                               (unsigned long long)proc->pid);
+            return tk_dt_error_at(t, ps->err, TK_ERR_FORMAT, tid_at,
+                                  "thread %llu appears twice in process %llu",
+                                  (unsigned long long)tid, (unsigned long long)proc->pid);
         if ((st = expect(ps, ',', "',' after THREAD_ID")) != TK_OK) return st;
         if (tk_vec_reserve_((void **)&t->threads, &t->cap_threads, t->nthreads + 1,
                             sizeof *t->threads))
@@ -691,8 +693,8 @@ static tk_status parse_processes(parser *ps)
         int fresh;
         if (!tk_hmap_slot(&ps->pids, p->pid, 0, &fresh)) return nomem(ps);
         if (!fresh)
-            return dt_error_at(t, ps->err, TK_ERR_FORMAT, pid_at, "process %llu appears twice",
-                               (unsigned long long)p->pid);
+            return tk_dt_error_at(t, ps->err, TK_ERR_FORMAT, pid_at, "process %llu appears twice",
+                                  (unsigned long long)p->pid);
         if ((st = expect(ps, ',', "',' after PROCESS_ID")) != TK_OK ||
             (st = parse_dictionary(ps, p)) != TK_OK || (st = check_dictionary(ps, p)) != TK_OK ||
             (st = expect(ps, ',', "',' after STRING_DICTIONARY")) != TK_OK ||
@@ -714,14 +716,14 @@ static tk_status top_key(parser *ps, const char *want)
     tk_status st = string_span(ps, &s, &len, NULL, what);
     if (st != TK_OK) return st;
     if (!span_is(s, len, want))
-        return dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, at,
-                           "expected the key \"%s\" (the top-level keys are MAJOR_VERSION, "
-                           "MINOR_VERSION, PROCESSES in this order), found \"%.*s\"",
-                           want, (int)(len > 60 ? 60 : len), s);
+        return tk_dt_error_at(ps->t, ps->err, TK_ERR_FORMAT, at,
+                              "expected the key \"%s\" (the top-level keys are MAJOR_VERSION, "
+                              "MINOR_VERSION, PROCESSES in this order), found \"%.*s\"",
+                              want, (int)(len > 60 ? 60 : len), s);
     return expect(ps, ':', "':' after a key");
 }
 
-tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err)
+tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err)
 {
     parser ps;
     memset(&ps, 0, sizeof ps);
@@ -745,8 +747,8 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err)
         (st = top_key(&ps, "PROCESSES")) != TK_OK || (st = parse_processes(&ps)) != TK_OK)
         goto out;
     if (peek(&ps) == ',') {
-        st = dt_error_at(t, err, TK_ERR_FORMAT, here(&ps),
-                         "expected '}' after PROCESSES (no other top-level keys), found ','");
+        st = tk_dt_error_at(t, err, TK_ERR_FORMAT, here(&ps),
+                            "expected '}' after PROCESSES (no other top-level keys), found ','");
         goto out;
     }
     if ((st = expect(&ps, '}', "'}' closing the top-level object")) != TK_OK) goto out;
@@ -757,7 +759,7 @@ tk_status dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err)
     mark_lines(t);
     if ((t->major != 1 || t->minor != 0) && diag) {
         uint64_t line, col;
-        dt_line_col(t, ver_at, &line, &col);
+        tk_dt_line_col(t, ver_at, &line, &col);
         tk_location loc = {t->path, ver_at, line, col};
         tk_diag_report(diag, TK_SEV_WARNING, &loc, "version %llu.%llu; tracekit reads version 1.0",
                        (unsigned long long)t->major, (unsigned long long)t->minor);

@@ -66,8 +66,8 @@ static int insert_path(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t n)
     return 0;
 }
 
-uint32_t dt_phrases_match(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t avail, int create,
-                          unsigned *len)
+uint32_t tk_dt_phrases_match(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t avail,
+                             int create, unsigned *len)
 {
     *len = 0;
     uint32_t root = root_of(ph, x, create);
@@ -94,7 +94,7 @@ uint32_t dt_phrases_match(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t 
     return c;
 }
 
-int dt_phrases_automaton(dt_phrases *ph)
+int tk_dt_phrases_automaton(dt_phrases *ph)
 {
     size_t n = ph->n;
     uint32_t *queue = tk_malloc((n ? n : 1) * sizeof *queue);
@@ -122,7 +122,7 @@ int dt_phrases_automaton(dt_phrases *ph)
     while (head < tail) {
         uint32_t u = queue[head++];
         for (uint32_t c = ph->nodes[u].child; c != DT_PHRASE_NONE; c = ph->nodes[c].sib) {
-            uint32_t f = dt_phrases_step(ph, ph->fail[u], ph->nodes[c].edge);
+            uint32_t f = tk_dt_phrases_step(ph, ph->fail[u], ph->nodes[c].edge);
             ph->fail[c] = f;
             ph->depth[c] = ph->depth[u] + 1;
             if (ph->nodes[c].end && ph->nodes[c].sym != DT_PHRASE_NONE)
@@ -137,7 +137,7 @@ int dt_phrases_automaton(dt_phrases *ph)
     return 0;
 }
 
-uint32_t dt_phrases_step(dt_phrases *ph, uint32_t s, uint32_t x)
+uint32_t tk_dt_phrases_step(dt_phrases *ph, uint32_t s, uint32_t x)
 {
     while (s != DT_PHRASE_NONE) {
         uint32_t c = find_child(ph, s, x);
@@ -147,7 +147,7 @@ uint32_t dt_phrases_step(dt_phrases *ph, uint32_t s, uint32_t x)
     return root_of(ph, x, 0);
 }
 
-void dt_phrases_free(dt_phrases *ph)
+void tk_dt_phrases_free(dt_phrases *ph)
 {
     tk_free(ph->nodes);
     tk_free(ph->fail);
@@ -423,8 +423,8 @@ static int keep_phrases(selection *S, dt_phrases *ph)
     return rc;
 }
 
-int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, size_t nseg,
-                      const dt_phrase_params *prm)
+int tk_dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, size_t nseg,
+                         const dt_phrase_params *prm)
 {
     int rc = -1;
     size_t n = seg[nseg];

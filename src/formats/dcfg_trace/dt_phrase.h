@@ -33,7 +33,7 @@ typedef struct dt_phrases {
     tk_hmap roots; /* current edge -> root node */
     uint32_t cache_edge[256], cache_root[256]; /* recent roots (direct-mapped) */
     unsigned max_depth; /* longest phrase (>= 1) */
-    /* the automaton (dt_phrases_automaton), per node: failure link, first
+    /* the automaton (tk_dt_phrases_automaton), per node: failure link, first
      * phrase ending in the node's state, next one, path length */
     uint32_t *fail, *out, *next_out, *depth;
 } dt_phrases;
@@ -46,27 +46,27 @@ typedef struct dt_phrase_params {
 
 /* Choose phrases from the sample: nseg segments (each one thread's edges),
  * segment s is edges[seg[s] .. seg[s + 1]). Returns 0, or -1 (out of memory). */
-int dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, size_t nseg,
-                      const dt_phrase_params *prm);
+int tk_dt_phrases_select(dt_phrases *ph, const uint32_t *edges, const size_t *seg, size_t nseg,
+                         const dt_phrase_params *prm);
 
 /* Longest phrase from current edge x that is a prefix of e[0..avail), or
  * the single edge e[0] (added when create is set, else DT_PHRASE_NONE when
  * it is missing). Sets *len; returns the node of the phrase's end, or
  * DT_PHRASE_NONE (missing, or out of memory when create: *len = 0). */
-uint32_t dt_phrases_match(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t avail, int create,
-                          unsigned *len);
+uint32_t tk_dt_phrases_match(dt_phrases *ph, uint32_t x, const uint32_t *e, size_t avail,
+                             int create, unsigned *len);
 
 /* Once the symbols are set: failure and output links over the trie, as in
  * Aho-Corasick (each pattern: the current edge, then the path), so that the
  * phrases with a symbol ending at each edge of a sequence are found in about
  * one step per edge. Returns 0, or -1 (out of memory). */
-int dt_phrases_automaton(dt_phrases *ph);
+int tk_dt_phrases_automaton(dt_phrases *ph);
 
 /* The automaton's state after edge x in state s (DT_PHRASE_NONE: nothing
  * matched). The phrases ending there: o = ph->out[s], then o = ph->next_out[o]
  * until DT_PHRASE_NONE; ph->depth[o] edges long. */
-uint32_t dt_phrases_step(dt_phrases *ph, uint32_t s, uint32_t x);
+uint32_t tk_dt_phrases_step(dt_phrases *ph, uint32_t s, uint32_t x);
 
-void dt_phrases_free(dt_phrases *ph);
+void tk_dt_phrases_free(dt_phrases *ph);
 
 #endif

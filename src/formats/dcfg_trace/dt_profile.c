@@ -139,7 +139,7 @@ static void open_frame(prof_run *r, const dt_step *step, uint32_t from, uint32_t
     if (c->key.callee == TK_PROF_NONE) return;
     c->key.fn = d ? block_fn(r, r->stack.frames[d - 1].fn) : root_fn(r, c->key.callee);
     c->key.file = r->unknown_file;
-    if (d && from != TK_CFG_NONE && dt_stack_fn(p, from) == r->stack.frames[d - 1].fn)
+    if (d && from != TK_CFG_NONE && tk_dt_stack_fn(p, from) == r->stack.frames[d - 1].fn)
         c->key.pos.addr = tk_cfg_stored_block_last_instr_addr(p, &p->blocks[from]);
     c->key.target.addr = tk_cfg_stored_block_addr(p, &p->blocks[to]);
     c->start = r->time;
@@ -152,7 +152,7 @@ static void take_step(prof_run *r, const dt_step *step, uint32_t from, uint32_t 
         close_call(r, &r->calls[i - 1]);
     if (r->st != TK_OK) return;
     if (step->open) open_frame(r, step, from, to);
-    if (r->st == TK_OK && dt_stack_apply(&r->stack, step) != TK_OK) r->st = TK_ERR_NOMEM;
+    if (r->st == TK_OK && tk_dt_stack_apply(&r->stack, step) != TK_OK) r->st = TK_ERR_NOMEM;
 }
 
 static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
@@ -175,7 +175,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
         /* the source block of every edge executes once (INSTR_COUNT's rule), in a frame of
          * its function */
         if (cfg_is_block(p, ed->src)) {
-            dt_stack_at_block(&r->stack, ed->src, &step);
+            tk_dt_stack_at_block(&r->stack, ed->src, &step);
             if (step.open || step.keep < r->stack.depth) take_step(r, &step, TK_CFG_NONE, ed->src);
             exec_block(r, ed->src);
             if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
@@ -184,7 +184,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
                 return 1;
             }
         }
-        dt_stack_edge(&r->stack, ed, &step);
+        tk_dt_stack_edge(&r->stack, ed, &step);
         if (r->st == TK_OK && (step.open || step.keep < r->stack.depth))
             take_step(r, &step, cfg_is_block(p, ed->src) ? ed->src : TK_CFG_NONE, ed->tgt);
     }
@@ -196,11 +196,11 @@ static tk_status run_error(const prof_run *r, const dt_process *P, size_t th, tk
 {
     const tk_dcfg_trace *t = r->t;
     if (r->st == TK_ERR_FORMAT && r->bad_time)
-        return dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[r->cur_chunk].row_offset, "%s",
-                           r->bad_time);
+        return tk_dt_error_at(t, err, TK_ERR_FORMAT, t->chunks[r->cur_chunk].row_offset, "%s",
+                              r->bad_time);
     if (r->st == TK_ERR_FORMAT)
-        return dt_walk_fail(t, r->bad_instrs ? DT_WALK_INSTRS : DT_WALK_EDGE, r->cur_chunk, P->pid,
-                            P->offset, r->bad_edge, err);
+        return tk_dt_walk_fail(t, r->bad_instrs ? DT_WALK_INSTRS : DT_WALK_EDGE, r->cur_chunk,
+                               P->pid, P->offset, r->bad_edge, err);
     if (r->st == TK_ERR_LIMIT)
         return tk_error_set(
             err, TK_ERR_LIMIT, "process %llu thread %llu: a cost passes 2^64 - 1 instructions",
@@ -215,7 +215,7 @@ static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_err
     tk_free(r->fn_of_block);
     r->fn_of_block = tk_malloc((r->p->nblocks ? r->p->nblocks : 1) * sizeof *r->fn_of_block);
     if (!r->fn_of_block || tk_profile_add_part(r->prof, &r->part, NULL) != TK_OK ||
-        dt_stack_begin(&r->stack, r->cfg, r->p) != TK_OK)
+        tk_dt_stack_begin(&r->stack, r->cfg, r->p) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (uint32_t b = 0; b < r->p->nblocks; b++) r->fn_of_block[b] = TK_PROF_NONE;
     r->part->positions = TK_POS_INSTR;
@@ -238,7 +238,7 @@ static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_err
     if (st == TK_OK) {
         /* frames still open end with the thread */
         dt_step step;
-        dt_stack_end(&r->stack, &step);
+        tk_dt_stack_end(&r->stack, &step);
         take_step(r, &step, TK_CFG_NONE, TK_CFG_NONE);
         if (r->st == TK_OK) r->st = tk_profile_part_fill_totals(r->prof, r->part, NULL);
     }
@@ -267,7 +267,7 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
                 P = &t->procs[i];
         uint32_t pix = P ? tk_cfg_find_process(cfg, P->pid) : TK_CFG_NONE;
         if (pix == TK_CFG_NONE) {
-            st = dt_walk_fail(t, DT_WALK_PROCESS, 0, P ? P->pid : 0, P ? P->offset : -1, 0, err);
+            st = tk_dt_walk_fail(t, DT_WALK_PROCESS, 0, P ? P->pid : 0, P ? P->offset : -1, 0, err);
             break;
         }
         r.p = &cfg->processes[pix];
@@ -275,6 +275,6 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
     }
     tk_free(r.fn_of_block);
     tk_free(r.calls);
-    dt_stack_free(&r.stack);
+    tk_dt_stack_free(&r.stack);
     return st;
 }

@@ -14,10 +14,10 @@
 #include "core/num.h"
 #include "formats/dcfg_trace/dt_internal.h"
 
-const char dt_b64_chars[65] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
+const char tk_dt_b64_chars[65] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
 
 #define X -1
-const signed char dt_b64_value[256] = {
+const signed char tk_dt_b64_value[256] = {
     X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
     X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  62, X,  63, X,  X,
     52, 53, 54, 55, 56, 57, 58, 59, 60, 61, X,  X,  X,  X,  X,  X,  X,  0,  1,  2,  3,  4,  5,  6,
@@ -34,8 +34,8 @@ const signed char dt_b64_value[256] = {
 
 static int is_seq_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-void dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *p, const char *seq,
-                      size_t len, uint64_t char_budget)
+void tk_dt_expander_init(dt_expander *x, const tk_dcfg_trace *t, const dt_process *p,
+                         const char *seq, size_t len, uint64_t char_budget)
 {
     x->p = seq;
     x->end = seq + len;
@@ -56,7 +56,7 @@ static int fail(dt_expander *x, tk_error *err, const char *at, tk_status code, c
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    dt_error_at(x->trace, err, code, (int64_t)(at - x->trace->data), "%s", msg);
+    tk_dt_error_at(x->trace, err, code, (int64_t)(at - x->trace->data), "%s", msg);
     return -2;
 }
 
@@ -82,7 +82,7 @@ static uint64_t key_hash(const char *k, const char *kend)
     return h;
 }
 
-int dt_dict_index(dt_process *p)
+int tk_dt_dict_index(dt_process *p)
 {
     if (p->ndict == 0) return 0;
     size_t cap = 16;
@@ -108,7 +108,7 @@ static int key_equal(const dt_dict_entry *d, const char *k, const char *kend)
     return j == d->key_len;
 }
 
-long dt_dict_find(const dt_process *p, const char *k, const char *kend)
+long tk_dt_dict_find(const dt_process *p, const char *k, const char *kend)
 {
     if (p->dict_cap == 0) return -1;
     size_t j = key_hash(k, kend) & (p->dict_cap - 1);
@@ -209,7 +209,7 @@ static inline int open_reference(dt_expander *x, tk_error *err)
     const char *at = x->p;
     const char *q = at + 1;
     while (q < x->end && *q != '>') {
-        if (dt_b64_value[(unsigned char)*q] < 0 && !is_seq_space(*q))
+        if (tk_dt_b64_value[(unsigned char)*q] < 0 && !is_seq_space(*q))
             return fail(x, err, q, TK_ERR_FORMAT,
                         "unexpected %s in a dictionary reference (keys use A-Z a-z 0-9 + -)",
                         describe_char(*q, cbuf));
@@ -217,7 +217,7 @@ static inline int open_reference(dt_expander *x, tk_error *err)
     }
     if (q >= x->end)
         return fail(x, err, at, TK_ERR_FORMAT, "unterminated dictionary reference (no '>')");
-    long idx = dt_dict_find(x->proc, at + 1, q);
+    long idx = tk_dt_dict_find(x->proc, at + 1, q);
     if (idx < 0) {
         char key[128];
         size_t n = (size_t)(q - at - 1);
@@ -226,7 +226,7 @@ static inline int open_reference(dt_expander *x, tk_error *err)
         key[n] = 0;
         return fail(x, err, at, TK_ERR_FORMAT, "key <%s> is not in STRING_DICTIONARY", key);
     }
-    /* no cycle check here: dt_parse rejects cycles through the dictionary */
+    /* no cycle check here: tk_dt_parse rejects cycles through the dictionary */
     if (x->depth >= TK_DCFG_TRACE_MAX_NESTING)
         return fail(x, err, at, TK_ERR_LIMIT,
                     "repeats and dictionary references nested deeper than %d",
@@ -241,7 +241,7 @@ static inline int open_reference(dt_expander *x, tk_error *err)
     return 0;
 }
 
-int dt_expander_next_slow(dt_expander *x, tk_error *err)
+int tk_dt_expander_next_slow(dt_expander *x, tk_error *err)
 {
     char cbuf[8];
     for (;;) {
@@ -251,7 +251,7 @@ int dt_expander_next_slow(dt_expander *x, tk_error *err)
             continue;
         }
         char c = *x->p;
-        int v = dt_b64_value[(unsigned char)c];
+        int v = tk_dt_b64_value[(unsigned char)c];
         if (v >= 0) {
             x->last_char = x->p++;
             x->chars++;

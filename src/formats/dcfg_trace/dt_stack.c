@@ -5,7 +5,7 @@
 
 #include "core/alloc.h"
 
-tk_status dt_stack_begin(dt_stack *s, const tk_cfg *cfg, const tk_cfg_process *p)
+tk_status tk_dt_stack_begin(dt_stack *s, const tk_cfg *cfg, const tk_cfg_process *p)
 {
     s->cfg = cfg;
     if (s->p == p && s->top_of) {
@@ -25,14 +25,14 @@ tk_status dt_stack_begin(dt_stack *s, const tk_cfg *cfg, const tk_cfg_process *p
     return TK_OK;
 }
 
-void dt_stack_free(dt_stack *s)
+void tk_dt_stack_free(dt_stack *s)
 {
     tk_free(s->frames);
     tk_free(s->top_of);
     memset(s, 0, sizeof *s);
 }
 
-uint32_t dt_stack_fn(const tk_cfg_process *p, uint32_t block)
+uint32_t tk_dt_stack_fn(const tk_cfg_process *p, uint32_t block)
 {
     uint32_t r = p->blocks[block].routine;
     if (r != TK_CFG_NONE && r < p->nroutines && p->routines[r].entry < p->nblocks)
@@ -61,12 +61,12 @@ static void reconcile(const dt_stack *s, size_t keep, uint32_t fn, dt_step *step
     step->fn = fn;
 }
 
-void dt_stack_at_block(const dt_stack *s, uint32_t block, dt_step *step)
+void tk_dt_stack_at_block(const dt_stack *s, uint32_t block, dt_step *step)
 {
-    reconcile(s, s->depth, dt_stack_fn(s->p, block), step);
+    reconcile(s, s->depth, tk_dt_stack_fn(s->p, block), step);
 }
 
-void dt_stack_edge(const dt_stack *s, const tk_cfg_edge *ed, dt_step *step)
+void tk_dt_stack_edge(const dt_stack *s, const tk_cfg_edge *ed, dt_step *step)
 {
     const tk_cfg_process *p = s->p;
     tk_edge_kind k = tk_cfg_stored_edge_kind(s->cfg, ed);
@@ -75,27 +75,27 @@ void dt_stack_edge(const dt_stack *s, const tk_cfg_edge *ed, dt_step *step)
         step->keep = s->depth;
         step->open = 1;
         step->called = 1;
-        step->fn = dt_stack_fn(p, ed->tgt);
+        step->fn = tk_dt_stack_fn(p, ed->tgt);
         return;
     }
     size_t keep = s->depth;
     if (tk_edge_kind_is_any_return(k) && from_block && keep > 0) keep = s->frames[keep - 1].base;
     if (to_block) {
-        reconcile(s, keep, dt_stack_fn(p, ed->tgt), step);
+        reconcile(s, keep, tk_dt_stack_fn(p, ed->tgt), step);
     } else {
         step->keep = keep;
         step->open = 0;
     }
 }
 
-void dt_stack_end(const dt_stack *s, dt_step *step)
+void tk_dt_stack_end(const dt_stack *s, dt_step *step)
 {
     (void)s;
     step->keep = 0;
     step->open = 0;
 }
 
-tk_status dt_stack_apply(dt_stack *s, const dt_step *step)
+tk_status tk_dt_stack_apply(dt_stack *s, const dt_step *step)
 {
     if (step->open && s->depth == s->cap && step->keep == s->depth) {
         size_t cap = s->cap ? s->cap * 2 : 64;

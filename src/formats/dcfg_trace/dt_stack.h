@@ -61,19 +61,19 @@ typedef struct dt_step {
 
 /* Start a thread of process p (frames a thread left open are dropped).
  * TK_OK or TK_ERR_NOMEM. */
-tk_status dt_stack_begin(dt_stack *s, const tk_cfg *cfg, const tk_cfg_process *p);
-void dt_stack_free(dt_stack *s);
+tk_status tk_dt_stack_begin(dt_stack *s, const tk_cfg *cfg, const tk_cfg_process *p);
+void tk_dt_stack_free(dt_stack *s);
 
 /* The function of a block: its routine's entry block, or the block itself. */
-uint32_t dt_stack_fn(const tk_cfg_process *p, uint32_t block);
+uint32_t tk_dt_stack_fn(const tk_cfg_process *p, uint32_t block);
 
 /* The step before an edge from block (its function on top), of edge ed, and at the thread's
- * end (every frame closes). They do not change the stack: dt_stack_apply does. */
-void dt_stack_at_block(const dt_stack *s, uint32_t block, dt_step *step);
-void dt_stack_edge(const dt_stack *s, const tk_cfg_edge *ed, dt_step *step);
-void dt_stack_end(const dt_stack *s, dt_step *step);
+ * end (every frame closes). They do not change the stack: tk_dt_stack_apply does. */
+void tk_dt_stack_at_block(const dt_stack *s, uint32_t block, dt_step *step);
+void tk_dt_stack_edge(const dt_stack *s, const tk_cfg_edge *ed, dt_step *step);
+void tk_dt_stack_end(const dt_stack *s, dt_step *step);
 
 /* Make the step. TK_OK or TK_ERR_NOMEM (the stack is then unchanged). */
-tk_status dt_stack_apply(dt_stack *s, const dt_step *step);
+tk_status tk_dt_stack_apply(dt_stack *s, const dt_step *step);
 
 #endif

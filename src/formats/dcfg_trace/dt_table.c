@@ -43,7 +43,7 @@ static uint64_t mix(uint64_t k)
     return k;
 }
 
-uint32_t dt_table_state_of(const dt_table *t, uint64_t edge)
+uint32_t tk_dt_table_state_of(const dt_table *t, uint64_t edge)
 {
     if (t->map_cap == 0) return UINT32_MAX;
     size_t mask = t->map_cap - 1;
@@ -62,7 +62,7 @@ static void map_put(dt_table *t, uint64_t edge, uint32_t state)
     t->map_vals[i] = state;
 }
 
-void dt_table_free(dt_table *t)
+void tk_dt_table_free(dt_table *t)
 {
     if (!t) return;
     tk_free(t->states);
@@ -340,7 +340,7 @@ static tk_status build_states(builder *b, const dt_row *rows, const code_ref *re
 static tk_status target_state(builder *b, uint32_t last, uint32_t *state, tk_error *err)
 {
     dt_table *t = b->t;
-    uint32_t s = dt_table_state_of(t, last);
+    uint32_t s = tk_dt_table_state_of(t, last);
     if (s == UINT32_MAX) {
         s = new_state(b, last, 0);
         if (s == UINT32_MAX || tk_vec_reserve_((void **)&t->entries, &b->cap_entries,
@@ -396,8 +396,8 @@ static tk_status resolve_rows(builder *b, const dt_row *rows, size_t nrows, cons
     return st;
 }
 
-tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const uint32_t *pool,
-                         int64_t *err_offset, tk_error *err)
+tk_status tk_dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const uint32_t *pool,
+                            int64_t *err_offset, tk_error *err)
 {
     memset(t, 0, sizeof *t);
     t->nrows = nrows;
@@ -415,6 +415,6 @@ tk_status dt_table_build(dt_table *t, const dt_row *rows, size_t nrows, const ui
     if (st == TK_OK) st = resolve_rows(&b, rows, nrows, pool, err);
     tk_free(refs);
     tk_free(b.nodes);
-    if (st != TK_OK) dt_table_free(t);
+    if (st != TK_OK) tk_dt_table_free(t);
     return st;
 }

@@ -4,8 +4,8 @@
 #include "formats/dcfg_trace/dt_internal.h"
 #include "model/cfg_internal.h"
 
-void dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg, tk_dcfg_trace_steps which,
-                   size_t chunk, const dt_process *P)
+void tk_dt_walk_start(dt_walk *w, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                      tk_dcfg_trace_steps which, size_t chunk, const dt_process *P)
 {
     uint64_t pid = P->pid;
     w->cfg = cfg;
@@ -48,8 +48,8 @@ static size_t check_edges(dt_walk *w, const uint32_t *edges, size_t n)
     return n;
 }
 
-size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_step *steps,
-                     size_t *nsteps)
+size_t tk_dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_step *steps,
+                        size_t *nsteps)
 {
     *nsteps = 0;
     if (w->failed) return 0;
@@ -86,26 +86,26 @@ size_t dt_walk_edges(dt_walk *w, const uint32_t *edges, size_t n, tk_dcfg_trace_
     return n;
 }
 
-tk_status dt_walk_fail(const tk_dcfg_trace *t, int why, size_t chunk, uint64_t pid,
-                       int64_t pid_offset, uint32_t edge, tk_error *err)
+tk_status tk_dt_walk_fail(const tk_dcfg_trace *t, int why, size_t chunk, uint64_t pid,
+                          int64_t pid_offset, uint32_t edge, tk_error *err)
 {
     const dt_chunk *c = &t->chunks[chunk];
     switch (why) {
     case DT_WALK_PROCESS:
-        return dt_error_at(t, err, TK_ERR_FORMAT, pid_offset, "process %llu is not in the DCFG",
-                           (unsigned long long)pid);
+        return tk_dt_error_at(t, err, TK_ERR_FORMAT, pid_offset, "process %llu is not in the DCFG",
+                              (unsigned long long)pid);
     case DT_WALK_INSTRS:
-        return dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
-                           "the thread's instruction count passes 2^64 - 1 in this chunk (its "
-                           "source blocks hold more than its INSTR_COUNT)");
+        return tk_dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
+                              "the thread's instruction count passes 2^64 - 1 in this chunk (its "
+                              "source blocks hold more than its INSTR_COUNT)");
     default:
-        return dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
-                           "edge %llu is not an edge of process %llu in the DCFG",
-                           (unsigned long long)edge, (unsigned long long)pid);
+        return tk_dt_error_at(t, err, TK_ERR_FORMAT, c->row_offset,
+                              "edge %llu is not an edge of process %llu in the DCFG",
+                              (unsigned long long)edge, (unsigned long long)pid);
     }
 }
 
-tk_status dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err)
+tk_status tk_dt_walk_error(const dt_walk *w, const tk_dcfg_trace *t, tk_error *err)
 {
-    return dt_walk_fail(t, w->failed, w->chunk, w->pid, w->pid_offset, w->bad_edge, err);
+    return tk_dt_walk_fail(t, w->failed, w->chunk, w->pid, w->pid_offset, w->bad_edge, err);
 }
