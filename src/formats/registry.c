@@ -71,7 +71,7 @@ tk_status tk_format_detect_input(tk_input *in, const tk_format **out, tk_error *
     size_t whole_len;
     if (*out == &tk_format_csi && tk_elf_is_elf(data, len) &&
         tk_input_file_view(in, &whole, &whole_len, NULL) == TK_OK)
-        *out = csi_elf_format(whole, whole_len);
+        *out = tk_csi_elf_format(whole, whole_len);
     return TK_OK;
 }
 

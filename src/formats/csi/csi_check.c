@@ -97,14 +97,14 @@ const tk_bl *tk_csi_numbering_bl(const tk_csi_numbering *n) { return n->bl; }
 
 tk_bl_path *tk_csi_numbering_path(tk_csi_numbering *n) { return &n->path; }
 
-uint32_t csi_find_block(const tk_csi_function *fn, uint64_t id)
+uint32_t tk_csi_find_block(const tk_csi_function *fn, uint64_t id)
 {
     for (uint32_t i = 0; i < fn->nblocks; i++)
         if (fn->blocks[i].id == id) return i;
     return UINT32_MAX;
 }
 
-long csi_write_pos(const tk_csi_block *b)
+long tk_csi_write_pos(const tk_csi_block *b)
 {
     for (size_t i = 0; i < b->nlines; i++)
         if (b->lines[i] == TK_CSI_PATH_WRITE) return (long)i;

@@ -58,7 +58,7 @@ static int map_edge(csi_bridge_routine *b, uint32_t edge, uint32_t k)
     return 0;
 }
 
-tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cfg_process *p)
+tk_status tk_csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cfg_process *p)
 {
     memset(b, 0, sizeof *b);
     b->cfg = cfg;
@@ -73,7 +73,7 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
     if (!b->local || !b->order || !b->blocks || !b->lines || !b->block_line || !files ||
         tk_cfg_need_adjacency(p, NULL) != TK_OK || tk_csi_numbering_open(&b->num, NULL) != TK_OK) {
         tk_free(files);
-        csi_bridge_end(b);
+        tk_csi_bridge_end(b);
         return TK_ERR_NOMEM;
     }
     /* the source lines of all blocks at once (one pass over the source table),
@@ -83,14 +83,14 @@ tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cf
         tk_cfg_blocks_source(cfg, p, b->local, p->nblocks, b->block_line, files, NULL) == TK_OK;
     tk_free(files);
     if (!ok) {
-        csi_bridge_end(b);
+        tk_csi_bridge_end(b);
         return TK_ERR_NOMEM;
     }
     for (size_t i = 0; i < nb; i++) b->local[i] = TK_CFG_NONE;
     return TK_OK;
 }
 
-void csi_bridge_end(csi_bridge_routine *b)
+void tk_csi_bridge_end(csi_bridge_routine *b)
 {
     tk_free(b->local);
     tk_free(b->order);
@@ -193,7 +193,7 @@ static void bridge_name(csi_bridge_routine *b, const tk_cfg_routine *r)
         snprintf(b->name, sizeof b->name, "routine_%" PRIu32, p->blocks[r->entry].id);
 }
 
-tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
+tk_status tk_csi_bridge_build(csi_bridge_routine *b, uint32_t ri, tk_error *err)
 {
     const tk_cfg_process *p = b->p;
     const tk_cfg_routine *r = &p->routines[ri];
@@ -228,18 +228,18 @@ static tk_status csi_write_cfg_stream(FILE *out, const tk_cfg *cfg, uint64_t *sk
     tk_status st = TK_OK;
     for (uint32_t pi = 0; pi < cfg->nprocesses && st == TK_OK; pi++) {
         csi_bridge_routine b;
-        if (csi_bridge_begin(&b, cfg, &cfg->processes[pi]) != TK_OK)
+        if (tk_csi_bridge_begin(&b, cfg, &cfg->processes[pi]) != TK_OK)
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         for (uint32_t ri = 0; ri < cfg->processes[pi].nroutines && st == TK_OK; ri++) {
-            st = csi_bridge_build(&b, ri, err);
+            st = tk_csi_bridge_build(&b, ri, err);
             if (st != TK_OK) break;
             if (!b.numbered_ok) {
                 (*skipped)++; /* too many paths: left out, as csi-cc does */
                 continue;
             }
-            st = csi_write_function_stream(out, &b.fn, err);
+            st = tk_csi_write_function_stream(out, &b.fn, err);
         }
-        csi_bridge_end(&b);
+        tk_csi_bridge_end(&b);
     }
     return st;
 }

@@ -12,25 +12,25 @@
 /* ---- text helpers of the CSI readers (csi_text.c; the coverage reader's too) ---- */
 
 /* len without the spaces, tabs and CRs at its end. */
-size_t csi_trim_right(const char *s, size_t len);
+size_t tk_csi_trim_right(const char *s, size_t len);
 /* Only spaces, tabs, CR, or NUL padding between concatenated sections. */
-int csi_is_blank(const char *s, size_t len);
+int tk_csi_is_blank(const char *s, size_t len);
 /* Where the line's '#' is after NUL padding (between concatenated sections), or len when
  * the line does not start with one. */
-size_t csi_header_start(const char *s, size_t len);
+size_t tk_csi_header_start(const char *s, size_t len);
 /* Quote at most 40 bytes of s for a message ('abc', unprintable as \xNN). */
-void csi_quote(const char *s, size_t len, char *buf, size_t size);
+void tk_csi_quote(const char *s, size_t len, char *buf, size_t size);
 /* Fill err with the message at in's path, line:col; returns code. */
-tk_status csi_fail(tk_error *err, tk_input *in, tk_status code, uint64_t line, uint64_t col,
-                   const char *fmt, ...) TK_PRINTF(6, 7);
-tk_status csi_vfail(tk_error *err, tk_input *in, tk_status code, uint64_t line, uint64_t col,
-                    const char *fmt, va_list ap) TK_PRINTF(6, 0);
+tk_status tk_csi_fail(tk_error *err, tk_input *in, tk_status code, uint64_t line, uint64_t col,
+                      const char *fmt, ...) TK_PRINTF(6, 7);
+tk_status tk_csi_vfail(tk_error *err, tk_input *in, tk_status code, uint64_t line, uint64_t col,
+                       const char *fmt, va_list ap) TK_PRINTF(6, 0);
 
 /* Index of the block with this id, or UINT32_MAX (linear search). */
-uint32_t csi_find_block(const tk_csi_function *fn, uint64_t id);
+uint32_t tk_csi_find_block(const tk_csi_function *fn, uint64_t id);
 
 /* Does the block's line list contain the path write (-1)? Position of the first one, or -1. */
-long csi_write_pos(const tk_csi_block *b);
+long tk_csi_write_pos(const tk_csi_block *b);
 
 /* ---- DCFG -> CSI bridge (csi_from_cfg.c) ---- */
 
@@ -57,11 +57,11 @@ typedef struct csi_bridge_routine {
     size_t nmapped, mapped_cap;
 } csi_bridge_routine;
 
-tk_status csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cfg_process *p);
-tk_status csi_bridge_build(csi_bridge_routine *b, uint32_t routine, tk_error *err);
-void csi_bridge_end(csi_bridge_routine *b);
+tk_status tk_csi_bridge_begin(csi_bridge_routine *b, const tk_cfg *cfg, const tk_cfg_process *p);
+tk_status tk_csi_bridge_build(csi_bridge_routine *b, uint32_t routine, tk_error *err);
+void tk_csi_bridge_end(csi_bridge_routine *b);
 
 /* tk_csi_write_function into a stream (core/writer.h). */
-tk_status csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_error *err);
+tk_status tk_csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_error *err);
 
 #endif

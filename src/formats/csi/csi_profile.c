@@ -104,10 +104,10 @@ tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t 
     for (uint32_t i = 0; i < p->nedges; i++) pr->map[i].routine = NONE;
     for (uint32_t i = 0; i < p->nblocks; i++) pr->local[i] = pr->owner[i] = NONE;
     csi_bridge_routine br;
-    tk_status st = csi_bridge_begin(&br, cfg, p);
+    tk_status st = tk_csi_bridge_begin(&br, cfg, p);
     for (uint32_t ri = 0; ri < p->nroutines && st == TK_OK; ri++) {
         prof_routine *R = &pr->routines[ri];
-        st = csi_bridge_build(&br, ri, err);
+        st = tk_csi_bridge_build(&br, ri, err);
         if (st != TK_OK) break;
         /* own copies of the function */
         const tk_csi_function *f = &br.fn;
@@ -148,7 +148,7 @@ tk_status tk_csi_profile_open(tk_csi_profile **out, const tk_cfg *cfg, uint64_t 
             }
         }
     }
-    csi_bridge_end(&br);
+    tk_csi_bridge_end(&br);
     if (st != TK_OK) {
         tk_csi_profile_free(pr);
         return st;

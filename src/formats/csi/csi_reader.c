@@ -59,8 +59,8 @@ void tk_csi_reader_free(tk_csi_reader *r)
 /* A function header: "#" alone (NUL padding before it tolerated). */
 static int is_header(const char *s, size_t len)
 {
-    size_t at = csi_header_start(s, len);
-    return at < len && csi_trim_right(s, len) == at + 1;
+    size_t at = tk_csi_header_start(s, len);
+    return at < len && tk_csi_trim_right(s, len) == at + 1;
 }
 
 /* ---- errors ----------------------------------------------------------- */
@@ -74,7 +74,7 @@ static tk_status fail(tk_csi_reader *r, tk_error *err, tk_status code, uint64_t 
     if (!r->pending_header) r->resync = 1;
     va_list ap;
     va_start(ap, fmt);
-    csi_vfail(err, r->in, code, line, col, fmt, ap);
+    tk_csi_vfail(err, r->in, code, line, col, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -116,7 +116,7 @@ static tk_status block_field(tk_csi_reader *r, const char *s, const char *f, siz
         if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
             return fail(r, err, TK_ERR_LIMIT, lno, col, "line number too large");
         if (st != TK_OK) {
-            csi_quote(f, flen, q, sizeof q);
+            tk_csi_quote(f, flen, q, sizeof q);
             return fail(r, err, TK_ERR_FORMAT, lno, col,
                         "expected a line number, -1 or NULL, found %s", q);
         }
@@ -126,7 +126,7 @@ static tk_status block_field(tk_csi_reader *r, const char *s, const char *f, siz
         return fail(r, err, TK_ERR_FORMAT, lno, col,
                     "empty field: expected a line number, -1 or NULL");
     } else {
-        csi_quote(f, flen, q, sizeof q);
+        tk_csi_quote(f, flen, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, col,
                     first_field ? "expected ENTRY, EXIT, NULL, a line number or -1, found %s"
                                 : "expected a line number, -1 or NULL, found %s",
@@ -180,7 +180,7 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
     /* decimal digits only (csi-cc never writes anything else) */
     tk_status st = tk_num_scan_dec(&p, end, &b.id);
     if (st == TK_ERR_FORMAT) {
-        csi_quote(s, len, q, sizeof q);
+        tk_csi_quote(s, len, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
                     "expected a block line (id|lines...) or '$', found %s", q);
     }
@@ -191,7 +191,7 @@ static tk_status parse_block(tk_csi_reader *r, const char *s, size_t len, uint64
     size_t nlines0 = r->lines.len;
     for (int first_field = 1; p < end; first_field = 0) {
         if (*p != '|') {
-            csi_quote(p, (size_t)(end - p), q, sizeof q);
+            tk_csi_quote(p, (size_t)(end - p), q, sizeof q);
             return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
                         "expected '|' after the block id, found %s", q);
         }
@@ -229,7 +229,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     uint64_t src, dst, w;
     tk_status st = tk_num_scan_dec(&p, end, &src);
     if (st != TK_OK) {
-        csi_quote(s, len, q, sizeof q);
+        tk_csi_quote(s, len, q, sizeof q);
         return fail(r, err, st, lno, 1,
                     st == TK_ERR_LIMIT ? "block id does not fit in 64 bits"
                                        : "expected an edge (src->dst|inc$weight) or '#', found %s",
@@ -240,21 +240,21 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
         e.back = p[0] == '~';
         p += 2;
     } else {
-        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        tk_csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
                     "expected '->' or '~>' after the source block, found %s", q);
     }
     const char *dst_at = p;
     st = tk_num_scan_dec(&p, end, &dst);
     if (st != TK_OK) {
-        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        tk_csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(p - s) + 1,
                     st == TK_ERR_LIMIT ? "block id does not fit in 64 bits"
                                        : "expected the target block id, found %s",
                     q);
     }
     if (p >= end || *p != '|') {
-        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        tk_csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
                     "expected '|' before the increment, found %s", q);
     }
@@ -270,7 +270,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     if (st == TK_OK && (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX))
         st = TK_ERR_LIMIT;
     if (st != TK_OK) {
-        csi_quote(inc_at, (size_t)(end - inc_at), q, sizeof q);
+        tk_csi_quote(inc_at, (size_t)(end - inc_at), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(inc_at - s) + 1,
                     st == TK_ERR_LIMIT ? "increment does not fit in a signed 64-bit number"
                                        : "expected the increment (an integer), found %s",
@@ -278,7 +278,7 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     }
     e.inc = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
     if (p >= end || *p != '$') {
-        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        tk_csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
                     "expected '$' before the weight, found %s", q);
     }
@@ -286,14 +286,14 @@ static tk_status parse_edge(tk_csi_reader *r, const char *s, size_t len, uint64_
     const char *w_at = p;
     st = tk_num_scan_dec(&p, end, &w);
     if (st != TK_OK) {
-        csi_quote(w_at, (size_t)(end - w_at), q, sizeof q);
+        tk_csi_quote(w_at, (size_t)(end - w_at), q, sizeof q);
         return fail(r, err, st, lno, (uint64_t)(w_at - s) + 1,
                     st == TK_ERR_LIMIT ? "weight does not fit in an unsigned 64-bit number"
                                        : "expected the weight (a number >= 0), found %s",
                     q);
     }
     if (p != end) {
-        csi_quote(p, (size_t)(end - p), q, sizeof q);
+        tk_csi_quote(p, (size_t)(end - p), q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(p - s) + 1,
                     "expected end of line after the weight, found %s", q);
     }
@@ -373,13 +373,13 @@ static tk_status find_header(tk_csi_reader *r, tk_error *err)
     for (;;) {
         st = getline_(r, &s, &len, err);
         if (st != TK_OK) return st;
-        if (csi_is_blank(s, len)) continue;
+        if (tk_csi_is_blank(s, len)) continue;
         if (is_header(s, len)) {
             r->header_line = tk_input_line_number(r->in);
             return TK_OK;
         }
         char q[128];
-        csi_quote(s, csi_trim_right(s, len), q, sizeof q);
+        tk_csi_quote(s, tk_csi_trim_right(s, len), q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, tk_input_line_number(r->in), 1,
                     "expected '#' (start of a function), found %s", q);
     }
@@ -396,7 +396,7 @@ static tk_status read_name(tk_csi_reader *r, tk_error *err)
                     "unexpected end of input: expected a function name after '#'");
     if (st != TK_OK) return st;
     uint64_t lno = tk_input_line_number(r->in);
-    len = csi_trim_right(s, len);
+    len = tk_csi_trim_right(s, len);
     if (len == 0 || is_header(s, len))
         return fail(r, err, TK_ERR_FORMAT, lno, 1, "expected a function name, found %s",
                     len == 0 ? "an empty line" : "'#'");
@@ -421,7 +421,7 @@ static tk_status read_blocks(tk_csi_reader *r, tk_error *err)
                         r->name);
         if (st != TK_OK) return st;
         lno = tk_input_line_number(r->in);
-        len = csi_trim_right(s, len);
+        len = tk_csi_trim_right(s, len);
         if (len == 1 && s[0] == '$') break;
         if (is_header(s, len)) {
             r->pending_header = 1;
@@ -458,8 +458,8 @@ static tk_status read_edges(tk_csi_reader *r, tk_error *err)
         /* end-of-line comments, as upstream readers strip them */
         const char *hash = memchr(s, '#', len);
         if (hash) len = (size_t)(hash - s);
-        len = csi_trim_right(s, len);
-        if (csi_is_blank(s, len)) continue;
+        len = tk_csi_trim_right(s, len);
+        if (tk_csi_is_blank(s, len)) continue;
         st = parse_edge(r, s, len, lno, err);
         if (st != TK_OK) return st;
     }

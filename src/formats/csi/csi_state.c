@@ -40,7 +40,7 @@ typedef TK_VEC(tk_csi_state) state_vec;
 
 static size_t trim(const char **s, size_t len)
 {
-    len = csi_trim_right(*s, len);
+    len = tk_csi_trim_right(*s, len);
     while (len > 0 && (**s == ' ' || **s == '\t')) {
         (*s)++;
         len--;
@@ -127,8 +127,8 @@ static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t 
         len = trim(&s, len);
         if (len == 0) goto next;
         if (!grissom_header(s, len))
-            return csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
-                            "expected a frame header '#function|file:line:pathsum'");
+            return tk_csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
+                               "expected a frame header '#function|file:line:pathsum'");
         tk_csi_state *st = new_state(v, lno);
         if (!st) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         const char *bar = memchr(s, '|', len);
@@ -160,23 +160,23 @@ static tk_status read_grissom(tk_input *in, state_vec *v, const char *s, size_t 
         for (int k = 0; k < 3; k++) {
             tk_status rs = tk_input_getline(in, &s, &len, err);
             if (rs == TK_END)
-                return csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
-                                "unexpected end of input: frame '%s' needs its '%c' line",
-                                st->function, marks[k]);
+                return tk_csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
+                                   "unexpected end of input: frame '%s' needs its '%c' line",
+                                   st->function, marks[k]);
             if (rs != TK_OK) return rs;
             lno = tk_input_line_number(in);
             len = trim(&s, len);
             if (len == 1 && (s[0] == '@' || s[0] == marks[k])) continue;
             if (len < 2 || s[0] != marks[k] || s[len - 1] != marks[k])
-                return csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
-                                "expected '%c...%c' or '@' (line %d of frame '%s')", marks[k],
-                                marks[k], k + 2, st->function);
+                return tk_csi_fail(err, in, TK_ERR_FORMAT, lno, 1,
+                                   "expected '%c...%c' or '@' (line %d of frame '%s')", marks[k],
+                                   marks[k], k + 2, st->function);
             if (k < 2) continue;
             size_t bad = 0;
             tk_status ps = parse_list(s + 1, len - 2, '$', &st->paths, &st->npaths, &bad);
             if (ps == TK_ERR_NOMEM) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             if (ps != TK_OK)
-                return csi_fail(err, in, ps, lno, bad + 2, "expected a path value (integer)");
+                return tk_csi_fail(err, in, ps, lno, bad + 2, "expected a path value (integer)");
         }
     next:;
         tk_status rs = tk_input_getline(in, &s, &len, err);
@@ -195,8 +195,8 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
         if (len == 0 || s[0] == '#') goto next;
         if (s[0] == '[') {
             if (s[len - 1] != ']')
-                return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + len,
-                                "expected ']' to end the section name");
+                return tk_csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + len,
+                                   "expected ']' to end the section name");
             st = new_state(v, lno);
             if (!st) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
             size_t n = len - 2 < sizeof st->label - 1 ? len - 2 : sizeof st->label - 1;
@@ -206,8 +206,8 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
         }
         const char *eq = memchr(s, '=', len);
         if (!eq)
-            return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + 1,
-                            "expected key=value or [section]");
+            return tk_csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(s - orig) + 1,
+                               "expected key=value or [section]");
         if (!st) {
             st = new_state(v, lno);
             if (!st) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -259,16 +259,16 @@ static tk_status read_keyed(tk_input *in, state_vec *v, const char *s, size_t le
                 st->has_expected = 1;
             }
         } else {
-            return csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(key - orig) + 1,
-                            "unknown key '%.*s' (expected function, arr, paths, idx, cur, "
-                            "pc_block, line or suffix)",
-                            (int)(klen > 40 ? 40 : klen), key);
+            return tk_csi_fail(err, in, TK_ERR_FORMAT, lno, (uint64_t)(key - orig) + 1,
+                               "unknown key '%.*s' (expected function, arr, paths, idx, cur, "
+                               "pc_block, line or suffix)",
+                               (int)(klen > 40 ? 40 : klen), key);
         }
 #undef KEY
         if (ps == TK_ERR_NOMEM) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         if (ps != TK_OK)
-            return csi_fail(err, in, ps, lno, vcol,
-                            ps == TK_ERR_LIMIT ? "number too large" : "expected an integer");
+            return tk_csi_fail(err, in, ps, lno, vcol,
+                               ps == TK_ERR_LIMIT ? "number too large" : "expected an integer");
     next:;
         tk_status rs = tk_input_getline(in, &s, &len, err);
         if (rs == TK_END) return TK_OK;
@@ -288,8 +288,8 @@ tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstate
     for (;;) {
         st = tk_input_getline(in, &s, &len, err);
         if (st == TK_END) {
-            return csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
-                            "no runtime state in the file");
+            return tk_csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in) + 1, 1,
+                               "no runtime state in the file");
         }
         if (st != TK_OK) return st;
         const char *t = s;
@@ -302,8 +302,8 @@ tk_status tk_csi_states_read(tk_input *in, tk_csi_state **states, size_t *nstate
         break;
     }
     if (st == TK_OK && v.len == 0)
-        st = csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in), 1,
-                      "no runtime state in the file");
+        st = tk_csi_fail(err, in, TK_ERR_FORMAT, tk_input_line_number(in), 1,
+                         "no runtime state in the file");
     if (st != TK_OK) {
         tk_csi_states_free(v.data, v.len);
         return st;
@@ -421,7 +421,7 @@ static void dfs(search *s, uint32_t start, int64_t sum0)
                 continue;
             }
             /* a write in v would have ended the path before the target */
-            if (csi_write_pos(&s->fn->blocks[v]) >= 0 || v == s->fn->exit) {
+            if (tk_csi_write_pos(&s->fn->blocks[v]) >= 0 || v == s->fn->exit) {
                 depth--;
                 continue;
             }
@@ -466,7 +466,7 @@ static tk_status real_edges(const tk_csi_function *fn, uint32_t **start, uint32_
  * bit 1 = before the write (or no write in b), bit 2 = after it. */
 static int sides(const tk_csi_block *b, int has_line, int64_t line)
 {
-    long w = csi_write_pos(b);
+    long w = tk_csi_write_pos(b);
     if (!has_line) return w < 0 ? 1 : 3;
     int m = 0;
     for (size_t k = 0; k < b->nlines; k++)
@@ -650,12 +650,13 @@ static tk_status reading_after_write(const tk_csi_function *fn, const tk_csi_sta
 {
     size_t w = SIZE_MAX;
     for (size_t k = 0; k < newest->len; k++)
-        if (newest->nodes[k] != fn->exit && csi_write_pos(&fn->blocks[newest->nodes[k]]) >= 0)
+        if (newest->nodes[k] != fn->exit && tk_csi_write_pos(&fn->blocks[newest->nodes[k]]) >= 0)
             w = k;
     if (w == SIZE_MAX) /* no -1 printed (no debug info): assume the end */
         w = newest->len - 1;
     for (size_t j = w; j < newest->len; j++) {
-        if (newest->nodes[j] != b || (j == w && !(side & 2) && csi_write_pos(&fn->blocks[b]) >= 0))
+        if (newest->nodes[j] != b ||
+            (j == w && !(side & 2) && tk_csi_write_pos(&fn->blocks[b]) >= 0))
             continue;
         if (!cur_fits_newest(fn, s, newest)) continue;
         size_t had = d->nreadings;
@@ -722,7 +723,7 @@ static tk_status decode_current(const tk_csi_function *fn, const tk_csi_state *s
     }
     tk_status st = TK_OK;
     const tk_bl_path *newest = count && d->path_ok[count - 1] ? &d->paths[count - 1] : NULL;
-    if (s->has_block && csi_find_block(fn, s->block) == UINT32_MAX)
+    if (s->has_block && tk_csi_find_block(fn, s->block) == UINT32_MAX)
         st = tk_error_set(err, TK_ERR_FORMAT, "%s: function %s has no block %" PRIu64, s->label,
                           fn->name, s->block);
     for (uint32_t b = 0; b < fn->nblocks && st == TK_OK; b++) {

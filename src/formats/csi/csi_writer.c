@@ -24,7 +24,7 @@ static void write_lines(FILE *out, const tk_csi_block *b, const char *sep, const
     }
 }
 
-tk_status csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_error *err)
+tk_status tk_csi_write_function_stream(FILE *out, const tk_csi_function *fn, tk_error *err)
 {
     fprintf(out, "#\n%s\n", fn->name);
     for (uint32_t i = 0; i < fn->nblocks; i++) {
@@ -183,7 +183,7 @@ tk_status tk_csi_write_function(const tk_writer *out, const tk_csi_function *fn,
     tk_wstream s;
     tk_status st = tk_wstream_open(&s, out, err);
     if (st != TK_OK) return st;
-    return tk_wstream_close(&s, csi_write_function_stream(s.f, fn, err), err);
+    return tk_wstream_close(&s, tk_csi_write_function_stream(s.f, fn, err), err);
 }
 
 tk_status tk_csi_dump_function(const tk_writer *out, const tk_csi_function *fn, const tk_bl *bl,

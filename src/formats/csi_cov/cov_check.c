@@ -73,7 +73,7 @@ static void check_array_name(check_ctx *x)
             report(x, TK_SEV_ERROR, fn->text_line, col,
                    "array %s is not a %s array: csi-cc names them __%s_arr_[FILE_]%.*s", fn->array,
                    tk_csi_cov_kind_title(x->c->kind), want,
-                   (int)cov_base_len(fn->name, fn->name_len), fn->name);
+                   (int)tk_cov_base_len(fn->name, fn->name_len), fn->name);
         else
             report(x, TK_SEV_ERROR, fn->text_line, col,
                    "array %s is a %s array (__%s_arr_), in %s metadata (__%s_arr_)", fn->array,
@@ -81,8 +81,8 @@ static void check_array_name(check_ctx *x)
                    tk_csi_cov_kind_title(x->c->kind), want);
         return;
     }
-    size_t klen, blen = cov_base_len(fn->name, fn->name_len);
-    const char *key = cov_array_key(fn->array, fn->array_len, &klen);
+    size_t klen, blen = tk_cov_base_len(fn->name, fn->name_len);
+    const char *key = tk_cov_array_key(fn->array, fn->array_len, &klen);
     int ok = klen == blen ? memcmp(key, fn->name, blen) == 0
                           : klen > blen && key[klen - blen - 1] == '_' &&
                                 memcmp(key + klen - blen, fn->name, blen) == 0;
@@ -98,7 +98,7 @@ static tk_status check_array_use(check_ctx *x)
     const tk_csi_cov_function *fn = x->fn;
     tk_csi_cov_checker *c = x->c;
     uint32_t id = tk_strpool_intern(&c->arrays, fn->array, fn->array_len);
-    uint32_t name = tk_strpool_intern(&c->names, fn->name, cov_base_len(fn->name, fn->name_len));
+    uint32_t name = tk_strpool_intern(&c->names, fn->name, tk_cov_base_len(fn->name, fn->name_len));
     if (id == TK_STR_NONE || name == TK_STR_NONE) return TK_ERR_NOMEM;
     if (id < c->uses.len) {
         const array_use *u = &c->uses.data[id];

@@ -38,7 +38,7 @@ static int collect_symbol(void *ctx, const char *name, uint64_t value, uint64_t 
 
 /* ---- notes and errors ------------------------------------------------- */
 
-void crash_note(tk_csi_crash *c, const char *fmt, ...)
+void tk_crash_note(tk_csi_crash *c, const char *fmt, ...)
 {
     char buf[600];
     va_list ap;
@@ -87,7 +87,7 @@ static tk_status check_build_id(tk_csi_crash *c, const crash_open *o, tk_error *
     char want[130], got[130];
     if (!tk_elf_build_id(o->elf, &id, &len, &addr)) {
         snprintf(c->match, sizeof c->match, "not checked: BIN has no build id");
-        crash_note(c, "%s has no build id: its match with the core is not checked", o->bin_path);
+        tk_crash_note(c, "%s has no build id: its match with the core is not checked", o->bin_path);
         return TK_OK;
     }
     hex(want, sizeof want, id, len < 64 ? len : 64);
@@ -97,10 +97,10 @@ static tk_status check_build_id(tk_csi_crash *c, const crash_open *o, tk_error *
         snprintf(c->match, sizeof c->match,
                  "not checked: the core does not hold BIN's build id (0x%" PRIx64 ")",
                  addr + c->bias);
-        crash_note(c,
-                   "the core does not hold the build id of %s (its first page was not "
-                   "dumped): the match is not checked",
-                   o->bin_path);
+        tk_crash_note(c,
+                      "the core does not hold the build id of %s (its first page was not "
+                      "dumped): the match is not checked",
+                      o->bin_path);
         return TK_OK;
     }
     hex(got, sizeof got, buf, n);
@@ -125,10 +125,10 @@ static tk_status find_bias(tk_csi_crash *c, const crash_open *o, tk_error *err)
     if (!tk_coredump_auxv(o->mem, TK_AT_ENTRY, &entry)) {
         if (info.type != 3) { /* a fixed-address executable is where it says */
             c->bias = 0;
-            crash_note(c,
-                       "the core has no auxiliary vector (NT_AUXV): %s taken at its link "
-                       "addresses",
-                       o->bin_path);
+            tk_crash_note(c,
+                          "the core has no auxiliary vector (NT_AUXV): %s taken at its link "
+                          "addresses",
+                          o->bin_path);
             return check_build_id(c, o, err);
         }
         return tk_error_set_at(err, TK_ERR_FORMAT, o->core_path, -1, 0, 0,
@@ -178,13 +178,13 @@ tk_status tk_csi_crash_read(tk_csi_crash **out, const char *bin_path, const void
     tk_status st = tk_elf_open_memory(&o.elf, bin, bin_len, bin_path, err);
     if (st == TK_OK) st = tk_elf_each_symbol(o.elf, collect_symbol, c, err);
     if (st == TK_OK && c->nomem) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK) st = crash_check_sections(&o, err);
+    if (st == TK_OK) st = tk_crash_check_sections(&o, err);
     if (st == TK_OK) st = open_memory(&o, core, core_len, err);
     if (st == TK_OK) st = find_bias(c, &o, err);
-    if (st == TK_OK) st = crash_read_metadata(c, &o, err);
-    if (st == TK_OK) crash_finish(c, &o);
-    if (st == TK_OK && !o.opt.raw && (c->has_pt = crash_has_section(&o, ".debug_PT")))
-        crash_read_frames(c, &o);
+    if (st == TK_OK) st = tk_crash_read_metadata(c, &o, err);
+    if (st == TK_OK) tk_crash_finish(c, &o);
+    if (st == TK_OK && !o.opt.raw && (c->has_pt = tk_crash_has_section(&o, ".debug_PT")))
+        tk_crash_read_frames(c, &o);
     tk_coredump_free(o.mem);
     tk_elf_free(o.elf);
     if (st != TK_OK) {

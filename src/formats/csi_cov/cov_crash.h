@@ -43,24 +43,24 @@ typedef struct crash_open {
 } crash_open;
 
 /* Adds a line to the notes. */
-void crash_note(tk_csi_crash *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tk_crash_note(tk_csi_crash *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Does BIN have a section of that name? (cov_crash_read.c) */
-int crash_has_section(const crash_open *o, const char *name);
+int tk_crash_has_section(const crash_open *o, const char *name);
 
 /* TK_OK when BIN has one of the coverage sections at least, else a located
  * TK_ERR_FORMAT (cov_crash_read.c). */
-tk_status crash_check_sections(const crash_open *o, tk_error *err);
+tk_status tk_crash_check_sections(const crash_open *o, tk_error *err);
 
 /* Reads BIN's coverage sections and every array from the memory
  * (cov_crash_read.c). TK_OK, TK_ERR_FORMAT (located), TK_ERR_NOMEM. */
-tk_status crash_read_metadata(tk_csi_crash *c, const crash_open *o, tk_error *err);
+tk_status tk_crash_read_metadata(tk_csi_crash *c, const crash_open *o, tk_error *err);
 
 /* The crashed thread's frames and their path-tracing locals
  * (cov_crash_frames.c); what cannot be read becomes a note. */
-void crash_read_frames(tk_csi_crash *c, const crash_open *o);
+void tk_crash_read_frames(tk_csi_crash *c, const crash_open *o);
 
 /* The lines of every function and their source files (cov_crash_lines.c). */
-void crash_finish(tk_csi_crash *c, const crash_open *o);
+void tk_crash_finish(tk_csi_crash *c, const crash_open *o);
 
 #endif

@@ -232,7 +232,7 @@ static int on_thread(Dwfl_Thread *thread, void *arg)
     if (w->thread_seen++) return DWARF_CB_OK;
     w->c->crashed_tid = (uint64_t)dwfl_thread_tid(thread);
     if (dwfl_thread_getframes(thread, on_frame, w) != 0 && w->depth == 0)
-        crash_note(w->c, "the crashed thread's stack could not be unwound: %s", dwfl_errmsg(-1));
+        tk_crash_note(w->c, "the crashed thread's stack could not be unwound: %s", dwfl_errmsg(-1));
     return DWARF_CB_OK;
 }
 
@@ -255,33 +255,33 @@ static int bin_fd(const crash_open *o)
     return lseek(fd, 0, SEEK_SET) == 0 ? fd : (close(fd), -1);
 }
 
-void crash_read_frames(tk_csi_crash *c, const crash_open *o)
+void tk_crash_read_frames(tk_csi_crash *c, const crash_open *o)
 {
     int64_t bad_id;
     tk_coredump_threads(o->mem, &bad_id);
     if (bad_id <= 0) { /* libdwfl's thread walk would stop there and leak its state */
-        crash_note(c,
-                   "the crashed thread's frames are not read: a thread's status "
-                   "(NT_PRSTATUS) has the id %lld",
-                   (long long)bad_id);
+        tk_crash_note(c,
+                      "the crashed thread's frames are not read: a thread's status "
+                      "(NT_PRSTATUS) has the id %lld",
+                      (long long)bad_id);
         return;
     }
     walk_ctx w = {c, o, dwfl_begin(&callbacks), 0, 0};
     Elf *core = elf_memory((char *)(uintptr_t)o->core, o->core_len);
     int fd = bin_fd(o);
     if (!w.dwfl || !core || fd < 0) {
-        crash_note(c, "the frames of the crashed thread are not read: %s",
-                   fd < 0 ? "cannot hand the program to libdwfl" : dwfl_errmsg(-1));
+        tk_crash_note(c, "the frames of the crashed thread are not read: %s",
+                      fd < 0 ? "cannot hand the program to libdwfl" : dwfl_errmsg(-1));
         if (fd >= 0) close(fd);
     } else if (!dwfl_report_elf(w.dwfl, o->bin_path, o->bin_path, fd, c->bias, false)) {
         close(fd);
-        crash_note(c, "the frames of the crashed thread are not read: %s", dwfl_errmsg(-1));
+        tk_crash_note(c, "the frames of the crashed thread are not read: %s", dwfl_errmsg(-1));
     } else if (dwfl_report_end(w.dwfl, NULL, NULL) != 0 ||
                dwfl_core_file_attach(w.dwfl, core) < 0) {
-        crash_note(c,
-                   "the crashed thread's frames are not read: the core has no thread state "
-                   "libdwfl takes (NT_PRSTATUS with NT_PRPSINFO): %s",
-                   dwfl_errmsg(-1));
+        tk_crash_note(c,
+                      "the crashed thread's frames are not read: the core has no thread state "
+                      "libdwfl takes (NT_PRSTATUS with NT_PRPSINFO): %s",
+                      dwfl_errmsg(-1));
     } else {
         dwfl_getthreads(w.dwfl, on_thread, &w);
     }

@@ -130,7 +130,7 @@ static int by_name_build(by_name *b, const tk_csi_crash *c)
     if (!b->first || !b->next) return -1;
     for (size_t i = c->fns.len; i-- > 0;) {
         const char *name = c->fns.data[i].name;
-        uint32_t id = tk_strpool_intern(&b->names, name, cov_base_len(name, strlen(name)));
+        uint32_t id = tk_strpool_intern(&b->names, name, tk_cov_base_len(name, strlen(name)));
         if (id == TK_STR_NONE) return -1;
         b->next[i] = id < tk_strpool_count(&b->names) - 1 ? b->first[id] : UINT32_MAX;
         b->first[id] = (uint32_t)i;
@@ -210,7 +210,7 @@ static void find_sources(tk_csi_crash *c, const crash_open *o)
  * "tests_funcs_funcs_c_a"), or 0 when the key is not FILE_NAME. */
 static size_t key_file_len(const tk_csi_crash_function *f)
 {
-    size_t nl = cov_base_len(f->name, strlen(f->name)), kl = strlen(f->key);
+    size_t nl = tk_cov_base_len(f->name, strlen(f->name)), kl = strlen(f->key);
     if (kl < nl + 2 || f->key[kl - nl - 1] != '_' || memcmp(f->key + kl - nl, f->name, nl) != 0)
         return 0;
     return kl - nl - 1;
@@ -241,19 +241,19 @@ static void sources_by_key(tk_csi_crash *c)
     tk_strpool_free(&files);
 }
 
-void crash_finish(tk_csi_crash *c, const crash_open *o)
+void tk_crash_finish(tk_csi_crash *c, const crash_open *o)
 {
     for (size_t i = 0; i < c->fns.len; i++) {
         tk_csi_crash_function *f = &c->fns.data[i];
         if (function_lines(c, f) != 0) {
-            crash_note(c, "out of memory: the lines of %s are left out", f->name);
+            tk_crash_note(c, "out of memory: the lines of %s are left out", f->name);
             continue;
         }
         int ran = 0;
         for (uint32_t k = 0; k < f->nblocks; k++) ran |= f->blocks[k].hit == TK_CSI_HIT_YES;
         if (f->has_fc && f->entered == TK_CSI_HIT_NO && ran)
-            crash_note(c, "function %s: a block ran but its function coverage flag is not set",
-                       f->name);
+            tk_crash_note(c, "function %s: a block ran but its function coverage flag is not set",
+                          f->name);
     }
     find_sources(c, o);
     sources_by_key(c);

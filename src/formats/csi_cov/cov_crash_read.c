@@ -21,7 +21,7 @@ static tk_csi_crash_function *function_for(tk_csi_crash *c, const tk_csi_cov_fun
                                            tk_error *err)
 {
     size_t klen;
-    const char *key = cov_array_key(fn->array, fn->array_len, &klen);
+    const char *key = tk_cov_array_key(fn->array, fn->array_len, &klen);
     size_t len = fn->name_len + 1 + klen;
     char *both = tk_malloc(len + 1);
     if (!both) return NULL;
@@ -72,8 +72,8 @@ static tk_status read_array(tk_csi_crash *c, const crash_open *o, const section_
                                "metadata needs %" PRIu64 ": they do not belong together",
                                fn->array, fn->name, s->size, o->bin_path, need);
     if (s->size && s->size > need)
-        crash_note(c, "%s: array %s has %" PRIu64 " bytes, the metadata uses %" PRIu64, sr->name,
-                   fn->array, s->size, need);
+        tk_crash_note(c, "%s: array %s has %" PRIu64 " bytes, the metadata uses %" PRIu64, sr->name,
+                      fn->array, s->size, need);
     *address = s->value + c->bias;
     *bytes = tk_arena_alloc(&c->arena, need ? need : 1);
     if (!*bytes) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -129,8 +129,8 @@ static tk_status add_function(tk_csi_crash *c, const crash_open *o, const sectio
     tk_csi_crash_entry *es = copy_entries(c, fn, bytes);
     if (!es) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if ((sr->kind == TK_CSI_COV_CC && f->has_cc) || (sr->kind == TK_CSI_COV_BBC && f->has_bbc)) {
-        crash_note(c, "%s: function %s is listed twice; the second one is left out", sr->name,
-                   fn->name);
+        tk_crash_note(c, "%s: function %s is listed twice; the second one is left out", sr->name,
+                      fn->name);
         return TK_OK;
     }
     if (sr->kind == TK_CSI_COV_CC) {
@@ -172,13 +172,13 @@ static int found_section(void *ctx, const tk_elf_section *s)
     return 1;
 }
 
-int crash_has_section(const crash_open *o, const char *name)
+int tk_crash_has_section(const crash_open *o, const char *name)
 {
     int found = 0;
     return tk_elf_each_section(o->elf, name, found_section, &found, NULL) == TK_OK && found;
 }
 
-tk_status crash_check_sections(const crash_open *o, tk_error *err)
+tk_status tk_crash_check_sections(const crash_open *o, tk_error *err)
 {
     static const tk_csi_cov_kind kinds[] = {TK_CSI_COV_FC, TK_CSI_COV_CC, TK_CSI_COV_BBC};
     int found = 0;
@@ -194,7 +194,7 @@ tk_status crash_check_sections(const crash_open *o, tk_error *err)
     return TK_OK;
 }
 
-tk_status crash_read_metadata(tk_csi_crash *c, const crash_open *o, tk_error *err)
+tk_status tk_crash_read_metadata(tk_csi_crash *c, const crash_open *o, tk_error *err)
 {
     static const tk_csi_cov_kind kinds[] = {TK_CSI_COV_FC, TK_CSI_COV_CC, TK_CSI_COV_BBC};
     int found = 0;

@@ -74,7 +74,7 @@ static tk_status fail(tk_csi_cov_reader *r, tk_error *err, tk_status code, uint6
     if (!r->has_pending) r->resync = 1;
     va_list ap;
     va_start(ap, fmt);
-    csi_vfail(err, r->in, code, line, col, fmt, ap);
+    tk_csi_vfail(err, r->in, code, line, col, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -109,7 +109,7 @@ static tk_status parse_index(tk_csi_cov_reader *r, const char *f, size_t flen, u
     if (st == TK_ERR_LIMIT || (st == TK_OK && v > (uint64_t)INT64_MAX))
         return fail(r, err, TK_ERR_LIMIT, lno, 1, "index does not fit in a signed 64-bit number");
     if (st != TK_OK) {
-        csi_quote(f, flen, q, sizeof q);
+        tk_csi_quote(f, flen, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
                     "expected an index (a number, negative for a site not instrumented), "
                     "found %s",
@@ -134,7 +134,7 @@ static tk_status parse_line(tk_csi_cov_reader *r, const char *s, const char *f, 
         return fail(r, err, TK_ERR_LIMIT, lno, (uint64_t)(f - s) + 1,
                     "line number does not fit in 64 bits");
     if (st != TK_OK) {
-        csi_quote(f, flen, q, sizeof q);
+        tk_csi_quote(f, flen, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, (uint64_t)(f - s) + 1, "expected %s, found %s",
                     what, flen ? q : "an empty field");
     }
@@ -282,7 +282,7 @@ static tk_status parse_entry(tk_csi_cov_reader *r, const char *s, size_t len, ui
 {
     char q[128];
     if (r->kind == TK_CSI_COV_FC) {
-        csi_quote(s, len, q, sizeof q);
+        tk_csi_quote(s, len, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
                     "function coverage (.debug_FC) lists functions only: expected "
                     "'#NAME|ARRAY', found %s",
@@ -335,7 +335,7 @@ static tk_status header_kind(tk_csi_cov_reader *r, const char *array, size_t ale
     r->kind = tk_csi_cov_kind_of_array(array, alen);
     if (r->kind != TK_CSI_COV_NONE) return TK_OK;
     char q[128];
-    csi_quote(array, alen, q, sizeof q);
+    tk_csi_quote(array, alen, q, sizeof q);
     return fail(r, err, TK_ERR_FORMAT, lno, col,
                 "cannot tell the kind of coverage: the array name %s has none of the prefixes "
                 "__CC_arr_, __FC_arr_, __BBC_arr_ (read it with --from csi-cc, csi-fc or "
@@ -347,7 +347,7 @@ static tk_status header_kind(tk_csi_cov_reader *r, const char *array, size_t ale
 static tk_status parse_header(tk_csi_cov_reader *r, const char *s, size_t len, uint64_t lno,
                               tk_error *err)
 {
-    size_t at = csi_header_start(s, len);
+    size_t at = tk_csi_header_start(s, len);
     const char *h = s + at + 1, *end = s + len;
     char q[128];
     if (h == end)
@@ -361,7 +361,7 @@ static tk_status parse_header(tk_csi_cov_reader *r, const char *s, size_t len, u
             break;
         }
     if (!bar) {
-        csi_quote(s + at, len - at, q, sizeof q);
+        tk_csi_quote(s + at, len - at, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, at + 1,
                     "expected a function header '#NAME|ARRAY', found %s", q);
     }
@@ -423,11 +423,11 @@ static tk_status find_header(tk_csi_cov_reader *r, int skip_junk, tk_error *err)
         tk_status st = getline_(r, &s, &len, err);
         if (st != TK_OK) return st;
         uint64_t lno = tk_input_line_number(r->in);
-        len = csi_trim_right(s, len);
-        if (csi_header_start(s, len) < len) return remember_pending(r, s, len, lno, err);
-        if (skip_junk || csi_is_blank(s, len)) continue;
+        len = tk_csi_trim_right(s, len);
+        if (tk_csi_header_start(s, len) < len) return remember_pending(r, s, len, lno, err);
+        if (skip_junk || tk_csi_is_blank(s, len)) continue;
         char q[128];
-        csi_quote(s, len, q, sizeof q);
+        tk_csi_quote(s, len, q, sizeof q);
         return fail(r, err, TK_ERR_FORMAT, lno, 1,
                     "expected a function header '#NAME|ARRAY', found %s", q);
     }
@@ -443,12 +443,12 @@ static tk_status read_entries(tk_csi_cov_reader *r, tk_error *err)
         if (st == TK_END) return TK_OK;
         if (st != TK_OK) return st;
         uint64_t lno = tk_input_line_number(r->in);
-        len = csi_trim_right(s, len);
-        if (csi_header_start(s, len) < len) return remember_pending(r, s, len, lno, err);
-        if (csi_is_blank(s, len)) continue;
+        len = tk_csi_trim_right(s, len);
+        if (tk_csi_header_start(s, len) < len) return remember_pending(r, s, len, lno, err);
+        if (tk_csi_is_blank(s, len)) continue;
         if (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
             char q[128];
-            csi_quote(s, len, q, sizeof q);
+            tk_csi_quote(s, len, q, sizeof q);
             return fail(r, err, TK_ERR_FORMAT, lno, 1,
                         "expected an entry line 'INDEX|...' or a function header "
                         "'#NAME|ARRAY', found %s",

@@ -37,7 +37,7 @@ const char *tk_csi_cov_kind_title(tk_csi_cov_kind kind)
     }
 }
 
-size_t cov_prefix_len(tk_csi_cov_kind kind)
+size_t tk_cov_prefix_len(tk_csi_cov_kind kind)
 {
     return kind == TK_CSI_COV_NONE ? 0 : strlen(tk_csi_cov_kind_name(kind)) + 7;
 }
@@ -55,14 +55,14 @@ tk_csi_cov_kind tk_csi_cov_kind_of_array(const char *a, size_t len)
     return TK_CSI_COV_NONE;
 }
 
-const char *cov_array_key(const char *array, size_t len, size_t *key_len)
+const char *tk_cov_array_key(const char *array, size_t len, size_t *key_len)
 {
-    size_t p = cov_prefix_len(tk_csi_cov_kind_of_array(array, len));
+    size_t p = tk_cov_prefix_len(tk_csi_cov_kind_of_array(array, len));
     *key_len = len - p;
     return array + p;
 }
 
-size_t cov_base_len(const char *name, size_t len)
+size_t tk_cov_base_len(const char *name, size_t len)
 {
     const char *d = memchr(name, '$', len);
     return d ? (size_t)(d - name) : len;
@@ -134,7 +134,7 @@ static int found_section(void *ctx, const tk_elf_section *s)
     return 1;
 }
 
-const tk_format *csi_elf_format(const uint8_t *image, size_t len)
+const tk_format *tk_csi_elf_format(const uint8_t *image, size_t len)
 {
     static const char *const names[] = {".debug_PT", ".debug_CC", ".debug_BBC", ".debug_FC"};
     static const tk_format *const formats[] = {&tk_format_csi, &tk_format_csi_cc,
