@@ -145,11 +145,11 @@ static void wet_forms(const tk_cfg *cfg, const rec_proc *p, FILE *null)
     rec_wet_opts wo = {p->raw.wet_values, 1000, 16u << 20, dir};
     rec_wet *w = NULL;
     tk_error err;
-    if (rec_wet_load(&w, cfg, p, dir, &wo, &err) == TK_OK) {
-        (void)rec_wet_write(w, null, &err);
-        (void)rec_wet_write_history(w, null, &err);
+    if (tk_rec_wet_load(&w, cfg, p, dir, &wo, &err) == TK_OK) {
+        (void)tk_rec_wet_write(w, null, &err);
+        (void)tk_rec_wet_write_history(w, null, &err);
     }
-    rec_wet_free(w);
+    tk_rec_wet_free(w);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -161,18 +161,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_cfg *cfg = NULL;
     tk_error err;
     tk_error_clear(&err);
-    if (rec_set_build(&s, dir, 1, 0, NULL, &cfg, &err) == TK_OK) {
+    if (tk_rec_set_build(&s, dir, 1, 0, NULL, &cfg, &err) == TK_OK) {
         dcfg_reads_back(cfg);
         FILE *null = fopen("/dev/null", "w");
         if (null && small_run(&s)) {
             uint64_t edges;
-            (void)rec_write_trace(cfg, &s, dir, -1, null, &edges, &err);
+            (void)tk_rec_write_trace(cfg, &s, dir, -1, null, &edges, &err);
         }
         for (size_t i = 0; null && i < s.n; i++)
             if (s.procs[i].raw.wet && s.procs[i].raw.done) wet_forms(cfg, &s.procs[i], null);
         if (null) fclose(null);
     }
     tk_cfg_free(cfg);
-    rec_set_free(&s);
+    tk_rec_set_free(&s);
     return 0;
 }

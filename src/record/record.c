@@ -63,7 +63,7 @@ static tk_status list_raw(rec_set *s, const char *dir, tk_error *err)
         snprintf(path, len, "%s/%s", dir, de->d_name);
         rec_proc *p = &s->procs[s->n++];
         memset(p, 0, sizeof *p);
-        st = rec_raw_read(&p->raw, path, err);
+        st = tk_rec_raw_read(&p->raw, path, err);
         tk_free(path);
     }
     closedir(dp);
@@ -145,8 +145,8 @@ static void end_of(rec_proc *p, uint64_t root_pid, const rec_end_info *root_end)
     }
 }
 
-tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid,
-                        const rec_end_info *root_end, tk_cfg **out, tk_error *err)
+tk_status tk_rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid,
+                           const rec_end_info *root_end, tk_cfg **out, tk_error *err)
 {
     *out = NULL;
     memset(s, 0, sizeof *s);
@@ -154,13 +154,13 @@ tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid
     if (st == TK_OK && s->n == 0)
         st = tk_error_set(err, TK_ERR_FORMAT, "%s: no raw file of tkrecord", dir);
     rec_builder b;
-    if (st == TK_OK) st = rec_builder_init(&b, err);
+    if (st == TK_OK) st = tk_rec_builder_init(&b, err);
     if (st != TK_OK) return st;
     for (size_t i = 0; i < s->n && st == TK_OK; i++) {
         rec_proc *p = &s->procs[i];
         end_of(p, root_pid, root_end);
         if (!p->raw.done) continue; /* nothing but its name: it wrote nothing */
-        st = rec_build_process(&b, &p->raw, maps ? &p->map : NULL, err);
+        st = tk_rec_build_process(&b, &p->raw, maps ? &p->map : NULL, err);
         if (st != TK_OK) break;
         tk_cfg_process *cp = &b.cfg->processes[b.cfg->nprocesses - 1];
         p->process_id = cp->pid = p->raw.pid + REC_GEN_PID_STEP * p->raw.gen;
@@ -171,7 +171,7 @@ tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid
             st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
         tk_free(x);
     }
-    rec_builder_release(&b);
+    tk_rec_builder_release(&b);
     if (st == TK_OK && b.cfg->nprocesses == 0)
         st = tk_error_set(err, TK_ERR_FORMAT, "%s: no process wrote its raw file", dir);
     if (st == TK_OK) st = tk_cfg_finish(b.cfg, dir, NULL, err);
@@ -183,11 +183,11 @@ tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid
     return TK_OK;
 }
 
-void rec_set_free(rec_set *s)
+void tk_rec_set_free(rec_set *s)
 {
     for (size_t i = 0; i < s->n; i++) {
-        rec_raw_free(&s->procs[i].raw);
-        rec_trace_map_free(&s->procs[i].map);
+        tk_rec_raw_free(&s->procs[i].raw);
+        tk_rec_trace_map_free(&s->procs[i].map);
     }
     tk_free(s->procs);
     memset(s, 0, sizeof *s);
@@ -196,8 +196,8 @@ void rec_set_free(rec_set *s)
 tk_status tk_record_read(tk_cfg **out, const char *raw_dir, tk_error *err)
 {
     rec_set s;
-    tk_status st = rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);
-    rec_set_free(&s);
+    tk_status st = tk_rec_set_build(&s, raw_dir, 0, 0, NULL, out, err);
+    tk_rec_set_free(&s);
     return st;
 }
 
@@ -210,11 +210,11 @@ typedef tk_status (*write_fn)(void *ctx, FILE *f, tk_error *err);
 static tk_status write_output(const char *path, int force, write_fn fn, void *ctx, tk_error *err)
 {
     tk_output *o;
-    tk_compression comp = rec_compression_of(path);
+    tk_compression comp = tk_rec_compression_of(path);
     tk_status st = tk_output_open(
         &o, path, (force ? TK_OUTPUT_FORCE : 0) | (comp ? TK_OUTPUT_BINARY : 0), err);
     if (st != TK_OK) return st;
-    FILE *f = tk_output_stream(o), *z = comp ? rec_zopen(f, comp) : f;
+    FILE *f = tk_output_stream(o), *z = comp ? tk_rec_zopen(f, comp) : f;
     if (!z) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st == TK_OK) st = fn(ctx, z, err);
     if (z && z != f && fclose(z) != 0 && st == TK_OK)
@@ -245,7 +245,7 @@ typedef struct trace_ctx {
 static tk_status put_trace(void *ctx, FILE *f, tk_error *err)
 {
     trace_ctx *t = ctx;
-    return rec_write_trace(t->cfg, t->set, t->dir, t->level, f, &t->edges, err);
+    return tk_rec_write_trace(t->cfg, t->set, t->dir, t->level, f, &t->edges, err);
 }
 
 typedef struct wet_ctx {
@@ -254,12 +254,12 @@ typedef struct wet_ctx {
 
 static tk_status put_wet(void *ctx, FILE *f, tk_error *err)
 {
-    return rec_wet_write(((wet_ctx *)ctx)->w, f, err);
+    return tk_rec_wet_write(((wet_ctx *)ctx)->w, f, err);
 }
 
 static tk_status put_wet_history(void *ctx, FILE *f, tk_error *err)
 {
-    return rec_wet_write_history(((wet_ctx *)ctx)->w, f, err);
+    return tk_rec_wet_write_history(((wet_ctx *)ctx)->w, f, err);
 }
 
 static int exists(const char *path)
@@ -293,7 +293,7 @@ static tk_status outcome(const rec_run *run, tk_record_result *res, rec_end_info
     int raw = root_raw(run);
     if (raw < 0) {
         char msg[1024];
-        rec_valgrind_message(run, msg, sizeof msg);
+        tk_rec_valgrind_message(run, msg, sizeof msg);
         return tk_error_set(err, TK_ERR_UNSUPPORTED, "Valgrind could not run %s%s%s", run->program,
                             *msg ? ": " : " (see its message above)", msg);
     }
@@ -362,13 +362,13 @@ static tk_status wet_load(const rec_run *run, const tk_record_options *opt, cons
     rec_wet_opts wo = {opt->wet_path != NULL, 0, opt->wet_memory, run->dir};
     if (opt->wet_history_path)
         wo.history = opt->wet_history ? opt->wet_history : TK_RECORD_WET_HISTORY;
-    tk_status st = rec_wet_load(out, cfg, root, run->raw, &wo, err);
+    tk_status st = tk_rec_wet_load(out, cfg, root, run->raw, &wo, err);
     if (st != TK_OK) return st;
     res->wet_execs = root->raw.gen;
     snprintf(res->wet_program, sizeof res->wet_program, "%s",
              root->raw.exe ? rec_str(&root->raw, root->raw.exe) : "");
     rec_wet_stats ws;
-    rec_wet_get_stats(*out, &ws);
+    tk_rec_wet_get_stats(*out, &ws);
     res->wet_instructions = ws.instructions;
     res->wet_instances = ws.instances;
     res->wet_deps = ws.deps;
@@ -402,8 +402,8 @@ static tk_status record_outputs(const rec_run *run, const tk_record_options *opt
     rec_set set;
     tk_cfg *cfg = NULL;
     rec_wet *w = NULL;
-    tk_status st =
-        rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid, end, &cfg, err);
+    tk_status st = tk_rec_set_build(&set, run->raw, opt->trace_path != NULL, (uint64_t)run->pid,
+                                    end, &cfg, err);
     if (st == TK_OK) {
         res->complete = 1;
         for (size_t i = 0; i < set.n; i++) {
@@ -418,9 +418,9 @@ static tk_status record_outputs(const rec_run *run, const tk_record_options *opt
     trace_ctx t = {cfg, &set, run->raw, opt->trace_level, 0};
     if (st == TK_OK) st = write_all(opt, cfg, &t, w, err);
     res->trace_edges = t.edges;
-    rec_wet_free(w);
+    tk_rec_wet_free(w);
     tk_cfg_free(cfg);
-    rec_set_free(&set);
+    tk_rec_set_free(&set);
     return st;
 }
 
@@ -446,11 +446,11 @@ tk_status tk_record_run(const char *const *argv, const tk_record_options *opt,
     for (int i = 0; i < 4; i++)
         if (writable(outs[i], err) != TK_OK) return TK_ERR_IO;
     rec_run run;
-    tk_status st = rec_prepare(&run, argv, opt, err);
-    if (st == TK_OK) st = rec_spawn(&run, argv, opt, err);
+    tk_status st = tk_rec_prepare(&run, argv, opt, err);
+    if (st == TK_OK) st = tk_rec_spawn(&run, argv, opt, err);
     rec_end_info end;
     if (st == TK_OK) st = outcome(&run, res, &end, err);
     if (st == TK_OK) st = record_outputs(&run, opt, res, &end, err);
-    rec_cleanup(&run, opt);
+    tk_rec_cleanup(&run, opt);
     return st;
 }

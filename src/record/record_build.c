@@ -809,7 +809,7 @@ static void bld_free(bld *d)
     TK_VEC_FREE(&d->chain);
 }
 
-tk_status rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map, tk_error *err)
+tk_status tk_rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map, tk_error *err)
 {
     bld d;
     memset(&d, 0, sizeof d);
@@ -845,7 +845,7 @@ tk_status rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map
 
 static const char *const special_names[3] = {"START", "END", "UNKNOWN"};
 
-tk_status rec_builder_init(rec_builder *b, tk_error *err)
+tk_status tk_rec_builder_init(rec_builder *b, tk_error *err)
 {
     memset(b, 0, sizeof *b);
     tk_strpool_init(&b->files);
@@ -874,15 +874,15 @@ tk_status rec_builder_init(rec_builder *b, tk_error *err)
     }
     return TK_OK;
 oom:
-    rec_builder_release(b);
+    tk_rec_builder_release(b);
     tk_cfg_free(b->cfg);
     b->cfg = NULL;
     return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
 }
 
-void rec_builder_release(rec_builder *b) { tk_strpool_free(&b->files); }
+void tk_rec_builder_release(rec_builder *b) { tk_strpool_free(&b->files); }
 
-void rec_trace_map_free(rec_trace_map *m)
+void tk_rec_trace_map_free(rec_trace_map *m)
 {
     tk_free(m->off);
     tk_free(m->len);

@@ -130,8 +130,8 @@ typedef struct rec_raw {
 static inline const char *rec_str(const rec_raw *r, uint32_t off) { return r->strings.data + off; }
 
 /* Read a raw file.  TK_OK, TK_ERR_FORMAT (located), TK_ERR_IO, TK_ERR_NOMEM. */
-tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err);
-void rec_raw_free(rec_raw *r);
+tk_status tk_rec_raw_read(rec_raw *r, const char *path, tk_error *err);
+void tk_rec_raw_free(rec_raw *r);
 
 /* What the trace needs of a process: the DCFG edges (ids) each edge record
  * of the raw file stands for, and those of each thread end (the chain of its
@@ -144,7 +144,7 @@ typedef struct rec_trace_map {
     TK_VEC(uint32_t) ends; /* by raw end line: (offset, length) pairs in edges */
 } rec_trace_map;
 
-void rec_trace_map_free(rec_trace_map *m);
+void tk_rec_trace_map_free(rec_trace_map *m);
 
 /* Building one cfg of the processes of a recording: the file names (images
  * and source files) are shared by the processes. */
@@ -154,12 +154,12 @@ typedef struct rec_builder {
 } rec_builder;
 
 /* A cfg with the spec's edge types and special nodes, no process yet. */
-tk_status rec_builder_init(rec_builder *b, tk_error *err);
+tk_status tk_rec_builder_init(rec_builder *b, tk_error *err);
 /* Free what the builder holds but the cfg (the caller's after a success). */
-void rec_builder_release(rec_builder *b);
+void tk_rec_builder_release(rec_builder *b);
 /* Append the process of a raw file.  With map, also what the trace of that
  * process needs.  TK_ERR_NOMEM, TK_ERR_LIMIT (more blocks or edges than ids). */
-tk_status rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map, tk_error *err);
+tk_status tk_rec_build_process(rec_builder *b, const rec_raw *r, rec_trace_map *map, tk_error *err);
 
 /* How a recorded process ended, for its TRACEKIT_RECORD data. */
 typedef struct rec_end_info {
@@ -187,9 +187,9 @@ typedef struct rec_set {
  * of Valgrind's exit), the others as their raw files say.  With maps, each
  * process's trace map too.  TK_ERR_FORMAT (no raw file, a bad one), TK_ERR_IO,
  * TK_ERR_NOMEM. */
-tk_status rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid,
-                        const rec_end_info *root_end, tk_cfg **out, tk_error *err);
-void rec_set_free(rec_set *s);
+tk_status tk_rec_set_build(rec_set *s, const char *dir, int maps, uint64_t root_pid,
+                           const rec_end_info *root_end, tk_cfg **out, tk_error *err);
+void tk_rec_set_free(rec_set *s);
 
 /* ---- running Valgrind (record_run.c) ---- */
 typedef struct rec_run {
@@ -205,25 +205,25 @@ typedef struct rec_run {
 
 /* Check the program, find the tool, Valgrind and its library folder, make
  * the temporary folder.  TK_ERR_ARG (the program), TK_ERR_UNSUPPORTED (what
- * is missing), TK_ERR_IO.  rec_cleanup undoes it (also after a failure). */
-tk_status rec_prepare(rec_run *run, const char *const *argv, const tk_record_options *opt,
-                      tk_error *err);
+ * is missing), TK_ERR_IO.  tk_rec_cleanup undoes it (also after a failure). */
+tk_status tk_rec_prepare(rec_run *run, const char *const *argv, const tk_record_options *opt,
+                         tk_error *err);
 /* Run Valgrind on the program and wait for it (recording children: for every
  * descendant).  TK_ERR_IO when it cannot be started. */
-tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_options *opt,
-                    tk_error *err);
-void rec_cleanup(rec_run *run, const tk_record_options *opt);
+tk_status tk_rec_spawn(rec_run *run, const char *const *argv, const tk_record_options *opt,
+                       tk_error *err);
+void tk_rec_cleanup(rec_run *run, const tk_record_options *opt);
 /* What Valgrind said first in its log (why it could not run the program). */
-void rec_valgrind_message(const rec_run *run, char *buf, size_t size);
+void tk_rec_valgrind_message(const rec_run *run, char *buf, size_t size);
 
 /* ---- outputs (record_out.c, record_trace.c) ---- */
-tk_compression rec_compression_of(const char *path);
+tk_compression tk_rec_compression_of(const char *path);
 /* A stream compressing into dst; fclose ends it (EOF on failure). NULL: no memory. */
-FILE *rec_zopen(FILE *dst, tk_compression comp);
+FILE *tk_rec_zopen(FILE *dst, tk_compression comp);
 /* Encode the spills of dir into a DCFG-Trace on out (level < 0: the
  * encoder's default).  *edges: how many edges it holds. */
-tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, int level,
-                          FILE *out, uint64_t *edges, tk_error *err);
+tk_status tk_rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, int level,
+                             FILE *out, uint64_t *edges, tk_error *err);
 
 /* ---- WET (record_wet.c: the stream and control dependences; record_wet_out.c: the
  * outputs) ---- */
@@ -250,12 +250,12 @@ typedef struct rec_wet_stats {
  * stream p<pid>.<gen>.wet of raw_dir) with the DCFG (cfg, its process) for
  * control dependences.  TK_ERR_FORMAT (a bad stream), TK_ERR_IO, TK_ERR_NOMEM,
  * TK_ERR_LIMIT (an instruction run more than the WET model's instances). */
-tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc, const char *raw_dir,
-                       const rec_wet_opts *o, tk_error *err);
-tk_status rec_wet_write(rec_wet *w, FILE *f, tk_error *err);
-tk_status rec_wet_write_history(rec_wet *w, FILE *f, tk_error *err);
-void rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out);
-void rec_wet_free(rec_wet *w);
+tk_status tk_rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
+                          const char *raw_dir, const rec_wet_opts *o, tk_error *err);
+tk_status tk_rec_wet_write(rec_wet *w, FILE *f, tk_error *err);
+tk_status tk_rec_wet_write_history(rec_wet *w, FILE *f, tk_error *err);
+void tk_rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out);
+void tk_rec_wet_free(rec_wet *w);
 
 /* Static facts of a WET instruction, for the outputs. */
 typedef struct rec_wi {
@@ -274,24 +274,24 @@ typedef struct rec_wi {
 /* The comprehensive form's store: every instance's dependences and value,
  * grouped by instruction, spilled to files beyond a memory bound. */
 typedef struct rec_wstore rec_wstore;
-tk_status rec_wstore_new(rec_wstore **out, const rec_wi *wis, uint32_t n, uint64_t memory,
-                         const char *tmpdir, tk_error *err);
-tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
-                         uint32_t dep_inst, tk_error *err);
-tk_status rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const uint8_t *le,
-                           uint32_t n, tk_error *err);
-tk_status rec_wstore_write(rec_wstore *s, FILE *f, tk_error *err);
-uint32_t rec_wstore_spills(const rec_wstore *s);
-void rec_wstore_free(rec_wstore *s);
+tk_status tk_rec_wstore_new(rec_wstore **out, const rec_wi *wis, uint32_t n, uint64_t memory,
+                            const char *tmpdir, tk_error *err);
+tk_status tk_rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port,
+                            uint32_t dep, uint32_t dep_inst, tk_error *err);
+tk_status tk_rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const uint8_t *le,
+                              uint32_t n, tk_error *err);
+tk_status tk_rec_wstore_write(rec_wstore *s, FILE *f, tk_error *err);
+uint32_t tk_rec_wstore_spills(const rec_wstore *s);
+void tk_rec_wstore_free(rec_wstore *s);
 
 /* The history form's circular buffer of the last dependences. */
 typedef struct rec_wring rec_wring;
-tk_status rec_wring_new(rec_wring **out, uint64_t size, tk_error *err);
-void rec_wring_push(rec_wring *r, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
-                    uint32_t dep_inst);
-uint64_t rec_wring_count(const rec_wring *r);
-tk_status rec_wring_write(rec_wring *r, const rec_wi *wis, uint32_t n, FILE *f, tk_error *err);
-void rec_wring_free(rec_wring *r);
+tk_status tk_rec_wring_new(rec_wring **out, uint64_t size, tk_error *err);
+void tk_rec_wring_push(rec_wring *r, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
+                       uint32_t dep_inst);
+uint64_t tk_rec_wring_count(const rec_wring *r);
+tk_status tk_rec_wring_write(rec_wring *r, const rec_wi *wis, uint32_t n, FILE *f, tk_error *err);
+void tk_rec_wring_free(rec_wring *r);
 
 /* Node ids of the special nodes of rec_cfg_new. */
 #define REC_NODE_START 1u

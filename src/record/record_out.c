@@ -24,7 +24,7 @@ typedef struct zsink {
     unsigned char buf[ZBUF];
 } zsink;
 
-tk_compression rec_compression_of(const char *path)
+tk_compression tk_rec_compression_of(const char *path)
 {
     size_t n = strlen(path);
 #define ENDS(s) (n >= sizeof(s) - 1 && !strcmp(path + n - (sizeof(s) - 1), s))
@@ -118,7 +118,7 @@ static int zclose(void *cookie)
 
 /* A stream compressing into dst (which stays the caller's); NULL when out
  * of memory.  fclose ends the compressed stream (EOF when anything failed). */
-FILE *rec_zopen(FILE *dst, tk_compression comp)
+FILE *tk_rec_zopen(FILE *dst, tk_compression comp)
 {
     zsink *z = tk_calloc(1, sizeof *z);
     if (!z) return NULL;

@@ -503,7 +503,7 @@ static void program_first(rec_raw *r)
     }
 }
 
-tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
+tk_status tk_rec_raw_read(rec_raw *r, const char *path, tk_error *err)
 {
     memset(r, 0, sizeof *r);
     r->path = tk_strdup(path);
@@ -551,7 +551,7 @@ tk_status rec_raw_read(rec_raw *r, const char *path, tk_error *err)
     return st;
 }
 
-void rec_raw_free(rec_raw *r)
+void tk_rec_raw_free(rec_raw *r)
 {
     tk_free(r->path);
     TK_VEC_FREE(&r->strings);

@@ -248,8 +248,8 @@ static tk_status keep_raw_dir(const char *dir, const char *raw, tk_error *err)
     return TK_OK;
 }
 
-tk_status rec_prepare(rec_run *run, const char *const *argv, const tk_record_options *opt,
-                      tk_error *err)
+tk_status tk_rec_prepare(rec_run *run, const char *const *argv, const tk_record_options *opt,
+                         tk_error *err)
 {
     memset(run, 0, sizeof *run);
     if (!argv || !argv[0] || !*argv[0]) return tk_error_set(err, TK_ERR_ARG, "no program to run");
@@ -319,7 +319,7 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
-void rec_cleanup(rec_run *run, const tk_record_options *opt)
+void tk_rec_cleanup(rec_run *run, const tk_record_options *opt)
 {
     if (!run->dir[0]) return;
     (void)opt; /* with --keep-raw, the raw files are not in it */
@@ -330,7 +330,7 @@ void rec_cleanup(rec_run *run, const tk_record_options *opt)
 static void child(const rec_run *run, const char *const *argv, const tk_record_options *opt,
                   const sigset_t *mask)
 {
-    pthread_sigmask(SIG_SETMASK, mask, NULL); /* the caller's, not rec_spawn's */
+    pthread_sigmask(SIG_SETMASK, mask, NULL); /* the caller's, not tk_rec_spawn's */
     char lib[PATH_MAX + 32], out[PATH_MAX + 32], log[PATH_MAX + 32], lim[48], hist[64], root[48];
     pathf(lib, sizeof lib, "VALGRIND_LIB=%s/lib", run->dir);
     pathf(out, sizeof out, "--tkr-out=%s", run->raw);
@@ -395,8 +395,8 @@ static int reap(pid_t pid, int all, int *status)
  * SIGHUP sent to tracekit meanwhile are passed on to Valgrind: they are
  * blocked and taken with sigwait along with SIGCHLD (no handler, so no state
  * outside this call). */
-tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_options *opt,
-                    tk_error *err)
+tk_status tk_rec_spawn(rec_run *run, const char *const *argv, const tk_record_options *opt,
+                       tk_error *err)
 {
     struct sigaction ign, old_int, old_quit;
     memset(&ign, 0, sizeof ign);
@@ -435,7 +435,7 @@ tk_status rec_spawn(rec_run *run, const char *const *argv, const tk_record_optio
 
 /* Valgrind's first message of its log of pid (what it said when it could
  * not run the program), into buf; "" when none. */
-void rec_valgrind_message(const rec_run *run, char *buf, size_t size)
+void tk_rec_valgrind_message(const rec_run *run, char *buf, size_t size)
 {
     char path[PATH_MAX + 64];
     buf[0] = 0;

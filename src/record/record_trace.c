@@ -374,8 +374,8 @@ static tk_status encoder_pass(tk_dcfg_trace_encoder *enc, feed_fn fn, queue *q, 
     return st;
 }
 
-tk_status rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, int level,
-                          FILE *out, uint64_t *edges, tk_error *err)
+tk_status tk_rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *dir, int level,
+                             FILE *out, uint64_t *edges, tk_error *err)
 {
     tk_dcfg_trace_encode_options o = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
     o.level = level;

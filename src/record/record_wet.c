@@ -435,8 +435,8 @@ static tk_status emit_dep(rec_wet *w, uint32_t instr, uint32_t inst, uint32_t po
                           uint32_t dep_inst)
 {
     w->stats.deps++;
-    if (w->ring) rec_wring_push(w->ring, instr, inst, port, dep, dep_inst);
-    if (w->store) return rec_wstore_dep(w->store, instr, inst, port, dep, dep_inst, w->err);
+    if (w->ring) tk_rec_wring_push(w->ring, instr, inst, port, dep, dep_inst);
+    if (w->store) return tk_rec_wstore_dep(w->store, instr, inst, port, dep, dep_inst, w->err);
     return TK_OK;
 }
 
@@ -527,7 +527,7 @@ static tk_status value(rec_wet *w, sreader *s, uint32_t i, uint32_t inst, unsign
         while (n && !le[n - 1]) n--;
     }
     w->stats.values++;
-    return w->store ? rec_wstore_value(w->store, i, inst, le, n, w->err) : TK_OK;
+    return w->store ? tk_rec_wstore_value(w->store, i, inst, le, n, w->err) : TK_OK;
 }
 
 /* The data dependences of instance inst of instruction i: per port, 0 or 1 + zigzag(the
@@ -627,8 +627,8 @@ static tk_status open_stream(rec_wet *w, const rec_proc *proc, const char *raw_d
     return TK_OK;
 }
 
-tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc, const char *raw_dir,
-                       const rec_wet_opts *o, tk_error *err)
+tk_status tk_rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
+                          const char *raw_dir, const rec_wet_opts *o, tk_error *err)
 {
     *out = NULL;
     rec_wet *w = tk_calloc(1, sizeof *w);
@@ -648,8 +648,8 @@ tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc, c
     }
     if (st == TK_OK) st = branch_postdoms(w);
     if (st == TK_OK && o->comprehensive)
-        st = rec_wstore_new(&w->store, w->wis, w->n, o->memory, o->tmpdir, err);
-    if (st == TK_OK && o->history) st = rec_wring_new(&w->ring, o->history, err);
+        st = tk_rec_wstore_new(&w->store, w->wis, w->n, o->memory, o->tmpdir, err);
+    if (st == TK_OK && o->history) st = tk_rec_wring_new(&w->ring, o->history, err);
     char path[8300];
     sreader s;
     memset(&s, 0, sizeof s);
@@ -660,28 +660,28 @@ tk_status rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc, c
     if (s.f) fclose(s.f);
     tk_free(s.buf);
     if (st != TK_OK) {
-        rec_wet_free(w);
+        tk_rec_wet_free(w);
         return st;
     }
-    w->stats.history = w->ring ? rec_wring_count(w->ring) : 0;
-    w->stats.spills = w->store ? rec_wstore_spills(w->store) : 0;
+    w->stats.history = w->ring ? tk_rec_wring_count(w->ring) : 0;
+    w->stats.spills = w->store ? tk_rec_wstore_spills(w->store) : 0;
     *out = w;
     return TK_OK;
 }
 
-tk_status rec_wet_write(rec_wet *w, FILE *f, tk_error *err)
+tk_status tk_rec_wet_write(rec_wet *w, FILE *f, tk_error *err)
 {
-    return rec_wstore_write(w->store, f, err);
+    return tk_rec_wstore_write(w->store, f, err);
 }
 
-tk_status rec_wet_write_history(rec_wet *w, FILE *f, tk_error *err)
+tk_status tk_rec_wet_write_history(rec_wet *w, FILE *f, tk_error *err)
 {
-    return rec_wring_write(w->ring, w->wis, w->n, f, err);
+    return tk_rec_wring_write(w->ring, w->wis, w->n, f, err);
 }
 
-void rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out) { *out = w->stats; }
+void tk_rec_wet_get_stats(const rec_wet *w, rec_wet_stats *out) { *out = w->stats; }
 
-void rec_wet_free(rec_wet *w)
+void tk_rec_wet_free(rec_wet *w)
 {
     if (!w) return;
     for (size_t i = 0; i < w->threads.len; i++) {
@@ -689,8 +689,8 @@ void rec_wet_free(rec_wet *w)
         TK_VEC_FREE(&w->threads.data[i].frames);
     }
     TK_VEC_FREE(&w->threads);
-    rec_wstore_free(w->store);
-    rec_wring_free(w->ring);
+    tk_rec_wstore_free(w->store);
+    tk_rec_wring_free(w->ring);
     tk_free(w->wis);
     tk_free(w->names);
     tk_free(w);

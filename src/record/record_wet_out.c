@@ -51,8 +51,8 @@ static tk_status store_nomem(tk_error *err)
     return tk_error_set(err, TK_ERR_NOMEM, "out of memory keeping the WET trace");
 }
 
-tk_status rec_wstore_new(rec_wstore **out, const rec_wi *wis, uint32_t n, uint64_t memory,
-                         const char *tmpdir, tk_error *err)
+tk_status tk_rec_wstore_new(rec_wstore **out, const rec_wi *wis, uint32_t n, uint64_t memory,
+                            const char *tmpdir, tk_error *err)
 {
     rec_wstore *s = tk_calloc(1, sizeof *s);
     if (!s) return store_nomem(err);
@@ -70,7 +70,7 @@ tk_status rec_wstore_new(rec_wstore **out, const rec_wi *wis, uint32_t n, uint64
     s->nst = (uint32_t)total;
     s->st = total < UINT32_MAX ? tk_calloc(total ? total : 1, sizeof *s->st) : NULL;
     if (!s->first || !s->st) {
-        rec_wstore_free(s);
+        tk_rec_wstore_free(s);
         return store_nomem(err);
     }
     *out = s;
@@ -133,8 +133,8 @@ static tk_status room(rec_wstore *s, wstream *w, size_t need, tk_error *err)
     return TK_OK;
 }
 
-tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
-                         uint32_t dep_inst, tk_error *err)
+tk_status tk_rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t port,
+                            uint32_t dep, uint32_t dep_inst, tk_error *err)
 {
     wstream *w = &s->st[s->first[instr] + port];
     tk_status st = room(s, w, 30, err);
@@ -149,8 +149,8 @@ tk_status rec_wstore_dep(rec_wstore *s, uint32_t instr, uint32_t inst, uint32_t 
     return TK_OK;
 }
 
-tk_status rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const uint8_t *le,
-                           uint32_t n, tk_error *err)
+tk_status tk_rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const uint8_t *le,
+                              uint32_t n, tk_error *err)
 {
     wstream *w = &s->st[s->first[instr + 1] - 1];
     tk_status st = room(s, w, 12 + n, err);
@@ -165,9 +165,9 @@ tk_status rec_wstore_value(rec_wstore *s, uint32_t instr, uint32_t inst, const u
     return TK_OK;
 }
 
-uint32_t rec_wstore_spills(const rec_wstore *s) { return s->nruns; }
+uint32_t tk_rec_wstore_spills(const rec_wstore *s) { return s->nruns; }
 
-void rec_wstore_free(rec_wstore *s)
+void tk_rec_wstore_free(rec_wstore *s)
 {
     if (!s) return;
     for (uint32_t k = 0; s->st && k < s->nst; k++) tk_free(s->st[k].data);
@@ -396,7 +396,7 @@ static int write_blocks(rec_wstore *s, obuf *o, FILE **runs)
     return 1;
 }
 
-tk_status rec_wstore_write(rec_wstore *s, FILE *f, tk_error *err)
+tk_status tk_rec_wstore_write(rec_wstore *s, FILE *f, tk_error *err)
 {
     FILE **runs = tk_calloc(s->nruns ? s->nruns : 1, sizeof *runs);
     obuf *o = tk_malloc(sizeof *o);
@@ -436,7 +436,7 @@ struct rec_wring {
     uint64_t size, cap, head, total;
 };
 
-tk_status rec_wring_new(rec_wring **out, uint64_t size, tk_error *err)
+tk_status tk_rec_wring_new(rec_wring **out, uint64_t size, tk_error *err)
 {
     rec_wring *r = tk_calloc(1, sizeof *r);
     if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
@@ -445,8 +445,8 @@ tk_status rec_wring_new(rec_wring **out, uint64_t size, tk_error *err)
     return TK_OK;
 }
 
-void rec_wring_push(rec_wring *r, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
-                    uint32_t dep_inst)
+void tk_rec_wring_push(rec_wring *r, uint32_t instr, uint32_t inst, uint32_t port, uint32_t dep,
+                       uint32_t dep_inst)
 {
     if (r->head == r->cap) {
         if (r->cap < r->size) { /* grown as needed, up to its size */
@@ -466,7 +466,7 @@ void rec_wring_push(rec_wring *r, uint32_t instr, uint32_t inst, uint32_t port, 
     r->total++;
 }
 
-uint64_t rec_wring_count(const rec_wring *r) { return r->total < r->size ? r->total : r->size; }
+uint64_t tk_rec_wring_count(const rec_wring *r) { return r->total < r->size ? r->total : r->size; }
 
 static int hent_cmp(const void *a, const void *b)
 {
@@ -505,9 +505,9 @@ static tk_status ring_model(rec_wring *r, uint64_t n, const rec_wi *wis, uint32_
     return st;
 }
 
-tk_status rec_wring_write(rec_wring *r, const rec_wi *wis, uint32_t nwis, FILE *f, tk_error *err)
+tk_status tk_rec_wring_write(rec_wring *r, const rec_wi *wis, uint32_t nwis, FILE *f, tk_error *err)
 {
-    uint64_t n = rec_wring_count(r);
+    uint64_t n = tk_rec_wring_count(r);
     if (n > 1) qsort(r->e, n, sizeof *r->e, hent_cmp); /* instances order them in a port */
     tk_deps *d = NULL;
     tk_status st = tk_deps_open(&d, TK_DEPS_COMPREHENSIVE, err);
@@ -519,7 +519,7 @@ tk_status rec_wring_write(rec_wring *r, const rec_wi *wis, uint32_t nwis, FILE *
     return st;
 }
 
-void rec_wring_free(rec_wring *r)
+void tk_rec_wring_free(rec_wring *r)
 {
     if (!r) return;
     tk_free(r->e);

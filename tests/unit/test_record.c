@@ -285,11 +285,11 @@ static void test_spill_counts(void)
         tk_cfg *cfg = NULL;
         tk_error err;
         tk_error_clear(&err);
-        TK_CHECK(rec_set_build(&s, dir, 1, 0, NULL, &cfg, &err) == TK_OK);
+        TK_CHECK(tk_rec_set_build(&s, dir, 1, 0, NULL, &cfg, &err) == TK_OK);
         FILE *null = fopen("/dev/null", "w");
         uint64_t edges = 0;
         tk_status st =
-            cfg && null ? rec_write_trace(cfg, &s, dir, -1, null, &edges, &err) : TK_ERR_IO;
+            cfg && null ? tk_rec_write_trace(cfg, &s, dir, -1, null, &edges, &err) : TK_ERR_IO;
         if (null) fclose(null);
         if (spills[i].message) {
             if (!TK_CHECK(st == TK_ERR_FORMAT && strstr(err.message, spills[i].message)))
@@ -297,7 +297,7 @@ static void test_spill_counts(void)
         } else {
             TK_CHECK(st == TK_OK && edges > 0);
         }
-        rec_set_free(&s);
+        tk_rec_set_free(&s);
         tk_cfg_free(cfg);
         unlink(path);
         remove_raw();

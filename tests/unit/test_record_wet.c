@@ -35,7 +35,7 @@ static char *store_text(uint64_t memory, const char *tmpdir, uint32_t *spills)
     rec_wstore *s = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK_EQ_I64(rec_wstore_new(&s, wis, NI, memory, tmpdir, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_rec_wstore_new(&s, wis, NI, memory, tmpdir, &err), TK_OK);
     if (!s) return NULL;
     uint32_t x = 7;
     for (uint32_t k = 0; k < RUNS; k++) {
@@ -44,20 +44,20 @@ static char *store_text(uint64_t memory, const char *tmpdir, uint32_t *spills)
         uint32_t dep = (i + 1 + (x >> 8) % (NI - 1)) % NI; /* another instruction */
         for (uint32_t p = 0; p <= wis[i].nports; p++)
             if (((x >> (p + 3)) & 1) && wis[dep].count)
-                TK_CHECK_EQ_I64(rec_wstore_dep(s, i, inst, p, dep, wis[dep].count - 1, &err),
+                TK_CHECK_EQ_I64(tk_rec_wstore_dep(s, i, inst, p, dep, wis[dep].count - 1, &err),
                                 TK_OK);
         uint8_t v[32];
         for (int b = 0; b < 32; b++) v[b] = (uint8_t)(x >> (b % 24));
         if (wis[i].has_values)
-            TK_CHECK_EQ_I64(rec_wstore_value(s, i, inst, v, 1 + (x >> 9) % 32, &err), TK_OK);
+            TK_CHECK_EQ_I64(tk_rec_wstore_value(s, i, inst, v, 1 + (x >> 9) % 32, &err), TK_OK);
     }
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    TK_CHECK_EQ_I64(rec_wstore_write(s, f, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_rec_wstore_write(s, f, &err), TK_OK);
     fclose(f);
-    *spills = rec_wstore_spills(s);
-    rec_wstore_free(s);
+    *spills = tk_rec_wstore_spills(s);
+    tk_rec_wstore_free(s);
     return buf;
 }
 
@@ -98,14 +98,14 @@ static void test_ring(void)
     rec_wring *r = NULL;
     tk_error err;
     tk_error_clear(&err);
-    TK_CHECK_EQ_I64(rec_wring_new(&r, 10, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_rec_wring_new(&r, 10, &err), TK_OK);
     if (!r) return;
-    for (uint32_t k = 0; k < 25; k++) rec_wring_push(r, 4, k, 1, 0, k);
-    TK_CHECK_EQ_U64(rec_wring_count(r), 10);
+    for (uint32_t k = 0; k < 25; k++) tk_rec_wring_push(r, 4, k, 1, 0, k);
+    TK_CHECK_EQ_U64(tk_rec_wring_count(r), 10);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    TK_CHECK_EQ_I64(rec_wring_write(r, wis, NI, f, &err), TK_OK);
+    TK_CHECK_EQ_I64(tk_rec_wring_write(r, wis, NI, f, &err), TK_OK);
     fclose(f);
     /* instances 15..24 of 0x400010 on instances 15..24 of 0x400000 */
     TK_CHECK(buf && strncmp(buf, "0x400010#15 --> 0x400000#15\n", 28) == 0);
@@ -115,7 +115,7 @@ static void test_ring(void)
     for (const char *p = buf; p && *p; p++) lines += *p == '\n';
     TK_CHECK_EQ_U64(lines, 10);
     free(buf);
-    rec_wring_free(r);
+    tk_rec_wring_free(r);
 }
 
 static void check_ipdom(uint32_t n, const uint32_t *start, const uint32_t *adj, uint32_t exit,
