@@ -341,22 +341,41 @@ def number_scanner():
     return line_matches([p for p in LIB + CLI if p != "src/core/num.c"], bad)
 
 
+def foreign_globals(objs, prefixes, allowed=()):
+    """(where, key, what) of each external symbol the objects define (nm -g --defined-only)
+    that starts with none of prefixes and is not in allowed; the symbols of the compiler's
+    and the sanitizers' own (starting with "__") aside."""
+    out = []
+    if not objs:
+        return out
+    r = subprocess.run(["nm", "-g", "--defined-only"] + objs, capture_output=True, text=True)
+    obj = objs[0]
+    for line in r.stdout.split("\n"):
+        parts = line.split()
+        if len(parts) == 1 and line.endswith(".o:"):  # "BUILD/obj/src/x.o:" before its symbols
+            obj = line[:-1]
+        elif len(parts) == 3 and not parts[2].startswith(tuple(prefixes) + ("__",)) and \
+                parts[2] not in allowed:
+            src = source_of(obj)
+            out.append((src, f"{src}:{parts[2]}", f"global symbol {parts[2]}"))
+    return out
+
+
 @rule("cli-names")
 def cli_names():
     """the command line's global symbols start with cli_ (main aside)"""
-    out = []
-    objs = objects("src/cli")
-    if objs:
-        r = subprocess.run(["nm", "-g", "--defined-only"] + objs, capture_output=True,
-                           text=True)
-        for line in r.stdout.split("\n"):
-            parts = line.split()
-            # (names of the compiler's and the sanitizers' own start with "__")
-            if len(parts) == 3 and not parts[2].startswith(("cli_", "CLI_", "__")) and \
-                    parts[2] != "main":
-                out.append((f"{BUILD}/obj/src/cli", f"nm:{parts[2]}",
-                            f"global symbol {parts[2]}"))
-    return out
+    return foreign_globals(objects("src/cli"), ("cli_", "CLI_"), {"main"})
+
+
+@rule("library-names")
+def library_names():
+    """every global symbol of the library's objects starts with tk_, the internal helpers'
+    too (hidden from the shared library, they are in the namespace of a program that links
+    libtracekit.a)"""
+    objs = objects(*LIB_DIRS)
+    if not objs:
+        return [(BUILD, "nm", "no objects under " + BUILD + "/obj/src")]
+    return foreign_globals(objs, ("tk_",))
 
 
 @rule("no-global-state")

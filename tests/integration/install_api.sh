@@ -3,7 +3,7 @@
 # use: tests/api/consumer.c, compiled against the installed headers only and
 # linked through the installed tracekit.pc (shared and static), reports the
 # same numbers as `tracekit info`; the umbrella header also compiles as C++;
-# the shared library exports tk_* symbols only.
+# the shared library exports tk_* symbols only, the static one defines no others.
 # Runs for the plain gcc build only (the install target builds with its flags).
 set -u
 cd "$(dirname "$0")/../.."
@@ -38,6 +38,9 @@ cmp -s "$tmp/consumer.out" "$tmp/consumer-static.out" ||
 if command -v nm >/dev/null; then
     extra=$(nm -D --defined-only "$tmp/prefix/lib/libtracekit.so" | awk '$3 !~ /^tk_/ { print $3 }')
     [ -z "$extra" ] || { echo "FAIL: libtracekit.so exports symbols outside tk_*:"; echo "$extra" | head; exit 1; }
+    # the static library's objects define tk_* globals only, the internal helpers' too
+    extra=$(nm -g --defined-only "$tmp/prefix/lib/libtracekit.a" | awk 'NF == 3 && $3 !~ /^tk_/ { print $3 }')
+    [ -z "$extra" ] || { echo "FAIL: libtracekit.a defines globals outside tk_*:"; echo "$extra" | head; exit 1; }
     # exported == declared with TK_API in the installed headers, both ways
     nm -D --defined-only "$tmp/prefix/lib/libtracekit.so" | awk '{ print $3 }' | sed 's/@.*//' |
         sort -u >"$tmp/exported"
@@ -102,4 +105,4 @@ make -s uninstall BUILD=build PREFIX="$tmp/p2" LIBDIR="$tmp/p2/lib64" INCLUDEDIR
     MANDIR="$tmp/p2/man" >/dev/null 2>&1
 left=$(find "$tmp/p2" -type f)
 [ -z "$left" ] || { echo "FAIL: make uninstall left: $left"; exit 1; }
-echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info; only tk_* exported; the program, man pages and completion installed; LIBDIR/INCLUDEDIR/MANDIR and uninstall work"
+echo "ok: installed headers, pkg-config (shared and static) and C++ work; numbers equal tracekit info; only tk_* exported (and defined in libtracekit.a); the program, man pages and completion installed; LIBDIR/INCLUDEDIR/MANDIR and uninstall work"
