@@ -44,9 +44,9 @@ batch "convert dot of several" convert --to dot "${traces[@]:0:4}" -o "$T/calls.
 TRACEKIT_MPI_FANIN=2 batch "convert callgrind, other orders, fan-in 2" convert --to callgrind \
     $D/calltree.basic $D/mtpool.fdr $D/calltree.fdr $D/mtpool.basic $D/mtpool-wrapped.fdr \
     $D/calltree-typed.fdr -o "$T/orders.cg"
-batch "convert dot, other orders, all of it" convert --to dot --node-threshold 0 \
-    --edge-threshold 0 --unit ms --full-names $D/mtpool.basic $D/calltree.fdr $D/mtpool.fdr \
-    $D/calltree.basic -o "$T/orders.dot"
+batch "convert dot, other orders, all of it, --per-thread" convert --to dot --node-threshold 0 \
+    --edge-threshold 0 --unit ms --full-names --per-thread $D/mtpool.basic $D/calltree.fdr \
+    $D/mtpool.fdr $D/calltree.basic -o "$T/orders.dot"
 TRACEKIT_MPI_FANIN=2 batch "convert callgrind per thread, fan-in 2" convert --to callgrind \
     --per-thread $D/mtpool.fdr $D/calltree.fdr $D/mtpool.basic $D/calltree.basic \
     $D/mtpool-wrapped.fdr -o "$T/threads.cg"

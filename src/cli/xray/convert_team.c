@@ -218,8 +218,10 @@ int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, const cli_xray_con
     int bad_map = bin && tk_xray_map_read(&map, bin, NULL) != TK_OK;
     found *f = calloc((size_t)ctx->ninputs + 1, sizeof *f);
     cli_part_bytes part = {CLI_PART_EMPTY, NULL, 0};
-    if (!f || bad_map ||
-        own_partial(ctx, map, tids, ntids, how, cli_has(args, "per-thread"), f, &part) != 0)
+    /* --per-thread: the stacks start with their thread, the profile has a part per thread
+     * (callgrind; a call graph is of one part, as tracekit's) */
+    int per_thread = cli_has(args, "per-thread") && how->target != CLI_XRAY_TO_DOT;
+    if (!f || bad_map || own_partial(ctx, map, tids, ntids, how, per_thread, f, &part) != 0)
         cli_part_fail(&part, NULL);
     const cli_part_kind *kind = is_profile(how) ? &profile_kind : &folded_kind;
     if (!f || t->gather(t, f, sizeof *f, ctx->lo, ctx->hi) != 0 ||
