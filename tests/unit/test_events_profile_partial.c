@@ -3,7 +3,8 @@
  * written as Callgrind and as a call graph byte for byte, with and without threads: of
  * scripted sources whose functions first appear in other orders, with calls still open at
  * their end, on a clock whose ns are not whole ticks, and of XRay traces (with a map, one cut
- * short); their bytes read back; partials of another clock or per_thread refused. */
+ * short); their bytes read back; partials of another clock or per_thread refused; the limit
+ * of threads per thread met as tk_events_profile meets it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,4 +382,59 @@ static void test_refused(void)
     tk_events_profile_partial_free(pt);
 }
 
-TK_TEST_MAIN(TK_CASE(test_scripted), TK_CASE(test_xray_traces), TK_CASE(test_refused))
+/* Per thread, a profile takes 256 threads with calls: two runs of 200 chain into 400, which
+ * tk_events_profile refuses, and so does the profile of their merged partials (the threads
+ * without calls past it are no error for either). */
+static void test_thread_limit(void)
+{
+    static step calls[2][400];
+    script runs[2];
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t i = 0; i < 200; i++) {
+            calls[k][2 * i] = (step){i, 'e', 1 + i % 5, 2 * i};
+            calls[k][2 * i + 1] = (step){i, 'x', 1 + i % 5, 2 * i + 1};
+        }
+        runs[k] = (script){calls[k], 400, 0, 1e9};
+    }
+    static step quiet[1] = {{199, 'e', 2, 5}}; /* thread 199 only: 200 threads, one call */
+    script idle = {quiet, 1, 0, 1e9}, idle2 = idle;
+    tk_event_source srcs[2] = {script_source(&runs[0]), script_source(&runs[1])};
+    tk_event_chain chain;
+    tk_event_source src;
+    tk_profile *p = NULL;
+    TK_CHECK(tk_event_chain_init(&chain, srcs, 2, &src, NULL) == TK_OK);
+    TK_CHECK(tk_events_profile(&src, NULL, 1, &p, NULL) == TK_ERR_LIMIT);
+    tk_events_profile_partial *a = partial_of(rewound(srcs, 1), 1, 1);
+    tk_events_profile_partial *b = partial_of(rewound(srcs + 1, 1), 1, 1);
+    if (a && b) TK_CHECK(tk_events_profile_partial_merge(a, b, NULL) == TK_OK);
+    a = through_bytes(a);
+    TK_CHECK(a && tk_events_profile_partial_profile(a, NULL, &p, NULL) == TK_ERR_LIMIT);
+    tk_events_profile_partial_free(a);
+    tk_events_profile_partial_free(b);
+    /* 200 threads of which only the last has a call, then the same: its call is thread 399's */
+    tk_event_source two[2] = {script_source(&idle), script_source(&idle2)};
+    TK_CHECK(tk_event_chain_init(&chain, two, 2, &src, NULL) == TK_OK);
+    TK_CHECK(tk_events_profile(&src, NULL, 1, &p, NULL) == TK_ERR_LIMIT);
+    two[0] = script_source(&idle);
+    two[1] = script_source(&idle2);
+    a = partial_of(&two[0], 1, 1);
+    b = partial_of(&two[1], 1, 1);
+    if (a && b) TK_CHECK(tk_events_profile_partial_merge(a, b, NULL) == TK_OK);
+    a = through_bytes(a);
+    TK_CHECK(a && tk_events_profile_partial_profile(a, NULL, &p, NULL) == TK_ERR_LIMIT);
+    tk_events_profile_partial_free(a);
+    tk_events_profile_partial_free(b);
+    /* one of them: 200 parts, fine, and the same through a partial */
+    tk_event_source one = script_source(&idle);
+    char *want = chained_text(&one, 1, NULL, 1);
+    one = script_source(&idle);
+    tk_events_profile_partial *c = through_bytes(partial_of(&one, 1, 1));
+    char *got = profile_text(c, NULL);
+    TK_CHECK(want && got && strcmp(want, got) == 0);
+    free(want);
+    free(got);
+    tk_events_profile_partial_free(c);
+}
+
+TK_TEST_MAIN(TK_CASE(test_scripted), TK_CASE(test_xray_traces), TK_CASE(test_refused),
+             TK_CASE(test_thread_limit))
