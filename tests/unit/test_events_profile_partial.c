@@ -434,6 +434,24 @@ static void test_thread_limit(void)
     free(want);
     free(got);
     tk_events_profile_partial_free(c);
+    /* a call in thread 0, then an exit without its enter in thread 299 (no call): 300 parts,
+     * fine; merged after a run of 200 threads, thread 0's call is thread 200's: fine too */
+    static step late[3] = {{0, 'e', 3, 1}, {0, 'x', 3, 4}, {299, 'x', 3, 6}};
+    script tail = {late, 3, 0, 1e9};
+    tk_event_source both[2] = {script_source(&idle), script_source(&tail)};
+    want = chained_text(both, 2, NULL, 1);
+    both[0] = script_source(&idle);
+    both[1] = script_source(&tail);
+    a = partial_of(&both[0], 1, 1);
+    b = partial_of(&both[1], 1, 1);
+    if (a && b) TK_CHECK(tk_events_profile_partial_merge(a, b, NULL) == TK_OK);
+    a = through_bytes(a);
+    got = profile_text(a, NULL);
+    TK_CHECK(want && got && strcmp(want, got) == 0);
+    free(want);
+    free(got);
+    tk_events_profile_partial_free(a);
+    tk_events_profile_partial_free(b);
 }
 
 TK_TEST_MAIN(TK_CASE(test_scripted), TK_CASE(test_xray_traces), TK_CASE(test_refused),
