@@ -2,9 +2,11 @@
 # tracekit-mpi on XRay traces (issue 28): report's latency partials reduced across 1, 2, 3 and 5
 # ranks (a tree of fan-in 2 and the default), the same bytes as tracekit; convert --to folded
 # and svg of several traces, their folded-stacks partials reduced (a cut trace's warning, the
-# map's unknown ids, two clocks); the commands that run on rank 0 alone (info, convert to the
-# other targets of several traces: chrome, json, callgrind, dot; standard input) too. One MPI job per number of ranks runs
-# every command (tests/mpi/batch.c).
+# map's unknown ids, two clocks); convert --to callgrind and dot of several traces, their events
+# profile partials reduced (functions that first appear in other orders, per thread, a map, a
+# cut trace, a missing one, two clocks); the commands that run on rank 0 alone (info, convert
+# to chrome and json, standard input) too. One MPI job per number of ranks runs every command
+# (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -23,9 +25,6 @@ batch "report of two clocks" report "${traces[@]}" -o "$T/none.txt"
 batch "info" info "${traces[@]:0:3}"
 batch "convert" convert --to chrome $D/mtpool.fdr $D/calltree.fdr -o "$T/mtpool.json"
 batch "convert json of several" convert --to json "${traces[@]:0:3}" -o "$T/events.json"
-batch "convert callgrind of several" convert --to callgrind -m tests/data/xray/bin/mtpool \
-    $D/mtpool.fdr $D/mtpool-wrapped.fdr $D/mtpool.basic
-batch "convert dot of several" convert --to dot "${traces[@]:0:4}" -o "$T/calls.dot"
 # folded stacks merged along the tree
 batch "convert folded" convert --to folded "${traces[@]:0:5}" -o "$T/all.folded"
 TRACEKIT_MPI_FANIN=2 batch "convert folded per thread by calls, fan-in 2" \
@@ -37,6 +36,46 @@ batch "convert folded of a cut trace" convert --to folded $D/mtpool.fdr \
     tests/data/xray/fail/mtpool-cut.fdr $D/calltree.fdr
 batch "convert folded of two clocks" convert --to folded "${traces[@]}" -o "$T/none.folded"
 batch "convert folded of a missing trace" convert --to folded $D/mtpool.fdr $D/missing.fdr
+# one events profile merged along the tree
+batch "convert callgrind of several, a map" convert --to callgrind -m tests/data/xray/bin/mtpool \
+    $D/mtpool.fdr $D/mtpool-wrapped.fdr $D/mtpool.basic
+batch "convert dot of several" convert --to dot "${traces[@]:0:4}" -o "$T/calls.dot"
+# two programs, their functions first seen in other orders (calltree's ids are mtpool's too)
+TRACEKIT_MPI_FANIN=2 batch "convert callgrind, other orders, fan-in 2" convert --to callgrind \
+    $D/calltree.basic $D/mtpool.fdr $D/calltree.fdr $D/mtpool.basic $D/mtpool-wrapped.fdr \
+    $D/calltree-typed.fdr -o "$T/orders.cg"
+batch "convert dot, other orders, all of it, --per-thread" convert --to dot --node-threshold 0 \
+    --edge-threshold 0 --unit ms --full-names --per-thread $D/mtpool.basic $D/calltree.fdr \
+    $D/mtpool.fdr $D/calltree.basic -o "$T/orders.dot"
+TRACEKIT_MPI_FANIN=2 batch "convert callgrind per thread, fan-in 2" convert --to callgrind \
+    --per-thread $D/mtpool.fdr $D/calltree.fdr $D/mtpool.basic $D/calltree.basic \
+    $D/mtpool-wrapped.fdr -o "$T/threads.cg"
+batch "convert callgrind per thread, a map, a thread" convert --to callgrind --per-thread \
+    -m tests/data/xray/bin/mtpool --thread 6261 --thread 6263 $D/mtpool.fdr $D/mtpool-wrapped.fdr \
+    $D/mtpool.fdr -o "$T/map.cg"
+batch "convert callgrind per thread without -o" convert --to callgrind --per-thread \
+    $D/mtpool.fdr $D/calltree.fdr
+# calls still open where a trace is cut short: closed after every other trace's calls
+batch "convert callgrind of a cut trace" convert --to callgrind $D/mtpool.fdr \
+    tests/data/xray/fail/mtpool-cut.fdr $D/calltree.fdr tests/data/xray/fail/calltree-cut.basic \
+    $D/mtpool.basic -o "$T/cut.cg"
+batch "convert callgrind of cut traces, per thread" convert --to callgrind --per-thread \
+    tests/data/xray/fail/mtpool-cut.fdr $D/mtpool.fdr tests/data/xray/fail/calltree-cut.basic \
+    -o "$T/cut-threads.cg"
+batch "convert dot of a cut trace" convert --to dot tests/data/xray/fail/mtpool-cut.fdr \
+    $D/calltree.fdr tests/data/xray/fail/mtpool-cut.fdr
+# emulated TSC: a clock in ns (no rounding)
+batch "convert callgrind, emulated TSC" convert --to callgrind $D/calltree-emutsc.fdr \
+    $D/mtpool-emutsc.fdr $D/calltree-emutsc.basic
+batch "convert callgrind of two clocks" convert --to callgrind "${traces[@]}" -o "$T/none.cg"
+batch "convert dot of two clocks" convert --to dot $D/mtpool-emutsc.fdr $D/mtpool.fdr \
+    $D/calltree.fdr -o "$T/none.dot"
+batch "convert callgrind of a missing trace" convert --to callgrind $D/mtpool.fdr \
+    $D/calltree.fdr $D/missing.fdr -o "$T/missing.cg"
+batch "convert callgrind per thread of a missing trace" convert --to callgrind --per-thread \
+    $D/mtpool.fdr $D/missing.fdr $D/calltree.fdr -o "$T/missing-threads.cg"
+batch "convert dot of a damaged trace" convert --to dot $D/mtpool.fdr \
+    tests/data/xray/fail/unknown-record-type.basic $D/calltree.fdr -o "$T/damaged.dot"
 STDIN=$D/calltree.fdr batch "report of standard input" report -
 batch "instr-map" instr-map tests/data/xray/bin/mtpool
 batch "usage error" report --no-such-option $D/mtpool.fdr

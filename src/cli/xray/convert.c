@@ -31,10 +31,13 @@ const cli_opt cli_xray_convert_opts[] = {
 };
 
 /* --to and --weight */
-enum { TO_CHROME, TO_FOLDED, TO_JSON, TO_CALLGRIND, TO_DOT, TO_SVG };
-static const cli_choice convert_targets[] = {
-    {"chrome", TO_CHROME}, {"folded", TO_FOLDED}, {"json", TO_JSON}, {"callgrind", TO_CALLGRIND},
-    {"dot", TO_DOT},       {"svg", TO_SVG},       {NULL, 0}};
+static const cli_choice convert_targets[] = {{"chrome", CLI_XRAY_TO_CHROME},
+                                             {"folded", CLI_XRAY_TO_FOLDED},
+                                             {"json", CLI_XRAY_TO_JSON},
+                                             {"callgrind", CLI_XRAY_TO_CALLGRIND},
+                                             {"dot", CLI_XRAY_TO_DOT},
+                                             {"svg", CLI_XRAY_TO_SVG},
+                                             {NULL, 0}};
 static const cli_choice convert_weights[] = {
     {"time", TK_FOLDED_TIME}, {"calls", TK_FOLDED_CALLS}, {NULL, 0}};
 
@@ -78,6 +81,19 @@ static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error
     return TK_OK;
 }
 
+tk_status cli_xray_write_profile(const tk_profile *p, double ticks_per_second,
+                                 const tk_dot_options *dot, FILE *f, tk_error *err)
+{
+    if (dot) {
+        tk_dot_options o = *dot;
+        /* the profile's time event is in ns when the trace has a clock rate */
+        o.event_per_second = ticks_per_second > 0 ? 1e9 : 0;
+        return tk_profile_write_dot(p, &o, CLI_WRITER(f), err);
+    }
+    tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    return tk_callgrind_write(p, CLI_WRITER(f), &opt, err);
+}
+
 /* The events aggregated into a profile (events "ns calls"), written as a
  * callgrind profile (the threads in one part), or with dot non-NULL as a call graph. */
 static tk_status write_profile(const tk_event_source *src, const char *object,
@@ -86,15 +102,7 @@ static tk_status write_profile(const tk_event_source *src, const char *object,
     tk_profile *p;
     tk_status st = tk_events_profile(src, object, 0, &p, err);
     if (st != TK_OK) return st;
-    if (dot) {
-        tk_dot_options o = *dot;
-        /* the profile's time event is in ns when the trace has a clock rate */
-        o.event_per_second = src->ticks_per_second > 0 ? 1e9 : 0;
-        st = tk_profile_write_dot(p, &o, CLI_WRITER(f), err);
-    } else {
-        tk_callgrind_write_options opt = TK_CALLGRIND_WRITE_OPTIONS_INIT;
-        st = tk_callgrind_write(p, CLI_WRITER(f), &opt, err);
-    }
+    st = cli_xray_write_profile(p, src->ticks_per_second, dot, f, err);
     tk_profile_free(p);
     return st;
 }
@@ -125,15 +133,8 @@ static int write_profile_parts(cli_ctx *ctx, const cli_args *args, const tk_even
     return rc;
 }
 
-/* What the options ask of the targets. */
-typedef struct convert_opts {
-    int target;
-    tk_folded_weight weight;
-    tk_dot_options dot;
-} convert_opts;
-
 /* Returns an exit code. */
-static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
+static int parse_options(cli_ctx *ctx, const cli_args *args, cli_xray_convert_how *c)
 {
     const char *to = cli_get(args, "to");
     if (!to)
@@ -148,10 +149,10 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
     int weight = cli_get_choice(ctx->command, args, "weight", convert_weights, TK_FOLDED_TIME);
     if (weight < 0) return CLI_EXIT_USAGE;
     c->weight = (tk_folded_weight)weight;
-    if (cli_dot_options(ctx->command, args, c->target == TO_DOT, &c->dot) != CLI_EXIT_OK ||
+    if (cli_dot_options(ctx->command, args, c->target == CLI_XRAY_TO_DOT, &c->dot) != CLI_EXIT_OK ||
         cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
         return CLI_EXIT_USAGE;
-    if (cli_has(args, "unit") && c->target != TO_DOT)
+    if (cli_has(args, "unit") && c->target != CLI_XRAY_TO_DOT)
         return cli_usage_error(ctx->command,
                                "--unit applies to --to dot; %s has a unit of its "
                                "own (docs/formats/xray.md)",
@@ -160,7 +161,7 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, convert_opts *c)
 }
 
 /* The trace written as c says to out. Returns an exit code. */
-static int write_target(cli_ctx *ctx, const cli_args *args, const convert_opts *c,
+static int write_target(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *c,
                         const tk_event_source *src, tk_output *out)
 {
     tk_error err;
@@ -168,21 +169,21 @@ static int write_target(cli_ctx *ctx, const cli_args *args, const convert_opts *
     FILE *f = cli_output_file(out);
     int per_thread = cli_has(args, "per-thread");
     tk_status st;
-    if (c->target == TO_CHROME) {
+    if (c->target == CLI_XRAY_TO_CHROME) {
         st = tk_export_chrome(src, CLI_WRITER(f), &err);
         cli_warn_chrome_name(args);
-    } else if (c->target == TO_FOLDED) {
+    } else if (c->target == CLI_XRAY_TO_FOLDED) {
         st = tk_export_folded(src, CLI_WRITER(f), c->weight, per_thread, &err);
-    } else if (c->target == TO_JSON) {
+    } else if (c->target == CLI_XRAY_TO_JSON) {
         st = write_events_json(src, f, &err);
-    } else if (c->target == TO_SVG) {
+    } else if (c->target == CLI_XRAY_TO_SVG) {
         folded_job job = {src, c->weight, per_thread};
         const char *unit = c->weight == TK_FOLDED_CALLS ? "calls"
                            : src->ticks_per_second > 0  ? "ns"
                                                         : "ticks";
         return cli_write_svg(ctx->command, args, unit, folded_of, &job, f);
     } else {
-        const tk_dot_options *dot = c->target == TO_DOT ? &c->dot : NULL;
+        const tk_dot_options *dot = c->target == CLI_XRAY_TO_DOT ? &c->dot : NULL;
         st = write_profile(src, cli_get(args, "instr-map"), dot, f, &err);
     }
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
@@ -235,10 +236,10 @@ static int traces_open(cli_ctx *ctx, const cli_args *args, traces *t)
 /* tracekit's convert: every trace read here, one after the other. */
 static int convert_alone(cli_ctx *ctx, const cli_args *args)
 {
-    convert_opts c;
+    cli_xray_convert_how c;
     int rc = parse_options(ctx, args, &c);
     if (rc != CLI_EXIT_OK) return rc;
-    int parts = c.target == TO_CALLGRIND && cli_has(args, "per-thread");
+    int parts = c.target == CLI_XRAY_TO_CALLGRIND && cli_has(args, "per-thread");
     if (parts && (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK) return rc;
     traces t;
     rc = traces_open(ctx, args, &t);
@@ -267,12 +268,15 @@ static int convert_alone(cli_ctx *ctx, const cli_args *args)
 int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
 {
     if (!ctx->team) return convert_alone(ctx, args);
-    convert_opts c;
+    cli_xray_convert_how c;
     int rc = parse_options(ctx, args, &c); /* a usage error on every member */
     if (rc != CLI_EXIT_OK) return rc;
-    if (c.target == TO_FOLDED || c.target == TO_SVG) /* the stacks merged along the tree */
-        return cli_xray_convert_team(ctx, args, c.weight, c.target == TO_SVG, convert_alone);
-    if (ctx->team->rank != 0) return CLI_EXIT_OK; /* events in order, one profile: the root */
+    if (c.target == CLI_XRAY_TO_CALLGRIND && cli_has(args, "per-thread") &&
+        (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
+        return rc;
+    if (c.target != CLI_XRAY_TO_CHROME && c.target != CLI_XRAY_TO_JSON) /* merged along the tree */
+        return cli_xray_convert_team(ctx, args, &c, convert_alone);
+    if (ctx->team->rank != 0) return CLI_EXIT_OK; /* the events in order: the root */
     rc = cli_team_reopen_all(ctx);
     return rc == CLI_EXIT_OK ? convert_alone(ctx, args) : rc;
 }

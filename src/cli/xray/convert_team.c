@@ -1,11 +1,12 @@
-/* tracekit convert of XRay traces in a team (tracekit-mpi): --to folded and --to svg share
- * the work. Each member chains its traces (as tracekit chains them all) into one source and
- * makes the folded-stacks partial of it (tk_folded_partial_open), which goes along the
- * reduction tree (tk_folded_partial_merge: the partial of every trace chained); what each
- * trace's reading found (cut short, ids the map lacks) is gathered for the root, which writes
- * the stacks and the warnings in input order. The other targets (events in order, or one
- * profile) run on the root alone, and so does everything when anything fails, which says
- * what failed as tracekit says it. */
+/* tracekit convert of XRay traces in a team (tracekit-mpi): --to folded, svg, callgrind and
+ * dot share the work. Each member chains its traces (as tracekit chains them all) into one
+ * source and makes the partial of it: the folded stacks (tk_folded_partial_open) or the
+ * events profile (tk_events_profile_partial_open, in ticks), which goes along the reduction
+ * tree (tk_folded_partial_merge, tk_events_profile_partial_merge: the partial of every trace
+ * chained); what each trace's reading found (cut short, ids the map lacks) is gathered for the
+ * root, which writes the stacks or the profile and the warnings in input order. Chrome and
+ * JSON (the events in order) run on the root alone, and so does everything when anything
+ * fails, which says what failed as tracekit says it. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,34 @@ typedef struct found {
 } found;
 
 CLI_PART_KIND(folded_kind, "folded stacks", tk_folded_partial, tk_folded_partial);
+CLI_PART_KIND(profile_kind, "events profiles", tk_events_profile_partial,
+              tk_events_profile_partial);
+
+static int is_profile(const cli_xray_convert_how *how)
+{
+    return how->target == CLI_XRAY_TO_CALLGRIND || how->target == CLI_XRAY_TO_DOT;
+}
+
+/* The partial of src that how asks for, as bytes into part. 0 or -1. */
+static int partial_of(const tk_event_source *src, const cli_xray_convert_how *how, int per_thread,
+                      cli_part_bytes *part)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    tk_status st;
+    if (is_profile(how)) {
+        tk_events_profile_partial *p = NULL;
+        st = tk_events_profile_partial_open(&p, src, per_thread, NULL);
+        if (st == TK_OK) st = tk_events_profile_partial_serialize(p, &data, &size, NULL);
+        tk_events_profile_partial_free(p);
+    } else {
+        tk_folded_partial *p = NULL;
+        st = tk_folded_partial_open(&p, src, how->weight, per_thread, NULL);
+        if (st == TK_OK) st = tk_folded_partial_serialize(p, &data, &size, NULL);
+        tk_folded_partial_free(p);
+    }
+    return st == TK_OK && cli_part_take(data, size, part) == 0 ? 0 : -1;
+}
 
 /* One of this member's traces, opened as cli_xray_session_open opens it, but its errors not
  * printed: the root says them, reading every trace itself. */
@@ -51,13 +80,13 @@ static int trace_open(cli_ctx *ctx, int i, const tk_xray_map *map, const int64_t
     return 0;
 }
 
-/* This member's traces chained into one partial, what each found into f[]. 0 or -1 (a trace
- * or the chain failed: the root says what). */
+/* This member's traces chained into one partial (its bytes into part), what each found into
+ * f[]. 0 or -1 (a trace or the chain failed: the root says what). */
 static int own_partial(cli_ctx *ctx, const tk_xray_map *map, const int64_t *tids, size_t ntids,
-                       tk_folded_weight weight, int per_thread, found *f, tk_folded_partial **out)
+                       const cli_xray_convert_how *how, int per_thread, found *f,
+                       cli_part_bytes *part)
 {
     int n = ctx->hi - ctx->lo;
-    *out = NULL;
     if (n <= 0) return 0;
     trace *t = calloc((size_t)n, sizeof *t);
     tk_event_source *srcs = calloc((size_t)n, sizeof *srcs);
@@ -69,7 +98,7 @@ static int own_partial(cli_ctx *ctx, const tk_xray_map *map, const int64_t *tids
     tk_event_chain chain;
     tk_event_source src;
     if (rc == 0 && (tk_event_chain_init(&chain, srcs, (size_t)n, &src, NULL) != TK_OK ||
-                    tk_folded_partial_open(out, &src, weight, per_thread, NULL) != TK_OK))
+                    partial_of(&src, how, per_thread, part) != 0))
         rc = -1;
     for (int k = 0; rc == 0 && k < n; k++) {
         found *x = &f[ctx->lo + k];
@@ -95,44 +124,88 @@ static tk_status folded_of_partial(void *job, FILE *f, tk_error *err)
     return tk_folded_partial_write(job, CLI_WRITER(f), err);
 }
 
-/* The root's output: the stacks (folded, or their flame graph), then each trace's warnings. */
-static int write_root(cli_ctx *ctx, const cli_args *args, const tk_xray_map *map,
-                      tk_folded_weight weight, int svg, const tk_folded_partial *p, const found *f)
+/* The stacks (folded, or their flame graph) of p into out. Returns an exit code. */
+static int write_folded(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how,
+                        tk_folded_partial *p, const found *f, tk_output *out)
 {
-    tk_output *out;
-    int rc = cli_output_open(args, 0, &out);
-    if (rc != CLI_EXIT_OK) return rc;
+    if (how->target == CLI_XRAY_TO_SVG) {
+        const char *unit = how->weight == TK_FOLDED_CALLS ? "calls"
+                           : f[0].ticks_per_second > 0    ? "ns"
+                                                          : "ticks";
+        return cli_write_svg(ctx->command, args, unit, folded_of_partial, p, cli_output_file(out));
+    }
     tk_error err;
     tk_error_clear(&err);
-    if (svg) {
-        const char *unit = weight == TK_FOLDED_CALLS   ? "calls"
-                           : f[0].ticks_per_second > 0 ? "ns"
-                                                       : "ticks";
-        rc = cli_write_svg(ctx->command, args, unit, folded_of_partial, (void *)p,
-                           cli_output_file(out));
-    } else if (tk_folded_partial_write(p, CLI_WRITER(cli_output_file(out)), &err) != TK_OK) {
-        rc = cli_error(&err);
+    return tk_folded_partial_write(p, CLI_WRITER(cli_output_file(out)), &err) == TK_OK
+               ? CLI_EXIT_OK
+               : cli_error(&err);
+}
+
+/* The profile of the merged partial's bytes. 0, or -1 (not made: the root runs alone, which
+ * says why, as tracekit does). */
+static int profile_of(const cli_args *args, const cli_part_bytes *part, tk_profile **out)
+{
+    tk_events_profile_partial *p = NULL;
+    *out = NULL;
+    int rc =
+        tk_events_profile_partial_deserialize(&p, part->data, part->size, NULL) == TK_OK &&
+                tk_events_profile_partial_profile(p, cli_get(args, "instr-map"), out, NULL) == TK_OK
+            ? 0
+            : -1;
+    tk_events_profile_partial_free(p);
+    return rc;
+}
+
+/* The root's output: the stacks or the profile, then each trace's warnings. Returns an exit
+ * code, or -1 (nothing written: the root runs alone). */
+static int write_root(cli_ctx *ctx, const cli_args *args, const tk_xray_map *map,
+                      const cli_xray_convert_how *how, const cli_part_bytes *part, const found *f)
+{
+    tk_profile *prof = NULL;
+    tk_folded_partial *stacks = NULL;
+    if (is_profile(how)
+            ? profile_of(args, part, &prof) != 0
+            : tk_folded_partial_deserialize(&stacks, part->data, part->size, NULL) != TK_OK)
+        return -1;
+    int rc;
+    if (prof && how->target == CLI_XRAY_TO_CALLGRIND && cli_has(args, "per-thread")) {
+        rc = cli_write_callgrind_parts(ctx->command, args, prof, 0); /* OUT-01, ... */
+    } else {
+        tk_output *out = NULL;
+        rc = cli_output_open(args, 0, &out);
+        if (rc == CLI_EXIT_OK && prof) {
+            tk_error err;
+            tk_error_clear(&err);
+            const tk_dot_options *dot = how->target == CLI_XRAY_TO_DOT ? &how->dot : NULL;
+            if (cli_xray_write_profile(prof, f[0].ticks_per_second, dot, cli_output_file(out),
+                                       &err) != TK_OK)
+                rc = cli_error(&err);
+        } else if (rc == CLI_EXIT_OK) {
+            rc = write_folded(ctx, args, how, stacks, f, out);
+        }
+        if (rc == CLI_EXIT_OK)
+            rc = cli_output_commit(out);
+        else if (out)
+            cli_output_abort(out);
     }
-    if (rc != CLI_EXIT_OK) {
-        cli_output_abort(out);
-        return rc;
-    }
-    if ((rc = cli_output_commit(out)) != CLI_EXIT_OK) return rc;
+    tk_folded_partial_free(stacks);
+    tk_profile_free(prof);
+    if (rc != CLI_EXIT_OK) return rc;
     for (int k = 0; k < ctx->ninputs; k++) {
-        cli_xray_part part;
-        memset(&part, 0, sizeof part);
-        part.cut = f[k].cut;
-        part.where.offset = f[k].offset;
-        snprintf(part.where.message, sizeof part.where.message, "%s", f[k].message);
-        part.unknown = f[k].unknown;
-        part.largest = f[k].largest;
-        cli_xray_part_warn_truncation(&part, ctx->paths[k]);
-        cli_xray_part_warn_unknown_ids(&part, map, ctx->paths[k]);
+        cli_xray_part x;
+        memset(&x, 0, sizeof x);
+        x.cut = f[k].cut;
+        x.where.offset = f[k].offset;
+        snprintf(x.where.message, sizeof x.where.message, "%s", f[k].message);
+        x.unknown = f[k].unknown;
+        x.largest = f[k].largest;
+        cli_xray_part_warn_truncation(&x, ctx->paths[k]);
+        cli_xray_part_warn_unknown_ids(&x, map, ctx->paths[k]);
     }
     return CLI_EXIT_OK;
 }
 
-int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, tk_folded_weight weight, int svg,
+int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how,
                           cli_run_fn alone)
 {
     const cli_team *t = ctx->team;
@@ -144,29 +217,22 @@ int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, tk_folded_weight w
     tk_xray_map *map = NULL;
     int bad_map = bin && tk_xray_map_read(&map, bin, NULL) != TK_OK;
     found *f = calloc((size_t)ctx->ninputs + 1, sizeof *f);
-    tk_folded_partial *own = NULL;
     cli_part_bytes part = {CLI_PART_EMPTY, NULL, 0};
-    uint8_t *data;
-    size_t size;
-    if (!f || bad_map ||
-        own_partial(ctx, map, tids, ntids, weight, cli_has(args, "per-thread"), f, &own) != 0 ||
-        (own && (tk_folded_partial_serialize(own, &data, &size, NULL) != TK_OK ||
-                 cli_part_take(data, size, &part) != 0)))
+    /* --per-thread: the stacks start with their thread, the profile has a part per thread
+     * (callgrind; a call graph is of one part, as tracekit's) */
+    int per_thread = cli_has(args, "per-thread") && how->target != CLI_XRAY_TO_DOT;
+    if (!f || bad_map || own_partial(ctx, map, tids, ntids, how, per_thread, f, &part) != 0)
         cli_part_fail(&part, NULL);
-    tk_folded_partial_free(own);
+    const cli_part_kind *kind = is_profile(how) ? &profile_kind : &folded_kind;
     if (!f || t->gather(t, f, sizeof *f, ctx->lo, ctx->hi) != 0 ||
-        t->reduce(t, &part, cli_part_merge, (void *)&folded_kind) != 0) {
+        t->reduce(t, &part, cli_part_merge, (void *)kind) != 0) {
         rc = CLI_EXIT_BAD_INPUT;
     } else if (t->rank == 0) {
-        tk_folded_partial *p = NULL;
-        if (part.state == CLI_PART_DATA &&
-            tk_folded_partial_deserialize(&p, part.data, part.size, NULL) == TK_OK) {
-            rc = write_root(ctx, args, map, weight, svg, p, f);
-        } else { /* what failed, said as tracekit says it */
+        rc = part.state == CLI_PART_DATA ? write_root(ctx, args, map, how, &part, f) : -1;
+        if (rc == -1) { /* what failed, said as tracekit says it */
             rc = cli_team_reopen_all(ctx);
             if (rc == CLI_EXIT_OK) rc = alone(ctx, args);
         }
-        tk_folded_partial_free(p);
     }
     cli_part_free(&part);
     tk_xray_map_free(map);

@@ -74,11 +74,35 @@ typedef struct cli_xray_part {
     int done;
 } cli_xray_part;
 
-/* convert --to folded or svg in a team (convert_team.c): each member's traces chained into
- * a folded-stacks partial, merged along the tree, written by the root with each trace's
- * warnings; alone (tracekit's convert) runs on the root when anything failed. Returns an exit
- * code. */
-int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, tk_folded_weight weight, int svg,
+/* ---- convert ----------------------------------------------------------------------- */
+
+/* --to */
+enum {
+    CLI_XRAY_TO_CHROME,
+    CLI_XRAY_TO_FOLDED,
+    CLI_XRAY_TO_JSON,
+    CLI_XRAY_TO_CALLGRIND,
+    CLI_XRAY_TO_DOT,
+    CLI_XRAY_TO_SVG
+};
+
+/* What convert's options ask of its target. */
+typedef struct cli_xray_convert_how {
+    int target; /* CLI_XRAY_TO_* */
+    tk_folded_weight weight;
+    tk_dot_options dot;
+} cli_xray_convert_how;
+
+/* p (tk_events_profile's) written as a callgrind profile, or with dot non-NULL as a call
+ * graph, its times in ns when the traces had a clock rate (ticks_per_second > 0). */
+tk_status cli_xray_write_profile(const tk_profile *p, double ticks_per_second,
+                                 const tk_dot_options *dot, FILE *f, tk_error *err);
+
+/* convert --to folded, svg, callgrind or dot in a team (convert_team.c): each member's traces
+ * chained into a partial (folded stacks, or the events profile's), merged along the tree,
+ * written by the root with each trace's warnings; alone (tracekit's convert) runs on the root
+ * when anything failed. Returns an exit code. */
+int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how,
                           cli_run_fn alone);
 
 typedef struct cli_xray_read {

@@ -59,7 +59,8 @@ same_as_tracekit() {
 # a file of the command's own, the same path for tracekit and tracekit-mpi.
 # batch_run NP...: tracekit runs every command, then one job on each NP ranks runs them all
 # (build/tests/mpi_batch), and each command's stdout, stderr, exit status and -o file must be
-# tracekit's.
+# tracekit's (every file written beside it too: the OUT-01, OUT-02, ... of a profile per
+# thread; none when tracekit writes none).
 MPI_BATCH=$BUILD/tests/mpi_batch
 [ -x "$MPI_BATCH" ] || { echo "FAIL: $MPI_BATCH was not built (make test-binaries)"; exit 1; }
 batch_names=() batch_lines=() batch_outs=()
@@ -86,11 +87,11 @@ batch_run() {
         IFS=$'\t' read -r -a words <<<"$line"
         local in=${words[1]}
         [ "$in" = - ] && in=/dev/null
-        [ -n "$out" ] && rm -f "$out"
+        [ -n "$out" ] && rm -rf "${out%/*}" && mkdir -p "${out%/*}"
         "$TK" "${words[@]:2}" <"$in" >"$T/one.$k.out" 2>"$T/one.$k.err"
         echo $? >"$T/one.$k.rc"
-        rm -f "$T/one.$k.file"
-        [ -n "$out" ] && [ -e "$out" ] && mv "$out" "$T/one.$k.file"
+        rm -rf "$T/one.$k.files"
+        [ -n "$out" ] && mv "${out%/*}" "$T/one.$k.files" && mkdir -p "${out%/*}"
     done
     printf '%s\n' "${batch_lines[@]}" >"$T/batch.list"
     for np in "$@"; do
@@ -102,12 +103,8 @@ batch_run() {
             local d=$T/mpi.$np/$k files=same
             out=${batch_outs[k - 1]}
             if [ -n "$out" ]; then
-                if [ -e "$T/one.$k.file" ] && [ -e "$out" ]; then
-                    cmp -s "$T/one.$k.file" "$out" || files=differ
-                elif [ -e "$T/one.$k.file" ] || [ -e "$out" ]; then
-                    files=differ
-                fi
-                rm -f "$out"
+                diff -r "$T/one.$k.files" "${out%/*}" >/dev/null 2>&1 || files=differ
+                rm -rf "${out%/*}" && mkdir -p "${out%/*}"
             fi
             if ! cmp -s "$T/one.$k.rc" "$d.rc" || ! cmp -s "$T/one.$k.out" "$d.out" ||
                 ! cmp -s "$T/one.$k.err" "$d.err" || [ $files != same ]; then
