@@ -28,10 +28,11 @@
  * Building with -DTK_NO_FAST_PATH (TK_FAST_PATHS == 0) takes the general twin
  * everywhere: `make check` runs the unit, CLI and fuzz-replay tests once so
  * (build-musl/, with the portable fallbacks).
- * The Callgrind, DCFG and XRay readers can also turn their fast paths off at
- * run time (cg_read_buffer_paths, dcfg_read_paths, xray_set_paths), which
- * their fuzz harnesses use to compare both on every input, error locations
- * included.
+ * The Callgrind, DCFG, DCFG-Trace, WET and XRay readers can also turn their
+ * fast paths off at run time (cg_read_buffer_paths, dcfg_read_paths,
+ * tk_dt_parse_paths, tk_wet_reader_paths and tk_wet_read_paths,
+ * xray_set_paths: a flag of the parser's or reader's state), which their fuzz
+ * harnesses use to compare both on every input, error locations included.
  *
  * The primitives below are the tricks themselves, each with the derivation of
  * its constants. The digit loops are bounded so that they cannot overflow
