@@ -2,17 +2,20 @@
  * threads), and run `check` against a tiny built-in DCFG; re-encode what
  * decoded (with that DCFG) and require decode(encode(x)) == x, and that
  * check --dcfg accepts the encoder's output whenever the edges themselves
- * agree with the DCFG (its process, its edges, counts within its own). */
+ * agree with the DCFG (its process, its edges, counts within its own). Every
+ * input is parsed with the fast row paths and with their general twins
+ * (tk_dt_parse_paths, core/fastpath.h): the same status, error and location,
+ * the same trace (structure, edges, what check says). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracekit/dcfg.h"
+#include "formats/dcfg_trace/dt_internal.h"
+#include "fuzz.h"
 #include "model/cfg_internal.h"
 #include "tracekit/tracekit.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_MAX_EDGES 200000
 
@@ -273,6 +276,103 @@ static void walk_steps(const tk_dcfg_trace *t, const tk_cfg *cfg, int checked_ok
     if (s1 != TK_OK && checked_ok) __builtin_trap();
 }
 
+static void print_problem(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    fprintf(ctx, "problem %d at %s:%lld:%llu:%llu %s\n", (int)sev, loc ? loc->path : "",
+            loc ? (long long)loc->offset : 0, loc ? (unsigned long long)loc->line : 0,
+            loc ? (unsigned long long)loc->column : 0, msg);
+}
+
+static void print_status(FILE *f, const char *what, tk_status st, const tk_error *e)
+{
+    fprintf(f, "%s: status %d", what, (int)st);
+    if (st != TK_OK)
+        fprintf(f, " error %d at %s:%lld:%llu:%llu %s", (int)e->code, e->path, (long long)e->offset,
+                (unsigned long long)e->line, (unsigned long long)e->column, e->message);
+    fputc('\n', f);
+}
+
+/* The parsed trace's processes (their counts and dictionary), threads and chunks (fields and
+ * location); the number of edges its chunks declare (each counted up to FUZZ_MAX_EDGES + 1). */
+static uint64_t print_structure(FILE *f, const tk_dcfg_trace *t)
+{
+    uint64_t major, minor, declared = 0;
+    tk_dcfg_trace_version(t, &major, &minor);
+    fprintf(f, "version %llu.%llu\n", (unsigned long long)major, (unsigned long long)minor);
+    for (size_t i = 0; i < tk_dcfg_trace_process_count(t); i++) {
+        tk_dcfg_trace_process_info pi;
+        tk_dcfg_trace_process(t, i, &pi);
+        fprintf(f, "process %llu dict %zu rows %zu states %zu bits %u threads %zu\n",
+                (unsigned long long)pi.pid, pi.dictionary_entries, pi.transition_rows,
+                pi.transition_states, pi.max_code_bits, pi.nthreads);
+        const char *key, *value;
+        size_t vlen;
+        for (size_t k = 0; k < tk_dcfg_trace_dictionary_entry(t, i, k, &key, &value, &vlen); k++)
+            fprintf(f, "  <%s> %.*s\n", key, (int)vlen, value);
+    }
+    for (size_t i = 0; i < tk_dcfg_trace_thread_count(t); i++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, i, &ti);
+        fprintf(f, "thread %llu process %zu chunks %zu from %zu\n",
+                (unsigned long long)ti.thread_id, ti.process, ti.nchunks, ti.first_chunk);
+    }
+    for (size_t i = 0; i < tk_dcfg_trace_chunk_count(t); i++) {
+        tk_dcfg_trace_chunk_info ci;
+        tk_dcfg_trace_chunk(t, i, &ci);
+        fprintf(f, "chunk %llu %llu %llu %llu chars %zu at %llu:%llu\n",
+                (unsigned long long)ci.preceding_instr_count, (unsigned long long)ci.instr_count,
+                (unsigned long long)ci.edge_count, (unsigned long long)ci.first_edge_id,
+                ci.sequence_chars, (unsigned long long)ci.line, (unsigned long long)ci.column);
+        declared += ci.edge_count > FUZZ_MAX_EDGES ? FUZZ_MAX_EDGES + 1 : ci.edge_count;
+    }
+    return declared;
+}
+
+/* What the parse makes of the input with the fast row paths (fast = 1) or their general twins
+ * (tk_dt_parse_paths), as text: the status and error (code, location, message), what it
+ * reports, the structure, the dump (the chunks' edges decoded through the transition tables;
+ * the structure only when the chunks declare more than FUZZ_MAX_EDGES) and what check says. */
+static char *parse_text(const uint8_t *data, size_t size, int fast, const tk_cfg *cfg, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f) return NULL;
+    tk_dcfg_trace *t;
+    tk_diag diag;
+    tk_diag_init(&diag, print_problem, f);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_dt_parse_paths(&t, data, size, "fuzz", &diag, fast, &err);
+    print_status(f, "parse", st, &err);
+    if (st == TK_OK) {
+        uint64_t declared = print_structure(f, t);
+        unsigned flags = declared > FUZZ_MAX_EDGES ? TK_DCFG_TRACE_DUMP_STRUCTURE : 0;
+        print_status(f, "dump", tk_dcfg_trace_dump(t, flags, FUZZ_WRITER(f), &err), &err);
+        if (!flags) print_status(f, "check", tk_dcfg_trace_check(t, cfg, 1, &diag, &err), &err);
+        tk_dcfg_trace_free(t);
+    }
+    fclose(f);
+    return text;
+}
+
+/* The fast row paths against their general twins: the same text. */
+static void compare_paths(const uint8_t *data, size_t size, const tk_cfg *cfg)
+{
+    size_t na = 0, nb = 0;
+    char *a = parse_text(data, size, 1, cfg, &na), *b = parse_text(data, size, 0, cfg, &nb);
+    if (a && b && (na != nb || memcmp(a, b, na) != 0)) {
+        size_t at = 0;
+        while (at < na && at < nb && a[at] == b[at]) at++;
+        while (at > 0 && a[at - 1] != '\n') at--;
+        fprintf(stderr,
+                "fast and general paths differ from byte %zu:\nfast: %.300s\ngeneral: %.300s\n", at,
+                a + at, b + at);
+        abort();
+    }
+    free(a);
+    free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static tk_cfg *cfg;
@@ -286,6 +386,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (tk_dcfg_read(&cfg, in, NULL, &err) != TK_OK) cfg = NULL;
         tk_input_free(in);
     }
+    compare_paths(data, size, cfg);
     tk_dcfg_trace *t;
     tk_diag diag;
     tk_diag_init(&diag, ignore, NULL);

@@ -15,7 +15,7 @@
  *     fast_int, scan_scalar; DCFG's *_fast handlers)     (tk_json_next, cell handlers)
  *   JSON integers while scanning (json.c read_number)  finish_number
  *   JSON integers of tk_json_next_u64 (json.c fast_int) the digits through core/num after it
- *   DCFG-Trace rows (dt_parse.c: fast_transition_row,  transition_row, trace_row
+ *   DCFG-Trace rows (tk_dt_parse.c: fast_transition_row,  transition_row, trace_row
  *     fast_trace_row through tk_json_scan_row_strings)
  *   JSON string runs 8 bytes at a time (json.c         the byte loop after it
  *     string_run: tk_swar_string_stops)
@@ -28,10 +28,11 @@
  * Building with -DTK_NO_FAST_PATH (TK_FAST_PATHS == 0) takes the general twin
  * everywhere: `make check` runs the unit, CLI and fuzz-replay tests once so
  * (build-musl/, with the portable fallbacks).
- * The Callgrind, DCFG and XRay readers can also turn their fast paths off at
- * run time (tk_cg_read_buffer_paths, tk_dcfg_read_paths, tk_xray_set_paths), which
- * their fuzz harnesses use to compare both on every input, error locations
- * included.
+ * The Callgrind, DCFG, DCFG-Trace, WET and XRay readers can also turn their
+ * fast paths off at run time (tk_cg_read_buffer_paths, tk_dcfg_read_paths,
+ * tk_dt_parse_paths, tk_wet_reader_paths and tk_wet_read_paths,
+ * tk_xray_set_paths: a flag of the parser's or reader's state), which their fuzz
+ * harnesses use to compare both on every input, error locations included.
  *
  * The primitives below are the tricks themselves, each with the derivation of
  * its constants. The digit loops are bounded so that they cannot overflow

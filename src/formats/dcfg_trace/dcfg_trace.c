@@ -11,9 +11,10 @@
 #include "tracekit/input.h"
 
 
-static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *diag, tk_error *err)
+static tk_status finish_open(tk_dcfg_trace *t, tk_dcfg_trace **out, tk_diag *diag, int fast,
+                             tk_error *err)
 {
-    tk_status st = tk_dt_parse(t, diag, err);
+    tk_status st = tk_dt_parse(t, diag, fast, err);
     if (st != TK_OK) {
         tk_dcfg_trace_free(t);
         return st;
@@ -57,7 +58,7 @@ tk_status tk_dcfg_trace_open(tk_dcfg_trace **out, const char *path, tk_diag *dia
     }
     t->data = (const char *)data;
     t->len = len;
-    return finish_open(t, out, diag, err);
+    return finish_open(t, out, diag, 1, err);
 }
 
 tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *diag, tk_error *err)
@@ -74,11 +75,11 @@ tk_status tk_dcfg_trace_open_input(tk_dcfg_trace **out, tk_input *in, tk_diag *d
     }
     t->data = (const char *)data;
     t->len = len;
-    return finish_open(t, out, diag, err);
+    return finish_open(t, out, diag, 1, err);
 }
 
-tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
-                                    const char *name, tk_diag *diag, tk_error *err)
+tk_status tk_dt_parse_paths(tk_dcfg_trace **out, const void *data, size_t len, const char *name,
+                            tk_diag *diag, int fast, tk_error *err)
 {
     *out = NULL;
     tk_dcfg_trace *t = new_trace(name ? name : "<memory>");
@@ -92,7 +93,13 @@ tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_
     t->owned_data = copy;
     t->data = copy;
     t->len = len;
-    return finish_open(t, out, diag, err);
+    return finish_open(t, out, diag, fast, err);
+}
+
+tk_status tk_dcfg_trace_open_memory(tk_dcfg_trace **out, const void *data, size_t len,
+                                    const char *name, tk_diag *diag, tk_error *err)
+{
+    return tk_dt_parse_paths(out, data, len, name, diag, 1, err);
 }
 
 void tk_dcfg_trace_free(tk_dcfg_trace *t)

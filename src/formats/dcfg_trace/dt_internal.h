@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/fastpath.h"
 #include "tracekit/dcfg_trace.h"
 
 /* ---- compiled transition table ------------------------------------------
@@ -140,8 +141,20 @@ typedef struct dt_line_mark {
     uint64_t line_start;
 } dt_line_mark;
 
-/* Parse the content of t (data, len, path set) into t. */
-tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err);
+/* Parse the content of t (data, len, path set) into t, with the fast row paths (fast = 1) or
+ * their general twins (0). */
+tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, int fast, tk_error *err);
+
+/* The fast paths of the parse (the rows of TRANSITION_TABLE and TRACE_DATA through
+ * tk_json_scan_row_strings: fast_transition_row, fast_trace_row, core/fastpath.h) are taken
+ * when DT_FAST(ps) of its parser: always, but with TK_NO_FAST_PATH or in
+ * tk_dt_parse_paths(..., 0, ...), which the fuzz harness uses to compare them with the rows
+ * read value by value (transition_row, trace_row), their general twins, on every input. */
+#define DT_FAST(ps) (TK_FAST_PATHS && (ps)->fast)
+/* tk_dcfg_trace_open_memory parsed with the fast paths (fast = 1: tk_dcfg_trace_open_memory)
+ * or without (0). */
+tk_status tk_dt_parse_paths(tk_dcfg_trace **out, const void *data, size_t len, const char *name,
+                            tk_diag *diag, int fast, tk_error *err);
 
 /* Line and column (1-based) of a byte offset in the content. */
 void tk_dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col);

@@ -88,6 +88,7 @@ typedef struct parser {
     tk_dcfg_trace *t;
     tk_json *j;
     tk_error *err;
+    int fast; /* the fast row paths may be taken (DT_FAST): 1 but in tk_dt_parse_paths(..., 0) */
     uint32_t *pool; /* NEXT_EDGE_IDS of the current process */
     size_t npool, cap_pool;
     dt_row *rows;
@@ -501,7 +502,7 @@ static tk_status parse_transition_table(parser *ps, dt_process *proc)
         dt_row *r = &ps->rows[ps->nrows];
         memset(r, 0, sizeof *r);
         /* (a fast path, core/fastpath.h: transition_row is its general twin) */
-        st = TK_FAST_PATHS ? fast_transition_row(ps, &pg, r) : TK_END;
+        st = DT_FAST(ps) ? fast_transition_row(ps, &pg, r) : TK_END;
         if (st == TK_END) {
             int m = next_row(ps, "TRANSITION_TABLE", &r->row_offset);
             if (m <= 0) {
@@ -619,7 +620,7 @@ static tk_status parse_trace_data(parser *ps)
             return nomem(ps);
         dt_chunk *c = &t->chunks[t->nchunks];
         memset(c, 0, sizeof *c);
-        if (!TK_FAST_PATHS || !fast_trace_row(ps, c)) { /* (trace_row: the general twin) */
+        if (!DT_FAST(ps) || !fast_trace_row(ps, c)) { /* (trace_row: the general twin) */
             int m = next_row(ps, "TRACE_DATA", &c->row_offset);
             if (m <= 0) return (tk_status)m;
             if ((st = trace_row(ps, c)) != TK_OK) return st;
@@ -723,12 +724,13 @@ static tk_status top_key(parser *ps, const char *want)
     return expect(ps, ':', "':' after a key");
 }
 
-tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, tk_error *err)
+tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, int fast, tk_error *err)
 {
     parser ps;
     memset(&ps, 0, sizeof ps);
     ps.t = t;
     ps.err = err;
+    ps.fast = fast;
     trace_prog_init(&ps.trace_prog);
     /* sequences are spans of the content, never copied: no string-size limit
      * (a chunk's sequence may be as long as the file) */

@@ -229,7 +229,7 @@ static void flush_held(loader *l)
     TK_VEC_FREE(&l->held);
 }
 
-tk_status tk_wet_read(tk_deps **out, tk_input *in, tk_diag *diag, tk_error *err)
+tk_status tk_wet_read_paths(tk_deps **out, tk_input *in, tk_diag *diag, int fast, tk_error *err)
 {
     loader l;
     memset(&l, 0, sizeof l);
@@ -242,6 +242,7 @@ tk_status tk_wet_read(tk_deps **out, tk_input *in, tk_diag *diag, tk_error *err)
     tk_wet_rec rec;
     tk_status st = tk_wet_reader_open(&r, in, err);
     if (st != TK_OK) return st;
+    tk_wet_reader_paths(r, fast);
     st = tk_wet_reader_next(r, &rec, err);
     if (st == TK_OK) st = tk_deps_open(&l.deps, tk_wet_reader_form(r), err);
     while (st == TK_OK) {
@@ -267,4 +268,9 @@ tk_status tk_wet_read(tk_deps **out, tk_input *in, tk_diag *diag, tk_error *err)
     }
     *out = l.deps;
     return TK_OK;
+}
+
+tk_status tk_wet_read(tk_deps **out, tk_input *in, tk_diag *diag, tk_error *err)
+{
+    return tk_wet_read_paths(out, in, diag, 1, err);
 }

@@ -25,6 +25,7 @@ typedef enum wet_state {
 struct tk_wet_reader {
     tk_input *in;
     wet_state state;
+    int fast; /* the fast paths may be taken (WET_FAST): 1 but after tk_wet_reader_paths(r, 0) */
     tk_deps_form form;
     uint64_t nblocks;
     uint64_t blocks_done;
@@ -52,9 +53,12 @@ tk_status tk_wet_reader_open(tk_wet_reader **out, tk_input *in, tk_error *err)
     if (!r) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     r->in = in;
     r->state = ST_START;
+    r->fast = 1;
     *out = r;
     return TK_OK;
 }
+
+void tk_wet_reader_paths(tk_wet_reader *r, int fast) { r->fast = fast; }
 
 void tk_wet_reader_free(tk_wet_reader *r)
 {
@@ -624,7 +628,7 @@ static tk_status at_end(tk_wet_reader *r, tk_error *err)
  * entry "  X:ID N" and a value "  X:HEX" in their plain form (core/fastpath.h:
  * numbers of up to 19 digits, which cannot overflow). They return 0 when the
  * line is anything else; the careful parsers (their general twins) then read
- * and report it. */
+ * and report it. Taken when WET_FAST(r) (formats/wet/wet_internal.h). */
 static inline const char *fast_dec(const char *p, const char *end, uint64_t *out)
 {
     return tk_fast_dec(p, end, TK_FAST_DEC_MAX, out);
@@ -696,11 +700,11 @@ tk_status tk_wet_reader_next(tk_wet_reader *r, tk_wet_rec *rec, tk_error *err)
         }
         const char *end = line + len;
         const char *p = skip_blank(line, end);
-        if (TK_FAST_PATHS && r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
+        if (WET_FAST(r) && r->state == ST_ENTRY && fast_entry(r, p, end, line, rec)) {
             rec->line = r->line_no;
             return TK_OK;
         }
-        if (TK_FAST_PATHS && r->state == ST_VALUE && fast_value(r, p, end, rec)) {
+        if (WET_FAST(r) && r->state == ST_VALUE && fast_value(r, p, end, rec)) {
             rec->line = r->line_no;
             return TK_OK;
         }
