@@ -545,6 +545,73 @@ static int refuse_option(const cli_command *c, const cli_ctx *ctx, int argc, cha
                            spelled, cmd, fmt, cmd);
 }
 
+/* -j, as given, else the number of CPUs, or 1 when standard output and error are one file
+ * (their lines stay in the order of a run one after the other), a FILE is standard input or
+ * this is tracekit-mpi's root running alone. 0 or -1 (a usage error, said). */
+static int jobs_or_default(const char *cmd, const cli_args *a, const cli_ctx *ctx, unsigned *jobs)
+{
+    if (cli_get(a, "jobs") && cli_get_jobs(cmd, a, jobs) != 0) return -1;
+    if (cli_get(a, "jobs") && !cli_team_get()) return 0;
+    *jobs = 1;
+    if (cli_team_get()) return 0; /* tracekit-mpi's root alone: no processes forked */
+    for (int i = 0; i < ctx->ninputs; i++)
+        if (strcmp(ctx->paths[i], "-") == 0) return 0;
+    return cli_same_output() ? 0 : cli_get_jobs(cmd, a, jobs);
+}
+
+/* A handler that treats each FILE on its own, run on one FILE of several in a process of its
+ * own (each_unit). */
+typedef struct each_units {
+    cli_ctx *ctx;
+    cli_run_fn run;
+    const cli_args *args;
+    unsigned threads; /* each one's decompression threads */
+} each_units;
+
+static int each_unit(void *arg, int k)
+{
+    each_units *w = arg;
+    cli_ctx one = *w->ctx;
+    one.inputs = w->ctx->inputs + k;
+    one.paths = w->ctx->paths + k;
+    one.ninputs = one.hi = 1;
+    one.lo = 0;
+    one.progress = 0; /* its stderr is a file until its turn */
+    cli_input_options(&one.input_opt, 0);
+    one.input_opt.threads = w->threads;
+    return w->run(&one, w->args);
+}
+
+static int has_jobs(const cli_opt *o)
+{
+    for (; o && o->name; o++)
+        if (strcmp(o->name, "jobs") == 0) return 1;
+    return 0;
+}
+
+/* The handler over the inputs: in a team, each member over its own where it treats each on
+ * its own; of several FILEs, -j at once in processes of their own where it treats each on its
+ * own, stops at the first that fails and has --jobs (forked.h: the bytes and exit status of
+ * the run one after the other); else as it is. Returns an exit code. */
+static int run_inputs(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, const cli_args *a)
+{
+    unsigned bit = 1u << id;
+    if (ctx->team && ((ops->each | ops->each_stops) & bit))
+        return cli_team_each(ctx, ops->run[id], a, (ops->each_stops & bit) != 0);
+    unsigned jobs = 1;
+    if (!ctx->team && (ops->each_stops & bit) && has_jobs(ops->opts[id]) &&
+        jobs_or_default(ctx->command, a, ctx, &jobs) != 0)
+        return CLI_EXIT_USAGE;
+    if (jobs < 2 || ctx->ninputs < 2) return ops->run[id](ctx, a);
+    if (jobs > (unsigned)ctx->ninputs) jobs = (unsigned)ctx->ninputs;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = cpus > (long)jobs ? (unsigned)(cpus / (long)jobs) : 1;
+    if (ctx->input_opt.threads && threads > ctx->input_opt.threads)
+        threads = ctx->input_opt.threads;
+    each_units w = {ctx, ops->run[id], a, threads};
+    return cli_run_forked(ctx->ninputs, jobs, 1, each_unit, &w);
+}
+
 /* The format's handler, after the strict parse of the arguments against its
  * options; info prints the generic part first; report --format html makes the page of the
  * format's report (html.c). Returns an exit code. */
@@ -596,11 +663,7 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
         if (ctx->team->max(ctx->team, &failed) != 0 || (failed && rc == CLI_EXIT_OK))
             rc = CLI_EXIT_BAD_INPUT;
     }
-    if (rc == CLI_EXIT_OK)
-        rc = cli_stdout_close(
-            &redirect, ctx->team && ((ops->each | ops->each_stops) & bit)
-                           ? cli_team_each(ctx, ops->run[id], &args, (ops->each_stops & bit) != 0)
-                           : ops->run[id](ctx, &args));
+    if (rc == CLI_EXIT_OK) rc = cli_stdout_close(&redirect, run_inputs(ctx, ops, id, &args));
     cli_args_free(&args);
     return rc;
 }
@@ -682,21 +745,6 @@ static int check_split(check_units *w)
     return 0;
 }
 
-/* check's -j: as given, else the number of CPUs, or 1 when standard output and error are one
- * file (their lines stay in the order of a run one after the other), a FILE is standard
- * input or this is tracekit-mpi's root checking alone. 0 or -1 (a usage error, said). */
-static int check_jobs(const cli_command *c, const cli_args *loose, const cli_ctx *ctx,
-                      unsigned *jobs)
-{
-    if (cli_get(loose, "jobs") && cli_get_jobs(c->name, loose, jobs) != 0) return -1;
-    if (cli_get(loose, "jobs") && !cli_team_get()) return 0;
-    *jobs = 1;
-    if (cli_team_get()) return 0; /* tracekit-mpi's root alone: no processes forked */
-    for (int i = 0; i < ctx->ninputs; i++)
-        if (strcmp(ctx->paths[i], "-") == 0) return 0;
-    return cli_same_output() ? 0 : cli_get_jobs(c->name, loose, jobs);
-}
-
 /* check FILE...: each FILE checked in its own format, one verdict each, in their order (the
  * FILEs of one format given one after the other read together, as their handler reads them:
  * a Callgrind run, a WET trace with its history; those of DCFG and XRay, whose check treats
@@ -707,7 +755,7 @@ static int check_each(const cli_command *c, int argc, char **argv, const cli_arg
                       cli_ctx *ctx)
 {
     unsigned jobs;
-    if (check_jobs(c, loose, ctx, &jobs) != 0) return CLI_EXIT_USAGE;
+    if (jobs_or_default(c->name, loose, ctx, &jobs) != 0) return CLI_EXIT_USAGE;
     check_units w = {c, argc, argv, loose, ctx, NULL, 0, NULL, NULL};
     int worst = open_all(ctx, 1, &w.got);
     if (worst == CLI_EXIT_OK && check_split(&w) != 0)
@@ -718,7 +766,7 @@ static int check_each(const cli_command *c, int argc, char **argv, const cli_arg
             worst = rc > worst ? rc : worst;
         }
     } else if (worst == CLI_EXIT_OK) {
-        worst = cli_run_forked(w.n, jobs, check_unit, &w);
+        worst = cli_run_forked(w.n, jobs, 0, check_unit, &w);
     }
     free(w.got);
     free(w.lo);
