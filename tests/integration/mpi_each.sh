@@ -1,6 +1,6 @@
 #!/bin/bash
 # tracekit-mpi on commands that treat each input on its own (issue 28): DCFG report, check and
-# dump, XRay check and dump, CSI and CSI coverage report, annotate and dump; each rank runs the command over its inputs, rank 0 prints every
+# dump, XRay check and dump, CSI and CSI coverage check, report, annotate and dump; each rank runs the command over its inputs, rank 0 prints every
 # rank's output and errors in order: the same bytes as tracekit on 1, 2, 3 and 5 ranks, also
 # when an input fails (check goes on; report and dump stop there, rank 0 then runs alone;
 # check of FILEs of several formats, or of some that fail, is rank 0's alone, as tracekit's).
@@ -36,6 +36,7 @@ batch "csi annotate stopping at a damaged file" annotate -n 2 "${csis[@]}" \
     $C/fail/missing-dollar.txt "${csis[@]}"
 batch "csi dump stopping at an ELF file without .debug_PT" dump "${csis[@]}" $C/elf/no-pt.o \
     "${csis[@]}"
+batch "csi check with failures" check "${csis[@]}" $C/fail/*.txt $C/elf/no-pt.o "${csis[@]}"
 V=tests/data/csi_cov/elf
 batch "csi-cc report" report --from csi-cc $V/definer.CC.txt $V/user.CC.txt $V/definer-cov.o \
     $V/multifile-cov.exe
