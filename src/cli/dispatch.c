@@ -559,27 +559,60 @@ static int jobs_or_default(const char *cmd, const cli_args *a, const cli_ctx *ct
     return cli_same_output() ? 0 : cli_get_jobs(cmd, a, jobs);
 }
 
-/* A handler that treats each FILE on its own, run on one FILE of several in a process of its
- * own (each_unit). */
+/* A handler that treats each FILE on its own, run on a range of its FILEs in a process of its
+ * own (each_unit): unit k's FILEs are [first[k], first[k + 1]). */
 typedef struct each_units {
     cli_ctx *ctx;
     cli_run_fn run;
     const cli_args *args;
     unsigned threads; /* each one's decompression threads */
+    int *first;
 } each_units;
 
 static int each_unit(void *arg, int k)
 {
     each_units *w = arg;
     cli_ctx one = *w->ctx;
-    one.inputs = w->ctx->inputs + k;
-    one.paths = w->ctx->paths + k;
-    one.ninputs = one.hi = 1;
+    one.inputs = w->ctx->inputs + w->first[k];
+    one.paths = w->ctx->paths + w->first[k];
+    one.ninputs = one.hi = w->first[k + 1] - w->first[k];
     one.lo = 0;
     one.progress = 0; /* its stderr is a file until its turn */
     cli_input_options(&one.input_opt, 0);
     one.input_opt.threads = w->threads;
     return w->run(&one, w->args);
+}
+
+/* The bytes of FILEs a unit reads at least (but for the last, or when there are few): a
+ * process forked, two temporary files and their copy cost about a millisecond, what a
+ * DCFG of 50 KB takes to read, so that small FILEs go to processes a few hundred at a time. */
+#define EACH_UNIT_BYTES (4u << 20)
+
+/* The units of n FILEs for `jobs` processes into first (n + 1 entries): contiguous ranges of
+ * them by size, up to 4 per process (a unit that ends early leaves its process to the next)
+ * and none of fewer than EACH_UNIT_BYTES on average, but at least `jobs`. Returns how many. */
+static int each_split(const char *const *paths, int n, unsigned jobs, int *first)
+{
+    int64_t *sizes = calloc((size_t)n + 1, sizeof *sizes);
+    uint64_t total = 0;
+    for (int i = 0; sizes && i < n; i++) {
+        struct stat st;
+        sizes[i] = stat(paths[i], &st) == 0 ? (int64_t)st.st_size : 0;
+        total += (uint64_t)sizes[i];
+    }
+    uint64_t units = (uint64_t)jobs * 4, most = total / EACH_UNIT_BYTES;
+    if (units > most) units = most > jobs ? most : jobs;
+    if (units > (uint64_t)n || !sizes) units = (uint64_t)n;
+    if (!sizes) {
+        for (int i = 0; i <= n; i++) first[i] = i;
+        return n;
+    }
+    cli_team_split((int)units, n, sizes, first);
+    free(sizes);
+    int u = 0; /* the empty ranges left out */
+    for (int k = 1; k <= (int)units; k++)
+        if (first[k] > first[u]) first[++u] = first[k];
+    return u;
 }
 
 static int has_jobs(const cli_opt *o)
@@ -592,7 +625,8 @@ static int has_jobs(const cli_opt *o)
 /* The handler over the inputs: in a team, each member over its own where it treats each on
  * its own; of several FILEs, -j at once in processes of their own where it treats each on its
  * own, stops at the first that fails and has --jobs (forked.h: the bytes and exit status of
- * the run one after the other); else as it is. Returns an exit code. */
+ * the run one after the other), each process over a range of them (each_split); else as it
+ * is. Returns an exit code. */
 static int run_inputs(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, const cli_args *a)
 {
     unsigned bit = 1u << id;
@@ -608,8 +642,13 @@ static int run_inputs(cli_ctx *ctx, const cli_format_ops *ops, cli_cmd_id id, co
     unsigned threads = cpus > (long)jobs ? (unsigned)(cpus / (long)jobs) : 1;
     if (ctx->input_opt.threads && threads > ctx->input_opt.threads)
         threads = ctx->input_opt.threads;
-    each_units w = {ctx, ops->run[id], a, threads};
-    return cli_run_forked(ctx->ninputs, jobs, 1, each_unit, &w);
+    each_units w = {ctx, ops->run[id], a, threads,
+                    malloc(((size_t)ctx->ninputs + 1) * sizeof(int))};
+    if (!w.first) return ops->run[id](ctx, a);
+    int n = each_split(ctx->paths, ctx->ninputs, jobs, w.first);
+    int rc = n < 2 ? ops->run[id](ctx, a) : cli_run_forked(n, jobs, 1, each_unit, &w);
+    free(w.first);
+    return rc;
 }
 
 /* The format's handler, after the strict parse of the arguments against its
@@ -696,6 +735,7 @@ typedef struct check_units {
     const cli_args *loose;
     cli_ctx *ctx;
     opened *got;
+    unsigned jobs;
     int n, *lo, *hi;
 } check_units;
 
@@ -723,8 +763,10 @@ static int check_unit(void *arg, int u)
 }
 
 /* The units of check's FILEs into w: each FILE that failed, each run of FILEs of one format
- * (same_format_run), cut into its FILEs where that format's check treats each on its own
- * (cli_format_ops.each). Returns 0 or -1 (out of memory). */
+ * (same_format_run), cut where that format's check treats each on its own
+ * (cli_format_ops.each): into its FILEs one after the other, or for -j processes into ranges
+ * of them by size (each_split: a process forked per small FILE would cost more than its
+ * check). Returns 0 or -1 (out of memory). */
 static int check_split(check_units *w)
 {
     cli_ctx *ctx = w->ctx;
@@ -736,10 +778,18 @@ static int check_split(check_units *w)
         int j = w->got[i].failed ? i + 1 : same_format_run(ctx, w->got, i, &f);
         const cli_format_ops *ops = f ? cli_format_ops_find(f->name) : NULL;
         int each = ops && (ops->each & 1u << CLI_CHECK);
-        for (int k = i; k < j; k = each ? k + 1 : j) {
+        int *first =
+            each && w->jobs > 1 && j - i > 1 ? malloc(((size_t)(j - i) + 1) * sizeof *first) : NULL;
+        int units = first ? each_split(ctx->paths + i, j - i, w->jobs, first) : 0;
+        for (int u = 0; u < units; u++) {
+            w->lo[w->n] = i + first[u];
+            w->hi[w->n++] = i + first[u + 1];
+        }
+        for (int k = i; !first && k < j; k = each ? k + 1 : j) {
             w->lo[w->n] = k;
             w->hi[w->n++] = each ? k + 1 : j;
         }
+        free(first);
         i = j;
     }
     return 0;
@@ -756,7 +806,7 @@ static int check_each(const cli_command *c, int argc, char **argv, const cli_arg
 {
     unsigned jobs;
     if (jobs_or_default(c->name, loose, ctx, &jobs) != 0) return CLI_EXIT_USAGE;
-    check_units w = {c, argc, argv, loose, ctx, NULL, 0, NULL, NULL};
+    check_units w = {c, argc, argv, loose, ctx, NULL, jobs, 0, NULL, NULL};
     int worst = open_all(ctx, 1, &w.got);
     if (worst == CLI_EXIT_OK && check_split(&w) != 0)
         worst = cli_usage_error(c->name, "out of memory");
