@@ -127,8 +127,8 @@ void cli_rows_note(FILE *f, uint64_t shown, uint64_t total, const char *what);
 #define CLI_EACH_JOBS_OPT(files) \
     { \
         "jobs", 'j', "N", \
-            "read N " files " at once, each in a process of its own (default: the number " \
-            "of CPUs; 1 when standard output and error are one file)" \
+            "read N " files " at once in N processes, their outputs in order (default: the " \
+            "number of CPUs; 1 when standard output and error are one file)" \
     }
 #define CLI_ALL_OPT(rows) \
     { \

@@ -27,13 +27,13 @@ static int min_inputs(cli_cmd_id id) { return id == CLI_DIFF ? 2 : 1; }
  * each FILE on its own (cli_format_ops.each); the others' FILEs are read together */
 static const cli_opt cli_check_opts[] = {
     {"jobs", 'j', "N",
-     "check N FILEs at once, each in a process of its own (default: the number of CPUs; 1 "
-     "when standard output and error are one file)"},
+     "check N FILEs at once in N processes, their verdicts in order (default: the number of "
+     "CPUs; 1 when standard output and error are one file)"},
     {NULL, 0, NULL, NULL},
 };
 static const cli_opt cli_check_together_opts[] = {
     {"jobs", 'j', "N",
-     "check N FILEs at once where they are of formats checked one by one (DCFG, XRay); these "
+     "check N FILEs at once where they are of formats checked one by one (DCFG, XRay, CSI); these "
      "are read together, in one process"},
     {NULL, 0, NULL, NULL},
 };

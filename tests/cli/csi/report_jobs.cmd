@@ -1,8 +1,9 @@
 # report -j N, annotate -j N and dump -j N of several CSI files (each FILE on its own): N at
-# once, each in a process of its own, their outputs printed in their order; the same bytes on
-# each stream and exit status with -j 1 and -j 4 and without -j, the output stopping at a
-# damaged file (or an ELF file without .debug_PT) in the middle, what came after it not printed;
-# and check -j N (each FILE in a process of its own, as for DCFG and XRay), which goes on
+# once in N processes (each over a range of them), their outputs printed in their order; the
+# same bytes on each stream and exit status with -j 1 and -j 4 and without -j, the output
+# stopping at a damaged file (or an ELF file without .debug_PT) in the middle, what came after
+# it not printed; and check -j N (each FILE in a process of its own, as for DCFG and XRay),
+# which goes on
 t=$(mktemp -d); trap 'rm -rf $t' EXIT
 D=tests/data/csi
 G="$D/pass/valid-other-order.PT $D/states/variants.PT $D/elf/main-pt.o $D/elf/foo-pt.o

@@ -1,8 +1,8 @@
 # report -j N, annotate -j N and dump -j N of several CSI coverage files (each FILE on its own):
-# N at once, each in a process of its own, their outputs printed in their order; the same bytes
-# on each stream and exit status with -j 1 and -j 4 and without -j, the output stopping at a
-# damaged file in the middle, what came after it not printed; and check -j N (each FILE in a
-# process of its own, as for DCFG and XRay), which goes on
+# N at once in N processes (each over a range of them), their outputs printed in their order;
+# the same bytes on each stream and exit status with -j 1 and -j 4 and without -j, the output
+# stopping at a damaged file in the middle, what came after it not printed; and check -j N (each
+# FILE in a process of its own, as for DCFG and XRay), which goes on
 t=$(mktemp -d); trap 'rm -rf $t' EXIT
 D=tests/data/csi_cov
 CC="$D/elf/definer.CC.txt $D/elf/user.CC.txt $D/pass/cc-clones-share-array.txt

@@ -1,8 +1,8 @@
-# report -j N and dump -j N of several DCFGs (each FILE on its own): N at once, each in a process
-# of its own, their outputs printed in their order; the same bytes on each stream and exit
-# status with -j 1 and -j 4 and without -j, the output stopping at a damaged DCFG in the middle
-# (what came after it not printed, as the run one after the other stops); a usage error stops
-# both at once; a FILE that cannot be opened stops both before any report
+# report -j N and dump -j N of several DCFGs (each FILE on its own): N at once in N processes
+# (each over a range of them), their outputs printed in their order; the same bytes on each
+# stream and exit status with -j 1 and -j 4 and without -j, the output stopping at a damaged
+# DCFG in the middle (what came after it not printed, as the run one after the other stops); a
+# usage error stops both at once; a FILE that cannot be opened stops both before any report
 t=$(mktemp -d); trap 'rm -rf $t' EXIT
 D=tests/data/dcfg
 G="$D/pass/minimal.dcfg.json $D/pass/recursion.dcfg.json $D/merge/hello-run1.dcfg.json"
