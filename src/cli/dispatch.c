@@ -583,9 +583,10 @@ static int each_unit(void *arg, int k)
     return w->run(&one, w->args);
 }
 
-/* The bytes of FILEs a unit reads at least (but for the last, or when there are few): a
- * process forked, two temporary files and their copy cost about a millisecond, what a
- * DCFG of 50 KB takes to read, so that small FILEs go to processes a few hundred at a time. */
+/* The bytes of FILEs a unit reads at least, on average (fewer when there are few): a process
+ * forked, two temporary files and their copy cost more than a small FILE's reading (256 DCFGs
+ * of 35 KB, each in a process of its own: 4.6-5.4 s against 0.3-0.4 s one after the other, on
+ * a loaded machine; docs/mpi.md), so small FILEs go to processes a hundred at a time. */
 #define EACH_UNIT_BYTES (4u << 20)
 
 /* The units of n FILEs for `jobs` processes into first (n + 1 entries): contiguous ranges of

@@ -71,8 +71,10 @@ static int finish(child *c, cli_unit_fn run, void *arg, int k, int print)
         copy(c->out, stdout);
         copy(c->err, stderr);
         if (WIFSIGNALED(status))
-            fprintf(stderr, "tracekit: error: the process reading input %d ended by signal %d\n",
-                    k + 1, WTERMSIG(status));
+            fprintf(
+                stderr,
+                "tracekit: error: the process reading part %d of the FILEs ended by signal %d\n",
+                k + 1, WTERMSIG(status));
     }
     drop(c);
     return rc;
