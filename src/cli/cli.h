@@ -342,6 +342,9 @@ void cli_set_input_threads(unsigned threads);
 /* Input i of the context, opened by its path if the dispatcher closed it (cli_format_ops.lazy):
  * *out. Returns an exit code (the error printed). */
 int cli_input_at(cli_ctx *ctx, int i, tk_input **out);
+/* Input i closed again when `reopened` (it was NULL before cli_input_at), so that the inputs
+ * read hold no memory either. */
+void cli_input_close_reopened(cli_ctx *ctx, int i, int reopened);
 /* Open a file argument (for commands that open their own inputs). */
 int cli_open_input(const char *path, int progress, tk_input **out);
 /* After a file given where a `want` file was expected failed to read: when its

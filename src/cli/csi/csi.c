@@ -161,10 +161,7 @@ int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
         else if (v->input_done)
             v->input_done(v->user, &src);
         cli_csi_source_close(&src);
-        if (reopened) { /* closed again: those waiting hold no memory */
-            tk_input_free(ctx->inputs[i]);
-            ctx->inputs[i] = NULL;
-        }
+        cli_input_close_reopened(ctx, i, reopened);
     }
     tk_csi_numbering_free(num);
     return rc;

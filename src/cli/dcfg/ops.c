@@ -17,7 +17,7 @@ const cli_format_ops cli_dcfg_ops = {
             [CLI_DIFF] = cli_dcfg_diff,
             [CLI_MERGE] = cli_dcfg_merge},
     .team = 1u << CLI_MERGE,
-    .lazy = 1u << CLI_MERGE | 1u << CLI_REPORT | 1u << CLI_DUMP,
+    .lazy = 1u << CLI_MERGE | 1u << CLI_REPORT | 1u << CLI_DUMP | 1u << CLI_CHECK,
     .each = 1u << CLI_CHECK,
     .each_stops = 1u << CLI_REPORT | 1u << CLI_DUMP,
     .choices = {[CLI_REPORT] = cli_dcfg_report_choices,
