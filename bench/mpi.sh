@@ -7,8 +7,11 @@
 #              8 runs, each copied 32 times), MPI_BENCH_XRAY_JOBS jobs each (default 4000)
 #   Callgrind  report --inclusive of 256 profiles of gzip (valgrind --tool=callgrind; 8 runs on
 #              different inputs, copied 32 times), summary partials
-#   DCFG       check of 256 copies of tests/data/dcfg/pass/generated-hard.dcfg.json (each on
-#              its own), and merge of them (counts partials)
+#   DCFG       check of 256 DCFGs of one generated program (tests/gen/dcfg_trace_gen.c, 150
+#              routines, 2 threads), each of a run of its own (walks of other seeds and
+#              lengths: other counts, some blocks and edges only some runs took, as the ranks
+#              of one program record them), each on its own; and merge of them (counts
+#              partials, the union of their graphs)
 #   DCFG-Trace report of one generated trace (tests/gen/dcfg_trace_gen.c), split by chunks
 # The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi); MPI_BENCH_FORMATS
 # picks some of "xray callgrind dcfg dcfg_merge dcfg_trace" (default all).
@@ -69,11 +72,15 @@ callgrind_inputs() {
 }
 
 dcfg_inputs() {
-    local d=$dir/dcfg f=tests/data/dcfg/pass/generated-hard.dcfg.json
-    [ -s "$d/all/255-8.dcfg.json" ] && return 0
-    mkdir -p "$d"
-    for r in $(seq 8); do cp "$f" "$d/$r.dcfg.json"; done
-    copies "$d" "$d"/?.dcfg.json
+    local d=$dir/dcfg
+    [ -s "$d/all/255.dcfg.json" ] && return 0
+    rm -rf "$d/all" && mkdir -p "$d/all"
+    cc -std=c11 -O2 -D_GNU_SOURCE -o "$d/gen" tests/gen/dcfg_trace_gen.c || return 1
+    for k in $(seq 0 255); do
+        "$d/gen" --seed 3 --routines 150 --threads 2 --walk-seed $((k + 1)) \
+            --edges-per-thread $((15000 + k * 41)) --executed-only \
+            --dcfg "$d/all/$(printf '%03d' $k).dcfg.json" || return 1
+    done
 }
 
 # run NAME NP ARGS...: tracekit-mpi on NP ranks, one thread each; its ranks' lines in
@@ -181,7 +188,7 @@ formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace}
 for f in $formats; do
     case $f in
     xray) bench_format xray xray_inputs report --format json -j 1 ;;
-    # one thread a rank (-j 1); DCFG check has no -j (docs/mpi.md)
+    # one thread a rank (-j 1); check's -j forks nothing under tracekit-mpi (docs/mpi.md)
     callgrind) bench_format callgrind callgrind_inputs report --inclusive -j 1 ;;
     dcfg) bench_format dcfg dcfg_inputs check ;;
     dcfg_merge) bench_format dcfg_merge dcfg_inputs merge -j 1 ;;

@@ -122,6 +122,14 @@ void cli_rows_note(FILE *f, uint64_t shown, uint64_t total, const char *what);
             "at most N " rows " (default: " CLI_ROWS_TEXT_S " in text, all in json " \
             "and csv; 0: all)" \
     }
+/* -j of a handler that treats each FILE on its own (cli_format_ops.each_stops): the dispatcher
+ * runs N FILEs at once, each in a process of its own, their outputs printed in their order. */
+#define CLI_EACH_JOBS_OPT(files) \
+    { \
+        "jobs", 'j', "N", \
+            "read N " files " at once in N processes, their outputs in order (default: the " \
+            "number of CPUs; 1 when standard output and error are one file)" \
+    }
 #define CLI_ALL_OPT(rows) \
     { \
         "all", 0, NULL, "all the " rows ", in every format" \
@@ -219,7 +227,9 @@ typedef struct cli_format_ops {
     unsigned team;
     /* The commands whose handler treats each input on its own, its output that of each in
      * turn: each, going on after an input that fails (check); each_stops, stopping at it.
-     * A team runs them on each member's inputs (team.h: cli_team_each). */
+     * A team runs them on each member's inputs (team.h: cli_team_each); tracekit runs an
+     * each_stops handler whose options have --jobs (CLI_EACH_JOBS_OPT) on -j FILEs at once,
+     * each in a process of its own (forked.h), as check -j does. */
     unsigned each, each_stops;
     /* The commands whose handler runs in a team with every member reading every input, each
      * doing its share of the work within them (a DCFG-Trace's chunks). */
@@ -332,6 +342,9 @@ void cli_set_input_threads(unsigned threads);
 /* Input i of the context, opened by its path if the dispatcher closed it (cli_format_ops.lazy):
  * *out. Returns an exit code (the error printed). */
 int cli_input_at(cli_ctx *ctx, int i, tk_input **out);
+/* Input i closed again when `reopened` (it was NULL before cli_input_at), so that the inputs
+ * read hold no memory either. */
+void cli_input_close_reopened(cli_ctx *ctx, int i, int reopened);
 /* Open a file argument (for commands that open their own inputs). */
 int cli_open_input(const char *path, int progress, tk_input **out);
 /* After a file given where a `want` file was expected failed to read: when its

@@ -1,5 +1,5 @@
 /* Units of work run in processes of their own, `jobs` at a time, their outputs printed in
- * order (check -j: forked.h). */
+ * order (check -j, report -j, dump -j: forked.h). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,8 +53,8 @@ static void drop(child *c)
     c->out = c->err = NULL;
 }
 
-/* Unit k's exit code, its output printed; `print` 0: a unit after a usage error (its child
- * ended, its output dropped). */
+/* Unit k's exit code, its output printed; `print` 0: a unit after the one that stopped the run
+ * (its child ended, its output dropped). */
 static int finish(child *c, cli_unit_fn run, void *arg, int k, int print)
 {
     int rc;
@@ -71,31 +71,35 @@ static int finish(child *c, cli_unit_fn run, void *arg, int k, int print)
         copy(c->out, stdout);
         copy(c->err, stderr);
         if (WIFSIGNALED(status))
-            fprintf(stderr, "tracekit: error: the process checking input %d ended by signal %d\n",
-                    k + 1, WTERMSIG(status));
+            fprintf(
+                stderr,
+                "tracekit: error: the process reading part %d of the FILEs ended by signal %d\n",
+                k + 1, WTERMSIG(status));
     }
     drop(c);
     return rc;
 }
 
-int cli_run_forked(int n, unsigned jobs, cli_unit_fn run, void *arg)
+int cli_run_forked(int n, unsigned jobs, int stops, cli_unit_fn run, void *arg)
 {
     child *c = calloc((size_t)n + 1, sizeof *c);
     if (!c) jobs = 1;
-    int worst = CLI_EXIT_OK, started = 0;
+    int worst = CLI_EXIT_OK, started = 0, stopped = 0;
     for (int k = 0; k < n; k++) {
         if (!c) {
             int rc = run(arg, k);
             worst = rc > worst ? rc : worst;
-            if (rc == CLI_EXIT_USAGE) break;
+            if (rc == CLI_EXIT_USAGE || (stops && rc != CLI_EXIT_OK)) break;
             continue;
         }
-        while (started < n && (unsigned)(started - k) < jobs && worst != CLI_EXIT_USAGE) {
+        while (started < n && (unsigned)(started - k) < jobs && !stopped) {
             start(&c[started], run, arg, started);
             started++;
         }
-        int rc = finish(&c[k], run, arg, k, worst != CLI_EXIT_USAGE);
-        if (worst != CLI_EXIT_USAGE) worst = rc > worst ? rc : worst;
+        int rc = finish(&c[k], run, arg, k, !stopped);
+        if (stopped) continue;
+        worst = rc > worst ? rc : worst;
+        stopped = rc == CLI_EXIT_USAGE || (stops && rc != CLI_EXIT_OK);
     }
     free(c);
     return worst;

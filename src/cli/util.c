@@ -108,6 +108,13 @@ int cli_input_at(cli_ctx *ctx, int i, tk_input **out)
     return CLI_EXIT_OK;
 }
 
+void cli_input_close_reopened(cli_ctx *ctx, int i, int reopened)
+{
+    if (!reopened) return;
+    tk_input_free(ctx->inputs[i]);
+    ctx->inputs[i] = NULL;
+}
+
 int cli_open_input(const char *path, int progress, tk_input **out)
 {
     tk_input_options opt;

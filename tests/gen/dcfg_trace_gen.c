@@ -14,6 +14,9 @@
  *       libtracekit (two passes regenerate the walks from the seed, nothing
  *       is stored) and prints the encoding speed
  *   options: --seed S --routines R --threads T --edges-per-thread N
+ *       --walk-seed W (the walks' seed, default S: one program, S, run otherwise)
+ *       --executed-only (the DCFG has only the blocks and edges the walks ran, as
+ *       Pin's have: runs of one program that took other paths have other graphs)
  *
  * Deterministic: same options, same output. */
 #include <stdint.h>
@@ -86,6 +89,7 @@ typedef struct prog {
     uint32_t nr;
     uint32_t nthreads;
     uint32_t entry_edge; /* START -> main entry */
+    uint32_t *last; /* the node each thread's counting walk ended in */
     /* return edges: from exit block of callee to return site: looked up */
 } prog;
 
@@ -268,7 +272,10 @@ static void walk(prog *p, uint64_t seed, uint32_t thread, uint64_t n, emit_fn em
     /* return-edge lookup: per callee-exit block x return site, cached in a small table */
     while (done < n) {
         gen_edge *e = &p->e[cur];
-        if (count) e->counts[thread]++;
+        if (count) {
+            e->counts[thread]++;
+            p->last[thread] = e->tgt;
+        }
         emit(ctx, e->id);
         done++;
         uint32_t bi = block_index(p, e->tgt);
@@ -314,7 +321,14 @@ static void walk(prog *p, uint64_t seed, uint32_t thread, uint64_t n, emit_fn em
     free(visits);
 }
 
-static void write_dcfg(const prog *p, const char *path, uint64_t pid)
+static uint64_t edge_total(const prog *p, uint32_t i)
+{
+    uint64_t n = 0;
+    for (uint32_t t = 0; t < p->nthreads; t++) n += p->e[i].counts[t];
+    return n;
+}
+
+static void write_dcfg(const prog *p, const char *path, uint64_t pid, int executed_only)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -368,14 +382,16 @@ static void write_dcfg(const prog *p, const char *path, uint64_t pid)
             for (uint32_t t = 0; t < p->nthreads; t++)
                 bc[block_index(p, p->e[i].tgt)] += p->e[i].counts[t];
     for (uint32_t i = 0; i < p->nb; i++)
-        fprintf(f, ",\n                [ %u, \"0x%llx\", %u, %u, %u, %llu ]", p->b[i].id,
-                (unsigned long long)p->b[i].addr, p->b[i].num_instrs * 4, p->b[i].num_instrs,
-                (p->b[i].num_instrs - 1) * 4, (unsigned long long)bc[i]);
+        if (!executed_only || bc[i])
+            fprintf(f, ",\n                [ %u, \"0x%llx\", %u, %u, %u, %llu ]", p->b[i].id,
+                    (unsigned long long)p->b[i].addr, p->b[i].num_instrs * 4, p->b[i].num_instrs,
+                    (p->b[i].num_instrs - 1) * 4, (unsigned long long)bc[i]);
     fprintf(
         f,
         " ] } ] ],\n        \"EDGES\" : [ [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\", "
         "\"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ]");
     for (uint32_t i = 0; i < p->ne; i++) {
+        if (executed_only && !edge_total(p, i)) continue;
         fprintf(f, ",\n          [ %u, %u, %u, %u, [", p->e[i].id, p->e[i].src, p->e[i].tgt,
                 p->e[i].type);
         for (uint32_t t = 0; t < p->nthreads; t++)
@@ -449,9 +465,9 @@ static void emit_mem(void *ctx, uint32_t edge)
 
 /* The command line's options. */
 typedef struct gen_args {
-    uint64_t seed, per_thread, pid, chunk_instrs;
+    uint64_t seed, walk_seed, per_thread, pid, chunk_instrs;
     uint32_t routines, threads;
-    int level, compat;
+    int level, compat, executed_only;
     const char *dcfg, *edges, *encode;
 } gen_args;
 
@@ -463,8 +479,8 @@ static int parse_args(int argc, char **argv, gen_args *g)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--compat")) {
-            g->compat = 1;
+        if (!strcmp(a, "--compat") || !strcmp(a, "--executed-only")) {
+            *(a[2] == 'c' ? &g->compat : &g->executed_only) = 1;
             continue;
         }
         if (!v) {
@@ -474,6 +490,8 @@ static int parse_args(int argc, char **argv, gen_args *g)
         i++;
         if (!strcmp(a, "--seed"))
             g->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--walk-seed"))
+            g->walk_seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--routines"))
             g->routines = (uint32_t)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--threads"))
@@ -497,6 +515,7 @@ static int parse_args(int argc, char **argv, gen_args *g)
             return 2;
         }
     }
+    if (!g->walk_seed) g->walk_seed = g->seed;
     if (g->routines < 1 || g->threads < 1 || g->threads > 256) {
         fprintf(stderr, "bad sizes\n");
         return 2;
@@ -514,7 +533,7 @@ static int write_edges(prog *p, const gen_args *g)
     }
     for (uint32_t t = 0; t < g->threads; t++) {
         text_ctx c = {f, g->pid, t};
-        walk(p, g->seed, t, g->per_thread, emit_text, &c, 0);
+        walk(p, g->walk_seed, t, g->per_thread, emit_text, &c, 0);
     }
     if (fclose(f) != 0) {
         perror(g->edges);
@@ -555,7 +574,7 @@ static int encode(prog *p, const gen_args *g)
             return 1;
         for (uint32_t t = 0; t < g->threads; t++) {
             mb.n = 0;
-            walk(p, g->seed, t, g->per_thread, emit_mem, &mb, 0);
+            walk(p, g->walk_seed, t, g->per_thread, emit_mem, &mb, 0);
             double t0 = cpu_now();
             tk_status st = pass ? tk_dcfg_trace_encoder_encode(c.enc, g->pid, t, mb.v, mb.n, &err)
                                 : tk_dcfg_trace_encoder_observe(c.enc, g->pid, t, mb.v, mb.n, &err);
@@ -582,6 +601,19 @@ static int encode(prog *p, const gen_args *g)
 }
 #endif
 
+/* --executed-only: each thread's walk, cut where it stopped, leaves its last block by an EXIT
+ * edge to END, as a run's last block does, so that every block's count is the sum of its
+ * out-edges' and the instruction counts are those of the blocks. */
+static void end_walks(prog *p)
+{
+    for (uint32_t t = 0; t < p->nthreads; t++) {
+        uint32_t i = 0;
+        while (i < p->ne && !(p->e[i].src == p->last[t] && p->e[i].tgt == NODE_END)) i++;
+        if (i == p->ne) i = add_edge(p, p->last[t], NODE_END, 2);
+        p->e[i].counts[t]++;
+    }
+}
+
 int main(int argc, char **argv)
 {
     gen_args g;
@@ -593,9 +625,13 @@ int main(int argc, char **argv)
     rng r = {g.seed};
     build(&p, &r, g.routines);
     index_returns(&p);
+    p.last = calloc(g.threads, sizeof *p.last);
+    if (!p.last) exit(3);
     /* counts: one counting walk per thread */
-    for (uint32_t t = 0; t < g.threads; t++) walk(&p, g.seed, t, g.per_thread, emit_none, NULL, 1);
-    if (g.dcfg) write_dcfg(&p, g.dcfg, g.pid);
+    for (uint32_t t = 0; t < g.threads; t++)
+        walk(&p, g.walk_seed, t, g.per_thread, emit_none, NULL, 1);
+    if (g.executed_only) end_walks(&p);
+    if (g.dcfg) write_dcfg(&p, g.dcfg, g.pid, g.executed_only);
     if (g.edges && (rc = write_edges(&p, &g)) != 0) return rc;
     if (g.encode) {
 #ifdef WITH_TRACEKIT
@@ -609,6 +645,7 @@ int main(int argc, char **argv)
     free(p.e);
     free(p.b);
     free(p.r);
+    free(p.last);
     free(ret_keys);
     free(ret_vals);
     return 0;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tracekit-mpi on commands that treat each input on its own (issue 28): DCFG report, check and
-# dump, XRay check and dump; each rank runs the command over its inputs, rank 0 prints every
+# dump, XRay check and dump, CSI and CSI coverage check, report, annotate and dump; each rank runs the command over its inputs, rank 0 prints every
 # rank's output and errors in order: the same bytes as tracekit on 1, 2, 3 and 5 ranks, also
 # when an input fails (check goes on; report and dump stop there, rank 0 then runs alone;
 # check of FILEs of several formats, or of some that fail, is rank 0's alone, as tracekit's).
@@ -29,6 +29,19 @@ batch "dcfg report stopping at a damaged file" report "${dcfgs[@]}" $F/dangling-
     "${dcfgs[@]}"
 batch "dcfg dump" dump "${dcfgs[@]:0:3}"
 batch "xray dump" dump $X/calltree.fdr $X/mtpool.basic $X/calltree.basic
+C=tests/data/csi
+csis=($C/pass/valid-other-order.PT $C/states/variants.PT $C/elf/main-pt.o $C/elf/foo-pt.o)
+batch "csi report" report --top 3 "${csis[@]}" "${csis[@]}"
+batch "csi annotate stopping at a damaged file" annotate -n 2 "${csis[@]}" \
+    $C/fail/missing-dollar.txt "${csis[@]}"
+batch "csi dump stopping at an ELF file without .debug_PT" dump "${csis[@]}" $C/elf/no-pt.o \
+    "${csis[@]}"
+batch "csi check with failures" check "${csis[@]}" $C/fail/*.txt $C/elf/no-pt.o "${csis[@]}"
+V=tests/data/csi_cov/elf
+batch "csi-cc report" report --from csi-cc $V/definer.CC.txt $V/user.CC.txt $V/definer-cov.o \
+    $V/multifile-cov.exe
+batch "csi-bbc annotate stopping at a damaged file" annotate --from csi-bbc $V/definer.BBC.txt \
+    $V/user.BBC.txt tests/data/csi_cov/fail/bbc-bad-line.txt $V/definer-cov.o
 M=tests/data/dcfg/merge
 runs=($M/hello-run1.dcfg.json $M/hello-run2.dcfg.json $M/hello-run1.dcfg.json
     $M/hello-run2.dcfg.json $M/hello-run2.dcfg.json $M/hello-run1.dcfg.json $M/hello-run1.dcfg.json)

@@ -10,6 +10,7 @@ const cli_opt cli_csi_annotate_opts[] = {
     {"top", 'n', "N",
      "count the lines of the first N paths of each function (default " CLI_CSI_PATHS_S "; 0: all)"},
     {"all", 0, NULL, "count the lines of every path of each function"},
+    CLI_EACH_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 

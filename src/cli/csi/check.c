@@ -13,9 +13,13 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
         return cli_usage_error("check", "out of memory");
     for (int i = 0; i < ctx->ninputs; i++) {
         cli_csi_source src;
-        int orc = cli_csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        tk_input *in;
+        int reopened = !ctx->inputs[i]; /* closed by the dispatcher (cli_format_ops.lazy) */
+        int orc = cli_input_at(ctx, i, &in);
+        if (orc == CLI_EXIT_OK) orc = cli_csi_source_open(&src, in, ctx->paths[i]);
         if (orc != CLI_EXIT_OK) {
             rc = orc;
+            cli_input_close_reopened(ctx, i, reopened);
             continue;
         }
         tk_diag diag;
@@ -47,6 +51,7 @@ int cli_csi_check(cli_ctx *ctx, const cli_args *args)
             printf("%s: %" PRIu64 " function%s\n", src.text.name, nf, cli_s(nf));
         if (cli_diag_summary(&diag, src.text.name) != CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;
         cli_csi_source_close(&src);
+        cli_input_close_reopened(ctx, i, reopened);
     }
     tk_csi_numbering_free(num);
     return rc;

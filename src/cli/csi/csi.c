@@ -141,7 +141,10 @@ int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
         cli_csi_source src;
-        rc = cli_csi_source_open(&src, ctx->inputs[i], ctx->paths[i]);
+        tk_input *in;
+        int reopened = !ctx->inputs[i]; /* closed by the dispatcher (cli_format_ops.lazy) */
+        rc = cli_input_at(ctx, i, &in);
+        if (rc == CLI_EXIT_OK) rc = cli_csi_source_open(&src, in, ctx->paths[i]);
         if (rc != CLI_EXIT_OK) break;
         const tk_csi_function *fn;
         char label[CLI_CSI_LABEL_MAX];
@@ -158,6 +161,7 @@ int cli_csi_visit(cli_ctx *ctx, const cli_csi_visitor *v)
         else if (v->input_done)
             v->input_done(v->user, &src);
         cli_csi_source_close(&src);
+        cli_input_close_reopened(ctx, i, reopened);
     }
     tk_csi_numbering_free(num);
     return rc;

@@ -7,6 +7,7 @@
 
 const cli_opt cli_csi_dump_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (NAME#K: the K-th one of that name)"},
+    CLI_EACH_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 

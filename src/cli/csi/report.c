@@ -14,6 +14,7 @@ const cli_opt cli_csi_report_opts[] = {
      "csi-cc's -hash-size: the functions with more paths than N, which csi-cc leaves "
      "uninstrumented, are listed (default 2^63-2, its PT_HASH_SIZE)"},
     {"format", 0, "FMT", "text (default), json or csv"},
+    CLI_EACH_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 

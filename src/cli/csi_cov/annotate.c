@@ -8,6 +8,7 @@
 
 const cli_opt cli_csi_cov_annotate_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
+    CLI_EACH_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 

@@ -42,9 +42,13 @@ int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)
     tk_csi_cov_kind kind = cli_csi_cov_kind(ctx);
     for (int i = 0; i < ctx->ninputs; i++) {
         cli_csi_cov_source src;
-        int orc = cli_csi_cov_source_open(&src, ctx->inputs[i], ctx->paths[i], kind);
+        tk_input *in;
+        int reopened = !ctx->inputs[i]; /* closed by the dispatcher (cli_format_ops.lazy) */
+        int orc = cli_input_at(ctx, i, &in);
+        if (orc == CLI_EXIT_OK) orc = cli_csi_cov_source_open(&src, in, ctx->paths[i], kind);
         if (orc != CLI_EXIT_OK) {
             rc = orc;
+            cli_input_close_reopened(ctx, i, reopened);
             continue;
         }
         tk_csi_cov_checker *ch = NULL;
@@ -55,6 +59,7 @@ int cli_csi_cov_check(cli_ctx *ctx, const cli_args *args)
         if (check_input(&src, ch, cli_has(args, "verbose")) != CLI_EXIT_OK) rc = CLI_EXIT_BAD_INPUT;
         tk_csi_cov_checker_free(ch);
         cli_csi_cov_source_close(&src);
+        cli_input_close_reopened(ctx, i, reopened);
     }
     return rc;
 }

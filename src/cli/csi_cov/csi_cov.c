@@ -51,7 +51,10 @@ int cli_csi_cov_visit(cli_ctx *ctx, const cli_csi_cov_visitor *v)
     tk_csi_cov_kind kind = cli_csi_cov_kind(ctx);
     for (int i = 0; i < ctx->ninputs && rc == CLI_EXIT_OK; i++) {
         cli_csi_cov_source src;
-        rc = cli_csi_cov_source_open(&src, ctx->inputs[i], ctx->paths[i], kind);
+        tk_input *in;
+        int reopened = !ctx->inputs[i]; /* closed by the dispatcher (cli_format_ops.lazy) */
+        rc = cli_input_at(ctx, i, &in);
+        if (rc == CLI_EXIT_OK) rc = cli_csi_cov_source_open(&src, in, ctx->paths[i], kind);
         if (rc != CLI_EXIT_OK) break;
         const tk_csi_cov_function *fn;
         tk_error err;
@@ -67,6 +70,7 @@ int cli_csi_cov_visit(cli_ctx *ctx, const cli_csi_cov_visitor *v)
         else if (v->input_done)
             v->input_done(v->user, &src);
         cli_csi_cov_source_close(&src);
+        cli_input_close_reopened(ctx, i, reopened);
     }
     return rc;
 }

@@ -3,6 +3,7 @@
 
 const cli_opt cli_csi_cov_dump_opts[] = {
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
+    CLI_EACH_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 

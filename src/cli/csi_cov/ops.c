@@ -7,8 +7,10 @@
              [CLI_ANNOTATE] = cli_csi_cov_annotate_opts, \
              [CLI_CONVERT] = cli_csi_cov_convert_opts, \
              [CLI_DUMP] = cli_csi_cov_dump_opts}, \
-    .choices = { \
-        [CLI_REPORT] = cli_csi_cov_report_choices, [CLI_CONVERT] = cli_csi_cov_convert_choices}
+    .choices = \
+        {[CLI_REPORT] = cli_csi_cov_report_choices, [CLI_CONVERT] = cli_csi_cov_convert_choices}, \
+    .each = 1u << CLI_CHECK, .each_stops = 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_DUMP, \
+    .lazy = 1u << CLI_CHECK | 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_DUMP
 
 /* What tracekit help csi-cc, csi-fc and csi-bbc say of the three. */
 #define COV_ABOUT(what_, section_) \

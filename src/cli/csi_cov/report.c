@@ -14,6 +14,7 @@ const cli_opt cli_csi_cov_report_opts[] = {
     CLI_TOP_OPT("functions"),
     CLI_ALL_OPT("functions"),
     {"format", 0, "FMT", "text (default), json or csv"},
+    CLI_EACH_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 

@@ -14,7 +14,7 @@ int cli_dcfg_read(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out);
 /* The handlers and their options (info.c, check.c, report.c, convert.c, dump.c, diff.c,
  * merge.c). */
 extern const cli_opt cli_dcfg_check_opts[], cli_dcfg_report_opts[], cli_dcfg_convert_opts[],
-    cli_dcfg_diff_opts[], cli_dcfg_merge_opts[];
+    cli_dcfg_diff_opts[], cli_dcfg_merge_opts[], cli_dcfg_dump_opts[];
 int cli_dcfg_info(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_check(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_report(cli_ctx *ctx, const cli_args *args);

@@ -5,6 +5,11 @@
 
 #include "dcfg.h"
 
+const cli_opt cli_dcfg_dump_opts[] = {
+    CLI_EACH_JOBS_OPT("DCFGs"),
+    {NULL, 0, NULL, NULL},
+};
+
 int cli_dcfg_dump(cli_ctx *ctx, const cli_args *a)
 {
     (void)a;

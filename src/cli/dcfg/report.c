@@ -17,6 +17,7 @@ const cli_opt cli_dcfg_report_opts[] = {
     {"image", 0, "ID", "only this image's blocks, routines and loops"},
     {"routine", 0, "ID", "only the routine with this entry node id, and its loops"},
     {"loop", 0, "ID", "only the loop with this head node id, its nested loops and its blocks"},
+    CLI_EACH_JOBS_OPT("DCFGs"),
     {NULL, 0, NULL, NULL},
 };
 
