@@ -6,7 +6,8 @@
 
 #include "xray.h"
 
-const cli_opt cli_xray_dump_opts[] = {CLI_XRAY_MAP_OPT, {NULL, 0, NULL, NULL}};
+const cli_opt cli_xray_dump_opts[] = {
+    CLI_XRAY_MAP_OPT, CLI_EACH_JOBS_OPT("traces"), {NULL, 0, NULL, NULL}};
 
 int cli_xray_dump(cli_ctx *ctx, const cli_args *args)
 {
