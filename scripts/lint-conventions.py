@@ -363,8 +363,8 @@ def foreign_globals(objs, prefixes, allowed=()):
 
 @rule("cli-names")
 def cli_names():
-    """the command line's global symbols start with cli_ (main aside)"""
-    return foreign_globals(objects("src/cli"), ("cli_", "CLI_"), {"main"})
+    """the command line's global symbols (tracekit's and tracekit-mpi's) start with cli_ (main aside)"""
+    return foreign_globals(objects("src/cli", "src/mpi"), ("cli_", "CLI_"), {"main"})
 
 
 @rule("library-names")

@@ -95,16 +95,16 @@ int main(int argc, char **argv)
     FILE *err = quiet_unless_root(rank);
     arm_timeout(rank, timeout);
     mpi_team m;
-    if (mpi_team_open(&m, (int)fanin, err) != 0) {
+    if (cli_mpi_team_open(&m, (int)fanin, err) != 0) {
         fprintf(err, "tracekit-mpi: rank %d: error: cannot set up the ranks\n", rank);
         MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_BAD_INPUT);
     }
     cli_set_team(&m.team);
-    int rc = mpi_team_run(&m, argc, argv);
+    int rc = cli_mpi_team_run(&m, argc, argv);
     const char *times = getenv("TRACEKIT_MPI_TIMES");
-    if (times && strcmp(times, "0") != 0 && *times) mpi_team_times(&m);
+    if (times && strcmp(times, "0") != 0 && *times) cli_mpi_team_times(&m);
     cli_set_team(NULL);
-    mpi_team_close(&m);
+    cli_mpi_team_close(&m);
     MPI_Finalize();
     return rc;
 }

@@ -199,7 +199,7 @@ static int team_reduce(const cli_team *t, cli_part_bytes *p, cli_merge_fn merge,
     return 0;
 }
 
-void mpi_team_times(const mpi_team *m)
+void cli_mpi_team_times(const mpi_team *m)
 {
     int inputs = m->inputs;
     struct rusage ru;
@@ -216,7 +216,7 @@ void mpi_team_times(const mpi_team *m)
     fflush(m->err);
 }
 
-int mpi_team_open(mpi_team *m, int fanin, FILE *err)
+int cli_mpi_team_open(mpi_team *m, int fanin, FILE *err)
 {
     memset(m, 0, sizeof *m);
     m->err = err;
@@ -245,7 +245,7 @@ int mpi_team_open(mpi_team *m, int fanin, FILE *err)
     return 0;
 }
 
-int mpi_team_run(mpi_team *m, int argc, char **argv)
+int cli_mpi_team_run(mpi_team *m, int argc, char **argv)
 {
     /* a generic command runs on every rank (dispatch.c splits its work or gives it to rank
      * 0); a command of its own, help and the usage on rank 0 alone */
@@ -256,7 +256,7 @@ int mpi_team_run(mpi_team *m, int argc, char **argv)
     return rc;
 }
 
-void mpi_team_close(mpi_team *m)
+void cli_mpi_team_close(mpi_team *m)
 {
     for (int level = 0; level < m->levels; level++)
         if (m->level[level] != MPI_COMM_NULL) MPI_Comm_free(&m->level[level]);

@@ -18,7 +18,7 @@ typedef struct mpi_team {
     int levels;
     MPI_Comm level[MPI_TEAM_LEVELS]; /* level L's group, MPI_COMM_NULL where not in one */
     FILE *err; /* where a rank says why it stops (the real stderr) */
-    /* TRACEKIT_MPI_TIMES: where the time went, said at the end (mpi_team_times) */
+    /* TRACEKIT_MPI_TIMES: where the time went, said at the end (cli_mpi_team_times) */
     double start, first_reduce, reducing; /* MPI_Wtime: at open, at the first reduction;
                                               seconds in reductions */
     int reductions;
@@ -26,14 +26,14 @@ typedef struct mpi_team {
 } mpi_team;
 
 /* The team of every rank of MPI_COMM_WORLD (after MPI_Init). Returns 0 or -1. */
-int mpi_team_open(mpi_team *m, int fanin, FILE *err);
-void mpi_team_close(mpi_team *m);
+int cli_mpi_team_open(mpi_team *m, int fanin, FILE *err);
+void cli_mpi_team_close(mpi_team *m);
 /* tracekit's command line (argv[0] the program) run by every rank of the team: its exit
  * status, the worst of the ranks' (the same on every rank). The team must be the current one
  * (cli_set_team). */
-int mpi_team_run(mpi_team *m, int argc, char **argv);
+int cli_mpi_team_run(mpi_team *m, int argc, char **argv);
 /* "tracekit-mpi: rank R: N inputs read in S s, reductions S s (L levels), total S s, peak
  * memory M MB, CPU S s" on m->err. */
-void mpi_team_times(const mpi_team *m);
+void cli_mpi_team_times(const mpi_team *m);
 
 #endif

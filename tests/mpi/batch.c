@@ -1,5 +1,5 @@
 /* The tracekit-mpi tests' driver (tests/integration/lib/mpi.sh): many command lines run by
- * one MPI job, each as tracekit-mpi runs it (mpi_team_run over a team of every rank), so that
+ * one MPI job, each as tracekit-mpi runs it (cli_mpi_team_run over a team of every rank), so that
  * a test pays MPI's start-up once per number of ranks instead of once per command.
  *   mpirun -np N mpi_batch LIST OUTDIR
  * LIST has a command a line, its words separated by tabs: the reduction tree's fan-in (a
@@ -63,19 +63,19 @@ static void run_one(int rank, int k, const char *dir, char **w, int n, FILE *err
         redirect(2, path, O_WRONLY | O_CREAT | O_TRUNC);
     }
     mpi_team m;
-    if (mpi_team_open(&m, fanin, err) != 0) {
+    if (cli_mpi_team_open(&m, fanin, err) != 0) {
         fprintf(err, "mpi_batch: rank %d: cannot set up the ranks\n", rank);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     cli_set_team(&m.team);
     cli_set_input_threads(0); /* what a command's --jobs set is not the next one's */
     w[1] = "tracekit-mpi";
-    int rc = mpi_team_run(&m, n - 1, w + 1);
+    int rc = cli_mpi_team_run(&m, n - 1, w + 1);
     fflush(stdout);
     fflush(stderr);
     clearerr(stdin);
     cli_set_team(NULL);
-    mpi_team_close(&m);
+    cli_mpi_team_close(&m);
     for (int fd = 0; fd < 3; fd++) {
         dup2(saved[fd], fd);
         close(saved[fd]);
