@@ -276,12 +276,15 @@ static int root_raw(const rec_run *run)
 {
     char path[8300];
     snprintf(path, sizeof path, "%s/p%ld.0.tkr", run->raw, run->pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char line[64];
+    tk_input *in;
+    if (tk_rec_input_open(&in, path, NULL) != TK_OK) return -1;
+    const char *line;
+    size_t n;
     int done = 0;
-    while (fgets(line, sizeof line, f)) done = !strcmp(line, "done\n");
-    fclose(f);
+    while (tk_input_getline(in, &line, &n, NULL) == TK_OK) /* the last line is "done\n" */
+        done = n == 4 && !memcmp(line, "done", 4) &&
+               tk_input_offset(in) == tk_input_line_offset(in) + 5;
+    tk_input_free(in);
     return done;
 }
 

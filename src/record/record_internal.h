@@ -131,6 +131,11 @@ static inline const char *rec_str(const rec_raw *r, uint32_t off) { return r->st
 
 /* Read a raw file.  TK_OK, TK_ERR_FORMAT (located), TK_ERR_IO, TK_ERR_NOMEM. */
 tk_status tk_rec_raw_read(rec_raw *r, const char *path, tk_error *err);
+
+/* Open one of the recording's own files (a spill, a WET stream, a WET spill, a log) through
+ * tk_input, its bytes as written (never decompressed). A file that cannot be opened is
+ * TK_ERR_IO "cannot open PATH: REASON" (the message these files always had). TK_ERR_NOMEM. */
+tk_status tk_rec_input_open(tk_input **out, const char *path, tk_error *err);
 void tk_rec_raw_free(rec_raw *r);
 
 /* What the trace needs of a process: the DCFG edges (ids) each edge record

@@ -503,6 +503,25 @@ static void program_first(rec_raw *r)
     }
 }
 
+tk_status tk_rec_input_open(tk_input **out, const char *path, tk_error *err)
+{
+    tk_input_options io = TK_INPUT_OPTIONS_INIT;
+    io.no_decompress = 1; /* tkrecord's own files, read as written */
+    tk_error e;
+    tk_error_clear(&e);
+    *out = NULL;
+    tk_status st = tk_input_open(out, path, &io, &e);
+    if (st == TK_OK) return TK_OK;
+    if (st != TK_ERR_IO) {
+        if (err) *err = e;
+        return st;
+    }
+    static const char opening[] = "cannot open: "; /* tk_input's words before the reason */
+    const char *why = e.message;
+    if (!strncmp(why, opening, sizeof opening - 1)) why += sizeof opening - 1;
+    return tk_error_set(err, TK_ERR_IO, "cannot open %s: %s", path, why);
+}
+
 tk_status tk_rec_raw_read(rec_raw *r, const char *path, tk_error *err)
 {
     memset(r, 0, sizeof *r);

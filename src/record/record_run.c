@@ -440,10 +440,15 @@ void tk_rec_valgrind_message(const rec_run *run, char *buf, size_t size)
     char path[PATH_MAX + 64];
     buf[0] = 0;
     pathf(path, sizeof path, "%s/valgrind.%ld.log", run->dir, (long)run->pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return;
+    tk_input *in;
+    if (tk_rec_input_open(&in, path, NULL) != TK_OK) return;
     char line[1024];
-    while (fgets(line, sizeof line, f)) {
+    const char *s;
+    size_t n;
+    while (tk_input_getline(in, &s, &n, NULL) == TK_OK) {
+        if (n >= sizeof line) n = sizeof line - 1; /* a long line's start */
+        memcpy(line, s, n);
+        line[n] = 0;
         char *p = line;
         if (p[0] == '=' && p[1] == '=') { /* ==PID== text */
             p = strstr(p + 2, "==");
@@ -451,12 +456,11 @@ void tk_rec_valgrind_message(const rec_run *run, char *buf, size_t size)
             p += 2;
             while (*p == ' ') p++;
         }
-        p[strcspn(p, "\n")] = 0;
         if (!*p || !strncmp(p, "tkrecord", 8) || !strncmp(p, "Copyright", 9) ||
             !strncmp(p, "Using Valgrind", 14) || !strncmp(p, "Command:", 8))
             continue;
         pathf(buf, size, "%s", p);
         break;
     }
-    fclose(f);
+    tk_input_free(in);
 }

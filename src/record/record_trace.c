@@ -5,7 +5,6 @@
  * Memory stays bounded whatever the length of the run: a spill is read in
  * pieces and the encoder streams.  The replay runs on a thread of its own,
  * a ring of NBUF buffers ahead of the encoder. */
-#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -17,8 +16,8 @@
 #include "model/cfg_internal.h"
 #include "record/record_internal.h"
 #include "tracekit/dcfg_trace.h"
+#include "tracekit/input.h"
 
-#define READ_BYTES (1u << 20)
 #define FEED_EDGES (1u << 20)
 #define NBUF 4 /* buffers between the replay and the encoder */
 
@@ -85,13 +84,15 @@ static void spill_path(char *buf, size_t size, const char *dir, const rec_raw *r
     snprintf(buf, size, "%s/p%llu.%u.t%u", dir, (unsigned long long)r->pid, r->gen, t);
 }
 
-/* A spill file read in pieces: LEB128 numbers. */
+/* A spill file read in pieces (tk_input's chunks): LEB128 numbers. */
 typedef struct spill_in {
-    FILE *f;
-    unsigned char *buf;
+    tk_input *in;
+    const unsigned char *buf; /* the chunk */
     size_t n, at;
     uint64_t off; /* of buf[0] in the file */
     int eof;
+    tk_status failed; /* a read that failed (its error in err) */
+    tk_error *err;
 } spill_in;
 
 /* The next number: 1, 0 at the end of the file, -1 when it is cut or too long. */
@@ -105,9 +106,15 @@ static inline int next_num(spill_in *in, uint64_t *v)
     for (unsigned shift = 0;; shift += 7) {
         if (in->at == in->n) {
             in->off += in->n;
-            in->n = in->eof ? 0 : fread(in->buf, 1, READ_BYTES, in->f);
-            in->at = 0;
-            if (in->n < READ_BYTES) in->eof = 1;
+            in->n = in->at = 0;
+            if (!in->eof) {
+                tk_status st = tk_input_chunk(in->in, &in->buf, &in->n, in->err);
+                if (st != TK_OK) {
+                    in->eof = 1;
+                    in->n = 0;
+                    if (st != TK_END) in->failed = st;
+                }
+            }
             if (in->n == 0) return shift ? -1 : 0;
         }
         unsigned char b = in->buf[in->at++];
@@ -163,7 +170,9 @@ static tk_status replay(feeder *f, spill_in *in, const rec_trace_map *m, uint32_
         if (prev) pred[prev] = (uint32_t)id;
         prev = id;
     }
-    if (st == TK_OK && r < 0)
+    if (st == TK_OK && in->failed)
+        st = in->failed; /* the read's error, not what it left of a number */
+    else if (st == TK_OK && r < 0)
         st = tk_error_set(f->err, TK_ERR_FORMAT, "%s: byte %" PRIu64 ": cut short in a number",
                           path, in->off + in->at);
     return st;
@@ -201,19 +210,21 @@ static tk_status feed_thread(feeder *f, const char *dir, const rec_proc *p, uint
 {
     char path[4096];
     spill_path(path, sizeof path, dir, &p->raw, t);
-    in->f = fopen(path, "rb");
-    if (!in->f) return TK_OK; /* not traced (a thread beyond --threads-limit) */
+    if (tk_rec_input_open(&in->in, path, NULL) != TK_OK)
+        return TK_OK; /* not traced (a thread beyond --threads-limit) */
+    in->buf = NULL;
     in->n = in->at = 0;
     in->off = 0;
     in->eof = 0;
+    in->failed = TK_OK;
+    in->err = f->err;
     const rec_trace_map *m = &p->map;
     memset(pred, 0, sizeof *pred * m->nrecords);
     thread_counts(&p->raw, t, left, m->nrecords);
     tk_status st = replay(f, in, m, pred, left, path);
-    if (st == TK_OK && ferror(in->f))
-        st = tk_error_set(f->err, TK_ERR_IO, "cannot read %s: %s", path, strerror(errno));
     if (st == TK_OK) st = all_replayed(f, &p->raw, t, left, m->nrecords, path);
-    fclose(in->f);
+    tk_input_free(in->in);
+    in->in = NULL;
     for (size_t k = 0; st == TK_OK && k < p->raw.ends.len; k++) /* then how it ended */
         if (p->raw.ends.data[k].thread == t && p->raw.ends.data[k].traced)
             st = feed(f, m->edges.data + m->ends.data[2 * k], m->ends.data[2 * k + 1]);
@@ -387,7 +398,6 @@ tk_status tk_rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *di
     tk_status st = instr_table_make(&it, cfg);
     for (int k = 0; st == TK_OK && k < NBUF; k++)
         if (!(q.bufs[k] = tk_malloc(sizeof *q.bufs[k] * FEED_EDGES))) st = TK_ERR_NOMEM;
-    if (st == TK_OK && !(j.in.buf = tk_malloc(READ_BYTES))) st = TK_ERR_NOMEM;
     if (st != TK_OK) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     pthread_mutex_init(&q.mu, NULL);
     pthread_cond_init(&q.cv, NULL);
@@ -409,7 +419,6 @@ tk_status tk_rec_write_trace(const tk_cfg *cfg, const rec_set *s, const char *di
     pthread_cond_destroy(&q.cv);
     pthread_mutex_destroy(&q.mu);
     for (int k = 0; k < NBUF; k++) tk_free(q.bufs[k]);
-    tk_free(j.in.buf);
     instr_table_free(&it);
     return st;
 }

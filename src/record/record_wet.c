@@ -21,7 +21,6 @@
  * them; signal handlers run in a frame of their own.  So a callee's
  * instructions depend on the branch the call depended on, and no branch is
  * popped by a block of another frame (recursion). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,12 +376,16 @@ static tk_status branch_postdoms(rec_wet *w)
 #define SREC_MAX 4096 /* bytes an instance takes at most (the tool's WREC_MAX, 2048) */
 
 typedef struct sreader {
-    FILE *f;
+    tk_input *in;
     const char *path;
     uint64_t off; /* of buf[0] in the stream */
     uint8_t *buf;
     size_t at, len;
     int eof;
+    const uint8_t *chunk; /* what is left of the input's last chunk */
+    size_t chunk_len;
+    tk_status failed; /* a read that failed: its error */
+    tk_error read_err;
 } sreader;
 
 static tk_status bad_stream(rec_wet *w, const sreader *s, const char *what)
@@ -400,9 +403,20 @@ static void refill(sreader *s)
     s->len -= s->at;
     s->at = 0;
     while (!s->eof && s->len < SBUF) {
-        size_t n = fread(s->buf + s->len, 1, SBUF - s->len, s->f);
+        if (!s->chunk_len) {
+            tk_status st = tk_input_chunk(s->in, &s->chunk, &s->chunk_len, &s->read_err);
+            if (st != TK_OK) {
+                s->eof = 1;
+                s->chunk_len = 0;
+                if (st != TK_END) s->failed = st;
+                break;
+            }
+        }
+        size_t n = SBUF - s->len < s->chunk_len ? SBUF - s->len : s->chunk_len;
+        memcpy(s->buf + s->len, s->chunk, n);
+        s->chunk += n;
+        s->chunk_len -= n;
         s->len += n;
-        if (n == 0) s->eof = 1;
     }
 }
 
@@ -622,9 +636,7 @@ static tk_status open_stream(rec_wet *w, const rec_proc *proc, const char *raw_d
     s->path = path;
     s->buf = tk_malloc(SBUF);
     if (!s->buf) return nomem(w);
-    s->f = fopen(path, "rb");
-    if (!s->f) return tk_error_set(w->err, TK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    return TK_OK;
+    return tk_rec_input_open(&s->in, path, w->err);
 }
 
 tk_status tk_rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc,
@@ -655,9 +667,11 @@ tk_status tk_rec_wet_load(rec_wet **out, const tk_cfg *cfg, const rec_proc *proc
     memset(&s, 0, sizeof s);
     if (st == TK_OK) st = open_stream(w, proc, raw_dir, &s, path, sizeof path);
     if (st == TK_OK) st = replay(w, &s);
-    if (s.f && ferror(s.f) && st == TK_OK)
-        st = tk_error_set(err, TK_ERR_IO, "cannot read %s", path);
-    if (s.f) fclose(s.f);
+    if (s.failed && st != TK_ERR_NOMEM) { /* the read's error, not what it left of the stream */
+        if (err) *err = s.read_err;
+        st = s.failed;
+    }
+    tk_input_free(s.in);
     tk_free(s.buf);
     if (st != TK_OK) {
         tk_rec_wet_free(w);

@@ -317,5 +317,31 @@ static void test_reservation_only(void)
     tk_cfg_free(cfg);
 }
 
+/* The recording's own files through tk_input: their bytes as written (a gzip magic is not
+ * decoded), and a file that cannot be opened says so as these files always did. */
+static void test_input_open(void)
+{
+    write_raw("TKRECORD 1\n"); /* (the folder) */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/p1.0.wet", dir);
+    tk_input *in = NULL;
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_rec_input_open(&in, path, &err) == TK_ERR_IO && !in);
+    char want[4400];
+    snprintf(want, sizeof want, "cannot open %s: No such file or directory", path);
+    if (!TK_CHECK(!strcmp(err.message, want))) fprintf(stderr, "  %s\n", err.message);
+    FILE *f = fopen(path, "wb");
+    TK_CHECK(f && fwrite("\x1f\x8b\x08\x00zz", 1, 6, f) == 6 && fclose(f) == 0);
+    const uint8_t *data;
+    size_t len = 0;
+    TK_CHECK(tk_rec_input_open(&in, path, &err) == TK_OK);
+    TK_CHECK(in && tk_input_chunk(in, &data, &len, &err) == TK_OK && len == 6 &&
+             !memcmp(data, "\x1f\x8b", 2));
+    tk_input_free(in);
+    unlink(path);
+    remove_raw();
+}
+
 TK_TEST_MAIN(TK_CASE(test_blocks_and_edges), TK_CASE(test_bad_raw), TK_CASE(test_bad_raw_ids),
-             TK_CASE(test_spill_counts), TK_CASE(test_reservation_only))
+             TK_CASE(test_spill_counts), TK_CASE(test_reservation_only), TK_CASE(test_input_open))
