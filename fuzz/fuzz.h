@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tracekit/tracekit.h"
 
@@ -34,6 +36,20 @@ static inline int fuzz_open_text(tk_input **in, const uint8_t *data, size_t size
     tk_input_options opt = TK_INPUT_OPTIONS_INIT;
     opt.max_line = 1 << 16;
     return tk_input_open_memory(in, data, size, "fuzz", &opt, NULL) == TK_OK;
+}
+
+/* The texts a fast path and its general twin made of one input (a, b: NULL when it could not
+ * be made, which is not compared) must be the same: otherwise abort, showing both from the
+ * line where they part. */
+static inline void fuzz_same_text(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (!a || !b || (na == nb && memcmp(a, b, na) == 0)) return;
+    size_t at = 0;
+    while (at < na && at < nb && a[at] == b[at]) at++;
+    while (at > 0 && a[at - 1] != '\n') at--;
+    fprintf(stderr, "fast and general paths differ from byte %zu:\nfast: %.300s\ngeneral: %.300s\n",
+            at, a + at, b + at);
+    abort();
 }
 
 #endif

@@ -360,15 +360,7 @@ static void compare_paths(const uint8_t *data, size_t size, const tk_cfg *cfg)
 {
     size_t na = 0, nb = 0;
     char *a = parse_text(data, size, 1, cfg, &na), *b = parse_text(data, size, 0, cfg, &nb);
-    if (a && b && (na != nb || memcmp(a, b, na) != 0)) {
-        size_t at = 0;
-        while (at < na && at < nb && a[at] == b[at]) at++;
-        while (at > 0 && a[at - 1] != '\n') at--;
-        fprintf(stderr,
-                "fast and general paths differ from byte %zu:\nfast: %.300s\ngeneral: %.300s\n", at,
-                a + at, b + at);
-        abort();
-    }
+    fuzz_same_text(a, na, b, nb);
     free(a);
     free(b);
 }
