@@ -281,8 +281,8 @@ static int convert_alone(cli_ctx *ctx, const cli_args *args)
     if (c.jobs > 1 && ctx->ninputs > 1 && c.target != CLI_XRAY_TO_CHROME &&
         c.target != CLI_XRAY_TO_JSON) {
         rc = cli_xray_convert_jobs(ctx, args, &c);
-        if (rc != -1) return rc;
-        if ((rc = cli_team_reopen_all(ctx)) != CLI_EXIT_OK) return rc;
+        if (rc >= 0) return rc;
+        if (rc == -1 && (rc = cli_team_reopen_all(ctx)) != CLI_EXIT_OK) return rc;
     }
     return convert_chained(ctx, args);
 }

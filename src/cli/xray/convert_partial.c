@@ -257,7 +257,7 @@ static void run_workers(jobs_read *rd, unsigned jobs)
 
 int cli_xray_convert_jobs(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how)
 {
-    if (!reopenable(ctx)) return -1;
+    if (!reopenable(ctx)) return -2;
     jobs_read rd;
     memset(&rd, 0, sizeof rd);
     rd.ctx = ctx;
@@ -266,7 +266,7 @@ int cli_xray_convert_jobs(cli_ctx *ctx, const cli_args *args, const cli_xray_con
     const char *bin = cli_get(args, "instr-map");
     if (quiet_thread_ids(args, rd.tids, &rd.ntids) != 0 ||
         (bin && tk_xray_map_read(&rd.map, bin, NULL) != TK_OK))
-        return -1;
+        return -2;
     rd.jobs = calloc((size_t)ctx->ninputs, sizeof *rd.jobs);
     rd.found = calloc((size_t)ctx->ninputs, sizeof *rd.found);
     int rc = -1;

@@ -158,9 +158,11 @@ int cli_xray_convert_write(cli_ctx *ctx, const cli_args *args, const tk_xray_map
 
 /* -j: each trace read into its partial by one of how->jobs threads (at most that many traces
  * being read at once), the partials merged in the order of the inputs and written: the bytes of
- * tracekit's convert of the traces chained, with any number of jobs. Returns an exit code, or
- * -1 when anything failed or an input cannot be read again by its path (standard input, a
- * pipe), nothing printed: the caller reads the traces again, chained, which says what failed. */
+ * tracekit's convert of the traces chained, with any number of jobs. Returns an exit code; -1
+ * when a trace or a merge failed, nothing printed: the caller opens the inputs again and reads
+ * the traces chained, which says what failed; -2 when nothing was read (an input that cannot
+ * be read again by its path: standard input, a pipe; a bad --thread or map): the caller reads
+ * them chained. */
 int cli_xray_convert_jobs(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how);
 
 typedef struct cli_xray_read {
