@@ -19,7 +19,7 @@ extern "C" {
  * and inclusive time and calls. Calls still open at the end count up to the thread's last
  * timestamp. per_thread: one part per thread ("thread:" and "pid:" set), else one part. object
  * names the ELF object of every function (may be NULL). Function ids must be below 2^28 and
- * threads at most 255 in per-thread mode (TK_ERR_LIMIT otherwise). Caller owns *out. */
+ * threads at most 256 in per-thread mode (TK_ERR_LIMIT otherwise). Caller owns *out. */
 TK_API tk_status tk_events_profile(const tk_event_source *src, const char *object, int per_thread,
                                    tk_profile **out, tk_error *err);
 
@@ -72,8 +72,8 @@ TK_API tk_status tk_events_profile_partial_profile(const tk_events_profile_parti
  * TK_ERR_NOMEM. */
 TK_API tk_status tk_events_profile_partial_serialize(const tk_events_profile_partial *p,
                                                      uint8_t **data, size_t *size, tk_error *err);
-/* The partial serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (not such bytes: the
- * message says what, err's offset where), TK_ERR_NOMEM. */
+/* The partial serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (not such bytes, or a
+ * clock rate that is not a number: the message says what, err's offset where), TK_ERR_NOMEM. */
 TK_API tk_status tk_events_profile_partial_deserialize(tk_events_profile_partial **out,
                                                        const uint8_t *data, size_t size,
                                                        tk_error *err);

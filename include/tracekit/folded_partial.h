@@ -33,7 +33,8 @@ TK_API tk_status tk_folded_partial_open(tk_folded_partial **out, const tk_event_
 TK_API void tk_folded_partial_free(tk_folded_partial *p);
 
 /* Merge `later`, the partial of the sources read after into's. Returns TK_OK, TK_ERR_ARG
- * (another weight, per_thread or clock rate: the message says which), TK_ERR_LIMIT (a weight
+ * (another weight or per_thread, or another clock: a rate or time unit other than into's, which
+ * tk_event_chain_init refuses to chain: the message says which), TK_ERR_LIMIT (a weight
  * over 64 bits, more paths than the exporter takes), TK_ERR_NOMEM. On an error into is
  * unchanged. */
 TK_API tk_status tk_folded_partial_merge(tk_folded_partial *into, const tk_folded_partial *later,
@@ -44,14 +45,14 @@ TK_API tk_status tk_folded_partial_write(const tk_folded_partial *p, const tk_wr
                                          tk_error *err);
 
 /* p as bytes, in a block the caller frees with tk_free; canonical: equal partials give equal
- * bytes. "TKFP" 1, then LEB128 varints in their shortest form: the weight, per_thread, the
- * clock rate's bits, the named functions ascending (id, name), then the nodes in their order
+ * bytes. "TKFP" 2, then LEB128 varints in their shortest form: the weight, per_thread, the
+ * clock rate's bits, whether there is a time unit and its text, the named functions ascending (id, name), then the nodes in their order
  * (parent, whether a thread's root, the function or thread id, the weight). Returns TK_OK,
  * TK_ERR_NOMEM. */
 TK_API tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data,
                                              size_t *size, tk_error *err);
-/* The partial serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (not such bytes: the
- * message says what, err's offset where), TK_ERR_NOMEM. */
+/* The partial serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (not such bytes, or a
+ * clock rate that is not a number: the message says what, err's offset where), TK_ERR_NOMEM. */
 TK_API tk_status tk_folded_partial_deserialize(tk_folded_partial **out, const uint8_t *data,
                                                size_t size, tk_error *err);
 

@@ -14,11 +14,21 @@
 #include "core/writer.h"
 #include "model/events.h"
 
-tk_folded_partial *tk_fp_new(tk_folded_weight weight, int per_thread, double ticks_per_second)
+static char *copy_str(const char *s)
+{
+    size_t n = strlen(s);
+    char *c = tk_malloc(n + 1);
+    if (c) memcpy(c, s, n + 1);
+    return c;
+}
+
+tk_folded_partial *tk_fp_new(tk_folded_weight weight, int per_thread, double ticks_per_second,
+                             const char *time_unit)
 {
     tk_folded_partial *p = tk_calloc(1, sizeof *p);
     if (p) p->nodes = tk_calloc(1, sizeof *p->nodes);
-    if (!p || !p->nodes) {
+    if (p && time_unit) p->time_unit = copy_str(time_unit);
+    if (!p || !p->nodes || (time_unit && !p->time_unit)) {
         tk_folded_partial_free(p);
         return NULL;
     }
@@ -36,6 +46,7 @@ void tk_folded_partial_free(tk_folded_partial *p)
     tk_free(p->fnames);
     tk_free(p->fids);
     tk_free(p->nodes);
+    tk_free(p->time_unit);
     tk_free(p);
 }
 
@@ -77,14 +88,6 @@ static int cmp_u64(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return (a > b) - (a < b);
-}
-
-static char *copy_str(const char *s)
-{
-    size_t n = strlen(s);
-    char *c = tk_malloc(n + 1);
-    if (c) memcpy(c, s, n + 1);
-    return c;
 }
 
 /* The names of the functions of p's nodes, through src. */
@@ -132,7 +135,8 @@ tk_status tk_folded_partial_open(tk_folded_partial **out, const tk_event_source 
                                  tk_folded_weight weight, int per_thread, tk_error *err)
 {
     *out = NULL;
-    tk_folded_partial *p = tk_fp_new(weight, per_thread != 0, src->ticks_per_second);
+    tk_folded_partial *p =
+        tk_fp_new(weight, per_thread != 0, src->ticks_per_second, src->time_unit);
     if (!p) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     acc a = {weight, NULL, 0, 0};
     tk_callstacks cs;
@@ -227,13 +231,23 @@ static tk_status merge_nodes(const tk_folded_partial *a, const tk_folded_partial
     return TK_OK;
 }
 
+static int same_unit(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
 tk_status tk_folded_partial_merge(tk_folded_partial *into, const tk_folded_partial *later,
                                   tk_error *err)
 {
     if (into->weight != later->weight || into->per_thread != later->per_thread)
         return tk_error_set(err, TK_ERR_ARG, "folded partials of another weight or per_thread");
-    if (memcmp(&into->ticks_per_second, &later->ticks_per_second, sizeof(double)) != 0)
-        return tk_error_set(err, TK_ERR_ARG, "folded partials of another clock rate");
+    /* the test of tk_event_chain_init, which refuses to chain such sources */
+    if (into->ticks_per_second != later->ticks_per_second ||
+        !same_unit(into->time_unit, later->time_unit))
+        return tk_error_set(err, TK_ERR_ARG,
+                            "folded partials of another clock (%.0f %s per second, not %.0f %s)",
+                            later->ticks_per_second, later->time_unit ? later->time_unit : "?",
+                            into->ticks_per_second, into->time_unit ? into->time_unit : "?");
     tk_fp_node *nodes = NULL;
     uint32_t n = 0, nf = 0;
     uint64_t *ids = NULL;

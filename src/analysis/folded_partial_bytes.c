@@ -3,6 +3,7 @@
  * themselves again. LEB128 varints in their shortest form; the named functions ascending and
  * each used; the nodes in their order, each after its parent, no two with one parent and
  * function. */
+#include <math.h>
 #include <string.h>
 
 #include "analysis/folded_partial_impl.h"
@@ -11,7 +12,7 @@
 #include "core/hash.h"
 #include "model/events.h"
 
-static const uint8_t magic[5] = {'T', 'K', 'F', 'P', 1};
+static const uint8_t magic[5] = {'T', 'K', 'F', 'P', 2};
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -27,6 +28,8 @@ tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data
     tk_bytes_put_u64(&b, (uint64_t)p->weight);
     tk_bytes_put_u64(&b, (uint64_t)p->per_thread);
     tk_bytes_put_u64(&b, bits);
+    tk_bytes_put_u64(&b, p->time_unit != NULL);
+    if (p->time_unit) tk_bytes_put_str(&b, p->time_unit);
     tk_bytes_put_u64(&b, p->nf);
     for (uint32_t i = 0; i < p->nf; i++) {
         tk_bytes_put_u64(&b, p->fids[i]);
@@ -137,17 +140,24 @@ static int get_nodes(rd *r, uint8_t *used)
 static int get_all(rd *r, uint8_t **used)
 {
     if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
-        return tk_bytes_fail(&r->in, "not a folded stacks partial (no \"TKFP\" 1)");
+        return tk_bytes_fail(&r->in, "not a folded stacks partial (no \"TKFP\" 2)");
     r->in.pos = sizeof magic;
-    uint64_t weight, per_thread, bits;
+    uint64_t weight, per_thread, bits, has_unit;
+    char *unit = NULL;
     if (tk_bytes_get_max(&r->in, TK_FOLDED_CALLS, &weight, "the weight") ||
         tk_bytes_get_max(&r->in, 1, &per_thread, "per_thread") ||
         tk_bytes_get_u64(&r->in, &bits, "the clock rate"))
         return -1;
     double tps;
     memcpy(&tps, &bits, sizeof tps);
-    if (!(r->fp = tk_fp_new((tk_folded_weight)weight, (int)per_thread, tps)))
-        return tk_bytes_nomem(&r->in);
+    if (isnan(tps)) /* no source has it: tk_event_chain_init refuses it */
+        return tk_bytes_fail(&r->in, "a clock rate that is not a number");
+    if (tk_bytes_get_max(&r->in, 1, &has_unit, "whether there is a time unit") ||
+        (has_unit && tk_bytes_get_str(&r->in, &unit)))
+        return -1;
+    r->fp = tk_fp_new((tk_folded_weight)weight, (int)per_thread, tps, unit);
+    tk_free(unit);
+    if (!r->fp) return tk_bytes_nomem(&r->in);
     if (get_names(r, used) || get_nodes(r, *used)) return -1;
     for (uint32_t i = 0; i < r->fp->nf; i++)
         if (!(*used)[i]) return tk_bytes_fail(&r->in, "a function no node calls");

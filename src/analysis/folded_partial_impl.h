@@ -17,6 +17,7 @@ struct tk_folded_partial {
     tk_folded_weight weight;
     int per_thread;
     double ticks_per_second;
+    char *time_unit; /* the source's (NULL: none) */
     tk_fp_node *nodes;
     uint32_t n;
     uint64_t *fids; /* the functions named, ascending */
@@ -24,7 +25,9 @@ struct tk_folded_partial {
     uint32_t nf;
 };
 
-/* An empty partial (the root node only). NULL when out of memory. */
-tk_folded_partial *tk_fp_new(tk_folded_weight weight, int per_thread, double ticks_per_second);
+/* An empty partial (the root node only) of a clock of ticks_per_second in time_unit (copied;
+ * may be NULL). NULL when out of memory. */
+tk_folded_partial *tk_fp_new(tk_folded_weight weight, int per_thread, double ticks_per_second,
+                             const char *time_unit);
 
 #endif

@@ -2,6 +2,7 @@
  * _deserialize): a canonical form, so that equal partials give equal bytes and bytes that read
  * back write themselves again. LEB128 varints in their shortest form; the functions ascending,
  * each one some row names; each table's keys once each, within the partial's threads. */
+#include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -178,12 +179,15 @@ static int get_all(rd *r)
     uint64_t per_thread, bits, has_unit, over;
     char *unit = NULL;
     if (tk_bytes_get_max(&r->in, 1, &per_thread, "per_thread") ||
-        tk_bytes_get_u64(&r->in, &bits, "the clock rate") ||
-        tk_bytes_get_max(&r->in, 1, &has_unit, "whether there is a time unit") ||
-        (has_unit && tk_bytes_get_str(&r->in, &unit)))
+        tk_bytes_get_u64(&r->in, &bits, "the clock rate"))
         return -1;
     double tps;
     memcpy(&tps, &bits, sizeof tps);
+    if (isnan(tps)) /* no source has it: tk_event_chain_init refuses it */
+        return tk_bytes_fail(&r->in, "a clock rate that is not a number");
+    if (tk_bytes_get_max(&r->in, 1, &has_unit, "whether there is a time unit") ||
+        (has_unit && tk_bytes_get_str(&r->in, &unit)))
+        return -1;
     r->p = tk_ep_new((int)per_thread, tps, unit);
     tk_free(unit);
     if (!r->p) return tk_bytes_nomem(&r->in);

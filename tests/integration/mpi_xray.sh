@@ -35,6 +35,12 @@ batch "convert svg with a map, a thread" convert --to svg -m tests/data/xray/bin
 batch "convert folded of a cut trace" convert --to folded $D/mtpool.fdr \
     tests/data/xray/fail/mtpool-cut.fdr $D/calltree.fdr
 batch "convert folded of two clocks" convert --to folded "${traces[@]}" -o "$T/none.folded"
+# emulated TSCs (1 GHz in ns): merged; the emulated first, a real one after: refused as
+# tracekit refuses to chain them, the error its own
+batch "convert folded, emulated TSC" convert --to folded $D/calltree-emutsc.fdr \
+    $D/mtpool-emutsc.fdr $D/calltree-emutsc.basic
+batch "convert svg of two clocks, the emulated first" convert --to svg $D/mtpool-emutsc.fdr \
+    $D/calltree-emutsc.fdr $D/mtpool.fdr -o "$T/none.svg"
 batch "convert folded of a missing trace" convert --to folded $D/mtpool.fdr $D/missing.fdr
 # one events profile merged along the tree
 batch "convert callgrind of several, a map" convert --to callgrind -m tests/data/xray/bin/mtpool \

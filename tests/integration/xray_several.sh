@@ -1,6 +1,7 @@
 #!/bin/bash
 # Several XRay traces in one report (issue 28): the same bytes with any --jobs, and what one
-# trace holding them all would give (a trace given twice counts every call twice).
+# trace holding them all would give (a trace given twice counts every call twice); convert
+# to folded, callgrind and dot of several, the same bytes with any --jobs.
 set -euo pipefail
 TK=${TK:-build/tracekit}
 D=tests/data/xray/pass
@@ -15,6 +16,21 @@ for fmt in text json csv; do
             "$TK" report "${traces[@]}" --format $fmt $pt -j $j >"$T/jn" 2>"$T/en"
             if ! cmp -s "$T/j1" "$T/jn" || ! cmp -s "$T/e1" "$T/en"; then
                 echo "FAIL: report --format $fmt $pt -j $j differs from -j 1"
+                fail=1
+            fi
+        done
+    done
+done
+# convert of ten traces (those five, twice) through their partials on threads: the bytes of
+# -j 1, which reads them as one stream
+for to in folded callgrind dot; do
+    for pt in "" --per-thread; do
+        [ $to = callgrind ] && [ -n "$pt" ] && continue # a file per thread: tests/cli/xray
+        "$TK" convert --to $to $pt "${traces[@]}" "${traces[@]}" -j 1 >"$T/j1" 2>"$T/e1"
+        for j in 3 5 16; do
+            "$TK" convert --to $to $pt "${traces[@]}" "${traces[@]}" -j $j >"$T/jn" 2>"$T/en"
+            if ! cmp -s "$T/j1" "$T/jn" || ! cmp -s "$T/e1" "$T/en"; then
+                echo "FAIL: convert --to $to $pt -j $j differs from -j 1"
                 fail=1
             fi
         done

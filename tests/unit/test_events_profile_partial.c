@@ -377,6 +377,19 @@ static void test_refused(void)
     static const uint8_t junk[] = {'T', 'K', 'E', 'P', 2, 0};
     tk_events_profile_partial *bad = NULL;
     TK_CHECK(tk_events_profile_partial_deserialize(&bad, junk, sizeof junk, NULL) == TK_ERR_FORMAT);
+    /* the rate of a but in ns (an emulated TSC's unit): refused, as the chain refuses it */
+    tk_event_source sn = script_source(&a);
+    sn.time_unit = "ns";
+    sa = script_source(&a);
+    tk_event_source both[2] = {sa, sn};
+    tk_event_chain chain;
+    tk_event_source out;
+    TK_CHECK(tk_event_chain_init(&chain, both, 2, &out, NULL) == TK_ERR_ARG);
+    tk_events_profile_partial *pn = partial_of(&sn, 1, 0);
+    tk_error_clear(&err);
+    if (pa && pn) TK_CHECK(tk_events_profile_partial_merge(pa, pn, &err) == TK_ERR_ARG);
+    TK_CHECK(strstr(err.message, "clock") != NULL);
+    tk_events_profile_partial_free(pn);
     tk_events_profile_partial_free(pa);
     tk_events_profile_partial_free(pb);
     tk_events_profile_partial_free(pt);

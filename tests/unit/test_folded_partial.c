@@ -1,7 +1,10 @@
 /* Folded-stacks partials (tracekit/folded_partial.h): of XRay traces, merged in every
  * grouping, written, they are the bytes tk_export_folded writes of the traces chained, with
- * both weights, with and without threads; their bytes read back; partials of another weight
+ * both weights, with and without threads; their bytes read back; partials of another weight,
+ * or of a clock that tk_event_chain_init refuses to chain (another rate, or the same rate in
+ * another time unit), refused, into unchanged; bytes with a clock rate that is not a number
  * refused. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +144,91 @@ static void test_refused(void)
     tk_folded_partial_free(b);
 }
 
-TK_TEST_MAIN(TK_CASE(test_chained_traces), TK_CASE(test_refused))
+/* The partial of src with its clock as given (rate, unit). */
+static tk_folded_partial *partial_with_clock(const char *path, double rate, const char *unit)
+{
+    trace t;
+    tk_folded_partial *p = NULL;
+    if (trace_open(&t, path)) {
+        t.src.ticks_per_second = rate;
+        t.src.time_unit = unit;
+        TK_CHECK(tk_folded_partial_open(&p, &t.src, TK_FOLDED_TIME, 0, NULL) == TK_OK);
+    }
+    trace_close(&t);
+    return p;
+}
+
+/* Whether tk_event_chain_init chains two sources of these clocks. */
+static int chained(double rate0, const char *unit0, double rate1, const char *unit1)
+{
+    tk_event_source srcs[2];
+    memset(srcs, 0, sizeof srcs);
+    srcs[0].ticks_per_second = rate0;
+    srcs[0].time_unit = unit0;
+    srcs[1].ticks_per_second = rate1;
+    srcs[1].time_unit = unit1;
+    tk_event_chain chain;
+    tk_event_source out;
+    return tk_event_chain_init(&chain, srcs, 2, &out, NULL) == TK_OK;
+}
+
+/* The merge refuses exactly the clocks the chain refuses: another rate, or the rate of an
+ * emulated TSC (1 GHz, in ns) in ticks; into is unchanged. */
+static void test_refused_clocks(void)
+{
+    static const struct {
+        double rate;
+        const char *unit;
+    } clocks[] = {{1e9, "ns"}, {1e9, "ticks"}, {1e9, NULL}, {2.445e9, "ticks"}, {0, "ticks"}};
+    const int n = (int)(sizeof clocks / sizeof *clocks);
+    const char *path = X "calltree-emutsc.fdr";
+    tk_folded_partial *alone = partial_with_clock(path, 1e9, "ns");
+    char *want = alone ? tk_test_text_of(write_partial, alone) : NULL;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            tk_folded_partial *a = partial_with_clock(path, clocks[i].rate, clocks[i].unit);
+            tk_folded_partial *b = partial_with_clock(path, clocks[j].rate, clocks[j].unit);
+            if (!a || !b) break;
+            int chains = chained(clocks[i].rate, clocks[i].unit, clocks[j].rate, clocks[j].unit);
+            TK_CHECK(chains == (i == j));
+            tk_error err;
+            tk_error_clear(&err);
+            tk_status st = tk_folded_partial_merge(a, b, &err);
+            TK_CHECK(st == (chains ? TK_OK : TK_ERR_ARG));
+            if (st != TK_OK) {
+                TK_CHECK(strstr(err.message, "clock") != NULL);
+                /* into unchanged (its stacks, in ns with its rate of 1 GHz, its clock) */
+                char *got = tk_test_text_of(write_partial, a);
+                if (clocks[i].rate == 1e9) TK_CHECK(got && want && strcmp(got, want) == 0);
+                free(got);
+                uint8_t *bytes = NULL;
+                size_t size = 0;
+                tk_folded_partial *back = NULL;
+                TK_CHECK(tk_folded_partial_serialize(a, &bytes, &size, NULL) == TK_OK);
+                TK_CHECK(tk_folded_partial_deserialize(&back, bytes, size, NULL) == TK_OK);
+                if (back) TK_CHECK(tk_folded_partial_merge(back, b, NULL) == TK_ERR_ARG);
+                tk_folded_partial_free(back);
+                tk_free(bytes);
+            }
+            tk_folded_partial_free(a);
+            tk_folded_partial_free(b);
+        }
+    free(want);
+    tk_folded_partial_free(alone);
+    /* a clock rate that is not a number: no source chains with it, its bytes are refused */
+    TK_CHECK(!chained(NAN, "ticks", NAN, "ticks"));
+    tk_folded_partial *nan = partial_with_clock(path, NAN, "ticks");
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    if (nan && TK_CHECK(tk_folded_partial_serialize(nan, &bytes, &size, NULL) == TK_OK)) {
+        tk_folded_partial *back = NULL;
+        tk_error err;
+        tk_error_clear(&err);
+        TK_CHECK(tk_folded_partial_deserialize(&back, bytes, size, &err) == TK_ERR_FORMAT);
+        TK_CHECK(strstr(err.message, "not a number") != NULL);
+    }
+    tk_free(bytes);
+    tk_folded_partial_free(nan);
+}
+
+TK_TEST_MAIN(TK_CASE(test_chained_traces), TK_CASE(test_refused), TK_CASE(test_refused_clocks))

@@ -27,6 +27,8 @@ const cli_opt cli_xray_convert_opts[] = {
     CLI_XRAY_THREAD_OPT,
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
     CLI_SVG_OPTS,
+    {"jobs", 'j', "N",
+     "folded, svg, callgrind, dot: read N traces at once (default: the number of CPUs)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -150,7 +152,7 @@ static int parse_options(cli_ctx *ctx, const cli_args *args, cli_xray_convert_ho
     if (weight < 0) return CLI_EXIT_USAGE;
     c->weight = (tk_folded_weight)weight;
     if (cli_dot_options(ctx->command, args, c->target == CLI_XRAY_TO_DOT, &c->dot) != CLI_EXIT_OK ||
-        cli_xray_unit(ctx, args, &c->dot.time_unit) != 0)
+        cli_xray_unit(ctx, args, &c->dot.time_unit) != 0 || cli_xray_jobs(ctx, args, &c->jobs) != 0)
         return CLI_EXIT_USAGE;
     if (cli_has(args, "unit") && c->target != CLI_XRAY_TO_DOT)
         return cli_usage_error(ctx->command,
@@ -233,8 +235,8 @@ static int traces_open(cli_ctx *ctx, const cli_args *args, traces *t)
     return CLI_EXIT_OK;
 }
 
-/* tracekit's convert: every trace read here, one after the other. */
-static int convert_alone(cli_ctx *ctx, const cli_args *args)
+/* tracekit's convert of the traces chained: every trace read here, one after the other. */
+static int convert_chained(cli_ctx *ctx, const cli_args *args)
 {
     cli_xray_convert_how c;
     int rc = parse_options(ctx, args, &c);
@@ -265,6 +267,26 @@ static int convert_alone(cli_ctx *ctx, const cli_args *args)
     return rc;
 }
 
+/* tracekit's convert: with -j above 1, several traces to folded, svg, callgrind or dot are
+ * read at once, each into its partial (convert_partial.c); when that fails, they are read
+ * again, chained, which says what failed. */
+static int convert_alone(cli_ctx *ctx, const cli_args *args)
+{
+    cli_xray_convert_how c;
+    int rc = parse_options(ctx, args, &c);
+    if (rc != CLI_EXIT_OK) return rc;
+    if (c.target == CLI_XRAY_TO_CALLGRIND && cli_has(args, "per-thread") &&
+        (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
+        return rc;
+    if (c.jobs > 1 && ctx->ninputs > 1 && c.target != CLI_XRAY_TO_CHROME &&
+        c.target != CLI_XRAY_TO_JSON) {
+        rc = cli_xray_convert_jobs(ctx, args, &c);
+        if (rc >= 0) return rc;
+        if (rc == -1 && (rc = cli_team_reopen_all(ctx)) != CLI_EXIT_OK) return rc;
+    }
+    return convert_chained(ctx, args);
+}
+
 int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
 {
     if (!ctx->team) return convert_alone(ctx, args);
@@ -275,10 +297,10 @@ int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
         (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
         return rc;
     if (c.target != CLI_XRAY_TO_CHROME && c.target != CLI_XRAY_TO_JSON) /* merged along the tree */
-        return cli_xray_convert_team(ctx, args, &c, convert_alone);
+        return cli_xray_convert_team(ctx, args, &c, convert_chained);
     if (ctx->team->rank != 0) return CLI_EXIT_OK; /* the events in order: the root */
     rc = cli_team_reopen_all(ctx);
-    return rc == CLI_EXIT_OK ? convert_alone(ctx, args) : rc;
+    return rc == CLI_EXIT_OK ? convert_chained(ctx, args) : rc;
 }
 
 const cli_opt_choices cli_xray_convert_choices[] = {

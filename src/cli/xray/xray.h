@@ -91,6 +91,7 @@ typedef struct cli_xray_convert_how {
     int target; /* CLI_XRAY_TO_* */
     tk_folded_weight weight;
     tk_dot_options dot;
+    unsigned jobs; /* -j */
 } cli_xray_convert_how;
 
 /* p (tk_events_profile's) written as a callgrind profile, or with dot non-NULL as a call
@@ -100,10 +101,69 @@ tk_status cli_xray_write_profile(const tk_profile *p, double ticks_per_second,
 
 /* convert --to folded, svg, callgrind or dot in a team (convert_team.c): each member's traces
  * chained into a partial (folded stacks, or the events profile's), merged along the tree,
- * written by the root with each trace's warnings; alone (tracekit's convert) runs on the root
- * when anything failed. Returns an exit code. */
+ * written by the root with each trace's warnings; alone (tracekit's convert of the traces
+ * chained) runs on the root when anything failed. Returns an exit code. */
 int cli_xray_convert_team(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how,
                           cli_run_fn alone);
+
+/* ---- convert through partials (convert_partial.c): -j and tracekit-mpi ------------------ */
+
+/* Whether the target is made of the events profile (callgrind, dot), else of the folded
+ * stacks (folded, svg). */
+int cli_xray_convert_profile(const cli_xray_convert_how *how);
+
+/* What reading one trace found, for the warnings (copied between members as bytes). */
+typedef struct cli_xray_found {
+    int cut;
+    int64_t offset;
+    char message[TK_ERROR_MSG_MAX];
+    uint64_t unknown;
+    uint32_t largest;
+    double ticks_per_second;
+} cli_xray_found;
+
+/* Input i opened as cli_xray_session_open opens it (one pass, a cut trace read to its cut,
+ * through the --thread filter of tids), but quietly: 0, or -1 (tracekit's convert says what
+ * failed, reading every trace itself). cli_xray_trace_close in any case. */
+typedef struct cli_xray_trace {
+    tk_xray_reader *reader;
+    tk_xray_events *events;
+    tk_event_thread_filter filter;
+    tk_event_source src;
+} cli_xray_trace;
+int cli_xray_trace_open(cli_ctx *ctx, int i, const tk_xray_map *map, const int64_t *tids,
+                        size_t ntids, cli_xray_trace *t);
+/* After reading t: what it found into f. */
+void cli_xray_trace_found(const cli_xray_trace *t, const tk_xray_map *map, cli_xray_found *f);
+void cli_xray_trace_close(cli_xray_trace *t);
+
+/* The partial of a target: one of the two set. */
+typedef struct cli_xray_partial {
+    tk_folded_partial *stacks;
+    tk_events_profile_partial *profile;
+} cli_xray_partial;
+/* The partial of src read to its end, as how asks for it. 0 or -1 (cli_xray_partial_free in
+ * any case). */
+int cli_xray_partial_open(const tk_event_source *src, const cli_xray_convert_how *how,
+                          int per_thread, cli_xray_partial *p);
+void cli_xray_partial_free(cli_xray_partial *p);
+
+/* The stacks or the profile of p (that of every trace), written as tracekit's convert writes
+ * those of the traces chained, then the warnings of f[] (one per input) in the order of the
+ * inputs. Returns an exit code, or -1 (the profile not made, nothing written: tracekit's
+ * convert runs, which says why). */
+int cli_xray_convert_write(cli_ctx *ctx, const cli_args *args, const tk_xray_map *map,
+                           const cli_xray_convert_how *how, const cli_xray_partial *p,
+                           const cli_xray_found *f);
+
+/* -j: each trace read into its partial by one of how->jobs threads (at most that many traces
+ * being read at once), the partials merged in the order of the inputs and written: the bytes of
+ * tracekit's convert of the traces chained, with any number of jobs. Returns an exit code; -1
+ * when a trace or a merge failed, nothing printed: the caller opens the inputs again and reads
+ * the traces chained, which says what failed; -2 when nothing was read (an input that cannot
+ * be read again by its path: standard input, a pipe; a bad --thread or map): the caller reads
+ * them chained. */
+int cli_xray_convert_jobs(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how);
 
 typedef struct cli_xray_read {
     tk_xray_map *map;

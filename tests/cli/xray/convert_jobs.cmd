@@ -1,0 +1,35 @@
+# convert -j N of several XRay traces to folded, svg, callgrind and dot: each trace read into
+# its partial on one of N threads, the partials merged in the order of the FILEs; the same
+# bytes on each stream (and in each -o file), and the same exit status, with -j 1 (the traces
+# read one after the other as one stream), -j 2, -j 4 and without -j, over traces cut short
+# (their warnings in the order of the FILEs), a map (its unknown ids), --thread, per thread;
+# what fails (two clocks, a damaged trace, a missing one) says so as -j 1 says it
+t=$(mktemp -d); trap 'rm -rf $t' EXIT
+D=tests/data/xray
+S="$D/pass/mtpool.fdr $D/fail/mtpool-cut.fdr $D/pass/calltree.fdr $D/pass/mtpool.basic
+   $D/fail/calltree-cut.basic $D/pass/mtpool-wrapped.fdr $D/pass/calltree-typed.fdr"
+n=0
+run() { # the command with -j 1, 2, 4 and without -j: the same bytes and status
+    n=$((n + 1))
+    for j in 1 2 4 0; do
+        mkdir $t/$n.$j
+        if [ $j = 0 ]; then (cd $t/$n.$j && tracekit "$@" >out 2>err); else
+            (cd $t/$n.$j && tracekit "$@" -j $j >out 2>err); fi
+        echo $? >>$t/$n.$j/err
+    done
+    for j in 2 4 0; do
+        diff -r $t/$n.1 $t/$n.$j >/dev/null || echo "$*: -j $j differs from -j 1"
+    done
+    echo "== ${*//$PWD\/$D\//}: $(cat $t/$n.1/* | wc -c) bytes in $(ls $t/$n.1 | wc -l) files"
+    sed "s|$PWD/$D/||g; s|$PWD/||g" $t/$n.1/err
+}
+A=$(for f in $S; do echo $PWD/$f; done)
+run convert --to folded $A
+run convert --to folded --per-thread --weight calls $A
+run convert --to svg --title "seven traces" $A -o all.svg
+run convert --to callgrind -m $PWD/$D/bin/mtpool $A
+run convert --to callgrind --per-thread $A -o threads.cg
+run convert --to dot --per-thread --thread 6261 $A -o calls.dot
+run convert --to folded $PWD/$D/pass/mtpool.fdr $PWD/$D/pass/mtpool-emutsc.fdr $A
+run convert --to dot $A $PWD/$D/fail/unknown-record-type.basic $PWD/$D/pass/calltree.fdr
+run convert --to callgrind $A $PWD/$D/missing.fdr
