@@ -2,6 +2,7 @@
  * graphs), diagnostics, progress. */
 #include <errno.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -43,28 +44,34 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* ---- progress meter ------------------------------------------------------------ */
 
 typedef struct meter {
+    pthread_mutex_t lock;
     struct timespec last;
     int shown;
 } meter;
 
-static meter g_meter; /* the CLI is one process doing one thing at a time */
+/* One meter for the process: the inputs read on threads at once (report -j, convert -j) each
+ * call it, one at a time (a call that finds another showing skips its turn). */
+static meter g_meter = {PTHREAD_MUTEX_INITIALIZER, {0, 0}, 0};
 
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
     meter *m = ctx;
+    if (pthread_mutex_trylock(&m->lock) != 0) return;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double dt =
         (double)(now.tv_sec - m->last.tv_sec) + (double)(now.tv_nsec - m->last.tv_nsec) / 1e9;
-    if (m->shown && dt < 0.25) return;
-    m->last = now;
-    m->shown = 1;
-    if (total)
-        fprintf(stderr, "\rtracekit: %5.1f%% of %.1f MB ", 100.0 * (double)done / (double)total,
-                (double)total / 1e6);
-    else
-        fprintf(stderr, "\rtracekit: %.1f MB ", (double)done / 1e6);
-    fflush(stderr);
+    if (!m->shown || dt >= 0.25) {
+        m->last = now;
+        m->shown = 1;
+        if (total)
+            fprintf(stderr, "\rtracekit: %5.1f%% of %.1f MB ", 100.0 * (double)done / (double)total,
+                    (double)total / 1e6);
+        else
+            fprintf(stderr, "\rtracekit: %.1f MB ", (double)done / 1e6);
+        fflush(stderr);
+    }
+    pthread_mutex_unlock(&m->lock);
 }
 
 static void clear_progress(void)
