@@ -355,6 +355,30 @@ static char *parse_text(const uint8_t *data, size_t size, int fast, const tk_cfg
     return text;
 }
 
+/* The line:column of each chunk (the lexer's, recorded as the parse read the row) and that
+ * tk_dt_line_col finds for its row and its sequence: those counted from the bytes. */
+static void check_chunk_lines(const tk_dcfg_trace *t)
+{
+    uint64_t line = 1, start = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < t->nchunks; i++) {
+        const dt_chunk *c = &t->chunks[i];
+        int64_t offs[2] = {c->row_offset, c->seq_offset};
+        if ((size_t)c->row_offset < at || c->seq_offset < c->row_offset) __builtin_trap();
+        for (int k = 0; k < 2; k++) {
+            for (; at < (size_t)offs[k]; at++)
+                if (t->data[at] == '\n') {
+                    line++;
+                    start = at + 1;
+                }
+            uint64_t l, col, want_col = (uint64_t)offs[k] - start + 1;
+            tk_dt_line_col(t, offs[k], &l, &col);
+            if (l != line || col != want_col) __builtin_trap();
+            if (k == 0 && (c->line != line || c->column != want_col)) __builtin_trap();
+        }
+    }
+}
+
 /* The fast row paths against their general twins: the same text. */
 static void compare_paths(const uint8_t *data, size_t size, const tk_cfg *cfg)
 {
@@ -383,6 +407,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_diag diag;
     tk_diag_init(&diag, ignore, NULL);
     if (tk_dcfg_trace_open_memory(&t, data, size, "fuzz", &diag, &err) != TK_OK) return 0;
+    check_chunk_lines(t);
     /* A tiny file may legitimately declare billions of edges (that is what
      * repeats are for): decoding them is linear work, not a bug, so inputs
      * declaring more than FUZZ_MAX_EDGES edges are only parsed. */

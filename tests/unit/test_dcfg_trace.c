@@ -812,6 +812,124 @@ static void test_encoder_gaps(void)
     tk_cfg_free(cfg);
 }
 
+/* ---- locations ------------------------------------------------------------------------ */
+
+typedef struct loc_buf {
+    char *p;
+    size_t n, cap;
+} loc_buf;
+
+static void loc_put(loc_buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->p = realloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void loc_puts(loc_buf *b, const char *s) { loc_put(b, s, strlen(s)); }
+
+/* Line and column of offset off, counted from the bytes. */
+static void count_line_col(const char *s, size_t off, uint64_t *line, uint64_t *col)
+{
+    uint64_t l = 1;
+    size_t start = 0;
+    for (size_t i = 0; i < off; i++)
+        if (s[i] == '\n') {
+            l++;
+            start = i + 1;
+        }
+    *line = l;
+    *col = off - start + 1;
+}
+
+static void first_loc(void *ctx, tk_severity sev, const tk_location *loc, const char *msg)
+{
+    (void)sev;
+    (void)msg;
+    tk_location *l = ctx;
+    if (l->line == 0) *l = *loc;
+}
+
+/* Each chunk's line:column (tk_dcfg_trace_chunk: recorded by the parse) and the location of a
+ * warning at a sequence (from the chunk's row) are those counted from the bytes: rows on one
+ * line and on lines of their own, CRLF, tabs, an escaped new line in a sequence, a row read
+ * value by value (an integer as a string), rows beyond 64 KiB of blank lines (the line
+ * marks); the same with every '\n' and '\r' made a space (one line). */
+static void test_chunk_locations(void)
+{
+    static const char *const seps[] = {",\n      ", ", ", ",\r\n\t", ",", ",\n"};
+    /* the rows' INSTR_COUNT and EDGE_ID_SEQUENCE ("IA": 9 bits left, the warning) */
+    static const char *const instrs[] = {"6", "6", "\"6\"", "6", "6"};
+    static const char *const seqs[] = {"I", "IA", "I", "I\\\nI", "I"};
+    enum { NROWS = 12 };
+    for (int one_line = 0; one_line < 2; one_line++) {
+        loc_buf b = {0};
+        size_t row_at[NROWS], seq_at = 0;
+        loc_puts(&b, H1);
+        loc_puts(&b, "{ }");
+        loc_puts(&b, H2);
+        loc_puts(&b, TABLE);
+        loc_puts(&b, " ],\n   [ [ \"THREAD_ID\", \"TRACE_DATA\" ],\n    [ 0, [ [ "
+                     "\"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", \"EDGE_COUNT\", "
+                     "\"FIRST_EDGE_ID\", \"EDGE_ID_SEQUENCE\" ]");
+        for (int k = 0; k < NROWS; k++) {
+            loc_puts(&b, seps[k % 5]);
+            if (k == 7) /* 150 KB of blank lines */
+                for (int i = 0; i < 1500; i++) {
+                    char pad[101];
+                    memset(pad, ' ', 99);
+                    pad[99] = '\n';
+                    pad[100] = 0;
+                    loc_puts(&b, pad);
+                }
+            char row[64];
+            snprintf(row, sizeof row, "[ %d, %s, 6, 1, \"%s\" ]", 6 * k, instrs[k % 5],
+                     seqs[k % 5]);
+            row_at[k] = b.n;
+            if (k == 1) seq_at = b.n + (size_t)(strchr(row, '"') - row) + 1;
+            loc_puts(&b, row);
+        }
+        loc_puts(&b, " ] ] ] ] ] }\n");
+        if (one_line)
+            for (size_t i = 0; i < b.n; i++)
+                if (b.p[i] == '\n' || b.p[i] == '\r') b.p[i] = ' ';
+        tk_dcfg_trace *t = NULL;
+        tk_error err;
+        if (!TK_CHECK(tk_dcfg_trace_open_memory(&t, b.p, b.n, "loc", NULL, &err) == TK_OK)) {
+            fprintf(stderr, "    %s\n", err.message);
+            free(b.p);
+            continue;
+        }
+        TK_CHECK_EQ_U64(tk_dcfg_trace_chunk_count(t), NROWS);
+        for (size_t c = 0; c < NROWS && c < tk_dcfg_trace_chunk_count(t); c++) {
+            tk_dcfg_trace_chunk_info ci;
+            tk_dcfg_trace_chunk(t, c, &ci);
+            uint64_t line, col;
+            count_line_col(b.p, row_at[c], &line, &col);
+            if (!TK_CHECK(ci.line == line && ci.column == col))
+                fprintf(stderr, "    one line %d chunk %zu: %llu:%llu, want %llu:%llu\n", one_line,
+                        c, (unsigned long long)ci.line, (unsigned long long)ci.column,
+                        (unsigned long long)line, (unsigned long long)col);
+        }
+        tk_location loc = {0};
+        tk_diag diag;
+        tk_diag_init(&diag, first_loc, &loc);
+        edges_buf e = {0};
+        uint64_t n;
+        TK_CHECK_EQ_I64(tk_dcfg_trace_decode_chunk(t, 1, collect_one, &e, &n, &diag, &err), TK_OK);
+        uint64_t line, col;
+        count_line_col(b.p, seq_at, &line, &col);
+        TK_CHECK(loc.offset == (int64_t)seq_at && loc.line == line && loc.column == col);
+        free(e.v);
+        tk_dcfg_trace_free(t);
+        free(b.p);
+    }
+}
+
 /* The dump (tk_dcfg_trace_dump) of gen11: process 77, threads 0 and 1 of 6 chunks each, 800
  * edges; with TK_DCFG_TRACE_DUMP_STRUCTURE the chunks without their edges. */
 static void test_dump(void)
@@ -856,4 +974,4 @@ TK_TEST_MAIN(TK_CASE(test_basic_and_msb_first), TK_CASE(test_dump),
              TK_CASE(test_chunk_sums_fit), TK_CASE(test_encoder_round_trips),
              TK_CASE(test_encoder_thread_without_edges), TK_CASE(test_multi_edge_transitions),
              TK_CASE(test_zero_bit_chunks_stay_readable), TK_CASE(test_long_codes_and_length_limit),
-             TK_CASE(test_encoder_gaps))
+             TK_CASE(test_encoder_gaps), TK_CASE(test_chunk_locations))

@@ -177,7 +177,8 @@ void tk_dcfg_trace_chunk(const tk_dcfg_trace *t, size_t i, tk_dcfg_trace_chunk_i
     out->edge_count = c->edge_count;
     out->first_edge_id = c->first_edge_id;
     out->sequence_chars = c->seq_len;
-    tk_dt_line_col(t, c->row_offset, &out->line, &out->column);
+    out->line = c->line;
+    out->column = c->column;
 }
 
 size_t tk_dcfg_trace_dictionary_entry(const tk_dcfg_trace *t, size_t proc, size_t i,

@@ -38,9 +38,7 @@ static void report_chunk(check_run *r, size_t chunk, tk_severity sev, const char
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const dt_chunk *c = &r->t->chunks[chunk];
-    uint64_t line, col;
-    tk_dt_line_col(r->t, c->row_offset, &line, &col);
-    tk_location loc = {r->t->path, c->row_offset, line, col};
+    tk_location loc = {r->t->path, c->row_offset, c->line, c->column};
     tk_diag_report(r->diag, sev, &loc, "%s", msg);
 }
 

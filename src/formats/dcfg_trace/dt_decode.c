@@ -22,7 +22,7 @@ static int64_t offset_of_bit(const tk_dcfg_trace *t, const dt_process *p, const 
 {
     dt_expander x;
     tk_error e;
-    tk_dt_expander_init(&x, t, p, c->seq, c->seq_len, UINT64_MAX);
+    tk_dt_expander_init(&x, t, p, t->data + c->seq_offset, c->seq_len, UINT64_MAX);
     uint64_t want = bit / 6 + 1;
     int64_t off = c->seq_offset;
     for (uint64_t i = 0; i < want; i++) {
@@ -151,7 +151,8 @@ tk_status tk_dt_decode_chunk(const tk_dcfg_trace *t, const dt_process *p, const 
     const dt_table *tab = &p->table;
     uint64_t transitions = c->edge_count - 1;
     dt_expander x;
-    tk_dt_expander_init(&x, t, p, c->seq, c->seq_len, char_budget(tab, transitions));
+    tk_dt_expander_init(&x, t, p, t->data + c->seq_offset, c->seq_len,
+                        char_budget(tab, transitions));
 
     out[nout++] = (uint32_t)c->first_edge_id;
     uint32_t s = UINT32_MAX;

@@ -92,10 +92,12 @@ typedef struct dt_chunk {
     uint64_t instr_count;
     uint64_t edge_count;
     uint64_t first_edge_id;
-    const char *seq; /* raw EDGE_ID_SEQUENCE span */
-    size_t seq_len;
+    size_t seq_len; /* the raw EDGE_ID_SEQUENCE span: seq_len bytes at data + seq_offset */
     int64_t seq_offset; /* byte offset of the sequence's first character */
     int64_t row_offset;
+    /* line and column (1-based) of the row's '[', from the lexer as the parse reads the
+     * row: tk_dcfg_trace_chunk and the messages about a chunk need no scan of the content */
+    uint64_t line, column;
 } dt_chunk;
 
 typedef struct dt_thread {
@@ -131,8 +133,10 @@ struct tk_dcfg_trace {
     dt_chunk *chunks;
     size_t nchunks, cap_chunks;
     /* lines: where the line holding byte k * DT_LINE_STEP starts and its
-     * number, for every k (tk_dt_line_col scans at most one step); NULL until
-     * a successful tk_dt_parse, or when out of memory (then it scans from 0) */
+     * number, for every k (tk_dt_line_col scans at most one step, or from the
+     * row of the last chunk before the offset when that is nearer); NULL until
+     * a successful tk_dt_parse, or when out of memory (then it scans from 0 or
+     * that chunk) */
     struct dt_line_mark *line_marks;
 };
 #define DT_LINE_STEP ((size_t)1 << 16)
@@ -156,7 +160,10 @@ tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, int fast, tk_error *err);
 tk_status tk_dt_parse_paths(tk_dcfg_trace **out, const void *data, size_t len, const char *name,
                             tk_diag *diag, int fast, tk_error *err);
 
-/* Line and column (1-based) of a byte offset in the content. */
+/* Line and column (1-based) of a byte offset in the content: a scan from the nearer of the
+ * line mark before it and the row of the last chunk parsed before it (chunks[0..nchunks) are
+ * in file order; binary search), so an offset in or just after a chunk's row costs the
+ * distance from that row, not up to DT_LINE_STEP. */
 void tk_dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint64_t *col);
 /* Set a located error at a byte offset of the content. */
 tk_status tk_dt_error_at(const tk_dcfg_trace *t, tk_error *err, tk_status code, int64_t offset,

@@ -27,6 +27,21 @@ void tk_dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint
         l = t->line_marks[k].line;
         start = t->line_marks[k].line_start;
     }
+    /* the last chunk whose row starts at or before offset: its line is known */
+    size_t lo = 0, hi = t->nchunks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->chunks[mid].row_offset <= offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0 && (size_t)t->chunks[lo - 1].row_offset >= at) {
+        const dt_chunk *c = &t->chunks[lo - 1];
+        at = (size_t)c->row_offset;
+        l = c->line;
+        start = (uint64_t)c->row_offset - (c->column - 1);
+    }
     const char *q;
     while (at < (size_t)offset && (q = memchr(t->data + at, '\n', (size_t)offset - at)) != NULL) {
         l++;
@@ -37,8 +52,8 @@ void tk_dt_line_col(const tk_dcfg_trace *t, int64_t offset, uint64_t *line, uint
     *col = (uint64_t)offset - start + 1;
 }
 
-/* t->line_marks: one pass over the content (the parse made every chunk's
- * line:column a scan from the start of the file: quadratic in the chunks). */
+/* t->line_marks: one pass over the content (for the offsets that are not in a
+ * chunk's row: a scan from the start of the file for each was quadratic). */
 static void mark_lines(tk_dcfg_trace *t)
 {
     size_t n = t->len / DT_LINE_STEP + 1;
@@ -196,7 +211,7 @@ static tk_status header_row(parser *ps, const char *table, const char *const *na
 
 /* The next row of a table: 1 after its '[' (*row_at: that '['), 0 after the
  * table's closing ']', or an error status (< 0). */
-static int next_row(parser *ps, const char *table, int64_t *row_at)
+static int next_row(parser *ps, const char *table, tk_json_pos *row_at)
 {
     char what[64];
     int c = peek(ps);
@@ -207,7 +222,8 @@ static int next_row(parser *ps, const char *table, int64_t *row_at)
     }
     tk_status st = tk_json_take(ps->j, ps->err);
     if (st != TK_OK) return (int)st;
-    *row_at = here(ps);
+    (void)peek(ps);
+    tk_json_here(ps->j, row_at);
     if (peek(ps) == '[') {
         st = tk_json_take(ps->j, ps->err);
         return st != TK_OK ? (int)st : 1;
@@ -504,11 +520,13 @@ static tk_status parse_transition_table(parser *ps, dt_process *proc)
         /* (a fast path, core/fastpath.h: transition_row is its general twin) */
         st = DT_FAST(ps) ? fast_transition_row(ps, &pg, r) : TK_END;
         if (st == TK_END) {
-            int m = next_row(ps, "TRANSITION_TABLE", &r->row_offset);
+            tk_json_pos at;
+            int m = next_row(ps, "TRANSITION_TABLE", &at);
             if (m <= 0) {
                 st = (tk_status)m;
                 break;
             }
+            r->row_offset = at.offset;
             st = transition_row(ps, kind_of, r);
         }
         if (st != TK_OK) return st;
@@ -574,9 +592,10 @@ static int fast_trace_row(parser *ps, dt_chunk *c)
     c->preceding_instr_count = tk_json_row_cell(row, TD_PRECEDING);
     c->instr_count = tk_json_row_cell(row, TD_INSTRS);
     c->seq_offset = (int64_t)tk_json_row_cell(row, TD_SEQ);
-    c->seq = ps->t->data + c->seq_offset;
     c->seq_len = row->n[TD_SEQ];
     c->row_offset = row->offset;
+    c->line = row->line;
+    c->column = row->column;
     tk_json_take_scanned(ps->j, row);
     return 1;
 }
@@ -602,8 +621,9 @@ static tk_status trace_row(parser *ps, dt_chunk *c)
                      "',' after FIRST_EDGE_ID (a TRACE_DATA row has 5 cells, "
                      "EDGE_ID_SEQUENCE is missing)")) != TK_OK)
         return st;
-    if ((st = string_span(ps, &c->seq, &c->seq_len, &c->seq_offset,
-                          "EDGE_ID_SEQUENCE (a string)")) != TK_OK)
+    const char *seq;
+    if ((st = string_span(ps, &seq, &c->seq_len, &c->seq_offset, "EDGE_ID_SEQUENCE (a string)")) !=
+        TK_OK)
         return st;
     return expect(ps, ']', "']' closing a TRACE_DATA row (5 cells)");
 }
@@ -621,8 +641,12 @@ static tk_status parse_trace_data(parser *ps)
         dt_chunk *c = &t->chunks[t->nchunks];
         memset(c, 0, sizeof *c);
         if (!DT_FAST(ps) || !fast_trace_row(ps, c)) { /* (trace_row: the general twin) */
-            int m = next_row(ps, "TRACE_DATA", &c->row_offset);
+            tk_json_pos at;
+            int m = next_row(ps, "TRACE_DATA", &at);
             if (m <= 0) return (tk_status)m;
+            c->row_offset = at.offset;
+            c->line = at.line;
+            c->column = at.column;
             if ((st = trace_row(ps, c)) != TK_OK) return st;
         }
         if ((st = chunk_sums(ps, c, &instrs, &edges)) != TK_OK) return st;
@@ -641,7 +665,7 @@ static tk_status parse_thread_data(parser *ps, dt_process *proc)
     proc->first_thread = t->nthreads;
     tk_hmap_clear(&ps->tids);
     for (;;) {
-        int64_t row_at;
+        tk_json_pos row_at;
         int m = next_row(ps, "THREAD_DATA", &row_at);
         if (m < 0) return (tk_status)m;
         if (m == 0) return TK_OK;
@@ -661,7 +685,7 @@ static tk_status parse_thread_data(parser *ps, dt_process *proc)
         size_t ti = t->nthreads++;
         t->threads[ti].thread_id = tid;
         t->threads[ti].first_chunk = t->nchunks;
-        t->threads[ti].offset = row_at;
+        t->threads[ti].offset = row_at.offset;
         proc->nthreads++;
         if ((st = parse_trace_data(ps)) != TK_OK) return st;
         t->threads[ti].nchunks = t->nchunks - t->threads[ti].first_chunk;
@@ -680,7 +704,7 @@ static tk_status parse_processes(parser *ps)
     if (st != TK_OK) return st;
     if ((st = header_row(ps, "PROCESSES", process_cols, 4)) != TK_OK) return st;
     for (;;) {
-        int64_t row_at;
+        tk_json_pos row_at;
         int m = next_row(ps, "PROCESSES", &row_at);
         if (m < 0) return (tk_status)m;
         if (m == 0) return TK_OK;
@@ -688,7 +712,7 @@ static tk_status parse_processes(parser *ps)
             return nomem(ps);
         dt_process *p = &t->procs[t->nprocs++];
         memset(p, 0, sizeof *p);
-        p->offset = row_at;
+        p->offset = row_at.offset;
         int64_t pid_at = here(ps);
         if ((st = uint_value(ps, &p->pid, "PROCESS_ID")) != TK_OK) return st;
         int fresh;
