@@ -218,9 +218,10 @@ static char *read_as_text(const uint8_t *data, size_t size, int check, int fast,
     return buf;
 }
 
-/* The fast row path (tk_json_scan_row and the tables' *_fast handlers,
- * core/fastpath.h) against the token path, strict and in check mode: the same
- * result, errors and their locations included. */
+/* The fast row path (tk_json_scan_row and the tables' *_fast handlers) and the
+ * tokenizer's fast paths (integers, 8-byte string runs; core/fastpath.h)
+ * against the token path over the tokenizer's general code, strict and in
+ * check mode: the same result, errors and their locations included. */
 static void compare_paths(const uint8_t *data, size_t size)
 {
     for (int check = 0; check < 2; check++) {
