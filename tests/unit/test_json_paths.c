@@ -2,18 +2,24 @@
  * core/fastpath.h): the same documents read with the switch on and off give
  * the same tokens (text, values, flags, locations) and the same errors
  * (status, code, message, location), through tk_json_next over a content in
- * memory and over an input cut into small chunks, and through the calls of a
- * fixed layout (tk_json_next_u64, tk_json_next_raw). */
+ * memory and over a file streamed in chunks of 5 bytes (a memory input is
+ * taken as whole, whatever its chunks), and through the calls of a fixed
+ * layout (tk_json_next_u64, tk_json_next_raw). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/json.h"
 #include "tk_test.h"
 
+/* The file that holds the document of the streamed reading. */
+static char doc_path[] = "/tmp/tk_test_json_paths_XXXXXX";
+
 /* What reading doc gives, as a text: each token or value and the final status and
- * error. how: 0 tk_json_next over tk_json_open_memory, 1 tk_json_next over an input of
- * chunks of at most 5 bytes, 2 the fixed-layout calls. max_string: 0 or a limit. */
+ * error. how: 0 tk_json_next over tk_json_open_memory, 1 tk_json_next over doc_path
+ * streamed in chunks of at most 5 bytes, 2 the fixed-layout calls. max_string: 0 or a
+ * limit. */
 static char *reading(const char *doc, size_t len, int fast, int how, size_t max_string)
 {
     char *buf = NULL;
@@ -30,8 +36,9 @@ static char *reading(const char *doc, size_t len, int fast, int how, size_t max_
     tk_status st;
     if (how == 1) {
         tk_input_options io = TK_INPUT_OPTIONS_INIT;
+        io.no_mmap = 1;
         io.chunk_max = 5;
-        st = tk_input_open_memory(&in, doc, len, "t.json", &io, &err);
+        st = tk_input_open(&in, doc_path, &io, &err);
         if (st == TK_OK) st = tk_json_open(&j, in, &jo, &err);
     } else {
         st = tk_json_open_memory(&j, doc, len, "t.json", &jo, &err);
@@ -84,12 +91,18 @@ static char *reading(const char *doc, size_t len, int fast, int how, size_t max_
 }
 
 static int compared;
+static int streamed = 1; /* whether same_both_ways streams the document from a file too */
 
 /* doc read every way with the fast paths on and off: the same. */
 static void same_both_ways(const char *doc, size_t len)
 {
     static const size_t limits[] = {0, 12};
-    for (int how = 0; how < 3; how++)
+    if (streamed) {
+        FILE *f = fopen(doc_path, "wb");
+        TK_CHECK(f && fwrite(doc, 1, len, f) == len);
+        if (f) fclose(f);
+    }
+    for (int how = 0; how < 3; how += how == 0 && !streamed ? 2 : 1)
         for (int l = 0; l < 2; l++) {
             char *a = reading(doc, len, 1, how, limits[l]);
             char *b = reading(doc, len, 0, how, limits[l]);
@@ -127,11 +140,15 @@ static const char *const numbers[] = {
  * byte after the digits). */
 static void test_numbers(void)
 {
+    int fd = mkstemp(doc_path);
+    TK_CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
     char doc[256];
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
         const char *n = numbers[i];
         same_str(n);
         for (int pad = 0; pad < 9; pad++) {
+            streamed = pad < 2; /* (a file a document: the paddings in memory only) */
             static const char *const after[] = {"]", ", 1]", ",2]", " ]", "\n]", "x]",
                                                 "",  "}",    ".]",  "e]", "0]",  "\"]"};
             for (size_t a = 0; a < sizeof after / sizeof *after; a++) {
@@ -184,6 +201,7 @@ static void test_strings(void)
         for (int before = 0; before < 18; before++)
             for (int after = 0; after < 10; after += 3) {
                 for (int pad = 0; pad < 8; pad += 3) {
+                    streamed = pad == 0 && after == 3;
                     int n =
                         snprintf(doc, sizeof doc, "[%*s\"%.*s%s%.*s\"]", pad, "", before,
                                  "abcdefghijklmnopqrstuvwxyz", stops[s], after, "ABCDEFGHIJKLMNOP");
@@ -195,6 +213,7 @@ static void test_strings(void)
                 }
             }
     /* NUL bytes inside, strings of every length around the limit */
+    streamed = 1;
     same_both_ways("[\"ab\0cd\"]", 9);
     for (int len = 0; len < 40; len++) {
         snprintf(doc, sizeof doc, "[\"%.*s\", \"x\"]", len,
@@ -242,7 +261,11 @@ static void test_rows_off(void)
     }
 }
 
-static void test_count(void) { TK_CHECK(compared > 10000); }
+static void test_count(void)
+{
+    TK_CHECK(compared > 10000);
+    unlink(doc_path);
+}
 
 TK_TEST_MAIN(TK_CASE(test_numbers), TK_CASE(test_strings), TK_CASE(test_documents),
              TK_CASE(test_rows_off), TK_CASE(test_count))
