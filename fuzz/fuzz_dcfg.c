@@ -1,5 +1,6 @@
 /* Fuzz the DCFG reader in both modes (strict, and check mode with a
- * diagnostics sink), its fast row path against its token path, then the
+ * diagnostics sink), its fast row path and the tokenizer's fast paths
+ * against its token path over the tokenizer's general code, then the
  * checker, the report (and the tables of Intel's dcfg-reader), the diff of
  * the model with itself, the dump, the writer and the dot export on whatever
  * was read. Invariants: a model differs from itself nowhere; what the strict read or
