@@ -86,7 +86,7 @@ static char *reading(const uint8_t *data, size_t size, int fixed, int fast, size
             size_t n;
             uint64_t v;
             tk_json_token t;
-            if (fixed && strchr(",:[]{}", c)) {
+            if (fixed && memchr(",:[]{}", c, 6)) {
                 st = tk_json_take(j, &err);
             } else if (fixed && c == '"' && step % 2) {
                 if ((st = tk_json_next_raw(j, "a string", &s, &n, &err)) == TK_OK)

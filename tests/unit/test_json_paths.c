@@ -49,7 +49,7 @@ static char *reading(const char *doc, size_t len, int fast, int how, size_t max_
             if (how == 2) {
                 int c;
                 if ((st = tk_json_peek(j, &c, &err)) != TK_OK || c < 0) break;
-                if (strchr(",:[]{}", c)) {
+                if (memchr(",:[]{}", c, 6)) {
                     st = tk_json_take(j, &err);
                     fprintf(f, "take %c\n", c);
                 } else if (c == '"') {
