@@ -1,5 +1,6 @@
 /* Fuzz the DCFG reader in both modes (strict, and check mode with a
- * diagnostics sink), its fast row path against its token path, then the
+ * diagnostics sink), its fast row path and the tokenizer's fast paths
+ * against its token path over the tokenizer's general code, then the
  * checker, the report (and the tables of Intel's dcfg-reader), the diff of
  * the model with itself, the dump, the writer and the dot export on whatever
  * was read. Invariants: a model differs from itself nowhere; what the strict read or
@@ -218,9 +219,10 @@ static char *read_as_text(const uint8_t *data, size_t size, int check, int fast,
     return buf;
 }
 
-/* The fast row path (tk_json_scan_row and the tables' *_fast handlers,
- * core/fastpath.h) against the token path, strict and in check mode: the same
- * result, errors and their locations included. */
+/* The fast row path (tk_json_scan_row and the tables' *_fast handlers) and the
+ * tokenizer's fast paths (integers, 8-byte string runs; core/fastpath.h)
+ * against the token path over the tokenizer's general code, strict and in
+ * check mode: the same result, errors and their locations included. */
 static void compare_paths(const uint8_t *data, size_t size)
 {
     for (int check = 0; check < 2; check++) {

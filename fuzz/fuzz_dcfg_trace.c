@@ -3,9 +3,10 @@
  * decoded (with that DCFG) and require decode(encode(x)) == x, and that
  * check --dcfg accepts the encoder's output whenever the edges themselves
  * agree with the DCFG (its process, its edges, counts within its own). Every
- * input is parsed with the fast row paths and with their general twins
- * (tk_dt_parse_paths, core/fastpath.h): the same status, error and location,
- * the same trace (structure, edges, what check says). */
+ * input is parsed with the fast row paths and the tokenizer's fast paths, and
+ * with their general twins (tk_dt_parse_paths, tk_json_set_fast,
+ * core/fastpath.h): the same status, error and location, the same trace
+ * (structure, edges, what check says). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

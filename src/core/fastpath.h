@@ -32,7 +32,15 @@
  * fast paths off at run time (tk_cg_read_buffer_paths, tk_dcfg_read_paths,
  * tk_dt_parse_paths, tk_wet_reader_paths and tk_wet_read_paths,
  * tk_xray_set_paths: a flag of the parser's or reader's state), which their fuzz
- * harnesses use to compare both on every input, error locations included.
+ * harnesses use to compare both on every input, error locations included. So
+ * can the JSON tokenizer its own (read_number's and tk_json_next_u64's
+ * integers, string_run's 8-byte runs, tk_json_scan_row_strings: a flag of
+ * the tk_json, tk_json_set_fast; tk_json_scan_row's callers look at it), which
+ * tk_dcfg_read_paths and tk_dt_parse_paths set with their rows': their fuzz
+ * harnesses compare the fully fast with the fully general reading, and
+ * tests/unit/test_json_paths.c the tokenizer's two on documents at the edges.
+ * The flag is one predictable branch on a field in cache (outside the 8-byte
+ * loop of string_run).
  *
  * The primitives below are the tricks themselves, each with the derivation of
  * its constants. The digit loops are bounded so that they cannot overflow

@@ -64,6 +64,14 @@ tk_status tk_json_open(tk_json **out, tk_input *in, const tk_json_options *opt, 
 tk_status tk_json_open_memory(tk_json **out, const void *data, size_t len, const char *name,
                               const tk_json_options *opt, tk_error *err);
 void tk_json_free(tk_json *j);
+/* Whether the tokenizer may take its fast paths (core/fastpath.h: the integers
+ * of read_number and tk_json_next_u64, the 8-byte string runs, the compiled
+ * rows below, which tk_json_scan_row's callers leave alone): 1 (the default), or 0 for their general twins alone, which
+ * read every input the same (tokens, values, errors and their locations).
+ * The readers' switches set it (tk_dcfg_read_paths, tk_dt_parse_paths); so
+ * their fuzz harnesses compare the fully fast and the fully general reading.
+ * Without TK_FAST_PATHS the general twins are taken whatever the flag. */
+void tk_json_set_fast(tk_json *j, int fast);
 
 /* Next token. TK_END once the single top-level value and trailing white
  * space are consumed. Errors: TK_ERR_FORMAT (located), TK_ERR_LIMIT, TK_ERR_NOMEM, I/O. */
@@ -149,7 +157,8 @@ tk_status tk_json_fail_at(const tk_json *j, const tk_json_pos *pos, tk_error *er
  * leading zero) or "0x" hex integer; a string cell is a string without escapes
  * or control characters, no longer than max_string. A fast path
  * (core/fastpath.h): its callers take the token path alone when TK_FAST_PATHS
- * is 0. */
+ * is 0 or after tk_json_set_fast(j, 0) (tk_json_scan_row does not look at the flag,
+ * a cost per row; tk_json_scan_row_strings finds every row unusual then). */
 #define TK_JSON_SLOT_IGNORE TK_JSON_ROW_MAX_CELLS /* a cell of an unknown column */
 
 #define TK_JSON_CELL_ARRAY 1 /* a flat array of JSON integers */

@@ -1328,6 +1328,7 @@ tk_status tk_dcfg_read_paths(tk_cfg **out, tk_input *in, const tk_dcfg_read_opti
     tk_json_options jo = TK_JSON_OPTIONS_INIT;
     tk_status st = tk_json_open(&r.j, in, &jo, err);
     if (st != TK_OK) return st;
+    tk_json_set_fast(r.j, fast); /* the tokenizer's fast paths go with the rows' */
     if (tk_cfg_open(&r.cfg, err) != TK_OK) {
         tk_json_free(r.j);
         return TK_ERR_NOMEM;

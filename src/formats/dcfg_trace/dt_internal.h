@@ -153,7 +153,8 @@ tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, int fast, tk_error *err);
  * tk_json_scan_row_strings: fast_transition_row, fast_trace_row, core/fastpath.h) are taken
  * when DT_FAST(ps) of its parser: always, but with TK_NO_FAST_PATH or in
  * tk_dt_parse_paths(..., 0, ...), which the fuzz harness uses to compare them with the rows
- * read value by value (transition_row, trace_row), their general twins, on every input. */
+ * read value by value (transition_row, trace_row), their general twins, on every input.
+ * tk_dt_parse_paths(..., 0, ...) turns the tokenizer's fast paths off too (tk_json_set_fast). */
 #define DT_FAST(ps) (TK_FAST_PATHS && (ps)->fast)
 /* tk_dcfg_trace_open_memory parsed with the fast paths (fast = 1: tk_dcfg_trace_open_memory)
  * or without (0). */

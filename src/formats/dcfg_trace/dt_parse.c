@@ -762,6 +762,7 @@ tk_status tk_dt_parse(tk_dcfg_trace *t, tk_diag *diag, int fast, tk_error *err)
     jo.max_string = SIZE_MAX;
     tk_status st = tk_json_open_memory(&ps.j, t->data, t->len, t->path, &jo, err);
     if (st != TK_OK) return st;
+    tk_json_set_fast(ps.j, fast); /* the tokenizer's fast paths go with the rows' */
     int64_t ver_at = -1;
     if ((st = expect(&ps, '{', "'{' (a DCFG-Trace is a JSON object)")) != TK_OK ||
         (st = top_key(&ps, "MAJOR_VERSION")) != TK_OK ||
