@@ -296,7 +296,7 @@ static char *xray_chained(const char *const *paths, size_t n, const tk_xray_map 
                           int per_thread)
 {
     trace t[4];
-    tk_event_source srcs[4];
+    tk_event_source srcs[4] = {0};
     for (size_t k = 0; k < n; k++) {
         if (!trace_open(&t[k], paths[k], map)) return NULL;
         srcs[k] = t[k].src;
@@ -310,7 +310,7 @@ static tk_events_profile_partial *xray_partial(const char *const *paths, size_t 
                                                const tk_xray_map *map, int per_thread)
 {
     trace t[4];
-    tk_event_source srcs[4];
+    tk_event_source srcs[4] = {0};
     for (size_t k = 0; k < n; k++) {
         if (!trace_open(&t[k], paths[k], map)) return NULL;
         srcs[k] = t[k].src;
