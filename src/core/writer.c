@@ -99,7 +99,9 @@ tk_status tk_wstream_close(tk_wstream *s, tk_status st, tk_error *err)
 {
     int bad = fflush(s->f) != 0 || ferror(s->f) || fseek(s->f, 0, SEEK_SET) != 0;
     int e = errno;
-    char *buf = bad || st < 0 ? NULL : tk_malloc(STREAM_BUFFER_SIZE);
+    /* What was written before an error is handed over too, as the stream over callbacks
+     * has handed it (a dump cut short by a damaged input shows what came before it) */
+    char *buf = bad ? NULL : tk_malloc(STREAM_BUFFER_SIZE);
     if (!buf && !bad && st >= 0) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     while (buf && !bad) {
         size_t n = fread(buf, 1, STREAM_BUFFER_SIZE, s->f);
