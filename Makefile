@@ -214,8 +214,9 @@ test-binaries: $(PROGRAM) $(MPI_PROGRAM) $(MPI_BATCH) $(TEST_BIN) $(REPLAY_BIN) 
 # runs the tests of the threaded code only (tests/run.sh); the build without
 # fast paths (-DTK_NO_FAST_PATH: every reader's general code, which the fast
 # paths must agree with) is the musl build (static, -DTK_PORTABLE: the portable
-# fallbacks, and -DTK_NO_FAST_PATH), which runs the unit, CLI and fuzz-replay
-# tests.
+# fallbacks, and -DTK_NO_FAST_PATH), which runs the unit and CLI tests and the
+# fuzz replays of the harnesses that do not compare both paths themselves
+# (BOTH_PATHS_FUZZ, below).
 # The four builds are made side by side by one make (its jobserver shares the
 # CPUs), each of what its tests run only: the plain build is what `make` makes
 # (-O2 -g, with the man pages, completion and recorder the integration scripts
@@ -246,7 +247,13 @@ check-binaries-build-tsan:
 	@$(MAKE) $(CHECK_MAKEFLAGS) build-tsan/tracekit $(TSAN_TESTS) BUILD=build-tsan SAN=tsan OPT="-O1 -g1"
 check-binaries-build-musl:
 	@$(MAKE) $(CHECK_MAKEFLAGS) musl-test-binaries MUSL_OPT="-O1 -g0" \
-	    MUSL_CFLAGS="-DTK_PORTABLE -DTK_NO_FAST_PATH"
+	    MUSL_CFLAGS="-DTK_PORTABLE -DTK_NO_FAST_PATH" \
+	    MUSL_TARGETS="unit-cli-binaries $(MUSL_REPLAY_BIN)"
+# The fuzz harnesses that compare the fast and the general paths on every input
+# (those with a compare_paths) are replayed by the ASan build; the musl build
+# replays the others only (tests/run.sh).
+BOTH_PATHS_FUZZ := $(shell grep -lw compare_paths $(FUZZ_SRC))
+MUSL_REPLAY_BIN := $(patsubst fuzz/%.c,build-musl/fuzz/replay_%,$(filter-out $(BOTH_PATHS_FUZZ),$(FUZZ_SRC)))
 
 # The musl build (static, -DTK_PORTABLE: every portable fallback of
 # src/core/compat.h), against Debian's static archives of the dependencies and

@@ -8,12 +8,14 @@
 #   cli golden   tests/cli/**/NAME.cmd         (+ NAME.out, NAME.err, NAME.exit)
 #   integration  tests/integration/*.sh        (exit 0 pass, 77 skip)
 #   fuzz replay  build/fuzz/replay_fuzz_X over fuzz/corpus/X and tests/data/X/{pass,fail}
+#                (a musl build beside an ASan one: only the harnesses without compare_paths)
 #                (with an ASan build given, there and not in the plain builds)
 # TK_REGEN=1 rewrites the golden files of the CLI cases from the first build.
 # TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
 # Every part of every build is cut into jobs (a unit-test binary, a batch of
 # CLI cases, an integration script, a fuzz replay) that run side by side, up
-# to TK_JOBS at once (default: the number of CPUs), the longest first; the
+# to TK_JOBS at once (default: the number of CPUs + 1, which fills the viewer scripts'
+# waits on Chromium and Xvfb), the longest first; the
 # log of each build (with the time of each part, summed over its jobs, and
 # of each integration script, and the CPU time of their processes) is printed
 # when all have ended, in order.
@@ -29,7 +31,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 [ $# -ge 1 ] || set -- build
 builds=("$@")
-jobs=${TK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+jobs=${TK_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
 only=${TK_ONLY:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -241,6 +243,10 @@ for i in "${!builds[@]}"; do
     if [ $threaded_only = 0 ] && [ $replays = 1 ] && [ -d "$b/fuzz" ]; then
         for src in fuzz/fuzz_*.c; do
             x=$(basename "$src" .c); x=${x#fuzz_}
+            # the harnesses that compare the fast and the general paths on every input
+            # (compare_paths) run both in the ASan build: not again in the musl build,
+            # which builds the replays of the others only (Makefile: MUSL_REPLAY_BIN)
+            case "$b" in *musl*) [ -n "$asan_build" ] && grep -qw compare_paths "$src" && continue ;; esac
             wanted "fuzz_$x" && queue+=("$i fuzz $b $x 0")
         done
     fi

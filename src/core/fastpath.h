@@ -26,8 +26,9 @@
  *     (tk_xray_packed_calls, model/events.h)            by calls_take
  *
  * Building with -DTK_NO_FAST_PATH (TK_FAST_PATHS == 0) takes the general twin
- * everywhere: `make check` runs the unit, CLI and fuzz-replay tests once so
- * (build-musl/, with the portable fallbacks).
+ * everywhere: `make check` runs the unit and CLI tests once so (build-musl/,
+ * with the portable fallbacks), and the fuzz replays of the harnesses that do
+ * not compare both paths themselves.
  * The Callgrind, DCFG, DCFG-Trace, WET and XRay readers can also turn their
  * fast paths off at run time (tk_cg_read_buffer_paths, tk_dcfg_read_paths,
  * tk_dt_parse_paths, tk_wet_reader_paths and tk_wet_read_paths,
