@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "team.h"
 #include "xray.h"
@@ -267,6 +268,14 @@ static int convert_chained(cli_ctx *ctx, const cli_args *args)
     return rc;
 }
 
+/* -o names a file that is there and --force is not given: the chained reading refuses it
+ * before it reads a trace (the partials would open it after reading them all). */
+static int output_there(const cli_args *args)
+{
+    const char *path = cli_get(args, "output");
+    return path && strcmp(path, "-") != 0 && !cli_has(args, "force") && access(path, F_OK) == 0;
+}
+
 /* tracekit's convert: with -j above 1, several traces to folded, svg, callgrind or dot are
  * read at once, each into its partial (convert_partial.c); when that fails, they are read
  * again, chained, which says what failed. */
@@ -279,7 +288,7 @@ static int convert_alone(cli_ctx *ctx, const cli_args *args)
         (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
         return rc;
     if (c.jobs > 1 && ctx->ninputs > 1 && c.target != CLI_XRAY_TO_CHROME &&
-        c.target != CLI_XRAY_TO_JSON) {
+        c.target != CLI_XRAY_TO_JSON && !output_there(args)) {
         rc = cli_xray_convert_jobs(ctx, args, &c);
         if (rc >= 0) return rc;
         if (rc == -1 && (rc = cli_team_reopen_all(ctx)) != CLI_EXIT_OK) return rc;

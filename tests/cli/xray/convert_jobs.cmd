@@ -34,3 +34,9 @@ run convert --to dot --per-thread --thread 6261 $A -o calls.dot
 run convert --to folded $PWD/$D/pass/mtpool.fdr $PWD/$D/pass/mtpool-emutsc.fdr $A
 run convert --to dot $A $PWD/$D/fail/unknown-record-type.basic $PWD/$D/pass/calltree.fdr
 run convert --to callgrind $A $PWD/$D/missing.fdr
+# an -o file that is there (no --force): refused before any trace is read, with -j as without
+touch $t/there.folded
+for j in 1 2; do
+    tracekit convert --to folded -j $j $A -o $t/there.folded 2>$t/there.err
+    echo "-j $j: exit $?, $(sed "s|$t/||" $t/there.err)"
+done
