@@ -85,13 +85,7 @@ tk_status tk_dcfg_counts_serialize(const tk_dcfg_counts *c, uint8_t **data, size
     for (uint32_t i = 0; i < c->nnames; i++) tk_bytes_put_str(&b, c->names[i]);
     tk_bytes_put_u64(&b, c->nprocesses);
     for (uint32_t i = 0; i < c->nprocesses; i++) put_process(&b, &c->procs[i]);
-    if (b.failed) {
-        tk_free(b.p);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising DCFG counts");
-    }
-    *data = b.p;
-    *size = b.len;
-    return TK_OK;
+    return tk_bytes_take(&b, data, size, "DCFG counts", err);
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */

@@ -84,13 +84,7 @@ tk_status tk_dcfg_trace_report_serialize(const tk_dcfg_trace_report *r, uint8_t 
         prev = ids[k];
     }
     tk_free(ids);
-    if (b.failed) {
-        tk_free(b.p);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    }
-    *data = b.p;
-    *size = b.len;
-    return TK_OK;
+    return tk_bytes_take(&b, data, size, NULL, err);
 }
 
 typedef struct rd {

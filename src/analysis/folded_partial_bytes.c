@@ -42,13 +42,7 @@ tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data
         tk_bytes_put_u64(&b, p->nodes[k].func);
         tk_bytes_put_u64(&b, p->nodes[k].w);
     }
-    if (b.failed) {
-        tk_free(b.p);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising folded stacks");
-    }
-    *data = b.p;
-    *size = b.len;
-    return TK_OK;
+    return tk_bytes_take(&b, data, size, "folded stacks", err);
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */

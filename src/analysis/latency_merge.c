@@ -285,13 +285,7 @@ tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_e
     tk_bytes_put_u64(&b, n);
     for (size_t i = 0; i < n; i++) put_series(&b, &l->series[ix[i]], l->per_thread);
     tk_free(ix);
-    if (b.failed) {
-        tk_free(b.p);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising latencies");
-    }
-    *data = b.p;
-    *size = b.len;
-    return TK_OK;
+    return tk_bytes_take(&b, data, size, "latencies", err);
 }
 
 /* ---- reading serialised bytes -------------------------------------------------------- */

@@ -148,3 +148,18 @@ int tk_bytes_get_str(tk_bytes_in *r, char **out)
     r->pos += (size_t)n;
     return 0;
 }
+
+tk_status tk_bytes_take(tk_bytes_out *b, uint8_t **data, size_t *size, const char *what,
+                        tk_error *err)
+{
+    if (b->failed) {
+        tk_free(b->p);
+        b->p = NULL;
+        b->len = b->cap = 0;
+        return what ? tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising %s", what)
+                    : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    *data = b->p;
+    *size = b->len;
+    return TK_OK;
+}

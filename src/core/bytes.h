@@ -29,6 +29,12 @@ int tk_bytes_write(void *b, const void *data, size_t n);
  * when empty; NULL when b has failed. */
 char *tk_bytes_cstr(tk_bytes_out *b);
 
+/* A serialiser's end: b's bytes into *data and *size (the caller's to tk_free), TK_OK; or,
+ * when b has failed, its bytes freed and TK_ERR_NOMEM "out of memory serialising WHAT" ("out
+ * of memory" when what is NULL). */
+tk_status tk_bytes_take(tk_bytes_out *b, uint8_t **data, size_t *size, const char *what,
+                        tk_error *err);
+
 typedef enum tk_varint_status {
     TK_VARINT_OK,
     TK_VARINT_END, /* the bytes end inside (or before) the number */

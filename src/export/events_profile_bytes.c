@@ -47,13 +47,7 @@ tk_status tk_events_profile_partial_serialize(const tk_events_profile_partial *p
         tk_bytes_put_u64(&b, t->end);
         for (size_t i = 0; i < t->n * tk_ep_width(k); i++) tk_bytes_put_u64(&b, t->v[i]);
     }
-    if (b.failed) {
-        tk_free(b.p);
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory serialising an events profile");
-    }
-    *data = b.p;
-    *size = b.len;
-    return TK_OK;
+    return tk_bytes_take(&b, data, size, "an events profile", err);
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
