@@ -231,19 +231,14 @@ static tk_status merge_nodes(const tk_folded_partial *a, const tk_folded_partial
     return TK_OK;
 }
 
-static int same_unit(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
 tk_status tk_folded_partial_merge(tk_folded_partial *into, const tk_folded_partial *later,
                                   tk_error *err)
 {
     if (into->weight != later->weight || into->per_thread != later->per_thread)
         return tk_error_set(err, TK_ERR_ARG, "folded partials of another weight or per_thread");
     /* the test of tk_event_chain_init, which refuses to chain such sources */
-    if (into->ticks_per_second != later->ticks_per_second ||
-        !same_unit(into->time_unit, later->time_unit))
+    if (!tk_event_same_clock(into->ticks_per_second, into->time_unit, later->ticks_per_second,
+                             later->time_unit))
         return tk_error_set(err, TK_ERR_ARG,
                             "folded partials of another clock (%.0f %s per second, not %.0f %s)",
                             later->ticks_per_second, later->time_unit ? later->time_unit : "?",

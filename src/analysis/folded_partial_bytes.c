@@ -3,7 +3,6 @@
  * themselves again. LEB128 varints in their shortest form; the named functions ascending and
  * each used; the nodes in their order, each after its parent, no two with one parent and
  * function. */
-#include <math.h>
 #include <string.h>
 
 #include "analysis/folded_partial_impl.h"
@@ -22,14 +21,10 @@ tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data
     *data = NULL;
     *size = 0;
     tk_bytes_out b = {NULL, 0, 0, 0};
-    uint64_t bits;
-    memcpy(&bits, &p->ticks_per_second, sizeof bits);
     tk_bytes_put(&b, magic, sizeof magic);
     tk_bytes_put_u64(&b, (uint64_t)p->weight);
     tk_bytes_put_u64(&b, (uint64_t)p->per_thread);
-    tk_bytes_put_u64(&b, bits);
-    tk_bytes_put_u64(&b, p->time_unit != NULL);
-    if (p->time_unit) tk_bytes_put_str(&b, p->time_unit);
+    tk_bytes_put_clock(&b, p->ticks_per_second, p->time_unit);
     tk_bytes_put_u64(&b, p->nf);
     for (uint32_t i = 0; i < p->nf; i++) {
         tk_bytes_put_u64(&b, p->fids[i]);
@@ -136,18 +131,12 @@ static int get_all(rd *r, uint8_t **used)
     if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
         return tk_bytes_fail(&r->in, "not a folded stacks partial (no \"TKFP\" 2)");
     r->in.pos = sizeof magic;
-    uint64_t weight, per_thread, bits, has_unit;
+    uint64_t weight, per_thread;
+    double tps;
     char *unit = NULL;
     if (tk_bytes_get_max(&r->in, TK_FOLDED_CALLS, &weight, "the weight") ||
         tk_bytes_get_max(&r->in, 1, &per_thread, "per_thread") ||
-        tk_bytes_get_u64(&r->in, &bits, "the clock rate"))
-        return -1;
-    double tps;
-    memcpy(&tps, &bits, sizeof tps);
-    if (isnan(tps)) /* no source has it: tk_event_chain_init refuses it */
-        return tk_bytes_fail(&r->in, "a clock rate that is not a number");
-    if (tk_bytes_get_max(&r->in, 1, &has_unit, "whether there is a time unit") ||
-        (has_unit && tk_bytes_get_str(&r->in, &unit)))
+        tk_bytes_get_clock(&r->in, &tps, &unit))
         return -1;
     r->fp = tk_fp_new((tk_folded_weight)weight, (int)per_thread, tps, unit);
     tk_free(unit);

@@ -1,6 +1,7 @@
 /* A growing byte buffer and LEB128 varints in their shortest form (bytes.h). */
 #include "core/bytes.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -162,4 +163,24 @@ tk_status tk_bytes_take(tk_bytes_out *b, uint8_t **data, size_t *size, const cha
     *data = b->p;
     *size = b->len;
     return TK_OK;
+}
+
+void tk_bytes_put_clock(tk_bytes_out *b, double ticks_per_second, const char *unit)
+{
+    uint64_t bits;
+    memcpy(&bits, &ticks_per_second, sizeof bits);
+    tk_bytes_put_u64(b, bits);
+    tk_bytes_put_u64(b, unit != NULL);
+    if (unit) tk_bytes_put_str(b, unit);
+}
+
+int tk_bytes_get_clock(tk_bytes_in *r, double *ticks_per_second, char **unit)
+{
+    uint64_t bits, has_unit;
+    *unit = NULL;
+    if (tk_bytes_get_u64(r, &bits, "the clock rate")) return -1;
+    memcpy(ticks_per_second, &bits, sizeof *ticks_per_second);
+    if (isnan(*ticks_per_second)) return tk_bytes_fail(r, "a clock rate that is not a number");
+    if (tk_bytes_get_max(r, 1, &has_unit, "whether there is a time unit")) return -1;
+    return has_unit ? tk_bytes_get_str(r, unit) : 0;
 }

@@ -69,5 +69,10 @@ int tk_bytes_get_u32(tk_bytes_in *r, uint32_t max, uint32_t *v, const char *what
 int tk_bytes_get_count(tk_bytes_in *r, uint32_t least, uint32_t *n, const char *what);
 /* A string (its length, its bytes: no NUL) into *out, tk_malloc'd. */
 int tk_bytes_get_str(tk_bytes_in *r, char **out);
+/* An event source's clock: its ticks per second (the double's bits as a varint) and its time
+ * unit or none (NULL). The reader refuses a rate that is not a number (no source has one:
+ * tk_event_chain_init refuses it); *unit is the allocator's, or NULL. */
+void tk_bytes_put_clock(tk_bytes_out *b, double ticks_per_second, const char *unit);
+int tk_bytes_get_clock(tk_bytes_in *r, double *ticks_per_second, char **unit);
 
 #endif

@@ -373,18 +373,13 @@ static int merge_functions(const tk_events_profile_partial *a, const tk_events_p
     return 0;
 }
 
-static int same_unit(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
 tk_status tk_events_profile_partial_merge(tk_events_profile_partial *into,
                                           const tk_events_profile_partial *later, tk_error *err)
 {
     if (into->per_thread != later->per_thread)
         return tk_error_set(err, TK_ERR_ARG, "events profile partials of another per_thread");
-    if (into->ticks_per_second != later->ticks_per_second ||
-        !same_unit(into->time_unit, later->time_unit))
+    if (!tk_event_same_clock(into->ticks_per_second, into->time_unit, later->ticks_per_second,
+                             later->time_unit))
         return tk_error_set(err, TK_ERR_ARG,
                             "events profile partials of another clock (%.0f %s per second, "
                             "not %.0f %s)",

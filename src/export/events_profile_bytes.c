@@ -2,7 +2,6 @@
  * _deserialize): a canonical form, so that equal partials give equal bytes and bytes that read
  * back write themselves again. LEB128 varints in their shortest form; the functions ascending,
  * each one some row names; each table's keys once each, within the partial's threads. */
-#include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -19,13 +18,9 @@ tk_status tk_events_profile_partial_serialize(const tk_events_profile_partial *p
     *data = NULL;
     *size = 0;
     tk_bytes_out b = {NULL, 0, 0, 0};
-    uint64_t bits;
-    memcpy(&bits, &p->ticks_per_second, sizeof bits);
     tk_bytes_put(&b, magic, sizeof magic);
     tk_bytes_put_u64(&b, (uint64_t)p->per_thread);
-    tk_bytes_put_u64(&b, bits);
-    tk_bytes_put_u64(&b, p->time_unit != NULL);
-    if (p->time_unit) tk_bytes_put_str(&b, p->time_unit);
+    tk_bytes_put_clock(&b, p->ticks_per_second, p->time_unit);
     tk_bytes_put_u64(&b, (uint64_t)p->over_limit);
     tk_bytes_put_u64(&b, p->nthreads);
     for (uint32_t i = 0; i < p->nthreads; i++) {
@@ -170,17 +165,11 @@ static int get_all(rd *r)
     if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
         return tk_bytes_fail(&r->in, "not an events profile partial (no \"TKEP\" 1)");
     r->in.pos = sizeof magic;
-    uint64_t per_thread, bits, has_unit, over;
+    uint64_t per_thread, over;
+    double tps;
     char *unit = NULL;
     if (tk_bytes_get_max(&r->in, 1, &per_thread, "per_thread") ||
-        tk_bytes_get_u64(&r->in, &bits, "the clock rate"))
-        return -1;
-    double tps;
-    memcpy(&tps, &bits, sizeof tps);
-    if (isnan(tps)) /* no source has it: tk_event_chain_init refuses it */
-        return tk_bytes_fail(&r->in, "a clock rate that is not a number");
-    if (tk_bytes_get_max(&r->in, 1, &has_unit, "whether there is a time unit") ||
-        (has_unit && tk_bytes_get_str(&r->in, &unit)))
+        tk_bytes_get_clock(&r->in, &tps, &unit))
         return -1;
     r->p = tk_ep_new((int)per_thread, tps, unit);
     tk_free(unit);

@@ -30,6 +30,12 @@ static const double unit_per_second[] = {1.0, 1e3, 1e6, 1e9};
 
 const char *tk_time_unit_name(tk_time_unit u) { return (unsigned)u < 4 ? unit_names[u] : "?"; }
 
+int tk_event_same_clock(double tps_a, const char *unit_a, double tps_b, const char *unit_b)
+{
+    return tps_a == tps_b &&
+           ((!unit_a && !unit_b) || (unit_a && unit_b && !strcmp(unit_a, unit_b)));
+}
+
 tk_status tk_time_unit_parse(const char *name, tk_time_unit *out, tk_error *err)
 {
     for (unsigned u = 0; name && u < 4; u++)
@@ -415,10 +421,8 @@ tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, s
     uint64_t start = parts[0].start_time;
     for (size_t k = 0; k < n; k++) {
         const tk_event_source *p = &parts[k];
-        int same_unit =
-            (!p->time_unit && !parts[0].time_unit) ||
-            (p->time_unit && parts[0].time_unit && strcmp(p->time_unit, parts[0].time_unit) == 0);
-        if (p->ticks_per_second != parts[0].ticks_per_second || !same_unit) {
+        if (!tk_event_same_clock(p->ticks_per_second, p->time_unit, parts[0].ticks_per_second,
+                                 parts[0].time_unit)) {
             tk_status st = tk_error_set(err, TK_ERR_ARG,
                                         "part %zu: its clock (%.0f %s per "
                                         "second) is not part 0's (%.0f %s per second)",

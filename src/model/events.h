@@ -448,4 +448,9 @@ tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_c
     return TK_OK;
 }
 
+/* Two clocks are one (ticks per second and time unit, NULL for none, the same): the test
+ * of tk_event_chain_init, which refuses to chain sources of two clocks, and of the partials'
+ * merges (folded stacks, events profile), which refuse what it refuses. */
+int tk_event_same_clock(double tps_a, const char *unit_a, double tps_b, const char *unit_b);
+
 #endif
