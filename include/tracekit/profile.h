@@ -250,6 +250,15 @@ TK_API tk_status tk_profile_part_fill_totals(const tk_profile *p, tk_prof_part *
 TK_API tk_status tk_profile_merge(tk_profile *dst, const tk_profile *src, tk_prof_part *into,
                                   tk_error *err);
 
+/* src appended to dst: exactly the profile that reading src's input into dst (after the
+ * inputs dst was read from) makes, with src read from that input into a profile of its own:
+ * the same strings and functions in the same id order, events, derived events, parts (header,
+ * descriptions, summary, totals, rows in order) and what the reader counted (src/model/profile.c
+ * says what that requires). TK_OK, TK_ERR_UNSUPPORTED (an event type src brings after dst's
+ * rows), TK_ERR_LIMIT (a sum over 64 bits: reading in order says where), TK_ERR_NOMEM; dst is
+ * then only fit for tk_profile_free. */
+TK_API tk_status tk_profile_append(tk_profile *dst, const tk_profile *src, tk_error *err);
+
 /* The parts of *prof as one part (speedscope and callgrind_annotate read one part of a
  * file): when *prof has two parts or more, it is replaced by a new profile of one part whose
  * costs are the sums over the parts (the first part's positions, pid, command and creator; no

@@ -1085,3 +1085,69 @@ tk_status tk_profile_string_ranks(const tk_profile *p, uint32_t **out, tk_error 
 }
 
 size_t tk_profile_string_count(const tk_profile *p) { return p->str_count; }
+
+/* src appended to dst as reading src's file into dst after dst's files would make it
+ * (tk_profile_append, src/model/profile.h). Equal to reading in order requires: every string
+ * of src interned in src's id order (the reader interns each name when it first meets it, and
+ * so did src's), then every function in src's id order (likewise), before anything else of
+ * src; the events and derived events in src's order (tk_profile_add_event refuses a new one
+ * after rows, as the reader does); each part new, its header, descriptions, summary, totals,
+ * events seen, the reader's counts (call and jump lines, line sums, calls into a function)
+ * and rows in their order; the reader's running sums (read_sums) added. */
+tk_status tk_profile_append(tk_profile *dst, const tk_profile *src, tk_error *err)
+{
+    tk_status st = TK_OK;
+    uint32_t id;
+    for (size_t i = 0; i < src->str_count; i++)
+        if ((st = tk_profile_intern(dst, src->strs[i], src->str_lens[i], &id, err)) != TK_OK)
+            return st;
+    uint32_t *fn_map = NULL;
+    if (src->fn_count) {
+        fn_map = tk_malloc(src->fn_count * sizeof *fn_map);
+        if (!fn_map) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    for (size_t f = 0; f < src->fn_count && st == TK_OK; f++)
+        st = remap_fn(dst, src, (uint32_t)f, &fn_map[f]);
+    if (st != TK_OK) {
+        tk_free(fn_map);
+        return tk_error_set(err, st, st == TK_ERR_LIMIT ? "too many functions" : "out of memory");
+    }
+    size_t first = dst->part_count;
+    st = tk_profile_merge_mapped(dst, src, NULL, fn_map, err);
+    size_t map[TK_PROFILE_MAX_EVENTS];
+    for (size_t i = 0; i < src->event_count && st == TK_OK; i++) {
+        uint32_t n = src->events[i].name;
+        int at = tk_profile_find_event(dst, src->strs[n], src->str_lens[n]);
+        map[i] = (size_t)at;
+    }
+    for (size_t pi = 0; pi < src->part_count && st == TK_OK; pi++) {
+        const tk_prof_part *sp = src->parts[pi];
+        tk_prof_part *dp = dst->parts[first + pi];
+        dp->call_lines = sp->call_lines;
+        dp->jump_lines = sp->jump_lines;
+        dp->has_line_sum = sp->has_line_sum;
+        for (size_t i = 0; i < src->event_count; i++) dp->line_sum[map[i]] = sp->line_sum[i];
+        for (size_t f = 0; f < sp->calls_into_len && st == TK_OK; f++)
+            if (sp->calls_into[f])
+                st = tk_profile_part_count_calls(dp, fn_map[f], sp->calls_into[f], err);
+    }
+    tk_free(fn_map);
+    if (st != TK_OK) return st;
+    tk_profile_read_sums *d = &dst->read_sums;
+    const tk_profile_read_sums *s = &src->read_sums;
+    int over = __builtin_add_overflow(d->calls, s->calls, &d->calls) |
+               __builtin_add_overflow(d->jumps[0], s->jumps[0], &d->jumps[0]) |
+               __builtin_add_overflow(d->jumps[1], s->jumps[1], &d->jumps[1]);
+    for (size_t i = 0; i < src->event_count; i++) {
+        size_t j = map[i];
+        over |= __builtin_add_overflow(d->self[j], s->self[i], &d->self[j]) |
+                __builtin_add_overflow(d->costs[j], s->costs[i], &d->costs[j]) |
+                __builtin_add_overflow(d->summary[j], s->summary[i], &d->summary[j]) |
+                __builtin_add_overflow(d->totals[j], s->totals[i], &d->totals[j]);
+    }
+    d->reported |= s->reported;
+    d->rows |= s->rows;
+    if (over || s->reported)
+        return tk_error_set(err, TK_ERR_LIMIT, "the read sums overflow 64 bits");
+    return TK_OK;
+}

@@ -90,6 +90,7 @@ static void put_cost_cols(FILE *f, const view *v, const uint64_t *self, const ui
 
 const cli_opt cli_callgrind_annotate_opts[] = {
     {"source-dir", 'I', "DIR", "look for source files in DIR (repeatable)"},
+    {"jobs", 'j', "N", "read N profiles at once (default: the number of CPUs)"},
     {"file", 0, "FILE",
      "annotate this source file only (its name in the profile, or its last "
      "components), its costs per line also when its source is not found"},
@@ -405,8 +406,12 @@ static int annotate(const cli_args *args, const tk_profile *p, FILE *out)
 
 int cli_callgrind_annotate(cli_ctx *ctx, const cli_args *args)
 {
+    unsigned jobs;
+    if (cli_get_jobs(ctx->command, args, &jobs)) return CLI_EXIT_USAGE;
+    tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
+    how.detail = TK_CALLGRIND_DETAIL_FULL;
     tk_profile *p;
-    int rc = cli_callgrind_load(ctx, TK_CALLGRIND_DETAIL_FULL, &p);
+    int rc = cli_callgrind_load_jobs(ctx, &how, jobs, NULL, &p);
     if (rc || !p) return rc; /* no profile: a team's member, which writes nothing */
     tk_output *o;
     rc = cli_output_open(args, 0, &o);

@@ -112,6 +112,13 @@ int cli_callgrind_team_summary(cli_ctx *ctx, const tk_callgrind_read_options *ho
 int cli_callgrind_load_merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs,
                               tk_profile **out);
 
+/* What load_with gives (the inputs read into one profile, parts appended in order, the notes
+ * printed in order), each input read on one of `jobs` threads into a profile of its own and
+ * appended in order (tk_profile_append); when anything failed, the inputs read one after the
+ * other, which says what failed as tracekit does. In a team, load_with. Returns an exit code. */
+int cli_callgrind_load_jobs(cli_ctx *ctx, const tk_callgrind_read_options *how, unsigned jobs,
+                            cli_callgrind_notes *notes, tk_profile **out);
+
 /* The same with this detail and nothing else asked for. */
 int cli_callgrind_load(cli_ctx *ctx, tk_callgrind_detail detail, tk_profile **out);
 

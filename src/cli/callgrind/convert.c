@@ -8,6 +8,7 @@
 
 const cli_opt cli_callgrind_convert_opts[] = {
     {"to", 't', "FMT", "callgrind, dot, folded, svg (a flame graph) or json"},
+    {"jobs", 'j', "N", "read N profiles at once (default: the number of CPUs)"},
     CLI_OUTPUT_OPTS,
     {"no-compress", 0, NULL, "callgrind: write full names and absolute positions"},
     {"positions", 0, "POS",
@@ -209,6 +210,8 @@ int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
     convert_opts c;
     int rc = parse_options(cmd, args, &c);
     if (rc != CLI_EXIT_OK) return rc;
+    unsigned jobs;
+    if (cli_get_jobs(cmd, args, &jobs)) return CLI_EXIT_USAGE;
     tk_callgrind_read_options how = TK_CALLGRIND_READ_OPTIONS_INIT;
     if (c.to == TO_DOT || c.to == TO_FOLDED || c.to == TO_SVG) {
         /* call graphs and flame graphs need functions and call arcs only: no
@@ -217,7 +220,7 @@ int cli_callgrind_convert(cli_ctx *ctx, const cli_args *args)
         how.skip_jumps = how.drop_files = 1;
     }
     tk_profile *p;
-    rc = cli_callgrind_load_with(ctx, &how, NULL, &p);
+    rc = cli_callgrind_load_jobs(ctx, &how, jobs, NULL, &p);
     if (rc) return rc;
     const char *ev = cli_get(args, "event");
     if (ev) {

@@ -357,3 +357,39 @@ int cli_callgrind_load_merged(cli_ctx *ctx, const tk_profile_merge_options *mo, 
     tk_profile_free(src);
     return rc;
 }
+
+/* ---- the profiles of report --part, annotate and convert -------------------------------- */
+
+static int append_profile(void *arg, void **acc, void *later)
+{
+    (void)arg;
+    if (!*acc) {
+        *acc = later;
+        return 0;
+    }
+    tk_status st = tk_profile_append(*acc, later, NULL);
+    tk_profile_free(later);
+    return st == TK_OK ? 0 : -1;
+}
+
+int cli_callgrind_load_jobs(cli_ctx *ctx, const tk_callgrind_read_options *how, unsigned jobs,
+                            cli_callgrind_notes *notes, tk_profile **out)
+{
+    *out = NULL;
+    if (ctx->team || jobs <= 1 || ctx->hi - ctx->lo < 2)
+        return cli_callgrind_load_with(ctx, how, notes, out);
+    /* whole profiles wait for their turn: no more than one per job */
+    cli_callgrind_each each = {NULL, keep_profile, append_profile, free_profile, (int)jobs};
+    void *acc = NULL;
+    cli_callgrind_noted noted;
+    if (cli_callgrind_read_parallel(ctx, how, jobs, &each, &acc, &noted) == 0 && acc) {
+        cli_callgrind_noted_say(noted.data, noted.size, notes);
+        cli_callgrind_noted_free(&noted);
+        *out = acc;
+        return CLI_EXIT_OK;
+    }
+    if (acc) tk_profile_free(acc);
+    /* what failed, said as tracekit says it: every input read anew, one after the other */
+    int rc = cli_team_reopen_all(ctx);
+    return rc == CLI_EXIT_OK ? cli_callgrind_load_range(ctx, how, notes, out) : rc;
+}

@@ -748,7 +748,7 @@ static int compute_table(cli_ctx *ctx, const cli_args *args, settings *o,
         rc = cli_callgrind_load_summary(ctx, &how, &po, o->jobs, notes, &t->pp, &t->p);
         if (t->pp) t->p = (tk_profile *)(uintptr_t)tk_prof_partial_names(t->pp);
     } else {
-        rc = cli_callgrind_load_with(ctx, &how, notes, &t->p);
+        rc = cli_callgrind_load_jobs(ctx, &how, o->jobs, notes, &t->p);
     }
     if (rc || !t->p) return rc; /* no profile: a team's member, which prints nothing */
     t->nparts = t->pp ? tk_prof_partial_parts(t->pp) : tk_profile_part_count(t->p);

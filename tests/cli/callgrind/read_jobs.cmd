@@ -1,0 +1,40 @@
+# report --part N, annotate and convert (each --to) -j N of several profiles: each read into a
+# profile of its own on one of N threads, appended in the order of the FILEs
+# (tk_profile_append); the same bytes on each stream and the same exit status with -j 1 (read
+# one after the other into one profile), -j 2, -j 4 and without -j, over profiles of other
+# events (a superset first), several parts, fi/fe, jumps, instr positions, with and without
+# name compression; what fails (an event type after costs without it, a damaged profile in
+# the middle, a missing file) says so as -j 1 says it
+t=$(mktemp -d); trap 'rm -rf $t' EXIT
+D=tests/data/callgrind
+A="$D/pass/demo-cache.out $D/pass/spec-features.out $D/pass/demo-jumps.out
+   $D/pass/threads-combined.out $D/pass/demo-nocompress.out $D/pass/demo-instr-only.out
+   $D/pass/cxx-callers.out $D/pass/gzip.out $D/pass/demo-every.out.1"
+n=0
+run() { # the command with -j 1, 2, 4 and without -j: the same bytes and status
+    n=$((n + 1))
+    for j in 1 2 4 0; do
+        if [ $j = 0 ]; then tracekit "$@" >$t/$n.$j.out 2>$t/$n.$j.err; else
+            tracekit "$@" -j $j >$t/$n.$j.out 2>$t/$n.$j.err; fi
+        echo $? >>$t/$n.$j.err
+    done
+    for j in 2 4 0; do
+        cmp -s $t/$n.1.out $t/$n.$j.out && cmp -s $t/$n.1.err $t/$n.$j.err ||
+            echo "$*: -j $j differs from -j 1"
+    done
+    echo "== ${*//$D\//}: $(wc -c <$t/$n.1.out) bytes, $(md5sum <$t/$n.1.out | cut -c1-12)"
+    sed "s|$D/||g" $t/$n.1.err
+}
+run report --part 1 --top 5 $A
+run report --part 4 --by line --top 5 $A
+run report --part 3 --inclusive --tree both --top 4 $A
+run annotate $A
+run annotate --all --show Dr,Ir $A
+for to in callgrind json folded dot svg; do run convert --to $to $A; done
+run convert --to callgrind --no-compress --positions line $A
+# an event type after costs without it: Dr after demo-default's Ir
+run annotate $D/pass/demo-default.out $A
+# a damaged profile in the middle; a missing file
+run report --part 2 --top 3 $D/pass/threads-sep.out-01 $D/fail/truncated-line.out $D/pass/threads-sep.out-02
+run annotate $D/pass/mutual.out $D/fail/cut-summary.out $D/pass/mutual-recs.out
+run convert --to callgrind $D/pass/mutual.out $D/missing.out $D/pass/mutual-recs.out
