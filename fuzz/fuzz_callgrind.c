@@ -581,8 +581,54 @@ static void round_trip(const tk_profile *p)
     }
 }
 
+/* The input cut in two at a line start near its middle, as two files: read one after the
+ * other into one profile, and each into its own, the second appended (tk_profile_append):
+ * both fail, or the same dump and the same string and function tables. */
+static void split_append(const uint8_t *data, size_t size)
+{
+    size_t cut = size / 2;
+    while (cut > 0 && cut < size && data[cut - 1] != '\n') cut++;
+    const char *a = (const char *)data, *b = (const char *)data + cut;
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    tk_profile *all = NULL, *one = NULL, *two = NULL;
+    if (tk_profile_open(&all, NULL) != TK_OK || tk_profile_open(&one, NULL) != TK_OK ||
+        tk_profile_open(&two, NULL) != TK_OK)
+        goto done;
+    int in_order = tk_callgrind_read_buffer(all, a, cut, &o, NULL) == TK_OK &&
+                   tk_callgrind_read_buffer(all, b, size - cut, &o, NULL) == TK_OK;
+    int apart = tk_callgrind_read_buffer(one, a, cut, &o, NULL) == TK_OK &&
+                tk_callgrind_read_buffer(two, b, size - cut, &o, NULL) == TK_OK &&
+                tk_profile_append(one, two, NULL) == TK_OK;
+    if (in_order && !apart) {
+        fprintf(stderr, "split: read in order but not apart and appended\n");
+        abort();
+    }
+    if (in_order) {
+        require_same_dump(all, one, "split: appended, another dump than read in order");
+        int same = tk_profile_string_count(all) == tk_profile_string_count(one) &&
+                   tk_profile_function_count(all) == tk_profile_function_count(one);
+        for (size_t i = 0; same && i < tk_profile_string_count(all); i++)
+            same = strcmp(tk_profile_str(all, (uint32_t)i), tk_profile_str(one, (uint32_t)i)) == 0;
+        for (size_t i = 0; same && i < tk_profile_function_count(all); i++) {
+            tk_prof_function_info x, y;
+            tk_profile_function_get(all, (uint32_t)i, &x);
+            tk_profile_function_get(one, (uint32_t)i, &y);
+            same = x.object == y.object && x.file == y.file && x.name == y.name;
+        }
+        if (!same) {
+            fprintf(stderr, "split: appended, other string or function ids\n");
+            abort();
+        }
+    }
+done:
+    tk_profile_free(all);
+    tk_profile_free(one);
+    tk_profile_free(two);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    split_append(data, size);
     compare_paths(data, size);
     check_mode(data, size);
     block_reader(data, size);

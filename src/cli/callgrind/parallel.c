@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "callgrind.h"
 #include "team.h"
@@ -372,11 +373,24 @@ static int append_profile(void *arg, void **acc, void *later)
     return st == TK_OK ? 0 : -1;
 }
 
+/* Whether every input can be read again by its path (a regular file: not standard input or a
+ * pipe), as the fallback reads it. */
+static int reopenable(const cli_ctx *ctx)
+{
+    for (int k = ctx->lo; k < ctx->hi; k++) {
+        struct stat st;
+        if (strcmp(ctx->paths[k], "-") == 0 || stat(ctx->paths[k], &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return 0;
+    }
+    return 1;
+}
+
 int cli_callgrind_load_jobs(cli_ctx *ctx, const tk_callgrind_read_options *how, unsigned jobs,
                             cli_callgrind_notes *notes, tk_profile **out)
 {
     *out = NULL;
-    if (ctx->team || jobs <= 1 || ctx->hi - ctx->lo < 2)
+    if (ctx->team || jobs <= 1 || ctx->hi - ctx->lo < 2 || !reopenable(ctx))
         return cli_callgrind_load_with(ctx, how, notes, out);
     /* whole profiles wait for their turn: no more than one per job */
     cli_callgrind_each each = {NULL, keep_profile, append_profile, free_profile, (int)jobs};

@@ -38,3 +38,8 @@ run annotate $D/pass/demo-default.out $A
 run report --part 2 --top 3 $D/pass/threads-sep.out-01 $D/fail/truncated-line.out $D/pass/threads-sep.out-02
 run annotate $D/pass/mutual.out $D/fail/cut-summary.out $D/pass/mutual-recs.out
 run convert --to callgrind $D/pass/mutual.out $D/missing.out $D/pass/mutual-recs.out
+# standard input among the FILEs (it cannot be read again): read in order, with -j as without
+for j in 1 2; do
+    tracekit annotate -j $j - $D/pass/spec-features.out <$D/pass/demo-default.out >$t/in.$j 2>&1
+    echo "stdin -j $j: exit $?, $(sed "s|$D/||g" $t/in.$j | md5sum | cut -c1-12)"
+done
