@@ -1135,15 +1135,16 @@ tk_status tk_profile_append(tk_profile *dst, const tk_profile *src, tk_error *er
     if (st != TK_OK) return st;
     tk_profile_read_sums *d = &dst->read_sums;
     const tk_profile_read_sums *s = &src->read_sums;
-    int over = __builtin_add_overflow(d->calls, s->calls, &d->calls) |
-               __builtin_add_overflow(d->jumps[0], s->jumps[0], &d->jumps[0]) |
-               __builtin_add_overflow(d->jumps[1], s->jumps[1], &d->jumps[1]);
+    int over = 0;
+    over += __builtin_add_overflow(d->calls, s->calls, &d->calls);
+    over += __builtin_add_overflow(d->jumps[0], s->jumps[0], &d->jumps[0]);
+    over += __builtin_add_overflow(d->jumps[1], s->jumps[1], &d->jumps[1]);
     for (size_t i = 0; i < src->event_count; i++) {
         size_t j = map[i];
-        over |= __builtin_add_overflow(d->self[j], s->self[i], &d->self[j]) |
-                __builtin_add_overflow(d->costs[j], s->costs[i], &d->costs[j]) |
-                __builtin_add_overflow(d->summary[j], s->summary[i], &d->summary[j]) |
-                __builtin_add_overflow(d->totals[j], s->totals[i], &d->totals[j]);
+        over += __builtin_add_overflow(d->self[j], s->self[i], &d->self[j]);
+        over += __builtin_add_overflow(d->costs[j], s->costs[i], &d->costs[j]);
+        over += __builtin_add_overflow(d->summary[j], s->summary[i], &d->summary[j]);
+        over += __builtin_add_overflow(d->totals[j], s->totals[i], &d->totals[j]);
     }
     d->reported |= s->reported;
     d->rows |= s->rows;
