@@ -110,7 +110,8 @@ typedef struct file_part {
 typedef struct convert_jobs {
     cli_ctx *ctx;
     const cli_csi_visitor *v;
-    write_state *ws;
+    write_state *ws; /* the main thread's */
+    write_state first; /* the threads': ws as it was before the first FILE */
     tk_input_options opt;
     file_part *parts;
 } convert_jobs;
@@ -119,7 +120,7 @@ static void part_make(void *arg, int i)
 {
     convert_jobs *j = arg;
     file_part *p = &j->parts[i];
-    write_state ws = *j->ws;
+    write_state ws = j->first;
     tk_error err;
     tk_error_clear(&err);
     tk_input *in = NULL;
@@ -199,7 +200,7 @@ static int write_jobs(cli_ctx *ctx, const cli_csi_visitor *v, write_state *ws, u
     int whole = ws->mode == CLI_CSI_WRITE_DOT && !ws->cut && !v->selector;
     for (int i = 0; i < ctx->ninputs; i++)
         if (ctx->inputs[i]) whole = 1;
-    convert_jobs j = {ctx, v, ws, {0}, NULL};
+    convert_jobs j = {ctx, v, ws, *ws, {0}, NULL};
     if (jobs < 2 || ctx->ninputs < 2 || whole ||
         !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
         return cli_csi_visit(ctx, v);
