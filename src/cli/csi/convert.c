@@ -204,7 +204,9 @@ static int write_jobs(cli_ctx *ctx, const cli_csi_visitor *v, write_state *ws, u
     if (jobs < 2 || ctx->ninputs < 2 || whole ||
         !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
         return cli_csi_visit(ctx, v);
-    cli_input_options(&j.opt, 0);
+    j.opt = ctx->input_opt; /* without the progress meter: stderr is the main thread's */
+    j.opt.progress = NULL;
+    j.opt.progress_ctx = NULL;
     int rc = cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);
     free(j.parts);
     return rc;
