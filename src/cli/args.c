@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "team.h"
 
 static const cli_opt *find_long(const cli_opt *const *tables, const char *name, size_t len)
 {
@@ -310,6 +311,13 @@ int cli_get_jobs(const char *cmd, const cli_args *a, unsigned *out)
         return -1;
     }
     *out = (unsigned)n;
+    return 0;
+}
+
+int cli_convert_jobs(const char *cmd, const cli_args *a, unsigned *out)
+{
+    if (cli_get_jobs(cmd, a, out) != 0) return -1;
+    if (cli_team_get()) *out = 1;
     return 0;
 }
 

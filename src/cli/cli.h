@@ -90,6 +90,9 @@ int cli_get_double(const char *cmd, const cli_args *a, const char *name, double 
 /* --jobs N (1..256, default the number of CPUs) into *out. Returns 0, or -1 after a usage
  * error. */
 int cli_get_jobs(const char *cmd, const cli_args *a, unsigned *out);
+/* -j of CSI and CSI coverage convert (CLI_CONVERT_JOBS_OPT): cli_get_jobs's, 1 under
+ * tracekit-mpi (its first rank converts alone). Returns 0, or -1 after a usage error. */
+int cli_convert_jobs(const char *cmd, const cli_args *a, unsigned *out);
 /* A number for a library option where 0 stands for the library's default (tk_dot_options
  * thresholds, tk_folded_profile_options.min_share): not given, 0; given as 0 (or less), -1,
  * the library's "none". */
@@ -129,6 +132,14 @@ void cli_rows_note(FILE *f, uint64_t shown, uint64_t total, const char *what);
         "jobs", 'j', "N", \
             "read N " files " at once in N processes, their outputs in order (default: the " \
             "number of CPUs; 1 when standard output and error are one file)" \
+    }
+/* -j of a convert whose output is one stream of every FILE's (cli_convert_jobs): each FILE read
+ * and its text made on one of N threads, written in the FILEs' order. */
+#define CLI_CONVERT_JOBS_OPT(files) \
+    { \
+        "jobs", 'j', "N", \
+            "read N " files " at once on N threads, their text written in order (default: " \
+            "the number of CPUs)" \
     }
 #define CLI_ALL_OPT(rows) \
     { \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tracekit-mpi on commands that treat each input on its own (issue 28): DCFG report, check and
-# dump, XRay check and dump, CSI and CSI coverage check, report, annotate and dump; each rank runs the command over its inputs, rank 0 prints every
+# dump, XRay check and dump, CSI and CSI coverage check, report, annotate and dump (and their convert, rank 0's alone); each rank runs the command over its inputs, rank 0 prints every
 # rank's output and errors in order: the same bytes as tracekit on 1, 2, 3 and 5 ranks, also
 # when an input fails (check goes on; report and dump stop there, rank 0 then runs alone;
 # check of FILEs of several formats, or of some that fail, is rank 0's alone, as tracekit's).
@@ -37,11 +37,16 @@ batch "csi annotate stopping at a damaged file" annotate -n 2 "${csis[@]}" \
 batch "csi dump stopping at an ELF file without .debug_PT" dump "${csis[@]}" $C/elf/no-pt.o \
     "${csis[@]}"
 batch "csi check with failures" check "${csis[@]}" $C/fail/*.txt $C/elf/no-pt.o "${csis[@]}"
+batch "csi convert (rank 0 alone)" convert --to csi --renumber "${csis[@]}" "${csis[@]}"
+batch "csi convert to dot stopping at a damaged file" convert --to dot -j 2 "${csis[@]}" \
+    $C/pass/generated-200.PT $C/fail/missing-dollar.txt "${csis[@]}"
 V=tests/data/csi_cov/elf
 batch "csi-cc report" report --from csi-cc $V/definer.CC.txt $V/user.CC.txt $V/definer-cov.o \
     $V/multifile-cov.exe
 batch "csi-bbc annotate stopping at a damaged file" annotate --from csi-bbc $V/definer.BBC.txt \
     $V/user.BBC.txt tests/data/csi_cov/fail/bbc-bad-line.txt $V/definer-cov.o
+batch "csi-fc convert (rank 0 alone)" convert --from csi-fc --to csi-fc $V/definer.FC.txt \
+    $V/user.FC.txt $V/definer-fc.o
 M=tests/data/dcfg/merge
 runs=($M/hello-run1.dcfg.json $M/hello-run2.dcfg.json $M/hello-run1.dcfg.json
     $M/hello-run2.dcfg.json $M/hello-run2.dcfg.json $M/hello-run1.dcfg.json $M/hello-run1.dcfg.json)

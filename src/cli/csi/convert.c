@@ -1,10 +1,12 @@
 /* tracekit convert for CSI metadata: canonical CSI (renumbered) or dot; the
  * writer dump uses too. */
 #include <inttypes.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csi.h"
+#include "ordered.h"
 
 const cli_opt cli_csi_convert_opts[] = {
     {"to", 't', "FMT", "csi (canonical metadata) or dot (CFG with increments and weights)"},
@@ -16,6 +18,7 @@ const cli_opt cli_csi_convert_opts[] = {
     {"all", 0, NULL,
      "dot: every function (default: of a file of over 100 blocks, more than Graphviz lays "
      "out, its first functions while their blocks add up to 100)"},
+    CLI_CONVERT_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 
@@ -93,8 +96,142 @@ static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi
     return TK_OK;
 }
 
+/* convert -j N: each FILE read, and its text made (csi) or its functions counted (dot), on one
+ * of N threads, printing nothing; then in the FILEs' order its text written, or its counts
+ * added when dot draws none of its functions (after the cut, or none selected). A FILE that
+ * failed there, or whose functions dot draws, is read again here as -j 1 reads it (what it
+ * prints before its error, and the error, as -j 1 prints them). */
+typedef struct file_part {
+    char *text; /* csi: the FILE's text (malloc'd) */
+    size_t len;
+    int failed;
+    uint64_t nfns, blocks; /* dot: the functions selected and their blocks */
+} file_part;
+
+typedef struct convert_jobs {
+    cli_ctx *ctx;
+    const cli_csi_visitor *v;
+    write_state *ws; /* the main thread's */
+    write_state first; /* the threads': ws as it was before the first FILE */
+    tk_input_options opt;
+    file_part *parts;
+} convert_jobs;
+
+static void part_make(void *arg, int i)
+{
+    convert_jobs *j = arg;
+    file_part *p = &j->parts[i];
+    write_state ws = j->first;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_input *in = NULL;
+    tk_csi_numbering *num = NULL;
+    cli_csi_source src = {0};
+    FILE *mem = NULL;
+    tk_status st = tk_input_open(&in, j->ctx->paths[i], &j->opt, &err);
+    if (st == TK_OK) st = tk_csi_numbering_open(&num, &err);
+    if (st == TK_OK &&
+        cli_csi_text_read(&src.text, in, j->ctx->paths[i], ".debug_PT", &err) != CLI_EXIT_OK)
+        st = TK_ERR_FORMAT;
+    if (st == TK_OK) st = tk_csi_reader_open(&src.reader, src.text.in, &err);
+    if (st == TK_OK && ws.mode != CLI_CSI_WRITE_DOT) {
+        mem = open_memstream(&p->text, &p->len);
+        if (!mem) st = TK_ERR_NOMEM;
+        ws.out = mem;
+    }
+    const tk_csi_function *fn;
+    char label[CLI_CSI_LABEL_MAX];
+    while (st == TK_OK &&
+           (st = cli_csi_source_next(&src, &fn, label, sizeof label, &err)) == TK_OK) {
+        if (!tk_csi_function_matches(j->v->selector, fn, label)) continue;
+        p->nfns++;
+        p->blocks += fn->nblocks;
+        if (mem) st = write_visit(&ws, &src, fn, label, num, &err);
+    }
+    if (mem && fclose(mem) != 0) st = TK_ERR_IO;
+    p->failed = st != TK_END;
+    if (p->failed) {
+        free(p->text);
+        p->text = NULL;
+    }
+    if (src.reader) tk_csi_reader_free(src.reader);
+    cli_csi_text_close(&src.text);
+    tk_csi_numbering_free(num);
+    tk_input_free(in);
+}
+
+static void part_drop(void *arg, int i)
+{
+    convert_jobs *j = arg;
+    free(j->parts[i].text);
+    j->parts[i].text = NULL;
+}
+
+/* The FILE's text into out; a write that fails says so as the library's writer says it to
+ * -j 1 (CLI_WRITER). Returns an exit code. */
+static int part_write(const file_part *p, FILE *out)
+{
+    errno = 0;
+    if (!p->len || fwrite(p->text, 1, p->len, out) == p->len) return CLI_EXIT_OK;
+    int e = errno ? errno : EIO;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_error_set(&err, TK_ERR_IO, "write failed: %s", strerror(e));
+    return cli_error(&err);
+}
+
+static int part_done(void *arg, int i)
+{
+    convert_jobs *j = arg;
+    file_part *p = &j->parts[i];
+    write_state *ws = j->ws;
+    int counted = ws->mode == CLI_CSI_WRITE_DOT &&
+                  (p->nfns == 0 || (ws->cut && ws->ndot < ws->nfns)); /* none drawn */
+    if (!p->failed && (ws->mode != CLI_CSI_WRITE_DOT || counted)) {
+        int rc = part_write(p, ws->out);
+        part_drop(arg, i);
+        if (rc != CLI_EXIT_OK) return rc;
+        if (counted) {
+            ws->nfns += p->nfns;
+            ws->all_blocks += p->blocks;
+        }
+        return CLI_EXIT_OK;
+    }
+    part_drop(arg, i);
+    cli_ctx one = *j->ctx; /* read again as -j 1 reads it */
+    one.inputs = j->ctx->inputs + i;
+    one.paths = j->ctx->paths + i;
+    one.ninputs = one.hi = 1;
+    one.lo = 0;
+    return cli_csi_visit(&one, j->v);
+}
+
+/* The visit of every FILE, on `jobs` threads where that is the same bytes: several FILEs, each
+ * closed by the dispatcher (a regular file, opened again by its path: cli_format_ops.lazy),
+ * and, for dot, not every function of every FILE drawn (--all without --function: each FILE
+ * read again here). */
+static int write_jobs(cli_ctx *ctx, const cli_csi_visitor *v, write_state *ws, unsigned jobs)
+{
+    int whole = ws->mode == CLI_CSI_WRITE_DOT && !ws->cut && !v->selector;
+    for (int i = 0; i < ctx->ninputs; i++)
+        if (ctx->inputs[i]) whole = 1;
+    convert_jobs j = {ctx, v, ws, *ws, {0}, NULL};
+    if (jobs < 2 || ctx->ninputs < 2 || whole ||
+        !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
+        return cli_csi_visit(ctx, v);
+    j.opt = ctx->input_opt; /* without the progress meter: stderr is the main thread's */
+    j.opt.progress = NULL;
+    j.opt.progress_ctx = NULL;
+    int rc = cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);
+    free(j.parts);
+    return rc;
+}
+
 int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, FILE *out)
 {
+    unsigned jobs = 1;
+    if (mode != CLI_CSI_WRITE_DUMP && cli_convert_jobs(ctx->command, args, &jobs) != 0)
+        return CLI_EXIT_USAGE;
     write_state ws = {.mode = mode, .out = out};
     if (mode != CLI_CSI_WRITE_DOT && cli_has(args, "all"))
         return cli_usage_error(ctx->command, "--all selects what --to dot draws");
@@ -109,7 +246,7 @@ int cli_csi_write(cli_ctx *ctx, const cli_args *args, cli_csi_write_mode mode, F
     tk_error_clear(&err);
     if (mode == CLI_CSI_WRITE_DOT && tk_csi_dot_begin(CLI_WRITER(out), &err) != TK_OK)
         return cli_error(&err); /* every function a cluster of one graph */
-    int rc = cli_csi_visit(ctx, &v);
+    int rc = write_jobs(ctx, &v, &ws, jobs);
     if (rc == CLI_EXIT_OK && mode == CLI_CSI_WRITE_DOT &&
         tk_csi_dot_end(CLI_WRITER(out), &err) != TK_OK)
         rc = cli_error(&err);

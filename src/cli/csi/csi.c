@@ -60,33 +60,40 @@ void cli_csi_other_sections(const char *path, const uint8_t *img, size_t len, co
     }
 }
 
-int cli_csi_text_open(cli_csi_text *t, tk_input *in, const char *path, const char *section)
+int cli_csi_text_read(cli_csi_text *t, tk_input *in, const char *path, const char *section,
+                      tk_error *err)
 {
     memset(t, 0, sizeof *t);
     t->in = in;
     snprintf(t->name, sizeof t->name, "%s", path);
-    tk_error err;
-    tk_error_clear(&err);
     const uint8_t *head;
     size_t hlen, len;
-    tk_status st = tk_input_peek(in, 4, &head, &hlen, &err);
+    tk_status st = tk_input_peek(in, 4, &head, &hlen, err);
     if (st != TK_OK || !tk_csi_is_elf(head, hlen))
-        return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
-    st = tk_input_map(in, &t->image, &t->image_len, &err);
+        return st == TK_OK ? CLI_EXIT_OK : CLI_CSI_FAILED;
+    st = tk_input_map(in, &t->image, &t->image_len, err);
     if (st == TK_OK)
-        st = tk_csi_elf_section(path, t->image, t->image_len, section, &t->section, &len, &err);
+        st = tk_csi_elf_section(path, t->image, t->image_len, section, &t->section, &len, err);
     if (st == TK_END) return CLI_CSI_NO_SECTION;
     snprintf(t->name, sizeof t->name, "%s(%s)", path, section);
     if (st == TK_OK) {
         cli_csi_other_sections(path, t->image, t->image_len, section, t->others, sizeof t->others);
-        st = tk_input_open_memory(&t->owned, t->section, len, t->name, NULL, &err);
+        st = tk_input_open_memory(&t->owned, t->section, len, t->name, NULL, err);
     }
     if (st != TK_OK) {
         cli_csi_text_close(t);
-        return cli_error(&err);
+        return CLI_CSI_FAILED;
     }
     t->in = t->owned;
     return CLI_EXIT_OK;
+}
+
+int cli_csi_text_open(cli_csi_text *t, tk_input *in, const char *path, const char *section)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    int rc = cli_csi_text_read(t, in, path, section, &err);
+    return rc == CLI_CSI_FAILED ? cli_error(&err) : rc;
 }
 
 void cli_csi_text_close(cli_csi_text *t)

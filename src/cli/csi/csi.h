@@ -32,6 +32,11 @@ typedef struct cli_csi_text {
  * returns its exit code. */
 #define CLI_CSI_NO_SECTION (-1)
 int cli_csi_text_open(cli_csi_text *t, tk_input *in, const char *path, const char *section);
+/* The same, printing nothing: CLI_CSI_FAILED with err filled where cli_csi_text_open prints
+ * the error (convert -j's threads). */
+#define CLI_CSI_FAILED (-2)
+int cli_csi_text_read(cli_csi_text *t, tk_input *in, const char *path, const char *section,
+                      tk_error *err);
 void cli_csi_text_close(cli_csi_text *t);
 
 /* Path-tracing metadata to read (.debug_PT of an ELF file). */

@@ -16,7 +16,8 @@ const cli_format_ops cli_csi_ops = {
     .choices = {[CLI_REPORT] = cli_csi_report_choices, [CLI_CONVERT] = cli_csi_convert_choices},
     .each = 1u << CLI_CHECK,
     .each_stops = 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_DUMP,
-    .lazy = 1u << CLI_CHECK | 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_DUMP,
+    .lazy = 1u << CLI_CHECK | 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_CONVERT |
+            1u << CLI_DUMP,
     .about = "The path-tracing metadata of CSI (csi-cc, Crash Scene Investigation): the\n"
              "control-flow graph of each instrumented function with its Ball-Larus increments,\n"
              "as text in the .debug_PT section of objects and executables. tracekit reads the\n"

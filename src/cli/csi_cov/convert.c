@@ -1,8 +1,11 @@
 /* tracekit convert for CSI coverage metadata: the canonical text, in either
  * form of the entry lines. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csi_cov.h"
+#include "ordered.h"
 
 const cli_opt cli_csi_cov_convert_opts[] = {
     {"to", 't', "FMT", "the input's format: csi-cc, csi-fc or csi-bbc (canonical metadata)"},
@@ -13,6 +16,7 @@ const cli_opt cli_csi_cov_convert_opts[] = {
     {"output", 'o', "OUT", "write to OUT (default: standard output)"},
     {"force", 'f', NULL, "replace an existing OUT"},
     {"function", 0, "NAME", "only functions called NAME (and its clones NAME$...)"},
+    CLI_CONVERT_JOBS_OPT("files"),
     {NULL, 0, NULL, NULL},
 };
 
@@ -28,6 +32,113 @@ static tk_status write_function(void *user, const cli_csi_cov_source *src,
     tk_csi_cov_form form = ws->form;
     if (form == TK_CSI_COV_FORM_ANY) form = tk_csi_cov_reader_form(src->reader);
     return tk_csi_cov_write_function(CLI_WRITER(ws->out), src->kind, form, fn, err);
+}
+
+/* convert -j N: each FILE read and its text made on one of N threads, printing nothing, then
+ * written in the FILEs' order; a FILE that failed there is read again here as -j 1 reads it
+ * (what it prints before its error, and the error, as -j 1 prints them). */
+typedef struct file_part {
+    char *text; /* malloc'd */
+    size_t len;
+    int failed;
+} file_part;
+
+typedef struct convert_jobs {
+    cli_ctx *ctx;
+    const cli_csi_cov_visitor *v;
+    const write_state *ws;
+    tk_csi_cov_kind kind;
+    tk_input_options opt;
+    file_part *parts;
+} convert_jobs;
+
+static void part_make(void *arg, int i)
+{
+    convert_jobs *j = arg;
+    file_part *p = &j->parts[i];
+    write_state ws = *j->ws;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_input *in = NULL;
+    cli_csi_cov_source src = {.kind = j->kind};
+    tk_status st = tk_input_open(&in, j->ctx->paths[i], &j->opt, &err);
+    if (st == TK_OK && cli_csi_text_read(&src.text, in, j->ctx->paths[i],
+                                         tk_csi_cov_section(j->kind), &err) != CLI_EXIT_OK)
+        st = TK_ERR_FORMAT;
+    if (st == TK_OK) st = tk_csi_cov_reader_open(&src.reader, src.text.in, j->kind, &err);
+    FILE *mem = NULL;
+    if (st == TK_OK && !(mem = open_memstream(&p->text, &p->len))) st = TK_ERR_NOMEM;
+    ws.out = mem;
+    const tk_csi_cov_function *fn;
+    while (st == TK_OK && (st = tk_csi_cov_reader_next(src.reader, &fn, &err)) == TK_OK)
+        if (tk_csi_cov_name_matches(j->v->selector, fn->name))
+            st = write_function(&ws, &src, fn, &err);
+    if (mem && fclose(mem) != 0) st = TK_ERR_IO;
+    p->failed = st != TK_END;
+    if (p->failed) {
+        free(p->text);
+        p->text = NULL;
+    }
+    if (src.reader) tk_csi_cov_reader_free(src.reader);
+    cli_csi_text_close(&src.text);
+    tk_input_free(in);
+}
+
+static void part_drop(void *arg, int i)
+{
+    convert_jobs *j = arg;
+    free(j->parts[i].text);
+    j->parts[i].text = NULL;
+}
+
+/* The FILE's text into out; a write that fails says so as the library's writer says it to
+ * -j 1 (CLI_WRITER). Returns an exit code. */
+static int part_write(const file_part *p, FILE *out)
+{
+    errno = 0;
+    if (!p->len || fwrite(p->text, 1, p->len, out) == p->len) return CLI_EXIT_OK;
+    int e = errno ? errno : EIO;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_error_set(&err, TK_ERR_IO, "write failed: %s", strerror(e));
+    return cli_error(&err);
+}
+
+static int part_done(void *arg, int i)
+{
+    convert_jobs *j = arg;
+    file_part *p = &j->parts[i];
+    if (!p->failed) {
+        int rc = part_write(p, j->ws->out);
+        part_drop(arg, i);
+        return rc;
+    }
+    cli_ctx one = *j->ctx; /* read again as -j 1 reads it */
+    one.inputs = j->ctx->inputs + i;
+    one.paths = j->ctx->paths + i;
+    one.ninputs = one.hi = 1;
+    one.lo = 0;
+    return cli_csi_cov_visit(&one, j->v);
+}
+
+/* The visit of every FILE, on `jobs` threads when there are several, each closed by the
+ * dispatcher (a regular file, opened again by its path: cli_format_ops.lazy). */
+static int write_jobs(cli_ctx *ctx, const cli_csi_cov_visitor *v, const write_state *ws,
+                      unsigned jobs)
+{
+    int open = 0;
+    for (int i = 0; i < ctx->ninputs; i++)
+        if (ctx->inputs[i]) open = 1;
+    convert_jobs j = {ctx, v, ws, cli_csi_cov_kind(ctx), {0}, NULL};
+    if (jobs < 2 || ctx->ninputs < 2 || open ||
+        !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
+        return cli_csi_cov_visit(ctx, v);
+    j.opt = ctx->input_opt; /* without the progress meter: stderr is the main thread's */
+    j.opt.progress = NULL;
+    j.opt.progress_ctx = NULL;
+    int rc = cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);
+    free(j.parts);
+    return rc;
 }
 
 /* --to (the input's own format only) and --form */
@@ -49,13 +160,15 @@ int cli_csi_cov_convert(cli_ctx *ctx, const cli_args *args)
                                self, self, cli_get(args, "to"));
     int form = cli_get_choice("convert", args, "form", forms, TK_CSI_COV_FORM_ANY);
     if (form < 0) return CLI_EXIT_USAGE;
+    unsigned jobs;
+    if (cli_convert_jobs(ctx->command, args, &jobs) != 0) return CLI_EXIT_USAGE;
     tk_output *o;
     int rc = cli_output_open(args, 0, &o);
     if (rc != CLI_EXIT_OK) return rc;
     write_state ws = {cli_output_file(o), (tk_csi_cov_form)form};
     cli_csi_cov_visitor v = {
         .selector = cli_get(args, "function"), .user = &ws, .function = write_function};
-    rc = cli_csi_cov_visit(ctx, &v);
+    rc = write_jobs(ctx, &v, &ws, jobs);
     if (rc != CLI_EXIT_OK) {
         cli_output_abort(o);
         return rc;

@@ -10,7 +10,8 @@
     .choices = \
         {[CLI_REPORT] = cli_csi_cov_report_choices, [CLI_CONVERT] = cli_csi_cov_convert_choices}, \
     .each = 1u << CLI_CHECK, .each_stops = 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_DUMP, \
-    .lazy = 1u << CLI_CHECK | 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_DUMP
+    .lazy = 1u << CLI_CHECK | 1u << CLI_REPORT | 1u << CLI_ANNOTATE | 1u << CLI_CONVERT | \
+            1u << CLI_DUMP
 
 /* What tracekit help csi-cc, csi-fc and csi-bbc say of the three. */
 #define COV_ABOUT(what_, section_) \

@@ -1,0 +1,86 @@
+/* cli_run_ordered: a window of items made on threads, handed over in order. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "ordered.h"
+
+typedef struct ordered {
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* an item made, or one done (the window moved), or stop */
+    int n, next, ndone, window, stop;
+    unsigned char *made;
+    cli_ordered_make_fn make;
+    void *arg;
+} ordered;
+
+static void *ordered_worker(void *p)
+{
+    ordered *o = p;
+    pthread_mutex_lock(&o->mu);
+    for (;;) {
+        while (!o->stop && o->next < o->n && o->next >= o->ndone + o->window)
+            pthread_cond_wait(&o->cv, &o->mu);
+        if (o->stop || o->next >= o->n) break;
+        int i = o->next++;
+        pthread_mutex_unlock(&o->mu);
+        o->make(o->arg, i);
+        pthread_mutex_lock(&o->mu);
+        o->made[i] = 1;
+        pthread_cond_broadcast(&o->cv);
+    }
+    pthread_mutex_unlock(&o->mu);
+    return NULL;
+}
+
+static int run_in_turn(int n, cli_ordered_make_fn make, cli_ordered_done_fn done, void *arg)
+{
+    for (int i = 0; i < n; i++) {
+        make(arg, i);
+        int rc = done(arg, i);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int cli_run_ordered(int n, unsigned jobs, cli_ordered_make_fn make, cli_ordered_done_fn done,
+                    cli_ordered_make_fn drop, void *arg)
+{
+    if (jobs > (unsigned)n) jobs = (unsigned)n;
+    if (jobs < 2) return run_in_turn(n, make, done, arg);
+    ordered o = {.n = n, .window = (int)jobs + 1, .make = make, .arg = arg};
+    o.made = calloc((size_t)n, 1);
+    pthread_t *th = malloc(jobs * sizeof *th);
+    if (!o.made || !th) {
+        free(o.made);
+        free(th);
+        return run_in_turn(n, make, done, arg);
+    }
+    pthread_mutex_init(&o.mu, NULL);
+    pthread_cond_init(&o.cv, NULL);
+    unsigned started = 0;
+    while (started < jobs && pthread_create(&th[started], NULL, ordered_worker, &o) == 0) started++;
+    int rc = 0;
+    if (started == 0) {
+        rc = run_in_turn(n, make, done, arg);
+    } else {
+        for (int i = 0; i < n && !rc; i++) {
+            pthread_mutex_lock(&o.mu);
+            while (!o.made[i]) pthread_cond_wait(&o.cv, &o.mu);
+            pthread_mutex_unlock(&o.mu);
+            rc = done(arg, i);
+            pthread_mutex_lock(&o.mu);
+            o.ndone = i + 1;
+            if (rc) o.stop = 1;
+            pthread_cond_broadcast(&o.cv);
+            pthread_mutex_unlock(&o.mu);
+        }
+        for (unsigned k = 0; k < started; k++) pthread_join(th[k], NULL);
+        for (int i = o.ndone; i < n; i++)
+            if (o.made[i]) drop(arg, i);
+    }
+    pthread_cond_destroy(&o.cv);
+    pthread_mutex_destroy(&o.mu);
+    free(o.made);
+    free(th);
+    return rc;
+}
