@@ -3,10 +3,10 @@
 # to tracekit ... for every command it supports"): those that run on rank 0 alone (every
 # format's info, Callgrind annotate, convert, dump and diff, CSI convert, paths and extract,
 # CSI coverage convert and coverage, DCFG info, convert and diff, DCFG-Trace info, check,
-# convert, dump, diff, decode and encode, every folded and WET command, XRay diff, formats and
-# help), and CSI coverage check and dump, which the ranks share (one FILE each); small inputs,
-# several FILEs where the command takes them, a failing FILE where it stops. One MPI job per
-# number of ranks runs every command (tests/mpi/batch.c).
+# convert, dump, diff, decode and encode, every folded and WET command, XRay diff, formats,
+# help, report --format html), and CSI coverage check and dump, which the ranks share (one
+# FILE each); small inputs, several FILEs where the command takes them, a failing FILE where
+# it stops. One MPI job per number of ranks runs every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -76,6 +76,11 @@ batch "wet chain" chain $W/pass/foo1.wet 2120:0 1870:0
 batch "wet values" values $W/pass/foo1.wet 2118
 # XRay, and the commands of no format
 batch "xray diff" diff $X/mtpool.fdr $X/mtpool-wrapped.fdr
+# report --format html runs on rank 0 alone, for every format
+batch "xray report html" report --format html $X/mtpool.fdr $X/calltree.fdr -o "$T/x.html"
+batch "callgrind report html" report --format html $G/demo-every.out $G/demo-every.out.1 \
+    -o "$T/c.html"
+batch "dcfg report html" report --format html $D/recursion.dcfg.json -o "$T/d.html"
 batch "formats" formats
 batch "help" help report
 batch_run 1 2 3 5
