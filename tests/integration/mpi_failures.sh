@@ -28,7 +28,9 @@ ranks_of() {
         tr '\0' '\n' </proc/$p/environ 2>/dev/null | sed -n "s/^OMPI_COMM_WORLD_RANK=/$p /p"
     done
 }
-# start_job ENV...: tracekit-mpi on 2 ranks, rank 1 blocked opening a FIFO nobody writes
+# start_job ENV...: tracekit-mpi on 2 ranks, rank 1 blocked opening a FIFO nobody writes; 0
+# once it is (ranks: their "PID RANK"), 2 when the job ended before, 1 (a FAIL said) when it
+# did not get there within 60 s
 start_job() {
     rm -f "$T/fifo" "$T/out.txt"
     mkfifo "$T/fifo"
@@ -36,9 +38,31 @@ start_job() {
         $D/mtpool.fdr "$T/fifo" -o "$T/out.txt" >"$T/job.out" 2>"$T/job.err" &
     job=$!
     pids="$pids $job"
-    for _ in $(seq 100); do [ "$(ranks_of | wc -l)" = 2 ] && break; sleep 0.1; done
-    ranks=$(ranks_of)
+    # both ranks there, and rank 1 past MPI_Init, waiting on its input: blocked opening the FIFO
+    # (under load MPI_Init alone can take seconds; a rank killed or a clock started before it
+    # is through would time MPI's start-up, not the failure)
+    local k p1=""
+    for k in $(seq 600); do
+        ranks=$(ranks_of)
+        p1=$(echo "$ranks" | awk '$2 == 1 { print $1 }')
+        [ "$(echo "$ranks" | wc -l)" = 2 ] && [ -n "$p1" ] && waits_on_fifo "$p1" && break
+        kill -0 $job 2>/dev/null || break
+        sleep 0.1
+    done
     pids="$pids $(echo "$ranks" | cut -d' ' -f1)"
+    [ -n "$p1" ] && waits_on_fifo "$p1" && return 0
+    kill -0 $job 2>/dev/null || return 2 # over already (a timeout's alarm before we looked)
+    echo "FAIL: start_job $*: rank 1 was not seen waiting on its input within 60 s:"
+    echo "$ranks"
+    head -5 "$T/job.err"
+    mpi_fail=1
+    return 1
+}
+# waits_on_fifo PID: the process sleeps in open(2) of a FIFO (its kernel wait channel, or on
+# x86-64 its system call: openat, 257)
+waits_on_fifo() {
+    [ "$(cat /proc/$1/wchan 2>/dev/null)" = wait_for_partner ] ||
+        { [ "$(uname -m)" = x86_64 ] && [ "$(cut -d' ' -f1 /proc/$1/syscall 2>/dev/null)" = 257 ]; }
 }
 # job_failed NAME SECONDS: the job ended within SECONDS, failing, without output or processes
 job_failed() {
@@ -61,19 +85,27 @@ job_failed() {
     fi
 }
 start_job
-if [ "$(echo "$ranks" | wc -l)" != 2 ]; then
-    echo "FAIL: the job's 2 ranks did not start"
-    mpi_fail=1
-else
+case $? in
+0)
     kill -9 "$(echo "$ranks" | awk '$2 == 1 { print $1 }')"
     job_failed "rank 1 killed" 30
-fi
-start_job TRACEKIT_MPI_TIMEOUT=3
-job_failed "rank 1 stuck, timeout 3 s" 30
-if ! grep -q "rank 1: error: not done after 3 s" "$T/job.err"; then
-    echo "FAIL: the stuck rank did not say it timed out:"
+    ;;
+2)
+    echo "FAIL: the job ended before rank 1 was killed:"
     head -5 "$T/job.err"
     mpi_fail=1
+    ;;
+esac
+# the clock starts with rank 1 waiting on its input: its alarm (armed after MPI_Init) is due
+# within 3 s of that, or was due before (2: the job is over, and job_failed checks how)
+start_job TRACEKIT_MPI_TIMEOUT=3
+if [ $? != 1 ]; then
+    job_failed "rank 1 stuck, timeout 3 s" 30
+    if ! grep -q "rank 1: error: not done after 3 s" "$T/job.err"; then
+        echo "FAIL: the stuck rank did not say it timed out:"
+        head -5 "$T/job.err"
+        mpi_fail=1
+    fi
 fi
 [ $mpi_fail = 0 ] && echo "mpi_failures: ok"
 exit $mpi_fail

@@ -82,9 +82,39 @@ batch "convert callgrind per thread of a missing trace" convert --to callgrind -
     $D/mtpool.fdr $D/missing.fdr $D/calltree.fdr -o "$T/missing-threads.cg"
 batch "convert dot of a damaged trace" convert --to dot $D/mtpool.fdr \
     tests/data/xray/fail/unknown-record-type.basic $D/calltree.fdr -o "$T/damaged.dot"
+# -j inside a rank: each of its traces into its partial on 2 threads, merged in order (the
+# cases above take the default, the CPUs); -j 1 chains them as one stream
+for j in 1 2; do
+    batch "convert folded per thread -j $j" convert --to folded --per-thread -j $j \
+        "${traces[@]:0:5}" tests/data/xray/fail/mtpool-cut.fdr -o "$T/j$j.folded"
+    batch "convert svg by calls -j $j" convert --to svg --weight calls -j $j $D/calltree.fdr \
+        $D/mtpool.fdr $D/calltree.basic $D/mtpool.basic $D/mtpool.fdr -o "$T/j$j.svg"
+    TRACEKIT_MPI_FANIN=2 batch "convert callgrind, other orders, a cut trace -j $j, fan-in 2" \
+        convert --to callgrind -j $j $D/calltree.basic $D/mtpool.fdr \
+        tests/data/xray/fail/calltree-cut.basic $D/calltree.fdr $D/mtpool.basic \
+        $D/mtpool-wrapped.fdr $D/calltree-typed.fdr -o "$T/j$j.cg"
+    batch "convert callgrind per thread, a map -j $j" convert --to callgrind --per-thread -j $j \
+        -m tests/data/xray/bin/mtpool $D/mtpool.fdr $D/mtpool-wrapped.fdr $D/mtpool.fdr \
+        $D/mtpool.basic -o "$T/j$j-threads.cg"
+    batch "convert dot -j $j" convert --to dot -j $j "${traces[@]:0:5}" -o "$T/j$j.dot"
+    batch "convert folded, a damaged trace -j $j" convert --to folded -j $j $D/mtpool.fdr \
+        $D/calltree.fdr tests/data/xray/fail/unknown-record-type.basic $D/calltree.basic \
+        -o "$T/j$j-damaged.folded"
+    batch "convert dot, a missing trace -j $j" convert --to dot -j $j $D/mtpool.fdr \
+        $D/calltree.fdr $D/mtpool.basic $D/missing.fdr -o "$T/j$j-missing.dot"
+    batch "convert callgrind of two clocks -j $j" convert --to callgrind -j $j $D/mtpool.fdr \
+        $D/calltree.fdr $D/mtpool-emutsc.fdr $D/calltree.basic -o "$T/j$j-clocks.cg"
+done
+# an output that is there, no --force: refused before any trace is read (--output: batch
+# leaves it as it is)
+echo there >"$T/there.folded"
+batch "convert folded over an output that is there" convert --to folded $D/mtpool.fdr \
+    $D/calltree.fdr --output "$T/there.folded"
 STDIN=$D/calltree.fdr batch "report of standard input" report -
 batch "instr-map" instr-map tests/data/xray/bin/mtpool
 batch "usage error" report --no-such-option $D/mtpool.fdr
 batch_run 1 2 3 5
+[ "$(cat "$T/there.folded")" = there ] ||
+    { echo "FAIL: an output that was there was written"; mpi_fail=1; }
 [ $mpi_fail = 0 ] && echo "mpi_xray: ok"
 exit $mpi_fail

@@ -305,9 +305,11 @@ int cli_xray_convert(cli_ctx *ctx, const cli_args *args)
     if (c.target == CLI_XRAY_TO_CALLGRIND && cli_has(args, "per-thread") &&
         (rc = cli_need_parts_output(ctx->command, args)) != CLI_EXIT_OK)
         return rc;
-    if (c.target != CLI_XRAY_TO_CHROME && c.target != CLI_XRAY_TO_JSON) /* merged along the tree */
-        return cli_xray_convert_team(ctx, args, &c, convert_chained);
-    if (ctx->team->rank != 0) return CLI_EXIT_OK; /* the events in order: the root */
+    if (c.target != CLI_XRAY_TO_CHROME && c.target != CLI_XRAY_TO_JSON && !output_there(args))
+        return cli_xray_convert_team(ctx, args, &c, convert_chained); /* merged along the tree */
+    /* the events in order, or an -o that is there (refused before any trace is read, as
+     * tracekit refuses it): the root */
+    if (ctx->team->rank != 0) return CLI_EXIT_OK;
     rc = cli_team_reopen_all(ctx);
     return rc == CLI_EXIT_OK ? convert_chained(ctx, args) : rc;
 }

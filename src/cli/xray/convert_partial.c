@@ -162,15 +162,16 @@ typedef struct job {
 
 typedef struct jobs_read {
     cli_ctx *ctx;
+    int lo, hi; /* the inputs read */
     const cli_xray_convert_how *how;
     int per_thread;
-    tk_xray_map *map;
-    int64_t tids[CLI_XRAY_MAX_THREADS];
+    const tk_xray_map *map;
+    const int64_t *tids;
     size_t ntids;
-    job *jobs;
-    cli_xray_found *found;
+    job *jobs; /* jobs[i - lo] */
+    cli_xray_found *found; /* found[i] */
     int next, merged, failed;
-    cli_xray_partial acc; /* the traces merged so far */
+    cli_xray_partial *acc; /* the traces merged so far */
     pthread_mutex_t lock;
 } jobs_read;
 
@@ -178,7 +179,7 @@ typedef struct jobs_read {
 static void read_one(jobs_read *rd, int i)
 {
     cli_xray_trace t;
-    job *j = &rd->jobs[i];
+    job *j = &rd->jobs[i - rd->lo];
     j->failed = cli_xray_trace_open(rd->ctx, i, rd->map, rd->tids, rd->ntids, &t) != 0 ||
                 cli_xray_partial_open(&t.src, rd->how, rd->per_thread, &j->p) != 0;
     if (!j->failed) cli_xray_trace_found(&t, rd->map, &rd->found[i]);
@@ -188,15 +189,15 @@ static void read_one(jobs_read *rd, int i)
 /* Merge the partials read, in order, as far as they are done (under the lock). */
 static void merge_ready(jobs_read *rd)
 {
-    while (rd->merged < rd->ctx->ninputs && rd->jobs[rd->merged].done) {
-        job *j = &rd->jobs[rd->merged++];
+    while (rd->merged < rd->hi && rd->jobs[rd->merged - rd->lo].done) {
+        job *j = &rd->jobs[rd->merged++ - rd->lo];
         if (rd->failed || j->failed) {
             rd->failed = 1;
             cli_xray_partial_free(&j->p);
-        } else if (!rd->acc.stacks && !rd->acc.profile) {
-            rd->acc = j->p;
+        } else if (!rd->acc->stacks && !rd->acc->profile) {
+            *rd->acc = j->p;
             memset(&j->p, 0, sizeof j->p);
-        } else if (partial_merge(&rd->acc, &j->p) != 0) {
+        } else if (partial_merge(rd->acc, &j->p) != 0) {
             rd->failed = 1;
         }
     }
@@ -207,15 +208,59 @@ static void *worker(void *arg)
     jobs_read *rd = arg;
     for (;;) {
         pthread_mutex_lock(&rd->lock);
-        int i = !rd->failed && rd->next < rd->ctx->ninputs ? rd->next++ : -1;
+        int i = !rd->failed && rd->next < rd->hi ? rd->next++ : -1;
         pthread_mutex_unlock(&rd->lock);
         if (i < 0) return NULL;
         read_one(rd, i);
         pthread_mutex_lock(&rd->lock);
-        rd->jobs[i].done = 1;
+        rd->jobs[i - rd->lo].done = 1;
         merge_ready(rd);
         pthread_mutex_unlock(&rd->lock);
     }
+}
+
+/* The workers, this thread one of them. */
+static void run_workers(jobs_read *rd, unsigned jobs)
+{
+    pthread_t th[256];
+    unsigned started = 0;
+    if (jobs > (unsigned)(rd->hi - rd->lo)) jobs = (unsigned)(rd->hi - rd->lo);
+    for (unsigned k = 1; k < jobs && k <= 256; k++)
+        if (pthread_create(&th[started], NULL, worker, rd) == 0) started++;
+    worker(rd);
+    for (unsigned k = 0; k < started; k++) pthread_join(th[k], NULL);
+}
+
+int cli_xray_read_partials(cli_ctx *ctx, int lo, int hi, const tk_xray_map *map,
+                           const int64_t *tids, size_t ntids, const cli_xray_convert_how *how,
+                           int per_thread, cli_xray_partial *acc, cli_xray_found *f)
+{
+    memset(acc, 0, sizeof *acc);
+    if (hi <= lo) return 0;
+    jobs_read rd;
+    memset(&rd, 0, sizeof rd);
+    rd.ctx = ctx;
+    rd.lo = lo;
+    rd.hi = hi;
+    rd.how = how;
+    rd.per_thread = per_thread;
+    rd.map = map;
+    rd.tids = tids;
+    rd.ntids = ntids;
+    rd.found = f;
+    rd.next = rd.merged = lo;
+    rd.acc = acc;
+    rd.jobs = calloc((size_t)(hi - lo), sizeof *rd.jobs);
+    int rc = -1;
+    if (rd.jobs && pthread_mutex_init(&rd.lock, NULL) == 0) {
+        run_workers(&rd, how->jobs);
+        pthread_mutex_destroy(&rd.lock);
+        if (!rd.failed && rd.merged == hi) rc = 0;
+    }
+    for (int k = 0; rd.jobs && k < hi - lo; k++) cli_xray_partial_free(&rd.jobs[k].p);
+    free(rd.jobs);
+    if (rc != 0) cli_xray_partial_free(acc);
+    return rc;
 }
 
 /* Whether every input can be read again by its path (a regular file: not standard input or a
@@ -243,43 +288,26 @@ static int quiet_thread_ids(const cli_args *args, int64_t *tids, size_t *n)
     return 0;
 }
 
-/* The workers, this thread one of them. */
-static void run_workers(jobs_read *rd, unsigned jobs)
-{
-    pthread_t th[256];
-    unsigned started = 0;
-    if (jobs > (unsigned)rd->ctx->ninputs) jobs = (unsigned)rd->ctx->ninputs;
-    for (unsigned k = 1; k < jobs && k <= 256; k++)
-        if (pthread_create(&th[started], NULL, worker, rd) == 0) started++;
-    worker(rd);
-    for (unsigned k = 0; k < started; k++) pthread_join(th[k], NULL);
-}
-
 int cli_xray_convert_jobs(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how)
 {
     if (!reopenable(ctx)) return -2;
-    jobs_read rd;
-    memset(&rd, 0, sizeof rd);
-    rd.ctx = ctx;
-    rd.how = how;
-    rd.per_thread = cli_has(args, "per-thread") && how->target != CLI_XRAY_TO_DOT;
+    int64_t tids[CLI_XRAY_MAX_THREADS];
+    size_t ntids = 0;
+    tk_xray_map *map = NULL;
     const char *bin = cli_get(args, "instr-map");
-    if (quiet_thread_ids(args, rd.tids, &rd.ntids) != 0 ||
-        (bin && tk_xray_map_read(&rd.map, bin, NULL) != TK_OK))
+    if (quiet_thread_ids(args, tids, &ntids) != 0 ||
+        (bin && tk_xray_map_read(&map, bin, NULL) != TK_OK))
         return -2;
-    rd.jobs = calloc((size_t)ctx->ninputs, sizeof *rd.jobs);
-    rd.found = calloc((size_t)ctx->ninputs, sizeof *rd.found);
+    int per_thread = cli_has(args, "per-thread") && how->target != CLI_XRAY_TO_DOT;
+    cli_xray_found *found = calloc((size_t)ctx->ninputs, sizeof *found);
+    cli_xray_partial acc;
+    memset(&acc, 0, sizeof acc);
     int rc = -1;
-    if (rd.jobs && rd.found && pthread_mutex_init(&rd.lock, NULL) == 0) {
-        run_workers(&rd, how->jobs);
-        pthread_mutex_destroy(&rd.lock);
-        if (!rd.failed && rd.merged == ctx->ninputs)
-            rc = cli_xray_convert_write(ctx, args, rd.map, how, &rd.acc, rd.found);
-    }
-    for (int k = 0; rd.jobs && k < ctx->ninputs; k++) cli_xray_partial_free(&rd.jobs[k].p);
-    cli_xray_partial_free(&rd.acc);
-    free(rd.jobs);
-    free(rd.found);
-    tk_xray_map_free(rd.map);
+    if (found && cli_xray_read_partials(ctx, 0, ctx->ninputs, map, tids, ntids, how, per_thread,
+                                        &acc, found) == 0)
+        rc = cli_xray_convert_write(ctx, args, map, how, &acc, found);
+    cli_xray_partial_free(&acc);
+    free(found);
+    tk_xray_map_free(map);
     return rc;
 }

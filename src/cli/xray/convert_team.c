@@ -1,8 +1,9 @@
 /* tracekit convert of XRay traces in a team (tracekit-mpi): --to folded, svg, callgrind and
- * dot share the work. Each member chains its traces (as tracekit chains them all) into one
- * source and makes the partial of it: the folded stacks (tk_folded_partial_open) or the
- * events profile (tk_events_profile_partial_open, in ticks), which goes along the reduction
- * tree (tk_folded_partial_merge, tk_events_profile_partial_merge: the partial of every trace
+ * dot share the work. Each member reads its traces on its -j threads, each into its partial
+ * merged in order (convert_partial.c, the pool of tracekit's -j), or with -j 1 chains them
+ * (as tracekit chains them all) into one source and makes the partial of it: the folded
+ * stacks (tk_folded_partial_open) or the events profile (tk_events_profile_partial_open, in
+ * ticks), which goes along the reduction tree (tk_folded_partial_merge, tk_events_profile_partial_merge: the partial of every trace
  * chained); what each trace's reading found (cut short, ids the map lacks) is gathered for the
  * root, which writes the stacks or the profile and the warnings in input order. Chrome and
  * JSON (the events in order) run on the root alone, and so does everything when anything
@@ -18,29 +19,45 @@ CLI_PART_KIND(folded_kind, "folded stacks", tk_folded_partial, tk_folded_partial
 CLI_PART_KIND(profile_kind, "events profiles", tk_events_profile_partial,
               tk_events_profile_partial);
 
+/* p as bytes into part (p freed). 0 or -1. */
+static int serialize_into(cli_xray_partial *p, cli_part_bytes *part)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    int rc = (p->profile ? tk_events_profile_partial_serialize(p->profile, &data, &size, NULL)
+                         : tk_folded_partial_serialize(p->stacks, &data, &size, NULL)) == TK_OK
+                 ? 0
+                 : -1;
+    cli_xray_partial_free(p);
+    return rc == 0 && cli_part_take(data, size, part) == 0 ? 0 : -1;
+}
+
 /* The partial of src that how asks for, as bytes into part. 0 or -1. */
 static int partial_of(const tk_event_source *src, const cli_xray_convert_how *how, int per_thread,
                       cli_part_bytes *part)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
     cli_xray_partial p;
-    int rc = cli_xray_partial_open(src, how, per_thread, &p);
-    if (rc == 0 && (p.profile ? tk_events_profile_partial_serialize(p.profile, &data, &size, NULL)
-                              : tk_folded_partial_serialize(p.stacks, &data, &size, NULL)) != TK_OK)
-        rc = -1;
-    cli_xray_partial_free(&p);
-    return rc == 0 && cli_part_take(data, size, part) == 0 ? 0 : -1;
+    if (cli_xray_partial_open(src, how, per_thread, &p) != 0) {
+        cli_xray_partial_free(&p);
+        return -1;
+    }
+    return serialize_into(&p, part);
 }
 
-/* This member's traces chained into one partial (its bytes into part), what each found into
- * f[]. 0 or -1 (a trace or the chain failed: the root says what). */
+/* This member's traces into one partial (its bytes into part), read on -j threads or chained,
+ * what each found into f[]. 0 or -1 (a trace or the chain failed: the root says what). */
 static int own_partial(cli_ctx *ctx, const tk_xray_map *map, const int64_t *tids, size_t ntids,
                        const cli_xray_convert_how *how, int per_thread, cli_xray_found *f,
                        cli_part_bytes *part)
 {
     int n = ctx->hi - ctx->lo;
     if (n <= 0) return 0;
+    if (how->jobs > 1 && n > 1) { /* each trace into its partial on -j threads, in order */
+        cli_xray_partial p;
+        int rc =
+            cli_xray_read_partials(ctx, ctx->lo, ctx->hi, map, tids, ntids, how, per_thread, &p, f);
+        return rc == 0 && serialize_into(&p, part) == 0 ? 0 : -1;
+    }
     cli_xray_trace *t = calloc((size_t)n, sizeof *t);
     tk_event_source *srcs = calloc((size_t)n, sizeof *srcs);
     int rc = t && srcs ? 0 : -1;

@@ -165,6 +165,15 @@ int cli_xray_convert_write(cli_ctx *ctx, const cli_args *args, const tk_xray_map
  * them chained. */
 int cli_xray_convert_jobs(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how);
 
+/* Inputs [lo, hi) of ctx (opened), each read into its partial by one of how->jobs threads (at
+ * most that many traces being read at once, each through the --thread filter of tids), the
+ * partials merged in the order of the inputs into acc (that of those traces chained); what
+ * each trace found into f[i]. The pool of -j and of a tracekit-mpi member's traces. 0, or -1
+ * (a trace or a merge failed, acc freed: tracekit's convert says what). */
+int cli_xray_read_partials(cli_ctx *ctx, int lo, int hi, const tk_xray_map *map,
+                           const int64_t *tids, size_t ntids, const cli_xray_convert_how *how,
+                           int per_thread, cli_xray_partial *acc, cli_xray_found *f);
+
 typedef struct cli_xray_read {
     tk_xray_map *map;
     cli_xray_part *parts; /* one per input */
