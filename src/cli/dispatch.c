@@ -699,7 +699,9 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
         return cli_usage_error(cmd, "a set of several %s files a side (%d --vs %d): %s",
                                ops->format, ctx->nfirst, ctx->ninputs - ctx->nfirst,
                                ops->diff_sets_refused);
-    for (int i = 0; id == CLI_DIFF && i < ctx->ninputs; i++) /* an empty side is no profile */
+    /* an empty side is no profile; in a set, the empty base file of valgrind
+     * --separate-threads=yes beside its threads' files is read as merge reads it */
+    for (int i = 0; id == CLI_DIFF && !sets && i < ctx->ninputs; i++)
         if (ctx->inputs[i] && tk_input_raw_size(ctx->inputs[i]) == 0) return empty_input(ctx, i);
     if (html) return cli_html_report(ctx, loose, argc, argv);
     /* -o for a handler that prints on standard output: the dispatcher's */
