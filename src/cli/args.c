@@ -123,6 +123,16 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
     for (int i = first; i < argc; i++) {
         const char *s = argv[i];
         failed_at = i;
+        if (strcmp(s, "--vs") == 0 && find_long(tables, "vs", 2)) { /* after -- too */
+            if (out->vs) {
+                quiet_error(quiet, cmd,
+                            "--vs given twice: FILES... --vs FILES... compares two sets");
+                goto fail;
+            }
+            out->vs = 1;
+            out->vs_at = out->npos;
+            continue;
+        }
         if (only_pos || s[0] != '-' || s[1] == '\0') {
             out->pos[out->npos++] = s;
             continue;

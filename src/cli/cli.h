@@ -34,6 +34,9 @@ typedef struct cli_args {
     /* After a failed parse (nothing else left): the index in argv of the word that failed
      * (-1: none), and whether it names no option of the tables (else its value is wrong). */
     int failed_at, unknown;
+    /* diff's two sets (FILES... --vs FILES...): vs 1 when --vs was given (a table names the
+     * option "vs"), vs_at the number of positional arguments before it (the first set). */
+    int vs, vs_at;
 } cli_args;
 
 /* Parse argv[first..argc) against the option tables (a NULL-terminated list of
@@ -222,6 +225,9 @@ typedef struct cli_ctx {
      * with the others'; NULL when this process runs it alone (lo 0, hi ninputs). */
     const struct cli_team *team;
     int lo, hi;
+    /* diff: the inputs of the first set ([0, nfirst), the second [nfirst, ninputs)); 0 for
+     * two files given without --vs. */
+    int nfirst;
 } cli_ctx;
 
 /* A handler returns an exit code (CLI_EXIT_*). */
@@ -249,6 +255,10 @@ typedef struct cli_format_ops {
      * FILEs, the dispatcher closes each regular file once its format is known, so that the
      * inputs waiting to be read hold no memory (a buffer of more than a megabyte each). */
     unsigned lazy;
+    /* diff of two sets (FILES... --vs FILES...) of more than one file a side: the handler
+     * merges each set (ctx->nfirst); 0: refused, diff_sets_refused saying why. */
+    int diff_sets;
+    const char *diff_sets_refused;
     /* tracekit help FORMAT: what tracekit does with the format's files (paragraphs separated
      * by an empty line, lines of 80 columns at most), and examples. */
     const char *about;
@@ -394,6 +404,12 @@ int cli_stdout_close(cli_stdout_redirect *r, int rc);
         "force", 'f', NULL, "overwrite FILE" \
     }
 extern const cli_opt cli_output_opts[]; /* CLI_OUTPUT_OPTS */
+/* diff's --vs, between two sets of FILEs (cli_args.vs, cli_ctx.nfirst): WHAT says what a set
+ * becomes. It is recognised among the operands, also after --. */
+#define CLI_VS_OPT(what) \
+    { \
+        "vs", 0, NULL, "FILES... --vs FILES...: compare two sets of files, " what \
+    }
 /* The stream the command writes its output to: stdout, or a stream of its own over the
  * output's file (tk_output_fd) that cli_output_open opened and cli_output_commit and
  * cli_output_abort close. */

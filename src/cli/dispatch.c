@@ -150,6 +150,13 @@ static int parse_loose(const cli_command *c, int argc, char **argv, cli_args *lo
         *rc = CLI_EXIT_USAGE;
         return 0;
     }
+    if (loose->vs && (loose->vs_at == 0 || loose->vs_at == loose->npos)) {
+        const char *where = loose->vs_at == 0 ? "before" : "after";
+        cli_args_free(loose);
+        *rc = cli_usage_error(cmd, "no FILE %s --vs: FILES... --vs FILES... compares two sets",
+                              where);
+        return 0;
+    }
     if (loose->npos < min_inputs(id)) {
         cli_args_free(loose);
         *rc = cli_usage_error(cmd, "missing FILE argument%s (see 'tracekit %s --help')",
@@ -183,6 +190,7 @@ static int context_init(const cli_command *c, const cli_args *loose, cli_ctx *ct
     ctx->ninputs = loose->npos;
     ctx->hi = loose->npos;
     ctx->paths = loose->pos;
+    ctx->nfirst = loose->vs ? loose->vs_at : 0;
     return CLI_EXIT_OK;
 }
 
@@ -200,14 +208,15 @@ static int input_failed(const cli_ctx *ctx, int i, const tk_error *err)
 }
 
 /* Input i closed again, its format known, when the command's handler opens its inputs as it
- * reads them (cli_format_ops.lazy) and there are several: a regular file, which can be
- * opened again by its path. */
+ * reads them (cli_format_ops.lazy) and there are several (diff: two sets, not two files): a
+ * regular file, which can be opened again by its path. */
 static void close_if_lazy(cli_ctx *ctx, int i, const tk_format *f)
 {
     const cli_command *c = cli_command_find(ctx->command);
     const cli_format_ops *ops = f ? cli_format_ops_find(f->name) : NULL;
     struct stat sb;
     if (ctx->ninputs < 2 || !c || !ops || !(ops->lazy & (1u << c->generic)) ||
+        (c->generic == CLI_DIFF && ctx->ninputs == 2) || /* two files: read as they are */
         strcmp(ctx->paths[i], "-") == 0 || stat(ctx->paths[i], &sb) != 0 || !S_ISREG(sb.st_mode))
         return;
     tk_input_free(ctx->inputs[i]);
@@ -685,7 +694,14 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
                                "'tracekit formats'",
                                cmd, ctx->format->name);
     }
-    for (int i = 0; id == CLI_DIFF && i < ctx->ninputs; i++) /* an empty side is no profile */
+    int sets = id == CLI_DIFF && ctx->nfirst && ctx->ninputs > 2;
+    if (sets && !ops->diff_sets)
+        return cli_usage_error(cmd, "a set of several %s files a side (%d --vs %d): %s",
+                               ops->format, ctx->nfirst, ctx->ninputs - ctx->nfirst,
+                               ops->diff_sets_refused);
+    /* an empty side is no profile; in a set, the empty base file of valgrind
+     * --separate-threads=yes beside its threads' files is read as merge reads it */
+    for (int i = 0; id == CLI_DIFF && !sets && i < ctx->ninputs; i++)
         if (ctx->inputs[i] && tk_input_raw_size(ctx->inputs[i]) == 0) return empty_input(ctx, i);
     if (html) return cli_html_report(ctx, loose, argc, argv);
     /* -o for a handler that prints on standard output: the dispatcher's */

@@ -111,6 +111,10 @@ int cli_callgrind_team_summary(cli_ctx *ctx, const tk_callgrind_read_options *ho
  * which said what failed as tracekit does. Returns an exit code. */
 int cli_callgrind_load_merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs,
                               tk_profile **out);
+/* The merged profile of the inputs, as tracekit merge makes it (NULL: a team's member, which
+ * writes nothing): of several, cli_callgrind_load_merged. Returns an exit code. */
+int cli_callgrind_merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs,
+                         tk_profile **dst);
 
 /* What load_with gives (the inputs read into one profile, parts appended in order, the notes
  * printed in order), each input read on one of `jobs` threads into a profile of its own and

@@ -23,6 +23,8 @@ const cli_opt cli_callgrind_diff_opts[] = {
      "pair a function of B with A's of other paths by KEY: basename (the last component of "
      "object and file, and the name) or name (the name alone); path (default): by object, "
      "file and name; a key two functions of A or of B have pairs neither"},
+    CLI_VS_OPT("each the profile 'tracekit merge' makes of it"),
+    {"jobs", 'j', "N", "with --vs: read N profiles at once (default: the number of CPUs)"},
     CLI_OUTPUT_OPTS,
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
@@ -68,32 +70,76 @@ static tk_status diff_folded_of(void *job, FILE *f, tk_error *err)
     return diff_folded(j->both, j->ev, f, err);
 }
 
+/* Input in (named path) read per function into one, as diff reads a file. Returns an exit
+ * code. */
+static int read_one(tk_input *in, const char *path, tk_profile *one)
+{
+    tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
+    o.path = path;
+    o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
+    o.skip_jumps = 1;
+    tk_diag nd;
+    cli_callgrind_notes_sink(&nd, NULL);
+    o.notes = &nd;
+    tk_error err;
+    tk_error_clear(&err);
+    return tk_callgrind_read_input(one, in, &o, &err) == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
+/* diff A... --vs B...: side (0 or 1) of several profiles merged as tracekit merge merges
+ * them (cli_callgrind_merged, -j threads), its text written to memory and read back into
+ * one as read_one reads the file merge writes: the diff of merge's two files, byte for
+ * byte. Returns an exit code. */
+static int read_set(cli_ctx *ctx, int side, unsigned jobs, tk_profile *one)
+{
+    cli_ctx set = *ctx;
+    int lo = side ? ctx->nfirst : 0, hi = side ? ctx->ninputs : ctx->nfirst;
+    set.inputs = ctx->inputs + lo;
+    set.paths = ctx->paths + lo;
+    set.ninputs = set.hi = hi - lo;
+    set.lo = 0;
+    tk_profile_merge_options mo = TK_PROFILE_MERGE_OPTIONS_INIT;
+    mo.desc = "Trigger: tracekit merge";
+    tk_profile *merged;
+    int rc = cli_callgrind_merged(&set, &mo, jobs, &merged);
+    if (rc != CLI_EXIT_OK) return rc;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    tk_status st = f ? tk_callgrind_write(merged, CLI_WRITER(f), &wo, &err)
+                     : tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (f && fclose(f) != 0 && st == TK_OK) st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    tk_profile_free(merged);
+    tk_input *in = NULL;
+    if (st == TK_OK) st = tk_input_open_memory(&in, text, len, ctx->paths[lo], NULL, &err);
+    rc = st == TK_OK ? read_one(in, ctx->paths[lo], one) : cli_error(&err);
+    tk_input_free(in);
+    free(text);
+    return rc;
+}
+
 /* Both inputs read, per function, as parts 1 and 2 of one profile: they share
  * one string table, so function ids are comparable; their functions rewritten and matched
- * as m says. */
-static int load_both(cli_ctx *ctx, tk_prof_match *m, tk_profile **out)
+ * as m says. Of two sets (ctx->nfirst), each side the merge of its set. */
+static int load_both(cli_ctx *ctx, tk_prof_match *m, unsigned jobs, tk_profile **out)
 {
     const char *cmd = "diff";
     tk_profile *both;
     if (tk_profile_open(&both, NULL) != TK_OK) return cli_usage_error(cmd, "out of memory");
-    int rc = CLI_EXIT_OK;
+    int rc = CLI_EXIT_OK, sets = ctx->nfirst && ctx->ninputs > 2;
     for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
         tk_profile *one;
         if (tk_profile_open(&one, NULL) != TK_OK) {
             rc = cli_usage_error(cmd, "out of memory");
             break;
         }
-        tk_callgrind_read_options o = TK_CALLGRIND_READ_OPTIONS_INIT;
-        o.path = ctx->paths[i];
-        o.detail = TK_CALLGRIND_DETAIL_FUNCTIONS;
-        o.skip_jumps = 1;
-        tk_diag nd;
-        cli_callgrind_notes_sink(&nd, NULL);
-        o.notes = &nd;
         tk_error err;
         tk_error_clear(&err);
-        if (tk_callgrind_read_input(one, ctx->inputs[i], &o, &err) != TK_OK) {
-            rc = cli_error(&err);
+        rc = sets ? read_set(ctx, i, jobs, one) : read_one(ctx->inputs[i], ctx->paths[i], one);
+        if (rc != CLI_EXIT_OK) {
             tk_profile_free(one);
             break;
         }
@@ -278,7 +324,10 @@ static int write_diff(const cli_args *args, const tk_profile *both, const tk_pro
 int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args)
 {
     const char *cmd = "diff";
-    if (ctx->ninputs != 2) return cli_usage_error(cmd, "expected exactly two files");
+    if (ctx->ninputs != 2 && !ctx->nfirst)
+        return cli_usage_error(cmd, "expected exactly two files (or FILES... --vs FILES...)");
+    unsigned jobs = 1;
+    if (cli_get_jobs(cmd, args, &jobs)) return CLI_EXIT_USAGE;
     int fmt = cli_get_choice(cmd, args, "format", diff_formats, CLI_OUT_TEXT);
     cli_rows rows;
     if (fmt < 0 || cli_get_rows(cmd, args, fmt == CLI_OUT_TEXT, &rows)) return CLI_EXIT_USAGE;
@@ -304,7 +353,7 @@ int cli_callgrind_diff(cli_ctx *ctx, const cli_args *args)
     if (tk_prof_match_open(&m, &mo, &err) != TK_OK)
         return err.code == TK_ERR_ARG ? cli_usage_error(cmd, "%s", err.message) : cli_error(&err);
     tk_profile *both = NULL;
-    int rc = load_both(ctx, m, &both);
+    int rc = load_both(ctx, m, jobs, &both);
     if (rc) {
         tk_prof_match_free(m);
         return rc;

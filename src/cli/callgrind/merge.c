@@ -13,9 +13,8 @@ const cli_opt cli_callgrind_merge_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-/* The merged profile of the inputs (NULL: a team's member, which writes nothing). Returns an
- * exit code. */
-static int merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs, tk_profile **dst)
+int cli_callgrind_merged(cli_ctx *ctx, const tk_profile_merge_options *mo, unsigned jobs,
+                         tk_profile **dst)
 {
     *dst = NULL;
     if (ctx->ninputs > 1 && !ctx->team) /* each read on its own, merged in order */
@@ -38,7 +37,7 @@ int cli_callgrind_merge(cli_ctx *ctx, const cli_args *args)
     mo.keep_parts = cli_has(args, "keep-parts");
     mo.desc = "Trigger: tracekit merge";
     tk_profile *dst;
-    int rc = merged(ctx, &mo, jobs, &dst);
+    int rc = cli_callgrind_merged(ctx, &mo, jobs, &dst);
     if (rc || !dst) return rc;
     tk_error err;
     tk_error_clear(&err);

@@ -10,6 +10,9 @@
  * its pages released behind the reader) and ctx->inputs[i] closed. Returns an
  * exit code. */
 int cli_dcfg_read(cli_ctx *ctx, int i, tk_diag *diag, tk_cfg **out);
+/* The DCFG tracekit merge makes of the inputs (-j jobs threads), written and read back as
+ * diff reads merge's file. Returns an exit code. */
+int cli_dcfg_merged(cli_ctx *ctx, unsigned jobs, tk_cfg **out);
 
 /* The handlers and their options (info.c, check.c, report.c, convert.c, dump.c, diff.c,
  * merge.c). */

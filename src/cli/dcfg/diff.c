@@ -13,6 +13,8 @@ const cli_opt cli_dcfg_diff_opts[] = {
      "also list the images, routines, blocks and edges whose figures are "
      "equal"},
     {"format", 0, "FMT", "text (default), json or csv"},
+    CLI_VS_OPT("each the DCFG 'tracekit merge' makes of it"),
+    {"jobs", 'j', "N", "with --vs: read N DCFGs at once (default: the number of CPUs)"},
     CLI_OUTPUT_OPTS,
     {NULL, 0, NULL, NULL},
 };
@@ -297,19 +299,35 @@ static int diff_graphs(FILE *f, int fmt, const tk_cfg *x, const tk_cfg *y,
     return CLI_EXIT_OK;
 }
 
+/* Side (0 or 1) of the diff: its file, or of two sets (ctx->nfirst) the merge of its set. */
+static int read_side(cli_ctx *ctx, int side, unsigned jobs, tk_cfg **out)
+{
+    if (!ctx->nfirst || ctx->ninputs == 2) return cli_dcfg_read(ctx, side, NULL, out);
+    cli_ctx set = *ctx;
+    int lo = side ? ctx->nfirst : 0, hi = side ? ctx->ninputs : ctx->nfirst;
+    set.inputs = ctx->inputs + lo;
+    set.paths = ctx->paths + lo;
+    set.ninputs = set.hi = hi - lo;
+    set.lo = 0;
+    return cli_dcfg_merged(&set, jobs, out);
+}
+
 int cli_dcfg_diff(cli_ctx *ctx, const cli_args *a)
 {
-    if (ctx->ninputs != 2) return cli_usage_error(ctx->command, "diff takes two FILEs");
+    if (ctx->ninputs != 2 && !ctx->nfirst)
+        return cli_usage_error(ctx->command, "diff takes two FILEs (or FILES... --vs FILES...)");
     tk_cfg_diff_options opt = TK_CFG_DIFF_OPTIONS_INIT;
     opt.equal = cli_has(a, "equal");
     int fmt = cli_get_choice(ctx->command, a, "format", cli_out_text_json_csv, CLI_OUT_TEXT);
     cli_rows rows;
     if (fmt < 0 || cli_get_rows(ctx->command, a, fmt == CLI_OUT_TEXT, &rows)) return CLI_EXIT_USAGE;
     opt.top = rows.top;
+    unsigned jobs = 1;
+    if (cli_get_jobs(ctx->command, a, &jobs)) return CLI_EXIT_USAGE;
     tk_cfg *x, *y;
-    int rc = cli_dcfg_read(ctx, 0, NULL, &x);
+    int rc = read_side(ctx, 0, jobs, &x);
     if (rc != CLI_EXIT_OK) return rc;
-    if ((rc = cli_dcfg_read(ctx, 1, NULL, &y)) != CLI_EXIT_OK) {
+    if ((rc = read_side(ctx, 1, jobs, &y)) != CLI_EXIT_OK) {
         tk_cfg_free(x);
         return rc;
     }

@@ -143,6 +143,34 @@ static int write_merged(const cli_args *args, tk_cfg *first, const tk_dcfg_count
     return rc;
 }
 
+int cli_dcfg_merged(cli_ctx *ctx, unsigned jobs, tk_cfg **out)
+{
+    *out = NULL;
+    tk_cfg *first, *merged = NULL;
+    tk_dcfg_counts *acc;
+    tk_error err;
+    tk_error_clear(&err);
+    if (read_range(ctx, 0, ctx->ninputs, jobs, &first, &acc, &err) != 0) return cli_error(&err);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
+    tk_status st = tk_dcfg_counts_merged(first, acc, &merged, &err);
+    if (st == TK_OK && !(f = open_memstream(&text, &len)))
+        st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (st == TK_OK) st = tk_dcfg_write(merged, CLI_WRITER(f), &err);
+    if (f && fclose(f) != 0 && st == TK_OK) st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
+    if (merged != first) tk_cfg_free(merged);
+    tk_cfg_free(first);
+    tk_dcfg_counts_free(acc);
+    tk_input *in = NULL;
+    if (st == TK_OK) st = tk_input_open_memory(&in, text, len, ctx->paths[0], NULL, &err);
+    tk_dcfg_read_options o = TK_DCFG_READ_OPTIONS_INIT;
+    if (st == TK_OK) st = tk_dcfg_read(out, in, &o, &err);
+    tk_input_free(in);
+    free(text);
+    return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
+}
+
 static int merge_alone(cli_ctx *ctx, const cli_args *args, unsigned jobs)
 {
     tk_cfg *first;

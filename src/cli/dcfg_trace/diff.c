@@ -7,6 +7,7 @@
 
 const cli_opt cli_dcfg_trace_diff_opts[] = {
     {"dcfg", 0, "DCFG", "describe the diverging edges (types, block addresses)"},
+    CLI_VS_OPT("one trace a side for DCFG-Trace (traces have no merge)"),
     CLI_OUTPUT_OPTS, /* written also when the traces differ (exit 1) */
     {NULL, 0, NULL, NULL},
 };

@@ -3,6 +3,8 @@
 
 const cli_format_ops cli_dcfg_trace_ops = {
     .format = "dcfg-trace",
+    .diff_sets_refused = "diff finds where two runs' edge sequences part, and a set of traces has "
+                         "no merge to make it one sequence: give one trace a side",
     .opts = {[CLI_CHECK] = cli_dcfg_trace_check_opts,
              [CLI_REPORT] = cli_dcfg_trace_report_opts,
              [CLI_CONVERT] = cli_dcfg_trace_convert_opts,

@@ -19,6 +19,8 @@ const cli_opt cli_xray_diff_opts[] = {
      "blue shrank)"},
     {"weight", 0, "W", "folded, svg: time (self time in ns, default) or calls"},
     CLI_XRAY_UNIT_OPT,
+    CLI_VS_OPT("each side's traces accounted as report accounts them (not --format folded, svg)"),
+    {"jobs", 'j', "N", "with --vs: read N traces at once (default: the number of CPUs)"},
     CLI_OUTPUT_OPTS,
     CLI_SVG_OPTS,
     {NULL, 0, NULL, NULL},
@@ -119,6 +121,31 @@ static int diff_side(cli_ctx *ctx, const cli_args *args, int i, tk_latency_diff 
     return CLI_EXIT_OK;
 }
 
+/* diff A... --vs B...: side (0 or 1) read as tracekit report reads several traces of one
+ * binary (cli_xray_read_all: each trace's latency accounting on -j threads, merged in
+ * order; --instr-map, --thread), into side `side` of d; rd (to free) keeps the map. */
+static int set_side(cli_ctx *ctx, const cli_args *args, int side, tk_latency_diff *d, cli_ctx *set,
+                    cli_xray_read *rd)
+{
+    unsigned jobs;
+    if (cli_xray_jobs(ctx, args, &jobs) != 0) return CLI_EXIT_USAGE;
+    *set = *ctx;
+    int lo = side ? ctx->nfirst : 0, hi = side ? ctx->ninputs : ctx->nfirst;
+    set->inputs = ctx->inputs + lo;
+    set->paths = ctx->paths + lo;
+    set->ninputs = set->hi = hi - lo;
+    set->lo = 0;
+    int rc = cli_xray_read_all(set, args, 0, jobs, rd);
+    if (rc != CLI_EXIT_OK) return rc;
+    for (int k = 0; k < set->ninputs; k++)
+        cli_xray_part_warn_truncation(&rd->parts[k], set->paths[k]);
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_latency_diff_add(d, side, rd->acc, rd->parts[0].hz, &err) != TK_OK)
+        return cli_error(&err);
+    return CLI_EXIT_OK;
+}
+
 /* How the times print: their unit's name and decimals. */
 typedef struct time_style {
     const char *unit;
@@ -174,7 +201,7 @@ static void print_row(FILE *f, int format, const time_style *t, const tk_latency
 }
 
 static int write_diff(const cli_args *args, int format, const time_style *t,
-                      const tk_latency_diff *rows, size_t shown, const cli_xray_session *names)
+                      const tk_latency_diff *rows, size_t shown, const tk_event_source *names)
 {
     tk_output *out = NULL;
     int rc = cli_output_open(args, 0, &out);
@@ -184,7 +211,7 @@ static int write_diff(const cli_args *args, int format, const time_style *t,
     for (size_t i = 0; i < shown; i++) {
         char nb[64];
         const tk_latency_diff_row *r = tk_latency_diff_row_at(rows, i);
-        print_row(f, format, t, r, tk_event_func_name(&names->src, r->func, nb, sizeof nb), i == 0);
+        print_row(f, format, t, r, tk_event_func_name(names, r->func, nb, sizeof nb), i == 0);
     }
     if (format == CLI_OUT_JSON) fputs("\n]}\n", f);
     if (format == CLI_OUT_TEXT) cli_rows_note(f, shown, tk_latency_diff_count(rows), "row");
@@ -193,11 +220,44 @@ static int write_diff(const cli_args *args, int format, const time_style *t,
 
 /* diff A B: per function, calls, total and median time in A and in B, by the absolute
  * change of the total time. Function ids are compared: both traces of one binary. */
+/* diff A... --vs B... by latency: each side as report reads it (set_side), the rows named by
+ * the map (--instr-map) or by their ids. Returns an exit code. */
+static int diff_sets(cli_ctx *ctx, const cli_args *args, int format, const cli_rows *rows,
+                     tk_time_unit unit, tk_latency_diff *d)
+{
+    cli_ctx set[2];
+    cli_xray_read rd[2];
+    memset(rd, 0, sizeof rd);
+    int rc = set_side(ctx, args, 0, d, &set[0], &rd[0]);
+    if (rc == CLI_EXIT_OK) rc = set_side(ctx, args, 1, d, &set[1], &rd[1]);
+    tk_error err;
+    tk_error_clear(&err);
+    if (rc == CLI_EXIT_OK && tk_latency_diff_finish(d, &err) != TK_OK) rc = cli_error(&err);
+    if (rc == CLI_EXIT_OK) {
+        tk_event_source names;
+        tk_xray_map_names(rd[1].map, &names);
+        int no_clock = !tk_latency_diff_has_clock(d);
+        size_t n = tk_latency_diff_count(d);
+        time_style t = {no_clock ? "ticks" : tk_time_unit_name(unit),
+                        no_clock ? 0 : tk_time_unit_decimals(unit)};
+        rc = write_diff(args, format, &t, d, rows->top && rows->top < n ? (size_t)rows->top : n,
+                        &names);
+    }
+    for (int s = 0; s < 2; s++)
+        if (rd[s].ctx) cli_xray_read_free(&rd[s]);
+    return rc;
+}
+
 int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
 {
-    if (ctx->ninputs != 2)
+    int sets = ctx->nfirst && ctx->ninputs > 2;
+    if (ctx->ninputs != 2 && !sets)
         return cli_usage_error(ctx->command, "takes two XRay traces (got %d)", ctx->ninputs);
     int format = cli_get_choice(ctx->command, args, "format", diff_formats, CLI_OUT_TEXT);
+    if (sets && (format == CLI_OUT_FOLDED || format == CLI_OUT_SVG))
+        return cli_usage_error(ctx->command,
+                               "--format folded and svg compare one trace a side (several: not "
+                               "done yet)");
     if (format == CLI_OUT_FOLDED || format == CLI_OUT_SVG) return diff_stacks(ctx, args, format);
     if (cli_has(args, "weight"))
         return cli_usage_error(ctx->command, "--weight applies to --format folded and svg");
@@ -210,6 +270,11 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     tk_error err;
     tk_error_clear(&err);
     if (tk_latency_diff_open(&d, unit, &err) != TK_OK) return cli_error(&err);
+    if (sets) {
+        int rc = diff_sets(ctx, args, format, &rows, unit, d);
+        tk_latency_diff_free(d);
+        return rc;
+    }
     cli_xray_session names;
     int rc = diff_side(ctx, args, 0, d, NULL);
     if (rc == CLI_EXIT_OK && (rc = diff_side(ctx, args, 1, d, &names)) != CLI_EXIT_OK) {
@@ -228,7 +293,8 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     size_t n = tk_latency_diff_count(d);
     time_style t = {no_clock ? "ticks" : tk_time_unit_name(unit),
                     no_clock ? 0 : tk_time_unit_decimals(unit)};
-    rc = write_diff(args, format, &t, d, rows.top && rows.top < n ? (size_t)rows.top : n, &names);
+    rc = write_diff(args, format, &t, d, rows.top && rows.top < n ? (size_t)rows.top : n,
+                    &names.src);
     cli_xray_session_close(&names);
     tk_latency_diff_free(d);
     return rc;

@@ -3,6 +3,7 @@
 
 const cli_format_ops cli_xray_ops = {
     .format = "xray",
+    .diff_sets = 1,
     .opts = {[CLI_INFO] = cli_xray_info_opts,
              [CLI_CHECK] = cli_xray_check_opts,
              [CLI_REPORT] = cli_xray_report_opts,
