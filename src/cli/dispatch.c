@@ -703,6 +703,12 @@ static int run_handler(const cli_command *c, int argc, char **argv, const cli_ar
      * --separate-threads=yes beside its threads' files is read as merge reads it */
     for (int i = 0; id == CLI_DIFF && !sets && i < ctx->ninputs; i++)
         if (ctx->inputs[i] && tk_input_raw_size(ctx->inputs[i]) == 0) return empty_input(ctx, i);
+    /* a report of each FILE on its own is one JSON document per FILE: a page shows one */
+    if (html && ctx->ninputs > 1 && ((ops->each | ops->each_stops) & bit))
+        return cli_usage_error(cmd,
+                               "--format html makes the page of one %s FILE (the report of "
+                               "each is its own): got %d FILEs; make a page of each",
+                               ops->format, ctx->ninputs);
     if (html) return cli_html_report(ctx, loose, argc, argv);
     /* -o for a handler that prints on standard output: the dispatcher's */
     const cli_opt *output = cli_format_output_opts(ops, id);
