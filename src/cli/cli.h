@@ -230,6 +230,9 @@ typedef struct cli_ctx {
     int nfirst;
 } cli_ctx;
 
+/* The inputs of side 0 or 1 of a diff of two sets (ctx->nfirst), as a context of their own. */
+cli_ctx cli_diff_side(const cli_ctx *ctx, int side);
+
 /* A handler returns an exit code (CLI_EXIT_*). */
 typedef int (*cli_run_fn)(cli_ctx *ctx, const cli_args *args);
 

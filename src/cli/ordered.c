@@ -1,8 +1,23 @@
-/* cli_run_ordered: a window of items made on threads, handed over in order. */
+/* cli_run_ordered: a window of items made on threads, handed over in order; cli_ordered_write:
+ * an item's text to the output. */
 #include <pthread.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ordered.h"
+#include "cli.h"
+
+int cli_ordered_write(const char *text, size_t len, FILE *out)
+{
+    errno = 0;
+    if (!len || fwrite(text, 1, len, out) == len) return CLI_EXIT_OK;
+    int e = errno ? errno : EIO;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_error_set(&err, TK_ERR_IO, "write failed: %s", strerror(e));
+    return cli_error(&err);
+}
 
 typedef struct ordered {
     pthread_mutex_t mu;

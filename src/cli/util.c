@@ -470,3 +470,14 @@ void cli_put_csv_field(FILE *f, const char *s)
     fwrite(q, 1, tk_csv_quote(q, s ? s : "", n), f);
     if (q != small) free(q);
 }
+
+cli_ctx cli_diff_side(const cli_ctx *ctx, int side)
+{
+    cli_ctx set = *ctx;
+    int lo = side ? ctx->nfirst : 0, hi = side ? ctx->ninputs : ctx->nfirst;
+    set.inputs = ctx->inputs + lo;
+    set.paths = ctx->paths + lo;
+    set.ninputs = set.hi = hi - lo;
+    set.lo = 0;
+    return set;
+}

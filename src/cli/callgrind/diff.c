@@ -92,12 +92,7 @@ static int read_one(tk_input *in, const char *path, tk_profile *one)
  * byte. Returns an exit code. */
 static int read_set(cli_ctx *ctx, int side, unsigned jobs, tk_profile *one)
 {
-    cli_ctx set = *ctx;
-    int lo = side ? ctx->nfirst : 0, hi = side ? ctx->ninputs : ctx->nfirst;
-    set.inputs = ctx->inputs + lo;
-    set.paths = ctx->paths + lo;
-    set.ninputs = set.hi = hi - lo;
-    set.lo = 0;
+    cli_ctx set = cli_diff_side(ctx, side);
     tk_profile_merge_options mo = TK_PROFILE_MERGE_OPTIONS_INIT;
     mo.desc = "Trigger: tracekit merge";
     tk_profile *merged;
@@ -114,8 +109,8 @@ static int read_set(cli_ctx *ctx, int side, unsigned jobs, tk_profile *one)
     if (f && fclose(f) != 0 && st == TK_OK) st = tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     tk_profile_free(merged);
     tk_input *in = NULL;
-    if (st == TK_OK) st = tk_input_open_memory(&in, text, len, ctx->paths[lo], NULL, &err);
-    rc = st == TK_OK ? read_one(in, ctx->paths[lo], one) : cli_error(&err);
+    if (st == TK_OK) st = tk_input_open_memory(&in, text, len, set.paths[0], NULL, &err);
+    rc = st == TK_OK ? read_one(in, set.paths[0], one) : cli_error(&err);
     tk_input_free(in);
     free(text);
     return rc;

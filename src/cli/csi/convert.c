@@ -167,19 +167,6 @@ static void part_drop(void *arg, int i)
     j->parts[i].text = NULL;
 }
 
-/* The FILE's text into out; a write that fails says so as the library's writer says it to
- * -j 1 (CLI_WRITER). Returns an exit code. */
-static int part_write(const file_part *p, FILE *out)
-{
-    errno = 0;
-    if (!p->len || fwrite(p->text, 1, p->len, out) == p->len) return CLI_EXIT_OK;
-    int e = errno ? errno : EIO;
-    tk_error err;
-    tk_error_clear(&err);
-    tk_error_set(&err, TK_ERR_IO, "write failed: %s", strerror(e));
-    return cli_error(&err);
-}
-
 static int part_done(void *arg, int i)
 {
     convert_jobs *j = arg;
@@ -188,7 +175,7 @@ static int part_done(void *arg, int i)
     int counted = ws->mode == CLI_CSI_WRITE_DOT &&
                   (p->nfns == 0 || (ws->cut && ws->ndot < ws->nfns)); /* none drawn */
     if (!p->failed && (ws->mode != CLI_CSI_WRITE_DOT || counted)) {
-        int rc = part_write(p, ws->out);
+        int rc = cli_ordered_write(p->text, p->len, ws->out);
         part_drop(arg, i);
         if (rc != CLI_EXIT_OK) return rc;
         if (counted) {

@@ -91,25 +91,12 @@ static void part_drop(void *arg, int i)
     j->parts[i].text = NULL;
 }
 
-/* The FILE's text into out; a write that fails says so as the library's writer says it to
- * -j 1 (CLI_WRITER). Returns an exit code. */
-static int part_write(const file_part *p, FILE *out)
-{
-    errno = 0;
-    if (!p->len || fwrite(p->text, 1, p->len, out) == p->len) return CLI_EXIT_OK;
-    int e = errno ? errno : EIO;
-    tk_error err;
-    tk_error_clear(&err);
-    tk_error_set(&err, TK_ERR_IO, "write failed: %s", strerror(e));
-    return cli_error(&err);
-}
-
 static int part_done(void *arg, int i)
 {
     convert_jobs *j = arg;
     file_part *p = &j->parts[i];
     if (!p->failed) {
-        int rc = part_write(p, j->ws->out);
+        int rc = cli_ordered_write(p->text, p->len, j->ws->out);
         part_drop(arg, i);
         return rc;
     }

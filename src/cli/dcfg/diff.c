@@ -303,12 +303,7 @@ static int diff_graphs(FILE *f, int fmt, const tk_cfg *x, const tk_cfg *y,
 static int read_side(cli_ctx *ctx, int side, unsigned jobs, tk_cfg **out)
 {
     if (!ctx->nfirst || ctx->ninputs == 2) return cli_dcfg_read(ctx, side, NULL, out);
-    cli_ctx set = *ctx;
-    int lo = side ? ctx->nfirst : 0, hi = side ? ctx->ninputs : ctx->nfirst;
-    set.inputs = ctx->inputs + lo;
-    set.paths = ctx->paths + lo;
-    set.ninputs = set.hi = hi - lo;
-    set.lo = 0;
+    cli_ctx set = cli_diff_side(ctx, side);
     return cli_dcfg_merged(&set, jobs, out);
 }
 

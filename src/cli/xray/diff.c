@@ -129,12 +129,7 @@ static int set_side(cli_ctx *ctx, const cli_args *args, int side, tk_latency_dif
 {
     unsigned jobs;
     if (cli_xray_jobs(ctx, args, &jobs) != 0) return CLI_EXIT_USAGE;
-    *set = *ctx;
-    int lo = side ? ctx->nfirst : 0, hi = side ? ctx->ninputs : ctx->nfirst;
-    set->inputs = ctx->inputs + lo;
-    set->paths = ctx->paths + lo;
-    set->ninputs = set->hi = hi - lo;
-    set->lo = 0;
+    *set = cli_diff_side(ctx, side);
     int rc = cli_xray_read_all(set, args, 0, jobs, rd);
     if (rc != CLI_EXIT_OK) return rc;
     for (int k = 0; k < set->ninputs; k++)
