@@ -3,7 +3,7 @@
  * sort order, cut by threshold, coverage and top, with each function's callers and
  * callees and the members of each call cycle; the per-function difference of two
  * profiles and their folded stacks side by side (a differential flame graph), also of two
- * event streams (XRay traces). */
+ * event streams (XRay traces) or of two sets of them (their folded-stacks partials). */
 #ifndef TRACEKIT_PROFILE_REPORT_H
 #define TRACEKIT_PROFILE_REPORT_H
 
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "api.h"
+#include "folded_partial.h"
 #include "profile.h"
 #include "profile_analysis.h"
 #include "status.h"
@@ -191,6 +192,15 @@ TK_API tk_status tk_prof_folded_diff_open(tk_prof_folded_diff **out, const tk_pr
 TK_API tk_status tk_prof_folded_diff_open_events(tk_prof_folded_diff **out,
                                                  const tk_event_source *a, const tk_event_source *b,
                                                  tk_folded_weight weight, tk_error *err);
+/* The same of two folded-stacks partials (two sets of XRay traces of one program, each set's
+ * traces chained, or their partials merged: tracekit/folded_partial.h): the stacks
+ * tk_folded_partial_write writes of a and of b side by side, so the rows of two sets are those
+ * of their two folded files. a and b need not outlive the diff. Returns TK_OK, TK_ERR_ARG
+ * (partials of another weight, or one per thread and one not), TK_ERR_NOMEM, TK_ERR_IO
+ * (*out NULL). */
+TK_API tk_status tk_prof_folded_diff_open_partials(tk_prof_folded_diff **out,
+                                                   const tk_folded_partial *a,
+                                                   const tk_folded_partial *b, tk_error *err);
 TK_API size_t tk_prof_folded_diff_count(const tk_prof_folded_diff *d);
 /* Row i (< count), borrowed from d. */
 TK_API const tk_prof_folded_diff_row *tk_prof_folded_diff_row_at(const tk_prof_folded_diff *d,

@@ -59,8 +59,9 @@ static const cli_command commands[] = {
     GENERIC(CLI_DIFF, "diff", "compare two files, or two sets of files",
             "diff [OPTIONS] FILE1 FILE2 | diff [OPTIONS] FILES... --vs FILES...",
             "Prints per-item differences between FILE1 and FILE2. Of two sets (--vs between\n"
-            "them), each set is what 'tracekit merge' makes of it (Callgrind, DCFG; read on\n"
-            "-j threads), and the difference is that of the two merged results.\n"),
+            "them), each set is what 'tracekit merge' makes of it (Callgrind, DCFG; XRay:\n"
+            "what report or convert --to folded makes of its traces; read on -j threads),\n"
+            "and the difference is that of the two results.\n"),
     GENERIC(CLI_MERGE, "merge", "add up files of the same program", "merge [-o OUT] FILE...",
             "Adds FILEs of the same program into one (merge is associative).\n"),
     OWN("slice", "dynamic slice of a WET trace",

@@ -1,11 +1,13 @@
-/* The folded stacks of two profiles (parts 1 and 2 of one), or of two event streams (XRay
- * traces), side by side: tk_prof_folded_diff, what difffolded.pl makes of two folded files
- * (the differential flame graph's input). In export, above the analyses, as it reads the
- * folded exports' own text (tk_profile_write_folded, tk_export_folded). */
+/* The folded stacks of two profiles (parts 1 and 2 of one), of two event streams (XRay
+ * traces) or of two folded-stacks partials (two sets of traces), side by side:
+ * tk_prof_folded_diff, what difffolded.pl makes of two folded files (the differential flame
+ * graph's input). In export, above the analyses, as it reads the folded exports' own text
+ * (tk_profile_write_folded, tk_export_folded, tk_folded_partial_write). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/folded_partial_impl.h"
 #include "core/alloc.h"
 #include "core/bytes.h"
 #include "core/num.h"
@@ -166,6 +168,27 @@ tk_status tk_prof_folded_diff_open_events(tk_prof_folded_diff **out, const tk_ev
         tk_bytes_out text = {0};
         tk_writer w = {tk_bytes_write, &text};
         st = tk_export_folded(src[i], &w, weight, 0, err);
+        st = take_text(d, i, &text, st, err);
+    }
+    return folded_finish(d, st, out, err);
+}
+
+tk_status tk_prof_folded_diff_open_partials(tk_prof_folded_diff **out, const tk_folded_partial *a,
+                                            const tk_folded_partial *b, tk_error *err)
+{
+    *out = NULL;
+    if (a->weight != b->weight || !a->per_thread != !b->per_thread)
+        return tk_error_set(err, TK_ERR_ARG,
+                            "the folded stacks of two sets are compared by one weight, the "
+                            "threads of both together or of both apart");
+    tk_prof_folded_diff *d = tk_calloc(1, sizeof *d);
+    if (!d) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    const tk_folded_partial *p[2] = {a, b};
+    tk_status st = TK_OK;
+    for (int i = 0; i < 2 && st == TK_OK; i++) {
+        tk_bytes_out text = {0};
+        tk_writer w = {tk_bytes_write, &text};
+        st = tk_folded_partial_write(p[i], &w, err);
         st = take_text(d, i, &text, st, err);
     }
     return folded_finish(d, st, out, err);

@@ -5,8 +5,8 @@
 # comes back, a search shows the matched share of the outermost matches
 # (tests/viewers/flamegraph.js): XRay (time, calls, per thread, reversed), callgrind (C++ names,
 # a recursion), DCFG-Trace, folded stacks as input, and differential graphs of two valgrind
-# profiles (also read back from its folded stacks) and of two XRay traces of one program (time
-# and calls); traces of real programs made now (tests/integration/lib/viewers_real.sh: XRay of
+# profiles (also read back from its folded stacks), of two XRay traces of one program (time
+# and calls) and of two sets of them (A... --vs B...); traces of real programs made now (tests/integration/lib/viewers_real.sh: XRay of
 # a threaded program, two runs of it diffed, valgrind's callgrind, tracekit record --trace of
 # gzip).
 set -u
@@ -78,6 +78,7 @@ xdiff xray-diff-back handle_job --weight calls -m $X/bin/mtpool $X/pass/mtpool.f
 grep -q '<title>handle_job (2252 -> 6775 calls[^<]*</title><rect [^>]*fill="rgb(255,' "$tmp/xray-diff-calls.svg" &&
     grep -q '<title>handle_job (6775 -> 2252 calls[^<]*</title><rect [^>]*fill="rgb([0-9]*,[0-9]*,255)' "$tmp/xray-diff-back.svg" ||
     { echo "FAIL: XRay's differential graphs: handle_job not red where it grew, blue where it shrank"; fail=1; }
+xdiff xray-diff-sets 'quick|parse' -m $X/bin/mtpool $X/pass/mtpool.basic $X/pass/mtpool-wrapped.fdr --vs $X/pass/mtpool.fdr $X/pass/mtpool.fdr $X/pass/mtpool.basic
 [ -n "$real_xray_more" ] &&
     xdiff real-xray-diff 'quick|parse' -m "$real_mtpool" "$real_xray" "$real_xray_more"
 viewers_node tests/viewers/flamegraph.js "${triples[@]}" || fail=1

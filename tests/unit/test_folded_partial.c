@@ -3,7 +3,8 @@
  * both weights, with and without threads; their bytes read back; partials of another weight,
  * or of a clock that tk_event_chain_init refuses to chain (another rate, or the same rate in
  * another time unit), refused, into unchanged; bytes with a clock rate that is not a number
- * refused. */
+ * refused. The folded diff of two partials (tk_prof_folded_diff_open_partials) has the rows of
+ * the diff of their two sources; partials of two weights refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,4 +232,63 @@ static void test_refused_clocks(void)
     tk_folded_partial_free(nan);
 }
 
-TK_TEST_MAIN(TK_CASE(test_chained_traces), TK_CASE(test_refused), TK_CASE(test_refused_clocks))
+/* The rows of d and e the same. */
+static void same_rows(const tk_prof_folded_diff *d, const tk_prof_folded_diff *e)
+{
+    TK_CHECK_EQ_U64(tk_prof_folded_diff_count(d), tk_prof_folded_diff_count(e));
+    for (size_t i = 0; i < tk_prof_folded_diff_count(d) && i < tk_prof_folded_diff_count(e); i++) {
+        const tk_prof_folded_diff_row *r = tk_prof_folded_diff_row_at(d, i),
+                                      *q = tk_prof_folded_diff_row_at(e, i);
+        TK_CHECK(r->len == q->len && memcmp(r->stack, q->stack, r->len) == 0);
+        TK_CHECK_EQ_U64(r->count[0], q->count[0]);
+        TK_CHECK_EQ_U64(r->count[1], q->count[1]);
+    }
+}
+
+static void test_folded_diff(void)
+{
+    static const char *const two[2] = {X "mtpool.basic", X "mtpool.fdr"};
+    for (int w = 0; w < 2; w++) {
+        tk_folded_weight weight = w ? TK_FOLDED_CALLS : TK_FOLDED_TIME;
+        trace t[2];
+        if (!trace_open(&t[0], two[0])) return;
+        if (!trace_open(&t[1], two[1])) {
+            trace_close(&t[0]);
+            return;
+        }
+        tk_prof_folded_diff *want = NULL, *got = NULL;
+        TK_CHECK(tk_prof_folded_diff_open_events(&want, &t[0].src, &t[1].src, weight, NULL) ==
+                 TK_OK);
+        trace_close(&t[0]);
+        trace_close(&t[1]);
+        tk_folded_partial *p[2];
+        partials(two, 2, weight, 0, p);
+        if (want && p[0] && p[1]) {
+            TK_CHECK(tk_prof_folded_diff_open_partials(&got, p[0], p[1], NULL) == TK_OK);
+            TK_CHECK(tk_prof_folded_diff_count(want) > 20);
+            if (got) same_rows(want, got);
+        }
+        tk_prof_folded_diff_free(want);
+        tk_prof_folded_diff_free(got);
+        tk_folded_partial_free(p[0]);
+        tk_folded_partial_free(p[1]);
+    }
+    /* another weight, or threads apart on one side only: refused */
+    tk_folded_partial *time = NULL, *calls = NULL, *threads = NULL;
+    partials(two, 1, TK_FOLDED_TIME, 0, &time);
+    partials(two, 1, TK_FOLDED_CALLS, 0, &calls);
+    partials(two, 1, TK_FOLDED_TIME, 1, &threads);
+    tk_prof_folded_diff *d = (tk_prof_folded_diff *)&d;
+    tk_error err;
+    if (time && calls && threads) {
+        TK_CHECK(tk_prof_folded_diff_open_partials(&d, time, calls, &err) == TK_ERR_ARG && !d);
+        d = (tk_prof_folded_diff *)&d;
+        TK_CHECK(tk_prof_folded_diff_open_partials(&d, time, threads, &err) == TK_ERR_ARG && !d);
+    }
+    tk_folded_partial_free(time);
+    tk_folded_partial_free(calls);
+    tk_folded_partial_free(threads);
+}
+
+TK_TEST_MAIN(TK_CASE(test_chained_traces), TK_CASE(test_refused), TK_CASE(test_refused_clocks),
+             TK_CASE(test_folded_diff))

@@ -1,5 +1,6 @@
-/* tracekit diff for XRay traces: per function, calls and times in A and B; or both traces'
- * folded stacks side by side for a differential flame graph, or that flame graph (svg). */
+/* tracekit diff for XRay traces: per function, calls and times in A and B (of two traces, or
+ * of two sets accounted as report accounts them); or both sides' folded stacks side by side
+ * for a differential flame graph, or that flame graph (svg): diff_stacks.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,8 @@ const cli_opt cli_xray_diff_opts[] = {
      "blue shrank)"},
     {"weight", 0, "W", "folded, svg: time (self time in ns, default) or calls"},
     CLI_XRAY_UNIT_OPT,
-    CLI_VS_OPT("each side's traces accounted as report accounts them (not --format folded, svg)"),
+    CLI_VS_OPT("each side's traces accounted as report accounts them (folded, svg: their "
+               "stacks as convert --to folded makes them)"),
     {"jobs", 'j', "N", "with --vs: read N traces at once (default: the number of CPUs)"},
     CLI_OUTPUT_OPTS,
     CLI_SVG_OPTS,
@@ -32,69 +34,6 @@ static const cli_choice diff_formats[] = {{"text", CLI_OUT_TEXT}, {"json", CLI_O
                                           {"svg", CLI_OUT_SVG},   {NULL, 0}};
 static const cli_choice diff_weights[] = {
     {"time", TK_FOLDED_TIME}, {"calls", TK_FOLDED_CALLS}, {NULL, 0}};
-
-/* diff --format folded: the rows of d as lines "stack COUNT_A COUNT_B" */
-static void print_folded(FILE *f, const tk_prof_folded_diff *d)
-{
-    for (size_t i = 0; i < tk_prof_folded_diff_count(d); i++) {
-        const tk_prof_folded_diff_row *r = tk_prof_folded_diff_row_at(d, i);
-        fwrite(r->stack, 1, r->len, f);
-        fprintf(f, " %" PRIu64 " %" PRIu64 "\n", r->count[0], r->count[1]);
-    }
-}
-
-/* diff --format svg: those lines drawn as a differential flame graph */
-static tk_status folded_of(void *job, FILE *f, tk_error *err)
-{
-    (void)err;
-    print_folded(f, job);
-    return TK_OK;
-}
-
-/* diff --format folded|svg: both traces read at once (with --instr-map, each named by it) into
- * their folded stacks side by side, written to -o. Returns an exit code. */
-static int diff_stacks(cli_ctx *ctx, const cli_args *args, int format)
-{
-    int weight = cli_get_choice(ctx->command, args, "weight", diff_weights, TK_FOLDED_TIME);
-    if (weight < 0) return CLI_EXIT_USAGE;
-    cli_xray_session s[2];
-    int rc = cli_xray_session_open(ctx, args, 0, 1, 1, &s[0]);
-    if (rc != CLI_EXIT_OK) return rc;
-    if ((rc = cli_xray_session_open(ctx, args, 1, 1, 1, &s[1])) != CLI_EXIT_OK) {
-        cli_xray_session_close(&s[0]);
-        return rc;
-    }
-    tk_error err;
-    tk_error_clear(&err);
-    tk_prof_folded_diff *d = NULL;
-    if (tk_prof_folded_diff_open_events(&d, &s[0].src, &s[1].src, (tk_folded_weight)weight, &err) !=
-        TK_OK)
-        rc = cli_error(&err);
-    for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
-        cli_xray_warn_unknown_ids(&s[i], ctx->paths[i]);
-        cli_xray_warn_truncation(&s[i], ctx->paths[i]);
-    }
-    tk_output *out = NULL;
-    if (rc == CLI_EXIT_OK) rc = cli_output_open(args, 0, &out);
-    if (rc == CLI_EXIT_OK) {
-        FILE *f = cli_output_file(out);
-        const char *unit = weight == TK_FOLDED_CALLS       ? "calls"
-                           : s[1].src.ticks_per_second > 0 ? "ns"
-                                                           : "ticks";
-        if (format == CLI_OUT_FOLDED)
-            print_folded(f, d);
-        else
-            rc = cli_write_svg(ctx->command, args, unit, folded_of, d, f);
-        if (rc == CLI_EXIT_OK)
-            rc = cli_output_commit(out);
-        else
-            cli_output_abort(out);
-    }
-    tk_prof_folded_diff_free(d);
-    cli_xray_session_close(&s[0]);
-    cli_xray_session_close(&s[1]);
-    return rc;
-}
 
 /* Latency accounting of input i into side i of d. keep: the session is opened there and stays
  * open (for the names of the output; not copied: a --thread filter's source points into it). */
@@ -249,11 +188,11 @@ int cli_xray_diff(cli_ctx *ctx, const cli_args *args)
     if (ctx->ninputs != 2 && !sets)
         return cli_usage_error(ctx->command, "takes two XRay traces (got %d)", ctx->ninputs);
     int format = cli_get_choice(ctx->command, args, "format", diff_formats, CLI_OUT_TEXT);
-    if (sets && (format == CLI_OUT_FOLDED || format == CLI_OUT_SVG))
-        return cli_usage_error(ctx->command,
-                               "--format folded and svg compare one trace a side (several: not "
-                               "done yet)");
-    if (format == CLI_OUT_FOLDED || format == CLI_OUT_SVG) return diff_stacks(ctx, args, format);
+    if (format == CLI_OUT_FOLDED || format == CLI_OUT_SVG) {
+        int weight = cli_get_choice(ctx->command, args, "weight", diff_weights, TK_FOLDED_TIME);
+        if (weight < 0) return CLI_EXIT_USAGE;
+        return cli_xray_diff_stacks(ctx, args, format, (tk_folded_weight)weight, sets);
+    }
     if (cli_has(args, "weight"))
         return cli_usage_error(ctx->command, "--weight applies to --format folded and svg");
     cli_rows rows;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "team.h"
@@ -24,22 +25,47 @@ int cli_xray_jobs(cli_ctx *ctx, const cli_args *args, unsigned *jobs)
     return 0;
 }
 
-int cli_xray_thread_ids(cli_ctx *ctx, const cli_args *args, int64_t *tids, size_t *n)
+/* --thread's ids; command NULL: quietly (-1 for what would be a usage error). */
+static int thread_ids(const char *command, const cli_args *args, int64_t *tids, size_t *n)
 {
     const char *threads[CLI_XRAY_MAX_THREADS + 1];
     int count = cli_get_all(args, "thread", threads, CLI_XRAY_MAX_THREADS + 1);
     *n = 0;
     if (count > CLI_XRAY_MAX_THREADS)
-        return cli_usage_error(ctx->command, "at most %d --thread options", CLI_XRAY_MAX_THREADS);
+        return command
+                   ? cli_usage_error(command, "at most %d --thread options", CLI_XRAY_MAX_THREADS)
+                   : -1;
     for (int k = 0; k < count; k++) {
         int64_t v; /* decimal or 0x hex, with a sign (tracekit/num.h) */
         if (tk_parse_i64(threads[k], strlen(threads[k]), &v, NULL) != TK_OK)
-            return cli_usage_error(ctx->command, "--thread wants a thread id, not '%s'",
-                                   threads[k]);
+            return command ? cli_usage_error(command, "--thread wants a thread id, not '%s'",
+                                             threads[k])
+                           : -1;
         tids[k] = v;
     }
     *n = (size_t)count;
     return CLI_EXIT_OK;
+}
+
+int cli_xray_thread_ids(cli_ctx *ctx, const cli_args *args, int64_t *tids, size_t *n)
+{
+    return thread_ids(ctx->command, args, tids, n);
+}
+
+int cli_xray_thread_ids_quiet(const cli_args *args, int64_t *tids, size_t *n)
+{
+    return thread_ids(NULL, args, tids, n);
+}
+
+int cli_xray_reopenable(const cli_ctx *ctx)
+{
+    for (int k = 0; k < ctx->ninputs; k++) {
+        struct stat st;
+        if (strcmp(ctx->paths[k], "-") == 0 || stat(ctx->paths[k], &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return 0;
+    }
+    return 1;
 }
 
 /* Trace i's accounting into p (p->st and p->err on failure). */
@@ -293,4 +319,17 @@ void cli_xray_part_warn_unknown_ids(const cli_xray_part *p, const tk_xray_map *m
                 "does the binary match the trace?\n",
                 path, p->unknown, cli_s(p->unknown), p->largest, p->unknown == 1 ? "is" : "are",
                 tk_xray_map_count(map), cli_s(tk_xray_map_count(map)));
+}
+
+void cli_xray_found_warn(const cli_xray_found *f, const tk_xray_map *map, const char *path)
+{
+    cli_xray_part x;
+    memset(&x, 0, sizeof x);
+    x.cut = f->cut;
+    x.where.offset = f->offset;
+    snprintf(x.where.message, sizeof x.where.message, "%s", f->message);
+    x.unknown = f->unknown;
+    x.largest = f->largest;
+    cli_xray_part_warn_truncation(&x, path);
+    cli_xray_part_warn_unknown_ids(&x, map, path);
 }

@@ -54,6 +54,11 @@ int cli_xray_jobs(cli_ctx *ctx, const cli_args *args, unsigned *jobs);
 /* --thread: the ids into tids (CLI_XRAY_MAX_THREADS), their number into *n. Returns an exit
  * code. */
 int cli_xray_thread_ids(cli_ctx *ctx, const cli_args *args, int64_t *tids, size_t *n);
+/* The same quietly: 0, or -1 where cli_xray_thread_ids says a usage error. */
+int cli_xray_thread_ids_quiet(const cli_args *args, int64_t *tids, size_t *n);
+/* Whether every input can be read again by its path (a regular file: not standard input or a
+ * pipe), as a reading that failed quietly is done again to say what failed. */
+int cli_xray_reopenable(const cli_ctx *ctx);
 
 /* ---- several traces read at once (read.c): report's latency accounting ---------------
  * Each trace is read on its own (by one of `jobs` threads), its accounting merged into acc
@@ -73,6 +78,13 @@ typedef struct cli_xray_part {
     tk_error err;
     int done;
 } cli_xray_part;
+
+/* diff --format folded or svg (diff_stacks.c): the two traces' folded stacks side by side, or
+ * with sets (A... --vs B...) each side's as convert --to folded makes those of its traces (on
+ * --jobs threads), written as lines "stack A B" or their differential flame graph. Returns an
+ * exit code. */
+int cli_xray_diff_stacks(cli_ctx *ctx, const cli_args *args, int format, tk_folded_weight weight,
+                         int sets);
 
 /* ---- convert ----------------------------------------------------------------------- */
 
@@ -197,6 +209,9 @@ void cli_xray_read_free(cli_xray_read *rd);
 void cli_xray_part_warn_truncation(const cli_xray_part *p, const char *path);
 void cli_xray_part_warn_unknown_ids(const cli_xray_part *p, const tk_xray_map *map,
                                     const char *path);
+/* What reading a trace found (cli_xray_trace_found), warned about as those two warn: cut
+ * short, then the ids the map lacks. */
+void cli_xray_found_warn(const cli_xray_found *f, const tk_xray_map *map, const char *path);
 
 /* A usage error unless there is one input. Returns an exit code. */
 int cli_xray_single_input(cli_ctx *ctx);

@@ -2,7 +2,8 @@
 # binary (the latency accountings merged in order, -j threads): per function, the calls, total
 # and median of each side are those of report of that side (compared to the microsecond of
 # the diff's text); -j 1 and -j 4 give the same bytes; one trace a side is the diff of two
-# traces; --format folded of sets is refused (exit 2); a missing trace: its error, exit 1
+# traces (--format folded and svg of sets: diff_sets_folded, diff_sets_svg); a missing trace:
+# its error, exit 1
 t=$(mktemp -d); trap 'rm -rf $t' EXIT
 D=tests/data/xray/pass
 A="$D/mtpool.fdr $D/mtpool-wrapped.fdr $D/mtpool.basic"
@@ -29,7 +30,5 @@ PY
 tracekit diff -n 4 $A --vs $B
 tracekit diff $D/calltree.fdr --vs $D/calltree-typed.fdr >$t/one
 tracekit diff $D/calltree.fdr $D/calltree-typed.fdr | cmp - $t/one && echo "one a side: the diff of two traces"
-tracekit diff --format folded $A --vs $B
-echo "exit $?"
 tracekit diff -o $t/x.txt $A --vs $D/mtpool.fdr $D/missing.fdr
 echo "exit $?, -o written: $(ls $t | grep -c x.txt)"
