@@ -864,7 +864,7 @@ tk_status tk_chrome_join_add(tk_chrome_join *j, const tk_chrome_part *p, tk_erro
         j->ids = ni;
         j->cap = ncap;
     }
-    memcpy(j->ids + 2 * j->nthreads, p->ids, 2 * p->nthreads * sizeof *p->ids);
+    if (p->nthreads) memcpy(j->ids + 2 * j->nthreads, p->ids, 2 * p->nthreads * sizeof *p->ids);
     j->nthreads += p->nthreads;
     return TK_OK;
 }
