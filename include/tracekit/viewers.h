@@ -21,29 +21,31 @@ TK_API tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *o
 
 /* A Chrome trace of several sources chained (tk_event_chain_init: the threads of each after
  * those of the sources before it), made part by part: each source's part read on its own (parts
- * of different sources on different threads at once), the parts then joined in the order of
- * the sources. The join writes the bytes tk_export_chrome writes of the chain; where a part's
- * source failed, what tk_export_chrome writes before that failure (the writer gets the text in
- * whole blocks of 64 KiB until the end, in both). A part holds its events' text (the memory of
- * the parts not yet joined). */
+ * of different sources on different threads at once, while the join writes those before), the
+ * parts joined in the order of the sources. The join writes the bytes tk_export_chrome writes
+ * of the chain; where a part's source failed, what tk_export_chrome writes before that failure
+ * (the writer gets the text in whole blocks of 64 KiB until the end, in both). A part holds its
+ * events' text (the memory of the parts not yet joined), in blocks that the join keeps for the
+ * next parts once a part is freed. */
 typedef struct tk_chrome_part tk_chrome_part;
 typedef struct tk_chrome_join tk_chrome_join;
 
-/* The part of src (one of the chained sources), read to its end or to its failure (the events
- * before it are kept, its error too: tk_chrome_part_status), its times relative to start_time
- * (the chain's: the smallest of the sources' start_time). Errors: TK_ERR_NOMEM (nothing made);
- * the source's failure is the part's, not this function's. */
-TK_API tk_status tk_chrome_part_open(tk_chrome_part **out, const tk_event_source *src,
-                                     uint64_t start_time, tk_error *err);
+/* A join writing to w, of the chain src (its start_time, the smallest of the sources', and
+ * its clock, ticks_per_second and time_unit, copied). Writes the head of the trace. Errors:
+ * TK_ERR_ARG (no writer), TK_ERR_NOMEM. */
+TK_API tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src,
+                                     const tk_writer *w, tk_error *err);
+/* The part of src (one of the chained sources) for j, read to its end or to its failure (the
+ * events before it kept, its error too: tk_chrome_part_status), on any thread. Freed before
+ * j. Errors: TK_ERR_NOMEM (nothing made); the source's failure is the part's, not this
+ * function's. */
+TK_API tk_status tk_chrome_part_open(tk_chrome_part **out, tk_chrome_join *j,
+                                     const tk_event_source *src, tk_error *err);
 /* How reading the part's source ended: TK_OK, or its error (the source's, TK_ERR_LIMIT) into
  * err. */
 TK_API tk_status tk_chrome_part_status(const tk_chrome_part *p, tk_error *err);
+/* Frees p (accepts NULL), its blocks kept by its join. */
 TK_API void tk_chrome_part_free(tk_chrome_part *p);
-
-/* A join writing to w, over the clock of src (the chain: its ticks_per_second and time_unit,
- * copied). Writes the head of the trace. Errors: TK_ERR_ARG (no writer), TK_ERR_NOMEM. */
-TK_API tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src,
-                                     const tk_writer *w, tk_error *err);
 /* The events of p (the next source's part), after those joined before; p can be freed then.
  * Returns TK_OK, or p's failure (tk_chrome_part_status, into err) after its events before it:
  * the trace stops there (tk_chrome_join_free without tk_chrome_join_finish). */

@@ -1,6 +1,7 @@
 /* Chrome trace-event / Perfetto JSON from an events stream, written with hand-rolled number
  * formatting into a block buffer (the export of a big trace is dominated by formatting). */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -673,47 +674,79 @@ tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_
 
 /* ---- a trace of sources chained, made part by part ------------------------------------ */
 
-/* Bytes in blocks of their own (a part's text; a writer's context). */
+/* Blocks of OUT_BLOCK bytes that parts no longer need, for the next parts (made on other
+ * threads: under the lock), so that their text does not fault fresh pages in. */
+typedef struct block_pool {
+    pthread_mutex_t lock;
+    char **free;
+    size_t n, cap;
+} block_pool;
+
+static char *pool_get(block_pool *pool)
+{
+    char *b = NULL;
+    pthread_mutex_lock(&pool->lock);
+    if (pool->n) b = pool->free[--pool->n];
+    pthread_mutex_unlock(&pool->lock);
+    return b ? b : tk_malloc(OUT_BLOCK);
+}
+
+static void pool_put(block_pool *pool, char **blocks, size_t n)
+{
+    pthread_mutex_lock(&pool->lock);
+    if (pool->n + n > pool->cap) {
+        size_t ncap = pool->cap ? pool->cap : 64;
+        while (ncap < pool->n + n) ncap *= 2;
+        char **nf = tk_reallocarray(pool->free, ncap, sizeof *nf);
+        if (nf) {
+            pool->free = nf;
+            pool->cap = ncap;
+        }
+    }
+    size_t k = 0;
+    for (; k < n && pool->n < pool->cap; k++) pool->free[pool->n++] = blocks[k];
+    pthread_mutex_unlock(&pool->lock);
+    for (; k < n; k++) tk_free(blocks[k]);
+}
+
+/* A part's text in blocks of the pool (a writer's context: it is handed at most OUT_BLOCK
+ * bytes at a time, the spills of an outbuf and its last flush). */
 typedef struct blocks {
+    block_pool *pool;
     char **data;
     size_t *len;
     size_t n, cap;
-    int failed;
 } blocks;
 
 static int blocks_write(void *ctx, const void *data, size_t len)
 {
     blocks *b = ctx;
-    if (b->failed) return -1;
+    if (len > OUT_BLOCK) return -1;
     if (b->n == b->cap) {
         size_t ncap = b->cap ? b->cap * 2 : 16;
         char **nd = tk_reallocarray(b->data, ncap, sizeof *nd);
         size_t *nl = nd ? tk_reallocarray(b->len, ncap, sizeof *nl) : NULL;
         if (nd) b->data = nd;
-        if (!nd || !nl) {
-            b->failed = 1;
-            return -1;
-        }
+        if (!nd || !nl) return -1;
         b->len = nl;
         b->cap = ncap;
     }
-    char *copy = tk_malloc(len ? len : 1);
-    if (!copy) {
-        b->failed = 1;
-        return -1;
-    }
-    memcpy(copy, data, len);
-    b->data[b->n] = copy;
+    char *block = pool_get(b->pool);
+    if (!block) return -1;
+    memcpy(block, data, len);
+    b->data[b->n] = block;
     b->len[b->n++] = len;
     return 0;
 }
 
 static void blocks_free(blocks *b)
 {
-    for (size_t i = 0; i < b->n; i++) tk_free(b->data[i]);
+    pool_put(b->pool, b->data, b->n);
     tk_free(b->data);
     tk_free(b->len);
-    memset(b, 0, sizeof *b);
+    b->data = NULL;
+    b->len = NULL;
+    b->n = b->cap = 0;
 }
 
 struct tk_chrome_part {
@@ -724,6 +757,19 @@ struct tk_chrome_part {
     int nomem; /* a name or a thread's record could not be kept ("?" written instead) */
     tk_status st; /* the reading: TK_OK or err */
     tk_error err;
+};
+
+struct tk_chrome_join {
+    outbuf *o;
+    chrome c; /* its first and failed, for the separators and the metadata */
+    uint64_t start; /* the chain's start_time */
+    block_pool pool;
+    char *tails; /* the parts' open calls, written at the end */
+    size_t tails_len, tails_cap;
+    int64_t *ids; /* pid, tid of the parts' threads */
+    size_t nthreads, cap;
+    char *time_unit; /* the source's */
+    double ticks_per_second;
 };
 
 void tk_chrome_part_free(tk_chrome_part *p)
@@ -751,7 +797,7 @@ static int part_threads(tk_chrome_part *p, const tk_callstacks *cs)
     return 0;
 }
 
-tk_status tk_chrome_part_open(tk_chrome_part **out, const tk_event_source *src, uint64_t start_time,
+tk_status tk_chrome_part_open(tk_chrome_part **out, tk_chrome_join *j, const tk_event_source *src,
                               tk_error *err)
 {
     *out = NULL;
@@ -762,8 +808,9 @@ tk_status tk_chrome_part_open(tk_chrome_part **out, const tk_event_source *src, 
         tk_free(p);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
+    p->body.pool = p->tail.pool = &j->pool;
     chrome c;
-    chrome_init(&c, src, start_time, o, 0);
+    chrome_init(&c, src, j->start, o, 0);
     tk_callstacks cs;
     tk_callstacks_init(&cs, on_open, on_close, &c);
     tk_error_clear(&p->err);
@@ -795,16 +842,6 @@ tk_status tk_chrome_part_status(const tk_chrome_part *p, tk_error *err)
     return p->st;
 }
 
-struct tk_chrome_join {
-    outbuf *o;
-    chrome c; /* its first and failed, for the separators and the metadata */
-    blocks tails; /* the parts' open calls, written at the end */
-    int64_t *ids; /* pid, tid of the parts' threads */
-    size_t nthreads, cap;
-    char *time_unit; /* the source's */
-    double ticks_per_second;
-};
-
 tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src, const tk_writer *w,
                               tk_error *err)
 {
@@ -814,14 +851,16 @@ tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src, 
     tk_chrome_join *j = tk_calloc(1, sizeof *j);
     if (j) j->o = outbuf_open(w);
     if (j) j->time_unit = tk_malloc(strlen(unit) + 1);
-    if (!j || !j->o || !j->time_unit) {
+    if (!j || !j->o || !j->time_unit || pthread_mutex_init(&j->pool.lock, NULL) != 0) {
         if (j) tk_free(j->o);
+        if (j) tk_free(j->time_unit);
         tk_free(j);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     }
     chrome_init(&j->c, NULL, 0, j->o, 1);
     memcpy(j->time_unit, unit, strlen(unit) + 1);
     j->ticks_per_second = src->ticks_per_second;
+    j->start = src->start_time;
     ob_puts(j->o, "{\"traceEvents\":[");
     *out = j;
     return TK_OK;
@@ -829,49 +868,60 @@ tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src, 
 
 /* Text of a part (its events each after ",\n") after what the join wrote: the comma dropped
  * before the first event of the trace. */
-static void join_text(tk_chrome_join *j, const blocks *b)
+static void join_text(tk_chrome_join *j, const char *s, size_t n)
 {
-    for (size_t i = 0; i < b->n; i++) {
-        const char *s = b->data[i];
-        size_t n = b->len[i];
-        if (n && j->c.first) {
-            j->c.first = 0;
-            s++;
-            n--;
-        }
-        ob_write(j->o, s, n);
+    if (n && j->c.first) {
+        j->c.first = 0;
+        s++;
+        n--;
     }
+    ob_write(j->o, s, n);
 }
 
-tk_status tk_chrome_join_add(tk_chrome_join *j, const tk_chrome_part *p, tk_error *err)
+/* p's tail and threads kept for the end. 0 or -1 (out of memory). */
+static int join_keep(tk_chrome_join *j, const tk_chrome_part *p)
 {
-    join_text(j, &p->body);
-    if (p->st != TK_OK) {
-        if (err) *err = p->err;
-        return p->st;
+    for (size_t i = 0; i < p->tail.n; i++) {
+        size_t n = p->tail.len[i];
+        if (j->tails_len + n > j->tails_cap) {
+            size_t ncap = j->tails_cap ? j->tails_cap : 4096;
+            while (ncap < j->tails_len + n) ncap *= 2;
+            char *nt = tk_realloc(j->tails, ncap);
+            if (!nt) return -1;
+            j->tails = nt;
+            j->tails_cap = ncap;
+        }
+        memcpy(j->tails + j->tails_len, p->tail.data[i], n);
+        j->tails_len += n;
     }
-    if (p->nomem) j->c.failed = 1;
-    for (size_t i = 0; i < p->tail.n; i++)
-        if (blocks_write(&j->tails, p->tail.data[i], p->tail.len[i]) != 0) j->c.failed = 1;
+    if (!p->nthreads) return 0;
     if (j->nthreads + p->nthreads > j->cap) {
         size_t ncap = j->cap ? j->cap : 16;
         while (ncap < j->nthreads + p->nthreads) ncap *= 2;
         int64_t *ni = tk_reallocarray(j->ids, ncap, 2 * sizeof *ni);
-        if (!ni) {
-            j->c.failed = 1;
-            return TK_OK;
-        }
+        if (!ni) return -1;
         j->ids = ni;
         j->cap = ncap;
     }
-    if (p->nthreads) memcpy(j->ids + 2 * j->nthreads, p->ids, 2 * p->nthreads * sizeof *p->ids);
+    memcpy(j->ids + 2 * j->nthreads, p->ids, 2 * p->nthreads * sizeof *p->ids);
     j->nthreads += p->nthreads;
+    return 0;
+}
+
+tk_status tk_chrome_join_add(tk_chrome_join *j, const tk_chrome_part *p, tk_error *err)
+{
+    for (size_t i = 0; i < p->body.n; i++) join_text(j, p->body.data[i], p->body.len[i]);
+    if (p->st != TK_OK) {
+        if (err) *err = p->err;
+        return p->st;
+    }
+    if (p->nomem || join_keep(j, p) != 0) j->c.failed = 1;
     return TK_OK;
 }
 
 tk_status tk_chrome_join_finish(tk_chrome_join *j, tk_error *err)
 {
-    join_text(j, &j->tails);
+    join_text(j, j->tails, j->tails_len);
     tk_hmap seen = TK_HMAP_INIT;
     for (size_t i = 0; i < j->nthreads; i++)
         put_thread_metadata(&j->c, &seen, j->ids[2 * i], j->ids[2 * i + 1]);
@@ -885,7 +935,10 @@ void tk_chrome_join_free(tk_chrome_join *j)
 {
     if (!j) return;
     chrome_free(&j->c);
-    blocks_free(&j->tails);
+    for (size_t i = 0; i < j->pool.n; i++) tk_free(j->pool.free[i]);
+    tk_free(j->pool.free);
+    pthread_mutex_destroy(&j->pool.lock);
+    tk_free(j->tails);
     tk_free(j->ids);
     tk_free(j->time_unit);
     tk_free(j->o);

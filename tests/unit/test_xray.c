@@ -593,7 +593,7 @@ static void check_chrome_parts(const char *const *paths, size_t n, int batches, 
     tk_status sb = tk_chrome_join_open(&j, &src, TK_TEST_WRITER(f), &err2);
     for (size_t k = 0; k < b.n && sb == TK_OK; k++) {
         tk_chrome_part *p = NULL;
-        sb = tk_chrome_part_open(&p, &b.src[k], src.start_time, &err2);
+        sb = tk_chrome_part_open(&p, j, &b.src[k], &err2);
         if (sb == TK_OK) sb = tk_chrome_join_add(j, p, &err2);
         tk_chrome_part_free(p);
     }
