@@ -1,7 +1,8 @@
 # convert --to json -j N of several XRay traces: the next traces made ahead on N threads (each
-# trace's events as JSON lines), written in the order of the FILEs: the bytes of -j 1, which reads them
-# one after the other as one stream, on standard output and in -o, with the same warnings (a
-# trace cut short, ids the map lacks) and exit status, with -j 2, 3, 4 and without -j
+# trace's events as JSON lines), written in the order of the FILEs: the bytes of -j 1, which
+# reads them one after the other as one stream, on standard output and in -o, with the same
+# warnings (a trace cut short, ids the map lacks) and exit status, with -j 2, 3, 4 and
+# without -j
 t=$(mktemp -d); trap 'rm -rf $t' EXIT
 D=tests/data/xray
 M="$D/pass/mtpool.fdr $D/fail/mtpool-cut.fdr $D/pass/mtpool.basic $D/pass/mtpool-wrapped.fdr
