@@ -870,7 +870,8 @@ tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src, 
  * before the first event of the trace. */
 static void join_text(tk_chrome_join *j, const char *s, size_t n)
 {
-    if (n && j->c.first) {
+    if (!n) return;
+    if (j->c.first) {
         j->c.first = 0;
         s++;
         n--;
