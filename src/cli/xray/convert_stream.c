@@ -179,7 +179,8 @@ static void part_make(void *arg, int i)
     }
     int first = 0;
     p->st = json_events(&j->s[i].src, mem, &first, &p->err);
-    if (fclose(mem) != 0 && p->st == TK_END)
+    int lost = ferror(mem) != 0; /* a block not had (text_write's 0) */
+    if ((fclose(mem) != 0 || lost) && p->st == TK_END)
         p->st = tk_error_set(&p->err, TK_ERR_NOMEM, "out of memory keeping a trace's events");
 }
 
