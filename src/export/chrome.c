@@ -1,6 +1,7 @@
 /* Chrome trace-event / Perfetto JSON from an events stream, written with hand-rolled number
  * formatting into a block buffer (the export of a big trace is dominated by formatting). */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,18 +32,41 @@ static void ob_flush(outbuf *o)
     o->len = 0;
 }
 
-/* Room for n more bytes (n <= 1024 for the small writes). */
+/* A full block written out, the bytes past it moved to the front. The writer is handed whole
+ * blocks of OUT_BLOCK bytes until the last flush: what it got when the export stops early (an
+ * error of the source) is the first OUT_BLOCK * k bytes of the text, k as many as are whole,
+ * the same whether the text was made in one run or joined from parts (tk_chrome_join_add). */
+static void ob_spill(outbuf *o)
+{
+    errno = 0;
+    if (!o->failed && o->w.write(o->w.ctx, o->buf, OUT_BLOCK) != 0) o->failed = errno ? errno : EIO;
+    o->len -= OUT_BLOCK;
+    memmove(o->buf, o->buf + OUT_BLOCK, o->len);
+}
+
+/* After the buffer grew: below OUT_BLOCK bytes again, so that 1024 more always fit. */
+static inline void ob_settle(outbuf *o)
+{
+    if (o->len >= OUT_BLOCK) ob_spill(o);
+}
+
+/* Room for n more bytes (n <= 1024 for the small writes): there is, as len < OUT_BLOCK. */
 static inline char *ob_room(outbuf *o, size_t n)
 {
-    if (o->len + n > sizeof o->buf) ob_flush(o);
+    (void)n;
     return o->buf + o->len;
 }
 
 static void ob_write_long(outbuf *o, const char *s, size_t n)
 {
-    ob_flush(o);
-    errno = 0;
-    if (!o->failed && o->w.write(o->w.ctx, s, n) != 0) o->failed = errno ? errno : EIO;
+    while (n) {
+        size_t k = OUT_BLOCK - o->len < n ? OUT_BLOCK - o->len : n;
+        memcpy(o->buf + o->len, s, k);
+        o->len += k;
+        s += k;
+        n -= k;
+        ob_settle(o);
+    }
 }
 
 static inline void ob_write(outbuf *o, const char *s, size_t n)
@@ -53,6 +77,7 @@ static inline void ob_write(outbuf *o, const char *s, size_t n)
     }
     memcpy(ob_room(o, n), s, n);
     o->len += n;
+    ob_settle(o);
 }
 
 static inline void ob_puts(outbuf *o, const char *s) { ob_write(o, s, strlen(s)); }
@@ -81,6 +106,7 @@ static inline void ob_u64(outbuf *o, uint64_t v)
     size_t n = (size_t)(e - p);
     memcpy(ob_room(o, 24), p, n);
     o->len += n;
+    ob_settle(o);
 }
 
 static inline void ob_i64(outbuf *o, int64_t v)
@@ -106,6 +132,7 @@ static inline void ob_micros(outbuf *o, int64_t ns)
     p[2] = (char)('0' + frac / 10 % 10);
     p[3] = (char)('0' + frac % 10);
     o->len += 4;
+    ob_settle(o);
 }
 
 /* Formatting into reserved room: p has at least 64 bytes free (tmp digits are copied as a fixed
@@ -415,6 +442,7 @@ static inline __attribute__((always_inline)) void on_close_fast(void *ctx, const
     p += ilen;
     *p++ = '}';
     o->len = (size_t)(p - o->buf);
+    ob_settle(o);
 }
 
 static void put_payload(chrome *c, const uint8_t *data, size_t size)
@@ -438,6 +466,7 @@ static void put_payload(chrome *c, const uint8_t *data, size_t size)
         p[0] = hex[data[i] >> 4];
         p[1] = hex[data[i] & 15];
         c->out->len += 2;
+        ob_settle(c->out);
     }
     ob_write(c->out, "\"", 1);
 }
@@ -465,31 +494,46 @@ static void put_instant(chrome *c, const tk_event *ev)
 /* Metadata: the order of processes and threads (by pid and tid). No process_name or
  * thread_name: the trace knows no names, and viewers label a thread by its ids already
  * (speedscope "pid P, tid T", Perfetto "Process P" / "Thread T"); names made of the ids read
- * "pid 10443 (pid 10443), thread 10445 (tid 10445)" in speedscope. */
+ * "pid 10443 (pid 10443), thread 10445 (tid 10445)" in speedscope. One thread's, after those of
+ * the threads before it (seen: the pids that had theirs). */
+static void put_thread_metadata(chrome *c, tk_hmap *seen, int64_t pid, int64_t tid)
+{
+    char buf[160];
+    if (!tk_hmap_get(seen, (uint64_t)pid, NULL)) {
+        if (tk_hmap_put(seen, (uint64_t)pid, 1) < 0) c->failed = 1;
+        sep(c);
+        snprintf(buf, sizeof buf,
+                 "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64
+                 ",\"args\":{\"sort_index\":%" PRId64 "}}",
+                 pid, pid);
+        ob_puts(c->out, buf);
+    }
+    sep(c);
+    snprintf(buf, sizeof buf,
+             "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
+             ",\"args\":{\"sort_index\":%" PRId64 "}}",
+             pid, tid, tid);
+    ob_puts(c->out, buf);
+}
+
 static void put_metadata(chrome *c, const tk_callstacks *cs)
 {
     tk_hmap seen = TK_HMAP_INIT;
-    char buf[160];
-    for (uint32_t i = 0; i < cs->nthreads; i++) {
-        const tk_stack_thread *t = &cs->threads[i];
-        if (!t->events) continue;
-        if (!tk_hmap_get(&seen, (uint64_t)t->pid, NULL)) {
-            if (tk_hmap_put(&seen, (uint64_t)t->pid, 1) < 0) c->failed = 1;
-            sep(c);
-            snprintf(buf, sizeof buf,
-                     "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64
-                     ",\"args\":{\"sort_index\":%" PRId64 "}}",
-                     t->pid, t->pid);
-            ob_puts(c->out, buf);
-        }
-        sep(c);
-        snprintf(buf, sizeof buf,
-                 "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
-                 ",\"args\":{\"sort_index\":%" PRId64 "}}",
-                 t->pid, t->tid, t->tid);
-        ob_puts(c->out, buf);
-    }
+    for (uint32_t i = 0; i < cs->nthreads; i++)
+        if (cs->threads[i].events)
+            put_thread_metadata(c, &seen, cs->threads[i].pid, cs->threads[i].tid);
     tk_hmap_free(&seen);
+}
+
+/* The end of the trace: the clock of the source. */
+static void put_tail(outbuf *o, const char *time_unit, double ticks_per_second)
+{
+    char tail[256];
+    snprintf(tail, sizeof tail,
+             "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"version\":1,"
+             "\"producer\":\"tracekit\",\"clock\":\"%s\",\"ticks_per_second\":%.0f}}\n",
+             time_unit ? time_unit : "ticks", ticks_per_second);
+    ob_puts(o, tail);
 }
 
 /* The same walk through batches with their arguments and events (no per-record call into the
@@ -544,63 +588,360 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
     return st;
 }
 
+/* Every event of src fed, its calls and instant events written as they close. Returns TK_END
+ * at the end of the source, else its error or the stacks'. */
+static tk_status run_events(chrome *c, tk_callstacks *cs, const tk_event_source *src, tk_error *err)
+{
+    if (src->next_batch) return run_batches(c, cs, src, err);
+    tk_event ev;
+    tk_status st;
+    while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
+        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) put_instant(c, &ev);
+        st = tk_callstacks_feed(cs, &ev, err);
+        if (st != TK_OK) break;
+    }
+    return st;
+}
+
+static outbuf *outbuf_open(const tk_writer *w)
+{
+    outbuf *o = tk_malloc(sizeof *o);
+    if (!o) return NULL;
+    o->w = *w;
+    o->len = 0;
+    o->failed = 0;
+    return o;
+}
+
+/* c over src's clock from start, writing into o; its first event opens the list when first. */
+static void chrome_init(chrome *c, const tk_event_source *src, uint64_t start, outbuf *o, int first)
+{
+    memset(c, 0, sizeof *c);
+    c->src = src;
+    c->out = o;
+    c->scale = src && src->ticks_per_second > 0 ? 1e9 / src->ticks_per_second : 1.0;
+    c->start = start;
+    c->first = first;
+    tk_arena_init(&c->names);
+}
+
+static void chrome_free(chrome *c)
+{
+    for (uint32_t i = 0; i < c->ntargs; i++) tk_free(c->targs[i].slots);
+    tk_free(c->targs);
+    tk_free(c->name_str);
+    tk_free(c->name_direct);
+    tk_free(c->ids);
+    tk_free(c->ids_len);
+    tk_free(c->name_len);
+    tk_hmap_free(&c->name_of);
+    tk_arena_free(&c->names);
+}
+
+/* The status at the end of a trace written whole: what failed on the way. */
+static tk_status end_status(int nomem, const outbuf *o, tk_error *err)
+{
+    if (nomem) return tk_error_set(err, TK_ERR_NOMEM, "out of memory writing the Chrome trace");
+    if (o->failed)
+        return tk_error_set(err, TK_ERR_IO, "cannot write the Chrome trace: %s",
+                            strerror(o->failed));
+    return TK_OK;
+}
+
 tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_error *err)
 {
     if (!out || !out->write) return tk_error_set(err, TK_ERR_ARG, "no writer");
-    outbuf *o = tk_malloc(sizeof *o);
+    outbuf *o = outbuf_open(out);
     if (!o) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    o->w = *out;
-    o->len = 0;
-    o->failed = 0;
     chrome c;
-    memset(&c, 0, sizeof c);
-    c.src = src;
-    c.out = o;
-    c.scale = src->ticks_per_second > 0 ? 1e9 / src->ticks_per_second : 1.0;
-    c.start = src->start_time;
-    c.first = 1;
-    tk_arena_init(&c.names);
+    chrome_init(&c, src, src->start_time, o, 1);
     tk_callstacks cs;
     tk_callstacks_init(&cs, on_open, on_close, &c);
     ob_puts(o, "{\"traceEvents\":[");
-    tk_event ev;
-    tk_status st;
-    if (src->next_batch) {
-        st = run_batches(&c, &cs, src, err);
-    } else {
-        while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
-            if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) put_instant(&c, &ev);
-            st = tk_callstacks_feed(&cs, &ev, err);
-            if (st != TK_OK) break;
-        }
-    }
+    tk_status st = run_events(&c, &cs, src, err);
     if (st == TK_END) {
-        st = TK_OK;
         tk_callstacks_finish(&cs);
         put_metadata(&c, &cs);
-        char tail[256];
-        snprintf(tail, sizeof tail,
-                 "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"version\":1,"
-                 "\"producer\":\"tracekit\",\"clock\":\"%s\",\"ticks_per_second\":%.0f}}\n",
-                 src->time_unit ? src->time_unit : "ticks", src->ticks_per_second);
-        ob_puts(o, tail);
+        put_tail(o, src->time_unit, src->ticks_per_second);
         ob_flush(o);
-        if (c.failed)
-            st = tk_error_set(err, TK_ERR_NOMEM, "out of memory writing the Chrome trace");
-        else if (o->failed)
-            st = tk_error_set(err, TK_ERR_IO, "cannot write the Chrome trace: %s",
-                              strerror(o->failed));
+        st = end_status(c.failed, o, err);
     }
     tk_callstacks_free(&cs);
-    for (uint32_t i = 0; i < c.ntargs; i++) tk_free(c.targs[i].slots);
-    tk_free(c.targs);
-    tk_free(c.name_str);
-    tk_free(c.name_direct);
-    tk_free(c.ids);
-    tk_free(c.ids_len);
-    tk_free(c.name_len);
-    tk_hmap_free(&c.name_of);
-    tk_arena_free(&c.names);
+    chrome_free(&c);
     tk_free(o);
     return st;
+}
+
+/* ---- a trace of sources chained, made part by part ------------------------------------ */
+
+/* Blocks of OUT_BLOCK bytes that parts no longer need, for the next parts (made on other
+ * threads: under the lock), so that their text does not fault fresh pages in. */
+typedef struct block_pool {
+    pthread_mutex_t lock;
+    char **free;
+    size_t n, cap;
+} block_pool;
+
+static char *pool_get(block_pool *pool)
+{
+    char *b = NULL;
+    pthread_mutex_lock(&pool->lock);
+    if (pool->n) b = pool->free[--pool->n];
+    pthread_mutex_unlock(&pool->lock);
+    return b ? b : tk_malloc(OUT_BLOCK);
+}
+
+static void pool_put(block_pool *pool, char **blocks, size_t n)
+{
+    pthread_mutex_lock(&pool->lock);
+    if (pool->n + n > pool->cap) {
+        size_t ncap = pool->cap ? pool->cap : 64;
+        while (ncap < pool->n + n) ncap *= 2;
+        char **nf = tk_reallocarray(pool->free, ncap, sizeof *nf);
+        if (nf) {
+            pool->free = nf;
+            pool->cap = ncap;
+        }
+    }
+    size_t k = 0;
+    for (; k < n && pool->n < pool->cap; k++) pool->free[pool->n++] = blocks[k];
+    pthread_mutex_unlock(&pool->lock);
+    for (; k < n; k++) tk_free(blocks[k]);
+}
+
+/* A part's text in blocks of the pool (a writer's context: it is handed at most OUT_BLOCK
+ * bytes at a time, the spills of an outbuf and its last flush). */
+typedef struct blocks {
+    block_pool *pool;
+    char **data;
+    size_t *len;
+    size_t n, cap;
+} blocks;
+
+static int blocks_write(void *ctx, const void *data, size_t len)
+{
+    blocks *b = ctx;
+    if (len > OUT_BLOCK) return -1;
+    if (b->n == b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 16;
+        char **nd = tk_reallocarray(b->data, ncap, sizeof *nd);
+        size_t *nl = nd ? tk_reallocarray(b->len, ncap, sizeof *nl) : NULL;
+        if (nd) b->data = nd;
+        if (!nd || !nl) return -1;
+        b->len = nl;
+        b->cap = ncap;
+    }
+    char *block = pool_get(b->pool);
+    if (!block) return -1;
+    memcpy(block, data, len);
+    b->data[b->n] = block;
+    b->len[b->n++] = len;
+    return 0;
+}
+
+static void blocks_free(blocks *b)
+{
+    pool_put(b->pool, b->data, b->n);
+    tk_free(b->data);
+    tk_free(b->len);
+    b->data = NULL;
+    b->len = NULL;
+    b->n = b->cap = 0;
+}
+
+struct tk_chrome_part {
+    blocks body; /* its events, each after ",\n" */
+    blocks tail; /* the calls open at its end, closed */
+    int64_t *ids; /* pid, tid of each thread with events, in the order of their index */
+    uint32_t nthreads;
+    int nomem; /* a name or a thread's record could not be kept ("?" written instead) */
+    tk_status st; /* the reading: TK_OK or err */
+    tk_error err;
+};
+
+struct tk_chrome_join {
+    outbuf *o;
+    chrome c; /* its first and failed, for the separators and the metadata */
+    uint64_t start; /* the chain's start_time */
+    block_pool pool;
+    char *tails; /* the parts' open calls, written at the end */
+    size_t tails_len, tails_cap;
+    int64_t *ids; /* pid, tid of the parts' threads */
+    size_t nthreads, cap;
+    char *time_unit; /* the source's */
+    double ticks_per_second;
+};
+
+void tk_chrome_part_free(tk_chrome_part *p)
+{
+    if (!p) return;
+    blocks_free(&p->body);
+    blocks_free(&p->tail);
+    tk_free(p->ids);
+    tk_free(p);
+}
+
+/* The threads of cs that had events, into p. 0 or -1 (out of memory). */
+static int part_threads(tk_chrome_part *p, const tk_callstacks *cs)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cs->nthreads; i++) n += cs->threads[i].events != 0;
+    if (!n) return 0;
+    p->ids = tk_reallocarray(NULL, n, 2 * sizeof *p->ids);
+    if (!p->ids) return -1;
+    for (uint32_t i = 0; i < cs->nthreads; i++) {
+        if (!cs->threads[i].events) continue;
+        p->ids[2 * p->nthreads] = cs->threads[i].pid;
+        p->ids[2 * p->nthreads++ + 1] = cs->threads[i].tid;
+    }
+    return 0;
+}
+
+tk_status tk_chrome_part_open(tk_chrome_part **out, tk_chrome_join *j, const tk_event_source *src,
+                              tk_error *err)
+{
+    *out = NULL;
+    tk_chrome_part *p = tk_calloc(1, sizeof *p);
+    tk_writer w = {blocks_write, p ? &p->body : NULL};
+    outbuf *o = p ? outbuf_open(&w) : NULL;
+    if (!o) {
+        tk_free(p);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    p->body.pool = p->tail.pool = &j->pool;
+    chrome c;
+    chrome_init(&c, src, j->start, o, 0);
+    tk_callstacks cs;
+    tk_callstacks_init(&cs, on_open, on_close, &c);
+    tk_error_clear(&p->err);
+    p->st = run_events(&c, &cs, src, &p->err);
+    ob_flush(o); /* the events before an error too: what tk_export_chrome writes of them */
+    if (p->st == TK_END) {
+        p->st = TK_OK;
+        o->w.ctx = &p->tail;
+        tk_callstacks_finish(&cs);
+        ob_flush(o);
+        if (part_threads(p, &cs) != 0) c.failed = 1;
+    }
+    p->nomem = c.failed;
+    int lost = o->failed != 0;
+    tk_callstacks_free(&cs);
+    chrome_free(&c);
+    tk_free(o);
+    if (lost) {
+        tk_chrome_part_free(p);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory keeping a part of the Chrome trace");
+    }
+    *out = p;
+    return TK_OK;
+}
+
+tk_status tk_chrome_part_status(const tk_chrome_part *p, tk_error *err)
+{
+    if (p->st != TK_OK && err) *err = p->err;
+    return p->st;
+}
+
+tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src, const tk_writer *w,
+                              tk_error *err)
+{
+    *out = NULL;
+    if (!w || !w->write) return tk_error_set(err, TK_ERR_ARG, "no writer");
+    const char *unit = src->time_unit ? src->time_unit : "ticks";
+    tk_chrome_join *j = tk_calloc(1, sizeof *j);
+    if (j) j->o = outbuf_open(w);
+    if (j) j->time_unit = tk_malloc(strlen(unit) + 1);
+    if (!j || !j->o || !j->time_unit || pthread_mutex_init(&j->pool.lock, NULL) != 0) {
+        if (j) tk_free(j->o);
+        if (j) tk_free(j->time_unit);
+        tk_free(j);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    chrome_init(&j->c, NULL, 0, j->o, 1);
+    memcpy(j->time_unit, unit, strlen(unit) + 1);
+    j->ticks_per_second = src->ticks_per_second;
+    j->start = src->start_time;
+    ob_puts(j->o, "{\"traceEvents\":[");
+    *out = j;
+    return TK_OK;
+}
+
+/* Text of a part (its events each after ",\n") after what the join wrote: the comma dropped
+ * before the first event of the trace. */
+static void join_text(tk_chrome_join *j, const char *s, size_t n)
+{
+    if (!n) return;
+    if (j->c.first) {
+        j->c.first = 0;
+        s++;
+        n--;
+    }
+    ob_write(j->o, s, n);
+}
+
+/* p's tail and threads kept for the end. 0 or -1 (out of memory). */
+static int join_keep(tk_chrome_join *j, const tk_chrome_part *p)
+{
+    for (size_t i = 0; i < p->tail.n; i++) {
+        size_t n = p->tail.len[i];
+        if (j->tails_len + n > j->tails_cap) {
+            size_t ncap = j->tails_cap ? j->tails_cap : 4096;
+            while (ncap < j->tails_len + n) ncap *= 2;
+            char *nt = tk_realloc(j->tails, ncap);
+            if (!nt) return -1;
+            j->tails = nt;
+            j->tails_cap = ncap;
+        }
+        memcpy(j->tails + j->tails_len, p->tail.data[i], n);
+        j->tails_len += n;
+    }
+    if (!p->nthreads) return 0;
+    if (j->nthreads + p->nthreads > j->cap) {
+        size_t ncap = j->cap ? j->cap : 16;
+        while (ncap < j->nthreads + p->nthreads) ncap *= 2;
+        int64_t *ni = tk_reallocarray(j->ids, ncap, 2 * sizeof *ni);
+        if (!ni) return -1;
+        j->ids = ni;
+        j->cap = ncap;
+    }
+    memcpy(j->ids + 2 * j->nthreads, p->ids, 2 * p->nthreads * sizeof *p->ids);
+    j->nthreads += p->nthreads;
+    return 0;
+}
+
+tk_status tk_chrome_join_add(tk_chrome_join *j, const tk_chrome_part *p, tk_error *err)
+{
+    for (size_t i = 0; i < p->body.n; i++) join_text(j, p->body.data[i], p->body.len[i]);
+    if (p->st != TK_OK) {
+        if (err) *err = p->err;
+        return p->st;
+    }
+    if (p->nomem || join_keep(j, p) != 0) j->c.failed = 1;
+    return TK_OK;
+}
+
+tk_status tk_chrome_join_finish(tk_chrome_join *j, tk_error *err)
+{
+    join_text(j, j->tails, j->tails_len);
+    tk_hmap seen = TK_HMAP_INIT;
+    for (size_t i = 0; i < j->nthreads; i++)
+        put_thread_metadata(&j->c, &seen, j->ids[2 * i], j->ids[2 * i + 1]);
+    tk_hmap_free(&seen);
+    put_tail(j->o, j->time_unit, j->ticks_per_second);
+    ob_flush(j->o);
+    return end_status(j->c.failed, j->o, err);
+}
+
+void tk_chrome_join_free(tk_chrome_join *j)
+{
+    if (!j) return;
+    chrome_free(&j->c);
+    for (size_t i = 0; i < j->pool.n; i++) tk_free(j->pool.free[i]);
+    tk_free(j->pool.free);
+    pthread_mutex_destroy(&j->pool.lock);
+    tk_free(j->tails);
+    tk_free(j->ids);
+    tk_free(j->time_unit);
+    tk_free(j->o);
+    tk_free(j);
 }

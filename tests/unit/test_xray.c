@@ -535,9 +535,103 @@ static void test_chrome_batches_equal_events(void)
     }
 }
 
+/* A Chrome trace of sources chained, made part by part (tk_chrome_part_open on each, joined in
+ * order) equals tk_export_chrome of the chain, byte for byte, through batches and one event at
+ * a time; where a source fails, the join stops with its error, having written what the export
+ * wrote before it (whole 64 KiB blocks). */
+typedef struct chrome_set {
+    tk_input *in[8];
+    tk_xray_reader *r[8];
+    tk_xray_events *e[8];
+    tk_event_source src[8];
+    size_t n;
+} chrome_set;
+
+static void chrome_set_open(chrome_set *c, const char *const *paths, size_t n, int batches)
+{
+    memset(c, 0, sizeof *c);
+    tk_error err;
+    tk_error_clear(&err);
+    for (size_t k = 0; k < n; k++) {
+        TK_CHECK(tk_input_open(&c->in[k], paths[k], NULL, &err) == TK_OK);
+        TK_CHECK(tk_xray_open(&c->r[k], c->in[k], NULL, &err) == TK_OK);
+        TK_CHECK(tk_xray_events_open(&c->e[k], c->r[k], NULL, &err) == TK_OK);
+        tk_xray_events_source(c->e[k], &c->src[k]);
+        if (!batches) c->src[k].next_batch = NULL;
+        c->n++;
+    }
+}
+
+static void chrome_set_close(chrome_set *c)
+{
+    for (size_t k = 0; k < c->n; k++) {
+        tk_xray_events_free(c->e[k]);
+        tk_xray_free(c->r[k]);
+        tk_input_free(c->in[k]);
+    }
+}
+
+static void check_chrome_parts(const char *const *paths, size_t n, int batches, int fails)
+{
+    chrome_set a, b;
+    tk_event_chain chain;
+    tk_event_source src;
+    tk_error err, err2;
+    tk_error_clear(&err);
+    tk_error_clear(&err2);
+    char *ta = NULL, *tb = NULL;
+    size_t la = 0, lb = 0;
+    chrome_set_open(&a, paths, n, batches);
+    TK_CHECK(tk_event_chain_init(&chain, a.src, a.n, &src, &err) == TK_OK);
+    FILE *f = open_memstream(&ta, &la);
+    tk_status sa = tk_export_chrome(&src, TK_TEST_WRITER(f), &err);
+    fclose(f);
+    chrome_set_open(&b, paths, n, batches);
+    TK_CHECK(tk_event_chain_init(&chain, b.src, b.n, &src, &err2) == TK_OK);
+    f = open_memstream(&tb, &lb);
+    tk_chrome_join *j = NULL;
+    tk_status sb = tk_chrome_join_open(&j, &src, TK_TEST_WRITER(f), &err2);
+    for (size_t k = 0; k < b.n && sb == TK_OK; k++) {
+        tk_chrome_part *p = NULL;
+        sb = tk_chrome_part_open(&p, j, &b.src[k], &err2);
+        if (sb == TK_OK) sb = tk_chrome_join_add(j, p, &err2);
+        tk_chrome_part_free(p);
+    }
+    if (sb == TK_OK) sb = tk_chrome_join_finish(j, &err2);
+    tk_chrome_join_free(j);
+    fclose(f);
+    TK_CHECK_EQ_I64(sa, sb);
+    TK_CHECK(fails ? sa != TK_OK : sa == TK_OK);
+    TK_CHECK(strcmp(err.message, err2.message) == 0);
+    TK_CHECK_EQ_U64(la, lb);
+    TK_CHECK(la == lb && memcmp(ta, tb, la) == 0);
+    TK_CHECK(la % 65536 == 0 || !fails);
+    free(ta);
+    free(tb);
+    chrome_set_close(&a);
+    chrome_set_close(&b);
+}
+
+static void test_chrome_parts_equal_chain(void)
+{
+    static const char *const ok[] = {
+        "tests/data/xray/pass/mtpool.fdr",         "tests/data/xray/pass/calltree-typed.fdr",
+        "tests/data/xray/pass/mtpool.basic",       "tests/data/xray/pass/calltree.fdr",
+        "tests/data/xray/pass/mtpool-wrapped.fdr", "tests/data/xray/pass/mtpool.fdr"};
+    static const char *const bad[] = {
+        "tests/data/xray/pass/mtpool.fdr", "tests/data/xray/pass/mtpool.basic",
+        "tests/data/xray/pass/mtpool.fdr", "tests/data/xray/fail/unknown-record-type.basic",
+        "tests/data/xray/pass/mtpool.fdr"};
+    for (int batches = 0; batches < 2; batches++) {
+        check_chrome_parts(ok, 6, batches, 0);
+        check_chrome_parts(ok + 1, 1, batches, 0);
+        check_chrome_parts(bad, 5, batches, 1);
+    }
+}
+
 TK_TEST_MAIN(TK_CASE(test_batches_equal_records), TK_CASE(test_chrome_batches_equal_events),
-             TK_CASE(test_v5_deltas_and_wrap), TK_CASE(test_v1_end_of_buffer),
-             TK_CASE(test_v4_custom_event_absolute), TK_CASE(test_errors_are_located),
-             TK_CASE(test_header_big_endian), TK_CASE(test_basic_mode_args),
-             TK_CASE(test_latency_quantiles_and_unwinding),
+             TK_CASE(test_chrome_parts_equal_chain), TK_CASE(test_v5_deltas_and_wrap),
+             TK_CASE(test_v1_end_of_buffer), TK_CASE(test_v4_custom_event_absolute),
+             TK_CASE(test_errors_are_located), TK_CASE(test_header_big_endian),
+             TK_CASE(test_basic_mode_args), TK_CASE(test_latency_quantiles_and_unwinding),
              TK_CASE(test_latency_histogram_matches_sorting))

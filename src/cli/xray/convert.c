@@ -28,8 +28,7 @@ const cli_opt cli_xray_convert_opts[] = {
     CLI_XRAY_THREAD_OPT,
     {"unit", 0, "U", "dot: s|ms|us|ns, the unit of the times in the graph (default us)"},
     CLI_SVG_OPTS,
-    {"jobs", 'j', "N",
-     "folded, svg, callgrind, dot: read N traces at once (default: the number of CPUs)"},
+    {"jobs", 'j', "N", "read N traces at once (default: the number of CPUs)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -43,46 +42,6 @@ static const cli_choice convert_targets[] = {{"chrome", CLI_XRAY_TO_CHROME},
                                              {NULL, 0}};
 static const cli_choice convert_weights[] = {
     {"time", TK_FOLDED_TIME}, {"calls", TK_FOLDED_CALLS}, {NULL, 0}};
-
-/* The events as JSON lines inside one object: the model as data. */
-static tk_status write_events_json(const tk_event_source *src, FILE *f, tk_error *err)
-{
-    fprintf(f,
-            "{\"version\":1,\"clock\":{\"ticks_per_second\":%.0f,\"unit\":\"%s\"},"
-            "\"events\":[",
-            src->ticks_per_second, src->time_unit);
-    tk_event ev;
-    tk_status st;
-    int first = 1;
-    char nb[64];
-    while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
-        fprintf(f,
-                "%s\n{\"kind\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"cpu\":%" PRIu32
-                ",\"time\":%" PRIu64,
-                first ? "" : ",", tk_event_kind_name(ev.kind), ev.pid, ev.tid, ev.cpu, ev.time);
-        first = 0;
-        if (ev.kind <= TK_EVENT_TAIL_EXIT) {
-            fprintf(f, ",\"func\":%" PRIu64 ",\"name\":", ev.func);
-            cli_put_json_string(f, tk_event_func_name(src, ev.func, nb, sizeof nb));
-        }
-        if (ev.nargs) {
-            fputs(",\"args\":[", f);
-            for (uint32_t i = 0; i < ev.nargs; i++)
-                fprintf(f, "%s%" PRIu64, i ? "," : "", ev.args[i]);
-            fputc(']', f);
-        }
-        if (ev.kind == TK_EVENT_TYPED) fprintf(f, ",\"type\":%" PRIu32, ev.type);
-        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) {
-            fputs(",\"data\":\"", f);
-            for (size_t i = 0; i < ev.size; i++) fprintf(f, "%02x", ev.data[i]);
-            fputc('"', f);
-        }
-        fputc('}', f);
-    }
-    if (st != TK_END) return st;
-    fputs("\n]}\n", f);
-    return TK_OK;
-}
 
 tk_status cli_xray_write_profile(const tk_profile *p, double ticks_per_second,
                                  const tk_dot_options *dot, FILE *f, tk_error *err)
@@ -178,7 +137,7 @@ static int write_target(cli_ctx *ctx, const cli_args *args, const cli_xray_conve
     } else if (c->target == CLI_XRAY_TO_FOLDED) {
         st = tk_export_folded(src, CLI_WRITER(f), c->weight, per_thread, &err);
     } else if (c->target == CLI_XRAY_TO_JSON) {
-        st = write_events_json(src, f, &err);
+        st = cli_xray_write_json(src, f, &err);
     } else if (c->target == CLI_XRAY_TO_SVG) {
         folded_job job = {src, c->weight, per_thread};
         const char *unit = c->weight == TK_FOLDED_CALLS ? "calls"
@@ -251,10 +210,17 @@ static int convert_chained(cli_ctx *ctx, const cli_args *args)
         return rc;
     }
     tk_output *out = NULL;
-    if (parts)
+    int stream = c.target == CLI_XRAY_TO_CHROME || c.target == CLI_XRAY_TO_JSON;
+    if (parts) {
         rc = write_profile_parts(ctx, args, &t.src);
-    else if ((rc = cli_output_open(args, 0, &out)) == CLI_EXIT_OK)
+    } else if ((rc = cli_output_open(args, 0, &out)) != CLI_EXIT_OK) {
+    } else if (stream && c.jobs > 1 && t.n > 1) { /* the next traces made ahead on threads */
+        rc = cli_xray_convert_stream(c.target == CLI_XRAY_TO_CHROME, t.s, t.n, c.jobs, &t.src,
+                                     cli_output_file(out));
+        if (c.target == CLI_XRAY_TO_CHROME) cli_warn_chrome_name(args);
+    } else {
         rc = write_target(ctx, args, &c, &t.src, out);
+    }
     int written = rc == CLI_EXIT_OK;
     if (out && written)
         rc = cli_output_commit(out);

@@ -111,6 +111,17 @@ typedef struct cli_xray_convert_how {
 tk_status cli_xray_write_profile(const tk_profile *p, double ticks_per_second,
                                  const tk_dot_options *dot, FILE *f, tk_error *err);
 
+/* convert --to json of src (convert_stream.c): its events as JSON lines inside one object.
+ * Returns TK_OK, or the source's error (what came before it written). */
+tk_status cli_xray_write_json(const tk_event_source *src, FILE *f, tk_error *err);
+
+/* convert --to chrome (chrome non-zero) or json of the n traces of s (opened), chained into
+ * chain (tk_event_chain_init over their sources), to f: each trace's part made on one of jobs
+ * threads (at most jobs + 1 parts in memory at once), written in the order of the traces; the
+ * bytes and the error of the chain written as one stream. Returns an exit code. */
+int cli_xray_convert_stream(int chrome, cli_xray_session *s, int n, unsigned jobs,
+                            const tk_event_source *chain, FILE *f);
+
 /* convert --to folded, svg, callgrind or dot in a team (convert_team.c): each member's traces
  * chained into a partial (folded stacks, or the events profile's), merged along the tree,
  * written by the root with each trace's warnings; alone (tracekit's convert of the traces
