@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "xray.h"
 
@@ -139,17 +138,7 @@ int cli_xray_convert_write(cli_ctx *ctx, const cli_args *args, const tk_xray_map
                  : write_output(ctx, args, how, p, prof, f);
     tk_profile_free(prof);
     if (rc != CLI_EXIT_OK) return rc;
-    for (int k = 0; k < ctx->ninputs; k++) {
-        cli_xray_part x;
-        memset(&x, 0, sizeof x);
-        x.cut = f[k].cut;
-        x.where.offset = f[k].offset;
-        snprintf(x.where.message, sizeof x.where.message, "%s", f[k].message);
-        x.unknown = f[k].unknown;
-        x.largest = f[k].largest;
-        cli_xray_part_warn_truncation(&x, ctx->paths[k]);
-        cli_xray_part_warn_unknown_ids(&x, map, ctx->paths[k]);
-    }
+    for (int k = 0; k < ctx->ninputs; k++) cli_xray_found_warn(&f[k], map, ctx->paths[k]);
     return CLI_EXIT_OK;
 }
 
@@ -263,39 +252,14 @@ int cli_xray_read_partials(cli_ctx *ctx, int lo, int hi, const tk_xray_map *map,
     return rc;
 }
 
-/* Whether every input can be read again by its path (a regular file: not standard input or a
- * pipe), as the fallback reads it. */
-static int reopenable(const cli_ctx *ctx)
-{
-    for (int k = 0; k < ctx->ninputs; k++) {
-        struct stat st;
-        if (strcmp(ctx->paths[k], "-") == 0 || stat(ctx->paths[k], &st) != 0 ||
-            !S_ISREG(st.st_mode))
-            return 0;
-    }
-    return 1;
-}
-
-/* --thread's ids, quietly (a bad one: -1, tracekit's convert says so where it would). */
-static int quiet_thread_ids(const cli_args *args, int64_t *tids, size_t *n)
-{
-    const char *threads[CLI_XRAY_MAX_THREADS + 1];
-    int count = cli_get_all(args, "thread", threads, CLI_XRAY_MAX_THREADS + 1);
-    if (count > CLI_XRAY_MAX_THREADS) return -1;
-    for (int k = 0; k < count; k++)
-        if (tk_parse_i64(threads[k], strlen(threads[k]), &tids[k], NULL) != TK_OK) return -1;
-    *n = (size_t)count;
-    return 0;
-}
-
 int cli_xray_convert_jobs(cli_ctx *ctx, const cli_args *args, const cli_xray_convert_how *how)
 {
-    if (!reopenable(ctx)) return -2;
+    if (!cli_xray_reopenable(ctx)) return -2;
     int64_t tids[CLI_XRAY_MAX_THREADS];
     size_t ntids = 0;
     tk_xray_map *map = NULL;
     const char *bin = cli_get(args, "instr-map");
-    if (quiet_thread_ids(args, tids, &ntids) != 0 ||
+    if (cli_xray_thread_ids_quiet(args, tids, &ntids) != 0 ||
         (bin && tk_xray_map_read(&map, bin, NULL) != TK_OK))
         return -2;
     int per_thread = cli_has(args, "per-thread") && how->target != CLI_XRAY_TO_DOT;
