@@ -125,9 +125,9 @@ static void part_make(void *arg, int i)
     convert_jobs *j = arg;
     file_part *p = &j->parts[i];
     write_state ws = j->first;
-    if (j->base) {
+    if (j->base && j->text) { /* dot's second pass (the first writes base as it goes) */
         /* the first pass failed here (read again in its turn), or it draws nothing */
-        if (j->text && (p->t.failed || p->nfns == 0)) return;
+        if (p->t.failed || p->nfns == 0) return;
         ws.ndot = j->base[i];
     }
     p->nfns = p->blocks = 0;
