@@ -37,6 +37,17 @@ int cli_ordered_text_write(cli_ordered_text *t, FILE *out)
     return cli_error(&err);
 }
 
+int cli_ordered_files(const cli_ctx *ctx, unsigned jobs, tk_input_options *opt)
+{
+    if (jobs < 2 || ctx->ninputs < 2) return 0;
+    for (int i = 0; i < ctx->ninputs; i++)
+        if (ctx->inputs[i]) return 0;
+    *opt = ctx->input_opt;
+    opt->progress = NULL;
+    opt->progress_ctx = NULL;
+    return 1;
+}
+
 cli_ctx cli_ordered_one(const cli_ctx *ctx, int i)
 {
     cli_ctx one = *ctx;

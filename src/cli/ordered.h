@@ -41,6 +41,12 @@ void cli_ordered_text_drop(cli_ordered_text *t);
  * says it (CLI_WRITER: "write failed: ..."). Returns an exit code. */
 int cli_ordered_text_write(cli_ordered_text *t, FILE *out);
 
+/* Whether ctx's FILEs are read on `jobs` threads, each opened again there by its path: jobs
+ * over 1, several FILEs, each closed by the dispatcher (a regular file: cli_format_ops.lazy).
+ * opt then gets ctx's input options without the progress meter (stderr is the calling
+ * thread's). */
+int cli_ordered_files(const cli_ctx *ctx, unsigned jobs, tk_input_options *opt);
+
 /* FILE i of ctx alone, as a context of its own: what reads it again in its turn. */
 cli_ctx cli_ordered_one(const cli_ctx *ctx, int i);
 

@@ -225,16 +225,10 @@ static int write_drawn(convert_jobs *j, unsigned jobs)
  * closed by the dispatcher (a regular file, opened again by its path: cli_format_ops.lazy). */
 static int write_jobs(cli_ctx *ctx, const cli_csi_visitor *v, write_state *ws, unsigned jobs)
 {
-    int open = 0;
-    for (int i = 0; i < ctx->ninputs; i++)
-        if (ctx->inputs[i]) open = 1;
     convert_jobs j = {ctx, v, ws, *ws, {0}, NULL, ws->mode != CLI_CSI_WRITE_DOT, NULL, 0};
-    if (jobs < 2 || ctx->ninputs < 2 || open ||
+    if (!cli_ordered_files(ctx, jobs, &j.opt) ||
         !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
         return cli_csi_visit(ctx, v);
-    j.opt = ctx->input_opt; /* without the progress meter: stderr is the main thread's */
-    j.opt.progress = NULL;
-    j.opt.progress_ctx = NULL;
     int rc = ws->mode == CLI_CSI_WRITE_DOT && !ws->cut
                  ? write_drawn(&j, jobs)
                  : cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);

@@ -86,16 +86,10 @@ static int part_done(void *arg, int i)
 static int write_jobs(cli_ctx *ctx, const cli_csi_cov_visitor *v, const write_state *ws,
                       unsigned jobs)
 {
-    int open = 0;
-    for (int i = 0; i < ctx->ninputs; i++)
-        if (ctx->inputs[i]) open = 1;
     convert_jobs j = {ctx, v, ws, cli_csi_cov_kind(ctx), {0}, NULL};
-    if (jobs < 2 || ctx->ninputs < 2 || open ||
+    if (!cli_ordered_files(ctx, jobs, &j.opt) ||
         !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
         return cli_csi_cov_visit(ctx, v);
-    j.opt = ctx->input_opt; /* without the progress meter: stderr is the main thread's */
-    j.opt.progress = NULL;
-    j.opt.progress_ctx = NULL;
     int rc = cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);
     free(j.parts);
     return rc;
