@@ -1,6 +1,7 @@
 /* Items made on threads and handed over in their order: each FILE of a command whose output is
  * one stream (CSI and CSI coverage convert) read and its text made on one of N threads, written
- * by the calling thread in the FILEs' order. */
+ * by the calling thread in the FILEs' order (cli_ordered_text; a FILE that failed on its
+ * thread read again in its turn: cli_ordered_one). */
 #ifndef TK_CLI_ORDERED_H
 #define TK_CLI_ORDERED_H
 
